@@ -1,0 +1,25 @@
+// Bundles the server (and the workspace packages it imports, including the generated Prisma
+// client, whose TypeScript Node cannot run as is) into dist/main.mjs. npm packages stay external.
+import { build } from "esbuild";
+import { readFileSync } from "node:fs";
+
+const external = new Set();
+for (const manifest of ["package.json", "../../packages/api/package.json", "../../packages/db/package.json", "../../packages/shared/package.json"]) {
+  const { dependencies = {} } = JSON.parse(readFileSync(new URL(manifest, import.meta.url), "utf8"));
+  for (const name of Object.keys(dependencies)) if (!name.startsWith("@promptly/")) external.add(name);
+}
+external.add("vite");
+
+await build({
+  entryPoints: { main: "src/main.ts", cli: "src/cli.ts" },
+  outdir: "dist",
+  outExtension: { ".js": ".mjs" },
+  bundle: true,
+  platform: "node",
+  target: "node20",
+  format: "esm",
+  sourcemap: true,
+  external: [...external].flatMap((name) => [name, `${name}/*`]),
+  banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
+  logLevel: "warning",
+});

@@ -1,0 +1,65 @@
+// The Express host: tRPC at /trpc, health at /api/health, and the built web app with SPA fallback.
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import express, { type Express, type RequestHandler } from "express";
+import * as trpcExpress from "@trpc/server/adapters/express";
+import { appRouter, checkHealth, createContext, type ApiServices } from "@promptly/api";
+import { crossSiteGuard, securityHeaders } from "./security.ts";
+import { avatarRoute } from "./routes/avatars.ts";
+
+export interface AppOptions {
+  services: ApiServices;
+  /** Folder of the built web app; absent in API-only tests. */
+  webDist?: string;
+  /** Development: Vite's middleware serves the web app instead of webDist. */
+  viteMiddleware?: RequestHandler;
+  trustProxy?: boolean;
+}
+
+export function createApp({ services, webDist, viteMiddleware, trustProxy }: AppOptions): Express {
+  const app = express();
+  app.disable("x-powered-by");
+  if (trustProxy) app.set("trust proxy", true);
+  app.use(securityHeaders({ csp: !viteMiddleware }));
+
+  app.get("/api/health", async (_req, res) => {
+    const report = await checkHealth(services);
+    res.status(report.status === "ok" ? 200 : 503).json(report);
+  });
+
+  app.use("/avatars", avatarRoute(services));
+
+  app.use(
+    "/trpc",
+    crossSiteGuard(new URL(services.config.appUrl).origin),
+    express.json({ limit: "4mb" }),
+    trpcExpress.createExpressMiddleware({
+      router: appRouter,
+      maxBatchSize: 20,
+      createContext: ({ req, res }) =>
+        createContext(services, {
+          ip: req.ip ?? req.socket.remoteAddress ?? "unknown",
+          userAgent: req.get("user-agent") ?? null,
+          cookieHeader: req.get("cookie") ?? null,
+          secure: req.secure,
+          setCookie: (cookie) => res.append("Set-Cookie", cookie),
+        }),
+      onError({ error, path }) {
+        if (error.code === "INTERNAL_SERVER_ERROR") console.error(`tRPC ${path ?? "?"} failed:`, error.cause ?? error);
+      },
+    }),
+  );
+
+  if (viteMiddleware) {
+    app.use(viteMiddleware);
+  } else if (webDist && existsSync(webDist)) {
+    app.use("/assets", express.static(join(webDist, "assets"), { immutable: true, maxAge: "1y", index: false }));
+    app.use(express.static(webDist, { index: false, maxAge: "1h" }));
+    // SPA fallback: every other GET renders the app, whose router shows the page or 'Oops! Page not found'.
+    app.get(/^(?!\/(trpc|api|avatars)\/).*/, (_req, res) => {
+      res.setHeader("Cache-Control", "no-cache");
+      res.sendFile(join(webDist, "index.html"));
+    });
+  }
+  return app;
+}

@@ -1,0 +1,79 @@
+// Starts the whole product from a validated Env: embedded services where no external one is
+// configured, migrations, the API services and the HTTP server. Returns a stop() that undoes it all.
+import type { Server } from "node:http";
+import { migrate } from "@promptly/db/migrate";
+import { closeServices, createServices, type ApiServices } from "@promptly/api";
+import type { RequestHandler } from "express";
+import { createApp } from "./app.ts";
+import type { Env } from "./env.ts";
+import { startEmbeddedPostgres, startEmbeddedS3, startMailCatcher, type EmbeddedService } from "./embedded.ts";
+
+export interface Running {
+  services: ApiServices;
+  server: Server;
+  urls: { app: string; mailbox?: string };
+  stop(): Promise<void>;
+}
+
+export async function boot(env: Env, opts: { viteMiddleware?: RequestHandler; log?: (line: string) => void } = {}): Promise<Running> {
+  const log = opts.log ?? ((line: string) => console.log(line));
+  const embedded: EmbeddedService[] = [];
+  const stopEmbedded = async () => {
+    for (const service of embedded.reverse()) await service.stop().catch(() => undefined);
+  };
+  try {
+    const [database, s3, mail] = await Promise.all([
+      env.DATABASE_URL ? { url: env.DATABASE_URL } : startEmbeddedPostgres({ dataDir: env.DATA_DIR, port: env.EMBEDDED_POSTGRES_PORT }),
+      env.S3_ENDPOINT
+        ? { config: { endpoint: env.S3_ENDPOINT, accessKey: env.S3_ACCESS_KEY!, secretKey: env.S3_SECRET_KEY! } }
+        : startEmbeddedS3({ dataDir: env.DATA_DIR, port: env.EMBEDDED_S3_PORT }),
+      env.SMTP_HOST
+        ? { smtp: { host: env.SMTP_HOST, port: env.SMTP_PORT } }
+        : startMailCatcher({ dataDir: env.DATA_DIR, smtpPort: env.SMTP_PORT, webPort: env.MAILBOX_PORT }),
+    ].map(async (started) => {
+      const value = await started;
+      if ("service" in value) embedded.push(value.service);
+      return value;
+    })) as [{ url: string }, { config: { endpoint: string; accessKey: string; secretKey: string } }, { smtp: { host: string; port: number }; webUrl?: string }];
+
+    const { applied } = await migrate(database.url);
+    if (applied.length) log(`Applied migrations: ${applied.join(", ")}`);
+
+    const services = createServices({
+      databaseUrl: database.url,
+      smtp: {
+        ...mail.smtp,
+        secure: env.SMTP_SECURE,
+        user: env.SMTP_USER,
+        password: env.SMTP_PASSWORD,
+        from: env.SMTP_FROM,
+      },
+      s3: { ...s3.config, region: env.S3_REGION, bucket: env.S3_BUCKET },
+      appUrl: env.APP_URL,
+      secret: env.APP_SECRET,
+      rateLimits: env.RATE_LIMITS,
+      production: env.NODE_ENV === "production",
+    });
+    await services.storage.ensureBucket().catch((error) => log(`warning: avatar bucket not ready: ${(error as Error).message}`));
+
+    const app = createApp({ services, webDist: env.WEB_DIST, viteMiddleware: opts.viteMiddleware, trustProxy: env.TRUST_PROXY });
+    const server = await new Promise<Server>((resolve, reject) => {
+      const listening = app.listen(env.PORT, env.HOST, () => resolve(listening));
+      listening.once("error", reject);
+    });
+    return {
+      services,
+      server,
+      urls: { app: env.APP_URL, mailbox: mail.webUrl },
+      async stop() {
+        await new Promise<void>((resolve) => server.close(() => resolve()));
+        server.closeAllConnections?.();
+        await closeServices(services);
+        await stopEmbedded();
+      },
+    };
+  } catch (error) {
+    await stopEmbedded();
+    throw error;
+  }
+}

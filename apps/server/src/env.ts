@@ -1,0 +1,83 @@
+// Configuration: environment variables, validated once at start-up. Defaults need none:
+// without DATABASE_URL / S3_ENDPOINT / SMTP_HOST the server starts embedded services instead.
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { randomBytes } from "node:crypto";
+import { join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { z } from "zod";
+
+export const REPO_ROOT = resolve(fileURLToPath(new URL("../../..", import.meta.url)));
+
+const port = z.coerce.number().int().min(1).max(65535);
+const bool = z.enum(["true", "false", "1", "0", "on", "off"]).transform((v) => v === "true" || v === "1" || v === "on");
+const url = (protocols: string[]) =>
+  z.string().refine((value) => {
+    try {
+      return protocols.includes(new URL(value).protocol);
+    } catch {
+      return false;
+    }
+  }, `must be a URL starting with ${protocols.map((p) => `${p}//`).join(" or ")}`);
+
+const schema = z.object({
+  NODE_ENV: z.enum(["development", "production", "test"]).default("production"),
+  HOST: z.string().min(1).default("127.0.0.1"),
+  PORT: port.default(3000),
+  APP_URL: url(["http:", "https:"]).optional(),
+  DATA_DIR: z.string().min(1).default(join(REPO_ROOT, ".data")),
+  APP_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
+  TRUST_PROXY: bool.default(false),
+  RATE_LIMITS: bool.default(true),
+
+  DATABASE_URL: url(["postgres:", "postgresql:"]).optional(),
+  EMBEDDED_POSTGRES_PORT: port.default(54329),
+
+  S3_ENDPOINT: url(["http:", "https:"]).optional(),
+  S3_ACCESS_KEY: z.string().min(1).optional(),
+  S3_SECRET_KEY: z.string().min(1).optional(),
+  S3_REGION: z.string().min(1).default("us-east-1"),
+  S3_BUCKET: z.string().regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, "must be a valid bucket name").default("user-avatars"),
+  EMBEDDED_S3_PORT: port.default(4569),
+
+  SMTP_HOST: z.string().min(1).optional(),
+  SMTP_PORT: port.default(1025),
+  SMTP_SECURE: bool.default(false),
+  SMTP_USER: z.string().optional(),
+  SMTP_PASSWORD: z.string().optional(),
+  SMTP_FROM: z.string().min(3).default("Promptly <no-reply@promptly.local>"),
+  MAILBOX_PORT: port.default(1080),
+});
+
+export type Env = z.infer<typeof schema> & { APP_URL: string; APP_SECRET: string; WEB_DIST: string };
+
+export class ConfigError extends Error {}
+
+/** Validates the environment; throws ConfigError with one line per bad variable. */
+export function loadEnv(source: NodeJS.ProcessEnv = process.env): Env {
+  const cleaned = Object.fromEntries(Object.entries(source).filter(([, value]) => value !== ""));
+  const parsed = schema.safeParse(cleaned);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((issue) => `Invalid configuration: ${String(issue.path[0])} ${issue.message}`);
+    throw new ConfigError([...new Set(lines)].join("\n"));
+  }
+  const env = parsed.data;
+  if (env.S3_ENDPOINT && (!env.S3_ACCESS_KEY || !env.S3_SECRET_KEY)) {
+    throw new ConfigError("Invalid configuration: S3_ACCESS_KEY and S3_SECRET_KEY are required when S3_ENDPOINT is set");
+  }
+  return {
+    ...env,
+    APP_URL: (env.APP_URL ?? `http://localhost:${env.PORT}`).replace(/\/$/, ""),
+    APP_SECRET: env.APP_SECRET ?? persistedSecret(env.DATA_DIR),
+    WEB_DIST: join(REPO_ROOT, "apps/web/dist"),
+  };
+}
+
+/** Without APP_SECRET, a random secret is kept in DATA_DIR so encrypted data survives restarts. */
+function persistedSecret(dataDir: string) {
+  const file = join(dataDir, "app-secret");
+  if (existsSync(file)) return readFileSync(file, "utf8").trim();
+  mkdirSync(dataDir, { recursive: true });
+  const secret = randomBytes(32).toString("base64url");
+  writeFileSync(file, secret, { mode: 0o600 });
+  return secret;
+}

@@ -1,0 +1,13 @@
+import { z } from "zod";
+import { router } from "../../trpc.ts";
+import { publicProcedure } from "../../procedures.ts";
+import { checkHealth } from "../../services/health.ts";
+
+const part = z.enum(["ok", "error"]);
+
+export const healthRouter = router({
+  /** Same report as GET /api/health. */
+  check: publicProcedure
+    .output(z.object({ status: part, db: part, storage: part, mail: part }))
+    .query(({ ctx }) => checkHealth(ctx)),
+});

@@ -1,0 +1,76 @@
+// Loads who the caller is in the app, an organization or a team. Used by the procedure builders,
+// so a handler receives the membership on ctx and never checks roles by hand.
+import type { DbOrTx } from "@promptly/db";
+import { isOrganizationAdmin, resolveAppRole, type AppRole, type OrganizationRole, type TeamRole } from "@promptly/shared";
+
+export interface ViewerAccess {
+  userId: string;
+  role: AppRole;
+  isSuperUser: boolean;
+}
+
+/** Role resolution of spec 4; creates the missing `user` role row (created=true then). */
+export async function loadViewer(db: DbOrTx, userId: string): Promise<ViewerAccess & { roleCreated: boolean }> {
+  const row = await db.user.findUnique({
+    where: { id: userId },
+    select: { profile: { select: { superUser: true } }, appRole: { select: { role: true } } },
+  });
+  const isSuperUser = row?.profile?.superUser ?? false;
+  let storedRole: string | null = row?.appRole?.role ?? null;
+  let roleCreated = false;
+  if (row && !row.appRole) {
+    await db.userRole.upsert({ where: { userId }, create: { userId, role: "user" }, update: {} });
+    storedRole = "user";
+    roleCreated = true;
+  }
+  return { userId, isSuperUser, role: resolveAppRole(isSuperUser, storedRole === "super_user" ? "super-user" : storedRole), roleCreated };
+}
+
+export interface OrganizationAccess {
+  organizationId: string;
+  /** The caller's membership role; null for a super user who is not a member. */
+  membershipRole: OrganizationRole | null;
+  isOrgAdmin: boolean;
+}
+
+/** Null when the organization does not exist or the caller may not know of it. */
+export async function loadOrganizationAccess(
+  db: DbOrTx,
+  viewer: ViewerAccess,
+  organizationId: string,
+): Promise<OrganizationAccess | null> {
+  const organization = await db.organization.findUnique({
+    where: { id: organizationId },
+    select: { id: true, members: { where: { userId: viewer.userId }, select: { role: true } } },
+  });
+  if (!organization) return null;
+  const membershipRole = organization.members[0]?.role ?? null;
+  if (!membershipRole && !viewer.isSuperUser) return null;
+  return { organizationId, membershipRole, isOrgAdmin: isOrganizationAdmin(viewer, membershipRole) };
+}
+
+export interface TeamAccessInfo {
+  teamId: string;
+  organizationId: string;
+  teamRole: TeamRole | null;
+  isOrgAdmin: boolean;
+  isSuperUser: boolean;
+}
+
+/** Null when the team does not exist or the caller is neither in it, nor its organization's admin, nor a super user. */
+export async function loadTeamAccess(db: DbOrTx, viewer: ViewerAccess, teamId: string): Promise<TeamAccessInfo | null> {
+  const team = await db.team.findUnique({
+    where: { id: teamId },
+    select: {
+      id: true,
+      organizationId: true,
+      members: { where: { userId: viewer.userId }, select: { role: true } },
+      organization: { select: { members: { where: { userId: viewer.userId }, select: { role: true } } } },
+    },
+  });
+  if (!team) return null;
+  const teamRole = team.members[0]?.role ?? null;
+  const isOrgAdmin = isOrganizationAdmin(viewer, team.organization.members[0]?.role ?? null);
+  if (!teamRole && !isOrgAdmin) return null;
+  return { teamId, organizationId: team.organizationId, teamRole, isOrgAdmin, isSuperUser: viewer.isSuperUser };
+}

@@ -1,0 +1,33 @@
+import { createDb } from "@promptly/db";
+import { createLucia } from "../auth/lucia.ts";
+import type { ApiConfig, ApiServices } from "../context.ts";
+import { createSmtpMailer, type SmtpConfig } from "./mailer.ts";
+import { RateLimiter } from "./rate-limiter.ts";
+import { createS3Storage, type S3Config } from "./storage.ts";
+
+export interface ServicesConfig extends ApiConfig {
+  databaseUrl: string;
+  smtp: SmtpConfig;
+  s3: S3Config;
+  now?: () => Date;
+}
+
+/** Wires the process-wide services from configuration. */
+export function createServices(config: ServicesConfig): ApiServices {
+  const db = createDb({ url: config.databaseUrl });
+  const now = config.now ?? (() => new Date());
+  return {
+    db,
+    mailer: createSmtpMailer(config.smtp),
+    storage: createS3Storage(config.s3),
+    lucia: createLucia(db),
+    rateLimiter: new RateLimiter(() => now().getTime()),
+    config: { appUrl: config.appUrl, secret: config.secret, rateLimits: config.rateLimits, production: config.production },
+    now,
+  };
+}
+
+export async function closeServices(services: ApiServices) {
+  services.mailer.close();
+  await services.db.$disconnect();
+}

@@ -1,0 +1,46 @@
+import nodemailer from "nodemailer";
+
+export interface MailMessage {
+  to: string;
+  subject: string;
+  text: string;
+  html: string;
+}
+
+export interface Mailer {
+  send(message: MailMessage): Promise<void>;
+  /** Checks the SMTP connection (used by /api/health). */
+  verify(): Promise<void>;
+  close(): void;
+}
+
+export interface SmtpConfig {
+  host: string;
+  port: number;
+  secure: boolean;
+  user?: string;
+  password?: string;
+  from: string;
+}
+
+export function createSmtpMailer(config: SmtpConfig): Mailer {
+  const transport = nodemailer.createTransport({
+    host: config.host,
+    port: config.port,
+    secure: config.secure,
+    auth: config.user ? { user: config.user, pass: config.password ?? "" } : undefined,
+    // A local catcher speaks plain SMTP; never fail on a self-signed certificate there.
+    tls: { rejectUnauthorized: false },
+    connectionTimeout: 5_000,
+    greetingTimeout: 5_000,
+  });
+  return {
+    async send(message) {
+      await transport.sendMail({ from: config.from, ...message });
+    },
+    async verify() {
+      await transport.verify();
+    },
+    close: () => transport.close(),
+  };
+}

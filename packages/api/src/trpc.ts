@@ -1,0 +1,41 @@
+import { initTRPC, TRPCError } from "@trpc/server";
+import superjson from "superjson";
+import { ZodError, z } from "zod";
+import type { Context } from "./context.ts";
+import { DomainError } from "./errors.ts";
+
+const t = initTRPC.context<Context>().create({
+  transformer: superjson,
+  errorFormatter({ shape, error }) {
+    const zodError = error.cause instanceof ZodError ? error.cause : null;
+    const reason = error.cause instanceof DomainError ? error.cause.reason : undefined;
+    return {
+      ...shape,
+      // A form shows one clear message: the first field's, exactly as the shared schema words it.
+      message: zodError?.issues[0]?.message ?? shape.message,
+      data: {
+        ...shape.data,
+        // Field messages for forms: { fieldErrors: { email: ["Invalid email address"] }, formErrors: [] }
+        zodError: zodError ? z.flattenError(zodError) : null,
+        reason: reason ?? null,
+        // Stack traces never leave the server outside development.
+        stack: undefined,
+      },
+    };
+  },
+});
+
+/** Maps a service's DomainError to the TRPCError of the same code; anything else passes through. */
+const domainErrors = t.middleware(async ({ next }) => {
+  const result = await next();
+  if (!result.ok && result.error.cause instanceof DomainError) {
+    const cause = result.error.cause;
+    throw new TRPCError({ code: cause.code, message: cause.message, cause });
+  }
+  return result;
+});
+
+export const router = t.router;
+export const createCallerFactory = t.createCallerFactory;
+export const middleware = t.middleware;
+export const baseProcedure = t.procedure.use(domainErrors);

@@ -1,0 +1,4 @@
+export * from "./constants.ts";
+export * from "./messages.ts";
+export * from "./validation.ts";
+export * from "./permissions.ts";

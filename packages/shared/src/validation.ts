@@ -1,0 +1,122 @@
+// Input schemas shared by forms (web) and procedures (server): one schema, one message.
+import { z } from "zod";
+import {
+  EMAIL_MAX, NAME_MAX, ORGANIZATION_NAME_MAX, ORGANIZATION_NAME_MIN, ORGANIZATION_SLUG_MAX,
+  ORGANIZATION_SLUG_MIN, PASSWORD_MAX, PASSWORD_MIN_CHANGE, PASSWORD_MIN_SIGN_UP, SESSION_TIMEOUT_MAX,
+  SESSION_TIMEOUT_MIN, TEAM_NAME_MAX, TEAM_ROLES, ORGANIZATION_ROLES, TWO_FACTOR_CODE_LENGTH,
+} from "./constants.ts";
+import { MSG } from "./messages.ts";
+
+/** Emails are compared and stored trimmed and lower-cased. */
+export const normalizeEmail = (email: string) => email.trim().toLowerCase();
+
+export const emailSchema = z
+  .string({ error: MSG.required })
+  .trim()
+  .min(1, MSG.required)
+  .max(EMAIL_MAX, MSG.invalidEmail)
+  .pipe(z.email({ error: MSG.invalidEmail }))
+  .transform(normalizeEmail);
+
+const requiredString = (max: number, tooLong: string) =>
+  z.string({ error: MSG.required }).min(1, MSG.required).max(max, tooLong);
+
+export const signUpPasswordSchema = requiredString(PASSWORD_MAX, MSG.passwordTooLong).min(
+  PASSWORD_MIN_SIGN_UP,
+  MSG.passwordMinSignUp,
+);
+
+export const idSchema = z.uuid({ error: MSG.notFound });
+
+// ---- auth ----
+export const signInInput = z.object({
+  email: emailSchema,
+  password: requiredString(PASSWORD_MAX, MSG.passwordTooLong),
+  redirectTo: z.string().max(2000).optional(),
+});
+export const signUpInput = z.object({ email: emailSchema, password: signUpPasswordSchema });
+export const signUpForm = signUpInput
+  .extend({ confirmPassword: z.string({ error: MSG.required }).min(1, MSG.required) })
+  .refine((v) => v.password === v.confirmPassword, { message: MSG.passwordsDoNotMatch, path: ["confirmPassword"] });
+export const emailOnlyInput = z.object({ email: emailSchema, redirectTo: z.string().max(2000).optional() });
+export const tokenSchema = z.string().min(16, MSG.invalidOrExpiredLink).max(200, MSG.invalidOrExpiredLink);
+export const resetPasswordInput = z.object({ token: tokenSchema, password: signUpPasswordSchema });
+export const resetPasswordForm = z
+  .object({ password: signUpPasswordSchema, confirmPassword: z.string({ error: MSG.required }).min(1, MSG.required) })
+  .refine((v) => v.password === v.confirmPassword, { message: MSG.passwordsDoNotMatch, path: ["confirmPassword"] });
+
+export const twoFactorCodeSchema = z
+  .string({ error: MSG.enterSixDigitCode })
+  .trim()
+  .regex(new RegExp(`^\\d{${TWO_FACTOR_CODE_LENGTH}}$`), MSG.enterSixDigitCode);
+
+// ---- account settings ----
+export const changePasswordInput = z
+  .object({
+    currentPassword: z.string({ error: MSG.currentPasswordRequired }).min(1, MSG.currentPasswordRequired).max(PASSWORD_MAX),
+    newPassword: z.string({ error: MSG.required }).min(PASSWORD_MIN_CHANGE, MSG.passwordMinChange).max(PASSWORD_MAX, MSG.passwordTooLong),
+    confirmPassword: z.string({ error: MSG.confirmPasswordRequired }).min(PASSWORD_MIN_CHANGE, MSG.confirmPasswordRequired),
+  })
+  .refine((v) => v.newPassword === v.confirmPassword, { message: MSG.passwordsDontMatch, path: ["confirmPassword"] });
+
+export const updateProfileInput = z.object({
+  fullName: z.string().trim().max(NAME_MAX, `Full name cannot exceed ${NAME_MAX} characters`),
+  username: z
+    .string()
+    .trim()
+    .max(50, "Username cannot exceed 50 characters")
+    .regex(/^[a-zA-Z0-9_.-]*$/, "Username can only contain letters, numbers, dots, hyphens and underscores"),
+});
+
+export const notificationPreferencesInput = z.object({
+  emailNotifications: z.boolean(),
+  pushNotifications: z.boolean(),
+  inAppNotifications: z.boolean(),
+  marketingEmails: z.boolean(),
+});
+
+export const sessionTimeoutInput = z.object({
+  minutes: z
+    .number({ error: MSG.sessionTimeoutRange })
+    .int(MSG.sessionTimeoutRange)
+    .min(SESSION_TIMEOUT_MIN, MSG.sessionTimeoutRange)
+    .max(SESSION_TIMEOUT_MAX, MSG.sessionTimeoutRange),
+});
+
+// ---- organizations ----
+export const organizationNameSchema = z
+  .string({ error: MSG.required })
+  .trim()
+  .min(ORGANIZATION_NAME_MIN, MSG.organizationNameMin)
+  .max(ORGANIZATION_NAME_MAX, MSG.organizationNameMax);
+
+export const organizationSlugSchema = z
+  .string()
+  .trim()
+  .min(ORGANIZATION_SLUG_MIN, MSG.organizationSlugMin)
+  .max(ORGANIZATION_SLUG_MAX, MSG.organizationSlugMax)
+  .regex(/^[a-z0-9-]+$/, MSG.organizationSlugPattern);
+
+/** An empty slug field means "no slug". */
+const optionalSlug = z.preprocess(
+  (v) => (typeof v === "string" && v.trim() === "" ? undefined : v),
+  organizationSlugSchema.optional(),
+);
+
+export const createOrganizationInput = z.object({ name: organizationNameSchema, slug: optionalSlug });
+export const updateOrganizationInput = z.object({
+  id: idSchema,
+  name: organizationNameSchema.optional(),
+  slug: z.preprocess((v) => (typeof v === "string" && v.trim() === "" ? null : v), organizationSlugSchema.nullable().optional()),
+});
+export const organizationRoleSchema = z.enum(ORGANIZATION_ROLES);
+
+// ---- teams ----
+export const teamNameSchema = z
+  .string({ error: MSG.teamNameRequired })
+  .trim()
+  .min(1, MSG.teamNameRequired)
+  .max(TEAM_NAME_MAX, MSG.teamNameMax);
+export const teamRoleSchema = z.enum(TEAM_ROLES);
+export const createTeamInput = z.object({ name: teamNameSchema, organizationId: idSchema });
+export const inviteInput = z.object({ teamId: idSchema, email: emailSchema, role: teamRoleSchema });
