@@ -1,0 +1,84 @@
+import type { Server } from "node:http";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createHarness, createS3Storage, type Harness } from "@promptly/api/testing";
+import { createClient } from "@promptly/client";
+import { createApp } from "./app.ts";
+
+let harness: Harness;
+let server: Server;
+let base: string;
+
+beforeAll(async () => {
+  harness = await createHarness();
+  const app = createApp({ services: harness.services });
+  server = await new Promise<Server>((resolve) => {
+    const s = app.listen(0, "127.0.0.1", () => resolve(s));
+  });
+  base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+});
+afterAll(async () => {
+  await new Promise((resolve) => server.close(resolve));
+  await harness.close();
+});
+
+describe("HTTP host", () => {
+  it("GET /api/health reports every part ok", async () => {
+    const response = await fetch(`${base}/api/health`);
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({ status: "ok", db: "ok", storage: "ok", mail: "ok" });
+  });
+
+  it("GET /api/health answers 503 and names the failing part", async () => {
+    const broken = createApp({
+      services: {
+        ...harness.services,
+        storage: createS3Storage({ endpoint: "http://127.0.0.1:1", accessKey: "x", secretKey: "y", region: "us-east-1" }),
+      },
+    });
+    const s = await new Promise<Server>((resolve) => {
+      const l = broken.listen(0, "127.0.0.1", () => resolve(l));
+    });
+    try {
+      const response = await fetch(`http://127.0.0.1:${(s.address() as { port: number }).port}/api/health`);
+      expect(response.status).toBe(503);
+      expect(await response.json()).toEqual({ status: "error", db: "ok", storage: "error", mail: "ok" });
+    } finally {
+      await new Promise((resolve) => s.close(resolve));
+    }
+  });
+
+  it("sends security headers on every response", async () => {
+    const response = await fetch(`${base}/api/health`);
+    expect(response.headers.get("x-content-type-options")).toBe("nosniff");
+    expect(response.headers.get("content-security-policy")).toContain("frame-ancestors 'none'");
+    expect(response.headers.get("x-powered-by")).toBeNull();
+    const auth = await fetch(`${base}/auth/reset-password?token=abc`);
+    expect(auth.headers.get("referrer-policy")).toBe("no-referrer");
+  });
+
+  it("refuses cross-site and non-JSON mutations", async () => {
+    const crossSite = await fetch(`${base}/trpc/health.check`, {
+      method: "POST",
+      headers: { "content-type": "application/json", "sec-fetch-site": "cross-site" },
+      body: "{}",
+    });
+    expect(crossSite.status).toBe(403);
+    const foreignOrigin = await fetch(`${base}/trpc/health.check`, {
+      method: "POST",
+      headers: { "content-type": "application/json", origin: "https://evil.example" },
+      body: "{}",
+    });
+    expect(foreignOrigin.status).toBe(403);
+    const form = await fetch(`${base}/trpc/health.check`, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: "a=b",
+    });
+    expect(form.status).toBe(415);
+  });
+
+  it("the typed client package talks to the real router", async () => {
+    const client = createClient({ url: base });
+    await expect(client.health.check.query()).resolves.toEqual({ status: "ok", db: "ok", storage: "ok", mail: "ok" });
+  });
+});

@@ -1,0 +1,29 @@
+import { describe, expect, it } from "vitest";
+import { ConfigError, loadEnv } from "./env.ts";
+
+describe("loadEnv", () => {
+  it("needs no configuration: embedded services and port 3000", () => {
+    const env = loadEnv({ DATA_DIR: "/tmp/promptly-env-test" });
+    expect(env.PORT).toBe(3000);
+    expect(env.DATABASE_URL).toBeUndefined();
+    expect(env.APP_URL).toBe("http://localhost:3000");
+    expect(env.APP_SECRET.length).toBeGreaterThanOrEqual(32);
+  });
+
+  it.each([
+    [{ DATABASE_URL: "nonsense" }, "Invalid configuration: DATABASE_URL must be a URL starting with postgres:// or postgresql://"],
+    [{ PORT: "http" }, "Invalid configuration: PORT"],
+    [{ PORT: "70000" }, "Invalid configuration: PORT"],
+    [{ S3_ENDPOINT: "localhost:9000" }, "Invalid configuration: S3_ENDPOINT must be a URL"],
+    [{ S3_ENDPOINT: "http://localhost:9000" }, "S3_ACCESS_KEY and S3_SECRET_KEY are required"],
+    [{ SMTP_SECURE: "maybe" }, "Invalid configuration: SMTP_SECURE"],
+    [{ APP_SECRET: "short" }, "Invalid configuration: APP_SECRET must be at least 32 characters"],
+  ])("refuses %o with a message naming the variable", (vars, message) => {
+    expect(() => loadEnv({ DATA_DIR: "/tmp/promptly-env-test", ...vars })).toThrow(ConfigError);
+    expect(() => loadEnv({ DATA_DIR: "/tmp/promptly-env-test", ...vars })).toThrow(message);
+  });
+
+  it("treats empty variables as unset", () => {
+    expect(loadEnv({ DATA_DIR: "/tmp/promptly-env-test", DATABASE_URL: "" }).DATABASE_URL).toBeUndefined();
+  });
+});

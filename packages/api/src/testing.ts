@@ -1,0 +1,136 @@
+// Integration-test harness: real services (PostgreSQL, S3, SMTP) from test/global-setup.ts,
+// a fresh database per test file, callers that behave like browsers (cookie jar), and the mailbox.
+import { inject } from "vitest";
+import { createTestDatabase, type TestDatabase } from "@promptly/db/testing";
+import { appRouter } from "./root.ts";
+import { createCallerFactory } from "./trpc.ts";
+import { createContext, type ApiServices, type RequestInfo } from "./context.ts";
+import { createLucia } from "./auth/lucia.ts";
+import { createSmtpMailer } from "./services/mailer.ts";
+import { createS3Storage } from "./services/storage.ts";
+
+export { createS3Storage };
+import { RateLimiter } from "./services/rate-limiter.ts";
+
+const createCaller = createCallerFactory(appRouter);
+
+export interface CapturedMail {
+  id: string;
+  subject: string;
+  to: { address: string }[];
+  text: string;
+  html: string;
+  date: string;
+}
+
+/** A controllable clock: tests move time instead of waiting. */
+export class TestClock {
+  private offsetMs = 0;
+  now = () => new Date(Date.now() + this.offsetMs);
+  advance(ms: number) {
+    this.offsetMs += ms;
+  }
+}
+
+export interface TestClientOptions {
+  ip?: string;
+  userAgent?: string;
+  secure?: boolean;
+}
+
+export interface Harness {
+  services: ApiServices;
+  database: TestDatabase;
+  clock: TestClock;
+  /** A browser-like client: keeps the cookies the API sets. */
+  client(options?: TestClientOptions): TestClient;
+  mail: Mailbox;
+  close(): Promise<void>;
+}
+
+export interface TestClient {
+  api: ReturnType<typeof createCaller>;
+  cookies: Map<string, string>;
+}
+
+export interface Mailbox {
+  /** Messages sent to `to` (newest last). */
+  list(to: string): Promise<CapturedMail[]>;
+  /** Waits until a message to `to` whose subject matches arrives, and returns it. */
+  waitFor(to: string, subject?: RegExp, timeoutMs?: number): Promise<CapturedMail>;
+}
+
+export function createMailbox(baseUrl: string): Mailbox {
+  const list = async (to: string) => {
+    const response = await fetch(`${baseUrl}/email`);
+    const all = (await response.json()) as CapturedMail[];
+    return all.filter((mail) => mail.to.some((r) => r.address.toLowerCase() === to.toLowerCase()));
+  };
+  return {
+    list,
+    async waitFor(to, subject, timeoutMs = 10_000) {
+      const deadline = Date.now() + timeoutMs;
+      for (;;) {
+        const found = (await list(to)).filter((mail) => !subject || subject.test(mail.subject)).at(-1);
+        if (found) return found;
+        if (Date.now() > deadline) throw new Error(`No mail to ${to}${subject ? ` matching ${subject}` : ""} arrived`);
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    },
+  };
+}
+
+let ipCounter = 0;
+
+export async function createHarness(options: { rateLimits?: boolean } = {}): Promise<Harness> {
+  const database = await createTestDatabase(inject("databaseServerUrl"));
+  const clock = new TestClock();
+  const s3 = inject("s3");
+  const smtp = inject("smtp");
+  const services: ApiServices = {
+    db: database.db,
+    mailer: createSmtpMailer({ ...smtp, secure: false, from: "Promptly <no-reply@promptly.test>" }),
+    storage: createS3Storage({ ...s3, region: "us-east-1", bucket: `avatars-${database.name.replace(/_/g, "-")}` }),
+    lucia: createLucia(database.db),
+    rateLimiter: new RateLimiter(() => clock.now().getTime()),
+    config: {
+      appUrl: "http://localhost:3000",
+      secret: "test-secret-test-secret-test-secret-0123",
+      rateLimits: options.rateLimits ?? false,
+      production: false,
+    },
+    now: clock.now,
+  };
+  return {
+    services,
+    database,
+    clock,
+    mail: createMailbox(inject("mailboxUrl")),
+    client(clientOptions = {}) {
+      const cookies = new Map<string, string>();
+      const ip = clientOptions.ip ?? `10.0.${Math.floor(++ipCounter / 250)}.${ipCounter % 250}`;
+      const caller = createCaller(() => {
+        const req: RequestInfo = {
+          ip,
+          userAgent: clientOptions.userAgent ?? "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Safari/537.36",
+          cookieHeader: [...cookies].map(([name, value]) => `${name}=${value}`).join("; ") || null,
+          secure: clientOptions.secure ?? false,
+          setCookie(serialized) {
+            const [pair = ""] = serialized.split(";");
+            const index = pair.indexOf("=");
+            const name = pair.slice(0, index);
+            const value = pair.slice(index + 1);
+            if (value === "" || /max-age=0/i.test(serialized)) cookies.delete(name);
+            else cookies.set(name, value);
+          },
+        };
+        return createContext(services, req);
+      });
+      return { api: caller, cookies };
+    },
+    async close() {
+      services.mailer.close();
+      await database.drop();
+    },
+  };
+}

@@ -1,0 +1,30 @@
+// A comparable snapshot of a database's schema (tables, columns, enums, indexes, constraints),
+// used by the drift test to prove that the migrations build exactly what schema.prisma describes.
+import pg from "pg";
+
+export async function schemaSnapshot(url: string): Promise<string[]> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const queries = [
+      `SELECT 'column ' || table_name || '.' || column_name || ' ' || udt_name || ' null=' || is_nullable ||
+              ' default=' || coalesce(column_default, '') || ' len=' || coalesce(character_maximum_length::text, '') ||
+              ' precision=' || coalesce(datetime_precision::text, '') AS line
+         FROM information_schema.columns WHERE table_schema = 'public' AND table_name <> '_prisma_migrations'`,
+      `SELECT 'enum ' || t.typname || ' ' || string_agg(e.enumlabel, ',' ORDER BY e.enumsortorder) AS line
+         FROM pg_type t JOIN pg_enum e ON e.enumtypid = t.oid GROUP BY t.typname`,
+      `SELECT 'index ' || indexdef AS line FROM pg_indexes WHERE schemaname = 'public' AND tablename <> '_prisma_migrations'`,
+      `SELECT 'constraint ' || c.conrelid::regclass::text || ' ' || c.conname || ' ' || pg_get_constraintdef(c.oid) AS line
+         FROM pg_constraint c JOIN pg_namespace n ON n.oid = c.connamespace
+        WHERE n.nspname = 'public' AND c.conrelid::regclass::text NOT IN ('_prisma_migrations', '"_prisma_migrations"') AND c.conrelid <> 0`,
+    ];
+    const lines: string[] = [];
+    for (const sql of queries) {
+      const { rows } = await client.query<{ line: string }>(sql);
+      lines.push(...rows.map((row) => row.line));
+    }
+    return lines.sort();
+  } finally {
+    await client.end();
+  }
+}

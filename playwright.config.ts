@@ -1,0 +1,30 @@
+// End-to-end tests in a real Chromium (Debian's; see ENVIRONMENT.md) against the production
+// build, started with embedded services exactly as `npm start` does, on ports of its own.
+import { defineConfig } from "@playwright/test";
+import { E2E } from "./apps/web/e2e/support/env.ts";
+
+export default defineConfig({
+  testDir: "apps/web/e2e",
+  fullyParallel: false,
+  workers: 1,
+  retries: process.env.CI ? 1 : 0,
+  timeout: 60_000,
+  expect: { timeout: 10_000 },
+  reporter: process.env.CI ? [["list"]] : [["list"]],
+  use: {
+    baseURL: E2E.appUrl,
+    trace: "retain-on-failure",
+    launchOptions: {
+      executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+      args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--disable-quic", "--no-first-run"],
+    },
+  },
+  webServer: {
+    command: "node scripts/e2e-server.mjs",
+    url: `${E2E.appUrl}/api/health`,
+    timeout: 120_000,
+    reuseExistingServer: false,
+    stdout: "pipe",
+    stderr: "pipe",
+  },
+});
