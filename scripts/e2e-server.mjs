@@ -1,8 +1,17 @@
-// Starts the production build for the end-to-end suite with fresh embedded services.
+// Starts the production build for the end-to-end suite with fresh embedded services
+// (ports from apps/web/e2e/support/env.ts; E2E_PORT_OFFSET moves them).
 import { spawn } from "node:child_process";
-import { rmSync, mkdirSync } from "node:fs";
+import { mkdirSync, rmSync } from "node:fs";
 
-const E2E = { port: 3100, mailboxPort: 3180, smtpPort: 3125, postgresPort: 54339, s3Port: 4579, dataDir: "/tmp/promptly-e2e" };
+const offset = Number(process.env.E2E_PORT_OFFSET ?? 0);
+const E2E = {
+  port: 3100 + offset,
+  mailboxPort: 3180 + offset,
+  smtpPort: 3125 + offset,
+  postgresPort: 54339 + offset,
+  s3Port: 4579 + offset,
+  dataDir: `/tmp/promptly-e2e-${offset}`,
+};
 rmSync(E2E.dataDir, { recursive: true, force: true });
 mkdirSync(E2E.dataDir, { recursive: true });
 

@@ -1,8 +1,24 @@
 import { router } from "./trpc.ts";
+import { authRouter } from "./routers/auth/router.ts";
 import { healthRouter } from "./routers/health/router.ts";
+import { invitesRouter } from "./routers/invites/router.ts";
+import { organizationMembersRouter } from "./routers/organization-members/router.ts";
+import { organizationsRouter } from "./routers/organizations/router.ts";
+import { profileRouter } from "./routers/profile/router.ts";
+import { securityRouter } from "./routers/security/router.ts";
+import { teamMembersRouter } from "./routers/team-members/router.ts";
+import { teamsRouter } from "./routers/teams/router.ts";
 
 export const appRouter = router({
   health: healthRouter,
+  auth: authRouter,
+  organizations: organizationsRouter,
+  organizationMembers: organizationMembersRouter,
+  teams: teamsRouter,
+  teamMembers: teamMembersRouter,
+  invites: invitesRouter,
+  profile: profileRouter,
+  security: securityRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -1,24 +1,53 @@
-import { createRootRoute, createRoute, Outlet } from "@tanstack/react-router";
-import { api, trpc } from "@/lib/trpc";
+// The route table of spec 2, assembled. Each route lives in its own file; add new ones here.
+import { rootRoute } from "./root.tsx";
+import { appLayoutRoute, authLayoutRoute, settingsLayoutRoute } from "./layouts.tsx";
+import { authIndexRoute } from "./auth/index.tsx";
+import { signInRoute } from "./auth/signin.tsx";
+import { signUpRoute } from "./auth/signup.tsx";
+import { forgotPasswordRoute } from "./auth/forgot-password.tsx";
+import { resetPasswordRoute } from "./auth/reset-password.tsx";
+import { confirmEmailRoute } from "./auth/confirm-email.tsx";
+import { magicLinkRoute } from "./auth/magic-link.tsx";
+import { twoFactorRoute } from "./auth/two-factor.tsx";
+import { acceptInviteRoute } from "./auth/accept-invite.tsx";
+import { analyticsRoute, bookmarksRoute, dashboardRoute, promptsRoute } from "./app/dashboard.tsx";
+import { teamsRoute } from "./app/teams.tsx";
+import { organizationsRoute } from "./app/organizations.tsx";
+import { organizationMembersRoute } from "./app/organization-members.tsx";
+import { settingsIndexRoute } from "./settings/index.tsx";
+import { settingsProfileRoute } from "./settings/profile.tsx";
+import { settingsPasswordRoute } from "./settings/password.tsx";
+import { settingsNotificationsRoute } from "./settings/notifications.tsx";
+import { settingsSecurityRoute } from "./settings/security.tsx";
+import { settingsDebugRoute } from "./settings/debug.tsx";
 
-const rootRoute = createRootRoute({ component: () => <Outlet /> });
-
-const indexRoute = createRoute({
-  getParentRoute: () => rootRoute,
-  path: "/",
-  loader: () => api.health.check.ensureData(),
-  component: HomePage,
-});
-
-function HomePage() {
-  const { data } = trpc.health.check.useQuery();
-  return (
-    <main className="mx-auto max-w-xl p-10">
-      <h1 className="text-3xl font-semibold">Promptly</h1>
-      <p className="mt-2 text-muted-foreground">Your team's shared library of AI prompts.</p>
-      <p className="mt-6 text-sm" data-testid="health">Service status: {data?.status ?? "…"}</p>
-    </main>
-  );
-}
-
-export const routeTree = rootRoute.addChildren([indexRoute]);
+export const routeTree = rootRoute.addChildren([
+  authLayoutRoute.addChildren([
+    authIndexRoute,
+    signInRoute,
+    signUpRoute,
+    forgotPasswordRoute,
+    resetPasswordRoute,
+    confirmEmailRoute,
+    magicLinkRoute,
+    twoFactorRoute,
+    acceptInviteRoute,
+  ]),
+  appLayoutRoute.addChildren([
+    dashboardRoute,
+    promptsRoute,
+    bookmarksRoute,
+    analyticsRoute,
+    teamsRoute,
+    organizationsRoute,
+    organizationMembersRoute,
+  ]),
+  settingsLayoutRoute.addChildren([
+    settingsIndexRoute,
+    settingsProfileRoute,
+    settingsPasswordRoute,
+    settingsNotificationsRoute,
+    settingsSecurityRoute,
+    settingsDebugRoute,
+  ]),
+]);
