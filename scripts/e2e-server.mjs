@@ -15,7 +15,9 @@ const E2E = {
 rmSync(E2E.dataDir, { recursive: true, force: true });
 mkdirSync(E2E.dataDir, { recursive: true });
 
-const child = spawn(process.execPath, ["apps/server/dist/main.mjs"], {
+// E2E_FROM_SOURCE=1 runs the server's TypeScript through tsx (no server build needed while developing).
+const entry = process.env.E2E_FROM_SOURCE === "1" ? ["--import", "tsx", "apps/server/src/main.ts"] : ["apps/server/dist/main.mjs"];
+const child = spawn(process.execPath, entry, {
   stdio: "inherit",
   env: {
     ...process.env,

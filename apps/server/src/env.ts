@@ -46,6 +46,8 @@ const schema = z.object({
   SMTP_PASSWORD: z.string().optional(),
   SMTP_FROM: z.string().min(3).default("Promptly <no-reply@promptly.local>"),
   MAILBOX_PORT: port.default(1080),
+  /** Folder of the built web app (tests build it elsewhere). */
+  WEB_DIST: z.string().min(1).optional(),
 });
 
 export type Env = z.infer<typeof schema> & { APP_URL: string; APP_SECRET: string; WEB_DIST: string };
@@ -68,7 +70,7 @@ export function loadEnv(source: NodeJS.ProcessEnv = process.env): Env {
     ...env,
     APP_URL: (env.APP_URL ?? `http://localhost:${env.PORT}`).replace(/\/$/, ""),
     APP_SECRET: env.APP_SECRET ?? persistedSecret(env.DATA_DIR),
-    WEB_DIST: join(REPO_ROOT, "apps/web/dist"),
+    WEB_DIST: env.WEB_DIST ?? join(REPO_ROOT, "apps/web/dist"),
   };
 }
 

@@ -1,6 +1,7 @@
 // `npm start` / `npm run dev`: the whole product in one process.
 import { boot } from "./boot.ts";
-import { ConfigError, loadEnv, type Env } from "./env.ts";
+import { join } from "node:path";
+import { ConfigError, loadEnv, REPO_ROOT, type Env } from "./env.ts";
 
 async function main() {
   let env: Env;
@@ -17,7 +18,7 @@ async function main() {
   let viteMiddleware;
   if (env.NODE_ENV === "development") {
     const { createServer } = await import("vite");
-    const vite = await createServer({ root: env.WEB_DIST.replace(/\/dist$/, ""), server: { middlewareMode: true }, appType: "spa" });
+    const vite = await createServer({ root: join(REPO_ROOT, "apps/web"), server: { middlewareMode: true }, appType: "spa" });
     viteMiddleware = vite.middlewares;
   }
   const running = await boot(env, { viteMiddleware });

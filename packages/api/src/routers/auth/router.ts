@@ -1,3 +1,4 @@
 import { router } from "../../trpc.ts";
+import { me } from "./me.ts";
 
-export const authRouter = router({});
+export const authRouter = router({ me });

@@ -1,3 +1,4 @@
 import { router } from "../../trpc.ts";
+import { list } from "./list.ts";
 
-export const teamsRouter = router({});
+export const teamsRouter = router({ list });

@@ -1,0 +1,98 @@
+// The active organization and team (spec 4): restored from the saved ids when still in the lists,
+// else the first, else none. Teams reload when the active organization changes.
+import { createContext, useCallback, useContext, useMemo, useSyncExternalStore, type ReactNode } from "react";
+import type { inferRouterOutputs } from "@trpc/server";
+import type { AppRouter } from "@promptly/api";
+import { trpc } from "./trpc.ts";
+
+type Outputs = inferRouterOutputs<AppRouter>;
+export type OrganizationListItem = Outputs["organizations"]["list"][number];
+export type TeamListItem = Outputs["teams"]["list"][number];
+
+export const ACTIVE_ORGANIZATION_KEY = "promptly.activeOrganizationId";
+export const ACTIVE_TEAM_KEY = "promptly.activeTeamId";
+
+const listeners = new Set<() => void>();
+function subscribe(listener: () => void) {
+  listeners.add(listener);
+  window.addEventListener("storage", listener);
+  return () => {
+    listeners.delete(listener);
+    window.removeEventListener("storage", listener);
+  };
+}
+function writeStored(key: string, value: string | null) {
+  if (value === null) localStorage.removeItem(key);
+  else localStorage.setItem(key, value);
+  for (const listener of listeners) listener();
+}
+function useStored(key: string) {
+  return useSyncExternalStore(subscribe, () => localStorage.getItem(key), () => null);
+}
+
+/** Sign-out clears the saved active team (spec 4); the query cache is cleared by the caller. */
+export function clearWorkspaceSelection() {
+  writeStored(ACTIVE_TEAM_KEY, null);
+}
+
+export interface Workspace {
+  organizations: OrganizationListItem[];
+  organizationsLoading: boolean;
+  organizationsError: boolean;
+  activeOrganization: OrganizationListItem | null;
+  setActiveOrganizationId(id: string): void;
+  teams: TeamListItem[];
+  teamsLoading: boolean;
+  activeTeam: TeamListItem | null;
+  setActiveTeamId(id: string): void;
+  /** Organization admin status in the active organization (a super user always has it). */
+  isOrgAdmin: boolean;
+}
+
+const WorkspaceContext = createContext<Workspace | null>(null);
+
+/** Picks the saved item when it is still in the list, else the first, else none. */
+export function pickActive<T extends { id: string }>(items: readonly T[] | undefined, savedId: string | null): T | null {
+  if (!items?.length) return null;
+  return items.find((item) => item.id === savedId) ?? items[0] ?? null;
+}
+
+export function WorkspaceProvider({ children }: { children: ReactNode }) {
+  const organizationsQuery = trpc.organizations.list.useQuery();
+  const savedOrganizationId = useStored(ACTIVE_ORGANIZATION_KEY);
+  const activeOrganization = pickActive(organizationsQuery.data, savedOrganizationId);
+
+  const teamsQuery = trpc.teams.list.useQuery(
+    { organizationId: activeOrganization?.id },
+    { enabled: !!activeOrganization },
+  );
+  const savedTeamId = useStored(ACTIVE_TEAM_KEY);
+  const teams = activeOrganization ? (teamsQuery.data ?? []) : [];
+  const activeTeam = pickActive(teams, savedTeamId);
+
+  const setActiveOrganizationId = useCallback((id: string) => writeStored(ACTIVE_ORGANIZATION_KEY, id), []);
+  const setActiveTeamId = useCallback((id: string) => writeStored(ACTIVE_TEAM_KEY, id), []);
+
+  const value = useMemo<Workspace>(
+    () => ({
+      organizations: organizationsQuery.data ?? [],
+      organizationsLoading: organizationsQuery.isLoading,
+      organizationsError: organizationsQuery.isError,
+      activeOrganization,
+      setActiveOrganizationId,
+      teams,
+      teamsLoading: !!activeOrganization && teamsQuery.isLoading,
+      activeTeam,
+      setActiveTeamId,
+      isOrgAdmin: activeOrganization?.isAdmin ?? false,
+    }),
+    [organizationsQuery.data, organizationsQuery.isLoading, organizationsQuery.isError, activeOrganization, teams, teamsQuery.isLoading, activeTeam, setActiveOrganizationId, setActiveTeamId],
+  );
+  return <WorkspaceContext.Provider value={value}>{children}</WorkspaceContext.Provider>;
+}
+
+export function useWorkspace(): Workspace {
+  const workspace = useContext(WorkspaceContext);
+  if (!workspace) throw new Error("useWorkspace must be used inside <WorkspaceProvider>");
+  return workspace;
+}

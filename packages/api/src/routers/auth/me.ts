@@ -1,0 +1,26 @@
+import { z } from "zod";
+import { APP_ROLES } from "@promptly/shared";
+import { publicProcedure } from "../../procedures.ts";
+import { getMe } from "../../services/account.ts";
+
+export const meOutput = z
+  .object({
+    user: z.object({
+      id: z.string(),
+      email: z.string(),
+      emailVerified: z.boolean(),
+      lastSignInAt: z.date().nullable(),
+      createdAt: z.date(),
+    }),
+    profile: z.object({ fullName: z.string().nullable(), username: z.string().nullable(), avatarUrl: z.string().nullable() }),
+    role: z.enum(APP_ROLES),
+    isSuperUser: z.boolean(),
+    roleCreated: z.boolean(),
+  })
+  .nullable();
+
+/** The signed-in user, or null when signed out (or still waiting for the second factor). */
+export const me = publicProcedure.output(meOutput).query(({ ctx }) => {
+  if (!ctx.user || !ctx.session?.twoFactorVerified) return null;
+  return getMe(ctx.db, ctx.user.id);
+});
