@@ -5,6 +5,7 @@ import { E2E } from "./apps/web/e2e/support/env.ts";
 
 export default defineConfig({
   testDir: "apps/web/e2e",
+  globalSetup: "./apps/web/e2e/support/global-setup.ts",
   fullyParallel: false,
   workers: 1,
   retries: process.env.CI ? 1 : 0,

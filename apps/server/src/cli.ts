@@ -5,11 +5,17 @@ import { ConfigError, loadEnv } from "./env.ts";
 import { startEmbeddedPostgres } from "./embedded.ts";
 import { migrate } from "@promptly/db/migrate";
 
-const USAGE = "usage: npm run cli -- grant-super-user <email> | revoke-super-user <email>";
+const USAGE = [
+  "usage: npm run cli -- grant-super-user <email>",
+  "       npm run cli -- revoke-super-user <email>",
+  "       npm run cli -- set-role <email> administrator|team_lead|user",
+].join("\n");
+const APP_ROLES = ["administrator", "team_lead", "user"] as const;
 
 async function main() {
-  const [command, email] = process.argv.slice(2);
-  if ((command !== "grant-super-user" && command !== "revoke-super-user") || !email) {
+  const [command, email, role] = process.argv.slice(2);
+  const known = command === "grant-super-user" || command === "revoke-super-user" || command === "set-role";
+  if (!known || !email || (command === "set-role" && !APP_ROLES.includes(role as never))) {
     console.error(USAGE);
     process.exit(2);
   }
@@ -28,6 +34,12 @@ async function main() {
     if (!user) {
       console.error(`No account with the email ${email}.`);
       process.exitCode = 1;
+      return;
+    }
+    if (command === "set-role") {
+      const appRole = role as (typeof APP_ROLES)[number];
+      await db.userRole.upsert({ where: { userId: user.id }, create: { userId: user.id, role: appRole }, update: { role: appRole } });
+      console.log(`${email} now has the app role ${appRole}.`);
       return;
     }
     const superUser = command === "grant-super-user";

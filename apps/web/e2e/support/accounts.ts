@@ -1,0 +1,67 @@
+// Test accounts for end-to-end tests, written straight into the e2e server's database (the sign-up
+// flow itself has its own e2e test), and API sign-in that shares the browser context's cookies.
+import { randomBytes } from "node:crypto";
+import { hash } from "@node-rs/argon2";
+import type { APIRequestContext, Page } from "@playwright/test";
+import pg from "pg";
+import { E2E } from "./env.ts";
+
+export const PASSWORD = "correct-horse-battery";
+export const databaseUrl = `postgresql://postgres:postgres@127.0.0.1:${E2E.postgresPort}/promptly`;
+
+export async function withDb<T>(run: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    return await run(client);
+  } finally {
+    await client.end();
+  }
+}
+
+/** A unique address per call, so tests never share accounts. */
+export const uniqueEmail = (prefix = "user") => `${prefix}-${randomBytes(4).toString("hex")}@example.test`;
+
+export interface AccountOptions {
+  email?: string;
+  password?: string;
+  fullName?: string | null;
+  role?: "administrator" | "team_lead" | "user";
+  superUser?: boolean;
+}
+
+/** A verified account, ready to sign in. Returns its id and email. */
+export async function createAccount(options: AccountOptions = {}) {
+  const email = (options.email ?? uniqueEmail()).toLowerCase();
+  const passwordHash = await hash(options.password ?? PASSWORD);
+  return withDb(async (client) => {
+    const { rows } = await client.query<{ id: string }>(
+      `INSERT INTO users (email, password_hash, email_verified_at, updated_at) VALUES ($1, $2, now(), now()) RETURNING id`,
+      [email, passwordHash],
+    );
+    const id = rows[0]!.id;
+    await client.query(`INSERT INTO profiles (user_id, full_name, super_user, updated_at) VALUES ($1, $2, $3, now())`, [
+      id,
+      options.fullName === undefined ? "Test Person" : options.fullName,
+      options.superUser ?? false,
+    ]);
+    await client.query(`INSERT INTO user_roles (user_id, role) VALUES ($1, $2)`, [id, options.role ?? "user"]);
+    return { id, email };
+  });
+}
+
+/** POST to a tRPC mutation the way the web app does (superjson envelope, same-origin). */
+export async function callMutation(request: APIRequestContext, path: string, input: unknown) {
+  const response = await request.post(`${E2E.appUrl}/trpc/${path}`, {
+    data: { json: input },
+    headers: { "content-type": "application/json", origin: E2E.appUrl },
+  });
+  const body = await response.json();
+  if (!response.ok()) throw new Error(`${path} failed: ${JSON.stringify(body.error?.json?.message ?? body)}`);
+  return body.result?.data?.json;
+}
+
+/** Signs the page's browser context in through the API (auth.signIn), without the sign-in screen. */
+export async function signIn(page: Page, email: string, password = PASSWORD) {
+  await callMutation(page.request, "auth.signIn", { email, password });
+}

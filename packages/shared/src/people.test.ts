@@ -1,0 +1,29 @@
+import { describe, expect, it } from "vitest";
+import { displayName, initials } from "./people.ts";
+
+describe("displayName (spec 2: full name, else email before @, else 'User')", () => {
+  it.each([
+    ["Ada Lovelace", "ada@example.com", "Ada Lovelace"],
+    ["  Ada  ", "ada@example.com", "Ada"],
+    [null, "grace.hopper@example.com", "grace.hopper"],
+    ["", "x@example.com", "x"],
+    [null, null, "User"],
+    ["   ", "", "User"],
+  ])("(%j, %j) -> %j", (fullName, email, expected) => {
+    expect(displayName(fullName, email)).toBe(expected);
+  });
+});
+
+describe("initials (spec 2: first letters of the name's words, else two letters of the email, else 'U')", () => {
+  it.each([
+    ["Ada Lovelace", "ada@example.com", "AL"],
+    ["ada king lovelace", null, "AKL"],
+    ["Cher", "cher@example.com", "C"],
+    [null, "grace@example.com", "GR"],
+    ["  ", "zo@example.com", "ZO"],
+    [null, null, "U"],
+    ["", "", "U"],
+  ])("(%j, %j) -> %j", (fullName, email, expected) => {
+    expect(initials(fullName, email)).toBe(expected);
+  });
+});
