@@ -7,6 +7,8 @@ import { appRouter, checkHealth, createContext, type ApiServices } from "@prompt
 import { crossSiteGuard, securityHeaders } from "./security.ts";
 import { avatarRoute } from "./routes/avatars.ts";
 
+const HEALTH_CACHE_MS = 1000;
+
 export interface AppOptions {
   services: ApiServices;
   /** Folder of the built web app; absent in API-only tests. */
@@ -22,8 +24,13 @@ export function createApp({ services, webDist, viteMiddleware, trustProxy }: App
   if (trustProxy) app.set("trust proxy", true);
   app.use(securityHeaders({ csp: !viteMiddleware }));
 
+  // Probes (a query, an S3 call, an SMTP handshake) are shared by requests within a second, so a
+  // load balancer or a burst of checks cannot turn the health endpoint into load on its dependencies.
+  let probe: { at: number; report: ReturnType<typeof checkHealth> } | null = null;
   app.get("/api/health", async (_req, res) => {
-    const report = await checkHealth(services);
+    if (!probe || Date.now() - probe.at > HEALTH_CACHE_MS) probe = { at: Date.now(), report: checkHealth(services) };
+    const report = await probe.report;
+    res.setHeader("Cache-Control", "no-store");
     res.status(report.status === "ok" ? 200 : 503).json(report);
   });
 

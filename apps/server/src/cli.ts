@@ -4,6 +4,7 @@ import { normalizeEmail } from "@promptly/shared";
 import { ConfigError, loadEnv } from "./env.ts";
 import { startEmbeddedPostgres } from "./embedded.ts";
 import { migrate } from "@promptly/db/migrate";
+import pg from "pg";
 
 const USAGE = [
   "usage: npm run cli -- grant-super-user <email>",
@@ -23,9 +24,17 @@ async function main() {
   let stop = async () => {};
   let url = env.DATABASE_URL;
   if (!url) {
-    const embedded = await startEmbeddedPostgres({ dataDir: env.DATA_DIR, port: env.EMBEDDED_POSTGRES_PORT });
-    url = embedded.url;
-    stop = embedded.service.stop;
+    // The embedded database may already be running under `npm start`: use it rather than start a second one.
+    const running = `postgresql://postgres:postgres@127.0.0.1:${env.EMBEDDED_POSTGRES_PORT}/promptly`;
+    const probe = new pg.Client({ connectionString: running, connectionTimeoutMillis: 1000 });
+    const reachable = await probe.connect().then(() => true, () => false);
+    await probe.end().catch(() => undefined);
+    if (reachable) url = running;
+    else {
+      const embedded = await startEmbeddedPostgres({ dataDir: env.DATA_DIR, port: env.EMBEDDED_POSTGRES_PORT });
+      url = embedded.url;
+      stop = embedded.service.stop;
+    }
   }
   await migrate(url);
   const db = createDb({ url, max: 1 });

@@ -1,0 +1,217 @@
+// The one benchmark harness: `npm run bench -- <name>` (scripts/bench/<name>.ts).
+// Seeds a fresh database, starts the production server as a separate process, drives it with
+// autocannon from this process and reports req/s, p50, p99 and the server's peak RSS, next to a
+// plain Express + pg baseline (another process) running the same SQL, measured in the same run.
+// BENCH_DURATION (s, default 10) and BENCH_CONNECTIONS (default 50) tune the load.
+import { execFileSync, fork, spawn, type ChildProcess } from "node:child_process";
+import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import autocannon from "autocannon";
+import { hash } from "@node-rs/argon2";
+import pg from "pg";
+import { migrate } from "@promptly/db/migrate";
+import { startEmbeddedPostgres } from "../../apps/server/src/embedded.ts";
+import { freePort } from "../../test/free-port.ts";
+import { BENCH_PASSWORD, type Benchmark, type Scenario } from "./types.ts";
+
+const ROOT = fileURLToPath(new URL("../..", import.meta.url));
+const DURATION = Number(process.env.BENCH_DURATION ?? 10);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
+
+interface Figures {
+  requestsPerSecond: number;
+  p50: number;
+  p99: number;
+  errors: number;
+  non2xx: number;
+}
+
+async function load(url: string, init: { method?: string; headers?: Record<string, string>; body?: string; connections?: number }): Promise<Figures> {
+  const result = await autocannon({
+    url,
+    method: (init.method ?? "GET") as "GET",
+    headers: init.headers,
+    body: init.body,
+    connections: init.connections ?? CONNECTIONS,
+    duration: DURATION,
+  });
+  return {
+    requestsPerSecond: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    errors: result.errors + result.timeouts,
+    non2xx: result.non2xx,
+  };
+}
+
+function peakRssMb(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, "utf8");
+  const kb = Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0);
+  return Math.round(kb / 1024);
+}
+
+async function waitFor(url: string, timeoutMs = 60_000) {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    try {
+      const response = await fetch(url);
+      if (response.ok) return;
+    } catch {}
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  throw new Error(`${url} did not answer within ${timeoutMs} ms`);
+}
+
+function requestFor(base: string, scenario: Scenario) {
+  if (scenario.path) return { url: `${base}${scenario.path}` };
+  const input = scenario.input === undefined ? "" : `?input=${encodeURIComponent(JSON.stringify({ json: scenario.input }))}`;
+  if (scenario.type === "mutation") {
+    return {
+      url: `${base}/trpc/${scenario.procedure}`,
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ json: scenario.input }),
+    };
+  }
+  return { url: `${base}/trpc/${scenario.procedure}${input}` };
+}
+
+async function signIn(base: string, email: string): Promise<string> {
+  const response = await fetch(`${base}/trpc/auth.signIn`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ json: { email, password: BENCH_PASSWORD } }),
+  });
+  if (!response.ok) throw new Error(`sign-in as ${email} failed: ${await response.text()}`);
+  const cookie = response.headers.getSetCookie().map((c) => c.split(";")[0]).find((c) => c && !c.endsWith("="));
+  if (!cookie) throw new Error(`sign-in as ${email} set no session cookie`);
+  return cookie;
+}
+
+const fmt = (n: number, digits = 1) => n.toFixed(digits);
+
+async function main() {
+  const name = process.argv[2];
+  const file = name && join(ROOT, "scripts/bench", `${name}.ts`);
+  if (!name || !existsSync(file!) || ["index", "types"].includes(name)) {
+    console.error("usage: npm run bench -- <name>   (a file scripts/bench/<name>.ts, e.g. health, bundle)");
+    process.exit(2);
+  }
+  const module = (await import(file!)) as { benchmark?: Benchmark; run?: () => Promise<void> };
+  if (module.run) return module.run(); // benchmarks that need no server (e.g. bundle)
+  const benchmark = module.benchmark!;
+  console.log(`Benchmark ${name}: ${benchmark.description}`);
+  console.log("Building the production server and web app…");
+  execFileSync("npx", ["turbo", "run", "build", "--output-logs=errors-only"], { cwd: ROOT, stdio: "inherit" });
+
+  const dataDir = mkdtempSync(join(tmpdir(), "promptly-bench-"));
+  chmodSync(dataDir, 0o755);
+  const children: ChildProcess[] = [];
+  let stopDatabase = async () => {};
+  try {
+    let databaseUrl = process.env.BENCH_DATABASE_URL;
+    if (!databaseUrl) {
+      const database = await startEmbeddedPostgres({ dataDir, port: await freePort(), database: "bench" });
+      databaseUrl = database.url;
+      stopDatabase = database.service.stop;
+    }
+    await migrate(databaseUrl);
+    const pool = new pg.Pool({ connectionString: databaseUrl, max: 4 });
+    const passwordHash = await hash(BENCH_PASSWORD);
+    const started = Date.now();
+    await benchmark.seed?.({
+      db: pool,
+      log: (line) => console.log(`  ${line}`),
+      async createAccount(email, options = {}) {
+        const { rows } = await pool.query<{ id: string }>(
+          `INSERT INTO users (email, password_hash, email_verified_at, updated_at) VALUES ($1, $2, now(), now()) RETURNING id`,
+          [email, passwordHash],
+        );
+        const id = rows[0]!.id;
+        await pool.query(`INSERT INTO profiles (user_id, full_name, super_user, updated_at) VALUES ($1, $2, $3, now())`, [
+          id,
+          options.fullName ?? email.split("@")[0],
+          options.superUser ?? false,
+        ]);
+        await pool.query(`INSERT INTO user_roles (user_id, role) VALUES ($1, $2)`, [id, options.role ?? "user"]);
+        return id;
+      },
+    });
+    if (benchmark.seed) console.log(`Seeded in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+    await pool.query("VACUUM ANALYZE");
+
+    const appPort = await freePort();
+    const app = spawn(process.execPath, ["apps/server/dist/main.mjs"], {
+      cwd: ROOT,
+      stdio: ["ignore", "ignore", "inherit"],
+      env: {
+        ...process.env,
+        NODE_ENV: "production",
+        PORT: String(appPort),
+        DATABASE_URL: databaseUrl,
+        DATA_DIR: dataDir,
+        EMBEDDED_S3_PORT: String(await freePort()),
+        SMTP_PORT: String(await freePort()),
+        MAILBOX_PORT: String(await freePort()),
+        RATE_LIMITS: "off",
+        APP_URL: `http://127.0.0.1:${appPort}`,
+      },
+    });
+    children.push(app);
+    const appBase = `http://127.0.0.1:${appPort}`;
+    await waitFor(`${appBase}/api/health`);
+
+    const scenarios = await benchmark.scenarios({ db: pool });
+    const baselinePort = await freePort();
+    const baseline = fork(join(ROOT, "scripts/bench/baseline-server.mjs"), {
+      env: { ...process.env, PORT: String(baselinePort), DATABASE_URL: databaseUrl, BENCH_SCENARIOS: JSON.stringify(scenarios) },
+      stdio: ["ignore", "ignore", "inherit", "ipc"],
+    });
+    children.push(baseline);
+    await new Promise<void>((resolve) => baseline.once("message", () => resolve()));
+
+    const rows: string[][] = [];
+    for (const [index, scenario] of scenarios.entries()) {
+      const request = requestFor(appBase, scenario);
+      const headers: Record<string, string> = { ...("headers" in request ? request.headers : {}) };
+      if (scenario.as) headers.cookie = await signIn(appBase, scenario.as);
+      const connections = scenario.connections;
+      const ours = await load(request.url, { ...request, headers, connections });
+      const base = await load(`http://127.0.0.1:${baselinePort}/s/${index}`, { connections });
+      rows.push([
+        scenario.name,
+        fmt(ours.requestsPerSecond, 0),
+        fmt(ours.p50),
+        fmt(ours.p99),
+        fmt(base.requestsPerSecond, 0),
+        fmt(base.p50),
+        fmt(base.p99),
+        fmt(ours.requestsPerSecond / Math.max(base.requestsPerSecond, 1), 2),
+        String(ours.errors + ours.non2xx),
+      ]);
+    }
+    const rss = peakRssMb(app.pid!);
+    const header = ["scenario", "req/s", "p50 ms", "p99 ms", "baseline req/s", "baseline p50", "baseline p99", "ratio", "errors"];
+    const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
+    const line = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join("  ");
+    console.log(`\n${DURATION} s per run, ${CONNECTIONS} connections; server peak RSS ${rss} MB\n`);
+    console.log(line(header));
+    for (const row of rows) console.log(line(row));
+    await pool.end();
+  } finally {
+    for (const child of children) child.kill("SIGTERM");
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    await stopDatabase();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (error) => {
+    console.error(error);
+    process.exit(1);
+  },
+);

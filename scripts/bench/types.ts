@@ -1,0 +1,38 @@
+// The shape of one benchmark: `npm run bench -- <name>` loads scripts/bench/<name>.ts.
+import type pg from "pg";
+
+export interface BaselineQuery {
+  sql: string;
+  params?: unknown[];
+}
+
+export interface Scenario {
+  name: string;
+  /** A tRPC query (GET) or mutation (POST), e.g. "organizations.list". */
+  procedure?: string;
+  input?: unknown;
+  type?: "query" | "mutation";
+  /** Or a plain HTTP GET path, e.g. "/api/health". */
+  path?: string;
+  /** Sign in as this account first (its password is BENCH_PASSWORD). */
+  as?: string;
+  /** What a plain Express + pg handler runs for the same answer (sequentially, one connection). */
+  baseline: BaselineQuery[];
+  /** Override of connections / duration for slow scenarios (e.g. sign-in, bound by argon2). */
+  connections?: number;
+}
+
+export interface SeedContext {
+  db: pg.Pool;
+  /** Creates a verified account with password BENCH_PASSWORD; returns its id. */
+  createAccount(email: string, options?: { superUser?: boolean; role?: "administrator" | "team_lead" | "user"; fullName?: string }): Promise<string>;
+  log(line: string): void;
+}
+
+export interface Benchmark {
+  description: string;
+  seed?(ctx: SeedContext): Promise<void>;
+  scenarios(ctx: { db: pg.Pool }): Promise<Scenario[]> | Scenario[];
+}
+
+export const BENCH_PASSWORD = "bench-password-1";
