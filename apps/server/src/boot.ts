@@ -1,6 +1,7 @@
 // Starts the whole product from a validated Env: embedded services where no external one is
 // configured, migrations, the API services and the HTTP server. Returns a stop() that undoes it all.
 import type { Server } from "node:http";
+import { createServer } from "node:net";
 import { migrate } from "@promptly/db/migrate";
 import { closeServices, createServices, type ApiServices } from "@promptly/api";
 import type { RequestHandler } from "express";
@@ -15,8 +16,33 @@ export interface Running {
   stop(): Promise<void>;
 }
 
+/** Fails with a clear message when a port we are about to open is taken (e.g. Promptly is already running). */
+async function assertPortsFree(ports: { port: number; host: string; variable: string }[]) {
+  for (const { port, host, variable } of ports) {
+    const free = await new Promise<boolean>((resolve) => {
+      const probe = createServer();
+      probe.once("error", () => resolve(false));
+      probe.listen(port, host, () => probe.close(() => resolve(true)));
+    });
+    if (!free) {
+      throw new Error(`port ${port} (${variable}) is already in use. Is Promptly already running? Stop it, or set ${variable} to another port.`);
+    }
+  }
+}
+
 export async function boot(env: Env, opts: { viteMiddleware?: RequestHandler; log?: (line: string) => void } = {}): Promise<Running> {
   const log = opts.log ?? ((line: string) => console.log(line));
+  await assertPortsFree([
+    { port: env.PORT, host: env.HOST, variable: "PORT" },
+    ...(env.DATABASE_URL ? [] : [{ port: env.EMBEDDED_POSTGRES_PORT, host: "127.0.0.1", variable: "EMBEDDED_POSTGRES_PORT" }]),
+    ...(env.S3_ENDPOINT ? [] : [{ port: env.EMBEDDED_S3_PORT, host: "127.0.0.1", variable: "EMBEDDED_S3_PORT" }]),
+    ...(env.SMTP_HOST
+      ? []
+      : [
+          { port: env.SMTP_PORT, host: "127.0.0.1", variable: "SMTP_PORT" },
+          { port: env.MAILBOX_PORT, host: "127.0.0.1", variable: "MAILBOX_PORT" },
+        ]),
+  ]);
   const embedded: EmbeddedService[] = [];
   const stopEmbedded = async () => {
     for (const service of embedded.reverse()) await service.stop().catch(() => undefined);

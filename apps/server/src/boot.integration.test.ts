@@ -1,0 +1,89 @@
+import { chmodSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import pg from "pg";
+import { afterAll, describe, expect, inject, it } from "vitest";
+import { createEmptyDatabase } from "@promptly/db/testing";
+import { readMigrations } from "@promptly/db/migrate";
+import { freePort } from "../../../test/free-port.ts";
+import { boot } from "./boot.ts";
+import { loadEnv } from "./env.ts";
+
+const cleanups: (() => Promise<unknown> | void)[] = [];
+afterAll(async () => {
+  for (const cleanup of cleanups.reverse()) await cleanup();
+});
+
+function tempDataDir() {
+  const dir = mkdtempSync(join(tmpdir(), "promptly-boot-"));
+  chmodSync(dir, 0o755);
+  cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+  return dir;
+}
+
+const quiet = () => {};
+
+describe("boot", () => {
+  it("keeps its data across a restart in embedded mode", async () => {
+    const dataDir = tempDataDir();
+    const env = loadEnv({
+      DATA_DIR: dataDir,
+      PORT: String(await freePort()),
+      EMBEDDED_POSTGRES_PORT: String(await freePort()),
+      EMBEDDED_S3_PORT: String(await freePort()),
+      SMTP_PORT: String(await freePort()),
+      MAILBOX_PORT: String(await freePort()),
+    });
+    const first = await boot(env, { log: quiet });
+    const health = await fetch(`http://127.0.0.1:${env.PORT}/api/health`);
+    expect(await health.json()).toEqual({ status: "ok", db: "ok", storage: "ok", mail: "ok" });
+    await first.services.db.user.create({ data: { email: "kept@example.test" } });
+    await first.stop();
+
+    const second = await boot(env, { log: quiet });
+    try {
+      expect(await second.services.db.user.count({ where: { email: "kept@example.test" } })).toBe(1);
+    } finally {
+      await second.stop();
+    }
+  }, 120_000);
+
+  it("two servers starting at once against one database apply each migration once", async () => {
+    const database = await createEmptyDatabase(inject("databaseServerUrl"));
+    cleanups.push(database.drop);
+    const s3 = inject("s3");
+    const smtp = inject("smtp");
+    const envFor = async () =>
+      loadEnv({
+        DATA_DIR: tempDataDir(),
+        PORT: String(await freePort()),
+        DATABASE_URL: database.url,
+        S3_ENDPOINT: s3.endpoint,
+        S3_ACCESS_KEY: s3.accessKey,
+        S3_SECRET_KEY: s3.secretKey,
+        SMTP_HOST: smtp.host,
+        SMTP_PORT: String(smtp.port),
+      });
+    const [a, b] = await Promise.all([boot(await envFor(), { log: quiet }), boot(await envFor(), { log: quiet })]);
+    await Promise.all([a.stop(), b.stop()]);
+
+    const client = new pg.Client({ connectionString: database.url });
+    await client.connect();
+    const { rows } = await client.query<{ migration_name: string; n: string }>(
+      `SELECT migration_name, count(*) AS n FROM "_prisma_migrations" WHERE finished_at IS NOT NULL GROUP BY migration_name`,
+    );
+    await client.end();
+    expect(rows.map((row) => row.migration_name).sort()).toEqual(readMigrations().map((m) => m.name));
+    expect(rows.every((row) => row.n === "1")).toBe(true);
+  }, 120_000);
+
+  it("refuses to start a second server on a port that is taken, with a clear message", async () => {
+    const dataDir = tempDataDir();
+    const port = await freePort();
+    const blocker = (await import("node:net")).createServer().listen(port, "127.0.0.1");
+    cleanups.push(() => void blocker.close());
+    await new Promise((resolve) => blocker.once("listening", resolve));
+    const env = loadEnv({ DATA_DIR: dataDir, PORT: String(port), DATABASE_URL: "postgresql://unused@127.0.0.1:1/x" });
+    await expect(boot(env, { log: quiet })).rejects.toThrow(`port ${port} (PORT) is already in use`);
+  });
+});
