@@ -1,24 +1,34 @@
 // Layout routes: the public auth area, the protected main area and the settings area.
-import { createRoute, Outlet } from "@tanstack/react-router";
+import { createRoute, lazyRouteComponent, Outlet } from "@tanstack/react-router";
 import { rootRoute } from "./root.tsx";
+import { AuthLayout } from "@/components/auth/auth-layout";
+import { redirectSignedIn } from "@/components/auth/redirect-signed-in";
+import { AppLayoutSkeleton } from "@/components/layout/app-layout-skeleton";
+import { requireSession } from "@/components/guards/require-session";
+import { SettingsLayout } from "@/components/settings/settings-layout";
 
-/** /auth/*: public; a signed-in user is sent to /. */
+/** /auth/*: public; a signed-in user is sent to / (from sign-in, sign-up and forgot-password). */
 export const authLayoutRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: "/auth",
-  component: () => <Outlet />,
+  beforeLoad: redirectSignedIn,
+  component: AuthLayout,
 });
 
 /** The main layout (sidebar, header) of every protected page; pathless. */
 export const appLayoutRoute = createRoute({
   getParentRoute: () => rootRoute,
   id: "app",
-  component: () => <Outlet />,
+  beforeLoad: requireSession,
+  pendingComponent: AppLayoutSkeleton,
+  // Loaded on first use, in parallel with the route's data, to keep the initial download small.
+  component: lazyRouteComponent(() => import("@/components/layout/app-layout"), "AppLayout"),
 });
 
 /** /settings/*: protected, with its own header. */
 export const settingsLayoutRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: "/settings",
-  component: () => <Outlet />,
+  beforeLoad: requireSession,
+  component: SettingsLayout,
 });

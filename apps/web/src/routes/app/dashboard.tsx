@@ -1,12 +1,30 @@
+import { lazy, Suspense } from "react";
 import { createRoute } from "@tanstack/react-router";
+import { ROUTE_ROLES } from "@promptly/shared";
+import { GuardSkeleton, RoleGuard } from "@/components/guards/role-guard";
 import { appLayoutRoute } from "../layouts.tsx";
 
-/** /, /prompts, /bookmarks and /analytics show the dashboard (spec 2). */
-const dashboardAt = (path: "/" | "/prompts" | "/bookmarks" | "/analytics") =>
+type DashboardPath = keyof typeof ROUTE_ROLES;
+
+// Loaded on first use (started by the loader, in parallel with the layout), to keep the initial download small.
+const loadDashboardPage = () => import("@/components/dashboard/dashboard-page");
+const DashboardPage = lazy(() => loadDashboardPage().then((module) => ({ default: module.DashboardPage })));
+
+/** /, /prompts, /bookmarks and /analytics show the dashboard (spec 2), each with its route-table roles. */
+const dashboardAt = (path: DashboardPath) =>
   createRoute({
     getParentRoute: () => appLayoutRoute,
     path,
-    component: () => <h1>Dashboard</h1>,
+    loader: async () => {
+      await loadDashboardPage();
+    },
+    component: () => (
+      <RoleGuard allowed={ROUTE_ROLES[path]}>
+        <Suspense fallback={<GuardSkeleton />}>
+          <DashboardPage />
+        </Suspense>
+      </RoleGuard>
+    ),
   });
 
 export const dashboardRoute = dashboardAt("/");

@@ -1,0 +1,280 @@
+// The app shell (issue 4): route table and sidebar per role, sidebar state, not-found and error pages,
+// header and user menu. Everyone here signs in through the API and starts on a fresh account.
+import { expect, test, type Page } from "@playwright/test";
+import { createAccount, signIn, withDb } from "./support/accounts.ts";
+import { collectConsoleErrors, createOrganization, createTeam, signInAs, type ShellPersona } from "./support/shell.ts";
+
+const ALL_ITEMS = ["Dashboard", "All Prompts", "My Bookmarks", "Teams", "Organizations", "Analytics"] as const;
+type Outcome = "opens" | "redirects" | "redirects with teams toast";
+
+interface Row {
+  persona: ShellPersona;
+  sidebar: (typeof ALL_ITEMS)[number][];
+  routes: Record<"/" | "/prompts" | "/bookmarks" | "/analytics" | "/teams" | "/organizations" | "/organizations/:id/members", Outcome>;
+  footer: RegExp;
+}
+
+// Spec 2: route table, sidebar table and footer, for the four app roles and an organization admin.
+const TABLE: Row[] = [
+  {
+    persona: "administrator",
+    sidebar: ["Dashboard", "All Prompts", "My Bookmarks", "Teams", "Analytics"],
+    routes: { "/": "opens", "/prompts": "opens", "/bookmarks": "opens", "/analytics": "opens", "/teams": "opens", "/organizations": "redirects", "/organizations/:id/members": "redirects" },
+    footer: /Role: Administrator$/,
+  },
+  {
+    persona: "team_lead",
+    sidebar: ["Dashboard", "All Prompts", "My Bookmarks", "Analytics"],
+    routes: { "/": "opens", "/prompts": "opens", "/bookmarks": "opens", "/analytics": "opens", "/teams": "redirects with teams toast", "/organizations": "redirects", "/organizations/:id/members": "redirects" },
+    footer: /Role: Team Lead$/,
+  },
+  {
+    persona: "user",
+    sidebar: ["Dashboard", "Analytics"],
+    routes: { "/": "opens", "/prompts": "redirects", "/bookmarks": "redirects", "/analytics": "opens", "/teams": "redirects with teams toast", "/organizations": "redirects", "/organizations/:id/members": "redirects" },
+    footer: /Role: User$/,
+  },
+  {
+    persona: "super-user",
+    sidebar: [...ALL_ITEMS],
+    routes: { "/": "opens", "/prompts": "opens", "/bookmarks": "opens", "/analytics": "opens", "/teams": "opens", "/organizations": "opens", "/organizations/:id/members": "opens" },
+    footer: /Role: Super User$/,
+  },
+  {
+    persona: "org-admin",
+    sidebar: ["Dashboard", "Teams", "Analytics"],
+    // An organization admin manages the members of their own organization (issue 5), not the list of all.
+    routes: { "/": "opens", "/prompts": "redirects", "/bookmarks": "redirects", "/analytics": "opens", "/teams": "opens", "/organizations": "redirects", "/organizations/:id/members": "opens" },
+    footer: /Role: User \(Org Admin\)$/,
+  },
+];
+
+const sidebar = (page: Page) => page.getByTestId("sidebar");
+
+/** What a page that opened shows, per route. */
+async function expectOpened(page: Page, route: keyof Row["routes"], path: string) {
+  await expect(page).toHaveURL(path);
+  if (route === "/teams") await expect(page.getByRole("heading", { level: 1, name: "Teams", exact: true })).toBeVisible();
+  else if (route === "/organizations") await expect(page.getByRole("heading", { level: 1, name: "Organizations" })).toBeVisible();
+  else if (route === "/organizations/:id/members") await expect(page.getByRole("main").getByRole("heading", { level: 1 })).toBeVisible();
+  else await expect(page.getByRole("heading", { level: 1, name: "Dashboard" })).toBeVisible();
+  await expect(page.getByText("Access Denied")).toHaveCount(0);
+}
+
+for (const row of TABLE) {
+  test(`route table and sidebar: ${row.persona}`, async ({ page }) => {
+    const errors = collectConsoleErrors(page);
+    const person = await signInAs(page, row.persona);
+    await page.goto("/");
+    await expect(page.getByRole("heading", { level: 1, name: "Dashboard" })).toBeVisible();
+
+    const nav = sidebar(page).getByRole("navigation", { name: "Main" });
+    await expect(nav.getByRole("link")).toHaveText(row.sidebar);
+    await expect(page.getByTestId("sidebar-footer")).toContainText(/Promptly v\d+\.\d+\.\d+/);
+    await expect(page.getByTestId("sidebar-footer").locator("p").last()).toHaveText(row.footer);
+
+    for (const [route, outcome] of Object.entries(row.routes) as [keyof Row["routes"], Outcome][]) {
+      const path = route.replace(":id", person.organization.id);
+      await page.goto(path);
+      if (outcome === "opens") {
+        await expectOpened(page, route, path);
+      } else {
+        await expect(page, `${row.persona} at ${path}`).toHaveURL("/");
+        await expect(page.getByRole("heading", { level: 1, name: "Dashboard" })).toBeVisible();
+        if (outcome === "redirects with teams toast") {
+          const toast = page.locator("[data-sonner-toast]").filter({ hasText: "Access Denied" });
+          await expect(toast).toContainText("You don't have permission to access team management.");
+          await expect(toast).toHaveCount(1);
+        }
+      }
+    }
+    // Sidebar links navigate without reloading.
+    await page.goto("/");
+    await nav.getByRole("link", { name: "Analytics" }).click();
+    await expect(page).toHaveURL("/analytics");
+    expect(errors).toEqual([]);
+  });
+}
+
+test("a signed-out visitor is sent to sign-in, remembering where they were going", async ({ page }) => {
+  await page.goto("/analytics?tab=recent");
+  await expect(page).toHaveURL(/\/auth\/signin\?redirect=/);
+  expect(new URL(page.url()).searchParams.get("redirect")).toBe("/analytics?tab=recent");
+  await page.goto("/settings/profile");
+  await expect(page).toHaveURL(/\/auth\/signin\?redirect=%2Fsettings%2Fprofile/);
+});
+
+test("the dashboard: stat cards, prompt cards with every part, bookmark tooltips, tabs", async ({ page }) => {
+  const errors = collectConsoleErrors(page);
+  await signInAs(page, "administrator");
+  await page.goto("/");
+  for (const title of ["Total Prompts", "Team Members", "Bookmarked Prompts", "Average Rating"]) {
+    await expect(page.getByTestId("stat-card").filter({ hasText: title })).toBeVisible();
+  }
+  const card = page.getByTestId("prompt-card").first();
+  await expect(card.getByRole("heading")).not.toBeEmpty();
+  await expect(card.getByRole("list", { name: "Tags" }).getByRole("listitem").first()).toBeVisible();
+  await expect(card).toContainText(/\d\.\d/); // rating
+  await expect(card).toContainText(/v\d+/); // version
+
+  // Bookmark toggle with its tooltips, by keyboard.
+  const toggle = page.getByTestId("prompt-card").nth(1).getByRole("button", { name: /bookmarks/ });
+  await expect(toggle).toHaveAccessibleName("Add to bookmarks");
+  await toggle.focus();
+  await expect(page.getByRole("tooltip")).toHaveText("Add to bookmarks");
+  await page.keyboard.press("Enter");
+  await expect(toggle).toHaveAccessibleName("Remove from bookmarks");
+  await expect(toggle).toHaveAttribute("aria-pressed", "true");
+
+  await page.getByRole("tab", { name: "Popular" }).click();
+  await expect(page.getByText("Popular prompts will appear here.")).toBeVisible();
+  await page.getByRole("tab", { name: "Bookmarked" }).click();
+  await expect(page.getByText("Your bookmarked prompts will appear here.")).toBeVisible();
+  expect(errors).toEqual([]);
+});
+
+test("Ctrl+B collapses the sidebar and the state survives a reload", async ({ page, context }) => {
+  await signInAs(page, "user");
+  await page.goto("/");
+  await expect(sidebar(page)).toHaveAttribute("data-state", "expanded");
+  await expect.poll(async () => (await sidebar(page).boundingBox())?.width).toBe(256);
+
+  await page.keyboard.press("Control+b");
+  await expect(sidebar(page)).toHaveAttribute("data-state", "collapsed");
+  await expect.poll(async () => (await sidebar(page).boundingBox())?.width).toBe(48);
+  const cookie = (await context.cookies()).find((c) => c.name === "sidebar_state");
+  expect(cookie?.value).toBe("false");
+  const days = (cookie!.expires - Date.now() / 1000) / 86_400;
+  expect(days).toBeGreaterThan(6.9);
+  expect(days).toBeLessThanOrEqual(7);
+
+  await page.reload();
+  await expect(sidebar(page)).toHaveAttribute("data-state", "collapsed");
+  // Collapsed items keep their names for assistive technology.
+  await expect(sidebar(page).getByRole("link", { name: "Dashboard" })).toBeVisible();
+
+  await page.keyboard.press("Meta+b");
+  await expect(sidebar(page)).toHaveAttribute("data-state", "expanded");
+  await page.reload();
+  await expect(sidebar(page)).toHaveAttribute("data-state", "expanded");
+});
+
+test("at 375 px the sidebar opens as a sheet, and the search box is hidden", async ({ page }) => {
+  await page.setViewportSize({ width: 375, height: 740 });
+  await signInAs(page, "administrator");
+  await page.goto("/");
+  await expect(page.getByRole("heading", { level: 1, name: "Dashboard" })).toBeVisible();
+  await expect(sidebar(page)).toHaveCount(0);
+  await expect(page.getByPlaceholder("Search prompts...")).toHaveCount(0);
+
+  await page.getByRole("button", { name: "Toggle sidebar" }).click();
+  const sheet = page.getByRole("dialog", { name: "Sidebar" });
+  await expect(sheet).toBeVisible();
+  await expect.poll(async () => (await sheet.boundingBox())?.width).toBe(288);
+  await sheet.getByRole("link", { name: "Analytics" }).click();
+  await expect(page).toHaveURL("/analytics");
+  await expect(sheet).toBeHidden();
+
+  await page.keyboard.press("Control+b");
+  await expect(sheet).toBeVisible();
+  await page.keyboard.press("Escape");
+  await expect(sheet).toBeHidden();
+});
+
+test("an unknown URL shows the not-found page", async ({ page }) => {
+  const errors = collectConsoleErrors(page);
+  await page.goto("/no/such/page");
+  await expect(page.getByRole("heading", { name: "Oops! Page not found" })).toBeVisible();
+  await page.getByRole("link", { name: "Return to Home" }).click();
+  await expect(page).toHaveURL(/\/auth\/signin/);
+  expect(errors).toEqual([]);
+
+  await signInAs(page, "user");
+  await page.goto("/settings/no-such-page");
+  await expect(page.getByRole("heading", { name: "Oops! Page not found" })).toBeVisible();
+  await page.getByRole("link", { name: "Return to Home" }).click();
+  await expect(page.getByRole("heading", { level: 1, name: "Dashboard" })).toBeVisible();
+});
+
+test("a thrown route error shows the error fallback with its message (no stack in production)", async ({ page }) => {
+  await page.goto("/?__throw=1");
+  await expect(page.getByRole("heading", { name: "Unexpected Application Error!" })).toBeVisible();
+  await expect(page.getByTestId("error-message")).toHaveText("Test error requested with ?__throw=1");
+  await expect(page.getByTestId("error-stack")).toHaveCount(0);
+});
+
+test("header: switcher visibility, New Prompt, search box, user menu and log out", async ({ page }) => {
+  const errors = collectConsoleErrors(page);
+  // A user in two organizations, editor of a team in the first: switcher shown, may create prompts.
+  const account = await createAccount({ role: "user", fullName: null });
+  const first = await createOrganization([{ userId: account.id, role: "member" }], `AAA Org ${Date.now()}`);
+  await createOrganization([{ userId: account.id, role: "member" }], `ZZZ Org ${Date.now()}`);
+  const team = await createTeam(first.id, [{ userId: account.id, role: "editor" }]);
+  await signIn(page, account.email);
+  await page.goto("/");
+
+  await expect(page.getByTestId("organization-switcher-slot")).toBeVisible();
+  await expect(page.getByTestId("team-selector-slot")).toContainText(team.name);
+  await expect(page.getByRole("searchbox", { name: "Search prompts" })).toHaveAttribute("placeholder", "Search prompts...");
+  await expect(page.getByRole("button", { name: "New Prompt" })).toBeVisible();
+
+  // No full name: initials are the email's first two letters.
+  await expect(page.getByRole("button", { name: "User menu" })).toContainText(account.email.slice(0, 2).toUpperCase());
+  await page.getByRole("button", { name: "User menu" }).click();
+  const menu = page.getByRole("menu");
+  const localPart = account.email.split("@")[0]!;
+  await expect(menu.getByTestId("user-menu-name")).toHaveText(localPart); // no full name: the email's local part
+  await expect(menu.getByTestId("user-menu-email")).toHaveText(account.email);
+  await expect(menu).toContainText(first.name);
+  await expect(menu).toContainText(team.name);
+  await expect(menu.getByTestId("user-menu-role")).toHaveText("User");
+
+  await menu.getByRole("menuitem", { name: "Profile" }).click();
+  await expect(page).toHaveURL("/settings/profile");
+  await page.goto("/");
+
+  await page.getByRole("button", { name: "User menu" }).click();
+  await page.getByRole("menuitem", { name: "Log out" }).click();
+  await expect(page).toHaveURL(/\/auth\/signin$/);
+  await page.goto("/");
+  await expect(page).toHaveURL(/\/auth\/signin\?redirect=/);
+  expect(errors).toEqual([]);
+});
+
+test("header for a plain user with one organization and no team: no switcher, no New Prompt", async ({ page }) => {
+  await signInAs(page, "user", { fullName: "Ada Lovelace" });
+  await page.goto("/");
+  await expect(page.getByTestId("team-selector-slot")).toBeVisible();
+  await expect(page.getByTestId("organization-switcher-slot")).toHaveCount(0);
+  await expect(page.getByRole("button", { name: "New Prompt" })).toHaveCount(0);
+  await expect(page.getByRole("button", { name: "User menu" })).toContainText("AL");
+});
+
+test("a super user sees the organization switcher and New Prompt even with one organization and no team", async ({ page }) => {
+  await signInAs(page, "super-user");
+  await page.goto("/");
+  await expect(page.getByTestId("organization-switcher-slot")).toBeVisible();
+  await expect(page.getByRole("button", { name: "New Prompt" })).toBeVisible();
+});
+
+test("a person given a role at first sign-in is told so", async ({ page }) => {
+  const account = await createAccount({ role: "user" });
+  await withDb((client) => client.query(`DELETE FROM user_roles WHERE user_id = $1`, [account.id]));
+  await signIn(page, account.email);
+  await page.goto("/");
+  const toast = page.locator("[data-sonner-toast]").filter({ hasText: "Access level set" });
+  await expect(toast).toContainText("You've been assigned the user role");
+  await expect(toast).toHaveCount(1);
+});
+
+test("logging out from a guarded page goes straight to sign-in, without an 'Access Denied' detour", async ({ page }) => {
+  const errors = collectConsoleErrors(page);
+  await signInAs(page, "administrator");
+  await page.goto("/teams");
+  await expect(page).toHaveURL("/teams");
+  await page.getByRole("button", { name: "User menu" }).click();
+  await page.getByRole("menuitem", { name: "Log out" }).click();
+  await expect(page).toHaveURL(/\/auth\/signin$/);
+  await expect(page.getByText("Access Denied")).toHaveCount(0);
+  expect(errors).toEqual([]);
+});

@@ -1,0 +1,9 @@
+// The protected area's guard (spec 2): without a session, go to /auth/signin and remember where we were.
+import { redirect, type ParsedLocation } from "@tanstack/react-router";
+import { api } from "@/lib/trpc";
+
+export async function requireSession({ location }: { location: ParsedLocation }) {
+  const me = await api.auth.me.ensureData();
+  if (!me) throw redirect({ to: "/auth/signin", search: { redirect: location.href } });
+  return { me };
+}

@@ -1,0 +1,82 @@
+// Route guards of spec 2. They mirror the server's rules for the interface; every procedure
+// enforces the same rules on the server.
+import { useEffect, type ReactNode } from "react";
+import { Navigate } from "@tanstack/react-router";
+import { ShieldAlert } from "lucide-react";
+import { toast } from "sonner";
+import { canAccessTeamsPage, hasAppRole, type AppRole } from "@promptly/shared";
+import { Alert, AlertDescription, AlertTitle } from "@/components/ui/alert";
+import { Skeleton } from "@/components/ui/skeleton";
+import { useMe, viewerOf } from "@/hooks/use-me";
+import { useWorkspace } from "@/lib/workspace";
+
+export const ACCESS_DENIED_TITLE = "Access Denied";
+export const ACCESS_DENIED_MESSAGE = "You don't have permission to access this page.";
+export const TEAMS_ACCESS_DENIED_MESSAGE = "You don't have permission to access team management.";
+
+export function GuardSkeleton() {
+  return (
+    <div className="space-y-4" aria-busy="true" aria-label="Loading">
+      <Skeleton className="h-8 w-48" />
+      <Skeleton className="h-32 w-full" />
+      <Skeleton className="h-32 w-full" />
+    </div>
+  );
+}
+
+export function AccessDenied({ message = ACCESS_DENIED_MESSAGE }: { message?: string }) {
+  return (
+    <Alert variant="destructive">
+      <ShieldAlert aria-hidden="true" />
+      <AlertTitle>{ACCESS_DENIED_TITLE}</AlertTitle>
+      <AlertDescription>{message}</AlertDescription>
+    </Alert>
+  );
+}
+
+export interface RoleGuardProps {
+  allowed: readonly AppRole[];
+  /** Where to send someone who may not enter; null shows the 'Access Denied' alert instead. */
+  redirectTo?: "/" | null;
+  children: ReactNode;
+}
+
+/** Skeleton while loading; a super user always passes; otherwise redirect (default /) or 'Access Denied'. */
+export function RoleGuard({ allowed, redirectTo = "/", children }: RoleGuardProps) {
+  const { data: me, isPending } = useMe();
+  // Signed out (e.g. while logging out): the protected area's own guard sends them to sign-in.
+  if (isPending || !me) return <GuardSkeleton />;
+  if (hasAppRole(viewerOf(me), allowed)) return <>{children}</>;
+  if (redirectTo === null) return <AccessDenied />;
+  return <Navigate to={redirectTo} replace />;
+}
+
+/** Super-user-only guard: a role guard for the role 'super-user'. */
+export function SuperUserGuard({ redirectTo = "/", children }: Omit<RoleGuardProps, "allowed">) {
+  return (
+    <RoleGuard allowed={["super-user"]} redirectTo={redirectTo}>
+      {children}
+    </RoleGuard>
+  );
+}
+
+/** /teams: administrator, organization admin (of the active organization) or super user; others go to /. */
+export function TeamsPageGuard({ children }: { children: ReactNode }) {
+  const { data: me, isPending } = useMe();
+  const { isOrgAdmin, organizationsLoading } = useWorkspace();
+  const viewer = viewerOf(me);
+  // Administrators and super users need no organization to decide; others wait for the organization list.
+  // Signed out (e.g. while logging out) decides nothing: the protected area's guard handles it.
+  const decided = !isPending && !!me && (hasAppRole(viewer, ["administrator"]) || !organizationsLoading);
+  const allowed = decided && canAccessTeamsPage(viewer, isOrgAdmin);
+  const denied = decided && !allowed;
+
+  useEffect(() => {
+    // A fixed id keeps a double effect (strict mode) from showing two toasts.
+    if (denied) toast.error(ACCESS_DENIED_TITLE, { id: "teams-access-denied", description: TEAMS_ACCESS_DENIED_MESSAGE });
+  }, [denied]);
+
+  if (!decided) return <GuardSkeleton />;
+  if (denied) return <Navigate to="/" replace />;
+  return <>{children}</>;
+}

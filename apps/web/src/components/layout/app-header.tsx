@@ -1,0 +1,75 @@
+// The main header of spec 2: sidebar toggle, organization switcher (more than one organization or a
+// super user), team selector, 'Search prompts...' (desktop only), 'New Prompt' (who can create
+// prompts) and the user menu.
+import { useId } from "react";
+import { PanelLeft, Plus, Search } from "lucide-react";
+import { toast } from "sonner";
+import { canCreatePrompts } from "@promptly/shared";
+import { OrganizationSwitcher } from "@/components/organizations/organization-switcher";
+import { TeamSelector } from "@/components/teams/team-selector";
+import { Button } from "@/components/ui/button";
+import { Input } from "@/components/ui/input";
+import { useMe } from "@/hooks/use-me";
+import { useWorkspace } from "@/lib/workspace";
+import { useSidebar } from "./sidebar-state.tsx";
+import { UserMenu } from "./user-menu.tsx";
+
+export function AppHeader() {
+  const { data: me } = useMe();
+  const { organizations, activeTeam, isOrgAdmin } = useWorkspace();
+  const { toggleSidebar, isMobile, open, openMobile } = useSidebar();
+  const searchId = useId();
+
+  const isSuperUser = !!me?.isSuperUser;
+  const showOrganizationSwitcher = isSuperUser || organizations.length > 1;
+  const showNewPrompt =
+    isSuperUser || (!!me && canCreatePrompts({ teamRole: activeTeam?.myRole ?? null, isOrgAdmin, isSuperUser }));
+
+  return (
+    <header className="sticky top-0 z-30 flex h-14 shrink-0 items-center gap-2 border-b border-border bg-background/95 px-3 backdrop-blur md:px-4">
+      <Button
+        variant="ghost"
+        size="icon"
+        onClick={toggleSidebar}
+        aria-label="Toggle sidebar"
+        aria-expanded={isMobile ? openMobile : open}
+        aria-keyshortcuts="Control+B Meta+B"
+      >
+        <PanelLeft aria-hidden="true" />
+      </Button>
+      <div className="flex min-w-0 items-center gap-2">
+        {showOrganizationSwitcher && (
+          <div data-testid="organization-switcher-slot" className="min-w-0">
+            <OrganizationSwitcher />
+          </div>
+        )}
+        <div data-testid="team-selector-slot" className="min-w-0">
+          <TeamSelector />
+        </div>
+      </div>
+      <div className="ml-auto flex items-center gap-2">
+        {!isMobile && (
+          <form role="search" className="relative w-64" onSubmit={(event) => event.preventDefault()}>
+            <label htmlFor={searchId} className="sr-only">
+              Search prompts
+            </label>
+            <Search className="pointer-events-none absolute top-1/2 left-2.5 size-4 -translate-y-1/2 text-muted-foreground" aria-hidden="true" />
+            <Input id={searchId} type="search" placeholder="Search prompts..." className="pl-8" />
+          </form>
+        )}
+        {showNewPrompt && (
+          <Button
+            size={isMobile ? "icon" : "default"}
+            aria-label={isMobile ? "New Prompt" : undefined}
+            // The prompt library is not built yet (spec 1: prompts are sample data only).
+            onClick={() => toast("New Prompt", { description: "Creating prompts is not available yet." })}
+          >
+            <Plus aria-hidden="true" />
+            {!isMobile && "New Prompt"}
+          </Button>
+        )}
+        <UserMenu />
+      </div>
+    </header>
+  );
+}

@@ -1,0 +1,33 @@
+// The router's generic fallback (spec 8): 'Unexpected Application Error!' with the message, and the
+// stack in development.
+import type { ErrorComponentProps } from "@tanstack/react-router";
+import { Link } from "@tanstack/react-router";
+import { Button } from "@/components/ui/button";
+
+export function ErrorFallback({ error, reset }: ErrorComponentProps) {
+  const message = error instanceof Error ? error.message : String(error);
+  const stack = import.meta.env.DEV && error instanceof Error ? error.stack : undefined;
+  return (
+    <main role="alert" className="mx-auto flex min-h-svh max-w-3xl flex-col justify-center gap-4 p-6">
+      <h1 className="text-2xl font-semibold">Unexpected Application Error!</h1>
+      <p data-testid="error-message" className="font-mono text-sm text-destructive">
+        {message}
+      </p>
+      {stack && (
+        <pre data-testid="error-stack" className="max-h-96 overflow-auto rounded-md bg-muted p-4 text-xs">
+          {stack}
+        </pre>
+      )}
+      <div className="flex gap-2">
+        <Button variant="outline" onClick={reset}>
+          Try again
+        </Button>
+        <Button asChild variant="ghost">
+          <Link to="/" reloadDocument>
+            Return to Home
+          </Link>
+        </Button>
+      </div>
+    </main>
+  );
+}

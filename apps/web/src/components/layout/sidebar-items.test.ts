@@ -1,0 +1,34 @@
+import { describe, expect, it } from "vitest";
+import type { AppRole } from "@promptly/shared";
+import { showsOrgAdminNote, sidebarItems } from "./sidebar-items.ts";
+
+const viewer = (role: AppRole, isSuperUser = false) => ({ role, isSuperUser });
+
+describe("sidebar items (spec 2 sidebar table)", () => {
+  it.each([
+    ["administrator", false, false, ["Dashboard", "All Prompts", "My Bookmarks", "Teams", "Analytics"]],
+    ["team_lead", false, false, ["Dashboard", "All Prompts", "My Bookmarks", "Analytics"]],
+    ["user", false, false, ["Dashboard", "Analytics"]],
+    ["user", false, true, ["Dashboard", "Teams", "Analytics"]],
+    ["team_lead", false, true, ["Dashboard", "All Prompts", "My Bookmarks", "Teams", "Analytics"]],
+    ["super-user", true, false, ["Dashboard", "All Prompts", "My Bookmarks", "Teams", "Organizations", "Analytics"]],
+    // A super user whose stored role is plain user still sees everything.
+    ["user", true, false, ["Dashboard", "All Prompts", "My Bookmarks", "Teams", "Organizations", "Analytics"]],
+  ] as const)("%s (super user %s, org admin %s)", (role, isSuperUser, isOrgAdmin, expected) => {
+    expect(sidebarItems(viewer(role, isSuperUser), isOrgAdmin).map((item) => item.label)).toEqual(expected);
+  });
+
+  it("shows nothing without a viewer", () => {
+    expect(sidebarItems(null, true)).toEqual([]);
+  });
+
+  it.each([
+    ["user", false, true, true],
+    ["team_lead", false, true, true],
+    ["administrator", false, true, false],
+    ["super-user", true, true, false],
+    ["user", false, false, false],
+  ] as const)("'(Org Admin)' note for %s (super user %s, org admin %s): %s", (role, isSuperUser, isOrgAdmin, expected) => {
+    expect(showsOrgAdminNote(viewer(role, isSuperUser), isOrgAdmin)).toBe(expected);
+  });
+});

@@ -1,0 +1,16 @@
+// The signed-in person (auth.me), loaded by the root route's loader and kept in the query cache.
+import type { inferRouterOutputs } from "@trpc/server";
+import type { AppRouter } from "@promptly/api";
+import type { Viewer } from "@promptly/shared";
+import { trpc } from "@/lib/trpc";
+
+export type Me = NonNullable<inferRouterOutputs<AppRouter>["auth"]["me"]>;
+
+export function useMe() {
+  return trpc.auth.me.useQuery();
+}
+
+/** What the shared permission rules need to know about the signed-in person. */
+export function viewerOf(me: Me | null | undefined): Viewer | null {
+  return me ? { role: me.role, isSuperUser: me.isSuperUser } : null;
+}

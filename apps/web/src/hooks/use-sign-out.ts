@@ -1,0 +1,33 @@
+// Log out (spec 2 user menu, spec 4): end the session, forget the cached data and the saved active
+// team, then go to the sign-in screen. On failure: 'Error logging out' / 'Please try again'.
+import { useState } from "react";
+import { useRouter } from "@tanstack/react-router";
+import { toast } from "sonner";
+import { queryClient, trpc, trpcClient } from "@/lib/trpc";
+import { clearWorkspaceSelection } from "@/lib/workspace";
+
+export function useSignOut() {
+  const router = useRouter();
+  const utils = trpc.useUtils();
+  const [loggingOut, setLoggingOut] = useState(false);
+
+  async function signOut() {
+    if (loggingOut) return;
+    setLoggingOut(true);
+    try {
+      await trpcClient.auth.signOut.mutate();
+    } catch {
+      setLoggingOut(false);
+      toast.error("Error logging out", { description: "Please try again" });
+      return;
+    }
+    // Signed out as far as the guards know, before navigating: the auth area sends signed-in people to /.
+    utils.auth.me.setData(undefined, null);
+    clearWorkspaceSelection();
+    await router.navigate({ to: "/auth/signin" });
+    // Only now drop everything else, so the protected screens we left do not refetch into 401s.
+    queryClient.clear();
+  }
+
+  return { signOut, loggingOut };
+}

@@ -1,0 +1,7 @@
+// Class names: conditional joins (clsx) with later Tailwind utilities winning over earlier ones.
+import { clsx, type ClassValue } from "clsx";
+import { twMerge } from "tailwind-merge";
+
+export function cn(...inputs: ClassValue[]) {
+  return twMerge(clsx(inputs));
+}
