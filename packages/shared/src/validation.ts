@@ -29,18 +29,28 @@ export const signUpPasswordSchema = requiredString(PASSWORD_MAX, MSG.passwordToo
 export const idSchema = z.uuid({ error: MSG.notFound });
 
 // ---- auth ----
-export const signInInput = z.object({
-  email: emailSchema,
-  password: requiredString(PASSWORD_MAX, MSG.passwordTooLong),
-  redirectTo: z.string().max(2000).optional(),
-});
-export const signUpInput = z.object({ email: emailSchema, password: signUpPasswordSchema });
+// A missing or non-object input is answered like a missing field.
+const requiredObject = { error: MSG.required };
+export const signInInput = z.object(
+  {
+    email: emailSchema,
+    password: requiredString(PASSWORD_MAX, MSG.passwordTooLong),
+    redirectTo: z.string().max(2000).optional(),
+  },
+  requiredObject,
+);
+export const signUpInput = z.object({ email: emailSchema, password: signUpPasswordSchema }, requiredObject);
 export const signUpForm = signUpInput
   .extend({ confirmPassword: z.string({ error: MSG.required }).min(1, MSG.required) })
   .refine((v) => v.password === v.confirmPassword, { message: MSG.passwordsDoNotMatch, path: ["confirmPassword"] });
-export const emailOnlyInput = z.object({ email: emailSchema, redirectTo: z.string().max(2000).optional() });
-export const tokenSchema = z.string().min(16, MSG.invalidOrExpiredLink).max(200, MSG.invalidOrExpiredLink);
-export const resetPasswordInput = z.object({ token: tokenSchema, password: signUpPasswordSchema });
+export const emailOnlyInput = z.object({ email: emailSchema, redirectTo: z.string().max(2000).optional() }, requiredObject);
+export const tokenSchema = z
+  .string({ error: MSG.invalidOrExpiredLink })
+  .min(16, MSG.invalidOrExpiredLink)
+  .max(200, MSG.invalidOrExpiredLink);
+/** An emailed link's token: verifyEmail, signInWithMagicLink. */
+export const tokenInput = z.object({ token: tokenSchema }, { error: MSG.invalidOrExpiredLink });
+export const resetPasswordInput = z.object({ token: tokenSchema, password: signUpPasswordSchema }, { error: MSG.invalidOrExpiredLink });
 export const resetPasswordForm = z
   .object({ password: signUpPasswordSchema, confirmPassword: z.string({ error: MSG.required }).min(1, MSG.required) })
   .refine((v) => v.password === v.confirmPassword, { message: MSG.passwordsDoNotMatch, path: ["confirmPassword"] });

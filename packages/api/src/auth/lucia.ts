@@ -17,22 +17,43 @@ export interface SessionAttributes {
 export interface UserAttributes {
   email: string;
   sessionTimeoutMinutes: number;
+  emailVerifiedAt: Date | null;
+  lastSignInAt: Date | null;
+  createdAt: Date;
+  /** Loaded with the session (one query per request), so auth.me needs no query of its own. */
+  profile: { fullName: string | null; username: string | null; avatarKey: string | null; superUser: boolean } | null;
+  appRole: { role: "administrator" | "team_lead" | "user" | "super_user" } | null;
+}
+
+/** One query for a request's session and the user fields every request needs (by the id's hash). */
+export function findSessionRow(db: Db, sessionId: string) {
+  return db.session.findUnique({
+    where: { id: hashToken(sessionId) },
+    select: {
+      userId: true,
+      expiresAt: true,
+      twoFactorVerified: true,
+      lastActiveAt: true,
+      user: {
+        select: {
+          email: true,
+          sessionTimeoutMinutes: true,
+          emailVerifiedAt: true,
+          lastSignInAt: true,
+          createdAt: true,
+          profile: { select: { fullName: true, username: true, avatarKey: true, superUser: true } },
+          appRole: { select: { role: true } },
+        },
+      },
+    },
+  });
 }
 
 export class PrismaSessionAdapter implements Adapter {
   constructor(private readonly db: Db) {}
 
   async getSessionAndUser(sessionId: string): Promise<[DatabaseSession | null, DatabaseUser | null]> {
-    const row = await this.db.session.findUnique({
-      where: { id: hashToken(sessionId) },
-      select: {
-        userId: true,
-        expiresAt: true,
-        twoFactorVerified: true,
-        lastActiveAt: true,
-        user: { select: { email: true, sessionTimeoutMinutes: true } },
-      },
-    });
+    const row = await findSessionRow(this.db, sessionId);
     if (!row) return [null, null];
     return [
       {
@@ -64,6 +85,8 @@ export class PrismaSessionAdapter implements Adapter {
         userId: session.userId,
         expiresAt: session.expiresAt,
         twoFactorVerified: attributes.twoFactorVerified ?? true,
+        // The caller's clock (tests move it), not the database's.
+        ...(attributes.lastActiveAt ? { lastActiveAt: attributes.lastActiveAt } : {}),
         userAgent: attributes.userAgent ?? null,
       },
     });

@@ -2,37 +2,70 @@
 import { Cookie } from "lucia";
 import type { Session, User } from "lucia";
 import type { ApiServices, RequestInfo } from "../context.ts";
-import { hashToken } from "./lucia.ts";
+import { findSessionRow, hashToken } from "./lucia.ts";
 
 /** lastActiveAt is written at most this often, so reads stay cheap. */
 const ACTIVITY_WRITE_INTERVAL_MS = 60_000;
 
+/**
+ * One indexed query per request. Lucia's validateSession is not used here: it checks expiry against
+ * the process clock and slides the expiry in memory, while sessions here have an absolute end and
+ * the idle limit of the user's settings, both measured on `services.now()`.
+ */
 export async function resolveRequestSession(
   services: ApiServices,
   req: RequestInfo,
 ): Promise<{ session: Session | null; user: User | null }> {
   const sessionId = req.cookieHeader ? services.lucia.readSessionCookie(req.cookieHeader) : null;
   if (!sessionId) return { session: null, user: null };
-  const { session, user } = await services.lucia.validateSession(sessionId);
-  if (!session || !user) {
+  const row = await findSessionRow(services.db, sessionId);
+  if (!row) {
     clearSessionCookie(services, req);
     return { session: null, user: null };
   }
-  const now = services.now();
-  const idleLimitMs = user.sessionTimeoutMinutes * 60_000;
-  if (session.expiresAt.getTime() <= now.getTime() || now.getTime() - session.lastActiveAt.getTime() > idleLimitMs) {
-    await services.lucia.invalidateSession(sessionId);
+  const now = services.now().getTime();
+  const idleLimitMs = row.user.sessionTimeoutMinutes * 60_000;
+  if (row.expiresAt.getTime() <= now || now - row.lastActiveAt.getTime() > idleLimitMs) {
+    await services.db.session.deleteMany({ where: { id: hashToken(sessionId) } });
     clearSessionCookie(services, req);
     return { session: null, user: null };
   }
-  if (now.getTime() - session.lastActiveAt.getTime() > ACTIVITY_WRITE_INTERVAL_MS) {
-    await services.db.session.updateMany({ where: { id: hashToken(sessionId) }, data: { lastActiveAt: now } });
+  let lastActiveAt = row.lastActiveAt;
+  if (now - lastActiveAt.getTime() > ACTIVITY_WRITE_INTERVAL_MS) {
+    lastActiveAt = new Date(now);
+    await services.db.session.updateMany({ where: { id: hashToken(sessionId) }, data: { lastActiveAt } });
   }
-  return { session, user };
+  const session: Session = {
+    id: sessionId,
+    userId: row.userId,
+    expiresAt: row.expiresAt,
+    fresh: false,
+    twoFactorVerified: row.twoFactorVerified,
+    lastActiveAt,
+  };
+  return { session, user: { id: row.userId, ...row.user } };
+}
+
+/** Starts a session for `userId` and sets its cookie; a session the request already carried ends (no fixation). */
+export async function startSession(
+  services: ApiServices,
+  req: RequestInfo,
+  userId: string,
+  options: { twoFactorVerified: boolean },
+): Promise<Session> {
+  const previousId = req.cookieHeader ? services.lucia.readSessionCookie(req.cookieHeader) : null;
+  if (previousId) await services.lucia.invalidateSession(previousId);
+  const session = await services.lucia.createSession(userId, {
+    twoFactorVerified: options.twoFactorVerified,
+    lastActiveAt: services.now(),
+    userAgent: req.userAgent?.slice(0, 512) ?? null,
+  });
+  setSessionCookie(services, req, session.id);
+  return session;
 }
 
 function withSecure(cookie: Cookie, secure: boolean) {
-  return new Cookie(cookie.name, cookie.value, { ...cookie.attributes, secure, httpOnly: true });
+  return new Cookie(cookie.name, cookie.value, { ...cookie.attributes, secure, httpOnly: true, sameSite: "lax", path: "/" });
 }
 
 export function setSessionCookie(services: ApiServices, req: RequestInfo, sessionId: string) {

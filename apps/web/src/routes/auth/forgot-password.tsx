@@ -1,8 +1,9 @@
 import { createRoute } from "@tanstack/react-router";
+import { ForgotPasswordForm } from "@/components/auth/forgot-password-form";
 import { authLayoutRoute } from "../layouts.tsx";
 
 export const forgotPasswordRoute = createRoute({
   getParentRoute: () => authLayoutRoute,
   path: "forgot-password",
-  component: () => <p>forgot-password</p>,
+  component: ForgotPasswordForm,
 });

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { APP_ROLES } from "@promptly/shared";
 import { publicProcedure } from "../../procedures.ts";
-import { getMe } from "../../services/account.ts";
+import { loadMe } from "../../services/auth.ts";
 
 export const meOutput = z
   .object({
@@ -22,5 +22,5 @@ export const meOutput = z
 /** The signed-in user, or null when signed out (or still waiting for the second factor). */
 export const me = publicProcedure.output(meOutput).query(({ ctx }) => {
   if (!ctx.user || !ctx.session?.twoFactorVerified) return null;
-  return getMe(ctx.db, ctx.user.id);
+  return loadMe(ctx.db, ctx.user);
 });

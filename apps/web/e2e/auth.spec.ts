@@ -1,0 +1,164 @@
+// Authentication end to end (issue 3): sign-up with the emailed confirmation, password sign-in that
+// returns to the page one came from, sign-out, magic links (single use), and password reset.
+import { expect, test } from "@playwright/test";
+import { PASSWORD, callMutation, createAccount, signIn, uniqueEmail } from "./support/accounts.ts";
+import { E2E } from "./support/env.ts";
+import { SUBJECTS, consoleErrors, linkIn, mailIds, signInWithForm, waitForMail } from "./support/auth.ts";
+
+test("sign up, confirm the email from the mail catcher, sign in back to where one was, sign out", async ({ page }) => {
+  const errors = consoleErrors(page);
+  const email = uniqueEmail("signup");
+
+  await page.goto("/auth/signup");
+  // Validation on submit, in the spec's words.
+  await page.getByRole("button", { name: "Sign Up" }).click();
+  await expect(page.getByText("Required")).toHaveCount(3);
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Password", { exact: true }).fill("12345");
+  await page.getByLabel("Confirm Password").fill("54321");
+  await page.getByRole("button", { name: "Sign Up" }).click();
+  await expect(page.getByText("Password must be at least 6 characters")).toBeVisible();
+  await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
+  // Revalidated on change.
+  await expect(page.getByText("Password must be at least 6 characters")).toHaveCount(0);
+  await page.getByRole("button", { name: "Sign Up" }).click();
+  await expect(page.getByText("Passwords do not match")).toBeVisible();
+  await page.getByLabel("Confirm Password").fill(PASSWORD);
+  await page.getByRole("button", { name: "Sign Up" }).click();
+
+  await expect(page.getByRole("heading", { name: "Registration successful!" })).toBeVisible();
+  await expect(page.getByText("Account created")).toBeVisible();
+  await expect(page.getByText(email)).toBeVisible();
+  await expect(page.getByRole("button", { name: "Go to login page" })).toBeVisible();
+  // The 3-second redirect to the sign-in screen.
+  await expect(page).toHaveURL(/\/auth\/signin\?signup=success$/, { timeout: 6_000 });
+
+  // Before confirming, sign-in is refused with the offer to resend.
+  await signInWithForm(page, email, PASSWORD);
+  await expect(page.getByRole("alert").filter({ hasText: "Email not confirmed" }).first()).toBeVisible();
+  const seen = await mailIds(email);
+  await page.getByRole("button", { name: "Resend confirmation email" }).click();
+  await expect(page.getByText("Confirmation email sent")).toBeVisible();
+  // The resent link (the first one is revoked by it).
+  const mail = await waitForMail(email, SUBJECTS.verification, seen);
+
+  // Opening the link only shows a page; the button confirms.
+  await page.goto(linkIn(mail, "confirm-email"));
+  await expect(page.getByRole("heading", { name: "Confirm your email" })).toBeVisible();
+  await page.getByRole("button", { name: "Confirm email" }).click();
+  await expect(page.getByText("Email confirmed successfully!")).toBeVisible();
+  await expect(page).toHaveURL(/\/auth\/signin$/);
+
+  // A protected page sends us to sign-in, remembering it; signing in returns there.
+  await page.goto("/settings/profile");
+  await expect(page).toHaveURL(/\/auth\/signin\?redirect=%2Fsettings%2Fprofile$/);
+  await signInWithForm(page, email, PASSWORD);
+  await expect(page).toHaveURL(/\/settings\/profile$/);
+  await expect(page.getByText("Login successful")).toBeVisible();
+
+  // Signed in, the auth screens send us home.
+  await page.goto("/auth/signin");
+  await expect(page).toHaveURL(/\/$/);
+
+  await page.getByRole("button", { name: "User menu" }).click();
+  await page.getByRole("menuitem", { name: "Log out" }).click();
+  await expect(page).toHaveURL(/\/auth\/signin/);
+  await page.goto("/settings/profile");
+  await expect(page).toHaveURL(/\/auth\/signin\?redirect=/);
+  expect(errors).toEqual([]);
+});
+
+test("an unknown address and a wrong password get the same inline message", async ({ page }) => {
+  const errors = consoleErrors(page);
+  const account = await createAccount();
+  await page.goto("/auth/signin");
+  await signInWithForm(page, account.email, "wrong-password");
+  await expect(page.getByRole("alert").filter({ hasText: "Invalid login credentials" }).first()).toBeVisible();
+  await page.reload();
+  await signInWithForm(page, uniqueEmail("nobody"), "wrong-password");
+  await expect(page.getByRole("alert").filter({ hasText: "Invalid login credentials" }).first()).toBeVisible();
+  expect(errors).toEqual([]);
+});
+
+test("magic link sign-in through the mail catcher; the same link fails the second time", async ({ page, browser }) => {
+  const errors = consoleErrors(page);
+  const account = await createAccount();
+  await page.goto("/auth/signin");
+  await page.getByRole("button", { name: "Use Magic Link" }).click();
+  await expect(page.getByLabel("Password", { exact: true })).toHaveCount(0);
+  await page.getByLabel("Email").fill(account.email);
+  await page.getByRole("button", { name: "Send Magic Link" }).click();
+  await expect(page.getByText("Magic link sent")).toBeVisible();
+  await expect(page.getByRole("button", { name: "Use Password" })).toBeVisible();
+
+  const link = linkIn(await waitForMail(account.email, SUBJECTS.magicLink), "magic-link");
+  await page.goto(link);
+  await page.getByRole("button", { name: "Sign in", exact: true }).click();
+  await expect(page).toHaveURL(/\/$/);
+  await expect(page.getByText("Login successful")).toBeVisible();
+  await expect(page.getByRole("button", { name: "User menu" })).toBeVisible();
+
+  // The same link, used again in another browser, fails.
+  const other = await browser.newContext({ baseURL: E2E.appUrl });
+  const second = await other.newPage();
+  await second.goto(link);
+  await second.getByRole("button", { name: "Sign in", exact: true }).click();
+  await expect(second.getByRole("alert").filter({ hasText: "This link is invalid or has expired." }).first()).toBeVisible();
+  await second.goto("/settings/profile");
+  await expect(second).toHaveURL(/\/auth\/signin\?redirect=/);
+  await other.close();
+  expect(errors).toEqual([]);
+});
+
+test("forgot password, reset from the mail: old password refused, new accepted, old sessions gone", async ({ page, browser }) => {
+  const errors = consoleErrors(page);
+  const account = await createAccount();
+  const NEW_PASSWORD = "a-brand-new-password";
+
+  // A session elsewhere that the reset must end.
+  const elsewhere = await browser.newContext({ baseURL: E2E.appUrl });
+  const elsewherePage = await elsewhere.newPage();
+  await signIn(elsewherePage, account.email);
+  await elsewherePage.goto("/settings/profile");
+  await expect(elsewherePage).toHaveURL(/\/settings\/profile$/);
+
+  await page.goto("/auth/signin");
+  await page.getByRole("link", { name: "Forgot password?" }).click();
+  await expect(page).toHaveURL(/\/auth\/forgot-password$/);
+  await page.getByRole("button", { name: "Send Reset Link" }).click();
+  await expect(page.getByText("Required")).toBeVisible();
+  await page.getByLabel("Email").fill("not-an-email");
+  await expect(page.getByText("Invalid email address")).toBeVisible();
+  await page.getByLabel("Email").fill(account.email);
+  await page.getByRole("button", { name: "Send Reset Link" }).click();
+  await expect(page.getByText("Password reset email sent")).toBeVisible();
+  await expect(page.getByText("Check your email for a link to reset your password.").first()).toBeVisible();
+
+  await page.goto(linkIn(await waitForMail(account.email, SUBJECTS.passwordReset), "reset-password"));
+  await page.getByLabel("New Password").fill(NEW_PASSWORD);
+  await page.getByLabel("Confirm Password").fill("something-else");
+  await page.getByRole("button", { name: "Reset Password" }).click();
+  await expect(page.getByText("Passwords do not match")).toBeVisible();
+  await page.getByLabel("Confirm Password").fill(NEW_PASSWORD);
+  await page.getByRole("button", { name: "Reset Password" }).click();
+  await expect(page.getByText("Your password has been updated.")).toBeVisible();
+  await expect(page).toHaveURL(/\/auth\/signin$/);
+
+  // The other browser's session is gone.
+  await elsewherePage.reload();
+  await expect(elsewherePage).toHaveURL(/\/auth\/signin\?redirect=/);
+  await elsewhere.close();
+
+  await signInWithForm(page, account.email, PASSWORD);
+  await expect(page.getByRole("alert").filter({ hasText: "Invalid login credentials" }).first()).toBeVisible();
+  await page.reload();
+  await signInWithForm(page, account.email, NEW_PASSWORD);
+  await expect(page).toHaveURL(/\/$/);
+  expect(errors).toEqual([]);
+});
+
+test("the sign-up link is not followed for an existing address: same answer, no second account", async ({ request }) => {
+  const account = await createAccount();
+  expect(await callMutation(request, "auth.signUp", { email: account.email, password: PASSWORD })).toEqual({ ok: true });
+  await waitForMail(account.email, /You already have a Promptly account/);
+});

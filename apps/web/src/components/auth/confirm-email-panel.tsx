@@ -1,0 +1,56 @@
+// /auth/confirm-email?token=…: opening the emailed link only shows this page (mail scanners open
+// links); the 'Confirm email' button consumes the token, then the sign-in screen says so.
+import { useState } from "react";
+import { Link, useNavigate } from "@tanstack/react-router";
+import { AlertCircle } from "lucide-react";
+import { MSG } from "@promptly/shared";
+import { Alert, AlertDescription, AlertTitle } from "@/components/ui/alert";
+import { Button } from "@/components/ui/button";
+import { trpc } from "@/lib/trpc";
+import { AuthCard } from "./auth-card.tsx";
+import { describeFailure } from "./auth-errors.ts";
+
+export function ConfirmEmailPanel({ token }: { token: string | null }) {
+  const navigate = useNavigate();
+  const [failure, setFailure] = useState<string | null>(token ? null : MSG.invalidOrExpiredLink);
+  const verifyEmail = trpc.auth.verifyEmail.useMutation();
+
+  async function confirm() {
+    if (!token) return;
+    setFailure(null);
+    try {
+      await verifyEmail.mutateAsync({ token });
+      await navigate({ to: "/auth/signin", search: { email_confirmed: true }, replace: true });
+    } catch (error) {
+      setFailure(describeFailure(error).message);
+    }
+  }
+
+  return (
+    <AuthCard
+      title="Confirm your email"
+      description="Press the button to confirm your email address and finish creating your account."
+      footer={
+        <p>
+          <Link to="/auth/signin" className="font-medium text-primary underline-offset-4 hover:underline">
+            Back to sign in
+          </Link>
+        </p>
+      }
+    >
+      {failure && (
+        <Alert variant="destructive">
+          <AlertCircle aria-hidden="true" />
+          <AlertTitle>Could not confirm your email</AlertTitle>
+          <AlertDescription>
+            <p>{failure}</p>
+            <p>Sign in to request a new confirmation email.</p>
+          </AlertDescription>
+        </Alert>
+      )}
+      <Button className="w-full" onClick={() => void confirm()} disabled={!token || verifyEmail.isPending}>
+        {verifyEmail.isPending ? "Verifying..." : "Confirm email"}
+      </Button>
+    </AuthCard>
+  );
+}

@@ -1,0 +1,69 @@
+// The forgot-password screen of spec 2: email, 'Send Reset Link' ('Sending...') and a 'Sign In' link.
+// The answer is the same whether or not the address has an account.
+import { useState } from "react";
+import { useForm } from "react-hook-form";
+import { zodResolver } from "@hookform/resolvers/zod";
+import { Link } from "@tanstack/react-router";
+import type { z } from "zod";
+import { MailCheck } from "lucide-react";
+import { toast } from "sonner";
+import { emailOnlyInput } from "@promptly/shared";
+import { Alert, AlertDescription } from "@/components/ui/alert";
+import { Button } from "@/components/ui/button";
+import { FormField } from "@/components/ui/form-field";
+import { Input } from "@/components/ui/input";
+import { trpc } from "@/lib/trpc";
+import { AuthCard } from "./auth-card.tsx";
+import { describeFailure } from "./auth-errors.ts";
+
+export function ForgotPasswordForm() {
+  const [sent, setSent] = useState(false);
+  const requestReset = trpc.auth.requestPasswordReset.useMutation();
+  const form = useForm<z.input<typeof emailOnlyInput>, unknown, z.output<typeof emailOnlyInput>>({
+    resolver: zodResolver(emailOnlyInput),
+    mode: "onSubmit",
+    reValidateMode: "onChange",
+    defaultValues: { email: "" },
+  });
+  const { register, handleSubmit, formState } = form;
+
+  const onSubmit = handleSubmit(async ({ email }) => {
+    try {
+      await requestReset.mutateAsync({ email });
+      setSent(true);
+      toast.success("Password reset email sent", { description: "Check your email for a link to reset your password." });
+    } catch (error) {
+      toast.error("Error", { description: describeFailure(error).message });
+    }
+  });
+
+  return (
+    <AuthCard
+      title="Forgot your password?"
+      description="Enter your email and we'll send you a link to reset your password."
+      footer={
+        <p>
+          Remember your password?{" "}
+          <Link to="/auth/signin" className="font-medium text-primary underline-offset-4 hover:underline">
+            Sign In
+          </Link>
+        </p>
+      }
+    >
+      {sent && (
+        <Alert>
+          <MailCheck aria-hidden="true" />
+          <AlertDescription>Check your email for a link to reset your password.</AlertDescription>
+        </Alert>
+      )}
+      <form onSubmit={onSubmit} noValidate className="grid gap-4">
+        <FormField label="Email" error={formState.errors.email?.message}>
+          <Input type="email" autoComplete="email" placeholder="you@example.com" {...register("email")} />
+        </FormField>
+        <Button type="submit" className="w-full" disabled={formState.isSubmitting}>
+          {formState.isSubmitting ? "Sending..." : "Send Reset Link"}
+        </Button>
+      </form>
+    </AuthCard>
+  );
+}

@@ -1,0 +1,118 @@
+// The sign-up screen of spec 2: email, password, confirm password; then 'Registration successful!'
+// with the verification note, a redirect to /auth/signin?signup=success after 3 seconds and a
+// 'Go to login page' button.
+import { useEffect, useState } from "react";
+import { useForm } from "react-hook-form";
+import { zodResolver } from "@hookform/resolvers/zod";
+import { Link, useNavigate } from "@tanstack/react-router";
+import type { z } from "zod";
+import { AlertCircle, CheckCircle2, MailCheck } from "lucide-react";
+import { toast } from "sonner";
+import { SIGN_UP_REDIRECT_DELAY_MS, signUpForm } from "@promptly/shared";
+import { Alert, AlertDescription, AlertTitle } from "@/components/ui/alert";
+import { Button } from "@/components/ui/button";
+import { FormField } from "@/components/ui/form-field";
+import { Input } from "@/components/ui/input";
+import { trpc } from "@/lib/trpc";
+import { AuthCard } from "./auth-card.tsx";
+import { describeFailure } from "./auth-errors.ts";
+
+type SignUpValues = z.input<typeof signUpForm>;
+
+export function SignUpForm({ emailConfirmed = false }: { emailConfirmed?: boolean }) {
+  const [registeredEmail, setRegisteredEmail] = useState<string | null>(null);
+  const [failure, setFailure] = useState<string | null>(null);
+  const signUp = trpc.auth.signUp.useMutation();
+  const form = useForm<SignUpValues, unknown, z.output<typeof signUpForm>>({
+    resolver: zodResolver(signUpForm),
+    mode: "onSubmit",
+    reValidateMode: "onChange",
+    defaultValues: { email: "", password: "", confirmPassword: "" },
+  });
+  const { register, handleSubmit, formState } = form;
+
+  const onSubmit = handleSubmit(async ({ email, password }) => {
+    setFailure(null);
+    try {
+      await signUp.mutateAsync({ email, password });
+      setRegisteredEmail(email);
+      toast.success("Account created", { description: "Please check your email for confirmation" });
+    } catch (error) {
+      const { message, expected } = describeFailure(error);
+      setFailure(message);
+      toast.error(expected ? "Registration failed" : "Registration error", { description: message });
+    }
+  });
+
+  if (registeredEmail) return <RegistrationSuccess email={registeredEmail} />;
+
+  return (
+    <AuthCard
+      title="Create an account"
+      description="Enter your email and choose a password."
+      footer={
+        <p>
+          Already have an account?{" "}
+          <Link to="/auth/signin" className="font-medium text-primary underline-offset-4 hover:underline">
+            Sign in
+          </Link>
+        </p>
+      }
+    >
+      {emailConfirmed && (
+        <Alert>
+          <CheckCircle2 aria-hidden="true" />
+          <AlertTitle>Account confirmed</AlertTitle>
+          <AlertDescription>You can now sign in.</AlertDescription>
+        </Alert>
+      )}
+      {failure && (
+        <Alert variant="destructive">
+          <AlertCircle aria-hidden="true" />
+          <AlertTitle>Registration failed</AlertTitle>
+          <AlertDescription>{failure}</AlertDescription>
+        </Alert>
+      )}
+      <form onSubmit={onSubmit} noValidate className="grid gap-4">
+        <FormField label="Email" error={formState.errors.email?.message}>
+          <Input type="email" autoComplete="email" placeholder="you@example.com" {...register("email")} />
+        </FormField>
+        <FormField label="Password" error={formState.errors.password?.message}>
+          <Input type="password" autoComplete="new-password" {...register("password")} />
+        </FormField>
+        <FormField label="Confirm Password" error={formState.errors.confirmPassword?.message}>
+          <Input type="password" autoComplete="new-password" {...register("confirmPassword")} />
+        </FormField>
+        <Button type="submit" className="w-full" disabled={formState.isSubmitting}>
+          {formState.isSubmitting ? "Processing..." : "Sign Up"}
+        </Button>
+      </form>
+    </AuthCard>
+  );
+}
+
+function RegistrationSuccess({ email }: { email: string }) {
+  const navigate = useNavigate();
+  const goToSignIn = () => navigate({ to: "/auth/signin", search: { signup: "success" } });
+  useEffect(() => {
+    const timer = window.setTimeout(goToSignIn, SIGN_UP_REDIRECT_DELAY_MS);
+    return () => window.clearTimeout(timer);
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- one timer for the lifetime of the view
+  }, []);
+  return (
+    <AuthCard title="Registration successful!">
+      <Alert>
+        <MailCheck aria-hidden="true" />
+        <AlertDescription>
+          <p>
+            We&apos;ve sent a verification email to <strong>{email}</strong>. Please open the link in it to confirm your
+            email address before signing in.
+          </p>
+        </AlertDescription>
+      </Alert>
+      <Button className="w-full" onClick={() => void goToSignIn()}>
+        Go to login page
+      </Button>
+    </AuthCard>
+  );
+}

@@ -1,0 +1,10 @@
+import { signInInput } from "@promptly/shared";
+import { publicProcedure } from "../../procedures.ts";
+import { signInWithPassword } from "../../services/auth.ts";
+import { signInOutput } from "./outputs.ts";
+
+/** Email and password; with two-factor on, the session then waits for the code (/auth/two-factor). */
+export const signIn = publicProcedure
+  .input(signInInput)
+  .output(signInOutput)
+  .mutation(({ ctx, input }) => signInWithPassword(ctx, ctx.req, input));

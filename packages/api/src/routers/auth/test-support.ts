@@ -1,0 +1,71 @@
+// Helpers of the auth integration tests: unique addresses, tokens read from the real emails,
+// accounts made through the real sign-up flow, and the outcome of a call as { code, message }.
+import { randomBytes } from "node:crypto";
+import { expect } from "vitest";
+import { ZodError } from "zod";
+import { DomainError } from "../../errors.ts";
+import type { CapturedMail, Harness, TestClient } from "../../testing.ts";
+
+export const PASSWORD = "correct-horse-battery";
+export const SUBJECTS = {
+  verification: /Confirm your email address/,
+  alreadyRegistered: /You already have a Promptly account/,
+  magicLink: /Your Promptly sign-in link/,
+  passwordReset: /Reset your Promptly password/,
+};
+
+export const uniqueEmail = (prefix = "auth") => `${prefix}-${randomBytes(5).toString("hex")}@example.test`;
+
+/** The token of the one link in an email, read from its text part, with the page it opens. */
+export function linkOf(mail: CapturedMail): { page: string; token: string } {
+  const match = /https?:\/\/[^\s]+\/auth\/([a-z-]+)\?token=([A-Za-z0-9_-]+)/.exec(mail.text);
+  expect(match, `a link in "${mail.subject}"`).not.toBeNull();
+  return { page: match![1]!, token: match![2]! };
+}
+
+/** Waits for the newest mail to `to` matching `subject` that is not one of `seen` (by id). */
+export async function nextMail(h: Harness, to: string, subject: RegExp, seen: CapturedMail[] = []) {
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const fresh = (await h.mail.list(to)).filter((m) => subject.test(m.subject) && !seen.some((s) => s.id === m.id));
+    if (fresh.length) return fresh.at(-1)!;
+    if (Date.now() > deadline) throw new Error(`No new mail to ${to} matching ${subject}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/** Mail sent in the background may still be on its way: give it a moment before asserting "none". */
+export async function settleMail() {
+  await new Promise((resolve) => setTimeout(resolve, 400));
+}
+
+/** Signs up through auth.signUp and confirms the address through the emailed link. */
+export async function registeredAccount(h: Harness, email = uniqueEmail(), password = PASSWORD) {
+  await h.client().api.auth.signUp({ email, password });
+  const { token } = linkOf(await h.mail.waitFor(email, SUBJECTS.verification));
+  await h.client().api.auth.verifyEmail({ token });
+  const user = await h.database.db.user.findUniqueOrThrow({ where: { email }, select: { id: true } });
+  return { id: user.id, email, password };
+}
+
+export async function signedInClient(h: Harness, email: string, password = PASSWORD): Promise<TestClient> {
+  const client = h.client();
+  expect(await client.api.auth.signIn({ email, password })).toMatchObject({ status: "signed_in" });
+  return client;
+}
+
+/**
+ * The TRPC error a call failed with, or "OK" and its value. The message is the one a browser gets:
+ * for invalid input the first zod issue's message, as the error formatter in trpc.ts words it.
+ */
+export async function outcome(call: Promise<unknown>): Promise<{ code: string; message?: string; reason?: string | null; value?: unknown }> {
+  try {
+    return { code: "OK", value: await call };
+  } catch (error) {
+    const e = error as { code?: string; message?: string; cause?: unknown };
+    if (!e.code) throw error;
+    const message = e.cause instanceof ZodError ? e.cause.issues[0]?.message : e.message;
+    const reason = e.cause instanceof DomainError ? (e.cause.reason ?? null) : null;
+    return { code: e.code, message, reason };
+  }
+}

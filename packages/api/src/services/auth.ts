@@ -1,0 +1,312 @@
+// Accounts and sign-in: sign-up with email verification, password and magic-link sign-in, password
+// reset, sign-out. Nothing here reveals whether an address has an account: unknown addresses get the
+// same answers, in about the same time (a dummy argon2id hash, mail sent in the background).
+import { hash, verify } from "@node-rs/argon2";
+import {
+  EMAIL_VERIFICATION_TTL_HOURS, MAGIC_LINK_TTL_MINUTES, MSG, PASSWORD_RESET_TTL_MINUTES, UNKNOWN_LOCATION,
+  safeRedirectPath,
+} from "@promptly/shared";
+import type { DbOrTx } from "@promptly/db";
+import type { User } from "lucia";
+import { resolveAppRole } from "@promptly/shared";
+import type { ApiServices, RequestInfo } from "../context.ts";
+import { loadViewer } from "./access.ts";
+import { avatarUrl, type Me } from "./account.ts";
+import { fail } from "../errors.ts";
+import { clearSessionCookie, startSession } from "../auth/session.ts";
+import { describeDevice } from "../auth/user-agent.ts";
+import {
+  alreadyRegisteredEmail, deliver, magicLinkEmail, passwordResetEmail, verificationEmail,
+} from "./auth-emails.ts";
+import { consumeToken, issueToken, revokeTokens } from "./tokens.ts";
+import type { RateLimitRule } from "./rate-limiter.ts";
+
+// ---- passwords ----
+
+/** argon2id with the library's defaults (m=19456 KiB, t=2, p=1: OWASP's recommendation), off the main thread. */
+export const hashPassword = (password: string) => hash(password);
+
+export async function verifyPassword(passwordHash: string, password: string): Promise<boolean> {
+  try {
+    return await verify(passwordHash, password);
+  } catch {
+    return false; // a malformed stored hash never signs anyone in
+  }
+}
+
+let dummyHash: Promise<string> | null = null;
+/** Verifying against this takes as long as a real check, so unknown addresses cannot be timed apart. */
+const getDummyHash = () => (dummyHash ??= hash("promptly-dummy-password-for-timing"));
+
+// ---- rate limits ----
+
+const MINUTE = 60_000;
+export type RateLimitedAction = "signIn" | "signUp" | "sendMagicLink" | "requestPasswordReset" | "resendVerification";
+
+/** Per client address and per email address; generous for people, tight for scripts. */
+export const AUTH_RATE_LIMITS: Record<RateLimitedAction, { ip: RateLimitRule; email: RateLimitRule }> = {
+  signIn: { ip: { limit: 30, windowMs: 15 * MINUTE }, email: { limit: 10, windowMs: 15 * MINUTE } },
+  signUp: { ip: { limit: 10, windowMs: 60 * MINUTE }, email: { limit: 5, windowMs: 60 * MINUTE } },
+  sendMagicLink: { ip: { limit: 10, windowMs: 15 * MINUTE }, email: { limit: 5, windowMs: 15 * MINUTE } },
+  requestPasswordReset: { ip: { limit: 10, windowMs: 15 * MINUTE }, email: { limit: 5, windowMs: 15 * MINUTE } },
+  resendVerification: { ip: { limit: 10, windowMs: 15 * MINUTE }, email: { limit: 5, windowMs: 15 * MINUTE } },
+};
+
+export function enforceRateLimit(
+  services: Pick<ApiServices, "rateLimiter" | "config">,
+  action: RateLimitedAction,
+  ip: string,
+  email: string,
+) {
+  if (!services.config.rateLimits) return;
+  const rules = AUTH_RATE_LIMITS[action];
+  // Both counters always count, so switching addresses does not reset the other one.
+  const ipAllowed = services.rateLimiter.hit(`${action}:ip:${ip}`, rules.ip);
+  const emailAllowed = services.rateLimiter.hit(`${action}:email:${email}`, rules.email);
+  if (!ipAllowed || !emailAllowed) fail("TOO_MANY_REQUESTS", MSG.tooManyRequests);
+}
+
+// ---- sign-up and email verification ----
+
+/** Serialises sign-ups so exactly one can be the installation's first account. */
+const FIRST_ACCOUNT_LOCK = 7_253_001;
+
+/**
+ * Creates the account (user, profile, role `user`, notification defaults) and mails a verification
+ * link. The first account of an installation is a super user. An address that already has an account
+ * gets the same answer, and that address an email saying so.
+ */
+export async function signUp(services: ApiServices, req: RequestInfo, input: { email: string; password: string }) {
+  enforceRateLimit(services, "signUp", req.ip, input.email);
+  const passwordHash = await hashPassword(input.password);
+  const now = services.now();
+  const result = await services.db.$transaction(async (tx) => {
+    await tx.$executeRaw`SELECT pg_advisory_xact_lock(${FIRST_ACCOUNT_LOCK}::bigint)`;
+    const existing = await tx.user.findUnique({ where: { email: input.email }, select: { id: true } });
+    if (existing) return { created: false as const };
+    const isFirstAccount = (await tx.user.findFirst({ select: { id: true } })) === null;
+    const user = await tx.user.create({
+      data: {
+        email: input.email,
+        passwordHash,
+        profile: { create: { superUser: isFirstAccount } },
+        appRole: { create: { role: "user" } },
+        notificationPreferences: { create: {} },
+      },
+      select: { id: true },
+    });
+    const token = await issueToken(tx, {
+      userId: user.id,
+      purpose: "email_verification",
+      ttlMs: EMAIL_VERIFICATION_TTL_HOURS * 60 * MINUTE,
+      now,
+    });
+    return { created: true as const, token };
+  });
+  deliver(
+    services,
+    input.email,
+    result.created ? verificationEmail(services.config.appUrl, result.token) : alreadyRegisteredEmail(services.config.appUrl),
+  );
+}
+
+export async function verifyEmail(services: ApiServices, token: string) {
+  const now = services.now();
+  await services.db.$transaction(async (tx) => {
+    const consumed = await consumeToken(tx, "email_verification", token, now);
+    if (!consumed) return fail("BAD_REQUEST", MSG.invalidOrExpiredLink);
+    await tx.user.updateMany({ where: { id: consumed.userId, emailVerifiedAt: null }, data: { emailVerifiedAt: now } });
+  });
+}
+
+/** A fresh verification link for an unverified account; nothing for unknown or verified addresses. */
+export async function resendVerification(services: ApiServices, req: RequestInfo, email: string) {
+  enforceRateLimit(services, "resendVerification", req.ip, email);
+  const user = await services.db.user.findUnique({ where: { email }, select: { id: true, emailVerifiedAt: true } });
+  if (!user || user.emailVerifiedAt) return;
+  const token = await issueToken(services.db, {
+    userId: user.id,
+    purpose: "email_verification",
+    ttlMs: EMAIL_VERIFICATION_TTL_HOURS * 60 * MINUTE,
+    now: services.now(),
+  });
+  deliver(services, email, verificationEmail(services.config.appUrl, token));
+}
+
+// ---- sign-in ----
+
+export type SignInMethod = "password" | "magic_link";
+export interface SignInResult {
+  status: "signed_in" | "two_factor_required";
+  /** Where the browser goes next: a same-origin path, or null for "/". */
+  redirectTo: string | null;
+}
+
+/** A login event (browser on OS, location) and users.last_sign_in_at, for a completed sign-in only. */
+export async function recordSignIn(
+  services: Pick<ApiServices, "db" | "now">,
+  userId: string,
+  method: SignInMethod,
+  req: RequestInfo,
+): Promise<void> {
+  const now = services.now();
+  await services.db.$transaction([
+    services.db.loginEvent.create({
+      // No IP-location service is reachable from a self-hosted install; the spec's fallback applies.
+      data: { userId, method, device: describeDevice(req.userAgent), location: UNKNOWN_LOCATION, createdAt: now },
+    }),
+    services.db.user.update({ where: { id: userId }, data: { lastSignInAt: now }, select: { id: true } }),
+  ]);
+}
+
+/**
+ * Starts the session once the first factor is proven. With two-factor enabled the session waits for
+ * the code (twoFactorVerified=false) and the sign-in is recorded after it; otherwise it is recorded now.
+ */
+export async function completeSignIn(
+  services: ApiServices,
+  req: RequestInfo,
+  user: { id: string; twoFactorEnabled: boolean },
+  method: SignInMethod,
+  redirectTo: string | null,
+): Promise<SignInResult> {
+  await startSession(services, req, user.id, { twoFactorVerified: !user.twoFactorEnabled });
+  if (user.twoFactorEnabled) return { status: "two_factor_required", redirectTo };
+  await recordSignIn(services, user.id, method, req);
+  return { status: "signed_in", redirectTo };
+}
+
+export async function signInWithPassword(
+  services: ApiServices,
+  req: RequestInfo,
+  input: { email: string; password: string; redirectTo?: string },
+): Promise<SignInResult> {
+  enforceRateLimit(services, "signIn", req.ip, input.email);
+  const user = await services.db.user.findUnique({
+    where: { email: input.email },
+    select: { id: true, passwordHash: true, emailVerifiedAt: true, twoFactor: { select: { enabledAt: true } } },
+  });
+  const valid = await verifyPassword(user?.passwordHash ?? (await getDummyHash()), input.password);
+  if (!user?.passwordHash || !valid) return fail("UNAUTHORIZED", MSG.invalidCredentials);
+  // Only someone who knows the password learns that the address is unconfirmed.
+  if (!user.emailVerifiedAt) return fail("PRECONDITION_FAILED", MSG.emailNotConfirmed, "EMAIL_NOT_VERIFIED");
+  return completeSignIn(
+    services,
+    req,
+    { id: user.id, twoFactorEnabled: !!user.twoFactor?.enabledAt },
+    "password",
+    safeRedirectPath(input.redirectTo),
+  );
+}
+
+// ---- magic link ----
+
+/** Mails a single-use sign-in link (15 minutes) to an existing account; unknown addresses get nothing. */
+export async function sendMagicLink(services: ApiServices, req: RequestInfo, input: { email: string; redirectTo?: string }) {
+  enforceRateLimit(services, "sendMagicLink", req.ip, input.email);
+  const user = await services.db.user.findUnique({ where: { email: input.email }, select: { id: true } });
+  if (!user) return;
+  const token = await issueToken(services.db, {
+    userId: user.id,
+    purpose: "magic_link",
+    ttlMs: MAGIC_LINK_TTL_MINUTES * MINUTE,
+    now: services.now(),
+    redirectTo: safeRedirectPath(input.redirectTo),
+  });
+  deliver(services, input.email, magicLinkEmail(services.config.appUrl, token));
+}
+
+export async function signInWithMagicLink(services: ApiServices, req: RequestInfo, token: string): Promise<SignInResult> {
+  const now = services.now();
+  const signedIn = await services.db.$transaction(async (tx) => {
+    const consumed = await consumeToken(tx, "magic_link", token, now);
+    if (!consumed) return fail("BAD_REQUEST", MSG.invalidOrExpiredLink);
+    const user = await tx.user.findUniqueOrThrow({
+      where: { id: consumed.userId },
+      select: { id: true, emailVerifiedAt: true, twoFactor: { select: { enabledAt: true } } },
+    });
+    if (!user.emailVerifiedAt) {
+      // The link proves the inbox. A password set before anyone proved it may be someone else's
+      // (account pre-hijacking), so it stops working; the owner can set one by password reset.
+      await tx.user.update({ where: { id: user.id }, data: { emailVerifiedAt: now, passwordHash: null }, select: { id: true } });
+    }
+    return { id: user.id, twoFactorEnabled: !!user.twoFactor?.enabledAt, redirectTo: consumed.redirectTo };
+  });
+  return completeSignIn(services, req, signedIn, "magic_link", safeRedirectPath(signedIn.redirectTo));
+}
+
+// ---- password reset ----
+
+/** Mails a single-use reset link (1 hour) to an existing account; unknown addresses get nothing. */
+export async function requestPasswordReset(services: ApiServices, req: RequestInfo, email: string) {
+  enforceRateLimit(services, "requestPasswordReset", req.ip, email);
+  const user = await services.db.user.findUnique({ where: { email }, select: { id: true } });
+  if (!user) return;
+  const token = await issueToken(services.db, {
+    userId: user.id,
+    purpose: "password_reset",
+    ttlMs: PASSWORD_RESET_TTL_MINUTES * MINUTE,
+    now: services.now(),
+  });
+  deliver(services, email, passwordResetEmail(services.config.appUrl, token));
+}
+
+/** Sets the new password and ends every session of the user, this browser's included. */
+export async function resetPassword(services: ApiServices, req: RequestInfo, input: { token: string; password: string }) {
+  const passwordHash = await hashPassword(input.password);
+  const now = services.now();
+  await services.db.$transaction(async (tx) => {
+    const consumed = await consumeToken(tx, "password_reset", input.token, now);
+    if (!consumed) return fail("BAD_REQUEST", MSG.invalidOrExpiredLink);
+    const user = await tx.user.findUniqueOrThrow({ where: { id: consumed.userId }, select: { emailVerifiedAt: true } });
+    await tx.user.update({
+      where: { id: consumed.userId },
+      // The reset link proves the inbox, so it also confirms the address.
+      data: { passwordHash, passwordChangedAt: now, emailVerifiedAt: user.emailVerifiedAt ?? now },
+      select: { id: true },
+    });
+    await tx.session.deleteMany({ where: { userId: consumed.userId } });
+    await revokeTokens(tx, consumed.userId, ["password_reset", "magic_link"]);
+  });
+  clearSessionCookie(services, req);
+}
+
+// ---- sign-out ----
+
+export async function signOut(services: ApiServices, req: RequestInfo, sessionId: string | null) {
+  if (sessionId) await services.lucia.invalidateSession(sessionId);
+  clearSessionCookie(services, req);
+}
+
+// ---- the signed-in person ----
+
+/** What auth.me needs of the user; resolveRequestSession loads it with the session (see lucia.ts). */
+export type MeSource = Pick<User, "id" | "email" | "emailVerifiedAt" | "lastSignInAt" | "createdAt" | "profile" | "appRole">;
+
+/**
+ * auth.me from the user loaded with the session, resolving the role as spec 4 says. Only when the
+ * role row is missing does it query, through loadViewer, which creates it (roleCreated=true that once).
+ */
+export async function loadMe(db: DbOrTx, user: MeSource): Promise<Me> {
+  const isSuperUser = user.profile?.superUser ?? false;
+  let role = resolveAppRole(isSuperUser, user.appRole?.role === "super_user" ? "super-user" : user.appRole?.role);
+  let roleCreated = false;
+  if (!user.appRole) ({ role, roleCreated } = await loadViewer(db, user.id));
+  return {
+    user: {
+      id: user.id,
+      email: user.email,
+      emailVerified: user.emailVerifiedAt !== null,
+      lastSignInAt: user.lastSignInAt,
+      createdAt: user.createdAt,
+    },
+    profile: {
+      fullName: user.profile?.fullName ?? null,
+      username: user.profile?.username ?? null,
+      avatarUrl: avatarUrl(user.profile?.avatarKey),
+    },
+    role,
+    isSuperUser,
+    roleCreated,
+  };
+}

@@ -1,0 +1,62 @@
+// Emailed single-use tokens (email verification, magic link, password reset). The token itself only
+// travels in the email; the database keeps its SHA-256 hash, bound to one user and one purpose.
+import { encodeBase64urlNoPadding } from "@oslojs/encoding";
+import type { DbOrTx, TokenPurpose } from "@promptly/db";
+import { hashToken } from "../auth/lucia.ts";
+
+/** 160 random bits: far beyond guessing, short enough for a link. */
+const TOKEN_BYTES = 20;
+
+export function generateToken(): string {
+  const bytes = new Uint8Array(TOKEN_BYTES);
+  crypto.getRandomValues(bytes);
+  return encodeBase64urlNoPadding(bytes);
+}
+
+export interface IssueTokenOptions {
+  userId: string;
+  purpose: TokenPurpose;
+  ttlMs: number;
+  now: Date;
+  /** Where a magic-link sign-in continues (a same-origin path, already checked). */
+  redirectTo?: string | null;
+}
+
+/** Issues a new token and revokes the user's older unused ones of the same purpose. Returns the raw token. */
+export async function issueToken(db: DbOrTx, options: IssueTokenOptions): Promise<string> {
+  const token = generateToken();
+  await db.oneTimeToken.deleteMany({ where: { userId: options.userId, purpose: options.purpose, usedAt: null } });
+  await db.oneTimeToken.create({
+    data: {
+      userId: options.userId,
+      purpose: options.purpose,
+      tokenHash: hashToken(token),
+      expiresAt: new Date(options.now.getTime() + options.ttlMs),
+      redirectTo: options.redirectTo ?? null,
+    },
+  });
+  return token;
+}
+
+export interface ConsumedToken {
+  userId: string;
+  redirectTo: string | null;
+}
+
+/**
+ * Marks the token used and returns its owner, or null when it is unknown, of another purpose,
+ * expired or already used. One conditional UPDATE: of two concurrent requests only one wins.
+ */
+export async function consumeToken(db: DbOrTx, purpose: TokenPurpose, token: string, now: Date): Promise<ConsumedToken | null> {
+  const [row] = await db.oneTimeToken.updateManyAndReturn({
+    where: { tokenHash: hashToken(token), purpose, usedAt: null, expiresAt: { gt: now } },
+    data: { usedAt: now },
+    select: { userId: true, redirectTo: true },
+  });
+  return row ?? null;
+}
+
+/** Revokes every unused token of the given purposes (e.g. after a password reset). */
+export async function revokeTokens(db: DbOrTx, userId: string, purposes: TokenPurpose[]) {
+  await db.oneTimeToken.deleteMany({ where: { userId, purpose: { in: purposes }, usedAt: null } });
+}
