@@ -1,9 +1,13 @@
 // Procedure builders: the permission a procedure needs is visible where the router wires it.
 import { TRPCError } from "@trpc/server";
 import { z } from "zod";
-import { MSG, hasAppRole, hasTeamLevel, idSchema, type AppRole, type TeamLevel } from "@promptly/shared";
+import { MSG, canCreateTeams, hasAppRole, hasTeamLevel, idSchema, type AppRole, type TeamLevel } from "@promptly/shared";
 import { baseProcedure, middleware } from "./trpc.ts";
 import { loadOrganizationAccess, loadTeamAccess, loadViewer } from "./services/access.ts";
+import { findMemberOrganizationId } from "./services/organizations.ts";
+import { findTeamMemberTeamId } from "./services/teams.ts";
+import { findInviteTeamId } from "./services/invites.ts";
+import type { Db } from "@promptly/db";
 
 export const publicProcedure = baseProcedure;
 
@@ -48,6 +52,19 @@ export const organizationProcedure = (level: "member" | "admin") =>
     return next({ ctx: { organization: access } });
   });
 
+/**
+ * Input carries the `id` of an organization member row: access is checked on that row's organization
+ * exactly as organizationProcedure does. Unknown rows and outsiders get NOT_FOUND; ctx.organization.
+ */
+export const organizationMemberProcedure = (level: "member" | "admin") =>
+  protectedProcedure.input(z.object({ id: idSchema })).use(async ({ ctx, input, next }) => {
+    const organizationId = await findMemberOrganizationId(ctx.db, input.id);
+    const access = organizationId ? await loadOrganizationAccess(ctx.db, ctx.viewer, organizationId) : null;
+    if (!access) throw notFound();
+    if (level === "admin" && !access.isOrgAdmin) throw new TRPCError({ code: "FORBIDDEN", message: MSG.permissionDenied });
+    return next({ ctx: { organization: access } });
+  });
+
 /** Input carries `teamId`; the caller needs the given team level (spec 6). */
 export const teamProcedure = (level: TeamLevel) =>
   protectedProcedure.input(z.object({ teamId: idSchema })).use(async ({ ctx, input, next }) => {
@@ -56,5 +73,49 @@ export const teamProcedure = (level: TeamLevel) =>
     if (!hasTeamLevel(access, level)) throw new TRPCError({ code: "FORBIDDEN", message: MSG.permissionDenied });
     return next({ ctx: { team: access } });
   });
+
+/** protectedProcedure, answering an anonymous caller with the spec's own words for the action. */
+export const signedInProcedure = (message: string) =>
+  baseProcedure
+    .use(({ ctx, next }) => {
+      if (!ctx.session || !ctx.user) throw new TRPCError({ code: "UNAUTHORIZED", message });
+      return next();
+    })
+    .concat(protectedProcedure);
+
+/**
+ * Create teams (spec 5, 6): input carries `organizationId`, which the caller must see (else
+ * NOT_FOUND); administrators, that organization's admins and super users pass. ctx.organization.
+ */
+export const teamCreatorProcedure = signedInProcedure(MSG.mustBeLoggedInToCreateTeam)
+  .input(z.object({ organizationId: idSchema }))
+  .use(async ({ ctx, input, next }) => {
+    const access = await loadOrganizationAccess(ctx.db, ctx.viewer, input.organizationId);
+    if (!access) throw notFound();
+    if (!canCreateTeams(ctx.viewer, access.isOrgAdmin)) {
+      throw new TRPCError({ code: "FORBIDDEN", message: MSG.mustBeAdminToCreateTeams });
+    }
+    return next({ ctx: { organization: access } });
+  });
+
+/**
+ * Input carries the `id` of a team, or of a row that belongs to one (a team member, an invite):
+ * `findTeamId` resolves the team, then access is checked exactly as teamProcedure does. ctx.team.
+ */
+const teamRowProcedure = (level: TeamLevel, findTeamId: (db: Db, id: string) => Promise<string | null>) =>
+  protectedProcedure.input(z.object({ id: idSchema })).use(async ({ ctx, input, next }) => {
+    const teamId = await findTeamId(ctx.db, input.id);
+    const access = teamId ? await loadTeamAccess(ctx.db, ctx.viewer, teamId) : null;
+    if (!access) throw notFound();
+    if (!hasTeamLevel(access, level)) throw new TRPCError({ code: "FORBIDDEN", message: MSG.permissionDenied });
+    return next({ ctx: { team: access } });
+  });
+
+/** Input `{ id }` is the team's id. */
+export const teamByIdProcedure = (level: TeamLevel) => teamRowProcedure(level, async (_db, id) => id);
+/** Input `{ id }` is a team member row's id; the level applies to that member's team. */
+export const teamMemberProcedure = (level: TeamLevel) => teamRowProcedure(level, findTeamMemberTeamId);
+/** Input `{ id }` is an invite's id; the level applies to the invite's team. */
+export const teamInviteProcedure = (level: TeamLevel) => teamRowProcedure(level, findInviteTeamId);
 
 export { middleware };

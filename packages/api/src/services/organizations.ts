@@ -1,6 +1,9 @@
 // Business rules of organizations (spec 3, 4, 6). Services take `db` and plain ids; no tRPC here.
-import type { DbOrTx } from "@promptly/db";
+import { isUniqueViolation, Prisma, type Db, type DbOrTx, type DbTransaction } from "@promptly/db";
+import { CREATOR_ROLE_ORGANIZATION, MSG, ORGANIZATION_TEXT, normalizeEmail, type OrganizationRole } from "@promptly/shared";
+import { fail } from "../errors.ts";
 import type { ViewerAccess } from "./access.ts";
+import { avatarUrl } from "./account.ts";
 
 export interface OrganizationListItem {
   id: string;
@@ -14,30 +17,206 @@ export interface OrganizationListItem {
   isAdmin: boolean;
 }
 
-/** A super user gets every organization; others those they belong to. Ordered by name. */
+/**
+ * A super user gets every organization; others those they belong to. Ordered by name.
+ * One statement (counts by index-only scans, the caller's role joined by the unique index): with 1,000
+ * organizations Prisma's _count + filtered relation measured 1.5 to 3 times slower (bench: organizations).
+ */
 export async function listOrganizations(db: DbOrTx, viewer: ViewerAccess): Promise<OrganizationListItem[]> {
-  const rows = await db.organization.findMany({
-    where: viewer.isSuperUser ? {} : { members: { some: { userId: viewer.userId } } },
-    orderBy: [{ name: "asc" }, { id: "asc" }],
-    select: {
-      id: true,
-      name: true,
-      slug: true,
-      createdAt: true,
-      _count: { select: { members: true } },
-      members: { where: { userId: viewer.userId }, select: { role: true } },
-    },
+  const rows = await db.$queryRaw<Omit<OrganizationListItem, "isAdmin">[]>`
+    SELECT o.id::text AS id, o.name, o.slug, o.created_at AS "createdAt",
+           (SELECT count(*) FROM organization_members m WHERE m.organization_id = o.id)::int AS "memberCount",
+           mine.role::text AS "myRole"
+    FROM organizations o
+    LEFT JOIN organization_members mine ON mine.organization_id = o.id AND mine.user_id = ${viewer.userId}::uuid
+    ${viewer.isSuperUser ? Prisma.empty : Prisma.sql`WHERE mine.id IS NOT NULL`}
+    ORDER BY o.name, o.id`;
+  return rows.map((row) => ({ ...row, isAdmin: viewer.isSuperUser || row.myRole === "admin" }));
+}
+
+/** The organization as the members page heads it. */
+export interface OrganizationSummary {
+  id: string;
+  name: string;
+  slug: string | null;
+  memberCount: number;
+  createdAt: Date;
+}
+
+export async function getOrganization(db: DbOrTx, organizationId: string): Promise<OrganizationSummary> {
+  const row = await db.organization.findUnique({
+    where: { id: organizationId },
+    select: { id: true, name: true, slug: true, createdAt: true, _count: { select: { members: true } } },
   });
-  return rows.map((row) => {
-    const myRole = row.members[0]?.role ?? null;
-    return {
-      id: row.id,
-      name: row.name,
-      slug: row.slug,
-      createdAt: row.createdAt,
-      memberCount: row._count.members,
-      myRole,
-      isAdmin: viewer.isSuperUser || myRole === "admin",
-    };
+  if (!row) return fail("NOT_FOUND", ORGANIZATION_TEXT.organizationNotFound);
+  return { id: row.id, name: row.name, slug: row.slug, createdAt: row.createdAt, memberCount: row._count.members };
+}
+
+/** Runs a write and turns the slug's unique-index violation into a CONFLICT (race-safe: the index decides). */
+async function slugUnique<T>(write: () => Promise<T>): Promise<T> {
+  try {
+    return await write();
+  } catch (error) {
+    if (isUniqueViolation(error)) return fail("CONFLICT", MSG.organizationSlugTaken, "SLUG_TAKEN");
+    throw error;
+  }
+}
+
+/** Creates the organization and makes its creator an admin member, both or neither (spec 4). */
+export async function createOrganization(
+  db: Db,
+  creatorId: string,
+  input: { name: string; slug?: string | undefined },
+): Promise<OrganizationSummary> {
+  return slugUnique(() =>
+    db.$transaction(async (tx) => {
+      const organization = await tx.organization.create({
+        data: { name: input.name, slug: input.slug ?? null, createdById: creatorId },
+        select: { id: true, name: true, slug: true, createdAt: true },
+      });
+      await tx.organizationMember.create({
+        data: { organizationId: organization.id, userId: creatorId, role: CREATOR_ROLE_ORGANIZATION },
+      });
+      return { ...organization, memberCount: 1 };
+    }),
+  );
+}
+
+/** Partial update: an absent field stays; a null slug clears it. */
+export async function updateOrganization(
+  db: DbOrTx,
+  input: { id: string; name?: string | undefined; slug?: string | null | undefined },
+): Promise<OrganizationSummary> {
+  const data: { name?: string; slug?: string | null } = {};
+  if (input.name !== undefined) data.name = input.name;
+  if (input.slug !== undefined) data.slug = input.slug;
+  const { count } = await slugUnique(() => db.organization.updateMany({ where: { id: input.id }, data }));
+  if (count === 0) return fail("NOT_FOUND", ORGANIZATION_TEXT.organizationNotFound);
+  return getOrganization(db, input.id);
+}
+
+/** Deletes the organization; its members and teams go with it (foreign keys cascade). */
+export async function deleteOrganization(db: DbOrTx, organizationId: string): Promise<void> {
+  const { count } = await db.organization.deleteMany({ where: { id: organizationId } });
+  if (count === 0) fail("NOT_FOUND", ORGANIZATION_TEXT.organizationNotFound);
+}
+
+// ---- members ----
+
+export interface OrganizationMemberItem {
+  id: string;
+  organizationId: string;
+  userId: string;
+  role: OrganizationRole;
+  joinedAt: Date;
+  fullName: string | null;
+  email: string;
+  avatarUrl: string | null;
+  isSuperUser: boolean;
+}
+
+const memberSelect = {
+  id: true,
+  organizationId: true,
+  userId: true,
+  role: true,
+  joinedAt: true,
+  user: { select: { email: true, profile: { select: { fullName: true, avatarKey: true, superUser: true } } } },
+} as const;
+
+type MemberRow = {
+  id: string;
+  organizationId: string;
+  userId: string;
+  role: OrganizationRole;
+  joinedAt: Date;
+  user: { email: string; profile: { fullName: string | null; avatarKey: string | null; superUser: boolean } | null };
+};
+
+const toMemberItem = (row: MemberRow): OrganizationMemberItem => ({
+  id: row.id,
+  organizationId: row.organizationId,
+  userId: row.userId,
+  role: row.role,
+  joinedAt: row.joinedAt,
+  fullName: row.user.profile?.fullName ?? null,
+  email: row.user.email,
+  avatarUrl: avatarUrl(row.user.profile?.avatarKey),
+  isSuperUser: row.user.profile?.superUser ?? false,
+});
+
+/** Admins first, then by join date. */
+export async function listOrganizationMembers(db: DbOrTx, organizationId: string): Promise<OrganizationMemberItem[]> {
+  const rows = await db.organizationMember.findMany({
+    where: { organizationId },
+    orderBy: [{ role: "asc" }, { joinedAt: "asc" }, { id: "asc" }],
+    select: memberSelect,
+  });
+  return rows.map(toMemberItem);
+}
+
+/** The organization a member row belongs to, or null: id-based procedures check access through it. */
+export async function findMemberOrganizationId(db: DbOrTx, memberId: string): Promise<string | null> {
+  const row = await db.organizationMember.findUnique({ where: { id: memberId }, select: { organizationId: true } });
+  return row?.organizationId ?? null;
+}
+
+/**
+ * Adds an existing account by email. Adding someone who is already a member changes nothing (spec 7:
+ * upsert ignoring duplicates); `added` tells which case it was.
+ */
+export async function addOrganizationMember(
+  db: DbOrTx,
+  input: { organizationId: string; email: string; role: OrganizationRole },
+): Promise<{ member: OrganizationMemberItem; added: boolean }> {
+  const user = await db.user.findUnique({ where: { email: normalizeEmail(input.email) }, select: { id: true } });
+  if (!user) return fail("NOT_FOUND", ORGANIZATION_TEXT.memberAccountNotFound, "ACCOUNT_NOT_FOUND");
+  const { count } = await db.organizationMember.createMany({
+    data: [{ organizationId: input.organizationId, userId: user.id, role: input.role }],
+    skipDuplicates: true,
+  });
+  const row = await db.organizationMember.findUniqueOrThrow({
+    where: { organizationId_userId: { organizationId: input.organizationId, userId: user.id } },
+    select: memberSelect,
+  });
+  return { member: toMemberItem(row), added: count === 1 };
+}
+
+/**
+ * Locks every member row of the organization for the rest of the transaction and returns them as
+ * they are now, so two concurrent demotions or removals cannot both pass the last-admin check.
+ */
+async function lockMembers(tx: DbTransaction, organizationId: string) {
+  return tx.$queryRaw<{ id: string; role: OrganizationRole }[]>`
+    SELECT id, role::text AS role FROM organization_members
+    WHERE organization_id = ${organizationId}::uuid
+    ORDER BY id
+    FOR UPDATE`;
+}
+
+/** Fails when the change would leave the organization without an admin. */
+function keepOneAdmin(members: { id: string; role: OrganizationRole }[], memberId: string, nextRole: OrganizationRole | null) {
+  const target = members.find((member) => member.id === memberId);
+  if (!target) return fail("NOT_FOUND", ORGANIZATION_TEXT.memberNotFound);
+  const adminsAfter = members.filter((member) => (member.id === memberId ? nextRole : member.role) === "admin").length;
+  if (target.role === "admin" && adminsAfter === 0) fail("BAD_REQUEST", ORGANIZATION_TEXT.lastAdminRequired, "LAST_ADMIN");
+  return target;
+}
+
+export async function updateOrganizationMemberRole(
+  db: Db,
+  input: { organizationId: string; memberId: string; role: OrganizationRole },
+): Promise<OrganizationMemberItem> {
+  return db.$transaction(async (tx) => {
+    keepOneAdmin(await lockMembers(tx, input.organizationId), input.memberId, input.role);
+    const row = await tx.organizationMember.update({ where: { id: input.memberId }, data: { role: input.role }, select: memberSelect });
+    return toMemberItem(row);
+  });
+}
+
+export async function removeOrganizationMember(db: Db, input: { organizationId: string; memberId: string }): Promise<void> {
+  await db.$transaction(async (tx) => {
+    keepOneAdmin(await lockMembers(tx, input.organizationId), input.memberId, null);
+    await tx.organizationMember.delete({ where: { id: input.memberId } });
   });
 }

@@ -1,8 +1,22 @@
-import { createRoute } from "@tanstack/react-router";
+import { createRoute, lazyRouteComponent } from "@tanstack/react-router";
+import { SuperUserGuard } from "@/components/guards/role-guard";
+import { api } from "@/lib/trpc";
 import { appLayoutRoute } from "../layouts.tsx";
 
+const OrganizationsPage = lazyRouteComponent(() => import("@/components/organizations/organizations-page"), "OrganizationsPage");
+
+/** /organizations: super users only (the server refuses everyone else's changes as well). */
 export const organizationsRoute = createRoute({
   getParentRoute: () => appLayoutRoute,
   path: "/organizations",
-  component: () => <p>/organizations</p>,
+  loader: async () => {
+    const me = await api.auth.me.ensureData();
+    // A failed list shows on the page itself, not as the application's error screen.
+    if (me?.isSuperUser) await api.organizations.list.ensureData().catch(() => undefined);
+  },
+  component: () => (
+    <SuperUserGuard>
+      <OrganizationsPage />
+    </SuperUserGuard>
+  ),
 });

@@ -1,0 +1,83 @@
+// Helpers for the organizations end-to-end tests: the header's switcher, the members table, and
+// direct reads of the e2e database to check what the screens did.
+import { randomBytes } from "node:crypto";
+import { expect, type Locator, type Page } from "@playwright/test";
+import { withDb } from "./accounts.ts";
+
+/** A name and slug no other test uses. */
+export function uniqueOrganization(prefix = "E2E Org") {
+  const suffix = randomBytes(3).toString("hex");
+  return { name: `${prefix} ${suffix}`, slug: `${prefix.toLowerCase().replace(/[^a-z0-9]+/g, "-")}-${suffix}` };
+}
+
+export const switcher = (page: Page) => page.getByTestId("organization-switcher");
+
+/** Opens the header's organization switcher and returns its popover. */
+export async function openSwitcher(page: Page): Promise<Locator> {
+  await switcher(page).click();
+  const popover = page.getByRole("dialog").filter({ has: page.getByPlaceholder("Search organizations...") });
+  await expect(popover).toBeVisible();
+  return popover;
+}
+
+/** Searches the switcher for `name` and picks it. */
+export async function switchTo(page: Page, name: string) {
+  const popover = await openSwitcher(page);
+  await popover.getByPlaceholder("Search organizations...").fill(name);
+  await popover.getByRole("option", { name }).click();
+  await expect(switcher(page)).toContainText(name);
+}
+
+export const memberRow = (page: Page, email: string) => page.getByTestId("organization-member-row").filter({ hasText: email });
+export const organizationRow = (page: Page, name: string) => page.getByTestId("organization-row").filter({ hasText: name });
+
+export async function findOrganization(slugOrName: string) {
+  return withDb(async (client) => {
+    const { rows } = await client.query<{ id: string; name: string; slug: string | null }>(
+      `SELECT id, name, slug FROM organizations WHERE slug = $1 OR name = $1`,
+      [slugOrName],
+    );
+    return rows[0] ?? null;
+  });
+}
+
+export async function membershipsOf(organizationId: string) {
+  return withDb(async (client) => {
+    const { rows } = await client.query<{ email: string; role: string }>(
+      `SELECT u.email, m.role::text AS role FROM organization_members m JOIN users u ON u.id = m.user_id
+       WHERE m.organization_id = $1 ORDER BY u.email`,
+      [organizationId],
+    );
+    return rows;
+  });
+}
+
+/** Console errors of a page, apart from the browser's own line for an HTTP error answer (4xx is expected). */
+export function collectConsoleErrors(page: Page) {
+  const errors: string[] = [];
+  page.on("console", (message) => {
+    if (message.type() === "error" && !message.text().startsWith("Failed to load resource")) errors.push(message.text());
+  });
+  page.on("pageerror", (error) => errors.push(error.message));
+  return errors;
+}
+
+/** An organization with the given members, written straight into the database. */
+export async function createOrganizationInDb(options: {
+  name?: string;
+  slug?: string | null;
+  members?: { userId: string; role: "admin" | "member" }[];
+}) {
+  const name = options.name ?? uniqueOrganization().name;
+  return withDb(async (client) => {
+    const { rows } = await client.query<{ id: string }>(
+      `INSERT INTO organizations (name, slug, updated_at) VALUES ($1, $2, now()) RETURNING id`,
+      [name, options.slug ?? null],
+    );
+    const id = rows[0]!.id;
+    for (const member of options.members ?? []) {
+      await client.query(`INSERT INTO organization_members (organization_id, user_id, role) VALUES ($1, $2, $3)`, [id, member.userId, member.role]);
+    }
+    return { id, name };
+  });
+}

@@ -1,0 +1,95 @@
+// Add a member to an organization by the email of an existing account, with a role.
+import { useId } from "react";
+import { Controller, useForm } from "react-hook-form";
+import { zodResolver } from "@hookform/resolvers/zod";
+import { UserPlus } from "lucide-react";
+import { toast } from "sonner";
+import type { z } from "zod";
+import { addOrganizationMemberForm, ORGANIZATION_ROLES, type OrganizationRole } from "@promptly/shared";
+import { Button } from "@/components/ui/button";
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
+import { FormField } from "@/components/ui/form-field";
+import { Input } from "@/components/ui/input";
+import { Label } from "@/components/ui/label";
+import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@/components/ui/select";
+import { trpc } from "@/lib/trpc";
+import { ORGANIZATION_ROLE_LABELS, serverFieldErrors } from "./organization-types.ts";
+
+type FormValues = z.input<typeof addOrganizationMemberForm>;
+
+export function AddOrganizationMemberForm({ organizationId }: { organizationId: string }) {
+  const utils = trpc.useUtils();
+  const roleId = useId();
+  const { register, control, handleSubmit, formState, reset, setError, watch } = useForm<FormValues, unknown, z.output<typeof addOrganizationMemberForm>>({
+    resolver: zodResolver(addOrganizationMemberForm),
+    mode: "onSubmit",
+    reValidateMode: "onChange",
+    defaultValues: { email: "", role: "member" },
+  });
+
+  const add = trpc.organizationMembers.add.useMutation({
+    async onSuccess({ member, added }) {
+      if (added) toast.success("Member added", { description: `${member.email} has been added to the organization.` });
+      else toast("Already a member", { description: `${member.email} is already a member of this organization.` });
+      reset();
+      await Promise.all([
+        utils.organizationMembers.list.invalidate({ organizationId }),
+        utils.organizations.get.invalidate({ organizationId }),
+        utils.organizations.list.invalidate(),
+      ]);
+    },
+    onError(error) {
+      const fields = serverFieldErrors(error);
+      setError("email", { message: fields.email ?? error.message });
+      toast.error("Error adding member", { description: error.message });
+    },
+  });
+  const busy = add.isPending;
+  const email = watch("email");
+
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle>Add a member</CardTitle>
+        <CardDescription>The person needs an account: they are added to the organization immediately.</CardDescription>
+      </CardHeader>
+      <CardContent>
+        <form
+          noValidate
+          aria-label="Add a member"
+          className="flex flex-col gap-4 sm:flex-row sm:items-start"
+          onSubmit={handleSubmit((values) => add.mutate({ organizationId, ...values }))}
+        >
+          <FormField label="Email" error={formState.errors.email?.message} className="flex-1">
+            <Input type="email" autoComplete="off" placeholder="colleague@example.com" disabled={busy} {...register("email")} />
+          </FormField>
+          <Controller
+            control={control}
+            name="role"
+            render={({ field }) => (
+              <div className="grid gap-2 sm:w-40">
+                <Label htmlFor={roleId}>Role</Label>
+                <Select value={field.value} onValueChange={field.onChange} disabled={busy}>
+                  <SelectTrigger id={roleId} className="w-full">
+                    <SelectValue />
+                  </SelectTrigger>
+                  <SelectContent>
+                    {ORGANIZATION_ROLES.map((role) => (
+                      <SelectItem key={role} value={role}>
+                        {ORGANIZATION_ROLE_LABELS[role]}
+                      </SelectItem>
+                    ))}
+                  </SelectContent>
+                </Select>
+              </div>
+            )}
+          />
+          <Button type="submit" className="sm:mt-[1.375rem]" disabled={busy || !email.trim()}>
+            <UserPlus aria-hidden="true" />
+            {busy ? "Adding..." : "Add"}
+          </Button>
+        </form>
+      </CardContent>
+    </Card>
+  );
+}

@@ -1,0 +1,106 @@
+// The Create Organization dialog of spec 2: name and optional slug, validated by the schema the server
+// uses; super users only (others see why they cannot), the toasts of spec 8 on the outcome.
+import { useEffect } from "react";
+import { useForm } from "react-hook-form";
+import { zodResolver } from "@hookform/resolvers/zod";
+import { ShieldAlert } from "lucide-react";
+import { toast } from "sonner";
+import type { z } from "zod";
+import { createOrganizationInput, MSG, ORGANIZATION_TEXT } from "@promptly/shared";
+import { Alert, AlertDescription } from "@/components/ui/alert";
+import { Button } from "@/components/ui/button";
+import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from "@/components/ui/dialog";
+import { FormField } from "@/components/ui/form-field";
+import { Input } from "@/components/ui/input";
+import { useMe } from "@/hooks/use-me";
+import { trpc } from "@/lib/trpc";
+import { serverFieldErrors, type CreatedOrganization } from "./organization-types.ts";
+
+type FormValues = z.input<typeof createOrganizationInput>;
+type CreateOrganizationInput = z.output<typeof createOrganizationInput>;
+
+export interface CreateOrganizationDialogProps {
+  open: boolean;
+  onOpenChange(open: boolean): void;
+  /** Called with the new organization, e.g. to make it the active one. */
+  onCreated?(organization: CreatedOrganization): void;
+}
+
+export function CreateOrganizationDialog({ open, onOpenChange, onCreated }: CreateOrganizationDialogProps) {
+  const { data: me } = useMe();
+  const isSuperUser = !!me?.isSuperUser;
+  const utils = trpc.useUtils();
+  const form = useForm<FormValues, unknown, CreateOrganizationInput>({
+    resolver: zodResolver(createOrganizationInput),
+    mode: "onSubmit",
+    reValidateMode: "onChange",
+    defaultValues: { name: "", slug: "" },
+  });
+  const { register, handleSubmit, formState, reset, setError } = form;
+
+  useEffect(() => {
+    if (!open) reset();
+  }, [open, reset]);
+
+  const create = trpc.organizations.create.useMutation({
+    async onSuccess(organization) {
+      toast.success(ORGANIZATION_TEXT.createdTitle, { description: ORGANIZATION_TEXT.createdDescription(organization.name) });
+      await utils.organizations.list.invalidate();
+      onCreated?.(organization);
+      onOpenChange(false);
+    },
+    onError(error) {
+      if (error.data?.code === "FORBIDDEN") {
+        toast.error(ORGANIZATION_TEXT.permissionDeniedTitle, { description: MSG.onlySuperUsersCreateOrganizations });
+        return;
+      }
+      const fields = serverFieldErrors(error);
+      if (error.data?.code === "CONFLICT") setError("slug", { message: error.message });
+      for (const field of ["name", "slug"] as const) if (fields[field]) setError(field, { message: fields[field] });
+      toast.error(ORGANIZATION_TEXT.createErrorTitle, { description: error.message || ORGANIZATION_TEXT.createErrorFallback });
+    },
+  });
+
+  const busy = create.isPending;
+  return (
+    <Dialog open={open} onOpenChange={(next) => !busy && onOpenChange(next)}>
+      <DialogContent>
+        <DialogHeader>
+          <DialogTitle>Create Organization</DialogTitle>
+          <DialogDescription>Organizations group teams and their members.</DialogDescription>
+        </DialogHeader>
+        {!isSuperUser && (
+          <Alert variant="destructive">
+            <ShieldAlert aria-hidden="true" />
+            <AlertDescription>{MSG.onlySuperUsersCreateOrganizations}</AlertDescription>
+          </Alert>
+        )}
+        <form
+          noValidate
+          className="grid gap-4"
+          aria-label="Create Organization"
+          onSubmit={handleSubmit((values) => create.mutate(values))}
+        >
+          <FormField label="Organization Name" error={formState.errors.name?.message}>
+            <Input autoComplete="off" placeholder="Acme Inc." disabled={!isSuperUser || busy} {...register("name")} />
+          </FormField>
+          <FormField
+            label="Organization Slug"
+            error={formState.errors.slug?.message}
+            description="Optional: lowercase letters, numbers, and hyphens."
+          >
+            <Input autoComplete="off" placeholder="my-organization" disabled={!isSuperUser || busy} {...register("slug")} />
+          </FormField>
+          <DialogFooter>
+            <Button type="button" variant="outline" onClick={() => onOpenChange(false)} disabled={busy}>
+              Cancel
+            </Button>
+            <Button type="submit" disabled={!isSuperUser || busy}>
+              {busy ? "Creating..." : "Create Organization"}
+            </Button>
+          </DialogFooter>
+        </form>
+      </DialogContent>
+    </Dialog>
+  );
+}

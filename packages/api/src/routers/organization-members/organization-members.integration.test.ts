@@ -1,0 +1,159 @@
+// Organization members (spec 3, 7): the listing's fields, adding by email (upsert ignoring
+// duplicates), role changes and removal, and the rule that an organization keeps at least one admin,
+// also when the requests arrive at the same time.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { MSG, ORGANIZATION_TEXT } from "@promptly/shared";
+import { createHarness, type Harness, type TestClient } from "../../testing.ts";
+import { createAccount, createOrganizationWith, outcome, signedIn, type TestAccount } from "../organizations/test-support.ts";
+
+let h: Harness;
+let root: TestAccount;
+let rootApi: TestClient["api"];
+beforeAll(async () => {
+  h = await createHarness();
+  root = await createAccount(h, { superUser: true });
+  rootApi = (await signedIn(h, root)).api;
+});
+afterAll(() => h.close());
+
+const rolesOf = async (organizationId: string) =>
+  (await h.database.db.organizationMember.findMany({ where: { organizationId }, select: { userId: true, role: true } }))
+    .map((m) => m.role)
+    .sort();
+
+describe("listing members", () => {
+  it("carries full name, email, avatar URL, super-user flag, role and join date; admins first", async () => {
+    const admin = await createAccount(h, { fullName: "Ada Admin", avatarKey: "avatars/ada-1.png" });
+    const unnamed = await createAccount(h, { fullName: null });
+    const superMember = await createAccount(h, { fullName: "Sue Per", superUser: true });
+    const organization = await createOrganizationWith(h, [
+      { account: unnamed, role: "member" },
+      { account: admin, role: "admin" },
+      { account: superMember, role: "member" },
+    ]);
+    const members = await rootApi.organizationMembers.list({ organizationId: organization.id });
+    expect(members[0]).toEqual({
+      id: expect.any(String),
+      organizationId: organization.id,
+      userId: admin.id,
+      role: "admin",
+      joinedAt: expect.any(Date),
+      fullName: "Ada Admin",
+      email: admin.email,
+      avatarUrl: "/avatars/ada-1.png",
+      isSuperUser: false,
+    });
+    expect(members.slice(1).map((m) => [m.userId, m.role, m.fullName, m.isSuperUser, m.avatarUrl]).sort()).toEqual(
+      [
+        [unnamed.id, "member", null, false, null],
+        [superMember.id, "member", "Sue Per", true, null],
+      ].sort(),
+    );
+    // Nothing beyond the declared fields leaves the server.
+    expect(Object.keys(members[0]!).sort()).toEqual(
+      ["avatarUrl", "email", "fullName", "id", "isSuperUser", "joinedAt", "organizationId", "role", "userId"],
+    );
+  });
+});
+
+describe("adding members by email", () => {
+  it("adds an existing account with the chosen role, matching the email case-insensitively", async () => {
+    const person = await createAccount(h);
+    const { id } = await rootApi.organizations.create({ name: "Adding" });
+    const result = await rootApi.organizationMembers.add({ organizationId: id, email: `  ${person.email.toUpperCase()} `, role: "admin" });
+    expect(result).toMatchObject({ added: true, member: { userId: person.id, role: "admin", email: person.email } });
+    expect(await rolesOf(id)).toEqual(["admin", "admin"]);
+  });
+
+  it("ignores a duplicate: the existing membership and its role stay", async () => {
+    const person = await createAccount(h);
+    const { id } = await rootApi.organizations.create({ name: "Duplicates" });
+    await rootApi.organizationMembers.add({ organizationId: id, email: person.email, role: "member" });
+    const again = await rootApi.organizationMembers.add({ organizationId: id, email: person.email, role: "admin" });
+    expect(again).toMatchObject({ added: false, member: { userId: person.id, role: "member" } });
+    expect(await h.database.db.organizationMember.count({ where: { organizationId: id, userId: person.id } })).toBe(1);
+  });
+
+  it("the role defaults to member", async () => {
+    const person = await createAccount(h);
+    const { id } = await rootApi.organizations.create({ name: "Default role" });
+    expect((await rootApi.organizationMembers.add({ organizationId: id, email: person.email })).member.role).toBe("member");
+  });
+
+  it.each([
+    ["an unknown email", "nobody-here@example.test", "NOT_FOUND", ORGANIZATION_TEXT.memberAccountNotFound],
+    ["an invalid email", "not-an-email", "BAD_REQUEST", MSG.invalidEmail],
+    ["an empty email", "", "BAD_REQUEST", MSG.required],
+  ])("refuses %s and changes nothing", async (_case, email, code, message) => {
+    const { id } = await rootApi.organizations.create({ name: "Refusals" });
+    expect(await outcome(rootApi.organizationMembers.add({ organizationId: id, email, role: "member" }))).toEqual({ code, message });
+    expect(await rolesOf(id)).toEqual(["admin"]);
+  });
+
+  it("refuses a role that does not exist", async () => {
+    const person = await createAccount(h);
+    const { id } = await rootApi.organizations.create({ name: "Bad role" });
+    const result = await outcome(rootApi.organizationMembers.add({ organizationId: id, email: person.email, role: "owner" as "admin" }));
+    expect(result.code).toBe("BAD_REQUEST");
+    expect(await rolesOf(id)).toEqual(["admin"]);
+  });
+});
+
+describe("an organization keeps at least one admin", () => {
+  async function organizationWithAdmins(count: number) {
+    const admins = await Promise.all(Array.from({ length: count }, () => createAccount(h)));
+    const member = await createAccount(h);
+    const organization = await createOrganizationWith(h, [
+      ...admins.map((account) => ({ account, role: "admin" as const })),
+      { account: member, role: "member" },
+    ]);
+    const memberIdOf = (account: TestAccount) => organization.members.find((m) => m.userId === account.id)!.id;
+    return { organizationId: organization.id, admins, member, memberIdOf };
+  }
+
+  it("the last admin can be neither demoted nor removed, not even by a super user or by themselves", async () => {
+    const { organizationId, admins, memberIdOf } = await organizationWithAdmins(1);
+    const self = (await signedIn(h, admins[0]!)).api;
+    const id = memberIdOf(admins[0]!);
+    for (const api of [rootApi, self]) {
+      expect(await outcome(api.organizationMembers.updateRole({ id, role: "member" }))).toEqual({ code: "BAD_REQUEST", message: ORGANIZATION_TEXT.lastAdminRequired });
+      expect(await outcome(api.organizationMembers.remove({ id }))).toEqual({ code: "BAD_REQUEST", message: ORGANIZATION_TEXT.lastAdminRequired });
+    }
+    expect(await rolesOf(organizationId)).toEqual(["admin", "member"]);
+    // Setting the role it already has is not a demotion.
+    expect((await rootApi.organizationMembers.updateRole({ id, role: "admin" })).role).toBe("admin");
+  });
+
+  it("with two admins, one may step down; then the other is the last", async () => {
+    const { organizationId, admins, member, memberIdOf } = await organizationWithAdmins(2);
+    const first = (await signedIn(h, admins[0]!)).api;
+    expect((await first.organizationMembers.updateRole({ id: memberIdOf(admins[0]!), role: "member" })).role).toBe("member");
+    expect((await outcome(first.organizationMembers.updateRole({ id: memberIdOf(admins[1]!), role: "member" }))).code).toBe("FORBIDDEN");
+    expect((await outcome(rootApi.organizationMembers.remove({ id: memberIdOf(admins[1]!) }))).code).toBe("BAD_REQUEST");
+    // Promoting someone else frees the former last admin.
+    await rootApi.organizationMembers.updateRole({ id: memberIdOf(member), role: "admin" });
+    await rootApi.organizationMembers.remove({ id: memberIdOf(admins[1]!) });
+    expect(await rolesOf(organizationId)).toEqual(["admin", "member"]);
+  });
+
+  it.each([
+    ["two demotions", "demote", "demote"],
+    ["two removals", "remove", "remove"],
+    ["a demotion and a removal", "demote", "remove"],
+  ] as const)("holds under %s of the only two admins at the same time", async (_case, firstAction, secondAction) => {
+    for (let round = 0; round < 5; round++) {
+      const { organizationId, admins, memberIdOf } = await organizationWithAdmins(2);
+      const [a, b] = [(await signedIn(h, admins[0]!)).api, (await signedIn(h, admins[1]!)).api];
+      const act = (api: TestClient["api"], action: "demote" | "remove", id: string) =>
+        outcome(action === "demote" ? api.organizationMembers.updateRole({ id, role: "member" }) : api.organizationMembers.remove({ id }));
+      // Each admin acts on the other, so both requests pass the permission check.
+      const results = await Promise.all([act(a, firstAction, memberIdOf(admins[1]!)), act(b, secondAction, memberIdOf(admins[0]!))]);
+      const codes = results.map((r) => r.code);
+      expect((await rolesOf(organizationId)).filter((role) => role === "admin")).toHaveLength(1);
+      expect(codes.filter((code) => code === "OK")).toHaveLength(1);
+      // The other is refused: as the last admin, or, when it arrives after the first has finished,
+      // because its caller is no longer an admin (FORBIDDEN) or no longer a member (NOT_FOUND).
+      expect(["BAD_REQUEST", "FORBIDDEN", "NOT_FOUND"]).toContain(codes.find((code) => code !== "OK"));
+    }
+  });
+});

@@ -1,0 +1,13 @@
+import { z } from "zod";
+import { idSchema } from "@promptly/shared";
+import { superUserProcedure } from "../../procedures.ts";
+import { deleteOrganization } from "../../services/organizations.ts";
+
+/** Deletes an organization with its members and teams. Super users only. */
+export const deleteProcedure = superUserProcedure
+  .input(z.object({ id: idSchema }))
+  .output(z.object({ id: z.string() }))
+  .mutation(async ({ ctx, input }) => {
+    await deleteOrganization(ctx.db, input.id);
+    return { id: input.id };
+  });

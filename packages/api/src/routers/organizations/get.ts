@@ -1,0 +1,19 @@
+import { z } from "zod";
+import { organizationProcedure } from "../../procedures.ts";
+import { getOrganization } from "../../services/organizations.ts";
+
+export const organizationSummary = z.object({
+  id: z.string(),
+  name: z.string(),
+  slug: z.string().nullable(),
+  memberCount: z.number(),
+  createdAt: z.date(),
+});
+
+/** One organization the caller belongs to (any super user may read any). Others get NOT_FOUND. */
+export const get = organizationProcedure("member")
+  .output(organizationSummary.extend({ isAdmin: z.boolean() }))
+  .query(async ({ ctx }) => ({
+    ...(await getOrganization(ctx.db, ctx.organization.organizationId)),
+    isAdmin: ctx.organization.isOrgAdmin,
+  }));
