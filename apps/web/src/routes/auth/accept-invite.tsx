@@ -1,8 +1,14 @@
 import { createRoute } from "@tanstack/react-router";
+import { AcceptInvitePage } from "@/components/teams/accept-invite-page";
 import { authLayoutRoute } from "../layouts.tsx";
 
+/** /auth/accept-invite?id=…: reachable signed in or not (the auth area's redirect skips it). */
 export const acceptInviteRoute = createRoute({
   getParentRoute: () => authLayoutRoute,
   path: "accept-invite",
-  component: () => <p>accept-invite</p>,
+  validateSearch: (search: Record<string, unknown>): { id?: string } => (typeof search.id === "string" ? { id: search.id } : {}),
+  component: function AcceptInviteRoute() {
+    const { id } = acceptInviteRoute.useSearch();
+    return <AcceptInvitePage id={id} />;
+  },
 });

@@ -1,4 +1,8 @@
 import { router } from "../../trpc.ts";
+import { create } from "./create.ts";
+import { remove } from "./delete.ts";
+import { get } from "./get.ts";
 import { list } from "./list.ts";
+import { rename } from "./rename.ts";
 
-export const teamsRouter = router({ list });
+export const teamsRouter = router({ list, get, create, rename, delete: remove });

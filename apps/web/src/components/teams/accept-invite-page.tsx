@@ -1,0 +1,160 @@
+// /auth/accept-invite?id=… (spec 2, 4, 5): shows the team, organization and role of an invitation.
+// An anonymous visitor is asked to sign in or sign up and comes back here afterwards; the invited
+// person accepts with one click; someone signed in with another address is told so.
+import { useState, type ReactNode } from "react";
+import { Link, useNavigate } from "@tanstack/react-router";
+import { AlertCircle, MailCheck } from "lucide-react";
+import { toast } from "sonner";
+import { canAccessTeamsPage, displayName, MSG, TEAM_MSG, TEAM_ROLE_LABELS } from "@promptly/shared";
+import { Alert, AlertDescription, AlertTitle } from "@/components/ui/alert";
+import { Button } from "@/components/ui/button";
+import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle } from "@/components/ui/card";
+import { Skeleton } from "@/components/ui/skeleton";
+import { useMe, viewerOf } from "@/hooks/use-me";
+import { trpc } from "@/lib/trpc";
+import { ACTIVE_ORGANIZATION_KEY, ACTIVE_TEAM_KEY, clearWorkspaceSelection } from "@/lib/workspace";
+
+/** Where sign-in and sign-up send the visitor back to. */
+export const acceptInvitePath = (id: string) => `/auth/accept-invite?id=${encodeURIComponent(id)}`;
+const withRedirect = (path: string, id: string) => `${path}?redirect=${encodeURIComponent(acceptInvitePath(id))}`;
+
+/** The auth area's layout centres the card; this only keeps every state the same width. */
+function Frame({ children }: { children: ReactNode }) {
+  return <div className="flex w-full justify-center">{children}</div>;
+}
+
+function NotFound({ signedIn }: { signedIn: boolean }) {
+  return (
+    <Frame>
+      <Card className="w-full">
+        <CardHeader>
+          <CardTitle>Team invitation</CardTitle>
+        </CardHeader>
+        <CardContent>
+          <Alert variant="destructive">
+            <AlertCircle aria-hidden="true" />
+            <AlertDescription>{MSG.inviteNotFound}</AlertDescription>
+          </Alert>
+        </CardContent>
+        <CardFooter>
+          <Button asChild variant="outline">
+            {signedIn ? <Link to="/">Go to Dashboard</Link> : <a href="/auth/signin">Sign In</a>}
+          </Button>
+        </CardFooter>
+      </Card>
+    </Frame>
+  );
+}
+
+export function AcceptInvitePage({ id }: { id: string | undefined }) {
+  const { data: me, isPending: meLoading } = useMe();
+  const navigate = useNavigate();
+  const utils = trpc.useUtils();
+  const [failure, setFailure] = useState<string | null>(null);
+  const invite = trpc.invites.get.useQuery({ id: id ?? "" }, { enabled: !!id, retry: false });
+
+  const accept = trpc.invites.accept.useMutation({
+    async onSuccess(result) {
+      toast.success("Invitation accepted", { description: `You are now a member of ${result.teamName}.` });
+      // The team just joined becomes the active one.
+      localStorage.setItem(ACTIVE_ORGANIZATION_KEY, result.organizationId);
+      localStorage.setItem(ACTIVE_TEAM_KEY, result.teamId);
+      await Promise.all([utils.organizations.list.invalidate(), utils.teams.list.invalidate()]);
+      await navigate({ to: canAccessTeamsPage(viewerOf(me), false) ? "/teams" : "/" });
+    },
+    onError(error) {
+      setFailure(error.message);
+      toast.error(TEAM_MSG.failedToJoinTeam, { description: error.message });
+    },
+  });
+  const signOut = trpc.auth.signOut.useMutation({
+    onSuccess() {
+      clearWorkspaceSelection();
+      // A full load drops every cached answer of the previous account.
+      window.location.assign(withRedirect("/auth/signin", id ?? ""));
+    },
+    onError() {
+      toast.error("Error logging out", { description: "Please try again" });
+    },
+  });
+
+  if (!id) return <NotFound signedIn={!!me} />;
+  if (invite.isPending || meLoading) {
+    return (
+      <Frame>
+        <Card className="w-full" aria-busy="true" aria-label="Loading invitation">
+          <CardHeader>
+            <Skeleton className="h-6 w-40" />
+            <Skeleton className="h-4 w-64" />
+          </CardHeader>
+          <CardContent>
+            <Skeleton className="h-9 w-full" />
+          </CardContent>
+        </Card>
+      </Frame>
+    );
+  }
+  if (invite.isError) return <NotFound signedIn={!!me} />;
+
+  const summary = invite.data;
+  const role = TEAM_ROLE_LABELS[summary.role];
+  return (
+    <Frame>
+      <Card className="w-full" data-testid="accept-invite">
+        <CardHeader>
+          <MailCheck aria-hidden="true" className="size-8 text-muted-foreground" />
+          <CardTitle>Team invitation</CardTitle>
+          <CardDescription>
+            You have been invited to join the team <strong data-testid="invite-team">{summary.teamName}</strong> in{" "}
+            <strong data-testid="invite-organization">{summary.organizationName}</strong> as{" "}
+            <strong data-testid="invite-role">{role}</strong>.
+          </CardDescription>
+        </CardHeader>
+        <CardContent className="grid gap-3 text-sm">
+          <p className="text-muted-foreground">
+            Sent to <span className="font-medium text-foreground">{summary.email}</span>
+          </p>
+          {!me && <p>Sign in or create an account with this email address to accept the invitation.</p>}
+          {me && summary.emailMatches === false && (
+            <Alert variant="destructive">
+              <AlertCircle aria-hidden="true" />
+              <AlertTitle>{MSG.inviteWrongEmail}</AlertTitle>
+              <AlertDescription>
+                You are signed in as {displayName(me.profile.fullName, me.user.email)} ({me.user.email}). Sign out, then sign in with the
+                invited address.
+              </AlertDescription>
+            </Alert>
+          )}
+          {failure && (
+            <Alert variant="destructive" data-testid="accept-invite-error">
+              <AlertCircle aria-hidden="true" />
+              <AlertDescription>{failure}</AlertDescription>
+            </Alert>
+          )}
+        </CardContent>
+        <CardFooter className="flex flex-wrap gap-2">
+          {!me && (
+            <>
+              <Button asChild>
+                <a href={withRedirect("/auth/signin", id)}>Sign In</a>
+              </Button>
+              <Button asChild variant="outline">
+                <a href={withRedirect("/auth/signup", id)}>Sign Up</a>
+              </Button>
+            </>
+          )}
+          {me && summary.emailMatches && (
+            <Button onClick={() => accept.mutate({ id })} disabled={accept.isPending}>
+              {accept.isPending ? "Accepting..." : "Accept Invitation"}
+            </Button>
+          )}
+          {me && summary.emailMatches === false && (
+            <Button variant="outline" onClick={() => signOut.mutate()} disabled={signOut.isPending}>
+              {signOut.isPending ? "Logging out..." : "Sign out"}
+            </Button>
+          )}
+        </CardFooter>
+      </Card>
+    </Frame>
+  );
+}

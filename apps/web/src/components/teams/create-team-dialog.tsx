@@ -1,0 +1,133 @@
+// The Create New Team dialog of spec 2: 'Team Name', who is signed in and their role, the organization
+// the team is created in, Cancel and 'Create Team' ('Creating...'). Create Team is disabled while the
+// name is empty, when not signed in, without the right to create teams or without an active
+// organization (spec 5). Failures show in an inline destructive alert and the toast 'Error creating team'.
+import { useEffect, useState } from "react";
+import { useForm } from "react-hook-form";
+import { zodResolver } from "@hookform/resolvers/zod";
+import { AlertCircle } from "lucide-react";
+import { toast } from "sonner";
+import { canCreateTeams, displayName, MSG, TEAM_MSG, teamNameForm, type TeamNameForm } from "@promptly/shared";
+import { Alert, AlertDescription } from "@/components/ui/alert";
+import { Badge } from "@/components/ui/badge";
+import { Button } from "@/components/ui/button";
+import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from "@/components/ui/dialog";
+import { FormField } from "@/components/ui/form-field";
+import { Input } from "@/components/ui/input";
+import { useMe, viewerOf } from "@/hooks/use-me";
+import { APP_ROLE_LABELS } from "@/lib/roles";
+import { trpc } from "@/lib/trpc";
+import { useWorkspace } from "@/lib/workspace";
+import { serverFieldErrors, type Team } from "./team-types.ts";
+
+export interface CreateTeamDialogProps {
+  open: boolean;
+  onOpenChange(open: boolean): void;
+  onCreated?(team: Team): void;
+}
+
+export function CreateTeamDialog({ open, onOpenChange, onCreated }: CreateTeamDialogProps) {
+  const { data: me } = useMe();
+  const { activeOrganization, isOrgAdmin, setActiveTeamId } = useWorkspace();
+  const utils = trpc.useUtils();
+  const [failure, setFailure] = useState<string | null>(null);
+  const form = useForm<TeamNameForm>({
+    resolver: zodResolver(teamNameForm),
+    mode: "onSubmit",
+    reValidateMode: "onChange",
+    defaultValues: { name: "" },
+  });
+  const { register, handleSubmit, formState, reset, watch, setError } = form;
+
+  useEffect(() => {
+    if (!open) {
+      reset();
+      setFailure(null);
+    }
+  }, [open, reset]);
+
+  const create = trpc.teams.create.useMutation({
+    async onSuccess(team) {
+      toast.success("Team created", { description: `${team.name} has been created.` });
+      setActiveTeamId(team.id);
+      await utils.teams.list.invalidate();
+      onCreated?.(team);
+      onOpenChange(false);
+    },
+    onError(error) {
+      const message = error.message || TEAM_MSG.failedToCreateTeam;
+      const fields = serverFieldErrors(error);
+      if (fields.name) setError("name", { message: fields.name });
+      setFailure(message);
+      toast.error(TEAM_MSG.errorCreatingTeam, { description: message });
+    },
+  });
+
+  const signedIn = !!me;
+  const allowed = canCreateTeams(viewerOf(me), isOrgAdmin);
+  const busy = create.isPending;
+  const nameEmpty = !watch("name")?.trim();
+  const disabled = nameEmpty || !signedIn || !allowed || !activeOrganization || busy;
+  const roleLabel = me ? APP_ROLE_LABELS[me.role] : null;
+
+  return (
+    <Dialog open={open} onOpenChange={(next) => !busy && onOpenChange(next)}>
+      <DialogContent>
+        <DialogHeader>
+          <DialogTitle>Create New Team</DialogTitle>
+          <DialogDescription>Teams share prompts within an organization.</DialogDescription>
+        </DialogHeader>
+        <div className="grid gap-1 rounded-md border border-border bg-muted/40 p-3 text-sm" data-testid="create-team-context">
+          {me ? (
+            <p>
+              Signed in as <span className="font-medium">{displayName(me.profile.fullName, me.user.email)}</span>{" "}
+              <Badge variant="secondary">{roleLabel}</Badge>
+              {isOrgAdmin && !me.isSuperUser && me.role !== "administrator" && (
+                <Badge variant="outline" className="ml-1">Organization Admin</Badge>
+              )}
+            </p>
+          ) : (
+            <p>{MSG.mustBeLoggedInToCreateTeam}</p>
+          )}
+          <p className="text-muted-foreground">
+            Creating team in organization <span className="font-medium text-foreground">{activeOrganization?.name ?? "—"}</span>
+          </p>
+        </div>
+        {signedIn && !allowed && (
+          <Alert variant="destructive">
+            <AlertCircle aria-hidden="true" />
+            <AlertDescription>{MSG.mustBeAdminToCreateTeams}</AlertDescription>
+          </Alert>
+        )}
+        {failure && (
+          <Alert variant="destructive" data-testid="create-team-error">
+            <AlertCircle aria-hidden="true" />
+            <AlertDescription>{failure}</AlertDescription>
+          </Alert>
+        )}
+        <form
+          noValidate
+          className="grid gap-4"
+          aria-label="Create New Team"
+          onSubmit={handleSubmit((values) => {
+            if (!activeOrganization) return;
+            setFailure(null);
+            create.mutate({ name: values.name, organizationId: activeOrganization.id });
+          })}
+        >
+          <FormField label="Team Name" error={formState.errors.name?.message}>
+            <Input autoComplete="off" placeholder="Enter team name" disabled={busy} {...register("name")} />
+          </FormField>
+          <DialogFooter>
+            <Button type="button" variant="outline" onClick={() => onOpenChange(false)} disabled={busy}>
+              Cancel
+            </Button>
+            <Button type="submit" disabled={disabled}>
+              {busy ? "Creating..." : "Create Team"}
+            </Button>
+          </DialogFooter>
+        </form>
+      </DialogContent>
+    </Dialog>
+  );
+}

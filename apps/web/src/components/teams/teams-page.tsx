@@ -1,0 +1,193 @@
+// The Teams page of spec 2 (/teams): header with refresh, the active organization and 'New Team'; the
+// carousel of team cards ('No Teams Created Yet' / 'Create First Team' when there are none); for the
+// selected team its members, the invite panel, pending invitations, rename and delete. Controls that
+// change a team appear at team admin level only (spec 6); the server enforces the same rules.
+import { useEffect, useState } from "react";
+import { AlertCircle, Pencil, Plus, RefreshCw, Trash2, UserPlus, Users } from "lucide-react";
+import { toast } from "sonner";
+import { canCreateTeams, TEAM_MSG, TEAM_ROLE_LABELS } from "@promptly/shared";
+import { Alert, AlertDescription } from "@/components/ui/alert";
+import { Badge } from "@/components/ui/badge";
+import { Button } from "@/components/ui/button";
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
+import { Skeleton } from "@/components/ui/skeleton";
+import { useMe, viewerOf } from "@/hooks/use-me";
+import { trpc } from "@/lib/trpc";
+import { cn } from "@/lib/utils";
+import { useWorkspace } from "@/lib/workspace";
+import { CreateTeamDialog } from "./create-team-dialog.tsx";
+import { DeleteTeamDialog } from "./delete-team-dialog.tsx";
+import { InvitePanel } from "./invite-panel.tsx";
+import { PendingInvites } from "./pending-invites.tsx";
+import { RenameTeamDialog } from "./rename-team-dialog.tsx";
+import { TeamCarousel } from "./team-carousel.tsx";
+import { TeamMembersTable } from "./team-members-table.tsx";
+import { isAtTeamLevel, type Team } from "./team-types.ts";
+
+/** Shows `title` once per failure of a query (a fixed id keeps strict mode from doubling it). */
+function useErrorToast(failed: boolean, id: string, title: string, description?: string) {
+  useEffect(() => {
+    if (failed) toast.error(title, { id, description });
+  }, [failed, id, title, description]);
+}
+
+export function TeamsPage() {
+  const { data: me } = useMe();
+  const { activeOrganization, teams, teamsLoading, activeTeam, setActiveTeamId, isOrgAdmin } = useWorkspace();
+  const utils = trpc.useUtils();
+  const [creating, setCreating] = useState(false);
+  const [refreshing, setRefreshing] = useState(false);
+  const mayCreate = canCreateTeams(viewerOf(me), isOrgAdmin);
+
+  const refresh = async () => {
+    setRefreshing(true);
+    try {
+      await Promise.all([utils.teams.list.invalidate(), utils.teamMembers.list.invalidate(), utils.invites.listPending.invalidate()]);
+    } finally {
+      setRefreshing(false);
+    }
+  };
+
+  return (
+    <div className="mx-auto grid w-full max-w-6xl gap-6">
+      <header className="flex flex-wrap items-center gap-3">
+        <div className="min-w-0 flex-1">
+          <div className="flex items-center gap-2">
+            <h1 className="text-2xl font-semibold tracking-tight">Teams</h1>
+            <Button variant="ghost" size="icon" aria-label="Refresh teams" onClick={() => void refresh()} disabled={refreshing}>
+              <RefreshCw aria-hidden="true" className={cn(refreshing && "animate-spin")} />
+            </Button>
+          </div>
+          <p className="truncate text-sm text-muted-foreground" data-testid="teams-organization">
+            {activeOrganization ? activeOrganization.name : "No active organization"}
+          </p>
+        </div>
+        {mayCreate && (
+          <Button onClick={() => setCreating(true)} disabled={!activeOrganization}>
+            <Plus aria-hidden="true" />
+            New Team
+          </Button>
+        )}
+      </header>
+
+      {teamsLoading ? (
+        <div className="flex gap-3" aria-busy="true" aria-label="Loading teams">
+          <Skeleton className="h-20 w-48" />
+          <Skeleton className="h-20 w-48" />
+          <Skeleton className="h-20 w-48" />
+        </div>
+      ) : teams.length === 0 ? (
+        <Card className="items-center text-center">
+          <CardHeader className="items-center">
+            <Users aria-hidden="true" className="mx-auto size-10 text-muted-foreground" />
+            <CardTitle>No Teams Created Yet</CardTitle>
+            <CardDescription>Teams group the people who share prompts in {activeOrganization?.name ?? "an organization"}.</CardDescription>
+          </CardHeader>
+          {mayCreate && (
+            <CardContent>
+              <Button onClick={() => setCreating(true)} disabled={!activeOrganization}>
+                <Plus aria-hidden="true" />
+                Create First Team
+              </Button>
+            </CardContent>
+          )}
+        </Card>
+      ) : (
+        <>
+          <TeamCarousel teams={teams} selectedId={activeTeam?.id ?? null} onSelect={(team) => setActiveTeamId(team.id)} />
+          {activeTeam && <TeamDetails key={activeTeam.id} team={activeTeam} />}
+        </>
+      )}
+
+      <CreateTeamDialog open={creating} onOpenChange={setCreating} />
+    </div>
+  );
+}
+
+function TeamDetails({ team }: { team: Team }) {
+  const { data: me } = useMe();
+  const { isOrgAdmin } = useWorkspace();
+  const canManage = isAtTeamLevel(team, me, isOrgAdmin, "admin");
+  const [inviting, setInviting] = useState(false);
+  const [renaming, setRenaming] = useState(false);
+  const [deleting, setDeleting] = useState(false);
+
+  const members = trpc.teamMembers.list.useQuery({ teamId: team.id });
+  const invites = trpc.invites.listPending.useQuery({ teamId: team.id }, { enabled: canManage });
+  useErrorToast(members.isError, `team-members-${team.id}`, TEAM_MSG.failedToFetchTeamMembers, members.error?.message);
+  useErrorToast(invites.isError, `team-invites-${team.id}`, TEAM_MSG.failedToFetchPendingInvites, invites.error?.message);
+
+  return (
+    <section aria-labelledby="selected-team-heading" className="grid gap-4">
+      <div className="flex flex-wrap items-center gap-2">
+        <h2 id="selected-team-heading" className="min-w-0 truncate text-xl font-semibold">
+          {team.name}
+        </h2>
+        {team.myRole && <Badge variant="secondary">Team {TEAM_ROLE_LABELS[team.myRole]}</Badge>}
+        {canManage && (
+          <div className="ml-auto flex flex-wrap gap-2">
+            <Button variant="outline" size="sm" onClick={() => setRenaming(true)}>
+              <Pencil aria-hidden="true" />
+              Rename
+            </Button>
+            <Button variant="outline" size="sm" onClick={() => setDeleting(true)}>
+              <Trash2 aria-hidden="true" />
+              Delete
+            </Button>
+            <Button size="sm" onClick={() => setInviting(true)} disabled={inviting}>
+              <UserPlus aria-hidden="true" />
+              Invite Member
+            </Button>
+          </div>
+        )}
+      </div>
+
+      {canManage && inviting && <InvitePanel teamId={team.id} teamName={team.name} onClose={() => setInviting(false)} />}
+
+      <Card>
+        <CardHeader>
+          <CardTitle>Members</CardTitle>
+        </CardHeader>
+        <CardContent>
+          {members.isPending ? (
+            <div className="grid gap-2" aria-busy="true" aria-label="Loading members">
+              <Skeleton className="h-10 w-full" />
+              <Skeleton className="h-10 w-full" />
+            </div>
+          ) : members.isError ? (
+            <Alert variant="destructive">
+              <AlertCircle aria-hidden="true" />
+              <AlertDescription>{TEAM_MSG.failedToFetchTeamMembers}</AlertDescription>
+            </Alert>
+          ) : (
+            <TeamMembersTable teamId={team.id} members={members.data} canManage={canManage} />
+          )}
+        </CardContent>
+      </Card>
+
+      {canManage && (
+        <Card>
+          <CardHeader>
+            <CardTitle>Pending invitations</CardTitle>
+            <CardDescription>Invitations expire after 7 days; sending one again renews it.</CardDescription>
+          </CardHeader>
+          <CardContent>
+            {invites.isPending ? (
+              <Skeleton className="h-10 w-full" />
+            ) : invites.isError ? (
+              <Alert variant="destructive">
+                <AlertCircle aria-hidden="true" />
+                <AlertDescription>{TEAM_MSG.failedToFetchPendingInvites}</AlertDescription>
+              </Alert>
+            ) : (
+              <PendingInvites teamId={team.id} invites={invites.data} />
+            )}
+          </CardContent>
+        </Card>
+      )}
+
+      {canManage && <RenameTeamDialog team={team} open={renaming} onOpenChange={setRenaming} />}
+      {canManage && <DeleteTeamDialog team={team} open={deleting} onOpenChange={setDeleting} />}
+    </section>
+  );
+}

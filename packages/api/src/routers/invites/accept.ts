@@ -1,0 +1,21 @@
+import { z } from "zod";
+import { inviteIdInput, MSG, TEAM_ROLES } from "@promptly/shared";
+import { signedInProcedure } from "../../procedures.ts";
+import { acceptInvite } from "../../services/invites.ts";
+
+/** The invitee joins the organization and the team (spec 4, 5). */
+export const accept = signedInProcedure(MSG.inviteSignInRequired)
+  .input(inviteIdInput)
+  .output(
+    z.object({
+      teamId: z.string(),
+      teamName: z.string(),
+      organizationId: z.string(),
+      role: z.enum(TEAM_ROLES),
+      addedToOrganization: z.boolean(),
+      addedToTeam: z.boolean(),
+    }),
+  )
+  .mutation(({ ctx, input }) =>
+    acceptInvite(ctx.db, { inviteId: input.id, userId: ctx.viewer.userId, email: ctx.user.email, now: ctx.now() }),
+  );

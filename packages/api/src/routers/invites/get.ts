@@ -1,0 +1,26 @@
+import { z } from "zod";
+import { inviteIdInput, TEAM_ROLES } from "@promptly/shared";
+import { publicProcedure } from "../../procedures.ts";
+import { getInviteSummary } from "../../services/invites.ts";
+
+const inviteSummary = z.object({
+  id: z.string(),
+  teamName: z.string(),
+  organizationName: z.string(),
+  role: z.enum(TEAM_ROLES),
+  email: z.string(),
+  emailMatches: z.boolean().nullable(),
+  expiresAt: z.date(),
+});
+
+/**
+ * The accept page: open to whoever holds the link (the id is an unguessable UUID). It shows the team,
+ * organization and role; the address in full only to the signed-in person it was sent to.
+ */
+export const get = publicProcedure
+  .input(inviteIdInput)
+  .output(inviteSummary)
+  .query(({ ctx, input }) => {
+    const signedIn = ctx.user && ctx.session?.twoFactorVerified ? ctx.user : null;
+    return getInviteSummary(ctx.db, { inviteId: input.id, viewerEmail: signedIn?.email ?? null, now: ctx.now() });
+  });

@@ -1,0 +1,140 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { TEAM_MSG } from "@promptly/shared";
+import { createHarness, type Harness } from "../../testing.ts";
+import { CALLER_KINDS, createAccount, createTeam, createWorld, failure, outcome, type CallerKind } from "../teams/test-fixtures.ts";
+
+let h: Harness;
+let world: Awaited<ReturnType<typeof createWorld>>;
+
+beforeAll(async () => {
+  h = await createHarness();
+  world = await createWorld(h);
+});
+afterAll(() => h.close());
+
+type Expected = Record<CallerKind, string>;
+const viewerLevel: Expected = {
+  anonymous: "UNAUTHORIZED",
+  outsider: "NOT_FOUND",
+  orgMember: "NOT_FOUND",
+  viewer: "OK",
+  editor: "OK",
+  admin: "OK",
+  orgAdmin: "OK",
+  superUser: "OK",
+};
+const adminLevel: Expected = { ...viewerLevel, viewer: "FORBIDDEN", editor: "FORBIDDEN" };
+
+const roleOf = async (memberId: string) =>
+  (await h.database.db.teamMember.findUnique({ where: { id: memberId }, select: { role: true } }))?.role ?? null;
+
+describe("teamMembers procedures × caller kinds (spec 6)", () => {
+  it.each(CALLER_KINDS)("teamMembers.list as %s", async (kind) => {
+    const team = await world.team();
+    expect(await outcome(world.callers[kind].teamMembers.list({ teamId: team.id }))).toBe(viewerLevel[kind]);
+  });
+
+  it.each(CALLER_KINDS)("teamMembers.updateRole as %s", async (kind) => {
+    const team = await world.team();
+    const viewerMember = team.memberId(world.accounts.viewer.id);
+    const result = await outcome(world.callers[kind].teamMembers.updateRole({ id: viewerMember, role: "editor" }));
+    expect(result).toBe(adminLevel[kind]);
+    expect(await roleOf(viewerMember)).toBe(result === "OK" ? "editor" : "viewer");
+  });
+
+  it.each(CALLER_KINDS)("teamMembers.remove as %s", async (kind) => {
+    const team = await world.team();
+    const editorMember = team.memberId(world.accounts.editor.id);
+    const result = await outcome(world.callers[kind].teamMembers.remove({ id: editorMember }));
+    expect(result).toBe(adminLevel[kind]);
+    expect(await roleOf(editorMember)).toBe(result === "OK" ? null : "editor");
+  });
+
+  it("answers NOT_FOUND for a member id that does not exist", async () => {
+    const ghost = "00000000-0000-4000-8000-000000000000";
+    expect(await outcome(world.callers.superUser.teamMembers.remove({ id: ghost }))).toBe("NOT_FOUND");
+    expect(await outcome(world.callers.superUser.teamMembers.updateRole({ id: ghost, role: "viewer" }))).toBe("NOT_FOUND");
+  });
+});
+
+describe("teamMembers.list", () => {
+  it("orders by role (admin, editor, viewer) and carries the profile, with nulls where there is none", async () => {
+    const nameless = await createAccount(h, { fullName: null });
+    const team = await createTeam(h, world.organization.id, [
+      { userId: nameless.id, role: "viewer" },
+      { userId: world.accounts.editor.id, role: "editor" },
+      { userId: world.accounts.admin.id, role: "admin" },
+    ]);
+    const members = await world.callers.admin.teamMembers.list({ teamId: team.id });
+    expect(members.map((m) => m.role)).toEqual(["admin", "editor", "viewer"]);
+    expect(members[0]).toMatchObject({
+      userId: world.accounts.admin.id,
+      isLastAdmin: true,
+      profile: { fullName: "Ada Admin", avatarUrl: null, email: world.accounts.admin.email },
+    });
+    expect(members[2]).toMatchObject({ isLastAdmin: false, profile: { fullName: null, avatarUrl: null, email: nameless.email } });
+  });
+});
+
+describe("the last admin (spec 4)", () => {
+  it("can be neither demoted nor removed; nothing changes", async () => {
+    const team = await world.team();
+    const adminMember = team.memberId(world.accounts.admin.id);
+    expect(await failure(world.callers.orgAdmin.teamMembers.updateRole({ id: adminMember, role: "editor" }))).toEqual({
+      code: "BAD_REQUEST",
+      message: TEAM_MSG.lastAdminCannotBeDemoted,
+    });
+    expect(await failure(world.callers.admin.teamMembers.remove({ id: adminMember }))).toEqual({
+      code: "BAD_REQUEST",
+      message: TEAM_MSG.lastAdminCannotBeRemoved,
+    });
+    expect(await roleOf(adminMember)).toBe("admin");
+  });
+
+  it("can be demoted once another admin exists; admin to admin is allowed", async () => {
+    const team = await world.team();
+    const adminMember = team.memberId(world.accounts.admin.id);
+    expect(await outcome(world.callers.admin.teamMembers.updateRole({ id: adminMember, role: "admin" }))).toBe("OK");
+    await world.callers.admin.teamMembers.updateRole({ id: team.memberId(world.accounts.editor.id), role: "admin" });
+    const demoted = await world.callers.admin.teamMembers.updateRole({ id: adminMember, role: "viewer" });
+    expect(demoted).toMatchObject({ role: "viewer", isLastAdmin: false });
+    // The demoted person is no longer at admin level.
+    expect(await outcome(world.callers.admin.teamMembers.remove({ id: team.memberId(world.accounts.viewer.id) }))).toBe("FORBIDDEN");
+  });
+});
+
+describe("concurrency (acceptance 4)", () => {
+  async function twoAdmins() {
+    const a = await createAccount(h);
+    const b = await createAccount(h);
+    await h.database.db.organizationMember.createMany({
+      data: [a, b].map((x) => ({ organizationId: world.organization.id, userId: x.id, role: "member" as const })),
+    });
+    const team = await createTeam(h, world.organization.id, [
+      { userId: a.id, role: "admin" },
+      { userId: b.id, role: "admin" },
+    ]);
+    return { a, b, team };
+  }
+  const adminCount = (teamId: string) => h.database.db.teamMember.count({ where: { teamId, role: "admin" } });
+
+  it.each(Array.from({ length: 8 }, (_, i) => i))("two admins demoting each other at once leave one admin (round %i)", async () => {
+    const { a, b, team } = await twoAdmins();
+    const results = await Promise.allSettled([
+      a.api.teamMembers.updateRole({ id: team.memberId(b.id), role: "viewer" }),
+      b.api.teamMembers.updateRole({ id: team.memberId(a.id), role: "viewer" }),
+    ]);
+    expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(1);
+    expect(await adminCount(team.id)).toBe(1);
+  });
+
+  it.each(Array.from({ length: 4 }, (_, i) => i))("two admins removing each other at once leave one admin (round %i)", async () => {
+    const { a, b, team } = await twoAdmins();
+    const results = await Promise.allSettled([
+      a.api.teamMembers.remove({ id: team.memberId(b.id) }),
+      b.api.teamMembers.remove({ id: team.memberId(a.id) }),
+    ]);
+    expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(1);
+    expect(await adminCount(team.id)).toBe(1);
+  });
+});

@@ -1,0 +1,133 @@
+// Fixtures for the teams, team-members and invites integration tests: accounts written straight into
+// the test database with a real session cookie (the sign-in flow has tests of its own), and an
+// organization with one person of every caller kind.
+import { randomBytes } from "node:crypto";
+import { ZodError } from "zod";
+import type { TeamRole } from "@promptly/shared";
+import type { Harness, TestClient } from "../../testing.ts";
+import { SESSION_COOKIE_NAME } from "../../auth/lucia.ts";
+
+export interface TestAccount {
+  id: string;
+  email: string;
+  api: TestClient["api"];
+}
+
+export const uniqueEmail = (prefix = "user") => `${prefix}-${randomBytes(4).toString("hex")}@example.test`;
+
+/** A verified account with a signed-in browser-like client. */
+export async function createAccount(
+  h: Harness,
+  options: { email?: string; role?: "administrator" | "team_lead" | "user"; superUser?: boolean; fullName?: string | null } = {},
+): Promise<TestAccount> {
+  const db = h.database.db;
+  const user = await db.user.create({
+    data: {
+      email: (options.email ?? uniqueEmail()).toLowerCase(),
+      emailVerifiedAt: h.clock.now(),
+      profile: options.fullName === null ? undefined : { create: { fullName: options.fullName ?? "Test Person", superUser: options.superUser ?? false } },
+      appRole: { create: { role: options.role ?? "user" } },
+    },
+    select: { id: true, email: true },
+  });
+  const session = await h.services.lucia.createSession(user.id, { twoFactorVerified: true, lastActiveAt: h.clock.now() });
+  const client = h.client();
+  client.cookies.set(SESSION_COOKIE_NAME, session.id);
+  return { ...user, api: client.api };
+}
+
+/** Moves the clock; sessions are marked active "now" so they do not end by the idle limit. */
+export async function advanceClock(h: Harness, ms: number) {
+  h.clock.advance(ms);
+  await h.database.db.session.updateMany({ data: { lastActiveAt: h.clock.now() } });
+}
+
+export async function createOrganization(h: Harness, members: { userId: string; role: "admin" | "member" }[], name = "Acme") {
+  return h.database.db.organization.create({
+    data: { name, members: { create: members } },
+    select: { id: true, name: true },
+  });
+}
+
+export async function createTeam(h: Harness, organizationId: string, members: { userId: string; role: TeamRole }[], name = "Core") {
+  const team = await h.database.db.team.create({
+    data: { name, organizationId, members: { create: members } },
+    select: { id: true, name: true, members: { select: { id: true, userId: true, role: true } } },
+  });
+  const memberId = (userId: string) => team.members.find((m) => m.userId === userId)!.id;
+  return { ...team, memberId };
+}
+
+export const CALLER_KINDS = ["anonymous", "outsider", "orgMember", "viewer", "editor", "admin", "orgAdmin", "superUser"] as const;
+export type CallerKind = (typeof CALLER_KINDS)[number];
+
+/**
+ * One organization and one person of each caller kind: an outsider (another organization's admin
+ * and an app administrator, so app role alone grants nothing), a plain member of the organization,
+ * the team's viewer, editor and admin, the organization's admin (in no team) and a super user (in
+ * nothing). `team()` makes a fresh team with the viewer, editor and admin, so destructive calls
+ * never share state.
+ */
+export async function createWorld(h: Harness) {
+  const anonymous = h.client().api;
+  const outsider = await createAccount(h, { role: "administrator", fullName: "Otto Outsider" });
+  const orgMember = await createAccount(h, { fullName: "Mia Member" });
+  const viewer = await createAccount(h, { fullName: "Vera Viewer" });
+  const editor = await createAccount(h, { fullName: "Ed Editor" });
+  const admin = await createAccount(h, { fullName: "Ada Admin" });
+  const orgAdmin = await createAccount(h, { fullName: "Olga Orgadmin" });
+  const superUser = await createAccount(h, { superUser: true, fullName: "Sue Super" });
+  const organization = await createOrganization(h, [
+    { userId: orgMember.id, role: "member" },
+    { userId: viewer.id, role: "member" },
+    { userId: editor.id, role: "member" },
+    { userId: admin.id, role: "member" },
+    { userId: orgAdmin.id, role: "admin" },
+  ]);
+  await createOrganization(h, [{ userId: outsider.id, role: "admin" }], "Elsewhere");
+  const accounts = { outsider, orgMember, viewer, editor, admin, orgAdmin, superUser };
+  const callers: Record<CallerKind, TestAccount["api"]> = {
+    anonymous,
+    ...(Object.fromEntries(Object.entries(accounts).map(([kind, account]) => [kind, account.api])) as Record<
+      Exclude<CallerKind, "anonymous">,
+      TestAccount["api"]
+    >),
+  };
+  const team = (name = "Core") =>
+    createTeam(
+      h,
+      organization.id,
+      [
+        { userId: admin.id, role: "admin" },
+        { userId: editor.id, role: "editor" },
+        { userId: viewer.id, role: "viewer" },
+      ],
+      name,
+    );
+  return { organization, accounts, callers, team };
+}
+
+/** The tRPC error code of a failed call, or "OK". */
+export async function outcome(call: Promise<unknown>): Promise<string> {
+  try {
+    await call;
+    return "OK";
+  } catch (error) {
+    return (error as { code?: string }).code ?? String(error);
+  }
+}
+
+/**
+ * `{ code, message }` of a failed call, the message as a client sees it: createCaller skips the error
+ * formatter, which replaces a validation error's message with its first issue's (trpc.ts).
+ */
+export async function failure(call: Promise<unknown>): Promise<{ code: string; message: string }> {
+  try {
+    await call;
+  } catch (error) {
+    const { code, message, cause } = error as { code: string; message: string; cause?: unknown };
+    const issues = cause instanceof ZodError ? cause.issues : null;
+    return { code, message: issues?.[0]?.message ?? message };
+  }
+  throw new Error("expected the call to fail");
+}

@@ -1,0 +1,58 @@
+// Teams, team members and invitations (spec 2, 4, 5, 8): input schemas, labels and texts shared by
+// the procedures and the Teams screens. Team name, role and invite schemas live in validation.ts.
+import { z } from "zod";
+import { TEAM_ROLES, type TeamRole } from "./constants.ts";
+import { emailSchema, idSchema, teamNameSchema, teamRoleSchema } from "./validation.ts";
+
+/** Texts of spec 8 (Teams, Invitations) and of the rules the spec states without wording. */
+export const TEAM_MSG = {
+  errorCreatingTeam: "Error creating team",
+  failedToCreateTeam: "Failed to create team. Please try again.",
+  unexpectedError: "An unexpected error occurred",
+  errorUpdatingTeam: "Error updating team",
+  errorDeletingTeam: "Error deleting team",
+  failedToFetchTeamMembers: "Failed to fetch team members",
+  failedToFetchPendingInvites: "Failed to fetch pending invites",
+  failedToFetchTeam: "Failed to fetch team information",
+  failedToAddTeamMember: "Failed to add team member: ",
+  failedToUpdateRole: "Failed to update team member role",
+  failedToRemoveMember: "Failed to remove team member",
+  failedToCancelInvite: "Failed to cancel invitation",
+  failedToCreateInvite: "Failed to create invitation",
+  failedToSendInviteEmail: "Failed to send invitation email",
+  failedToJoinOrganization: "Failed to add you to the organization",
+  failedToJoinTeam: "Failed to add you to the team",
+  lastAdminCannotBeDemoted: "The last admin of a team cannot be given another role.",
+  lastAdminCannotBeRemoved: "The last admin of a team cannot be removed.",
+  alreadyTeamMember: "This person is already a member of this team.",
+  inviteHelp: "If the email belongs to an existing account, that person is added to the team immediately. Otherwise an email invitation is sent.",
+} as const;
+
+export const TEAM_ROLE_LABELS: Record<TeamRole, string> = { admin: "Admin", editor: "Editor", viewer: "Viewer" };
+export const TEAM_ROLE_OPTIONS = TEAM_ROLES.map((role) => ({ value: role, label: TEAM_ROLE_LABELS[role] }));
+
+/** '1 member' or 'N members' (spec 2, team cards). */
+export const memberCountLabel = (count: number) => `${count} ${count === 1 ? "member" : "members"}`;
+
+/** Display name of a team member: the full name, else 'Unnamed User' (spec 2, member table). */
+export const memberDisplayName = (fullName: string | null | undefined) => fullName?.trim() || "Unnamed User";
+
+/** Whether a member is the team's only admin (their role and removal are locked, spec 4). */
+export function isLastAdmin(member: { role: TeamRole }, members: readonly { role: TeamRole }[]): boolean {
+  return member.role === "admin" && members.filter((m) => m.role === "admin").length <= 1;
+}
+
+// ---- procedure inputs ----
+export const teamIdInput = z.object({ id: idSchema });
+export const renameTeamInput = z.object({ id: idSchema, name: teamNameSchema });
+export const teamMemberIdInput = z.object({ id: idSchema });
+export const updateTeamMemberRoleInput = z.object({ id: idSchema, role: teamRoleSchema });
+export const inviteIdInput = z.object({ id: idSchema });
+
+// ---- forms ----
+/** Create New Team dialog and rename: the name only; the organization comes from the workspace. */
+export const teamNameForm = z.object({ name: teamNameSchema });
+export type TeamNameForm = z.infer<typeof teamNameForm>;
+/** Invite panel: email and role; the team comes from the page. */
+export const inviteForm = z.object({ email: emailSchema, role: teamRoleSchema });
+export type InviteForm = z.input<typeof inviteForm>;
