@@ -1,8 +1,107 @@
-import { createRoute } from "@tanstack/react-router";
+// The second sign-in step (issue 7): a session that passed the password or magic link waits here for
+// a code from the authenticator app, or a one-time recovery code. It can call nothing else meanwhile.
+import { useState, type FormEvent } from "react";
+import { Link, createRoute, useRouter } from "@tanstack/react-router";
+import { toast } from "sonner";
+import { MSG, TWO_FACTOR_CODE_LENGTH, safeRedirectPath } from "@promptly/shared";
+import { AuthCard } from "@/components/auth/auth-card";
+import { describeFailure } from "@/components/auth/auth-errors";
+import { Alert, AlertDescription } from "@/components/ui/alert";
+import { Button } from "@/components/ui/button";
+import { FormField } from "@/components/ui/form-field";
+import { Input } from "@/components/ui/input";
+import { api, trpc } from "@/lib/trpc";
 import { authLayoutRoute } from "../layouts.tsx";
 
 export const twoFactorRoute = createRoute({
   getParentRoute: () => authLayoutRoute,
   path: "two-factor",
-  component: () => <p>two-factor</p>,
+  validateSearch: (search: Record<string, unknown>): { redirect?: string } => ({
+    redirect: safeRedirectPath(search.redirect) ?? undefined,
+  }),
+  component: TwoFactorPage,
 });
+
+function TwoFactorPage() {
+  const { redirect } = twoFactorRoute.useSearch();
+  const router = useRouter();
+  const [useRecovery, setUseRecovery] = useState(false);
+  const [code, setCode] = useState("");
+  const [error, setError] = useState<string | null>(null);
+  const verifyCode = trpc.auth.verifyTwoFactor.useMutation();
+  const verifyRecovery = trpc.auth.verifyRecoveryCode.useMutation();
+  const busy = verifyCode.isPending || verifyRecovery.isPending;
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    setError(null);
+    const value = code.trim();
+    if (!useRecovery && !new RegExp(`^\\d{${TWO_FACTOR_CODE_LENGTH}}$`).test(value)) {
+      setError(MSG.enterSixDigitCode);
+      toast.error(MSG.invalidVerificationCode, { description: MSG.enterSixDigitCode });
+      return;
+    }
+    try {
+      if (useRecovery) await verifyRecovery.mutateAsync({ code: value });
+      else await verifyCode.mutateAsync({ code: value });
+    } catch (failure) {
+      setError(describeFailure(failure).message);
+      return;
+    }
+    // The guards read auth.me from the cache: it must hold the signed-in person before we navigate.
+    await api.auth.me.invalidate();
+    await api.auth.me.fetch();
+    toast.success("Login successful", { description: "Welcome back!" });
+    await router.navigate({ href: redirect ?? "/", replace: true });
+  }
+
+  function switchMode() {
+    setUseRecovery((value) => !value);
+    setCode("");
+    setError(null);
+  }
+
+  return (
+    <AuthCard
+      title="Two-factor authentication"
+      description={
+        useRecovery
+          ? "Enter one of the recovery codes you saved when you turned on two-factor authentication. Each code works once."
+          : "Enter the 6-digit code from your authenticator app."
+      }
+      footer={<Link to="/auth/signin" className="underline underline-offset-4">Back to sign in</Link>}
+    >
+      <form onSubmit={submit} className="grid gap-4" noValidate>
+        {error && (
+          <Alert variant="destructive">
+            <AlertDescription>{error}</AlertDescription>
+          </Alert>
+        )}
+        {useRecovery ? (
+          <FormField label="Recovery code" key="recovery">
+            <Input value={code} onChange={(event) => setCode(event.target.value)} autoComplete="off" placeholder="xxxxx-xxxxx" autoFocus className="font-mono" />
+          </FormField>
+        ) : (
+          <FormField label="Verification code" key="totp">
+            <Input
+              value={code}
+              onChange={(event) => setCode(event.target.value.replace(/\s/g, ""))}
+              maxLength={TWO_FACTOR_CODE_LENGTH}
+              inputMode="numeric"
+              autoComplete="one-time-code"
+              placeholder="123456"
+              autoFocus
+              className="font-mono tracking-widest"
+            />
+          </FormField>
+        )}
+        <Button type="submit" disabled={busy}>
+          {busy ? "Verifying..." : "Verify"}
+        </Button>
+        <Button type="button" variant="link" onClick={switchMode} disabled={busy}>
+          {useRecovery ? "Use your authenticator app instead" : "Use a recovery code instead"}
+        </Button>
+      </form>
+    </AuthCard>
+  );
+}

@@ -1,8 +1,9 @@
-import { createRoute } from "@tanstack/react-router";
+import { createRoute, lazyRouteComponent } from "@tanstack/react-router";
 import { settingsLayoutRoute } from "../layouts.tsx";
 
+/** The Auth Debugger: any settings user; its content only in development builds (spec 2). */
 export const settingsDebugRoute = createRoute({
   getParentRoute: () => settingsLayoutRoute,
   path: "debug",
-  component: () => <p>debug</p>,
+  component: lazyRouteComponent(() => import("@/components/settings/settings-pages"), "DebugPage"),
 });

@@ -1,9 +1,13 @@
-import { createRoute } from "@tanstack/react-router";
+import { createRoute, lazyRouteComponent } from "@tanstack/react-router";
+import { SettingsSkeleton } from "@/components/settings/settings-skeleton";
+import { api } from "@/lib/trpc";
 import { settingsLayoutRoute } from "../layouts.tsx";
 
 /** /settings shows the profile screen (spec 2). */
 export const settingsIndexRoute = createRoute({
   getParentRoute: () => settingsLayoutRoute,
   path: "/",
-  component: () => <p>settings</p>,
+  loader: () => api.profile.get.ensureData(),
+  pendingComponent: SettingsSkeleton,
+  component: lazyRouteComponent(() => import("@/components/settings/settings-pages"), "ProfilePage"),
 });

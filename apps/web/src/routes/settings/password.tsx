@@ -1,8 +1,8 @@
-import { createRoute } from "@tanstack/react-router";
+import { createRoute, lazyRouteComponent } from "@tanstack/react-router";
 import { settingsLayoutRoute } from "../layouts.tsx";
 
 export const settingsPasswordRoute = createRoute({
   getParentRoute: () => settingsLayoutRoute,
   path: "password",
-  component: () => <p>password</p>,
+  component: lazyRouteComponent(() => import("@/components/settings/settings-pages"), "PasswordPage"),
 });

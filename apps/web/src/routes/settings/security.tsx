@@ -1,8 +1,12 @@
-import { createRoute } from "@tanstack/react-router";
+import { createRoute, lazyRouteComponent } from "@tanstack/react-router";
+import { SettingsSkeleton } from "@/components/settings/settings-skeleton";
+import { api } from "@/lib/trpc";
 import { settingsLayoutRoute } from "../layouts.tsx";
 
 export const settingsSecurityRoute = createRoute({
   getParentRoute: () => settingsLayoutRoute,
   path: "security",
-  component: () => <p>security</p>,
+  loader: () => api.security.overview.ensureData(),
+  pendingComponent: SettingsSkeleton,
+  component: lazyRouteComponent(() => import("@/components/settings/settings-pages"), "SecurityPage"),
 });

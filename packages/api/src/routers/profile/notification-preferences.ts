@@ -1,0 +1,8 @@
+import { notificationPreferencesInput } from "@promptly/shared";
+import { protectedProcedure } from "../../procedures.ts";
+import { getNotificationPreferences } from "../../services/notifications.ts";
+
+/** The caller's notification toggles; the spec defaults when never saved. */
+export const notificationPreferences = protectedProcedure
+  .output(notificationPreferencesInput)
+  .query(({ ctx }) => getNotificationPreferences(ctx.db, ctx.viewer.userId));

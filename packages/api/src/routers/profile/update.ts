@@ -1,0 +1,10 @@
+import { updateProfileWithAvatarInput } from "@promptly/shared";
+import { protectedProcedure } from "../../procedures.ts";
+import { updateOwnProfile } from "../../services/profile.ts";
+import { ownProfileOutput } from "./get.ts";
+
+/** Full name, username and optionally a new avatar (base64, checked and re-encoded on the server). */
+export const update = protectedProcedure
+  .input(updateProfileWithAvatarInput)
+  .output(ownProfileOutput)
+  .mutation(({ ctx, input }) => updateOwnProfile(ctx, ctx.viewer.userId, input));

@@ -1,0 +1,102 @@
+// Security settings of the signed-in user (spec 2 Password and Security, 5, 9): password change,
+// session timeout and the overview the Security page shows.
+import { hash, verify } from "@node-rs/argon2";
+import type { Db } from "@promptly/db";
+import { LOGIN_HISTORY_SIZE, MSG, SETTINGS_MSG } from "@promptly/shared";
+import type { ApiServices } from "../context.ts";
+import { fail } from "../errors.ts";
+import { hashToken } from "../auth/lucia.ts";
+import { remainingRecoveryCodes } from "./two-factor.ts";
+
+/** Current-password guesses per user, so a borrowed session cannot brute-force the password. */
+const CHANGE_PASSWORD_LIMIT = { limit: 10, windowMs: 15 * 60_000 };
+
+/**
+ * Verifies the current password, stores the new one and ends every other session of the user
+ * (the one making the change stays signed in).
+ */
+export async function changePassword(
+  services: Pick<ApiServices, "db" | "now" | "rateLimiter" | "config">,
+  userId: string,
+  currentSessionId: string,
+  passwords: { currentPassword: string; newPassword: string },
+): Promise<void> {
+  const { db } = services;
+  if (services.config.rateLimits && !services.rateLimiter.hit(`change-password:${userId}`, CHANGE_PASSWORD_LIMIT)) {
+    fail("TOO_MANY_REQUESTS", MSG.tooManyRequests);
+  }
+  const user = await db.user.findUniqueOrThrow({ where: { id: userId }, select: { passwordHash: true } });
+  if (!user.passwordHash) return fail("BAD_REQUEST", SETTINGS_MSG.noPasswordSet);
+  if (!(await verify(user.passwordHash, passwords.currentPassword))) fail("BAD_REQUEST", SETTINGS_MSG.currentPasswordIncorrect);
+  const passwordHash = await hash(passwords.newPassword);
+  await db.$transaction(async (tx) => {
+    await tx.user.update({ where: { id: userId }, data: { passwordHash, passwordChangedAt: services.now() } });
+    await tx.session.deleteMany({ where: { userId, id: { not: hashToken(currentSessionId) } } });
+  });
+}
+
+/** The idle limit of the user's sessions; enforced on every request (auth/session.ts). */
+export async function updateSessionTimeout(db: Db, userId: string, minutes: number): Promise<{ sessionTimeoutMinutes: number }> {
+  return db.user.update({ where: { id: userId }, data: { sessionTimeoutMinutes: minutes }, select: { sessionTimeoutMinutes: true } });
+}
+
+export interface LoginActivity {
+  id: string;
+  date: Date;
+  device: string;
+  location: string;
+  method: "password" | "magic_link";
+}
+
+export interface SecurityOverview {
+  twoFactorEnabled: boolean;
+  recoveryCodesRemaining: number;
+  sessionTimeoutMinutes: number;
+  hasPassword: boolean;
+  /** When the password was last set (its change, else the account's creation); null without a password. */
+  passwordChangedAt: Date | null;
+  lastSignInAt: Date | null;
+  emailVerified: boolean;
+  recentLogins: LoginActivity[];
+}
+
+export async function getSecurityOverview(db: Db, userId: string): Promise<SecurityOverview> {
+  const [user, recoveryCodesRemaining] = await Promise.all([
+    db.user.findUniqueOrThrow({
+      where: { id: userId },
+      select: {
+        passwordHash: true,
+        passwordChangedAt: true,
+        createdAt: true,
+        lastSignInAt: true,
+        emailVerifiedAt: true,
+        sessionTimeoutMinutes: true,
+        twoFactor: { select: { enabledAt: true } },
+        loginEvents: {
+          orderBy: { createdAt: "desc" },
+          take: LOGIN_HISTORY_SIZE,
+          select: { id: true, createdAt: true, device: true, location: true, method: true },
+        },
+      },
+    }),
+    remainingRecoveryCodes(db, userId),
+  ]);
+  const hasPassword = user.passwordHash !== null;
+  const twoFactorEnabled = user.twoFactor?.enabledAt != null;
+  return {
+    twoFactorEnabled,
+    recoveryCodesRemaining: twoFactorEnabled ? recoveryCodesRemaining : 0,
+    sessionTimeoutMinutes: user.sessionTimeoutMinutes,
+    hasPassword,
+    passwordChangedAt: hasPassword ? (user.passwordChangedAt ?? user.createdAt) : null,
+    lastSignInAt: user.lastSignInAt,
+    emailVerified: user.emailVerifiedAt !== null,
+    recentLogins: user.loginEvents.map((event) => ({
+      id: event.id,
+      date: event.createdAt,
+      device: event.device,
+      location: event.location,
+      method: event.method,
+    })),
+  };
+}
