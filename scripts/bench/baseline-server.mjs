@@ -5,6 +5,7 @@ import pg from "pg";
 
 const scenarios = JSON.parse(process.env.BENCH_SCENARIOS ?? "[]");
 const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: 10 });
+pool.on("error", () => undefined);
 const app = express();
 app.get("/s/:index", async (req, res) => {
   const scenario = scenarios[Number(req.params.index)];
