@@ -1,7 +1,8 @@
-import { createRoute } from "@tanstack/react-router";
+import { createRoute, lazyRouteComponent } from "@tanstack/react-router";
 import { TeamsPageGuard } from "@/components/guards/role-guard";
-import { TeamsPage } from "@/components/teams/teams-page";
 import { appLayoutRoute } from "../layouts.tsx";
+
+const TeamsPage = lazyRouteComponent(() => import("@/components/teams/teams-page"), "TeamsPage");
 
 /** /teams: administrators, organization admins and super users (spec 2); others go to / with a toast. */
 export const teamsRoute = createRoute({

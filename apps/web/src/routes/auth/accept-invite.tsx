@@ -1,6 +1,7 @@
-import { createRoute } from "@tanstack/react-router";
-import { AcceptInvitePage } from "@/components/teams/accept-invite-page";
+import { createRoute, lazyRouteComponent } from "@tanstack/react-router";
 import { authLayoutRoute } from "../layouts.tsx";
+
+const AcceptInvitePage = lazyRouteComponent(() => import("@/components/teams/accept-invite-page"), "AcceptInvitePage");
 
 /** /auth/accept-invite?id=…: reachable signed in or not (the auth area's redirect skips it). */
 export const acceptInviteRoute = createRoute({
