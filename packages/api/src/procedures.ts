@@ -3,7 +3,7 @@ import { TRPCError } from "@trpc/server";
 import { z } from "zod";
 import { MSG, canCreateTeams, hasAppRole, hasTeamLevel, idSchema, type AppRole, type TeamLevel } from "@promptly/shared";
 import { baseProcedure, middleware } from "./trpc.ts";
-import { loadOrganizationAccess, loadTeamAccess, loadViewer } from "./services/access.ts";
+import { loadOrganizationAccess, loadTeamAccess, loadViewer, viewerFromSessionUser } from "./services/access.ts";
 import { findMemberOrganizationId } from "./services/organizations.ts";
 import { findTeamMemberTeamId } from "./services/teams.ts";
 import { findInviteTeamId } from "./services/invites.ts";
@@ -22,8 +22,9 @@ export const protectedProcedure = sessionProcedure.use(async ({ ctx, next }) => 
   if (!ctx.session.twoFactorVerified) {
     throw new TRPCError({ code: "UNAUTHORIZED", message: MSG.twoFactorRequired, cause: undefined });
   }
-  const { roleCreated: _, ...viewer } = await loadViewer(ctx.db, ctx.user.id);
-  return next({ ctx: { viewer } });
+  // The session lookup loaded the profile and role; only a missing role row needs a query (spec 4).
+  const viewer = viewerFromSessionUser(ctx.user) ?? (await loadViewer(ctx.db, ctx.user.id));
+  return next({ ctx: { viewer: { userId: viewer.userId, role: viewer.role, isSuperUser: viewer.isSuperUser } } });
 });
 
 export const superUserProcedure = protectedProcedure.use(({ ctx, next }) => {

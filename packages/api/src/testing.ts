@@ -5,7 +5,7 @@ import { createTestDatabase, type TestDatabase } from "@promptly/db/testing";
 import { appRouter } from "./root.ts";
 import { createCallerFactory } from "./trpc.ts";
 import { createContext, type ApiServices, type RequestInfo } from "./context.ts";
-import { createLucia } from "./auth/lucia.ts";
+import { createLucia, SESSION_COOKIE_NAME } from "./auth/lucia.ts";
 import { createSmtpMailer } from "./services/mailer.ts";
 import { createS3Storage } from "./services/storage.ts";
 
@@ -44,6 +44,8 @@ export interface Harness {
   clock: TestClock;
   /** A browser-like client: keeps the cookies the API sets. */
   client(options?: TestClientOptions): TestClient;
+  /** A browser-like client with a real session for `userId` (complete unless twoFactorVerified is false). */
+  signedInClient(userId: string, options?: { twoFactorVerified?: boolean; signInMethod?: "password" | "magic_link" }): Promise<TestClient>;
   mail: Mailbox;
   close(): Promise<void>;
 }
@@ -101,7 +103,7 @@ export async function createHarness(options: { rateLimits?: boolean } = {}): Pro
     },
     now: clock.now,
   };
-  return {
+  const harness: Harness = {
     services,
     database,
     clock,
@@ -128,9 +130,20 @@ export async function createHarness(options: { rateLimits?: boolean } = {}): Pro
       });
       return { api: caller, cookies };
     },
+    async signedInClient(userId, options = {}) {
+      const client = harness.client();
+      const session = await services.lucia.createSession(userId, {
+        twoFactorVerified: options.twoFactorVerified ?? true,
+        signInMethod: options.signInMethod ?? "password",
+        lastActiveAt: clock.now(),
+      });
+      client.cookies.set(SESSION_COOKIE_NAME, session.id);
+      return client;
+    },
     async close() {
       services.mailer.close();
       await database.drop();
     },
   };
+  return harness;
 }

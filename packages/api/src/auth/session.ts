@@ -42,6 +42,7 @@ export async function resolveRequestSession(
     fresh: false,
     twoFactorVerified: row.twoFactorVerified,
     lastActiveAt,
+    signInMethod: row.signInMethod,
   };
   return { session, user: { id: row.userId, ...row.user } };
 }
@@ -51,12 +52,13 @@ export async function startSession(
   services: ApiServices,
   req: RequestInfo,
   userId: string,
-  options: { twoFactorVerified: boolean },
+  options: { twoFactorVerified: boolean; signInMethod: "password" | "magic_link" },
 ): Promise<Session> {
   const previousId = req.cookieHeader ? services.lucia.readSessionCookie(req.cookieHeader) : null;
   if (previousId) await services.lucia.invalidateSession(previousId);
   const session = await services.lucia.createSession(userId, {
     twoFactorVerified: options.twoFactorVerified,
+    signInMethod: options.signInMethod,
     lastActiveAt: services.now(),
     userAgent: req.userAgent?.slice(0, 512) ?? null,
   });

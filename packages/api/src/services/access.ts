@@ -9,6 +9,18 @@ export interface ViewerAccess {
   isSuperUser: boolean;
 }
 
+/** The app-level identity from what the session lookup already loaded; null when the role row is missing. */
+export function viewerFromSessionUser(user: {
+  id: string;
+  profile: { superUser: boolean } | null;
+  appRole: { role: string } | null;
+}): ViewerAccess | null {
+  if (!user.appRole) return null;
+  const isSuperUser = user.profile?.superUser ?? false;
+  const stored = user.appRole.role === "super_user" ? "super-user" : user.appRole.role;
+  return { userId: user.id, isSuperUser, role: resolveAppRole(isSuperUser, stored) };
+}
+
 /** Role resolution of spec 4; creates the missing `user` role row (created=true then). */
 export async function loadViewer(db: DbOrTx, userId: string): Promise<ViewerAccess & { roleCreated: boolean }> {
   const row = await db.user.findUnique({

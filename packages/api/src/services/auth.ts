@@ -170,7 +170,7 @@ export async function completeSignIn(
   method: SignInMethod,
   redirectTo: string | null,
 ): Promise<SignInResult> {
-  await startSession(services, req, user.id, { twoFactorVerified: !user.twoFactorEnabled });
+  await startSession(services, req, user.id, { twoFactorVerified: !user.twoFactorEnabled, signInMethod: method });
   if (user.twoFactorEnabled) return { status: "two_factor_required", redirectTo };
   await recordSignIn(services, user.id, method, req);
   return { status: "signed_in", redirectTo };

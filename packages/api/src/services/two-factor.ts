@@ -6,7 +6,7 @@ import { createTOTPKeyURI, verifyHOTP } from "@oslojs/otp";
 import { encodeBase32LowerCaseNoPadding, encodeBase32UpperCaseNoPadding } from "@oslojs/encoding";
 import QRCode from "qrcode";
 import type { Db } from "@promptly/db";
-import { MSG, SESSION_TIMEOUT_MAX, SETTINGS_MSG, TWO_FACTOR_CODE_LENGTH, normalizeRecoveryCode } from "@promptly/shared";
+import { MSG, SETTINGS_MSG, TWO_FACTOR_CODE_LENGTH, normalizeRecoveryCode } from "@promptly/shared";
 import type { ApiServices, RequestInfo } from "../context.ts";
 import { fail } from "../errors.ts";
 import { hashToken } from "../auth/lucia.ts";
@@ -226,34 +226,18 @@ export const hashRecoveryCode = (code: string) => hashToken(normalizeRecoveryCod
 // ---- the second sign-in step, end to end ----
 
 /**
- * Which first factor started a pending session (only the login event's label depends on it): a
- * magic-link token consumed since the user's last completed sign-in, within the longest idle limit,
- * means magic link; anything else password. A `sign_in_method` on the session would make this exact.
- */
-async function firstFactorOf(services: Pick<ApiServices, "db" | "now">, userId: string): Promise<SignInMethod> {
-  const user = await services.db.user.findUnique({ where: { id: userId }, select: { lastSignInAt: true } });
-  const since = Math.max(user?.lastSignInAt?.getTime() ?? 0, services.now().getTime() - SESSION_TIMEOUT_MAX * 60_000);
-  const link = await services.db.oneTimeToken.findFirst({
-    where: { userId, purpose: "magic_link", usedAt: { gt: new Date(since) } },
-    select: { id: true },
-  });
-  return link ? "magic_link" : "password";
-}
-
-/**
  * Finishes a sign-in that waits for its second factor: checks a TOTP code or consumes a recovery
  * code, marks the session verified and records the sign-in. An already verified session passes.
  */
 export async function completeTwoFactorSignIn(
   services: Pick<ApiServices, "db" | "config" | "now">,
   req: RequestInfo,
-  session: { id: string; userId: string; twoFactorVerified: boolean },
+  session: { id: string; userId: string; twoFactorVerified: boolean; signInMethod: SignInMethod },
   proof: { kind: "totp" | "recovery"; code: string },
 ): Promise<void> {
   if (session.twoFactorVerified) return;
   if (proof.kind === "totp") await verifyTwoFactorCode(services, session.userId, proof.code);
   else await useRecoveryCode(services, session.userId, proof.code);
-  const method = await firstFactorOf(services, session.userId);
   await markSessionVerified(services.db, session.id);
-  await recordSignIn(services, session.userId, method, req);
+  await recordSignIn(services, session.userId, session.signInMethod, req);
 }

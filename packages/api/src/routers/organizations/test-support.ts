@@ -4,7 +4,6 @@ import { randomBytes } from "node:crypto";
 import { TRPCError } from "@trpc/server";
 import { ZodError } from "zod";
 import type { Harness, TestClient } from "../../testing.ts";
-import { SESSION_COOKIE_NAME } from "../../auth/lucia.ts";
 
 export interface TestAccount {
   id: string;
@@ -36,10 +35,7 @@ export async function createAccount(
 
 /** A browser-like client signed in as `account`. */
 export async function signedIn(h: Harness, account: TestAccount): Promise<TestClient> {
-  const client = h.client();
-  const session = await h.services.lucia.createSession(account.id, { twoFactorVerified: true, lastActiveAt: h.clock.now() });
-  client.cookies.set(SESSION_COOKIE_NAME, session.id);
-  return client;
+  return h.signedInClient(account.id);
 }
 
 /** An organization with the given members, written directly (the create procedure has its own tests). */

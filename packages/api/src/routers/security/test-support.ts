@@ -6,7 +6,6 @@ import { hash } from "@node-rs/argon2";
 import { generateHOTP } from "@oslojs/otp";
 import { decodeBase32IgnorePadding } from "@oslojs/encoding";
 import type { Harness, TestClient } from "../../testing.ts";
-import { SESSION_COOKIE_NAME } from "../../auth/lucia.ts";
 
 export const PASSWORD = "old-password-123";
 
@@ -31,13 +30,7 @@ export async function createAccount(h: Harness, options: { password?: string | n
 
 /** A browser-like client with a real session for `account` (verified unless `twoFactorVerified: false`). */
 export async function signedIn(h: Harness, account: TestAccount, options: { twoFactorVerified?: boolean } = {}): Promise<TestClient> {
-  const client = h.client();
-  const session = await h.services.lucia.createSession(account.id, {
-    twoFactorVerified: options.twoFactorVerified ?? true,
-    lastActiveAt: h.clock.now(),
-  });
-  client.cookies.set(SESSION_COOKIE_NAME, session.id);
-  return client;
+  return h.signedInClient(account.id, options);
 }
 
 /** The authenticator's code for `secret` (base32, as shown) at the harness clock, `offsetSteps` 30 s steps away. */

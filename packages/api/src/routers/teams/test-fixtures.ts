@@ -5,7 +5,6 @@ import { randomBytes } from "node:crypto";
 import { ZodError } from "zod";
 import type { TeamRole } from "@promptly/shared";
 import type { Harness, TestClient } from "../../testing.ts";
-import { SESSION_COOKIE_NAME } from "../../auth/lucia.ts";
 
 export interface TestAccount {
   id: string;
@@ -30,9 +29,7 @@ export async function createAccount(
     },
     select: { id: true, email: true },
   });
-  const session = await h.services.lucia.createSession(user.id, { twoFactorVerified: true, lastActiveAt: h.clock.now() });
-  const client = h.client();
-  client.cookies.set(SESSION_COOKIE_NAME, session.id);
+  const client = await h.signedInClient(user.id);
   return { ...user, api: client.api };
 }
 
