@@ -1,28 +1,15 @@
 // The members of an organization: avatar, name or 'Unnamed User', email, a role select and a menu with
 // Remove. The last admin's controls are disabled and labelled 'Last admin' (the server enforces it too).
 import { useState } from "react";
-import { MoreHorizontal, UserMinus } from "lucide-react";
 import { toast } from "sonner";
-import { initials, MSG, ORGANIZATION_ROLES, type OrganizationRole } from "@promptly/shared";
-import {
-  AlertDialog,
-  AlertDialogCancel,
-  AlertDialogContent,
-  AlertDialogDescription,
-  AlertDialogFooter,
-  AlertDialogHeader,
-  AlertDialogTitle,
-} from "@/components/ui/alert-dialog";
-import { Avatar, AvatarFallback, AvatarImage } from "@/components/ui/avatar";
+import { memberDisplayName, ORGANIZATION_ROLES } from "@promptly/shared";
+import { MemberActionsMenu, MemberIdentity, MemberRoleSelect, RemoveMemberDialog } from "@/components/members/member-parts";
 import { Badge } from "@/components/ui/badge";
-import { Button } from "@/components/ui/button";
-import { DropdownMenu, DropdownMenuContent, DropdownMenuItem, DropdownMenuTrigger } from "@/components/ui/dropdown-menu";
-import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@/components/ui/select";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import { trpc } from "@/lib/trpc";
 import { isLastOrganizationAdmin, ORGANIZATION_ROLE_LABELS, type OrganizationMember } from "./organization-types.ts";
 
-const memberName = (member: OrganizationMember) => member.fullName?.trim() || "Unnamed User";
+const memberName = (member: OrganizationMember) => memberDisplayName(member.fullName);
 const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: "medium" });
 
 export function OrganizationMembersTable({ organizationId, members }: { organizationId: string; members: OrganizationMember[] }) {
@@ -77,60 +64,23 @@ export function OrganizationMembersTable({ organizationId, members }: { organiza
             return (
               <TableRow key={member.id} data-testid="organization-member-row" data-email={member.email}>
                 <TableCell>
-                  <div className="flex items-center gap-3">
-                    <Avatar>
-                      {member.avatarUrl && <AvatarImage src={member.avatarUrl} alt="" />}
-                      <AvatarFallback>{initials(member.fullName, member.email)}</AvatarFallback>
-                    </Avatar>
-                    <div className="min-w-0">
-                      <div className="flex items-center gap-2 font-medium">
-                        <span className="truncate">{name}</span>
-                        {member.isSuperUser && <Badge variant="secondary">Super User</Badge>}
-                      </div>
-                      <div className="truncate text-sm text-muted-foreground">{member.email}</div>
-                    </div>
-                  </div>
+                  <MemberIdentity person={member} badge={member.isSuperUser && <Badge variant="secondary">Super User</Badge>} />
                 </TableCell>
                 <TableCell>
-                  <div className="flex items-center gap-2">
-                    <Select
-                      value={member.role}
-                      disabled={lastAdmin || pendingRole}
-                      onValueChange={(role) => updateRole.mutate({ id: member.id, role: role as OrganizationRole })}
-                    >
-                      <SelectTrigger size="sm" className="w-28" aria-label={`Role of ${name}`}>
-                        <SelectValue />
-                      </SelectTrigger>
-                      <SelectContent>
-                        {ORGANIZATION_ROLES.map((role) => (
-                          <SelectItem key={role} value={role}>
-                            {ORGANIZATION_ROLE_LABELS[role]}
-                          </SelectItem>
-                        ))}
-                      </SelectContent>
-                    </Select>
-                    {lastAdmin && (
-                      <Badge variant="outline" title="An organization must keep at least one admin.">
-                        {MSG.lastAdmin}
-                      </Badge>
-                    )}
-                  </div>
+                  <MemberRoleSelect
+                    name={name}
+                    value={member.role}
+                    roles={ORGANIZATION_ROLES}
+                    labels={ORGANIZATION_ROLE_LABELS}
+                    disabled={pendingRole}
+                    isLastAdmin={lastAdmin}
+                    lastAdminReason="An organization must keep at least one admin."
+                    onChange={(role) => updateRole.mutate({ id: member.id, role })}
+                  />
                 </TableCell>
                 <TableCell className="text-muted-foreground">{dateFormat.format(member.joinedAt)}</TableCell>
                 <TableCell className="text-right">
-                  <DropdownMenu>
-                    <DropdownMenuTrigger asChild>
-                      <Button variant="ghost" size="icon" aria-label={`Actions for ${name}`}>
-                        <MoreHorizontal aria-hidden="true" />
-                      </Button>
-                    </DropdownMenuTrigger>
-                    <DropdownMenuContent align="end">
-                      <DropdownMenuItem variant="destructive" disabled={lastAdmin} onSelect={() => setRemoving(member)}>
-                        <UserMinus aria-hidden="true" />
-                        {lastAdmin ? `Remove (${MSG.lastAdmin})` : "Remove"}
-                      </DropdownMenuItem>
-                    </DropdownMenuContent>
-                  </DropdownMenu>
+                  <MemberActionsMenu name={name} isLastAdmin={lastAdmin} onRemove={() => setRemoving(member)} />
                 </TableCell>
               </TableRow>
             );
@@ -138,22 +88,13 @@ export function OrganizationMembersTable({ organizationId, members }: { organiza
         </TableBody>
       </Table>
 
-      <AlertDialog open={!!removing} onOpenChange={(open) => !open && !remove.isPending && setRemoving(null)}>
-        <AlertDialogContent>
-          <AlertDialogHeader>
-            <AlertDialogTitle>Remove {removing ? memberName(removing) : "member"}?</AlertDialogTitle>
-            <AlertDialogDescription>
-              {removing?.email} will lose access to this organization. Their account is kept.
-            </AlertDialogDescription>
-          </AlertDialogHeader>
-          <AlertDialogFooter>
-            <AlertDialogCancel disabled={remove.isPending}>Cancel</AlertDialogCancel>
-            <Button variant="destructive" disabled={remove.isPending} onClick={() => removing && remove.mutate({ id: removing.id })}>
-              {remove.isPending ? "Removing..." : "Remove Member"}
-            </Button>
-          </AlertDialogFooter>
-        </AlertDialogContent>
-      </AlertDialog>
+      <RemoveMemberDialog
+        name={removing ? memberName(removing) : null}
+        description={`${removing?.email ?? "This member"} will lose access to this organization. Their account is kept.`}
+        pending={remove.isPending}
+        onCancel={() => setRemoving(null)}
+        onConfirm={() => removing && remove.mutate({ id: removing.id })}
+      />
     </>
   );
 }

@@ -2,17 +2,9 @@
 // Role (Admin, Editor, Viewer) and Actions (Remove). The last admin's role select and Remove are
 // disabled and labelled 'Last admin'; the server enforces the same rule. Read-only below admin level.
 import { useState } from "react";
-import { MoreHorizontal, UserMinus } from "lucide-react";
 import { toast } from "sonner";
-import { initials, memberDisplayName, MSG, TEAM_MSG, TEAM_ROLE_LABELS, TEAM_ROLES, type TeamRole } from "@promptly/shared";
-import {
-  AlertDialog, AlertDialogCancel, AlertDialogContent, AlertDialogDescription, AlertDialogFooter, AlertDialogHeader, AlertDialogTitle,
-} from "@/components/ui/alert-dialog";
-import { Avatar, AvatarFallback, AvatarImage } from "@/components/ui/avatar";
-import { Badge } from "@/components/ui/badge";
-import { Button } from "@/components/ui/button";
-import { DropdownMenu, DropdownMenuContent, DropdownMenuItem, DropdownMenuTrigger } from "@/components/ui/dropdown-menu";
-import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@/components/ui/select";
+import { memberDisplayName, TEAM_MSG, TEAM_ROLE_LABELS, TEAM_ROLES } from "@promptly/shared";
+import { MemberActionsMenu, MemberIdentity, MemberRoleSelect, RemoveMemberDialog } from "@/components/members/member-parts";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import { trpc } from "@/lib/trpc";
 import type { TeamMember } from "./team-types.ts";
@@ -66,58 +58,22 @@ export function TeamMembersTable({ teamId, members, canManage }: { teamId: strin
             return (
               <TableRow key={member.id} data-testid="team-member-row" data-email={member.profile.email ?? undefined}>
                 <TableCell>
-                  <div className="flex items-center gap-3">
-                    <Avatar>
-                      {member.profile.avatarUrl && <AvatarImage src={member.profile.avatarUrl} alt="" />}
-                      <AvatarFallback>{initials(member.profile.fullName, member.profile.email)}</AvatarFallback>
-                    </Avatar>
-                    <div className="min-w-0">
-                      <div className="truncate font-medium">{name}</div>
-                      <div className="truncate text-sm text-muted-foreground">{member.profile.email}</div>
-                    </div>
-                  </div>
+                  <MemberIdentity person={member.profile} />
                 </TableCell>
                 <TableCell>
-                  <div className="flex items-center gap-2">
-                    <Select
-                      value={member.role}
-                      disabled={!canManage || lastAdmin || pendingRole}
-                      onValueChange={(role) => updateRole.mutate({ id: member.id, role: role as TeamRole })}
-                    >
-                      <SelectTrigger size="sm" className="w-28" aria-label={`Role of ${name}`}>
-                        <SelectValue />
-                      </SelectTrigger>
-                      <SelectContent>
-                        {TEAM_ROLES.map((role) => (
-                          <SelectItem key={role} value={role}>
-                            {TEAM_ROLE_LABELS[role]}
-                          </SelectItem>
-                        ))}
-                      </SelectContent>
-                    </Select>
-                    {lastAdmin && (
-                      <Badge variant="outline" title="A team must keep at least one admin.">
-                        {MSG.lastAdmin}
-                      </Badge>
-                    )}
-                  </div>
+                  <MemberRoleSelect
+                    name={name}
+                    value={member.role}
+                    roles={TEAM_ROLES}
+                    labels={TEAM_ROLE_LABELS}
+                    disabled={!canManage || pendingRole}
+                    isLastAdmin={lastAdmin}
+                    lastAdminReason="A team must keep at least one admin."
+                    onChange={(role) => updateRole.mutate({ id: member.id, role })}
+                  />
                 </TableCell>
                 <TableCell className="text-right">
-                  {canManage && (
-                    <DropdownMenu>
-                      <DropdownMenuTrigger asChild>
-                        <Button variant="ghost" size="icon" aria-label={`Actions for ${name}`}>
-                          <MoreHorizontal aria-hidden="true" />
-                        </Button>
-                      </DropdownMenuTrigger>
-                      <DropdownMenuContent align="end">
-                        <DropdownMenuItem variant="destructive" disabled={lastAdmin} onSelect={() => setRemoving(member)}>
-                          <UserMinus aria-hidden="true" />
-                          {lastAdmin ? `Remove (${MSG.lastAdmin})` : "Remove"}
-                        </DropdownMenuItem>
-                      </DropdownMenuContent>
-                    </DropdownMenu>
-                  )}
+                  {canManage && <MemberActionsMenu name={name} isLastAdmin={lastAdmin} onRemove={() => setRemoving(member)} />}
                 </TableCell>
               </TableRow>
             );
@@ -125,22 +81,13 @@ export function TeamMembersTable({ teamId, members, canManage }: { teamId: strin
         </TableBody>
       </Table>
 
-      <AlertDialog open={!!removing} onOpenChange={(open) => !open && !remove.isPending && setRemoving(null)}>
-        <AlertDialogContent>
-          <AlertDialogHeader>
-            <AlertDialogTitle>Remove {removing ? memberDisplayName(removing.profile.fullName) : "member"}?</AlertDialogTitle>
-            <AlertDialogDescription>
-              {removing?.profile.email} will lose access to this team. They stay in the organization.
-            </AlertDialogDescription>
-          </AlertDialogHeader>
-          <AlertDialogFooter>
-            <AlertDialogCancel disabled={remove.isPending}>Cancel</AlertDialogCancel>
-            <Button variant="destructive" disabled={remove.isPending} onClick={() => removing && remove.mutate({ id: removing.id })}>
-              {remove.isPending ? "Removing..." : "Remove Member"}
-            </Button>
-          </AlertDialogFooter>
-        </AlertDialogContent>
-      </AlertDialog>
+      <RemoveMemberDialog
+        name={removing ? memberDisplayName(removing.profile.fullName) : null}
+        description={`${removing?.profile.email ?? "This member"} will lose access to this team. They stay in the organization.`}
+        pending={remove.isPending}
+        onCancel={() => setRemoving(null)}
+        onConfirm={() => removing && remove.mutate({ id: removing.id })}
+      />
     </>
   );
 }
