@@ -190,6 +190,24 @@ test.describe("a super user", () => {
     await expect(toast).toContainText("Could not load your organizations. Please try again later.", { timeout: 30_000 });
     await expect(switcher(page)).toContainText("No organizations");
   });
+
+  test("a plain user, whose header has no switcher, also sees 'Error loading organizations'", async ({ page }) => {
+    const person = await createAccount();
+    await signIn(page, person.email);
+    await page.route(/\/trpc\/[^?]*organizations\.list/, (route) =>
+      route.fulfill({
+        status: 500,
+        contentType: "application/json",
+        body: JSON.stringify([{ error: { json: { message: "Internal server error", code: -32603, data: { code: "INTERNAL_SERVER_ERROR", httpStatus: 500 } } } }]),
+      }),
+    );
+    await page.goto("/");
+    await expect(page.locator("[data-sonner-toast]").filter({ hasText: "Error loading organizations" })).toContainText(
+      "Could not load your organizations. Please try again later.",
+      { timeout: 30_000 },
+    );
+    await expect(switcher(page)).toHaveCount(0);
+  });
 });
 
 test.describe("other people", () => {

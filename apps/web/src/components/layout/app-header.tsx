@@ -5,7 +5,7 @@ import { useId } from "react";
 import { PanelLeft, Plus, Search } from "lucide-react";
 import { toast } from "sonner";
 import { canCreatePrompts } from "@promptly/shared";
-import { OrganizationSwitcher } from "@/components/organizations/organization-switcher";
+import { OrganizationSwitcher, useOrganizationsLoadErrorToast } from "@/components/organizations/organization-switcher";
 import { TeamSelector } from "@/components/teams/team-selector";
 import { Button } from "@/components/ui/button";
 import { Input } from "@/components/ui/input";
@@ -17,6 +17,8 @@ import { UserMenu } from "./user-menu.tsx";
 export function AppHeader() {
   const { data: me } = useMe();
   const { organizations, activeTeam, isOrgAdmin } = useWorkspace();
+  // Here rather than only in the switcher: the switcher is hidden for most people (spec 2).
+  useOrganizationsLoadErrorToast();
   const { toggleSidebar, isMobile, open, openMobile } = useSidebar();
   const searchId = useId();
 

@@ -27,7 +27,6 @@ export function OrganizationSwitcher() {
   const { organizations, organizationsLoading, activeOrganization, setActiveOrganizationId } = useWorkspace();
   const navigate = useNavigate();
   const [creating, setCreating] = useState(false);
-  useOrganizationsLoadErrorToast();
 
   const actions: SwitcherAction[] = me?.isSuperUser
     ? [
