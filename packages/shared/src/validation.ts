@@ -39,7 +39,11 @@ export const signInInput = z.object(
   },
   requiredObject,
 );
-export const signUpInput = z.object({ email: emailSchema, password: signUpPasswordSchema }, requiredObject);
+export const signUpInput = z.object(
+  // redirectTo: where the confirmed person returns after signing in (e.g. an invitation); same-origin paths only.
+  { email: emailSchema, password: signUpPasswordSchema, redirectTo: z.string().max(2000).optional() },
+  requiredObject,
+);
 export const signUpForm = signUpInput
   .extend({ confirmPassword: z.string({ error: MSG.required }).min(1, MSG.required) })
   .refine((v) => v.password === v.confirmPassword, { message: MSG.passwordsDoNotMatch, path: ["confirmPassword"] });

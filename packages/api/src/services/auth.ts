@@ -76,7 +76,7 @@ const FIRST_ACCOUNT_LOCK = 7_253_001;
  * link. The first account of an installation is a super user. An address that already has an account
  * gets the same answer, and that address an email saying so.
  */
-export async function signUp(services: ApiServices, req: RequestInfo, input: { email: string; password: string }) {
+export async function signUp(services: ApiServices, req: RequestInfo, input: { email: string; password: string; redirectTo?: string }) {
   enforceRateLimit(services, "signUp", req.ip, input.email);
   const passwordHash = await hashPassword(input.password);
   const now = services.now();
@@ -100,6 +100,7 @@ export async function signUp(services: ApiServices, req: RequestInfo, input: { e
       purpose: "email_verification",
       ttlMs: EMAIL_VERIFICATION_TTL_HOURS * 60 * MINUTE,
       now,
+      redirectTo: safeRedirectPath(input.redirectTo),
     });
     return { created: true as const, token };
   });
@@ -110,12 +111,14 @@ export async function signUp(services: ApiServices, req: RequestInfo, input: { e
   );
 }
 
-export async function verifyEmail(services: ApiServices, token: string) {
+/** Confirms the address; returns where sign-up asked to go afterwards (a same-origin path) or null. */
+export async function verifyEmail(services: ApiServices, token: string): Promise<{ redirectTo: string | null }> {
   const now = services.now();
-  await services.db.$transaction(async (tx) => {
+  return services.db.$transaction(async (tx) => {
     const consumed = await consumeToken(tx, "email_verification", token, now);
     if (!consumed) return fail("BAD_REQUEST", MSG.invalidOrExpiredLink);
     await tx.user.updateMany({ where: { id: consumed.userId, emailVerifiedAt: null }, data: { emailVerifiedAt: now } });
+    return { redirectTo: consumed.redirectTo };
   });
 }
 

@@ -19,8 +19,8 @@ export function ConfirmEmailPanel({ token }: { token: string | null }) {
     if (!token) return;
     setFailure(null);
     try {
-      await verifyEmail.mutateAsync({ token });
-      await navigate({ to: "/auth/signin", search: { email_confirmed: true }, replace: true });
+      const { redirectTo } = await verifyEmail.mutateAsync({ token });
+      await navigate({ to: "/auth/signin", search: { email_confirmed: true, redirect: redirectTo ?? undefined }, replace: true });
     } catch (error) {
       setFailure(describeFailure(error).message);
     }

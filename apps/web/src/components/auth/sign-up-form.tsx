@@ -19,7 +19,7 @@ import { describeFailure } from "./auth-errors.ts";
 
 type SignUpValues = z.input<typeof signUpForm>;
 
-export function SignUpForm({ emailConfirmed = false }: { emailConfirmed?: boolean }) {
+export function SignUpForm({ emailConfirmed = false, redirect }: { emailConfirmed?: boolean; redirect?: string }) {
   const [registeredEmail, setRegisteredEmail] = useState<string | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
   const signUp = trpc.auth.signUp.useMutation();
@@ -34,7 +34,7 @@ export function SignUpForm({ emailConfirmed = false }: { emailConfirmed?: boolea
   const onSubmit = handleSubmit(async ({ email, password }) => {
     setFailure(null);
     try {
-      await signUp.mutateAsync({ email, password });
+      await signUp.mutateAsync({ email, password, redirectTo: redirect });
       setRegisteredEmail(email);
       toast.success("Account created", { description: "Please check your email for confirmation" });
     } catch (error) {
@@ -44,7 +44,7 @@ export function SignUpForm({ emailConfirmed = false }: { emailConfirmed?: boolea
     }
   });
 
-  if (registeredEmail) return <RegistrationSuccess email={registeredEmail} />;
+  if (registeredEmail) return <RegistrationSuccess email={registeredEmail} redirect={redirect} />;
 
   return (
     <AuthCard
@@ -91,9 +91,9 @@ export function SignUpForm({ emailConfirmed = false }: { emailConfirmed?: boolea
   );
 }
 
-function RegistrationSuccess({ email }: { email: string }) {
+function RegistrationSuccess({ email, redirect }: { email: string; redirect?: string }) {
   const navigate = useNavigate();
-  const goToSignIn = () => navigate({ to: "/auth/signin", search: { signup: "success" } });
+  const goToSignIn = () => navigate({ to: "/auth/signin", search: { signup: "success", redirect } });
   useEffect(() => {
     const timer = window.setTimeout(goToSignIn, SIGN_UP_REDIRECT_DELAY_MS);
     return () => window.clearTimeout(timer);

@@ -87,10 +87,21 @@ describe("signing up", () => {
     // Only the token's hash is stored.
     expect(await h.database.db.oneTimeToken.count({ where: { tokenHash: link.token } })).toBe(0);
 
-    expect(await h.client().api.auth.verifyEmail({ token: link.token })).toEqual({ ok: true });
+    expect(await h.client().api.auth.verifyEmail({ token: link.token })).toEqual({ ok: true, redirectTo: null });
     expect((await h.database.db.user.findUniqueOrThrow({ where: { email } })).emailVerifiedAt).not.toBeNull();
     expect(await client.api.auth.signIn({ email, password: PASSWORD })).toEqual({ status: "signed_in", redirectTo: null });
     expect((await client.api.auth.me())?.user.email).toBe(email);
+  });
+
+  it.each([
+    ["/auth/accept-invite?id=abc", "/auth/accept-invite?id=abc"],
+    ["https://evil.example/steal", null],
+    ["//evil.example", null],
+  ])("carries the sign-up's redirect %j through the confirmation as %j (same-origin paths only)", async (redirectTo, expected) => {
+    const email = uniqueEmail();
+    await h.client().api.auth.signUp({ email, password: PASSWORD, redirectTo });
+    const link = linkOf(await h.mail.waitFor(email, SUBJECTS.verification));
+    expect(await h.client().api.auth.verifyEmail({ token: link.token })).toEqual({ ok: true, redirectTo: expected });
   });
 
   it("answers an existing address the same way, mails it a notice and changes nothing", async () => {
@@ -144,7 +155,7 @@ describe("the verification token", () => {
     expect(await h.client().api.auth.resendVerification({ email })).toEqual({ ok: true });
     const second = await nextMail(h, email, SUBJECTS.verification, [first]);
     expect(await outcome(h.client().api.auth.verifyEmail({ token: linkOf(first).token }))).toMatchObject({ code: "BAD_REQUEST" });
-    expect(await h.client().api.auth.verifyEmail({ token: linkOf(second).token })).toEqual({ ok: true });
+    expect(await h.client().api.auth.verifyEmail({ token: linkOf(second).token })).toEqual({ ok: true, redirectTo: null });
   });
 
   it("is not resent to unknown or already confirmed addresses, with the same answer", async () => {
