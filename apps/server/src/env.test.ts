@@ -1,9 +1,16 @@
-import { describe, expect, it } from "vitest";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
 import { ConfigError, loadEnv } from "./env.ts";
+
+// loadEnv keeps a generated APP_SECRET in DATA_DIR: a folder of this file's own, removed afterwards.
+const dataDir = mkdtempSync(join(tmpdir(), "promptly-env-test-"));
+afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
 describe("loadEnv", () => {
   it("needs no configuration: embedded services and port 3000", () => {
-    const env = loadEnv({ DATA_DIR: "/tmp/promptly-env-test" });
+    const env = loadEnv({ DATA_DIR: dataDir });
     expect(env.PORT).toBe(3000);
     expect(env.DATABASE_URL).toBeUndefined();
     expect(env.APP_URL).toBe("http://localhost:3000");
@@ -19,11 +26,11 @@ describe("loadEnv", () => {
     [{ SMTP_SECURE: "maybe" }, "Invalid configuration: SMTP_SECURE"],
     [{ APP_SECRET: "short" }, "Invalid configuration: APP_SECRET must be at least 32 characters"],
   ])("refuses %o with a message naming the variable", (vars, message) => {
-    expect(() => loadEnv({ DATA_DIR: "/tmp/promptly-env-test", ...vars })).toThrow(ConfigError);
-    expect(() => loadEnv({ DATA_DIR: "/tmp/promptly-env-test", ...vars })).toThrow(message);
+    expect(() => loadEnv({ DATA_DIR: dataDir, ...vars })).toThrow(ConfigError);
+    expect(() => loadEnv({ DATA_DIR: dataDir, ...vars })).toThrow(message);
   });
 
   it("treats empty variables as unset", () => {
-    expect(loadEnv({ DATA_DIR: "/tmp/promptly-env-test", DATABASE_URL: "" }).DATABASE_URL).toBeUndefined();
+    expect(loadEnv({ DATA_DIR: dataDir, DATABASE_URL: "" }).DATABASE_URL).toBeUndefined();
   });
 });

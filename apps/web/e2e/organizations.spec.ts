@@ -1,6 +1,6 @@
 // Organizations end to end (issue 5): the switcher, the Create Organization dialog with the spec's
 // messages, the organizations list and the members page, and who may see them.
-import { expect, test } from "@playwright/test";
+import { expect, test, type Page } from "@playwright/test";
 import { MSG } from "@promptly/shared";
 import { createAccount, signIn, withDb } from "./support/accounts.ts";
 import {
@@ -15,6 +15,17 @@ import {
   switchTo,
   uniqueOrganization,
 } from "./support/organizations.ts";
+
+/** Fault injection: organizations.list answers as a failing server would (a real 500 of tRPC's shape). */
+function failOrganizationList(page: Page) {
+  return page.route(/\/trpc\/[^?]*organizations\.list/, (route) =>
+    route.fulfill({
+      status: 500,
+      contentType: "application/json",
+      body: JSON.stringify([{ error: { json: { message: "Internal server error", code: -32603, data: { code: "INTERNAL_SERVER_ERROR", httpStatus: 500 } } } }]),
+    }),
+  );
+}
 
 test.describe("a super user", () => {
   test("creates an organization, switches to it, manages its members, renames and deletes it", async ({ page }) => {
@@ -177,14 +188,7 @@ test.describe("a super user", () => {
   test("sees 'Error loading organizations' when the list cannot be loaded", async ({ page }) => {
     const superUser = await createAccount({ superUser: true });
     await signIn(page, superUser.email);
-    // Fault injection: the list answers as a failing server would (a real 500 of tRPC's shape).
-    await page.route(/\/trpc\/[^?]*organizations\.list/, (route) =>
-      route.fulfill({
-        status: 500,
-        contentType: "application/json",
-        body: JSON.stringify([{ error: { json: { message: "Internal server error", code: -32603, data: { code: "INTERNAL_SERVER_ERROR", httpStatus: 500 } } } }]),
-      }),
-    );
+    await failOrganizationList(page);
     await page.goto("/");
     const toast = page.locator("[data-sonner-toast]").filter({ hasText: "Error loading organizations" });
     await expect(toast).toContainText("Could not load your organizations. Please try again later.", { timeout: 30_000 });
@@ -194,13 +198,7 @@ test.describe("a super user", () => {
   test("a plain user, whose header has no switcher, also sees 'Error loading organizations'", async ({ page }) => {
     const person = await createAccount();
     await signIn(page, person.email);
-    await page.route(/\/trpc\/[^?]*organizations\.list/, (route) =>
-      route.fulfill({
-        status: 500,
-        contentType: "application/json",
-        body: JSON.stringify([{ error: { json: { message: "Internal server error", code: -32603, data: { code: "INTERNAL_SERVER_ERROR", httpStatus: 500 } } } }]),
-      }),
-    );
+    await failOrganizationList(page);
     await page.goto("/");
     await expect(page.locator("[data-sonner-toast]").filter({ hasText: "Error loading organizations" })).toContainText(
       "Could not load your organizations. Please try again later.",

@@ -2,7 +2,7 @@
 import { TRPCError } from "@trpc/server";
 import { z } from "zod";
 import { MSG, canCreateTeams, hasAppRole, hasTeamLevel, idSchema, type AppRole, type TeamLevel } from "@promptly/shared";
-import { baseProcedure, middleware } from "./trpc.ts";
+import { baseProcedure } from "./trpc.ts";
 import { loadOrganizationAccess, loadTeamAccess, loadViewer, viewerFromSessionUser } from "./services/access.ts";
 import { findMemberOrganizationId } from "./services/organizations.ts";
 import { findTeamMemberTeamId } from "./services/teams.ts";
@@ -119,4 +119,3 @@ export const teamMemberProcedure = (level: TeamLevel) => teamRowProcedure(level,
 /** Input `{ id }` is an invite's id; the level applies to the invite's team. */
 export const teamInviteProcedure = (level: TeamLevel) => teamRowProcedure(level, findInviteTeamId);
 
-export { middleware };

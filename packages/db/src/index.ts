@@ -23,6 +23,16 @@ export function createDb({ url, max = 10 }: CreateDbOptions): Db {
   return new PrismaClient({ adapter });
 }
 
+/**
+ * Runs `work` in a transaction: the caller's when `db` already is one, else a new one. Lets a service's
+ * multi-step write be atomic on its own and still join a larger transaction of its caller.
+ */
+export function inTransaction<T>(db: DbOrTx, work: (tx: DbTransaction) => Promise<T>): Promise<T> {
+  // Only the root client can connect; a transaction client has no $connect (it does have $transaction).
+  const isRootClient = typeof (db as { $connect?: unknown }).$connect === "function";
+  return isRootClient ? (db as Db).$transaction(work) : work(db as DbTransaction);
+}
+
 /** True when `error` is Prisma's unique-constraint violation (P2002). */
 export function isUniqueViolation(error: unknown): boolean {
   return typeof error === "object" && error !== null && (error as { code?: string }).code === "P2002";

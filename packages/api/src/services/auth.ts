@@ -6,7 +6,7 @@ import {
   EMAIL_VERIFICATION_TTL_HOURS, MAGIC_LINK_TTL_MINUTES, MSG, PASSWORD_RESET_TTL_MINUTES, UNKNOWN_LOCATION,
   safeRedirectPath,
 } from "@promptly/shared";
-import type { DbOrTx } from "@promptly/db";
+import { inTransaction, type DbOrTx } from "@promptly/db";
 import type { User } from "lucia";
 import { resolveAppRole } from "@promptly/shared";
 import type { ApiServices, RequestInfo } from "../context.ts";
@@ -147,19 +147,19 @@ export interface SignInResult {
 
 /** A login event (browser on OS, location) and users.last_sign_in_at, for a completed sign-in only. */
 export async function recordSignIn(
-  services: Pick<ApiServices, "db" | "now">,
+  services: { db: DbOrTx; now: () => Date },
   userId: string,
   method: SignInMethod,
   req: RequestInfo,
 ): Promise<void> {
   const now = services.now();
-  await services.db.$transaction([
-    services.db.loginEvent.create({
+  await inTransaction(services.db, async (tx) => {
+    await tx.loginEvent.create({
       // No IP-location service is reachable from a self-hosted install; the spec's fallback applies.
       data: { userId, method, device: describeDevice(req.userAgent), location: UNKNOWN_LOCATION, createdAt: now },
-    }),
-    services.db.user.update({ where: { id: userId }, data: { lastSignInAt: now }, select: { id: true } }),
-  ]);
+    });
+    await tx.user.update({ where: { id: userId }, data: { lastSignInAt: now }, select: { id: true } });
+  });
 }
 
 /**

@@ -1,7 +1,7 @@
 // Emailed single-use tokens (email verification, magic link, password reset). The token itself only
 // travels in the email; the database keeps its SHA-256 hash, bound to one user and one purpose.
 import { encodeBase64urlNoPadding } from "@oslojs/encoding";
-import type { DbOrTx, TokenPurpose } from "@promptly/db";
+import { inTransaction, type DbOrTx, type TokenPurpose } from "@promptly/db";
 import { hashToken } from "../auth/lucia.ts";
 
 /** 160 random bits: far beyond guessing, short enough for a link. */
@@ -25,15 +25,18 @@ export interface IssueTokenOptions {
 /** Issues a new token and revokes the user's older unused ones of the same purpose. Returns the raw token. */
 export async function issueToken(db: DbOrTx, options: IssueTokenOptions): Promise<string> {
   const token = generateToken();
-  await db.oneTimeToken.deleteMany({ where: { userId: options.userId, purpose: options.purpose, usedAt: null } });
-  await db.oneTimeToken.create({
-    data: {
-      userId: options.userId,
-      purpose: options.purpose,
-      tokenHash: hashToken(token),
-      expiresAt: new Date(options.now.getTime() + options.ttlMs),
-      redirectTo: options.redirectTo ?? null,
-    },
+  // Revoke and issue together: concurrent requests must not leave two live tokens, nor a failure none.
+  await inTransaction(db, async (tx) => {
+    await tx.oneTimeToken.deleteMany({ where: { userId: options.userId, purpose: options.purpose, usedAt: null } });
+    await tx.oneTimeToken.create({
+      data: {
+        userId: options.userId,
+        purpose: options.purpose,
+        tokenHash: hashToken(token),
+        expiresAt: new Date(options.now.getTime() + options.ttlMs),
+        redirectTo: options.redirectTo ?? null,
+      },
+    });
   });
   return token;
 }

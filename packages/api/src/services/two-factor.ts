@@ -5,7 +5,7 @@ import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from "node:cr
 import { createTOTPKeyURI, verifyHOTP } from "@oslojs/otp";
 import { encodeBase32LowerCaseNoPadding, encodeBase32UpperCaseNoPadding } from "@oslojs/encoding";
 import QRCode from "qrcode";
-import type { Db } from "@promptly/db";
+import type { Db, DbOrTx } from "@promptly/db";
 import { MSG, SETTINGS_MSG, TWO_FACTOR_CODE_LENGTH, normalizeRecoveryCode } from "@promptly/shared";
 import type { ApiServices, RequestInfo } from "../context.ts";
 import { fail } from "../errors.ts";
@@ -43,13 +43,6 @@ export function decryptSecret(appSecret: string, userId: string, stored: string)
   decipher.setAAD(Buffer.from(userId));
   decipher.setAuthTag(bytes.subarray(12, 28));
   return new Uint8Array(Buffer.concat([decipher.update(bytes.subarray(28)), decipher.final()]));
-}
-
-// ---- status ----
-
-export async function isTwoFactorEnabled(db: Db, userId: string): Promise<boolean> {
-  const row = await db.twoFactor.findUnique({ where: { userId }, select: { enabledAt: true } });
-  return row?.enabledAt != null;
 }
 
 // ---- code entry with lockout ----
@@ -204,7 +197,7 @@ export async function useRecoveryCode(services: Services, userId: string, code: 
 }
 
 /** Marks the session as past its second factor (sessions.id is the hash of the cookie's id). */
-export async function markSessionVerified(db: Db, sessionId: string): Promise<void> {
+export async function markSessionVerified(db: DbOrTx, sessionId: string): Promise<void> {
   await db.session.updateMany({ where: { id: hashToken(sessionId) }, data: { twoFactorVerified: true } });
 }
 
@@ -238,6 +231,9 @@ export async function completeTwoFactorSignIn(
   if (session.twoFactorVerified) return;
   if (proof.kind === "totp") await verifyTwoFactorCode(services, session.userId, proof.code);
   else await useRecoveryCode(services, session.userId, proof.code);
-  await markSessionVerified(services.db, session.id);
-  await recordSignIn(services, session.userId, session.signInMethod, req);
+  // The session becomes complete exactly when the sign-in is recorded.
+  await services.db.$transaction(async (tx) => {
+    await markSessionVerified(tx, session.id);
+    await recordSignIn({ db: tx, now: services.now }, session.userId, session.signInMethod, req);
+  });
 }

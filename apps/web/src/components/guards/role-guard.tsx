@@ -4,15 +4,15 @@ import { useEffect, type ReactNode } from "react";
 import { Navigate } from "@tanstack/react-router";
 import { ShieldAlert } from "lucide-react";
 import { toast } from "sonner";
-import { canAccessTeamsPage, hasAppRole, type AppRole } from "@promptly/shared";
+import { MSG, canAccessTeamsPage, hasAppRole, type AppRole } from "@promptly/shared";
 import { Alert, AlertDescription, AlertTitle } from "@/components/ui/alert";
 import { Skeleton } from "@/components/ui/skeleton";
 import { useMe, viewerOf } from "@/hooks/use-me";
 import { useWorkspace } from "@/lib/workspace";
 
 export const ACCESS_DENIED_TITLE = "Access Denied";
-export const ACCESS_DENIED_MESSAGE = "You don't have permission to access this page.";
-export const TEAMS_ACCESS_DENIED_MESSAGE = "You don't have permission to access team management.";
+export const ACCESS_DENIED_MESSAGE = MSG.accessDeniedPage;
+export const TEAMS_ACCESS_DENIED_MESSAGE = MSG.accessDeniedTeams;
 
 export function GuardSkeleton() {
   return (

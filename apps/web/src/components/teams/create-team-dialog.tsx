@@ -55,7 +55,9 @@ export function CreateTeamDialog({ open, onOpenChange, onCreated }: CreateTeamDi
       onOpenChange(false);
     },
     onError(error) {
-      const message = error.message || TEAM_MSG.failedToCreateTeam;
+      // A refusal (4xx) says why; anything else is the spec's 'An unexpected error occurred'.
+      const status = error.data?.httpStatus ?? 500;
+      const message = status < 500 ? error.message || TEAM_MSG.failedToCreateTeam : TEAM_MSG.unexpectedError;
       const fields = serverFieldErrors(error);
       if (fields.name) setError("name", { message: fields.name });
       setFailure(message);

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { TEAM_MSG } from "@promptly/shared";
 import { createHarness, type Harness } from "../../testing.ts";
-import { CALLER_KINDS, createAccount, createTeam, createWorld, failure, outcome, type CallerKind } from "../teams/test-fixtures.ts";
+import { CALLER_KINDS, createAccount, createTeam, createWorld, failure, outcome, type CallerKind, EXPECTED_AT_LEVEL } from "../teams/test-fixtures.ts";
 
 let h: Harness;
 let world: Awaited<ReturnType<typeof createWorld>>;
@@ -12,18 +12,7 @@ beforeAll(async () => {
 });
 afterAll(() => h.close());
 
-type Expected = Record<CallerKind, string>;
-const viewerLevel: Expected = {
-  anonymous: "UNAUTHORIZED",
-  outsider: "NOT_FOUND",
-  orgMember: "NOT_FOUND",
-  viewer: "OK",
-  editor: "OK",
-  admin: "OK",
-  orgAdmin: "OK",
-  superUser: "OK",
-};
-const adminLevel: Expected = { ...viewerLevel, viewer: "FORBIDDEN", editor: "FORBIDDEN" };
+const { viewer: viewerLevel, admin: adminLevel } = EXPECTED_AT_LEVEL;
 
 const roleOf = async (memberId: string) =>
   (await h.database.db.teamMember.findUnique({ where: { id: memberId }, select: { role: true } }))?.role ?? null;

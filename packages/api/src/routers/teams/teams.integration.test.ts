@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MSG } from "@promptly/shared";
 import { createHarness, type Harness } from "../../testing.ts";
-import { CALLER_KINDS, createAccount, createWorld, failure, outcome, type CallerKind } from "./test-fixtures.ts";
+import { CALLER_KINDS, createAccount, createWorld, failure, outcome, type CallerKind, type Expected, EXPECTED_AT_LEVEL } from "./test-fixtures.ts";
 
 let h: Harness;
 let world: Awaited<ReturnType<typeof createWorld>>;
@@ -12,18 +12,7 @@ beforeAll(async () => {
 });
 afterAll(() => h.close());
 
-type Expected = Record<CallerKind, string>;
-const viewerLevel: Expected = {
-  anonymous: "UNAUTHORIZED",
-  outsider: "NOT_FOUND",
-  orgMember: "NOT_FOUND",
-  viewer: "OK",
-  editor: "OK",
-  admin: "OK",
-  orgAdmin: "OK",
-  superUser: "OK",
-};
-const adminLevel: Expected = { ...viewerLevel, viewer: "FORBIDDEN", editor: "FORBIDDEN" };
+const { viewer: viewerLevel, admin: adminLevel } = EXPECTED_AT_LEVEL;
 
 describe("teams procedures × caller kinds (spec 6)", () => {
   it.each(CALLER_KINDS)("teams.get as %s", async (kind) => {

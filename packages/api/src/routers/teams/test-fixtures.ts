@@ -58,6 +58,23 @@ export async function createTeam(h: Harness, organizationId: string, members: { 
 export const CALLER_KINDS = ["anonymous", "outsider", "orgMember", "viewer", "editor", "admin", "orgAdmin", "superUser"] as const;
 export type CallerKind = (typeof CALLER_KINDS)[number];
 
+/** What each caller kind gets ("OK" or an error code) from a procedure at a team level (spec 6). */
+export type Expected = Record<CallerKind, string>;
+const viewerLevel: Expected = {
+  anonymous: "UNAUTHORIZED",
+  outsider: "NOT_FOUND",
+  orgMember: "NOT_FOUND",
+  viewer: "OK",
+  editor: "OK",
+  admin: "OK",
+  orgAdmin: "OK",
+  superUser: "OK",
+};
+export const EXPECTED_AT_LEVEL = {
+  viewer: viewerLevel,
+  admin: { ...viewerLevel, viewer: "FORBIDDEN", editor: "FORBIDDEN" } as Expected,
+};
+
 /**
  * One organization and one person of each caller kind: an outsider (another organization's admin
  * and an app administrator, so app role alone grants nothing), a plain member of the organization,
