@@ -2,7 +2,8 @@
 // Seeds a fresh database, starts the production server as a separate process, drives it with
 // autocannon from this process and reports req/s, p50, p99 and the server's peak RSS, next to a
 // plain Express + pg baseline (another process) running the same SQL, measured in the same run.
-// BENCH_DURATION (s, default 10) and BENCH_CONNECTIONS (default 50) tune the load.
+// BENCH_DURATION (s, default 10) and BENCH_CONNECTIONS (default 50) tune the load; BENCH_PROFILE=<dir>
+// writes a V8 CPU profile of the server (open it in Chrome DevTools) to that folder.
 import { execFileSync, fork, spawn, type ChildProcess } from "node:child_process";
 import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -145,7 +146,8 @@ async function main() {
     await pool.query("VACUUM ANALYZE");
 
     const appPort = await freePort();
-    const app = spawn(process.execPath, ["apps/server/dist/main.mjs"], {
+    const profile = process.env.BENCH_PROFILE ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : [];
+    const app = spawn(process.execPath, [...profile, "apps/server/dist/main.mjs"], {
       cwd: ROOT,
       stdio: ["ignore", "ignore", "inherit"],
       env: {

@@ -11,7 +11,8 @@ const SUPER_USER = "bench-super@bench.test";
 /** The same SQL as organizations.list: rows, member counts (kept by a trigger) and the caller's role. */
 const LIST_SQL = `
   SELECT o.id, o.name, o.slug, o.created_at,
-         o.member_count, mine.role AS my_role
+         o.member_count, mine.role AS my_role,
+         (true OR mine.role IS NOT DISTINCT FROM 'admin') AS is_admin
   FROM organizations o
   LEFT JOIN organization_members mine ON mine.organization_id = o.id AND mine.user_id = $1
   ORDER BY o.name, o.id`;

@@ -1,11 +1,11 @@
 import { initTRPC, TRPCError } from "@trpc/server";
-import superjson from "superjson";
 import { ZodError, z } from "zod";
 import type { Context } from "./context.ts";
 import { DomainError } from "./errors.ts";
+import { transformer } from "./transformer.ts";
 
 const t = initTRPC.context<Context>().create({
-  transformer: superjson,
+  transformer,
   errorFormatter({ shape, error }) {
     const zodError = error.cause instanceof ZodError ? error.cause : null;
     const reason = error.cause instanceof DomainError ? error.cause.reason : undefined;

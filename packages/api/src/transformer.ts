@@ -1,0 +1,104 @@
+// The tRPC data transformer: superjson on the wire, with a fast path for what our procedures return.
+//
+// superjson's generic walker (class registry, custom rules, identity tracking, a path array per node)
+// was a third of the server's CPU time on list procedures: 1,000 organization rows took about 11 ms to
+// serialise against 3 ms for plain JSON (bench: organizations). Answers made only of plain objects,
+// arrays, strings, finite numbers, booleans, null and valid Dates are written here in superjson's exact
+// format ({ json, meta: { values, v: 1 } }); anything else (undefined, Map, Set, bigint, NaN, -0, class
+// instances, errors, an object met twice, ...) goes to superjson itself, so the output is always the one
+// superjson would produce (meta.values may list the same paths in another order) and any superjson client
+// reads it. Decoding is superjson's.
+import superjson from "superjson";
+
+type SuperJSONResult = ReturnType<typeof superjson.serialize>;
+type Annotations = Record<string, ["Date"]>;
+
+/** Returned by the walker when a value needs superjson's own handling. */
+const FALLBACK: unique symbol = Symbol("fallback");
+
+/** superjson's path segment escaping (pathstringifier.escapeKey); most keys need none. */
+const escapeKey = (key: string) =>
+  key.includes(".") || key.includes("\\") ? key.replace(/\\/g, "\\\\").replace(/\./g, "\\.") : key;
+
+class Walk {
+  readonly annotations: Annotations = {};
+  hasAnnotations = false;
+  private readonly seen = new Set<object>();
+  /** Escaped segments of the path to the value being written. */
+  private readonly path: string[] = [];
+
+  value(value: unknown): unknown {
+    switch (typeof value) {
+      case "string":
+      case "boolean":
+        return value;
+      case "number":
+        return Number.isFinite(value) && !Object.is(value, -0) ? value : FALLBACK;
+      case "object":
+        if (value === null) return null;
+        if (this.seen.has(value)) return FALLBACK; // superjson records referential equality
+        this.seen.add(value);
+        if (Array.isArray(value)) return this.array(value);
+        if (value instanceof Date) return this.date(value);
+        return this.object(value);
+      default:
+        return FALLBACK;
+    }
+  }
+
+  private array(array: unknown[]): unknown {
+    const out = new Array<unknown>(array.length);
+    for (let index = 0; index < array.length; index++) {
+      if (!(index in array)) return FALLBACK; // holes
+      this.path.push(String(index));
+      const item = this.value(array[index]);
+      this.path.pop();
+      if (item === FALLBACK) return FALLBACK;
+      out[index] = item;
+    }
+    return out;
+  }
+
+  private date(date: Date): unknown {
+    if (Object.getPrototypeOf(date) !== Date.prototype || Number.isNaN(date.getTime())) return FALLBACK;
+    if (this.path.length === 0) return FALLBACK; // a bare Date: superjson's root annotation form
+    this.annotations[this.path.join(".")] = ["Date"];
+    this.hasAnnotations = true;
+    return date.toISOString();
+  }
+
+  private object(object: object): unknown {
+    const prototype = Object.getPrototypeOf(object);
+    if ((prototype !== Object.prototype && prototype !== null) || object === Object.prototype) return FALLBACK;
+    const out: Record<string, unknown> = {};
+    for (const key of Object.keys(object)) {
+      // superjson refuses these (prototype pollution) with its own error.
+      if (key === "__proto__" || key === "constructor" || key === "prototype") return FALLBACK;
+      this.path.push(escapeKey(key));
+      const item = this.value((object as Record<string, unknown>)[key]);
+      this.path.pop();
+      if (item === FALLBACK) return FALLBACK;
+      out[key] = item;
+    }
+    return out;
+  }
+}
+
+/** The fast path alone: superjson's result, or null when the value needs superjson's own handling. */
+export function serializeFast(value: unknown): SuperJSONResult | null {
+  const walk = new Walk();
+  const json = walk.value(value);
+  if (json === FALLBACK) return null;
+  return walk.hasAnnotations
+    ? ({ json, meta: { values: walk.annotations, v: 1 } } as SuperJSONResult)
+    : ({ json } as SuperJSONResult);
+}
+
+export function serialize(value: unknown): SuperJSONResult {
+  return serializeFast(value) ?? superjson.serialize(value);
+}
+
+export const transformer = {
+  serialize,
+  deserialize: superjson.deserialize,
+};
