@@ -55,14 +55,18 @@ function peakRssMb(pid: number): number {
 
 async function waitFor(url: string, timeoutMs = 60_000) {
   const deadline = Date.now() + timeoutMs;
+  let last = "no answer";
   while (Date.now() < deadline) {
     try {
       const response = await fetch(url);
       if (response.ok) return;
-    } catch {}
+      last = `${response.status} ${await response.text()}`;
+    } catch (error) {
+      last = String((error as Error).cause ?? error);
+    }
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
-  throw new Error(`${url} did not answer within ${timeoutMs} ms`);
+  throw new Error(`${url} did not answer 200 within ${timeoutMs} ms (last: ${last})`);
 }
 
 function requestFor(base: string, scenario: Scenario) {
