@@ -1,7 +1,7 @@
 // Authentication end to end (issue 3): sign-up with the emailed confirmation, password sign-in that
 // returns to the page one came from, sign-out, magic links (single use), and password reset.
 import { expect, test } from "@playwright/test";
-import { PASSWORD, callMutation, createAccount, signIn, uniqueEmail } from "./support/accounts.ts";
+import { PASSWORD, callMutation, createAccount, signIn, uniqueEmail, withDb } from "./support/accounts.ts";
 import { E2E } from "./support/env.ts";
 import { SUBJECTS, consoleErrors, linkIn, mailIds, signInWithForm, waitForMail } from "./support/auth.ts";
 
@@ -161,4 +161,23 @@ test("the sign-up link is not followed for an existing address: same answer, no 
   const account = await createAccount();
   expect(await callMutation(request, "auth.signUp", { email: account.email, password: PASSWORD })).toEqual({ ok: true });
   await waitForMail(account.email, /You already have a Promptly account/);
+});
+
+test("a session that ends while the app is open: 'Authentication Error', sign in again, back where one was going", async ({ page }) => {
+  const account = await createAccount();
+  await signIn(page, account.email);
+  await page.goto("/");
+  await expect(page.getByRole("button", { name: "User menu" })).toBeVisible();
+
+  // The session ends on the server (expired, or ended from another device); the page still shows the app.
+  await withDb((client) => client.query(`DELETE FROM sessions WHERE user_id = $1`, [account.id]));
+  await page.getByRole("button", { name: "User menu" }).click();
+  await page.getByRole("menu").getByRole("menuitem", { name: "Profile" }).click();
+
+  await expect(page.getByText("Authentication Error")).toBeVisible();
+  await expect(page.getByText("Please log in again to continue.")).toBeVisible();
+  await expect(page).toHaveURL(/\/auth\/signin\?redirect=%2Fsettings%2Fprofile$/);
+  await signInWithForm(page, account.email, PASSWORD);
+  await expect(page).toHaveURL("/settings/profile");
+  await expect(page.getByText("Authentication Error")).toHaveCount(0);
 });

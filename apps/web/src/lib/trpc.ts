@@ -1,10 +1,11 @@
 // The typed API: every type comes from the server's AppRouter, none is written by hand.
-import { QueryClient } from "@tanstack/react-query";
+import { MutationCache, QueryCache, QueryClient } from "@tanstack/react-query";
 import { createTRPCClient, httpBatchLink } from "@trpc/client";
 import { createTRPCQueryUtils, createTRPCReact } from "@trpc/react-query";
 import type { AppRouter } from "@promptly/api";
 import { QUERY_GC_TIME_MS, QUERY_RETRIES, QUERY_RETRY_DELAY_MAX_MS } from "@promptly/shared";
 import superjson from "superjson";
+import { toast } from "sonner";
 
 export const trpc = createTRPCReact<AppRouter>();
 
@@ -15,7 +16,29 @@ function shouldRetry(failureCount: number, error: unknown) {
   return failureCount < QUERY_RETRIES;
 }
 
+let onSessionLost: () => void = () => undefined;
+
+/** What to do once the session is gone (the router sends the person to sign-in). */
+export function whenSessionLost(handler: () => void) {
+  onSessionLost = handler;
+}
+
+/**
+ * Spec 8: a session that ends while the app is open (it expired, or was ended from another device or
+ * by a password change) answers UNAUTHORIZED. Someone we believed signed in is told once and sent to
+ * sign-in; a signed-out visitor's UNAUTHORIZED (e.g. wrong password) is the form's own business.
+ */
+function detectSessionLost(error: unknown) {
+  if ((error as { data?: { code?: string } })?.data?.code !== "UNAUTHORIZED") return;
+  if (!api.auth.me.getData()) return;
+  api.auth.me.setData(undefined, null);
+  toast.error("Authentication Error", { id: "session-lost", description: "Please log in again to continue." });
+  onSessionLost();
+}
+
 export const queryClient = new QueryClient({
+  queryCache: new QueryCache({ onError: detectSessionLost }),
+  mutationCache: new MutationCache({ onError: detectSessionLost }),
   defaultOptions: {
     queries: {
       gcTime: QUERY_GC_TIME_MS,
