@@ -25,9 +25,16 @@ describe("loadEnv", () => {
     [{ S3_ENDPOINT: "http://localhost:9000" }, "S3_ACCESS_KEY and S3_SECRET_KEY are required"],
     [{ SMTP_SECURE: "maybe" }, "Invalid configuration: SMTP_SECURE"],
     [{ APP_SECRET: "short" }, "Invalid configuration: APP_SECRET must be at least 32 characters"],
+    [{ MAILBOX_PORT: "1025" }, "Invalid configuration: SMTP_PORT and MAILBOX_PORT are both 1025; each service needs its own port"],
+    [{ PORT: "4569" }, "Invalid configuration: PORT and EMBEDDED_S3_PORT are both 4569"],
   ])("refuses %o with a message naming the variable", (vars, message) => {
     expect(() => loadEnv({ DATA_DIR: dataDir, ...vars })).toThrow(ConfigError);
     expect(() => loadEnv({ DATA_DIR: dataDir, ...vars })).toThrow(message);
+  });
+
+  it("lets an external service's port equal an embedded one's: only the ports this process opens must differ", () => {
+    expect(loadEnv({ DATA_DIR: dataDir, SMTP_HOST: "mail.example.test", MAILBOX_PORT: "1025" }).SMTP_PORT).toBe(1025);
+    expect(loadEnv({ DATA_DIR: dataDir, DATABASE_URL: "postgres://db/promptly", EMBEDDED_POSTGRES_PORT: "3000" }).PORT).toBe(3000);
   });
 
   it("treats empty variables as unset", () => {

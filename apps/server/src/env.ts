@@ -66,12 +66,25 @@ export function loadEnv(source: NodeJS.ProcessEnv = process.env): Env {
   if (env.S3_ENDPOINT && (!env.S3_ACCESS_KEY || !env.S3_SECRET_KEY)) {
     throw new ConfigError("Invalid configuration: S3_ACCESS_KEY and S3_SECRET_KEY are required when S3_ENDPOINT is set");
   }
+  assertDistinctPorts(env);
   return {
     ...env,
     APP_URL: (env.APP_URL ?? `http://localhost:${env.PORT}`).replace(/\/$/, ""),
     APP_SECRET: env.APP_SECRET ?? persistedSecret(env.DATA_DIR),
     WEB_DIST: env.WEB_DIST ?? join(REPO_ROOT, "apps/web/dist"),
   };
+}
+
+/** The ports this process opens must differ: two services on one port would leave one of them silent. */
+function assertDistinctPorts(env: z.infer<typeof schema>) {
+  const opened: [string, number][] = [["PORT", env.PORT]];
+  if (!env.DATABASE_URL) opened.push(["EMBEDDED_POSTGRES_PORT", env.EMBEDDED_POSTGRES_PORT]);
+  if (!env.S3_ENDPOINT) opened.push(["EMBEDDED_S3_PORT", env.EMBEDDED_S3_PORT]);
+  if (!env.SMTP_HOST) opened.push(["SMTP_PORT", env.SMTP_PORT], ["MAILBOX_PORT", env.MAILBOX_PORT]);
+  for (const [index, [name, value]] of opened.entries()) {
+    const other = opened.slice(0, index).find(([, earlier]) => earlier === value);
+    if (other) throw new ConfigError(`Invalid configuration: ${other[0]} and ${name} are both ${value}; each service needs its own port`);
+  }
 }
 
 /** Without APP_SECRET, a random secret is kept in DATA_DIR so encrypted data survives restarts. */
