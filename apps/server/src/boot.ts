@@ -3,7 +3,7 @@
 import type { Server } from "node:http";
 import { createServer } from "node:net";
 import { migrate } from "@promptly/db/migrate";
-import { closeServices, createServices, type ApiServices } from "@promptly/api";
+import { closeServices, createServices, scheduleHousekeeping, type ApiServices } from "@promptly/api";
 import type { RequestHandler } from "express";
 import { createApp } from "./app.ts";
 import type { Env } from "./env.ts";
@@ -87,11 +87,16 @@ export async function boot(env: Env, opts: { viteMiddleware?: RequestHandler; lo
       const listening = app.listen(env.PORT, env.HOST, () => resolve(listening));
       listening.once("error", reject);
     });
+    // Dead sessions and expired emailed links are deleted while the server runs.
+    const stopHousekeeping = scheduleHousekeeping(services, {
+      onError: (error) => log(`warning: housekeeping failed: ${(error as Error).message}`),
+    });
     return {
       services,
       server,
       urls: { app: env.APP_URL, mailbox: mail.webUrl },
       async stop() {
+        stopHousekeeping();
         await new Promise<void>((resolve) => server.close(() => resolve()));
         server.closeAllConnections?.();
         await closeServices(services);
