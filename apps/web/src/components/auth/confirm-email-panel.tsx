@@ -1,13 +1,11 @@
 // /auth/confirm-email?token=…: opening the emailed link only shows this page (mail scanners open
 // links); the 'Confirm email' button consumes the token, then the sign-in screen says so.
 import { useState } from "react";
-import { Link, useNavigate } from "@tanstack/react-router";
-import { AlertCircle } from "lucide-react";
+import { useNavigate } from "@tanstack/react-router";
 import { MSG } from "@promptly/shared";
-import { Alert, AlertDescription, AlertTitle } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { trpc } from "@/lib/trpc";
-import { AuthCard } from "./auth-card.tsx";
+import { AuthCard, AuthFailure, AuthFooterLink } from "./auth-card.tsx";
 import { describeFailure } from "./auth-errors.ts";
 
 export function ConfirmEmailPanel({ token }: { token: string | null }) {
@@ -30,23 +28,13 @@ export function ConfirmEmailPanel({ token }: { token: string | null }) {
     <AuthCard
       title="Confirm your email"
       description="Press the button to confirm your email address and finish creating your account."
-      footer={
-        <p>
-          <Link to="/auth/signin" className="font-medium text-primary underline-offset-4 hover:underline">
-            Back to sign in
-          </Link>
-        </p>
-      }
+      footer={<AuthFooterLink to="/auth/signin">Back to sign in</AuthFooterLink>}
     >
       {failure && (
-        <Alert variant="destructive">
-          <AlertCircle aria-hidden="true" />
-          <AlertTitle>Could not confirm your email</AlertTitle>
-          <AlertDescription>
-            <p>{failure}</p>
-            <p>Sign in to request a new confirmation email.</p>
-          </AlertDescription>
-        </Alert>
+        <AuthFailure title="Could not confirm your email">
+          <p>{failure}</p>
+          <p>Sign in to request a new confirmation email.</p>
+        </AuthFailure>
       )}
       <Button className="w-full" onClick={() => void confirm()} disabled={!token || verifyEmail.isPending}>
         {verifyEmail.isPending ? "Verifying..." : "Confirm email"}

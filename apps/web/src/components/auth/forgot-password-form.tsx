@@ -13,7 +13,7 @@ import { Button } from "@/components/ui/button";
 import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
 import { trpc } from "@/lib/trpc";
-import { AuthCard } from "./auth-card.tsx";
+import { AuthCard, AuthFooterLink } from "./auth-card.tsx";
 import { describeFailure } from "./auth-errors.ts";
 
 export function ForgotPasswordForm() {
@@ -41,14 +41,7 @@ export function ForgotPasswordForm() {
     <AuthCard
       title="Forgot your password?"
       description="Enter your email and we'll send you a link to reset your password."
-      footer={
-        <p>
-          Remember your password?{" "}
-          <Link to="/auth/signin" className="font-medium text-primary underline-offset-4 hover:underline">
-            Sign In
-          </Link>
-        </p>
-      }
+      footer={<AuthFooterLink to="/auth/signin" question="Remember your password?">Sign In</AuthFooterLink>}
     >
       {sent && (
         <Alert>

@@ -1,13 +1,10 @@
 // /auth/magic-link?token=…: opening the emailed link only shows this page (mail scanners open links);
 // the 'Sign in' button consumes the single-use token and signs in.
 import { useState } from "react";
-import { Link } from "@tanstack/react-router";
-import { AlertCircle } from "lucide-react";
 import { MSG } from "@promptly/shared";
-import { Alert, AlertDescription, AlertTitle } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { trpc } from "@/lib/trpc";
-import { AuthCard } from "./auth-card.tsx";
+import { AuthCard, AuthFailure, AuthFooterLink } from "./auth-card.tsx";
 import { describeFailure } from "./auth-errors.ts";
 import { useFinishSignIn } from "./use-finish-sign-in.ts";
 
@@ -33,24 +30,14 @@ export function MagicLinkPanel({ token }: { token: string | null }) {
     <AuthCard
       title="Sign in with your magic link"
       description="Press the button to sign in to Promptly."
-      footer={
-        <p>
-          <Link to="/auth/signin" className="font-medium text-primary underline-offset-4 hover:underline">
-            Request a new link
-          </Link>
-        </p>
-      }
+      footer={<AuthFooterLink to="/auth/signin">Request a new link</AuthFooterLink>}
     >
       {failure && (
-        <Alert variant="destructive">
-          <AlertCircle aria-hidden="true" />
-          <AlertTitle>Magic link failed</AlertTitle>
-          <AlertDescription>{failure}</AlertDescription>
-        </Alert>
-      )}
-      <Button className="w-full" onClick={() => void signInWithLink()} disabled={!token || busy}>
-        {busy ? "Processing..." : "Sign in"}
-      </Button>
-    </AuthCard>
-  );
+        <AuthFailure title="Magic link failed">{failure}</AuthFailure>
+    )}
+    <Button className="w-full" onClick={() => void signInWithLink()} disabled={!token || busy}>
+      {busy ? "Processing..." : "Sign in"}
+    </Button>
+  </AuthCard>
+);
 }

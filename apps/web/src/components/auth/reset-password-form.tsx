@@ -3,18 +3,16 @@
 import { useState } from "react";
 import { useForm } from "react-hook-form";
 import { zodResolver } from "@hookform/resolvers/zod";
-import { Link, useNavigate } from "@tanstack/react-router";
+import { useNavigate } from "@tanstack/react-router";
 import type { z } from "zod";
-import { AlertCircle } from "lucide-react";
 import { toast } from "sonner";
 import { MSG, resetPasswordForm } from "@promptly/shared";
-import { Alert, AlertDescription, AlertTitle } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
 import { api, queryClient, trpc } from "@/lib/trpc";
 import { clearWorkspaceSelection } from "@/lib/workspace";
-import { AuthCard } from "./auth-card.tsx";
+import { AuthCard, AuthFailure, AuthFooterLink } from "./auth-card.tsx";
 import { describeFailure } from "./auth-errors.ts";
 
 export function ResetPasswordForm({ token }: { token: string | null }) {
@@ -53,32 +51,22 @@ export function ResetPasswordForm({ token }: { token: string | null }) {
     <AuthCard
       title="Reset your password"
       description="Choose a new password for your account."
-      footer={
-        <p>
-          <Link to="/auth/forgot-password" className="font-medium text-primary underline-offset-4 hover:underline">
-            Request a new link
-          </Link>
-        </p>
-      }
+      footer={<AuthFooterLink to="/auth/forgot-password">Request a new link</AuthFooterLink>}
     >
       {failure && (
-        <Alert variant="destructive">
-          <AlertCircle aria-hidden="true" />
-          <AlertTitle>Error</AlertTitle>
-          <AlertDescription>{failure}</AlertDescription>
-        </Alert>
-      )}
-      <form onSubmit={onSubmit} noValidate className="grid gap-4">
-        <FormField label="New Password" error={formState.errors.password?.message}>
-          <Input type="password" autoComplete="new-password" disabled={!token} {...register("password")} />
-        </FormField>
-        <FormField label="Confirm Password" error={formState.errors.confirmPassword?.message}>
-          <Input type="password" autoComplete="new-password" disabled={!token} {...register("confirmPassword")} />
-        </FormField>
-        <Button type="submit" className="w-full" disabled={!token || formState.isSubmitting}>
-          {formState.isSubmitting ? "Updating..." : "Reset Password"}
-        </Button>
-      </form>
-    </AuthCard>
-  );
+        <AuthFailure title="Error">{failure}</AuthFailure>
+    )}
+    <form onSubmit={onSubmit} noValidate className="grid gap-4">
+      <FormField label="New Password" error={formState.errors.password?.message}>
+        <Input type="password" autoComplete="new-password" disabled={!token} {...register("password")} />
+      </FormField>
+      <FormField label="Confirm Password" error={formState.errors.confirmPassword?.message}>
+        <Input type="password" autoComplete="new-password" disabled={!token} {...register("confirmPassword")} />
+      </FormField>
+      <Button type="submit" className="w-full" disabled={!token || formState.isSubmitting}>
+        {formState.isSubmitting ? "Updating..." : "Reset Password"}
+      </Button>
+    </form>
+  </AuthCard>
+);
 }

@@ -5,15 +5,15 @@ import { useRef, useState } from "react";
 import { useForm, type Resolver } from "react-hook-form";
 import { zodResolver } from "@hookform/resolvers/zod";
 import { Link } from "@tanstack/react-router";
-import { AlertCircle, CheckCircle2, Mail } from "lucide-react";
+import { CheckCircle2, Mail } from "lucide-react";
 import { toast } from "sonner";
 import { emailOnlyInput, signInInput } from "@promptly/shared";
-import { Alert, AlertDescription, AlertTitle } from "@/components/ui/alert";
+import { Alert, AlertDescription } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
 import { trpc } from "@/lib/trpc";
-import { AuthCard } from "./auth-card.tsx";
+import { AuthCard, AuthFailure, AuthFooterLink } from "./auth-card.tsx";
 import { describeFailure } from "./auth-errors.ts";
 import { useFinishSignIn } from "./use-finish-sign-in.ts";
 
@@ -103,14 +103,7 @@ export function SignInForm({ redirect, emailConfirmed = false, signedUp = false 
     <AuthCard
       title="Sign in to Promptly"
       description={mode === "password" ? "Enter your email and password to sign in." : "We'll email you a link that signs you in."}
-      footer={
-        <p>
-          Don&apos;t have an account?{" "}
-          <Link to="/auth/signup" className="font-medium text-primary underline-offset-4 hover:underline">
-            Sign up
-          </Link>
-        </p>
-      }
+      footer={<AuthFooterLink to="/auth/signup" question="Don't have an account?">Sign up</AuthFooterLink>}
     >
       {emailConfirmed && (
         <Alert>
@@ -125,23 +118,19 @@ export function SignInForm({ redirect, emailConfirmed = false, signedUp = false 
         </Alert>
       )}
       {failure && (
-        <Alert variant="destructive">
-          <AlertCircle aria-hidden="true" />
-          <AlertTitle>{mode === "magic" ? "Magic link failed" : "Login failed"}</AlertTitle>
-          <AlertDescription>
-            <p>{failure.message}</p>
-            {failure.unconfirmedEmail && (
-              <Button
-                variant="outline"
-                size="sm"
-                disabled={resend.isPending}
-                onClick={() => resendConfirmation(failure.unconfirmedEmail!)}
-              >
-                {resend.isPending ? "Sending..." : "Resend confirmation email"}
-              </Button>
-            )}
-          </AlertDescription>
-        </Alert>
+        <AuthFailure title={mode === "magic" ? "Magic link failed" : "Login failed"}>
+          <p>{failure.message}</p>
+          {failure.unconfirmedEmail && (
+            <Button
+              variant="outline"
+              size="sm"
+              disabled={resend.isPending}
+              onClick={() => resendConfirmation(failure.unconfirmedEmail!)}
+            >
+              {resend.isPending ? "Sending..." : "Resend confirmation email"}
+            </Button>
+          )}
+        </AuthFailure>
       )}
       {magicLinkSentTo && (
         <Alert>

@@ -4,9 +4,9 @@
 import { useEffect, useState } from "react";
 import { useForm } from "react-hook-form";
 import { zodResolver } from "@hookform/resolvers/zod";
-import { Link, useNavigate } from "@tanstack/react-router";
+import { useNavigate } from "@tanstack/react-router";
 import type { z } from "zod";
-import { AlertCircle, CheckCircle2, MailCheck } from "lucide-react";
+import { CheckCircle2, MailCheck } from "lucide-react";
 import { toast } from "sonner";
 import { SIGN_UP_REDIRECT_DELAY_MS, signUpForm } from "@promptly/shared";
 import { Alert, AlertDescription, AlertTitle } from "@/components/ui/alert";
@@ -14,7 +14,7 @@ import { Button } from "@/components/ui/button";
 import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
 import { trpc } from "@/lib/trpc";
-import { AuthCard } from "./auth-card.tsx";
+import { AuthCard, AuthFailure, AuthFooterLink } from "./auth-card.tsx";
 import { describeFailure } from "./auth-errors.ts";
 
 type SignUpValues = z.input<typeof signUpForm>;
@@ -50,14 +50,7 @@ export function SignUpForm({ emailConfirmed = false, redirect }: { emailConfirme
     <AuthCard
       title="Create an account"
       description="Enter your email and choose a password."
-      footer={
-        <p>
-          Already have an account?{" "}
-          <Link to="/auth/signin" className="font-medium text-primary underline-offset-4 hover:underline">
-            Sign in
-          </Link>
-        </p>
-      }
+      footer={<AuthFooterLink to="/auth/signin" question="Already have an account?">Sign in</AuthFooterLink>}
     >
       {emailConfirmed && (
         <Alert>
@@ -67,52 +60,48 @@ export function SignUpForm({ emailConfirmed = false, redirect }: { emailConfirme
         </Alert>
       )}
       {failure && (
-        <Alert variant="destructive">
-          <AlertCircle aria-hidden="true" />
-          <AlertTitle>Registration failed</AlertTitle>
-          <AlertDescription>{failure}</AlertDescription>
-        </Alert>
-      )}
-      <form onSubmit={onSubmit} noValidate className="grid gap-4">
-        <FormField label="Email" error={formState.errors.email?.message}>
-          <Input type="email" autoComplete="email" placeholder="you@example.com" {...register("email")} />
-        </FormField>
-        <FormField label="Password" error={formState.errors.password?.message}>
-          <Input type="password" autoComplete="new-password" {...register("password")} />
-        </FormField>
-        <FormField label="Confirm Password" error={formState.errors.confirmPassword?.message}>
-          <Input type="password" autoComplete="new-password" {...register("confirmPassword")} />
-        </FormField>
-        <Button type="submit" className="w-full" disabled={formState.isSubmitting}>
-          {formState.isSubmitting ? "Processing..." : "Sign Up"}
-        </Button>
-      </form>
-    </AuthCard>
-  );
+        <AuthFailure title="Registration failed">{failure}</AuthFailure>
+    )}
+    <form onSubmit={onSubmit} noValidate className="grid gap-4">
+      <FormField label="Email" error={formState.errors.email?.message}>
+        <Input type="email" autoComplete="email" placeholder="you@example.com" {...register("email")} />
+      </FormField>
+      <FormField label="Password" error={formState.errors.password?.message}>
+        <Input type="password" autoComplete="new-password" {...register("password")} />
+      </FormField>
+      <FormField label="Confirm Password" error={formState.errors.confirmPassword?.message}>
+        <Input type="password" autoComplete="new-password" {...register("confirmPassword")} />
+      </FormField>
+      <Button type="submit" className="w-full" disabled={formState.isSubmitting}>
+        {formState.isSubmitting ? "Processing..." : "Sign Up"}
+      </Button>
+    </form>
+  </AuthCard>
+);
 }
 
 function RegistrationSuccess({ email, redirect }: { email: string; redirect?: string }) {
-  const navigate = useNavigate();
-  const goToSignIn = () => navigate({ to: "/auth/signin", search: { signup: "success", redirect } });
-  useEffect(() => {
-    const timer = window.setTimeout(goToSignIn, SIGN_UP_REDIRECT_DELAY_MS);
-    return () => window.clearTimeout(timer);
-    // eslint-disable-next-line react-hooks/exhaustive-deps -- one timer for the lifetime of the view
-  }, []);
-  return (
-    <AuthCard title="Registration successful!">
-      <Alert>
-        <MailCheck aria-hidden="true" />
-        <AlertDescription>
-          <p>
-            We&apos;ve sent a verification email to <strong>{email}</strong>. Please open the link in it to confirm your
-            email address before signing in.
-          </p>
-        </AlertDescription>
-      </Alert>
-      <Button className="w-full" onClick={() => void goToSignIn()}>
-        Go to login page
-      </Button>
-    </AuthCard>
-  );
+const navigate = useNavigate();
+const goToSignIn = () => navigate({ to: "/auth/signin", search: { signup: "success", redirect } });
+useEffect(() => {
+  const timer = window.setTimeout(goToSignIn, SIGN_UP_REDIRECT_DELAY_MS);
+  return () => window.clearTimeout(timer);
+  // eslint-disable-next-line react-hooks/exhaustive-deps -- one timer for the lifetime of the view
+}, []);
+return (
+  <AuthCard title="Registration successful!">
+    <Alert>
+      <MailCheck aria-hidden="true" />
+      <AlertDescription>
+        <p>
+          We&apos;ve sent a verification email to <strong>{email}</strong>. Please open the link in it to confirm your
+          email address before signing in.
+        </p>
+      </AlertDescription>
+    </Alert>
+    <Button className="w-full" onClick={() => void goToSignIn()}>
+      Go to login page
+    </Button>
+  </AuthCard>
+);
 }

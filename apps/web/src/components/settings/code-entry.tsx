@@ -1,10 +1,10 @@
 // A 6-digit code box with Verify and Cancel (spec 2 Security, 5): input limited to 6 characters.
 import { useId, useState, type FormEvent } from "react";
-import { MSG, TWO_FACTOR_CODE_LENGTH } from "@promptly/shared";
+import { MSG } from "@promptly/shared";
 import { toast } from "sonner";
 import { Button } from "@/components/ui/button";
 import { FormField } from "@/components/ui/form-field";
-import { Input } from "@/components/ui/input";
+import { TotpCodeInput, isTotpCode } from "@/components/auth/totp-code-input";
 
 export interface CodeEntryProps {
   label?: string;
@@ -22,7 +22,7 @@ export function CodeEntry({ label = "Verification code", busy, error, onVerify, 
   function submit(event: FormEvent) {
     event.preventDefault();
     const trimmed = code.trim();
-    if (!new RegExp(`^\\d{${TWO_FACTOR_CODE_LENGTH}}$`).test(trimmed)) {
+    if (!isTotpCode(trimmed)) {
       toast.error(MSG.invalidVerificationCode, { description: MSG.enterSixDigitCode });
       return;
     }
@@ -32,16 +32,7 @@ export function CodeEntry({ label = "Verification code", busy, error, onVerify, 
   return (
     <form id={formId} onSubmit={submit} className="grid gap-3" noValidate>
       <FormField label={label} error={error}>
-        <Input
-          value={code}
-          onChange={(event) => setCode(event.target.value.replace(/\s/g, ""))}
-          maxLength={TWO_FACTOR_CODE_LENGTH}
-          inputMode="numeric"
-          autoComplete="one-time-code"
-          placeholder="123456"
-          className="max-w-40 font-mono tracking-widest"
-          autoFocus
-        />
+        <TotpCodeInput value={code} onChange={setCode} className="max-w-40" />
       </FormField>
       <div className="flex gap-2">
         <Button type="submit" disabled={busy}>

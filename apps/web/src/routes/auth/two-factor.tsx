@@ -3,9 +3,10 @@
 import { useState, type FormEvent } from "react";
 import { Link, createRoute, useRouter } from "@tanstack/react-router";
 import { toast } from "sonner";
-import { MSG, TWO_FACTOR_CODE_LENGTH, safeRedirectPath } from "@promptly/shared";
+import { MSG, safeRedirectPath } from "@promptly/shared";
 import { AuthCard } from "@/components/auth/auth-card";
 import { describeFailure } from "@/components/auth/auth-errors";
+import { TotpCodeInput, isTotpCode } from "@/components/auth/totp-code-input";
 import { Alert, AlertDescription } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { FormField } from "@/components/ui/form-field";
@@ -36,7 +37,7 @@ function TwoFactorPage() {
     event.preventDefault();
     setError(null);
     const value = code.trim();
-    if (!useRecovery && !new RegExp(`^\\d{${TWO_FACTOR_CODE_LENGTH}}$`).test(value)) {
+    if (!useRecovery && !isTotpCode(value)) {
       setError(MSG.enterSixDigitCode);
       toast.error(MSG.invalidVerificationCode, { description: MSG.enterSixDigitCode });
       return;
@@ -83,16 +84,7 @@ function TwoFactorPage() {
           </FormField>
         ) : (
           <FormField label="Verification code" key="totp">
-            <Input
-              value={code}
-              onChange={(event) => setCode(event.target.value.replace(/\s/g, ""))}
-              maxLength={TWO_FACTOR_CODE_LENGTH}
-              inputMode="numeric"
-              autoComplete="one-time-code"
-              placeholder="123456"
-              autoFocus
-              className="font-mono tracking-widest"
-            />
+            <TotpCodeInput value={code} onChange={setCode} />
           </FormField>
         )}
         <Button type="submit" disabled={busy}>
