@@ -43,8 +43,8 @@ const TABLE: Row[] = [
   {
     persona: "org-admin",
     sidebar: ["Dashboard", "Teams", "Analytics"],
-    // An organization admin manages the members of their own organization (issue 5), not the list of all.
-    routes: { "/": "opens", "/prompts": "redirects", "/bookmarks": "redirects", "/analytics": "opens", "/teams": "opens", "/organizations": "redirects", "/organizations/:id/members": "opens" },
+    // Both organization screens are super-user screens (spec 2); the API lets them manage their members.
+    routes: { "/": "opens", "/prompts": "redirects", "/bookmarks": "redirects", "/analytics": "opens", "/teams": "opens", "/organizations": "redirects", "/organizations/:id/members": "redirects" },
     footer: /Role: User \(Org Admin\)$/,
   },
 ];

@@ -178,6 +178,42 @@ test("inviting an existing account adds it at once, with no pending invite", asy
   expect(errors).toEqual([]);
 });
 
+test("an invited address that has an account by now is added at once, from the panel or from Resend, and its pending row goes", async ({ page }) => {
+  const errors = collectConsoleErrors(page);
+  const orgAdmin = await createAccount({ fullName: "Olga Orgadmin" });
+  const organization = await createOrganizationWith([{ userId: orgAdmin.id, role: "admin" }]);
+  const team = await createTeamWith(organization.id, [{ userId: orgAdmin.id, role: "admin" }]);
+  const [early, late] = [uniqueEmail("early"), uniqueEmail("late")];
+  await signIn(page, orgAdmin.email);
+  await page.goto("/teams");
+  await teamCard(page, team.name).click();
+  await page.getByRole("button", { name: "Invite Member" }).click();
+  const panel = page.getByTestId("invite-panel");
+  for (const email of [early, late]) {
+    await panel.getByLabel("Email").fill(email);
+    await panel.getByRole("button", { name: "Add" }).click();
+    await expect(inviteRow(page, email)).toBeVisible();
+  }
+
+  // Both sign up elsewhere without accepting. Inviting the first again from the panel adds them.
+  await createAccount({ email: early, fullName: "Early Bird" });
+  await createAccount({ email: late, fullName: "Late Comer" });
+  await panel.getByLabel("Email").fill(early);
+  await panel.getByRole("button", { name: "Add" }).click();
+  await expect(toast(page, "Member added")).toBeVisible();
+  await expect(memberRow(page, early)).toContainText("Early Bird");
+  await expect(inviteRow(page, early)).toHaveCount(0);
+
+  // Resend on the second one's row also adds them, and says so.
+  await inviteRow(page, late).getByRole("button", { name: /Resend/ }).click();
+  await expect(toast(page, `${late} has been added to ${team.name}.`)).toBeVisible();
+  await expect(memberRow(page, late)).toContainText("Late Comer");
+  await expect(page.getByText("No pending invitations.")).toBeVisible();
+  await expect(teamCard(page, team.name)).toContainText("3 members");
+  expect(await invitesOf(team.id)).toEqual([]);
+  expect(errors).toEqual([]);
+});
+
 test("the team selector lists, searches and switches teams; 'Create New Team' and 'Manage Teams' follow the rules", async ({ page }) => {
   const errors = collectConsoleErrors(page);
   const lead = await createAccount({ role: "team_lead" });

@@ -49,9 +49,11 @@ export function CreateOrganizationDialog({ open, onOpenChange, onCreated }: Crea
       onCreated?.(organization);
       onOpenChange(false);
     },
-    onError(error) {
+    async onError(error) {
       if (error.data?.code === "FORBIDDEN") {
         toast.error(ORGANIZATION_TEXT.permissionDeniedTitle, { description: MSG.onlySuperUsersCreateOrganizations });
+        // No longer a super user: reload who we are; the guards then leave the super users' screens.
+        await utils.auth.me.invalidate();
         return;
       }
       const fields = serverFieldErrors(error);

@@ -64,7 +64,11 @@ export function AcceptInvitePage({ id }: { id: string | undefined }) {
     },
     onError(error) {
       setFailure(error.message);
-      toast.error(TEAM_MSG.failedToJoinTeam, { description: error.message });
+      // A refusal in the spec's words ('This invitation was sent to a different email address', ...)
+      // is the title; anything unexpected is 'Failed to add you to the team' with the reason.
+      const refused = error.data && error.data.httpStatus >= 400 && error.data.httpStatus < 500;
+      if (refused) toast.error(error.message);
+      else toast.error(TEAM_MSG.failedToJoinTeam, { description: error.message });
     },
   });
   const signOut = trpc.auth.signOut.useMutation({

@@ -13,12 +13,12 @@ import { Input } from "@/components/ui/input";
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@/components/ui/select";
 import { trpc } from "@/lib/trpc";
 import { serverFieldErrors } from "./team-types.ts";
+import { useInviteResult } from "./use-invite-result.ts";
 
 type FormValues = z.input<typeof inviteForm>;
 type Submitted = z.output<typeof inviteForm>;
 
 export function InvitePanel({ teamId, teamName, onClose }: { teamId: string; teamName: string; onClose(): void }) {
-  const utils = trpc.useUtils();
   const form = useForm<FormValues, unknown, Submitted>({
     resolver: zodResolver(inviteForm),
     mode: "onSubmit",
@@ -27,23 +27,10 @@ export function InvitePanel({ teamId, teamName, onClose }: { teamId: string; tea
   });
   const { register, handleSubmit, formState, reset, watch, setError, control } = form;
 
+  const announce = useInviteResult(teamId, teamName);
   const invite = trpc.invites.create.useMutation({
     async onSuccess(result) {
-      if (result.status === "added") {
-        toast.success("Member added", { description: `${result.email} has been added to ${teamName}.` });
-        await Promise.all([utils.teamMembers.list.invalidate({ teamId }), utils.teams.list.invalidate()]);
-      } else {
-        if (result.emailSent) {
-          toast.success(result.resent ? "Invitation sent again" : "Invitation sent", {
-            description: `An invitation to join ${teamName} has been sent to ${result.invite.email}.`,
-          });
-        } else {
-          toast.warning(TEAM_MSG.failedToSendInviteEmail, {
-            description: `The invitation for ${result.invite.email} was created, but the email could not be sent. Try again later.`,
-          });
-        }
-        await utils.invites.listPending.invalidate({ teamId });
-      }
+      await announce(result);
       reset({ email: "", role: watch("role") });
     },
     onError(error) {

@@ -7,10 +7,11 @@ import { Button } from "@/components/ui/button";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import { trpc } from "@/lib/trpc";
 import type { PendingInvite } from "./team-types.ts";
+import { useInviteResult } from "./use-invite-result.ts";
 
 const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: "medium" });
 
-export function PendingInvites({ teamId, invites }: { teamId: string; invites: PendingInvite[] }) {
+export function PendingInvites({ teamId, teamName, invites }: { teamId: string; teamName: string; invites: PendingInvite[] }) {
   const utils = trpc.useUtils();
   const refresh = () => utils.invites.listPending.invalidate({ teamId });
   const cancel = trpc.invites.cancel.useMutation({
@@ -22,12 +23,10 @@ export function PendingInvites({ teamId, invites }: { teamId: string; invites: P
       toast.error(TEAM_MSG.failedToCancelInvite, { description: error.message });
     },
   });
+  const announce = useInviteResult(teamId, teamName);
   const resend = trpc.invites.create.useMutation({
-    async onSuccess(result) {
-      if (result.status === "invited" && !result.emailSent) toast.warning(TEAM_MSG.failedToSendInviteEmail);
-      else toast.success("Invitation sent again");
-      await Promise.all([refresh(), utils.teamMembers.list.invalidate({ teamId })]);
-    },
+    // The address may have an account by now: then the person is added at once, and told so.
+    onSuccess: announce,
     onError(error) {
       toast.error(TEAM_MSG.failedToCreateInvite, { description: error.message });
     },

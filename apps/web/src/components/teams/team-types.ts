@@ -10,6 +10,7 @@ export type Team = Outputs["teams"]["list"][number];
 export type TeamMember = Outputs["teamMembers"]["list"][number];
 export type PendingInvite = Outputs["invites"]["listPending"][number];
 export type InviteSummary = Outputs["invites"]["get"];
+export type InviteResult = Outputs["invites"]["create"];
 
 /** Whether the signed-in person is at `level` in `team` (spec 6); the server checks the same. */
 export function isAtTeamLevel(team: Team | null | undefined, me: Me | null | undefined, isOrgAdmin: boolean, level: TeamLevel) {

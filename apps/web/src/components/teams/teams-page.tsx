@@ -180,7 +180,7 @@ function TeamDetails({ team }: { team: Team }) {
                 <AlertDescription>{TEAM_MSG.failedToFetchPendingInvites}</AlertDescription>
               </Alert>
             ) : (
-              <PendingInvites teamId={team.id} invites={invites.data} />
+              <PendingInvites teamId={team.id} teamName={team.name} invites={invites.data} />
             )}
           </CardContent>
         </Card>

@@ -1,4 +1,5 @@
 import { createRoute, lazyRouteComponent } from "@tanstack/react-router";
+import { SuperUserGuard } from "@/components/guards/role-guard";
 import { api } from "@/lib/trpc";
 import { appLayoutRoute } from "../layouts.tsx";
 
@@ -7,17 +8,28 @@ const OrganizationMembersPage = lazyRouteComponent(
   "OrganizationMembersPage",
 );
 
-/** /organizations/{organizationId}/members: super users and that organization's admins. */
+/**
+ * /organizations/{organizationId}/members: the same guard as /organizations (spec 2), super users only.
+ * (The API also lets that organization's admins manage its members, e.g. from internal tooling.)
+ */
 export const organizationMembersRoute = createRoute({
   getParentRoute: () => appLayoutRoute,
   path: "/organizations/$organizationId/members",
   loader: async ({ params: { organizationId } }) => {
-    // Refusals (not a member, not an admin) are the page's to show, not the application's error screen.
-    const organization = await api.organizations.get.ensureData({ organizationId }).catch(() => null);
-    if (organization?.isAdmin) await api.organizationMembers.list.ensureData({ organizationId }).catch(() => undefined);
+    const me = await api.auth.me.ensureData();
+    if (!me?.isSuperUser) return;
+    // A missing organization or a failed load shows on the page, not as the application's error screen.
+    await Promise.all([
+      api.organizations.get.ensureData({ organizationId }),
+      api.organizationMembers.list.ensureData({ organizationId }),
+    ]).catch(() => undefined);
   },
   component: function OrganizationMembersRouteComponent() {
     const { organizationId } = organizationMembersRoute.useParams();
-    return <OrganizationMembersPage organizationId={organizationId} />;
+    return (
+      <SuperUserGuard>
+        <OrganizationMembersPage organizationId={organizationId} />
+      </SuperUserGuard>
+    );
   },
 });
