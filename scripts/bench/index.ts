@@ -185,6 +185,7 @@ async function main() {
       const request = requestFor(appBase, scenario);
       const headers: Record<string, string> = { ...("headers" in request ? request.headers : {}) };
       if (scenario.as) headers.cookie = await signIn(appBase, scenario.as);
+      if (scenario.gzip) headers["accept-encoding"] = "gzip";
       const connections = scenario.connections;
       const ours = await load(request.url, { ...request, headers, connections });
       const base = await load(`http://127.0.0.1:${baselinePort}/s/${index}`, { connections });

@@ -55,6 +55,7 @@ export const benchmark: Benchmark = {
     const baseline = [{ sql: LIST_SQL, params: [rows[0]!.id] }];
     return [
       { name: "organizations.list (super user, 1 client)", procedure: "organizations.list", as: SUPER_USER, baseline, connections: 1 },
+      { name: "organizations.list (super user, 1 client, gzip)", procedure: "organizations.list", as: SUPER_USER, baseline, connections: 1, gzip: true },
       { name: "organizations.list (super user, 10 clients)", procedure: "organizations.list", as: SUPER_USER, baseline, connections: 10 },
       { name: "organizations.list (super user, default load)", procedure: "organizations.list", as: SUPER_USER, baseline },
     ];

@@ -20,6 +20,8 @@ export interface Scenario {
   baseline: BaselineQuery[];
   /** Override of connections / duration for slow scenarios (e.g. sign-in, bound by argon2). */
   connections?: number;
+  /** Ask for a gzip answer, as browsers do (the baseline answers uncompressed either way). */
+  gzip?: boolean;
 }
 
 export interface SeedContext {

@@ -77,6 +77,30 @@ describe("HTTP host", () => {
     expect(form.status).toBe(415);
   });
 
+  it("compresses large answers for clients that accept gzip, and only for them", async () => {
+    const db = harness.database.db;
+    const superUser = await db.user.create({
+      data: { email: "compress@example.test", profile: { create: { superUser: true } }, appRole: { create: { role: "user" } } },
+    });
+    await db.organization.createMany({ data: Array.from({ length: 200 }, (_, i) => ({ name: `Compressed ${String(i).padStart(3, "0")}` })) });
+    const client = await harness.signedInClient(superUser.id);
+    const cookie = [...client.cookies].map(([name, value]) => `${name}=${value}`).join("; ");
+    const list = (acceptEncoding: string) => fetch(`${base}/trpc/organizations.list`, { headers: { cookie, "accept-encoding": acceptEncoding } });
+
+    const gzipped = await list("gzip");
+    expect(gzipped.status).toBe(200);
+    expect(gzipped.headers.get("content-encoding")).toBe("gzip");
+    const body = (await gzipped.json()) as { result: { data: { json: { name: string }[] } } };
+    expect(body.result.data.json.filter((o) => o.name.startsWith("Compressed "))).toHaveLength(200);
+
+    const plain = await list("identity");
+    expect(plain.headers.get("content-encoding")).toBeNull();
+    expect((await plain.text()).length).toBeGreaterThan(10_000);
+    // Small answers are not worth it.
+    const health = await fetch(`${base}/api/health`, { headers: { "accept-encoding": "gzip" } });
+    expect(health.headers.get("content-encoding")).toBeNull();
+  });
+
   it("the typed client package talks to the real router", async () => {
     const client = createClient({ url: base });
     await expect(client.health.check.query()).resolves.toEqual({ status: "ok", db: "ok", storage: "ok", mail: "ok" });
