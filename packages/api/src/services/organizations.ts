@@ -188,15 +188,31 @@ export async function addOrganizationMember(
  * they are now, so two concurrent demotions or removals cannot both pass the last-admin check.
  */
 async function lockMembers(tx: DbTransaction, organizationId: string) {
-  return tx.$queryRaw<{ id: string; role: OrganizationRole }[]>`
-    SELECT id, role::text AS role FROM organization_members
+  return tx.$queryRaw<{ id: string; userId: string; role: OrganizationRole }[]>`
+    SELECT id, user_id::text AS "userId", role::text AS role FROM organization_members
     WHERE organization_id = ${organizationId}::uuid
     ORDER BY id
     FOR UPDATE`;
 }
 
-/** Fails when the change would leave the organization without an admin. */
-function keepOneAdmin(members: { id: string; role: OrganizationRole }[], memberId: string, nextRole: OrganizationRole | null) {
+/** Who asks for a change: an organization admin's status is checked again on the locked rows. */
+export interface OrganizationActor {
+  userId: string;
+  isSuperUser: boolean;
+}
+
+/**
+ * Fails when the caller is no longer an admin (demoted by a concurrent request a moment ago) or when
+ * the change would leave the organization without an admin.
+ */
+function checkLockedChange(
+  members: { id: string; userId: string; role: OrganizationRole }[],
+  actor: OrganizationActor,
+  memberId: string,
+  nextRole: OrganizationRole | null,
+) {
+  const actorIsAdmin = actor.isSuperUser || members.some((member) => member.userId === actor.userId && member.role === "admin");
+  if (!actorIsAdmin) fail("FORBIDDEN", MSG.permissionDenied);
   const target = members.find((member) => member.id === memberId);
   if (!target) return fail("NOT_FOUND", ORGANIZATION_TEXT.memberNotFound);
   const adminsAfter = members.filter((member) => (member.id === memberId ? nextRole : member.role) === "admin").length;
@@ -206,18 +222,29 @@ function keepOneAdmin(members: { id: string; role: OrganizationRole }[], memberI
 
 export async function updateOrganizationMemberRole(
   db: Db,
+  actor: OrganizationActor,
   input: { organizationId: string; memberId: string; role: OrganizationRole },
 ): Promise<OrganizationMemberItem> {
   return db.$transaction(async (tx) => {
-    keepOneAdmin(await lockMembers(tx, input.organizationId), input.memberId, input.role);
+    checkLockedChange(await lockMembers(tx, input.organizationId), actor, input.memberId, input.role);
     const row = await tx.organizationMember.update({ where: { id: input.memberId }, data: { role: input.role }, select: memberSelect });
     return toMemberItem(row);
   });
 }
 
-export async function removeOrganizationMember(db: Db, input: { organizationId: string; memberId: string }): Promise<void> {
+/**
+ * Removes the member and, with them, their places in the organization's teams: leaving an
+ * organization ends access to everything in it (team access does not otherwise need the
+ * organization membership). Their teams stay manageable by organization admins and super users.
+ */
+export async function removeOrganizationMember(
+  db: Db,
+  actor: OrganizationActor,
+  input: { organizationId: string; memberId: string },
+): Promise<void> {
   await db.$transaction(async (tx) => {
-    keepOneAdmin(await lockMembers(tx, input.organizationId), input.memberId, null);
+    const target = checkLockedChange(await lockMembers(tx, input.organizationId), actor, input.memberId, null);
+    await tx.teamMember.deleteMany({ where: { userId: target.userId, team: { organizationId: input.organizationId } } });
     await tx.organizationMember.delete({ where: { id: input.memberId } });
   });
 }

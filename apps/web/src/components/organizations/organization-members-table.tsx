@@ -90,7 +90,7 @@ export function OrganizationMembersTable({ organizationId, members }: { organiza
 
       <RemoveMemberDialog
         name={removing ? memberName(removing) : null}
-        description={`${removing?.email ?? "This member"} will lose access to this organization. Their account is kept.`}
+        description={`${removing?.email ?? "This member"} will lose access to this organization and its teams. Their account is kept.`}
         pending={remove.isPending}
         onCancel={() => setRemoving(null)}
         onConfirm={() => removing && remove.mutate({ id: removing.id })}

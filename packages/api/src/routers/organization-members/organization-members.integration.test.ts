@@ -157,3 +157,65 @@ describe("an organization keeps at least one admin", () => {
     }
   });
 });
+
+describe("removing a member ends their access to the organization's teams", () => {
+  it("deletes their team memberships there (not elsewhere); they no longer see or reach those teams", async () => {
+    const db = h.database.db;
+    const [admin, leaver] = [await createAccount(h), await createAccount(h)];
+    const organization = await createOrganizationWith(h, [
+      { account: admin, role: "admin" },
+      { account: leaver, role: "member" },
+    ]);
+    const elsewhere = await createOrganizationWith(h, [{ account: leaver, role: "admin" }]);
+    const [teamHere, teamElsewhere] = await Promise.all(
+      [organization.id, elsewhere.id].map((organizationId) =>
+        db.team.create({ data: { name: `Team ${organizationId.slice(0, 4)}`, organizationId, members: { create: [{ userId: leaver.id, role: "admin" }] } } }),
+      ),
+    );
+    const leaverApi = (await signedIn(h, leaver)).api;
+    expect((await leaverApi.teams.list({})).map((t) => t.id).sort()).toEqual([teamHere!.id, teamElsewhere!.id].sort());
+
+    const adminApi = (await signedIn(h, admin)).api;
+    await adminApi.organizationMembers.remove({ id: organization.members.find((m) => m.userId === leaver.id)!.id });
+
+    expect(await db.teamMember.findMany({ where: { userId: leaver.id }, select: { teamId: true } })).toEqual([{ teamId: teamElsewhere!.id }]);
+    expect((await leaverApi.teams.list({})).map((t) => t.id)).toEqual([teamElsewhere!.id]);
+    expect((await outcome(leaverApi.teamMembers.list({ teamId: teamHere!.id }))).code).toBe("NOT_FOUND");
+    expect((await outcome(leaverApi.invites.create({ teamId: teamHere!.id, email: "second@example.test", role: "viewer" }))).code).toBe("NOT_FOUND");
+    // The team they administered stays manageable by the organization's admin.
+    expect(await adminApi.teamMembers.list({ teamId: teamHere!.id })).toEqual([]);
+  });
+});
+
+describe("an admin demoted while their own change waits for the lock", () => {
+  it("is refused once the rows are locked: the permission is checked again there", async () => {
+    const db = h.database.db;
+    const [a, b, c] = await Promise.all([createAccount(h), createAccount(h), createAccount(h)]);
+    const organization = await createOrganizationWith(h, [a, b, c].map((account) => ({ account, role: "admin" as const })));
+    const idOf = (account: TestAccount) => organization.members.find((m) => m.userId === account.id)!.id;
+    const bApi = (await signedIn(h, b)).api;
+
+    // A's demotion of B holds the member rows; B (still an admin for the permission builder) asks to
+    // demote C and waits for the rows; then A's change commits.
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    const demoteB = db.$transaction(
+      async (tx) => {
+        await tx.$queryRaw`SELECT id FROM organization_members WHERE organization_id = ${organization.id}::uuid FOR UPDATE`;
+        await tx.organizationMember.update({ where: { id: idOf(b) }, data: { role: "member" } });
+        await released;
+      },
+      { timeout: 20_000 },
+    );
+    const bDemotesC = outcome(bApi.organizationMembers.updateRole({ id: idOf(c), role: "member" }));
+    const waitingForLock = async () =>
+      (await db.$queryRaw<{ n: number }[]>`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`)[0]!.n > 0;
+    for (let attempt = 0; attempt < 200 && !(await waitingForLock()); attempt++) await new Promise((r) => setTimeout(r, 25));
+    expect(await waitingForLock()).toBe(true);
+    release();
+    await demoteB;
+
+    expect(await bDemotesC).toEqual({ code: "FORBIDDEN", message: MSG.permissionDenied });
+    expect((await db.organizationMember.findUniqueOrThrow({ where: { id: idOf(c) } })).role).toBe("admin");
+  });
+});

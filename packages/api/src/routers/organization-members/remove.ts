@@ -6,6 +6,6 @@ import { removeOrganizationMember } from "../../services/organizations.ts";
 export const remove = organizationMemberProcedure("admin")
   .output(z.object({ id: z.string() }))
   .mutation(async ({ ctx, input }) => {
-    await removeOrganizationMember(ctx.db, { organizationId: ctx.organization.organizationId, memberId: input.id });
+    await removeOrganizationMember(ctx.db, ctx.viewer, { organizationId: ctx.organization.organizationId, memberId: input.id });
     return { id: input.id };
   });

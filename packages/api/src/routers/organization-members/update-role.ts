@@ -9,5 +9,5 @@ export const updateRole = organizationMemberProcedure("admin")
   .input(z.object({ role: organizationRoleSchema }))
   .output(organizationMemberItem)
   .mutation(({ ctx, input }) =>
-    updateOrganizationMemberRole(ctx.db, { organizationId: ctx.organization.organizationId, memberId: input.id, role: input.role }),
+    updateOrganizationMemberRole(ctx.db, ctx.viewer, { organizationId: ctx.organization.organizationId, memberId: input.id, role: input.role }),
   );
