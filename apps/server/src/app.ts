@@ -7,6 +7,7 @@ import * as trpcExpress from "@trpc/server/adapters/express";
 import { appRouter, checkHealth, createContext, type ApiServices } from "@promptly/api";
 import { crossSiteGuard, securityHeaders } from "./security.ts";
 import { avatarRoute } from "./routes/avatars.ts";
+import type { TrustProxy } from "./env.ts";
 
 const HEALTH_CACHE_MS = 1000;
 
@@ -16,13 +17,14 @@ export interface AppOptions {
   webDist?: string;
   /** Development: Vite's middleware serves the web app instead of webDist. */
   viteMiddleware?: RequestHandler;
-  trustProxy?: boolean;
+  /** Express's "trust proxy": how many proxies are in front, or which addresses are proxies. */
+  trustProxy?: TrustProxy;
 }
 
 export function createApp({ services, webDist, viteMiddleware, trustProxy }: AppOptions): Express {
   const app = express();
   app.disable("x-powered-by");
-  if (trustProxy) app.set("trust proxy", true);
+  if (trustProxy !== undefined && trustProxy !== false) app.set("trust proxy", trustProxy);
   app.use(securityHeaders({ csp: !viteMiddleware }));
   // JSON answers and the app's scripts shrink several times over gzip (1,000 organizations: about
   // 200 kB raw); images and small answers (under 1 kB) are sent as they are.

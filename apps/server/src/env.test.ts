@@ -27,6 +27,7 @@ describe("loadEnv", () => {
     [{ APP_SECRET: "short" }, "Invalid configuration: APP_SECRET must be at least 32 characters"],
     [{ MAILBOX_PORT: "1025" }, "Invalid configuration: SMTP_PORT and MAILBOX_PORT are both 1025; each service needs its own port"],
     [{ PORT: "4569" }, "Invalid configuration: PORT and EMBEDDED_S3_PORT are both 4569"],
+    [{ TRUST_PROXY: "maybe?" }, "Invalid configuration: TRUST_PROXY must be false, true, a number of proxies"],
   ])("refuses %o with a message naming the variable", (vars, message) => {
     expect(() => loadEnv({ DATA_DIR: dataDir, ...vars })).toThrow(ConfigError);
     expect(() => loadEnv({ DATA_DIR: dataDir, ...vars })).toThrow(message);
@@ -35,6 +36,15 @@ describe("loadEnv", () => {
   it("lets an external service's port equal an embedded one's: only the ports this process opens must differ", () => {
     expect(loadEnv({ DATA_DIR: dataDir, SMTP_HOST: "mail.example.test", MAILBOX_PORT: "1025" }).SMTP_PORT).toBe(1025);
     expect(loadEnv({ DATA_DIR: dataDir, DATABASE_URL: "postgres://db/promptly", EMBEDDED_POSTGRES_PORT: "3000" }).PORT).toBe(3000);
+  });
+
+  it.each([
+    ["false", false],
+    ["true", 1], // one proxy in front: never the client-written left end of X-Forwarded-For
+    ["2", 2],
+    ["10.0.0.1, loopback", "10.0.0.1, loopback"],
+  ] as const)("reads TRUST_PROXY=%s as %o", (value, expected) => {
+    expect(loadEnv({ DATA_DIR: dataDir, TRUST_PROXY: value }).TRUST_PROXY).toBe(expected);
   });
 
   it("treats empty variables as unset", () => {

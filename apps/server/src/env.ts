@@ -8,6 +8,9 @@ import { z } from "zod";
 
 export const REPO_ROOT = resolve(fileURLToPath(new URL("../../..", import.meta.url)));
 
+/** Express's "trust proxy": false, how many proxies are in front, or which addresses are proxies. */
+export type TrustProxy = false | number | string;
+
 const port = z.coerce.number().int().min(1).max(65535);
 const bool = z.enum(["true", "false", "1", "0", "on", "off"]).transform((v) => v === "true" || v === "1" || v === "on");
 const url = (protocols: string[]) =>
@@ -26,7 +29,20 @@ const schema = z.object({
   APP_URL: url(["http:", "https:"]).optional(),
   DATA_DIR: z.string().min(1).default(join(REPO_ROOT, ".data")),
   APP_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
-  TRUST_PROXY: bool.default(false),
+  TRUST_PROXY: z
+    .string()
+    .default("false")
+    .transform((value, ctx): TrustProxy => {
+      const v = value.trim().toLowerCase();
+      if (["false", "0", "off"].includes(v)) return false;
+      // "true": the one reverse proxy in front of us. Trusting every hop would take the client's
+      // address from the left end of X-Forwarded-For, which the client writes itself.
+      if (["true", "on"].includes(v)) return 1;
+      if (/^\d+$/.test(v)) return Number(v);
+      if (/^[\w.:/]+(\s*,\s*[\w.:/]+)*$/.test(v)) return v;
+      ctx.addIssue({ code: "custom", message: "must be false, true, a number of proxies, or proxy addresses (e.g. 10.0.0.1, loopback)" });
+      return z.NEVER;
+    }),
   RATE_LIMITS: bool.default(true),
 
   DATABASE_URL: url(["postgres:", "postgresql:"]).optional(),

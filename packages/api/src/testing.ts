@@ -10,6 +10,7 @@ import { createSmtpMailer } from "./services/mailer.ts";
 import { createS3Storage } from "./services/storage.ts";
 
 export { createS3Storage };
+export { AUTH_RATE_LIMITS } from "./services/auth.ts";
 import { RateLimiter } from "./services/rate-limiter.ts";
 
 const createCaller = createCallerFactory(appRouter);
