@@ -18,7 +18,7 @@ import { describeDevice } from "../auth/user-agent.ts";
 import {
   alreadyRegisteredEmail, deliver, magicLinkEmail, passwordResetEmail, verificationEmail,
 } from "./auth-emails.ts";
-import { consumeToken, issueToken, revokeTokens } from "./tokens.ts";
+import { consumeToken, isLiveToken, issueToken, revokeTokens } from "./tokens.ts";
 import type { RateLimitRule } from "./rate-limiter.ts";
 
 // ---- passwords ----
@@ -256,8 +256,10 @@ export async function requestPasswordReset(services: ApiServices, req: RequestIn
 
 /** Sets the new password and ends every session of the user, this browser's included. */
 export async function resetPassword(services: ApiServices, req: RequestInfo, input: { token: string; password: string }) {
-  const passwordHash = await hashPassword(input.password);
   const now = services.now();
+  // The costly hash only for a link that can still work: junk tokens must not buy argon2 work.
+  if (!(await isLiveToken(services.db, "password_reset", input.token, now))) return fail("BAD_REQUEST", MSG.invalidOrExpiredLink);
+  const passwordHash = await hashPassword(input.password);
   await services.db.$transaction(async (tx) => {
     const consumed = await consumeToken(tx, "password_reset", input.token, now);
     if (!consumed) return fail("BAD_REQUEST", MSG.invalidOrExpiredLink);

@@ -59,6 +59,12 @@ export async function consumeToken(db: DbOrTx, purpose: TokenPurpose, token: str
   return row ?? null;
 }
 
+/** Whether the token could be consumed now (read only: consumeToken still decides, atomically). */
+export async function isLiveToken(db: DbOrTx, purpose: TokenPurpose, token: string, now: Date): Promise<boolean> {
+  const count = await db.oneTimeToken.count({ where: { tokenHash: hashToken(token), purpose, usedAt: null, expiresAt: { gt: now } } });
+  return count > 0;
+}
+
 /** Revokes every unused token of the given purposes (e.g. after a password reset). */
 export async function revokeTokens(db: DbOrTx, userId: string, purposes: TokenPurpose[]) {
   await db.oneTimeToken.deleteMany({ where: { userId, purpose: { in: purposes }, usedAt: null } });
