@@ -70,7 +70,7 @@ function withSecure(cookie: Cookie, secure: boolean) {
   return new Cookie(cookie.name, cookie.value, { ...cookie.attributes, secure, httpOnly: true, sameSite: "lax", path: "/" });
 }
 
-export function setSessionCookie(services: ApiServices, req: RequestInfo, sessionId: string) {
+export function setSessionCookie(services: Pick<ApiServices, "lucia">, req: RequestInfo, sessionId: string) {
   req.setCookie(withSecure(services.lucia.createSessionCookie(sessionId), req.secure).serialize());
 }
 

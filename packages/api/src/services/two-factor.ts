@@ -10,6 +10,7 @@ import { MSG, SETTINGS_MSG, TWO_FACTOR_CODE_LENGTH, normalizeRecoveryCode } from
 import type { ApiServices, RequestInfo } from "../context.ts";
 import { fail } from "../errors.ts";
 import { hashToken } from "../auth/lucia.ts";
+import { setSessionCookie } from "../auth/session.ts";
 import { recordSignIn, type SignInMethod } from "./auth.ts";
 
 export const TOTP_PERIOD_SECONDS = 30;
@@ -196,11 +197,6 @@ export async function useRecoveryCode(services: Services, userId: string, code: 
   );
 }
 
-/** Marks the session as past its second factor (sessions.id is the hash of the cookie's id). */
-export async function markSessionVerified(db: DbOrTx, sessionId: string): Promise<void> {
-  await db.session.updateMany({ where: { id: hashToken(sessionId) }, data: { twoFactorVerified: true } });
-}
-
 export async function remainingRecoveryCodes(db: Db, userId: string): Promise<number> {
   return db.recoveryCode.count({ where: { userId, usedAt: null } });
 }
@@ -220,10 +216,11 @@ export const hashRecoveryCode = (code: string) => hashToken(normalizeRecoveryCod
 
 /**
  * Finishes a sign-in that waits for its second factor: checks a TOTP code or consumes a recovery
- * code, marks the session verified and records the sign-in. An already verified session passes.
+ * code, then swaps the waiting session for a new, complete one (a new id and cookie: whoever saw the
+ * waiting session's cookie gains nothing) and records the sign-in. An already verified session passes.
  */
 export async function completeTwoFactorSignIn(
-  services: Pick<ApiServices, "db" | "config" | "now">,
+  services: Pick<ApiServices, "db" | "config" | "now" | "lucia">,
   req: RequestInfo,
   session: { id: string; userId: string; twoFactorVerified: boolean; signInMethod: SignInMethod },
   proof: { kind: "totp" | "recovery"; code: string },
@@ -231,9 +228,21 @@ export async function completeTwoFactorSignIn(
   if (session.twoFactorVerified) return;
   if (proof.kind === "totp") await verifyTwoFactorCode(services, session.userId, proof.code);
   else await useRecoveryCode(services, session.userId, proof.code);
-  // The session becomes complete exactly when the sign-in is recorded.
-  await services.db.$transaction(async (tx) => {
-    await markSessionVerified(tx, session.id);
-    await recordSignIn({ db: tx, now: services.now }, session.userId, session.signInMethod, req);
+  const complete = await services.lucia.createSession(session.userId, {
+    twoFactorVerified: true,
+    signInMethod: session.signInMethod,
+    lastActiveAt: services.now(),
+    userAgent: req.userAgent?.slice(0, 512) ?? null,
   });
+  try {
+    // The waiting session ends exactly when the sign-in is recorded.
+    await services.db.$transaction(async (tx) => {
+      await tx.session.deleteMany({ where: { id: hashToken(session.id) } });
+      await recordSignIn({ db: tx, now: services.now }, session.userId, session.signInMethod, req);
+    });
+  } catch (error) {
+    await services.lucia.invalidateSession(complete.id).catch(() => undefined);
+    throw error;
+  }
+  setSessionCookie(services, req, complete.id);
 }

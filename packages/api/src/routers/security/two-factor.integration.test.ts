@@ -2,6 +2,7 @@
 // enable, disable, the second sign-in step, replay refusal, lockout and single-use recovery codes.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MSG, SETTINGS_MSG } from "@promptly/shared";
+import { SESSION_COOKIE_NAME } from "../../auth/lucia.ts";
 import { createHarness, type Harness, type TestClient } from "../../testing.ts";
 import { decryptSecret } from "../../services/two-factor.ts";
 import { encodeBase32UpperCaseNoPadding } from "@oslojs/encoding";
@@ -188,8 +189,15 @@ describe("the second sign-in step", () => {
     expect((await outcome(client.api.security.disableTwoFactor({ code: totp(h, secret) }))).code).toBe("UNAUTHORIZED");
     // A sign-in is recorded only once the second factor is proven.
     expect(await h.database.db.loginEvent.count({ where: { userId: account.id } })).toBe(eventsBefore);
+    const waitingCookie = client.cookies.get(SESSION_COOKIE_NAME)!;
     expect(await client.api.auth.verifyTwoFactor({ code: totp(h, secret) })).toEqual({ status: "signed_in" });
     expect((await client.api.auth.me())?.user.email).toBe(account.email);
+    // The complete session has a new id: the waiting session's cookie is worth nothing now.
+    expect(client.cookies.get(SESSION_COOKIE_NAME)).not.toBe(waitingCookie);
+    const stale = h.client();
+    stale.cookies.set(SESSION_COOKIE_NAME, waitingCookie);
+    expect(await stale.api.auth.me()).toBeNull();
+    expect((await outcome(stale.api.profile.get())).code).toBe("UNAUTHORIZED");
     expect(await h.database.db.loginEvent.count({ where: { userId: account.id } })).toBe(eventsBefore + 1);
     expect((await client.api.security.overview()).recentLogins[0]).toMatchObject({ method: "password" });
   });
