@@ -27,6 +27,9 @@ export async function issueToken(db: DbOrTx, options: IssueTokenOptions): Promis
   const token = generateToken();
   // Revoke and issue together: concurrent requests must not leave two live tokens, nor a failure none.
   await inTransaction(db, async (tx) => {
+    // One issuer per user at a time: otherwise two overlapping requests each delete what they see
+    // (not yet the other's new token) and both links stay live.
+    await tx.$queryRaw`SELECT id FROM users WHERE id = ${options.userId}::uuid FOR UPDATE`;
     await tx.oneTimeToken.deleteMany({ where: { userId: options.userId, purpose: options.purpose, usedAt: null } });
     await tx.oneTimeToken.create({
       data: {
