@@ -1,6 +1,7 @@
 // Authentication end to end (issue 3): sign-up with the emailed confirmation, password sign-in that
 // returns to the page one came from, sign-out, magic links (single use), and password reset.
 import { expect, test } from "@playwright/test";
+import { MSG } from "@promptly/shared";
 import { PASSWORD, callMutation, createAccount, signIn, uniqueEmail, withDb } from "./support/accounts.ts";
 import { E2E } from "./support/env.ts";
 import { SUBJECTS, consoleErrors, linkIn, mailIds, signInWithForm, waitForMail } from "./support/auth.ts";
@@ -180,4 +181,31 @@ test("a session that ends while the app is open: 'Authentication Error', sign in
   await signInWithForm(page, account.email, PASSWORD);
   await expect(page).toHaveURL("/settings/profile");
   await expect(page.getByText("Authentication Error")).toHaveCount(0);
+});
+
+test("a confirmation link opened in another browser asks for the account's password first", async ({ page, browser }) => {
+  const email = uniqueEmail("elsewhere");
+  // Signed up in this browser…
+  await callMutation(page.request, "auth.signUp", { email, password: PASSWORD });
+  const link = linkIn(await waitForMail(email, SUBJECTS.verification), "confirm-email");
+
+  // …confirmed in another one (a phone's mail app, say).
+  const other = await browser.newContext({ baseURL: E2E.appUrl });
+  const phone = await other.newPage();
+  const errors = consoleErrors(phone);
+  await phone.goto(link);
+  await phone.getByRole("button", { name: "Confirm email" }).click();
+  await expect(phone.getByText(MSG.confirmWithPassword)).toBeVisible();
+  await expect(phone.getByRole("link", { name: "Forgot password?" })).toBeVisible();
+  await phone.getByLabel("Password").fill("not-the-password");
+  await phone.getByRole("button", { name: "Confirm email" }).click();
+  await expect(phone.getByText(MSG.incorrectPassword)).toBeVisible();
+  await phone.getByLabel("Password").fill(PASSWORD);
+  await phone.getByRole("button", { name: "Confirm email" }).click();
+  await expect(phone).toHaveURL(/\/auth\/signin/);
+  await expect(phone.getByText("Email confirmed successfully!")).toBeVisible();
+  await signInWithForm(phone, email, PASSWORD);
+  await expect(phone.getByRole("button", { name: "User menu" })).toBeVisible();
+  await other.close();
+  expect(errors).toEqual([]);
 });

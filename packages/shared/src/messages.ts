@@ -33,6 +33,9 @@ export const MSG = {
   inviteWrongEmail: "This invitation was sent to a different email address",
   lastAdmin: "Last admin",
   invalidCredentials: "Invalid login credentials",
+  confirmWithPassword:
+    "This link was opened in another browser than the one the account was created in. Enter the account's password to confirm the address.",
+  incorrectPassword: "Incorrect password",
   emailNotConfirmed: "Email not confirmed. Check your inbox for the confirmation link, or request a new one.",
   invalidOrExpiredLink: "This link is invalid or has expired.",
   tooManyRequests: "Too many requests. Please wait a moment and try again.",

@@ -54,6 +54,11 @@ export const tokenSchema = z
   .max(200, MSG.invalidOrExpiredLink);
 /** An emailed link's token: verifyEmail, signInWithMagicLink. */
 export const tokenInput = z.object({ token: tokenSchema }, { error: MSG.invalidOrExpiredLink });
+/** Confirming an address; the password only when asked for it (another browser than the sign-up's). */
+export const verifyEmailInput = z.object(
+  { token: tokenSchema, password: z.string().min(1, MSG.required).max(1000).optional() },
+  { error: MSG.invalidOrExpiredLink },
+);
 export const resetPasswordInput = z.object({ token: tokenSchema, password: signUpPasswordSchema }, { error: MSG.invalidOrExpiredLink });
 export const resetPasswordForm = z
   .object({ password: signUpPasswordSchema, confirmPassword: z.string({ error: MSG.required }).min(1, MSG.required) })

@@ -2,6 +2,7 @@
 import { Cookie } from "lucia";
 import type { Session, User } from "lucia";
 import type { ApiServices, RequestInfo } from "../context.ts";
+import { encodeHexLowerCase } from "@oslojs/encoding";
 import { findSessionRow, hashToken } from "./lucia.ts";
 
 /** lastActiveAt is written at most this often, so reads stay cheap. */
@@ -76,4 +77,36 @@ export function setSessionCookie(services: Pick<ApiServices, "lucia">, req: Requ
 
 export function clearSessionCookie(services: ApiServices, req: RequestInfo) {
   req.setCookie(withSecure(services.lucia.createBlankSessionCookie(), req.secure).serialize());
+}
+
+// ---- the signing-up browser ----
+
+/** Marks the browser that signed up (or asked for a new confirmation link) with a random nonce. */
+const SIGN_UP_BROWSER_COOKIE = "promptly_signup";
+
+function readCookie(header: string | null, name: string): string | null {
+  for (const part of header?.split(";") ?? []) {
+    const index = part.indexOf("=");
+    if (index > 0 && part.slice(0, index).trim() === name) return decodeURIComponent(part.slice(index + 1).trim());
+  }
+  return null;
+}
+
+/** Sets a new nonce cookie for `maxAgeMs` and returns its hash, to be stored with the confirmation link. */
+export function bindSignUpBrowser(req: RequestInfo, maxAgeMs: number): string {
+  const nonce = encodeHexLowerCase(crypto.getRandomValues(new Uint8Array(20)));
+  req.setCookie(
+    new Cookie(SIGN_UP_BROWSER_COOKIE, nonce, { httpOnly: true, sameSite: "lax", path: "/", secure: req.secure, maxAge: Math.floor(maxAgeMs / 1000) }).serialize(),
+  );
+  return hashToken(nonce);
+}
+
+/** The hash of this browser's sign-up nonce, or null. */
+export function signUpBrowserHash(req: RequestInfo): string | null {
+  const nonce = readCookie(req.cookieHeader, SIGN_UP_BROWSER_COOKIE);
+  return nonce ? hashToken(nonce) : null;
+}
+
+export function clearSignUpBrowser(req: RequestInfo) {
+  req.setCookie(new Cookie(SIGN_UP_BROWSER_COOKIE, "", { httpOnly: true, sameSite: "lax", path: "/", secure: req.secure, maxAge: 0 }).serialize());
 }

@@ -13,12 +13,12 @@ import type { ApiServices, RequestInfo } from "../context.ts";
 import { loadViewer } from "./access.ts";
 import { avatarUrl, type Me } from "./account.ts";
 import { fail } from "../errors.ts";
-import { clearSessionCookie, startSession } from "../auth/session.ts";
+import { bindSignUpBrowser, clearSessionCookie, clearSignUpBrowser, signUpBrowserHash, startSession } from "../auth/session.ts";
 import { describeDevice } from "../auth/user-agent.ts";
 import {
   alreadyRegisteredEmail, deliver, magicLinkEmail, passwordResetEmail, verificationEmail,
 } from "./auth-emails.ts";
-import { consumeToken, isLiveToken, issueToken, revokeTokens } from "./tokens.ts";
+import { consumeToken, findLiveToken, issueToken, revokeTokens } from "./tokens.ts";
 import type { RateLimitRule } from "./rate-limiter.ts";
 
 // ---- passwords ----
@@ -80,6 +80,8 @@ export async function signUp(services: ApiServices, req: RequestInfo, input: { e
   enforceRateLimit(services, "signUp", req.ip, input.email);
   const passwordHash = await hashPassword(input.password);
   const now = services.now();
+  // Set for existing addresses too: the answer must not tell them apart.
+  const browserHash = bindSignUpBrowser(req, EMAIL_VERIFICATION_TTL_HOURS * 60 * MINUTE);
   const result = await services.db.$transaction(async (tx) => {
     await tx.$executeRaw`SELECT pg_advisory_xact_lock(${FIRST_ACCOUNT_LOCK}::bigint)`;
     const existing = await tx.user.findUnique({ where: { email: input.email }, select: { id: true } });
@@ -101,6 +103,7 @@ export async function signUp(services: ApiServices, req: RequestInfo, input: { e
       ttlMs: EMAIL_VERIFICATION_TTL_HOURS * 60 * MINUTE,
       now,
       redirectTo: safeRedirectPath(input.redirectTo),
+      browserHash,
     });
     return { created: true as const, token };
   });
@@ -111,20 +114,45 @@ export async function signUp(services: ApiServices, req: RequestInfo, input: { e
   );
 }
 
-/** Confirms the address; returns where sign-up asked to go afterwards (a same-origin path) or null. */
-export async function verifyEmail(services: ApiServices, token: string): Promise<{ redirectTo: string | null }> {
+/**
+ * Confirms the address; returns where sign-up asked to go afterwards (a same-origin path) or null.
+ * The link proves the inbox, not who chose the password: someone may have signed up with another
+ * person's address first (account pre-hijacking). So the password set at sign-up is kept only when
+ * the link is confirmed in the browser that asked for it, or when the password is entered; otherwise
+ * the owner of the inbox uses 'Forgot password', whose link confirms the address with their password.
+ */
+export async function verifyEmail(
+  services: ApiServices,
+  req: RequestInfo,
+  input: { token: string; password?: string | undefined },
+): Promise<{ redirectTo: string | null }> {
   const now = services.now();
-  return services.db.$transaction(async (tx) => {
-    const consumed = await consumeToken(tx, "email_verification", token, now);
+  const live = await findLiveToken(services.db, "email_verification", input.token, now);
+  if (!live) return fail("BAD_REQUEST", MSG.invalidOrExpiredLink);
+  const sameBrowser = live.browserHash !== null && live.browserHash === signUpBrowserHash(req);
+  if (!sameBrowser) {
+    if (input.password === undefined) return fail("PRECONDITION_FAILED", MSG.confirmWithPassword, "PASSWORD_REQUIRED");
+    const user = await services.db.user.findUniqueOrThrow({ where: { id: live.userId }, select: { email: true, passwordHash: true } });
+    enforceRateLimit(services, "signIn", req.ip, user.email);
+    if (!user.passwordHash || !(await verifyPassword(user.passwordHash, input.password))) {
+      return fail("BAD_REQUEST", MSG.incorrectPassword, "INCORRECT_PASSWORD");
+    }
+  }
+  const result = await services.db.$transaction(async (tx) => {
+    const consumed = await consumeToken(tx, "email_verification", input.token, now);
     if (!consumed) return fail("BAD_REQUEST", MSG.invalidOrExpiredLink);
     await tx.user.updateMany({ where: { id: consumed.userId, emailVerifiedAt: null }, data: { emailVerifiedAt: now } });
     return { redirectTo: consumed.redirectTo };
   });
+  clearSignUpBrowser(req);
+  return result;
 }
 
 /** A fresh verification link for an unverified account; nothing for unknown or verified addresses. */
 export async function resendVerification(services: ApiServices, req: RequestInfo, email: string) {
   enforceRateLimit(services, "resendVerification", req.ip, email);
+  // The new link belongs to this browser (set for every address: the answer must not tell them apart).
+  const browserHash = bindSignUpBrowser(req, EMAIL_VERIFICATION_TTL_HOURS * 60 * MINUTE);
   const user = await services.db.user.findUnique({ where: { email }, select: { id: true, emailVerifiedAt: true } });
   if (!user || user.emailVerifiedAt) return;
   const token = await issueToken(services.db, {
@@ -132,6 +160,7 @@ export async function resendVerification(services: ApiServices, req: RequestInfo
     purpose: "email_verification",
     ttlMs: EMAIL_VERIFICATION_TTL_HOURS * 60 * MINUTE,
     now: services.now(),
+    browserHash,
   });
   deliver(services, email, verificationEmail(services.config.appUrl, token));
 }
@@ -258,7 +287,7 @@ export async function requestPasswordReset(services: ApiServices, req: RequestIn
 export async function resetPassword(services: ApiServices, req: RequestInfo, input: { token: string; password: string }) {
   const now = services.now();
   // The costly hash only for a link that can still work: junk tokens must not buy argon2 work.
-  if (!(await isLiveToken(services.db, "password_reset", input.token, now))) return fail("BAD_REQUEST", MSG.invalidOrExpiredLink);
+  if (!(await findLiveToken(services.db, "password_reset", input.token, now))) return fail("BAD_REQUEST", MSG.invalidOrExpiredLink);
   const passwordHash = await hashPassword(input.password);
   await services.db.$transaction(async (tx) => {
     const consumed = await consumeToken(tx, "password_reset", input.token, now);

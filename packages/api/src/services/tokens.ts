@@ -20,6 +20,8 @@ export interface IssueTokenOptions {
   now: Date;
   /** Where a magic-link sign-in continues (a same-origin path, already checked). */
   redirectTo?: string | null;
+  /** Email verification: the hash of the requesting browser's nonce (see bindSignUpBrowser). */
+  browserHash?: string | null;
 }
 
 /** Issues a new token and revokes the user's older unused ones of the same purpose. Returns the raw token. */
@@ -38,6 +40,7 @@ export async function issueToken(db: DbOrTx, options: IssueTokenOptions): Promis
         tokenHash: hashToken(token),
         expiresAt: new Date(options.now.getTime() + options.ttlMs),
         redirectTo: options.redirectTo ?? null,
+        browserHash: options.browserHash ?? null,
       },
     });
   });
@@ -62,10 +65,12 @@ export async function consumeToken(db: DbOrTx, purpose: TokenPurpose, token: str
   return row ?? null;
 }
 
-/** Whether the token could be consumed now (read only: consumeToken still decides, atomically). */
-export async function isLiveToken(db: DbOrTx, purpose: TokenPurpose, token: string, now: Date): Promise<boolean> {
-  const count = await db.oneTimeToken.count({ where: { tokenHash: hashToken(token), purpose, usedAt: null, expiresAt: { gt: now } } });
-  return count > 0;
+/** The token if it could be consumed now (read only: consumeToken still decides, atomically). */
+export async function findLiveToken(db: DbOrTx, purpose: TokenPurpose, token: string, now: Date) {
+  return db.oneTimeToken.findFirst({
+    where: { tokenHash: hashToken(token), purpose, usedAt: null, expiresAt: { gt: now } },
+    select: { userId: true, browserHash: true },
+  });
 }
 
 /** Revokes every unused token of the given purposes (e.g. after a password reset). */

@@ -74,7 +74,8 @@ describe("signing up", () => {
 
   it("mails a link to the confirm page; confirming lets the person sign in", async () => {
     const email = uniqueEmail("verify");
-    await h.client().api.auth.signUp({ email, password: PASSWORD });
+    const browser = h.client();
+    await browser.api.auth.signUp({ email, password: PASSWORD });
     const client = h.client();
     const refused = await outcome(client.api.auth.signIn({ email, password: PASSWORD }));
     expect(refused).toMatchObject({ code: "PRECONDITION_FAILED", message: MSG.emailNotConfirmed, reason: "EMAIL_NOT_VERIFIED" });
@@ -87,7 +88,8 @@ describe("signing up", () => {
     // Only the token's hash is stored.
     expect(await h.database.db.oneTimeToken.count({ where: { tokenHash: link.token } })).toBe(0);
 
-    expect(await h.client().api.auth.verifyEmail({ token: link.token })).toEqual({ ok: true, redirectTo: null });
+    // Confirmed in the browser that signed up: no password needed.
+    expect(await browser.api.auth.verifyEmail({ token: link.token })).toEqual({ ok: true, redirectTo: null });
     expect((await h.database.db.user.findUniqueOrThrow({ where: { email } })).emailVerifiedAt).not.toBeNull();
     expect(await client.api.auth.signIn({ email, password: PASSWORD })).toEqual({ status: "signed_in", redirectTo: null });
     expect((await client.api.auth.me())?.user.email).toBe(email);
@@ -99,9 +101,10 @@ describe("signing up", () => {
     ["//evil.example", null],
   ])("carries the sign-up's redirect %j through the confirmation as %j (same-origin paths only)", async (redirectTo, expected) => {
     const email = uniqueEmail();
-    await h.client().api.auth.signUp({ email, password: PASSWORD, redirectTo });
+    const browser = h.client();
+    await browser.api.auth.signUp({ email, password: PASSWORD, redirectTo });
     const link = linkOf(await h.mail.waitFor(email, SUBJECTS.verification));
-    expect(await h.client().api.auth.verifyEmail({ token: link.token })).toEqual({ ok: true, redirectTo: expected });
+    expect(await browser.api.auth.verifyEmail({ token: link.token })).toEqual({ ok: true, redirectTo: expected });
   });
 
   it("answers an existing address the same way, mails it a notice and changes nothing", async () => {
@@ -124,18 +127,21 @@ describe("signing up", () => {
 describe("the verification token", () => {
   it("works once", async () => {
     const email = uniqueEmail("once");
-    await h.client().api.auth.signUp({ email, password: PASSWORD });
+    const browser = h.client();
+    await browser.api.auth.signUp({ email, password: PASSWORD });
     const { token } = linkOf(await h.mail.waitFor(email, SUBJECTS.verification));
-    await h.client().api.auth.verifyEmail({ token });
-    expect(await outcome(h.client().api.auth.verifyEmail({ token }))).toMatchObject({ code: "BAD_REQUEST", message: MSG.invalidOrExpiredLink });
+    await browser.api.auth.verifyEmail({ token });
+    expect(await outcome(browser.api.auth.verifyEmail({ token }))).toMatchObject({ code: "BAD_REQUEST", message: MSG.invalidOrExpiredLink });
+    expect(await outcome(h.client().api.auth.verifyEmail({ token, password: PASSWORD }))).toMatchObject({ code: "BAD_REQUEST", message: MSG.invalidOrExpiredLink });
   });
 
   it("expires after its lifetime", async () => {
     const email = uniqueEmail("late");
-    await h.client().api.auth.signUp({ email, password: PASSWORD });
+    const browser = h.client();
+    await browser.api.auth.signUp({ email, password: PASSWORD });
     const { token } = linkOf(await h.mail.waitFor(email, SUBJECTS.verification));
     h.clock.advance(EMAIL_VERIFICATION_TTL_HOURS * 3_600_000 + 1_000);
-    const result = await outcome(h.client().api.auth.verifyEmail({ token }));
+    const result = await outcome(browser.api.auth.verifyEmail({ token }));
     expect(result).toMatchObject({ code: "BAD_REQUEST", message: MSG.invalidOrExpiredLink });
     expect((await h.database.db.user.findUniqueOrThrow({ where: { email } })).emailVerifiedAt).toBeNull();
   });
@@ -150,12 +156,13 @@ describe("the verification token", () => {
 
   it("is replaced by a resent one: the older stops working, the newer works", async () => {
     const email = uniqueEmail("resend");
-    await h.client().api.auth.signUp({ email, password: PASSWORD });
+    const browser = h.client();
+    await browser.api.auth.signUp({ email, password: PASSWORD });
     const first = await h.mail.waitFor(email, SUBJECTS.verification);
-    expect(await h.client().api.auth.resendVerification({ email })).toEqual({ ok: true });
+    expect(await browser.api.auth.resendVerification({ email })).toEqual({ ok: true });
     const second = await nextMail(h, email, SUBJECTS.verification, [first]);
-    expect(await outcome(h.client().api.auth.verifyEmail({ token: linkOf(first).token }))).toMatchObject({ code: "BAD_REQUEST" });
-    expect(await h.client().api.auth.verifyEmail({ token: linkOf(second).token })).toEqual({ ok: true, redirectTo: null });
+    expect(await outcome(browser.api.auth.verifyEmail({ token: linkOf(first).token }))).toMatchObject({ code: "BAD_REQUEST" });
+    expect(await browser.api.auth.verifyEmail({ token: linkOf(second).token })).toEqual({ ok: true, redirectTo: null });
   });
 
   it("is not resent to unknown or already confirmed addresses, with the same answer", async () => {
@@ -168,5 +175,57 @@ describe("the verification token", () => {
     expect(await h.mail.list(unknown)).toHaveLength(0);
     expect(await h.mail.list(confirmed.email)).toHaveLength(seen.length);
     expect(await h.database.db.user.count({ where: { email: unknown } })).toBe(0);
+  });
+});
+
+describe("account pre-hijacking: a link confirmed away from the browser that asked for it", () => {
+  it("needs the account's password there; a wrong one is refused and the link keeps working", async () => {
+    const email = uniqueEmail("elsewhere");
+    const laptop = h.client();
+    await laptop.api.auth.signUp({ email, password: PASSWORD });
+    const { token } = linkOf(await h.mail.waitFor(email, SUBJECTS.verification));
+    const phone = h.client();
+    expect(await outcome(phone.api.auth.verifyEmail({ token }))).toMatchObject({
+      code: "PRECONDITION_FAILED",
+      message: MSG.confirmWithPassword,
+      reason: "PASSWORD_REQUIRED",
+    });
+    expect(await outcome(phone.api.auth.verifyEmail({ token, password: "not-the-password" }))).toMatchObject({
+      code: "BAD_REQUEST",
+      message: MSG.incorrectPassword,
+    });
+    expect((await h.database.db.user.findUniqueOrThrow({ where: { email } })).emailVerifiedAt).toBeNull();
+    expect(await phone.api.auth.verifyEmail({ token, password: PASSWORD })).toEqual({ ok: true, redirectTo: null });
+    expect((await h.database.db.user.findUniqueOrThrow({ where: { email } })).emailVerifiedAt).not.toBeNull();
+  });
+
+  it("an attacker who signed up with someone else's address gets nothing from the owner's confirmation", async () => {
+    const email = uniqueEmail("victim");
+    const attacker = h.client();
+    await attacker.api.auth.signUp({ email, password: "attacker-password" });
+    const first = await h.mail.waitFor(email, SUBJECTS.verification);
+    // The attacker asks for a fresh link too: it is bound to the attacker's browser as well.
+    await attacker.api.auth.resendVerification({ email });
+    const newest = await nextMail(h, email, SUBJECTS.verification, [first]);
+    const owner = h.client();
+    // The owner opens the link but does not know the password: it is not confirmed for the attacker.
+    expect((await outcome(owner.api.auth.verifyEmail({ token: linkOf(newest).token }))).reason).toBe("PASSWORD_REQUIRED");
+    // 'Forgot password' proves the inbox and sets the owner's password.
+    const seen = await h.mail.list(email);
+    await owner.api.auth.requestPasswordReset({ email });
+    const reset = await nextMail(h, email, SUBJECTS.passwordReset, seen);
+    await owner.api.auth.resetPassword({ token: linkOf(reset).token, password: "owner-password" });
+    expect((await h.database.db.user.findUniqueOrThrow({ where: { email } })).emailVerifiedAt).not.toBeNull();
+    expect(await outcome(h.client().api.auth.signIn({ email, password: "attacker-password" }))).toMatchObject({ code: "UNAUTHORIZED" });
+    expect(await h.client().api.auth.signIn({ email, password: "owner-password" })).toEqual({ status: "signed_in", redirectTo: null });
+  });
+
+  it("sign-up marks the browser whether or not the address is taken, so the answers look alike", async () => {
+    const fresh = h.client();
+    const taken = h.client();
+    await fresh.api.auth.signUp({ email: uniqueEmail("fresh"), password: PASSWORD });
+    await taken.api.auth.signUp({ email: (await registeredAccount(h)).email, password: PASSWORD });
+    expect([...fresh.cookies.keys()]).toEqual(["promptly_signup"]);
+    expect([...taken.cookies.keys()]).toEqual(["promptly_signup"]);
   });
 });

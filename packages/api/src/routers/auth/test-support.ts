@@ -41,9 +41,10 @@ export async function settleMail() {
 
 /** Signs up through auth.signUp and confirms the address through the emailed link. */
 export async function registeredAccount(h: Harness, email = uniqueEmail(), password = PASSWORD) {
-  await h.client().api.auth.signUp({ email, password });
+  const browser = h.client();
+  await browser.api.auth.signUp({ email, password });
   const { token } = linkOf(await h.mail.waitFor(email, SUBJECTS.verification));
-  await h.client().api.auth.verifyEmail({ token });
+  await browser.api.auth.verifyEmail({ token });
   const user = await h.database.db.user.findUniqueOrThrow({ where: { email }, select: { id: true } });
   return { id: user.id, email, password };
 }

@@ -1,10 +1,13 @@
-import { tokenInput } from "@promptly/shared";
+import { verifyEmailInput } from "@promptly/shared";
 import { publicProcedure } from "../../procedures.ts";
 import { verifyEmail as confirmAddress } from "../../services/auth.ts";
 import { verifyEmailOutput } from "./outputs.ts";
 
-/** Consumes the emailed verification token (the confirm page's button, never the link itself). */
+/**
+ * Consumes the emailed verification token (the confirm page's button, never the link itself). From
+ * another browser than the sign-up's, the account's password is needed too (PASSWORD_REQUIRED).
+ */
 export const verifyEmail = publicProcedure
-  .input(tokenInput)
+  .input(verifyEmailInput)
   .output(verifyEmailOutput)
-  .mutation(async ({ ctx, input }) => ({ ok: true as const, ...(await confirmAddress(ctx, input.token)) }));
+  .mutation(async ({ ctx, input }) => ({ ok: true as const, ...(await confirmAddress(ctx, ctx.req, input)) }));
