@@ -96,7 +96,7 @@ export async function boot(env: Env, opts: { viteMiddleware?: RequestHandler; lo
       server,
       urls: { app: env.APP_URL, mailbox: mail.webUrl },
       async stop() {
-        stopHousekeeping();
+        await stopHousekeeping();
         await new Promise<void>((resolve) => server.close(() => resolve()));
         server.closeAllConnections?.();
         await closeServices(services);

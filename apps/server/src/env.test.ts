@@ -28,6 +28,9 @@ describe("loadEnv", () => {
     [{ MAILBOX_PORT: "1025" }, "Invalid configuration: SMTP_PORT and MAILBOX_PORT are both 1025; each service needs its own port"],
     [{ PORT: "4569" }, "Invalid configuration: PORT and EMBEDDED_S3_PORT are both 4569"],
     [{ TRUST_PROXY: "maybe?" }, "Invalid configuration: TRUST_PROXY must be false, true, a number of proxies"],
+    [{ TRUST_PROXY: "yes" }, "Invalid configuration: TRUST_PROXY must be false, true, a number of proxies"],
+    [{ TRUST_PROXY: "true, 10.0.0.1" }, "Invalid configuration: TRUST_PROXY must be false, true, a number of proxies"],
+    [{ TRUST_PROXY: "10.0.0.0/33" }, "Invalid configuration: TRUST_PROXY must be false, true, a number of proxies"],
   ])("refuses %o with a message naming the variable", (vars, message) => {
     expect(() => loadEnv({ DATA_DIR: dataDir, ...vars })).toThrow(ConfigError);
     expect(() => loadEnv({ DATA_DIR: dataDir, ...vars })).toThrow(message);
@@ -43,6 +46,7 @@ describe("loadEnv", () => {
     ["true", 1], // one proxy in front: never the client-written left end of X-Forwarded-For
     ["2", 2],
     ["10.0.0.1, loopback", "10.0.0.1, loopback"],
+    ["10.0.0.0/8,::1, fd00::/8", "10.0.0.0/8,::1, fd00::/8"],
   ] as const)("reads TRUST_PROXY=%s as %o", (value, expected) => {
     expect(loadEnv({ DATA_DIR: dataDir, TRUST_PROXY: value }).TRUST_PROXY).toBe(expected);
   });

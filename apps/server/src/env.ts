@@ -2,11 +2,23 @@
 // without DATABASE_URL / S3_ENDPOINT / SMTP_HOST the server starts embedded services instead.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { randomBytes } from "node:crypto";
+import { isIP } from "node:net";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { z } from "zod";
 
 export const REPO_ROOT = resolve(fileURLToPath(new URL("../../..", import.meta.url)));
+
+/** Addresses or subnets (10.0.0.0/8, ::1) and Express's names for address ranges, comma separated. */
+function isProxyList(value: string): boolean {
+  return value.split(",").every((item) => {
+    const [address = "", prefix, extra] = item.trim().split("/");
+    if (["loopback", "linklocal", "uniquelocal"].includes(address) && prefix === undefined) return true;
+    const version = isIP(address);
+    if (!version || extra !== undefined) return false;
+    return prefix === undefined || (/^\d+$/.test(prefix) && Number(prefix) <= (version === 4 ? 32 : 128));
+  });
+}
 
 /** Express's "trust proxy": false, how many proxies are in front, or which addresses are proxies. */
 export type TrustProxy = false | number | string;
@@ -39,7 +51,7 @@ const schema = z.object({
       // address from the left end of X-Forwarded-For, which the client writes itself.
       if (["true", "on"].includes(v)) return 1;
       if (/^\d+$/.test(v)) return Number(v);
-      if (/^[\w.:/]+(\s*,\s*[\w.:/]+)*$/.test(v)) return v;
+      if (isProxyList(v)) return v;
       ctx.addIssue({ code: "custom", message: "must be false, true, a number of proxies, or proxy addresses (e.g. 10.0.0.1, loopback)" });
       return z.NEVER;
     }),

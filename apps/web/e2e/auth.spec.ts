@@ -170,6 +170,7 @@ test("a session that ends while the app is open: 'Authentication Error', sign in
   await page.goto("/");
   await expect(page.getByRole("button", { name: "User menu" })).toBeVisible();
 
+  await page.evaluate(() => localStorage.setItem("promptly.activeTeamId", "a-team-of-this-session"));
   // The session ends on the server (expired, or ended from another device); the page still shows the app.
   await withDb((client) => client.query(`DELETE FROM sessions WHERE user_id = $1`, [account.id]));
   await page.getByRole("button", { name: "User menu" }).click();
@@ -178,6 +179,8 @@ test("a session that ends while the app is open: 'Authentication Error', sign in
   await expect(page.getByText("Authentication Error")).toBeVisible();
   await expect(page.getByText("Please log in again to continue.")).toBeVisible();
   await expect(page).toHaveURL(/\/auth\/signin\?redirect=%2Fsettings%2Fprofile$/);
+  // As on sign-out, the saved team goes (the next person at this browser may be someone else).
+  expect(await page.evaluate(() => localStorage.getItem("promptly.activeTeamId"))).toBeNull();
   await signInWithForm(page, account.email, PASSWORD);
   await expect(page).toHaveURL("/settings/profile");
   await expect(page.getByText("Authentication Error")).toHaveCount(0);

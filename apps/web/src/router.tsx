@@ -2,7 +2,8 @@ import { createRouter } from "@tanstack/react-router";
 import { routeTree } from "./routes/tree.tsx";
 import { ErrorFallback } from "@/components/layout/error-fallback";
 import { NotFoundPage } from "@/components/layout/not-found";
-import { whenSessionLost } from "@/lib/trpc";
+import { api, queryClient, whenSessionLost } from "@/lib/trpc";
+import { clearWorkspaceSelection } from "@/lib/workspace";
 
 export const router = createRouter({
   routeTree,
@@ -14,11 +15,19 @@ export const router = createRouter({
   defaultErrorComponent: ErrorFallback,
 });
 
-// Back to sign-in, returning afterwards to the page the person was opening (or on).
+// Back to sign-in, returning afterwards to the page the person was opening (or on). What the ended
+// session had loaded, and its saved organization and team, go as on sign-out: the next person at this
+// browser may be someone else.
 whenSessionLost(() => {
   const location = router.latestLocation;
-  if (location.pathname.startsWith("/auth")) return;
-  void router.navigate({ to: "/auth/signin", search: { redirect: location.href }, replace: true });
+  clearWorkspaceSelection();
+  void (async () => {
+    if (!location.pathname.startsWith("/auth")) {
+      await router.navigate({ to: "/auth/signin", search: { redirect: location.href }, replace: true });
+    }
+    queryClient.clear();
+    api.auth.me.setData(undefined, null);
+  })();
 });
 
 declare module "@tanstack/react-router" {

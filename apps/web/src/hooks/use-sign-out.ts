@@ -3,7 +3,7 @@
 import { useState } from "react";
 import { useRouter } from "@tanstack/react-router";
 import { toast } from "sonner";
-import { queryClient, trpc, trpcClient } from "@/lib/trpc";
+import { queryClient, setSigningOut, trpc, trpcClient } from "@/lib/trpc";
 import { clearWorkspaceSelection } from "@/lib/workspace";
 
 export function useSignOut() {
@@ -14,9 +14,11 @@ export function useSignOut() {
   async function signOut() {
     if (loggingOut) return;
     setLoggingOut(true);
+    setSigningOut(true);
     try {
       await trpcClient.auth.signOut.mutate();
     } catch {
+      setSigningOut(false);
       setLoggingOut(false);
       toast.error("Error logging out", { description: "Please try again" });
       return;
@@ -27,6 +29,7 @@ export function useSignOut() {
     await router.navigate({ to: "/auth/signin" });
     // Only now drop everything else, so the protected screens we left do not refetch into 401s.
     queryClient.clear();
+    setSigningOut(false);
   }
 
   return { signOut, loggingOut };

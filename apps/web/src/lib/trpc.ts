@@ -17,10 +17,16 @@ function shouldRetry(failureCount: number, error: unknown) {
 }
 
 let onSessionLost: () => void = () => undefined;
+let signingOut = false;
 
 /** What to do once the session is gone (the router sends the person to sign-in). */
 export function whenSessionLost(handler: () => void) {
   onSessionLost = handler;
+}
+
+/** While we end the session ourselves, its UNAUTHORIZED answers are expected, not a lost session. */
+export function setSigningOut(value: boolean) {
+  signingOut = value;
 }
 
 /**
@@ -30,7 +36,7 @@ export function whenSessionLost(handler: () => void) {
  */
 function detectSessionLost(error: unknown) {
   if ((error as { data?: { code?: string } })?.data?.code !== "UNAUTHORIZED") return;
-  if (!api.auth.me.getData()) return;
+  if (signingOut || !api.auth.me.getData()) return;
   api.auth.me.setData(undefined, null);
   toast.error("Authentication Error", { id: "session-lost", description: "Please log in again to continue." });
   onSessionLost();

@@ -92,9 +92,13 @@ function readCookie(header: string | null, name: string): string | null {
   return null;
 }
 
-/** Sets a new nonce cookie for `maxAgeMs` and returns its hash, to be stored with the confirmation link. */
+/**
+ * Gives the browser a nonce cookie for `maxAgeMs` (keeping the one it has, so its earlier links stay
+ * bound to it) and returns the nonce's hash, to be stored with the confirmation link.
+ */
 export function bindSignUpBrowser(req: RequestInfo, maxAgeMs: number): string {
-  const nonce = encodeHexLowerCase(crypto.getRandomValues(new Uint8Array(20)));
+  const current = readCookie(req.cookieHeader, SIGN_UP_BROWSER_COOKIE);
+  const nonce = current && /^[0-9a-f]{40}$/.test(current) ? current : encodeHexLowerCase(crypto.getRandomValues(new Uint8Array(20)));
   req.setCookie(
     new Cookie(SIGN_UP_BROWSER_COOKIE, nonce, { httpOnly: true, sameSite: "lax", path: "/", secure: req.secure, maxAge: Math.floor(maxAgeMs / 1000) }).serialize(),
   );
@@ -105,8 +109,4 @@ export function bindSignUpBrowser(req: RequestInfo, maxAgeMs: number): string {
 export function signUpBrowserHash(req: RequestInfo): string | null {
   const nonce = readCookie(req.cookieHeader, SIGN_UP_BROWSER_COOKIE);
   return nonce ? hashToken(nonce) : null;
-}
-
-export function clearSignUpBrowser(req: RequestInfo) {
-  req.setCookie(new Cookie(SIGN_UP_BROWSER_COOKIE, "", { httpOnly: true, sameSite: "lax", path: "/", secure: req.secure, maxAge: 0 }).serialize());
 }

@@ -13,7 +13,7 @@ import type { ApiServices, RequestInfo } from "../context.ts";
 import { loadViewer } from "./access.ts";
 import { avatarUrl, type Me } from "./account.ts";
 import { fail } from "../errors.ts";
-import { bindSignUpBrowser, clearSessionCookie, clearSignUpBrowser, signUpBrowserHash, startSession } from "../auth/session.ts";
+import { bindSignUpBrowser, clearSessionCookie, signUpBrowserHash, startSession } from "../auth/session.ts";
 import { describeDevice } from "../auth/user-agent.ts";
 import {
   alreadyRegisteredEmail, deliver, magicLinkEmail, passwordResetEmail, verificationEmail,
@@ -138,14 +138,12 @@ export async function verifyEmail(
       return fail("BAD_REQUEST", MSG.incorrectPassword, "INCORRECT_PASSWORD");
     }
   }
-  const result = await services.db.$transaction(async (tx) => {
+  return services.db.$transaction(async (tx) => {
     const consumed = await consumeToken(tx, "email_verification", input.token, now);
     if (!consumed) return fail("BAD_REQUEST", MSG.invalidOrExpiredLink);
     await tx.user.updateMany({ where: { id: consumed.userId, emailVerifiedAt: null }, data: { emailVerifiedAt: now } });
     return { redirectTo: consumed.redirectTo };
   });
-  clearSignUpBrowser(req);
-  return result;
 }
 
 /** A fresh verification link for an unverified account; nothing for unknown or verified addresses. */

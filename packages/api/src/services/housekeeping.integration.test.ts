@@ -72,7 +72,7 @@ describe("scheduleHousekeeping", () => {
       await expiredToken("while-running");
       expect(await gone("while-running")).toBe(true);
     } finally {
-      stop();
+      await stop();
     }
     await expiredToken("after-stop");
     await new Promise((r) => setTimeout(r, 400));

@@ -22,19 +22,28 @@ export async function pruneExpired(db: DbOrTx, now: Date): Promise<PruneResult> 
 
 /**
  * Prunes now and then every `everyMs` (default hourly) for as long as the server runs; a failed run
- * is reported and the next one tries again. Returns stop().
+ * is reported and the next one tries again. Runs never overlap. stop() cancels the schedule and
+ * resolves once a run in progress has finished, so the database can be closed after it.
  */
 export function scheduleHousekeeping(
   services: { db: DbOrTx; now: () => Date },
   options: { everyMs?: number; onError?: (error: unknown) => void } = {},
-): () => void {
-  const run = () => void pruneExpired(services.db, services.now()).catch((error) => options.onError?.(error));
+): () => Promise<void> {
+  let running: Promise<void> | null = null;
+  const run = () => {
+    running ??= pruneExpired(services.db, services.now())
+      .then(() => undefined, (error: unknown) => options.onError?.(error))
+      .finally(() => {
+        running = null;
+      });
+  };
   const first = setTimeout(run, 0);
   const timer = setInterval(run, options.everyMs ?? 60 * 60_000);
   first.unref();
   timer.unref();
-  return () => {
+  return async () => {
     clearTimeout(first);
     clearInterval(timer);
+    await running;
   };
 }

@@ -233,9 +233,10 @@ export async function updateOrganizationMemberRole(
 }
 
 /**
- * Removes the member and, with them, their places in the organization's teams: leaving an
- * organization ends access to everything in it (team access does not otherwise need the
- * organization membership). Their teams stay manageable by organization admins and super users.
+ * Removes the member and, with them, their places in the organization's teams and any invitation to
+ * them still pending there: leaving an organization ends access to everything in it (team access does
+ * not otherwise need the organization membership). Their teams stay manageable by organization admins
+ * and super users.
  */
 export async function removeOrganizationMember(
   db: Db,
@@ -244,7 +245,11 @@ export async function removeOrganizationMember(
 ): Promise<void> {
   await db.$transaction(async (tx) => {
     const target = checkLockedChange(await lockMembers(tx, input.organizationId), actor, input.memberId, null);
-    await tx.teamMember.deleteMany({ where: { userId: target.userId, team: { organizationId: input.organizationId } } });
+    const { email } = await tx.user.findUniqueOrThrow({ where: { id: target.userId }, select: { email: true } });
+    const inOrganization = { team: { organizationId: input.organizationId } };
+    await tx.teamMember.deleteMany({ where: { userId: target.userId, ...inOrganization } });
+    // An invitation still pending would bring them back in when accepted.
+    await tx.pendingInvite.deleteMany({ where: { email, status: "pending", ...inOrganization } });
     await tx.organizationMember.delete({ where: { id: input.memberId } });
   });
 }

@@ -4,6 +4,9 @@ import { encodeBase64urlNoPadding } from "@oslojs/encoding";
 import { inTransaction, type DbOrTx, type TokenPurpose } from "@promptly/db";
 import { hashToken } from "../auth/lucia.ts";
 
+/** Namespace of the per-user advisory lock taken while a token is issued. */
+const TOKEN_ISSUE_LOCK = 7_253_002;
+
 /** 160 random bits: far beyond guessing, short enough for a link. */
 const TOKEN_BYTES = 20;
 
@@ -30,8 +33,9 @@ export async function issueToken(db: DbOrTx, options: IssueTokenOptions): Promis
   // Revoke and issue together: concurrent requests must not leave two live tokens, nor a failure none.
   await inTransaction(db, async (tx) => {
     // One issuer per user at a time: otherwise two overlapping requests each delete what they see
-    // (not yet the other's new token) and both links stay live.
-    await tx.$queryRaw`SELECT id FROM users WHERE id = ${options.userId}::uuid FOR UPDATE`;
+    // (not yet the other's new token) and both links stay live. An advisory lock, not the users row:
+    // consuming a token updates the users row after the token, and the opposite order could deadlock.
+    await tx.$executeRaw`SELECT pg_advisory_xact_lock(${TOKEN_ISSUE_LOCK}::int, hashtext(${options.userId}))`;
     await tx.oneTimeToken.deleteMany({ where: { userId: options.userId, purpose: options.purpose, usedAt: null } });
     await tx.oneTimeToken.create({
       data: {

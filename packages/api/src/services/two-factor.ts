@@ -237,7 +237,9 @@ export async function completeTwoFactorSignIn(
   try {
     // The waiting session ends exactly when the sign-in is recorded.
     await services.db.$transaction(async (tx) => {
-      await tx.session.deleteMany({ where: { id: hashToken(session.id) } });
+      // Ended meanwhile (signed out, or a parallel code already completed it): nothing to complete.
+      const { count } = await tx.session.deleteMany({ where: { id: hashToken(session.id), twoFactorVerified: false } });
+      if (count !== 1) fail("UNAUTHORIZED", MSG.userNotAuthenticated);
       await recordSignIn({ db: tx, now: services.now }, session.userId, session.signInMethod, req);
     });
   } catch (error) {

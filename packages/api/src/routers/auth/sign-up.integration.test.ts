@@ -220,6 +220,17 @@ describe("account pre-hijacking: a link confirmed away from the browser that ask
     expect(await h.client().api.auth.signIn({ email, password: "owner-password" })).toEqual({ status: "signed_in", redirectTo: null });
   });
 
+  it("a browser keeps its mark: links it asked for earlier still need no password", async () => {
+    const browser = h.client();
+    const [first, second] = [uniqueEmail("first"), uniqueEmail("second")];
+    await browser.api.auth.signUp({ email: first, password: PASSWORD });
+    await browser.api.auth.signUp({ email: second, password: PASSWORD });
+    for (const email of [first, second]) {
+      const { token } = linkOf(await h.mail.waitFor(email, SUBJECTS.verification));
+      expect(await browser.api.auth.verifyEmail({ token })).toEqual({ ok: true, redirectTo: null });
+    }
+  });
+
   it("sign-up marks the browser whether or not the address is taken, so the answers look alike", async () => {
     const fresh = h.client();
     const taken = h.client();

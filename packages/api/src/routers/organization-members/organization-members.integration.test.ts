@@ -174,6 +174,11 @@ describe("removing a member ends their access to the organization's teams", () =
     );
     const leaverApi = (await signedIn(h, leaver)).api;
     expect((await leaverApi.teams.list({})).map((t) => t.id).sort()).toEqual([teamHere!.id, teamElsewhere!.id].sort());
+    // An invitation to another of the organization's teams, still pending, would bring them back.
+    const otherTeam = await db.team.create({ data: { name: "Other team", organizationId: organization.id } });
+    const invite = await db.pendingInvite.create({
+      data: { teamId: otherTeam.id, email: leaver.email, role: "viewer", expiresAt: new Date(h.clock.now().getTime() + 86_400_000) },
+    });
 
     const adminApi = (await signedIn(h, admin)).api;
     await adminApi.organizationMembers.remove({ id: organization.members.find((m) => m.userId === leaver.id)!.id });
@@ -181,6 +186,8 @@ describe("removing a member ends their access to the organization's teams", () =
     expect(await db.teamMember.findMany({ where: { userId: leaver.id }, select: { teamId: true } })).toEqual([{ teamId: teamElsewhere!.id }]);
     expect((await leaverApi.teams.list({})).map((t) => t.id)).toEqual([teamElsewhere!.id]);
     expect((await outcome(leaverApi.teamMembers.list({ teamId: teamHere!.id }))).code).toBe("NOT_FOUND");
+    expect((await outcome(leaverApi.invites.accept({ id: invite.id }))).code).not.toBe("OK");
+    expect(await db.organizationMember.count({ where: { organizationId: organization.id, userId: leaver.id } })).toBe(0);
     expect((await outcome(leaverApi.invites.create({ teamId: teamHere!.id, email: "second@example.test", role: "viewer" }))).code).toBe("NOT_FOUND");
     // The team they administered stays manageable by the organization's admin.
     expect(await adminApi.teamMembers.list({ teamId: teamHere!.id })).toEqual([]);

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MSG, SETTINGS_MSG } from "@promptly/shared";
 import { SESSION_COOKIE_NAME } from "../../auth/lucia.ts";
 import { createHarness, type Harness, type TestClient } from "../../testing.ts";
-import { decryptSecret } from "../../services/two-factor.ts";
+import { completeTwoFactorSignIn, decryptSecret } from "../../services/two-factor.ts";
 import { encodeBase32UpperCaseNoPadding } from "@oslojs/encoding";
 import { PASSWORD, createAccount, nextStep, outcome, signedIn, totp, type TestAccount } from "./test-support.ts";
 
@@ -200,6 +200,26 @@ describe("the second sign-in step", () => {
     expect((await outcome(stale.api.profile.get())).code).toBe("UNAUTHORIZED");
     expect(await h.database.db.loginEvent.count({ where: { userId: account.id } })).toBe(eventsBefore + 1);
     expect((await client.api.security.overview()).recentLogins[0]).toMatchObject({ method: "password" });
+  });
+
+  it("completes nothing when the waiting session ended meanwhile (signed out, or completed by a parallel code)", async () => {
+    const { account, secret } = await withTwoFactor();
+    const client = await pendingSignIn(account);
+    const cookie = client.cookies.get(SESSION_COOKIE_NAME)!;
+    const waiting = await h.database.db.session.findFirstOrThrow({ where: { userId: account.id, twoFactorVerified: false } });
+    const counts = async () => ({
+      events: await h.database.db.loginEvent.count({ where: { userId: account.id } }),
+      complete: await h.database.db.session.count({ where: { userId: account.id, twoFactorVerified: true } }),
+    });
+    const before = await counts();
+    // The request had loaded its session; then the session ends before the swap.
+    await h.database.db.session.delete({ where: { id: waiting.id } });
+    const req = { ip: "127.0.0.1", userAgent: null, cookieHeader: null, secure: false, setCookie: () => undefined };
+    const session = { id: cookie, userId: account.id, twoFactorVerified: false, signInMethod: "password" as const };
+    await expect(completeTwoFactorSignIn(h.services, req, session, { kind: "totp", code: totp(h, secret) })).rejects.toMatchObject({
+      code: "UNAUTHORIZED",
+    });
+    expect(await counts()).toEqual(before);
   });
 
   it("needs a session: anonymous callers are refused", async () => {
