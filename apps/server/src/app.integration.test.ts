@@ -1,23 +1,20 @@
-import type { Server } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createHarness, createS3Storage, type Harness } from "@promptly/api/testing";
 import { createClient } from "@promptly/client";
 import { createApp } from "./app.ts";
+import { listenForTests, type TestServer } from "./test-server.ts";
 
 let harness: Harness;
-let server: Server;
+let server: TestServer;
 let base: string;
 
 beforeAll(async () => {
   harness = await createHarness();
-  const app = createApp({ services: harness.services });
-  server = await new Promise<Server>((resolve) => {
-    const s = app.listen(0, "127.0.0.1", () => resolve(s));
-  });
-  base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+  server = await listenForTests(createApp({ services: harness.services }));
+  base = server.base;
 });
 afterAll(async () => {
-  await new Promise((resolve) => server.close(resolve));
+  await server.close();
   await harness.close();
 });
 
@@ -35,15 +32,13 @@ describe("HTTP host", () => {
         storage: createS3Storage({ endpoint: "http://127.0.0.1:1", accessKey: "x", secretKey: "y", region: "us-east-1" }),
       },
     });
-    const s = await new Promise<Server>((resolve) => {
-      const l = broken.listen(0, "127.0.0.1", () => resolve(l));
-    });
+    const brokenServer = await listenForTests(broken);
     try {
-      const response = await fetch(`http://127.0.0.1:${(s.address() as { port: number }).port}/api/health`);
+      const response = await fetch(`${brokenServer.base}/api/health`);
       expect(response.status).toBe(503);
       expect(await response.json()).toEqual({ status: "error", db: "ok", storage: "error", mail: "ok" });
     } finally {
-      await new Promise((resolve) => s.close(resolve));
+      await brokenServer.close();
     }
   });
 

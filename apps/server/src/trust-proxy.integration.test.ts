@@ -1,25 +1,22 @@
 // Behind a reverse proxy the client address comes from X-Forwarded-For. The client writes the left end
 // of that header itself, so rotating it must not reset the per-address rate limits.
-import type { Server } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AUTH_RATE_LIMITS, createHarness, type Harness } from "@promptly/api/testing";
 import { createApp } from "./app.ts";
+import { listenForTests, type TestServer } from "./test-server.ts";
 
 let harness: Harness;
-let server: Server;
+let server: TestServer;
 let base: string;
 
 beforeAll(async () => {
   harness = await createHarness({ rateLimits: true });
   // TRUST_PROXY=true (env.test.ts: read as one proxy in front).
-  const app = createApp({ services: harness.services, trustProxy: 1 });
-  server = await new Promise<Server>((resolve) => {
-    const s = app.listen(0, "127.0.0.1", () => resolve(s));
-  });
-  base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+  server = await listenForTests(createApp({ services: harness.services, trustProxy: 1 }));
+  base = server.base;
 });
 afterAll(async () => {
-  await new Promise((resolve) => server.close(resolve));
+  await server.close();
   await harness.close();
 });
 

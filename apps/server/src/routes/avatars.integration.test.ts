@@ -1,24 +1,22 @@
 // Avatars are served by the app from the real S3 server, with long-lived caching (issue 7).
-import type { Server } from "node:http";
 import { randomBytes } from "node:crypto";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createHarness, type Harness } from "@promptly/api/testing";
 import { createApp } from "../app.ts";
+import { listenForTests, type TestServer } from "../test-server.ts";
 
 let h: Harness;
-let server: Server;
+let server: TestServer;
 let base: string;
 
 beforeAll(async () => {
   h = await createHarness();
-  server = await new Promise<Server>((resolve) => {
-    const s = createApp({ services: h.services }).listen(0, "127.0.0.1", () => resolve(s));
-  });
-  base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+  server = await listenForTests(createApp({ services: h.services }));
+  base = server.base;
 });
 afterAll(async () => {
-  await new Promise((resolve) => server.close(resolve));
+  await server.close();
   await h.close();
 });
 
