@@ -4,10 +4,11 @@ import { expect, test } from "@playwright/test";
 import { MSG } from "@promptly/shared";
 import { PASSWORD, callMutation, createAccount, signIn, uniqueEmail, withDb } from "./support/accounts.ts";
 import { E2E } from "./support/env.ts";
-import { SUBJECTS, consoleErrors, linkIn, mailIds, signInWithForm, waitForMail } from "./support/auth.ts";
+import { SUBJECTS, linkIn, mailIds, signInWithForm, waitForMail } from "./support/auth.ts";
+import { consoleErrors } from "./support/console.ts";
 
 test("sign up, confirm the email from the mail catcher, sign in back to where one was, sign out", async ({ page }) => {
-  const errors = consoleErrors(page);
+  const errors = consoleErrors(page, { allow4xx: true });
   const email = uniqueEmail("signup");
 
   await page.goto("/auth/signup");
@@ -70,7 +71,7 @@ test("sign up, confirm the email from the mail catcher, sign in back to where on
 });
 
 test("an unknown address and a wrong password get the same inline message", async ({ page }) => {
-  const errors = consoleErrors(page);
+  const errors = consoleErrors(page, { allow4xx: true });
   const account = await createAccount();
   await page.goto("/auth/signin");
   await signInWithForm(page, account.email, "wrong-password");
@@ -82,7 +83,7 @@ test("an unknown address and a wrong password get the same inline message", asyn
 });
 
 test("magic link sign-in through the mail catcher; the same link fails the second time", async ({ page, browser }) => {
-  const errors = consoleErrors(page);
+  const errors = consoleErrors(page, { allow4xx: true });
   const account = await createAccount();
   await page.goto("/auth/signin");
   await page.getByRole("button", { name: "Use Magic Link" }).click();
@@ -112,7 +113,7 @@ test("magic link sign-in through the mail catcher; the same link fails the secon
 });
 
 test("forgot password, reset from the mail: old password refused, new accepted, old sessions gone", async ({ page, browser }) => {
-  const errors = consoleErrors(page);
+  const errors = consoleErrors(page, { allow4xx: true });
   const account = await createAccount();
   const NEW_PASSWORD = "a-brand-new-password";
 
@@ -162,6 +163,8 @@ test("the sign-up link is not followed for an existing address: same answer, no 
   const account = await createAccount();
   expect(await callMutation(request, "auth.signUp", { email: account.email, password: PASSWORD })).toEqual({ ok: true });
   await waitForMail(account.email, /You already have a Promptly account/);
+  const { rows } = await withDb((client) => client.query<{ n: number }>(`SELECT count(*)::int AS n FROM users WHERE email = $1`, [account.email]));
+  expect(rows[0]!.n).toBe(1);
 });
 
 test("a session that ends while the app is open: 'Authentication Error', sign in again, back where one was going", async ({ page }) => {
@@ -195,7 +198,7 @@ test("a confirmation link opened in another browser asks for the account's passw
   // …confirmed in another one (a phone's mail app, say).
   const other = await browser.newContext({ baseURL: E2E.appUrl });
   const phone = await other.newPage();
-  const errors = consoleErrors(phone);
+  const errors = consoleErrors(phone, { allow4xx: true });
   await phone.goto(link);
   await phone.getByRole("button", { name: "Confirm email" }).click();
   await expect(phone.getByText(MSG.confirmWithPassword)).toBeVisible();

@@ -2,10 +2,9 @@
 // messages, the organizations list and the members page, and who may see them.
 import { expect, test, type Page } from "@playwright/test";
 import { MSG } from "@promptly/shared";
-import { createAccount, signIn, withDb } from "./support/accounts.ts";
+import { createAccount, createOrganizationWith, signIn, withDb } from "./support/accounts.ts";
+import { consoleErrors } from "./support/console.ts";
 import {
-  collectConsoleErrors,
-  createOrganizationInDb,
   findOrganization,
   memberRow,
   membershipsOf,
@@ -30,10 +29,10 @@ function failOrganizationList(page: Page) {
 test.describe("a super user", () => {
   test("creates an organization, switches to it, manages its members, renames and deletes it", async ({ page }) => {
     test.setTimeout(120_000); // the whole journey in one test: about 15 s on an idle machine
-    const errors = collectConsoleErrors(page);
+    const errors = consoleErrors(page, { allow4xx: true });
     const superUser = await createAccount({ superUser: true, fullName: "Sam Super" });
     const colleague = await createAccount({ fullName: "Colin Colleague" });
-    const other = await createOrganizationInDb({ members: [{ userId: superUser.id, role: "admin" }], name: uniqueOrganization("Other Org").name });
+    const other = await createOrganizationWith([{ userId: superUser.id, role: "admin" }], uniqueOrganization("Other Org").name);
     const organization = uniqueOrganization();
     await signIn(page, superUser.email);
     await page.goto("/");
@@ -146,10 +145,10 @@ test.describe("a super user", () => {
   });
 
   test("the Create Organization dialog shows the validation messages of spec 5", async ({ page }) => {
-    const errors = collectConsoleErrors(page);
+    const errors = consoleErrors(page, { allow4xx: true });
     const superUser = await createAccount({ superUser: true });
     const taken = uniqueOrganization("Taken");
-    await createOrganizationInDb({ name: taken.name, slug: taken.slug });
+    await createOrganizationWith([], taken.name, taken.slug);
     await signIn(page, superUser.email);
     await page.goto("/organizations");
     await page.getByRole("button", { name: "New Organization" }).click();
@@ -211,8 +210,8 @@ test.describe("a super user", () => {
 test.describe("other people", () => {
   test("a plain user in two organizations can switch but not create or manage, and /organizations sends them home", async ({ page }) => {
     const person = await createAccount();
-    const first = await createOrganizationInDb({ members: [{ userId: person.id, role: "member" }], name: uniqueOrganization("Alpha").name });
-    const second = await createOrganizationInDb({ members: [{ userId: person.id, role: "member" }], name: uniqueOrganization("Beta").name });
+    const first = await createOrganizationWith([{ userId: person.id, role: "member" }], uniqueOrganization("Alpha").name);
+    const second = await createOrganizationWith([{ userId: person.id, role: "member" }], uniqueOrganization("Beta").name);
     await signIn(page, person.email);
     await page.goto("/");
     const popover = await openSwitcher(page);
@@ -231,7 +230,7 @@ test.describe("other people", () => {
   test("the members page is for super users only, as /organizations is: an organization admin is sent to /", async ({ page }) => {
     // The API lets organization admins manage their members (integration tests); the screen is the spec's.
     const admin = await createAccount({ fullName: "Olga Admin" });
-    const mine = await createOrganizationInDb({ members: [{ userId: admin.id, role: "admin" }] });
+    const mine = await createOrganizationWith([{ userId: admin.id, role: "admin" }]);
     await signIn(page, admin.email);
     await page.goto(`/organizations/${mine.id}/members`);
     await expect(page).toHaveURL(/\/$/);

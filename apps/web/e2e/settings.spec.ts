@@ -2,11 +2,10 @@
 // a refused fake image, password change, notifications, session timeout, layout and debug page.
 import { expect, test, type Page } from "@playwright/test";
 import { PASSWORD, callMutation, createAccount, signIn, withDb } from "./support/accounts.ts";
-import { collectConsoleErrors } from "./support/settings.ts";
+import { consoleErrors } from "./support/console.ts";
 
 const AVATAR_FIXTURE = new URL("./fixtures/avatar.png", import.meta.url).pathname;
 /** Failed requests the test provokes on purpose show up as console errors in Chromium. */
-const unexpected = (errors: string[]) => errors.filter((text) => !/Failed to load resource: the server responded with a status of 4\d\d/.test(text));
 
 async function signedInAt(page: Page, path: string, fullName = "Ada Lovelace") {
   const account = await createAccount({ fullName });
@@ -19,7 +18,7 @@ async function signedInAt(page: Page, path: string, fullName = "Ada Lovelace") {
 const headerAvatar = (page: Page) => page.getByRole("button", { name: "User menu" }).locator("img");
 
 test("an uploaded PNG avatar shows in the header's user menu after a reload; a renamed text file is refused and the old avatar stays", async ({ page }) => {
-  const errors = collectConsoleErrors(page);
+  const errors = consoleErrors(page, { allow4xx: true });
   const account = await signedInAt(page, "/settings/profile");
   await expect(page.getByRole("heading", { name: "Account Settings" })).toBeVisible();
   await expect(page.getByRole("button", { name: "User menu" })).toContainText("AL");
@@ -59,11 +58,11 @@ test("an uploaded PNG avatar shows in the header's user menu after a reload; a r
   await expect(page.getByLabel("Full Name")).toHaveValue("Ada Lovelace");
   await page.goto("/");
   await expect(headerAvatar(page)).toHaveAttribute("src", uploadedSrc!);
-  expect(unexpected(errors)).toEqual([]);
+  expect(errors).toEqual([]);
 });
 
 test("the settings layout: title, side menu, profile fields and 'Back to Dashboard'", async ({ page }) => {
-  const errors = collectConsoleErrors(page);
+  const errors = consoleErrors(page);
   await signedInAt(page, "/");
   await page.goto("/settings");
   const menu = page.getByRole("navigation", { name: "Settings" });
@@ -86,7 +85,7 @@ test("the settings layout: title, side menu, profile fields and 'Back to Dashboa
 });
 
 test("password: wrong current password refused, strength feedback, then updated", async ({ page }) => {
-  const errors = collectConsoleErrors(page);
+  const errors = consoleErrors(page, { allow4xx: true });
   await signedInAt(page, "/settings/password");
   await expect(page.getByText("No password provided.")).toBeVisible();
   await page.getByRole("button", { name: "Update Password" }).click();
@@ -112,11 +111,11 @@ test("password: wrong current password refused, strength feedback, then updated"
   await expect(page.getByText("Password updated", { exact: true })).toBeVisible();
   await expect(page.getByText("Your password has been updated successfully.")).toBeVisible();
   await expect(page.getByLabel("Current Password")).toHaveValue("");
-  expect(unexpected(errors)).toEqual([]);
+  expect(errors).toEqual([]);
 });
 
 test("notifications: spec defaults, saved on the server", async ({ page }) => {
-  const errors = collectConsoleErrors(page);
+  const errors = consoleErrors(page);
   await signedInAt(page, "/settings/notifications");
   const toggle = (name: string) => page.getByRole("switch", { name });
   await expect(toggle("Email Notifications")).toBeChecked();
@@ -135,7 +134,7 @@ test("notifications: spec defaults, saved on the server", async ({ page }) => {
 });
 
 test("security page: score with hint, session timeout, password health, activity and status", async ({ page }) => {
-  const errors = collectConsoleErrors(page);
+  const errors = consoleErrors(page);
   await signedInAt(page, "/settings/security");
   // A fresh account: password set now (+30), default timeout 30 (+20), no two-factor.
   await expect(page.getByTestId("security-score")).toHaveText("50");

@@ -1,8 +1,9 @@
 // The app shell (issue 4): route table and sidebar per role, sidebar state, not-found and error pages,
 // header and user menu. Everyone here signs in through the API and starts on a fresh account.
 import { expect, test, type Page } from "@playwright/test";
-import { createAccount, signIn, withDb } from "./support/accounts.ts";
-import { collectConsoleErrors, createOrganization, createTeam, signInAs, type ShellPersona } from "./support/shell.ts";
+import { createAccount, createOrganizationWith, createTeamWith, signIn, withDb } from "./support/accounts.ts";
+import { consoleErrors } from "./support/console.ts";
+import { signInAs, type ShellPersona } from "./support/shell.ts";
 
 const ALL_ITEMS = ["Dashboard", "All Prompts", "My Bookmarks", "Teams", "Organizations", "Analytics"] as const;
 type Outcome = "opens" | "redirects" | "redirects with teams toast";
@@ -63,7 +64,7 @@ async function expectOpened(page: Page, route: keyof Row["routes"], path: string
 
 for (const row of TABLE) {
   test(`route table and sidebar: ${row.persona}`, async ({ page }) => {
-    const errors = collectConsoleErrors(page);
+    const errors = consoleErrors(page);
     const person = await signInAs(page, row.persona);
     await page.goto("/");
     await expect(page.getByRole("heading", { level: 1, name: "Dashboard" })).toBeVisible();
@@ -105,7 +106,7 @@ test("a signed-out visitor is sent to sign-in, remembering where they were going
 });
 
 test("the dashboard: stat cards, prompt cards with every part, bookmark tooltips, tabs", async ({ page }) => {
-  const errors = collectConsoleErrors(page);
+  const errors = consoleErrors(page);
   await signInAs(page, "administrator");
   await page.goto("/");
   for (const title of ["Total Prompts", "Team Members", "Bookmarked Prompts", "Average Rating"]) {
@@ -182,7 +183,7 @@ test("at 375 px the sidebar opens as a sheet, and the search box is hidden", asy
 });
 
 test("an unknown URL shows the not-found page", async ({ page }) => {
-  const errors = collectConsoleErrors(page);
+  const errors = consoleErrors(page);
   await page.goto("/no/such/page");
   await expect(page.getByRole("heading", { name: "Oops! Page not found" })).toBeVisible();
   await page.getByRole("link", { name: "Return to Home" }).click();
@@ -204,12 +205,12 @@ test("a thrown route error shows the error fallback with its message (no stack i
 });
 
 test("header: switcher visibility, New Prompt, search box, user menu and log out", async ({ page }) => {
-  const errors = collectConsoleErrors(page);
+  const errors = consoleErrors(page);
   // A user in two organizations, editor of a team in the first: switcher shown, may create prompts.
   const account = await createAccount({ role: "user", fullName: null });
-  const first = await createOrganization([{ userId: account.id, role: "member" }], `AAA Org ${Date.now()}`);
-  await createOrganization([{ userId: account.id, role: "member" }], `ZZZ Org ${Date.now()}`);
-  const team = await createTeam(first.id, [{ userId: account.id, role: "editor" }]);
+  const first = await createOrganizationWith([{ userId: account.id, role: "member" }], `AAA Org ${Date.now()}`);
+  await createOrganizationWith([{ userId: account.id, role: "member" }], `ZZZ Org ${Date.now()}`);
+  const team = await createTeamWith(first.id, [{ userId: account.id, role: "editor" }]);
   await signIn(page, account.email);
   await page.goto("/");
 
@@ -268,7 +269,7 @@ test("a person given a role at first sign-in is told so", async ({ page }) => {
 });
 
 test("logging out from a guarded page goes straight to sign-in, without an 'Access Denied' detour", async ({ page }) => {
-  const errors = collectConsoleErrors(page);
+  const errors = consoleErrors(page);
   await signInAs(page, "administrator");
   await page.goto("/teams");
   await expect(page).toHaveURL("/teams");

@@ -1,8 +1,8 @@
 import { expect, test } from "@playwright/test";
+import { consoleErrors } from "./support/console.ts";
 
 test("the production build loads in Chromium with healthy services and no console errors", async ({ page, request }) => {
-  const errors: string[] = [];
-  page.on("console", (message) => message.type() === "error" && errors.push(message.text()));
+  const errors = consoleErrors(page);
   expect(await (await request.get("/api/health")).json()).toEqual({ status: "ok", db: "ok", storage: "ok", mail: "ok" });
   await page.goto("/auth/signin");
   await expect(page.locator("#root")).not.toBeEmpty();

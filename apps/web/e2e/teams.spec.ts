@@ -2,11 +2,11 @@
 // member table and invite panel, and accepting an invitation from the emailed link.
 import { expect, test } from "@playwright/test";
 import { MSG, TEAM_MSG } from "@promptly/shared";
-import { createAccount, PASSWORD, signIn, uniqueEmail } from "./support/accounts.ts";
+import { createAccount, createOrganizationWith, createTeamWith, PASSWORD, signIn, uniqueEmail, uniqueName } from "./support/accounts.ts";
+import { consoleErrors } from "./support/console.ts";
 import { E2E } from "./support/env.ts";
 import {
-  collectConsoleErrors, createOrganizationWith, createTeamWith, findTeam, inviteRow, invitesOf, memberRow, openTeamSelector,
-  organizationRoleOf, teamCard, teamMembersOf, teamSelector, uniqueName, waitForMail,
+  findTeam, inviteRow, invitesOf, memberRow, openTeamSelector, organizationRoleOf, teamCard, teamMembersOf, teamSelector, waitForMail,
 } from "./support/teams.ts";
 
 const toast = (page: import("@playwright/test").Page, text: string) => page.locator("[data-sonner-toast]").filter({ hasText: text });
@@ -16,7 +16,7 @@ test("an admin creates a team and invites a new address; the invitee accepts fro
   browser,
 }) => {
   test.setTimeout(120_000); // sign-up, email confirmation and two browser contexts
-  const errors = collectConsoleErrors(page);
+  const errors = consoleErrors(page, { allow4xx: true });
   const admin = await createAccount({ role: "administrator", fullName: "Adam Administrator" });
   const organization = await createOrganizationWith([{ userId: admin.id, role: "member" }]);
   const teamName = uniqueName("Research");
@@ -76,7 +76,7 @@ test("an admin creates a team and invites a new address; the invitee accepts fro
   // The invitee opens it signed out: team, organization and role, and the way to sign in or up.
   const inviteeContext = await browser.newContext();
   const invitee = await inviteeContext.newPage();
-  const inviteeErrors = collectConsoleErrors(invitee);
+  const inviteeErrors = consoleErrors(invitee, { allow4xx: true });
   await invitee.goto(link!);
   const card = invitee.getByTestId("accept-invite");
   await expect(card.getByTestId("invite-team")).toHaveText(teamName);
@@ -145,7 +145,7 @@ test("an admin creates a team and invites a new address; the invitee accepts fro
 });
 
 test("inviting an existing account adds it at once, with no pending invite", async ({ page }) => {
-  const errors = collectConsoleErrors(page);
+  const errors = consoleErrors(page, { allow4xx: true });
   const orgAdmin = await createAccount({ fullName: "Olga Orgadmin" });
   const existing = await createAccount({ fullName: "Eric Existing" });
   const organization = await createOrganizationWith([{ userId: orgAdmin.id, role: "admin" }]);
@@ -179,7 +179,7 @@ test("inviting an existing account adds it at once, with no pending invite", asy
 });
 
 test("an invited address that has an account by now is added at once, from the panel or from Resend, and its pending row goes", async ({ page }) => {
-  const errors = collectConsoleErrors(page);
+  const errors = consoleErrors(page, { allow4xx: true });
   const orgAdmin = await createAccount({ fullName: "Olga Orgadmin" });
   const organization = await createOrganizationWith([{ userId: orgAdmin.id, role: "admin" }]);
   const team = await createTeamWith(organization.id, [{ userId: orgAdmin.id, role: "admin" }]);
@@ -215,7 +215,7 @@ test("an invited address that has an account by now is added at once, from the p
 });
 
 test("the team selector lists, searches and switches teams; 'Create New Team' and 'Manage Teams' follow the rules", async ({ page }) => {
-  const errors = collectConsoleErrors(page);
+  const errors = consoleErrors(page, { allow4xx: true });
   const lead = await createAccount({ role: "team_lead" });
   const organization = await createOrganizationWith([{ userId: lead.id, role: "admin" }]);
   const alpha = await createTeamWith(organization.id, [{ userId: lead.id, role: "admin" }], uniqueName("Alpha"));

@@ -3,9 +3,9 @@
 // recovery code works once.
 import { expect, test, type Page } from "@playwright/test";
 import { PASSWORD, createAccount, signIn } from "./support/accounts.ts";
-import { collectConsoleErrors, totpCode, wrongTotpCode } from "./support/settings.ts";
+import { consoleErrors } from "./support/console.ts";
+import { totpCode, wrongTotpCode } from "./support/settings.ts";
 
-const unexpected = (errors: string[]) => errors.filter((text) => !/Failed to load resource: the server responded with a status of 4\d\d/.test(text));
 
 async function logOut(page: Page) {
   await page.getByRole("button", { name: "User menu" }).click();
@@ -21,7 +21,7 @@ async function signInWithPassword(page: Page, email: string) {
 }
 
 test("enable two-factor, then sign-in needs the code; a wrong code is refused; a recovery code works once", async ({ page }) => {
-  const errors = collectConsoleErrors(page);
+  const errors = consoleErrors(page, { allow4xx: true });
   const account = await createAccount({ fullName: "Grace Hopper" });
   await signIn(page, account.email);
   await page.goto("/settings/security");
@@ -91,11 +91,11 @@ test("enable two-factor, then sign-in needs the code; a wrong code is refused; a
   // The Security page counts what is left.
   await page.goto("/settings/security");
   await expect(page.getByTestId("two-factor-status")).toContainText("8 recovery codes left");
-  expect(unexpected(errors)).toEqual([]);
+  expect(errors).toEqual([]);
 });
 
 test("turning two-factor off needs a current code", async ({ page }) => {
-  const errors = collectConsoleErrors(page);
+  const errors = consoleErrors(page, { allow4xx: true });
   const account = await createAccount();
   await signIn(page, account.email);
   await page.goto("/settings/security");
@@ -120,5 +120,5 @@ test("turning two-factor off needs a current code", async ({ page }) => {
   await expect(page.getByText("Two-factor authentication disabled", { exact: true })).toBeVisible();
   await expect(page.getByText("Your account is now less secure.")).toBeVisible();
   await expect(page.getByTestId("two-factor-status")).toHaveText("Disabled");
-  expect(unexpected(errors)).toEqual([]);
+  expect(errors).toEqual([]);
 });

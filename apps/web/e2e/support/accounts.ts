@@ -65,3 +65,44 @@ export async function callMutation(request: APIRequestContext, path: string, inp
 export async function signIn(page: Page, email: string, password = PASSWORD) {
   await callMutation(page.request, "auth.signIn", { email, password });
 }
+
+/** A unique display name per call, e.g. "Team 3fa2c1". */
+export const uniqueName = (prefix: string) => `${prefix} ${randomBytes(3).toString("hex")}`;
+
+/** An organization with the given members, written straight into the database. */
+export async function createOrganizationWith(
+  members: { userId: string; role: "admin" | "member" }[],
+  name = uniqueName("Org"),
+  slug: string | null = null,
+) {
+  return withDb(async (client) => {
+    const { rows } = await client.query<{ id: string }>(
+      `INSERT INTO organizations (name, slug, updated_at) VALUES ($1, $2, now()) RETURNING id`,
+      [name, slug],
+    );
+    const id = rows[0]!.id;
+    for (const member of members) {
+      await client.query(`INSERT INTO organization_members (organization_id, user_id, role) VALUES ($1, $2, $3)`, [id, member.userId, member.role]);
+    }
+    return { id, name };
+  });
+}
+
+/** A team of an organization with the given members, written straight into the database. */
+export async function createTeamWith(
+  organizationId: string,
+  members: { userId: string; role: "admin" | "editor" | "viewer" }[],
+  name = uniqueName("Team"),
+) {
+  return withDb(async (client) => {
+    const { rows } = await client.query<{ id: string }>(
+      `INSERT INTO teams (name, organization_id, updated_at) VALUES ($1, $2, now()) RETURNING id`,
+      [name, organizationId],
+    );
+    const id = rows[0]!.id;
+    for (const member of members) {
+      await client.query(`INSERT INTO team_members (team_id, user_id, role) VALUES ($1, $2, $3)`, [id, member.userId, member.role]);
+    }
+    return { id, name };
+  });
+}

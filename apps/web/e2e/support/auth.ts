@@ -44,20 +44,6 @@ export const SUBJECTS = {
   passwordReset: /Reset your Promptly password/,
 };
 
-/**
- * Console errors of a page, except the browser's own line for an HTTP error answer (a refused
- * sign-in is a 401 by design); every other console error fails the test.
- */
-export function consoleErrors(page: Page): string[] {
-  const errors: string[] = [];
-  page.on("console", (message) => {
-    if (message.type() !== "error") return;
-    if (/Failed to load resource: the server responded with a status of 4\d\d/.test(message.text())) return;
-    errors.push(message.text());
-  });
-  return errors;
-}
-
 /** Fills the sign-in form (password mode) and submits it. */
 export async function signInWithForm(page: Page, email: string, password: string) {
   await page.getByLabel("Email").fill(email);

@@ -52,32 +52,3 @@ export async function membershipsOf(organizationId: string) {
   });
 }
 
-/** Console errors of a page, apart from the browser's own line for an HTTP error answer (4xx is expected). */
-export function collectConsoleErrors(page: Page) {
-  const errors: string[] = [];
-  page.on("console", (message) => {
-    if (message.type() === "error" && !message.text().startsWith("Failed to load resource")) errors.push(message.text());
-  });
-  page.on("pageerror", (error) => errors.push(error.message));
-  return errors;
-}
-
-/** An organization with the given members, written straight into the database. */
-export async function createOrganizationInDb(options: {
-  name?: string;
-  slug?: string | null;
-  members?: { userId: string; role: "admin" | "member" }[];
-}) {
-  const name = options.name ?? uniqueOrganization().name;
-  return withDb(async (client) => {
-    const { rows } = await client.query<{ id: string }>(
-      `INSERT INTO organizations (name, slug, updated_at) VALUES ($1, $2, now()) RETURNING id`,
-      [name, options.slug ?? null],
-    );
-    const id = rows[0]!.id;
-    for (const member of options.members ?? []) {
-      await client.query(`INSERT INTO organization_members (organization_id, user_id, role) VALUES ($1, $2, $3)`, [id, member.userId, member.role]);
-    }
-    return { id, name };
-  });
-}

@@ -1,7 +1,6 @@
-// Helpers of the account-settings suites: the authenticator app's codes and console-error capture.
+// Helpers of the account-settings suites: the authenticator app's codes.
 import { generateHOTP } from "@oslojs/otp";
 import { decodeBase32IgnorePadding } from "@oslojs/encoding";
-import type { Page } from "@playwright/test";
 
 /**
  * What an authenticator app shows for `secret` (base32, spaces ignored), `offsetSteps` 30-second
@@ -21,11 +20,3 @@ export function wrongTotpCode(secret: string): string {
   }
 }
 
-/** Collects console errors of a page (the spec asks for none). */
-export function collectConsoleErrors(page: Page): string[] {
-  const errors: string[] = [];
-  page.on("console", (message) => {
-    if (message.type() === "error") errors.push(message.text());
-  });
-  return errors;
-}

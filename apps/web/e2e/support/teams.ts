@@ -1,38 +1,8 @@
-// Helpers for the teams end-to-end tests: data written straight into the e2e database, reads of what
-// the screens did, the mail catcher, and the header's team selector.
-import { randomBytes } from "node:crypto";
+// Helpers for the teams end-to-end tests: reads of what the screens did in the e2e database,
+// the mail catcher, and the header's team selector.
 import { expect, type Locator, type Page } from "@playwright/test";
 import { withDb } from "./accounts.ts";
 import { E2E } from "./env.ts";
-
-export const uniqueName = (prefix: string) => `${prefix} ${randomBytes(3).toString("hex")}`;
-
-/** An organization with the given members. */
-export async function createOrganizationWith(members: { userId: string; role: "admin" | "member" }[], name = uniqueName("Org")) {
-  return withDb(async (client) => {
-    const { rows } = await client.query<{ id: string }>(`INSERT INTO organizations (name, updated_at) VALUES ($1, now()) RETURNING id`, [name]);
-    const id = rows[0]!.id;
-    for (const member of members) {
-      await client.query(`INSERT INTO organization_members (organization_id, user_id, role) VALUES ($1, $2, $3)`, [id, member.userId, member.role]);
-    }
-    return { id, name };
-  });
-}
-
-/** A team with the given members. */
-export async function createTeamWith(organizationId: string, members: { userId: string; role: "admin" | "editor" | "viewer" }[], name = uniqueName("Team")) {
-  return withDb(async (client) => {
-    const { rows } = await client.query<{ id: string }>(
-      `INSERT INTO teams (name, organization_id, updated_at) VALUES ($1, $2, now()) RETURNING id`,
-      [name, organizationId],
-    );
-    const id = rows[0]!.id;
-    for (const member of members) {
-      await client.query(`INSERT INTO team_members (team_id, user_id, role) VALUES ($1, $2, $3)`, [id, member.userId, member.role]);
-    }
-    return { id, name };
-  });
-}
 
 export async function findTeam(organizationId: string, name: string) {
   return withDb(async (client) => {
@@ -109,12 +79,3 @@ export const memberRow = (page: Page, email: string) => page.getByTestId("team-m
 export const inviteRow = (page: Page, email: string) => page.getByTestId("pending-invite-row").filter({ hasText: email });
 export const teamCard = (page: Page, name: string) => page.getByTestId("team-card").filter({ hasText: name });
 
-/** Console errors of a page, apart from the browser's own line for an HTTP error answer (4xx is expected). */
-export function collectConsoleErrors(page: Page) {
-  const errors: string[] = [];
-  page.on("console", (message) => {
-    if (message.type() === "error" && !message.text().startsWith("Failed to load resource")) errors.push(message.text());
-  });
-  page.on("pageerror", (error) => errors.push(error.message));
-  return errors;
-}
