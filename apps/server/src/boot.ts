@@ -69,6 +69,7 @@ export async function boot(env: Env, opts: { viteMiddleware?: RequestHandler; lo
       databaseUrl: database.url,
       smtp: {
         ...mail.smtp,
+        allowSelfSigned: !env.SMTP_HOST,
         secure: env.SMTP_SECURE,
         user: env.SMTP_USER,
         password: env.SMTP_PASSWORD,

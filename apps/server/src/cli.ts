@@ -1,22 +1,23 @@
 // Admin commands: npm run cli -- grant-super-user <email>
 import { createDb } from "@promptly/db";
-import { normalizeEmail } from "@promptly/shared";
+import { APP_ROLES, normalizeEmail } from "@promptly/shared";
 import { ConfigError, loadEnv } from "./env.ts";
 import { startEmbeddedPostgres } from "./embedded.ts";
 import { migrate } from "@promptly/db/migrate";
 import pg from "pg";
 
+/** The stored app roles; super user is a flag of its own (grant-super-user). */
+const STORED_ROLES = APP_ROLES.filter((role) => role !== "super-user");
 const USAGE = [
   "usage: npm run cli -- grant-super-user <email>",
   "       npm run cli -- revoke-super-user <email>",
-  "       npm run cli -- set-role <email> administrator|team_lead|user",
+  `       npm run cli -- set-role <email> ${STORED_ROLES.join("|")}`,
 ].join("\n");
-const APP_ROLES = ["administrator", "team_lead", "user"] as const;
 
 async function main() {
   const [command, email, role] = process.argv.slice(2);
   const known = command === "grant-super-user" || command === "revoke-super-user" || command === "set-role";
-  if (!known || !email || (command === "set-role" && !APP_ROLES.includes(role as never))) {
+  if (!known || !email || (command === "set-role" && !STORED_ROLES.includes(role as never))) {
     console.error(USAGE);
     process.exit(2);
   }
@@ -36,9 +37,10 @@ async function main() {
       stop = embedded.service.stop;
     }
   }
-  await migrate(url);
-  const db = createDb({ url, max: 1 });
+  let db: ReturnType<typeof createDb> | undefined;
   try {
+    await migrate(url);
+    db = createDb({ url, max: 1 });
     const user = await db.user.findUnique({ where: { email: normalizeEmail(email) }, select: { id: true } });
     if (!user) {
       console.error(`No account with the email ${email}.`);
@@ -46,7 +48,7 @@ async function main() {
       return;
     }
     if (command === "set-role") {
-      const appRole = role as (typeof APP_ROLES)[number];
+      const appRole = role as Exclude<(typeof APP_ROLES)[number], "super-user">;
       await db.userRole.upsert({ where: { userId: user.id }, create: { userId: user.id, role: appRole }, update: { role: appRole } });
       console.log(`${email} now has the app role ${appRole}.`);
       return;
@@ -55,7 +57,7 @@ async function main() {
     await db.profile.upsert({ where: { userId: user.id }, create: { userId: user.id, superUser }, update: { superUser } });
     console.log(`${email} is ${superUser ? "now" : "no longer"} a super user.`);
   } finally {
-    await db.$disconnect();
+    await db?.$disconnect();
     await stop();
   }
 }

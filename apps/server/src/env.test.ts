@@ -27,6 +27,8 @@ describe("loadEnv", () => {
     [{ APP_SECRET: "short" }, "Invalid configuration: APP_SECRET must be at least 32 characters"],
     [{ MAILBOX_PORT: "1025" }, "Invalid configuration: SMTP_PORT and MAILBOX_PORT are both 1025; each service needs its own port"],
     [{ PORT: "4569" }, "Invalid configuration: PORT and EMBEDDED_S3_PORT are both 4569"],
+    [{ SMTP_SECURE: "true" }, "Invalid configuration: SMTP_SECURE needs SMTP_HOST"],
+    [{ SMTP_HOST: "mail.example.test", SMTP_USER: "promptly" }, "Invalid configuration: SMTP_PASSWORD is required when SMTP_USER is set"],
     [{ TRUST_PROXY: "maybe?" }, "Invalid configuration: TRUST_PROXY must be false, true, a number of proxies"],
     [{ TRUST_PROXY: "yes" }, "Invalid configuration: TRUST_PROXY must be false, true, a number of proxies"],
     [{ TRUST_PROXY: "true, 10.0.0.1" }, "Invalid configuration: TRUST_PROXY must be false, true, a number of proxies"],

@@ -94,6 +94,10 @@ export function loadEnv(source: NodeJS.ProcessEnv = process.env): Env {
   if (env.S3_ENDPOINT && (!env.S3_ACCESS_KEY || !env.S3_SECRET_KEY)) {
     throw new ConfigError("Invalid configuration: S3_ACCESS_KEY and S3_SECRET_KEY are required when S3_ENDPOINT is set");
   }
+  if (env.SMTP_SECURE && !env.SMTP_HOST) {
+    throw new ConfigError("Invalid configuration: SMTP_SECURE needs SMTP_HOST (the embedded mail catcher speaks plain SMTP)");
+  }
+  if (env.SMTP_USER && !env.SMTP_PASSWORD) throw new ConfigError("Invalid configuration: SMTP_PASSWORD is required when SMTP_USER is set");
   assertDistinctPorts(env);
   return {
     ...env,

@@ -92,7 +92,7 @@ export async function createHarness(options: { rateLimits?: boolean } = {}): Pro
   const smtp = inject("smtp");
   const services: ApiServices = {
     db: database.db,
-    mailer: createSmtpMailer({ ...smtp, secure: false, from: "Promptly <no-reply@promptly.test>" }),
+    mailer: createSmtpMailer({ ...smtp, secure: false, allowSelfSigned: true, from: "Promptly <no-reply@promptly.test>" }),
     storage: createS3Storage({ ...s3, region: "us-east-1", bucket: `avatars-${database.name.replace(/_/g, "-")}` }),
     lucia: createLucia(database.db),
     rateLimiter: new RateLimiter(() => clock.now().getTime()),

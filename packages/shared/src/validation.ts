@@ -56,7 +56,7 @@ export const tokenSchema = z
 export const tokenInput = z.object({ token: tokenSchema }, { error: MSG.invalidOrExpiredLink });
 /** Confirming an address; the password only when asked for it (another browser than the sign-up's). */
 export const verifyEmailInput = z.object(
-  { token: tokenSchema, password: z.string().min(1, MSG.required).max(1000).optional() },
+  { token: tokenSchema, password: z.string().min(1, MSG.required).max(PASSWORD_MAX).optional() },
   { error: MSG.invalidOrExpiredLink },
 );
 export const resetPasswordInput = z.object({ token: tokenSchema, password: signUpPasswordSchema }, { error: MSG.invalidOrExpiredLink });
@@ -74,7 +74,7 @@ export const changePasswordInput = z
   .object({
     currentPassword: z.string({ error: MSG.currentPasswordRequired }).min(1, MSG.currentPasswordRequired).max(PASSWORD_MAX),
     newPassword: z.string({ error: MSG.required }).min(PASSWORD_MIN_CHANGE, MSG.passwordMinChange).max(PASSWORD_MAX, MSG.passwordTooLong),
-    confirmPassword: z.string({ error: MSG.confirmPasswordRequired }).min(PASSWORD_MIN_CHANGE, MSG.confirmPasswordRequired),
+    confirmPassword: z.string({ error: MSG.confirmPasswordRequired }).min(PASSWORD_MIN_CHANGE, MSG.confirmPasswordRequired).max(PASSWORD_MAX, MSG.passwordTooLong),
   })
   .refine((v) => v.newPassword === v.confirmPassword, { message: MSG.passwordsDontMatch, path: ["confirmPassword"] });
 

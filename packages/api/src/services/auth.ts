@@ -200,9 +200,16 @@ export async function completeSignIn(
   method: SignInMethod,
   redirectTo: string | null,
 ): Promise<SignInResult> {
-  await startSession(services, req, user.id, { twoFactorVerified: !user.twoFactorEnabled, signInMethod: method });
+  const session = await startSession(services, req, user.id, { twoFactorVerified: !user.twoFactorEnabled, signInMethod: method });
   if (user.twoFactorEnabled) return { status: "two_factor_required", redirectTo };
-  await recordSignIn(services, user.id, method, req);
+  try {
+    await recordSignIn(services, user.id, method, req);
+  } catch (error) {
+    // No session without its sign-in on record.
+    await services.lucia.invalidateSession(session.id).catch(() => undefined);
+    clearSessionCookie(services, req);
+    throw error;
+  }
   return { status: "signed_in", redirectTo };
 }
 

@@ -21,6 +21,8 @@ export interface SmtpConfig {
   user?: string;
   password?: string;
   from: string;
+  /** Only for the embedded mail catcher: accept its self-signed certificate. Real servers are verified. */
+  allowSelfSigned?: boolean;
 }
 
 export function createSmtpMailer(config: SmtpConfig): Mailer {
@@ -29,8 +31,7 @@ export function createSmtpMailer(config: SmtpConfig): Mailer {
     port: config.port,
     secure: config.secure,
     auth: config.user ? { user: config.user, pass: config.password ?? "" } : undefined,
-    // A local catcher speaks plain SMTP; never fail on a self-signed certificate there.
-    tls: { rejectUnauthorized: false },
+    tls: { rejectUnauthorized: !config.allowSelfSigned },
     connectionTimeout: 5_000,
     greetingTimeout: 5_000,
   });

@@ -47,10 +47,10 @@ export interface OrganizationSummary {
 export async function getOrganization(db: DbOrTx, organizationId: string): Promise<OrganizationSummary> {
   const row = await db.organization.findUnique({
     where: { id: organizationId },
-    select: { id: true, name: true, slug: true, createdAt: true, _count: { select: { members: true } } },
+    select: { id: true, name: true, slug: true, createdAt: true, memberCount: true },
   });
   if (!row) return fail("NOT_FOUND", ORGANIZATION_TEXT.organizationNotFound);
-  return { id: row.id, name: row.name, slug: row.slug, createdAt: row.createdAt, memberCount: row._count.members };
+  return row;
 }
 
 /** Runs a write and turns the slug's unique-index violation into a CONFLICT (race-safe: the index decides). */

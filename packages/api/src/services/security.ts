@@ -1,11 +1,11 @@
 // Security settings of the signed-in user (spec 2 Password and Security, 5, 9): password change,
 // session timeout and the overview the Security page shows.
-import { hash, verify } from "@node-rs/argon2";
 import type { Db } from "@promptly/db";
 import { LOGIN_HISTORY_SIZE, MSG, SETTINGS_MSG } from "@promptly/shared";
 import type { ApiServices } from "../context.ts";
 import { fail } from "../errors.ts";
 import { hashToken } from "../auth/lucia.ts";
+import { hashPassword, verifyPassword } from "./auth.ts";
 import { remainingRecoveryCodes } from "./two-factor.ts";
 
 /** Current-password guesses per user, so a borrowed session cannot brute-force the password. */
@@ -27,8 +27,8 @@ export async function changePassword(
   }
   const user = await db.user.findUniqueOrThrow({ where: { id: userId }, select: { passwordHash: true } });
   if (!user.passwordHash) return fail("BAD_REQUEST", SETTINGS_MSG.noPasswordSet);
-  if (!(await verify(user.passwordHash, passwords.currentPassword))) fail("BAD_REQUEST", SETTINGS_MSG.currentPasswordIncorrect);
-  const passwordHash = await hash(passwords.newPassword);
+  if (!(await verifyPassword(user.passwordHash, passwords.currentPassword))) fail("BAD_REQUEST", SETTINGS_MSG.currentPasswordIncorrect);
+  const passwordHash = await hashPassword(passwords.newPassword);
   await db.$transaction(async (tx) => {
     await tx.user.update({ where: { id: userId }, data: { passwordHash, passwordChangedAt: services.now() } });
     await tx.session.deleteMany({ where: { userId, id: { not: hashToken(currentSessionId) } } });

@@ -31,6 +31,17 @@ describe("security.changePassword", () => {
     expect((await h.database.db.user.findUniqueOrThrow({ where: { id: account.id } })).passwordChangedAt).toBeNull();
   });
 
+  it("a stored hash that cannot be read counts as a wrong current password, not a server error", async () => {
+    const account = await createAccount(h);
+    const { api } = await signedIn(h, account);
+    await h.database.db.user.update({ where: { id: account.id }, data: { passwordHash: "not-an-argon2-hash" } });
+    const result = await outcome(
+      api.security.changePassword({ currentPassword: PASSWORD, newPassword: "brand-new-pass-1", confirmPassword: "brand-new-pass-1" }),
+    );
+    expect(result).toEqual({ code: "BAD_REQUEST", message: SETTINGS_MSG.currentPasswordIncorrect });
+    expect(await passwordHashOf(account.id)).toBe("not-an-argon2-hash");
+  });
+
   it("with the right current password: stores the new one, records when, and ends the user's other sessions only", async () => {
     const account = await createAccount(h);
     const bystander = await createAccount(h);
