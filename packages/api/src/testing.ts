@@ -6,7 +6,7 @@ import { appRouter } from "./root.ts";
 import { createCallerFactory } from "./trpc.ts";
 import { createContext, type ApiServices, type RequestInfo } from "./context.ts";
 import { createLucia, SESSION_COOKIE_NAME } from "./auth/lucia.ts";
-import { createSmtpMailer } from "./services/mailer.ts";
+import { createSmtpMailer, type Mailer } from "./services/mailer.ts";
 import { createS3Storage } from "./services/storage.ts";
 
 export { createS3Storage };
@@ -61,9 +61,14 @@ export interface Mailbox {
   list(to: string): Promise<CapturedMail[]>;
   /** Waits until a message to `to` whose subject matches arrives, and returns it. */
   waitFor(to: string, subject?: RegExp, timeoutMs?: number): Promise<CapturedMail>;
+  /**
+   * Resolves once every message the harness's services have handed to SMTP so far was accepted by
+   * the catcher (or failed): mail goes out in the background, so "no mail" is only known after this.
+   */
+  settled(): Promise<void>;
 }
 
-export function createMailbox(baseUrl: string): Mailbox {
+export function createMailbox(baseUrl: string, inFlight: ReadonlySet<Promise<void>> = new Set()): Mailbox {
   const list = async (to: string) => {
     const response = await fetch(`${baseUrl}/email`);
     const all = (await response.json()) as CapturedMail[];
@@ -71,6 +76,9 @@ export function createMailbox(baseUrl: string): Mailbox {
   };
   return {
     list,
+    async settled() {
+      await Promise.allSettled([...inFlight]);
+    },
     async waitFor(to, subject, timeoutMs = 10_000) {
       const deadline = Date.now() + timeoutMs;
       for (;;) {
@@ -90,9 +98,25 @@ export async function createHarness(options: { rateLimits?: boolean } = {}): Pro
   const clock = new TestClock();
   const s3 = inject("s3");
   const smtp = inject("smtp");
+  // The real SMTP mailer, with the sends still on their way kept in view (Mailbox.settled).
+  const smtpMailer = createSmtpMailer({ ...smtp, secure: false, allowSelfSigned: true, from: "Promptly <no-reply@promptly.test>" });
+  const inFlight = new Set<Promise<void>>();
+  const mailer: Mailer = {
+    verify: () => smtpMailer.verify(),
+    close: () => smtpMailer.close(),
+    send(message) {
+      const sending = smtpMailer.send(message);
+      inFlight.add(sending);
+      void sending.then(
+        () => inFlight.delete(sending),
+        () => inFlight.delete(sending),
+      );
+      return sending;
+    },
+  };
   const services: ApiServices = {
     db: database.db,
-    mailer: createSmtpMailer({ ...smtp, secure: false, allowSelfSigned: true, from: "Promptly <no-reply@promptly.test>" }),
+    mailer,
     storage: createS3Storage({ ...s3, region: "us-east-1", bucket: `avatars-${database.name.replace(/_/g, "-")}` }),
     lucia: createLucia(database.db),
     rateLimiter: new RateLimiter(() => clock.now().getTime()),
@@ -108,7 +132,7 @@ export async function createHarness(options: { rateLimits?: boolean } = {}): Pro
     services,
     database,
     clock,
-    mail: createMailbox(inject("mailboxUrl")),
+    mail: createMailbox(inject("mailboxUrl"), inFlight),
     client(clientOptions = {}) {
       const cookies = new Map<string, string>();
       const ip = clientOptions.ip ?? `10.0.${Math.floor(++ipCounter / 250)}.${ipCounter % 250}`;

@@ -12,6 +12,8 @@ export interface Storage {
   put(key: string, body: Buffer, contentType: string): Promise<void>;
   get(key: string): Promise<StoredObject | null>;
   remove(key: string): Promise<void>;
+  /** Keys under `prefix`, e.g. a user's avatar files. */
+  list(prefix: string): Promise<string[]>;
   /** Creates the bucket when it is missing (spec 7: "create the bucket user-avatars if missing"). */
   ensureBucket(): Promise<void>;
   health(): Promise<void>;
@@ -73,6 +75,12 @@ export function createS3Storage(config: S3Config): Storage {
     },
     async remove(key) {
       await client.removeObject(bucket, key);
+    },
+    async list(prefix) {
+      await ensureBucket();
+      const keys: string[] = [];
+      for await (const item of client.listObjectsV2(bucket, prefix, true)) if (item.name) keys.push(item.name);
+      return keys;
     },
     async health() {
       await client.listBuckets();

@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MAGIC_LINK_TTL_MINUTES, MSG } from "@promptly/shared";
 import { createHarness, type Harness } from "../../testing.ts";
-import { PASSWORD, SUBJECTS, linkOf, nextMail, outcome, registeredAccount, settleMail, uniqueEmail } from "./test-support.ts";
+import { PASSWORD, SUBJECTS, linkOf, nextMail, outcome, registeredAccount, uniqueEmail } from "./test-support.ts";
 
 let h: Harness;
 beforeAll(async () => {
@@ -71,7 +71,7 @@ describe("magic links", () => {
     const email = uniqueEmail("stranger");
     const users = await h.database.db.user.count();
     expect(await h.client().api.auth.sendMagicLink({ email })).toEqual({ ok: true });
-    await settleMail();
+    await h.mail.settled();
     expect(await h.mail.list(email)).toHaveLength(0);
     expect(await h.database.db.user.count()).toBe(users);
   });

@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MSG, PASSWORD_RESET_TTL_MINUTES } from "@promptly/shared";
 import { createHarness, type Harness } from "../../testing.ts";
-import { PASSWORD, SUBJECTS, linkOf, nextMail, outcome, registeredAccount, settleMail, signedInClient, uniqueEmail } from "./test-support.ts";
+import { PASSWORD, SUBJECTS, linkOf, nextMail, outcome, registeredAccount, signedInClient, uniqueEmail } from "./test-support.ts";
 
 let h: Harness;
 beforeAll(async () => {
@@ -83,7 +83,7 @@ describe("password reset", () => {
   it("answers an unknown address the same way, without mail", async () => {
     const email = uniqueEmail("ghost");
     expect(await h.client().api.auth.requestPasswordReset({ email })).toEqual({ ok: true });
-    await settleMail();
+    await h.mail.settled();
     expect(await h.mail.list(email)).toHaveLength(0);
     expect(await h.database.db.oneTimeToken.count({ where: { purpose: "password_reset", user: { email } } })).toBe(0);
   });

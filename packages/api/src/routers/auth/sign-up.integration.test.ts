@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { EMAIL_VERIFICATION_TTL_HOURS, MSG } from "@promptly/shared";
 import { createHarness, type Harness } from "../../testing.ts";
-import { PASSWORD, SUBJECTS, linkOf, nextMail, outcome, registeredAccount, settleMail, uniqueEmail } from "./test-support.ts";
+import { PASSWORD, SUBJECTS, linkOf, nextMail, outcome, registeredAccount, uniqueEmail } from "./test-support.ts";
 
 let h: Harness;
 beforeAll(async () => {
@@ -119,7 +119,7 @@ describe("signing up", () => {
     expect(notice.text).toContain("http://localhost:3000/auth/forgot-password");
     expect(await h.database.db.user.count()).toBe(users);
     expect(await h.database.db.user.findUniqueOrThrow({ where: { email: account.email } })).toEqual(before);
-    await settleMail();
+    await h.mail.settled();
     expect((await h.mail.list(account.email)).filter((m) => SUBJECTS.verification.test(m.subject))).toHaveLength(1);
   });
 });
@@ -171,7 +171,7 @@ describe("the verification token", () => {
     const seen = await h.mail.list(confirmed.email);
     expect(await h.client().api.auth.resendVerification({ email: unknown })).toEqual({ ok: true });
     expect(await h.client().api.auth.resendVerification({ email: confirmed.email })).toEqual({ ok: true });
-    await settleMail();
+    await h.mail.settled();
     expect(await h.mail.list(unknown)).toHaveLength(0);
     expect(await h.mail.list(confirmed.email)).toHaveLength(seen.length);
     expect(await h.database.db.user.count({ where: { email: unknown } })).toBe(0);

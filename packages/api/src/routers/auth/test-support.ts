@@ -34,11 +34,6 @@ export async function nextMail(h: Harness, to: string, subject: RegExp, seen: Ca
   }
 }
 
-/** Mail sent in the background may still be on its way: give it a moment before asserting "none". */
-export async function settleMail() {
-  await new Promise((resolve) => setTimeout(resolve, 400));
-}
-
 /** Signs up through auth.signUp and confirms the address through the emailed link. */
 export async function registeredAccount(h: Harness, email = uniqueEmail(), password = PASSWORD) {
   const browser = h.client();

@@ -131,8 +131,7 @@ describe("avatar upload (real S3 server)", () => {
     await api.profile.update({ fullName: "A", username: "", avatar: upload(await image("webp"), "b.webp", "image/webp") });
     const newKey = (await storedKey(account.id))!;
     expect(newKey).not.toBe(oldKey);
-    expect(await h.services.storage.get(oldKey)).toBeNull();
-    expect(await h.services.storage.get(newKey)).not.toBeNull();
+    expect(await h.services.storage.list(`avatars/${account.id}-`)).toEqual([newKey]);
   });
 
   it("keeps the old avatar and removes the new file when the username conflicts", async () => {
@@ -144,6 +143,8 @@ describe("avatar upload (real S3 server)", () => {
     const before = await storedKey(account.id);
     expect((await outcome(api.profile.update({ fullName: "A", username: "holder-name", avatar: upload(await image("gif"), "x.gif") }))).code).toBe("CONFLICT");
     expect(await storedKey(account.id)).toBe(before);
+    // The file stored for the refused change is gone again: only the old avatar is left.
+    expect(await h.services.storage.list(`avatars/${account.id}-`)).toEqual([before]);
   });
 });
 
