@@ -3,7 +3,8 @@
 import { createContext, useCallback, useContext, useMemo, useSyncExternalStore, type ReactNode } from "react";
 import type { inferRouterOutputs } from "@trpc/server";
 import type { AppRouter } from "@promptly/api";
-import { trpc } from "./trpc.ts";
+import { hasTeamLevel } from "@promptly/shared";
+import { api, trpc } from "./trpc.ts";
 
 type Outputs = inferRouterOutputs<AppRouter>;
 export type OrganizationListItem = Outputs["organizations"]["list"][number];
@@ -55,6 +56,27 @@ const WorkspaceContext = createContext<Workspace | null>(null);
 export function pickActive<T extends { id: string }>(items: readonly T[] | undefined, savedId: string | null): T | null {
   if (!items?.length) return null;
   return items.find((item) => item.id === savedId) ?? items[0] ?? null;
+}
+
+/**
+ * For route loaders: the organizations, the active organization's teams and, with `teamDetails`, the
+ * active team's members and (for its admins) pending invitations, read into the query cache before
+ * the page renders. Failures are left to the screens, which show them (and retry) themselves.
+ */
+export async function loadWorkspace(options: { teamDetails?: boolean } = {}): Promise<void> {
+  const once = { retry: false } as const;
+  const organizations = await api.organizations.list.ensureData(undefined, once).catch(() => undefined);
+  const organization = pickActive(organizations, localStorage.getItem(ACTIVE_ORGANIZATION_KEY));
+  if (!organization) return;
+  const teams = await api.teams.list.ensureData({ organizationId: organization.id }, once).catch(() => undefined);
+  const team = pickActive(teams, localStorage.getItem(ACTIVE_TEAM_KEY));
+  if (!options.teamDetails || !team) return;
+  const me = await api.auth.me.ensureData();
+  const isTeamAdmin = hasTeamLevel({ teamRole: team.myRole, isOrgAdmin: organization.isAdmin, isSuperUser: !!me?.isSuperUser }, "admin");
+  await Promise.all([
+    api.teamMembers.list.ensureData({ teamId: team.id }, once),
+    isTeamAdmin ? api.invites.listPending.ensureData({ teamId: team.id }, once) : null,
+  ]).catch(() => undefined);
 }
 
 export function WorkspaceProvider({ children }: { children: ReactNode }) {

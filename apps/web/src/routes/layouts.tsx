@@ -6,6 +6,7 @@ import { redirectSignedIn } from "@/components/auth/redirect-signed-in";
 import { AppLayoutSkeleton } from "@/components/layout/app-layout-skeleton";
 import { requireSession } from "@/components/guards/require-session";
 import { SettingsLayout } from "@/components/settings/settings-layout";
+import { loadWorkspace } from "@/lib/workspace";
 
 /** /auth/*: public; a signed-in user is sent to / (from sign-in, sign-up and forgot-password). */
 export const authLayoutRoute = createRoute({
@@ -20,6 +21,8 @@ export const appLayoutRoute = createRoute({
   getParentRoute: () => rootRoute,
   id: "app",
   beforeLoad: requireSession,
+  // The header's organization switcher and team selector.
+  loader: () => loadWorkspace(),
   pendingComponent: AppLayoutSkeleton,
   // Loaded on first use, in parallel with the route's data, to keep the initial download small.
   component: lazyRouteComponent(() => import("@/components/layout/app-layout"), "AppLayout"),

@@ -1,5 +1,6 @@
 import { createRoute, lazyRouteComponent } from "@tanstack/react-router";
 import { TeamsPageGuard } from "@/components/guards/role-guard";
+import { loadWorkspace } from "@/lib/workspace";
 import { appLayoutRoute } from "../layouts.tsx";
 
 const TeamsPage = lazyRouteComponent(() => import("@/components/teams/teams-page"), "TeamsPage");
@@ -8,6 +9,7 @@ const TeamsPage = lazyRouteComponent(() => import("@/components/teams/teams-page
 export const teamsRoute = createRoute({
   getParentRoute: () => appLayoutRoute,
   path: "/teams",
+  loader: () => loadWorkspace({ teamDetails: true }),
   component: () => (
     <TeamsPageGuard>
       <TeamsPage />

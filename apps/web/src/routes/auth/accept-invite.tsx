@@ -1,4 +1,5 @@
 import { createRoute, lazyRouteComponent } from "@tanstack/react-router";
+import { api } from "@/lib/trpc";
 import { authLayoutRoute } from "../layouts.tsx";
 
 const AcceptInvitePage = lazyRouteComponent(() => import("@/components/teams/accept-invite-page"), "AcceptInvitePage");
@@ -8,6 +9,9 @@ export const acceptInviteRoute = createRoute({
   getParentRoute: () => authLayoutRoute,
   path: "accept-invite",
   validateSearch: (search: Record<string, unknown>): { id?: string } => (typeof search.id === "string" ? { id: search.id } : {}),
+  loaderDeps: ({ search }) => ({ id: search.id }),
+  // An unknown or expired invitation is the page's to show, not the application's error screen.
+  loader: ({ deps: { id } }) => (id ? api.invites.get.ensureData({ id }, { retry: false }).catch(() => undefined) : undefined),
   component: function AcceptInviteRoute() {
     const { id } = acceptInviteRoute.useSearch();
     return <AcceptInvitePage id={id} />;
