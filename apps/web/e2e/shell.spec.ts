@@ -228,7 +228,8 @@ test("header: switcher visibility, New Prompt, search box, user menu and log out
   await expect(menu.getByTestId("user-menu-email")).toHaveText(account.email);
   await expect(menu).toContainText(first.name);
   await expect(menu).toContainText(team.name);
-  await expect(menu.getByTestId("user-menu-role")).toHaveText("User");
+  // The role badge of spec 6 for the active team (editor there).
+  await expect(menu.getByTestId("user-menu-role")).toHaveText("Team Editor");
 
   await menu.getByRole("menuitem", { name: "Profile" }).click();
   await expect(page).toHaveURL("/settings/profile");

@@ -9,9 +9,6 @@ export type TeamRole = (typeof TEAM_ROLES)[number];
 export const ORGANIZATION_ROLES = ["admin", "member"] as const;
 export type OrganizationRole = (typeof ORGANIZATION_ROLES)[number];
 
-export const INVITE_STATUSES = ["pending", "accepted"] as const;
-export type InviteStatus = (typeof INVITE_STATUSES)[number];
-
 export const ORGANIZATION_NAME_MIN = 3;
 export const ORGANIZATION_NAME_MAX = 50;
 export const ORGANIZATION_SLUG_MIN = 3;
@@ -32,7 +29,6 @@ export const TEAM_NAME_MAX = 100;
 export const TWO_FACTOR_CODE_LENGTH = 6;
 export const SESSION_TIMEOUT_MIN = 5;
 export const SESSION_TIMEOUT_MAX = 120;
-export const SESSION_TIMEOUT_DEFAULT = 30;
 /** Absolute lifetime of a session, whatever its activity. */
 export const SESSION_MAX_AGE_DAYS = 30;
 

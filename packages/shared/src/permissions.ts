@@ -64,7 +64,7 @@ export function hasTeamLevel(access: TeamAccess, level: TeamLevel): boolean {
   return isTeamViewerLevel(access);
 }
 
-/** The badge of spec 6 that describes a person in the active team. */
+/** The badge of spec 6 that describes a person in the active team (the user menu's role badge). */
 export function accessBadge(access: TeamAccess): string | null {
   if (access.isSuperUser) return "Super User";
   if (access.isOrgAdmin) return "Organization Admin";

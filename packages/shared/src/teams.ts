@@ -38,7 +38,7 @@ export const memberCountLabel = (count: number) => `${count} ${count === 1 ? "me
 export const memberDisplayName = (fullName: string | null | undefined) => fullName?.trim() || "Unnamed User";
 
 /** Whether a member is the team's only admin (their role and removal are locked, spec 4). */
-export function isLastAdmin(member: { role: TeamRole }, members: readonly { role: TeamRole }[]): boolean {
+export function isLastAdmin(member: { role: string }, members: readonly { role: string }[]): boolean {
   return member.role === "admin" && members.filter((m) => m.role === "admin").length <= 1;
 }
 

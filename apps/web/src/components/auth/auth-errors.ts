@@ -1,8 +1,9 @@
 // What an auth screen shows for a failed call: the service's message for an answer (4xx), a fallback
 // for anything unexpected (network, 5xx).
 import { TRPCClientError } from "@trpc/client";
+import { TEAM_MSG } from "@promptly/shared";
 
-export const UNEXPECTED_ERROR = "An unexpected error occurred";
+const UNEXPECTED_ERROR = TEAM_MSG.unexpectedError; // spec 8
 
 export interface AuthFailure {
   message: string;

@@ -13,7 +13,8 @@ import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@/components/ui/select";
 import { trpc } from "@/lib/trpc";
-import { ORGANIZATION_ROLE_LABELS, serverFieldErrors } from "./organization-types.ts";
+import { ORGANIZATION_ROLE_LABELS } from "./organization-types.ts";
+import { serverFieldErrors } from "@/lib/form-errors";
 
 type FormValues = z.input<typeof addOrganizationMemberForm>;
 

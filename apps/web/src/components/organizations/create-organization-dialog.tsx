@@ -14,7 +14,8 @@ import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
 import { useMe } from "@/hooks/use-me";
 import { trpc } from "@/lib/trpc";
-import { serverFieldErrors, type CreatedOrganization } from "./organization-types.ts";
+import { type CreatedOrganization } from "./organization-types.ts";
+import { serverFieldErrors } from "@/lib/form-errors";
 
 type FormValues = z.input<typeof createOrganizationInput>;
 type CreateOrganizationInput = z.output<typeof createOrganizationInput>;

@@ -10,7 +10,8 @@ import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, D
 import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
 import { trpc } from "@/lib/trpc";
-import { serverFieldErrors, type OrganizationListItem } from "./organization-types.ts";
+import { type OrganizationListItem } from "./organization-types.ts";
+import { serverFieldErrors } from "@/lib/form-errors";
 
 // The dialog always sends both fields: the name is required here, an empty slug clears it.
 const editOrganizationForm = updateOrganizationInput.omit({ id: true }).extend({ name: organizationNameSchema });

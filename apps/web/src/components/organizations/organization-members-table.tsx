@@ -2,12 +2,12 @@
 // Remove. The last admin's controls are disabled and labelled 'Last admin' (the server enforces it too).
 import { useState } from "react";
 import { toast } from "sonner";
-import { memberDisplayName, ORGANIZATION_ROLES } from "@promptly/shared";
+import { isLastAdmin, memberDisplayName, ORGANIZATION_ROLES, ORGANIZATION_TEXT } from "@promptly/shared";
 import { MemberActionsMenu, MemberIdentity, MemberRoleSelect, RemoveMemberDialog } from "@/components/members/member-parts";
 import { Badge } from "@/components/ui/badge";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import { trpc } from "@/lib/trpc";
-import { isLastOrganizationAdmin, ORGANIZATION_ROLE_LABELS, type OrganizationMember } from "./organization-types.ts";
+import { ORGANIZATION_ROLE_LABELS, type OrganizationMember } from "./organization-types.ts";
 
 const memberName = (member: OrganizationMember) => memberDisplayName(member.fullName);
 const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: "medium" });
@@ -59,7 +59,7 @@ export function OrganizationMembersTable({ organizationId, members }: { organiza
         <TableBody>
           {members.map((member) => {
             const name = memberName(member);
-            const lastAdmin = isLastOrganizationAdmin(member, members);
+            const lastAdmin = isLastAdmin(member, members);
             const pendingRole = updateRole.isPending && updateRole.variables?.id === member.id;
             return (
               <TableRow key={member.id} data-testid="organization-member-row" data-email={member.email}>
@@ -74,7 +74,7 @@ export function OrganizationMembersTable({ organizationId, members }: { organiza
                     labels={ORGANIZATION_ROLE_LABELS}
                     disabled={pendingRole}
                     isLastAdmin={lastAdmin}
-                    lastAdminReason="An organization must keep at least one admin."
+                    lastAdminReason={ORGANIZATION_TEXT.lastAdminRequired}
                     onChange={(role) => updateRole.mutate({ id: member.id, role })}
                   />
                 </TableCell>

@@ -1,25 +1,21 @@
 // The organization switcher of spec 2 in the header: a searchable list with a check mark on the active
 // organization; super users also get 'Create New Organization' and 'Manage Organizations'. The header
 // decides whether it is shown (more than one organization, or a super user).
-import { useEffect, useState } from "react";
+import { useState } from "react";
 import { useNavigate } from "@tanstack/react-router";
 import { Building2, Plus, Settings } from "lucide-react";
-import { toast } from "sonner";
 import { ORGANIZATION_TEXT } from "@promptly/shared";
 import { SearchableSwitcher, type SwitcherAction } from "@/components/layout/searchable-switcher";
 import { useMe } from "@/hooks/use-me";
 import { useWorkspace } from "@/lib/workspace";
 import { CreateOrganizationDialog } from "./create-organization-dialog.tsx";
+import { useErrorToast } from "@/hooks/use-error-toast";
 
 /** Shows 'Error loading organizations' once per failure of the organization list. */
+/** 'Error loading organizations', for everyone whose header loads the list (with or without a switcher). */
 export function useOrganizationsLoadErrorToast() {
   const { organizationsError } = useWorkspace();
-  useEffect(() => {
-    // A fixed id keeps a double effect (strict mode) from showing two toasts.
-    if (organizationsError) {
-      toast.error(ORGANIZATION_TEXT.loadErrorTitle, { id: "organizations-load-error", description: ORGANIZATION_TEXT.loadErrorDescription });
-    }
-  }, [organizationsError]);
+  useErrorToast(organizationsError, "organizations-load-error", ORGANIZATION_TEXT.loadErrorTitle, ORGANIZATION_TEXT.loadErrorDescription);
 }
 
 export function OrganizationSwitcher() {

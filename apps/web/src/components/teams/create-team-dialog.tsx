@@ -18,7 +18,8 @@ import { useMe, viewerOf } from "@/hooks/use-me";
 import { APP_ROLE_LABELS } from "@/lib/roles";
 import { trpc } from "@/lib/trpc";
 import { useWorkspace } from "@/lib/workspace";
-import { serverFieldErrors, type Team } from "./team-types.ts";
+import { type Team } from "./team-types.ts";
+import { serverFieldErrors } from "@/lib/form-errors";
 
 export interface CreateTeamDialogProps {
   open: boolean;

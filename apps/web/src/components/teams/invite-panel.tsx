@@ -12,8 +12,9 @@ import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@/components/ui/select";
 import { trpc } from "@/lib/trpc";
-import { serverFieldErrors } from "./team-types.ts";
+
 import { useInviteResult } from "./use-invite-result.ts";
+import { serverFieldErrors } from "@/lib/form-errors";
 
 type FormValues = z.input<typeof inviteForm>;
 type Submitted = z.output<typeof inviteForm>;

@@ -9,7 +9,8 @@ import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, D
 import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
 import { trpc } from "@/lib/trpc";
-import { serverFieldErrors, type Team } from "./team-types.ts";
+import { type Team } from "./team-types.ts";
+import { serverFieldErrors } from "@/lib/form-errors";
 
 export function RenameTeamDialog({ team, open, onOpenChange }: { team: Team; open: boolean; onOpenChange(open: boolean): void }) {
   const utils = trpc.useUtils();

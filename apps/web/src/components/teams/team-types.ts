@@ -9,7 +9,6 @@ type Outputs = inferRouterOutputs<AppRouter>;
 export type Team = Outputs["teams"]["list"][number];
 export type TeamMember = Outputs["teamMembers"]["list"][number];
 export type PendingInvite = Outputs["invites"]["listPending"][number];
-export type InviteSummary = Outputs["invites"]["get"];
 export type InviteResult = Outputs["invites"]["create"];
 
 /** Whether the signed-in person is at `level` in `team` (spec 6); the server checks the same. */
@@ -18,10 +17,3 @@ export function isAtTeamLevel(team: Team | null | undefined, me: Me | null | und
   return hasTeamLevel({ teamRole: team.myRole, isOrgAdmin, isSuperUser: me.isSuperUser }, level);
 }
 
-/** The first message per field of a BAD_REQUEST from the server (the formatter sends zod's flattened issues). */
-export function serverFieldErrors(error: { data?: unknown }): Record<string, string | undefined> {
-  const zodError = (error.data as { zodError?: { fieldErrors?: Record<string, string[] | undefined> } | null } | undefined)?.zodError;
-  const result: Record<string, string | undefined> = {};
-  for (const [field, messages] of Object.entries(zodError?.fieldErrors ?? {})) result[field] = messages?.[0];
-  return result;
-}

@@ -2,15 +2,15 @@
 // carousel of team cards ('No Teams Created Yet' / 'Create First Team' when there are none); for the
 // selected team its members, the invite panel, pending invitations, rename and delete. Controls that
 // change a team appear at team admin level only (spec 6); the server enforces the same rules.
-import { useEffect, useState } from "react";
+import { useState } from "react";
 import { AlertCircle, Pencil, Plus, RefreshCw, Trash2, UserPlus, Users } from "lucide-react";
-import { toast } from "sonner";
 import { canCreateTeams, TEAM_MSG, TEAM_ROLE_LABELS } from "@promptly/shared";
 import { Alert, AlertDescription } from "@/components/ui/alert";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { Skeleton } from "@/components/ui/skeleton";
+import { useErrorToast } from "@/hooks/use-error-toast";
 import { useMe, viewerOf } from "@/hooks/use-me";
 import { trpc } from "@/lib/trpc";
 import { cn } from "@/lib/utils";
@@ -25,12 +25,6 @@ import { TeamMembersTable } from "./team-members-table.tsx";
 import { isAtTeamLevel, type Team } from "./team-types.ts";
 
 /** Shows `title` once per failure of a query (a fixed id keeps strict mode from doubling it). */
-function useErrorToast(failed: boolean, id: string, title: string, description?: string) {
-  useEffect(() => {
-    if (failed) toast.error(title, { id, description });
-  }, [failed, id, title, description]);
-}
-
 export function TeamsPage() {
   const { data: me } = useMe();
   const { activeOrganization, teams, teamsLoading, activeTeam, setActiveTeamId, isOrgAdmin } = useWorkspace();

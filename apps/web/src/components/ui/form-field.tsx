@@ -54,13 +54,3 @@ export function FormField({ label, error, description, id, className, labelAside
     </div>
   );
 }
-
-/** A form-level or field error outside a FormField. */
-export function FormMessage({ id, children, className }: { id?: string; children?: ReactNode; className?: string }) {
-  if (!children) return null;
-  return (
-    <p id={id} role="alert" className={cn("text-sm text-destructive", className)}>
-      {children}
-    </p>
-  );
-}

@@ -1,17 +1,18 @@
 // The second sign-in step (issue 7): a session that passed the password or magic link waits here for
 // a code from the authenticator app, or a one-time recovery code. It can call nothing else meanwhile.
 import { useState, type FormEvent } from "react";
-import { Link, createRoute, useRouter } from "@tanstack/react-router";
+import { Link, createRoute } from "@tanstack/react-router";
 import { toast } from "sonner";
 import { MSG, safeRedirectPath } from "@promptly/shared";
 import { AuthCard } from "@/components/auth/auth-card";
 import { describeFailure } from "@/components/auth/auth-errors";
+import { useFinishSignIn } from "@/components/auth/use-finish-sign-in";
 import { TotpCodeInput, isTotpCode } from "@/components/auth/totp-code-input";
 import { Alert, AlertDescription } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
-import { api, trpc } from "@/lib/trpc";
+import { trpc } from "@/lib/trpc";
 import { authLayoutRoute } from "../layouts.tsx";
 
 export const twoFactorRoute = createRoute({
@@ -25,7 +26,7 @@ export const twoFactorRoute = createRoute({
 
 function TwoFactorPage() {
   const { redirect } = twoFactorRoute.useSearch();
-  const router = useRouter();
+  const finishSignIn = useFinishSignIn();
   const [useRecovery, setUseRecovery] = useState(false);
   const [code, setCode] = useState("");
   const [error, setError] = useState<string | null>(null);
@@ -49,11 +50,7 @@ function TwoFactorPage() {
       setError(describeFailure(failure).message);
       return;
     }
-    // The guards read auth.me from the cache: it must hold the signed-in person before we navigate.
-    await api.auth.me.invalidate();
-    await api.auth.me.fetch();
-    toast.success("Login successful", { description: "Welcome back!" });
-    await router.navigate({ href: redirect ?? "/", replace: true });
+    await finishSignIn({ status: "signed_in", redirectTo: null }, redirect);
   }
 
   function switchMode() {
