@@ -2,6 +2,7 @@
 import { isUniqueViolation, Prisma, type Db, type DbOrTx, type DbTransaction } from "@promptly/db";
 import { CREATOR_ROLE_ORGANIZATION, MSG, ORGANIZATION_TEXT, normalizeEmail, type OrganizationRole } from "@promptly/shared";
 import { fail } from "../errors.ts";
+import { checkLockedChange, lockMembers, type LockedMember } from "./last-admin.ts";
 import type { ViewerAccess } from "./access.ts";
 import { avatarUrl } from "./account.ts";
 
@@ -183,41 +184,29 @@ export async function addOrganizationMember(
   return { member: toMemberItem(row), added: count === 1 };
 }
 
-/**
- * Locks every member row of the organization for the rest of the transaction and returns them as
- * they are now, so two concurrent demotions or removals cannot both pass the last-admin check.
- */
-async function lockMembers(tx: DbTransaction, organizationId: string) {
-  return tx.$queryRaw<{ id: string; userId: string; role: OrganizationRole }[]>`
-    SELECT id, user_id::text AS "userId", role::text AS role FROM organization_members
-    WHERE organization_id = ${organizationId}::uuid
-    ORDER BY id
-    FOR UPDATE`;
-}
-
 /** Who asks for a change: an organization admin's status is checked again on the locked rows. */
 export interface OrganizationActor {
   userId: string;
   isSuperUser: boolean;
 }
 
-/**
- * Fails when the caller is no longer an admin (demoted by a concurrent request a moment ago) or when
- * the change would leave the organization without an admin.
- */
-function checkLockedChange(
-  members: { id: string; userId: string; role: OrganizationRole }[],
+const lockOrganizationMembers = (tx: DbTransaction, organizationId: string) =>
+  lockMembers<OrganizationRole>(tx, { table: "organization_members", organizationId });
+
+function checkOrganizationChange(
+  members: LockedMember<OrganizationRole>[],
   actor: OrganizationActor,
   memberId: string,
   nextRole: OrganizationRole | null,
 ) {
-  const actorIsAdmin = actor.isSuperUser || members.some((member) => member.userId === actor.userId && member.role === "admin");
-  if (!actorIsAdmin) fail("FORBIDDEN", MSG.permissionDenied);
-  const target = members.find((member) => member.id === memberId);
-  if (!target) return fail("NOT_FOUND", ORGANIZATION_TEXT.memberNotFound);
-  const adminsAfter = members.filter((member) => (member.id === memberId ? nextRole : member.role) === "admin").length;
-  if (target.role === "admin" && adminsAfter === 0) fail("BAD_REQUEST", ORGANIZATION_TEXT.lastAdminRequired, "LAST_ADMIN");
-  return target;
+  return checkLockedChange(members, {
+    memberId,
+    nextRole,
+    actorId: actor.userId,
+    actorIsAdmin: (actorRole) => actor.isSuperUser || actorRole === "admin",
+    notFound: ORGANIZATION_TEXT.memberNotFound,
+    lastAdmin: ORGANIZATION_TEXT.lastAdminRequired,
+  });
 }
 
 export async function updateOrganizationMemberRole(
@@ -226,7 +215,7 @@ export async function updateOrganizationMemberRole(
   input: { organizationId: string; memberId: string; role: OrganizationRole },
 ): Promise<OrganizationMemberItem> {
   return db.$transaction(async (tx) => {
-    checkLockedChange(await lockMembers(tx, input.organizationId), actor, input.memberId, input.role);
+    checkOrganizationChange(await lockOrganizationMembers(tx, input.organizationId), actor, input.memberId, input.role);
     const row = await tx.organizationMember.update({ where: { id: input.memberId }, data: { role: input.role }, select: memberSelect });
     return toMemberItem(row);
   });
@@ -244,7 +233,7 @@ export async function removeOrganizationMember(
   input: { organizationId: string; memberId: string },
 ): Promise<void> {
   await db.$transaction(async (tx) => {
-    const target = checkLockedChange(await lockMembers(tx, input.organizationId), actor, input.memberId, null);
+    const target = checkOrganizationChange(await lockOrganizationMembers(tx, input.organizationId), actor, input.memberId, null);
     const { email } = await tx.user.findUniqueOrThrow({ where: { id: target.userId }, select: { email: true } });
     const inOrganization = { team: { organizationId: input.organizationId } };
     await tx.teamMember.deleteMany({ where: { userId: target.userId, ...inOrganization } });

@@ -1,7 +1,8 @@
 // Business rules of teams (spec 3, 4, 6). Services take `db` and plain ids; no tRPC here.
-import { Prisma, type Db, type DbOrTx, type DbTransaction } from "@promptly/db";
+import { Prisma, type Db, type DbOrTx } from "@promptly/db";
 import { CREATOR_ROLE_TEAM, MSG, TEAM_MSG, hasTeamLevel, type TeamAccess, type TeamRole } from "@promptly/shared";
 import { fail } from "../errors.ts";
+import { checkLockedChange, lockMembers, type LockedMember } from "./last-admin.ts";
 import type { ViewerAccess } from "./access.ts";
 import { avatarUrl } from "./account.ts";
 
@@ -179,37 +180,16 @@ export async function findTeamMemberTeamId(db: DbOrTx, memberId: string): Promis
   return row?.teamId ?? null;
 }
 
-/**
- * Locks every member row of the team for the rest of the transaction and returns them as they are
- * now, so two concurrent demotions or removals cannot both pass the last-admin check.
- */
-async function lockMembers(tx: DbTransaction, teamId: string) {
-  return tx.$queryRaw<{ id: string; userId: string; role: TeamRole }[]>`
-    SELECT id, user_id AS "userId", role::text AS role FROM team_members
-    WHERE team_id = ${teamId}::uuid
-    ORDER BY id
-    FOR UPDATE`;
-}
-
-/**
- * The caller's admin level is checked again on the locked rows: a team admin demoted by a concurrent
- * request a moment ago must not act as admin any more.
- */
-function checkLockedChange(
-  members: { id: string; userId: string; role: TeamRole }[],
-  actor: TeamAccess & { userId: string },
-  memberId: string,
-  nextRole: TeamRole | null,
-) {
-  const actorRole = members.find((member) => member.userId === actor.userId)?.role ?? null;
-  if (!hasTeamLevel({ ...actor, teamRole: actorRole }, "admin")) fail("FORBIDDEN", MSG.permissionDenied);
-  const target = members.find((member) => member.id === memberId);
-  if (!target) return fail("NOT_FOUND", MSG.notFound);
-  const adminsAfter = members.filter((member) => (member.id === memberId ? nextRole : member.role) === "admin").length;
-  if (target.role === "admin" && adminsAfter === 0) {
-    fail("BAD_REQUEST", nextRole ? TEAM_MSG.lastAdminCannotBeDemoted : TEAM_MSG.lastAdminCannotBeRemoved, "LAST_ADMIN");
-  }
-  return target;
+/** The last-admin rule on the team's locked rows; the caller's team admin level is checked there again. */
+function checkTeamChange(members: LockedMember<TeamRole>[], actor: TeamAccess & { userId: string }, memberId: string, nextRole: TeamRole | null) {
+  return checkLockedChange(members, {
+    memberId,
+    nextRole,
+    actorId: actor.userId,
+    actorIsAdmin: (actorRole) => hasTeamLevel({ ...actor, teamRole: actorRole }, "admin"),
+    notFound: MSG.notFound,
+    lastAdmin: nextRole ? TEAM_MSG.lastAdminCannotBeDemoted : TEAM_MSG.lastAdminCannotBeRemoved,
+  });
 }
 
 export async function updateTeamMemberRole(
@@ -217,8 +197,8 @@ export async function updateTeamMemberRole(
   input: { teamId: string; memberId: string; role: TeamRole; actor: TeamAccess & { userId: string } },
 ): Promise<TeamMemberItem> {
   return db.$transaction(async (tx) => {
-    const members = await lockMembers(tx, input.teamId);
-    checkLockedChange(members, input.actor, input.memberId, input.role);
+    const members = await lockMembers<TeamRole>(tx, { table: "team_members", teamId: input.teamId });
+    checkTeamChange(members, input.actor, input.memberId, input.role);
     const row = await tx.teamMember.update({ where: { id: input.memberId }, data: { role: input.role }, select: memberSelect });
     const adminCount = members.filter((member) => (member.id === input.memberId ? input.role : member.role) === "admin").length;
     return toMemberItem(row, adminCount);
@@ -230,7 +210,7 @@ export async function removeTeamMember(
   input: { teamId: string; memberId: string; actor: TeamAccess & { userId: string } },
 ): Promise<void> {
   await db.$transaction(async (tx) => {
-    checkLockedChange(await lockMembers(tx, input.teamId), input.actor, input.memberId, null);
+    checkTeamChange(await lockMembers(tx, { table: "team_members", teamId: input.teamId }), input.actor, input.memberId, null);
     await tx.teamMember.delete({ where: { id: input.memberId } });
   });
 }
