@@ -1,6 +1,8 @@
 // Integration-test harness: real services (PostgreSQL, S3, SMTP) from test/global-setup.ts,
 // a fresh database per test file, callers that behave like browsers (cookie jar), and the mailbox.
+import { randomBytes } from "node:crypto";
 import { inject } from "vitest";
+import { ZodError } from "zod";
 import { createTestDatabase, type TestDatabase } from "@promptly/db/testing";
 import { appRouter } from "./root.ts";
 import { createCallerFactory } from "./trpc.ts";
@@ -8,6 +10,8 @@ import { createContext, type ApiServices, type RequestInfo } from "./context.ts"
 import { createLucia, SESSION_COOKIE_NAME } from "./auth/lucia.ts";
 import { createSmtpMailer, type Mailer } from "./services/mailer.ts";
 import { createS3Storage } from "./services/storage.ts";
+import { hashPassword } from "./services/auth.ts";
+import { DomainError } from "./errors.ts";
 
 export { createS3Storage };
 export { AUTH_RATE_LIMITS } from "./services/auth.ts";
@@ -171,4 +175,59 @@ export async function createHarness(options: { rateLimits?: boolean } = {}): Pro
     },
   };
   return harness;
+}
+
+// ---- test data and outcomes shared by the integration tests ----
+
+/** A unique address per call, so tests never share accounts. */
+export const uniqueEmail = (prefix = "user") => `${prefix}-${randomBytes(5).toString("hex")}@example.test`;
+
+export interface TestAccountOptions {
+  email?: string;
+  /** Stored as an argon2id hash; null for an account without a password. None by default. */
+  password?: string | null;
+  fullName?: string | null;
+  superUser?: boolean;
+  role?: "administrator" | "team_lead" | "user";
+  avatarKey?: string | null;
+}
+
+/** A verified account written straight into the test database (the sign-up flow has tests of its own). */
+export async function createTestAccount(h: Harness, options: TestAccountOptions = {}): Promise<{ id: string; email: string }> {
+  return h.database.db.user.create({
+    data: {
+      email: (options.email ?? uniqueEmail()).toLowerCase(),
+      passwordHash: options.password ? await hashPassword(options.password) : null,
+      emailVerifiedAt: h.clock.now(),
+      profile: {
+        create: {
+          fullName: options.fullName === undefined ? "Test Person" : options.fullName,
+          superUser: options.superUser ?? false,
+          avatarKey: options.avatarKey ?? null,
+        },
+      },
+      appRole: { create: { role: options.role ?? "user" } },
+    },
+    select: { id: true, email: true },
+  });
+}
+
+/**
+ * How a call ended: "OK" with its value, or the tRPC error code with the message a browser reads
+ * (for invalid input the first zod issue's, as the error formatter in trpc.ts words it) and the
+ * (with `reason`) the domain error's reason. Anything that is not a tRPC error fails the test.
+ */
+export async function outcome(
+  call: Promise<unknown>,
+  options: { reason?: boolean } = {},
+): Promise<{ code: string; message?: string; reason?: string | null; value?: unknown }> {
+  try {
+    return { code: "OK", value: await call };
+  } catch (error) {
+    const e = error as { code?: string; message?: string; cause?: unknown };
+    if (!e.code) throw error;
+    const message = e.cause instanceof ZodError ? e.cause.issues[0]?.message : e.message;
+    if (!options.reason) return { code: e.code, message };
+    return { code: e.code, message, reason: e.cause instanceof DomainError ? (e.cause.reason ?? null) : null };
+  }
 }

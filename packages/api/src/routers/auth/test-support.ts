@@ -1,10 +1,7 @@
 // Helpers of the auth integration tests: unique addresses, tokens read from the real emails,
 // accounts made through the real sign-up flow, and the outcome of a call as { code, message }.
-import { randomBytes } from "node:crypto";
 import { expect } from "vitest";
-import { ZodError } from "zod";
-import { DomainError } from "../../errors.ts";
-import type { CapturedMail, Harness, TestClient } from "../../testing.ts";
+import { outcome as sharedOutcome, uniqueEmail, type CapturedMail, type Harness, type TestClient } from "../../testing.ts";
 
 export const PASSWORD = "correct-horse-battery";
 export const SUBJECTS = {
@@ -14,7 +11,10 @@ export const SUBJECTS = {
   passwordReset: /Reset your Promptly password/,
 };
 
-export const uniqueEmail = (prefix = "auth") => `${prefix}-${randomBytes(5).toString("hex")}@example.test`;
+export { uniqueEmail } from "../../testing.ts";
+
+/** outcome() with the domain error's reason, which the auth screens act on (e.g. EMAIL_NOT_VERIFIED). */
+export const outcome = (call: Promise<unknown>) => sharedOutcome(call, { reason: true });
 
 /** The token of the one link in an email, read from its text part, with the page it opens. */
 export function linkOf(mail: CapturedMail): { page: string; token: string } {
@@ -50,18 +50,3 @@ export async function signedInClient(h: Harness, email: string, password = PASSW
   return client;
 }
 
-/**
- * The TRPC error a call failed with, or "OK" and its value. The message is the one a browser gets:
- * for invalid input the first zod issue's message, as the error formatter in trpc.ts words it.
- */
-export async function outcome(call: Promise<unknown>): Promise<{ code: string; message?: string; reason?: string | null; value?: unknown }> {
-  try {
-    return { code: "OK", value: await call };
-  } catch (error) {
-    const e = error as { code?: string; message?: string; cause?: unknown };
-    if (!e.code) throw error;
-    const message = e.cause instanceof ZodError ? e.cause.issues[0]?.message : e.message;
-    const reason = e.cause instanceof DomainError ? (e.cause.reason ?? null) : null;
-    return { code: e.code, message, reason };
-  }
-}

@@ -1,11 +1,8 @@
 // Accounts, signed-in callers and TOTP codes for the settings integration tests (profile, security,
 // the second sign-in step). Accounts are written straight into the test database; sessions are real.
-import { randomBytes } from "node:crypto";
-import { ZodError } from "zod";
-import { hash } from "@node-rs/argon2";
 import { generateHOTP } from "@oslojs/otp";
 import { decodeBase32IgnorePadding } from "@oslojs/encoding";
-import type { Harness, TestClient } from "../../testing.ts";
+import { createTestAccount, type Harness, type TestClient } from "../../testing.ts";
 
 export const PASSWORD = "old-password-123";
 
@@ -15,17 +12,7 @@ export interface TestAccount {
 }
 
 export async function createAccount(h: Harness, options: { password?: string | null; fullName?: string | null } = {}): Promise<TestAccount> {
-  const password = options.password === undefined ? PASSWORD : options.password;
-  return h.database.db.user.create({
-    data: {
-      email: `settings-${randomBytes(5).toString("hex")}@example.test`,
-      passwordHash: password === null ? null : await hash(password),
-      emailVerifiedAt: new Date(),
-      profile: { create: { fullName: options.fullName === undefined ? "Test Person" : options.fullName } },
-      appRole: { create: { role: "user" } },
-    },
-    select: { id: true, email: true },
-  });
+  return createTestAccount(h, { ...options, password: options.password === undefined ? PASSWORD : options.password });
 }
 
 /** A browser-like client with a real session for `account` (verified unless `twoFactorVerified: false`). */
@@ -45,15 +32,4 @@ export function nextStep(h: Harness) {
   h.clock.advance(30_000 - (ms % 30_000) + 1);
 }
 
-/** The TRPC error code a call failed with, or "OK". */
-export async function outcome(call: Promise<unknown>): Promise<{ code: string; message?: string; value?: unknown }> {
-  try {
-    return { code: "OK", value: await call };
-  } catch (error) {
-    const e = error as { code?: string; message?: string; cause?: unknown };
-    if (!e.code) throw error;
-    // The HTTP error formatter shows a zod failure as its first issue's message; callers see the same here.
-    const message = e.cause instanceof ZodError ? e.cause.issues[0]?.message : e.message;
-    return { code: e.code, message };
-  }
-}
+export { outcome } from "../../testing.ts";

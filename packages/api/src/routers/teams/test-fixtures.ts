@@ -1,10 +1,8 @@
 // Fixtures for the teams, team-members and invites integration tests: accounts written straight into
 // the test database with a real session cookie (the sign-in flow has tests of its own), and an
 // organization with one person of every caller kind.
-import { randomBytes } from "node:crypto";
-import { ZodError } from "zod";
 import type { TeamRole } from "@promptly/shared";
-import type { Harness, TestClient } from "../../testing.ts";
+import { createTestAccount, outcome as callOutcome, type Harness, type TestClient } from "../../testing.ts";
 
 export interface TestAccount {
   id: string;
@@ -12,25 +10,14 @@ export interface TestAccount {
   api: TestClient["api"];
 }
 
-export const uniqueEmail = (prefix = "user") => `${prefix}-${randomBytes(4).toString("hex")}@example.test`;
+export { uniqueEmail } from "../../testing.ts";
 
-/** A verified account with a signed-in browser-like client. */
 export async function createAccount(
   h: Harness,
   options: { email?: string; role?: "administrator" | "team_lead" | "user"; superUser?: boolean; fullName?: string | null } = {},
 ): Promise<TestAccount> {
-  const db = h.database.db;
-  const user = await db.user.create({
-    data: {
-      email: (options.email ?? uniqueEmail()).toLowerCase(),
-      emailVerifiedAt: h.clock.now(),
-      profile: options.fullName === null ? undefined : { create: { fullName: options.fullName ?? "Test Person", superUser: options.superUser ?? false } },
-      appRole: { create: { role: options.role ?? "user" } },
-    },
-    select: { id: true, email: true },
-  });
-  const client = await h.signedInClient(user.id);
-  return { ...user, api: client.api };
+  const account = await createTestAccount(h, options);
+  return { ...account, api: (await h.signedInClient(account.id)).api };
 }
 
 /** Moves the clock; sessions are marked active "now" so they do not end by the idle limit. */
@@ -123,25 +110,12 @@ export async function createWorld(h: Harness) {
 
 /** The tRPC error code of a failed call, or "OK". */
 export async function outcome(call: Promise<unknown>): Promise<string> {
-  try {
-    await call;
-    return "OK";
-  } catch (error) {
-    return (error as { code?: string }).code ?? String(error);
-  }
+  return (await callOutcome(call)).code;
 }
 
-/**
- * `{ code, message }` of a failed call, the message as a client sees it: createCaller skips the error
- * formatter, which replaces a validation error's message with its first issue's (trpc.ts).
- */
+/** `{ code, message }` of a call that must fail, the message as a client sees it. */
 export async function failure(call: Promise<unknown>): Promise<{ code: string; message: string }> {
-  try {
-    await call;
-  } catch (error) {
-    const { code, message, cause } = error as { code: string; message: string; cause?: unknown };
-    const issues = cause instanceof ZodError ? cause.issues : null;
-    return { code, message: issues?.[0]?.message ?? message };
-  }
-  throw new Error("expected the call to fail");
+  const result = await callOutcome(call);
+  if (result.code === "OK") throw new Error("expected the call to fail");
+  return { code: result.code, message: result.message ?? "" };
 }
