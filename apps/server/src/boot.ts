@@ -6,7 +6,7 @@ import { migrate } from "@promptly/db/migrate";
 import { closeServices, createServices, scheduleHousekeeping, type ApiServices } from "@promptly/api";
 import type { RequestHandler } from "express";
 import { createApp } from "./app.ts";
-import type { Env } from "./env.ts";
+import { openedPorts, type Env } from "./env.ts";
 import { startEmbeddedPostgres, startEmbeddedS3, startMailCatcher, type EmbeddedService } from "./embedded.ts";
 
 export interface Running {
@@ -32,17 +32,7 @@ async function assertPortsFree(ports: { port: number; host: string; variable: st
 
 export async function boot(env: Env, opts: { viteMiddleware?: RequestHandler; log?: (line: string) => void } = {}): Promise<Running> {
   const log = opts.log ?? ((line: string) => console.log(line));
-  await assertPortsFree([
-    { port: env.PORT, host: env.HOST, variable: "PORT" },
-    ...(env.DATABASE_URL ? [] : [{ port: env.EMBEDDED_POSTGRES_PORT, host: "127.0.0.1", variable: "EMBEDDED_POSTGRES_PORT" }]),
-    ...(env.S3_ENDPOINT ? [] : [{ port: env.EMBEDDED_S3_PORT, host: "127.0.0.1", variable: "EMBEDDED_S3_PORT" }]),
-    ...(env.SMTP_HOST
-      ? []
-      : [
-          { port: env.SMTP_PORT, host: "127.0.0.1", variable: "SMTP_PORT" },
-          { port: env.MAILBOX_PORT, host: "127.0.0.1", variable: "MAILBOX_PORT" },
-        ]),
-  ]);
+  await assertPortsFree(openedPorts(env));
   const embedded: EmbeddedService[] = [];
   const stopEmbedded = async () => {
     for (const service of embedded.reverse()) await service.stop().catch(() => undefined);

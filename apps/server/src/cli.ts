@@ -2,7 +2,7 @@
 import { createDb } from "@promptly/db";
 import { APP_ROLES, normalizeEmail } from "@promptly/shared";
 import { ConfigError, loadEnv } from "./env.ts";
-import { startEmbeddedPostgres } from "./embedded.ts";
+import { embeddedPostgresUrl, startEmbeddedPostgres } from "./embedded.ts";
 import { migrate } from "@promptly/db/migrate";
 import pg from "pg";
 
@@ -26,7 +26,7 @@ async function main() {
   let url = env.DATABASE_URL;
   if (!url) {
     // The embedded database may already be running under `npm start`: use it rather than start a second one.
-    const running = `postgresql://postgres:postgres@127.0.0.1:${env.EMBEDDED_POSTGRES_PORT}/promptly`;
+    const running = embeddedPostgresUrl(env.EMBEDDED_POSTGRES_PORT);
     const probe = new pg.Client({ connectionString: running, connectionTimeoutMillis: 1000 });
     const reachable = await probe.connect().then(() => true, () => false);
     await probe.end().catch(() => undefined);

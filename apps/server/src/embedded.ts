@@ -15,6 +15,9 @@ export interface EmbeddedService {
 
 const isRoot = () => process.getuid?.() === 0;
 
+/** Where the embedded PostgreSQL on `port` serves `database`. */
+export const embeddedPostgresUrl = (port: number, database = "promptly") => `postgresql://postgres:postgres@127.0.0.1:${port}/${database}`;
+
 export async function startEmbeddedPostgres(opts: { dataDir: string; port: number; database?: string; log?: (line: string) => void }) {
   const database = opts.database ?? "promptly";
   const databaseDir = join(opts.dataDir, "postgres");
@@ -36,8 +39,8 @@ export async function startEmbeddedPostgres(opts: { dataDir: string; port: numbe
   });
   if (!existsSync(join(databaseDir, "PG_VERSION"))) await server.initialise();
   await server.start();
-  const url = `postgresql://postgres:postgres@127.0.0.1:${opts.port}/${database}`;
-  const client = new pg.Client({ connectionString: url.replace(`/${database}`, "/postgres") });
+  const url = embeddedPostgresUrl(opts.port, database);
+  const client = new pg.Client({ connectionString: embeddedPostgresUrl(opts.port, "postgres") });
   await client.connect();
   try {
     const { rowCount } = await client.query("SELECT 1 FROM pg_database WHERE datname = $1", [database]);

@@ -109,14 +109,22 @@ export function loadEnv(source: NodeJS.ProcessEnv = process.env): Env {
 
 /** The ports this process opens must differ: two services on one port would leave one of them silent. */
 function assertDistinctPorts(env: z.infer<typeof schema>) {
-  const opened: [string, number][] = [["PORT", env.PORT]];
-  if (!env.DATABASE_URL) opened.push(["EMBEDDED_POSTGRES_PORT", env.EMBEDDED_POSTGRES_PORT]);
-  if (!env.S3_ENDPOINT) opened.push(["EMBEDDED_S3_PORT", env.EMBEDDED_S3_PORT]);
-  if (!env.SMTP_HOST) opened.push(["SMTP_PORT", env.SMTP_PORT], ["MAILBOX_PORT", env.MAILBOX_PORT]);
-  for (const [index, [name, value]] of opened.entries()) {
-    const other = opened.slice(0, index).find(([, earlier]) => earlier === value);
-    if (other) throw new ConfigError(`Invalid configuration: ${other[0]} and ${name} are both ${value}; each service needs its own port`);
+  const opened = openedPorts(env);
+  for (const [index, { variable, port }] of opened.entries()) {
+    const other = opened.slice(0, index).find((earlier) => earlier.port === port);
+    if (other) throw new ConfigError(`Invalid configuration: ${other.variable} and ${variable} are both ${port}; each service needs its own port`);
   }
+}
+
+/** The ports this process opens itself: the app's, and those of the embedded services it starts. */
+export function openedPorts(env: Pick<z.infer<typeof schema>, "PORT" | "HOST" | "DATABASE_URL" | "EMBEDDED_POSTGRES_PORT" | "S3_ENDPOINT" | "EMBEDDED_S3_PORT" | "SMTP_HOST" | "SMTP_PORT" | "MAILBOX_PORT">) {
+  const local = (variable: string, port: number) => ({ variable, port, host: "127.0.0.1" });
+  return [
+    { variable: "PORT", port: env.PORT, host: env.HOST },
+    ...(env.DATABASE_URL ? [] : [local("EMBEDDED_POSTGRES_PORT", env.EMBEDDED_POSTGRES_PORT)]),
+    ...(env.S3_ENDPOINT ? [] : [local("EMBEDDED_S3_PORT", env.EMBEDDED_S3_PORT)]),
+    ...(env.SMTP_HOST ? [] : [local("SMTP_PORT", env.SMTP_PORT), local("MAILBOX_PORT", env.MAILBOX_PORT)]),
+  ];
 }
 
 /** Without APP_SECRET, a random secret is kept in DATA_DIR so encrypted data survives restarts. */

@@ -1,26 +1,15 @@
 // Avatars are served through the app (no public bucket policy; see ENVIRONMENT.md).
 import { Router } from "express";
-import type { ApiServices } from "@promptly/api";
-
-/** Keys look like avatars/{userId}-{timestamp}.{ext}; anything else is not an avatar. */
-const AVATAR_KEY = /^[0-9a-f-]{36}-\d{10,16}\.(png|jpg|jpeg|gif|webp)$/;
-
-/** The type follows the key's extension: the server wrote both after re-encoding the image. */
-const CONTENT_TYPES: Record<string, string> = {
-  png: "image/png",
-  jpg: "image/jpeg",
-  jpeg: "image/jpeg",
-  gif: "image/gif",
-  webp: "image/webp",
-};
+import { avatarFileContentType, type ApiServices } from "@promptly/api";
 
 export function avatarRoute(services: ApiServices) {
   const router = Router();
   router.get("/:file", async (req, res, next) => {
     try {
       const file = req.params.file;
-      const match = AVATAR_KEY.exec(file);
-      if (!match) return res.status(404).end();
+      // Only names the server writes (avatars/{userId}-{timestamp}.{ext}); anything else is not an avatar.
+      const contentType = avatarFileContentType(file);
+      if (!contentType) return res.status(404).end();
       const object = await services.storage.get(`avatars/${file}`);
       if (!object) return res.status(404).end();
       const etag = `"${object.etag}"`;
@@ -32,7 +21,7 @@ export function avatarRoute(services: ApiServices) {
         (object.body as NodeJS.ReadableStream & { destroy?: () => void }).destroy?.();
         return res.status(304).end();
       }
-      res.setHeader("Content-Type", CONTENT_TYPES[match[1]!]!);
+      res.setHeader("Content-Type", contentType);
       res.setHeader("Content-Length", String(object.size));
       object.body.on("error", (error) => (res.headersSent ? res.destroy(error as Error) : next(error)));
       object.body.pipe(res);

@@ -64,3 +64,13 @@ export async function processAvatar(bytes: Buffer): Promise<ProcessedAvatar> {
 
 /** avatars/{userId}-{timestamp}.{ext} (spec 3): a new key per upload, so caches never go stale. */
 export const avatarKey = (userId: string, now: Date, extension: string) => `avatars/${userId}-${now.getTime()}.${extension}`;
+
+/**
+ * The content type of an avatar file name as avatarKey writes it ({userId}-{timestamp}.{ext}), or null
+ * for anything else. The type follows the extension: both were written after re-encoding the image.
+ */
+export function avatarFileContentType(file: string): string | null {
+  const match = /^[0-9a-f-]{36}-\d{10,16}\.([a-z]+)$/.exec(file);
+  const format = (Object.keys(EXTENSIONS) as AvatarFormat[]).find((f) => EXTENSIONS[f] === match?.[1]);
+  return format ? CONTENT_TYPES[format] : null;
+}
