@@ -5,7 +5,9 @@ import compression from "compression";
 import express, { type Express, type RequestHandler } from "express";
 import * as trpcExpress from "@trpc/server/adapters/express";
 import { appRouter, checkHealth, createContext, type ApiServices } from "@promptly/api";
-import { crossSiteGuard, securityHeaders } from "./security.ts";
+import {
+  allowedHostNames, crossSiteGuard, errorHandler, hostGuard, noStore, refuseDeepJson, refuseDeepQueryInput, securityHeaders,
+} from "./security.ts";
 import { avatarRoute } from "./routes/avatars.ts";
 import type { TrustProxy } from "./env.ts";
 
@@ -19,24 +21,30 @@ export interface AppOptions {
   viteMiddleware?: RequestHandler;
   /** Express's "trust proxy": how many proxies are in front, or which addresses are proxies. */
   trustProxy?: TrustProxy;
+  /** Host names the app also answers to besides APP_URL's (ALLOWED_HOSTS). */
+  allowedHosts?: readonly string[];
 }
 
-export function createApp({ services, webDist, viteMiddleware, trustProxy }: AppOptions): Express {
+export function createApp({ services, webDist, viteMiddleware, trustProxy, allowedHosts }: AppOptions): Express {
   const app = express();
+  // Express's own behaviour follows its "env" setting, not our config: never development by accident.
+  app.set("env", services.config.production ? "production" : "development");
   app.disable("x-powered-by");
   if (trustProxy !== undefined && trustProxy !== false) app.set("trust proxy", trustProxy);
   app.use(securityHeaders({ csp: !viteMiddleware }));
+  app.use(hostGuard(allowedHostNames(services.config.appUrl, allowedHosts)));
   // JSON answers and the app's scripts shrink several times over gzip (1,000 organizations: about
   // 200 kB raw); images and small answers (under 1 kB) are sent as they are.
   app.use(compression({ threshold: 1024 }));
 
   // Probes (a query, an S3 call, an SMTP handshake) are shared by requests within a second, so a
   // load balancer or a burst of checks cannot turn the health endpoint into load on its dependencies.
+  app.use(["/api", "/trpc"], noStore);
+
   let probe: { at: number; report: ReturnType<typeof checkHealth> } | null = null;
   app.get("/api/health", async (_req, res) => {
     if (!probe || Date.now() - probe.at > HEALTH_CACHE_MS) probe = { at: Date.now(), report: checkHealth(services) };
     const report = await probe.report;
-    res.setHeader("Cache-Control", "no-store");
     res.status(report.status === "ok" ? 200 : 503).json(report);
   });
 
@@ -45,7 +53,8 @@ export function createApp({ services, webDist, viteMiddleware, trustProxy }: App
   app.use(
     "/trpc",
     crossSiteGuard(new URL(services.config.appUrl).origin),
-    express.json({ limit: "4mb" }),
+    refuseDeepQueryInput,
+    express.json({ limit: "4mb", verify: refuseDeepJson }),
     trpcExpress.createExpressMiddleware({
       router: appRouter,
       maxBatchSize: 20,
@@ -63,6 +72,11 @@ export function createApp({ services, webDist, viteMiddleware, trustProxy }: App
     }),
   );
 
+  // Unknown API paths answer JSON, like every other API answer.
+  app.use(["/api", "/avatars"], (_req, res) => {
+    res.status(404).json({ error: { message: "Not found", code: "NOT_FOUND" } });
+  });
+
   if (viteMiddleware) {
     app.use(viteMiddleware);
   } else if (webDist && existsSync(webDist)) {
@@ -74,5 +88,6 @@ export function createApp({ services, webDist, viteMiddleware, trustProxy }: App
       res.sendFile(join(webDist, "index.html"));
     });
   }
+  app.use(errorHandler());
   return app;
 }

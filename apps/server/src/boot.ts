@@ -3,7 +3,7 @@
 import type { Server } from "node:http";
 import { createServer } from "node:net";
 import { migrate } from "@promptly/db/migrate";
-import { closeServices, createServices, scheduleHousekeeping, type ApiServices } from "@promptly/api";
+import { closeServices, createServices, scheduleHousekeeping, startOutboxWorker, type ApiServices } from "@promptly/api";
 import type { RequestHandler } from "express";
 import { createApp } from "./app.ts";
 import { openedPorts, type Env } from "./env.ts";
@@ -73,7 +73,7 @@ export async function boot(env: Env, opts: { viteMiddleware?: RequestHandler; lo
     });
     await services.storage.ensureBucket().catch((error) => log(`warning: avatar bucket not ready: ${(error as Error).message}`));
 
-    const app = createApp({ services, webDist: env.WEB_DIST, viteMiddleware: opts.viteMiddleware, trustProxy: env.TRUST_PROXY });
+    const app = createApp({ services, webDist: env.WEB_DIST, viteMiddleware: opts.viteMiddleware, trustProxy: env.TRUST_PROXY, allowedHosts: env.ALLOWED_HOSTS });
     const server = await new Promise<Server>((resolve, reject) => {
       const listening = app.listen(env.PORT, env.HOST, () => resolve(listening));
       listening.once("error", reject);
@@ -82,12 +82,18 @@ export async function boot(env: Env, opts: { viteMiddleware?: RequestHandler; lo
     const stopHousekeeping = scheduleHousekeeping(services, {
       onError: (error) => log(`warning: housekeeping failed: ${(error as Error).message}`),
     });
+    // Mail goes out from the outbox; queued mail of an earlier run (or another process) too.
+    const outbox = startOutboxWorker(services, {
+      databaseUrl: database.url,
+      onError: (error) => log(`warning: mail not sent yet: ${(error as Error).message}`),
+    });
     return {
       services,
       server,
       urls: { app: env.APP_URL, mailbox: mail.webUrl },
       async stop() {
         await stopHousekeeping();
+        await outbox.stop();
         await new Promise<void>((resolve) => server.close(() => resolve()));
         server.closeAllConnections?.();
         await closeServices(services);

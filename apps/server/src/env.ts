@@ -56,6 +56,15 @@ const schema = z.object({
       return z.NEVER;
     }),
   RATE_LIMITS: bool.default(true),
+  /** Host names the app answers to besides APP_URL's, comma separated (e.g. an internal name). */
+  ALLOWED_HOSTS: z
+    .string()
+    .default("")
+    .transform((value) => value.split(",").map((item) => item.trim().toLowerCase()).filter(Boolean))
+    .refine(
+      (hosts) => hosts.every((host) => /^(\[[0-9a-f:.]+\]|[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*)(:\d{1,5})?$/.test(host)),
+      "must be host names separated by commas (e.g. promptly.internal, 10.0.0.5)",
+    ),
 
   DATABASE_URL: url(["postgres:", "postgresql:"]).optional(),
   EMBEDDED_POSTGRES_PORT: port.default(54329),

@@ -1,5 +1,6 @@
-// HTTP hardening shared by every response: security headers and cross-site request refusal.
-import type { NextFunction, Request, Response } from "express";
+// HTTP hardening shared by every response: security headers, the Host allowlist, cross-site
+// request refusal, no caching of personal answers, bounded JSON, and error answers without internals.
+import type { ErrorRequestHandler, NextFunction, Request, Response } from "express";
 
 const CSP = [
   "default-src 'self'",
@@ -29,27 +30,169 @@ export function securityHeaders(opts: { csp: boolean }) {
   };
 }
 
+const LOOPBACK_NAMES = new Set(["localhost", "127.0.0.1", "[::1]", "::1"]);
+
+/** The host name of a Host header value (`example.com:3000` -> `example.com`, `[::1]:80` -> `[::1]`), lower-cased. */
+export function hostName(host: string): string {
+  const value = host.trim().toLowerCase();
+  if (value.startsWith("[")) return value.slice(0, value.indexOf("]") + 1);
+  return value.replace(/:\d*$/, "");
+}
+
+/**
+ * The host names this app answers to: APP_URL's, plus ALLOWED_HOSTS. When APP_URL is a loopback
+ * name, the other loopback names are the same machine and are accepted too (a DNS-rebinding page
+ * always arrives under its own, foreign name).
+ */
+export function allowedHostNames(appUrl: string, extra: readonly string[] = []): Set<string> {
+  const own = new URL(appUrl).hostname.toLowerCase();
+  const names = new Set([own, ...extra.map(hostName)]);
+  if (LOOPBACK_NAMES.has(own)) for (const name of LOOPBACK_NAMES) names.add(name);
+  return names;
+}
+
+/** Error answer of the host's JSON routes: tRPC's shape under /trpc, a plain `{ error }` elsewhere. */
+function sendJsonError(req: Request, res: Response, status: number, message: string) {
+  const code = TRPC_CODES[status] ?? (status >= 500 ? "INTERNAL_SERVER_ERROR" : "BAD_REQUEST");
+  res.status(status).setHeader("Cache-Control", "no-store");
+  if (req.originalUrl.startsWith("/trpc")) {
+    res.json({ error: { message, code: TRPC_JSON_RPC_CODES[code] ?? -32600, data: { code, httpStatus: status } } });
+  } else {
+    res.json({ error: { message, code } });
+  }
+}
+
+const TRPC_CODES: Record<number, string> = {
+  400: "BAD_REQUEST",
+  403: "FORBIDDEN",
+  404: "NOT_FOUND",
+  413: "PAYLOAD_TOO_LARGE",
+  415: "UNSUPPORTED_MEDIA_TYPE",
+  421: "BAD_REQUEST",
+  500: "INTERNAL_SERVER_ERROR",
+};
+const TRPC_JSON_RPC_CODES: Record<string, number> = {
+  BAD_REQUEST: -32600,
+  FORBIDDEN: -32003,
+  NOT_FOUND: -32004,
+  PAYLOAD_TOO_LARGE: -32013,
+  UNSUPPORTED_MEDIA_TYPE: -32015,
+  INTERNAL_SERVER_ERROR: -32603,
+};
+
+/**
+ * Refuses, before any routing, a request whose Host is not one of ours: a web page that rebinds its
+ * own name to this machine's address (DNS rebinding) arrives with that foreign name. Health stays
+ * reachable for load balancers that probe by address; it reports no personal data.
+ */
+export function hostGuard(allowed: ReadonlySet<string>) {
+  return (req: Request, res: Response, next: NextFunction) => {
+    const host = req.get("host");
+    if (host && allowed.has(hostName(host))) return next();
+    if (req.path === "/api/health" || req.path.startsWith("/api/health/")) return next();
+    res.status(421).type("text/plain").setHeader("Cache-Control", "no-store");
+    res.send("This server does not answer to that host name. Set APP_URL or ALLOWED_HOSTS to the names it is reached by.");
+  };
+}
+
 /**
  * Refuses cross-site mutations: a browser's cross-site request is marked by Sec-Fetch-Site or
  * carries a foreign Origin, and only JSON bodies are accepted (forms cannot send them cross-site
- * without a preflight). Tools without an Origin header (the typed client) pass.
+ * without a preflight). Tools without an Origin header (the typed client) pass. The Host header is
+ * trusted here only because hostGuard has already checked it against the allowlist.
  */
 export function crossSiteGuard(appOrigin: string) {
   return (req: Request, res: Response, next: NextFunction) => {
     if (req.method === "GET" || req.method === "HEAD" || req.method === "OPTIONS") return next();
-    const refuse = (message: string) =>
-      res.status(403).json({ error: { message, code: -32003, data: { code: "FORBIDDEN", httpStatus: 403 } } });
-    if (req.get("sec-fetch-site") === "cross-site") return refuse("Cross-site requests are not allowed");
+    if (req.get("sec-fetch-site") === "cross-site") return sendJsonError(req, res, 403, "Cross-site requests are not allowed");
     const origin = req.get("origin");
     if (origin && origin !== appOrigin && origin !== `${req.protocol}://${req.get("host")}`) {
-      return refuse("Cross-site requests are not allowed");
+      return sendJsonError(req, res, 403, "Cross-site requests are not allowed");
     }
     const type = req.get("content-type") ?? "";
     if (req.headers["content-length"] !== "0" && !type.toLowerCase().startsWith("application/json")) {
-      return res.status(415).json({
-        error: { message: "Only application/json request bodies are accepted", code: -32600, data: { code: "BAD_REQUEST", httpStatus: 415 } },
-      });
+      return sendJsonError(req, res, 415, "Only application/json request bodies are accepted");
     }
     next();
+  };
+}
+
+/** Personal data (auth.me, member lists with emails) must never sit in a shared or browser cache. */
+export function noStore(_req: Request, res: Response, next: NextFunction) {
+  res.setHeader("Cache-Control", "no-store");
+  next();
+}
+
+/** Deeper JSON than any of our inputs needs; refused before parsing so nothing recurses on it. */
+export const MAX_JSON_DEPTH = 64;
+
+/** True when `text` nests arrays and objects deeper than `max` (strings are skipped, escapes honoured). */
+export function jsonDepthExceeds(text: string | Buffer, max = MAX_JSON_DEPTH): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = typeof text === "string" ? text.charCodeAt(i) : text[i]!;
+    if (inString) {
+      if (c === 0x5c) i++; // backslash: skip the escaped character
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x5b || c === 0x7b) {
+      if (++depth > max) return true;
+    } else if (c === 0x5d || c === 0x7d) depth--;
+  }
+  return false;
+}
+
+class TooDeepError extends Error {
+  readonly status = 400;
+  readonly type = "entity.too.deep";
+  readonly expose = true;
+}
+
+/** For express.json's `verify`: runs on the raw body before JSON.parse. */
+export function refuseDeepJson(_req: unknown, _res: unknown, body: Buffer) {
+  if (jsonDepthExceeds(body)) throw new TooDeepError(`JSON nested deeper than ${MAX_JSON_DEPTH} levels`);
+}
+
+/** tRPC queries carry their input as JSON in the query string: the same depth bound applies. */
+export function refuseDeepQueryInput(req: Request, res: Response, next: NextFunction) {
+  const input = req.query["input"];
+  if (typeof input === "string" && jsonDepthExceeds(input)) {
+    return sendJsonError(req, res, 400, `Request input is nested deeper than ${MAX_JSON_DEPTH} levels`);
+  }
+  next();
+}
+
+/** What a client is told for each body-parser failure: the cause in words, never the parser's stack. */
+const BODY_ERRORS: Record<string, { status: number; message: string }> = {
+  "entity.parse.failed": { status: 400, message: "The request body is not valid JSON" },
+  "entity.too.large": { status: 413, message: "The request body is too large" },
+  "entity.too.deep": { status: 400, message: `The request body is nested deeper than ${MAX_JSON_DEPTH} levels` },
+  "encoding.unsupported": { status: 415, message: "Unsupported content encoding" },
+  "charset.unsupported": { status: 415, message: "Unsupported charset" },
+  "request.aborted": { status: 400, message: "The request was aborted" },
+  "request.size.invalid": { status: 400, message: "The request body does not match its Content-Length" },
+  "entity.verify.failed": { status: 400, message: "The request body was refused" },
+};
+
+/**
+ * The last handler of the host: every error answer is JSON (plain text for page routes) with no
+ * stack, file path or internal address; the details go to the log. 5xx answers say only that
+ * something went wrong.
+ */
+export function errorHandler(log: (line: string, error: unknown) => void = (line, error) => console.error(line, error)): ErrorRequestHandler {
+  return (error: unknown, req, res, next) => {
+    if (res.headersSent) return next(error); // Express closes the connection
+    const e = (error ?? {}) as { type?: string; status?: number; statusCode?: number };
+    const known = e.type ? BODY_ERRORS[e.type] : undefined;
+    const rawStatus = known?.status ?? e.status ?? e.statusCode ?? 500;
+    const status = rawStatus >= 400 && rawStatus < 600 ? rawStatus : 500;
+    if (status >= 500) log(`${req.method} ${req.originalUrl.split("?")[0]} failed:`, error);
+    const message = known?.message ?? (status >= 500 ? "Something went wrong on our side. Please try again." : "The request could not be processed");
+    if (req.originalUrl.startsWith("/trpc") || req.originalUrl.startsWith("/api") || req.originalUrl.startsWith("/avatars")) {
+      return sendJsonError(req, res, status, message);
+    }
+    res.status(status).type("text/plain").setHeader("Cache-Control", "no-store");
+    res.send(message);
   };
 }

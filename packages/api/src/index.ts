@@ -4,6 +4,7 @@ export { createContext, type ApiConfig, type ApiServices, type Context, type Req
 export { createServices, closeServices, type ServicesConfig } from "./services/index.ts";
 export { checkHealth, type HealthReport } from "./services/health.ts";
 export { pruneExpired, scheduleHousekeeping } from "./services/housekeeping.ts";
+export { drainOutbox, startOutboxWorker, type OutboxWorker } from "./services/outbox.ts";
 export { avatarFileContentType } from "./services/avatars.ts";
 export type { Mailer, SmtpConfig } from "./services/mailer.ts";
 export type { Storage, S3Config } from "./services/storage.ts";

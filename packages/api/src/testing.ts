@@ -16,6 +16,7 @@ import { DomainError } from "./errors.ts";
 export { createS3Storage };
 export { AUTH_RATE_LIMITS } from "./services/auth.ts";
 import { RateLimiter } from "./services/rate-limiter.ts";
+import { startOutboxWorker, type OutboxWorker } from "./services/outbox.ts";
 
 const createCaller = createCallerFactory(appRouter);
 
@@ -52,6 +53,8 @@ export interface Harness {
   /** A browser-like client with a real session for `userId` (complete unless twoFactorVerified is false). */
   signedInClient(userId: string, options?: { twoFactorVerified?: boolean; signInMethod?: "password" | "magic_link" }): Promise<TestClient>;
   mail: Mailbox;
+  /** The outbox worker of this harness (mail goes out through it, as in the app). */
+  outbox: OutboxWorker;
   close(): Promise<void>;
 }
 
@@ -66,13 +69,17 @@ export interface Mailbox {
   /** Waits until a message to `to` whose subject matches arrives, and returns it. */
   waitFor(to: string, subject?: RegExp, timeoutMs?: number): Promise<CapturedMail>;
   /**
-   * Resolves once every message the harness's services have handed to SMTP so far was accepted by
+   * Resolves once the outbox has nothing due and every message handed to SMTP so far was accepted by
    * the catcher (or failed): mail goes out in the background, so "no mail" is only known after this.
    */
   settled(): Promise<void>;
 }
 
-export function createMailbox(baseUrl: string, inFlight: ReadonlySet<Promise<void>> = new Set()): Mailbox {
+export function createMailbox(
+  baseUrl: string,
+  inFlight: ReadonlySet<Promise<void>> = new Set(),
+  drain: () => Promise<void> = async () => undefined,
+): Mailbox {
   const list = async (to: string) => {
     const response = await fetch(`${baseUrl}/email`);
     const all = (await response.json()) as CapturedMail[];
@@ -81,6 +88,7 @@ export function createMailbox(baseUrl: string, inFlight: ReadonlySet<Promise<voi
   return {
     list,
     async settled() {
+      await drain();
       await Promise.allSettled([...inFlight]);
     },
     async waitFor(to, subject, timeoutMs = 10_000) {
@@ -132,11 +140,13 @@ export async function createHarness(options: { rateLimits?: boolean } = {}): Pro
     },
     now: clock.now,
   };
+  const outbox = startOutboxWorker(services, { databaseUrl: database.url, pollMs: 200, onError: () => undefined });
   const harness: Harness = {
     services,
     database,
     clock,
-    mail: createMailbox(inject("mailboxUrl"), inFlight),
+    outbox,
+    mail: createMailbox(inject("mailboxUrl"), inFlight, () => outbox.drain()),
     client(clientOptions = {}) {
       const cookies = new Map<string, string>();
       const ip = clientOptions.ip ?? `10.0.${Math.floor(++ipCounter / 250)}.${ipCounter % 250}`;
@@ -170,6 +180,7 @@ export async function createHarness(options: { rateLimits?: boolean } = {}): Pro
       return client;
     },
     async close() {
+      await outbox.stop();
       services.mailer.close();
       await database.drop();
     },
@@ -178,6 +189,16 @@ export async function createHarness(options: { rateLimits?: boolean } = {}): Pro
 }
 
 // ---- test data and outcomes shared by the integration tests ----
+
+/** Control characters every text field must refuse (NUL breaks PostgreSQL text; the others hide or reshape it). */
+export const CONTROL_CHARACTERS: [name: string, character: string][] = [
+  ["NUL", "\u0000"],
+  ["BEL", "\u0007"],
+  ["a line feed", "\n"],
+  ["ESC", "\u001b"],
+  ["DEL", "\u007f"],
+  ["NEL (C1)", "\u0085"],
+];
 
 /** A unique address per call, so tests never share accounts. */
 export const uniqueEmail = (prefix = "user") => `${prefix}-${randomBytes(5).toString("hex")}@example.test`;

@@ -4,15 +4,19 @@ import type { Context } from "./context.ts";
 import { DomainError } from "./errors.ts";
 import { transformer } from "./transformer.ts";
 
+const UNEXPECTED_ERROR = "An unexpected error occurred";
+
 const t = initTRPC.context<Context>().create({
   transformer,
   errorFormatter({ shape, error }) {
     const zodError = error.cause instanceof ZodError ? error.cause : null;
     const reason = error.cause instanceof DomainError ? error.cause.reason : undefined;
+    // A 5xx carries no internal message (a driver's text, an address, a path): those go to the log.
+    const internal = shape.data.httpStatus >= 500 && !(error.cause instanceof DomainError);
     return {
       ...shape,
       // A form shows one clear message: the first field's, exactly as the shared schema words it.
-      message: zodError?.issues[0]?.message ?? shape.message,
+      message: internal ? UNEXPECTED_ERROR : (zodError?.issues[0]?.message ?? shape.message),
       data: {
         ...shape.data,
         // Field messages for forms: { fieldErrors: { email: ["Invalid email address"] }, formErrors: [] }

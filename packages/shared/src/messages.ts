@@ -41,5 +41,6 @@ export const MSG = {
   tooManyRequests: "Too many requests. Please wait a moment and try again.",
   twoFactorRequired: "Enter the code from your authenticator app to finish signing in.",
   notFound: "Not found",
+  controlCharacters: "Control characters (such as line breaks or NUL) are not allowed",
   permissionDenied: "You don't have permission to do this.",
 } as const;

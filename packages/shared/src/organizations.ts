@@ -11,14 +11,14 @@ export const ORGANIZATION_TEXT = {
   permissionDeniedTitle: "Permission denied",
   loadErrorTitle: "Error loading organizations",
   loadErrorDescription: "Could not load your organizations. Please try again later.",
-  /** Adding a member needs an existing account (organizations have no email invitations). */
-  memberAccountNotFound: "No account exists with this email address. They need to sign up first.",
   /** An organization must keep at least one admin (the last admin can be neither demoted nor removed). */
   lastAdminRequired: "An organization must keep at least one admin.",
   /** Delete or update of an organization that does not exist (or is no longer there). */
   organizationNotFound: "Organization not found",
   memberNotFound: "Member not found",
 } as const;
+
+export const ORGANIZATION_ROLE_LABELS = { admin: "Admin", member: "Member" } as const;
 
 /** The add-member form of /organizations/{id}/members; the procedure adds `organizationId`. */
 export const addOrganizationMemberForm = z.object({

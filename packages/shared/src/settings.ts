@@ -3,7 +3,7 @@
 import { z } from "zod";
 import { AVATAR_MAX_BYTES, AVATAR_MAX_DIMENSION } from "./constants.ts";
 import { MSG } from "./messages.ts";
-import { twoFactorCodeSchema, updateProfileInput } from "./validation.ts";
+import { plainText, twoFactorCodeSchema, updateProfileInput } from "./validation.ts";
 
 /** Toast titles and descriptions of spec 8, plus the few texts the spec leaves to us. */
 export const SETTINGS_MSG = {
@@ -73,8 +73,8 @@ export function detectImageFormat(bytes: Uint8Array): AvatarFormat | null {
 const AVATAR_MAX_BASE64 = Math.ceil(AVATAR_MAX_BYTES / 3) * 4;
 
 export const avatarUploadSchema = z.object({
-  fileName: z.string().trim().min(1, MSG.required).max(255),
-  contentType: z.string().max(100),
+  fileName: plainText().trim().min(1, MSG.required).max(255),
+  contentType: plainText().max(100),
   /** The file's bytes, base64 (no data: prefix). */
   dataBase64: z.string().min(1, SETTINGS_MSG.avatarUnreadable).max(AVATAR_MAX_BASE64, SETTINGS_MSG.avatarTooLarge),
 });

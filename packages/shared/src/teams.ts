@@ -19,13 +19,13 @@ export const TEAM_MSG = {
   failedToRemoveMember: "Failed to remove team member",
   failedToCancelInvite: "Failed to cancel invitation",
   failedToCreateInvite: "Failed to create invitation",
-  failedToSendInviteEmail: "Failed to send invitation email",
   failedToJoinOrganization: "Failed to add you to the organization",
   failedToJoinTeam: "Failed to add you to the team",
   lastAdminCannotBeDemoted: "The last admin of a team cannot be given another role.",
   lastAdminCannotBeRemoved: "The last admin of a team cannot be removed.",
   alreadyTeamMember: "This person is already a member of this team.",
-  inviteHelp: "If the email belongs to an existing account, that person is added to the team immediately. Otherwise an email invitation is sent.",
+  tooManyInvitations: "Too many invitations. Please wait a while before sending more.",
+  inviteHelp: "A colleague who is already in this organization is added to the team immediately. Anyone else gets an email invitation to accept.",
 } as const;
 
 export const TEAM_ROLE_LABELS: Record<TeamRole, string> = { admin: "Admin", editor: "Editor", viewer: "Viewer" };

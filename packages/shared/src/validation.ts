@@ -18,8 +18,18 @@ export const emailSchema = z
   .pipe(z.email({ error: MSG.invalidEmail }))
   .transform(normalizeEmail);
 
+/** C0 and C1 control characters and DEL: NUL breaks PostgreSQL text, the others hide or reshape text. */
+const CONTROL_CHARACTERS = /[\u0000-\u001F\u007F-\u009F]/;
+export const hasNoControlCharacters = (value: string) => !CONTROL_CHARACTERS.test(value);
+
+/** Any text field: free of control characters. */
+export const plainText = () => z.string().refine(hasNoControlCharacters, MSG.controlCharacters);
+
 const requiredString = (max: number, tooLong: string) =>
-  z.string({ error: MSG.required }).min(1, MSG.required).max(max, tooLong);
+  z.string({ error: MSG.required }).min(1, MSG.required).max(max, tooLong).refine(hasNoControlCharacters, MSG.controlCharacters);
+
+/** Where a person returns after an emailed link: same-origin paths only (checked by safeRedirectPath). */
+const redirectToSchema = plainText().max(2000).optional();
 
 export const signUpPasswordSchema = requiredString(PASSWORD_MAX, MSG.passwordTooLong).min(
   PASSWORD_MIN_SIGN_UP,
@@ -35,19 +45,19 @@ export const signInInput = z.object(
   {
     email: emailSchema,
     password: requiredString(PASSWORD_MAX, MSG.passwordTooLong),
-    redirectTo: z.string().max(2000).optional(),
+    redirectTo: redirectToSchema,
   },
   requiredObject,
 );
 export const signUpInput = z.object(
   // redirectTo: where the confirmed person returns after signing in (e.g. an invitation); same-origin paths only.
-  { email: emailSchema, password: signUpPasswordSchema, redirectTo: z.string().max(2000).optional() },
+  { email: emailSchema, password: signUpPasswordSchema, redirectTo: redirectToSchema },
   requiredObject,
 );
 export const signUpForm = signUpInput
   .extend({ confirmPassword: z.string({ error: MSG.required }).min(1, MSG.required) })
   .refine((v) => v.password === v.confirmPassword, { message: MSG.passwordsDoNotMatch, path: ["confirmPassword"] });
-export const emailOnlyInput = z.object({ email: emailSchema, redirectTo: z.string().max(2000).optional() }, requiredObject);
+export const emailOnlyInput = z.object({ email: emailSchema, redirectTo: redirectToSchema }, requiredObject);
 export const tokenSchema = z
   .string({ error: MSG.invalidOrExpiredLink })
   .min(16, MSG.invalidOrExpiredLink)
@@ -56,7 +66,7 @@ export const tokenSchema = z
 export const tokenInput = z.object({ token: tokenSchema }, { error: MSG.invalidOrExpiredLink });
 /** Confirming an address; the password only when asked for it (another browser than the sign-up's). */
 export const verifyEmailInput = z.object(
-  { token: tokenSchema, password: z.string().min(1, MSG.required).max(PASSWORD_MAX).optional() },
+  { token: tokenSchema, password: requiredString(PASSWORD_MAX, MSG.passwordTooLong).optional() },
   { error: MSG.invalidOrExpiredLink },
 );
 export const resetPasswordInput = z.object({ token: tokenSchema, password: signUpPasswordSchema }, { error: MSG.invalidOrExpiredLink });
@@ -73,13 +83,17 @@ export const twoFactorCodeSchema = z
 export const changePasswordInput = z
   .object({
     currentPassword: z.string({ error: MSG.currentPasswordRequired }).min(1, MSG.currentPasswordRequired).max(PASSWORD_MAX),
-    newPassword: z.string({ error: MSG.required }).min(PASSWORD_MIN_CHANGE, MSG.passwordMinChange).max(PASSWORD_MAX, MSG.passwordTooLong),
+    newPassword: z
+      .string({ error: MSG.required })
+      .min(PASSWORD_MIN_CHANGE, MSG.passwordMinChange)
+      .max(PASSWORD_MAX, MSG.passwordTooLong)
+      .refine(hasNoControlCharacters, MSG.controlCharacters),
     confirmPassword: z.string({ error: MSG.confirmPasswordRequired }).min(PASSWORD_MIN_CHANGE, MSG.confirmPasswordRequired).max(PASSWORD_MAX, MSG.passwordTooLong),
   })
   .refine((v) => v.newPassword === v.confirmPassword, { message: MSG.passwordsDontMatch, path: ["confirmPassword"] });
 
 export const updateProfileInput = z.object({
-  fullName: z.string().trim().max(NAME_MAX, `Full name cannot exceed ${NAME_MAX} characters`),
+  fullName: plainText().trim().max(NAME_MAX, `Full name cannot exceed ${NAME_MAX} characters`),
   username: z
     .string()
     .trim()
@@ -107,7 +121,8 @@ export const organizationNameSchema = z
   .string({ error: MSG.required })
   .trim()
   .min(ORGANIZATION_NAME_MIN, MSG.organizationNameMin)
-  .max(ORGANIZATION_NAME_MAX, MSG.organizationNameMax);
+  .max(ORGANIZATION_NAME_MAX, MSG.organizationNameMax)
+  .refine(hasNoControlCharacters, MSG.controlCharacters);
 
 export const organizationSlugSchema = z
   .string()
@@ -135,7 +150,8 @@ export const teamNameSchema = z
   .string({ error: MSG.teamNameRequired })
   .trim()
   .min(1, MSG.teamNameRequired)
-  .max(TEAM_NAME_MAX, MSG.teamNameMax);
+  .max(TEAM_NAME_MAX, MSG.teamNameMax)
+  .refine(hasNoControlCharacters, MSG.controlCharacters);
 export const teamRoleSchema = z.enum(TEAM_ROLES);
 export const createTeamInput = z.object({ name: teamNameSchema, organizationId: idSchema });
 export const inviteInput = z.object({ teamId: idSchema, email: emailSchema, role: teamRoleSchema });

@@ -1,7 +1,6 @@
 // The emails of the sign-up, sign-in and password-reset flows. Links point at pages that only show a
 // button: opening a link (as mail scanners do) consumes nothing.
 import { EMAIL_VERIFICATION_TTL_HOURS, MAGIC_LINK_TTL_MINUTES, PASSWORD_RESET_TTL_MINUTES } from "@promptly/shared";
-import type { ApiServices } from "../context.ts";
 import { renderEmail } from "./emails.ts";
 
 type LinkPage = "confirm-email" | "magic-link" | "reset-password";
@@ -51,12 +50,3 @@ export function passwordResetEmail(appUrl: string, token: string) {
   });
 }
 
-/**
- * Sends in the background: the answer to the request never waits for SMTP, so its timing does not
- * reveal whether an account exists (unknown addresses get no mail). Failures are logged only.
- */
-export function deliver(services: Pick<ApiServices, "mailer">, to: string, message: { subject: string; text: string; html: string }) {
-  void services.mailer.send({ to, ...message }).catch((error: unknown) => {
-    console.error(`Could not send "${message.subject}":`, error instanceof Error ? error.message : error);
-  });
-}

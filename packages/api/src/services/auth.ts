@@ -1,9 +1,10 @@
 // Accounts and sign-in: sign-up with email verification, password and magic-link sign-in, password
 // reset, sign-out. Nothing here reveals whether an address has an account: unknown addresses get the
-// same answers, in about the same time (a dummy argon2id hash, mail sent in the background).
+// same answers, in about the same time (a dummy argon2id hash; mail queued in the outbox for every
+// address alike, the account looked up only when the mail is sent).
 import { hash, verify } from "@node-rs/argon2";
 import {
-  EMAIL_VERIFICATION_TTL_HOURS, MAGIC_LINK_TTL_MINUTES, MSG, PASSWORD_RESET_TTL_MINUTES, UNKNOWN_LOCATION,
+  EMAIL_VERIFICATION_TTL_HOURS, MSG, UNKNOWN_LOCATION,
   safeRedirectPath,
 } from "@promptly/shared";
 import { inTransaction, type DbOrTx } from "@promptly/db";
@@ -15,10 +16,8 @@ import { avatarUrl, type Me } from "./account.ts";
 import { fail } from "../errors.ts";
 import { bindSignUpBrowser, clearSessionCookie, signUpBrowserHash, startSession } from "../auth/session.ts";
 import { describeDevice } from "../auth/user-agent.ts";
-import {
-  alreadyRegisteredEmail, deliver, magicLinkEmail, passwordResetEmail, verificationEmail,
-} from "./auth-emails.ts";
-import { consumeToken, findLiveToken, issueToken, revokeTokens } from "./tokens.ts";
+import { enqueueMail } from "./outbox.ts";
+import { consumeToken, findLiveToken, revokeEmailedLinks } from "./tokens.ts";
 import type { RateLimitRule } from "./rate-limiter.ts";
 
 // ---- passwords ----
@@ -82,12 +81,15 @@ export async function signUp(services: ApiServices, req: RequestInfo, input: { e
   const now = services.now();
   // Set for existing addresses too: the answer must not tell them apart.
   const browserHash = bindSignUpBrowser(req, EMAIL_VERIFICATION_TTL_HOURS * 60 * MINUTE);
-  const result = await services.db.$transaction(async (tx) => {
+  await services.db.$transaction(async (tx) => {
     await tx.$executeRaw`SELECT pg_advisory_xact_lock(${FIRST_ACCOUNT_LOCK}::bigint)`;
     const existing = await tx.user.findUnique({ where: { email: input.email }, select: { id: true } });
-    if (existing) return { created: false as const };
+    if (existing) {
+      await enqueueMail(tx, { kind: "already_registered", to: input.email, payload: {} }, now);
+      return;
+    }
     const isFirstAccount = (await tx.user.findFirst({ select: { id: true } })) === null;
-    const user = await tx.user.create({
+    await tx.user.create({
       data: {
         email: input.email,
         passwordHash,
@@ -97,21 +99,10 @@ export async function signUp(services: ApiServices, req: RequestInfo, input: { e
       },
       select: { id: true },
     });
-    const token = await issueToken(tx, {
-      userId: user.id,
-      purpose: "email_verification",
-      ttlMs: EMAIL_VERIFICATION_TTL_HOURS * 60 * MINUTE,
-      now,
-      redirectTo: safeRedirectPath(input.redirectTo),
-      browserHash,
-    });
-    return { created: true as const, token };
+    // The link itself is issued when the mail is sent (outbox-mail.ts).
+    const payload = { browserHash, redirectTo: safeRedirectPath(input.redirectTo) };
+    await enqueueMail(tx, { kind: "email_verification", to: input.email, payload }, now);
   });
-  deliver(
-    services,
-    input.email,
-    result.created ? verificationEmail(services.config.appUrl, result.token) : alreadyRegisteredEmail(services.config.appUrl),
-  );
 }
 
 /**
@@ -146,21 +137,16 @@ export async function verifyEmail(
   });
 }
 
-/** A fresh verification link for an unverified account; nothing for unknown or verified addresses. */
+/**
+ * A fresh verification link for an unverified account; nothing for unknown or verified addresses.
+ * The request only queues the mail: which case it is is decided when it is sent, so the answer
+ * takes the same time for every address.
+ */
 export async function resendVerification(services: ApiServices, req: RequestInfo, email: string) {
   enforceRateLimit(services, "resendVerification", req.ip, email);
   // The new link belongs to this browser (set for every address: the answer must not tell them apart).
   const browserHash = bindSignUpBrowser(req, EMAIL_VERIFICATION_TTL_HOURS * 60 * MINUTE);
-  const user = await services.db.user.findUnique({ where: { email }, select: { id: true, emailVerifiedAt: true } });
-  if (!user || user.emailVerifiedAt) return;
-  const token = await issueToken(services.db, {
-    userId: user.id,
-    purpose: "email_verification",
-    ttlMs: EMAIL_VERIFICATION_TTL_HOURS * 60 * MINUTE,
-    now: services.now(),
-    browserHash,
-  });
-  deliver(services, email, verificationEmail(services.config.appUrl, token));
+  await enqueueMail(services.db, { kind: "email_verification", to: email, payload: { browserHash, redirectTo: null } }, services.now());
 }
 
 // ---- sign-in ----
@@ -238,19 +224,14 @@ export async function signInWithPassword(
 
 // ---- magic link ----
 
-/** Mails a single-use sign-in link (15 minutes) to an existing account; unknown addresses get nothing. */
+/**
+ * Mails a single-use sign-in link (15 minutes) to an existing account; unknown addresses get nothing.
+ * Only the mail is queued here, for every address alike: the account is looked up when it is sent.
+ */
 export async function sendMagicLink(services: ApiServices, req: RequestInfo, input: { email: string; redirectTo?: string }) {
   enforceRateLimit(services, "sendMagicLink", req.ip, input.email);
-  const user = await services.db.user.findUnique({ where: { email: input.email }, select: { id: true } });
-  if (!user) return;
-  const token = await issueToken(services.db, {
-    userId: user.id,
-    purpose: "magic_link",
-    ttlMs: MAGIC_LINK_TTL_MINUTES * MINUTE,
-    now: services.now(),
-    redirectTo: safeRedirectPath(input.redirectTo),
-  });
-  deliver(services, input.email, magicLinkEmail(services.config.appUrl, token));
+  const payload = { redirectTo: safeRedirectPath(input.redirectTo) };
+  await enqueueMail(services.db, { kind: "magic_link", to: input.email, payload }, services.now());
 }
 
 export async function signInWithMagicLink(services: ApiServices, req: RequestInfo, token: string): Promise<SignInResult> {
@@ -274,18 +255,10 @@ export async function signInWithMagicLink(services: ApiServices, req: RequestInf
 
 // ---- password reset ----
 
-/** Mails a single-use reset link (1 hour) to an existing account; unknown addresses get nothing. */
+/** Mails a single-use reset link (1 hour) to an existing account; unknown addresses get nothing (as sendMagicLink). */
 export async function requestPasswordReset(services: ApiServices, req: RequestInfo, email: string) {
   enforceRateLimit(services, "requestPasswordReset", req.ip, email);
-  const user = await services.db.user.findUnique({ where: { email }, select: { id: true } });
-  if (!user) return;
-  const token = await issueToken(services.db, {
-    userId: user.id,
-    purpose: "password_reset",
-    ttlMs: PASSWORD_RESET_TTL_MINUTES * MINUTE,
-    now: services.now(),
-  });
-  deliver(services, email, passwordResetEmail(services.config.appUrl, token));
+  await enqueueMail(services.db, { kind: "password_reset", to: email, payload: {} }, services.now());
 }
 
 /** Sets the new password and ends every session of the user, this browser's included. */
@@ -305,7 +278,7 @@ export async function resetPassword(services: ApiServices, req: RequestInfo, inp
       select: { id: true },
     });
     await tx.session.deleteMany({ where: { userId: consumed.userId } });
-    await revokeTokens(tx, consumed.userId, ["password_reset", "magic_link"]);
+    await revokeEmailedLinks(tx, consumed.userId);
   });
   clearSessionCookie(services, req);
 }

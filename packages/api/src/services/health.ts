@@ -1,4 +1,5 @@
 import type { ApiServices } from "../context.ts";
+import { outboxStats, type OutboxStats } from "./outbox.ts";
 
 export type PartStatus = "ok" | "error";
 export interface HealthReport {
@@ -6,6 +7,8 @@ export interface HealthReport {
   db: PartStatus;
   storage: PartStatus;
   mail: PartStatus;
+  /** Mail waiting to be sent; null when the database cannot be read. */
+  outbox: OutboxStats | null;
 }
 
 const TIMEOUT_MS = 3_000;
@@ -25,12 +28,15 @@ async function probe(check: () => Promise<unknown>): Promise<PartStatus> {
   }
 }
 
-export async function checkHealth(services: Pick<ApiServices, "db" | "storage" | "mailer">): Promise<HealthReport> {
+export async function checkHealth(services: Pick<ApiServices, "db" | "storage" | "mailer" | "now">): Promise<HealthReport> {
+  let outbox: OutboxStats | null = null;
   const [db, storage, mail] = await Promise.all([
-    probe(() => services.db.$queryRaw`SELECT 1`),
+    probe(async () => {
+      outbox = await outboxStats(services.db, services.now());
+    }),
     probe(() => services.storage.health()),
     probe(() => services.mailer.verify()),
   ]);
   const status = db === "ok" && storage === "ok" && mail === "ok" ? "ok" : "error";
-  return { status, db, storage, mail };
+  return { status, db, storage, mail, outbox };
 }

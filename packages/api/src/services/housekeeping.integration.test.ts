@@ -37,10 +37,18 @@ describe("pruneExpired", () => {
         { userId: relaxed.id, purpose: "magic_link", tokenHash: "used-expired", expiresAt: ago(1), usedAt: ago(5) },
       ],
     });
+    // Mail: sent and skipped rows are kept a week; waiting and failed ones stay until dealt with.
+    const DAY = 24 * 60;
+    const mail = (status: "pending" | "sent" | "skipped" | "failed", createdAt: Date) =>
+      ({ kind: "password_reset" as const, recipient: `${status}-${createdAt.getTime()}@example.test`, status, createdAt, nextAttemptAt: later(DAY * 30) });
+    await db.outboxMessage.createMany({
+      data: [mail("sent", ago(8 * DAY)), mail("skipped", ago(8 * DAY)), mail("sent", ago(6 * DAY)), mail("pending", ago(8 * DAY)), mail("failed", ago(30 * DAY))],
+    });
     // A real session, signed in through the API's own session code, must keep working.
     const client = await h.signedInClient(relaxed.id);
 
-    expect(await pruneExpired(db, now)).toEqual({ sessions: 3, tokens: 2 });
+    expect(await pruneExpired(db, now)).toEqual({ sessions: 3, tokens: 2, outbox: 2 });
+    expect((await db.outboxMessage.findMany({ select: { status: true } })).map((m) => m.status).sort()).toEqual(["failed", "pending", "sent"]);
 
     const sessions = await db.session.findMany({ where: { id: { in: ["live", "past-its-end", "idle-31-of-30", "idle-31-of-120", "idle-121-of-120"] } } });
     expect(sessions.map((s) => s.id).sort()).toEqual(["idle-31-of-120", "live"]);
@@ -48,7 +56,7 @@ describe("pruneExpired", () => {
     expect(tokens.map((t) => t.tokenHash).sort()).toEqual(["unused-live", "used-live"]);
     expect((await client.api.auth.me())?.user.id).toBe(relaxed.id);
     // Nothing left to do: a second run deletes nothing.
-    expect(await pruneExpired(db, now)).toEqual({ sessions: 0, tokens: 0 });
+    expect(await pruneExpired(db, now)).toEqual({ sessions: 0, tokens: 0, outbox: 0 });
   });
 });
 

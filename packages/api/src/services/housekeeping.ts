@@ -5,7 +5,11 @@ import type { DbOrTx } from "@promptly/db";
 export interface PruneResult {
   sessions: number;
   tokens: number;
+  outbox: number;
 }
+
+/** Sent and skipped mail is kept a week (to answer "did it go out?"); failed mail until someone looks. */
+const OUTBOX_KEEP_MS = 7 * 24 * 60 * 60_000;
 
 /**
  * Deletes sessions past their absolute end or idle past their owner's session timeout (the same two
@@ -17,7 +21,10 @@ export async function pruneExpired(db: DbOrTx, now: Date): Promise<PruneResult> 
     WHERE u.id = s.user_id
       AND (s.expires_at <= ${now} OR s.last_active_at < ${now}::timestamptz - u.session_timeout_minutes * interval '1 minute')`;
   const tokens = await db.oneTimeToken.deleteMany({ where: { expiresAt: { lte: now } } });
-  return { sessions, tokens: tokens.count };
+  const outbox = await db.outboxMessage.deleteMany({
+    where: { status: { in: ["sent", "skipped"] }, createdAt: { lt: new Date(now.getTime() - OUTBOX_KEEP_MS) } },
+  });
+  return { sessions, tokens: tokens.count, outbox: outbox.count };
 }
 
 /**

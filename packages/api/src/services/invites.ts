@@ -2,24 +2,18 @@
 // ids; no tRPC here. An invite is one row per (team, email): inviting again refreshes and re-sends it.
 import type { Db, DbOrTx } from "@promptly/db";
 import {
-  DEFAULT_ORGANIZATION_MEMBER_ROLE, INVITE_TTL_DAYS, MSG, TEAM_MSG, TEAM_ROLE_LABELS, displayName, normalizeEmail,
-  type TeamRole,
+  DEFAULT_ORGANIZATION_MEMBER_ROLE, INVITE_TTL_DAYS, MSG, TEAM_MSG, normalizeEmail, type OrganizationRole, type TeamRole,
 } from "@promptly/shared";
 import { fail } from "../errors.ts";
-import { renderEmail } from "./emails.ts";
-import type { Mailer } from "./mailer.ts";
+import { enqueueMail } from "./outbox.ts";
+import type { RateLimiter } from "./rate-limiter.ts";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 export interface InviteDeps {
   db: Db;
-  mailer: Mailer;
-  appUrl: string;
   now: () => Date;
 }
-
-export const acceptInviteUrl = (appUrl: string, inviteId: string) =>
-  `${appUrl.replace(/\/+$/, "")}/auth/accept-invite?id=${encodeURIComponent(inviteId)}`;
 
 export interface PendingInviteItem {
   id: string;
@@ -54,82 +48,89 @@ export async function listPendingInvites(db: DbOrTx, teamId: string, now: Date):
 }
 
 export type CreateInviteResult =
-  | { status: "added"; userId: string; email: string; role: TeamRole; addedToOrganization: boolean }
-  | { status: "invited"; invite: PendingInviteItem; emailSent: boolean; resent: boolean };
+  | { status: "added"; userId: string; email: string; role: TeamRole; addedToOrganization: false }
+  | { status: "invited"; invite: PendingInviteItem; resent: boolean };
+
+/** Invitations one person may send in an hour, and invitation mails one address may receive in an hour. */
+export const INVITE_RATE_LIMITS = {
+  inviter: { limit: 50, windowMs: 60 * 60_000 },
+  address: { limit: 5, windowMs: 60 * 60_000 },
+} as const;
+/** Inviting the same address to the same place again within this time sends no new mail. */
+export const INVITE_RESEND_QUIET_MS = 5 * 60_000;
+
+export interface InviteLimits {
+  rateLimiter: RateLimiter;
+  rateLimits: boolean;
+}
+
+/** Counts one invitation by `inviterId` (and one mail to `email` when one is to be sent); 429 past the limits. */
+export function enforceInviteLimits(limits: InviteLimits, inviterId: string, email: string | null) {
+  if (!limits.rateLimits) return;
+  const inviterAllowed = limits.rateLimiter.hit(`invite:inviter:${inviterId}`, INVITE_RATE_LIMITS.inviter);
+  const addressAllowed = email === null || limits.rateLimiter.hit(`invite:address:${email}`, INVITE_RATE_LIMITS.address);
+  if (!inviterAllowed || !addressAllowed) fail("TOO_MANY_REQUESTS", TEAM_MSG.tooManyInvitations);
+}
 
 /**
- * Spec 4, invite: an existing account joins the team at once (and the team's organization as
- * `member` when not in it yet); any other address gets a pending invite and an email with its link.
- * A failed email leaves the invite in place; the result says it was not sent.
+ * Spec 4 as the security review narrowed it: a colleague (an account already in the team's
+ * organization) joins the team at once; anyone else, with or without an account, gets a pending
+ * invitation to accept, and the inviter's answer is the same in both cases, so it tells nothing
+ * about who has an account. The invitation mail is queued in the same transaction. Inviting the
+ * same address again within a few minutes sends no second mail.
  */
 export async function createInvite(
-  deps: InviteDeps,
+  deps: InviteDeps & InviteLimits,
   input: { teamId: string; email: string; role: TeamRole; inviterId: string },
 ): Promise<CreateInviteResult> {
   const { db } = deps;
   const email = normalizeEmail(input.email);
-  const team = await db.team.findUnique({
-    where: { id: input.teamId },
-    select: { id: true, name: true, organizationId: true, organization: { select: { name: true } } },
-  });
+  const now = deps.now();
+  const team = await db.team.findUnique({ where: { id: input.teamId }, select: { id: true, organizationId: true } });
   if (!team) return fail("NOT_FOUND", MSG.notFound);
 
-  const account = await db.user.findUnique({ where: { email }, select: { id: true } });
-  if (account) {
+  const colleague = await db.organizationMember.findFirst({
+    where: { organizationId: team.organizationId, user: { email } },
+    select: { userId: true },
+  });
+  if (colleague) {
+    enforceInviteLimits(deps, input.inviterId, null);
     return db.$transaction(async (tx) => {
-      const organization = await tx.organizationMember.createMany({
-        data: [{ organizationId: team.organizationId, userId: account.id, role: DEFAULT_ORGANIZATION_MEMBER_ROLE }],
-        skipDuplicates: true,
-      });
       const membership = await tx.teamMember.createMany({
-        data: [{ teamId: team.id, userId: account.id, role: input.role }],
+        data: [{ teamId: team.id, userId: colleague.userId, role: input.role }],
         skipDuplicates: true,
       });
       if (membership.count === 0) fail("CONFLICT", TEAM_MSG.alreadyTeamMember, "ALREADY_MEMBER");
       // An earlier invite to the same address is settled by the direct add.
       await tx.pendingInvite.deleteMany({ where: { teamId: team.id, email, status: "pending" } });
-      return { status: "added" as const, userId: account.id, email, role: input.role, addedToOrganization: organization.count === 1 };
+      return { status: "added" as const, userId: colleague.userId, email, role: input.role, addedToOrganization: false as const };
     });
   }
 
-  const now = deps.now();
+  const previous = await db.pendingInvite.findUnique({
+    where: { teamId_email: { teamId: team.id, email } },
+    select: { status: true, createdAt: true },
+  });
+  const resent = previous?.status === "pending";
+  const quiet = resent && now.getTime() - previous.createdAt.getTime() < INVITE_RESEND_QUIET_MS;
+  enforceInviteLimits(deps, input.inviterId, quiet ? null : email);
   const expiresAt = new Date(now.getTime() + INVITE_TTL_DAYS * DAY_MS);
-  const refreshed = { role: input.role, status: "pending" as const, invitedById: input.inviterId, expiresAt, createdAt: now, acceptedAt: null };
-  const { invite, resent } = await db.$transaction(async (tx) => {
-    const previous = await tx.pendingInvite.findUnique({
-      where: { teamId_email: { teamId: team.id, email } },
-      select: { status: true },
-    });
-    const invite = await tx.pendingInvite.upsert({
+  const invite = await db.$transaction(async (tx) => {
+    if (quiet) {
+      // The mail just sent stands; only the role follows the latest choice.
+      return tx.pendingInvite.update({ where: { teamId_email: { teamId: team.id, email } }, data: { role: input.role }, select: inviteSelect });
+    }
+    const refreshed = { role: input.role, status: "pending" as const, invitedById: input.inviterId, expiresAt, createdAt: now, acceptedAt: null };
+    const row = await tx.pendingInvite.upsert({
       where: { teamId_email: { teamId: team.id, email } },
       create: { teamId: team.id, email, ...refreshed },
       update: refreshed,
       select: inviteSelect,
     });
-    return { invite, resent: previous?.status === "pending" };
+    await enqueueMail(tx, { kind: "team_invite", to: email, payload: { inviteId: row.id } }, now);
+    return row;
   });
-
-  const inviter = await db.user.findUnique({
-    where: { id: input.inviterId },
-    select: { email: true, profile: { select: { fullName: true } } },
-  });
-  const inviterName = inviter ? displayName(inviter.profile?.fullName, inviter.email) : "A colleague";
-  const message = renderEmail({
-    subject: `You're invited to join ${team.name} on Promptly`,
-    paragraphs: [
-      `${inviterName} invited you to join the team ${team.name} in ${team.organization.name} as ${TEAM_ROLE_LABELS[input.role]}.`,
-      "Sign in or create an account with this email address, then accept the invitation.",
-    ],
-    action: { label: "Accept invitation", url: acceptInviteUrl(deps.appUrl, invite.id) },
-    footnote: `This invitation expires in ${INVITE_TTL_DAYS} days. If you did not expect it, you can ignore this email.`,
-  });
-  let emailSent = true;
-  try {
-    await deps.mailer.send({ to: email, ...message });
-  } catch {
-    emailSent = false;
-  }
-  return { status: "invited", invite: toInviteItem(invite, now), emailSent, resent };
+  return { status: "invited", invite: toInviteItem(invite, now), resent };
 }
 
 /** Cancelling deletes the invite (spec 4); an accepted one is no longer pending and cannot be cancelled. */
@@ -147,15 +148,58 @@ export function maskEmail(email: string): string {
 
 export interface InviteSummary {
   id: string;
-  teamName: string;
+  /** A team invitation also makes its holder a member of the team's organization. */
+  kind: "team" | "organization";
+  teamName: string | null;
   organizationName: string;
-  role: TeamRole;
+  role: TeamRole | OrganizationRole;
   /** The full address only for the signed-in person it was sent to; otherwise masked. */
   email: string;
   /** null for an anonymous visitor. */
   emailMatches: boolean | null;
   expiresAt: Date;
 }
+
+interface AnyInvite {
+  id: string;
+  kind: "team" | "organization";
+  email: string;
+  role: TeamRole | OrganizationRole;
+  status: "pending" | "accepted";
+  expiresAt: Date;
+  organizationId: string;
+  organizationName: string;
+  team: { id: string; name: string } | null;
+}
+
+/** A team or an organization invitation by id (both are unguessable UUIDs from one generator). */
+async function findAnyInvite(db: DbOrTx, inviteId: string): Promise<AnyInvite | null> {
+  const team = await db.pendingInvite.findUnique({
+    where: { id: inviteId },
+    select: {
+      id: true, email: true, role: true, status: true, expiresAt: true,
+      team: { select: { id: true, name: true, organizationId: true, organization: { select: { name: true } } } },
+    },
+  });
+  if (team) {
+    return {
+      ...team,
+      kind: "team",
+      organizationId: team.team.organizationId,
+      organizationName: team.team.organization.name,
+      team: { id: team.team.id, name: team.team.name },
+    };
+  }
+  const organization = await db.organizationInvite.findUnique({
+    where: { id: inviteId },
+    select: { id: true, email: true, role: true, status: true, expiresAt: true, organizationId: true, organization: { select: { name: true } } },
+  });
+  if (!organization) return null;
+  return { ...organization, kind: "organization", organizationName: organization.organization.name, team: null };
+}
+
+const isLive = (invite: AnyInvite | null, now: Date): invite is AnyInvite =>
+  invite !== null && invite.status === "pending" && invite.expiresAt.getTime() > now.getTime();
 
 /**
  * What the accept page shows. Whoever holds the link may see the team, organization and role; the
@@ -165,79 +209,113 @@ export async function getInviteSummary(
   db: DbOrTx,
   input: { inviteId: string; viewerEmail: string | null; now: Date },
 ): Promise<InviteSummary> {
-  const row = await db.pendingInvite.findUnique({
-    where: { id: input.inviteId },
-    select: {
-      id: true,
-      email: true,
-      role: true,
-      status: true,
-      expiresAt: true,
-      team: { select: { name: true, organization: { select: { name: true } } } },
-    },
-  });
-  if (!row || row.status !== "pending" || row.expiresAt.getTime() <= input.now.getTime()) {
-    return fail("NOT_FOUND", MSG.inviteNotFound);
-  }
-  const emailMatches = input.viewerEmail === null ? null : normalizeEmail(input.viewerEmail) === normalizeEmail(row.email);
+  const invite = await findAnyInvite(db, input.inviteId);
+  if (!isLive(invite, input.now)) return fail("NOT_FOUND", MSG.inviteNotFound);
+  const emailMatches = input.viewerEmail === null ? null : normalizeEmail(input.viewerEmail) === normalizeEmail(invite.email);
   return {
-    id: row.id,
-    teamName: row.team.name,
-    organizationName: row.team.organization.name,
-    role: row.role,
-    email: emailMatches ? row.email : maskEmail(row.email),
+    id: invite.id,
+    kind: invite.kind,
+    teamName: invite.team?.name ?? null,
+    organizationName: invite.organizationName,
+    role: invite.role,
+    email: emailMatches ? invite.email : maskEmail(invite.email),
     emailMatches,
-    expiresAt: row.expiresAt,
+    expiresAt: invite.expiresAt,
   };
 }
 
 export interface AcceptedInvite {
-  teamId: string;
-  teamName: string;
+  kind: "team" | "organization";
+  teamId: string | null;
+  teamName: string | null;
   organizationId: string;
-  role: TeamRole;
+  organizationName: string;
+  role: TeamRole | OrganizationRole;
   addedToOrganization: boolean;
   addedToTeam: boolean;
 }
 
 /**
  * Spec 4/7, accept: the signed-in person whose email matches (case-insensitively) joins the
- * organization (as `member`, when not in it yet) and the team, and the invite is marked accepted,
- * all in one transaction. The conditional status update makes a second (or concurrent) accept fail.
+ * organization (a team invitation: as `member`, when not in it yet) and the team, and the invite is
+ * marked accepted, all in one transaction. The conditional status update makes a second (or
+ * concurrent) accept fail.
  */
 export async function acceptInvite(
   db: Db,
   input: { inviteId: string; userId: string; email: string; now: Date },
 ): Promise<AcceptedInvite> {
   return db.$transaction(async (tx) => {
-    const invite = await tx.pendingInvite.findUnique({
-      where: { id: input.inviteId },
-      select: { id: true, email: true, role: true, status: true, expiresAt: true, team: { select: { id: true, name: true, organizationId: true } } },
-    });
-    if (!invite || invite.status !== "pending" || invite.expiresAt.getTime() <= input.now.getTime()) {
-      return fail("NOT_FOUND", MSG.inviteNotFound);
-    }
+    const invite = await findAnyInvite(tx, input.inviteId);
+    if (!isLive(invite, input.now)) return fail("NOT_FOUND", MSG.inviteNotFound);
     if (normalizeEmail(invite.email) !== normalizeEmail(input.email)) return fail("FORBIDDEN", MSG.inviteWrongEmail);
-    const marked = await tx.pendingInvite.updateMany({
-      where: { id: invite.id, status: "pending", expiresAt: { gt: input.now } },
-      data: { status: "accepted", acceptedAt: input.now },
-    });
+    const stillPending = { id: invite.id, status: "pending" as const, expiresAt: { gt: input.now } };
+    const accepted = { status: "accepted" as const, acceptedAt: input.now };
+    const marked = invite.team
+      ? await tx.pendingInvite.updateMany({ where: stillPending, data: accepted })
+      : await tx.organizationInvite.updateMany({ where: stillPending, data: accepted });
     if (marked.count === 0) return fail("NOT_FOUND", MSG.inviteNotFound);
+    const organizationRole = invite.team ? DEFAULT_ORGANIZATION_MEMBER_ROLE : (invite.role as OrganizationRole);
     const organization = await tx.organizationMember.createMany({
-      data: [{ organizationId: invite.team.organizationId, userId: input.userId, role: DEFAULT_ORGANIZATION_MEMBER_ROLE }],
+      data: [{ organizationId: invite.organizationId, userId: input.userId, role: organizationRole }],
       skipDuplicates: true,
     });
-    const team = await tx.teamMember.createMany({
-      data: [{ teamId: invite.team.id, userId: input.userId, role: invite.role }],
-      skipDuplicates: true,
-    });
+    const team = invite.team
+      ? await tx.teamMember.createMany({ data: [{ teamId: invite.team.id, userId: input.userId, role: invite.role as TeamRole }], skipDuplicates: true })
+      : { count: 0 };
     return {
-      teamId: invite.team.id,
-      teamName: invite.team.name,
-      organizationId: invite.team.organizationId,
+      kind: invite.kind,
+      teamId: invite.team?.id ?? null,
+      teamName: invite.team?.name ?? null,
+      organizationId: invite.organizationId,
+      organizationName: invite.organizationName,
       role: invite.role,
       addedToOrganization: organization.count === 1,
       addedToTeam: team.count === 1,
     };
   });
+}
+
+export interface OrganizationInviteItem {
+  id: string;
+  organizationId: string;
+  email: string;
+  role: OrganizationRole;
+  createdAt: Date;
+  expiresAt: Date;
+}
+
+/**
+ * An invitation to an organization for someone not in it (with or without an account): they join
+ * only by accepting it. Same limits and quiet period as team invitations; the mail is queued in
+ * the same transaction.
+ */
+export async function createOrganizationInvite(
+  deps: InviteDeps & InviteLimits,
+  input: { organizationId: string; email: string; role: OrganizationRole; inviterId: string },
+): Promise<{ invite: OrganizationInviteItem; resent: boolean }> {
+  const email = normalizeEmail(input.email);
+  const now = deps.now();
+  const key = { organizationId_email: { organizationId: input.organizationId, email } };
+  const select = { id: true, organizationId: true, email: true, role: true, createdAt: true, expiresAt: true } as const;
+  const previous = await deps.db.organizationInvite.findUnique({ where: key, select: { status: true, createdAt: true } });
+  const resent = previous?.status === "pending";
+  const quiet = resent && now.getTime() - previous.createdAt.getTime() < INVITE_RESEND_QUIET_MS;
+  enforceInviteLimits(deps, input.inviterId, quiet ? null : email);
+  const invite = await deps.db.$transaction(async (tx) => {
+    if (quiet) return tx.organizationInvite.update({ where: key, data: { role: input.role }, select });
+    const refreshed = {
+      role: input.role, status: "pending" as const, invitedById: input.inviterId, acceptedAt: null, createdAt: now,
+      expiresAt: new Date(now.getTime() + INVITE_TTL_DAYS * DAY_MS),
+    };
+    const row = await tx.organizationInvite.upsert({
+      where: key,
+      create: { organizationId: input.organizationId, email, ...refreshed },
+      update: refreshed,
+      select,
+    });
+    await enqueueMail(tx, { kind: "organization_invite", to: email, payload: { inviteId: row.id } }, now);
+    return row;
+  });
+  return { invite, resent };
 }

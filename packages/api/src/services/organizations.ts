@@ -5,6 +5,7 @@ import { fail } from "../errors.ts";
 import { checkLockedChange, lockMembers, type LockedMember } from "./last-admin.ts";
 import type { ViewerAccess } from "./access.ts";
 import { avatarUrl } from "./account.ts";
+import { createOrganizationInvite, type InviteDeps, type InviteLimits, type OrganizationInviteItem } from "./invites.ts";
 
 export interface OrganizationListItem {
   id: string;
@@ -163,25 +164,25 @@ export async function findMemberOrganizationId(db: DbOrTx, memberId: string): Pr
   return row?.organizationId ?? null;
 }
 
+export type AddOrganizationMemberResult =
+  | { status: "member"; member: OrganizationMemberItem }
+  | { status: "invited"; invite: OrganizationInviteItem; resent: boolean };
+
 /**
- * Adds an existing account by email. Adding someone who is already a member changes nothing (spec 7:
- * upsert ignoring duplicates); `added` tells which case it was.
+ * Someone already in the organization stays as they are (spec 7: upsert ignoring duplicates);
+ * anyone else, with or without an account, is invited and joins only by accepting, so the answer
+ * never tells whether an address has an account.
  */
 export async function addOrganizationMember(
-  db: DbOrTx,
-  input: { organizationId: string; email: string; role: OrganizationRole },
-): Promise<{ member: OrganizationMemberItem; added: boolean }> {
-  const user = await db.user.findUnique({ where: { email: normalizeEmail(input.email) }, select: { id: true } });
-  if (!user) return fail("NOT_FOUND", ORGANIZATION_TEXT.memberAccountNotFound, "ACCOUNT_NOT_FOUND");
-  const { count } = await db.organizationMember.createMany({
-    data: [{ organizationId: input.organizationId, userId: user.id, role: input.role }],
-    skipDuplicates: true,
-  });
-  const row = await db.organizationMember.findUniqueOrThrow({
-    where: { organizationId_userId: { organizationId: input.organizationId, userId: user.id } },
+  deps: InviteDeps & InviteLimits,
+  input: { organizationId: string; email: string; role: OrganizationRole; inviterId: string },
+): Promise<AddOrganizationMemberResult> {
+  const row = await deps.db.organizationMember.findFirst({
+    where: { organizationId: input.organizationId, user: { email: normalizeEmail(input.email) } },
     select: memberSelect,
   });
-  return { member: toMemberItem(row), added: count === 1 };
+  if (row) return { status: "member", member: toMemberItem(row) };
+  return { status: "invited", ...(await createOrganizationInvite(deps, input)) };
 }
 
 /** Who asks for a change: an organization admin's status is checked again on the locked rows. */

@@ -7,6 +7,7 @@ import { fail } from "../errors.ts";
 import { hashToken } from "../auth/lucia.ts";
 import { hashPassword, verifyPassword } from "./auth.ts";
 import { remainingRecoveryCodes } from "./two-factor.ts";
+import { revokeEmailedLinks } from "./tokens.ts";
 
 /** Current-password guesses per user, so a borrowed session cannot brute-force the password. */
 const CHANGE_PASSWORD_LIMIT = { limit: 10, windowMs: 15 * 60_000 };
@@ -32,6 +33,8 @@ export async function changePassword(
   await db.$transaction(async (tx) => {
     await tx.user.update({ where: { id: userId }, data: { passwordHash, passwordChangedAt: services.now() } });
     await tx.session.deleteMany({ where: { userId, id: { not: hashToken(currentSessionId) } } });
+    // A reset or magic link mailed before the change must not take the account back.
+    await revokeEmailedLinks(tx, userId);
   });
 }
 

@@ -77,7 +77,15 @@ export async function findLiveToken(db: DbOrTx, purpose: TokenPurpose, token: st
   });
 }
 
-/** Revokes every unused token of the given purposes (e.g. after a password reset). */
+/**
+ * Revokes every live emailed link of the user: after a change of credentials (password change, reset,
+ * two-factor enabled) no link issued before it may sign anyone in or set a password.
+ */
+export async function revokeEmailedLinks(db: DbOrTx, userId: string) {
+  await revokeTokens(db, userId, ["email_verification", "magic_link", "password_reset"]);
+}
+
+/** Revokes every unused token of the given purposes. */
 export async function revokeTokens(db: DbOrTx, userId: string, purposes: TokenPurpose[]) {
   await db.oneTimeToken.deleteMany({ where: { userId, purpose: { in: purposes }, usedAt: null } });
 }

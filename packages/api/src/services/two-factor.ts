@@ -12,6 +12,7 @@ import { fail } from "../errors.ts";
 import { hashToken } from "../auth/lucia.ts";
 import { setSessionCookie } from "../auth/session.ts";
 import { recordSignIn, type SignInMethod } from "./auth.ts";
+import { revokeEmailedLinks } from "./tokens.ts";
 
 export const TOTP_PERIOD_SECONDS = 30;
 export const TWO_FACTOR_MAX_FAILURES = 5;
@@ -158,6 +159,8 @@ export async function enableTwoFactor(services: Services, userId: string, code: 
     await tx.twoFactor.update({ where: { userId }, data: { enabledAt: services.now() } });
     await tx.recoveryCode.deleteMany({ where: { userId } });
     await tx.recoveryCode.createMany({ data: recoveryCodes.map((c) => ({ userId, codeHash: hashRecoveryCode(c) })) });
+    // Links mailed before two-factor was on were asked for under the weaker protection.
+    await revokeEmailedLinks(tx, userId);
   });
   return { recoveryCodes };
 }

@@ -1,11 +1,11 @@
-// Add a member to an organization by the email of an existing account, with a role.
+// Add a member to an organization by email, with a role: they are invited and join by accepting.
 import { useId } from "react";
 import { Controller, useForm } from "react-hook-form";
 import { zodResolver } from "@hookform/resolvers/zod";
 import { UserPlus } from "lucide-react";
 import { toast } from "sonner";
 import type { z } from "zod";
-import { addOrganizationMemberForm, ORGANIZATION_ROLES, type OrganizationRole } from "@promptly/shared";
+import { addOrganizationMemberForm, ORGANIZATION_ROLES, type OrganizationRole, ORGANIZATION_ROLE_LABELS } from "@promptly/shared";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { FormField } from "@/components/ui/form-field";
@@ -13,7 +13,6 @@ import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@/components/ui/select";
 import { trpc } from "@/lib/trpc";
-import { ORGANIZATION_ROLE_LABELS } from "./organization-types.ts";
 import { serverFieldErrors } from "@/lib/form-errors";
 
 type FormValues = z.input<typeof addOrganizationMemberForm>;
@@ -29,9 +28,14 @@ export function AddOrganizationMemberForm({ organizationId }: { organizationId: 
   });
 
   const add = trpc.organizationMembers.add.useMutation({
-    async onSuccess({ member, added }) {
-      if (added) toast.success("Member added", { description: `${member.email} has been added to the organization.` });
-      else toast("Already a member", { description: `${member.email} is already a member of this organization.` });
+    async onSuccess(result) {
+      if (result.status === "invited") {
+        toast.success(result.resent ? "Invitation sent again" : "Invitation sent", {
+          description: `${result.invite.email} will join the organization once they accept the emailed invitation.`,
+        });
+      } else {
+        toast("Already a member", { description: `${result.member.email} is already a member of this organization.` });
+      }
       reset();
       await Promise.all([
         utils.organizationMembers.list.invalidate({ organizationId }),
@@ -52,7 +56,7 @@ export function AddOrganizationMemberForm({ organizationId }: { organizationId: 
     <Card>
       <CardHeader>
         <CardTitle>Add a member</CardTitle>
-        <CardDescription>The person needs an account: they are added to the organization immediately.</CardDescription>
+        <CardDescription>They get an email invitation and join the organization once they accept it.</CardDescription>
       </CardHeader>
       <CardContent>
         <form

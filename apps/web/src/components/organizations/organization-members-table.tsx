@@ -2,12 +2,12 @@
 // Remove. The last admin's controls are disabled and labelled 'Last admin' (the server enforces it too).
 import { useState } from "react";
 import { toast } from "sonner";
-import { isLastAdmin, memberDisplayName, ORGANIZATION_ROLES, ORGANIZATION_TEXT } from "@promptly/shared";
+import { isLastAdmin, memberDisplayName, ORGANIZATION_ROLES, ORGANIZATION_TEXT, ORGANIZATION_ROLE_LABELS } from "@promptly/shared";
 import { MemberActionsMenu, MemberIdentity, MemberRoleSelect, RemoveMemberDialog } from "@/components/members/member-parts";
 import { Badge } from "@/components/ui/badge";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import { trpc } from "@/lib/trpc";
-import { ORGANIZATION_ROLE_LABELS, type OrganizationMember } from "./organization-types.ts";
+import { type OrganizationMember } from "./organization-types.ts";
 
 const memberName = (member: OrganizationMember) => memberDisplayName(member.fullName);
 const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: "medium" });

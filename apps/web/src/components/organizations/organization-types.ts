@@ -7,4 +7,3 @@ export type OrganizationListItem = Outputs["organizations"]["list"][number];
 export type CreatedOrganization = Outputs["organizations"]["create"];
 export type OrganizationMember = Outputs["organizationMembers"]["list"][number];
 
-export const ORGANIZATION_ROLE_LABELS = { admin: "Admin", member: "Member" } as const;

@@ -5,7 +5,7 @@ import { useState, type ReactNode } from "react";
 import { Link, useNavigate } from "@tanstack/react-router";
 import { AlertCircle, MailCheck } from "lucide-react";
 import { toast } from "sonner";
-import { canAccessTeamsPage, displayName, MSG, TEAM_MSG, TEAM_ROLE_LABELS } from "@promptly/shared";
+import { canAccessTeamsPage, displayName, MSG, TEAM_MSG, TEAM_ROLE_LABELS, ORGANIZATION_ROLE_LABELS, type OrganizationRole, type TeamRole } from "@promptly/shared";
 import { Alert, AlertDescription, AlertTitle } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle } from "@/components/ui/card";
@@ -55,10 +55,11 @@ export function AcceptInvitePage({ id }: { id: string | undefined }) {
 
   const accept = trpc.invites.accept.useMutation({
     async onSuccess(result) {
-      toast.success("Invitation accepted", { description: `You are now a member of ${result.teamName}.` });
-      // The team just joined becomes the active one.
+      toast.success("Invitation accepted", { description: `You are now a member of ${result.teamName ?? result.organizationName}.` });
+      // The team (or organization) just joined becomes the active one.
       localStorage.setItem(ACTIVE_ORGANIZATION_KEY, result.organizationId);
-      localStorage.setItem(ACTIVE_TEAM_KEY, result.teamId);
+      if (result.teamId) localStorage.setItem(ACTIVE_TEAM_KEY, result.teamId);
+      else localStorage.removeItem(ACTIVE_TEAM_KEY);
       await Promise.all([utils.organizations.list.invalidate(), utils.teams.list.invalidate()]);
       await navigate({ to: canAccessTeamsPage(viewerOf(me), false) ? "/teams" : "/" });
     },
@@ -101,15 +102,21 @@ export function AcceptInvitePage({ id }: { id: string | undefined }) {
   if (invite.isError) return <NotFound signedIn={!!me} />;
 
   const summary = invite.data;
-  const role = TEAM_ROLE_LABELS[summary.role];
+  const role = summary.kind === "team" ? TEAM_ROLE_LABELS[summary.role as TeamRole] : ORGANIZATION_ROLE_LABELS[summary.role as OrganizationRole];
   return (
     <Frame>
       <Card className="w-full" data-testid="accept-invite">
         <CardHeader>
           <MailCheck aria-hidden="true" className="size-8 text-muted-foreground" />
-          <CardTitle>Team invitation</CardTitle>
+          <CardTitle>{summary.teamName ? "Team invitation" : "Organization invitation"}</CardTitle>
           <CardDescription>
-            You have been invited to join the team <strong data-testid="invite-team">{summary.teamName}</strong> in{" "}
+            {summary.teamName ? (
+              <>
+                You have been invited to join the team <strong data-testid="invite-team">{summary.teamName}</strong> in{" "}
+              </>
+            ) : (
+              "You have been invited to join the organization "
+            )}
             <strong data-testid="invite-organization">{summary.organizationName}</strong> as{" "}
             <strong data-testid="invite-role">{role}</strong>.
           </CardDescription>

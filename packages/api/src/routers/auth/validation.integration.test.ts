@@ -2,7 +2,7 @@
 // and nothing changed: no account, token, session or mail.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MSG } from "@promptly/shared";
-import { createHarness, type Harness } from "../../testing.ts";
+import { CONTROL_CHARACTERS, createHarness, type Harness } from "../../testing.ts";
 import { PASSWORD, outcome, registeredAccount } from "./test-support.ts";
 
 let h: Harness;
@@ -17,6 +17,7 @@ const HUGE = "x".repeat(10 * 1024);
 const HUGE_EMAIL = `${"a".repeat(10 * 1024)}@example.test`;
 const TOKEN = "A".repeat(27);
 
+
 async function state() {
   const db = h.database.db;
   return {
@@ -24,6 +25,7 @@ async function state() {
     tokens: await db.oneTimeToken.count(),
     sessions: await db.session.count(),
     events: await db.loginEvent.count(),
+    outbox: await db.outboxMessage.count(),
     mails: (await Promise.all(RECIPIENTS().map((to) => h.mail.list(to)))).map((list) => list.length),
   };
 }
@@ -104,6 +106,18 @@ const cases: [procedure: string, label: string, message: string, input: unknown]
   ["resetPassword", "a 5-character password", MSG.passwordMinSignUp, { token: TOKEN, password: "12345" }],
   ["resetPassword", "a 10 kB password", MSG.passwordTooLong, { token: TOKEN, password: HUGE }],
   ["resetPassword", "an array as password", MSG.required, { token: TOKEN, password: ["secret"] }],
+  // control characters (issue 11, finding 2): NUL and the other C0/C1 controls in every text field
+  ...CONTROL_CHARACTERS.flatMap(([name, c]) => [
+    ["signUp", `${name} in the password`, MSG.controlCharacters, { email: "new-person@example.test", password: `secret${c}word` }],
+    ["signUp", `${name} in the redirect`, MSG.controlCharacters, { email: "new-person@example.test", password: PASSWORD, redirectTo: `/teams${c}` }],
+    ["signIn", `${name} in the password`, MSG.controlCharacters, { email: "x@example.test", password: `secret${c}word` }],
+    ["signIn", `${name} in the redirect`, MSG.controlCharacters, { email: "x@example.test", password: PASSWORD, redirectTo: `/${c}` }],
+    ["sendMagicLink", `${name} in the redirect`, MSG.controlCharacters, { email: "x@example.test", redirectTo: `/a${c}b` }],
+    ["sendMagicLink", `${name} in the email`, MSG.invalidEmail, { email: `x${c}@example.test` }],
+    ["requestPasswordReset", `${name} in the email`, MSG.invalidEmail, { email: `x@exa${c}mple.test` }],
+    ["verifyEmail", `${name} in the password`, MSG.controlCharacters, { token: TOKEN, password: `pass${c}` }],
+    ["resetPassword", `${name} in the password`, MSG.controlCharacters, { token: TOKEN, password: `new-pass${c}word` }],
+  ] as [string, string, string, unknown][]),
 ];
 
 describe("bad input to the auth procedures", () => {

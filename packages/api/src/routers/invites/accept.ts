@@ -1,17 +1,19 @@
 import { z } from "zod";
-import { inviteIdInput, MSG, TEAM_ROLES } from "@promptly/shared";
+import { inviteIdInput, MSG, ORGANIZATION_ROLES, TEAM_ROLES } from "@promptly/shared";
 import { signedInProcedure } from "../../procedures.ts";
 import { acceptInvite } from "../../services/invites.ts";
 
-/** The invitee joins the organization and the team (spec 4, 5). */
+/** The invitee joins the organization, and the team of a team invitation (spec 4, 5). */
 export const accept = signedInProcedure(MSG.inviteSignInRequired)
   .input(inviteIdInput)
   .output(
     z.object({
-      teamId: z.string(),
-      teamName: z.string(),
+      kind: z.enum(["team", "organization"]),
+      teamId: z.string().nullable(),
+      teamName: z.string().nullable(),
       organizationId: z.string(),
-      role: z.enum(TEAM_ROLES),
+      organizationName: z.string(),
+      role: z.enum([...TEAM_ROLES, ...ORGANIZATION_ROLES]),
       addedToOrganization: z.boolean(),
       addedToTeam: z.boolean(),
     }),

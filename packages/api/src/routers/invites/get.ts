@@ -1,13 +1,14 @@
 import { z } from "zod";
-import { inviteIdInput, TEAM_ROLES } from "@promptly/shared";
+import { inviteIdInput, ORGANIZATION_ROLES, TEAM_ROLES } from "@promptly/shared";
 import { publicProcedure } from "../../procedures.ts";
 import { getInviteSummary } from "../../services/invites.ts";
 
 const inviteSummary = z.object({
   id: z.string(),
-  teamName: z.string(),
+  kind: z.enum(["team", "organization"]),
+  teamName: z.string().nullable(),
   organizationName: z.string(),
-  role: z.enum(TEAM_ROLES),
+  role: z.enum([...TEAM_ROLES, ...ORGANIZATION_ROLES]),
   email: z.string(),
   emailMatches: z.boolean().nullable(),
   expiresAt: z.date(),

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { INVITE_TTL_DAYS, MSG } from "@promptly/shared";
+import { INVITE_TTL_DAYS, MSG, TEAM_MSG } from "@promptly/shared";
 import { createHarness, type Harness } from "../../testing.ts";
 import { createSmtpMailer } from "../../services/mailer.ts";
 import {
@@ -62,21 +62,45 @@ describe("invites procedures × caller kinds (spec 5, 6)", () => {
 });
 
 describe("invites.create", () => {
-  it("adds an existing account at once, also to the organization, with no pending invite", async () => {
+  it("adds a colleague already in the organization at once, with no pending invite and no mail", async () => {
     const other = await world.team("Other");
-    const newcomer = await createAccount(h);
-    const result = await world.callers.admin.invites.create({ teamId: other.id, email: newcomer.email.toUpperCase(), role: "editor" });
-    expect(result).toEqual({ status: "added", userId: newcomer.id, email: newcomer.email, role: "editor", addedToOrganization: true });
-    expect(await db().teamMember.findFirst({ where: { teamId: other.id, userId: newcomer.id }, select: { role: true } })).toEqual({ role: "editor" });
-    expect(await db().organizationMember.findFirst({ where: { organizationId: world.organization.id, userId: newcomer.id }, select: { role: true } })).toEqual({ role: "member" });
+    const colleague = world.accounts.orgMember;
+    const result = await world.callers.admin.invites.create({ teamId: other.id, email: colleague.email.toUpperCase(), role: "editor" });
+    expect(result).toEqual({ status: "added", userId: colleague.id, email: colleague.email, role: "editor", addedToOrganization: false });
+    expect(await db().teamMember.findFirst({ where: { teamId: other.id, userId: colleague.id }, select: { role: true } })).toEqual({ role: "editor" });
     expect(await world.callers.admin.invites.listPending({ teamId: other.id })).toEqual([]);
-    expect(await h.mail.list(newcomer.email)).toEqual([]);
-    // Already in the organization: only the team membership is new.
-    const third = await world.team("Third");
-    expect(await world.callers.admin.invites.create({ teamId: third.id, email: newcomer.email, role: "viewer" })).toMatchObject({
-      status: "added",
-      addedToOrganization: false,
-    });
+    await h.mail.settled();
+    expect(await h.mail.list(colleague.email)).toEqual([]);
+  });
+
+  it("invites an account of another organization exactly as an unknown address: nobody joins without accepting", async () => {
+    const team = await world.team();
+    const stranger = world.accounts.outsider;
+    const unknown = uniqueEmail("nobody");
+    const forStranger = await world.callers.admin.invites.create({ teamId: team.id, email: stranger.email, role: "viewer" });
+    const forUnknown = await world.callers.admin.invites.create({ teamId: team.id, email: unknown, role: "viewer" });
+    // The same answer, field for field, but for the address and the ids and times of the invitation.
+    const shape = (result: typeof forStranger) =>
+      result.status === "invited" ? { ...result, invite: { ...result.invite, id: "-", email: "-", createdAt: "-", expiresAt: "-" } } : result;
+    expect(shape(forStranger)).toEqual(shape(forUnknown));
+    expect(forStranger).toMatchObject({ status: "invited", resent: false, invite: { email: stranger.email, role: "viewer", expired: false } });
+    expect(await memberships(stranger.id)).toEqual({ organizations: 1, teams: 0 });
+    const listed = await world.callers.admin.teamMembers.list({ teamId: team.id });
+    expect(listed.map((m) => m.userId)).not.toContain(stranger.id);
+    await h.mail.waitFor(stranger.email, /invited to join Core/);
+    await h.mail.waitFor(unknown, /invited to join Core/);
+  });
+
+  it("organizationMembers.add follows the same rule: an outside account is invited, not added", async () => {
+    const stranger = await createAccount(h);
+    const result = await world.callers.orgAdmin.organizationMembers.add({ organizationId: world.organization.id, email: stranger.email, role: "member" });
+    expect(result).toMatchObject({ status: "invited", resent: false, invite: { email: stranger.email, role: "member" } });
+    expect(await memberships(stranger.id)).toEqual({ organizations: 0, teams: 0 });
+    await h.mail.waitFor(stranger.email, /invited to join Acme/);
+    if (result.status !== "invited") throw new Error("unreachable");
+    const accepted = await stranger.api.invites.accept({ id: result.invite.id });
+    expect(accepted).toMatchObject({ kind: "organization", teamId: null, organizationId: world.organization.id, role: "member", addedToOrganization: true });
+    expect(await memberships(stranger.id)).toEqual({ organizations: 1, teams: 0 });
   });
 
   it("refuses to add someone who is already a member, changing nothing", async () => {
@@ -100,7 +124,7 @@ describe("invites.create", () => {
 
     await advanceClock(h, DAY_MS);
     const again = await world.callers.orgAdmin.invites.create({ teamId: team.id, email, role: "editor" });
-    expect(again).toMatchObject({ status: "invited", emailSent: true, resent: true, invite: { id: invite.id, role: "editor" } });
+    expect(again).toMatchObject({ status: "invited", resent: true, invite: { id: invite.id, role: "editor" } });
     if (again.status !== "invited") throw new Error("unreachable");
     expect(again.invite.expiresAt.getTime()).toBeGreaterThan(invite.expiresAt.getTime());
     expect(await db().pendingInvite.count({ where: { teamId: team.id, email } })).toBe(1);
@@ -108,20 +132,67 @@ describe("invites.create", () => {
     await expect.poll(async () => (await h.mail.list(email)).length, { timeout: 10_000 }).toBe(2);
   });
 
-  it("keeps the invite when the email cannot be sent, and says so", async () => {
+  it("inviting the same address again within minutes sends nothing new; only the role follows", async () => {
+    const { team, email, invite } = await pendingInvite(uniqueEmail("twice"), "viewer");
+    await h.mail.waitFor(email, /invited to join Core/);
+    await advanceClock(h, 60_000);
+    const again = await world.callers.admin.invites.create({ teamId: team.id, email, role: "editor" });
+    expect(again).toMatchObject({ status: "invited", resent: true, invite: { id: invite.id, role: "editor" } });
+    await h.mail.settled();
+    expect(await h.mail.list(email)).toHaveLength(1);
+  });
+
+  it("limits invitations per inviter and per address (429), sending nothing past the limit", async () => {
+    h.services.config.rateLimits = true;
+    try {
+      // Per address: five mails an hour, whichever teams they come from.
+      const email = uniqueEmail("popular");
+      for (let i = 0; i < 5; i++) {
+        const team = await world.team(`Limit ${i}`);
+        await world.callers.admin.invites.create({ teamId: team.id, email, role: "viewer" });
+      }
+      const sixth = await world.team("Limit 6");
+      expect(await failure(world.callers.admin.invites.create({ teamId: sixth.id, email, role: "viewer" }))).toEqual({
+        code: "TOO_MANY_REQUESTS",
+        message: TEAM_MSG.tooManyInvitations,
+      });
+      expect(await db().pendingInvite.count({ where: { teamId: sixth.id } })).toBe(0);
+      await h.mail.settled();
+      expect(await h.mail.list(email)).toHaveLength(5);
+      // Per inviter: 50 an hour.
+      const team = await world.team("Many");
+      for (let i = 0; i < 50; i++) await world.callers.orgAdmin.invites.create({ teamId: team.id, email: uniqueEmail(`bulk${i}`), role: "viewer" });
+      expect((await failure(world.callers.orgAdmin.invites.create({ teamId: team.id, email: uniqueEmail("over"), role: "viewer" }))).code).toBe(
+        "TOO_MANY_REQUESTS",
+      );
+    } finally {
+      h.services.config.rateLimits = false;
+      h.services.rateLimiter.reset();
+    }
+  });
+
+  it("queues the invitation mail: with SMTP failing it waits and is retried, never lost", async () => {
     const working = h.services.mailer;
     // A real SMTP client pointed at a port where nothing listens: the real failure path.
     const broken = createSmtpMailer({ host: "127.0.0.1", port: 1, secure: false, from: "Promptly <no-reply@promptly.test>" });
     h.services.mailer = broken;
+    const email = uniqueEmail("later");
     try {
       const team = await world.team();
-      const result = await world.callers.admin.invites.create({ teamId: team.id, email: uniqueEmail("lost"), role: "viewer" });
-      expect(result).toMatchObject({ status: "invited", emailSent: false });
-      expect(await world.callers.admin.invites.listPending({ teamId: team.id })).toHaveLength(1);
+      const result = await world.callers.admin.invites.create({ teamId: team.id, email, role: "viewer" });
+      expect(result).toMatchObject({ status: "invited" });
+      await h.mail.settled();
+      const queued = await db().outboxMessage.findFirstOrThrow({ where: { recipient: email }, select: { status: true, attempts: true, lastError: true } });
+      expect(queued).toMatchObject({ status: "pending", attempts: 1, lastError: expect.stringMatching(/ECONNREFUSED/) });
     } finally {
       h.services.mailer = working;
       broken.close();
     }
+    await advanceClock(h, 60_000);
+    await h.mail.settled();
+    await h.mail.waitFor(email, /invited to join Core/);
+    expect(await db().outboxMessage.findFirstOrThrow({ where: { recipient: email }, select: { status: true } })).toEqual({ status: "sent" });
+    expect(await h.mail.list(email)).toHaveLength(1);
   });
 
   it.each([
@@ -160,9 +231,11 @@ describe("invites.accept (spec 4, 5)", () => {
     expect(await invitee.api.invites.get({ id: invite.id })).toMatchObject({ email: email.toLowerCase(), emailMatches: true });
     const accepted = await invitee.api.invites.accept({ id: invite.id });
     expect(accepted).toEqual({
+      kind: "team",
       teamId: team.id,
       teamName: "Core",
       organizationId: world.organization.id,
+      organizationName: "Acme",
       role: "editor",
       addedToOrganization: true,
       addedToTeam: true,

@@ -57,37 +57,54 @@ describe("listing members", () => {
 });
 
 describe("adding members by email", () => {
-  it("adds an existing account with the chosen role, matching the email case-insensitively", async () => {
+  it("invites an account outside the organization with the chosen role; it joins by accepting, email matched case-insensitively", async () => {
     const person = await createAccount(h);
     const { id } = await rootApi.organizations.create({ name: "Adding" });
     const result = await rootApi.organizationMembers.add({ organizationId: id, email: `  ${person.email.toUpperCase()} `, role: "admin" });
-    expect(result).toMatchObject({ added: true, member: { userId: person.id, role: "admin", email: person.email } });
+    expect(result).toMatchObject({ status: "invited", resent: false, invite: { organizationId: id, email: person.email, role: "admin" } });
+    expect(await rolesOf(id)).toEqual(["admin"]);
+    if (result.status !== "invited") throw new Error("unreachable");
+    await h.mail.waitFor(person.email, /invited to join Adding/);
+    const personApi = (await signedIn(h, person)).api;
+    await personApi.invites.accept({ id: result.invite.id });
     expect(await rolesOf(id)).toEqual(["admin", "admin"]);
   });
 
-  it("ignores a duplicate: the existing membership and its role stay", async () => {
+  it("answers an address without an account exactly as one with an account", async () => {
     const person = await createAccount(h);
-    const { id } = await rootApi.organizations.create({ name: "Duplicates" });
-    await rootApi.organizationMembers.add({ organizationId: id, email: person.email, role: "member" });
-    const again = await rootApi.organizationMembers.add({ organizationId: id, email: person.email, role: "admin" });
-    expect(again).toMatchObject({ added: false, member: { userId: person.id, role: "member" } });
-    expect(await h.database.db.organizationMember.count({ where: { organizationId: id, userId: person.id } })).toBe(1);
+    const { id } = await rootApi.organizations.create({ name: "Same answer" });
+    const known = await rootApi.organizationMembers.add({ organizationId: id, email: person.email, role: "member" });
+    const unknown = await rootApi.organizationMembers.add({ organizationId: id, email: "nobody-here@example.test", role: "member" });
+    const shape = (result: typeof known) =>
+      result.status === "invited" ? { ...result, invite: { ...result.invite, id: "-", email: "-", createdAt: "-", expiresAt: "-" } } : result;
+    expect(shape(known)).toEqual(shape(unknown));
+    expect(known.status).toBe("invited");
+  });
+
+  it("ignores someone already in the organization: the membership and its role stay", async () => {
+    const person = await createAccount(h);
+    const organization = await createOrganizationWith(h, [{ account: person, role: "member" }]);
+    const again = await rootApi.organizationMembers.add({ organizationId: organization.id, email: person.email, role: "admin" });
+    expect(again).toMatchObject({ status: "member", member: { userId: person.id, role: "member" } });
+    expect(await h.database.db.organizationMember.count({ where: { organizationId: organization.id, userId: person.id } })).toBe(1);
+    expect(await h.database.db.organizationInvite.count({ where: { organizationId: organization.id } })).toBe(0);
   });
 
   it("the role defaults to member", async () => {
     const person = await createAccount(h);
     const { id } = await rootApi.organizations.create({ name: "Default role" });
-    expect((await rootApi.organizationMembers.add({ organizationId: id, email: person.email })).member.role).toBe("member");
+    const result = await rootApi.organizationMembers.add({ organizationId: id, email: person.email });
+    expect(result).toMatchObject({ status: "invited", invite: { role: "member" } });
   });
 
   it.each([
-    ["an unknown email", "nobody-here@example.test", "NOT_FOUND", ORGANIZATION_TEXT.memberAccountNotFound],
     ["an invalid email", "not-an-email", "BAD_REQUEST", MSG.invalidEmail],
     ["an empty email", "", "BAD_REQUEST", MSG.required],
   ])("refuses %s and changes nothing", async (_case, email, code, message) => {
     const { id } = await rootApi.organizations.create({ name: "Refusals" });
     expect(await outcome(rootApi.organizationMembers.add({ organizationId: id, email, role: "member" }))).toEqual({ code, message });
     expect(await rolesOf(id)).toEqual(["admin"]);
+    expect(await h.database.db.organizationInvite.count({ where: { organizationId: id } })).toBe(0);
   });
 
   it("refuses a role that does not exist", async () => {

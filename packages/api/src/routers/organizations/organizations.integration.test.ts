@@ -153,7 +153,7 @@ describe("listing", () => {
     const personApi = (await signedIn(h, person)).api;
     const zeta = await api.organizations.create({ name: "Zeta listing" });
     const alpha = await api.organizations.create({ name: "Alpha listing" });
-    await api.organizationMembers.add({ organizationId: zeta.id, email: person.email, role: "member" });
+    await h.database.db.organizationMember.create({ data: { organizationId: zeta.id, userId: person.id, role: "member" } });
 
     const all = await api.organizations.list();
     const names = all.map((o) => o.name);

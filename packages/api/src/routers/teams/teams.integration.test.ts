@@ -136,6 +136,8 @@ describe("teams.list", () => {
     });
     const b = await solo.api.teams.create({ name: "beta", organizationId: org.id });
     await solo.api.teams.create({ name: "Alpha", organizationId: org.id });
+    // A colleague of the organization is added to the team at once.
+    await h.database.db.organizationMember.create({ data: { organizationId: org.id, userId: world.accounts.viewer.id, role: "member" } });
     await world.callers.superUser.invites.create({ teamId: b.id, email: world.accounts.viewer.email, role: "viewer" });
     const teams = await solo.api.teams.list({ organizationId: org.id });
     expect(teams.map((t) => [t.name, t.memberCount, t.myRole])).toEqual([

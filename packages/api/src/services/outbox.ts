@@ -1,0 +1,212 @@
+// The outbox: every email the product sends is a row written in the same transaction as the event
+// that causes it, then sent by a worker with retries and growing delays. Several app processes may
+// drain one outbox: a row is claimed with FOR UPDATE SKIP LOCKED and a lease, so each is sent once.
+// Rows name what to send, not its text: emailed links are issued when the message goes out, so the
+// table never holds a usable token, and a request's answer never depends on who the address is.
+import { Prisma, type Db, type DbOrTx, type MailKind } from "@promptly/db";
+import { listen, type Listener } from "@promptly/db/listen";
+import type { Mailer } from "./mailer.ts";
+import { renderOutboxMail } from "./outbox-mail.ts";
+
+export const OUTBOX_CHANNEL = "promptly_outbox";
+
+/** What each kind of message needs besides its recipient. */
+export interface MailPayloads {
+  email_verification: { browserHash: string | null; redirectTo: string | null };
+  already_registered: Record<string, never>;
+  magic_link: { redirectTo: string | null };
+  password_reset: Record<string, never>;
+  team_invite: { inviteId: string };
+  organization_invite: { inviteId: string };
+}
+
+export type MailRequest = { [K in MailKind]: { kind: K; to: string; payload: MailPayloads[K] } }[MailKind];
+
+/** Queues a message; pass the transaction of the event that causes it. Workers hear of it on commit. */
+export async function enqueueMail(db: DbOrTx, mail: MailRequest, now: Date): Promise<void> {
+  await db.outboxMessage.create({
+    data: { kind: mail.kind, recipient: mail.to, payload: mail.payload, nextAttemptAt: now, createdAt: now },
+    select: { id: true },
+  });
+  await db.$executeRaw`SELECT pg_notify(${OUTBOX_CHANNEL}, '')`;
+}
+
+/** Waits after the 1st, 2nd, ... failed attempt: about eight hours in all before a message fails for good. */
+export const RETRY_DELAYS_MS = [10_000, 30_000, 2 * 60_000, 10 * 60_000, 30 * 60_000, 60 * 60_000, 2 * 60 * 60_000, 4 * 60 * 60_000];
+/** How long a worker may take over one claimed batch before another may claim its rows again. */
+const LEASE_MS = 2 * 60_000;
+const BATCH = 20;
+
+export interface OutboxDeps {
+  db: Db;
+  mailer: Mailer;
+  config: { appUrl: string };
+  now: () => Date;
+}
+
+interface ClaimedRow {
+  id: string;
+  kind: MailKind;
+  recipient: string;
+  payload: unknown;
+  attempts: number;
+  created_at: Date;
+}
+
+export interface DrainResult {
+  sent: number;
+  skipped: number;
+  retried: number;
+  failed: number;
+}
+
+/** Claims due messages (a batch at a time) and sends them, until none is due. */
+export async function drainOutbox(deps: OutboxDeps): Promise<DrainResult> {
+  const result: DrainResult = { sent: 0, skipped: 0, retried: 0, failed: 0 };
+  for (;;) {
+    const now = deps.now();
+    const claimed = await deps.db.$queryRaw<ClaimedRow[]>`
+      UPDATE outbox SET locked_until = ${new Date(now.getTime() + LEASE_MS)}, attempts = attempts + 1
+      WHERE id IN (
+        SELECT id FROM outbox
+        WHERE status = 'pending' AND next_attempt_at <= ${now} AND (locked_until IS NULL OR locked_until <= ${now})
+        ORDER BY next_attempt_at, created_at
+        LIMIT ${BATCH}
+        FOR UPDATE SKIP LOCKED)
+      RETURNING id, kind, recipient, payload, attempts, created_at`;
+    if (claimed.length === 0) return result;
+    for (const row of claimed) result[await deliverRow(deps, row)] += 1;
+  }
+}
+
+async function deliverRow(deps: OutboxDeps, row: ClaimedRow): Promise<keyof DrainResult> {
+  const now = deps.now();
+  try {
+    const rendered = await renderOutboxMail(deps, { kind: row.kind, to: row.recipient, payload: row.payload } as MailRequest, {
+      createdAt: row.created_at,
+      now,
+    });
+    if ("skip" in rendered) {
+      await finish(deps.db, row.id, { status: "skipped", lastError: rendered.skip, lockedUntil: null });
+      return "skipped";
+    }
+    await deps.mailer.send({ to: row.recipient, ...rendered });
+    await finish(deps.db, row.id, { status: "sent", sentAt: deps.now(), lastError: null, lockedUntil: null });
+    return "sent";
+  } catch (error) {
+    const lastError = describeError(error);
+    const delay = RETRY_DELAYS_MS[row.attempts - 1];
+    if (delay === undefined) {
+      await finish(deps.db, row.id, { status: "failed", lastError, lockedUntil: null });
+      return "failed";
+    }
+    await finish(deps.db, row.id, { lastError, lockedUntil: null, nextAttemptAt: new Date(now.getTime() + delay) });
+    return "retried";
+  }
+}
+
+const finish = (db: Db, id: string, data: Prisma.OutboxMessageUpdateInput) =>
+  db.outboxMessage.update({ where: { id }, data, select: { id: true } });
+
+/** The log line of a failure, kept on the row: a message, never a stack. */
+const describeError = (error: unknown) => (error instanceof Error ? error.message : String(error)).slice(0, 1000);
+
+export interface OutboxStats {
+  /** Messages waiting to be sent (including those waiting for a retry). */
+  depth: number;
+  /** Age of the oldest waiting message, in seconds; 0 when none waits. */
+  oldestAgeSeconds: number;
+  /** Messages that failed for good (kept with their last error). */
+  failed: number;
+}
+
+export async function outboxStats(db: DbOrTx, now: Date): Promise<OutboxStats> {
+  const [row] = await db.$queryRaw<{ depth: bigint; oldest: Date | null; failed: bigint }[]>`
+    SELECT count(*) FILTER (WHERE status = 'pending') AS depth,
+           min(created_at) FILTER (WHERE status = 'pending') AS oldest,
+           count(*) FILTER (WHERE status = 'failed') AS failed
+    FROM outbox WHERE status IN ('pending', 'failed')`;
+  return {
+    depth: Number(row?.depth ?? 0),
+    oldestAgeSeconds: row?.oldest ? Math.max(0, Math.round((now.getTime() - row.oldest.getTime()) / 1000)) : 0,
+    failed: Number(row?.failed ?? 0),
+  };
+}
+
+export interface OutboxWorker {
+  /** Sends everything due now; resolves when this process has nothing due left. */
+  drain(): Promise<void>;
+  /** Stops listening and polling; resolves once a drain in progress has finished. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Drains on every notification (a commit that queued mail, in any process) and every `pollMs` (retries
+ * that became due, notifications missed while the listening connection was down). Drains never overlap
+ * within a process; a request to drain during one runs another pass after it.
+ */
+export function startOutboxWorker(
+  deps: OutboxDeps,
+  options: { databaseUrl?: string; pollMs?: number; onError?: (error: unknown) => void } = {},
+): OutboxWorker {
+  const onError = options.onError ?? ((error: unknown) => console.error("Outbox:", describeError(error)));
+  let running: Promise<void> | null = null;
+  let again = false;
+  let stopped = false;
+  let listener: Listener | null = null;
+  let connecting: Promise<void> | null = null;
+
+  const drain = (): Promise<void> => {
+    if (stopped) return running ?? Promise.resolve();
+    if (running) {
+      again = true;
+      return running;
+    }
+    running = (async () => {
+      do {
+        again = false;
+        try {
+          await drainOutbox(deps);
+        } catch (error) {
+          onError(error);
+        }
+      } while (again && !stopped);
+    })().finally(() => {
+      running = null;
+    });
+    return running;
+  };
+
+  const ensureListening = () => {
+    if (!options.databaseUrl || stopped || listener?.alive || connecting) return;
+    connecting = listen(options.databaseUrl, OUTBOX_CHANNEL, () => void drain(), onError)
+      .then(async (opened) => {
+        if (stopped) await opened.close();
+        else listener = opened;
+      }, onError)
+      .finally(() => {
+        connecting = null;
+      });
+  };
+
+  ensureListening();
+  const first = setTimeout(() => void drain(), 0);
+  const timer = setInterval(() => {
+    ensureListening();
+    void drain();
+  }, options.pollMs ?? 5_000);
+  first.unref();
+  timer.unref();
+
+  return {
+    drain,
+    async stop() {
+      stopped = true;
+      clearTimeout(first);
+      clearInterval(timer);
+      await connecting;
+      await listener?.close();
+      await running;
+    },
+  };
+}
