@@ -13,17 +13,17 @@ const t = initTRPC.context<Context>().create({
     const reason = error.cause instanceof DomainError ? error.cause.reason : undefined;
     // A 5xx carries no internal message (a driver's text, an address, a path): those go to the log.
     const internal = shape.data.httpStatus >= 500 && !(error.cause instanceof DomainError);
+    // Stack traces never leave the server, in any mode.
+    const { stack: _stack, ...data } = shape.data;
     return {
       ...shape,
       // A form shows one clear message: the first field's, exactly as the shared schema words it.
       message: internal ? UNEXPECTED_ERROR : (zodError?.issues[0]?.message ?? shape.message),
       data: {
-        ...shape.data,
+        ...data,
         // Field messages for forms: { fieldErrors: { email: ["Invalid email address"] }, formErrors: [] }
         zodError: zodError ? z.flattenError(zodError) : null,
         reason: reason ?? null,
-        // Stack traces never leave the server outside development.
-        stack: undefined,
       },
     };
   },

@@ -1,0 +1,62 @@
+// Issue 11, finding 3: a reset or magic link mailed before a change of credentials must not work
+// after it, or whoever holds an old link takes the account back.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { MSG } from "@promptly/shared";
+import { createHarness, type Harness } from "../../testing.ts";
+import { linkOf, nextMail, SUBJECTS } from "../auth/test-support.ts";
+import { PASSWORD, createAccount, nextStep, outcome, signedIn, totp } from "./test-support.ts";
+
+let h: Harness;
+beforeAll(async () => {
+  h = await createHarness();
+});
+afterAll(() => h.close());
+
+/** A live reset link and a live magic link of `email`, as an attacker who read the mailbox would hold them. */
+async function mailedLinks(email: string) {
+  const anonymous = h.client().api;
+  await anonymous.auth.requestPasswordReset({ email });
+  const reset = linkOf(await nextMail(h, email, SUBJECTS.passwordReset)).token;
+  await anonymous.auth.sendMagicLink({ email });
+  const magic = linkOf(await nextMail(h, email, SUBJECTS.magicLink)).token;
+  return { reset, magic };
+}
+
+async function expectDead(links: { reset: string; magic: string }) {
+  const attacker = h.client().api;
+  expect(await outcome(attacker.auth.resetPassword({ token: links.reset, password: "attacker-password" }))).toEqual({
+    code: "BAD_REQUEST",
+    message: MSG.invalidOrExpiredLink,
+  });
+  expect(await outcome(attacker.auth.signInWithMagicLink({ token: links.magic }))).toEqual({ code: "BAD_REQUEST", message: MSG.invalidOrExpiredLink });
+  expect(await attacker.auth.me()).toBeNull();
+}
+
+describe("emailed links after a change of credentials", () => {
+  it("security.changePassword revokes every live reset and magic link", async () => {
+    const account = await createAccount(h);
+    const links = await mailedLinks(account.email);
+    const { api } = await signedIn(h, account);
+    await api.security.changePassword({ currentPassword: PASSWORD, newPassword: "brand-new-pass-1", confirmPassword: "brand-new-pass-1" });
+    await expectDead(links);
+    expect(await h.database.db.oneTimeToken.count({ where: { userId: account.id, usedAt: null } })).toBe(0);
+  });
+
+  it("enabling two-factor revokes them too", async () => {
+    const account = await createAccount(h);
+    const links = await mailedLinks(account.email);
+    const { api } = await signedIn(h, account);
+    const { secret } = await api.security.setupTwoFactor();
+    nextStep(h);
+    await api.security.enableTwoFactor({ code: totp(h, secret) });
+    await expectDead(links);
+  });
+
+  it("links asked for after the change work as usual", async () => {
+    const account = await createAccount(h);
+    const { api } = await signedIn(h, account);
+    await api.security.changePassword({ currentPassword: PASSWORD, newPassword: "brand-new-pass-1", confirmPassword: "brand-new-pass-1" });
+    const links = await mailedLinks(account.email);
+    expect(await h.client().api.auth.signInWithMagicLink({ token: links.magic })).toMatchObject({ status: "signed_in" });
+  });
+});
