@@ -42,6 +42,8 @@ export interface TestClientOptions {
   ip?: string;
   userAgent?: string;
   secure?: boolean;
+  /** Other services than the harness's (e.g. a database client that records its queries). */
+  services?: ApiServices;
 }
 
 export interface Harness {
@@ -165,7 +167,7 @@ export async function createHarness(options: { rateLimits?: boolean } = {}): Pro
             else cookies.set(name, value);
           },
         };
-        return createContext(services, req);
+        return createContext(clientOptions.services ?? services, req);
       });
       return { api: caller, cookies };
     },
