@@ -13,7 +13,8 @@ import { createS3Storage } from "./services/storage.ts";
 import { hashPassword } from "./services/auth.ts";
 import { DomainError } from "./errors.ts";
 
-export { createS3Storage };
+export { createS3Storage, createSmtpMailer };
+export { drainOutbox, enqueueMail } from "./services/outbox.ts";
 export { AUTH_RATE_LIMITS } from "./services/auth.ts";
 import { RateLimiter } from "./services/rate-limiter.ts";
 import { startOutboxWorker, type OutboxWorker } from "./services/outbox.ts";

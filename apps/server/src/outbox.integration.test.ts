@@ -1,0 +1,121 @@
+// Issue 11, finding 9 and acceptance 2: mail is never lost. With the SMTP server down, a password
+// reset and an invitation are queued and answered; once it is up, each arrives exactly once. Two
+// app processes draining one outbox send each message once.
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import {
+  createHarness, createMailbox, createSmtpMailer, createTestAccount, drainOutbox, enqueueMail, type Harness,
+} from "@promptly/api/testing";
+import { createDb } from "@promptly/db";
+import { freePort } from "../../../test/free-port.ts";
+import { startMailCatcher, type EmbeddedService } from "./embedded.ts";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+let h: Harness;
+let smtpPort: number;
+let webPort: number;
+let dataDir: string;
+let catcher: EmbeddedService | null = null;
+
+beforeAll(async () => {
+  h = await createHarness();
+  [smtpPort, webPort] = [await freePort(), await freePort()];
+  dataDir = mkdtempSync(join(tmpdir(), "promptly-outbox-"));
+  // Every mail of this file goes to an SMTP server of its own, which the tests stop and start.
+  h.services.mailer = createSmtpMailer({ host: "127.0.0.1", port: smtpPort, secure: false, allowSelfSigned: true, from: "Promptly <no-reply@promptly.test>" });
+});
+afterEach(async () => {
+  await catcher?.stop();
+  catcher = null;
+});
+afterAll(async () => {
+  await h.close();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+async function startSmtp() {
+  const started = await startMailCatcher({ dataDir, smtpPort, webPort });
+  catcher = started.service;
+  return createMailbox(`http://127.0.0.1:${webPort}`);
+}
+
+const outboxOf = (recipient: string) =>
+  h.database.db.outboxMessage.findMany({ where: { recipient }, select: { kind: true, status: true, attempts: true, lastError: true } });
+
+describe("the outbox", () => {
+  it("SMTP down: a reset and an invitation are queued and answered; SMTP up: each arrives exactly once", async () => {
+    const db = h.database.db;
+    const admin = await createTestAccount(h, { superUser: true, fullName: "Ada Admin" });
+    const person = await createTestAccount(h);
+    const organization = await db.organization.create({ data: { name: "Acme", members: { create: [{ userId: admin.id, role: "admin" }] } } });
+    const team = await db.team.create({ data: { name: "Core", organizationId: organization.id, members: { create: [{ userId: admin.id, role: "admin" }] } } });
+    const invitee = `invitee-${Date.now()}@example.test`;
+
+    await expect(h.client().api.auth.requestPasswordReset({ email: person.email })).resolves.toEqual({ ok: true });
+    const adminApi = (await h.signedInClient(admin.id)).api;
+    await expect(adminApi.invites.create({ teamId: team.id, email: invitee, role: "viewer" })).resolves.toMatchObject({ status: "invited" });
+
+    await h.mail.settled();
+    for (const recipient of [person.email, invitee]) {
+      expect(await outboxOf(recipient)).toEqual([expect.objectContaining({ status: "pending", attempts: 1, lastError: expect.stringMatching(/ECONNREFUSED/) })]);
+    }
+    const health = await h.client().api.health.check();
+    expect(health.outbox).toMatchObject({ depth: 2, failed: 0 });
+    h.clock.advance(5_000);
+    await h.mail.settled(); // not due yet: nothing is tried before its delay
+    expect((await outboxOf(person.email))[0]?.attempts).toBe(1);
+
+    const mailbox = await startSmtp();
+    h.clock.advance(60_000);
+    await h.mail.settled();
+    // A later drain (another poll, another process) sends nothing again.
+    h.clock.advance(24 * 60 * 60_000);
+    await h.mail.settled();
+    expect((await mailbox.list(person.email)).map((m) => m.subject)).toEqual(["Reset your Promptly password"]);
+    expect((await mailbox.list(invitee)).map((m) => m.subject)).toEqual(["You're invited to join Core on Promptly"]);
+    expect(await outboxOf(person.email)).toEqual([expect.objectContaining({ status: "sent", attempts: 2, lastError: null })]);
+    expect((await h.client().api.health.check()).outbox).toEqual({ depth: 0, oldestAgeSeconds: 0, failed: 0 });
+  });
+
+  it("gives up after the last retry and keeps the message with its last error", async () => {
+    const email = `never-${Date.now()}@example.test`;
+    await enqueueMail(h.database.db, { kind: "already_registered", to: email, payload: {} }, h.clock.now());
+    for (let attempt = 0; attempt < 12; attempt++) {
+      await h.mail.settled();
+      h.clock.advance(5 * 60 * 60_000);
+    }
+    expect(await outboxOf(email)).toEqual([
+      { kind: "already_registered", status: "failed", attempts: 9, lastError: expect.stringMatching(/ECONNREFUSED/) },
+    ]);
+    expect((await h.client().api.health.check()).outbox).toMatchObject({ failed: 1 });
+  });
+
+  it("two processes draining one outbox send each message once", async () => {
+    const mailbox = await startSmtp();
+    const stamp = Date.now();
+    const recipients = Array.from({ length: 45 }, (_, i) => `pair-${stamp}-${i}@example.test`);
+    for (const to of recipients) await enqueueMail(h.database.db, { kind: "already_registered", to, payload: {} }, h.clock.now());
+    // Two independent app processes' worth of services: their own database pools and SMTP clients.
+    const processes = [0, 1].map(() => ({
+      db: createDb({ url: h.database.url, max: 3 }),
+      mailer: createSmtpMailer({ host: "127.0.0.1", port: smtpPort, secure: false, allowSelfSigned: true, from: "Promptly <no-reply@promptly.test>" }),
+      config: h.services.config,
+      now: h.clock.now,
+    }));
+    try {
+      // Each process drains twice at once, beside the harness's own worker: five drainers, one outbox.
+      const results = await Promise.all([...processes, ...processes].map((deps) => drainOutbox(deps)));
+      await h.mail.settled();
+      expect(results.reduce((sum, r) => sum + r.sent, 0)).toBeLessThanOrEqual(45);
+      const counts = await Promise.all(recipients.map(async (to) => (await mailbox.list(to)).length));
+      expect(counts).toEqual(recipients.map(() => 1));
+      expect(await h.database.db.outboxMessage.count({ where: { recipient: { in: recipients }, status: "sent" } })).toBe(45);
+    } finally {
+      for (const deps of processes) {
+        deps.mailer.close();
+        await deps.db.$disconnect();
+      }
+    }
+  });
+});
