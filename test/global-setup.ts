@@ -14,7 +14,7 @@ export default async function setup(project: TestProject) {
   const services: EmbeddedService[] = [];
   let databaseServerUrl = process.env.TEST_DATABASE_URL;
   if (!databaseServerUrl) {
-    const pg = await startEmbeddedPostgres({ dataDir, port: await freePort() });
+    const pg = await startEmbeddedPostgres({ dataDir, port: await freePort(), durable: false });
     services.push(pg.service);
     databaseServerUrl = pg.serverUrl;
   }

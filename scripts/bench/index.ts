@@ -118,7 +118,7 @@ async function main() {
   try {
     let databaseUrl = process.env.BENCH_DATABASE_URL;
     if (!databaseUrl) {
-      const database = await startEmbeddedPostgres({ dataDir, port: await freePort(), database: "bench" });
+      const database = await startEmbeddedPostgres({ dataDir, port: await freePort(), database: "bench", durable: false });
       databaseUrl = database.url;
       stopDatabase = database.service.stop;
     }

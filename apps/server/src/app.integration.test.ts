@@ -22,7 +22,7 @@ describe("HTTP host", () => {
   it("GET /api/health reports every part ok", async () => {
     const response = await fetch(`${base}/api/health`);
     expect(response.status).toBe(200);
-    expect(await response.json()).toEqual({ status: "ok", db: "ok", storage: "ok", mail: "ok" });
+    expect(await response.json()).toEqual({ status: "ok", db: "ok", storage: "ok", mail: "ok", outbox: { depth: 0, oldestAgeSeconds: 0, failed: 0 } });
   });
 
   it("GET /api/health answers 503 and names the failing part", async () => {
@@ -36,7 +36,7 @@ describe("HTTP host", () => {
     try {
       const response = await fetch(`${brokenServer.base}/api/health`);
       expect(response.status).toBe(503);
-      expect(await response.json()).toEqual({ status: "error", db: "ok", storage: "error", mail: "ok" });
+      expect(await response.json()).toMatchObject({ status: "error", db: "ok", storage: "error", mail: "ok" });
     } finally {
       await brokenServer.close();
     }
@@ -98,6 +98,6 @@ describe("HTTP host", () => {
 
   it("the typed client package talks to the real router", async () => {
     const client = createClient({ url: base });
-    await expect(client.health.check.query()).resolves.toEqual({ status: "ok", db: "ok", storage: "ok", mail: "ok" });
+    await expect(client.health.check.query()).resolves.toEqual({ status: "ok", db: "ok", storage: "ok", mail: "ok", outbox: { depth: 0, oldestAgeSeconds: 0, failed: 0 } });
   });
 });

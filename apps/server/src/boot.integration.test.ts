@@ -1,4 +1,5 @@
-import { chmodSync, mkdtempSync, rmSync } from "node:fs";
+import { spawn, type ChildProcess } from "node:child_process";
+import { chmodSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pg from "pg";
@@ -7,7 +8,7 @@ import { createEmptyDatabase } from "@promptly/db/testing";
 import { readMigrations } from "@promptly/db/migrate";
 import { freePort } from "../../../test/free-port.ts";
 import { boot } from "./boot.ts";
-import { loadEnv } from "./env.ts";
+import { loadEnv, REPO_ROOT } from "./env.ts";
 
 const cleanups: (() => Promise<unknown> | void)[] = [];
 afterAll(async () => {
@@ -36,8 +37,10 @@ describe("boot", () => {
     });
     const first = await boot(env, { log: quiet });
     const health = await fetch(`http://127.0.0.1:${env.PORT}/api/health`);
-    expect(await health.json()).toEqual({ status: "ok", db: "ok", storage: "ok", mail: "ok" });
+    expect(await health.json()).toEqual({ status: "ok", db: "ok", storage: "ok", mail: "ok", outbox: { depth: 0, oldestAgeSeconds: 0, failed: 0 } });
     await first.services.db.user.create({ data: { email: "kept@example.test" } });
+    // Real work is kept in the embedded default: every commit reaches the disk (issue 11, finding 9).
+    expect(await first.services.db.$queryRaw`SHOW fsync`).toEqual([{ fsync: "on" }]);
     await first.stop();
 
     const second = await boot(env, { log: quiet });
@@ -76,6 +79,65 @@ describe("boot", () => {
     expect(rows.map((row) => row.migration_name).sort()).toEqual(readMigrations().map((m) => m.name));
     expect(rows.every((row) => row.n === "1")).toBe(true);
   }, 120_000);
+
+  it("after kill -9 of a started server, the next start on the same data directory starts (the leftover database is stopped)", async () => {
+    const dataDir = tempDataDir();
+    const ports = { PORT: await freePort(), EMBEDDED_POSTGRES_PORT: await freePort(), EMBEDDED_S3_PORT: await freePort(), SMTP_PORT: await freePort(), MAILBOX_PORT: await freePort() };
+    const env = {
+      ...process.env,
+      NODE_ENV: "production",
+      DATA_DIR: dataDir,
+      DATABASE_URL: "", S3_ENDPOINT: "", SMTP_HOST: "",
+      ...Object.fromEntries(Object.entries(ports).map(([name, port]) => [name, String(port)])),
+    };
+    const children: ChildProcess[] = [];
+    const postgresPid = () => Number(readFileSync(join(dataDir, "postgres", "postmaster.pid"), "utf8").split("\n")[0]);
+    const isAlive = (pid: number) => {
+      try {
+        process.kill(pid, 0);
+        return true;
+      } catch {
+        return false;
+      }
+    };
+    cleanups.push(() => {
+      for (const child of children) child.kill("SIGKILL");
+      try {
+        process.kill(postgresPid(), "SIGINT");
+      } catch {
+        // already stopped (no pid file, or no such process)
+      }
+    });
+    const start = async () => {
+      let output = "";
+      const child = spawn(process.execPath, ["--import", "tsx", join(REPO_ROOT, "apps/server/src/main.ts")], { env, cwd: REPO_ROOT });
+      children.push(child);
+      child.stdout?.on("data", (chunk) => (output += chunk));
+      child.stderr?.on("data", (chunk) => (output += chunk));
+      const deadline = Date.now() + 90_000;
+      for (;;) {
+        const healthy = await fetch(`http://127.0.0.1:${ports.PORT}/api/health`).then((r) => r.ok, () => false);
+        if (healthy) return child;
+        if (child.exitCode !== null || Date.now() > deadline) throw new Error(`the server did not start:\n${output}`);
+        await new Promise((resolve) => setTimeout(resolve, 250));
+      }
+    };
+    const exited = (child: ChildProcess) => new Promise((resolve) => (child.exitCode !== null ? resolve(null) : child.once("exit", resolve)));
+
+    const first = await start();
+    const orphan = postgresPid();
+    first.kill("SIGKILL");
+    await exited(first);
+    expect(isAlive(orphan)).toBe(true); // the crash left the database running, holding its port
+
+    const second = await start();
+    expect(isAlive(orphan)).toBe(false);
+    const current = postgresPid();
+    expect(current).not.toBe(orphan);
+    second.kill("SIGTERM");
+    await exited(second);
+    await expect.poll(() => isAlive(current), { timeout: 10_000 }).toBe(false);
+  }, 180_000);
 
   it("refuses to start a second server on a port that is taken, with a clear message", async () => {
     const dataDir = tempDataDir();

@@ -7,7 +7,7 @@ import { closeServices, createServices, scheduleHousekeeping, startOutboxWorker,
 import type { RequestHandler } from "express";
 import { createApp } from "./app.ts";
 import { openedPorts, type Env } from "./env.ts";
-import { startEmbeddedPostgres, startEmbeddedS3, startMailCatcher, type EmbeddedService } from "./embedded.ts";
+import { startEmbeddedPostgres, startEmbeddedS3, startMailCatcher, stopLeftoverPostgres, type EmbeddedService } from "./embedded.ts";
 
 export interface Running {
   services: ApiServices;
@@ -32,7 +32,11 @@ async function assertPortsFree(ports: { port: number; host: string; variable: st
 
 export async function boot(env: Env, opts: { viteMiddleware?: RequestHandler; log?: (line: string) => void } = {}): Promise<Running> {
   const log = opts.log ?? ((line: string) => console.log(line));
-  await assertPortsFree(openedPorts(env));
+  const ports = openedPorts(env);
+  // The app's own port first: taken means Promptly itself is running, and its database is in use.
+  await assertPortsFree(ports.filter((p) => p.variable === "PORT"));
+  if (!env.DATABASE_URL) await stopLeftoverPostgres(env.DATA_DIR, log);
+  await assertPortsFree(ports.filter((p) => p.variable !== "PORT"));
   const embedded: EmbeddedService[] = [];
   const stopEmbedded = async () => {
     for (const service of embedded.reverse()) await service.stop().catch(() => undefined);

