@@ -4,6 +4,7 @@ import { expect, test, type Page } from "@playwright/test";
 import { MSG } from "@promptly/shared";
 import { createAccount, createOrganizationWith, signIn, withDb } from "./support/accounts.ts";
 import { consoleErrors } from "./support/console.ts";
+import { waitForMail } from "./support/teams.ts";
 import {
   findOrganization,
   memberRow,
@@ -85,11 +86,22 @@ test.describe("a super user", () => {
     await expect(me).toContainText("Last admin");
     await expect(me.getByRole("combobox", { name: "Role of Sam Super" })).toBeDisabled();
 
-    // Add a member by email.
+    // Add a member by email: they are invited (issue 11: nobody joins without consent) and accept the emailed link.
     const addForm = page.getByRole("form", { name: "Add a member" });
     await addForm.getByLabel("Email").fill(colleague.email);
     await addForm.getByRole("button", { name: "Add" }).click();
-    await expect(page.locator("[data-sonner-toast]").filter({ hasText: "Member added" })).toBeVisible();
+    await expect(page.locator("[data-sonner-toast]").filter({ hasText: "Invitation sent" })).toBeVisible();
+    expect(await membershipsOf(created!.id)).not.toContainEqual({ email: colleague.email, role: "member" });
+    const invitation = await waitForMail(colleague.email, new RegExp(`invited to join ${organization.name}`));
+    const colleagueContext = await page.context().browser()!.newContext();
+    const colleaguePage = await colleagueContext.newPage();
+    await signIn(colleaguePage, colleague.email);
+    await colleaguePage.goto(invitation.text.match(/https?:\/\/\S+\/auth\/accept-invite\?id=[0-9a-f-]+/)![0]);
+    await expect(colleaguePage.getByTestId("accept-invite")).toContainText(`You have been invited to join the organization ${organization.name} as Member`);
+    await colleaguePage.getByRole("button", { name: "Accept Invitation" }).click();
+    await expect(colleaguePage.locator("[data-sonner-toast]").filter({ hasText: "Invitation accepted" })).toBeVisible();
+    await colleagueContext.close();
+    await page.reload();
     const colleagueRow = memberRow(page, colleague.email);
     await expect(colleagueRow).toContainText("Colin Colleague");
     expect(await membershipsOf(created!.id)).toContainEqual({ email: colleague.email, role: "member" });

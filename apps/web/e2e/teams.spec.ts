@@ -2,7 +2,9 @@
 // member table and invite panel, and accepting an invitation from the emailed link.
 import { expect, test } from "@playwright/test";
 import { MSG, TEAM_MSG } from "@promptly/shared";
-import { createAccount, createOrganizationWith, createTeamWith, PASSWORD, signIn, uniqueEmail, uniqueName } from "./support/accounts.ts";
+import {
+  addOrganizationMember, createAccount, createOrganizationWith, createTeamWith, PASSWORD, signIn, uniqueEmail, uniqueName,
+} from "./support/accounts.ts";
 import { consoleErrors } from "./support/console.ts";
 import { E2E } from "./support/env.ts";
 import {
@@ -144,11 +146,14 @@ test("an admin creates a team and invites a new address; the invitee accepts fro
   expect(errors).toEqual([]);
 });
 
-test("inviting an existing account adds it at once, with no pending invite", async ({ page }) => {
+test("inviting a colleague of the organization adds them at once, with no pending invite", async ({ page }) => {
   const errors = consoleErrors(page, { allow4xx: true });
   const orgAdmin = await createAccount({ fullName: "Olga Orgadmin" });
   const existing = await createAccount({ fullName: "Eric Existing" });
-  const organization = await createOrganizationWith([{ userId: orgAdmin.id, role: "admin" }]);
+  const organization = await createOrganizationWith([
+    { userId: orgAdmin.id, role: "admin" },
+    { userId: existing.id, role: "member" },
+  ]);
   const team = await createTeamWith(organization.id, [{ userId: orgAdmin.id, role: "admin" }]);
   await signIn(page, orgAdmin.email);
   await page.goto("/teams");
@@ -172,13 +177,22 @@ test("inviting an existing account adds it at once, with no pending invite", asy
   await expect(toast(page, TEAM_MSG.alreadyTeamMember)).toBeVisible();
   expect(await teamMembersOf(team.id)).toHaveLength(2);
 
+  // An account outside the organization is invited, not added (issue 11): it joins by accepting.
+  const stranger = await createAccount({ fullName: "Sam Stranger" });
+  await panel.getByLabel("Email").fill(stranger.email);
+  await panel.getByRole("button", { name: "Add" }).click();
+  await expect(toast(page, "Invitation sent")).toBeVisible();
+  await expect(inviteRow(page, stranger.email)).toBeVisible();
+  await expect(memberRow(page, stranger.email)).toHaveCount(0);
+  expect(await organizationRoleOf(organization.id, stranger.email)).toBeNull();
+
   // Cancel closes the panel.
   await panel.getByRole("button", { name: "Cancel" }).click();
   await expect(panel).toBeHidden();
   expect(errors).toEqual([]);
 });
 
-test("an invited address that has an account by now is added at once, from the panel or from Resend, and its pending row goes", async ({ page }) => {
+test("an invited address that has joined the organization by now is added at once, from the panel or from Resend, and its pending row goes", async ({ page }) => {
   const errors = consoleErrors(page, { allow4xx: true });
   const orgAdmin = await createAccount({ fullName: "Olga Orgadmin" });
   const organization = await createOrganizationWith([{ userId: orgAdmin.id, role: "admin" }]);
@@ -195,9 +209,11 @@ test("an invited address that has an account by now is added at once, from the p
     await expect(inviteRow(page, email)).toBeVisible();
   }
 
-  // Both sign up elsewhere without accepting. Inviting the first again from the panel adds them.
-  await createAccount({ email: early, fullName: "Early Bird" });
-  await createAccount({ email: late, fullName: "Late Comer" });
+  // Both join the organization another way without accepting. Inviting the first again from the panel adds them.
+  for (const [email, fullName] of [[early, "Early Bird"], [late, "Late Comer"]] as const) {
+    const account = await createAccount({ email, fullName });
+    await addOrganizationMember(organization.id, account.id);
+  }
   await panel.getByLabel("Email").fill(early);
   await panel.getByRole("button", { name: "Add" }).click();
   await expect(toast(page, "Member added")).toBeVisible();

@@ -88,6 +88,13 @@ export async function createOrganizationWith(
   });
 }
 
+/** Makes an account a member of an organization, written straight into the database. */
+export async function addOrganizationMember(organizationId: string, userId: string, role: "admin" | "member" = "member") {
+  await withDb((client) =>
+    client.query(`INSERT INTO organization_members (organization_id, user_id, role) VALUES ($1, $2, $3)`, [organizationId, userId, role]),
+  );
+}
+
 /** A team of an organization with the given members, written straight into the database. */
 export async function createTeamWith(
   organizationId: string,
