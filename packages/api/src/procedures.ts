@@ -1,121 +1,113 @@
-// Procedure builders: the permission a procedure needs is visible where the router wires it.
+// Procedure builders: the action a procedure performs is named where the router wires it, and the
+// permission table of packages/shared (`can`) decides who may. Handlers never compare roles.
 import { TRPCError } from "@trpc/server";
 import { z } from "zod";
-import { MSG, canCreateTeams, hasAppRole, hasTeamLevel, idSchema, type AppRole, type TeamLevel } from "@promptly/shared";
+import { DENIED_MESSAGES, MSG, SIGN_IN_MESSAGES, accessOf, can, idSchema, type Action } from "@promptly/shared";
+import type { DbOrTx } from "@promptly/db";
+import type { User } from "lucia";
 import { baseProcedure } from "./trpc.ts";
 import { loadOrganizationAccess, loadTeamAccess, loadViewer, viewerFromSessionUser } from "./services/access.ts";
 import { findMemberOrganizationId } from "./services/organizations.ts";
 import { findTeamMemberTeamId } from "./services/teams.ts";
 import { findInviteTeamId } from "./services/invites.ts";
-import type { Db } from "@promptly/db";
 
 export const publicProcedure = baseProcedure;
 
-/** A signed-in session, even one that still waits for its second factor. */
+const unauthorized = (message: string = MSG.userNotAuthenticated) => new TRPCError({ code: "UNAUTHORIZED", message });
+const notFound = () => new TRPCError({ code: "NOT_FOUND", message: MSG.notFound });
+const forbidden = (action: Action) => new TRPCError({ code: "FORBIDDEN", message: DENIED_MESSAGES[action] ?? MSG.permissionDenied });
+
+/** A signed-in session, even one that still waits for its second factor (the second sign-in step). */
 export const sessionProcedure = baseProcedure.use(({ ctx, next }) => {
-  if (!ctx.session || !ctx.user) throw new TRPCError({ code: "UNAUTHORIZED", message: MSG.userNotAuthenticated });
+  if (!ctx.session || !ctx.user) throw unauthorized();
   return next({ ctx: { session: ctx.session, user: ctx.user } });
 });
 
+/** The caller is a fully signed-in user (or a visitor, when `anonymous` says what to tell them). */
+const signedIn = (anonymousMessage: string = MSG.userNotAuthenticated) =>
+  baseProcedure.use(async ({ ctx, next }) => {
+    const { session, user } = ctx;
+    if (!session || !user) throw unauthorized(anonymousMessage);
+    if (!session.twoFactorVerified) throw unauthorized(MSG.twoFactorRequired);
+    // The session lookup loaded the profile and role; only a missing role row needs a query (spec 4).
+    const viewer = viewerFromSessionUser(user) ?? (await loadViewer(ctx.db, user.id));
+    return next({
+      ctx: { session, user, viewer: { userId: viewer.userId, role: viewer.role, isSuperUser: viewer.isSuperUser } },
+    });
+  });
+
 /** A fully signed-in user, with the app role resolved once (spec 4) and put on ctx.viewer. */
-export const protectedProcedure = sessionProcedure.use(async ({ ctx, next }) => {
-  if (!ctx.session.twoFactorVerified) {
-    throw new TRPCError({ code: "UNAUTHORIZED", message: MSG.twoFactorRequired, cause: undefined });
-  }
-  // The session lookup loaded the profile and role; only a missing role row needs a query (spec 4).
-  const viewer = viewerFromSessionUser(ctx.user) ?? (await loadViewer(ctx.db, ctx.user.id));
-  return next({ ctx: { viewer: { userId: viewer.userId, role: viewer.role, isSuperUser: viewer.isSuperUser } } });
+export const protectedProcedure = signedIn();
+
+/** protectedProcedure, answering an anonymous caller with the spec's own words for the action. */
+export const signedInProcedure = signedIn;
+
+/**
+ * Anonymous callers welcome: ctx.signedInUser is the fully signed-in user, or null for a visitor and
+ * for a session still waiting for its second factor (auth.me, invites.get answer them differently).
+ */
+export const optionalViewerProcedure = baseProcedure.use(({ ctx, next }) => {
+  const signedInUser: User | null = ctx.session?.twoFactorVerified && ctx.user ? ctx.user : null;
+  return next({ ctx: { signedInUser } });
 });
 
-export const superUserProcedure = protectedProcedure.use(({ ctx, next }) => {
-  if (!ctx.viewer.isSuperUser) throw new TRPCError({ code: "FORBIDDEN", message: MSG.permissionDenied });
-  return next();
-});
-
-/** Allowed app roles (a super user always passes). */
-export const appRoleProcedure = (allowed: readonly AppRole[], message: string = MSG.permissionDenied) =>
-  protectedProcedure.use(({ ctx, next }) => {
-    if (!hasAppRole(ctx.viewer, allowed)) throw new TRPCError({ code: "FORBIDDEN", message });
+/** An action that concerns no organization or team (create an organization, manage any of them). */
+export const appProcedure = (action: Action) =>
+  signedIn(SIGN_IN_MESSAGES[action]).use(({ ctx, next }) => {
+    if (!can(accessOf(ctx.viewer), action)) throw forbidden(action);
     return next();
   });
 
-const notFound = () => new TRPCError({ code: "NOT_FOUND", message: MSG.notFound });
+/** Where an input's id leads: the input key that carries it, and how to find the owning organization or team. */
+export interface Locator<K extends string> {
+  key: K;
+  find(db: DbOrTx, id: string): Promise<string | null>;
+}
+const locator = <K extends string>(key: K, find: Locator<K>["find"] = async (_db, id) => id): Locator<K> => ({ key, find });
+
+/** `{ organizationId }` names the organization. */
+export const byOrganizationId = locator("organizationId");
+/** `{ id }` is an organization member row's id. */
+export const byOrganizationMember = locator("id", findMemberOrganizationId);
+/** `{ teamId }` names the team. */
+export const byTeamId = locator("teamId");
+/** `{ id }` is the team's own id. */
+export const byTeam = locator("id");
+/** `{ id }` is a team member row's id. */
+export const byTeamMember = locator("id", findTeamMemberTeamId);
+/** `{ id }` is a pending invitation's id. */
+export const byTeamInvite = locator("id", findInviteTeamId);
+
+/** The input object of a locator: its one id key. The procedure adds the rest of its input itself. */
+const locatorInput = <K extends string>(found: Locator<K>) => z.object({ [found.key]: idSchema } as Record<K, typeof idSchema>);
 
 /**
- * Input carries `organizationId`. Members pass at "member" level, organization admins (and super
- * users) at "admin" level. Outsiders get NOT_FOUND: they must not learn that the organization exists.
+ * An action on something that belongs to an organization: the input's id leads to the organization,
+ * whose access is loaded once and put on ctx.organization. Callers who may not know of it (and
+ * unknown ids) get NOT_FOUND; those who see it but may not act get FORBIDDEN.
  */
-export const organizationProcedure = (level: "member" | "admin") =>
-  protectedProcedure.input(z.object({ organizationId: idSchema })).use(async ({ ctx, input, next }) => {
-    const access = await loadOrganizationAccess(ctx.db, ctx.viewer, input.organizationId);
-    if (!access) throw notFound();
-    if (level === "admin" && !access.isOrgAdmin) throw new TRPCError({ code: "FORBIDDEN", message: MSG.permissionDenied });
-    return next({ ctx: { organization: access } });
-  });
+export const organizationResourceProcedure = <K extends string>(action: Action, found: Locator<K>) =>
+  signedIn(SIGN_IN_MESSAGES[action])
+    .input(locatorInput(found))
+    .use(async ({ ctx, input, next }) => {
+      const organizationId = await found.find(ctx.db, (input as Record<K, string>)[found.key]);
+      const access = organizationId ? await loadOrganizationAccess(ctx.db, ctx.viewer, organizationId) : null;
+      if (!access) throw notFound();
+      if (!can(access, action)) throw forbidden(action);
+      return next({ ctx: { organization: access } });
+    });
 
 /**
- * Input carries the `id` of an organization member row: access is checked on that row's organization
- * exactly as organizationProcedure does. Unknown rows and outsiders get NOT_FOUND; ctx.organization.
+ * An action on something that belongs to a team: the input's id leads to the team, whose access is
+ * loaded once and put on ctx.team. NOT_FOUND and FORBIDDEN as for organizations.
  */
-export const organizationMemberProcedure = (level: "member" | "admin") =>
-  protectedProcedure.input(z.object({ id: idSchema })).use(async ({ ctx, input, next }) => {
-    const organizationId = await findMemberOrganizationId(ctx.db, input.id);
-    const access = organizationId ? await loadOrganizationAccess(ctx.db, ctx.viewer, organizationId) : null;
-    if (!access) throw notFound();
-    if (level === "admin" && !access.isOrgAdmin) throw new TRPCError({ code: "FORBIDDEN", message: MSG.permissionDenied });
-    return next({ ctx: { organization: access } });
-  });
-
-/** Input carries `teamId`; the caller needs the given team level (spec 6). */
-export const teamProcedure = (level: TeamLevel) =>
-  protectedProcedure.input(z.object({ teamId: idSchema })).use(async ({ ctx, input, next }) => {
-    const access = await loadTeamAccess(ctx.db, ctx.viewer, input.teamId);
-    if (!access) throw notFound();
-    if (!hasTeamLevel(access, level)) throw new TRPCError({ code: "FORBIDDEN", message: MSG.permissionDenied });
-    return next({ ctx: { team: access } });
-  });
-
-/** protectedProcedure, answering an anonymous caller with the spec's own words for the action. */
-export const signedInProcedure = (message: string) =>
-  baseProcedure
-    .use(({ ctx, next }) => {
-      if (!ctx.session || !ctx.user) throw new TRPCError({ code: "UNAUTHORIZED", message });
-      return next();
-    })
-    .concat(protectedProcedure);
-
-/**
- * Create teams (spec 5, 6): input carries `organizationId`, which the caller must see (else
- * NOT_FOUND); administrators, that organization's admins and super users pass. ctx.organization.
- */
-export const teamCreatorProcedure = signedInProcedure(MSG.mustBeLoggedInToCreateTeam)
-  .input(z.object({ organizationId: idSchema }))
-  .use(async ({ ctx, input, next }) => {
-    const access = await loadOrganizationAccess(ctx.db, ctx.viewer, input.organizationId);
-    if (!access) throw notFound();
-    if (!canCreateTeams(ctx.viewer, access.isOrgAdmin)) {
-      throw new TRPCError({ code: "FORBIDDEN", message: MSG.mustBeAdminToCreateTeams });
-    }
-    return next({ ctx: { organization: access } });
-  });
-
-/**
- * Input carries the `id` of a team, or of a row that belongs to one (a team member, an invite):
- * `findTeamId` resolves the team, then access is checked exactly as teamProcedure does. ctx.team.
- */
-const teamRowProcedure = (level: TeamLevel, findTeamId: (db: Db, id: string) => Promise<string | null>) =>
-  protectedProcedure.input(z.object({ id: idSchema })).use(async ({ ctx, input, next }) => {
-    const teamId = await findTeamId(ctx.db, input.id);
-    const access = teamId ? await loadTeamAccess(ctx.db, ctx.viewer, teamId) : null;
-    if (!access) throw notFound();
-    if (!hasTeamLevel(access, level)) throw new TRPCError({ code: "FORBIDDEN", message: MSG.permissionDenied });
-    return next({ ctx: { team: access } });
-  });
-
-/** Input `{ id }` is the team's id. */
-export const teamByIdProcedure = (level: TeamLevel) => teamRowProcedure(level, async (_db, id) => id);
-/** Input `{ id }` is a team member row's id; the level applies to that member's team. */
-export const teamMemberProcedure = (level: TeamLevel) => teamRowProcedure(level, findTeamMemberTeamId);
-/** Input `{ id }` is an invite's id; the level applies to the invite's team. */
-export const teamInviteProcedure = (level: TeamLevel) => teamRowProcedure(level, findInviteTeamId);
-
+export const teamResourceProcedure = <K extends string>(action: Action, found: Locator<K>) =>
+  signedIn(SIGN_IN_MESSAGES[action])
+    .input(locatorInput(found))
+    .use(async ({ ctx, input, next }) => {
+      const teamId = await found.find(ctx.db, (input as Record<K, string>)[found.key]);
+      const access = teamId ? await loadTeamAccess(ctx.db, ctx.viewer, teamId) : null;
+      if (!access) throw notFound();
+      if (!can(access, action)) throw forbidden(action);
+      return next({ ctx: { team: access } });
+    });

@@ -1,52 +1,88 @@
 import { describe, expect, it } from "vitest";
-import type { AppRole, TeamRole } from "./constants.ts";
-import {
-  canCreatePrompts, canCreateTeams, canManageTeams, hasTeamLevel, isTeamAdminLevel, isTeamEditorLevel, isTeamViewerLevel,
-  type TeamAccess, type TeamLevel, type Viewer,
-} from "./permissions.ts";
+import type { AppRole, OrganizationRole, TeamRole } from "./constants.ts";
+import { ACTIONS, accessBadge, accessOf, can, type Access, type Action } from "./permissions.ts";
 
-// Spec 6, team roles and their levels. One row per kind of person in a team:
-// [who, access, admin-level, editor-level, viewer-level, can create prompts]
-const access = (teamRole: TeamRole | null, isOrgAdmin = false, isSuperUser = false): TeamAccess => ({ teamRole, isOrgAdmin, isSuperUser });
-const TEAM_TABLE: [string, TeamAccess, boolean, boolean, boolean, boolean][] = [
-  ["team admin", access("admin"), true, true, true, true],
-  ["team editor", access("editor"), false, true, true, true],
-  ["team viewer", access("viewer"), false, false, true, false],
-  ["not in the team", access(null), false, false, false, false],
-  ["organization admin, not in the team", access(null, true), true, true, true, true],
-  ["organization admin who is a team viewer", access("viewer", true), true, true, true, true],
-  ["super user, not in the team", access(null, false, true), true, true, true, true],
-  ["super user who is a team viewer", access("viewer", false, true), true, true, true, true],
+const person = (role: AppRole, organizationRole: OrganizationRole | null = null, teamRole: TeamRole | null = null, isSuperUser = false): Access =>
+  accessOf({ role, isSuperUser }, { organizationRole, teamRole });
+
+// Spec 6, team levels. One row per kind of person in a team: [who, access, admin, editor, viewer level].
+const TEAM_TABLE: [string, Access, boolean, boolean, boolean][] = [
+  ["team admin", person("user", "member", "admin"), true, true, true],
+  ["team editor", person("user", "member", "editor"), false, true, true],
+  ["team viewer", person("user", "member", "viewer"), false, false, true],
+  ["organization member, not in the team", person("user", "member"), false, false, false],
+  ["not in the organization", person("user"), false, false, false],
+  ["administrator, not in the team", person("administrator", "member"), false, false, false],
+  ["team lead, not in the team", person("team_lead", "member"), false, false, false],
+  ["organization admin, not in the team", person("user", "admin"), true, true, true],
+  ["organization admin who is a team viewer", person("user", "admin", "viewer"), true, true, true],
+  ["super user, not in the team", person("super-user", null, null, true), true, true, true],
+  ["super user who is a team viewer", person("super-user", null, "viewer", true), true, true, true],
 ];
 
-describe("team levels (spec 6)", () => {
-  it.each(TEAM_TABLE)("%s", (_who, a, admin, editor, viewer, prompts) => {
-    expect(isTeamAdminLevel(a)).toBe(admin);
-    expect(isTeamEditorLevel(a)).toBe(editor);
-    expect(isTeamViewerLevel(a)).toBe(viewer);
-    expect(canCreatePrompts(a)).toBe(prompts);
-    const levels: [TeamLevel, boolean][] = [["admin", admin], ["editor", editor], ["viewer", viewer]];
-    for (const [level, expected] of levels) expect(hasTeamLevel(a, level)).toBe(expected);
+describe("team levels (spec 6) in the permission table", () => {
+  it.each(TEAM_TABLE)("%s", (_who, access, admin, editor, viewer) => {
+    const expected: Partial<Record<Action, boolean>> = {
+      "team.manage": admin,
+      "team.members.manage": admin,
+      "prompt.label.protected": admin,
+      "prompt.archive": admin,
+      "prompt.delete": admin,
+      "comment.moderate": admin,
+      "apiKey.manage": admin,
+      // "Can create prompts": team admin or editor, or organization admin / super user.
+      "prompt.write": editor,
+      "team.read": viewer,
+      "prompt.read": viewer,
+      "prompt.rate": viewer,
+      "analytics.read": viewer,
+    };
+    for (const [action, allowed] of Object.entries(expected)) expect([action, can(access, action as Action)]).toEqual([action, allowed]);
   });
 });
 
-// Create teams: administrator, organization admin, super user. Manage teams: the above plus team lead.
-const viewer = (role: AppRole, isSuperUser = false): Viewer => ({ role, isSuperUser });
-const APP_TABLE: [string, Viewer | null, boolean, boolean, boolean][] = [
-  // [who, viewer, is org admin, create teams, manage teams]
-  ["administrator", viewer("administrator"), false, true, true],
-  ["team lead", viewer("team_lead"), false, false, true],
-  ["user", viewer("user"), false, false, false],
-  ["user who is organization admin", viewer("user"), true, true, true],
-  ["team lead who is organization admin", viewer("team_lead"), true, true, true],
-  ["super user", viewer("super-user", true), false, true, true],
-  ["nobody signed in", null, false, false, false],
-  ["nobody signed in, organization admin flag set", null, true, false, false],
+// App-wide rows of spec 6, in the active organization: [who, access, create teams, teams page, 'Manage Teams' entry, organizations].
+const APP_TABLE: [string, Access, boolean, boolean, boolean, boolean][] = [
+  ["administrator", person("administrator", "member"), true, true, true, false],
+  ["team lead", person("team_lead", "member"), false, false, true, false],
+  ["user", person("user", "member"), false, false, false, false],
+  ["user who is organization admin", person("user", "admin"), true, true, true, false],
+  ["team lead who is organization admin", person("team_lead", "admin"), true, true, true, false],
+  ["super user", person("super-user", null, null, true), true, true, true, true],
 ];
 
-describe("create and manage teams (spec 6)", () => {
-  it.each(APP_TABLE)("%s", (_who, v, isOrgAdmin, create, manage) => {
-    expect(canCreateTeams(v, isOrgAdmin)).toBe(create);
-    expect(canManageTeams(v, isOrgAdmin)).toBe(manage);
+describe("app-wide actions (spec 6)", () => {
+  it.each(APP_TABLE)("%s", (_who, access, createTeams, teamsPage, teamsMenu, organizations) => {
+    expect(can(access, "team.create")).toBe(createTeams);
+    expect(can(access, "teams.page")).toBe(teamsPage);
+    expect(can(access, "teams.menu")).toBe(teamsMenu);
+    for (const action of ["organization.create", "organization.manage", "organizations.page"] as const) expect(can(access, action)).toBe(organizations);
+  });
+
+  it("organization members: read by every member, managed by its admins", () => {
+    expect(can(person("user", "member"), "organization.read")).toBe(true);
+    expect(can(person("user"), "organization.read")).toBe(false);
+    expect(can(person("user", "member"), "organization.members.manage")).toBe(false);
+    expect(can(person("user", "admin"), "organization.members.manage")).toBe(true);
+  });
+
+  it("nobody signed in may do nothing; a super user everything", () => {
+    for (const action of ACTIONS) {
+      expect(can(null, action)).toBe(false);
+      expect(can(person("super-user", null, null, true), action)).toBe(true);
+    }
+  });
+});
+
+describe("badges (spec 6)", () => {
+  it.each([
+    [person("super-user", "admin", "admin", true), "Super User"],
+    [person("user", "admin", "viewer"), "Organization Admin"],
+    [person("user", "member", "admin"), "Team Admin"],
+    [person("user", "member", "editor"), "Team Editor"],
+    [person("user", "member", "viewer"), "Team Viewer"],
+    [person("user", "member"), null],
+  ])("%j: %s", (access, badge) => {
+    expect(accessBadge(access)).toBe(badge);
   });
 });

@@ -1,5 +1,6 @@
 // Permission rules of spec section 6. The server enforces them; the web app only mirrors them.
-import type { AppRole, TeamRole } from "./constants.ts";
+import type { AppRole, OrganizationRole, TeamRole } from "./constants.ts";
+import { MSG } from "./messages.ts";
 
 /** Who is asking, as far as app-wide rules care. */
 export interface Viewer {
@@ -7,67 +8,119 @@ export interface Viewer {
   isSuperUser: boolean;
 }
 
-/** Access check of spec 6: the role must be in the allowed list; a super user always passes. */
+/**
+ * Who is asking, where: the app role, and the caller's roles in the organization and the team an
+ * action concerns (null: not a member, or no such place for this action). The one input of `can`.
+ */
+export interface Access extends Viewer {
+  organizationRole: OrganizationRole | null;
+  teamRole: TeamRole | null;
+}
+
+/** The Access of `viewer` in one place. `null` viewer (nobody signed in) may do nothing. */
+export function accessOf(
+  viewer: Viewer,
+  where: { organizationRole?: OrganizationRole | null; teamRole?: TeamRole | null } = {},
+): Access {
+  return { role: viewer.role, isSuperUser: viewer.isSuperUser, organizationRole: where.organizationRole ?? null, teamRole: where.teamRole ?? null };
+}
+
+/** Who may: app roles anywhere they see, or roles in the organization or team concerned. */
+interface Grant {
+  appRoles?: readonly AppRole[];
+  organizationRoles?: readonly OrganizationRole[];
+  teamRoles?: readonly TeamRole[];
+}
+
+// Team levels of spec 6: an organization admin (and a super user, who may do everything) is at every level.
+const ADMIN_LEVEL = { organizationRoles: ["admin"], teamRoles: ["admin"] } as const satisfies Grant;
+const EDITOR_LEVEL = { organizationRoles: ["admin"], teamRoles: ["admin", "editor"] } as const satisfies Grant;
+const VIEWER_LEVEL = { organizationRoles: ["admin"], teamRoles: ["admin", "editor", "viewer"] } as const satisfies Grant;
+const SUPER_USER_ONLY = {} as const satisfies Grant;
+
+/**
+ * The permission table: each action, and who may do it. A super user may do everything (spec 6).
+ * The server's procedure builders name an action and ask `can`; the web app asks the same table for
+ * what it shows, so a button and the server's answer cannot drift apart. Roles are compared here only.
+ *
+ * "Manage teams" (spec 6: administrator, organization admin, super user, team lead) is settled so:
+ * as the spec words it, it is app-wide and decides only who sees the team selector's 'Manage Teams'
+ * entry (`teams.menu`). What may be changed in a given team is `team.manage` / `team.members.manage`,
+ * decided per team by team level: a team lead manages the teams they are admin of, like anyone else.
+ * Row-level rules (a private prompt's author, archive by the author, visibility of organization
+ * prompts) are the services' and the visibility rule's; the table gives the role part.
+ */
+export const PERMISSIONS = {
+  // Organizations (spec 6: organizations pages, create or manage organizations: super user only).
+  "organization.read": { organizationRoles: ["admin", "member"] },
+  "organization.create": SUPER_USER_ONLY,
+  "organization.manage": SUPER_USER_ONLY,
+  "organizations.page": SUPER_USER_ONLY,
+  "organization.members.manage": { organizationRoles: ["admin"] },
+  // Teams (spec 6).
+  "team.create": { appRoles: ["administrator"], organizationRoles: ["admin"] },
+  "teams.page": { appRoles: ["administrator"], organizationRoles: ["admin"] },
+  "teams.menu": { appRoles: ["administrator", "team_lead"], organizationRoles: ["admin"] },
+  "team.read": VIEWER_LEVEL,
+  "team.manage": ADMIN_LEVEL,
+  "team.members.manage": ADMIN_LEVEL,
+  // Prompts (the prompt library issue). "Can create prompts" of spec 6 is prompt.write.
+  "prompt.read": VIEWER_LEVEL,
+  "prompt.write": EDITOR_LEVEL,
+  "prompt.label.protected": ADMIN_LEVEL,
+  "prompt.archive": ADMIN_LEVEL,
+  "prompt.delete": ADMIN_LEVEL,
+  "prompt.rate": VIEWER_LEVEL,
+  "comment.moderate": ADMIN_LEVEL,
+  "apiKey.manage": ADMIN_LEVEL,
+  "analytics.read": VIEWER_LEVEL,
+} as const satisfies Record<string, Grant>;
+
+export type Action = keyof typeof PERMISSIONS;
+export const ACTIONS = Object.keys(PERMISSIONS) as Action[];
+
+/** Whether `access` may do `action`: the one question every check asks. */
+export function can(access: Access | null | undefined, action: Action): boolean {
+  if (!access) return false;
+  if (access.isSuperUser) return true;
+  const grant: Grant = PERMISSIONS[action];
+  return (
+    (grant.appRoles?.includes(access.role) ?? false) ||
+    (access.organizationRole !== null && (grant.organizationRoles?.includes(access.organizationRole) ?? false)) ||
+    (access.teamRole !== null && (grant.teamRoles?.includes(access.teamRole) ?? false))
+  );
+}
+
+/**
+ * Whether `access` may do `action` only thanks to its organization role (the footer's '(Org Admin)'
+ * note, the Create New Team dialog's organization-admin hint): without it, the app role would not do.
+ */
+export function grantedByOrganization(access: Access | null | undefined, action: Action): boolean {
+  return !!access && can(access, action) && !can({ ...access, organizationRole: null, teamRole: null }, action);
+}
+
+/** The refusal a signed-in caller reads when `can` says no (FORBIDDEN); default MSG.permissionDenied. */
+export const DENIED_MESSAGES: Partial<Record<Action, string>> = {
+  "organization.create": MSG.onlySuperUsersCreateOrganizations,
+  "team.create": MSG.mustBeAdminToCreateTeams,
+};
+
+/** What an anonymous caller reads (UNAUTHORIZED) where the spec has its own words; default MSG.userNotAuthenticated. */
+export const SIGN_IN_MESSAGES: Partial<Record<Action, string>> = {
+  "team.create": MSG.mustBeLoggedInToCreateTeam,
+  "organization.create": MSG.userNotAuthenticated,
+};
+
+/** Access check of the route table (spec 2): the role must be in the allowed list; a super user always passes. */
 export function hasAppRole(viewer: Viewer | null | undefined, allowed: readonly AppRole[]): boolean {
   if (!viewer) return false;
   return viewer.isSuperUser || allowed.includes(viewer.role);
 }
 
-/** Organization admin status for one organization: a super user always has it. */
-export function isOrganizationAdmin(viewer: Viewer | null | undefined, organizationRole: string | null | undefined) {
-  if (!viewer) return false;
-  return viewer.isSuperUser || organizationRole === "admin";
-}
-
-/** Create teams: administrator, organization admin, super user. */
-export function canCreateTeams(viewer: Viewer | null | undefined, isOrgAdmin: boolean): boolean {
-  return hasAppRole(viewer, ["administrator"]) || (!!viewer && isOrgAdmin);
-}
-
-/** Manage teams: those who can create teams, plus team leads. */
-export function canManageTeams(viewer: Viewer | null | undefined, isOrgAdmin: boolean): boolean {
-  return canCreateTeams(viewer, isOrgAdmin) || hasAppRole(viewer, ["team_lead"]);
-}
-
-/** The Teams page: administrator, organization admin, super user. */
-export const canAccessTeamsPage = canCreateTeams;
-
-/** Organizations pages, create or manage organizations: super user only. */
-export function canManageOrganizations(viewer: Viewer | null | undefined): boolean {
-  return !!viewer?.isSuperUser;
-}
-
-/** What a person may do in one team. `teamRole` is null for a non-member. */
-export interface TeamAccess {
-  teamRole: TeamRole | null;
-  isOrgAdmin: boolean;
-  isSuperUser: boolean;
-}
-
-const elevated = (a: TeamAccess) => a.isSuperUser || a.isOrgAdmin;
-
-export const TEAM_LEVELS = ["viewer", "editor", "admin"] as const;
-export type TeamLevel = (typeof TEAM_LEVELS)[number];
-
-/** Team admin level: team admin, organization admin or super user. */
-export const isTeamAdminLevel = (a: TeamAccess) => elevated(a) || a.teamRole === "admin";
-/** Team editor level: editor, admin, or organization admin / super user. */
-export const isTeamEditorLevel = (a: TeamAccess) => isTeamAdminLevel(a) || a.teamRole === "editor";
-/** Team viewer level: any team role, or organization admin / super user. */
-export const isTeamViewerLevel = (a: TeamAccess) => isTeamEditorLevel(a) || a.teamRole === "viewer";
-/** Create prompts: team admin or editor, or organization admin / super user. */
-export const canCreatePrompts = isTeamEditorLevel;
-
-export function hasTeamLevel(access: TeamAccess, level: TeamLevel): boolean {
-  if (level === "admin") return isTeamAdminLevel(access);
-  if (level === "editor") return isTeamEditorLevel(access);
-  return isTeamViewerLevel(access);
-}
-
 /** The badge of spec 6 that describes a person in the active team (the user menu's role badge). */
-export function accessBadge(access: TeamAccess): string | null {
+export function accessBadge(access: Access): string | null {
   if (access.isSuperUser) return "Super User";
-  if (access.isOrgAdmin) return "Organization Admin";
+  if (access.organizationRole === "admin") return "Organization Admin";
   if (access.teamRole === "admin") return "Team Admin";
   if (access.teamRole === "editor") return "Team Editor";
   if (access.teamRole === "viewer") return "Team Viewer";

@@ -42,12 +42,10 @@ export function isLastAdmin(member: { role: string }, members: readonly { role: 
   return member.role === "admin" && members.filter((m) => m.role === "admin").length <= 1;
 }
 
-// ---- procedure inputs ----
-export const teamIdInput = z.object({ id: idSchema });
-export const renameTeamInput = z.object({ id: idSchema, name: teamNameSchema });
-export const teamMemberIdInput = z.object({ id: idSchema });
-export const updateTeamMemberRoleInput = z.object({ id: idSchema, role: teamRoleSchema });
+// ---- procedure inputs (the id that leads to the team comes from the procedure builder) ----
 export const inviteIdInput = z.object({ id: idSchema });
+/** A member's new team role. */
+export const teamRoleForm = z.object({ role: teamRoleSchema });
 
 // ---- forms ----
 /** Create New Team dialog and rename: the name only; the organization comes from the workspace. */

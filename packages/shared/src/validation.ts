@@ -153,5 +153,3 @@ export const teamNameSchema = z
   .max(TEAM_NAME_MAX, MSG.teamNameMax)
   .refine(hasNoControlCharacters, MSG.controlCharacters);
 export const teamRoleSchema = z.enum(TEAM_ROLES);
-export const createTeamInput = z.object({ name: teamNameSchema, organizationId: idSchema });
-export const inviteInput = z.object({ teamId: idSchema, email: emailSchema, role: teamRoleSchema });

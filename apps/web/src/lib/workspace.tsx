@@ -3,7 +3,7 @@
 import { createContext, useCallback, useContext, useMemo, useSyncExternalStore, type ReactNode } from "react";
 import type { inferRouterOutputs } from "@trpc/server";
 import type { AppRouter } from "@promptly/api";
-import { hasTeamLevel } from "@promptly/shared";
+import { accessOf, can, type Access, type OrganizationRole, type TeamRole, type Viewer } from "@promptly/shared";
 import { api, trpc } from "./trpc.ts";
 
 type Outputs = inferRouterOutputs<AppRouter>;
@@ -46,8 +46,19 @@ export interface Workspace {
   teamsLoading: boolean;
   activeTeam: TeamListItem | null;
   setActiveTeamId(id: string): void;
-  /** Organization admin status in the active organization (a super user always has it). */
-  isOrgAdmin: boolean;
+}
+
+/**
+ * The signed-in person's Access (for `can`, the same table the server asks) in an organization and
+ * optionally one of its teams, from the roles the lists carry.
+ */
+export function accessIn(
+  viewer: Viewer | null | undefined,
+  organization: { myRole: OrganizationRole | null } | null | undefined,
+  team?: { myRole: TeamRole | null } | null,
+): Access | null {
+  if (!viewer) return null;
+  return accessOf(viewer, { organizationRole: organization?.myRole ?? null, teamRole: team?.myRole ?? null });
 }
 
 const WorkspaceContext = createContext<Workspace | null>(null);
@@ -72,7 +83,7 @@ export async function loadWorkspace(options: { teamDetails?: boolean } = {}): Pr
   const team = pickActive(teams, localStorage.getItem(ACTIVE_TEAM_KEY));
   if (!options.teamDetails || !team) return;
   const me = await api.auth.me.ensureData();
-  const isTeamAdmin = hasTeamLevel({ teamRole: team.myRole, isOrgAdmin: organization.isAdmin, isSuperUser: !!me?.isSuperUser }, "admin");
+  const isTeamAdmin = can(accessIn(me, organization, team), "team.members.manage");
   await Promise.all([
     api.teamMembers.list.ensureData({ teamId: team.id }, once),
     isTeamAdmin ? api.invites.listPending.ensureData({ teamId: team.id }, once) : null,
@@ -106,7 +117,6 @@ export function WorkspaceProvider({ children }: { children: ReactNode }) {
       teamsLoading: !!activeOrganization && teamsQuery.isLoading,
       activeTeam,
       setActiveTeamId,
-      isOrgAdmin: activeOrganization?.isAdmin ?? false,
     }),
     [organizationsQuery.data, organizationsQuery.isLoading, organizationsQuery.isError, activeOrganization, teams, teamsQuery.isLoading, activeTeam, setActiveOrganizationId, setActiveTeamId],
   );

@@ -1,5 +1,5 @@
 // Layout routes: the public auth area, the protected main area and the settings area.
-import { createRoute, lazyRouteComponent, Outlet } from "@tanstack/react-router";
+import { createRoute, lazyRouteComponent } from "@tanstack/react-router";
 import { rootRoute } from "./root.tsx";
 import { AuthLayout } from "@/components/auth/auth-layout";
 import { redirectSignedIn } from "@/components/auth/redirect-signed-in";

@@ -1,7 +1,7 @@
 // Loads who the caller is in the app, an organization or a team. Used by the procedure builders,
 // so a handler receives the membership on ctx and never checks roles by hand.
 import type { DbOrTx } from "@promptly/db";
-import { isOrganizationAdmin, resolveAppRole, type AppRole, type OrganizationRole, type TeamRole } from "@promptly/shared";
+import { accessOf, can, resolveAppRole, type Access, type AppRole } from "@promptly/shared";
 
 export interface ViewerAccess {
   userId: string;
@@ -38,11 +38,10 @@ export async function loadViewer(db: DbOrTx, userId: string): Promise<ViewerAcce
   return { userId, isSuperUser, role: resolveAppRole(isSuperUser, storedRole === "super_user" ? "super-user" : storedRole), roleCreated };
 }
 
-export interface OrganizationAccess {
+/** The caller in one organization: their Access (for `can`) and where. */
+export interface OrganizationAccess extends Access {
+  userId: string;
   organizationId: string;
-  /** The caller's membership role; null for a super user who is not a member. */
-  membershipRole: OrganizationRole | null;
-  isOrgAdmin: boolean;
 }
 
 /** Null when the organization does not exist or the caller may not know of it. */
@@ -56,20 +55,19 @@ export async function loadOrganizationAccess(
     select: { id: true, members: { where: { userId: viewer.userId }, select: { role: true } } },
   });
   if (!organization) return null;
-  const membershipRole = organization.members[0]?.role ?? null;
-  if (!membershipRole && !viewer.isSuperUser) return null;
-  return { organizationId, membershipRole, isOrgAdmin: isOrganizationAdmin(viewer, membershipRole) };
+  const organizationRole = organization.members[0]?.role ?? null;
+  if (!organizationRole && !viewer.isSuperUser) return null;
+  return { ...accessOf(viewer, { organizationRole }), userId: viewer.userId, organizationId };
 }
 
-export interface TeamAccessInfo {
+/** The caller in one team: their Access (team role, and role in the team's organization) and where. */
+export interface TeamAccessInfo extends Access {
+  userId: string;
   teamId: string;
   organizationId: string;
-  teamRole: TeamRole | null;
-  isOrgAdmin: boolean;
-  isSuperUser: boolean;
 }
 
-/** Null when the team does not exist or the caller is neither in it, nor its organization's admin, nor a super user. */
+/** Null when the team does not exist or the caller may not read it (team.read). */
 export async function loadTeamAccess(db: DbOrTx, viewer: ViewerAccess, teamId: string): Promise<TeamAccessInfo | null> {
   const team = await db.team.findUnique({
     where: { id: teamId },
@@ -81,8 +79,7 @@ export async function loadTeamAccess(db: DbOrTx, viewer: ViewerAccess, teamId: s
     },
   });
   if (!team) return null;
-  const teamRole = team.members[0]?.role ?? null;
-  const isOrgAdmin = isOrganizationAdmin(viewer, team.organization.members[0]?.role ?? null);
-  if (!teamRole && !isOrgAdmin) return null;
-  return { teamId, organizationId: team.organizationId, teamRole, isOrgAdmin, isSuperUser: viewer.isSuperUser };
+  const access = accessOf(viewer, { teamRole: team.members[0]?.role ?? null, organizationRole: team.organization.members[0]?.role ?? null });
+  if (!can(access, "team.read")) return null;
+  return { ...access, userId: viewer.userId, teamId, organizationId: team.organizationId };
 }

@@ -1,6 +1,6 @@
 // Business rules of organizations (spec 3, 4, 6). Services take `db` and plain ids; no tRPC here.
 import { isUniqueViolation, Prisma, type Db, type DbOrTx, type DbTransaction } from "@promptly/db";
-import { CREATOR_ROLE_ORGANIZATION, MSG, ORGANIZATION_TEXT, normalizeEmail, type OrganizationRole } from "@promptly/shared";
+import { CREATOR_ROLE_ORGANIZATION, MSG, ORGANIZATION_TEXT, can, normalizeEmail, type Access, type OrganizationRole } from "@promptly/shared";
 import { fail } from "../errors.ts";
 import { checkLockedChange, lockMembers, type LockedMember } from "./last-admin.ts";
 import type { ViewerAccess } from "./access.ts";
@@ -185,11 +185,8 @@ export async function addOrganizationMember(
   return { status: "invited", ...(await createOrganizationInvite(deps, input)) };
 }
 
-/** Who asks for a change: an organization admin's status is checked again on the locked rows. */
-export interface OrganizationActor {
-  userId: string;
-  isSuperUser: boolean;
-}
+/** Who asks for a change: their organization admin status is checked again on the locked rows. */
+export type OrganizationActor = Access & { userId: string };
 
 const lockOrganizationMembers = (tx: DbTransaction, organizationId: string) =>
   lockMembers<OrganizationRole>(tx, { table: "organization_members", organizationId });
@@ -204,7 +201,7 @@ function checkOrganizationChange(
     memberId,
     nextRole,
     actorId: actor.userId,
-    actorIsAdmin: (actorRole) => actor.isSuperUser || actorRole === "admin",
+    actorIsAdmin: (actorRole) => can({ ...actor, organizationRole: actorRole }, "organization.members.manage"),
     notFound: ORGANIZATION_TEXT.memberNotFound,
     lastAdmin: ORGANIZATION_TEXT.lastAdminRequired,
   });

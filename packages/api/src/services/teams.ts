@@ -1,6 +1,6 @@
 // Business rules of teams (spec 3, 4, 6). Services take `db` and plain ids; no tRPC here.
 import { Prisma, type Db, type DbOrTx } from "@promptly/db";
-import { CREATOR_ROLE_TEAM, MSG, TEAM_MSG, hasTeamLevel, type TeamAccess, type TeamRole } from "@promptly/shared";
+import { CREATOR_ROLE_TEAM, MSG, TEAM_MSG, can, type Access, type TeamRole } from "@promptly/shared";
 import { fail } from "../errors.ts";
 import { checkLockedChange, lockMembers, type LockedMember } from "./last-admin.ts";
 import type { ViewerAccess } from "./access.ts";
@@ -180,13 +180,16 @@ export async function findTeamMemberTeamId(db: DbOrTx, memberId: string): Promis
   return row?.teamId ?? null;
 }
 
+/** Who asks for a change to a team's members: their access, re-checked on the locked rows. */
+export type TeamActor = Access & { userId: string };
+
 /** The last-admin rule on the team's locked rows; the caller's team admin level is checked there again. */
-function checkTeamChange(members: LockedMember<TeamRole>[], actor: TeamAccess & { userId: string }, memberId: string, nextRole: TeamRole | null) {
+function checkTeamChange(members: LockedMember<TeamRole>[], actor: TeamActor, memberId: string, nextRole: TeamRole | null) {
   return checkLockedChange(members, {
     memberId,
     nextRole,
     actorId: actor.userId,
-    actorIsAdmin: (actorRole) => hasTeamLevel({ ...actor, teamRole: actorRole }, "admin"),
+    actorIsAdmin: (actorRole) => can({ ...actor, teamRole: actorRole }, "team.members.manage"),
     notFound: MSG.notFound,
     lastAdmin: nextRole ? TEAM_MSG.lastAdminCannotBeDemoted : TEAM_MSG.lastAdminCannotBeRemoved,
   });
@@ -194,7 +197,7 @@ function checkTeamChange(members: LockedMember<TeamRole>[], actor: TeamAccess & 
 
 export async function updateTeamMemberRole(
   db: Db,
-  input: { teamId: string; memberId: string; role: TeamRole; actor: TeamAccess & { userId: string } },
+  input: { teamId: string; memberId: string; role: TeamRole; actor: TeamActor },
 ): Promise<TeamMemberItem> {
   return db.$transaction(async (tx) => {
     const members = await lockMembers<TeamRole>(tx, { table: "team_members", teamId: input.teamId });
@@ -207,7 +210,7 @@ export async function updateTeamMemberRole(
 
 export async function removeTeamMember(
   db: Db,
-  input: { teamId: string; memberId: string; actor: TeamAccess & { userId: string } },
+  input: { teamId: string; memberId: string; actor: TeamActor },
 ): Promise<void> {
   await db.$transaction(async (tx) => {
     checkTeamChange(await lockMembers(tx, { table: "team_members", teamId: input.teamId }), input.actor, input.memberId, null);

@@ -5,7 +5,7 @@ import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from "node:cr
 import { createTOTPKeyURI, verifyHOTP } from "@oslojs/otp";
 import { encodeBase32LowerCaseNoPadding, encodeBase32UpperCaseNoPadding } from "@oslojs/encoding";
 import QRCode from "qrcode";
-import type { Db, DbOrTx } from "@promptly/db";
+import type { Db } from "@promptly/db";
 import { MSG, SETTINGS_MSG, TWO_FACTOR_CODE_LENGTH, normalizeRecoveryCode } from "@promptly/shared";
 import type { ApiServices, RequestInfo } from "../context.ts";
 import { fail } from "../errors.ts";

@@ -3,7 +3,6 @@
 import { useState } from "react";
 import { useForm } from "react-hook-form";
 import { zodResolver } from "@hookform/resolvers/zod";
-import { Link } from "@tanstack/react-router";
 import type { z } from "zod";
 import { MailCheck } from "lucide-react";
 import { toast } from "sonner";

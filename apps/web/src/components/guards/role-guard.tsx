@@ -4,11 +4,11 @@ import { useEffect, type ReactNode } from "react";
 import { Navigate } from "@tanstack/react-router";
 import { ShieldAlert } from "lucide-react";
 import { toast } from "sonner";
-import { MSG, canAccessTeamsPage, hasAppRole, type AppRole } from "@promptly/shared";
+import { MSG, hasAppRole, type AppRole, can } from "@promptly/shared";
 import { Alert, AlertDescription, AlertTitle } from "@/components/ui/alert";
 import { Skeleton } from "@/components/ui/skeleton";
 import { useMe, viewerOf } from "@/hooks/use-me";
-import { useWorkspace } from "@/lib/workspace";
+import { useWorkspace, accessIn } from "@/lib/workspace";
 
 export const ACCESS_DENIED_TITLE = "Access Denied";
 export const ACCESS_DENIED_MESSAGE = MSG.accessDeniedPage;
@@ -63,12 +63,12 @@ export function SuperUserGuard({ redirectTo = "/", children }: Omit<RoleGuardPro
 /** /teams: administrator, organization admin (of the active organization) or super user; others go to /. */
 export function TeamsPageGuard({ children }: { children: ReactNode }) {
   const { data: me, isPending } = useMe();
-  const { isOrgAdmin, organizationsLoading } = useWorkspace();
+  const { activeOrganization, organizationsLoading } = useWorkspace();
   const viewer = viewerOf(me);
   // Administrators and super users need no organization to decide; others wait for the organization list.
   // Signed out (e.g. while logging out) decides nothing: the protected area's guard handles it.
-  const decided = !isPending && !!me && (hasAppRole(viewer, ["administrator"]) || !organizationsLoading);
-  const allowed = decided && canAccessTeamsPage(viewer, isOrgAdmin);
+  const decided = !isPending && !!me && (can(accessIn(viewer, null), "teams.page") || !organizationsLoading);
+  const allowed = decided && can(accessIn(viewer, activeOrganization), "teams.page");
   const denied = decided && !allowed;
 
   useEffect(() => {

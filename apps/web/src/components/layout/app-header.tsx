@@ -1,31 +1,31 @@
 // The main header of spec 2: sidebar toggle, organization switcher (more than one organization or a
 // super user), team selector, 'Search prompts...' (desktop only), 'New Prompt' (who can create
 // prompts) and the user menu.
+import { can } from "@promptly/shared";
 import { useId } from "react";
 import { PanelLeft, Plus, Search } from "lucide-react";
 import { toast } from "sonner";
-import { canCreatePrompts } from "@promptly/shared";
 import { OrganizationSwitcher, useOrganizationsLoadErrorToast } from "@/components/organizations/organization-switcher";
 import { TeamSelector } from "@/components/teams/team-selector";
 import { Button } from "@/components/ui/button";
 import { Input } from "@/components/ui/input";
 import { useMe } from "@/hooks/use-me";
-import { useWorkspace } from "@/lib/workspace";
+import { useWorkspace, accessIn } from "@/lib/workspace";
 import { useSidebar } from "./sidebar-state.tsx";
 import { UserMenu } from "./user-menu.tsx";
 
 export function AppHeader() {
   const { data: me } = useMe();
-  const { organizations, activeTeam, isOrgAdmin } = useWorkspace();
+  const { organizations, activeOrganization, activeTeam } = useWorkspace();
   // Here rather than only in the switcher: the switcher is hidden for most people (spec 2).
   useOrganizationsLoadErrorToast();
   const { toggleSidebar, isMobile, open, openMobile } = useSidebar();
   const searchId = useId();
 
-  const isSuperUser = !!me?.isSuperUser;
-  const showOrganizationSwitcher = isSuperUser || organizations.length > 1;
-  const showNewPrompt =
-    isSuperUser || (!!me && canCreatePrompts({ teamRole: activeTeam?.myRole ?? null, isOrgAdmin, isSuperUser }));
+  // Spec 2: shown to those who manage organizations, and to anyone with more than one.
+  const showOrganizationSwitcher = can(accessIn(me, null), "organizations.page") || organizations.length > 1;
+  // Spec 6: "can create prompts" in the active team; super users see it regardless.
+  const showNewPrompt = can(accessIn(me, activeOrganization, activeTeam), "prompt.write");
 
   return (
     <header className="sticky top-0 z-30 flex h-14 shrink-0 items-center gap-2 border-b border-border bg-background/95 px-3 backdrop-blur md:px-4">

@@ -8,7 +8,7 @@ import { Tooltip, TooltipContent, TooltipTrigger } from "@/components/ui/tooltip
 import { useMe, viewerOf } from "@/hooks/use-me";
 import { APP_ROLE_LABELS } from "@/lib/roles";
 import { cn } from "@/lib/utils";
-import { useWorkspace } from "@/lib/workspace";
+import { useWorkspace, accessIn } from "@/lib/workspace";
 import { showsOrgAdminNote, sidebarItems, type SidebarPath } from "./sidebar-items.ts";
 import { useSidebar } from "./sidebar-state.tsx";
 
@@ -23,9 +23,10 @@ const ICONS: Record<SidebarPath, LucideIcon> = {
 
 function SidebarBody({ collapsed, onNavigate }: { collapsed: boolean; onNavigate?: () => void }) {
   const { data: me } = useMe();
-  const { isOrgAdmin } = useWorkspace();
+  const { activeOrganization } = useWorkspace();
   const viewer = viewerOf(me);
-  const items = sidebarItems(viewer, isOrgAdmin);
+  const access = accessIn(viewer, activeOrganization);
+  const items = sidebarItems(access);
 
   return (
     <div className="flex h-full min-h-0 flex-col">
@@ -75,7 +76,7 @@ function SidebarBody({ collapsed, onNavigate }: { collapsed: boolean; onNavigate
         {me && (
           <p>
             Role: <span className="font-medium text-foreground">{APP_ROLE_LABELS[me.role]}</span>
-            {showsOrgAdminNote(viewer, isOrgAdmin) && " (Org Admin)"}
+            {showsOrgAdminNote(access) && " (Org Admin)"}
           </p>
         )}
       </div>

@@ -1,8 +1,9 @@
 import { describe, expect, it } from "vitest";
-import type { AppRole } from "@promptly/shared";
+import { accessOf, type AppRole } from "@promptly/shared";
 import { showsOrgAdminNote, sidebarItems } from "./sidebar-items.ts";
 
-const viewer = (role: AppRole, isSuperUser = false) => ({ role, isSuperUser });
+const viewer = (role: AppRole, isSuperUser: boolean, isOrgAdmin: boolean) =>
+  accessOf({ role, isSuperUser }, { organizationRole: isOrgAdmin ? "admin" : "member" });
 
 describe("sidebar items (spec 2 sidebar table)", () => {
   it.each([
@@ -15,11 +16,11 @@ describe("sidebar items (spec 2 sidebar table)", () => {
     // A super user whose stored role is plain user still sees everything.
     ["user", true, false, ["Dashboard", "All Prompts", "My Bookmarks", "Teams", "Organizations", "Analytics"]],
   ] as const)("%s (super user %s, org admin %s)", (role, isSuperUser, isOrgAdmin, expected) => {
-    expect(sidebarItems(viewer(role, isSuperUser), isOrgAdmin).map((item) => item.label)).toEqual(expected);
+    expect(sidebarItems(viewer(role, isSuperUser, isOrgAdmin)).map((item) => item.label)).toEqual(expected);
   });
 
   it("shows nothing without a viewer", () => {
-    expect(sidebarItems(null, true)).toEqual([]);
+    expect(sidebarItems(null)).toEqual([]);
   });
 
   it.each([
@@ -29,6 +30,6 @@ describe("sidebar items (spec 2 sidebar table)", () => {
     ["super-user", true, true, false],
     ["user", false, false, false],
   ] as const)("'(Org Admin)' note for %s (super user %s, org admin %s): %s", (role, isSuperUser, isOrgAdmin, expected) => {
-    expect(showsOrgAdminNote(viewer(role, isSuperUser), isOrgAdmin)).toBe(expected);
+    expect(showsOrgAdminNote(viewer(role, isSuperUser, isOrgAdmin))).toBe(expected);
   });
 });

@@ -17,11 +17,11 @@ import { useMe } from "@/hooks/use-me";
 import { useSignOut } from "@/hooks/use-sign-out";
 import { accessBadge } from "@promptly/shared";
 import { APP_ROLE_LABELS } from "@/lib/roles";
-import { useWorkspace } from "@/lib/workspace";
+import { useWorkspace, accessIn } from "@/lib/workspace";
 
 export function UserMenu() {
   const { data: me } = useMe();
-  const { activeOrganization, activeTeam, isOrgAdmin } = useWorkspace();
+  const { activeOrganization, activeTeam } = useWorkspace();
   const { signOut, loggingOut } = useSignOut();
   if (!me) return null;
 
@@ -54,7 +54,7 @@ export function UserMenu() {
               </p>
             )}
             <Badge variant={me.isSuperUser ? "default" : "secondary"} className="mt-1" data-testid="user-menu-role">
-              {accessBadge({ teamRole: activeTeam?.myRole ?? null, isOrgAdmin, isSuperUser: me.isSuperUser }) ?? APP_ROLE_LABELS[me.role]}
+              {accessBadge(accessIn(me, activeOrganization, activeTeam)!) ?? APP_ROLE_LABELS[me.role]}
             </Badge>
           </div>
         </DropdownMenuLabel>

@@ -5,7 +5,7 @@ import { zodResolver } from "@hookform/resolvers/zod";
 import { UserPlus } from "lucide-react";
 import { toast } from "sonner";
 import type { z } from "zod";
-import { addOrganizationMemberForm, ORGANIZATION_ROLES, type OrganizationRole, ORGANIZATION_ROLE_LABELS } from "@promptly/shared";
+import { addOrganizationMemberForm, ORGANIZATION_ROLES, ORGANIZATION_ROLE_LABELS } from "@promptly/shared";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { FormField } from "@/components/ui/form-field";

@@ -1,12 +1,13 @@
 // The Create Organization dialog of spec 2: name and optional slug, validated by the schema the server
 // uses; super users only (others see why they cannot), the toasts of spec 8 on the outcome.
+import { accessIn } from "@/lib/workspace";
 import { useEffect } from "react";
 import { useForm } from "react-hook-form";
 import { zodResolver } from "@hookform/resolvers/zod";
 import { ShieldAlert } from "lucide-react";
 import { toast } from "sonner";
 import type { z } from "zod";
-import { createOrganizationInput, MSG, ORGANIZATION_TEXT } from "@promptly/shared";
+import { createOrganizationInput, MSG, ORGANIZATION_TEXT, can } from "@promptly/shared";
 import { Alert, AlertDescription } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from "@/components/ui/dialog";
@@ -29,7 +30,7 @@ export interface CreateOrganizationDialogProps {
 
 export function CreateOrganizationDialog({ open, onOpenChange, onCreated }: CreateOrganizationDialogProps) {
   const { data: me } = useMe();
-  const isSuperUser = !!me?.isSuperUser;
+  const mayCreate = can(accessIn(me, null), "organization.create");
   const utils = trpc.useUtils();
   const form = useForm<FormValues, unknown, CreateOrganizationInput>({
     resolver: zodResolver(createOrganizationInput),
@@ -72,7 +73,7 @@ export function CreateOrganizationDialog({ open, onOpenChange, onCreated }: Crea
           <DialogTitle>Create Organization</DialogTitle>
           <DialogDescription>Organizations group teams and their members.</DialogDescription>
         </DialogHeader>
-        {!isSuperUser && (
+        {!mayCreate && (
           <Alert variant="destructive">
             <ShieldAlert aria-hidden="true" />
             <AlertDescription>{MSG.onlySuperUsersCreateOrganizations}</AlertDescription>
@@ -85,20 +86,20 @@ export function CreateOrganizationDialog({ open, onOpenChange, onCreated }: Crea
           onSubmit={handleSubmit((values) => create.mutate(values))}
         >
           <FormField label="Organization Name" error={formState.errors.name?.message}>
-            <Input autoComplete="off" placeholder="Acme Inc." disabled={!isSuperUser || busy} {...register("name")} />
+            <Input autoComplete="off" placeholder="Acme Inc." disabled={!mayCreate || busy} {...register("name")} />
           </FormField>
           <FormField
             label="Organization Slug"
             error={formState.errors.slug?.message}
             description="Optional: lowercase letters, numbers, and hyphens."
           >
-            <Input autoComplete="off" placeholder="my-organization" disabled={!isSuperUser || busy} {...register("slug")} />
+            <Input autoComplete="off" placeholder="my-organization" disabled={!mayCreate || busy} {...register("slug")} />
           </FormField>
           <DialogFooter>
             <Button type="button" variant="outline" onClick={() => onOpenChange(false)} disabled={busy}>
               Cancel
             </Button>
-            <Button type="submit" disabled={!isSuperUser || busy}>
+            <Button type="submit" disabled={!mayCreate || busy}>
               {busy ? "Creating..." : "Create Organization"}
             </Button>
           </DialogFooter>

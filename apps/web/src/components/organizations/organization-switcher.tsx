@@ -4,10 +4,10 @@
 import { useState } from "react";
 import { useNavigate } from "@tanstack/react-router";
 import { Building2, Plus, Settings } from "lucide-react";
-import { ORGANIZATION_TEXT } from "@promptly/shared";
+import { ORGANIZATION_TEXT, can } from "@promptly/shared";
 import { SearchableSwitcher, type SwitcherAction } from "@/components/layout/searchable-switcher";
 import { useMe } from "@/hooks/use-me";
-import { useWorkspace } from "@/lib/workspace";
+import { useWorkspace, accessIn } from "@/lib/workspace";
 import { CreateOrganizationDialog } from "./create-organization-dialog.tsx";
 import { useErrorToast } from "@/hooks/use-error-toast";
 
@@ -24,12 +24,14 @@ export function OrganizationSwitcher() {
   const navigate = useNavigate();
   const [creating, setCreating] = useState(false);
 
-  const actions: SwitcherAction[] = me?.isSuperUser
-    ? [
-        { value: "create-new-organization", label: "Create New Organization", icon: Plus, onSelect: () => setCreating(true) },
-        { value: "manage-organizations", label: "Manage Organizations", icon: Settings, onSelect: () => void navigate({ to: "/organizations" }) },
-      ]
-    : [];
+  const access = accessIn(me, activeOrganization);
+  const actions: SwitcherAction[] = [];
+  if (can(access, "organization.create")) {
+    actions.push({ value: "create-new-organization", label: "Create New Organization", icon: Plus, onSelect: () => setCreating(true) });
+  }
+  if (can(access, "organizations.page")) {
+    actions.push({ value: "manage-organizations", label: "Manage Organizations", icon: Settings, onSelect: () => void navigate({ to: "/organizations" }) });
+  }
 
   return (
     <>

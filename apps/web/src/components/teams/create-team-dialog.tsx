@@ -7,17 +7,17 @@ import { useForm } from "react-hook-form";
 import { zodResolver } from "@hookform/resolvers/zod";
 import { AlertCircle } from "lucide-react";
 import { toast } from "sonner";
-import { canCreateTeams, displayName, MSG, TEAM_MSG, teamNameForm, type TeamNameForm } from "@promptly/shared";
+import { displayName, MSG, TEAM_MSG, teamNameForm, type TeamNameForm, can, grantedByOrganization } from "@promptly/shared";
 import { Alert, AlertDescription } from "@/components/ui/alert";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from "@/components/ui/dialog";
 import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
-import { useMe, viewerOf } from "@/hooks/use-me";
+import { useMe } from "@/hooks/use-me";
 import { APP_ROLE_LABELS } from "@/lib/roles";
 import { trpc } from "@/lib/trpc";
-import { useWorkspace } from "@/lib/workspace";
+import { useWorkspace, accessIn } from "@/lib/workspace";
 import { type Team } from "./team-types.ts";
 import { serverFieldErrors } from "@/lib/form-errors";
 
@@ -29,7 +29,8 @@ export interface CreateTeamDialogProps {
 
 export function CreateTeamDialog({ open, onOpenChange, onCreated }: CreateTeamDialogProps) {
   const { data: me } = useMe();
-  const { activeOrganization, isOrgAdmin, setActiveTeamId } = useWorkspace();
+  const { activeOrganization, setActiveTeamId } = useWorkspace();
+  const access = accessIn(me, activeOrganization);
   const utils = trpc.useUtils();
   const [failure, setFailure] = useState<string | null>(null);
   const form = useForm<TeamNameForm>({
@@ -67,7 +68,7 @@ export function CreateTeamDialog({ open, onOpenChange, onCreated }: CreateTeamDi
   });
 
   const signedIn = !!me;
-  const allowed = canCreateTeams(viewerOf(me), isOrgAdmin);
+  const allowed = can(access, "team.create");
   const busy = create.isPending;
   const nameEmpty = !watch("name")?.trim();
   const disabled = nameEmpty || !signedIn || !allowed || !activeOrganization || busy;
@@ -85,7 +86,7 @@ export function CreateTeamDialog({ open, onOpenChange, onCreated }: CreateTeamDi
             <p>
               Signed in as <span className="font-medium">{displayName(me.profile.fullName, me.user.email)}</span>{" "}
               <Badge variant="secondary">{roleLabel}</Badge>
-              {isOrgAdmin && !me.isSuperUser && me.role !== "administrator" && (
+              {grantedByOrganization(access, "team.create") && (
                 <Badge variant="outline" className="ml-1">Organization Admin</Badge>
               )}
             </p>

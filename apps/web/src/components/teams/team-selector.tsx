@@ -5,24 +5,24 @@
 import { useState } from "react";
 import { useNavigate } from "@tanstack/react-router";
 import { Plus, Settings, Users } from "lucide-react";
-import { canCreateTeams, canManageTeams } from "@promptly/shared";
+import { can } from "@promptly/shared";
 import { SearchableSwitcher, type SwitcherAction } from "@/components/layout/searchable-switcher";
-import { useMe, viewerOf } from "@/hooks/use-me";
-import { useWorkspace } from "@/lib/workspace";
+import { useMe } from "@/hooks/use-me";
+import { useWorkspace, accessIn } from "@/lib/workspace";
 import { CreateTeamDialog } from "./create-team-dialog.tsx";
 
 export function TeamSelector() {
   const { data: me } = useMe();
-  const { teams, teamsLoading, activeOrganization, activeTeam, setActiveTeamId, isOrgAdmin } = useWorkspace();
+  const { teams, teamsLoading, activeOrganization, activeTeam, setActiveTeamId } = useWorkspace();
   const navigate = useNavigate();
   const [creating, setCreating] = useState(false);
 
-  const viewer = viewerOf(me);
+  const access = accessIn(me, activeOrganization);
   const actions: SwitcherAction[] = [];
-  if (canCreateTeams(viewer, isOrgAdmin)) {
+  if (can(access, "team.create")) {
     actions.push({ value: "create-new-team", label: "Create New Team", icon: Plus, onSelect: () => setCreating(true) });
   }
-  if (canManageTeams(viewer, isOrgAdmin)) {
+  if (can(access, "teams.menu")) {
     actions.push({ value: "manage-teams", label: "Manage Teams", icon: Settings, onSelect: () => void navigate({ to: "/teams" }) });
   }
   const loading = teamsLoading || !activeOrganization;

@@ -4,17 +4,17 @@
 // change a team appear at team admin level only (spec 6); the server enforces the same rules.
 import { useState } from "react";
 import { AlertCircle, Pencil, Plus, RefreshCw, Trash2, UserPlus, Users } from "lucide-react";
-import { canCreateTeams, TEAM_MSG, TEAM_ROLE_LABELS } from "@promptly/shared";
+import { can, TEAM_MSG, TEAM_ROLE_LABELS } from "@promptly/shared";
 import { Alert, AlertDescription } from "@/components/ui/alert";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { Skeleton } from "@/components/ui/skeleton";
 import { useErrorToast } from "@/hooks/use-error-toast";
-import { useMe, viewerOf } from "@/hooks/use-me";
+import { useMe } from "@/hooks/use-me";
 import { trpc } from "@/lib/trpc";
 import { cn } from "@/lib/utils";
-import { useWorkspace } from "@/lib/workspace";
+import { accessIn, useWorkspace } from "@/lib/workspace";
 import { CreateTeamDialog } from "./create-team-dialog.tsx";
 import { DeleteTeamDialog } from "./delete-team-dialog.tsx";
 import { InvitePanel } from "./invite-panel.tsx";
@@ -22,16 +22,16 @@ import { PendingInvites } from "./pending-invites.tsx";
 import { RenameTeamDialog } from "./rename-team-dialog.tsx";
 import { TeamCarousel } from "./team-carousel.tsx";
 import { TeamMembersTable } from "./team-members-table.tsx";
-import { isAtTeamLevel, type Team } from "./team-types.ts";
+import type { Team } from "./team-types.ts";
 
 /** Shows `title` once per failure of a query (a fixed id keeps strict mode from doubling it). */
 export function TeamsPage() {
   const { data: me } = useMe();
-  const { activeOrganization, teams, teamsLoading, activeTeam, setActiveTeamId, isOrgAdmin } = useWorkspace();
+  const { activeOrganization, teams, teamsLoading, activeTeam, setActiveTeamId } = useWorkspace();
   const utils = trpc.useUtils();
   const [creating, setCreating] = useState(false);
   const [refreshing, setRefreshing] = useState(false);
-  const mayCreate = canCreateTeams(viewerOf(me), isOrgAdmin);
+  const mayCreate = can(accessIn(me, activeOrganization), "team.create");
 
   const refresh = async () => {
     setRefreshing(true);
@@ -100,8 +100,9 @@ export function TeamsPage() {
 
 function TeamDetails({ team }: { team: Team }) {
   const { data: me } = useMe();
-  const { isOrgAdmin } = useWorkspace();
-  const canManage = isAtTeamLevel(team, me, isOrgAdmin, "admin");
+  const { activeOrganization } = useWorkspace();
+  // Rename, delete, members and invitations: team.manage and team.members.manage share the team admin level.
+  const canManage = can(accessIn(me, activeOrganization, team), "team.manage");
   const [inviting, setInviting] = useState(false);
   const [renaming, setRenaming] = useState(false);
   const [deleting, setDeleting] = useState(false);

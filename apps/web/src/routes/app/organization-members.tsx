@@ -1,3 +1,5 @@
+import { accessIn } from "@/lib/workspace";
+import { can } from "@promptly/shared";
 import { createRoute, lazyRouteComponent } from "@tanstack/react-router";
 import { SuperUserGuard } from "@/components/guards/role-guard";
 import { api } from "@/lib/trpc";
@@ -17,7 +19,7 @@ export const organizationMembersRoute = createRoute({
   path: "/organizations/$organizationId/members",
   loader: async ({ params: { organizationId } }) => {
     const me = await api.auth.me.ensureData();
-    if (!me?.isSuperUser) return;
+    if (!can(accessIn(me, null), "organizations.page")) return;
     // A missing organization or a failed load shows on the page, not as the application's error screen.
     await Promise.all([
       api.organizations.get.ensureData({ organizationId }),

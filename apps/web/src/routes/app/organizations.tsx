@@ -1,3 +1,5 @@
+import { accessIn } from "@/lib/workspace";
+import { can } from "@promptly/shared";
 import { createRoute, lazyRouteComponent } from "@tanstack/react-router";
 import { SuperUserGuard } from "@/components/guards/role-guard";
 import { api } from "@/lib/trpc";
@@ -12,7 +14,7 @@ export const organizationsRoute = createRoute({
   loader: async () => {
     const me = await api.auth.me.ensureData();
     // A failed list shows on the page itself, not as the application's error screen.
-    if (me?.isSuperUser) await api.organizations.list.ensureData().catch(() => undefined);
+    if (can(accessIn(me, null), "organizations.page")) await api.organizations.list.ensureData().catch(() => undefined);
   },
   component: () => (
     <SuperUserGuard>

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { APP_ROLES } from "@promptly/shared";
-import { publicProcedure } from "../../procedures.ts";
+import { optionalViewerProcedure } from "../../procedures.ts";
 import { loadMe } from "../../services/auth.ts";
 
 export const meOutput = z
@@ -20,7 +20,4 @@ export const meOutput = z
   .nullable();
 
 /** The signed-in user, or null when signed out (or still waiting for the second factor). */
-export const me = publicProcedure.output(meOutput).query(({ ctx }) => {
-  if (!ctx.user || !ctx.session?.twoFactorVerified) return null;
-  return loadMe(ctx.db, ctx.user);
-});
+export const me = optionalViewerProcedure.output(meOutput).query(({ ctx }) => (ctx.signedInUser ? loadMe(ctx.db, ctx.signedInUser) : null));

@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { inviteInput, TEAM_ROLES } from "@promptly/shared";
-import { teamProcedure } from "../../procedures.ts";
+import { inviteForm, TEAM_ROLES } from "@promptly/shared";
+import { byTeamId, teamResourceProcedure } from "../../procedures.ts";
 import { createInvite } from "../../services/invites.ts";
 import { pendingInviteItem } from "./list-pending.ts";
 
@@ -19,8 +19,8 @@ const createInviteOutput = z.discriminatedUnion("status", [
  * Adds a colleague already in the team's organization at once; anyone else gets a pending invitation
  * whose mail is queued (spec 4, narrowed by the security review: nobody is enrolled without consent).
  */
-export const create = teamProcedure("admin")
-  .input(inviteInput)
+export const create = teamResourceProcedure("team.members.manage", byTeamId)
+  .input(inviteForm)
   .output(createInviteOutput)
   .mutation(({ ctx, input }) =>
     createInvite(

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { inviteIdInput, ORGANIZATION_ROLES, TEAM_ROLES } from "@promptly/shared";
-import { publicProcedure } from "../../procedures.ts";
+import { optionalViewerProcedure } from "../../procedures.ts";
 import { getInviteSummary } from "../../services/invites.ts";
 
 const inviteSummary = z.object({
@@ -18,10 +18,7 @@ const inviteSummary = z.object({
  * The accept page: open to whoever holds the link (the id is an unguessable UUID). It shows the team,
  * organization and role; the address in full only to the signed-in person it was sent to.
  */
-export const get = publicProcedure
+export const get = optionalViewerProcedure
   .input(inviteIdInput)
   .output(inviteSummary)
-  .query(({ ctx, input }) => {
-    const signedIn = ctx.user && ctx.session?.twoFactorVerified ? ctx.user : null;
-    return getInviteSummary(ctx.db, { inviteId: input.id, viewerEmail: signedIn?.email ?? null, now: ctx.now() });
-  });
+  .query(({ ctx, input }) => getInviteSummary(ctx.db, { inviteId: input.id, viewerEmail: ctx.signedInUser?.email ?? null, now: ctx.now() }));

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { TEAM_ROLES } from "@promptly/shared";
-import { teamProcedure } from "../../procedures.ts";
+import { byTeamId, teamResourceProcedure } from "../../procedures.ts";
 import { listPendingInvites } from "../../services/invites.ts";
 
 export const pendingInviteItem = z.object({
@@ -14,6 +14,6 @@ export const pendingInviteItem = z.object({
 });
 
 /** The team's pending invites, newest first, for its admins. */
-export const listPending = teamProcedure("admin")
+export const listPending = teamResourceProcedure("team.members.manage", byTeamId)
   .output(z.array(pendingInviteItem))
   .query(({ ctx }) => listPendingInvites(ctx.db, ctx.team.teamId, ctx.now()));

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { addOrganizationMemberForm, ORGANIZATION_ROLES } from "@promptly/shared";
-import { organizationProcedure } from "../../procedures.ts";
+import { byOrganizationId, organizationResourceProcedure } from "../../procedures.ts";
 import { addOrganizationMember } from "../../services/organizations.ts";
 import { organizationMemberItem } from "./list.ts";
 
@@ -17,7 +17,7 @@ const organizationInviteItem = z.object({
  * Someone already in the organization stays as they are; anyone else gets an invitation to accept
  * (with or without an account: the answer does not tell which).
  */
-export const add = organizationProcedure("admin")
+export const add = organizationResourceProcedure("organization.members.manage", byOrganizationId)
   .input(addOrganizationMemberForm)
   .output(
     z.discriminatedUnion("status", [

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { ORGANIZATION_ROLES } from "@promptly/shared";
-import { organizationProcedure } from "../../procedures.ts";
+import { byOrganizationId, organizationResourceProcedure } from "../../procedures.ts";
 import { listOrganizationMembers } from "../../services/organizations.ts";
 
 export const organizationMemberItem = z.object({
@@ -16,6 +16,6 @@ export const organizationMemberItem = z.object({
 });
 
 /** The members of one organization: super users and that organization's admins. */
-export const list = organizationProcedure("admin")
+export const list = organizationResourceProcedure("organization.members.manage", byOrganizationId)
   .output(z.array(organizationMemberItem))
   .query(({ ctx }) => listOrganizationMembers(ctx.db, ctx.organization.organizationId));

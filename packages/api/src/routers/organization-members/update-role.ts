@@ -1,13 +1,13 @@
 import { z } from "zod";
 import { organizationRoleSchema } from "@promptly/shared";
-import { organizationMemberProcedure } from "../../procedures.ts";
+import { byOrganizationMember, organizationResourceProcedure } from "../../procedures.ts";
 import { updateOrganizationMemberRole } from "../../services/organizations.ts";
 import { organizationMemberItem } from "./list.ts";
 
 /** Changes a member's role; the last admin cannot be demoted. */
-export const updateRole = organizationMemberProcedure("admin")
+export const updateRole = organizationResourceProcedure("organization.members.manage", byOrganizationMember)
   .input(z.object({ role: organizationRoleSchema }))
   .output(organizationMemberItem)
   .mutation(({ ctx, input }) =>
-    updateOrganizationMemberRole(ctx.db, ctx.viewer, { organizationId: ctx.organization.organizationId, memberId: input.id, role: input.role }),
+    updateOrganizationMemberRole(ctx.db, ctx.organization, { organizationId: ctx.organization.organizationId, memberId: input.id, role: input.role }),
   );

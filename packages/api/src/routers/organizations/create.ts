@@ -1,10 +1,10 @@
-import { createOrganizationInput, MSG } from "@promptly/shared";
-import { appRoleProcedure } from "../../procedures.ts";
+import { createOrganizationInput } from "@promptly/shared";
+import { appProcedure } from "../../procedures.ts";
 import { createOrganization } from "../../services/organizations.ts";
 import { organizationSummary } from "./get.ts";
 
 /** Super users only; the creator becomes the organization's admin in the same transaction. */
-export const create = appRoleProcedure(["super-user"], MSG.onlySuperUsersCreateOrganizations)
+export const create = appProcedure("organization.create")
   .input(createOrganizationInput)
   .output(organizationSummary)
   .mutation(({ ctx, input }) => createOrganization(ctx.db, ctx.viewer.userId, input));

@@ -1,10 +1,10 @@
 import { z } from "zod";
 import { idSchema } from "@promptly/shared";
-import { superUserProcedure } from "../../procedures.ts";
+import { appProcedure } from "../../procedures.ts";
 import { deleteOrganization } from "../../services/organizations.ts";
 
 /** Deletes an organization with its members and teams. Super users only. */
-export const deleteProcedure = superUserProcedure
+export const deleteProcedure = appProcedure("organization.manage")
   .input(z.object({ id: idSchema }))
   .output(z.object({ id: z.string() }))
   .mutation(async ({ ctx, input }) => {

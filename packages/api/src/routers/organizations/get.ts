@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { organizationProcedure } from "../../procedures.ts";
+import { can } from "@promptly/shared";
+import { byOrganizationId, organizationResourceProcedure } from "../../procedures.ts";
 import { getOrganization } from "../../services/organizations.ts";
 
 export const organizationSummary = z.object({
@@ -11,9 +12,9 @@ export const organizationSummary = z.object({
 });
 
 /** One organization the caller belongs to (any super user may read any). Others get NOT_FOUND. */
-export const get = organizationProcedure("member")
+export const get = organizationResourceProcedure("organization.read", byOrganizationId)
   .output(organizationSummary.extend({ isAdmin: z.boolean() }))
   .query(async ({ ctx }) => ({
     ...(await getOrganization(ctx.db, ctx.organization.organizationId)),
-    isAdmin: ctx.organization.isOrgAdmin,
+    isAdmin: can(ctx.organization, "organization.members.manage"),
   }));

@@ -1,7 +1,8 @@
 import { z } from "zod";
-import { organizationProcedure } from "../../procedures.ts";
+import { can } from "@promptly/shared";
+import { byOrganizationId, organizationResourceProcedure } from "../../procedures.ts";
 
 /** Organization admin status of the caller (a super user always is). Non-members get NOT_FOUND. */
-export const isAdmin = organizationProcedure("member")
+export const isAdmin = organizationResourceProcedure("organization.read", byOrganizationId)
   .output(z.boolean())
-  .query(({ ctx }) => ctx.organization.isOrgAdmin);
+  .query(({ ctx }) => can(ctx.organization, "organization.members.manage"));

@@ -1,10 +1,10 @@
 import { updateOrganizationInput } from "@promptly/shared";
-import { superUserProcedure } from "../../procedures.ts";
+import { appProcedure } from "../../procedures.ts";
 import { updateOrganization } from "../../services/organizations.ts";
 import { organizationSummary } from "./get.ts";
 
 /** Rename or change the slug (an empty slug clears it). Super users only. */
-export const update = superUserProcedure
+export const update = appProcedure("organization.manage")
   .input(updateOrganizationInput)
   .output(organizationSummary)
   .mutation(({ ctx, input }) => updateOrganization(ctx.db, input));

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { TEAM_ROLES } from "@promptly/shared";
-import { teamProcedure } from "../../procedures.ts";
+import { byTeamId, teamResourceProcedure } from "../../procedures.ts";
 import { listTeamMembers } from "../../services/teams.ts";
 
 export const teamMemberItem = z.object({
@@ -14,6 +14,6 @@ export const teamMemberItem = z.object({
 });
 
 /** Members ordered by role (admin, editor, viewer), for anyone at viewer level in the team. */
-export const list = teamProcedure("viewer")
+export const list = teamResourceProcedure("team.read", byTeamId)
   .output(z.array(teamMemberItem))
   .query(({ ctx }) => listTeamMembers(ctx.db, ctx.team.teamId));

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { TEAM_MSG } from "@promptly/shared";
 import { createHarness, type Harness } from "../../testing.ts";
-import { CALLER_KINDS, createAccount, createTeam, createWorld, failure, outcome, type CallerKind, EXPECTED_AT_LEVEL } from "../teams/test-fixtures.ts";
+import { CALLER_KINDS, createAccount, createTeam, createWorld, failure, outcome, EXPECTED_AT_LEVEL } from "../teams/test-fixtures.ts";
 
 let h: Harness;
 let world: Awaited<ReturnType<typeof createWorld>>;

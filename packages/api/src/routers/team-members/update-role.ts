@@ -1,17 +1,17 @@
-import { updateTeamMemberRoleInput } from "@promptly/shared";
-import { teamMemberProcedure } from "../../procedures.ts";
+import { teamRoleForm } from "@promptly/shared";
+import { byTeamMember, teamResourceProcedure } from "../../procedures.ts";
 import { updateTeamMemberRole } from "../../services/teams.ts";
 import { teamMemberItem } from "./list.ts";
 
 /** Any role change except demoting the team's last admin (spec 4). */
-export const updateRole = teamMemberProcedure("admin")
-  .input(updateTeamMemberRoleInput)
+export const updateRole = teamResourceProcedure("team.members.manage", byTeamMember)
+  .input(teamRoleForm)
   .output(teamMemberItem)
   .mutation(({ ctx, input }) =>
     updateTeamMemberRole(ctx.db, {
       teamId: ctx.team.teamId,
       memberId: input.id,
       role: input.role,
-      actor: { ...ctx.team, userId: ctx.viewer.userId },
+      actor: ctx.team,
     }),
   );

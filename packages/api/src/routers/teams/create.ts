@@ -1,11 +1,11 @@
-import { createTeamInput } from "@promptly/shared";
-import { teamCreatorProcedure } from "../../procedures.ts";
+import { teamNameForm } from "@promptly/shared";
+import { byOrganizationId, organizationResourceProcedure } from "../../procedures.ts";
 import { createTeam } from "../../services/teams.ts";
 import { teamListItem } from "./list.ts";
 
 /** Spec 4: the creator becomes the team's admin. */
-export const create = teamCreatorProcedure
-  .input(createTeamInput)
+export const create = organizationResourceProcedure("team.create", byOrganizationId)
+  .input(teamNameForm)
   .output(teamListItem)
   .mutation(({ ctx, input }) =>
     createTeam(ctx.db, { organizationId: ctx.organization.organizationId, name: input.name, creatorId: ctx.viewer.userId }),

@@ -1,11 +1,9 @@
 import { z } from "zod";
-import { teamIdInput } from "@promptly/shared";
-import { teamByIdProcedure } from "../../procedures.ts";
+import { byTeam, teamResourceProcedure } from "../../procedures.ts";
 import { deleteTeam } from "../../services/teams.ts";
 
 /** Deletes the team with its members and invites. */
-export const remove = teamByIdProcedure("admin")
-  .input(teamIdInput)
+export const remove = teamResourceProcedure("team.manage", byTeam)
   .output(z.object({ id: z.string() }))
   .mutation(async ({ ctx }) => {
     await deleteTeam(ctx.db, ctx.team.teamId);

@@ -1,10 +1,8 @@
-import { teamIdInput } from "@promptly/shared";
-import { teamByIdProcedure } from "../../procedures.ts";
+import { byTeam, teamResourceProcedure } from "../../procedures.ts";
 import { getTeam } from "../../services/teams.ts";
 import { teamListItem } from "./list.ts";
 
 /** One team, for anyone at viewer level in it. */
-export const get = teamByIdProcedure("viewer")
-  .input(teamIdInput)
+export const get = teamResourceProcedure("team.read", byTeam)
   .output(teamListItem)
-  .query(({ ctx, input }) => getTeam(ctx.db, ctx.viewer, input.id));
+  .query(({ ctx }) => getTeam(ctx.db, ctx.viewer, ctx.team.teamId));
