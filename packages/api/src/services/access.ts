@@ -1,13 +1,11 @@
 // Loads who the caller is in the app, an organization or a team. Used by the procedure builders,
 // so a handler receives the membership on ctx and never checks roles by hand.
 import type { DbOrTx } from "@promptly/db";
-import { accessOf, can, resolveAppRole, type Access, type AppRole } from "@promptly/shared";
+import { accessOf, resolveAppRole, type Access, type OrganizationRole, type TeamRole } from "@promptly/shared";
+import { organizationVisibility, teamVisibility, type Viewer } from "./visibility.ts";
 
-export interface ViewerAccess {
-  userId: string;
-  role: AppRole;
-  isSuperUser: boolean;
-}
+/** Who is asking, app-wide: the signed-in user and their resolved app role. */
+export type ViewerAccess = Viewer;
 
 /** The app-level identity from what the session lookup already loaded; null when the role row is missing. */
 export function viewerFromSessionUser(user: {
@@ -44,20 +42,19 @@ export interface OrganizationAccess extends Access {
   organizationId: string;
 }
 
-/** Null when the organization does not exist or the caller may not know of it. */
+/** Null when the organization does not exist or the caller may not know of it (the visibility rule). */
 export async function loadOrganizationAccess(
   db: DbOrTx,
   viewer: ViewerAccess,
   organizationId: string,
 ): Promise<OrganizationAccess | null> {
-  const organization = await db.organization.findUnique({
-    where: { id: organizationId },
-    select: { id: true, members: { where: { userId: viewer.userId }, select: { role: true } } },
-  });
-  if (!organization) return null;
-  const organizationRole = organization.members[0]?.role ?? null;
-  if (!organizationRole && !viewer.isSuperUser) return null;
-  return { ...accessOf(viewer, { organizationRole }), userId: viewer.userId, organizationId };
+  const { joins, visible } = organizationVisibility(viewer);
+  const [row] = await db.$queryRaw<{ organizationRole: OrganizationRole | null }[]>`
+    SELECT my_om.role::text AS "organizationRole"
+    FROM organizations o ${joins}
+    WHERE o.id = ${organizationId}::uuid AND ${visible}`;
+  if (!row) return null;
+  return { ...accessOf(viewer, { organizationRole: row.organizationRole }), userId: viewer.userId, organizationId };
 }
 
 /** The caller in one team: their Access (team role, and role in the team's organization) and where. */
@@ -67,19 +64,14 @@ export interface TeamAccessInfo extends Access {
   organizationId: string;
 }
 
-/** Null when the team does not exist or the caller may not read it (team.read). */
+/** Null when the team does not exist or the caller may not see it (the visibility rule). */
 export async function loadTeamAccess(db: DbOrTx, viewer: ViewerAccess, teamId: string): Promise<TeamAccessInfo | null> {
-  const team = await db.team.findUnique({
-    where: { id: teamId },
-    select: {
-      id: true,
-      organizationId: true,
-      members: { where: { userId: viewer.userId }, select: { role: true } },
-      organization: { select: { members: { where: { userId: viewer.userId }, select: { role: true } } } },
-    },
-  });
-  if (!team) return null;
-  const access = accessOf(viewer, { teamRole: team.members[0]?.role ?? null, organizationRole: team.organization.members[0]?.role ?? null });
-  if (!can(access, "team.read")) return null;
-  return { ...access, userId: viewer.userId, teamId, organizationId: team.organizationId };
+  const { joins, visible } = teamVisibility(viewer);
+  const [row] = await db.$queryRaw<{ organizationId: string; teamRole: TeamRole | null; organizationRole: OrganizationRole | null }[]>`
+    SELECT t.organization_id::text AS "organizationId", my_tm.role::text AS "teamRole", my_om.role::text AS "organizationRole"
+    FROM teams t ${joins}
+    WHERE t.id = ${teamId}::uuid AND ${visible}`;
+  if (!row) return null;
+  const access = accessOf(viewer, { teamRole: row.teamRole, organizationRole: row.organizationRole });
+  return { ...access, userId: viewer.userId, teamId, organizationId: row.organizationId };
 }

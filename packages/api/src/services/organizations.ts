@@ -4,6 +4,7 @@ import { CREATOR_ROLE_ORGANIZATION, MSG, ORGANIZATION_TEXT, can, normalizeEmail,
 import { fail } from "../errors.ts";
 import { checkLockedChange, lockMembers, type LockedMember } from "./last-admin.ts";
 import type { ViewerAccess } from "./access.ts";
+import { canSql, organizationVisibility } from "./visibility.ts";
 import { avatarUrl } from "./account.ts";
 import { createOrganizationInvite, type InviteDeps, type InviteLimits, type OrganizationInviteItem } from "./invites.ts";
 
@@ -26,14 +27,14 @@ export interface OrganizationListItem {
  * request dominated the time (bench: organizations).
  */
 export async function listOrganizations(db: DbOrTx, viewer: ViewerAccess): Promise<OrganizationListItem[]> {
+  const { joins, visible } = organizationVisibility(viewer);
   return db.$queryRaw<OrganizationListItem[]>`
     SELECT o.id::text AS id, o.name, o.slug, o.created_at AS "createdAt",
            o.member_count AS "memberCount",
-           mine.role::text AS "myRole",
-           (${viewer.isSuperUser} OR mine.role IS NOT DISTINCT FROM 'admin') AS "isAdmin"
-    FROM organizations o
-    LEFT JOIN organization_members mine ON mine.organization_id = o.id AND mine.user_id = ${viewer.userId}::uuid
-    ${viewer.isSuperUser ? Prisma.empty : Prisma.sql`WHERE mine.id IS NOT NULL`}
+           my_om.role::text AS "myRole",
+           ${canSql(viewer, "organization.members.manage", { organizationRole: Prisma.sql`my_om.role` })} AS "isAdmin"
+    FROM organizations o ${joins}
+    WHERE ${visible}
     ORDER BY o.name, o.id`;
 }
 

@@ -4,6 +4,7 @@ import { CREATOR_ROLE_TEAM, MSG, TEAM_MSG, can, type Access, type TeamRole } fro
 import { fail } from "../errors.ts";
 import { checkLockedChange, lockMembers, type LockedMember } from "./last-admin.ts";
 import type { ViewerAccess } from "./access.ts";
+import { teamVisibility } from "./visibility.ts";
 import { avatarUrl } from "./account.ts";
 
 export interface TeamListItem {
@@ -63,18 +64,16 @@ const toTeamItem = (row: TeamRow): TeamListItem => ({
 export async function listTeams(db: DbOrTx, viewer: ViewerAccess, organizationId?: string): Promise<TeamListItem[]> {
   // One statement (member counts and the caller's role as sub-selects): a large organization's
   // list costs one round trip instead of one per relation.
+  const { joins, visible } = teamVisibility(viewer);
   const rows = await db.$queryRaw<TeamListItem[]>`
     SELECT t.id, t.name, t.organization_id AS "organizationId", o.name AS "organizationName",
            (SELECT count(*) FROM team_members c WHERE c.team_id = t.id)::int AS "memberCount",
            t.created_at AS "createdAt", t.updated_at AS "updatedAt", t.created_by AS "createdById",
-           me.role::text AS "myRole"
+           my_tm.role::text AS "myRole"
     FROM teams t
     JOIN organizations o ON o.id = t.organization_id
-    LEFT JOIN team_members me ON me.team_id = t.id AND me.user_id = ${viewer.userId}::uuid
-    LEFT JOIN organization_members oa
-      ON oa.organization_id = t.organization_id AND oa.user_id = ${viewer.userId}::uuid AND oa.role = 'admin'
-    WHERE ${organizationId ? Prisma.sql`t.organization_id = ${organizationId}::uuid` : Prisma.sql`TRUE`}
-      AND (${viewer.isSuperUser} OR me.id IS NOT NULL OR oa.id IS NOT NULL)
+    ${joins}
+    WHERE ${organizationId ? Prisma.sql`t.organization_id = ${organizationId}::uuid` : Prisma.sql`TRUE`} AND ${visible}
     ORDER BY t.name, t.id`;
   return rows;
 }
