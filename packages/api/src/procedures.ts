@@ -1,5 +1,7 @@
 // Procedure builders: the action a procedure performs is named where the router wires it, and the
-// permission table of packages/shared (`can`) decides who may. Handlers never compare roles.
+// permission table of packages/shared (`can`) decides who may. Handlers never compare roles. The
+// builders read the caller from ctx.principal (today a signed-in person; API keys come with the
+// runtime API).
 import { TRPCError } from "@trpc/server";
 import { z } from "zod";
 import { DENIED_MESSAGES, MSG, SIGN_IN_MESSAGES, accessOf, can, idSchema, type Action } from "@promptly/shared";
@@ -19,15 +21,15 @@ const forbidden = (action: Action) => new TRPCError({ code: "FORBIDDEN", message
 
 /** A signed-in session, even one that still waits for its second factor (the second sign-in step). */
 export const sessionProcedure = baseProcedure.use(({ ctx, next }) => {
-  if (!ctx.session || !ctx.user) throw unauthorized();
-  return next({ ctx: { session: ctx.session, user: ctx.user } });
+  if (ctx.principal?.kind !== "user") throw unauthorized();
+  return next({ ctx: { session: ctx.principal.session, user: ctx.principal.user } });
 });
 
 /** The caller is a fully signed-in user (or a visitor, when `anonymous` says what to tell them). */
 const signedIn = (anonymousMessage: string = MSG.userNotAuthenticated) =>
   baseProcedure.use(async ({ ctx, next }) => {
-    const { session, user } = ctx;
-    if (!session || !user) throw unauthorized(anonymousMessage);
+    if (ctx.principal?.kind !== "user") throw unauthorized(anonymousMessage);
+    const { session, user } = ctx.principal;
     if (!session.twoFactorVerified) throw unauthorized(MSG.twoFactorRequired);
     // The session lookup loaded the profile and role; only a missing role row needs a query (spec 4).
     const viewer = viewerFromSessionUser(user) ?? (await loadViewer(ctx.db, user.id));
@@ -47,7 +49,8 @@ export const signedInProcedure = signedIn;
  * for a session still waiting for its second factor (auth.me, invites.get answer them differently).
  */
 export const optionalViewerProcedure = baseProcedure.use(({ ctx, next }) => {
-  const signedInUser: User | null = ctx.session?.twoFactorVerified && ctx.user ? ctx.user : null;
+  const principal = ctx.principal;
+  const signedInUser: User | null = principal?.kind === "user" && principal.session.twoFactorVerified ? principal.user : null;
   return next({ ctx: { signedInUser } });
 });
 

@@ -4,17 +4,17 @@
 // address alike, the account looked up only when the mail is sent).
 import { hash, verify } from "@node-rs/argon2";
 import {
-  EMAIL_VERIFICATION_TTL_HOURS, MSG, UNKNOWN_LOCATION,
+  MSG, UNKNOWN_LOCATION,
   safeRedirectPath,
 } from "@promptly/shared";
 import { inTransaction, type DbOrTx } from "@promptly/db";
 import type { User } from "lucia";
 import { resolveAppRole } from "@promptly/shared";
-import type { ApiServices, RequestInfo } from "../context.ts";
+import type { ApiServices, ClientInfo } from "./types.ts";
 import { loadViewer } from "./access.ts";
 import { avatarUrl, type Me } from "./account.ts";
 import { fail } from "../errors.ts";
-import { bindSignUpBrowser, clearSessionCookie, signUpBrowserHash, startSession } from "../auth/session.ts";
+import { startSession } from "../auth/session.ts";
 import { describeDevice } from "../auth/user-agent.ts";
 import { enqueueMail } from "./outbox.ts";
 import { consumeToken, findLiveToken, revokeEmailedLinks } from "./tokens.ts";
@@ -75,12 +75,15 @@ const FIRST_ACCOUNT_LOCK = 7_253_001;
  * link. The first account of an installation is a super user. An address that already has an account
  * gets the same answer, and that address an email saying so.
  */
-export async function signUp(services: ApiServices, req: RequestInfo, input: { email: string; password: string; redirectTo?: string }) {
-  enforceRateLimit(services, "signUp", req.ip, input.email);
+export async function createAccount(
+  services: ApiServices,
+  client: ClientInfo,
+  input: { email: string; password: string; redirectTo?: string; browserHash: string },
+) {
+  enforceRateLimit(services, "signUp", client.ip, input.email);
   const passwordHash = await hashPassword(input.password);
   const now = services.now();
-  // Set for existing addresses too: the answer must not tell them apart.
-  const browserHash = bindSignUpBrowser(req, EMAIL_VERIFICATION_TTL_HOURS * 60 * MINUTE);
+  const browserHash = input.browserHash;
   await services.db.$transaction(async (tx) => {
     await tx.$executeRaw`SELECT pg_advisory_xact_lock(${FIRST_ACCOUNT_LOCK}::bigint)`;
     const existing = await tx.user.findUnique({ where: { email: input.email }, select: { id: true } });
@@ -112,19 +115,19 @@ export async function signUp(services: ApiServices, req: RequestInfo, input: { e
  * the link is confirmed in the browser that asked for it, or when the password is entered; otherwise
  * the owner of the inbox uses 'Forgot password', whose link confirms the address with their password.
  */
-export async function verifyEmail(
+export async function confirmEmailAddress(
   services: ApiServices,
-  req: RequestInfo,
-  input: { token: string; password?: string | undefined },
+  client: ClientInfo,
+  input: { token: string; password?: string | undefined; browserHash: string | null },
 ): Promise<{ redirectTo: string | null }> {
   const now = services.now();
   const live = await findLiveToken(services.db, "email_verification", input.token, now);
   if (!live) return fail("BAD_REQUEST", MSG.invalidOrExpiredLink);
-  const sameBrowser = live.browserHash !== null && live.browserHash === signUpBrowserHash(req);
+  const sameBrowser = live.browserHash !== null && live.browserHash === input.browserHash;
   if (!sameBrowser) {
     if (input.password === undefined) return fail("PRECONDITION_FAILED", MSG.confirmWithPassword, "PASSWORD_REQUIRED");
     const user = await services.db.user.findUniqueOrThrow({ where: { id: live.userId }, select: { email: true, passwordHash: true } });
-    enforceRateLimit(services, "signIn", req.ip, user.email);
+    enforceRateLimit(services, "signIn", client.ip, user.email);
     if (!user.passwordHash || !(await verifyPassword(user.passwordHash, input.password))) {
       return fail("BAD_REQUEST", MSG.incorrectPassword, "INCORRECT_PASSWORD");
     }
@@ -142,10 +145,9 @@ export async function verifyEmail(
  * The request only queues the mail: which case it is is decided when it is sent, so the answer
  * takes the same time for every address.
  */
-export async function resendVerification(services: ApiServices, req: RequestInfo, email: string) {
-  enforceRateLimit(services, "resendVerification", req.ip, email);
-  // The new link belongs to this browser (set for every address: the answer must not tell them apart).
-  const browserHash = bindSignUpBrowser(req, EMAIL_VERIFICATION_TTL_HOURS * 60 * MINUTE);
+export async function resendVerificationMail(services: ApiServices, client: ClientInfo, input: { email: string; browserHash: string }) {
+  const { email, browserHash } = input;
+  enforceRateLimit(services, "resendVerification", client.ip, email);
   await enqueueMail(services.db, { kind: "email_verification", to: email, payload: { browserHash, redirectTo: null } }, services.now());
 }
 
@@ -156,6 +158,13 @@ export interface SignInResult {
   status: "signed_in" | "two_factor_required";
   /** Where the browser goes next: a same-origin path, or null for "/". */
   redirectTo: string | null;
+  /** The new session; the procedure sets its cookie. */
+  sessionId: string;
+}
+
+/** Who signs in from where: the client, and the session its browser already had (it ends: no fixation). */
+export interface SignInClient extends ClientInfo {
+  previousSessionId: string | null;
 }
 
 /** A login event (browser on OS, location) and users.last_sign_in_at, for a completed sign-in only. */
@@ -163,13 +172,13 @@ export async function recordSignIn(
   services: { db: DbOrTx; now: () => Date },
   userId: string,
   method: SignInMethod,
-  req: RequestInfo,
+  client: ClientInfo,
 ): Promise<void> {
   const now = services.now();
   await inTransaction(services.db, async (tx) => {
     await tx.loginEvent.create({
       // No IP-location service is reachable from a self-hosted install; the spec's fallback applies.
-      data: { userId, method, device: describeDevice(req.userAgent), location: UNKNOWN_LOCATION, createdAt: now },
+      data: { userId, method, device: describeDevice(client.userAgent), location: UNKNOWN_LOCATION, createdAt: now },
     });
     await tx.user.update({ where: { id: userId }, data: { lastSignInAt: now }, select: { id: true } });
   });
@@ -179,32 +188,37 @@ export async function recordSignIn(
  * Starts the session once the first factor is proven. With two-factor enabled the session waits for
  * the code (twoFactorVerified=false) and the sign-in is recorded after it; otherwise it is recorded now.
  */
-export async function completeSignIn(
+async function completeSignIn(
   services: ApiServices,
-  req: RequestInfo,
+  client: SignInClient,
   user: { id: string; twoFactorEnabled: boolean },
   method: SignInMethod,
   redirectTo: string | null,
 ): Promise<SignInResult> {
-  const session = await startSession(services, req, user.id, { twoFactorVerified: !user.twoFactorEnabled, signInMethod: method });
-  if (user.twoFactorEnabled) return { status: "two_factor_required", redirectTo };
+  const session = await startSession(services, {
+    userId: user.id,
+    previousSessionId: client.previousSessionId,
+    userAgent: client.userAgent,
+    twoFactorVerified: !user.twoFactorEnabled,
+    signInMethod: method,
+  });
+  if (user.twoFactorEnabled) return { status: "two_factor_required", redirectTo, sessionId: session.id };
   try {
-    await recordSignIn(services, user.id, method, req);
+    await recordSignIn(services, user.id, method, client);
   } catch (error) {
     // No session without its sign-in on record.
     await services.lucia.invalidateSession(session.id).catch(() => undefined);
-    clearSessionCookie(services, req);
     throw error;
   }
-  return { status: "signed_in", redirectTo };
+  return { status: "signed_in", redirectTo, sessionId: session.id };
 }
 
 export async function signInWithPassword(
   services: ApiServices,
-  req: RequestInfo,
+  client: SignInClient,
   input: { email: string; password: string; redirectTo?: string },
 ): Promise<SignInResult> {
-  enforceRateLimit(services, "signIn", req.ip, input.email);
+  enforceRateLimit(services, "signIn", client.ip, input.email);
   const user = await services.db.user.findUnique({
     where: { email: input.email },
     select: { id: true, passwordHash: true, emailVerifiedAt: true, twoFactor: { select: { enabledAt: true } } },
@@ -215,7 +229,7 @@ export async function signInWithPassword(
   if (!user.emailVerifiedAt) return fail("PRECONDITION_FAILED", MSG.emailNotConfirmed, "EMAIL_NOT_VERIFIED");
   return completeSignIn(
     services,
-    req,
+    client,
     { id: user.id, twoFactorEnabled: !!user.twoFactor?.enabledAt },
     "password",
     safeRedirectPath(input.redirectTo),
@@ -228,13 +242,13 @@ export async function signInWithPassword(
  * Mails a single-use sign-in link (15 minutes) to an existing account; unknown addresses get nothing.
  * Only the mail is queued here, for every address alike: the account is looked up when it is sent.
  */
-export async function sendMagicLink(services: ApiServices, req: RequestInfo, input: { email: string; redirectTo?: string }) {
-  enforceRateLimit(services, "sendMagicLink", req.ip, input.email);
+export async function mailMagicLink(services: ApiServices, client: ClientInfo, input: { email: string; redirectTo?: string }) {
+  enforceRateLimit(services, "sendMagicLink", client.ip, input.email);
   const payload = { redirectTo: safeRedirectPath(input.redirectTo) };
   await enqueueMail(services.db, { kind: "magic_link", to: input.email, payload }, services.now());
 }
 
-export async function signInWithMagicLink(services: ApiServices, req: RequestInfo, token: string): Promise<SignInResult> {
+export async function consumeMagicLink(services: ApiServices, client: SignInClient, token: string): Promise<SignInResult> {
   const now = services.now();
   const signedIn = await services.db.$transaction(async (tx) => {
     const consumed = await consumeToken(tx, "magic_link", token, now);
@@ -250,19 +264,19 @@ export async function signInWithMagicLink(services: ApiServices, req: RequestInf
     }
     return { id: user.id, twoFactorEnabled: !!user.twoFactor?.enabledAt, redirectTo: consumed.redirectTo };
   });
-  return completeSignIn(services, req, signedIn, "magic_link", safeRedirectPath(signedIn.redirectTo));
+  return completeSignIn(services, client, signedIn, "magic_link", safeRedirectPath(signedIn.redirectTo));
 }
 
 // ---- password reset ----
 
 /** Mails a single-use reset link (1 hour) to an existing account; unknown addresses get nothing (as sendMagicLink). */
-export async function requestPasswordReset(services: ApiServices, req: RequestInfo, email: string) {
-  enforceRateLimit(services, "requestPasswordReset", req.ip, email);
+export async function mailPasswordResetLink(services: ApiServices, client: ClientInfo, email: string) {
+  enforceRateLimit(services, "requestPasswordReset", client.ip, email);
   await enqueueMail(services.db, { kind: "password_reset", to: email, payload: {} }, services.now());
 }
 
-/** Sets the new password and ends every session of the user, this browser's included. */
-export async function resetPassword(services: ApiServices, req: RequestInfo, input: { token: string; password: string }) {
+/** Sets the new password and ends every session of the user, this browser's included (the procedure clears its cookie). */
+export async function setPasswordFromLink(services: ApiServices, input: { token: string; password: string }) {
   const now = services.now();
   // The costly hash only for a link that can still work: junk tokens must not buy argon2 work.
   if (!(await findLiveToken(services.db, "password_reset", input.token, now))) return fail("BAD_REQUEST", MSG.invalidOrExpiredLink);
@@ -280,14 +294,12 @@ export async function resetPassword(services: ApiServices, req: RequestInfo, inp
     await tx.session.deleteMany({ where: { userId: consumed.userId } });
     await revokeEmailedLinks(tx, consumed.userId);
   });
-  clearSessionCookie(services, req);
 }
 
 // ---- sign-out ----
 
-export async function signOut(services: ApiServices, req: RequestInfo, sessionId: string | null) {
+export async function endSession(services: Pick<ApiServices, "lucia">, sessionId: string | null) {
   if (sessionId) await services.lucia.invalidateSession(sessionId);
-  clearSessionCookie(services, req);
 }
 
 // ---- the signed-in person ----

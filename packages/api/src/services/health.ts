@@ -1,4 +1,4 @@
-import type { ApiServices } from "../context.ts";
+import type { ApiServices } from "./types.ts";
 import { outboxStats, type OutboxStats } from "./outbox.ts";
 
 export type PartStatus = "ok" | "error";

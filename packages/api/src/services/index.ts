@@ -1,6 +1,6 @@
 import { createDb } from "@promptly/db";
 import { createLucia } from "../auth/lucia.ts";
-import type { ApiConfig, ApiServices } from "../context.ts";
+import type { ApiConfig, ApiServices } from "./types.ts";
 import { createSmtpMailer, type SmtpConfig } from "./mailer.ts";
 import { RateLimiter } from "./rate-limiter.ts";
 import { createS3Storage, type S3Config } from "./storage.ts";

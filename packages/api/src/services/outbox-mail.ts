@@ -6,7 +6,19 @@ import type { Db } from "@promptly/db";
 import { alreadyRegisteredEmail, magicLinkEmail, passwordResetEmail, verificationEmail } from "./auth-emails.ts";
 import { renderEmail } from "./emails.ts";
 import { issueToken } from "./tokens.ts";
-import type { MailRequest } from "./outbox.ts";
+import type { MailKind } from "@promptly/db";
+
+/** What each kind of message needs besides its recipient. */
+export interface MailPayloads {
+  email_verification: { browserHash: string | null; redirectTo: string | null };
+  already_registered: Record<string, never>;
+  magic_link: { redirectTo: string | null };
+  password_reset: Record<string, never>;
+  team_invite: { inviteId: string };
+  organization_invite: { inviteId: string };
+}
+
+export type MailRequest = { [K in MailKind]: { kind: K; to: string; payload: MailPayloads[K] } }[MailKind];
 
 const MINUTE = 60_000;
 

@@ -6,21 +6,11 @@
 import { Prisma, type Db, type DbOrTx, type MailKind } from "@promptly/db";
 import { listen, type Listener } from "@promptly/db/listen";
 import type { Mailer } from "./mailer.ts";
-import { renderOutboxMail } from "./outbox-mail.ts";
+import { renderOutboxMail, type MailRequest } from "./outbox-mail.ts";
+
+export type { MailRequest } from "./outbox-mail.ts";
 
 export const OUTBOX_CHANNEL = "promptly_outbox";
-
-/** What each kind of message needs besides its recipient. */
-export interface MailPayloads {
-  email_verification: { browserHash: string | null; redirectTo: string | null };
-  already_registered: Record<string, never>;
-  magic_link: { redirectTo: string | null };
-  password_reset: Record<string, never>;
-  team_invite: { inviteId: string };
-  organization_invite: { inviteId: string };
-}
-
-export type MailRequest = { [K in MailKind]: { kind: K; to: string; payload: MailPayloads[K] } }[MailKind];
 
 /** Queues a message; pass the transaction of the event that causes it. Workers hear of it on commit. */
 export async function enqueueMail(db: DbOrTx, mail: MailRequest, now: Date): Promise<void> {

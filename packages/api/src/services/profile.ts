@@ -1,7 +1,7 @@
 // The signed-in user's own profile (spec 2 Profile, 7): full name, username, avatar; the email is read-only.
 import { isUniqueViolation } from "@promptly/db";
 import { AVATAR_ERROR_REASON, SETTINGS_MSG, type AvatarUpload } from "@promptly/shared";
-import type { ApiServices } from "../context.ts";
+import type { ApiServices } from "./types.ts";
 import { fail } from "../errors.ts";
 import { avatarUrl } from "./account.ts";
 import { avatarKey, processAvatar } from "./avatars.ts";

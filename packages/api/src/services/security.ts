@@ -2,7 +2,7 @@
 // session timeout and the overview the Security page shows.
 import type { Db } from "@promptly/db";
 import { LOGIN_HISTORY_SIZE, MSG, SETTINGS_MSG } from "@promptly/shared";
-import type { ApiServices } from "../context.ts";
+import type { ApiServices } from "./types.ts";
 import { fail } from "../errors.ts";
 import { hashToken } from "../auth/lucia.ts";
 import { hashPassword, verifyPassword } from "./auth.ts";

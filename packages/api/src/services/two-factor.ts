@@ -7,10 +7,9 @@ import { encodeBase32LowerCaseNoPadding, encodeBase32UpperCaseNoPadding } from "
 import QRCode from "qrcode";
 import type { Db } from "@promptly/db";
 import { MSG, SETTINGS_MSG, TWO_FACTOR_CODE_LENGTH, normalizeRecoveryCode } from "@promptly/shared";
-import type { ApiServices, RequestInfo } from "../context.ts";
+import type { ApiServices, ClientInfo } from "./types.ts";
 import { fail } from "../errors.ts";
 import { hashToken } from "../auth/lucia.ts";
-import { setSessionCookie } from "../auth/session.ts";
 import { recordSignIn, type SignInMethod } from "./auth.ts";
 import { revokeEmailedLinks } from "./tokens.ts";
 
@@ -220,22 +219,23 @@ export const hashRecoveryCode = (code: string) => hashToken(normalizeRecoveryCod
 /**
  * Finishes a sign-in that waits for its second factor: checks a TOTP code or consumes a recovery
  * code, then swaps the waiting session for a new, complete one (a new id and cookie: whoever saw the
- * waiting session's cookie gains nothing) and records the sign-in. An already verified session passes.
+ * waiting session's cookie gains nothing) and records the sign-in. Returns the new session's id (the
+ * procedure sets its cookie), or null for an already verified session, which passes as it is.
  */
 export async function completeTwoFactorSignIn(
   services: Pick<ApiServices, "db" | "config" | "now" | "lucia">,
-  req: RequestInfo,
+  client: ClientInfo,
   session: { id: string; userId: string; twoFactorVerified: boolean; signInMethod: SignInMethod },
   proof: { kind: "totp" | "recovery"; code: string },
-): Promise<void> {
-  if (session.twoFactorVerified) return;
+): Promise<string | null> {
+  if (session.twoFactorVerified) return null;
   if (proof.kind === "totp") await verifyTwoFactorCode(services, session.userId, proof.code);
   else await useRecoveryCode(services, session.userId, proof.code);
   const complete = await services.lucia.createSession(session.userId, {
     twoFactorVerified: true,
     signInMethod: session.signInMethod,
     lastActiveAt: services.now(),
-    userAgent: req.userAgent?.slice(0, 512) ?? null,
+    userAgent: client.userAgent?.slice(0, 512) ?? null,
   });
   try {
     // The waiting session ends exactly when the sign-in is recorded.
@@ -243,11 +243,11 @@ export async function completeTwoFactorSignIn(
       // Ended meanwhile (signed out, or a parallel code already completed it): nothing to complete.
       const { count } = await tx.session.deleteMany({ where: { id: hashToken(session.id), twoFactorVerified: false } });
       if (count !== 1) fail("UNAUTHORIZED", MSG.userNotAuthenticated);
-      await recordSignIn({ db: tx, now: services.now }, session.userId, session.signInMethod, req);
+      await recordSignIn({ db: tx, now: services.now }, session.userId, session.signInMethod, client);
     });
   } catch (error) {
     await services.lucia.invalidateSession(complete.id).catch(() => undefined);
     throw error;
   }
-  setSessionCookie(services, req, complete.id);
+  return complete.id;
 }

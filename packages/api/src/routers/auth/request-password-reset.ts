@@ -1,12 +1,13 @@
 import { emailOnlyInput } from "@promptly/shared";
 import { publicProcedure } from "../../procedures.ts";
-import { requestPasswordReset as mailResetLink } from "../../services/auth.ts";
+import { mailPasswordResetLink } from "../../services/auth.ts";
+import { clientOf } from "../../request.ts";
 import { OK, okOutput } from "./outputs.ts";
 
 export const requestPasswordReset = publicProcedure
   .input(emailOnlyInput)
   .output(okOutput)
   .mutation(async ({ ctx, input }) => {
-    await mailResetLink(ctx, ctx.req, input.email);
+    await mailPasswordResetLink(ctx, clientOf(ctx.req), input.email);
     return OK;
   });

@@ -1,9 +1,11 @@
 import { publicProcedure } from "../../procedures.ts";
-import { signOut as endSession } from "../../services/auth.ts";
+import { endSession } from "../../services/auth.ts";
+import { clearSessionCookie } from "../../auth/cookies.ts";
 import { OK, okOutput } from "./outputs.ts";
 
 /** Ends this browser's session (if any) and clears its cookie. */
 export const signOut = publicProcedure.output(okOutput).mutation(async ({ ctx }) => {
-  await endSession(ctx, ctx.req, ctx.session?.id ?? null);
+  await endSession(ctx, ctx.principal?.session.id ?? null);
+  clearSessionCookie(ctx, ctx.req);
   return OK;
 });

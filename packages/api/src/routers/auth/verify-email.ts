@@ -1,6 +1,8 @@
 import { verifyEmailInput } from "@promptly/shared";
 import { publicProcedure } from "../../procedures.ts";
-import { verifyEmail as confirmAddress } from "../../services/auth.ts";
+import { confirmEmailAddress } from "../../services/auth.ts";
+import { signUpBrowserHash } from "../../auth/cookies.ts";
+import { clientOf } from "../../request.ts";
 import { verifyEmailOutput } from "./outputs.ts";
 
 /**
@@ -10,4 +12,7 @@ import { verifyEmailOutput } from "./outputs.ts";
 export const verifyEmail = publicProcedure
   .input(verifyEmailInput)
   .output(verifyEmailOutput)
-  .mutation(async ({ ctx, input }) => ({ ok: true as const, ...(await confirmAddress(ctx, ctx.req, input)) }));
+  .mutation(async ({ ctx, input }) => ({
+    ok: true as const,
+    ...(await confirmEmailAddress(ctx, clientOf(ctx.req), { ...input, browserHash: signUpBrowserHash(ctx.req) })),
+  }));

@@ -1,6 +1,8 @@
 import { recoveryCodeInput } from "@promptly/shared";
 import { sessionProcedure } from "../../procedures.ts";
 import { completeTwoFactorSignIn } from "../../services/two-factor.ts";
+import { setSessionCookie } from "../../auth/cookies.ts";
+import { clientOf } from "../../request.ts";
 import { twoFactorSignInOutput } from "./verify-two-factor.ts";
 
 /** The second sign-in step with a one-time recovery code instead of the authenticator. */
@@ -8,6 +10,7 @@ export const verifyRecoveryCode = sessionProcedure
   .input(recoveryCodeInput)
   .output(twoFactorSignInOutput)
   .mutation(async ({ ctx, input }) => {
-    await completeTwoFactorSignIn(ctx, ctx.req, ctx.session, { kind: "recovery", code: input.code });
+    const sessionId = await completeTwoFactorSignIn(ctx, clientOf(ctx.req), ctx.session, { kind: "recovery", code: input.code });
+    if (sessionId) setSessionCookie(ctx, ctx.req, sessionId);
     return { status: "signed_in" as const };
   });

@@ -2,6 +2,8 @@ import { z } from "zod";
 import { twoFactorCodeInput } from "@promptly/shared";
 import { sessionProcedure } from "../../procedures.ts";
 import { completeTwoFactorSignIn } from "../../services/two-factor.ts";
+import { setSessionCookie } from "../../auth/cookies.ts";
+import { clientOf } from "../../request.ts";
 
 export const twoFactorSignInOutput = z.object({ status: z.literal("signed_in") });
 
@@ -10,6 +12,7 @@ export const verifyTwoFactor = sessionProcedure
   .input(twoFactorCodeInput)
   .output(twoFactorSignInOutput)
   .mutation(async ({ ctx, input }) => {
-    await completeTwoFactorSignIn(ctx, ctx.req, ctx.session, { kind: "totp", code: input.code });
+    const sessionId = await completeTwoFactorSignIn(ctx, clientOf(ctx.req), ctx.session, { kind: "totp", code: input.code });
+    if (sessionId) setSessionCookie(ctx, ctx.req, sessionId);
     return { status: "signed_in" as const };
   });

@@ -1,0 +1,14 @@
+// What the host (Express, a test) tells the API about one HTTP request. Only the context and the
+// cookie helpers of the procedures read it; services get plain values (services/types.ts).
+export interface RequestInfo {
+  ip: string;
+  userAgent: string | null;
+  cookieHeader: string | null;
+  /** True when the request reached us over https (directly or via a trusted proxy). */
+  secure: boolean;
+  /** Adds a Set-Cookie header to the response. */
+  setCookie(serialized: string): void;
+}
+
+/** The plain facts services need about the caller. */
+export const clientOf = (req: RequestInfo) => ({ ip: req.ip, userAgent: req.userAgent });

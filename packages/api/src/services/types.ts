@@ -1,0 +1,35 @@
+// The services layer's own types: what the process wires once at start-up, and the plain facts
+// about a caller that services need. Nothing here knows of HTTP or tRPC.
+import type { Db } from "@promptly/db";
+import type { Lucia } from "lucia";
+import type { Mailer } from "./mailer.ts";
+import type { Storage } from "./storage.ts";
+import type { RateLimiter } from "./rate-limiter.ts";
+
+export interface ApiConfig {
+  /** Public origin of the app, e.g. http://localhost:3000: links in emails point here. */
+  appUrl: string;
+  /** 32+ byte secret; encrypts two-factor secrets at rest. */
+  secret: string;
+  /** Off in tests that exercise other rules many times in a row. */
+  rateLimits: boolean;
+  production: boolean;
+}
+
+/** Process-wide services, created once at start-up. */
+export interface ApiServices {
+  db: Db;
+  mailer: Mailer;
+  storage: Storage;
+  lucia: Lucia;
+  rateLimiter: RateLimiter;
+  config: ApiConfig;
+  /** The clock; tests replace it to move time. */
+  now: () => Date;
+}
+
+/** Who is calling, as plain values: rate limits count the address, sessions and login history record the device. */
+export interface ClientInfo {
+  ip: string;
+  userAgent: string | null;
+}
