@@ -1,4 +1,10 @@
+import type { inferRouterInputs, inferRouterOutputs } from "@trpc/server";
+import type { AppRouter } from "./root.ts";
+
 export { appRouter, type AppRouter } from "./root.ts";
+/** Every procedure's input and answer, inferred once from the router: the web and tools use these. */
+export type RouterInputs = inferRouterInputs<AppRouter>;
+export type RouterOutputs = inferRouterOutputs<AppRouter>;
 export { createCallerFactory } from "./trpc.ts";
 export { createContext, type ApiConfig, type ApiServices, type Context, type RequestInfo } from "./context.ts";
 export { createServices, closeServices, type ServicesConfig } from "./services/index.ts";

@@ -3,7 +3,7 @@ import { z } from "zod";
 import { DEFAULT_ORGANIZATION_MEMBER_ROLE } from "./constants.ts";
 import { emailSchema, organizationRoleSchema } from "./validation.ts";
 
-export const ORGANIZATION_TEXT = {
+export const ORGANIZATION_MSG = {
   createdTitle: "Organization created",
   createdDescription: (name: string) => `The organization "${name}" has been created successfully.`,
   createErrorTitle: "Error creating organization",

@@ -24,6 +24,7 @@ export const TEAM_MSG = {
   lastAdminCannotBeDemoted: "The last admin of a team cannot be given another role.",
   lastAdminCannotBeRemoved: "The last admin of a team cannot be removed.",
   alreadyTeamMember: "This person is already a member of this team.",
+  lastAdminRequired: "A team must keep at least one admin.",
   tooManyInvitations: "Too many invitations. Please wait a while before sending more.",
   inviteHelp: "A colleague who is already in this organization is added to the team immediately. Anyone else gets an email invitation to accept.",
 } as const;
@@ -36,11 +37,6 @@ export const memberCountLabel = (count: number) => `${count} ${count === 1 ? "me
 
 /** Display name of a team member: the full name, else 'Unnamed User' (spec 2, member table). */
 export const memberDisplayName = (fullName: string | null | undefined) => fullName?.trim() || "Unnamed User";
-
-/** Whether a member is the team's only admin (their role and removal are locked, spec 4). */
-export function isLastAdmin(member: { role: string }, members: readonly { role: string }[]): boolean {
-  return member.role === "admin" && members.filter((m) => m.role === "admin").length <= 1;
-}
 
 // ---- procedure inputs (the id that leads to the team comes from the procedure builder) ----
 export const inviteIdInput = z.object({ id: idSchema });

@@ -1,10 +1,9 @@
 // The signed-in person (auth.me), loaded by the root route's loader and kept in the query cache.
-import type { inferRouterOutputs } from "@trpc/server";
-import type { AppRouter } from "@promptly/api";
+import type { RouterOutputs } from "@promptly/api";
 import type { Viewer } from "@promptly/shared";
 import { trpc } from "@/lib/trpc";
 
-export type Me = NonNullable<inferRouterOutputs<AppRouter>["auth"]["me"]>;
+export type Me = NonNullable<RouterOutputs["auth"]["me"]>;
 
 export function useMe() {
   return trpc.auth.me.useQuery();

@@ -1,14 +1,12 @@
 // The active organization and team (spec 4): restored from the saved ids when still in the lists,
 // else the first, else none. Teams reload when the active organization changes.
 import { createContext, useCallback, useContext, useMemo, useSyncExternalStore, type ReactNode } from "react";
-import type { inferRouterOutputs } from "@trpc/server";
-import type { AppRouter } from "@promptly/api";
+import type { RouterOutputs } from "@promptly/api";
 import { accessOf, can, type Access, type OrganizationRole, type TeamRole, type Viewer } from "@promptly/shared";
 import { api, trpc } from "./trpc.ts";
 
-type Outputs = inferRouterOutputs<AppRouter>;
-export type OrganizationListItem = Outputs["organizations"]["list"][number];
-export type TeamListItem = Outputs["teams"]["list"][number];
+export type OrganizationListItem = RouterOutputs["organizations"]["list"][number];
+export type TeamListItem = RouterOutputs["teams"]["list"][number];
 
 export const ACTIVE_ORGANIZATION_KEY = "promptly.activeOrganizationId";
 export const ACTIVE_TEAM_KEY = "promptly.activeTeamId";

@@ -1,14 +1,16 @@
 // The signed-in person as the app shows them (auth.me).
-import type { AppRole } from "@promptly/shared";
+import { z } from "zod";
+import { APP_ROLES } from "@promptly/shared";
 
 /** Public URL of a stored avatar; avatars are served by the app under /avatars/. */
 export const avatarUrl = (avatarKey: string | null | undefined) => (avatarKey ? `/${avatarKey}` : null);
 
-export interface Me {
-  user: { id: string; email: string; emailVerified: boolean; lastSignInAt: Date | null; createdAt: Date };
-  profile: { fullName: string | null; username: string | null; avatarUrl: string | null };
-  role: AppRole;
-  isSuperUser: boolean;
+export const me = z.object({
+  user: z.object({ id: z.string(), email: z.string(), emailVerified: z.boolean(), lastSignInAt: z.date().nullable(), createdAt: z.date() }),
+  profile: z.object({ fullName: z.string().nullable(), username: z.string().nullable(), avatarUrl: z.string().nullable() }),
+  role: z.enum(APP_ROLES),
+  isSuperUser: z.boolean(),
   /** True on the call that created the missing `user` role row (the web shows 'Access level set'). */
-  roleCreated: boolean;
-}
+  roleCreated: z.boolean(),
+});
+export type Me = z.infer<typeof me>;

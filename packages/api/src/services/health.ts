@@ -1,15 +1,19 @@
+import { z } from "zod";
 import type { ApiServices } from "./types.ts";
 import { outboxStats, type OutboxStats } from "./outbox.ts";
 
-export type PartStatus = "ok" | "error";
-export interface HealthReport {
-  status: PartStatus;
-  db: PartStatus;
-  storage: PartStatus;
-  mail: PartStatus;
+const partStatus = z.enum(["ok", "error"]);
+type PartStatus = z.infer<typeof partStatus>;
+
+export const healthReport = z.object({
+  status: partStatus,
+  db: partStatus,
+  storage: partStatus,
+  mail: partStatus,
   /** Mail waiting to be sent; null when the database cannot be read. */
-  outbox: OutboxStats | null;
-}
+  outbox: z.object({ depth: z.number(), oldestAgeSeconds: z.number(), failed: z.number() }).nullable(),
+});
+export type HealthReport = z.infer<typeof healthReport>;
 
 const TIMEOUT_MS = 3_000;
 

@@ -1,8 +1,9 @@
 // Team invitations (spec 3, 4, 5, 7, 8). Services take `db` (and the mailer where they send) and plain
 // ids; no tRPC here. An invite is one row per (team, email): inviting again refreshes and re-sends it.
 import type { Db, DbOrTx } from "@promptly/db";
+import { z } from "zod";
 import {
-  DEFAULT_ORGANIZATION_MEMBER_ROLE, INVITE_TTL_DAYS, MSG, TEAM_MSG, normalizeEmail, type OrganizationRole, type TeamRole,
+  DEFAULT_ORGANIZATION_MEMBER_ROLE, INVITE_TTL_DAYS, MSG, ORGANIZATION_ROLES, TEAM_MSG, TEAM_ROLES, normalizeEmail, type OrganizationRole, type TeamRole,
 } from "@promptly/shared";
 import { fail } from "../errors.ts";
 import { enqueueMail } from "./outbox.ts";
@@ -15,16 +16,17 @@ export interface InviteDeps {
   now: () => Date;
 }
 
-export interface PendingInviteItem {
-  id: string;
-  teamId: string;
-  email: string;
-  role: TeamRole;
-  createdAt: Date;
-  expiresAt: Date;
+export const pendingInviteItem = z.object({
+  id: z.string(),
+  teamId: z.string(),
+  email: z.string(),
+  role: z.enum(TEAM_ROLES),
+  createdAt: z.date(),
+  expiresAt: z.date(),
   /** Past its 7 days: it can no longer be accepted; inviting again renews it. */
-  expired: boolean;
-}
+  expired: z.boolean(),
+});
+export type PendingInviteItem = z.infer<typeof pendingInviteItem>;
 
 const inviteSelect = { id: true, teamId: true, email: true, role: true, createdAt: true, expiresAt: true } as const;
 const toInviteItem = (row: Omit<PendingInviteItem, "expired">, now: Date): PendingInviteItem => ({
@@ -47,9 +49,12 @@ export async function listPendingInvites(db: DbOrTx, teamId: string, now: Date):
   return rows.map((row) => toInviteItem(row, now));
 }
 
-export type CreateInviteResult =
-  | { status: "added"; userId: string; email: string; role: TeamRole; addedToOrganization: false }
-  | { status: "invited"; invite: PendingInviteItem; resent: boolean };
+export const createInviteResult = z.discriminatedUnion("status", [
+  /** A colleague already in the organization joined the team at once. */
+  z.object({ status: z.literal("added"), userId: z.string(), email: z.string(), role: z.enum(TEAM_ROLES), addedToOrganization: z.boolean() }),
+  z.object({ status: z.literal("invited"), invite: pendingInviteItem, resent: z.boolean() }),
+]);
+export type CreateInviteResult = z.infer<typeof createInviteResult>;
 
 /** Invitations one person may send in an hour, and invitation mails one address may receive in an hour. */
 export const INVITE_RATE_LIMITS = {
@@ -103,7 +108,7 @@ export async function createInvite(
       if (membership.count === 0) fail("CONFLICT", TEAM_MSG.alreadyTeamMember, "ALREADY_MEMBER");
       // An earlier invite to the same address is settled by the direct add.
       await tx.pendingInvite.deleteMany({ where: { teamId: team.id, email, status: "pending" } });
-      return { status: "added" as const, userId: colleague.userId, email, role: input.role, addedToOrganization: false as const };
+      return { status: "added" as const, userId: colleague.userId, email, role: input.role, addedToOrganization: false };
     });
   }
 
@@ -146,19 +151,23 @@ export function maskEmail(email: string): string {
   return `${email[0]}•••${email.slice(at)}`;
 }
 
-export interface InviteSummary {
-  id: string;
+const INVITE_KINDS = ["team", "organization"] as const;
+const inviteRole = z.enum([...TEAM_ROLES, ...ORGANIZATION_ROLES]);
+
+export const inviteSummary = z.object({
+  id: z.string(),
   /** A team invitation also makes its holder a member of the team's organization. */
-  kind: "team" | "organization";
-  teamName: string | null;
-  organizationName: string;
-  role: TeamRole | OrganizationRole;
+  kind: z.enum(INVITE_KINDS),
+  teamName: z.string().nullable(),
+  organizationName: z.string(),
+  role: inviteRole,
   /** The full address only for the signed-in person it was sent to; otherwise masked. */
-  email: string;
+  email: z.string(),
   /** null for an anonymous visitor. */
-  emailMatches: boolean | null;
-  expiresAt: Date;
-}
+  emailMatches: z.boolean().nullable(),
+  expiresAt: z.date(),
+});
+export type InviteSummary = z.infer<typeof inviteSummary>;
 
 interface AnyInvite {
   id: string;
@@ -224,16 +233,17 @@ export async function getInviteSummary(
   };
 }
 
-export interface AcceptedInvite {
-  kind: "team" | "organization";
-  teamId: string | null;
-  teamName: string | null;
-  organizationId: string;
-  organizationName: string;
-  role: TeamRole | OrganizationRole;
-  addedToOrganization: boolean;
-  addedToTeam: boolean;
-}
+export const acceptedInvite = z.object({
+  kind: z.enum(INVITE_KINDS),
+  teamId: z.string().nullable(),
+  teamName: z.string().nullable(),
+  organizationId: z.string(),
+  organizationName: z.string(),
+  role: inviteRole,
+  addedToOrganization: z.boolean(),
+  addedToTeam: z.boolean(),
+});
+export type AcceptedInvite = z.infer<typeof acceptedInvite>;
 
 /**
  * Spec 4/7, accept: the signed-in person whose email matches (case-insensitively) joins the
@@ -276,14 +286,15 @@ export async function acceptInvite(
   });
 }
 
-export interface OrganizationInviteItem {
-  id: string;
-  organizationId: string;
-  email: string;
-  role: OrganizationRole;
-  createdAt: Date;
-  expiresAt: Date;
-}
+export const organizationInviteItem = z.object({
+  id: z.string(),
+  organizationId: z.string(),
+  email: z.string(),
+  role: z.enum(ORGANIZATION_ROLES),
+  createdAt: z.date(),
+  expiresAt: z.date(),
+});
+export type OrganizationInviteItem = z.infer<typeof organizationInviteItem>;
 
 /**
  * An invitation to an organization for someone not in it (with or without an account): they join

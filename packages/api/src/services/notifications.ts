@@ -1,13 +1,10 @@
 // Notification preferences (spec 2 Notifications, 3): stored per user; a missing row means the defaults.
 import type { DbOrTx } from "@promptly/db";
-import { NOTIFICATION_DEFAULTS } from "@promptly/shared";
+import type { z } from "zod";
+import { NOTIFICATION_DEFAULTS, type notificationPreferencesInput } from "@promptly/shared";
 
-export interface NotificationPreferences {
-  emailNotifications: boolean;
-  pushNotifications: boolean;
-  inAppNotifications: boolean;
-  marketingEmails: boolean;
-}
+/** The toggles of the Notifications page: the shared form schema is the answer's shape too. */
+export type NotificationPreferences = z.infer<typeof notificationPreferencesInput>;
 
 const fields = { emailNotifications: true, pushNotifications: true, inAppNotifications: true, marketingEmails: true } as const;
 

@@ -1,24 +1,26 @@
 // Business rules of organizations (spec 3, 4, 6). Services take `db` and plain ids; no tRPC here.
+import { z } from "zod";
 import { isUniqueViolation, Prisma, type Db, type DbOrTx, type DbTransaction } from "@promptly/db";
-import { CREATOR_ROLE_ORGANIZATION, MSG, ORGANIZATION_TEXT, can, normalizeEmail, type Access, type OrganizationRole } from "@promptly/shared";
+import { CREATOR_ROLE_ORGANIZATION, MSG, ORGANIZATION_ROLES, ORGANIZATION_MSG, can, normalizeEmail, type Access, type OrganizationRole } from "@promptly/shared";
 import { fail } from "../errors.ts";
 import { checkLockedChange, lockMembers, type LockedMember } from "./last-admin.ts";
 import type { ViewerAccess } from "./access.ts";
 import { canSql, organizationVisibility } from "./visibility.ts";
-import { avatarUrl } from "./account.ts";
-import { createOrganizationInvite, type InviteDeps, type InviteLimits, type OrganizationInviteItem } from "./invites.ts";
+import { getOrganizationMember, organizationMemberItem, type OrganizationMemberItem } from "./members.ts";
+import { createOrganizationInvite, organizationInviteItem, type InviteDeps, type InviteLimits } from "./invites.ts";
 
-export interface OrganizationListItem {
-  id: string;
-  name: string;
-  slug: string | null;
-  memberCount: number;
-  createdAt: Date;
+export const organizationListItem = z.object({
+  id: z.string(),
+  name: z.string(),
+  slug: z.string().nullable(),
+  memberCount: z.number(),
+  createdAt: z.date(),
   /** The caller's membership role; null when a super user sees an organization they are not in. */
-  myRole: "admin" | "member" | null;
+  myRole: z.enum(ORGANIZATION_ROLES).nullable(),
   /** Organization admin status for the caller (a super user always has it). */
-  isAdmin: boolean;
-}
+  isAdmin: z.boolean(),
+});
+export type OrganizationListItem = z.infer<typeof organizationListItem>;
 
 /**
  * A super user gets every organization; others those they belong to. Ordered by name.
@@ -28,7 +30,7 @@ export interface OrganizationListItem {
  */
 export async function listOrganizations(db: DbOrTx, viewer: ViewerAccess): Promise<OrganizationListItem[]> {
   const { joins, visible } = organizationVisibility(viewer);
-  return db.$queryRaw<OrganizationListItem[]>`
+  const rows = await db.$queryRaw<unknown[]>`
     SELECT o.id::text AS id, o.name, o.slug, o.created_at AS "createdAt",
            o.member_count AS "memberCount",
            my_om.role::text AS "myRole",
@@ -36,23 +38,19 @@ export async function listOrganizations(db: DbOrTx, viewer: ViewerAccess): Promi
     FROM organizations o ${joins}
     WHERE ${visible}
     ORDER BY o.name, o.id`;
+  return z.array(organizationListItem).parse(rows);
 }
 
 /** The organization as the members page heads it. */
-export interface OrganizationSummary {
-  id: string;
-  name: string;
-  slug: string | null;
-  memberCount: number;
-  createdAt: Date;
-}
+export const organizationSummary = organizationListItem.pick({ id: true, name: true, slug: true, memberCount: true, createdAt: true });
+export type OrganizationSummary = z.infer<typeof organizationSummary>;
 
 export async function getOrganization(db: DbOrTx, organizationId: string): Promise<OrganizationSummary> {
   const row = await db.organization.findUnique({
     where: { id: organizationId },
     select: { id: true, name: true, slug: true, createdAt: true, memberCount: true },
   });
-  if (!row) return fail("NOT_FOUND", ORGANIZATION_TEXT.organizationNotFound);
+  if (!row) return fail("NOT_FOUND", ORGANIZATION_MSG.organizationNotFound);
   return row;
 }
 
@@ -95,69 +93,17 @@ export async function updateOrganization(
   if (input.name !== undefined) data.name = input.name;
   if (input.slug !== undefined) data.slug = input.slug;
   const { count } = await slugUnique(() => db.organization.updateMany({ where: { id: input.id }, data }));
-  if (count === 0) return fail("NOT_FOUND", ORGANIZATION_TEXT.organizationNotFound);
+  if (count === 0) return fail("NOT_FOUND", ORGANIZATION_MSG.organizationNotFound);
   return getOrganization(db, input.id);
 }
 
 /** Deletes the organization; its members and teams go with it (foreign keys cascade). */
 export async function deleteOrganization(db: DbOrTx, organizationId: string): Promise<void> {
   const { count } = await db.organization.deleteMany({ where: { id: organizationId } });
-  if (count === 0) fail("NOT_FOUND", ORGANIZATION_TEXT.organizationNotFound);
+  if (count === 0) fail("NOT_FOUND", ORGANIZATION_MSG.organizationNotFound);
 }
 
 // ---- members ----
-
-export interface OrganizationMemberItem {
-  id: string;
-  organizationId: string;
-  userId: string;
-  role: OrganizationRole;
-  joinedAt: Date;
-  fullName: string | null;
-  email: string;
-  avatarUrl: string | null;
-  isSuperUser: boolean;
-}
-
-const memberSelect = {
-  id: true,
-  organizationId: true,
-  userId: true,
-  role: true,
-  joinedAt: true,
-  user: { select: { email: true, profile: { select: { fullName: true, avatarKey: true, superUser: true } } } },
-} as const;
-
-type MemberRow = {
-  id: string;
-  organizationId: string;
-  userId: string;
-  role: OrganizationRole;
-  joinedAt: Date;
-  user: { email: string; profile: { fullName: string | null; avatarKey: string | null; superUser: boolean } | null };
-};
-
-const toMemberItem = (row: MemberRow): OrganizationMemberItem => ({
-  id: row.id,
-  organizationId: row.organizationId,
-  userId: row.userId,
-  role: row.role,
-  joinedAt: row.joinedAt,
-  fullName: row.user.profile?.fullName ?? null,
-  email: row.user.email,
-  avatarUrl: avatarUrl(row.user.profile?.avatarKey),
-  isSuperUser: row.user.profile?.superUser ?? false,
-});
-
-/** Admins first, then by join date. */
-export async function listOrganizationMembers(db: DbOrTx, organizationId: string): Promise<OrganizationMemberItem[]> {
-  const rows = await db.organizationMember.findMany({
-    where: { organizationId },
-    orderBy: [{ role: "asc" }, { joinedAt: "asc" }, { id: "asc" }],
-    select: memberSelect,
-  });
-  return rows.map(toMemberItem);
-}
 
 /** The organization a member row belongs to, or null: id-based procedures check access through it. */
 export async function findMemberOrganizationId(db: DbOrTx, memberId: string): Promise<string | null> {
@@ -165,9 +111,11 @@ export async function findMemberOrganizationId(db: DbOrTx, memberId: string): Pr
   return row?.organizationId ?? null;
 }
 
-export type AddOrganizationMemberResult =
-  | { status: "member"; member: OrganizationMemberItem }
-  | { status: "invited"; invite: OrganizationInviteItem; resent: boolean };
+export const addOrganizationMemberResult = z.discriminatedUnion("status", [
+  z.object({ status: z.literal("member"), member: organizationMemberItem }),
+  z.object({ status: z.literal("invited"), invite: organizationInviteItem, resent: z.boolean() }),
+]);
+export type AddOrganizationMemberResult = z.infer<typeof addOrganizationMemberResult>;
 
 /**
  * Someone already in the organization stays as they are (spec 7: upsert ignoring duplicates);
@@ -180,9 +128,9 @@ export async function addOrganizationMember(
 ): Promise<AddOrganizationMemberResult> {
   const row = await deps.db.organizationMember.findFirst({
     where: { organizationId: input.organizationId, user: { email: normalizeEmail(input.email) } },
-    select: memberSelect,
+    select: { id: true },
   });
-  if (row) return { status: "member", member: toMemberItem(row) };
+  if (row) return { status: "member", member: await getOrganizationMember(deps.db, input.organizationId, row.id) };
   return { status: "invited", ...(await createOrganizationInvite(deps, input)) };
 }
 
@@ -203,8 +151,8 @@ function checkOrganizationChange(
     nextRole,
     actorId: actor.userId,
     actorIsAdmin: (actorRole) => can({ ...actor, organizationRole: actorRole }, "organization.members.manage"),
-    notFound: ORGANIZATION_TEXT.memberNotFound,
-    lastAdmin: ORGANIZATION_TEXT.lastAdminRequired,
+    notFound: ORGANIZATION_MSG.memberNotFound,
+    lastAdmin: ORGANIZATION_MSG.lastAdminRequired,
   });
 }
 
@@ -215,8 +163,8 @@ export async function updateOrganizationMemberRole(
 ): Promise<OrganizationMemberItem> {
   return db.$transaction(async (tx) => {
     checkOrganizationChange(await lockOrganizationMembers(tx, input.organizationId), actor, input.memberId, input.role);
-    const row = await tx.organizationMember.update({ where: { id: input.memberId }, data: { role: input.role }, select: memberSelect });
-    return toMemberItem(row);
+    await tx.organizationMember.update({ where: { id: input.memberId }, data: { role: input.role }, select: { id: true } });
+    return getOrganizationMember(tx, input.organizationId, input.memberId);
   });
 }
 

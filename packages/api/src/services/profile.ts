@@ -1,4 +1,5 @@
 // The signed-in user's own profile (spec 2 Profile, 7): full name, username, avatar; the email is read-only.
+import { z } from "zod";
 import { isUniqueViolation } from "@promptly/db";
 import { AVATAR_ERROR_REASON, SETTINGS_MSG, type AvatarUpload } from "@promptly/shared";
 import type { ApiServices } from "./types.ts";
@@ -6,12 +7,13 @@ import { fail } from "../errors.ts";
 import { avatarUrl } from "./account.ts";
 import { avatarKey, processAvatar } from "./avatars.ts";
 
-export interface OwnProfile {
-  email: string;
-  fullName: string | null;
-  username: string | null;
-  avatarUrl: string | null;
-}
+export const ownProfile = z.object({
+  email: z.string(),
+  fullName: z.string().nullable(),
+  username: z.string().nullable(),
+  avatarUrl: z.string().nullable(),
+});
+export type OwnProfile = z.infer<typeof ownProfile>;
 
 export async function getOwnProfile(db: ApiServices["db"], userId: string): Promise<OwnProfile> {
   const user = await db.user.findUniqueOrThrow({

@@ -1,5 +1,6 @@
 // Security settings of the signed-in user (spec 2 Password and Security, 5, 9): password change,
 // session timeout and the overview the Security page shows.
+import { z } from "zod";
 import type { Db } from "@promptly/db";
 import { LOGIN_HISTORY_SIZE, MSG, SETTINGS_MSG } from "@promptly/shared";
 import type { ApiServices } from "./types.ts";
@@ -39,29 +40,32 @@ export async function changePassword(
 }
 
 /** The idle limit of the user's sessions; enforced on every request (auth/session.ts). */
-export async function updateSessionTimeout(db: Db, userId: string, minutes: number): Promise<{ sessionTimeoutMinutes: number }> {
+export async function updateSessionTimeout(db: Db, userId: string, minutes: number): Promise<z.infer<typeof sessionTimeoutSetting>> {
   return db.user.update({ where: { id: userId }, data: { sessionTimeoutMinutes: minutes }, select: { sessionTimeoutMinutes: true } });
 }
 
-export interface LoginActivity {
-  id: string;
-  date: Date;
-  device: string;
-  location: string;
-  method: "password" | "magic_link";
-}
+const loginActivity = z.object({
+  id: z.string(),
+  date: z.date(),
+  device: z.string(),
+  location: z.string(),
+  method: z.enum(["password", "magic_link"]),
+});
 
-export interface SecurityOverview {
-  twoFactorEnabled: boolean;
-  recoveryCodesRemaining: number;
-  sessionTimeoutMinutes: number;
-  hasPassword: boolean;
+export const securityOverview = z.object({
+  twoFactorEnabled: z.boolean(),
+  recoveryCodesRemaining: z.number(),
+  sessionTimeoutMinutes: z.number(),
+  hasPassword: z.boolean(),
   /** When the password was last set (its change, else the account's creation); null without a password. */
-  passwordChangedAt: Date | null;
-  lastSignInAt: Date | null;
-  emailVerified: boolean;
-  recentLogins: LoginActivity[];
-}
+  passwordChangedAt: z.date().nullable(),
+  lastSignInAt: z.date().nullable(),
+  emailVerified: z.boolean(),
+  recentLogins: z.array(loginActivity),
+});
+export type SecurityOverview = z.infer<typeof securityOverview>;
+
+export const sessionTimeoutSetting = z.object({ sessionTimeoutMinutes: z.number() });
 
 export async function getSecurityOverview(db: Db, userId: string): Promise<SecurityOverview> {
   const [user, recoveryCodesRemaining] = await Promise.all([

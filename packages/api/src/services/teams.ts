@@ -1,24 +1,26 @@
 // Business rules of teams (spec 3, 4, 6). Services take `db` and plain ids; no tRPC here.
+import { z } from "zod";
 import { Prisma, type Db, type DbOrTx } from "@promptly/db";
-import { CREATOR_ROLE_TEAM, MSG, TEAM_MSG, can, type Access, type TeamRole } from "@promptly/shared";
+import { CREATOR_ROLE_TEAM, MSG, TEAM_MSG, TEAM_ROLES, can, type Access, type TeamRole } from "@promptly/shared";
 import { fail } from "../errors.ts";
 import { checkLockedChange, lockMembers, type LockedMember } from "./last-admin.ts";
 import type { ViewerAccess } from "./access.ts";
 import { teamVisibility } from "./visibility.ts";
-import { avatarUrl } from "./account.ts";
+import { getTeamMember, type TeamMemberItem } from "./members.ts";
 
-export interface TeamListItem {
-  id: string;
-  name: string;
-  organizationId: string;
-  organizationName: string;
-  memberCount: number;
-  createdAt: Date;
-  updatedAt: Date;
-  createdById: string | null;
+export const teamListItem = z.object({
+  id: z.string(),
+  name: z.string(),
+  organizationId: z.string(),
+  organizationName: z.string(),
+  memberCount: z.number(),
+  createdAt: z.date(),
+  updatedAt: z.date(),
+  createdById: z.string().nullable(),
   /** The caller's role in the team; null when they see it as organization admin or super user. */
-  myRole: TeamRole | null;
-}
+  myRole: z.enum(TEAM_ROLES).nullable(),
+});
+export type TeamListItem = z.infer<typeof teamListItem>;
 
 const teamSelect = (userId: string) =>
   ({
@@ -65,7 +67,7 @@ export async function listTeams(db: DbOrTx, viewer: ViewerAccess, organizationId
   // One statement (member counts and the caller's role as sub-selects): a large organization's
   // list costs one round trip instead of one per relation.
   const { joins, visible } = teamVisibility(viewer);
-  const rows = await db.$queryRaw<TeamListItem[]>`
+  const rows = await db.$queryRaw<unknown[]>`
     SELECT t.id, t.name, t.organization_id AS "organizationId", o.name AS "organizationName",
            (SELECT count(*) FROM team_members c WHERE c.team_id = t.id)::int AS "memberCount",
            t.created_at AS "createdAt", t.updated_at AS "updatedAt", t.created_by AS "createdById",
@@ -75,7 +77,7 @@ export async function listTeams(db: DbOrTx, viewer: ViewerAccess, organizationId
     ${joins}
     WHERE ${organizationId ? Prisma.sql`t.organization_id = ${organizationId}::uuid` : Prisma.sql`TRUE`} AND ${visible}
     ORDER BY t.name, t.id`;
-  return rows;
+  return z.array(teamListItem).parse(rows);
 }
 
 /** One team as the caller sees it (access is checked by the procedure builder). */
@@ -112,68 +114,6 @@ export async function deleteTeam(db: DbOrTx, teamId: string): Promise<void> {
 
 // ---- team members ----
 
-export interface TeamMemberItem {
-  id: string;
-  teamId: string;
-  userId: string;
-  role: TeamRole;
-  joinedAt: Date;
-  profile: { fullName: string | null; avatarUrl: string | null; email: string | null };
-  /** The team's only admin: their role cannot change and they cannot be removed. */
-  isLastAdmin: boolean;
-}
-
-const memberSelect = {
-  id: true,
-  teamId: true,
-  userId: true,
-  role: true,
-  joinedAt: true,
-  user: { select: { email: true, profile: { select: { fullName: true, avatarKey: true } } } },
-} as const;
-
-type MemberRow = {
-  id: string;
-  teamId: string;
-  userId: string;
-  role: TeamRole;
-  joinedAt: Date;
-  user: { email: string; profile: { fullName: string | null; avatarKey: string | null } | null };
-};
-
-const toMemberItem = (row: MemberRow, adminCount: number): TeamMemberItem => ({
-  id: row.id,
-  teamId: row.teamId,
-  userId: row.userId,
-  role: row.role,
-  joinedAt: row.joinedAt,
-  profile: {
-    fullName: row.user.profile?.fullName ?? null,
-    avatarUrl: avatarUrl(row.user.profile?.avatarKey),
-    email: row.user.email ?? null,
-  },
-  isLastAdmin: row.role === "admin" && adminCount <= 1,
-});
-
-/**
- * Members ordered by role (admin, editor, viewer: the enum's order), then by who joined first. One
- * statement with the account and profile joined in.
- */
-export async function listTeamMembers(db: DbOrTx, teamId: string): Promise<TeamMemberItem[]> {
-  const rows = await db.$queryRaw<(Omit<MemberRow, "user"> & { email: string; fullName: string | null; avatarKey: string | null })[]>`
-    SELECT m.id, m.team_id AS "teamId", m.user_id AS "userId", m.role::text AS role, m.joined_at AS "joinedAt",
-           u.email, p.full_name AS "fullName", p.avatar_key AS "avatarKey"
-    FROM team_members m
-    JOIN users u ON u.id = m.user_id
-    LEFT JOIN profiles p ON p.user_id = m.user_id
-    WHERE m.team_id = ${teamId}::uuid
-    ORDER BY m.role, m.joined_at, m.id`;
-  const adminCount = rows.filter((row) => row.role === "admin").length;
-  return rows.map(({ email, fullName, avatarKey, ...row }) =>
-    toMemberItem({ ...row, user: { email, profile: fullName === null && avatarKey === null ? null : { fullName, avatarKey } } }, adminCount),
-  );
-}
-
 export async function findTeamMemberTeamId(db: DbOrTx, memberId: string): Promise<string | null> {
   const row = await db.teamMember.findUnique({ where: { id: memberId }, select: { teamId: true } });
   return row?.teamId ?? null;
@@ -201,9 +141,8 @@ export async function updateTeamMemberRole(
   return db.$transaction(async (tx) => {
     const members = await lockMembers<TeamRole>(tx, { table: "team_members", teamId: input.teamId });
     checkTeamChange(members, input.actor, input.memberId, input.role);
-    const row = await tx.teamMember.update({ where: { id: input.memberId }, data: { role: input.role }, select: memberSelect });
-    const adminCount = members.filter((member) => (member.id === input.memberId ? input.role : member.role) === "admin").length;
-    return toMemberItem(row, adminCount);
+    await tx.teamMember.update({ where: { id: input.memberId }, data: { role: input.role }, select: { id: true } });
+    return getTeamMember(tx, input.teamId, input.memberId);
   });
 }
 

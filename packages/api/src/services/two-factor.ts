@@ -1,6 +1,7 @@
 // Real two-factor authentication (issue 7): TOTP of RFC 6238 (SHA-1, 30 s, 6 digits), the secret
 // encrypted at rest with AES-256-GCM, a code accepted one step either side and never twice, five
 // failures blocking code entry for 30 minutes, and single-use recovery codes stored hashed.
+import { z } from "zod";
 import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from "node:crypto";
 import { createTOTPKeyURI, verifyHOTP } from "@oslojs/otp";
 import { encodeBase32LowerCaseNoPadding, encodeBase32UpperCaseNoPadding } from "@oslojs/encoding";
@@ -123,12 +124,16 @@ async function loadEnabledRow(db: Db, userId: string): Promise<TwoFactorRow> {
 
 // ---- setup, enable, disable (Security page) ----
 
-export interface TwoFactorSetup {
+export const twoFactorSetup = z.object({
   /** Base32 secret for typing into an authenticator app. */
-  secret: string;
-  otpauthUrl: string;
-  qrCodeDataUrl: string;
-}
+  secret: z.string(),
+  otpauthUrl: z.string(),
+  qrCodeDataUrl: z.string(),
+});
+export type TwoFactorSetup = z.infer<typeof twoFactorSetup>;
+
+/** The one-time recovery codes, shown once when two-factor is turned on. */
+export const recoveryCodesIssued = z.object({ recoveryCodes: z.array(z.string()) });
 
 /** A new secret, waiting for a first code to be enabled. Replaces an earlier unfinished setup. */
 export async function startTwoFactorSetup(services: Services, userId: string, email: string): Promise<TwoFactorSetup> {
@@ -148,7 +153,7 @@ export async function startTwoFactorSetup(services: Services, userId: string, em
 }
 
 /** Verifies the first code of a pending setup, enables two-factor and returns fresh recovery codes (shown once). */
-export async function enableTwoFactor(services: Services, userId: string, code: string): Promise<{ recoveryCodes: string[] }> {
+export async function enableTwoFactor(services: Services, userId: string, code: string): Promise<z.infer<typeof recoveryCodesIssued>> {
   const row = await loadRow(services.db, userId);
   if (!row) return fail("BAD_REQUEST", SETTINGS_MSG.twoFactorSetupMissing);
   if (row.enabledAt) fail("CONFLICT", SETTINGS_MSG.twoFactorAlreadyEnabled);

@@ -1,13 +1,12 @@
 // After a successful sign-in (password or magic link): refresh the auth state, greet, and go on to
 // where the person was heading, or to the second factor first.
 import { useRouter } from "@tanstack/react-router";
-import type { inferRouterOutputs } from "@trpc/server";
 import { toast } from "sonner";
-import type { AppRouter } from "@promptly/api";
+import type { RouterOutputs } from "@promptly/api";
 import { safeRedirectPath } from "@promptly/shared";
 import { api } from "@/lib/trpc";
 
-export type SignInResult = inferRouterOutputs<AppRouter>["auth"]["signIn"];
+export type SignInResult = RouterOutputs["auth"]["signIn"];
 
 export function useFinishSignIn() {
   const router = useRouter();

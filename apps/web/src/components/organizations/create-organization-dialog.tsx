@@ -7,7 +7,7 @@ import { zodResolver } from "@hookform/resolvers/zod";
 import { ShieldAlert } from "lucide-react";
 import { toast } from "sonner";
 import type { z } from "zod";
-import { createOrganizationInput, MSG, ORGANIZATION_TEXT, can } from "@promptly/shared";
+import { createOrganizationInput, MSG, ORGANIZATION_MSG, can } from "@promptly/shared";
 import { Alert, AlertDescription } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from "@/components/ui/dialog";
@@ -46,14 +46,14 @@ export function CreateOrganizationDialog({ open, onOpenChange, onCreated }: Crea
 
   const create = trpc.organizations.create.useMutation({
     async onSuccess(organization) {
-      toast.success(ORGANIZATION_TEXT.createdTitle, { description: ORGANIZATION_TEXT.createdDescription(organization.name) });
+      toast.success(ORGANIZATION_MSG.createdTitle, { description: ORGANIZATION_MSG.createdDescription(organization.name) });
       await utils.organizations.list.invalidate();
       onCreated?.(organization);
       onOpenChange(false);
     },
     async onError(error) {
       if (error.data?.code === "FORBIDDEN") {
-        toast.error(ORGANIZATION_TEXT.permissionDeniedTitle, { description: MSG.onlySuperUsersCreateOrganizations });
+        toast.error(ORGANIZATION_MSG.permissionDeniedTitle, { description: MSG.onlySuperUsersCreateOrganizations });
         // No longer a super user: reload who we are; the guards then leave the super users' screens.
         await utils.auth.me.invalidate();
         return;
@@ -61,7 +61,7 @@ export function CreateOrganizationDialog({ open, onOpenChange, onCreated }: Crea
       const fields = serverFieldErrors(error);
       if (error.data?.code === "CONFLICT") setError("slug", { message: error.message });
       for (const field of ["name", "slug"] as const) if (fields[field]) setError(field, { message: fields[field] });
-      toast.error(ORGANIZATION_TEXT.createErrorTitle, { description: error.message || ORGANIZATION_TEXT.createErrorFallback });
+      toast.error(ORGANIZATION_MSG.createErrorTitle, { description: error.message || ORGANIZATION_MSG.createErrorFallback });
     },
   });
 

@@ -4,7 +4,7 @@
 import { useState } from "react";
 import { useNavigate } from "@tanstack/react-router";
 import { Building2, Plus, Settings } from "lucide-react";
-import { ORGANIZATION_TEXT, can } from "@promptly/shared";
+import { ORGANIZATION_MSG, can } from "@promptly/shared";
 import { SearchableSwitcher, type SwitcherAction } from "@/components/layout/searchable-switcher";
 import { useMe } from "@/hooks/use-me";
 import { useWorkspace, accessIn } from "@/lib/workspace";
@@ -15,7 +15,7 @@ import { useErrorToast } from "@/hooks/use-error-toast";
 /** 'Error loading organizations', for everyone whose header loads the list (with or without a switcher). */
 export function useOrganizationsLoadErrorToast() {
   const { organizationsError } = useWorkspace();
-  useErrorToast(organizationsError, "organizations-load-error", ORGANIZATION_TEXT.loadErrorTitle, ORGANIZATION_TEXT.loadErrorDescription);
+  useErrorToast(organizationsError, "organizations-load-error", ORGANIZATION_MSG.loadErrorTitle, ORGANIZATION_MSG.loadErrorDescription);
 }
 
 export function OrganizationSwitcher() {

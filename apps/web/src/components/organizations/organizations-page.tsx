@@ -3,7 +3,7 @@
 import { useState } from "react";
 import { Link } from "@tanstack/react-router";
 import { Building2, MoreHorizontal, Pencil, Plus, RefreshCw, Trash2, Users } from "lucide-react";
-import { memberCountLabel, ORGANIZATION_TEXT } from "@promptly/shared";
+import { memberCountLabel, ORGANIZATION_MSG } from "@promptly/shared";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import {
@@ -62,7 +62,7 @@ export function OrganizationsPage() {
             </div>
           ) : organizations.isError ? (
             <p role="alert" className="py-6 text-center text-sm text-destructive">
-              {ORGANIZATION_TEXT.loadErrorDescription}
+              {ORGANIZATION_MSG.loadErrorDescription}
             </p>
           ) : organizations.data.length === 0 ? (
             <div className="flex flex-col items-center gap-3 py-10 text-center">

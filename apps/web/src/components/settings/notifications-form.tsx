@@ -2,8 +2,7 @@
 import { useId, useState } from "react";
 import { toast } from "sonner";
 import { SETTINGS_MSG } from "@promptly/shared";
-import type { inferRouterOutputs } from "@trpc/server";
-import type { AppRouter } from "@promptly/api";
+import type { RouterOutputs } from "@promptly/api";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { Label } from "@/components/ui/label";
@@ -11,7 +10,7 @@ import { Switch } from "@/components/ui/switch";
 import { trpc } from "@/lib/trpc";
 import { errorMessage } from "./errors.ts";
 
-type Preferences = inferRouterOutputs<AppRouter>["profile"]["notificationPreferences"];
+type Preferences = RouterOutputs["profile"]["notificationPreferences"];
 
 const TOGGLES: { key: keyof Preferences; label: string; description: string }[] = [
   { key: "emailNotifications", label: "Email Notifications", description: "Receive notifications by email." },

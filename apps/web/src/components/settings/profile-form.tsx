@@ -3,8 +3,7 @@ import { useState } from "react";
 import { useForm } from "react-hook-form";
 import { zodResolver } from "@hookform/resolvers/zod";
 import { toast } from "sonner";
-import type { inferRouterOutputs } from "@trpc/server";
-import type { AppRouter } from "@promptly/api";
+import type { RouterOutputs } from "@promptly/api";
 import { AVATAR_MAX_BYTES, SETTINGS_MSG, initials, updateProfileInput } from "@promptly/shared";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
@@ -14,7 +13,7 @@ import { trpc } from "@/lib/trpc";
 import { AvatarPicker, readFileAsBase64 } from "./avatar-picker.tsx";
 import { errorCode, errorMessage, isAvatarError } from "./errors.ts";
 
-type OwnProfile = inferRouterOutputs<AppRouter>["profile"]["get"];
+type OwnProfile = RouterOutputs["profile"]["get"];
 interface ProfileFields {
   fullName: string;
   username: string;

@@ -4,8 +4,7 @@ import { useForm } from "react-hook-form";
 import { zodResolver } from "@hookform/resolvers/zod";
 import { Lightbulb } from "lucide-react";
 import { toast } from "sonner";
-import type { inferRouterOutputs } from "@trpc/server";
-import type { AppRouter } from "@promptly/api";
+import type { RouterOutputs } from "@promptly/api";
 import {
   SECURITY_SCORE_HINT, SECURITY_SCORE_HINT_BELOW, SESSION_TIMEOUT_MAX, SESSION_TIMEOUT_MIN, SETTINGS_MSG,
   passwordHealthAdvice, securityScore, securityScoreColor, sessionTimeoutInput,
@@ -21,7 +20,7 @@ import { trpc } from "@/lib/trpc";
 import { errorMessage } from "./errors.ts";
 import { METER_CLASSES } from "./meter.ts";
 
-export type SecurityOverview = inferRouterOutputs<AppRouter>["security"]["overview"];
+export type SecurityOverview = RouterOutputs["security"]["overview"];
 
 const formatDate = (date: Date | null) => (date ? date.toLocaleString() : "Never");
 

@@ -3,8 +3,7 @@
 import { useId, useState } from "react";
 import { toast } from "sonner";
 import { SETTINGS_MSG } from "@promptly/shared";
-import type { inferRouterOutputs } from "@trpc/server";
-import type { AppRouter } from "@promptly/api";
+import type { RouterOutputs } from "@promptly/api";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { Label } from "@/components/ui/label";
@@ -13,7 +12,7 @@ import { trpc } from "@/lib/trpc";
 import { CodeEntry } from "./code-entry.tsx";
 import { errorMessage } from "./errors.ts";
 
-type Setup = inferRouterOutputs<AppRouter>["security"]["setupTwoFactor"];
+type Setup = RouterOutputs["security"]["setupTwoFactor"];
 type Mode = { kind: "idle" } | { kind: "enabling"; setup: Setup } | { kind: "disabling" } | { kind: "recovery"; codes: string[] };
 
 /** The secret in groups of four, easier to type. */

@@ -1,10 +1,8 @@
 // Types of the teams screens, inferred from the server's router (never written by hand).
-import type { inferRouterOutputs } from "@trpc/server";
-import type { AppRouter } from "@promptly/api";
+import type { RouterOutputs } from "@promptly/api";
 
-type Outputs = inferRouterOutputs<AppRouter>;
-export type Team = Outputs["teams"]["list"][number];
-export type TeamMember = Outputs["teamMembers"]["list"][number];
-export type PendingInvite = Outputs["invites"]["listPending"][number];
-export type InviteResult = Outputs["invites"]["create"];
+export type Team = RouterOutputs["teams"]["list"][number];
+export type TeamMember = RouterOutputs["teamMembers"]["list"][number];
+export type PendingInvite = RouterOutputs["invites"]["listPending"][number];
+export type InviteResult = RouterOutputs["invites"]["create"];
 

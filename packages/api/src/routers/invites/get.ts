@@ -1,18 +1,6 @@
-import { z } from "zod";
-import { inviteIdInput, ORGANIZATION_ROLES, TEAM_ROLES } from "@promptly/shared";
+import { inviteIdInput } from "@promptly/shared";
 import { optionalViewerProcedure } from "../../procedures.ts";
-import { getInviteSummary } from "../../services/invites.ts";
-
-const inviteSummary = z.object({
-  id: z.string(),
-  kind: z.enum(["team", "organization"]),
-  teamName: z.string().nullable(),
-  organizationName: z.string(),
-  role: z.enum([...TEAM_ROLES, ...ORGANIZATION_ROLES]),
-  email: z.string(),
-  emailMatches: z.boolean().nullable(),
-  expiresAt: z.date(),
-});
+import { getInviteSummary, inviteSummary } from "../../services/invites.ts";
 
 /**
  * The accept page: open to whoever holds the link (the id is an unguessable UUID). It shows the team,

@@ -1,17 +1,6 @@
-import { z } from "zod";
-import { addOrganizationMemberForm, ORGANIZATION_ROLES } from "@promptly/shared";
+import { addOrganizationMemberForm } from "@promptly/shared";
 import { byOrganizationId, organizationResourceProcedure } from "../../procedures.ts";
-import { addOrganizationMember } from "../../services/organizations.ts";
-import { organizationMemberItem } from "./list.ts";
-
-const organizationInviteItem = z.object({
-  id: z.string(),
-  organizationId: z.string(),
-  email: z.string(),
-  role: z.enum(ORGANIZATION_ROLES),
-  createdAt: z.date(),
-  expiresAt: z.date(),
-});
+import { addOrganizationMember, addOrganizationMemberResult } from "../../services/organizations.ts";
 
 /**
  * Someone already in the organization stays as they are; anyone else gets an invitation to accept
@@ -19,12 +8,7 @@ const organizationInviteItem = z.object({
  */
 export const add = organizationResourceProcedure("organization.members.manage", byOrganizationId)
   .input(addOrganizationMemberForm)
-  .output(
-    z.discriminatedUnion("status", [
-      z.object({ status: z.literal("member"), member: organizationMemberItem }),
-      z.object({ status: z.literal("invited"), invite: organizationInviteItem, resent: z.boolean() }),
-    ]),
-  )
+  .output(addOrganizationMemberResult)
   .mutation(({ ctx, input }) =>
     addOrganizationMember(
       { db: ctx.db, now: ctx.now, rateLimiter: ctx.rateLimiter, rateLimits: ctx.config.rateLimits },

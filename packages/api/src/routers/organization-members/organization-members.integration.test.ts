@@ -2,7 +2,7 @@
 // duplicates), role changes and removal, and the rule that an organization keeps at least one admin,
 // also when the requests arrive at the same time.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { MSG, ORGANIZATION_TEXT } from "@promptly/shared";
+import { MSG, ORGANIZATION_MSG } from "@promptly/shared";
 import { createHarness, type Harness, type TestClient } from "../../testing.ts";
 import { createAccount, createOrganizationWith, outcome, signedIn, type TestAccount } from "../organizations/test-support.ts";
 
@@ -34,7 +34,6 @@ describe("listing members", () => {
     const members = await rootApi.organizationMembers.list({ organizationId: organization.id });
     expect(members[0]).toEqual({
       id: expect.any(String),
-      organizationId: organization.id,
       userId: admin.id,
       role: "admin",
       joinedAt: expect.any(Date),
@@ -42,16 +41,17 @@ describe("listing members", () => {
       email: admin.email,
       avatarUrl: "/avatars/ada-1.png",
       isSuperUser: false,
+      isLastAdmin: true,
     });
-    expect(members.slice(1).map((m) => [m.userId, m.role, m.fullName, m.isSuperUser, m.avatarUrl]).sort()).toEqual(
+    expect(members.slice(1).map((m) => [m.userId, m.role, m.fullName, m.isSuperUser, m.avatarUrl, m.isLastAdmin]).sort()).toEqual(
       [
-        [unnamed.id, "member", null, false, null],
-        [superMember.id, "member", "Sue Per", true, null],
+        [unnamed.id, "member", null, false, null, false],
+        [superMember.id, "member", "Sue Per", true, null, false],
       ].sort(),
     );
     // Nothing beyond the declared fields leaves the server.
     expect(Object.keys(members[0]!).sort()).toEqual(
-      ["avatarUrl", "email", "fullName", "id", "isSuperUser", "joinedAt", "organizationId", "role", "userId"],
+      ["avatarUrl", "email", "fullName", "id", "isLastAdmin", "isSuperUser", "joinedAt", "role", "userId"],
     );
   });
 });
@@ -133,8 +133,8 @@ describe("an organization keeps at least one admin", () => {
     const self = (await signedIn(h, admins[0]!)).api;
     const id = memberIdOf(admins[0]!);
     for (const api of [rootApi, self]) {
-      expect(await outcome(api.organizationMembers.updateRole({ id, role: "member" }))).toEqual({ code: "BAD_REQUEST", message: ORGANIZATION_TEXT.lastAdminRequired });
-      expect(await outcome(api.organizationMembers.remove({ id }))).toEqual({ code: "BAD_REQUEST", message: ORGANIZATION_TEXT.lastAdminRequired });
+      expect(await outcome(api.organizationMembers.updateRole({ id, role: "member" }))).toEqual({ code: "BAD_REQUEST", message: ORGANIZATION_MSG.lastAdminRequired });
+      expect(await outcome(api.organizationMembers.remove({ id }))).toEqual({ code: "BAD_REQUEST", message: ORGANIZATION_MSG.lastAdminRequired });
     }
     expect(await rolesOf(organizationId)).toEqual(["admin", "member"]);
     // Setting the role it already has is not a demotion.

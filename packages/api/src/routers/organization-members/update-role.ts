@@ -2,7 +2,7 @@ import { z } from "zod";
 import { organizationRoleSchema } from "@promptly/shared";
 import { byOrganizationMember, organizationResourceProcedure } from "../../procedures.ts";
 import { updateOrganizationMemberRole } from "../../services/organizations.ts";
-import { organizationMemberItem } from "./list.ts";
+import { organizationMemberItem } from "../../services/members.ts";
 
 /** Changes a member's role; the last admin cannot be demoted. */
 export const updateRole = organizationResourceProcedure("organization.members.manage", byOrganizationMember)

@@ -1,15 +1,8 @@
 import { z } from "zod";
 import { can } from "@promptly/shared";
 import { byOrganizationId, organizationResourceProcedure } from "../../procedures.ts";
-import { getOrganization } from "../../services/organizations.ts";
+import { getOrganization, organizationSummary } from "../../services/organizations.ts";
 
-export const organizationSummary = z.object({
-  id: z.string(),
-  name: z.string(),
-  slug: z.string().nullable(),
-  memberCount: z.number(),
-  createdAt: z.date(),
-});
 
 /** One organization the caller belongs to (any super user may read any). Others get NOT_FOUND. */
 export const get = organizationResourceProcedure("organization.read", byOrganizationId)

@@ -1,17 +1,8 @@
 import { z } from "zod";
 import { protectedProcedure } from "../../procedures.ts";
-import { listOrganizations } from "../../services/organizations.ts";
+import { listOrganizations, organizationListItem } from "../../services/organizations.ts";
 
-export const organizationListItem = z.object({
-  id: z.string(),
-  name: z.string(),
-  slug: z.string().nullable(),
-  memberCount: z.number(),
-  createdAt: z.date(),
-  myRole: z.enum(["admin", "member"]).nullable(),
-  isAdmin: z.boolean(),
-});
-
+/** The organizations the caller may see, by name: every one for a super user. */
 export const list = protectedProcedure
   .output(z.array(organizationListItem))
   .query(({ ctx }) => listOrganizations(ctx.db, ctx.viewer));

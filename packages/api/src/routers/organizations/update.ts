@@ -1,7 +1,6 @@
 import { updateOrganizationInput } from "@promptly/shared";
 import { appProcedure } from "../../procedures.ts";
-import { updateOrganization } from "../../services/organizations.ts";
-import { organizationSummary } from "./get.ts";
+import { updateOrganization, organizationSummary } from "../../services/organizations.ts";
 
 /** Rename or change the slug (an empty slug clears it). Super users only. */
 export const update = appProcedure("organization.manage")

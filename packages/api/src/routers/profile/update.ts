@@ -1,10 +1,9 @@
 import { updateProfileWithAvatarInput } from "@promptly/shared";
 import { protectedProcedure } from "../../procedures.ts";
-import { updateOwnProfile } from "../../services/profile.ts";
-import { ownProfileOutput } from "./get.ts";
+import { ownProfile, updateOwnProfile } from "../../services/profile.ts";
 
 /** Full name, username and optionally a new avatar (base64, checked and re-encoded on the server). */
 export const update = protectedProcedure
   .input(updateProfileWithAvatarInput)
-  .output(ownProfileOutput)
+  .output(ownProfile)
   .mutation(({ ctx, input }) => updateOwnProfile(ctx, ctx.viewer.userId, input));

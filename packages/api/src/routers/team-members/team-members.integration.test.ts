@@ -47,7 +47,7 @@ describe("teamMembers procedures × caller kinds (spec 6)", () => {
 });
 
 describe("teamMembers.list", () => {
-  it("orders by role (admin, editor, viewer) and carries the profile, with nulls where there is none", async () => {
+  it("orders by role (admin, editor, viewer) and carries who each is (the one member shape), with nulls where there is none", async () => {
     const nameless = await createAccount(h, { fullName: null });
     const team = await createTeam(h, world.organization.id, [
       { userId: nameless.id, role: "viewer" },
@@ -56,12 +56,18 @@ describe("teamMembers.list", () => {
     ]);
     const members = await world.callers.admin.teamMembers.list({ teamId: team.id });
     expect(members.map((m) => m.role)).toEqual(["admin", "editor", "viewer"]);
-    expect(members[0]).toMatchObject({
+    expect(members[0]).toEqual({
+      id: expect.any(String),
       userId: world.accounts.admin.id,
+      role: "admin",
+      joinedAt: expect.any(Date),
+      fullName: "Ada Admin",
+      email: world.accounts.admin.email,
+      avatarUrl: null,
+      isSuperUser: false,
       isLastAdmin: true,
-      profile: { fullName: "Ada Admin", avatarUrl: null, email: world.accounts.admin.email },
     });
-    expect(members[2]).toMatchObject({ isLastAdmin: false, profile: { fullName: null, avatarUrl: null, email: nameless.email } });
+    expect(members[2]).toMatchObject({ isLastAdmin: false, fullName: null, avatarUrl: null, email: nameless.email });
   });
 });
 

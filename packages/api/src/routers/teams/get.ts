@@ -1,6 +1,5 @@
 import { byTeam, teamResourceProcedure } from "../../procedures.ts";
-import { getTeam } from "../../services/teams.ts";
-import { teamListItem } from "./list.ts";
+import { getTeam, teamListItem } from "../../services/teams.ts";
 
 /** One team, for anyone at viewer level in it. */
 export const get = teamResourceProcedure("team.read", byTeam)

@@ -1,20 +1,9 @@
 import { z } from "zod";
-import { idSchema, TEAM_ROLES } from "@promptly/shared";
+import { idSchema } from "@promptly/shared";
 import { protectedProcedure } from "../../procedures.ts";
-import { listTeams } from "../../services/teams.ts";
+import { listTeams, teamListItem } from "../../services/teams.ts";
 
-export const teamListItem = z.object({
-  id: z.string(),
-  name: z.string(),
-  organizationId: z.string(),
-  organizationName: z.string(),
-  memberCount: z.number(),
-  createdAt: z.date(),
-  updatedAt: z.date(),
-  createdById: z.string().nullable(),
-  myRole: z.enum(TEAM_ROLES).nullable(),
-});
-
+/** The teams the caller may see (one organization's, or every one's), by name. */
 export const list = protectedProcedure
   .input(z.object({ organizationId: idSchema.optional() }).optional())
   .output(z.array(teamListItem))

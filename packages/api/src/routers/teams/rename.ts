@@ -1,7 +1,6 @@
 import { teamNameForm } from "@promptly/shared";
 import { byTeam, teamResourceProcedure } from "../../procedures.ts";
-import { renameTeam } from "../../services/teams.ts";
-import { teamListItem } from "./list.ts";
+import { renameTeam, teamListItem } from "../../services/teams.ts";
 
 export const rename = teamResourceProcedure("team.manage", byTeam)
   .input(teamNameForm)
