@@ -1,12 +1,15 @@
-// Services throw DomainError; one table maps its code to a TRPCError (see trpc.ts).
+// Services throw DomainError with a code in the domain's words; one table in trpc.ts maps each code
+// to the one tRPC code it means. Services never import tRPC.
 export type DomainErrorCode =
-  | "UNAUTHORIZED" // no session
-  | "FORBIDDEN" // signed in, role too low
+  | "UNAUTHENTICATED" // no valid session (never a wrong password)
+  | "FORBIDDEN" // signed in, may not
   | "NOT_FOUND" // missing, or belongs to another tenant
-  | "CONFLICT" // uniqueness
-  | "BAD_REQUEST" // invalid input
-  | "TOO_MANY_REQUESTS" // rate limit
-  | "PRECONDITION_FAILED"; // a state the action needs is missing (e.g. unverified email)
+  | "ALREADY_EXISTS" // uniqueness: a slug, a username, a membership
+  | "STATE_CONFLICT" // the current state forbids it: the last admin, two-factor already on
+  | "INVALID" // the input is wrong: a wrong password or credentials, a dead link
+  | "PRECONDITION" // a state the action needs is missing (an unconfirmed email)
+  | "RATE_LIMITED"
+  | "UNAVAILABLE"; // a service we depend on (storage) does not answer
 
 export class DomainError extends Error {
   constructor(

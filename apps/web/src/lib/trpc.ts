@@ -31,8 +31,8 @@ export function setSigningOut(value: boolean) {
 
 /**
  * Spec 8: a session that ends while the app is open (it expired, or was ended from another device or
- * by a password change) answers UNAUTHORIZED. Someone we believed signed in is told once and sent to
- * sign-in; a signed-out visitor's UNAUTHORIZED (e.g. wrong password) is the form's own business.
+ * by a password change) answers UNAUTHORIZED, which the server uses for nothing else (a wrong password
+ * is BAD_REQUEST). Someone we believed signed in is told once and sent to sign-in.
  */
 function detectSessionLost(error: unknown) {
   if ((error as { data?: { code?: string } })?.data?.code !== "UNAUTHORIZED") return;

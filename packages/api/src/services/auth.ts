@@ -62,7 +62,7 @@ export function enforceRateLimit(
   // Both counters always count, so switching addresses does not reset the other one.
   const ipAllowed = services.rateLimiter.hit(`${action}:ip:${ip}`, rules.ip);
   const emailAllowed = services.rateLimiter.hit(`${action}:email:${email}`, rules.email);
-  if (!ipAllowed || !emailAllowed) fail("TOO_MANY_REQUESTS", MSG.tooManyRequests);
+  if (!ipAllowed || !emailAllowed) fail("RATE_LIMITED", MSG.tooManyRequests);
 }
 
 // ---- sign-up and email verification ----
@@ -122,19 +122,19 @@ export async function confirmEmailAddress(
 ): Promise<{ redirectTo: string | null }> {
   const now = services.now();
   const live = await findLiveToken(services.db, "email_verification", input.token, now);
-  if (!live) return fail("BAD_REQUEST", MSG.invalidOrExpiredLink);
+  if (!live) return fail("INVALID", MSG.invalidOrExpiredLink);
   const sameBrowser = live.browserHash !== null && live.browserHash === input.browserHash;
   if (!sameBrowser) {
-    if (input.password === undefined) return fail("PRECONDITION_FAILED", MSG.confirmWithPassword, "PASSWORD_REQUIRED");
+    if (input.password === undefined) return fail("PRECONDITION", MSG.confirmWithPassword, "PASSWORD_REQUIRED");
     const user = await services.db.user.findUniqueOrThrow({ where: { id: live.userId }, select: { email: true, passwordHash: true } });
     enforceRateLimit(services, "signIn", client.ip, user.email);
     if (!user.passwordHash || !(await verifyPassword(user.passwordHash, input.password))) {
-      return fail("BAD_REQUEST", MSG.incorrectPassword, "INCORRECT_PASSWORD");
+      return fail("INVALID", MSG.incorrectPassword, "INCORRECT_PASSWORD");
     }
   }
   return services.db.$transaction(async (tx) => {
     const consumed = await consumeToken(tx, "email_verification", input.token, now);
-    if (!consumed) return fail("BAD_REQUEST", MSG.invalidOrExpiredLink);
+    if (!consumed) return fail("INVALID", MSG.invalidOrExpiredLink);
     await tx.user.updateMany({ where: { id: consumed.userId, emailVerifiedAt: null }, data: { emailVerifiedAt: now } });
     return { redirectTo: consumed.redirectTo };
   });
@@ -224,9 +224,9 @@ export async function signInWithPassword(
     select: { id: true, passwordHash: true, emailVerifiedAt: true, twoFactor: { select: { enabledAt: true } } },
   });
   const valid = await verifyPassword(user?.passwordHash ?? (await getDummyHash()), input.password);
-  if (!user?.passwordHash || !valid) return fail("UNAUTHORIZED", MSG.invalidCredentials);
+  if (!user?.passwordHash || !valid) return fail("INVALID", MSG.invalidCredentials, "INVALID_CREDENTIALS");
   // Only someone who knows the password learns that the address is unconfirmed.
-  if (!user.emailVerifiedAt) return fail("PRECONDITION_FAILED", MSG.emailNotConfirmed, "EMAIL_NOT_VERIFIED");
+  if (!user.emailVerifiedAt) return fail("PRECONDITION", MSG.emailNotConfirmed, "EMAIL_NOT_VERIFIED");
   return completeSignIn(
     services,
     client,
@@ -252,7 +252,7 @@ export async function consumeMagicLink(services: ApiServices, client: SignInClie
   const now = services.now();
   const signedIn = await services.db.$transaction(async (tx) => {
     const consumed = await consumeToken(tx, "magic_link", token, now);
-    if (!consumed) return fail("BAD_REQUEST", MSG.invalidOrExpiredLink);
+    if (!consumed) return fail("INVALID", MSG.invalidOrExpiredLink);
     const user = await tx.user.findUniqueOrThrow({
       where: { id: consumed.userId },
       select: { id: true, emailVerifiedAt: true, twoFactor: { select: { enabledAt: true } } },
@@ -279,11 +279,11 @@ export async function mailPasswordResetLink(services: ApiServices, client: Clien
 export async function setPasswordFromLink(services: ApiServices, input: { token: string; password: string }) {
   const now = services.now();
   // The costly hash only for a link that can still work: junk tokens must not buy argon2 work.
-  if (!(await findLiveToken(services.db, "password_reset", input.token, now))) return fail("BAD_REQUEST", MSG.invalidOrExpiredLink);
+  if (!(await findLiveToken(services.db, "password_reset", input.token, now))) return fail("INVALID", MSG.invalidOrExpiredLink);
   const passwordHash = await hashPassword(input.password);
   await services.db.$transaction(async (tx) => {
     const consumed = await consumeToken(tx, "password_reset", input.token, now);
-    if (!consumed) return fail("BAD_REQUEST", MSG.invalidOrExpiredLink);
+    if (!consumed) return fail("INVALID", MSG.invalidOrExpiredLink);
     const user = await tx.user.findUniqueOrThrow({ where: { id: consumed.userId }, select: { emailVerifiedAt: true } });
     await tx.user.update({
       where: { id: consumed.userId },

@@ -20,7 +20,7 @@ export interface ProcessedAvatar {
   extension: string;
 }
 
-const avatarError = (message: string): never => fail("BAD_REQUEST", message, AVATAR_ERROR_REASON);
+const avatarError = (message: string): never => fail("INVALID", message, AVATAR_ERROR_REASON);
 
 /** Checks an uploaded avatar and re-encodes it; throws BAD_REQUEST with a clear message otherwise. */
 export async function processAvatar(bytes: Buffer): Promise<ProcessedAvatar> {

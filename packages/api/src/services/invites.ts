@@ -74,7 +74,7 @@ export function enforceInviteLimits(limits: InviteLimits, inviterId: string, ema
   if (!limits.rateLimits) return;
   const inviterAllowed = limits.rateLimiter.hit(`invite:inviter:${inviterId}`, INVITE_RATE_LIMITS.inviter);
   const addressAllowed = email === null || limits.rateLimiter.hit(`invite:address:${email}`, INVITE_RATE_LIMITS.address);
-  if (!inviterAllowed || !addressAllowed) fail("TOO_MANY_REQUESTS", TEAM_MSG.tooManyInvitations);
+  if (!inviterAllowed || !addressAllowed) fail("RATE_LIMITED", TEAM_MSG.tooManyInvitations);
 }
 
 /**
@@ -105,7 +105,7 @@ export async function createInvite(
         data: [{ teamId: team.id, userId: colleague.userId, role: input.role }],
         skipDuplicates: true,
       });
-      if (membership.count === 0) fail("CONFLICT", TEAM_MSG.alreadyTeamMember, "ALREADY_MEMBER");
+      if (membership.count === 0) fail("ALREADY_EXISTS", TEAM_MSG.alreadyTeamMember, "ALREADY_MEMBER");
       // An earlier invite to the same address is settled by the direct add.
       await tx.pendingInvite.deleteMany({ where: { teamId: team.id, email, status: "pending" } });
       return { status: "added" as const, userId: colleague.userId, email, role: input.role, addedToOrganization: false };

@@ -44,6 +44,6 @@ export function checkLockedChange<Role extends string>(
   const target = members.find((member) => member.id === change.memberId);
   if (!target) return fail("NOT_FOUND", change.notFound);
   const adminsAfter = members.filter((member) => (member.id === change.memberId ? change.nextRole : member.role) === "admin").length;
-  if (target.role === "admin" && adminsAfter === 0) fail("BAD_REQUEST", change.lastAdmin, "LAST_ADMIN");
+  if (target.role === "admin" && adminsAfter === 0) fail("STATE_CONFLICT", change.lastAdmin, "LAST_ADMIN");
   return target;
 }

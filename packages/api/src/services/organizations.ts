@@ -59,7 +59,7 @@ async function slugUnique<T>(write: () => Promise<T>): Promise<T> {
   try {
     return await write();
   } catch (error) {
-    if (isUniqueViolation(error)) return fail("CONFLICT", MSG.organizationSlugTaken, "SLUG_TAKEN");
+    if (isUniqueViolation(error)) return fail("ALREADY_EXISTS", MSG.organizationSlugTaken, "SLUG_TAKEN");
     throw error;
   }
 }

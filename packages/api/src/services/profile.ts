@@ -49,7 +49,7 @@ export async function updateOwnProfile(
 
   if (username) {
     const holder = await db.profile.findUnique({ where: { username }, select: { userId: true } });
-    if (holder && holder.userId !== userId) fail("CONFLICT", SETTINGS_MSG.usernameTaken);
+    if (holder && holder.userId !== userId) fail("ALREADY_EXISTS", SETTINGS_MSG.usernameTaken);
   }
 
   let newKey: string | undefined;
@@ -59,7 +59,7 @@ export async function updateOwnProfile(
     try {
       await storage.put(newKey, avatar.body, avatar.contentType);
     } catch {
-      fail("BAD_REQUEST", SETTINGS_MSG.avatarStorageFailed, AVATAR_ERROR_REASON);
+      fail("UNAVAILABLE", SETTINGS_MSG.avatarStorageFailed, AVATAR_ERROR_REASON);
     }
   }
 
@@ -73,7 +73,7 @@ export async function updateOwnProfile(
     });
   } catch (error) {
     if (newKey) await storage.remove(newKey).catch(() => undefined);
-    if (isUniqueViolation(error)) fail("CONFLICT", SETTINGS_MSG.usernameTaken);
+    if (isUniqueViolation(error)) fail("ALREADY_EXISTS", SETTINGS_MSG.usernameTaken);
     throw error;
   }
   // The replaced file is no longer referenced; losing this cleanup only leaves an orphan object.

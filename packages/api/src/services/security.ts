@@ -25,11 +25,11 @@ export async function changePassword(
 ): Promise<void> {
   const { db } = services;
   if (services.config.rateLimits && !services.rateLimiter.hit(`change-password:${userId}`, CHANGE_PASSWORD_LIMIT)) {
-    fail("TOO_MANY_REQUESTS", MSG.tooManyRequests);
+    fail("RATE_LIMITED", MSG.tooManyRequests);
   }
   const user = await db.user.findUniqueOrThrow({ where: { id: userId }, select: { passwordHash: true } });
-  if (!user.passwordHash) return fail("BAD_REQUEST", SETTINGS_MSG.noPasswordSet);
-  if (!(await verifyPassword(user.passwordHash, passwords.currentPassword))) fail("BAD_REQUEST", SETTINGS_MSG.currentPasswordIncorrect);
+  if (!user.passwordHash) return fail("INVALID", SETTINGS_MSG.noPasswordSet);
+  if (!(await verifyPassword(user.passwordHash, passwords.currentPassword))) fail("INVALID", SETTINGS_MSG.currentPasswordIncorrect);
   const passwordHash = await hashPassword(passwords.newPassword);
   await db.$transaction(async (tx) => {
     await tx.user.update({ where: { id: userId }, data: { passwordHash, passwordChangedAt: services.now() } });

@@ -58,7 +58,7 @@ interface TwoFactorRow {
   lockedUntil: Date | null;
 }
 
-const lockedError = () => fail("TOO_MANY_REQUESTS", SETTINGS_MSG.twoFactorLocked);
+const lockedError = () => fail("RATE_LIMITED", SETTINGS_MSG.twoFactorLocked);
 
 /**
  * Runs one code entry: refuses while locked, reserves the attempt before checking (so parallel
@@ -91,7 +91,7 @@ async function enterCode(services: Services, row: TwoFactorRow, check: () => Pro
     });
     lockedError();
   }
-  fail("BAD_REQUEST", invalidMessage);
+  fail("INVALID", invalidMessage);
 }
 
 /** Accepts a TOTP code of the current step or one either side, newer than the last accepted one. */
@@ -118,7 +118,7 @@ async function loadRow(db: Db, userId: string): Promise<TwoFactorRow | null> {
 
 async function loadEnabledRow(db: Db, userId: string): Promise<TwoFactorRow> {
   const row = await loadRow(db, userId);
-  if (!row?.enabledAt) return fail("BAD_REQUEST", SETTINGS_MSG.twoFactorNotEnabled);
+  if (!row?.enabledAt) return fail("INVALID", SETTINGS_MSG.twoFactorNotEnabled);
   return row;
 }
 
@@ -138,7 +138,7 @@ export const recoveryCodesIssued = z.object({ recoveryCodes: z.array(z.string())
 /** A new secret, waiting for a first code to be enabled. Replaces an earlier unfinished setup. */
 export async function startTwoFactorSetup(services: Services, userId: string, email: string): Promise<TwoFactorSetup> {
   const existing = await loadRow(services.db, userId);
-  if (existing?.enabledAt) fail("CONFLICT", SETTINGS_MSG.twoFactorAlreadyEnabled);
+  if (existing?.enabledAt) fail("STATE_CONFLICT", SETTINGS_MSG.twoFactorAlreadyEnabled);
   const key = new Uint8Array(randomBytes(20));
   const secretEncrypted = encryptSecret(services.config.secret, userId, key);
   // The failure counters are kept: a new setup must not reset a lock.
@@ -155,8 +155,8 @@ export async function startTwoFactorSetup(services: Services, userId: string, em
 /** Verifies the first code of a pending setup, enables two-factor and returns fresh recovery codes (shown once). */
 export async function enableTwoFactor(services: Services, userId: string, code: string): Promise<z.infer<typeof recoveryCodesIssued>> {
   const row = await loadRow(services.db, userId);
-  if (!row) return fail("BAD_REQUEST", SETTINGS_MSG.twoFactorSetupMissing);
-  if (row.enabledAt) fail("CONFLICT", SETTINGS_MSG.twoFactorAlreadyEnabled);
+  if (!row) return fail("INVALID", SETTINGS_MSG.twoFactorSetupMissing);
+  if (row.enabledAt) fail("STATE_CONFLICT", SETTINGS_MSG.twoFactorAlreadyEnabled);
   await enterCode(services, row, () => checkTotp(services, row, code), MSG.invalidVerificationCode);
   const recoveryCodes = Array.from({ length: RECOVERY_CODE_COUNT }, generateRecoveryCode);
   await services.db.$transaction(async (tx) => {
@@ -247,7 +247,7 @@ export async function completeTwoFactorSignIn(
     await services.db.$transaction(async (tx) => {
       // Ended meanwhile (signed out, or a parallel code already completed it): nothing to complete.
       const { count } = await tx.session.deleteMany({ where: { id: hashToken(session.id), twoFactorVerified: false } });
-      if (count !== 1) fail("UNAUTHORIZED", MSG.userNotAuthenticated);
+      if (count !== 1) fail("UNAUTHENTICATED", MSG.userNotAuthenticated);
       await recordSignIn({ db: tx, now: services.now }, session.userId, session.signInMethod, client);
     });
   } catch (error) {

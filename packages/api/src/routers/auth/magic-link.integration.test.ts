@@ -95,7 +95,7 @@ describe("magic links", () => {
     const user = await h.database.db.user.findUniqueOrThrow({ where: { email } });
     expect(user.emailVerifiedAt).not.toBeNull();
     expect(user.passwordHash).toBeNull();
-    expect(await outcome(h.client().api.auth.signIn({ email, password: PASSWORD }))).toMatchObject({ code: "UNAUTHORIZED" });
+    expect(await outcome(h.client().api.auth.signIn({ email, password: PASSWORD }))).toMatchObject({ code: "BAD_REQUEST" });
   });
 
   it("keep the password of an already confirmed account", async () => {

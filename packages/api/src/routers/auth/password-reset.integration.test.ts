@@ -36,7 +36,7 @@ describe("password reset", () => {
     expect(await phone.api.auth.me()).toBeNull();
     expect(await h.database.db.session.count({ where: { userId: account.id } })).toBe(0);
     expect(await outcome(h.client().api.auth.signIn({ email: account.email, password: PASSWORD }))).toMatchObject({
-      code: "UNAUTHORIZED",
+      code: "BAD_REQUEST",
       message: MSG.invalidCredentials,
     });
     expect(await h.client().api.auth.signIn({ email: account.email, password: NEW_PASSWORD })).toMatchObject({ status: "signed_in" });

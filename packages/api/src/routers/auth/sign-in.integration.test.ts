@@ -79,7 +79,7 @@ describe("signing in with a password", () => {
     const client = h.client();
     const unknown = await outcome(client.api.auth.signIn({ email: uniqueEmail("nobody"), password: PASSWORD }));
     const wrong = await outcome(client.api.auth.signIn({ email: account.email, password: "wrong-password" }));
-    expect(unknown).toEqual({ code: "UNAUTHORIZED", message: MSG.invalidCredentials, reason: null });
+    expect(unknown).toEqual({ code: "BAD_REQUEST", message: MSG.invalidCredentials, reason: "INVALID_CREDENTIALS" });
     expect(wrong).toEqual(unknown);
     expect(client.cookies.size).toBe(0);
     expect(await h.database.db.session.count({ where: { userId: account.id } })).toBe(0);
@@ -110,7 +110,7 @@ describe("signing in with a password", () => {
     const email = uniqueEmail("nopass");
     await h.database.db.user.create({ data: { email, emailVerifiedAt: new Date(), profile: { create: {} } } });
     expect(await outcome(h.client().api.auth.signIn({ email, password: PASSWORD }))).toMatchObject({
-      code: "UNAUTHORIZED",
+      code: "BAD_REQUEST",
       message: MSG.invalidCredentials,
     });
   });

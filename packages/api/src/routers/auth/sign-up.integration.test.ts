@@ -216,7 +216,7 @@ describe("account pre-hijacking: a link confirmed away from the browser that ask
     const reset = await nextMail(h, email, SUBJECTS.passwordReset, seen);
     await owner.api.auth.resetPassword({ token: linkOf(reset).token, password: "owner-password" });
     expect((await h.database.db.user.findUniqueOrThrow({ where: { email } })).emailVerifiedAt).not.toBeNull();
-    expect(await outcome(h.client().api.auth.signIn({ email, password: "attacker-password" }))).toMatchObject({ code: "UNAUTHORIZED" });
+    expect(await outcome(h.client().api.auth.signIn({ email, password: "attacker-password" }))).toMatchObject({ code: "BAD_REQUEST" });
     expect(await h.client().api.auth.signIn({ email, password: "owner-password" })).toEqual({ status: "signed_in", redirectTo: null });
   });
 

@@ -133,8 +133,8 @@ describe("an organization keeps at least one admin", () => {
     const self = (await signedIn(h, admins[0]!)).api;
     const id = memberIdOf(admins[0]!);
     for (const api of [rootApi, self]) {
-      expect(await outcome(api.organizationMembers.updateRole({ id, role: "member" }))).toEqual({ code: "BAD_REQUEST", message: ORGANIZATION_MSG.lastAdminRequired });
-      expect(await outcome(api.organizationMembers.remove({ id }))).toEqual({ code: "BAD_REQUEST", message: ORGANIZATION_MSG.lastAdminRequired });
+      expect(await outcome(api.organizationMembers.updateRole({ id, role: "member" }))).toEqual({ code: "CONFLICT", message: ORGANIZATION_MSG.lastAdminRequired });
+      expect(await outcome(api.organizationMembers.remove({ id }))).toEqual({ code: "CONFLICT", message: ORGANIZATION_MSG.lastAdminRequired });
     }
     expect(await rolesOf(organizationId)).toEqual(["admin", "member"]);
     // Setting the role it already has is not a demotion.
@@ -146,7 +146,7 @@ describe("an organization keeps at least one admin", () => {
     const first = (await signedIn(h, admins[0]!)).api;
     expect((await first.organizationMembers.updateRole({ id: memberIdOf(admins[0]!), role: "member" })).role).toBe("member");
     expect((await outcome(first.organizationMembers.updateRole({ id: memberIdOf(admins[1]!), role: "member" }))).code).toBe("FORBIDDEN");
-    expect((await outcome(rootApi.organizationMembers.remove({ id: memberIdOf(admins[1]!) }))).code).toBe("BAD_REQUEST");
+    expect((await outcome(rootApi.organizationMembers.remove({ id: memberIdOf(admins[1]!) }))).code).toBe("CONFLICT");
     // Promoting someone else frees the former last admin.
     await rootApi.organizationMembers.updateRole({ id: memberIdOf(member), role: "admin" });
     await rootApi.organizationMembers.remove({ id: memberIdOf(admins[1]!) });

@@ -57,7 +57,7 @@ describe("security.changePassword", () => {
     expect(await other.api.auth.me()).toBeNull();
     expect(await bystanderClient.api.auth.me()).not.toBeNull();
     // The new password signs in; the old one no longer does.
-    expect((await outcome(h.client().api.auth.signIn({ email: account.email, password: PASSWORD }))).code).toBe("UNAUTHORIZED");
+    expect((await outcome(h.client().api.auth.signIn({ email: account.email, password: PASSWORD }))).code).toBe("BAD_REQUEST");
     expect((await h.client().api.auth.signIn({ email: account.email, password: "brand-new-pass-1" })).status).toBe("signed_in");
   });
 

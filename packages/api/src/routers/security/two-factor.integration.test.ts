@@ -214,10 +214,10 @@ describe("the second sign-in step", () => {
     const before = await counts();
     // The request had loaded its session; then the session ends before the swap.
     await h.database.db.session.delete({ where: { id: waiting.id } });
-    const req = { ip: "127.0.0.1", userAgent: null, cookieHeader: null, secure: false, setCookie: () => undefined };
+    const caller = { ip: "127.0.0.1", userAgent: null };
     const session = { id: cookie, userId: account.id, twoFactorVerified: false, signInMethod: "password" as const };
-    await expect(completeTwoFactorSignIn(h.services, req, session, { kind: "totp", code: totp(h, secret) })).rejects.toMatchObject({
-      code: "UNAUTHORIZED",
+    await expect(completeTwoFactorSignIn(h.services, caller, session, { kind: "totp", code: totp(h, secret) })).rejects.toMatchObject({
+      code: "UNAUTHENTICATED",
     });
     expect(await counts()).toEqual(before);
   });

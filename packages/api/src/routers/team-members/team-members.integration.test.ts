@@ -76,11 +76,11 @@ describe("the last admin (spec 4)", () => {
     const team = await world.team();
     const adminMember = team.memberId(world.accounts.admin.id);
     expect(await failure(world.callers.orgAdmin.teamMembers.updateRole({ id: adminMember, role: "editor" }))).toEqual({
-      code: "BAD_REQUEST",
+      code: "CONFLICT",
       message: TEAM_MSG.lastAdminCannotBeDemoted,
     });
     expect(await failure(world.callers.admin.teamMembers.remove({ id: adminMember }))).toEqual({
-      code: "BAD_REQUEST",
+      code: "CONFLICT",
       message: TEAM_MSG.lastAdminCannotBeRemoved,
     });
     expect(await roleOf(adminMember)).toBe("admin");
