@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { request } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createHarness, createS3Storage, createTestAccount, type Harness } from "@promptly/api/testing";
+import { createHarness, createS3Storage, createAccount, type Harness } from "@promptly/api/testing";
 import { createDb } from "@promptly/db";
 import { MSG } from "@promptly/shared";
 import { createApp } from "./app.ts";
@@ -86,7 +86,7 @@ describe("error answers carry no internals (finding 1)", () => {
   });
 
   it("a tRPC procedure whose database is unreachable: 500 with a generic message", async () => {
-    const account = await createTestAccount(harness);
+    const account = await createAccount(harness);
     const client = await harness.signedInClient(account.id);
     const db = createDb({ url: "postgresql://nobody@127.0.0.1:1/none" });
     const broken = await listenForTests(createApp({ services: { ...harness.services, db } }));
@@ -134,7 +134,7 @@ describe("bad input is refused before work (finding 2)", () => {
   });
 
   it("a NUL byte in an organization name through HTTP: 400 with a clear message, not the driver's", async () => {
-    const root = await createTestAccount(harness, { superUser: true });
+    const root = await createAccount(harness, { superUser: true });
     const client = await harness.signedInClient(root.id);
     const cookie = [...client.cookies].map(([name, value]) => `${name}=${value}`).join("; ");
     const answer = await post("/trpc/organizations.create", JSON.stringify({ json: { name: "Acme\u0000Labs" } }), { cookie });

@@ -3,7 +3,7 @@
 // app processes draining one outbox send each message once.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import {
-  createHarness, createMailbox, createSmtpMailer, createTestAccount, drainOutbox, enqueueMail, type Harness,
+  createHarness, createMailbox, createSmtpMailer, createAccount, drainOutbox, enqueueMail, type Harness,
 } from "@promptly/api/testing";
 import { createDb } from "@promptly/db";
 import { freePort } from "../../../test/free-port.ts";
@@ -46,8 +46,8 @@ const outboxOf = (recipient: string) =>
 describe("the outbox", () => {
   it("SMTP down: a reset and an invitation are queued and answered; SMTP up: each arrives exactly once", async () => {
     const db = h.database.db;
-    const admin = await createTestAccount(h, { superUser: true, fullName: "Ada Admin" });
-    const person = await createTestAccount(h);
+    const admin = await createAccount(h, { superUser: true, fullName: "Ada Admin" });
+    const person = await createAccount(h);
     const organization = await db.organization.create({ data: { name: "Acme", members: { create: [{ userId: admin.id, role: "admin" }] } } });
     const team = await db.team.create({ data: { name: "Core", organizationId: organization.id, members: { create: [{ userId: admin.id, role: "admin" }] } } });
     const invitee = `invitee-${Date.now()}@example.test`;

@@ -8,7 +8,7 @@ import { DENIED_MESSAGES, MSG, SIGN_IN_MESSAGES, accessOf, can, idSchema, type A
 import type { DbOrTx } from "@promptly/db";
 import type { User } from "lucia";
 import { baseProcedure } from "./trpc.ts";
-import { loadOrganizationAccess, loadTeamAccess, loadViewer, viewerFromSessionUser } from "./services/access.ts";
+import { loadOrganizationAccess, loadTeamAccess, resolveCaller } from "./services/access.ts";
 import { findMemberOrganizationId } from "./services/organizations.ts";
 import { findTeamMemberTeamId } from "./services/teams.ts";
 import { findInviteTeamId } from "./services/invites.ts";
@@ -32,13 +32,11 @@ const signedIn = (anonymousMessage: string = MSG.userNotAuthenticated) =>
     const { session, user } = ctx.principal;
     if (!session.twoFactorVerified) throw unauthorized(MSG.twoFactorRequired);
     // The session lookup loaded the profile and role; only a missing role row needs a query (spec 4).
-    const viewer = viewerFromSessionUser(user) ?? (await loadViewer(ctx.db, user.id));
-    return next({
-      ctx: { session, user, viewer: { userId: viewer.userId, role: viewer.role, isSuperUser: viewer.isSuperUser } },
-    });
+    const { userId, role, isSuperUser } = await resolveCaller(ctx.db, user);
+    return next({ ctx: { session, user, caller: { userId, role, isSuperUser } } });
   });
 
-/** A fully signed-in user, with the app role resolved once (spec 4) and put on ctx.viewer. */
+/** A fully signed-in user, with the app role resolved once (spec 4) and put on ctx.caller. */
 export const protectedProcedure = signedIn();
 
 /** protectedProcedure, answering an anonymous caller with the spec's own words for the action. */
@@ -57,7 +55,7 @@ export const optionalViewerProcedure = baseProcedure.use(({ ctx, next }) => {
 /** An action that concerns no organization or team (create an organization, manage any of them). */
 export const appProcedure = (action: Action) =>
   signedIn(SIGN_IN_MESSAGES[action]).use(({ ctx, next }) => {
-    if (!can(accessOf(ctx.viewer), action)) throw forbidden(action);
+    if (!can(accessOf(ctx.caller), action)) throw forbidden(action);
     return next();
   });
 
@@ -94,7 +92,7 @@ export const organizationResourceProcedure = <K extends string>(action: Action, 
     .input(locatorInput(found))
     .use(async ({ ctx, input, next }) => {
       const organizationId = await found.find(ctx.db, (input as Record<K, string>)[found.key]);
-      const access = organizationId ? await loadOrganizationAccess(ctx.db, ctx.viewer, organizationId) : null;
+      const access = organizationId ? await loadOrganizationAccess(ctx.db, ctx.caller, organizationId) : null;
       if (!access) throw notFound();
       if (!can(access, action)) throw forbidden(action);
       return next({ ctx: { organization: access } });
@@ -109,7 +107,7 @@ export const teamResourceProcedure = <K extends string>(action: Action, found: L
     .input(locatorInput(found))
     .use(async ({ ctx, input, next }) => {
       const teamId = await found.find(ctx.db, (input as Record<K, string>)[found.key]);
-      const access = teamId ? await loadTeamAccess(ctx.db, ctx.viewer, teamId) : null;
+      const access = teamId ? await loadTeamAccess(ctx.db, ctx.caller, teamId) : null;
       if (!access) throw notFound();
       if (!can(access, action)) throw forbidden(action);
       return next({ ctx: { team: access } });

@@ -1,6 +1,7 @@
 // Integration-test harness: real services (PostgreSQL, S3, SMTP) from test/global-setup.ts,
 // a fresh database per test file, callers that behave like browsers (cookie jar), and the mailbox.
 import { randomBytes } from "node:crypto";
+import type { TeamRole } from "@promptly/shared";
 import { inject } from "vitest";
 import { ZodError } from "zod";
 import { createTestDatabase, type TestDatabase } from "@promptly/db/testing";
@@ -206,6 +207,11 @@ export const CONTROL_CHARACTERS: [name: string, character: string][] = [
 /** A unique address per call, so tests never share accounts. */
 export const uniqueEmail = (prefix = "user") => `${prefix}-${randomBytes(5).toString("hex")}@example.test`;
 
+export interface TestAccount {
+  id: string;
+  email: string;
+}
+
 export interface TestAccountOptions {
   email?: string;
   /** Stored as an argon2id hash; null for an account without a password. None by default. */
@@ -217,7 +223,7 @@ export interface TestAccountOptions {
 }
 
 /** A verified account written straight into the test database (the sign-up flow has tests of its own). */
-export async function createTestAccount(h: Harness, options: TestAccountOptions = {}): Promise<{ id: string; email: string }> {
+export async function createAccount(h: Harness, options: TestAccountOptions = {}): Promise<TestAccount> {
   return h.database.db.user.create({
     data: {
       email: (options.email ?? uniqueEmail()).toLowerCase(),
@@ -235,6 +241,36 @@ export async function createTestAccount(h: Harness, options: TestAccountOptions 
     select: { id: true, email: true },
   });
 }
+
+/** An organization with the given members, written straight into the database (its procedures have tests of their own). */
+export async function createOrganization(
+  h: Harness,
+  members: { userId: string; role: "admin" | "member" }[],
+  name = `Org ${randomBytes(3).toString("hex")}`,
+) {
+  return h.database.db.organization.create({
+    data: { name, members: { create: members } },
+    select: { id: true, name: true, members: { select: { id: true, userId: true, role: true } } },
+  });
+}
+
+/** A team with the given members, written straight into the database; memberId(userId) finds a membership row. */
+export async function createTeam(h: Harness, organizationId: string, members: { userId: string; role: TeamRole }[], name = "Core") {
+  const team = await h.database.db.team.create({
+    data: { name, organizationId, members: { create: members } },
+    select: { id: true, name: true, members: { select: { id: true, userId: true, role: true } } },
+  });
+  const memberId = (userId: string) => team.members.find((m) => m.userId === userId)!.id;
+  return { ...team, memberId };
+}
+
+/**
+ * The kinds of caller every permission matrix speaks of: nobody, someone outside the organization, an
+ * organization member outside the team, the team's viewer, editor and admin, the organization's admin,
+ * a super user.
+ */
+export const CALLER_KINDS = ["anonymous", "outsider", "orgMember", "viewer", "editor", "admin", "orgAdmin", "superUser"] as const;
+export type CallerKind = (typeof CALLER_KINDS)[number];
 
 /**
  * How a call ended: "OK" with its value, or the tRPC error code with the message a browser reads

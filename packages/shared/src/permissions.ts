@@ -3,7 +3,7 @@ import type { AppRole, OrganizationRole, TeamRole } from "./constants.ts";
 import { MSG } from "./messages.ts";
 
 /** Who is asking, as far as app-wide rules care. */
-export interface Viewer {
+export interface Caller {
   role: AppRole;
   isSuperUser: boolean;
 }
@@ -12,17 +12,17 @@ export interface Viewer {
  * Who is asking, where: the app role, and the caller's roles in the organization and the team an
  * action concerns (null: not a member, or no such place for this action). The one input of `can`.
  */
-export interface Access extends Viewer {
+export interface Access extends Caller {
   organizationRole: OrganizationRole | null;
   teamRole: TeamRole | null;
 }
 
-/** The Access of `viewer` in one place. `null` viewer (nobody signed in) may do nothing. */
+/** The Access of `caller` in one place. */
 export function accessOf(
-  viewer: Viewer,
+  caller: Caller,
   where: { organizationRole?: OrganizationRole | null; teamRole?: TeamRole | null } = {},
 ): Access {
-  return { role: viewer.role, isSuperUser: viewer.isSuperUser, organizationRole: where.organizationRole ?? null, teamRole: where.teamRole ?? null };
+  return { role: caller.role, isSuperUser: caller.isSuperUser, organizationRole: where.organizationRole ?? null, teamRole: where.teamRole ?? null };
 }
 
 /** Who may: app roles anywhere they see, or roles in the organization or team concerned. */
@@ -112,9 +112,9 @@ export const SIGN_IN_MESSAGES: Partial<Record<Action, string>> = {
 };
 
 /** Access check of the route table (spec 2): the role must be in the allowed list; a super user always passes. */
-export function hasAppRole(viewer: Viewer | null | undefined, allowed: readonly AppRole[]): boolean {
-  if (!viewer) return false;
-  return viewer.isSuperUser || allowed.includes(viewer.role);
+export function hasAppRole(caller: Caller | null | undefined, allowed: readonly AppRole[]): boolean {
+  if (!caller) return false;
+  return caller.isSuperUser || allowed.includes(caller.role);
 }
 
 /** The badge of spec 6 that describes a person in the active team (the user menu's role badge). */

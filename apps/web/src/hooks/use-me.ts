@@ -1,6 +1,6 @@
 // The signed-in person (auth.me), loaded by the root route's loader and kept in the query cache.
 import type { RouterOutputs } from "@promptly/api";
-import type { Viewer } from "@promptly/shared";
+import type { Caller } from "@promptly/shared";
 import { trpc } from "@/lib/trpc";
 
 export type Me = NonNullable<RouterOutputs["auth"]["me"]>;
@@ -10,6 +10,6 @@ export function useMe() {
 }
 
 /** What the shared permission rules need to know about the signed-in person. */
-export function viewerOf(me: Me | null | undefined): Viewer | null {
+export function callerOf(me: Me | null | undefined): Caller | null {
   return me ? { role: me.role, isSuperUser: me.isSuperUser } : null;
 }

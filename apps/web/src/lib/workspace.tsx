@@ -2,7 +2,7 @@
 // else the first, else none. Teams reload when the active organization changes.
 import { createContext, useCallback, useContext, useMemo, useSyncExternalStore, type ReactNode } from "react";
 import type { RouterOutputs } from "@promptly/api";
-import { accessOf, can, type Access, type OrganizationRole, type TeamRole, type Viewer } from "@promptly/shared";
+import { accessOf, can, type Access, type OrganizationRole, type TeamRole, type Caller } from "@promptly/shared";
 import { api, trpc } from "./trpc.ts";
 
 export type OrganizationListItem = RouterOutputs["organizations"]["list"][number];
@@ -51,12 +51,12 @@ export interface Workspace {
  * optionally one of its teams, from the roles the lists carry.
  */
 export function accessIn(
-  viewer: Viewer | null | undefined,
+  caller: Caller | null | undefined,
   organization: { myRole: OrganizationRole | null } | null | undefined,
   team?: { myRole: TeamRole | null } | null,
 ): Access | null {
-  if (!viewer) return null;
-  return accessOf(viewer, { organizationRole: organization?.myRole ?? null, teamRole: team?.myRole ?? null });
+  if (!caller) return null;
+  return accessOf(caller, { organizationRole: organization?.myRole ?? null, teamRole: team?.myRole ?? null });
 }
 
 const WorkspaceContext = createContext<Workspace | null>(null);

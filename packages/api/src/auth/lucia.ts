@@ -23,7 +23,7 @@ export interface UserAttributes {
   createdAt: Date;
   /** Loaded with the session (one query per request), so auth.me needs no query of its own. */
   profile: { fullName: string | null; username: string | null; avatarKey: string | null; superUser: boolean } | null;
-  appRole: { role: "administrator" | "team_lead" | "user" | "super_user" } | null;
+  appRole: { role: "administrator" | "team_lead" | "user" } | null;
 }
 
 interface SessionRowSql {
@@ -42,7 +42,7 @@ interface SessionRowSql {
   username: string | null;
   avatar_key: string | null;
   super_user: boolean | null;
-  app_role: "administrator" | "team_lead" | "user" | "super-user" | null;
+  app_role: "administrator" | "team_lead" | "user" | null;
 }
 
 /**
@@ -77,7 +77,7 @@ export async function findSessionRow(db: Db, sessionId: string) {
       profile: row.has_profile
         ? { fullName: row.full_name, username: row.username, avatarKey: row.avatar_key, superUser: row.super_user ?? false }
         : null,
-      appRole: row.app_role ? { role: row.app_role === "super-user" ? ("super_user" as const) : row.app_role } : null,
+      appRole: row.app_role ? { role: row.app_role } : null,
     },
   };
 }

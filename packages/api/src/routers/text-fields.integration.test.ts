@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MSG } from "@promptly/shared";
 import { CONTROL_CHARACTERS, createHarness, outcome, type Harness, type TestClient } from "../testing.ts";
-import { createAccount, createOrganizationWith, signedIn } from "./organizations/test-support.ts";
+import { createAccount, createOrganization, signedIn } from "./organizations/test-support.ts";
 
 let h: Harness;
 let api: TestClient["api"];
@@ -15,7 +15,7 @@ beforeAll(async () => {
   h = await createHarness();
   const root = await createAccount(h, { superUser: true, fullName: "Root" });
   api = (await signedIn(h, root)).api;
-  organizationId = (await createOrganizationWith(h, [{ account: root, role: "admin" }], "Plain")).id;
+  organizationId = (await createOrganization(h, [{ userId: root.id, role: "admin" }], "Plain")).id;
   teamId = (await api.teams.create({ name: "Plain team", organizationId })).id;
 });
 afterAll(() => h.close());

@@ -9,9 +9,8 @@ import {
 } from "@promptly/shared";
 import { inTransaction, type DbOrTx } from "@promptly/db";
 import type { User } from "lucia";
-import { resolveAppRole } from "@promptly/shared";
 import type { ApiServices, ClientInfo } from "./types.ts";
-import { loadViewer } from "./access.ts";
+import { resolveCaller } from "./access.ts";
 import { avatarUrl, type Me } from "./account.ts";
 import { fail } from "../errors.ts";
 import { startSession } from "../auth/session.ts";
@@ -308,14 +307,10 @@ export async function endSession(services: Pick<ApiServices, "lucia">, sessionId
 export type MeSource = Pick<User, "id" | "email" | "emailVerifiedAt" | "lastSignInAt" | "createdAt" | "profile" | "appRole">;
 
 /**
- * auth.me from the user loaded with the session, resolving the role as spec 4 says. Only when the
- * role row is missing does it query, through loadViewer, which creates it (roleCreated=true that once).
+ * auth.me from the user loaded with the session, the role resolved as everywhere (resolveCaller).
  */
 export async function loadMe(db: DbOrTx, user: MeSource): Promise<Me> {
-  const isSuperUser = user.profile?.superUser ?? false;
-  let role = resolveAppRole(isSuperUser, user.appRole?.role === "super_user" ? "super-user" : user.appRole?.role);
-  let roleCreated = false;
-  if (!user.appRole) ({ role, roleCreated } = await loadViewer(db, user.id));
+  const { role, isSuperUser, roleCreated } = await resolveCaller(db, user);
   return {
     user: {
       id: user.id,

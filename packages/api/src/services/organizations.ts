@@ -4,7 +4,7 @@ import { isUniqueViolation, Prisma, type Db, type DbOrTx, type DbTransaction } f
 import { CREATOR_ROLE_ORGANIZATION, MSG, ORGANIZATION_ROLES, ORGANIZATION_MSG, can, normalizeEmail, type Access, type OrganizationRole } from "@promptly/shared";
 import { fail } from "../errors.ts";
 import { checkLockedChange, lockMembers, type LockedMember } from "./last-admin.ts";
-import type { ViewerAccess } from "./access.ts";
+import type { Caller } from "./access.ts";
 import { canSql, organizationVisibility } from "./visibility.ts";
 import { getOrganizationMember, organizationMemberItem, type OrganizationMemberItem } from "./members.ts";
 import { createOrganizationInvite, organizationInviteItem, type InviteDeps, type InviteLimits } from "./invites.ts";
@@ -28,13 +28,13 @@ export type OrganizationListItem = z.infer<typeof organizationListItem>;
  * role is joined by the unique index. With 1,000 organizations and 50,000 memberships, counting per
  * request dominated the time (bench: organizations).
  */
-export async function listOrganizations(db: DbOrTx, viewer: ViewerAccess): Promise<OrganizationListItem[]> {
-  const { joins, visible } = organizationVisibility(viewer);
+export async function listOrganizations(db: DbOrTx, caller: Caller): Promise<OrganizationListItem[]> {
+  const { joins, visible } = organizationVisibility(caller);
   const rows = await db.$queryRaw<unknown[]>`
     SELECT o.id::text AS id, o.name, o.slug, o.created_at AS "createdAt",
            o.member_count AS "memberCount",
            my_om.role::text AS "myRole",
-           ${canSql(viewer, "organization.members.manage", { organizationRole: Prisma.sql`my_om.role` })} AS "isAdmin"
+           ${canSql(caller, "organization.members.manage", { organizationRole: Prisma.sql`my_om.role` })} AS "isAdmin"
     FROM organizations o ${joins}
     WHERE ${visible}
     ORDER BY o.name, o.id`;

@@ -4,7 +4,7 @@ import { Prisma, type Db, type DbOrTx } from "@promptly/db";
 import { CREATOR_ROLE_TEAM, MSG, TEAM_MSG, TEAM_ROLES, can, type Access, type TeamRole } from "@promptly/shared";
 import { fail } from "../errors.ts";
 import { checkLockedChange, lockMembers, type LockedMember } from "./last-admin.ts";
-import type { ViewerAccess } from "./access.ts";
+import type { Caller } from "./access.ts";
 import { teamVisibility } from "./visibility.ts";
 import { getTeamMember, type TeamMemberItem } from "./members.ts";
 
@@ -63,10 +63,10 @@ const toTeamItem = (row: TeamRow): TeamListItem => ({
  * The caller's teams, ordered by name: a super user sees all; an organization admin sees every team
  * of that organization; others the teams they are members of. Optionally one organization only.
  */
-export async function listTeams(db: DbOrTx, viewer: ViewerAccess, organizationId?: string): Promise<TeamListItem[]> {
+export async function listTeams(db: DbOrTx, caller: Caller, organizationId?: string): Promise<TeamListItem[]> {
   // One statement (member counts and the caller's role as sub-selects): a large organization's
   // list costs one round trip instead of one per relation.
-  const { joins, visible } = teamVisibility(viewer);
+  const { joins, visible } = teamVisibility(caller);
   const rows = await db.$queryRaw<unknown[]>`
     SELECT t.id, t.name, t.organization_id AS "organizationId", o.name AS "organizationName",
            (SELECT count(*) FROM team_members c WHERE c.team_id = t.id)::int AS "memberCount",
@@ -81,8 +81,8 @@ export async function listTeams(db: DbOrTx, viewer: ViewerAccess, organizationId
 }
 
 /** One team as the caller sees it (access is checked by the procedure builder). */
-export async function getTeam(db: DbOrTx, viewer: ViewerAccess, teamId: string): Promise<TeamListItem> {
-  const row = await db.team.findUnique({ where: { id: teamId }, select: teamSelect(viewer.userId) });
+export async function getTeam(db: DbOrTx, caller: Caller, teamId: string): Promise<TeamListItem> {
+  const row = await db.team.findUnique({ where: { id: teamId }, select: teamSelect(caller.userId) });
   if (!row) return fail("NOT_FOUND", MSG.notFound);
   return toTeamItem(row);
 }
@@ -102,8 +102,8 @@ export async function createTeam(
   });
 }
 
-export async function renameTeam(db: DbOrTx, viewer: ViewerAccess, teamId: string, name: string): Promise<TeamListItem> {
-  const row = await db.team.update({ where: { id: teamId }, data: { name }, select: teamSelect(viewer.userId) });
+export async function renameTeam(db: DbOrTx, caller: Caller, teamId: string, name: string): Promise<TeamListItem> {
+  const row = await db.team.update({ where: { id: teamId }, data: { name }, select: teamSelect(caller.userId) });
   return toTeamItem(row);
 }
 

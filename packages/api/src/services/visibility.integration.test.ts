@@ -1,8 +1,8 @@
 // The one visibility rule (issue 12, point 2): every list and every access check agree, for every
 // kind of person, because both are the same SQL.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createHarness, createTestAccount, type Harness } from "../testing.ts";
-import { loadOrganizationAccess, loadTeamAccess, loadViewer } from "./access.ts";
+import { createHarness, createAccount, type Harness } from "../testing.ts";
+import { loadOrganizationAccess, loadTeamAccess, resolveCaller } from "./access.ts";
 import { listOrganizations } from "./organizations.ts";
 import { listTeams } from "./teams.ts";
 
@@ -23,7 +23,7 @@ beforeAll(async () => {
     teamLead: { role: "team_lead" as const },
     stranger: {},
   })) {
-    people[name] = (await createTestAccount(h, options)).id;
+    people[name] = (await createAccount(h, options)).id;
   }
   const acme = await db.organization.create({
     data: {
@@ -60,7 +60,8 @@ const EXPECTED: Record<string, { organizations: string[]; teams: string[] }> = {
 describe("who sees which organizations and teams", () => {
   it.each(Object.keys(EXPECTED))("%s: the lists and the access checks agree", async (name) => {
     const db = h.database.db;
-    const viewer = await loadViewer(db, people[name]!);
+    const user = await db.user.findUniqueOrThrow({ where: { id: people[name]! }, select: { id: true, profile: { select: { superUser: true } }, appRole: { select: { role: true } } } });
+    const viewer = await resolveCaller(db, user);
     const byId = (ids: Record<string, string>) => Object.fromEntries(Object.entries(ids).map(([key, id]) => [id, key]));
     const listedOrganizations = (await listOrganizations(db, viewer)).map((o) => byId(organizations)[o.id]).filter(Boolean).sort();
     const listedTeams = (await listTeams(db, viewer)).map((t) => byId(teams)[t.id]).sort();

@@ -1,11 +1,11 @@
-// The one visibility rule: which organizations and teams a viewer may see, written once, in SQL,
+// The one visibility rule: which organizations and teams a caller may see, written once, in SQL,
 // from the permission table (organization.read, team.read). Every list and every access check uses
 // it, so lists never filter after the query and a check never disagrees with a list. The prompt
 // library's visibility (private / team / organization) extends this rule.
 import { Prisma } from "@promptly/db";
 import { PERMISSIONS, type Action, type AppRole, type OrganizationRole, type TeamRole } from "@promptly/shared";
 
-export interface Viewer {
+export interface Caller {
   userId: string;
   role: AppRole;
   isSuperUser: boolean;
@@ -15,9 +15,9 @@ export interface Viewer {
  * `can(access, action)` as a SQL boolean, given the SQL expressions that hold the caller's role in
  * the organization and the team concerned (NULL where they have none). Never NULL itself.
  */
-export function canSql(viewer: Viewer, action: Action, roles: { organizationRole?: Prisma.Sql; teamRole?: Prisma.Sql }): Prisma.Sql {
+export function canSql(caller: Caller, action: Action, roles: { organizationRole?: Prisma.Sql; teamRole?: Prisma.Sql }): Prisma.Sql {
   const grant: { appRoles?: readonly AppRole[]; organizationRoles?: readonly OrganizationRole[]; teamRoles?: readonly TeamRole[] } = PERMISSIONS[action];
-  if (viewer.isSuperUser || grant.appRoles?.includes(viewer.role)) return Prisma.sql`TRUE`;
+  if (caller.isSuperUser || grant.appRoles?.includes(caller.role)) return Prisma.sql`TRUE`;
   const parts: Prisma.Sql[] = [];
   if (roles.organizationRole && grant.organizationRoles?.length) {
     parts.push(Prisma.sql`COALESCE(${roles.organizationRole}::text IN (${Prisma.join([...grant.organizationRoles])}), FALSE)`);
@@ -28,30 +28,30 @@ export function canSql(viewer: Viewer, action: Action, roles: { organizationRole
   return parts.length ? Prisma.sql`(${Prisma.join(parts, " OR ")})` : Prisma.sql`FALSE`;
 }
 
-/** Joins to an `organizations` row aliased `o`: `my_om`, the viewer's membership in it (or NULLs). */
-const organizationJoins = (viewer: Viewer) =>
-  Prisma.sql`LEFT JOIN organization_members my_om ON my_om.organization_id = o.id AND my_om.user_id = ${viewer.userId}::uuid`;
+/** Joins to an `organizations` row aliased `o`: `my_om`, the caller's membership in it (or NULLs). */
+const organizationJoins = (caller: Caller) =>
+  Prisma.sql`LEFT JOIN organization_members my_om ON my_om.organization_id = o.id AND my_om.user_id = ${caller.userId}::uuid`;
 
 /**
- * Organizations the viewer may see: `FROM organizations o ${joins} WHERE ${visible}`. A super user sees
+ * Organizations the caller may see: `FROM organizations o ${joins} WHERE ${visible}`. A super user sees
  * every organization; anyone else those they belong to. `my_om.role` is their role there.
  */
-export function organizationVisibility(viewer: Viewer) {
+export function organizationVisibility(caller: Caller) {
   return {
-    joins: organizationJoins(viewer),
-    visible: canSql(viewer, "organization.read", { organizationRole: Prisma.sql`my_om.role` }),
+    joins: organizationJoins(caller),
+    visible: canSql(caller, "organization.read", { organizationRole: Prisma.sql`my_om.role` }),
   };
 }
 
 /**
- * Teams the viewer may see: `FROM teams t ${joins} WHERE ${visible}`. A super user sees every team; an
+ * Teams the caller may see: `FROM teams t ${joins} WHERE ${visible}`. A super user sees every team; an
  * organization admin every team of that organization; anyone else the teams they are members of.
  * `my_tm.role` is their team role, `my_om.role` their role in the team's organization.
  */
-export function teamVisibility(viewer: Viewer) {
+export function teamVisibility(caller: Caller) {
   return {
-    joins: Prisma.sql`LEFT JOIN team_members my_tm ON my_tm.team_id = t.id AND my_tm.user_id = ${viewer.userId}::uuid
-      LEFT JOIN organization_members my_om ON my_om.organization_id = t.organization_id AND my_om.user_id = ${viewer.userId}::uuid`,
-    visible: canSql(viewer, "team.read", { organizationRole: Prisma.sql`my_om.role`, teamRole: Prisma.sql`my_tm.role` }),
+    joins: Prisma.sql`LEFT JOIN team_members my_tm ON my_tm.team_id = t.id AND my_tm.user_id = ${caller.userId}::uuid
+      LEFT JOIN organization_members my_om ON my_om.organization_id = t.organization_id AND my_om.user_id = ${caller.userId}::uuid`,
+    visible: canSql(caller, "team.read", { organizationRole: Prisma.sql`my_om.role`, teamRole: Prisma.sql`my_tm.role` }),
   };
 }

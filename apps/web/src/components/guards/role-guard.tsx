@@ -7,7 +7,7 @@ import { toast } from "sonner";
 import { MSG, hasAppRole, type AppRole, can } from "@promptly/shared";
 import { Alert, AlertDescription, AlertTitle } from "@/components/ui/alert";
 import { Skeleton } from "@/components/ui/skeleton";
-import { useMe, viewerOf } from "@/hooks/use-me";
+import { useMe, callerOf } from "@/hooks/use-me";
 import { useWorkspace, accessIn } from "@/lib/workspace";
 
 export const ACCESS_DENIED_TITLE = "Access Denied";
@@ -46,7 +46,7 @@ export function RoleGuard({ allowed, redirectTo = "/", children }: RoleGuardProp
   const { data: me, isPending } = useMe();
   // Signed out (e.g. while logging out): the protected area's own guard sends them to sign-in.
   if (isPending || !me) return <GuardSkeleton />;
-  if (hasAppRole(viewerOf(me), allowed)) return <>{children}</>;
+  if (hasAppRole(callerOf(me), allowed)) return <>{children}</>;
   if (redirectTo === null) return <AccessDenied />;
   return <Navigate to={redirectTo} replace />;
 }
@@ -64,11 +64,11 @@ export function SuperUserGuard({ redirectTo = "/", children }: Omit<RoleGuardPro
 export function TeamsPageGuard({ children }: { children: ReactNode }) {
   const { data: me, isPending } = useMe();
   const { activeOrganization, organizationsLoading } = useWorkspace();
-  const viewer = viewerOf(me);
+  const caller = callerOf(me);
   // Administrators and super users need no organization to decide; others wait for the organization list.
   // Signed out (e.g. while logging out) decides nothing: the protected area's guard handles it.
-  const decided = !isPending && !!me && (can(accessIn(viewer, null), "teams.page") || !organizationsLoading);
-  const allowed = decided && can(accessIn(viewer, activeOrganization), "teams.page");
+  const decided = !isPending && !!me && (can(accessIn(caller, null), "teams.page") || !organizationsLoading);
+  const allowed = decided && can(accessIn(caller, activeOrganization), "teams.page");
   const denied = decided && !allowed;
 
   useEffect(() => {

@@ -5,7 +5,7 @@ import { BarChart3, Bookmark, Building2, FileText, LayoutDashboard, Sparkles, Us
 import { SIDEBAR_WIDTH, SIDEBAR_WIDTH_COLLAPSED, SIDEBAR_WIDTH_MOBILE } from "@promptly/shared";
 import { Sheet, SheetContent, SheetTitle } from "@/components/ui/sheet";
 import { Tooltip, TooltipContent, TooltipTrigger } from "@/components/ui/tooltip";
-import { useMe, viewerOf } from "@/hooks/use-me";
+import { useMe, callerOf } from "@/hooks/use-me";
 import { APP_ROLE_LABELS } from "@/lib/roles";
 import { cn } from "@/lib/utils";
 import { useWorkspace, accessIn } from "@/lib/workspace";
@@ -24,8 +24,8 @@ const ICONS: Record<SidebarPath, LucideIcon> = {
 function SidebarBody({ collapsed, onNavigate }: { collapsed: boolean; onNavigate?: () => void }) {
   const { data: me } = useMe();
   const { activeOrganization } = useWorkspace();
-  const viewer = viewerOf(me);
-  const access = accessIn(viewer, activeOrganization);
+  const caller = callerOf(me);
+  const access = accessIn(caller, activeOrganization);
   const items = sidebarItems(access);
 
   return (

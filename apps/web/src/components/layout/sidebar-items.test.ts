@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { accessOf, type AppRole } from "@promptly/shared";
 import { showsOrgAdminNote, sidebarItems } from "./sidebar-items.ts";
 
-const viewer = (role: AppRole, isSuperUser: boolean, isOrgAdmin: boolean) =>
+const person = (role: AppRole, isSuperUser: boolean, isOrgAdmin: boolean) =>
   accessOf({ role, isSuperUser }, { organizationRole: isOrgAdmin ? "admin" : "member" });
 
 describe("sidebar items (spec 2 sidebar table)", () => {
@@ -16,7 +16,7 @@ describe("sidebar items (spec 2 sidebar table)", () => {
     // A super user whose stored role is plain user still sees everything.
     ["user", true, false, ["Dashboard", "All Prompts", "My Bookmarks", "Teams", "Organizations", "Analytics"]],
   ] as const)("%s (super user %s, org admin %s)", (role, isSuperUser, isOrgAdmin, expected) => {
-    expect(sidebarItems(viewer(role, isSuperUser, isOrgAdmin)).map((item) => item.label)).toEqual(expected);
+    expect(sidebarItems(person(role, isSuperUser, isOrgAdmin)).map((item) => item.label)).toEqual(expected);
   });
 
   it("shows nothing without a viewer", () => {
@@ -30,6 +30,6 @@ describe("sidebar items (spec 2 sidebar table)", () => {
     ["super-user", true, true, false],
     ["user", false, false, false],
   ] as const)("'(Org Admin)' note for %s (super user %s, org admin %s): %s", (role, isSuperUser, isOrgAdmin, expected) => {
-    expect(showsOrgAdminNote(viewer(role, isSuperUser, isOrgAdmin))).toBe(expected);
+    expect(showsOrgAdminNote(person(role, isSuperUser, isOrgAdmin))).toBe(expected);
   });
 });

@@ -4,7 +4,7 @@
 // mail is sent. Asserted on the database work each request does (deterministic), not on a clock.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Db } from "@promptly/db";
-import { createHarness, createTestAccount, uniqueEmail, type Harness } from "../../testing.ts";
+import { createHarness, createAccount, uniqueEmail, type Harness } from "../../testing.ts";
 import { SUBJECTS } from "./test-support.ts";
 
 let h: Harness;
@@ -36,7 +36,7 @@ const REQUESTS = [
 
 describe("no account-dependent work while answering", () => {
   it.each(REQUESTS)("%s does the same database work for a known and an unknown address", async (_name, call, subject) => {
-    const known = await createTestAccount(h);
+    const known = await createAccount(h);
     const unknown = uniqueEmail("unknown");
     const forKnown = recordingClient();
     const forUnknown = recordingClient();

@@ -12,7 +12,7 @@ beforeAll(async () => {
 });
 afterAll(() => h.close());
 
-type StoredRole = "administrator" | "team_lead" | "user" | "super_user" | null;
+type StoredRole = "administrator" | "team_lead" | "user" | null;
 
 async function accountWith(superUser: boolean, storedRole: StoredRole) {
   const account = await registeredAccount(h);
@@ -29,7 +29,6 @@ describe("role resolution", () => {
     ["a stored administrator role", false, "administrator", "administrator", false],
     ["a stored team_lead role", false, "team_lead", "team_lead", false],
     ["a stored user role", false, "user", "user", false],
-    ["a stored role outside the assignable ones (super-user without the flag) counts as user", false, "super_user", "user", false],
   ])("%s", async (_case, superUser, storedRole, role, isSuperUser) => {
     const { client } = await accountWith(superUser, storedRole);
     expect(await client.api.auth.me()).toMatchObject({ role, isSuperUser, roleCreated: false });

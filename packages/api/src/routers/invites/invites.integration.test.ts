@@ -3,8 +3,8 @@ import { INVITE_TTL_DAYS, MSG, TEAM_MSG } from "@promptly/shared";
 import { createHarness, type Harness } from "../../testing.ts";
 import { createSmtpMailer } from "../../services/mailer.ts";
 import {
-  CALLER_KINDS, createAccount, createWorld, failure, outcome, advanceClock, uniqueEmail, EXPECTED_AT_LEVEL,
-} from "../teams/test-fixtures.ts";
+  CALLER_KINDS, createSignedInAccount, createWorld, failure, outcome, advanceClock, uniqueEmail, EXPECTED_AT_LEVEL,
+} from "../teams/test-support.ts";
 
 let h: Harness;
 let world: Awaited<ReturnType<typeof createWorld>>;
@@ -92,7 +92,7 @@ describe("invites.create", () => {
   });
 
   it("organizationMembers.add follows the same rule: an outside account is invited, not added", async () => {
-    const stranger = await createAccount(h);
+    const stranger = await createSignedInAccount(h);
     const result = await world.callers.orgAdmin.organizationMembers.add({ organizationId: world.organization.id, email: stranger.email, role: "member" });
     expect(result).toMatchObject({ status: "invited", resent: false, invite: { email: stranger.email, role: "member" } });
     expect(await memberships(stranger.id)).toEqual({ organizations: 0, teams: 0 });
@@ -216,7 +216,7 @@ describe("invites.listPending", () => {
       await world.callers.admin.invites.create({ teamId: team.id, email, role: "viewer" });
       await advanceClock(h, 1000);
     }
-    const accepted = await createAccount(h, { email: emails[1] });
+    const accepted = await createSignedInAccount(h, { email: emails[1] });
     const second = await db().pendingInvite.findFirstOrThrow({ where: { teamId: team.id, email: emails[1] } });
     await accepted.api.invites.accept({ id: second.id });
     const pending = await world.callers.admin.invites.listPending({ teamId: team.id });
@@ -227,7 +227,7 @@ describe("invites.listPending", () => {
 describe("invites.accept (spec 4, 5)", () => {
   it("adds the invitee to the organization and the team with the invited role; email compared case-insensitively", async () => {
     const { team, email, invite } = await pendingInvite(uniqueEmail("Mixed.Case").replace("mixed", "Mixed"), "editor");
-    const invitee = await createAccount(h, { email });
+    const invitee = await createSignedInAccount(h, { email });
     expect(await invitee.api.invites.get({ id: invite.id })).toMatchObject({ email: email.toLowerCase(), emailMatches: true });
     const accepted = await invitee.api.invites.accept({ id: invite.id });
     expect(accepted).toEqual({
@@ -256,7 +256,7 @@ describe("invites.accept (spec 4, 5)", () => {
 
   it("refuses a different email address, changing nothing", async () => {
     const { invite } = await pendingInvite();
-    const stranger = await createAccount(h);
+    const stranger = await createSignedInAccount(h);
     expect(await failure(stranger.api.invites.accept({ id: invite.id }))).toEqual({ code: "FORBIDDEN", message: MSG.inviteWrongEmail });
     expect(await inviteRow(invite.id)).toMatchObject({ status: "pending" });
     expect(await memberships(stranger.id)).toEqual({ organizations: 0, teams: 0 });
@@ -264,7 +264,7 @@ describe("invites.accept (spec 4, 5)", () => {
 
   it("refuses a second accept, adding nothing twice", async () => {
     const { invite, email } = await pendingInvite();
-    const invitee = await createAccount(h, { email });
+    const invitee = await createSignedInAccount(h, { email });
     await invitee.api.invites.accept({ id: invite.id });
     const before = await memberships(invitee.id);
     expect(await failure(invitee.api.invites.accept({ id: invite.id }))).toEqual({ code: "NOT_FOUND", message: MSG.inviteNotFound });
@@ -274,7 +274,7 @@ describe("invites.accept (spec 4, 5)", () => {
 
   it("lets only one of two concurrent accepts through", async () => {
     const { invite, email } = await pendingInvite();
-    const invitee = await createAccount(h, { email });
+    const invitee = await createSignedInAccount(h, { email });
     const results = await Promise.allSettled([invitee.api.invites.accept({ id: invite.id }), invitee.api.invites.accept({ id: invite.id })]);
     expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(1);
     expect(await memberships(invitee.id)).toEqual({ organizations: 1, teams: 1 });
@@ -282,7 +282,7 @@ describe("invites.accept (spec 4, 5)", () => {
 
   it("refuses an expired invite (after 7 days), changing nothing", async () => {
     const { invite, email } = await pendingInvite();
-    const invitee = await createAccount(h, { email });
+    const invitee = await createSignedInAccount(h, { email });
     await advanceClock(h, INVITE_TTL_DAYS * DAY_MS + 1000);
     expect(await failure(invitee.api.invites.accept({ id: invite.id }))).toEqual({ code: "NOT_FOUND", message: MSG.inviteNotFound });
     expect(await outcome(invitee.api.invites.get({ id: invite.id }))).toBe("NOT_FOUND");
@@ -295,7 +295,7 @@ describe("invites.accept (spec 4, 5)", () => {
   it("refuses a cancelled invite, changing nothing", async () => {
     const { invite, email } = await pendingInvite();
     await world.callers.admin.invites.cancel({ id: invite.id });
-    const invitee = await createAccount(h, { email });
+    const invitee = await createSignedInAccount(h, { email });
     expect(await failure(invitee.api.invites.accept({ id: invite.id }))).toEqual({ code: "NOT_FOUND", message: MSG.inviteNotFound });
     expect(await outcome(world.callers.admin.invites.cancel({ id: invite.id }))).toBe("NOT_FOUND");
     expect(await memberships(invitee.id)).toEqual({ organizations: 0, teams: 0 });

@@ -12,6 +12,6 @@ export const add = organizationResourceProcedure("organization.members.manage", 
   .mutation(({ ctx, input }) =>
     addOrganizationMember(
       { db: ctx.db, now: ctx.now, rateLimiter: ctx.rateLimiter, rateLimits: ctx.config.rateLimits },
-      { organizationId: ctx.organization.organizationId, email: input.email, role: input.role, inviterId: ctx.viewer.userId },
+      { organizationId: ctx.organization.organizationId, email: input.email, role: input.role, inviterId: ctx.caller.userId },
     ),
   );

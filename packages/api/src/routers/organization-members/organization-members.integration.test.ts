@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MSG, ORGANIZATION_MSG } from "@promptly/shared";
 import { createHarness, type Harness, type TestClient } from "../../testing.ts";
-import { createAccount, createOrganizationWith, outcome, signedIn, type TestAccount } from "../organizations/test-support.ts";
+import { createAccount, createOrganization, outcome, signedIn, type TestAccount } from "../organizations/test-support.ts";
 
 let h: Harness;
 let root: TestAccount;
@@ -26,10 +26,10 @@ describe("listing members", () => {
     const admin = await createAccount(h, { fullName: "Ada Admin", avatarKey: "avatars/ada-1.png" });
     const unnamed = await createAccount(h, { fullName: null });
     const superMember = await createAccount(h, { fullName: "Sue Per", superUser: true });
-    const organization = await createOrganizationWith(h, [
-      { account: unnamed, role: "member" },
-      { account: admin, role: "admin" },
-      { account: superMember, role: "member" },
+    const organization = await createOrganization(h, [
+      { userId: unnamed.id, role: "member" },
+      { userId: admin.id, role: "admin" },
+      { userId: superMember.id, role: "member" },
     ]);
     const members = await rootApi.organizationMembers.list({ organizationId: organization.id });
     expect(members[0]).toEqual({
@@ -83,7 +83,7 @@ describe("adding members by email", () => {
 
   it("ignores someone already in the organization: the membership and its role stay", async () => {
     const person = await createAccount(h);
-    const organization = await createOrganizationWith(h, [{ account: person, role: "member" }]);
+    const organization = await createOrganization(h, [{ userId: person.id, role: "member" }]);
     const again = await rootApi.organizationMembers.add({ organizationId: organization.id, email: person.email, role: "admin" });
     expect(again).toMatchObject({ status: "member", member: { userId: person.id, role: "member" } });
     expect(await h.database.db.organizationMember.count({ where: { organizationId: organization.id, userId: person.id } })).toBe(1);
@@ -120,9 +120,9 @@ describe("an organization keeps at least one admin", () => {
   async function organizationWithAdmins(count: number) {
     const admins = await Promise.all(Array.from({ length: count }, () => createAccount(h)));
     const member = await createAccount(h);
-    const organization = await createOrganizationWith(h, [
-      ...admins.map((account) => ({ account, role: "admin" as const })),
-      { account: member, role: "member" },
+    const organization = await createOrganization(h, [
+      ...admins.map((account) => ({ userId: account.id, role: "admin" as const })),
+      { userId: member.id, role: "member" },
     ]);
     const memberIdOf = (account: TestAccount) => organization.members.find((m) => m.userId === account.id)!.id;
     return { organizationId: organization.id, admins, member, memberIdOf };
@@ -179,11 +179,11 @@ describe("removing a member ends their access to the organization's teams", () =
   it("deletes their team memberships there (not elsewhere); they no longer see or reach those teams", async () => {
     const db = h.database.db;
     const [admin, leaver] = [await createAccount(h), await createAccount(h)];
-    const organization = await createOrganizationWith(h, [
-      { account: admin, role: "admin" },
-      { account: leaver, role: "member" },
+    const organization = await createOrganization(h, [
+      { userId: admin.id, role: "admin" },
+      { userId: leaver.id, role: "member" },
     ]);
-    const elsewhere = await createOrganizationWith(h, [{ account: leaver, role: "admin" }]);
+    const elsewhere = await createOrganization(h, [{ userId: leaver.id, role: "admin" }]);
     const [teamHere, teamElsewhere] = await Promise.all(
       [organization.id, elsewhere.id].map((organizationId) =>
         db.team.create({ data: { name: `Team ${organizationId.slice(0, 4)}`, organizationId, members: { create: [{ userId: leaver.id, role: "admin" }] } } }),
@@ -215,7 +215,7 @@ describe("an admin demoted while their own change waits for the lock", () => {
   it("is refused once the rows are locked: the permission is checked again there", async () => {
     const db = h.database.db;
     const [a, b, c] = await Promise.all([createAccount(h), createAccount(h), createAccount(h)]);
-    const organization = await createOrganizationWith(h, [a, b, c].map((account) => ({ account, role: "admin" as const })));
+    const organization = await createOrganization(h, [a, b, c].map((account) => ({ userId: account.id, role: "admin" as const })));
     const idOf = (account: TestAccount) => organization.members.find((m) => m.userId === account.id)!.id;
     const bApi = (await signedIn(h, b)).api;
 

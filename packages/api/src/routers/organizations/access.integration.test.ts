@@ -4,7 +4,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MSG } from "@promptly/shared";
 import { createHarness, type Harness, type TestClient } from "../../testing.ts";
-import { createAccount, createOrganizationWith, outcome, signedIn, type TestAccount } from "./test-support.ts";
+import type { CallerKind } from "../../testing.ts";
+import { createAccount, createOrganization, outcome, signedIn, type TestAccount } from "./test-support.ts";
 
 let h: Harness;
 beforeAll(async () => {
@@ -12,7 +13,7 @@ beforeAll(async () => {
 });
 afterAll(() => h.close());
 
-const KINDS = ["anonymous", "plain user", "member", "org admin", "super user"] as const;
+const KINDS = ["anonymous", "outsider", "orgMember", "orgAdmin", "superUser"] as const satisfies readonly CallerKind[];
 type Kind = (typeof KINDS)[number];
 
 interface World {
@@ -29,17 +30,17 @@ async function world(kind: Kind): Promise<World> {
   const member = await createAccount(h);
   const target = await createAccount(h);
   const outsider = await createAccount(h);
-  const organization = await createOrganizationWith(h, [
-    { account: admin, role: "admin" },
-    { account: member, role: "member" },
-    { account: target, role: "member" },
+  const organization = await createOrganization(h, [
+    { userId: admin.id, role: "admin" },
+    { userId: member.id, role: "member" },
+    { userId: target.id, role: "member" },
   ]);
   const callerAccount = {
     anonymous: null,
-    "plain user": await createAccount(h),
-    member,
-    "org admin": admin,
-    "super user": await createAccount(h, { superUser: true }),
+    outsider: await createAccount(h),
+    orgMember: member,
+    orgAdmin: admin,
+    superUser: await createAccount(h, { superUser: true }),
   }[kind];
   const client = callerAccount ? await signedIn(h, callerAccount) : h.client();
   return {
@@ -74,33 +75,33 @@ interface ProcedureCase {
   forbiddenMessage?: string;
 }
 
-const superOnly = { anonymous: "UNAUTHORIZED", "plain user": "FORBIDDEN", member: "FORBIDDEN", "org admin": "FORBIDDEN", "super user": "OK" } as const;
-const adminsOnly = { anonymous: "UNAUTHORIZED", "plain user": "NOT_FOUND", member: "FORBIDDEN", "org admin": "OK", "super user": "OK" } as const;
-const membersOnly = { anonymous: "UNAUTHORIZED", "plain user": "NOT_FOUND", member: "OK", "org admin": "OK", "super user": "OK" } as const;
+const superOnly = { anonymous: "UNAUTHORIZED", outsider: "FORBIDDEN", orgMember: "FORBIDDEN", orgAdmin: "FORBIDDEN", superUser: "OK" } as const;
+const adminsOnly = { anonymous: "UNAUTHORIZED", outsider: "NOT_FOUND", orgMember: "FORBIDDEN", orgAdmin: "OK", superUser: "OK" } as const;
+const membersOnly = { anonymous: "UNAUTHORIZED", outsider: "NOT_FOUND", orgMember: "OK", orgAdmin: "OK", superUser: "OK" } as const;
 
 const PROCEDURES: Record<string, ProcedureCase> = {
   "organizations.list": {
     call: (w) => w.api.organizations.list(),
-    expected: { anonymous: "UNAUTHORIZED", "plain user": "OK", member: "OK", "org admin": "OK", "super user": "OK" },
+    expected: { anonymous: "UNAUTHORIZED", outsider: "OK", orgMember: "OK", orgAdmin: "OK", superUser: "OK" },
     verify(w, value, kind) {
       const item = (value as { id: string; myRole: string | null; isAdmin: boolean; memberCount: number }[]).find((o) => o.id === w.organizationId);
-      if (kind === "plain user") return expect(item).toBeUndefined();
+      if (kind === "outsider") return expect(item).toBeUndefined();
       expect(item).toMatchObject({
         memberCount: 3,
-        myRole: { member: "member", "org admin": "admin", "super user": null }[kind as "member"] ?? null,
-        isAdmin: kind !== "member",
+        myRole: { orgMember: "member", orgAdmin: "admin", superUser: null }[kind as "orgMember"] ?? null,
+        isAdmin: kind !== "orgMember",
       });
     },
   },
   "organizations.get": {
     call: (w) => w.api.organizations.get({ organizationId: w.organizationId }),
     expected: membersOnly,
-    verify: (w, value, kind) => expect(value).toMatchObject({ id: w.organizationId, memberCount: 3, isAdmin: kind !== "member" }),
+    verify: (w, value, kind) => expect(value).toMatchObject({ id: w.organizationId, memberCount: 3, isAdmin: kind !== "orgMember" }),
   },
   "organizations.isAdmin": {
     call: (w) => w.api.organizations.isAdmin({ organizationId: w.organizationId }),
     expected: membersOnly,
-    verify: (_w, value, kind) => expect(value).toBe(kind !== "member"),
+    verify: (_w, value, kind) => expect(value).toBe(kind !== "orgMember"),
   },
   "organizations.create": {
     call: (w) => w.api.organizations.create({ name: "Created Here", slug: `created-${w.organizationId.slice(0, 8)}` }),
@@ -185,7 +186,7 @@ describe("outsiders learn nothing about which organizations exist", () => {
     ["organizationMembers.list", (api: TestClient["api"], id: string) => api.organizationMembers.list({ organizationId: id })],
     ["organizationMembers.add", (api: TestClient["api"], id: string) => api.organizationMembers.add({ organizationId: id, email: "x@example.test", role: "member" })],
   ])("%s answers the same for an existing and a missing organization", async (_name, call) => {
-    const w = await world("plain user");
+    const w = await world("outsider");
     const existing = await outcome(call(w.api, w.organizationId));
     const missing = await outcome(call(w.api, MISSING));
     expect(existing).toEqual(missing);
@@ -196,7 +197,7 @@ describe("outsiders learn nothing about which organizations exist", () => {
     ["organizationMembers.updateRole", (api: TestClient["api"], id: string) => api.organizationMembers.updateRole({ id, role: "admin" })],
     ["organizationMembers.remove", (api: TestClient["api"], id: string) => api.organizationMembers.remove({ id })],
   ])("%s answers the same for another organization's member and a missing member", async (_name, call) => {
-    const w = await world("plain user");
+    const w = await world("outsider");
     const existing = await outcome(call(w.api, w.targetMemberId));
     const missing = await outcome(call(w.api, MISSING));
     expect(existing).toEqual(missing);
@@ -204,8 +205,8 @@ describe("outsiders learn nothing about which organizations exist", () => {
   });
 
   it("an admin of one organization cannot act on another organization's members", async () => {
-    const w = await world("org admin");
-    const other = await world("org admin");
+    const w = await world("orgAdmin");
+    const other = await world("orgAdmin");
     const before = await snapshot(other.organizationId);
     expect((await outcome(w.api.organizationMembers.remove({ id: other.targetMemberId }))).code).toBe("NOT_FOUND");
     expect((await outcome(w.api.organizationMembers.updateRole({ id: other.targetMemberId, role: "admin" }))).code).toBe("NOT_FOUND");

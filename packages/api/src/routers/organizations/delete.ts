@@ -4,7 +4,7 @@ import { appProcedure } from "../../procedures.ts";
 import { deleteOrganization } from "../../services/organizations.ts";
 
 /** Deletes an organization with its members and teams. Super users only. */
-export const deleteProcedure = appProcedure("organization.manage")
+export const remove = appProcedure("organization.manage")
   .input(z.object({ id: idSchema }))
   .output(z.object({ id: z.string() }))
   .mutation(async ({ ctx, input }) => {

@@ -5,4 +5,4 @@ import { listOrganizations, organizationListItem } from "../../services/organiza
 /** The organizations the caller may see, by name: every one for a super user. */
 export const list = protectedProcedure
   .output(z.array(organizationListItem))
-  .query(({ ctx }) => listOrganizations(ctx.db, ctx.viewer));
+  .query(({ ctx }) => listOrganizations(ctx.db, ctx.caller));

@@ -1,9 +1,9 @@
 import { router } from "../../trpc.ts";
 import { create } from "./create.ts";
-import { deleteProcedure } from "./delete.ts";
+import { remove } from "./delete.ts";
 import { get } from "./get.ts";
 import { isAdmin } from "./is-admin.ts";
 import { list } from "./list.ts";
 import { update } from "./update.ts";
 
-export const organizationsRouter = router({ list, get, isAdmin, create, update, delete: deleteProcedure });
+export const organizationsRouter = router({ list, get, isAdmin, create, update, delete: remove });

@@ -5,4 +5,4 @@ import { getNotificationPreferences } from "../../services/notifications.ts";
 /** The caller's notification toggles; the spec defaults when never saved. */
 export const notificationPreferences = protectedProcedure
   .output(notificationPreferencesInput)
-  .query(({ ctx }) => getNotificationPreferences(ctx.db, ctx.viewer.userId));
+  .query(({ ctx }) => getNotificationPreferences(ctx.db, ctx.caller.userId));

@@ -4,7 +4,7 @@ import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AVATAR_MAX_BYTES, NOTIFICATION_DEFAULTS, SETTINGS_MSG } from "@promptly/shared";
 import { createHarness, type Harness } from "../../testing.ts";
-import { createAccount, outcome, signedIn } from "../security/test-support.ts";
+import { createAccountWithPassword, outcome, signedIn } from "../security/test-support.ts";
 
 let h: Harness;
 beforeAll(async () => {
@@ -26,7 +26,7 @@ const storedKey = async (userId: string) =>
 
 describe("profile.get / profile.update", () => {
   it("reads and saves full name and username; the email is read-only", async () => {
-    const account = await createAccount(h, { fullName: "Ada" });
+    const account = await createAccountWithPassword(h, { fullName: "Ada" });
     const { api } = await signedIn(h, account);
     expect(await api.profile.get()).toEqual({ email: account.email, fullName: "Ada", username: null, avatarUrl: null });
     const saved = await api.profile.update({ fullName: "  Ada Lovelace ", username: "ada", email: "x@evil.test" } as never);
@@ -37,7 +37,7 @@ describe("profile.get / profile.update", () => {
   });
 
   it("refuses a username someone else has, with a clear message, changing nothing", async () => {
-    const [first, second] = [await createAccount(h), await createAccount(h, { fullName: "Second" })];
+    const [first, second] = [await createAccountWithPassword(h), await createAccountWithPassword(h, { fullName: "Second" })];
     await (await signedIn(h, first)).api.profile.update({ fullName: "First", username: "taken-name" });
     const { api } = await signedIn(h, second);
     expect(await outcome(api.profile.update({ fullName: "Changed", username: "taken-name" }))).toEqual({
@@ -53,20 +53,20 @@ describe("profile.get / profile.update", () => {
     ["username with a space", { fullName: "A", username: "a b" }, "Username can only contain letters, numbers, dots, hyphens and underscores"],
     ["full name over 100 characters", { fullName: "x".repeat(101), username: "" }, "Full name cannot exceed 100 characters"],
   ])("refuses a %s", async (_, input, message) => {
-    const { api } = await signedIn(h, await createAccount(h));
+    const { api } = await signedIn(h, await createAccountWithPassword(h));
     expect(await outcome(api.profile.update(input))).toEqual({ code: "BAD_REQUEST", message });
   });
 
   it("needs a fully signed-in session", async () => {
     expect((await outcome(h.client().api.profile.get())).code).toBe("UNAUTHORIZED");
-    const pending = await signedIn(h, await createAccount(h), { twoFactorVerified: false });
+    const pending = await signedIn(h, await createAccountWithPassword(h), { twoFactorVerified: false });
     expect((await outcome(pending.api.profile.update({ fullName: "x", username: "" }))).code).toBe("UNAUTHORIZED");
   });
 });
 
 describe("avatar upload (real S3 server)", () => {
   it.each(["png", "jpeg", "gif", "webp"] as const)("accepts a %s, re-encodes it and stores it under avatars/{userId}-{timestamp}", async (format) => {
-    const account = await createAccount(h);
+    const account = await createAccountWithPassword(h);
     const { api } = await signedIn(h, account);
     const saved = await api.profile.update({ fullName: "A", username: "", avatar: upload(await image(format), `me.${format}`, `image/${format}`) });
     const ext = format === "jpeg" ? "jpg" : format;
@@ -81,7 +81,7 @@ describe("avatar upload (real S3 server)", () => {
   });
 
   it("strips metadata such as EXIF and GPS when re-encoding", async () => {
-    const account = await createAccount(h);
+    const account = await createAccountWithPassword(h);
     const { api } = await signedIn(h, account);
     const withExif = await sharp(await image("jpeg"))
       .withExif({ IFD0: { Copyright: "secret-owner", Make: "Camera" }, IFD3: { GPSLatitudeRef: "N" } })
@@ -113,7 +113,7 @@ describe("avatar upload (real S3 server)", () => {
   ];
 
   it.each(cases)("refuses %s with a clear message and keeps the old avatar and profile", async (_, make, message) => {
-    const account = await createAccount(h, { fullName: "Before" });
+    const account = await createAccountWithPassword(h, { fullName: "Before" });
     const { api } = await signedIn(h, account);
     const first = await api.profile.update({ fullName: "Before", username: "", avatar: upload(await image("png")) });
     const result = await outcome(api.profile.update({ fullName: "After", username: "", avatar: await make() }));
@@ -123,7 +123,7 @@ describe("avatar upload (real S3 server)", () => {
   });
 
   it("removes the replaced avatar file after a new one is saved", async () => {
-    const account = await createAccount(h);
+    const account = await createAccountWithPassword(h);
     const { api } = await signedIn(h, account);
     await api.profile.update({ fullName: "A", username: "", avatar: upload(await image("png")) });
     const oldKey = (await storedKey(account.id))!;
@@ -135,9 +135,9 @@ describe("avatar upload (real S3 server)", () => {
   });
 
   it("keeps the old avatar and removes the new file when the username conflicts", async () => {
-    const holder = await createAccount(h);
+    const holder = await createAccountWithPassword(h);
     await (await signedIn(h, holder)).api.profile.update({ fullName: "H", username: "holder-name" });
-    const account = await createAccount(h);
+    const account = await createAccountWithPassword(h);
     const { api } = await signedIn(h, account);
     await api.profile.update({ fullName: "A", username: "", avatar: upload(await image("png")) });
     const before = await storedKey(account.id);
@@ -150,7 +150,7 @@ describe("avatar upload (real S3 server)", () => {
 
 describe("notification preferences", () => {
   it("starts from the spec defaults and stores changes on the server", async () => {
-    const account = await createAccount(h);
+    const account = await createAccountWithPassword(h);
     const { api } = await signedIn(h, account);
     expect(await api.profile.notificationPreferences()).toEqual(NOTIFICATION_DEFAULTS);
     expect(NOTIFICATION_DEFAULTS).toEqual({ emailNotifications: true, pushNotifications: false, inAppNotifications: true, marketingEmails: false });
@@ -159,6 +159,6 @@ describe("notification preferences", () => {
     // Another browser of the same user sees them.
     expect(await (await signedIn(h, account)).api.profile.notificationPreferences()).toEqual(changed);
     // Other users keep their own.
-    expect(await (await signedIn(h, await createAccount(h))).api.profile.notificationPreferences()).toEqual(NOTIFICATION_DEFAULTS);
+    expect(await (await signedIn(h, await createAccountWithPassword(h))).api.profile.notificationPreferences()).toEqual(NOTIFICATION_DEFAULTS);
   });
 });

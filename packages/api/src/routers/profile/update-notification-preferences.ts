@@ -5,4 +5,4 @@ import { updateNotificationPreferences as save } from "../../services/notificati
 export const updateNotificationPreferences = protectedProcedure
   .input(notificationPreferencesInput)
   .output(notificationPreferencesInput)
-  .mutation(({ ctx, input }) => save(ctx.db, ctx.viewer.userId, input));
+  .mutation(({ ctx, input }) => save(ctx.db, ctx.caller.userId, input));

@@ -6,4 +6,4 @@ import { ownProfile, updateOwnProfile } from "../../services/profile.ts";
 export const update = protectedProcedure
   .input(updateProfileWithAvatarInput)
   .output(ownProfile)
-  .mutation(({ ctx, input }) => updateOwnProfile(ctx, ctx.viewer.userId, input));
+  .mutation(({ ctx, input }) => updateOwnProfile(ctx, ctx.caller.userId, input));

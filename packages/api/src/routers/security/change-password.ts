@@ -6,5 +6,5 @@ import { changePassword as change } from "../../services/security.ts";
 export const changePassword = protectedProcedure
   .input(changePasswordInput)
   .mutation(async ({ ctx, input }) => {
-    await change(ctx, ctx.viewer.userId, ctx.session.id, input);
+    await change(ctx, ctx.caller.userId, ctx.session.id, input);
   });

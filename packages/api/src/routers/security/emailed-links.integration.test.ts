@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MSG } from "@promptly/shared";
 import { createHarness, type Harness } from "../../testing.ts";
 import { linkOf, nextMail, SUBJECTS } from "../auth/test-support.ts";
-import { PASSWORD, createAccount, nextStep, outcome, signedIn, totp } from "./test-support.ts";
+import { PASSWORD, createAccountWithPassword, nextStep, outcome, signedIn, totp } from "./test-support.ts";
 
 let h: Harness;
 beforeAll(async () => {
@@ -34,7 +34,7 @@ async function expectDead(links: { reset: string; magic: string }) {
 
 describe("emailed links after a change of credentials", () => {
   it("security.changePassword revokes every live reset and magic link", async () => {
-    const account = await createAccount(h);
+    const account = await createAccountWithPassword(h);
     const links = await mailedLinks(account.email);
     const { api } = await signedIn(h, account);
     await api.security.changePassword({ currentPassword: PASSWORD, newPassword: "brand-new-pass-1", confirmPassword: "brand-new-pass-1" });
@@ -43,7 +43,7 @@ describe("emailed links after a change of credentials", () => {
   });
 
   it("enabling two-factor revokes them too", async () => {
-    const account = await createAccount(h);
+    const account = await createAccountWithPassword(h);
     const links = await mailedLinks(account.email);
     const { api } = await signedIn(h, account);
     const { secret } = await api.security.setupTwoFactor();
@@ -53,7 +53,7 @@ describe("emailed links after a change of credentials", () => {
   });
 
   it("links asked for after the change work as usual", async () => {
-    const account = await createAccount(h);
+    const account = await createAccountWithPassword(h);
     const { api } = await signedIn(h, account);
     await api.security.changePassword({ currentPassword: PASSWORD, newPassword: "brand-new-pass-1", confirmPassword: "brand-new-pass-1" });
     const links = await mailedLinks(account.email);

@@ -4,4 +4,4 @@ import { getSecurityOverview, securityOverview } from "../../services/security.t
 /** What the Security page shows: two-factor, session timeout, last 5 sign-ins, password age. */
 export const overview = protectedProcedure
   .output(securityOverview)
-  .query(({ ctx }) => getSecurityOverview(ctx.db, ctx.viewer.userId));
+  .query(({ ctx }) => getSecurityOverview(ctx.db, ctx.caller.userId));

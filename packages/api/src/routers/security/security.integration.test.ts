@@ -4,7 +4,7 @@ import { verify } from "@node-rs/argon2";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MSG, SETTINGS_MSG, UNKNOWN_LOCATION } from "@promptly/shared";
 import { createHarness, type Harness } from "../../testing.ts";
-import { PASSWORD, createAccount, outcome, signedIn } from "./test-support.ts";
+import { PASSWORD, createAccountWithPassword, outcome, signedIn } from "./test-support.ts";
 
 let h: Harness;
 beforeAll(async () => {
@@ -17,7 +17,7 @@ const passwordHashOf = async (userId: string) =>
 
 describe("security.changePassword", () => {
   it("refuses a wrong current password and keeps the old password and every session", async () => {
-    const account = await createAccount(h);
+    const account = await createAccountWithPassword(h);
     const { api } = await signedIn(h, account);
     const other = await signedIn(h, account);
     const before = await passwordHashOf(account.id);
@@ -32,7 +32,7 @@ describe("security.changePassword", () => {
   });
 
   it("a stored hash that cannot be read counts as a wrong current password, not a server error", async () => {
-    const account = await createAccount(h);
+    const account = await createAccountWithPassword(h);
     const { api } = await signedIn(h, account);
     await h.database.db.user.update({ where: { id: account.id }, data: { passwordHash: "not-an-argon2-hash" } });
     const result = await outcome(
@@ -43,8 +43,8 @@ describe("security.changePassword", () => {
   });
 
   it("with the right current password: stores the new one, records when, and ends the user's other sessions only", async () => {
-    const account = await createAccount(h);
-    const bystander = await createAccount(h);
+    const account = await createAccountWithPassword(h);
+    const bystander = await createAccountWithPassword(h);
     const { api } = await signedIn(h, account);
     const other = await signedIn(h, account);
     const bystanderClient = await signedIn(h, bystander);
@@ -67,7 +67,7 @@ describe("security.changePassword", () => {
     [{ currentPassword: PASSWORD, newPassword: "abcdefgh", confirmPassword: "abc" }, MSG.confirmPasswordRequired],
     [{ currentPassword: PASSWORD, newPassword: "abcdefgh", confirmPassword: "abcdefgX" }, MSG.passwordsDontMatch],
   ])("refuses %j with %j, changing nothing", async (input, message) => {
-    const account = await createAccount(h);
+    const account = await createAccountWithPassword(h);
     const { api } = await signedIn(h, account);
     const before = await passwordHashOf(account.id);
     expect(await outcome(api.security.changePassword(input))).toEqual({ code: "BAD_REQUEST", message });
@@ -75,7 +75,7 @@ describe("security.changePassword", () => {
   });
 
   it("tells an account without a password (magic link only) how to set one", async () => {
-    const { api } = await signedIn(h, await createAccount(h, { password: null }));
+    const { api } = await signedIn(h, await createAccountWithPassword(h, { password: null }));
     expect(await outcome(api.security.changePassword({ currentPassword: "x", newPassword: "abcdefgh", confirmPassword: "abcdefgh" }))).toEqual({
       code: "BAD_REQUEST",
       message: SETTINGS_MSG.noPasswordSet,
@@ -85,14 +85,14 @@ describe("security.changePassword", () => {
   it("is for signed-in users only", async () => {
     const input = { currentPassword: PASSWORD, newPassword: "abcdefgh", confirmPassword: "abcdefgh" };
     expect((await outcome(h.client().api.security.changePassword(input))).code).toBe("UNAUTHORIZED");
-    const pending = await signedIn(h, await createAccount(h), { twoFactorVerified: false });
+    const pending = await signedIn(h, await createAccountWithPassword(h), { twoFactorVerified: false });
     expect((await outcome(pending.api.security.changePassword(input))).code).toBe("UNAUTHORIZED");
   });
 });
 
 describe("session timeout", () => {
   it("is stored on the server, 5 to 120 minutes", async () => {
-    const account = await createAccount(h);
+    const account = await createAccountWithPassword(h);
     const { api } = await signedIn(h, account);
     expect((await api.security.overview()).sessionTimeoutMinutes).toBe(30);
     for (const minutes of [4, 121, 30.5]) {
@@ -104,7 +104,7 @@ describe("session timeout", () => {
   });
 
   it("signs out a session idle for longer than the timeout, and keeps an active one", async () => {
-    const account = await createAccount(h);
+    const account = await createAccountWithPassword(h);
     const idle = await signedIn(h, account);
     const active = await signedIn(h, account);
     await idle.api.security.updateSessionTimeout({ minutes: 5 });
@@ -122,7 +122,7 @@ describe("session timeout", () => {
   });
 
   it("uses the default of 30 minutes", async () => {
-    const client = await signedIn(h, await createAccount(h));
+    const client = await signedIn(h, await createAccountWithPassword(h));
     h.clock.advance(29 * 60_000);
     expect(await client.api.auth.me()).not.toBeNull();
     h.clock.advance(31 * 60_000);
@@ -132,7 +132,7 @@ describe("session timeout", () => {
 
 describe("security.overview", () => {
   it("shows the last 5 sign-ins (newest first), last sign-in, email verified and password age", async () => {
-    const account = await createAccount(h);
+    const account = await createAccountWithPassword(h);
     const base = h.clock.now().getTime();
     await h.database.db.loginEvent.createMany({
       data: Array.from({ length: 7 }, (_, i) => ({
@@ -151,11 +151,11 @@ describe("security.overview", () => {
     const user = await h.database.db.user.findUniqueOrThrow({ where: { id: account.id } });
     expect(overview.passwordChangedAt).toEqual(user.createdAt);
     // Nobody else's sign-ins.
-    expect((await (await signedIn(h, await createAccount(h))).api.security.overview()).recentLogins).toEqual([]);
+    expect((await (await signedIn(h, await createAccountWithPassword(h))).api.security.overview()).recentLogins).toEqual([]);
   });
 
   it("records a real password sign-in with its device", async () => {
-    const account = await createAccount(h);
+    const account = await createAccountWithPassword(h);
     const client = h.client({ userAgent: "Mozilla/5.0 (Macintosh; Intel Mac OS X 14_5) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Safari/605.1.15" });
     await client.api.auth.signIn({ email: account.email, password: PASSWORD });
     const overview = await client.api.security.overview();

@@ -4,4 +4,4 @@ import { startTwoFactorSetup, twoFactorSetup } from "../../services/two-factor.t
 /** A new TOTP secret (QR code and text), pending until enableTwoFactor verifies a first code. */
 export const setupTwoFactor = protectedProcedure
   .output(twoFactorSetup)
-  .mutation(({ ctx }) => startTwoFactorSetup(ctx, ctx.viewer.userId, ctx.user.email));
+  .mutation(({ ctx }) => startTwoFactorSetup(ctx, ctx.caller.userId, ctx.user.email));

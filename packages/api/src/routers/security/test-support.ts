@@ -2,17 +2,15 @@
 // the second sign-in step). Accounts are written straight into the test database; sessions are real.
 import { generateHOTP } from "@oslojs/otp";
 import { decodeBase32IgnorePadding } from "@oslojs/encoding";
-import { createTestAccount, type Harness, type TestClient } from "../../testing.ts";
+import { createAccount, type Harness, type TestAccount, type TestClient } from "../../testing.ts";
 
 export const PASSWORD = "old-password-123";
 
-export interface TestAccount {
-  id: string;
-  email: string;
-}
+export type { TestAccount } from "../../testing.ts";
 
-export async function createAccount(h: Harness, options: { password?: string | null; fullName?: string | null } = {}): Promise<TestAccount> {
-  return createTestAccount(h, { ...options, password: options.password === undefined ? PASSWORD : options.password });
+/** The harness's createAccount, with PASSWORD unless told otherwise (these tests sign in and change it). */
+export async function createAccountWithPassword(h: Harness, options: { password?: string | null; fullName?: string | null } = {}): Promise<TestAccount> {
+  return createAccount(h, { ...options, password: options.password === undefined ? PASSWORD : options.password });
 }
 
 /** A browser-like client with a real session for `account` (verified unless `twoFactorVerified: false`). */

@@ -6,7 +6,7 @@ import { SESSION_COOKIE_NAME } from "../../auth/lucia.ts";
 import { createHarness, type Harness, type TestClient } from "../../testing.ts";
 import { completeTwoFactorSignIn, decryptSecret } from "../../services/two-factor.ts";
 import { encodeBase32UpperCaseNoPadding } from "@oslojs/encoding";
-import { PASSWORD, createAccount, nextStep, outcome, signedIn, totp, type TestAccount } from "./test-support.ts";
+import { PASSWORD, createAccountWithPassword, nextStep, outcome, signedIn, totp, type TestAccount } from "./test-support.ts";
 
 let h: Harness;
 beforeAll(async () => {
@@ -16,7 +16,7 @@ afterAll(() => h.close());
 
 /** An account with two-factor enabled; returns the secret and recovery codes. */
 async function withTwoFactor(): Promise<{ account: TestAccount; client: TestClient; secret: string; recoveryCodes: string[] }> {
-  const account = await createAccount(h);
+  const account = await createAccountWithPassword(h);
   const client = await signedIn(h, account);
   const { secret } = await client.api.security.setupTwoFactor();
   const { recoveryCodes } = await client.api.security.enableTwoFactor({ code: totp(h, secret) });
@@ -33,7 +33,7 @@ async function pendingSignIn(account: TestAccount) {
 
 describe("setup and enable", () => {
   it("returns a QR code, an otpauth URL and the secret; stores the secret encrypted", async () => {
-    const account = await createAccount(h);
+    const account = await createAccountWithPassword(h);
     const { api } = await signedIn(h, account);
     const setup = await api.security.setupTwoFactor();
     expect(setup.secret).toMatch(/^[A-Z2-7]{32}$/);
@@ -71,13 +71,13 @@ describe("setup and enable", () => {
     ["abcdef", MSG.enterSixDigitCode],
     ["", MSG.enterSixDigitCode],
   ])("refuses the malformed code %j with %j", async (code, message) => {
-    const { api } = await signedIn(h, await createAccount(h));
+    const { api } = await signedIn(h, await createAccountWithPassword(h));
     await api.security.setupTwoFactor();
     expect(await outcome(api.security.enableTwoFactor({ code }))).toEqual({ code: "BAD_REQUEST", message });
   });
 
   it("refuses a wrong code and stays disabled", async () => {
-    const account = await createAccount(h);
+    const account = await createAccountWithPassword(h);
     const { api } = await signedIn(h, account);
     const { secret } = await api.security.setupTwoFactor();
     const wrong = wrongCode(secret);
@@ -86,7 +86,7 @@ describe("setup and enable", () => {
   });
 
   it("refuses enable without a setup", async () => {
-    const { api } = await signedIn(h, await createAccount(h));
+    const { api } = await signedIn(h, await createAccountWithPassword(h));
     expect(await outcome(api.security.enableTwoFactor({ code: "123456" }))).toEqual({ code: "BAD_REQUEST", message: SETTINGS_MSG.twoFactorSetupMissing });
   });
 });
@@ -121,7 +121,7 @@ describe("codes: one step either side, never twice", () => {
   });
 
   it("refuses the enabling code for disabling (same step)", async () => {
-    const account = await createAccount(h);
+    const account = await createAccountWithPassword(h);
     const { api } = await signedIn(h, account);
     const { secret } = await api.security.setupTwoFactor();
     const code = totp(h, secret);

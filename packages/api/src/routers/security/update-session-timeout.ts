@@ -6,4 +6,4 @@ import { sessionTimeoutSetting, updateSessionTimeout as save } from "../../servi
 export const updateSessionTimeout = protectedProcedure
   .input(sessionTimeoutInput)
   .output(sessionTimeoutSetting)
-  .mutation(({ ctx, input }) => save(ctx.db, ctx.viewer.userId, input.minutes));
+  .mutation(({ ctx, input }) => save(ctx.db, ctx.caller.userId, input.minutes));

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { TEAM_MSG } from "@promptly/shared";
 import { createHarness, type Harness } from "../../testing.ts";
-import { CALLER_KINDS, createAccount, createTeam, createWorld, failure, outcome, EXPECTED_AT_LEVEL } from "../teams/test-fixtures.ts";
+import { CALLER_KINDS, createSignedInAccount, createTeam, createWorld, failure, outcome, EXPECTED_AT_LEVEL } from "../teams/test-support.ts";
 
 let h: Harness;
 let world: Awaited<ReturnType<typeof createWorld>>;
@@ -48,7 +48,7 @@ describe("teamMembers procedures × caller kinds (spec 6)", () => {
 
 describe("teamMembers.list", () => {
   it("orders by role (admin, editor, viewer) and carries who each is (the one member shape), with nulls where there is none", async () => {
-    const nameless = await createAccount(h, { fullName: null });
+    const nameless = await createSignedInAccount(h, { fullName: null });
     const team = await createTeam(h, world.organization.id, [
       { userId: nameless.id, role: "viewer" },
       { userId: world.accounts.editor.id, role: "editor" },
@@ -100,8 +100,8 @@ describe("the last admin (spec 4)", () => {
 
 describe("concurrency (acceptance 4)", () => {
   async function twoAdmins() {
-    const a = await createAccount(h);
-    const b = await createAccount(h);
+    const a = await createSignedInAccount(h);
+    const b = await createSignedInAccount(h);
     await h.database.db.organizationMember.createMany({
       data: [a, b].map((x) => ({ organizationId: world.organization.id, userId: x.id, role: "member" as const })),
     });

@@ -1,7 +1,7 @@
 import { byTeam, teamResourceProcedure } from "../../procedures.ts";
 import { getTeam, teamListItem } from "../../services/teams.ts";
 
-/** One team, for anyone at viewer level in it. */
+/** One team, for anyone who may read it (team.read). */
 export const get = teamResourceProcedure("team.read", byTeam)
   .output(teamListItem)
-  .query(({ ctx }) => getTeam(ctx.db, ctx.viewer, ctx.team.teamId));
+  .query(({ ctx }) => getTeam(ctx.db, ctx.caller, ctx.team.teamId));

@@ -7,4 +7,4 @@ import { listTeams, teamListItem } from "../../services/teams.ts";
 export const list = protectedProcedure
   .input(z.object({ organizationId: idSchema.optional() }).optional())
   .output(z.array(teamListItem))
-  .query(({ ctx, input }) => listTeams(ctx.db, ctx.viewer, input?.organizationId));
+  .query(({ ctx, input }) => listTeams(ctx.db, ctx.caller, input?.organizationId));

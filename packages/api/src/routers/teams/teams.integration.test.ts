@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MSG } from "@promptly/shared";
 import { createHarness, type Harness } from "../../testing.ts";
-import { CALLER_KINDS, createAccount, createWorld, failure, outcome, type CallerKind, type Expected, EXPECTED_AT_LEVEL } from "./test-fixtures.ts";
+import { CALLER_KINDS, createSignedInAccount, createWorld, failure, outcome, type CallerKind, type Expected, EXPECTED_AT_LEVEL } from "./test-support.ts";
 
 let h: Harness;
 let world: Awaited<ReturnType<typeof createWorld>>;
@@ -81,7 +81,7 @@ describe("teams.create", () => {
   });
 
   it("lets an administrator who belongs to the organization create a team; the creator is its admin", async () => {
-    const administrator = await createAccount(h, { role: "administrator" });
+    const administrator = await createSignedInAccount(h, { role: "administrator" });
     await h.database.db.organizationMember.create({ data: { organizationId: world.organization.id, userId: administrator.id, role: "member" } });
     const team = await administrator.api.teams.create({ name: "  Research  ", organizationId: world.organization.id });
     expect(team).toMatchObject({
@@ -130,7 +130,7 @@ describe("teams.rename", () => {
 
 describe("teams.list", () => {
   it("orders by name and counts members", async () => {
-    const solo = await createAccount(h);
+    const solo = await createSignedInAccount(h);
     const org = await h.database.db.organization.create({
       data: { name: "Counted", members: { create: [{ userId: solo.id, role: "admin" }] } },
     });

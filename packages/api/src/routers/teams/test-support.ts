@@ -1,10 +1,10 @@
 // Fixtures for the teams, team-members and invites integration tests: accounts written straight into
 // the test database with a real session cookie (the sign-in flow has tests of its own), and an
 // organization with one person of every caller kind.
-import type { TeamRole } from "@promptly/shared";
-import { createTestAccount, outcome as callOutcome, type Harness, type TestClient } from "../../testing.ts";
+import { CALLER_KINDS, createAccount, createOrganization, createTeam, outcome as callOutcome, type CallerKind, type Harness, type TestClient } from "../../testing.ts";
 
-export interface TestAccount {
+/** An account with a signed-in client of its own. */
+export interface SignedInAccount {
   id: string;
   email: string;
   api: TestClient["api"];
@@ -12,11 +12,11 @@ export interface TestAccount {
 
 export { uniqueEmail } from "../../testing.ts";
 
-export async function createAccount(
+export async function createSignedInAccount(
   h: Harness,
   options: { email?: string; role?: "administrator" | "team_lead" | "user"; superUser?: boolean; fullName?: string | null } = {},
-): Promise<TestAccount> {
-  const account = await createTestAccount(h, options);
+): Promise<SignedInAccount> {
+  const account = await createAccount(h, options);
   return { ...account, api: (await h.signedInClient(account.id)).api };
 }
 
@@ -26,24 +26,7 @@ export async function advanceClock(h: Harness, ms: number) {
   await h.database.db.session.updateMany({ data: { lastActiveAt: h.clock.now() } });
 }
 
-export async function createOrganization(h: Harness, members: { userId: string; role: "admin" | "member" }[], name = "Acme") {
-  return h.database.db.organization.create({
-    data: { name, members: { create: members } },
-    select: { id: true, name: true },
-  });
-}
-
-export async function createTeam(h: Harness, organizationId: string, members: { userId: string; role: TeamRole }[], name = "Core") {
-  const team = await h.database.db.team.create({
-    data: { name, organizationId, members: { create: members } },
-    select: { id: true, name: true, members: { select: { id: true, userId: true, role: true } } },
-  });
-  const memberId = (userId: string) => team.members.find((m) => m.userId === userId)!.id;
-  return { ...team, memberId };
-}
-
-export const CALLER_KINDS = ["anonymous", "outsider", "orgMember", "viewer", "editor", "admin", "orgAdmin", "superUser"] as const;
-export type CallerKind = (typeof CALLER_KINDS)[number];
+export { CALLER_KINDS, createTeam, type CallerKind };
 
 /** What each caller kind gets ("OK" or an error code) from a procedure at a team level (spec 6). */
 export type Expected = Record<CallerKind, string>;
@@ -71,27 +54,27 @@ export const EXPECTED_AT_LEVEL = {
  */
 export async function createWorld(h: Harness) {
   const anonymous = h.client().api;
-  const outsider = await createAccount(h, { role: "administrator", fullName: "Otto Outsider" });
-  const orgMember = await createAccount(h, { fullName: "Mia Member" });
-  const viewer = await createAccount(h, { fullName: "Vera Viewer" });
-  const editor = await createAccount(h, { fullName: "Ed Editor" });
-  const admin = await createAccount(h, { fullName: "Ada Admin" });
-  const orgAdmin = await createAccount(h, { fullName: "Olga Orgadmin" });
-  const superUser = await createAccount(h, { superUser: true, fullName: "Sue Super" });
+  const outsider = await createSignedInAccount(h, { role: "administrator", fullName: "Otto Outsider" });
+  const orgMember = await createSignedInAccount(h, { fullName: "Mia Member" });
+  const viewer = await createSignedInAccount(h, { fullName: "Vera Viewer" });
+  const editor = await createSignedInAccount(h, { fullName: "Ed Editor" });
+  const admin = await createSignedInAccount(h, { fullName: "Ada Admin" });
+  const orgAdmin = await createSignedInAccount(h, { fullName: "Olga Orgadmin" });
+  const superUser = await createSignedInAccount(h, { superUser: true, fullName: "Sue Super" });
   const organization = await createOrganization(h, [
     { userId: orgMember.id, role: "member" },
     { userId: viewer.id, role: "member" },
     { userId: editor.id, role: "member" },
     { userId: admin.id, role: "member" },
     { userId: orgAdmin.id, role: "admin" },
-  ]);
+  ], "Acme");
   await createOrganization(h, [{ userId: outsider.id, role: "admin" }], "Elsewhere");
   const accounts = { outsider, orgMember, viewer, editor, admin, orgAdmin, superUser };
-  const callers: Record<CallerKind, TestAccount["api"]> = {
+  const callers: Record<CallerKind, SignedInAccount["api"]> = {
     anonymous,
     ...(Object.fromEntries(Object.entries(accounts).map(([kind, account]) => [kind, account.api])) as Record<
       Exclude<CallerKind, "anonymous">,
-      TestAccount["api"]
+      SignedInAccount["api"]
     >),
   };
   const team = (name = "Core") =>
