@@ -33,7 +33,7 @@ export function securityHeaders(opts: { csp: boolean }) {
 const LOOPBACK_NAMES = new Set(["localhost", "127.0.0.1", "[::1]", "::1"]);
 
 /** The host name of a Host header value (`example.com:3000` -> `example.com`, `[::1]:80` -> `[::1]`), lower-cased. */
-export function hostName(host: string): string {
+function hostName(host: string): string {
   const value = host.trim().toLowerCase();
   if (value.startsWith("[")) return value.slice(0, value.indexOf("]") + 1);
   return value.replace(/:\d*$/, "");
@@ -124,7 +124,7 @@ export function noStore(_req: Request, res: Response, next: NextFunction) {
 }
 
 /** Deeper JSON than any of our inputs needs; refused before parsing so nothing recurses on it. */
-export const MAX_JSON_DEPTH = 64;
+const MAX_JSON_DEPTH = 64;
 
 /** True when `text` nests arrays and objects deeper than `max` (strings are skipped, escapes honoured). */
 export function jsonDepthExceeds(text: string | Buffer, max = MAX_JSON_DEPTH): boolean {

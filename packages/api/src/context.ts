@@ -3,9 +3,7 @@ import type { RequestInfo } from "./request.ts";
 import type { Principal } from "./principal.ts";
 import { resolveRequestSession } from "./auth/session.ts";
 
-export type { ApiConfig, ApiServices } from "./services/types.ts";
-export type { RequestInfo } from "./request.ts";
-export type { Principal } from "./principal.ts";
+export type { ApiServices } from "./services/types.ts";
 
 export interface Context extends ApiServices {
   req: RequestInfo;

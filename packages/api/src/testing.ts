@@ -7,7 +7,8 @@ import { ZodError } from "zod";
 import { createTestDatabase, type TestDatabase } from "@promptly/db/testing";
 import { appRouter } from "./root.ts";
 import { createCallerFactory } from "./trpc.ts";
-import { createContext, type ApiServices, type RequestInfo } from "./context.ts";
+import { createContext, type ApiServices } from "./context.ts";
+import type { RequestInfo } from "./request.ts";
 import { createLucia, SESSION_COOKIE_NAME } from "./auth/lucia.ts";
 import { createSmtpMailer, type Mailer } from "./services/mailer.ts";
 import { createS3Storage } from "./services/storage.ts";
@@ -32,7 +33,7 @@ export interface CapturedMail {
 }
 
 /** A controllable clock: tests move time instead of waiting. */
-export class TestClock {
+class TestClock {
   private offsetMs = 0;
   now = () => new Date(Date.now() + this.offsetMs);
   advance(ms: number) {
@@ -40,7 +41,7 @@ export class TestClock {
   }
 }
 
-export interface TestClientOptions {
+interface TestClientOptions {
   ip?: string;
   userAgent?: string;
   secure?: boolean;

@@ -54,5 +54,4 @@ const domainErrors = t.middleware(async ({ next }) => {
 
 export const router = t.router;
 export const createCallerFactory = t.createCallerFactory;
-export const middleware = t.middleware;
 export const baseProcedure = t.procedure.use(domainErrors);

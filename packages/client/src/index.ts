@@ -4,6 +4,8 @@ import type { AppRouter } from "@promptly/api";
 import superjson from "superjson";
 
 export type { AppRouter };
+/** Every procedure's input and answer, for tools that build or read them. */
+export type { RouterInputs, RouterOutputs } from "@promptly/api";
 
 export interface ClientOptions {
   /** Base URL of a Promptly server, e.g. http://localhost:3000 (the API lives at /trpc). */

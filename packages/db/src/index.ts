@@ -1,7 +1,7 @@
 import { PrismaPg } from "@prisma/adapter-pg";
 import { PrismaClient } from "./generated/prisma/client.ts";
 
-export { Prisma, PrismaClient } from "./generated/prisma/client.ts";
+export { Prisma } from "./generated/prisma/client.ts";
 export type * from "./generated/prisma/models.ts";
 export * from "./generated/prisma/enums.ts";
 

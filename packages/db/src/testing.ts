@@ -4,7 +4,7 @@ import pg from "pg";
 import { createDb, type Db } from "./index.ts";
 import { migrate } from "./migrate.ts";
 
-export const TEMPLATE_DATABASE = "promptly_template";
+const TEMPLATE_DATABASE = "promptly_template";
 
 function withDatabase(url: string, database: string) {
   const parsed = new URL(url);

@@ -72,7 +72,7 @@ export function detectImageFormat(bytes: Uint8Array): AvatarFormat | null {
 /** Base64 of AVATAR_MAX_BYTES, rounded up to whole quads. */
 const AVATAR_MAX_BASE64 = Math.ceil(AVATAR_MAX_BYTES / 3) * 4;
 
-export const avatarUploadSchema = z.object({
+const avatarUploadSchema = z.object({
   fileName: plainText().trim().min(1, MSG.required).max(255),
   contentType: plainText().max(100),
   /** The file's bytes, base64 (no data: prefix). */

@@ -49,4 +49,3 @@ export const teamNameForm = z.object({ name: teamNameSchema });
 export type TeamNameForm = z.infer<typeof teamNameForm>;
 /** Invite panel: email and role; the team comes from the page. */
 export const inviteForm = z.object({ email: emailSchema, role: teamRoleSchema });
-export type InviteForm = z.input<typeof inviteForm>;

@@ -20,7 +20,7 @@ export const emailSchema = z
 
 /** C0 and C1 control characters and DEL: NUL breaks PostgreSQL text, the others hide or reshape text. */
 const CONTROL_CHARACTERS = /[\u0000-\u001F\u007F-\u009F]/;
-export const hasNoControlCharacters = (value: string) => !CONTROL_CHARACTERS.test(value);
+const hasNoControlCharacters = (value: string) => !CONTROL_CHARACTERS.test(value);
 
 /** Any text field: free of control characters. */
 export const plainText = () => z.string().refine(hasNoControlCharacters, MSG.controlCharacters);
@@ -31,7 +31,7 @@ const requiredString = (max: number, tooLong: string) =>
 /** Where a person returns after an emailed link: same-origin paths only (checked by safeRedirectPath). */
 const redirectToSchema = plainText().max(2000).optional();
 
-export const signUpPasswordSchema = requiredString(PASSWORD_MAX, MSG.passwordTooLong).min(
+const signUpPasswordSchema = requiredString(PASSWORD_MAX, MSG.passwordTooLong).min(
   PASSWORD_MIN_SIGN_UP,
   MSG.passwordMinSignUp,
 );
@@ -58,7 +58,7 @@ export const signUpForm = signUpInput
   .extend({ confirmPassword: z.string({ error: MSG.required }).min(1, MSG.required) })
   .refine((v) => v.password === v.confirmPassword, { message: MSG.passwordsDoNotMatch, path: ["confirmPassword"] });
 export const emailOnlyInput = z.object({ email: emailSchema, redirectTo: redirectToSchema }, requiredObject);
-export const tokenSchema = z
+const tokenSchema = z
   .string({ error: MSG.invalidOrExpiredLink })
   .min(16, MSG.invalidOrExpiredLink)
   .max(200, MSG.invalidOrExpiredLink);
@@ -124,7 +124,7 @@ export const organizationNameSchema = z
   .max(ORGANIZATION_NAME_MAX, MSG.organizationNameMax)
   .refine(hasNoControlCharacters, MSG.controlCharacters);
 
-export const organizationSlugSchema = z
+const organizationSlugSchema = z
   .string()
   .trim()
   .min(ORGANIZATION_SLUG_MIN, MSG.organizationSlugMin)

@@ -7,7 +7,7 @@ import pg from "pg";
 import { E2E } from "./env.ts";
 
 export const PASSWORD = "correct-horse-battery";
-export const databaseUrl = `postgresql://postgres:postgres@127.0.0.1:${E2E.postgresPort}/promptly`;
+const databaseUrl = `postgresql://postgres:postgres@127.0.0.1:${E2E.postgresPort}/promptly`;
 
 export async function withDb<T>(run: (client: pg.Client) => Promise<T>): Promise<T> {
   const client = new pg.Client({ connectionString: databaseUrl });

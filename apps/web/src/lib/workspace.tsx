@@ -5,8 +5,8 @@ import type { RouterOutputs } from "@promptly/api";
 import { accessOf, can, type Access, type OrganizationRole, type TeamRole, type Caller } from "@promptly/shared";
 import { api, trpc } from "./trpc.ts";
 
-export type OrganizationListItem = RouterOutputs["organizations"]["list"][number];
-export type TeamListItem = RouterOutputs["teams"]["list"][number];
+type OrganizationListItem = RouterOutputs["organizations"]["list"][number];
+type TeamListItem = RouterOutputs["teams"]["list"][number];
 
 export const ACTIVE_ORGANIZATION_KEY = "promptly.activeOrganizationId";
 export const ACTIVE_TEAM_KEY = "promptly.activeTeamId";
@@ -62,7 +62,7 @@ export function accessIn(
 const WorkspaceContext = createContext<Workspace | null>(null);
 
 /** Picks the saved item when it is still in the list, else the first, else none. */
-export function pickActive<T extends { id: string }>(items: readonly T[] | undefined, savedId: string | null): T | null {
+function pickActive<T extends { id: string }>(items: readonly T[] | undefined, savedId: string | null): T | null {
   if (!items?.length) return null;
   return items.find((item) => item.id === savedId) ?? items[0] ?? null;
 }

@@ -12,8 +12,8 @@ import { api } from "@/lib/trpc";
  * `?__throw=1` on any URL makes the root route fail before anything else loads, so the end-to-end suite can show the error fallback
  * in the production build. Harmless: it only renders the fallback with this fixed message.
  */
-export const TEST_ERROR_PARAM = "__throw";
-export const TEST_ERROR_MESSAGE = "Test error requested with ?__throw=1";
+const TEST_ERROR_PARAM = "__throw";
+const TEST_ERROR_MESSAGE = "Test error requested with ?__throw=1";
 
 export const rootRoute = createRootRoute({
   beforeLoad: ({ search }) => {

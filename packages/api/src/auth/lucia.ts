@@ -10,12 +10,12 @@ export const SESSION_COOKIE_NAME = "promptly_session";
 
 export const hashToken = (token: string) => encodeHexLowerCase(sha256(new TextEncoder().encode(token)));
 
-export interface SessionAttributes {
+interface SessionAttributes {
   twoFactorVerified: boolean;
   lastActiveAt: Date;
   signInMethod: "password" | "magic_link";
 }
-export interface UserAttributes {
+interface UserAttributes {
   email: string;
   sessionTimeoutMinutes: number;
   emailVerifiedAt: Date | null;
@@ -82,7 +82,7 @@ export async function findSessionRow(db: Db, sessionId: string) {
   };
 }
 
-export class PrismaSessionAdapter implements Adapter {
+class PrismaSessionAdapter implements Adapter {
   constructor(private readonly db: Db) {}
 
   async getSessionAndUser(sessionId: string): Promise<[DatabaseSession | null, DatabaseUser | null]> {

@@ -5,7 +5,7 @@ import { renderEmail } from "./emails.ts";
 
 type LinkPage = "confirm-email" | "magic-link" | "reset-password";
 
-export const authLink = (appUrl: string, page: LinkPage, token: string) =>
+const authLink = (appUrl: string, page: LinkPage, token: string) =>
   `${appUrl.replace(/\/+$/, "")}/auth/${page}?token=${encodeURIComponent(token)}`;
 
 export function verificationEmail(appUrl: string, token: string) {

@@ -50,7 +50,7 @@ export const AUTH_RATE_LIMITS: Record<RateLimitedAction, { ip: RateLimitRule; em
   resendVerification: { ip: { limit: 10, windowMs: 15 * MINUTE }, email: { limit: 5, windowMs: 15 * MINUTE } },
 };
 
-export function enforceRateLimit(
+function enforceRateLimit(
   services: Pick<ApiServices, "rateLimiter" | "config">,
   action: RateLimitedAction,
   ip: string,

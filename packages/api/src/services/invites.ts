@@ -57,12 +57,12 @@ export const createInviteResult = z.discriminatedUnion("status", [
 export type CreateInviteResult = z.infer<typeof createInviteResult>;
 
 /** Invitations one person may send in an hour, and invitation mails one address may receive in an hour. */
-export const INVITE_RATE_LIMITS = {
+const INVITE_RATE_LIMITS = {
   inviter: { limit: 50, windowMs: 60 * 60_000 },
   address: { limit: 5, windowMs: 60 * 60_000 },
 } as const;
 /** Inviting the same address to the same place again within this time sends no new mail. */
-export const INVITE_RESEND_QUIET_MS = 5 * 60_000;
+const INVITE_RESEND_QUIET_MS = 5 * 60_000;
 
 export interface InviteLimits {
   rateLimiter: RateLimiter;
@@ -70,7 +70,7 @@ export interface InviteLimits {
 }
 
 /** Counts one invitation by `inviterId` (and one mail to `email` when one is to be sent); 429 past the limits. */
-export function enforceInviteLimits(limits: InviteLimits, inviterId: string, email: string | null) {
+function enforceInviteLimits(limits: InviteLimits, inviterId: string, email: string | null) {
   if (!limits.rateLimits) return;
   const inviterAllowed = limits.rateLimiter.hit(`invite:inviter:${inviterId}`, INVITE_RATE_LIMITS.inviter);
   const addressAllowed = email === null || limits.rateLimiter.hit(`invite:address:${email}`, INVITE_RATE_LIMITS.address);
@@ -145,7 +145,7 @@ export async function cancelInvite(db: DbOrTx, input: { teamId: string; inviteId
 }
 
 /** `ada@example.com` -> `a•••@example.com`: enough for the holder of a link to recognise the address. */
-export function maskEmail(email: string): string {
+function maskEmail(email: string): string {
   const at = email.lastIndexOf("@");
   if (at <= 0) return "•••";
   return `${email[0]}•••${email.slice(at)}`;

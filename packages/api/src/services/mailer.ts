@@ -1,6 +1,6 @@
 import nodemailer from "nodemailer";
 
-export interface MailMessage {
+interface MailMessage {
   to: string;
   subject: string;
   text: string;

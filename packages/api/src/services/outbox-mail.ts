@@ -9,7 +9,7 @@ import { issueToken } from "./tokens.ts";
 import type { MailKind } from "@promptly/db";
 
 /** What each kind of message needs besides its recipient. */
-export interface MailPayloads {
+interface MailPayloads {
   email_verification: { browserHash: string | null; redirectTo: string | null };
   already_registered: Record<string, never>;
   magic_link: { redirectTo: string | null };
@@ -30,7 +30,7 @@ const MAX_WAIT_MS: Partial<Record<MailRequest["kind"], number>> = {
 
 export type RenderedMail = { subject: string; text: string; html: string } | { skip: string };
 
-export const acceptInviteUrl = (appUrl: string, inviteId: string) =>
+const acceptInviteUrl = (appUrl: string, inviteId: string) =>
   `${appUrl.replace(/\/+$/, "")}/auth/accept-invite?id=${encodeURIComponent(inviteId)}`;
 
 const inviterName = (inviter: { email: string; profile: { fullName: string | null } | null } | null) =>

@@ -10,7 +10,7 @@ import { renderOutboxMail, type MailRequest } from "./outbox-mail.ts";
 
 export type { MailRequest } from "./outbox-mail.ts";
 
-export const OUTBOX_CHANNEL = "promptly_outbox";
+const OUTBOX_CHANNEL = "promptly_outbox";
 
 /** Queues a message; pass the transaction of the event that causes it. Workers hear of it on commit. */
 export async function enqueueMail(db: DbOrTx, mail: MailRequest, now: Date): Promise<void> {
@@ -22,7 +22,7 @@ export async function enqueueMail(db: DbOrTx, mail: MailRequest, now: Date): Pro
 }
 
 /** Waits after the 1st, 2nd, ... failed attempt: about eight hours in all before a message fails for good. */
-export const RETRY_DELAYS_MS = [10_000, 30_000, 2 * 60_000, 10 * 60_000, 30 * 60_000, 60 * 60_000, 2 * 60 * 60_000, 4 * 60 * 60_000];
+const RETRY_DELAYS_MS = [10_000, 30_000, 2 * 60_000, 10 * 60_000, 30 * 60_000, 60 * 60_000, 2 * 60 * 60_000, 4 * 60 * 60_000];
 /** How long a worker may take over one claimed batch before another may claim its rows again. */
 const LEASE_MS = 2 * 60_000;
 const BATCH = 20;

@@ -1,7 +1,7 @@
 import { Client } from "minio";
 import { AVATAR_BUCKET } from "@promptly/shared";
 
-export interface StoredObject {
+interface StoredObject {
   body: NodeJS.ReadableStream;
   contentType: string;
   size: number;

@@ -10,7 +10,7 @@ const TOKEN_ISSUE_LOCK = 7_253_002;
 /** 160 random bits: far beyond guessing, short enough for a link. */
 const TOKEN_BYTES = 20;
 
-export function generateToken(): string {
+function generateToken(): string {
   const bytes = new Uint8Array(TOKEN_BYTES);
   crypto.getRandomValues(bytes);
   return encodeBase64urlNoPadding(bytes);
@@ -86,6 +86,6 @@ export async function revokeEmailedLinks(db: DbOrTx, userId: string) {
 }
 
 /** Revokes every unused token of the given purposes. */
-export async function revokeTokens(db: DbOrTx, userId: string, purposes: TokenPurpose[]) {
+async function revokeTokens(db: DbOrTx, userId: string, purposes: TokenPurpose[]) {
   await db.oneTimeToken.deleteMany({ where: { userId, purpose: { in: purposes }, usedAt: null } });
 }

@@ -14,10 +14,10 @@ import { hashToken } from "../auth/lucia.ts";
 import { recordSignIn, type SignInMethod } from "./auth.ts";
 import { revokeEmailedLinks } from "./tokens.ts";
 
-export const TOTP_PERIOD_SECONDS = 30;
-export const TWO_FACTOR_MAX_FAILURES = 5;
-export const TWO_FACTOR_LOCK_MINUTES = 30;
-export const RECOVERY_CODE_COUNT = 10;
+const TOTP_PERIOD_SECONDS = 30;
+const TWO_FACTOR_MAX_FAILURES = 5;
+const TWO_FACTOR_LOCK_MINUTES = 30;
+const RECOVERY_CODE_COUNT = 10;
 const ISSUER = "Promptly";
 
 type Services = Pick<ApiServices, "db" | "config" | "now">;
@@ -29,7 +29,7 @@ const encryptionKey = (appSecret: string) =>
   Buffer.from(hkdfSync("sha256", appSecret, "promptly", "two-factor secret v1", 32));
 
 /** "v1.<base64 iv|tag|ciphertext>"; the user id is authenticated data, so a row cannot be moved to another user. */
-export function encryptSecret(appSecret: string, userId: string, secret: Uint8Array): string {
+function encryptSecret(appSecret: string, userId: string, secret: Uint8Array): string {
   const iv = randomBytes(12);
   const cipher = createCipheriv("aes-256-gcm", encryptionKey(appSecret), iv);
   cipher.setAAD(Buffer.from(userId));
@@ -182,13 +182,13 @@ export async function disableTwoFactor(services: Services, userId: string, code:
 // ---- the second sign-in step ----
 
 /** Checks a TOTP code for a user whose session waits for it. */
-export async function verifyTwoFactorCode(services: Services, userId: string, code: string): Promise<void> {
+async function verifyTwoFactorCode(services: Services, userId: string, code: string): Promise<void> {
   const row = await loadEnabledRow(services.db, userId);
   await enterCode(services, row, () => checkTotp(services, row, code), MSG.invalidVerificationCode);
 }
 
 /** Consumes one unused recovery code; the same lockout as codes applies. */
-export async function useRecoveryCode(services: Services, userId: string, code: string): Promise<void> {
+async function useRecoveryCode(services: Services, userId: string, code: string): Promise<void> {
   const row = await loadEnabledRow(services.db, userId);
   await enterCode(
     services,
@@ -211,13 +211,13 @@ export async function remainingRecoveryCodes(db: Db, userId: string): Promise<nu
 // ---- recovery codes ----
 
 /** 50 random bits as "xxxxx-xxxxx" (base32, lower case). */
-export function generateRecoveryCode(): string {
+function generateRecoveryCode(): string {
   const text = encodeBase32LowerCaseNoPadding(new Uint8Array(randomBytes(10))).slice(0, 10);
   return `${text.slice(0, 5)}-${text.slice(5)}`;
 }
 
 /** Recovery codes are random, so a plain SHA-256 suffices (no password hashing needed). */
-export const hashRecoveryCode = (code: string) => hashToken(normalizeRecoveryCode(code));
+const hashRecoveryCode = (code: string) => hashToken(normalizeRecoveryCode(code));
 
 // ---- the second sign-in step, end to end ----
 

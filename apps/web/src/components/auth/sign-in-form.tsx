@@ -17,7 +17,7 @@ import { AuthCard, AuthFailure, AuthFooterLink } from "./auth-card.tsx";
 import { describeFailure } from "./auth-errors.ts";
 import { useFinishSignIn } from "./use-finish-sign-in.ts";
 
-export const EMAIL_CONFIRMED_MESSAGE = "Email confirmed successfully!";
+const EMAIL_CONFIRMED_MESSAGE = "Email confirmed successfully!";
 
 interface SignInValues {
   email: string;

@@ -1,7 +1,7 @@
 // Static sample data of the dashboard (spec 1 and 2: prompts are shown only as sample data).
 // The prompt library replaces this file's consumers with real queries.
 
-export type PromptVisibility = "team" | "organization" | "private";
+type PromptVisibility = "team" | "organization" | "private";
 
 /** A prompt card's data (spec 3, 'Prompt card'). */
 export interface PromptCardData {

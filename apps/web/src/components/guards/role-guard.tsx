@@ -10,9 +10,9 @@ import { Skeleton } from "@/components/ui/skeleton";
 import { useMe, callerOf } from "@/hooks/use-me";
 import { useWorkspace, accessIn } from "@/lib/workspace";
 
-export const ACCESS_DENIED_TITLE = "Access Denied";
-export const ACCESS_DENIED_MESSAGE = MSG.accessDeniedPage;
-export const TEAMS_ACCESS_DENIED_MESSAGE = MSG.accessDeniedTeams;
+const ACCESS_DENIED_TITLE = "Access Denied";
+const ACCESS_DENIED_MESSAGE = MSG.accessDeniedPage;
+const TEAMS_ACCESS_DENIED_MESSAGE = MSG.accessDeniedTeams;
 
 export function GuardSkeleton() {
   return (
@@ -24,7 +24,7 @@ export function GuardSkeleton() {
   );
 }
 
-export function AccessDenied({ message = ACCESS_DENIED_MESSAGE }: { message?: string }) {
+function AccessDenied({ message = ACCESS_DENIED_MESSAGE }: { message?: string }) {
   return (
     <Alert variant="destructive">
       <ShieldAlert aria-hidden="true" />

@@ -4,7 +4,7 @@ import { createContext, useCallback, useContext, useEffect, useMemo, useState, t
 import { SIDEBAR_COOKIE_MAX_AGE_SECONDS, SIDEBAR_COOKIE_NAME } from "@promptly/shared";
 import { useIsMobile } from "@/hooks/use-mobile";
 
-export const SIDEBAR_KEYBOARD_SHORTCUT = "b";
+const SIDEBAR_KEYBOARD_SHORTCUT = "b";
 
 export interface SidebarState {
   /** Desktop: expanded (true) or collapsed to icons (false). */
@@ -20,7 +20,7 @@ export interface SidebarState {
 const SidebarContext = createContext<SidebarState | null>(null);
 
 /** The saved state; expanded when there is no cookie yet. */
-export function readSidebarCookie(cookie = typeof document === "undefined" ? "" : document.cookie): boolean {
+function readSidebarCookie(cookie = typeof document === "undefined" ? "" : document.cookie): boolean {
   const entry = cookie.split(/;\s*/).find((part) => part.startsWith(`${SIDEBAR_COOKIE_NAME}=`));
   return entry ? entry.slice(SIDEBAR_COOKIE_NAME.length + 1) !== "false" : true;
 }

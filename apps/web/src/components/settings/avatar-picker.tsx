@@ -79,7 +79,7 @@ export function AvatarPicker({ currentUrl, initials, file, onFileChange, disable
 }
 
 /** Why a picked file cannot be an avatar, or null: by its leading bytes and size, not its name. */
-export async function checkAvatarFile(file: File): Promise<string | null> {
+async function checkAvatarFile(file: File): Promise<string | null> {
   if (file.size > AVATAR_MAX_BYTES) return SETTINGS_MSG.avatarTooLarge;
   try {
     const head = new Uint8Array(await file.slice(0, IMAGE_SIGNATURE_BYTES).arrayBuffer());

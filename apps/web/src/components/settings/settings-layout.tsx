@@ -7,7 +7,7 @@ import { Button } from "@/components/ui/button";
 import { WorkspaceProvider } from "@/lib/workspace";
 import { cn } from "@/lib/utils";
 
-export const SETTINGS_NAV = [
+const SETTINGS_NAV = [
   { to: "/settings/profile", label: "Profile", icon: User },
   { to: "/settings/password", label: "Password", icon: KeyRound },
   { to: "/settings/notifications", label: "Notifications", icon: Bell },
@@ -16,7 +16,7 @@ export const SETTINGS_NAV = [
 ] as const;
 
 /** Back in history, or to / when this tab has no page of the app to go back to (spec 2). */
-export function BackToDashboardButton() {
+function BackToDashboardButton() {
   const router = useRouter();
   return (
     <Button

@@ -1,0 +1,67 @@
+// Unused files, exports and dependencies, checked by knip (`npm run guards:knip`, part of `npm test`).
+//
+// Besides the entry files listed here, knip adds on its own:
+// - each workspace package's package.json "exports" (so packages/*/src/index.ts etc. need no entry line),
+// - files named in package.json scripts (apps/server/build.mjs, packages/client/examples/health.ts,
+//   scripts/prisma-generate.mjs, apps/server/src/cli.ts, ...),
+// - its plugins' entries: vitest.config.ts (its include patterns, e.g. test/**/*.test.ts, and
+//   test/global-setup.ts), playwright.config.ts (the apps/web/e2e specs and its webServer command, but not its
+//   globalSetup: listed below), apps/web/vite.config.ts and index.html (-> src/main.tsx), prisma.config.ts,
+//   turbo.json, .dependency-cruiser.cjs.
+// The generated Prisma client (packages/db/src/generated) is not analysed: knip honours .gitignore, which
+// lists it (an explicit `ignore` entry would only be reported as redundant).
+import type { KnipConfig } from "knip";
+
+/** Private workspace packages: their exports exist only for the other workspaces, so an export nobody imports is dead code. */
+const library = { includeEntryExports: true } as const;
+
+const config: KnipConfig = {
+  workspaces: {
+    ".": {
+      entry: [
+        "scripts/*.{mjs,ts}",
+        // `npm run bench -- <name>` imports scripts/bench/<name>.ts by name; baseline-server.mjs is forked by path.
+        "scripts/bench/*.{ts,mjs}",
+      ],
+      project: ["scripts/**/*.{ts,mjs}", "test/**/*.ts", "*.{ts,mjs,cjs}", "prisma/**/*.prisma"],
+    },
+    "apps/server": {
+      // src/main.ts, src/cli.ts and build.mjs come from package.json scripts (listing them is reported as redundant).
+      entry: ["src/**/*.test.ts"],
+      project: ["src/**/*.ts", "*.{ts,mjs}"],
+    },
+    "apps/web": {
+      // The e2e suite is configured by the root playwright.config.ts; its globalSetup is named there.
+      // src/main.tsx comes from index.html (vite plugin).
+      entry: ["src/**/*.test.ts", "e2e/**/*.spec.ts", "e2e/support/global-setup.ts"],
+      project: ["src/**/*.{ts,tsx,css}", "e2e/**/*.ts", "*.ts"],
+      // The UI primitives are a small kit over Radix: each file exports its component's whole family
+      // (Dialog, DialogTrigger, DialogClose, ...) as one piece, used or not yet; unused files still count.
+      ignoreIssues: { "src/components/ui/**": ["exports"] },
+    },
+    "packages/api": {
+      ...library,
+      entry: ["src/**/*.test.ts"],
+      project: ["src/**/*.ts"],
+    },
+    "packages/db": {
+      ...library,
+      entry: ["src/**/*.test.ts"],
+      project: ["src/**/*.ts"],
+      // Imported only by the generated client (src/generated/prisma/*.ts, gitignored, so not analysed).
+      ignoreDependencies: ["@prisma/client"],
+    },
+    "packages/shared": {
+      ...library,
+      entry: ["src/**/*.test.ts"],
+      project: ["src/**/*.ts"],
+    },
+    "packages/client": {
+      // Its exports are the public interface of internal tooling outside this repository.
+      entry: ["examples/**/*.ts"],
+      project: ["src/**/*.ts", "examples/**/*.ts"],
+    },
+  },
+};
+
+export default config;

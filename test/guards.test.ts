@@ -1,0 +1,122 @@
+// Proves that the dependency-cruiser rules in .dependency-cruiser.cjs bite: a throw-away workspace tree
+// (in the OS temp directory) breaks each rule once, is cruised with the repository's own configuration,
+// and every broken rule must be reported - while the allowed variants (type-only imports, test files)
+// must not be. The real tree is checked by `npm run guards`, not here.
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { cruise, type ICruiseResult, type IViolation } from "dependency-cruiser";
+import extractDepcruiseOptions from "dependency-cruiser/config-utl/extract-depcruise-options";
+import extractTSConfig from "dependency-cruiser/config-utl/extract-ts-config";
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
+
+/** Files of the fixture tree, relative to its root. */
+const FIXTURE: Record<string, string> = {
+  // Workspace packages, resolved like the real ones: node_modules/@promptly/* symlinks + "exports" maps.
+  "packages/db/package.json": JSON.stringify({ name: "@promptly/db", exports: { ".": "./src/index.ts" } }),
+  "packages/db/src/index.ts": "export type Db = { url: string };\nexport const createDb = (url: string): Db => ({ url });\n",
+  "packages/api/package.json": JSON.stringify({ name: "@promptly/api", exports: { ".": "./src/index.ts" } }),
+  "packages/api/src/index.ts": 'export type AppRouter = { health: () => "ok" };\nexport const appRouter = { health: () => "ok" as const };\n',
+  "packages/api/src/internal.ts": "export const internal = 1;\n",
+  // (service → @trpc/server, resolved to node_modules like the real one)
+  "packages/api/src/services/bad-service.ts": 'import { TRPCError } from "@trpc/server";\nexport const fail = () => new TRPCError();\n',
+  "node_modules/@trpc/server/package.json": JSON.stringify({ name: "@trpc/server", exports: { ".": { types: "./index.d.ts", default: "./index.js" } } }),
+  "node_modules/@trpc/server/index.d.ts": "export declare class TRPCError {}\n",
+  "node_modules/@trpc/server/index.js": "export class TRPCError {}\n",
+  "packages/shared/package.json": JSON.stringify({ name: "@promptly/shared", exports: { ".": "./src/index.ts" } }),
+  // (a) a two-file import cycle
+  "packages/shared/src/cycle-a.ts": 'import { b } from "./cycle-b.ts";\nexport const a = () => b;\n',
+  "packages/shared/src/cycle-b.ts": 'import { a } from "./cycle-a.ts";\nexport const b = () => a;\n',
+  // (b) forbidden imports
+  "packages/shared/src/uses-db.ts": 'import { createDb } from "@promptly/db";\nexport const db = createDb("x");\n',
+  "packages/shared/src/uses-db-types.ts": 'import type { Db } from "@promptly/db";\nexport type SharedDb = Db;\n',
+  "packages/shared/src/uses-mailer.ts": 'import nodemailer from "nodemailer";\nexport const m = nodemailer;\n',
+  "packages/shared/src/uses-app.ts": 'import { page } from "../../../apps/web/src/page.ts";\nexport const p = page;\n',
+  "packages/client/src/index.ts": 'import { appRouter } from "@promptly/api";\nexport const r = appRouter;\n',
+  "packages/client/src/types.ts": 'import type { AppRouter } from "@promptly/api";\nexport type R = AppRouter;\n',
+  "apps/web/src/page.ts": "export const page = 1;\n",
+  "apps/web/src/allowed.ts": 'import type { AppRouter } from "@promptly/api";\nexport type Router = AppRouter;\n',
+  "apps/web/src/allowed-inline.ts": 'import { type AppRouter } from "@promptly/api";\nexport type Router = AppRouter;\n',
+  "apps/web/src/value-from-api.ts": 'import { appRouter } from "@promptly/api";\nexport const r = appRouter;\n',
+  "apps/web/src/types-from-db.ts": 'import type { Db } from "@promptly/db";\nexport type WebDb = Db;\n',
+  "apps/server/src/deep-by-name.ts": 'import { internal } from "@promptly/api/src/internal.ts";\nexport const i = internal;\n',
+  "apps/server/src/deep-relative.ts": 'import { internal } from "../../../packages/api/src/internal.ts";\nexport const i = internal;\n',
+  "apps/server/src/not-exported.ts": 'import { internal } from "@promptly/api/internal";\nexport const i = internal;\n',
+  "apps/web/src/page.test.ts": 'import { appRouter } from "@promptly/api";\nexport const r = appRouter;\n',
+};
+
+let root: string;
+let violations: IViolation[];
+
+/** "rule: from → to" for every reported violation (cycles are reported from one of their members). */
+const reported = () => violations.map((v) => `${v.rule.name}: ${v.from} → ${v.to}`).sort();
+
+beforeAll(async () => {
+  root = realpathSync(mkdtempSync(join(tmpdir(), "promptly-guards-")));
+  for (const [file, content] of Object.entries(FIXTURE)) {
+    mkdirSync(dirname(join(root, file)), { recursive: true });
+    writeFileSync(join(root, file), content);
+  }
+  mkdirSync(join(root, "node_modules/@promptly"), { recursive: true });
+  for (const name of ["api", "db", "shared"]) symlinkSync(join(root, "packages", name), join(root, "node_modules/@promptly", name), "dir");
+
+  // The repository's own configuration, as `depcruise --config .dependency-cruiser.cjs` reads it; only the
+  // base directory changes (the rules' paths are relative to it).
+  const options = await extractDepcruiseOptions(join(ROOT, ".dependency-cruiser.cjs"));
+  const tsConfigFile = join(ROOT, options.tsConfig?.fileName ?? "tsconfig.depcruise.json");
+  const result = await cruise(
+    ["apps", "packages"],
+    { ...options, baseDir: root, tsConfig: { fileName: tsConfigFile } },
+    { bustTheCache: true },
+    { tsConfig: extractTSConfig(tsConfigFile) },
+  );
+  violations = (result.output as ICruiseResult).summary.violations;
+});
+
+afterAll(() => {
+  if (root) rmSync(root, { recursive: true, force: true });
+});
+
+describe("dependency-cruiser configuration", () => {
+  it("resolves @promptly/* through the exports maps and symlinks to the packages' sources", () => {
+    expect(reported()).toContain("shared-not-to-server: packages/shared/src/uses-db.ts → packages/db/src/index.ts");
+  });
+
+  it("reports a two-file import cycle", () => {
+    const cycles = violations.filter((v) => v.rule.name === "no-circular");
+    expect(cycles.length).toBeGreaterThan(0);
+    for (const cycle of cycles) {
+      expect([cycle.from, cycle.to].sort()).toEqual(["packages/shared/src/cycle-a.ts", "packages/shared/src/cycle-b.ts"]);
+    }
+  });
+
+  it("reports every forbidden import, each by its rule, and nothing else", () => {
+    expect(reported().filter((line) => !line.startsWith("no-circular:"))).toEqual(
+      [
+        "shared-not-to-server: packages/shared/src/uses-db.ts → packages/db/src/index.ts",
+        "shared-not-to-server: packages/shared/src/uses-db-types.ts → packages/db/src/index.ts",
+        "shared-not-to-server: packages/shared/src/uses-mailer.ts → nodemailer",
+        "packages-not-to-apps: packages/shared/src/uses-app.ts → apps/web/src/page.ts",
+        "no-deep-relative-import: packages/shared/src/uses-app.ts → apps/web/src/page.ts",
+        "client-api-types-only: packages/client/src/index.ts → packages/api/src/index.ts",
+        "services-not-to-trpc: packages/api/src/services/bad-service.ts → node_modules/@trpc/server/index.d.ts",
+        "web-api-types-only: apps/web/src/value-from-api.ts → packages/api/src/index.ts",
+        "web-not-to-db: apps/web/src/types-from-db.ts → packages/db/src/index.ts",
+        "no-deep-import-by-package-name: apps/server/src/deep-by-name.ts → @promptly/api/src/internal.ts",
+        "no-deep-relative-import: apps/server/src/deep-relative.ts → packages/api/src/internal.ts",
+        "workspace-imports-resolve: apps/server/src/not-exported.ts → @promptly/api/internal",
+      ].sort(),
+    );
+  });
+
+  it("allows type-only imports from @promptly/api, and exempts test files from the types-only rules", () => {
+    const sources = violations.map((v) => v.from);
+    expect(sources).not.toContain("apps/web/src/allowed.ts");
+    expect(sources).not.toContain("apps/web/src/allowed-inline.ts");
+    expect(sources).not.toContain("packages/client/src/types.ts");
+    expect(sources).not.toContain("apps/web/src/page.test.ts");
+  });
+});
