@@ -2,6 +2,7 @@
 // role (the last admin's locked, as the server computes it), when they joined, and removal after a
 // confirmation. The place (organization or team) supplies its roles, texts and mutations.
 import { useState } from "react";
+import { toast } from "sonner";
 import { memberDisplayName } from "@promptly/shared";
 import { Badge } from "@/components/ui/badge";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
@@ -36,8 +37,12 @@ export function MemberTable<Role extends string>(props: {
   pendingRoleOf: string | null;
   onRoleChange(member: Member<Role>, role: Role): void;
   removePending: boolean;
-  /** Removes the member; resolves true once done (the dialog then closes). */
-  onRemove(member: Member<Role>): Promise<boolean>;
+  /** Removes the member (the mutation shows its own failure). */
+  removeMember(id: string): Promise<unknown>;
+  /** The success toast's description, e.g. "Ada has been removed from the team." */
+  removedDescription(name: string): string;
+  /** Refreshes what the removal changed (lists, counts). */
+  afterRemove(): Promise<unknown>;
 }) {
   const [removing, setRemoving] = useState<Member<Role> | null>(null);
   if (props.members.length === 0) return <p className="py-6 text-center text-sm text-muted-foreground">{props.emptyText}</p>;
@@ -89,7 +94,15 @@ export function MemberTable<Role extends string>(props: {
         pending={props.removePending}
         onCancel={() => setRemoving(null)}
         onConfirm={() => {
-          if (removing) void props.onRemove(removing).then((done) => done && setRemoving(null));
+          if (!removing) return;
+          void props.removeMember(removing.id).then(
+            async () => {
+              toast.success("Member removed", { description: props.removedDescription(memberDisplayName(removing.fullName)) });
+              setRemoving(null);
+              await props.afterRemove();
+            },
+            () => undefined,
+          );
         }}
       />
     </>

@@ -42,14 +42,9 @@ export function OrganizationMembersTable({ organizationId, members }: { organiza
       pendingRoleOf={updateRole.isPending ? (updateRole.variables?.id ?? null) : null}
       onRoleChange={(member, role) => updateRole.mutate({ id: member.id, role })}
       removePending={remove.isPending}
-      onRemove={async (member) => {
-        const done = await remove.mutateAsync({ id: member.id }).then(() => true, () => false);
-        if (done) {
-          toast.success("Member removed", { description: `${memberDisplayName(member.fullName)} has been removed from the organization.` });
-          await refresh();
-        }
-        return done;
-      }}
+      removeMember={(id) => remove.mutateAsync({ id })}
+      removedDescription={(name) => `${name} has been removed from the organization.`}
+      afterRemove={refresh}
     />
   );
 }

@@ -38,14 +38,9 @@ export function TeamMembersTable({ teamId, members, canManage }: { teamId: strin
       pendingRoleOf={updateRole.isPending ? (updateRole.variables?.id ?? null) : null}
       onRoleChange={(member, role) => updateRole.mutate({ id: member.id, role })}
       removePending={remove.isPending}
-      onRemove={async (member) => {
-        const done = await remove.mutateAsync({ id: member.id }).then(() => true, () => false);
-        if (done) {
-          toast.success("Member removed", { description: `${memberDisplayName(member.fullName)} has been removed from the team.` });
-          await refresh();
-        }
-        return done;
-      }}
+      removeMember={(id) => remove.mutateAsync({ id })}
+      removedDescription={(name) => `${name} has been removed from the team.`}
+      afterRemove={refresh}
     />
   );
 }
