@@ -10,7 +10,7 @@ export interface Listener {
 
 export async function listen(url: string, channel: string, onNotify: () => void, onError: (error: unknown) => void): Promise<Listener> {
   if (!/^[a-z_][a-z0-9_]*$/.test(channel)) throw new Error(`Invalid channel name: ${channel}`);
-  const client = new pg.Client({ connectionString: url });
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 5_000 });
   let alive = true;
   client.on("notification", () => onNotify());
   client.on("error", (error) => {
@@ -20,8 +20,14 @@ export async function listen(url: string, channel: string, onNotify: () => void,
   client.on("end", () => {
     alive = false;
   });
-  await client.connect();
-  await client.query(`LISTEN ${channel}`);
+  try {
+    await client.connect();
+    await client.query(`LISTEN ${channel}`);
+  } catch (error) {
+    alive = false;
+    await client.end().catch(() => undefined);
+    throw error;
+  }
   return {
     get alive() {
       return alive;

@@ -34,6 +34,8 @@ export function createSmtpMailer(config: SmtpConfig): Mailer {
     tls: { rejectUnauthorized: !config.allowSelfSigned },
     connectionTimeout: 5_000,
     greetingTimeout: 5_000,
+    // Well under the outbox's two-minute lease on a message being sent.
+    socketTimeout: 30_000,
   });
   return {
     async send(message) {

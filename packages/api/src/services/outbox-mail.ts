@@ -2,7 +2,7 @@
 // its lifetime starts when it leaves), and a message whose reason is gone (no such account, an
 // invitation cancelled or accepted, a sign-in link asked for too long ago) is skipped, not sent.
 import { EMAIL_VERIFICATION_TTL_HOURS, INVITE_TTL_DAYS, MAGIC_LINK_TTL_MINUTES, ORGANIZATION_ROLE_LABELS, PASSWORD_RESET_TTL_MINUTES, TEAM_ROLE_LABELS, displayName } from "@promptly/shared";
-import type { Db } from "@promptly/db";
+import type { DbOrTx } from "@promptly/db";
 import { alreadyRegisteredEmail, magicLinkEmail, passwordResetEmail, verificationEmail } from "./auth-emails.ts";
 import { renderEmail } from "./emails.ts";
 import { issueToken } from "./tokens.ts";
@@ -39,7 +39,7 @@ const inviterName = (inviter: { email: string; profile: { fullName: string | nul
 const inviterSelect = { select: { email: true, profile: { select: { fullName: true } } } } as const;
 
 export async function renderOutboxMail(
-  deps: { db: Db; config: { appUrl: string } },
+  deps: { db: DbOrTx; config: { appUrl: string } },
   mail: MailRequest,
   at: { createdAt: Date; now: Date },
 ): Promise<RenderedMail> {

@@ -6,7 +6,7 @@
 import { Prisma, type Db, type DbOrTx, type MailKind } from "@promptly/db";
 import { listen, type Listener } from "@promptly/db/listen";
 import type { Mailer } from "./mailer.ts";
-import { renderOutboxMail, type MailRequest } from "./outbox-mail.ts";
+import { renderOutboxMail, type MailRequest, type RenderedMail } from "./outbox-mail.ts";
 
 export type { MailRequest } from "./outbox-mail.ts";
 
@@ -23,9 +23,11 @@ export async function enqueueMail(db: DbOrTx, mail: MailRequest, now: Date): Pro
 
 /** Waits after the 1st, 2nd, ... failed attempt: about eight hours in all before a message fails for good. */
 const RETRY_DELAYS_MS = [10_000, 30_000, 2 * 60_000, 10 * 60_000, 30 * 60_000, 60 * 60_000, 2 * 60 * 60_000, 4 * 60 * 60_000];
-/** How long a worker may take over one claimed batch before another may claim its rows again. */
+/**
+ * How long a worker may take over one claimed message before another may claim it again: well above
+ * the SMTP client's own timeouts (mailer.ts), so a slow server cannot make two workers send one message.
+ */
 const LEASE_MS = 2 * 60_000;
-const BATCH = 20;
 
 export interface OutboxDeps {
   db: Db;
@@ -50,53 +52,78 @@ export interface DrainResult {
   failed: number;
 }
 
-/** Claims due messages (a batch at a time) and sends them, until none is due. */
+/** Claims due messages one at a time (each with its own lease) and sends them, until none is due. */
 export async function drainOutbox(deps: OutboxDeps): Promise<DrainResult> {
   const result: DrainResult = { sent: 0, skipped: 0, retried: 0, failed: 0 };
   for (;;) {
     const now = deps.now();
-    const claimed = await deps.db.$queryRaw<ClaimedRow[]>`
-      UPDATE outbox SET locked_until = ${new Date(now.getTime() + LEASE_MS)}, attempts = attempts + 1
-      WHERE id IN (
+    const lease = new Date(now.getTime() + LEASE_MS);
+    const [row] = await deps.db.$queryRaw<ClaimedRow[]>`
+      UPDATE outbox SET locked_until = ${lease}, attempts = attempts + 1
+      WHERE id = (
         SELECT id FROM outbox
         WHERE status = 'pending' AND next_attempt_at <= ${now} AND (locked_until IS NULL OR locked_until <= ${now})
         ORDER BY next_attempt_at, created_at
-        LIMIT ${BATCH}
+        LIMIT 1
         FOR UPDATE SKIP LOCKED)
       RETURNING id, kind, recipient, payload, attempts, created_at`;
-    if (claimed.length === 0) return result;
-    for (const row of claimed) result[await deliverRow(deps, row)] += 1;
+    if (!row) return result;
+    result[await deliverRow(deps, row, lease)] += 1;
   }
 }
 
-async function deliverRow(deps: OutboxDeps, row: ClaimedRow): Promise<keyof DrainResult> {
+async function deliverRow(deps: OutboxDeps, row: ClaimedRow, lease: Date): Promise<keyof DrainResult> {
   const now = deps.now();
+  let rendered: RenderedMail;
   try {
-    const rendered = await renderOutboxMail(deps, { kind: row.kind, to: row.recipient, payload: row.payload } as MailRequest, {
-      createdAt: row.created_at,
-      now,
+    // Rendered (and its link issued) under a lock on the row: a change of credentials that cancels
+    // the message (revokeEmailedLinks) waits for it, then revokes the link it issued.
+    rendered = await deps.db.$transaction(async (tx) => {
+      const [held] = await tx.$queryRaw<{ status: string }[]>`
+        SELECT status::text AS status FROM outbox WHERE id = ${row.id}::uuid AND locked_until = ${lease} FOR UPDATE`;
+      if (held?.status !== "pending") return { skip: "Cancelled or taken over while being sent" };
+      const mail = { kind: row.kind, to: row.recipient, payload: row.payload } as MailRequest;
+      return renderOutboxMail({ db: tx, config: deps.config }, mail, { createdAt: row.created_at, now });
     });
-    if ("skip" in rendered) {
-      await finish(deps.db, row.id, { status: "skipped", lastError: rendered.skip, lockedUntil: null });
-      return "skipped";
-    }
-    await deps.mailer.send({ to: row.recipient, ...rendered });
-    await finish(deps.db, row.id, { status: "sent", sentAt: deps.now(), lastError: null, lockedUntil: null });
-    return "sent";
   } catch (error) {
-    const lastError = describeError(error);
-    const delay = RETRY_DELAYS_MS[row.attempts - 1];
-    if (delay === undefined) {
-      await finish(deps.db, row.id, { status: "failed", lastError, lockedUntil: null });
-      return "failed";
+    return retryLater(deps, row, lease, error);
+  }
+  if ("skip" in rendered) {
+    await finish(deps.db, row.id, lease, { status: "skipped", lastError: rendered.skip, lockedUntil: null });
+    return "skipped";
+  }
+  try {
+    await deps.mailer.send({ to: row.recipient, ...rendered });
+  } catch (error) {
+    return retryLater(deps, row, lease, error);
+  }
+  // Sent: a failure to record it must not schedule a second send. The lease keeps other workers off
+  // for two minutes; the record is tried again meanwhile.
+  for (let attempt = 0; ; attempt++) {
+    try {
+      await finish(deps.db, row.id, lease, { status: "sent", sentAt: deps.now(), lastError: null, lockedUntil: null });
+      return "sent";
+    } catch (error) {
+      if (attempt >= 4) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 500 * (attempt + 1)));
     }
-    await finish(deps.db, row.id, { lastError, lockedUntil: null, nextAttemptAt: new Date(now.getTime() + delay) });
-    return "retried";
   }
 }
 
-const finish = (db: Db, id: string, data: Prisma.OutboxMessageUpdateInput) =>
-  db.outboxMessage.update({ where: { id }, data, select: { id: true } });
+async function retryLater(deps: OutboxDeps, row: ClaimedRow, lease: Date, error: unknown): Promise<keyof DrainResult> {
+  const lastError = describeError(error);
+  const delay = RETRY_DELAYS_MS[row.attempts - 1];
+  if (delay === undefined) {
+    await finish(deps.db, row.id, lease, { status: "failed", lastError, lockedUntil: null });
+    return "failed";
+  }
+  await finish(deps.db, row.id, lease, { lastError, lockedUntil: null, nextAttemptAt: new Date(deps.now().getTime() + delay) });
+  return "retried";
+}
+
+/** Records the outcome, only while this worker still holds the row (its lease). */
+const finish = (db: Db, id: string, lease: Date, data: Prisma.OutboxMessageUpdateManyMutationInput) =>
+  db.outboxMessage.updateMany({ where: { id, lockedUntil: lease }, data });
 
 /** The log line of a failure, kept on the row: a message, never a stack. */
 const describeError = (error: unknown) => (error instanceof Error ? error.message : String(error)).slice(0, 1000);

@@ -82,6 +82,15 @@ export async function findLiveToken(db: DbOrTx, purpose: TokenPurpose, token: st
  * two-factor enabled) no link issued before it may sign anyone in or set a password.
  */
 export async function revokeEmailedLinks(db: DbOrTx, userId: string) {
+  // Links still waiting in the outbox are issued when sent: cancel those first (waiting for a worker
+  // that is issuing one right now), then revoke every token, that one included.
+  const user = await db.user.findUnique({ where: { id: userId }, select: { email: true } });
+  if (user) {
+    await db.outboxMessage.updateMany({
+      where: { recipient: user.email, status: "pending", kind: { in: ["email_verification", "magic_link", "password_reset"] } },
+      data: { status: "skipped", lastError: "Cancelled: the account's credentials changed after the link was asked for", lockedUntil: null },
+    });
+  }
   await revokeTokens(db, userId, ["email_verification", "magic_link", "password_reset"]);
 }
 

@@ -2,7 +2,7 @@
 // after it, or whoever holds an old link takes the account back.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MSG } from "@promptly/shared";
-import { createHarness, type Harness } from "../../testing.ts";
+import { createHarness, createSmtpMailer, type Harness } from "../../testing.ts";
 import { linkOf, nextMail, SUBJECTS } from "../auth/test-support.ts";
 import { PASSWORD, createAccountWithPassword, nextStep, outcome, signedIn, totp } from "./test-support.ts";
 
@@ -50,6 +50,28 @@ describe("emailed links after a change of credentials", () => {
     nextStep(h);
     await api.security.enableTwoFactor({ code: totp(h, secret) });
     await expectDead(links);
+  });
+
+  it("a link still waiting in the outbox (mail server down) is never sent after a password change", async () => {
+    const account = await createAccountWithPassword(h);
+    const working = h.services.mailer;
+    const broken = createSmtpMailer({ host: "127.0.0.1", port: 1, secure: false, from: "Promptly <no-reply@promptly.test>" });
+    h.services.mailer = broken;
+    try {
+      await h.client().api.auth.requestPasswordReset({ email: account.email });
+      await h.mail.settled(); // one failed attempt: the message waits for its retry
+      expect(await h.database.db.outboxMessage.findFirstOrThrow({ where: { recipient: account.email }, select: { status: true } })).toEqual({ status: "pending" });
+      const { api } = await signedIn(h, account);
+      await api.security.changePassword({ currentPassword: PASSWORD, newPassword: "brand-new-pass-1", confirmPassword: "brand-new-pass-1" });
+    } finally {
+      h.services.mailer = working;
+      broken.close();
+    }
+    h.clock.advance(60_000);
+    await h.mail.settled();
+    expect(await h.mail.list(account.email)).toEqual([]);
+    expect(await h.database.db.outboxMessage.findFirstOrThrow({ where: { recipient: account.email }, select: { status: true } })).toEqual({ status: "skipped" });
+    expect(await h.database.db.oneTimeToken.count({ where: { userId: account.id, usedAt: null } })).toBe(0);
   });
 
   it("links asked for after the change work as usual", async () => {
