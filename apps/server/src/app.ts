@@ -4,6 +4,7 @@ import { join } from "node:path";
 import compression from "compression";
 import express, { type Express, type RequestHandler } from "express";
 import * as trpcExpress from "@trpc/server/adapters/express";
+import { getHTTPStatusCodeFromError } from "@trpc/server/http";
 import { appRouter, checkHealth, createContext, type ApiServices } from "@promptly/api";
 import {
   allowedHostNames, crossSiteGuard, errorHandler, hostGuard, noStore, refuseDeepJson, refuseDeepQueryInput, securityHeaders,
@@ -67,7 +68,8 @@ export function createApp({ services, webDist, viteMiddleware, trustProxy, allow
           setCookie: (cookie) => res.append("Set-Cookie", cookie),
         }),
       onError({ error, path }) {
-        if (error.code === "INTERNAL_SERVER_ERROR") console.error(`tRPC ${path ?? "?"} failed:`, error.cause ?? error);
+        // Every 5xx: its answer says only that something went wrong, so the details must be here.
+        if (getHTTPStatusCodeFromError(error) >= 500) console.error(`tRPC ${path ?? "?"} failed:`, error.cause ?? error);
       },
     }),
   );

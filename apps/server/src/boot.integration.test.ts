@@ -122,20 +122,32 @@ describe("boot", () => {
         await new Promise((resolve) => setTimeout(resolve, 250));
       }
     };
-    const exited = (child: ChildProcess) => new Promise((resolve) => (child.exitCode !== null ? resolve(null) : child.once("exit", resolve)));
+    const exited = (child: ChildProcess) => new Promise<number | null>((resolve) => (child.exitCode !== null ? resolve(child.exitCode) : child.once("exit", (code) => resolve(code))));
 
     const first = await start();
+    // A second start on the same data directory (other ports) is refused while the first one lives.
+    const otherPorts = { PORT: await freePort(), EMBEDDED_POSTGRES_PORT: await freePort(), EMBEDDED_S3_PORT: await freePort(), SMTP_PORT: await freePort(), MAILBOX_PORT: await freePort() };
+    const second = spawn(process.execPath, ["--import", "tsx", join(REPO_ROOT, "apps/server/src/main.ts")], {
+      env: { ...env, ...Object.fromEntries(Object.entries(otherPorts).map(([name, port]) => [name, String(port)])) },
+      cwd: REPO_ROOT,
+    });
+    children.push(second);
+    let refusal = "";
+    second.stderr?.on("data", (chunk) => (refusal += chunk));
+    expect(await exited(second)).toBe(1);
+    expect(refusal).toContain("Promptly is already running with the data directory");
+    expect((await fetch(`http://127.0.0.1:${ports.PORT}/api/health`)).status).toBe(200);
     const orphan = postgresPid();
     first.kill("SIGKILL");
     await exited(first);
     expect(isAlive(orphan)).toBe(true); // the crash left the database running, holding its port
 
-    const second = await start();
+    const restarted = await start();
     expect(isAlive(orphan)).toBe(false);
     const current = postgresPid();
     expect(current).not.toBe(orphan);
-    second.kill("SIGTERM");
-    await exited(second);
+    restarted.kill("SIGTERM");
+    await exited(restarted);
     await expect.poll(() => isAlive(current), { timeout: 10_000 }).toBe(false);
   }, 180_000);
 

@@ -7,7 +7,7 @@ import { closeServices, createServices, scheduleHousekeeping, startOutboxWorker,
 import type { RequestHandler } from "express";
 import { createApp } from "./app.ts";
 import { openedPorts, type Env } from "./env.ts";
-import { startEmbeddedPostgres, startEmbeddedS3, startMailCatcher, stopLeftoverPostgres, type EmbeddedService } from "./embedded.ts";
+import { claimDataDir, startEmbeddedPostgres, startEmbeddedS3, startMailCatcher, stopLeftoverPostgres, type EmbeddedService } from "./embedded.ts";
 
 export interface Running {
   services: ApiServices;
@@ -35,8 +35,16 @@ export async function boot(env: Env, opts: { viteMiddleware?: RequestHandler; lo
   const ports = openedPorts(env);
   // The app's own port first: taken means Promptly itself is running, and its database is in use.
   await assertPortsFree(ports.filter((p) => p.variable === "PORT"));
-  if (!env.DATABASE_URL) await stopLeftoverPostgres(env.DATA_DIR, log);
-  await assertPortsFree(ports.filter((p) => p.variable !== "PORT"));
+  // Embedded services keep their data in DATA_DIR: one live Promptly per folder. With the folder
+  // claimed, a PostgreSQL still running on it was left by a crashed start, and is stopped.
+  const releaseDataDir = env.DATABASE_URL ? () => {} : claimDataDir(env.DATA_DIR);
+  try {
+    if (!env.DATABASE_URL) await stopLeftoverPostgres(env.DATA_DIR, log);
+    await assertPortsFree(ports.filter((p) => p.variable !== "PORT"));
+  } catch (error) {
+    releaseDataDir();
+    throw error;
+  }
   const embedded: EmbeddedService[] = [];
   const stopEmbedded = async () => {
     for (const service of embedded.reverse()) await service.stop().catch(() => undefined);
@@ -102,10 +110,12 @@ export async function boot(env: Env, opts: { viteMiddleware?: RequestHandler; lo
         server.closeAllConnections?.();
         await closeServices(services);
         await stopEmbedded();
+        releaseDataDir();
       },
     };
   } catch (error) {
     await stopEmbedded();
+    releaseDataDir();
     throw error;
   }
 }

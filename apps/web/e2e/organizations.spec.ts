@@ -91,6 +91,7 @@ test.describe("a super user", () => {
     await addForm.getByLabel("Email").fill(colleague.email);
     await addForm.getByRole("button", { name: "Add" }).click();
     await expect(page.locator("[data-sonner-toast]").filter({ hasText: "Invitation sent" })).toBeVisible();
+    await expect(page.getByTestId("organization-invite-row").filter({ hasText: colleague.email })).toContainText("Member");
     expect(await membershipsOf(created!.id)).not.toContainEqual({ email: colleague.email, role: "member" });
     const invitation = await waitForMail(colleague.email, new RegExp(`invited to join ${organization.name}`));
     const colleagueContext = await page.context().browser()!.newContext();
@@ -102,6 +103,7 @@ test.describe("a super user", () => {
     await expect(colleaguePage.locator("[data-sonner-toast]").filter({ hasText: "Invitation accepted" })).toBeVisible();
     await colleagueContext.close();
     await page.reload();
+    await expect(page.getByText("No pending invitations.")).toBeVisible();
     const colleagueRow = memberRow(page, colleague.email);
     await expect(colleagueRow).toContainText("Colin Colleague");
     expect(await membershipsOf(created!.id)).toContainEqual({ email: colleague.email, role: "member" });

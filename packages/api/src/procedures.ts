@@ -11,7 +11,7 @@ import { baseProcedure } from "./trpc.ts";
 import { loadOrganizationAccess, loadTeamAccess, resolveCaller } from "./services/access.ts";
 import { findMemberOrganizationId } from "./services/organizations.ts";
 import { findTeamMemberTeamId } from "./services/teams.ts";
-import { findInviteTeamId } from "./services/invites.ts";
+import { findInviteTeamId, findOrganizationInviteOrganizationId } from "./services/invites.ts";
 
 export const publicProcedure = baseProcedure;
 
@@ -70,6 +70,8 @@ const locator = <K extends string>(key: K, find: Locator<K>["find"] = async (_db
 export const byOrganizationId = locator("organizationId");
 /** `{ id }` is an organization member row's id. */
 export const byOrganizationMember = locator("id", findMemberOrganizationId);
+/** `{ id }` is a pending organization invitation's id. */
+export const byOrganizationInvite = locator("id", findOrganizationInviteOrganizationId);
 /** `{ teamId }` names the team. */
 export const byTeamId = locator("teamId");
 /** `{ id }` is the team's own id. */

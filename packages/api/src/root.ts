@@ -2,6 +2,7 @@ import { router } from "./trpc.ts";
 import { authRouter } from "./routers/auth/router.ts";
 import { healthRouter } from "./routers/health/router.ts";
 import { invitesRouter } from "./routers/invites/router.ts";
+import { organizationInvitesRouter } from "./routers/organization-invites/router.ts";
 import { organizationMembersRouter } from "./routers/organization-members/router.ts";
 import { organizationsRouter } from "./routers/organizations/router.ts";
 import { profileRouter } from "./routers/profile/router.ts";
@@ -14,6 +15,7 @@ export const appRouter = router({
   auth: authRouter,
   organizations: organizationsRouter,
   organizationMembers: organizationMembersRouter,
+  organizationInvites: organizationInvitesRouter,
   teams: teamsRouter,
   teamMembers: teamMembersRouter,
   invites: invitesRouter,

@@ -25,13 +25,14 @@ const hasNoControlCharacters = (value: string) => !CONTROL_CHARACTERS.test(value
 /** Any text field: free of control characters. */
 export const plainText = () => z.string().refine(hasNoControlCharacters, MSG.controlCharacters);
 
-const requiredString = (max: number, tooLong: string) =>
-  z.string({ error: MSG.required }).min(1, MSG.required).max(max, tooLong).refine(hasNoControlCharacters, MSG.controlCharacters);
+const requiredString = (max: number, tooLong: string) => z.string({ error: MSG.required }).min(1, MSG.required).max(max, tooLong);
+/** A new password: no control characters (an existing one is checked as it was set, whatever it holds). */
+const newPassword = (max: number, tooLong: string) => requiredString(max, tooLong).refine(hasNoControlCharacters, MSG.controlCharacters);
 
 /** Where a person returns after an emailed link: same-origin paths only (checked by safeRedirectPath). */
 const redirectToSchema = plainText().max(2000).optional();
 
-const signUpPasswordSchema = requiredString(PASSWORD_MAX, MSG.passwordTooLong).min(
+const signUpPasswordSchema = newPassword(PASSWORD_MAX, MSG.passwordTooLong).min(
   PASSWORD_MIN_SIGN_UP,
   MSG.passwordMinSignUp,
 );

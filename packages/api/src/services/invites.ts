@@ -52,7 +52,8 @@ export async function listPendingInvites(db: DbOrTx, teamId: string, now: Date):
 export const createInviteResult = z.discriminatedUnion("status", [
   /** A colleague already in the organization joined the team at once. */
   z.object({ status: z.literal("added"), userId: z.string(), email: z.string(), role: z.enum(TEAM_ROLES), addedToOrganization: z.boolean() }),
-  z.object({ status: z.literal("invited"), invite: pendingInviteItem, resent: z.boolean() }),
+  /** resent: the address had a pending invitation already; emailQueued: false when one was mailed minutes ago. */
+  z.object({ status: z.literal("invited"), invite: pendingInviteItem, resent: z.boolean(), emailQueued: z.boolean() }),
 ]);
 export type CreateInviteResult = z.infer<typeof createInviteResult>;
 
@@ -135,7 +136,7 @@ export async function createInvite(
     await enqueueMail(tx, { kind: "team_invite", to: email, payload: { inviteId: row.id } }, now);
     return row;
   });
-  return { status: "invited", invite: toInviteItem(invite, now), resent };
+  return { status: "invited", invite: toInviteItem(invite, now), resent, emailQueued: !quiet };
 }
 
 /** Cancelling deletes the invite (spec 4); an accepted one is no longer pending and cannot be cancelled. */
@@ -304,7 +305,7 @@ export type OrganizationInviteItem = z.infer<typeof organizationInviteItem>;
 export async function createOrganizationInvite(
   deps: InviteDeps & InviteLimits,
   input: { organizationId: string; email: string; role: OrganizationRole; inviterId: string },
-): Promise<{ invite: OrganizationInviteItem; resent: boolean }> {
+): Promise<{ invite: OrganizationInviteItem; resent: boolean; emailQueued: boolean }> {
   const email = normalizeEmail(input.email);
   const now = deps.now();
   const key = { organizationId_email: { organizationId: input.organizationId, email } };
@@ -328,5 +329,25 @@ export async function createOrganizationInvite(
     await enqueueMail(tx, { kind: "organization_invite", to: email, payload: { inviteId: row.id } }, now);
     return row;
   });
-  return { invite, resent };
+  return { invite, resent, emailQueued: !quiet };
+}
+
+export async function findOrganizationInviteOrganizationId(db: DbOrTx, inviteId: string): Promise<string | null> {
+  const row = await db.organizationInvite.findUnique({ where: { id: inviteId }, select: { organizationId: true } });
+  return row?.organizationId ?? null;
+}
+
+/** The organization's pending invitations, newest first (expired ones too: inviting again renews them). */
+export async function listOrganizationInvites(db: DbOrTx, organizationId: string): Promise<OrganizationInviteItem[]> {
+  return db.organizationInvite.findMany({
+    where: { organizationId, status: "pending" },
+    orderBy: [{ createdAt: "desc" }, { id: "asc" }],
+    select: { id: true, organizationId: true, email: true, role: true, createdAt: true, expiresAt: true },
+  });
+}
+
+/** Cancelling deletes a pending organization invitation; it can no longer be accepted. */
+export async function cancelOrganizationInvite(db: DbOrTx, input: { organizationId: string; inviteId: string }): Promise<void> {
+  const { count } = await db.organizationInvite.deleteMany({ where: { id: input.inviteId, organizationId: input.organizationId, status: "pending" } });
+  if (count === 0) fail("NOT_FOUND", MSG.inviteNotFound);
 }

@@ -113,7 +113,7 @@ export async function findMemberOrganizationId(db: DbOrTx, memberId: string): Pr
 
 export const addOrganizationMemberResult = z.discriminatedUnion("status", [
   z.object({ status: z.literal("member"), member: organizationMemberItem }),
-  z.object({ status: z.literal("invited"), invite: organizationInviteItem, resent: z.boolean() }),
+  z.object({ status: z.literal("invited"), invite: organizationInviteItem, resent: z.boolean(), emailQueued: z.boolean() }),
 ]);
 export type AddOrganizationMemberResult = z.infer<typeof addOrganizationMemberResult>;
 
@@ -186,6 +186,7 @@ export async function removeOrganizationMember(
     await tx.teamMember.deleteMany({ where: { userId: target.userId, ...inOrganization } });
     // An invitation still pending would bring them back in when accepted.
     await tx.pendingInvite.deleteMany({ where: { email, status: "pending", ...inOrganization } });
+    await tx.organizationInvite.deleteMany({ where: { email, status: "pending", organizationId: input.organizationId } });
     await tx.organizationMember.delete({ where: { id: input.memberId } });
   });
 }

@@ -29,7 +29,9 @@ export function AddOrganizationMemberForm({ organizationId }: { organizationId: 
 
   const add = trpc.organizationMembers.add.useMutation({
     async onSuccess(result) {
-      if (result.status === "invited") {
+      if (result.status === "invited" && !result.emailQueued) {
+        toast("Invitation already sent", { description: `An invitation was sent to ${result.invite.email} a few minutes ago.` });
+      } else if (result.status === "invited") {
         toast.success(result.resent ? "Invitation sent again" : "Invitation sent", {
           description: `${result.invite.email} will join the organization once they accept the emailed invitation.`,
         });
@@ -38,6 +40,7 @@ export function AddOrganizationMemberForm({ organizationId }: { organizationId: 
       }
       reset();
       await Promise.all([
+        utils.organizationInvites.listPending.invalidate({ organizationId }),
         utils.organizationMembers.list.invalidate({ organizationId }),
         utils.organizations.get.invalidate({ organizationId }),
         utils.organizations.list.invalidate(),

@@ -1,5 +1,6 @@
 // /organizations/{organizationId}/members (super users; the route's guard sends others to /): the
-// organization's members with role changes and removal, and a form to add someone by email.
+// organization's members with role changes and removal, a form to invite someone by email, and the
+// pending invitations.
 import { Link } from "@tanstack/react-router";
 import { ArrowLeft, RefreshCw } from "lucide-react";
 import { memberCountLabel } from "@promptly/shared";
@@ -8,6 +9,7 @@ import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { trpc } from "@/lib/trpc";
 import { AddOrganizationMemberForm } from "./add-organization-member-form.tsx";
+import { OrganizationInvites } from "./organization-invites.tsx";
 import { OrganizationMembersTable } from "./organization-members-table.tsx";
 
 export function OrganizationMembersPage({ organizationId }: { organizationId: string }) {
@@ -62,6 +64,7 @@ export function OrganizationMembersPage({ organizationId }: { organizationId: st
       </div>
 
       <AddOrganizationMemberForm organizationId={organizationId} />
+      <OrganizationInvites organizationId={organizationId} />
 
       <Card>
         <CardHeader>

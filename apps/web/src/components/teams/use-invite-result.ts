@@ -10,6 +10,10 @@ export function useInviteResult(teamId: string, teamName: string) {
   return async function announce(result: InviteResult) {
     if (result.status === "added") {
       toast.success("Member added", { description: `${result.email} has been added to ${teamName}.` });
+    } else if (!result.emailQueued) {
+      toast("Invitation already sent", {
+        description: `An invitation to join ${teamName} was sent to ${result.invite.email} a few minutes ago.`,
+      });
     } else {
       toast.success(result.resent ? "Invitation sent again" : "Invitation sent", {
         description: `An invitation to join ${teamName} has been sent to ${result.invite.email}.`,

@@ -24,6 +24,7 @@ export const organizationMembersRoute = createRoute({
     await Promise.all([
       api.organizations.get.ensureData({ organizationId }),
       api.organizationMembers.list.ensureData({ organizationId }),
+      api.organizationInvites.listPending.ensureData({ organizationId }),
     ]).catch(() => undefined);
   },
   component: function OrganizationMembersRouteComponent() {

@@ -110,12 +110,10 @@ const cases: [procedure: string, label: string, message: string, input: unknown]
   ...CONTROL_CHARACTERS.flatMap(([name, c]) => [
     ["signUp", `${name} in the password`, MSG.controlCharacters, { email: "new-person@example.test", password: `secret${c}word` }],
     ["signUp", `${name} in the redirect`, MSG.controlCharacters, { email: "new-person@example.test", password: PASSWORD, redirectTo: `/teams${c}` }],
-    ["signIn", `${name} in the password`, MSG.controlCharacters, { email: "x@example.test", password: `secret${c}word` }],
     ["signIn", `${name} in the redirect`, MSG.controlCharacters, { email: "x@example.test", password: PASSWORD, redirectTo: `/${c}` }],
     ["sendMagicLink", `${name} in the redirect`, MSG.controlCharacters, { email: "x@example.test", redirectTo: `/a${c}b` }],
     ["sendMagicLink", `${name} in the email`, MSG.invalidEmail, { email: `x${c}@example.test` }],
     ["requestPasswordReset", `${name} in the email`, MSG.invalidEmail, { email: `x@exa${c}mple.test` }],
-    ["verifyEmail", `${name} in the password`, MSG.controlCharacters, { token: TOKEN, password: `pass${c}` }],
     ["resetPassword", `${name} in the password`, MSG.controlCharacters, { token: TOKEN, password: `new-pass${c}word` }],
   ] as [string, string, string, unknown][]),
 ];

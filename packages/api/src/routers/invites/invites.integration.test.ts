@@ -124,7 +124,7 @@ describe("invites.create", () => {
 
     await advanceClock(h, DAY_MS);
     const again = await world.callers.orgAdmin.invites.create({ teamId: team.id, email, role: "editor" });
-    expect(again).toMatchObject({ status: "invited", resent: true, invite: { id: invite.id, role: "editor" } });
+    expect(again).toMatchObject({ status: "invited", resent: true, emailQueued: true, invite: { id: invite.id, role: "editor" } });
     if (again.status !== "invited") throw new Error("unreachable");
     expect(again.invite.expiresAt.getTime()).toBeGreaterThan(invite.expiresAt.getTime());
     expect(await db().pendingInvite.count({ where: { teamId: team.id, email } })).toBe(1);
@@ -137,7 +137,7 @@ describe("invites.create", () => {
     await h.mail.waitFor(email, /invited to join Core/);
     await advanceClock(h, 60_000);
     const again = await world.callers.admin.invites.create({ teamId: team.id, email, role: "editor" });
-    expect(again).toMatchObject({ status: "invited", resent: true, invite: { id: invite.id, role: "editor" } });
+    expect(again).toMatchObject({ status: "invited", resent: true, emailQueued: false, invite: { id: invite.id, role: "editor" } });
     await h.mail.settled();
     expect(await h.mail.list(email)).toHaveLength(1);
   });

@@ -90,6 +90,28 @@ describe("adding members by email", () => {
     expect(await h.database.db.organizationInvite.count({ where: { organizationId: organization.id } })).toBe(0);
   });
 
+  it("a pending invitation is listed for the organization's admins and can be cancelled; removal of a member cancels theirs", async () => {
+    const admin = await createAccount(h);
+    const person = await createAccount(h);
+    const organization = await createOrganization(h, [{ userId: admin.id, role: "admin" }, { userId: person.id, role: "member" }]);
+    const adminApi = (await signedIn(h, admin)).api;
+    const first = await adminApi.organizationMembers.add({ organizationId: organization.id, email: "first@example.test", role: "admin" });
+    if (first.status !== "invited") throw new Error("unreachable");
+    expect((await adminApi.organizationInvites.listPending({ organizationId: organization.id })).map((i) => [i.email, i.role])).toEqual([
+      ["first@example.test", "admin"],
+    ]);
+    await adminApi.organizationInvites.cancel({ id: first.invite.id });
+    expect(await adminApi.organizationInvites.listPending({ organizationId: organization.id })).toEqual([]);
+    expect(await outcome(adminApi.organizationInvites.cancel({ id: first.invite.id }))).toEqual({ code: "NOT_FOUND", message: MSG.notFound });
+    // An invitation to someone who is then removed would bring them back: it goes with the removal.
+    await h.database.db.organizationInvite.create({
+      data: { organizationId: organization.id, email: person.email, role: "admin", expiresAt: new Date(h.clock.now().getTime() + 86_400_000) },
+    });
+    const memberId = organization.members.find((m) => m.userId === person.id)!.id;
+    await adminApi.organizationMembers.remove({ id: memberId });
+    expect(await h.database.db.organizationInvite.count({ where: { organizationId: organization.id, email: person.email } })).toBe(0);
+  });
+
   it("the role defaults to member", async () => {
     const person = await createAccount(h);
     const { id } = await rootApi.organizations.create({ name: "Default role" });

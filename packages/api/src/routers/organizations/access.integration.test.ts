@@ -21,6 +21,8 @@ interface World {
   admin: TestAccount;
   /** A second member the member procedures act on. */
   targetMemberId: string;
+  /** A pending invitation the invitation procedures act on. */
+  inviteId: string;
   outsider: TestAccount;
   api: TestClient["api"];
 }
@@ -43,7 +45,11 @@ async function world(kind: Kind): Promise<World> {
     superUser: await createAccount(h, { superUser: true }),
   }[kind];
   const client = callerAccount ? await signedIn(h, callerAccount) : h.client();
+  const invite = await h.database.db.organizationInvite.create({
+    data: { organizationId: organization.id, email: "invited@example.test", role: "member", expiresAt: new Date(h.clock.now().getTime() + 86_400_000) },
+  });
   return {
+    inviteId: invite.id,
     organizationId: organization.id,
     admin,
     targetMemberId: organization.members.find((m) => m.userId === target.id)!.id,
@@ -63,6 +69,7 @@ async function snapshot(organizationId: string) {
       select: { id: true, userId: true, role: true },
     }),
     organizations: await db.organization.count(),
+    invites: await db.organizationInvite.count({ where: { organizationId } }),
   };
 }
 
@@ -141,6 +148,18 @@ const PROCEDURES: Record<string, ProcedureCase> = {
       // Someone outside the organization is invited; they join only by accepting.
       expect(value).toMatchObject({ status: "invited", invite: { email: w.outsider.email, role: "member" } });
       expect((await snapshot(w.organizationId)).members).toHaveLength(3);
+    },
+  },
+  "organizationInvites.listPending": {
+    call: (w) => w.api.organizationInvites.listPending({ organizationId: w.organizationId }),
+    expected: adminsOnly,
+    verify: (w, value) => expect(value).toEqual([expect.objectContaining({ id: w.inviteId, email: "invited@example.test" })]),
+  },
+  "organizationInvites.cancel": {
+    call: (w) => w.api.organizationInvites.cancel({ id: w.inviteId }),
+    expected: adminsOnly,
+    async verify(w) {
+      expect(await h.database.db.organizationInvite.count({ where: { id: w.inviteId } })).toBe(0);
     },
   },
   "organizationMembers.updateRole": {
