@@ -10,6 +10,8 @@ import { enqueueMail } from "./outbox.ts";
 import type { RateLimiter } from "./rate-limiter.ts";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
+/** Namespace of the advisory lock that serialises invitations of one address to one team or organization. */
+const INVITE_LOCK = 7_253_003;
 
 export interface InviteDeps {
   db: Db;
@@ -95,13 +97,16 @@ export async function createInvite(
   const team = await db.team.findUnique({ where: { id: input.teamId }, select: { id: true, organizationId: true } });
   if (!team) return fail("NOT_FOUND", MSG.notFound);
 
-  const colleague = await db.organizationMember.findFirst({
-    where: { organizationId: team.organizationId, user: { email } },
-    select: { userId: true },
-  });
-  if (colleague) {
-    enforceInviteLimits(deps, input.inviterId, null);
-    return db.$transaction(async (tx) => {
+  return db.$transaction(async (tx): Promise<CreateInviteResult> => {
+    // Invitations of one address to one place are made one at a time (no lost upsert race).
+    await tx.$executeRaw`SELECT pg_advisory_xact_lock(${INVITE_LOCK}::int, hashtext(${`${team.id}:${email}`}))`;
+    // The colleague's membership is share-locked: a concurrent removal from the organization waits.
+    const [colleague] = await tx.$queryRaw<{ userId: string }[]>`
+      SELECT m.user_id::text AS "userId" FROM organization_members m JOIN users u ON u.id = m.user_id
+      WHERE m.organization_id = ${team.organizationId}::uuid AND u.email = ${email}
+      FOR SHARE OF m`;
+    if (colleague) {
+      enforceInviteLimits(deps, input.inviterId, null);
       const membership = await tx.teamMember.createMany({
         data: [{ teamId: team.id, userId: colleague.userId, role: input.role }],
         skipDuplicates: true,
@@ -109,34 +114,27 @@ export async function createInvite(
       if (membership.count === 0) fail("ALREADY_EXISTS", TEAM_MSG.alreadyTeamMember, "ALREADY_MEMBER");
       // An earlier invite to the same address is settled by the direct add.
       await tx.pendingInvite.deleteMany({ where: { teamId: team.id, email, status: "pending" } });
-      return { status: "added" as const, userId: colleague.userId, email, role: input.role, addedToOrganization: false };
-    });
-  }
+      return { status: "added", userId: colleague.userId, email, role: input.role, addedToOrganization: false };
+    }
 
-  const previous = await db.pendingInvite.findUnique({
-    where: { teamId_email: { teamId: team.id, email } },
-    select: { status: true, createdAt: true },
-  });
-  const resent = previous?.status === "pending";
-  const quiet = resent && now.getTime() - previous.createdAt.getTime() < INVITE_RESEND_QUIET_MS;
-  enforceInviteLimits(deps, input.inviterId, quiet ? null : email);
-  const expiresAt = new Date(now.getTime() + INVITE_TTL_DAYS * DAY_MS);
-  const invite = await db.$transaction(async (tx) => {
+    const key = { teamId_email: { teamId: team.id, email } };
+    const previous = await tx.pendingInvite.findUnique({ where: key, select: { status: true, createdAt: true } });
+    const resent = previous?.status === "pending";
+    const quiet = resent && now.getTime() - previous.createdAt.getTime() < INVITE_RESEND_QUIET_MS;
+    enforceInviteLimits(deps, input.inviterId, quiet ? null : email);
     if (quiet) {
       // The mail just sent stands; only the role follows the latest choice.
-      return tx.pendingInvite.update({ where: { teamId_email: { teamId: team.id, email } }, data: { role: input.role }, select: inviteSelect });
+      const row = await tx.pendingInvite.update({ where: key, data: { role: input.role }, select: inviteSelect });
+      return { status: "invited", invite: toInviteItem(row, now), resent, emailQueued: false };
     }
-    const refreshed = { role: input.role, status: "pending" as const, invitedById: input.inviterId, expiresAt, createdAt: now, acceptedAt: null };
-    const row = await tx.pendingInvite.upsert({
-      where: { teamId_email: { teamId: team.id, email } },
-      create: { teamId: team.id, email, ...refreshed },
-      update: refreshed,
-      select: inviteSelect,
-    });
+    const refreshed = {
+      role: input.role, status: "pending" as const, invitedById: input.inviterId, createdAt: now, acceptedAt: null,
+      expiresAt: new Date(now.getTime() + INVITE_TTL_DAYS * DAY_MS),
+    };
+    const row = await tx.pendingInvite.upsert({ where: key, create: { teamId: team.id, email, ...refreshed }, update: refreshed, select: inviteSelect });
     await enqueueMail(tx, { kind: "team_invite", to: email, payload: { inviteId: row.id } }, now);
-    return row;
+    return { status: "invited", invite: toInviteItem(row, now), resent, emailQueued: true };
   });
-  return { status: "invited", invite: toInviteItem(invite, now), resent, emailQueued: !quiet };
 }
 
 /** Cancelling deletes the invite (spec 4); an accepted one is no longer pending and cannot be cancelled. */
@@ -310,11 +308,14 @@ export async function createOrganizationInvite(
   const now = deps.now();
   const key = { organizationId_email: { organizationId: input.organizationId, email } };
   const select = { id: true, organizationId: true, email: true, role: true, createdAt: true, expiresAt: true } as const;
-  const previous = await deps.db.organizationInvite.findUnique({ where: key, select: { status: true, createdAt: true } });
-  const resent = previous?.status === "pending";
-  const quiet = resent && now.getTime() - previous.createdAt.getTime() < INVITE_RESEND_QUIET_MS;
-  enforceInviteLimits(deps, input.inviterId, quiet ? null : email);
+  let resent = false;
+  let quiet = false;
   const invite = await deps.db.$transaction(async (tx) => {
+    await tx.$executeRaw`SELECT pg_advisory_xact_lock(${INVITE_LOCK}::int, hashtext(${`${input.organizationId}:${email}`}))`;
+    const previous = await tx.organizationInvite.findUnique({ where: key, select: { status: true, createdAt: true } });
+    resent = previous?.status === "pending";
+    quiet = resent && now.getTime() - previous!.createdAt.getTime() < INVITE_RESEND_QUIET_MS;
+    enforceInviteLimits(deps, input.inviterId, quiet ? null : email);
     if (quiet) return tx.organizationInvite.update({ where: key, data: { role: input.role }, select });
     const refreshed = {
       role: input.role, status: "pending" as const, invitedById: input.inviterId, acceptedAt: null, createdAt: now,

@@ -132,6 +132,19 @@ describe("invites.create", () => {
     await expect.poll(async () => (await h.mail.list(email)).length, { timeout: 10_000 }).toBe(2);
   });
 
+  it("two invitations of one address at the same moment make one invitation and one mail, and both are answered", async () => {
+    const team = await world.team();
+    const email = uniqueEmail("race");
+    const results = await Promise.all([
+      world.callers.admin.invites.create({ teamId: team.id, email, role: "viewer" }),
+      world.callers.orgAdmin.invites.create({ teamId: team.id, email, role: "editor" }),
+    ]);
+    expect(results.map((r) => r.status)).toEqual(["invited", "invited"]);
+    expect(await db().pendingInvite.count({ where: { teamId: team.id, email } })).toBe(1);
+    await h.mail.settled();
+    expect(await h.mail.list(email)).toHaveLength(1);
+  });
+
   it("inviting the same address again within minutes sends nothing new; only the role follows", async () => {
     const { team, email, invite } = await pendingInvite(uniqueEmail("twice"), "viewer");
     await h.mail.waitFor(email, /invited to join Core/);
