@@ -191,6 +191,14 @@ describe("only our own host names are served (finding 7)", () => {
     expect((await rawRequest({ path: "/trpc/auth.me", host: "evil.test" })).status).toBe(421);
   });
 
+  it("health answers under any name (load balancers probe by address), but with the status alone", async () => {
+    const foreign = await rawRequest({ path: "/api/health", host: "10.1.2.3:3000" });
+    expect(foreign.status).toBe(200);
+    expect(JSON.parse(foreign.body)).toEqual({ status: "ok", db: "ok", storage: "ok", mail: "ok" });
+    const own = await rawRequest({ path: "/api/health", host: "localhost:3000" });
+    expect(JSON.parse(own.body)).toHaveProperty("outbox");
+  });
+
   it("APP_URL's name, the loopback names of a loopback APP_URL and ALLOWED_HOSTS are served", async () => {
     for (const host of ["localhost:3000", "127.0.0.1", "[::1]:3000", "promptly.internal", "PROMPTLY.INTERNAL:8080"]) {
       expect((await rawRequest({ path: "/api/health", host })).status, host).toBe(200);

@@ -89,7 +89,10 @@ export function hostGuard(allowed: ReadonlySet<string>) {
   return (req: Request, res: Response, next: NextFunction) => {
     const host = req.get("host");
     if (host && allowed.has(hostName(host))) return next();
-    if (req.path === "/api/health" || req.path.startsWith("/api/health/")) return next();
+    if (req.path === "/api/health" || req.path.startsWith("/api/health/")) {
+      res.locals["foreignHost"] = true; // answered with the status alone
+      return next();
+    }
     res.status(421).type("text/plain").setHeader("Cache-Control", "no-store");
     res.send("This server does not answer to that host name. Set APP_URL or ALLOWED_HOSTS to the names it is reached by.");
   };
