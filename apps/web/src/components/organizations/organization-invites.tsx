@@ -5,10 +5,8 @@ import { toast } from "sonner";
 import { ORGANIZATION_ROLE_LABELS } from "@promptly/shared";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
-import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
+import { InviteTable } from "@/components/members/invite-table";
 import { trpc } from "@/lib/trpc";
-
-const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: "medium" });
 
 export function OrganizationInvites({ organizationId }: { organizationId: string }) {
   const utils = trpc.useUtils();
@@ -34,40 +32,25 @@ export function OrganizationInvites({ organizationId }: { organizationId: string
           <p role="alert" className="py-4 text-center text-sm text-destructive">
             {invites.error.message}
           </p>
-        ) : invites.data.length === 0 ? (
-          <p className="py-4 text-center text-sm text-muted-foreground">No pending invitations.</p>
         ) : (
-          <Table aria-label="Pending organization invitations">
-            <TableHeader>
-              <TableRow>
-                <TableHead>Email</TableHead>
-                <TableHead>Role</TableHead>
-                <TableHead>Sent</TableHead>
-                <TableHead className="text-right">Actions</TableHead>
-              </TableRow>
-            </TableHeader>
-            <TableBody>
-              {invites.data.map((invite) => (
-                <TableRow key={invite.id} data-testid="organization-invite-row" data-email={invite.email}>
-                  <TableCell className="font-medium">{invite.email}</TableCell>
-                  <TableCell>{ORGANIZATION_ROLE_LABELS[invite.role]}</TableCell>
-                  <TableCell className="text-muted-foreground">{dateFormat.format(invite.createdAt)}</TableCell>
-                  <TableCell className="text-right">
-                    <Button
-                      variant="ghost"
-                      size="sm"
-                      disabled={cancel.isPending && cancel.variables?.id === invite.id}
-                      aria-label={`Cancel invitation to ${invite.email}`}
-                      onClick={() => cancel.mutate({ id: invite.id })}
-                    >
-                      <MailX aria-hidden="true" />
-                      Cancel
-                    </Button>
-                  </TableCell>
-                </TableRow>
-              ))}
-            </TableBody>
-          </Table>
+          <InviteTable
+            label="Pending organization invitations"
+            rowTestId="organization-invite-row"
+            invites={invites.data}
+            labels={ORGANIZATION_ROLE_LABELS}
+            actions={(invite) => (
+              <Button
+                variant="ghost"
+                size="sm"
+                disabled={cancel.isPending && cancel.variables?.id === invite.id}
+                aria-label={`Cancel invitation to ${invite.email}`}
+                onClick={() => cancel.mutate({ id: invite.id })}
+              >
+                <MailX aria-hidden="true" />
+                Cancel
+              </Button>
+            )}
+          />
         )}
       </CardContent>
     </Card>
