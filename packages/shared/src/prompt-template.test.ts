@@ -1,0 +1,129 @@
+import { describe, expect, it } from "vitest";
+import { compile, effectiveContract, extractVariables, lint, type PromptVersionBody } from "./prompt-template.ts";
+
+const text = (template: string, variables?: PromptVersionBody["variables"]): PromptVersionBody => ({ type: "text", template, variables });
+
+describe("extractVariables", () => {
+  it.each([
+    ["Hello {{name}}", ["name"]],
+    ["Hello {{ name }} and {{  other_1 }}, again {{name}}", ["name", "other_1"]],
+    ["No variables here", []],
+    ["A literal \\{{ not_a_variable }} stays", []],
+    ["{{ 1bad }} and {{ good }}", ["good"]],
+    ['JSON {"a": {"b": 1}} is text', []],
+  ])("%s", (template, names) => {
+    expect(extractVariables({ type: "text", template })).toEqual(names);
+  });
+
+  it("reads every message of a chat prompt, in order", () => {
+    const body = {
+      type: "chat" as const,
+      messages: [
+        { role: "system" as const, content: "You help {{ customer }}." },
+        { role: "user" as const, content: "{{question}} (for {{customer}})" },
+      ],
+    };
+    expect(extractVariables(body)).toEqual(["customer", "question"]);
+  });
+
+  it("an undescribed variable of the template is a required string in the contract", () => {
+    expect(effectiveContract(text("{{ a }} {{ b }}", [{ name: "b", type: "number" }]))).toEqual([
+      { name: "b", type: "number" },
+      { name: "a", type: "string", required: true },
+    ]);
+  });
+});
+
+describe("compile", () => {
+  it("fills every variable, spaces inside the braces allowed, and keeps escaped braces", () => {
+    expect(compile(text("Hi {{ name }}, you are {{age}}. \\{{ literal }}", [{ name: "age", type: "number" }]), { name: "Ada", age: 36 })).toEqual({
+      ok: true,
+      text: "Hi Ada, you are 36. {{ literal }}",
+    });
+  });
+
+  it("reports every offending variable at once, and renders nothing", () => {
+    const result = compile(
+      text("{{a}} {{b}} {{c}} {{d}} {{e}}", [
+        { name: "b", type: "number" },
+        { name: "c", type: "enum", options: ["red", "blue"] },
+        { name: "d", type: "boolean" },
+        { name: "e", type: "string", required: false },
+      ]),
+      { b: "7", c: "green", d: "yes" },
+    );
+    expect(result).toEqual({
+      ok: false,
+      problems: [
+        { variable: "b", message: "must be a number" },
+        { variable: "c", message: "must be one of 'red', 'blue'" },
+        { variable: "d", message: "must be true or false" },
+        { variable: "a", message: "is required" },
+      ],
+      message: "'b' must be a number; 'c' must be one of 'red', 'blue'; 'd' must be true or false; 'a' is required",
+    });
+  });
+
+  it("uses defaults, renders an optional variable without value as nothing, ignores unknown values, never escapes HTML", () => {
+    const version = text("<b>{{ greeting }}</b> {{ name }}{{ suffix }} {{ data }}", [
+      { name: "greeting", type: "string", default: "Hello" },
+      { name: "suffix", type: "string", required: false },
+      { name: "data", type: "json" },
+    ]);
+    expect(compile(version, { name: "<Ada & co>", data: { tags: ["a", "b"] }, extra: "ignored" })).toEqual({
+      ok: true,
+      text: '<b>Hello</b> <Ada & co> {"tags":["a","b"]}',
+    });
+  });
+
+  it("a value given as null counts as missing", () => {
+    expect(compile(text("{{ a }}"), { a: null })).toMatchObject({ ok: false, problems: [{ variable: "a", message: "is required" }] });
+  });
+
+  it("fills each message of a chat prompt and keeps the roles", () => {
+    const version: PromptVersionBody = {
+      type: "chat",
+      messages: [
+        { role: "system", content: "Support for {{ customer }}" },
+        { role: "user", content: "{{ question }}" },
+      ],
+    };
+    expect(compile(version, { customer: "Acme", question: "Where is my order?" })).toEqual({
+      ok: true,
+      messages: [
+        { role: "system", content: "Support for Acme" },
+        { role: "user", content: "Where is my order?" },
+      ],
+    });
+  });
+});
+
+describe("lint", () => {
+  it.each<[string, PromptVersionBody, string[]]>([
+    ["an empty template", text("   "), ["The template is empty"]],
+    ["an unclosed '{{'", text("Hello {{ name"), ["'{{' without a closing '}}' at character 7"]],
+    ["a '{{' opened again before closing", text("{{ a {{ b }}"), ["'{{' without a closing '}}' at character 1"]],
+    ["an invalid variable name", text("{{ first name }}"), ["'{{ first name }}' is not a valid variable name (letters, digits and _, not starting with a digit)"]],
+    ["a chat prompt without messages", { type: "chat", messages: [] }, ["A chat prompt needs at least one message"]],
+    ["an empty message", { type: "chat", messages: [{ role: "user", content: " " }] }, ["Message 1 (user) is empty"]],
+    ["a default that breaks its type", text("{{ n }}", [{ name: "n", type: "number", default: "ten" }]), ["The default of 'n' must be a number"]],
+    ["an enum without options", text("{{ c }}", [{ name: "c", type: "enum" }]), ["'c' is an enum without options"]],
+    ["a variable described twice", text("{{ a }}", [{ name: "a", type: "string" }, { name: "a", type: "number" }]), ["'a' is described twice"]],
+  ])("error: %s", (_case, draft, errors) => {
+    expect(lint(draft).errors).toEqual(errors);
+  });
+
+  it("warns (without blocking) about an unused description, a stray '}}' and a very long prompt", () => {
+    const result = lint(text(`{{ used }} and a JSON example {"a": {"b": 1}} ${"x".repeat(33_000)}`, [{ name: "unused", type: "string" }]));
+    expect(result.errors).toEqual([]);
+    expect(result.warnings).toEqual([
+      "'}}' without an opening '{{' is kept as text; write '{{ name }}' for a variable",
+      "'unused' is described but the template does not use it",
+      "The prompt is long: about 8,262 tokens",
+    ]);
+  });
+
+  it("a clean draft has neither", () => {
+    expect(lint(text("Summarise {{ document }} in {{ words }} words.", [{ name: "words", type: "number", default: 50 }]))).toEqual({ errors: [], warnings: [] });
+  });
+});

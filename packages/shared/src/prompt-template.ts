@@ -1,0 +1,215 @@
+// Prompt templates: `{{ name }}` variables with a typed contract, one compile function and one lint,
+// shared by the server, the web's editor and try-it panel, and the typed client (the prompt library
+// issue). A value that breaks the contract is an error naming every offending variable: nothing
+// renders blank by accident.
+
+/** `{{ name }}`: spaces inside the braces allowed; `\{{` is a literal `{{`. */
+const VARIABLE_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+const VARIABLE_TYPES = ["string", "number", "boolean", "enum", "json"] as const;
+type VariableType = (typeof VARIABLE_TYPES)[number];
+const CHAT_ROLES = ["system", "user", "assistant"] as const;
+type ChatRole = (typeof CHAT_ROLES)[number];
+
+/** What the author says of one variable. A variable of the template that is not described is a required string. */
+export interface VariableContract {
+  name: string;
+  type: VariableType;
+  /** Default true. */
+  required?: boolean;
+  default?: unknown;
+  description?: string;
+  /** For `enum`: the allowed values. */
+  options?: string[];
+}
+
+interface ChatMessage {
+  role: ChatRole;
+  content: string;
+}
+
+export type PromptBody = { type: "text"; template: string } | { type: "chat"; messages: ChatMessage[] };
+export type PromptVersionBody = PromptBody & { variables?: VariableContract[] };
+
+/** About characters per token: a template over this many "tokens" draws a warning. */
+const LONG_TEMPLATE_TOKENS = 8_000;
+
+type Part = { text: string } | { variable: string; valid: boolean };
+
+interface Scan {
+  parts: Part[];
+  /** Problems of the template's syntax, in the order met. */
+  problems: string[];
+  strayClosings: number;
+}
+
+/** Splits a template into text and variables, noting unbalanced braces and invalid names. */
+function scan(template: string): Scan {
+  const parts: Part[] = [];
+  const problems: string[] = [];
+  let strayClosings = 0;
+  let text = "";
+  let i = 0;
+  while (i < template.length) {
+    if (template.startsWith("\\{{", i)) {
+      text += "{{";
+      i += 3;
+    } else if (template.startsWith("{{", i)) {
+      const end = template.indexOf("}}", i + 2);
+      const nextOpen = template.indexOf("{{", i + 2);
+      if (end === -1 || (nextOpen !== -1 && nextOpen < end)) {
+        problems.push(`'{{' without a closing '}}' at character ${i + 1}`);
+        text += "{{";
+        i += 2;
+        continue;
+      }
+      const name = template.slice(i + 2, end).trim();
+      const valid = VARIABLE_NAME.test(name);
+      if (!valid) problems.push(`'{{ ${name} }}' is not a valid variable name (letters, digits and _, not starting with a digit)`);
+      if (text) parts.push({ text });
+      text = "";
+      parts.push({ variable: name, valid });
+      i = end + 2;
+    } else {
+      if (template.startsWith("}}", i)) strayClosings += 1;
+      text += template[i];
+      i += 1;
+    }
+  }
+  if (text) parts.push({ text });
+  return { parts, problems, strayClosings };
+}
+
+const templatesOf = (body: PromptBody): string[] => (body.type === "text" ? [body.template] : body.messages.map((m) => m.content));
+
+/** The variable names a prompt uses, in the order they first appear (every message, for chat). */
+export function extractVariables(body: PromptBody): string[] {
+  const names: string[] = [];
+  for (const template of templatesOf(body)) {
+    for (const part of scan(template).parts) {
+      if ("variable" in part && part.valid && !names.includes(part.variable)) names.push(part.variable);
+    }
+  }
+  return names;
+}
+
+/** The contract in force: the described variables, and each undescribed one of the template as a required string. */
+export function effectiveContract(body: PromptVersionBody): VariableContract[] {
+  const described = body.variables ?? [];
+  const undescribed = extractVariables(body)
+    .filter((name) => !described.some((v) => v.name === name))
+    .map((name): VariableContract => ({ name, type: "string", required: true }));
+  return [...described, ...undescribed];
+}
+
+/** Why `value` does not fit `contract`, or null when it does. */
+function typeProblem(contract: VariableContract, value: unknown): string | null {
+  switch (contract.type) {
+    case "string":
+      return typeof value === "string" ? null : "must be a string";
+    case "number":
+      return typeof value === "number" && Number.isFinite(value) ? null : "must be a number";
+    case "boolean":
+      return typeof value === "boolean" ? null : "must be true or false";
+    case "enum":
+      return typeof value === "string" && (contract.options ?? []).includes(value)
+        ? null
+        : `must be one of ${(contract.options ?? []).map((o) => `'${o}'`).join(", ") || "its options (none are set)"}`;
+    case "json":
+      try {
+        return JSON.stringify(value) === undefined ? "must be a JSON value" : null;
+      } catch {
+        return "must be a JSON value";
+      }
+  }
+}
+
+const rendered = (contract: VariableContract, value: unknown): string =>
+  contract.type === "json" ? JSON.stringify(value) : String(value);
+
+interface VariableProblem {
+  variable: string;
+  message: string;
+}
+
+export type CompileResult =
+  | { ok: true; text: string }
+  | { ok: true; messages: ChatMessage[] }
+  | { ok: false; problems: VariableProblem[]; message: string };
+
+/**
+ * Fills the template (or every message) with `values`. A missing required value, a value of the
+ * wrong type or an enum value outside its options is an error, reported for every offending variable
+ * at once. An optional variable without value or default renders as nothing; values the contract does
+ * not know are ignored. No HTML escaping: prompts are text for a model, not markup.
+ */
+export function compile(version: PromptVersionBody, values: Record<string, unknown>): CompileResult {
+  const contract = effectiveContract(version);
+  const problems: VariableProblem[] = [];
+  const filled = new Map<string, string>();
+  for (const variable of contract) {
+    const given = Object.hasOwn(values, variable.name) ? values[variable.name] : undefined;
+    const value = given ?? variable.default;
+    if (value === undefined || value === null) {
+      if (variable.required ?? true) problems.push({ variable: variable.name, message: "is required" });
+      else filled.set(variable.name, "");
+      continue;
+    }
+    const problem = typeProblem(variable, value);
+    if (problem) problems.push({ variable: variable.name, message: problem });
+    else filled.set(variable.name, rendered(variable, value));
+  }
+  if (problems.length) {
+    return { ok: false, problems, message: problems.map((p) => `'${p.variable}' ${p.message}`).join("; ") };
+  }
+  const fill = (template: string) =>
+    scan(template)
+      .parts.map((part) => ("text" in part ? part.text : part.valid ? (filled.get(part.variable) ?? "") : `{{ ${part.variable} }}`))
+      .join("");
+  if (version.type === "text") return { ok: true, text: fill(version.template) };
+  return { ok: true, messages: version.messages.map((message) => ({ role: message.role, content: fill(message.content) })) };
+}
+
+export interface LintResult {
+  /** Block the save. */
+  errors: string[];
+  /** Shown, but the save goes through. */
+  warnings: string[];
+}
+
+/** Checks a draft before it is saved (on the server) and while it is written (in the editor). */
+export function lint(draft: PromptVersionBody): LintResult {
+  const errors: string[] = [];
+  const warnings: string[] = [];
+  if (draft.type === "chat" && draft.messages.length === 0) errors.push("A chat prompt needs at least one message");
+  if (draft.type === "text" && !draft.template.trim()) errors.push("The template is empty");
+  if (draft.type === "chat") {
+    draft.messages.forEach((message, index) => {
+      if (!message.content.trim()) errors.push(`Message ${index + 1} (${message.role}) is empty`);
+    });
+  }
+  let strayClosings = 0;
+  templatesOf(draft).forEach((template, index) => {
+    const found = scan(template);
+    const where = draft.type === "chat" ? `Message ${index + 1}: ` : "";
+    errors.push(...found.problems.map((problem) => `${where}${problem}`));
+    strayClosings += found.strayClosings;
+  });
+  if (strayClosings) warnings.push("'}}' without an opening '{{' is kept as text; write '{{ name }}' for a variable");
+
+  const used = extractVariables(draft);
+  const seen = new Set<string>();
+  for (const variable of draft.variables ?? []) {
+    if (!VARIABLE_NAME.test(variable.name)) errors.push(`'${variable.name}' is not a valid variable name`);
+    if (seen.has(variable.name)) errors.push(`'${variable.name}' is described twice`);
+    seen.add(variable.name);
+    if (variable.type === "enum" && !(variable.options ?? []).length) errors.push(`'${variable.name}' is an enum without options`);
+    if (variable.default !== undefined && variable.default !== null) {
+      const problem = typeProblem(variable, variable.default);
+      if (problem) errors.push(`The default of '${variable.name}' ${problem}`);
+    }
+    if (!used.includes(variable.name)) warnings.push(`'${variable.name}' is described but the template does not use it`);
+  }
+  const length = templatesOf(draft).reduce((sum, template) => sum + template.length, 0);
+  if (length / 4 > LONG_TEMPLATE_TOKENS) warnings.push(`The prompt is long: about ${Math.round(length / 4).toLocaleString("en")} tokens`);
+  return { errors, warnings };
+}
