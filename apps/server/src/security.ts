@@ -68,7 +68,6 @@ const TRPC_CODES: Record<number, string> = {
   404: "NOT_FOUND",
   413: "PAYLOAD_TOO_LARGE",
   415: "UNSUPPORTED_MEDIA_TYPE",
-  421: "BAD_REQUEST",
   500: "INTERNAL_SERVER_ERROR",
 };
 const TRPC_JSON_RPC_CODES: Record<string, number> = {

@@ -4,11 +4,11 @@
 // runtime API).
 import { TRPCError } from "@trpc/server";
 import { z } from "zod";
-import { DENIED_MESSAGES, MSG, SIGN_IN_MESSAGES, accessOf, can, idSchema, type Action } from "@promptly/shared";
+import { DENIED_MESSAGES, MSG, SIGN_IN_MESSAGES, accessOf, can, idSchema, type Access, type Action } from "@promptly/shared";
 import type { DbOrTx } from "@promptly/db";
 import type { User } from "lucia";
 import { baseProcedure } from "./trpc.ts";
-import { loadOrganizationAccess, loadTeamAccess, resolveCaller } from "./services/access.ts";
+import { loadOrganizationAccess, loadTeamAccess, resolveCaller, type Caller } from "./services/access.ts";
 import { findMemberOrganizationId } from "./services/organizations.ts";
 import { findTeamMemberTeamId } from "./services/teams.ts";
 import { findInviteTeamId, findOrganizationInviteOrganizationId } from "./services/invites.ts";
@@ -85,32 +85,32 @@ export const byTeamInvite = locator("id", findInviteTeamId);
 const locatorInput = <K extends string>(found: Locator<K>) => z.object({ [found.key]: idSchema } as Record<K, typeof idSchema>);
 
 /**
- * An action on something that belongs to an organization: the input's id leads to the organization,
- * whose access is loaded once and put on ctx.organization. Callers who may not know of it (and
- * unknown ids) get NOT_FOUND; those who see it but may not act get FORBIDDEN.
+ * Follows the input's id to its organization or team, loads the caller's access there once, and
+ * checks the action: callers who may not know of it (and unknown ids) get NOT_FOUND, those who see
+ * it but may not act get FORBIDDEN.
  */
+async function accessFor<K extends string, A extends Access>(
+  ctx: { db: DbOrTx; caller: Caller },
+  input: unknown,
+  action: Action,
+  found: Locator<K>,
+  load: (db: DbOrTx, caller: Caller, id: string) => Promise<A | null>,
+): Promise<A> {
+  const placeId = await found.find(ctx.db, (input as Record<K, string>)[found.key]);
+  const access = placeId ? await load(ctx.db, ctx.caller, placeId) : null;
+  if (!access) throw notFound();
+  if (!can(access, action)) throw forbidden(action);
+  return access;
+}
+
+/** An action on something that belongs to an organization; its access is put on ctx.organization. */
 export const organizationResourceProcedure = <K extends string>(action: Action, found: Locator<K>) =>
   signedIn(SIGN_IN_MESSAGES[action])
     .input(locatorInput(found))
-    .use(async ({ ctx, input, next }) => {
-      const organizationId = await found.find(ctx.db, (input as Record<K, string>)[found.key]);
-      const access = organizationId ? await loadOrganizationAccess(ctx.db, ctx.caller, organizationId) : null;
-      if (!access) throw notFound();
-      if (!can(access, action)) throw forbidden(action);
-      return next({ ctx: { organization: access } });
-    });
+    .use(async ({ ctx, input, next }) => next({ ctx: { organization: await accessFor(ctx, input, action, found, loadOrganizationAccess) } }));
 
-/**
- * An action on something that belongs to a team: the input's id leads to the team, whose access is
- * loaded once and put on ctx.team. NOT_FOUND and FORBIDDEN as for organizations.
- */
+/** An action on something that belongs to a team; its access is put on ctx.team. */
 export const teamResourceProcedure = <K extends string>(action: Action, found: Locator<K>) =>
   signedIn(SIGN_IN_MESSAGES[action])
     .input(locatorInput(found))
-    .use(async ({ ctx, input, next }) => {
-      const teamId = await found.find(ctx.db, (input as Record<K, string>)[found.key]);
-      const access = teamId ? await loadTeamAccess(ctx.db, ctx.caller, teamId) : null;
-      if (!access) throw notFound();
-      if (!can(access, action)) throw forbidden(action);
-      return next({ ctx: { team: access } });
-    });
+    .use(async ({ ctx, input, next }) => next({ ctx: { team: await accessFor(ctx, input, action, found, loadTeamAccess) } }));

@@ -72,6 +72,15 @@ export interface InviteLimits {
   rateLimits: boolean;
 }
 
+/**
+ * Whether an invitation to the same address and place is pending already (resent), and was mailed
+ * within the quiet period (quiet: no new mail).
+ */
+function resendOf(previous: { status: string; createdAt: Date } | null, now: Date) {
+  const resent = previous?.status === "pending";
+  return { resent, quiet: resent && now.getTime() - previous!.createdAt.getTime() < INVITE_RESEND_QUIET_MS };
+}
+
 /** Counts one invitation by `inviterId` (and one mail to `email` when one is to be sent); 429 past the limits. */
 function enforceInviteLimits(limits: InviteLimits, inviterId: string, email: string | null) {
   if (!limits.rateLimits) return;
@@ -119,8 +128,7 @@ export async function createInvite(
 
     const key = { teamId_email: { teamId: team.id, email } };
     const previous = await tx.pendingInvite.findUnique({ where: key, select: { status: true, createdAt: true } });
-    const resent = previous?.status === "pending";
-    const quiet = resent && now.getTime() - previous.createdAt.getTime() < INVITE_RESEND_QUIET_MS;
+    const { resent, quiet } = resendOf(previous, now);
     enforceInviteLimits(deps, input.inviterId, quiet ? null : email);
     if (quiet) {
       // The mail just sent stands; only the role follows the latest choice.
@@ -313,8 +321,7 @@ export async function createOrganizationInvite(
   const invite = await deps.db.$transaction(async (tx) => {
     await tx.$executeRaw`SELECT pg_advisory_xact_lock(${INVITE_LOCK}::int, hashtext(${`${input.organizationId}:${email}`}))`;
     const previous = await tx.organizationInvite.findUnique({ where: key, select: { status: true, createdAt: true } });
-    resent = previous?.status === "pending";
-    quiet = resent && now.getTime() - previous!.createdAt.getTime() < INVITE_RESEND_QUIET_MS;
+    ({ resent, quiet } = resendOf(previous, now));
     enforceInviteLimits(deps, input.inviterId, quiet ? null : email);
     if (quiet) return tx.organizationInvite.update({ where: key, data: { role: input.role }, select });
     const refreshed = {

@@ -2,7 +2,7 @@
 // emailed link; an invitation nobody wants any more is cancelled here (it would expire in 7 days).
 import { MailX } from "lucide-react";
 import { toast } from "sonner";
-import { ORGANIZATION_ROLE_LABELS } from "@promptly/shared";
+import { ORGANIZATION_ROLE_LABELS, TEAM_MSG } from "@promptly/shared";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { InviteTable } from "@/components/members/invite-table";
@@ -17,7 +17,7 @@ export function OrganizationInvites({ organizationId }: { organizationId: string
       await utils.organizationInvites.listPending.invalidate({ organizationId });
     },
     onError(error) {
-      toast.error("Error cancelling invitation", { description: error.message });
+      toast.error(TEAM_MSG.failedToCancelInvite, { description: error.message });
     },
   });
 
