@@ -4,7 +4,9 @@
 // runtime API).
 import { TRPCError } from "@trpc/server";
 import { z } from "zod";
-import { DENIED_MESSAGES, MSG, SIGN_IN_MESSAGES, accessOf, can, idSchema, type Access, type Action } from "@promptly/shared";
+import {
+  DENIED_MESSAGES, MSG, PROMPT_MSG, SIGN_IN_MESSAGES, accessOf, can, canOnPrompt, idSchema, type Access, type Action, type PromptAbility,
+} from "@promptly/shared";
 import type { DbOrTx } from "@promptly/db";
 import type { User } from "lucia";
 import { baseProcedure } from "./trpc.ts";
@@ -12,6 +14,7 @@ import { loadOrganizationAccess, loadTeamAccess, resolveCaller, type Caller } fr
 import { findMemberOrganizationId } from "./services/organizations.ts";
 import { findTeamMemberTeamId } from "./services/teams.ts";
 import { findInviteTeamId, findOrganizationInviteOrganizationId } from "./services/invites.ts";
+import { loadPrompt } from "./services/prompts.ts";
 
 export const publicProcedure = baseProcedure;
 
@@ -114,3 +117,27 @@ export const teamResourceProcedure = <K extends string>(action: Action, found: L
   signedIn(SIGN_IN_MESSAGES[action])
     .input(locatorInput(found))
     .use(async ({ ctx, input, next }) => next({ ctx: { team: await accessFor(ctx, input, action, found, loadTeamAccess) } }));
+
+/** `{ id }` is a prompt's id. */
+export const byPrompt = locator("id");
+/** `{ promptId }` is a prompt's id. */
+export const byPromptId = locator("promptId");
+
+const PROMPT_DENIED: Partial<Record<PromptAbility, string>> = { rate: PROMPT_MSG.ownPromptRating };
+
+/**
+ * An action on one prompt; the prompt, its facts and the caller's access in its team are put on
+ * ctx.prompt. A prompt the caller may not read does not exist for them (NOT_FOUND, never FORBIDDEN);
+ * one they read but may not act on is FORBIDDEN. The rules are canOnPrompt's (packages/shared).
+ */
+export const promptProcedure = <K extends "id" | "promptId">(ability: PromptAbility, found: Locator<K>) =>
+  signedIn()
+    .input(locatorInput(found))
+    .use(async ({ ctx, input, next }) => {
+      const prompt = await loadPrompt(ctx.db, ctx.caller, (input as Record<K, string>)[found.key]);
+      if (!prompt || !canOnPrompt(prompt.access, prompt.facts, "read")) throw notFound();
+      if (!canOnPrompt(prompt.access, prompt.facts, ability)) {
+        throw new TRPCError({ code: "FORBIDDEN", message: PROMPT_DENIED[ability] ?? MSG.permissionDenied });
+      }
+      return next({ ctx: { prompt } });
+    });

@@ -9,6 +9,12 @@ import { profileRouter } from "./routers/profile/router.ts";
 import { securityRouter } from "./routers/security/router.ts";
 import { teamMembersRouter } from "./routers/team-members/router.ts";
 import { teamsRouter } from "./routers/teams/router.ts";
+import { promptsRouter } from "./routers/prompts/router.ts";
+import { promptVersionsRouter } from "./routers/prompt-versions/router.ts";
+import { promptLabelsRouter } from "./routers/prompt-labels/router.ts";
+import { bookmarksRouter } from "./routers/bookmarks/router.ts";
+import { ratingsRouter } from "./routers/ratings/router.ts";
+import { dashboardRouter } from "./routers/dashboard/router.ts";
 
 export const appRouter = router({
   health: healthRouter,
@@ -21,6 +27,12 @@ export const appRouter = router({
   invites: invitesRouter,
   profile: profileRouter,
   security: securityRouter,
+  prompts: promptsRouter,
+  promptVersions: promptVersionsRouter,
+  promptLabels: promptLabelsRouter,
+  bookmarks: bookmarksRouter,
+  ratings: ratingsRouter,
+  dashboard: dashboardRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -9,3 +9,5 @@ export * from "./security-score.ts";
 export * from "./settings.ts";
 export * from "./auth.ts";
 export * from "./teams.ts";
+export * from "./prompt-template.ts";
+export * from "./prompts.ts";

@@ -42,5 +42,6 @@ export const MSG = {
   twoFactorRequired: "Enter the code from your authenticator app to finish signing in.",
   notFound: "Not found",
   controlCharacters: "Control characters (such as line breaks or NUL) are not allowed",
+  multilineControlCharacters: "Control characters other than tabs and line breaks (such as NUL) are not allowed",
   permissionDenied: "You don't have permission to do this.",
 } as const;

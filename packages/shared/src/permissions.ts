@@ -1,6 +1,7 @@
 // Permission rules of spec section 6. The server enforces them; the web app only mirrors them.
 import type { AppRole, OrganizationRole, TeamRole } from "./constants.ts";
 import { MSG } from "./messages.ts";
+import type { PromptVisibility } from "./prompts.ts";
 
 /** Who is asking, as far as app-wide rules care. */
 export interface Caller {
@@ -68,6 +69,7 @@ export const PERMISSIONS = {
   "prompt.read": VIEWER_LEVEL,
   "prompt.write": EDITOR_LEVEL,
   "prompt.label.protected": ADMIN_LEVEL,
+  "prompt.rename": ADMIN_LEVEL,
   "prompt.archive": ADMIN_LEVEL,
   "prompt.delete": ADMIN_LEVEL,
   "prompt.rate": VIEWER_LEVEL,
@@ -110,6 +112,58 @@ export const SIGN_IN_MESSAGES: Partial<Record<Action, string>> = {
   "team.create": MSG.mustBeLoggedInToCreateTeam,
   "organization.create": MSG.userNotAuthenticated,
 };
+
+/** What the prompt rules need to know of one prompt. */
+export interface PromptFacts {
+  visibility: PromptVisibility;
+  authorId: string | null;
+}
+
+/** The caller in a prompt's team: their Access there, and who they are (for the author's rules). */
+export interface PromptAccess extends Access {
+  userId: string;
+}
+
+export const PROMPT_ABILITIES = ["read", "write", "label.protected", "rename", "archive", "delete", "rate"] as const;
+export type PromptAbility = (typeof PROMPT_ABILITIES)[number];
+
+/**
+ * The prompt library's row rules over the table's role rules (issue 13). Read: a `team` prompt at team
+ * viewer level, an `organization` prompt by any member of the organization, a `private` prompt by its
+ * author only. A private prompt is its author's alone: they act on it at their team's editor level,
+ * admin actions included, and nobody else but a super user sees it. Archive: team admin level or the
+ * author. Rate: any reader but the author. A super user may do everything but rate their own prompt.
+ */
+export function canOnPrompt(access: PromptAccess, prompt: PromptFacts, ability: PromptAbility): boolean {
+  const isAuthor = prompt.authorId !== null && prompt.authorId === access.userId;
+  const readable =
+    access.isSuperUser ||
+    (prompt.visibility === "private"
+      ? isAuthor && can(access, "prompt.read")
+      : can(access, "prompt.read") || (prompt.visibility === "organization" && access.organizationRole !== null));
+  if (!readable) return false;
+  if (ability === "read") return true;
+  if (ability === "rate") return !isAuthor;
+  if (access.isSuperUser) return true;
+  if (prompt.visibility === "private") return isAuthor && can(access, "prompt.write");
+  switch (ability) {
+    case "write":
+      return can(access, "prompt.write");
+    case "label.protected":
+      return can(access, "prompt.label.protected");
+    case "rename":
+      return can(access, "prompt.rename");
+    case "archive":
+      return isAuthor || can(access, "prompt.archive");
+    case "delete":
+      return can(access, "prompt.delete");
+  }
+}
+
+/** Every ability at once (what a prompt page may offer). */
+export function promptAbilities(access: PromptAccess, prompt: PromptFacts): Record<PromptAbility, boolean> {
+  return Object.fromEntries(PROMPT_ABILITIES.map((ability) => [ability, canOnPrompt(access, prompt, ability)])) as Record<PromptAbility, boolean>;
+}
 
 /** Access check of the route table (spec 2): the role must be in the allowed list; a super user always passes. */
 export function hasAppRole(caller: Caller | null | undefined, allowed: readonly AppRole[]): boolean {

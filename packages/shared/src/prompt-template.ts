@@ -4,11 +4,11 @@
 // renders blank by accident.
 
 /** `{{ name }}`: spaces inside the braces allowed; `\{{` is a literal `{{`. */
-const VARIABLE_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
-const VARIABLE_TYPES = ["string", "number", "boolean", "enum", "json"] as const;
-type VariableType = (typeof VARIABLE_TYPES)[number];
-const CHAT_ROLES = ["system", "user", "assistant"] as const;
-type ChatRole = (typeof CHAT_ROLES)[number];
+export const VARIABLE_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+export const VARIABLE_TYPES = ["string", "number", "boolean", "enum", "json"] as const;
+export type VariableType = (typeof VARIABLE_TYPES)[number];
+export const CHAT_ROLES = ["system", "user", "assistant"] as const;
+export type ChatRole = (typeof CHAT_ROLES)[number];
 
 /** What the author says of one variable. A variable of the template that is not described is a required string. */
 export interface VariableContract {
@@ -22,7 +22,7 @@ export interface VariableContract {
   options?: string[];
 }
 
-interface ChatMessage {
+export interface ChatMessage {
   role: ChatRole;
   content: string;
 }
@@ -126,7 +126,7 @@ function typeProblem(contract: VariableContract, value: unknown): string | null 
 const rendered = (contract: VariableContract, value: unknown): string =>
   contract.type === "json" ? JSON.stringify(value) : String(value);
 
-interface VariableProblem {
+export interface VariableProblem {
   variable: string;
   message: string;
 }

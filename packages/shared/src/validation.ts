@@ -25,6 +25,11 @@ const hasNoControlCharacters = (value: string) => !CONTROL_CHARACTERS.test(value
 /** Any text field: free of control characters. */
 export const plainText = () => z.string().refine(hasNoControlCharacters, MSG.controlCharacters);
 
+/** Text that may span lines (templates, descriptions, commit messages): tabs and line breaks allowed, other control characters not. */
+const MULTILINE_CONTROL_CHARACTERS = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]/;
+export const multilineText = () =>
+  z.string().refine((value) => !MULTILINE_CONTROL_CHARACTERS.test(value), MSG.multilineControlCharacters);
+
 const requiredString = (max: number, tooLong: string) => z.string({ error: MSG.required }).min(1, MSG.required).max(max, tooLong);
 /** A new password: no control characters (an existing one is checked as it was set, whatever it holds). */
 const newPassword = (max: number, tooLong: string) => requiredString(max, tooLong).refine(hasNoControlCharacters, MSG.controlCharacters);

@@ -10,7 +10,8 @@ import { confirmEmailRoute } from "./auth/confirm-email.tsx";
 import { magicLinkRoute } from "./auth/magic-link.tsx";
 import { twoFactorRoute } from "./auth/two-factor.tsx";
 import { acceptInviteRoute } from "./auth/accept-invite.tsx";
-import { analyticsRoute, bookmarksRoute, dashboardRoute, promptsRoute } from "./app/dashboard.tsx";
+import { analyticsRoute, dashboardRoute } from "./app/dashboard.tsx";
+import { bookmarksRoute, newPromptRoute, newVersionRoute, promptRoute, promptsRoute } from "./app/prompts.tsx";
 import { teamsRoute } from "./app/teams.tsx";
 import { organizationsRoute } from "./app/organizations.tsx";
 import { organizationMembersRoute } from "./app/organization-members.tsx";
@@ -36,6 +37,9 @@ export const routeTree = rootRoute.addChildren([
   appLayoutRoute.addChildren([
     dashboardRoute,
     promptsRoute,
+    newPromptRoute,
+    promptRoute,
+    newVersionRoute,
     bookmarksRoute,
     analyticsRoute,
     teamsRoute,

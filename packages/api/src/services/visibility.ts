@@ -55,3 +55,24 @@ export function teamVisibility(caller: Caller) {
     visible: canSql(caller, "team.read", { organizationRole: Prisma.sql`my_om.role`, teamRole: Prisma.sql`my_tm.role` }),
   };
 }
+
+/**
+ * Prompts the caller may read: `FROM prompts p ${joins} WHERE ${visible}`, the SQL form of
+ * canOnPrompt(..., "read") (packages/shared): a `team` prompt at team viewer level (organization
+ * admins included), an `organization` prompt by any member of its organization, a `private` prompt
+ * by its author while they may read the team. A super user reads every prompt. `my_tm.role` and
+ * `my_om.role` are the caller's roles in the prompt's team and organization.
+ */
+export function promptVisibility(caller: Caller) {
+  const joins = Prisma.sql`LEFT JOIN team_members my_tm ON my_tm.team_id = p.team_id AND my_tm.user_id = ${caller.userId}::uuid
+      LEFT JOIN organization_members my_om ON my_om.organization_id = p.organization_id AND my_om.user_id = ${caller.userId}::uuid`;
+  if (caller.isSuperUser) return { joins, visible: Prisma.sql`TRUE` };
+  const teamRead = canSql(caller, "prompt.read", { organizationRole: Prisma.sql`my_om.role`, teamRole: Prisma.sql`my_tm.role` });
+  return {
+    joins,
+    visible: Prisma.sql`(CASE p.visibility
+      WHEN 'private' THEN p.author_id IS NOT DISTINCT FROM ${caller.userId}::uuid AND ${teamRead}
+      WHEN 'team' THEN ${teamRead}
+      ELSE ${teamRead} OR my_om.role IS NOT NULL END)`,
+  };
+}

@@ -4,13 +4,13 @@ import { ROUTE_ROLES } from "@promptly/shared";
 import { GuardSkeleton, RoleGuard } from "@/components/guards/role-guard";
 import { appLayoutRoute } from "../layouts.tsx";
 
-type DashboardPath = keyof typeof ROUTE_ROLES;
+type DashboardPath = "/" | "/analytics";
 
 // Loaded on first use (started by the loader, in parallel with the layout), to keep the initial download small.
 const loadDashboardPage = () => import("@/components/dashboard/dashboard-page");
 const DashboardPage = lazy(() => loadDashboardPage().then((module) => ({ default: module.DashboardPage })));
 
-/** /, /prompts, /bookmarks and /analytics show the dashboard (spec 2), each with its route-table roles. */
+/** / and /analytics show the dashboard (spec 2), each with its route-table roles. */
 const dashboardAt = (path: DashboardPath) =>
   createRoute({
     getParentRoute: () => appLayoutRoute,
@@ -28,6 +28,4 @@ const dashboardAt = (path: DashboardPath) =>
   });
 
 export const dashboardRoute = dashboardAt("/");
-export const promptsRoute = dashboardAt("/prompts");
-export const bookmarksRoute = dashboardAt("/bookmarks");
 export const analyticsRoute = dashboardAt("/analytics");

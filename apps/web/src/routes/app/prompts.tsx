@@ -1,0 +1,93 @@
+// The prompt library's routes (issue 13): /prompts and /bookmarks keep their spec roles; a prompt's
+// own page is open to anyone who may read it (the server decides); the editor needs a team where
+// the person may create prompts.
+import { createRoute, lazyRouteComponent } from "@tanstack/react-router";
+import { z } from "zod";
+import { PROMPT_SORTS, PROMPT_VISIBILITIES, ROUTE_ROLES } from "@promptly/shared";
+import { RoleGuard } from "@/components/guards/role-guard";
+import { api } from "@/lib/trpc";
+import { loadWorkspace } from "@/lib/workspace";
+import { appLayoutRoute } from "../layouts.tsx";
+
+const PromptListPage = lazyRouteComponent(() => import("@/components/prompts/prompt-list-page"), "PromptListPage");
+const PromptPage = lazyRouteComponent(() => import("@/components/prompts/prompt-page"), "PromptPage");
+const PromptEditorPage = lazyRouteComponent(() => import("@/components/prompts/prompt-editor-page"), "PromptEditorPage");
+
+/** The list's filters live in the URL. */
+const listSearch = z.object({
+  q: z.string().optional().catch(undefined),
+  teamId: z.string().optional().catch(undefined),
+  tags: z.array(z.string()).optional().catch(undefined),
+  folder: z.string().optional().catch(undefined),
+  visibility: z.enum(PROMPT_VISIBILITIES).optional().catch(undefined),
+  mine: z.boolean().optional().catch(undefined),
+  archived: z.boolean().optional().catch(undefined),
+  sort: z.enum(PROMPT_SORTS).optional().catch(undefined),
+});
+export type PromptListSearch = z.infer<typeof listSearch>;
+
+export const promptsRoute = createRoute({
+  getParentRoute: () => appLayoutRoute,
+  path: "/prompts",
+  validateSearch: listSearch,
+  loader: () => loadWorkspace(),
+  component: () => (
+    <RoleGuard allowed={ROUTE_ROLES["/prompts"]}>
+      <PromptListPage mode="all" />
+    </RoleGuard>
+  ),
+});
+
+export const bookmarksRoute = createRoute({
+  getParentRoute: () => appLayoutRoute,
+  path: "/bookmarks",
+  validateSearch: listSearch,
+  loader: () => loadWorkspace(),
+  component: () => (
+    <RoleGuard allowed={ROUTE_ROLES["/bookmarks"]}>
+      <PromptListPage mode="bookmarks" />
+    </RoleGuard>
+  ),
+});
+
+/** /prompts/new: the editor for a new prompt (`teamId` preselects a team). */
+export const newPromptRoute = createRoute({
+  getParentRoute: () => appLayoutRoute,
+  path: "/prompts/new",
+  validateSearch: z.object({ teamId: z.string().optional().catch(undefined) }),
+  loader: () => loadWorkspace(),
+  component: () => <PromptEditorPage />,
+});
+
+const promptSearch = z.object({
+  version: z.number().int().min(1).optional().catch(undefined),
+  tab: z.enum(["template", "try", "history", "compare"]).optional().catch(undefined),
+  from: z.number().int().min(1).optional().catch(undefined),
+  to: z.number().int().min(1).optional().catch(undefined),
+});
+export type PromptPageSearch = z.infer<typeof promptSearch>;
+
+/** /prompts/$promptId: the prompt, loaded by the route (version from the URL, default production, else latest). */
+export const promptRoute = createRoute({
+  getParentRoute: () => appLayoutRoute,
+  path: "/prompts/$promptId",
+  validateSearch: promptSearch,
+  loaderDeps: ({ search }) => ({ version: search.version }),
+  loader: async ({ params, deps }) => {
+    await Promise.all([
+      loadWorkspace(),
+      api.prompts.get.ensureData({ id: params.promptId, version: deps.version }).catch(() => undefined),
+    ]);
+  },
+  component: () => <PromptPage />,
+});
+
+/** /prompts/$promptId/new-version: the editor, filled with the prompt's latest version. */
+export const newVersionRoute = createRoute({
+  getParentRoute: () => appLayoutRoute,
+  path: "/prompts/$promptId/new-version",
+  loader: async ({ params }) => {
+    await Promise.all([loadWorkspace(), api.prompts.get.ensureData({ id: params.promptId, label: "latest" }).catch(() => undefined)]);
+  },
+  component: () => <PromptEditorPage />,
+});

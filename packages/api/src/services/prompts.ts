@@ -1,0 +1,575 @@
+// The prompt library (issue 13): prompts, their immutable versions and labels. Services take `db`,
+// the caller and plain values; the procedure builder has checked who may act on which prompt.
+import { z } from "zod";
+import { isUniqueViolation, Prisma, type Db, type DbOrTx } from "@promptly/db";
+import {
+  CHAT_ROLES, LATEST_LABEL, PROMPT_MSG, PROMPT_TYPES, PROMPT_VISIBILITIES, PROTECTED_LABEL, VARIABLE_TYPES,
+  accessOf, canOnPrompt, promptAbilities, versionBodyOf, type CreatePromptInput, type CreateVersionInput,
+  type ListPromptsInput, type OrganizationRole, type PromptAccess, type PromptFacts, type TeamRole,
+} from "@promptly/shared";
+import { fail } from "../errors.ts";
+import { avatarUrl } from "./account.ts";
+import type { Caller } from "./access.ts";
+import { promptVisibility } from "./visibility.ts";
+
+// ---- answers ----
+
+const personItem = z.object({ id: z.string(), fullName: z.string().nullable(), avatarUrl: z.string().nullable() });
+const labelItem = z.object({ name: z.string(), version: z.number() });
+
+export const promptListItem = z.object({
+  id: z.string(),
+  teamId: z.string(),
+  teamName: z.string(),
+  name: z.string(),
+  title: z.string(),
+  description: z.string(),
+  tags: z.array(z.string()),
+  visibility: z.enum(PROMPT_VISIBILITIES),
+  type: z.enum(PROMPT_TYPES),
+  latestVersion: z.number(),
+  labels: z.array(labelItem),
+  author: personItem.nullable(),
+  ratingAverage: z.number(),
+  ratingCount: z.number(),
+  bookmarkCount: z.number(),
+  bookmarked: z.boolean(),
+  /** Comments arrive with the collaboration issue; until then every prompt has none. */
+  commentCount: z.number(),
+  archivedAt: z.date().nullable(),
+  createdAt: z.date(),
+  updatedAt: z.date(),
+});
+export type PromptListItem = z.infer<typeof promptListItem>;
+
+export const promptPage = z.object({ items: z.array(promptListItem), nextCursor: z.string().nullable() });
+
+const variableItem = z.object({
+  name: z.string(),
+  type: z.enum(VARIABLE_TYPES),
+  required: z.boolean().optional(),
+  default: z.unknown().optional(),
+  description: z.string().optional(),
+  options: z.array(z.string()).optional(),
+});
+const messageItem = z.object({ role: z.enum(CHAT_ROLES), content: z.string() });
+
+export const promptVersionItem = z.object({
+  version: z.number(),
+  type: z.enum(PROMPT_TYPES),
+  template: z.string().nullable(),
+  messages: z.array(messageItem).nullable(),
+  variables: z.array(variableItem),
+  model: z.string(),
+  config: z.record(z.string(), z.unknown()),
+  commitMessage: z.string(),
+  author: personItem.nullable(),
+  createdAt: z.date(),
+});
+
+export const promptDetail = promptListItem.extend({
+  organizationId: z.string(),
+  /** The version shown: the one asked for, else `production` when set, else the latest. */
+  version: promptVersionItem,
+  myRating: z.number().nullable(),
+  /** What the caller may do with this prompt (the same rules the procedures enforce). */
+  can: z.object({
+    read: z.boolean(),
+    write: z.boolean(),
+    "label.protected": z.boolean(),
+    rename: z.boolean(),
+    archive: z.boolean(),
+    delete: z.boolean(),
+    rate: z.boolean(),
+  }),
+});
+export type PromptDetail = z.infer<typeof promptDetail>;
+
+export const versionHistoryItem = promptVersionItem
+  .pick({ version: true, type: true, model: true, commitMessage: true, author: true, createdAt: true })
+  .extend({ labels: z.array(z.string()) });
+export const versionHistoryPage = z.object({ items: z.array(versionHistoryItem), nextCursor: z.number().nullable() });
+
+// ---- access ----
+
+/** A prompt as its rules see it, with the caller's access in its team. */
+export interface LoadedPrompt {
+  id: string;
+  teamId: string;
+  organizationId: string;
+  archived: boolean;
+  facts: PromptFacts;
+  access: PromptAccess;
+}
+
+/** Null when there is no such prompt; whether the caller may read it is canOnPrompt's to say. */
+export async function loadPrompt(db: DbOrTx, caller: Caller, promptId: string): Promise<LoadedPrompt | null> {
+  const [row] = await db.$queryRaw<
+    { teamId: string; organizationId: string; visibility: PromptFacts["visibility"]; authorId: string | null; archived: boolean; teamRole: TeamRole | null; organizationRole: OrganizationRole | null }[]
+  >`
+    SELECT p.team_id::text AS "teamId", p.organization_id::text AS "organizationId", p.visibility::text AS visibility,
+           p.author_id::text AS "authorId", p.archived_at IS NOT NULL AS archived,
+           my_tm.role::text AS "teamRole", my_om.role::text AS "organizationRole"
+    FROM prompts p
+    LEFT JOIN team_members my_tm ON my_tm.team_id = p.team_id AND my_tm.user_id = ${caller.userId}::uuid
+    LEFT JOIN organization_members my_om ON my_om.organization_id = p.organization_id AND my_om.user_id = ${caller.userId}::uuid
+    WHERE p.id = ${promptId}::uuid`;
+  if (!row) return null;
+  return {
+    id: promptId,
+    teamId: row.teamId,
+    organizationId: row.organizationId,
+    archived: row.archived,
+    facts: { visibility: row.visibility, authorId: row.authorId },
+    access: { ...accessOf(caller, { teamRole: row.teamRole, organizationRole: row.organizationRole }), userId: caller.userId },
+  };
+}
+
+const refuseArchived = (prompt: LoadedPrompt) => {
+  if (prompt.archived) fail("STATE_CONFLICT", PROMPT_MSG.archived, "ARCHIVED");
+};
+
+// ---- lists ----
+
+/** The columns of a list item, for `FROM prompts p ${promptVisibility.joins}`. */
+const itemColumns = (caller: Caller) => Prisma.sql`
+  p.id::text AS id, p.team_id::text AS "teamId", t.name AS "teamName", p.name, p.title, p.description, p.tags,
+  p.visibility::text AS visibility, lv.type::text AS type, p.latest_version AS "latestVersion",
+  COALESCE((SELECT json_agg(json_build_object('name', l.name, 'version', l.version) ORDER BY l.name)
+            FROM prompt_labels l WHERE l.prompt_id = p.id), '[]'::json) AS labels,
+  CASE WHEN p.author_id IS NULL THEN NULL
+       ELSE json_build_object('id', p.author_id, 'fullName', ap.full_name, 'avatarKey', ap.avatar_key) END AS author,
+  p.rating_average AS "ratingAverage", p.rating_count AS "ratingCount", p.bookmark_count AS "bookmarkCount",
+  EXISTS (SELECT 1 FROM prompt_bookmarks b WHERE b.prompt_id = p.id AND b.user_id = ${caller.userId}::uuid) AS bookmarked,
+  0 AS "commentCount", p.archived_at AS "archivedAt", p.created_at AS "createdAt", p.updated_at AS "updatedAt"`;
+
+const itemJoins = Prisma.sql`
+  JOIN teams t ON t.id = p.team_id
+  JOIN prompt_versions lv ON lv.prompt_id = p.id AND lv.version = p.latest_version
+  LEFT JOIN profiles ap ON ap.user_id = p.author_id`;
+
+type RawItem = Record<string, unknown> & { author: { id: string; fullName: string | null; avatarKey: string | null } | null };
+
+const toItem = ({ author, ...row }: RawItem) =>
+  promptListItem.parse({ ...row, author: author && { id: author.id, fullName: author.fullName, avatarUrl: avatarUrl(author.avatarKey) } });
+
+/** Words of a search, each a prefix: 'cust supp' -> 'cust:* & supp:*' (letters and digits only: no query syntax). */
+function prefixQuery(q: string): string | null {
+  const words = q.toLowerCase().match(/[\p{L}\p{N}]+/gu)?.slice(0, 8) ?? [];
+  return words.length ? words.map((word) => `${word}:*`).join(" & ") : null;
+}
+
+type SortKey = "updated" | "name" | "rating" | "bookmarks" | "relevance";
+
+/** ORDER BY and the keyset condition of each sort; `s` is the ranked row set. */
+const SORTS: Record<SortKey, { key: string; order: Prisma.Sql; after: (value: unknown, id: string) => Prisma.Sql; parse: z.ZodType }> = {
+  updated: {
+    key: "updatedAt",
+    order: Prisma.sql`s."updatedAt" DESC, s.id DESC`,
+    after: (value, id) => Prisma.sql`(s."updatedAt", s.id::uuid) < (${value}::timestamptz, ${id}::uuid)`,
+    parse: z.iso.datetime(),
+  },
+  name: {
+    key: "name",
+    order: Prisma.sql`s.name COLLATE "C" ASC, s.id ASC`,
+    after: (value, id) => Prisma.sql`(s.name COLLATE "C", s.id::uuid) > (${value}::text COLLATE "C", ${id}::uuid)`,
+    parse: z.string(),
+  },
+  rating: {
+    key: "ratingAverage",
+    order: Prisma.sql`s."ratingAverage" DESC, s.id DESC`,
+    after: (value, id) => Prisma.sql`(s."ratingAverage", s.id::uuid) < (${value}::float8, ${id}::uuid)`,
+    parse: z.number(),
+  },
+  bookmarks: {
+    key: "bookmarkCount",
+    order: Prisma.sql`s."bookmarkCount" DESC, s.id DESC`,
+    after: (value, id) => Prisma.sql`(s."bookmarkCount", s.id::uuid) < (${value}::int, ${id}::uuid)`,
+    parse: z.number().int(),
+  },
+  relevance: {
+    key: "rank",
+    order: Prisma.sql`s.rank DESC, s.id DESC`,
+    after: (value, id) => Prisma.sql`(s.rank, s.id::uuid) < (${value}::float8, ${id}::uuid)`,
+    parse: z.number(),
+  },
+};
+
+const encodeCursor = (value: unknown, id: string) => Buffer.from(JSON.stringify([value, id])).toString("base64url");
+function decodeCursor(cursor: string, parse: z.ZodType): [unknown, string] {
+  try {
+    const [value, id] = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8")) as [unknown, unknown];
+    return [parse.parse(value), z.uuid().parse(id)];
+  } catch {
+    return fail("INVALID", PROMPT_MSG.invalidCursor, "INVALID_CURSOR");
+  }
+}
+
+/**
+ * One page of the prompts the caller may read in an organization: the visibility rule is part of
+ * the SQL, so a page never holds what `get` would refuse, and filters and search narrow within it.
+ * Keyset pagination: the cursor carries the last row's sort value and id.
+ */
+export async function listPrompts(db: DbOrTx, caller: Caller, input: ListPromptsInput & { organizationId: string }) {
+  const limit = input.limit ?? 20;
+  const tsquery = input.q ? prefixQuery(input.q) : null;
+  const sortKey: SortKey = input.sort ?? (input.q ? "relevance" : "updated");
+  const sort = SORTS[sortKey];
+  const { joins, visible } = promptVisibility(caller);
+  const where: Prisma.Sql[] = [Prisma.sql`p.organization_id = ${input.organizationId}::uuid`, visible];
+  where.push(input.archived ? Prisma.sql`p.archived_at IS NOT NULL` : Prisma.sql`p.archived_at IS NULL`);
+  if (input.teamId) where.push(Prisma.sql`p.team_id = ${input.teamId}::uuid`);
+  if (input.tags?.length) where.push(Prisma.sql`p.tags @> ${input.tags}::text[]`);
+  if (input.folder) where.push(Prisma.sql`starts_with(p.name, ${`${input.folder}/`})`);
+  if (input.visibility) where.push(Prisma.sql`p.visibility = ${input.visibility}::prompt_visibility`);
+  if (input.mine) where.push(Prisma.sql`p.author_id = ${caller.userId}::uuid`);
+  if (input.bookmarked) where.push(Prisma.sql`EXISTS (SELECT 1 FROM prompt_bookmarks mb WHERE mb.prompt_id = p.id AND mb.user_id = ${caller.userId}::uuid)`);
+  let rank = Prisma.sql`0::float8`;
+  if (input.q) {
+    // Full-text (english stems and plain words, each a prefix) or trigram word similarity for typos.
+    const query = tsquery
+      ? Prisma.sql`(to_tsquery('english', ${tsquery}) || to_tsquery('simple', ${tsquery}))`
+      : Prisma.sql`''::tsquery`;
+    where.push(Prisma.sql`(p.search_vector @@ ${query} OR ${input.q} <% p.title OR ${input.q} <% p.name)`);
+    rank = Prisma.sql`(ts_rank_cd(p.search_vector, ${query})::float8
+      + GREATEST(word_similarity(${input.q}, p.title), word_similarity(${input.q}, p.name))::float8)`;
+  }
+  const after = input.cursor ? sort.after(...decodeCursor(input.cursor, sort.parse)) : Prisma.sql`TRUE`;
+  const rows = await db.$queryRaw<(RawItem & { rank: number })[]>`
+    SELECT * FROM (
+      SELECT ${itemColumns(caller)}, ${rank} AS rank
+      FROM prompts p ${joins} ${itemJoins}
+      WHERE ${Prisma.join(where, " AND ")}
+    ) s
+    WHERE ${after}
+    ORDER BY ${sort.order}
+    LIMIT ${limit + 1}`;
+  const page = rows.slice(0, limit);
+  const last = page.at(-1);
+  const lastValue = last && (last[sort.key] instanceof Date ? (last[sort.key] as Date).toISOString() : last[sort.key]);
+  return {
+    items: page.map(({ rank: _rank, ...row }) => toItem(row as RawItem)),
+    nextCursor: rows.length > limit && last ? encodeCursor(lastValue, last.id as string) : null,
+  };
+}
+
+/** The folders (name prefixes) and tags of the prompts the caller may read, with counts, for the filters. */
+export async function promptFacets(db: DbOrTx, caller: Caller, organizationId: string, teamId?: string) {
+  const { joins, visible } = promptVisibility(caller);
+  const scope = Prisma.sql`p.organization_id = ${organizationId}::uuid AND p.archived_at IS NULL AND ${visible}
+    AND ${teamId ? Prisma.sql`p.team_id = ${teamId}::uuid` : Prisma.sql`TRUE`}`;
+  const [folders, tags] = await Promise.all([
+    db.$queryRaw<{ path: string; count: number }[]>`
+      SELECT f.path, count(*)::int AS count
+      FROM prompts p ${joins}
+      CROSS JOIN LATERAL (
+        SELECT array_to_string((string_to_array(p.name, '/'))[1:n], '/') AS path
+        FROM generate_series(1, cardinality(string_to_array(p.name, '/')) - 1) AS n
+      ) f
+      WHERE ${scope}
+      GROUP BY f.path ORDER BY f.path COLLATE "C"`,
+    db.$queryRaw<{ tag: string; count: number }[]>`
+      SELECT tag, count(*)::int AS count
+      FROM prompts p ${joins} CROSS JOIN LATERAL unnest(p.tags) AS tag
+      WHERE ${scope}
+      GROUP BY tag ORDER BY count(*) DESC, tag LIMIT 100`,
+  ]);
+  return { folders, tags };
+}
+
+/** The most bookmarked prompts of the last 30 days, then the best rated (the dashboard's Popular tab). */
+export async function popularPrompts(db: DbOrTx, caller: Caller, organizationId: string, teamId: string | undefined, now: Date) {
+  const { joins, visible } = promptVisibility(caller);
+  const since = new Date(now.getTime() - 30 * 24 * 3600 * 1000);
+  const rows = await db.$queryRaw<(RawItem & { recent: number })[]>`
+    SELECT * FROM (
+      SELECT ${itemColumns(caller)},
+             (SELECT count(*) FROM prompt_bookmarks rb WHERE rb.prompt_id = p.id AND rb.created_at >= ${since})::int AS recent
+      FROM prompts p ${joins} ${itemJoins}
+      WHERE p.organization_id = ${organizationId}::uuid AND p.archived_at IS NULL AND ${visible}
+        AND ${teamId ? Prisma.sql`p.team_id = ${teamId}::uuid` : Prisma.sql`TRUE`}
+        AND (p.bookmark_count > 0 OR p.rating_count > 0)
+    ) s
+    WHERE s.recent > 0 OR s."ratingCount" > 0
+    ORDER BY s.recent DESC, s."ratingAverage" DESC, s."bookmarkCount" DESC, s.id DESC
+    LIMIT 6`;
+  return rows.map(({ recent: _recent, ...row }) => toItem(row as RawItem));
+}
+
+// ---- one prompt ----
+
+const versionColumns = Prisma.sql`
+  v.version, v.type::text AS type, v.template, v.messages, v.variables, v.model, v.config,
+  v.commit_message AS "commitMessage", v.created_at AS "createdAt",
+  CASE WHEN v.author_id IS NULL THEN NULL
+       ELSE json_build_object('id', v.author_id, 'fullName', vp.full_name, 'avatarKey', vp.avatar_key) END AS author`;
+
+const withAvatar = <T extends { author: RawItem["author"] }>({ author, ...row }: T) => ({
+  ...row,
+  author: author && { id: author.id, fullName: author.fullName, avatarUrl: avatarUrl(author.avatarKey) },
+});
+
+/** The prompt with one version: `version`, else `label`, else `production` when set, else the latest. */
+export async function getPrompt(db: DbOrTx, caller: Caller, prompt: LoadedPrompt, choose: { version?: number; label?: string }) {
+  const { joins } = promptVisibility(caller);
+  const [row] = await db.$queryRaw<RawItem[]>`
+    SELECT ${itemColumns(caller)}, p.organization_id::text AS "organizationId",
+           (SELECT r.stars FROM prompt_ratings r WHERE r.prompt_id = p.id AND r.user_id = ${caller.userId}::uuid)::int AS "myRating"
+    FROM prompts p ${joins} ${itemJoins}
+    WHERE p.id = ${prompt.id}::uuid`;
+  if (!row) return fail("NOT_FOUND", PROMPT_MSG.versionNotFound);
+  const item = toItem(row);
+  let version: number | undefined = choose.version;
+  if (choose.label === LATEST_LABEL) version = item.latestVersion;
+  else if (choose.label) {
+    version = item.labels.find((label) => label.name === choose.label)?.version;
+    if (version === undefined) fail("NOT_FOUND", PROMPT_MSG.labelNotFound, "LABEL_NOT_FOUND");
+  } else if (version === undefined) {
+    version = item.labels.find((label) => label.name === PROTECTED_LABEL)?.version ?? item.latestVersion;
+  }
+  const [versionRow] = await db.$queryRaw<(Record<string, unknown> & { author: RawItem["author"] })[]>`
+    SELECT ${versionColumns}
+    FROM prompt_versions v LEFT JOIN profiles vp ON vp.user_id = v.author_id
+    WHERE v.prompt_id = ${prompt.id}::uuid AND v.version = ${version}`;
+  if (!versionRow) return fail("NOT_FOUND", PROMPT_MSG.versionNotFound, "VERSION_NOT_FOUND");
+  return promptDetail.parse({
+    ...item,
+    organizationId: row.organizationId,
+    myRating: row.myRating ?? null,
+    version: withAvatar(versionRow),
+    can: promptAbilities(prompt.access, prompt.facts),
+  });
+}
+
+/** The versions of a prompt, newest first, with the labels on each; `cursor` is the last version seen. */
+export async function listVersions(db: DbOrTx, promptId: string, cursor: number | undefined, limit = 50) {
+  const rows = await db.$queryRaw<(Record<string, unknown> & { author: RawItem["author"]; version: number })[]>`
+    SELECT v.version, v.type::text AS type, v.model, v.commit_message AS "commitMessage", v.created_at AS "createdAt",
+           CASE WHEN v.author_id IS NULL THEN NULL
+                ELSE json_build_object('id', v.author_id, 'fullName', vp.full_name, 'avatarKey', vp.avatar_key) END AS author,
+           COALESCE((SELECT array_agg(l.name ORDER BY l.name) FROM prompt_labels l WHERE l.prompt_id = v.prompt_id AND l.version = v.version), '{}') AS labels
+    FROM prompt_versions v LEFT JOIN profiles vp ON vp.user_id = v.author_id
+    WHERE v.prompt_id = ${promptId}::uuid AND v.version < ${cursor ?? 2147483647}
+    ORDER BY v.version DESC
+    LIMIT ${limit + 1}`;
+  const page = rows.slice(0, limit);
+  return versionHistoryPage.parse({
+    items: page.map(withAvatar),
+    nextCursor: rows.length > limit ? (page.at(-1)?.version ?? null) : null,
+  });
+}
+
+// ---- writes ----
+
+type VersionBody = NonNullable<Extract<ReturnType<typeof versionBodyOf>, { body: unknown }>["body"]>;
+
+function bodyOf(fields: CreateVersionInput | CreatePromptInput): VersionBody {
+  const found = versionBodyOf(fields);
+  return "body" in found ? found.body : fail("INVALID", found.problem);
+}
+
+const versionData = (body: VersionBody, fields: CreateVersionInput | CreatePromptInput, authorId: string) => ({
+  type: body.type,
+  template: body.type === "text" ? body.template : null,
+  messages: body.type === "chat" ? (body.messages as unknown as Prisma.InputJsonValue) : Prisma.DbNull,
+  variables: (body.variables ?? []) as unknown as Prisma.InputJsonValue,
+  model: fields.model ?? "",
+  config: (fields.config ?? {}) as Prisma.InputJsonValue,
+  commitMessage: fields.commitMessage ?? "",
+  authorId,
+});
+
+/** A prompt and its version 1, together. A name taken in the team is ALREADY_EXISTS, also under concurrent creates. */
+export async function createPrompt(db: Db, caller: Caller, team: { teamId: string; organizationId: string }, input: CreatePromptInput, now: Date) {
+  const body = bodyOf(input);
+  try {
+    return await db.$transaction(async (tx) => {
+      const prompt = await tx.prompt.create({
+        data: {
+          organizationId: team.organizationId,
+          teamId: team.teamId,
+          name: input.name,
+          title: input.title,
+          description: input.description ?? "",
+          tags: input.tags ?? [],
+          visibility: input.visibility,
+          authorId: caller.userId,
+          latestVersion: 1,
+          createdAt: now,
+          updatedAt: now,
+        },
+        select: { id: true, name: true },
+      });
+      await tx.promptVersion.create({ data: { promptId: prompt.id, version: 1, createdAt: now, ...versionData(body, input, caller.userId) } });
+      return { id: prompt.id, name: prompt.name, version: 1 };
+    });
+  } catch (error) {
+    if (isUniqueViolation(error)) return fail("ALREADY_EXISTS", PROMPT_MSG.nameTaken, "NAME_TAKEN");
+    throw error;
+  }
+}
+
+/**
+ * The next version: the prompt's row is locked by incrementing its counter, so concurrent saves take
+ * numbers one after another, without gaps or repeats. The type is the one given, or read from what is given.
+ */
+export async function createVersion(db: Db, caller: Caller, prompt: LoadedPrompt, input: CreateVersionInput, now: Date) {
+  refuseArchived(prompt);
+  const body = bodyOf(input);
+  return db.$transaction(async (tx) => {
+    const [row] = await tx.$queryRaw<{ version: number }[]>`
+      UPDATE prompts SET latest_version = latest_version + 1, updated_at = ${now}
+      WHERE id = ${prompt.id}::uuid AND archived_at IS NULL
+      RETURNING latest_version AS version`;
+    if (!row) return fail("STATE_CONFLICT", PROMPT_MSG.archived, "ARCHIVED");
+    await tx.promptVersion.create({ data: { promptId: prompt.id, version: row.version, createdAt: now, ...versionData(body, input, caller.userId) } });
+    return { version: row.version };
+  });
+}
+
+/** Title, description, tags, visibility. Only the author (or a super user) makes a prompt private: it becomes theirs alone. */
+export async function updatePrompt(
+  db: DbOrTx,
+  prompt: LoadedPrompt,
+  input: { title?: string; description?: string; tags?: string[]; visibility?: PromptFacts["visibility"] },
+  now: Date,
+) {
+  refuseArchived(prompt);
+  if (input.visibility === "private" && prompt.facts.visibility !== "private" && !canOnPrompt(prompt.access, { ...prompt.facts, visibility: "private" }, "read")) {
+    fail("FORBIDDEN", PROMPT_MSG.privateAuthorOnly);
+  }
+  await db.prompt.update({
+    where: { id: prompt.id },
+    data: { title: input.title, description: input.description, tags: input.tags, visibility: input.visibility, updatedAt: now },
+  });
+}
+
+export async function renamePrompt(db: DbOrTx, prompt: LoadedPrompt, name: string, now: Date) {
+  refuseArchived(prompt);
+  try {
+    await db.prompt.update({ where: { id: prompt.id }, data: { name, updatedAt: now } });
+  } catch (error) {
+    if (isUniqueViolation(error)) return fail("ALREADY_EXISTS", PROMPT_MSG.nameTaken, "NAME_TAKEN");
+    throw error;
+  }
+}
+
+/** Archive and restore are idempotent: the answer is the state asked for. */
+export async function setArchived(db: DbOrTx, prompt: LoadedPrompt, archived: boolean, now: Date) {
+  const row = await db.prompt.update({
+    where: { id: prompt.id },
+    data: archived ? (prompt.archived ? {} : { archivedAt: now, updatedAt: now }) : { archivedAt: null, updatedAt: now },
+    select: { archivedAt: true },
+  });
+  return { archivedAt: row.archivedAt };
+}
+
+/** For good, with its versions, labels, bookmarks and ratings; archived prompts only. */
+export async function deletePrompt(db: DbOrTx, prompt: LoadedPrompt) {
+  const { count } = await db.prompt.deleteMany({ where: { id: prompt.id, archivedAt: { not: null } } });
+  if (count === 0) fail("STATE_CONFLICT", PROMPT_MSG.notArchived, "NOT_ARCHIVED");
+}
+
+/** Points `label` at `version` (rolling back is pointing it at an older one). `production` needs team admin level. */
+export async function setLabel(db: DbOrTx, caller: Caller, prompt: LoadedPrompt, label: string, version: number, now: Date) {
+  refuseArchived(prompt);
+  if (label === PROTECTED_LABEL && !canOnPrompt(prompt.access, prompt.facts, "label.protected")) {
+    fail("FORBIDDEN", PROMPT_MSG.protectedLabel);
+  }
+  const exists = await db.promptVersion.findUnique({ where: { promptId_version: { promptId: prompt.id, version } }, select: { id: true } });
+  if (!exists) fail("NOT_FOUND", PROMPT_MSG.versionNotFound, "VERSION_NOT_FOUND");
+  await db.$executeRaw`
+    INSERT INTO prompt_labels (prompt_id, name, version, moved_by, moved_at)
+    VALUES (${prompt.id}::uuid, ${label}, ${version}, ${caller.userId}::uuid, ${now})
+    ON CONFLICT (prompt_id, name) DO UPDATE SET version = EXCLUDED.version, moved_by = EXCLUDED.moved_by, moved_at = EXCLUDED.moved_at`;
+  await db.prompt.update({ where: { id: prompt.id }, data: { updatedAt: now } });
+  return { label, version };
+}
+
+export async function removeLabel(db: DbOrTx, prompt: LoadedPrompt, label: string, now: Date) {
+  refuseArchived(prompt);
+  if (label === PROTECTED_LABEL && !canOnPrompt(prompt.access, prompt.facts, "label.protected")) {
+    fail("FORBIDDEN", PROMPT_MSG.protectedLabel);
+  }
+  const { count } = await db.promptLabel.deleteMany({ where: { promptId: prompt.id, name: label } });
+  if (count === 0) fail("NOT_FOUND", PROMPT_MSG.labelNotFound, "LABEL_NOT_FOUND");
+  await db.prompt.update({ where: { id: prompt.id }, data: { updatedAt: now } });
+}
+
+/** Whether `name` is free in the team (the editor checks as the author types). */
+export async function isNameAvailable(db: DbOrTx, teamId: string, name: string) {
+  const row = await db.prompt.findUnique({ where: { teamId_name: { teamId, name } }, select: { id: true } });
+  return { available: !row };
+}
+
+// ---- bookmarks and ratings ----
+
+export async function addBookmark(db: DbOrTx, caller: Caller, promptId: string, now: Date) {
+  await db.$executeRaw`
+    INSERT INTO prompt_bookmarks (user_id, prompt_id, created_at) VALUES (${caller.userId}::uuid, ${promptId}::uuid, ${now})
+    ON CONFLICT DO NOTHING`;
+  return { bookmarked: true };
+}
+
+export async function removeBookmark(db: DbOrTx, caller: Caller, promptId: string) {
+  await db.promptBookmark.deleteMany({ where: { userId: caller.userId, promptId } });
+  return { bookmarked: false };
+}
+
+/** Sets the caller's stars; the answer is the prompt's new average. */
+export async function setRating(db: DbOrTx, caller: Caller, promptId: string, stars: number | null, now: Date) {
+  if (stars === null) await db.promptRating.deleteMany({ where: { userId: caller.userId, promptId } });
+  else {
+    await db.$executeRaw`
+      INSERT INTO prompt_ratings (user_id, prompt_id, stars, created_at, updated_at)
+      VALUES (${caller.userId}::uuid, ${promptId}::uuid, ${stars}, ${now}, ${now})
+      ON CONFLICT (user_id, prompt_id) DO UPDATE SET stars = EXCLUDED.stars, updated_at = EXCLUDED.updated_at`;
+  }
+  const row = await db.prompt.findUniqueOrThrow({ where: { id: promptId }, select: { ratingAverage: true, ratingCount: true } });
+  return { myRating: stars, ratingAverage: row.ratingAverage, ratingCount: row.ratingCount };
+}
+
+// ---- dashboard ----
+
+export const dashboardStats = z.object({
+  totalPrompts: z.number(),
+  promptsThisMonth: z.number(),
+  teamMembers: z.number().nullable(),
+  teamMembersThisMonth: z.number().nullable(),
+  bookmarks: z.number(),
+  bookmarksThisMonth: z.number(),
+  averageRating: z.number().nullable(),
+  ratingCount: z.number(),
+});
+
+/** The dashboard's four figures for the organization (and its active team), counted within the visibility rule. */
+export async function getDashboardStats(db: DbOrTx, caller: Caller, organizationId: string, teamId: string | undefined, now: Date) {
+  const monthStart = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1));
+  const { joins, visible } = promptVisibility(caller);
+  const [prompts] = await db.$queryRaw<{ total: number; recent: number; ratingSum: number; ratingCount: number; bookmarks: number; bookmarksRecent: number }[]>`
+    SELECT count(*)::int AS total,
+           count(*) FILTER (WHERE p.created_at >= ${monthStart})::int AS recent,
+           COALESCE(sum(p.rating_sum), 0)::int AS "ratingSum", COALESCE(sum(p.rating_count), 0)::int AS "ratingCount",
+           count(mb.prompt_id)::int AS bookmarks,
+           count(mb.prompt_id) FILTER (WHERE mb.created_at >= ${monthStart})::int AS "bookmarksRecent"
+    FROM prompts p ${joins}
+    LEFT JOIN prompt_bookmarks mb ON mb.prompt_id = p.id AND mb.user_id = ${caller.userId}::uuid
+    WHERE p.organization_id = ${organizationId}::uuid AND p.archived_at IS NULL AND ${visible}`;
+  const members = teamId
+    ? (
+        await db.$queryRaw<{ total: number; recent: number }[]>`
+          SELECT count(*)::int AS total, count(*) FILTER (WHERE joined_at >= ${monthStart})::int AS recent
+          FROM team_members WHERE team_id = ${teamId}::uuid`
+      )[0]
+    : undefined;
+  return dashboardStats.parse({
+    totalPrompts: prompts?.total ?? 0,
+    promptsThisMonth: prompts?.recent ?? 0,
+    teamMembers: members?.total ?? null,
+    teamMembersThisMonth: members?.recent ?? null,
+    bookmarks: prompts?.bookmarks ?? 0,
+    bookmarksThisMonth: prompts?.bookmarksRecent ?? 0,
+    averageRating: prompts && prompts.ratingCount > 0 ? prompts.ratingSum / prompts.ratingCount : null,
+    ratingCount: prompts?.ratingCount ?? 0,
+  });
+}

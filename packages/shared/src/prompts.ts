@@ -1,0 +1,263 @@
+// The prompt library (issue 13): names, limits, texts and input schemas shared by the procedures,
+// the editor and the lists. Templates, compile and lint live in prompt-template.ts.
+import { z } from "zod";
+import { CHAT_ROLES, VARIABLE_NAME, VARIABLE_TYPES, lint, type PromptVersionBody } from "./prompt-template.ts";
+import { idSchema, multilineText, plainText } from "./validation.ts";
+
+export const PROMPT_VISIBILITIES = ["private", "team", "organization"] as const;
+export type PromptVisibility = (typeof PROMPT_VISIBILITIES)[number];
+export const PROMPT_TYPES = ["text", "chat"] as const;
+export type PromptType = (typeof PROMPT_TYPES)[number];
+export const PROMPT_SORTS = ["updated", "name", "rating", "bookmarks"] as const;
+export type PromptSort = (typeof PROMPT_SORTS)[number];
+
+export const PROMPT_NAME_MAX = 128;
+export const PROMPT_TITLE_MAX = 120;
+export const PROMPT_DESCRIPTION_MAX = 1000;
+export const PROMPT_TAGS_MAX = 10;
+export const PROMPT_TAG_MAX = 32;
+export const PROMPT_MODEL_MAX = 100;
+export const PROMPT_CONFIG_MAX_BYTES = 16 * 1024;
+export const PROMPT_COMMIT_MESSAGE_MAX = 500;
+export const PROMPT_TEXT_MAX = 100_000;
+export const PROMPT_VARIABLES_MAX = 100;
+export const PROMPT_LIST_LIMIT_MAX = 100;
+export const PROMPT_LABEL_MAX = 36;
+/** Only team admin level moves or removes it. */
+export const PROTECTED_LABEL = "production";
+/** Always the highest version; never stored. */
+export const LATEST_LABEL = "latest";
+
+export const PROMPT_VISIBILITY_LABELS: Record<PromptVisibility, string> = {
+  private: "Private",
+  team: "Team",
+  organization: "Organization",
+};
+export const PROMPT_SORT_LABELS: Record<PromptSort, string> = {
+  updated: "Recently updated",
+  name: "Name",
+  rating: "Rating",
+  bookmarks: "Most bookmarked",
+};
+
+export const PROMPT_MSG = {
+  nameRequired: "Name is required",
+  nameTooLong: `A name has at most ${PROMPT_NAME_MAX} characters`,
+  nameInvalid: "A name uses lowercase letters, digits, '-', '_' and '.', with '/' between folders (no leading, trailing or doubled '/')",
+  nameTaken: "A prompt with this name already exists in this team",
+  titleRequired: "Title is required",
+  titleTooLong: `Title cannot exceed ${PROMPT_TITLE_MAX} characters`,
+  descriptionTooLong: `Description cannot exceed ${PROMPT_DESCRIPTION_MAX} characters`,
+  tooManyTags: `A prompt has at most ${PROMPT_TAGS_MAX} tags`,
+  tagInvalid: `A tag uses 1-${PROMPT_TAG_MAX} lowercase letters, digits and '-'`,
+  modelTooLong: `Model cannot exceed ${PROMPT_MODEL_MAX} characters`,
+  configNotObject: "Config must be a JSON object of model parameters",
+  configTooLarge: "Config cannot exceed 16 kB",
+  commitMessageTooLong: `Commit message cannot exceed ${PROMPT_COMMIT_MESSAGE_MAX} characters`,
+  textTooLong: "A template (or all messages together) has at most 100,000 characters",
+  templateRequired: "A text prompt needs a template (and no messages)",
+  messagesRequired: "A chat prompt needs messages (and no template)",
+  tooManyVariables: `A prompt describes at most ${PROMPT_VARIABLES_MAX} variables`,
+  variableNameInvalid: "A variable name uses letters, digits and _, not starting with a digit",
+  labelInvalid: `A label uses 1-${PROMPT_LABEL_MAX} lowercase letters, digits, '_', '-' and '.'`,
+  labelLatest: "'latest' always means the highest version: it cannot be set or removed",
+  labelNotFound: "Label not found",
+  versionNotFound: "Version not found",
+  versionOrLabel: "Choose a version or a label, not both",
+  lintFailed: "The prompt has errors: ",
+  ownPromptRating: "You cannot rate your own prompt",
+  protectedLabel: "Only a team admin can move or remove the 'production' label",
+  privateAuthorOnly: "Only its author can make a prompt private",
+  starsRange: "Stars are a whole number from 1 to 5",
+  archived: "This prompt is archived: restore it before changing it",
+  notArchived: "Only an archived prompt can be deleted: archive it first",
+  alreadyArchived: "This prompt is already archived",
+  invalidCursor: "The list has changed or the cursor is invalid: start from the first page",
+  // The web app's own texts.
+  nameAvailable: "Name is available",
+  createdToast: "Prompt created",
+  versionSavedToast: "Version saved",
+  labelSetToast: "Label set",
+  labelRemovedToast: "Label removed",
+  detailsSavedToast: "Details saved",
+  renamedToast: "Prompt renamed",
+  archivedToast: "Prompt archived",
+  restoredToast: "Prompt restored",
+  deletedToast: "Prompt deleted",
+  copiedToast: "Copied to clipboard",
+  unsavedChanges: "You have unsaved changes. Leave this page and lose them?",
+  noPrompts: "No prompts yet. Create the first one with 'New Prompt'.",
+  noMatches: "No prompts match these filters. Clear a filter or search for something else.",
+  noBookmarks: "You have no bookmarks yet. Open a prompt and choose 'Add to bookmarks'.",
+  popularEmpty: "Popular prompts will appear here.",
+  bookmarkedEmpty: "Your bookmarked prompts will appear here.",
+  recentEmpty: "Recently updated prompts will appear here.",
+} as const;
+
+/** `a/b/c` and similar: lowercase letters, digits, -, _, . with / between folders. */
+const PROMPT_NAME = /^[a-z0-9._-]+(\/[a-z0-9._-]+)*$/;
+const TAG = /^[a-z0-9-]{1,32}$/;
+const LABEL = /^[a-z0-9_.-]{1,36}$/;
+
+export const promptNameSchema = z
+  .string({ error: PROMPT_MSG.nameRequired })
+  .min(1, PROMPT_MSG.nameRequired)
+  .max(PROMPT_NAME_MAX, PROMPT_MSG.nameTooLong)
+  .regex(PROMPT_NAME, PROMPT_MSG.nameInvalid);
+
+export const promptTitleSchema = plainText()
+  .trim()
+  .min(1, PROMPT_MSG.titleRequired)
+  .max(PROMPT_TITLE_MAX, PROMPT_MSG.titleTooLong);
+
+export const promptDescriptionSchema = multilineText().trim().max(PROMPT_DESCRIPTION_MAX, PROMPT_MSG.descriptionTooLong);
+
+/** Stored lowercase, without repeats. */
+export const promptTagsSchema = z
+  .array(plainText().trim().toLowerCase().regex(TAG, PROMPT_MSG.tagInvalid))
+  .transform((tags) => [...new Set(tags)])
+  .refine((tags) => tags.length <= PROMPT_TAGS_MAX, PROMPT_MSG.tooManyTags);
+
+export const promptVisibilitySchema = z.enum(PROMPT_VISIBILITIES);
+
+export const promptLabelSchema = z
+  .string()
+  .regex(LABEL, PROMPT_MSG.labelInvalid)
+  .refine((label) => label !== LATEST_LABEL, PROMPT_MSG.labelLatest);
+
+const messageSchema = z.object({ role: z.enum(CHAT_ROLES), content: multilineText() });
+
+const variableSchema = z.object({
+  name: z.string().regex(VARIABLE_NAME, PROMPT_MSG.variableNameInvalid),
+  type: z.enum(VARIABLE_TYPES),
+  required: z.boolean().optional(),
+  default: z.unknown().optional(),
+  description: multilineText().max(500).optional(),
+  options: z.array(plainText().min(1).max(200)).max(100).optional(),
+});
+
+const configSchema = z
+  .record(z.string(), z.unknown(), { error: PROMPT_MSG.configNotObject })
+  .refine((config) => new TextEncoder().encode(JSON.stringify(config)).length <= PROMPT_CONFIG_MAX_BYTES, PROMPT_MSG.configTooLarge);
+
+/** The body of a version as a form or a procedure gives it; the type is read from what is given when absent. */
+const versionFields = {
+  type: z.enum(PROMPT_TYPES).optional(),
+  template: multilineText().optional(),
+  messages: z.array(messageSchema).max(200).optional(),
+  variables: z.array(variableSchema).max(PROMPT_VARIABLES_MAX, PROMPT_MSG.tooManyVariables).optional(),
+  model: plainText().trim().max(PROMPT_MODEL_MAX, PROMPT_MSG.modelTooLong).optional(),
+  config: configSchema.optional(),
+  commitMessage: multilineText().trim().max(PROMPT_COMMIT_MESSAGE_MAX, PROMPT_MSG.commitMessageTooLong).optional(),
+};
+type VersionFields = z.infer<z.ZodObject<typeof versionFields>>;
+
+/** The version a draft describes, or the reason it cannot be one (before lint). */
+export function versionBodyOf(fields: VersionFields): { body: PromptVersionBody } | { problem: string } {
+  const type = fields.type ?? (fields.messages !== undefined ? "chat" : "text");
+  const variables = fields.variables as PromptVersionBody["variables"];
+  if (type === "text") {
+    if (fields.template === undefined || fields.messages !== undefined) return { problem: PROMPT_MSG.templateRequired };
+    if (fields.template.length > PROMPT_TEXT_MAX) return { problem: PROMPT_MSG.textTooLong };
+    return { body: { type, template: fields.template, variables } };
+  }
+  if (fields.messages === undefined || fields.template !== undefined) return { problem: PROMPT_MSG.messagesRequired };
+  if (fields.messages.reduce((sum, message) => sum + message.content.length, 0) > PROMPT_TEXT_MAX) return { problem: PROMPT_MSG.textTooLong };
+  return { body: { type, messages: fields.messages, variables } };
+}
+
+/** Shape and lint: a version that breaks either is refused with every reason. */
+const checkVersion = (fields: VersionFields, ctx: z.RefinementCtx) => {
+  const found = versionBodyOf(fields);
+  if ("problem" in found) {
+    ctx.addIssue({ code: "custom", message: found.problem, path: [fields.type === "chat" || fields.messages ? "messages" : "template"] });
+    return;
+  }
+  const { errors } = lint(found.body);
+  if (errors.length) ctx.addIssue({ code: "custom", message: PROMPT_MSG.lintFailed + errors.join("; "), path: ["template"] });
+};
+
+export const createPromptInput = z
+  .object({
+    teamId: idSchema,
+    name: promptNameSchema,
+    title: promptTitleSchema,
+    description: promptDescriptionSchema.optional(),
+    tags: promptTagsSchema.optional(),
+    visibility: promptVisibilitySchema,
+    ...versionFields,
+    type: z.enum(PROMPT_TYPES),
+  })
+  .superRefine(checkVersion);
+export type CreatePromptInput = z.input<typeof createPromptInput>;
+
+export const createVersionInput = z.object({ promptId: idSchema, ...versionFields }).superRefine(checkVersion);
+export type CreateVersionInput = z.input<typeof createVersionInput>;
+
+export const updatePromptInput = z.object({
+  id: idSchema,
+  title: promptTitleSchema.optional(),
+  description: promptDescriptionSchema.optional(),
+  tags: promptTagsSchema.optional(),
+  visibility: promptVisibilitySchema.optional(),
+});
+
+export const renamePromptInput = z.object({ id: idSchema, name: promptNameSchema });
+export const promptIdInput = z.object({ id: idSchema });
+export const promptRefInput = z.object({ promptId: idSchema });
+
+export const getPromptInput = z
+  .object({ id: idSchema, version: z.number().int().min(1).optional(), label: z.union([promptLabelSchema, z.literal(LATEST_LABEL)]).optional() })
+  .refine((input) => input.version === undefined || input.label === undefined, PROMPT_MSG.versionOrLabel);
+
+export const setLabelInput = z.object({ promptId: idSchema, label: promptLabelSchema, version: z.number().int().min(1) });
+export const removeLabelInput = z.object({ promptId: idSchema, label: promptLabelSchema });
+export const setRatingInput = z.object({
+  promptId: idSchema,
+  stars: z.number({ error: PROMPT_MSG.starsRange }).int(PROMPT_MSG.starsRange).min(1, PROMPT_MSG.starsRange).max(5, PROMPT_MSG.starsRange),
+});
+export const listVersionsInput = z.object({ promptId: idSchema, cursor: z.number().int().min(1).optional(), limit: z.number().int().min(1).max(100).optional() });
+
+/** A folder filter: a name prefix without the trailing '/'. */
+const folderSchema = z.string().max(PROMPT_NAME_MAX).regex(PROMPT_NAME, PROMPT_MSG.nameInvalid);
+
+export const listPromptsInput = z.object({
+  organizationId: idSchema,
+  teamId: idSchema.optional(),
+  q: plainText().trim().max(200).optional(),
+  tags: z.array(plainText().trim().toLowerCase().regex(TAG, PROMPT_MSG.tagInvalid)).max(PROMPT_TAGS_MAX).optional(),
+  folder: folderSchema.optional(),
+  visibility: promptVisibilitySchema.optional(),
+  mine: z.boolean().optional(),
+  bookmarked: z.boolean().optional(),
+  archived: z.boolean().optional(),
+  sort: z.enum(PROMPT_SORTS).optional(),
+  cursor: z.string().max(500).optional(),
+  limit: z.number().int().min(1).max(PROMPT_LIST_LIMIT_MAX).optional(),
+});
+export type ListPromptsInput = z.input<typeof listPromptsInput>;
+
+export const nameAvailableInput = z.object({ teamId: idSchema, name: promptNameSchema });
+export const promptFacetsInput = z.object({ organizationId: idSchema, teamId: idSchema.optional() });
+export const dashboardInput = z.object({ organizationId: idSchema, teamId: idSchema.optional() });
+
+/** A name from a title: lowercase words joined by '-', within the limits ('Customer Support Reply' -> 'customer-support-reply'). */
+export function nameFromTitle(title: string): string {
+  return title
+    .normalize("NFKD")
+    .replace(/[\u0300-\u036f]/g, "")
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-+|-+$/g, "")
+    .slice(0, PROMPT_NAME_MAX)
+    .replace(/-+$/, "");
+}
+
+/** The folders of a name: 'a/b/c' -> ['a', 'a/b']. */
+export function foldersOf(name: string): string[] {
+  const parts = name.split("/").slice(0, -1);
+  return parts.map((_, index) => parts.slice(0, index + 1).join("/"));
+}
+
+/** Version label as the cards show it. */
+export const versionLabel = (version: number) => `v${version}`;
