@@ -1,18 +1,29 @@
-// The dashboard of spec 2 (/, /prompts, /bookmarks, /analytics), on static sample data.
+// The dashboard of spec 2 (/ and /analytics): four figures and three tabs of prompts, from the rows
+// the person may read in the active organization (and its active team).
+import type { ReactNode } from "react";
 import { BarChart3, Bookmark, FileText, Users, type LucideIcon } from "lucide-react";
+import { PROMPT_MSG } from "@promptly/shared";
+import { PromptGrid, type PromptCardData } from "@/components/prompts/prompt-card";
 import { Card, CardContent, CardHeader, CardTitle } from "@/components/ui/card";
+import { Skeleton } from "@/components/ui/skeleton";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "@/components/ui/tabs";
-import { PromptCard } from "./prompt-card.tsx";
-import { SAMPLE_PROMPTS, SAMPLE_STATS, type DashboardStat } from "./sample-data.ts";
+import { trpc } from "@/lib/trpc";
+import { useWorkspace } from "@/lib/workspace";
 
-const STAT_ICONS: Record<DashboardStat["label"], LucideIcon> = {
+interface Stat {
+  label: "Total Prompts" | "Team Members" | "Bookmarked Prompts" | "Average Rating";
+  value: string;
+  note: string;
+}
+
+const STAT_ICONS: Record<Stat["label"], LucideIcon> = {
   "Total Prompts": FileText,
   "Team Members": Users,
   "Bookmarked Prompts": Bookmark,
   "Average Rating": BarChart3,
 };
 
-function StatCard({ stat }: { stat: DashboardStat }) {
+function StatCard({ stat }: { stat: Stat }) {
   const Icon = STAT_ICONS[stat.label];
   return (
     <Card data-testid="stat-card" className="gap-2">
@@ -28,39 +39,78 @@ function StatCard({ stat }: { stat: DashboardStat }) {
   );
 }
 
+const thisMonth = (count: number) => `+${count} this month`;
+const ratings = (count: number) => `From ${count} ${count === 1 ? "rating" : "ratings"}`;
+
+function Stats({ organizationId, teamId }: { organizationId: string; teamId?: string }) {
+  const { data, isPending, isError } = trpc.dashboard.stats.useQuery({ organizationId, teamId });
+  if (isPending) return <Skeleton className="h-28 w-full sm:col-span-2 lg:col-span-4" />;
+  if (isError) return <p className="text-sm text-destructive sm:col-span-2 lg:col-span-4">The figures could not be loaded.</p>;
+  const stats: Stat[] = [
+    { label: "Total Prompts", value: String(data.totalPrompts), note: thisMonth(data.promptsThisMonth) },
+    {
+      label: "Team Members",
+      value: data.teamMembers === null ? "–" : String(data.teamMembers),
+      note: data.teamMembersThisMonth === null ? "No active team" : thisMonth(data.teamMembersThisMonth),
+    },
+    { label: "Bookmarked Prompts", value: String(data.bookmarks), note: thisMonth(data.bookmarksThisMonth) },
+    { label: "Average Rating", value: data.averageRating === null ? "–" : data.averageRating.toFixed(1), note: ratings(data.ratingCount) },
+  ];
+  return stats.map((stat) => <StatCard key={stat.label} stat={stat} />);
+}
+
 function Placeholder({ text }: { text: string }) {
   return <p className="rounded-lg border border-dashed border-border p-8 text-center text-sm text-muted-foreground">{text}</p>;
 }
 
+function PromptTab({ query, empty }: { query: { data?: PromptCardData[]; isPending: boolean; isError: boolean }; empty: string }): ReactNode {
+  if (query.isPending) return <Skeleton className="h-40 w-full" />;
+  if (query.isError) return <Placeholder text="These prompts could not be loaded. Reload the page to try again." />;
+  if (!query.data?.length) return <Placeholder text={empty} />;
+  return <PromptGrid prompts={query.data} />;
+}
+
+function PromptTabs({ organizationId }: { organizationId: string }) {
+  const recent = trpc.prompts.list.useQuery({ organizationId, limit: 6 });
+  const popular = trpc.dashboard.popular.useQuery({ organizationId });
+  const bookmarked = trpc.prompts.list.useQuery({ organizationId, bookmarked: true, limit: 6 });
+  return (
+    <Tabs defaultValue="recent">
+      <TabsList>
+        <TabsTrigger value="recent">Recent Prompts</TabsTrigger>
+        <TabsTrigger value="popular">Popular</TabsTrigger>
+        <TabsTrigger value="bookmarked">Bookmarked</TabsTrigger>
+      </TabsList>
+      <TabsContent value="recent" className="pt-2">
+        <PromptTab query={{ ...recent, data: recent.data?.items }} empty={PROMPT_MSG.recentEmpty} />
+      </TabsContent>
+      <TabsContent value="popular" className="pt-2">
+        <PromptTab query={popular} empty={PROMPT_MSG.popularEmpty} />
+      </TabsContent>
+      <TabsContent value="bookmarked" className="pt-2">
+        <PromptTab query={{ ...bookmarked, data: bookmarked.data?.items }} empty={PROMPT_MSG.bookmarkedEmpty} />
+      </TabsContent>
+    </Tabs>
+  );
+}
+
 export function DashboardPage() {
+  const { activeOrganization, activeTeam, organizationsLoading } = useWorkspace();
   return (
     <div className="space-y-6">
       <h1 className="text-2xl font-bold tracking-tight">Dashboard</h1>
-      <section aria-label="Statistics" className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
-        {SAMPLE_STATS.map((stat) => (
-          <StatCard key={stat.label} stat={stat} />
-        ))}
-      </section>
-      <Tabs defaultValue="recent">
-        <TabsList>
-          <TabsTrigger value="recent">Recent Prompts</TabsTrigger>
-          <TabsTrigger value="popular">Popular</TabsTrigger>
-          <TabsTrigger value="bookmarked">Bookmarked</TabsTrigger>
-        </TabsList>
-        <TabsContent value="recent" className="pt-2">
-          <div className="grid gap-4 md:grid-cols-2 xl:grid-cols-3">
-            {SAMPLE_PROMPTS.map((prompt) => (
-              <PromptCard key={prompt.id} prompt={prompt} />
-            ))}
-          </div>
-        </TabsContent>
-        <TabsContent value="popular" className="pt-2">
-          <Placeholder text="Popular prompts will appear here." />
-        </TabsContent>
-        <TabsContent value="bookmarked" className="pt-2">
-          <Placeholder text="Your bookmarked prompts will appear here." />
-        </TabsContent>
-      </Tabs>
+      {activeOrganization ? (
+        <>
+          <section aria-label="Statistics" className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
+            <Stats organizationId={activeOrganization.id} teamId={activeTeam?.id} />
+          </section>
+          <PromptTabs organizationId={activeOrganization.id} />
+        </>
+      ) : organizationsLoading ? (
+        <Skeleton className="h-40 w-full" />
+      ) : (
+        <Placeholder text="You are not in an organization yet. Ask an organization admin to add you, or accept an invitation from your email." />
+      )}
     </div>
   );
 }

@@ -2,13 +2,12 @@
 // super user), team selector, 'Search prompts...' (desktop only), 'New Prompt' (who can create
 // prompts) and the user menu.
 import { can } from "@promptly/shared";
-import { useId } from "react";
-import { PanelLeft, Plus, Search } from "lucide-react";
-import { toast } from "sonner";
+import { Link } from "@tanstack/react-router";
+import { PanelLeft, Plus } from "lucide-react";
+import { HeaderSearch } from "@/components/prompts/header-search";
 import { OrganizationSwitcher, useOrganizationsLoadErrorToast } from "@/components/organizations/organization-switcher";
 import { TeamSelector } from "@/components/teams/team-selector";
 import { Button } from "@/components/ui/button";
-import { Input } from "@/components/ui/input";
 import { useMe } from "@/hooks/use-me";
 import { useWorkspace, accessIn } from "@/lib/workspace";
 import { useSidebar } from "./sidebar-state.tsx";
@@ -20,7 +19,6 @@ export function AppHeader() {
   // Here rather than only in the switcher: the switcher is hidden for most people (spec 2).
   useOrganizationsLoadErrorToast();
   const { toggleSidebar, isMobile, open, openMobile } = useSidebar();
-  const searchId = useId();
 
   // Spec 2: shown to those who manage organizations, and to anyone with more than one.
   const showOrganizationSwitcher = can(accessIn(me, null), "organizations.page") || organizations.length > 1;
@@ -50,24 +48,13 @@ export function AppHeader() {
         </div>
       </div>
       <div className="ml-auto flex items-center gap-2">
-        {!isMobile && (
-          <form role="search" className="relative w-64" onSubmit={(event) => event.preventDefault()}>
-            <label htmlFor={searchId} className="sr-only">
-              Search prompts
-            </label>
-            <Search className="pointer-events-none absolute top-1/2 left-2.5 size-4 -translate-y-1/2 text-muted-foreground" aria-hidden="true" />
-            <Input id={searchId} type="search" placeholder="Search prompts..." className="pl-8" />
-          </form>
-        )}
+        {!isMobile && <HeaderSearch />}
         {showNewPrompt && (
-          <Button
-            size={isMobile ? "icon" : "default"}
-            aria-label={isMobile ? "New Prompt" : undefined}
-            // The prompt library is not built yet (spec 1: prompts are sample data only).
-            onClick={() => toast("New Prompt", { description: "Creating prompts is not available yet." })}
-          >
-            <Plus aria-hidden="true" />
-            {!isMobile && "New Prompt"}
+          <Button size={isMobile ? "icon" : "default"} aria-label={isMobile ? "New Prompt" : undefined} asChild>
+            <Link to="/prompts/new" search={{ teamId: activeTeam?.id }}>
+              <Plus aria-hidden="true" />
+              {!isMobile && "New Prompt"}
+            </Link>
           </Button>
         )}
         <UserMenu />

@@ -1,4 +1,271 @@
-// Placeholder: the prompt lists (issue 13) are being written.
+// All Prompts (/prompts) and My Bookmarks (/bookmarks): the prompts the person may read in the active
+// organization, searched, filtered and sorted, with the filters in the URL and "Load more" pages.
+import { useEffect, useState, type ReactNode } from "react";
+import { useNavigate, useSearch } from "@tanstack/react-router";
+import { Folder, FolderOpen, Search, X } from "lucide-react";
+import {
+  PROMPT_MSG, PROMPT_SORTS, PROMPT_SORT_LABELS, PROMPT_VISIBILITIES, PROMPT_VISIBILITY_LABELS, type PromptSort, type PromptVisibility,
+} from "@promptly/shared";
+import { Badge } from "@/components/ui/badge";
+import { Button } from "@/components/ui/button";
+import { Input } from "@/components/ui/input";
+import { Label } from "@/components/ui/label";
+import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@/components/ui/select";
+import { Skeleton } from "@/components/ui/skeleton";
+import { Switch } from "@/components/ui/switch";
+import { trpc } from "@/lib/trpc";
+import { useWorkspace } from "@/lib/workspace";
+import { PromptGrid } from "./prompt-card.tsx";
+
+interface ListSearch {
+  q?: string;
+  teamId?: string;
+  tags?: string[];
+  folder?: string;
+  visibility?: PromptVisibility;
+  mine?: boolean;
+  archived?: boolean;
+  sort?: PromptSort;
+}
+
+const ALL = "all";
+const SEARCH_DELAY_MS = 300;
+
+/** The URL's filters, and a way to change some of them (undefined removes one). */
+function useListSearch() {
+  const search = useSearch({ strict: false }) as ListSearch;
+  const navigate = useNavigate();
+  const update = (change: Partial<ListSearch>) =>
+    void navigate({ to: ".", search: (previous: ListSearch) => ({ ...previous, ...change }), replace: true });
+  return [search, update] as const;
+}
+
+function FilterSelect<T extends string>({ label, value, options, onChange }: { label: string; value: T | undefined; options: { value: T; label: string }[]; onChange: (value: T | undefined) => void }) {
+  const id = `filter-${label.toLowerCase().replace(/\s+/g, "-")}`;
+  return (
+    <div className="grid gap-1.5">
+      <Label htmlFor={id}>{label}</Label>
+      <Select value={value ?? ALL} onValueChange={(next) => onChange(next === ALL ? undefined : (next as T))}>
+        <SelectTrigger id={id} className="w-full">
+          <SelectValue />
+        </SelectTrigger>
+        <SelectContent>
+          <SelectItem value={ALL}>All</SelectItem>
+          {options.map((option) => (
+            <SelectItem key={option.value} value={option.value}>
+              {option.label}
+            </SelectItem>
+          ))}
+        </SelectContent>
+      </Select>
+    </div>
+  );
+}
+
+function SearchBox({ value, onChange }: { value: string; onChange: (q: string | undefined) => void }) {
+  const [text, setText] = useState(value);
+  useEffect(() => setText(value), [value]);
+  useEffect(() => {
+    if (text === value) return;
+    const timer = setTimeout(() => onChange(text.trim() || undefined), SEARCH_DELAY_MS);
+    return () => clearTimeout(timer);
+  }, [text, value, onChange]);
+  return (
+    <div className="relative">
+      <Label htmlFor="prompt-list-search" className="sr-only">
+        Search prompts
+      </Label>
+      <Search className="pointer-events-none absolute top-1/2 left-2.5 size-4 -translate-y-1/2 text-muted-foreground" aria-hidden="true" />
+      <Input id="prompt-list-search" type="search" placeholder="Search prompts..." className="pl-8" value={text} onChange={(event) => setText(event.target.value)} />
+    </div>
+  );
+}
+
+/** Folders from the names' '/' prefixes, as an indented list; choosing one filters to it. */
+function FolderTree({ folders, selected, onSelect }: { folders: { path: string; count: number }[]; selected?: string; onSelect: (folder: string | undefined) => void }) {
+  if (!folders.length) return null;
+  return (
+    <nav aria-label="Folders" className="grid gap-1">
+      <p className="text-sm font-medium">Folders</p>
+      <ul className="grid gap-0.5 text-sm">
+        {folders.map((folder) => {
+          const depth = folder.path.split("/").length - 1;
+          const active = folder.path === selected;
+          const Icon = active ? FolderOpen : Folder;
+          return (
+            <li key={folder.path}>
+              <button
+                type="button"
+                aria-pressed={active}
+                onClick={() => onSelect(active ? undefined : folder.path)}
+                className="flex w-full items-center gap-1.5 rounded px-1.5 py-1 text-left hover:bg-accent aria-pressed:bg-accent aria-pressed:font-medium"
+                style={{ paddingLeft: `${0.375 + depth * 0.75}rem` }}
+              >
+                <Icon className="size-4 shrink-0 text-muted-foreground" aria-hidden="true" />
+                <span className="truncate">{folder.path.split("/").at(-1)}</span>
+                <span className="ml-auto text-xs text-muted-foreground">{folder.count}</span>
+              </button>
+            </li>
+          );
+        })}
+      </ul>
+    </nav>
+  );
+}
+
+function TagFilter({ tags, selected, onChange }: { tags: { tag: string; count: number }[]; selected: string[]; onChange: (tags: string[] | undefined) => void }) {
+  if (!tags.length) return null;
+  const toggle = (tag: string) => {
+    const next = selected.includes(tag) ? selected.filter((t) => t !== tag) : [...selected, tag];
+    onChange(next.length ? next : undefined);
+  };
+  return (
+    <div className="grid gap-1.5">
+      <p className="text-sm font-medium" id="tag-filter-label">
+        Tags
+      </p>
+      <ul className="flex flex-wrap gap-1.5" aria-labelledby="tag-filter-label">
+        {tags.slice(0, 30).map(({ tag, count }) => (
+          <li key={tag}>
+            <button type="button" aria-pressed={selected.includes(tag)} onClick={() => toggle(tag)} className="rounded-md focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none">
+              <Badge variant={selected.includes(tag) ? "default" : "secondary"}>
+                {tag} <span className="opacity-70">{count}</span>
+              </Badge>
+            </button>
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}
+
+function Filters({ search, update, bookmarks }: { search: ListSearch; update: (change: Partial<ListSearch>) => void; bookmarks: boolean }) {
+  const { activeOrganization, teams } = useWorkspace();
+  const facets = trpc.prompts.facets.useQuery({ organizationId: activeOrganization!.id, teamId: search.teamId }, { enabled: !!activeOrganization });
+  return (
+    <aside aria-label="Filters" className="grid content-start gap-4">
+      <FilterSelect label="Team" value={search.teamId} options={teams.map((team) => ({ value: team.id, label: team.name }))} onChange={(teamId) => update({ teamId, folder: undefined })} />
+      <FilterSelect
+        label="Visibility"
+        value={search.visibility}
+        options={PROMPT_VISIBILITIES.map((value) => ({ value, label: PROMPT_VISIBILITY_LABELS[value] }))}
+        onChange={(visibility) => update({ visibility })}
+      />
+      <div className="flex items-center justify-between gap-2">
+        <Label htmlFor="filter-mine">Created by me</Label>
+        <Switch id="filter-mine" checked={!!search.mine} onCheckedChange={(mine) => update({ mine: mine || undefined })} />
+      </div>
+      {!bookmarks && (
+        <div className="flex items-center justify-between gap-2">
+          <Label htmlFor="filter-archived">Archived</Label>
+          <Switch id="filter-archived" checked={!!search.archived} onCheckedChange={(archived) => update({ archived: archived || undefined })} />
+        </div>
+      )}
+      <TagFilter tags={facets.data?.tags ?? []} selected={search.tags ?? []} onChange={(tags) => update({ tags })} />
+      <FolderTree folders={facets.data?.folders ?? []} selected={search.folder} onSelect={(folder) => update({ folder })} />
+    </aside>
+  );
+}
+
+function Results({ search, bookmarks }: { search: ListSearch; bookmarks: boolean }) {
+  const { activeOrganization } = useWorkspace();
+  const filtered = Boolean(search.q || search.teamId || search.tags?.length || search.folder || search.visibility || search.mine || search.archived);
+  const query = trpc.prompts.list.useInfiniteQuery(
+    { organizationId: activeOrganization!.id, ...search, bookmarked: bookmarks || undefined, limit: 24 },
+    { getNextPageParam: (page) => page.nextCursor ?? undefined },
+  );
+  if (query.isPending) return <Skeleton className="h-60 w-full" />;
+  if (query.isError) {
+    return (
+      <div role="alert" className="grid justify-items-center gap-3 rounded-lg border border-dashed p-8 text-center text-sm">
+        <p>The prompts could not be loaded: {query.error.message}</p>
+        <Button variant="outline" onClick={() => void query.refetch()}>
+          Try again
+        </Button>
+      </div>
+    );
+  }
+  const prompts = query.data.pages.flatMap((page) => page.items);
+  if (!prompts.length) {
+    const text = filtered ? PROMPT_MSG.noMatches : bookmarks ? PROMPT_MSG.noBookmarks : PROMPT_MSG.noPrompts;
+    return <p className="rounded-lg border border-dashed border-border p-8 text-center text-sm text-muted-foreground">{text}</p>;
+  }
+  return (
+    <div className="grid gap-4">
+      <p className="sr-only" aria-live="polite">{`${prompts.length}${query.hasNextPage ? "+" : ""} prompts shown`}</p>
+      <PromptGrid prompts={prompts} />
+      {query.hasNextPage && (
+        <Button variant="outline" className="justify-self-center" disabled={query.isFetchingNextPage} onClick={() => void query.fetchNextPage()}>
+          {query.isFetchingNextPage ? "Loading..." : "Load more"}
+        </Button>
+      )}
+    </div>
+  );
+}
+
+function ActiveFilters({ search, update }: { search: ListSearch; update: (change: Partial<ListSearch>) => void }) {
+  const chips: { label: string; clear: Partial<ListSearch> }[] = [];
+  if (search.folder) chips.push({ label: `Folder: ${search.folder}`, clear: { folder: undefined } });
+  for (const tag of search.tags ?? []) chips.push({ label: `Tag: ${tag}`, clear: { tags: search.tags?.filter((t) => t !== tag) } });
+  if (!chips.length) return null;
+  return (
+    <ul className="flex flex-wrap gap-2" aria-label="Active filters">
+      {chips.map((chip) => (
+        <li key={chip.label}>
+          <Button variant="secondary" size="sm" onClick={() => update(chip.clear)} aria-label={`Remove filter ${chip.label}`}>
+            {chip.label} <X aria-hidden="true" />
+          </Button>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+function Page({ title, children }: { title: string; children: ReactNode }) {
+  return (
+    <div className="space-y-6">
+      <h1 className="text-2xl font-bold tracking-tight">{title}</h1>
+      {children}
+    </div>
+  );
+}
+
 export function PromptListPage({ mode }: { mode: "all" | "bookmarks" }) {
-  return <h1 className="text-2xl font-bold tracking-tight">{mode === "all" ? "All Prompts" : "My Bookmarks"}</h1>;
+  const { activeOrganization, organizationsLoading } = useWorkspace();
+  const [search, update] = useListSearch();
+  const bookmarks = mode === "bookmarks";
+  const title = bookmarks ? "My Bookmarks" : "All Prompts";
+  if (!activeOrganization) {
+    return <Page title={title}>{organizationsLoading ? <Skeleton className="h-40 w-full" /> : <p className="text-sm text-muted-foreground">You are not in an organization yet.</p>}</Page>;
+  }
+  return (
+    <Page title={title}>
+      <div className="flex flex-col gap-3 sm:flex-row sm:items-end">
+        <div className="flex-1">
+          <SearchBox value={search.q ?? ""} onChange={(q) => update({ q })} />
+        </div>
+        <div className="grid gap-1.5 sm:w-56">
+          <Label htmlFor="prompt-sort">Sort by</Label>
+          <Select value={search.sort ?? (search.q ? "relevance" : "updated")} onValueChange={(sort) => update({ sort: sort === "relevance" ? undefined : (sort as PromptSort) })}>
+            <SelectTrigger id="prompt-sort" className="w-full">
+              <SelectValue />
+            </SelectTrigger>
+            <SelectContent>
+              {search.q && <SelectItem value="relevance">Relevance</SelectItem>}
+              {PROMPT_SORTS.map((sort) => (
+                <SelectItem key={sort} value={sort}>
+                  {PROMPT_SORT_LABELS[sort]}
+                </SelectItem>
+              ))}
+            </SelectContent>
+          </Select>
+        </div>
+      </div>
+      <ActiveFilters search={search} update={update} />
+      <div className="grid gap-6 lg:grid-cols-[14rem_1fr]">
+        <Filters search={search} update={update} bookmarks={bookmarks} />
+        <Results search={search} bookmarks={bookmarks} />
+      </div>
+    </Page>
+  );
 }

@@ -1,0 +1,162 @@
+// 'Search prompts...' in the header (issue 13): the top 8 matches as you type (debounced), arrow keys
+// to choose, Enter to open the chosen prompt, or the full results on /prompts?q= for those who may open
+// that page. `/` or Ctrl/Cmd+K focuses it. A combobox with a listbox of results (WAI-ARIA 1.2).
+import { useEffect, useId, useRef, useState } from "react";
+import { useNavigate } from "@tanstack/react-router";
+import { Search } from "lucide-react";
+import { ROUTE_ROLES, hasAppRole } from "@promptly/shared";
+import { Input } from "@/components/ui/input";
+import { callerOf, useMe } from "@/hooks/use-me";
+import { trpc } from "@/lib/trpc";
+import { useWorkspace } from "@/lib/workspace";
+
+const DELAY_MS = 250;
+const RESULTS = 8;
+
+function useDebounced(value: string) {
+  const [debounced, setDebounced] = useState(value);
+  useEffect(() => {
+    const timer = setTimeout(() => setDebounced(value), DELAY_MS);
+    return () => clearTimeout(timer);
+  }, [value]);
+  return debounced;
+}
+
+/** `/` (outside text fields) or Ctrl/Cmd+K focuses the search. */
+function useFocusShortcut(input: React.RefObject<HTMLInputElement | null>) {
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent) => {
+      const target = event.target as HTMLElement | null;
+      const typing = !!target && (target.isContentEditable || ["INPUT", "TEXTAREA", "SELECT"].includes(target.tagName));
+      const shortcut = (event.key === "k" && (event.metaKey || event.ctrlKey)) || (event.key === "/" && !typing && !event.metaKey && !event.ctrlKey);
+      if (!shortcut) return;
+      event.preventDefault();
+      input.current?.focus();
+      input.current?.select();
+    };
+    document.addEventListener("keydown", onKey);
+    return () => document.removeEventListener("keydown", onKey);
+  }, [input]);
+}
+
+export function HeaderSearch() {
+  const { activeOrganization } = useWorkspace();
+  const { data: me } = useMe();
+  const navigate = useNavigate();
+  const inputRef = useRef<HTMLInputElement>(null);
+  const id = useId();
+  const [text, setText] = useState("");
+  const [open, setOpen] = useState(false);
+  const [active, setActive] = useState(-1);
+  const q = useDebounced(text.trim());
+  useFocusShortcut(inputRef);
+
+  const results = trpc.prompts.list.useQuery(
+    { organizationId: activeOrganization?.id ?? "", q, limit: RESULTS },
+    { enabled: !!activeOrganization && q.length > 0, placeholderData: (previous) => previous },
+  );
+  const items = q ? (results.data?.items ?? []) : [];
+  const mayOpenList = hasAppRole(callerOf(me), ROUTE_ROLES["/prompts"]);
+  useEffect(() => setActive(-1), [q]);
+
+  const close = () => {
+    setOpen(false);
+    setActive(-1);
+  };
+  const openPrompt = (promptId: string) => {
+    close();
+    setText("");
+    void navigate({ to: "/prompts/$promptId", params: { promptId } });
+  };
+  const submit = () => {
+    const chosen = items[active];
+    if (chosen) return openPrompt(chosen.id);
+    if (!text.trim()) return;
+    if (mayOpenList) {
+      close();
+      void navigate({ to: "/prompts", search: { q: text.trim() } });
+    } else if (items[0]) openPrompt(items[0].id);
+  };
+  const onKeyDown = (event: React.KeyboardEvent<HTMLInputElement>) => {
+    if (event.key === "ArrowDown" || event.key === "ArrowUp") {
+      event.preventDefault();
+      setOpen(true);
+      if (!items.length) return;
+      // -1 is the input itself: the choice cycles through the results and back to the text.
+      const step = event.key === "ArrowDown" ? 1 : -1;
+      setActive((current) => ((current + 1 + step + items.length + 1) % (items.length + 1)) - 1);
+    } else if (event.key === "Escape") {
+      if (open) event.preventDefault();
+      close();
+    }
+  };
+  const listId = `${id}-results`;
+  const showList = open && q.length > 0;
+  const optionId = (index: number) => `${id}-option-${index}`;
+
+  return (
+    <form
+      role="search"
+      className="relative w-64"
+      onSubmit={(event) => {
+        event.preventDefault();
+        submit();
+      }}
+    >
+      <label htmlFor={id} className="sr-only">
+        Search prompts
+      </label>
+      <Search className="pointer-events-none absolute top-1/2 left-2.5 size-4 -translate-y-1/2 text-muted-foreground" aria-hidden="true" />
+      <Input
+        ref={inputRef}
+        id={id}
+        type="search"
+        role="combobox"
+        aria-expanded={showList}
+        aria-controls={listId}
+        aria-autocomplete="list"
+        aria-activedescendant={active >= 0 && active < items.length ? optionId(active) : undefined}
+        aria-keyshortcuts="/ Control+K Meta+K"
+        autoComplete="off"
+        placeholder="Search prompts..."
+        className="pl-8"
+        value={text}
+        onChange={(event) => {
+          setText(event.target.value);
+          setOpen(true);
+        }}
+        onFocus={() => setOpen(true)}
+        onBlur={() => setTimeout(close, 150)}
+        onKeyDown={onKeyDown}
+      />
+      {showList && (
+        <div className="absolute top-full right-0 z-50 mt-1 w-96 max-w-[calc(100vw-1rem)] rounded-md border bg-popover p-1 text-popover-foreground shadow-md">
+          <ul id={listId} role="listbox" aria-label="Matching prompts">
+            {items.map((item, index) => (
+              <li
+                key={item.id}
+                id={optionId(index)}
+                role="option"
+                aria-selected={index === active}
+                className="cursor-pointer rounded px-2 py-1.5 text-sm aria-selected:bg-accent hover:bg-accent"
+                onMouseDown={(event) => event.preventDefault()}
+                onClick={() => openPrompt(item.id)}
+              >
+                <span className="block truncate font-medium">{item.title}</span>
+                <span className="block truncate font-mono text-xs text-muted-foreground">
+                  {item.teamName} · {item.name}
+                </span>
+              </li>
+            ))}
+          </ul>
+          {!items.length && (
+            <p className="px-2 py-1.5 text-sm text-muted-foreground" role="status">
+              {results.isFetching ? "Searching..." : "No matching prompts"}
+            </p>
+          )}
+          {mayOpenList && items.length > 0 && <p className="px-2 pt-1 text-xs text-muted-foreground">Press Enter to see all results</p>}
+        </div>
+      )}
+    </form>
+  );
+}
