@@ -6,6 +6,13 @@ import superjson from "superjson";
 export type { AppRouter };
 /** Every procedure's input and answer, for tools that build or read them. */
 export type { RouterInputs, RouterOutputs } from "@promptly/api";
+/**
+ * The one compile of the prompt library (the server and the web's Try it panel use the same): fills a
+ * version's `{{ variables }}` from values, or names every variable that breaks the contract.
+ * `lint` checks a draft the way the server does before saving it.
+ */
+export { compile, effectiveContract, extractVariables, lint } from "@promptly/shared";
+export type { CompileResult, LintResult, PromptVersionBody, VariableContract } from "@promptly/shared";
 
 export interface ClientOptions {
   /** Base URL of a Promptly server, e.g. http://localhost:3000 (the API lives at /trpc). */
