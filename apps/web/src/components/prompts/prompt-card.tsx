@@ -11,7 +11,7 @@ import { BookmarkButton } from "./bookmark-button.tsx";
 
 export type PromptCardData = RouterOutputs["prompts"]["list"]["items"][number];
 
-export function PromptCard({ prompt }: { prompt: PromptCardData }) {
+function PromptCard({ prompt }: { prompt: PromptCardData }) {
   const authorName = prompt.author ? memberDisplayName(prompt.author.fullName) : "Former member";
   return (
     <Card data-testid="prompt-card" className="h-full">

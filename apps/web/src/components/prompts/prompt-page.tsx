@@ -1,4 +1,37 @@
-// Placeholder: the prompt page (issue 13) is being written.
+// The prompt page (/prompts/$promptId, issue 13): header, version picker, the actions the server
+// allows, and the Template / Try it / History / Compare tabs. The route's loader has read the prompt
+// into the query cache with the same input.
+import { trpc } from "@/lib/trpc";
+import { PromptActions } from "./page/prompt-actions.tsx";
+import { PromptHeader } from "./page/prompt-header.tsx";
+import { PromptPageSkeleton } from "./page/prompt-page-skeleton.tsx";
+import { PromptTabs } from "./page/prompt-tabs.tsx";
+import { PromptUnavailable } from "./page/prompt-unavailable.tsx";
+import { usePromptId, usePromptSearch } from "./page/route-api.ts";
+import { VersionSelect } from "./page/version-select.tsx";
+
 export function PromptPage() {
-  return <h1 className="text-2xl font-bold tracking-tight">Prompt</h1>;
+  const promptId = usePromptId();
+  const [search, setSearch] = usePromptSearch();
+  const query = trpc.prompts.get.useQuery(
+    { id: promptId, version: search.version },
+    // Another version of the same prompt stays on screen while the new one loads.
+    { placeholderData: (previous) => (previous?.id === promptId ? previous : undefined) },
+  );
+
+  if (query.isPending) return <PromptPageSkeleton />;
+  if (query.isError) {
+    return <PromptUnavailable promptId={promptId} error={query.error} versionAsked={search.version !== undefined} onRetry={() => void query.refetch()} />;
+  }
+  const prompt = query.data;
+  return (
+    <div className="mx-auto grid w-full max-w-5xl min-w-0 gap-6">
+      <PromptHeader prompt={prompt} />
+      <div className="flex min-w-0 flex-wrap items-end justify-between gap-3">
+        <VersionSelect label="Version" prompt={prompt} value={prompt.version.version} onValueChange={(version) => setSearch({ version })} />
+        <PromptActions prompt={prompt} />
+      </div>
+      <PromptTabs prompt={prompt} />
+    </div>
+  );
 }

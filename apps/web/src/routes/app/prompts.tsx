@@ -24,7 +24,6 @@ const listSearch = z.object({
   archived: z.boolean().optional().catch(undefined),
   sort: z.enum(PROMPT_SORTS).optional().catch(undefined),
 });
-export type PromptListSearch = z.infer<typeof listSearch>;
 
 export const promptsRoute = createRoute({
   getParentRoute: () => appLayoutRoute,
@@ -65,7 +64,6 @@ const promptSearch = z.object({
   from: z.number().int().min(1).optional().catch(undefined),
   to: z.number().int().min(1).optional().catch(undefined),
 });
-export type PromptPageSearch = z.infer<typeof promptSearch>;
 
 /** /prompts/$promptId: the prompt, loaded by the route (version from the URL, default production, else latest). */
 export const promptRoute = createRoute({

@@ -1,0 +1,72 @@
+// The Compare tab: 'From' and 'To' versions (default: the one before the shown one, and the shown one),
+// each fetched with prompts.get, and line diffs of the template or messages, model, config and variables.
+import { Alert, AlertDescription, AlertTitle } from "@/components/ui/alert";
+import { Skeleton } from "@/components/ui/skeleton";
+import { trpc } from "@/lib/trpc";
+import { LineDiff } from "./line-diff.tsx";
+import { usePromptSearch } from "./route-api.ts";
+import type { PromptDetail, PromptVersion } from "./types.ts";
+import { prettyJson } from "./version-body.ts";
+import { VersionSelect } from "./version-select.tsx";
+
+export function CompareTab({ prompt }: { prompt: PromptDetail }) {
+  const [search, setSearch] = usePromptSearch();
+  const shown = prompt.version.version;
+  const from = search.from ?? Math.max(1, shown - 1);
+  const to = search.to ?? shown;
+  const before = trpc.prompts.get.useQuery({ id: prompt.id, version: from });
+  const after = trpc.prompts.get.useQuery({ id: prompt.id, version: to });
+  const failed = before.error ?? after.error;
+
+  return (
+    <div className="grid min-w-0 gap-4">
+      <div className="flex flex-wrap items-end gap-3">
+        <VersionSelect label="From" prompt={prompt} value={from} onValueChange={(version) => setSearch({ from: version }, { replace: true })} />
+        <VersionSelect label="To" prompt={prompt} value={to} onValueChange={(version) => setSearch({ to: version }, { replace: true })} />
+      </div>
+      {failed ? (
+        <Alert variant="destructive">
+          <AlertTitle>A version could not be loaded</AlertTitle>
+          <AlertDescription>{failed.message}</AlertDescription>
+        </Alert>
+      ) : before.data && after.data ? (
+        <VersionDiff before={before.data.version} after={after.data.version} />
+      ) : (
+        <div role="status" aria-label="Loading versions" className="grid gap-2">
+          <Skeleton className="h-24" />
+          <Skeleton className="h-12" />
+        </div>
+      )}
+    </div>
+  );
+}
+
+/** The prompt's text: the template, or the messages as '[role]' blocks. */
+const promptText = (version: PromptVersion) =>
+  version.type === "chat"
+    ? (version.messages ?? []).map((message) => `[${message.role}]\n${message.content}`).join("\n\n")
+    : (version.template ?? "");
+
+function VersionDiff({ before, after }: { before: PromptVersion; after: PromptVersion }) {
+  const textTitle = before.type !== after.type ? "Prompt" : after.type === "chat" ? "Messages" : "Template";
+  const parts = [
+    { title: textTitle, before: promptText(before), after: promptText(after) },
+    { title: "Model", before: before.model, after: after.model },
+    { title: "Config", before: prettyJson(before.config), after: prettyJson(after.config) },
+    { title: "Variables", before: prettyJson(before.variables), after: prettyJson(after.variables) },
+  ];
+  return (
+    <div className="grid min-w-0 gap-5" data-testid="version-diff">
+      {parts.map((part) => (
+        <section key={part.title} className="grid min-w-0 gap-2">
+          <h2 className="text-base font-semibold">{part.title}</h2>
+          {part.before === part.after ? (
+            <p className="text-sm text-muted-foreground">No changes</p>
+          ) : (
+            <LineDiff before={part.before} after={part.after} label={part.title} />
+          )}
+        </section>
+      ))}
+    </div>
+  );
+}

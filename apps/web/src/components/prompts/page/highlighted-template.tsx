@@ -1,0 +1,21 @@
+// A template as written, its `{{ variables }}` marked (an escaped `\{{` stays plain text).
+import type { ReactNode } from "react";
+
+const VARIABLE = /(\\\{\{)|\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}/g;
+
+export function HighlightedTemplate({ text }: { text: string }) {
+  const parts: ReactNode[] = [];
+  let from = 0;
+  for (const match of text.matchAll(VARIABLE)) {
+    if (match[1] !== undefined) continue;
+    if (match.index > from) parts.push(text.slice(from, match.index));
+    parts.push(
+      <mark key={match.index} data-variable={match[2]} className="rounded-sm bg-amber-200/70 px-0.5 text-foreground dark:bg-amber-500/30">
+        {match[0]}
+      </mark>,
+    );
+    from = match.index + match[0].length;
+  }
+  if (from < text.length) parts.push(text.slice(from));
+  return <pre className="font-mono text-sm break-words whitespace-pre-wrap">{parts}</pre>;
+}

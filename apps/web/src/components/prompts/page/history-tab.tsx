@@ -1,0 +1,86 @@
+// The History tab: every version, newest first, with its commit message, author, date and labels;
+// each links to the page showing that version. Pages of 50, 'Load more' for the next.
+import { Link } from "@tanstack/react-router";
+import { LATEST_LABEL, versionLabel } from "@promptly/shared";
+import { Alert, AlertDescription, AlertTitle } from "@/components/ui/alert";
+import { Badge } from "@/components/ui/badge";
+import { Button } from "@/components/ui/button";
+import { Skeleton } from "@/components/ui/skeleton";
+import { trpc } from "@/lib/trpc";
+import type { PromptDetail, VersionHistoryItem } from "./types.ts";
+import { authorName, formatDate } from "./version-body.ts";
+
+export function HistoryTab({ prompt }: { prompt: PromptDetail }) {
+  const history = trpc.promptVersions.list.useInfiniteQuery(
+    { promptId: prompt.id },
+    { getNextPageParam: (page) => page.nextCursor ?? undefined },
+  );
+  if (history.isPending) {
+    return (
+      <div className="grid gap-2" role="status" aria-label="Loading history">
+        <Skeleton className="h-16" />
+        <Skeleton className="h-16" />
+      </div>
+    );
+  }
+  if (history.isError) {
+    return (
+      <Alert variant="destructive">
+        <AlertTitle>The history could not be loaded</AlertTitle>
+        <AlertDescription>
+          <p>{history.error.message}</p>
+          <Button variant="outline" size="sm" onClick={() => void history.refetch()}>
+            Try again
+          </Button>
+        </AlertDescription>
+      </Alert>
+    );
+  }
+  const versions = history.data.pages.flatMap((page) => page.items);
+  return (
+    <div className="grid min-w-0 gap-3">
+      <ol aria-label="Versions" className="divide-y divide-border rounded-md border border-border">
+        {versions.map((item) => (
+          <HistoryRow key={item.version} item={item} prompt={prompt} />
+        ))}
+      </ol>
+      {history.hasNextPage && (
+        <div>
+          <Button variant="outline" disabled={history.isFetchingNextPage} onClick={() => void history.fetchNextPage()}>
+            Load more
+          </Button>
+        </div>
+      )}
+    </div>
+  );
+}
+
+function HistoryRow({ item, prompt }: { item: VersionHistoryItem; prompt: PromptDetail }) {
+  const shown = item.version === prompt.version.version;
+  const labels = [...(item.version === prompt.latestVersion ? [LATEST_LABEL] : []), ...item.labels];
+  return (
+    <li className="grid min-w-0 gap-1 p-3" data-version={item.version} aria-current={shown ? "true" : undefined}>
+      <div className="flex flex-wrap items-center gap-2">
+        <Link
+          to="/prompts/$promptId"
+          params={{ promptId: prompt.id }}
+          search={{ version: item.version, tab: "template" }}
+          aria-label={`View ${versionLabel(item.version)}`}
+          className="font-mono font-semibold text-primary underline-offset-4 hover:underline"
+        >
+          {versionLabel(item.version)}
+        </Link>
+        {labels.map((label) => (
+          <Badge key={label} variant={label === LATEST_LABEL ? "outline" : "default"}>
+            {label}
+          </Badge>
+        ))}
+        {shown && <span className="text-xs text-muted-foreground">(shown)</span>}
+      </div>
+      <p className="text-sm break-words">{item.commitMessage || <span className="text-muted-foreground">No commit message</span>}</p>
+      <p className="text-xs text-muted-foreground">
+        {authorName(item.author)} · <time dateTime={item.createdAt.toISOString()}>{formatDate(item.createdAt)}</time>
+      </p>
+    </li>
+  );
+}

@@ -1,0 +1,43 @@
+// The prompt's tabs, kept in the `tab` search param: Template, Try it, History, Compare.
+import { Tabs, TabsContent, TabsList, TabsTrigger } from "@/components/ui/tabs";
+import { CompareTab } from "./compare-tab.tsx";
+import { HistoryTab } from "./history-tab.tsx";
+import { usePromptSearch, type PromptTab } from "./route-api.ts";
+import { TemplateTab } from "./template-tab.tsx";
+import { TryTab } from "./try-tab.tsx";
+import type { PromptDetail } from "./types.ts";
+
+const TABS: { value: PromptTab; label: string }[] = [
+  { value: "template", label: "Template" },
+  { value: "try", label: "Try it" },
+  { value: "history", label: "History" },
+  { value: "compare", label: "Compare" },
+];
+
+export function PromptTabs({ prompt }: { prompt: PromptDetail }) {
+  const [search, setSearch] = usePromptSearch();
+  const version = prompt.version;
+  return (
+    <Tabs value={search.tab ?? "template"} onValueChange={(tab) => setSearch({ tab: tab as PromptTab }, { replace: true })} className="min-w-0 gap-4">
+      <TabsList className="max-w-full justify-start overflow-x-auto">
+        {TABS.map((tab) => (
+          <TabsTrigger key={tab.value} value={tab.value}>
+            {tab.label}
+          </TabsTrigger>
+        ))}
+      </TabsList>
+      <TabsContent value="template" className="min-w-0">
+        <TemplateTab version={version} />
+      </TabsContent>
+      <TabsContent value="try" className="min-w-0">
+        <TryTab key={version.version} version={version} />
+      </TabsContent>
+      <TabsContent value="history" className="min-w-0">
+        <HistoryTab prompt={prompt} />
+      </TabsContent>
+      <TabsContent value="compare" className="min-w-0">
+        <CompareTab prompt={prompt} />
+      </TabsContent>
+    </Tabs>
+  );
+}

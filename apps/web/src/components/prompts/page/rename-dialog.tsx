@@ -1,0 +1,83 @@
+// 'Rename': the prompt's name, unique in its team; whoever fetches it by name needs the new one.
+import { useState } from "react";
+import { PenLine } from "lucide-react";
+import { toast } from "sonner";
+import { PROMPT_MSG, renamePromptInput } from "@promptly/shared";
+import { Button } from "@/components/ui/button";
+import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle, DialogTrigger } from "@/components/ui/dialog";
+import { FormField } from "@/components/ui/form-field";
+import { Input } from "@/components/ui/input";
+import { serverFieldErrors } from "@/lib/form-errors";
+import { trpc } from "@/lib/trpc";
+import type { PromptDetail } from "./types.ts";
+import { useRefreshPrompt } from "./use-refresh-prompt.ts";
+
+export function RenameDialog({ prompt }: { prompt: PromptDetail }) {
+  const [open, setOpen] = useState(false);
+  return (
+    <Dialog open={open} onOpenChange={setOpen}>
+      <DialogTrigger asChild>
+        <Button variant="outline" size="sm">
+          <PenLine aria-hidden="true" />
+          Rename
+        </Button>
+      </DialogTrigger>
+      <DialogContent>
+        <DialogHeader>
+          <DialogTitle>Rename prompt</DialogTitle>
+          <DialogDescription>Code that fetches this prompt by name must use the new name.</DialogDescription>
+        </DialogHeader>
+        <RenameForm prompt={prompt} onDone={() => setOpen(false)} />
+      </DialogContent>
+    </Dialog>
+  );
+}
+
+function RenameForm({ prompt, onDone }: { prompt: PromptDetail; onDone(): void }) {
+  const refresh = useRefreshPrompt();
+  const [name, setName] = useState(prompt.name);
+  const [error, setError] = useState<string>();
+  const rename = trpc.prompts.rename.useMutation({
+    async onSuccess() {
+      toast.success(PROMPT_MSG.renamedToast);
+      await refresh();
+      onDone();
+    },
+    onError: (failure) => setError(serverFieldErrors(failure).name ?? failure.message),
+  });
+  const busy = rename.isPending;
+
+  const submit = () => {
+    const parsed = renamePromptInput.safeParse({ id: prompt.id, name: name.trim() });
+    if (!parsed.success) {
+      setError(parsed.error.issues[0]?.message);
+      return;
+    }
+    setError(undefined);
+    rename.mutate(parsed.data);
+  };
+
+  return (
+    <form
+      noValidate
+      aria-label="Rename prompt"
+      className="grid gap-4"
+      onSubmit={(event) => {
+        event.preventDefault();
+        submit();
+      }}
+    >
+      <FormField label="Name" error={error}>
+        <Input autoComplete="off" spellCheck={false} className="font-mono" value={name} disabled={busy} onChange={(event) => setName(event.target.value)} />
+      </FormField>
+      <DialogFooter>
+        <Button type="button" variant="outline" disabled={busy} onClick={onDone}>
+          Cancel
+        </Button>
+        <Button type="submit" disabled={busy || !name.trim() || name.trim() === prompt.name}>
+          {busy ? "Saving..." : "Save name"}
+        </Button>
+      </DialogFooter>
+    </form>
+  );
+}

@@ -1,0 +1,45 @@
+// The Template tab: the shown version's template (or messages by role), model, config and variable contract.
+import { effectiveContract } from "@promptly/shared";
+import { ChatMessages } from "./chat-messages.tsx";
+import { HighlightedTemplate } from "./highlighted-template.tsx";
+import type { PromptVersion } from "./types.ts";
+import { VariableTable } from "./variable-table.tsx";
+import { authorName, formatDate, prettyJson, versionBody } from "./version-body.ts";
+
+const sectionTitle = "text-base font-semibold";
+
+export function TemplateTab({ version }: { version: PromptVersion }) {
+  const body = versionBody(version);
+  return (
+    <div className="grid min-w-0 gap-6">
+      <p className="text-sm text-muted-foreground">
+        {version.commitMessage || "No commit message"} · {authorName(version.author)} ·{" "}
+        <time dateTime={version.createdAt.toISOString()}>{formatDate(version.createdAt)}</time>
+      </p>
+      <section className="grid min-w-0 gap-2">
+        <h2 className={sectionTitle}>{body.type === "chat" ? "Messages" : "Template"}</h2>
+        {body.type === "chat" ? (
+          <ChatMessages messages={body.messages} label="Messages" render={(content) => <HighlightedTemplate text={content} />} />
+        ) : (
+          <div className="rounded-md border border-border p-3" data-testid="template-text">
+            <HighlightedTemplate text={body.template} />
+          </div>
+        )}
+      </section>
+      <section className="grid min-w-0 gap-2">
+        <h2 className={sectionTitle}>Model</h2>
+        <p className="text-sm break-words" data-testid="version-model">
+          {version.model || "Not set"}
+        </p>
+        <h3 className="text-sm font-semibold">Config</h3>
+        <pre tabIndex={0} aria-label="Config" className="max-h-80 overflow-auto rounded-md bg-muted p-3 font-mono text-xs" data-testid="version-config">
+          {prettyJson(version.config)}
+        </pre>
+      </section>
+      <section className="grid min-w-0 gap-2">
+        <h2 className={sectionTitle}>Variables</h2>
+        <VariableTable contract={effectiveContract(body)} />
+      </section>
+    </div>
+  );
+}

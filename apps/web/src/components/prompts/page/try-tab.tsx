@@ -1,0 +1,73 @@
+// The Try it tab: a form made from the shown version's effective contract; Compile runs the shared
+// `compile` and shows the result, or every offending variable inline and in one summary.
+import { useState } from "react";
+import { Play, TriangleAlert } from "lucide-react";
+import { compile, effectiveContract, type VariableProblem } from "@promptly/shared";
+import { Alert, AlertDescription, AlertTitle } from "@/components/ui/alert";
+import { Button } from "@/components/ui/button";
+import { CompileResult, type Compiled } from "./compile-result.tsx";
+import { initialValue, problemsMessage, typedValues, type FieldValue } from "./try-values.ts";
+import type { PromptVersion } from "./types.ts";
+import { VariableField } from "./variable-field.tsx";
+import { versionBody } from "./version-body.ts";
+
+type Outcome = { problems: VariableProblem[] } | { compiled: Compiled };
+
+export function TryTab({ version }: { version: PromptVersion }) {
+  const body = versionBody(version);
+  const contract = effectiveContract(body);
+  const [fields, setFields] = useState<Record<string, FieldValue>>({});
+  const [outcome, setOutcome] = useState<Outcome | null>(null);
+  const problems = outcome && "problems" in outcome ? outcome.problems : [];
+
+  const run = () => {
+    const { values, problems: unparsed } = typedValues(contract, fields);
+    const result = compile(body, values);
+    if (result.ok && !unparsed.length) {
+      setOutcome({ compiled: "text" in result ? { text: result.text } : { messages: result.messages } });
+      return;
+    }
+    const found = [...unparsed, ...(result.ok ? [] : result.problems.filter((p) => !unparsed.some((u) => u.variable === p.variable)))];
+    const order = (problem: VariableProblem) => contract.findIndex((variable) => variable.name === problem.variable);
+    setOutcome({ problems: found.sort((a, b) => order(a) - order(b)) });
+  };
+
+  return (
+    <div className="grid min-w-0 gap-6">
+      <form
+        noValidate
+        aria-label="Try it"
+        className="grid min-w-0 gap-4"
+        onSubmit={(event) => {
+          event.preventDefault();
+          run();
+        }}
+      >
+        {contract.length === 0 && <p className="text-sm text-muted-foreground">This prompt has no variables: Compile shows it as it is.</p>}
+        {contract.map((variable) => (
+          <VariableField
+            key={variable.name}
+            variable={variable}
+            value={fields[variable.name] ?? initialValue(variable)}
+            problem={problems.find((problem) => problem.variable === variable.name)?.message}
+            onChange={(value) => setFields((current) => ({ ...current, [variable.name]: value }))}
+          />
+        ))}
+        {problems.length > 0 && (
+          <Alert variant="destructive" data-testid="compile-errors">
+            <TriangleAlert aria-hidden="true" />
+            <AlertTitle>The values do not fit the variables</AlertTitle>
+            <AlertDescription>{problemsMessage(problems)}</AlertDescription>
+          </Alert>
+        )}
+        <div>
+          <Button type="submit">
+            <Play aria-hidden="true" />
+            Compile
+          </Button>
+        </div>
+      </form>
+      {outcome && "compiled" in outcome && <CompileResult result={outcome.compiled} />}
+    </div>
+  );
+}

@@ -1,0 +1,17 @@
+// A stored version as the shared template functions take it, and the JSON the page prints.
+import type { PromptVersionBody } from "@promptly/shared";
+import type { PromptVersion } from "./types.ts";
+
+export function versionBody(version: PromptVersion): PromptVersionBody {
+  return version.type === "chat"
+    ? { type: "chat", messages: version.messages ?? [], variables: version.variables }
+    : { type: "text", template: version.template ?? "", variables: version.variables };
+}
+
+export const prettyJson = (value: unknown) => JSON.stringify(value, null, 2) ?? "";
+
+/** The people's name for a version's author (accounts removed since leave none). */
+export const authorName = (author: PromptVersion["author"]) => author?.fullName || "Unknown author";
+
+const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "short" });
+export const formatDate = (date: Date) => dateFormat.format(date);
