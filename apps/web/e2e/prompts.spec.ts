@@ -2,7 +2,7 @@
 // compare, labels, Try it and search (acceptance 1); bookmarks and ratings from a second person (acceptance 2).
 import { expect, test, type Page } from "@playwright/test";
 import { PROMPT_MSG } from "@promptly/shared";
-import { addOrganizationMember, createAccount, createOrganizationWith, createTeamWith, signIn, uniqueName } from "./support/accounts.ts";
+import { createAccount, createOrganizationWith, createTeamWith, signIn, uniqueName } from "./support/accounts.ts";
 import { consoleErrors } from "./support/console.ts";
 import { createPromptWith } from "./support/prompts.ts";
 

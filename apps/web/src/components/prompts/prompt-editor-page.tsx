@@ -1,4 +1,10 @@
-// Placeholder: the prompt editor (issue 13) is being written.
+// The prompt editor (issue 13): /prompts/new writes a new prompt, /prompts/$promptId/new-version the
+// next version of one. Its parts (and CodeMirror, which only this lazy page loads) live in ./editor.
+import { useParams } from "@tanstack/react-router";
+import { NewPromptEditor } from "./editor/new-prompt-editor.tsx";
+import { NewVersionEditor } from "./editor/new-version-editor.tsx";
+
 export function PromptEditorPage() {
-  return <h1 className="text-2xl font-bold tracking-tight">New Prompt</h1>;
+  const { promptId } = useParams({ strict: false });
+  return promptId ? <NewVersionEditor key={promptId} promptId={promptId} /> : <NewPromptEditor />;
 }

@@ -7,7 +7,7 @@ import { Label } from "@/components/ui/label";
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@/components/ui/select";
 import { Switch } from "@/components/ui/switch";
 import { cn } from "@/lib/utils";
-import { Textarea } from "./textarea.tsx";
+import { Textarea } from "@/components/ui/textarea";
 import type { FieldValue } from "./try-values.ts";
 
 /** The select's "no value" item (option texts hold no control characters, so this never collides). */

@@ -1,4 +1,4 @@
-// A multi-line field styled like the kit's Input (the kit has no textarea yet).
+// A multi-line field styled like the kit's Input.
 import type { ComponentProps } from "react";
 import { cn } from "@/lib/utils";
 

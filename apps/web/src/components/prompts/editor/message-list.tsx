@@ -1,0 +1,94 @@
+// A chat prompt's messages: each with its role and content, added, removed and moved.
+import { ArrowDown, ArrowUp, Plus, Trash2 } from "lucide-react";
+import { CHAT_ROLES, type ChatRole } from "@promptly/shared";
+import { Button } from "@/components/ui/button";
+import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@/components/ui/select";
+import { CodeEditor } from "./code-editor.tsx";
+import { newMessage, type DraftMessage } from "./draft.ts";
+
+interface MessageListProps {
+  messages: DraftMessage[];
+  onChange(messages: DraftMessage[]): void;
+}
+
+const nextRole = (messages: DraftMessage[]): ChatRole => (messages.at(-1)?.role === "user" ? "assistant" : "user");
+
+export function MessageList({ messages, onChange }: MessageListProps) {
+  const update = (id: number, change: Partial<DraftMessage>) => onChange(messages.map((m) => (m.id === id ? { ...m, ...change } : m)));
+  const move = (index: number, by: -1 | 1) => {
+    const next = [...messages];
+    [next[index], next[index + by]] = [next[index + by]!, next[index]!];
+    onChange(next);
+  };
+
+  return (
+    <div className="grid gap-4">
+      <ol className="grid gap-4">
+        {messages.map((message, index) => (
+          <MessageItem
+            key={message.id}
+            message={message}
+            number={index + 1}
+            isFirst={index === 0}
+            isLast={index === messages.length - 1}
+            onRole={(role) => update(message.id, { role })}
+            onContent={(content) => update(message.id, { content })}
+            onMove={(by) => move(index, by)}
+            onRemove={() => onChange(messages.filter((m) => m.id !== message.id))}
+          />
+        ))}
+      </ol>
+      <div>
+        <Button variant="outline" size="sm" onClick={() => onChange([...messages, newMessage(nextRole(messages))])}>
+          <Plus aria-hidden="true" />
+          Add message
+        </Button>
+      </div>
+    </div>
+  );
+}
+
+interface MessageItemProps {
+  message: DraftMessage;
+  number: number;
+  isFirst: boolean;
+  isLast: boolean;
+  onRole(role: ChatRole): void;
+  onContent(content: string): void;
+  onMove(by: -1 | 1): void;
+  onRemove(): void;
+}
+
+function MessageItem({ message, number, isFirst, isLast, onRole, onContent, onMove, onRemove }: MessageItemProps) {
+  return (
+    <li className="grid gap-2 rounded-md border border-border p-3">
+      <div className="flex flex-wrap items-center gap-2">
+        <span className="text-sm font-medium">Message {number}</span>
+        <Select value={message.role} onValueChange={(role) => onRole(role as ChatRole)}>
+          <SelectTrigger size="sm" aria-label={`Role of message ${number}`}>
+            <SelectValue />
+          </SelectTrigger>
+          <SelectContent>
+            {CHAT_ROLES.map((role) => (
+              <SelectItem key={role} value={role}>
+                {role}
+              </SelectItem>
+            ))}
+          </SelectContent>
+        </Select>
+        <div className="ml-auto flex gap-1">
+          <Button variant="ghost" size="icon" aria-label={`Move message ${number} up`} disabled={isFirst} onClick={() => onMove(-1)}>
+            <ArrowUp aria-hidden="true" />
+          </Button>
+          <Button variant="ghost" size="icon" aria-label={`Move message ${number} down`} disabled={isLast} onClick={() => onMove(1)}>
+            <ArrowDown aria-hidden="true" />
+          </Button>
+          <Button variant="ghost" size="icon" aria-label={`Remove message ${number}`} onClick={onRemove}>
+            <Trash2 aria-hidden="true" />
+          </Button>
+        </div>
+      </div>
+      <CodeEditor label={`Message ${number} content`} value={message.content} onChange={onContent} placeholder="Write the message. Use {{ name }} for variables." />
+    </li>
+  );
+}
