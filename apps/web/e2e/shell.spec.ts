@@ -111,7 +111,7 @@ test("a signed-out visitor is sent to sign-in, remembering where they were going
 test("the dashboard: stat cards, prompt cards with every part, bookmark tooltips, tabs", async ({ page }) => {
   const errors = consoleErrors(page);
   const person = await signInAs(page, "administrator");
-  const author = await createAccount({ fullName: "Alex Morgan" });
+  const author = await createAccount({ fullName: "Noor Haddad" });
   const rater = await createAccount();
   await addOrganizationMember(person.organization.id, author.id);
   const team = await createTeamWith(person.organization.id, [
@@ -119,8 +119,8 @@ test("the dashboard: stat cards, prompt cards with every part, bookmark tooltips
     { userId: author.id, role: "editor" },
   ]);
   const place = { organizationId: person.organization.id, teamId: team.id, authorId: author.id };
-  await createPromptWith({ ...place, title: "Release Notes Writer", tags: ["engineering"] });
-  await createPromptWith({ ...place, title: "Customer Support Reply", tags: ["support", "email"], ratings: [{ userId: rater.id, stars: 5 }] });
+  await createPromptWith({ ...place, title: "Changelog Drafter", tags: ["engineering"] });
+  await createPromptWith({ ...place, title: "Refund Answer", tags: ["support", "email"], ratings: [{ userId: rater.id, stars: 5 }] });
   await page.goto("/");
   for (const title of ["Total Prompts", "Team Members", "Bookmarked Prompts", "Average Rating"]) {
     await expect(page.getByTestId("stat-card").filter({ hasText: title })).toBeVisible();
@@ -129,10 +129,10 @@ test("the dashboard: stat cards, prompt cards with every part, bookmark tooltips
   await expect(page.getByTestId("stat-card").filter({ hasText: "Average Rating" })).toContainText("5.0From 1 rating");
   // Most recently updated first.
   const card = page.getByTestId("prompt-card").first();
-  await expect(card.getByRole("heading")).toHaveText("Customer Support Reply");
+  await expect(card.getByRole("heading")).toHaveText("Refund Answer");
   await expect(card.getByRole("list", { name: "Tags" })).toContainText("support");
-  await expect(card).toContainText("Alex Morgan");
-  await expect(card).toContainText("AM");
+  await expect(card).toContainText("Noor Haddad");
+  await expect(card).toContainText("NH");
   await expect(card).toContainText("5.0"); // rating
   await expect(card).toContainText("v1"); // version
 
@@ -147,7 +147,7 @@ test("the dashboard: stat cards, prompt cards with every part, bookmark tooltips
   await expect(page.getByTestId("stat-card").filter({ hasText: "Bookmarked Prompts" })).toContainText("1+1 this month");
 
   await page.getByRole("tab", { name: "Popular" }).click();
-  await expect(page.getByRole("tabpanel").getByTestId("prompt-card").first()).toContainText("Release Notes Writer");
+  await expect(page.getByRole("tabpanel").getByTestId("prompt-card").first()).toContainText("Changelog Drafter");
   await page.getByRole("tab", { name: "Bookmarked" }).click();
   await expect(page.getByRole("tabpanel").getByTestId("prompt-card")).toHaveCount(1);
   expect(errors).toEqual([]);

@@ -64,7 +64,7 @@ export function PromptDetailsFields({ details, onChange, teams, nameCheck, error
         <FormField label="Title" error={errors.title}>
           <Input
             autoComplete="off"
-            placeholder="Customer support reply"
+            placeholder="e.g. Refund answer"
             value={details.title}
             onChange={(e) => onChange({ title: e.target.value, ...(!details.nameEdited && { name: nameFromTitle(e.target.value) }) })}
           />
