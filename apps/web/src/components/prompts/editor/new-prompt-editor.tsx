@@ -15,7 +15,7 @@ import { emptyDraft, splitList, versionInput } from "./draft.ts";
 import { EditorLoading, EditorNotice, EditorShell } from "./editor-shell.tsx";
 import { LintResults } from "./lint-results.tsx";
 import { PromptDetailsFields, type PromptDetails } from "./prompt-details-fields.tsx";
-import { firstIssue, issuesByField, useRefusal } from "./refusal.ts";
+import { firstIssue, useRefusal } from "./refusal.ts";
 import { SaveBar } from "./save-bar.tsx";
 import { UnsavedChangesGuard } from "./unsaved-changes-guard.tsx";
 import { VersionFields } from "./version-fields.tsx";
@@ -110,14 +110,7 @@ function NewPromptForm({ teams, initialTeamId }: { teams: Team[]; initialTeamId:
       ...versionInput(draft, config.config),
       type: draft.type,
     };
-    const checked = createPromptInput.safeParse(input);
-    if (!checked.success) {
-      const fields = issuesByField(checked.error);
-      refusal.refuse(fields);
-      const elsewhere = Object.entries(fields).find(([field]) => !FORM_FIELDS.includes(field));
-      if (elsewhere?.[1]) toast.error(elsewhere[1]);
-      return;
-    }
+    if (!refusal.passes(createPromptInput, input, FORM_FIELDS)) return;
     create.mutate(input, {
       onSuccess(created) {
         toast.success(PROMPT_MSG.createdToast);

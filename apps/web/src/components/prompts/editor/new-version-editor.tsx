@@ -14,7 +14,7 @@ import { draftFromVersion, versionInput } from "./draft.ts";
 import { EditorSection } from "./editor-section.tsx";
 import { EditorLoading, EditorNotice, EditorShell } from "./editor-shell.tsx";
 import { LintResults } from "./lint-results.tsx";
-import { issuesByField, useRefusal } from "./refusal.ts";
+import { useRefusal } from "./refusal.ts";
 import { SaveBar } from "./save-bar.tsx";
 import { UnsavedChangesGuard } from "./unsaved-changes-guard.tsx";
 import { VersionFields } from "./version-fields.tsx";
@@ -71,14 +71,7 @@ function NewVersionForm({ prompt }: { prompt: Prompt }) {
     event.preventDefault();
     if ("error" in config) return;
     const input: RouterInputs["promptVersions"]["create"] = { promptId: prompt.id, ...versionInput(draft, config.config) };
-    const checked = createVersionInput.safeParse(input);
-    if (!checked.success) {
-      const fields = issuesByField(checked.error);
-      refusal.refuse(fields);
-      const elsewhere = Object.entries(fields).find(([field]) => !FORM_FIELDS.includes(field));
-      if (elsewhere?.[1]) toast.error(elsewhere[1]);
-      return;
-    }
+    if (!refusal.passes(createVersionInput, input, FORM_FIELDS)) return;
     save.mutate(input, {
       onSuccess() {
         toast.success(PROMPT_MSG.versionSavedToast);

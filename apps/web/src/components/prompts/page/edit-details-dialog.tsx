@@ -5,7 +5,7 @@ import { toast } from "sonner";
 import { PROMPT_MSG, PROMPT_VISIBILITIES, PROMPT_VISIBILITY_LABELS, updatePromptInput, type PromptVisibility } from "@promptly/shared";
 import { Alert, AlertDescription } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
-import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle, DialogTrigger } from "@/components/ui/dialog";
+import { DialogFooter } from "@/components/ui/dialog";
 import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
@@ -13,27 +13,15 @@ import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@
 import { serverFieldErrors } from "@/lib/form-errors";
 import { trpc } from "@/lib/trpc";
 import { Textarea } from "@/components/ui/textarea";
+import { ActionDialog } from "./action-dialog.tsx";
 import type { PromptDetail } from "./types.ts";
 import { useRefreshPrompt } from "./use-refresh-prompt.ts";
 
 export function EditDetailsDialog({ prompt }: { prompt: PromptDetail }) {
-  const [open, setOpen] = useState(false);
   return (
-    <Dialog open={open} onOpenChange={setOpen}>
-      <DialogTrigger asChild>
-        <Button variant="outline" size="sm">
-          <Pencil aria-hidden="true" />
-          Edit details
-        </Button>
-      </DialogTrigger>
-      <DialogContent className="max-h-[90svh] overflow-y-auto">
-        <DialogHeader>
-          <DialogTitle>Edit details</DialogTitle>
-          <DialogDescription>These describe the prompt; its versions do not change.</DialogDescription>
-        </DialogHeader>
-        <DetailsForm prompt={prompt} onDone={() => setOpen(false)} />
-      </DialogContent>
-    </Dialog>
+    <ActionDialog label="Edit details" icon={Pencil} title="Edit details" description="These describe the prompt; its versions do not change." scrolls>
+      {(close) => <DetailsForm prompt={prompt} onDone={close} />}
+    </ActionDialog>
   );
 }
 

@@ -4,32 +4,20 @@ import { PenLine } from "lucide-react";
 import { toast } from "sonner";
 import { PROMPT_MSG, renamePromptInput } from "@promptly/shared";
 import { Button } from "@/components/ui/button";
-import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle, DialogTrigger } from "@/components/ui/dialog";
+import { DialogFooter } from "@/components/ui/dialog";
 import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
 import { serverFieldErrors } from "@/lib/form-errors";
 import { trpc } from "@/lib/trpc";
+import { ActionDialog } from "./action-dialog.tsx";
 import type { PromptDetail } from "./types.ts";
 import { useRefreshPrompt } from "./use-refresh-prompt.ts";
 
 export function RenameDialog({ prompt }: { prompt: PromptDetail }) {
-  const [open, setOpen] = useState(false);
   return (
-    <Dialog open={open} onOpenChange={setOpen}>
-      <DialogTrigger asChild>
-        <Button variant="outline" size="sm">
-          <PenLine aria-hidden="true" />
-          Rename
-        </Button>
-      </DialogTrigger>
-      <DialogContent>
-        <DialogHeader>
-          <DialogTitle>Rename prompt</DialogTitle>
-          <DialogDescription>Code that fetches this prompt by name must use the new name.</DialogDescription>
-        </DialogHeader>
-        <RenameForm prompt={prompt} onDone={() => setOpen(false)} />
-      </DialogContent>
-    </Dialog>
+    <ActionDialog label="Rename" icon={PenLine} title="Rename prompt" description="Code that fetches this prompt by name must use the new name.">
+      {(close) => <RenameForm prompt={prompt} onDone={close} />}
+    </ActionDialog>
   );
 }
 

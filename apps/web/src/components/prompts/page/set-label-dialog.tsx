@@ -7,33 +7,21 @@ import { PROMPT_MSG, PROTECTED_LABEL, promptLabelSchema, versionLabel } from "@p
 import { Alert, AlertDescription } from "@/components/ui/alert";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
-import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle, DialogTrigger } from "@/components/ui/dialog";
+import { DialogFooter } from "@/components/ui/dialog";
 import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
 import { serverFieldErrors } from "@/lib/form-errors";
 import { trpc } from "@/lib/trpc";
+import { ActionDialog } from "./action-dialog.tsx";
 import type { PromptDetail } from "./types.ts";
 import { useRefreshPrompt } from "./use-refresh-prompt.ts";
 import { VersionSelect } from "./version-select.tsx";
 
 export function SetLabelDialog({ prompt }: { prompt: PromptDetail }) {
-  const [open, setOpen] = useState(false);
   return (
-    <Dialog open={open} onOpenChange={setOpen}>
-      <DialogTrigger asChild>
-        <Button variant="outline" size="sm">
-          <Tag aria-hidden="true" />
-          Set label
-        </Button>
-      </DialogTrigger>
-      <DialogContent>
-        <DialogHeader>
-          <DialogTitle>Set label</DialogTitle>
-          <DialogDescription>A label points at one version; code can fetch the prompt by its label.</DialogDescription>
-        </DialogHeader>
-        <SetLabelForm prompt={prompt} onDone={() => setOpen(false)} />
-      </DialogContent>
-    </Dialog>
+    <ActionDialog label="Set label" icon={Tag} title="Set label" description="A label points at one version; code can fetch the prompt by its label.">
+      {(close) => <SetLabelForm prompt={prompt} onDone={close} />}
+    </ActionDialog>
   );
 }
 
