@@ -11,18 +11,18 @@ export type PromptType = (typeof PROMPT_TYPES)[number];
 export const PROMPT_SORTS = ["updated", "name", "rating", "bookmarks"] as const;
 export type PromptSort = (typeof PROMPT_SORTS)[number];
 
-export const PROMPT_NAME_MAX = 128;
-export const PROMPT_TITLE_MAX = 120;
-export const PROMPT_DESCRIPTION_MAX = 1000;
-export const PROMPT_TAGS_MAX = 10;
-export const PROMPT_TAG_MAX = 32;
-export const PROMPT_MODEL_MAX = 100;
-export const PROMPT_CONFIG_MAX_BYTES = 16 * 1024;
-export const PROMPT_COMMIT_MESSAGE_MAX = 500;
-export const PROMPT_TEXT_MAX = 100_000;
-export const PROMPT_VARIABLES_MAX = 100;
-export const PROMPT_LIST_LIMIT_MAX = 100;
-export const PROMPT_LABEL_MAX = 36;
+const PROMPT_NAME_MAX = 128;
+const PROMPT_TITLE_MAX = 120;
+const PROMPT_DESCRIPTION_MAX = 1000;
+const PROMPT_TAGS_MAX = 10;
+const PROMPT_TAG_MAX = 32;
+const PROMPT_MODEL_MAX = 100;
+const PROMPT_CONFIG_MAX_BYTES = 16 * 1024;
+const PROMPT_COMMIT_MESSAGE_MAX = 500;
+const PROMPT_TEXT_MAX = 100_000;
+const PROMPT_VARIABLES_MAX = 100;
+const PROMPT_LIST_LIMIT_MAX = 100;
+const PROMPT_LABEL_MAX = 36;
 /** Only team admin level moves or removes it. */
 export const PROTECTED_LABEL = "production";
 /** Always the highest version; never stored. */
@@ -118,7 +118,7 @@ export const promptTagsSchema = z
   .transform((tags) => [...new Set(tags)])
   .refine((tags) => tags.length <= PROMPT_TAGS_MAX, PROMPT_MSG.tooManyTags);
 
-export const promptVisibilitySchema = z.enum(PROMPT_VISIBILITIES);
+const promptVisibilitySchema = z.enum(PROMPT_VISIBILITIES);
 
 export const promptLabelSchema = z
   .string()
@@ -203,8 +203,6 @@ export const updatePromptInput = z.object({
 });
 
 export const renamePromptInput = z.object({ id: idSchema, name: promptNameSchema });
-export const promptIdInput = z.object({ id: idSchema });
-export const promptRefInput = z.object({ promptId: idSchema });
 
 export const getPromptInput = z
   .object({ id: idSchema, version: z.number().int().min(1).optional(), label: z.union([promptLabelSchema, z.literal(LATEST_LABEL)]).optional() })
@@ -241,7 +239,7 @@ export const nameAvailableInput = z.object({ teamId: idSchema, name: promptNameS
 export const promptFacetsInput = z.object({ organizationId: idSchema, teamId: idSchema.optional() });
 export const dashboardInput = z.object({ organizationId: idSchema, teamId: idSchema.optional() });
 
-/** A name from a title: lowercase words joined by '-', within the limits ('Customer Support Reply' -> 'customer-support-reply'). */
+/** A name from a title: lowercase words joined by '-', within the limits ('Refund Answer' -> 'refund-answer'). */
 export function nameFromTitle(title: string): string {
   return title
     .normalize("NFKD")

@@ -3,7 +3,7 @@
 import { z } from "zod";
 import { isUniqueViolation, Prisma, type Db, type DbOrTx } from "@promptly/db";
 import {
-  CHAT_ROLES, LATEST_LABEL, PROMPT_MSG, PROMPT_TYPES, PROMPT_VISIBILITIES, PROTECTED_LABEL, VARIABLE_TYPES,
+  CHAT_ROLES, LATEST_LABEL, PROMPT_MSG, PROMPT_TYPES, PROMPT_VISIBILITIES, PROTECTED_LABEL, VARIABLE_TYPES, promptNameSchema,
   accessOf, canOnPrompt, promptAbilities, versionBodyOf, type CreatePromptInput, type CreateVersionInput,
   type ListPromptsInput, type OrganizationRole, type PromptAccess, type PromptFacts, type TeamRole,
 } from "@promptly/shared";
@@ -40,7 +40,6 @@ export const promptListItem = z.object({
   createdAt: z.date(),
   updatedAt: z.date(),
 });
-export type PromptListItem = z.infer<typeof promptListItem>;
 
 export const promptPage = z.object({ items: z.array(promptListItem), nextCursor: z.string().nullable() });
 
@@ -54,7 +53,7 @@ const variableItem = z.object({
 });
 const messageItem = z.object({ role: z.enum(CHAT_ROLES), content: z.string() });
 
-export const promptVersionItem = z.object({
+const promptVersionItem = z.object({
   version: z.number(),
   type: z.enum(PROMPT_TYPES),
   template: z.string().nullable(),
@@ -83,9 +82,8 @@ export const promptDetail = promptListItem.extend({
     rate: z.boolean(),
   }),
 });
-export type PromptDetail = z.infer<typeof promptDetail>;
 
-export const versionHistoryItem = promptVersionItem
+const versionHistoryItem = promptVersionItem
   .pick({ version: true, type: true, model: true, commitMessage: true, author: true, createdAt: true })
   .extend({ labels: z.array(z.string()) });
 export const versionHistoryPage = z.object({ items: z.array(versionHistoryItem), nextCursor: z.number().nullable() });
@@ -161,19 +159,22 @@ function prefixQuery(q: string): string | null {
 
 type SortKey = "updated" | "name" | "rating" | "bookmarks" | "relevance";
 
-/** ORDER BY and the keyset condition of each sort; `s` is the ranked row set. */
+/**
+ * ORDER BY and the keyset condition of each sort; `s` is the ranked row set. `parse` checks a
+ * cursor's value against what the column holds, so a forged one is BAD_REQUEST, never a SQL error.
+ */
 const SORTS: Record<SortKey, { key: string; order: Prisma.Sql; after: (value: unknown, id: string) => Prisma.Sql; parse: z.ZodType }> = {
   updated: {
     key: "updatedAt",
     order: Prisma.sql`s."updatedAt" DESC, s.id DESC`,
     after: (value, id) => Prisma.sql`(s."updatedAt", s.id::uuid) < (${value}::timestamptz, ${id}::uuid)`,
-    parse: z.iso.datetime(),
+    parse: z.iso.datetime().refine((value) => new Date(value).getUTCFullYear() >= 1), // PostgreSQL has no year 0
   },
   name: {
     key: "name",
     order: Prisma.sql`s.name COLLATE "C" ASC, s.id ASC`,
     after: (value, id) => Prisma.sql`(s.name COLLATE "C", s.id::uuid) > (${value}::text COLLATE "C", ${id}::uuid)`,
-    parse: z.string(),
+    parse: promptNameSchema,
   },
   rating: {
     key: "ratingAverage",
@@ -185,7 +186,7 @@ const SORTS: Record<SortKey, { key: string; order: Prisma.Sql; after: (value: un
     key: "bookmarkCount",
     order: Prisma.sql`s."bookmarkCount" DESC, s.id DESC`,
     after: (value, id) => Prisma.sql`(s."bookmarkCount", s.id::uuid) < (${value}::int, ${id}::uuid)`,
-    parse: z.number().int(),
+    parse: z.number().int().min(0).max(2 ** 31 - 1),
   },
   relevance: {
     key: "rank",
@@ -226,11 +227,14 @@ export async function listPrompts(db: DbOrTx, caller: Caller, input: ListPrompts
   if (input.bookmarked) where.push(Prisma.sql`EXISTS (SELECT 1 FROM prompt_bookmarks mb WHERE mb.prompt_id = p.id AND mb.user_id = ${caller.userId}::uuid)`);
   let rank = Prisma.sql`0::float8`;
   if (input.q) {
-    // Full-text (english stems and plain words, each a prefix) or trigram word similarity for typos.
+    // Full-text (english stems and plain words, each a prefix) or trigrams for typos: word similarity
+    // (threshold 0.6) finds a query inside longer words, strict word similarity (0.5) a misspelt whole
+    // word ('custmer' is 0.55 from 'Customer'). Both operators use the trigram indexes.
     const query = tsquery
       ? Prisma.sql`(to_tsquery('english', ${tsquery}) || to_tsquery('simple', ${tsquery}))`
       : Prisma.sql`''::tsquery`;
-    where.push(Prisma.sql`(p.search_vector @@ ${query} OR ${input.q} <% p.title OR ${input.q} <% p.name)`);
+    where.push(Prisma.sql`(p.search_vector @@ ${query}
+      OR ${input.q} <% p.title OR ${input.q} <<% p.title OR ${input.q} <% p.name OR ${input.q} <<% p.name)`);
     rank = Prisma.sql`(ts_rank_cd(p.search_vector, ${query})::float8
       + GREATEST(word_similarity(${input.q}, p.title), word_similarity(${input.q}, p.name))::float8)`;
   }
@@ -454,11 +458,11 @@ export async function renamePrompt(db: DbOrTx, prompt: LoadedPrompt, name: strin
   }
 }
 
-/** Archive and restore are idempotent: the answer is the state asked for. */
+/** Archive and restore are idempotent: the answer is the state asked for, and a prompt already in it is left as it is. */
 export async function setArchived(db: DbOrTx, prompt: LoadedPrompt, archived: boolean, now: Date) {
   const row = await db.prompt.update({
     where: { id: prompt.id },
-    data: archived ? (prompt.archived ? {} : { archivedAt: now, updatedAt: now }) : { archivedAt: null, updatedAt: now },
+    data: archived === prompt.archived ? {} : { archivedAt: archived ? now : null, updatedAt: now },
     select: { archivedAt: true },
   });
   return { archivedAt: row.archivedAt };
