@@ -3,9 +3,11 @@
 // autocannon from this process and reports req/s, p50, p99 and the server's peak RSS, next to a
 // plain Express + pg baseline (another process) running the same SQL, measured in the same run.
 // BENCH_DURATION (s, default 10) and BENCH_CONNECTIONS (default 50) tune the load; BENCH_PROFILE=<dir>
-// writes a V8 CPU profile of the server (open it in Chrome DevTools) to that folder.
+// writes a V8 CPU profile of the server (open it in Chrome DevTools) to that folder. A benchmark with
+// variants (e.g. data sizes) runs once per variant, each on a fresh database `<name>_<variant>` of the
+// same PostgreSQL, and reports them in one table.
 import { execFileSync, fork, spawn, type ChildProcess } from "node:child_process";
-import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -18,7 +20,7 @@ import { freePort } from "../../test/free-port.ts";
 import { BENCH_PASSWORD, type Benchmark, type Scenario } from "./types.ts";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
-const DURATION = Number(process.env.BENCH_DURATION ?? 10);
+let DURATION = Number(process.env.BENCH_DURATION ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 
 interface Figures {
@@ -29,14 +31,17 @@ interface Figures {
   non2xx: number;
 }
 
-async function load(url: string, init: { method?: string; headers?: Record<string, string>; body?: string; connections?: number }): Promise<Figures> {
+async function load(
+  url: string,
+  init: { method?: string; headers?: Record<string, string>; body?: string; connections?: number; duration?: number },
+): Promise<Figures> {
   const result = await autocannon({
     url,
     method: (init.method ?? "GET") as "GET",
     headers: init.headers,
     body: init.body,
     connections: init.connections ?? CONNECTIONS,
-    duration: DURATION,
+    duration: init.duration ?? DURATION,
   });
   return {
     requestsPerSecond: result.requests.average,
@@ -97,6 +102,127 @@ async function signIn(base: string, email: string): Promise<string> {
 
 const fmt = (n: number, digits = 1) => n.toFixed(digits);
 
+/** A fresh, empty database `name` on the server of `url` (dropped first if a previous run left it). */
+async function freshDatabase(url: string, name: string): Promise<string> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+    await client.query(`CREATE DATABASE "${name}"`);
+  } finally {
+    await client.end();
+  }
+  const fresh = new URL(url);
+  fresh.pathname = `/${name}`;
+  return fresh.toString();
+}
+
+/** SIGTERM, then wait until the process has gone (so the next variant's server finds its ports and folder free). */
+async function stop(child: ChildProcess) {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((resolve) => child.once("exit", resolve));
+  child.kill("SIGTERM");
+  await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 5_000))]);
+}
+
+/** Seeds `databaseUrl`, starts the server and the baseline on it, measures every scenario; the table's rows. */
+async function measure(benchmark: Benchmark, databaseUrl: string, dataDir: string, variant: string | undefined, children: ChildProcess[]) {
+  const label = variant ? ` (${variant})` : "";
+  await migrate(databaseUrl);
+  const pool = new pg.Pool({ connectionString: databaseUrl, max: 4 });
+  // The database stops before idle clients notice at shutdown (57P01): not an error of the run.
+  pool.on("error", () => undefined);
+  const passwordHash = await hash(BENCH_PASSWORD);
+  const started = Date.now();
+  await benchmark.seed?.({
+    db: pool,
+    variant,
+    log: (line) => console.log(`  ${line}`),
+    async createAccount(email, options = {}) {
+      const { rows } = await pool.query<{ id: string }>(
+        `INSERT INTO users (email, password_hash, email_verified_at, updated_at) VALUES ($1, $2, now(), now()) RETURNING id`,
+        [email, passwordHash],
+      );
+      const id = rows[0]!.id;
+      await pool.query(`INSERT INTO profiles (user_id, full_name, super_user, updated_at) VALUES ($1, $2, $3, now())`, [
+        id,
+        options.fullName ?? email.split("@")[0],
+        options.superUser ?? false,
+      ]);
+      await pool.query(`INSERT INTO user_roles (user_id, role) VALUES ($1, $2)`, [id, options.role ?? "user"]);
+      return id;
+    },
+  });
+  if (benchmark.seed) console.log(`Seeded${label} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  await pool.query("VACUUM ANALYZE");
+
+  const appPort = await freePort();
+  const appDataDir = variant ? join(dataDir, `app-${variant}`) : dataDir;
+  mkdirSync(appDataDir, { recursive: true });
+  const profile = process.env.BENCH_PROFILE ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : [];
+  const app = spawn(process.execPath, [...profile, "apps/server/dist/main.mjs"], {
+    cwd: ROOT,
+    stdio: ["ignore", "ignore", "inherit"],
+    env: {
+      ...process.env,
+      NODE_ENV: "production",
+      PORT: String(appPort),
+      DATABASE_URL: databaseUrl,
+      DATA_DIR: appDataDir,
+      EMBEDDED_S3_PORT: String(await freePort()),
+      SMTP_PORT: String(await freePort()),
+      MAILBOX_PORT: String(await freePort()),
+      RATE_LIMITS: "off",
+      APP_URL: `http://127.0.0.1:${appPort}`,
+    },
+  });
+  children.push(app);
+  const appBase = `http://127.0.0.1:${appPort}`;
+  await waitFor(`${appBase}/api/health`);
+
+  const scenarios = await benchmark.scenarios({ db: pool, variant });
+  const baselinePort = await freePort();
+  const baseline = fork(join(ROOT, "scripts/bench/baseline-server.mjs"), {
+    env: { ...process.env, PORT: String(baselinePort), DATABASE_URL: databaseUrl, BENCH_SCENARIOS: JSON.stringify(scenarios) },
+    stdio: ["ignore", "ignore", "inherit", "ipc"],
+  });
+  children.push(baseline);
+  await new Promise<void>((resolve) => baseline.once("message", () => resolve()));
+
+  const rows: string[][] = [];
+  for (const [index, scenario] of scenarios.entries()) {
+    const request = requestFor(appBase, scenario);
+    const headers: Record<string, string> = { ...("headers" in request ? request.headers : {}) };
+    if (scenario.as) headers.cookie = await signIn(appBase, scenario.as);
+    if (scenario.gzip) headers["accept-encoding"] = "gzip";
+    const connections = scenario.connections;
+    const baselineUrl = `http://127.0.0.1:${baselinePort}/s/${index}`;
+    if (benchmark.warmup) {
+      await load(request.url, { ...request, headers, connections, duration: benchmark.warmup });
+      await load(baselineUrl, { connections, duration: benchmark.warmup });
+    }
+    const ours = await load(request.url, { ...request, headers, connections });
+    const base = await load(baselineUrl, { connections });
+    rows.push([
+      scenario.name,
+      ...(variant ? [variant] : []),
+      String(connections ?? CONNECTIONS),
+      fmt(ours.requestsPerSecond, 0),
+      fmt(ours.p50),
+      fmt(ours.p99),
+      fmt(base.requestsPerSecond, 0),
+      fmt(base.p50),
+      fmt(base.p99),
+      fmt(ours.requestsPerSecond / Math.max(base.requestsPerSecond, 1), 2),
+      String(ours.errors + ours.non2xx),
+    ]);
+  }
+  const rss = peakRssMb(app.pid!);
+  await pool.end();
+  await Promise.all([stop(app), stop(baseline)]);
+  return { rows, rss };
+}
+
 async function main() {
   const name = process.argv[2];
   const file = name && join(ROOT, "scripts/bench", `${name}.ts`);
@@ -107,6 +233,8 @@ async function main() {
   const module = (await import(file!)) as { benchmark?: Benchmark; run?: () => Promise<void> };
   if (module.run) return module.run(); // benchmarks that need no server (e.g. bundle)
   const benchmark = module.benchmark!;
+  if (process.env.BENCH_DURATION === undefined && benchmark.duration) DURATION = benchmark.duration;
+  const runStarted = Date.now();
   console.log(`Benchmark ${name}: ${benchmark.description}`);
   console.log("Building the production server and web app…");
   execFileSync("npx", ["turbo", "run", "build", "--output-logs=errors-only"], { cwd: ROOT, stdio: "inherit" });
@@ -122,99 +250,26 @@ async function main() {
       databaseUrl = database.url;
       stopDatabase = database.service.stop;
     }
-    await migrate(databaseUrl);
-    const pool = new pg.Pool({ connectionString: databaseUrl, max: 4 });
-    // The database stops before idle clients notice at shutdown (57P01): not an error of the run.
-    pool.on("error", () => undefined);
-    const passwordHash = await hash(BENCH_PASSWORD);
-    const started = Date.now();
-    await benchmark.seed?.({
-      db: pool,
-      log: (line) => console.log(`  ${line}`),
-      async createAccount(email, options = {}) {
-        const { rows } = await pool.query<{ id: string }>(
-          `INSERT INTO users (email, password_hash, email_verified_at, updated_at) VALUES ($1, $2, now(), now()) RETURNING id`,
-          [email, passwordHash],
-        );
-        const id = rows[0]!.id;
-        await pool.query(`INSERT INTO profiles (user_id, full_name, super_user, updated_at) VALUES ($1, $2, $3, now())`, [
-          id,
-          options.fullName ?? email.split("@")[0],
-          options.superUser ?? false,
-        ]);
-        await pool.query(`INSERT INTO user_roles (user_id, role) VALUES ($1, $2)`, [id, options.role ?? "user"]);
-        return id;
-      },
-    });
-    if (benchmark.seed) console.log(`Seeded in ${((Date.now() - started) / 1000).toFixed(1)} s`);
-    await pool.query("VACUUM ANALYZE");
-
-    const appPort = await freePort();
-    const profile = process.env.BENCH_PROFILE ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : [];
-    const app = spawn(process.execPath, [...profile, "apps/server/dist/main.mjs"], {
-      cwd: ROOT,
-      stdio: ["ignore", "ignore", "inherit"],
-      env: {
-        ...process.env,
-        NODE_ENV: "production",
-        PORT: String(appPort),
-        DATABASE_URL: databaseUrl,
-        DATA_DIR: dataDir,
-        EMBEDDED_S3_PORT: String(await freePort()),
-        SMTP_PORT: String(await freePort()),
-        MAILBOX_PORT: String(await freePort()),
-        RATE_LIMITS: "off",
-        APP_URL: `http://127.0.0.1:${appPort}`,
-      },
-    });
-    children.push(app);
-    const appBase = `http://127.0.0.1:${appPort}`;
-    await waitFor(`${appBase}/api/health`);
-
-    const scenarios = await benchmark.scenarios({ db: pool });
-    const baselinePort = await freePort();
-    const baseline = fork(join(ROOT, "scripts/bench/baseline-server.mjs"), {
-      env: { ...process.env, PORT: String(baselinePort), DATABASE_URL: databaseUrl, BENCH_SCENARIOS: JSON.stringify(scenarios) },
-      stdio: ["ignore", "ignore", "inherit", "ipc"],
-    });
-    children.push(baseline);
-    await new Promise<void>((resolve) => baseline.once("message", () => resolve()));
-
     const rows: string[][] = [];
-    for (const [index, scenario] of scenarios.entries()) {
-      const request = requestFor(appBase, scenario);
-      const headers: Record<string, string> = { ...("headers" in request ? request.headers : {}) };
-      if (scenario.as) headers.cookie = await signIn(appBase, scenario.as);
-      if (scenario.gzip) headers["accept-encoding"] = "gzip";
-      const connections = scenario.connections;
-      const ours = await load(request.url, { ...request, headers, connections });
-      const base = await load(`http://127.0.0.1:${baselinePort}/s/${index}`, { connections });
-      rows.push([
-        scenario.name,
-        fmt(ours.requestsPerSecond, 0),
-        fmt(ours.p50),
-        fmt(ours.p99),
-        fmt(base.requestsPerSecond, 0),
-        fmt(base.p50),
-        fmt(base.p99),
-        fmt(ours.requestsPerSecond / Math.max(base.requestsPerSecond, 1), 2),
-        String(ours.errors + ours.non2xx),
-      ]);
+    const rss: string[] = [];
+    for (const variant of benchmark.variants ?? [undefined]) {
+      const url = variant ? await freshDatabase(databaseUrl, `${new URL(databaseUrl).pathname.slice(1)}_${variant}`) : databaseUrl;
+      const measured = await measure(benchmark, url, dataDir, variant, children);
+      rows.push(...measured.rows);
+      rss.push(variant ? `${measured.rss} MB (${variant})` : `${measured.rss} MB`);
     }
-    const rss = peakRssMb(app.pid!);
-    const header = ["scenario", "req/s", "p50 ms", "p99 ms", "baseline req/s", "baseline p50", "baseline p99", "ratio", "errors"];
+    const header = [
+      "scenario", ...(benchmark.variants ? ["size"] : []), "conns",
+      "req/s", "p50 ms", "p99 ms", "baseline req/s", "baseline p50", "baseline p99", "ratio", "errors",
+    ];
     const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
     const line = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join("  ");
-    console.log(`\n${DURATION} s per run, ${CONNECTIONS} connections; server peak RSS ${rss} MB\n`);
+    console.log(`\n${DURATION} s per run, ${CONNECTIONS} connections unless the row says; server peak RSS ${rss.join(", ")}\n`);
     console.log(line(header));
     for (const row of rows) console.log(line(row));
-    await pool.end();
-    app.kill("SIGTERM");
-    baseline.kill("SIGTERM");
-    await new Promise((resolve) => setTimeout(resolve, 1000));
+    console.log(`\nWhole run: ${((Date.now() - runStarted) / 1000).toFixed(0)} s`);
   } finally {
-    for (const child of children) child.kill("SIGTERM");
-    await new Promise((resolve) => setTimeout(resolve, 1000));
+    await Promise.all(children.map(stop));
     await stopDatabase();
     rmSync(dataDir, { recursive: true, force: true });
   }

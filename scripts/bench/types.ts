@@ -26,6 +26,8 @@ export interface Scenario {
 
 export interface SeedContext {
   db: pg.Pool;
+  /** The variant being seeded, when the benchmark has variants (e.g. a data size). */
+  variant?: string;
   /** Creates a verified account with password BENCH_PASSWORD; returns its id. */
   createAccount(email: string, options?: { superUser?: boolean; role?: "administrator" | "team_lead" | "user"; fullName?: string }): Promise<string>;
   log(line: string): void;
@@ -33,8 +35,17 @@ export interface SeedContext {
 
 export interface Benchmark {
   description: string;
+  /**
+   * Run everything once per variant (e.g. data sizes "1k", "100k"), each on a fresh database of its
+   * own with its own server, so one table shows how the figures change with the data.
+   */
+  variants?: readonly string[];
+  /** Seconds per load when BENCH_DURATION is not set (the harness's default is 10). */
+  duration?: number;
+  /** Seconds of unmeasured load before each measured one (JIT, caches, pools): default 0. */
+  warmup?: number;
   seed?(ctx: SeedContext): Promise<void>;
-  scenarios(ctx: { db: pg.Pool }): Promise<Scenario[]> | Scenario[];
+  scenarios(ctx: { db: pg.Pool; variant?: string }): Promise<Scenario[]> | Scenario[];
 }
 
 export const BENCH_PASSWORD = "bench-password-1";

@@ -13,10 +13,10 @@ export async function schemaSnapshot(url: string): Promise<string[]> {
          FROM information_schema.columns WHERE table_schema = 'public' AND table_name <> '_prisma_migrations'`,
       `SELECT 'enum ' || t.typname || ' ' || string_agg(e.enumlabel, ',' ORDER BY e.enumsortorder) AS line
          FROM pg_type t JOIN pg_enum e ON e.enumtypid = t.oid GROUP BY t.typname`,
-      // Trigram indexes (named *_trgm) and CHECK constraints are written by hand in migrations: Prisma's
+      // Search indexes (named *_trgm and *_fts) and CHECK constraints are written by hand in migrations: Prisma's
       // schema cannot say them, so they are not part of the comparison (tests of their own check them).
       `SELECT 'index ' || indexdef AS line FROM pg_indexes
-        WHERE schemaname = 'public' AND tablename <> '_prisma_migrations' AND indexname NOT LIKE '%\\_trgm'`,
+        WHERE schemaname = 'public' AND tablename <> '_prisma_migrations' AND indexname NOT LIKE '%\\_trgm' AND indexname NOT LIKE '%\\_fts'`,
       `SELECT 'constraint ' || c.conrelid::regclass::text || ' ' || c.conname || ' ' || pg_get_constraintdef(c.oid) AS line
          FROM pg_constraint c JOIN pg_namespace n ON n.oid = c.connamespace
         WHERE n.nspname = 'public' AND c.contype <> 'c' AND c.conrelid::regclass::text NOT IN ('_prisma_migrations', '"_prisma_migrations"') AND c.conrelid <> 0`,

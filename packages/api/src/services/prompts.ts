@@ -167,31 +167,31 @@ const SORTS: Record<SortKey, { key: string; order: Prisma.Sql; after: (value: un
   updated: {
     key: "updatedAt",
     order: Prisma.sql`s."updatedAt" DESC, s.id DESC`,
-    after: (value, id) => Prisma.sql`(s."updatedAt", s.id::uuid) < (${value}::timestamptz, ${id}::uuid)`,
+    after: (value, id) => Prisma.sql`(s."updatedAt", s.id) < (${value}::timestamptz, ${id}::uuid)`,
     parse: z.iso.datetime().refine((value) => new Date(value).getUTCFullYear() >= 1), // PostgreSQL has no year 0
   },
   name: {
     key: "name",
     order: Prisma.sql`s.name COLLATE "C" ASC, s.id ASC`,
-    after: (value, id) => Prisma.sql`(s.name COLLATE "C", s.id::uuid) > (${value}::text COLLATE "C", ${id}::uuid)`,
+    after: (value, id) => Prisma.sql`(s.name COLLATE "C", s.id) > (${value}::text COLLATE "C", ${id}::uuid)`,
     parse: promptNameSchema,
   },
   rating: {
     key: "ratingAverage",
     order: Prisma.sql`s."ratingAverage" DESC, s.id DESC`,
-    after: (value, id) => Prisma.sql`(s."ratingAverage", s.id::uuid) < (${value}::float8, ${id}::uuid)`,
+    after: (value, id) => Prisma.sql`(s."ratingAverage", s.id) < (${value}::float8, ${id}::uuid)`,
     parse: z.number(),
   },
   bookmarks: {
     key: "bookmarkCount",
     order: Prisma.sql`s."bookmarkCount" DESC, s.id DESC`,
-    after: (value, id) => Prisma.sql`(s."bookmarkCount", s.id::uuid) < (${value}::int, ${id}::uuid)`,
+    after: (value, id) => Prisma.sql`(s."bookmarkCount", s.id) < (${value}::int, ${id}::uuid)`,
     parse: z.number().int().min(0).max(2 ** 31 - 1),
   },
   relevance: {
     key: "rank",
     order: Prisma.sql`s.rank DESC, s.id DESC`,
-    after: (value, id) => Prisma.sql`(s.rank, s.id::uuid) < (${value}::float8, ${id}::uuid)`,
+    after: (value, id) => Prisma.sql`(s.rank, s.id) < (${value}::float8, ${id}::uuid)`,
     parse: z.number(),
   },
 };
@@ -227,27 +227,36 @@ export async function listPrompts(db: DbOrTx, caller: Caller, input: ListPrompts
   if (input.bookmarked) where.push(Prisma.sql`EXISTS (SELECT 1 FROM prompt_bookmarks mb WHERE mb.prompt_id = p.id AND mb.user_id = ${caller.userId}::uuid)`);
   let rank = Prisma.sql`0::float8`;
   if (input.q) {
-    // Full-text (english stems and plain words, each a prefix) or trigrams for typos: word similarity
-    // (threshold 0.6) finds a query inside longer words, strict word similarity (0.5) a misspelt whole
-    // word ('custmer' is 0.55 from 'Customer'). Both operators use the trigram indexes.
+    // Full-text (english stems and plain words, each a prefix: 'cust' finds 'Customer') or, for typos,
+    // trigram strict word similarity (threshold 0.5: 'custmer' is 0.55 from 'Customer') on title and
+    // name. Both use the organization's search indexes.
     const query = tsquery
       ? Prisma.sql`(to_tsquery('english', ${tsquery}) || to_tsquery('simple', ${tsquery}))`
       : Prisma.sql`''::tsquery`;
     where.push(Prisma.sql`(p.search_vector @@ ${query}
-      OR ${input.q} <% p.title OR ${input.q} <<% p.title OR ${input.q} <% p.name OR ${input.q} <<% p.name)`);
+      OR ${input.q} <<% p.title OR ${input.q} <<% p.name)`);
     rank = Prisma.sql`(ts_rank_cd(p.search_vector, ${query})::float8
-      + GREATEST(word_similarity(${input.q}, p.title), word_similarity(${input.q}, p.name))::float8)`;
+      + GREATEST(strict_word_similarity(${input.q}, p.title), strict_word_similarity(${input.q}, p.name))::float8)`;
   }
   const after = input.cursor ? sort.after(...decodeCursor(input.cursor, sort.parse)) : Prisma.sql`TRUE`;
+  // The page is chosen from prompts and the visibility joins alone, in the order of the organization's
+  // sort index (s.id is the uuid), so LIMIT stops the index scan; only its rows get their team, latest
+  // version, author, labels and bookmark state.
   const rows = await db.$queryRaw<(RawItem & { rank: number })[]>`
-    SELECT * FROM (
-      SELECT ${itemColumns(caller)}, ${rank} AS rank
-      FROM prompts p ${joins} ${itemJoins}
-      WHERE ${Prisma.join(where, " AND ")}
+    SELECT ${itemColumns(caller)}, s.rank
+    FROM (
+      SELECT * FROM (
+        SELECT p.id, p.updated_at AS "updatedAt", p.name, p.rating_average AS "ratingAverage",
+               p.bookmark_count AS "bookmarkCount", ${rank} AS rank
+        FROM prompts p ${joins}
+        WHERE ${Prisma.join(where, " AND ")}
+      ) s
+      WHERE ${after}
+      ORDER BY ${sort.order}
+      LIMIT ${limit + 1}
     ) s
-    WHERE ${after}
-    ORDER BY ${sort.order}
-    LIMIT ${limit + 1}`;
+    JOIN prompts p ON p.id = s.id ${itemJoins}
+    ORDER BY ${sort.order}`;
   const page = rows.slice(0, limit);
   const last = page.at(-1);
   const lastValue = last && (last[sort.key] instanceof Date ? (last[sort.key] as Date).toISOString() : last[sort.key]);
