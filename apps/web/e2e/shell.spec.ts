@@ -163,6 +163,69 @@ test("the dashboard's empty tabs say what will appear", async ({ page }) => {
   await expect(page.getByText("Your bookmarked prompts will appear here.")).toBeVisible();
 });
 
+test("Ctrl+B collapses the sidebar and the state survives a reload", async ({ page, context }) => {
+  await signInAs(page, "user");
+  await page.goto("/");
+  await expect(sidebar(page)).toHaveAttribute("data-state", "expanded");
+  await expect.poll(async () => (await sidebar(page).boundingBox())?.width).toBe(256);
+
+  await page.keyboard.press("Control+b");
+  await expect(sidebar(page)).toHaveAttribute("data-state", "collapsed");
+  await expect.poll(async () => (await sidebar(page).boundingBox())?.width).toBe(48);
+  const cookie = (await context.cookies()).find((c) => c.name === "sidebar_state");
+  expect(cookie?.value).toBe("false");
+  const days = (cookie!.expires - Date.now() / 1000) / 86_400;
+  expect(days).toBeGreaterThan(6.9);
+  expect(days).toBeLessThanOrEqual(7);
+
+  await page.reload();
+  await expect(sidebar(page)).toHaveAttribute("data-state", "collapsed");
+  // Collapsed items keep their names for assistive technology.
+  await expect(sidebar(page).getByRole("link", { name: "Dashboard" })).toBeVisible();
+
+  await page.keyboard.press("Meta+b");
+  await expect(sidebar(page)).toHaveAttribute("data-state", "expanded");
+  await page.reload();
+  await expect(sidebar(page)).toHaveAttribute("data-state", "expanded");
+});
+
+test("at 375 px the sidebar opens as a sheet, and the search box is hidden", async ({ page }) => {
+  await page.setViewportSize({ width: 375, height: 740 });
+  await signInAs(page, "administrator");
+  await page.goto("/");
+  await expect(page.getByRole("heading", { level: 1, name: "Dashboard" })).toBeVisible();
+  await expect(sidebar(page)).toHaveCount(0);
+  await expect(page.getByPlaceholder("Search prompts...")).toHaveCount(0);
+
+  await page.getByRole("button", { name: "Toggle sidebar" }).click();
+  const sheet = page.getByRole("dialog", { name: "Sidebar" });
+  await expect(sheet).toBeVisible();
+  await expect.poll(async () => (await sheet.boundingBox())?.width).toBe(288);
+  await sheet.getByRole("link", { name: "Analytics" }).click();
+  await expect(page).toHaveURL("/analytics");
+  await expect(sheet).toBeHidden();
+
+  await page.keyboard.press("Control+b");
+  await expect(sheet).toBeVisible();
+  await page.keyboard.press("Escape");
+  await expect(sheet).toBeHidden();
+});
+
+test("an unknown URL shows the not-found page", async ({ page }) => {
+  const errors = consoleErrors(page);
+  await page.goto("/no/such/page");
+  await expect(page.getByRole("heading", { name: "Oops! Page not found" })).toBeVisible();
+  await page.getByRole("link", { name: "Return to Home" }).click();
+  await expect(page).toHaveURL(/\/auth\/signin/);
+  expect(errors).toEqual([]);
+
+  await signInAs(page, "user");
+  await page.goto("/settings/no-such-page");
+  await expect(page.getByRole("heading", { name: "Oops! Page not found" })).toBeVisible();
+  await page.getByRole("link", { name: "Return to Home" }).click();
+  await expect(page.getByRole("heading", { level: 1, name: "Dashboard" })).toBeVisible();
+});
+
 test("a thrown route error shows the error fallback with its message (no stack in production)", async ({ page }) => {
   await page.goto("/?__throw=1");
   await expect(page.getByRole("heading", { name: "Unexpected Application Error!" })).toBeVisible();
