@@ -103,6 +103,7 @@ describe("lint", () => {
     ["an empty template", text("   "), ["The template is empty"]],
     ["an unclosed '{{'", text("Hello {{ name"), ["'{{' without a closing '}}' at character 7"]],
     ["a '{{' opened again before closing", text("{{ a {{ b }}"), ["'{{' without a closing '}}' at character 1"]],
+    ["a variable opened with one brace", text("Hello { name }} and {{ other }}"), ["'{ name }}' opens with one '{': write '{{ name }}'"]],
     ["an invalid variable name", text("{{ first name }}"), ["'{{ first name }}' is not a valid variable name (letters, digits and _, not starting with a digit)"]],
     ["a chat prompt without messages", { type: "chat", messages: [] }, ["A chat prompt needs at least one message"]],
     ["an empty message", { type: "chat", messages: [{ role: "user", content: " " }] }, ["Message 1 (user) is empty"]],

@@ -30,6 +30,9 @@ export interface ChatMessage {
 export type PromptBody = { type: "text"; template: string } | { type: "chat"; messages: ChatMessage[] };
 export type PromptVersionBody = PromptBody & { variables?: VariableContract[] };
 
+/** `{ name }}`: a variable opened with one brace. */
+const HALF_OPENED = /(?<![{\\])\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}/g;
+
 /** About characters per token: a template over this many "tokens" draws a warning. */
 const LONG_TEMPLATE_TOKENS = 8_000;
 
@@ -192,9 +195,15 @@ export function lint(draft: PromptVersionBody): LintResult {
     const found = scan(template);
     const where = draft.type === "chat" ? `Message ${index + 1}: ` : "";
     errors.push(...found.problems.map((problem) => `${where}${problem}`));
+    // A '}}' closing what opened with one '{' is a variable with a missing brace; other stray '}}'
+    // (nested JSON such as {"a": {"b": 1}}) are text, with a warning.
+    for (const match of template.matchAll(HALF_OPENED)) {
+      errors.push(`${where}'${match[0]}' opens with one '{': write '{{ ${match[1]} }}'`);
+      strayClosings -= 1;
+    }
     strayClosings += found.strayClosings;
   });
-  if (strayClosings) warnings.push("'}}' without an opening '{{' is kept as text; write '{{ name }}' for a variable");
+  if (strayClosings > 0) warnings.push("'}}' without an opening '{{' is kept as text; write '{{ name }}' for a variable");
 
   const used = extractVariables(draft);
   const seen = new Set<string>();
