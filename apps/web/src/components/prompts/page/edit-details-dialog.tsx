@@ -3,9 +3,6 @@ import { useId, useState } from "react";
 import { Pencil } from "lucide-react";
 import { toast } from "sonner";
 import { PROMPT_MSG, PROMPT_VISIBILITIES, PROMPT_VISIBILITY_LABELS, updatePromptInput, type PromptVisibility } from "@promptly/shared";
-import { Alert, AlertDescription } from "@/components/ui/alert";
-import { Button } from "@/components/ui/button";
-import { DialogFooter } from "@/components/ui/dialog";
 import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
@@ -13,7 +10,7 @@ import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@
 import { serverFieldErrors } from "@/lib/form-errors";
 import { trpc } from "@/lib/trpc";
 import { Textarea } from "@/components/ui/textarea";
-import { ActionDialog } from "./action-dialog.tsx";
+import { ActionDialog, FormFooter } from "./action-dialog.tsx";
 import type { PromptDetail } from "./types.ts";
 import { useRefreshPrompt } from "./use-refresh-prompt.ts";
 
@@ -112,19 +109,7 @@ function DetailsForm({ prompt, onDone }: { prompt: PromptDetail; onDone(): void 
           </p>
         )}
       </div>
-      {serverError && (
-        <Alert variant="destructive">
-          <AlertDescription>{serverError}</AlertDescription>
-        </Alert>
-      )}
-      <DialogFooter>
-        <Button type="button" variant="outline" disabled={busy} onClick={onDone}>
-          Cancel
-        </Button>
-        <Button type="submit" disabled={busy}>
-          {busy ? "Saving..." : "Save details"}
-        </Button>
-      </DialogFooter>
+      <FormFooter serverError={serverError} busy={busy} submitLabel="Save details" onCancel={onDone} />
     </form>
   );
 }

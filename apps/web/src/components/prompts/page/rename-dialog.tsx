@@ -3,13 +3,11 @@ import { useState } from "react";
 import { PenLine } from "lucide-react";
 import { toast } from "sonner";
 import { PROMPT_MSG, renamePromptInput } from "@promptly/shared";
-import { Button } from "@/components/ui/button";
-import { DialogFooter } from "@/components/ui/dialog";
 import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
 import { serverFieldErrors } from "@/lib/form-errors";
 import { trpc } from "@/lib/trpc";
-import { ActionDialog } from "./action-dialog.tsx";
+import { ActionDialog, FormFooter } from "./action-dialog.tsx";
 import type { PromptDetail } from "./types.ts";
 import { useRefreshPrompt } from "./use-refresh-prompt.ts";
 
@@ -58,14 +56,7 @@ function RenameForm({ prompt, onDone }: { prompt: PromptDetail; onDone(): void }
       <FormField label="Name" error={error}>
         <Input autoComplete="off" spellCheck={false} className="font-mono" value={name} disabled={busy} onChange={(event) => setName(event.target.value)} />
       </FormField>
-      <DialogFooter>
-        <Button type="button" variant="outline" disabled={busy} onClick={onDone}>
-          Cancel
-        </Button>
-        <Button type="submit" disabled={busy || !name.trim() || name.trim() === prompt.name}>
-          {busy ? "Saving..." : "Save name"}
-        </Button>
-      </DialogFooter>
+      <FormFooter busy={busy} submitLabel="Save name" submitDisabled={!name.trim() || name.trim() === prompt.name} onCancel={onDone} />
     </form>
   );
 }

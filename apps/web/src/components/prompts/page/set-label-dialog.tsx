@@ -4,15 +4,13 @@ import { useId, useState } from "react";
 import { Tag, X } from "lucide-react";
 import { toast } from "sonner";
 import { PROMPT_MSG, PROTECTED_LABEL, promptLabelSchema, versionLabel } from "@promptly/shared";
-import { Alert, AlertDescription } from "@/components/ui/alert";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
-import { DialogFooter } from "@/components/ui/dialog";
 import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
 import { serverFieldErrors } from "@/lib/form-errors";
 import { trpc } from "@/lib/trpc";
-import { ActionDialog } from "./action-dialog.tsx";
+import { ActionDialog, FormFooter } from "./action-dialog.tsx";
 import type { PromptDetail } from "./types.ts";
 import { useRefreshPrompt } from "./use-refresh-prompt.ts";
 import { VersionSelect } from "./version-select.tsx";
@@ -112,19 +110,7 @@ function SetLabelForm({ prompt, onDone }: { prompt: PromptDetail; onDone(): void
           ))}
         </datalist>
         <VersionSelect label="Label version" prompt={prompt} value={version} onValueChange={setVersion} />
-        {serverError && (
-          <Alert variant="destructive">
-            <AlertDescription>{serverError}</AlertDescription>
-          </Alert>
-        )}
-        <DialogFooter>
-          <Button type="button" variant="outline" disabled={busy} onClick={onDone}>
-            Cancel
-          </Button>
-          <Button type="submit" disabled={busy || !name.trim()}>
-            {set.isPending ? "Saving..." : "Save label"}
-          </Button>
-        </DialogFooter>
+        <FormFooter serverError={serverError} busy={busy} submitLabel="Save label" submitDisabled={!name.trim()} onCancel={onDone} />
       </form>
     </div>
   );
