@@ -54,6 +54,7 @@ export function SearchableSwitcher(props: {
           role="combobox"
           aria-expanded={open}
           aria-haspopup="listbox"
+          aria-label={`${props.kind}: ${props.label}`}
           data-testid={props.testId}
           className="w-40 justify-between md:w-52"
         >

@@ -31,7 +31,7 @@ export function UserMenu() {
   return (
     <DropdownMenu>
       <DropdownMenuTrigger asChild>
-        <Button variant="ghost" size="icon" className="rounded-full" aria-label="User menu">
+        <Button variant="ghost" size="icon" className="rounded-full" aria-label={`${letters}, user menu for ${name}`}>
           <Avatar>
             {me.profile.avatarUrl && <AvatarImage src={me.profile.avatarUrl} alt="" />}
             <AvatarFallback>{letters}</AvatarFallback>

@@ -28,7 +28,7 @@ function NotFound({ signedIn }: { signedIn: boolean }) {
     <Frame>
       <Card className="w-full">
         <CardHeader>
-          <CardTitle>Team invitation</CardTitle>
+          <CardTitle level={1}>Team invitation</CardTitle>
         </CardHeader>
         <CardContent>
           <Alert variant="destructive">
@@ -108,7 +108,7 @@ export function AcceptInvitePage({ id }: { id: string | undefined }) {
       <Card className="w-full" data-testid="accept-invite">
         <CardHeader>
           <MailCheck aria-hidden="true" className="size-8 text-muted-foreground" />
-          <CardTitle>{summary.teamName ? "Team invitation" : "Organization invitation"}</CardTitle>
+          <CardTitle level={1}>{summary.teamName ? "Team invitation" : "Organization invitation"}</CardTitle>
           <CardDescription>
             {summary.teamName ? (
               <>

@@ -10,7 +10,7 @@ export function Toaster(props: ToasterProps) {
       position="bottom-right"
       closeButton
       richColors
-      toastOptions={{ classNames: { description: "!text-inherit opacity-90" } }}
+      toastOptions={{ classNames: { description: "!text-inherit" } }}
       {...props}
     />
   );
