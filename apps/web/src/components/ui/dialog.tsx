@@ -3,6 +3,7 @@
 import type { ComponentProps } from "react";
 import * as DialogPrimitive from "@radix-ui/react-dialog";
 import { XIcon } from "lucide-react";
+import { useReturnFocus } from "@/lib/return-focus";
 import { cn } from "@/lib/utils";
 
 export const Dialog = DialogPrimitive.Root;
@@ -25,7 +26,8 @@ export interface DialogContentProps extends ComponentProps<typeof DialogPrimitiv
   hideCloseButton?: boolean;
 }
 
-export function DialogContent({ className, children, hideCloseButton = false, ...props }: DialogContentProps) {
+export function DialogContent({ className, children, hideCloseButton = false, onOpenAutoFocus, onCloseAutoFocus, ...props }: DialogContentProps) {
+  const returnFocus = useReturnFocus({ onOpenAutoFocus, onCloseAutoFocus });
   return (
     <DialogPortal>
       <DialogOverlay />
@@ -36,6 +38,7 @@ export function DialogContent({ className, children, hideCloseButton = false, ..
           className,
         )}
         {...props}
+        {...returnFocus}
       >
         {children}
         {!hideCloseButton && (

@@ -2,6 +2,7 @@
 import type { ComponentProps } from "react";
 import * as SheetPrimitive from "@radix-ui/react-dialog";
 import { XIcon } from "lucide-react";
+import { useReturnFocus } from "@/lib/return-focus";
 import { cn } from "@/lib/utils";
 
 export const Sheet = SheetPrimitive.Root;
@@ -20,7 +21,8 @@ export interface SheetContentProps extends ComponentProps<typeof SheetPrimitive.
   hideCloseButton?: boolean;
 }
 
-export function SheetContent({ className, children, side = "right", hideCloseButton = false, ...props }: SheetContentProps) {
+export function SheetContent({ className, children, side = "right", hideCloseButton = false, onOpenAutoFocus, onCloseAutoFocus, ...props }: SheetContentProps) {
+  const returnFocus = useReturnFocus({ onOpenAutoFocus, onCloseAutoFocus });
   return (
     <SheetPrimitive.Portal>
       <SheetPrimitive.Overlay data-slot="sheet-overlay" className="fixed inset-0 z-50 bg-black/50" />
@@ -29,6 +31,7 @@ export function SheetContent({ className, children, side = "right", hideCloseBut
         data-side={side}
         className={cn("fixed z-50 flex flex-col gap-4 border-border bg-background shadow-lg outline-none", sides[side], className)}
         {...props}
+        {...returnFocus}
       >
         {children}
         {!hideCloseButton && (
