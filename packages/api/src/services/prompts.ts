@@ -1,7 +1,7 @@
 // The prompt library (issue 13): prompts, their immutable versions and labels. Services take `db`,
 // the caller and plain values; the procedure builder has checked who may act on which prompt.
 import { z } from "zod";
-import { isUniqueViolation, Prisma, type Db, type DbOrTx } from "@promptly/db";
+import { isUniqueViolation, Prisma, type Db, type DbOrTx, type DbTransaction } from "@promptly/db";
 import {
   CHAT_ROLES, LATEST_LABEL, PROMPT_MSG, PROMPT_TYPES, PROMPT_VISIBILITIES, PROTECTED_LABEL, VARIABLE_TYPES, promptNameSchema,
   accessOf, canOnPrompt, promptAbilities, versionBodyOf, type CreatePromptInput, type CreateVersionInput,
@@ -430,13 +430,9 @@ export async function createVersion(db: Db, caller: Caller, prompt: LoadedPrompt
   refuseArchived(prompt);
   const body = bodyOf(input);
   return db.$transaction(async (tx) => {
-    const [row] = await tx.$queryRaw<{ version: number }[]>`
-      UPDATE prompts SET latest_version = latest_version + 1, updated_at = ${now}
-      WHERE id = ${prompt.id}::uuid AND archived_at IS NULL
-      RETURNING latest_version AS version`;
-    if (!row) return fail("STATE_CONFLICT", PROMPT_MSG.archived, "ARCHIVED");
-    await tx.promptVersion.create({ data: { promptId: prompt.id, version: row.version, createdAt: now, ...versionData(body, input, caller.userId) } });
-    return { version: row.version };
+    const { latestVersion: version } = await touchLivePrompt(tx, prompt.id, now, { nextVersion: true });
+    await tx.promptVersion.create({ data: { promptId: prompt.id, version, createdAt: now, ...versionData(body, input, caller.userId) } });
+    return { version };
   });
 }
 
@@ -484,29 +480,46 @@ export async function deletePrompt(db: DbOrTx, prompt: LoadedPrompt) {
 }
 
 /** Points `label` at `version` (rolling back is pointing it at an older one). `production` needs team admin level. */
-export async function setLabel(db: DbOrTx, caller: Caller, prompt: LoadedPrompt, label: string, version: number, now: Date) {
-  refuseArchived(prompt);
-  if (label === PROTECTED_LABEL && !canOnPrompt(prompt.access, prompt.facts, "label.protected")) {
-    fail("FORBIDDEN", PROMPT_MSG.protectedLabel);
-  }
-  const exists = await db.promptVersion.findUnique({ where: { promptId_version: { promptId: prompt.id, version } }, select: { id: true } });
-  if (!exists) fail("NOT_FOUND", PROMPT_MSG.versionNotFound, "VERSION_NOT_FOUND");
-  await db.$executeRaw`
-    INSERT INTO prompt_labels (prompt_id, name, version, moved_by, moved_at)
-    VALUES (${prompt.id}::uuid, ${label}, ${version}, ${caller.userId}::uuid, ${now})
-    ON CONFLICT (prompt_id, name) DO UPDATE SET version = EXCLUDED.version, moved_by = EXCLUDED.moved_by, moved_at = EXCLUDED.moved_at`;
-  await db.prompt.update({ where: { id: prompt.id }, data: { updatedAt: now } });
-  return { label, version };
+/**
+ * Marks a change of a live prompt: updates its time (and, for a new version, takes the next number)
+ * under the row's lock, so an archive at the same moment either comes first (CONFLICT) or waits.
+ */
+async function touchLivePrompt(tx: DbTransaction, promptId: string, now: Date, options: { nextVersion?: boolean } = {}) {
+  const [row] = await tx.$queryRaw<{ latestVersion: number }[]>`
+    UPDATE prompts SET updated_at = ${now}, latest_version = latest_version + ${options.nextVersion ? 1 : 0}
+    WHERE id = ${promptId}::uuid AND archived_at IS NULL
+    RETURNING latest_version AS "latestVersion"`;
+  return row ?? fail("STATE_CONFLICT", PROMPT_MSG.archived, "ARCHIVED");
 }
 
-export async function removeLabel(db: DbOrTx, prompt: LoadedPrompt, label: string, now: Date) {
+const refuseProtectedLabel = (prompt: LoadedPrompt, label: string) => {
+  if (label === PROTECTED_LABEL && !canOnPrompt(prompt.access, prompt.facts, "label.protected")) fail("FORBIDDEN", PROMPT_MSG.protectedLabel);
+};
+
+/** Points `label` at `version` (rolling back is pointing it at an older one). `production` needs team admin level. */
+export async function setLabel(db: Db, caller: Caller, prompt: LoadedPrompt, label: string, version: number, now: Date) {
   refuseArchived(prompt);
-  if (label === PROTECTED_LABEL && !canOnPrompt(prompt.access, prompt.facts, "label.protected")) {
-    fail("FORBIDDEN", PROMPT_MSG.protectedLabel);
-  }
-  const { count } = await db.promptLabel.deleteMany({ where: { promptId: prompt.id, name: label } });
-  if (count === 0) fail("NOT_FOUND", PROMPT_MSG.labelNotFound, "LABEL_NOT_FOUND");
-  await db.prompt.update({ where: { id: prompt.id }, data: { updatedAt: now } });
+  refuseProtectedLabel(prompt, label);
+  return db.$transaction(async (tx) => {
+    await touchLivePrompt(tx, prompt.id, now);
+    const exists = await tx.promptVersion.findUnique({ where: { promptId_version: { promptId: prompt.id, version } }, select: { id: true } });
+    if (!exists) fail("NOT_FOUND", PROMPT_MSG.versionNotFound, "VERSION_NOT_FOUND");
+    await tx.$executeRaw`
+      INSERT INTO prompt_labels (prompt_id, name, version, moved_by, moved_at)
+      VALUES (${prompt.id}::uuid, ${label}, ${version}, ${caller.userId}::uuid, ${now})
+      ON CONFLICT (prompt_id, name) DO UPDATE SET version = EXCLUDED.version, moved_by = EXCLUDED.moved_by, moved_at = EXCLUDED.moved_at`;
+    return { label, version };
+  });
+}
+
+export async function removeLabel(db: Db, prompt: LoadedPrompt, label: string, now: Date) {
+  refuseArchived(prompt);
+  refuseProtectedLabel(prompt, label);
+  await db.$transaction(async (tx) => {
+    await touchLivePrompt(tx, prompt.id, now);
+    const { count } = await tx.promptLabel.deleteMany({ where: { promptId: prompt.id, name: label } });
+    if (count === 0) fail("NOT_FOUND", PROMPT_MSG.labelNotFound, "LABEL_NOT_FOUND");
+  });
 }
 
 /** Whether `name` is free in the team (the editor checks as the author types). */

@@ -6,21 +6,13 @@ import { useNavigate } from "@tanstack/react-router";
 import { Search } from "lucide-react";
 import { ROUTE_ROLES, hasAppRole } from "@promptly/shared";
 import { Input } from "@/components/ui/input";
+import { useDebouncedValue } from "@/hooks/use-debounced-value";
 import { callerOf, useMe } from "@/hooks/use-me";
 import { trpc } from "@/lib/trpc";
 import { useWorkspace } from "@/lib/workspace";
 
 const DELAY_MS = 250;
 const RESULTS = 8;
-
-function useDebounced(value: string) {
-  const [debounced, setDebounced] = useState(value);
-  useEffect(() => {
-    const timer = setTimeout(() => setDebounced(value), DELAY_MS);
-    return () => clearTimeout(timer);
-  }, [value]);
-  return debounced;
-}
 
 /** `/` (outside text fields) or Ctrl/Cmd+K focuses the search. */
 function useFocusShortcut(input: React.RefObject<HTMLInputElement | null>) {
@@ -48,7 +40,7 @@ export function HeaderSearch() {
   const [text, setText] = useState("");
   const [open, setOpen] = useState(false);
   const [active, setActive] = useState(-1);
-  const q = useDebounced(text.trim());
+  const q = useDebouncedValue(text.trim(), DELAY_MS);
   useFocusShortcut(inputRef);
 
   const results = trpc.prompts.list.useQuery(

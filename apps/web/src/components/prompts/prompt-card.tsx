@@ -3,16 +3,16 @@
 import { Link } from "@tanstack/react-router";
 import { Archive, MessageSquare, Star } from "lucide-react";
 import type { RouterOutputs } from "@promptly/api";
-import { PROMPT_VISIBILITY_LABELS, initials, memberDisplayName, versionLabel } from "@promptly/shared";
+import { PROMPT_VISIBILITY_LABELS, initials, versionLabel } from "@promptly/shared";
 import { Avatar, AvatarFallback, AvatarImage } from "@/components/ui/avatar";
 import { Badge } from "@/components/ui/badge";
 import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle } from "@/components/ui/card";
+import { authorName } from "./author.ts";
 import { BookmarkButton } from "./bookmark-button.tsx";
 
 export type PromptCardData = RouterOutputs["prompts"]["list"]["items"][number];
 
 function PromptCard({ prompt }: { prompt: PromptCardData }) {
-  const authorName = prompt.author ? memberDisplayName(prompt.author.fullName) : "Former member";
   return (
     <Card data-testid="prompt-card" className="h-full">
       <CardHeader>
@@ -56,7 +56,7 @@ function PromptCard({ prompt }: { prompt: PromptCardData }) {
             {prompt.author?.avatarUrl && <AvatarImage src={prompt.author.avatarUrl} alt="" />}
             <AvatarFallback className="text-[10px]">{initials(prompt.author?.fullName, null)}</AvatarFallback>
           </Avatar>
-          <span className="truncate text-foreground">{authorName}</span>
+          <span className="truncate text-foreground">{authorName(prompt.author)}</span>
         </div>
         <div className="flex items-center gap-3">
           <span className="flex items-center gap-1" data-testid="prompt-rating">

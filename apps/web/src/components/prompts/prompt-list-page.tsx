@@ -13,6 +13,7 @@ import { Label } from "@/components/ui/label";
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@/components/ui/select";
 import { Skeleton } from "@/components/ui/skeleton";
 import { Switch } from "@/components/ui/switch";
+import { useDebouncedValue } from "@/hooks/use-debounced-value";
 import { trpc } from "@/lib/trpc";
 import { useWorkspace } from "@/lib/workspace";
 import { PromptGrid } from "./prompt-card.tsx";
@@ -64,12 +65,13 @@ function FilterSelect<T extends string>({ label, value, options, onChange }: { l
 
 function SearchBox({ value, onChange }: { value: string; onChange: (q: string | undefined) => void }) {
   const [text, setText] = useState(value);
+  const settled = useDebouncedValue(text, SEARCH_DELAY_MS);
   useEffect(() => setText(value), [value]);
   useEffect(() => {
-    if (text === value) return;
-    const timer = setTimeout(() => onChange(text.trim() || undefined), SEARCH_DELAY_MS);
-    return () => clearTimeout(timer);
-  }, [text, value, onChange]);
+    if (settled.trim() !== value) onChange(settled.trim() || undefined);
+    // Only a settled change of the text searches: `value` catching up with it must not search again.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [settled]);
   return (
     <div className="relative">
       <Label htmlFor="prompt-list-search" className="sr-only">

@@ -1,7 +1,7 @@
 // Whether a prompt name is free in a team, asked once the author has stopped typing for a moment.
 import { promptNameSchema } from "@promptly/shared";
 import { trpc } from "@/lib/trpc";
-import { useDebouncedValue } from "./use-debounced-value.ts";
+import { useDebouncedValue } from "@/hooks/use-debounced-value";
 
 const NAME_CHECK_DELAY_MS = 300;
 

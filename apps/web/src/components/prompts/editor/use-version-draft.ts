@@ -3,7 +3,7 @@
 import { useMemo, useState } from "react";
 import { lint } from "@promptly/shared";
 import { draftSnapshot, parseConfig, versionBody, type VersionDraft } from "./draft.ts";
-import { useDebouncedValue } from "./use-debounced-value.ts";
+import { useDebouncedValue } from "@/hooks/use-debounced-value";
 
 const LINT_DELAY_MS = 150;
 

@@ -8,7 +8,8 @@ import { Button } from "@/components/ui/button";
 import { Skeleton } from "@/components/ui/skeleton";
 import { trpc } from "@/lib/trpc";
 import type { PromptDetail, VersionHistoryItem } from "./types.ts";
-import { authorName, formatDate } from "./version-body.ts";
+import { authorName } from "../author.ts";
+import { formatDate } from "./version-body.ts";
 
 export function HistoryTab({ prompt }: { prompt: PromptDetail }) {
   const history = trpc.promptVersions.list.useInfiniteQuery(

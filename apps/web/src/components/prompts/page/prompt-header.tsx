@@ -8,7 +8,8 @@ import { BookmarkButton } from "../bookmark-button.tsx";
 import { CopyButton } from "./copy-button.tsx";
 import { PromptRating } from "./prompt-rating.tsx";
 import type { PromptDetail } from "./types.ts";
-import { authorName, formatDate } from "./version-body.ts";
+import { authorName } from "../author.ts";
+import { formatDate } from "./version-body.ts";
 
 export function PromptHeader({ prompt }: { prompt: PromptDetail }) {
   return (

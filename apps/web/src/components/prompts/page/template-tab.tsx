@@ -4,7 +4,8 @@ import { ChatMessages } from "./chat-messages.tsx";
 import { HighlightedTemplate } from "./highlighted-template.tsx";
 import type { PromptVersion } from "./types.ts";
 import { VariableTable } from "./variable-table.tsx";
-import { authorName, formatDate, prettyJson, versionBody } from "./version-body.ts";
+import { authorName } from "../author.ts";
+import { formatDate, prettyJson, versionBody } from "./version-body.ts";
 
 const sectionTitle = "text-base font-semibold";
 

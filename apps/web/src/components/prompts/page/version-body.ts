@@ -10,8 +10,6 @@ export function versionBody(version: PromptVersion): PromptVersionBody {
 
 export const prettyJson = (value: unknown) => JSON.stringify(value, null, 2) ?? "";
 
-/** The people's name for a version's author (accounts removed since leave none). */
-export const authorName = (author: PromptVersion["author"]) => author?.fullName || "Unknown author";
 
 const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "short" });
 export const formatDate = (date: Date) => dateFormat.format(date);
