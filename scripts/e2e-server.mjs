@@ -31,6 +31,8 @@ const child = spawn(process.execPath, entry, {
     MAILBOX_PORT: String(E2E.mailboxPort),
     // Many sign-ins from one address in a few minutes: the rate limits have their own tests.
     RATE_LIMITS: "off",
+    // Lets the failure tests ask for 500s (apps/server/src/test-faults.ts).
+    TEST_FAULTS: "on",
     DATABASE_URL: "",
     S3_ENDPOINT: "",
     SMTP_HOST: "",

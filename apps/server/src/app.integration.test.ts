@@ -42,6 +42,25 @@ describe("HTTP host", () => {
     }
   });
 
+  it("TEST_FAULTS: the promptly-test-faults cookie fails the named procedures only, and only when switched on", async () => {
+    const cookie = { cookie: "theme=dark; promptly-test-faults=health.check%2Corganizations.list" };
+    // Off (every real installation): the cookie changes nothing.
+    expect((await fetch(`${base}/trpc/health.check`, { headers: cookie })).status).toBe(200);
+    const faulty = await listenForTests(createApp({ services: harness.services, testFaults: true }));
+    try {
+      const failed = await fetch(`${faulty.base}/trpc/health.check`, { headers: cookie });
+      expect(failed.status).toBe(500);
+      expect(await failed.json()).toMatchObject({ error: { json: { message: "An unexpected error occurred", data: { code: "INTERNAL_SERVER_ERROR" } } } });
+      // In a batch, the other procedures answer as usual.
+      const batch = await fetch(`${faulty.base}/trpc/health.check,auth.me?batch=1&input=${encodeURIComponent("{}")}`, { headers: cookie });
+      const answers = (await batch.json()) as { error?: unknown; result?: unknown }[];
+      expect(answers.map((answer) => ("error" in answer ? "error" : "result"))).toEqual(["error", "result"]);
+      expect((await fetch(`${faulty.base}/trpc/health.check`)).status).toBe(200);
+    } finally {
+      await faulty.close();
+    }
+  });
+
   it("sends security headers on every response", async () => {
     const response = await fetch(`${base}/api/health`);
     expect(response.headers.get("x-content-type-options")).toBe("nosniff");

@@ -10,6 +10,7 @@ import {
   allowedHostNames, crossSiteGuard, errorHandler, hostGuard, noStore, refuseDeepJson, refuseDeepQueryInput, securityHeaders,
 } from "./security.ts";
 import { avatarRoute } from "./routes/avatars.ts";
+import { isTestFault, requestedFaults } from "./test-faults.ts";
 import type { TrustProxy } from "./env.ts";
 
 const HEALTH_CACHE_MS = 1000;
@@ -24,9 +25,11 @@ export interface AppOptions {
   trustProxy?: TrustProxy;
   /** Host names the app also answers to besides APP_URL's (ALLOWED_HOSTS). */
   allowedHosts?: readonly string[];
+  /** TEST_FAULTS: honour the promptly-test-faults cookie (see test-faults.ts). */
+  testFaults?: boolean;
 }
 
-export function createApp({ services, webDist, viteMiddleware, trustProxy, allowedHosts }: AppOptions): Express {
+export function createApp({ services, webDist, viteMiddleware, trustProxy, allowedHosts, testFaults = false }: AppOptions): Express {
   const app = express();
   // Express's own behaviour follows its "env" setting, not our config: never development by accident.
   app.set("env", services.config.production ? "production" : "development");
@@ -69,8 +72,10 @@ export function createApp({ services, webDist, viteMiddleware, trustProxy, allow
           cookieHeader: req.get("cookie") ?? null,
           secure: req.secure,
           setCookie: (cookie) => res.append("Set-Cookie", cookie),
+          failing: testFaults ? requestedFaults(req.get("cookie")) : undefined,
         }),
       onError({ error, path }) {
+        if (isTestFault(error)) return;
         // Every 5xx: its answer says only that something went wrong, so the details must be here.
         if (getHTTPStatusCodeFromError(error) >= 500) console.error(`tRPC ${path ?? "?"} failed:`, error.cause ?? error);
       },

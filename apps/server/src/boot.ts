@@ -85,7 +85,11 @@ export async function boot(env: Env, opts: { viteMiddleware?: RequestHandler; lo
     });
     await services.storage.ensureBucket().catch((error) => log(`warning: avatar bucket not ready: ${(error as Error).message}`));
 
-    const app = createApp({ services, webDist: env.WEB_DIST, viteMiddleware: opts.viteMiddleware, trustProxy: env.TRUST_PROXY, allowedHosts: env.ALLOWED_HOSTS });
+    if (env.TEST_FAULTS) log("warning: TEST_FAULTS is on: requests may ask for API failures (for the end-to-end tests only)");
+    const app = createApp({
+      services, webDist: env.WEB_DIST, viteMiddleware: opts.viteMiddleware, trustProxy: env.TRUST_PROXY, allowedHosts: env.ALLOWED_HOSTS,
+      testFaults: env.TEST_FAULTS,
+    });
     const server = await new Promise<Server>((resolve, reject) => {
       const listening = app.listen(env.PORT, env.HOST, () => resolve(listening));
       listening.once("error", reject);

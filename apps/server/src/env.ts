@@ -56,6 +56,11 @@ const schema = z.object({
       return z.NEVER;
     }),
   RATE_LIMITS: bool.default(true),
+  /**
+   * Test-only: a request may name procedures that must fail with a 500 (cookie promptly-test-faults), so the
+   * end-to-end suite can show every page failing. Off unless set; never set it on a real installation.
+   */
+  TEST_FAULTS: bool.default(false),
   /** Host names the app answers to besides APP_URL's, comma separated (e.g. an internal name). */
   ALLOWED_HOSTS: z
     .string()

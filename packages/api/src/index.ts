@@ -9,6 +9,7 @@ export { appRouter, type AppRouter } from "./root.ts";
 export type RouterInputs = inferRouterInputs<AppRouter>;
 export type RouterOutputs = inferRouterOutputs<AppRouter>;
 export { createContext, type ApiServices } from "./context.ts";
+export { TestFault } from "./trpc.ts";
 export { createServices, closeServices } from "./services/index.ts";
 export { checkHealth } from "./services/health.ts";
 export { scheduleHousekeeping } from "./services/housekeeping.ts";

@@ -8,6 +8,11 @@ export interface RequestInfo {
   secure: boolean;
   /** Adds a Set-Cookie header to the response. */
   setCookie(serialized: string): void;
+  /**
+   * Test-only (the host's TEST_FAULTS): procedure paths this request asks to fail with a 500, "*" for all.
+   * Absent in a real installation.
+   */
+  failing?: ReadonlySet<string>;
 }
 
 /** The plain facts services need about the caller. */

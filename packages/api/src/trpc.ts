@@ -52,6 +52,17 @@ const domainErrors = t.middleware(async ({ next }) => {
   return result;
 });
 
+/** The failure a request asked for under TEST_FAULTS: a 500 like any other, so the interface is tested against the real thing. */
+export class TestFault extends Error {}
+
+const testFaults = t.middleware(({ ctx, path, next }) => {
+  const failing = ctx.req.failing;
+  if (failing && (failing.has(path) || failing.has("*"))) {
+    throw new TRPCError({ code: "INTERNAL_SERVER_ERROR", cause: new TestFault(`Test fault requested for ${path}`) });
+  }
+  return next();
+});
+
 export const router = t.router;
 export const createCallerFactory = t.createCallerFactory;
-export const baseProcedure = t.procedure.use(domainErrors);
+export const baseProcedure = t.procedure.use(testFaults).use(domainErrors);
