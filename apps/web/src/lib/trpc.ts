@@ -4,6 +4,9 @@ import { createTRPCClient, httpBatchLink } from "@trpc/client";
 import { createTRPCQueryUtils, createTRPCReact } from "@trpc/react-query";
 import type { AppRouter } from "@promptly/api";
 import { QUERY_GC_TIME_MS, QUERY_RETRIES, QUERY_RETRY_DELAY_MAX_MS } from "@promptly/shared";
+
+/** How long a read counts as fresh: long enough to cover one navigation, short enough not to show old lists. */
+const QUERY_STALE_TIME_MS = 30_000;
 import superjson from "superjson";
 import { toast } from "sonner";
 
@@ -51,6 +54,9 @@ export const queryClient = new QueryClient({
       retry: shouldRetry,
       retryDelay: (attempt) => Math.min(1000 * 2 ** attempt, QUERY_RETRY_DELAY_MAX_MS),
       refetchOnWindowFocus: false,
+      // What a loader just read is not read again by the components that show it (issue 14: a page load
+      // asked for the current user three times). Changes refresh it: mutations invalidate what they change.
+      staleTime: QUERY_STALE_TIME_MS,
     },
   },
 });

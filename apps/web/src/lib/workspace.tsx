@@ -38,10 +38,17 @@ export interface Workspace {
   organizations: OrganizationListItem[];
   organizationsLoading: boolean;
   organizationsError: boolean;
+  /** The failed request (to word the failure), or null. */
+  organizationsFailure: unknown;
+  retryOrganizations(): Promise<unknown>;
   activeOrganization: OrganizationListItem | null;
   setActiveOrganizationId(id: string): void;
   teams: TeamListItem[];
   teamsLoading: boolean;
+  /** The active organization's teams could not be loaded (not the same as having none). */
+  teamsError: boolean;
+  teamsFailure: unknown;
+  retryTeams(): Promise<unknown>;
   activeTeam: TeamListItem | null;
   setActiveTeamId(id: string): void;
 }
@@ -103,20 +110,35 @@ export function WorkspaceProvider({ children }: { children: ReactNode }) {
 
   const setActiveOrganizationId = useCallback((id: string) => writeStored(ACTIVE_ORGANIZATION_KEY, id), []);
   const setActiveTeamId = useCallback((id: string) => writeStored(ACTIVE_TEAM_KEY, id), []);
+  const { refetch: refetchOrganizations } = organizationsQuery;
+  const { refetch: refetchTeams } = teamsQuery;
+  const retryOrganizations = useCallback(() => refetchOrganizations(), [refetchOrganizations]);
+  const retryTeams = useCallback(() => refetchTeams(), [refetchTeams]);
+  // A failure only counts while there is nothing to show: a failed background refresh keeps the list.
+  const organizationsError = organizationsQuery.isError && !organizationsQuery.data;
+  const teamsError = !!activeOrganization && teamsQuery.isError && !teamsQuery.data;
 
   const value = useMemo<Workspace>(
     () => ({
       organizations: organizationsQuery.data ?? [],
       organizationsLoading: organizationsQuery.isLoading,
-      organizationsError: organizationsQuery.isError,
+      organizationsError,
+      organizationsFailure: organizationsError ? organizationsQuery.error : null,
+      retryOrganizations,
       activeOrganization,
       setActiveOrganizationId,
       teams,
       teamsLoading: !!activeOrganization && teamsQuery.isLoading,
+      teamsError,
+      teamsFailure: teamsError ? teamsQuery.error : null,
+      retryTeams,
       activeTeam,
       setActiveTeamId,
     }),
-    [organizationsQuery.data, organizationsQuery.isLoading, organizationsQuery.isError, activeOrganization, teams, teamsQuery.isLoading, activeTeam, setActiveOrganizationId, setActiveTeamId],
+    [
+      organizationsQuery.data, organizationsQuery.isLoading, organizationsError, organizationsQuery.error, retryOrganizations, activeOrganization,
+      teams, teamsQuery.isLoading, teamsError, teamsQuery.error, retryTeams, activeTeam, setActiveOrganizationId, setActiveTeamId,
+    ],
   );
   return <WorkspaceContext.Provider value={value}>{children}</WorkspaceContext.Provider>;
 }

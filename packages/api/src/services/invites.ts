@@ -240,6 +240,37 @@ export async function getInviteSummary(
   };
 }
 
+/** An invitation addressed to the signed-in person, for the page of someone not in an organization yet. */
+export const myInvite = inviteSummary.pick({ id: true, kind: true, teamName: true, organizationName: true, role: true, expiresAt: true });
+export type MyInvite = z.infer<typeof myInvite>;
+
+/** The live (pending, unexpired) team and organization invitations sent to `email`, newest first. */
+export async function listMyInvites(db: DbOrTx, input: { email: string; now: Date }): Promise<MyInvite[]> {
+  const where = { email: normalizeEmail(input.email), status: "pending" as const, expiresAt: { gt: input.now } };
+  const [teamInvites, organizationInvites] = await Promise.all([
+    db.pendingInvite.findMany({
+      where,
+      select: { id: true, role: true, expiresAt: true, createdAt: true, team: { select: { name: true, organization: { select: { name: true } } } } },
+    }),
+    db.organizationInvite.findMany({
+      where,
+      select: { id: true, role: true, expiresAt: true, createdAt: true, organization: { select: { name: true } } },
+    }),
+  ]);
+  return [
+    ...teamInvites.map((invite) => ({
+      id: invite.id, kind: "team" as const, teamName: invite.team.name, organizationName: invite.team.organization.name,
+      role: invite.role, expiresAt: invite.expiresAt, createdAt: invite.createdAt,
+    })),
+    ...organizationInvites.map((invite) => ({
+      id: invite.id, kind: "organization" as const, teamName: null, organizationName: invite.organization.name,
+      role: invite.role, expiresAt: invite.expiresAt, createdAt: invite.createdAt,
+    })),
+  ]
+    .sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime())
+    .map(({ createdAt: _createdAt, ...invite }) => invite);
+}
+
 export const acceptedInvite = z.object({
   kind: z.enum(INVITE_KINDS),
   teamId: z.string().nullable(),

@@ -4,6 +4,8 @@ import type { ReactNode } from "react";
 import { BarChart3, Bookmark, FileText, Users, type LucideIcon } from "lucide-react";
 import { PROMPT_MSG } from "@promptly/shared";
 import { PromptGrid, type PromptCardData } from "@/components/prompts/prompt-card";
+import { LoadFailure } from "@/components/layout/load-failure";
+import { WorkspaceGate } from "@/components/layout/workspace-gate";
 import { Card, CardContent, CardHeader, CardTitle } from "@/components/ui/card";
 import { Skeleton } from "@/components/ui/skeleton";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "@/components/ui/tabs";
@@ -43,9 +45,9 @@ const thisMonth = (count: number) => `+${count} this month`;
 const ratings = (count: number) => `From ${count} ${count === 1 ? "rating" : "ratings"}`;
 
 function Stats({ organizationId, teamId }: { organizationId: string; teamId?: string }) {
-  const { data, isPending, isError } = trpc.dashboard.stats.useQuery({ organizationId, teamId });
+  const { data, isPending, isError, error, refetch } = trpc.dashboard.stats.useQuery({ organizationId, teamId });
   if (isPending) return <Skeleton className="h-28 w-full sm:col-span-2 lg:col-span-4" />;
-  if (isError) return <p className="text-sm text-destructive sm:col-span-2 lg:col-span-4">The figures could not be loaded.</p>;
+  if (isError) return <LoadFailure className="sm:col-span-2 lg:col-span-4" title="The figures could not be loaded" error={error} onRetry={refetch} />;
   const stats: Stat[] = [
     { label: "Total Prompts", value: String(data.totalPrompts), note: thisMonth(data.promptsThisMonth) },
     {
@@ -63,9 +65,17 @@ function Placeholder({ text }: { text: string }) {
   return <p className="rounded-lg border border-dashed border-border p-8 text-center text-sm text-muted-foreground">{text}</p>;
 }
 
-function PromptTab({ query, empty }: { query: { data?: PromptCardData[]; isPending: boolean; isError: boolean }; empty: string }): ReactNode {
+interface PromptTabQuery {
+  data?: PromptCardData[];
+  isPending: boolean;
+  isError: boolean;
+  error: unknown;
+  refetch(): Promise<unknown>;
+}
+
+function PromptTab({ query, empty }: { query: PromptTabQuery; empty: string }): ReactNode {
   if (query.isPending) return <Skeleton className="h-40 w-full" />;
-  if (query.isError) return <Placeholder text="These prompts could not be loaded. Reload the page to try again." />;
+  if (query.isError) return <LoadFailure title="These prompts could not be loaded" error={query.error} onRetry={query.refetch} />;
   if (!query.data?.length) return <Placeholder text={empty} />;
   return <PromptGrid prompts={query.data} />;
 }
@@ -95,22 +105,20 @@ function PromptTabs({ organizationId }: { organizationId: string }) {
 }
 
 export function DashboardPage() {
-  const { activeOrganization, activeTeam, organizationsLoading } = useWorkspace();
+  const { activeTeam } = useWorkspace();
   return (
     <div className="space-y-6">
       <h1 className="text-2xl font-bold tracking-tight">Dashboard</h1>
-      {activeOrganization ? (
-        <>
-          <section aria-label="Statistics" className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
-            <Stats organizationId={activeOrganization.id} teamId={activeTeam?.id} />
-          </section>
-          <PromptTabs organizationId={activeOrganization.id} />
-        </>
-      ) : organizationsLoading ? (
-        <Skeleton className="h-40 w-full" />
-      ) : (
-        <Placeholder text="You are not in an organization yet. Ask an organization admin to add you, or accept an invitation from your email." />
-      )}
+      <WorkspaceGate>
+        {(organization) => (
+          <>
+            <section aria-label="Statistics" className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
+              <Stats organizationId={organization.id} teamId={activeTeam?.id} />
+            </section>
+            <PromptTabs organizationId={organization.id} />
+          </>
+        )}
+      </WorkspaceGate>
     </div>
   );
 }

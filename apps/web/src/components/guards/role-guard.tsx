@@ -5,6 +5,7 @@ import { Navigate } from "@tanstack/react-router";
 import { ShieldAlert } from "lucide-react";
 import { toast } from "sonner";
 import { MSG, hasAppRole, type AppRole, can } from "@promptly/shared";
+import { LoadFailure } from "@/components/layout/load-failure";
 import { Alert, AlertDescription, AlertTitle } from "@/components/ui/alert";
 import { Skeleton } from "@/components/ui/skeleton";
 import { useMe, callerOf } from "@/hooks/use-me";
@@ -44,6 +45,11 @@ export interface RoleGuardProps {
 /** Skeleton while loading; a super user always passes; otherwise redirect (default /) or 'Access Denied'. */
 export function RoleGuard({ allowed, redirectTo = "/", children }: RoleGuardProps) {
   const { data: me, isPending } = useMe();
+  const redirected = !isPending && !!me && !hasAppRole(callerOf(me), allowed) && redirectTo !== null;
+  // A redirect says why (issue 14), as /teams does; the fixed id keeps strict mode from doubling it.
+  useEffect(() => {
+    if (redirected) toast.error(ACCESS_DENIED_TITLE, { id: "page-access-denied", description: ACCESS_DENIED_MESSAGE });
+  }, [redirected]);
   // Signed out (e.g. while logging out): the protected area's own guard sends them to sign-in.
   if (isPending || !me) return <GuardSkeleton />;
   if (hasAppRole(callerOf(me), allowed)) return <>{children}</>;
@@ -63,13 +69,16 @@ export function SuperUserGuard({ redirectTo = "/", children }: Omit<RoleGuardPro
 /** /teams: administrator, organization admin (of the active organization) or super user; others go to /. */
 export function TeamsPageGuard({ children }: { children: ReactNode }) {
   const { data: me, isPending } = useMe();
-  const { activeOrganization, organizationsLoading } = useWorkspace();
+  const { activeOrganization, organizationsLoading, organizationsError, organizationsFailure, retryOrganizations } = useWorkspace();
   const caller = callerOf(me);
+  const allowedAnyway = can(accessIn(caller, null), "teams.page");
   // Administrators and super users need no organization to decide; others wait for the organization list.
   // Signed out (e.g. while logging out) decides nothing: the protected area's guard handles it.
-  const decided = !isPending && !!me && (can(accessIn(caller, null), "teams.page") || !organizationsLoading);
+  const decided = !isPending && !!me && (allowedAnyway || !organizationsLoading);
+  // Without the organization list, an organization admin's right cannot be known: a failure, not a denial.
+  const unknown = decided && !allowedAnyway && organizationsError;
   const allowed = decided && can(accessIn(caller, activeOrganization), "teams.page");
-  const denied = decided && !allowed;
+  const denied = decided && !allowed && !unknown;
 
   useEffect(() => {
     // A fixed id keeps a double effect (strict mode) from showing two toasts.
@@ -77,6 +86,7 @@ export function TeamsPageGuard({ children }: { children: ReactNode }) {
   }, [denied]);
 
   if (!decided) return <GuardSkeleton />;
+  if (unknown) return <LoadFailure heading="h1" title="Your organizations could not be loaded" error={organizationsFailure} onRetry={retryOrganizations} />;
   if (denied) return <Navigate to="/" replace />;
   return <>{children}</>;
 }

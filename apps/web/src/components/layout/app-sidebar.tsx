@@ -23,10 +23,10 @@ const ICONS: Record<SidebarPath, LucideIcon> = {
 
 function SidebarBody({ collapsed, onNavigate }: { collapsed: boolean; onNavigate?: () => void }) {
   const { data: me } = useMe();
-  const { activeOrganization } = useWorkspace();
+  const { activeOrganization, organizationsError } = useWorkspace();
   const caller = callerOf(me);
   const access = accessIn(caller, activeOrganization);
-  const items = sidebarItems(access);
+  const items = sidebarItems(access, { organizationUnknown: organizationsError });
 
   return (
     <div className="flex h-full min-h-0 flex-col">

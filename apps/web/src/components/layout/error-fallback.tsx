@@ -1,10 +1,11 @@
 // The router's generic fallback (spec 8): 'Unexpected Application Error!' with the message, and the
 // stack in development.
 import type { ErrorComponentProps } from "@tanstack/react-router";
-import { Link } from "@tanstack/react-router";
+import { Link, useRouter } from "@tanstack/react-router";
 import { Button } from "@/components/ui/button";
 
 export function ErrorFallback({ error, reset }: ErrorComponentProps) {
+  const router = useRouter();
   const message = error instanceof Error ? error.message : String(error);
   const stack = import.meta.env.DEV && error instanceof Error ? error.stack : undefined;
   return (
@@ -19,7 +20,14 @@ export function ErrorFallback({ error, reset }: ErrorComponentProps) {
         </pre>
       )}
       <div className="flex gap-2">
-        <Button variant="outline" onClick={reset}>
+        <Button
+          variant="outline"
+          onClick={async () => {
+            // Loaders run again (a failed one may succeed now), then the page renders afresh.
+            await router.invalidate();
+            reset();
+          }}
+        >
           Try again
         </Button>
         <Button asChild variant="ghost">

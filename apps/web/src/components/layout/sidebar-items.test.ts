@@ -19,6 +19,15 @@ describe("sidebar items (spec 2 sidebar table)", () => {
     expect(sidebarItems(person(role, isSuperUser, isOrgAdmin)).map((item) => item.label)).toEqual(expected);
   });
 
+  it("keeps what an organization role could grant while the organization list failed to load", () => {
+    const labels = (role: AppRole, organizationUnknown: boolean) =>
+      sidebarItems(accessOf({ role, isSuperUser: false }, { organizationRole: null }), { organizationUnknown }).map((item) => item.label);
+    expect(labels("user", false)).toEqual(["Dashboard", "Analytics"]);
+    expect(labels("user", true)).toEqual(["Dashboard", "Teams", "Analytics"]);
+    // Never an item no organization role grants.
+    expect(labels("team_lead", true)).toEqual(["Dashboard", "All Prompts", "My Bookmarks", "Teams", "Analytics"]);
+  });
+
   it("shows nothing without a viewer", () => {
     expect(sidebarItems(null)).toEqual([]);
   });

@@ -17,10 +17,15 @@ const ITEMS: readonly (SidebarItem & { visible(access: Access): boolean })[] = [
   { label: "Analytics", to: "/analytics", visible: (access) => hasAppRole(access, ROUTE_ROLES["/analytics"]) },
 ];
 
-/** `access`: the signed-in person in the active organization (null when signed out). */
-export function sidebarItems(access: Access | null): SidebarItem[] {
+/**
+ * `access`: the signed-in person in the active organization (null when signed out). With
+ * `organizationUnknown` (the organization list failed to load) an item an organization role could grant
+ * stays: its page says what failed, where hiding it would claim a permission problem.
+ */
+export function sidebarItems(access: Access | null, { organizationUnknown = false } = {}): SidebarItem[] {
   if (!access) return [];
-  return ITEMS.filter((item) => item.visible(access)).map(({ label, to }) => ({ label, to }));
+  const asOrganizationAdmin: Access = { ...access, organizationRole: "admin" };
+  return ITEMS.filter((item) => item.visible(access) || (organizationUnknown && item.visible(asOrganizationAdmin))).map(({ label, to }) => ({ label, to }));
 }
 
 /** The footer's '(Org Admin)' note: someone who sees the Teams page only as organization admin. */

@@ -3,6 +3,7 @@
 import { MailX } from "lucide-react";
 import { toast } from "sonner";
 import { ORGANIZATION_ROLE_LABELS, TEAM_MSG } from "@promptly/shared";
+import { LoadFailure } from "@/components/layout/load-failure";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { InviteTable } from "@/components/members/invite-table";
@@ -29,9 +30,7 @@ export function OrganizationInvites({ organizationId }: { organizationId: string
       </CardHeader>
       <CardContent>
         {invites.isPending ? null : invites.isError ? (
-          <p role="alert" className="py-4 text-center text-sm text-destructive">
-            {invites.error.message}
-          </p>
+          <LoadFailure title="The invitations could not be loaded" error={invites.error} onRetry={invites.refetch} />
         ) : (
           <InviteTable
             label="Pending organization invitations"

@@ -5,6 +5,7 @@ import { Link } from "@tanstack/react-router";
 import { ArrowLeft, RefreshCw } from "lucide-react";
 import { memberCountLabel } from "@promptly/shared";
 import { GuardSkeleton } from "@/components/guards/role-guard";
+import { LoadFailure } from "@/components/layout/load-failure";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { trpc } from "@/lib/trpc";
@@ -18,22 +19,17 @@ export function OrganizationMembersPage({ organizationId }: { organizationId: st
 
   if (organization.isPending) return <GuardSkeleton />;
   if (organization.isError) {
-    const missing = organization.error.data?.code === "NOT_FOUND";
+    if (organization.error.data?.code !== "NOT_FOUND") {
+      return <LoadFailure heading="h1" title="The organization could not be loaded" error={organization.error} onRetry={organization.refetch} />;
+    }
     return (
       <div className="space-y-4">
-        <p role="alert" className="font-medium">
-          {missing ? "Organization not found" : `Error loading organization: ${organization.error.message}`}
-        </p>
-        <div className="flex gap-2">
-          {!missing && (
-            <Button variant="outline" onClick={() => void organization.refetch()}>
-              Try again
-            </Button>
-          )}
-          <Button asChild variant="outline">
-            <Link to="/organizations">Back to Organizations</Link>
-          </Button>
-        </div>
+        <h1 role="alert" className="text-2xl font-semibold">
+          Organization not found
+        </h1>
+        <Button asChild variant="outline">
+          <Link to="/organizations">Back to Organizations</Link>
+        </Button>
       </div>
     );
   }
@@ -75,9 +71,7 @@ export function OrganizationMembersPage({ organizationId }: { organizationId: st
           {members.isPending ? (
             <GuardSkeleton />
           ) : members.isError ? (
-            <p role="alert" className="py-6 text-center text-sm text-destructive">
-              {members.error.message}
-            </p>
+            <LoadFailure title="The members could not be loaded" error={members.error} onRetry={members.refetch} />
           ) : (
             <OrganizationMembersTable organizationId={organizationId} members={members.data} />
           )}

@@ -3,7 +3,8 @@
 import { useState } from "react";
 import { Link } from "@tanstack/react-router";
 import { Building2, MoreHorizontal, Pencil, Plus, RefreshCw, Trash2, Users } from "lucide-react";
-import { memberCountLabel, ORGANIZATION_MSG } from "@promptly/shared";
+import { memberCountLabel } from "@promptly/shared";
+import { LoadFailure } from "@/components/layout/load-failure";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import {
@@ -51,7 +52,11 @@ export function OrganizationsPage() {
         <CardHeader>
           <CardTitle>All organizations</CardTitle>
           <CardDescription>
-            {organizations.data ? `${organizations.data.length} ${organizations.data.length === 1 ? "organization" : "organizations"}` : "Loading..."}
+            {organizations.data
+              ? `${organizations.data.length} ${organizations.data.length === 1 ? "organization" : "organizations"}`
+              : organizations.isError
+                ? "Not loaded"
+                : "Loading..."}
           </CardDescription>
         </CardHeader>
         <CardContent>
@@ -61,9 +66,7 @@ export function OrganizationsPage() {
               <Skeleton className="h-10 w-full" />
             </div>
           ) : organizations.isError ? (
-            <p role="alert" className="py-6 text-center text-sm text-destructive">
-              {ORGANIZATION_MSG.loadErrorDescription}
-            </p>
+            <LoadFailure title="The organizations could not be loaded" error={organizations.error} onRetry={organizations.refetch} />
           ) : organizations.data.length === 0 ? (
             <div className="flex flex-col items-center gap-3 py-10 text-center">
               <Building2 aria-hidden="true" className="size-10 text-muted-foreground" />

@@ -6,6 +6,8 @@ import { Folder, FolderOpen, Search, X } from "lucide-react";
 import {
   PROMPT_MSG, PROMPT_SORTS, PROMPT_SORT_LABELS, PROMPT_VISIBILITIES, PROMPT_VISIBILITY_LABELS, type PromptSort, type PromptVisibility,
 } from "@promptly/shared";
+import { LoadFailure } from "@/components/layout/load-failure";
+import { WorkspaceGate } from "@/components/layout/workspace-gate";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Input } from "@/components/ui/input";
@@ -163,6 +165,7 @@ function Filters({ search, update, bookmarks }: { search: ListSearch; update: (c
           <Switch id="filter-archived" checked={!!search.archived} onCheckedChange={(archived) => update({ archived: archived || undefined })} />
         </div>
       )}
+      {facets.isError && <LoadFailure className="p-3" title="Tags and folders could not be loaded" error={facets.error} onRetry={facets.refetch} />}
       <TagFilter tags={facets.data?.tags ?? []} selected={search.tags ?? []} onChange={(tags) => update({ tags })} />
       <FolderTree folders={facets.data?.folders ?? []} selected={search.folder} onSelect={(folder) => update({ folder })} />
     </aside>
@@ -177,16 +180,7 @@ function Results({ search, bookmarks }: { search: ListSearch; bookmarks: boolean
     { getNextPageParam: (page) => page.nextCursor ?? undefined },
   );
   if (query.isPending) return <Skeleton className="h-60 w-full" />;
-  if (query.isError) {
-    return (
-      <div role="alert" className="grid justify-items-center gap-3 rounded-lg border border-dashed p-8 text-center text-sm">
-        <p>The prompts could not be loaded: {query.error.message}</p>
-        <Button variant="outline" onClick={() => void query.refetch()}>
-          Try again
-        </Button>
-      </div>
-    );
-  }
+  if (query.isError) return <LoadFailure title="The prompts could not be loaded" error={query.error} onRetry={query.refetch} />;
   const prompts = query.data.pages.flatMap((page) => page.items);
   if (!prompts.length) {
     const text = filtered ? PROMPT_MSG.noMatches : bookmarks ? PROMPT_MSG.noBookmarks : PROMPT_MSG.noPrompts;
@@ -233,15 +227,18 @@ function Page({ title, children }: { title: string; children: ReactNode }) {
 }
 
 export function PromptListPage({ mode }: { mode: "all" | "bookmarks" }) {
-  const { activeOrganization, organizationsLoading } = useWorkspace();
-  const [search, update] = useListSearch();
-  const bookmarks = mode === "bookmarks";
-  const title = bookmarks ? "My Bookmarks" : "All Prompts";
-  if (!activeOrganization) {
-    return <Page title={title}>{organizationsLoading ? <Skeleton className="h-40 w-full" /> : <p className="text-sm text-muted-foreground">You are not in an organization yet.</p>}</Page>;
-  }
+  const title = mode === "bookmarks" ? "My Bookmarks" : "All Prompts";
   return (
     <Page title={title}>
+      <WorkspaceGate>{() => <PromptList bookmarks={mode === "bookmarks"} />}</WorkspaceGate>
+    </Page>
+  );
+}
+
+function PromptList({ bookmarks }: { bookmarks: boolean }) {
+  const [search, update] = useListSearch();
+  return (
+    <>
       <div className="flex flex-col gap-3 sm:flex-row sm:items-end">
         <div className="flex-1">
           <SearchBox value={search.q ?? ""} onChange={(q) => update({ q })} />
@@ -268,6 +265,6 @@ export function PromptListPage({ mode }: { mode: "all" | "bookmarks" }) {
         <Filters search={search} update={update} bookmarks={bookmarks} />
         <Results search={search} bookmarks={bookmarks} />
       </div>
-    </Page>
+    </>
   );
 }

@@ -21,7 +21,7 @@ export function PromptPage() {
 
   if (query.isPending) return <PromptPageSkeleton />;
   if (query.isError) {
-    return <PromptUnavailable promptId={promptId} error={query.error} versionAsked={search.version !== undefined} onRetry={() => void query.refetch()} />;
+    return <PromptUnavailable promptId={promptId} error={query.error} versionAsked={search.version !== undefined} onRetry={query.refetch} />;
   }
   const prompt = query.data;
   return (

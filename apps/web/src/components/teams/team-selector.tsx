@@ -1,10 +1,10 @@
-// The team selector of spec 2 in the header: 'Loading teams...' while loading or without an active
-// organization, else the active team or 'No teams'. A searchable list in a popover (about 13rem wide,
+// The team selector of spec 2 in the header: 'Loading teams...' while loading, 'No organization' without
+// one, 'Teams unavailable' (with Try again) when the list failed, else the active team or 'No teams'. A searchable list in a popover (about 13rem wide,
 // at most 300 px high); 'Create New Team' for administrators, organization admins and super users;
 // 'Manage Teams' (/teams) for those plus team leads.
 import { useState } from "react";
 import { useNavigate } from "@tanstack/react-router";
-import { Plus, Settings, Users } from "lucide-react";
+import { Plus, RefreshCw, Settings, Users } from "lucide-react";
 import { can } from "@promptly/shared";
 import { SearchableSwitcher, type SwitcherAction } from "@/components/layout/searchable-switcher";
 import { useMe } from "@/hooks/use-me";
@@ -13,7 +13,7 @@ import { CreateTeamDialog } from "./create-team-dialog.tsx";
 
 export function TeamSelector() {
   const { data: me } = useMe();
-  const { teams, teamsLoading, activeOrganization, activeTeam, setActiveTeamId } = useWorkspace();
+  const { teams, teamsLoading, teamsError, retryTeams, organizationsLoading, activeOrganization, activeTeam, setActiveTeamId } = useWorkspace();
   const navigate = useNavigate();
   const [creating, setCreating] = useState(false);
 
@@ -25,7 +25,12 @@ export function TeamSelector() {
   if (can(access, "teams.menu")) {
     actions.push({ value: "manage-teams", label: "Manage Teams", icon: Settings, onSelect: () => void navigate({ to: "/teams" }) });
   }
-  const loading = teamsLoading || !activeOrganization;
+  if (teamsError) {
+    actions.unshift({ value: "retry-teams", label: "Try loading teams again", icon: RefreshCw, onSelect: () => void retryTeams() });
+  }
+  // Spec 2 says 'Loading teams...' without an active organization; once the organizations are known and
+  // there is none, saying so is the truth (issue 14), and a failed list is not "No teams".
+  const label = teamsLoading || organizationsLoading ? "Loading teams..." : !activeOrganization ? "No organization" : teamsError ? "Teams unavailable" : (activeTeam?.name ?? "No teams");
 
   return (
     <>
@@ -33,7 +38,7 @@ export function TeamSelector() {
         testId="team-selector"
         icon={Users}
         kind="Team"
-        label={loading ? "Loading teams..." : (activeTeam?.name ?? "No teams")}
+        label={label}
         searchPlaceholder="Search teams..."
         emptyText="No team found."
         heading="Teams"

@@ -3,14 +3,13 @@
 // selected team its members, the invite panel, pending invitations, rename and delete. Controls that
 // change a team appear at team admin level only (spec 6); the server enforces the same rules.
 import { useState } from "react";
-import { AlertCircle, Pencil, Plus, RefreshCw, Trash2, UserPlus, Users } from "lucide-react";
+import { Pencil, Plus, RefreshCw, Trash2, UserPlus, Users } from "lucide-react";
 import { can, TEAM_MSG, TEAM_ROLE_LABELS } from "@promptly/shared";
-import { Alert, AlertDescription } from "@/components/ui/alert";
+import { LoadFailure } from "@/components/layout/load-failure";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { Skeleton } from "@/components/ui/skeleton";
-import { useErrorToast } from "@/hooks/use-error-toast";
 import { useMe } from "@/hooks/use-me";
 import { trpc } from "@/lib/trpc";
 import { cn } from "@/lib/utils";
@@ -24,10 +23,9 @@ import { TeamCarousel } from "./team-carousel.tsx";
 import { TeamMembersTable } from "./team-members-table.tsx";
 import type { Team } from "./team-types.ts";
 
-/** Shows `title` once per failure of a query (a fixed id keeps strict mode from doubling it). */
 export function TeamsPage() {
   const { data: me } = useMe();
-  const { activeOrganization, teams, teamsLoading, activeTeam, setActiveTeamId } = useWorkspace();
+  const { activeOrganization, teams, teamsLoading, teamsError, teamsFailure, retryTeams, activeTeam, setActiveTeamId } = useWorkspace();
   const utils = trpc.useUtils();
   const [creating, setCreating] = useState(false);
   const [refreshing, setRefreshing] = useState(false);
@@ -70,6 +68,8 @@ export function TeamsPage() {
           <Skeleton className="h-20 w-48" />
           <Skeleton className="h-20 w-48" />
         </div>
+      ) : teamsError ? (
+        <LoadFailure title="The teams could not be loaded" error={teamsFailure} onRetry={retryTeams} />
       ) : teams.length === 0 ? (
         <Card className="items-center text-center">
           <CardHeader className="items-center">
@@ -109,8 +109,6 @@ function TeamDetails({ team }: { team: Team }) {
 
   const members = trpc.teamMembers.list.useQuery({ teamId: team.id });
   const invites = trpc.invites.listPending.useQuery({ teamId: team.id }, { enabled: canManage });
-  useErrorToast(members.isError, `team-members-${team.id}`, TEAM_MSG.failedToFetchTeamMembers, members.error?.message);
-  useErrorToast(invites.isError, `team-invites-${team.id}`, TEAM_MSG.failedToFetchPendingInvites, invites.error?.message);
 
   return (
     <section aria-labelledby="selected-team-heading" className="grid gap-4">
@@ -150,10 +148,7 @@ function TeamDetails({ team }: { team: Team }) {
               <Skeleton className="h-10 w-full" />
             </div>
           ) : members.isError ? (
-            <Alert variant="destructive">
-              <AlertCircle aria-hidden="true" />
-              <AlertDescription>{TEAM_MSG.failedToFetchTeamMembers}</AlertDescription>
-            </Alert>
+            <LoadFailure title={TEAM_MSG.failedToFetchTeamMembers} error={members.error} onRetry={members.refetch} />
           ) : (
             <TeamMembersTable teamId={team.id} members={members.data} canManage={canManage} />
           )}
@@ -170,10 +165,7 @@ function TeamDetails({ team }: { team: Team }) {
             {invites.isPending ? (
               <Skeleton className="h-10 w-full" />
             ) : invites.isError ? (
-              <Alert variant="destructive">
-                <AlertCircle aria-hidden="true" />
-                <AlertDescription>{TEAM_MSG.failedToFetchPendingInvites}</AlertDescription>
-              </Alert>
+              <LoadFailure title={TEAM_MSG.failedToFetchPendingInvites} error={invites.error} onRetry={invites.refetch} />
             ) : (
               <PendingInvites teamId={team.id} teamName={team.name} invites={invites.data} />
             )}

@@ -237,6 +237,29 @@ describe("invites.listPending", () => {
   });
 });
 
+describe("invites.mine", () => {
+  it("lists the live team and organization invitations sent to the caller's address, newest first, and nothing else", async () => {
+    const { email, invite: first } = await pendingInvite(uniqueEmail("mine"), "viewer");
+    const invitee = await createSignedInAccount(h, { email });
+    const organizationInvite = await world.callers.orgAdmin.organizationMembers.add({ organizationId: world.organization.id, email, role: "member" });
+    if (organizationInvite.status !== "invited") throw new Error("expected an invite");
+    const { invite: second } = await pendingInvite(email.toUpperCase(), "editor");
+    await pendingInvite(); // someone else's
+
+    expect(await invitee.api.invites.mine()).toEqual([
+      { id: second.id, kind: "team", teamName: "Core", organizationName: "Acme", role: "editor", expiresAt: expect.any(Date) },
+      { id: organizationInvite.invite.id, kind: "organization", teamName: null, organizationName: "Acme", role: "member", expiresAt: expect.any(Date) },
+      { id: first.id, kind: "team", teamName: "Core", organizationName: "Acme", role: "viewer", expiresAt: expect.any(Date) },
+    ]);
+    await world.callers.admin.invites.cancel({ id: first.id });
+    await invitee.api.invites.accept({ id: second.id });
+    expect((await invitee.api.invites.mine()).map((invite) => invite.id)).toEqual([organizationInvite.invite.id]);
+    await advanceClock(h, INVITE_TTL_DAYS * DAY_MS + 1000);
+    expect(await invitee.api.invites.mine()).toEqual([]);
+    expect(await failure(world.callers.anonymous.invites.mine())).toMatchObject({ code: "UNAUTHORIZED" });
+  });
+});
+
 describe("invites.accept (spec 4, 5)", () => {
   it("adds the invitee to the organization and the team with the invited role; email compared case-insensitively", async () => {
     const { team, email, invite } = await pendingInvite(uniqueEmail("Mixed.Case").replace("mixed", "Mixed"), "editor");

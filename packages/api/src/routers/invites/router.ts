@@ -4,5 +4,6 @@ import { cancel } from "./cancel.ts";
 import { create } from "./create.ts";
 import { get } from "./get.ts";
 import { listPending } from "./list-pending.ts";
+import { mine } from "./mine.ts";
 
-export const invitesRouter = router({ create, listPending, cancel, get, accept });
+export const invitesRouter = router({ create, listPending, cancel, get, accept, mine });

@@ -6,6 +6,8 @@ import type { RouterInputs } from "@promptly/api";
 import {
   PROMPT_MSG, can, createPromptInput, promptDescriptionSchema, promptNameSchema, promptTagsSchema, promptTitleSchema,
 } from "@promptly/shared";
+import { LoadFailure } from "@/components/layout/load-failure";
+import { WorkspaceGate } from "@/components/layout/workspace-gate";
 import { Button } from "@/components/ui/button";
 import { useMe } from "@/hooks/use-me";
 import { serverFieldErrors } from "@/lib/form-errors";
@@ -32,7 +34,7 @@ const FORM_FIELDS = ["teamId", "title", "name", "description", "tags", "visibili
 export function NewPromptEditor() {
   const { teamId: wantedTeamId } = newPromptRoute.useSearch();
   const me = useMe();
-  const { activeOrganization, activeTeam, teams, organizationsLoading, teamsLoading } = useWorkspace();
+  const { activeOrganization, activeTeam, teams, organizationsLoading, teamsLoading, teamsError, teamsFailure, retryTeams } = useWorkspace();
   const intro = "A prompt starts with its first version; later changes are saved as new versions.";
 
   if (me.isPending || organizationsLoading || teamsLoading) {
@@ -44,13 +46,20 @@ export function NewPromptEditor() {
   }
   const writable = teams.filter((team) => can(accessIn(me.data, activeOrganization, team), "prompt.write"));
   const firstChoice = [wantedTeamId, activeTeam?.id].find((id) => writable.some((team) => team.id === id)) ?? writable[0]?.id;
+  if (!activeOrganization || teamsError) {
+    return (
+      <EditorShell title="New Prompt" intro={intro}>
+        {teamsError ? <LoadFailure title="Your teams could not be loaded" error={teamsFailure} onRetry={retryTeams} /> : <WorkspaceGate>{() => null}</WorkspaceGate>}
+      </EditorShell>
+    );
+  }
   return (
     <EditorShell title="New Prompt" intro={intro}>
-      {activeOrganization && firstChoice ? (
+      {firstChoice ? (
         <NewPromptForm key={activeOrganization.id} teams={writable} initialTeamId={firstChoice} />
       ) : (
         <EditorNotice title="You cannot create prompts here">
-          Creating a prompt needs the editor or admin role in one of the teams of {activeOrganization?.name ?? "an organization"}. Ask a team
+          Creating a prompt needs the editor or admin role in one of the teams of {activeOrganization.name}. Ask a team
           admin to give you that role, or switch to another organization.
         </EditorNotice>
       )}

@@ -5,6 +5,7 @@ import { Link, useNavigate } from "@tanstack/react-router";
 import { toast } from "sonner";
 import type { RouterInputs, RouterOutputs } from "@promptly/api";
 import { LATEST_LABEL, PROMPT_MSG, PROMPT_VISIBILITY_LABELS, createVersionInput, versionLabel } from "@promptly/shared";
+import { LoadFailure } from "@/components/layout/load-failure";
 import { Button } from "@/components/ui/button";
 import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
@@ -36,7 +37,11 @@ export function NewVersionEditor({ promptId }: { promptId: string }) {
   if (prompt.isError) {
     return (
       <EditorShell title="New version" intro="This prompt cannot be opened.">
-        <EditorNotice title="Prompt not available">{prompt.error.message}</EditorNotice>
+        {prompt.error.data?.code === "NOT_FOUND" ? (
+          <EditorNotice title="Prompt not available">{prompt.error.message}</EditorNotice>
+        ) : (
+          <LoadFailure title="The prompt could not be loaded" error={prompt.error} onRetry={prompt.refetch} />
+        )}
       </EditorShell>
     );
   }

@@ -1,0 +1,90 @@
+// A load that failed says so (issue 14): what could not be loaded, whether the server failed or could
+// not be reached, and Try again. Never a permission message it was not given, never an empty state.
+import { useState } from "react";
+import { AlertCircle, RefreshCw } from "lucide-react";
+import { TRPCClientError } from "@trpc/client";
+import type { ErrorComponentProps } from "@tanstack/react-router";
+import { useRouter } from "@tanstack/react-router";
+import { Button } from "@/components/ui/button";
+import { cn } from "@/lib/utils";
+import { ErrorFallback } from "./error-fallback.tsx";
+
+interface FailedRequest {
+  message?: string;
+  data?: { httpStatus?: number } | null;
+}
+
+/** Why it failed, in words a person can act on. */
+export function failureDetail(error: unknown): string {
+  const status = (error as FailedRequest | null)?.data?.httpStatus;
+  if (status === undefined) return "Promptly could not be reached. Check your connection, then try again.";
+  return "Something went wrong on our side. Nothing was changed; try again in a moment.";
+}
+
+export interface LoadFailureProps {
+  /** What could not be loaded, as a sentence: "The teams could not be loaded". */
+  title: string;
+  error: unknown;
+  onRetry(): unknown;
+  /** A whole page's failure gets a heading (h1, or h2 under a layout's own h1); a card's or a tab's a line. */
+  heading?: "h1" | "h2";
+  className?: string;
+}
+
+export function LoadFailure({ title, error, onRetry, heading, className }: LoadFailureProps) {
+  const [retrying, setRetrying] = useState(false);
+  const retry = async () => {
+    setRetrying(true);
+    try {
+      await onRetry();
+    } finally {
+      setRetrying(false);
+    }
+  };
+  const Title = heading ?? "p";
+  const page = heading !== undefined;
+  return (
+    <div
+      role="alert"
+      data-testid="load-failure"
+      className={cn(
+        "grid justify-items-center gap-2 rounded-lg border border-dashed border-destructive/40 p-6 text-center text-sm",
+        page && "mx-auto max-w-xl py-10",
+        className,
+      )}
+    >
+      <AlertCircle aria-hidden="true" className="size-5 text-destructive" />
+      <Title className={cn("font-medium", page && "text-xl font-semibold")}>{title}</Title>
+      <p className="text-muted-foreground">{failureDetail(error)}</p>
+      <Button variant="outline" size="sm" className="mt-1" onClick={() => void retry()} disabled={retrying}>
+        <RefreshCw aria-hidden="true" className={cn(retrying && "animate-spin")} />
+        Try again
+      </Button>
+    </div>
+  );
+}
+
+/**
+ * A route whose loader failed, inside the layout (sidebar, header and settings menu stay): Try again
+ * runs the loaders again. Anything else (a defect) is the application's error fallback (spec 8).
+ */
+function RouteLoadFailureAt({ heading, ...props }: ErrorComponentProps & { heading: "h1" | "h2" }) {
+  const router = useRouter();
+  const { error, reset } = props;
+  if (!(error instanceof TRPCClientError)) return <ErrorFallback {...props} />;
+  return (
+    <LoadFailure
+      heading={heading}
+      title="This page could not be loaded"
+      error={error}
+      onRetry={async () => {
+        await router.invalidate();
+        reset();
+      }}
+    />
+  );
+}
+
+export const RouteLoadFailure = (props: ErrorComponentProps) => <RouteLoadFailureAt heading="h1" {...props} />;
+/** Under the settings layout, whose 'Account Settings' is the page's h1. */
+export const SettingsRouteLoadFailure = (props: ErrorComponentProps) => <RouteLoadFailureAt heading="h2" {...props} />;

@@ -1,0 +1,61 @@
+// Pages that live inside the active organization (dashboard, prompt lists, the editor) wait for it,
+// say so when the organizations could not be loaded, and tell someone without one what to do next.
+import type { ReactNode } from "react";
+import { Link } from "@tanstack/react-router";
+import { Building2, Mail } from "lucide-react";
+import { ORGANIZATION_ROLE_LABELS, TEAM_ROLE_LABELS, type OrganizationRole, type TeamRole } from "@promptly/shared";
+import { Button } from "@/components/ui/button";
+import { Skeleton } from "@/components/ui/skeleton";
+import { trpc } from "@/lib/trpc";
+import { useWorkspace, type Workspace } from "@/lib/workspace";
+import { LoadFailure } from "./load-failure.tsx";
+
+type ActiveOrganization = NonNullable<Workspace["activeOrganization"]>;
+
+export function WorkspaceGate({ children }: { children: (organization: ActiveOrganization) => ReactNode }) {
+  const { activeOrganization, organizationsLoading, organizationsError, organizationsFailure, retryOrganizations } = useWorkspace();
+  if (activeOrganization) return <>{children(activeOrganization)}</>;
+  if (organizationsLoading) return <Skeleton className="h-40 w-full" aria-label="Loading" />;
+  if (organizationsError) return <LoadFailure title="Your organizations could not be loaded" error={organizationsFailure} onRetry={retryOrganizations} />;
+  return <NoOrganization />;
+}
+
+const roleLabel = (kind: "team" | "organization", role: string) =>
+  kind === "team" ? TEAM_ROLE_LABELS[role as TeamRole] : ORGANIZATION_ROLE_LABELS[role as OrganizationRole];
+
+/** Someone in no organization: how to get into one, and the invitations already waiting for them. */
+export function NoOrganization() {
+  const invites = trpc.invites.mine.useQuery();
+  return (
+    <section aria-labelledby="no-organization-heading" className="mx-auto grid max-w-xl justify-items-center gap-3 rounded-lg border border-dashed border-border p-8 text-center">
+      <Building2 aria-hidden="true" className="size-10 text-muted-foreground" />
+      <h2 id="no-organization-heading" className="text-lg font-semibold">
+        You are not in an organization yet
+      </h2>
+      <p className="text-sm text-muted-foreground">
+        Prompts are shared inside an organization&apos;s teams. Ask an administrator of your organization to invite you: the
+        invitation comes by email, and its link brings you straight in.
+      </p>
+      {invites.data && invites.data.length > 0 && (
+        <div className="grid w-full gap-2 pt-2 text-left">
+          <h3 className="text-sm font-medium">Invitations waiting for you</h3>
+          <ul className="grid gap-2">
+            {invites.data.map((invite) => (
+              <li key={invite.id} className="flex flex-wrap items-center gap-3 rounded-md border border-border p-3 text-sm">
+                <Mail aria-hidden="true" className="size-4 shrink-0 text-muted-foreground" />
+                <span className="min-w-0 flex-1 break-words">
+                  {invite.teamName ? `${invite.teamName} in ${invite.organizationName}` : invite.organizationName} · {roleLabel(invite.kind, invite.role)}
+                </span>
+                <Button asChild size="sm">
+                  <Link to="/auth/accept-invite" search={{ id: invite.id }} aria-label={`Open the invitation to ${invite.teamName ?? invite.organizationName}`}>
+                    Open invitation
+                  </Link>
+                </Button>
+              </li>
+            ))}
+          </ul>
+        </div>
+      )}
+    </section>
+  );
+}
