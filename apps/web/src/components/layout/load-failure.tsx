@@ -15,13 +15,13 @@ interface FailedRequest {
 }
 
 /** Why it failed, in words a person can act on. */
-export function failureDetail(error: unknown): string {
+function failureDetail(error: unknown): string {
   const status = (error as FailedRequest | null)?.data?.httpStatus;
   if (status === undefined) return "Promptly could not be reached. Check your connection, then try again.";
   return "Something went wrong on our side. Nothing was changed; try again in a moment.";
 }
 
-export interface LoadFailureProps {
+interface LoadFailureProps {
   /** What could not be loaded, as a sentence: "The teams could not be loaded". */
   title: string;
   error: unknown;
@@ -65,16 +65,17 @@ export function LoadFailure({ title, error, onRetry, heading, className }: LoadF
 }
 
 /**
- * A route whose loader failed, inside the layout (sidebar, header and settings menu stay): Try again
+ * A settings page whose loader failed, inside the layout (header and settings menu stay): Try again
  * runs the loaders again. Anything else (a defect) is the application's error fallback (spec 8).
  */
-function RouteLoadFailureAt({ heading, ...props }: ErrorComponentProps & { heading: "h1" | "h2" }) {
+export function SettingsRouteLoadFailure(props: ErrorComponentProps) {
   const router = useRouter();
   const { error, reset } = props;
   if (!(error instanceof TRPCClientError)) return <ErrorFallback {...props} />;
   return (
     <LoadFailure
-      heading={heading}
+      // Under the settings layout, whose 'Account Settings' is the page's h1.
+      heading="h2"
       title="This page could not be loaded"
       error={error}
       onRetry={async () => {
@@ -84,7 +85,3 @@ function RouteLoadFailureAt({ heading, ...props }: ErrorComponentProps & { headi
     />
   );
 }
-
-export const RouteLoadFailure = (props: ErrorComponentProps) => <RouteLoadFailureAt heading="h1" {...props} />;
-/** Under the settings layout, whose 'Account Settings' is the page's h1. */
-export const SettingsRouteLoadFailure = (props: ErrorComponentProps) => <RouteLoadFailureAt heading="h2" {...props} />;

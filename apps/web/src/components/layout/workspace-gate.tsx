@@ -24,7 +24,7 @@ const roleLabel = (kind: "team" | "organization", role: string) =>
   kind === "team" ? TEAM_ROLE_LABELS[role as TeamRole] : ORGANIZATION_ROLE_LABELS[role as OrganizationRole];
 
 /** Someone in no organization: how to get into one, and the invitations already waiting for them. */
-export function NoOrganization() {
+function NoOrganization() {
   const invites = trpc.invites.mine.useQuery();
   return (
     <section aria-labelledby="no-organization-heading" className="mx-auto grid max-w-xl justify-items-center gap-3 rounded-lg border border-dashed border-border p-8 text-center">
