@@ -103,8 +103,10 @@ test("password: wrong current password refused, strength feedback, then updated"
   await expect(page.getByText("Passwords don't match")).toBeVisible();
   await page.getByLabel("Confirm New Password").fill("Abcdefghi1!x");
   await page.getByRole("button", { name: "Update Password" }).click();
-  await expect(page.getByText("Error updating password", { exact: true })).toBeVisible();
+  // Told once, under the field (issue 14), not also in the 'Error updating password' toast.
   await expect(page.getByRole("alert").filter({ hasText: "Current password is incorrect" })).toBeVisible();
+  await expect(page.getByText("Current password is incorrect")).toHaveCount(1);
+  await expect(page.getByText("Error updating password", { exact: true })).toHaveCount(0);
 
   await page.getByLabel("Current Password").fill(PASSWORD);
   await page.getByRole("button", { name: "Update Password" }).click();

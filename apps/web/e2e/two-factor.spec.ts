@@ -65,6 +65,8 @@ test("enable two-factor, then sign-in needs the code; a wrong code is refused; a
   await page.getByLabel("Verification code").fill(totpCode(secret, 1));
   await page.getByRole("button", { name: "Verify" }).click();
   await expect(page.getByText("Login successful", { exact: true })).toBeVisible();
+  // The code step tells the greeting too: this account signed in before.
+  await expect(page.getByText("Welcome back!", { exact: true })).toBeVisible();
   await expect(page).toHaveURL(/\/$/);
   await expect(page.getByRole("button", { name: "User menu" })).toBeVisible();
 

@@ -27,11 +27,14 @@ export function clearSessionCookie(services: WithLucia, req: RequestInfo) {
 /** A signing-in client: its address and device, and the session its browser had (ended by the sign-in). */
 export const signInClientOf = (services: WithLucia, req: RequestInfo) => ({ ...clientOf(req), previousSessionId: sessionIdFromCookie(services, req) });
 
+/** T without its session id, case by case for a union (signed in, or waiting for the second factor). */
+type WithoutSessionId<T> = T extends unknown ? Omit<T, "sessionId"> : never;
+
 /** Sets the cookie of the session a sign-in started, and answers without its id. */
-export function withSessionCookie<T extends { sessionId: string }>(services: WithLucia, req: RequestInfo, result: T): Omit<T, "sessionId"> {
+export function withSessionCookie<T extends { sessionId: string }>(services: WithLucia, req: RequestInfo, result: T): WithoutSessionId<T> {
   const { sessionId, ...answer } = result;
   setSessionCookie(services, req, sessionId);
-  return answer;
+  return answer as WithoutSessionId<T>;
 }
 
 // ---- the signing-up browser ----

@@ -153,33 +153,42 @@ export async function resendVerificationMail(services: ApiServices, client: Clie
 // ---- sign-in ----
 
 export type SignInMethod = "password" | "magic_link";
-export interface SignInResult {
-  status: "signed_in" | "two_factor_required";
+export type SignInResult = {
   /** Where the browser goes next: a same-origin path, or null for "/". */
   redirectTo: string | null;
   /** The new session; the procedure sets its cookie. */
   sessionId: string;
-}
+} & (
+  // firstSignIn: the account had never completed a sign-in before this one (the greeting says 'Welcome!').
+  { status: "signed_in"; firstSignIn: boolean } | { status: "two_factor_required" }
+);
 
 /** Who signs in from where: the client, and the session its browser already had (it ends: no fixation). */
 export interface SignInClient extends ClientInfo {
   previousSessionId: string | null;
 }
 
-/** A login event (browser on OS, location) and users.last_sign_in_at, for a completed sign-in only. */
+/**
+ * A login event (browser on OS, location) and users.last_sign_in_at, for a completed sign-in only.
+ * Returns whether it is the account's first completed sign-in (no last sign-in time before it).
+ */
 export async function recordSignIn(
   services: { db: DbOrTx; now: () => Date },
   userId: string,
   method: SignInMethod,
   client: ClientInfo,
-): Promise<void> {
+): Promise<{ firstSignIn: boolean }> {
   const now = services.now();
-  await inTransaction(services.db, async (tx) => {
+  return inTransaction(services.db, async (tx) => {
     await tx.loginEvent.create({
       // No IP-location service is reachable from a self-hosted install; the spec's fallback applies.
       data: { userId, method, device: describeDevice(client.userAgent), location: UNKNOWN_LOCATION, createdAt: now },
     });
+    // A conditional write under the row's lock: of two first sign-ins at the same moment, one is first.
+    const first = await tx.user.updateMany({ where: { id: userId, lastSignInAt: null }, data: { lastSignInAt: now } });
+    if (first.count === 1) return { firstSignIn: true };
     await tx.user.update({ where: { id: userId }, data: { lastSignInAt: now }, select: { id: true } });
+    return { firstSignIn: false };
   });
 }
 
@@ -202,14 +211,15 @@ async function completeSignIn(
     signInMethod: method,
   });
   if (user.twoFactorEnabled) return { status: "two_factor_required", redirectTo, sessionId: session.id };
+  let recorded: { firstSignIn: boolean };
   try {
-    await recordSignIn(services, user.id, method, client);
+    recorded = await recordSignIn(services, user.id, method, client);
   } catch (error) {
     // No session without its sign-in on record.
     await services.lucia.invalidateSession(session.id).catch(() => undefined);
     throw error;
   }
-  return { status: "signed_in", redirectTo, sessionId: session.id };
+  return { status: "signed_in", redirectTo, sessionId: session.id, firstSignIn: recorded.firstSignIn };
 }
 
 export async function signInWithPassword(

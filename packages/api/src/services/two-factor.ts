@@ -225,15 +225,17 @@ const hashRecoveryCode = (code: string) => hashToken(normalizeRecoveryCode(code)
  * Finishes a sign-in that waits for its second factor: checks a TOTP code or consumes a recovery
  * code, then swaps the waiting session for a new, complete one (a new id and cookie: whoever saw the
  * waiting session's cookie gains nothing) and records the sign-in. Returns the new session's id (the
- * procedure sets its cookie), or null for an already verified session, which passes as it is.
+ * procedure sets its cookie), or null for an already verified session, which passes as it is; and
+ * whether this was the account's first completed sign-in.
  */
 export async function completeTwoFactorSignIn(
   services: Pick<ApiServices, "db" | "config" | "now" | "lucia">,
   client: ClientInfo,
   session: { id: string; userId: string; twoFactorVerified: boolean; signInMethod: SignInMethod },
   proof: { kind: "totp" | "recovery"; code: string },
-): Promise<string | null> {
-  if (session.twoFactorVerified) return null;
+): Promise<{ sessionId: string | null; firstSignIn: boolean }> {
+  // Already complete: its sign-in was recorded (and greeted) when it completed.
+  if (session.twoFactorVerified) return { sessionId: null, firstSignIn: false };
   if (proof.kind === "totp") await verifyTwoFactorCode(services, session.userId, proof.code);
   else await useRecoveryCode(services, session.userId, proof.code);
   const complete = await services.lucia.createSession(session.userId, {
@@ -244,15 +246,15 @@ export async function completeTwoFactorSignIn(
   });
   try {
     // The waiting session ends exactly when the sign-in is recorded.
-    await services.db.$transaction(async (tx) => {
+    const { firstSignIn } = await services.db.$transaction(async (tx) => {
       // Ended meanwhile (signed out, or a parallel code already completed it): nothing to complete.
       const { count } = await tx.session.deleteMany({ where: { id: hashToken(session.id), twoFactorVerified: false } });
       if (count !== 1) fail("UNAUTHENTICATED", MSG.userNotAuthenticated);
-      await recordSignIn({ db: tx, now: services.now }, session.userId, session.signInMethod, client);
+      return recordSignIn({ db: tx, now: services.now }, session.userId, session.signInMethod, client);
     });
+    return { sessionId: complete.id, firstSignIn };
   } catch (error) {
     await services.lucia.invalidateSession(complete.id).catch(() => undefined);
     throw error;
   }
-  return complete.id;
 }

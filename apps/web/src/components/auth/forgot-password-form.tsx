@@ -1,22 +1,23 @@
 // The forgot-password screen of spec 2: email, 'Send Reset Link' ('Sending...') and a 'Sign In' link.
-// The answer is the same whether or not the address has an account.
+// The answer is the same whether or not the address has an account. It is told once, on the card:
+// 'Password reset email sent' / 'Check your email for a link to reset your password.', or 'Error'.
 import { useState } from "react";
 import { useForm } from "react-hook-form";
 import { zodResolver } from "@hookform/resolvers/zod";
 import type { z } from "zod";
 import { MailCheck } from "lucide-react";
-import { toast } from "sonner";
 import { emailOnlyInput } from "@promptly/shared";
-import { Alert, AlertDescription } from "@/components/ui/alert";
+import { Alert, AlertDescription, AlertTitle } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
 import { trpc } from "@/lib/trpc";
-import { AuthCard, AuthFooterLink } from "./auth-card.tsx";
+import { AuthCard, AuthFailure, AuthFooterLink } from "./auth-card.tsx";
 import { describeFailure } from "./auth-errors.ts";
 
 export function ForgotPasswordForm() {
   const [sent, setSent] = useState(false);
+  const [failure, setFailure] = useState<string | null>(null);
   const requestReset = trpc.auth.requestPasswordReset.useMutation();
   const form = useForm<z.input<typeof emailOnlyInput>, unknown, z.output<typeof emailOnlyInput>>({
     resolver: zodResolver(emailOnlyInput),
@@ -27,12 +28,13 @@ export function ForgotPasswordForm() {
   const { register, handleSubmit, formState } = form;
 
   const onSubmit = handleSubmit(async ({ email }) => {
+    setFailure(null);
+    setSent(false);
     try {
       await requestReset.mutateAsync({ email });
       setSent(true);
-      toast.success("Password reset email sent", { description: "Check your email for a link to reset your password." });
     } catch (error) {
-      toast.error("Error", { description: describeFailure(error).message });
+      setFailure(describeFailure(error).message);
     }
   });
 
@@ -43,11 +45,13 @@ export function ForgotPasswordForm() {
       footer={<AuthFooterLink to="/auth/signin" question="Remember your password?">Sign In</AuthFooterLink>}
     >
       {sent && (
-        <Alert>
+        <Alert variant="success">
           <MailCheck aria-hidden="true" />
+          <AlertTitle>Password reset email sent</AlertTitle>
           <AlertDescription>Check your email for a link to reset your password.</AlertDescription>
         </Alert>
       )}
+      {failure && <AuthFailure title="Error">{failure}</AuthFailure>}
       <form onSubmit={onSubmit} noValidate className="grid gap-4">
         <FormField label="Email" error={formState.errors.email?.message}>
           <Input type="email" autoComplete="email" placeholder="you@example.com" {...register("email")} />

@@ -33,9 +33,8 @@ export function ResetPasswordForm({ token }: { token: string | null }) {
     try {
       await resetPassword.mutateAsync({ token, password });
     } catch (error) {
-      const { message } = describeFailure(error);
-      setFailure(message);
-      toast.error("Error", { description: message });
+      // Told once, on the card (no toast repeating it).
+      setFailure(describeFailure(error).message);
       return;
     }
     // Every session of the account has ended, this browser's included.

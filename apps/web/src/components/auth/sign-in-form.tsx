@@ -1,6 +1,7 @@
 // The sign-in screen of spec 2: email, password (hidden in magic-link mode), 'Forgot password?', the
 // 'Use Magic Link' / 'Use Password' toggle, 'Sign In' / 'Send Magic Link' / 'Processing...', an inline
 // alert with the service's message, and 'Resend confirmation email' for an unconfirmed address.
+// Each outcome of signing in is told once, on the card ('Login failed', 'Magic link sent'), not also in a toast.
 import { useRef, useState } from "react";
 import { useForm, type Resolver } from "react-hook-form";
 import { zodResolver } from "@hookform/resolvers/zod";
@@ -8,7 +9,7 @@ import { Link } from "@tanstack/react-router";
 import { CheckCircle2, Mail } from "lucide-react";
 import { toast } from "sonner";
 import { emailOnlyInput, signInInput } from "@promptly/shared";
-import { Alert, AlertDescription } from "@/components/ui/alert";
+import { Alert, AlertDescription, AlertTitle } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
@@ -40,7 +41,7 @@ export function SignInForm({ redirect, emailConfirmed = false, signedUp = false 
   // The resolver reads the mode at validation time, whatever render it was created in.
   const modeRef = useRef(mode);
   modeRef.current = mode;
-  const [failure, setFailure] = useState<{ message: string; unconfirmedEmail: string | null } | null>(null);
+  const [failure, setFailure] = useState<{ title: string; message: string; unconfirmedEmail: string | null } | null>(null);
   const [magicLinkSentTo, setMagicLinkSentTo] = useState<string | null>(null);
   const finishSignIn = useFinishSignIn();
   const signIn = trpc.auth.signIn.useMutation();
@@ -64,11 +65,8 @@ export function SignInForm({ redirect, emailConfirmed = false, signedUp = false 
       try {
         await sendMagicLink.mutateAsync({ email, redirectTo: redirect });
         setMagicLinkSentTo(email);
-        toast.success("Magic link sent", { description: "Check your email for the login link" });
       } catch (error) {
-        const { message } = describeFailure(error);
-        setFailure({ message, unconfirmedEmail: null });
-        toast.error("Magic link failed", { description: message });
+        setFailure({ title: "Magic link failed", message: describeFailure(error).message, unconfirmedEmail: null });
       }
       return;
     }
@@ -77,9 +75,7 @@ export function SignInForm({ redirect, emailConfirmed = false, signedUp = false 
       await finishSignIn(result, redirect);
     } catch (error) {
       const { message, expected, reason } = describeFailure(error);
-      setFailure({ message, unconfirmedEmail: reason === "EMAIL_NOT_VERIFIED" ? email : null });
-      if (expected) toast.error("Login failed", { description: message });
-      else toast.error("Login error", { description: message });
+      setFailure({ title: expected ? "Login failed" : "Login error", message, unconfirmedEmail: reason === "EMAIL_NOT_VERIFIED" ? email : null });
     }
   });
 
@@ -106,7 +102,7 @@ export function SignInForm({ redirect, emailConfirmed = false, signedUp = false 
       footer={<AuthFooterLink to="/auth/signup" question="Don't have an account?">Sign up</AuthFooterLink>}
     >
       {emailConfirmed && (
-        <Alert>
+        <Alert variant="success">
           <CheckCircle2 aria-hidden="true" />
           <AlertDescription>{EMAIL_CONFIRMED_MESSAGE}</AlertDescription>
         </Alert>
@@ -118,7 +114,7 @@ export function SignInForm({ redirect, emailConfirmed = false, signedUp = false 
         </Alert>
       )}
       {failure && (
-        <AuthFailure title={mode === "magic" ? "Magic link failed" : "Login failed"}>
+        <AuthFailure title={failure.title}>
           <p>{failure.message}</p>
           {failure.unconfirmedEmail && (
             <Button
@@ -133,8 +129,9 @@ export function SignInForm({ redirect, emailConfirmed = false, signedUp = false 
         </AuthFailure>
       )}
       {magicLinkSentTo && (
-        <Alert>
+        <Alert variant="success">
           <Mail aria-hidden="true" />
+          <AlertTitle>Magic link sent</AlertTitle>
           <AlertDescription>Check your email for the login link. It works once, for 15 minutes.</AlertDescription>
         </Alert>
       )}

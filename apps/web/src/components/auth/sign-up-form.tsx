@@ -21,7 +21,7 @@ type SignUpValues = z.input<typeof signUpForm>;
 
 export function SignUpForm({ emailConfirmed = false, redirect }: { emailConfirmed?: boolean; redirect?: string }) {
   const [registeredEmail, setRegisteredEmail] = useState<string | null>(null);
-  const [failure, setFailure] = useState<string | null>(null);
+  const [failure, setFailure] = useState<{ title: string; message: string } | null>(null);
   const signUp = trpc.auth.signUp.useMutation();
   const form = useForm<SignUpValues, unknown, z.output<typeof signUpForm>>({
     resolver: zodResolver(signUpForm),
@@ -38,9 +38,9 @@ export function SignUpForm({ emailConfirmed = false, redirect }: { emailConfirme
       setRegisteredEmail(email);
       toast.success("Account created", { description: "Please check your email for confirmation" });
     } catch (error) {
+      // Told once, on the card (no toast repeating it).
       const { message, expected } = describeFailure(error);
-      setFailure(message);
-      toast.error(expected ? "Registration failed" : "Registration error", { description: message });
+      setFailure({ title: expected ? "Registration failed" : "Registration error", message });
     }
   });
 
@@ -53,14 +53,14 @@ export function SignUpForm({ emailConfirmed = false, redirect }: { emailConfirme
       footer={<AuthFooterLink to="/auth/signin" question="Already have an account?">Sign in</AuthFooterLink>}
     >
       {emailConfirmed && (
-        <Alert>
+        <Alert variant="success">
           <CheckCircle2 aria-hidden="true" />
           <AlertTitle>Account confirmed</AlertTitle>
           <AlertDescription>You can now sign in.</AlertDescription>
         </Alert>
       )}
       {failure && (
-        <AuthFailure title="Registration failed">{failure}</AuthFailure>
+        <AuthFailure title={failure.title}>{failure.message}</AuthFailure>
     )}
     <form onSubmit={onSubmit} noValidate className="grid gap-4">
       <FormField label="Email" error={formState.errors.email?.message}>
@@ -90,7 +90,7 @@ useEffect(() => {
 }, []);
 return (
   <AuthCard title="Registration successful!">
-    <Alert>
+    <Alert variant="success">
       <MailCheck aria-hidden="true" />
       <AlertDescription>
         <p>

@@ -1,17 +1,19 @@
-// After a successful sign-in (password or magic link): refresh the auth state, greet, and go on to
-// where the person was heading, or to the second factor first.
+// After a successful sign-in (password, magic link or the second factor): refresh the auth state, greet
+// ('Welcome!' the first time, as the server tells, then 'Welcome back!'), and go on to where the person
+// was heading, or to the second factor first.
 import { useRouter } from "@tanstack/react-router";
 import { toast } from "sonner";
 import type { RouterOutputs } from "@promptly/api";
 import { safeRedirectPath } from "@promptly/shared";
 import { api } from "@/lib/trpc";
 
-export type SignInResult = RouterOutputs["auth"]["signIn"];
+type SignInResult = RouterOutputs["auth"]["signIn"] | RouterOutputs["auth"]["verifyTwoFactor"];
 
 export function useFinishSignIn() {
   const router = useRouter();
   return async function finishSignIn(result: SignInResult, requestedRedirect?: string | null) {
-    const target = safeRedirectPath(result.redirectTo) ?? safeRedirectPath(requestedRedirect) ?? "/";
+    const redirectTo = "redirectTo" in result ? result.redirectTo : null;
+    const target = safeRedirectPath(redirectTo) ?? safeRedirectPath(requestedRedirect) ?? "/";
     if (result.status === "two_factor_required") {
       await router.navigate({ href: `/auth/two-factor?redirect=${encodeURIComponent(target)}`, replace: true });
       return;
@@ -19,7 +21,7 @@ export function useFinishSignIn() {
     // The guards read auth.me from the cache: it must hold the signed-in person before we navigate.
     await api.auth.me.invalidate();
     await api.auth.me.fetch();
-    toast.success("Login successful", { description: "Welcome back!" });
+    toast.success("Login successful", { description: result.firstSignIn ? "Welcome!" : "Welcome back!" });
     await router.navigate({ href: target, replace: true });
   };
 }

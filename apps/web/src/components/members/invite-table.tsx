@@ -3,6 +3,7 @@
 import type { ReactNode } from "react";
 import { Badge } from "@/components/ui/badge";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
+import { formatDate } from "@/lib/dates";
 
 export interface PendingInvitation<Role extends string> {
   id: string;
@@ -12,7 +13,6 @@ export interface PendingInvitation<Role extends string> {
   expired?: boolean;
 }
 
-const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: "medium" });
 
 export function InviteTable<Role extends string, Invite extends PendingInvitation<Role>>(props: {
   label: string;
@@ -38,7 +38,7 @@ export function InviteTable<Role extends string, Invite extends PendingInvitatio
             <TableCell className="font-medium">{invite.email}</TableCell>
             <TableCell>{props.labels[invite.role]}</TableCell>
             <TableCell className="text-muted-foreground">
-              {dateFormat.format(invite.createdAt)} {invite.expired && <Badge variant="outline">Expired</Badge>}
+              {formatDate(invite.createdAt)} {invite.expired && <Badge variant="outline">Expired</Badge>}
             </TableCell>
             <TableCell className="text-right">
               <div className="flex justify-end gap-1">{props.actions(invite)}</div>

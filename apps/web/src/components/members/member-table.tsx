@@ -6,6 +6,7 @@ import { toast } from "sonner";
 import { memberDisplayName } from "@promptly/shared";
 import { Badge } from "@/components/ui/badge";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
+import { formatDate } from "@/lib/dates";
 import { MemberActionsMenu, MemberIdentity, MemberRoleSelect, RemoveMemberDialog } from "./member-parts.tsx";
 
 export interface Member<Role extends string> {
@@ -19,7 +20,6 @@ export interface Member<Role extends string> {
   isLastAdmin: boolean;
 }
 
-const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: "medium" });
 
 export function MemberTable<Role extends string>(props: {
   label: string;
@@ -78,7 +78,7 @@ export function MemberTable<Role extends string>(props: {
                     onChange={(role) => props.onRoleChange(member, role)}
                   />
                 </TableCell>
-                <TableCell className="text-muted-foreground">{dateFormat.format(member.joinedAt)}</TableCell>
+                <TableCell className="text-muted-foreground">{formatDate(member.joinedAt)}</TableCell>
                 <TableCell className="text-right">
                   {props.canManage && <MemberActionsMenu name={name} isLastAdmin={member.isLastAdmin} onRemove={() => setRemoving(member)} />}
                 </TableCell>

@@ -47,9 +47,10 @@ export function AddOrganizationMemberForm({ organizationId }: { organizationId: 
       ]);
     },
     onError(error) {
+      // Once: under the email when it is about the address, otherwise in a toast.
       const fields = serverFieldErrors(error);
-      setError("email", { message: fields.email ?? error.message });
-      toast.error("Error adding member", { description: error.message });
+      if (fields.email) setError("email", { message: fields.email });
+      else toast.error("Error adding member", { description: error.message });
     },
   });
   const busy = add.isPending;

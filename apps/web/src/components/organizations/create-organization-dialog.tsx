@@ -53,15 +53,19 @@ export function CreateOrganizationDialog({ open, onOpenChange, onCreated }: Crea
     },
     async onError(error) {
       if (error.data?.code === "FORBIDDEN") {
+        // Told by the toast alone: the dialog closes rather than repeat it in its own alert.
         toast.error(ORGANIZATION_MSG.permissionDeniedTitle, { description: MSG.onlySuperUsersCreateOrganizations });
+        onOpenChange(false);
         // No longer a super user: reload who we are; the guards then leave the super users' screens.
         await utils.auth.me.invalidate();
         return;
       }
+      // Once: under the field it is about (a taken slug, an invalid name), otherwise in a toast.
       const fields = serverFieldErrors(error);
-      if (error.data?.code === "CONFLICT") setError("slug", { message: error.message });
-      for (const field of ["name", "slug"] as const) if (fields[field]) setError(field, { message: fields[field] });
-      toast.error(ORGANIZATION_MSG.createErrorTitle, { description: error.message || ORGANIZATION_MSG.createErrorFallback });
+      if (error.data?.code === "CONFLICT") fields.slug ??= error.message;
+      const onFields = (["name", "slug"] as const).filter((field) => fields[field]);
+      for (const field of onFields) setError(field, { message: fields[field] });
+      if (onFields.length === 0) toast.error(ORGANIZATION_MSG.createErrorTitle, { description: error.message || ORGANIZATION_MSG.createErrorFallback });
     },
   });
 

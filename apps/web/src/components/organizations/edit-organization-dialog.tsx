@@ -42,10 +42,12 @@ export function EditOrganizationDialog({ organization, onOpenChange }: EditOrgan
       onOpenChange(false);
     },
     onError(error) {
+      // Once: under the field it is about (a taken slug, an invalid name), otherwise in a toast.
       const fields = serverFieldErrors(error);
-      if (error.data?.code === "CONFLICT") setError("slug", { message: error.message });
-      for (const field of ["name", "slug"] as const) if (fields[field]) setError(field, { message: fields[field] });
-      toast.error("Error updating organization", { description: error.message });
+      if (error.data?.code === "CONFLICT") fields.slug ??= error.message;
+      const onFields = (["name", "slug"] as const).filter((field) => fields[field]);
+      for (const field of onFields) setError(field, { message: fields[field] });
+      if (onFields.length === 0) toast.error("Error updating organization", { description: error.message });
     },
   });
 

@@ -17,13 +17,13 @@ import {
 import { Skeleton } from "@/components/ui/skeleton";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import { trpc } from "@/lib/trpc";
+import { formatDate } from "@/lib/dates";
 import { useWorkspace } from "@/lib/workspace";
 import { CreateOrganizationDialog } from "./create-organization-dialog.tsx";
 import { DeleteOrganizationDialog } from "./delete-organization-dialog.tsx";
 import { EditOrganizationDialog } from "./edit-organization-dialog.tsx";
 import type { OrganizationListItem } from "./organization-types.ts";
 
-const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: "medium" });
 
 export function OrganizationsPage() {
   const organizations = trpc.organizations.list.useQuery();
@@ -90,7 +90,7 @@ export function OrganizationsPage() {
                     <TableCell className="max-w-64 truncate font-medium">{organization.name}</TableCell>
                     <TableCell className="text-muted-foreground">{organization.slug ?? "—"}</TableCell>
                     <TableCell>{memberCountLabel(organization.memberCount)}</TableCell>
-                    <TableCell>{dateFormat.format(organization.createdAt)}</TableCell>
+                    <TableCell>{formatDate(organization.createdAt)}</TableCell>
                     <TableCell className="text-right">
                       <div className="flex items-center justify-end gap-1">
                         <Button asChild variant="ghost" size="sm">

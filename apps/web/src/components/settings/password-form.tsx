@@ -46,8 +46,9 @@ export function PasswordForm() {
       toast.success(SETTINGS_MSG.passwordUpdated, { description: SETTINGS_MSG.passwordUpdatedDescription });
     } catch (error) {
       const message = errorMessage(error, SETTINGS_MSG.passwordUpdateErrorFallback);
+      // Once: under the current password when that was wrong, otherwise in a toast.
       if (message === SETTINGS_MSG.currentPasswordIncorrect) setError("currentPassword", { message });
-      toast.error(SETTINGS_MSG.passwordUpdateError, { description: message });
+      else toast.error(SETTINGS_MSG.passwordUpdateError, { description: message });
     }
   });
 

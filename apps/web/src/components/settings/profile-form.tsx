@@ -66,8 +66,9 @@ export function ProfileForm({ profile }: { profile: OwnProfile }) {
         toast.error(SETTINGS_MSG.avatarUploadError, { description: message });
         return;
       }
+      // Once: under the username when it is taken, otherwise in a toast.
       if (errorCode(error) === "CONFLICT") setError("username", { message });
-      toast.error(SETTINGS_MSG.profileUpdateError, { description: message });
+      else toast.error(SETTINGS_MSG.profileUpdateError, { description: message });
     }
   });
 

@@ -16,13 +16,14 @@ import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
 import { Progress } from "@/components/ui/progress";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
+import { formatDateTime } from "@/lib/dates";
 import { trpc } from "@/lib/trpc";
 import { errorMessage } from "./errors.ts";
 import { METER_CLASSES } from "./meter.ts";
 
 export type SecurityOverview = RouterOutputs["security"]["overview"];
 
-const formatDate = (date: Date | null) => (date ? date.toLocaleString() : "Never");
+const formatDate = (date: Date | null) => (date ? formatDateTime(date) : "Never");
 
 export function SecurityScoreCard({ overview }: { overview: SecurityOverview }) {
   const score = securityScore(overview, new Date());

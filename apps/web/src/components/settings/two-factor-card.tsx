@@ -51,9 +51,8 @@ export function TwoFactorCard({ enabled, recoveryCodesRemaining }: { enabled: bo
       await utils.security.overview.invalidate();
       toast.success(SETTINGS_MSG.twoFactorEnabled, { description: SETTINGS_MSG.twoFactorEnabledDescription });
     } catch (error) {
-      const message = errorMessage(error, "Please try again.");
-      setCodeError(message);
-      toast.error(SETTINGS_MSG.twoFactorEnableError, { description: message });
+      // Told once, under the code it is about.
+      setCodeError(errorMessage(error, "Please try again."));
     }
   }
 
@@ -65,9 +64,8 @@ export function TwoFactorCard({ enabled, recoveryCodesRemaining }: { enabled: bo
       await utils.security.overview.invalidate();
       toast.error(SETTINGS_MSG.twoFactorDisabled, { description: SETTINGS_MSG.twoFactorDisabledDescription });
     } catch (error) {
-      const message = errorMessage(error, "Please try again.");
-      setCodeError(message);
-      toast.error(SETTINGS_MSG.twoFactorDisableError, { description: message });
+      // Told once, under the code it is about.
+      setCodeError(errorMessage(error, "Please try again."));
     }
   }
 

@@ -1,6 +1,7 @@
 // /auth/accept-invite?id=… (spec 2, 4, 5): shows the team, organization and role of an invitation.
 // An anonymous visitor is asked to sign in or sign up and comes back here afterwards; the invited
-// person accepts with one click; someone signed in with another address is told so.
+// person accepts with one click; someone signed in with another address is told so, and may sign out
+// and continue with the invited address (back on this page, signed out) or go to the dashboard.
 import { useState, type ReactNode } from "react";
 import { Link, useNavigate } from "@tanstack/react-router";
 import { AlertCircle, MailCheck } from "lucide-react";
@@ -38,7 +39,7 @@ function NotFound({ signedIn }: { signedIn: boolean }) {
         </CardContent>
         <CardFooter>
           <Button asChild variant="outline">
-            {signedIn ? <Link to="/">Go to Dashboard</Link> : <a href="/auth/signin">Sign In</a>}
+            {signedIn ? <Link to="/">Go to the dashboard</Link> : <a href="/auth/signin">Sign In</a>}
           </Button>
         </CardFooter>
       </Card>
@@ -50,7 +51,7 @@ export function AcceptInvitePage({ id }: { id: string | undefined }) {
   const { data: me, isPending: meLoading } = useMe();
   const navigate = useNavigate();
   const utils = trpc.useUtils();
-  const [failure, setFailure] = useState<string | null>(null);
+  const [failure, setFailure] = useState<{ title: string | null; message: string } | null>(null);
   const invite = trpc.invites.get.useQuery({ id: id ?? "" }, { enabled: !!id, retry: false });
 
   const accept = trpc.invites.accept.useMutation({
@@ -64,19 +65,19 @@ export function AcceptInvitePage({ id }: { id: string | undefined }) {
       await navigate({ to: can(accessIn(me, null), "teams.page") ? "/teams" : "/" });
     },
     onError(error) {
-      setFailure(error.message);
-      // A refusal in the spec's words ('This invitation was sent to a different email address', ...)
-      // is the title; anything unexpected is 'Failed to add you to the team' with the reason.
+      // Shown once, on the page (no toast repeating it). A refusal in the spec's words ('This
+      // invitation was sent to a different email address', ...) stands alone; anything unexpected is
+      // 'Failed to add you to the team' with the reason.
       const refused = error.data && error.data.httpStatus >= 400 && error.data.httpStatus < 500;
-      if (refused) toast.error(error.message);
-      else toast.error(TEAM_MSG.failedToJoinTeam, { description: error.message });
+      setFailure({ title: refused ? null : TEAM_MSG.failedToJoinTeam, message: error.message });
     },
   });
   const signOut = trpc.auth.signOut.useMutation({
     onSuccess() {
       clearWorkspaceSelection();
-      // A full load drops every cached answer of the previous account.
-      window.location.assign(withRedirect("/auth/signin", id ?? ""));
+      // Back to this invitation, signed out: it offers Sign In and Sign Up, both returning here to
+      // accept. A full load drops every cached answer of the previous account.
+      window.location.assign(acceptInvitePath(id ?? ""));
     },
     onError() {
       toast.error("Error logging out", { description: "Please try again" });
@@ -130,16 +131,17 @@ export function AcceptInvitePage({ id }: { id: string | undefined }) {
             <Alert variant="destructive">
               <AlertCircle aria-hidden="true" />
               <AlertTitle>{MSG.inviteWrongEmail}</AlertTitle>
-              <AlertDescription>
-                You are signed in as {displayName(me.profile.fullName, me.user.email)} ({me.user.email}). Sign out, then sign in with the
-                invited address.
+              <AlertDescription className="wrap-anywhere">
+                You are signed in as {displayName(me.profile.fullName, me.user.email)} ({me.user.email}). To accept it, sign out and continue
+                with the invited address; or go to the dashboard and keep working as you are.
               </AlertDescription>
             </Alert>
           )}
           {failure && (
             <Alert variant="destructive" data-testid="accept-invite-error">
               <AlertCircle aria-hidden="true" />
-              <AlertDescription>{failure}</AlertDescription>
+              {failure.title && <AlertTitle>{failure.title}</AlertTitle>}
+              <AlertDescription>{failure.message}</AlertDescription>
             </Alert>
           )}
         </CardContent>
@@ -160,9 +162,14 @@ export function AcceptInvitePage({ id }: { id: string | undefined }) {
             </Button>
           )}
           {me && summary.emailMatches === false && (
-            <Button variant="outline" onClick={() => signOut.mutate()} disabled={signOut.isPending}>
-              {signOut.isPending ? "Logging out..." : "Sign out"}
-            </Button>
+            <>
+              <Button onClick={() => signOut.mutate()} disabled={signOut.isPending}>
+                {signOut.isPending ? "Logging out..." : "Sign out and continue"}
+              </Button>
+              <Button asChild variant="outline">
+                <Link to="/">Go to the dashboard</Link>
+              </Button>
+            </>
           )}
         </CardFooter>
       </Card>

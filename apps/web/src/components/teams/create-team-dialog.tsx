@@ -1,14 +1,15 @@
 // The Create New Team dialog of spec 2: 'Team Name', who is signed in and their role, the organization
 // the team is created in, Cancel and 'Create Team' ('Creating...'). Create Team is disabled while the
 // name is empty, when not signed in, without the right to create teams or without an active
-// organization (spec 5). Failures show in an inline destructive alert and the toast 'Error creating team'.
+// organization (spec 5). A failure is told once, in the dialog: under the name when it is about the
+// name, otherwise in the inline destructive alert 'Error creating team' (never also in a toast).
 import { useEffect, useState } from "react";
 import { useForm } from "react-hook-form";
 import { zodResolver } from "@hookform/resolvers/zod";
 import { AlertCircle } from "lucide-react";
 import { toast } from "sonner";
 import { displayName, MSG, TEAM_MSG, teamNameForm, type TeamNameForm, can, grantedByOrganization } from "@promptly/shared";
-import { Alert, AlertDescription } from "@/components/ui/alert";
+import { Alert, AlertDescription, AlertTitle } from "@/components/ui/alert";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from "@/components/ui/dialog";
@@ -62,8 +63,7 @@ export function CreateTeamDialog({ open, onOpenChange, onCreated }: CreateTeamDi
       const message = status < 500 ? error.message || TEAM_MSG.failedToCreateTeam : TEAM_MSG.unexpectedError;
       const fields = serverFieldErrors(error);
       if (fields.name) setError("name", { message: fields.name });
-      setFailure(message);
-      toast.error(TEAM_MSG.errorCreatingTeam, { description: message });
+      else setFailure(message);
     },
   });
 
@@ -106,6 +106,7 @@ export function CreateTeamDialog({ open, onOpenChange, onCreated }: CreateTeamDi
         {failure && (
           <Alert variant="destructive" data-testid="create-team-error">
             <AlertCircle aria-hidden="true" />
+            <AlertTitle>{TEAM_MSG.errorCreatingTeam}</AlertTitle>
             <AlertDescription>{failure}</AlertDescription>
           </Alert>
         )}

@@ -35,14 +35,12 @@ export function InvitePanel({ teamId, teamName, onClose }: { teamId: string; tea
       reset({ email: "", role: watch("role") });
     },
     onError(error) {
+      // Once: under the email when it is about the address (invalid, or already a member: spec 8's
+      // 'Failed to add team member: ' with the reason), otherwise in a toast.
       const fields = serverFieldErrors(error);
-      if (fields.email) setError("email", { message: fields.email });
-      if (error.data?.code === "CONFLICT") {
-        setError("email", { message: error.message });
-        toast.error(`${TEAM_MSG.failedToAddTeamMember}${error.message}`);
-        return;
-      }
-      toast.error(TEAM_MSG.failedToCreateInvite, { description: error.message });
+      if (error.data?.code === "CONFLICT") setError("email", { message: `${TEAM_MSG.failedToAddTeamMember}${error.message}` });
+      else if (fields.email) setError("email", { message: fields.email });
+      else toast.error(TEAM_MSG.failedToCreateInvite, { description: error.message });
     },
   });
 

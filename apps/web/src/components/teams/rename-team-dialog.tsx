@@ -33,9 +33,10 @@ export function RenameTeamDialog({ team, open, onOpenChange }: { team: Team; ope
       onOpenChange(false);
     },
     onError(error) {
+      // Once: under the name when it is about the name, otherwise in a toast.
       const fields = serverFieldErrors(error);
       if (fields.name) setError("name", { message: fields.name });
-      toast.error(TEAM_MSG.errorUpdatingTeam, { description: error.message });
+      else toast.error(TEAM_MSG.errorUpdatingTeam, { description: error.message });
     },
   });
   const busy = rename.isPending;

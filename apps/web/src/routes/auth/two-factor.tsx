@@ -2,13 +2,12 @@
 // a code from the authenticator app, or a one-time recovery code. It can call nothing else meanwhile.
 import { useState, type FormEvent } from "react";
 import { Link, createRoute } from "@tanstack/react-router";
-import { toast } from "sonner";
 import { MSG, safeRedirectPath } from "@promptly/shared";
 import { AuthCard } from "@/components/auth/auth-card";
 import { describeFailure } from "@/components/auth/auth-errors";
 import { useFinishSignIn } from "@/components/auth/use-finish-sign-in";
 import { TotpCodeInput, isTotpCode } from "@/components/auth/totp-code-input";
-import { Alert, AlertDescription } from "@/components/ui/alert";
+import { Alert, AlertDescription, AlertTitle } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
@@ -29,7 +28,8 @@ function TwoFactorPage() {
   const finishSignIn = useFinishSignIn();
   const [useRecovery, setUseRecovery] = useState(false);
   const [code, setCode] = useState("");
-  const [error, setError] = useState<string | null>(null);
+  // Told once, on the card: a code that is not 6 digits gets the spec's title with its hint.
+  const [error, setError] = useState<{ title?: string; message: string } | null>(null);
   const verifyCode = trpc.auth.verifyTwoFactor.useMutation();
   const verifyRecovery = trpc.auth.verifyRecoveryCode.useMutation();
   const busy = verifyCode.isPending || verifyRecovery.isPending;
@@ -39,18 +39,17 @@ function TwoFactorPage() {
     setError(null);
     const value = code.trim();
     if (!useRecovery && !isTotpCode(value)) {
-      setError(MSG.enterSixDigitCode);
-      toast.error(MSG.invalidVerificationCode, { description: MSG.enterSixDigitCode });
+      setError({ title: MSG.invalidVerificationCode, message: MSG.enterSixDigitCode });
       return;
     }
+    let result;
     try {
-      if (useRecovery) await verifyRecovery.mutateAsync({ code: value });
-      else await verifyCode.mutateAsync({ code: value });
+      result = useRecovery ? await verifyRecovery.mutateAsync({ code: value }) : await verifyCode.mutateAsync({ code: value });
     } catch (failure) {
-      setError(describeFailure(failure).message);
+      setError({ message: describeFailure(failure).message });
       return;
     }
-    await finishSignIn({ status: "signed_in", redirectTo: null }, redirect);
+    await finishSignIn(result, redirect);
   }
 
   function switchMode() {
@@ -72,7 +71,8 @@ function TwoFactorPage() {
       <form onSubmit={submit} className="grid gap-4" noValidate>
         {error && (
           <Alert variant="destructive">
-            <AlertDescription>{error}</AlertDescription>
+            {error.title && <AlertTitle>{error.title}</AlertTitle>}
+            <AlertDescription>{error.message}</AlertDescription>
           </Alert>
         )}
         {useRecovery ? (

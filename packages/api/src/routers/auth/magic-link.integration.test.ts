@@ -26,7 +26,7 @@ describe("magic links", () => {
     const account = await registeredAccount(h);
     const token = await magicLink(account.email);
     const client = h.client();
-    expect(await client.api.auth.signInWithMagicLink({ token })).toEqual({ status: "signed_in", redirectTo: null });
+    expect(await client.api.auth.signInWithMagicLink({ token })).toEqual({ status: "signed_in", redirectTo: null, firstSignIn: true });
     expect((await client.api.auth.me())?.user.email).toBe(account.email);
     const event = await h.database.db.loginEvent.findFirstOrThrow({ where: { userId: account.id } });
     expect(event.method).toBe("magic_link");
@@ -67,6 +67,13 @@ describe("magic links", () => {
     expect(results.filter((r) => r.code === "BAD_REQUEST")).toHaveLength(2);
   });
 
+  it("tell the first sign-in of an account from a later one, whichever way the earlier one was made", async () => {
+    const account = await registeredAccount(h);
+    expect(await h.client().api.auth.signInWithMagicLink({ token: await magicLink(account.email) })).toMatchObject({ firstSignIn: true });
+    expect(await h.client().api.auth.signInWithMagicLink({ token: await magicLink(account.email) })).toMatchObject({ firstSignIn: false });
+    expect(await h.client().api.auth.signIn({ email: account.email, password: PASSWORD })).toMatchObject({ firstSignIn: false });
+  });
+
   it("answer an unknown address the same way, without mail and without creating an account", async () => {
     const email = uniqueEmail("stranger");
     const users = await h.database.db.user.count();
@@ -83,7 +90,7 @@ describe("magic links", () => {
   ])("carry the redirect %s only as a same-origin path (%s)", async (redirectTo, expected) => {
     const account = await registeredAccount(h);
     const token = await magicLink(account.email, redirectTo);
-    expect(await h.client().api.auth.signInWithMagicLink({ token })).toEqual({ status: "signed_in", redirectTo: expected });
+    expect(await h.client().api.auth.signInWithMagicLink({ token })).toEqual({ status: "signed_in", redirectTo: expected, firstSignIn: true });
   });
 
   it("confirm an unconfirmed address, and end the password set before anyone proved the inbox", async () => {

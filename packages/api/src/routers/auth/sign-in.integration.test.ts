@@ -34,7 +34,7 @@ describe("signing in with a password", () => {
   it("starts a session with an httpOnly, SameSite=Lax cookie whose id is stored only as a hash", async () => {
     const account = await registeredAccount(h);
     const { api, setCookies } = rawCaller(false);
-    expect(await api.auth.signIn({ email: account.email, password: PASSWORD })).toEqual({ status: "signed_in", redirectTo: null });
+    expect(await api.auth.signIn({ email: account.email, password: PASSWORD })).toEqual({ status: "signed_in", redirectTo: null, firstSignIn: true });
     expect(setCookies).toHaveLength(1);
     const cookie = setCookies[0]!;
     expect(cookie).toMatch(/^promptly_session=[a-z0-9]{20,};/);
@@ -127,6 +127,7 @@ describe("signing in with a password", () => {
     expect(await h.client().api.auth.signIn({ email: account.email, password: PASSWORD, redirectTo })).toEqual({
       status: "signed_in",
       redirectTo: expected,
+      firstSignIn: true,
     });
   });
 
@@ -138,6 +139,36 @@ describe("signing in with a password", () => {
     expect(client.cookies.get("promptly_session")).not.toBe(first);
     expect(await h.database.db.session.count({ where: { userId: account.id } })).toBe(1);
     expect(await h.database.db.session.count({ where: { id: hashToken(first!) } })).toBe(0);
+  });
+});
+
+describe("the first sign-in of an account (the greeting: 'Welcome!' or 'Welcome back!')", () => {
+  it("is first once: the next sign-in, from any browser, is not", async () => {
+    const account = await registeredAccount(h);
+    expect(await h.client().api.auth.signIn({ email: account.email, password: PASSWORD })).toMatchObject({ firstSignIn: true });
+    expect(await h.client().api.auth.signIn({ email: account.email, password: PASSWORD })).toMatchObject({ firstSignIn: false });
+    expect(await h.client().api.auth.signIn({ email: account.email, password: PASSWORD })).toMatchObject({ firstSignIn: false });
+  });
+
+  it("is not used up by a refused sign-in", async () => {
+    const account = await registeredAccount(h);
+    expect((await outcome(h.client().api.auth.signIn({ email: account.email, password: "wrong-password" }))).code).toBe("BAD_REQUEST");
+    expect(await h.client().api.auth.signIn({ email: account.email, password: PASSWORD })).toMatchObject({ firstSignIn: true });
+  });
+
+  it("goes to exactly one of two sign-ins at the same moment", async () => {
+    const account = await registeredAccount(h);
+    const results = await Promise.all([0, 1].map(() => h.client().api.auth.signIn({ email: account.email, password: PASSWORD })));
+    expect(results.map((result) => result.status === "signed_in" && result.firstSignIn).sort()).toEqual([false, true]);
+  });
+
+  it("waits for the second factor: the password step of a two-factor account carries no greeting", async () => {
+    const account = await registeredAccount(h);
+    await h.database.db.twoFactor.create({ data: { userId: account.id, secretEncrypted: "x", enabledAt: new Date() } });
+    const answer = await h.client().api.auth.signIn({ email: account.email, password: PASSWORD });
+    expect(answer).not.toHaveProperty("firstSignIn");
+    // Nothing was recorded, so the first completed sign-in is still to come.
+    expect((await h.database.db.user.findUniqueOrThrow({ where: { id: account.id } })).lastSignInAt).toBeNull();
   });
 });
 

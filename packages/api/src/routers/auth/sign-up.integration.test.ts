@@ -91,7 +91,7 @@ describe("signing up", () => {
     // Confirmed in the browser that signed up: no password needed.
     expect(await browser.api.auth.verifyEmail({ token: link.token })).toEqual({ ok: true, redirectTo: null });
     expect((await h.database.db.user.findUniqueOrThrow({ where: { email } })).emailVerifiedAt).not.toBeNull();
-    expect(await client.api.auth.signIn({ email, password: PASSWORD })).toEqual({ status: "signed_in", redirectTo: null });
+    expect(await client.api.auth.signIn({ email, password: PASSWORD })).toEqual({ status: "signed_in", redirectTo: null, firstSignIn: true });
     expect((await client.api.auth.me())?.user.email).toBe(email);
   });
 
@@ -217,7 +217,7 @@ describe("account pre-hijacking: a link confirmed away from the browser that ask
     await owner.api.auth.resetPassword({ token: linkOf(reset).token, password: "owner-password" });
     expect((await h.database.db.user.findUniqueOrThrow({ where: { email } })).emailVerifiedAt).not.toBeNull();
     expect(await outcome(h.client().api.auth.signIn({ email, password: "attacker-password" }))).toMatchObject({ code: "BAD_REQUEST" });
-    expect(await h.client().api.auth.signIn({ email, password: "owner-password" })).toEqual({ status: "signed_in", redirectTo: null });
+    expect(await h.client().api.auth.signIn({ email, password: "owner-password" })).toEqual({ status: "signed_in", redirectTo: null, firstSignIn: true });
   });
 
   it("a browser keeps its mark: links it asked for earlier still need no password", async () => {

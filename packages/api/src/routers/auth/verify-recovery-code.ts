@@ -3,14 +3,14 @@ import { sessionProcedure } from "../../procedures.ts";
 import { completeTwoFactorSignIn } from "../../services/two-factor.ts";
 import { setSessionCookie } from "../../auth/cookies.ts";
 import { clientOf } from "../../request.ts";
-import { twoFactorSignInOutput } from "./verify-two-factor.ts";
+import { twoFactorSignInOutput } from "./outputs.ts";
 
 /** The second sign-in step with a one-time recovery code instead of the authenticator. */
 export const verifyRecoveryCode = sessionProcedure
   .input(recoveryCodeInput)
   .output(twoFactorSignInOutput)
   .mutation(async ({ ctx, input }) => {
-    const sessionId = await completeTwoFactorSignIn(ctx, clientOf(ctx.req), ctx.session, { kind: "recovery", code: input.code });
+    const { sessionId, firstSignIn } = await completeTwoFactorSignIn(ctx, clientOf(ctx.req), ctx.session, { kind: "recovery", code: input.code });
     if (sessionId) setSessionCookie(ctx, ctx.req, sessionId);
-    return { status: "signed_in" as const };
+    return { status: "signed_in" as const, firstSignIn };
   });

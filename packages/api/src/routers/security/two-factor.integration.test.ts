@@ -190,7 +190,7 @@ describe("the second sign-in step", () => {
     // A sign-in is recorded only once the second factor is proven.
     expect(await h.database.db.loginEvent.count({ where: { userId: account.id } })).toBe(eventsBefore);
     const waitingCookie = client.cookies.get(SESSION_COOKIE_NAME)!;
-    expect(await client.api.auth.verifyTwoFactor({ code: totp(h, secret) })).toEqual({ status: "signed_in" });
+    expect(await client.api.auth.verifyTwoFactor({ code: totp(h, secret) })).toMatchObject({ status: "signed_in" });
     expect((await client.api.auth.me())?.user.email).toBe(account.email);
     // The complete session has a new id: the waiting session's cookie is worth nothing now.
     expect(client.cookies.get(SESSION_COOKIE_NAME)).not.toBe(waitingCookie);
@@ -200,6 +200,16 @@ describe("the second sign-in step", () => {
     expect((await outcome(stale.api.profile.get())).code).toBe("UNAUTHORIZED");
     expect(await h.database.db.loginEvent.count({ where: { userId: account.id } })).toBe(eventsBefore + 1);
     expect((await client.api.security.overview()).recentLogins[0]).toMatchObject({ method: "password" });
+  });
+
+  it("tells the code step whether the sign-in is the account's first completed one", async () => {
+    const { account, secret } = await withTwoFactor();
+    // The harness's session that turned two-factor on is not a recorded sign-in, so this is the first.
+    const first = await pendingSignIn(account);
+    expect(await first.api.auth.verifyTwoFactor({ code: totp(h, secret) })).toEqual({ status: "signed_in", firstSignIn: true });
+    nextStep(h);
+    const again = await pendingSignIn(account);
+    expect(await again.api.auth.verifyTwoFactor({ code: totp(h, secret) })).toEqual({ status: "signed_in", firstSignIn: false });
   });
 
   it("completes nothing when the waiting session ended meanwhile (signed out, or completed by a parallel code)", async () => {
@@ -231,7 +241,7 @@ describe("the second sign-in step", () => {
     const { account, recoveryCodes } = await withTwoFactor();
     const code = recoveryCodes[3]!;
     const first = await pendingSignIn(account);
-    expect(await first.api.auth.verifyRecoveryCode({ code: ` ${code.toUpperCase().replace("-", "")} ` })).toEqual({ status: "signed_in" });
+    expect(await first.api.auth.verifyRecoveryCode({ code: ` ${code.toUpperCase().replace("-", "")} ` })).toMatchObject({ status: "signed_in" });
     expect(await first.api.auth.me()).not.toBeNull();
     const second = await pendingSignIn(account);
     expect(await outcome(second.api.auth.verifyRecoveryCode({ code }))).toEqual({ code: "BAD_REQUEST", message: SETTINGS_MSG.invalidRecoveryCode });

@@ -132,8 +132,7 @@ function NewPromptForm({ teams, initialTeamId }: { teams: Team[]; initialTeamId:
           fields.name = error.message;
           void utils.prompts.nameAvailable.invalidate();
         }
-        refusal.refuse(fields);
-        toast.error(error.message);
+        refusal.refuseFromServer(fields, error.message, FORM_FIELDS);
       },
     });
   };

@@ -85,8 +85,7 @@ function NewVersionForm({ prompt }: { prompt: Prompt }) {
         void navigate({ to: "/prompts/$promptId", params: { promptId: prompt.id }, ignoreBlocker: true });
       },
       onError(error) {
-        refusal.refuse(serverFieldErrors(error));
-        toast.error(error.message);
+        refusal.refuseFromServer(serverFieldErrors(error), error.message, FORM_FIELDS);
       },
     });
   };

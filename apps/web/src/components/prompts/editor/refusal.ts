@@ -10,7 +10,14 @@ export function useRefusal(values: FieldValues) {
   /** Remembers the messages with the values they were about (those of the render that saved). */
   const refuse = (messages: Record<string, string | undefined>) => setRefusal({ messages, values });
   return {
-    refuse,
+    /**
+     * A server's refusal, told once: under the form's fields it names, or, when it names none of
+     * them, its message in a toast.
+     */
+    refuseFromServer(fields: Record<string, string | undefined>, message: string, formFields: readonly string[]) {
+      refuse(fields);
+      if (!formFields.some((field) => fields[field])) toast.error(message);
+    },
     message: (field: string) => (refusal && refusal.values[field] === values[field] ? refusal.messages[field] : undefined),
     /**
      * Checks a save's input with the procedure's own schema before sending it: false (and the messages

@@ -6,10 +6,10 @@ import { Alert, AlertDescription, AlertTitle } from "@/components/ui/alert";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Skeleton } from "@/components/ui/skeleton";
+import { formatDateTime } from "@/lib/dates";
 import { trpc } from "@/lib/trpc";
 import type { PromptDetail, VersionHistoryItem } from "./types.ts";
 import { authorName } from "../author.ts";
-import { formatDate } from "./version-body.ts";
 
 export function HistoryTab({ prompt }: { prompt: PromptDetail }) {
   const history = trpc.promptVersions.list.useInfiniteQuery(
@@ -80,7 +80,7 @@ function HistoryRow({ item, prompt }: { item: VersionHistoryItem; prompt: Prompt
       </div>
       <p className="text-sm break-words">{item.commitMessage || <span className="text-muted-foreground">No commit message</span>}</p>
       <p className="text-xs text-muted-foreground">
-        {authorName(item.author)} · <time dateTime={item.createdAt.toISOString()}>{formatDate(item.createdAt)}</time>
+        {authorName(item.author)} · <time dateTime={item.createdAt.toISOString()}>{formatDateTime(item.createdAt)}</time>
       </p>
     </li>
   );

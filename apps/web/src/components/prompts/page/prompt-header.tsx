@@ -4,12 +4,12 @@ import { Archive, Users } from "lucide-react";
 import { PROMPT_MSG, PROMPT_VISIBILITY_LABELS, versionLabel } from "@promptly/shared";
 import { Alert, AlertTitle } from "@/components/ui/alert";
 import { Badge } from "@/components/ui/badge";
+import { formatDateTime } from "@/lib/dates";
 import { BookmarkButton } from "../bookmark-button.tsx";
 import { CopyButton } from "./copy-button.tsx";
 import { PromptRating } from "./prompt-rating.tsx";
 import type { PromptDetail } from "./types.ts";
 import { authorName } from "../author.ts";
-import { formatDate } from "./version-body.ts";
 
 export function PromptHeader({ prompt }: { prompt: PromptDetail }) {
   return (
@@ -44,7 +44,7 @@ export function PromptHeader({ prompt }: { prompt: PromptDetail }) {
           {PROMPT_VISIBILITY_LABELS[prompt.visibility]}
         </Badge>
         <span className="text-muted-foreground">
-          By {authorName(prompt.author)} · Updated <time dateTime={prompt.updatedAt.toISOString()}>{formatDate(prompt.updatedAt)}</time>
+          By {authorName(prompt.author)} · Updated <time dateTime={prompt.updatedAt.toISOString()}>{formatDateTime(prompt.updatedAt)}</time>
         </span>
       </div>
       {prompt.labels.length > 0 && (

@@ -1,11 +1,12 @@
 // The Template tab: the shown version's template (or messages by role), model, config and variable contract.
 import { effectiveContract } from "@promptly/shared";
+import { formatDateTime } from "@/lib/dates";
 import { ChatMessages } from "./chat-messages.tsx";
 import { HighlightedTemplate } from "./highlighted-template.tsx";
 import type { PromptVersion } from "./types.ts";
 import { VariableTable } from "./variable-table.tsx";
 import { authorName } from "../author.ts";
-import { formatDate, prettyJson, versionBody } from "./version-body.ts";
+import { prettyJson, versionBody } from "./version-body.ts";
 
 const sectionTitle = "text-base font-semibold";
 
@@ -15,7 +16,7 @@ export function TemplateTab({ version }: { version: PromptVersion }) {
     <div className="grid min-w-0 gap-6">
       <p className="text-sm text-muted-foreground">
         {version.commitMessage || "No commit message"} · {authorName(version.author)} ·{" "}
-        <time dateTime={version.createdAt.toISOString()}>{formatDate(version.createdAt)}</time>
+        <time dateTime={version.createdAt.toISOString()}>{formatDateTime(version.createdAt)}</time>
       </p>
       <section className="grid min-w-0 gap-2">
         <h2 className={sectionTitle}>{body.type === "chat" ? "Messages" : "Template"}</h2>

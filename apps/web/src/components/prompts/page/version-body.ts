@@ -10,6 +10,3 @@ export function versionBody(version: PromptVersion): PromptVersionBody {
 
 export const prettyJson = (value: unknown) => JSON.stringify(value, null, 2) ?? "";
 
-
-const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "short" });
-export const formatDate = (date: Date) => dateFormat.format(date);
