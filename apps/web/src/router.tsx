@@ -37,4 +37,8 @@ declare module "@tanstack/react-router" {
   interface Register {
     router: typeof router;
   }
+  interface StaticDataRouteOption {
+    /** The page shows a failed organization list itself, so the header does not toast it as well. */
+    showsOrganizationsFailure?: boolean;
+  }
 }

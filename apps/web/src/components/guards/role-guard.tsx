@@ -75,8 +75,9 @@ export function TeamsPageGuard({ children }: { children: ReactNode }) {
   // Administrators and super users need no organization to decide; others wait for the organization list.
   // Signed out (e.g. while logging out) decides nothing: the protected area's guard handles it.
   const decided = !isPending && !!me && (allowedAnyway || !organizationsLoading);
-  // Without the organization list, an organization admin's right cannot be known: a failure, not a denial.
-  const unknown = decided && !allowedAnyway && organizationsError;
+  // Without the organization list, an organization admin's right cannot be known (a failure, not a
+  // denial), and the page, which shows the active organization's teams, has nothing true to show.
+  const unknown = decided && organizationsError;
   const allowed = decided && can(accessIn(caller, activeOrganization), "teams.page");
   const denied = decided && !allowed && !unknown;
 

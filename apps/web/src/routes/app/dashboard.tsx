@@ -15,6 +15,8 @@ const dashboardAt = (path: DashboardPath) =>
   createRoute({
     getParentRoute: () => appLayoutRoute,
     path,
+    // The page says itself when the organizations fail to load (no toast repeats it).
+    staticData: { showsOrganizationsFailure: true },
     loader: async () => {
       await loadDashboardPage();
     },

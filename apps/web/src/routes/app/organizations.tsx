@@ -11,6 +11,8 @@ const OrganizationsPage = lazyRouteComponent(() => import("@/components/organiza
 export const organizationsRoute = createRoute({
   getParentRoute: () => appLayoutRoute,
   path: "/organizations",
+  // The page says itself when the organizations fail to load (no toast repeats it).
+  staticData: { showsOrganizationsFailure: true },
   loader: async () => {
     const me = await api.auth.me.ensureData();
     // A failed list shows on the page itself, not as the application's error screen.

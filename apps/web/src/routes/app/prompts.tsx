@@ -28,6 +28,8 @@ const listSearch = z.object({
 export const promptsRoute = createRoute({
   getParentRoute: () => appLayoutRoute,
   path: "/prompts",
+  // The page says itself when the organizations fail to load (no toast repeats it).
+  staticData: { showsOrganizationsFailure: true },
   validateSearch: listSearch,
   loader: () => loadWorkspace(),
   component: () => (
@@ -40,6 +42,8 @@ export const promptsRoute = createRoute({
 export const bookmarksRoute = createRoute({
   getParentRoute: () => appLayoutRoute,
   path: "/bookmarks",
+  // The page says itself when the organizations fail to load (no toast repeats it).
+  staticData: { showsOrganizationsFailure: true },
   validateSearch: listSearch,
   loader: () => loadWorkspace(),
   component: () => (
@@ -53,6 +57,8 @@ export const bookmarksRoute = createRoute({
 export const newPromptRoute = createRoute({
   getParentRoute: () => appLayoutRoute,
   path: "/prompts/new",
+  // The page says itself when the organizations fail to load (no toast repeats it).
+  staticData: { showsOrganizationsFailure: true },
   validateSearch: z.object({ teamId: z.string().optional().catch(undefined) }),
   loader: () => loadWorkspace(),
   component: () => <PromptEditorPage />,

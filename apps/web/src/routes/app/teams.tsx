@@ -9,6 +9,8 @@ const TeamsPage = lazyRouteComponent(() => import("@/components/teams/teams-page
 export const teamsRoute = createRoute({
   getParentRoute: () => appLayoutRoute,
   path: "/teams",
+  // The page says itself when the organizations fail to load (no toast repeats it).
+  staticData: { showsOrganizationsFailure: true },
   loader: () => loadWorkspace({ teamDetails: true }),
   component: () => (
     <TeamsPageGuard>
