@@ -189,13 +189,14 @@ test("Ctrl+B collapses the sidebar and the state survives a reload", async ({ pa
   await expect(sidebar(page)).toHaveAttribute("data-state", "expanded");
 });
 
-test("at 375 px the sidebar opens as a sheet, and the search box is hidden", async ({ page }) => {
+test("at 375 px the sidebar opens as a sheet, and the search box waits behind its icon", async ({ page }) => {
   await page.setViewportSize({ width: 375, height: 740 });
   await signInAs(page, "administrator");
   await page.goto("/");
   await expect(page.getByRole("heading", { level: 1, name: "Dashboard" })).toBeVisible();
   await expect(sidebar(page)).toHaveCount(0);
-  await expect(page.getByPlaceholder("Search prompts...")).toHaveCount(0);
+  await expect(page.getByPlaceholder("Search prompts...")).toBeHidden();
+  await expect(page.getByRole("banner").getByRole("button", { name: "Search prompts" })).toBeVisible();
 
   await page.getByRole("button", { name: "Toggle sidebar" }).click();
   const sheet = page.getByRole("dialog", { name: "Sidebar" });

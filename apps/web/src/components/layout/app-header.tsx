@@ -1,6 +1,7 @@
 // The main header of spec 2: sidebar toggle, organization switcher (more than one organization or a
 // super user), team selector, 'Search prompts...' (desktop only), 'New Prompt' (who can create
-// prompts) and the user menu.
+// prompts) and the user menu. Below 1024 px (Tailwind's `lg`, the header's one breakpoint) it
+// collapses: search behind an icon, 'New Prompt' an icon, the switchers compact; they share the room.
 import { can } from "@promptly/shared";
 import { Link } from "@tanstack/react-router";
 import { PanelLeft, Plus } from "lucide-react";
@@ -26,7 +27,7 @@ export function AppHeader() {
   const showNewPrompt = can(accessIn(me, activeOrganization, activeTeam), "prompt.write");
 
   return (
-    <header className="sticky top-0 z-30 flex h-14 shrink-0 items-center gap-2 border-b border-border bg-background/95 px-3 backdrop-blur md:px-4">
+    <header className="sticky top-0 z-30 flex h-14 shrink-0 items-center gap-1 border-b border-border bg-background/95 px-2 backdrop-blur sm:gap-2 md:px-4">
       <Button
         variant="ghost"
         size="icon"
@@ -37,23 +38,24 @@ export function AppHeader() {
       >
         <PanelLeft aria-hidden="true" />
       </Button>
-      <div className="flex min-w-0 items-center gap-2">
+      {/* The switchers take the room the other controls leave, up to 20rem each. */}
+      <div className="flex min-w-0 flex-1 items-center gap-1 sm:gap-2">
         {showOrganizationSwitcher && (
-          <div data-testid="organization-switcher-slot" className="min-w-0">
+          <div data-testid="organization-switcher-slot" className="min-w-0 max-w-80 flex-1">
             <OrganizationSwitcher />
           </div>
         )}
-        <div data-testid="team-selector-slot" className="min-w-0">
+        <div data-testid="team-selector-slot" className="min-w-0 max-w-80 flex-1">
           <TeamSelector />
         </div>
       </div>
-      <div className="ml-auto flex items-center gap-2">
-        {!isMobile && <HeaderSearch />}
+      <div className="flex shrink-0 items-center gap-1 sm:gap-2">
+        <HeaderSearch />
         {showNewPrompt && (
-          <Button size={isMobile ? "icon" : "default"} aria-label={isMobile ? "New Prompt" : undefined} asChild>
+          <Button className="max-lg:w-9 max-lg:px-0" asChild>
             <Link to="/prompts/new" search={{ teamId: activeTeam?.id }}>
               <Plus aria-hidden="true" />
-              {!isMobile && "New Prompt"}
+              <span className="max-lg:sr-only">New Prompt</span>
             </Link>
           </Button>
         )}

@@ -1,15 +1,20 @@
 // The header's switchers (organization, team): a button showing the active item that opens a
-// searchable list with a check mark on the active one, and optional actions under the list.
-import { useState, type ComponentType } from "react";
+// searchable list with a check mark on the active one, and optional actions under the list. The button
+// takes the width the header gives it (compact below 1024 px); a name it cuts short shows in full in a
+// tooltip on hover and focus, and the list never cuts names (issue 14).
+import { useRef, useState, type ComponentType } from "react";
 import { Check, ChevronsUpDown } from "lucide-react";
 import { Button } from "@/components/ui/button";
 import { Command, CommandEmpty, CommandGroup, CommandInput, CommandItem, CommandList, CommandSeparator } from "@/components/ui/command";
 import { Popover, PopoverContent, PopoverTrigger } from "@/components/ui/popover";
+import { Tooltip, TooltipContent, TooltipTrigger } from "@/components/ui/tooltip";
 import { cn } from "@/lib/utils";
 
 export interface SwitcherItem {
   id: string;
   name: string;
+  /** A second line that tells items of one name apart (an organization's slug). */
+  detail?: string;
   /** Texts the search matches, anywhere, ignoring case (the name, a slug, ...). */
   keywords: string[];
 }
@@ -34,6 +39,8 @@ export function SearchableSwitcher(props: {
   /** Read before the label by screen readers, e.g. "Team". */
   kind: string;
   label: string;
+  /** Shown under the label in the tooltip, which then opens even when the label is not cut. */
+  labelDetail?: string;
   searchPlaceholder: string;
   emptyText: string;
   heading: string;
@@ -45,26 +52,41 @@ export function SearchableSwitcher(props: {
   listClassName?: string;
 }) {
   const [open, setOpen] = useState(false);
+  const [tooltipOpen, setTooltipOpen] = useState(false);
+  const labelRef = useRef<HTMLSpanElement>(null);
   const Icon = props.icon;
+  // The tooltip only repeats what the button cannot show: a label cut short, or the detail.
+  const labelIsCut = () => !!labelRef.current && labelRef.current.scrollWidth > labelRef.current.clientWidth;
   return (
     <Popover open={open} onOpenChange={setOpen}>
-      <PopoverTrigger asChild>
-        <Button
-          variant="outline"
-          role="combobox"
-          aria-expanded={open}
-          aria-haspopup="listbox"
-          aria-label={`${props.kind}: ${props.label}`}
-          data-testid={props.testId}
-          className="w-40 justify-between md:w-52"
-        >
-          <Icon aria-hidden="true" className="text-muted-foreground" />
-          <span className="sr-only">{props.kind}: </span>
-          <span className="flex-1 truncate text-left">{props.label}</span>
-          <ChevronsUpDown aria-hidden="true" className="opacity-50" />
-        </Button>
-      </PopoverTrigger>
-      <PopoverContent className={cn("p-0", props.contentClassName)} align="start">
+      <Tooltip open={tooltipOpen && !open} onOpenChange={(next) => setTooltipOpen(next && (!!props.labelDetail || labelIsCut()))}>
+        <PopoverTrigger asChild>
+          <TooltipTrigger asChild>
+            <Button
+              variant="outline"
+              role="combobox"
+              aria-expanded={open}
+              aria-haspopup="listbox"
+              aria-label={`${props.kind}: ${props.label}`}
+              data-testid={props.testId}
+              className="w-full justify-between gap-1.5 px-2 lg:gap-2 lg:px-3"
+            >
+              <Icon aria-hidden="true" className="text-muted-foreground" />
+              <span className="sr-only">{props.kind}: </span>
+              <span ref={labelRef} className="min-w-0 flex-1 truncate text-left">
+                {props.label}
+              </span>
+              {/* Below 1024 px the chevron gives its room to the name. */}
+              <ChevronsUpDown aria-hidden="true" className="hidden opacity-50 lg:block" />
+            </Button>
+          </TooltipTrigger>
+        </PopoverTrigger>
+        <TooltipContent side="bottom" align="start" className="max-w-[min(20rem,calc(100vw-1rem))] wrap-anywhere">
+          <span className="block">{props.label}</span>
+          {props.labelDetail && <span className="block font-mono opacity-80">{props.labelDetail}</span>}
+        </TooltipContent>
+      </Tooltip>
+      <PopoverContent className={cn("max-w-[calc(100vw-1rem)] p-0", props.contentClassName)} align="start">
         <Command filter={matchKeywords}>
           <CommandInput placeholder={props.searchPlaceholder} aria-label={props.searchPlaceholder.replace(/\.+$/, "")} />
           <CommandList className={props.listClassName}>
@@ -84,7 +106,11 @@ export function SearchableSwitcher(props: {
                         setOpen(false);
                       }}
                     >
-                      <span className="truncate">{item.name}</span>
+                      {/* Names wrap rather than being cut, so similar ones can be told apart. */}
+                      <span className="min-w-0 flex-1 wrap-anywhere">
+                        <span className="block">{item.name}</span>
+                        {item.detail && <span className="block font-mono text-xs text-muted-foreground">{item.detail}</span>}
+                      </span>
                       <Check aria-hidden="true" className={cn("ml-auto", active ? "opacity-100" : "opacity-0")} />
                     </CommandItem>
                   );

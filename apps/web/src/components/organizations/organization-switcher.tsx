@@ -1,6 +1,7 @@
 // The organization switcher of spec 2 in the header: a searchable list with a check mark on the active
 // organization; super users also get 'Create New Organization' and 'Manage Organizations'. The header
-// decides whether it is shown (more than one organization, or a super user).
+// decides whether it is shown (more than one organization, or a super user). Slugs tell organizations
+// of one name apart: under each name in the list, and with the active one's name in its tooltip.
 import { useState } from "react";
 import { useNavigate } from "@tanstack/react-router";
 import { Building2, Plus, Settings } from "lucide-react";
@@ -40,14 +41,15 @@ export function OrganizationSwitcher() {
         icon={Building2}
         kind="Organization"
         label={organizationsLoading ? "Loading..." : (activeOrganization?.name ?? "No organizations")}
+        labelDetail={activeOrganization?.slug ?? undefined}
         searchPlaceholder="Search organizations..."
         emptyText="No organization found."
         heading="Organizations"
-        items={organizations.map((o) => ({ id: o.id, name: o.name, keywords: [o.name, o.slug ?? ""] }))}
+        items={organizations.map((o) => ({ id: o.id, name: o.name, detail: o.slug ?? undefined, keywords: [o.name, o.slug ?? ""] }))}
         activeId={activeOrganization?.id ?? null}
         onSelectItem={setActiveOrganizationId}
         actions={actions}
-        contentClassName="w-60"
+        contentClassName="w-72"
       />
       <CreateOrganizationDialog
         open={creating}

@@ -35,7 +35,8 @@ export function OrganizationsPage() {
   return (
     <div className="space-y-6">
       <div className="flex flex-wrap items-center gap-3">
-        <div className="min-w-0 flex-1">
+        {/* The title keeps a readable width; on a phone the buttons wrap below it. */}
+        <div className="min-w-0 flex-1 basis-60">
           <h1 className="text-2xl font-bold tracking-tight">Organizations</h1>
           <p className="text-sm text-muted-foreground">Every organization of this installation, with its members.</p>
         </div>
@@ -87,7 +88,7 @@ export function OrganizationsPage() {
               <TableBody>
                 {organizations.data.map((organization) => (
                   <TableRow key={organization.id} data-testid="organization-row">
-                    <TableCell className="max-w-64 truncate font-medium">{organization.name}</TableCell>
+                    <TableCell className="max-w-64 min-w-40 font-medium whitespace-normal wrap-anywhere">{organization.name}</TableCell>
                     <TableCell className="text-muted-foreground">{organization.slug ?? "—"}</TableCell>
                     <TableCell>{memberCountLabel(organization.memberCount)}</TableCell>
                     <TableCell>{formatDate(organization.createdAt)}</TableCell>

@@ -80,7 +80,7 @@ function PromptCard({ prompt }: { prompt: PromptCardData }) {
 /** A grid of cards. */
 export function PromptGrid({ prompts }: { prompts: PromptCardData[] }) {
   return (
-    <div className="grid gap-4 md:grid-cols-2 xl:grid-cols-3">
+    <div className="grid grid-cols-1 gap-4 md:grid-cols-2 xl:grid-cols-3">
       {prompts.map((prompt) => (
         <PromptCard key={prompt.id} prompt={prompt} />
       ))}

@@ -25,7 +25,7 @@ export function PromptPage() {
   }
   const prompt = query.data;
   return (
-    <div className="mx-auto grid w-full max-w-5xl min-w-0 gap-6">
+    <div className="mx-auto grid w-full max-w-5xl min-w-0 grid-cols-1 gap-6">
       <PromptHeader prompt={prompt} />
       <div className="flex min-w-0 flex-wrap items-end justify-between gap-3">
         <VersionSelect label="Version" prompt={prompt} value={prompt.version.version} onValueChange={(version) => setSearch({ version })} />

@@ -35,7 +35,8 @@ function BackToDashboardButton() {
 function SettingsNav() {
   return (
     <nav aria-label="Settings" className="md:w-56 md:shrink-0">
-      <ul className="flex gap-1 overflow-x-auto md:flex-col">
+      {/* Wraps on a phone rather than scrolling, so no section hides off-screen. */}
+      <ul className="flex flex-wrap gap-1 md:flex-col">
         {SETTINGS_NAV.map(({ to, label, icon: Icon }) => (
           <li key={to}>
             <Link

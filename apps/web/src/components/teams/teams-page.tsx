@@ -41,7 +41,7 @@ export function TeamsPage() {
   };
 
   return (
-    <div className="mx-auto grid w-full max-w-6xl gap-6">
+    <div className="mx-auto grid w-full max-w-6xl grid-cols-1 gap-6">
       <header className="flex flex-wrap items-center gap-3">
         <div className="min-w-0 flex-1">
           <div className="flex items-center gap-2">
@@ -50,7 +50,7 @@ export function TeamsPage() {
               <RefreshCw aria-hidden="true" className={cn(refreshing && "animate-spin")} />
             </Button>
           </div>
-          <p className="truncate text-sm text-muted-foreground" data-testid="teams-organization">
+          <p className="text-sm wrap-anywhere text-muted-foreground" data-testid="teams-organization">
             {activeOrganization ? activeOrganization.name : "No active organization"}
           </p>
         </div>
@@ -111,9 +111,9 @@ function TeamDetails({ team }: { team: Team }) {
   const invites = trpc.invites.listPending.useQuery({ teamId: team.id }, { enabled: canManage });
 
   return (
-    <section aria-labelledby="selected-team-heading" className="grid gap-4">
+    <section aria-labelledby="selected-team-heading" className="grid grid-cols-1 gap-4">
       <div className="flex flex-wrap items-center gap-2">
-        <h2 id="selected-team-heading" className="min-w-0 truncate text-xl font-semibold">
+        <h2 id="selected-team-heading" className="min-w-0 text-xl font-semibold wrap-anywhere">
           {team.name}
         </h2>
         {team.myRole && <Badge variant="secondary">Team {TEAM_ROLE_LABELS[team.myRole]}</Badge>}

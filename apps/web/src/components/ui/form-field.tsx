@@ -29,7 +29,7 @@ export function FormField({ label, error, description, id, className, labelAside
   const errorId = error ? `${controlId}-error` : undefined;
   const describedBy = [descriptionId, errorId].filter(Boolean).join(" ") || undefined;
   return (
-    <div data-slot="form-field" className={cn("grid gap-2", className)}>
+    <div data-slot="form-field" className={cn("grid grid-cols-1 gap-2", className)}>
       {labelAside ? (
         <div className="flex items-center justify-between gap-2">
           <Label htmlFor={controlId} className={cn(error && "text-destructive")}>{label}</Label>

@@ -1,11 +1,69 @@
-import type { ComponentProps } from "react";
+// Tables. One wider than its place scrolls inside its frame, never the page: the frame then takes
+// focus (keyboard users scroll it with the arrow keys), is a region named like the table, fades at the
+// edge that hides columns and says "Scroll sideways for more" (issue 14).
+import { useCallback, useId, useLayoutEffect, useRef, useState, type ComponentProps } from "react";
 import { cn } from "@/lib/utils";
 
+/** Whether the frame hides columns before (start) or after (end) what it shows. */
+function useHiddenEdges() {
+  const frame = useRef<HTMLDivElement>(null);
+  const [edges, setEdges] = useState({ start: false, end: false });
+  const measure = useCallback(() => {
+    const element = frame.current;
+    if (!element) return;
+    const start = element.scrollLeft > 1;
+    const end = element.scrollLeft + element.clientWidth < element.scrollWidth - 1;
+    setEdges((current) => (current.start === start && current.end === end ? current : { start, end }));
+  }, []);
+  useLayoutEffect(() => {
+    const element = frame.current;
+    if (!element) return;
+    measure();
+    const observer = new ResizeObserver(measure);
+    observer.observe(element);
+    if (element.firstElementChild) observer.observe(element.firstElementChild);
+    element.addEventListener("scroll", measure, { passive: true });
+    return () => {
+      observer.disconnect();
+      element.removeEventListener("scroll", measure);
+    };
+  }, [measure]);
+  return { frame, edges };
+}
+
 export function Table({ className, ...props }: ComponentProps<"table">) {
+  const { frame, edges } = useHiddenEdges();
+  const hintId = useId();
+  const scrolls = edges.start || edges.end;
   return (
-    // Focusable, so that keyboard users can scroll a table wider than the screen.
-    <div data-slot="table-container" tabIndex={0} className="relative w-full overflow-x-auto rounded-sm focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none">
-      <table data-slot="table" className={cn("w-full caption-bottom text-sm", className)} {...props} />
+    <div className="w-full">
+      <div className="relative">
+        {/* Inline-size containment: however wide the table, it never widens a grid or flex parent (nor the page). */}
+        <div
+          ref={frame}
+          data-slot="table-container"
+          role={scrolls ? "region" : undefined}
+          aria-label={scrolls ? props["aria-label"] : undefined}
+          aria-describedby={scrolls ? hintId : undefined}
+          tabIndex={scrolls ? 0 : undefined}
+          className="w-full overflow-x-auto rounded-sm [contain:inline-size] focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none"
+        >
+          <table data-slot="table" className={cn("w-full caption-bottom text-sm", className)} {...props} />
+        </div>
+        <div
+          aria-hidden="true"
+          className={cn("pointer-events-none absolute top-0 left-0 h-full w-8 bg-linear-to-r from-card to-transparent transition-opacity", edges.start ? "opacity-100" : "opacity-0")}
+        />
+        <div
+          aria-hidden="true"
+          className={cn("pointer-events-none absolute top-0 right-0 h-full w-8 bg-linear-to-l from-card to-transparent transition-opacity", edges.end ? "opacity-100" : "opacity-0")}
+        />
+      </div>
+      {scrolls && (
+        <p id={hintId} className="mt-2 text-xs text-muted-foreground">
+          Scroll sideways for more
+        </p>
+      )}
     </div>
   );
 }

@@ -15,7 +15,7 @@ export function EditorSection({ title, description, children }: EditorSectionPro
         <h2 className="leading-none font-semibold">{title}</h2>
         {description && <CardDescription>{description}</CardDescription>}
       </CardHeader>
-      <CardContent className="grid gap-4">{children}</CardContent>
+      <CardContent className="grid grid-cols-1 gap-4">{children}</CardContent>
     </Card>
   );
 }

@@ -5,7 +5,7 @@ import { Skeleton } from "@/components/ui/skeleton";
 
 export function EditorShell({ title, intro, children }: { title: string; intro: ReactNode; children: ReactNode }) {
   return (
-    <div className="mx-auto grid w-full max-w-5xl min-w-0 gap-6">
+    <div className="mx-auto grid w-full max-w-5xl min-w-0 grid-cols-1 gap-6">
       <header className="grid gap-1">
         <h1 className="text-2xl font-bold tracking-tight break-words">{title}</h1>
         <p className="text-sm text-muted-foreground">{intro}</p>

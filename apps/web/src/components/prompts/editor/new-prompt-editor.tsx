@@ -138,7 +138,7 @@ function NewPromptForm({ teams, initialTeamId }: { teams: Team[]; initialTeamId:
   };
 
   return (
-    <form noValidate aria-label="New Prompt" className="grid min-w-0 gap-6" onSubmit={submit}>
+    <form noValidate aria-label="New Prompt" className="grid min-w-0 grid-cols-1 gap-6" onSubmit={submit}>
       <UnsavedChangesGuard active={changed && !create.isSuccess} />
       <PromptDetailsFields
         details={details}

@@ -91,7 +91,7 @@ function NewVersionForm({ prompt }: { prompt: Prompt }) {
   };
 
   return (
-    <form noValidate aria-label="New version" className="grid min-w-0 gap-6" onSubmit={submit}>
+    <form noValidate aria-label="New version" className="grid min-w-0 grid-cols-1 gap-6" onSubmit={submit}>
       <UnsavedChangesGuard active={version.changed && !save.isSuccess} />
       <PromptSummary prompt={prompt} />
       <VersionFields

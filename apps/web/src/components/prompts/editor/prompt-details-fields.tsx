@@ -32,7 +32,7 @@ export function PromptDetailsFields({ details, onChange, teams, nameCheck, error
   const nameError = errors.name ?? (nameCheck === "taken" ? PROMPT_MSG.nameTaken : undefined);
   return (
     <EditorSection title="Details">
-      <div className="grid gap-4 md:grid-cols-2">
+      <div className="grid grid-cols-1 gap-4 md:grid-cols-2">
         <Select value={details.teamId} onValueChange={(teamId) => onChange({ teamId })}>
           <FormField label="Team" error={errors.teamId}>
             <SelectTrigger className="w-full">

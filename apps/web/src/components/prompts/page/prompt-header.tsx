@@ -13,7 +13,7 @@ import { authorName } from "../author.ts";
 
 export function PromptHeader({ prompt }: { prompt: PromptDetail }) {
   return (
-    <header className="grid min-w-0 gap-4">
+    <header className="grid min-w-0 grid-cols-1 gap-4">
       {prompt.archivedAt && (
         <Alert role="status" data-testid="archived-banner">
           <Archive aria-hidden="true" />
