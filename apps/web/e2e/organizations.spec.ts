@@ -1,5 +1,6 @@
 // Organizations end to end (issue 5): the switcher, the Create Organization dialog with the spec's
 // messages, the organizations list and the members page, and who may see them.
+import { randomUUID } from "node:crypto";
 import { expect, test, type Page } from "@playwright/test";
 import { MSG } from "@promptly/shared";
 import { createAccount, createOrganizationWith, signIn, withDb } from "./support/accounts.ts";
@@ -198,21 +199,25 @@ test.describe("a super user", () => {
     expect(errors).toEqual([]);
   });
 
-  test("sees 'Error loading organizations' when the list cannot be loaded", async ({ page }) => {
+  test("sees 'Error loading organizations' when the list cannot be loaded: on the page where it shows organizations, else as a toast", async ({ page }) => {
     const superUser = await createAccount({ superUser: true });
     await signIn(page, superUser.email);
     await failOrganizationList(page);
     await page.goto("/");
-    const toast = page.locator("[data-sonner-toast]").filter({ hasText: "Error loading organizations" });
-    await expect(toast).toContainText("Could not load your organizations. Please try again later.", { timeout: 30_000 });
+    const onPage = page.getByRole("main").getByRole("alert").filter({ hasText: "Error loading organizations" });
+    await expect(onPage).toContainText("Could not load your organizations. Please try again later.", { timeout: 30_000 });
+    await expect(onPage.getByRole("button", { name: "Try again" })).toBeVisible();
     await expect(switcher(page)).toContainText("No organizations");
+    // One message: the page says it, no toast repeats it.
+    await expect(page.locator("[data-sonner-toast]").filter({ hasText: "Error loading organizations" })).toHaveCount(0);
+    await expect(page.getByRole("main").getByRole("alert")).toHaveCount(1);
   });
 
-  test("a plain user, whose header has no switcher, also sees 'Error loading organizations'", async ({ page }) => {
+  test("a plain user, whose header has no switcher, also sees 'Error loading organizations' on a page that does not show it", async ({ page }) => {
     const person = await createAccount();
     await signIn(page, person.email);
     await failOrganizationList(page);
-    await page.goto("/");
+    await page.goto(`/prompts/${randomUUID()}`);
     await expect(page.locator("[data-sonner-toast]").filter({ hasText: "Error loading organizations" })).toContainText(
       "Could not load your organizations. Please try again later.",
       { timeout: 30_000 },

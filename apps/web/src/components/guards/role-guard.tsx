@@ -5,7 +5,7 @@ import { Navigate } from "@tanstack/react-router";
 import { ShieldAlert } from "lucide-react";
 import { toast } from "sonner";
 import { MSG, hasAppRole, type AppRole, can } from "@promptly/shared";
-import { LoadFailure } from "@/components/layout/load-failure";
+import { OrganizationsLoadFailure } from "@/components/layout/workspace-gate";
 import { Alert, AlertDescription, AlertTitle } from "@/components/ui/alert";
 import { Skeleton } from "@/components/ui/skeleton";
 import { useMe, callerOf } from "@/hooks/use-me";
@@ -87,7 +87,7 @@ export function TeamsPageGuard({ children }: { children: ReactNode }) {
   }, [denied]);
 
   if (!decided) return <GuardSkeleton />;
-  if (unknown) return <LoadFailure heading="h1" title="Your organizations could not be loaded" error={organizationsFailure} onRetry={retryOrganizations} />;
+  if (unknown) return <OrganizationsLoadFailure heading="h1" error={organizationsFailure} onRetry={retryOrganizations} />;
   if (denied) return <Navigate to="/" replace />;
   return <>{children}</>;
 }

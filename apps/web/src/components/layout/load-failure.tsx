@@ -21,9 +21,11 @@ function failureDetail(error: unknown): string {
   return "Something went wrong on our side. Nothing was changed; try again in a moment.";
 }
 
-interface LoadFailureProps {
+export interface LoadFailureProps {
   /** What could not be loaded, as a sentence: "The teams could not be loaded". */
   title: string;
+  /** The spec's own words where it has them; else why it failed, from the error. */
+  description?: string;
   error: unknown;
   onRetry(): unknown;
   /** A whole page's failure gets a heading (h1, or h2 under a layout's own h1); a card's or a tab's a line. */
@@ -31,7 +33,7 @@ interface LoadFailureProps {
   className?: string;
 }
 
-export function LoadFailure({ title, error, onRetry, heading, className }: LoadFailureProps) {
+export function LoadFailure({ title, description, error, onRetry, heading, className }: LoadFailureProps) {
   const [retrying, setRetrying] = useState(false);
   const retry = async () => {
     setRetrying(true);
@@ -55,7 +57,7 @@ export function LoadFailure({ title, error, onRetry, heading, className }: LoadF
     >
       <AlertCircle aria-hidden="true" className="size-5 text-destructive" />
       <Title className={cn("font-medium", page && "text-xl font-semibold")}>{title}</Title>
-      <p className="text-muted-foreground">{failureDetail(error)}</p>
+      <p className="text-muted-foreground">{description ?? failureDetail(error)}</p>
       <Button variant="outline" size="sm" className="mt-1" onClick={() => void retry()} disabled={retrying}>
         <RefreshCw aria-hidden="true" className={cn(retrying && "animate-spin")} />
         Try again

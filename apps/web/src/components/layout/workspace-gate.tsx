@@ -3,12 +3,12 @@
 import type { ReactNode } from "react";
 import { Link } from "@tanstack/react-router";
 import { Building2, Mail } from "lucide-react";
-import { ORGANIZATION_ROLE_LABELS, TEAM_ROLE_LABELS, type OrganizationRole, type TeamRole } from "@promptly/shared";
+import { ORGANIZATION_MSG, ORGANIZATION_ROLE_LABELS, TEAM_ROLE_LABELS, type OrganizationRole, type TeamRole } from "@promptly/shared";
 import { Button } from "@/components/ui/button";
 import { Skeleton } from "@/components/ui/skeleton";
 import { trpc } from "@/lib/trpc";
 import { useWorkspace, type Workspace } from "@/lib/workspace";
-import { LoadFailure } from "./load-failure.tsx";
+import { LoadFailure, type LoadFailureProps } from "./load-failure.tsx";
 
 type ActiveOrganization = NonNullable<Workspace["activeOrganization"]>;
 
@@ -16,8 +16,13 @@ export function WorkspaceGate({ children }: { children: (organization: ActiveOrg
   const { activeOrganization, organizationsLoading, organizationsError, organizationsFailure, retryOrganizations } = useWorkspace();
   if (activeOrganization) return <>{children(activeOrganization)}</>;
   if (organizationsLoading) return <Skeleton className="h-40 w-full" aria-label="Loading" />;
-  if (organizationsError) return <LoadFailure title="Your organizations could not be loaded" error={organizationsFailure} onRetry={retryOrganizations} />;
+  if (organizationsError) return <OrganizationsLoadFailure error={organizationsFailure} onRetry={retryOrganizations} />;
   return <NoOrganization />;
+}
+
+/** The organization list failed: the spec's words ('Error loading organizations'), on the page, with Try again. */
+export function OrganizationsLoadFailure(props: Pick<LoadFailureProps, "error" | "onRetry" | "heading">) {
+  return <LoadFailure title={ORGANIZATION_MSG.loadErrorTitle} description={ORGANIZATION_MSG.loadErrorDescription} {...props} />;
 }
 
 const roleLabel = (kind: "team" | "organization", role: string) =>

@@ -3,20 +3,23 @@
 // decides whether it is shown (more than one organization, or a super user). Slugs tell organizations
 // of one name apart: under each name in the list, and with the active one's name in its tooltip.
 import { useState } from "react";
-import { useNavigate } from "@tanstack/react-router";
+import { useMatches, useNavigate } from "@tanstack/react-router";
 import { Building2, Plus, Settings } from "lucide-react";
 import { ORGANIZATION_MSG, can } from "@promptly/shared";
 import { SearchableSwitcher, type SwitcherAction } from "@/components/layout/searchable-switcher";
 import { useMe } from "@/hooks/use-me";
 import { useWorkspace, accessIn } from "@/lib/workspace";
-import { CreateOrganizationDialog } from "./create-organization-dialog.tsx";
 import { useErrorToast } from "@/hooks/use-error-toast";
+import { CreateOrganizationDialog } from "./create-organization-dialog.tsx";
 
-/** Shows 'Error loading organizations' once per failure of the organization list. */
-/** 'Error loading organizations', for everyone whose header loads the list (with or without a switcher). */
+/**
+ * 'Error loading organizations' once per failure of the organization list, for everyone whose header
+ * loads it (with or without a switcher), unless the page shows that failure itself: one message per failure.
+ */
 export function useOrganizationsLoadErrorToast() {
   const { organizationsError } = useWorkspace();
-  useErrorToast(organizationsError, "organizations-load-error", ORGANIZATION_MSG.loadErrorTitle, ORGANIZATION_MSG.loadErrorDescription);
+  const shownByPage = useMatches({ select: (matches) => matches.some((match) => match.staticData.showsOrganizationsFailure) });
+  useErrorToast(organizationsError && !shownByPage, "organizations-load-error", ORGANIZATION_MSG.loadErrorTitle, ORGANIZATION_MSG.loadErrorDescription);
 }
 
 export function OrganizationSwitcher() {

@@ -4,7 +4,7 @@ import { useState } from "react";
 import { Link } from "@tanstack/react-router";
 import { Building2, MoreHorizontal, Pencil, Plus, RefreshCw, Trash2, Users } from "lucide-react";
 import { memberCountLabel } from "@promptly/shared";
-import { LoadFailure } from "@/components/layout/load-failure";
+import { OrganizationsLoadFailure } from "@/components/layout/workspace-gate";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import {
@@ -67,7 +67,7 @@ export function OrganizationsPage() {
               <Skeleton className="h-10 w-full" />
             </div>
           ) : organizations.isError ? (
-            <LoadFailure title="The organizations could not be loaded" error={organizations.error} onRetry={organizations.refetch} />
+            <OrganizationsLoadFailure error={organizations.error} onRetry={organizations.refetch} />
           ) : organizations.data.length === 0 ? (
             <div className="flex flex-col items-center gap-3 py-10 text-center">
               <Building2 aria-hidden="true" className="size-10 text-muted-foreground" />
