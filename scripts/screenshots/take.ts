@@ -5,11 +5,11 @@ import { createPromptWith } from "../../apps/web/e2e/support/prompts.ts";
 
 const OUT = new URL("../../docs/screenshots/", import.meta.url).pathname;
 
-async function world() {
+async function world(width: number) {
   const person = await createAccount({ fullName: "Ada Lovelace", role: "administrator" });
   const grace = await createAccount({ fullName: "Grace Hopper" });
   const alan = await createAccount({ fullName: "Alan Turing" });
-  const organization = await createOrganizationWith([{ userId: person.id, role: "admin" }], "Acme Research", "acme-research");
+  const organization = await createOrganizationWith([{ userId: person.id, role: "admin" }], "Acme Research", `acme-research-${width}`);
   await addOrganizationMember(organization.id, grace.id, "member");
   await addOrganizationMember(organization.id, alan.id, "member");
   const team = await createTeamWith(organization.id, [
@@ -19,9 +19,9 @@ async function world() {
   ], "Customer Support");
   await createTeamWith(organization.id, [{ userId: person.id, role: "admin" }], "Research");
   const prompts = [
-    { title: "Support reply", tags: ["support", "email"], template: "You are a friendly support agent for {{ product }}.\n\nCustomer message:\n{{ message }}\n\nWrite a short, warm reply that solves the problem." },
-    { title: "Summarise a ticket", tags: ["support"], template: "Summarise this ticket in three bullet points:\n{{ ticket }}" },
-    { title: "Release notes", tags: ["writing"], template: "Turn these merged pull requests into release notes for {{ audience }}:\n{{ changes }}" },
+    { title: "Support reply", name: "support/reply", tags: ["support", "email"], template: "You are a friendly support agent for {{ product }}.\n\nCustomer message:\n{{ message }}\n\nWrite a short, warm reply that solves the problem." },
+    { title: "Summarise a ticket", name: "support/summarise-ticket", tags: ["support"], template: "Summarise this ticket in three bullet points:\n{{ ticket }}" },
+    { title: "Release notes", name: "writing/release-notes", tags: ["writing"], template: "Turn these merged pull requests into release notes for {{ audience }}:\n{{ changes }}" },
   ];
   const created = [];
   for (const prompt of prompts) {
@@ -39,7 +39,7 @@ async function shoot(page: Page, name: string) {
 for (const width of [1400, 375]) {
   test(`screenshots at ${width} px`, async ({ page }) => {
     await page.setViewportSize({ width, height: width > 1000 ? 900 : 812 });
-    const { person, prompt } = await world();
+    const { person, prompt } = await world(width);
     await signIn(page, person.email);
     await page.goto("/");
     await page.getByText("Total Prompts").waitFor();

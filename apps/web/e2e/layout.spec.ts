@@ -5,6 +5,7 @@ import { randomBytes } from "node:crypto";
 import { expect, test, type Locator, type Page } from "@playwright/test";
 import { addOrganizationMember, callMutation, createAccount, createOrganizationWith, createTeamWith, signIn, uniqueEmail } from "./support/accounts.ts";
 import { createPromptWith } from "./support/prompts.ts";
+import { everyRoute } from "./support/routes.ts";
 
 const suffix = () => randomBytes(2).toString("hex");
 
@@ -124,13 +125,8 @@ test("no route scrolls sideways at 375 px for a super user", async ({ page }) =>
   // Pending invitations of the team and of the organization, so every table on the way has rows.
   await callMutation(page.request, "invites.create", { teamId: team.id, email: uniqueEmail("team-invitee-with-a-long-address"), role: "viewer" });
   await callMutation(page.request, "organizationMembers.add", { organizationId: organization.id, email: uniqueEmail("organization-invitee-with-a-long-address"), role: "member" });
-  const routes = [
-    "/", "/prompts", "/bookmarks", "/analytics", "/teams", "/organizations", `/organizations/${organization.id}/members`,
-    `/prompts/${prompt.id}`, `/prompts/${prompt.id}?tab=try`, `/prompts/${prompt.id}?tab=history`, `/prompts/${prompt.id}?tab=compare`,
-    "/prompts/new", "/settings/profile", "/settings/password", "/settings/notifications", "/settings/security",
-  ];
   const found: string[] = [];
-  for (const route of routes) {
+  for (const route of everyRoute({ organizationId: organization.id, promptId: prompt.id })) {
     await page.goto(route);
     await settle(page);
     const { scrollWidth, innerWidth, clipped } = await sidewaysScroll(page);
