@@ -22,6 +22,8 @@ const config: KnipConfig = {
         "scripts/*.{mjs,ts}",
         // `npm run bench -- <name>` imports scripts/bench/<name>.ts by name; baseline-server.mjs is forked by path.
         "scripts/bench/*.{ts,mjs}",
+        // `npm run docs:screenshots`: a Playwright config of its own and the script it runs.
+        "scripts/screenshots/*.ts",
       ],
       project: ["scripts/**/*.{ts,mjs}", "test/**/*.ts", "*.{ts,mjs,cjs}", "prisma/**/*.prisma"],
     },
