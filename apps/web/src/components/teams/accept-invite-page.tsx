@@ -61,7 +61,7 @@ export function AcceptInvitePage({ id }: { id: string | undefined }) {
       localStorage.setItem(ACTIVE_ORGANIZATION_KEY, result.organizationId);
       if (result.teamId) localStorage.setItem(ACTIVE_TEAM_KEY, result.teamId);
       else localStorage.removeItem(ACTIVE_TEAM_KEY);
-      await Promise.all([utils.organizations.list.invalidate(), utils.teams.list.invalidate()]);
+      await Promise.all([utils.organizations.list.invalidate(), utils.teams.list.invalidate(), utils.invites.mine.invalidate()]);
       await navigate({ to: can(accessIn(me, null), "teams.page") ? "/teams" : "/" });
     },
     onError(error) {
