@@ -11,3 +11,4 @@ export * from "./auth.ts";
 export * from "./teams.ts";
 export * from "./prompt-template.ts";
 export * from "./prompts.ts";
+export * from "./api-keys.ts";

@@ -1,0 +1,65 @@
+// Team-scoped API keys for the runtime API (issue 15): scopes, limits, texts and input schemas shared
+// by the procedures and the Teams page's key panel.
+import { z } from "zod";
+import { LATEST_LABEL, promptLabelSchema } from "./prompts.ts";
+import { plainText } from "./validation.ts";
+
+/** `read` fetches and compiles prompts; `write` also creates prompts and versions and moves labels (never `production`). */
+export const API_KEY_SCOPES = ["read", "write"] as const;
+export type ApiKeyScope = (typeof API_KEY_SCOPES)[number];
+
+/** Every key starts so: secret scanners and people recognise it. */
+export const API_KEY_PREFIX = "promptly_";
+const API_KEY_NAME_MAX = 100;
+const API_KEY_LABELS_MAX = 20;
+const API_KEY_EXPIRY_DAYS_MAX = 365;
+
+export const API_KEY_MSG = {
+  nameRequired: "Name is required",
+  nameTooLong: `A key name has at most ${API_KEY_NAME_MAX} characters`,
+  labelsEmpty: "Choose at least one label, or none at all for a key that may fetch any label",
+  tooManyLabels: `A key is bound to at most ${API_KEY_LABELS_MAX} labels`,
+  scopesEmpty: "Choose at least one scope",
+  scopeInvalid: "A scope is 'read' or 'write'",
+  expiresInDaysRange: `A key expires in 1 to ${API_KEY_EXPIRY_DAYS_MAX} days, or never`,
+  notFound: "API key not found",
+  // What a refused key is told (the runtime API answers 401 with these).
+  invalidKey: "Invalid API key",
+  revokedKey: "This API key has been revoked",
+  expiredKey: "This API key has expired",
+} as const;
+
+const apiKeyNameSchema = plainText()
+  .trim()
+  .min(1, API_KEY_MSG.nameRequired)
+  .max(API_KEY_NAME_MAX, API_KEY_MSG.nameTooLong);
+
+/**
+ * The labels a key may fetch, without repeats; `latest` is allowed (a key may follow the newest version).
+ * Absent or null: any label and explicit versions. An empty list would be a key that fetches nothing: refused.
+ */
+const apiKeyLabelsSchema = z
+  .array(z.union([promptLabelSchema, z.literal(LATEST_LABEL)]))
+  .min(1, API_KEY_MSG.labelsEmpty)
+  .transform((labels) => [...new Set(labels)])
+  .refine((labels) => labels.length <= API_KEY_LABELS_MAX, API_KEY_MSG.tooManyLabels);
+
+/** Without repeats; `write` implies `read`, so a stored key always holds `read`. Absent: `["read"]`. */
+const apiKeyScopesSchema = z
+  .array(z.enum(API_KEY_SCOPES, { error: API_KEY_MSG.scopeInvalid }))
+  .min(1, API_KEY_MSG.scopesEmpty)
+  .transform((scopes): ApiKeyScope[] => (scopes.includes("write") ? ["read", "write"] : ["read"]));
+
+export const createApiKeyInput = z.object({
+  name: apiKeyNameSchema,
+  labels: apiKeyLabelsSchema.nullish(),
+  scopes: apiKeyScopesSchema.optional(),
+  expiresInDays: z
+    .number({ error: API_KEY_MSG.expiresInDaysRange })
+    .int(API_KEY_MSG.expiresInDaysRange)
+    .min(1, API_KEY_MSG.expiresInDaysRange)
+    .max(API_KEY_EXPIRY_DAYS_MAX, API_KEY_MSG.expiresInDaysRange)
+    .nullish(),
+});
+/** A new key's settings, as checked: labels and scopes without repeats, scopes always with `read`. */
+export type ApiKeySettings = z.output<typeof createApiKeyInput>;
