@@ -14,6 +14,7 @@ import { loadOrganizationAccess, loadTeamAccess, resolveCaller, type Caller } fr
 import { findMemberOrganizationId } from "./services/organizations.ts";
 import { findTeamMemberTeamId } from "./services/teams.ts";
 import { findInviteTeamId, findOrganizationInviteOrganizationId } from "./services/invites.ts";
+import { findApiKeyTeamId } from "./services/api-keys.ts";
 import { loadPrompt } from "./services/prompts.ts";
 
 export const publicProcedure = baseProcedure;
@@ -83,6 +84,8 @@ export const byTeam = locator("id");
 export const byTeamMember = locator("id", findTeamMemberTeamId);
 /** `{ id }` is a pending invitation's id. */
 export const byTeamInvite = locator("id", findInviteTeamId);
+/** `{ id }` is an API key's id. */
+export const byApiKey = locator("id", findApiKeyTeamId);
 
 /** The input object of a locator: its one id key. The procedure adds the rest of its input itself. */
 const locatorInput = <K extends string>(found: Locator<K>) => z.object({ [found.key]: idSchema } as Record<K, typeof idSchema>);

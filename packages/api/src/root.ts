@@ -15,6 +15,7 @@ import { promptLabelsRouter } from "./routers/prompt-labels/router.ts";
 import { bookmarksRouter } from "./routers/bookmarks/router.ts";
 import { ratingsRouter } from "./routers/ratings/router.ts";
 import { dashboardRouter } from "./routers/dashboard/router.ts";
+import { apiKeysRouter } from "./routers/api-keys/router.ts";
 
 export const appRouter = router({
   health: healthRouter,
@@ -33,6 +34,7 @@ export const appRouter = router({
   bookmarks: bookmarksRouter,
   ratings: ratingsRouter,
   dashboard: dashboardRouter,
+  apiKeys: apiKeysRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -1,0 +1,11 @@
+import { createApiKeyInput } from "@promptly/shared";
+import { byTeamId, teamResourceProcedure } from "../../procedures.ts";
+import { createApiKey, createdApiKey } from "../../services/api-keys.ts";
+
+/** A new key for the team's tools; the answer is the only time the key is shown (issue 15). */
+export const create = teamResourceProcedure("apiKey.manage", byTeamId)
+  .input(createApiKeyInput)
+  .output(createdApiKey)
+  .mutation(({ ctx, input }) =>
+    createApiKey(ctx.db, { teamId: ctx.team.teamId, createdById: ctx.caller.userId, settings: input, now: ctx.now() }),
+  );

@@ -1,0 +1,7 @@
+import { byApiKey, teamResourceProcedure } from "../../procedures.ts";
+import { revokeApiKey, revokedApiKey } from "../../services/api-keys.ts";
+
+/** Revokes a key for good; revoking it again is no error and keeps the first time (issue 15). */
+export const revoke = teamResourceProcedure("apiKey.manage", byApiKey)
+  .output(revokedApiKey)
+  .mutation(({ ctx, input }) => revokeApiKey(ctx.db, { teamId: ctx.team.teamId, apiKeyId: input.id, now: ctx.now() }));

@@ -1,0 +1,179 @@
+// Team-scoped API keys for the runtime API (issue 15): create, list, revoke, and authenticate the key a
+// request brings. Services take `db` and plain values; the procedure builders have checked who may
+// manage a team's keys. The key itself is returned once by create and never stored: only its hash.
+import { createHash, randomBytes } from "node:crypto";
+import { z } from "zod";
+import type { DbOrTx } from "@promptly/db";
+import { API_KEY_MSG, API_KEY_PREFIX, API_KEY_SCOPES, type ApiKeyScope, type ApiKeySettings } from "@promptly/shared";
+import { fail } from "../errors.ts";
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+/** lastUsedAt moves at most once a minute per key: a busy key costs one write a minute, not one a request. */
+const LAST_USED_RESOLUTION_MS = 60_000;
+const BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
+const SECRET_BYTES = 32;
+/** 256 bits in base62 need 43 characters (62^43 > 2^256); shorter numbers are padded, so every key has one length. */
+const SECRET_LENGTH = 43;
+const KEY_FORMAT = new RegExp(`^${API_KEY_PREFIX}[0-9A-Za-z]{${SECRET_LENGTH}}$`);
+/** What a list shows of a key: `promptly_` and three characters of the secret (about 18 bits, nothing to guess from). */
+const DISPLAY_PREFIX_LENGTH = API_KEY_PREFIX.length + 3;
+
+function base62(bytes: Buffer): string {
+  let value = BigInt(`0x${bytes.toString("hex")}`);
+  let text = "";
+  while (value > 0n) {
+    text = BASE62[Number(value % 62n)] + text;
+    value /= 62n;
+  }
+  return text.padStart(SECRET_LENGTH, "0");
+}
+
+/** The stored form of a key: the SHA-256 of all of it, hex. A 256-bit random secret needs no salt or slow hash. */
+export const hashApiKey = (key: string) => createHash("sha256").update(key).digest("hex");
+
+// ---- answers ----
+
+export const createdApiKey = z.object({
+  id: z.string(),
+  /** The whole key: shown once, never again. */
+  key: z.string(),
+});
+
+const apiKeyScopes = z.array(z.enum(API_KEY_SCOPES));
+
+export const apiKeyItem = z.object({
+  id: z.string(),
+  name: z.string(),
+  /** The key's first characters, to recognise it. */
+  prefix: z.string(),
+  /** The labels it may fetch; null: any label and explicit versions. */
+  labels: z.array(z.string()).nullable(),
+  scopes: apiKeyScopes,
+  /** Who created it; null once that account is deleted (the key stays the team's). */
+  author: z.object({ id: z.string(), fullName: z.string().nullable() }).nullable(),
+  createdAt: z.date(),
+  lastUsedAt: z.date().nullable(),
+  expiresAt: z.date().nullable(),
+  revokedAt: z.date().nullable(),
+  /** Past its expiry: refused, like a revoked key. */
+  expired: z.boolean(),
+});
+type ApiKeyItem = z.infer<typeof apiKeyItem>;
+
+export const revokedApiKey = z.object({ id: z.string(), revokedAt: z.date() });
+
+// ---- managing keys ----
+
+/** Creates a key for the team; the answer holds the only copy of the key. */
+export async function createApiKey(
+  db: DbOrTx,
+  input: { teamId: string; createdById: string; settings: ApiKeySettings; now: Date },
+): Promise<z.infer<typeof createdApiKey>> {
+  const { settings, now } = input;
+  const key = API_KEY_PREFIX + base62(randomBytes(SECRET_BYTES));
+  const row = await db.apiKey.create({
+    data: {
+      teamId: input.teamId,
+      name: settings.name,
+      prefix: key.slice(0, DISPLAY_PREFIX_LENGTH),
+      keyHash: hashApiKey(key),
+      // Stored empty for "any label": a Prisma list cannot be null, and an empty list is refused as input.
+      labels: settings.labels ?? [],
+      scopes: settings.scopes ?? ["read"],
+      createdById: input.createdById,
+      createdAt: now,
+      expiresAt: settings.expiresInDays ? new Date(now.getTime() + settings.expiresInDays * DAY_MS) : null,
+    },
+    select: { id: true },
+  });
+  return { id: row.id, key };
+}
+
+/** Every key of the team, revoked and expired ones too, newest first. */
+export async function listApiKeys(db: DbOrTx, teamId: string, now: Date): Promise<ApiKeyItem[]> {
+  const rows = await db.apiKey.findMany({
+    where: { teamId },
+    orderBy: [{ createdAt: "desc" }, { id: "asc" }],
+    select: {
+      id: true,
+      name: true,
+      prefix: true,
+      labels: true,
+      scopes: true,
+      createdAt: true,
+      lastUsedAt: true,
+      expiresAt: true,
+      revokedAt: true,
+      createdBy: { select: { id: true, profile: { select: { fullName: true } } } },
+    },
+  });
+  return rows.map(({ createdBy, labels, ...row }) => ({
+    ...row,
+    labels: labels.length ? labels : null,
+    author: createdBy && { id: createdBy.id, fullName: createdBy.profile?.fullName ?? null },
+    expired: row.expiresAt !== null && row.expiresAt.getTime() <= now.getTime(),
+  }));
+}
+
+/** The team of a key, for the procedure builder (null: no such key). */
+export async function findApiKeyTeamId(db: DbOrTx, apiKeyId: string): Promise<string | null> {
+  const row = await db.apiKey.findUnique({ where: { id: apiKeyId }, select: { teamId: true } });
+  return row?.teamId ?? null;
+}
+
+/**
+ * Revokes a key at once and for good. Revoking a revoked key is no error and changes nothing: the
+ * answer keeps the first revocation's time (two admins revoking together both succeed).
+ */
+export async function revokeApiKey(
+  db: DbOrTx,
+  input: { teamId: string; apiKeyId: string; now: Date },
+): Promise<z.infer<typeof revokedApiKey>> {
+  await db.apiKey.updateMany({ where: { id: input.apiKeyId, teamId: input.teamId, revokedAt: null }, data: { revokedAt: input.now } });
+  const row = await db.apiKey.findFirst({ where: { id: input.apiKeyId, teamId: input.teamId }, select: { id: true, revokedAt: true } });
+  if (!row?.revokedAt) return fail("NOT_FOUND", API_KEY_MSG.notFound);
+  return { id: row.id, revokedAt: row.revokedAt };
+}
+
+// ---- authenticating a request ----
+
+/** What a valid key may do: it acts only within `teamId`. */
+export interface AuthenticatedApiKey {
+  id: string;
+  teamId: string;
+  /** The labels it may fetch; null: any label and explicit versions. */
+  labels: string[] | null;
+  scopes: ApiKeyScope[];
+}
+
+/** Why a key is refused; `message` is what its holder is told. */
+type ApiKeyRefusal = { reason: "malformed" | "unknown" | "revoked" | "expired"; message: string };
+
+type ApiKeyAuthentication = { ok: true; apiKey: AuthenticatedApiKey } | ({ ok: false } & ApiKeyRefusal);
+
+const refused = (reason: ApiKeyRefusal["reason"], message: string): ApiKeyAuthentication => ({ ok: false, reason, message });
+
+/**
+ * The key a request brings, checked: its team, labels and scopes, or why it is refused. A malformed
+ * key costs no query. A valid key's lastUsedAt is written only when a minute old, by a conditional
+ * update, so concurrent requests (and app processes) write it once.
+ */
+export async function authenticateApiKey(db: DbOrTx, rawKey: string, now: Date): Promise<ApiKeyAuthentication> {
+  if (!KEY_FORMAT.test(rawKey)) return refused("malformed", API_KEY_MSG.invalidKey);
+  const row = await db.apiKey.findUnique({
+    where: { keyHash: hashApiKey(rawKey) },
+    select: { id: true, teamId: true, labels: true, scopes: true, lastUsedAt: true, expiresAt: true, revokedAt: true },
+  });
+  if (!row) return refused("unknown", API_KEY_MSG.invalidKey);
+  if (row.revokedAt) return refused("revoked", API_KEY_MSG.revokedKey);
+  if (row.expiresAt && row.expiresAt.getTime() <= now.getTime()) return refused("expired", API_KEY_MSG.expiredKey);
+
+  const staleBefore = new Date(now.getTime() - LAST_USED_RESOLUTION_MS);
+  if (!row.lastUsedAt || row.lastUsedAt <= staleBefore) {
+    await db.apiKey.updateMany({
+      where: { id: row.id, OR: [{ lastUsedAt: null }, { lastUsedAt: { lte: staleBefore } }] },
+      data: { lastUsedAt: now },
+    });
+  }
+  return { ok: true, apiKey: { id: row.id, teamId: row.teamId, labels: row.labels.length ? row.labels : null, scopes: row.scopes } };
+}
