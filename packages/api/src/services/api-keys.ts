@@ -29,7 +29,7 @@ function base62(bytes: Buffer): string {
 }
 
 /** The stored form of a key: the SHA-256 of all of it, hex. A 256-bit random secret needs no salt or slow hash. */
-export const hashApiKey = (key: string) => createHash("sha256").update(key).digest("hex");
+const hashApiKey = (key: string) => createHash("sha256").update(key).digest("hex");
 
 // ---- answers ----
 
@@ -138,7 +138,7 @@ export async function revokeApiKey(
 // ---- authenticating a request ----
 
 /** What a valid key may do: it acts only within `teamId`. */
-export interface AuthenticatedApiKey {
+interface AuthenticatedApiKey {
   id: string;
   teamId: string;
   /** The labels it may fetch; null: any label and explicit versions. */
