@@ -53,7 +53,6 @@ export function SearchableSwitcher(props: {
           variant="outline"
           role="combobox"
           aria-expanded={open}
-          aria-haspopup="listbox"
           aria-label={`${props.kind}: ${props.label}`}
           data-testid={props.testId}
           className="w-40 justify-between md:w-52"
@@ -64,10 +63,11 @@ export function SearchableSwitcher(props: {
           <ChevronsUpDown aria-hidden="true" className="opacity-50" />
         </Button>
       </PopoverTrigger>
-      <PopoverContent className={cn("p-0", props.contentClassName)} align="start">
-        <Command filter={matchKeywords}>
-          <CommandInput placeholder={props.searchPlaceholder} aria-label={props.searchPlaceholder.replace(/\.+$/, "")} />
-          <CommandList className={props.listClassName}>
+      {/* What opens is a dialog holding the search and the list (ARIA 1.2 combobox with a dialog popup). */}
+      <PopoverContent className={cn("p-0", props.contentClassName)} align="start" aria-label={`Switch ${props.kind.toLowerCase()}`}>
+        <Command filter={matchKeywords} label={props.searchPlaceholder.replace(/\.+$/, "")}>
+          <CommandInput placeholder={props.searchPlaceholder} />
+          <CommandList className={props.listClassName} label={props.heading}>
             <CommandEmpty>{props.emptyText}</CommandEmpty>
             {props.items.length > 0 && (
               <CommandGroup heading={props.heading}>
