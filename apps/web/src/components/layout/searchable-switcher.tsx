@@ -66,7 +66,6 @@ export function SearchableSwitcher(props: {
               variant="outline"
               role="combobox"
               aria-expanded={open}
-              aria-haspopup="listbox"
               aria-label={`${props.kind}: ${props.label}`}
               data-testid={props.testId}
               className="w-full justify-between gap-1.5 px-2 lg:gap-2 lg:px-3"
@@ -86,10 +85,15 @@ export function SearchableSwitcher(props: {
           {props.labelDetail && <span className="block font-mono opacity-80">{props.labelDetail}</span>}
         </TooltipContent>
       </Tooltip>
-      <PopoverContent className={cn("max-w-[calc(100vw-1rem)] p-0", props.contentClassName)} align="start">
-        <Command filter={matchKeywords}>
-          <CommandInput placeholder={props.searchPlaceholder} aria-label={props.searchPlaceholder.replace(/\.+$/, "")} />
-          <CommandList className={props.listClassName}>
+      {/* What opens is a dialog holding the search and the list (ARIA 1.2 combobox with a dialog popup). */}
+      <PopoverContent
+        className={cn("max-w-[calc(100vw-1rem)] p-0", props.contentClassName)}
+        align="start"
+        aria-label={`Switch ${props.kind.toLowerCase()}`}
+      >
+        <Command filter={matchKeywords} label={props.searchPlaceholder.replace(/\.+$/, "")}>
+          <CommandInput placeholder={props.searchPlaceholder} />
+          <CommandList className={props.listClassName} label={props.heading}>
             <CommandEmpty>{props.emptyText}</CommandEmpty>
             {props.items.length > 0 && (
               <CommandGroup heading={props.heading}>

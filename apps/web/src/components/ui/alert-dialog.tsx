@@ -4,6 +4,7 @@ import * as AlertDialogPrimitive from "@radix-ui/react-alert-dialog";
 import { buttonVariants } from "./button.tsx";
 import { useReturnFocus } from "@/lib/return-focus";
 import { cn } from "@/lib/utils";
+import "./modal-inert.ts";
 
 export const AlertDialog = AlertDialogPrimitive.Root;
 export const AlertDialogTrigger = AlertDialogPrimitive.Trigger;

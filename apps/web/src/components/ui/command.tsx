@@ -51,8 +51,12 @@ export function CommandGroup({ className, ...props }: ComponentProps<typeof Comm
   );
 }
 
-export function CommandSeparator({ className, ...props }: ComponentProps<typeof CommandPrimitive.Separator>) {
-  return <CommandPrimitive.Separator data-slot="command-separator" className={cn("-mx-1 h-px bg-border", className)} {...props} />;
+/**
+ * A line between groups, for the eye only: cmdk's separator is a role=separator inside the listbox,
+ * which a listbox may not hold (axe aria-required-children); the groups already tell them apart.
+ */
+export function CommandSeparator({ className, ...props }: Omit<ComponentProps<"div">, "role" | "children">) {
+  return <div data-slot="command-separator" role="none" aria-hidden="true" className={cn("-mx-1 h-px bg-border", className)} {...props} />;
 }
 
 export function CommandItem({ className, ...props }: ComponentProps<typeof CommandPrimitive.Item>) {

@@ -1,3 +1,4 @@
+// A popup panel anchored to its trigger, on Radix (the organization and team switchers).
 import type { ComponentProps } from "react";
 import * as PopoverPrimitive from "@radix-ui/react-popover";
 import { cn } from "@/lib/utils";
@@ -6,7 +7,10 @@ export const Popover = PopoverPrimitive.Root;
 export const PopoverTrigger = PopoverPrimitive.Trigger;
 export const PopoverAnchor = PopoverPrimitive.Anchor;
 
-export function PopoverContent({ className, align = "center", sideOffset = 4, ...props }: ComponentProps<typeof PopoverPrimitive.Content>) {
+/** Radix gives the content role=dialog, which needs a name: pass `aria-label` or `aria-labelledby`. */
+type PopoverContentProps = ComponentProps<typeof PopoverPrimitive.Content> & ({ "aria-label": string } | { "aria-labelledby": string });
+
+export function PopoverContent({ className, align = "center", sideOffset = 4, ...props }: PopoverContentProps) {
   return (
     <PopoverPrimitive.Portal>
       <PopoverPrimitive.Content

@@ -4,6 +4,7 @@ import * as SheetPrimitive from "@radix-ui/react-dialog";
 import { XIcon } from "lucide-react";
 import { useReturnFocus } from "@/lib/return-focus";
 import { cn } from "@/lib/utils";
+import "./modal-inert.ts";
 
 export const Sheet = SheetPrimitive.Root;
 export const SheetTrigger = SheetPrimitive.Trigger;
