@@ -147,6 +147,19 @@ const HEADER: Opener[] = [
     },
   },
   {
+    name: "search behind its icon, with suggestions",
+    width: 375,
+    async open(page) {
+      await page.getByRole("button", { name: "Search prompts" }).click();
+      await page.getByRole("combobox", { name: "Search prompts" }).fill("Axe");
+      await expect(page.getByRole("option", { name: /Axe prompt/ })).toBeVisible();
+      return page.getByRole("listbox", { name: "Matching prompts" });
+    },
+    async close(page) {
+      await page.getByRole("button", { name: "Close search" }).click();
+    },
+  },
+  {
     name: "tooltip of the collapsed sidebar",
     width: 1400,
     async open(page) {
