@@ -5,7 +5,10 @@
 import { createHash } from "node:crypto";
 import { expect, test, type Page } from "@playwright/test";
 import { PROMPT_MSG } from "@promptly/shared";
-import { addOrganizationMember, createAccount, createOrganizationWith, createTeamWith, signIn, withDb } from "./support/accounts.ts";
+import {
+  addOrganizationMember, callMutation, createAccount, createOrganizationWith, createTeamWith, signIn, withDb,
+} from "./support/accounts.ts";
+import { seriousViolations } from "./support/axe.ts";
 import { consoleErrors } from "./support/console.ts";
 import { E2E } from "./support/env.ts";
 
@@ -169,4 +172,50 @@ test("a list of keys that fails to load says so, and Try again brings it back", 
   await page.context().clearCookies({ name: "promptly-test-faults" });
   await card.getByRole("button", { name: "Try again" }).click();
   await expect(card).toContainText("No API keys yet.");
+});
+
+test("at 375 px the keys table scrolls in its own frame, never the page, and the card and its dialogs pass axe", async ({ page }) => {
+  test.setTimeout(60_000);
+  await page.setViewportSize({ width: 375, height: 800 });
+  const { admin, team } = await world();
+  await signIn(page, admin.email);
+  await callMutation(page.request, "apiKeys.create", { teamId: team.id, name: "Nightly evaluation runner", labels: ["production", "staging"], expiresInDays: 30 });
+  const revoked = await callMutation(page.request, "apiKeys.create", { teamId: team.id, name: "Old importer", scopes: ["write"] });
+  await callMutation(page.request, "apiKeys.revoke", { id: revoked.id });
+  await page.goto("/teams");
+  await expect(keyRow(page, "Old importer")).toContainText("Revoked");
+  await expect(keyRow(page, "Old importer").getByRole("button", { name: /^Revoke/ })).toHaveCount(0);
+  // Newest first.
+  await expect(page.getByTestId("api-key-row").first()).toHaveAttribute("data-name", "Old importer");
+  await page.waitForLoadState("networkidle");
+  const widths = await page.evaluate(() => ({ scrollWidth: document.documentElement.scrollWidth, innerWidth: window.innerWidth }));
+  expect(widths.scrollWidth).toBeLessThanOrEqual(widths.innerWidth);
+  const frame = page.getByRole("region", { name: "API keys" });
+  await expect(frame).toHaveAttribute("tabindex", "0");
+  await expect(frame).toHaveAccessibleDescription("Scroll sideways for more");
+  // The frame's far end holds the Revoke buttons: off screen until the frame, not the page, scrolls.
+  await frame.scrollIntoViewIfNeeded();
+  const revoke = page.getByRole("button", { name: "Revoke Nightly evaluation runner" });
+  await expect(revoke).not.toBeInViewport();
+  await frame.evaluate((element) => element.scrollTo({ left: element.scrollWidth }));
+  await expect(revoke).toBeInViewport();
+  expect(await seriousViolations(page)).toEqual([]);
+
+  await page.getByRole("button", { name: "Create API key" }).click();
+  const dialog = page.getByRole("dialog", { name: "Create API key" });
+  await dialog.getByRole("textbox", { name: "Name" }).fill("");
+  await dialog.getByRole("textbox", { name: "Name" }).fill("Narrow screen key");
+  await dialog.getByRole("textbox", { name: "Labels" }).fill("production, latest, production");
+  expect(await seriousViolations(page)).toEqual([]);
+  await dialog.getByRole("button", { name: "Create key" }).click();
+  const shown = page.getByRole("dialog", { name: "API key created" });
+  await expect(shown.getByRole("button", { name: "Copy API key" })).toBeFocused();
+  await expect(shown.getByRole("button", { name: "Copy API key" })).toBeInViewport({ ratio: 1 });
+  expect(await seriousViolations(page)).toEqual([]);
+  // A click outside does not throw the key away; Done does.
+  await page.mouse.click(5, 5);
+  await expect(shown).toBeVisible();
+  await shown.getByRole("button", { name: "Done" }).click();
+  await expect(keyRow(page, "Narrow screen key")).toContainText("latest");
+  expect((await keysOf(team.id)).find((key) => key.name === "Narrow screen key")?.labels).toEqual(["production", "latest"]);
 });

@@ -117,7 +117,8 @@ export function CreateApiKeyDialog({ teamId, teamName, open, onOpenChange }: { t
                 {created.name} can now use the runtime API for {teamName}.
               </DialogDescription>
             </DialogHeader>
-            <Alert>
+            {/* amber-900 on amber-50 is about 9:1. */}
+            <Alert className="border-amber-600/50 bg-amber-50 text-amber-900">
               <TriangleAlert aria-hidden="true" />
               <AlertTitle>Copy this key now. You will not see it again.</AlertTitle>
             </Alert>
