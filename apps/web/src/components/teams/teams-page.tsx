@@ -1,7 +1,7 @@
 // The Teams page of spec 2 (/teams): header with refresh, the active organization and 'New Team'; the
 // carousel of team cards ('No Teams Created Yet' / 'Create First Team' when there are none); for the
-// selected team its members, the invite panel, pending invitations, rename and delete. Controls that
-// change a team appear at team admin level only (spec 6); the server enforces the same rules.
+// selected team its members, the invite panel, pending invitations, its API keys (issue 15), rename and
+// delete. Controls that change a team appear at team admin level only (spec 6); the server enforces the same rules.
 import { useState } from "react";
 import { Pencil, Plus, RefreshCw, Trash2, UserPlus, Users } from "lucide-react";
 import { can, TEAM_MSG, TEAM_ROLE_LABELS } from "@promptly/shared";
@@ -14,6 +14,7 @@ import { useMe } from "@/hooks/use-me";
 import { trpc } from "@/lib/trpc";
 import { cn } from "@/lib/utils";
 import { accessIn, useWorkspace } from "@/lib/workspace";
+import { ApiKeysCard } from "./api-keys/api-keys-card.tsx";
 import { CreateTeamDialog } from "./create-team-dialog.tsx";
 import { DeleteTeamDialog } from "./delete-team-dialog.tsx";
 import { InvitePanel } from "./invite-panel.tsx";
@@ -34,7 +35,7 @@ export function TeamsPage() {
   const refresh = async () => {
     setRefreshing(true);
     try {
-      await Promise.all([utils.teams.list.invalidate(), utils.teamMembers.list.invalidate(), utils.invites.listPending.invalidate()]);
+      await Promise.all([utils.teams.list.invalidate(), utils.teamMembers.list.invalidate(), utils.invites.listPending.invalidate(), utils.apiKeys.list.invalidate()]);
     } finally {
       setRefreshing(false);
     }
@@ -102,7 +103,9 @@ function TeamDetails({ team }: { team: Team }) {
   const { data: me } = useMe();
   const { activeOrganization } = useWorkspace();
   // Rename, delete, members and invitations: team.manage and team.members.manage share the team admin level.
-  const canManage = can(accessIn(me, activeOrganization, team), "team.manage");
+  const access = accessIn(me, activeOrganization, team);
+  const canManage = can(access, "team.manage");
+  const canManageKeys = can(access, "apiKey.manage");
   const [inviting, setInviting] = useState(false);
   const [renaming, setRenaming] = useState(false);
   const [deleting, setDeleting] = useState(false);
@@ -172,6 +175,8 @@ function TeamDetails({ team }: { team: Team }) {
           </CardContent>
         </Card>
       )}
+
+      {canManageKeys && <ApiKeysCard team={team} />}
 
       {canManage && <RenameTeamDialog team={team} open={renaming} onOpenChange={setRenaming} />}
       {canManage && <DeleteTeamDialog team={team} open={deleting} onOpenChange={setDeleting} />}
