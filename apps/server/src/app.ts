@@ -12,6 +12,7 @@ import {
 } from "./security.ts";
 import { avatarRoute } from "./routes/avatars.ts";
 import { v1Router } from "./routes/v1/router.ts";
+import { apiDocsRoute } from "./routes/api-docs.ts";
 import { isTestFault, requestedFaults } from "./test-faults.ts";
 import type { TrustProxy } from "./env.ts";
 
@@ -62,6 +63,7 @@ export function createApp({
   });
 
   app.use("/avatars", avatarRoute(services));
+  app.use("/api/docs", apiDocsRoute());
   app.use("/api/v1", v1Router(services, { ratePerMinute: services.config.rateLimits ? apiRateLimitPerMinute : null }));
 
   app.use(
