@@ -112,7 +112,7 @@ export const runtimeCreatedPrompt = z.object({ name: z.string(), version: z.numb
 export const runtimeCreatedVersion = z.object({ name: z.string(), version: z.number().int() });
 export const runtimeLabelSet = z.object({ name: z.string(), label: z.string(), version: z.number().int() });
 
-export const RUNTIME_ERROR_CODES = [
+const RUNTIME_ERROR_CODES = [
   "BAD_REQUEST", "UNAUTHORIZED", "FORBIDDEN", "NOT_FOUND", "CONFLICT", "PAYLOAD_TOO_LARGE", "TOO_MANY_REQUESTS", "INTERNAL_SERVER_ERROR",
 ] as const;
 

@@ -4,7 +4,8 @@
 import { createRequire } from "node:module";
 import { Router } from "express";
 
-const VIEWER = createRequire(import.meta.url).resolve("@scalar/api-reference/browser/standalone.js");
+const require = createRequire(import.meta.url);
+const VIEWER = require.resolve("@scalar/api-reference/browser/standalone.js");
 
 const PAGE = `<!doctype html>
 <html lang="en">

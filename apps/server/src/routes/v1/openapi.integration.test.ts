@@ -24,8 +24,11 @@ beforeAll(async () => {
   const api = (await h.signedInClient(person.id)).api;
   const prompt = await api.prompts.create({ teamId, name: "a/b", title: "A B", visibility: "team", type: "text", template: "Hi {{ who }}" });
   await api.promptLabels.set({ promptId: prompt.id, label: "production", version: 1 });
-  for (const [name, settings] of [["read", {}], ["write", { scopes: ["write" as const] }], ["bound", { labels: ["production"] }], ["limited", {}]] as const) {
-    keys[name] = (await api.apiKeys.create({ teamId, name, ...settings })).key;
+  const settings: [string, { labels?: string[]; scopes?: ("read" | "write")[] }][] = [
+    ["read", {}], ["write", { scopes: ["write"] }], ["bound", { labels: ["production"] }], ["limited", {}],
+  ];
+  for (const [name, setting] of settings) {
+    keys[name] = (await api.apiKeys.create({ teamId, name, ...setting })).key;
   }
 });
 afterAll(async () => {

@@ -96,7 +96,8 @@ export function v1Router(services: ApiServices, options: V1Options): Router {
     res.json(document);
   });
 
-  router.use(express.json({ limit: "1mb", verify: refuseDeepJson }), authenticate(services, options));
+  // The key first: a body is read only for a caller we know.
+  router.use(authenticate(services, options), express.json({ limit: "1mb", verify: refuseDeepJson }));
 
   router.get("/prompts", async (req, res) => {
     const query = parseOr400(runtimeListQuery, req.query);
