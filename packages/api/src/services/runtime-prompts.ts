@@ -5,7 +5,7 @@
 import type { z } from "zod";
 import { Prisma, type Db, type DbOrTx } from "@promptly/db";
 import {
-  LATEST_LABEL, PROMPT_MSG, PROTECTED_LABEL, RUNTIME_DEFAULT_LABEL, RUNTIME_MSG, compile, type ChatMessage, type PromptVersionBody,
+  LATEST_LABEL, PROMPT_MSG, PROTECTED_LABEL, promptNameSchema, RUNTIME_DEFAULT_LABEL, RUNTIME_MSG, compile, type ChatMessage, type PromptVersionBody,
   type RuntimePrompt, type RuntimeSelector, type VariableProblem, type runtimeCreatePromptInput,
   type runtimeCreateVersionInput, type runtimeListQuery, type runtimePromptPage,
 } from "@promptly/shared";
@@ -35,6 +35,8 @@ export function runtimeSelector(key: RuntimeKey, query: { label?: string; versio
 
 /** A live prompt of the key's team that a key may see: not private, not archived. */
 async function findKeyPrompt(db: DbOrTx, key: RuntimeKey, name: string) {
+  // A name no prompt can have (a NUL, capitals) is not looked up: nothing to find, and nothing PostgreSQL refuses.
+  if (!promptNameSchema.safeParse(name).success) return null;
   return db.prompt.findFirst({
     where: { teamId: key.teamId, name, archivedAt: null, visibility: { not: "private" } },
     select: { id: true, organizationId: true, name: true, title: true, tags: true, updatedAt: true, latestVersion: true, visibility: true, authorId: true },
@@ -96,7 +98,9 @@ const encodeCursor = (name: string, id: string) => Buffer.from(JSON.stringify([n
 function decodeCursor(cursor: string): [string, string] {
   try {
     const [name, id] = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8")) as [unknown, unknown];
-    if (typeof name !== "string" || typeof id !== "string" || !/^[0-9a-f-]{36}$/i.test(id)) throw new Error("cursor");
+    if (!promptNameSchema.safeParse(name).success || typeof name !== "string" || typeof id !== "string" || !/^[0-9a-f-]{36}$/i.test(id)) {
+      throw new Error("cursor");
+    }
     return [name, id];
   } catch {
     return fail("INVALID", PROMPT_MSG.invalidCursor, "INVALID_CURSOR");

@@ -246,6 +246,7 @@ describe("GET /api/v1/prompts/{name}", () => {
     ["a missing label", "/prompts/support/reply?label=qa", "Prompt not found: 'support/reply' with label 'qa'"],
     ["a missing version", "/prompts/support/reply?version=9", "Prompt not found: 'support/reply' with version 9"],
     ["a missing prompt", "/prompts/nope", "Prompt not found: 'nope' with label 'production'"],
+    ["a name no prompt can have", "/prompts/Bad%00Name", "Prompt not found: 'Bad\u0000Name' with label 'production'"],
   ])("%s: 404 naming what was asked for", async (_name, path, message) => {
     expect(await call({ path, key: keys["read"] })).toMatchObject({ status: 404, json: { error: { code: "NOT_FOUND", message } } });
   });
@@ -305,6 +306,10 @@ describe("GET /api/v1/prompts", () => {
     expect(await names("tag=support")).toEqual(["support/reply"]);
     expect(await names("q=greet")).toEqual(["greeter"]);
     expect((await call({ path: "/prompts?cursor=garbage", key: keys["read"] })).status).toBe(400);
+    const forged = Buffer.from(JSON.stringify(["a\u0000b", "00000000-0000-4000-8000-000000000000"])).toString("base64url");
+    expect((await call({ path: `/prompts?cursor=${forged}`, key: keys["read"] })).json).toEqual({
+      error: { code: "BAD_REQUEST", message: "The list has changed or the cursor is invalid: start from the first page" },
+    });
   });
 
   it("pages by name with a cursor", async () => {
