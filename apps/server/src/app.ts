@@ -1,4 +1,5 @@
-// The Express host: tRPC at /trpc, health at /api/health, and the built web app with SPA fallback.
+// The Express host: tRPC at /trpc, health at /api/health, the runtime REST API at /api/v1, and the
+// built web app with SPA fallback.
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import compression from "compression";
@@ -10,6 +11,8 @@ import {
   allowedHostNames, crossSiteGuard, errorHandler, hostGuard, noStore, refuseDeepJson, refuseDeepQueryInput, securityHeaders,
 } from "./security.ts";
 import { avatarRoute } from "./routes/avatars.ts";
+import { v1Router } from "./routes/v1/router.ts";
+import { apiDocsRoute } from "./routes/api-docs.ts";
 import { isTestFault, requestedFaults } from "./test-faults.ts";
 import type { TrustProxy } from "./env.ts";
 
@@ -27,9 +30,13 @@ export interface AppOptions {
   allowedHosts?: readonly string[];
   /** TEST_FAULTS: honour the promptly-test-faults cookie (see test-faults.ts). */
   testFaults?: boolean;
+  /** API_RATE_LIMIT_PER_MINUTE: requests a minute one API key may make to /api/v1 (when rate limits are on). */
+  apiRateLimitPerMinute?: number;
 }
 
-export function createApp({ services, webDist, viteMiddleware, trustProxy, allowedHosts, testFaults = false }: AppOptions): Express {
+export function createApp({
+  services, webDist, viteMiddleware, trustProxy, allowedHosts, testFaults = false, apiRateLimitPerMinute = 600,
+}: AppOptions): Express {
   const app = express();
   // Express's own behaviour follows its "env" setting, not our config: never development by accident.
   app.set("env", services.config.production ? "production" : "development");
@@ -56,6 +63,8 @@ export function createApp({ services, webDist, viteMiddleware, trustProxy, allow
   });
 
   app.use("/avatars", avatarRoute(services));
+  app.use("/api/docs", apiDocsRoute());
+  app.use("/api/v1", v1Router(services, { ratePerMinute: services.config.rateLimits ? apiRateLimitPerMinute : null }));
 
   app.use(
     "/trpc",

@@ -88,7 +88,7 @@ export async function boot(env: Env, opts: { viteMiddleware?: RequestHandler; lo
     if (env.TEST_FAULTS) log("warning: TEST_FAULTS is on: requests may ask for API failures (for the end-to-end tests only)");
     const app = createApp({
       services, webDist: env.WEB_DIST, viteMiddleware: opts.viteMiddleware, trustProxy: env.TRUST_PROXY, allowedHosts: env.ALLOWED_HOSTS,
-      testFaults: env.TEST_FAULTS,
+      testFaults: env.TEST_FAULTS, apiRateLimitPerMinute: env.API_RATE_LIMIT_PER_MINUTE,
     });
     const server = await new Promise<Server>((resolve, reject) => {
       const listening = app.listen(env.PORT, env.HOST, () => resolve(listening));

@@ -56,6 +56,8 @@ const schema = z.object({
       return z.NEVER;
     }),
   RATE_LIMITS: bool.default(true),
+  /** Requests a minute one API key may make to /api/v1 (off with RATE_LIMITS=off). */
+  API_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(600),
   /**
    * Test-only: a request may name procedures that must fail with a 500 (cookie promptly-test-faults), so the
    * end-to-end suite can show every page failing. Off unless set; never set it on a real installation.

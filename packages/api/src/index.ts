@@ -15,3 +15,8 @@ export { checkHealth } from "./services/health.ts";
 export { scheduleHousekeeping } from "./services/housekeeping.ts";
 export { startOutboxWorker } from "./services/outbox.ts";
 export { avatarFileContentType } from "./services/avatars.ts";
+export { DomainError } from "./errors.ts";
+export { authenticateApiKey } from "./services/api-keys.ts";
+export {
+  compileRuntimePrompt, createRuntimePrompt, createRuntimeVersion, getRuntimePrompt, listRuntimePrompts, runtimeSelector, setRuntimeLabel,
+} from "./services/runtime-prompts.ts";

@@ -12,3 +12,4 @@ export * from "./teams.ts";
 export * from "./prompt-template.ts";
 export * from "./prompts.ts";
 export * from "./api-keys.ts";
+export * from "./runtime-api.ts";

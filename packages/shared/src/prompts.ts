@@ -177,22 +177,28 @@ const checkVersion = (fields: VersionFields, ctx: z.RefinementCtx) => {
   if (errors.length) ctx.addIssue({ code: "custom", message: PROMPT_MSG.lintFailed + errors.join("; "), path: ["template"] });
 };
 
-export const createPromptInput = z
-  .object({
-    teamId: idSchema,
-    name: promptNameSchema,
-    title: promptTitleSchema,
-    description: promptDescriptionSchema.optional(),
-    tags: promptTagsSchema.optional(),
-    visibility: promptVisibilitySchema,
-    ...versionFields,
-    type: z.enum(PROMPT_TYPES),
-  })
-  .superRefine(checkVersion);
+/** A new prompt without its team: the REST API takes the team from the key. */
+const newPromptFields = {
+  name: promptNameSchema,
+  title: promptTitleSchema,
+  description: promptDescriptionSchema.optional(),
+  tags: promptTagsSchema.optional(),
+  visibility: promptVisibilitySchema,
+  ...versionFields,
+  type: z.enum(PROMPT_TYPES),
+};
+
+export const createPromptInput = z.object({ teamId: idSchema, ...newPromptFields }).superRefine(checkVersion);
 export type CreatePromptInput = z.input<typeof createPromptInput>;
+
+/** POST /api/v1/prompts: the same rules as prompts.create; the team is the key's. */
+export const runtimeCreatePromptInput = z.object(newPromptFields).superRefine(checkVersion);
 
 export const createVersionInput = z.object({ promptId: idSchema, ...versionFields }).superRefine(checkVersion);
 export type CreateVersionInput = z.input<typeof createVersionInput>;
+
+/** POST /api/v1/prompts/{name}/versions: the same rules as promptVersions.create; the prompt is in the path. */
+export const runtimeCreateVersionInput = z.object(versionFields).superRefine(checkVersion);
 
 export const updatePromptInput = z.object({
   id: idSchema,

@@ -152,7 +152,7 @@ const toItem = ({ author, ...row }: RawItem) =>
   promptListItem.parse({ ...row, author: author && { id: author.id, fullName: author.fullName, avatarUrl: avatarUrl(author.avatarKey) } });
 
 /** Words of a search, each a prefix: 'cust supp' -> 'cust:* & supp:*' (letters and digits only: no query syntax). */
-function prefixQuery(q: string): string | null {
+export function prefixQuery(q: string): string | null {
   const words = q.toLowerCase().match(/[\p{L}\p{N}]+/gu)?.slice(0, 8) ?? [];
   return words.length ? words.map((word) => `${word}:*`).join(" & ") : null;
 }
@@ -374,6 +374,9 @@ export async function listVersions(db: DbOrTx, promptId: string, cursor: number 
 
 // ---- writes ----
 
+/** Who a write is recorded as: a person, or nobody when an API key makes it. */
+type Author = { userId: string | null };
+
 type VersionBody = NonNullable<Extract<ReturnType<typeof versionBodyOf>, { body: unknown }>["body"]>;
 
 function bodyOf(fields: CreateVersionInput | CreatePromptInput): VersionBody {
@@ -381,7 +384,7 @@ function bodyOf(fields: CreateVersionInput | CreatePromptInput): VersionBody {
   return "body" in found ? found.body : fail("INVALID", found.problem);
 }
 
-const versionData = (body: VersionBody, fields: CreateVersionInput | CreatePromptInput, authorId: string) => ({
+const versionData = (body: VersionBody, fields: CreateVersionInput | CreatePromptInput, authorId: string | null) => ({
   type: body.type,
   template: body.type === "text" ? body.template : null,
   messages: body.type === "chat" ? (body.messages as unknown as Prisma.InputJsonValue) : Prisma.DbNull,
@@ -392,8 +395,11 @@ const versionData = (body: VersionBody, fields: CreateVersionInput | CreatePromp
   authorId,
 });
 
-/** A prompt and its version 1, together. A name taken in the team is ALREADY_EXISTS, also under concurrent creates. */
-export async function createPrompt(db: Db, caller: Caller, team: { teamId: string; organizationId: string }, input: CreatePromptInput, now: Date) {
+/**
+ * A prompt and its version 1, together. A name taken in the team is ALREADY_EXISTS, also under concurrent creates.
+ * The author is the signed-in person, or none when an API key creates it (a key is not a person).
+ */
+export async function createPrompt(db: Db, caller: Author, team: { teamId: string; organizationId: string }, input: CreatePromptInput, now: Date) {
   const body = bodyOf(input);
   try {
     return await db.$transaction(async (tx) => {
@@ -426,7 +432,7 @@ export async function createPrompt(db: Db, caller: Caller, team: { teamId: strin
  * The next version: the prompt's row is locked by incrementing its counter, so concurrent saves take
  * numbers one after another, without gaps or repeats. The type is the one given, or read from what is given.
  */
-export async function createVersion(db: Db, caller: Caller, prompt: LoadedPrompt, input: CreateVersionInput, now: Date) {
+export async function createVersion(db: Db, caller: Author, prompt: LoadedPrompt, input: CreateVersionInput, now: Date) {
   refuseArchived(prompt);
   const body = bodyOf(input);
   return db.$transaction(async (tx) => {
@@ -497,7 +503,7 @@ const refuseProtectedLabel = (prompt: LoadedPrompt, label: string) => {
 };
 
 /** Points `label` at `version` (rolling back is pointing it at an older one). `production` needs team admin level. */
-export async function setLabel(db: Db, caller: Caller, prompt: LoadedPrompt, label: string, version: number, now: Date) {
+export async function setLabel(db: Db, caller: Author, prompt: LoadedPrompt, label: string, version: number, now: Date) {
   refuseArchived(prompt);
   refuseProtectedLabel(prompt, label);
   return db.$transaction(async (tx) => {

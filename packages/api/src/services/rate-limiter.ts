@@ -22,6 +22,12 @@ export class RateLimiter {
     return entry.count <= rule.limit;
   }
 
+  /** How long until `key`'s current window ends (0 when it has none): a 429's Retry-After. */
+  retryAfterMs(key: string): number {
+    const entry = this.hits.get(key);
+    return entry ? Math.max(0, entry.resetAt - this.now()) : 0;
+  }
+
   reset() {
     this.hits.clear();
   }

@@ -1,0 +1,153 @@
+// REST /api/v1 for tools (issue 15): HTTP only. A request's `Authorization: Bearer <key>` is resolved
+// with authenticateApiKey; each route parses its input with the shared schemas, calls a service of
+// packages/api (which holds the rules), and answers JSON. Prompt names may hold '/', sent plain or
+// encoded, so routes match the raw path and decode the name themselves.
+import { createHash } from "node:crypto";
+import express, { Router, type NextFunction, type Request, type RequestHandler, type Response } from "express";
+import {
+  authenticateApiKey, compileRuntimePrompt, createRuntimePrompt, createRuntimeVersion, getRuntimePrompt, listRuntimePrompts, runtimeSelector,
+  setRuntimeLabel, type ApiServices,
+} from "@promptly/api";
+import {
+  RUNTIME_MSG, promptLabelSchema, runtimeCompileInput, runtimeCreatePromptInput, runtimeCreateVersionInput, runtimeGetQuery, runtimeListQuery,
+  runtimeSetLabelInput, type ApiKeyScope,
+} from "@promptly/shared";
+import { refuseDeepJson } from "../../security.ts";
+import { HttpError, parseOr400, sendError, v1ErrorHandler } from "./http.ts";
+import { openApiDocument } from "./openapi.ts";
+
+interface V1Options {
+  /** Requests a minute per key; null: no limit (RATE_LIMITS=off). */
+  ratePerMinute: number | null;
+}
+
+interface KeyLocals {
+  apiKey: { id: string; teamId: string; labels: string[] | null; scopes: ApiKeyScope[] };
+}
+
+const WINDOW_MS = 60_000;
+
+/** The key `authenticate` put on the response. */
+const keyOf = (res: Response) => (res.locals as KeyLocals).apiKey;
+
+/** Who is asking: the key of the Authorization header, or 401 saying what is wrong with it; then the key's rate limit. */
+function authenticate(services: ApiServices, options: V1Options): RequestHandler {
+  return async (req, res, next) => {
+    const header = req.get("authorization");
+    if (!header) throw new HttpError("UNAUTHORIZED", RUNTIME_MSG.missingKey);
+    const bearer = /^Bearer +(\S+) *$/i.exec(header);
+    if (!bearer) throw new HttpError("UNAUTHORIZED", RUNTIME_MSG.malformedHeader);
+    const result = await authenticateApiKey(services.db, bearer[1]!, services.now());
+    if (!result.ok) {
+      const message = result.reason === "malformed" ? RUNTIME_MSG.malformedKey : result.reason === "unknown" ? RUNTIME_MSG.unknownKey : result.message;
+      throw new HttpError("UNAUTHORIZED", message);
+    }
+    if (options.ratePerMinute !== null) {
+      const bucket = `api-key:${result.apiKey.id}`;
+      if (!services.rateLimiter.hit(bucket, { limit: options.ratePerMinute, windowMs: WINDOW_MS })) {
+        res.setHeader("Retry-After", String(Math.max(1, Math.ceil(services.rateLimiter.retryAfterMs(bucket) / 1000))));
+        throw new HttpError("TOO_MANY_REQUESTS", RUNTIME_MSG.rateLimited);
+      }
+    }
+    (res.locals as KeyLocals).apiKey = result.apiKey;
+    next();
+  };
+}
+
+const requireScope = (scope: ApiKeyScope): RequestHandler => (_req, res, next) => {
+  if (!keyOf(res).scopes.includes(scope)) throw new HttpError("FORBIDDEN", RUNTIME_MSG.readOnlyKey);
+  next();
+};
+
+/** The prompt name (and label) of a raw path: `/prompts/a%2Fb/compile` and `/prompts/a/b/compile` both name `a/b`. */
+function pathParts(req: Request, pattern: RegExp): string[] {
+  const match = pattern.exec(req.path);
+  if (!match) throw new HttpError("NOT_FOUND", RUNTIME_MSG.notFound);
+  try {
+    return match.slice(1).map((part) => decodeURIComponent(part!));
+  } catch {
+    throw new HttpError("BAD_REQUEST", "The path is not valid percent-encoding");
+  }
+}
+
+const GET_PATH = /^\/prompts\/(.+?)\/?$/;
+const COMPILE_PATH = /^\/prompts\/(.+)\/compile\/?$/;
+const VERSIONS_PATH = /^\/prompts\/(.+)\/versions\/?$/;
+const LABEL_PATH = /^\/prompts\/(.+)\/labels\/([^/]+)\/?$/;
+
+/** A strong validator of exactly these bytes. */
+const etagOf = (body: string) => `"${createHash("sha256").update(body).digest("base64url").slice(0, 32)}"`;
+
+/** If-None-Match as RFC 9110 compares it: any of the listed tags, weakly, or `*`. */
+function matchesIfNoneMatch(header: string | undefined, etag: string): boolean {
+  if (!header) return false;
+  return header.split(",").some((tag) => {
+    const value = tag.trim();
+    return value === "*" || value.replace(/^W\//, "") === etag;
+  });
+}
+
+export function v1Router(services: ApiServices, options: V1Options): Router {
+  const router = Router();
+  const document = openApiDocument();
+
+  router.get("/openapi.json", (_req, res) => {
+    res.setHeader("Cache-Control", "public, max-age=300");
+    res.json(document);
+  });
+
+  // The key first: a body is read only for a caller we know.
+  router.use(authenticate(services, options), express.json({ limit: "1mb", verify: refuseDeepJson }));
+
+  router.get("/prompts", async (req, res) => {
+    const query = parseOr400(runtimeListQuery, req.query);
+    res.json(await listRuntimePrompts(services.db, keyOf(res), query));
+  });
+
+  router.post("/prompts", requireScope("write"), async (req, res) => {
+    const input = parseOr400(runtimeCreatePromptInput, req.body);
+    res.status(201).json(await createRuntimePrompt(services.db, keyOf(res), input, services.now()));
+  });
+
+  router.post(COMPILE_PATH, async (req, res) => {
+    const [name] = pathParts(req, COMPILE_PATH);
+    const input = parseOr400(runtimeCompileInput, req.body);
+    const result = await compileRuntimePrompt(services.db, keyOf(res), name!, runtimeSelector(keyOf(res), input), input.variables);
+    if (!result.ok) {
+      const details = result.problems.map((problem) => ({ variable: problem.variable, message: problem.message }));
+      return sendError(res, "BAD_REQUEST", result.message, details);
+    }
+    const { ok: _ok, ...compiled } = result;
+    res.json(compiled);
+  });
+
+  router.post(VERSIONS_PATH, requireScope("write"), async (req, res) => {
+    const [name] = pathParts(req, VERSIONS_PATH);
+    const input = parseOr400(runtimeCreateVersionInput, req.body);
+    res.status(201).json(await createRuntimeVersion(services.db, keyOf(res), name!, input, services.now()));
+  });
+
+  router.put(LABEL_PATH, requireScope("write"), async (req, res) => {
+    const [name, rawLabel] = pathParts(req, LABEL_PATH);
+    const label = parseOr400(promptLabelSchema, rawLabel);
+    const { version } = parseOr400(runtimeSetLabelInput, req.body);
+    res.json(await setRuntimeLabel(services.db, keyOf(res), name!, label, version, services.now()));
+  });
+
+  router.get(GET_PATH, async (req, res) => {
+    const [name] = pathParts(req, GET_PATH);
+    const query = parseOr400(runtimeGetQuery, req.query);
+    const prompt = await getRuntimePrompt(services.db, keyOf(res), name!, runtimeSelector(keyOf(res), query));
+    const body = JSON.stringify(prompt);
+    const etag = etagOf(body);
+    // The key is part of the request, so only the tool's own cache may keep it, and must ask again each time.
+    res.setHeader("Cache-Control", "private, no-cache");
+    res.setHeader("ETag", etag);
+    if (matchesIfNoneMatch(req.get("if-none-match"), etag)) return res.status(304).end();
+    res.type("application/json").send(body);
+  });
+
+  router.use((_req: Request, _res: Response, next: NextFunction) => next(new HttpError("NOT_FOUND", RUNTIME_MSG.notFound)));
+  router.use(v1ErrorHandler());
+  return router;
+}

@@ -1,0 +1,127 @@
+// The runtime REST API for tools (issue 15, /api/v1): its inputs, answers and texts as zod schemas.
+// The server validates with them, the OpenAPI document is generated from them, and the typed client
+// takes its types from them: one contract, written once.
+import { z } from "zod";
+import { CHAT_ROLES, VARIABLE_TYPES } from "./prompt-template.ts";
+import { LATEST_LABEL, PROMPT_MSG, PROMPT_TYPES, PROTECTED_LABEL, promptLabelSchema } from "./prompts.ts";
+import { plainText } from "./validation.ts";
+
+/** What a fetch means without a label or a version. */
+export const RUNTIME_DEFAULT_LABEL = PROTECTED_LABEL;
+
+export const RUNTIME_MSG = {
+  missingKey: "Missing API key: send it as 'Authorization: Bearer <key>'",
+  malformedHeader: "Malformed Authorization header: send 'Authorization: Bearer <key>'",
+  malformedKey: "Malformed API key: a Promptly key is 'promptly_' and 43 letters and digits",
+  unknownKey: "Unknown API key",
+  readOnlyKey: "This API key may only read: creating prompts and versions and moving labels need the 'write' scope",
+  protectedLabel: `An API key never moves the '${PROTECTED_LABEL}' label: a team admin moves it in the app`,
+  privateByKey: "An API key cannot create a private prompt: a private prompt belongs to a person",
+  rateLimited: "Too many requests with this API key: retry after the time in Retry-After",
+  notFound: "Not found",
+  /** `Prompt not found: 'support/reply' with label 'production'`. */
+  promptNotFound: (name: string, selector?: RuntimeSelector) =>
+    `Prompt not found: '${name}'` +
+    (selector ? ` with ${selector.version !== undefined ? `version ${selector.version}` : `label '${selector.label}'`}` : ""),
+  /** `This API key may only fetch the labels: production, staging`. */
+  labelsOnly: (labels: readonly string[]) => `This API key may only fetch the labels: ${labels.join(", ")}`,
+  compileFailed: "The variables do not meet the prompt's contract: ",
+} as const;
+
+/** Which version a request means: exactly one of them once resolved (the default label filled in). */
+export type RuntimeSelector = { label: string; version?: undefined } | { version: number; label?: undefined };
+
+const selectorLabel = z.union([promptLabelSchema, z.literal(LATEST_LABEL)]);
+
+/** The query of GET /api/v1/prompts/{name}: a label or a version, not both. */
+export const runtimeGetQuery = z
+  .object({
+    label: selectorLabel.optional(),
+    version: z.coerce.number().int().min(1).max(2 ** 31 - 1).optional(),
+  })
+  .refine((query) => query.label === undefined || query.version === undefined, PROMPT_MSG.versionOrLabel);
+
+export const runtimeCompileInput = z
+  .object({
+    label: selectorLabel.optional(),
+    version: z.number().int().min(1).max(2 ** 31 - 1).optional(),
+    variables: z.record(z.string(), z.unknown()).default({}),
+  })
+  .refine((input) => input.label === undefined || input.version === undefined, PROMPT_MSG.versionOrLabel);
+
+export const runtimeListQuery = z.object({
+  folder: z.string().max(128).regex(/^[a-z0-9._-]+(\/[a-z0-9._-]+)*$/, PROMPT_MSG.nameInvalid).optional(),
+  tag: plainText().trim().toLowerCase().max(32).optional(),
+  q: plainText().trim().max(200).optional(),
+  cursor: z.string().max(500).optional(),
+});
+
+export const runtimeSetLabelInput = z.object({ version: z.number().int().min(1).max(2 ** 31 - 1) });
+
+// ---- answers ----
+
+const variable = z.object({
+  name: z.string(),
+  type: z.enum(VARIABLE_TYPES),
+  required: z.boolean().optional(),
+  default: z.unknown().optional(),
+  description: z.string().optional(),
+  options: z.array(z.string()).optional(),
+});
+const message = z.object({ role: z.enum(CHAT_ROLES), content: z.string() });
+
+/** One version of a prompt as a tool receives it: `template` for a text prompt, `messages` for a chat prompt. */
+export const runtimePrompt = z.object({
+  name: z.string(),
+  title: z.string(),
+  version: z.number().int(),
+  type: z.enum(PROMPT_TYPES),
+  template: z.string().optional(),
+  messages: z.array(message).optional(),
+  variables: z.array(variable),
+  model: z.string(),
+  config: z.record(z.string(), z.unknown()),
+  /** The labels on this version. */
+  labels: z.array(z.string()),
+  tags: z.array(z.string()),
+  updatedAt: z.iso.datetime(),
+});
+export type RuntimePrompt = z.infer<typeof runtimePrompt>;
+
+export const runtimeCompiled = z.object({
+  version: z.number().int(),
+  text: z.string().optional(),
+  messages: z.array(message).optional(),
+});
+
+export const runtimePromptPage = z.object({
+  items: z.array(
+    z.object({
+      name: z.string(),
+      title: z.string(),
+      labels: z.array(z.object({ name: z.string(), version: z.number().int() })),
+      latestVersion: z.number().int(),
+      tags: z.array(z.string()),
+      updatedAt: z.iso.datetime(),
+    }),
+  ),
+  nextCursor: z.string().nullable(),
+});
+
+export const runtimeCreatedPrompt = z.object({ name: z.string(), version: z.number().int() });
+export const runtimeCreatedVersion = z.object({ name: z.string(), version: z.number().int() });
+export const runtimeLabelSet = z.object({ name: z.string(), label: z.string(), version: z.number().int() });
+
+const RUNTIME_ERROR_CODES = [
+  "BAD_REQUEST", "UNAUTHORIZED", "FORBIDDEN", "NOT_FOUND", "CONFLICT", "PAYLOAD_TOO_LARGE", "TOO_MANY_REQUESTS", "INTERNAL_SERVER_ERROR",
+] as const;
+
+/** Every error answer: `details` lists every problem of a 400 (each input issue, each variable). */
+export const runtimeError = z.object({
+  error: z.object({
+    code: z.enum(RUNTIME_ERROR_CODES),
+    message: z.string(),
+    details: z.array(z.object({ path: z.string().optional(), variable: z.string().optional(), message: z.string() })).optional(),
+  }),
+});
+export type RuntimeError = z.infer<typeof runtimeError>;
