@@ -11,6 +11,7 @@ import {
 import { seriousViolations } from "./support/axe.ts";
 import { consoleErrors } from "./support/console.ts";
 import { E2E } from "./support/env.ts";
+import { createPromptWith } from "./support/prompts.ts";
 
 const toast = (page: Page, text: string) => page.locator("[data-sonner-toast]").filter({ hasText: text });
 const keyRow = (page: Page, name: string) => page.getByTestId("api-key-row").filter({ hasText: name });
@@ -38,13 +39,13 @@ async function world() {
     { userId: admin.id, role: "admin" },
     { userId: editor.id, role: "editor" },
   ]);
-  return { admin, editor, team };
+  return { admin, editor, organization, team };
 }
 
 test("a team admin creates a key bound to production, copies it once, never sees it again, and revokes it", async ({ page, context }) => {
   const errors = consoleErrors(page, { allow4xx: true });
   await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: E2E.appUrl });
-  const { admin, team } = await world();
+  const { admin, organization, team } = await world();
   await signIn(page, admin.email);
   await page.goto("/teams");
 
@@ -100,6 +101,18 @@ test("a team admin creates a key bound to production, copies it once, never sees
   await expect(keyRow(page, "Checkout service")).toContainText(`${stored!.prefix}…`);
   expect(await page.content()).not.toContain(key.slice(stored!.prefix.length));
 
+  // A program with the copied key (no browser, no cookie, as curl) gets the production version.
+  const prompt = await createPromptWith({ organizationId: organization.id, teamId: team.id, authorId: admin.id, name: "checkout/greeting", template: "Hello {{ name }}" });
+  await withDb(async (client) => {
+    await client.query(`INSERT INTO prompt_versions (prompt_id, version, type, template, author_id) VALUES ($1, 2, 'text', 'Hi {{ name }}!', $2)`, [prompt.id, admin.id]);
+    await client.query(`UPDATE prompts SET latest_version = 2 WHERE id = $1`, [prompt.id]);
+    await client.query(`INSERT INTO prompt_labels (prompt_id, name, version) VALUES ($1, 'production', 1)`, [prompt.id]);
+  });
+  const fetchProduction = () => fetch(`${E2E.appUrl}/api/v1/prompts/checkout/greeting`, { headers: { authorization: `Bearer ${copied}` } });
+  const served = await fetchProduction();
+  expect(served.status).toBe(200);
+  expect(await served.json()).toMatchObject({ name: "checkout/greeting", version: 1, type: "text", template: "Hello {{ name }}", labels: ["production"] });
+
   // Revoke asks first, then the row says Revoked and offers no Revoke; the database keeps when.
   const revokeButton = keyRow(page, "Checkout service").getByRole("button", { name: "Revoke Checkout service" });
   await revokeButton.click();
@@ -112,6 +125,10 @@ test("a team admin creates a key bound to production, copies it once, never sees
   await expect(revokeButton).toHaveCount(0);
   await expect(page.getByTestId("api-keys-card").getByRole("button", { name: "Create API key" })).toBeFocused();
   expect((await keysOf(team.id))[0]!.revoked_at).toBeInstanceOf(Date);
+  // The next call with the revoked key is refused.
+  const refused = await fetchProduction();
+  expect(refused.status).toBe(401);
+  expect(await refused.json()).toMatchObject({ error: { code: "UNAUTHORIZED" } });
   expect(errors).toEqual([]);
 });
 

@@ -134,8 +134,11 @@ export function HeaderSearch() {
         }}
         onBlur={(event) => {
           // Leaving the box for the page closes it; moving within it (to the close button) does not.
-          if (event.currentTarget.contains(event.relatedTarget as Node | null)) return;
+          const form = event.currentTarget;
+          if (form.contains(event.relatedTarget as Node | null)) return;
           setTimeout(() => {
+            // Back in the box meanwhile (the shortcut right after leaving it): it stays open.
+            if (form.contains(document.activeElement)) return;
             close();
             setExpanded(false);
           }, 150);
