@@ -1,4 +1,4 @@
-// Run against a started server:  npm run example -w @promptly/client  (PROMPTLY_URL overrides the URL)
+// Run against a started server:  npm run example:health -w @promptly/client  (PROMPTLY_URL overrides the URL)
 import { createClient } from "../src/index.ts";
 
 const client = createClient({ url: process.env.PROMPTLY_URL ?? "http://localhost:3000" });

@@ -1,9 +1,16 @@
-// The typed client for internal tooling. Types come from the server's AppRouter, never copied.
+// The typed clients for internal tooling: the caching prompt client over the runtime API (/api/v1, an
+// API key), and the tRPC client of the whole app (/trpc). Types come from the shared zod schemas and the
+// server's AppRouter, never copied.
 import { createTRPCClient, httpBatchLink, type TRPCClient } from "@trpc/client";
 import type { AppRouter } from "@promptly/api";
 import superjson from "superjson";
 
 export type { AppRouter };
+export { createPromptClient } from "./prompt-client.ts";
+export type { CompiledPrompt, GetPromptOptions, Prompt, PromptClient, PromptClientOptions, PromptSelector } from "./prompt-client.ts";
+export { PromptCompileError, PromptlyApiError, type PromptlyErrorCode } from "./errors.ts";
+/** What the runtime API answers, inferred from the schemas the server validates with. */
+export type { RuntimeError, RuntimePrompt } from "@promptly/shared";
 /** Every procedure's input and answer, for tools that build or read them. */
 export type { RouterInputs, RouterOutputs } from "@promptly/api";
 /**

@@ -1,0 +1,206 @@
+// The caching prompt client for tools (issue 15): `get(name, { label | version, fallback })` over
+// GET /api/v1/prompts/{name}. A tool calls it on every request it serves, so a cached answer costs a
+// Map lookup: within the TTL nothing is sent; after it the cached prompt is answered at once and one
+// background refresh per key asks again with If-None-Match. Only a miss waits for the network.
+import {
+  RUNTIME_DEFAULT_LABEL, RUNTIME_MSG, compile, runtimeError, runtimePrompt, type ChatMessage, type CompileResult, type PromptVersionBody,
+  type RuntimePrompt,
+} from "@promptly/shared";
+import { PromptCompileError, PromptlyApiError } from "./errors.ts";
+
+export interface PromptClientOptions {
+  /** Base URL of a Promptly server, e.g. http://localhost:3000 (the API lives at /api/v1). */
+  url: string;
+  /** A team API key (`promptly_…`), created on the Teams page. */
+  apiKey: string;
+  /** How long a fetched prompt is answered without asking the server. Default 60. */
+  cacheTtlSeconds?: number;
+  /** One attempt's limit, answer body included. Default 5000. */
+  fetchTimeoutMs?: number;
+  /** Retries of a network error, a timeout or a 5xx (a 4xx is never retried). Default 2. */
+  maxRetries?: number;
+  /** The wait before the first retry, doubled before each next one. Default 250. */
+  retryDelayMs?: number;
+  fetch?: typeof fetch;
+  /** The clock of the TTL, in milliseconds. Default Date.now. */
+  now?: () => number;
+  /** Told when a background refresh fails (the cached prompt is kept and answered meanwhile). */
+  onRefreshError?: (error: PromptlyApiError, name: string) => void;
+}
+
+/** Which version to fetch: a label (default `production`) or a version number, not both. */
+export type PromptSelector = { label?: string; version?: undefined } | { version: number; label?: undefined };
+
+export type GetPromptOptions = PromptSelector & {
+  /**
+   * Answered, marked `isFallback: true`, when a prompt that is not cached cannot be fetched (network,
+   * timeout, 5xx, or any refusal): a text template, or the messages of a chat prompt.
+   */
+  fallback?: string | ChatMessage[];
+};
+
+/** A successful compile: `text` for a text prompt, `messages` for a chat prompt. */
+export type CompiledPrompt = Extract<CompileResult, { ok: true }>;
+
+/** One version of a prompt as the server answered it, ready to fill. */
+export type Prompt = Readonly<RuntimePrompt> & {
+  /** True when this is the `fallback` of the get, not an answer of the server (its `version` is then 0). */
+  readonly isFallback: boolean;
+  /**
+   * Fills this version's variables with the shared `compile` (the one the server uses). Throws a
+   * PromptCompileError naming every variable that breaks the contract: nothing renders blank.
+   */
+  compile(values?: Record<string, unknown>): CompiledPrompt;
+};
+
+export interface PromptClient {
+  get(name: string, options?: GetPromptOptions): Promise<Prompt>;
+}
+
+interface Entry {
+  prompt: Prompt;
+  etag: string | null;
+  /** On the `now` clock. */
+  freshUntil: number;
+}
+
+type Fetched = { notModified: true } | { notModified: false; prompt: RuntimePrompt; etag: string | null };
+
+function withCompile(fields: RuntimePrompt, isFallback: boolean): Prompt {
+  const body: PromptVersionBody =
+    fields.type === "text"
+      ? { type: "text", template: fields.template ?? "", variables: fields.variables }
+      : { type: "chat", messages: fields.messages ?? [], variables: fields.variables };
+  // Frozen: every get of a key shares this object, so one caller cannot change what the others see.
+  return Object.freeze({
+    ...fields,
+    isFallback,
+    compile(values: Record<string, unknown> = {}): CompiledPrompt {
+      const result = compile(body, values);
+      if (!result.ok) throw new PromptCompileError(RUNTIME_MSG.compileFailed + result.message, result.problems);
+      return result;
+    },
+  });
+}
+
+function fallbackPrompt(name: string, fallback: string | ChatMessage[]): Prompt {
+  const shape = typeof fallback === "string" ? { type: "text" as const, template: fallback } : { type: "chat" as const, messages: fallback };
+  return withCompile(
+    { name, title: name, version: 0, ...shape, variables: [], model: "", config: {}, labels: [], tags: [], updatedAt: new Date(0).toISOString() },
+    true,
+  );
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Worth another attempt: no answer at all, or the server's own failure. */
+const retryable = (error: unknown) => error instanceof PromptlyApiError && (error.status === 0 || error.status >= 500);
+
+export function createPromptClient(options: PromptClientOptions): PromptClient {
+  const {
+    apiKey, cacheTtlSeconds = 60, fetchTimeoutMs = 5000, maxRetries = 2, retryDelayMs = 250, now = Date.now, onRefreshError,
+  } = options;
+  const fetchImpl = options.fetch ?? fetch;
+  const base = `${options.url.replace(/\/+$/, "")}/api/v1/prompts/`;
+  const ttlMs = cacheTtlSeconds * 1000;
+  const cache = new Map<string, Entry>();
+  /** The one request per key under way (a miss or a refresh): concurrent gets share it. */
+  const inFlight = new Map<string, Promise<Entry>>();
+
+  /** One attempt, bounded by fetchTimeoutMs from the request to the last byte of the answer. */
+  async function attempt(url: string, etag: string | null): Promise<Fetched> {
+    const controller = new AbortController();
+    const timer = setTimeout(() => controller.abort(), fetchTimeoutMs);
+    let status = 0;
+    let text: string;
+    try {
+      const response = await fetchImpl(url, {
+        headers: { authorization: `Bearer ${apiKey}`, accept: "application/json", ...(etag ? { "if-none-match": etag } : {}) },
+        signal: controller.signal,
+      });
+      status = response.status;
+      if (status === 304) {
+        await response.body?.cancel();
+        return { notModified: true };
+      }
+      text = await response.text();
+      if (status === 200) {
+        const parsed = runtimePrompt.safeParse(JSON.parse(text));
+        if (parsed.success) return { notModified: false, prompt: parsed.data, etag: response.headers.get("etag") };
+        throw new PromptlyApiError(status, "INVALID_RESPONSE", "The server's answer is not a prompt");
+      }
+    } catch (cause) {
+      if (cause instanceof PromptlyApiError) throw cause;
+      if (controller.signal.aborted) {
+        throw new PromptlyApiError(0, "TIMEOUT", `Promptly did not answer within ${fetchTimeoutMs} ms`, undefined, { cause });
+      }
+      if (status !== 0) throw new PromptlyApiError(status, "INVALID_RESPONSE", `The server answered ${status} with a body that is not JSON`, undefined, { cause });
+      throw new PromptlyApiError(0, "NETWORK_ERROR", `Could not reach Promptly at ${options.url}: ${(cause as Error).message}`, undefined, { cause });
+    } finally {
+      clearTimeout(timer);
+    }
+    let refusal: ReturnType<typeof runtimeError.safeParse>;
+    try {
+      refusal = runtimeError.safeParse(JSON.parse(text));
+    } catch {
+      refusal = runtimeError.safeParse(null);
+    }
+    if (refusal.success) throw new PromptlyApiError(status, refusal.data.error.code, refusal.data.error.message, refusal.data.error.details);
+    throw new PromptlyApiError(status, "INVALID_RESPONSE", `The server answered ${status} without an error of its API`);
+  }
+
+  async function fetchPrompt(name: string, selector: PromptSelector, etag: string | null): Promise<Fetched> {
+    const query = selector.version !== undefined ? `version=${selector.version}` : `label=${encodeURIComponent(selector.label ?? RUNTIME_DEFAULT_LABEL)}`;
+    const url = `${base}${name.split("/").map(encodeURIComponent).join("/")}?${query}`;
+    for (let retry = 0; ; retry += 1) {
+      try {
+        return await attempt(url, etag);
+      } catch (error) {
+        if (!retryable(error) || retry >= maxRetries) throw error;
+        await sleep(retryDelayMs * 2 ** retry);
+      }
+    }
+  }
+
+  /** Fetches (or revalidates) a key and stores the answer; a failure leaves the cache as it was. */
+  function load(key: string, name: string, selector: PromptSelector, previous: Entry | undefined): Promise<Entry> {
+    const running = inFlight.get(key);
+    if (running) return running;
+    const request = fetchPrompt(name, selector, previous?.etag ?? null)
+      .then((fetched): Entry => {
+        let entry: Entry;
+        if (!fetched.notModified) entry = { prompt: withCompile(fetched.prompt, false), etag: fetched.etag, freshUntil: now() + ttlMs };
+        else if (previous) entry = { ...previous, freshUntil: now() + ttlMs };
+        else throw new PromptlyApiError(304, "INVALID_RESPONSE", "The server answered 304 to a request without an ETag");
+        cache.set(key, entry);
+        return entry;
+      })
+      .finally(() => inFlight.delete(key));
+    inFlight.set(key, request);
+    return request;
+  }
+
+  async function miss(key: string, name: string, options: GetPromptOptions): Promise<Prompt> {
+    try {
+      return (await load(key, name, options, undefined)).prompt;
+    } catch (error) {
+      if (options.fallback !== undefined) return fallbackPrompt(name, options.fallback);
+      throw error;
+    }
+  }
+
+  return {
+    get(name, options = {}) {
+      // Every selector is part of the key: `production` and version 3 are different answers.
+      const key = options.version !== undefined ? `${name}\nv${options.version}` : `${name}\nl${options.label ?? RUNTIME_DEFAULT_LABEL}`;
+      const entry = cache.get(key);
+      if (!entry) return miss(key, name, options);
+      if (now() >= entry.freshUntil && !inFlight.has(key)) {
+        load(key, name, options, entry).catch((error: unknown) => {
+          onRefreshError?.(error instanceof PromptlyApiError ? error : new PromptlyApiError(0, "NETWORK_ERROR", String(error), undefined, { cause: error }), name);
+        });
+      }
+      return Promise.resolve(entry.prompt);
+    },
+  };
+}
