@@ -194,14 +194,15 @@ test("the sign-up link is not followed for an existing address: same answer, no 
 test("a session that ends while the app is open: 'Authentication Error', sign in again, back where one was going", async ({ page }) => {
   const account = await createAccount();
   await signIn(page, account.email);
-  await page.goto("/");
-  await expect(page.getByRole("button", { name: "User menu" })).toBeVisible();
+  await page.goto("/settings/profile");
+  await expect(page.getByRole("button", { name: "Save Changes" })).toBeVisible();
 
   await page.evaluate(() => localStorage.setItem("promptly.activeTeamId", "a-team-of-this-session"));
   // The session ends on the server (expired, or ended from another device); the page still shows the app.
+  // The next request finds out. (Not a link: hovering one preloads its page, which would find out first.)
   await withDb((client) => client.query(`DELETE FROM sessions WHERE user_id = $1`, [account.id]));
-  await page.getByRole("button", { name: "User menu" }).click();
-  await page.getByRole("menu").getByRole("menuitem", { name: "Profile" }).click();
+  await page.getByLabel("Full Name").fill("Still Here");
+  await page.getByRole("button", { name: "Save Changes" }).click();
 
   await expect(page.getByText("Authentication Error")).toBeVisible();
   await expect(page.getByText("Please log in again to continue.")).toBeVisible();
