@@ -4,6 +4,7 @@
 // connection clears its cache and still answers right; usage is counted in memory and flushed in
 // one statement per flush, at shutdown too.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { listen } from "@promptly/db/listen";
 import { API_KEY_MSG } from "@promptly/shared";
 import { appProcess, createAccount, createHarness, createOrganization, createTeam, type AppProcess, type Harness } from "@promptly/api/testing";
 import { createApp } from "../../app.ts";
@@ -165,6 +166,53 @@ describe("two app processes on one database", () => {
     } finally {
       await c.close();
     }
+  });
+});
+
+describe("the notifications: every write that can change an answer sends one, in its transaction", () => {
+  /** What the runtime channel carried while `act` ran (a marker sent after it bounds the wait: delivery is in commit order). */
+  async function heardDuring(act: () => Promise<unknown>): Promise<string[]> {
+    const heard: string[] = [];
+    const listener = await listen(h.database.url, "promptly_runtime", (payload) => heard.push(payload), () => undefined);
+    try {
+      await act().catch(() => undefined);
+      await h.database.db.$executeRaw`SELECT pg_notify('promptly_runtime', 'marker')`;
+      await within(2_000, async () => heard.includes("marker"));
+      return heard.filter((payload) => payload !== "marker");
+    } finally {
+      await listener.close();
+    }
+  }
+
+  it("on every prompt, label and version write, the team; on a key's revocation, the key; nothing for bookmarks or a failed write", async () => {
+    const { teamId } = await h.database.db.prompt.findUniqueOrThrow({ where: { id: promptId }, select: { teamId: true } });
+    const team = [`team:${teamId}`];
+    const created = await adminViaA.prompts.create({ teamId, name: "notify/one", title: "One", visibility: "team", type: "text", template: "x" });
+    const id = created.id;
+    const cases: [string, () => Promise<unknown>, string[]][] = [
+      ["create", () => adminViaA.prompts.create({ teamId, name: "notify/two", title: "Two", visibility: "team", type: "text", template: "x" }), team],
+      ["new version", () => adminViaA.promptVersions.create({ promptId: id, template: "y" }), team],
+      ["label set", () => adminViaA.promptLabels.set({ promptId: id, label: "staging", version: 1 }), team],
+      ["label moved", () => adminViaA.promptLabels.set({ promptId: id, label: "staging", version: 2 }), team],
+      ["label removed", () => adminViaA.promptLabels.remove({ promptId: id, label: "staging" }), team],
+      ["details", () => adminViaA.prompts.update({ id, title: "One, retitled" }), team],
+      ["visibility", () => adminViaA.prompts.update({ id, visibility: "private" }), team],
+      ["rename", () => adminViaA.prompts.rename({ id, name: "notify/renamed" }), team],
+      ["archive", () => adminViaA.prompts.archive({ id }), team],
+      ["restore", () => adminViaA.prompts.restore({ id }), team],
+      ["a bookmark (changes no answer)", () => adminViaA.bookmarks.add({ promptId: id }), []],
+      ["a failed write (rolled back)", () => adminViaA.promptLabels.set({ promptId: id, label: "staging", version: 99 }), []],
+      // Two transactions: the archive, then the delete.
+      ["archive and delete", async () => {
+        await adminViaA.prompts.archive({ id });
+        await adminViaA.prompts.delete({ id });
+      }, [...team, ...team]],
+    ];
+    for (const [what, act, expected] of cases) expect(await heardDuring(act), what).toEqual(expected);
+
+    const key = await adminViaA.apiKeys.create({ teamId, name: "to revoke" });
+    expect(await heardDuring(() => adminViaA.apiKeys.create({ teamId, name: "another" })), "a new key").toEqual([]);
+    expect(await heardDuring(() => adminViaA.apiKeys.revoke({ id: key.id })), "revoke").toEqual([`key:${key.id}`]);
   });
 });
 
