@@ -3,7 +3,7 @@
 import type { Server } from "node:http";
 import { createServer } from "node:net";
 import { migrate } from "@promptly/db/migrate";
-import { closeServices, createServices, scheduleHousekeeping, startOutboxWorker, type ApiServices } from "@promptly/api";
+import { closeServices, createServices, scheduleHousekeeping, startOutboxWorker, startRuntimeSync, type ApiServices } from "@promptly/api";
 import type { RequestHandler } from "express";
 import { createApp } from "./app.ts";
 import { openedPorts, type Env } from "./env.ts";
@@ -103,6 +103,11 @@ export async function boot(env: Env, opts: { viteMiddleware?: RequestHandler; lo
       databaseUrl: database.url,
       onError: (error) => log(`warning: mail not sent yet: ${(error as Error).message}`),
     });
+    // The runtime API answers from memory only while this process hears every change (and counts usage).
+    const runtimeSync = startRuntimeSync(services, {
+      databaseUrl: database.url,
+      onError: (error) => log(`warning: runtime cache: ${(error as Error).message}`),
+    });
     return {
       services,
       server,
@@ -112,6 +117,8 @@ export async function boot(env: Env, opts: { viteMiddleware?: RequestHandler; lo
         await outbox.stop();
         await new Promise<void>((resolve) => server.close(() => resolve()));
         server.closeAllConnections?.();
+        // After the server: the last requests' usage is counted, then flushed.
+        await runtimeSync.stop();
         await closeServices(services);
         await stopEmbedded();
         releaseDataDir();

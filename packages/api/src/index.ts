@@ -14,9 +14,10 @@ export { createServices, closeServices } from "./services/index.ts";
 export { checkHealth } from "./services/health.ts";
 export { scheduleHousekeeping } from "./services/housekeeping.ts";
 export { startOutboxWorker } from "./services/outbox.ts";
+export { startRuntimeSync } from "./services/runtime-cache.ts";
 export { avatarFileContentType } from "./services/avatars.ts";
 export { DomainError } from "./errors.ts";
 export { authenticateApiKey } from "./services/api-keys.ts";
 export {
-  compileRuntimePrompt, createRuntimePrompt, createRuntimeVersion, getRuntimePrompt, listRuntimePrompts, runtimeSelector, setRuntimeLabel,
+  compileRuntimePrompt, createRuntimePrompt, createRuntimeVersion, listRuntimePrompts, runtimeSelector, serveRuntimePrompt, setRuntimeLabel,
 } from "./services/runtime-prompts.ts";

@@ -4,6 +4,7 @@ import { randomBytes } from "node:crypto";
 import type { TeamRole } from "@promptly/shared";
 import { inject } from "vitest";
 import { ZodError } from "zod";
+import { createDb, type Db } from "@promptly/db";
 import { createTestDatabase, type TestDatabase } from "@promptly/db/testing";
 import { appRouter } from "./root.ts";
 import { createCallerFactory } from "./trpc.ts";
@@ -19,6 +20,7 @@ export { createS3Storage, createSmtpMailer };
 export { drainOutbox, enqueueMail } from "./services/outbox.ts";
 export { AUTH_RATE_LIMITS } from "./services/auth.ts";
 import { RateLimiter } from "./services/rate-limiter.ts";
+import { RuntimeCache, startRuntimeSync, type RuntimeSync } from "./services/runtime-cache.ts";
 import { startOutboxWorker, type OutboxWorker } from "./services/outbox.ts";
 
 const createCaller = createCallerFactory(appRouter);
@@ -137,6 +139,7 @@ export async function createHarness(options: { rateLimits?: boolean } = {}): Pro
     storage: createS3Storage({ ...s3, region: "us-east-1", bucket: `avatars-${database.name.replace(/_/g, "-")}` }),
     lucia: createLucia(database.db),
     rateLimiter: new RateLimiter(() => clock.now().getTime()),
+    runtime: new RuntimeCache(),
     config: {
       appUrl: "http://localhost:3000",
       secret: "test-secret-test-secret-test-secret-0123",
@@ -191,6 +194,44 @@ export async function createHarness(options: { rateLimits?: boolean } = {}): Pro
     },
   };
   return harness;
+}
+
+export interface AppProcess {
+  /** Services as one app process has them: its own database client, runtime cache and listener. */
+  services: ApiServices;
+  sync: RuntimeSync;
+  /** Database operations this process's client has run so far (every model and raw query). */
+  queries(): number;
+  close(): Promise<void>;
+}
+
+/**
+ * Another app process on the harness's database, as `boot` wires one: its own Prisma client (its
+ * queries counted), its own runtime cache, listening for changes. Usage is flushed only when asked
+ * (`sync.flush()`, or `close()`), so tests see exactly what a flush writes.
+ */
+export function appProcess(h: Harness): AppProcess {
+  let queries = 0;
+  const client = createDb({ url: h.database.url, max: 4 });
+  const db = client.$extends({
+    query: {
+      async $allOperations({ args, query }) {
+        queries++;
+        return query(args);
+      },
+    },
+  }) as unknown as Db;
+  const services: ApiServices = { ...h.services, db, runtime: new RuntimeCache(), rateLimiter: new RateLimiter(() => h.clock.now().getTime()) };
+  const sync = startRuntimeSync(services, { databaseUrl: h.database.url, flushMs: 3_600_000, onError: () => undefined });
+  return {
+    services,
+    sync,
+    queries: () => queries,
+    async close() {
+      await sync.stop();
+      await client.$disconnect();
+    },
+  };
 }
 
 // ---- test data and outcomes shared by the integration tests ----

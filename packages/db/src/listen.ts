@@ -8,21 +8,36 @@ export interface Listener {
   close(): Promise<void>;
 }
 
-export async function listen(url: string, channel: string, onNotify: () => void, onError: (error: unknown) => void): Promise<Listener> {
+/**
+ * `onNotify` receives each notification's payload; `onClose` (optional) is called once when the
+ * connection is lost, so an owner that trusts what it heard can stop trusting it at once.
+ */
+export async function listen(
+  url: string,
+  channel: string,
+  onNotify: (payload: string) => void,
+  onError: (error: unknown) => void,
+  onClose?: () => void,
+): Promise<Listener> {
   if (!/^[a-z_][a-z0-9_]*$/.test(channel)) throw new Error(`Invalid channel name: ${channel}`);
   const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 5_000 });
   let alive = true;
-  client.on("notification", () => onNotify());
-  client.on("error", (error) => {
+  let opened = false;
+  const lost = () => {
+    const wasAlive = alive;
     alive = false;
+    if (wasAlive && opened) onClose?.();
+  };
+  client.on("notification", (message) => onNotify(message.payload ?? ""));
+  client.on("error", (error) => {
+    lost();
     onError(error);
   });
-  client.on("end", () => {
-    alive = false;
-  });
+  client.on("end", lost);
   try {
     await client.connect();
     await client.query(`LISTEN ${channel}`);
+    opened = true;
   } catch (error) {
     alive = false;
     await client.end().catch(() => undefined);
@@ -33,6 +48,7 @@ export async function listen(url: string, channel: string, onNotify: () => void,
       return alive;
     },
     async close() {
+      // Closed on purpose: not a loss the owner must react to.
       alive = false;
       await client.end().catch(() => undefined);
     },

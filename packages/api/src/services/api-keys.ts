@@ -6,6 +6,7 @@ import { z } from "zod";
 import type { DbOrTx } from "@promptly/db";
 import { API_KEY_MSG, API_KEY_PREFIX, API_KEY_SCOPES, type ApiKeyScope, type ApiKeySettings } from "@promptly/shared";
 import { fail } from "../errors.ts";
+import type { CachedApiKey, RuntimeCache } from "./runtime-cache.ts";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 /** lastUsedAt moves at most once a minute per key: a busy key costs one write a minute, not one a request. */
@@ -155,21 +156,31 @@ const refused = (reason: ApiKeyRefusal["reason"], message: string): ApiKeyAuthen
 
 /**
  * The key a request brings, checked: its team, labels and scopes, or why it is refused. A malformed
- * key costs no query. A valid key's lastUsedAt is written only when a minute old, by a conditional
- * update, so concurrent requests (and app processes) write it once.
+ * key costs no query; with `cache` (the process's runtime cache) a known key costs none either: its
+ * expiry is checked on every use from the kept expiresAt, and a revocation drops it (a notification).
+ * A valid key's lastUsedAt is written only when a minute old, by a conditional update, so concurrent
+ * requests (and app processes) write it once.
  */
-export async function authenticateApiKey(db: DbOrTx, rawKey: string, now: Date): Promise<ApiKeyAuthentication> {
+export async function authenticateApiKey(db: DbOrTx, rawKey: string, now: Date, cache?: RuntimeCache): Promise<ApiKeyAuthentication> {
   if (!KEY_FORMAT.test(rawKey)) return refused("malformed", API_KEY_MSG.invalidKey);
-  const row = await db.apiKey.findUnique({
-    where: { keyHash: hashApiKey(rawKey) },
-    select: { id: true, teamId: true, labels: true, scopes: true, lastUsedAt: true, expiresAt: true, revokedAt: true },
-  });
+  const keyHash = hashApiKey(rawKey);
+  let row: CachedApiKey | null | undefined = cache?.apiKey(keyHash);
+  if (!row) {
+    const mark = cache?.mark();
+    row = await db.apiKey.findUnique({
+      where: { keyHash },
+      select: { id: true, teamId: true, labels: true, scopes: true, lastUsedAt: true, expiresAt: true, revokedAt: true },
+    });
+    if (row && cache) cache.keepApiKey(keyHash, row, mark!);
+  }
   if (!row) return refused("unknown", API_KEY_MSG.invalidKey);
   if (row.revokedAt) return refused("revoked", API_KEY_MSG.revokedKey);
   if (row.expiresAt && row.expiresAt.getTime() <= now.getTime()) return refused("expired", API_KEY_MSG.expiredKey);
 
   const staleBefore = new Date(now.getTime() - LAST_USED_RESOLUTION_MS);
   if (!row.lastUsedAt || row.lastUsedAt <= staleBefore) {
+    // The kept row moves first: concurrent hits of this process do not write it again.
+    row.lastUsedAt = now;
     await db.apiKey.updateMany({
       where: { id: row.id, OR: [{ lastUsedAt: null }, { lastUsedAt: { lte: staleBefore } }] },
       data: { lastUsedAt: now },

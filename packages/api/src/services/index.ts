@@ -3,6 +3,7 @@ import { createLucia } from "../auth/lucia.ts";
 import type { ApiConfig, ApiServices } from "./types.ts";
 import { createSmtpMailer, type SmtpConfig } from "./mailer.ts";
 import { RateLimiter } from "./rate-limiter.ts";
+import { RuntimeCache } from "./runtime-cache.ts";
 import { createS3Storage, type S3Config } from "./storage.ts";
 
 export interface ServicesConfig extends ApiConfig {
@@ -22,6 +23,7 @@ export function createServices(config: ServicesConfig): ApiServices {
     storage: createS3Storage(config.s3),
     lucia: createLucia(db),
     rateLimiter: new RateLimiter(() => now().getTime()),
+    runtime: new RuntimeCache(),
     config: { appUrl: config.appUrl, secret: config.secret, rateLimits: config.rateLimits, production: config.production },
     now,
   };

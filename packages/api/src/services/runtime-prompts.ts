@@ -11,6 +11,7 @@ import {
 } from "@promptly/shared";
 import { fail } from "../errors.ts";
 import { createPrompt, createVersion, prefixQuery, setLabel, type LoadedPrompt } from "./prompts.ts";
+import type { ResolvedPrompt, RuntimeCache } from "./runtime-cache.ts";
 
 /** What the runtime API needs of an authenticated key. */
 export interface RuntimeKey {
@@ -44,7 +45,7 @@ async function findKeyPrompt(db: DbOrTx, key: RuntimeKey, name: string) {
 }
 
 /** One version of a prompt, as a tool receives it; 404 names the prompt and what was asked for. */
-export async function getRuntimePrompt(db: DbOrTx, key: RuntimeKey, name: string, selector: RuntimeSelector): Promise<RuntimePrompt> {
+async function getRuntimePrompt(db: DbOrTx, key: RuntimeKey, name: string, selector: RuntimeSelector): Promise<ResolvedPrompt> {
   const notFound = () => fail("NOT_FOUND", RUNTIME_MSG.promptNotFound(name, selector));
   const prompt = (await findKeyPrompt(db, key, name)) ?? notFound();
   let version = selector.version;
@@ -61,7 +62,7 @@ export async function getRuntimePrompt(db: DbOrTx, key: RuntimeKey, name: string
     },
   });
   if (!row) return notFound();
-  return {
+  const served: RuntimePrompt = {
     name: prompt.name,
     title: prompt.title,
     version: row.version,
@@ -74,17 +75,36 @@ export async function getRuntimePrompt(db: DbOrTx, key: RuntimeKey, name: string
     tags: prompt.tags,
     updatedAt: prompt.updatedAt.toISOString(),
   };
+  return { teamId: key.teamId, promptId: prompt.id, prompt: served };
+}
+
+/**
+ * What a key's fetch (or compile) is served: from this process's cache when it holds the answer
+ * (no query), else from the database, kept unless a change was heard meanwhile. Each answer counts
+ * one use of its version by the key (flushed to prompt_usage in batches). Not-found is not kept.
+ */
+export async function serveRuntimePrompt(
+  deps: { db: DbOrTx; runtime: RuntimeCache; now: () => Date },
+  key: RuntimeKey & { id: string },
+  name: string,
+  selector: RuntimeSelector,
+): Promise<RuntimePrompt> {
+  const cacheKey = `${key.teamId}\n${name}\n${selector.version !== undefined ? `v${selector.version}` : `l${selector.label}`}`;
+  let resolved = deps.runtime.prompt(cacheKey);
+  if (!resolved) {
+    const mark = deps.runtime.mark();
+    resolved = await getRuntimePrompt(deps.db, key, name, selector);
+    deps.runtime.keepPrompt(cacheKey, resolved, mark);
+  }
+  deps.runtime.countUse(resolved.promptId, resolved.prompt.version, key.id, deps.now());
+  return resolved.prompt;
 }
 
 /** Fills a version with `values` by the shared compile: every contract problem at once, or the text or messages. */
-export async function compileRuntimePrompt(
-  db: DbOrTx,
-  key: RuntimeKey,
-  name: string,
-  selector: RuntimeSelector,
+export function compileRuntimePrompt(
+  prompt: RuntimePrompt,
   values: Record<string, unknown>,
-): Promise<{ ok: true; version: number; text?: string; messages?: ChatMessage[] } | { ok: false; message: string; problems: VariableProblem[] }> {
-  const prompt = await getRuntimePrompt(db, key, name, selector);
+): { ok: true; version: number; text?: string; messages?: ChatMessage[] } | { ok: false; message: string; problems: VariableProblem[] } {
   const body: PromptVersionBody =
     prompt.type === "text"
       ? { type: "text", template: prompt.template ?? "", variables: prompt.variables }

@@ -5,6 +5,7 @@ import type { Lucia } from "lucia";
 import type { Mailer } from "./mailer.ts";
 import type { Storage } from "./storage.ts";
 import type { RateLimiter } from "./rate-limiter.ts";
+import type { RuntimeCache } from "./runtime-cache.ts";
 
 export interface ApiConfig {
   /** Public origin of the app, e.g. http://localhost:3000: links in emails point here. */
@@ -23,6 +24,8 @@ export interface ApiServices {
   storage: Storage;
   lucia: Lucia;
   rateLimiter: RateLimiter;
+  /** This process's memory of the runtime API (prompts, keys, usage counts); serves only while startRuntimeSync listens. */
+  runtime: RuntimeCache;
   config: ApiConfig;
   /** The clock; tests replace it to move time. */
   now: () => Date;

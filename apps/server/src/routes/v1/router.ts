@@ -5,7 +5,7 @@
 import { createHash } from "node:crypto";
 import express, { Router, type NextFunction, type Request, type RequestHandler, type Response } from "express";
 import {
-  authenticateApiKey, compileRuntimePrompt, createRuntimePrompt, createRuntimeVersion, getRuntimePrompt, listRuntimePrompts, runtimeSelector,
+  authenticateApiKey, compileRuntimePrompt, createRuntimePrompt, createRuntimeVersion, listRuntimePrompts, runtimeSelector, serveRuntimePrompt,
   setRuntimeLabel, type ApiServices,
 } from "@promptly/api";
 import {
@@ -37,7 +37,7 @@ function authenticate(services: ApiServices, options: V1Options): RequestHandler
     if (!header) throw new HttpError("UNAUTHORIZED", RUNTIME_MSG.missingKey);
     const bearer = /^Bearer +(\S+) *$/i.exec(header);
     if (!bearer) throw new HttpError("UNAUTHORIZED", RUNTIME_MSG.malformedHeader);
-    const result = await authenticateApiKey(services.db, bearer[1]!, services.now());
+    const result = await authenticateApiKey(services.db, bearer[1]!, services.now(), services.runtime);
     if (!result.ok) {
       const message = result.reason === "malformed" ? RUNTIME_MSG.malformedKey : result.reason === "unknown" ? RUNTIME_MSG.unknownKey : result.message;
       throw new HttpError("UNAUTHORIZED", message);
@@ -91,6 +91,9 @@ export function v1Router(services: ApiServices, options: V1Options): Router {
   const router = Router();
   const document = openApiDocument();
 
+  // Every process hears of a write from the database's notification; the writer's own next read must not wait for it.
+  const changed = (res: Response) => services.runtime.invalidate(`team:${keyOf(res).teamId}`);
+
   router.get("/openapi.json", (_req, res) => {
     res.setHeader("Cache-Control", "public, max-age=300");
     res.json(document);
@@ -106,13 +109,16 @@ export function v1Router(services: ApiServices, options: V1Options): Router {
 
   router.post("/prompts", requireScope("write"), async (req, res) => {
     const input = parseOr400(runtimeCreatePromptInput, req.body);
-    res.status(201).json(await createRuntimePrompt(services.db, keyOf(res), input, services.now()));
+    const created = await createRuntimePrompt(services.db, keyOf(res), input, services.now());
+    changed(res);
+    res.status(201).json(created);
   });
 
   router.post(COMPILE_PATH, async (req, res) => {
     const [name] = pathParts(req, COMPILE_PATH);
     const input = parseOr400(runtimeCompileInput, req.body);
-    const result = await compileRuntimePrompt(services.db, keyOf(res), name!, runtimeSelector(keyOf(res), input), input.variables);
+    const prompt = await serveRuntimePrompt(services, keyOf(res), name!, runtimeSelector(keyOf(res), input));
+    const result = compileRuntimePrompt(prompt, input.variables);
     if (!result.ok) {
       const details = result.problems.map((problem) => ({ variable: problem.variable, message: problem.message }));
       return sendError(res, "BAD_REQUEST", result.message, details);
@@ -124,20 +130,24 @@ export function v1Router(services: ApiServices, options: V1Options): Router {
   router.post(VERSIONS_PATH, requireScope("write"), async (req, res) => {
     const [name] = pathParts(req, VERSIONS_PATH);
     const input = parseOr400(runtimeCreateVersionInput, req.body);
-    res.status(201).json(await createRuntimeVersion(services.db, keyOf(res), name!, input, services.now()));
+    const created = await createRuntimeVersion(services.db, keyOf(res), name!, input, services.now());
+    changed(res);
+    res.status(201).json(created);
   });
 
   router.put(LABEL_PATH, requireScope("write"), async (req, res) => {
     const [name, rawLabel] = pathParts(req, LABEL_PATH);
     const label = parseOr400(promptLabelSchema, rawLabel);
     const { version } = parseOr400(runtimeSetLabelInput, req.body);
-    res.json(await setRuntimeLabel(services.db, keyOf(res), name!, label, version, services.now()));
+    const moved = await setRuntimeLabel(services.db, keyOf(res), name!, label, version, services.now());
+    changed(res);
+    res.json(moved);
   });
 
   router.get(GET_PATH, async (req, res) => {
     const [name] = pathParts(req, GET_PATH);
     const query = parseOr400(runtimeGetQuery, req.query);
-    const prompt = await getRuntimePrompt(services.db, keyOf(res), name!, runtimeSelector(keyOf(res), query));
+    const prompt = await serveRuntimePrompt(services, keyOf(res), name!, runtimeSelector(keyOf(res), query));
     const body = JSON.stringify(prompt);
     const etag = etagOf(body);
     // The key is part of the request, so only the tool's own cache may keep it, and must ask again each time.

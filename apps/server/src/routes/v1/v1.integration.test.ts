@@ -3,11 +3,13 @@
 // with '/', compile errors and the per-key rate limit.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { API_KEY_MSG, RUNTIME_MSG, runtimeCompiled, runtimeError, runtimePrompt, runtimePromptPage } from "@promptly/shared";
-import { createAccount, createHarness, createOrganization, createTeam, type Harness } from "@promptly/api/testing";
+import { appProcess, createAccount, createHarness, createOrganization, createTeam, type AppProcess, type Harness } from "@promptly/api/testing";
 import { createApp } from "../../app.ts";
 import { listenForTests, type TestServer } from "../../test-server.ts";
 
 let h: Harness;
+/** The app runs as a process does: its runtime cache on and listening, so every case here also holds when served from memory. */
+let app: AppProcess;
 let server: TestServer;
 let base: string;
 let admin: Awaited<ReturnType<Harness["signedInClient"]>>["api"];
@@ -20,7 +22,8 @@ let replyId: string;
 
 beforeAll(async () => {
   h = await createHarness();
-  server = await listenForTests(createApp({ services: h.services }));
+  app = appProcess(h);
+  server = await listenForTests(createApp({ services: app.services }));
   base = server.base;
   const person = await createAccount(h, { fullName: "Ada Admin" });
   const organization = await createOrganization(h, [{ userId: person.id, role: "member" }], "Acme");
@@ -66,6 +69,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await server.close();
+  await app.close();
   await h.close();
 });
 

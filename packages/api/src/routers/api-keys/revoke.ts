@@ -4,4 +4,9 @@ import { revokeApiKey, revokedApiKey } from "../../services/api-keys.ts";
 /** Revokes a key for good; revoking it again is no error and keeps the first time (issue 15). */
 export const revoke = teamResourceProcedure("apiKey.manage", byApiKey)
   .output(revokedApiKey)
-  .mutation(({ ctx, input }) => revokeApiKey(ctx.db, { teamId: ctx.team.teamId, apiKeyId: input.id, now: ctx.now() }));
+  .mutation(async ({ ctx, input }) => {
+    const revoked = await revokeApiKey(ctx.db, { teamId: ctx.team.teamId, apiKeyId: input.id, now: ctx.now() });
+    // Other processes hear of it from the database trigger; this one refuses the key at once.
+    ctx.runtime.invalidate(`key:${revoked.id}`);
+    return revoked;
+  });
