@@ -60,7 +60,8 @@ export const runtimeSetLabelInput = z.object({ version: z.number().int().min(1).
 
 // ---- answers ----
 
-const variable = z.object({
+/** A stored variable contract entry and a chat message, as answers carry them (the API's and the app's). */
+export const variableAnswer = z.object({
   name: z.string(),
   type: z.enum(VARIABLE_TYPES),
   required: z.boolean().optional(),
@@ -68,7 +69,7 @@ const variable = z.object({
   description: z.string().optional(),
   options: z.array(z.string()).optional(),
 });
-const message = z.object({ role: z.enum(CHAT_ROLES), content: z.string() });
+export const messageAnswer = z.object({ role: z.enum(CHAT_ROLES), content: z.string() });
 
 /** One version of a prompt as a tool receives it: `template` for a text prompt, `messages` for a chat prompt. */
 export const runtimePrompt = z.object({
@@ -77,8 +78,8 @@ export const runtimePrompt = z.object({
   version: z.number().int(),
   type: z.enum(PROMPT_TYPES),
   template: z.string().optional(),
-  messages: z.array(message).optional(),
-  variables: z.array(variable),
+  messages: z.array(messageAnswer).optional(),
+  variables: z.array(variableAnswer),
   model: z.string(),
   config: z.record(z.string(), z.unknown()),
   /** The labels on this version. */
@@ -91,7 +92,7 @@ export type RuntimePrompt = z.infer<typeof runtimePrompt>;
 export const runtimeCompiled = z.object({
   version: z.number().int(),
   text: z.string().optional(),
-  messages: z.array(message).optional(),
+  messages: z.array(messageAnswer).optional(),
 });
 
 export const runtimePromptPage = z.object({

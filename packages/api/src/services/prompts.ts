@@ -3,7 +3,7 @@
 import { z } from "zod";
 import { isUniqueViolation, Prisma, type Db, type DbOrTx, type DbTransaction } from "@promptly/db";
 import {
-  CHAT_ROLES, LATEST_LABEL, PROMPT_MSG, PROMPT_TYPES, PROMPT_VISIBILITIES, PROTECTED_LABEL, VARIABLE_TYPES, promptNameSchema,
+  LATEST_LABEL, PROMPT_MSG, PROMPT_TYPES, PROMPT_VISIBILITIES, PROTECTED_LABEL, messageAnswer, promptNameSchema, variableAnswer,
   accessOf, canOnPrompt, promptAbilities, versionBodyOf, type CreatePromptInput, type CreateVersionInput,
   type ListPromptsInput, type OrganizationRole, type PromptAccess, type PromptFacts, type TeamRole,
 } from "@promptly/shared";
@@ -43,22 +43,12 @@ export const promptListItem = z.object({
 
 export const promptPage = z.object({ items: z.array(promptListItem), nextCursor: z.string().nullable() });
 
-const variableItem = z.object({
-  name: z.string(),
-  type: z.enum(VARIABLE_TYPES),
-  required: z.boolean().optional(),
-  default: z.unknown().optional(),
-  description: z.string().optional(),
-  options: z.array(z.string()).optional(),
-});
-const messageItem = z.object({ role: z.enum(CHAT_ROLES), content: z.string() });
-
 const promptVersionItem = z.object({
   version: z.number(),
   type: z.enum(PROMPT_TYPES),
   template: z.string().nullable(),
-  messages: z.array(messageItem).nullable(),
-  variables: z.array(variableItem),
+  messages: z.array(messageAnswer).nullable(),
+  variables: z.array(variableAnswer),
   model: z.string(),
   config: z.record(z.string(), z.unknown()),
   commitMessage: z.string(),
