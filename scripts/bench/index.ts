@@ -192,7 +192,7 @@ async function measure(benchmark: Benchmark, databaseUrl: string, dataDir: strin
   const rows: string[][] = [];
   for (const [index, scenario] of scenarios.entries()) {
     const request = requestFor(appBase, scenario);
-    const headers: Record<string, string> = { ...("headers" in request ? request.headers : {}) };
+    const headers: Record<string, string> = { ...("headers" in request ? request.headers : {}), ...scenario.headers };
     if (scenario.as) headers.cookie = await signIn(appBase, scenario.as);
     if (scenario.gzip) headers["accept-encoding"] = "gzip";
     const connections = scenario.connections;
@@ -217,10 +217,11 @@ async function measure(benchmark: Benchmark, databaseUrl: string, dataDir: strin
       String(ours.errors + ours.non2xx),
     ]);
   }
+  const notes = (await benchmark.after?.({ base: appBase, db: pool })) ?? [];
   const rss = peakRssMb(app.pid!);
   await pool.end();
   await Promise.all([stop(app), stop(baseline)]);
-  return { rows, rss };
+  return { rows, rss, notes };
 }
 
 async function main() {
@@ -252,10 +253,12 @@ async function main() {
     }
     const rows: string[][] = [];
     const rss: string[] = [];
+    const notes: string[] = [];
     for (const variant of benchmark.variants ?? [undefined]) {
       const url = variant ? await freshDatabase(databaseUrl, `${new URL(databaseUrl).pathname.slice(1)}_${variant}`) : databaseUrl;
       const measured = await measure(benchmark, url, dataDir, variant, children);
       rows.push(...measured.rows);
+      notes.push(...measured.notes);
       rss.push(variant ? `${measured.rss} MB (${variant})` : `${measured.rss} MB`);
     }
     const header = [
@@ -267,6 +270,7 @@ async function main() {
     console.log(`\n${DURATION} s per run, ${CONNECTIONS} connections unless the row says; server peak RSS ${rss.join(", ")}\n`);
     console.log(line(header));
     for (const row of rows) console.log(line(row));
+    if (notes.length) console.log(`\n${notes.join("\n")}`);
     console.log(`\nWhole run: ${((Date.now() - runStarted) / 1000).toFixed(0)} s`);
   } finally {
     await Promise.all(children.map(stop));

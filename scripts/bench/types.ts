@@ -22,6 +22,8 @@ export interface Scenario {
   connections?: number;
   /** Ask for a gzip answer, as browsers do (the baseline answers uncompressed either way). */
   gzip?: boolean;
+  /** Extra request headers, e.g. an API key's Authorization. */
+  headers?: Record<string, string>;
 }
 
 export interface SeedContext {
@@ -46,6 +48,8 @@ export interface Benchmark {
   warmup?: number;
   seed?(ctx: SeedContext): Promise<void>;
   scenarios(ctx: { db: pg.Pool; variant?: string }): Promise<Scenario[]> | Scenario[];
+  /** Measurements of its own against the running server (e.g. a client's cache): lines for the report. */
+  after?(ctx: { base: string; db: pg.Pool }): Promise<string[]>;
 }
 
 export const BENCH_PASSWORD = "bench-password-1";
