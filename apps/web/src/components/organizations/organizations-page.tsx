@@ -14,7 +14,7 @@ import {
   DropdownMenuSeparator,
   DropdownMenuTrigger,
 } from "@/components/ui/dropdown-menu";
-import { Skeleton } from "@/components/ui/skeleton";
+import { SkeletonRows } from "@/components/ui/skeleton";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import { trpc } from "@/lib/trpc";
 import { formatDate } from "@/lib/dates";
@@ -62,10 +62,7 @@ export function OrganizationsPage() {
         </CardHeader>
         <CardContent>
           {organizations.isPending ? (
-            <div className="space-y-2" aria-busy="true" aria-label="Loading organizations">
-              <Skeleton className="h-10 w-full" />
-              <Skeleton className="h-10 w-full" />
-            </div>
+            <SkeletonRows label="Loading organizations" />
           ) : organizations.isError ? (
             <OrganizationsLoadFailure error={organizations.error} onRetry={organizations.refetch} />
           ) : organizations.data.length === 0 ? (

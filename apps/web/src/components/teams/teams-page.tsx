@@ -9,7 +9,7 @@ import { LoadFailure } from "@/components/layout/load-failure";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
-import { Skeleton } from "@/components/ui/skeleton";
+import { Skeleton, SkeletonRows } from "@/components/ui/skeleton";
 import { useMe } from "@/hooks/use-me";
 import { trpc } from "@/lib/trpc";
 import { cn } from "@/lib/utils";
@@ -146,10 +146,7 @@ function TeamDetails({ team }: { team: Team }) {
         </CardHeader>
         <CardContent>
           {members.isPending ? (
-            <div className="grid gap-2" aria-busy="true" aria-label="Loading members">
-              <Skeleton className="h-10 w-full" />
-              <Skeleton className="h-10 w-full" />
-            </div>
+            <SkeletonRows label="Loading members" />
           ) : members.isError ? (
             <LoadFailure title={TEAM_MSG.failedToFetchTeamMembers} error={members.error} onRetry={members.refetch} />
           ) : (

@@ -5,7 +5,7 @@ import { KeyRound, Plus } from "lucide-react";
 import { LoadFailure } from "@/components/layout/load-failure";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
-import { Skeleton } from "@/components/ui/skeleton";
+import { SkeletonRows } from "@/components/ui/skeleton";
 import { trpc } from "@/lib/trpc";
 import type { Team } from "../team-types.ts";
 import { ApiKeyTable } from "./api-key-table.tsx";
@@ -33,10 +33,7 @@ export function ApiKeysCard({ team }: { team: Team }) {
       </CardHeader>
       <CardContent>
         {apiKeys.isPending ? (
-          <div className="grid gap-2" aria-busy="true" aria-label="Loading API keys">
-            <Skeleton className="h-10 w-full" />
-            <Skeleton className="h-10 w-full" />
-          </div>
+          <SkeletonRows label="Loading API keys" />
         ) : apiKeys.isError ? (
           <LoadFailure title="The API keys could not be loaded" error={apiKeys.error} onRetry={apiKeys.refetch} />
         ) : apiKeys.data.length === 0 ? (
