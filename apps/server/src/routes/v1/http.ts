@@ -30,6 +30,11 @@ export class HttpError extends Error {
   }
 }
 
+/**
+ * The REST vocabulary is smaller than tRPC's (packages/api/src/trpc.ts): PRECONDITION and UNAVAILABLE come
+ * only from account and avatar services, which no /api/v1 route calls, so they fold into CONFLICT and 500
+ * here rather than widening the documented error codes.
+ */
 const DOMAIN_CODES: Record<DomainError["code"], ErrorCode> = {
   UNAUTHENTICATED: "UNAUTHORIZED",
   FORBIDDEN: "FORBIDDEN",
