@@ -30,7 +30,7 @@ export interface AppOptions {
   allowedHosts?: readonly string[];
   /** TEST_FAULTS: honour the promptly-test-faults cookie (see test-faults.ts). */
   testFaults?: boolean;
-  /** API_RATE_LIMIT_PER_MINUTE: requests a minute one API key may make to /api/v1 (when rate limits are on). */
+  /** API_RATE_LIMIT_PER_MINUTE: requests a minute one API key may make to /api/v1 and /trpc together (when rate limits are on). */
   apiRateLimitPerMinute?: number;
 }
 
@@ -64,7 +64,9 @@ export function createApp({
 
   app.use("/avatars", avatarRoute(services));
   app.use("/api/docs", apiDocsRoute());
-  app.use("/api/v1", v1Router(services, { ratePerMinute: services.config.rateLimits ? apiRateLimitPerMinute : null }));
+  // One limit a key, whether it calls /api/v1 or /trpc.
+  const apiKeyRatePerMinute = services.config.rateLimits ? apiRateLimitPerMinute : null;
+  app.use("/api/v1", v1Router(services, { ratePerMinute: apiKeyRatePerMinute }));
 
   app.use(
     "/trpc",
@@ -79,10 +81,11 @@ export function createApp({
           ip: req.ip ?? req.socket.remoteAddress ?? "unknown",
           userAgent: req.get("user-agent") ?? null,
           cookieHeader: req.get("cookie") ?? null,
+          authorization: req.get("authorization") ?? null,
           secure: req.secure,
           setCookie: (cookie) => res.append("Set-Cookie", cookie),
           failing: testFaults ? requestedFaults(req.get("cookie")) : undefined,
-        }),
+        }, { apiKeyRatePerMinute }),
       onError({ error, path }) {
         if (isTestFault(error)) return;
         // Every 5xx: its answer says only that something went wrong, so the details must be here.

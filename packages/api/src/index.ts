@@ -17,7 +17,7 @@ export { startOutboxWorker } from "./services/outbox.ts";
 export { startRuntimeSync } from "./services/runtime-cache.ts";
 export { avatarFileContentType } from "./services/avatars.ts";
 export { DomainError } from "./errors.ts";
-export { authenticateApiKey } from "./services/api-keys.ts";
+export { authenticateBearer } from "./services/api-keys.ts";
 export {
   compileRuntimePrompt, createRuntimePrompt, createRuntimeVersion, listRuntimePrompts, runtimeSelector, serveRuntimePrompt, setRuntimeLabel,
 } from "./services/runtime-prompts.ts";

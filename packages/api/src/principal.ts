@@ -1,7 +1,14 @@
 import type { Session, User } from "lucia";
+import type { AuthenticatedApiKey } from "./services/api-keys.ts";
 
 /**
  * Who is calling: a person signed in through a session cookie (complete, or still waiting for the
- * second factor). The runtime API adds API keys acting for one team. No principal: nobody signed in.
+ * second factor), or a team's API key from an `Authorization: Bearer` header (it acts only within its
+ * team). A request whose Authorization header names no usable key is refused whatever it asks
+ * (`refusedKey`): a tool with a bad key hears so at once instead of being served as a visitor.
+ * No principal: nobody signed in.
  */
-export type Principal = { kind: "user"; session: Session; user: User };
+export type Principal =
+  | { kind: "user"; session: Session; user: User }
+  | { kind: "apiKey"; apiKey: AuthenticatedApiKey }
+  | { kind: "refusedKey"; code: "UNAUTHORIZED" | "TOO_MANY_REQUESTS"; message: string };

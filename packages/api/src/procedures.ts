@@ -1,47 +1,93 @@
 // Procedure builders: the action a procedure performs is named where the router wires it, and the
 // permission table of packages/shared (`can`) decides who may. Handlers never compare roles. The
-// builders read the caller from ctx.principal (today a signed-in person; API keys come with the
-// runtime API).
+// builders read the caller from ctx.principal: a signed-in person, or (where a builder admits them)
+// a team's API key acting as a viewer or editor of its team.
 import { TRPCError } from "@trpc/server";
 import { z } from "zod";
 import {
-  DENIED_MESSAGES, MSG, PROMPT_MSG, SIGN_IN_MESSAGES, accessOf, can, canOnPrompt, idSchema, type Access, type Action, type PromptAbility,
+  API_KEY_MSG, DENIED_MESSAGES, MSG, PROMPT_MSG, RUNTIME_MSG, SIGN_IN_MESSAGES, accessOf, can, canOnPrompt, idSchema, type Access, type Action, type PromptAbility,
 } from "@promptly/shared";
 import type { DbOrTx } from "@promptly/db";
 import type { User } from "lucia";
 import { baseProcedure } from "./trpc.ts";
+import type { Context } from "./context.ts";
 import { loadOrganizationAccess, loadTeamAccess, resolveCaller, type Caller } from "./services/access.ts";
+import { keyCaller } from "./services/visibility.ts";
 import { findMemberOrganizationId } from "./services/organizations.ts";
 import { findTeamMemberTeamId } from "./services/teams.ts";
 import { findInviteTeamId, findOrganizationInviteOrganizationId } from "./services/invites.ts";
 import { findApiKeyTeamId } from "./services/api-keys.ts";
-import { loadPrompt } from "./services/prompts.ts";
+import { loadPrompt, type Author } from "./services/prompts.ts";
 
 export const publicProcedure = baseProcedure;
 
 const unauthorized = (message: string = MSG.userNotAuthenticated) => new TRPCError({ code: "UNAUTHORIZED", message });
 const notFound = () => new TRPCError({ code: "NOT_FOUND", message: MSG.notFound });
-const forbidden = (action: Action) => new TRPCError({ code: "FORBIDDEN", message: DENIED_MESSAGES[action] ?? MSG.permissionDenied });
+/** A refusal by `can`; a read-only key asking to write is told which scope it lacks. */
+const forbidden = (action: Action, caller?: Caller) =>
+  new TRPCError({
+    code: "FORBIDDEN",
+    message: caller?.apiKey && action === "prompt.write" ? RUNTIME_MSG.readOnlyKey : (DENIED_MESSAGES[action] ?? MSG.permissionDenied),
+  });
+
+/** What an API key is told where only a person may act (its own profile, bookmarks, settings, ...). */
+const personOnly = () => new TRPCError({ code: "FORBIDDEN", message: API_KEY_MSG.personOnly });
 
 /** A signed-in session, even one that still waits for its second factor (the second sign-in step). */
 export const sessionProcedure = baseProcedure.use(({ ctx, next }) => {
+  if (ctx.principal?.kind === "apiKey") throw personOnly();
   if (ctx.principal?.kind !== "user") throw unauthorized();
   return next({ ctx: { session: ctx.principal.session, user: ctx.principal.user } });
 });
 
+/** The fully signed-in person of a request, with their app role, or the refusal for anyone else. */
+async function signedInPerson(ctx: Context, anonymousMessage: string) {
+  if (ctx.principal?.kind === "apiKey") throw personOnly();
+  if (ctx.principal?.kind !== "user") throw unauthorized(anonymousMessage);
+  const { session, user } = ctx.principal;
+  if (!session.twoFactorVerified) throw unauthorized(MSG.twoFactorRequired);
+  // The session lookup loaded the profile and role; only a missing role row needs a query (spec 4).
+  const { userId, role, isSuperUser } = await resolveCaller(ctx.db, user);
+  const caller: Caller = { userId, role, isSuperUser };
+  return { session, user, caller };
+}
+
 /** The caller is a fully signed-in user (or a visitor, when `anonymous` says what to tell them). */
 const signedIn = (anonymousMessage: string = MSG.userNotAuthenticated) =>
-  baseProcedure.use(async ({ ctx, next }) => {
-    if (ctx.principal?.kind !== "user") throw unauthorized(anonymousMessage);
-    const { session, user } = ctx.principal;
-    if (!session.twoFactorVerified) throw unauthorized(MSG.twoFactorRequired);
-    // The session lookup loaded the profile and role; only a missing role row needs a query (spec 4).
-    const { userId, role, isSuperUser } = await resolveCaller(ctx.db, user);
-    return next({ ctx: { session, user, caller: { userId, role, isSuperUser } } });
-  });
+  baseProcedure.use(async ({ ctx, next }) => next({ ctx: await signedInPerson(ctx, anonymousMessage) }));
 
 /** A fully signed-in user, with the app role resolved once (spec 4) and put on ctx.caller. */
 export const protectedProcedure = signedIn();
+
+/** Which callers a builder admits: people only (the default), or team API keys as well. */
+interface CallerOptions {
+  /**
+   * True where a team's API key may call too (the tRPC API for tools): the key then acts as a viewer
+   * of its team, an editor with the `write` scope (keyCaller), and `can` decides like for a person.
+   * Only procedures that concern the team's prompts say so; a key bound to labels is for /api/v1 only.
+   */
+  apiKeys?: boolean;
+}
+
+/** Also for API keys: the option of the builders below. */
+export const KEYS_TOO = { apiKeys: true } as const satisfies CallerOptions;
+
+/**
+ * A fully signed-in person, or a team's API key where `options.apiKeys` admits one: ctx.caller is who
+ * asks (for `can` and the visibility rule) and ctx.author who a write is recorded as (nobody for a key).
+ */
+const callerProcedure = (anonymousMessage: string = MSG.userNotAuthenticated, options: CallerOptions = {}) =>
+  baseProcedure.use(async ({ ctx, next }) => {
+    const principal = ctx.principal;
+    if (principal?.kind === "apiKey") {
+      if (!options.apiKeys) throw personOnly();
+      if (principal.apiKey.labels) throw new TRPCError({ code: "FORBIDDEN", message: API_KEY_MSG.labelBound(principal.apiKey.labels) });
+      const caller: Caller = keyCaller(principal.apiKey);
+      return next({ ctx: { caller, author: { userId: null } as Author } });
+    }
+    const { caller } = await signedInPerson(ctx, anonymousMessage);
+    return next({ ctx: { caller, author: { userId: caller.userId } as Author } });
+  });
 
 /** protectedProcedure, answering an anonymous caller with the spec's own words for the action. */
 export const signedInProcedure = signedIn;
@@ -105,19 +151,19 @@ async function accessFor<K extends string, A extends Access>(
   const placeId = await found.find(ctx.db, (input as Record<K, string>)[found.key]);
   const access = placeId ? await load(ctx.db, ctx.caller, placeId) : null;
   if (!access) throw notFound();
-  if (!can(access, action)) throw forbidden(action);
+  if (!can(access, action)) throw forbidden(action, ctx.caller);
   return access;
 }
 
 /** An action on something that belongs to an organization; its access is put on ctx.organization. */
-export const organizationResourceProcedure = <K extends string>(action: Action, found: Locator<K>) =>
-  signedIn(SIGN_IN_MESSAGES[action])
+export const organizationResourceProcedure = <K extends string>(action: Action, found: Locator<K>, options?: CallerOptions) =>
+  callerProcedure(SIGN_IN_MESSAGES[action], options)
     .input(locatorInput(found))
     .use(async ({ ctx, input, next }) => next({ ctx: { organization: await accessFor(ctx, input, action, found, loadOrganizationAccess) } }));
 
 /** An action on something that belongs to a team; its access is put on ctx.team. */
-export const teamResourceProcedure = <K extends string>(action: Action, found: Locator<K>) =>
-  signedIn(SIGN_IN_MESSAGES[action])
+export const teamResourceProcedure = <K extends string>(action: Action, found: Locator<K>, options?: CallerOptions) =>
+  callerProcedure(SIGN_IN_MESSAGES[action], options)
     .input(locatorInput(found))
     .use(async ({ ctx, input, next }) => next({ ctx: { team: await accessFor(ctx, input, action, found, loadTeamAccess) } }));
 
@@ -133,13 +179,14 @@ const PROMPT_DENIED: Partial<Record<PromptAbility, string>> = { rate: PROMPT_MSG
  * ctx.prompt. A prompt the caller may not read does not exist for them (NOT_FOUND, never FORBIDDEN);
  * one they read but may not act on is FORBIDDEN. The rules are canOnPrompt's (packages/shared).
  */
-export const promptProcedure = <K extends "id" | "promptId">(ability: PromptAbility, found: Locator<K>) =>
-  signedIn()
+export const promptProcedure = <K extends "id" | "promptId">(ability: PromptAbility, found: Locator<K>, options?: CallerOptions) =>
+  callerProcedure(MSG.userNotAuthenticated, options)
     .input(locatorInput(found))
     .use(async ({ ctx, input, next }) => {
       const prompt = await loadPrompt(ctx.db, ctx.caller, (input as Record<K, string>)[found.key]);
       if (!prompt || !canOnPrompt(prompt.access, prompt.facts, "read")) throw notFound();
       if (!canOnPrompt(prompt.access, prompt.facts, ability)) {
+        if (ability === "write" && ctx.caller.apiKey) throw forbidden("prompt.write", ctx.caller);
         throw new TRPCError({ code: "FORBIDDEN", message: PROMPT_DENIED[ability] ?? MSG.permissionDenied });
       }
       return next({ ctx: { prompt } });

@@ -4,6 +4,8 @@ export interface RequestInfo {
   ip: string;
   userAgent: string | null;
   cookieHeader: string | null;
+  /** The Authorization header: `Bearer <API key>` makes the key the caller instead of the session cookie. */
+  authorization?: string | null;
   /** True when the request reached us over https (directly or via a trusted proxy). */
   secure: boolean;
   /** Adds a Set-Cookie header to the response. */

@@ -49,6 +49,8 @@ interface TestClientOptions {
   secure?: boolean;
   /** Other services than the harness's (e.g. a database client that records its queries). */
   services?: ApiServices;
+  /** The Authorization header of every request, e.g. `Bearer promptly_…` (a tool with an API key). */
+  authorization?: string;
 }
 
 export interface Harness {
@@ -163,6 +165,7 @@ export async function createHarness(options: { rateLimits?: boolean } = {}): Pro
           ip,
           userAgent: clientOptions.userAgent ?? "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Safari/537.36",
           cookieHeader: [...cookies].map(([name, value]) => `${name}=${value}`).join("; ") || null,
+          authorization: clientOptions.authorization ?? null,
           secure: clientOptions.secure ?? false,
           setCookie(serialized) {
             const [pair = ""] = serialized.split(";");

@@ -63,6 +63,12 @@ const testFaults = t.middleware(({ ctx, path, next }) => {
   return next();
 });
 
+/** A request that brought an API key it may not use is refused, whatever it asks (see Principal). */
+const refusedKeys = t.middleware(({ ctx, next }) => {
+  if (ctx.principal?.kind === "refusedKey") throw new TRPCError({ code: ctx.principal.code, message: ctx.principal.message });
+  return next();
+});
+
 export const router = t.router;
 export const createCallerFactory = t.createCallerFactory;
-export const baseProcedure = t.procedure.use(testFaults).use(domainErrors);
+export const baseProcedure = t.procedure.use(testFaults).use(refusedKeys).use(domainErrors);

@@ -24,18 +24,25 @@ export type { CompileResult, LintResult, PromptVersionBody, VariableContract } f
 export interface ClientOptions {
   /** Base URL of a Promptly server, e.g. http://localhost:3000 (the API lives at /trpc). */
   url: string;
+  /**
+   * A team API key: the client then acts for that team (a viewer of it, an editor with the `write`
+   * scope) on the procedures of its prompts, without a session. Without it, send a session cookie in `headers`.
+   */
+  apiKey?: string;
   /** Extra headers for every request, e.g. { cookie: "promptly_session=…" }. */
   headers?: Record<string, string> | (() => Record<string, string> | Promise<Record<string, string>>);
   fetch?: typeof fetch;
 }
 
-export function createClient({ url, headers, fetch }: ClientOptions): TRPCClient<AppRouter> {
+/** The typed client of the whole tRPC API, with a session cookie (in `headers`) or an API key. */
+export function createClient({ url, apiKey, headers, fetch }: ClientOptions): TRPCClient<AppRouter> {
+  const authorization: Record<string, string> = apiKey ? { authorization: `Bearer ${apiKey}` } : {};
   return createTRPCClient<AppRouter>({
     links: [
       httpBatchLink({
         url: `${url.replace(/\/$/, "")}/trpc`,
         transformer: superjson,
-        headers: typeof headers === "function" ? headers : () => headers ?? {},
+        headers: async () => ({ ...(typeof headers === "function" ? await headers() : headers), ...authorization }),
         fetch,
       }),
     ],

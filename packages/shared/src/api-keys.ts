@@ -27,6 +27,10 @@ export const API_KEY_MSG = {
   invalidKey: "Invalid API key",
   revokedKey: "This API key has been revoked",
   expiredKey: "This API key has expired",
+  // What a valid key is told on the tRPC API (/trpc) where it may not go.
+  personOnly: "An API key may only read and write its team's prompts: this needs a signed-in person",
+  /** `This API key is bound to the labels production, staging: it fetches them from /api/v1 only`. */
+  labelBound: (labels: readonly string[]) => `This API key is bound to the labels ${labels.join(", ")}: it fetches them from /api/v1 only`,
 } as const;
 
 const apiKeyNameSchema = plainText()

@@ -4,7 +4,8 @@
 import { createHash, randomBytes } from "node:crypto";
 import { z } from "zod";
 import type { DbOrTx } from "@promptly/db";
-import { API_KEY_MSG, API_KEY_PREFIX, API_KEY_SCOPES, type ApiKeyScope, type ApiKeySettings } from "@promptly/shared";
+import { API_KEY_MSG, API_KEY_PREFIX, API_KEY_SCOPES, RUNTIME_MSG, type ApiKeyScope, type ApiKeySettings } from "@promptly/shared";
+import type { RateLimiter } from "./rate-limiter.ts";
 import { fail } from "../errors.ts";
 import type { CachedApiKey, RuntimeCache } from "./runtime-cache.ts";
 
@@ -139,7 +140,7 @@ export async function revokeApiKey(
 // ---- authenticating a request ----
 
 /** What a valid key may do: it acts only within `teamId`. */
-interface AuthenticatedApiKey {
+export interface AuthenticatedApiKey {
   id: string;
   teamId: string;
   /** The labels it may fetch; null: any label and explicit versions. */
@@ -187,4 +188,42 @@ export async function authenticateApiKey(db: DbOrTx, rawKey: string, now: Date, 
     });
   }
   return { ok: true, apiKey: { id: row.id, teamId: row.teamId, labels: row.labels.length ? row.labels : null, scopes: row.scopes } };
+}
+
+/** Why a request's Authorization header is refused: the status it maps to and what its holder is told. */
+export interface BearerRefusal {
+  code: "UNAUTHORIZED" | "TOO_MANY_REQUESTS";
+  message: string;
+  /** With TOO_MANY_REQUESTS: when the key may call again. */
+  retryAfterSeconds?: number;
+}
+
+const RATE_WINDOW_MS = 60_000;
+
+/**
+ * The key of an `Authorization: Bearer <key>` header, checked, then counted against its limit of
+ * requests a minute (null: no limit). The runtime API (/api/v1) and the tRPC API (/trpc) both ask
+ * here, so a key is refused the same way, and counts against one limit, wherever it is used.
+ */
+export async function authenticateBearer(
+  services: { db: DbOrTx; now: () => Date; runtime?: RuntimeCache; rateLimiter: RateLimiter },
+  header: string | null | undefined,
+  ratePerMinute: number | null,
+): Promise<{ ok: true; apiKey: AuthenticatedApiKey } | ({ ok: false } & BearerRefusal)> {
+  if (!header) return { ok: false, code: "UNAUTHORIZED", message: RUNTIME_MSG.missingKey };
+  const bearer = /^Bearer +(\S+) *$/i.exec(header);
+  if (!bearer) return { ok: false, code: "UNAUTHORIZED", message: RUNTIME_MSG.malformedHeader };
+  const result = await authenticateApiKey(services.db, bearer[1]!, services.now(), services.runtime);
+  if (!result.ok) {
+    const message = result.reason === "malformed" ? RUNTIME_MSG.malformedKey : result.reason === "unknown" ? RUNTIME_MSG.unknownKey : result.message;
+    return { ok: false, code: "UNAUTHORIZED", message };
+  }
+  if (ratePerMinute !== null) {
+    const bucket = `api-key:${result.apiKey.id}`;
+    if (!services.rateLimiter.hit(bucket, { limit: ratePerMinute, windowMs: RATE_WINDOW_MS })) {
+      const retryAfterSeconds = Math.max(1, Math.ceil(services.rateLimiter.retryAfterMs(bucket) / 1000));
+      return { ok: false, code: "TOO_MANY_REQUESTS", message: RUNTIME_MSG.rateLimited, retryAfterSeconds };
+    }
+  }
+  return result;
 }

@@ -3,7 +3,7 @@
 import { z } from "zod";
 import { isUniqueViolation, Prisma, type Db, type DbOrTx, type DbTransaction } from "@promptly/db";
 import {
-  LATEST_LABEL, PROMPT_MSG, PROMPT_TYPES, PROMPT_VISIBILITIES, PROTECTED_LABEL, messageAnswer, promptNameSchema, variableAnswer,
+  LATEST_LABEL, PROMPT_MSG, PROMPT_TYPES, PROMPT_VISIBILITIES, PROTECTED_LABEL, RUNTIME_MSG, messageAnswer, promptNameSchema, variableAnswer,
   accessOf, canOnPrompt, promptAbilities, versionBodyOf, type CreatePromptInput, type CreateVersionInput,
   type ListPromptsInput, type OrganizationRole, type PromptAccess, type PromptFacts, type TeamRole,
 } from "@promptly/shared";
@@ -92,17 +92,17 @@ export interface LoadedPrompt {
 
 /** Null when there is no such prompt; whether the caller may read it is canOnPrompt's to say. */
 export async function loadPrompt(db: DbOrTx, caller: Caller, promptId: string): Promise<LoadedPrompt | null> {
+  const { joins } = promptVisibility(caller);
   const [row] = await db.$queryRaw<
     { teamId: string; organizationId: string; visibility: PromptFacts["visibility"]; authorId: string | null; archived: boolean; teamRole: TeamRole | null; organizationRole: OrganizationRole | null }[]
   >`
     SELECT p.team_id::text AS "teamId", p.organization_id::text AS "organizationId", p.visibility::text AS visibility,
            p.author_id::text AS "authorId", p.archived_at IS NOT NULL AS archived,
            my_tm.role::text AS "teamRole", my_om.role::text AS "organizationRole"
-    FROM prompts p
-    LEFT JOIN team_members my_tm ON my_tm.team_id = p.team_id AND my_tm.user_id = ${caller.userId}::uuid
-    LEFT JOIN organization_members my_om ON my_om.organization_id = p.organization_id AND my_om.user_id = ${caller.userId}::uuid
+    FROM prompts p ${joins}
     WHERE p.id = ${promptId}::uuid`;
-  if (!row) return null;
+  // A key knows nothing outside its team: there, the prompt does not exist for it.
+  if (!row || (caller.apiKey && row.teamId !== caller.apiKey.teamId)) return null;
   return {
     id: promptId,
     teamId: row.teamId,
@@ -365,7 +365,7 @@ export async function listVersions(db: DbOrTx, promptId: string, cursor: number 
 // ---- writes ----
 
 /** Who a write is recorded as: a person, or nobody when an API key makes it. */
-type Author = { userId: string | null };
+export type Author = { userId: string | null };
 
 type VersionBody = NonNullable<Extract<ReturnType<typeof versionBodyOf>, { body: unknown }>["body"]>;
 
@@ -390,6 +390,7 @@ const versionData = (body: VersionBody, fields: CreateVersionInput | CreatePromp
  * The author is the signed-in person, or none when an API key creates it (a key is not a person).
  */
 export async function createPrompt(db: Db, caller: Author, team: { teamId: string; organizationId: string }, input: CreatePromptInput, now: Date) {
+  if (input.visibility === "private" && caller.userId === null) fail("INVALID", RUNTIME_MSG.privateByKey, "PRIVATE_BY_KEY");
   const body = bodyOf(input);
   try {
     return await db.$transaction(async (tx) => {

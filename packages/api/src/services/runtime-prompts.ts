@@ -182,7 +182,6 @@ async function loadKeyPrompt(db: DbOrTx, key: RuntimeKey, name: string): Promise
 
 /** A prompt in the key's team with its version 1; never private (a private prompt belongs to a person). */
 export async function createRuntimePrompt(db: Db, key: RuntimeKey, input: z.output<typeof runtimeCreatePromptInput>, now: Date) {
-  if (input.visibility === "private") fail("INVALID", RUNTIME_MSG.privateByKey, "PRIVATE_BY_KEY");
   const team = await db.team.findUniqueOrThrow({ where: { id: key.teamId }, select: { organizationId: true } });
   const created = await createPrompt(db, NO_AUTHOR, { teamId: key.teamId, organizationId: team.organizationId }, { ...input, teamId: key.teamId }, now);
   return { name: created.name, version: created.version };

@@ -9,7 +9,31 @@ export interface Caller {
   userId: string;
   role: AppRole;
   isSuperUser: boolean;
+  /**
+   * Set when the caller is a team's API key (keyCaller): it holds `teamRole` in its team and is a
+   * plain member of that team's organization, nothing anywhere else, and reads no private prompt.
+   */
+  apiKey?: { id: string; teamId: string; teamRole: TeamRole };
 }
+
+/** No person: the user id of an API key's caller, which matches no membership, author or bookmark. */
+const NO_USER = "00000000-0000-0000-0000-000000000000";
+
+/**
+ * An API key as a caller: a viewer of its team (an editor with the `write` scope), so `can` grants
+ * it what a team viewer or editor may do there and never more: never a protected label, never an
+ * admin action. Its organization sees it as a member, so the organization's lists answer it, and the
+ * visibility rules below keep those lists to its own team.
+ */
+export function keyCaller(apiKey: { id: string; teamId: string; scopes: readonly string[] }): Caller {
+  const teamRole: TeamRole = apiKey.scopes.includes("write") ? "editor" : "viewer";
+  return { userId: NO_USER, role: "user", isSuperUser: false, apiKey: { id: apiKey.id, teamId: apiKey.teamId, teamRole } };
+}
+
+/** The key's role rows: `my_tm` in its team, `my_om` ('member') in that team's organization. */
+const keyRoles = (key: NonNullable<Caller["apiKey"]>, on: { team: Prisma.Sql; organization: Prisma.Sql }) =>
+  Prisma.sql`LEFT JOIN (SELECT ${key.teamRole}::text AS role) my_tm ON ${on.team} = ${key.teamId}::uuid
+      LEFT JOIN (SELECT organization_id, 'member'::text AS role FROM teams WHERE id = ${key.teamId}::uuid) my_om ON my_om.organization_id = ${on.organization}`;
 
 /**
  * `can(access, action)` as a SQL boolean, given the SQL expressions that hold the caller's role in
@@ -30,7 +54,9 @@ export function canSql(caller: Caller, action: Action, roles: { organizationRole
 
 /** Joins to an `organizations` row aliased `o`: `my_om`, the caller's membership in it (or NULLs). */
 const organizationJoins = (caller: Caller) =>
-  Prisma.sql`LEFT JOIN organization_members my_om ON my_om.organization_id = o.id AND my_om.user_id = ${caller.userId}::uuid`;
+  caller.apiKey
+    ? Prisma.sql`LEFT JOIN (SELECT organization_id, 'member'::text AS role FROM teams WHERE id = ${caller.apiKey.teamId}::uuid) my_om ON my_om.organization_id = o.id`
+    : Prisma.sql`LEFT JOIN organization_members my_om ON my_om.organization_id = o.id AND my_om.user_id = ${caller.userId}::uuid`;
 
 /**
  * Organizations the caller may see: `FROM organizations o ${joins} WHERE ${visible}`. A super user sees
@@ -50,7 +76,9 @@ export function organizationVisibility(caller: Caller) {
  */
 export function teamVisibility(caller: Caller) {
   return {
-    joins: Prisma.sql`LEFT JOIN team_members my_tm ON my_tm.team_id = t.id AND my_tm.user_id = ${caller.userId}::uuid
+    joins: caller.apiKey
+      ? keyRoles(caller.apiKey, { team: Prisma.sql`t.id`, organization: Prisma.sql`t.organization_id` })
+      : Prisma.sql`LEFT JOIN team_members my_tm ON my_tm.team_id = t.id AND my_tm.user_id = ${caller.userId}::uuid
       LEFT JOIN organization_members my_om ON my_om.organization_id = t.organization_id AND my_om.user_id = ${caller.userId}::uuid`,
     visible: canSql(caller, "team.read", { organizationRole: Prisma.sql`my_om.role`, teamRole: Prisma.sql`my_tm.role` }),
   };
@@ -64,6 +92,11 @@ export function teamVisibility(caller: Caller) {
  * `my_om.role` are the caller's roles in the prompt's team and organization.
  */
 export function promptVisibility(caller: Caller) {
+  if (caller.apiKey) {
+    // A key reads its own team's prompts, never a private one (a private prompt is a person's).
+    const joins = keyRoles(caller.apiKey, { team: Prisma.sql`p.team_id`, organization: Prisma.sql`p.organization_id` });
+    return { joins, visible: Prisma.sql`(p.team_id = ${caller.apiKey.teamId}::uuid AND p.visibility <> 'private')` };
+  }
   const joins = Prisma.sql`LEFT JOIN team_members my_tm ON my_tm.team_id = p.team_id AND my_tm.user_id = ${caller.userId}::uuid
       LEFT JOIN organization_members my_om ON my_om.organization_id = p.organization_id AND my_om.user_id = ${caller.userId}::uuid`;
   if (caller.isSuperUser) return { joins, visible: Prisma.sql`TRUE` };

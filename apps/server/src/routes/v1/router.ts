@@ -1,11 +1,11 @@
 // REST /api/v1 for tools (issue 15): HTTP only. A request's `Authorization: Bearer <key>` is resolved
-// with authenticateApiKey; each route parses its input with the shared schemas, calls a service of
+// with authenticateBearer (shared with /trpc); each route parses its input with the shared schemas, calls a service of
 // packages/api (which holds the rules), and answers JSON. Prompt names may hold '/', sent plain or
 // encoded, so routes match the raw path and decode the name themselves.
 import { createHash } from "node:crypto";
 import express, { Router, type NextFunction, type Request, type RequestHandler, type Response } from "express";
 import {
-  authenticateApiKey, compileRuntimePrompt, createRuntimePrompt, createRuntimeVersion, listRuntimePrompts, runtimeSelector, serveRuntimePrompt,
+  authenticateBearer, compileRuntimePrompt, createRuntimePrompt, createRuntimeVersion, listRuntimePrompts, runtimeSelector, serveRuntimePrompt,
   setRuntimeLabel, type ApiServices,
 } from "@promptly/api";
 import {
@@ -25,29 +25,16 @@ interface KeyLocals {
   apiKey: { id: string; teamId: string; labels: string[] | null; scopes: ApiKeyScope[] };
 }
 
-const WINDOW_MS = 60_000;
-
 /** The key `authenticate` put on the response. */
 const keyOf = (res: Response) => (res.locals as KeyLocals).apiKey;
 
 /** Who is asking: the key of the Authorization header, or 401 saying what is wrong with it; then the key's rate limit. */
 function authenticate(services: ApiServices, options: V1Options): RequestHandler {
   return async (req, res, next) => {
-    const header = req.get("authorization");
-    if (!header) throw new HttpError("UNAUTHORIZED", RUNTIME_MSG.missingKey);
-    const bearer = /^Bearer +(\S+) *$/i.exec(header);
-    if (!bearer) throw new HttpError("UNAUTHORIZED", RUNTIME_MSG.malformedHeader);
-    const result = await authenticateApiKey(services.db, bearer[1]!, services.now(), services.runtime);
+    const result = await authenticateBearer(services, req.get("authorization"), options.ratePerMinute);
     if (!result.ok) {
-      const message = result.reason === "malformed" ? RUNTIME_MSG.malformedKey : result.reason === "unknown" ? RUNTIME_MSG.unknownKey : result.message;
-      throw new HttpError("UNAUTHORIZED", message);
-    }
-    if (options.ratePerMinute !== null) {
-      const bucket = `api-key:${result.apiKey.id}`;
-      if (!services.rateLimiter.hit(bucket, { limit: options.ratePerMinute, windowMs: WINDOW_MS })) {
-        res.setHeader("Retry-After", String(Math.max(1, Math.ceil(services.rateLimiter.retryAfterMs(bucket) / 1000))));
-        throw new HttpError("TOO_MANY_REQUESTS", RUNTIME_MSG.rateLimited);
-      }
+      if (result.retryAfterSeconds !== undefined) res.setHeader("Retry-After", String(result.retryAfterSeconds));
+      throw new HttpError(result.code, result.message);
     }
     (res.locals as KeyLocals).apiKey = result.apiKey;
     next();

@@ -1,11 +1,11 @@
 // prompts.*: the library's prompts (issue 13). Who may do what is the procedure builders' and
-// canOnPrompt's; handlers call the prompts service.
+// canOnPrompt's; handlers call the prompts service. KEYS_TOO: a team's API key may call it too.
 import { z } from "zod";
 import {
   createPromptInput, getPromptInput, listPromptsInput, nameAvailableInput, promptFacetsInput, renamePromptInput, updatePromptInput,
 } from "@promptly/shared";
 import { router } from "../../trpc.ts";
-import { byOrganizationId, byPrompt, byTeamId, organizationResourceProcedure, promptProcedure, teamResourceProcedure } from "../../procedures.ts";
+import { KEYS_TOO, byOrganizationId, byPrompt, byTeamId, organizationResourceProcedure, promptProcedure, teamResourceProcedure } from "../../procedures.ts";
 import {
   createPrompt, deletePrompt, getPrompt, isNameAvailable, listPrompts, promptDetail, promptFacets, promptPage,
   renamePrompt, setArchived, updatePrompt,
@@ -16,7 +16,7 @@ const archivedState = z.object({ archivedAt: z.date().nullable() });
 
 export const promptsRouter = router({
   /** The prompts the caller may read in an organization, filtered, searched and sorted; keyset pages. */
-  list: organizationResourceProcedure("organization.read", byOrganizationId)
+  list: organizationResourceProcedure("organization.read", byOrganizationId, KEYS_TOO)
     .input(listPromptsInput)
     .output(promptPage)
     .query(async ({ ctx, input }) => {
@@ -25,33 +25,33 @@ export const promptsRouter = router({
     }),
 
   /** Folders and tags of the readable prompts, for the list's filters. */
-  facets: organizationResourceProcedure("organization.read", byOrganizationId)
+  facets: organizationResourceProcedure("organization.read", byOrganizationId, KEYS_TOO)
     .input(promptFacetsInput)
     .query(async ({ ctx, input }) => {
       if (input.teamId) await readableTeamIn(ctx.db, ctx.caller, input.organizationId, input.teamId);
       return promptFacets(ctx.db, ctx.caller, input.organizationId, input.teamId);
     }),
 
-  get: promptProcedure("read", byPrompt)
+  get: promptProcedure("read", byPrompt, KEYS_TOO)
     .input(getPromptInput)
     .output(promptDetail)
     .query(({ ctx, input }) => getPrompt(ctx.db, ctx.caller, ctx.prompt, input)),
 
   /** Spec 6 "can create prompts": team editor level. The prompt and its version 1 are written together. */
-  create: teamResourceProcedure("prompt.write", byTeamId)
+  create: teamResourceProcedure("prompt.write", byTeamId, KEYS_TOO)
     .input(createPromptInput)
     .output(z.object({ id: z.string(), name: z.string(), version: z.literal(1) }))
     .mutation(async ({ ctx, input }) => {
-      const created = await createPrompt(ctx.db, ctx.caller, ctx.team, input, ctx.now());
+      const created = await createPrompt(ctx.db, ctx.author, ctx.team, input, ctx.now());
       return { ...created, version: 1 as const };
     }),
 
   /** Whether a name is free in a team (the editor asks as the author types). */
-  nameAvailable: teamResourceProcedure("prompt.write", byTeamId)
+  nameAvailable: teamResourceProcedure("prompt.write", byTeamId, KEYS_TOO)
     .input(nameAvailableInput)
     .query(({ ctx, input }) => isNameAvailable(ctx.db, ctx.team.teamId, input.name)),
 
-  update: promptProcedure("write", byPrompt)
+  update: promptProcedure("write", byPrompt, KEYS_TOO)
     .input(updatePromptInput)
     .mutation(({ ctx, input }) => updatePrompt(ctx.db, ctx.prompt, input, ctx.now())),
 
