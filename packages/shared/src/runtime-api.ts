@@ -18,6 +18,7 @@ export const RUNTIME_MSG = {
   protectedLabel: `An API key never moves the '${PROTECTED_LABEL}' label: a team admin moves it in the app`,
   privateByKey: "An API key cannot create a private prompt: a private prompt belongs to a person",
   rateLimited: "Too many requests with this API key: retry after the time in Retry-After",
+  tooManyFailedKeys: "Too many unknown API keys from this address: retry after the time in Retry-After",
   notFound: "Not found",
   /** `Prompt not found: 'support/reply' with label 'production'`. */
   promptNotFound: (name: string, selector?: RuntimeSelector) =>

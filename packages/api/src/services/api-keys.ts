@@ -162,10 +162,17 @@ const refused = (reason: ApiKeyRefusal["reason"], message: string): ApiKeyAuthen
  * A valid key's lastUsedAt is written only when a minute old, by a conditional update, so concurrent
  * requests (and app processes) write it once.
  */
-export async function authenticateApiKey(db: DbOrTx, rawKey: string, now: Date, cache?: RuntimeCache): Promise<ApiKeyAuthentication> {
+export async function authenticateApiKey(
+  db: DbOrTx,
+  rawKey: string,
+  now: Date,
+  cache?: RuntimeCache,
+  options: { cachedOnly?: boolean } = {},
+): Promise<ApiKeyAuthentication> {
   if (!KEY_FORMAT.test(rawKey)) return refused("malformed", API_KEY_MSG.invalidKey);
   const keyHash = hashApiKey(rawKey);
   let row: CachedApiKey | null | undefined = cache?.apiKey(keyHash);
+  if (!row && options.cachedOnly) return refused("unknown", API_KEY_MSG.invalidKey);
   if (!row) {
     const mark = cache?.mark();
     row = await db.apiKey.findUnique({
@@ -199,28 +206,51 @@ export interface BearerRefusal {
 }
 
 const RATE_WINDOW_MS = 60_000;
+/**
+ * Malformed or unknown keys an address may send a minute: enough for a tool with a mistyped key to
+ * see its 401s, far too few to guess one. Past it, for the rest of the minute, the address gets 429
+ * and no lookup (unknown keys are not cached: without it every guess would cost a query), while keys
+ * this process has seen recently still work, so tools sharing the address keep running.
+ */
+const GUESSES_PER_ADDRESS = { limit: 30, windowMs: RATE_WINDOW_MS };
+
+/** Limits of a bearer check: the key's requests a minute and the caller's address (null: limits off). */
+export interface BearerLimits {
+  ratePerMinute: number | null;
+  ip: string;
+}
 
 /**
  * The key of an `Authorization: Bearer <key>` header, checked, then counted against its limit of
- * requests a minute (null: no limit). The runtime API (/api/v1) and the tRPC API (/trpc) both ask
- * here, so a key is refused the same way, and counts against one limit, wherever it is used.
+ * requests a minute. The runtime API (/api/v1) and the tRPC API (/trpc) both ask here, so a key is
+ * refused the same way, and counts against one limit, wherever it is used. With limits on, an address
+ * that keeps sending unknown keys is answered 429 for the rest of the minute (GUESSES_PER_ADDRESS).
  */
 export async function authenticateBearer(
   services: { db: DbOrTx; now: () => Date; runtime?: RuntimeCache; rateLimiter: RateLimiter },
   header: string | null | undefined,
-  ratePerMinute: number | null,
+  limits: BearerLimits,
 ): Promise<{ ok: true; apiKey: AuthenticatedApiKey } | ({ ok: false } & BearerRefusal)> {
   if (!header) return { ok: false, code: "UNAUTHORIZED", message: RUNTIME_MSG.missingKey };
   const bearer = /^Bearer +(\S+) *$/i.exec(header);
   if (!bearer) return { ok: false, code: "UNAUTHORIZED", message: RUNTIME_MSG.malformedHeader };
-  const result = await authenticateApiKey(services.db, bearer[1]!, services.now(), services.runtime);
+  // Guesses (malformed or unknown keys) count against the address; a revoked or expired key is a real
+  // one, refused without counting. Past the limit, only a key this process knows is looked at.
+  const guessBucket = `api-key-guess:ip:${limits.ip}`;
+  const guarded = limits.ratePerMinute !== null && services.rateLimiter.isLimited(guessBucket, GUESSES_PER_ADDRESS);
+  const result = await authenticateApiKey(services.db, bearer[1]!, services.now(), services.runtime, { cachedOnly: guarded });
   if (!result.ok) {
+    const guess = result.reason === "malformed" || result.reason === "unknown";
+    if (guess && limits.ratePerMinute !== null && (guarded || !services.rateLimiter.hit(guessBucket, GUESSES_PER_ADDRESS))) {
+      const retryAfterSeconds = Math.max(1, Math.ceil(services.rateLimiter.retryAfterMs(guessBucket) / 1000));
+      return { ok: false, code: "TOO_MANY_REQUESTS", message: RUNTIME_MSG.tooManyFailedKeys, retryAfterSeconds };
+    }
     const message = result.reason === "malformed" ? RUNTIME_MSG.malformedKey : result.reason === "unknown" ? RUNTIME_MSG.unknownKey : result.message;
     return { ok: false, code: "UNAUTHORIZED", message };
   }
-  if (ratePerMinute !== null) {
+  if (limits.ratePerMinute !== null) {
     const bucket = `api-key:${result.apiKey.id}`;
-    if (!services.rateLimiter.hit(bucket, { limit: ratePerMinute, windowMs: RATE_WINDOW_MS })) {
+    if (!services.rateLimiter.hit(bucket, { limit: limits.ratePerMinute, windowMs: RATE_WINDOW_MS })) {
       const retryAfterSeconds = Math.max(1, Math.ceil(services.rateLimiter.retryAfterMs(bucket) / 1000));
       return { ok: false, code: "TOO_MANY_REQUESTS", message: RUNTIME_MSG.rateLimited, retryAfterSeconds };
     }

@@ -22,6 +22,12 @@ export class RateLimiter {
     return entry.count <= rule.limit;
   }
 
+  /** Whether `key` is already over its limit in the current window, without counting a hit. */
+  isLimited(key: string, rule: RateLimitRule): boolean {
+    const entry = this.hits.get(key);
+    return !!entry && entry.resetAt > this.now() && entry.count >= rule.limit;
+  }
+
   /** How long until `key`'s current window ends (0 when it has none): a 429's Retry-After. */
   retryAfterMs(key: string): number {
     const entry = this.hits.get(key);

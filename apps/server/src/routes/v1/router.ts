@@ -31,7 +31,7 @@ const keyOf = (res: Response) => (res.locals as KeyLocals).apiKey;
 /** Who is asking: the key of the Authorization header, or 401 saying what is wrong with it; then the key's rate limit. */
 function authenticate(services: ApiServices, options: V1Options): RequestHandler {
   return async (req, res, next) => {
-    const result = await authenticateBearer(services, req.get("authorization"), options.ratePerMinute);
+    const result = await authenticateBearer(services, req.get("authorization"), { ratePerMinute: options.ratePerMinute, ip: req.ip ?? req.socket.remoteAddress ?? "unknown" });
     if (!result.ok) {
       if (result.retryAfterSeconds !== undefined) res.setHeader("Retry-After", String(result.retryAfterSeconds));
       throw new HttpError(result.code, result.message);

@@ -388,4 +388,31 @@ describe("the per-key rate limit", () => {
       await limited.close();
     }
   });
+  it("an address that keeps sending unknown keys gets 429 without a lookup, while a key the process knows keeps working", async () => {
+    // The app as a process runs it (a runtime cache), so the key used first is one the process knows.
+    const limited = await listenForTests(
+      createApp({ services: { ...app.services, config: { ...app.services.config, rateLimits: true } }, apiRateLimitPerMinute: 1000 }),
+    );
+    try {
+      const get = (key: string) => fetch(`${limited.base}/api/v1/prompts`, { headers: { authorization: `Bearer ${key}` } });
+      expect((await get(keys["read"]!)).status).toBe(200);
+      // A revoked key is a real one, refused without counting as a guess.
+      for (let i = 0; i < 40; i++) expect((await get(keys["revoked"]!)).status).toBe(401);
+      for (let i = 0; i < 30; i++) expect((await get(`promptly_${String(i).padStart(43, "0")}`)).status).toBe(401);
+      const refused = await get(`promptly_${"9".repeat(43)}`);
+      expect(refused.status).toBe(429);
+      expect(Number(refused.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
+      expect(await refused.json()).toEqual({ error: { code: "TOO_MANY_REQUESTS", message: RUNTIME_MSG.tooManyFailedKeys } });
+      expect((await get("promptly_short")).status).toBe(429);
+      // The same on /trpc, one budget for the address.
+      const trpc = await fetch(`${limited.base}/trpc/auth.me`, { headers: { authorization: `Bearer promptly_${"8".repeat(43)}` } });
+      expect(trpc.status).toBe(429);
+      expect((await get(keys["read"]!)).status).toBe(200);
+      h.clock.advance(61_000);
+      expect((await get(`promptly_${"7".repeat(43)}`)).status).toBe(401);
+    } finally {
+      app.services.rateLimiter.reset();
+      await limited.close();
+    }
+  });
 });
