@@ -2,9 +2,9 @@
 // or delete a comment, shared by the procedures and the web app.
 import { z } from "zod";
 import { can, type PromptAccess } from "./permissions.ts";
-import { idSchema } from "./validation.ts";
+import { idSchema, multilineText } from "./validation.ts";
 
-export const COMMENT_BODY_MAX = 5000;
+const COMMENT_BODY_MAX = 5000;
 /** How many people the mention autocomplete offers at once. */
 export const MENTION_CANDIDATES_MAX = 10;
 const MENTION_QUERY_MAX = 100;
@@ -13,7 +13,6 @@ const MENTION_NAME_MAX = 100;
 export const COMMENT_MSG = {
   bodyRequired: "Write a comment first",
   bodyTooLong: `A comment has at most ${COMMENT_BODY_MAX.toLocaleString("en-US")} characters`,
-  bodyControlCharacters: "A comment cannot contain control characters",
   notFound: "Comment not found",
   versionNotFound: "Version not found",
   replyToReply: "Replies are one level deep: reply to the thread's first comment instead",
@@ -29,16 +28,11 @@ export const COMMENT_MSG = {
   deleted: "Comment deleted",
 } as const;
 
-/** Tabs and line breaks allowed, other control characters not (NUL breaks PostgreSQL text). */
-const CONTROL_CHARACTERS = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]/;
-
-/** A comment's text: 1-5,000 characters once trimmed. */
-export const commentBodySchema = z
-  .string({ error: COMMENT_MSG.bodyRequired })
+/** A comment's text: 1-5,000 characters once trimmed; tabs and line breaks allowed, other control characters not. */
+export const commentBodySchema = multilineText()
   .trim()
   .min(1, COMMENT_MSG.bodyRequired)
-  .max(COMMENT_BODY_MAX, COMMENT_MSG.bodyTooLong)
-  .refine((value) => !CONTROL_CHARACTERS.test(value), COMMENT_MSG.bodyControlCharacters);
+  .max(COMMENT_BODY_MAX, COMMENT_MSG.bodyTooLong);
 
 export const listCommentsInput = z.object({ promptId: idSchema, cursor: z.string().max(200).optional() });
 export const createCommentInput = z.object({
@@ -63,7 +57,7 @@ export type CreateCommentInput = z.infer<typeof createCommentInput>;
 const MENTION_TOKEN = /@\[([^\[\]\n]{1,100})\]\(user:([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\)/gi;
 
 /** The mention tokens of a text, in order: where each starts and ends, the name written and the user id. */
-export function mentionTokens(body: string): { start: number; end: number; name: string; userId: string }[] {
+function mentionTokens(body: string): { start: number; end: number; name: string; userId: string }[] {
   return [...body.matchAll(MENTION_TOKEN)].map((match) => ({
     start: match.index,
     end: match.index + match[0].length,

@@ -75,7 +75,7 @@ function createRenderer() {
 const renderer = createRenderer();
 
 /** The HTML of a comment's text: only the subset's elements, every text escaped. */
-export function renderCommentHtml(body: string, mentions: readonly MentionedPerson[] = []): string {
+function renderCommentHtml(body: string, mentions: readonly MentionedPerson[] = []): string {
   const env: RenderEnv = { mentions: new Map(mentions.map((person) => [person.id.toLowerCase(), person])) };
   return renderer.render(body, env);
 }

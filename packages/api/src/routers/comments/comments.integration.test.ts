@@ -2,7 +2,7 @@
 // every caller kind × every visibility, validation, replies one level deep, the deleted thread's stub,
 // mentions, archived prompts, pages, and the card's comment count.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { COMMENT_MSG, PROMPT_VISIBILITIES, mentionToken, type PromptVisibility } from "@promptly/shared";
+import { COMMENT_MSG, MSG, PROMPT_VISIBILITIES, mentionToken, type PromptVisibility } from "@promptly/shared";
 import { createHarness, outcome as answer, type Harness } from "../../testing.ts";
 import { advanceClock } from "../teams/test-support.ts";
 import { PROMPT_CALLER_KINDS, createLibraryWorld, failure, insertPrompts, outcome, type PromptCallerKind } from "../prompts/test-support.ts";
@@ -138,7 +138,7 @@ describe("validation", () => {
     ["an empty body", "", COMMENT_MSG.bodyRequired],
     ["only spaces and line breaks", "  \n\t ", COMMENT_MSG.bodyRequired],
     ["5,001 characters", "x".repeat(5001), COMMENT_MSG.bodyTooLong],
-    ["a NUL character", "a\u0000b", COMMENT_MSG.bodyControlCharacters],
+    ["a NUL character", "a\u0000b", MSG.multilineControlCharacters],
   ])("create and update refuse %s", async (_what, body, message) => {
     expect(await failure(api("viewer").comments.create({ promptId, body }))).toEqual({ code: "BAD_REQUEST", message });
     const id = await comment("viewer", promptId);
