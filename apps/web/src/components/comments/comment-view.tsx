@@ -57,7 +57,7 @@ export function CommentView({ comment, prompt, highlighted, onReply, onChanged }
           <header className="flex min-w-0 flex-wrap items-center gap-x-2 gap-y-1 text-sm">
             <Avatar className="size-6">
               {comment.author?.avatarUrl && <AvatarImage src={comment.author.avatarUrl} alt="" />}
-              <AvatarFallback className="text-[10px]">{initials(comment.author?.fullName, null)}</AvatarFallback>
+              <AvatarFallback className="text-[10px]">{initials(comment.author?.fullName, null).slice(0, 2)}</AvatarFallback>
             </Avatar>
             <span className="min-w-0 truncate font-medium">{name}</span>
             <time dateTime={comment.createdAt.toISOString()} className="text-xs text-muted-foreground">

@@ -117,7 +117,7 @@ export function MentionTextarea({ promptId, value, onValueChange, onKeyDown, cla
             >
               <Avatar className="size-6">
                 {person.avatarUrl && <AvatarImage src={person.avatarUrl} alt="" />}
-                <AvatarFallback className="text-[10px]">{initials(person.fullName, null)}</AvatarFallback>
+                <AvatarFallback className="text-[10px]">{initials(person.fullName, null).slice(0, 2)}</AvatarFallback>
               </Avatar>
               <span className="min-w-0 truncate">{memberDisplayName(person.fullName)}</span>
               {person.username && <span className="truncate text-xs text-muted-foreground">@{person.username}</span>}
