@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { COMMENT_MSG, MSG, PROMPT_VISIBILITIES, mentionToken, type PromptVisibility } from "@promptly/shared";
 import { createHarness, outcome as answer, type Harness } from "../../testing.ts";
 import { advanceClock } from "../teams/test-support.ts";
-import { PROMPT_CALLER_KINDS, createLibraryWorld, failure, insertPrompts, outcome, type PromptCallerKind } from "../prompts/test-support.ts";
+import { PROMPT_CALLER_KINDS, callerTable, createLibraryWorld, failure, insertPrompts, outcome, type PromptCallerKind } from "../prompts/test-support.ts";
 
 let h: Harness;
 let world: Awaited<ReturnType<typeof createLibraryWorld>>;
@@ -33,18 +33,7 @@ const commentCount = async (promptId: string) => {
 // ---- who may ----
 
 const CODES = { UA: "UNAUTHORIZED", NF: "NOT_FOUND", FB: "FORBIDDEN", OK: "OK" } as const;
-type Rows = Record<PromptVisibility, Record<PromptCallerKind, string>>;
-
-/** A line per visibility, one cell per caller kind in PROMPT_CALLER_KINDS' order. */
-function table(text: string): Rows {
-  const lines = text.trim().split("\n").map((line) => line.trim().split(/\s+/));
-  return Object.fromEntries(
-    lines.map(([visibility, ...cells]) => {
-      if (cells.length !== PROMPT_CALLER_KINDS.length) throw new Error(`the ${visibility} line needs ${PROMPT_CALLER_KINDS.length} cells`);
-      return [visibility, Object.fromEntries(PROMPT_CALLER_KINDS.map((kind, index) => [kind, CODES[cells[index] as keyof typeof CODES]]))];
-    }),
-  ) as Rows;
-}
+const table = (text: string) => callerTable(CODES, text);
 
 // The columns: anon = anonymous, out = another organization's admin, oorg = another organization's
 // member, orgM = member of the organization outside the team, view / edit / adm = the team's viewer,
