@@ -40,6 +40,15 @@ async function world(persona: Persona) {
     ]);
     await client.query(`UPDATE prompts SET latest_version = 2 WHERE id = $1`, [prompt.id]);
   });
+  // A comment thread on v2 with a mention and a reply (the Comments tab).
+  await withDb(async (client) => {
+    const { rows } = await client.query<{ id: string }>(
+      `INSERT INTO prompt_comments (prompt_id, version, author_id, body) VALUES ($1, 2, $2, $3) RETURNING id`,
+      [prompt.id, author.id, `Is the **tone** right, @[Axe Person](user:${person.id})? See [the guide](https://example.com/guide).`],
+    );
+    await client.query(`INSERT INTO comment_mentions (comment_id, user_id) VALUES ($1, $2)`, [rows[0]!.id, person.id]);
+    await client.query(`INSERT INTO prompt_comments (prompt_id, parent_id, author_id, body) VALUES ($1, $2, $3, 'Yes, it is.')`, [prompt.id, rows[0]!.id, author.id]);
+  });
   const archived = await createPromptWith({ organizationId: organization.id, teamId: team.id, authorId: author.id, title: "Axe archived prompt" });
   await withDb((client) => client.query(`UPDATE prompts SET archived_at = now() WHERE id = $1`, [archived.id]));
   return { person, organization, team, prompt, archived };
@@ -298,6 +307,26 @@ function routes(data: World): { route: string; openers: Opener[] }[] {
     },
     { route: `${prompt}?tab=try`, openers: [{ name: "enum variable", open: select("tone") }] },
     { route: `${prompt}?tab=history`, openers: [] },
+    {
+      route: `${prompt}?tab=comments`,
+      openers: [
+        {
+          name: "mention suggestions",
+          async open(page) {
+            await main(page).getByRole("combobox", { name: "New comment" }).fill("Hello @Axe");
+            return page.getByRole("listbox", { name: "People to mention" });
+          },
+        },
+        {
+          name: "delete a comment (moderation)",
+          who: MANAGERS,
+          async open(page) {
+            await main(page).getByRole("article", { name: "Comment by Axe Author" }).first().getByRole("button", { name: "Delete" }).click();
+            return page.getByRole("alertdialog", { name: "Delete Axe Author's comment?" });
+          },
+        },
+      ],
+    },
     {
       route: `${prompt}?tab=compare`,
       openers: [

@@ -87,6 +87,13 @@ const CASES: Case[] = [
     recovered: (page) => page.getByRole("heading", { level: 1, name: "Failing prompt" }),
   },
   {
+    name: "a prompt's comments",
+    path: ({ prompt }) => `/prompts/${prompt.id}?tab=comments`,
+    fail: ["comments.list"],
+    says: ["The comments could not be loaded"],
+    recovered: (page) => page.getByText("No comments yet."),
+  },
+  {
     name: "Teams without the organizations (an organization admin's right is unknown, not denied)",
     path: () => "/teams",
     fail: ["organizations.list"],

@@ -18,6 +18,7 @@ import { findTeamMemberTeamId } from "./services/teams.ts";
 import { findInviteTeamId, findOrganizationInviteOrganizationId } from "./services/invites.ts";
 import { findApiKeyTeamId } from "./services/api-keys.ts";
 import { loadPrompt, type Author } from "./services/prompts.ts";
+import { findCommentPromptId } from "./services/comments.ts";
 
 export const publicProcedure = baseProcedure;
 
@@ -171,6 +172,8 @@ export const teamResourceProcedure = <K extends string>(action: Action, found: L
 export const byPrompt = locator("id");
 /** `{ promptId }` is a prompt's id. */
 export const byPromptId = locator("promptId");
+/** `{ id }` is a comment's id: the prompt it is on. */
+export const byComment = locator("id", findCommentPromptId);
 
 const PROMPT_DENIED: Partial<Record<PromptAbility, string>> = { rate: PROMPT_MSG.ownPromptRating };
 
@@ -183,7 +186,8 @@ export const promptProcedure = <K extends "id" | "promptId">(ability: PromptAbil
   callerProcedure(MSG.userNotAuthenticated, options)
     .input(locatorInput(found))
     .use(async ({ ctx, input, next }) => {
-      const prompt = await loadPrompt(ctx.db, ctx.caller, (input as Record<K, string>)[found.key]);
+      const promptId = await found.find(ctx.db, (input as Record<K, string>)[found.key]);
+      const prompt = promptId ? await loadPrompt(ctx.db, ctx.caller, promptId) : null;
       if (!prompt || !canOnPrompt(prompt.access, prompt.facts, "read")) throw notFound();
       if (!canOnPrompt(prompt.access, prompt.facts, ability)) {
         if (ability === "write" && ctx.caller.apiKey) throw forbidden("prompt.write", ctx.caller);

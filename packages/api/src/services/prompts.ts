@@ -34,7 +34,7 @@ export const promptListItem = z.object({
   ratingCount: z.number(),
   bookmarkCount: z.number(),
   bookmarked: z.boolean(),
-  /** Comments arrive with the collaboration issue; until then every prompt has none. */
+  /** Live comments and replies (a deleted thread's stub is not counted). */
   commentCount: z.number(),
   archivedAt: z.date().nullable(),
   createdAt: z.date(),
@@ -129,7 +129,7 @@ const itemColumns = (caller: Caller) => Prisma.sql`
        ELSE json_build_object('id', p.author_id, 'fullName', ap.full_name, 'avatarKey', ap.avatar_key) END AS author,
   p.rating_average AS "ratingAverage", p.rating_count AS "ratingCount", p.bookmark_count AS "bookmarkCount",
   EXISTS (SELECT 1 FROM prompt_bookmarks b WHERE b.prompt_id = p.id AND b.user_id = ${caller.userId}::uuid) AS bookmarked,
-  0 AS "commentCount", p.archived_at AS "archivedAt", p.created_at AS "createdAt", p.updated_at AS "updatedAt"`;
+  (SELECT count(*)::int FROM prompt_comments c WHERE c.prompt_id = p.id AND c.deleted_at IS NULL) AS "commentCount", p.archived_at AS "archivedAt", p.created_at AS "createdAt", p.updated_at AS "updatedAt"`;
 
 const itemJoins = Prisma.sql`
   JOIN teams t ON t.id = p.team_id

@@ -6,7 +6,7 @@ import { PROMPT_VISIBILITIES, type PromptVisibility } from "@promptly/shared";
 import { createHarness, outcome as answer, type Harness } from "../../testing.ts";
 import { createTeam } from "../teams/test-support.ts";
 import {
-  PROMPT_CALLER_KINDS, createLibraryWorld, insertPrompts, libraryState, watchLibraryWrites, type PromptCallerKind, type PromptRow,
+  PROMPT_CALLER_KINDS, callerTable, createLibraryWorld, insertPrompts, libraryState, watchLibraryWrites, type PromptCallerKind, type PromptRow,
 } from "./test-support.ts";
 
 let h: Harness;
@@ -27,17 +27,7 @@ type Cell = (typeof CODES)[keyof typeof CODES];
 type Rows = Record<PromptVisibility, Record<PromptCallerKind, Cell>>;
 
 /** A table: a line per visibility, its name then one cell per caller kind, in PROMPT_CALLER_KINDS' order. */
-function table(text: string): Rows {
-  const lines = text.trim().split("\n").map((line) => line.trim().split(/\s+/));
-  const rowsByVisibility = Object.fromEntries(
-    lines.map(([visibility, ...cells]) => {
-      if (cells.length !== PROMPT_CALLER_KINDS.length) throw new Error(`the ${visibility} line needs ${PROMPT_CALLER_KINDS.length} cells`);
-      return [visibility, Object.fromEntries(PROMPT_CALLER_KINDS.map((kind, index) => [kind, CODES[cells[index] as keyof typeof CODES]]))];
-    }),
-  );
-  if (PROMPT_VISIBILITIES.some((visibility) => !rowsByVisibility[visibility])) throw new Error("a table needs a line per visibility");
-  return rowsByVisibility as Rows;
-}
+const table = (text: string): Rows => callerTable(CODES, text);
 
 // UA = UNAUTHORIZED, NF = NOT_FOUND, FB = FORBIDDEN, OK = done. For lists and counts: IN = the prompt
 // is listed (counted), -- = the call answers but the prompt is not there. A prompt the caller may not

@@ -2,7 +2,7 @@
 // kind) with the two kinds the library adds, another organization's member and a prompt's author;
 // prompts created through the API or, by the hundred, straight into the database; and the state of
 // the library's tables, to show that a refused call changed nothing.
-import type { PromptVisibility } from "@promptly/shared";
+import { PROMPT_VISIBILITIES, type PromptVisibility } from "@promptly/shared";
 import { CALLER_KINDS, createSignedInAccount, createTeam, createWorld, type SignedInAccount } from "../teams/test-support.ts";
 import type { Harness } from "../../testing.ts";
 
@@ -58,6 +58,22 @@ export async function createLibraryWorld(h: Harness) {
   };
 
   return { ...world, accounts, callers, elsewhere: { id: elsewhere.id, team: elsewhereTeam }, team, space };
+}
+
+/**
+ * Expected answers as a table: a line per visibility, its name then one cell per caller kind in
+ * PROMPT_CALLER_KINDS' order, each cell a key of `codes` ("OK", "NF", ...).
+ */
+export function callerTable<C extends Record<string, string>>(codes: C, text: string): Record<PromptVisibility, Record<PromptCallerKind, C[keyof C]>> {
+  const lines = text.trim().split("\n").map((line) => line.trim().split(/\s+/));
+  const rowsByVisibility = Object.fromEntries(
+    lines.map(([visibility, ...cells]) => {
+      if (cells.length !== PROMPT_CALLER_KINDS.length) throw new Error(`the ${visibility} line needs ${PROMPT_CALLER_KINDS.length} cells`);
+      return [visibility, Object.fromEntries(PROMPT_CALLER_KINDS.map((kind, index) => [kind, codes[cells[index] as keyof C]]))];
+    }),
+  );
+  if (PROMPT_VISIBILITIES.some((visibility) => !rowsByVisibility[visibility])) throw new Error("a table needs a line per visibility");
+  return rowsByVisibility as Record<PromptVisibility, Record<PromptCallerKind, C[keyof C]>>;
 }
 
 let promptCounter = 0;

@@ -1,4 +1,5 @@
-// The prompt's tabs, kept in the `tab` search param: Template, Try it, History, Compare.
+// The prompt's tabs, kept in the `tab` search param: Template, Try it, History, Compare, Comments.
+import { CommentsTab } from "@/components/comments/comments-tab";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "@/components/ui/tabs";
 import { CompareTab } from "./compare-tab.tsx";
 import { HistoryTab } from "./history-tab.tsx";
@@ -12,6 +13,7 @@ const TABS: { value: PromptTab; label: string }[] = [
   { value: "try", label: "Try it" },
   { value: "history", label: "History" },
   { value: "compare", label: "Compare" },
+  { value: "comments", label: "Comments" },
 ];
 
 export function PromptTabs({ prompt }: { prompt: PromptDetail }) {
@@ -37,6 +39,9 @@ export function PromptTabs({ prompt }: { prompt: PromptDetail }) {
       </TabsContent>
       <TabsContent value="compare" className="min-w-0">
         <CompareTab prompt={prompt} />
+      </TabsContent>
+      <TabsContent value="comments" className="min-w-0">
+        <CommentsTab prompt={prompt} />
       </TabsContent>
     </Tabs>
   );

@@ -1,0 +1,94 @@
+// Comments end to end (issue 16): an editor comments with an @mention picked from the autocomplete
+// by keyboard, replies, edits (shown as edited) and deletes a thread with a reply (its stub stays);
+// a link to a comment opens the tab on it; the card's comment count follows.
+import { expect, test, type Page } from "@playwright/test";
+import { COMMENT_MSG } from "@promptly/shared";
+import { createAccount, createOrganizationWith, createTeamWith, signIn, uniqueName } from "./support/accounts.ts";
+import { consoleErrors } from "./support/console.ts";
+import { createPromptWith } from "./support/prompts.ts";
+
+const card = (page: Page, title: string) => page.getByTestId("prompt-card").filter({ has: page.getByRole("heading", { name: title }) });
+const commentCount = (page: Page, title: string, count: number) => card(page, title).getByText(`${count} comments`, { exact: true });
+
+test("an editor comments with an @mention from the autocomplete, replies, edits and deletes; links open a comment; the card counts", async ({ page }) => {
+  test.setTimeout(90_000);
+  const errors = consoleErrors(page);
+  const editor = await createAccount({ fullName: "Eddie Editor", role: "team_lead" });
+  const mentionedName = uniqueName("Vera");
+  const viewer = await createAccount({ fullName: mentionedName });
+  const organization = await createOrganizationWith([
+    { userId: editor.id, role: "member" },
+    { userId: viewer.id, role: "member" },
+  ]);
+  const team = await createTeamWith(organization.id, [
+    { userId: editor.id, role: "editor" },
+    { userId: viewer.id, role: "viewer" },
+  ]);
+  const title = uniqueName("Discussed prompt");
+  const prompt = await createPromptWith({ organizationId: organization.id, teamId: team.id, authorId: editor.id, title });
+
+  await signIn(page, editor.email);
+  await page.goto("/prompts");
+  await expect(commentCount(page, title, 0)).toBeVisible();
+  await card(page, title).getByRole("link", { name: title }).click();
+  await page.getByRole("tab", { name: "Comments" }).click();
+  await expect(page).toHaveURL(/tab=comments/);
+
+  // The mention: '@' and part of the name open the listbox; Enter picks the highlighted person.
+  const composer = page.getByRole("combobox", { name: "New comment" });
+  await composer.click();
+  await composer.pressSequentially(`Thanks @${mentionedName.split(" ")[1]}`);
+  const listbox = page.getByRole("listbox", { name: "People to mention" });
+  await expect(listbox.getByRole("option", { name: mentionedName })).toHaveAttribute("aria-selected", "true");
+  await expect(composer).toHaveAttribute("aria-expanded", "true");
+  await composer.press("Enter");
+  await expect(listbox).toBeHidden();
+  await composer.pressSequentially("please check the **tone**.");
+  await expect(composer).toHaveValue(new RegExp(`^Thanks @\\[${mentionedName}\\]\\(user:${viewer.id}\\) please check the \\*\\*tone\\*\\*\\.$`));
+  await page.getByRole("button", { name: "Post comment" }).click();
+  await expect(page.getByRole("status").filter({ hasText: COMMENT_MSG.posted })).toBeAttached();
+
+  const thread = page.getByRole("article", { name: "Comment by Eddie Editor" }).first();
+  await expect(thread.locator(".comment-mention")).toHaveText(`@${mentionedName}`);
+  await expect(thread.locator("strong")).toHaveText("tone");
+  await expect(composer).toHaveValue("");
+
+  // A reply under the thread.
+  await thread.getByRole("button", { name: "Reply" }).click();
+  const replyBox = page.getByRole("combobox", { name: "Reply" });
+  await expect(replyBox).toBeFocused();
+  await replyBox.fill("Done: see v1.");
+  await page.getByRole("button", { name: "Post reply" }).click();
+  const replies = page.getByRole("list", { name: "Replies" });
+  await expect(replies.getByRole("article")).toHaveCount(1);
+  await expect(replies).toContainText("Done: see v1.");
+
+  // Edit the reply: shown as edited.
+  const reply = replies.getByRole("article").first();
+  await reply.getByRole("button", { name: "Edit" }).click();
+  const editBox = page.getByRole("combobox", { name: "Edit comment" });
+  await editBox.fill("Done: see v1, line 2.");
+  await page.getByRole("button", { name: "Save" }).click();
+  await expect(reply).toContainText("Done: see v1, line 2.");
+  await expect(reply.getByText("(edited)")).toBeVisible();
+
+  // A link to the reply (as notifications make them) opens the tab on it.
+  const replyId = (await reply.getAttribute("id"))!.replace(/^comment-/, "");
+  await page.goto(`/prompts/${prompt.id}?comment=${replyId}&tab=comments`);
+  const linked = page.locator(`#comment-${replyId}`);
+  await expect(linked).toBeFocused();
+  await expect(linked).toHaveAttribute("data-highlighted", "true");
+
+  // Delete the thread: it has a reply, so a stub stays; the card counts the reply only.
+  await page.getByRole("article", { name: "Comment by Eddie Editor" }).first().getByRole("button", { name: "Delete" }).first().click();
+  const confirm = page.getByRole("alertdialog", { name: "Delete your comment?" });
+  await confirm.getByRole("button", { name: "Delete comment" }).click();
+  await expect(confirm).toBeHidden();
+  await expect(page.getByRole("article", { name: COMMENT_MSG.deletedStub })).toBeVisible();
+  await expect(page.getByRole("list", { name: "Replies" })).toContainText("Done: see v1, line 2.");
+  await expect(page.getByRole("heading", { name: /Comments \(1\)/ })).toBeVisible();
+
+  await page.goto("/prompts");
+  await expect(commentCount(page, title, 1)).toBeVisible();
+  expect(errors).toEqual([]);
+});

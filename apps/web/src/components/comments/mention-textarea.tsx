@@ -1,0 +1,130 @@
+// A comment's text field with `@` mentions: typing `@` and part of a name opens a listbox of the
+// people who may read the prompt (a combobox in ARIA's words: arrows move, Enter or Tab picks,
+// Escape closes). Picking writes the person's `@[Name](user:<uuid>)` token.
+import { useId, useRef, useState, type ComponentProps, type KeyboardEvent } from "react";
+import { initials, memberDisplayName, mentionToken } from "@promptly/shared";
+import { Avatar, AvatarFallback, AvatarImage } from "@/components/ui/avatar";
+import { Textarea } from "@/components/ui/textarea";
+import { trpc } from "@/lib/trpc";
+import { cn } from "@/lib/utils";
+
+/** The `@query` just before the caret: at the start or after a space, up to 30 characters of a name. */
+const MENTION_QUERY = /(?:^|\s)@([^\s@[\]()]{0,30})$/;
+
+interface Props extends Omit<ComponentProps<"textarea">, "value" | "onChange"> {
+  promptId: string;
+  value: string;
+  onValueChange(value: string): void;
+}
+
+export function MentionTextarea({ promptId, value, onValueChange, onKeyDown, className, ...props }: Props) {
+  const listboxId = useId();
+  const ref = useRef<HTMLTextAreaElement>(null);
+  // Where the `@` of the mention being typed is, and what follows it; null when none is typed.
+  const [typing, setTyping] = useState<{ at: number; query: string } | null>(null);
+  const [active, setActive] = useState(0);
+  const candidates = trpc.comments.mentionCandidates.useQuery(
+    { promptId, q: typing?.query ?? "" },
+    { enabled: typing !== null, placeholderData: (previous) => previous, staleTime: 30_000 },
+  );
+  const people = typing ? (candidates.data ?? []) : [];
+  const open = typing !== null && people.length > 0;
+
+  const readTyping = (text: string, caret: number) => {
+    const match = MENTION_QUERY.exec(text.slice(0, caret));
+    setTyping(match ? { at: caret - match[1]!.length - 1, query: match[1]! } : null);
+    setActive(0);
+  };
+
+  const pick = (person: { id: string; fullName: string | null; username: string | null }) => {
+    if (!typing) return;
+    const caret = typing.at + 1 + typing.query.length;
+    const token = `${mentionToken({ id: person.id, name: person.fullName ?? person.username ?? memberDisplayName(null) })} `;
+    const next = value.slice(0, typing.at) + token + value.slice(caret);
+    onValueChange(next);
+    setTyping(null);
+    const position = typing.at + token.length;
+    requestAnimationFrame(() => {
+      ref.current?.focus();
+      ref.current?.setSelectionRange(position, position);
+    });
+  };
+
+  const handleKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
+    if (open) {
+      if (event.key === "ArrowDown" || event.key === "ArrowUp") {
+        event.preventDefault();
+        const step = event.key === "ArrowDown" ? 1 : -1;
+        setActive((index) => (index + step + people.length) % people.length);
+        return;
+      }
+      if (event.key === "Enter" || event.key === "Tab") {
+        event.preventDefault();
+        const person = people[active];
+        if (person) pick(person);
+        return;
+      }
+      if (event.key === "Escape") {
+        // Closes the list only, not a dialog around the field.
+        event.preventDefault();
+        event.stopPropagation();
+        setTyping(null);
+        return;
+      }
+    }
+    onKeyDown?.(event);
+  };
+
+  const optionId = (index: number) => `${listboxId}-option-${index}`;
+  return (
+    <div className="relative min-w-0">
+      <Textarea
+        ref={ref}
+        role="combobox"
+        aria-autocomplete="list"
+        aria-expanded={open}
+        aria-controls={open ? listboxId : undefined}
+        aria-activedescendant={open ? optionId(active) : undefined}
+        value={value}
+        onChange={(event) => {
+          onValueChange(event.target.value);
+          readTyping(event.target.value, event.target.selectionStart);
+        }}
+        onKeyDown={handleKeyDown}
+        onClick={(event) => readTyping(event.currentTarget.value, event.currentTarget.selectionStart)}
+        onBlur={() => setTyping(null)}
+        className={cn("min-h-20", className)}
+        {...props}
+      />
+      {open && (
+        <ul
+          id={listboxId}
+          role="listbox"
+          aria-label="People to mention"
+          className="absolute top-full left-0 z-20 mt-1 max-h-64 w-full max-w-sm overflow-y-auto rounded-md border border-border bg-popover p-1 text-popover-foreground shadow-md"
+        >
+          {people.map((person, index) => (
+            <li
+              key={person.id}
+              id={optionId(index)}
+              role="option"
+              aria-selected={index === active}
+              // Keeps the focus in the text field, which the listbox belongs to.
+              onMouseDown={(event) => event.preventDefault()}
+              onClick={() => pick(person)}
+              onMouseEnter={() => setActive(index)}
+              className={cn("flex cursor-pointer items-center gap-2 rounded-sm px-2 py-1.5 text-sm", index === active && "bg-accent text-accent-foreground")}
+            >
+              <Avatar className="size-6">
+                {person.avatarUrl && <AvatarImage src={person.avatarUrl} alt="" />}
+                <AvatarFallback className="text-[10px]">{initials(person.fullName, null).slice(0, 2)}</AvatarFallback>
+              </Avatar>
+              <span className="min-w-0 truncate">{memberDisplayName(person.fullName)}</span>
+              {person.username && <span className="truncate text-xs text-muted-foreground">@{person.username}</span>}
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}

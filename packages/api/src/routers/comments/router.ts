@@ -1,0 +1,40 @@
+// comments.*: comments on a prompt (issue 16). Readers of the prompt may read and write them; who
+// may edit or delete one is canOnComment's (packages/shared), checked in the service under the row's lock.
+import { z } from "zod";
+import { createCommentInput, deleteCommentInput, listCommentsInput, mentionCandidatesInput, updateCommentInput } from "@promptly/shared";
+import { router } from "../../trpc.ts";
+import { byComment, byPromptId, promptProcedure } from "../../procedures.ts";
+import {
+  commentPage, createComment, deleteComment, listComments, mentionCandidate, mentionCandidates, updateComment,
+} from "../../services/comments.ts";
+
+export const commentsRouter = router({
+  /** Threads newest first, 20 a page, each with its replies. */
+  list: promptProcedure("read", byPromptId)
+    .input(listCommentsInput)
+    .output(commentPage)
+    .query(({ ctx, input }) => listComments(ctx.db, ctx.prompt, input.cursor)),
+
+  create: promptProcedure("read", byPromptId)
+    .input(createCommentInput)
+    .output(z.object({ id: z.string() }))
+    .mutation(({ ctx, input }) => createComment(ctx.db, ctx.caller, ctx.prompt, input, ctx.now())),
+
+  /** The author's own comment only. */
+  update: promptProcedure("read", byComment)
+    .input(updateCommentInput)
+    .output(z.object({ id: z.string() }))
+    .mutation(({ ctx, input }) => updateComment(ctx.db, ctx.caller, ctx.prompt, input.id, input.body, ctx.now())),
+
+  /** The author's own, or anyone's at team admin level (`comment.moderate`). */
+  delete: promptProcedure("read", byComment)
+    .input(deleteCommentInput)
+    .output(z.object({ id: z.string(), kept: z.enum(["stub", "nothing"]) }))
+    .mutation(({ ctx, input }) => deleteComment(ctx.db, ctx.prompt, input.id, ctx.now())),
+
+  /** The `@` autocomplete: members of the prompt's organization who may read it, at most 10. */
+  mentionCandidates: promptProcedure("read", byPromptId)
+    .input(mentionCandidatesInput)
+    .output(z.array(mentionCandidate))
+    .query(({ ctx, input }) => mentionCandidates(ctx.db, ctx.caller, ctx.prompt, input.q)),
+});
