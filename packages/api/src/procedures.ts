@@ -16,6 +16,7 @@ import { findTeamMemberTeamId } from "./services/teams.ts";
 import { findInviteTeamId, findOrganizationInviteOrganizationId } from "./services/invites.ts";
 import { findApiKeyTeamId } from "./services/api-keys.ts";
 import { loadPrompt } from "./services/prompts.ts";
+import { findChangeRequestPromptId } from "./services/change-requests.ts";
 
 export const publicProcedure = baseProcedure;
 
@@ -125,11 +126,13 @@ export const teamResourceProcedure = <K extends string>(action: Action, found: L
 export const byPrompt = locator("id");
 /** `{ promptId }` is a prompt's id. */
 export const byPromptId = locator("promptId");
+/** `{ id }` is a change request's id: the prompt it would change (issue 16). */
+export const byChangeRequest = locator("id", findChangeRequestPromptId);
 
 const PROMPT_DENIED: Partial<Record<PromptAbility, string>> = { rate: PROMPT_MSG.ownPromptRating };
 
 /**
- * An action on one prompt; the prompt, its facts and the caller's access in its team are put on
+ * An action on one prompt (or on a thing of a prompt, found through the locator); the prompt, its facts and the caller's access in its team are put on
  * ctx.prompt. A prompt the caller may not read does not exist for them (NOT_FOUND, never FORBIDDEN);
  * one they read but may not act on is FORBIDDEN. The rules are canOnPrompt's (packages/shared).
  */
@@ -137,7 +140,8 @@ export const promptProcedure = <K extends "id" | "promptId">(ability: PromptAbil
   signedIn()
     .input(locatorInput(found))
     .use(async ({ ctx, input, next }) => {
-      const prompt = await loadPrompt(ctx.db, ctx.caller, (input as Record<K, string>)[found.key]);
+      const promptId = await found.find(ctx.db, (input as Record<K, string>)[found.key]);
+      const prompt = promptId ? await loadPrompt(ctx.db, ctx.caller, promptId) : null;
       if (!prompt || !canOnPrompt(prompt.access, prompt.facts, "read")) throw notFound();
       if (!canOnPrompt(prompt.access, prompt.facts, ability)) {
         throw new TRPCError({ code: "FORBIDDEN", message: PROMPT_DENIED[ability] ?? MSG.permissionDenied });
