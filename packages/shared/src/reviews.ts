@@ -57,7 +57,7 @@ export function requiredApprovalsSentence(count: number): string {
 /** How many approvals move the label: a request made while the team needs none still needs one. */
 export const approvalsNeeded = (requiredApprovals: number) => Math.max(1, requiredApprovals);
 
-export const requiredApprovalsSchema = z
+const requiredApprovalsSchema = z
   .number({ error: REVIEW_MSG.approvalsRange })
   .int(REVIEW_MSG.approvalsRange)
   .min(0, REVIEW_MSG.approvalsRange)
@@ -83,6 +83,5 @@ export const listChangeRequestsInput = z.object({
   status: z.enum(CHANGE_REQUEST_STATUSES).optional(),
 });
 
-export const changeRequestIdInput = z.object({ id: idSchema });
 export const approveChangeRequestInput = z.object({ id: idSchema, comment: commentSchema.optional() });
 export const rejectChangeRequestInput = z.object({ id: idSchema, comment: commentSchema.min(1, REVIEW_MSG.rejectCommentRequired) });

@@ -506,7 +506,7 @@ const refuseProtectedLabel = (prompt: LoadedPrompt, label: string) => {
  * approvals. Nobody moves it directly then, team admins and super users included: the gate is the point.
  * A private prompt is exempt: nobody but its author reads it, so nobody could review it.
  */
-export async function productionNeedsReview(db: DbOrTx, prompt: Pick<LoadedPrompt, "teamId" | "facts">): Promise<boolean> {
+async function productionNeedsReview(db: DbOrTx, prompt: Pick<LoadedPrompt, "teamId" | "facts">): Promise<boolean> {
   if (prompt.facts.visibility === "private") return false;
   const team = await db.team.findUnique({ where: { id: prompt.teamId }, select: { requiredApprovals: true } });
   return (team?.requiredApprovals ?? 0) > 0;

@@ -6,7 +6,7 @@ import { useId, useState } from "react";
 import { Link, getRouteApi } from "@tanstack/react-router";
 import { Check, GitPullRequestArrow, RefreshCw, Undo2, X } from "lucide-react";
 import { toast } from "sonner";
-import { REVIEW_MSG, memberDisplayName, versionLabel } from "@promptly/shared";
+import { CHANGE_REQUEST_TEXT_MAX, REVIEW_MSG, memberDisplayName, versionLabel } from "@promptly/shared";
 import type { RouterOutputs } from "@promptly/api";
 import { LoadFailure } from "@/components/layout/load-failure";
 import { VersionDiff } from "@/components/prompts/page/compare-tab";
@@ -202,7 +202,7 @@ function ReviewActions({ request }: { request: ChangeRequest }) {
       <CardContent className="grid gap-4">
         {(request.can.approve || request.can.reject) && (
           <FormField label="Comment" error={problem} description="Optional for an approval, required for a rejection.">
-            <Textarea rows={3} maxLength={2000} value={comment} disabled={busy} onChange={(event) => setComment(event.target.value)} />
+            <Textarea rows={3} maxLength={CHANGE_REQUEST_TEXT_MAX} value={comment} disabled={busy} onChange={(event) => setComment(event.target.value)} />
           </FormField>
         )}
         {request.approveBlockedReason && (

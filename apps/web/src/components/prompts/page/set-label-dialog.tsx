@@ -5,7 +5,7 @@ import { useId, useState } from "react";
 import { useNavigate } from "@tanstack/react-router";
 import { Tag, X } from "lucide-react";
 import { toast } from "sonner";
-import { PROMPT_MSG, PROTECTED_LABEL, REVIEW_MSG, promptLabelSchema, versionLabel } from "@promptly/shared";
+import { CHANGE_REQUEST_TEXT_MAX, PROMPT_MSG, PROTECTED_LABEL, REVIEW_MSG, promptLabelSchema, versionLabel } from "@promptly/shared";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { FormField } from "@/components/ui/form-field";
@@ -135,7 +135,7 @@ function SetLabelForm({ prompt, onDone }: { prompt: PromptDetail; onDone(): void
         )}
         {requestsReview && (
           <FormField label="Message for the reviewers" description="What changes in production, and why.">
-            <Textarea rows={3} maxLength={2000} value={message} disabled={busy} onChange={(event) => setMessage(event.target.value)} />
+            <Textarea rows={3} maxLength={CHANGE_REQUEST_TEXT_MAX} value={message} disabled={busy} onChange={(event) => setMessage(event.target.value)} />
           </FormField>
         )}
         <FormFooter
