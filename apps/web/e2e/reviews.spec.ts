@@ -55,6 +55,7 @@ test("with one approval required, an editor's production move becomes a change r
   await adminPage.getByRole("option", { name: "1 approval" }).click();
   await expect(toast(adminPage, REVIEW_MSG.settingsSavedToast)).toBeVisible();
   await expect(reviewsCard).toContainText("approved by one team admin other than its author");
+  expect(await seriousViolations(adminPage)).toEqual([]);
   expect((await withDb((client) => client.query<{ n: number }>(`SELECT required_approvals AS n FROM teams WHERE id = $1`, [team.id]))).rows[0]!.n).toBe(1);
 
   // The editor tries to move production: the form becomes a request for review.
@@ -90,6 +91,8 @@ test("with one approval required, an editor's production move becomes a change r
   await adminPage.reload();
   await reviewsCard.getByRole("link", { name: /v2 to production/ }).click();
   await adminPage.waitForURL((url) => url.pathname === requestUrl);
+  await expect(adminPage.getByRole("button", { name: "Approve" })).toBeEnabled();
+  expect(await seriousViolations(adminPage)).toEqual([]);
   await adminPage.getByRole("textbox", { name: "Comment" }).fill("Reads well.");
   await adminPage.getByRole("button", { name: "Approve" }).click();
   await expect(toast(adminPage, REVIEW_MSG.mergedToast)).toBeVisible();
