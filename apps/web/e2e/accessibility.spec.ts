@@ -4,7 +4,7 @@
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Locator, type Page } from "@playwright/test";
 import { addOrganizationMember, createAccount, createOrganizationWith, createTeamWith, signIn, withDb } from "./support/accounts.ts";
-import { createPromptWith } from "./support/prompts.ts";
+import { createChangeRequestWith, createPromptWith } from "./support/prompts.ts";
 
 const WIDTHS = [1400, 375] as const;
 type Width = (typeof WIDTHS)[number];
@@ -51,7 +51,9 @@ async function world(persona: Persona) {
   });
   const archived = await createPromptWith({ organizationId: organization.id, teamId: team.id, authorId: author.id, title: "Axe archived prompt" });
   await withDb((client) => client.query(`UPDATE prompts SET archived_at = now() WHERE id = $1`, [archived.id]));
-  return { person, organization, team, prompt, archived };
+  // The author asks for version 2 in production (issue 16): the request's page, the Teams page's Reviews card.
+  const changeRequest = await createChangeRequestWith({ promptId: prompt.id, authorId: author.id, version: 2 });
+  return { person, organization, team, prompt, archived, changeRequest };
 }
 type World = Awaited<ReturnType<typeof world>>;
 
@@ -361,6 +363,7 @@ function routes(data: World): { route: string; openers: Opener[] }[] {
       ],
     },
     { route: `${prompt}/new-version`, openers: [{ name: "variable type", who: MANAGERS, open: select("Type of tone") }] },
+    { route: `/reviews/${data.changeRequest.id}`, openers: [] },
     { route: "/settings/profile", openers: [] },
     { route: "/settings/password", openers: [] },
     { route: "/settings/notifications", openers: [] },

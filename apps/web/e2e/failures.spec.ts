@@ -5,7 +5,7 @@
 import { expect, test, type Page } from "@playwright/test";
 import { addOrganizationMember, createAccount, createOrganizationWith, createTeamWith, signIn, withDb } from "./support/accounts.ts";
 import { E2E } from "./support/env.ts";
-import { createPromptWith } from "./support/prompts.ts";
+import { createChangeRequestWith, createPromptWith } from "./support/prompts.ts";
 
 const FAULTS = "promptly-test-faults";
 
@@ -32,7 +32,8 @@ async function world(options: { superUser?: boolean; role?: "team_lead" } = {}) 
     { userId: colleague.id, role: "editor" },
   ]);
   const prompt = await createPromptWith({ organizationId: organization.id, teamId: team.id, authorId: colleague.id, title: "Failing prompt", template: "Hi {{ name }}" });
-  return { person, organization, team, prompt };
+  const changeRequest = await createChangeRequestWith({ promptId: prompt.id, authorId: colleague.id, version: 1 });
+  return { person, organization, team, prompt, changeRequest };
 }
 
 interface Case {
@@ -113,6 +114,20 @@ const CASES: Case[] = [
     fail: ["teamMembers.list", "invites.listPending"],
     says: ["Failed to fetch team members", "Failed to fetch pending invites"],
     recovered: (page) => page.getByRole("cell", { name: /Cole League user-/ }),
+  },
+  {
+    name: "Teams without its open change requests",
+    path: () => "/teams",
+    fail: ["changeRequests.list"],
+    says: ["The change requests could not be loaded"],
+    recovered: (page) => page.getByRole("link", { name: "Failing prompt: v1 to production" }),
+  },
+  {
+    name: "a change request's page",
+    path: ({ changeRequest }) => `/reviews/${changeRequest.id}`,
+    fail: ["changeRequests.get"],
+    says: ["The change request could not be loaded"],
+    recovered: (page) => page.getByRole("heading", { level: 1, name: "v1 to production" }),
   },
   {
     name: "Organizations",

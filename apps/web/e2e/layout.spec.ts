@@ -4,7 +4,7 @@
 import { randomBytes } from "node:crypto";
 import { expect, test, type Locator, type Page } from "@playwright/test";
 import { addOrganizationMember, callMutation, createAccount, createOrganizationWith, createTeamWith, signIn, uniqueEmail } from "./support/accounts.ts";
-import { createPromptWith } from "./support/prompts.ts";
+import { createChangeRequestWith, createPromptWith } from "./support/prompts.ts";
 import { everyRoute } from "./support/routes.ts";
 
 const suffix = () => randomBytes(2).toString("hex");
@@ -43,7 +43,8 @@ async function crowdedWorld() {
     title: `A prompt whose title is long enough to wrap on a narrow screen ${suffix()}`,
     tags: ["layout", "narrow-screens"],
   });
-  return { person, organization: { ...organization, slug }, twin: { ...twin, slug: twinSlug }, team, prompt };
+  const changeRequest = await createChangeRequestWith({ promptId: prompt.id, authorId: colleague.id, version: 1, message: "A message long enough to wrap on a narrow screen, as reviewers write them." });
+  return { person, organization: { ...organization, slug }, twin: { ...twin, slug: twinSlug }, team, prompt, changeRequest };
 }
 
 /** Signs in and makes `organizationId` the active organization (a super user sees every organization). */
@@ -120,13 +121,13 @@ async function settle(page: Page) {
 test("no route scrolls sideways at 375 px for a super user", async ({ page }) => {
   test.setTimeout(120_000);
   await page.setViewportSize({ width: 375, height: 800 });
-  const { person, organization, team, prompt } = await crowdedWorld();
+  const { person, organization, team, prompt, changeRequest } = await crowdedWorld();
   await signInTo(page, person.email, organization.id);
   // Pending invitations of the team and of the organization, so every table on the way has rows.
   await callMutation(page.request, "invites.create", { teamId: team.id, email: uniqueEmail("team-invitee-with-a-long-address"), role: "viewer" });
   await callMutation(page.request, "organizationMembers.add", { organizationId: organization.id, email: uniqueEmail("organization-invitee-with-a-long-address"), role: "member" });
   const found: string[] = [];
-  for (const route of everyRoute({ organizationId: organization.id, promptId: prompt.id })) {
+  for (const route of everyRoute({ organizationId: organization.id, promptId: prompt.id, changeRequestId: changeRequest.id })) {
     await page.goto(route);
     await settle(page);
     const { scrollWidth, innerWidth, clipped } = await sidewaysScroll(page);

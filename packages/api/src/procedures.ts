@@ -19,6 +19,7 @@ import { findInviteTeamId, findOrganizationInviteOrganizationId } from "./servic
 import { findApiKeyTeamId } from "./services/api-keys.ts";
 import { loadPrompt, type Author } from "./services/prompts.ts";
 import { findCommentPromptId } from "./services/comments.ts";
+import { findChangeRequestPromptId } from "./services/change-requests.ts";
 
 export const publicProcedure = baseProcedure;
 
@@ -174,11 +175,13 @@ export const byPrompt = locator("id");
 export const byPromptId = locator("promptId");
 /** `{ id }` is a comment's id: the prompt it is on. */
 export const byComment = locator("id", findCommentPromptId);
+/** `{ id }` is a change request's id: the prompt it would change (issue 16). */
+export const byChangeRequest = locator("id", findChangeRequestPromptId);
 
 const PROMPT_DENIED: Partial<Record<PromptAbility, string>> = { rate: PROMPT_MSG.ownPromptRating };
 
 /**
- * An action on one prompt; the prompt, its facts and the caller's access in its team are put on
+ * An action on one prompt (or on a thing of a prompt, found through the locator); the prompt, its facts and the caller's access in its team are put on
  * ctx.prompt. A prompt the caller may not read does not exist for them (NOT_FOUND, never FORBIDDEN);
  * one they read but may not act on is FORBIDDEN. The rules are canOnPrompt's (packages/shared).
  */

@@ -17,6 +17,7 @@ import { ratingsRouter } from "./routers/ratings/router.ts";
 import { dashboardRouter } from "./routers/dashboard/router.ts";
 import { apiKeysRouter } from "./routers/api-keys/router.ts";
 import { commentsRouter } from "./routers/comments/router.ts";
+import { changeRequestsRouter } from "./routers/change-requests/router.ts";
 
 export const appRouter = router({
   health: healthRouter,
@@ -37,6 +38,7 @@ export const appRouter = router({
   dashboard: dashboardRouter,
   apiKeys: apiKeysRouter,
   comments: commentsRouter,
+  changeRequests: changeRequestsRouter,
 });
 
 export type AppRouter = typeof appRouter;

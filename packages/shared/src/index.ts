@@ -14,3 +14,4 @@ export * from "./prompts.ts";
 export * from "./api-keys.ts";
 export * from "./runtime-api.ts";
 export * from "./comments.ts";
+export * from "./reviews.ts";

@@ -37,3 +37,15 @@ export async function createPromptWith(fixture: PromptFixture) {
     return { id, name, title };
   });
 }
+
+/** An open change request (issue 16) proposing `version` for production, based on what production points at now. */
+export async function createChangeRequestWith(fixture: { promptId: string; authorId: string; version: number; message?: string }) {
+  return withDb(async (client) => {
+    const { rows } = await client.query<{ id: string }>(
+      `INSERT INTO change_requests (prompt_id, label, base_version, proposed_version, message, author_id)
+       VALUES ($1, 'production', (SELECT version FROM prompt_labels WHERE prompt_id = $1 AND name = 'production'), $2, $3, $4) RETURNING id`,
+      [fixture.promptId, fixture.version, fixture.message ?? "Please review this change.", fixture.authorId],
+    );
+    return { id: rows[0]!.id };
+  });
+}

@@ -1,10 +1,10 @@
 // Every route of the app that a signed-in person can open, for the checks that go through all of them
 // (axe-core, no sideways scroll at 375 px).
-export function everyRoute(ids: { organizationId: string; promptId: string }): string[] {
+export function everyRoute(ids: { organizationId: string; promptId: string; changeRequestId: string }): string[] {
   const prompt = `/prompts/${ids.promptId}`;
   return [
     "/", "/prompts", "/bookmarks", "/analytics", "/teams", "/organizations", `/organizations/${ids.organizationId}/members`,
     prompt, `${prompt}?tab=try`, `${prompt}?tab=history`, `${prompt}?tab=compare`,
-    "/prompts/new", "/settings/profile", "/settings/password", "/settings/notifications", "/settings/security",
+    "/prompts/new", `/reviews/${ids.changeRequestId}`, "/settings/profile", "/settings/password", "/settings/notifications", "/settings/security",
   ];
 }

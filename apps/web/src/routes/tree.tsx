@@ -13,6 +13,7 @@ import { acceptInviteRoute } from "./auth/accept-invite.tsx";
 import { analyticsRoute, dashboardRoute } from "./app/dashboard.tsx";
 import { bookmarksRoute, newPromptRoute, newVersionRoute, promptRoute, promptsRoute } from "./app/prompts.tsx";
 import { teamsRoute } from "./app/teams.tsx";
+import { changeRequestRoute } from "./app/reviews.tsx";
 import { organizationsRoute } from "./app/organizations.tsx";
 import { organizationMembersRoute } from "./app/organization-members.tsx";
 import { settingsIndexRoute } from "./settings/index.tsx";
@@ -45,6 +46,7 @@ export const routeTree = rootRoute.addChildren([
     teamsRoute,
     organizationsRoute,
     organizationMembersRoute,
+    changeRequestRoute,
   ]),
   settingsLayoutRoute.addChildren([
     settingsIndexRoute,

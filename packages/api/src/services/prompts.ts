@@ -3,18 +3,19 @@
 import { z } from "zod";
 import { isUniqueViolation, Prisma, type Db, type DbOrTx, type DbTransaction } from "@promptly/db";
 import {
-  LATEST_LABEL, PROMPT_MSG, PROMPT_TYPES, PROMPT_VISIBILITIES, PROTECTED_LABEL, RUNTIME_MSG, messageAnswer, promptNameSchema, variableAnswer,
+  LATEST_LABEL, PROMPT_MSG, PROMPT_TYPES, PROMPT_VISIBILITIES, PROTECTED_LABEL, RUNTIME_MSG, REVIEW_MSG, messageAnswer, promptNameSchema, variableAnswer,
   accessOf, canOnPrompt, promptAbilities, versionBodyOf, type CreatePromptInput, type CreateVersionInput,
   type ListPromptsInput, type OrganizationRole, type PromptAccess, type PromptFacts, type TeamRole,
 } from "@promptly/shared";
 import { fail } from "../errors.ts";
 import { avatarUrl } from "./account.ts";
+import { notify } from "./notify.ts";
 import type { Caller } from "./access.ts";
 import { promptVisibility } from "./visibility.ts";
 
 // ---- answers ----
 
-const personItem = z.object({ id: z.string(), fullName: z.string().nullable(), avatarUrl: z.string().nullable() });
+export const personItem = z.object({ id: z.string(), fullName: z.string().nullable(), avatarUrl: z.string().nullable() });
 const labelItem = z.object({ name: z.string(), version: z.number() });
 
 export const promptListItem = z.object({
@@ -43,7 +44,7 @@ export const promptListItem = z.object({
 
 export const promptPage = z.object({ items: z.array(promptListItem), nextCursor: z.string().nullable() });
 
-const promptVersionItem = z.object({
+export const promptVersionItem = z.object({
   version: z.number(),
   type: z.enum(PROMPT_TYPES),
   template: z.string().nullable(),
@@ -61,6 +62,8 @@ export const promptDetail = promptListItem.extend({
   /** The version shown: the one asked for, else `production` when set, else the latest. */
   version: promptVersionItem,
   myRating: z.number().nullable(),
+  /** Approvals its team requires before `production` moves (issue 16); 0 for a private prompt, which is never reviewed. */
+  requiredApprovals: z.number(),
   /** What the caller may do with this prompt (the same rules the procedures enforce). */
   can: z.object({
     read: z.boolean(),
@@ -317,7 +320,8 @@ export async function getPrompt(db: DbOrTx, caller: Caller, prompt: LoadedPrompt
   const { joins } = promptVisibility(caller);
   const [row] = await db.$queryRaw<RawItem[]>`
     SELECT ${itemColumns(caller)}, p.organization_id::text AS "organizationId",
-           (SELECT r.stars FROM prompt_ratings r WHERE r.prompt_id = p.id AND r.user_id = ${caller.userId}::uuid)::int AS "myRating"
+           (SELECT r.stars FROM prompt_ratings r WHERE r.prompt_id = p.id AND r.user_id = ${caller.userId}::uuid)::int AS "myRating",
+           CASE WHEN p.visibility = 'private' THEN 0 ELSE t.required_approvals END AS "requiredApprovals"
     FROM prompts p ${joins} ${itemJoins}
     WHERE p.id = ${prompt.id}::uuid`;
   if (!row) return fail("NOT_FOUND", PROMPT_MSG.versionNotFound);
@@ -330,18 +334,24 @@ export async function getPrompt(db: DbOrTx, caller: Caller, prompt: LoadedPrompt
   } else if (version === undefined) {
     version = item.labels.find((label) => label.name === PROTECTED_LABEL)?.version ?? item.latestVersion;
   }
-  const [versionRow] = await db.$queryRaw<(Record<string, unknown> & { author: RawItem["author"] })[]>`
-    SELECT ${versionColumns}
-    FROM prompt_versions v LEFT JOIN profiles vp ON vp.user_id = v.author_id
-    WHERE v.prompt_id = ${prompt.id}::uuid AND v.version = ${version}`;
-  if (!versionRow) return fail("NOT_FOUND", PROMPT_MSG.versionNotFound, "VERSION_NOT_FOUND");
+  const versionRow = (version === undefined ? null : await loadVersion(db, prompt.id, version)) ?? fail("NOT_FOUND", PROMPT_MSG.versionNotFound, "VERSION_NOT_FOUND");
   return promptDetail.parse({
     ...item,
     organizationId: row.organizationId,
     myRating: row.myRating ?? null,
-    version: withAvatar(versionRow),
+    requiredApprovals: row.requiredApprovals,
+    version: versionRow,
     can: promptAbilities(prompt.access, prompt.facts),
   });
+}
+
+/** One version of a prompt with its body (null when there is none), as `getPrompt` shows it. */
+export async function loadVersion(db: DbOrTx, promptId: string, version: number) {
+  const [row] = await db.$queryRaw<(Record<string, unknown> & { author: RawItem["author"] })[]>`
+    SELECT ${versionColumns}
+    FROM prompt_versions v LEFT JOIN profiles vp ON vp.user_id = v.author_id
+    WHERE v.prompt_id = ${promptId}::uuid AND v.version = ${version}`;
+  return row ? promptVersionItem.parse(withAvatar(row)) : null;
 }
 
 /** The versions of a prompt, newest first, with the labels on each; `cursor` is the last version seen. */
@@ -476,7 +486,6 @@ export async function deletePrompt(db: DbOrTx, prompt: LoadedPrompt) {
   if (count === 0) fail("STATE_CONFLICT", PROMPT_MSG.notArchived, "NOT_ARCHIVED");
 }
 
-/** Points `label` at `version` (rolling back is pointing it at an older one). `production` needs team admin level. */
 /**
  * Marks a change of a live prompt: updates its time (and, for a new version, takes the next number)
  * under the row's lock, so an archive at the same moment either comes first (CONFLICT) or waits.
@@ -493,24 +502,44 @@ const refuseProtectedLabel = (prompt: LoadedPrompt, label: string) => {
   if (label === PROTECTED_LABEL && !canOnPrompt(prompt.access, prompt.facts, "label.protected")) fail("FORBIDDEN", PROMPT_MSG.protectedLabel);
 };
 
-/** Points `label` at `version` (rolling back is pointing it at an older one). `production` needs team admin level. */
+/**
+ * Whether `production` of this prompt moves only through a change request (issue 16): its team requires
+ * approvals. Nobody moves it directly then, team admins and super users included: the gate is the point.
+ * A private prompt is exempt: nobody but its author reads it, so nobody could review it.
+ */
+async function productionNeedsReview(db: DbOrTx, prompt: Pick<LoadedPrompt, "teamId" | "facts">): Promise<boolean> {
+  if (prompt.facts.visibility === "private") return false;
+  const team = await db.team.findUnique({ where: { id: prompt.teamId }, select: { requiredApprovals: true } });
+  return (team?.requiredApprovals ?? 0) > 0;
+}
+
+/** Points `label` at `version` (rolling back is pointing it at an older one). `production` needs team admin level, and no review required. */
 export async function setLabel(db: Db, caller: Author, prompt: LoadedPrompt, label: string, version: number, now: Date) {
   refuseArchived(prompt);
+  if (label === PROTECTED_LABEL && (await productionNeedsReview(db, prompt))) fail("PRECONDITION", REVIEW_MSG.reviewRequired, "REVIEW_REQUIRED");
   refuseProtectedLabel(prompt, label);
-  return db.$transaction(async (tx) => {
-    await touchLivePrompt(tx, prompt.id, now);
-    const exists = await tx.promptVersion.findUnique({ where: { promptId_version: { promptId: prompt.id, version } }, select: { id: true } });
-    if (!exists) fail("NOT_FOUND", PROMPT_MSG.versionNotFound, "VERSION_NOT_FOUND");
-    await tx.$executeRaw`
-      INSERT INTO prompt_labels (prompt_id, name, version, moved_by, moved_at)
-      VALUES (${prompt.id}::uuid, ${label}, ${version}, ${caller.userId}::uuid, ${now})
-      ON CONFLICT (prompt_id, name) DO UPDATE SET version = EXCLUDED.version, moved_by = EXCLUDED.moved_by, moved_at = EXCLUDED.moved_at`;
-    return { label, version };
-  });
+  return db.$transaction((tx) => moveLabel(tx, prompt.id, label, version, caller.userId, now));
+}
+
+/**
+ * Moves a label inside the caller's transaction, under the prompt row's lock (an archived prompt is
+ * refused). Every move of `production`, directly or through a change request, is notified here.
+ */
+export async function moveLabel(tx: DbTransaction, promptId: string, label: string, version: number, moverId: string | null, now: Date) {
+  await touchLivePrompt(tx, promptId, now);
+  const exists = await tx.promptVersion.findUnique({ where: { promptId_version: { promptId, version } }, select: { id: true } });
+  if (!exists) fail("NOT_FOUND", PROMPT_MSG.versionNotFound, "VERSION_NOT_FOUND");
+  await tx.$executeRaw`
+    INSERT INTO prompt_labels (prompt_id, name, version, moved_by, moved_at)
+    VALUES (${promptId}::uuid, ${label}, ${version}, ${moverId}::uuid, ${now})
+    ON CONFLICT (prompt_id, name) DO UPDATE SET version = EXCLUDED.version, moved_by = EXCLUDED.moved_by, moved_at = EXCLUDED.moved_at`;
+  if (label === PROTECTED_LABEL) await notify(tx, { kind: "production_moved", promptId, version, actorId: moverId }, now);
+  return { label, version };
 }
 
 export async function removeLabel(db: Db, prompt: LoadedPrompt, label: string, now: Date) {
   refuseArchived(prompt);
+  if (label === PROTECTED_LABEL && (await productionNeedsReview(db, prompt))) fail("PRECONDITION", REVIEW_MSG.reviewRequiredRemove, "REVIEW_REQUIRED");
   refuseProtectedLabel(prompt, label);
   await db.$transaction(async (tx) => {
     await touchLivePrompt(tx, prompt.id, now);

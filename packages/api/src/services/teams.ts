@@ -17,6 +17,8 @@ export const teamListItem = z.object({
   createdAt: z.date(),
   updatedAt: z.date(),
   createdById: z.string().nullable(),
+  /** Approvals a change request needs before `production` moves (issue 16); 0: no review. */
+  requiredApprovals: z.number(),
   /** The caller's role in the team; null when they see it as organization admin or super user. */
   myRole: z.enum(TEAM_ROLES).nullable(),
 });
@@ -30,6 +32,7 @@ const teamSelect = (userId: string) =>
     createdAt: true,
     updatedAt: true,
     createdById: true,
+    requiredApprovals: true,
     organization: { select: { name: true } },
     _count: { select: { members: true } },
     members: { where: { userId }, select: { role: true } },
@@ -42,6 +45,7 @@ type TeamRow = {
   createdAt: Date;
   updatedAt: Date;
   createdById: string | null;
+  requiredApprovals: number;
   organization: { name: string };
   _count: { members: number };
   members: { role: TeamRole }[];
@@ -56,6 +60,7 @@ const toTeamItem = (row: TeamRow): TeamListItem => ({
   createdAt: row.createdAt,
   updatedAt: row.updatedAt,
   createdById: row.createdById,
+  requiredApprovals: row.requiredApprovals,
   myRole: row.members[0]?.role ?? null,
 });
 
@@ -71,7 +76,7 @@ export async function listTeams(db: DbOrTx, caller: Caller, organizationId?: str
     SELECT t.id, t.name, t.organization_id AS "organizationId", o.name AS "organizationName",
            (SELECT count(*) FROM team_members c WHERE c.team_id = t.id)::int AS "memberCount",
            t.created_at AS "createdAt", t.updated_at AS "updatedAt", t.created_by AS "createdById",
-           my_tm.role::text AS "myRole"
+           t.required_approvals AS "requiredApprovals", my_tm.role::text AS "myRole"
     FROM teams t
     JOIN organizations o ON o.id = t.organization_id
     ${joins}
@@ -105,6 +110,12 @@ export async function createTeam(
 export async function renameTeam(db: DbOrTx, caller: Caller, teamId: string, name: string): Promise<TeamListItem> {
   const row = await db.team.update({ where: { id: teamId }, data: { name }, select: teamSelect(caller.userId) });
   return toTeamItem(row);
+}
+
+/** The team's settings (issue 16): how many approvals a change of `production` needs. */
+export async function updateTeamSettings(db: DbOrTx, teamId: string, settings: { requiredApprovals: number }) {
+  const row = await db.team.update({ where: { id: teamId }, data: { requiredApprovals: settings.requiredApprovals }, select: { requiredApprovals: true } });
+  return { requiredApprovals: row.requiredApprovals };
 }
 
 /** Members and invites go with the team (ON DELETE CASCADE). */

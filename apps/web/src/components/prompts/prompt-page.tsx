@@ -1,6 +1,7 @@
 // The prompt page (/prompts/$promptId, issue 13): header, version picker, the actions the server
 // allows, and the Template / Try it / History / Compare tabs. The route's loader has read the prompt
 // into the query cache with the same input.
+import { PromptChangeRequests } from "@/components/reviews/prompt-change-requests";
 import { trpc } from "@/lib/trpc";
 import { PromptActions } from "./page/prompt-actions.tsx";
 import { PromptHeader } from "./page/prompt-header.tsx";
@@ -27,6 +28,7 @@ export function PromptPage() {
   return (
     <div className="mx-auto grid w-full max-w-5xl min-w-0 grid-cols-1 gap-6">
       <PromptHeader prompt={prompt} />
+      <PromptChangeRequests promptId={prompt.id} />
       <div className="flex min-w-0 flex-wrap items-end justify-between gap-3">
         <VersionSelect label="Version" prompt={prompt} value={prompt.version.version} onValueChange={(version) => setSearch({ version })} />
         <PromptActions prompt={prompt} />

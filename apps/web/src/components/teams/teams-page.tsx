@@ -1,6 +1,6 @@
 // The Teams page of spec 2 (/teams): header with refresh, the active organization and 'New Team'; the
 // carousel of team cards ('No Teams Created Yet' / 'Create First Team' when there are none); for the
-// selected team its members, the invite panel, pending invitations, its API keys (issue 15), rename and
+// selected team its members, the invite panel, pending invitations, its reviews (issue 16), its API keys (issue 15), rename and
 // delete. Controls that change a team appear at team admin level only (spec 6); the server enforces the same rules.
 import { useState } from "react";
 import { Pencil, Plus, RefreshCw, Trash2, UserPlus, Users } from "lucide-react";
@@ -14,6 +14,7 @@ import { useMe } from "@/hooks/use-me";
 import { trpc } from "@/lib/trpc";
 import { cn } from "@/lib/utils";
 import { accessIn, useWorkspace } from "@/lib/workspace";
+import { TeamReviewsCard } from "@/components/reviews/team-reviews-card";
 import { ApiKeysCard } from "./api-keys/api-keys-card.tsx";
 import { CreateTeamDialog } from "./create-team-dialog.tsx";
 import { DeleteTeamDialog } from "./delete-team-dialog.tsx";
@@ -35,7 +36,7 @@ export function TeamsPage() {
   const refresh = async () => {
     setRefreshing(true);
     try {
-      await Promise.all([utils.teams.list.invalidate(), utils.teamMembers.list.invalidate(), utils.invites.listPending.invalidate(), utils.apiKeys.list.invalidate()]);
+      await Promise.all([utils.teams.list.invalidate(), utils.teamMembers.list.invalidate(), utils.invites.listPending.invalidate(), utils.apiKeys.list.invalidate(), utils.changeRequests.list.invalidate()]);
     } finally {
       setRefreshing(false);
     }
@@ -172,6 +173,8 @@ function TeamDetails({ team }: { team: Team }) {
           </CardContent>
         </Card>
       )}
+
+      <TeamReviewsCard team={team} canManage={canManage} />
 
       {canManageKeys && <ApiKeysCard team={team} />}
 

@@ -4,5 +4,6 @@ import { remove } from "./delete.ts";
 import { get } from "./get.ts";
 import { list } from "./list.ts";
 import { rename } from "./rename.ts";
+import { updateSettings } from "./update-settings.ts";
 
-export const teamsRouter = router({ list, get, create, rename, delete: remove });
+export const teamsRouter = router({ list, get, create, rename, updateSettings, delete: remove });

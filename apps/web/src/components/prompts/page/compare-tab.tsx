@@ -47,7 +47,7 @@ const promptText = (version: PromptVersion) =>
     ? (version.messages ?? []).map((message) => `[${message.role}]\n${message.content}`).join("\n\n")
     : (version.template ?? "");
 
-function VersionDiff({ before, after }: { before: PromptVersion; after: PromptVersion }) {
+export function VersionDiff({ before, after }: { before: PromptVersion; after: PromptVersion }) {
   const textTitle = before.type !== after.type ? "Prompt" : after.type === "chat" ? "Messages" : "Template";
   const parts = [
     { title: textTitle, before: promptText(before), after: promptText(after) },

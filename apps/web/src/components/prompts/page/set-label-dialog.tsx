@@ -1,13 +1,16 @@
 // 'Set label': point a label at a version (production only for who may move it), or remove one.
-// The server's refusal is shown in the dialog.
+// When the prompt's team reviews changes to production (issue 16), naming production turns the form
+// into 'Request review': it opens a change request and goes to its page. The server's refusal is shown in the dialog.
 import { useId, useState } from "react";
+import { useNavigate } from "@tanstack/react-router";
 import { Tag, X } from "lucide-react";
 import { toast } from "sonner";
-import { PROMPT_MSG, PROTECTED_LABEL, promptLabelSchema, versionLabel } from "@promptly/shared";
+import { CHANGE_REQUEST_TEXT_MAX, PROMPT_MSG, PROTECTED_LABEL, REVIEW_MSG, promptLabelSchema, versionLabel } from "@promptly/shared";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
+import { Textarea } from "@/components/ui/textarea";
 import { serverFieldErrors } from "@/lib/form-errors";
 import { trpc } from "@/lib/trpc";
 import { ActionDialog, FormFooter } from "./action-dialog.tsx";
@@ -23,8 +26,8 @@ export function SetLabelDialog({ prompt }: { prompt: PromptDetail }) {
   );
 }
 
-function labelProblem(name: string, mayProtect: boolean): string | undefined {
-  if (name === PROTECTED_LABEL && !mayProtect) return PROMPT_MSG.protectedLabel;
+function labelProblem(name: string, mayProtect: boolean, reviewed: boolean): string | undefined {
+  if (name === PROTECTED_LABEL && !mayProtect && !reviewed) return PROMPT_MSG.protectedLabel;
   const parsed = promptLabelSchema.safeParse(name);
   return parsed.success ? undefined : parsed.error.issues[0]?.message;
 }
@@ -32,12 +35,17 @@ function labelProblem(name: string, mayProtect: boolean): string | undefined {
 function SetLabelForm({ prompt, onDone }: { prompt: PromptDetail; onDone(): void }) {
   const suggestionsId = useId();
   const mayProtect = prompt.can["label.protected"];
+  // The team reviews changes to production: nobody moves it directly, every editor may request it.
+  const reviewed = prompt.requiredApprovals > 0;
   const refresh = useRefreshPrompt();
+  const navigate = useNavigate();
   const [name, setName] = useState("");
   const [version, setVersion] = useState(prompt.version.version);
+  const [message, setMessage] = useState("");
   const [problem, setProblem] = useState<string>();
   const [serverError, setServerError] = useState<string>();
-  const suggestions = [...(mayProtect ? [PROTECTED_LABEL] : []), "staging"];
+  const suggestions = [...(mayProtect || reviewed ? [PROTECTED_LABEL] : []), "staging"];
+  const requestsReview = reviewed && name.trim() === PROTECTED_LABEL;
 
   const set = trpc.promptLabels.set.useMutation({
     async onSuccess() {
@@ -58,14 +66,24 @@ function SetLabelForm({ prompt, onDone }: { prompt: PromptDetail; onDone(): void
     },
     onError: (error) => setServerError(error.message),
   });
-  const busy = set.isPending || remove.isPending;
+  const request = trpc.changeRequests.create.useMutation({
+    async onSuccess({ id }) {
+      toast.success(REVIEW_MSG.requestedToast);
+      onDone();
+      await navigate({ to: "/reviews/$changeRequestId", params: { changeRequestId: id } });
+    },
+    onError: (error) => setServerError(error.message),
+  });
+  const busy = set.isPending || remove.isPending || request.isPending;
 
   const submit = () => {
     const label = name.trim();
-    const found = labelProblem(label, mayProtect);
+    const found = labelProblem(label, mayProtect, reviewed);
     setProblem(found);
     setServerError(undefined);
-    if (!found) set.mutate({ promptId: prompt.id, label, version });
+    if (found) return;
+    if (requestsReview) request.mutate({ promptId: prompt.id, label: PROTECTED_LABEL, version, message });
+    else set.mutate({ promptId: prompt.id, label, version });
   };
 
   return (
@@ -79,7 +97,7 @@ function SetLabelForm({ prompt, onDone }: { prompt: PromptDetail; onDone(): void
                 variant="ghost"
                 size="sm"
                 aria-label={`Remove label ${label.name}`}
-                disabled={busy || (label.name === PROTECTED_LABEL && !mayProtect)}
+                disabled={busy || (label.name === PROTECTED_LABEL && (!mayProtect || reviewed))}
                 onClick={() => {
                   setServerError(undefined);
                   remove.mutate({ promptId: prompt.id, label: label.name });
@@ -101,7 +119,7 @@ function SetLabelForm({ prompt, onDone }: { prompt: PromptDetail; onDone(): void
           submit();
         }}
       >
-        <FormField label="Label name" error={problem} description={mayProtect ? "For example production or staging." : "For example staging."}>
+        <FormField label="Label name" error={problem} description={mayProtect || reviewed ? "For example production or staging." : "For example staging."}>
           <Input list={suggestionsId} autoComplete="off" placeholder="staging" value={name} disabled={busy} onChange={(event) => setName(event.target.value)} />
         </FormField>
         <datalist id={suggestionsId}>
@@ -110,7 +128,23 @@ function SetLabelForm({ prompt, onDone }: { prompt: PromptDetail; onDone(): void
           ))}
         </datalist>
         <VersionSelect label="Label version" prompt={prompt} value={version} onValueChange={setVersion} />
-        <FormFooter serverError={serverError} busy={busy} submitLabel="Save label" submitDisabled={!name.trim()} onCancel={onDone} />
+        {reviewed && (
+          <p className="text-sm text-muted-foreground">
+            This team reviews changes to production: naming it opens a change request that team admins approve.
+          </p>
+        )}
+        {requestsReview && (
+          <FormField label="Message for the reviewers" description="What changes in production, and why.">
+            <Textarea rows={3} maxLength={CHANGE_REQUEST_TEXT_MAX} value={message} disabled={busy} onChange={(event) => setMessage(event.target.value)} />
+          </FormField>
+        )}
+        <FormFooter
+          serverError={serverError}
+          busy={busy}
+          submitLabel={requestsReview ? "Request review" : "Save label"}
+          submitDisabled={!name.trim()}
+          onCancel={onDone}
+        />
       </form>
     </div>
   );

@@ -1,0 +1,11 @@
+// changeRequests.*: reviewed promotion to production (issue 16).
+import { router } from "../../trpc.ts";
+import { approve } from "./approve.ts";
+import { create } from "./create.ts";
+import { get } from "./get.ts";
+import { list } from "./list.ts";
+import { refresh } from "./refresh.ts";
+import { reject } from "./reject.ts";
+import { withdraw } from "./withdraw.ts";
+
+export const changeRequestsRouter = router({ list, get, create, approve, reject, withdraw, refresh });

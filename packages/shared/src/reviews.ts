@@ -1,0 +1,87 @@
+// Reviewed promotion to production (issue 16): a team's required approvals, and change requests
+// that move `production` once the team's admins approve. Inputs and texts shared by the procedures
+// and the screens.
+import { z } from "zod";
+import { PROTECTED_LABEL } from "./prompts.ts";
+import { idSchema } from "./validation.ts";
+
+export const REQUIRED_APPROVALS_MAX = 3;
+export const CHANGE_REQUEST_TEXT_MAX = 2000;
+export const CHANGE_REQUEST_STATUSES = ["open", "approved", "rejected", "withdrawn", "stale"] as const;
+export type ChangeRequestStatus = (typeof CHANGE_REQUEST_STATUSES)[number];
+
+export const REVIEW_MSG = {
+  reviewRequired: "This team reviews changes to 'production': request a review instead of moving the label",
+  reviewRequiredRemove: "This team reviews changes to 'production': the label cannot be removed while reviews are required",
+  onlyProduction: "Change requests move the 'production' label only",
+  alreadyInProduction: "'production' already points at this version",
+  duplicateOpen: "An open change request already proposes this version",
+  archived: "This prompt is archived: restore it before requesting or reviewing changes",
+  privatePrompt: "A private prompt is its author's alone: nobody else could review it, so its author moves 'production' directly",
+  ownApproval: "You cannot approve your own change request: another team admin has to",
+  ownReject: "You cannot review your own change request: withdraw it instead",
+  alreadyReviewed: "You have already approved this change request",
+  notOpen: "This change request is closed: it was already approved, rejected or withdrawn",
+  stale: "'production' moved since this change request was made: its author has to refresh it before it can be approved",
+  notStale: "This change request is up to date: there is nothing to refresh",
+  authorOnly: "Only the author of a change request can do this",
+  rejectCommentRequired: "Say why you reject the change",
+  messageTooLong: `A message has at most ${CHANGE_REQUEST_TEXT_MAX} characters`,
+  commentTooLong: `A comment has at most ${CHANGE_REQUEST_TEXT_MAX} characters`,
+  approvalsRange: `Required approvals is a whole number from 0 to ${REQUIRED_APPROVALS_MAX}`,
+  // The web app's own texts.
+  requestedToast: "Review requested",
+  approvedToast: "Approved",
+  mergedToast: "Approved: 'production' moved",
+  rejectedToast: "Rejected",
+  withdrawnToast: "Change request withdrawn",
+  refreshedToast: "Change request refreshed",
+  settingsSavedToast: "Review setting saved",
+} as const;
+
+export const CHANGE_REQUEST_STATUS_LABELS: Record<ChangeRequestStatus, string> = {
+  open: "Open",
+  approved: "Approved",
+  rejected: "Rejected",
+  withdrawn: "Withdrawn",
+  stale: "Needs refresh",
+};
+
+/** The sentence under the team's review setting. */
+export function requiredApprovalsSentence(count: number): string {
+  if (count === 0) return "No review: team admins move 'production' directly.";
+  const approvals = count === 1 ? "one team admin" : `${count} team admins`;
+  return `Moving 'production' needs a change request approved by ${approvals} other than its author. Nobody moves it directly.`;
+}
+
+/** How many approvals move the label: a request made while the team needs none still needs one. */
+export const approvalsNeeded = (requiredApprovals: number) => Math.max(1, requiredApprovals);
+
+const requiredApprovalsSchema = z
+  .number({ error: REVIEW_MSG.approvalsRange })
+  .int(REVIEW_MSG.approvalsRange)
+  .min(0, REVIEW_MSG.approvalsRange)
+  .max(REQUIRED_APPROVALS_MAX, REVIEW_MSG.approvalsRange);
+
+/** teams.updateSettings: the team comes from the procedure builder (`id`). */
+export const teamSettingsInput = z.object({ id: idSchema, requiredApprovals: requiredApprovalsSchema });
+
+const messageSchema = z.string().trim().max(CHANGE_REQUEST_TEXT_MAX, REVIEW_MSG.messageTooLong);
+const commentSchema = z.string().trim().max(CHANGE_REQUEST_TEXT_MAX, REVIEW_MSG.commentTooLong);
+
+export const createChangeRequestInput = z.object({
+  promptId: idSchema,
+  label: z.literal(PROTECTED_LABEL, { error: REVIEW_MSG.onlyProduction }),
+  version: z.number().int().min(1),
+  message: messageSchema.default(""),
+});
+export type CreateChangeRequestInput = z.input<typeof createChangeRequestInput>;
+
+export const listChangeRequestsInput = z.object({
+  teamId: idSchema.optional(),
+  promptId: idSchema.optional(),
+  status: z.enum(CHANGE_REQUEST_STATUSES).optional(),
+});
+
+export const approveChangeRequestInput = z.object({ id: idSchema, comment: commentSchema.optional() });
+export const rejectChangeRequestInput = z.object({ id: idSchema, comment: commentSchema.min(1, REVIEW_MSG.rejectCommentRequired) });
