@@ -16,6 +16,7 @@ import { bookmarksRouter } from "./routers/bookmarks/router.ts";
 import { ratingsRouter } from "./routers/ratings/router.ts";
 import { dashboardRouter } from "./routers/dashboard/router.ts";
 import { apiKeysRouter } from "./routers/api-keys/router.ts";
+import { notificationsRouter } from "./routers/notifications/router.ts";
 
 export const appRouter = router({
   health: healthRouter,
@@ -35,6 +36,7 @@ export const appRouter = router({
   ratings: ratingsRouter,
   dashboard: dashboardRouter,
   apiKeys: apiKeysRouter,
+  notifications: notificationsRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -13,3 +13,4 @@ export * from "./prompt-template.ts";
 export * from "./prompts.ts";
 export * from "./api-keys.ts";
 export * from "./runtime-api.ts";
+export * from "./notifications.ts";
