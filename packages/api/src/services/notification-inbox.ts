@@ -11,7 +11,7 @@ import { promptVisibility, type Caller } from "./visibility.ts";
 
 const PAGE_SIZE = 20;
 
-export const notificationItem = z.object({
+const notificationItem = z.object({
   id: z.string(),
   kind: z.string(),
   text: z.string(),
@@ -20,7 +20,7 @@ export const notificationItem = z.object({
   createdAt: z.date(),
   readAt: z.date().nullable(),
 });
-export type NotificationItem = z.infer<typeof notificationItem>;
+type NotificationItem = z.infer<typeof notificationItem>;
 
 export const notificationPage = z.object({ items: z.array(notificationItem), nextCursor: z.string().nullable() });
 
