@@ -48,6 +48,8 @@ export function NotificationsForm({ preferences }: { preferences: Preferences })
     try {
       const saved = await save.mutateAsync(values);
       utils.profile.notificationPreferences.setData(undefined, saved);
+      // The header's bell shows only while in-app notifications are on.
+      void utils.notifications.unreadCount.invalidate();
       toast.success(SETTINGS_MSG.notificationsSaved, { description: SETTINGS_MSG.notificationsSavedDescription });
     } catch (error) {
       toast.error(SETTINGS_MSG.notificationsSaveError, { description: errorMessage(error, "Please try again.") });
