@@ -90,7 +90,7 @@ export async function countUnread(db: DbOrTx, caller: Caller): Promise<z.infer<t
 /** Marks the caller's own notifications read: those named (others' ids are ignored), or all. */
 export async function markNotificationsRead(db: DbOrTx, userId: string, ids: string[] | undefined, now: Date): Promise<{ updated: number }> {
   const { count } = await db.notification.updateMany({
-    where: { userId, readAt: null, ...(ids ? { id: { in: ids } } : {}) },
+    where: { userId, inApp: true, readAt: null, ...(ids ? { id: { in: ids } } : {}) },
     data: { readAt: now },
   });
   return { updated: count };

@@ -108,15 +108,18 @@ async function followersOf(tx: DbTransaction, promptId: string): Promise<string[
  */
 async function reviewersOf(tx: DbTransaction, teamId: string): Promise<string[]> {
   const rows = await tx.$queryRaw<{ userId: string; teamRole: TeamRole | null; organizationRole: OrganizationRole | null; superUser: boolean | null; role: string | null }[]>`
-    SELECT u.id::text AS "userId", tm.role::text AS "teamRole", om.role::text AS "organizationRole", p.super_user AS "superUser", ur.role::text AS role
-    FROM teams t
-    JOIN users u ON EXISTS (SELECT 1 FROM team_members x WHERE x.team_id = t.id AND x.user_id = u.id)
-                 OR EXISTS (SELECT 1 FROM organization_members y WHERE y.organization_id = t.organization_id AND y.user_id = u.id)
-    LEFT JOIN team_members tm ON tm.team_id = t.id AND tm.user_id = u.id
-    LEFT JOIN organization_members om ON om.organization_id = t.organization_id AND om.user_id = u.id
-    LEFT JOIN profiles p ON p.user_id = u.id
-    LEFT JOIN user_roles ur ON ur.user_id = u.id
-    WHERE t.id = ${teamId}::uuid`;
+    WITH team AS (SELECT id, organization_id FROM teams WHERE id = ${teamId}::uuid),
+    people AS (
+      SELECT tm.user_id FROM team_members tm JOIN team ON tm.team_id = team.id
+      UNION
+      SELECT om.user_id FROM organization_members om JOIN team ON om.organization_id = team.organization_id)
+    SELECT x.user_id::text AS "userId", tm.role::text AS "teamRole", om.role::text AS "organizationRole", p.super_user AS "superUser", ur.role::text AS role
+    FROM people x
+    CROSS JOIN team
+    LEFT JOIN team_members tm ON tm.team_id = team.id AND tm.user_id = x.user_id
+    LEFT JOIN organization_members om ON om.organization_id = team.organization_id AND om.user_id = x.user_id
+    LEFT JOIN profiles p ON p.user_id = x.user_id
+    LEFT JOIN user_roles ur ON ur.user_id = x.user_id`;
   return rows
     .filter((row) => {
       const isSuperUser = row.superUser ?? false;

@@ -348,8 +348,25 @@ describe("notification mail", () => {
     expect(await h.mail.list(person.email)).toHaveLength(2);
   });
 
+  it("a mail a worker has claimed already is never added to: the next notification gets a message of its own", async () => {
+    const person = await createAccount(h, { fullName: "Claire Claimed" });
+    await db().teamMember.create({ data: { teamId: team.id, userId: person.id, role: "viewer" } });
+    const prompt = await newPrompt("team", [person.id]);
+    await send({ kind: "production_moved", promptId: prompt.id, version: 2, actorId: people.admin.id });
+    // As drainOutbox claims it: a lease and an attempt.
+    await db().outboxMessage.updateMany({
+      where: { recipient: person.email },
+      data: { lockedUntil: new Date(h.clock.now().getTime() + 3_600_000), attempts: 1, nextAttemptAt: new Date(h.clock.now().getTime() + 3_600_000) },
+    });
+    await send({ kind: "production_moved", promptId: prompt.id, version: 3, actorId: people.admin.id });
+    const messages = await db().outboxMessage.findMany({ where: { recipient: person.email }, select: { payload: true }, orderBy: { createdAt: "asc" } });
+    expect(messages.map((m) => (m.payload as { notificationIds: string[] }).notificationIds.length)).toEqual([1, 1]);
+  });
+
   it("a change that rolls back leaves no notification and no mail", async () => {
     const prompt = await newPrompt("team", [people.bookmarker.id]);
+    const mails = () => db().outboxMessage.count({ where: { recipient: people.bookmarker.email } });
+    const before = await mails();
     await expect(
       db().$transaction(async (tx) => {
         await notify(tx, { kind: "production_moved", promptId: prompt.id, version: 9, actorId: people.admin.id }, h.clock.now());
@@ -357,5 +374,6 @@ describe("notification mail", () => {
       }),
     ).rejects.toThrow("the change failed");
     expect(await db().notification.count({ where: { promptId: prompt.id } })).toBe(0);
+    expect(await mails()).toBe(before);
   });
 });
