@@ -74,6 +74,17 @@ async function setPreferences(userId: string, preferences: { inAppNotifications?
 
 const api = async (person: TestAccount) => (await h.signedInClient(person.id)).api;
 
+/** A team viewer with these preferences who bookmarked a new prompt of the team (so hears of it). */
+async function follower(fullName: string, preferences: Parameters<typeof setPreferences>[1] = {}) {
+  const person = await createAccount(h, { fullName });
+  await db().teamMember.create({ data: { teamId: team.id, userId: person.id, role: "viewer" } });
+  await setPreferences(person.id, preferences);
+  const prompt = await newPrompt("team", [person.id]);
+  return { person, prompt };
+}
+/** `production` of the prompt moved to `version` by the team's admin. */
+const moved = (promptId: string, version: number) => send({ kind: "production_moved", promptId, version, actorId: people.admin.id });
+
 describe("who hears of each event", () => {
   it("comment: the prompt's author and bookmarkers, never the actor", async () => {
     const prompt = await newPrompt("team", [people.bookmarker.id, people.editor.id]);
@@ -142,10 +153,10 @@ describe("who hears of each event", () => {
     await db().organizationMember.create({ data: { organizationId: organization.id, userId: leaver.id, role: "member" } });
     const membership = await db().teamMember.create({ data: { teamId: team.id, userId: leaver.id, role: "viewer" } });
     const prompt = await newPrompt("team", [leaver.id]);
-    await send({ kind: "production_moved", promptId: prompt.id, version: 2, actorId: people.admin.id });
+    await moved(prompt.id, 2);
     expect(await db().notification.count({ where: { promptId: prompt.id, userId: leaver.id } })).toBe(1);
     await db().teamMember.delete({ where: { id: membership.id } });
-    await send({ kind: "production_moved", promptId: prompt.id, version: 3, actorId: people.admin.id });
+    await moved(prompt.id, 3);
     expect(await db().notification.count({ where: { promptId: prompt.id, userId: leaver.id } })).toBe(1);
     // And what they heard before is gone from their bell: they cannot read the prompt any more.
     const leaverApi = await api(leaver);
@@ -221,11 +232,8 @@ describe("who hears of each event", () => {
 
 describe("preferences", () => {
   it("in-app off: nothing in the bell (and the bell says it is off), the mail still goes; both off: nothing recorded or queued", async () => {
-    const person = await createAccount(h, { fullName: "Pat Prefs" });
-    await db().teamMember.create({ data: { teamId: team.id, userId: person.id, role: "viewer" } });
-    await setPreferences(person.id, { inAppNotifications: false });
-    const prompt = await newPrompt("team", [person.id]);
-    await send({ kind: "production_moved", promptId: prompt.id, version: 2, actorId: people.admin.id });
+    const { person, prompt } = await follower("Pat Prefs", { inAppNotifications: false });
+    await moved(prompt.id, 2);
     const personApi = await api(person);
     expect(await personApi.notifications.unreadCount()).toEqual({ count: 0, enabled: false });
     expect((await personApi.notifications.list()).items).toEqual([]);
@@ -235,26 +243,21 @@ describe("preferences", () => {
 
     await setPreferences(person.id, { inAppNotifications: false, emailNotifications: false });
     const before = await db().notification.count({ where: { userId: person.id } });
-    await send({ kind: "production_moved", promptId: prompt.id, version: 3, actorId: people.admin.id });
+    await moved(prompt.id, 3);
     expect(await db().notification.count({ where: { userId: person.id } })).toBe(before);
     expect(await db().outboxMessage.count({ where: { recipient: person.email, kind: "notification" } })).toBe(1);
   });
 
   it("email off: the bell counts, no mail is queued", async () => {
-    const person = await createAccount(h, { fullName: "Em Off" });
-    await db().teamMember.create({ data: { teamId: team.id, userId: person.id, role: "viewer" } });
-    await setPreferences(person.id, { emailNotifications: false });
-    const prompt = await newPrompt("team", [person.id]);
-    await send({ kind: "production_moved", promptId: prompt.id, version: 2, actorId: people.admin.id });
+    const { person, prompt } = await follower("Em Off", { emailNotifications: false });
+    await moved(prompt.id, 2);
     expect(await (await api(person)).notifications.unreadCount()).toEqual({ count: 1, enabled: true });
     expect(await db().outboxMessage.count({ where: { recipient: person.email } })).toBe(0);
   });
 
   it("email turned off after the event: the queued mail is skipped, not sent", async () => {
-    const person = await createAccount(h, { fullName: "Late Changer" });
-    await db().teamMember.create({ data: { teamId: team.id, userId: person.id, role: "viewer" } });
-    const prompt = await newPrompt("team", [person.id]);
-    await send({ kind: "production_moved", promptId: prompt.id, version: 2, actorId: people.admin.id });
+    const { person, prompt } = await follower("Late Changer");
+    await moved(prompt.id, 2);
     await setPreferences(person.id, { emailNotifications: false });
     h.clock.advance(121_000);
     await h.mail.settled();
@@ -267,10 +270,7 @@ describe("preferences", () => {
 
 describe("the bell's procedures", () => {
   it("list: newest first, in keyset pages; unreadCount; markRead of named ids (own only) and of all", async () => {
-    const person = await createAccount(h, { fullName: "Bell Ringer" });
-    await db().teamMember.create({ data: { teamId: team.id, userId: person.id, role: "viewer" } });
-    await setPreferences(person.id, { emailNotifications: false });
-    const prompt = await newPrompt("team", [person.id]);
+    const { person, prompt } = await follower("Bell Ringer", { emailNotifications: false });
     for (let version = 1; version <= 25; version++) {
       await send({ kind: "production_moved", promptId: prompt.id, version, actorId: people.admin.id });
       h.clock.advance(1_000);
@@ -310,10 +310,8 @@ describe("the bell's procedures", () => {
 
 describe("notification mail", () => {
   it("two notifications within the window: one digest listing both, with the settings link", async () => {
-    const person = await createAccount(h, { fullName: "Di Gest" });
-    await db().teamMember.create({ data: { teamId: team.id, userId: person.id, role: "viewer" } });
-    const prompt = await newPrompt("team", [person.id]);
-    await send({ kind: "production_moved", promptId: prompt.id, version: 2, actorId: people.admin.id });
+    const { person, prompt } = await follower("Di Gest");
+    await moved(prompt.id, 2);
     h.clock.advance(30_000);
     await send({ kind: "comment", promptId: prompt.id, commentId: randomUUID(), actorId: people.editor.id });
     expect(await db().outboxMessage.count({ where: { recipient: person.email } })).toBe(1);
@@ -327,13 +325,11 @@ describe("notification mail", () => {
   });
 
   it("after the window: separate mails; a notification read before its mail leaves is not mailed", async () => {
-    const person = await createAccount(h, { fullName: "Sep Arate" });
-    await db().teamMember.create({ data: { teamId: team.id, userId: person.id, role: "viewer" } });
-    const prompt = await newPrompt("team", [person.id]);
-    await send({ kind: "production_moved", promptId: prompt.id, version: 2, actorId: people.admin.id });
+    const { person, prompt } = await follower("Sep Arate");
+    await moved(prompt.id, 2);
     h.clock.advance(121_000);
     await h.mail.waitFor(person.email, /to v2$/);
-    await send({ kind: "production_moved", promptId: prompt.id, version: 3, actorId: people.admin.id });
+    await moved(prompt.id, 3);
     h.clock.advance(121_000);
     await h.mail.waitFor(person.email, /to v3$/);
     expect((await h.mail.list(person.email)).map((mail) => mail.subject)).toEqual([
@@ -341,7 +337,7 @@ describe("notification mail", () => {
       `Ada Admin moved production of ${prompt.name} to v3`,
     ]);
 
-    await send({ kind: "production_moved", promptId: prompt.id, version: 4, actorId: people.admin.id });
+    await moved(prompt.id, 4);
     await (await api(person)).notifications.markRead();
     h.clock.advance(121_000);
     await h.mail.settled();
@@ -349,16 +345,14 @@ describe("notification mail", () => {
   });
 
   it("a mail a worker has claimed already is never added to: the next notification gets a message of its own", async () => {
-    const person = await createAccount(h, { fullName: "Claire Claimed" });
-    await db().teamMember.create({ data: { teamId: team.id, userId: person.id, role: "viewer" } });
-    const prompt = await newPrompt("team", [person.id]);
-    await send({ kind: "production_moved", promptId: prompt.id, version: 2, actorId: people.admin.id });
+    const { person, prompt } = await follower("Claire Claimed");
+    await moved(prompt.id, 2);
     // As drainOutbox claims it: a lease and an attempt.
     await db().outboxMessage.updateMany({
       where: { recipient: person.email },
       data: { lockedUntil: new Date(h.clock.now().getTime() + 3_600_000), attempts: 1, nextAttemptAt: new Date(h.clock.now().getTime() + 3_600_000) },
     });
-    await send({ kind: "production_moved", promptId: prompt.id, version: 3, actorId: people.admin.id });
+    await moved(prompt.id, 3);
     const messages = await db().outboxMessage.findMany({ where: { recipient: person.email }, select: { payload: true }, orderBy: { createdAt: "asc" } });
     expect(messages.map((m) => (m.payload as { notificationIds: string[] }).notificationIds.length)).toEqual([1, 1]);
   });
