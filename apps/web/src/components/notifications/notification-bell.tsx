@@ -24,6 +24,8 @@ export function NotificationBell() {
   const unread = trpc.notifications.unreadCount.useQuery(undefined, {
     refetchInterval: NOTIFICATIONS_POLL_MS,
     refetchOnWindowFocus: true,
+    // Coming back to the tab asks again unless the count is only seconds old.
+    staleTime: 5_000,
   });
   if (unread.data && !unread.data.enabled) return null;
   const count = unread.data?.count;
@@ -52,7 +54,8 @@ export function NotificationBell() {
 
 function NotificationPanel({ unreadCount, onNavigate }: { unreadCount: number; onNavigate(): void }) {
   const utils = trpc.useUtils();
-  const list = trpc.notifications.list.useInfiniteQuery({}, { getNextPageParam: (page) => page.nextCursor ?? undefined });
+  // Asked again each time the popover opens: the count may have moved since.
+  const list = trpc.notifications.list.useInfiniteQuery({}, { getNextPageParam: (page) => page.nextCursor ?? undefined, staleTime: 0 });
   const markRead = trpc.notifications.markRead.useMutation({
     onSettled: () => Promise.all([utils.notifications.unreadCount.invalidate(), utils.notifications.list.invalidate()]),
   });
