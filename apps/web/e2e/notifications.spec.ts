@@ -39,7 +39,7 @@ async function addToTeam(browser: Browser, admin: { email: string }, teamId: str
 const queuedMails = (recipient: string) =>
   withDb(async (client) => (await client.query(`SELECT count(*)::int AS n FROM outbox WHERE recipient = $1`, [recipient])).rows[0].n as number);
 
-test("added to a team: the bell counts it, the link lands on the dashboard and reads it, the email arrives; Mark all as read", async ({ page, browser }) => {
+test("added to a team: the bell counts it, the link lands on the dashboard with that team and reads it, the email arrives; Mark all as read", async ({ page, browser }) => {
   const errors = consoleErrors(page);
   const { admin, colleague, teams } = await world(3);
   await signIn(page, colleague.email);
@@ -52,14 +52,16 @@ test("added to a team: the bell counts it, the link lands on the dashboard and r
   await expect(bell(page)).toHaveAccessibleName("Notifications, 1 unread");
   // The mail goes out after the digest window (a notification read by then is not mailed).
   const mail = await waitForMail(colleague.email, new RegExp(`^Ada Admin added you to team ${teams[0]!.name}$`));
-  expect(mail.text).toContain(`Open in Promptly: ${E2E.appUrl}/`);
+  expect(mail.text).toContain(`Open in Promptly: ${E2E.appUrl}/?organizationId=`);
   expect(mail.html).toContain(`href="${E2E.appUrl}/settings/notifications"`);
   await bell(page).click();
   const panel = page.getByRole("dialog", { name: "Notifications" });
   const link = panel.getByRole("link", { name: `Ada Admin added you to team ${teams[0]!.name} (unread)` });
   await expect(link).toBeVisible();
   await link.click();
+  // The dashboard, with the new team made active.
   await expect(page).toHaveURL(`${E2E.appUrl}/`);
+  await expect(page.getByTestId("team-selector")).toContainText(teams[0]!.name);
   await expect(panel).toBeHidden();
   await expect(bell(page)).toHaveAccessibleName("Notifications");
 

@@ -17,8 +17,9 @@ describe("notification text and link", () => {
     [facts("review_decided", { ...on, decision: "merged" }), "Ana Lima approved your change request on support/refund-policy: production moved", "/reviews/r1"],
     [facts("production_moved", { ...on, version: 4 }), "Ana Lima moved production of support/refund-policy to v4", "/prompts/p1?tab=history"],
     [facts("production_moved", { ...on, version: 4, actorName: null }), "Production of support/refund-policy now serves v4", "/prompts/p1?tab=history"],
+    [facts("team_added", { teamName: "Support", organizationId: "o1" }), "Ana Lima added you to team Support", "/?organizationId=o1&teamId=t1"],
     [facts("team_added", { teamName: "Support" }), "Ana Lima added you to team Support", "/"],
-    [facts("invite_accepted", { teamName: "Support", teamsPage: false }), "Ana Lima accepted your invitation to team Support", "/"],
+    [facts("invite_accepted", { teamName: "Support", organizationId: "o1", teamsPage: false }), "Ana Lima accepted your invitation to team Support", "/?organizationId=o1&teamId=t1"],
     [facts("invite_accepted", { organizationName: "Acme", teamsPage: true }), "Ana Lima accepted your invitation to Acme", "/teams"],
   ])("case %#", (notification, text, href) => {
     expect(notificationText(notification)).toBe(text);

@@ -10,6 +10,8 @@ export type NotificationData = {
   version?: number;
   decision?: "approved" | "rejected" | "merged";
   teamName?: string;
+  /** team_added, invite_accepted: the team's organization (the link makes it active). */
+  organizationId?: string;
   organizationName?: string;
   /** invite_accepted: whether the inviter may open the Teams page (their link). */
   teamsPage?: boolean;
@@ -58,6 +60,12 @@ export function notificationText(facts: NotificationFacts): string {
   }
 }
 
+/** The dashboard with that organization and team made active. */
+function dashboardWith(organizationId: string | undefined, teamId: string | null): string {
+  if (!organizationId) return "/";
+  return `/?organizationId=${organizationId}${teamId ? `&teamId=${teamId}` : ""}`;
+}
+
 /** The app path it leads to. */
 export function notificationHref(facts: NotificationFacts): string {
   const data = asData(facts.data);
@@ -72,9 +80,8 @@ export function notificationHref(facts: NotificationFacts): string {
     case "production_moved":
       return `/prompts/${facts.promptId}?tab=history`;
     case "team_added":
-      // The dashboard: it shows the teams the person is in (the active team is theirs to choose).
-      return "/";
+      return dashboardWith(data.organizationId, facts.teamId);
     case "invite_accepted":
-      return data.teamsPage ? "/teams" : "/";
+      return data.teamsPage ? "/teams" : dashboardWith(data.organizationId, facts.teamId);
   }
 }

@@ -225,12 +225,16 @@ async function dataOf(tx: DbTransaction, event: NotificationEvent): Promise<Noti
   if (event.kind === "production_moved") data.version = event.version;
   if (event.kind === "review_decided") data.decision = event.decision;
   if (event.kind === "team_added" || event.kind === "invite_accepted") {
-    const team = event.teamId ? await tx.team.findUnique({ where: { id: event.teamId }, select: { name: true } }) : null;
-    if (team) data.teamName = team.name;
+    const team = event.teamId ? await tx.team.findUnique({ where: { id: event.teamId }, select: { name: true, organizationId: true } }) : null;
+    if (team) {
+      data.teamName = team.name;
+      data.organizationId = team.organizationId;
+    }
   }
   if (event.kind === "invite_accepted") {
     const organization = await tx.organization.findUnique({ where: { id: event.organizationId }, select: { name: true } });
     data.organizationName = organization?.name ?? "your organization";
+    data.organizationId = event.organizationId;
     // The inviter lands on the Teams page when they may open it, else on the dashboard.
     const inviter = await tx.$queryRaw<{ teamsPage: boolean }[]>`
       SELECT (COALESCE(om.role = 'admin', FALSE) OR COALESCE(p.super_user, FALSE) OR COALESCE(ur.role = 'administrator', FALSE)) AS "teamsPage"

@@ -203,15 +203,21 @@ describe("who hears of each event", () => {
     const other = await createTeam(h, organization.id, [{ userId: people.admin.id, role: "admin" }], "Support");
     await adminApi.invites.create({ teamId: other.id, email: colleague.email, role: "editor" });
     const bell = await (await api(colleague)).notifications.list();
-    expect(bell.items).toEqual([expect.objectContaining({ kind: "team_added", text: "Ada Admin added you to team Support", href: "/" })]);
+    expect(bell.items).toEqual([
+      expect.objectContaining({ kind: "team_added", text: "Ada Admin added you to team Support", href: `/?organizationId=${organization.id}&teamId=${other.id}` }),
+    ]);
 
-    // A team invitation for someone new, accepted: the inviting admin hears of it (they may not open /teams: the dashboard).
+    // A team invitation for someone new, accepted: the inviting admin hears of it (they may not open /teams: the dashboard with that team).
     const newcomer = await createAccount(h, { fullName: "Nia Newcomer" });
     const invited = await adminApi.invites.create({ teamId: other.id, email: newcomer.email, role: "viewer" });
     if (invited.status !== "invited") throw new Error("expected an invitation");
     await (await api(newcomer)).invites.accept({ id: invited.invite.id });
     const adminBell = await adminApi.notifications.list();
-    expect(adminBell.items[0]).toMatchObject({ kind: "invite_accepted", text: "Nia Newcomer accepted your invitation to team Support", href: "/" });
+    expect(adminBell.items[0]).toMatchObject({
+      kind: "invite_accepted",
+      text: "Nia Newcomer accepted your invitation to team Support",
+      href: `/?organizationId=${organization.id}&teamId=${other.id}`,
+    });
     // The newcomer added themselves by accepting: no team_added for their own action.
     expect(await db().notification.count({ where: { userId: newcomer.id } })).toBe(0);
 
