@@ -3,7 +3,9 @@
 import type { Server } from "node:http";
 import { createServer } from "node:net";
 import { migrate } from "@promptly/db/migrate";
-import { closeServices, createServices, scheduleHousekeeping, startOutboxWorker, startRuntimeSync, type ApiServices } from "@promptly/api";
+import {
+  closeServices, configureNotificationMail, createServices, scheduleHousekeeping, startOutboxWorker, startRuntimeSync, type ApiServices,
+} from "@promptly/api";
 import type { RequestHandler } from "express";
 import { createApp } from "./app.ts";
 import { openedPorts, type Env } from "./env.ts";
@@ -83,6 +85,7 @@ export async function boot(env: Env, opts: { viteMiddleware?: RequestHandler; lo
       rateLimits: env.RATE_LIMITS,
       production: env.NODE_ENV === "production",
     });
+    configureNotificationMail({ digestSeconds: env.NOTIFICATION_DIGEST_SECONDS });
     await services.storage.ensureBucket().catch((error) => log(`warning: avatar bucket not ready: ${(error as Error).message}`));
 
     if (env.TEST_FAULTS) log("warning: TEST_FAULTS is on: requests may ask for API failures (for the end-to-end tests only)");

@@ -90,6 +90,8 @@ const schema = z.object({
   SMTP_PASSWORD: z.string().optional(),
   SMTP_FROM: z.string().min(3).default("Promptly <no-reply@promptly.local>"),
   MAILBOX_PORT: port.default(1080),
+  /** How long a notification mail waits for more notifications of the same person, sent then as one digest. */
+  NOTIFICATION_DIGEST_SECONDS: z.coerce.number().int().min(0).max(3600).default(120),
   /** Folder of the built web app (tests build it elsewhere). */
   WEB_DIST: z.string().min(1).optional(),
 });

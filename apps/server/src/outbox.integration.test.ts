@@ -1,6 +1,6 @@
 // Issue 11, finding 9 and acceptance 2: mail is never lost. With the SMTP server down, a password
 // reset and an invitation are queued and answered; once it is up, each arrives exactly once. Two
-// app processes draining one outbox send each message once.
+// app processes draining one outbox send each message once. Issue 16, acceptance 4: so does a notification.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import {
   createHarness, createMailbox, createSmtpMailer, createAccount, drainOutbox, enqueueMail, type Harness,
@@ -123,5 +123,35 @@ describe("the outbox", () => {
         await deps.db.$disconnect();
       }
     }
+  });
+
+  it("SMTP down: a notification is queued; SMTP up: it arrives exactly once (issue 16, acceptance 4)", async () => {
+    const db = h.database.db;
+    const admin = await createAccount(h, { fullName: "Ada Admin" });
+    const colleague = await createAccount(h, { fullName: "Cole Colleague" });
+    const organization = await db.organization.create({
+      data: { name: "Acme", members: { create: [{ userId: admin.id, role: "admin" }, { userId: colleague.id, role: "member" }] } },
+    });
+    const team = await db.team.create({ data: { name: "Core", organizationId: organization.id, members: { create: [{ userId: admin.id, role: "admin" }] } } });
+
+    // The admin adds a colleague to the team: team_added, mailed once the digest window has passed.
+    const adminApi = (await h.signedInClient(admin.id)).api;
+    await expect(adminApi.invites.create({ teamId: team.id, email: colleague.email, role: "editor" })).resolves.toMatchObject({ status: "added" });
+    const queued = () => db.outboxMessage.findMany({ where: { recipient: colleague.email }, select: { kind: true, status: true, attempts: true, lastError: true } });
+    expect(await queued()).toEqual([{ kind: "notification", status: "pending", attempts: 0, lastError: null }]);
+    h.clock.advance(121_000);
+    await h.mail.settled();
+    expect(await queued()).toEqual([{ kind: "notification", status: "pending", attempts: 1, lastError: expect.stringMatching(/ECONNREFUSED/) }]);
+
+    const mailbox = await startSmtp();
+    h.clock.advance(60_000);
+    await h.mail.settled();
+    h.clock.advance(24 * 60 * 60_000);
+    await h.mail.settled();
+    await expect.poll(async () => (await mailbox.list(colleague.email)).map((mail) => mail.subject), { timeout: 10_000 }).toEqual([
+      "Ada Admin added you to team Core",
+    ]);
+    expect((await mailbox.list(colleague.email))[0]?.text).toContain("Notification settings: http://localhost:3000/settings/notifications");
+    expect(await queued()).toEqual([{ kind: "notification", status: "sent", attempts: 2, lastError: null }]);
   });
 });

@@ -53,6 +53,15 @@ async function world(persona: Persona) {
   await withDb((client) => client.query(`UPDATE prompts SET archived_at = now() WHERE id = $1`, [archived.id]));
   // The author asks for version 2 in production (issue 16): the request's page, the Teams page's Reviews card.
   const changeRequest = await createChangeRequestWith({ promptId: prompt.id, authorId: author.id, version: 2 });
+  // One unread notification: the header's bell shows a count and its popover a link.
+  await withDb((client) =>
+    client.query(`INSERT INTO notifications (user_id, kind, actor_id, prompt_id, data, created_at) VALUES ($1, 'production_moved', $2, $3, $4, now())`, [
+      person.id,
+      author.id,
+      prompt.id,
+      JSON.stringify({ actorName: "Axe Author", promptName: "axe-prompt", version: 2 }),
+    ]),
+  );
   return { person, organization, team, prompt, archived, changeRequest };
 }
 type World = Awaited<ReturnType<typeof world>>;
@@ -115,6 +124,15 @@ const mainButtonDialog = (button: string, dialog: Parameters<Page["getByRole"]>[
  */
 const HEADER: Opener[] = [
   { name: "user menu", open: menu(/user menu for/) },
+  {
+    name: "notifications",
+    async open(page) {
+      await page.getByRole("banner").getByRole("button", { name: /^Notifications, 1 unread/ }).click();
+      const panel = page.getByRole("dialog", { name: "Notifications" });
+      await expect(panel.getByRole("link", { name: /Axe Author moved production/ })).toBeVisible();
+      return panel;
+    },
+  },
   {
     name: "organization switcher",
     who: ["super user"],

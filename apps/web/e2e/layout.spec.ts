@@ -63,6 +63,7 @@ async function headerControls(page: Page): Promise<Record<string, Locator>> {
     "team selector": header.getByTestId("team-selector"),
     search: header.getByRole("combobox", { name: "Search prompts" }).or(header.getByRole("button", { name: "Search prompts" })),
     "New Prompt": header.getByRole("link", { name: "New Prompt" }),
+    notifications: header.getByRole("button", { name: /^Notifications/ }),
     "user menu": header.getByRole("button", { name: /user menu/ }),
   };
   const visible: Record<string, Locator> = {};
@@ -187,7 +188,7 @@ test("the header's controls never overlap and stay on screen at 375, 768, 1024 a
   }
   expect(problems, problems.join("\n")).toEqual([]);
   // A super user with a team sees every control at every width (collapsed, not dropped, below 1024 px).
-  const all = ["sidebar toggle", "organization switcher", "team selector", "search", "New Prompt", "user menu"];
+  const all = ["sidebar toggle", "organization switcher", "team selector", "search", "New Prompt", "notifications", "user menu"];
   expect(seen).toEqual({ 375: all, 768: all, 1024: all, 1400: all });
 });
 

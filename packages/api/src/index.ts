@@ -14,6 +14,7 @@ export { createServices, closeServices } from "./services/index.ts";
 export { checkHealth } from "./services/health.ts";
 export { scheduleHousekeeping } from "./services/housekeeping.ts";
 export { startOutboxWorker } from "./services/outbox.ts";
+export { configureNotificationMail } from "./services/notify.ts";
 export { startRuntimeSync } from "./services/runtime-cache.ts";
 export { avatarFileContentType } from "./services/avatars.ts";
 export { DomainError } from "./errors.ts";

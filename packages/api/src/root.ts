@@ -18,6 +18,7 @@ import { dashboardRouter } from "./routers/dashboard/router.ts";
 import { apiKeysRouter } from "./routers/api-keys/router.ts";
 import { commentsRouter } from "./routers/comments/router.ts";
 import { changeRequestsRouter } from "./routers/change-requests/router.ts";
+import { notificationsRouter } from "./routers/notifications/router.ts";
 
 export const appRouter = router({
   health: healthRouter,
@@ -39,6 +40,7 @@ export const appRouter = router({
   apiKeys: apiKeysRouter,
   comments: commentsRouter,
   changeRequests: changeRequestsRouter,
+  notifications: notificationsRouter,
 });
 
 export type AppRouter = typeof appRouter;

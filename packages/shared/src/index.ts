@@ -15,3 +15,4 @@ export * from "./api-keys.ts";
 export * from "./runtime-api.ts";
 export * from "./comments.ts";
 export * from "./reviews.ts";
+export * from "./notifications.ts";

@@ -29,6 +29,12 @@ function useStored(key: string) {
   return useSyncExternalStore(subscribe, () => localStorage.getItem(key), () => null);
 }
 
+/** Makes an organization (and one of its teams) the active one, e.g. from a notification's link. */
+export function chooseWorkspace(organizationId: string, teamId?: string) {
+  writeStored(ACTIVE_ORGANIZATION_KEY, organizationId);
+  if (teamId) writeStored(ACTIVE_TEAM_KEY, teamId);
+}
+
 /** Sign-out clears the saved active team (spec 4); the query cache is cleared by the caller. */
 export function clearWorkspaceSelection() {
   writeStored(ACTIVE_TEAM_KEY, null);

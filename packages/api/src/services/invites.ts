@@ -6,6 +6,7 @@ import {
   DEFAULT_ORGANIZATION_MEMBER_ROLE, INVITE_TTL_DAYS, MSG, ORGANIZATION_ROLES, TEAM_MSG, TEAM_ROLES, normalizeEmail, type OrganizationRole, type TeamRole,
 } from "@promptly/shared";
 import { fail } from "../errors.ts";
+import { notify } from "./notify.ts";
 import { enqueueMail } from "./outbox.ts";
 import type { RateLimiter } from "./rate-limiter.ts";
 
@@ -123,6 +124,7 @@ export async function createInvite(
       if (membership.count === 0) fail("ALREADY_EXISTS", TEAM_MSG.alreadyTeamMember, "ALREADY_MEMBER");
       // An earlier invite to the same address is settled by the direct add.
       await tx.pendingInvite.deleteMany({ where: { teamId: team.id, email, status: "pending" } });
+      await notify(tx, { kind: "team_added", teamId: team.id, userId: colleague.userId, actorId: input.inviterId }, now);
       return { status: "added", userId: colleague.userId, email, role: input.role, addedToOrganization: false };
     }
 
@@ -186,6 +188,7 @@ interface AnyInvite {
   organizationId: string;
   organizationName: string;
   team: { id: string; name: string } | null;
+  invitedById: string | null;
 }
 
 /** A team or an organization invitation by id (both are unguessable UUIDs from one generator). */
@@ -193,7 +196,7 @@ async function findAnyInvite(db: DbOrTx, inviteId: string): Promise<AnyInvite | 
   const team = await db.pendingInvite.findUnique({
     where: { id: inviteId },
     select: {
-      id: true, email: true, role: true, status: true, expiresAt: true,
+      id: true, email: true, role: true, status: true, expiresAt: true, invitedById: true,
       team: { select: { id: true, name: true, organizationId: true, organization: { select: { name: true } } } },
     },
   });
@@ -208,7 +211,9 @@ async function findAnyInvite(db: DbOrTx, inviteId: string): Promise<AnyInvite | 
   }
   const organization = await db.organizationInvite.findUnique({
     where: { id: inviteId },
-    select: { id: true, email: true, role: true, status: true, expiresAt: true, organizationId: true, organization: { select: { name: true } } },
+    select: {
+      id: true, email: true, role: true, status: true, expiresAt: true, invitedById: true, organizationId: true, organization: { select: { name: true } },
+    },
   });
   if (!organization) return null;
   return { ...organization, kind: "organization", organizationName: organization.organization.name, team: null };
@@ -311,6 +316,13 @@ export async function acceptInvite(
     const team = invite.team
       ? await tx.teamMember.createMany({ data: [{ teamId: invite.team.id, userId: input.userId, role: invite.role as TeamRole }], skipDuplicates: true })
       : { count: 0 };
+    if (invite.invitedById) {
+      await notify(
+        tx,
+        { kind: "invite_accepted", teamId: invite.team?.id ?? null, organizationId: invite.organizationId, inviterId: invite.invitedById, actorId: input.userId },
+        input.now,
+      );
+    }
     return {
       kind: invite.kind,
       teamId: invite.team?.id ?? null,

@@ -6,6 +6,7 @@ import type { DbOrTx } from "@promptly/db";
 import { alreadyRegisteredEmail, magicLinkEmail, passwordResetEmail, verificationEmail } from "./auth-emails.ts";
 import { renderEmail } from "./emails.ts";
 import { issueToken } from "./tokens.ts";
+import { renderNotificationMail, type NotificationMailPayload } from "./notification-inbox.ts";
 import type { MailKind } from "@promptly/db";
 
 /** What each kind of message needs besides its recipient. */
@@ -16,6 +17,7 @@ interface MailPayloads {
   password_reset: Record<string, never>;
   team_invite: { inviteId: string };
   organization_invite: { inviteId: string };
+  notification: NotificationMailPayload;
 }
 
 export type MailRequest = { [K in MailKind]: { kind: K; to: string; payload: MailPayloads[K] } }[MailKind];
@@ -122,5 +124,7 @@ export async function renderOutboxMail(
         footnote: `This invitation expires in ${INVITE_TTL_DAYS} days. If you did not expect it, you can ignore this email.`,
       });
     }
+    case "notification":
+      return renderNotificationMail(db, config, mail);
   }
 }

@@ -1,10 +1,11 @@
 // The main header of spec 2: sidebar toggle, organization switcher (more than one organization or a
 // super user), team selector, 'Search prompts...' (desktop only), 'New Prompt' (who can create
-// prompts) and the user menu. Below 1024 px (Tailwind's `lg`, the header's one breakpoint) it
+// prompts), the notification bell (issue 16) and the user menu. Below 1024 px (Tailwind's `lg`, the header's one breakpoint) it
 // collapses: search behind an icon, 'New Prompt' an icon, the switchers compact; they share the room.
 import { can } from "@promptly/shared";
 import { Link } from "@tanstack/react-router";
 import { PanelLeft, Plus } from "lucide-react";
+import { NotificationBell } from "@/components/notifications/notification-bell";
 import { HeaderSearch } from "@/components/prompts/header-search";
 import { OrganizationSwitcher, useOrganizationsLoadErrorToast } from "@/components/organizations/organization-switcher";
 import { TeamSelector } from "@/components/teams/team-selector";
@@ -59,6 +60,7 @@ export function AppHeader() {
             </Link>
           </Button>
         )}
+        <NotificationBell />
         <UserMenu />
       </div>
     </header>

@@ -3,6 +3,7 @@
 import { Link, Outlet, useRouter } from "@tanstack/react-router";
 import { ArrowLeft, Bell, Bug, KeyRound, Shield, User } from "lucide-react";
 import { UserMenu } from "@/components/layout/user-menu";
+import { NotificationBell } from "@/components/notifications/notification-bell";
 import { Button } from "@/components/ui/button";
 import { WorkspaceProvider } from "@/lib/workspace";
 import { cn } from "@/lib/utils";
@@ -63,7 +64,8 @@ export function SettingsLayout() {
       <div className="flex min-h-svh flex-col">
         <header className="sticky top-0 z-30 flex h-14 shrink-0 items-center gap-2 border-b border-border bg-background/95 px-3 backdrop-blur md:px-4">
           <BackToDashboardButton />
-          <div className="ml-auto">
+          <div className="ml-auto flex items-center gap-2">
+            <NotificationBell />
             <UserMenu />
           </div>
         </header>

@@ -1,0 +1,7 @@
+import { router } from "../../trpc.ts";
+import { list } from "./list.ts";
+import { markRead } from "./mark-read.ts";
+import { unreadCount } from "./unread-count.ts";
+
+/** The bell (issue 16). The preferences stay where they were: profile.notificationPreferences. */
+export const notificationsRouter = router({ list, unreadCount, markRead });
