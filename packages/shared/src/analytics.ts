@@ -1,0 +1,20 @@
+// Analytics (issue 17): the inputs of analytics.overview and analytics.prompt, shared with the page.
+import { z } from "zod";
+import { idSchema } from "./validation.ts";
+
+/** The ranges the page offers, in days ending today (UTC). */
+export const ANALYTICS_RANGES = [7, 30, 90] as const;
+export type AnalyticsRange = (typeof ANALYTICS_RANGES)[number];
+export const analyticsRangeSchema = z.union([z.literal(7), z.literal(30), z.literal(90)]);
+
+export const analyticsOverviewInput = z.object({ organizationId: idSchema, teamId: idSchema.optional(), days: analyticsRangeSchema });
+export const analyticsPromptInput = z.object({ promptId: idSchema, days: analyticsRangeSchema });
+
+/** The label of a usage row that fetched an explicit version (prompt_usage.label is '' then). */
+export const BY_VERSION_LABEL = "(by version)";
+
+/** The UTC days of a range ending on `now`'s day, oldest first, as YYYY-MM-DD. */
+export function analyticsDays(days: number, now: Date): string[] {
+  const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
+  return Array.from({ length: days }, (_, i) => new Date(today - (days - 1 - i) * 86_400_000).toISOString().slice(0, 10));
+}
