@@ -1,4 +1,4 @@
-import { analyticsOverviewInput, analyticsPromptInput } from "@promptly/shared";
+import { analyticsOverviewInput, analyticsOverviewOutput, analyticsPromptInput, analyticsPromptOutput } from "@promptly/shared";
 import { router } from "../../trpc.ts";
 import { byOrganizationId, byPromptId, organizationResourceProcedure, promptProcedure } from "../../procedures.ts";
 import { analyticsOverview, analyticsPrompt } from "../../services/analytics.ts";
@@ -11,6 +11,7 @@ import { readableTeamIn } from "../../services/prompt-places.ts";
 export const analyticsRouter = router({
   overview: organizationResourceProcedure("organization.read", byOrganizationId)
     .input(analyticsOverviewInput)
+    .output(analyticsOverviewOutput)
     .query(async ({ ctx, input }) => {
       if (input.teamId) await readableTeamIn(ctx.db, ctx.caller, input.organizationId, input.teamId);
       return analyticsOverview(ctx.db, ctx.caller, input, ctx.now());
@@ -19,5 +20,6 @@ export const analyticsRouter = router({
   /** One prompt's usage: whoever may read the prompt. */
   prompt: promptProcedure("read", byPromptId)
     .input(analyticsPromptInput)
+    .output(analyticsPromptOutput)
     .query(({ ctx, input }) => analyticsPrompt(ctx.db, ctx.prompt, input.days, ctx.now())),
 });
