@@ -16,7 +16,7 @@ function rangeOf(days: number, now: Date) {
 const dayText = (day: Date) => day.toISOString().slice(0, 10);
 const labelName = (label: string) => (label === "" ? BY_VERSION_LABEL : label);
 
-export interface OverviewPromptRow {
+interface OverviewPromptRow {
   id: string;
   name: string;
   title: string;

@@ -6,7 +6,7 @@ import { Bar, BarChart, CartesianGrid, Line, LineChart, ResponsiveContainer, Too
 import { shortDay } from "./range-select.tsx";
 
 /** Distinct hues that hold contrast on light and dark backgrounds. */
-export const SERIES_COLORS = ["#2563eb", "#16a34a", "#d97706", "#db2777", "#7c3aed", "#0891b2", "#64748b"];
+const SERIES_COLORS = ["#2563eb", "#16a34a", "#d97706", "#db2777", "#7c3aed", "#0891b2", "#64748b"];
 
 export interface Series {
   name: string;

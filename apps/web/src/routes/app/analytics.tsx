@@ -1,7 +1,7 @@
 import { lazy, Suspense } from "react";
 import { createRoute } from "@tanstack/react-router";
 import { z } from "zod";
-import { ROUTE_ROLES } from "@promptly/shared";
+import { ROUTE_ROLES, analyticsRangeSchema } from "@promptly/shared";
 import { GuardSkeleton, RoleGuard } from "@/components/guards/role-guard";
 import { appLayoutRoute } from "../layouts.tsx";
 
@@ -10,7 +10,7 @@ const loadAnalyticsPage = () => import("@/components/analytics/analytics-page");
 const AnalyticsPage = lazy(() => loadAnalyticsPage().then((module) => ({ default: module.AnalyticsPage })));
 
 const analyticsSearch = z.object({
-  days: z.union([z.literal(7), z.literal(30), z.literal(90)]).optional().catch(undefined),
+  days: analyticsRangeSchema.optional().catch(undefined),
   teamId: z.string().optional().catch(undefined),
 });
 
