@@ -136,5 +136,15 @@ test("runtime fetches show by day on Analytics for a team and range, agree with 
   await expect(page.getByTestId("usage-total")).toHaveText("6 fetches in the last 7 days (UTC days).");
   await expect(versions.getByRole("row")).toHaveCount(3);
   expect(await seriousViolations(page)).toEqual([]);
+
+  // At 375 px, with figures, neither page scrolls sideways.
+  await page.setViewportSize({ width: 375, height: 800 });
+  for (const path of [`/analytics?days=30&teamId=${core.id}`, `/prompts/${reply.id}?tab=usage`]) {
+    await page.goto(path);
+    await expect(page.getByTestId(path.startsWith("/analytics") ? "analytics-total" : "usage-total")).toBeVisible();
+    const { scrollWidth, innerWidth } = await page.evaluate(() => ({ scrollWidth: document.documentElement.scrollWidth, innerWidth: window.innerWidth }));
+    expect(scrollWidth, path).toBeLessThanOrEqual(innerWidth);
+    expect(await seriousViolations(page), path).toEqual([]);
+  }
   expect(errors).toEqual([]);
 });
