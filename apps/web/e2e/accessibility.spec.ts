@@ -230,7 +230,13 @@ function routes(data: World): { route: string; openers: Opener[] }[] {
     },
     // The same list page as /prompts: its selects are checked there.
     { route: "/bookmarks", openers: [] },
-    { route: "/analytics", openers: [] },
+    {
+      route: "/analytics",
+      openers: [
+        { name: "Range", who: MANAGERS, open: select("Range") },
+        { name: "Team filter", who: MANAGERS, open: select("Team") },
+      ],
+    },
     {
       route: "/teams",
       openers: [

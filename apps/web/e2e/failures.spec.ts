@@ -58,11 +58,25 @@ const CASES: Case[] = [
     recovered: (page) => page.getByRole("link", { name: /Failing prompt/ }),
   },
   {
-    name: "the dashboard without its organizations",
+    name: "Analytics without its organizations",
     path: () => "/analytics",
     fail: ["organizations.list"],
     says: ["Error loading organizations"],
-    recovered: (page) => page.getByText("Total Prompts"),
+    recovered: (page) => page.getByRole("heading", { level: 2, name: "Prompts" }),
+  },
+  {
+    name: "Analytics without its figures",
+    path: () => "/analytics",
+    fail: ["analytics.overview"],
+    says: ["The analytics could not be loaded"],
+    recovered: (page) => page.getByRole("heading", { level: 2, name: "Prompts" }),
+  },
+  {
+    name: "a prompt's usage",
+    path: ({ prompt }) => `/prompts/${prompt.id}?tab=usage`,
+    fail: ["analytics.prompt"],
+    says: ["The usage could not be loaded"],
+    recovered: (page) => page.getByText("No runtime fetches of this prompt", { exact: false }),
   },
   {
     name: "All Prompts",

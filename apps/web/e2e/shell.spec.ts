@@ -61,6 +61,7 @@ async function expectOpened(page: Page, route: keyof Row["routes"], path: string
   else if (route === "/organizations/:id/members") await expect(page.getByRole("main").getByRole("heading", { level: 1 })).toBeVisible();
   else if (route === "/prompts") await expect(page.getByRole("heading", { level: 1, name: "All Prompts" })).toBeVisible();
   else if (route === "/bookmarks") await expect(page.getByRole("heading", { level: 1, name: "My Bookmarks" })).toBeVisible();
+  else if (route === "/analytics") await expect(page.getByRole("heading", { level: 1, name: "Analytics" })).toBeVisible();
   else await expect(page.getByRole("heading", { level: 1, name: "Dashboard" })).toBeVisible();
   await expect(page.getByText("Access Denied")).toHaveCount(0);
 }

@@ -70,7 +70,7 @@ export class RuntimeCache {
   private listening = false;
   /** Moves on every invalidation: a database read that began before one is not kept. */
   private generation = 0;
-  private usage = new Map<string, { promptId: string; version: number; apiKeyId: string; day: string; count: number }>();
+  private usage = new Map<string, { promptId: string; version: number; apiKeyId: string; label: string; day: string; count: number }>();
 
   constructor(maxEntries = RUNTIME_CACHE_MAX_ENTRIES) {
     this.prompts = new Lru(maxEntries);
@@ -130,13 +130,13 @@ export class RuntimeCache {
     return { prompts: this.prompts.size, keys: this.keys.size };
   }
 
-  /** One use of a version by a key, on `now`'s UTC day. */
-  countUse(promptId: string, version: number, apiKeyId: string, now: Date) {
+  /** One use of a version by a key, asked for by `label` ('' for an explicit version), on `now`'s UTC day. */
+  countUse(promptId: string, version: number, apiKeyId: string, label: string, now: Date) {
     const day = now.toISOString().slice(0, 10);
-    const id = `${promptId} ${version} ${apiKeyId} ${day}`;
+    const id = `${promptId} ${version} ${apiKeyId} ${day} ${label}`;
     const row = this.usage.get(id);
     if (row) row.count++;
-    else this.usage.set(id, { promptId, version, apiKeyId, day, count: 1 });
+    else this.usage.set(id, { promptId, version, apiKeyId, label, day, count: 1 });
   }
 
   /** Adds the counts so far to prompt_usage in one statement; on failure they are kept for the next flush. */
@@ -148,12 +148,13 @@ export class RuntimeCache {
     try {
       // Rows of a prompt or key deleted meanwhile are left out: they would fail the whole statement.
       await db.$executeRaw`
-        INSERT INTO prompt_usage (prompt_id, version, api_key_id, day, count)
-        SELECT u.prompt_id, u.version, u.api_key_id, u.day, u.count
+        INSERT INTO prompt_usage (prompt_id, version, api_key_id, day, label, count)
+        SELECT u.prompt_id, u.version, u.api_key_id, u.day, u.label, u.count
         FROM unnest(${rows.map((r) => r.promptId)}::uuid[], ${rows.map((r) => r.version)}::int[], ${rows.map((r) => r.apiKeyId)}::uuid[],
-                    ${rows.map((r) => r.day)}::date[], ${rows.map((r) => r.count)}::bigint[]) AS u(prompt_id, version, api_key_id, day, count)
+                    ${rows.map((r) => r.day)}::date[], ${rows.map((r) => r.label)}::text[], ${rows.map((r) => r.count)}::bigint[])
+             AS u(prompt_id, version, api_key_id, day, label, count)
         WHERE EXISTS (SELECT 1 FROM prompts p WHERE p.id = u.prompt_id) AND EXISTS (SELECT 1 FROM api_keys k WHERE k.id = u.api_key_id)
-        ON CONFLICT (prompt_id, version, api_key_id, day) DO UPDATE SET count = prompt_usage.count + excluded.count`;
+        ON CONFLICT (prompt_id, version, api_key_id, day, label) DO UPDATE SET count = prompt_usage.count + excluded.count`;
     } catch (error) {
       for (const [id, row] of taken) {
         const now = this.usage.get(id);

@@ -81,7 +81,8 @@ async function getRuntimePrompt(db: DbOrTx, key: RuntimeKey, name: string, selec
 /**
  * What a key's fetch (or compile) is served: from this process's cache when it holds the answer
  * (no query), else from the database, kept unless a change was heard meanwhile. Each answer counts
- * one use of its version by the key (flushed to prompt_usage in batches). Not-found is not kept.
+ * one use of its version by the key, under the label asked for ('' for an explicit version; flushed
+ * to prompt_usage in batches). Not-found is not kept.
  */
 export async function serveRuntimePrompt(
   deps: { db: DbOrTx; runtime: RuntimeCache; now: () => Date },
@@ -96,7 +97,7 @@ export async function serveRuntimePrompt(
     resolved = await getRuntimePrompt(deps.db, key, name, selector);
     deps.runtime.keepPrompt(cacheKey, resolved, mark);
   }
-  deps.runtime.countUse(resolved.promptId, resolved.prompt.version, key.id, deps.now());
+  deps.runtime.countUse(resolved.promptId, resolved.prompt.version, key.id, selector.label ?? "", deps.now());
   return resolved.prompt;
 }
 

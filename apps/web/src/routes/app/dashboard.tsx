@@ -6,7 +6,7 @@ import { GuardSkeleton, RoleGuard } from "@/components/guards/role-guard";
 import { chooseWorkspace } from "@/lib/workspace";
 import { appLayoutRoute } from "../layouts.tsx";
 
-type DashboardPath = "/" | "/analytics";
+type DashboardPath = "/";
 
 // Loaded on first use (started by the loader, in parallel with the layout), to keep the initial download small.
 const loadDashboardPage = () => import("@/components/dashboard/dashboard-page");
@@ -18,7 +18,7 @@ const workspaceSearch = z.object({
   teamId: z.string().optional().catch(undefined),
 });
 
-/** / and /analytics show the dashboard (spec 2), each with its route-table roles. */
+/** / shows the dashboard (spec 2) with its route-table roles. */
 const dashboardAt = (path: DashboardPath) =>
   createRoute({
     getParentRoute: () => appLayoutRoute,
@@ -44,4 +44,3 @@ const dashboardAt = (path: DashboardPath) =>
   });
 
 export const dashboardRoute = dashboardAt("/");
-export const analyticsRoute = dashboardAt("/analytics");

@@ -1,4 +1,4 @@
-// The prompt's tabs, kept in the `tab` search param: Template, Try it, History, Compare, Comments.
+// The prompt's tabs, kept in the `tab` search param: Template, Try it, History, Compare, Comments, Usage.
 import { CommentsTab } from "@/components/comments/comments-tab";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "@/components/ui/tabs";
 import { CompareTab } from "./compare-tab.tsx";
@@ -6,6 +6,7 @@ import { HistoryTab } from "./history-tab.tsx";
 import { usePromptSearch, type PromptTab } from "./route-api.ts";
 import { TemplateTab } from "./template-tab.tsx";
 import { TryTab } from "./try-tab.tsx";
+import { UsageTab } from "./usage-tab.tsx";
 import type { PromptDetail } from "./types.ts";
 
 const TABS: { value: PromptTab; label: string }[] = [
@@ -14,6 +15,7 @@ const TABS: { value: PromptTab; label: string }[] = [
   { value: "history", label: "History" },
   { value: "compare", label: "Compare" },
   { value: "comments", label: "Comments" },
+  { value: "usage", label: "Usage" },
 ];
 
 export function PromptTabs({ prompt }: { prompt: PromptDetail }) {
@@ -42,6 +44,9 @@ export function PromptTabs({ prompt }: { prompt: PromptDetail }) {
       </TabsContent>
       <TabsContent value="comments" className="min-w-0">
         <CommentsTab prompt={prompt} />
+      </TabsContent>
+      <TabsContent value="usage" className="min-w-0">
+        <UsageTab prompt={prompt} />
       </TabsContent>
     </Tabs>
   );
