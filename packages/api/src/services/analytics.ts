@@ -1,5 +1,8 @@
 // Analytics (issue 17): figures from the rows that exist — the runtime usage counters (prompt_usage,
 // per version, key, label and UTC day), versions, ratings, bookmarks and labels — never sample numbers.
+// The overview reads usage from prompt_usage_daily, the same counts summed per prompt, day and label by
+// a trigger (migration usage_rollup): a few rows per prompt and day, whatever the number of keys and
+// versions. One prompt's page reads prompt_usage itself (its key and version detail).
 // The overview counts only prompts the caller may read (promptVisibility) in one organization
 // (optionally one team); a prompt's usage is read through promptProcedure("read").
 import { Prisma, type DbOrTx } from "@promptly/db";
@@ -49,16 +52,15 @@ export async function analyticsOverview(
     db.$queryRaw<{ id: string; name: string; title: string; teamName: string; productionVersion: number | null; ratingAverage: number; ratingCount: number; bookmarks: number; lastFetched: Date | null }[]>`
       SELECT p.id::text AS id, p.name, p.title, t.name AS "teamName", l.version AS "productionVersion",
              p.rating_average AS "ratingAverage", p.rating_count AS "ratingCount", p.bookmark_count AS bookmarks,
-             (SELECT max(u.day) FROM prompt_usage u WHERE u.prompt_id = p.id) AS "lastFetched"
+             (SELECT max(u.day) FROM prompt_usage_daily u WHERE u.prompt_id = p.id) AS "lastFetched"
       FROM prompts p JOIN teams t ON t.id = p.team_id
       LEFT JOIN prompt_labels l ON l.prompt_id = p.id AND l.name = ${PROTECTED_LABEL}
       WHERE p.id IN (${scope})
       ORDER BY p.name`,
     db.$queryRaw<{ day: Date; promptId: string; label: string; count: bigint }[]>`
-      SELECT u.day, u.prompt_id::text AS "promptId", u.label, sum(u.count)::bigint AS count
-      FROM prompt_usage u
-      WHERE u.prompt_id IN (${scope}) AND u.day BETWEEN ${from}::date AND ${to}::date
-      GROUP BY u.day, u.prompt_id, u.label`,
+      SELECT u.day, u.prompt_id::text AS "promptId", u.label, u.count
+      FROM prompt_usage_daily u
+      WHERE u.prompt_id IN (${scope}) AND u.day BETWEEN ${from}::date AND ${to}::date AND u.count <> 0`,
     db.$queryRaw<{ week: Date; count: bigint }[]>`
       SELECT date_trunc('week', v.created_at AT TIME ZONE 'UTC')::date AS week, count(*)::bigint AS count
       FROM prompt_versions v

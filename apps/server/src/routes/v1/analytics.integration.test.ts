@@ -157,3 +157,37 @@ describe("analytics.overview", () => {
     expect(overview.prompts[0]).toMatchObject({ bookmarks: 1, ratingCount: 1, ratingAverage: 4 });
   });
 });
+
+describe("the daily rollup the overview reads", () => {
+  /** prompt_usage summed per prompt, day and label, next to the rollup, for every prompt. */
+  const sums = async () => {
+    const db = h.database.db;
+    const raw = await db.$queryRaw<{ promptId: string; day: Date; label: string; count: bigint }[]>`
+      SELECT prompt_id::text AS "promptId", day, label, sum(count)::bigint AS count FROM prompt_usage GROUP BY 1, 2, 3 HAVING sum(count) <> 0 ORDER BY 1, 2, 3`;
+    const rollup = await db.$queryRaw<{ promptId: string; day: Date; label: string; count: bigint }[]>`
+      SELECT prompt_id::text AS "promptId", day, label, count FROM prompt_usage_daily WHERE count <> 0 ORDER BY 1, 2, 3`;
+    return { raw, rollup };
+  };
+
+  it("follows every insert, flush increment and deletion of usage rows, in the same statement", async () => {
+    const before = await sums();
+    expect(before.rollup).toEqual(before.raw);
+    expect(before.rollup.length).toBeGreaterThan(0);
+    // Another key's usage of the same prompt and day adds to the same rollup row.
+    const extra = await admin.apiKeys.create({ teamId: coreId, name: "rollup" });
+    await seed(replyId, 1, "production", daysAgo(0), 7, extra.id);
+    // A flush's increment of an existing row (as runtime-cache writes it).
+    await h.database.db.$executeRaw`
+      INSERT INTO prompt_usage (prompt_id, version, api_key_id, day, label, count)
+      VALUES (${replyId}::uuid, 1, ${extra.id}::uuid, ${daysAgo(0)}::date, 'production', 5)
+      ON CONFLICT (prompt_id, version, api_key_id, day, label) DO UPDATE SET count = prompt_usage.count + excluded.count`;
+    const after = await sums();
+    expect(after.rollup).toEqual(after.raw);
+    const today = (rows: typeof after.raw) =>
+      Number(rows.find((row) => row.promptId === replyId && row.label === "production" && row.day.getTime() === daysAgo(0).getTime())?.count ?? 0);
+    expect(today(after.rollup) - today(before.rollup)).toBe(12);
+    // A usage row deleted (its key's rows go with the key) takes its count away.
+    await h.database.db.promptUsage.deleteMany({ where: { apiKeyId: extra.id } });
+    expect((await sums()).rollup).toEqual(before.rollup);
+  });
+});
