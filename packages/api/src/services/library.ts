@@ -448,3 +448,33 @@ async function applyStep(tx: DbTransaction, who: LibraryActor, step: Step, now: 
     );
   }
 }
+
+// ---- the command line (npm run cli -- prompts export|import) ----
+
+/** The command line acts as a super user would, authors nothing, and is audited as { kind: "cli" }. */
+const CLI_CALLER: Caller = { userId: "00000000-0000-0000-0000-000000000000", role: "super-user", isSuperUser: true };
+
+async function commandLineActor(db: DbOrTx, teamId: string): Promise<LibraryActor> {
+  const team = z.uuid().safeParse(teamId).success ? await db.team.findUnique({ where: { id: teamId }, select: { organizationId: true } }) : null;
+  if (!team) return fail("NOT_FOUND", `No team with the id ${teamId}`, "TEAM_NOT_FOUND");
+  return {
+    caller: CLI_CALLER,
+    access: { ...accessOfSuperUser, userId: CLI_CALLER.userId },
+    team: { teamId, organizationId: team.organizationId },
+    authorId: null,
+    actor: { kind: "cli" },
+  };
+}
+const accessOfSuperUser = { role: CLI_CALLER.role, isSuperUser: true, organizationRole: null, teamRole: null };
+
+/** `prompts export --team <id>`: the team's whole live library as the JSON document. */
+export async function exportLibraryForCli(db: DbOrTx, teamId: string, now: Date) {
+  await commandLineActor(db, teamId);
+  return exportLibrary(db, CLI_CALLER, teamId, now);
+}
+
+/** `prompts import --team <id> [--dry-run]`: the preview, or the applied plan. */
+export async function importLibraryForCli(db: Db, teamId: string, document: unknown, dryRun: boolean, now: Date) {
+  const who = await commandLineActor(db, teamId);
+  return dryRun ? previewImport(db, who, document) : applyImport(db, who, document, now);
+}
