@@ -11,7 +11,7 @@ export const LIBRARY_FORMAT_VERSION = 1;
 const IMPORT_PROMPTS_MAX = 1000;
 const IMPORT_VERSIONS_MAX = 500;
 /** Prompts one bulk action may change (a page of them, or all 500 of acceptance 4). */
-export const BULK_MAX = 500;
+const BULK_MAX = 500;
 /** The tRPC body limit of apps/server (express.json) less room for the envelope. */
 export const IMPORT_FILE_MAX_BYTES = 4 * 1024 * 1024 - 16 * 1024;
 
@@ -73,7 +73,7 @@ const libraryPromptSchema = z.object({
 });
 
 /** A team's library: `{ format: "promptly.library", version: 1, exportedAt, team: { name }, prompts }` (documented in the README). */
-export const libraryDocumentSchema = z.object({
+const libraryDocumentSchema = z.object({
   format: z.literal(LIBRARY_FORMAT),
   version: z.literal(LIBRARY_FORMAT_VERSION),
   exportedAt: z.string(),
@@ -86,7 +86,7 @@ export type LibraryVersion = z.infer<typeof libraryVersionSchema>;
 
 // ---- Langfuse (GET /api/public/v2/prompts/{name}) ----
 
-export const langfusePromptSchema = z.object({
+const langfusePromptSchema = z.object({
   name: z.string(),
   version: z.number().int().min(1),
   type: z.enum(["text", "chat"]).default("text"),
@@ -104,7 +104,7 @@ export const importDocumentSchema = z.union(
   { error: LIBRARY_MSG.notADocument },
 );
 
-export const LIBRARY_EXPORT_FORMATS = ["json", "zip"] as const;
+const LIBRARY_EXPORT_FORMATS = ["json", "zip"] as const;
 export const exportLibraryInput = z.object({ teamId: idSchema, format: z.enum(LIBRARY_EXPORT_FORMATS) });
 /** The document is checked by the service, which names what it is not. */
 export const importLibraryInput = z.object({ teamId: idSchema, document: z.unknown() });
@@ -113,7 +113,7 @@ export const importLibraryInput = z.object({ teamId: idSchema, document: z.unkno
 
 const folderSchema = z.string().regex(/^([a-z0-9._-]+(\/[a-z0-9._-]+)*)?$/, LIBRARY_MSG.folderInvalid).max(100);
 
-export const bulkActionSchema = z.discriminatedUnion("kind", [
+const bulkActionSchema = z.discriminatedUnion("kind", [
   z.object({ kind: z.literal("addTags"), tags: promptTagsSchema.pipe(z.array(z.string()).min(1)) }),
   z.object({ kind: z.literal("removeTags"), tags: promptTagsSchema.pipe(z.array(z.string()).min(1)) }),
   /** Moves each prompt into `folder` ("" is the top): `a/b/x` -> `c/x`. */

@@ -42,7 +42,7 @@ interface VersionRow {
 }
 
 /** The team's live prompts the caller may read, with every version and label, in name order. */
-export async function exportLibrary(db: DbOrTx, caller: Caller, teamId: string, now: Date): Promise<LibraryDocument> {
+async function exportLibrary(db: DbOrTx, caller: Caller, teamId: string, now: Date): Promise<LibraryDocument> {
   const { joins, visible } = promptVisibility(caller);
   const team = await db.team.findUniqueOrThrow({ where: { id: teamId }, select: { name: true } });
   const prompts = await db.$queryRaw<{ id: string; name: string; title: string; description: string; tags: string[]; visibility: LibraryPrompt["visibility"] }[]>`
@@ -104,7 +104,7 @@ function versionMarkdown(prompt: LibraryPrompt, version: LibraryVersion): string
 }
 
 /** The zip of `<prompt name>/v<N>.md`, one file per version. */
-export function libraryZip(document: LibraryDocument): Uint8Array {
+function libraryZip(document: LibraryDocument): Uint8Array {
   const files: Record<string, Uint8Array> = {};
   for (const prompt of document.prompts) {
     for (const version of prompt.versions) files[`${prompt.name}/v${version.version}.md`] = strToU8(versionMarkdown(prompt, version));
@@ -214,7 +214,7 @@ function bodyKey(version: Pick<LibraryVersion, "type" | "template" | "messages" 
   }));
 }
 
-export const importPlanItem = z.object({
+const importPlanItem = z.object({
   name: z.string(),
   /** create: a new prompt; update: new versions or labels of one here; unchanged: all here already; conflict: cannot import. */
   outcome: z.enum(["create", "update", "unchanged", "conflict"]),
