@@ -4,7 +4,7 @@
 // plans what it would do (the preview), and applies the plan in one transaction, all or nothing.
 import { strToU8, zipSync } from "fflate";
 import { z } from "zod";
-import { Prisma, type Db, type DbOrTx, type DbTransaction } from "@promptly/db";
+import { Prisma, isUniqueViolation, type Db, type DbOrTx, type DbTransaction } from "@promptly/db";
 import {
   LIBRARY_FORMAT, LIBRARY_FORMAT_VERSION, LIBRARY_MSG, PROTECTED_LABEL, LATEST_LABEL, canOnPrompt, importDocumentSchema, isPromptName,
   promptDescriptionSchema, promptLabelSchema, promptTagsSchema, promptTitleSchema, runtimeCreateVersionInput,
@@ -380,15 +380,21 @@ export async function previewImport(db: DbOrTx, who: LibraryActor, document: unk
 /** Plans again inside one transaction (the prompts here locked) and applies it all, or nothing when any prompt conflicts. */
 export async function applyImport(db: Db, who: LibraryActor, document: unknown, now: Date): Promise<ImportPlan> {
   const incoming = readDocument(document);
-  return db.$transaction(
-    async (tx) => {
-      const steps = await plan(tx, who, incoming, true);
-      if (steps.some((step) => step.item.outcome === "conflict")) fail("STATE_CONFLICT", LIBRARY_MSG.hasConflicts, "IMPORT_CONFLICTS");
-      for (const step of steps) await applyStep(tx, who, step, now);
-      return summarize(steps);
-    },
-    { timeout: 60_000 },
-  );
+  try {
+    return await db.$transaction(
+      async (tx) => {
+        const steps = await plan(tx, who, incoming, true);
+        if (steps.some((step) => step.item.outcome === "conflict")) fail("STATE_CONFLICT", LIBRARY_MSG.hasConflicts, "IMPORT_CONFLICTS");
+        for (const step of steps) await applyStep(tx, who, step, now);
+        return summarize(steps);
+      },
+      { timeout: 60_000 },
+    );
+  } catch (error) {
+    // A prompt of the same name created meanwhile (a concurrent import): nothing was applied.
+    if (isUniqueViolation(error)) return fail("ALREADY_EXISTS", LIBRARY_MSG.hasConflicts, "NAME_TAKEN");
+    throw error;
+  }
 }
 
 async function applyStep(tx: DbTransaction, who: LibraryActor, step: Step, now: Date) {

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { unzipSync, strFromU8 } from "fflate";
 import { LIBRARY_MSG, PROMPT_MSG, type LibraryDocument } from "@promptly/shared";
 import { createHarness, type Harness } from "../../testing.ts";
-import { createLibraryWorld, failure, libraryState, outcome, watchLibraryWrites } from "../prompts/test-support.ts";
+import { createLibraryWorld, failure, insertPrompts, libraryState, outcome, watchLibraryWrites } from "../prompts/test-support.ts";
 
 let h: Harness;
 let world: Awaited<ReturnType<typeof createLibraryWorld>>;
@@ -242,5 +242,21 @@ describe("bulk work", () => {
     const { ids } = await threePrompts("Bulk hidden");
     const result = await world.callers.outsider.prompts.bulk({ promptIds: ids.slice(0, 1), action: { kind: "archive" } });
     expect(result).toEqual({ applied: false, changed: 0, unchanged: 0, refused: [{ id: ids[0], name: null, reason: LIBRARY_MSG.bulkNotFound }] });
+  });
+
+  it("archives 500 prompts in one transaction; one refused among them leaves all 500 unchanged (acceptance 4)", async () => {
+    const team = await world.team("Bulk 500");
+    const rows = await insertPrompts(h, [
+      ...Array.from({ length: 499 }, () => ({ teamId: team.id, visibility: "team" as const, authorId: world.accounts.editor.id })),
+      { teamId: team.id, visibility: "team" as const, authorId: world.accounts.admin.id },
+    ]);
+    const ids = rows.map((row) => row.id);
+    const before = await libraryState(h);
+    const refused = await world.callers.editor.prompts.bulk({ promptIds: ids, action: { kind: "archive" } });
+    expect(refused).toMatchObject({ applied: false, refused: [{ id: ids[499], reason: LIBRARY_MSG.bulkNotAllowed }] });
+    expect(await libraryState(h)).toEqual(before);
+    expect(await world.callers.admin.prompts.bulk({ promptIds: ids, action: { kind: "archive" } })).toEqual({ applied: true, changed: 500, unchanged: 0, refused: [] });
+    expect(await h.database.db.prompt.count({ where: { id: { in: ids }, archivedAt: { not: null } } })).toBe(500);
+    expect(await outcome(world.callers.admin.prompts.bulk({ promptIds: [...ids, ids[0]!.replace(/.$/, "0")], action: { kind: "restore" } }))).toBe("BAD_REQUEST");
   });
 });
