@@ -20,6 +20,7 @@ export const LIBRARY_MSG = {
     "This is neither a Promptly library export (format 'promptly.library', version 1) nor Langfuse prompt JSON (one prompt or an array of them)",
   fileTooLarge: "The file is larger than 4 MB: split the library and import it in parts",
   hasConflicts: "The import has conflicts: nothing was imported. Fix them and preview again.",
+  previewConflicts: "An import with conflicts is not applied: fix them in the file and choose it again.",
   nothingToImport: "Nothing to import: every prompt and version is already here",
   productionNeedsReview: "production not applied: needs review",
   productionNotAllowed: "production not applied: only a team admin can move it",

@@ -45,7 +45,7 @@ function PlanTable({ plan }: { plan: ImportPlan }) {
       <p role="status" className="text-sm">
         {`${create} new, ${update} with new versions, ${unchanged} unchanged, ${conflict} conflicts; ${versions} versions to save.`}
       </p>
-      {conflict > 0 && <p className="text-sm text-destructive">{LIBRARY_MSG.hasConflicts}</p>}
+      {conflict > 0 && <p className="text-sm text-destructive">{LIBRARY_MSG.previewConflicts}</p>}
       {conflict === 0 && create === 0 && update === 0 && <p className="text-sm text-muted-foreground">{LIBRARY_MSG.nothingToImport}</p>}
       <div className="max-h-72 overflow-auto rounded-md border">
         <Table>
