@@ -1,5 +1,6 @@
-// Admin commands: npm run cli -- grant-super-user <email>
+// Admin commands: npm run cli -- grant-super-user <email>; prompts export|import for git-based workflows.
 import { createDb } from "@promptly/db";
+import { DomainError, exportLibraryForCli, importLibraryForCli } from "@promptly/api";
 import { APP_ROLES, normalizeEmail } from "@promptly/shared";
 import { ConfigError, loadEnv } from "./env.ts";
 import { embeddedPostgresUrl, startEmbeddedPostgres } from "./embedded.ts";
@@ -12,12 +13,44 @@ const USAGE = [
   "usage: npm run cli -- grant-super-user <email>",
   "       npm run cli -- revoke-super-user <email>",
   `       npm run cli -- set-role <email> ${STORED_ROLES.join("|")}`,
+  "       npm run cli -- prompts export --team <team id> > library.json",
+  "       npm run cli -- prompts import --team <team id> [--dry-run] < library.json",
 ].join("\n");
+
+/** `prompts export|import --team <id> [--dry-run]`, or null when the arguments are not that. */
+function libraryCommand(args: string[]) {
+  const [group, verb, ...rest] = args;
+  if (group !== "prompts" || (verb !== "export" && verb !== "import")) return null;
+  const teamAt = rest.indexOf("--team");
+  const teamId = teamAt === -1 ? undefined : rest[teamAt + 1];
+  const dryRun = rest.includes("--dry-run");
+  const known = rest.every((arg, index) => arg === "--team" || arg === "--dry-run" || index === teamAt + 1);
+  if (!teamId || !known || (dryRun && verb === "export")) return null;
+  return { verb, teamId, dryRun };
+}
+
+/** JSON, also when it was saved from `npm run cli` without `-s`: npm's "> promptly cli" lines come first. */
+function parseJsonOutput(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    const start = text.search(/^[[{]/m);
+    if (start <= 0) throw error;
+    return JSON.parse(text.slice(start));
+  }
+}
+
+async function readStdin(): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString("utf8");
+}
 
 async function main() {
   const [command, email, role] = process.argv.slice(2);
+  const library = libraryCommand(process.argv.slice(2));
   const known = command === "grant-super-user" || command === "revoke-super-user" || command === "set-role";
-  if (!known || !email || (command === "set-role" && !STORED_ROLES.includes(role as never))) {
+  if (!library && (!known || !email || (command === "set-role" && !STORED_ROLES.includes(role as never)))) {
     console.error(USAGE);
     process.exit(2);
   }
@@ -41,7 +74,11 @@ async function main() {
   try {
     await migrate(url);
     db = createDb({ url, max: 1 });
-    const user = await db.user.findUnique({ where: { email: normalizeEmail(email) }, select: { id: true } });
+    if (library) {
+      await runLibraryCommand(db, library);
+      return;
+    }
+    const user = await db.user.findUnique({ where: { email: normalizeEmail(email!) }, select: { id: true } });
     if (!user) {
       console.error(`No account with the email ${email}.`);
       process.exitCode = 1;
@@ -62,7 +99,43 @@ async function main() {
   }
 }
 
-main().catch((error) => {
-  console.error(error instanceof ConfigError ? error.message : error);
-  process.exit(1);
-});
+/** Export writes the document to stdout; import reads it from stdin and reports on stderr (stdout stays data). */
+async function runLibraryCommand(db: ReturnType<typeof createDb>, library: NonNullable<ReturnType<typeof libraryCommand>>) {
+  try {
+    if (library.verb === "export") {
+      process.stdout.write(`${JSON.stringify(await exportLibraryForCli(db, library.teamId, new Date()), null, 2)}\n`);
+      return;
+    }
+    let document: unknown;
+    try {
+      document = parseJsonOutput(await readStdin());
+    } catch {
+      console.error("The input is not JSON: pipe a library export or Langfuse prompt JSON into this command.");
+      process.exitCode = 1;
+      return;
+    }
+    const plan = await importLibraryForCli(db, library.teamId, document, library.dryRun, new Date());
+    for (const item of plan.items) {
+      const details = [...item.problems, ...item.notes].join("; ");
+      console.error(`${item.outcome.padEnd(9)} ${item.name}${item.newVersions ? ` (+${item.newVersions} versions)` : ""}${details ? `: ${details}` : ""}`);
+    }
+    const { create, update, unchanged, conflict, versions } = plan.summary;
+    console.error(`${library.dryRun ? "Would import" : "Imported"}: ${create} created, ${update} updated, ${unchanged} unchanged, ${conflict} conflicts, ${versions} versions.`);
+    if (conflict) process.exitCode = 1;
+  } catch (error) {
+    if (!(error instanceof DomainError)) throw error;
+    console.error(error.message);
+    process.exitCode = 1;
+  }
+}
+
+// Some imported module leaves process.exitCode reset by the end; a failure exits explicitly (nothing big is pending on stdout then).
+main().then(
+  () => {
+    if (process.exitCode) process.exit(process.exitCode);
+  },
+  (error) => {
+    console.error(error instanceof ConfigError ? error.message : error);
+    process.exit(1);
+  },
+);

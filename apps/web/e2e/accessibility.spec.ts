@@ -226,6 +226,27 @@ function routes(data: World): { route: string; openers: Opener[] }[] {
         { name: "Team filter", who: MANAGERS, open: select("Team") },
         { name: "Visibility filter", who: MANAGERS, open: select("Visibility") },
         { name: "Sort", who: MANAGERS, open: select("Sort by") },
+        { name: "Import / Export menu", who: MANAGERS, open: menu("Import / Export") },
+        { name: "Import dialog", who: MANAGERS, open: menuDialog("Import / Export", "Import...", "dialog", /^Import into/) },
+        {
+          name: "selection bar's actions",
+          who: MANAGERS,
+          async open(page) {
+            await main(page).getByRole("checkbox", { name: /^Select / }).first().check();
+            await page.getByRole("region", { name: "Selection" }).getByRole("button", { name: "Actions" }).click();
+            return page.getByRole("menu");
+          },
+        },
+        {
+          name: "selection bar's Move to folder",
+          who: MANAGERS,
+          async open(page) {
+            await main(page).getByRole("checkbox", { name: /^Select / }).first().check();
+            await page.getByRole("region", { name: "Selection" }).getByRole("button", { name: "Actions" }).click();
+            await page.getByRole("menuitem", { name: "Move to folder..." }).click();
+            return page.getByRole("dialog", { name: /^Move to folder/ });
+          },
+        },
       ],
     },
     // The same list page as /prompts: its selects are checked there.

@@ -19,6 +19,7 @@ export { startRuntimeSync } from "./services/runtime-cache.ts";
 export { avatarFileContentType } from "./services/avatars.ts";
 export { DomainError } from "./errors.ts";
 export { authenticateBearer } from "./services/api-keys.ts";
+export { exportLibraryForCli, importLibraryForCli } from "./services/library.ts";
 export {
   compileRuntimePrompt, createRuntimePrompt, createRuntimeVersion, listRuntimePrompts, runtimeSelector, serveRuntimePrompt, setRuntimeLabel,
 } from "./services/runtime-prompts.ts";

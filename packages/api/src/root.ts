@@ -20,6 +20,7 @@ import { commentsRouter } from "./routers/comments/router.ts";
 import { changeRequestsRouter } from "./routers/change-requests/router.ts";
 import { notificationsRouter } from "./routers/notifications/router.ts";
 import { analyticsRouter } from "./routers/analytics/router.ts";
+import { libraryRouter } from "./routers/library/router.ts";
 
 export const appRouter = router({
   health: healthRouter,
@@ -43,6 +44,7 @@ export const appRouter = router({
   changeRequests: changeRequestsRouter,
   notifications: notificationsRouter,
   analytics: analyticsRouter,
+  library: libraryRouter,
 });
 
 export type AppRouter = typeof appRouter;

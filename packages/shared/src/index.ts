@@ -17,3 +17,4 @@ export * from "./comments.ts";
 export * from "./reviews.ts";
 export * from "./notifications.ts";
 export * from "./analytics.ts";
+export * from "./library.ts";

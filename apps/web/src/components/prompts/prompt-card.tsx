@@ -12,12 +12,28 @@ import { BookmarkButton } from "./bookmark-button.tsx";
 
 export type PromptCardData = RouterOutputs["prompts"]["list"]["items"][number];
 
-function PromptCard({ prompt }: { prompt: PromptCardData }) {
+/** Where cards can be chosen for bulk work: whether one is, and how to change it. */
+export interface CardSelection {
+  isSelected(id: string): boolean;
+  toggle(prompt: PromptCardData): void;
+}
+
+function PromptCard({ prompt, selection }: { prompt: PromptCardData; selection?: CardSelection }) {
+  const selected = selection?.isSelected(prompt.id) ?? false;
   return (
-    <Card data-testid="prompt-card" className="h-full">
+    <Card data-testid="prompt-card" className={selected ? "h-full ring-2 ring-primary" : "h-full"}>
       <CardHeader>
         <div className="flex items-start justify-between gap-2">
-          <div className="min-w-0">
+          {selection && (
+            <input
+              type="checkbox"
+              className="mt-1 size-4 shrink-0 accent-primary"
+              aria-label={`Select ${prompt.title}`}
+              checked={selected}
+              onChange={() => selection.toggle(prompt)}
+            />
+          )}
+          <div className="min-w-0 flex-1">
             <CardTitle className="text-base">
               <Link to="/prompts/$promptId" params={{ promptId: prompt.id }} className="hover:underline focus-visible:underline">
                 {prompt.title}
@@ -78,11 +94,11 @@ function PromptCard({ prompt }: { prompt: PromptCardData }) {
 }
 
 /** A grid of cards. */
-export function PromptGrid({ prompts }: { prompts: PromptCardData[] }) {
+export function PromptGrid({ prompts, selection }: { prompts: PromptCardData[]; selection?: CardSelection }) {
   return (
     <div className="grid grid-cols-1 gap-4 md:grid-cols-2 xl:grid-cols-3">
       {prompts.map((prompt) => (
-        <PromptCard key={prompt.id} prompt={prompt} />
+        <PromptCard key={prompt.id} prompt={prompt} selection={selection} />
       ))}
     </div>
   );

@@ -18,7 +18,9 @@ import { Switch } from "@/components/ui/switch";
 import { useDebouncedValue } from "@/hooks/use-debounced-value";
 import { trpc } from "@/lib/trpc";
 import { useWorkspace } from "@/lib/workspace";
-import { PromptGrid } from "./prompt-card.tsx";
+import { BulkBar } from "./bulk-bar.tsx";
+import { LibraryMenu } from "./library-menu.tsx";
+import { PromptGrid, type CardSelection } from "./prompt-card.tsx";
 
 interface ListSearch {
   q?: string;
@@ -174,6 +176,7 @@ function Filters({ search, update, bookmarks }: { search: ListSearch; update: (c
 
 function Results({ search, bookmarks }: { search: ListSearch; bookmarks: boolean }) {
   const { activeOrganization } = useWorkspace();
+  const [chosen, setChosen] = useState<Map<string, string>>(new Map());
   const filtered = Boolean(search.q || search.teamId || search.tags?.length || search.folder || search.visibility || search.mine || search.archived);
   const query = trpc.prompts.list.useInfiniteQuery(
     { organizationId: activeOrganization!.id, ...search, bookmarked: bookmarks || undefined, limit: 24 },
@@ -186,10 +189,31 @@ function Results({ search, bookmarks }: { search: ListSearch; bookmarks: boolean
     const text = filtered ? PROMPT_MSG.noMatches : bookmarks ? PROMPT_MSG.noBookmarks : PROMPT_MSG.noPrompts;
     return <p className="rounded-lg border border-dashed border-border p-8 text-center text-sm text-muted-foreground">{text}</p>;
   }
+  // Bulk work on All Prompts: the chosen prompts (id -> name), kept across pages until cleared.
+  const selection: CardSelection | undefined = bookmarks
+    ? undefined
+    : {
+        isSelected: (id) => chosen.has(id),
+        toggle: (prompt) =>
+          setChosen((previous) => {
+            const next = new Map(previous);
+            if (next.has(prompt.id)) next.delete(prompt.id);
+            else next.set(prompt.id, prompt.name);
+            return next;
+          }),
+      };
   return (
     <div className="grid gap-4">
       <p className="sr-only" aria-live="polite">{`${prompts.length}${query.hasNextPage ? "+" : ""} prompts shown`}</p>
-      <PromptGrid prompts={prompts} />
+      {selection && chosen.size > 0 && (
+        <BulkBar
+          selected={[...chosen].map(([id, name]) => ({ id, name }))}
+          pageCount={prompts.length}
+          onSelectAll={() => setChosen(new Map(prompts.map((prompt) => [prompt.id, prompt.name])))}
+          onClear={() => setChosen(new Map())}
+        />
+      )}
+      <PromptGrid prompts={prompts} selection={selection} />
       {query.hasNextPage && (
         <Button variant="outline" className="justify-self-center" disabled={query.isFetchingNextPage} onClick={() => void query.fetchNextPage()}>
           {query.isFetchingNextPage ? "Loading..." : "Load more"}
@@ -217,10 +241,13 @@ function ActiveFilters({ search, update }: { search: ListSearch; update: (change
   );
 }
 
-function Page({ title, children }: { title: string; children: ReactNode }) {
+function Page({ title, actions, children }: { title: string; actions?: ReactNode; children: ReactNode }) {
   return (
     <div className="space-y-6">
-      <h1 className="text-2xl font-bold tracking-tight">{title}</h1>
+      <div className="flex flex-wrap items-center justify-between gap-2">
+        <h1 className="text-2xl font-bold tracking-tight">{title}</h1>
+        {actions}
+      </div>
       {children}
     </div>
   );
@@ -229,7 +256,7 @@ function Page({ title, children }: { title: string; children: ReactNode }) {
 export function PromptListPage({ mode }: { mode: "all" | "bookmarks" }) {
   const title = mode === "bookmarks" ? "My Bookmarks" : "All Prompts";
   return (
-    <Page title={title}>
+    <Page title={title} actions={mode === "all" ? <LibraryMenu /> : undefined}>
       <WorkspaceGate>{() => <PromptList bookmarks={mode === "bookmarks"} />}</WorkspaceGate>
     </Page>
   );

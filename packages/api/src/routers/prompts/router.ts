@@ -2,15 +2,16 @@
 // canOnPrompt's; handlers call the prompts service. KEYS_TOO: a team's API key may call it too.
 import { z } from "zod";
 import {
-  createPromptInput, getPromptInput, listPromptsInput, nameAvailableInput, promptFacetsInput, renamePromptInput, updatePromptInput,
+  bulkPromptsInput, createPromptInput, getPromptInput, listPromptsInput, nameAvailableInput, promptFacetsInput, renamePromptInput, updatePromptInput,
 } from "@promptly/shared";
 import { router } from "../../trpc.ts";
-import { KEYS_TOO, byOrganizationId, byPrompt, byTeamId, organizationResourceProcedure, promptProcedure, teamResourceProcedure } from "../../procedures.ts";
+import { KEYS_TOO, protectedProcedure, byOrganizationId, byPrompt, byTeamId, organizationResourceProcedure, promptProcedure, teamResourceProcedure } from "../../procedures.ts";
 import {
   createPrompt, deletePrompt, getPrompt, isNameAvailable, listPrompts, promptDetail, promptFacets, promptPage,
   renamePrompt, setArchived, updatePrompt,
 } from "../../services/prompts.ts";
 import { readableTeamIn } from "../../services/prompt-places.ts";
+import { bulkPrompts, bulkResult } from "../../services/bulk.ts";
 
 const archivedState = z.object({ archivedAt: z.date().nullable() });
 
@@ -69,4 +70,13 @@ export const promptsRouter = router({
 
   /** For good; archived prompts only. */
   delete: promptProcedure("delete", byPrompt).mutation(({ ctx }) => deletePrompt(ctx.db, ctx.prompt)),
+
+  /**
+   * One action on many prompts (issue 17), in one transaction: each prompt is checked with canOnPrompt
+   * for the action's ability, and any refusal refuses all (applied: false, naming each refused prompt).
+   */
+  bulk: protectedProcedure
+    .input(bulkPromptsInput)
+    .output(bulkResult)
+    .mutation(({ ctx, input }) => bulkPrompts(ctx.db, ctx.caller, input.promptIds, input.action, ctx.now())),
 });

@@ -1,0 +1,262 @@
+// Import and export of a library, and bulk work (issue 17, acceptance 3): a round trip between two
+// teams keeps prompts, versions, contracts and labels; Langfuse JSON imports with its versions; the
+// preview names conflicts and a conflicting import changes nothing; bulk actions are all or nothing.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { unzipSync, strFromU8 } from "fflate";
+import { LIBRARY_MSG, PROMPT_MSG, type LibraryDocument } from "@promptly/shared";
+import { createHarness, type Harness } from "../../testing.ts";
+import { createLibraryWorld, failure, insertPrompts, libraryState, outcome, watchLibraryWrites } from "../prompts/test-support.ts";
+
+let h: Harness;
+let world: Awaited<ReturnType<typeof createLibraryWorld>>;
+
+beforeAll(async () => {
+  h = await createHarness();
+  world = await createLibraryWorld(h);
+  await watchLibraryWrites(h);
+});
+afterAll(() => h.close());
+
+/** A library in a new team: a text prompt in a folder with two versions and a contract, a chat prompt, labels incl. production. */
+async function seedLibrary(teamName: string) {
+  const team = await world.team(teamName);
+  const admin = world.callers.admin;
+  const greeting = await admin.prompts.create({
+    teamId: team.id, name: "support/greeting", title: "Greeting", description: "Says hello", tags: ["support", "hello"], visibility: "team",
+    type: "text", template: "Hello {{ name }}, you are {{ age }}.", variables: [{ name: "age", type: "number", required: false, default: 30 }],
+    model: "gpt-4o", config: { temperature: 0.2 }, commitMessage: "first",
+  });
+  await admin.promptVersions.create({ promptId: greeting.id, template: "Hi {{ name }}!", commitMessage: "shorter" });
+  await admin.promptLabels.set({ promptId: greeting.id, label: "production", version: 1 });
+  await admin.promptLabels.set({ promptId: greeting.id, label: "staging", version: 2 });
+  const triage = await admin.prompts.create({
+    teamId: team.id, name: "agents/triage", title: "Triage", visibility: "organization", type: "chat",
+    messages: [{ role: "system", content: "You sort {{ topic }} tickets." }, { role: "user", content: "{{ ticket }}" }],
+  });
+  await admin.promptLabels.set({ promptId: triage.id, label: "production", version: 1 });
+  return team;
+}
+
+/** The export without what differs between teams and times. */
+const comparable = (document: LibraryDocument) =>
+  document.prompts.map(({ versions, ...prompt }) => ({ ...prompt, versions: versions.map(({ createdAt: _createdAt, ...version }) => version) }));
+
+const exportJson = async (teamId: string, by = world.callers.admin) =>
+  JSON.parse((await by.library.export({ teamId, format: "json" })).data) as LibraryDocument;
+
+describe("a round trip between teams (acceptance 3)", () => {
+  it("export then import into another team gives identical prompts, versions, contracts and labels; a second import adds nothing", async () => {
+    const source = await seedLibrary("Source");
+    const target = await world.team("Target");
+    const document = await exportJson(source.id);
+    expect(document).toMatchObject({ format: "promptly.library", version: 1, team: { name: "Source" } });
+    expect(document.prompts.map((prompt) => prompt.name)).toEqual(["agents/triage", "support/greeting"]);
+
+    const preview = await world.callers.admin.library.previewImport({ teamId: target.id, document });
+    expect(preview.summary).toEqual({ create: 2, update: 0, unchanged: 0, conflict: 0, versions: 3 });
+    expect(await world.callers.admin.library.applyImport({ teamId: target.id, document })).toMatchObject({ summary: preview.summary });
+    expect(comparable(await exportJson(target.id))).toEqual(comparable(document));
+
+    const before = await libraryState(h);
+    const again = await world.callers.admin.library.applyImport({ teamId: target.id, document });
+    expect(again.summary).toMatchObject({ create: 0, update: 0, unchanged: 2, versions: 0 });
+    expect(await libraryState(h)).toEqual(before);
+  });
+
+  it("an edited export adds only the new version and moves the label to it", async () => {
+    const source = await seedLibrary("Edited");
+    const target = await world.team("Edited target");
+    const document = await exportJson(source.id);
+    await world.callers.admin.library.applyImport({ teamId: target.id, document });
+    const greeting = document.prompts.find((prompt) => prompt.name === "support/greeting")!;
+    greeting.versions.push({ ...greeting.versions[1]!, version: 3, template: "Hey {{ name }}", commitMessage: "third" });
+    greeting.labels.staging = 3;
+    const preview = await world.callers.admin.library.previewImport({ teamId: target.id, document });
+    expect(preview.items.find((item) => item.name === "support/greeting")).toMatchObject({ outcome: "update", newVersions: 1, skippedVersions: 2, labels: [{ name: "staging", version: 3 }] });
+    await world.callers.admin.library.applyImport({ teamId: target.id, document });
+    const after = (await exportJson(target.id)).prompts.find((prompt) => prompt.name === "support/greeting")!;
+    expect(after.versions.map((version) => version.version)).toEqual([1, 2, 3]);
+    expect(after.labels).toEqual({ production: 1, staging: 3 });
+  });
+
+  it("the zip holds one Markdown file per version with front matter", async () => {
+    const source = await seedLibrary("Zipped");
+    const file = await world.callers.viewer.library.export({ teamId: source.id, format: "zip" });
+    expect(file).toMatchObject({ encoding: "base64", mimeType: "application/zip" });
+    const files = unzipSync(new Uint8Array(Buffer.from(file.data, "base64")));
+    expect(Object.keys(files).sort()).toEqual(["agents/triage/v1.md", "support/greeting/v1.md", "support/greeting/v2.md"]);
+    const markdown = strFromU8(files["support/greeting/v1.md"]!);
+    expect(markdown).toMatch(/^---\nname: "support\/greeting"\n/);
+    expect(markdown).toContain(`labels: ["production"]`);
+    expect(markdown).toContain("Hello {{ name }}, you are {{ age }}.");
+    expect(strFromU8(files["agents/triage/v1.md"]!)).toContain("## system\n\nYou sort {{ topic }} tickets.");
+  });
+});
+
+describe("Langfuse prompts", () => {
+  const langfuse = [
+    { name: "movie-critic", version: 1, type: "text", prompt: "As a {{criticLevel}} critic, rate {{movie}}.", config: { model: "gpt-4o", temperature: 0.7 }, labels: ["staging"], tags: ["movies"], commitMessage: "first" },
+    { name: "movie-critic", version: 2, type: "text", prompt: "As a {{criticLevel}} movie critic, review {{movie}}.", config: {}, labels: ["production", "latest"], tags: ["movies"] },
+    { name: "chat-helper", version: 1, type: "chat", prompt: [{ role: "system", content: "Help with {{task}}" }], config: null, labels: [], tags: [] },
+  ];
+
+  it("an array of versions creates each prompt with its versions and labels", async () => {
+    const team = await world.team("Langfuse");
+    const plan = await world.callers.admin.library.applyImport({ teamId: team.id, document: langfuse });
+    expect(plan.summary).toMatchObject({ create: 2, versions: 3 });
+    const exported = await exportJson(team.id);
+    const critic = exported.prompts.find((prompt) => prompt.name === "movie-critic")!;
+    expect(critic).toMatchObject({ title: "Movie critic", tags: ["movies"], labels: { production: 2, staging: 1 } });
+    expect(critic.versions.map((version) => [version.version, version.template, version.model])).toEqual([
+      [1, "As a {{criticLevel}} critic, rate {{movie}}.", "gpt-4o"],
+      [2, "As a {{criticLevel}} movie critic, review {{movie}}.", ""],
+    ]);
+    expect(exported.prompts.find((prompt) => prompt.name === "chat-helper")!.versions[0]).toMatchObject({ type: "chat", messages: [{ role: "system", content: "Help with {{task}}" }] });
+  });
+
+  it("one object imports too", async () => {
+    const team = await world.team("Langfuse one");
+    const plan = await world.callers.editor.library.previewImport({ teamId: team.id, document: langfuse[0] });
+    expect(plan.items).toEqual([expect.objectContaining({ name: "movie-critic", outcome: "create", newVersions: 1, labels: [{ name: "staging", version: 1 }] })]);
+  });
+
+  it("what is neither format is refused, naming both", async () => {
+    const team = await world.team("Neither");
+    expect(await failure(world.callers.admin.library.previewImport({ teamId: team.id, document: { hello: "world" } }))).toEqual({ code: "BAD_REQUEST", message: LIBRARY_MSG.notADocument });
+  });
+});
+
+describe("conflicts and protected labels", () => {
+  it("the preview names conflicts, and applying such an import changes nothing", async () => {
+    const source = await seedLibrary("Conflicting source");
+    const target = await world.team("Conflicting target");
+    await world.callers.admin.prompts.create({ teamId: target.id, name: "support/greeting", title: "Chat one", visibility: "team", type: "chat", messages: [{ role: "user", content: "hi" }] });
+    const document = await exportJson(source.id);
+    document.prompts.push({ ...document.prompts[0]!, name: "Bad Name!" });
+    const preview = await world.callers.admin.library.previewImport({ teamId: target.id, document });
+    expect(preview.items.filter((item) => item.outcome === "conflict")).toEqual([
+      expect.objectContaining({ name: "support/greeting", problems: [LIBRARY_MSG.typeDiffers("chat", "text")] }),
+      expect.objectContaining({ name: "Bad Name!", problems: [LIBRARY_MSG.invalidName] }),
+    ]);
+    expect(preview.items.find((item) => item.name === "agents/triage")!.outcome).toBe("create");
+    const before = await libraryState(h);
+    expect(await failure(world.callers.admin.library.applyImport({ teamId: target.id, document }))).toEqual({ code: "CONFLICT", message: LIBRARY_MSG.hasConflicts });
+    expect(await libraryState(h)).toEqual(before);
+  });
+
+  it("an editor's import leaves production unset; with reviews required nobody sets it directly", async () => {
+    const source = await seedLibrary("Protected source");
+    const document = await exportJson(source.id);
+    const byEditor = await world.team("Editor target");
+    const plan = await world.callers.editor.library.applyImport({ teamId: byEditor.id, document });
+    expect(plan.items.every((item) => item.notes.includes(LIBRARY_MSG.productionNotAllowed))).toBe(true);
+    expect((await exportJson(byEditor.id)).prompts.map((prompt) => prompt.labels)).toEqual([{}, { staging: 2 }]);
+
+    const reviewed = await world.team("Reviewed target");
+    await h.database.db.team.update({ where: { id: reviewed.id }, data: { requiredApprovals: 1 } });
+    const reviewedPlan = await world.callers.admin.library.applyImport({ teamId: reviewed.id, document });
+    expect(reviewedPlan.items.every((item) => item.notes.includes(LIBRARY_MSG.productionNeedsReview))).toBe(true);
+    expect((await exportJson(reviewed.id)).prompts.map((prompt) => prompt.labels.production)).toEqual([undefined, undefined]);
+  });
+
+  it("export needs prompt.read in the team, import prompt.write; other tenants get NOT_FOUND", async () => {
+    const team = await seedLibrary("Permissions");
+    const document = await exportJson(team.id);
+    const c = world.callers;
+    expect(await outcome(c.viewer.library.export({ teamId: team.id, format: "json" }))).toBe("OK");
+    expect(await outcome(c.orgMember.library.export({ teamId: team.id, format: "json" }))).toBe("NOT_FOUND");
+    expect(await outcome(c.outsider.library.export({ teamId: team.id, format: "json" }))).toBe("NOT_FOUND");
+    expect(await outcome(c.anonymous.library.export({ teamId: team.id, format: "json" }))).toBe("UNAUTHORIZED");
+    expect(await outcome(c.viewer.library.previewImport({ teamId: team.id, document }))).toBe("FORBIDDEN");
+    expect(await outcome(c.viewer.library.applyImport({ teamId: team.id, document }))).toBe("FORBIDDEN");
+    expect(await outcome(c.outsider.library.applyImport({ teamId: team.id, document }))).toBe("NOT_FOUND");
+  });
+
+  it("a private prompt is exported only to its author", async () => {
+    const team = await world.team("Private");
+    await world.callers.editor.prompts.create({ teamId: team.id, name: "mine", title: "Mine", visibility: "private", type: "text", template: "x" });
+    expect((await exportJson(team.id, world.callers.editor)).prompts.map((prompt) => prompt.name)).toEqual(["mine"]);
+    expect((await exportJson(team.id, world.callers.admin)).prompts).toEqual([]);
+  });
+});
+
+describe("bulk work", () => {
+  async function threePrompts(teamName: string) {
+    const team = await world.team(teamName);
+    const ids = [];
+    for (const name of ["a/b/one", "a/b/two", "c/three"]) {
+      ids.push((await world.callers.editor.prompts.create({ teamId: team.id, name, title: name, visibility: "team", type: "text", template: "t {{ x }}" })).id);
+    }
+    return { team, ids };
+  }
+  const prompt = (id: string) => h.database.db.prompt.findUniqueOrThrow({ where: { id }, select: { name: true, tags: true, archivedAt: true } });
+
+  it("adds and removes tags on every prompt at once", async () => {
+    const { ids } = await threePrompts("Bulk tags");
+    expect(await world.callers.editor.prompts.bulk({ promptIds: ids, action: { kind: "addTags", tags: ["Alpha", "beta"] } })).toEqual({ applied: true, changed: 3, unchanged: 0, refused: [] });
+    expect((await prompt(ids[0]!)).tags).toEqual(["alpha", "beta"]);
+    expect(await world.callers.editor.prompts.bulk({ promptIds: ids.slice(0, 2), action: { kind: "removeTags", tags: ["alpha"] } })).toMatchObject({ applied: true, changed: 2 });
+    expect((await prompt(ids[1]!)).tags).toEqual(["beta"]);
+  });
+
+  it("moves prompts to a folder, and refuses the whole move on a name conflict", async () => {
+    const { team, ids } = await threePrompts("Bulk move");
+    expect(await world.callers.admin.prompts.bulk({ promptIds: ids.slice(0, 2), action: { kind: "moveToFolder", folder: "c" } })).toMatchObject({ applied: true, changed: 2 });
+    expect((await prompt(ids[0]!)).name).toBe("c/one");
+    await world.callers.editor.prompts.create({ teamId: team.id, name: "d/one", title: "d one", visibility: "team", type: "text", template: "x" });
+    const before = await libraryState(h);
+    const refused = await world.callers.admin.prompts.bulk({ promptIds: ids, action: { kind: "moveToFolder", folder: "d" } });
+    expect(refused).toEqual({ applied: false, changed: 0, unchanged: 0, refused: [{ id: ids[0], name: "c/one", reason: LIBRARY_MSG.bulkNameTaken("d/one") }] });
+    expect(await libraryState(h)).toEqual(before);
+    expect(await world.callers.editor.prompts.bulk({ promptIds: ids, action: { kind: "moveToFolder", folder: "" } })).toMatchObject({ applied: false });
+  });
+
+  it("sets and removes a label; production only for a team admin, and never directly with reviews", async () => {
+    const { team, ids } = await threePrompts("Bulk labels");
+    expect(await world.callers.editor.prompts.bulk({ promptIds: ids, action: { kind: "setLabel", label: "staging" } })).toMatchObject({ applied: true, changed: 3 });
+    expect(await h.database.db.promptLabel.count({ where: { promptId: { in: ids }, name: "staging" } })).toBe(3);
+    expect(await world.callers.editor.prompts.bulk({ promptIds: ids, action: { kind: "removeLabel", label: "staging" } })).toMatchObject({ applied: true, changed: 3 });
+    const refused = await world.callers.editor.prompts.bulk({ promptIds: ids, action: { kind: "setLabel", label: "production" } });
+    expect(refused.refused.map((item) => item.reason)).toEqual([PROMPT_MSG.protectedLabel, PROMPT_MSG.protectedLabel, PROMPT_MSG.protectedLabel]);
+    expect(await world.callers.admin.prompts.bulk({ promptIds: ids, action: { kind: "setLabel", label: "production" } })).toMatchObject({ applied: true, changed: 3 });
+    await h.database.db.team.update({ where: { id: team.id }, data: { requiredApprovals: 1 } });
+    expect(await world.callers.admin.prompts.bulk({ promptIds: ids, action: { kind: "removeLabel", label: "production" } })).toMatchObject({ applied: false });
+    expect(await h.database.db.promptLabel.count({ where: { promptId: { in: ids }, name: "production" } })).toBe(3);
+  });
+
+  it("archives and restores; one refused prompt leaves all unchanged", async () => {
+    const { team, ids } = await threePrompts("Bulk archive");
+    const others = await world.callers.admin.prompts.create({ teamId: team.id, name: "admins", title: "Admin's", visibility: "team", type: "text", template: "x" });
+    // The editor may archive what they wrote, not the admin's prompt.
+    const before = await libraryState(h);
+    const refused = await world.callers.editor.prompts.bulk({ promptIds: [...ids, others.id], action: { kind: "archive" } });
+    expect(refused).toMatchObject({ applied: false, refused: [{ id: others.id, name: "admins", reason: LIBRARY_MSG.bulkNotAllowed }] });
+    expect(await libraryState(h)).toEqual(before);
+    expect(await world.callers.admin.prompts.bulk({ promptIds: [...ids, others.id], action: { kind: "archive" } })).toMatchObject({ applied: true, changed: 4 });
+    expect((await prompt(ids[2]!)).archivedAt).not.toBeNull();
+    expect(await world.callers.editor.prompts.bulk({ promptIds: ids, action: { kind: "addTags", tags: ["x"] } })).toMatchObject({ applied: false, refused: [{ reason: PROMPT_MSG.archived }, { reason: PROMPT_MSG.archived }, { reason: PROMPT_MSG.archived }] });
+    expect(await world.callers.admin.prompts.bulk({ promptIds: ids, action: { kind: "restore" } })).toMatchObject({ applied: true, changed: 3 });
+  });
+
+  it("a prompt the caller cannot read is refused as not found, without its name", async () => {
+    const { ids } = await threePrompts("Bulk hidden");
+    const result = await world.callers.outsider.prompts.bulk({ promptIds: ids.slice(0, 1), action: { kind: "archive" } });
+    expect(result).toEqual({ applied: false, changed: 0, unchanged: 0, refused: [{ id: ids[0], name: null, reason: LIBRARY_MSG.bulkNotFound }] });
+  });
+
+  it("archives 500 prompts in one transaction; one refused among them leaves all 500 unchanged (acceptance 4)", async () => {
+    const team = await world.team("Bulk 500");
+    const rows = await insertPrompts(h, [
+      ...Array.from({ length: 499 }, () => ({ teamId: team.id, visibility: "team" as const, authorId: world.accounts.editor.id })),
+      { teamId: team.id, visibility: "team" as const, authorId: world.accounts.admin.id },
+    ]);
+    const ids = rows.map((row) => row.id);
+    const before = await libraryState(h);
+    const refused = await world.callers.editor.prompts.bulk({ promptIds: ids, action: { kind: "archive" } });
+    expect(refused).toMatchObject({ applied: false, refused: [{ id: ids[499], reason: LIBRARY_MSG.bulkNotAllowed }] });
+    expect(await libraryState(h)).toEqual(before);
+    expect(await world.callers.admin.prompts.bulk({ promptIds: ids, action: { kind: "archive" } })).toEqual({ applied: true, changed: 500, unchanged: 0, refused: [] });
+    expect(await h.database.db.prompt.count({ where: { id: { in: ids }, archivedAt: { not: null } } })).toBe(500);
+    expect(await outcome(world.callers.admin.prompts.bulk({ promptIds: [...ids, ids[0]!.replace(/.$/, "0")], action: { kind: "restore" } }))).toBe("BAD_REQUEST");
+  });
+});

@@ -1,0 +1,37 @@
+// library.*: export and import of a team's library (issue 17). Export needs prompt.read in the team,
+// import prompt.write; what each prompt allows (a protected label, a prompt here one cannot change)
+// is canOnPrompt's, asked by the library service.
+import { exportLibraryInput, importLibraryInput } from "@promptly/shared";
+import { router } from "../../trpc.ts";
+import { byTeamId, teamResourceProcedure } from "../../procedures.ts";
+import { applyImport, exportFile, exportLibraryFile, importPlan, previewImport, type LibraryActor } from "../../services/library.ts";
+import type { Caller } from "../../services/access.ts";
+import type { TeamAccessInfo } from "../../services/access.ts";
+
+const actorOf = (caller: Caller, team: TeamAccessInfo): LibraryActor => ({
+  caller,
+  access: { ...team, userId: caller.userId },
+  team: { teamId: team.teamId, organizationId: team.organizationId },
+  authorId: caller.userId,
+  actor: { kind: "user", userId: caller.userId },
+});
+
+export const libraryRouter = router({
+  /** The team's live prompts the caller may read: JSON text, or a zip of Markdown files in base64. */
+  export: teamResourceProcedure("prompt.read", byTeamId)
+    .input(exportLibraryInput)
+    .output(exportFile)
+    .query(({ ctx, input }) => exportLibraryFile(ctx.db, ctx.caller, input.teamId, input.format, ctx.now())),
+
+  /** What applying the document would do; changes nothing. */
+  previewImport: teamResourceProcedure("prompt.write", byTeamId)
+    .input(importLibraryInput)
+    .output(importPlan)
+    .mutation(({ ctx, input }) => previewImport(ctx.db, actorOf(ctx.caller, ctx.team), input.document)),
+
+  /** Plans again and applies it in one transaction; any conflict refuses it all. */
+  applyImport: teamResourceProcedure("prompt.write", byTeamId)
+    .input(importLibraryInput)
+    .output(importPlan)
+    .mutation(({ ctx, input }) => applyImport(ctx.db, actorOf(ctx.caller, ctx.team), input.document, ctx.now())),
+});
