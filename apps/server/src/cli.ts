@@ -1,5 +1,6 @@
 // Admin commands: npm run cli -- grant-super-user <email>
 import { createDb } from "@promptly/db";
+import { setSuperUser } from "@promptly/api";
 import { APP_ROLES, normalizeEmail } from "@promptly/shared";
 import { ConfigError, loadEnv } from "./env.ts";
 import { embeddedPostgresUrl, startEmbeddedPostgres } from "./embedded.ts";
@@ -54,7 +55,7 @@ async function main() {
       return;
     }
     const superUser = command === "grant-super-user";
-    await db.profile.upsert({ where: { userId: user.id }, create: { userId: user.id, superUser }, update: { superUser } });
+    await setSuperUser(db, user.id, superUser, new Date());
     console.log(`${email} is ${superUser ? "now" : "no longer"} a super user.`);
   } finally {
     await db?.$disconnect();
