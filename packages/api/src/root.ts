@@ -19,6 +19,7 @@ import { apiKeysRouter } from "./routers/api-keys/router.ts";
 import { commentsRouter } from "./routers/comments/router.ts";
 import { changeRequestsRouter } from "./routers/change-requests/router.ts";
 import { notificationsRouter } from "./routers/notifications/router.ts";
+import { auditLogRouter } from "./routers/audit-log/router.ts";
 
 export const appRouter = router({
   health: healthRouter,
@@ -41,6 +42,7 @@ export const appRouter = router({
   comments: commentsRouter,
   changeRequests: changeRequestsRouter,
   notifications: notificationsRouter,
+  auditLog: auditLogRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -16,3 +16,4 @@ export * from "./runtime-api.ts";
 export * from "./comments.ts";
 export * from "./reviews.ts";
 export * from "./notifications.ts";
+export * from "./audit.ts";

@@ -18,15 +18,16 @@ CREATE TABLE "audit_events" (
     "after" JSONB,
     "ip" TEXT,
     "created_at" TIMESTAMPTZ(3) NOT NULL,
+    "seq" BIGSERIAL NOT NULL,
 
     CONSTRAINT "audit_events_pkey" PRIMARY KEY ("id")
 );
 
 -- CreateIndex
-CREATE INDEX "audit_events_organization_id_created_at_id_idx" ON "audit_events"("organization_id", "created_at" DESC, "id" DESC);
+CREATE INDEX "audit_events_organization_id_created_at_seq_idx" ON "audit_events"("organization_id", "created_at" DESC, "seq" DESC);
 
 -- CreateIndex
-CREATE INDEX "audit_events_prompt_id_created_at_idx" ON "audit_events"("prompt_id", "created_at");
+CREATE INDEX "audit_events_prompt_id_created_at_seq_idx" ON "audit_events"("prompt_id", "created_at", "seq");
 
 
 -- The audit trail is append-only whatever code runs, the table's owner included: no UPDATE, no DELETE,
