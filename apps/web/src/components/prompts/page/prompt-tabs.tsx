@@ -1,6 +1,7 @@
-// The prompt's tabs, kept in the `tab` search param: Template, Try it, History, Compare, Comments.
+// The prompt's tabs, kept in the `tab` search param: Template, Try it, History, Compare, Comments, Activity.
 import { CommentsTab } from "@/components/comments/comments-tab";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "@/components/ui/tabs";
+import { ActivityTab } from "./activity-tab.tsx";
 import { CompareTab } from "./compare-tab.tsx";
 import { HistoryTab } from "./history-tab.tsx";
 import { usePromptSearch, type PromptTab } from "./route-api.ts";
@@ -14,6 +15,7 @@ const TABS: { value: PromptTab; label: string }[] = [
   { value: "history", label: "History" },
   { value: "compare", label: "Compare" },
   { value: "comments", label: "Comments" },
+  { value: "activity", label: "Activity" },
 ];
 
 export function PromptTabs({ prompt }: { prompt: PromptDetail }) {
@@ -42,6 +44,9 @@ export function PromptTabs({ prompt }: { prompt: PromptDetail }) {
       </TabsContent>
       <TabsContent value="comments" className="min-w-0">
         <CommentsTab prompt={prompt} />
+      </TabsContent>
+      <TabsContent value="activity" className="min-w-0">
+        <ActivityTab prompt={prompt} />
       </TabsContent>
     </Tabs>
   );
