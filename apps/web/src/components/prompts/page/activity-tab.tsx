@@ -133,7 +133,7 @@ function RollBack({ item, prompt }: { item: Activity; prompt: PromptDetail }) {
       variant="outline"
       size="sm"
       disabled={busy}
-      aria-label={`Roll back ${name}`}
+      aria-label={`Roll back to here: ${name}`}
       onClick={() => set.mutate({ promptId: prompt.id, label: before.label, version: target })}
     >
       Roll back to here
