@@ -231,6 +231,9 @@ function routes(data: World): { route: string; openers: Opener[] }[] {
     // The same list page as /prompts: its selects are checked there.
     { route: "/bookmarks", openers: [] },
     { route: "/analytics", openers: [] },
+    // The audit log (issue 17): its filters are native selects and date fields, nothing pops up.
+    { route: "/audit", openers: [] },
+    { route: `/prompts/${data.prompt.id}?tab=activity`, openers: [] },
     {
       route: "/teams",
       openers: [

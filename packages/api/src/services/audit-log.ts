@@ -6,7 +6,7 @@ import { AUDIT_PAGE_SIZE, type AuditLogListInput } from "@promptly/shared";
 
 const actor = z.object({ kind: z.enum(["user", "api_key", "cli"]), id: z.string().nullable(), name: z.string().nullable() });
 
-export const auditEventItem = z.object({
+const auditEventItem = z.object({
   id: z.string(),
   createdAt: z.date(),
   action: z.string(),

@@ -8,7 +8,7 @@ import {
   type ListPromptsInput, type OrganizationRole, type PromptAccess, type PromptFacts, type TeamRole,
 } from "@promptly/shared";
 import { fail } from "../errors.ts";
-import { auditAs, type AuditContext } from "./audit.ts";
+import { auditAs, type AuditAction, type AuditContext } from "./audit.ts";
 import { avatarUrl } from "./account.ts";
 import { notify } from "./notify.ts";
 import type { Caller } from "./access.ts";
@@ -525,7 +525,7 @@ function auditPrompt(
   tx: DbOrTx,
   context: AuditContext,
   prompt: Pick<LoadedPrompt, "id" | "teamId" | "organizationId">,
-  action: "prompt.version" | "prompt.update" | "prompt.rename" | "prompt.archive" | "prompt.restore" | "prompt.delete" | "prompt.label.set" | "prompt.label.remove",
+  action: Exclude<Extract<AuditAction, `prompt.${string}`>, "prompt.create">,
   entry: { name?: string; before?: unknown; after?: unknown },
 ) {
   return auditAs(tx, context, {
