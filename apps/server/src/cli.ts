@@ -1,6 +1,6 @@
 // Admin commands: npm run cli -- grant-super-user <email>; prompts export|import for git-based workflows.
 import { createDb } from "@promptly/db";
-import { DomainError, exportLibraryForCli, importLibraryForCli } from "@promptly/api";
+import { DomainError, exportLibraryForCli, importLibraryForCli, setSuperUser } from "@promptly/api";
 import { APP_ROLES, normalizeEmail } from "@promptly/shared";
 import { ConfigError, loadEnv } from "./env.ts";
 import { embeddedPostgresUrl, startEmbeddedPostgres } from "./embedded.ts";
@@ -91,7 +91,7 @@ async function main() {
       return;
     }
     const superUser = command === "grant-super-user";
-    await db.profile.upsert({ where: { userId: user.id }, create: { userId: user.id, superUser }, update: { superUser } });
+    await setSuperUser(db, user.id, superUser, new Date());
     console.log(`${email} is ${superUser ? "now" : "no longer"} a super user.`);
   } finally {
     await db?.$disconnect();

@@ -258,6 +258,9 @@ function routes(data: World): { route: string; openers: Opener[] }[] {
         { name: "Team filter", who: MANAGERS, open: select("Team") },
       ],
     },
+    // The audit log (issue 17): its filters are native selects and date fields, nothing pops up.
+    { route: "/audit", openers: [] },
+    { route: `/prompts/${data.prompt.id}?tab=activity`, openers: [] },
     {
       route: "/teams",
       openers: [

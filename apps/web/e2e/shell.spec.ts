@@ -6,7 +6,7 @@ import { createPromptWith } from "./support/prompts.ts";
 import { consoleErrors } from "./support/console.ts";
 import { signInAs, type ShellPersona } from "./support/shell.ts";
 
-const ALL_ITEMS = ["Dashboard", "All Prompts", "My Bookmarks", "Teams", "Organizations", "Analytics"] as const;
+const ALL_ITEMS = ["Dashboard", "All Prompts", "My Bookmarks", "Teams", "Organizations", "Analytics", "Audit Log"] as const;
 type Outcome = "opens" | "redirects" | "redirects with teams toast";
 
 interface Row {
@@ -44,7 +44,8 @@ const TABLE: Row[] = [
   },
   {
     persona: "org-admin",
-    sidebar: ["Dashboard", "Teams", "Analytics"],
+    // The audit log (issue 17) is the organization admins' and super users'.
+    sidebar: ["Dashboard", "Teams", "Analytics", "Audit Log"],
     // Both organization screens are super-user screens (spec 2); the API lets them manage their members.
     routes: { "/": "opens", "/prompts": "redirects", "/bookmarks": "redirects", "/analytics": "opens", "/teams": "opens", "/organizations": "redirects", "/organizations/:id/members": "redirects" },
     footer: /Role: User \(Org Admin\)$/,

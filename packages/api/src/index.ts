@@ -12,6 +12,7 @@ export { createContext, type ApiServices } from "./context.ts";
 export { TestFault } from "./trpc.ts";
 export { createServices, closeServices } from "./services/index.ts";
 export { checkHealth } from "./services/health.ts";
+export { setSuperUser } from "./services/super-users.ts";
 export { scheduleHousekeeping } from "./services/housekeeping.ts";
 export { startOutboxWorker } from "./services/outbox.ts";
 export { configureNotificationMail } from "./services/notify.ts";

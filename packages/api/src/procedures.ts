@@ -20,6 +20,7 @@ import { findApiKeyTeamId } from "./services/api-keys.ts";
 import { loadPrompt, type Author } from "./services/prompts.ts";
 import { findCommentPromptId } from "./services/comments.ts";
 import { findChangeRequestPromptId } from "./services/change-requests.ts";
+import type { AuditActor, AuditContext } from "./services/audit.ts";
 
 export const publicProcedure = baseProcedure;
 
@@ -51,8 +52,11 @@ async function signedInPerson(ctx: Context, anonymousMessage: string) {
   // The session lookup loaded the profile and role; only a missing role row needs a query (spec 4).
   const { userId, role, isSuperUser } = await resolveCaller(ctx.db, user);
   const caller: Caller = { userId, role, isSuperUser };
-  return { session, user, caller };
+  return { session, user, caller, audit: auditContext(ctx, { kind: "user", userId }) };
 }
+
+/** Who the audit trail records for this request's changes, from where, and when. */
+const auditContext = (ctx: Context, actor: AuditActor): AuditContext => ({ actor, ip: ctx.req.ip || null, now: ctx.now() });
 
 /** The caller is a fully signed-in user (or a visitor, when `anonymous` says what to tell them). */
 const signedIn = (anonymousMessage: string = MSG.userNotAuthenticated) =>
@@ -85,10 +89,10 @@ const callerProcedure = (anonymousMessage: string = MSG.userNotAuthenticated, op
       if (!options.apiKeys) throw personOnly();
       if (principal.apiKey.labels) throw new TRPCError({ code: "FORBIDDEN", message: API_KEY_MSG.labelBound(principal.apiKey.labels) });
       const caller: Caller = keyCaller(principal.apiKey);
-      return next({ ctx: { caller, author: { userId: null } as Author } });
+      return next({ ctx: { caller, author: { userId: null } as Author, audit: auditContext(ctx, { kind: "apiKey", apiKeyId: principal.apiKey.id }) } });
     }
-    const { caller } = await signedInPerson(ctx, anonymousMessage);
-    return next({ ctx: { caller, author: { userId: caller.userId } as Author } });
+    const { caller, audit } = await signedInPerson(ctx, anonymousMessage);
+    return next({ ctx: { caller, author: { userId: caller.userId } as Author, audit } });
   });
 
 /** protectedProcedure, answering an anonymous caller with the spec's own words for the action. */

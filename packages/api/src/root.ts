@@ -21,6 +21,7 @@ import { changeRequestsRouter } from "./routers/change-requests/router.ts";
 import { notificationsRouter } from "./routers/notifications/router.ts";
 import { analyticsRouter } from "./routers/analytics/router.ts";
 import { libraryRouter } from "./routers/library/router.ts";
+import { auditLogRouter } from "./routers/audit-log/router.ts";
 
 export const appRouter = router({
   health: healthRouter,
@@ -45,6 +46,7 @@ export const appRouter = router({
   notifications: notificationsRouter,
   analytics: analyticsRouter,
   library: libraryRouter,
+  auditLog: auditLogRouter,
 });
 
 export type AppRouter = typeof appRouter;

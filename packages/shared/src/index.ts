@@ -18,3 +18,4 @@ export * from "./reviews.ts";
 export * from "./notifications.ts";
 export * from "./analytics.ts";
 export * from "./library.ts";
+export * from "./audit.ts";

@@ -56,6 +56,7 @@ describe("app-wide actions (spec 6)", () => {
     expect(can(access, "team.create")).toBe(createTeams);
     expect(can(access, "teams.page")).toBe(teamsPage);
     expect(can(access, "teams.menu")).toBe(teamsMenu);
+    expect(can(access, "audit.read")).toBe(access.isSuperUser || access.organizationRole === "admin");
     for (const action of ["organization.create", "organization.manage", "organizations.page"] as const) expect(can(access, action)).toBe(organizations);
   });
 

@@ -76,6 +76,8 @@ export const PERMISSIONS = {
   "comment.moderate": ADMIN_LEVEL,
   "apiKey.manage": ADMIN_LEVEL,
   "analytics.read": VIEWER_LEVEL,
+  // The organization's audit log (issue 17): its admins and super users.
+  "audit.read": { organizationRoles: ["admin"] },
 } as const satisfies Record<string, Grant>;
 
 export type Action = keyof typeof PERMISSIONS;

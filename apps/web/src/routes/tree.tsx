@@ -17,6 +17,7 @@ import { teamsRoute } from "./app/teams.tsx";
 import { changeRequestRoute } from "./app/reviews.tsx";
 import { organizationsRoute } from "./app/organizations.tsx";
 import { organizationMembersRoute } from "./app/organization-members.tsx";
+import { auditRoute } from "./app/audit.tsx";
 import { settingsIndexRoute } from "./settings/index.tsx";
 import { settingsProfileRoute } from "./settings/profile.tsx";
 import { settingsPasswordRoute } from "./settings/password.tsx";
@@ -47,6 +48,7 @@ export const routeTree = rootRoute.addChildren([
     teamsRoute,
     organizationsRoute,
     organizationMembersRoute,
+    auditRoute,
     changeRequestRoute,
   ]),
   settingsLayoutRoute.addChildren([

@@ -3,10 +3,11 @@
 // manage a team's keys. The key itself is returned once by create and never stored: only its hash.
 import { createHash, randomBytes } from "node:crypto";
 import { z } from "zod";
-import type { DbOrTx } from "@promptly/db";
+import type { Db, DbOrTx } from "@promptly/db";
 import { API_KEY_MSG, API_KEY_PREFIX, API_KEY_SCOPES, RUNTIME_MSG, type ApiKeyScope, type ApiKeySettings } from "@promptly/shared";
 import type { RateLimiter } from "./rate-limiter.ts";
 import { fail } from "../errors.ts";
+import { auditAs, type AuditContext } from "./audit.ts";
 import type { CachedApiKey, RuntimeCache } from "./runtime-cache.ts";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -68,12 +69,14 @@ export const revokedApiKey = z.object({ id: z.string(), revokedAt: z.date() });
 
 /** Creates a key for the team; the answer holds the only copy of the key. */
 export async function createApiKey(
-  db: DbOrTx,
+  db: Db,
   input: { teamId: string; createdById: string; settings: ApiKeySettings; now: Date },
+  context: AuditContext,
 ): Promise<z.infer<typeof createdApiKey>> {
   const { settings, now } = input;
   const key = API_KEY_PREFIX + base62(randomBytes(SECRET_BYTES));
-  const row = await db.apiKey.create({
+  return db.$transaction(async (tx) => {
+  const row = await tx.apiKey.create({
     data: {
       teamId: input.teamId,
       name: settings.name,
@@ -86,9 +89,17 @@ export async function createApiKey(
       createdAt: now,
       expiresAt: settings.expiresInDays ? new Date(now.getTime() + settings.expiresInDays * DAY_MS) : null,
     },
-    select: { id: true },
+    select: { id: true, labels: true, scopes: true, expiresAt: true, team: { select: { organizationId: true } } },
+  });
+  await auditAs(tx, context, {
+    organizationId: row.team.organizationId,
+    teamId: input.teamId,
+    action: "api_key.create",
+    target: { type: "api_key", id: row.id, name: settings.name },
+    after: { name: settings.name, labels: row.labels.length ? row.labels : null, scopes: row.scopes, expiresAt: row.expiresAt },
   });
   return { id: row.id, key };
+  });
 }
 
 /** Every key of the team, revoked and expired ones too, newest first. */
@@ -128,13 +139,29 @@ export async function findApiKeyTeamId(db: DbOrTx, apiKeyId: string): Promise<st
  * answer keeps the first revocation's time (two admins revoking together both succeed).
  */
 export async function revokeApiKey(
-  db: DbOrTx,
+  db: Db,
   input: { teamId: string; apiKeyId: string; now: Date },
+  context: AuditContext,
 ): Promise<z.infer<typeof revokedApiKey>> {
-  await db.apiKey.updateMany({ where: { id: input.apiKeyId, teamId: input.teamId, revokedAt: null }, data: { revokedAt: input.now } });
-  const row = await db.apiKey.findFirst({ where: { id: input.apiKeyId, teamId: input.teamId }, select: { id: true, revokedAt: true } });
-  if (!row?.revokedAt) return fail("NOT_FOUND", API_KEY_MSG.notFound);
-  return { id: row.id, revokedAt: row.revokedAt };
+  return db.$transaction(async (tx) => {
+    const { count } = await tx.apiKey.updateMany({ where: { id: input.apiKeyId, teamId: input.teamId, revokedAt: null }, data: { revokedAt: input.now } });
+    const row = await tx.apiKey.findFirst({
+      where: { id: input.apiKeyId, teamId: input.teamId },
+      select: { id: true, name: true, revokedAt: true, team: { select: { organizationId: true } } },
+    });
+    if (!row?.revokedAt) return fail("NOT_FOUND", API_KEY_MSG.notFound);
+    // Revoking it again changes nothing: nothing to record.
+    if (count === 1) {
+      await auditAs(tx, context, {
+        organizationId: row.team.organizationId,
+        teamId: input.teamId,
+        action: "api_key.revoke",
+        target: { type: "api_key", id: row.id, name: row.name },
+        after: { revokedAt: row.revokedAt },
+      });
+    }
+    return { id: row.id, revokedAt: row.revokedAt };
+  });
 }
 
 // ---- authenticating a request ----

@@ -1,7 +1,7 @@
 // The audit trail (issue 17): one append-only row per audited change, written by audit() inside the
 // transaction of the change itself, so a change that rolls back leaves no event and a committed one
 // always has its event. Callers say who did what to what; nothing here is ever updated or deleted.
-import type { DbOrTx } from "@promptly/db";
+import { Prisma, type DbOrTx } from "@promptly/db";
 
 /** Who did it: a person, a team's API key, or the command line (super-user grants). */
 export type AuditActor = { kind: "user"; userId: string } | { kind: "apiKey"; apiKeyId: string } | { kind: "cli" };
@@ -52,9 +52,53 @@ export interface AuditEntry {
   after?: unknown;
   /** The client address of the request, when there was one. */
   ip?: string | null;
+  /** The prompt it concerns (the prompt's Activity tab); a `prompt` target is its own. */
+  promptId?: string | null;
 }
 
+/** Who acts and from where, built once per request by the procedure builders and passed to services. */
+export interface AuditContext {
+  actor: AuditActor;
+  ip: string | null;
+  /** The request's time (the services' clock). */
+  now: Date;
+}
+
+/** audit() with the request's actor, address and time. */
+export const auditAs = (db: DbOrTx, context: AuditContext, entry: Omit<AuditEntry, "actor" | "ip">) =>
+  audit(db, { ...entry, actor: context.actor, ip: context.ip }, context.now);
+
+const ACTOR_KIND = { user: "user", apiKey: "api_key", cli: "cli" } as const;
+
+/** The name to keep of a target when the caller gives none, read while it still exists. */
+const TARGET_NAMES: Record<string, (id: string) => Prisma.Sql> = {
+  organization: (id) => Prisma.sql`(SELECT name FROM organizations WHERE id = ${id}::uuid)`,
+  team: (id) => Prisma.sql`(SELECT name FROM teams WHERE id = ${id}::uuid)`,
+  prompt: (id) => Prisma.sql`(SELECT name FROM prompts WHERE id = ${id}::uuid)`,
+  api_key: (id) => Prisma.sql`(SELECT name FROM api_keys WHERE id = ${id}::uuid)`,
+  user: (id) => Prisma.sql`(SELECT email FROM users WHERE id = ${id}::uuid)`,
+};
+
+const json = (value: unknown) => (value === undefined ? null : JSON.stringify(value));
+
 /** Appends `entry`; pass the transaction of the change. */
-export async function audit(_db: DbOrTx, _entry: AuditEntry, _now: Date): Promise<void> {
-  // Filled in by the audit-trail work of issue 17; features call it from the start.
+export async function audit(db: DbOrTx, entry: AuditEntry, now: Date): Promise<void> {
+  const { actor, target } = entry;
+  const actorId = actor.kind === "user" ? actor.userId : actor.kind === "apiKey" ? actor.apiKeyId : null;
+  const actorName =
+    actor.kind === "user"
+      ? Prisma.sql`(SELECT COALESCE(NULLIF(p.full_name, ''), u.email) FROM users u LEFT JOIN profiles p ON p.user_id = u.id WHERE u.id = ${actorId}::uuid)`
+      : actor.kind === "apiKey"
+        ? Prisma.sql`(SELECT name FROM api_keys WHERE id = ${actorId}::uuid)`
+        : Prisma.sql`NULL`;
+  const lookup = TARGET_NAMES[target.type];
+  const targetName = target.name != null ? Prisma.sql`${target.name}` : lookup ? lookup(target.id) : Prisma.sql`NULL`;
+  const promptId = entry.promptId ?? (target.type === "prompt" ? target.id : null);
+  await db.$executeRaw`
+    INSERT INTO audit_events (organization_id, team_id, prompt_id, actor_kind, actor_id, actor_name, action,
+                              target_type, target_id, target_name, before, after, ip, created_at)
+    VALUES (${entry.organizationId}::uuid, ${entry.teamId ?? null}::uuid, ${promptId}::uuid,
+            ${ACTOR_KIND[actor.kind]}::audit_actor_kind, ${actorId}::uuid, ${actorName}, ${entry.action},
+            ${target.type}, ${target.id}, ${targetName}, ${json(entry.before)}::jsonb, ${json(entry.after)}::jsonb,
+            ${entry.ip ?? null}, ${now})`;
 }

@@ -10,6 +10,7 @@ import {
   CHANGE_REQUEST_STATUSES, MSG, PROMPT_MSG, PROTECTED_LABEL, REVIEW_MSG, approvalsNeeded, canOnPrompt, type ChangeRequestStatus, type CreateChangeRequestInput,
 } from "@promptly/shared";
 import { fail } from "../errors.ts";
+import { auditAs, type AuditContext } from "./audit.ts";
 import { avatarUrl } from "./account.ts";
 import type { Caller } from "./access.ts";
 import { notify } from "./notify.ts";
@@ -260,7 +261,15 @@ async function needed(tx: DbTransaction, teamId: string) {
  * An approval; the one that reaches the team's count moves the label in this transaction (status
  * `approved`). A stale request is marked so (that write is kept) and the approval refused.
  */
-export async function approveChangeRequest(db: Db, caller: Caller, prompt: LoadedPrompt, id: string, comment: string | undefined, now: Date) {
+export async function approveChangeRequest(
+  db: Db,
+  caller: Caller,
+  prompt: LoadedPrompt,
+  id: string,
+  comment: string | undefined,
+  now: Date,
+  context: AuditContext,
+) {
   refuseArchived(prompt);
   const result = await db.$transaction(async (tx) => {
     const request = await lockRequest(tx, id, prompt.id);
@@ -276,15 +285,37 @@ export async function approveChangeRequest(db: Db, caller: Caller, prompt: Loade
     const [approvals, approvalsNeeded] = await Promise.all([countApprovals(tx, id), needed(tx, prompt.teamId)]);
     let status: ChangeRequestStatus = "open";
     if (approvals >= approvalsNeeded) {
-      await moveLabel(tx, prompt.id, request.label, request.proposedVersion, caller.userId, now);
+      await moveLabel(tx, prompt, request.label, request.proposedVersion, caller.userId, now, context);
       status = "approved";
       await notifyDecision(tx, prompt, id, request, "merged", caller.userId, now);
     }
     await tx.changeRequest.update({ where: { id }, data: { status, updatedAt: now, closedAt: status === "approved" ? now : null } });
+    await auditDecision(tx, context, prompt, id, request, "change_request.approve", { status, approvals, approvalsNeeded, comment: comment ?? "" });
     return { stale: false, decision: { id, status, approvals, approvalsNeeded } } as const;
   });
   if (result.stale) return fail("PRECONDITION", REVIEW_MSG.stale, "REQUEST_STALE");
   return result.decision;
+}
+
+/** A decision on a change request, on the prompt's Activity: the label, the versions it concerns, the outcome. */
+function auditDecision(
+  tx: DbTransaction,
+  context: AuditContext,
+  prompt: LoadedPrompt,
+  id: string,
+  request: LockedRequest,
+  action: "change_request.approve" | "change_request.reject",
+  after: Record<string, unknown>,
+) {
+  return auditAs(tx, context, {
+    organizationId: prompt.organizationId,
+    teamId: prompt.teamId,
+    promptId: prompt.id,
+    action,
+    target: { type: "change_request", id, name: `${request.label}: v${request.baseVersion ?? "–"} → v${request.proposedVersion}` },
+    before: { label: request.label, version: request.baseVersion },
+    after: { label: request.label, version: request.proposedVersion, ...after },
+  });
 }
 
 function notifyDecision(tx: DbTransaction, prompt: LoadedPrompt, id: string, request: LockedRequest, decision: "merged" | "rejected", actorId: string, now: Date) {
@@ -293,7 +324,7 @@ function notifyDecision(tx: DbTransaction, prompt: LoadedPrompt, id: string, req
 }
 
 /** A rejection closes the request; a reviewer who approved before may still reject (their approval is replaced). */
-export async function rejectChangeRequest(db: Db, caller: Caller, prompt: LoadedPrompt, id: string, comment: string, now: Date) {
+export async function rejectChangeRequest(db: Db, caller: Caller, prompt: LoadedPrompt, id: string, comment: string, now: Date, context: AuditContext) {
   return db.$transaction(async (tx) => {
     const request = await lockRequest(tx, id, prompt.id);
     awaitingDecision(request);
@@ -302,6 +333,7 @@ export async function rejectChangeRequest(db: Db, caller: Caller, prompt: Loaded
     await tx.changeRequestReview.create({ data: { changeRequestId: id, reviewerId: caller.userId, decision: "rejected", comment, createdAt: now } });
     await tx.changeRequest.update({ where: { id }, data: { status: "rejected", updatedAt: now, closedAt: now } });
     await notifyDecision(tx, prompt, id, request, "rejected", caller.userId, now);
+    await auditDecision(tx, context, prompt, id, request, "change_request.reject", { status: "rejected", comment });
     const [approvals, approvalsNeeded] = await Promise.all([countApprovals(tx, id), needed(tx, prompt.teamId)]);
     return { id, status: "rejected" as const, approvals, approvalsNeeded };
   });

@@ -9,6 +9,7 @@ import { fail } from "../errors.ts";
 import { notify } from "./notify.ts";
 import { enqueueMail } from "./outbox.ts";
 import type { RateLimiter } from "./rate-limiter.ts";
+import { auditAs, type AuditContext } from "./audit.ts";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 /** Namespace of the advisory lock that serialises invitations of one address to one team or organization. */
@@ -100,6 +101,7 @@ function enforceInviteLimits(limits: InviteLimits, inviterId: string, email: str
 export async function createInvite(
   deps: InviteDeps & InviteLimits,
   input: { teamId: string; email: string; role: TeamRole; inviterId: string },
+  context: AuditContext,
 ): Promise<CreateInviteResult> {
   const { db } = deps;
   const email = normalizeEmail(input.email);
@@ -125,6 +127,13 @@ export async function createInvite(
       // An earlier invite to the same address is settled by the direct add.
       await tx.pendingInvite.deleteMany({ where: { teamId: team.id, email, status: "pending" } });
       await notify(tx, { kind: "team_added", teamId: team.id, userId: colleague.userId, actorId: input.inviterId }, now);
+      await auditAs(tx, context, {
+        organizationId: team.organizationId,
+        teamId: team.id,
+        action: "member.add",
+        target: { type: "user", id: colleague.userId, name: email },
+        after: { role: input.role },
+      });
       return { status: "added", userId: colleague.userId, email, role: input.role, addedToOrganization: false };
     }
 
@@ -132,9 +141,12 @@ export async function createInvite(
     const previous = await tx.pendingInvite.findUnique({ where: key, select: { status: true, createdAt: true } });
     const { resent, quiet } = resendOf(previous, now);
     enforceInviteLimits(deps, input.inviterId, quiet ? null : email);
+    const inviteEntry = (inviteId: string) =>
+      auditAs(tx, context, { organizationId: team.organizationId, teamId: team.id, action: "invite.create", target: { type: "invite", id: inviteId, name: email }, after: { role: input.role } });
     if (quiet) {
       // The mail just sent stands; only the role follows the latest choice.
       const row = await tx.pendingInvite.update({ where: key, data: { role: input.role }, select: inviteSelect });
+      await inviteEntry(row.id);
       return { status: "invited", invite: toInviteItem(row, now), resent, emailQueued: false };
     }
     const refreshed = {
@@ -143,14 +155,28 @@ export async function createInvite(
     };
     const row = await tx.pendingInvite.upsert({ where: key, create: { teamId: team.id, email, ...refreshed }, update: refreshed, select: inviteSelect });
     await enqueueMail(tx, { kind: "team_invite", to: email, payload: { inviteId: row.id } }, now);
+    await inviteEntry(row.id);
     return { status: "invited", invite: toInviteItem(row, now), resent, emailQueued: true };
   });
 }
 
 /** Cancelling deletes the invite (spec 4); an accepted one is no longer pending and cannot be cancelled. */
-export async function cancelInvite(db: DbOrTx, input: { teamId: string; inviteId: string }): Promise<void> {
-  const { count } = await db.pendingInvite.deleteMany({ where: { id: input.inviteId, teamId: input.teamId, status: "pending" } });
-  if (count === 0) fail("NOT_FOUND", MSG.inviteNotFound);
+export async function cancelInvite(db: Db, input: { teamId: string; inviteId: string }, context: AuditContext): Promise<void> {
+  await db.$transaction(async (tx) => {
+    const invite = await tx.pendingInvite.findFirst({
+      where: { id: input.inviteId, teamId: input.teamId, status: "pending" },
+      select: { email: true, role: true, team: { select: { organizationId: true } } },
+    });
+    const { count } = await tx.pendingInvite.deleteMany({ where: { id: input.inviteId, teamId: input.teamId, status: "pending" } });
+    if (count === 0 || !invite) return fail("NOT_FOUND", MSG.inviteNotFound);
+    await auditAs(tx, context, {
+      organizationId: invite.team.organizationId,
+      teamId: input.teamId,
+      action: "invite.revoke",
+      target: { type: "invite", id: input.inviteId, name: invite.email },
+      before: { role: invite.role },
+    });
+  });
 }
 
 /** `ada@example.com` -> `a•••@example.com`: enough for the holder of a link to recognise the address. */
@@ -297,6 +323,7 @@ export type AcceptedInvite = z.infer<typeof acceptedInvite>;
 export async function acceptInvite(
   db: Db,
   input: { inviteId: string; userId: string; email: string; now: Date },
+  context: AuditContext,
 ): Promise<AcceptedInvite> {
   return db.$transaction(async (tx) => {
     const invite = await findAnyInvite(tx, input.inviteId);
@@ -316,6 +343,13 @@ export async function acceptInvite(
     const team = invite.team
       ? await tx.teamMember.createMany({ data: [{ teamId: invite.team.id, userId: input.userId, role: invite.role as TeamRole }], skipDuplicates: true })
       : { count: 0 };
+    await auditAs(tx, context, {
+      organizationId: invite.organizationId,
+      teamId: invite.team?.id ?? null,
+      action: "invite.accept",
+      target: { type: "invite", id: invite.id, name: invite.email },
+      after: { role: invite.role, kind: invite.kind, addedToOrganization: organization.count === 1, addedToTeam: team.count === 1 },
+    });
     if (invite.invitedById) {
       await notify(
         tx,
@@ -354,6 +388,7 @@ export type OrganizationInviteItem = z.infer<typeof organizationInviteItem>;
 export async function createOrganizationInvite(
   deps: InviteDeps & InviteLimits,
   input: { organizationId: string; email: string; role: OrganizationRole; inviterId: string },
+  context: AuditContext,
 ): Promise<{ invite: OrganizationInviteItem; resent: boolean; emailQueued: boolean }> {
   const email = normalizeEmail(input.email);
   const now = deps.now();
@@ -366,7 +401,13 @@ export async function createOrganizationInvite(
     const previous = await tx.organizationInvite.findUnique({ where: key, select: { status: true, createdAt: true } });
     ({ resent, quiet } = resendOf(previous, now));
     enforceInviteLimits(deps, input.inviterId, quiet ? null : email);
-    if (quiet) return tx.organizationInvite.update({ where: key, data: { role: input.role }, select });
+    const inviteEntry = (inviteId: string) =>
+      auditAs(tx, context, { organizationId: input.organizationId, action: "invite.create", target: { type: "invite", id: inviteId, name: email }, after: { role: input.role } });
+    if (quiet) {
+      const row = await tx.organizationInvite.update({ where: key, data: { role: input.role }, select });
+      await inviteEntry(row.id);
+      return row;
+    }
     const refreshed = {
       role: input.role, status: "pending" as const, invitedById: input.inviterId, acceptedAt: null, createdAt: now,
       expiresAt: new Date(now.getTime() + INVITE_TTL_DAYS * DAY_MS),
@@ -378,6 +419,7 @@ export async function createOrganizationInvite(
       select,
     });
     await enqueueMail(tx, { kind: "organization_invite", to: email, payload: { inviteId: row.id } }, now);
+    await inviteEntry(row.id);
     return row;
   });
   return { invite, resent, emailQueued: !quiet };
@@ -398,7 +440,17 @@ export async function listOrganizationInvites(db: DbOrTx, organizationId: string
 }
 
 /** Cancelling deletes a pending organization invitation; it can no longer be accepted. */
-export async function cancelOrganizationInvite(db: DbOrTx, input: { organizationId: string; inviteId: string }): Promise<void> {
-  const { count } = await db.organizationInvite.deleteMany({ where: { id: input.inviteId, organizationId: input.organizationId, status: "pending" } });
-  if (count === 0) fail("NOT_FOUND", MSG.inviteNotFound);
+export async function cancelOrganizationInvite(db: Db, input: { organizationId: string; inviteId: string }, context: AuditContext): Promise<void> {
+  await db.$transaction(async (tx) => {
+    const where = { id: input.inviteId, organizationId: input.organizationId, status: "pending" as const };
+    const invite = await tx.organizationInvite.findFirst({ where, select: { email: true, role: true } });
+    const { count } = await tx.organizationInvite.deleteMany({ where });
+    if (count === 0 || !invite) return fail("NOT_FOUND", MSG.inviteNotFound);
+    await auditAs(tx, context, {
+      organizationId: input.organizationId,
+      action: "invite.revoke",
+      target: { type: "invite", id: input.inviteId, name: invite.email },
+      before: { role: invite.role },
+    });
+  });
 }

@@ -8,6 +8,7 @@ import type { Caller } from "./access.ts";
 import { canSql, organizationVisibility } from "./visibility.ts";
 import { getOrganizationMember, organizationMemberItem, type OrganizationMemberItem } from "./members.ts";
 import { createOrganizationInvite, organizationInviteItem, type InviteDeps, type InviteLimits } from "./invites.ts";
+import { auditAs, type AuditContext } from "./audit.ts";
 
 export const organizationListItem = z.object({
   id: z.string(),
@@ -69,6 +70,7 @@ export async function createOrganization(
   db: Db,
   creatorId: string,
   input: { name: string; slug?: string | undefined },
+  context: AuditContext,
 ): Promise<OrganizationSummary> {
   return slugUnique(() =>
     db.$transaction(async (tx) => {
@@ -79,6 +81,12 @@ export async function createOrganization(
       await tx.organizationMember.create({
         data: { organizationId: organization.id, userId: creatorId, role: CREATOR_ROLE_ORGANIZATION },
       });
+      await auditAs(tx, context, {
+        organizationId: organization.id,
+        action: "organization.create",
+        target: { type: "organization", id: organization.id, name: organization.name },
+        after: { name: organization.name, slug: organization.slug },
+      });
       return { ...organization, memberCount: 1 };
     }),
   );
@@ -86,21 +94,38 @@ export async function createOrganization(
 
 /** Partial update: an absent field stays; a null slug clears it. */
 export async function updateOrganization(
-  db: DbOrTx,
+  db: Db,
   input: { id: string; name?: string | undefined; slug?: string | null | undefined },
+  context: AuditContext,
 ): Promise<OrganizationSummary> {
   const data: { name?: string; slug?: string | null } = {};
   if (input.name !== undefined) data.name = input.name;
   if (input.slug !== undefined) data.slug = input.slug;
-  const { count } = await slugUnique(() => db.organization.updateMany({ where: { id: input.id }, data }));
-  if (count === 0) return fail("NOT_FOUND", ORGANIZATION_MSG.organizationNotFound);
-  return getOrganization(db, input.id);
+  return slugUnique(() =>
+    db.$transaction(async (tx) => {
+      const before = await tx.organization.findUnique({ where: { id: input.id }, select: { name: true, slug: true } });
+      if (!before) return fail("NOT_FOUND", ORGANIZATION_MSG.organizationNotFound);
+      await tx.organization.update({ where: { id: input.id }, data, select: { id: true } });
+      const after = await getOrganization(tx, input.id);
+      await auditAs(tx, context, {
+        organizationId: input.id,
+        action: "organization.rename",
+        target: { type: "organization", id: input.id, name: after.name },
+        before,
+        after: { name: after.name, slug: after.slug },
+      });
+      return after;
+    }),
+  );
 }
 
 /** Deletes the organization; its members and teams go with it (foreign keys cascade). */
-export async function deleteOrganization(db: DbOrTx, organizationId: string): Promise<void> {
-  const { count } = await db.organization.deleteMany({ where: { id: organizationId } });
-  if (count === 0) fail("NOT_FOUND", ORGANIZATION_MSG.organizationNotFound);
+export async function deleteOrganization(db: Db, organizationId: string, context: AuditContext): Promise<void> {
+  await db.$transaction(async (tx) => {
+    await auditAs(tx, context, { organizationId, action: "organization.delete", target: { type: "organization", id: organizationId } });
+    const { count } = await tx.organization.deleteMany({ where: { id: organizationId } });
+    if (count === 0) fail("NOT_FOUND", ORGANIZATION_MSG.organizationNotFound);
+  });
 }
 
 // ---- members ----
@@ -125,13 +150,14 @@ export type AddOrganizationMemberResult = z.infer<typeof addOrganizationMemberRe
 export async function addOrganizationMember(
   deps: InviteDeps & InviteLimits,
   input: { organizationId: string; email: string; role: OrganizationRole; inviterId: string },
+  context: AuditContext,
 ): Promise<AddOrganizationMemberResult> {
   const row = await deps.db.organizationMember.findFirst({
     where: { organizationId: input.organizationId, user: { email: normalizeEmail(input.email) } },
     select: { id: true },
   });
   if (row) return { status: "member", member: await getOrganizationMember(deps.db, input.organizationId, row.id) };
-  return { status: "invited", ...(await createOrganizationInvite(deps, input)) };
+  return { status: "invited", ...(await createOrganizationInvite(deps, input, context)) };
 }
 
 /** Who asks for a change: their organization admin status is checked again on the locked rows. */
@@ -160,11 +186,20 @@ export async function updateOrganizationMemberRole(
   db: Db,
   actor: OrganizationActor,
   input: { organizationId: string; memberId: string; role: OrganizationRole },
+  context: AuditContext,
 ): Promise<OrganizationMemberItem> {
   return db.$transaction(async (tx) => {
-    checkOrganizationChange(await lockOrganizationMembers(tx, input.organizationId), actor, input.memberId, input.role);
+    const target = checkOrganizationChange(await lockOrganizationMembers(tx, input.organizationId), actor, input.memberId, input.role);
     await tx.organizationMember.update({ where: { id: input.memberId }, data: { role: input.role }, select: { id: true } });
-    return getOrganizationMember(tx, input.organizationId, input.memberId);
+    const member = await getOrganizationMember(tx, input.organizationId, input.memberId);
+    await auditAs(tx, context, {
+      organizationId: input.organizationId,
+      action: "member.role",
+      target: { type: "user", id: member.userId, name: member.email },
+      before: { role: target.role },
+      after: { role: input.role },
+    });
+    return member;
   });
 }
 
@@ -178,10 +213,17 @@ export async function removeOrganizationMember(
   db: Db,
   actor: OrganizationActor,
   input: { organizationId: string; memberId: string },
+  context: AuditContext,
 ): Promise<void> {
   await db.$transaction(async (tx) => {
     const target = checkOrganizationChange(await lockOrganizationMembers(tx, input.organizationId), actor, input.memberId, null);
     const { email } = await tx.user.findUniqueOrThrow({ where: { id: target.userId }, select: { email: true } });
+    await auditAs(tx, context, {
+      organizationId: input.organizationId,
+      action: "member.remove",
+      target: { type: "user", id: target.userId, name: email },
+      before: { role: target.role },
+    });
     const inOrganization = { team: { organizationId: input.organizationId } };
     await tx.teamMember.deleteMany({ where: { userId: target.userId, ...inOrganization } });
     // An invitation still pending would bring them back in when accepted.

@@ -8,6 +8,7 @@ import {
   type ListPromptsInput, type OrganizationRole, type PromptAccess, type PromptFacts, type TeamRole,
 } from "@promptly/shared";
 import { fail } from "../errors.ts";
+import { auditAs, type AuditAction, type AuditContext } from "./audit.ts";
 import { avatarUrl } from "./account.ts";
 import { notify } from "./notify.ts";
 import type { Caller } from "./access.ts";
@@ -399,7 +400,14 @@ const versionData = (body: VersionBody, fields: CreateVersionInput | CreatePromp
  * A prompt and its version 1, together. A name taken in the team is ALREADY_EXISTS, also under concurrent creates.
  * The author is the signed-in person, or none when an API key creates it (a key is not a person).
  */
-export async function createPrompt(db: Db, caller: Author, team: { teamId: string; organizationId: string }, input: CreatePromptInput, now: Date) {
+export async function createPrompt(
+  db: Db,
+  caller: Author,
+  team: { teamId: string; organizationId: string },
+  input: CreatePromptInput,
+  now: Date,
+  context: AuditContext,
+) {
   if (input.visibility === "private" && caller.userId === null) fail("INVALID", RUNTIME_MSG.privateByKey, "PRIVATE_BY_KEY");
   const body = bodyOf(input);
   try {
@@ -421,6 +429,13 @@ export async function createPrompt(db: Db, caller: Author, team: { teamId: strin
         select: { id: true, name: true },
       });
       await tx.promptVersion.create({ data: { promptId: prompt.id, version: 1, createdAt: now, ...versionData(body, input, caller.userId) } });
+      await auditAs(tx, context, {
+        organizationId: team.organizationId,
+        teamId: team.teamId,
+        action: "prompt.create",
+        target: { type: "prompt", id: prompt.id, name: prompt.name },
+        after: { name: prompt.name, title: input.title, visibility: input.visibility, version: 1 },
+      });
       return { id: prompt.id, name: prompt.name, version: 1 };
     });
   } catch (error) {
@@ -433,37 +448,49 @@ export async function createPrompt(db: Db, caller: Author, team: { teamId: strin
  * The next version: the prompt's row is locked by incrementing its counter, so concurrent saves take
  * numbers one after another, without gaps or repeats. The type is the one given, or read from what is given.
  */
-export async function createVersion(db: Db, caller: Author, prompt: LoadedPrompt, input: CreateVersionInput, now: Date) {
+export async function createVersion(db: Db, caller: Author, prompt: LoadedPrompt, input: CreateVersionInput, now: Date, context: AuditContext) {
   refuseArchived(prompt);
   const body = bodyOf(input);
   return db.$transaction(async (tx) => {
     const { latestVersion: version } = await touchLivePrompt(tx, prompt.id, now, { nextVersion: true });
     await tx.promptVersion.create({ data: { promptId: prompt.id, version, createdAt: now, ...versionData(body, input, caller.userId) } });
+    await auditPrompt(tx, context, prompt, "prompt.version", { after: { version, commitMessage: input.commitMessage ?? "" } });
     return { version };
   });
 }
 
 /** Title, description, tags, visibility. Only the author (or a super user) makes a prompt private: it becomes theirs alone. */
 export async function updatePrompt(
-  db: DbOrTx,
+  db: Db,
   prompt: LoadedPrompt,
   input: { title?: string; description?: string; tags?: string[]; visibility?: PromptFacts["visibility"] },
   now: Date,
+  context: AuditContext,
 ) {
   refuseArchived(prompt);
   if (input.visibility === "private" && prompt.facts.visibility !== "private" && !canOnPrompt(prompt.access, { ...prompt.facts, visibility: "private" }, "read")) {
     fail("FORBIDDEN", PROMPT_MSG.privateAuthorOnly);
   }
-  await db.prompt.update({
-    where: { id: prompt.id },
-    data: { title: input.title, description: input.description, tags: input.tags, visibility: input.visibility, updatedAt: now },
+  const fields = { title: true, description: true, tags: true, visibility: true } as const;
+  await db.$transaction(async (tx) => {
+    const before = await tx.prompt.findUniqueOrThrow({ where: { id: prompt.id }, select: fields });
+    const after = await tx.prompt.update({
+      where: { id: prompt.id },
+      data: { title: input.title, description: input.description, tags: input.tags, visibility: input.visibility, updatedAt: now },
+      select: fields,
+    });
+    await auditPrompt(tx, context, prompt, "prompt.update", { before, after });
   });
 }
 
-export async function renamePrompt(db: DbOrTx, prompt: LoadedPrompt, name: string, now: Date) {
+export async function renamePrompt(db: Db, prompt: LoadedPrompt, name: string, now: Date, context: AuditContext) {
   refuseArchived(prompt);
   try {
-    await db.prompt.update({ where: { id: prompt.id }, data: { name, updatedAt: now } });
+    await db.$transaction(async (tx) => {
+      const before = await tx.prompt.findUniqueOrThrow({ where: { id: prompt.id }, select: { name: true } });
+      await tx.prompt.update({ where: { id: prompt.id }, data: { name, updatedAt: now } });
+      await auditPrompt(tx, context, prompt, "prompt.rename", { name, before, after: { name } });
+    });
   } catch (error) {
     if (isUniqueViolation(error)) return fail("ALREADY_EXISTS", PROMPT_MSG.nameTaken, "NAME_TAKEN");
     throw error;
@@ -471,19 +498,44 @@ export async function renamePrompt(db: DbOrTx, prompt: LoadedPrompt, name: strin
 }
 
 /** Archive and restore are idempotent: the answer is the state asked for, and a prompt already in it is left as it is. */
-export async function setArchived(db: DbOrTx, prompt: LoadedPrompt, archived: boolean, now: Date) {
-  const row = await db.prompt.update({
-    where: { id: prompt.id },
-    data: archived === prompt.archived ? {} : { archivedAt: archived ? now : null, updatedAt: now },
-    select: { archivedAt: true },
+export async function setArchived(db: Db, prompt: LoadedPrompt, archived: boolean, now: Date, context: AuditContext) {
+  return db.$transaction(async (tx) => {
+    const row = await tx.prompt.update({
+      where: { id: prompt.id },
+      data: archived === prompt.archived ? {} : { archivedAt: archived ? now : null, updatedAt: now },
+      select: { archivedAt: true },
+    });
+    // Asking for the state it is already in changes nothing: nothing to record.
+    if (archived !== prompt.archived) await auditPrompt(tx, context, prompt, archived ? "prompt.archive" : "prompt.restore", {});
+    return { archivedAt: row.archivedAt };
   });
-  return { archivedAt: row.archivedAt };
 }
 
 /** For good, with its versions, labels, bookmarks and ratings; archived prompts only. */
-export async function deletePrompt(db: DbOrTx, prompt: LoadedPrompt) {
-  const { count } = await db.prompt.deleteMany({ where: { id: prompt.id, archivedAt: { not: null } } });
-  if (count === 0) fail("STATE_CONFLICT", PROMPT_MSG.notArchived, "NOT_ARCHIVED");
+export async function deletePrompt(db: Db, prompt: LoadedPrompt, context: AuditContext) {
+  await db.$transaction(async (tx) => {
+    await auditPrompt(tx, context, prompt, "prompt.delete", {});
+    const { count } = await tx.prompt.deleteMany({ where: { id: prompt.id, archivedAt: { not: null } } });
+    if (count === 0) fail("STATE_CONFLICT", PROMPT_MSG.notArchived, "NOT_ARCHIVED");
+  });
+}
+
+/** One audit entry about a prompt, in its organization and team. */
+function auditPrompt(
+  tx: DbOrTx,
+  context: AuditContext,
+  prompt: Pick<LoadedPrompt, "id" | "teamId" | "organizationId">,
+  action: Exclude<Extract<AuditAction, `prompt.${string}`>, "prompt.create">,
+  entry: { name?: string; before?: unknown; after?: unknown },
+) {
+  return auditAs(tx, context, {
+    organizationId: prompt.organizationId,
+    teamId: prompt.teamId,
+    action,
+    target: { type: "prompt", id: prompt.id, name: entry.name ?? null },
+    before: entry.before,
+    after: entry.after,
+  });
 }
 
 /**
@@ -514,21 +566,33 @@ async function productionNeedsReview(db: DbOrTx, prompt: Pick<LoadedPrompt, "tea
 }
 
 /** Points `label` at `version` (rolling back is pointing it at an older one). `production` needs team admin level, and no review required. */
-export async function setLabel(db: Db, caller: Author, prompt: LoadedPrompt, label: string, version: number, now: Date) {
+export async function setLabel(db: Db, caller: Author, prompt: LoadedPrompt, label: string, version: number, now: Date, context: AuditContext) {
   refuseArchived(prompt);
   if (label === PROTECTED_LABEL && (await productionNeedsReview(db, prompt))) fail("PRECONDITION", REVIEW_MSG.reviewRequired, "REVIEW_REQUIRED");
   refuseProtectedLabel(prompt, label);
-  return db.$transaction((tx) => moveLabel(tx, prompt.id, label, version, caller.userId, now));
+  return db.$transaction((tx) => moveLabel(tx, prompt, label, version, caller.userId, now, context));
 }
 
 /**
  * Moves a label inside the caller's transaction, under the prompt row's lock (an archived prompt is
  * refused). Every move of `production`, directly or through a change request, is notified here.
  */
-export async function moveLabel(tx: DbTransaction, promptId: string, label: string, version: number, moverId: string | null, now: Date) {
+export async function moveLabel(
+  tx: DbTransaction,
+  prompt: Pick<LoadedPrompt, "id" | "teamId" | "organizationId">,
+  label: string,
+  version: number,
+  moverId: string | null,
+  now: Date,
+  context: AuditContext,
+) {
+  const promptId = prompt.id;
   await touchLivePrompt(tx, promptId, now);
   const exists = await tx.promptVersion.findUnique({ where: { promptId_version: { promptId, version } }, select: { id: true } });
   if (!exists) fail("NOT_FOUND", PROMPT_MSG.versionNotFound, "VERSION_NOT_FOUND");
+  // The label history: where it pointed before this move (null: it did not exist).
+  const previous = await tx.promptLabel.findUnique({ where: { promptId_name: { promptId, name: label } }, select: { version: true } });
+  await auditPrompt(tx, context, prompt, "prompt.label.set", { before: { label, version: previous?.version ?? null }, after: { label, version } });
   await tx.$executeRaw`
     INSERT INTO prompt_labels (prompt_id, name, version, moved_by, moved_at)
     VALUES (${promptId}::uuid, ${label}, ${version}, ${moverId}::uuid, ${now})
@@ -537,14 +601,16 @@ export async function moveLabel(tx: DbTransaction, promptId: string, label: stri
   return { label, version };
 }
 
-export async function removeLabel(db: Db, prompt: LoadedPrompt, label: string, now: Date) {
+export async function removeLabel(db: Db, prompt: LoadedPrompt, label: string, now: Date, context: AuditContext) {
   refuseArchived(prompt);
   if (label === PROTECTED_LABEL && (await productionNeedsReview(db, prompt))) fail("PRECONDITION", REVIEW_MSG.reviewRequiredRemove, "REVIEW_REQUIRED");
   refuseProtectedLabel(prompt, label);
   await db.$transaction(async (tx) => {
     await touchLivePrompt(tx, prompt.id, now);
+    const previous = await tx.promptLabel.findUnique({ where: { promptId_name: { promptId: prompt.id, name: label } }, select: { version: true } });
     const { count } = await tx.promptLabel.deleteMany({ where: { promptId: prompt.id, name: label } });
-    if (count === 0) fail("NOT_FOUND", PROMPT_MSG.labelNotFound, "LABEL_NOT_FOUND");
+    if (count === 0 || !previous) return fail("NOT_FOUND", PROMPT_MSG.labelNotFound, "LABEL_NOT_FOUND");
+    await auditPrompt(tx, context, prompt, "prompt.label.remove", { before: { label, version: previous.version }, after: { label, version: null } });
   });
 }
 

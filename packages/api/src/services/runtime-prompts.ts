@@ -10,11 +10,14 @@ import {
   type runtimeCreateVersionInput, type runtimeListQuery, type runtimePromptPage,
 } from "@promptly/shared";
 import { fail } from "../errors.ts";
+import type { AuditContext } from "./audit.ts";
 import { createPrompt, createVersion, prefixQuery, setLabel, type LoadedPrompt } from "./prompts.ts";
 import type { ResolvedPrompt, RuntimeCache } from "./runtime-cache.ts";
 
 /** What the runtime API needs of an authenticated key. */
 export interface RuntimeKey {
+  /** The key's id: the actor its writes are recorded as (audit trail). */
+  id: string;
   teamId: string;
   /** The labels it may fetch; null: any label and explicit versions. */
   labels: string[] | null;
@@ -182,22 +185,32 @@ async function loadKeyPrompt(db: DbOrTx, key: RuntimeKey, name: string): Promise
 }
 
 /** A prompt in the key's team with its version 1; never private (a private prompt belongs to a person). */
-export async function createRuntimePrompt(db: Db, key: RuntimeKey, input: z.output<typeof runtimeCreatePromptInput>, now: Date) {
+/** Who a key's write is recorded as, and from where. */
+const keyContext = (key: RuntimeKey, now: Date, ip: string | null): AuditContext => ({ actor: { kind: "apiKey", apiKeyId: key.id }, ip, now });
+
+export async function createRuntimePrompt(db: Db, key: RuntimeKey, input: z.output<typeof runtimeCreatePromptInput>, now: Date, ip: string | null = null) {
   const team = await db.team.findUniqueOrThrow({ where: { id: key.teamId }, select: { organizationId: true } });
-  const created = await createPrompt(db, NO_AUTHOR, { teamId: key.teamId, organizationId: team.organizationId }, { ...input, teamId: key.teamId }, now);
+  const created = await createPrompt(db, NO_AUTHOR, { teamId: key.teamId, organizationId: team.organizationId }, { ...input, teamId: key.teamId }, now, keyContext(key, now, ip));
   return { name: created.name, version: created.version };
 }
 
-export async function createRuntimeVersion(db: Db, key: RuntimeKey, name: string, input: z.output<typeof runtimeCreateVersionInput>, now: Date) {
+export async function createRuntimeVersion(
+  db: Db,
+  key: RuntimeKey,
+  name: string,
+  input: z.output<typeof runtimeCreateVersionInput>,
+  now: Date,
+  ip: string | null = null,
+) {
   const prompt = await loadKeyPrompt(db, key, name);
-  const { version } = await createVersion(db, NO_AUTHOR, prompt, { ...input, promptId: prompt.id }, now);
+  const { version } = await createVersion(db, NO_AUTHOR, prompt, { ...input, promptId: prompt.id }, now, keyContext(key, now, ip));
   return { name, version };
 }
 
 /** Points a label at a version; `production` is never moved by a key, whatever its scopes. */
-export async function setRuntimeLabel(db: Db, key: RuntimeKey, name: string, label: string, version: number, now: Date) {
+export async function setRuntimeLabel(db: Db, key: RuntimeKey, name: string, label: string, version: number, now: Date, ip: string | null = null) {
   if (label === PROTECTED_LABEL) fail("FORBIDDEN", RUNTIME_MSG.protectedLabel);
   const prompt = await loadKeyPrompt(db, key, name);
-  await setLabel(db, NO_AUTHOR, prompt, label, version, now);
+  await setLabel(db, NO_AUTHOR, prompt, label, version, now, keyContext(key, now, ip));
   return { name, label, version };
 }

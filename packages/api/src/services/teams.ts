@@ -7,6 +7,7 @@ import { checkLockedChange, lockMembers, type LockedMember } from "./last-admin.
 import type { Caller } from "./access.ts";
 import { teamVisibility } from "./visibility.ts";
 import { getTeamMember, type TeamMemberItem } from "./members.ts";
+import { auditAs, type AuditContext } from "./audit.ts";
 
 export const teamListItem = z.object({
   id: z.string(),
@@ -96,6 +97,7 @@ export async function getTeam(db: DbOrTx, caller: Caller, teamId: string): Promi
 export async function createTeam(
   db: Db,
   input: { organizationId: string; name: string; creatorId: string },
+  context: AuditContext,
 ): Promise<TeamListItem> {
   return db.$transaction(async (tx) => {
     const team = await tx.team.create({
@@ -103,24 +105,65 @@ export async function createTeam(
       select: { id: true },
     });
     await tx.teamMember.create({ data: { teamId: team.id, userId: input.creatorId, role: CREATOR_ROLE_TEAM } });
+    await auditAs(tx, context, {
+      organizationId: input.organizationId,
+      teamId: team.id,
+      action: "team.create",
+      target: { type: "team", id: team.id, name: input.name },
+      after: { name: input.name },
+    });
     return toTeamItem(await tx.team.findUniqueOrThrow({ where: { id: team.id }, select: teamSelect(input.creatorId) }));
   });
 }
 
-export async function renameTeam(db: DbOrTx, caller: Caller, teamId: string, name: string): Promise<TeamListItem> {
-  const row = await db.team.update({ where: { id: teamId }, data: { name }, select: teamSelect(caller.userId) });
-  return toTeamItem(row);
+export async function renameTeam(db: Db, caller: Caller, teamId: string, name: string, context: AuditContext): Promise<TeamListItem> {
+  return db.$transaction(async (tx) => {
+    const before = await tx.team.findUniqueOrThrow({ where: { id: teamId }, select: { name: true } });
+    const row = await tx.team.update({ where: { id: teamId }, data: { name }, select: teamSelect(caller.userId) });
+    await auditAs(tx, context, { organizationId: row.organizationId, teamId, action: "team.rename", target: { type: "team", id: teamId, name }, before, after: { name } });
+    return toTeamItem(row);
+  });
 }
 
 /** The team's settings (issue 16): how many approvals a change of `production` needs. */
-export async function updateTeamSettings(db: DbOrTx, teamId: string, settings: { requiredApprovals: number }) {
-  const row = await db.team.update({ where: { id: teamId }, data: { requiredApprovals: settings.requiredApprovals }, select: { requiredApprovals: true } });
-  return { requiredApprovals: row.requiredApprovals };
+export async function updateTeamSettings(db: Db, teamId: string, settings: { requiredApprovals: number }, context: AuditContext) {
+  return db.$transaction(async (tx) => {
+    const before = await tx.team.findUniqueOrThrow({ where: { id: teamId }, select: { requiredApprovals: true, organizationId: true } });
+    const row = await tx.team.update({ where: { id: teamId }, data: { requiredApprovals: settings.requiredApprovals }, select: { requiredApprovals: true } });
+    await auditAs(tx, context, {
+      organizationId: before.organizationId,
+      teamId,
+      action: "team.settings",
+      target: { type: "team", id: teamId },
+      before: { requiredApprovals: before.requiredApprovals },
+      after: { requiredApprovals: row.requiredApprovals },
+    });
+    return { requiredApprovals: row.requiredApprovals };
+  });
 }
 
 /** Members and invites go with the team (ON DELETE CASCADE). */
-export async function deleteTeam(db: DbOrTx, teamId: string): Promise<void> {
-  await db.team.delete({ where: { id: teamId } });
+export async function deleteTeam(db: Db, teamId: string, context: AuditContext): Promise<void> {
+  await db.$transaction(async (tx) => {
+    const team = await tx.team.findUniqueOrThrow({ where: { id: teamId }, select: { organizationId: true, name: true } });
+    await auditAs(tx, context, { organizationId: team.organizationId, teamId, action: "team.delete", target: { type: "team", id: teamId, name: team.name }, before: { name: team.name } });
+    await tx.team.delete({ where: { id: teamId } });
+  });
+}
+
+/** The member's person and the team's organization, for an audit entry about a team membership. */
+async function auditTeamMember(
+  tx: DbOrTx,
+  context: AuditContext,
+  teamId: string,
+  userId: string,
+  entry: { action: "member.role" | "member.remove"; before: unknown; after?: unknown },
+) {
+  const [team, user] = await Promise.all([
+    tx.team.findUniqueOrThrow({ where: { id: teamId }, select: { organizationId: true } }),
+    tx.user.findUniqueOrThrow({ where: { id: userId }, select: { email: true } }),
+  ]);
+  await auditAs(tx, context, { organizationId: team.organizationId, teamId, target: { type: "user", id: userId, name: user.email }, ...entry });
 }
 
 // ---- team members ----
@@ -148,11 +191,13 @@ function checkTeamChange(members: LockedMember<TeamRole>[], actor: TeamActor, me
 export async function updateTeamMemberRole(
   db: Db,
   input: { teamId: string; memberId: string; role: TeamRole; actor: TeamActor },
+  context: AuditContext,
 ): Promise<TeamMemberItem> {
   return db.$transaction(async (tx) => {
     const members = await lockMembers<TeamRole>(tx, { table: "team_members", teamId: input.teamId });
-    checkTeamChange(members, input.actor, input.memberId, input.role);
+    const target = checkTeamChange(members, input.actor, input.memberId, input.role);
     await tx.teamMember.update({ where: { id: input.memberId }, data: { role: input.role }, select: { id: true } });
+    await auditTeamMember(tx, context, input.teamId, target.userId, { action: "member.role", before: { role: target.role }, after: { role: input.role } });
     return getTeamMember(tx, input.teamId, input.memberId);
   });
 }
@@ -160,9 +205,11 @@ export async function updateTeamMemberRole(
 export async function removeTeamMember(
   db: Db,
   input: { teamId: string; memberId: string; actor: TeamActor },
+  context: AuditContext,
 ): Promise<void> {
   await db.$transaction(async (tx) => {
-    checkTeamChange(await lockMembers(tx, { table: "team_members", teamId: input.teamId }), input.actor, input.memberId, null);
+    const target = checkTeamChange(await lockMembers<TeamRole>(tx, { table: "team_members", teamId: input.teamId }), input.actor, input.memberId, null);
+    await auditTeamMember(tx, context, input.teamId, target.userId, { action: "member.remove", before: { role: target.role } });
     await tx.teamMember.delete({ where: { id: input.memberId } });
   });
 }

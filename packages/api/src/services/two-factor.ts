@@ -10,6 +10,7 @@ import type { Db } from "@promptly/db";
 import { MSG, SETTINGS_MSG, TWO_FACTOR_CODE_LENGTH, normalizeRecoveryCode } from "@promptly/shared";
 import type { ApiServices, ClientInfo } from "./types.ts";
 import { fail } from "../errors.ts";
+import { auditAs, type AuditContext } from "./audit.ts";
 import { hashToken } from "../auth/lucia.ts";
 import { recordSignIn, type SignInMethod } from "./auth.ts";
 import { revokeEmailedLinks } from "./tokens.ts";
@@ -153,7 +154,7 @@ export async function startTwoFactorSetup(services: Services, userId: string, em
 }
 
 /** Verifies the first code of a pending setup, enables two-factor and returns fresh recovery codes (shown once). */
-export async function enableTwoFactor(services: Services, userId: string, code: string): Promise<z.infer<typeof recoveryCodesIssued>> {
+export async function enableTwoFactor(services: Services, userId: string, code: string, context: AuditContext): Promise<z.infer<typeof recoveryCodesIssued>> {
   const row = await loadRow(services.db, userId);
   if (!row) return fail("INVALID", SETTINGS_MSG.twoFactorSetupMissing);
   if (row.enabledAt) fail("STATE_CONFLICT", SETTINGS_MSG.twoFactorAlreadyEnabled);
@@ -165,17 +166,19 @@ export async function enableTwoFactor(services: Services, userId: string, code: 
     await tx.recoveryCode.createMany({ data: recoveryCodes.map((c) => ({ userId, codeHash: hashRecoveryCode(c) })) });
     // Links mailed before two-factor was on were asked for under the weaker protection.
     await revokeEmailedLinks(tx, userId);
+    await auditAs(tx, context, { organizationId: null, action: "two_factor.enable", target: { type: "user", id: userId } });
   });
   return { recoveryCodes };
 }
 
 /** Needs a current code; removes the secret and the recovery codes. */
-export async function disableTwoFactor(services: Services, userId: string, code: string): Promise<void> {
+export async function disableTwoFactor(services: Services, userId: string, code: string, context: AuditContext): Promise<void> {
   const row = await loadEnabledRow(services.db, userId);
   await enterCode(services, row, () => checkTotp(services, row, code), MSG.invalidVerificationCode);
   await services.db.$transaction(async (tx) => {
     await tx.recoveryCode.deleteMany({ where: { userId } });
     await tx.twoFactor.delete({ where: { userId } });
+    await auditAs(tx, context, { organizationId: null, action: "two_factor.disable", target: { type: "user", id: userId } });
   });
 }
 

@@ -96,7 +96,7 @@ export function v1Router(services: ApiServices, options: V1Options): Router {
 
   router.post("/prompts", requireScope("write"), async (req, res) => {
     const input = parseOr400(runtimeCreatePromptInput, req.body);
-    const created = await createRuntimePrompt(services.db, keyOf(res), input, services.now());
+    const created = await createRuntimePrompt(services.db, keyOf(res), input, services.now(), req.ip ?? null);
     changed(res);
     res.status(201).json(created);
   });
@@ -117,7 +117,7 @@ export function v1Router(services: ApiServices, options: V1Options): Router {
   router.post(VERSIONS_PATH, requireScope("write"), async (req, res) => {
     const [name] = pathParts(req, VERSIONS_PATH);
     const input = parseOr400(runtimeCreateVersionInput, req.body);
-    const created = await createRuntimeVersion(services.db, keyOf(res), name!, input, services.now());
+    const created = await createRuntimeVersion(services.db, keyOf(res), name!, input, services.now(), req.ip ?? null);
     changed(res);
     res.status(201).json(created);
   });
@@ -126,7 +126,7 @@ export function v1Router(services: ApiServices, options: V1Options): Router {
     const [name, rawLabel] = pathParts(req, LABEL_PATH);
     const label = parseOr400(promptLabelSchema, rawLabel);
     const { version } = parseOr400(runtimeSetLabelInput, req.body);
-    const moved = await setRuntimeLabel(services.db, keyOf(res), name!, label, version, services.now());
+    const moved = await setRuntimeLabel(services.db, keyOf(res), name!, label, version, services.now(), req.ip ?? null);
     changed(res);
     res.json(moved);
   });

@@ -1,7 +1,7 @@
 // The main sidebar: items of spec 2's sidebar table, a footer with version, role and '(Org Admin)'.
 // Desktop: a column that collapses to icons (3rem); mobile: a side sheet (18rem).
 import { Link } from "@tanstack/react-router";
-import { BarChart3, Bookmark, Building2, FileText, LayoutDashboard, Sparkles, Users, type LucideIcon } from "lucide-react";
+import { BarChart3, Bookmark, Building2, FileText, LayoutDashboard, ScrollText, Sparkles, Users, type LucideIcon } from "lucide-react";
 import { SIDEBAR_WIDTH, SIDEBAR_WIDTH_COLLAPSED, SIDEBAR_WIDTH_MOBILE } from "@promptly/shared";
 import { Sheet, SheetContent, SheetTitle } from "@/components/ui/sheet";
 import { Tooltip, TooltipContent, TooltipTrigger } from "@/components/ui/tooltip";
@@ -19,6 +19,7 @@ const ICONS: Record<SidebarPath, LucideIcon> = {
   "/teams": Users,
   "/organizations": Building2,
   "/analytics": BarChart3,
+  "/audit": ScrollText,
 };
 
 function SidebarBody({ collapsed, onNavigate }: { collapsed: boolean; onNavigate?: () => void }) {

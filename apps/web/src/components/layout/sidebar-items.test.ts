@@ -10,11 +10,11 @@ describe("sidebar items (spec 2 sidebar table)", () => {
     ["administrator", false, false, ["Dashboard", "All Prompts", "My Bookmarks", "Teams", "Analytics"]],
     ["team_lead", false, false, ["Dashboard", "All Prompts", "My Bookmarks", "Analytics"]],
     ["user", false, false, ["Dashboard", "Analytics"]],
-    ["user", false, true, ["Dashboard", "Teams", "Analytics"]],
-    ["team_lead", false, true, ["Dashboard", "All Prompts", "My Bookmarks", "Teams", "Analytics"]],
-    ["super-user", true, false, ["Dashboard", "All Prompts", "My Bookmarks", "Teams", "Organizations", "Analytics"]],
+    ["user", false, true, ["Dashboard", "Teams", "Analytics", "Audit Log"]],
+    ["team_lead", false, true, ["Dashboard", "All Prompts", "My Bookmarks", "Teams", "Analytics", "Audit Log"]],
+    ["super-user", true, false, ["Dashboard", "All Prompts", "My Bookmarks", "Teams", "Organizations", "Analytics", "Audit Log"]],
     // A super user whose stored role is plain user still sees everything.
-    ["user", true, false, ["Dashboard", "All Prompts", "My Bookmarks", "Teams", "Organizations", "Analytics"]],
+    ["user", true, false, ["Dashboard", "All Prompts", "My Bookmarks", "Teams", "Organizations", "Analytics", "Audit Log"]],
   ] as const)("%s (super user %s, org admin %s)", (role, isSuperUser, isOrgAdmin, expected) => {
     expect(sidebarItems(person(role, isSuperUser, isOrgAdmin)).map((item) => item.label)).toEqual(expected);
   });
@@ -23,9 +23,9 @@ describe("sidebar items (spec 2 sidebar table)", () => {
     const labels = (role: AppRole, organizationUnknown: boolean) =>
       sidebarItems(accessOf({ role, isSuperUser: false }, { organizationRole: null }), { organizationUnknown }).map((item) => item.label);
     expect(labels("user", false)).toEqual(["Dashboard", "Analytics"]);
-    expect(labels("user", true)).toEqual(["Dashboard", "Teams", "Analytics"]);
+    expect(labels("user", true)).toEqual(["Dashboard", "Teams", "Analytics", "Audit Log"]);
     // Never an item no organization role grants.
-    expect(labels("team_lead", true)).toEqual(["Dashboard", "All Prompts", "My Bookmarks", "Teams", "Analytics"]);
+    expect(labels("team_lead", true)).toEqual(["Dashboard", "All Prompts", "My Bookmarks", "Teams", "Analytics", "Audit Log"]);
   });
 
   it("shows nothing without a viewer", () => {

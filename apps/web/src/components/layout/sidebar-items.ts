@@ -1,7 +1,7 @@
 // The sidebar table of spec 2: which items a person sees. A super user sees every item.
 import { can, grantedByOrganization, hasAppRole, ROUTE_ROLES, type Access } from "@promptly/shared";
 
-export type SidebarPath = "/" | "/prompts" | "/bookmarks" | "/teams" | "/organizations" | "/analytics";
+export type SidebarPath = "/" | "/prompts" | "/bookmarks" | "/teams" | "/organizations" | "/analytics" | "/audit";
 
 export interface SidebarItem {
   label: string;
@@ -15,6 +15,8 @@ const ITEMS: readonly (SidebarItem & { visible(access: Access): boolean })[] = [
   { label: "Teams", to: "/teams", visible: (access) => can(access, "teams.page") },
   { label: "Organizations", to: "/organizations", visible: (access) => can(access, "organizations.page") },
   { label: "Analytics", to: "/analytics", visible: (access) => hasAppRole(access, ROUTE_ROLES["/analytics"]) },
+  // The active organization's audit log (issue 17): its admins and super users.
+  { label: "Audit Log", to: "/audit", visible: (access) => can(access, "audit.read") },
 ];
 
 /**

@@ -66,7 +66,7 @@ export const newPromptRoute = createRoute({
 
 const promptSearch = z.object({
   version: z.number().int().min(1).optional().catch(undefined),
-  tab: z.enum(["template", "try", "history", "compare", "comments", "usage"]).optional().catch(undefined),
+  tab: z.enum(["template", "try", "history", "compare", "comments", "usage", "activity"]).optional().catch(undefined),
   /** A comment to open on the Comments tab (links from notifications). */
   comment: z.uuid().optional().catch(undefined),
   from: z.number().int().min(1).optional().catch(undefined),

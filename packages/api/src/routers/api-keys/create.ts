@@ -7,5 +7,5 @@ export const create = teamResourceProcedure("apiKey.manage", byTeamId)
   .input(createApiKeyInput)
   .output(createdApiKey)
   .mutation(({ ctx, input }) =>
-    createApiKey(ctx.db, { teamId: ctx.team.teamId, createdById: ctx.caller.userId, settings: input, now: ctx.now() }),
+    createApiKey(ctx.db, { teamId: ctx.team.teamId, createdById: ctx.caller.userId, settings: input, now: ctx.now() }, ctx.audit),
   );

@@ -5,7 +5,7 @@ import { revokeApiKey, revokedApiKey } from "../../services/api-keys.ts";
 export const revoke = teamResourceProcedure("apiKey.manage", byApiKey)
   .output(revokedApiKey)
   .mutation(async ({ ctx, input }) => {
-    const revoked = await revokeApiKey(ctx.db, { teamId: ctx.team.teamId, apiKeyId: input.id, now: ctx.now() });
+    const revoked = await revokeApiKey(ctx.db, { teamId: ctx.team.teamId, apiKeyId: input.id, now: ctx.now() }, ctx.audit);
     // Other processes hear of it from the database trigger; this one refuses the key at once.
     ctx.runtime.invalidate(`key:${revoked.id}`);
     return revoked;

@@ -6,4 +6,4 @@ import { approveChangeRequest, changeRequestDecision } from "../../services/chan
 export const approve = promptProcedure("label.protected", byChangeRequest)
   .input(approveChangeRequestInput)
   .output(changeRequestDecision)
-  .mutation(({ ctx, input }) => approveChangeRequest(ctx.db, ctx.caller, ctx.prompt, input.id, input.comment, ctx.now()));
+  .mutation(({ ctx, input }) => approveChangeRequest(ctx.db, ctx.caller, ctx.prompt, input.id, input.comment, ctx.now(), ctx.audit));

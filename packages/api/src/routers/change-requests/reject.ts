@@ -6,4 +6,4 @@ import { changeRequestDecision, rejectChangeRequest } from "../../services/chang
 export const reject = promptProcedure("label.protected", byChangeRequest)
   .input(rejectChangeRequestInput)
   .output(changeRequestDecision)
-  .mutation(({ ctx, input }) => rejectChangeRequest(ctx.db, ctx.caller, ctx.prompt, input.id, input.comment, ctx.now()));
+  .mutation(({ ctx, input }) => rejectChangeRequest(ctx.db, ctx.caller, ctx.prompt, input.id, input.comment, ctx.now(), ctx.audit));

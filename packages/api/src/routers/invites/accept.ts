@@ -7,5 +7,5 @@ export const accept = signedInProcedure(MSG.inviteSignInRequired)
   .input(inviteIdInput)
   .output(acceptedInvite)
   .mutation(({ ctx, input }) =>
-    acceptInvite(ctx.db, { inviteId: input.id, userId: ctx.caller.userId, email: ctx.user.email, now: ctx.now() }),
+    acceptInvite(ctx.db, { inviteId: input.id, userId: ctx.caller.userId, email: ctx.user.email, now: ctx.now() }, ctx.audit),
   );

@@ -6,6 +6,6 @@ import { cancelInvite } from "../../services/invites.ts";
 export const cancel = teamResourceProcedure("team.members.manage", byTeamInvite)
   .output(z.object({ id: z.string() }))
   .mutation(async ({ ctx, input }) => {
-    await cancelInvite(ctx.db, { teamId: ctx.team.teamId, inviteId: input.id });
+    await cancelInvite(ctx.db, { teamId: ctx.team.teamId, inviteId: input.id }, ctx.audit);
     return { id: input.id };
   });

@@ -13,5 +13,6 @@ export const create = teamResourceProcedure("team.members.manage", byTeamId)
     createInvite(
       { db: ctx.db, now: ctx.now, rateLimiter: ctx.rateLimiter, rateLimits: ctx.config.rateLimits },
       { teamId: ctx.team.teamId, email: input.email, role: input.role, inviterId: ctx.caller.userId },
+      ctx.audit,
     ),
   );

@@ -6,6 +6,6 @@ import { cancelOrganizationInvite } from "../../services/invites.ts";
 export const cancel = organizationResourceProcedure("organization.members.manage", byOrganizationInvite)
   .output(z.object({ id: z.string() }))
   .mutation(async ({ ctx, input }) => {
-    await cancelOrganizationInvite(ctx.db, { organizationId: ctx.organization.organizationId, inviteId: input.id });
+    await cancelOrganizationInvite(ctx.db, { organizationId: ctx.organization.organizationId, inviteId: input.id }, ctx.audit);
     return { id: input.id };
   });

@@ -13,5 +13,6 @@ export const add = organizationResourceProcedure("organization.members.manage", 
     addOrganizationMember(
       { db: ctx.db, now: ctx.now, rateLimiter: ctx.rateLimiter, rateLimits: ctx.config.rateLimits },
       { organizationId: ctx.organization.organizationId, email: input.email, role: input.role, inviterId: ctx.caller.userId },
+      ctx.audit,
     ),
   );

@@ -6,6 +6,6 @@ import { removeOrganizationMember } from "../../services/organizations.ts";
 export const remove = organizationResourceProcedure("organization.members.manage", byOrganizationMember)
   .output(z.object({ id: z.string() }))
   .mutation(async ({ ctx, input }) => {
-    await removeOrganizationMember(ctx.db, ctx.organization, { organizationId: ctx.organization.organizationId, memberId: input.id });
+    await removeOrganizationMember(ctx.db, ctx.organization, { organizationId: ctx.organization.organizationId, memberId: input.id }, ctx.audit);
     return { id: input.id };
   });

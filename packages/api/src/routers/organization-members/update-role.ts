@@ -9,5 +9,5 @@ export const updateRole = organizationResourceProcedure("organization.members.ma
   .input(z.object({ role: organizationRoleSchema }))
   .output(organizationMemberItem)
   .mutation(({ ctx, input }) =>
-    updateOrganizationMemberRole(ctx.db, ctx.organization, { organizationId: ctx.organization.organizationId, memberId: input.id, role: input.role }),
+    updateOrganizationMemberRole(ctx.db, ctx.organization, { organizationId: ctx.organization.organizationId, memberId: input.id, role: input.role }, ctx.audit),
   );

@@ -6,4 +6,4 @@ import { createOrganization, organizationSummary } from "../../services/organiza
 export const create = appProcedure("organization.create")
   .input(createOrganizationInput)
   .output(organizationSummary)
-  .mutation(({ ctx, input }) => createOrganization(ctx.db, ctx.caller.userId, input));
+  .mutation(({ ctx, input }) => createOrganization(ctx.db, ctx.caller.userId, input, ctx.audit));

@@ -8,6 +8,6 @@ export const remove = appProcedure("organization.manage")
   .input(z.object({ id: idSchema }))
   .output(z.object({ id: z.string() }))
   .mutation(async ({ ctx, input }) => {
-    await deleteOrganization(ctx.db, input.id);
+    await deleteOrganization(ctx.db, input.id, ctx.audit);
     return { id: input.id };
   });

@@ -6,4 +6,4 @@ import { updateOrganization, organizationSummary } from "../../services/organiza
 export const update = appProcedure("organization.manage")
   .input(updateOrganizationInput)
   .output(organizationSummary)
-  .mutation(({ ctx, input }) => updateOrganization(ctx.db, input));
+  .mutation(({ ctx, input }) => updateOrganization(ctx.db, input, ctx.audit));

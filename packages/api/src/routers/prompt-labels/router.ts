@@ -7,9 +7,9 @@ export const promptLabelsRouter = router({
   /** Points a label at a version (a rollback points it at an older one); `production` needs team admin level. */
   set: promptProcedure("write", byPromptId, KEYS_TOO)
     .input(setLabelInput)
-    .mutation(({ ctx, input }) => setLabel(ctx.db, ctx.author, ctx.prompt, input.label, input.version, ctx.now())),
+    .mutation(({ ctx, input }) => setLabel(ctx.db, ctx.author, ctx.prompt, input.label, input.version, ctx.now(), ctx.audit)),
 
   remove: promptProcedure("write", byPromptId, KEYS_TOO)
     .input(removeLabelInput)
-    .mutation(({ ctx, input }) => removeLabel(ctx.db, ctx.prompt, input.label, ctx.now())),
+    .mutation(({ ctx, input }) => removeLabel(ctx.db, ctx.prompt, input.label, ctx.now(), ctx.audit)),
 });

@@ -43,7 +43,7 @@ export const promptsRouter = router({
     .input(createPromptInput)
     .output(z.object({ id: z.string(), name: z.string(), version: z.literal(1) }))
     .mutation(async ({ ctx, input }) => {
-      const created = await createPrompt(ctx.db, ctx.author, ctx.team, input, ctx.now());
+      const created = await createPrompt(ctx.db, ctx.author, ctx.team, input, ctx.now(), ctx.audit);
       return { ...created, version: 1 as const };
     }),
 
@@ -54,22 +54,22 @@ export const promptsRouter = router({
 
   update: promptProcedure("write", byPrompt, KEYS_TOO)
     .input(updatePromptInput)
-    .mutation(({ ctx, input }) => updatePrompt(ctx.db, ctx.prompt, input, ctx.now())),
+    .mutation(({ ctx, input }) => updatePrompt(ctx.db, ctx.prompt, input, ctx.now(), ctx.audit)),
 
   rename: promptProcedure("rename", byPrompt)
     .input(renamePromptInput)
-    .mutation(({ ctx, input }) => renamePrompt(ctx.db, ctx.prompt, input.name, ctx.now())),
+    .mutation(({ ctx, input }) => renamePrompt(ctx.db, ctx.prompt, input.name, ctx.now(), ctx.audit)),
 
   archive: promptProcedure("archive", byPrompt)
     .output(archivedState)
-    .mutation(({ ctx }) => setArchived(ctx.db, ctx.prompt, true, ctx.now())),
+    .mutation(({ ctx }) => setArchived(ctx.db, ctx.prompt, true, ctx.now(), ctx.audit)),
 
   restore: promptProcedure("archive", byPrompt)
     .output(archivedState)
-    .mutation(({ ctx }) => setArchived(ctx.db, ctx.prompt, false, ctx.now())),
+    .mutation(({ ctx }) => setArchived(ctx.db, ctx.prompt, false, ctx.now(), ctx.audit)),
 
   /** For good; archived prompts only. */
-  delete: promptProcedure("delete", byPrompt).mutation(({ ctx }) => deletePrompt(ctx.db, ctx.prompt)),
+  delete: promptProcedure("delete", byPrompt).mutation(({ ctx }) => deletePrompt(ctx.db, ctx.prompt, ctx.audit)),
 
   /**
    * One action on many prompts (issue 17), in one transaction: each prompt is checked with canOnPrompt

@@ -4,5 +4,5 @@ import { disableTwoFactor as disable } from "../../services/two-factor.ts";
 
 /** Needs a current code from the authenticator. */
 export const disableTwoFactor = protectedProcedure.input(twoFactorCodeInput).mutation(async ({ ctx, input }) => {
-  await disable(ctx, ctx.caller.userId, input.code);
+  await disable(ctx, ctx.caller.userId, input.code, ctx.audit);
 });

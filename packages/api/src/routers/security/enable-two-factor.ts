@@ -6,4 +6,4 @@ import { enableTwoFactor as enable, recoveryCodesIssued } from "../../services/t
 export const enableTwoFactor = protectedProcedure
   .input(twoFactorCodeInput)
   .output(recoveryCodesIssued)
-  .mutation(({ ctx, input }) => enable(ctx, ctx.caller.userId, input.code));
+  .mutation(({ ctx, input }) => enable(ctx, ctx.caller.userId, input.code, ctx.audit));

@@ -6,6 +6,6 @@ import { removeTeamMember } from "../../services/teams.ts";
 export const remove = teamResourceProcedure("team.members.manage", byTeamMember)
   .output(z.object({ id: z.string() }))
   .mutation(async ({ ctx, input }) => {
-    await removeTeamMember(ctx.db, { teamId: ctx.team.teamId, memberId: input.id, actor: ctx.team });
+    await removeTeamMember(ctx.db, { teamId: ctx.team.teamId, memberId: input.id, actor: ctx.team }, ctx.audit);
     return { id: input.id };
   });

@@ -13,5 +13,5 @@ export const updateRole = teamResourceProcedure("team.members.manage", byTeamMem
       memberId: input.id,
       role: input.role,
       actor: ctx.team,
-    }),
+    }, ctx.audit),
   );

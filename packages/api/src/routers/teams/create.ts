@@ -7,5 +7,5 @@ export const create = organizationResourceProcedure("team.create", byOrganizatio
   .input(teamNameForm)
   .output(teamListItem)
   .mutation(({ ctx, input }) =>
-    createTeam(ctx.db, { organizationId: ctx.organization.organizationId, name: input.name, creatorId: ctx.caller.userId }),
+    createTeam(ctx.db, { organizationId: ctx.organization.organizationId, name: input.name, creatorId: ctx.caller.userId }, ctx.audit),
   );

@@ -6,6 +6,6 @@ import { deleteTeam } from "../../services/teams.ts";
 export const remove = teamResourceProcedure("team.manage", byTeam)
   .output(z.object({ id: z.string() }))
   .mutation(async ({ ctx }) => {
-    await deleteTeam(ctx.db, ctx.team.teamId);
+    await deleteTeam(ctx.db, ctx.team.teamId, ctx.audit);
     return { id: ctx.team.teamId };
   });

@@ -5,4 +5,4 @@ import { renameTeam, teamListItem } from "../../services/teams.ts";
 export const rename = teamResourceProcedure("team.manage", byTeam)
   .input(teamNameForm)
   .output(teamListItem)
-  .mutation(({ ctx, input }) => renameTeam(ctx.db, ctx.caller, ctx.team.teamId, input.name));
+  .mutation(({ ctx, input }) => renameTeam(ctx.db, ctx.caller, ctx.team.teamId, input.name, ctx.audit));

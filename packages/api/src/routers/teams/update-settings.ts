@@ -7,4 +7,4 @@ import { updateTeamSettings } from "../../services/teams.ts";
 export const updateSettings = teamResourceProcedure("team.manage", byTeam)
   .input(teamSettingsInput)
   .output(z.object({ requiredApprovals: z.number() }))
-  .mutation(({ ctx, input }) => updateTeamSettings(ctx.db, ctx.team.teamId, { requiredApprovals: input.requiredApprovals }));
+  .mutation(({ ctx, input }) => updateTeamSettings(ctx.db, ctx.team.teamId, { requiredApprovals: input.requiredApprovals }, ctx.audit));

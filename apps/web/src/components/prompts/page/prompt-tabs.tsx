@@ -1,6 +1,7 @@
-// The prompt's tabs, kept in the `tab` search param: Template, Try it, History, Compare, Comments, Usage.
+// The prompt's tabs, kept in the `tab` search param: Template, Try it, History, Compare, Comments, Usage, Activity.
 import { CommentsTab } from "@/components/comments/comments-tab";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "@/components/ui/tabs";
+import { ActivityTab } from "./activity-tab.tsx";
 import { CompareTab } from "./compare-tab.tsx";
 import { HistoryTab } from "./history-tab.tsx";
 import { usePromptSearch, type PromptTab } from "./route-api.ts";
@@ -16,6 +17,7 @@ const TABS: { value: PromptTab; label: string }[] = [
   { value: "compare", label: "Compare" },
   { value: "comments", label: "Comments" },
   { value: "usage", label: "Usage" },
+  { value: "activity", label: "Activity" },
 ];
 
 export function PromptTabs({ prompt }: { prompt: PromptDetail }) {
@@ -47,6 +49,9 @@ export function PromptTabs({ prompt }: { prompt: PromptDetail }) {
       </TabsContent>
       <TabsContent value="usage" className="min-w-0">
         <UsageTab prompt={prompt} />
+      </TabsContent>
+      <TabsContent value="activity" className="min-w-0">
+        <ActivityTab prompt={prompt} />
       </TabsContent>
     </Tabs>
   );

@@ -1,0 +1,142 @@
+// The Activity tab (issue 17): the prompt's versions saved, label moves, change-request decisions and
+// lifecycle, in time order, from the audit trail. A label move offers "Roll back to here": the label
+// points back at the version it had before that move, through promptLabels.set (every rule applies);
+// production under review opens a change request instead. Shown only to who may do it.
+import { useNavigate } from "@tanstack/react-router";
+import { toast } from "sonner";
+import { PROMPT_MSG, PROTECTED_LABEL, REVIEW_MSG, versionLabel } from "@promptly/shared";
+import type { RouterOutputs } from "@promptly/api";
+import { Alert, AlertDescription, AlertTitle } from "@/components/ui/alert";
+import { Button } from "@/components/ui/button";
+import { Skeleton } from "@/components/ui/skeleton";
+import { actionLabel, actorLabel } from "@/components/audit/audit-csv";
+import { formatDateTime } from "@/lib/dates";
+import { trpc } from "@/lib/trpc";
+import type { PromptDetail } from "./types.ts";
+import { toastFailure, useRefreshPrompt } from "./use-refresh-prompt.ts";
+
+type Activity = RouterOutputs["auditLog"]["forPrompt"][number];
+type LabelState = { label: string; version: number | null };
+
+const labelState = (value: unknown): LabelState | null =>
+  value && typeof value === "object" && "label" in value ? (value as LabelState) : null;
+
+/** One line saying what happened. */
+function summary(item: Activity): string {
+  const before = labelState(item.before);
+  const after = labelState(item.after);
+  const version = (value: number | null | undefined) => (value == null ? "nowhere" : versionLabel(value));
+  switch (item.action) {
+    case "prompt.version":
+      return `Saved ${versionLabel((item.after as { version: number }).version)}`;
+    case "prompt.label.set":
+      return `Moved ${after?.label} from ${version(before?.version)} to ${version(after?.version)}`;
+    case "prompt.label.remove":
+      return `Removed ${before?.label} (was on ${version(before?.version)})`;
+    case "change_request.approve":
+    case "change_request.reject":
+      return `${actionLabel(item.action)}: ${after?.label} to ${version(after?.version)}`;
+    case "prompt.rename":
+      return `Renamed to ${(item.after as { name: string }).name}`;
+    default:
+      return actionLabel(item.action);
+  }
+}
+
+export function ActivityTab({ prompt }: { prompt: PromptDetail }) {
+  const activity = trpc.auditLog.forPrompt.useQuery({ promptId: prompt.id });
+  if (activity.isPending) {
+    return (
+      <div className="grid gap-2" role="status" aria-label="Loading activity">
+        <Skeleton className="h-12" />
+        <Skeleton className="h-12" />
+      </div>
+    );
+  }
+  if (activity.isError) {
+    return (
+      <Alert variant="destructive">
+        <AlertTitle>The activity could not be loaded</AlertTitle>
+        <AlertDescription>
+          <p>{activity.error.message}</p>
+          <Button variant="outline" size="sm" onClick={() => void activity.refetch()}>
+            Try again
+          </Button>
+        </AlertDescription>
+      </Alert>
+    );
+  }
+  if (activity.data.length === 0) return <p className="text-muted-foreground">No activity recorded yet.</p>;
+  return (
+    <ol aria-label="Activity" className="divide-y divide-border rounded-md border border-border">
+      {activity.data.map((item) => (
+        <li key={item.id} className="flex flex-wrap items-center justify-between gap-2 p-3">
+          <div className="min-w-0">
+            <p className="font-medium">{summary(item)}</p>
+            <p className="text-sm text-muted-foreground">
+              {actorLabel(item.actor)} · {formatDateTime(item.createdAt)}
+            </p>
+          </div>
+          <RollBack item={item} prompt={prompt} />
+        </li>
+      ))}
+    </ol>
+  );
+}
+
+/** "Roll back to here" on a label move, when the caller may move that label (or request it, under review). */
+function RollBack({ item, prompt }: { item: Activity; prompt: PromptDetail }) {
+  const refresh = useRefreshPrompt();
+  const utils = trpc.useUtils();
+  const navigate = useNavigate();
+  const set = trpc.promptLabels.set.useMutation({
+    async onSuccess() {
+      toast.success(PROMPT_MSG.labelSetToast);
+      await Promise.all([refresh(), utils.auditLog.forPrompt.invalidate({ promptId: prompt.id })]);
+    },
+    onError: toastFailure("The label could not be rolled back"),
+  });
+  const request = trpc.changeRequests.create.useMutation({
+    async onSuccess({ id }) {
+      toast.success(REVIEW_MSG.requestedToast);
+      await navigate({ to: "/reviews/$changeRequestId", params: { changeRequestId: id } });
+    },
+    onError: toastFailure("The review could not be requested"),
+  });
+  const before = labelState(item.before);
+  if ((item.action !== "prompt.label.set" && item.action !== "prompt.label.remove") || !before || before.version == null) return null;
+  if (prompt.archivedAt) return null;
+  const target = before.version;
+  const current = prompt.labels.find((label) => label.name === before.label)?.version;
+  if (current === target) return null;
+  const production = before.label === PROTECTED_LABEL;
+  const reviewed = production && prompt.requiredApprovals > 0;
+  const allowed = reviewed ? prompt.can.write : production ? prompt.can["label.protected"] : prompt.can.write;
+  if (!allowed) return null;
+  const busy = set.isPending || request.isPending;
+  const name = `${before.label} to ${versionLabel(target)}`;
+  if (reviewed) {
+    return (
+      <Button
+        variant="outline"
+        size="sm"
+        disabled={busy}
+        aria-label={`Request review: roll back ${name}`}
+        onClick={() => request.mutate({ promptId: prompt.id, label: PROTECTED_LABEL, version: target, message: `Roll back ${name}` })}
+      >
+        Request review
+      </Button>
+    );
+  }
+  return (
+    <Button
+      variant="outline"
+      size="sm"
+      disabled={busy}
+      aria-label={`Roll back to here: ${name}`}
+      onClick={() => set.mutate({ promptId: prompt.id, label: before.label, version: target })}
+    >
+      Roll back to here
+    </Button>
+  );
+}

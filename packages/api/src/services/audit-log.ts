@@ -1,0 +1,90 @@
+// Reading the audit trail (issue 17): an organization's log for its admins and super users, keyset
+// pages newest first, and one prompt's activity for whoever reads the prompt.
+import { z } from "zod";
+import { Prisma, type DbOrTx } from "@promptly/db";
+import { AUDIT_PAGE_SIZE, type AuditLogListInput } from "@promptly/shared";
+
+const actor = z.object({ kind: z.enum(["user", "api_key", "cli"]), id: z.string().nullable(), name: z.string().nullable() });
+
+const auditEventItem = z.object({
+  id: z.string(),
+  createdAt: z.date(),
+  action: z.string(),
+  actor,
+  target: z.object({ type: z.string(), id: z.string(), name: z.string().nullable() }),
+  teamId: z.string().nullable(),
+  teamName: z.string().nullable(),
+  before: z.unknown(),
+  after: z.unknown(),
+  ip: z.string().nullable(),
+});
+export const auditLogPage = z.object({ items: z.array(auditEventItem), nextCursor: z.string().nullable() });
+export const auditActor = actor;
+/** A prompt's activity: no client addresses (readers of a prompt are not its auditors). */
+export const promptActivityItem = auditEventItem.omit({ ip: true, teamId: true, teamName: true });
+
+type Row = {
+  id: string; createdAt: Date; action: string; actorKind: "user" | "api_key" | "cli"; actorId: string | null; actorName: string | null;
+  targetType: string; targetId: string; targetName: string | null; teamId: string | null; teamName: string | null; before: unknown; after: unknown; ip: string | null;
+};
+
+const toItem = (row: Row) => ({
+  id: row.id,
+  createdAt: row.createdAt,
+  action: row.action,
+  actor: { kind: row.actorKind, id: row.actorId, name: row.actorName },
+  target: { type: row.targetType, id: row.targetId, name: row.targetName },
+  teamId: row.teamId,
+  teamName: row.teamName,
+  before: row.before,
+  after: row.after,
+  ip: row.ip,
+});
+
+const COLUMNS = Prisma.sql`
+  e.id::text AS id, e.created_at AS "createdAt", e.action, e.actor_kind::text AS "actorKind", e.actor_id::text AS "actorId",
+  -- The name the actor has now, else the one they had then (they may be gone).
+  COALESCE(CASE e.actor_kind WHEN 'user' THEN (SELECT COALESCE(NULLIF(p.full_name, ''), u.email) FROM users u LEFT JOIN profiles p ON p.user_id = u.id WHERE u.id = e.actor_id)
+                             WHEN 'api_key' THEN (SELECT k.name FROM api_keys k WHERE k.id = e.actor_id) END, e.actor_name) AS "actorName",
+  e.target_type AS "targetType", e.target_id AS "targetId", e.target_name AS "targetName",
+  e.team_id::text AS "teamId", (SELECT t.name FROM teams t WHERE t.id = e.team_id) AS "teamName",
+  e.before, e.after, e.ip`;
+
+/** One page of an organization's events, newest first, filtered; the cursor is the last id of the page before. */
+export async function listAuditEvents(db: DbOrTx, input: AuditLogListInput) {
+  const limit = input.limit ?? AUDIT_PAGE_SIZE;
+  const filters = [Prisma.sql`e.organization_id = ${input.organizationId}::uuid`];
+  if (input.actorId) filters.push(Prisma.sql`e.actor_id = ${input.actorId}::uuid`);
+  if (input.action) filters.push(Prisma.sql`e.action = ${input.action}`);
+  if (input.from) filters.push(Prisma.sql`e.created_at >= ${input.from}`);
+  if (input.to) filters.push(Prisma.sql`e.created_at < ${input.to}`);
+  if (input.cursor) {
+    filters.push(Prisma.sql`(e.created_at, e.seq) < (SELECT c.created_at, c.seq FROM audit_events c WHERE c.id = ${input.cursor}::uuid AND c.organization_id = ${input.organizationId}::uuid)`);
+  }
+  const rows = await db.$queryRaw<Row[]>`
+    SELECT ${COLUMNS} FROM audit_events e
+    WHERE ${Prisma.join(filters, " AND ")}
+    ORDER BY e.created_at DESC, e.seq DESC
+    LIMIT ${limit + 1}`;
+  const items = rows.slice(0, limit).map(toItem);
+  return { items, nextCursor: rows.length > limit ? items[items.length - 1]!.id : null };
+}
+
+/** Who acted in the organization, for the log's actor filter. */
+export async function listAuditActors(db: DbOrTx, organizationId: string) {
+  const rows = await db.$queryRaw<{ kind: "user" | "api_key" | "cli"; id: string | null; name: string | null }[]>`
+    SELECT DISTINCT ON (e.actor_kind, e.actor_id) e.actor_kind::text AS kind, e.actor_id::text AS id, e.actor_name AS name
+    FROM audit_events e WHERE e.organization_id = ${organizationId}::uuid
+    ORDER BY e.actor_kind, e.actor_id, e.created_at DESC`;
+  return rows.sort((a, b) => (a.name ?? "").localeCompare(b.name ?? ""));
+}
+
+/** A prompt's activity in time order: versions saved, label moves, change-request decisions and its lifecycle. */
+export async function listPromptActivity(db: DbOrTx, promptId: string) {
+  const rows = await db.$queryRaw<Row[]>`
+    SELECT ${COLUMNS} FROM audit_events e
+    WHERE e.prompt_id = ${promptId}::uuid
+    ORDER BY e.created_at, e.seq`;
+  // The procedure's output drops the client address and team (promptActivityItem).
+  return rows.map(toItem);
+}

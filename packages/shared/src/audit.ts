@@ -1,0 +1,54 @@
+// The audit trail (issue 17): the actions it records, in the words the audit log's filter shows, and
+// the inputs of auditLog.list / auditLog.forPrompt.
+import { z } from "zod";
+import { idSchema } from "./validation.ts";
+
+/** Every audited action and how the audit log names it. */
+export const AUDIT_ACTION_LABELS = {
+  "organization.create": "Organization created",
+  "organization.rename": "Organization renamed",
+  "organization.delete": "Organization deleted",
+  "team.create": "Team created",
+  "team.rename": "Team renamed",
+  "team.delete": "Team deleted",
+  "team.settings": "Team settings changed",
+  "member.add": "Member added",
+  "member.remove": "Member removed",
+  "member.role": "Member role changed",
+  "invite.create": "Invitation sent",
+  "invite.revoke": "Invitation revoked",
+  "invite.accept": "Invitation accepted",
+  "prompt.create": "Prompt created",
+  "prompt.rename": "Prompt renamed",
+  "prompt.update": "Prompt details changed",
+  "prompt.archive": "Prompt archived",
+  "prompt.restore": "Prompt restored",
+  "prompt.delete": "Prompt deleted",
+  "prompt.version": "Version saved",
+  "prompt.label.set": "Label moved",
+  "prompt.label.remove": "Label removed",
+  "change_request.approve": "Change request approved",
+  "change_request.reject": "Change request rejected",
+  "api_key.create": "API key created",
+  "api_key.revoke": "API key revoked",
+  "two_factor.enable": "Two-factor turned on",
+  "two_factor.disable": "Two-factor turned off",
+  "super_user.grant": "Super user granted",
+  "super_user.revoke": "Super user revoked",
+} as const satisfies Record<string, string>;
+
+/** The audit log's page size. */
+export const AUDIT_PAGE_SIZE = 50;
+
+/** `auditLog.list`: an organization's events, newest first; `cursor` is the last row's id of the page before. */
+export const auditLogListInput = z.object({
+  organizationId: idSchema,
+  actorId: idSchema.optional(),
+  action: z.string().max(64).optional(),
+  from: z.coerce.date().optional(),
+  to: z.coerce.date().optional(),
+  cursor: idSchema.optional(),
+  /** How many rows (the CSV download asks for more at a time). */
+  limit: z.number().int().min(1).max(500).optional(),
+});
+export type AuditLogListInput = z.infer<typeof auditLogListInput>;
