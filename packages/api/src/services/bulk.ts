@@ -9,7 +9,7 @@ import {
 } from "@promptly/shared";
 import { fail } from "../errors.ts";
 import type { Caller } from "./access.ts";
-import { audit, type AuditActor, type AuditAction } from "./audit.ts";
+import { audit, type AuditAction, type AuditContext } from "./audit.ts";
 import { moveLabel } from "./prompts.ts";
 import { promptVisibility } from "./visibility.ts";
 
@@ -49,9 +49,8 @@ interface Row {
   readable: boolean;
 }
 
-export async function bulkPrompts(db: Db, caller: Caller, promptIds: string[], action: BulkAction, now: Date): Promise<BulkResult> {
+export async function bulkPrompts(db: Db, caller: Caller, promptIds: string[], action: BulkAction, now: Date, context: AuditContext): Promise<BulkResult> {
   const ids = [...new Set(promptIds)];
-  const actor: AuditActor = { kind: "user", userId: caller.userId };
   try {
     return await db.$transaction(
       async (tx) => {
@@ -87,7 +86,7 @@ export async function bulkPrompts(db: Db, caller: Caller, promptIds: string[], a
         if (action.kind === "moveToFolder" && refused.length === 0) await refuseNameConflicts(tx, found, action.folder, refuse);
         if (refused.length) return { applied: false, changed: 0, unchanged: 0, refused };
         let changed = 0;
-        for (const row of found) if (await applyOne(tx, row, action, actor, caller.userId, now)) changed += 1;
+        for (const row of found) if (await applyOne(tx, row, action, context, caller.userId, now)) changed += 1;
         return { applied: true, changed, unchanged: found.length - changed, refused: [] };
       },
       { timeout: 60_000 },
@@ -116,10 +115,10 @@ async function refuseNameConflicts(tx: DbTransaction, rows: Row[], folder: strin
 }
 
 /** The action on one prompt (already checked); whether it changed anything. */
-async function applyOne(tx: DbTransaction, row: Row, action: BulkAction, actor: AuditActor, userId: string, now: Date): Promise<boolean> {
+async function applyOne(tx: DbTransaction, row: Row, action: BulkAction, context: AuditContext, userId: string, now: Date): Promise<boolean> {
   const target = { type: "prompt", id: row.id, name: row.name };
   const record = (auditAction: AuditAction, before: unknown, after: unknown) =>
-    audit(tx, { organizationId: row.organizationId, teamId: row.teamId, actor, action: auditAction, target, before, after }, now);
+    audit(tx, { organizationId: row.organizationId, teamId: row.teamId, actor: context.actor, ip: context.ip, action: auditAction, target, before, after }, now);
   switch (action.kind) {
     case "addTags":
     case "removeTags": {
@@ -140,8 +139,8 @@ async function applyOne(tx: DbTransaction, row: Row, action: BulkAction, actor: 
       const [current] = await tx.$queryRaw<{ version: number }[]>`
         SELECT version FROM prompt_labels WHERE prompt_id = ${row.id}::uuid AND name = ${action.label}`;
       if (current?.version === row.latestVersion) return false;
-      await moveLabel(tx, row.id, action.label, row.latestVersion, userId, now);
-      await record("prompt.label.set", current ? { label: action.label, version: current.version } : null, { label: action.label, version: row.latestVersion });
+      // moveLabel writes the label's audit event (its history) itself.
+      await moveLabel(tx, row, action.label, row.latestVersion, userId, now, context);
       return true;
     }
     case "removeLabel": {

@@ -24,6 +24,8 @@ export interface LibraryActor {
   /** The author of what is written: the person, or nobody for the command line. */
   authorId: string | null;
   actor: AuditActor;
+  /** The client address of the request (none for the command line). */
+  ip: string | null;
 }
 
 // ---- export ----
@@ -399,7 +401,7 @@ export async function applyImport(db: Db, who: LibraryActor, document: unknown, 
 
 async function applyStep(tx: DbTransaction, who: LibraryActor, step: Step, now: Date) {
   const { incoming } = step;
-  const where = { organizationId: who.team.organizationId, teamId: who.team.teamId, actor: who.actor };
+  const where = { organizationId: who.team.organizationId, teamId: who.team.teamId, actor: who.actor, ip: who.ip };
   let promptId = step.existing?.id;
   if (!promptId) {
     const created = await tx.prompt.create({
@@ -445,13 +447,8 @@ async function applyStep(tx: DbTransaction, who: LibraryActor, step: Step, now: 
     }
   }
   for (const label of step.labels) {
-    const before = await tx.promptLabel.findUnique({ where: { promptId_name: { promptId, name: label.name } }, select: { version: true } });
-    await moveLabel(tx, promptId, label.name, label.version, who.authorId, now);
-    await audit(
-      tx,
-      { ...where, action: "prompt.label.set", target: { type: "prompt", id: promptId, name: incoming.name }, before: before && { label: label.name, version: before.version }, after: { label: label.name, version: label.version } },
-      now,
-    );
+    // moveLabel writes the label's audit event (its history) itself.
+    await moveLabel(tx, { id: promptId, ...who.team }, label.name, label.version, who.authorId, now, { actor: who.actor, ip: who.ip, now });
   }
 }
 
@@ -469,6 +466,7 @@ async function commandLineActor(db: DbOrTx, teamId: string): Promise<LibraryActo
     team: { teamId, organizationId: team.organizationId },
     authorId: null,
     actor: { kind: "cli" },
+    ip: null,
   };
 }
 const accessOfSuperUser = { role: CLI_CALLER.role, isSuperUser: true, organizationRole: null, teamRole: null };

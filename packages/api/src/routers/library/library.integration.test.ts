@@ -260,3 +260,38 @@ describe("bulk work", () => {
     expect(await outcome(world.callers.admin.prompts.bulk({ promptIds: [...ids, ids[0]!.replace(/.$/, "0")], action: { kind: "restore" } }))).toBe("BAD_REQUEST");
   });
 });
+
+describe("the audit trail of imports and bulk work", () => {
+  const eventsOf = (promptIds: string[]) =>
+    h.database.db.auditEvent.findMany({ where: { targetId: { in: promptIds } }, orderBy: [{ createdAt: "asc" }, { seq: "asc" }], select: { action: true, targetId: true, after: true, actorId: true } });
+
+  it("a bulk label move writes one label event per prompt, with its actor; a refused bulk writes none", async () => {
+    const team = await world.team("Bulk audit");
+    const ids = [];
+    for (const name of ["x/one", "x/two"]) {
+      ids.push((await world.callers.editor.prompts.create({ teamId: team.id, name, title: name, visibility: "team", type: "text", template: "t" })).id);
+    }
+    const before = (await eventsOf(ids)).length;
+    await world.callers.editor.prompts.bulk({ promptIds: ids, action: { kind: "setLabel", label: "staging" } });
+    const moves = (await eventsOf(ids)).slice(before);
+    expect(moves.map((event) => [event.action, event.targetId, event.after])).toEqual(
+      expect.arrayContaining(ids.map((id) => ["prompt.label.set", id, { label: "staging", version: 1 }])),
+    );
+    expect(moves).toHaveLength(2);
+    const refused = await world.callers.editor.prompts.bulk({ promptIds: ids, action: { kind: "setLabel", label: "production" } });
+    expect(refused.applied).toBe(false);
+    expect(await eventsOf(ids)).toHaveLength(before + 2);
+  });
+
+  it("an import writes one event per prompt created, version saved and label moved", async () => {
+    const source = await seedLibrary("Audit source");
+    const target = await world.team("Audit target");
+    await world.callers.admin.library.applyImport({ teamId: target.id, document: await exportJson(source.id) });
+    const imported = await h.database.db.prompt.findMany({ where: { teamId: target.id }, select: { id: true, name: true } });
+    const events = await eventsOf(imported.map((prompt) => prompt.id));
+    const count = (action: string) => events.filter((event) => event.action === action).length;
+    // Each prompt created, each version it brings saved (greeting v1 and v2, triage v1), each label moved
+    // (greeting production and staging, triage production).
+    expect([count("prompt.create"), count("prompt.version"), count("prompt.label.set")]).toEqual([2, 3, 3]);
+  });
+});

@@ -7,13 +7,15 @@ import { byTeamId, teamResourceProcedure } from "../../procedures.ts";
 import { applyImport, exportFile, exportLibraryFile, importPlan, previewImport, type LibraryActor } from "../../services/library.ts";
 import type { Caller } from "../../services/access.ts";
 import type { TeamAccessInfo } from "../../services/access.ts";
+import type { AuditContext } from "../../services/audit.ts";
 
-const actorOf = (caller: Caller, team: TeamAccessInfo): LibraryActor => ({
+const actorOf = (caller: Caller, team: TeamAccessInfo, audit: AuditContext): LibraryActor => ({
   caller,
   access: { ...team, userId: caller.userId },
   team: { teamId: team.teamId, organizationId: team.organizationId },
   authorId: caller.userId,
-  actor: { kind: "user", userId: caller.userId },
+  actor: audit.actor,
+  ip: audit.ip,
 });
 
 export const libraryRouter = router({
@@ -27,11 +29,11 @@ export const libraryRouter = router({
   previewImport: teamResourceProcedure("prompt.write", byTeamId)
     .input(importLibraryInput)
     .output(importPlan)
-    .mutation(({ ctx, input }) => previewImport(ctx.db, actorOf(ctx.caller, ctx.team), input.document)),
+    .mutation(({ ctx, input }) => previewImport(ctx.db, actorOf(ctx.caller, ctx.team, ctx.audit), input.document)),
 
   /** Plans again and applies it in one transaction; any conflict refuses it all. */
   applyImport: teamResourceProcedure("prompt.write", byTeamId)
     .input(importLibraryInput)
     .output(importPlan)
-    .mutation(({ ctx, input }) => applyImport(ctx.db, actorOf(ctx.caller, ctx.team), input.document, ctx.now())),
+    .mutation(({ ctx, input }) => applyImport(ctx.db, actorOf(ctx.caller, ctx.team, ctx.audit), input.document, ctx.now())),
 });

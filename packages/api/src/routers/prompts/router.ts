@@ -78,5 +78,5 @@ export const promptsRouter = router({
   bulk: protectedProcedure
     .input(bulkPromptsInput)
     .output(bulkResult)
-    .mutation(({ ctx, input }) => bulkPrompts(ctx.db, ctx.caller, input.promptIds, input.action, ctx.now())),
+    .mutation(({ ctx, input }) => bulkPrompts(ctx.db, ctx.caller, input.promptIds, input.action, ctx.now(), ctx.audit)),
 });
