@@ -8,6 +8,9 @@ CREATE TABLE "prompt_usage_daily" (
     CONSTRAINT "prompt_usage_daily_pkey" PRIMARY KEY ("prompt_id","day","label")
 );
 
+-- CreateIndex
+CREATE INDEX "prompt_usage_daily_prompt_id_day_label_count_idx" ON "prompt_usage_daily"("prompt_id", "day", "label", "count");
+
 -- AddForeignKey
 ALTER TABLE "prompt_usage_daily" ADD CONSTRAINT "prompt_usage_daily_prompt_id_fkey" FOREIGN KEY ("prompt_id") REFERENCES "prompts"("id") ON DELETE CASCADE ON UPDATE CASCADE;
 

@@ -48,7 +48,7 @@ export async function analyticsOverview(
     WHERE p.organization_id = ${input.organizationId}::uuid AND p.archived_at IS NULL
       ${input.teamId ? Prisma.sql`AND p.team_id = ${input.teamId}::uuid` : Prisma.empty} AND ${visible}`;
 
-  const [prompts, usage, versions, ratings, bookmarks] = await Promise.all([
+  const [prompts, usageByPrompt, usageByLabel, versions, ratings, bookmarks] = await Promise.all([
     db.$queryRaw<{ id: string; name: string; title: string; teamName: string; productionVersion: number | null; ratingAverage: number; ratingCount: number; bookmarks: number; lastFetched: Date | null }[]>`
       SELECT p.id::text AS id, p.name, p.title, t.name AS "teamName", l.version AS "productionVersion",
              p.rating_average AS "ratingAverage", p.rating_count AS "ratingCount", p.bookmark_count AS bookmarks,
@@ -57,10 +57,18 @@ export async function analyticsOverview(
       LEFT JOIN prompt_labels l ON l.prompt_id = p.id AND l.name = ${PROTECTED_LABEL}
       WHERE p.id IN (${scope})
       ORDER BY p.name`,
-    db.$queryRaw<{ day: Date; promptId: string; label: string; count: bigint }[]>`
-      SELECT u.day, u.prompt_id::text AS "promptId", u.label, u.count
-      FROM prompt_usage_daily u
-      WHERE u.prompt_id IN (${scope}) AND u.day BETWEEN ${from}::date AND ${to}::date AND u.count <> 0`,
+    // Per prompt: its fetches per day of the range as one comma-separated list (zeros included), summed
+    // in SQL, so the answer's rows are the prompts, not prompts × days × labels.
+    db.$queryRaw<{ promptId: string; daily: string }[]>`
+      SELECT u.prompt_id::text AS "promptId", string_agg(u.n::text || '@' || u.day::text, ',') AS daily
+      FROM (SELECT prompt_id, day, sum(count) AS n FROM prompt_usage_daily
+            WHERE prompt_id IN (${scope}) AND day BETWEEN ${from}::date AND ${to}::date
+            GROUP BY prompt_id, day HAVING sum(count) <> 0) u
+      GROUP BY u.prompt_id`,
+    db.$queryRaw<{ day: Date; label: string; count: bigint }[]>`
+      SELECT day, label, sum(count)::bigint AS count FROM prompt_usage_daily
+      WHERE prompt_id IN (${scope}) AND day BETWEEN ${from}::date AND ${to}::date
+      GROUP BY day, label HAVING sum(count) <> 0`,
     db.$queryRaw<{ week: Date; count: bigint }[]>`
       SELECT date_trunc('week', v.created_at AT TIME ZONE 'UTC')::date AS week, count(*)::bigint AS count
       FROM prompt_versions v
@@ -85,11 +93,13 @@ export async function analyticsOverview(
     if (!row) into.set(key, (row = list.map(() => 0)));
     row[index.get(day)!]! += count;
   };
-  for (const row of usage) {
-    const day = dayText(row.day);
-    add(byPrompt, row.promptId, day, Number(row.count));
-    add(byLabel, labelName(row.label), day, Number(row.count));
+  for (const row of usageByPrompt) {
+    for (const entry of row.daily.split(",")) {
+      const at = entry.indexOf("@");
+      add(byPrompt, row.promptId, entry.slice(at + 1), Number(entry.slice(0, at)));
+    }
   }
+  for (const row of usageByLabel) add(byLabel, labelName(row.label), dayText(row.day), Number(row.count));
 
   const rows: OverviewPromptRow[] = prompts.map((prompt) => {
     const daily = byPrompt.get(prompt.id) ?? list.map(() => 0);
