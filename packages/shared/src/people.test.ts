@@ -14,10 +14,12 @@ describe("displayName (spec 2: full name, else email before @, else 'User')", ()
   });
 });
 
-describe("initials (spec 2: first letters of the name's words, else two letters of the email, else 'U')", () => {
+describe("initials (spec 2: first letters of the name's first and last words, else two letters of the email, else 'U')", () => {
   it.each([
     ["Ada Lovelace", "ada@example.com", "AL"],
-    ["ada king lovelace", null, "AKL"],
+    ["ada king lovelace", null, "AL"],
+    ["Mona Mentioned c0ffee", null, "MC"],
+    ["Élodie Ørsted", null, "ÉØ"],
     ["Cher", "cher@example.com", "C"],
     [null, "grace@example.com", "GR"],
     ["  ", "zo@example.com", "ZO"],
