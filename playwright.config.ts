@@ -7,7 +7,9 @@ export default defineConfig({
   testDir: "apps/web/e2e",
   globalSetup: "./apps/web/e2e/support/global-setup.ts",
   fullyParallel: false,
-  workers: 1,
+  // Two workers on two cores: spec files run side by side against the one server (each test makes its own
+  // people and places, so they do not meet); the tests of one file stay in order.
+  workers: 2,
   retries: process.env.CI ? 1 : 0,
   timeout: 60_000,
   expect: { timeout: 10_000 },
