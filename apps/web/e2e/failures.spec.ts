@@ -109,6 +109,20 @@ const CASES: Case[] = [
     recovered: (page) => page.getByText("No comments yet."),
   },
   {
+    name: "a prompt's activity",
+    path: ({ prompt }) => `/prompts/${prompt.id}?tab=activity`,
+    fail: ["auditLog.forPrompt"],
+    says: ["The activity could not be loaded"],
+    recovered: (page) => page.getByRole("tab", { name: "Activity", selected: true }),
+  },
+  {
+    name: "a prompt's history",
+    path: ({ prompt }) => `/prompts/${prompt.id}?tab=history`,
+    fail: ["promptVersions.list"],
+    says: ["The history could not be loaded"],
+    recovered: (page) => page.getByRole("tab", { name: "History", selected: true }),
+  },
+  {
     name: "Teams without the organizations (an organization admin's right is unknown, not denied)",
     path: () => "/teams",
     fail: ["organizations.list"],

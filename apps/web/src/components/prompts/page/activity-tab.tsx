@@ -6,8 +6,8 @@ import { useNavigate } from "@tanstack/react-router";
 import { toast } from "sonner";
 import { PROMPT_MSG, PROTECTED_LABEL, REVIEW_MSG, versionLabel } from "@promptly/shared";
 import type { RouterOutputs } from "@promptly/api";
-import { Alert, AlertDescription, AlertTitle } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
+import { LoadFailure } from "@/components/layout/load-failure";
 import { Skeleton } from "@/components/ui/skeleton";
 import { actionLabel, actorLabel } from "@/components/audit/audit-csv";
 import { formatDateTime } from "@/lib/dates";
@@ -54,17 +54,7 @@ export function ActivityTab({ prompt }: { prompt: PromptDetail }) {
     );
   }
   if (activity.isError) {
-    return (
-      <Alert variant="destructive">
-        <AlertTitle>The activity could not be loaded</AlertTitle>
-        <AlertDescription>
-          <p>{activity.error.message}</p>
-          <Button variant="outline" size="sm" onClick={() => void activity.refetch()}>
-            Try again
-          </Button>
-        </AlertDescription>
-      </Alert>
-    );
+    return <LoadFailure title="The activity could not be loaded" error={activity.error} onRetry={() => activity.refetch()} />;
   }
   if (activity.data.length === 0) return <p className="text-muted-foreground">No activity recorded yet.</p>;
   return (

@@ -2,9 +2,9 @@
 // each links to the page showing that version. Pages of 50, 'Load more' for the next.
 import { Link } from "@tanstack/react-router";
 import { LATEST_LABEL, versionLabel } from "@promptly/shared";
-import { Alert, AlertDescription, AlertTitle } from "@/components/ui/alert";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
+import { LoadFailure } from "@/components/layout/load-failure";
 import { Skeleton } from "@/components/ui/skeleton";
 import { formatDateTime } from "@/lib/dates";
 import { trpc } from "@/lib/trpc";
@@ -25,17 +25,7 @@ export function HistoryTab({ prompt }: { prompt: PromptDetail }) {
     );
   }
   if (history.isError) {
-    return (
-      <Alert variant="destructive">
-        <AlertTitle>The history could not be loaded</AlertTitle>
-        <AlertDescription>
-          <p>{history.error.message}</p>
-          <Button variant="outline" size="sm" onClick={() => void history.refetch()}>
-            Try again
-          </Button>
-        </AlertDescription>
-      </Alert>
-    );
+    return <LoadFailure title="The history could not be loaded" error={history.error} onRetry={() => history.refetch()} />;
   }
   const versions = history.data.pages.flatMap((page) => page.items);
   return (
