@@ -80,6 +80,7 @@ export async function boot(env: Env, opts: { viteMiddleware?: RequestHandler; lo
         from: env.SMTP_FROM,
       },
       s3: { ...s3.config, region: env.S3_REGION, bucket: env.S3_BUCKET },
+      redisUrl: env.REDIS_URL,
       appUrl: env.APP_URL,
       secret: env.APP_SECRET,
       rateLimits: env.RATE_LIMITS,

@@ -74,6 +74,15 @@ const schema = z.object({
     ),
 
   DATABASE_URL: url(["postgres:", "postgresql:"]).optional(),
+  /**
+   * Redis for the state several app processes share (rate limits). Optional: without it that state
+   * lives in PostgreSQL, which every process shares already.
+   */
+  REDIS_URL: url(["redis:", "rediss:"]).optional(),
+  /** Bearer token that unlocks Prometheus metrics at /metrics; without it /metrics does not exist. */
+  METRICS_TOKEN: z.string().min(16, "must be at least 16 characters").optional(),
+  /** How much the server logs (JSON lines on stdout). */
+  LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   EMBEDDED_POSTGRES_PORT: port.default(54329),
 
   S3_ENDPOINT: url(["http:", "https:"]).optional(),

@@ -24,3 +24,4 @@ export { exportLibraryForCli, importLibraryForCli } from "./services/library.ts"
 export {
   compileRuntimePrompt, createRuntimePrompt, createRuntimeVersion, listRuntimePrompts, runtimeSelector, serveRuntimePrompt, setRuntimeLabel,
 } from "./services/runtime-prompts.ts";
+export * as metrics from "./services/metrics.ts";

@@ -10,6 +10,8 @@ export interface ServicesConfig extends ApiConfig {
   databaseUrl: string;
   smtp: SmtpConfig;
   s3: S3Config;
+  /** REDIS_URL: shared state (rate limits) in Redis instead of PostgreSQL. */
+  redisUrl?: string;
   now?: () => Date;
 }
 

@@ -1,0 +1,54 @@
+// Prometheus metrics (prom-client), one registry for the process. Served at /metrics when
+// METRICS_TOKEN is set. Each metric is defined here once; the code that observes it imports it.
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from "prom-client";
+
+export const metricsRegistry = new Registry();
+collectDefaultMetrics({ register: metricsRegistry, prefix: "promptly_" });
+
+/** Every answered HTTP request: procedure is the tRPC path, or the route for other endpoints. */
+export const httpRequests = new Counter({
+  name: "promptly_http_requests_total",
+  help: "HTTP requests answered, by procedure (tRPC path or route) and status code",
+  labelNames: ["procedure", "status"] as const,
+  registers: [metricsRegistry],
+});
+
+export const httpDuration = new Histogram({
+  name: "promptly_http_request_duration_seconds",
+  help: "Time to answer an HTTP request, by procedure and status code",
+  labelNames: ["procedure", "status"] as const,
+  buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+  registers: [metricsRegistry],
+});
+
+/** Runtime API answers from this process's memory (hit) or from the database (miss). */
+export const runtimeCacheLookups = new Counter({
+  name: "promptly_runtime_cache_lookups_total",
+  help: "Runtime API cache lookups, by result (hit or miss)",
+  labelNames: ["result"] as const,
+  registers: [metricsRegistry],
+});
+
+/** Requests refused by a rate limit, by rule (sign-in, api-key, invite, …). */
+export const rateLimitRefusals = new Counter({
+  name: "promptly_rate_limit_refusals_total",
+  help: "Requests refused by a rate limit, by rule",
+  labelNames: ["rule"] as const,
+  registers: [metricsRegistry],
+});
+
+/** Set when scraped: mail waiting in the outbox (queued or being retried). */
+export const outboxDepth = new Gauge({
+  name: "promptly_outbox_depth",
+  help: "Mail waiting in the outbox, by status",
+  labelNames: ["status"] as const,
+  registers: [metricsRegistry],
+});
+
+/** Set when scraped: the database pool's connections. */
+export const dbPool = new Gauge({
+  name: "promptly_db_pool_connections",
+  help: "Database pool connections, by state (total, idle, waiting clients)",
+  labelNames: ["state"] as const,
+  registers: [metricsRegistry],
+});
