@@ -174,6 +174,7 @@ async function measure(benchmark: Benchmark, databaseUrl: string, dataDir: strin
       MAILBOX_PORT: String(await freePort()),
       RATE_LIMITS: "off",
       APP_URL: `http://127.0.0.1:${appPort}`,
+      ...benchmark.serverEnv?.(variant),
     },
   });
   children.push(app);
@@ -262,7 +263,7 @@ async function main() {
       rss.push(variant ? `${measured.rss} MB (${variant})` : `${measured.rss} MB`);
     }
     const header = [
-      "scenario", ...(benchmark.variants ? ["size"] : []), "conns",
+      "scenario", ...(benchmark.variants ? ["variant"] : []), "conns",
       "req/s", "p50 ms", "p99 ms", "baseline req/s", "baseline p50", "baseline p99", "ratio", "errors",
     ];
     const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));

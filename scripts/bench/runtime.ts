@@ -3,6 +3,9 @@
 // prompt, label and version reads; then the typed client's cached `get` in operations per second.
 // Targets: ratio at least 1.0 at 50 connections (memory beats the database), p50 under 1 ms at 1
 // client, cached client get above 1,000,000 per second.
+// Variants: rate limits off; on (every request counted against the key's limit in the app's
+// PostgreSQL, as by default); on with REDIS_URL (the machine's Redis). The limit is set far above the
+// load, so every request is counted and none refused.
 import { createHash, randomBytes } from "node:crypto";
 import { createPromptClient } from "@promptly/client";
 import type { Benchmark, Scenario } from "./types.ts";
@@ -14,10 +17,18 @@ const NAME = "support/reply";
 const TEMPLATE = "You are a friendly support agent for {{ product }}.\n\nCustomer message:\n{{ message }}\n\nWrite a short, warm reply.";
 /** How long the cached client's gets are counted. */
 const CLIENT_SECONDS = 3;
+const COUNTED = { RATE_LIMITS: "on", API_RATE_LIMIT_PER_MINUTE: "1000000" };
+const VARIANT_ENV: Record<string, Record<string, string>> = {
+  "limits-off": {},
+  "limits-pg": COUNTED,
+  "limits-redis": { ...COUNTED, REDIS_URL: process.env.BENCH_REDIS_URL ?? "redis://127.0.0.1:6379" },
+};
 
 export const benchmark: Benchmark = {
   description: "GET /api/v1/prompts/{name} with an API key (served from memory) and the typed client's cached get",
   warmup: 2,
+  variants: Object.keys(VARIANT_ENV),
+  serverEnv: (variant) => VARIANT_ENV[variant!]!,
   async seed({ db, createAccount }) {
     const admin = await createAccount("bench-admin@bench.test", { fullName: "Bench Admin" });
     const { rows: [organization] } = await db.query<{ id: string }>(`INSERT INTO organizations (name, updated_at) VALUES ('Bench Org', now()) RETURNING id`);

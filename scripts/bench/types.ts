@@ -42,6 +42,8 @@ export interface Benchmark {
    * own with its own server, so one table shows how the figures change with the data.
    */
   variants?: readonly string[];
+  /** Environment of the server for a variant, over the harness's own (which turns RATE_LIMITS off). */
+  serverEnv?(variant?: string): Record<string, string>;
   /** Seconds per load when BENCH_DURATION is not set (the harness's default is 10). */
   duration?: number;
   /** Seconds of unmeasured load before each measured one (JIT, caches, pools): default 0. */
