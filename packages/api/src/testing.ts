@@ -2,7 +2,7 @@
 // a fresh database per test file, callers that behave like browsers (cookie jar), and the mailbox.
 import { randomBytes } from "node:crypto";
 import type { TeamRole } from "@promptly/shared";
-import { inject } from "vitest";
+import { inject, vi } from "vitest";
 import { ZodError } from "zod";
 import { createDb, type Db } from "@promptly/db";
 import { createTestDatabase, type TestDatabase } from "@promptly/db/testing";
@@ -19,7 +19,7 @@ import { DomainError } from "./errors.ts";
 export { createS3Storage, createSmtpMailer };
 export { drainOutbox, enqueueMail } from "./services/outbox.ts";
 export { AUTH_RATE_LIMITS } from "./services/auth.ts";
-import { RateLimiter } from "./services/rate-limiter.ts";
+import { RateLimits } from "./services/rate-limits.ts";
 import { RuntimeCache, startRuntimeSync, type RuntimeSync } from "./services/runtime-cache.ts";
 import { startOutboxWorker, type OutboxWorker } from "./services/outbox.ts";
 
@@ -32,6 +32,21 @@ export interface CapturedMail {
   text: string;
   html: string;
   date: string;
+}
+
+/**
+ * Runs `work` with the process's own clock (Date) `ms` ahead, still running. Rate-limit windows are
+ * kept by rate-limiter-flexible, which reads Date.now() (the PostgreSQL store compares it with each
+ * counter's end), not the harness's clock: this is how a test lets a window pass. The harness's clock
+ * moves with it.
+ */
+export async function withClockAhead<T>(ms: number, work: () => Promise<T>): Promise<T> {
+  vi.useFakeTimers({ toFake: ["Date"], now: Date.now() + ms, shouldAdvanceTime: true });
+  try {
+    return await work();
+  } finally {
+    vi.useRealTimers();
+  }
 }
 
 /** A controllable clock: tests move time instead of waiting. */
@@ -140,7 +155,8 @@ export async function createHarness(options: { rateLimits?: boolean } = {}): Pro
     mailer,
     storage: createS3Storage({ ...s3, region: "us-east-1", bucket: `avatars-${database.name.replace(/_/g, "-")}` }),
     lucia: createLucia(database.db),
-    rateLimiter: new RateLimiter(() => clock.now().getTime()),
+    // Counters in the test database, as the app keeps them by default.
+    rateLimits: new RateLimits({ store: "postgres", databaseUrl: database.url }),
     runtime: new RuntimeCache(),
     config: {
       appUrl: "http://localhost:3000",
@@ -193,6 +209,7 @@ export async function createHarness(options: { rateLimits?: boolean } = {}): Pro
     async close() {
       await outbox.stop();
       services.mailer.close();
+      await services.rateLimits.close();
       await database.drop();
     },
   };
@@ -224,7 +241,9 @@ export function appProcess(h: Harness): AppProcess {
       },
     },
   }) as unknown as Db;
-  const services: ApiServices = { ...h.services, db, runtime: new RuntimeCache(), rateLimiter: new RateLimiter(() => h.clock.now().getTime()) };
+  // Its own connection to the shared counters, as another process has.
+  const rateLimits = new RateLimits({ store: "postgres", databaseUrl: h.database.url });
+  const services: ApiServices = { ...h.services, db, runtime: new RuntimeCache(), rateLimits };
   const sync = startRuntimeSync(services, { databaseUrl: h.database.url, flushMs: 3_600_000, onError: () => undefined });
   return {
     services,
@@ -232,6 +251,7 @@ export function appProcess(h: Harness): AppProcess {
     queries: () => queries,
     async close() {
       await sync.stop();
+      await rateLimits.close();
       await client.$disconnect();
     },
   };

@@ -1,4 +1,5 @@
 import { PrismaPg } from "@prisma/adapter-pg";
+import pg from "pg";
 import { PrismaClient } from "./generated/prisma/client.ts";
 
 export { Prisma } from "./generated/prisma/client.ts";
@@ -21,6 +22,18 @@ export interface CreateDbOptions {
 export function createDb({ url, max = 10 }: CreateDbOptions): Db {
   const adapter = new PrismaPg({ connectionString: url, max });
   return new PrismaClient({ adapter });
+}
+
+export type Pool = pg.Pool;
+
+/**
+ * A plain node-postgres pool beside the Prisma client, for statements a library writes itself (the
+ * rate-limit counters' upsert). Errors of idle connections go to `onError` instead of crashing the process.
+ */
+export function createPool({ url, max = 2 }: CreateDbOptions, onError: (error: Error) => void): Pool {
+  const pool = new pg.Pool({ connectionString: url, max, connectionTimeoutMillis: 5_000 });
+  pool.on("error", onError);
+  return pool;
 }
 
 /**

@@ -5,7 +5,7 @@ import { createHash, randomBytes } from "node:crypto";
 import { z } from "zod";
 import type { Db, DbOrTx } from "@promptly/db";
 import { API_KEY_MSG, API_KEY_PREFIX, API_KEY_SCOPES, RUNTIME_MSG, type ApiKeyScope, type ApiKeySettings } from "@promptly/shared";
-import type { RateLimiter } from "./rate-limiter.ts";
+import type { RateLimits } from "./rate-limits.ts";
 import { fail } from "../errors.ts";
 import { auditAs, type AuditContext } from "./audit.ts";
 import type { CachedApiKey, RuntimeCache } from "./runtime-cache.ts";
@@ -194,12 +194,13 @@ export async function authenticateApiKey(
   rawKey: string,
   now: Date,
   cache?: RuntimeCache,
-  options: { cachedOnly?: boolean } = {},
+  options: { mayLookUp?: () => Promise<boolean> } = {},
 ): Promise<ApiKeyAuthentication> {
   if (!KEY_FORMAT.test(rawKey)) return refused("malformed", API_KEY_MSG.invalidKey);
   const keyHash = hashApiKey(rawKey);
   let row: CachedApiKey | null | undefined = cache?.apiKey(keyHash);
-  if (!row && options.cachedOnly) return refused("unknown", API_KEY_MSG.invalidKey);
+  // Asked only for a key the cache does not know: a known key costs nothing more.
+  if (!row && options.mayLookUp && !(await options.mayLookUp())) return refused("unknown", API_KEY_MSG.invalidKey);
   if (!row) {
     const mark = cache?.mark();
     row = await db.apiKey.findUnique({
@@ -254,33 +255,37 @@ export interface BearerLimits {
  * that keeps sending unknown keys is answered 429 for the rest of the minute (GUESSES_PER_ADDRESS).
  */
 export async function authenticateBearer(
-  services: { db: DbOrTx; now: () => Date; runtime?: RuntimeCache; rateLimiter: RateLimiter },
+  services: { db: DbOrTx; now: () => Date; runtime?: RuntimeCache; rateLimits: RateLimits },
   header: string | null | undefined,
   limits: BearerLimits,
 ): Promise<{ ok: true; apiKey: AuthenticatedApiKey } | ({ ok: false } & BearerRefusal)> {
   if (!header) return { ok: false, code: "UNAUTHORIZED", message: RUNTIME_MSG.missingKey };
   const bearer = /^Bearer +(\S+) *$/i.exec(header);
   if (!bearer) return { ok: false, code: "UNAUTHORIZED", message: RUNTIME_MSG.malformedHeader };
+  const limited = limits.ratePerMinute !== null;
   // Guesses (malformed or unknown keys) count against the address; a revoked or expired key is a real
   // one, refused without counting. Past the limit, only a key this process knows is looked at.
-  const guessBucket = `api-key-guess:ip:${limits.ip}`;
-  const guarded = limits.ratePerMinute !== null && services.rateLimiter.isLimited(guessBucket, GUESSES_PER_ADDRESS);
-  const result = await authenticateApiKey(services.db, bearer[1]!, services.now(), services.runtime, { cachedOnly: guarded });
+  const result = await authenticateApiKey(services.db, bearer[1]!, services.now(), services.runtime, {
+    mayLookUp: limited ? async () => !(await services.rateLimits.isLimited("api-key-guess", GUESSES_PER_ADDRESS, limits.ip)) : undefined,
+  });
   if (!result.ok) {
     const guess = result.reason === "malformed" || result.reason === "unknown";
-    if (guess && limits.ratePerMinute !== null && (guarded || !services.rateLimiter.hit(guessBucket, GUESSES_PER_ADDRESS))) {
-      const retryAfterSeconds = Math.max(1, Math.ceil(services.rateLimiter.retryAfterMs(guessBucket) / 1000));
-      return { ok: false, code: "TOO_MANY_REQUESTS", message: RUNTIME_MSG.tooManyFailedKeys, retryAfterSeconds };
+    // Past the limit the hit is refused too (fixed window: counting on changes nothing), with its Retry-After.
+    const counted = guess && limited ? await services.rateLimits.hit("api-key-guess", GUESSES_PER_ADDRESS, limits.ip) : null;
+    if (counted && !counted.allowed) {
+      return { ok: false, code: "TOO_MANY_REQUESTS", message: RUNTIME_MSG.tooManyFailedKeys, retryAfterSeconds: retryAfterSeconds(counted.retryAfterMs) };
     }
     const message = result.reason === "malformed" ? RUNTIME_MSG.malformedKey : result.reason === "unknown" ? RUNTIME_MSG.unknownKey : result.message;
     return { ok: false, code: "UNAUTHORIZED", message };
   }
   if (limits.ratePerMinute !== null) {
-    const bucket = `api-key:${result.apiKey.id}`;
-    if (!services.rateLimiter.hit(bucket, { limit: limits.ratePerMinute, windowMs: RATE_WINDOW_MS })) {
-      const retryAfterSeconds = Math.max(1, Math.ceil(services.rateLimiter.retryAfterMs(bucket) / 1000));
-      return { ok: false, code: "TOO_MANY_REQUESTS", message: RUNTIME_MSG.rateLimited, retryAfterSeconds };
+    const counted = await services.rateLimits.hit("api-key", { limit: limits.ratePerMinute, windowMs: RATE_WINDOW_MS }, result.apiKey.id);
+    if (!counted.allowed) {
+      return { ok: false, code: "TOO_MANY_REQUESTS", message: RUNTIME_MSG.rateLimited, retryAfterSeconds: retryAfterSeconds(counted.retryAfterMs) };
     }
   }
   return result;
 }
+
+/** A 429's Retry-After: whole seconds until the window ends, at least one. */
+const retryAfterSeconds = (ms: number) => Math.max(1, Math.ceil(ms / 1000));

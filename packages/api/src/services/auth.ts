@@ -17,7 +17,7 @@ import { startSession } from "../auth/session.ts";
 import { describeDevice } from "../auth/user-agent.ts";
 import { enqueueMail } from "./outbox.ts";
 import { consumeToken, findLiveToken, revokeEmailedLinks } from "./tokens.ts";
-import type { RateLimitRule } from "./rate-limiter.ts";
+import type { RateLimitRule } from "./rate-limits.ts";
 
 // ---- passwords ----
 
@@ -50,8 +50,8 @@ export const AUTH_RATE_LIMITS: Record<RateLimitedAction, { ip: RateLimitRule; em
   resendVerification: { ip: { limit: 10, windowMs: 15 * MINUTE }, email: { limit: 5, windowMs: 15 * MINUTE } },
 };
 
-function enforceRateLimit(
-  services: Pick<ApiServices, "rateLimiter" | "config">,
+async function enforceRateLimit(
+  services: Pick<ApiServices, "rateLimits" | "config">,
   action: RateLimitedAction,
   ip: string,
   email: string,
@@ -59,9 +59,11 @@ function enforceRateLimit(
   if (!services.config.rateLimits) return;
   const rules = AUTH_RATE_LIMITS[action];
   // Both counters always count, so switching addresses does not reset the other one.
-  const ipAllowed = services.rateLimiter.hit(`${action}:ip:${ip}`, rules.ip);
-  const emailAllowed = services.rateLimiter.hit(`${action}:email:${email}`, rules.email);
-  if (!ipAllowed || !emailAllowed) fail("RATE_LIMITED", MSG.tooManyRequests);
+  const [byIp, byEmail] = await Promise.all([
+    services.rateLimits.hit(`${action}:ip`, rules.ip, ip),
+    services.rateLimits.hit(`${action}:email`, rules.email, email),
+  ]);
+  if (!byIp.allowed || !byEmail.allowed) fail("RATE_LIMITED", MSG.tooManyRequests);
 }
 
 // ---- sign-up and email verification ----
@@ -79,7 +81,7 @@ export async function createAccount(
   client: ClientInfo,
   input: { email: string; password: string; redirectTo?: string; browserHash: string },
 ) {
-  enforceRateLimit(services, "signUp", client.ip, input.email);
+  await enforceRateLimit(services, "signUp", client.ip, input.email);
   const passwordHash = await hashPassword(input.password);
   const now = services.now();
   const browserHash = input.browserHash;
@@ -126,7 +128,7 @@ export async function confirmEmailAddress(
   if (!sameBrowser) {
     if (input.password === undefined) return fail("PRECONDITION", MSG.confirmWithPassword, "PASSWORD_REQUIRED");
     const user = await services.db.user.findUniqueOrThrow({ where: { id: live.userId }, select: { email: true, passwordHash: true } });
-    enforceRateLimit(services, "signIn", client.ip, user.email);
+    await enforceRateLimit(services, "signIn", client.ip, user.email);
     if (!user.passwordHash || !(await verifyPassword(user.passwordHash, input.password))) {
       return fail("INVALID", MSG.incorrectPassword, "INCORRECT_PASSWORD");
     }
@@ -146,7 +148,7 @@ export async function confirmEmailAddress(
  */
 export async function resendVerificationMail(services: ApiServices, client: ClientInfo, input: { email: string; browserHash: string }) {
   const { email, browserHash } = input;
-  enforceRateLimit(services, "resendVerification", client.ip, email);
+  await enforceRateLimit(services, "resendVerification", client.ip, email);
   await enqueueMail(services.db, { kind: "email_verification", to: email, payload: { browserHash, redirectTo: null } }, services.now());
 }
 
@@ -227,7 +229,7 @@ export async function signInWithPassword(
   client: SignInClient,
   input: { email: string; password: string; redirectTo?: string },
 ): Promise<SignInResult> {
-  enforceRateLimit(services, "signIn", client.ip, input.email);
+  await enforceRateLimit(services, "signIn", client.ip, input.email);
   const user = await services.db.user.findUnique({
     where: { email: input.email },
     select: { id: true, passwordHash: true, emailVerifiedAt: true, twoFactor: { select: { enabledAt: true } } },
@@ -252,7 +254,7 @@ export async function signInWithPassword(
  * Only the mail is queued here, for every address alike: the account is looked up when it is sent.
  */
 export async function mailMagicLink(services: ApiServices, client: ClientInfo, input: { email: string; redirectTo?: string }) {
-  enforceRateLimit(services, "sendMagicLink", client.ip, input.email);
+  await enforceRateLimit(services, "sendMagicLink", client.ip, input.email);
   const payload = { redirectTo: safeRedirectPath(input.redirectTo) };
   await enqueueMail(services.db, { kind: "magic_link", to: input.email, payload }, services.now());
 }
@@ -280,7 +282,7 @@ export async function consumeMagicLink(services: ApiServices, client: SignInClie
 
 /** Mails a single-use reset link (1 hour) to an existing account; unknown addresses get nothing (as sendMagicLink). */
 export async function mailPasswordResetLink(services: ApiServices, client: ClientInfo, email: string) {
-  enforceRateLimit(services, "requestPasswordReset", client.ip, email);
+  await enforceRateLimit(services, "requestPasswordReset", client.ip, email);
   await enqueueMail(services.db, { kind: "password_reset", to: email, payload: {} }, services.now());
 }
 

@@ -1,19 +1,27 @@
 // Housekeeping: rows that can never be used again are deleted, so the tables that grow with every
 // sign-in and every emailed link stay small. Login events are kept: they are the account's history.
-import type { DbOrTx } from "@promptly/db";
+// Every app process schedules it; an advisory lock lets one process at a time run it.
+import type { Db, DbOrTx } from "@promptly/db";
 
 export interface PruneResult {
   sessions: number;
   tokens: number;
   outbox: number;
+  rateLimits: number;
 }
+
+/** The advisory lock a run holds (its transaction's), so two processes never prune at once. */
+const HOUSEKEEPING_LOCK = 7_253_018;
+/** A run deletes in one transaction: allow it far longer than Prisma's default of 5 s. */
+const RUN_TIMEOUT_MS = 10 * 60_000;
 
 /** Sent and skipped mail is kept a week (to answer "did it go out?"); failed mail until someone looks. */
 const OUTBOX_KEEP_MS = 7 * 24 * 60 * 60_000;
 
 /**
  * Deletes sessions past their absolute end or idle past their owner's session timeout (the same two
- * rules that end them on use), and one-time tokens past their expiry, used or not.
+ * rules that end them on use), one-time tokens past their expiry, used or not, and rate-limit counters
+ * whose window has ended (the PostgreSQL store; a new window overwrites its key's row anyway).
  */
 export async function pruneExpired(db: DbOrTx, now: Date): Promise<PruneResult> {
   const sessions = await db.$executeRaw`
@@ -24,22 +32,35 @@ export async function pruneExpired(db: DbOrTx, now: Date): Promise<PruneResult> 
   const outbox = await db.outboxMessage.deleteMany({
     where: { status: { in: ["sent", "skipped"] }, createdAt: { lt: new Date(now.getTime() - OUTBOX_KEEP_MS) } },
   });
-  return { sessions, tokens: tokens.count, outbox: outbox.count };
+  const rateLimits = await db.rateLimitCounter.deleteMany({ where: { expire: { lt: BigInt(now.getTime()) } } });
+  return { sessions, tokens: tokens.count, outbox: outbox.count, rateLimits: rateLimits.count };
+}
+
+/** One run, unless another process's run holds the lock: its result, or null when skipped. */
+function pruneExpiredOnce(db: Db, now: Date): Promise<PruneResult | null> {
+  return db.$transaction(
+    async (tx) => {
+      const [{ locked }] = await tx.$queryRaw<[{ locked: boolean }]>`SELECT pg_try_advisory_xact_lock(${HOUSEKEEPING_LOCK}::bigint) AS locked`;
+      return locked ? pruneExpired(tx, now) : null;
+    },
+    { timeout: RUN_TIMEOUT_MS },
+  );
 }
 
 /**
  * Prunes now and then every `everyMs` (default hourly) for as long as the server runs; a failed run
- * is reported and the next one tries again. Runs never overlap. stop() cancels the schedule and
+ * is reported and the next one tries again. Runs never overlap, in this process nor across processes
+ * (a run finding another one in progress skips: `onRun` hears null). stop() cancels the schedule and
  * resolves once a run in progress has finished, so the database can be closed after it.
  */
 export function scheduleHousekeeping(
-  services: { db: DbOrTx; now: () => Date },
-  options: { everyMs?: number; onError?: (error: unknown) => void } = {},
+  services: { db: Db; now: () => Date },
+  options: { everyMs?: number; onError?: (error: unknown) => void; onRun?: (result: PruneResult | null) => void } = {},
 ): () => Promise<void> {
   let running: Promise<void> | null = null;
   const run = () => {
-    running ??= pruneExpired(services.db, services.now())
-      .then(() => undefined, (error: unknown) => options.onError?.(error))
+    running ??= pruneExpiredOnce(services.db, services.now())
+      .then((result) => options.onRun?.(result), (error: unknown) => options.onError?.(error))
       .finally(() => {
         running = null;
       });

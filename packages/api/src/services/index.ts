@@ -2,7 +2,7 @@ import { createDb } from "@promptly/db";
 import { createLucia } from "../auth/lucia.ts";
 import type { ApiConfig, ApiServices } from "./types.ts";
 import { createSmtpMailer, type SmtpConfig } from "./mailer.ts";
-import { RateLimiter } from "./rate-limiter.ts";
+import { RateLimits } from "./rate-limits.ts";
 import { RuntimeCache } from "./runtime-cache.ts";
 import { createS3Storage, type S3Config } from "./storage.ts";
 
@@ -13,6 +13,8 @@ export interface ServicesConfig extends ApiConfig {
   /** REDIS_URL: shared state (rate limits) in Redis instead of PostgreSQL. */
   redisUrl?: string;
   now?: () => Date;
+  /** Where warnings of the services go (e.g. a rate-limit store that stopped answering); console.warn by default. */
+  warn?: (line: string) => void;
 }
 
 /** Wires the process-wide services from configuration. */
@@ -24,7 +26,10 @@ export function createServices(config: ServicesConfig): ApiServices {
     mailer: createSmtpMailer(config.smtp),
     storage: createS3Storage(config.s3),
     lucia: createLucia(db),
-    rateLimiter: new RateLimiter(() => now().getTime()),
+    rateLimits: new RateLimits(
+      config.redisUrl ? { store: "redis", redisUrl: config.redisUrl } : { store: "postgres", databaseUrl: config.databaseUrl },
+      { warn: config.warn },
+    ),
     runtime: new RuntimeCache(),
     config: { appUrl: config.appUrl, secret: config.secret, rateLimits: config.rateLimits, production: config.production },
     now,
@@ -33,5 +38,6 @@ export function createServices(config: ServicesConfig): ApiServices {
 
 export async function closeServices(services: ApiServices) {
   services.mailer.close();
+  await services.rateLimits.close();
   await services.db.$disconnect();
 }

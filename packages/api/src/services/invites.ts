@@ -8,7 +8,7 @@ import {
 import { fail } from "../errors.ts";
 import { notify } from "./notify.ts";
 import { enqueueMail } from "./outbox.ts";
-import type { RateLimiter } from "./rate-limiter.ts";
+import type { RateLimits } from "./rate-limits.ts";
 import { auditAs, type AuditContext } from "./audit.ts";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -70,7 +70,7 @@ const INVITE_RATE_LIMITS = {
 const INVITE_RESEND_QUIET_MS = 5 * 60_000;
 
 export interface InviteLimits {
-  rateLimiter: RateLimiter;
+  rateLimiter: RateLimits;
   rateLimits: boolean;
 }
 
@@ -84,11 +84,13 @@ function resendOf(previous: { status: string; createdAt: Date } | null, now: Dat
 }
 
 /** Counts one invitation by `inviterId` (and one mail to `email` when one is to be sent); 429 past the limits. */
-function enforceInviteLimits(limits: InviteLimits, inviterId: string, email: string | null) {
+async function enforceInviteLimits(limits: InviteLimits, inviterId: string, email: string | null) {
   if (!limits.rateLimits) return;
-  const inviterAllowed = limits.rateLimiter.hit(`invite:inviter:${inviterId}`, INVITE_RATE_LIMITS.inviter);
-  const addressAllowed = email === null || limits.rateLimiter.hit(`invite:address:${email}`, INVITE_RATE_LIMITS.address);
-  if (!inviterAllowed || !addressAllowed) fail("RATE_LIMITED", TEAM_MSG.tooManyInvitations);
+  const [byInviter, byAddress] = await Promise.all([
+    limits.rateLimiter.hit("invite:inviter", INVITE_RATE_LIMITS.inviter, inviterId),
+    email === null ? { allowed: true } : limits.rateLimiter.hit("invite:address", INVITE_RATE_LIMITS.address, email),
+  ]);
+  if (!byInviter.allowed || !byAddress.allowed) fail("RATE_LIMITED", TEAM_MSG.tooManyInvitations);
 }
 
 /**
@@ -118,7 +120,7 @@ export async function createInvite(
       WHERE m.organization_id = ${team.organizationId}::uuid AND u.email = ${email}
       FOR SHARE OF m`;
     if (colleague) {
-      enforceInviteLimits(deps, input.inviterId, null);
+      await enforceInviteLimits(deps, input.inviterId, null);
       const membership = await tx.teamMember.createMany({
         data: [{ teamId: team.id, userId: colleague.userId, role: input.role }],
         skipDuplicates: true,
@@ -140,7 +142,7 @@ export async function createInvite(
     const key = { teamId_email: { teamId: team.id, email } };
     const previous = await tx.pendingInvite.findUnique({ where: key, select: { status: true, createdAt: true } });
     const { resent, quiet } = resendOf(previous, now);
-    enforceInviteLimits(deps, input.inviterId, quiet ? null : email);
+    await enforceInviteLimits(deps, input.inviterId, quiet ? null : email);
     const inviteEntry = (inviteId: string) =>
       auditAs(tx, context, { organizationId: team.organizationId, teamId: team.id, action: "invite.create", target: { type: "invite", id: inviteId, name: email }, after: { role: input.role } });
     if (quiet) {
@@ -400,7 +402,7 @@ export async function createOrganizationInvite(
     await tx.$executeRaw`SELECT pg_advisory_xact_lock(${INVITE_LOCK}::int, hashtext(${`${input.organizationId}:${email}`}))`;
     const previous = await tx.organizationInvite.findUnique({ where: key, select: { status: true, createdAt: true } });
     ({ resent, quiet } = resendOf(previous, now));
-    enforceInviteLimits(deps, input.inviterId, quiet ? null : email);
+    await enforceInviteLimits(deps, input.inviterId, quiet ? null : email);
     const inviteEntry = (inviteId: string) =>
       auditAs(tx, context, { organizationId: input.organizationId, action: "invite.create", target: { type: "invite", id: inviteId, name: email }, after: { role: input.role } });
     if (quiet) {

@@ -18,13 +18,13 @@ const CHANGE_PASSWORD_LIMIT = { limit: 10, windowMs: 15 * 60_000 };
  * (the one making the change stays signed in).
  */
 export async function changePassword(
-  services: Pick<ApiServices, "db" | "now" | "rateLimiter" | "config">,
+  services: Pick<ApiServices, "db" | "now" | "rateLimits" | "config">,
   userId: string,
   currentSessionId: string,
   passwords: { currentPassword: string; newPassword: string },
 ): Promise<void> {
   const { db } = services;
-  if (services.config.rateLimits && !services.rateLimiter.hit(`change-password:${userId}`, CHANGE_PASSWORD_LIMIT)) {
+  if (services.config.rateLimits && !(await services.rateLimits.hit("change-password", CHANGE_PASSWORD_LIMIT, userId)).allowed) {
     fail("RATE_LIMITED", MSG.tooManyRequests);
   }
   const user = await db.user.findUniqueOrThrow({ where: { id: userId }, select: { passwordHash: true } });

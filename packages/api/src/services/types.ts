@@ -4,7 +4,7 @@ import type { Db } from "@promptly/db";
 import type { Lucia } from "lucia";
 import type { Mailer } from "./mailer.ts";
 import type { Storage } from "./storage.ts";
-import type { RateLimiter } from "./rate-limiter.ts";
+import type { RateLimits } from "./rate-limits.ts";
 import type { RuntimeCache } from "./runtime-cache.ts";
 
 export interface ApiConfig {
@@ -23,7 +23,8 @@ export interface ApiServices {
   mailer: Mailer;
   storage: Storage;
   lucia: Lucia;
-  rateLimiter: RateLimiter;
+  /** Counters of the rate limits, shared by every app process (PostgreSQL, or Redis with REDIS_URL). */
+  rateLimits: RateLimits;
   /** This process's memory of the runtime API (prompts, keys, usage counts); serves only while startRuntimeSync listens. */
   runtime: RuntimeCache;
   config: ApiConfig;

@@ -236,7 +236,7 @@ describe("one rate limit a key, across /api/v1 and /trpc", () => {
   });
   afterAll(async () => {
     await limited.close();
-    h.services.rateLimiter.reset();
+    await app.services.rateLimits.reset();
   });
 
   it("counts both APIs together and answers 429 past it", async () => {

@@ -3,7 +3,7 @@
 // with '/', compile errors and the per-key rate limit.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { API_KEY_MSG, RUNTIME_MSG, runtimeCompiled, runtimeError, runtimePrompt, runtimePromptPage } from "@promptly/shared";
-import { appProcess, createAccount, createHarness, createOrganization, createTeam, type AppProcess, type Harness } from "@promptly/api/testing";
+import { appProcess, createAccount, createHarness, createOrganization, createTeam, withClockAhead, type AppProcess, type Harness } from "@promptly/api/testing";
 import { createApp } from "../../app.ts";
 import { listenForTests, type TestServer } from "../../test-server.ts";
 
@@ -381,10 +381,9 @@ describe("the per-key rate limit", () => {
       expect(await refused.json()).toEqual({ error: { code: "TOO_MANY_REQUESTS", message: RUNTIME_MSG.rateLimited } });
       // Another key has its own budget.
       expect((await get(keys["write"]!)).status).toBe(200);
-      h.clock.advance(61_000);
-      expect((await get(keys["read"]!)).status).toBe(200);
+      expect((await withClockAhead(61_000, () => get(keys["read"]!))).status).toBe(200);
     } finally {
-      h.services.rateLimiter.reset();
+      await h.services.rateLimits.reset();
       await limited.close();
     }
   });
@@ -408,10 +407,9 @@ describe("the per-key rate limit", () => {
       const trpc = await fetch(`${limited.base}/trpc/auth.me`, { headers: { authorization: `Bearer promptly_${"8".repeat(43)}` } });
       expect(trpc.status).toBe(429);
       expect((await get(keys["read"]!)).status).toBe(200);
-      h.clock.advance(61_000);
-      expect((await get(`promptly_${"7".repeat(43)}`)).status).toBe(401);
+      expect((await withClockAhead(61_000, () => get(`promptly_${"7".repeat(43)}`))).status).toBe(401);
     } finally {
-      app.services.rateLimiter.reset();
+      await app.services.rateLimits.reset();
       await limited.close();
     }
   });

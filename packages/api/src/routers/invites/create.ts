@@ -11,7 +11,7 @@ export const create = teamResourceProcedure("team.members.manage", byTeamId)
   .output(createInviteResult)
   .mutation(({ ctx, input }) =>
     createInvite(
-      { db: ctx.db, now: ctx.now, rateLimiter: ctx.rateLimiter, rateLimits: ctx.config.rateLimits },
+      { db: ctx.db, now: ctx.now, rateLimiter: ctx.rateLimits, rateLimits: ctx.config.rateLimits },
       { teamId: ctx.team.teamId, email: input.email, role: input.role, inviterId: ctx.caller.userId },
       ctx.audit,
     ),

@@ -180,7 +180,7 @@ describe("invites.create", () => {
       );
     } finally {
       h.services.config.rateLimits = false;
-      h.services.rateLimiter.reset();
+      await h.services.rateLimits.reset();
     }
   });
 

@@ -11,7 +11,7 @@ export const add = organizationResourceProcedure("organization.members.manage", 
   .output(addOrganizationMemberResult)
   .mutation(({ ctx, input }) =>
     addOrganizationMember(
-      { db: ctx.db, now: ctx.now, rateLimiter: ctx.rateLimiter, rateLimits: ctx.config.rateLimits },
+      { db: ctx.db, now: ctx.now, rateLimiter: ctx.rateLimits, rateLimits: ctx.config.rateLimits },
       { organizationId: ctx.organization.organizationId, email: input.email, role: input.role, inviterId: ctx.caller.userId },
       ctx.audit,
     ),
