@@ -53,6 +53,30 @@ describe("loadEnv", () => {
     expect(loadEnv({ DATA_DIR: dataDir, TRUST_PROXY: value }).TRUST_PROXY).toBe(expected);
   });
 
+  describe("REDIS_URL", () => {
+    it("is optional: without it rate limits are counted in PostgreSQL", () => {
+      expect(loadEnv({ DATA_DIR: dataDir }).REDIS_URL).toBeUndefined();
+      expect(loadEnv({ DATA_DIR: dataDir, REDIS_URL: "" }).REDIS_URL).toBeUndefined();
+    });
+
+    it.each(["redis://127.0.0.1:6379", "redis://:secret@cache.internal:6380/2", "rediss://default:secret@cache.example.test:6380"])(
+      "accepts %s",
+      (value) => {
+        expect(loadEnv({ DATA_DIR: dataDir, REDIS_URL: value }).REDIS_URL).toBe(value);
+      },
+    );
+
+    it.each(["127.0.0.1:6379", "localhost", "http://127.0.0.1:6379", "postgres://127.0.0.1/promptly", "redis//127.0.0.1"])(
+      "refuses %s, naming the variable",
+      (value) => {
+        expect(() => loadEnv({ DATA_DIR: dataDir, REDIS_URL: value })).toThrow(ConfigError);
+        expect(() => loadEnv({ DATA_DIR: dataDir, REDIS_URL: value })).toThrow(
+          "Invalid configuration: REDIS_URL must be a URL starting with redis:// or rediss://",
+        );
+      },
+    );
+  });
+
   it("treats empty variables as unset", () => {
     expect(loadEnv({ DATA_DIR: dataDir, DATABASE_URL: "" }).DATABASE_URL).toBeUndefined();
   });

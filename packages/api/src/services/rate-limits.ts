@@ -67,6 +67,8 @@ interface LimiterOptions {
 interface CounterStore {
   limiter(options: LimiterOptions): RateLimiterAbstract;
   deleteAll(keyPrefix: string): Promise<void>;
+  /** Resolves once the store answers (until then the insurance limiter counts). */
+  ready(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -99,6 +101,9 @@ function postgresStore(databaseUrl: string, outage: Outage): CounterStore {
     async deleteAll(keyPrefix) {
       await pool.query(`DELETE FROM ${TABLE} WHERE starts_with(key, $1)`, [keyPrefix]);
     },
+    ready: async () => {
+      await pool.query("SELECT 1");
+    },
     close: () => pool.end(),
   };
 }
@@ -122,6 +127,7 @@ function redisStore(redisUrl: string, outage: Outage): CounterStore {
         cursor = next;
       } while (cursor !== "0");
     },
+    ready: () => (redis.status === "ready" ? Promise.resolve() : new Promise((resolve) => redis.once("ready", () => resolve()))),
     async close() {
       await redis.quit().catch(() => redis.disconnect());
     },
@@ -168,6 +174,11 @@ export class RateLimits {
   async reset(): Promise<void> {
     await this.store.deleteAll(this.keyPrefix);
     this.limiters.clear();
+  }
+
+  /** Resolves once the store answers: a Redis still connecting leaves the first requests to the insurance limiter. */
+  ready(): Promise<void> {
+    return this.store.ready();
   }
 
   async close(): Promise<void> {

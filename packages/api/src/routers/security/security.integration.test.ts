@@ -31,6 +31,25 @@ describe("security.changePassword", () => {
     expect((await h.database.db.user.findUniqueOrThrow({ where: { id: account.id } })).passwordChangedAt).toBeNull();
   });
 
+  it("with rate limits on, refuses an 11th guess of the current password within 15 minutes, even the right one", async () => {
+    const account = await createAccountWithPassword(h);
+    const { api } = await signedIn(h, account);
+    const change = (currentPassword: string) =>
+      outcome(api.security.changePassword({ currentPassword, newPassword: "brand-new-pass-1", confirmPassword: "brand-new-pass-1" }));
+    h.services.config.rateLimits = true;
+    try {
+      for (let i = 0; i < 10; i++) expect(await change(`wrong-guess-${i}`)).toEqual({ code: "BAD_REQUEST", message: SETTINGS_MSG.currentPasswordIncorrect });
+      expect(await change(PASSWORD)).toEqual({ code: "TOO_MANY_REQUESTS", message: MSG.tooManyRequests });
+      expect(await verify(await passwordHashOf(account.id), PASSWORD)).toBe(true);
+      // Counted per user: another account is not affected.
+      const other = await signedIn(h, await createAccountWithPassword(h));
+      expect((await outcome(other.api.security.changePassword({ currentPassword: "wrong", newPassword: "abcdefgh", confirmPassword: "abcdefgh" }))).code).toBe("BAD_REQUEST");
+    } finally {
+      h.services.config.rateLimits = false;
+      await h.services.rateLimits.reset();
+    }
+  });
+
   it("a stored hash that cannot be read counts as a wrong current password, not a server error", async () => {
     const account = await createAccountWithPassword(h);
     const { api } = await signedIn(h, account);

@@ -1,0 +1,134 @@
+// Rate limits shared across app processes (issue 18), against both stores: the app's PostgreSQL
+// (migrated test database) and the machine's Redis (a key prefix of this run's own). Two RateLimits
+// instances with clients of their own stand for two app processes.
+import { randomBytes } from "node:crypto";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { createTestDatabase, type TestDatabase } from "@promptly/db/testing";
+import { rateLimitRefusals } from "./metrics.ts";
+import { RateLimits, type RateLimitRule, type RateLimitStoreConfig } from "./rate-limits.ts";
+
+const REDIS_URL = process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379";
+const RUN = randomBytes(4).toString("hex");
+/** Port 1: nothing listens there, so connecting fails at once (a store that is down). */
+const DOWN = { postgres: "postgresql://postgres@127.0.0.1:1/nothing", redis: "redis://127.0.0.1:1" };
+
+let database: TestDatabase;
+beforeAll(async () => {
+  database = await createTestDatabase(inject("databaseServerUrl"));
+});
+afterAll(() => database.drop());
+
+const stores: [name: string, config: () => RateLimitStoreConfig, down: RateLimitStoreConfig][] = [
+  ["PostgreSQL", () => ({ store: "postgres", databaseUrl: database.url }), { store: "postgres", databaseUrl: DOWN.postgres }],
+  ["Redis", () => ({ store: "redis", redisUrl: REDIS_URL }), { store: "redis", redisUrl: DOWN.redis }],
+];
+
+const refusalsOf = async (rule: string) => (await rateLimitRefusals.get()).values.find((v) => v.labels.rule === rule)?.value ?? 0;
+
+describe.each(stores)("rate limits in %s", (storeName, config, down) => {
+  const keyPrefix = `promptly-test:${RUN}:${storeName}:`;
+  const opened: RateLimits[] = [];
+  /** One app process's rate limits: its own client to the store. */
+  const startProcess = async () => {
+    const limits = new RateLimits(config(), { keyPrefix });
+    opened.push(limits);
+    await limits.ready();
+    return limits;
+  };
+  let key = 0;
+  const freshKey = () => `key-${++key}`;
+  afterAll(async () => {
+    await opened[0]?.reset();
+    for (const limits of opened) await limits.close();
+  });
+
+  it("allows the limit, then refuses with the time until the window ends, and counts the refusal by rule", async () => {
+    const limits = await startProcess();
+    const rule: RateLimitRule = { limit: 3, windowMs: 60_000 };
+    const name = `sign-in-${storeName}`;
+    const k = freshKey();
+    for (let i = 0; i < 3; i++) expect(await limits.hit(name, rule, k)).toEqual({ allowed: true });
+    const before = await refusalsOf(name);
+    const refused = await limits.hit(name, rule, k);
+    expect(refused.allowed).toBe(false);
+    const retryAfterMs = refused.allowed ? 0 : refused.retryAfterMs;
+    expect(retryAfterMs).toBeGreaterThan(55_000);
+    expect(retryAfterMs).toBeLessThanOrEqual(60_000);
+    expect(await refusalsOf(name)).toBe(before + 1);
+    // Another key, and the same key under another rule, have budgets of their own.
+    expect(await limits.hit(name, rule, freshKey())).toEqual({ allowed: true });
+    expect(await limits.hit(`${name}-other`, rule, k)).toEqual({ allowed: true });
+  });
+
+  it("isLimited says whether the key has used its limit, without counting", async () => {
+    const limits = await startProcess();
+    const rule: RateLimitRule = { limit: 2, windowMs: 60_000 };
+    const k = freshKey();
+    expect(await limits.isLimited("guess", rule, k)).toBe(false);
+    await limits.hit("guess", rule, k);
+    for (let i = 0; i < 5; i++) expect(await limits.isLimited("guess", rule, k)).toBe(false);
+    await limits.hit("guess", rule, k);
+    expect(await limits.isLimited("guess", rule, k)).toBe(true);
+  });
+
+  it("allows the key again once its window has ended", async () => {
+    const limits = await startProcess();
+    const rule: RateLimitRule = { limit: 2, windowMs: 1_000 };
+    const k = freshKey();
+    await limits.hit("short", rule, k);
+    await limits.hit("short", rule, k);
+    const refused = await limits.hit("short", rule, k);
+    if (refused.allowed) throw new Error("the third hit of a limit of 2 was allowed");
+    expect(refused.retryAfterMs).toBeLessThanOrEqual(1_000);
+    await new Promise((resolve) => setTimeout(resolve, refused.retryAfterMs + 100));
+    expect(await limits.hit("short", rule, k)).toEqual({ allowed: true });
+  });
+
+  it("two processes share one limit: alternating and concurrent hits are counted once, together", async () => {
+    const [first, second] = [await startProcess(), await startProcess()];
+    const rule: RateLimitRule = { limit: 4, windowMs: 60_000 };
+    const k = freshKey();
+    for (const limits of [first, second, first, second]) expect((await limits.hit("shared", rule, k)).allowed).toBe(true);
+    expect((await first.hit("shared", rule, k)).allowed).toBe(false);
+    expect((await second.hit("shared", rule, k)).allowed).toBe(false);
+    expect(await second.isLimited("shared", rule, k)).toBe(true);
+
+    // 40 requests at once, half in each process, against a limit of 10: exactly 10 get through.
+    const burst = freshKey();
+    const wide: RateLimitRule = { limit: 10, windowMs: 60_000 };
+    const outcomes = await Promise.all(Array.from({ length: 40 }, (_, i) => (i % 2 ? first : second).hit("burst", wide, burst)));
+    expect(outcomes.filter((o) => o.allowed)).toHaveLength(10);
+  });
+
+  it("reset forgets the counters in the store, for every process", async () => {
+    const [first, second] = [await startProcess(), await startProcess()];
+    const rule: RateLimitRule = { limit: 1, windowMs: 60_000 };
+    const k = freshKey();
+    await first.hit("reset", rule, k);
+    expect((await second.hit("reset", rule, k)).allowed).toBe(false);
+    await second.reset();
+    expect(await first.isLimited("reset", rule, k)).toBe(false);
+    expect((await second.hit("reset", rule, k)).allowed).toBe(true);
+  });
+
+  it("with the store down, each process counts on its own (no error, no refusal of everyone) and says so once", async () => {
+    const warnings: string[] = [];
+    const limits = new RateLimits(down, { keyPrefix, warn: (line) => warnings.push(line) });
+    try {
+      const rule: RateLimitRule = { limit: 2, windowMs: 60_000 };
+      const k = freshKey();
+      expect(await limits.hit("insured", rule, k)).toEqual({ allowed: true });
+      expect(await limits.hit("insured", rule, k)).toEqual({ allowed: true });
+      expect((await limits.hit("insured", rule, k)).allowed).toBe(false);
+      expect(await limits.hit("insured", rule, freshKey())).toEqual({ allowed: true });
+      // The failure is told when the client hears of it; retries (ioredis reconnects) are not told again.
+      for (let attempt = 0; attempt < 100 && warnings.length === 0; attempt++) await new Promise((resolve) => setTimeout(resolve, 20));
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect((await limits.hit("insured", rule, k)).allowed).toBe(false);
+      expect(warnings).toHaveLength(1);
+      expect(warnings[0]).toMatch(new RegExp(`rate limits: ${storeName} failed .*each process counts on its own`));
+    } finally {
+      await limits.close().catch(() => undefined);
+    }
+  });
+});
