@@ -15,6 +15,7 @@ export async function schemaSnapshot(url: string): Promise<string[]> {
          FROM pg_type t JOIN pg_enum e ON e.enumtypid = t.oid GROUP BY t.typname`,
       // Search indexes (named *_trgm and *_fts) and CHECK constraints are written by hand in migrations: Prisma's
       // schema cannot say them, so they are not part of the comparison (tests of their own check them).
+      // Nor is a table's persistence (rate_limits is UNLOGGED): no query here reads it.
       `SELECT 'index ' || indexdef AS line FROM pg_indexes
         WHERE schemaname = 'public' AND tablename <> '_prisma_migrations' AND indexname NOT LIKE '%\\_trgm' AND indexname NOT LIKE '%\\_fts'`,
       `SELECT 'constraint ' || c.conrelid::regclass::text || ' ' || c.conname || ' ' || pg_get_constraintdef(c.oid) AS line

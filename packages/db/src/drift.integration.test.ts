@@ -34,6 +34,27 @@ describe("schema drift", () => {
     expect(actual, "prisma/schema.prisma and prisma/migrations disagree: run `npm run db:migration -- <name>`").toEqual(expected);
   });
 
+  it("keeps rate_limits UNLOGGED, which only its migration says (the comparison leaves persistence out)", async () => {
+    const migrated = await createEmptyDatabase(serverUrl());
+    drops.push(migrated.drop);
+    await migrate(migrated.url);
+    const client = new pg.Client({ connectionString: migrated.url });
+    await client.connect();
+    try {
+      const { rows } = await client.query<{ relname: string; relpersistence: string }>(
+        `SELECT relname, relpersistence FROM pg_class WHERE relname IN ('rate_limits', 'rate_limits_pkey', 'sessions') ORDER BY relname`,
+      );
+      // 'u': unlogged (its primary key index too); 'p': every other table stays permanent.
+      expect(rows).toEqual([
+        { relname: "rate_limits", relpersistence: "u" },
+        { relname: "rate_limits_pkey", relpersistence: "u" },
+        { relname: "sessions", relpersistence: "p" },
+      ]);
+    } finally {
+      await client.end();
+    }
+  });
+
   it("notices a model field that has no migration", async () => {
     const changed = readSchema().replace(/model Team \{\n/, "model Team {\n  color String?\n");
     const withField = await databaseFromSql(diffSchemas({ toSchema: changed, databaseUrl: serverUrl() }));

@@ -30,7 +30,7 @@ export type Pool = pg.Pool;
  * A plain node-postgres pool beside the Prisma client, for statements a library writes itself (the
  * rate-limit counters' upsert). Errors of idle connections go to `onError` instead of crashing the process.
  */
-export function createPool({ url, max = 2 }: CreateDbOptions, onError: (error: Error) => void): Pool {
+export function createPool({ url, max = 4 }: CreateDbOptions, onError: (error: Error) => void): Pool {
   const pool = new pg.Pool({ connectionString: url, max, connectionTimeoutMillis: 5_000 });
   pool.on("error", onError);
   return pool;
