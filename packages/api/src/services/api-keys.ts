@@ -241,6 +241,7 @@ const RATE_WINDOW_MS = 60_000;
  * this process has seen recently still work, so tools sharing the address keep running.
  */
 const GUESSES_PER_ADDRESS = { limit: 30, windowMs: RATE_WINDOW_MS };
+const GUESS_RULE = "api-key-guess";
 
 /** Limits of a bearer check: the key's requests a minute and the caller's address (null: limits off). */
 export interface BearerLimits {
@@ -266,12 +267,12 @@ export async function authenticateBearer(
   // Guesses (malformed or unknown keys) count against the address; a revoked or expired key is a real
   // one, refused without counting. Past the limit, only a key this process knows is looked at.
   const result = await authenticateApiKey(services.db, bearer[1]!, services.now(), services.runtime, {
-    mayLookUp: limited ? async () => !(await services.rateLimits.isLimited("api-key-guess", GUESSES_PER_ADDRESS, limits.ip)) : undefined,
+    mayLookUp: limited ? async () => !(await services.rateLimits.isLimited(GUESS_RULE, GUESSES_PER_ADDRESS, limits.ip)) : undefined,
   });
   if (!result.ok) {
     const guess = result.reason === "malformed" || result.reason === "unknown";
     // Past the limit the hit is refused too (fixed window: counting on changes nothing), with its Retry-After.
-    const counted = guess && limited ? await services.rateLimits.hit("api-key-guess", GUESSES_PER_ADDRESS, limits.ip) : null;
+    const counted = guess && limited ? await services.rateLimits.hit(GUESS_RULE, GUESSES_PER_ADDRESS, limits.ip) : null;
     if (counted && !counted.allowed) {
       return { ok: false, code: "TOO_MANY_REQUESTS", message: RUNTIME_MSG.tooManyFailedKeys, retryAfterSeconds: retryAfterSeconds(counted.retryAfterMs) };
     }
