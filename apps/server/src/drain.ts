@@ -45,15 +45,23 @@ export function createHttpDrain(): HttpDrain {
       for (const res of inFlight) closeAfterAnswer(res);
       const closed = new Promise<void>((resolve) => stopping.close(() => resolve()));
       stopping.closeIdleConnections();
-      let timer: NodeJS.Timeout | undefined;
-      const late = new Promise<"late">((resolve) => (timer = setTimeout(() => resolve("late"), timeoutMs)));
-      const outcome = await Promise.race([closed, late]);
-      clearTimeout(timer);
-      if (outcome !== "late") return { cut: 0 };
+      if ((await within(closed, timeoutMs)) !== "late") return { cut: 0 };
       const cut = inFlight.size;
       stopping.closeAllConnections();
-      await closed;
+      // An upgraded connection (a WebSocket) is not HTTP's to close: stop waiting for it shortly.
+      await within(closed, 1_000);
       return { cut };
     },
   };
+}
+
+/** `done`, or "late" when it takes longer than `ms`. */
+async function within(done: Promise<void>, ms: number): Promise<void | "late"> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<"late">((resolve) => (timer = setTimeout(() => resolve("late"), ms)));
+  try {
+    return await Promise.race([done, late]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
