@@ -61,6 +61,24 @@ describe("HTTP host", () => {
     }
   });
 
+  it("TEST_FAULTS: the promptly-test-delay cookie holds a request that long, and only when switched on", async () => {
+    const delay = { cookie: "promptly-test-delay=600" };
+    const timed = async (url: string) => {
+      const started = Date.now();
+      const response = await fetch(url, { headers: delay });
+      return { status: response.status, ms: Date.now() - started };
+    };
+    expect((await timed(`${base}/trpc/health.check`)).ms).toBeLessThan(500);
+    const delaying = await listenForTests(createApp({ services: harness.services, testFaults: true }));
+    try {
+      const held = await timed(`${delaying.base}/trpc/health.check`);
+      expect(held.status).toBe(200);
+      expect(held.ms).toBeGreaterThanOrEqual(590);
+    } finally {
+      await delaying.close();
+    }
+  });
+
   it("sends security headers on every response", async () => {
     const response = await fetch(`${base}/api/health`);
     expect(response.headers.get("x-content-type-options")).toBe("nosniff");

@@ -13,7 +13,7 @@ import {
 import { avatarRoute } from "./routes/avatars.ts";
 import { v1Router } from "./routes/v1/router.ts";
 import { apiDocsRoute } from "./routes/api-docs.ts";
-import { isTestFault, requestedFaults } from "./test-faults.ts";
+import { delayAsRequested, isTestFault, requestedFaults } from "./test-faults.ts";
 import type { TrustProxy } from "./env.ts";
 
 const HEALTH_CACHE_MS = 1000;
@@ -28,8 +28,10 @@ export interface AppOptions {
   trustProxy?: TrustProxy;
   /** Host names the app also answers to besides APP_URL's (ALLOWED_HOSTS). */
   allowedHosts?: readonly string[];
-  /** TEST_FAULTS: honour the promptly-test-faults cookie (see test-faults.ts). */
+  /** TEST_FAULTS: honour the promptly-test-faults and promptly-test-delay cookies (see test-faults.ts). */
   testFaults?: boolean;
+  /** True while the process shuts down: the readiness probe answers 503 so load balancers stop sending. */
+  isDraining?: () => boolean;
   /** API_RATE_LIMIT_PER_MINUTE: requests a minute one API key may make to /api/v1 and /trpc together (when rate limits are on). */
   apiRateLimitPerMinute?: number;
 }
@@ -44,6 +46,7 @@ export function createApp({
   if (trustProxy !== undefined && trustProxy !== false) app.set("trust proxy", trustProxy);
   app.use(securityHeaders({ csp: !viteMiddleware }));
   app.use(hostGuard(allowedHostNames(services.config.appUrl, allowedHosts)));
+  if (testFaults) app.use(delayAsRequested);
   // JSON answers and the app's scripts shrink several times over gzip (1,000 organizations: about
   // 200 kB raw); images and small answers (under 1 kB) are sent as they are.
   app.use(compression({ threshold: 1024 }));

