@@ -2,6 +2,9 @@
 import { boot } from "./boot.ts";
 import { join } from "node:path";
 import { ConfigError, loadEnv, REPO_ROOT, type Env } from "./env.ts";
+import { createLogger, type Logger } from "./logger.ts";
+
+let logger: Logger | undefined;
 
 async function main() {
   let env: Env;
@@ -14,6 +17,7 @@ async function main() {
     }
     throw error;
   }
+  logger = createLogger(env.LOG_LEVEL);
   const started = Date.now();
   let viteMiddleware;
   if (env.NODE_ENV === "development") {
@@ -21,11 +25,11 @@ async function main() {
     const vite = await createServer({ root: join(REPO_ROOT, "apps/web"), server: { middlewareMode: true }, appType: "spa" });
     viteMiddleware = vite.middlewares;
   }
-  const running = await boot(env, { viteMiddleware });
-  console.log(`\nPromptly is ready in ${((Date.now() - started) / 1000).toFixed(1)} s`);
-  console.log(`  App:     ${running.urls.app}`);
-  if (running.urls.mailbox) console.log(`  Mailbox: ${running.urls.mailbox}`);
-  console.log("Press Ctrl+C to stop.\n");
+  const running = await boot(env, { viteMiddleware, logger });
+  // A log line like every other (stdout is JSON lines), whose message reads as the start-up banner.
+  const { app, mailbox } = running.urls;
+  const seconds = ((Date.now() - started) / 1000).toFixed(1);
+  logger.info({ app, mailbox }, `Promptly is ready in ${seconds} s. App: ${app}${mailbox ? `  Mailbox: ${mailbox}` : ""}  (Ctrl+C stops it)`);
 
   let stopping = false;
   const shutdown = async (signal: string) => {
@@ -40,6 +44,8 @@ async function main() {
 }
 
 main().catch((error) => {
-  console.error(`Start-up failed: ${error instanceof Error ? error.message : String(error)}`);
+  const message = `Start-up failed: ${error instanceof Error ? error.message : String(error)}`;
+  if (logger) logger.fatal({ err: error }, message);
+  else console.error(message);
   process.exit(1);
 });

@@ -1,6 +1,7 @@
 // Prometheus metrics (prom-client), one registry for the process. Served at /metrics when
 // METRICS_TOKEN is set. Each metric is defined here once; the code that observes it imports it.
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from "prom-client";
+import { dbPoolUse, type Db } from "@promptly/db";
 
 export const metricsRegistry = new Registry();
 collectDefaultMetrics({ register: metricsRegistry, prefix: "promptly_" });
@@ -52,3 +53,19 @@ export const dbPool = new Gauge({
   labelNames: ["state"] as const,
   registers: [metricsRegistry],
 });
+
+/** Sets the gauges read at scrape time (database pool, outbox), then renders every metric in Prometheus's text format. */
+export async function renderMetrics(services: { db: Db }): Promise<string> {
+  const pool = dbPoolUse(services.db);
+  if (pool) {
+    dbPool.set({ state: "total" }, pool.total);
+    dbPool.set({ state: "idle" }, pool.idle);
+    dbPool.set({ state: "waiting" }, pool.waiting);
+  }
+  // A scrape while the database is down still answers: the outbox figure is then left out.
+  outboxDepth.reset();
+  const rows = await services.db.$queryRaw<{ status: string; count: bigint }[]>`
+    SELECT status::text, count(*) AS count FROM outbox WHERE status IN ('pending', 'failed') GROUP BY status`.catch(() => null);
+  for (const row of rows ?? []) outboxDepth.set({ status: row.status }, Number(row.count));
+  return metricsRegistry.metrics();
+}
