@@ -84,7 +84,8 @@ interface LoggedError {
   type: string;
   message: string;
   stack?: string;
-  code?: string;
+  /** The error's code (ECONNREFUSED, P2002): not `code`, which is redacted as a possible 2FA code. */
+  errorCode?: string;
   cause?: LoggedError;
 }
 
@@ -104,7 +105,7 @@ export function errorForLog(error: unknown, depth = 0): LoggedError {
     type: error.name,
     message,
     stack: [`${error.name}: ${message}`, ...frames].join("\n"),
-    ...(typeof code === "string" ? { code } : {}),
+    ...(typeof code === "string" ? { errorCode: code } : {}),
     ...(error.cause !== undefined && depth < 3 ? { cause: errorForLog(error.cause, depth + 1) } : {}),
   };
 }

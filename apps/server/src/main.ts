@@ -2,9 +2,7 @@
 import { boot } from "./boot.ts";
 import { join } from "node:path";
 import { ConfigError, loadEnv, REPO_ROOT, type Env } from "./env.ts";
-import { createLogger, type Logger } from "./logger.ts";
-
-let logger: Logger | undefined;
+import { createLogger } from "./logger.ts";
 
 async function main() {
   let env: Env;
@@ -17,7 +15,7 @@ async function main() {
     }
     throw error;
   }
-  logger = createLogger(env.LOG_LEVEL);
+  const logger = createLogger(env.LOG_LEVEL);
   const started = Date.now();
   let viteMiddleware;
   if (env.NODE_ENV === "development") {
@@ -43,9 +41,8 @@ async function main() {
   process.on("SIGTERM", () => void shutdown("SIGTERM"));
 }
 
+// Like a configuration error, a failed start is said to the person starting it, on stderr, in words.
 main().catch((error) => {
-  const message = `Start-up failed: ${error instanceof Error ? error.message : String(error)}`;
-  if (logger) logger.fatal({ err: error }, message);
-  else console.error(message);
+  console.error(`Start-up failed: ${error instanceof Error ? error.message : String(error)}`);
   process.exit(1);
 });
