@@ -14,7 +14,7 @@ export type { Logger } from "pino";
 const SECRET_FIELDS = ["password", "currentPassword", "newPassword", "token", "secret", "key", "apiKey", "totp", "code", "cookie", "authorization"];
 
 /** pino's redact paths: headers that carry credentials, and secret fields up to three levels deep. */
-export const REDACT_PATHS = [
+const REDACT_PATHS = [
   "req.headers.cookie",
   "req.headers.authorization",
   'res.headers["set-cookie"]',
@@ -72,7 +72,8 @@ export function requestLogging(logger: Logger) {
       res.setHeader("X-Request-Id", id);
       return id;
     },
-    customLogLevel: (_req, res, error) => (error || res.statusCode >= 500 ? "error" : res.statusCode >= 400 ? "warn" : "info"),
+    // 4xx are the clients' business (a signed-out page asks auth.me and gets 401): info like any answer.
+    customLogLevel: (_req, res, error) => (error || res.statusCode >= 500 ? "error" : "info"),
     // A 5xx's own error is logged where it happened (logRequestFailure); this line needs no invented one.
     customErrorObject: (_req, _res, _error, fields: Record<string, unknown>) => ({ res: fields["res"], responseTimeMs: fields["responseTimeMs"] }),
     customSuccessMessage: () => "request completed",

@@ -13,7 +13,7 @@ const knownProcedures = new Set(Object.keys(appRouter._def.procedures));
  * not procedures count as "trpc:unknown", so a client cannot create label values at will. Other
  * requests: the Express route pattern that answered (/api/v1/prompts/:name), never the raw URL.
  */
-export function procedureLabels(req: Request): string[] {
+function procedureLabels(req: Request): string[] {
   const url = req.originalUrl;
   if (url.startsWith(TRPC_PREFIX)) {
     const end = url.indexOf("?");

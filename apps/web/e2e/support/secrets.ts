@@ -9,7 +9,7 @@ import { E2E } from "./env.ts";
 
 export const SECRETS_FILE = join(E2E.dataDir, "e2e-secrets.jsonl");
 export const SERVER_LOG = join(E2E.dataDir, "server.log");
-export const SESSION_COOKIE = "promptly_session";
+const SESSION_COOKIE = "promptly_session";
 
 export type SecretKind = "password" | "session cookie" | "API key" | "TOTP secret" | "recovery code";
 

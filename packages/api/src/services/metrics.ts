@@ -39,7 +39,7 @@ export const rateLimitRefusals = new Counter({
 });
 
 /** Set when scraped: mail waiting in the outbox (queued or being retried). */
-export const outboxDepth = new Gauge({
+const outboxDepth = new Gauge({
   name: "promptly_outbox_depth",
   help: "Mail waiting in the outbox, by status",
   labelNames: ["status"] as const,
@@ -47,7 +47,7 @@ export const outboxDepth = new Gauge({
 });
 
 /** Set when scraped: the database pool's connections. */
-export const dbPool = new Gauge({
+const dbPool = new Gauge({
   name: "promptly_db_pool_connections",
   help: "Database pool connections, by state (total, idle, waiting clients)",
   labelNames: ["state"] as const,
