@@ -154,14 +154,14 @@ describe("request logs", () => {
     expect(pathForLog("/auth/magic-link?token=abc&redirectTo=%2Fx")).toBe("/auth/magic-link?token=…&redirectTo=…");
   });
 
-  it("redact credential headers and secret fields at any of the first levels", () => {
+  it("redact credential headers and secret fields at the top level and one level down", () => {
     const captured: string[] = [];
     const logger = createLogger("info", { write: (line: string) => void captured.push(line) });
     logger.info({
       req: { headers: { cookie: "promptly_session=s3cret-cookie", authorization: "Bearer s3cret-bearer" } },
       res: { headers: { "set-cookie": "promptly_session=s3cret-set" } },
       password: "s3cret-password",
-      input: { token: "s3cret-token", totp: "s3cret-totp", nested: { key: "s3cret-key", code: "s3cret-code" } },
+      input: { token: "s3cret-token", totp: "s3cret-totp", key: "s3cret-key", code: "s3cret-code", apiKey: "s3cret-api-key" },
       secret: "s3cret-secret",
     }, "redaction");
     expect(captured).toHaveLength(1);
