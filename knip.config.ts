@@ -33,9 +33,9 @@ const config: KnipConfig = {
       project: ["src/**/*.ts", "*.{ts,mjs}"],
     },
     "apps/web": {
-      // The e2e suite is configured by the root playwright.config.ts; its globalSetup is named there.
+      // The e2e suite is configured by the root playwright.config.ts; its globalSetup and globalTeardown are named there.
       // src/main.tsx comes from index.html (vite plugin).
-      entry: ["src/**/*.test.ts", "e2e/**/*.spec.ts", "e2e/support/global-setup.ts"],
+      entry: ["src/**/*.test.ts", "e2e/**/*.spec.ts", "e2e/support/global-setup.ts", "e2e/support/global-teardown.ts"],
       project: ["src/**/*.{ts,tsx,css}", "e2e/**/*.ts", "*.ts"],
       // The UI primitives are a small kit over Radix: each file exports its component's whole family
       // (Dialog, DialogTrigger, DialogClose, ...) as one piece, used or not yet; unused files still count.

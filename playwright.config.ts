@@ -6,6 +6,8 @@ import { E2E } from "./apps/web/e2e/support/env.ts";
 export default defineConfig({
   testDir: "apps/web/e2e",
   globalSetup: "./apps/web/e2e/support/global-setup.ts",
+  // Fails the run when a secret the tests used (password, token, key, cookie, TOTP secret) is in the server's log.
+  globalTeardown: "./apps/web/e2e/support/global-teardown.ts",
   fullyParallel: false,
   // Two workers on two cores: spec files run side by side against the one server (each test makes its own
   // people and places, so they do not meet); the tests of one file stay in order.

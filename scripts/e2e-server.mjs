@@ -1,7 +1,8 @@
 // Starts the production build for the end-to-end suite with fresh embedded services
 // (ports from apps/web/e2e/support/env.ts; E2E_PORT_OFFSET moves them).
 import { spawn } from "node:child_process";
-import { mkdirSync, rmSync } from "node:fs";
+import { createWriteStream, mkdirSync, rmSync } from "node:fs";
+import { createInterface } from "node:readline";
 
 const offset = Number(process.env.E2E_PORT_OFFSET ?? 0);
 const E2E = {
@@ -18,7 +19,7 @@ mkdirSync(E2E.dataDir, { recursive: true });
 // E2E_FROM_SOURCE=1 runs the server's TypeScript through tsx (no server build needed while developing).
 const entry = process.env.E2E_FROM_SOURCE === "1" ? ["--import", "tsx", "apps/server/src/main.ts"] : ["apps/server/dist/main.mjs"];
 const child = spawn(process.execPath, entry, {
-  stdio: "inherit",
+  stdio: ["ignore", "pipe", "pipe"],
   env: {
     ...process.env,
     NODE_ENV: "production",
@@ -40,5 +41,23 @@ const child = spawn(process.execPath, entry, {
     SMTP_HOST: "",
   },
 });
+// Everything the server writes goes to server.log (the suite's teardown checks that no secret is in
+// it); the terminal sees warnings, errors and anything that is not a JSON log line.
+const log = createWriteStream(`${E2E.dataDir}/server.log`);
+const WARN = 40;
+for (const [from, to] of [[child.stdout, process.stdout], [child.stderr, process.stderr]]) {
+  createInterface({ input: from, crlfDelay: Infinity }).on("line", (line) => {
+    log.write(`${line}\n`);
+    if (shown(line)) to.write(`${line}\n`);
+  });
+}
+function shown(line) {
+  try {
+    const entry = JSON.parse(line);
+    return entry.level >= WARN || /is ready/.test(entry.msg ?? "");
+  } catch {
+    return true;
+  }
+}
 for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => child.kill(signal));
-child.on("exit", (code) => process.exit(code ?? 0));
+child.on("exit", (code) => log.end(() => process.exit(code ?? 0)));

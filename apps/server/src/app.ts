@@ -14,6 +14,8 @@ import { avatarRoute } from "./routes/avatars.ts";
 import { v1Router } from "./routes/v1/router.ts";
 import { apiDocsRoute } from "./routes/api-docs.ts";
 import { delayAsRequested, isTestFault, requestedFaults } from "./test-faults.ts";
+import { createLogger, logRequestFailure, requestLogging, type Logger } from "./logger.ts";
+import { httpMetrics, metricsEndpoint } from "./metrics.ts";
 import type { TrustProxy } from "./env.ts";
 
 const HEALTH_CACHE_MS = 1000;
@@ -30,20 +32,34 @@ export interface AppOptions {
   allowedHosts?: readonly string[];
   /** TEST_FAULTS: honour the promptly-test-faults and promptly-test-delay cookies (see test-faults.ts). */
   testFaults?: boolean;
-  /** True while the process shuts down: the readiness probe answers 503 so load balancers stop sending. */
-  isDraining?: () => boolean;
   /** API_RATE_LIMIT_PER_MINUTE: requests a minute one API key may make to /api/v1 and /trpc together (when rate limits are on). */
   apiRateLimitPerMinute?: number;
+  /** The process's logger (LOG_LEVEL); without one, only errors are logged, to stdout. */
+  logger?: Logger;
+  /** METRICS_TOKEN: serves Prometheus metrics at /metrics to this bearer token; without it /metrics is not found. */
+  metricsToken?: string;
+  /** True while the process is shutting down: /api/health/ready answers 503 so load balancers stop sending requests. */
+  isDraining?: () => boolean;
 }
 
 export function createApp({
   services, webDist, viteMiddleware, trustProxy, allowedHosts, testFaults = false, apiRateLimitPerMinute = 600,
+  logger = createLogger("error"), metricsToken, isDraining = () => false,
 }: AppOptions): Express {
   const app = express();
   // Express's own behaviour follows its "env" setting, not our config: never development by accident.
   app.set("env", services.config.production ? "production" : "development");
   app.disable("x-powered-by");
   if (trustProxy !== undefined && trustProxy !== false) app.set("trust proxy", trustProxy);
+  // First, so every answer carries its request id and every request is logged and counted.
+  app.use(requestLogging(logger));
+  if (metricsToken) {
+    app.use(httpMetrics());
+    // Before the host check: Prometheus scrapes by address, and the token is what guards this.
+    app.get("/metrics", metricsEndpoint(services, metricsToken));
+  } else {
+    app.get("/metrics", (_req, res) => void res.status(404).type("text/plain").send("Not found"));
+  }
   app.use(securityHeaders({ csp: !viteMiddleware }));
   app.use(hostGuard(allowedHostNames(services.config.appUrl, allowedHosts)));
   if (testFaults) app.use(delayAsRequested);
@@ -56,9 +72,20 @@ export function createApp({
   app.use(["/api", "/trpc"], noStore);
 
   let probe: { at: number; report: ReturnType<typeof checkHealth> } | null = null;
-  app.get("/api/health", async (_req, res) => {
+  const probedHealth = () => {
     if (!probe || Date.now() - probe.at > HEALTH_CACHE_MS) probe = { at: Date.now(), report: checkHealth(services) };
-    const report = await probe.report;
+    return probe.report;
+  };
+  // Liveness: the process answers; nothing else is checked, so a database outage does not get it restarted.
+  app.get("/api/health/live", (_req, res) => void res.json({ status: "ok" }));
+  // Readiness: whether to send it requests: not while draining, nor while the database, storage or mail is down.
+  app.get("/api/health/ready", async (_req, res) => {
+    if (isDraining()) return void res.status(503).json({ status: "draining" });
+    const { status, db, storage, mail } = await probedHealth();
+    res.status(status === "ok" ? 200 : 503).json({ status, db, storage, mail });
+  });
+  app.get("/api/health", async (_req, res) => {
+    const report = await probedHealth();
     // Under a host name that is not ours (a load balancer probing by address, or a rebinding page),
     // only whether the parts are up: the outbox figures are for operators.
     const answer = res.locals["foreignHost"] ? { status: report.status, db: report.db, storage: report.storage, mail: report.mail } : report;
@@ -89,10 +116,11 @@ export function createApp({
           setCookie: (cookie) => res.append("Set-Cookie", cookie),
           failing: testFaults ? requestedFaults(req.get("cookie")) : undefined,
         }, { apiKeyRatePerMinute }),
-      onError({ error, path }) {
+      onError({ error, path, req }) {
         if (isTestFault(error)) return;
-        // Every 5xx: its answer says only that something went wrong, so the details must be here.
-        if (getHTTPStatusCodeFromError(error) >= 500) console.error(`tRPC ${path ?? "?"} failed:`, error.cause ?? error);
+        // Every 5xx: its answer says only that something went wrong, so the details must be here (the
+        // error alone: its cause's message and stack, never the procedure's input).
+        if (getHTTPStatusCodeFromError(error) >= 500) logRequestFailure(req, `tRPC ${path ?? "?"} failed`, error.cause ?? error);
       },
     }),
   );

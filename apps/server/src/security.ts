@@ -1,6 +1,7 @@
 // HTTP hardening shared by every response: security headers, the Host allowlist, cross-site
 // request refusal, no caching of personal answers, bounded JSON, and error answers without internals.
 import type { ErrorRequestHandler, NextFunction, Request, Response } from "express";
+import { logRequestFailure } from "./logger.ts";
 
 const CSP = [
   "default-src 'self'",
@@ -183,14 +184,14 @@ const BODY_ERRORS: Record<string, { status: number; message: string }> = {
  * stack, file path or internal address; the details go to the log. 5xx answers say only that
  * something went wrong.
  */
-export function errorHandler(log: (line: string, error: unknown) => void = (line, error) => console.error(line, error)): ErrorRequestHandler {
+export function errorHandler(): ErrorRequestHandler {
   return (error: unknown, req, res, next) => {
     if (res.headersSent) return next(error); // Express closes the connection
     const e = (error ?? {}) as { type?: string; status?: number; statusCode?: number };
     const known = e.type ? BODY_ERRORS[e.type] : undefined;
     const rawStatus = known?.status ?? e.status ?? e.statusCode ?? 500;
     const status = rawStatus >= 400 && rawStatus < 600 ? rawStatus : 500;
-    if (status >= 500) log(`${req.method} ${req.originalUrl.split("?")[0]} failed:`, error);
+    if (status >= 500) logRequestFailure(req, `${req.method} ${req.originalUrl.split("?")[0]} failed`, error);
     const message = known?.message ?? (status >= 500 ? "Something went wrong on our side. Please try again." : "The request could not be processed");
     if (req.originalUrl.startsWith("/trpc") || req.originalUrl.startsWith("/api") || req.originalUrl.startsWith("/avatars")) {
       return sendJsonError(req, res, status, message);

@@ -12,6 +12,7 @@ import { seriousViolations } from "./support/axe.ts";
 import { consoleErrors } from "./support/console.ts";
 import { E2E } from "./support/env.ts";
 import { createPromptWith } from "./support/prompts.ts";
+import { recordSecret } from "./support/secrets.ts";
 
 const toast = (page: Page, text: string) => page.locator("[data-sonner-toast]").filter({ hasText: text });
 const keyRow = (page: Page, name: string) => page.getByTestId("api-key-row").filter({ hasText: name });
@@ -77,6 +78,7 @@ test("a team admin creates a key bound to production, copies it once, never sees
   const field = shown.getByRole("textbox", { name: "API key" });
   await expect(field).toHaveAttribute("readonly", "");
   const key = await field.inputValue();
+  recordSecret("API key", key);
   expect(key).toMatch(/^promptly_[0-9A-Za-z]{43}$/);
   await shown.getByRole("button", { name: "Copy API key" }).click();
   await expect(toast(page, "Copied")).toBeVisible();

@@ -5,6 +5,7 @@ import { expect, test, type Page } from "@playwright/test";
 import { PASSWORD, createAccount, signIn } from "./support/accounts.ts";
 import { consoleErrors } from "./support/console.ts";
 import { totpCode, wrongTotpCode } from "./support/settings.ts";
+import { recordSecret } from "./support/secrets.ts";
 
 
 async function logOut(page: Page) {
@@ -31,6 +32,7 @@ test("enable two-factor, then sign-in needs the code; a wrong code is refused; a
   await page.getByRole("switch", { name: "Two-factor authentication" }).click();
   await expect(page.getByRole("img", { name: "QR code for your authenticator app" })).toBeVisible();
   const secret = (await page.getByTestId("two-factor-secret").textContent())!.replace(/\s+/g, "");
+  recordSecret("TOTP secret", secret);
   expect(secret).toMatch(/^[A-Z2-7]{32}$/);
   const codeBox = page.getByLabel("Verification code");
   await expect(codeBox).toHaveAttribute("maxlength", "6");
@@ -43,6 +45,7 @@ test("enable two-factor, then sign-in needs the code; a wrong code is refused; a
   await expect(page.getByText("Your account is now more secure.")).toBeVisible();
   const recoveryCodes = await page.getByTestId("recovery-codes").getByRole("listitem").allTextContents();
   expect(recoveryCodes).toHaveLength(10);
+  for (const code of recoveryCodes) recordSecret("recovery code", code);
   await page.getByRole("button", { name: "Done" }).click();
   await expect(page.getByTestId("two-factor-status")).toContainText("Enabled");
   await expect(page.getByTestId("security-score")).toHaveText("90");
@@ -103,6 +106,7 @@ test("turning two-factor off needs a current code", async ({ page }) => {
   await page.goto("/settings/security");
   await page.getByRole("switch", { name: "Two-factor authentication" }).click();
   const secret = (await page.getByTestId("two-factor-secret").textContent())!.replace(/\s+/g, "");
+  recordSecret("TOTP secret", secret);
   await page.getByLabel("Verification code").fill(totpCode(secret));
   await page.getByRole("button", { name: "Verify" }).click();
   await page.getByRole("button", { name: "Done" }).click();

@@ -18,10 +18,22 @@ export interface CreateDbOptions {
   max?: number;
 }
 
+/** Each client's node-postgres pool, read when metrics are scraped. */
+const pools = new WeakMap<Db, pg.Pool>();
+
 /** One client per process: create it at start-up and pass it down as `ctx.db`. */
 export function createDb({ url, max = 10 }: CreateDbOptions): Db {
-  const adapter = new PrismaPg({ connectionString: url, max });
-  return new PrismaClient({ adapter });
+  // Our own pool rather than the adapter's, so its use can be measured; $disconnect still ends it.
+  const pool = new pg.Pool({ connectionString: url, max });
+  const db = new PrismaClient({ adapter: new PrismaPg(pool, { disposeExternalPool: true }) });
+  pools.set(db, pool);
+  return db;
+}
+
+/** The pool's connections now: open in all, idle among them, and queries waiting for one. */
+export function dbPoolUse(db: Db): { total: number; idle: number; waiting: number } | null {
+  const pool = pools.get(db);
+  return pool ? { total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount } : null;
 }
 
 export type Pool = pg.Pool;

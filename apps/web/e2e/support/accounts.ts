@@ -5,6 +5,7 @@ import { hash } from "@node-rs/argon2";
 import type { APIRequestContext, Page } from "@playwright/test";
 import pg from "pg";
 import { E2E } from "./env.ts";
+import { recordSecret, recordSessionCookie } from "./secrets.ts";
 
 export const PASSWORD = "correct-horse-battery";
 const databaseUrl = `postgresql://postgres:postgres@127.0.0.1:${E2E.postgresPort}/promptly`;
@@ -63,7 +64,9 @@ export async function callMutation(request: APIRequestContext, path: string, inp
 
 /** Signs the page's browser context in through the API (auth.signIn), without the sign-in screen. */
 export async function signIn(page: Page, email: string, password = PASSWORD) {
+  recordSecret("password", password);
   await callMutation(page.request, "auth.signIn", { email, password });
+  await recordSessionCookie(page.context());
 }
 
 /** A unique display name per call, e.g. "Team 3fa2c1". */

@@ -1,6 +1,7 @@
 // Helpers of the auth end-to-end suite: the mail catcher's messages and the links inside them.
 import { expect, type Page } from "@playwright/test";
 import { E2E } from "./env.ts";
+import { recordSecret } from "./secrets.ts";
 
 export interface CaughtMail {
   id: string;
@@ -46,6 +47,7 @@ export const SUBJECTS = {
 
 /** Fills the sign-in form (password mode) and submits it. */
 export async function signInWithForm(page: Page, email: string, password: string) {
+  recordSecret("password", password);
   await page.getByLabel("Email").fill(email);
   await page.getByLabel("Password", { exact: true }).fill(password);
   await page.getByRole("button", { name: "Sign In", exact: true }).click();

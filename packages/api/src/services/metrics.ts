@@ -1,6 +1,7 @@
 // Prometheus metrics (prom-client), one registry for the process. Served at /metrics when
 // METRICS_TOKEN is set. Each metric is defined here once; the code that observes it imports it.
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from "prom-client";
+import { dbPoolUse, type Db } from "@promptly/db";
 
 export const metricsRegistry = new Registry();
 collectDefaultMetrics({ register: metricsRegistry, prefix: "promptly_" });
@@ -38,7 +39,7 @@ export const rateLimitRefusals = new Counter({
 });
 
 /** Set when scraped: mail waiting in the outbox (queued or being retried). */
-export const outboxDepth = new Gauge({
+const outboxDepth = new Gauge({
   name: "promptly_outbox_depth",
   help: "Mail waiting in the outbox, by status",
   labelNames: ["status"] as const,
@@ -46,9 +47,25 @@ export const outboxDepth = new Gauge({
 });
 
 /** Set when scraped: the database pool's connections. */
-export const dbPool = new Gauge({
+const dbPool = new Gauge({
   name: "promptly_db_pool_connections",
   help: "Database pool connections, by state (total, idle, waiting clients)",
   labelNames: ["state"] as const,
   registers: [metricsRegistry],
 });
+
+/** Sets the gauges read at scrape time (database pool, outbox), then renders every metric in Prometheus's text format. */
+export async function renderMetrics(services: { db: Db }): Promise<string> {
+  const pool = dbPoolUse(services.db);
+  if (pool) {
+    dbPool.set({ state: "total" }, pool.total);
+    dbPool.set({ state: "idle" }, pool.idle);
+    dbPool.set({ state: "waiting" }, pool.waiting);
+  }
+  // A scrape while the database is down still answers: the outbox figure is then left out.
+  outboxDepth.reset();
+  const rows = await services.db.$queryRaw<{ status: string; count: bigint }[]>`
+    SELECT status::text, count(*) AS count FROM outbox WHERE status IN ('pending', 'failed') GROUP BY status`.catch(() => null);
+  for (const row of rows ?? []) outboxDepth.set({ status: row.status }, Number(row.count));
+  return metricsRegistry.metrics();
+}

@@ -42,7 +42,7 @@ function outageReporter(store: string, warn: (line: string) => void) {
     failed(error: unknown) {
       if (down) return;
       down = true;
-      warn(`warning: rate limits: ${store} failed (${(error as Error).message}); each process counts on its own until it answers again`);
+      warn(`rate limits: ${store} failed (${(error as Error).message}); each process counts on its own until it answers again`);
     },
     recovered() {
       if (!down) return;

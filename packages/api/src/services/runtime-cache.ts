@@ -8,6 +8,7 @@
 import type { Db } from "@promptly/db";
 import { listen, type Listener } from "@promptly/db/listen";
 import type { RuntimePrompt } from "@promptly/shared";
+import { runtimeCacheLookups } from "./metrics.ts";
 
 /** Entries each map (prompts, keys) keeps; the least recently used goes first. */
 const RUNTIME_CACHE_MAX_ENTRIES = 5_000;
@@ -44,6 +45,12 @@ class Lru<V> {
   get size() {
     return this.map.size;
   }
+}
+
+/** A lookup, counted for /metrics: a miss (or a cache not serving) means a database read follows. */
+function counted<V>(value: V | undefined): V | undefined {
+  runtimeCacheLookups.inc({ result: value === undefined ? "miss" : "hit" });
+  return value;
 }
 
 /** An API key as the database holds it, enough to decide every later request without a query. */
@@ -83,7 +90,7 @@ export class RuntimeCache {
   }
 
   prompt(cacheKey: string): ResolvedPrompt | undefined {
-    return this.listening ? this.prompts.get(cacheKey) : undefined;
+    return counted(this.listening ? this.prompts.get(cacheKey) : undefined);
   }
 
   keepPrompt(cacheKey: string, value: ResolvedPrompt, mark: number) {
@@ -91,7 +98,7 @@ export class RuntimeCache {
   }
 
   apiKey(keyHash: string): CachedApiKey | undefined {
-    return this.listening ? this.keys.get(keyHash) : undefined;
+    return counted(this.listening ? this.keys.get(keyHash) : undefined);
   }
 
   keepApiKey(keyHash: string, value: CachedApiKey, mark: number) {

@@ -4,6 +4,7 @@ import type { ErrorRequestHandler, Response } from "express";
 import { z } from "zod";
 import { DomainError } from "@promptly/api";
 import type { RuntimeError } from "@promptly/shared";
+import { logRequestFailure } from "../../logger.ts";
 
 type ErrorCode = RuntimeError["error"]["code"];
 type Details = NonNullable<RuntimeError["error"]["details"]>;
@@ -67,14 +68,14 @@ const BODY_ERRORS: Record<string, [ErrorCode, string]> = {
   "entity.too.deep": ["BAD_REQUEST", "The request body is nested too deeply"],
 };
 
-export function v1ErrorHandler(log: (line: string, error: unknown) => void = (line, error) => console.error(line, error)): ErrorRequestHandler {
+export function v1ErrorHandler(): ErrorRequestHandler {
   return (error: unknown, req, res, next) => {
     if (res.headersSent) return next(error);
     if (error instanceof HttpError) return sendError(res, error.code, error.message, error.details);
     if (error instanceof DomainError) return sendError(res, DOMAIN_CODES[error.code], error.message);
     const body = BODY_ERRORS[(error as { type?: string } | null)?.type ?? ""];
     if (body) return sendError(res, body[0], body[1]);
-    log(`${req.method} ${req.originalUrl.split("?")[0]} failed:`, error);
+    logRequestFailure(req, `${req.method} ${req.originalUrl.split("?")[0]} failed`, error);
     sendError(res, "INTERNAL_SERVER_ERROR", "Something went wrong on our side. Please try again.");
   };
 }
