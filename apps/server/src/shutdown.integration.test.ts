@@ -105,7 +105,7 @@ describe("graceful shutdown", () => {
     expect(await server.exited).toBe(0);
     expect(Date.now() - signalled).toBeLessThan(10_000);
     expect(server.output()).toContain("SIGTERM: finishing requests in flight");
-    expect(server.output()).toContain("Stopped.");
+    expect(server.output()).toContain(`"msg":"Stopped"`);
     expect(server.output()).not.toContain("were cut");
     agent.destroy();
   }, 90_000);
@@ -126,7 +126,7 @@ describe("graceful shutdown", () => {
     const took = Date.now() - signalled;
     expect(took).toBeGreaterThanOrEqual(1_000);
     expect(took).toBeLessThan(8_000);
-    expect(server.output()).toContain("1 request(s) still running after 1000 ms were cut");
+    expect(server.output()).toContain(`"cut":1,"limitMs":1000,"msg":"requests still running at the shutdown limit were cut"`);
     agent.destroy();
   }, 90_000);
 
