@@ -3,7 +3,9 @@
 // autocannon from this process and reports req/s, p50, p99 and the server's peak RSS, next to a
 // plain Express + pg baseline (another process) running the same SQL, measured in the same run.
 // BENCH_DURATION (s, default 10) and BENCH_CONNECTIONS (default 50) tune the load; BENCH_PROFILE=<dir>
-// writes a V8 CPU profile of the server (open it in Chrome DevTools) to that folder. A benchmark with
+// writes a V8 CPU profile of the server (open it in Chrome DevTools) to that folder. The server runs
+// against external services, as in production: the database, an S3 server and a mail catcher that
+// this process starts, so the peak RSS reported is the app's alone. A benchmark with
 // variants (e.g. data sizes) runs once per variant, each on a fresh database `<name>_<variant>` of the
 // same PostgreSQL, and reports them in one table.
 import { execFileSync, fork, spawn, type ChildProcess } from "node:child_process";
@@ -15,7 +17,7 @@ import autocannon from "autocannon";
 import { hash } from "@node-rs/argon2";
 import pg from "pg";
 import { migrate } from "@promptly/db/migrate";
-import { startEmbeddedPostgres } from "../../apps/server/src/embedded.ts";
+import { startEmbeddedPostgres, startEmbeddedS3, startMailCatcher, type EmbeddedService } from "../../apps/server/src/embedded.ts";
 import { freePort } from "../../test/free-port.ts";
 import { BENCH_PASSWORD, type Benchmark, type Scenario } from "./types.ts";
 
@@ -125,8 +127,25 @@ async function stop(child: ChildProcess) {
   await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 5_000))]);
 }
 
+/** The S3 server and mail catcher the measured app uses as its external services (run in this process). */
+interface ExternalServices {
+  s3: { endpoint: string; accessKey: string; secretKey: string };
+  smtp: { host: string; port: number };
+}
+
+async function startExternalServices(dataDir: string, running: EmbeddedService[]): Promise<ExternalServices> {
+  const folder = join(dataDir, "external");
+  const s3 = await startEmbeddedS3({ dataDir: folder, port: await freePort() });
+  running.push(s3.service);
+  const mail = await startMailCatcher({ dataDir: folder, smtpPort: await freePort(), webPort: await freePort() });
+  running.push(mail.service);
+  return { s3: s3.config, smtp: mail.smtp };
+}
+
 /** Seeds `databaseUrl`, starts the server and the baseline on it, measures every scenario; the table's rows. */
-async function measure(benchmark: Benchmark, databaseUrl: string, dataDir: string, variant: string | undefined, children: ChildProcess[]) {
+async function measure(
+  benchmark: Benchmark, databaseUrl: string, dataDir: string, variant: string | undefined, children: ChildProcess[], external: ExternalServices,
+) {
   const label = variant ? ` (${variant})` : "";
   await migrate(databaseUrl);
   const pool = new pg.Pool({ connectionString: databaseUrl, max: 4 });
@@ -169,9 +188,11 @@ async function measure(benchmark: Benchmark, databaseUrl: string, dataDir: strin
       PORT: String(appPort),
       DATABASE_URL: databaseUrl,
       DATA_DIR: appDataDir,
-      EMBEDDED_S3_PORT: String(await freePort()),
-      SMTP_PORT: String(await freePort()),
-      MAILBOX_PORT: String(await freePort()),
+      S3_ENDPOINT: external.s3.endpoint,
+      S3_ACCESS_KEY: external.s3.accessKey,
+      S3_SECRET_KEY: external.s3.secretKey,
+      SMTP_HOST: external.smtp.host,
+      SMTP_PORT: String(external.smtp.port),
       RATE_LIMITS: "off",
       APP_URL: `http://127.0.0.1:${appPort}`,
     },
@@ -243,8 +264,10 @@ async function main() {
   const dataDir = mkdtempSync(join(tmpdir(), "promptly-bench-"));
   chmodSync(dataDir, 0o755);
   const children: ChildProcess[] = [];
+  const services: EmbeddedService[] = [];
   let stopDatabase = async () => {};
   try {
+    const external = await startExternalServices(dataDir, services);
     let databaseUrl = process.env.BENCH_DATABASE_URL;
     if (!databaseUrl) {
       const database = await startEmbeddedPostgres({ dataDir, port: await freePort(), database: "bench", durable: false });
@@ -256,7 +279,7 @@ async function main() {
     const notes: string[] = [];
     for (const variant of benchmark.variants ?? [undefined]) {
       const url = variant ? await freshDatabase(databaseUrl, `${new URL(databaseUrl).pathname.slice(1)}_${variant}`) : databaseUrl;
-      const measured = await measure(benchmark, url, dataDir, variant, children);
+      const measured = await measure(benchmark, url, dataDir, variant, children, external);
       rows.push(...measured.rows);
       notes.push(...measured.notes);
       rss.push(variant ? `${measured.rss} MB (${variant})` : `${measured.rss} MB`);
@@ -274,6 +297,7 @@ async function main() {
     console.log(`\nWhole run: ${((Date.now() - runStarted) / 1000).toFixed(0)} s`);
   } finally {
     await Promise.all(children.map(stop));
+    for (const service of services.reverse()) await service.stop().catch(() => undefined);
     await stopDatabase();
     rmSync(dataDir, { recursive: true, force: true });
   }
