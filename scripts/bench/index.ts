@@ -178,12 +178,14 @@ async function measure(
   const appPort = await freePort();
   const appDataDir = variant ? join(dataDir, `app-${variant}`) : dataDir;
   mkdirSync(appDataDir, { recursive: true });
-  const profile = process.env.BENCH_PROFILE ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : [];
-  const app = spawn(process.execPath, [...profile, "apps/server/dist/main.mjs"], {
+  // The server as `npm start` runs it (its memory settings included); NODE_OPTIONS carries the profiler's flags.
+  const profile = process.env.BENCH_PROFILE ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${process.env.BENCH_PROFILE}` } : {};
+  const app = spawn(join(ROOT, "apps/server/start.sh"), [], {
     cwd: ROOT,
     stdio: ["ignore", "ignore", "inherit"],
     env: {
       ...process.env,
+      ...profile,
       NODE_ENV: "production",
       PORT: String(appPort),
       DATABASE_URL: databaseUrl,
