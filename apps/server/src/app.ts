@@ -34,10 +34,12 @@ export interface AppOptions {
   testFaults?: boolean;
   /** API_RATE_LIMIT_PER_MINUTE: requests a minute one API key may make to /api/v1 and /trpc together (when rate limits are on). */
   apiRateLimitPerMinute?: number;
+  /** False: every tRPC request goes through the adapter (its test compares the fast path's answers with the adapter's). */
+  trpcFastPath?: boolean;
 }
 
 export function createApp({
-  services, webDist, viteMiddleware, trustProxy, allowedHosts, testFaults = false, apiRateLimitPerMinute = 600,
+  services, webDist, viteMiddleware, trustProxy, allowedHosts, testFaults = false, apiRateLimitPerMinute = 600, trpcFastPath = true,
 }: AppOptions): Express {
   const app = express();
   // Express's own behaviour follows its "env" setting, not our config: never development by accident.
@@ -90,7 +92,7 @@ export function createApp({
     crossSiteGuard(new URL(services.config.appUrl).origin),
     refuseDeepQueryInput,
     // Single queries (most requests) skip the adapter's fetch conversion, with the adapter's answers.
-    trpcQueryFastPath({ router: appRouter, createContext: createTrpcContext, onError: onTrpcError }),
+    trpcFastPath ? trpcQueryFastPath({ router: appRouter, createContext: createTrpcContext, onError: onTrpcError }) : [],
     express.json({ limit: "4mb", verify: refuseDeepJson }),
     trpcExpress.createExpressMiddleware({ router: appRouter, maxBatchSize: 20, createContext: createTrpcContext, onError: onTrpcError }),
   );
