@@ -1,6 +1,6 @@
 // The one benchmark harness: `npm run bench -- <name>` (scripts/bench/<name>.ts).
 // Seeds a fresh database, starts the production server as a separate process, drives it with
-// autocannon from this process and reports req/s, p50, p99 and the server's peak RSS, next to a
+// autocannon from this process and reports req/s, p50, p99, the server's peak RSS in each scenario and in the whole run, next to a
 // plain Express + pg baseline (another process) running the same SQL, measured in the same run.
 // BENCH_DURATION (s, default 10) and BENCH_CONNECTIONS (default 50) tune the load; BENCH_PROFILE=<dir>
 // writes a V8 CPU profile of the server (open it in Chrome DevTools) to that folder. The server runs
@@ -54,10 +54,22 @@ async function load(
   };
 }
 
-function peakRssMb(pid: number): number {
+/** VmHWM: the process's peak resident memory so far; VmRSS: its resident memory now. */
+function memoryMb(pid: number, field: "VmHWM" | "VmRSS"): number {
   const status = readFileSync(`/proc/${pid}/status`, "utf8");
-  const kb = Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0);
+  const kb = Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)?.[1] ?? 0);
   return Math.round(kb / 1024);
+}
+
+/** The highest RSS of `pid` while `work` runs, sampled every 50 ms (a scenario's own peak, not the run's). */
+async function withPeakRss<T>(pid: number, work: () => Promise<T>): Promise<[T, number]> {
+  let peak = memoryMb(pid, "VmRSS");
+  const sampler = setInterval(() => (peak = Math.max(peak, memoryMb(pid, "VmRSS"))), 50);
+  try {
+    return [await work(), peak];
+  } finally {
+    clearInterval(sampler);
+  }
 }
 
 async function waitFor(url: string, timeoutMs = 60_000) {
@@ -224,7 +236,7 @@ async function measure(
       await load(request.url, { ...request, headers, connections, duration: benchmark.warmup });
       await load(baselineUrl, { connections, duration: benchmark.warmup });
     }
-    const ours = await load(request.url, { ...request, headers, connections });
+    const [ours, rss] = await withPeakRss(app.pid!, () => load(request.url, { ...request, headers, connections }));
     const base = await load(baselineUrl, { connections });
     rows.push([
       scenario.name,
@@ -237,11 +249,12 @@ async function measure(
       fmt(base.p50),
       fmt(base.p99),
       fmt(ours.requestsPerSecond / Math.max(base.requestsPerSecond, 1), 2),
+      String(rss),
       String(ours.errors + ours.non2xx),
     ]);
   }
   const notes = (await benchmark.after?.({ base: appBase, db: pool })) ?? [];
-  const rss = peakRssMb(app.pid!);
+  const rss = memoryMb(app.pid!, "VmHWM");
   await pool.end();
   await Promise.all([stop(app), stop(baseline)]);
   return { rows, rss, notes };
@@ -288,7 +301,7 @@ async function main() {
     }
     const header = [
       "scenario", ...(benchmark.variants ? ["size"] : []), "conns",
-      "req/s", "p50 ms", "p99 ms", "baseline req/s", "baseline p50", "baseline p99", "ratio", "errors",
+      "req/s", "p50 ms", "p99 ms", "baseline req/s", "baseline p50", "baseline p99", "ratio", "RSS MB", "errors",
     ];
     const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
     const line = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join("  ");
