@@ -8,6 +8,7 @@
 # - Prisma's query compiler (WebAssembly) compiled per function on first use, not all at start-up;
 # - two malloc arenas instead of one per thread (start-up compilation left about 30 MB in them).
 # PROMPTLY_HEAP_MB raises the old-space cap for an installation with unusually large answers.
+# Arguments are more options for node (the bench passes --cpu-prof).
 export MALLOC_ARENA_MAX="${MALLOC_ARENA_MAX:-2}"
 exec node --max-semi-space-size=4 --max-old-space-size="${PROMPTLY_HEAP_MB:-128}" --wasm-lazy-compilation \
-  "$(dirname "$0")/dist/main.mjs" "$@"
+  "$@" "$(dirname "$0")/dist/main.mjs"

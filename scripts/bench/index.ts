@@ -190,14 +190,13 @@ async function measure(
   const appPort = await freePort();
   const appDataDir = variant ? join(dataDir, `app-${variant}`) : dataDir;
   mkdirSync(appDataDir, { recursive: true });
-  // The server as `npm start` runs it (its memory settings included); NODE_OPTIONS carries the profiler's flags.
-  const profile = process.env.BENCH_PROFILE ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${process.env.BENCH_PROFILE}` } : {};
-  const app = spawn(join(ROOT, "apps/server/start.sh"), [], {
+  // The server as `npm start` runs it (its memory settings included).
+  const profile = process.env.BENCH_PROFILE ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : [];
+  const app = spawn(join(ROOT, "apps/server/start.sh"), profile, {
     cwd: ROOT,
     stdio: ["ignore", "ignore", "inherit"],
     env: {
       ...process.env,
-      ...profile,
       NODE_ENV: "production",
       PORT: String(appPort),
       DATABASE_URL: databaseUrl,
