@@ -1,13 +1,14 @@
 // The one benchmark harness: `npm run bench -- <name>` (scripts/bench/<name>.ts).
 // Seeds a fresh database, starts the production server as a separate process, drives it with
-// autocannon from this process and reports req/s, p50, p99, the server's peak RSS in each scenario and in the whole run, next to a
-// plain Express + pg baseline (another process) running the same SQL, measured in the same run.
-// BENCH_DURATION (s, default 10) and BENCH_CONNECTIONS (default 50) tune the load; BENCH_PROFILE=<dir>
-// writes a V8 CPU profile of the server (open it in Chrome DevTools) to that folder. The server runs
+// autocannon from this process and reports req/s, p50, p99 and the server's peak RSS (in each
+// scenario and in the whole run), next to a plain Express + pg baseline (another process) running
+// the same SQL, measured in the same run. BENCH_DURATION (s, default 10) and BENCH_CONNECTIONS
+// (default 50) tune the load; BENCH_PROFILE=<dir> writes a V8 CPU profile of the server (open it in
+// Chrome DevTools) to that folder. The server runs as `npm start` runs it (apps/server/start.sh)
 // against external services, as in production: the database, an S3 server and a mail catcher that
-// this process starts, so the peak RSS reported is the app's alone. A benchmark with
-// variants (e.g. data sizes) runs once per variant, each on a fresh database `<name>_<variant>` of the
-// same PostgreSQL, and reports them in one table.
+// this process starts, so the RSS reported is the app's alone. A benchmark with variants (e.g. data
+// sizes) runs once per variant, each on a fresh database `<name>_<variant>` of the same PostgreSQL,
+// and reports them in one table.
 import { execFileSync, fork, spawn, type ChildProcess } from "node:child_process";
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
