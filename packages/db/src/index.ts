@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { PrismaPg } from "@prisma/adapter-pg";
 import { PrismaClient } from "./generated/prisma/client.ts";
 
@@ -19,8 +20,29 @@ export interface CreateDbOptions {
 
 /** One client per process: create it at start-up and pass it down as `ctx.db`. */
 export function createDb({ url, max = 10 }: CreateDbOptions): Db {
-  const adapter = new PrismaPg({ connectionString: url, max });
+  const adapter = new PrismaPg({ connectionString: url, max }, { statementNameGenerator: preparedStatementNames() });
   return new PrismaClient({ adapter });
+}
+
+/** Distinct statements prepared at most: beyond, a statement is planned each time (bounds the server's memory). */
+const MAX_PREPARED_STATEMENTS = 500;
+
+/**
+ * Names for the adapter's statements, so node-postgres prepares each once per connection and
+ * PostgreSQL stops planning it on every call (planning the session lookup's four-table join took
+ * longer than running it). The name is the SQL's hash; statements past the limit stay unnamed.
+ */
+function preparedStatementNames() {
+  const names = new Map<string, string>();
+  return ({ sql }: { sql: string }): string => {
+    let name = names.get(sql);
+    if (name === undefined && names.size < MAX_PREPARED_STATEMENTS) {
+      name = `p_${createHash("sha1").update(sql).digest("hex")}`;
+      names.set(sql, name);
+    }
+    // node-postgres runs a query without a name as an unnamed statement (parsed and planned each time).
+    return name as string;
+  };
 }
 
 /**
