@@ -9,4 +9,4 @@ ENV NODE_ENV=production HOST=0.0.0.0 PORT=3000
 WORKDIR /app
 COPY --from=build /app /app
 EXPOSE 3000
-CMD ["node", "apps/server/dist/main.mjs"]
+CMD ["apps/server/start.sh"]

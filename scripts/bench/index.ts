@@ -1,11 +1,14 @@
 // The one benchmark harness: `npm run bench -- <name>` (scripts/bench/<name>.ts).
 // Seeds a fresh database, starts the production server as a separate process, drives it with
-// autocannon from this process and reports req/s, p50, p99 and the server's peak RSS, next to a
-// plain Express + pg baseline (another process) running the same SQL, measured in the same run.
-// BENCH_DURATION (s, default 10) and BENCH_CONNECTIONS (default 50) tune the load; BENCH_PROFILE=<dir>
-// writes a V8 CPU profile of the server (open it in Chrome DevTools) to that folder. A benchmark with
-// variants (e.g. data sizes) runs once per variant, each on a fresh database `<name>_<variant>` of the
-// same PostgreSQL, and reports them in one table.
+// autocannon from this process and reports req/s, p50, p99 and the server's peak RSS (in each
+// scenario and in the whole run), next to a plain Express + pg baseline (another process) running
+// the same SQL, measured in the same run. BENCH_DURATION (s, default 10) and BENCH_CONNECTIONS
+// (default 50) tune the load; BENCH_PROFILE=<dir> writes a V8 CPU profile of the server (open it in
+// Chrome DevTools) to that folder. The server runs as `npm start` runs it (apps/server/start.sh)
+// against external services, as in production: the database, an S3 server and a mail catcher that
+// this process starts, so the RSS reported is the app's alone. A benchmark with variants (e.g. data
+// sizes) runs once per variant, each on a fresh database `<name>_<variant>` of the same PostgreSQL,
+// and reports them in one table.
 import { execFileSync, fork, spawn, type ChildProcess } from "node:child_process";
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -15,7 +18,7 @@ import autocannon from "autocannon";
 import { hash } from "@node-rs/argon2";
 import pg from "pg";
 import { migrate } from "@promptly/db/migrate";
-import { startEmbeddedPostgres } from "../../apps/server/src/embedded.ts";
+import { startEmbeddedPostgres, startEmbeddedS3, startMailCatcher, type EmbeddedService } from "../../apps/server/src/embedded.ts";
 import { freePort } from "../../test/free-port.ts";
 import { BENCH_PASSWORD, type Benchmark, type Scenario } from "./types.ts";
 
@@ -52,10 +55,22 @@ async function load(
   };
 }
 
-function peakRssMb(pid: number): number {
+/** VmHWM: the process's peak resident memory so far; VmRSS: its resident memory now. */
+function memoryMb(pid: number, field: "VmHWM" | "VmRSS"): number {
   const status = readFileSync(`/proc/${pid}/status`, "utf8");
-  const kb = Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0);
+  const kb = Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)?.[1] ?? 0);
   return Math.round(kb / 1024);
+}
+
+/** The highest RSS of `pid` while `work` runs, sampled every 50 ms (a scenario's own peak, not the run's). */
+async function withPeakRss<T>(pid: number, work: () => Promise<T>): Promise<[T, number]> {
+  let peak = memoryMb(pid, "VmRSS");
+  const sampler = setInterval(() => (peak = Math.max(peak, memoryMb(pid, "VmRSS"))), 50);
+  try {
+    return [await work(), peak];
+  } finally {
+    clearInterval(sampler);
+  }
 }
 
 async function waitFor(url: string, timeoutMs = 60_000) {
@@ -125,8 +140,25 @@ async function stop(child: ChildProcess) {
   await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 5_000))]);
 }
 
+/** The S3 server and mail catcher the measured app uses as its external services (run in this process). */
+interface ExternalServices {
+  s3: { endpoint: string; accessKey: string; secretKey: string };
+  smtp: { host: string; port: number };
+}
+
+async function startExternalServices(dataDir: string, running: EmbeddedService[]): Promise<ExternalServices> {
+  const folder = join(dataDir, "external");
+  const s3 = await startEmbeddedS3({ dataDir: folder, port: await freePort() });
+  running.push(s3.service);
+  const mail = await startMailCatcher({ dataDir: folder, smtpPort: await freePort(), webPort: await freePort() });
+  running.push(mail.service);
+  return { s3: s3.config, smtp: mail.smtp };
+}
+
 /** Seeds `databaseUrl`, starts the server and the baseline on it, measures every scenario; the table's rows. */
-async function measure(benchmark: Benchmark, databaseUrl: string, dataDir: string, variant: string | undefined, children: ChildProcess[]) {
+async function measure(
+  benchmark: Benchmark, databaseUrl: string, dataDir: string, variant: string | undefined, children: ChildProcess[], external: ExternalServices,
+) {
   const label = variant ? ` (${variant})` : "";
   await migrate(databaseUrl);
   const pool = new pg.Pool({ connectionString: databaseUrl, max: 4 });
@@ -159,8 +191,9 @@ async function measure(benchmark: Benchmark, databaseUrl: string, dataDir: strin
   const appPort = await freePort();
   const appDataDir = variant ? join(dataDir, `app-${variant}`) : dataDir;
   mkdirSync(appDataDir, { recursive: true });
+  // The server as `npm start` runs it (its memory settings included).
   const profile = process.env.BENCH_PROFILE ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : [];
-  const app = spawn(process.execPath, [...profile, "apps/server/dist/main.mjs"], {
+  const app = spawn(join(ROOT, "apps/server/start.sh"), profile, {
     cwd: ROOT,
     stdio: ["ignore", "ignore", "inherit"],
     env: {
@@ -169,9 +202,11 @@ async function measure(benchmark: Benchmark, databaseUrl: string, dataDir: strin
       PORT: String(appPort),
       DATABASE_URL: databaseUrl,
       DATA_DIR: appDataDir,
-      EMBEDDED_S3_PORT: String(await freePort()),
-      SMTP_PORT: String(await freePort()),
-      MAILBOX_PORT: String(await freePort()),
+      S3_ENDPOINT: external.s3.endpoint,
+      S3_ACCESS_KEY: external.s3.accessKey,
+      S3_SECRET_KEY: external.s3.secretKey,
+      SMTP_HOST: external.smtp.host,
+      SMTP_PORT: String(external.smtp.port),
       RATE_LIMITS: "off",
       APP_URL: `http://127.0.0.1:${appPort}`,
       ...benchmark.serverEnv?.(variant),
@@ -202,7 +237,7 @@ async function measure(benchmark: Benchmark, databaseUrl: string, dataDir: strin
       await load(request.url, { ...request, headers, connections, duration: benchmark.warmup });
       await load(baselineUrl, { connections, duration: benchmark.warmup });
     }
-    const ours = await load(request.url, { ...request, headers, connections });
+    const [ours, rss] = await withPeakRss(app.pid!, () => load(request.url, { ...request, headers, connections }));
     const base = await load(baselineUrl, { connections });
     rows.push([
       scenario.name,
@@ -215,11 +250,12 @@ async function measure(benchmark: Benchmark, databaseUrl: string, dataDir: strin
       fmt(base.p50),
       fmt(base.p99),
       fmt(ours.requestsPerSecond / Math.max(base.requestsPerSecond, 1), 2),
+      String(rss),
       String(ours.errors + ours.non2xx),
     ]);
   }
   const notes = (await benchmark.after?.({ base: appBase, db: pool })) ?? [];
-  const rss = peakRssMb(app.pid!);
+  const rss = memoryMb(app.pid!, "VmHWM");
   await pool.end();
   await Promise.all([stop(app), stop(baseline)]);
   return { rows, rss, notes };
@@ -244,8 +280,10 @@ async function main() {
   const dataDir = mkdtempSync(join(tmpdir(), "promptly-bench-"));
   chmodSync(dataDir, 0o755);
   const children: ChildProcess[] = [];
+  const services: EmbeddedService[] = [];
   let stopDatabase = async () => {};
   try {
+    const external = await startExternalServices(dataDir, services);
     let databaseUrl = process.env.BENCH_DATABASE_URL;
     if (!databaseUrl) {
       const database = await startEmbeddedPostgres({ dataDir, port: await freePort(), database: "bench", durable: false });
@@ -257,14 +295,14 @@ async function main() {
     const notes: string[] = [];
     for (const variant of benchmark.variants ?? [undefined]) {
       const url = variant ? await freshDatabase(databaseUrl, `${new URL(databaseUrl).pathname.slice(1)}_${variant}`) : databaseUrl;
-      const measured = await measure(benchmark, url, dataDir, variant, children);
+      const measured = await measure(benchmark, url, dataDir, variant, children, external);
       rows.push(...measured.rows);
       notes.push(...measured.notes);
       rss.push(variant ? `${measured.rss} MB (${variant})` : `${measured.rss} MB`);
     }
     const header = [
       "scenario", ...(benchmark.variants ? ["variant"] : []), "conns",
-      "req/s", "p50 ms", "p99 ms", "baseline req/s", "baseline p50", "baseline p99", "ratio", "errors",
+      "req/s", "p50 ms", "p99 ms", "baseline req/s", "baseline p50", "baseline p99", "ratio", "RSS MB", "errors",
     ];
     const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
     const line = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join("  ");
@@ -275,6 +313,7 @@ async function main() {
     console.log(`\nWhole run: ${((Date.now() - runStarted) / 1000).toFixed(0)} s`);
   } finally {
     await Promise.all(children.map(stop));
+    for (const service of services.reverse()) await service.stop().catch(() => undefined);
     await stopDatabase();
     rmSync(dataDir, { recursive: true, force: true });
   }

@@ -1,10 +1,12 @@
 // The Express host: tRPC at /trpc, health at /api/health, the runtime REST API at /api/v1, and the
 // built web app with SPA fallback.
 import { existsSync } from "node:fs";
+import type { IncomingMessage } from "node:http";
 import { join } from "node:path";
 import compression from "compression";
 import express, { type Express, type RequestHandler } from "express";
 import * as trpcExpress from "@trpc/server/adapters/express";
+import type { TRPCError } from "@trpc/server";
 import { getHTTPStatusCodeFromError } from "@trpc/server/http";
 import { appRouter, checkHealth, createContext, type ApiServices } from "@promptly/api";
 import {
@@ -16,6 +18,7 @@ import { apiDocsRoute } from "./routes/api-docs.ts";
 import { delayAsRequested, isTestFault, requestedFaults } from "./test-faults.ts";
 import { createLogger, logRequestFailure, requestLogging, type Logger } from "./logger.ts";
 import { httpMetrics, metricsEndpoint } from "./metrics.ts";
+import { trpcQueryFastPath } from "./trpc-fast-path.ts";
 import type { TrustProxy } from "./env.ts";
 
 const HEALTH_CACHE_MS = 1000;
@@ -40,11 +43,13 @@ export interface AppOptions {
   metricsToken?: string;
   /** True while the process is shutting down: /api/health/ready answers 503 so load balancers stop sending requests. */
   isDraining?: () => boolean;
+  /** False: every tRPC request goes through the adapter (its test compares the fast path's answers with the adapter's). */
+  trpcFastPath?: boolean;
 }
 
 export function createApp({
   services, webDist, viteMiddleware, trustProxy, allowedHosts, testFaults = false, apiRateLimitPerMinute = 600,
-  logger = createLogger("error"), metricsToken, isDraining = () => false,
+  logger = createLogger("error"), metricsToken, isDraining = () => false, trpcFastPath = true,
 }: AppOptions): Express {
   const app = express();
   // Express's own behaviour follows its "env" setting, not our config: never development by accident.
@@ -98,31 +103,30 @@ export function createApp({
   const apiKeyRatePerMinute = services.config.rateLimits ? apiRateLimitPerMinute : null;
   app.use("/api/v1", v1Router(services, { ratePerMinute: apiKeyRatePerMinute }));
 
+  const createTrpcContext = ({ req, res }: { req: express.Request; res: express.Response }) =>
+    createContext(services, {
+      ip: req.ip ?? req.socket.remoteAddress ?? "unknown",
+      userAgent: req.get("user-agent") ?? null,
+      cookieHeader: req.get("cookie") ?? null,
+      authorization: req.get("authorization") ?? null,
+      secure: req.secure,
+      setCookie: (cookie) => res.append("Set-Cookie", cookie),
+      failing: testFaults ? requestedFaults(req.get("cookie")) : undefined,
+    }, { apiKeyRatePerMinute });
+  const onTrpcError = ({ error, path, req }: { error: TRPCError; path?: string; req: IncomingMessage }) => {
+    if (isTestFault(error)) return;
+    // Every 5xx: its answer says only that something went wrong, so the details must be here (the
+    // error alone: its cause's message and stack, never the procedure's input).
+    if (getHTTPStatusCodeFromError(error) >= 500) logRequestFailure(req, `tRPC ${path ?? "?"} failed`, error.cause ?? error);
+  };
   app.use(
     "/trpc",
     crossSiteGuard(new URL(services.config.appUrl).origin),
     refuseDeepQueryInput,
+    // Single queries (most requests) skip the adapter's fetch conversion, with the adapter's answers.
+    trpcFastPath ? trpcQueryFastPath({ router: appRouter, createContext: createTrpcContext, onError: onTrpcError }) : [],
     express.json({ limit: "4mb", verify: refuseDeepJson }),
-    trpcExpress.createExpressMiddleware({
-      router: appRouter,
-      maxBatchSize: 20,
-      createContext: ({ req, res }) =>
-        createContext(services, {
-          ip: req.ip ?? req.socket.remoteAddress ?? "unknown",
-          userAgent: req.get("user-agent") ?? null,
-          cookieHeader: req.get("cookie") ?? null,
-          authorization: req.get("authorization") ?? null,
-          secure: req.secure,
-          setCookie: (cookie) => res.append("Set-Cookie", cookie),
-          failing: testFaults ? requestedFaults(req.get("cookie")) : undefined,
-        }, { apiKeyRatePerMinute }),
-      onError({ error, path, req }) {
-        if (isTestFault(error)) return;
-        // Every 5xx: its answer says only that something went wrong, so the details must be here (the
-        // error alone: its cause's message and stack, never the procedure's input).
-        if (getHTTPStatusCodeFromError(error) >= 500) logRequestFailure(req, `tRPC ${path ?? "?"} failed`, error.cause ?? error);
-      },
-    }),
+    trpcExpress.createExpressMiddleware({ router: appRouter, maxBatchSize: 20, createContext: createTrpcContext, onError: onTrpcError }),
   );
 
   // Unknown API paths answer JSON, like every other API answer.

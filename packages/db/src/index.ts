@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { PrismaPg } from "@prisma/adapter-pg";
 import pg from "pg";
 import { PrismaClient } from "./generated/prisma/client.ts";
@@ -25,7 +26,10 @@ const pools = new WeakMap<Db, pg.Pool>();
 export function createDb({ url, max = 10 }: CreateDbOptions): Db {
   // Our own pool rather than the adapter's, so its use can be measured; $disconnect still ends it.
   const pool = new pg.Pool({ connectionString: url, max });
-  const db = new PrismaClient({ adapter: new PrismaPg(pool, { disposeExternalPool: true }) });
+  // An idle connection that drops (a database restart) must not crash the process: the pool forgets
+  // it, and the next query opens a new one or fails with its own error.
+  pool.on("error", () => {});
+  const db = new PrismaClient({ adapter: new PrismaPg(pool, { disposeExternalPool: true, statementNameGenerator: preparedStatementNames() }) });
   pools.set(db, pool);
   return db;
 }
@@ -46,6 +50,27 @@ export function createPool({ url, max = 4 }: CreateDbOptions, onError: (error: E
   const pool = new pg.Pool({ connectionString: url, max, connectionTimeoutMillis: 5_000 });
   pool.on("error", onError);
   return pool;
+}
+
+/** Distinct statements prepared at most: beyond, a statement is planned each time (bounds the server's memory). */
+const MAX_PREPARED_STATEMENTS = 500;
+
+/**
+ * Names for the adapter's statements, so node-postgres prepares each once per connection and
+ * PostgreSQL stops planning it on every call (planning the session lookup's four-table join took
+ * longer than running it). The name is the SQL's hash; statements past the limit stay unnamed.
+ */
+function preparedStatementNames() {
+  const names = new Map<string, string>();
+  return ({ sql }: { sql: string }): string => {
+    let name = names.get(sql);
+    if (name === undefined && names.size < MAX_PREPARED_STATEMENTS) {
+      name = `p_${createHash("sha1").update(sql).digest("hex")}`;
+      names.set(sql, name);
+    }
+    // node-postgres runs a query without a name as an unnamed statement (parsed and planned each time).
+    return name as string;
+  };
 }
 
 /**

@@ -1,6 +1,6 @@
 // Avatar files (spec 2, 5, 7): recognised by their leading bytes (never by name or declared type),
 // bounded in bytes and pixels, and re-encoded so nothing but pixels survives (no EXIF, no GPS).
-import sharp, { type Metadata } from "sharp";
+import type { Metadata } from "sharp";
 import {
   AVATAR_ERROR_REASON, AVATAR_MAX_BYTES, AVATAR_MAX_DIMENSION, SETTINGS_MSG, detectImageFormat, type AvatarFormat,
 } from "@promptly/shared";
@@ -31,6 +31,8 @@ export async function processAvatar(bytes: Buffer): Promise<ProcessedAvatar> {
 
   // limitInputPixels stops a decompression bomb before it is decoded; the header is read first.
   const maxPixels = AVATAR_MAX_DIMENSION * AVATAR_MAX_DIMENSION;
+  // libvips costs the process about 28 MB of memory: loaded by the first upload, not at start-up.
+  const { default: sharp } = await import("sharp");
   let metadata: Metadata;
   try {
     metadata = await sharp(bytes, { limitInputPixels: maxPixels }).metadata();

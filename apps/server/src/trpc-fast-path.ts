@@ -1,0 +1,85 @@
+// The hot path of the API: one plain tRPC query over GET (auth.me, teams.list, ... as the web app's
+// loaders ask for them) is answered without the express adapter's conversion of the request and the
+// answer to fetch's Request/Response (about half of a small query's cost under load). It calls,
+// shapes errors and serialises with tRPC's own functions, so the answer is the adapter's: the same
+// status, body (superjson envelope, error shape with zod issues) and headers. Everything else
+// (batches, mutations, unknown paths, streaming, odd input) goes on to the adapter untouched.
+import type { NextFunction, Request, Response } from "express";
+import {
+  callTRPCProcedure, getTRPCErrorFromUnknown, getTRPCErrorShape, transformTRPCResponse, type AnyTRPCRouter, type TRPCError,
+} from "@trpc/server";
+import { getHTTPStatusCode } from "@trpc/server/http";
+
+export interface FastPathOptions<TContext> {
+  router: AnyTRPCRouter;
+  /** The adapter's createContext: the same function, so cookies and the caller are resolved alike. */
+  createContext(opts: { req: Request; res: Response }): Promise<TContext>;
+  /** The adapter's onError. */
+  onError?(opts: { error: TRPCError; path: string; input: unknown; ctx: TContext | undefined; type: "query"; req: Request }): void;
+}
+
+/** What the fast path answers: one query and its input; null sends the request on to the adapter. */
+function plainQuery(router: AnyTRPCRouter, req: Request): { path: string; input: unknown } | null {
+  if (req.method !== "GET") return null;
+  // A streaming client (trpc-accept) and a request with a body type other than JSON take the adapter's checks.
+  if (req.headers["trpc-accept"] !== undefined) return null;
+  const contentType = req.headers["content-type"];
+  if (contentType !== undefined && !contentType.startsWith("application/json")) return null;
+  const path = decodePath(req.path.slice(req.path.lastIndexOf("/") + 1));
+  if (!path || path.includes(",")) return null;
+  const procedure = (router._def.procedures as Record<string, { _def?: { type?: string } } | undefined>)[path];
+  if (procedure?._def?.type !== "query") return null;
+  // Only `?input=...` (or nothing): batch, connectionParams and repeated keys are the adapter's.
+  const query = req.query as Record<string, unknown>;
+  let raw: unknown;
+  for (const key in query) {
+    if (key !== "input") return null;
+    raw = query[key];
+  }
+  if (raw === undefined) return { path, input: undefined };
+  if (typeof raw !== "string") return null;
+  try {
+    return { path, input: router._def._config.transformer.input.deserialize(JSON.parse(raw)) };
+  } catch {
+    return null; // the adapter words what is wrong with it
+  }
+}
+
+function decodePath(encoded: string): string | null {
+  try {
+    return decodeURIComponent(encoded);
+  } catch {
+    return null;
+  }
+}
+
+/** Express middleware before the tRPC adapter: answers plain single queries itself, passes the rest on. */
+export function trpcQueryFastPath<TContext>({ router, createContext, onError }: FastPathOptions<TContext>) {
+  const config = router._def._config;
+  return (req: Request, res: Response, next: NextFunction) => {
+    const call = plainQuery(router, req);
+    if (!call) return next();
+    void answer(call, req, res).catch(next);
+  };
+
+  async function answer({ path, input }: { path: string; input: unknown }, req: Request, res: Response) {
+    let ctx: TContext | undefined;
+    let body: { result: { data: unknown } } | { error: ReturnType<typeof getTRPCErrorShape> };
+    try {
+      ctx = await createContext({ req, res });
+      const data = await callTRPCProcedure({
+        router, path, type: "query", ctx, getRawInput: async () => input, signal: undefined, batchIndex: 0,
+      });
+      body = { result: { data } };
+    } catch (cause) {
+      const error = getTRPCErrorFromUnknown(cause);
+      onError?.({ error, path, input, ctx, type: "query", req });
+      body = { error: getTRPCErrorShape({ config, ctx, error, input, path, type: "query" }) };
+    }
+    // The adapter's headers: its Vary and content type (Set-Cookie from the context is already on res).
+    res.statusCode = getHTTPStatusCode(body);
+    res.setHeader("vary", "trpc-accept, accept");
+    res.setHeader("content-type", "application/json");
+    res.end(JSON.stringify(transformTRPCResponse(config, body)));
+  }
+}
