@@ -25,7 +25,17 @@ const REDACT_PATHS = [
   ...SECRET_FIELDS.flatMap((field) => [field, `*.${field}`]),
 ];
 
-export function createLogger(level: Env["LOG_LEVEL"], destination?: DestinationStream): Logger {
+/**
+ * stdout, written asynchronously: under load, lines that arrive while a write is under way go out
+ * together in the next one, instead of one blocking write a request. pino flushes what is left when
+ * the process exits (process.exit, a signal handled by main.ts); only a kill -9 can lose the lines
+ * of the last moment.
+ */
+function stdout(): DestinationStream {
+  return pino.destination({ dest: 1, sync: false });
+}
+
+export function createLogger(level: Env["LOG_LEVEL"], destination: DestinationStream = stdout()): Logger {
   return pino(
     {
       level,

@@ -34,6 +34,18 @@ export function createDb({ url, max = 10 }: CreateDbOptions): Db {
   return db;
 }
 
+/**
+ * One read on the client's own connections without Prisma's query engine, for the statement every
+ * request runs (the session lookup): a named prepared statement, planned once per connection.
+ * Null when the client has no pool of ours (then the caller asks Prisma).
+ */
+export async function hotRead<Row>(db: Db, statement: { name: string; text: string; values: unknown[] }): Promise<Row[] | null> {
+  const pool = pools.get(db);
+  if (!pool) return null;
+  const result = await pool.query<Row & pg.QueryResultRow>(statement);
+  return result.rows;
+}
+
 /** The pool's connections now: open in all, idle among them, and queries waiting for one. */
 export function dbPoolUse(db: Db): { total: number; idle: number; waiting: number } | null {
   const pool = pools.get(db);

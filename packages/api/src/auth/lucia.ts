@@ -3,7 +3,7 @@
 import { sha256 } from "@oslojs/crypto/sha2";
 import { encodeHexLowerCase } from "@oslojs/encoding";
 import { Lucia, TimeSpan, type Adapter, type DatabaseSession, type DatabaseUser } from "lucia";
-import type { Db } from "@promptly/db";
+import { hotRead, type Db } from "@promptly/db";
 import { SESSION_MAX_AGE_DAYS } from "@promptly/shared";
 
 export const SESSION_COOKIE_NAME = "promptly_session";
@@ -45,21 +45,25 @@ interface SessionRowSql {
   app_role: "administrator" | "team_lead" | "user" | null;
 }
 
+const SESSION_ROW_SQL = `
+  SELECT s.user_id::text, s.expires_at, s.two_factor_verified, s.last_active_at, s.sign_in_method::text,
+         u.email, u.session_timeout_minutes, u.email_verified_at, u.last_sign_in_at, u.created_at,
+         (p.user_id IS NOT NULL) AS has_profile, p.full_name, p.username, p.avatar_key, p.super_user,
+         r.role::text AS app_role
+    FROM sessions s
+    JOIN users u ON u.id = s.user_id
+    LEFT JOIN profiles p ON p.user_id = s.user_id
+    LEFT JOIN user_roles r ON r.user_id = s.user_id
+   WHERE s.id = $1`;
+
 /**
  * The request's session and the user fields every request needs, by the id's hash. This runs on every
  * request, so it is one SQL statement (Prisma's nested select costs several times more; see the auth bench).
  */
 export async function findSessionRow(db: Db, sessionId: string) {
-  const rows = await db.$queryRaw<SessionRowSql[]>`
-    SELECT s.user_id::text, s.expires_at, s.two_factor_verified, s.last_active_at, s.sign_in_method::text,
-           u.email, u.session_timeout_minutes, u.email_verified_at, u.last_sign_in_at, u.created_at,
-           (p.user_id IS NOT NULL) AS has_profile, p.full_name, p.username, p.avatar_key, p.super_user,
-           r.role::text AS app_role
-      FROM sessions s
-      JOIN users u ON u.id = s.user_id
-      LEFT JOIN profiles p ON p.user_id = s.user_id
-      LEFT JOIN user_roles r ON r.user_id = s.user_id
-     WHERE s.id = ${hashToken(sessionId)}`;
+  const id = hashToken(sessionId);
+  const rows = (await hotRead<SessionRowSql>(db, { name: "promptly_session_row", text: SESSION_ROW_SQL, values: [id] }))
+    ?? (await db.$queryRawUnsafe<SessionRowSql[]>(SESSION_ROW_SQL, id));
   const row = rows[0];
   if (!row) return null;
   return {
