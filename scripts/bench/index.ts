@@ -2,7 +2,10 @@
 // Seeds a fresh database, starts the production server as a separate process, drives it with
 // autocannon from this process and reports req/s, p50, p99 and the server's peak RSS (in each
 // scenario and in the whole run), next to a plain Express + pg baseline (another process) running
-// the same SQL, measured in the same run. BENCH_DURATION (s, default 10) and BENCH_CONNECTIONS
+// the same SQL, measured in the same run, in alternating rounds (BENCH_ROUNDS, default 5, each
+// BENCH_DURATION / BENCH_ROUNDS long): a shared machine's load drifts over seconds, so each round of
+// ours is compared with the baseline's round right after it and the ratio is the median of the
+// rounds', not one 10 s run against another 10 s later. BENCH_DURATION (s, default 10) and BENCH_CONNECTIONS
 // (default 50) tune the load; BENCH_PROFILE=<dir> writes a V8 CPU profile of the server (open it in
 // Chrome DevTools) to that folder. The server runs as `npm start` runs it (apps/server/start.sh)
 // against external services, as in production: the database, an S3 server and a mail catcher that
@@ -25,6 +28,7 @@ import { BENCH_PASSWORD, type Benchmark, type Scenario } from "./types.ts";
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 let DURATION = Number(process.env.BENCH_DURATION ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
+const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 5));
 
 interface Figures {
   requestsPerSecond: number;
@@ -53,6 +57,32 @@ async function load(
     errors: result.errors + result.timeouts,
     non2xx: result.non2xx,
   };
+}
+
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+};
+
+/**
+ * Ours and the baseline in alternating rounds of DURATION / ROUNDS seconds: req/s is the mean over
+ * the rounds, p50 and p99 the rounds' medians, the ratio the median of each round's ratio to the
+ * baseline's round that followed it.
+ */
+async function compareInRounds(ours: (duration: number) => Promise<Figures>, baseline: (duration: number) => Promise<Figures>) {
+  const duration = Math.max(1, Math.round(DURATION / ROUNDS));
+  const rounds: [Figures, Figures][] = [];
+  for (let round = 0; round < ROUNDS; round++) rounds.push([await ours(duration), await baseline(duration)]);
+  const summary = (side: 0 | 1): Figures => ({
+    requestsPerSecond: rounds.reduce((sum, pair) => sum + pair[side].requestsPerSecond, 0) / rounds.length,
+    p50: median(rounds.map((pair) => pair[side].p50)),
+    p99: median(rounds.map((pair) => pair[side].p99)),
+    errors: rounds.reduce((sum, pair) => sum + pair[side].errors, 0),
+    non2xx: rounds.reduce((sum, pair) => sum + pair[side].non2xx, 0),
+  });
+  const ratio = median(rounds.map(([mine, base]) => mine.requestsPerSecond / Math.max(base.requestsPerSecond, 1)));
+  return { ours: summary(0), base: summary(1), ratio };
 }
 
 /** VmHWM: the process's peak resident memory so far; VmRSS: its resident memory now. */
@@ -237,8 +267,15 @@ async function measure(
       await load(request.url, { ...request, headers, connections, duration: benchmark.warmup });
       await load(baselineUrl, { connections, duration: benchmark.warmup });
     }
-    const [ours, rss] = await withPeakRss(app.pid!, () => load(request.url, { ...request, headers, connections }));
-    const base = await load(baselineUrl, { connections });
+    let rss = 0;
+    const { ours, base, ratio } = await compareInRounds(
+      async (duration) => {
+        const [figures, peak] = await withPeakRss(app.pid!, () => load(request.url, { ...request, headers, connections, duration }));
+        rss = Math.max(rss, peak);
+        return figures;
+      },
+      (duration) => load(baselineUrl, { connections, duration }),
+    );
     rows.push([
       scenario.name,
       ...(variant ? [variant] : []),
@@ -249,7 +286,7 @@ async function measure(
       fmt(base.requestsPerSecond, 0),
       fmt(base.p50),
       fmt(base.p99),
-      fmt(ours.requestsPerSecond / Math.max(base.requestsPerSecond, 1), 2),
+      fmt(ratio, 2),
       String(rss),
       String(ours.errors + ours.non2xx),
     ]);
@@ -306,7 +343,10 @@ async function main() {
     ];
     const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
     const line = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join("  ");
-    console.log(`\n${DURATION} s per run, ${CONNECTIONS} connections unless the row says; server peak RSS ${rss.join(", ")}\n`);
+    console.log(
+      `\n${DURATION} s per scenario in ${ROUNDS} rounds alternating with the baseline, ${CONNECTIONS} connections unless the row says;` +
+        ` ratio: the rounds' median; server peak RSS ${rss.join(", ")}\n`,
+    );
     console.log(line(header));
     for (const row of rows) console.log(line(row));
     if (notes.length) console.log(`\n${notes.join("\n")}`);
