@@ -117,6 +117,9 @@ describe("tRPC fast path", () => {
     expect(small.body.length).toBeLessThan(1024);
     expect(large.body.length).toBeGreaterThan(1024);
     expect([small.gzip, large.gzip]).toEqual([false, true]);
+    // The small one leaves whole, its length known, not chunked (one write instead of three).
+    const plain = await fetch(`${withFastPath.base}${query("auth.me")}`, { headers: { cookie: member } });
+    expect([plain.headers.get("content-length"), plain.headers.get("transfer-encoding")]).toEqual([String(Buffer.byteLength(await plain.text())), null]);
     expect((await seen(adapterOnly.base, query("teams.list", { organizationId }), { cookie: member })).gzip).toBe(true);
   });
 

@@ -80,6 +80,10 @@ export function trpcQueryFastPath<TContext>({ router, createContext, onError }: 
     res.statusCode = getHTTPStatusCode(body);
     res.setHeader("vary", "trpc-accept, accept");
     res.setHeader("content-type", "application/json");
-    res.end(JSON.stringify(transformTRPCResponse(config, body)));
+    // With its length known, a small answer leaves in one write: compression (which writes the head
+    // itself) would otherwise send it chunked, as a head, the chunk and a terminator.
+    const text = JSON.stringify(transformTRPCResponse(config, body));
+    res.setHeader("content-length", Buffer.byteLength(text));
+    res.end(text);
   }
 }
