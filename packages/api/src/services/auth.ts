@@ -2,7 +2,9 @@
 // reset, sign-out. Nothing here reveals whether an address has an account: unknown addresses get the
 // same answers, in about the same time (a dummy argon2id hash; mail queued in the outbox for every
 // address alike, the account looked up only when the mail is sent).
+import { availableParallelism } from "node:os";
 import { hash, verify } from "@node-rs/argon2";
+import pLimit from "p-limit";
 import {
   MSG, UNKNOWN_LOCATION,
   safeRedirectPath,
@@ -21,12 +23,19 @@ import type { RateLimitRule } from "./rate-limits.ts";
 
 // ---- passwords ----
 
+/**
+ * How many argon2id computations run at once. Each holds 19 MiB for its duration and keeps a core
+ * busy, so more than one per core only queues on libuv's pool (4 threads) while it multiplies the
+ * memory: a burst of sign-ins waits here instead, with the same throughput and a bounded peak.
+ */
+const argon2 = pLimit(Math.min(availableParallelism(), 4));
+
 /** argon2id with the library's defaults (m=19456 KiB, t=2, p=1: OWASP's recommendation), off the main thread. */
-export const hashPassword = (password: string) => hash(password);
+export const hashPassword = (password: string) => argon2(() => hash(password));
 
 export async function verifyPassword(passwordHash: string, password: string): Promise<boolean> {
   try {
-    return await verify(passwordHash, password);
+    return await argon2(() => verify(passwordHash, password));
   } catch {
     return false; // a malformed stored hash never signs anyone in
   }
@@ -34,7 +43,7 @@ export async function verifyPassword(passwordHash: string, password: string): Pr
 
 let dummyHash: Promise<string> | null = null;
 /** Verifying against this takes as long as a real check, so unknown addresses cannot be timed apart. */
-const getDummyHash = () => (dummyHash ??= hash("promptly-dummy-password-for-timing"));
+const getDummyHash = () => (dummyHash ??= hashPassword("promptly-dummy-password-for-timing"));
 
 // ---- rate limits ----
 
