@@ -28,14 +28,14 @@ import type { RateLimitRule } from "./rate-limits.ts";
  * busy, so more than one per core only queues on libuv's pool (4 threads) while it multiplies the
  * memory: a burst of sign-ins waits here instead, with the same throughput and a bounded peak.
  */
-const argon2 = pLimit(Math.min(availableParallelism(), 4));
+export const passwordChecks = pLimit(Math.min(availableParallelism(), 4));
 
 /** argon2id with the library's defaults (m=19456 KiB, t=2, p=1: OWASP's recommendation), off the main thread. */
-export const hashPassword = (password: string) => argon2(() => hash(password));
+export const hashPassword = (password: string) => passwordChecks(() => hash(password));
 
 export async function verifyPassword(passwordHash: string, password: string): Promise<boolean> {
   try {
-    return await argon2(() => verify(passwordHash, password));
+    return await passwordChecks(() => verify(passwordHash, password));
   } catch {
     return false; // a malformed stored hash never signs anyone in
   }
