@@ -81,6 +81,28 @@ const TRPC_JSON_RPC_CODES: Record<string, number> = {
 };
 
 /**
+ * Refuses a path that is not valid percent-encoding (`/trpc/%ZZ`) before routing: each router and
+ * the tRPC adapter decode it their own way, and one that throws would answer 500.
+ */
+export function refuseMalformedPath(req: Request, res: Response, next: NextFunction) {
+  try {
+    decodeURIComponent(req.path);
+  } catch {
+    return sendErrorAnswer(req, res, 400, "The path is not valid percent-encoding");
+  }
+  next();
+}
+
+/** An error answer: JSON under the API prefixes (tRPC's shape under /trpc), plain text for pages. */
+function sendErrorAnswer(req: Request, res: Response, status: number, message: string) {
+  if (req.originalUrl.startsWith("/trpc") || req.originalUrl.startsWith("/api") || req.originalUrl.startsWith("/avatars")) {
+    return sendJsonError(req, res, status, message);
+  }
+  res.status(status).type("text/plain").setHeader("Cache-Control", "no-store");
+  res.send(message);
+}
+
+/**
  * Refuses, before any routing, a request whose Host is not one of ours: a web page that rebinds its
  * own name to this machine's address (DNS rebinding) arrives with that foreign name. Health stays
  * reachable for load balancers that probe by address; it reports no personal data.
@@ -193,10 +215,6 @@ export function errorHandler(): ErrorRequestHandler {
     const status = rawStatus >= 400 && rawStatus < 600 ? rawStatus : 500;
     if (status >= 500) logRequestFailure(req, `${req.method} ${req.originalUrl.split("?")[0]} failed`, error);
     const message = known?.message ?? (status >= 500 ? "Something went wrong on our side. Please try again." : "The request could not be processed");
-    if (req.originalUrl.startsWith("/trpc") || req.originalUrl.startsWith("/api") || req.originalUrl.startsWith("/avatars")) {
-      return sendJsonError(req, res, status, message);
-    }
-    res.status(status).type("text/plain").setHeader("Cache-Control", "no-store");
-    res.send(message);
+    sendErrorAnswer(req, res, status, message);
   };
 }
