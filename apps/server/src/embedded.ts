@@ -1,4 +1,5 @@
 // Embedded services for the zero-configuration start: PostgreSQL, an S3 server and a mail catcher.
+import { randomBytes } from "node:crypto";
 import { chmodSync, existsSync, mkdirSync, readFileSync, readlinkSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { IncomingMessage, ServerResponse, type Server } from "node:http";
 import { createRequire } from "node:module";
@@ -6,6 +7,7 @@ import { join } from "node:path";
 import type { Duplex } from "node:stream";
 import express from "express";
 import pg from "pg";
+import { sigV4Refusal } from "./s3-signature.ts";
 import { allowedHostNames, hostGuard, isAllowedHost, securityHeaders } from "./security.ts";
 
 const require = createRequire(import.meta.url);
@@ -145,10 +147,21 @@ export async function startEmbeddedS3(opts: { dataDir: string; port: number }) {
   mkdirSync(directory, { recursive: true });
   const { default: S3rver } = await import("s3rver");
   const server = new S3rver({ address: "127.0.0.1", port: opts.port, directory, silent: true });
+  // Any local process reaches the port, and s3rver serves anonymous requests and skips V4
+  // signatures: only requests signed with this start's secret get past the first middleware.
+  // The access key is the one s3rver's account registry knows.
+  const credentials = { accessKey: "S3RVER", secretKey: randomBytes(24).toString("base64url") };
+  server.middleware.unshift(async (ctx, next) => {
+    const refusal = sigV4Refusal(ctx.req, credentials);
+    if (!refusal) return next();
+    ctx.status = 403;
+    ctx.type = "application/xml";
+    ctx.body = `<?xml version="1.0" encoding="UTF-8"?>\n<Error><Code>AccessDenied</Code><Message>${refusal}</Message></Error>`;
+  });
   const address = await server.run();
   const endpoint = `http://127.0.0.1:${address.port}`;
   return {
-    config: { endpoint, accessKey: "S3RVER", secretKey: "S3RVER" },
+    config: { endpoint, ...credentials },
     service: { name: "s3", stop: () => server.close() } satisfies EmbeddedService,
   };
 }
