@@ -10,7 +10,7 @@ import type { TRPCError } from "@trpc/server";
 import { getHTTPStatusCodeFromError } from "@trpc/server/http";
 import { appRouter, checkHealth, createContext, type ApiServices } from "@promptly/api";
 import {
-  allowedHostNames, crossSiteGuard, errorHandler, hostGuard, noStore, refuseDeepJson, refuseDeepQueryInput, securityHeaders,
+  allowedHostNames, crossSiteGuard, errorHandler, hostGuard, noStore, refuseDeepJson, refuseDeepQueryInput, refuseMalformedPath, securityHeaders,
 } from "./security.ts";
 import { avatarRoute } from "./routes/avatars.ts";
 import { v1Router } from "./routes/v1/router.ts";
@@ -67,6 +67,7 @@ export function createApp({
   }
   app.use(securityHeaders({ csp: !viteMiddleware }));
   app.use(hostGuard(allowedHostNames(services.config.appUrl, allowedHosts)));
+  app.use(refuseMalformedPath);
   if (testFaults) app.use(delayAsRequested);
   // JSON answers and the app's scripts shrink several times over gzip (1,000 organizations: about
   // 200 kB raw); images and small answers (under 1 kB) are sent as they are.

@@ -1,8 +1,14 @@
 // Embedded services for the zero-configuration start: PostgreSQL, an S3 server and a mail catcher.
+import { randomBytes } from "node:crypto";
 import { chmodSync, existsSync, mkdirSync, readFileSync, readlinkSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { IncomingMessage, ServerResponse, type Server } from "node:http";
 import { createRequire } from "node:module";
 import { join } from "node:path";
+import type { Duplex } from "node:stream";
+import express from "express";
 import pg from "pg";
+import { sigV4Refusal } from "./s3-signature.ts";
+import { allowedHostNames, hostGuard, isAllowedHost, securityHeaders } from "./security.ts";
 
 const require = createRequire(import.meta.url);
 
@@ -141,10 +147,21 @@ export async function startEmbeddedS3(opts: { dataDir: string; port: number }) {
   mkdirSync(directory, { recursive: true });
   const { default: S3rver } = await import("s3rver");
   const server = new S3rver({ address: "127.0.0.1", port: opts.port, directory, silent: true });
+  // Any local process reaches the port, and s3rver serves anonymous requests and skips V4
+  // signatures: only requests signed with this start's secret get past the first middleware.
+  // The access key is the one s3rver's account registry knows.
+  const credentials = { accessKey: "S3RVER", secretKey: randomBytes(24).toString("base64url") };
+  server.middleware.unshift(async (ctx, next) => {
+    const refusal = sigV4Refusal(ctx.req, credentials);
+    if (!refusal) return next();
+    ctx.status = 403;
+    ctx.type = "application/xml";
+    ctx.body = `<?xml version="1.0" encoding="UTF-8"?>\n<Error><Code>AccessDenied</Code><Message>${refusal}</Message></Error>`;
+  });
   const address = await server.run();
   const endpoint = `http://127.0.0.1:${address.port}`;
   return {
-    config: { endpoint, accessKey: "S3RVER", secretKey: "S3RVER" },
+    config: { endpoint, ...credentials },
     service: { name: "s3", stop: () => server.close() } satisfies EmbeddedService,
   };
 }
@@ -164,6 +181,7 @@ export async function startMailCatcher(opts: { dataDir: string; smtpPort: number
     mailserver.smtp.listen(opts.smtpPort, "127.0.0.1", () => resolve());
   });
   web.start(opts.webPort, "127.0.0.1", mailserver, undefined, undefined, "/", {});
+  guardMailbox(web.server, opts.webPort); // at once: no request is served before the guard is in place
   await new Promise<void>((resolve, reject) => {
     web.server.once("listening", resolve);
     web.server.once("error", reject);
@@ -179,4 +197,50 @@ export async function startMailCatcher(opts: { dataDir: string; smtpPort: number
         }),
     } satisfies EmbeddedService,
   };
+}
+
+/** Access-Control-* headers maildev sets (its `cors()` grants every origin) are dropped before the head is sent. */
+function withoutCors(res: ServerResponse) {
+  const writeHead = res.writeHead;
+  res.writeHead = function (this: ServerResponse, ...args: Parameters<ServerResponse["writeHead"]>) {
+    for (const name of this.getHeaderNames()) if (name.startsWith("access-control-")) this.removeHeader(name);
+    return writeHead.apply(this, args);
+  } as ServerResponse["writeHead"];
+}
+
+/**
+ * The mailbox holds every emailed token, and maildev answers any web origin: CORS `*`, any Host
+ * name, and a WebSocket feed of each new mail (which CORS does not cover). In front of its
+ * listeners: the app's Host check and security headers, no CORS, and nothing for another origin.
+ */
+function guardMailbox(server: Server, port: number) {
+  const allowed = allowedHostNames(`http://127.0.0.1:${port}`);
+  // A browser sends Origin on cross-origin requests (and on same-origin ones but GET): only the page's own passes.
+  const ownOrigin = (origin: string | undefined, host: string | undefined) => origin === undefined || origin === `http://${host}`;
+
+  const maildev = server.listeners("request") as ((req: IncomingMessage, res: ServerResponse) => void)[];
+  server.removeAllListeners("request");
+  const front = express();
+  front.disable("x-powered-by");
+  front.use(securityHeaders({ csp: true, framing: "self" }), hostGuard(allowed), (req, res) => {
+    if (!ownOrigin(req.get("origin"), req.get("host"))) {
+      res.status(403).type("text/plain").setHeader("Cache-Control", "no-store");
+      return void res.send("The mailbox answers its own page only.");
+    }
+    withoutCors(res);
+    // maildev's Express 4 expects the request as Node made it, without this Express's prototypes.
+    Object.setPrototypeOf(req, IncomingMessage.prototype);
+    Object.setPrototypeOf(res, ServerResponse.prototype);
+    for (const listener of maildev) listener.call(server, req, res);
+  });
+  server.on("request", front);
+
+  const upgrades = server.listeners("upgrade") as ((req: IncomingMessage, socket: Duplex, head: Buffer) => void)[];
+  server.removeAllListeners("upgrade");
+  server.on("upgrade", (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    if (!isAllowedHost(allowed, req.headers.host) || !ownOrigin(req.headers.origin, req.headers.host)) {
+      return void socket.end("HTTP/1.1 403 Forbidden\r\nConnection: close\r\nContent-Length: 0\r\n\r\n");
+    }
+    for (const listener of upgrades) listener.call(server, req, socket, head);
+  });
 }

@@ -226,3 +226,51 @@ describe("caching (finding 8)", () => {
     expect(asset.headers.get("cache-control")).toBe("public, max-age=31536000, immutable");
   });
 });
+
+describe("malformed percent-encoding in a path", () => {
+  const MESSAGE = "The path is not valid percent-encoding";
+  const V1 = { error: { code: "BAD_REQUEST", message: MESSAGE } };
+  const TRPC = { error: { message: MESSAGE, code: -32600, data: { code: "BAD_REQUEST", httpStatus: 400 } } };
+  it.each([
+    ["/api/v1/prompts/%ZZ", V1],
+    ["/api/v1/prompts/a%E0%A4%A/compile", V1],
+    ["/api/v1/%ZZ", V1],
+    ["/api/%ZZ", V1],
+    ["/api/health/%ZZ", V1],
+    ["/avatars/%ZZ", V1],
+    ["/avatars/%ZZ.png", V1],
+    ["/trpc/%ZZ", TRPC],
+    ["/trpc/prompts.get%ZZ?input=%7B%7D", TRPC],
+    ["/trpc/auth.me,%ZZ?batch=1", TRPC],
+  ])("GET %s: 400 JSON in that transport's error shape", async (path, shape) => {
+    const response = await fetch(`${base}${path}`);
+    const body = await response.text();
+    expect(response.status).toBe(400);
+    expect(response.headers.get("content-type")).toMatch(/^application\/json/);
+    expect(JSON.parse(body)).toEqual(shape);
+    expectNoInternals(body);
+  });
+
+  it.each(["/%ZZ", "/assets/%ZZ", "/some/page/%C0%AF"])("GET %s: 400 in words, like every page error", async (path) => {
+    const response = await fetch(`${base}${path}`);
+    expect(response.status).toBe(400);
+    expect(response.headers.get("content-type")).toMatch(/^text\/plain/);
+    expect(await response.text()).toBe(MESSAGE);
+  });
+
+  it.each(["/trpc/auth.me?input=%ZZ", "/trpc/auth.me?batch=1&input=%ZZ", "/trpc/prompts.get?input=%ZZ", "/api/v1/prompts?page=%ZZ"])(
+    "GET %s (the query, not the path): tolerated by the parsers, never a 500",
+    async (path) => {
+      const response = await fetch(`${base}${path}`);
+      const body = await response.text();
+      expect(response.status, body).toBeLessThan(500);
+      expectNoInternals(body);
+    },
+  );
+
+  it("a POST to a malformed tRPC path: 400 too", async () => {
+    const answer = await post("/trpc/auth.signIn%ZZ", "{}");
+    expect(answer.status).toBe(400);
+    expect(JSON.parse(answer.body)).toEqual(TRPC);
+  });
+});

@@ -13,19 +13,24 @@ const CSP = [
   "object-src 'none'",
   "base-uri 'self'",
   "form-action 'self'",
-  "frame-ancestors 'none'",
 ].join("; ");
 
-export function securityHeaders(opts: { csp: boolean }) {
+/**
+ * `framing: "self"` lets a page frame its own pages (the mail catcher shows each mail's HTML in a
+ * frame); no other site may frame them either way.
+ */
+export function securityHeaders(opts: { csp: boolean; framing?: "none" | "self" }) {
+  const frameAncestors = `frame-ancestors '${opts.framing ?? "none"}'`;
+  const csp = opts.csp ? `${CSP}; ${frameAncestors}` : frameAncestors;
+  const frameOptions = opts.framing === "self" ? "SAMEORIGIN" : "DENY";
   return (req: Request, res: Response, next: NextFunction) => {
     res.setHeader("X-Content-Type-Options", "nosniff");
-    res.setHeader("X-Frame-Options", "DENY");
+    res.setHeader("X-Frame-Options", frameOptions);
     // Pages such as /auth/reset-password?token=… must never leak their URL to another site.
     res.setHeader("Referrer-Policy", req.path.startsWith("/auth") ? "no-referrer" : "strict-origin-when-cross-origin");
     res.setHeader("Cross-Origin-Opener-Policy", "same-origin");
     res.setHeader("Permissions-Policy", "camera=(), microphone=(), geolocation=()");
-    if (opts.csp) res.setHeader("Content-Security-Policy", CSP);
-    else res.setHeader("Content-Security-Policy", "frame-ancestors 'none'");
+    res.setHeader("Content-Security-Policy", csp);
     if (req.secure) res.setHeader("Strict-Transport-Security", "max-age=31536000; includeSubDomains");
     next();
   };
@@ -80,6 +85,33 @@ const TRPC_JSON_RPC_CODES: Record<string, number> = {
   INTERNAL_SERVER_ERROR: -32603,
 };
 
+/** Whether a Host header value names one of `allowed` (see allowedHostNames). */
+export function isAllowedHost(allowed: ReadonlySet<string>, host: string | undefined): boolean {
+  return host !== undefined && allowed.has(hostName(host));
+}
+
+/**
+ * Refuses a path that is not valid percent-encoding (`/trpc/%ZZ`) before routing: each router and
+ * the tRPC adapter decode it their own way, and one that throws would answer 500.
+ */
+export function refuseMalformedPath(req: Request, res: Response, next: NextFunction) {
+  try {
+    decodeURIComponent(req.path);
+  } catch {
+    return sendErrorAnswer(req, res, 400, "The path is not valid percent-encoding");
+  }
+  next();
+}
+
+/** An error answer: JSON under the API prefixes (tRPC's shape under /trpc), plain text for pages. */
+function sendErrorAnswer(req: Request, res: Response, status: number, message: string) {
+  if (req.originalUrl.startsWith("/trpc") || req.originalUrl.startsWith("/api") || req.originalUrl.startsWith("/avatars")) {
+    return sendJsonError(req, res, status, message);
+  }
+  res.status(status).type("text/plain").setHeader("Cache-Control", "no-store");
+  res.send(message);
+}
+
 /**
  * Refuses, before any routing, a request whose Host is not one of ours: a web page that rebinds its
  * own name to this machine's address (DNS rebinding) arrives with that foreign name. Health stays
@@ -87,8 +119,7 @@ const TRPC_JSON_RPC_CODES: Record<string, number> = {
  */
 export function hostGuard(allowed: ReadonlySet<string>) {
   return (req: Request, res: Response, next: NextFunction) => {
-    const host = req.get("host");
-    if (host && allowed.has(hostName(host))) return next();
+    if (isAllowedHost(allowed, req.get("host"))) return next();
     if (req.path === "/api/health" || req.path.startsWith("/api/health/")) {
       res.locals["foreignHost"] = true; // answered with the status alone
       return next();
@@ -193,10 +224,6 @@ export function errorHandler(): ErrorRequestHandler {
     const status = rawStatus >= 400 && rawStatus < 600 ? rawStatus : 500;
     if (status >= 500) logRequestFailure(req, `${req.method} ${req.originalUrl.split("?")[0]} failed`, error);
     const message = known?.message ?? (status >= 500 ? "Something went wrong on our side. Please try again." : "The request could not be processed");
-    if (req.originalUrl.startsWith("/trpc") || req.originalUrl.startsWith("/api") || req.originalUrl.startsWith("/avatars")) {
-      return sendJsonError(req, res, status, message);
-    }
-    res.status(status).type("text/plain").setHeader("Cache-Control", "no-store");
-    res.send(message);
+    sendErrorAnswer(req, res, status, message);
   };
 }
