@@ -3,7 +3,7 @@
 // Map lookup: within the TTL nothing is sent; after it the cached prompt is answered at once and one
 // background refresh per key asks again with If-None-Match. Only a miss waits for the network.
 import {
-  RUNTIME_DEFAULT_LABEL, RUNTIME_MSG, compile, runtimeError, runtimePrompt, type ChatMessage, type CompileResult, type PromptVersionBody,
+  RUNTIME_DEFAULT_LABEL, RUNTIME_MSG, compile, effectiveContract, runtimeError, runtimePrompt, type ChatMessage, type CompileResult, type PromptVersionBody,
   type RuntimePrompt,
 } from "@promptly/shared";
 import { PromptCompileError, PromptlyApiError } from "./errors.ts";
@@ -74,6 +74,8 @@ function withCompile(fields: RuntimePrompt, isFallback: boolean): Prompt {
   // Frozen: every get of a key shares this object, so one caller cannot change what the others see.
   return Object.freeze({
     ...fields,
+    // The contract in force, whoever made the fields: a fallback describes nothing, an older server sent only the described.
+    variables: effectiveContract(body),
     isFallback,
     compile(values: Record<string, unknown> = {}): CompiledPrompt {
       const result = compile(body, values);

@@ -54,10 +54,10 @@ const APP_TABLE: [string, Access, boolean, boolean, boolean, boolean][] = [
 describe("app-wide actions (spec 6)", () => {
   it.each(APP_TABLE)("%s", (_who, access, createTeams, teamsPage, teamsMenu, organizations) => {
     expect(can(access, "team.create")).toBe(createTeams);
-    expect(can(access, "teams.page")).toBe(teamsPage);
+    expect(can(access, "page.teams")).toBe(teamsPage);
     expect(can(access, "teams.menu")).toBe(teamsMenu);
     expect(can(access, "audit.read")).toBe(access.isSuperUser || access.organizationRole === "admin");
-    for (const action of ["organization.create", "organization.manage", "organizations.page"] as const) expect(can(access, action)).toBe(organizations);
+    for (const action of ["organization.create", "organization.manage", "page.organizations"] as const) expect(can(access, action)).toBe(organizations);
   });
 
   it("organization members: read by every member, managed by its admins", () => {
@@ -72,6 +72,32 @@ describe("app-wide actions (spec 6)", () => {
       expect(can(null, action)).toBe(false);
       expect(can(person("super-user", null, null, true), action)).toBe(true);
     }
+  });
+});
+
+// Pages of spec 2's route table and sidebar: [who, access, then whether each page of PAGES opens].
+const PAGES = ["page.dashboard", "page.prompts", "page.bookmarks", "page.teams", "page.organizations", "page.analytics", "page.audit"] as const;
+const PAGE_TABLE: [string, Access, string][] = [
+  // Dashboard, All Prompts, My Bookmarks, Teams, Organizations, Analytics, Audit Log.
+  ["administrator", person("administrator", "member"), "D P B T - A -"],
+  ["team lead", person("team_lead", "member"), "D P B - - A -"],
+  ["user", person("user", "member"), "D - - - - A -"],
+  ["user in no organization", person("user"), "D - - - - A -"],
+  ["user who is organization admin", person("user", "admin"), "D - - T - A L"],
+  ["team lead who is organization admin", person("team_lead", "admin"), "D P B T - A L"],
+  ["user who is a team admin", person("user", "member", "admin"), "D - - - - A -"],
+  ["super user", person("super-user", null, null, true), "D P B T O A L"],
+  ["super user whose stored role is user", person("user", null, null, true), "D P B T O A L"],
+];
+
+describe("pages (spec 2) in the permission table", () => {
+  it.each(PAGE_TABLE)("%s", (_who, access, cells) => {
+    const expected = cells.split(" ").map((cell) => cell !== "-");
+    expect(PAGES.map((page) => [page, can(access, page)])).toEqual(PAGES.map((page, index) => [page, expected[index]]));
+  });
+
+  it("every page of the table is in this test", () => {
+    expect(ACTIONS.filter((action) => action.startsWith("page."))).toEqual([...PAGES]);
   });
 });
 

@@ -56,11 +56,9 @@ export const PERMISSIONS = {
   "organization.read": { organizationRoles: ["admin", "member"] },
   "organization.create": SUPER_USER_ONLY,
   "organization.manage": SUPER_USER_ONLY,
-  "organizations.page": SUPER_USER_ONLY,
   "organization.members.manage": { organizationRoles: ["admin"] },
   // Teams (spec 6).
   "team.create": { appRoles: ["administrator"], organizationRoles: ["admin"] },
-  "teams.page": { appRoles: ["administrator"], organizationRoles: ["admin"] },
   "teams.menu": { appRoles: ["administrator", "team_lead"], organizationRoles: ["admin"] },
   "team.read": VIEWER_LEVEL,
   "team.manage": ADMIN_LEVEL,
@@ -78,10 +76,20 @@ export const PERMISSIONS = {
   "analytics.read": VIEWER_LEVEL,
   // The organization's audit log (issue 17): its admins and super users.
   "audit.read": { organizationRoles: ["admin"] },
+  // Pages of the main area (spec 2, route table and sidebar): who may open each, and sees it in the sidebar.
+  "page.dashboard": { appRoles: ["administrator", "team_lead", "user"] },
+  "page.prompts": { appRoles: ["administrator", "team_lead"] },
+  "page.bookmarks": { appRoles: ["administrator", "team_lead"] },
+  "page.teams": { appRoles: ["administrator"], organizationRoles: ["admin"] },
+  "page.organizations": SUPER_USER_ONLY,
+  "page.analytics": { appRoles: ["administrator", "team_lead", "user"] },
+  "page.audit": { organizationRoles: ["admin"] },
 } as const satisfies Record<string, Grant>;
 
 export type Action = keyof typeof PERMISSIONS;
 export const ACTIONS = Object.keys(PERMISSIONS) as Action[];
+/** A page of the main area, as the table names it. */
+export type PageAction = Extract<Action, `page.${string}`>;
 
 /** Whether `access` may do `action`: the one question every check asks. */
 export function can(access: Access | null | undefined, action: Action): boolean {
@@ -167,12 +175,6 @@ export function promptAbilities(access: PromptAccess, prompt: PromptFacts): Reco
   return Object.fromEntries(PROMPT_ABILITIES.map((ability) => [ability, canOnPrompt(access, prompt, ability)])) as Record<PromptAbility, boolean>;
 }
 
-/** Access check of the route table (spec 2): the role must be in the allowed list; a super user always passes. */
-export function hasAppRole(caller: Caller | null | undefined, allowed: readonly AppRole[]): boolean {
-  if (!caller) return false;
-  return caller.isSuperUser || allowed.includes(caller.role);
-}
-
 /** The badge of spec 6 that describes a person in the active team (the user menu's role badge). */
 export function accessBadge(access: Access): string | null {
   if (access.isSuperUser) return "Super User";
@@ -182,14 +184,6 @@ export function accessBadge(access: Access): string | null {
   if (access.teamRole === "viewer") return "Team Viewer";
   return null;
 }
-
-/** Main-area routes and who may open them (spec 2, route table and sidebar). */
-export const ROUTE_ROLES = {
-  "/": ["administrator", "team_lead", "user", "super-user"],
-  "/prompts": ["administrator", "team_lead", "super-user"],
-  "/bookmarks": ["administrator", "team_lead", "super-user"],
-  "/analytics": ["administrator", "team_lead", "user", "super-user"],
-} as const satisfies Record<string, readonly AppRole[]>;
 
 /** Role resolution of spec 4: an unknown or missing stored role counts as `user`. */
 export function resolveAppRole(isSuperUser: boolean, storedRole: string | null | undefined): AppRole {

@@ -25,12 +25,41 @@ describe("extractVariables", () => {
     };
     expect(extractVariables(body)).toEqual(["customer", "question"]);
   });
+});
 
-  it("an undescribed variable of the template is a required string in the contract", () => {
-    expect(effectiveContract(text("{{ a }} {{ b }}", [{ name: "b", type: "number" }]))).toEqual([
-      { name: "b", type: "number" },
-      { name: "a", type: "string", required: true },
-    ]);
+describe("effectiveContract", () => {
+  const chat = (user: string, variables?: PromptVersionBody["variables"]): PromptVersionBody => ({
+    type: "chat",
+    messages: [{ role: "system", content: "You help {{ customer }}." }, { role: "user", content: user }],
+    variables,
+  });
+  const asDefault = (name: string) => ({ name, type: "string", required: true });
+  const age = { name: "age", type: "number" as const, required: false, default: 30 };
+  const customer = { name: "customer", type: "enum" as const, options: ["ann", "bo"], description: "who asks" };
+
+  it.each([
+    ["text, nothing described", text("Hello {{customer}}"), [asDefault("customer")]],
+    ["text, nothing described (an empty contract)", text("Hello {{customer}}", []), [asDefault("customer")]],
+    ["text, some described", text("{{ customer }} is {{ age }}", [age]), [age, asDefault("customer")]],
+    ["text, all described", text("{{ customer }} is {{ age }}", [customer, age]), [customer, age]],
+    ["text without variables", text("Hello"), []],
+    ["text, described but unused: kept, as compile asks for it", text("Hello", [age]), [age]],
+    ["chat, nothing described", chat("{{ question }}"), [asDefault("customer"), asDefault("question")]],
+    ["chat, some described", chat("{{ question }}", [customer]), [customer, asDefault("question")]],
+    ["chat, all described", chat("{{ age }}", [age, customer]), [age, customer]],
+  ])("%s", (_case, version, contract) => {
+    expect(effectiveContract(version)).toEqual(contract);
+    // What an answer carries is a contract in force already: the same again.
+    expect(effectiveContract({ ...version, variables: contract as PromptVersionBody["variables"] })).toEqual(contract);
+  });
+
+  it("reads a version as stored: the other type's field null", () => {
+    expect(effectiveContract({ type: "text", template: "Hi {{ x }}", messages: null, variables: [] })).toEqual([asDefault("x")]);
+    expect(effectiveContract({ type: "chat", template: null, messages: [{ role: "user", content: "{{ y }}" }] })).toEqual([asDefault("y")]);
+  });
+
+  it("is the contract compile checks: a described but unused required variable is still asked for", () => {
+    expect(compile(text("Hello", [{ name: "unused", type: "string" }]), {})).toMatchObject({ ok: false, problems: [{ variable: "unused" }] });
   });
 });
 

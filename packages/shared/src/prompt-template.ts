@@ -95,9 +95,23 @@ export function extractVariables(body: PromptBody): string[] {
   return names;
 }
 
-/** The contract in force: the described variables, and each undescribed one of the template as a required string. */
-export function effectiveContract(body: PromptVersionBody): VariableContract[] {
-  const described = body.variables ?? [];
+/** A version as it is stored or answered: the other type's field may be absent or null. */
+export interface StoredVersionBody {
+  type: PromptBody["type"];
+  template?: string | null;
+  messages?: readonly ChatMessage[] | null;
+  variables?: readonly VariableContract[] | null;
+}
+
+/**
+ * The contract in force, the one compile checks and every answer carries: the described variables
+ * as described (those the template no longer uses too: compile still asks for them), then each
+ * undescribed variable of the template as a required string. Applying it twice changes nothing.
+ */
+export function effectiveContract(version: StoredVersionBody): VariableContract[] {
+  const described = [...(version.variables ?? [])];
+  const body: PromptBody =
+    version.type === "text" ? { type: "text", template: version.template ?? "" } : { type: "chat", messages: [...(version.messages ?? [])] };
   const undescribed = extractVariables(body)
     .filter((name) => !described.some((v) => v.name === name))
     .map((name): VariableContract => ({ name, type: "string", required: true }));

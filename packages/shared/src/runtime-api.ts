@@ -65,7 +65,7 @@ export const runtimeSetLabelInput = z.object({ version: z.number().int().min(1).
 export const variableAnswer = z.object({
   name: z.string(),
   type: z.enum(VARIABLE_TYPES),
-  required: z.boolean().optional(),
+  required: z.boolean().optional().describe("Absent means true: compile refuses a missing value without a default"),
   default: z.unknown().optional(),
   description: z.string().optional(),
   options: z.array(z.string()).optional(),
@@ -80,7 +80,12 @@ export const runtimePrompt = z.object({
   type: z.enum(PROMPT_TYPES),
   template: z.string().optional(),
   messages: z.array(messageAnswer).optional(),
-  variables: z.array(variableAnswer),
+  /** The contract in force (effectiveContract): what compile checks the values against. */
+  variables: z
+    .array(variableAnswer)
+    .describe(
+      "The contract compile checks: every variable the template uses, as its author described it or else as a required string, then any described variable the template does not use (compile still asks for it when required)",
+    ),
   model: z.string(),
   config: z.record(z.string(), z.unknown()),
   /** The labels on this version. */

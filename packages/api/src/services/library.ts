@@ -6,9 +6,9 @@ import { strToU8, zipSync } from "fflate";
 import { z } from "zod";
 import { Prisma, isUniqueViolation, type Db, type DbOrTx, type DbTransaction } from "@promptly/db";
 import {
-  LIBRARY_FORMAT, LIBRARY_FORMAT_VERSION, LIBRARY_MSG, PROTECTED_LABEL, LATEST_LABEL, canOnPrompt, importDocumentSchema, isPromptName,
+  LIBRARY_FORMAT, LIBRARY_FORMAT_VERSION, LIBRARY_MSG, PROTECTED_LABEL, LATEST_LABEL, canOnPrompt, effectiveContract, importDocumentSchema, isPromptName,
   promptDescriptionSchema, promptLabelSchema, promptTagsSchema, promptTitleSchema, runtimeCreateVersionInput,
-  type LangfusePrompt, type LibraryDocument, type LibraryPrompt, type LibraryVersion, type PromptAccess, type PromptFacts,
+  type LangfusePrompt, type LibraryDocument, type LibraryPrompt, type LibraryVersion, type PromptAccess, type PromptFacts, type VariableContract,
 } from "@promptly/shared";
 import { fail } from "../errors.ts";
 import type { Caller } from "./access.ts";
@@ -42,6 +42,10 @@ interface VersionRow {
   commitMessage: string;
   createdAt: Date;
 }
+
+/** A version's contract in force (each variable the template uses, described or a required string), as the format writes it. */
+const contractOf = (version: Pick<VersionRow, "type" | "variables"> & { template?: string | null; messages?: VersionRow["messages"] }): LibraryVersion["variables"] =>
+  effectiveContract({ ...version, variables: version.variables as unknown as VariableContract[] }).map((variable) => ({ ...variable }));
 
 /** The team's live prompts the caller may read, with every version and label, in name order. */
 async function exportLibrary(db: DbOrTx, caller: Caller, teamId: string, now: Date): Promise<LibraryDocument> {
@@ -80,7 +84,7 @@ async function exportLibrary(db: DbOrTx, caller: Caller, teamId: string, now: Da
           version: version.version,
           type: version.type,
           ...(version.type === "text" ? { template: version.template ?? "" } : { messages: version.messages ?? [] }),
-          variables: version.variables,
+          variables: contractOf(version),
           model: version.model,
           config: version.config,
           commitMessage: version.commitMessage,
@@ -198,7 +202,7 @@ function readDocument(document: unknown): IncomingPrompt[] {
 
 // ---- import: planning ----
 
-/** A version's body as one comparable string: type, text, contract, model and config (keys sorted). */
+/** A version's body as one comparable string: type, text, contract in force, model and config (keys sorted). */
 function bodyKey(version: Pick<LibraryVersion, "type" | "template" | "messages" | "variables" | "model" | "config">): string {
   const sorted = (value: unknown): unknown =>
     Array.isArray(value)
@@ -210,7 +214,7 @@ function bodyKey(version: Pick<LibraryVersion, "type" | "template" | "messages" 
     type: version.type,
     template: version.type === "text" ? (version.template ?? "") : null,
     messages: version.type === "chat" ? (version.messages ?? []) : null,
-    variables: version.variables ?? [],
+    variables: contractOf(version),
     model: version.model ?? "",
     config: version.config ?? {},
   }));

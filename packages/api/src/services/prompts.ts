@@ -7,6 +7,7 @@ import {
   accessOf, canOnPrompt, promptAbilities, versionBodyOf, type CreatePromptInput, type CreateVersionInput,
   type ListPromptsInput, type OrganizationRole, type PromptAccess, type PromptFacts, type TeamRole,
 } from "@promptly/shared";
+import { effectiveContract } from "@promptly/shared";
 import { fail } from "../errors.ts";
 import { auditAs, type AuditAction, type AuditContext } from "./audit.ts";
 import { avatarUrl } from "./account.ts";
@@ -50,6 +51,7 @@ export const promptVersionItem = z.object({
   type: z.enum(PROMPT_TYPES),
   template: z.string().nullable(),
   messages: z.array(messageAnswer).nullable(),
+  /** The effective contract (effectiveContract): every variable the template uses, described or a required string. */
   variables: z.array(variableAnswer),
   model: z.string(),
   config: z.record(z.string(), z.unknown()),
@@ -346,13 +348,15 @@ export async function getPrompt(db: DbOrTx, caller: Caller, prompt: LoadedPrompt
   });
 }
 
-/** One version of a prompt with its body (null when there is none), as `getPrompt` shows it. */
+/** One version of a prompt with its body and its contract in force (null when there is none), as `getPrompt` shows it. */
 export async function loadVersion(db: DbOrTx, promptId: string, version: number) {
   const [row] = await db.$queryRaw<(Record<string, unknown> & { author: RawItem["author"] })[]>`
     SELECT ${versionColumns}
     FROM prompt_versions v LEFT JOIN profiles vp ON vp.user_id = v.author_id
     WHERE v.prompt_id = ${promptId}::uuid AND v.version = ${version}`;
-  return row ? promptVersionItem.parse(withAvatar(row)) : null;
+  if (!row) return null;
+  const answer = promptVersionItem.parse(withAvatar(row));
+  return { ...answer, variables: effectiveContract(answer) };
 }
 
 /** The versions of a prompt, newest first, with the labels on each; `cursor` is the last version seen. */

@@ -5,7 +5,7 @@
 import type { z } from "zod";
 import { Prisma, type Db, type DbOrTx } from "@promptly/db";
 import {
-  LATEST_LABEL, PROMPT_MSG, PROTECTED_LABEL, promptNameSchema, RUNTIME_DEFAULT_LABEL, RUNTIME_MSG, compile, type ChatMessage, type PromptVersionBody,
+  LATEST_LABEL, PROMPT_MSG, PROTECTED_LABEL, promptNameSchema, RUNTIME_DEFAULT_LABEL, RUNTIME_MSG, compile, effectiveContract, type ChatMessage, type PromptVersionBody,
   type RuntimePrompt, type RuntimeSelector, type VariableProblem, type runtimeCreatePromptInput,
   type runtimeCreateVersionInput, type runtimeListQuery, type runtimePromptPage,
 } from "@promptly/shared";
@@ -65,13 +65,13 @@ async function getRuntimePrompt(db: DbOrTx, key: RuntimeKey, name: string, selec
     },
   });
   if (!row) return notFound();
+  const body = row.type === "text" ? { type: row.type, template: row.template ?? "" } : { type: row.type, messages: row.messages as unknown as ChatMessage[] };
   const served: RuntimePrompt = {
     name: prompt.name,
     title: prompt.title,
     version: row.version,
-    type: row.type,
-    ...(row.type === "text" ? { template: row.template ?? "" } : { messages: row.messages as unknown as ChatMessage[] }),
-    variables: row.variables as unknown as RuntimePrompt["variables"],
+    ...body,
+    variables: effectiveContract({ ...body, variables: row.variables as unknown as RuntimePrompt["variables"] }),
     model: row.model,
     config: row.config as Record<string, unknown>,
     labels: row.labels.map((label) => label.name),

@@ -9,7 +9,7 @@ import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import express from "express";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { createPromptClient, PromptCompileError, PromptlyApiError, type PromptClientOptions } from "@promptly/client";
+import { createPromptClient, PromptCompileError, PromptlyApiError, type PromptClientOptions, type VariableContract } from "@promptly/client";
 import { RUNTIME_MSG, runtimeCompiled, runtimeError } from "@promptly/shared";
 import { createAccount, createHarness, createOrganization, createTeam, type Harness } from "@promptly/api/testing";
 import { createApp } from "../../app.ts";
@@ -216,10 +216,14 @@ describe("failures", () => {
       expect(text).toMatchObject({ name: "support/reply", isFallback: true, version: 0, type: "text", template: "Dear {{ customer }}" });
       expect(text.compile({ customer: "Ann" })).toEqual({ ok: true, text: "Dear Ann" });
       expect(() => text.compile({})).toThrow(PromptCompileError);
+      // A fallback describes nothing: its contract is the one compile checks, typed as the library's.
+      const contract: readonly VariableContract[] = text.variables;
+      expect(contract).toEqual([{ name: "customer", type: "string", required: true }]);
 
       const chat = await client.get("greeter", { fallback: [{ role: "system", content: "Greet {{ name }}" }] });
       expect(chat).toMatchObject({ isFallback: true, type: "chat" });
       expect(chat.compile({ name: "Bo" })).toEqual({ ok: true, messages: [{ role: "system", content: "Greet Bo" }] });
+      expect(chat.variables).toEqual([{ name: "name", type: "string", required: true }]);
     });
 
     it("a miss without a fallback throws PromptlyApiError with status 0 (after its retries)", async () => {

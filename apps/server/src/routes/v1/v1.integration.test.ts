@@ -226,6 +226,17 @@ describe("GET /api/v1/prompts/{name}", () => {
     expect(chat.json).not.toHaveProperty("template");
   });
 
+  it("answers the contract in force: a version saved without one has each variable of its template as a required string", async () => {
+    const greeter = await h.database.db.prompt.findFirstOrThrow({ where: { teamId, name: "greeter" }, select: { versions: { select: { variables: true } } } });
+    expect(greeter.versions).toEqual([{ variables: [] }]);
+    const answer = await call({ path: "/prompts/greeter", key: keys["read"] });
+    expect(answer.json!["variables"]).toEqual([{ name: "name", type: "string", required: true }]);
+    expect(runtimePrompt.safeParse(answer.json).success).toBe(true);
+    // The contract compile checks: without a value for it, compile names it.
+    const compiled = await call({ method: "POST", path: "/prompts/greeter/compile", body: { variables: {} }, key: keys["read"] });
+    expect(compiled.json!["error"]["details"]).toEqual([{ variable: "name", message: "is required" }]);
+  });
+
   it("takes a name with '/' plain or encoded", async () => {
     const plain = await call({ path: "/prompts/support/reply", key: keys["read"] });
     const encoded = await call({ path: "/prompts/support%2Freply", key: keys["read"] });

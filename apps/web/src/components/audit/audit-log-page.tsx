@@ -70,7 +70,7 @@ export function AuditLogPage() {
       </Centered>
     );
   }
-  if (!can(accessIn(callerOf(me), activeOrganization), "audit.read")) {
+  if (!can(accessIn(callerOf(me), activeOrganization), "page.audit")) {
     return (
       <Centered>
         <h1 className="text-2xl font-bold tracking-tight">Audit log</h1>

@@ -4,7 +4,7 @@ import { useEffect, type ReactNode } from "react";
 import { Navigate } from "@tanstack/react-router";
 import { ShieldAlert } from "lucide-react";
 import { toast } from "sonner";
-import { MSG, hasAppRole, type AppRole, can } from "@promptly/shared";
+import { MSG, can, type PageAction } from "@promptly/shared";
 import { OrganizationsLoadFailure } from "@/components/layout/workspace-gate";
 import { Alert, AlertDescription, AlertTitle } from "@/components/ui/alert";
 import { Skeleton } from "@/components/ui/skeleton";
@@ -35,35 +35,31 @@ function AccessDenied({ message = ACCESS_DENIED_MESSAGE }: { message?: string })
   );
 }
 
-export interface RoleGuardProps {
-  allowed: readonly AppRole[];
+export interface PageGuardProps {
+  /** The page's action in the permission table. */
+  page: PageAction;
   /** Where to send someone who may not enter; null shows the 'Access Denied' alert instead. */
   redirectTo?: "/" | null;
   children: ReactNode;
 }
 
-/** Skeleton while loading; a super user always passes; otherwise redirect (default /) or 'Access Denied'. */
-export function RoleGuard({ allowed, redirectTo = "/", children }: RoleGuardProps) {
+/**
+ * A page the table grants by app role: skeleton while loading; a super user always passes; otherwise
+ * redirect (default /) or 'Access Denied'.
+ */
+export function PageGuard({ page, redirectTo = "/", children }: PageGuardProps) {
   const { data: me, isPending } = useMe();
-  const redirected = !isPending && !!me && !hasAppRole(callerOf(me), allowed) && redirectTo !== null;
+  const allowed = can(accessIn(me, null), page);
+  const redirected = !isPending && !!me && !allowed && redirectTo !== null;
   // A redirect says why (issue 14), as /teams does; the fixed id keeps strict mode from doubling it.
   useEffect(() => {
     if (redirected) toast.error(ACCESS_DENIED_TITLE, { id: "page-access-denied", description: ACCESS_DENIED_MESSAGE });
   }, [redirected]);
   // Signed out (e.g. while logging out): the protected area's own guard sends them to sign-in.
   if (isPending || !me) return <GuardSkeleton />;
-  if (hasAppRole(callerOf(me), allowed)) return <>{children}</>;
+  if (allowed) return <>{children}</>;
   if (redirectTo === null) return <AccessDenied />;
   return <Navigate to={redirectTo} replace />;
-}
-
-/** Super-user-only guard: a role guard for the role 'super-user'. */
-export function SuperUserGuard({ redirectTo = "/", children }: Omit<RoleGuardProps, "allowed">) {
-  return (
-    <RoleGuard allowed={["super-user"]} redirectTo={redirectTo}>
-      {children}
-    </RoleGuard>
-  );
 }
 
 /** /teams: administrator, organization admin (of the active organization) or super user; others go to /. */
@@ -71,14 +67,14 @@ export function TeamsPageGuard({ children }: { children: ReactNode }) {
   const { data: me, isPending } = useMe();
   const { activeOrganization, organizationsLoading, organizationsError, organizationsFailure, retryOrganizations } = useWorkspace();
   const caller = callerOf(me);
-  const allowedAnyway = can(accessIn(caller, null), "teams.page");
+  const allowedAnyway = can(accessIn(caller, null), "page.teams");
   // Administrators and super users need no organization to decide; others wait for the organization list.
   // Signed out (e.g. while logging out) decides nothing: the protected area's guard handles it.
   const decided = !isPending && !!me && (allowedAnyway || !organizationsLoading);
   // Without the organization list, an organization admin's right cannot be known (a failure, not a
   // denial), and the page, which shows the active organization's teams, has nothing true to show.
   const unknown = decided && organizationsError;
-  const allowed = decided && can(accessIn(caller, activeOrganization), "teams.page");
+  const allowed = decided && can(accessIn(caller, activeOrganization), "page.teams");
   const denied = decided && !allowed && !unknown;
 
   useEffect(() => {

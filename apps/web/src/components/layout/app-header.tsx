@@ -23,7 +23,7 @@ export function AppHeader() {
   const { toggleSidebar, isMobile, open, openMobile } = useSidebar();
 
   // Spec 2: shown to those who manage organizations, and to anyone with more than one.
-  const showOrganizationSwitcher = can(accessIn(me, null), "organizations.page") || organizations.length > 1;
+  const showOrganizationSwitcher = can(accessIn(me, null), "page.organizations") || organizations.length > 1;
   // Spec 6: "can create prompts" in the active team; super users see it regardless.
   const showNewPrompt = can(accessIn(me, activeOrganization, activeTeam), "prompt.write");
 

@@ -1,5 +1,5 @@
 // The sidebar table of spec 2: which items a person sees. A super user sees every item.
-import { can, grantedByOrganization, hasAppRole, ROUTE_ROLES, type Access } from "@promptly/shared";
+import { can, grantedByOrganization, type Access, type PageAction } from "@promptly/shared";
 
 export type SidebarPath = "/" | "/prompts" | "/bookmarks" | "/teams" | "/organizations" | "/analytics" | "/audit";
 
@@ -8,15 +8,15 @@ export interface SidebarItem {
   to: SidebarPath;
 }
 
-const ITEMS: readonly (SidebarItem & { visible(access: Access): boolean })[] = [
-  { label: "Dashboard", to: "/", visible: (access) => hasAppRole(access, ROUTE_ROLES["/"]) },
-  { label: "All Prompts", to: "/prompts", visible: (access) => hasAppRole(access, ROUTE_ROLES["/prompts"]) },
-  { label: "My Bookmarks", to: "/bookmarks", visible: (access) => hasAppRole(access, ROUTE_ROLES["/bookmarks"]) },
-  { label: "Teams", to: "/teams", visible: (access) => can(access, "teams.page") },
-  { label: "Organizations", to: "/organizations", visible: (access) => can(access, "organizations.page") },
-  { label: "Analytics", to: "/analytics", visible: (access) => hasAppRole(access, ROUTE_ROLES["/analytics"]) },
-  // The active organization's audit log (issue 17): its admins and super users.
-  { label: "Audit Log", to: "/audit", visible: (access) => can(access, "audit.read") },
+/** In sidebar order, each with the page's action in the permission table. */
+const ITEMS: readonly (SidebarItem & { page: PageAction })[] = [
+  { label: "Dashboard", to: "/", page: "page.dashboard" },
+  { label: "All Prompts", to: "/prompts", page: "page.prompts" },
+  { label: "My Bookmarks", to: "/bookmarks", page: "page.bookmarks" },
+  { label: "Teams", to: "/teams", page: "page.teams" },
+  { label: "Organizations", to: "/organizations", page: "page.organizations" },
+  { label: "Analytics", to: "/analytics", page: "page.analytics" },
+  { label: "Audit Log", to: "/audit", page: "page.audit" },
 ];
 
 /**
@@ -27,10 +27,10 @@ const ITEMS: readonly (SidebarItem & { visible(access: Access): boolean })[] = [
 export function sidebarItems(access: Access | null, { organizationUnknown = false } = {}): SidebarItem[] {
   if (!access) return [];
   const asOrganizationAdmin: Access = { ...access, organizationRole: "admin" };
-  return ITEMS.filter((item) => item.visible(access) || (organizationUnknown && item.visible(asOrganizationAdmin))).map(({ label, to }) => ({ label, to }));
+  return ITEMS.filter((item) => can(access, item.page) || (organizationUnknown && can(asOrganizationAdmin, item.page))).map(({ label, to }) => ({ label, to }));
 }
 
 /** The footer's '(Org Admin)' note: someone who sees the Teams page only as organization admin. */
 export function showsOrgAdminNote(access: Access | null): boolean {
-  return grantedByOrganization(access, "teams.page");
+  return grantedByOrganization(access, "page.teams");
 }

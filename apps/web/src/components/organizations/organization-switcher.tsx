@@ -33,7 +33,7 @@ export function OrganizationSwitcher() {
   if (can(access, "organization.create")) {
     actions.push({ value: "create-new-organization", label: "Create New Organization", icon: Plus, onSelect: () => setCreating(true) });
   }
-  if (can(access, "organizations.page")) {
+  if (can(access, "page.organizations")) {
     actions.push({ value: "manage-organizations", label: "Manage Organizations", icon: Settings, onSelect: () => void navigate({ to: "/organizations" }) });
   }
 

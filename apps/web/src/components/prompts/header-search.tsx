@@ -7,14 +7,14 @@ import { useEffect, useId, useRef, useState } from "react";
 import { flushSync } from "react-dom";
 import { useNavigate } from "@tanstack/react-router";
 import { Search, X } from "lucide-react";
-import { ROUTE_ROLES, hasAppRole } from "@promptly/shared";
+import { can } from "@promptly/shared";
 import { Button } from "@/components/ui/button";
 import { Input } from "@/components/ui/input";
 import { useDebouncedValue } from "@/hooks/use-debounced-value";
-import { callerOf, useMe } from "@/hooks/use-me";
+import { useMe } from "@/hooks/use-me";
 import { trpc } from "@/lib/trpc";
 import { cn } from "@/lib/utils";
-import { useWorkspace } from "@/lib/workspace";
+import { accessIn, useWorkspace } from "@/lib/workspace";
 
 const DELAY_MS = 250;
 const RESULTS = 8;
@@ -62,7 +62,7 @@ export function HeaderSearch() {
     { enabled: !!activeOrganization && q.length > 0, placeholderData: (previous) => previous },
   );
   const items = q ? (results.data?.items ?? []) : [];
-  const mayOpenList = hasAppRole(callerOf(me), ROUTE_ROLES["/prompts"]);
+  const mayOpenList = can(accessIn(me, null), "page.prompts");
   useEffect(() => setActive(-1), [q]);
 
   const close = () => {

@@ -62,7 +62,7 @@ export function AcceptInvitePage({ id }: { id: string | undefined }) {
       if (result.teamId) localStorage.setItem(ACTIVE_TEAM_KEY, result.teamId);
       else localStorage.removeItem(ACTIVE_TEAM_KEY);
       await Promise.all([utils.organizations.list.invalidate(), utils.teams.list.invalidate(), utils.invites.mine.invalidate()]);
-      await navigate({ to: can(accessIn(me, null), "teams.page") ? "/teams" : "/" });
+      await navigate({ to: can(accessIn(me, null), "page.teams") ? "/teams" : "/" });
     },
     onError(error) {
       // Shown once, on the page (no toast repeating it). A refusal in the spec's words ('This

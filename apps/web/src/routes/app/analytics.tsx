@@ -1,8 +1,8 @@
 import { lazy, Suspense } from "react";
 import { createRoute } from "@tanstack/react-router";
 import { z } from "zod";
-import { ROUTE_ROLES, analyticsRangeSchema } from "@promptly/shared";
-import { GuardSkeleton, RoleGuard } from "@/components/guards/role-guard";
+import { analyticsRangeSchema } from "@promptly/shared";
+import { GuardSkeleton, PageGuard } from "@/components/guards/role-guard";
 import { appLayoutRoute } from "../layouts.tsx";
 
 // The page and its charting library load only here (started by the loader), so the main bundle does not carry them.
@@ -24,10 +24,10 @@ export const analyticsRoute = createRoute({
     await loadAnalyticsPage();
   },
   component: () => (
-    <RoleGuard allowed={ROUTE_ROLES["/analytics"]}>
+    <PageGuard page="page.analytics">
       <Suspense fallback={<GuardSkeleton />}>
         <AnalyticsPage />
       </Suspense>
-    </RoleGuard>
+    </PageGuard>
   ),
 });

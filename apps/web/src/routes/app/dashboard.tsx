@@ -1,8 +1,7 @@
 import { lazy, Suspense } from "react";
 import { createRoute, redirect } from "@tanstack/react-router";
 import { z } from "zod";
-import { ROUTE_ROLES } from "@promptly/shared";
-import { GuardSkeleton, RoleGuard } from "@/components/guards/role-guard";
+import { GuardSkeleton, PageGuard } from "@/components/guards/role-guard";
 import { chooseWorkspace } from "@/lib/workspace";
 import { appLayoutRoute } from "../layouts.tsx";
 
@@ -18,7 +17,7 @@ const workspaceSearch = z.object({
   teamId: z.string().optional().catch(undefined),
 });
 
-/** / shows the dashboard (spec 2) with its route-table roles. */
+/** / shows the dashboard (spec 2) to whom the permission table grants its page. */
 const dashboardAt = (path: DashboardPath) =>
   createRoute({
     getParentRoute: () => appLayoutRoute,
@@ -35,11 +34,11 @@ const dashboardAt = (path: DashboardPath) =>
       await loadDashboardPage();
     },
     component: () => (
-      <RoleGuard allowed={ROUTE_ROLES[path]}>
+      <PageGuard page="page.dashboard">
         <Suspense fallback={<GuardSkeleton />}>
           <DashboardPage />
         </Suspense>
-      </RoleGuard>
+      </PageGuard>
     ),
   });
 

@@ -1,7 +1,7 @@
 import { accessIn } from "@/lib/workspace";
 import { can } from "@promptly/shared";
 import { createRoute, lazyRouteComponent } from "@tanstack/react-router";
-import { SuperUserGuard } from "@/components/guards/role-guard";
+import { PageGuard } from "@/components/guards/role-guard";
 import { api } from "@/lib/trpc";
 import { appLayoutRoute } from "../layouts.tsx";
 
@@ -19,7 +19,7 @@ export const organizationMembersRoute = createRoute({
   path: "/organizations/$organizationId/members",
   loader: async ({ params: { organizationId } }) => {
     const me = await api.auth.me.ensureData();
-    if (!can(accessIn(me, null), "organizations.page")) return;
+    if (!can(accessIn(me, null), "page.organizations")) return;
     // A missing organization or a failed load shows on the page, not as the application's error screen.
     await Promise.all([
       api.organizations.get.ensureData({ organizationId }),
@@ -30,9 +30,9 @@ export const organizationMembersRoute = createRoute({
   component: function OrganizationMembersRouteComponent() {
     const { organizationId } = organizationMembersRoute.useParams();
     return (
-      <SuperUserGuard>
+      <PageGuard page="page.organizations">
         <OrganizationMembersPage organizationId={organizationId} />
-      </SuperUserGuard>
+      </PageGuard>
     );
   },
 });

@@ -1,7 +1,7 @@
 import { accessIn } from "@/lib/workspace";
 import { can } from "@promptly/shared";
 import { createRoute, lazyRouteComponent } from "@tanstack/react-router";
-import { SuperUserGuard } from "@/components/guards/role-guard";
+import { PageGuard } from "@/components/guards/role-guard";
 import { api } from "@/lib/trpc";
 import { appLayoutRoute } from "../layouts.tsx";
 
@@ -16,11 +16,11 @@ export const organizationsRoute = createRoute({
   loader: async () => {
     const me = await api.auth.me.ensureData();
     // A failed list shows on the page itself, not as the application's error screen.
-    if (can(accessIn(me, null), "organizations.page")) await api.organizations.list.ensureData().catch(() => undefined);
+    if (can(accessIn(me, null), "page.organizations")) await api.organizations.list.ensureData().catch(() => undefined);
   },
   component: () => (
-    <SuperUserGuard>
+    <PageGuard page="page.organizations">
       <OrganizationsPage />
-    </SuperUserGuard>
+    </PageGuard>
   ),
 });

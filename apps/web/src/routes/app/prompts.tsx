@@ -3,8 +3,8 @@
 // the person may create prompts.
 import { createRoute, lazyRouteComponent } from "@tanstack/react-router";
 import { z } from "zod";
-import { PROMPT_SORTS, PROMPT_VISIBILITIES, ROUTE_ROLES } from "@promptly/shared";
-import { RoleGuard } from "@/components/guards/role-guard";
+import { PROMPT_SORTS, PROMPT_VISIBILITIES } from "@promptly/shared";
+import { PageGuard } from "@/components/guards/role-guard";
 import { api } from "@/lib/trpc";
 import { loadWorkspace } from "@/lib/workspace";
 import { appLayoutRoute } from "../layouts.tsx";
@@ -33,9 +33,9 @@ export const promptsRoute = createRoute({
   validateSearch: listSearch,
   loader: () => loadWorkspace(),
   component: () => (
-    <RoleGuard allowed={ROUTE_ROLES["/prompts"]}>
+    <PageGuard page="page.prompts">
       <PromptListPage mode="all" />
-    </RoleGuard>
+    </PageGuard>
   ),
 });
 
@@ -47,9 +47,9 @@ export const bookmarksRoute = createRoute({
   validateSearch: listSearch,
   loader: () => loadWorkspace(),
   component: () => (
-    <RoleGuard allowed={ROUTE_ROLES["/bookmarks"]}>
+    <PageGuard page="page.bookmarks">
       <PromptListPage mode="bookmarks" />
-    </RoleGuard>
+    </PageGuard>
   ),
 });
 

@@ -79,6 +79,28 @@ describe("a round trip between teams (acceptance 3)", () => {
     expect(after.labels).toEqual({ production: 1, staging: 3 });
   });
 
+  it("each exported version carries its contract in force; re-importing it where it came from adds nothing", async () => {
+    const source = await seedLibrary("Contracts");
+    const document = await exportJson(source.id);
+    const greeting = document.prompts.find((prompt) => prompt.name === "support/greeting")!;
+    expect(greeting.versions.map((version) => version.variables)).toEqual([
+      [{ name: "age", type: "number", required: false, default: 30 }, { name: "name", type: "string", required: true }],
+      [{ name: "name", type: "string", required: true }],
+    ]);
+    expect(document.prompts.find((prompt) => prompt.name === "agents/triage")!.versions[0]!.variables).toEqual([
+      { name: "topic", type: "string", required: true },
+      { name: "ticket", type: "string", required: true },
+    ]);
+    // Stored without a contract, exported with it: still the same versions.
+    const before = await libraryState(h);
+    const again = await world.callers.admin.library.applyImport({ teamId: source.id, document });
+    expect(again.summary).toMatchObject({ create: 0, update: 0, unchanged: 2, versions: 0 });
+    expect(await libraryState(h)).toEqual(before);
+    const zip = await world.callers.admin.library.export({ teamId: source.id, format: "zip" });
+    const markdown = strFromU8(unzipSync(new Uint8Array(Buffer.from(zip.data, "base64")))["support/greeting/v2.md"]!);
+    expect(markdown).toContain(`variables: [{"name":"name","type":"string","required":true}]`);
+  });
+
   it("the zip holds one Markdown file per version with front matter", async () => {
     const source = await seedLibrary("Zipped");
     const file = await world.callers.viewer.library.export({ teamId: source.id, format: "zip" });

@@ -309,6 +309,27 @@ describe("versions and labels", () => {
   });
 });
 
+describe("the contract in force", () => {
+  it("a version saved without a contract answers each variable of its template as a required string", async () => {
+    const prompt = await newPrompt("team", { template: "Hello {{customer}}" });
+    expect((await db().promptVersion.findFirstOrThrow({ where: { promptId: prompt.id }, select: { variables: true } })).variables).toEqual([]);
+    expect((await world.callers.viewer.prompts.get({ id: prompt.id })).version.variables).toEqual([{ name: "customer", type: "string", required: true }]);
+  });
+
+  it("described variables as described, the others of the template after them (a chat prompt's too)", async () => {
+    const created = await world.callers.author.prompts.create({
+      teamId: team.id, name: promptName("chat"), title: "Chat", visibility: "team", type: "chat",
+      messages: [{ role: "system", content: "You help {{ customer }} in a {{ tone }} tone." }, { role: "user", content: "{{ question }}" }],
+      variables: [{ name: "tone", type: "enum", options: ["warm", "brief"], description: "how to sound" }],
+    });
+    expect((await world.callers.viewer.prompts.get({ id: created.id })).version.variables).toEqual([
+      { name: "tone", type: "enum", options: ["warm", "brief"], description: "how to sound" },
+      { name: "customer", type: "string", required: true },
+      { name: "question", type: "string", required: true },
+    ]);
+  });
+});
+
 describe("archive, restore, delete", () => {
   it("an archived prompt takes no new version, label move, edit or rename (CONFLICT) until restored", async () => {
     const prompt = await newPrompt();

@@ -3,15 +3,16 @@ import { useId, useState } from "react";
 import { useNavigate } from "@tanstack/react-router";
 import { Trash2 } from "lucide-react";
 import { toast } from "sonner";
-import { PROMPT_MSG, ROUTE_ROLES, hasAppRole } from "@promptly/shared";
+import { PROMPT_MSG, can } from "@promptly/shared";
 import {
   AlertDialog, AlertDialogCancel, AlertDialogContent, AlertDialogDescription, AlertDialogFooter, AlertDialogHeader, AlertDialogTitle, AlertDialogTrigger,
 } from "@/components/ui/alert-dialog";
 import { Button } from "@/components/ui/button";
 import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
-import { callerOf, useMe } from "@/hooks/use-me";
+import { useMe } from "@/hooks/use-me";
 import { trpc } from "@/lib/trpc";
+import { accessIn } from "@/lib/workspace";
 import type { PromptDetail } from "./types.ts";
 import { toastFailure } from "./use-refresh-prompt.ts";
 
@@ -26,7 +27,7 @@ export function DeletePromptDialog({ prompt }: { prompt: PromptDetail }) {
     async onSuccess() {
       toast.success(PROMPT_MSG.deletedToast);
       setOpen(false);
-      await navigate({ to: hasAppRole(callerOf(me), ROUTE_ROLES["/prompts"]) ? "/prompts" : "/" });
+      await navigate({ to: can(accessIn(me, null), "page.prompts") ? "/prompts" : "/" });
       await Promise.all([utils.prompts.invalidate(), utils.dashboard.invalidate()]);
     },
     onError: toastFailure("Prompt not deleted"),
