@@ -2,7 +2,7 @@ import type { ApiServices } from "./services/types.ts";
 import type { RequestInfo } from "./request.ts";
 import type { Principal } from "./principal.ts";
 import { resolveRequestSession } from "./auth/session.ts";
-import { authenticateBearer } from "./services/api-keys.ts";
+import { authenticateBearer } from "./services/identity/api-keys.ts";
 
 export type { ApiServices } from "./services/types.ts";
 

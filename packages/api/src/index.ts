@@ -11,17 +11,17 @@ export type RouterOutputs = inferRouterOutputs<AppRouter>;
 export { createContext, type ApiServices } from "./context.ts";
 export { TestFault } from "./trpc.ts";
 export { createServices, closeServices } from "./services/index.ts";
-export { checkHealth } from "./services/health.ts";
-export { setSuperUser } from "./services/super-users.ts";
-export { scheduleHousekeeping } from "./services/housekeeping.ts";
-export { startOutboxWorker } from "./services/outbox.ts";
-export { configureNotificationMail } from "./services/notify.ts";
-export { startRuntimeSync } from "./services/runtime-cache.ts";
-export { avatarFileContentType } from "./services/avatars.ts";
+export { checkHealth } from "./services/platform/health.ts";
+export { setSuperUser } from "./services/identity/super-users.ts";
+export { scheduleHousekeeping } from "./services/platform/housekeeping.ts";
+export { startOutboxWorker } from "./services/platform/outbox.ts";
+export { configureNotificationMail } from "./services/collaboration/notify.ts";
+export { startRuntimeSync } from "./services/runtime/runtime-cache.ts";
+export { avatarFileContentType } from "./services/identity/avatars.ts";
 export { DomainError } from "./errors.ts";
-export { authenticateBearer } from "./services/api-keys.ts";
-export { exportLibraryForCli, importLibraryForCli } from "./services/library.ts";
+export { authenticateBearer } from "./services/identity/api-keys.ts";
+export { exportLibraryForCli, importLibraryForCli } from "./services/prompts/library.ts";
 export {
   compileRuntimePrompt, createRuntimePrompt, createRuntimeVersion, listRuntimePrompts, runtimeSelector, serveRuntimePrompt, setRuntimeLabel,
-} from "./services/runtime-prompts.ts";
-export * as metrics from "./services/metrics.ts";
+} from "./services/runtime/runtime-prompts.ts";
+export * as metrics from "./services/platform/metrics.ts";

@@ -1,5 +1,5 @@
 import type { Session, User } from "lucia";
-import type { AuthenticatedApiKey } from "./services/api-keys.ts";
+import type { AuthenticatedApiKey } from "./services/identity/api-keys.ts";
 
 /**
  * Who is calling: a person signed in through a session cookie (complete, or still waiting for the

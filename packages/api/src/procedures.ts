@@ -11,16 +11,16 @@ import type { DbOrTx } from "@promptly/db";
 import type { User } from "lucia";
 import { baseProcedure } from "./trpc.ts";
 import type { Context } from "./context.ts";
-import { loadOrganizationAccess, loadTeamAccess, resolveCaller, type Caller } from "./services/access.ts";
-import { keyCaller } from "./services/visibility.ts";
-import { findMemberOrganizationId } from "./services/organizations.ts";
-import { findTeamMemberTeamId } from "./services/teams.ts";
-import { findInviteTeamId, findOrganizationInviteOrganizationId } from "./services/invites.ts";
-import { findApiKeyTeamId } from "./services/api-keys.ts";
-import { loadPrompt, type Author } from "./services/prompts.ts";
-import { findCommentPromptId } from "./services/comments.ts";
-import { findChangeRequestPromptId } from "./services/change-requests.ts";
-import type { AuditActor, AuditContext } from "./services/audit.ts";
+import { loadOrganizationAccess, loadTeamAccess, resolveCaller, type Caller } from "./services/access/access.ts";
+import { keyCaller } from "./services/access/visibility.ts";
+import { findMemberOrganizationId } from "./services/organizations/organizations.ts";
+import { findTeamMemberTeamId } from "./services/organizations/teams.ts";
+import { findInviteTeamId, findOrganizationInviteOrganizationId } from "./services/organizations/invites.ts";
+import { findApiKeyTeamId } from "./services/identity/api-keys.ts";
+import { loadPrompt, type Author } from "./services/prompts/prompts.ts";
+import { findCommentPromptId } from "./services/collaboration/comments.ts";
+import { findChangeRequestPromptId } from "./services/collaboration/change-requests.ts";
+import type { AuditActor, AuditContext } from "./services/insight/audit.ts";
 
 export const publicProcedure = baseProcedure;
 

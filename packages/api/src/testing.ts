@@ -11,17 +11,17 @@ import { createCallerFactory } from "./trpc.ts";
 import { createContext, type ApiServices } from "./context.ts";
 import type { RequestInfo } from "./request.ts";
 import { createLucia, SESSION_COOKIE_NAME } from "./auth/lucia.ts";
-import { createSmtpMailer, type Mailer } from "./services/mailer.ts";
-import { createS3Storage } from "./services/storage.ts";
-import { hashPassword } from "./services/auth.ts";
+import { createSmtpMailer, type Mailer } from "./services/platform/mailer.ts";
+import { createS3Storage } from "./services/platform/storage.ts";
+import { hashPassword } from "./services/identity/auth.ts";
 import { DomainError } from "./errors.ts";
 
 export { createS3Storage, createSmtpMailer, hashPassword };
-export { drainOutbox, enqueueMail } from "./services/outbox.ts";
-export { AUTH_RATE_LIMITS } from "./services/auth.ts";
-import { RateLimits } from "./services/rate-limits.ts";
-import { RuntimeCache, startRuntimeSync, type RuntimeSync } from "./services/runtime-cache.ts";
-import { startOutboxWorker, type OutboxWorker } from "./services/outbox.ts";
+export { drainOutbox, enqueueMail } from "./services/platform/outbox.ts";
+export { AUTH_RATE_LIMITS } from "./services/identity/auth.ts";
+import { RateLimits } from "./services/platform/rate-limits.ts";
+import { RuntimeCache, startRuntimeSync, type RuntimeSync } from "./services/runtime/runtime-cache.ts";
+import { startOutboxWorker, type OutboxWorker } from "./services/platform/outbox.ts";
 
 const createCaller = createCallerFactory(appRouter);
 

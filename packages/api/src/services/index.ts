@@ -1,10 +1,10 @@
 import { createDb } from "@promptly/db";
 import { createLucia } from "../auth/lucia.ts";
 import type { ApiConfig, ApiServices } from "./types.ts";
-import { createSmtpMailer, type SmtpConfig } from "./mailer.ts";
-import { RateLimits } from "./rate-limits.ts";
-import { RuntimeCache } from "./runtime-cache.ts";
-import { createS3Storage, type S3Config } from "./storage.ts";
+import { createSmtpMailer, type SmtpConfig } from "./platform/mailer.ts";
+import { RateLimits } from "./platform/rate-limits.ts";
+import { RuntimeCache } from "./runtime/runtime-cache.ts";
+import { createS3Storage, type S3Config } from "./platform/storage.ts";
 
 export interface ServicesConfig extends ApiConfig {
   databaseUrl: string;

@@ -2,10 +2,10 @@
 // about a caller that services need. Nothing here knows of HTTP or tRPC.
 import type { Db } from "@promptly/db";
 import type { Lucia } from "lucia";
-import type { Mailer } from "./mailer.ts";
-import type { Storage } from "./storage.ts";
-import type { RateLimits } from "./rate-limits.ts";
-import type { RuntimeCache } from "./runtime-cache.ts";
+import type { Mailer } from "./platform/mailer.ts";
+import type { Storage } from "./platform/storage.ts";
+import type { RateLimits } from "./platform/rate-limits.ts";
+import type { RuntimeCache } from "./runtime/runtime-cache.ts";
 
 export interface ApiConfig {
   /** Public origin of the app, e.g. http://localhost:3000: links in emails point here. */

@@ -1,8 +1,8 @@
 import { analyticsOverviewInput, analyticsOverviewOutput, analyticsPromptInput, analyticsPromptOutput } from "@promptly/shared";
 import { router } from "../../trpc.ts";
 import { byOrganizationId, byPromptId, organizationResourceProcedure, promptProcedure } from "../../procedures.ts";
-import { analyticsOverview, analyticsPrompt } from "../../services/analytics.ts";
-import { readableTeamIn } from "../../services/prompt-places.ts";
+import { analyticsOverview, analyticsPrompt } from "../../services/insight/analytics.ts";
+import { readableTeamIn } from "../../services/prompts/prompt-places.ts";
 
 /**
  * Analytics (issue 17), for all four roles, each seeing what they may read: the overview counts only

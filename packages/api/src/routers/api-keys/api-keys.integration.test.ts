@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createHash } from "node:crypto";
 import { API_KEY_MSG, MSG, PROMPT_MSG } from "@promptly/shared";
 import { CONTROL_CHARACTERS, createHarness, type Harness } from "../../testing.ts";
-import { authenticateApiKey } from "../../services/api-keys.ts";
+import { authenticateApiKey } from "../../services/identity/api-keys.ts";
 import { CALLER_KINDS, EXPECTED_AT_LEVEL, advanceClock, createSignedInAccount, createWorld, failure, outcome } from "../teams/test-support.ts";
 
 let h: Harness;

@@ -1,6 +1,6 @@
 import { createApiKeyInput } from "@promptly/shared";
 import { byTeamId, teamResourceProcedure } from "../../procedures.ts";
-import { createApiKey, createdApiKey } from "../../services/api-keys.ts";
+import { createApiKey, createdApiKey } from "../../services/identity/api-keys.ts";
 
 /** A new key for the team's tools; the answer is the only time the key is shown (issue 15). */
 export const create = teamResourceProcedure("apiKey.manage", byTeamId)

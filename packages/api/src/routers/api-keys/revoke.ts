@@ -1,5 +1,5 @@
 import { byApiKey, teamResourceProcedure } from "../../procedures.ts";
-import { revokeApiKey, revokedApiKey } from "../../services/api-keys.ts";
+import { revokeApiKey, revokedApiKey } from "../../services/identity/api-keys.ts";
 
 /** Revokes a key for good; revoking it again is no error and keeps the first time (issue 15). */
 export const revoke = teamResourceProcedure("apiKey.manage", byApiKey)

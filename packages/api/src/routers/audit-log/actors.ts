@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { byOrganizationId, organizationResourceProcedure } from "../../procedures.ts";
-import { auditActor, listAuditActors } from "../../services/audit-log.ts";
+import { auditActor, listAuditActors } from "../../services/insight/audit-log.ts";
 
 /** Everyone (people, API keys, the command line) with an event in the organization's log: the actor filter. */
 export const actors = organizationResourceProcedure("audit.read", byOrganizationId)

@@ -8,7 +8,7 @@ import { createHarness, uniqueEmail, type Harness } from "../../testing.ts";
 import { createLibraryWorld, createPrompt, outcome } from "../prompts/test-support.ts";
 import { createSignedInAccount } from "../teams/test-support.ts";
 import { totp } from "../security/test-support.ts";
-import { setSuperUser } from "../../services/super-users.ts";
+import { setSuperUser } from "../../services/identity/super-users.ts";
 
 let h: Harness;
 let world: Awaited<ReturnType<typeof createLibraryWorld>>;

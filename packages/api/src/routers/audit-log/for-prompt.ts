@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { byPromptId, promptProcedure } from "../../procedures.ts";
-import { listPromptActivity, promptActivityItem } from "../../services/audit-log.ts";
+import { listPromptActivity, promptActivityItem } from "../../services/insight/audit-log.ts";
 
 /** A prompt's activity in time order, for anyone who reads the prompt (issue 17). */
 export const forPrompt = promptProcedure("read", byPromptId)

@@ -2,7 +2,7 @@
 // TOO_MANY_REQUESTS with a clear message, and the window passes.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MSG } from "@promptly/shared";
-import { AUTH_RATE_LIMITS, type RateLimitedAction } from "../../services/auth.ts";
+import { AUTH_RATE_LIMITS, type RateLimitedAction } from "../../services/identity/auth.ts";
 import { createHarness, withClockAhead, type Harness } from "../../testing.ts";
 import { PASSWORD, outcome, registeredAccount, uniqueEmail } from "./test-support.ts";
 

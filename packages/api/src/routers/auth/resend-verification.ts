@@ -1,6 +1,6 @@
 import { EMAIL_VERIFICATION_TTL_HOURS, emailOnlyInput } from "@promptly/shared";
 import { publicProcedure } from "../../procedures.ts";
-import { resendVerificationMail } from "../../services/auth.ts";
+import { resendVerificationMail } from "../../services/identity/auth.ts";
 import { bindSignUpBrowser } from "../../auth/cookies.ts";
 import { clientOf } from "../../request.ts";
 import { OK, okOutput } from "./outputs.ts";

@@ -1,6 +1,6 @@
 import { resetPasswordInput } from "@promptly/shared";
 import { publicProcedure } from "../../procedures.ts";
-import { setPasswordFromLink } from "../../services/auth.ts";
+import { setPasswordFromLink } from "../../services/identity/auth.ts";
 import { clearSessionCookie } from "../../auth/cookies.ts";
 import { OK, okOutput } from "./outputs.ts";
 

@@ -1,6 +1,6 @@
 import { emailOnlyInput } from "@promptly/shared";
 import { publicProcedure } from "../../procedures.ts";
-import { mailMagicLink } from "../../services/auth.ts";
+import { mailMagicLink } from "../../services/identity/auth.ts";
 import { clientOf } from "../../request.ts";
 import { OK, okOutput } from "./outputs.ts";
 

@@ -1,6 +1,6 @@
 import { tokenInput } from "@promptly/shared";
 import { publicProcedure } from "../../procedures.ts";
-import { consumeMagicLink } from "../../services/auth.ts";
+import { consumeMagicLink } from "../../services/identity/auth.ts";
 import { signInClientOf, withSessionCookie } from "../../auth/cookies.ts";
 import { signInOutput } from "./outputs.ts";
 

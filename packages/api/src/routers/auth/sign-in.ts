@@ -1,6 +1,6 @@
 import { signInInput } from "@promptly/shared";
 import { publicProcedure } from "../../procedures.ts";
-import { signInWithPassword } from "../../services/auth.ts";
+import { signInWithPassword } from "../../services/identity/auth.ts";
 import { signInClientOf, withSessionCookie } from "../../auth/cookies.ts";
 import { signInOutput } from "./outputs.ts";
 

@@ -1,5 +1,5 @@
 import { publicProcedure } from "../../procedures.ts";
-import { endSession } from "../../services/auth.ts";
+import { endSession } from "../../services/identity/auth.ts";
 import { clearSessionCookie } from "../../auth/cookies.ts";
 import { OK, okOutput } from "./outputs.ts";
 

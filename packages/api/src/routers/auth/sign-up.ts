@@ -1,6 +1,6 @@
 import { EMAIL_VERIFICATION_TTL_HOURS, signUpInput } from "@promptly/shared";
 import { publicProcedure } from "../../procedures.ts";
-import { createAccount } from "../../services/auth.ts";
+import { createAccount } from "../../services/identity/auth.ts";
 import { bindSignUpBrowser } from "../../auth/cookies.ts";
 import { clientOf } from "../../request.ts";
 import { OK, okOutput } from "./outputs.ts";

@@ -1,6 +1,6 @@
 import { verifyEmailInput } from "@promptly/shared";
 import { publicProcedure } from "../../procedures.ts";
-import { confirmEmailAddress } from "../../services/auth.ts";
+import { confirmEmailAddress } from "../../services/identity/auth.ts";
 import { signUpBrowserHash } from "../../auth/cookies.ts";
 import { clientOf } from "../../request.ts";
 import { verifyEmailOutput } from "./outputs.ts";

@@ -1,6 +1,6 @@
 import { recoveryCodeInput } from "@promptly/shared";
 import { sessionProcedure } from "../../procedures.ts";
-import { completeTwoFactorSignIn } from "../../services/two-factor.ts";
+import { completeTwoFactorSignIn } from "../../services/identity/two-factor.ts";
 import { setSessionCookie } from "../../auth/cookies.ts";
 import { clientOf } from "../../request.ts";
 import { twoFactorSignInOutput } from "./outputs.ts";

@@ -2,8 +2,8 @@ import { dashboardInput } from "@promptly/shared";
 import { z } from "zod";
 import { router } from "../../trpc.ts";
 import { byOrganizationId, organizationResourceProcedure } from "../../procedures.ts";
-import { dashboardStats, getDashboardStats, popularPrompts, promptListItem } from "../../services/prompts.ts";
-import { readableTeamIn } from "../../services/prompt-places.ts";
+import { dashboardStats, getDashboardStats, popularPrompts, promptListItem } from "../../services/prompts/prompts.ts";
+import { readableTeamIn } from "../../services/prompts/prompt-places.ts";
 
 export const dashboardRouter = router({
   /** The four stat cards, from the rows the caller may read in the organization (and its active team). */

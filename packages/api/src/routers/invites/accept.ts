@@ -1,6 +1,6 @@
 import { inviteIdInput, MSG } from "@promptly/shared";
 import { signedInProcedure } from "../../procedures.ts";
-import { acceptInvite, acceptedInvite } from "../../services/invites.ts";
+import { acceptInvite, acceptedInvite } from "../../services/organizations/invites.ts";
 
 /** The invitee joins the organization, and the team of a team invitation (spec 4, 5). */
 export const accept = signedInProcedure(MSG.inviteSignInRequired)

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { INVITE_TTL_DAYS, MSG, TEAM_MSG } from "@promptly/shared";
 import { createHarness, type Harness } from "../../testing.ts";
-import { createSmtpMailer } from "../../services/mailer.ts";
+import { createSmtpMailer } from "../../services/platform/mailer.ts";
 import {
   CALLER_KINDS, createSignedInAccount, createWorld, failure, outcome, advanceClock, uniqueEmail, EXPECTED_AT_LEVEL,
 } from "../teams/test-support.ts";

@@ -4,10 +4,10 @@
 import { exportLibraryInput, importLibraryInput } from "@promptly/shared";
 import { router } from "../../trpc.ts";
 import { byTeamId, teamResourceProcedure } from "../../procedures.ts";
-import { applyImport, exportFile, exportLibraryFile, importPlan, previewImport, type LibraryActor } from "../../services/library.ts";
-import type { Caller } from "../../services/access.ts";
-import type { TeamAccessInfo } from "../../services/access.ts";
-import type { AuditContext } from "../../services/audit.ts";
+import { applyImport, exportFile, exportLibraryFile, importPlan, previewImport, type LibraryActor } from "../../services/prompts/library.ts";
+import type { Caller } from "../../services/access/access.ts";
+import type { TeamAccessInfo } from "../../services/access/access.ts";
+import type { AuditContext } from "../../services/insight/audit.ts";
 
 const actorOf = (caller: Caller, team: TeamAccessInfo, audit: AuditContext): LibraryActor => ({
   caller,

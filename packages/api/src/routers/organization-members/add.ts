@@ -1,6 +1,6 @@
 import { addOrganizationMemberForm } from "@promptly/shared";
 import { byOrganizationId, organizationResourceProcedure } from "../../procedures.ts";
-import { addOrganizationMember, addOrganizationMemberResult } from "../../services/organizations.ts";
+import { addOrganizationMember, addOrganizationMemberResult } from "../../services/organizations/organizations.ts";
 
 /**
  * Someone already in the organization stays as they are; anyone else gets an invitation to accept

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { byOrganizationMember, organizationResourceProcedure } from "../../procedures.ts";
-import { removeOrganizationMember } from "../../services/organizations.ts";
+import { removeOrganizationMember } from "../../services/organizations/organizations.ts";
 
 /** Removes a member; the last admin cannot be removed. */
 export const remove = organizationResourceProcedure("organization.members.manage", byOrganizationMember)

@@ -1,8 +1,8 @@
 import { z } from "zod";
 import { organizationRoleSchema } from "@promptly/shared";
 import { byOrganizationMember, organizationResourceProcedure } from "../../procedures.ts";
-import { updateOrganizationMemberRole } from "../../services/organizations.ts";
-import { organizationMemberItem } from "../../services/members.ts";
+import { updateOrganizationMemberRole } from "../../services/organizations/organizations.ts";
+import { organizationMemberItem } from "../../services/organizations/members.ts";
 
 /** Changes a member's role; the last admin cannot be demoted. */
 export const updateRole = organizationResourceProcedure("organization.members.manage", byOrganizationMember)

@@ -1,6 +1,6 @@
 import { createOrganizationInput } from "@promptly/shared";
 import { appProcedure } from "../../procedures.ts";
-import { createOrganization, organizationSummary } from "../../services/organizations.ts";
+import { createOrganization, organizationSummary } from "../../services/organizations/organizations.ts";
 
 /** Super users only; the creator becomes the organization's admin in the same transaction. */
 export const create = appProcedure("organization.create")

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { idSchema } from "@promptly/shared";
 import { appProcedure } from "../../procedures.ts";
-import { deleteOrganization } from "../../services/organizations.ts";
+import { deleteOrganization } from "../../services/organizations/organizations.ts";
 
 /** Deletes an organization with its members and teams. Super users only. */
 export const remove = appProcedure("organization.manage")

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { can } from "@promptly/shared";
 import { byOrganizationId, organizationResourceProcedure } from "../../procedures.ts";
-import { getOrganization, organizationSummary } from "../../services/organizations.ts";
+import { getOrganization, organizationSummary } from "../../services/organizations/organizations.ts";
 
 
 /** One organization the caller belongs to (any super user may read any). Others get NOT_FOUND. */

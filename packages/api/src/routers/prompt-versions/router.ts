@@ -2,7 +2,7 @@ import { createVersionInput, listVersionsInput } from "@promptly/shared";
 import { z } from "zod";
 import { router } from "../../trpc.ts";
 import { KEYS_TOO, byPromptId, promptProcedure } from "../../procedures.ts";
-import { createVersion, listVersions, versionHistoryPage } from "../../services/prompts.ts";
+import { createVersion, listVersions, versionHistoryPage } from "../../services/prompts/prompts.ts";
 
 export const promptVersionsRouter = router({
   /** A new immutable version (team editor level; a private prompt's author). Lint errors refuse it. */

@@ -9,9 +9,9 @@ import { KEYS_TOO, protectedProcedure, byOrganizationId, byPrompt, byTeamId, org
 import {
   createPrompt, deletePrompt, getPrompt, isNameAvailable, listPrompts, promptDetail, promptFacets, promptPage,
   renamePrompt, setArchived, updatePrompt,
-} from "../../services/prompts.ts";
-import { readableTeamIn } from "../../services/prompt-places.ts";
-import { bulkPrompts, bulkResult } from "../../services/bulk.ts";
+} from "../../services/prompts/prompts.ts";
+import { readableTeamIn } from "../../services/prompts/prompt-places.ts";
+import { bulkPrompts, bulkResult } from "../../services/prompts/bulk.ts";
 
 const archivedState = z.object({ archivedAt: z.date().nullable() });
 

@@ -1,6 +1,6 @@
 import { changePasswordInput } from "@promptly/shared";
 import { protectedProcedure } from "../../procedures.ts";
-import { changePassword as change } from "../../services/security.ts";
+import { changePassword as change } from "../../services/identity/security.ts";
 
 /** Verifies the current password; the user's other sessions end. */
 export const changePassword = protectedProcedure

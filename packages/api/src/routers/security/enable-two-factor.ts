@@ -1,6 +1,6 @@
 import { twoFactorCodeInput } from "@promptly/shared";
 import { protectedProcedure } from "../../procedures.ts";
-import { enableTwoFactor as enable, recoveryCodesIssued } from "../../services/two-factor.ts";
+import { enableTwoFactor as enable, recoveryCodesIssued } from "../../services/identity/two-factor.ts";
 
 /** Verifies the first code; returns the one-time recovery codes, shown once. */
 export const enableTwoFactor = protectedProcedure

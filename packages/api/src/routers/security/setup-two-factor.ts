@@ -1,5 +1,5 @@
 import { protectedProcedure } from "../../procedures.ts";
-import { startTwoFactorSetup, twoFactorSetup } from "../../services/two-factor.ts";
+import { startTwoFactorSetup, twoFactorSetup } from "../../services/identity/two-factor.ts";
 
 /** A new TOTP secret (QR code and text), pending until enableTwoFactor verifies a first code. */
 export const setupTwoFactor = protectedProcedure

@@ -1,6 +1,6 @@
 import { sessionTimeoutInput } from "@promptly/shared";
 import { protectedProcedure } from "../../procedures.ts";
-import { sessionTimeoutSetting, updateSessionTimeout as save } from "../../services/security.ts";
+import { sessionTimeoutSetting, updateSessionTimeout as save } from "../../services/identity/security.ts";
 
 /** 5 to 120 minutes of inactivity before a session ends. */
 export const updateSessionTimeout = protectedProcedure

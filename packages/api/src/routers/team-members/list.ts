@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { byTeamId, teamResourceProcedure } from "../../procedures.ts";
-import { listTeamMembers, teamMemberItem } from "../../services/members.ts";
+import { listTeamMembers, teamMemberItem } from "../../services/organizations/members.ts";
 
 /** Members ordered by role (admin, editor, viewer), for anyone who may read the team. */
 export const list = teamResourceProcedure("team.read", byTeamId)

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { byTeamMember, teamResourceProcedure } from "../../procedures.ts";
-import { removeTeamMember } from "../../services/teams.ts";
+import { removeTeamMember } from "../../services/organizations/teams.ts";
 
 /** Removes a member, never the team's last admin (spec 4). */
 export const remove = teamResourceProcedure("team.members.manage", byTeamMember)

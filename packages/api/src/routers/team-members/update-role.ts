@@ -1,7 +1,7 @@
 import { teamRoleForm } from "@promptly/shared";
 import { byTeamMember, teamResourceProcedure } from "../../procedures.ts";
-import { updateTeamMemberRole } from "../../services/teams.ts";
-import { teamMemberItem } from "../../services/members.ts";
+import { updateTeamMemberRole } from "../../services/organizations/teams.ts";
+import { teamMemberItem } from "../../services/organizations/members.ts";
 
 /** Any role change except demoting the team's last admin (spec 4). */
 export const updateRole = teamResourceProcedure("team.members.manage", byTeamMember)

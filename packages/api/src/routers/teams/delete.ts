@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { byTeam, teamResourceProcedure } from "../../procedures.ts";
-import { deleteTeam } from "../../services/teams.ts";
+import { deleteTeam } from "../../services/organizations/teams.ts";
 
 /** Deletes the team with its members and invites. */
 export const remove = teamResourceProcedure("team.manage", byTeam)

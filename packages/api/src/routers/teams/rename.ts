@@ -1,6 +1,6 @@
 import { teamNameForm } from "@promptly/shared";
 import { byTeam, teamResourceProcedure } from "../../procedures.ts";
-import { renameTeam, teamListItem } from "../../services/teams.ts";
+import { renameTeam, teamListItem } from "../../services/organizations/teams.ts";
 
 export const rename = teamResourceProcedure("team.manage", byTeam)
   .input(teamNameForm)

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { teamSettingsInput } from "@promptly/shared";
 import { byTeam, teamResourceProcedure } from "../../procedures.ts";
-import { updateTeamSettings } from "../../services/teams.ts";
+import { updateTeamSettings } from "../../services/organizations/teams.ts";
 
 /** The team's review setting (issue 16), at team admin level. */
 export const updateSettings = teamResourceProcedure("team.manage", byTeam)

@@ -1,0 +1,368 @@
+// Reviewed promotion to production (issue 16). A change request proposes a version for `production`;
+// the team's admins (prompt.label.protected) approve or reject it; the approval that reaches the team's
+// required count moves the label in its own transaction. Every decision locks the request's row first
+// (then the prompt's), so two admins approving at once move the label once. A request whose base (the
+// version `production` pointed at when it was made) is no longer current is stale: it is marked so when
+// read or approved, and its author refreshes it, which clears its approvals.
+import { z } from "zod";
+import { Prisma, type Db, type DbOrTx, type DbTransaction } from "@promptly/db";
+import {
+  CHANGE_REQUEST_STATUSES, MSG, PROMPT_MSG, PROTECTED_LABEL, REVIEW_MSG, approvalsNeeded, canOnPrompt, type ChangeRequestStatus, type CreateChangeRequestInput,
+} from "@promptly/shared";
+import { fail } from "../../errors.ts";
+import { auditAs, type AuditContext } from "../insight/audit.ts";
+import { avatarUrl } from "../identity/account.ts";
+import type { Caller } from "../access/access.ts";
+import { notify } from "./notify.ts";
+import { loadVersion, moveLabel, personItem, promptVersionItem, type LoadedPrompt } from "../prompts/prompts.ts";
+import { promptVisibility } from "../access/visibility.ts";
+
+// ---- answers ----
+
+export const changeRequestItem = z.object({
+  id: z.string(),
+  promptId: z.string(),
+  promptName: z.string(),
+  promptTitle: z.string(),
+  teamId: z.string(),
+  teamName: z.string(),
+  label: z.string(),
+  /** What `production` pointed at when the request was made (or refreshed); null: it was not set. */
+  baseVersion: z.number().nullable(),
+  proposedVersion: z.number(),
+  message: z.string(),
+  /** `stale` also when the stored status is still `open` but `production` has moved since. */
+  status: z.enum(CHANGE_REQUEST_STATUSES),
+  author: personItem.nullable(),
+  approvals: z.number(),
+  /** Approvals that move the label (the team's setting, at least one). */
+  approvalsNeeded: z.number(),
+  createdAt: z.date(),
+  updatedAt: z.date(),
+  closedAt: z.date().nullable(),
+});
+
+const reviewItem = z.object({
+  id: z.string(),
+  reviewer: personItem.nullable(),
+  decision: z.enum(["approved", "rejected"]),
+  comment: z.string(),
+  createdAt: z.date(),
+});
+
+export const changeRequestDetail = changeRequestItem.extend({
+  /** The version `production` points at now (null: not set): the diff's left side. */
+  currentVersion: z.number().nullable(),
+  current: promptVersionItem.nullable(),
+  proposed: promptVersionItem,
+  reviews: z.array(reviewItem),
+  /** The caller is a reviewer of this prompt (team admin level), whether or not they may review now. */
+  isReviewer: z.boolean(),
+  isAuthor: z.boolean(),
+  can: z.object({ approve: z.boolean(), reject: z.boolean(), withdraw: z.boolean(), refresh: z.boolean() }),
+  /** Why a reviewer (or the author) may not approve now; null when they may. */
+  approveBlockedReason: z.string().nullable(),
+});
+
+export const changeRequestDecision = z.object({
+  id: z.string(),
+  status: z.enum(CHANGE_REQUEST_STATUSES),
+  approvals: z.number(),
+  approvalsNeeded: z.number(),
+});
+
+// ---- reading ----
+
+type Person = { id: string; fullName: string | null; avatarKey: string | null } | null;
+const person = (row: Person) => row && { id: row.id, fullName: row.fullName, avatarUrl: avatarUrl(row.avatarKey) };
+
+/** The effective status: an open request whose base is no longer what the label points at is stale. */
+const effectiveStatus = Prisma.sql`CASE WHEN cr.status = 'open' AND cr.base_version IS DISTINCT FROM pl.version THEN 'stale' ELSE cr.status::text END`;
+
+const itemSelect = Prisma.sql`
+  SELECT cr.id::text AS id, cr.prompt_id::text AS "promptId", p.name AS "promptName", p.title AS "promptTitle",
+         p.team_id::text AS "teamId", t.name AS "teamName", cr.label, cr.base_version AS "baseVersion",
+         cr.proposed_version AS "proposedVersion", cr.message, ${effectiveStatus} AS status,
+         CASE WHEN cr.author_id IS NULL THEN NULL
+              ELSE json_build_object('id', cr.author_id, 'fullName', ap.full_name, 'avatarKey', ap.avatar_key) END AS author,
+         (SELECT count(*) FROM change_request_reviews r WHERE r.change_request_id = cr.id AND r.decision = 'approved')::int AS approvals,
+         GREATEST(t.required_approvals, 1) AS "approvalsNeeded",
+         pl.version AS "currentVersion", cr.created_at AS "createdAt", cr.updated_at AS "updatedAt", cr.closed_at AS "closedAt"
+  FROM change_requests cr
+  JOIN prompts p ON p.id = cr.prompt_id
+  JOIN teams t ON t.id = p.team_id
+  LEFT JOIN prompt_labels pl ON pl.prompt_id = cr.prompt_id AND pl.name = cr.label
+  LEFT JOIN profiles ap ON ap.user_id = cr.author_id`;
+
+type RawItem = Record<string, unknown> & { author: Person; currentVersion: number | null; status: ChangeRequestStatus };
+
+const toItem = (row: RawItem) => changeRequestItem.parse({ ...row, author: person(row.author) });
+
+export async function findChangeRequestPromptId(db: DbOrTx, id: string): Promise<string | null> {
+  const row = await db.changeRequest.findUnique({ where: { id }, select: { promptId: true } });
+  return row?.promptId ?? null;
+}
+
+/**
+ * Requests on prompts the caller may read, newest first (at most 100). `status: "open"` means still
+ * waiting for a decision, stale ones included (each item's status says which).
+ */
+export async function listChangeRequests(db: DbOrTx, caller: Caller, input: { teamId?: string; promptId?: string; status?: ChangeRequestStatus }) {
+  const { joins, visible } = promptVisibility(caller);
+  const where = [visible];
+  if (input.teamId) where.push(Prisma.sql`p.team_id = ${input.teamId}::uuid`);
+  if (input.promptId) where.push(Prisma.sql`cr.prompt_id = ${input.promptId}::uuid`);
+  if (input.status === "open") where.push(Prisma.sql`cr.status IN ('open', 'stale')`);
+  else if (input.status) where.push(Prisma.sql`${effectiveStatus} = ${input.status}`);
+  const rows = await db.$queryRaw<RawItem[]>`
+    ${itemSelect} ${joins}
+    WHERE ${Prisma.join(where, " AND ")}
+    ORDER BY cr.created_at DESC, cr.id DESC
+    LIMIT 100`;
+  return rows.map(toItem);
+}
+
+/** The request, both versions for the diff, the reviews, and what the caller may do. Marks it stale when it is. */
+export async function getChangeRequest(db: DbOrTx, prompt: LoadedPrompt, id: string, now: Date) {
+  const [row] = await db.$queryRaw<RawItem[]>`${itemSelect} WHERE cr.id = ${id}::uuid`;
+  if (!row) return fail("NOT_FOUND", MSG.notFound);
+  const item = toItem(row);
+  if (item.status === "stale") await markStale(db, id, now);
+  const [current, proposed, reviews] = await Promise.all([
+    row.currentVersion === null ? null : loadVersion(db, item.promptId, row.currentVersion),
+    loadVersion(db, item.promptId, item.proposedVersion),
+    db.$queryRaw<(Record<string, unknown> & { reviewer: Person })[]>`
+      SELECT r.id::text AS id, r.decision::text AS decision, r.comment, r.created_at AS "createdAt",
+             CASE WHEN r.reviewer_id IS NULL THEN NULL
+                  ELSE json_build_object('id', r.reviewer_id, 'fullName', rp.full_name, 'avatarKey', rp.avatar_key) END AS reviewer
+      FROM change_request_reviews r LEFT JOIN profiles rp ON rp.user_id = r.reviewer_id
+      WHERE r.change_request_id = ${id}::uuid
+      ORDER BY r.created_at, r.id`,
+  ]);
+  const userId = prompt.access.userId;
+  const isAuthor = item.author?.id === userId;
+  const isReviewer = canOnPrompt(prompt.access, prompt.facts, "label.protected");
+  const awaiting = item.status === "open" || item.status === "stale";
+  const approvedByMe = reviews.some((review) => review.reviewer?.id === userId && review.decision === "approved");
+  const approveBlockedReason = !awaiting
+    ? REVIEW_MSG.notOpen
+    : isAuthor
+      ? REVIEW_MSG.ownApproval
+      : prompt.archived
+        ? REVIEW_MSG.archived
+        : item.status === "stale"
+          ? REVIEW_MSG.stale
+          : approvedByMe
+            ? REVIEW_MSG.alreadyReviewed
+            : null;
+  return changeRequestDetail.parse({
+    ...item,
+    currentVersion: row.currentVersion,
+    current,
+    proposed,
+    reviews: reviews.map((review) => ({ ...review, reviewer: person(review.reviewer) })),
+    isReviewer,
+    isAuthor,
+    can: {
+      approve: isReviewer && approveBlockedReason === null,
+      reject: isReviewer && awaiting && !isAuthor,
+      withdraw: isAuthor && awaiting,
+      refresh: isAuthor && item.status === "stale" && !prompt.archived,
+    },
+    approveBlockedReason: isReviewer || isAuthor ? approveBlockedReason : null,
+  });
+}
+
+// ---- writes ----
+
+async function markStale(db: DbOrTx, id: string, now: Date) {
+  await db.changeRequest.updateMany({ where: { id, status: "open" }, data: { status: "stale", updatedAt: now } });
+}
+
+/** Locks the prompt's row (requests of one prompt are made and decided one at a time); refuses an archived prompt. */
+async function lockLivePrompt(tx: DbTransaction, promptId: string) {
+  const [row] = await tx.$queryRaw<{ archived: boolean }[]>`SELECT archived_at IS NOT NULL AS archived FROM prompts WHERE id = ${promptId}::uuid FOR UPDATE`;
+  if (!row || row.archived) fail("STATE_CONFLICT", REVIEW_MSG.archived, "ARCHIVED");
+}
+
+async function labelVersion(tx: DbTransaction, promptId: string, label: string): Promise<number | null> {
+  const row = await tx.promptLabel.findUnique({ where: { promptId_name: { promptId, name: label } }, select: { version: true } });
+  return row?.version ?? null;
+}
+
+const refuseArchived = (prompt: LoadedPrompt) => {
+  if (prompt.archived) fail("STATE_CONFLICT", REVIEW_MSG.archived, "ARCHIVED");
+};
+
+/** A request to point `production` at `version`, based on what it points at now. */
+export async function createChangeRequest(db: Db, caller: Caller, prompt: LoadedPrompt, input: CreateChangeRequestInput, now: Date) {
+  refuseArchived(prompt);
+  if (prompt.facts.visibility === "private") fail("PRECONDITION", REVIEW_MSG.privatePrompt, "PRIVATE_PROMPT");
+  const label = PROTECTED_LABEL;
+  return db.$transaction(async (tx) => {
+    await lockLivePrompt(tx, prompt.id);
+    const exists = await tx.promptVersion.findUnique({ where: { promptId_version: { promptId: prompt.id, version: input.version } }, select: { id: true } });
+    if (!exists) fail("NOT_FOUND", PROMPT_MSG.versionNotFound, "VERSION_NOT_FOUND");
+    const baseVersion = await labelVersion(tx, prompt.id, label);
+    if (baseVersion === input.version) fail("STATE_CONFLICT", REVIEW_MSG.alreadyInProduction, "ALREADY_IN_PRODUCTION");
+    const duplicate = await tx.changeRequest.findFirst({
+      where: { promptId: prompt.id, label, proposedVersion: input.version, status: { in: ["open", "stale"] } },
+      select: { id: true },
+    });
+    if (duplicate) fail("ALREADY_EXISTS", REVIEW_MSG.duplicateOpen, "DUPLICATE_REQUEST");
+    const created = await tx.changeRequest.create({
+      data: {
+        promptId: prompt.id,
+        label,
+        baseVersion,
+        proposedVersion: input.version,
+        message: input.message ?? "",
+        authorId: caller.userId,
+        createdAt: now,
+        updatedAt: now,
+      },
+      select: { id: true },
+    });
+    await notify(tx, { kind: "review_requested", changeRequestId: created.id, promptId: prompt.id, teamId: prompt.teamId, actorId: caller.userId }, now);
+    return { id: created.id };
+  });
+}
+
+interface LockedRequest {
+  status: ChangeRequestStatus;
+  authorId: string | null;
+  label: string;
+  baseVersion: number | null;
+  proposedVersion: number;
+}
+
+/** Locks the request's row, then its prompt's: who decides second waits here and sees the first's decision. */
+async function lockRequest(tx: DbTransaction, id: string, promptId: string): Promise<LockedRequest> {
+  const [row] = await tx.$queryRaw<LockedRequest[]>`
+    SELECT status::text AS status, author_id::text AS "authorId", label, base_version AS "baseVersion", proposed_version AS "proposedVersion"
+    FROM change_requests WHERE id = ${id}::uuid FOR UPDATE`;
+  if (!row) return fail("NOT_FOUND", MSG.notFound);
+  await tx.$queryRaw`SELECT 1 FROM prompts WHERE id = ${promptId}::uuid FOR UPDATE`;
+  return row;
+}
+
+const awaitingDecision = (request: LockedRequest) => {
+  if (request.status !== "open" && request.status !== "stale") fail("STATE_CONFLICT", REVIEW_MSG.notOpen, "REQUEST_CLOSED");
+};
+
+const countApprovals = (tx: DbTransaction, id: string) => tx.changeRequestReview.count({ where: { changeRequestId: id, decision: "approved" } });
+
+async function needed(tx: DbTransaction, teamId: string) {
+  const team = await tx.team.findUniqueOrThrow({ where: { id: teamId }, select: { requiredApprovals: true } });
+  return approvalsNeeded(team.requiredApprovals);
+}
+
+/**
+ * An approval; the one that reaches the team's count moves the label in this transaction (status
+ * `approved`). A stale request is marked so (that write is kept) and the approval refused.
+ */
+export async function approveChangeRequest(
+  db: Db,
+  caller: Caller,
+  prompt: LoadedPrompt,
+  id: string,
+  comment: string | undefined,
+  now: Date,
+  context: AuditContext,
+) {
+  refuseArchived(prompt);
+  const result = await db.$transaction(async (tx) => {
+    const request = await lockRequest(tx, id, prompt.id);
+    awaitingDecision(request);
+    if (request.authorId === caller.userId) fail("FORBIDDEN", REVIEW_MSG.ownApproval, "OWN_REQUEST");
+    if (request.status === "stale" || (await labelVersion(tx, prompt.id, request.label)) !== request.baseVersion) {
+      await markStale(tx, id, now);
+      return { stale: true } as const;
+    }
+    const previous = await tx.changeRequestReview.findUnique({ where: { changeRequestId_reviewerId: { changeRequestId: id, reviewerId: caller.userId } }, select: { id: true } });
+    if (previous) fail("STATE_CONFLICT", REVIEW_MSG.alreadyReviewed, "ALREADY_REVIEWED");
+    await tx.changeRequestReview.create({ data: { changeRequestId: id, reviewerId: caller.userId, decision: "approved", comment: comment ?? "", createdAt: now } });
+    const [approvals, approvalsNeeded] = await Promise.all([countApprovals(tx, id), needed(tx, prompt.teamId)]);
+    let status: ChangeRequestStatus = "open";
+    if (approvals >= approvalsNeeded) {
+      await moveLabel(tx, prompt, request.label, request.proposedVersion, caller.userId, now, context);
+      status = "approved";
+      await notifyDecision(tx, prompt, id, request, "merged", caller.userId, now);
+    }
+    await tx.changeRequest.update({ where: { id }, data: { status, updatedAt: now, closedAt: status === "approved" ? now : null } });
+    await auditDecision(tx, context, prompt, id, request, "change_request.approve", { status, approvals, approvalsNeeded, comment: comment ?? "" });
+    return { stale: false, decision: { id, status, approvals, approvalsNeeded } } as const;
+  });
+  if (result.stale) return fail("PRECONDITION", REVIEW_MSG.stale, "REQUEST_STALE");
+  return result.decision;
+}
+
+/** A decision on a change request, on the prompt's Activity: the label, the versions it concerns, the outcome. */
+function auditDecision(
+  tx: DbTransaction,
+  context: AuditContext,
+  prompt: LoadedPrompt,
+  id: string,
+  request: LockedRequest,
+  action: "change_request.approve" | "change_request.reject",
+  after: Record<string, unknown>,
+) {
+  return auditAs(tx, context, {
+    organizationId: prompt.organizationId,
+    teamId: prompt.teamId,
+    promptId: prompt.id,
+    action,
+    target: { type: "change_request", id, name: `${request.label}: v${request.baseVersion ?? "–"} → v${request.proposedVersion}` },
+    before: { label: request.label, version: request.baseVersion },
+    after: { label: request.label, version: request.proposedVersion, ...after },
+  });
+}
+
+function notifyDecision(tx: DbTransaction, prompt: LoadedPrompt, id: string, request: LockedRequest, decision: "merged" | "rejected", actorId: string, now: Date) {
+  if (!request.authorId) return Promise.resolve();
+  return notify(tx, { kind: "review_decided", changeRequestId: id, promptId: prompt.id, requesterId: request.authorId, decision, actorId }, now);
+}
+
+/** A rejection closes the request; a reviewer who approved before may still reject (their approval is replaced). */
+export async function rejectChangeRequest(db: Db, caller: Caller, prompt: LoadedPrompt, id: string, comment: string, now: Date, context: AuditContext) {
+  return db.$transaction(async (tx) => {
+    const request = await lockRequest(tx, id, prompt.id);
+    awaitingDecision(request);
+    if (request.authorId === caller.userId) fail("FORBIDDEN", REVIEW_MSG.ownReject, "OWN_REQUEST");
+    await tx.changeRequestReview.deleteMany({ where: { changeRequestId: id, reviewerId: caller.userId } });
+    await tx.changeRequestReview.create({ data: { changeRequestId: id, reviewerId: caller.userId, decision: "rejected", comment, createdAt: now } });
+    await tx.changeRequest.update({ where: { id }, data: { status: "rejected", updatedAt: now, closedAt: now } });
+    await notifyDecision(tx, prompt, id, request, "rejected", caller.userId, now);
+    await auditDecision(tx, context, prompt, id, request, "change_request.reject", { status: "rejected", comment });
+    const [approvals, approvalsNeeded] = await Promise.all([countApprovals(tx, id), needed(tx, prompt.teamId)]);
+    return { id, status: "rejected" as const, approvals, approvalsNeeded };
+  });
+}
+
+/** The author takes their request back. */
+export async function withdrawChangeRequest(db: Db, caller: Caller, prompt: LoadedPrompt, id: string, now: Date) {
+  return db.$transaction(async (tx) => {
+    const request = await lockRequest(tx, id, prompt.id);
+    if (request.authorId !== caller.userId) fail("FORBIDDEN", REVIEW_MSG.authorOnly, "AUTHOR_ONLY");
+    awaitingDecision(request);
+    await tx.changeRequest.update({ where: { id }, data: { status: "withdrawn", updatedAt: now, closedAt: now } });
+    return { id, status: "withdrawn" as const };
+  });
+}
+
+/** The author re-bases a stale request on what `production` points at now; its approvals are cleared and reviewers asked again. */
+export async function refreshChangeRequest(db: Db, caller: Caller, prompt: LoadedPrompt, id: string, now: Date) {
+  refuseArchived(prompt);
+  return db.$transaction(async (tx) => {
+    const request = await lockRequest(tx, id, prompt.id);
+    if (request.authorId !== caller.userId) fail("FORBIDDEN", REVIEW_MSG.authorOnly, "AUTHOR_ONLY");
+    awaitingDecision(request);
+    const current = await labelVersion(tx, prompt.id, request.label);
+    if (current === request.baseVersion && request.status === "open") fail("STATE_CONFLICT", REVIEW_MSG.notStale, "NOT_STALE");
+    if (current === request.proposedVersion) fail("STATE_CONFLICT", REVIEW_MSG.alreadyInProduction, "ALREADY_IN_PRODUCTION");
+    await tx.changeRequestReview.deleteMany({ where: { changeRequestId: id } });
+    await tx.changeRequest.update({ where: { id }, data: { baseVersion: current, status: "open", updatedAt: now } });
+    await notify(tx, { kind: "review_requested", changeRequestId: id, promptId: prompt.id, teamId: prompt.teamId, actorId: caller.userId }, now);
+    return { id, status: "open" as const, baseVersion: current };
+  });
+}

@@ -1,0 +1,284 @@
+// Comments on prompts (issue 16). The procedure builder has checked that the caller reads the prompt;
+// who may edit or delete one comment is canOnComment's (packages/shared). Every write and its
+// notifications happen in one transaction.
+import { z } from "zod";
+import { Prisma, type Db, type DbOrTx, type DbTransaction } from "@promptly/db";
+import {
+  COMMENT_MSG, MENTION_CANDIDATES_MAX, canOnComment, mentionedUserIds, type CommentAbility, type CreateCommentInput,
+} from "@promptly/shared";
+import { fail } from "../../errors.ts";
+import { avatarUrl } from "../identity/account.ts";
+import type { Caller } from "../access/access.ts";
+import { notify } from "./notify.ts";
+import type { LoadedPrompt } from "../prompts/prompts.ts";
+import { canSql } from "../access/visibility.ts";
+
+const THREADS_PER_PAGE = 20;
+
+// ---- answers ----
+
+const personItem = z.object({ id: z.string(), fullName: z.string().nullable(), avatarUrl: z.string().nullable() });
+
+const commentItem = z.object({
+  id: z.string(),
+  parentId: z.string().nullable(),
+  /** The version it speaks of, or null for the prompt as a whole. */
+  version: z.number().nullable(),
+  /** Null for a deleted thread's stub, and when the author's account is gone. */
+  author: personItem.nullable(),
+  /** Empty for a deleted thread's stub. Mentions are `@[Name](user:<uuid>)` tokens. */
+  body: z.string(),
+  deleted: z.boolean(),
+  createdAt: z.date(),
+  editedAt: z.date().nullable(),
+  /** The people the body mentions, with their names of today. */
+  mentions: z.array(z.object({ id: z.string(), fullName: z.string().nullable() })),
+  /** What the caller may do with it (the same rules the procedures enforce). */
+  can: z.object({ edit: z.boolean(), delete: z.boolean(), reply: z.boolean() }),
+});
+
+const commentThread = commentItem.extend({ replies: z.array(commentItem) });
+export const commentPage = z.object({ items: z.array(commentThread), nextCursor: z.string().nullable() });
+
+export const mentionCandidate = z.object({
+  id: z.string(),
+  fullName: z.string().nullable(),
+  username: z.string().nullable(),
+  avatarUrl: z.string().nullable(),
+});
+
+// ---- access ----
+
+/** The prompt a comment is on (stubs included), or null: the locator of `{ id }` inputs. */
+export async function findCommentPromptId(db: DbOrTx, commentId: string): Promise<string | null> {
+  const row = await db.promptComment.findUnique({ where: { id: commentId }, select: { promptId: true } });
+  return row?.promptId ?? null;
+}
+
+const refuseArchived = (prompt: LoadedPrompt) => {
+  if (prompt.archived) fail("STATE_CONFLICT", COMMENT_MSG.archived, "ARCHIVED");
+};
+
+// ---- reading ----
+
+const authorSelect = { select: { id: true, profile: { select: { fullName: true, avatarKey: true } } } } as const;
+const commentSelect = {
+  id: true,
+  parentId: true,
+  version: true,
+  authorId: true,
+  body: true,
+  createdAt: true,
+  editedAt: true,
+  deletedAt: true,
+  author: authorSelect,
+  mentions: { select: { user: { select: { id: true, profile: { select: { fullName: true } } } } } },
+} as const satisfies Prisma.PromptCommentSelect;
+
+type CommentRow = Prisma.PromptCommentGetPayload<{ select: typeof commentSelect }>;
+
+function toItem(prompt: LoadedPrompt, row: CommentRow) {
+  const deleted = row.deletedAt !== null;
+  const may = (ability: CommentAbility) => !deleted && canOnComment(prompt.access, row, ability);
+  return {
+    id: row.id,
+    parentId: row.parentId,
+    version: row.version,
+    author:
+      deleted || !row.author
+        ? null
+        : { id: row.author.id, fullName: row.author.profile?.fullName ?? null, avatarUrl: avatarUrl(row.author.profile?.avatarKey) },
+    body: deleted ? "" : row.body,
+    deleted,
+    createdAt: row.createdAt,
+    editedAt: deleted ? null : row.editedAt,
+    mentions: deleted ? [] : row.mentions.map(({ user }) => ({ id: user.id, fullName: user.profile?.fullName ?? null })),
+    can: {
+      edit: !prompt.archived && may("edit"),
+      delete: may("delete"),
+      reply: !prompt.archived && !deleted && row.parentId === null,
+    },
+  };
+}
+
+const encodeCursor = (row: { createdAt: Date; id: string }) => Buffer.from(JSON.stringify([row.createdAt.toISOString(), row.id])).toString("base64url");
+const cursorSchema = z.tuple([z.iso.datetime(), z.uuid()]);
+function decodeCursor(cursor: string): { createdAt: Date; id: string } {
+  try {
+    const [createdAt, id] = cursorSchema.parse(JSON.parse(Buffer.from(cursor, "base64url").toString("utf8")));
+    return { createdAt: new Date(createdAt), id };
+  } catch {
+    return fail("INVALID", "The comments have changed or the cursor is invalid: start from the first page", "INVALID_CURSOR");
+  }
+}
+
+/** A page of a prompt's threads, newest first, each with its replies oldest first. Keyset pages on (createdAt, id). */
+export async function listComments(db: DbOrTx, prompt: LoadedPrompt, cursor: string | undefined) {
+  const after = cursor ? decodeCursor(cursor) : null;
+  const rows = await db.promptComment.findMany({
+    where: {
+      promptId: prompt.id,
+      parentId: null,
+      ...(after && { OR: [{ createdAt: { lt: after.createdAt } }, { createdAt: after.createdAt, id: { lt: after.id } }] }),
+    },
+    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+    take: THREADS_PER_PAGE + 1,
+    select: { ...commentSelect, replies: { select: commentSelect, orderBy: [{ createdAt: "asc" }, { id: "asc" }] } },
+  });
+  const page = rows.slice(0, THREADS_PER_PAGE);
+  const last = page.at(-1);
+  return commentPage.parse({
+    items: page.map(({ replies, ...thread }) => ({ ...toItem(prompt, thread), replies: replies.map((reply) => toItem(prompt, reply)) })),
+    nextCursor: rows.length > THREADS_PER_PAGE && last ? encodeCursor(last) : null,
+  });
+}
+
+/**
+ * Members of the prompt's organization who may read it (the `@` autocomplete, and the only people a
+ * mention names): `ids` narrows to those people, `q` to names or usernames containing it.
+ */
+async function readersOfPrompt(db: DbOrTx, prompt: LoadedPrompt, filter: { ids?: string[]; q?: string; excludeId?: string; limit?: number }) {
+  // The prompt.read rule of the permission table, for each member instead of the caller.
+  const teamRead = canSql({ userId: "", role: "user", isSuperUser: false }, "prompt.read", {
+    organizationRole: Prisma.sql`om.role`,
+    teamRole: Prisma.sql`tm.role`,
+  });
+  const where: Prisma.Sql[] = [Prisma.sql`om.organization_id = p.organization_id`];
+  if (filter.ids) where.push(Prisma.sql`om.user_id = ANY(${filter.ids}::uuid[])`);
+  if (filter.excludeId) where.push(Prisma.sql`om.user_id <> ${filter.excludeId}::uuid`);
+  const q = filter.q?.trim();
+  if (q) {
+    const pattern = `%${q.replace(/[\\%_]/g, (character) => `\\${character}`)}%`;
+    where.push(Prisma.sql`(pr.full_name ILIKE ${pattern} OR pr.username ILIKE ${pattern})`);
+  }
+  return db.$queryRaw<{ id: string; fullName: string | null; username: string | null; avatarKey: string | null }[]>`
+    SELECT om.user_id::text AS id, pr.full_name AS "fullName", pr.username, pr.avatar_key AS "avatarKey"
+    FROM prompts p
+    JOIN organization_members om ON om.organization_id = p.organization_id
+    LEFT JOIN team_members tm ON tm.team_id = p.team_id AND tm.user_id = om.user_id
+    LEFT JOIN profiles pr ON pr.user_id = om.user_id
+    WHERE p.id = ${prompt.id}::uuid AND ${Prisma.join(where, " AND ")}
+      AND (CASE p.visibility
+             WHEN 'private' THEN p.author_id IS NOT DISTINCT FROM om.user_id AND ${teamRead}
+             WHEN 'team' THEN ${teamRead}
+             ELSE TRUE END)
+    ORDER BY pr.full_name NULLS LAST, pr.username NULLS LAST, om.user_id
+    LIMIT ${filter.limit ?? 1000}`;
+}
+
+/** Who the `@` autocomplete offers: readers of the prompt in its organization, the caller aside, at most 10. */
+export async function mentionCandidates(db: DbOrTx, caller: Caller, prompt: LoadedPrompt, q: string) {
+  const rows = await readersOfPrompt(db, prompt, { q, excludeId: caller.userId, limit: MENTION_CANDIDATES_MAX });
+  return rows.map(({ avatarKey, ...row }) => mentionCandidate.parse({ ...row, avatarUrl: avatarUrl(avatarKey) }));
+}
+
+/** The people a body mentions who may be mentioned; anyone else's token stays plain text. */
+async function resolveMentions(db: DbOrTx, prompt: LoadedPrompt, body: string): Promise<string[]> {
+  const ids = mentionedUserIds(body);
+  if (ids.length === 0) return [];
+  return (await readersOfPrompt(db, prompt, { ids })).map((row) => row.id);
+}
+
+// ---- writes ----
+
+/** A new thread, or a reply to one (one level deep). Version, parent and mentions are checked in the transaction. */
+export async function createComment(db: Db, caller: Caller, prompt: LoadedPrompt, input: Omit<CreateCommentInput, "promptId">, now: Date) {
+  refuseArchived(prompt);
+  return db.$transaction(async (tx) => {
+    if (input.version !== undefined) {
+      const version = await tx.promptVersion.findUnique({
+        where: { promptId_version: { promptId: prompt.id, version: input.version } },
+        select: { id: true },
+      });
+      if (!version) fail("NOT_FOUND", COMMENT_MSG.versionNotFound, "VERSION_NOT_FOUND");
+    }
+    let parentAuthorId: string | null = null;
+    if (input.parentId) {
+      // A share lock: the thread cannot be deleted for good while its new reply is written.
+      const [parent] = await tx.$queryRaw<{ parentId: string | null; authorId: string | null; deleted: boolean }[]>`
+        SELECT parent_id::text AS "parentId", author_id::text AS "authorId", deleted_at IS NOT NULL AS deleted
+        FROM prompt_comments WHERE id = ${input.parentId}::uuid AND prompt_id = ${prompt.id}::uuid FOR SHARE`;
+      if (!parent) return fail("NOT_FOUND", COMMENT_MSG.notFound, "COMMENT_NOT_FOUND");
+      if (parent.parentId !== null) fail("INVALID", COMMENT_MSG.replyToReply, "REPLY_TO_REPLY");
+      if (parent.deleted) fail("STATE_CONFLICT", COMMENT_MSG.replyToDeleted, "COMMENT_DELETED");
+      parentAuthorId = parent.authorId;
+    }
+    const mentioned = await resolveMentions(tx, prompt, input.body);
+    const comment = await tx.promptComment.create({
+      data: {
+        promptId: prompt.id,
+        version: input.version ?? null,
+        parentId: input.parentId ?? null,
+        authorId: caller.userId,
+        body: input.body,
+        createdAt: now,
+        mentions: { create: mentioned.map((userId) => ({ userId })) },
+      },
+      select: { id: true },
+    });
+    const event = { promptId: prompt.id, commentId: comment.id, actorId: caller.userId };
+    await notify(tx, { kind: "comment", ...event }, now);
+    if (parentAuthorId) await notify(tx, { kind: "reply", ...event, parentAuthorId }, now);
+    if (mentioned.length) await notify(tx, { kind: "mention", ...event, mentionedUserIds: mentioned }, now);
+    return { id: comment.id };
+  });
+}
+
+/** Locks a live comment of the prompt, or NOT_FOUND (a deleted thread's stub is no longer a comment). */
+async function lockComment(tx: DbTransaction, prompt: LoadedPrompt, commentId: string) {
+  const [row] = await tx.$queryRaw<{ id: string; parentId: string | null; authorId: string | null; body: string }[]>`
+    SELECT id::text AS id, parent_id::text AS "parentId", author_id::text AS "authorId", body
+    FROM prompt_comments WHERE id = ${commentId}::uuid AND prompt_id = ${prompt.id}::uuid AND deleted_at IS NULL FOR UPDATE`;
+  return row ?? fail("NOT_FOUND", COMMENT_MSG.notFound, "COMMENT_NOT_FOUND");
+}
+
+/** The author's new text (shown as edited). Mentions follow the text; only the newly named hear of it. */
+export async function updateComment(db: Db, caller: Caller, prompt: LoadedPrompt, commentId: string, body: string, now: Date) {
+  refuseArchived(prompt);
+  return db.$transaction(async (tx) => {
+    const comment = await lockComment(tx, prompt, commentId);
+    if (!canOnComment(prompt.access, comment, "edit")) fail("FORBIDDEN", COMMENT_MSG.editOwnOnly);
+    if (comment.body === body) return { id: commentId };
+    await tx.promptComment.update({ where: { id: commentId }, data: { body, editedAt: now } });
+    const mentioned = await resolveMentions(tx, prompt, body);
+    const before = (await tx.commentMention.findMany({ where: { commentId }, select: { userId: true } })).map((row) => row.userId);
+    const added = mentioned.filter((userId) => !before.includes(userId));
+    await tx.commentMention.deleteMany({ where: { commentId, userId: { notIn: mentioned } } });
+    await tx.commentMention.createMany({ data: added.map((userId) => ({ commentId, userId })) });
+    if (added.length) {
+      await notify(tx, { kind: "mention", promptId: prompt.id, commentId, mentionedUserIds: added, actorId: caller.userId }, now);
+    }
+    return { id: commentId };
+  });
+}
+
+/**
+ * Deletes a comment: its author, or team admin level. A thread with replies keeps a stub (text and
+ * mentions gone); anything else goes for good, and a stub whose last reply goes goes with it.
+ * Deletes are allowed on an archived prompt: taking words back never waits for a restore.
+ */
+export async function deleteComment(db: Db, prompt: LoadedPrompt, commentId: string, now: Date) {
+  return db.$transaction(async (tx) => {
+    // The thread's row is locked first (by replies' deletes too), so two deletes in one thread take turns.
+    const found = await tx.promptComment.findFirst({ where: { id: commentId, promptId: prompt.id }, select: { parentId: true } });
+    if (found?.parentId) await tx.$queryRaw`SELECT 1 FROM prompt_comments WHERE id = ${found.parentId}::uuid FOR UPDATE`;
+    const comment = await lockComment(tx, prompt, commentId);
+    if (!canOnComment(prompt.access, comment, "delete")) fail("FORBIDDEN", COMMENT_MSG.deleteOwnOnly);
+    if (comment.parentId === null) {
+      const replies = await tx.promptComment.count({ where: { parentId: commentId } });
+      if (replies > 0) {
+        await tx.promptComment.update({ where: { id: commentId }, data: { body: "", deletedAt: now, editedAt: null } });
+        await tx.commentMention.deleteMany({ where: { commentId } });
+        return { id: commentId, kept: "stub" as const };
+      }
+      await tx.promptComment.delete({ where: { id: commentId } });
+      return { id: commentId, kept: "nothing" as const };
+    }
+    await tx.promptComment.delete({ where: { id: commentId } });
+    // A deleted thread whose last reply went has nothing left to show.
+    await tx.$executeRaw`
+      DELETE FROM prompt_comments t WHERE t.id = ${comment.parentId}::uuid AND t.deleted_at IS NOT NULL
+        AND NOT EXISTS (SELECT 1 FROM prompt_comments r WHERE r.parent_id = t.id)`;
+    return { id: commentId, kept: "nothing" as const };
+  });
+}

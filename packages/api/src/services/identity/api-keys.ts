@@ -1,0 +1,292 @@
+// Team-scoped API keys for the runtime API (issue 15): create, list, revoke, and authenticate the key a
+// request brings. Services take `db` and plain values; the procedure builders have checked who may
+// manage a team's keys. The key itself is returned once by create and never stored: only its hash.
+import { createHash, randomBytes } from "node:crypto";
+import { z } from "zod";
+import type { Db, DbOrTx } from "@promptly/db";
+import { API_KEY_MSG, API_KEY_PREFIX, API_KEY_SCOPES, RUNTIME_MSG, type ApiKeyScope, type ApiKeySettings } from "@promptly/shared";
+import type { RateLimits } from "../platform/rate-limits.ts";
+import { fail } from "../../errors.ts";
+import { auditAs, type AuditContext } from "../insight/audit.ts";
+import type { CachedApiKey, RuntimeCache } from "../runtime/runtime-cache.ts";
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+/** lastUsedAt moves at most once a minute per key: a busy key costs one write a minute, not one a request. */
+const LAST_USED_RESOLUTION_MS = 60_000;
+const BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
+const SECRET_BYTES = 32;
+/** 256 bits in base62 need 43 characters (62^43 > 2^256); shorter numbers are padded, so every key has one length. */
+const SECRET_LENGTH = 43;
+const KEY_FORMAT = new RegExp(`^${API_KEY_PREFIX}[0-9A-Za-z]{${SECRET_LENGTH}}$`);
+/** What a list shows of a key: `promptly_` and three characters of the secret (about 18 bits, nothing to guess from). */
+const DISPLAY_PREFIX_LENGTH = API_KEY_PREFIX.length + 3;
+
+function base62(bytes: Buffer): string {
+  let value = BigInt(`0x${bytes.toString("hex")}`);
+  let text = "";
+  while (value > 0n) {
+    text = BASE62[Number(value % 62n)] + text;
+    value /= 62n;
+  }
+  return text.padStart(SECRET_LENGTH, "0");
+}
+
+/** The stored form of a key: the SHA-256 of all of it, hex. A 256-bit random secret needs no salt or slow hash. */
+const hashApiKey = (key: string) => createHash("sha256").update(key).digest("hex");
+
+// ---- answers ----
+
+export const createdApiKey = z.object({
+  id: z.string(),
+  /** The whole key: shown once, never again. */
+  key: z.string(),
+});
+
+const apiKeyScopes = z.array(z.enum(API_KEY_SCOPES));
+
+export const apiKeyItem = z.object({
+  id: z.string(),
+  name: z.string(),
+  /** The key's first characters, to recognise it. */
+  prefix: z.string(),
+  /** The labels it may fetch; null: any label and explicit versions. */
+  labels: z.array(z.string()).nullable(),
+  scopes: apiKeyScopes,
+  /** Who created it; null once that account is deleted (the key stays the team's). */
+  author: z.object({ id: z.string(), fullName: z.string().nullable() }).nullable(),
+  createdAt: z.date(),
+  lastUsedAt: z.date().nullable(),
+  expiresAt: z.date().nullable(),
+  revokedAt: z.date().nullable(),
+  /** Past its expiry: refused, like a revoked key. */
+  expired: z.boolean(),
+});
+type ApiKeyItem = z.infer<typeof apiKeyItem>;
+
+export const revokedApiKey = z.object({ id: z.string(), revokedAt: z.date() });
+
+// ---- managing keys ----
+
+/** Creates a key for the team; the answer holds the only copy of the key. */
+export async function createApiKey(
+  db: Db,
+  input: { teamId: string; createdById: string; settings: ApiKeySettings; now: Date },
+  context: AuditContext,
+): Promise<z.infer<typeof createdApiKey>> {
+  const { settings, now } = input;
+  const key = API_KEY_PREFIX + base62(randomBytes(SECRET_BYTES));
+  return db.$transaction(async (tx) => {
+  const row = await tx.apiKey.create({
+    data: {
+      teamId: input.teamId,
+      name: settings.name,
+      prefix: key.slice(0, DISPLAY_PREFIX_LENGTH),
+      keyHash: hashApiKey(key),
+      // Stored empty for "any label": a Prisma list cannot be null, and an empty list is refused as input.
+      labels: settings.labels ?? [],
+      scopes: settings.scopes ?? ["read"],
+      createdById: input.createdById,
+      createdAt: now,
+      expiresAt: settings.expiresInDays ? new Date(now.getTime() + settings.expiresInDays * DAY_MS) : null,
+    },
+    select: { id: true, labels: true, scopes: true, expiresAt: true, team: { select: { organizationId: true } } },
+  });
+  await auditAs(tx, context, {
+    organizationId: row.team.organizationId,
+    teamId: input.teamId,
+    action: "api_key.create",
+    target: { type: "api_key", id: row.id, name: settings.name },
+    after: { name: settings.name, labels: row.labels.length ? row.labels : null, scopes: row.scopes, expiresAt: row.expiresAt },
+  });
+  return { id: row.id, key };
+  });
+}
+
+/** Every key of the team, revoked and expired ones too, newest first. */
+export async function listApiKeys(db: DbOrTx, teamId: string, now: Date): Promise<ApiKeyItem[]> {
+  const rows = await db.apiKey.findMany({
+    where: { teamId },
+    orderBy: [{ createdAt: "desc" }, { id: "asc" }],
+    select: {
+      id: true,
+      name: true,
+      prefix: true,
+      labels: true,
+      scopes: true,
+      createdAt: true,
+      lastUsedAt: true,
+      expiresAt: true,
+      revokedAt: true,
+      createdBy: { select: { id: true, profile: { select: { fullName: true } } } },
+    },
+  });
+  return rows.map(({ createdBy, labels, ...row }) => ({
+    ...row,
+    labels: labels.length ? labels : null,
+    author: createdBy && { id: createdBy.id, fullName: createdBy.profile?.fullName ?? null },
+    expired: row.expiresAt !== null && row.expiresAt.getTime() <= now.getTime(),
+  }));
+}
+
+/** The team of a key, for the procedure builder (null: no such key). */
+export async function findApiKeyTeamId(db: DbOrTx, apiKeyId: string): Promise<string | null> {
+  const row = await db.apiKey.findUnique({ where: { id: apiKeyId }, select: { teamId: true } });
+  return row?.teamId ?? null;
+}
+
+/**
+ * Revokes a key at once and for good. Revoking a revoked key is no error and changes nothing: the
+ * answer keeps the first revocation's time (two admins revoking together both succeed).
+ */
+export async function revokeApiKey(
+  db: Db,
+  input: { teamId: string; apiKeyId: string; now: Date },
+  context: AuditContext,
+): Promise<z.infer<typeof revokedApiKey>> {
+  return db.$transaction(async (tx) => {
+    const { count } = await tx.apiKey.updateMany({ where: { id: input.apiKeyId, teamId: input.teamId, revokedAt: null }, data: { revokedAt: input.now } });
+    const row = await tx.apiKey.findFirst({
+      where: { id: input.apiKeyId, teamId: input.teamId },
+      select: { id: true, name: true, revokedAt: true, team: { select: { organizationId: true } } },
+    });
+    if (!row?.revokedAt) return fail("NOT_FOUND", API_KEY_MSG.notFound);
+    // Revoking it again changes nothing: nothing to record.
+    if (count === 1) {
+      await auditAs(tx, context, {
+        organizationId: row.team.organizationId,
+        teamId: input.teamId,
+        action: "api_key.revoke",
+        target: { type: "api_key", id: row.id, name: row.name },
+        after: { revokedAt: row.revokedAt },
+      });
+    }
+    return { id: row.id, revokedAt: row.revokedAt };
+  });
+}
+
+// ---- authenticating a request ----
+
+/** What a valid key may do: it acts only within `teamId`. */
+export interface AuthenticatedApiKey {
+  id: string;
+  teamId: string;
+  /** The labels it may fetch; null: any label and explicit versions. */
+  labels: string[] | null;
+  scopes: ApiKeyScope[];
+}
+
+/** Why a key is refused; `message` is what its holder is told. */
+type ApiKeyRefusal = { reason: "malformed" | "unknown" | "revoked" | "expired"; message: string };
+
+type ApiKeyAuthentication = { ok: true; apiKey: AuthenticatedApiKey } | ({ ok: false } & ApiKeyRefusal);
+
+const refused = (reason: ApiKeyRefusal["reason"], message: string): ApiKeyAuthentication => ({ ok: false, reason, message });
+
+/**
+ * The key a request brings, checked: its team, labels and scopes, or why it is refused. A malformed
+ * key costs no query; with `cache` (the process's runtime cache) a known key costs none either: its
+ * expiry is checked on every use from the kept expiresAt, and a revocation drops it (a notification).
+ * A valid key's lastUsedAt is written only when a minute old, by a conditional update, so concurrent
+ * requests (and app processes) write it once.
+ */
+export async function authenticateApiKey(
+  db: DbOrTx,
+  rawKey: string,
+  now: Date,
+  cache?: RuntimeCache,
+  options: { mayLookUp?: () => Promise<boolean> } = {},
+): Promise<ApiKeyAuthentication> {
+  if (!KEY_FORMAT.test(rawKey)) return refused("malformed", API_KEY_MSG.invalidKey);
+  const keyHash = hashApiKey(rawKey);
+  let row: CachedApiKey | null | undefined = cache?.apiKey(keyHash);
+  // Asked only for a key the cache does not know: a known key costs nothing more.
+  if (!row && options.mayLookUp && !(await options.mayLookUp())) return refused("unknown", API_KEY_MSG.invalidKey);
+  if (!row) {
+    const mark = cache?.mark();
+    row = await db.apiKey.findUnique({
+      where: { keyHash },
+      select: { id: true, teamId: true, labels: true, scopes: true, lastUsedAt: true, expiresAt: true, revokedAt: true },
+    });
+    if (row && cache) cache.keepApiKey(keyHash, row, mark!);
+  }
+  if (!row) return refused("unknown", API_KEY_MSG.invalidKey);
+  if (row.revokedAt) return refused("revoked", API_KEY_MSG.revokedKey);
+  if (row.expiresAt && row.expiresAt.getTime() <= now.getTime()) return refused("expired", API_KEY_MSG.expiredKey);
+
+  const staleBefore = new Date(now.getTime() - LAST_USED_RESOLUTION_MS);
+  if (!row.lastUsedAt || row.lastUsedAt <= staleBefore) {
+    // The kept row moves first: concurrent hits of this process do not write it again.
+    row.lastUsedAt = now;
+    await db.apiKey.updateMany({
+      where: { id: row.id, OR: [{ lastUsedAt: null }, { lastUsedAt: { lte: staleBefore } }] },
+      data: { lastUsedAt: now },
+    });
+  }
+  return { ok: true, apiKey: { id: row.id, teamId: row.teamId, labels: row.labels.length ? row.labels : null, scopes: row.scopes } };
+}
+
+/** Why a request's Authorization header is refused: the status it maps to and what its holder is told. */
+export interface BearerRefusal {
+  code: "UNAUTHORIZED" | "TOO_MANY_REQUESTS";
+  message: string;
+  /** With TOO_MANY_REQUESTS: when the key may call again. */
+  retryAfterSeconds?: number;
+}
+
+const RATE_WINDOW_MS = 60_000;
+/**
+ * Malformed or unknown keys an address may send a minute: enough for a tool with a mistyped key to
+ * see its 401s, far too few to guess one. Past it, for the rest of the minute, the address gets 429
+ * and no lookup (unknown keys are not cached: without it every guess would cost a query), while keys
+ * this process has seen recently still work, so tools sharing the address keep running.
+ */
+const GUESSES_PER_ADDRESS = { limit: 30, windowMs: RATE_WINDOW_MS };
+const GUESS_RULE = "api-key-guess";
+
+/** Limits of a bearer check: the key's requests a minute and the caller's address (null: limits off). */
+export interface BearerLimits {
+  ratePerMinute: number | null;
+  ip: string;
+}
+
+/**
+ * The key of an `Authorization: Bearer <key>` header, checked, then counted against its limit of
+ * requests a minute. The runtime API (/api/v1) and the tRPC API (/trpc) both ask here, so a key is
+ * refused the same way, and counts against one limit, wherever it is used. With limits on, an address
+ * that keeps sending unknown keys is answered 429 for the rest of the minute (GUESSES_PER_ADDRESS).
+ */
+export async function authenticateBearer(
+  services: { db: DbOrTx; now: () => Date; runtime?: RuntimeCache; rateLimits: RateLimits },
+  header: string | null | undefined,
+  limits: BearerLimits,
+): Promise<{ ok: true; apiKey: AuthenticatedApiKey } | ({ ok: false } & BearerRefusal)> {
+  if (!header) return { ok: false, code: "UNAUTHORIZED", message: RUNTIME_MSG.missingKey };
+  const bearer = /^Bearer +(\S+) *$/i.exec(header);
+  if (!bearer) return { ok: false, code: "UNAUTHORIZED", message: RUNTIME_MSG.malformedHeader };
+  const limited = limits.ratePerMinute !== null;
+  // Guesses (malformed or unknown keys) count against the address; a revoked or expired key is a real
+  // one, refused without counting. Past the limit, only a key this process knows is looked at.
+  const result = await authenticateApiKey(services.db, bearer[1]!, services.now(), services.runtime, {
+    mayLookUp: limited ? async () => !(await services.rateLimits.isLimited(GUESS_RULE, GUESSES_PER_ADDRESS, limits.ip)) : undefined,
+  });
+  if (!result.ok) {
+    const guess = result.reason === "malformed" || result.reason === "unknown";
+    // Past the limit the hit is refused too (fixed window: counting on changes nothing), with its Retry-After.
+    const counted = guess && limited ? await services.rateLimits.hit(GUESS_RULE, GUESSES_PER_ADDRESS, limits.ip) : null;
+    if (counted && !counted.allowed) {
+      return { ok: false, code: "TOO_MANY_REQUESTS", message: RUNTIME_MSG.tooManyFailedKeys, retryAfterSeconds: retryAfterSeconds(counted.retryAfterMs) };
+    }
+    const message = result.reason === "malformed" ? RUNTIME_MSG.malformedKey : result.reason === "unknown" ? RUNTIME_MSG.unknownKey : result.message;
+    return { ok: false, code: "UNAUTHORIZED", message };
+  }
+  if (limits.ratePerMinute !== null) {
+    const counted = await services.rateLimits.hit("api-key", { limit: limits.ratePerMinute, windowMs: RATE_WINDOW_MS }, result.apiKey.id);
+    if (!counted.allowed) {
+      return { ok: false, code: "TOO_MANY_REQUESTS", message: RUNTIME_MSG.rateLimited, retryAfterSeconds: retryAfterSeconds(counted.retryAfterMs) };
+    }
+  }
+  return result;
+}
+
+/** A 429's Retry-After: whole seconds until the window ends, at least one. */
+const retryAfterSeconds = (ms: number) => Math.max(1, Math.ceil(ms / 1000));

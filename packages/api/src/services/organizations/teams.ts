@@ -1,0 +1,215 @@
+// Business rules of teams (spec 3, 4, 6). Services take `db` and plain ids; no tRPC here.
+import { z } from "zod";
+import { Prisma, type Db, type DbOrTx } from "@promptly/db";
+import { CREATOR_ROLE_TEAM, MSG, TEAM_MSG, TEAM_ROLES, can, type Access, type TeamRole } from "@promptly/shared";
+import { fail } from "../../errors.ts";
+import { checkLockedChange, lockMembers, type LockedMember } from "./last-admin.ts";
+import type { Caller } from "../access/access.ts";
+import { teamVisibility } from "../access/visibility.ts";
+import { getTeamMember, type TeamMemberItem } from "./members.ts";
+import { auditAs, type AuditContext } from "../insight/audit.ts";
+
+export const teamListItem = z.object({
+  id: z.string(),
+  name: z.string(),
+  organizationId: z.string(),
+  organizationName: z.string(),
+  memberCount: z.number(),
+  createdAt: z.date(),
+  updatedAt: z.date(),
+  createdById: z.string().nullable(),
+  /** Approvals a change request needs before `production` moves (issue 16); 0: no review. */
+  requiredApprovals: z.number(),
+  /** The caller's role in the team; null when they see it as organization admin or super user. */
+  myRole: z.enum(TEAM_ROLES).nullable(),
+});
+export type TeamListItem = z.infer<typeof teamListItem>;
+
+const teamSelect = (userId: string) =>
+  ({
+    id: true,
+    name: true,
+    organizationId: true,
+    createdAt: true,
+    updatedAt: true,
+    createdById: true,
+    requiredApprovals: true,
+    organization: { select: { name: true } },
+    _count: { select: { members: true } },
+    members: { where: { userId }, select: { role: true } },
+  }) as const;
+
+type TeamRow = {
+  id: string;
+  name: string;
+  organizationId: string;
+  createdAt: Date;
+  updatedAt: Date;
+  createdById: string | null;
+  requiredApprovals: number;
+  organization: { name: string };
+  _count: { members: number };
+  members: { role: TeamRole }[];
+};
+
+const toTeamItem = (row: TeamRow): TeamListItem => ({
+  id: row.id,
+  name: row.name,
+  organizationId: row.organizationId,
+  organizationName: row.organization.name,
+  memberCount: row._count.members,
+  createdAt: row.createdAt,
+  updatedAt: row.updatedAt,
+  createdById: row.createdById,
+  requiredApprovals: row.requiredApprovals,
+  myRole: row.members[0]?.role ?? null,
+});
+
+/**
+ * The caller's teams, ordered by name: a super user sees all; an organization admin sees every team
+ * of that organization; others the teams they are members of. Optionally one organization only.
+ */
+export async function listTeams(db: DbOrTx, caller: Caller, organizationId?: string): Promise<TeamListItem[]> {
+  // One statement (member counts and the caller's role as sub-selects): a large organization's
+  // list costs one round trip instead of one per relation.
+  const { joins, visible } = teamVisibility(caller);
+  const rows = await db.$queryRaw<unknown[]>`
+    SELECT t.id, t.name, t.organization_id AS "organizationId", o.name AS "organizationName",
+           (SELECT count(*) FROM team_members c WHERE c.team_id = t.id)::int AS "memberCount",
+           t.created_at AS "createdAt", t.updated_at AS "updatedAt", t.created_by AS "createdById",
+           t.required_approvals AS "requiredApprovals", my_tm.role::text AS "myRole"
+    FROM teams t
+    JOIN organizations o ON o.id = t.organization_id
+    ${joins}
+    WHERE ${organizationId ? Prisma.sql`t.organization_id = ${organizationId}::uuid` : Prisma.sql`TRUE`} AND ${visible}
+    ORDER BY t.name, t.id`;
+  return z.array(teamListItem).parse(rows);
+}
+
+/** One team as the caller sees it (access is checked by the procedure builder). */
+export async function getTeam(db: DbOrTx, caller: Caller, teamId: string): Promise<TeamListItem> {
+  const row = await db.team.findUnique({ where: { id: teamId }, select: teamSelect(caller.userId) });
+  if (!row) return fail("NOT_FOUND", MSG.notFound);
+  return toTeamItem(row);
+}
+
+/** Spec 4, team creation: the team and its creator's `admin` membership are written together. */
+export async function createTeam(
+  db: Db,
+  input: { organizationId: string; name: string; creatorId: string },
+  context: AuditContext,
+): Promise<TeamListItem> {
+  return db.$transaction(async (tx) => {
+    const team = await tx.team.create({
+      data: { name: input.name, organizationId: input.organizationId, createdById: input.creatorId },
+      select: { id: true },
+    });
+    await tx.teamMember.create({ data: { teamId: team.id, userId: input.creatorId, role: CREATOR_ROLE_TEAM } });
+    await auditAs(tx, context, {
+      organizationId: input.organizationId,
+      teamId: team.id,
+      action: "team.create",
+      target: { type: "team", id: team.id, name: input.name },
+      after: { name: input.name },
+    });
+    return toTeamItem(await tx.team.findUniqueOrThrow({ where: { id: team.id }, select: teamSelect(input.creatorId) }));
+  });
+}
+
+export async function renameTeam(db: Db, caller: Caller, teamId: string, name: string, context: AuditContext): Promise<TeamListItem> {
+  return db.$transaction(async (tx) => {
+    const before = await tx.team.findUniqueOrThrow({ where: { id: teamId }, select: { name: true } });
+    const row = await tx.team.update({ where: { id: teamId }, data: { name }, select: teamSelect(caller.userId) });
+    await auditAs(tx, context, { organizationId: row.organizationId, teamId, action: "team.rename", target: { type: "team", id: teamId, name }, before, after: { name } });
+    return toTeamItem(row);
+  });
+}
+
+/** The team's settings (issue 16): how many approvals a change of `production` needs. */
+export async function updateTeamSettings(db: Db, teamId: string, settings: { requiredApprovals: number }, context: AuditContext) {
+  return db.$transaction(async (tx) => {
+    const before = await tx.team.findUniqueOrThrow({ where: { id: teamId }, select: { requiredApprovals: true, organizationId: true } });
+    const row = await tx.team.update({ where: { id: teamId }, data: { requiredApprovals: settings.requiredApprovals }, select: { requiredApprovals: true } });
+    await auditAs(tx, context, {
+      organizationId: before.organizationId,
+      teamId,
+      action: "team.settings",
+      target: { type: "team", id: teamId },
+      before: { requiredApprovals: before.requiredApprovals },
+      after: { requiredApprovals: row.requiredApprovals },
+    });
+    return { requiredApprovals: row.requiredApprovals };
+  });
+}
+
+/** Members and invites go with the team (ON DELETE CASCADE). */
+export async function deleteTeam(db: Db, teamId: string, context: AuditContext): Promise<void> {
+  await db.$transaction(async (tx) => {
+    const team = await tx.team.findUniqueOrThrow({ where: { id: teamId }, select: { organizationId: true, name: true } });
+    await auditAs(tx, context, { organizationId: team.organizationId, teamId, action: "team.delete", target: { type: "team", id: teamId, name: team.name }, before: { name: team.name } });
+    await tx.team.delete({ where: { id: teamId } });
+  });
+}
+
+/** The member's person and the team's organization, for an audit entry about a team membership. */
+async function auditTeamMember(
+  tx: DbOrTx,
+  context: AuditContext,
+  teamId: string,
+  userId: string,
+  entry: { action: "member.role" | "member.remove"; before: unknown; after?: unknown },
+) {
+  const [team, user] = await Promise.all([
+    tx.team.findUniqueOrThrow({ where: { id: teamId }, select: { organizationId: true } }),
+    tx.user.findUniqueOrThrow({ where: { id: userId }, select: { email: true } }),
+  ]);
+  await auditAs(tx, context, { organizationId: team.organizationId, teamId, target: { type: "user", id: userId, name: user.email }, ...entry });
+}
+
+// ---- team members ----
+
+export async function findTeamMemberTeamId(db: DbOrTx, memberId: string): Promise<string | null> {
+  const row = await db.teamMember.findUnique({ where: { id: memberId }, select: { teamId: true } });
+  return row?.teamId ?? null;
+}
+
+/** Who asks for a change to a team's members: their access, re-checked on the locked rows. */
+export type TeamActor = Access & { userId: string };
+
+/** The last-admin rule on the team's locked rows; the caller's team admin level is checked there again. */
+function checkTeamChange(members: LockedMember<TeamRole>[], actor: TeamActor, memberId: string, nextRole: TeamRole | null) {
+  return checkLockedChange(members, {
+    memberId,
+    nextRole,
+    actorId: actor.userId,
+    actorIsAdmin: (actorRole) => can({ ...actor, teamRole: actorRole }, "team.members.manage"),
+    notFound: MSG.notFound,
+    lastAdmin: nextRole ? TEAM_MSG.lastAdminCannotBeDemoted : TEAM_MSG.lastAdminCannotBeRemoved,
+  });
+}
+
+export async function updateTeamMemberRole(
+  db: Db,
+  input: { teamId: string; memberId: string; role: TeamRole; actor: TeamActor },
+  context: AuditContext,
+): Promise<TeamMemberItem> {
+  return db.$transaction(async (tx) => {
+    const members = await lockMembers<TeamRole>(tx, { table: "team_members", teamId: input.teamId });
+    const target = checkTeamChange(members, input.actor, input.memberId, input.role);
+    await tx.teamMember.update({ where: { id: input.memberId }, data: { role: input.role }, select: { id: true } });
+    await auditTeamMember(tx, context, input.teamId, target.userId, { action: "member.role", before: { role: target.role }, after: { role: input.role } });
+    return getTeamMember(tx, input.teamId, input.memberId);
+  });
+}
+
+export async function removeTeamMember(
+  db: Db,
+  input: { teamId: string; memberId: string; actor: TeamActor },
+  context: AuditContext,
+): Promise<void> {
+  await db.$transaction(async (tx) => {
+    const target = checkTeamChange(await lockMembers<TeamRole>(tx, { table: "team_members", teamId: input.teamId }), input.actor, input.memberId, null);
+    await auditTeamMember(tx, context, input.teamId, target.userId, { action: "member.remove", before: { role: target.role } });
+    await tx.teamMember.delete({ where: { id: input.memberId } });
+  });
+}

@@ -1,0 +1,488 @@
+// Import and export of a team's library (issue 17). Export writes what the caller may read in the team
+// (live prompts: archived ones are out of the library) in the versioned format of packages/shared, as
+// JSON or as a zip of one Markdown file per version. Import reads that format or Langfuse prompt JSON,
+// plans what it would do (the preview), and applies the plan in one transaction, all or nothing.
+import { strToU8, zipSync } from "fflate";
+import { z } from "zod";
+import { Prisma, isUniqueViolation, type Db, type DbOrTx, type DbTransaction } from "@promptly/db";
+import {
+  LIBRARY_FORMAT, LIBRARY_FORMAT_VERSION, LIBRARY_MSG, PROTECTED_LABEL, LATEST_LABEL, canOnPrompt, effectiveContract, importDocumentSchema, isPromptName,
+  promptDescriptionSchema, promptLabelSchema, promptTagsSchema, promptTitleSchema, runtimeCreateVersionInput,
+  type LangfusePrompt, type LibraryDocument, type LibraryPrompt, type LibraryVersion, type PromptAccess, type PromptFacts, type VariableContract,
+} from "@promptly/shared";
+import { fail } from "../../errors.ts";
+import type { Caller } from "../access/access.ts";
+import { audit, type AuditActor } from "../insight/audit.ts";
+import { moveLabel } from "./prompts.ts";
+import { promptVisibility } from "../access/visibility.ts";
+
+/** Who imports or exports, in the team concerned: their access there, and who the audit trail names. */
+export interface LibraryActor {
+  caller: Caller;
+  access: PromptAccess;
+  team: { teamId: string; organizationId: string };
+  /** The author of what is written: the person, or nobody for the command line. */
+  authorId: string | null;
+  actor: AuditActor;
+  /** The client address of the request (none for the command line). */
+  ip: string | null;
+}
+
+// ---- export ----
+
+interface VersionRow {
+  promptId: string;
+  version: number;
+  type: "text" | "chat";
+  template: string | null;
+  messages: { role: "system" | "user" | "assistant"; content: string }[] | null;
+  variables: Record<string, unknown>[];
+  model: string;
+  config: Record<string, unknown>;
+  commitMessage: string;
+  createdAt: Date;
+}
+
+/** A version's contract in force (each variable the template uses, described or a required string), as the format writes it. */
+const contractOf = (version: Pick<VersionRow, "type" | "variables"> & { template?: string | null; messages?: VersionRow["messages"] }): LibraryVersion["variables"] =>
+  effectiveContract({ ...version, variables: version.variables as unknown as VariableContract[] }).map((variable) => ({ ...variable }));
+
+/** The team's live prompts the caller may read, with every version and label, in name order. */
+async function exportLibrary(db: DbOrTx, caller: Caller, teamId: string, now: Date): Promise<LibraryDocument> {
+  const { joins, visible } = promptVisibility(caller);
+  const team = await db.team.findUniqueOrThrow({ where: { id: teamId }, select: { name: true } });
+  const prompts = await db.$queryRaw<{ id: string; name: string; title: string; description: string; tags: string[]; visibility: LibraryPrompt["visibility"] }[]>`
+    SELECT p.id::text AS id, p.name, p.title, p.description, p.tags, p.visibility::text AS visibility
+    FROM prompts p ${joins}
+    WHERE p.team_id = ${teamId}::uuid AND p.archived_at IS NULL AND ${visible}
+    ORDER BY p.name COLLATE "C"`;
+  const ids = prompts.map((prompt) => prompt.id);
+  const [versions, labels] = ids.length
+    ? await Promise.all([
+        db.$queryRaw<VersionRow[]>`
+          SELECT v.prompt_id::text AS "promptId", v.version, v.type::text AS type, v.template, v.messages, v.variables, v.model, v.config,
+                 v.commit_message AS "commitMessage", v.created_at AS "createdAt"
+          FROM prompt_versions v WHERE v.prompt_id = ANY(${ids}::uuid[]) ORDER BY v.prompt_id, v.version`,
+        db.promptLabel.findMany({ where: { promptId: { in: ids } }, select: { promptId: true, name: true, version: true }, orderBy: { name: "asc" } }),
+      ])
+    : [[], []];
+  return {
+    format: LIBRARY_FORMAT,
+    version: LIBRARY_FORMAT_VERSION,
+    exportedAt: now.toISOString(),
+    team: { name: team.name },
+    prompts: prompts.map((prompt) => ({
+      name: prompt.name,
+      title: prompt.title,
+      description: prompt.description,
+      tags: prompt.tags,
+      visibility: prompt.visibility,
+      labels: Object.fromEntries(labels.filter((label) => label.promptId === prompt.id).map((label) => [label.name, label.version])),
+      versions: versions
+        .filter((version) => version.promptId === prompt.id)
+        .map((version) => ({
+          version: version.version,
+          type: version.type,
+          ...(version.type === "text" ? { template: version.template ?? "" } : { messages: version.messages ?? [] }),
+          variables: contractOf(version),
+          model: version.model,
+          config: version.config,
+          commitMessage: version.commitMessage,
+          createdAt: version.createdAt.toISOString(),
+        })),
+    })),
+  };
+}
+
+/** A value as YAML: JSON is YAML's flow style, so every string and object is written unambiguously. */
+const yaml = (value: unknown) => JSON.stringify(value);
+
+/** One Markdown file: YAML front matter, then the template (or each message under a `## role` heading). */
+function versionMarkdown(prompt: LibraryPrompt, version: LibraryVersion): string {
+  const labels = Object.entries(prompt.labels).filter(([, number]) => number === version.version).map(([label]) => label);
+  const front = [
+    ["name", prompt.name], ["title", prompt.title], ["description", prompt.description], ["version", version.version],
+    ["type", version.type], ["visibility", prompt.visibility], ["tags", prompt.tags], ["labels", labels], ["model", version.model],
+    ["config", version.config], ["variables", version.variables], ["commitMessage", version.commitMessage], ["createdAt", version.createdAt],
+  ].map(([key, value]) => `${key as string}: ${yaml(value)}`);
+  const body = version.type === "text" ? (version.template ?? "") : (version.messages ?? []).map((message) => `## ${message.role}\n\n${message.content}`).join("\n\n");
+  return `---\n${front.join("\n")}\n---\n\n${body}\n`;
+}
+
+/** The zip of `<prompt name>/v<N>.md`, one file per version. */
+function libraryZip(document: LibraryDocument): Uint8Array {
+  const files: Record<string, Uint8Array> = {};
+  for (const prompt of document.prompts) {
+    for (const version of prompt.versions) files[`${prompt.name}/v${version.version}.md`] = strToU8(versionMarkdown(prompt, version));
+  }
+  return zipSync(files, { level: 6, mtime: new Date(document.exportedAt) });
+}
+
+export const exportFile = z.object({ fileName: z.string(), mimeType: z.string(), encoding: z.enum(["utf8", "base64"]), data: z.string() });
+
+/** The export as a file to download: JSON text, or the zip in base64 (tRPC carries text). */
+export async function exportLibraryFile(db: DbOrTx, caller: Caller, teamId: string, format: "json" | "zip", now: Date) {
+  const document = await exportLibrary(db, caller, teamId, now);
+  const stem = `promptly-${document.team.name.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "") || "team"}-${now.toISOString().slice(0, 10)}`;
+  if (format === "json") return { fileName: `${stem}.json`, mimeType: "application/json", encoding: "utf8" as const, data: JSON.stringify(document, null, 2) };
+  return { fileName: `${stem}.zip`, mimeType: "application/zip", encoding: "base64" as const, data: Buffer.from(libraryZip(document)).toString("base64") };
+}
+
+// ---- import: reading ----
+
+/** One prompt to import, whatever the source: versions in order, labels by source version number. */
+interface IncomingPrompt {
+  name: string;
+  title: string;
+  description: string;
+  tags: string[];
+  visibility: LibraryPrompt["visibility"];
+  versions: (LibraryVersion & { sourceVersion: number })[];
+  labels: Record<string, number>;
+}
+
+const titleFromName = (name: string) => {
+  const base = name.slice(name.lastIndexOf("/") + 1).replace(/[-_.]+/g, " ").trim() || name;
+  return (base.charAt(0).toUpperCase() + base.slice(1)).slice(0, 120);
+};
+
+/** Langfuse versions, grouped by prompt name, ordered by version; `{{variable}}` is our syntax too. */
+function fromLangfuse(items: LangfusePrompt[]): IncomingPrompt[] {
+  const byName = new Map<string, LangfusePrompt[]>();
+  for (const item of items) byName.set(item.name, [...(byName.get(item.name) ?? []), item]);
+  return [...byName.entries()].map(([name, versions]) => {
+    const sorted = versions.sort((a, b) => a.version - b.version);
+    const labels: Record<string, number> = {};
+    const tags = new Set<string>();
+    for (const item of sorted) {
+      for (const label of item.labels) if (label !== LATEST_LABEL) labels[label] = item.version;
+      for (const tag of item.tags) tags.add(tag.toLowerCase());
+    }
+    return {
+      name,
+      title: titleFromName(name),
+      description: "",
+      tags: [...tags],
+      visibility: "team",
+      labels,
+      versions: sorted.map((item) => {
+        const config = item.config && typeof item.config === "object" && !Array.isArray(item.config) ? (item.config as Record<string, unknown>) : {};
+        const body =
+          typeof item.prompt === "string"
+            ? { type: "text" as const, template: item.prompt }
+            : { type: "chat" as const, messages: item.prompt.map((message) => ({ role: message.role as "user", content: message.content })) };
+        return {
+          version: item.version,
+          sourceVersion: item.version,
+          ...body,
+          variables: [],
+          model: typeof config.model === "string" ? config.model : "",
+          config,
+          commitMessage: item.commitMessage ?? "",
+        };
+      }),
+    };
+  });
+}
+
+/** The prompts of a document, or INVALID naming what it should be. */
+function readDocument(document: unknown): IncomingPrompt[] {
+  const parsed = importDocumentSchema.safeParse(document);
+  if (!parsed.success) return fail("INVALID", LIBRARY_MSG.notADocument, "NOT_A_LIBRARY");
+  const value = parsed.data;
+  if (Array.isArray(value)) return fromLangfuse(value);
+  if ("format" in value) {
+    return value.prompts.map((prompt) => ({
+      ...prompt,
+      versions: [...prompt.versions].sort((a, b) => a.version - b.version).map((version) => ({ ...version, sourceVersion: version.version })),
+    }));
+  }
+  return fromLangfuse([value]);
+}
+
+// ---- import: planning ----
+
+/** A version's body as one comparable string: type, text, contract in force, model and config (keys sorted). */
+function bodyKey(version: Pick<LibraryVersion, "type" | "template" | "messages" | "variables" | "model" | "config">): string {
+  const sorted = (value: unknown): unknown =>
+    Array.isArray(value)
+      ? value.map(sorted)
+      : value && typeof value === "object"
+        ? Object.fromEntries(Object.entries(value).sort(([a], [b]) => (a < b ? -1 : 1)).map(([key, inner]) => [key, sorted(inner)]))
+        : value;
+  return JSON.stringify(sorted({
+    type: version.type,
+    template: version.type === "text" ? (version.template ?? "") : null,
+    messages: version.type === "chat" ? (version.messages ?? []) : null,
+    variables: contractOf(version),
+    model: version.model ?? "",
+    config: version.config ?? {},
+  }));
+}
+
+const importPlanItem = z.object({
+  name: z.string(),
+  /** create: a new prompt; update: new versions or labels of one here; unchanged: all here already; conflict: cannot import. */
+  outcome: z.enum(["create", "update", "unchanged", "conflict"]),
+  type: z.enum(["text", "chat"]).nullable(),
+  /** Versions that will be saved (new numbers for an existing prompt). */
+  newVersions: z.number(),
+  /** Versions skipped: the same body is stored already. */
+  skippedVersions: z.number(),
+  /** Labels that will be set, with the version each will point at. */
+  labels: z.array(z.object({ name: z.string(), version: z.number() })),
+  /** Why it cannot be imported (conflict), or notes (a label not applied). */
+  problems: z.array(z.string()),
+  notes: z.array(z.string()),
+});
+export const importPlan = z.object({
+  items: z.array(importPlanItem),
+  summary: z.object({ create: z.number(), update: z.number(), unchanged: z.number(), conflict: z.number(), versions: z.number() }),
+});
+export type ImportPlan = z.infer<typeof importPlan>;
+
+interface Step {
+  item: ImportPlan["items"][number];
+  incoming: IncomingPrompt;
+  existing: { id: string; facts: PromptFacts; latestVersion: number } | null;
+  /** The versions to save, in order, each with the number it will get. */
+  save: { version: LibraryVersion; number: number }[];
+  labels: { name: string; version: number }[];
+}
+
+/** What an import would do, prompt by prompt. Reads with `db` (inside apply: the transaction, rows locked). */
+async function plan(db: DbOrTx, who: LibraryActor, incoming: IncomingPrompt[], lock: boolean): Promise<Step[]> {
+  const names = incoming.map((prompt) => prompt.name);
+  const existingRows = await db.$queryRaw<{ id: string; name: string; visibility: PromptFacts["visibility"]; authorId: string | null; archived: boolean; latestVersion: number; type: string }[]>`
+    SELECT p.id::text AS id, p.name, p.visibility::text AS visibility, p.author_id::text AS "authorId", p.archived_at IS NOT NULL AS archived,
+           p.latest_version AS "latestVersion", lv.type::text AS type
+    FROM prompts p JOIN prompt_versions lv ON lv.prompt_id = p.id AND lv.version = p.latest_version
+    WHERE p.team_id = ${who.team.teamId}::uuid AND p.name = ANY(${names}::text[])
+    ${lock ? Prisma.sql`FOR UPDATE OF p` : Prisma.empty}`;
+  const existingByName = new Map(existingRows.map((row) => [row.name, row]));
+  const existingIds = existingRows.map((row) => row.id);
+  const storedVersions = existingIds.length
+    ? await db.$queryRaw<(VersionRow & { promptId: string })[]>`
+        SELECT v.prompt_id::text AS "promptId", v.version, v.type::text AS type, v.template, v.messages, v.variables, v.model, v.config
+        FROM prompt_versions v WHERE v.prompt_id = ANY(${existingIds}::uuid[])`
+    : [];
+  const storedLabels = existingIds.length
+    ? await db.promptLabel.findMany({ where: { promptId: { in: existingIds } }, select: { promptId: true, name: true, version: true } })
+    : [];
+  const needsReview =
+    ((await db.team.findUnique({ where: { id: who.team.teamId }, select: { requiredApprovals: true } }))?.requiredApprovals ?? 0) > 0;
+  const seen = new Set<string>();
+
+  return incoming.map((prompt): Step => {
+    const problems: string[] = [];
+    const notes: string[] = [];
+    const types = new Set(prompt.versions.map((version) => version.type));
+    const type = types.size === 1 ? [...types][0]! : null;
+    if (!isPromptName(prompt.name)) problems.push(LIBRARY_MSG.invalidName);
+    if (seen.has(prompt.name)) problems.push(LIBRARY_MSG.duplicateName);
+    seen.add(prompt.name);
+    if (types.size > 1) problems.push(LIBRARY_MSG.mixedTypes);
+    for (const [field, schema, value] of [
+      ["title", promptTitleSchema, prompt.title], ["description", promptDescriptionSchema, prompt.description], ["tags", promptTagsSchema, prompt.tags],
+    ] as const) {
+      const checked = (schema as z.ZodType).safeParse(value);
+      if (!checked.success) problems.push(`${field}: ${checked.error.issues.map((issue) => issue.message).join("; ")}`);
+    }
+    for (const version of prompt.versions) {
+      const checked = runtimeCreateVersionInput.safeParse(versionFields(version));
+      if (!checked.success) problems.push(`v${version.sourceVersion}: ${checked.error.issues.map((issue) => issue.message).join("; ")}`);
+    }
+    for (const label of Object.keys(prompt.labels)) {
+      if (!promptLabelSchema.safeParse(label).success) problems.push(`label '${label}': not a valid label`);
+    }
+    const row = existingByName.get(prompt.name) ?? null;
+    const facts: PromptFacts = row ? { visibility: row.visibility, authorId: row.authorId } : { visibility: prompt.visibility, authorId: who.authorId };
+    if (row) {
+      if (!canOnPrompt(who.access, facts, "write")) problems.push(LIBRARY_MSG.nameTaken);
+      else if (row.archived) problems.push(LIBRARY_MSG.archived);
+      else if (type && row.type !== type) problems.push(LIBRARY_MSG.typeDiffers(row.type, type));
+    } else if (prompt.visibility === "private" && who.authorId === null) problems.push(LIBRARY_MSG.privateNeedsPerson);
+
+    // Versions: all of them for a new prompt (same numbers); for one here, those whose body is not stored yet.
+    const stored = row ? storedVersions.filter((version) => version.promptId === row.id) : [];
+    const storedByKey = new Map<string, number>();
+    for (const version of stored) storedByKey.set(bodyKey(version as unknown as LibraryVersion), Math.max(version.version, storedByKey.get(bodyKey(version as unknown as LibraryVersion)) ?? 0));
+    const numberOf = new Map<number, number>();
+    const save: Step["save"] = [];
+    let next = row ? row.latestVersion : 0;
+    let skipped = 0;
+    for (const version of prompt.versions) {
+      const same = row ? storedByKey.get(bodyKey(version)) : undefined;
+      if (same !== undefined) {
+        numberOf.set(version.sourceVersion, same);
+        skipped += 1;
+      } else {
+        next += 1;
+        numberOf.set(version.sourceVersion, next);
+        save.push({ version, number: next });
+      }
+    }
+
+    const labels: Step["labels"] = [];
+    for (const [name, sourceVersion] of Object.entries(prompt.labels)) {
+      const version = numberOf.get(sourceVersion);
+      if (version === undefined) {
+        notes.push(LIBRARY_MSG.labelUnknownVersion(name, sourceVersion));
+        continue;
+      }
+      if (row && storedLabels.some((label) => label.promptId === row.id && label.name === name && label.version === version)) continue;
+      if (name === PROTECTED_LABEL) {
+        if (needsReview && facts.visibility !== "private") {
+          notes.push(LIBRARY_MSG.productionNeedsReview);
+          continue;
+        }
+        if (!canOnPrompt(who.access, facts, "label.protected")) {
+          notes.push(LIBRARY_MSG.productionNotAllowed);
+          continue;
+        }
+      }
+      labels.push({ name, version });
+    }
+
+    const outcome = problems.length ? "conflict" : !row ? "create" : save.length || labels.length ? "update" : "unchanged";
+    return {
+      item: { name: prompt.name, outcome, type, newVersions: problems.length ? 0 : save.length, skippedVersions: skipped, labels: problems.length ? [] : labels, problems, notes },
+      incoming: prompt,
+      existing: row && { id: row.id, facts, latestVersion: row.latestVersion },
+      save,
+      labels,
+    };
+  });
+}
+
+const versionFields = (version: LibraryVersion) => ({
+  type: version.type,
+  ...(version.type === "text" ? { template: version.template ?? "" } : { messages: version.messages ?? [] }),
+  variables: version.variables,
+  model: version.model,
+  config: version.config,
+  commitMessage: version.commitMessage,
+});
+
+function summarize(steps: Step[]): ImportPlan {
+  const items = steps.map((step) => step.item);
+  const count = (outcome: ImportPlan["items"][number]["outcome"]) => items.filter((item) => item.outcome === outcome).length;
+  return {
+    items,
+    summary: {
+      create: count("create"), update: count("update"), unchanged: count("unchanged"), conflict: count("conflict"),
+      versions: items.reduce((sum, item) => sum + item.newVersions, 0),
+    },
+  };
+}
+
+/** The preview: what applying the document would do now. Advisory: apply plans again under lock. */
+export async function previewImport(db: DbOrTx, who: LibraryActor, document: unknown): Promise<ImportPlan> {
+  return summarize(await plan(db, who, readDocument(document), false));
+}
+
+// ---- import: applying ----
+
+/** Plans again inside one transaction (the prompts here locked) and applies it all, or nothing when any prompt conflicts. */
+export async function applyImport(db: Db, who: LibraryActor, document: unknown, now: Date): Promise<ImportPlan> {
+  const incoming = readDocument(document);
+  try {
+    return await db.$transaction(
+      async (tx) => {
+        const steps = await plan(tx, who, incoming, true);
+        if (steps.some((step) => step.item.outcome === "conflict")) fail("STATE_CONFLICT", LIBRARY_MSG.hasConflicts, "IMPORT_CONFLICTS");
+        for (const step of steps) await applyStep(tx, who, step, now);
+        return summarize(steps);
+      },
+      { timeout: 60_000 },
+    );
+  } catch (error) {
+    // A prompt of the same name created meanwhile (a concurrent import): nothing was applied.
+    if (isUniqueViolation(error)) return fail("ALREADY_EXISTS", LIBRARY_MSG.hasConflicts, "NAME_TAKEN");
+    throw error;
+  }
+}
+
+async function applyStep(tx: DbTransaction, who: LibraryActor, step: Step, now: Date) {
+  const { incoming } = step;
+  const where = { organizationId: who.team.organizationId, teamId: who.team.teamId, actor: who.actor, ip: who.ip };
+  let promptId = step.existing?.id;
+  if (!promptId) {
+    const created = await tx.prompt.create({
+      data: {
+        organizationId: who.team.organizationId,
+        teamId: who.team.teamId,
+        name: incoming.name,
+        title: promptTitleSchema.parse(incoming.title),
+        description: promptDescriptionSchema.parse(incoming.description),
+        tags: promptTagsSchema.parse(incoming.tags),
+        visibility: incoming.visibility,
+        authorId: who.authorId,
+        latestVersion: 0,
+        createdAt: now,
+        updatedAt: now,
+      },
+      select: { id: true },
+    });
+    promptId = created.id;
+    await audit(tx, { ...where, action: "prompt.create", target: { type: "prompt", id: promptId, name: incoming.name }, after: { source: "import" } }, now);
+  }
+  if (step.save.length) {
+    const last = step.save.at(-1)!.number;
+    await tx.prompt.update({ where: { id: promptId }, data: { latestVersion: last, updatedAt: now } });
+    for (const { version, number } of step.save) {
+      const fields = runtimeCreateVersionInput.parse(versionFields(version));
+      await tx.promptVersion.create({
+        data: {
+          promptId,
+          version: number,
+          type: version.type,
+          template: version.type === "text" ? (fields.template ?? "") : null,
+          messages: version.type === "chat" ? (fields.messages as unknown as Prisma.InputJsonValue) : Prisma.DbNull,
+          variables: (fields.variables ?? []) as unknown as Prisma.InputJsonValue,
+          model: fields.model ?? "",
+          config: (fields.config ?? {}) as Prisma.InputJsonValue,
+          commitMessage: fields.commitMessage ?? "",
+          authorId: who.authorId,
+          createdAt: now,
+        },
+      });
+      await audit(tx, { ...where, action: "prompt.version", target: { type: "prompt", id: promptId, name: incoming.name }, after: { version: number } }, now);
+    }
+  }
+  for (const label of step.labels) {
+    // moveLabel writes the label's audit event (its history) itself.
+    await moveLabel(tx, { id: promptId, ...who.team }, label.name, label.version, who.authorId, now, { actor: who.actor, ip: who.ip, now });
+  }
+}
+
+// ---- the command line (npm run cli -- prompts export|import) ----
+
+/** The command line acts as a super user would, authors nothing, and is audited as { kind: "cli" }. */
+const CLI_CALLER: Caller = { userId: "00000000-0000-0000-0000-000000000000", role: "super-user", isSuperUser: true };
+
+async function commandLineActor(db: DbOrTx, teamId: string): Promise<LibraryActor> {
+  const team = z.uuid().safeParse(teamId).success ? await db.team.findUnique({ where: { id: teamId }, select: { organizationId: true } }) : null;
+  if (!team) return fail("NOT_FOUND", `No team with the id ${teamId}`, "TEAM_NOT_FOUND");
+  return {
+    caller: CLI_CALLER,
+    access: { ...accessOfSuperUser, userId: CLI_CALLER.userId },
+    team: { teamId, organizationId: team.organizationId },
+    authorId: null,
+    actor: { kind: "cli" },
+    ip: null,
+  };
+}
+const accessOfSuperUser = { role: CLI_CALLER.role, isSuperUser: true, organizationRole: null, teamRole: null };
+
+/** `prompts export --team <id>`: the team's whole live library as the JSON document. */
+export async function exportLibraryForCli(db: DbOrTx, teamId: string, now: Date) {
+  await commandLineActor(db, teamId);
+  return exportLibrary(db, CLI_CALLER, teamId, now);
+}
+
+/** `prompts import --team <id> [--dry-run]`: the preview, or the applied plan. */
+export async function importLibraryForCli(db: Db, teamId: string, document: unknown, dryRun: boolean, now: Date) {
+  const who = await commandLineActor(db, teamId);
+  return dryRun ? previewImport(db, who, document) : applyImport(db, who, document, now);
+}

@@ -1,0 +1,255 @@
+// The runtime API served from memory (issue 15): each app process keeps resolved prompts and
+// authenticated keys in a bounded LRU, and counts usage in memory. Correct across processes: triggers
+// in the database (migration prompt_usage) send pg_notify on the `promptly_runtime` channel in the
+// transaction of every write that can change an answer, every process LISTENs and drops what changed.
+// The cache answers only while this process is listening: a lost connection clears it, and answers
+// come from the database until a new LISTEN is in place. No answer is staler than the commit that
+// changed it plus the notification's delivery.
+import type { Db } from "@promptly/db";
+import { listen, type Listener } from "@promptly/db/listen";
+import type { RuntimePrompt } from "@promptly/shared";
+import { runtimeCacheLookups } from "../platform/metrics.ts";
+
+/** Entries each map (prompts, keys) keeps; the least recently used goes first. */
+const RUNTIME_CACHE_MAX_ENTRIES = 5_000;
+/** The channel of the database triggers; payloads are `team:<id>` or `key:<id>`. */
+const RUNTIME_CHANNEL = "promptly_runtime";
+/** How often usage counts are added to prompt_usage (and once more at shutdown). */
+const USAGE_FLUSH_MS = 5_000;
+/** How soon a lost listening connection is opened again, and retried while it fails. */
+const RECONNECT_MS = 1_000;
+
+/** A Map keeps insertion order: re-inserting on a hit makes the first key the least recently used. */
+class Lru<V> {
+  private readonly map = new Map<string, V>();
+  constructor(private readonly max: number) {}
+  get(key: string): V | undefined {
+    const value = this.map.get(key);
+    if (value !== undefined) {
+      this.map.delete(key);
+      this.map.set(key, value);
+    }
+    return value;
+  }
+  set(key: string, value: V) {
+    this.map.delete(key);
+    this.map.set(key, value);
+    if (this.map.size > this.max) this.map.delete(this.map.keys().next().value!);
+  }
+  dropWhere(test: (value: V) => boolean) {
+    for (const [key, value] of this.map) if (test(value)) this.map.delete(key);
+  }
+  clear() {
+    this.map.clear();
+  }
+  get size() {
+    return this.map.size;
+  }
+}
+
+/** A lookup, counted for /metrics: a miss (or a cache not serving) means a database read follows. */
+function counted<V>(value: V | undefined): V | undefined {
+  runtimeCacheLookups.inc({ result: value === undefined ? "miss" : "hit" });
+  return value;
+}
+
+/** An API key as the database holds it, enough to decide every later request without a query. */
+export interface CachedApiKey {
+  id: string;
+  teamId: string;
+  labels: string[];
+  scopes: ("read" | "write")[];
+  lastUsedAt: Date | null;
+  expiresAt: Date | null;
+  revokedAt: Date | null;
+}
+
+/** A resolved prompt, with its id for counting usage. */
+export interface ResolvedPrompt {
+  teamId: string;
+  promptId: string;
+  prompt: RuntimePrompt;
+}
+
+export class RuntimeCache {
+  private readonly prompts: Lru<ResolvedPrompt>;
+  private readonly keys: Lru<CachedApiKey>;
+  private listening = false;
+  /** Moves on every invalidation: a database read that began before one is not kept. */
+  private generation = 0;
+  private usage = new Map<string, { promptId: string; version: number; apiKeyId: string; label: string; day: string; count: number }>();
+
+  constructor(maxEntries = RUNTIME_CACHE_MAX_ENTRIES) {
+    this.prompts = new Lru(maxEntries);
+    this.keys = new Lru(maxEntries);
+  }
+
+  /** Take before reading the database; pass to `keep*` so a read overtaken by a change is not kept. */
+  mark(): number {
+    return this.generation;
+  }
+
+  prompt(cacheKey: string): ResolvedPrompt | undefined {
+    return counted(this.listening ? this.prompts.get(cacheKey) : undefined);
+  }
+
+  keepPrompt(cacheKey: string, value: ResolvedPrompt, mark: number) {
+    if (this.listening && mark === this.generation) this.prompts.set(cacheKey, value);
+  }
+
+  apiKey(keyHash: string): CachedApiKey | undefined {
+    return counted(this.listening ? this.keys.get(keyHash) : undefined);
+  }
+
+  keepApiKey(keyHash: string, value: CachedApiKey, mark: number) {
+    if (this.listening && mark === this.generation) this.keys.set(keyHash, value);
+  }
+
+  /** A notification: `team:<id>` drops the team's prompts and keys, `key:<id>` that key; anything else drops all. */
+  invalidate(payload: string) {
+    this.generation++;
+    const [kind, id] = payload.split(":");
+    if (kind === "team" && id) {
+      this.prompts.dropWhere((entry) => entry.teamId === id);
+      this.keys.dropWhere((entry) => entry.teamId === id);
+    } else if (kind === "key" && id) {
+      this.keys.dropWhere((entry) => entry.id === id);
+    } else {
+      this.prompts.clear();
+      this.keys.clear();
+    }
+  }
+
+  /** Listening or not, what was kept may have missed a change: it all goes. */
+  setListening(listening: boolean) {
+    this.generation++;
+    this.prompts.clear();
+    this.keys.clear();
+    this.listening = listening;
+  }
+
+  /** Whether answers may come from memory: only while this process hears every change. */
+  get serving() {
+    return this.listening;
+  }
+
+  get entries() {
+    return { prompts: this.prompts.size, keys: this.keys.size };
+  }
+
+  /** One use of a version by a key, asked for by `label` ('' for an explicit version), on `now`'s UTC day. */
+  countUse(promptId: string, version: number, apiKeyId: string, label: string, now: Date) {
+    const day = now.toISOString().slice(0, 10);
+    const id = `${promptId} ${version} ${apiKeyId} ${day} ${label}`;
+    const row = this.usage.get(id);
+    if (row) row.count++;
+    else this.usage.set(id, { promptId, version, apiKeyId, label, day, count: 1 });
+  }
+
+  /** Adds the counts so far to prompt_usage in one statement; on failure they are kept for the next flush. */
+  async flushUsage(db: Db): Promise<void> {
+    if (!this.usage.size) return;
+    const taken = this.usage;
+    this.usage = new Map();
+    const rows = [...taken.values()];
+    try {
+      // Rows of a prompt or key deleted meanwhile are left out: they would fail the whole statement.
+      await db.$executeRaw`
+        INSERT INTO prompt_usage (prompt_id, version, api_key_id, day, label, count)
+        SELECT u.prompt_id, u.version, u.api_key_id, u.day, u.label, u.count
+        FROM unnest(${rows.map((r) => r.promptId)}::uuid[], ${rows.map((r) => r.version)}::int[], ${rows.map((r) => r.apiKeyId)}::uuid[],
+                    ${rows.map((r) => r.day)}::date[], ${rows.map((r) => r.label)}::text[], ${rows.map((r) => r.count)}::bigint[])
+             AS u(prompt_id, version, api_key_id, day, label, count)
+        WHERE EXISTS (SELECT 1 FROM prompts p WHERE p.id = u.prompt_id) AND EXISTS (SELECT 1 FROM api_keys k WHERE k.id = u.api_key_id)
+        ON CONFLICT (prompt_id, version, api_key_id, day, label) DO UPDATE SET count = prompt_usage.count + excluded.count`;
+    } catch (error) {
+      for (const [id, row] of taken) {
+        const now = this.usage.get(id);
+        if (now) now.count += row.count;
+        else this.usage.set(id, row);
+      }
+      throw error;
+    }
+  }
+}
+
+export interface RuntimeSync {
+  /** Adds the usage counted so far to the database now. */
+  flush(): Promise<void>;
+  /** Stops listening (the cache stops answering) and flushes the last counts. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Keeps `runtime` correct for this process: LISTENs on the runtime channel (reconnecting when the
+ * connection is lost, the cache cleared meanwhile) and flushes usage every `flushMs`.
+ */
+export function startRuntimeSync(
+  deps: { db: Db; runtime: RuntimeCache },
+  options: { databaseUrl: string; flushMs?: number; onError?: (error: unknown) => void },
+): RuntimeSync {
+  const onError = options.onError ?? ((error: unknown) => console.error("Runtime cache:", error instanceof Error ? error.message : error));
+  const { runtime } = deps;
+  let stopped = false;
+  let listener: Listener | null = null;
+  let connecting: Promise<void> | null = null;
+  let retry: NodeJS.Timeout | null = null;
+
+  const lost = () => {
+    runtime.setListening(false);
+    scheduleReconnect();
+  };
+  const scheduleReconnect = () => {
+    if (stopped || retry) return;
+    retry = setTimeout(() => {
+      retry = null;
+      ensureListening();
+    }, RECONNECT_MS);
+    retry.unref();
+  };
+  const ensureListening = () => {
+    if (stopped || listener?.alive || connecting) return;
+    connecting = listen(options.databaseUrl, RUNTIME_CHANNEL, (payload) => runtime.invalidate(payload), onError, lost)
+      .then(
+        async (opened) => {
+          if (stopped) return opened.close();
+          listener = opened;
+          // Lost before we looked: it never served, try again.
+          if (!opened.alive) return scheduleReconnect();
+          runtime.setListening(true);
+        },
+        (error: unknown) => {
+          onError(error);
+          scheduleReconnect();
+        },
+      )
+      .finally(() => {
+        connecting = null;
+      });
+  };
+
+  let flushing: Promise<void> | null = null;
+  const flush = async () => {
+    await flushing;
+    flushing = runtime.flushUsage(deps.db).finally(() => {
+      flushing = null;
+    });
+    return flushing;
+  };
+  const timer = setInterval(() => void flush().catch(onError), options.flushMs ?? USAGE_FLUSH_MS);
+  timer.unref();
+  ensureListening();
+
+  return {
+    flush,
+    async stop() {
+      stopped = true;
+      clearInterval(timer);
+      if (retry) clearTimeout(retry);
+      await connecting;
+      runtime.setListening(false);
+      await listener?.close();
+      await flush().catch(onError);
+    },
+  };
+}

@@ -1,0 +1,216 @@
+// The prompt library as an API key sees it (issue 15, REST /api/v1). A key acts only within its team
+// and is not a person: it sees the team's prompts that are not private (a private prompt is its
+// author's alone) and not archived, fetches only the labels it is bound to, never moves `production`,
+// and its writes have no author. The rules of versions and labels are prompts.ts's, reused here.
+import type { z } from "zod";
+import { Prisma, type Db, type DbOrTx } from "@promptly/db";
+import {
+  LATEST_LABEL, PROMPT_MSG, PROTECTED_LABEL, promptNameSchema, RUNTIME_DEFAULT_LABEL, RUNTIME_MSG, compile, effectiveContract, type ChatMessage, type PromptVersionBody,
+  type RuntimePrompt, type RuntimeSelector, type VariableProblem, type runtimeCreatePromptInput,
+  type runtimeCreateVersionInput, type runtimeListQuery, type runtimePromptPage,
+} from "@promptly/shared";
+import { fail } from "../../errors.ts";
+import type { AuditContext } from "../insight/audit.ts";
+import { createPrompt, createVersion, prefixQuery, setLabel, type LoadedPrompt } from "../prompts/prompts.ts";
+import type { ResolvedPrompt, RuntimeCache } from "./runtime-cache.ts";
+
+/** What the runtime API needs of an authenticated key. */
+export interface RuntimeKey {
+  /** The key's id: the actor its writes are recorded as (audit trail). */
+  id: string;
+  teamId: string;
+  /** The labels it may fetch; null: any label and explicit versions. */
+  labels: string[] | null;
+}
+
+const LIST_LIMIT = 50;
+/** A key's writes are recorded without an author. */
+const NO_AUTHOR = { userId: null };
+
+/**
+ * The version a fetch means (the default label filled in), or FORBIDDEN when the key is bound to
+ * labels and this is not one of them (an explicit version is never one of them).
+ */
+export function runtimeSelector(key: RuntimeKey, query: { label?: string; version?: number }): RuntimeSelector {
+  const selector: RuntimeSelector = query.version !== undefined ? { version: query.version } : { label: query.label ?? RUNTIME_DEFAULT_LABEL };
+  if (key.labels && (selector.version !== undefined || !key.labels.includes(selector.label))) fail("FORBIDDEN", RUNTIME_MSG.labelsOnly(key.labels));
+  return selector;
+}
+
+/** A live prompt of the key's team that a key may see: not private, not archived. */
+async function findKeyPrompt(db: DbOrTx, key: RuntimeKey, name: string) {
+  // A name no prompt can have (a NUL, capitals) is not looked up: nothing to find, and nothing PostgreSQL refuses.
+  if (!promptNameSchema.safeParse(name).success) return null;
+  return db.prompt.findFirst({
+    where: { teamId: key.teamId, name, archivedAt: null, visibility: { not: "private" } },
+    select: { id: true, organizationId: true, name: true, title: true, tags: true, updatedAt: true, latestVersion: true, visibility: true, authorId: true },
+  });
+}
+
+/** One version of a prompt, as a tool receives it; 404 names the prompt and what was asked for. */
+async function getRuntimePrompt(db: DbOrTx, key: RuntimeKey, name: string, selector: RuntimeSelector): Promise<ResolvedPrompt> {
+  const notFound = () => fail("NOT_FOUND", RUNTIME_MSG.promptNotFound(name, selector));
+  const prompt = (await findKeyPrompt(db, key, name)) ?? notFound();
+  let version = selector.version;
+  if (selector.label === LATEST_LABEL) version = prompt.latestVersion;
+  else if (selector.label !== undefined) {
+    const label = await db.promptLabel.findUnique({ where: { promptId_name: { promptId: prompt.id, name: selector.label } }, select: { version: true } });
+    version = label?.version ?? notFound();
+  }
+  const row = await db.promptVersion.findUnique({
+    where: { promptId_version: { promptId: prompt.id, version: version! } },
+    select: {
+      version: true, type: true, template: true, messages: true, variables: true, model: true, config: true,
+      labels: { select: { name: true }, orderBy: { name: "asc" } },
+    },
+  });
+  if (!row) return notFound();
+  const body = row.type === "text" ? { type: row.type, template: row.template ?? "" } : { type: row.type, messages: row.messages as unknown as ChatMessage[] };
+  const served: RuntimePrompt = {
+    name: prompt.name,
+    title: prompt.title,
+    version: row.version,
+    ...body,
+    variables: effectiveContract({ ...body, variables: row.variables as unknown as RuntimePrompt["variables"] }),
+    model: row.model,
+    config: row.config as Record<string, unknown>,
+    labels: row.labels.map((label) => label.name),
+    tags: prompt.tags,
+    updatedAt: prompt.updatedAt.toISOString(),
+  };
+  return { teamId: key.teamId, promptId: prompt.id, prompt: served };
+}
+
+/**
+ * What a key's fetch (or compile) is served: from this process's cache when it holds the answer
+ * (no query), else from the database, kept unless a change was heard meanwhile. Each answer counts
+ * one use of its version by the key, under the label asked for ('' for an explicit version; flushed
+ * to prompt_usage in batches). Not-found is not kept.
+ */
+export async function serveRuntimePrompt(
+  deps: { db: DbOrTx; runtime: RuntimeCache; now: () => Date },
+  key: RuntimeKey & { id: string },
+  name: string,
+  selector: RuntimeSelector,
+): Promise<RuntimePrompt> {
+  const cacheKey = `${key.teamId}\n${name}\n${selector.version !== undefined ? `v${selector.version}` : `l${selector.label}`}`;
+  let resolved = deps.runtime.prompt(cacheKey);
+  if (!resolved) {
+    const mark = deps.runtime.mark();
+    resolved = await getRuntimePrompt(deps.db, key, name, selector);
+    deps.runtime.keepPrompt(cacheKey, resolved, mark);
+  }
+  deps.runtime.countUse(resolved.promptId, resolved.prompt.version, key.id, selector.label ?? "", deps.now());
+  return resolved.prompt;
+}
+
+/** Fills a version with `values` by the shared compile: every contract problem at once, or the text or messages. */
+export function compileRuntimePrompt(
+  prompt: RuntimePrompt,
+  values: Record<string, unknown>,
+): { ok: true; version: number; text?: string; messages?: ChatMessage[] } | { ok: false; message: string; problems: VariableProblem[] } {
+  const body: PromptVersionBody =
+    prompt.type === "text"
+      ? { type: "text", template: prompt.template ?? "", variables: prompt.variables }
+      : { type: "chat", messages: prompt.messages ?? [], variables: prompt.variables };
+  const result = compile(body, values);
+  if (!result.ok) return { ok: false, message: RUNTIME_MSG.compileFailed + result.message, problems: result.problems };
+  return { ok: true, version: prompt.version, ...("text" in result ? { text: result.text } : { messages: result.messages }) };
+}
+
+const encodeCursor = (name: string, id: string) => Buffer.from(JSON.stringify([name, id])).toString("base64url");
+function decodeCursor(cursor: string): [string, string] {
+  try {
+    const [name, id] = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8")) as [unknown, unknown];
+    if (!promptNameSchema.safeParse(name).success || typeof name !== "string" || typeof id !== "string" || !/^[0-9a-f-]{36}$/i.test(id)) {
+      throw new Error("cursor");
+    }
+    return [name, id];
+  } catch {
+    return fail("INVALID", PROMPT_MSG.invalidCursor, "INVALID_CURSOR");
+  }
+}
+
+/**
+ * The key's team's prompts it may see (not private, not archived), by name, 50 a page: the keyset
+ * cursor carries the last name and id. `q` searches like the library's search (each word a prefix)
+ * and narrows the list; the order stays by name, so pages never shift under a tool.
+ */
+export async function listRuntimePrompts(
+  db: DbOrTx,
+  key: RuntimeKey,
+  query: z.output<typeof runtimeListQuery>,
+): Promise<z.output<typeof runtimePromptPage>> {
+  const where: Prisma.Sql[] = [Prisma.sql`p.team_id = ${key.teamId}::uuid`, Prisma.sql`p.archived_at IS NULL`, Prisma.sql`p.visibility <> 'private'`];
+  if (query.folder) where.push(Prisma.sql`starts_with(p.name, ${`${query.folder}/`})`);
+  if (query.tag) where.push(Prisma.sql`p.tags @> ARRAY[${query.tag}]::text[]`);
+  if (query.q) {
+    const tsquery = prefixQuery(query.q);
+    const search = tsquery ? Prisma.sql`(to_tsquery('english', ${tsquery}) || to_tsquery('simple', ${tsquery}))` : Prisma.sql`''::tsquery`;
+    where.push(Prisma.sql`(p.search_vector @@ ${search} OR ${query.q} <<% p.title OR ${query.q} <<% p.name)`);
+  }
+  if (query.cursor) {
+    const [name, id] = decodeCursor(query.cursor);
+    where.push(Prisma.sql`(p.name COLLATE "C", p.id) > (${name}::text COLLATE "C", ${id}::uuid)`);
+  }
+  const rows = await db.$queryRaw<{ id: string; name: string; title: string; labels: { name: string; version: number }[]; latestVersion: number; tags: string[]; updatedAt: Date }[]>`
+    SELECT p.id::text AS id, p.name, p.title, p.latest_version AS "latestVersion", p.tags, p.updated_at AS "updatedAt",
+           COALESCE((SELECT json_agg(json_build_object('name', l.name, 'version', l.version) ORDER BY l.name)
+                     FROM prompt_labels l WHERE l.prompt_id = p.id), '[]'::json) AS labels
+    FROM prompts p
+    WHERE ${Prisma.join(where, " AND ")}
+    ORDER BY p.name COLLATE "C", p.id
+    LIMIT ${LIST_LIMIT + 1}`;
+  const page = rows.slice(0, LIST_LIMIT);
+  const last = page.at(-1);
+  return {
+    items: page.map(({ id: _id, updatedAt, ...row }) => ({ ...row, updatedAt: updatedAt.toISOString() })),
+    nextCursor: rows.length > LIST_LIMIT && last ? encodeCursor(last.name, last.id) : null,
+  };
+}
+
+// ---- writes (the route has checked the `write` scope) ----
+
+/** The prompt as prompts.ts's writes take it; the key holds no role, so nothing beyond its scope is granted. */
+async function loadKeyPrompt(db: DbOrTx, key: RuntimeKey, name: string): Promise<LoadedPrompt> {
+  const prompt = (await findKeyPrompt(db, key, name)) ?? fail("NOT_FOUND", RUNTIME_MSG.promptNotFound(name));
+  return {
+    id: prompt.id,
+    teamId: key.teamId,
+    organizationId: prompt.organizationId,
+    archived: false,
+    facts: { visibility: prompt.visibility, authorId: prompt.authorId },
+    access: { userId: "", role: "user", isSuperUser: false, organizationRole: null, teamRole: null },
+  };
+}
+
+/** A prompt in the key's team with its version 1; never private (a private prompt belongs to a person). */
+/** Who a key's write is recorded as, and from where. */
+const keyContext = (key: RuntimeKey, now: Date, ip: string | null): AuditContext => ({ actor: { kind: "apiKey", apiKeyId: key.id }, ip, now });
+
+export async function createRuntimePrompt(db: Db, key: RuntimeKey, input: z.output<typeof runtimeCreatePromptInput>, now: Date, ip: string | null = null) {
+  const team = await db.team.findUniqueOrThrow({ where: { id: key.teamId }, select: { organizationId: true } });
+  const created = await createPrompt(db, NO_AUTHOR, { teamId: key.teamId, organizationId: team.organizationId }, { ...input, teamId: key.teamId }, now, keyContext(key, now, ip));
+  return { name: created.name, version: created.version };
+}
+
+export async function createRuntimeVersion(
+  db: Db,
+  key: RuntimeKey,
+  name: string,
+  input: z.output<typeof runtimeCreateVersionInput>,
+  now: Date,
+  ip: string | null = null,
+) {
+  const prompt = await loadKeyPrompt(db, key, name);
+  const { version } = await createVersion(db, NO_AUTHOR, prompt, { ...input, promptId: prompt.id }, now, keyContext(key, now, ip));
+  return { name, version };
+}
+
+/** Points a label at a version; `production` is never moved by a key, whatever its scopes. */
+export async function setRuntimeLabel(db: Db, key: RuntimeKey, name: string, label: string, version: number, now: Date, ip: string | null = null) {
+  if (label === PROTECTED_LABEL) fail("FORBIDDEN", RUNTIME_MSG.protectedLabel);
+  const prompt = await loadKeyPrompt(db, key, name);
+  await setLabel(db, NO_AUTHOR, prompt, label, version, now, keyContext(key, now, ip));
+  return { name, label, version };
+}
