@@ -19,3 +19,4 @@ export * from "./notifications.ts";
 export * from "./analytics.ts";
 export * from "./library.ts";
 export * from "./audit.ts";
+export * from "./csv.ts";

@@ -2,7 +2,7 @@
 // import both use, the Langfuse prompt shape import also reads, the bulk actions, and their texts.
 import { z } from "zod";
 import { CHAT_ROLES } from "./prompt-template.ts";
-import { PROMPT_TYPES, PROMPT_VISIBILITIES, promptLabelSchema, promptNameSchema, promptTagsSchema } from "./prompts.ts";
+import { PROMPT_MSG, PROMPT_TYPES, PROMPT_VISIBILITIES, withoutDotSegments, promptLabelSchema, promptNameSchema, promptTagsSchema } from "./prompts.ts";
 import { idSchema } from "./validation.ts";
 
 export const LIBRARY_FORMAT = "promptly.library";
@@ -112,7 +112,11 @@ export const importLibraryInput = z.object({ teamId: idSchema, document: z.unkno
 
 // ---- bulk work ----
 
-const folderSchema = z.string().regex(/^([a-z0-9._-]+(\/[a-z0-9._-]+)*)?$/, LIBRARY_MSG.folderInvalid).max(100);
+const folderSchema = z
+  .string()
+  .regex(/^([a-z0-9._-]+(\/[a-z0-9._-]+)*)?$/, LIBRARY_MSG.folderInvalid)
+  .max(100)
+  .refine(withoutDotSegments, PROMPT_MSG.nameDotSegment);
 
 const bulkActionSchema = z.discriminatedUnion("kind", [
   z.object({ kind: z.literal("addTags"), tags: promptTagsSchema.pipe(z.array(z.string()).min(1)) }),

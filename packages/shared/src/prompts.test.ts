@@ -17,6 +17,12 @@ describe("prompt names", () => {
   it.each(["Support", "/lead", "trail/", "double//slash", "with space", "x".repeat(129), "", "émoji"])("refuses %j", (name) => {
     expect(promptNameSchema.safeParse(name).success).toBe(false);
   });
+  it.each([".", "..", "../../x", "a/../b", "a/./b", "a/..", "./a"])("refuses %j: a folder or name may not be '.' or '..'", (name) => {
+    expect(promptNameSchema.safeParse(name).error?.issues.map((issue) => issue.message)).toEqual([PROMPT_MSG.nameDotSegment]);
+  });
+  it.each(["...", ".env", "a/.hidden", "v1..2", "a/b.."])("still accepts dots inside a segment: %s", (name) => {
+    expect(promptNameSchema.safeParse(name).success).toBe(true);
+  });
   it("derives a name from a title", () => {
     expect(nameFromTitle("  Customer Support: Reply (v2)! ")).toBe("customer-support-reply-v2");
     expect(nameFromTitle("Café résumé")).toBe("cafe-resume");

@@ -44,6 +44,7 @@ export const PROMPT_MSG = {
   nameRequired: "Name is required",
   nameTooLong: `A name has at most ${PROMPT_NAME_MAX} characters`,
   nameInvalid: "A name uses lowercase letters, digits, '-', '_' and '.', with '/' between folders (no leading, trailing or doubled '/')",
+  nameDotSegment: "A name or folder cannot be '.' or '..'",
   nameTaken: "A prompt with this name already exists in this team",
   titleRequired: "Title is required",
   titleTooLong: `Title cannot exceed ${PROMPT_TITLE_MAX} characters`,
@@ -98,12 +99,15 @@ export const PROMPT_MSG = {
 const PROMPT_NAME = /^[a-z0-9._-]+(\/[a-z0-9._-]+)*$/;
 const TAG = /^[a-z0-9-]{1,32}$/;
 const LABEL = /^[a-z0-9_.-]{1,36}$/;
+/** No part of a name is '.' or '..': a name is also a path (in the zip export, in URLs), and these would move out of it. */
+export const withoutDotSegments = (path: string) => path.split("/").every((segment) => segment !== "." && segment !== "..");
 
 export const promptNameSchema = z
   .string({ error: PROMPT_MSG.nameRequired })
   .min(1, PROMPT_MSG.nameRequired)
   .max(PROMPT_NAME_MAX, PROMPT_MSG.nameTooLong)
-  .regex(PROMPT_NAME, PROMPT_MSG.nameInvalid);
+  .regex(PROMPT_NAME, PROMPT_MSG.nameInvalid)
+  .refine(withoutDotSegments, PROMPT_MSG.nameDotSegment);
 
 export const promptTitleSchema = plainText()
   .trim()
@@ -223,7 +227,7 @@ export const setRatingInput = z.object({
 export const listVersionsInput = z.object({ promptId: idSchema, cursor: z.number().int().min(1).optional(), limit: z.number().int().min(1).max(100).optional() });
 
 /** A folder filter: a name prefix without the trailing '/'. */
-const folderSchema = z.string().max(PROMPT_NAME_MAX).regex(PROMPT_NAME, PROMPT_MSG.nameInvalid);
+const folderSchema = z.string().max(PROMPT_NAME_MAX).regex(PROMPT_NAME, PROMPT_MSG.nameInvalid).refine(withoutDotSegments, PROMPT_MSG.nameDotSegment);
 
 export const listPromptsInput = z.object({
   organizationId: idSchema,

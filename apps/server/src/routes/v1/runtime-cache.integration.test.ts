@@ -184,7 +184,7 @@ describe("the notifications: every write that can change an answer sends one, in
     }
   }
 
-  it("on every prompt, label and version write, the team; on a key's revocation, the key; nothing for bookmarks or a failed write", async () => {
+  it("on every prompt, label and version write, the team; on a key's revocation, the key; a new key's prefix; nothing for bookmarks or a failed write", async () => {
     const { teamId } = await h.database.db.prompt.findUniqueOrThrow({ where: { id: promptId }, select: { teamId: true } });
     const team = [`team:${teamId}`];
     const created = await adminViaA.prompts.create({ teamId, name: "notify/one", title: "One", visibility: "team", type: "text", template: "x" });
@@ -211,7 +211,9 @@ describe("the notifications: every write that can change an answer sends one, in
     for (const [what, act, expected] of cases) expect(await heardDuring(act), what).toEqual(expected);
 
     const key = await adminViaA.apiKeys.create({ teamId, name: "to revoke" });
-    expect(await heardDuring(() => adminViaA.apiKeys.create({ teamId, name: "another" })), "a new key").toEqual([]);
+    // A new key changes no answer kept; its prefix is announced so that every process knows which keys may exist.
+    let another = "";
+    expect(await heardDuring(async () => (another = (await adminViaA.apiKeys.create({ teamId, name: "another" })).key)), "a new key").toEqual([`key-prefix:${another.slice(0, 12)}`]);
     expect(await heardDuring(() => adminViaA.apiKeys.revoke({ id: key.id })), "revoke").toEqual([`key:${key.id}`]);
   });
 });

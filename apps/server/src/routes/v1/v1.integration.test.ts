@@ -1,6 +1,7 @@
 // REST /api/v1 (issue 15) over HTTP against a real database: every kind of key against every endpoint
 // (each refusal with its status and message, and nothing changed), the happy paths, ETag/304, names
 // with '/', compile errors and the per-key rate limit.
+import { createHash } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { API_KEY_MSG, RUNTIME_MSG, runtimeCompiled, runtimeError, runtimePrompt, runtimePromptPage } from "@promptly/shared";
 import { appProcess, createAccount, createHarness, createOrganization, createTeam, withClockAhead, type AppProcess, type Harness } from "@promptly/api/testing";
@@ -377,6 +378,13 @@ describe("writes with the write scope", () => {
   });
 });
 
+/** Well-formed keys that begin like no stored key: surely unknown, and known to be so without a lookup. */
+async function guesses() {
+  const taken = new Set((await h.database.db.apiKey.findMany({ select: { prefix: true } })).map((key) => key.prefix));
+  const prefix = ["zzz", "zzy", "zzx", "zzw"].map((start) => `promptly_${start}`).find((start) => !taken.has(start))!;
+  return (i: number) => `${prefix}${String(i).padStart(40, "0")}`;
+}
+
 describe("the per-key rate limit", () => {
   it("answers 429 with Retry-After past the limit, per key", async () => {
     const limited = await listenForTests(
@@ -405,23 +413,64 @@ describe("the per-key rate limit", () => {
     );
     try {
       const get = (key: string) => fetch(`${limited.base}/api/v1/prompts`, { headers: { authorization: `Bearer ${key}` } });
+      const guess = await guesses();
       expect((await get(keys["read"]!)).status).toBe(200);
       // A revoked key is a real one, refused without counting as a guess.
       for (let i = 0; i < 40; i++) expect((await get(keys["revoked"]!)).status).toBe(401);
-      for (let i = 0; i < 30; i++) expect((await get(`promptly_${String(i).padStart(43, "0")}`)).status).toBe(401);
-      const refused = await get(`promptly_${"9".repeat(43)}`);
+      for (let i = 0; i < 30; i++) expect((await get(guess(i))).status).toBe(401);
+      const queries = app.queries();
+      const refused = await get(guess(30));
       expect(refused.status).toBe(429);
+      expect(app.queries(), "no lookup").toBe(queries);
       expect(Number(refused.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
       expect(await refused.json()).toEqual({ error: { code: "TOO_MANY_REQUESTS", message: RUNTIME_MSG.tooManyFailedKeys } });
       expect((await get("promptly_short")).status).toBe(429);
       // The same on /trpc, one budget for the address.
-      const trpc = await fetch(`${limited.base}/trpc/auth.me`, { headers: { authorization: `Bearer promptly_${"8".repeat(43)}` } });
+      const trpc = await fetch(`${limited.base}/trpc/auth.me`, { headers: { authorization: `Bearer ${guess(31)}` } });
       expect(trpc.status).toBe(429);
       expect((await get(keys["read"]!)).status).toBe(200);
-      expect((await withClockAhead(61_000, () => get(`promptly_${"7".repeat(43)}`))).status).toBe(401);
+      expect((await withClockAhead(61_000, () => get(guess(32)))).status).toBe(401);
     } finally {
       await app.services.rateLimits.reset();
       await limited.close();
+    }
+  });
+  it("others' unknown keys from an address never lock out a valid key from it: not after a write drops the cache, not in a fresh process", async () => {
+    const limited = (services: typeof app.services) =>
+      listenForTests(createApp({ services: { ...services, config: { ...services.config, rateLimits: true } }, apiRateLimitPerMinute: 1000 }));
+    const first = await limited(app.services);
+    const fresh = appProcess(h);
+    const second = await limited(fresh.services);
+    const guess = await guesses();
+    try {
+      const v1 = (server: TestServer, key: string) => fetch(`${server.base}/api/v1/prompts`, { headers: { authorization: `Bearer ${key}` } });
+      const trpc = (server: TestServer, key: string) =>
+        fetch(`${server.base}/trpc/teams.get?input=${encodeURIComponent(JSON.stringify({ json: { id: teamId } }))}`, { headers: { authorization: `Bearer ${key}` } });
+      /** What the first process keeps of the valid key (the cache is keyed by the key's SHA-256). */
+      const kept = () => app.services.runtime!.apiKey(createHash("sha256").update(keys["read"]!).digest("hex"));
+      expect((await v1(first, keys["read"]!)).status).toBe(200);
+      expect(kept()).toBeDefined();
+      for (let i = 0; i <= 30; i++) await v1(first, guess(i));
+      expect((await v1(first, guess(31))).status).toBe(429);
+      // Any write to the key's team drops what the process kept of the key.
+      await admin.promptLabels.set({ promptId: replyId, label: "canary", version: 1 });
+      await expect.poll(kept).toBeUndefined();
+      expect((await v1(first, keys["read"]!)).status).toBe(200);
+      expect((await trpc(first, keys["read"]!)).status).toBe(200);
+      // Another process, which never saw the key, with the same counters for the address.
+      expect((await v1(second, guess(32))).status).toBe(429);
+      expect((await v1(second, keys["read"]!)).status).toBe(200);
+      expect((await trpc(second, keys["read"]!)).status).toBe(200);
+      // A key created meanwhile is announced to every process (as soon as the notification arrives).
+      const created = await admin.apiKeys.create({ teamId, name: "created while limited" });
+      await expect.poll(async () => (await v1(first, created.key)).status).toBe(200);
+      await expect.poll(async () => (await v1(second, created.key)).status).toBe(200);
+      expect((await v1(first, guess(33))).status).toBe(429);
+    } finally {
+      await app.services.rateLimits.reset();
+      await first.close();
+      await second.close();
+      await fresh.close();
     }
   });
 });

@@ -1,12 +1,8 @@
 // The Analytics table as CSV: the same rows and numbers the page shows, one column per day of the range.
 import type { RouterOutputs } from "@promptly/api";
+import { csvText } from "@promptly/shared";
 
 type Overview = RouterOutputs["analytics"]["overview"];
-
-const cell = (value: string | number | null) => {
-  const text = value === null ? "" : String(value);
-  return /[",\n\r]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
-};
 
 export function analyticsCsv(overview: Overview, prompts: Overview["prompts"]): string {
   const head = ["Prompt", "Title", "Team", "Fetches", "Last fetched", "Production version", "Rating", "Ratings", "Bookmarks", ...overview.days];
@@ -14,5 +10,5 @@ export function analyticsCsv(overview: Overview, prompts: Overview["prompts"]): 
     p.name, p.title, p.teamName, p.fetches, p.lastFetched, p.productionVersion,
     p.ratingCount ? p.ratingAverage.toFixed(1) : null, p.ratingCount, p.bookmarks, ...p.daily,
   ]);
-  return [head, ...rows].map((row) => row.map(cell).join(",")).join("\r\n") + "\r\n";
+  return csvText([head, ...rows]);
 }

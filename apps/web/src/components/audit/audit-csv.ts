@@ -1,5 +1,5 @@
 // The audit log as CSV (issue 17): one row per event, the columns the table shows plus the raw change.
-import { AUDIT_ACTION_LABELS } from "@promptly/shared";
+import { AUDIT_ACTION_LABELS, csvText } from "@promptly/shared";
 
 export interface AuditCsvRow {
   createdAt: Date;
@@ -12,12 +12,6 @@ export interface AuditCsvRow {
   ip: string | null;
 }
 
-/** A field as RFC 4180 wants it; a leading =, +, - or @ is prefixed so a spreadsheet never runs it as a formula. */
-function field(value: string): string {
-  const safe = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
-  return /[",\r\n]/.test(safe) ? `"${safe.replaceAll('"', '""')}"` : safe;
-}
-
 const json = (value: unknown) => (value === null || value === undefined ? "" : JSON.stringify(value));
 
 export const actionLabel = (action: string) => (AUDIT_ACTION_LABELS as Record<string, string>)[action] ?? action;
@@ -27,11 +21,9 @@ export const actorLabel = (actor: AuditCsvRow["actor"]) =>
 
 export function auditCsv(rows: readonly AuditCsvRow[]): string {
   const header = ["time", "actor", "actor_kind", "actor_id", "action", "target_type", "target_id", "target_name", "team", "before", "after", "ip"];
-  const lines = rows.map((row) =>
-    [
-      row.createdAt.toISOString(), actorLabel(row.actor), row.actor.kind, row.actor.id ?? "", row.action, row.target.type, row.target.id,
-      row.target.name ?? "", row.teamName ?? "", json(row.before), json(row.after), row.ip ?? "",
-    ].map(field).join(","),
-  );
-  return [header.join(","), ...lines].join("\r\n") + "\r\n";
+  const lines = rows.map((row) => [
+    row.createdAt.toISOString(), actorLabel(row.actor), row.actor.kind, row.actor.id, row.action, row.target.type, row.target.id,
+    row.target.name, row.teamName, json(row.before), json(row.after), row.ip,
+  ]);
+  return csvText([header, ...lines]);
 }

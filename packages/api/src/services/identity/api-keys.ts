@@ -194,13 +194,13 @@ export async function authenticateApiKey(
   rawKey: string,
   now: Date,
   cache?: RuntimeCache,
-  options: { mayLookUp?: () => Promise<boolean> } = {},
+  options: { mayLookUp?: (prefix: string) => Promise<boolean> } = {},
 ): Promise<ApiKeyAuthentication> {
   if (!KEY_FORMAT.test(rawKey)) return refused("malformed", API_KEY_MSG.invalidKey);
   const keyHash = hashApiKey(rawKey);
   let row: CachedApiKey | null | undefined = cache?.apiKey(keyHash);
   // Asked only for a key the cache does not know: a known key costs nothing more.
-  if (!row && options.mayLookUp && !(await options.mayLookUp())) return refused("unknown", API_KEY_MSG.invalidKey);
+  if (!row && options.mayLookUp && !(await options.mayLookUp(rawKey.slice(0, DISPLAY_PREFIX_LENGTH)))) return refused("unknown", API_KEY_MSG.invalidKey);
   if (!row) {
     const mark = cache?.mark();
     row = await db.apiKey.findUnique({
@@ -236,9 +236,10 @@ export interface BearerRefusal {
 const RATE_WINDOW_MS = 60_000;
 /**
  * Malformed or unknown keys an address may send a minute: enough for a tool with a mistyped key to
- * see its 401s, far too few to guess one. Past it, for the rest of the minute, the address gets 429
- * and no lookup (unknown keys are not cached: without it every guess would cost a query), while keys
- * this process has seen recently still work, so tools sharing the address keep running.
+ * see its 401s. Past it, for the rest of the minute, the address gets 429 for them. Others' bad keys
+ * never refuse a valid key, so a well-formed key is still looked up unless this process knows that
+ * no stored key begins like it (RuntimeCache.mayBeApiKey): random guesses cost no query, and
+ * guessing the rest of a known key's secret (over 230 bits) stays hopeless however it is counted.
  */
 const GUESSES_PER_ADDRESS = { limit: 30, windowMs: RATE_WINDOW_MS };
 const GUESS_RULE = "api-key-guess";
@@ -265,9 +266,12 @@ export async function authenticateBearer(
   if (!bearer) return { ok: false, code: "UNAUTHORIZED", message: RUNTIME_MSG.malformedHeader };
   const limited = limits.ratePerMinute !== null;
   // Guesses (malformed or unknown keys) count against the address; a revoked or expired key is a real
-  // one, refused without counting. Past the limit, only a key this process knows is looked at.
+  // one, refused without counting. Past the limit, a well-formed key is looked up unless no stored key
+  // begins like it: a valid key is never refused for others' guesses.
   const result = await authenticateApiKey(services.db, bearer[1]!, services.now(), services.runtime, {
-    mayLookUp: limited ? async () => !(await services.rateLimits.isLimited(GUESS_RULE, GUESSES_PER_ADDRESS, limits.ip)) : undefined,
+    mayLookUp: limited
+      ? async (prefix) => services.runtime?.mayBeApiKey(prefix) !== false || !(await services.rateLimits.isLimited(GUESS_RULE, GUESSES_PER_ADDRESS, limits.ip))
+      : undefined,
   });
   if (!result.ok) {
     const guess = result.reason === "malformed" || result.reason === "unknown";

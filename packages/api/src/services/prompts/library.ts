@@ -109,12 +109,43 @@ function versionMarkdown(prompt: LibraryPrompt, version: LibraryVersion): string
   return `---\n${front.join("\n")}\n---\n\n${body}\n`;
 }
 
-/** The zip of `<prompt name>/v<N>.md`, one file per version. */
+/** A prompt's file names in the zip; a folder called like one gets a '~' so it can never be a file too. */
+const ZIP_FILE_NAME = /^v\d+\.md$/;
+
+/**
+ * A name as a folder of the zip that cannot leave the archive, whatever the database holds: '/' or
+ * '\' between parts, no empty or '.' part, '..' as '_', other characters than a name's as '_'.
+ * A valid name other than one with a `v<N>.md` folder stays as it is.
+ */
+function zipFolder(name: string): string {
+  const parts = name
+    .split(/[\\/]/)
+    .filter((part) => part !== "" && part !== ".")
+    .map((part) => (part === ".." ? "_" : part.replace(/[^a-z0-9._-]/g, "_")))
+    .map((part) => (ZIP_FILE_NAME.test(part) ? `${part}~` : part));
+  return parts.join("/") || "_";
+}
+
+/** Each prompt's folder, one of its own: names that keep their folder first, then the others, with `~2`, `~3`... on a clash. */
+function zipFolders(names: readonly string[]): string[] {
+  const folders = names.map(zipFolder);
+  const taken = new Set(folders.filter((folder, index) => folder === names[index]));
+  return folders.map((folder, index) => {
+    if (folder === names[index]) return folder;
+    let unique = folder;
+    for (let n = 2; taken.has(unique); n++) unique = `${folder}~${n}`;
+    taken.add(unique);
+    return unique;
+  });
+}
+
+/** The zip of `<prompt name>/v<N>.md`, one file per version (see zipFolder for names that are no safe path). */
 function libraryZip(document: LibraryDocument): Uint8Array {
   const files: Record<string, Uint8Array> = {};
-  for (const prompt of document.prompts) {
-    for (const version of prompt.versions) files[`${prompt.name}/v${version.version}.md`] = strToU8(versionMarkdown(prompt, version));
-  }
+  const folders = zipFolders(document.prompts.map((prompt) => prompt.name));
+  document.prompts.forEach((prompt, index) => {
+    for (const version of prompt.versions) files[`${folders[index]}/v${version.version}.md`] = strToU8(versionMarkdown(prompt, version));
+  });
   return zipSync(files, { level: 6, mtime: new Date(document.exportedAt) });
 }
 

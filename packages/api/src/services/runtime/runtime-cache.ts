@@ -77,6 +77,11 @@ export class RuntimeCache {
   private listening = false;
   /** Moves on every invalidation: a database read that began before one is not kept. */
   private generation = 0;
+  /** Moves when listening starts or stops: the key prefixes read before are not kept. */
+  private epoch = 0;
+  /** The stored prefix (first characters) of every API key, announced ones included; complete once `keyPrefixesLoaded`. */
+  private keyPrefixes = new Set<string>();
+  private keyPrefixesLoaded = false;
   private usage = new Map<string, { promptId: string; version: number; apiKeyId: string; label: string; day: string; count: number }>();
 
   constructor(maxEntries = RUNTIME_CACHE_MAX_ENTRIES) {
@@ -105,8 +110,33 @@ export class RuntimeCache {
     if (this.listening && mark === this.generation) this.keys.set(keyHash, value);
   }
 
-  /** A notification: `team:<id>` drops the team's prompts and keys, `key:<id>` that key; anything else drops all. */
+  /**
+   * Whether a stored API key begins with `prefix`: false only when this process knows every key's
+   * prefix (it is listening and has read them) and none is this one; null when it cannot tell.
+   */
+  mayBeApiKey(prefix: string): boolean | null {
+    if (!this.listening || !this.keyPrefixesLoaded) return null;
+    return this.keyPrefixes.has(prefix);
+  }
+
+  /** Reads every key's prefix; called once listening began, so a key created after the read is announced. */
+  async loadApiKeyPrefixes(db: Db): Promise<void> {
+    const epoch = this.epoch;
+    const rows = await db.apiKey.findMany({ select: { prefix: true }, distinct: ["prefix"] });
+    if (!this.listening || epoch !== this.epoch) return;
+    for (const row of rows) this.keyPrefixes.add(row.prefix);
+    this.keyPrefixesLoaded = true;
+  }
+
+  /**
+   * A notification: `key-prefix:<prefix>` a new key's prefix (nothing kept changes), `team:<id>` drops
+   * the team's prompts and keys, `key:<id>` that key; anything else drops all.
+   */
   invalidate(payload: string) {
+    if (payload.startsWith("key-prefix:")) {
+      this.keyPrefixes.add(payload.slice("key-prefix:".length));
+      return;
+    }
     this.generation++;
     const [kind, id] = payload.split(":");
     if (kind === "team" && id) {
@@ -123,6 +153,9 @@ export class RuntimeCache {
   /** Listening or not, what was kept may have missed a change: it all goes. */
   setListening(listening: boolean) {
     this.generation++;
+    this.epoch++;
+    this.keyPrefixes = new Set();
+    this.keyPrefixesLoaded = false;
     this.prompts.clear();
     this.keys.clear();
     this.listening = listening;
@@ -217,6 +250,8 @@ export function startRuntimeSync(
           // Lost before we looked: it never served, try again.
           if (!opened.alive) return scheduleReconnect();
           runtime.setListening(true);
+          // Without them every well-formed key is looked up, which is correct, only dearer.
+          await runtime.loadApiKeyPrefixes(deps.db).catch(onError);
         },
         (error: unknown) => {
           onError(error);
