@@ -19,6 +19,7 @@ export { configureNotificationMail } from "./services/notify.ts";
 export { startRuntimeSync } from "./services/runtime-cache.ts";
 export { avatarFileContentType } from "./services/avatars.ts";
 export { DomainError } from "./errors.ts";
+export { DOMAIN_ERRORS, ERROR_STATUS } from "./error-table.ts";
 export { authenticateBearer } from "./services/api-keys.ts";
 export { exportLibraryForCli, importLibraryForCli } from "./services/library.ts";
 export {

@@ -108,7 +108,7 @@ export function v1Router(services: ApiServices, options: V1Options): Router {
     const result = compileRuntimePrompt(prompt, input.variables);
     if (!result.ok) {
       const details = result.problems.map((problem) => ({ variable: problem.variable, message: problem.message }));
-      return sendError(res, "BAD_REQUEST", result.message, details);
+      return sendError(res, "BAD_REQUEST", result.message, { details });
     }
     const { ok: _ok, ...compiled } = result;
     res.json(compiled);
