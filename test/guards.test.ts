@@ -2,7 +2,9 @@
 // (in the OS temp directory) breaks each rule once, is cruised with the repository's own configuration,
 // and every broken rule must be reported - while the allowed variants (type-only imports, test files)
 // must not be. The real tree is checked by `npm run guards`, not here.
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+// Also the one visibility rule: no query outside packages/api/src/services/visibility.ts filters prompts
+// by their visibility (checked on the real tree here, and shown to catch a planted filter).
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -118,5 +120,93 @@ describe("dependency-cruiser configuration", () => {
     expect(sources).not.toContain("apps/web/src/allowed-inline.ts");
     expect(sources).not.toContain("packages/client/src/types.ts");
     expect(sources).not.toContain("apps/web/src/page.test.ts");
+  });
+});
+
+// ---- the one visibility rule ----
+
+/** The module that alone may say which prompts a caller sees by their visibility. */
+const VISIBILITY_MODULE = "packages/api/src/services/visibility.ts";
+
+/** Query text that filters by a prompt's visibility: SQL comparisons and CASEs on it, Prisma filters on it. */
+const VISIBILITY_FILTERS = [
+  /\bvisibility\b\s*(?:=|<>|!=|(?:NOT\s+)?IN\s*\()\s*'(?:private|team|organization)'/i,
+  /\bCASE\s+(?:WHEN\s+)?(?:\w+\.)?visibility\b/i,
+  /\bvisibility\s*:\s*\{\s*(?:not|in|notIn|equals)\s*:/,
+];
+
+/**
+ * Lines that still filter by visibility elsewhere, each with the reason it may, until it moves: the
+ * review rule's exemption of private prompts belongs to the production rule, not to visibility.
+ */
+const VISIBILITY_ALLOWED: { file: string; line: string }[] = [
+  { file: "packages/api/src/services/prompts.ts", line: "CASE WHEN p.visibility = 'private' THEN 0 ELSE t.required_approvals END" },
+];
+
+/** The lines of `source` that filter by visibility, as "line number: text". */
+function visibilityFilters(source: string): string[] {
+  return source
+    .split("\n")
+    .flatMap((line, index) => (VISIBILITY_FILTERS.some((filter) => filter.test(line)) ? [`${index + 1}: ${line.trim()}`] : []));
+}
+
+/** Every TypeScript source file (tests aside) of the apps and packages, relative to the repository. */
+function sourceFiles(): string[] {
+  const files: string[] = [];
+  const walk = (dir: string) => {
+    for (const entry of readdirSync(join(ROOT, dir), { withFileTypes: true })) {
+      const path = `${dir}/${entry.name}`;
+      if (entry.isDirectory()) {
+        if (!["node_modules", "dist", "generated"].includes(entry.name)) walk(path);
+      } else if (/\.tsx?$/.test(entry.name) && !/\.test\.tsx?$/.test(entry.name)) files.push(path);
+    }
+  };
+  for (const top of ["apps", "packages"]) {
+    for (const workspace of readdirSync(join(ROOT, top), { withFileTypes: true })) {
+      if (workspace.isDirectory()) walk(`${top}/${workspace.name}`);
+    }
+  }
+  return files;
+}
+
+describe("the one visibility rule", () => {
+  it("filters prompts by visibility only in the visibility module", () => {
+    const offenders = sourceFiles()
+      .filter((file) => file !== VISIBILITY_MODULE)
+      .flatMap((file) =>
+        visibilityFilters(readFileSync(join(ROOT, file), "utf8"))
+          .filter((found) => !VISIBILITY_ALLOWED.some((allowed) => allowed.file === file && found.includes(allowed.line)))
+          .map((found) => `${file}:${found}`),
+      );
+    expect(offenders).toEqual([]);
+  });
+
+  it("sees the visibility module's own filters (the scan reads the real tree)", () => {
+    expect(sourceFiles()).toContain(VISIBILITY_MODULE);
+    expect(visibilityFilters(readFileSync(join(ROOT, VISIBILITY_MODULE), "utf8")).length).toBeGreaterThan(0);
+  });
+
+  it.each([
+    "WHERE p.team_id = $1 AND p.visibility <> 'private'",
+    "AND visibility = 'private'",
+    "  AND p.visibility != 'team'",
+    "WHERE p.visibility IN ('team', 'organization')",
+    "AND p.visibility NOT IN ('private')",
+    "(CASE p.visibility WHEN 'private' THEN FALSE ELSE TRUE END)",
+    "CASE WHEN p.visibility = 'private' THEN 0 ELSE 1 END",
+    'where: { teamId, visibility: { not: "private" } },',
+    'where: { visibility: { in: ["team", "organization"] } }',
+  ])("catches a planted filter: %s", (line) => {
+    expect(visibilityFilters(`const a = 1;\n${line}\n`)).toEqual([`2: ${line.trim()}`]);
+  });
+
+  it.each([
+    "SELECT p.visibility::text AS visibility FROM prompts p",
+    "if (prompt.facts.visibility === \"private\") return false;",
+    "data: { visibility: input.visibility, title }",
+    "where.push(Prisma.sql`p.visibility = ${input.visibility}::prompt_visibility`);",
+    "visibility: \"team\",",
+  ])("leaves what is not an access filter: %s", (line) => {
+    expect(visibilityFilters(line)).toEqual([]);
   });
 });

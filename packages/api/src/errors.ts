@@ -1,5 +1,5 @@
-// Services throw DomainError with a code in the domain's words; one table in trpc.ts maps each code
-// to the one tRPC code it means. Services never import tRPC.
+// Services throw DomainError with a code in the domain's words; one table (error-table.ts) says what
+// each code means on every transport. Services never import tRPC.
 export type DomainErrorCode =
   | "UNAUTHENTICATED" // no valid session (never a wrong password)
   | "FORBIDDEN" // signed in, may not

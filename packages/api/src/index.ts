@@ -19,6 +19,7 @@ export { configureNotificationMail } from "./services/collaboration/notify.ts";
 export { startRuntimeSync } from "./services/runtime/runtime-cache.ts";
 export { avatarFileContentType } from "./services/identity/avatars.ts";
 export { DomainError } from "./errors.ts";
+export { DOMAIN_ERRORS, ERROR_STATUS } from "./error-table.ts";
 export { authenticateBearer } from "./services/identity/api-keys.ts";
 export { exportLibraryForCli, importLibraryForCli } from "./services/prompts/library.ts";
 export {

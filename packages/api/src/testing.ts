@@ -3,18 +3,19 @@
 import { randomBytes } from "node:crypto";
 import type { TeamRole } from "@promptly/shared";
 import { inject, vi } from "vitest";
-import { ZodError } from "zod";
+import { ZodError, z } from "zod";
 import { createDb, type Db } from "@promptly/db";
 import { createTestDatabase, type TestDatabase } from "@promptly/db/testing";
 import { appRouter } from "./root.ts";
-import { createCallerFactory } from "./trpc.ts";
+import { baseProcedure, createCallerFactory, router } from "./trpc.ts";
 import { createContext, type ApiServices } from "./context.ts";
 import type { RequestInfo } from "./request.ts";
 import { createLucia, SESSION_COOKIE_NAME } from "./auth/lucia.ts";
 import { createSmtpMailer, type Mailer } from "./services/platform/mailer.ts";
 import { createS3Storage } from "./services/platform/storage.ts";
 import { hashPassword } from "./services/identity/auth.ts";
-import { DomainError } from "./errors.ts";
+import { DomainError, type DomainErrorCode } from "./errors.ts";
+import { DOMAIN_ERRORS } from "./error-table.ts";
 
 export { createS3Storage, createSmtpMailer, hashPassword };
 export { drainOutbox, enqueueMail } from "./services/platform/outbox.ts";
@@ -356,3 +357,15 @@ export async function outcome(
     return { code: e.code, message, reason: e.cause instanceof DomainError ? (e.cause.reason ?? null) : null };
   }
 }
+
+/** A service that refuses with `code` and a reason named after it, as any service refuses. */
+export function refuseWith(code: DomainErrorCode): never {
+  throw new DomainError(code, `Refused: ${code}`, `REASON_${code}`);
+}
+
+/** A tRPC router of one procedure, `refuse`, that calls refuseWith through the real procedure builder (and its error table). */
+export const refusingRouter = router({
+  refuse: baseProcedure
+    .input(z.object({ code: z.enum(Object.keys(DOMAIN_ERRORS) as [DomainErrorCode, ...DomainErrorCode[]]) }))
+    .query(({ input }) => refuseWith(input.code)),
+});

@@ -1,7 +1,8 @@
 import { initTRPC, TRPCError } from "@trpc/server";
 import { ZodError, z } from "zod";
 import type { Context } from "./context.ts";
-import { DomainError, type DomainErrorCode } from "./errors.ts";
+import { DOMAIN_ERRORS } from "./error-table.ts";
+import { DomainError } from "./errors.ts";
 import { transformer } from "./transformer.ts";
 
 const UNEXPECTED_ERROR = "An unexpected error occurred";
@@ -29,25 +30,12 @@ const t = initTRPC.context<Context>().create({
   },
 });
 
-/** The one table from a service's error to what it means on the wire: each tRPC code means one thing. */
-const TRPC_CODE: Record<DomainErrorCode, TRPCError["code"]> = {
-  UNAUTHENTICATED: "UNAUTHORIZED",
-  FORBIDDEN: "FORBIDDEN",
-  NOT_FOUND: "NOT_FOUND",
-  ALREADY_EXISTS: "CONFLICT",
-  STATE_CONFLICT: "CONFLICT",
-  INVALID: "BAD_REQUEST",
-  PRECONDITION: "PRECONDITION_FAILED",
-  RATE_LIMITED: "TOO_MANY_REQUESTS",
-  UNAVAILABLE: "SERVICE_UNAVAILABLE",
-};
-
-/** Maps a service's DomainError through TRPC_CODE; anything else passes through. */
+/** Maps a service's DomainError through the one error table (its reason goes to the error's data); anything else passes through. */
 const domainErrors = t.middleware(async ({ next }) => {
   const result = await next();
   if (!result.ok && result.error.cause instanceof DomainError) {
     const cause = result.error.cause;
-    throw new TRPCError({ code: TRPC_CODE[cause.code], message: cause.message, cause });
+    throw new TRPCError({ code: DOMAIN_ERRORS[cause.code].code, message: cause.message, cause });
   }
   return result;
 });

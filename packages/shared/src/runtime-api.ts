@@ -120,14 +120,19 @@ export const runtimeCreatedVersion = z.object({ name: z.string(), version: z.num
 export const runtimeLabelSet = z.object({ name: z.string(), label: z.string(), version: z.number().int() });
 
 const RUNTIME_ERROR_CODES = [
-  "BAD_REQUEST", "UNAUTHORIZED", "FORBIDDEN", "NOT_FOUND", "CONFLICT", "PAYLOAD_TOO_LARGE", "TOO_MANY_REQUESTS", "INTERNAL_SERVER_ERROR",
+  "BAD_REQUEST", "UNAUTHORIZED", "FORBIDDEN", "NOT_FOUND", "CONFLICT", "PRECONDITION_FAILED", "PAYLOAD_TOO_LARGE", "TOO_MANY_REQUESTS",
+  "INTERNAL_SERVER_ERROR", "SERVICE_UNAVAILABLE",
 ] as const;
 
-/** Every error answer: `details` lists every problem of a 400 (each input issue, each variable). */
+/**
+ * Every error answer: `reason` is a machine-readable cause where one exists (e.g. "REVIEW_REQUIRED"),
+ * the same the tRPC API gives; `details` lists every problem of a 400 (each input issue, each variable).
+ */
 export const runtimeError = z.object({
   error: z.object({
     code: z.enum(RUNTIME_ERROR_CODES),
     message: z.string(),
+    reason: z.string().optional(),
     details: z.array(z.object({ path: z.string().optional(), variable: z.string().optional(), message: z.string() })).optional(),
   }),
 });

@@ -1,24 +1,14 @@
-// The runtime API's HTTP conventions: every error answer is `{ error: { code, message, details? } }`
-// with the status its code means; a service's DomainError and a zod refusal are mapped here, once.
+// The runtime API's HTTP conventions: every error answer is `{ error: { code, message, reason?, details? } }`
+// with the status its code means (the one error table of @promptly/api, which tRPC reads too); a
+// service's DomainError keeps its reason, and a zod refusal lists its issues.
 import type { ErrorRequestHandler, Response } from "express";
 import { z } from "zod";
-import { DomainError } from "@promptly/api";
+import { DOMAIN_ERRORS, DomainError, ERROR_STATUS } from "@promptly/api";
 import type { RuntimeError } from "@promptly/shared";
 import { logRequestFailure } from "../../logger.ts";
 
 type ErrorCode = RuntimeError["error"]["code"];
 type Details = NonNullable<RuntimeError["error"]["details"]>;
-
-const STATUS: Record<ErrorCode, number> = {
-  BAD_REQUEST: 400,
-  UNAUTHORIZED: 401,
-  FORBIDDEN: 403,
-  NOT_FOUND: 404,
-  CONFLICT: 409,
-  PAYLOAD_TOO_LARGE: 413,
-  TOO_MANY_REQUESTS: 429,
-  INTERNAL_SERVER_ERROR: 500,
-};
 
 /** A refusal the route decides itself (a missing key, a scope), answered as JSON with its status. */
 export class HttpError extends Error {
@@ -31,26 +21,12 @@ export class HttpError extends Error {
   }
 }
 
-/**
- * The REST vocabulary is smaller than tRPC's (packages/api/src/trpc.ts): PRECONDITION and UNAVAILABLE come
- * only from account and avatar services, which no /api/v1 route calls, so they fold into CONFLICT and 500
- * here rather than widening the documented error codes.
- */
-const DOMAIN_CODES: Record<DomainError["code"], ErrorCode> = {
-  UNAUTHENTICATED: "UNAUTHORIZED",
-  FORBIDDEN: "FORBIDDEN",
-  NOT_FOUND: "NOT_FOUND",
-  ALREADY_EXISTS: "CONFLICT",
-  STATE_CONFLICT: "CONFLICT",
-  INVALID: "BAD_REQUEST",
-  PRECONDITION: "CONFLICT",
-  RATE_LIMITED: "TOO_MANY_REQUESTS",
-  UNAVAILABLE: "INTERNAL_SERVER_ERROR",
-};
-
-export function sendError(res: Response, code: ErrorCode, message: string, details?: Details) {
-  res.status(STATUS[code]).setHeader("Cache-Control", "no-store");
-  res.json({ error: details ? { code, message, details } : { code, message } } satisfies RuntimeError);
+export function sendError(res: Response, code: ErrorCode, message: string, more: { reason?: string; details?: Details } = {}) {
+  res.status(ERROR_STATUS[code]).setHeader("Cache-Control", "no-store");
+  const error: RuntimeError["error"] = { code, message };
+  if (more.reason !== undefined) error.reason = more.reason;
+  if (more.details) error.details = more.details;
+  res.json({ error } satisfies RuntimeError);
 }
 
 /** Parses a request part with a shared schema; every issue becomes one detail of a 400. */
@@ -71,8 +47,8 @@ const BODY_ERRORS: Record<string, [ErrorCode, string]> = {
 export function v1ErrorHandler(): ErrorRequestHandler {
   return (error: unknown, req, res, next) => {
     if (res.headersSent) return next(error);
-    if (error instanceof HttpError) return sendError(res, error.code, error.message, error.details);
-    if (error instanceof DomainError) return sendError(res, DOMAIN_CODES[error.code], error.message);
+    if (error instanceof HttpError) return sendError(res, error.code, error.message, { details: error.details });
+    if (error instanceof DomainError) return sendError(res, DOMAIN_ERRORS[error.code].code, error.message, { reason: error.reason });
     const body = BODY_ERRORS[(error as { type?: string } | null)?.type ?? ""];
     if (body) return sendError(res, body[0], body[1]);
     logRequestFailure(req, `${req.method} ${req.originalUrl.split("?")[0]} failed`, error);

@@ -6,7 +6,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createAccount, createHarness, createOrganization, createTeam, type Harness } from "@promptly/api/testing";
 import { createApp } from "../../app.ts";
 import { listenForTests, type TestServer } from "../../test-server.ts";
+import type { Router } from "express";
 import { V1_OPERATIONS } from "./openapi.ts";
+import { routePattern } from "./operations.ts";
+import { v1Router } from "./router.ts";
 
 let h: Harness;
 let server: TestServer;
@@ -151,4 +154,34 @@ describe("every route answers as the document says", () => {
       expect(unmet).toEqual([]);
     });
   }
+});
+
+/** "method path" of every route `router` answers, the document itself aside (patterns by their source). */
+function answeredRoutes(router: Router): string[] {
+  return (router.stack as { route?: { path: string | RegExp; methods: Record<string, boolean> } }[])
+    .flatMap(({ route }) => (route ? Object.keys(route.methods).map((method) => `${method} ${String(route.path)}`) : []))
+    .filter((route) => route !== "get /openapi.json");
+}
+
+/** The routes `router` answers that the document does not list. */
+function undocumentedRoutes(router: Router, document: { paths: Record<string, Record<string, unknown>> }): string[] {
+  const listed = new Set(Object.entries(document.paths).flatMap(([path, methods]) => Object.keys(methods).map((method) => `${method} ${String(routePattern(path))}`)));
+  return answeredRoutes(router).filter((route) => !listed.has(route));
+}
+
+describe("no route without its document entry", () => {
+  const served = async () => (await (await fetch(`${server.base}/api/v1/openapi.json`)).json()) as { paths: Record<string, Record<string, unknown>> };
+
+  it("every route the router answers is in the served document", async () => {
+    const router = v1Router(h.services, { ratePerMinute: null });
+    expect(answeredRoutes(router)).toHaveLength(V1_OPERATIONS.length);
+    expect(undocumentedRoutes(router, await served())).toEqual([]);
+  });
+
+  it("a route added beside the table is caught", async () => {
+    const router = v1Router(h.services, { ratePerMinute: null });
+    router.get("/prompts-export", (_req, res) => res.end());
+    router.post(/^\/prompts\/(.+?)\/archive\/?$/, (_req, res) => res.end());
+    expect(undocumentedRoutes(router, await served())).toEqual(["get /prompts-export", "post /^\\/prompts\\/(.+?)\\/archive\\/?$/"]);
+  });
 });

@@ -1,30 +1,15 @@
 // The OpenAPI 3.1 document of /api/v1, generated from the shared zod schemas the routes validate
 // with (zod's own JSON Schema output, draft 2020-12, which is OpenAPI 3.1's dialect). The table of
-// operations below is the contract: the document is made from it and the tests check every route
-// answers as it says.
+// operations (operations.ts) is the contract: the routes are registered from it, the document is made
+// from it, and the tests check every route answers as it says.
 import { z } from "zod";
 import {
   runtimeCompileInput, runtimeCompiled, runtimeCreatePromptInput, runtimeCreateVersionInput, runtimeCreatedPrompt, runtimeCreatedVersion,
-  runtimeError, runtimeGetQuery, runtimeLabelSet, runtimeListQuery, runtimePrompt, runtimePromptPage, runtimeSetLabelInput,
+  runtimeError, runtimeLabelSet, runtimePrompt, runtimePromptPage, runtimeSetLabelInput,
 } from "@promptly/shared";
+import { V1_OPERATIONS, pathParameters, type Operation } from "./operations.ts";
 
-interface Answer {
-  description: string;
-  schema?: z.ZodType;
-  headers?: Record<string, string>;
-}
-
-interface Operation {
-  id: string;
-  method: "get" | "post" | "put";
-  /** OpenAPI path, under /api/v1. */
-  path: string;
-  summary: string;
-  scope: "read" | "write";
-  query?: z.ZodObject;
-  body?: z.ZodType;
-  responses: Record<number, Answer>;
-}
+export { V1_OPERATIONS };
 
 /** Named schemas: the document's components, each once. */
 const SCHEMAS = new Map<z.ZodType, { name: string; io: "input" | "output" }>([
@@ -41,105 +26,6 @@ const SCHEMAS = new Map<z.ZodType, { name: string; io: "input" | "output" }>([
   [runtimeSetLabelInput, { name: "SetLabelInput", io: "input" }],
 ]);
 
-const error = (description: string): Answer => ({ description, schema: runtimeError });
-const COMMON_ERRORS: Record<number, Answer> = {
-  401: error("No key, a malformed, unknown, revoked or expired key: the message says which"),
-  429: { ...error("Over the key's request limit a minute"), headers: { "Retry-After": "Seconds until the key may ask again" } },
-};
-const NAME_ERRORS: Record<number, Answer> = {
-  404: error("No such prompt for this key (another team's, private, archived), or no such label or version"),
-};
-
-export const V1_OPERATIONS: Operation[] = [
-  {
-    id: "listPrompts",
-    method: "get",
-    path: "/prompts",
-    summary: "List the team's prompts (not private, not archived), by name, 50 a page",
-    scope: "read",
-    query: runtimeListQuery,
-    responses: { 200: { description: "A page of prompts", schema: runtimePromptPage }, 400: error("Invalid filters or cursor"), ...COMMON_ERRORS },
-  },
-  {
-    id: "createPrompt",
-    method: "post",
-    path: "/prompts",
-    summary: "Create a prompt and its version 1 in the key's team (the write scope; never private)",
-    scope: "write",
-    body: runtimeCreatePromptInput,
-    responses: {
-      201: { description: "Created", schema: runtimeCreatedPrompt },
-      400: error("Invalid input: every problem in details"),
-      403: error("The key may only read"),
-      409: error("A prompt with this name already exists in this team"),
-      ...COMMON_ERRORS,
-    },
-  },
-  {
-    id: "getPrompt",
-    method: "get",
-    path: "/prompts/{name}",
-    summary: "Fetch one version of a prompt: by label (default production) or by version",
-    scope: "read",
-    query: runtimeGetQuery,
-    responses: {
-      200: { description: "The version", schema: runtimePrompt, headers: { ETag: "Strong validator of the answer" } },
-      304: { description: "Not modified: If-None-Match matched the ETag" },
-      400: error("Both a label and a version, or an invalid one"),
-      403: error("The key may only fetch other labels: the message names them"),
-      ...NAME_ERRORS,
-      ...COMMON_ERRORS,
-    },
-  },
-  {
-    id: "compilePrompt",
-    method: "post",
-    path: "/prompts/{name}/compile",
-    summary: "Fill a version's variables with the shared compile",
-    scope: "read",
-    body: runtimeCompileInput,
-    responses: {
-      200: { description: "The text (text prompt) or messages (chat prompt)", schema: runtimeCompiled },
-      400: error("The variables break the contract: every problem in details"),
-      403: error("The key may only fetch other labels"),
-      ...NAME_ERRORS,
-      ...COMMON_ERRORS,
-    },
-  },
-  {
-    id: "createVersion",
-    method: "post",
-    path: "/prompts/{name}/versions",
-    summary: "Save the next version of a prompt (the write scope)",
-    scope: "write",
-    body: runtimeCreateVersionInput,
-    responses: {
-      201: { description: "Created", schema: runtimeCreatedVersion },
-      400: error("Invalid input: every problem in details"),
-      403: error("The key may only read"),
-      ...NAME_ERRORS,
-      409: error("The prompt was archived meanwhile"),
-      ...COMMON_ERRORS,
-    },
-  },
-  {
-    id: "setLabel",
-    method: "put",
-    path: "/prompts/{name}/labels/{label}",
-    summary: "Point a label at a version (the write scope; never production)",
-    scope: "write",
-    body: runtimeSetLabelInput,
-    responses: {
-      200: { description: "The label's new place", schema: runtimeLabelSet },
-      400: error("Invalid label or version"),
-      403: error("The key may only read, or the label is production"),
-      ...NAME_ERRORS,
-      409: error("The prompt was archived meanwhile"),
-      ...COMMON_ERRORS,
-    },
-  },
-];
-
 function jsonSchema(schema: z.ZodType, io: "input" | "output") {
   // Refinements (lint, "a label or a version") are checked by the server; JSON Schema states the shapes.
   const { $schema: _dialect, ...rest } = z.toJSONSchema(schema, { target: "draft-2020-12", io, unrepresentable: "any" });
@@ -153,7 +39,7 @@ const ref = (schema: z.ZodType) => {
 };
 
 function parameters(operation: Operation) {
-  const inPath = [...operation.path.matchAll(/\{(\w+)\}/g)].map(([, name]) => ({
+  const inPath = pathParameters(operation.path).map((name) => ({
     name,
     in: "path",
     required: true,

@@ -324,7 +324,7 @@ describe("GET /api/v1/prompts", () => {
     expect((await call({ path: "/prompts?cursor=garbage", key: keys["read"] })).status).toBe(400);
     const forged = Buffer.from(JSON.stringify(["a\u0000b", "00000000-0000-4000-8000-000000000000"])).toString("base64url");
     expect((await call({ path: `/prompts?cursor=${forged}`, key: keys["read"] })).json).toEqual({
-      error: { code: "BAD_REQUEST", message: "The list has changed or the cursor is invalid: start from the first page" },
+      error: { code: "BAD_REQUEST", message: "The list has changed or the cursor is invalid: start from the first page", reason: "INVALID_CURSOR" },
     });
   });
 

@@ -100,12 +100,27 @@ export function promptVisibility(caller: Caller) {
   const joins = Prisma.sql`LEFT JOIN team_members my_tm ON my_tm.team_id = p.team_id AND my_tm.user_id = ${caller.userId}::uuid
       LEFT JOIN organization_members my_om ON my_om.organization_id = p.organization_id AND my_om.user_id = ${caller.userId}::uuid`;
   if (caller.isSuperUser) return { joins, visible: Prisma.sql`TRUE` };
-  const teamRead = canSql(caller, "prompt.read", { organizationRole: Prisma.sql`my_om.role`, teamRole: Prisma.sql`my_tm.role` });
-  return {
-    joins,
-    visible: Prisma.sql`(CASE p.visibility
-      WHEN 'private' THEN p.author_id IS NOT DISTINCT FROM ${caller.userId}::uuid AND ${teamRead}
+  const reader = { userId: Prisma.sql`${caller.userId}::uuid`, organizationRole: Prisma.sql`my_om.role`, teamRole: Prisma.sql`my_tm.role` };
+  return { joins, visible: readsPrompt(caller, reader) };
+}
+
+/**
+ * The read rule of a prompt `p` for a reader given as SQL expressions (their user id, their roles in
+ * p's organization and team, NULL where none), with `caller`'s app role and super-user standing.
+ */
+function readsPrompt(caller: Caller, reader: { userId: Prisma.Sql; organizationRole: Prisma.Sql; teamRole: Prisma.Sql }) {
+  const teamRead = canSql(caller, "prompt.read", { organizationRole: reader.organizationRole, teamRole: reader.teamRole });
+  return Prisma.sql`(CASE p.visibility
+      WHEN 'private' THEN p.author_id IS NOT DISTINCT FROM ${reader.userId} AND ${teamRead}
       WHEN 'team' THEN ${teamRead}
-      ELSE ${teamRead} OR my_om.role IS NOT NULL END)`,
-  };
+      ELSE ${teamRead} OR ${reader.organizationRole} IS NOT NULL END)`;
+}
+
+/**
+ * Whether each member of a prompt's organization may read `p` (who a mention may name): the same rule
+ * as promptVisibility, for the person of `om` (organization_members, joined to p's organization) and
+ * `tm` (their team_members row in p's team, or NULLs) instead of the caller; app roles aside.
+ */
+export function memberReadsPrompt(member: { userId: Prisma.Sql; organizationRole: Prisma.Sql; teamRole: Prisma.Sql }) {
+  return readsPrompt({ userId: NO_USER, role: "user", isSuperUser: false }, member);
 }

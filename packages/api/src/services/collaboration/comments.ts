@@ -11,7 +11,7 @@ import { avatarUrl } from "../identity/account.ts";
 import type { Caller } from "../access/access.ts";
 import { notify } from "./notify.ts";
 import type { LoadedPrompt } from "../prompts/prompts.ts";
-import { canSql } from "../access/visibility.ts";
+import { memberReadsPrompt } from "../access/visibility.ts";
 
 const THREADS_PER_PAGE = 20;
 
@@ -138,11 +138,8 @@ export async function listComments(db: DbOrTx, prompt: LoadedPrompt, cursor: str
  * mention names): `ids` narrows to those people, `q` to names or usernames containing it.
  */
 async function readersOfPrompt(db: DbOrTx, prompt: LoadedPrompt, filter: { ids?: string[]; q?: string; excludeId?: string; limit?: number }) {
-  // The prompt.read rule of the permission table, for each member instead of the caller.
-  const teamRead = canSql({ userId: "", role: "user", isSuperUser: false }, "prompt.read", {
-    organizationRole: Prisma.sql`om.role`,
-    teamRole: Prisma.sql`tm.role`,
-  });
+  // The prompt read rule, for each member instead of the caller.
+  const reads = memberReadsPrompt({ userId: Prisma.sql`om.user_id`, organizationRole: Prisma.sql`om.role`, teamRole: Prisma.sql`tm.role` });
   const where: Prisma.Sql[] = [Prisma.sql`om.organization_id = p.organization_id`];
   if (filter.ids) where.push(Prisma.sql`om.user_id = ANY(${filter.ids}::uuid[])`);
   if (filter.excludeId) where.push(Prisma.sql`om.user_id <> ${filter.excludeId}::uuid`);
@@ -158,10 +155,7 @@ async function readersOfPrompt(db: DbOrTx, prompt: LoadedPrompt, filter: { ids?:
     LEFT JOIN team_members tm ON tm.team_id = p.team_id AND tm.user_id = om.user_id
     LEFT JOIN profiles pr ON pr.user_id = om.user_id
     WHERE p.id = ${prompt.id}::uuid AND ${Prisma.join(where, " AND ")}
-      AND (CASE p.visibility
-             WHEN 'private' THEN p.author_id IS NOT DISTINCT FROM om.user_id AND ${teamRead}
-             WHEN 'team' THEN ${teamRead}
-             ELSE TRUE END)
+      AND ${reads}
     ORDER BY pr.full_name NULLS LAST, pr.username NULLS LAST, om.user_id
     LIMIT ${filter.limit ?? 1000}`;
 }

@@ -6,13 +6,14 @@ import type { z } from "zod";
 import { Prisma, type Db, type DbOrTx } from "@promptly/db";
 import {
   LATEST_LABEL, PROMPT_MSG, PROTECTED_LABEL, promptNameSchema, RUNTIME_DEFAULT_LABEL, RUNTIME_MSG, compile, effectiveContract, type ChatMessage, type PromptVersionBody,
-  type RuntimePrompt, type RuntimeSelector, type VariableProblem, type runtimeCreatePromptInput,
+  type PromptFacts, type RuntimePrompt, type RuntimeSelector, type VariableProblem, type runtimeCreatePromptInput,
   type runtimeCreateVersionInput, type runtimeListQuery, type runtimePromptPage,
 } from "@promptly/shared";
 import { fail } from "../../errors.ts";
 import type { AuditContext } from "../insight/audit.ts";
 import { createPrompt, createVersion, prefixQuery, setLabel, type LoadedPrompt } from "../prompts/prompts.ts";
 import type { ResolvedPrompt, RuntimeCache } from "./runtime-cache.ts";
+import { keyCaller, promptVisibility } from "../access/visibility.ts";
 
 /** What the runtime API needs of an authenticated key. */
 export interface RuntimeKey {
@@ -21,6 +22,7 @@ export interface RuntimeKey {
   teamId: string;
   /** The labels it may fetch; null: any label and explicit versions. */
   labels: string[] | null;
+  scopes: readonly string[];
 }
 
 const LIST_LIMIT = 50;
@@ -37,14 +39,19 @@ export function runtimeSelector(key: RuntimeKey, query: { label?: string; versio
   return selector;
 }
 
-/** A live prompt of the key's team that a key may see: not private, not archived. */
+/** A live prompt of the key's team that a key may see (the one visibility rule), not archived. */
 async function findKeyPrompt(db: DbOrTx, key: RuntimeKey, name: string) {
   // A name no prompt can have (a NUL, capitals) is not looked up: nothing to find, and nothing PostgreSQL refuses.
   if (!promptNameSchema.safeParse(name).success) return null;
-  return db.prompt.findFirst({
-    where: { teamId: key.teamId, name, archivedAt: null, visibility: { not: "private" } },
-    select: { id: true, organizationId: true, name: true, title: true, tags: true, updatedAt: true, latestVersion: true, visibility: true, authorId: true },
-  });
+  const { joins, visible } = promptVisibility(keyCaller(key));
+  const [prompt] = await db.$queryRaw<
+    { id: string; organizationId: string; name: string; title: string; tags: string[]; updatedAt: Date; latestVersion: number; visibility: PromptFacts["visibility"]; authorId: string | null }[]
+  >`
+    SELECT p.id::text AS id, p.organization_id::text AS "organizationId", p.name, p.title, p.tags, p.updated_at AS "updatedAt",
+           p.latest_version AS "latestVersion", p.visibility::text AS visibility, p.author_id::text AS "authorId"
+    FROM prompts p ${joins}
+    WHERE p.team_id = ${key.teamId}::uuid AND p.name = ${name} AND p.archived_at IS NULL AND ${visible}`;
+  return prompt ?? null;
 }
 
 /** One version of a prompt, as a tool receives it; 404 names the prompt and what was asked for. */
@@ -141,7 +148,8 @@ export async function listRuntimePrompts(
   key: RuntimeKey,
   query: z.output<typeof runtimeListQuery>,
 ): Promise<z.output<typeof runtimePromptPage>> {
-  const where: Prisma.Sql[] = [Prisma.sql`p.team_id = ${key.teamId}::uuid`, Prisma.sql`p.archived_at IS NULL`, Prisma.sql`p.visibility <> 'private'`];
+  const { joins, visible } = promptVisibility(keyCaller(key));
+  const where: Prisma.Sql[] = [Prisma.sql`p.team_id = ${key.teamId}::uuid`, Prisma.sql`p.archived_at IS NULL`, visible];
   if (query.folder) where.push(Prisma.sql`starts_with(p.name, ${`${query.folder}/`})`);
   if (query.tag) where.push(Prisma.sql`p.tags @> ARRAY[${query.tag}]::text[]`);
   if (query.q) {
@@ -157,7 +165,7 @@ export async function listRuntimePrompts(
     SELECT p.id::text AS id, p.name, p.title, p.latest_version AS "latestVersion", p.tags, p.updated_at AS "updatedAt",
            COALESCE((SELECT json_agg(json_build_object('name', l.name, 'version', l.version) ORDER BY l.name)
                      FROM prompt_labels l WHERE l.prompt_id = p.id), '[]'::json) AS labels
-    FROM prompts p
+    FROM prompts p ${joins}
     WHERE ${Prisma.join(where, " AND ")}
     ORDER BY p.name COLLATE "C", p.id
     LIMIT ${LIST_LIMIT + 1}`;

@@ -1,0 +1,48 @@
+// One error table for every transport: each domain error code, thrown by a service, answers the same
+// HTTP status and keeps the same reason over tRPC (/trpc's adapter and procedure builder) and over the
+// runtime REST API (its error handler), and each code's status is the one tRPC itself gives it.
+import express from "express";
+import { TRPCError } from "@trpc/server";
+import * as trpcExpress from "@trpc/server/adapters/express";
+import { getHTTPStatusCodeFromError } from "@trpc/server/http";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DOMAIN_ERRORS, ERROR_STATUS } from "@promptly/api";
+import { refuseWith, refusingRouter } from "@promptly/api/testing";
+import { runtimeError } from "@promptly/shared";
+import { listenForTests, type TestServer } from "../../test-server.ts";
+import { v1ErrorHandler } from "./http.ts";
+
+let server: TestServer;
+
+beforeAll(async () => {
+  const app = express();
+  // The procedure builder reads only the request's test faults and the principal: a caller with neither.
+  app.use("/trpc", trpcExpress.createExpressMiddleware({ router: refusingRouter, createContext: () => ({ req: {}, principal: null }) as never }));
+  app.get("/rest/:code", (req) => refuseWith(req.params.code as keyof typeof DOMAIN_ERRORS));
+  app.use(v1ErrorHandler());
+  server = await listenForTests(app);
+});
+afterAll(async () => {
+  await server.close();
+});
+
+describe("the one error table", () => {
+  it.each(Object.entries(DOMAIN_ERRORS))("%s answers the same status, code and reason over tRPC and REST", async (code, expected) => {
+    const trpc = await fetch(`${server.base}/trpc/refuse?input=${encodeURIComponent(JSON.stringify({ json: { code } }))}`);
+    const trpcError = ((await trpc.json()) as { error: { json: { message: string; data: { code: string; httpStatus: number; reason: string | null } } } }).error.json;
+    const rest = await fetch(`${server.base}/rest/${code}`);
+    const restError = runtimeError.parse(await rest.json()).error;
+
+    expect(trpc.status).toBe(expected.status);
+    expect(rest.status).toBe(expected.status);
+    expect(trpcError.data).toMatchObject({ code: expected.code, httpStatus: expected.status, reason: `REASON_${code}` });
+    expect(restError).toEqual({ code: expected.code, message: `Refused: ${code}`, reason: `REASON_${code}` });
+    expect(trpcError.message).toBe(restError.message);
+  });
+
+  it("gives every error code the HTTP status tRPC gives it", () => {
+    for (const [code, status] of Object.entries(ERROR_STATUS)) {
+      expect([code, getHTTPStatusCodeFromError(new TRPCError({ code: code as TRPCError["code"] }))]).toEqual([code, status]);
+    }
+  });
+});

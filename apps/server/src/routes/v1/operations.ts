@@ -1,0 +1,234 @@
+// The one table of the runtime API (/api/v1): each operation's method, path, scope, input schemas,
+// handler and documented answers. router.ts registers the routes from it and openapi.ts writes the
+// document from it, so no route exists without its entry in the document. Handlers parse nothing
+// themselves: the table's schemas are what the route validates with and what the document states.
+import { createHash } from "node:crypto";
+import type { Request, Response } from "express";
+import type { z } from "zod";
+import {
+  compileRuntimePrompt, createRuntimePrompt, createRuntimeVersion, listRuntimePrompts, runtimeSelector, serveRuntimePrompt, setRuntimeLabel,
+  type ApiServices,
+} from "@promptly/api";
+import {
+  promptLabelSchema, runtimeCompileInput, runtimeCompiled, runtimeCreatePromptInput, runtimeCreateVersionInput, runtimeCreatedPrompt,
+  runtimeCreatedVersion, runtimeError, runtimeGetQuery, runtimeLabelSet, runtimeListQuery, runtimePrompt, runtimePromptPage, runtimeSetLabelInput,
+  type ApiKeyScope,
+} from "@promptly/shared";
+import { sendError } from "./http.ts";
+
+interface Answer {
+  description: string;
+  schema?: z.ZodType;
+  headers?: Record<string, string>;
+}
+
+/** The authenticated key of a request. */
+export interface RouteKey {
+  id: string;
+  teamId: string;
+  labels: string[] | null;
+  scopes: ApiKeyScope[];
+}
+
+type Parsed<S> = S extends z.ZodType ? z.output<S> : undefined;
+
+/** What a handler is given: the request's key, its decoded path parameters and its parsed input. */
+interface Call<Q, B> {
+  services: ApiServices;
+  key: RouteKey;
+  req: Request;
+  res: Response;
+  params: Record<string, string>;
+  query: Q;
+  body: B;
+}
+
+export interface Operation<Q extends z.ZodObject | undefined = z.ZodObject | undefined, B extends z.ZodType | undefined = z.ZodType | undefined> {
+  id: string;
+  method: "get" | "post" | "put";
+  /** OpenAPI path, under /api/v1: `{name}` is a prompt name (may hold '/'), any other `{x}` one path segment. */
+  path: string;
+  summary: string;
+  scope: "read" | "write";
+  /** Path parameters checked with a schema (the document states them as strings). */
+  pathSchemas?: Record<string, z.ZodType<string>>;
+  query?: Q;
+  body?: B;
+  responses: Record<number, Answer>;
+  /** Answers the request (after the key, the scope and the input are checked). */
+  handle(call: Call<Parsed<Q>, Parsed<B>>): Promise<void> | void;
+}
+
+const operation = <Q extends z.ZodObject | undefined = undefined, B extends z.ZodType | undefined = undefined>(entry: Operation<Q, B>) =>
+  entry as unknown as Operation;
+
+const error = (description: string): Answer => ({ description, schema: runtimeError });
+const COMMON_ERRORS: Record<number, Answer> = {
+  401: error("No key, a malformed, unknown, revoked or expired key: the message says which"),
+  429: { ...error("Over the key's request limit a minute"), headers: { "Retry-After": "Seconds until the key may ask again" } },
+};
+const NAME_ERRORS: Record<number, Answer> = {
+  404: error("No such prompt for this key (another team's, private, archived), or no such label or version"),
+};
+
+// Every process hears of a write from the database's notification; the writer's own next read must not wait for it.
+const changed = ({ services, key }: { services: ApiServices; key: RouteKey }) => services.runtime.invalidate(`team:${key.teamId}`);
+
+/** A strong validator of exactly these bytes. */
+const etagOf = (body: string) => `"${createHash("sha256").update(body).digest("base64url").slice(0, 32)}"`;
+
+/** If-None-Match as RFC 9110 compares it: any of the listed tags, weakly, or `*`. */
+function matchesIfNoneMatch(header: string | undefined, etag: string): boolean {
+  if (!header) return false;
+  return header.split(",").some((tag) => {
+    const value = tag.trim();
+    return value === "*" || value.replace(/^W\//, "") === etag;
+  });
+}
+
+export const V1_OPERATIONS: Operation[] = [
+  operation({
+    id: "listPrompts",
+    method: "get",
+    path: "/prompts",
+    summary: "List the team's prompts (not private, not archived), by name, 50 a page",
+    scope: "read",
+    query: runtimeListQuery,
+    responses: { 200: { description: "A page of prompts", schema: runtimePromptPage }, 400: error("Invalid filters or cursor"), ...COMMON_ERRORS },
+    async handle({ services, key, res, query }) {
+      res.json(await listRuntimePrompts(services.db, key, query));
+    },
+  }),
+  operation({
+    id: "createPrompt",
+    method: "post",
+    path: "/prompts",
+    summary: "Create a prompt and its version 1 in the key's team (the write scope; never private)",
+    scope: "write",
+    body: runtimeCreatePromptInput,
+    responses: {
+      201: { description: "Created", schema: runtimeCreatedPrompt },
+      400: error("Invalid input: every problem in details"),
+      403: error("The key may only read"),
+      409: error("A prompt with this name already exists in this team"),
+      ...COMMON_ERRORS,
+    },
+    async handle(call) {
+      const created = await createRuntimePrompt(call.services.db, call.key, call.body, call.services.now(), call.req.ip ?? null);
+      changed(call);
+      call.res.status(201).json(created);
+    },
+  }),
+  operation({
+    id: "getPrompt",
+    method: "get",
+    path: "/prompts/{name}",
+    summary: "Fetch one version of a prompt: by label (default production) or by version",
+    scope: "read",
+    query: runtimeGetQuery,
+    responses: {
+      200: { description: "The version", schema: runtimePrompt, headers: { ETag: "Strong validator of the answer" } },
+      304: { description: "Not modified: If-None-Match matched the ETag" },
+      400: error("Both a label and a version, or an invalid one"),
+      403: error("The key may only fetch other labels: the message names them"),
+      ...NAME_ERRORS,
+      ...COMMON_ERRORS,
+    },
+    async handle({ services, key, req, res, params, query }) {
+      const prompt = await serveRuntimePrompt(services, key, params["name"]!, runtimeSelector(key, query));
+      const body = JSON.stringify(prompt);
+      const etag = etagOf(body);
+      // The key is part of the request, so only the tool's own cache may keep it, and must ask again each time.
+      res.setHeader("Cache-Control", "private, no-cache");
+      res.setHeader("ETag", etag);
+      if (matchesIfNoneMatch(req.get("if-none-match"), etag)) return void res.status(304).end();
+      res.type("application/json").send(body);
+    },
+  }),
+  operation({
+    id: "compilePrompt",
+    method: "post",
+    path: "/prompts/{name}/compile",
+    summary: "Fill a version's variables with the shared compile",
+    scope: "read",
+    body: runtimeCompileInput,
+    responses: {
+      200: { description: "The text (text prompt) or messages (chat prompt)", schema: runtimeCompiled },
+      400: error("The variables break the contract: every problem in details"),
+      403: error("The key may only fetch other labels"),
+      ...NAME_ERRORS,
+      ...COMMON_ERRORS,
+    },
+    async handle({ services, key, res, params, body }) {
+      const prompt = await serveRuntimePrompt(services, key, params["name"]!, runtimeSelector(key, body));
+      const result = compileRuntimePrompt(prompt, body.variables);
+      if (!result.ok) {
+        const details = result.problems.map((problem) => ({ variable: problem.variable, message: problem.message }));
+        return sendError(res, "BAD_REQUEST", result.message, { details });
+      }
+      const { ok: _ok, ...compiled } = result;
+      res.json(compiled);
+    },
+  }),
+  operation({
+    id: "createVersion",
+    method: "post",
+    path: "/prompts/{name}/versions",
+    summary: "Save the next version of a prompt (the write scope)",
+    scope: "write",
+    body: runtimeCreateVersionInput,
+    responses: {
+      201: { description: "Created", schema: runtimeCreatedVersion },
+      400: error("Invalid input: every problem in details"),
+      403: error("The key may only read"),
+      ...NAME_ERRORS,
+      409: error("The prompt was archived meanwhile"),
+      ...COMMON_ERRORS,
+    },
+    async handle(call) {
+      const created = await createRuntimeVersion(call.services.db, call.key, call.params["name"]!, call.body, call.services.now(), call.req.ip ?? null);
+      changed(call);
+      call.res.status(201).json(created);
+    },
+  }),
+  operation({
+    id: "setLabel",
+    method: "put",
+    path: "/prompts/{name}/labels/{label}",
+    summary: "Point a label at a version (the write scope; never production)",
+    scope: "write",
+    pathSchemas: { label: promptLabelSchema },
+    body: runtimeSetLabelInput,
+    responses: {
+      200: { description: "The label's new place", schema: runtimeLabelSet },
+      400: error("Invalid label or version"),
+      403: error("The key may only read, or the label is production"),
+      ...NAME_ERRORS,
+      409: error("The prompt was archived meanwhile"),
+      ...COMMON_ERRORS,
+    },
+    async handle(call) {
+      const { name, label } = call.params;
+      const moved = await setRuntimeLabel(call.services.db, call.key, name!, label!, call.body.version, call.services.now(), call.req.ip ?? null);
+      changed(call);
+      call.res.json(moved);
+    },
+  }),
+];
+
+/**
+ * The raw path an operation answers, matched by router.ts: a plain path as Express matches it, or, with
+ * parameters, a pattern whose groups are the parameters in order (`{name}` may hold '/', sent plain or
+ * encoded, so it is matched on the raw path; a trailing '/' is allowed).
+ */
+export function routePattern(path: string): string | RegExp {
+  if (!path.includes("{")) return path;
+  const source = path
+    .split(/(\{\w+\})/)
+    .map((part) => (part === "{name}" ? "(.+?)" : /^\{\w+\}$/.test(part) ? "([^/]+)" : part.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")))
+    .join("");
+  return new RegExp(`^${source}\\/?$`);
+}
+
+/** The names of an operation's path parameters, in order. */
+export const pathParameters = (path: string) => [...path.matchAll(/\{(\w+)\}/g)].map(([, name]) => name!);
