@@ -2,7 +2,7 @@
 // (in the OS temp directory) breaks each rule once, is cruised with the repository's own configuration,
 // and every broken rule must be reported - while the allowed variants (type-only imports, test files)
 // must not be. The real tree is checked by `npm run guards`, not here.
-// Also the one visibility rule: no query outside packages/api/src/services/visibility.ts filters prompts
+// Also the one visibility rule: no query outside packages/api/src/services/access/visibility.ts filters prompts
 // by their visibility (checked on the real tree here, and shown to catch a planted filter).
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -126,7 +126,7 @@ describe("dependency-cruiser configuration", () => {
 // ---- the one visibility rule ----
 
 /** The module that alone may say which prompts a caller sees by their visibility. */
-const VISIBILITY_MODULE = "packages/api/src/services/visibility.ts";
+const VISIBILITY_MODULE = "packages/api/src/services/access/visibility.ts";
 
 /** Query text that filters by a prompt's visibility: SQL comparisons and CASEs on it, Prisma filters on it. */
 const VISIBILITY_FILTERS = [
