@@ -14,7 +14,8 @@ export type PromptSort = (typeof PROMPT_SORTS)[number];
 const PROMPT_NAME_MAX = 128;
 const PROMPT_TITLE_MAX = 120;
 const PROMPT_DESCRIPTION_MAX = 1000;
-const PROMPT_TAGS_MAX = 10;
+/** Tags one prompt carries at most. */
+export const PROMPT_TAGS_MAX = 10;
 const PROMPT_TAG_MAX = 32;
 const PROMPT_MODEL_MAX = 100;
 const PROMPT_CONFIG_MAX_BYTES = 16 * 1024;

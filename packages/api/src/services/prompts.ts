@@ -3,7 +3,7 @@
 import { z } from "zod";
 import { isUniqueViolation, Prisma, type Db, type DbOrTx, type DbTransaction } from "@promptly/db";
 import {
-  LATEST_LABEL, PROMPT_MSG, PROMPT_TYPES, PROMPT_VISIBILITIES, PROTECTED_LABEL, RUNTIME_MSG, REVIEW_MSG, messageAnswer, promptNameSchema, variableAnswer,
+  LATEST_LABEL, PROMPT_MSG, PROMPT_TYPES, PROMPT_VISIBILITIES, PROTECTED_LABEL, RUNTIME_MSG, messageAnswer, promptNameSchema, variableAnswer,
   accessOf, canOnPrompt, promptAbilities, versionBodyOf, type CreatePromptInput, type CreateVersionInput,
   type ListPromptsInput, type OrganizationRole, type PromptAccess, type PromptFacts, type TeamRole,
 } from "@promptly/shared";
@@ -11,6 +11,7 @@ import { fail } from "../errors.ts";
 import { auditAs, type AuditAction, type AuditContext } from "./audit.ts";
 import { avatarUrl } from "./account.ts";
 import { notify } from "./notify.ts";
+import { archivedRefusal, directLabelRefusal, refuse, requiredApprovals } from "./prompt-rules.ts";
 import type { Caller } from "./access.ts";
 import { promptVisibility } from "./visibility.ts";
 
@@ -117,9 +118,7 @@ export async function loadPrompt(db: DbOrTx, caller: Caller, promptId: string): 
   };
 }
 
-const refuseArchived = (prompt: LoadedPrompt) => {
-  if (prompt.archived) fail("STATE_CONFLICT", PROMPT_MSG.archived, "ARCHIVED");
-};
+const refuseArchived = (prompt: LoadedPrompt) => refuse(archivedRefusal(prompt.archived));
 
 // ---- lists ----
 
@@ -547,29 +546,18 @@ async function touchLivePrompt(tx: DbTransaction, promptId: string, now: Date, o
     UPDATE prompts SET updated_at = ${now}, latest_version = latest_version + ${options.nextVersion ? 1 : 0}
     WHERE id = ${promptId}::uuid AND archived_at IS NULL
     RETURNING latest_version AS "latestVersion"`;
-  return row ?? fail("STATE_CONFLICT", PROMPT_MSG.archived, "ARCHIVED");
+  if (!row) refuse(archivedRefusal(true));
+  return row!;
 }
 
-const refuseProtectedLabel = (prompt: LoadedPrompt, label: string) => {
-  if (label === PROTECTED_LABEL && !canOnPrompt(prompt.access, prompt.facts, "label.protected")) fail("FORBIDDEN", PROMPT_MSG.protectedLabel);
-};
-
-/**
- * Whether `production` of this prompt moves only through a change request (issue 16): its team requires
- * approvals. Nobody moves it directly then, team admins and super users included: the gate is the point.
- * A private prompt is exempt: nobody but its author reads it, so nobody could review it.
- */
-async function productionNeedsReview(db: DbOrTx, prompt: Pick<LoadedPrompt, "teamId" | "facts">): Promise<boolean> {
-  if (prompt.facts.visibility === "private") return false;
-  const team = await db.team.findUnique({ where: { id: prompt.teamId }, select: { requiredApprovals: true } });
-  return (team?.requiredApprovals ?? 0) > 0;
-}
+/** What stops the caller moving (or removing) `label` of this prompt directly, by the prompt rules. */
+const refuseDirectLabelChange = async (db: DbOrTx, prompt: LoadedPrompt, label: string, change: "move" | "remove") =>
+  refuse(directLabelRefusal(label, prompt, label === PROTECTED_LABEL ? await requiredApprovals(db, prompt.teamId) : 0, change));
 
 /** Points `label` at `version` (rolling back is pointing it at an older one). `production` needs team admin level, and no review required. */
 export async function setLabel(db: Db, caller: Author, prompt: LoadedPrompt, label: string, version: number, now: Date, context: AuditContext) {
   refuseArchived(prompt);
-  if (label === PROTECTED_LABEL && (await productionNeedsReview(db, prompt))) fail("PRECONDITION", REVIEW_MSG.reviewRequired, "REVIEW_REQUIRED");
-  refuseProtectedLabel(prompt, label);
+  await refuseDirectLabelChange(db, prompt, label, "move");
   return db.$transaction((tx) => moveLabel(tx, prompt, label, version, caller.userId, now, context));
 }
 
@@ -603,8 +591,7 @@ export async function moveLabel(
 
 export async function removeLabel(db: Db, prompt: LoadedPrompt, label: string, now: Date, context: AuditContext) {
   refuseArchived(prompt);
-  if (label === PROTECTED_LABEL && (await productionNeedsReview(db, prompt))) fail("PRECONDITION", REVIEW_MSG.reviewRequiredRemove, "REVIEW_REQUIRED");
-  refuseProtectedLabel(prompt, label);
+  await refuseDirectLabelChange(db, prompt, label, "remove");
   await db.$transaction(async (tx) => {
     await touchLivePrompt(tx, prompt.id, now);
     const previous = await tx.promptLabel.findUnique({ where: { promptId_name: { promptId: prompt.id, name: label } }, select: { version: true } });

@@ -5,7 +5,7 @@
 import type { z } from "zod";
 import { Prisma, type Db, type DbOrTx } from "@promptly/db";
 import {
-  LATEST_LABEL, PROMPT_MSG, PROTECTED_LABEL, promptNameSchema, RUNTIME_DEFAULT_LABEL, RUNTIME_MSG, compile, type ChatMessage, type PromptVersionBody,
+  LATEST_LABEL, PROMPT_MSG, promptNameSchema, RUNTIME_DEFAULT_LABEL, RUNTIME_MSG, compile, type ChatMessage, type PromptVersionBody,
   type RuntimePrompt, type RuntimeSelector, type VariableProblem, type runtimeCreatePromptInput,
   type runtimeCreateVersionInput, type runtimeListQuery, type runtimePromptPage,
 } from "@promptly/shared";
@@ -13,6 +13,7 @@ import { fail } from "../errors.ts";
 import type { AuditContext } from "./audit.ts";
 import { createPrompt, createVersion, prefixQuery, setLabel, type LoadedPrompt } from "./prompts.ts";
 import type { ResolvedPrompt, RuntimeCache } from "./runtime-cache.ts";
+import { mayMoveLabel } from "./prompt-rules.ts";
 
 /** What the runtime API needs of an authenticated key. */
 export interface RuntimeKey {
@@ -209,8 +210,8 @@ export async function createRuntimeVersion(
 
 /** Points a label at a version; `production` is never moved by a key, whatever its scopes. */
 export async function setRuntimeLabel(db: Db, key: RuntimeKey, name: string, label: string, version: number, now: Date, ip: string | null = null) {
-  if (label === PROTECTED_LABEL) fail("FORBIDDEN", RUNTIME_MSG.protectedLabel);
   const prompt = await loadKeyPrompt(db, key, name);
+  if (!mayMoveLabel(label, prompt)) fail("FORBIDDEN", RUNTIME_MSG.protectedLabel);
   await setLabel(db, NO_AUTHOR, prompt, label, version, now, keyContext(key, now, ip));
   return { name, label, version };
 }
