@@ -11,7 +11,7 @@ import { fail } from "../errors.ts";
 import { auditAs, type AuditAction, type AuditContext } from "./audit.ts";
 import { avatarUrl } from "./account.ts";
 import { notify } from "./notify.ts";
-import { archivedRefusal, directLabelRefusal, refuse, requiredApprovals } from "./prompt-rules.ts";
+import { archivedRefusal, directLabelRefusal, refuse, requiredApprovals, shareRefusal } from "./prompt-rules.ts";
 import type { Caller } from "./access.ts";
 import { promptVisibility } from "./visibility.ts";
 
@@ -64,7 +64,7 @@ export const promptDetail = promptListItem.extend({
   /** The version shown: the one asked for, else `production` when set, else the latest. */
   version: promptVersionItem,
   myRating: z.number().nullable(),
-  /** Approvals its team requires before `production` moves (issue 16); 0 for a private prompt, which is never reviewed. */
+  /** Approvals its team requires before `production` moves (issue 16), private prompts included. */
   requiredApprovals: z.number(),
   /** What the caller may do with this prompt (the same rules the procedures enforce). */
   can: z.object({
@@ -321,7 +321,7 @@ export async function getPrompt(db: DbOrTx, caller: Caller, prompt: LoadedPrompt
   const [row] = await db.$queryRaw<RawItem[]>`
     SELECT ${itemColumns(caller)}, p.organization_id::text AS "organizationId",
            (SELECT r.stars FROM prompt_ratings r WHERE r.prompt_id = p.id AND r.user_id = ${caller.userId}::uuid)::int AS "myRating",
-           CASE WHEN p.visibility = 'private' THEN 0 ELSE t.required_approvals END AS "requiredApprovals"
+           t.required_approvals AS "requiredApprovals"
     FROM prompts p ${joins} ${itemJoins}
     WHERE p.id = ${prompt.id}::uuid`;
   if (!row) return fail("NOT_FOUND", PROMPT_MSG.versionNotFound);
@@ -458,7 +458,10 @@ export async function createVersion(db: Db, caller: Author, prompt: LoadedPrompt
   });
 }
 
-/** Title, description, tags, visibility. Only the author (or a super user) makes a prompt private: it becomes theirs alone. */
+/**
+ * Title, description, tags, visibility. Only the author (or a super user) makes a prompt private: it
+ * becomes theirs alone. Sharing it again carries its `production` only as the prompt rules allow.
+ */
 export async function updatePrompt(
   db: Db,
   prompt: LoadedPrompt,
@@ -472,6 +475,7 @@ export async function updatePrompt(
   }
   const fields = { title: true, description: true, tags: true, visibility: true } as const;
   await db.$transaction(async (tx) => {
+    refuse(await shareRefusal(tx, prompt, input.visibility));
     const before = await tx.prompt.findUniqueOrThrow({ where: { id: prompt.id }, select: fields });
     const after = await tx.prompt.update({
       where: { id: prompt.id },
