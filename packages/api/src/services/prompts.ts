@@ -11,7 +11,7 @@ import { fail } from "../errors.ts";
 import { auditAs, type AuditAction, type AuditContext } from "./audit.ts";
 import { avatarUrl } from "./account.ts";
 import { notify } from "./notify.ts";
-import { archivedRefusal, directLabelRefusal, refuse, requiredApprovals, shareRefusal } from "./prompt-rules.ts";
+import { archivedRefusal, directLabelRefusal, lockLivePrompt, refuse, requiredApprovals, shareRefusal } from "./prompt-rules.ts";
 import type { Caller } from "./access.ts";
 import { promptVisibility } from "./visibility.ts";
 
@@ -475,6 +475,7 @@ export async function updatePrompt(
   }
   const fields = { title: true, description: true, tags: true, visibility: true } as const;
   await db.$transaction(async (tx) => {
+    await lockLivePrompt(tx, prompt.id);
     refuse(await shareRefusal(tx, prompt, input.visibility));
     const before = await tx.prompt.findUniqueOrThrow({ where: { id: prompt.id }, select: fields });
     const after = await tx.prompt.update({
@@ -486,10 +487,12 @@ export async function updatePrompt(
   });
 }
 
+/** A rename, like an update, reads the prompt live under its row's lock: an archive at the same moment comes first or waits. */
 export async function renamePrompt(db: Db, prompt: LoadedPrompt, name: string, now: Date, context: AuditContext) {
   refuseArchived(prompt);
   try {
     await db.$transaction(async (tx) => {
+      await lockLivePrompt(tx, prompt.id);
       const before = await tx.prompt.findUniqueOrThrow({ where: { id: prompt.id }, select: { name: true } });
       await tx.prompt.update({ where: { id: prompt.id }, data: { name, updatedAt: now } });
       await auditPrompt(tx, context, prompt, "prompt.rename", { name, before, after: { name } });
