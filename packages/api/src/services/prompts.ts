@@ -106,8 +106,8 @@ export async function loadPrompt(db: DbOrTx, caller: Caller, promptId: string): 
            my_tm.role::text AS "teamRole", my_om.role::text AS "organizationRole"
     FROM prompts p ${joins}
     WHERE p.id = ${promptId}::uuid`;
-  // A key knows nothing outside its team: there, the prompt does not exist for it.
-  if (!row || (caller.apiKey && row.teamId !== caller.apiKey.teamId)) return null;
+  // A key knows nothing outside its team, and no archived prompt (as on /api/v1): for it, the prompt does not exist.
+  if (!row || (caller.apiKey && (row.teamId !== caller.apiKey.teamId || row.archived))) return null;
   return {
     id: promptId,
     teamId: row.teamId,
