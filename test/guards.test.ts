@@ -135,13 +135,8 @@ const VISIBILITY_FILTERS = [
   /\bvisibility\s*:\s*\{\s*(?:not|in|notIn|equals)\s*:/,
 ];
 
-/**
- * Lines that still filter by visibility elsewhere, each with the reason it may, until it moves: the
- * review rule's exemption of private prompts belongs to the production rule, not to visibility.
- */
-const VISIBILITY_ALLOWED: { file: string; line: string }[] = [
-  { file: "packages/api/src/services/prompts.ts", line: "CASE WHEN p.visibility = 'private' THEN 0 ELSE t.required_approvals END" },
-];
+/** Lines that may filter by visibility elsewhere, each with the reason it may (none today). */
+const VISIBILITY_ALLOWED: { file: string; line: string }[] = [];
 
 /** The lines of `source` that filter by visibility, as "line number: text". */
 function visibilityFilters(source: string): string[] {

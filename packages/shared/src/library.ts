@@ -2,7 +2,7 @@
 // import both use, the Langfuse prompt shape import also reads, the bulk actions, and their texts.
 import { z } from "zod";
 import { CHAT_ROLES } from "./prompt-template.ts";
-import { PROMPT_MSG, PROMPT_TYPES, PROMPT_VISIBILITIES, withoutDotSegments, promptLabelSchema, promptNameSchema, promptTagsSchema } from "./prompts.ts";
+import { PROMPT_MSG, PROMPT_TAGS_MAX, PROMPT_TYPES, PROMPT_VISIBILITIES, withoutDotSegments, promptLabelSchema, promptNameSchema, promptTagsSchema } from "./prompts.ts";
 import { idSchema } from "./validation.ts";
 
 export const LIBRARY_FORMAT = "promptly.library";
@@ -40,7 +40,7 @@ export const LIBRARY_MSG = {
   folderInvalid: "A folder uses lowercase letters, digits, '-', '_' and '.', with '/' between folders",
   bulkNameTaken: (name: string) => `'${name}' is taken in its team`,
   bulkNameTwice: (name: string) => `Two chosen prompts would both be named '${name}'`,
-  bulkTooManyTags: "It would have more than 10 tags",
+  bulkTooManyTags: `It would have more than ${PROMPT_TAGS_MAX} tags`,
   bulkNotFound: "Not found",
   bulkNotAllowed: "You may not do this to it",
 } as const;

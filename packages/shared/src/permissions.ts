@@ -155,7 +155,9 @@ export function canOnPrompt(access: PromptAccess, prompt: PromptFacts, ability: 
   if (ability === "read") return true;
   if (ability === "rate") return !isAuthor;
   if (access.isSuperUser) return true;
-  if (prompt.visibility === "private") return isAuthor && can(access, "prompt.write");
+  // A private prompt is its author's alone, but `production` is what keys serve once it is shared:
+  // moving it takes the same right there as anywhere.
+  if (prompt.visibility === "private") return isAuthor && can(access, ability === "label.protected" ? "prompt.label.protected" : "prompt.write");
   switch (ability) {
     case "write":
       return can(access, "prompt.write");

@@ -82,7 +82,9 @@ const RULES: [string, ReturnType<typeof who>, PromptFacts["visibility"], boolean
   ["outsider, organization prompt", who(null, null), "organization", false, []],
   ["team admin, someone's private prompt", who("member", "admin"), "private", false, []],
   ["organization admin, someone's private prompt", who("admin", null), "private", false, []],
-  ["team editor, own private prompt", who("member", "editor"), "private", true, ["read", "write", "label.protected", "rename", "archive", "delete"]],
+  // `production` takes team admin level on a private prompt too: it is shared again with the prompt.
+  ["team editor, own private prompt", who("member", "editor"), "private", true, ["read", "write", "rename", "archive", "delete"]],
+  ["team admin, own private prompt", who("member", "admin"), "private", true, ["read", "write", "label.protected", "rename", "archive", "delete"]],
   ["team viewer, own private prompt (demoted)", who("member", "viewer"), "private", true, ["read"]],
   ["author no longer in the team, own private prompt", who("member", null), "private", true, []],
   ["super user, someone's private prompt", who(null, null, true), "private", false, [...PROMPT_ABILITIES]],

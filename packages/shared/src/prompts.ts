@@ -14,7 +14,8 @@ export type PromptSort = (typeof PROMPT_SORTS)[number];
 const PROMPT_NAME_MAX = 128;
 const PROMPT_TITLE_MAX = 120;
 const PROMPT_DESCRIPTION_MAX = 1000;
-const PROMPT_TAGS_MAX = 10;
+/** Tags one prompt carries at most. */
+export const PROMPT_TAGS_MAX = 10;
 const PROMPT_TAG_MAX = 32;
 const PROMPT_MODEL_MAX = 100;
 const PROMPT_CONFIG_MAX_BYTES = 16 * 1024;
@@ -69,6 +70,7 @@ export const PROMPT_MSG = {
   ownPromptRating: "You cannot rate your own prompt",
   protectedLabel: "Only a team admin can move or remove the 'production' label",
   privateAuthorOnly: "Only its author can make a prompt private",
+  shareProduction: "Only a team admin can share a private prompt that carries the 'production' label",
   starsRange: "Stars are a whole number from 1 to 5",
   archived: "This prompt is archived: restore it before changing it",
   notArchived: "Only an archived prompt can be deleted: archive it first",

@@ -41,6 +41,9 @@ beforeAll(async () => {
   // Readable by every member of the organization, but a key of another team acts only within its team.
   ids["shared"] = (await admin.prompts.create({ teamId, name: "shared", title: "Shared", visibility: "organization", ...text })).id;
   ids["theirs"] = (await admin.prompts.create({ teamId: otherTeamId, name: "theirs", title: "Theirs", visibility: "team", ...text })).id;
+  ids["archived"] = (await admin.prompts.create({ teamId, name: "old", title: "Archived", visibility: "team", ...text })).id;
+  await admin.promptLabels.set({ promptId: ids["archived"], label: "production", version: 1 });
+  await admin.prompts.archive({ id: ids["archived"] });
 
   const create = async (name: string, settings: { teamId?: string; labels?: string[]; scopes?: ("read" | "write")[] } = {}) =>
     (keys[name] = (await admin.apiKeys.create({ teamId: settings.teamId ?? teamId, name, labels: settings.labels, scopes: settings.scopes })).key);
@@ -114,6 +117,30 @@ describe("a read key", () => {
     ];
     for (const refused of refusals) expect(refused).toEqual({ code: "FORBIDDEN", message: RUNTIME_MSG.readOnlyKey });
     expect(await snapshot()).toEqual(before);
+  });
+});
+
+describe("an archived prompt", () => {
+  const rest = (path: string, key: string, init: RequestInit = {}) =>
+    fetch(`${server.base}/api/v1${path}`, { ...init, headers: { authorization: `Bearer ${keys[key]}`, "content-type": "application/json" } });
+
+  it("is not served to a key on /trpc, as on /api/v1: not found on both, reads and writes alike", async () => {
+    const notFound = { code: "NOT_FOUND", message: MSG.notFound };
+    expect((await rest("/prompts/old", "read")).status).toBe(404);
+    expect(await refusal(withKey("read").prompts.get.query({ id: ids["archived"]! }))).toEqual(notFound);
+    expect(await refusal(withKey("read").promptVersions.list.query({ promptId: ids["archived"]! }))).toEqual(notFound);
+    expect((await withKey("read").prompts.list.query({ organizationId, archived: true })).items).toEqual([]);
+    const before = await snapshot();
+    expect((await rest("/prompts/old/versions", "write", { method: "POST", body: JSON.stringify({ template: "late" }) })).status).toBe(404);
+    expect(await refusal(withKey("write").promptVersions.create.mutate({ promptId: ids["archived"]!, template: "late" }))).toEqual(notFound);
+    expect(await refusal(withKey("write").prompts.update.mutate({ id: ids["archived"]!, title: "Late" }))).toEqual(notFound);
+    expect(await snapshot()).toEqual(before);
+  });
+
+  it("is still there for a person, in the app as before", async () => {
+    expect((await admin.prompts.get({ id: ids["archived"]! })).archivedAt).toBeInstanceOf(Date);
+    expect((await admin.promptVersions.list({ promptId: ids["archived"]! })).items.map((version) => version.version)).toEqual([1]);
+    expect((await admin.prompts.list({ organizationId, archived: true })).items.map((item) => item.name)).toEqual(["old"]);
   });
 });
 

@@ -106,11 +106,18 @@ describe("the gate on production", () => {
     expect((await world.callers.viewer.prompts.get({ id: prompt.id })).requiredApprovals).toBe(1);
   });
 
-  it("a private prompt is exempt: nobody else could review it", async () => {
+  it("a private prompt is not exempt: nobody moves its production directly, and it has no change request (nobody else could review it)", async () => {
     const { prompt } = await reviewedPrompt(2, "private");
-    expect(await outcome(world.callers.author.promptLabels.set({ promptId: prompt.id, label: "production", version: 2 }))).toBe("OK");
+    for (const kind of ["author", "superUser"] as const) {
+      expect(await callOutcome(world.callers[kind].promptLabels.set({ promptId: prompt.id, label: "production", version: 2 }), { reason: true })).toEqual({
+        code: "PRECONDITION_FAILED",
+        message: REVIEW_MSG.reviewRequired,
+        reason: "REVIEW_REQUIRED",
+      });
+    }
+    expect(await production(prompt.id)).toBeNull();
     expect(await failure(request(world.callers.author, prompt.id, 3))).toEqual({ code: "PRECONDITION_FAILED", message: REVIEW_MSG.privatePrompt });
-    expect((await world.callers.author.prompts.get({ id: prompt.id })).requiredApprovals).toBe(0);
+    expect((await world.callers.author.prompts.get({ id: prompt.id })).requiredApprovals).toBe(2);
   });
 });
 

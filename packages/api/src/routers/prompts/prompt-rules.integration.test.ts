@@ -61,6 +61,16 @@ const ADMIN = table(`
   organization   UA   NF   NF   FB   FB   FB   OK   OK   OK   FB
 `); //           anon out  oorg orgM view edit adm  oadm su   auth
 
+/**
+ * Move or remove production: team admin level on every prompt. A private prompt's author needs it too:
+ * a private prompt is shared again with the production it carries, and keys serve that.
+ */
+const PRODUCTION = table(`
+  private        UA   NF   NF   NF   NF   NF   NF   NF   OK   FB
+  team           UA   NF   NF   NF   FB   FB   OK   OK   OK   FB
+  organization   UA   NF   NF   FB   FB   FB   OK   OK   OK   FB
+`); //           anon out  oorg orgM view edit adm  oadm su   auth
+
 /** Archive, restore: team admin level or the author. */
 const ARCHIVE = table(`
   private        UA   NF   NF   NF   NF   NF   NF   NF   OK   OK
@@ -121,7 +131,7 @@ const PROCEDURES: Record<string, ProcedureCase> = {
       expect(value).toMatchObject({
         id: prompt.id,
         version: { version: 1 },
-        can: { read: true, write: may(WRITE), "label.protected": may(ADMIN), rename: may(ADMIN), archive: may(ARCHIVE), delete: may(ADMIN), rate: may(RATE) },
+        can: { read: true, write: may(WRITE), "label.protected": may(PRODUCTION), rename: may(ADMIN), archive: may(ARCHIVE), delete: may(ADMIN), rate: may(RATE) },
       });
     },
   },
@@ -175,7 +185,7 @@ const PROCEDURES: Record<string, ProcedureCase> = {
     done: async (prompt) => expect(await labelOf(prompt, "staging")).toBe(1),
   },
   "promptLabels.set (production)": {
-    expected: ADMIN,
+    expected: PRODUCTION,
     call: (api, prompt) => api.promptLabels.set({ promptId: prompt.id, label: "production", version: 1 }),
     done: async (prompt) => expect(await labelOf(prompt, "production")).toBe(1),
   },
@@ -186,7 +196,7 @@ const PROCEDURES: Record<string, ProcedureCase> = {
     done: async (prompt) => expect(await labelOf(prompt, "staging")).toBeNull(),
   },
   "promptLabels.remove (production)": {
-    expected: ADMIN,
+    expected: PRODUCTION,
     given: () => ({ labels: ["production"] }),
     call: (api, prompt) => api.promptLabels.remove({ promptId: prompt.id, label: "production" }),
     done: async (prompt) => expect(await labelOf(prompt, "production")).toBeNull(),

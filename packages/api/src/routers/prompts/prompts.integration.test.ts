@@ -355,6 +355,37 @@ describe("archive, restore, delete", () => {
     expect(await world.callers.author.promptLabels.set({ promptId: prompt.id, label: "staging", version: 2 })).toEqual({ label: "staging", version: 2 });
   });
 
+  it.each([
+    ["update", (id: string) => world.callers.author.prompts.update({ id, title: "Edited late", tags: ["late"] })],
+    ["rename", (id: string) => world.callers.admin.prompts.rename({ id, name: `late-${id.slice(0, 8)}` })],
+  ] as const)("%s waits for an archive holding the prompt's row, then reads it archived (CONFLICT), like a label move", async (_name, change) => {
+    const prompt = await newPrompt();
+    const before = await db().prompt.findUniqueOrThrow({ where: { id: prompt.id }, select: { name: true, title: true, tags: true } });
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let holding!: () => void;
+    const held = new Promise<void>((resolve) => (holding = resolve));
+    // A second transaction archives the prompt and keeps its row locked until told to commit.
+    const archiving = db().$transaction(async (tx) => {
+      await tx.$executeRaw`UPDATE prompts SET archived_at = now() WHERE id = ${prompt.id}::uuid`;
+      holding();
+      await released;
+    }, { timeout: 30_000 });
+    await held;
+    const changing = failure(change(prompt.id));
+    // The change has loaded the prompt (live then) and now waits for the row's lock.
+    const waiting = async () =>
+      (await db().$queryRaw<{ n: number }[]>`SELECT count(*)::int AS n FROM pg_locks WHERE locktype IN ('tuple', 'transactionid') AND NOT granted`)[0]!.n;
+    for (let tries = 0; (await waiting()) === 0; tries += 1) {
+      if (tries > 200) throw new Error("the change never waited for the archive's lock");
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+    release();
+    await archiving;
+    expect(await changing).toEqual({ code: "CONFLICT", message: PROMPT_MSG.archived });
+    expect(await db().prompt.findUniqueOrThrow({ where: { id: prompt.id }, select: { name: true, title: true, tags: true } })).toEqual(before);
+  });
+
   it("archiving an archived prompt or restoring a live one changes nothing", async () => {
     const prompt = await newPrompt();
     let before = await libraryState(h);

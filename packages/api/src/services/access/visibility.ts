@@ -11,7 +11,7 @@ export interface Caller {
   isSuperUser: boolean;
   /**
    * Set when the caller is a team's API key (keyCaller): it holds `teamRole` in its team and is a
-   * plain member of that team's organization, nothing anywhere else, and reads no private prompt.
+   * plain member of that team's organization, nothing anywhere else, and reads no private or archived prompt.
    */
   apiKey?: { id: string; teamId: string; teamRole: TeamRole };
 }
@@ -93,9 +93,10 @@ export function teamVisibility(caller: Caller) {
  */
 export function promptVisibility(caller: Caller) {
   if (caller.apiKey) {
-    // A key reads its own team's prompts, never a private one (a private prompt is a person's).
+    // A key reads its own team's live prompts, never a private one (a private prompt is a person's)
+    // nor an archived one: /trpc answers a key as /api/v1 does.
     const joins = keyRoles(caller.apiKey, { team: Prisma.sql`p.team_id`, organization: Prisma.sql`p.organization_id` });
-    return { joins, visible: Prisma.sql`(p.team_id = ${caller.apiKey.teamId}::uuid AND p.visibility <> 'private')` };
+    return { joins, visible: Prisma.sql`(p.team_id = ${caller.apiKey.teamId}::uuid AND p.visibility <> 'private' AND p.archived_at IS NULL)` };
   }
   const joins = Prisma.sql`LEFT JOIN team_members my_tm ON my_tm.team_id = p.team_id AND my_tm.user_id = ${caller.userId}::uuid
       LEFT JOIN organization_members my_om ON my_om.organization_id = p.organization_id AND my_om.user_id = ${caller.userId}::uuid`;

@@ -7,7 +7,7 @@
 import { z } from "zod";
 import { Prisma, type Db, type DbOrTx, type DbTransaction } from "@promptly/db";
 import {
-  CHANGE_REQUEST_STATUSES, MSG, PROMPT_MSG, PROTECTED_LABEL, REVIEW_MSG, approvalsNeeded, canOnPrompt, type ChangeRequestStatus, type CreateChangeRequestInput,
+  CHANGE_REQUEST_STATUSES, MSG, PROMPT_MSG, PROTECTED_LABEL, REVIEW_MSG, canOnPrompt, type ChangeRequestStatus, type CreateChangeRequestInput,
 } from "@promptly/shared";
 import { fail } from "../../errors.ts";
 import { auditAs, type AuditContext } from "../insight/audit.ts";
@@ -15,6 +15,7 @@ import { avatarUrl } from "../identity/account.ts";
 import type { Caller } from "../access/access.ts";
 import { notify } from "./notify.ts";
 import { loadVersion, moveLabel, personItem, promptVersionItem, type LoadedPrompt } from "../prompts/prompts.ts";
+import { approvalsToMove, archivedRefusal, changeRequestRefusal, lockLivePrompt, refuse } from "../prompts/prompt-rules.ts";
 import { promptVisibility } from "../access/visibility.ts";
 
 // ---- answers ----
@@ -179,28 +180,21 @@ async function markStale(db: DbOrTx, id: string, now: Date) {
   await db.changeRequest.updateMany({ where: { id, status: "open" }, data: { status: "stale", updatedAt: now } });
 }
 
-/** Locks the prompt's row (requests of one prompt are made and decided one at a time); refuses an archived prompt. */
-async function lockLivePrompt(tx: DbTransaction, promptId: string) {
-  const [row] = await tx.$queryRaw<{ archived: boolean }[]>`SELECT archived_at IS NOT NULL AS archived FROM prompts WHERE id = ${promptId}::uuid FOR UPDATE`;
-  if (!row || row.archived) fail("STATE_CONFLICT", REVIEW_MSG.archived, "ARCHIVED");
-}
-
 async function labelVersion(tx: DbTransaction, promptId: string, label: string): Promise<number | null> {
   const row = await tx.promptLabel.findUnique({ where: { promptId_name: { promptId, name: label } }, select: { version: true } });
   return row?.version ?? null;
 }
 
-const refuseArchived = (prompt: LoadedPrompt) => {
-  if (prompt.archived) fail("STATE_CONFLICT", REVIEW_MSG.archived, "ARCHIVED");
-};
+const refuseArchived = (prompt: LoadedPrompt) => refuse(archivedRefusal(prompt.archived, REVIEW_MSG.archived));
 
 /** A request to point `production` at `version`, based on what it points at now. */
 export async function createChangeRequest(db: Db, caller: Caller, prompt: LoadedPrompt, input: CreateChangeRequestInput, now: Date) {
   refuseArchived(prompt);
-  if (prompt.facts.visibility === "private") fail("PRECONDITION", REVIEW_MSG.privatePrompt, "PRIVATE_PROMPT");
+  refuse(changeRequestRefusal(prompt.facts));
   const label = PROTECTED_LABEL;
   return db.$transaction(async (tx) => {
-    await lockLivePrompt(tx, prompt.id);
+    // Requests of one prompt are made and decided one at a time, under its row's lock.
+    await lockLivePrompt(tx, prompt.id, REVIEW_MSG.archived);
     const exists = await tx.promptVersion.findUnique({ where: { promptId_version: { promptId: prompt.id, version: input.version } }, select: { id: true } });
     if (!exists) fail("NOT_FOUND", PROMPT_MSG.versionNotFound, "VERSION_NOT_FOUND");
     const baseVersion = await labelVersion(tx, prompt.id, label);
@@ -252,11 +246,6 @@ const awaitingDecision = (request: LockedRequest) => {
 
 const countApprovals = (tx: DbTransaction, id: string) => tx.changeRequestReview.count({ where: { changeRequestId: id, decision: "approved" } });
 
-async function needed(tx: DbTransaction, teamId: string) {
-  const team = await tx.team.findUniqueOrThrow({ where: { id: teamId }, select: { requiredApprovals: true } });
-  return approvalsNeeded(team.requiredApprovals);
-}
-
 /**
  * An approval; the one that reaches the team's count moves the label in this transaction (status
  * `approved`). A stale request is marked so (that write is kept) and the approval refused.
@@ -282,7 +271,7 @@ export async function approveChangeRequest(
     const previous = await tx.changeRequestReview.findUnique({ where: { changeRequestId_reviewerId: { changeRequestId: id, reviewerId: caller.userId } }, select: { id: true } });
     if (previous) fail("STATE_CONFLICT", REVIEW_MSG.alreadyReviewed, "ALREADY_REVIEWED");
     await tx.changeRequestReview.create({ data: { changeRequestId: id, reviewerId: caller.userId, decision: "approved", comment: comment ?? "", createdAt: now } });
-    const [approvals, approvalsNeeded] = await Promise.all([countApprovals(tx, id), needed(tx, prompt.teamId)]);
+    const [approvals, approvalsNeeded] = await Promise.all([countApprovals(tx, id), approvalsToMove(tx, prompt.teamId)]);
     let status: ChangeRequestStatus = "open";
     if (approvals >= approvalsNeeded) {
       await moveLabel(tx, prompt, request.label, request.proposedVersion, caller.userId, now, context);
@@ -334,7 +323,7 @@ export async function rejectChangeRequest(db: Db, caller: Caller, prompt: Loaded
     await tx.changeRequest.update({ where: { id }, data: { status: "rejected", updatedAt: now, closedAt: now } });
     await notifyDecision(tx, prompt, id, request, "rejected", caller.userId, now);
     await auditDecision(tx, context, prompt, id, request, "change_request.reject", { status: "rejected", comment });
-    const [approvals, approvalsNeeded] = await Promise.all([countApprovals(tx, id), needed(tx, prompt.teamId)]);
+    const [approvals, approvalsNeeded] = await Promise.all([countApprovals(tx, id), approvalsToMove(tx, prompt.teamId)]);
     return { id, status: "rejected" as const, approvals, approvalsNeeded };
   });
 }

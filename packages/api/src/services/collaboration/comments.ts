@@ -11,6 +11,7 @@ import { avatarUrl } from "../identity/account.ts";
 import type { Caller } from "../access/access.ts";
 import { notify } from "./notify.ts";
 import type { LoadedPrompt } from "../prompts/prompts.ts";
+import { archivedRefusal, refuse } from "../prompts/prompt-rules.ts";
 import { memberReadsPrompt } from "../access/visibility.ts";
 
 const THREADS_PER_PAGE = 20;
@@ -55,9 +56,7 @@ export async function findCommentPromptId(db: DbOrTx, commentId: string): Promis
   return row?.promptId ?? null;
 }
 
-const refuseArchived = (prompt: LoadedPrompt) => {
-  if (prompt.archived) fail("STATE_CONFLICT", COMMENT_MSG.archived, "ARCHIVED");
-};
+const refuseArchived = (prompt: LoadedPrompt) => refuse(archivedRefusal(prompt.archived, COMMENT_MSG.archived));
 
 // ---- reading ----
 

@@ -4,13 +4,14 @@
 import { z } from "zod";
 import { isUniqueViolation, type Db, type DbTransaction } from "@promptly/db";
 import {
-  LIBRARY_MSG, PROMPT_MSG, PROTECTED_LABEL, REVIEW_MSG, accessOf, canOnPrompt, nameInFolder,
+  LIBRARY_MSG, PROMPT_MSG, accessOf, canOnPrompt, nameInFolder,
   type BulkAction, type OrganizationRole, type PromptAbility, type PromptFacts, type TeamRole,
 } from "@promptly/shared";
 import { fail } from "../../errors.ts";
 import type { Caller } from "../access/access.ts";
 import { audit, type AuditAction, type AuditContext } from "../insight/audit.ts";
 import { moveLabel } from "./prompts.ts";
+import { archivedRefusal, directLabelRefusal, tooManyTags } from "./prompt-rules.ts";
 import { promptVisibility } from "../access/visibility.ts";
 
 export const bulkResult = z.object({
@@ -75,12 +76,13 @@ export async function bulkPrompts(db: Db, caller: Caller, promptIds: string[], a
           }
           const access = { ...accessOf(caller, { teamRole: row.teamRole, organizationRole: row.organizationRole }), userId: caller.userId };
           const facts: PromptFacts = { visibility: row.visibility, authorId: row.authorId };
+          const ruled =
+            archivedRefusal(row.archived && action.kind !== "archive" && action.kind !== "restore") ??
+            // Bulk moves and removals of a label alike are refused as a move would be (the texts of the batch).
+            (action.kind === "setLabel" || action.kind === "removeLabel" ? directLabelRefusal(action.label, { access, facts }, row.requiredApprovals) : null);
           if (!canOnPrompt(access, facts, ABILITY[action.kind])) refuse(row, LIBRARY_MSG.bulkNotAllowed);
-          else if (row.archived && action.kind !== "archive" && action.kind !== "restore") refuse(row, PROMPT_MSG.archived);
-          else if ((action.kind === "setLabel" || action.kind === "removeLabel") && action.label === PROTECTED_LABEL) {
-            if (row.requiredApprovals > 0 && row.visibility !== "private") refuse(row, REVIEW_MSG.reviewRequired);
-            else if (!canOnPrompt(access, facts, "label.protected")) refuse(row, PROMPT_MSG.protectedLabel);
-          } else if (action.kind === "addTags" && new Set([...row.tags, ...action.tags]).size > 10) refuse(row, LIBRARY_MSG.bulkTooManyTags);
+          else if (ruled) refuse(row, ruled.message);
+          else if (action.kind === "addTags" && tooManyTags([...row.tags, ...action.tags])) refuse(row, LIBRARY_MSG.bulkTooManyTags);
         }
         const found = ids.map((id) => byId.get(id)).filter((row): row is Row => !!row && row.readable);
         if (action.kind === "moveToFolder" && refused.length === 0) await refuseNameConflicts(tx, found, action.folder, refuse);

@@ -6,7 +6,7 @@ import { strToU8, zipSync } from "fflate";
 import { z } from "zod";
 import { Prisma, isUniqueViolation, type Db, type DbOrTx, type DbTransaction } from "@promptly/db";
 import {
-  LIBRARY_FORMAT, LIBRARY_FORMAT_VERSION, LIBRARY_MSG, PROTECTED_LABEL, LATEST_LABEL, canOnPrompt, effectiveContract, importDocumentSchema, isPromptName,
+  LIBRARY_FORMAT, LIBRARY_FORMAT_VERSION, LIBRARY_MSG, LATEST_LABEL, canOnPrompt, effectiveContract, importDocumentSchema, isPromptName,
   promptDescriptionSchema, promptLabelSchema, promptTagsSchema, promptTitleSchema, runtimeCreateVersionInput,
   type LangfusePrompt, type LibraryDocument, type LibraryPrompt, type LibraryVersion, type PromptAccess, type PromptFacts, type VariableContract,
 } from "@promptly/shared";
@@ -14,6 +14,7 @@ import { fail } from "../../errors.ts";
 import type { Caller } from "../access/access.ts";
 import { audit, type AuditActor } from "../insight/audit.ts";
 import { moveLabel } from "./prompts.ts";
+import { archivedRefusal, directLabelRefusal, requiredApprovals } from "./prompt-rules.ts";
 import { promptVisibility } from "../access/visibility.ts";
 
 /** Who imports or exports, in the team concerned: their access there, and who the audit trail names. */
@@ -300,8 +301,7 @@ async function plan(db: DbOrTx, who: LibraryActor, incoming: IncomingPrompt[], l
   const storedLabels = existingIds.length
     ? await db.promptLabel.findMany({ where: { promptId: { in: existingIds } }, select: { promptId: true, name: true, version: true } })
     : [];
-  const needsReview =
-    ((await db.team.findUnique({ where: { id: who.team.teamId }, select: { requiredApprovals: true } }))?.requiredApprovals ?? 0) > 0;
+  const approvalsRequired = await requiredApprovals(db, who.team.teamId);
   const seen = new Set<string>();
 
   return incoming.map((prompt): Step => {
@@ -330,7 +330,7 @@ async function plan(db: DbOrTx, who: LibraryActor, incoming: IncomingPrompt[], l
     const facts: PromptFacts = row ? { visibility: row.visibility, authorId: row.authorId } : { visibility: prompt.visibility, authorId: who.authorId };
     if (row) {
       if (!canOnPrompt(who.access, facts, "write")) problems.push(LIBRARY_MSG.nameTaken);
-      else if (row.archived) problems.push(LIBRARY_MSG.archived);
+      else if (archivedRefusal(row.archived)) problems.push(LIBRARY_MSG.archived);
       else if (type && row.type !== type) problems.push(LIBRARY_MSG.typeDiffers(row.type, type));
     } else if (prompt.visibility === "private" && who.authorId === null) problems.push(LIBRARY_MSG.privateNeedsPerson);
 
@@ -362,17 +362,9 @@ async function plan(db: DbOrTx, who: LibraryActor, incoming: IncomingPrompt[], l
         continue;
       }
       if (row && storedLabels.some((label) => label.promptId === row.id && label.name === name && label.version === version)) continue;
-      if (name === PROTECTED_LABEL) {
-        if (needsReview && facts.visibility !== "private") {
-          notes.push(LIBRARY_MSG.productionNeedsReview);
-          continue;
-        }
-        if (!canOnPrompt(who.access, facts, "label.protected")) {
-          notes.push(LIBRARY_MSG.productionNotAllowed);
-          continue;
-        }
-      }
-      labels.push({ name, version });
+      const refused = directLabelRefusal(name, { access: who.access, facts }, approvalsRequired);
+      if (refused) notes.push(refused.reason === "REVIEW_REQUIRED" ? LIBRARY_MSG.productionNeedsReview : LIBRARY_MSG.productionNotAllowed);
+      else labels.push({ name, version });
     }
 
     const outcome = problems.length ? "conflict" : !row ? "create" : save.length || labels.length ? "update" : "unchanged";

@@ -3,7 +3,7 @@
 import { z } from "zod";
 import { isUniqueViolation, Prisma, type Db, type DbOrTx, type DbTransaction } from "@promptly/db";
 import {
-  LATEST_LABEL, PROMPT_MSG, PROMPT_TYPES, PROMPT_VISIBILITIES, PROTECTED_LABEL, RUNTIME_MSG, REVIEW_MSG, messageAnswer, promptNameSchema, variableAnswer,
+  LATEST_LABEL, PROMPT_MSG, PROMPT_TYPES, PROMPT_VISIBILITIES, PROTECTED_LABEL, RUNTIME_MSG, messageAnswer, promptNameSchema, variableAnswer,
   accessOf, canOnPrompt, promptAbilities, versionBodyOf, type CreatePromptInput, type CreateVersionInput,
   type ListPromptsInput, type OrganizationRole, type PromptAccess, type PromptFacts, type TeamRole,
 } from "@promptly/shared";
@@ -12,6 +12,7 @@ import { fail } from "../../errors.ts";
 import { auditAs, type AuditAction, type AuditContext } from "../insight/audit.ts";
 import { avatarUrl } from "../identity/account.ts";
 import { notify } from "../collaboration/notify.ts";
+import { archivedRefusal, directLabelRefusal, lockLivePrompt, refuse, requiredApprovals, shareRefusal } from "./prompt-rules.ts";
 import type { Caller } from "../access/access.ts";
 import { promptVisibility } from "../access/visibility.ts";
 
@@ -65,7 +66,7 @@ export const promptDetail = promptListItem.extend({
   /** The version shown: the one asked for, else `production` when set, else the latest. */
   version: promptVersionItem,
   myRating: z.number().nullable(),
-  /** Approvals its team requires before `production` moves (issue 16); 0 for a private prompt, which is never reviewed. */
+  /** Approvals its team requires before `production` moves (issue 16), private prompts included. */
   requiredApprovals: z.number(),
   /** What the caller may do with this prompt (the same rules the procedures enforce). */
   can: z.object({
@@ -107,8 +108,8 @@ export async function loadPrompt(db: DbOrTx, caller: Caller, promptId: string): 
            my_tm.role::text AS "teamRole", my_om.role::text AS "organizationRole"
     FROM prompts p ${joins}
     WHERE p.id = ${promptId}::uuid`;
-  // A key knows nothing outside its team: there, the prompt does not exist for it.
-  if (!row || (caller.apiKey && row.teamId !== caller.apiKey.teamId)) return null;
+  // A key knows nothing outside its team, and no archived prompt (as on /api/v1): for it, the prompt does not exist.
+  if (!row || (caller.apiKey && (row.teamId !== caller.apiKey.teamId || row.archived))) return null;
   return {
     id: promptId,
     teamId: row.teamId,
@@ -119,9 +120,7 @@ export async function loadPrompt(db: DbOrTx, caller: Caller, promptId: string): 
   };
 }
 
-const refuseArchived = (prompt: LoadedPrompt) => {
-  if (prompt.archived) fail("STATE_CONFLICT", PROMPT_MSG.archived, "ARCHIVED");
-};
+const refuseArchived = (prompt: LoadedPrompt) => refuse(archivedRefusal(prompt.archived));
 
 // ---- lists ----
 
@@ -324,7 +323,7 @@ export async function getPrompt(db: DbOrTx, caller: Caller, prompt: LoadedPrompt
   const [row] = await db.$queryRaw<RawItem[]>`
     SELECT ${itemColumns(caller)}, p.organization_id::text AS "organizationId",
            (SELECT r.stars FROM prompt_ratings r WHERE r.prompt_id = p.id AND r.user_id = ${caller.userId}::uuid)::int AS "myRating",
-           CASE WHEN p.visibility = 'private' THEN 0 ELSE t.required_approvals END AS "requiredApprovals"
+           t.required_approvals AS "requiredApprovals"
     FROM prompts p ${joins} ${itemJoins}
     WHERE p.id = ${prompt.id}::uuid`;
   if (!row) return fail("NOT_FOUND", PROMPT_MSG.versionNotFound);
@@ -463,7 +462,10 @@ export async function createVersion(db: Db, caller: Author, prompt: LoadedPrompt
   });
 }
 
-/** Title, description, tags, visibility. Only the author (or a super user) makes a prompt private: it becomes theirs alone. */
+/**
+ * Title, description, tags, visibility. Only the author (or a super user) makes a prompt private: it
+ * becomes theirs alone. Sharing it again carries its `production` only as the prompt rules allow.
+ */
 export async function updatePrompt(
   db: Db,
   prompt: LoadedPrompt,
@@ -477,6 +479,8 @@ export async function updatePrompt(
   }
   const fields = { title: true, description: true, tags: true, visibility: true } as const;
   await db.$transaction(async (tx) => {
+    await lockLivePrompt(tx, prompt.id);
+    refuse(await shareRefusal(tx, prompt, input.visibility));
     const before = await tx.prompt.findUniqueOrThrow({ where: { id: prompt.id }, select: fields });
     const after = await tx.prompt.update({
       where: { id: prompt.id },
@@ -487,10 +491,12 @@ export async function updatePrompt(
   });
 }
 
+/** A rename, like an update, reads the prompt live under its row's lock: an archive at the same moment comes first or waits. */
 export async function renamePrompt(db: Db, prompt: LoadedPrompt, name: string, now: Date, context: AuditContext) {
   refuseArchived(prompt);
   try {
     await db.$transaction(async (tx) => {
+      await lockLivePrompt(tx, prompt.id);
       const before = await tx.prompt.findUniqueOrThrow({ where: { id: prompt.id }, select: { name: true } });
       await tx.prompt.update({ where: { id: prompt.id }, data: { name, updatedAt: now } });
       await auditPrompt(tx, context, prompt, "prompt.rename", { name, before, after: { name } });
@@ -551,29 +557,18 @@ async function touchLivePrompt(tx: DbTransaction, promptId: string, now: Date, o
     UPDATE prompts SET updated_at = ${now}, latest_version = latest_version + ${options.nextVersion ? 1 : 0}
     WHERE id = ${promptId}::uuid AND archived_at IS NULL
     RETURNING latest_version AS "latestVersion"`;
-  return row ?? fail("STATE_CONFLICT", PROMPT_MSG.archived, "ARCHIVED");
+  if (!row) refuse(archivedRefusal(true));
+  return row!;
 }
 
-const refuseProtectedLabel = (prompt: LoadedPrompt, label: string) => {
-  if (label === PROTECTED_LABEL && !canOnPrompt(prompt.access, prompt.facts, "label.protected")) fail("FORBIDDEN", PROMPT_MSG.protectedLabel);
-};
-
-/**
- * Whether `production` of this prompt moves only through a change request (issue 16): its team requires
- * approvals. Nobody moves it directly then, team admins and super users included: the gate is the point.
- * A private prompt is exempt: nobody but its author reads it, so nobody could review it.
- */
-async function productionNeedsReview(db: DbOrTx, prompt: Pick<LoadedPrompt, "teamId" | "facts">): Promise<boolean> {
-  if (prompt.facts.visibility === "private") return false;
-  const team = await db.team.findUnique({ where: { id: prompt.teamId }, select: { requiredApprovals: true } });
-  return (team?.requiredApprovals ?? 0) > 0;
-}
+/** What stops the caller moving (or removing) `label` of this prompt directly, by the prompt rules. */
+const refuseDirectLabelChange = async (db: DbOrTx, prompt: LoadedPrompt, label: string, change: "move" | "remove") =>
+  refuse(directLabelRefusal(label, prompt, label === PROTECTED_LABEL ? await requiredApprovals(db, prompt.teamId) : 0, change));
 
 /** Points `label` at `version` (rolling back is pointing it at an older one). `production` needs team admin level, and no review required. */
 export async function setLabel(db: Db, caller: Author, prompt: LoadedPrompt, label: string, version: number, now: Date, context: AuditContext) {
   refuseArchived(prompt);
-  if (label === PROTECTED_LABEL && (await productionNeedsReview(db, prompt))) fail("PRECONDITION", REVIEW_MSG.reviewRequired, "REVIEW_REQUIRED");
-  refuseProtectedLabel(prompt, label);
+  await refuseDirectLabelChange(db, prompt, label, "move");
   return db.$transaction((tx) => moveLabel(tx, prompt, label, version, caller.userId, now, context));
 }
 
@@ -607,8 +602,7 @@ export async function moveLabel(
 
 export async function removeLabel(db: Db, prompt: LoadedPrompt, label: string, now: Date, context: AuditContext) {
   refuseArchived(prompt);
-  if (label === PROTECTED_LABEL && (await productionNeedsReview(db, prompt))) fail("PRECONDITION", REVIEW_MSG.reviewRequiredRemove, "REVIEW_REQUIRED");
-  refuseProtectedLabel(prompt, label);
+  await refuseDirectLabelChange(db, prompt, label, "remove");
   await db.$transaction(async (tx) => {
     await touchLivePrompt(tx, prompt.id, now);
     const previous = await tx.promptLabel.findUnique({ where: { promptId_name: { promptId: prompt.id, name: label } }, select: { version: true } });

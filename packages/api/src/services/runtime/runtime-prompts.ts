@@ -5,7 +5,7 @@
 import type { z } from "zod";
 import { Prisma, type Db, type DbOrTx } from "@promptly/db";
 import {
-  LATEST_LABEL, PROMPT_MSG, PROTECTED_LABEL, promptNameSchema, RUNTIME_DEFAULT_LABEL, RUNTIME_MSG, compile, effectiveContract, type ChatMessage, type PromptVersionBody,
+  LATEST_LABEL, PROMPT_MSG, promptNameSchema, RUNTIME_DEFAULT_LABEL, RUNTIME_MSG, compile, effectiveContract, type ChatMessage, type PromptVersionBody,
   type PromptFacts, type RuntimePrompt, type RuntimeSelector, type VariableProblem, type runtimeCreatePromptInput,
   type runtimeCreateVersionInput, type runtimeListQuery, type runtimePromptPage,
 } from "@promptly/shared";
@@ -14,6 +14,7 @@ import type { AuditContext } from "../insight/audit.ts";
 import { createPrompt, createVersion, prefixQuery, setLabel, type LoadedPrompt } from "../prompts/prompts.ts";
 import type { ResolvedPrompt, RuntimeCache } from "./runtime-cache.ts";
 import { keyCaller, promptVisibility } from "../access/visibility.ts";
+import { mayMoveLabel } from "../prompts/prompt-rules.ts";
 
 /** What the runtime API needs of an authenticated key. */
 export interface RuntimeKey {
@@ -217,8 +218,8 @@ export async function createRuntimeVersion(
 
 /** Points a label at a version; `production` is never moved by a key, whatever its scopes. */
 export async function setRuntimeLabel(db: Db, key: RuntimeKey, name: string, label: string, version: number, now: Date, ip: string | null = null) {
-  if (label === PROTECTED_LABEL) fail("FORBIDDEN", RUNTIME_MSG.protectedLabel);
   const prompt = await loadKeyPrompt(db, key, name);
+  if (!mayMoveLabel(label, prompt)) fail("FORBIDDEN", RUNTIME_MSG.protectedLabel);
   await setLabel(db, NO_AUTHOR, prompt, label, version, now, keyContext(key, now, ip));
   return { name, label, version };
 }

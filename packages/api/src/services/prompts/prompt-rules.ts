@@ -1,0 +1,108 @@
+// The rules every change of a prompt obeys, whichever door it comes through: the app's procedures,
+// bulk actions, imports, change requests and the REST runtime API all ask here, so no door keeps a
+// copy that could drift. Each rule answers a refusal (or null): a door that reports refusals (bulk,
+// import) takes its message, one that stops at the first throws it with `refuse`. Who may act on a
+// prompt at all is canOnPrompt's (packages/shared); the limits of a single field are the shared
+// input schemas' (a version's variables, a title's length), which every door parses.
+import { Prisma, type DbOrTx, type DbTransaction } from "@promptly/db";
+import {
+  PERMISSIONS, PROMPT_MSG, PROMPT_TAGS_MAX, PROTECTED_LABEL, REVIEW_MSG, approvalsNeeded, canOnPrompt, type PromptAccess, type PromptFacts, type PromptVisibility,
+} from "@promptly/shared";
+import { fail, type DomainErrorCode } from "../../errors.ts";
+
+export interface Refusal {
+  code: DomainErrorCode;
+  message: string;
+  reason?: string;
+}
+
+/** Throws the refusal, if any. */
+export function refuse(refusal: Refusal | null): void {
+  if (refusal) fail(refusal.code, refusal.message, refusal.reason);
+}
+
+/** A prompt as the rules see it: its facts and the caller's access in its team. */
+interface RulePrompt {
+  facts: PromptFacts;
+  access: PromptAccess;
+}
+
+// ---- archived prompts refuse writes ----
+
+/** An archived prompt refuses every change until it is restored; `message` is the door's wording. */
+export const archivedRefusal = (archived: boolean, message: string = PROMPT_MSG.archived): Refusal | null =>
+  archived ? { code: "STATE_CONFLICT", message, reason: "ARCHIVED" } : null;
+
+/**
+ * Locks the prompt's row inside `tx` and refuses an archived (or vanished) one: read under the lock, an
+ * archive at the same moment either came first (refused here) or waits for this transaction.
+ */
+export async function lockLivePrompt(tx: DbTransaction, promptId: string, message: string = PROMPT_MSG.archived): Promise<void> {
+  const [row] = await tx.$queryRaw<{ archived: boolean }[]>`SELECT archived_at IS NOT NULL AS archived FROM prompts WHERE id = ${promptId}::uuid FOR UPDATE`;
+  refuse(archivedRefusal(!row || row.archived, message));
+}
+
+// ---- tags ----
+
+/** A prompt carries at most PROMPT_TAGS_MAX tags. */
+export const tooManyTags = (tags: readonly string[]) => new Set(tags).size > PROMPT_TAGS_MAX;
+
+// ---- production ----
+
+/** Approvals the prompt's team requires before `production` moves; 0: those allowed move it directly. */
+export async function requiredApprovals(db: DbOrTx, teamId: string): Promise<number> {
+  const team = await db.team.findUnique({ where: { id: teamId }, select: { requiredApprovals: true } });
+  return team?.requiredApprovals ?? 0;
+}
+
+/** Approvals a change request needs before it moves `production` (a request made while none are required still needs one). */
+export const approvalsToMove = async (db: DbOrTx, teamId: string) => approvalsNeeded(await requiredApprovals(db, teamId));
+
+/** Whether the caller may move or remove `label` at all: `production` takes prompt.label.protected, any other label only writing. */
+export const mayMoveLabel = (label: string, prompt: RulePrompt) =>
+  label !== PROTECTED_LABEL || canOnPrompt(prompt.access, prompt.facts, "label.protected");
+
+/**
+ * Why the caller may not move (or remove) `label` directly, or null. `production` needs
+ * prompt.label.protected; when the team requires reviews nobody moves it directly, team admins and
+ * super users included: only an approved change request does. Private prompts too: a private prompt
+ * is shared again with whatever `production` it carries, and keys serve that.
+ */
+export function directLabelRefusal(label: string, prompt: RulePrompt, approvalsRequired: number, change: "move" | "remove" = "move"): Refusal | null {
+  if (label !== PROTECTED_LABEL) return null;
+  if (approvalsRequired > 0) {
+    return { code: "PRECONDITION", message: change === "move" ? REVIEW_MSG.reviewRequired : REVIEW_MSG.reviewRequiredRemove, reason: "REVIEW_REQUIRED" };
+  }
+  if (!mayMoveLabel(label, prompt)) return { code: "FORBIDDEN", message: PROMPT_MSG.protectedLabel };
+  return null;
+}
+
+/**
+ * Sharing a private prompt carries its `production` into the team, where keys serve it, so only a
+ * `production` the rule would have let into the team goes: with reviews required, a version an
+ * approved change request of this prompt put in production; without, one last moved by a holder of
+ * prompt.label.protected, or the caller holds it. Staying private, or having no `production`, is free.
+ */
+export async function shareRefusal(db: DbOrTx, prompt: RulePrompt & { id: string }, visibility: PromptVisibility | undefined): Promise<Refusal | null> {
+  if (prompt.facts.visibility !== "private" || visibility === undefined || visibility === "private") return null;
+  const { organizationRoles, teamRoles } = PERMISSIONS["prompt.label.protected"];
+  const [production] = await db.$queryRaw<{ approvalsRequired: number; reviewed: boolean; movedByRight: boolean }[]>`
+    SELECT t.required_approvals AS "approvalsRequired",
+           EXISTS (SELECT 1 FROM change_requests cr
+                   WHERE cr.prompt_id = p.id AND cr.label = l.name AND cr.status = 'approved' AND cr.proposed_version = l.version) AS reviewed,
+           (EXISTS (SELECT 1 FROM profiles pr WHERE pr.user_id = l.moved_by AND pr.super_user)
+            OR EXISTS (SELECT 1 FROM team_members tm WHERE tm.team_id = p.team_id AND tm.user_id = l.moved_by AND tm.role::text IN (${Prisma.join([...teamRoles])}))
+            OR EXISTS (SELECT 1 FROM organization_members om
+                       WHERE om.organization_id = p.organization_id AND om.user_id = l.moved_by AND om.role::text IN (${Prisma.join([...organizationRoles])}))) AS "movedByRight"
+    FROM prompt_labels l JOIN prompts p ON p.id = l.prompt_id JOIN teams t ON t.id = p.team_id
+    WHERE l.prompt_id = ${prompt.id}::uuid AND l.name = ${PROTECTED_LABEL}`;
+  if (!production) return null;
+  if (production.approvalsRequired > 0) {
+    return production.reviewed ? null : { code: "PRECONDITION", message: REVIEW_MSG.shareUnreviewed, reason: "REVIEW_REQUIRED" };
+  }
+  return production.movedByRight || mayMoveLabel(PROTECTED_LABEL, prompt) ? null : { code: "FORBIDDEN", message: PROMPT_MSG.shareProduction };
+}
+
+/** Change requests are for prompts others can review: never a private one. */
+export const changeRequestRefusal = (facts: PromptFacts): Refusal | null =>
+  facts.visibility === "private" ? { code: "PRECONDITION", message: REVIEW_MSG.privatePrompt, reason: "PRIVATE_PROMPT" } : null;
