@@ -1,4 +1,4 @@
-// `npm run bench -- analytics` (issue 17, acceptance 5): analytics.overview over 10 million usage rows
+// `npm run bench -- analytics`: analytics.overview over 10 million usage rows
 // spanning 90 days, with 1 client, beside the Express + pg baseline running the same SQL. Target: p99
 // under 100 ms. How: the overview reads prompt_usage_daily (prompt, UTC day, label), kept by a trigger
 // on prompt_usage (migration usage_rollup), by index-only scans of (prompt_id, day, label, count); the

@@ -1,4 +1,4 @@
-// `npm run bench -- runtime`: the runtime API for tools (issue 15). GET /api/v1/prompts/{name} with an
+// `npm run bench -- runtime`: the runtime API for tools. GET /api/v1/prompts/{name} with an
 // API key at 1 and 50 connections, beside the Express + pg baseline doing the same key lookup and the
 // prompt, label and version reads; then the typed client's cached `get` in operations per second.
 // Targets: ratio at least 1.0 at 50 connections (memory beats the database), p50 under 1 ms at 1

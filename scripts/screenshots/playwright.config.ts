@@ -1,5 +1,5 @@
 // `npx playwright test -c scripts/screenshots/playwright.config.ts`: the screenshots in docs/screenshots
-// (issue 14), taken from the production build with embedded services, exactly as the e2e suite runs it.
+//, taken from the production build with embedded services, exactly as the e2e suite runs it.
 // Not a test: `npm test` does not run it.
 import { defineConfig } from "@playwright/test";
 import base from "../../playwright.config.ts";

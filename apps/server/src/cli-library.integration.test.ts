@@ -1,4 +1,4 @@
-// `npm run cli -- prompts export|import` (issue 17): a library exported from one team by the command
+// `npm run cli -- prompts export|import`: a library exported from one team by the command
 // line imports into another with the same prompts, versions and labels; --dry-run changes nothing.
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { spawn } from "node:child_process";

@@ -1,4 +1,4 @@
-// What the security review found at the HTTP host (issue 11, findings 1, 2, 7 and 8): every error
+// What the security review found at the HTTP host: every error
 // answer is JSON (or a plain page) without a stack, path or internal address; bodies that are
 // malformed, too large or too deep are refused before parsing work; only our own host names are
 // served; API answers are never cached.

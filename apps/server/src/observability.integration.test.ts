@@ -1,4 +1,4 @@
-// Observability (issue 18): JSON request logs with request ids and no secrets in them, Prometheus
+// Observability: JSON request logs with request ids and no secrets in them, Prometheus
 // metrics behind METRICS_TOKEN, and the liveness and readiness probes.
 import { createHmac } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

@@ -125,7 +125,7 @@ describe("the outbox", () => {
     }
   });
 
-  it("a process that shuts down finishes the message it is sending and leaves the others queued (issue 18)", async () => {
+  it("a process that shuts down finishes the message it is sending and leaves the others queued", async () => {
     await startSmtp();
     const stamp = Date.now();
     const recipients = [0, 1, 2].map((i) => `stopping-${stamp}-${i}@example.test`);
@@ -149,7 +149,7 @@ describe("the outbox", () => {
     }
   });
 
-  it("SMTP down: a notification is queued; SMTP up: it arrives exactly once (issue 16, acceptance 4)", async () => {
+  it("SMTP down: a notification is queued; SMTP up: it arrives exactly once", async () => {
     const db = h.database.db;
     const admin = await createAccount(h, { fullName: "Ada Admin" });
     const colleague = await createAccount(h, { fullName: "Cole Colleague" });

@@ -1,4 +1,4 @@
-// The invitation page opened by someone signed in with another address (issue 14): the whole message
+// The invitation page opened by someone signed in with another address: the whole message
 // at 375 px, 'Go to the dashboard', and 'Sign out and continue', which keeps the invitation so that
 // signing in with the invited address comes back to it and one click accepts. A refused accept is
 // told once, on the page.

@@ -1,5 +1,5 @@
 // Every screen for three kinds of people at a wide and a narrow width, checked by axe-core (WCAG 2.2
-// AA rules): no critical and no serious violation (issue 14), also with each dialog, menu, popover,
+// AA rules): no critical and no serious violation, also with each dialog, menu, popover,
 // select and tooltip of the screen open. Each test reports every finding at once.
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Locator, type Page } from "@playwright/test";
@@ -51,7 +51,7 @@ async function world(persona: Persona) {
   });
   const archived = await createPromptWith({ organizationId: organization.id, teamId: team.id, authorId: author.id, title: "Axe archived prompt" });
   await withDb((client) => client.query(`UPDATE prompts SET archived_at = now() WHERE id = $1`, [archived.id]));
-  // The author asks for version 2 in production (issue 16): the request's page, the Teams page's Reviews card.
+  // The author asks for version 2 in production: the request's page, the Teams page's Reviews card.
   const changeRequest = await createChangeRequestWith({ promptId: prompt.id, authorId: author.id, version: 2 });
   // One unread notification: the header's bell shows a count and its popover a link.
   await withDb((client) =>
@@ -258,7 +258,7 @@ function routes(data: World): { route: string; openers: Opener[] }[] {
         { name: "Team filter", who: MANAGERS, open: select("Team") },
       ],
     },
-    // The audit log (issue 17): its filters are native selects and date fields, nothing pops up.
+    // The audit log: its filters are native selects and date fields, nothing pops up.
     { route: "/audit", openers: [] },
     { route: `/prompts/${data.prompt.id}?tab=activity`, openers: [] },
     {

@@ -1,4 +1,4 @@
-// Analytics (issue 17, acceptance 1): after real runtime fetches (GET /api/v1/prompts/<name> with keys
+// Analytics: after real runtime fetches (GET /api/v1/prompts/<name> with keys
 // created here, counted by the server and flushed to prompt_usage within seconds) and one older day
 // seeded in the database, /analytics shows them by day for a chosen team and range, the prompt's
 // Usage tab agrees with the counts, and the CSV download holds the same numbers.

@@ -1,4 +1,4 @@
-// API keys on the Teams page (issue 15, acceptance 4 without its REST calls): a team admin creates a
+// API keys on the Teams page: a team admin creates a
 // key bound to production, sees it once and copies it; the list shows only its first characters and,
 // after a reload, the key is nowhere on the page; revoking marks the row and the database. A team
 // editor sees no API keys at all, and a list that fails to load says so with Try again.
@@ -28,7 +28,7 @@ async function keysOf(teamId: string) {
 }
 
 /**
- * A team with an admin and an editor, both app administrators (who may open /teams, spec 6) and plain
+ * A team with an admin and an editor, both app administrators (who may open /teams) and plain
  * organization members: the team role alone decides who manages keys.
  */
 async function world() {

@@ -1,4 +1,4 @@
-// The audit trail (issue 17): an organization admin filters the audit log by action and actor and
+// The audit trail: an organization admin filters the audit log by action and actor and
 // downloads the filtered rows as CSV; the prompt's Activity tab shows a label move and rolls it back.
 import { readFile } from "node:fs/promises";
 import { expect, test, type Page } from "@playwright/test";

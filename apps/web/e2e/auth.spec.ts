@@ -1,4 +1,4 @@
-// Authentication end to end (issue 3): sign-up with the emailed confirmation, password sign-in that
+// Authentication end to end: sign-up with the emailed confirmation, password sign-in that
 // returns to the page one came from, sign-out, magic links (single use), and password reset.
 import { expect, test } from "@playwright/test";
 import { MSG } from "@promptly/shared";
@@ -86,7 +86,7 @@ test("an unknown address and a wrong password get the same inline message", asyn
   await page.goto("/auth/signin");
   await signInWithForm(page, account.email, "wrong-password");
   await expect(page.getByRole("alert").filter({ hasText: "Login failed" })).toContainText("Invalid login credentials");
-  // Told once, on the card: not also in a toast (issue 14).
+  // Told once, on the card: not also in a toast.
   await expect(page.getByText("Invalid login credentials")).toHaveCount(1);
   await expect(page.locator("[data-sonner-toast]")).toHaveCount(0);
   await page.reload();

@@ -1,4 +1,4 @@
-// Comments end to end (issue 16): an editor comments with an @mention picked from the autocomplete
+// Comments end to end: an editor comments with an @mention picked from the autocomplete
 // by keyboard, replies, edits (shown as edited) and deletes a thread with a reply (its stub stays);
 // a link to a comment opens the tab on it; the card's comment count follows.
 import { expect, test, type Page } from "@playwright/test";

@@ -1,4 +1,4 @@
-// Every main page with its API failing on purpose (issue 14, acceptance 4): the page says what could not
+// Every main page with its API failing on purpose: the page says what could not
 // be loaded and offers Try again, never 'Access Denied', an empty state or an endless 'Loading...'; once
 // the API answers again, Try again brings the page back. The failures are real 500s from the server,
 // asked for with the test-only cookie of TEST_FAULTS (apps/server/src/test-faults.ts).
@@ -45,7 +45,7 @@ interface Case {
   /** What the page shows once it loads again. */
   recovered: (page: Page) => ReturnType<Page["getByRole"]>;
   superUser?: boolean;
-  /** All Prompts and My Bookmarks are for team leads and up (spec 2). */
+  /** All Prompts and My Bookmarks are for team leads and up. */
   teamLead?: boolean;
 }
 

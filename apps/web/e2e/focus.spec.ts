@@ -1,4 +1,4 @@
-// Closing a dialog with Escape returns focus to the control that opened it (issue 14), also when that
+// Closing a dialog with Escape returns focus to the control that opened it, also when that
 // control was an entry of a menu or a popover, which is gone by then: focus returns to the menu's button.
 import { expect, test, type Locator, type Page } from "@playwright/test";
 import { createAccount, createOrganizationWith, createTeamWith, signIn } from "./support/accounts.ts";

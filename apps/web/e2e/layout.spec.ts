@@ -1,4 +1,4 @@
-// Layout at every width (issue 14): no route scrolls sideways at 375 px, the header's controls never
+// Layout at every width: no route scrolls sideways at 375 px, the header's controls never
 // overlap and stay on screen at 375, 768, 1024 and 1400 px, and names cut short can still be read in
 // full (on hover and focus, in the switchers' lists, with the organization's slug).
 import { randomBytes } from "node:crypto";

@@ -1,4 +1,4 @@
-// Import, export and bulk work on All Prompts (issue 17): export a team's library as a JSON download,
+// Import, export and bulk work on All Prompts: export a team's library as a JSON download,
 // import it into another team through the preview, then add a tag to two prompts and archive them.
 import { readFileSync } from "node:fs";
 import { expect, test, type Page } from "@playwright/test";

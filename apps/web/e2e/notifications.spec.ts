@@ -1,4 +1,4 @@
-// Notifications end to end (issue 16): an admin adds a colleague to a team; the colleague's bell counts
+// Notifications end to end: an admin adds a colleague to a team; the colleague's bell counts
 // it, the notification leads to its page and is then read; the email arrives with its settings link;
 // 'Mark all as read'; with email notifications off no mail is queued but the bell still counts; with
 // in-app notifications off there is no bell. The e2e server waits 1 s for a digest (e2e-server.mjs).

@@ -1,4 +1,4 @@
-// One message per failure (issue 14): a refusal about a field is told under that field and not also in
+// One message per failure: a refusal about a field is told under that field and not also in
 // a toast. Here the prompt editor, whose name is taken by someone else between the live check and Save.
 import { expect, test } from "@playwright/test";
 import { PROMPT_MSG } from "@promptly/shared";

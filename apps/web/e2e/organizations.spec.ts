@@ -1,4 +1,4 @@
-// Organizations end to end (issue 5): the switcher, the Create Organization dialog with the spec's
+// Organizations end to end: the switcher, the Create Organization dialog with the spec's
 // messages, the organizations list and the members page, and who may see them.
 import { randomUUID } from "node:crypto";
 import { expect, test, type Page } from "@playwright/test";
@@ -87,7 +87,7 @@ test.describe("a super user", () => {
     await expect(me).toContainText("Last admin");
     await expect(me.getByRole("combobox", { name: "Role of Sam Super" })).toBeDisabled();
 
-    // Add a member by email: they are invited (issue 11: nobody joins without consent) and accept the emailed link.
+    // Add a member by email: they are invited (nobody joins without consent) and accept the emailed link.
     const addForm = page.getByRole("form", { name: "Add a member" });
     await addForm.getByLabel("Email").fill(colleague.email);
     await addForm.getByRole("button", { name: "Add" }).click();
@@ -159,7 +159,7 @@ test.describe("a super user", () => {
     expect(errors).toEqual([]);
   });
 
-  test("the Create Organization dialog shows the validation messages of spec 5", async ({ page }) => {
+  test("the Create Organization dialog shows the validation messages", async ({ page }) => {
     const errors = consoleErrors(page, { allow4xx: true });
     const superUser = await createAccount({ superUser: true });
     const taken = uniqueOrganization("Taken");
@@ -188,7 +188,7 @@ test.describe("a super user", () => {
     // Nothing reached the server: no organization was created.
     expect(await findOrganization("Valid Name")).toBeNull();
 
-    // A taken slug: the server's CONFLICT shows once, on the field, not also in a toast (issue 14).
+    // A taken slug: the server's CONFLICT shows once, on the field, not also in a toast.
     await name.fill("Wants That Slug");
     await slug.fill(taken.slug);
     await submit.click();

@@ -1,4 +1,4 @@
-// The prompt library end to end (issue 13): writing a prompt in the editor with its lint gate, versions,
+// The prompt library end to end: writing a prompt in the editor with its lint gate, versions,
 // compare, labels, Try it and search (acceptance 1); bookmarks and ratings from a second person (acceptance 2).
 import { expect, test, type Page } from "@playwright/test";
 import { PROMPT_MSG } from "@promptly/shared";

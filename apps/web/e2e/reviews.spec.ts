@@ -1,4 +1,4 @@
-// Reviewed promotion to production (issue 16, acceptance 2): a team admin sets the team's required
+// Reviewed promotion to production: a team admin sets the team's required
 // approvals to 1 on the Teams page; an editor's attempt to move production opens a change request
 // whose page shows the diff; the author cannot approve their own; a team admin approves, the label
 // moves, and a program fetching the prompt with an API key gets the new version.

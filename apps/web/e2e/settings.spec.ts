@@ -1,4 +1,4 @@
-// Account settings in a real browser (issue 7): the avatar upload seen in the header's user menu,
+// Account settings in a real browser: the avatar upload seen in the header's user menu,
 // a refused fake image, password change, notifications, session timeout, layout and debug page.
 import { expect, test, type Page } from "@playwright/test";
 import { PASSWORD, callMutation, createAccount, signIn, withDb } from "./support/accounts.ts";
@@ -103,7 +103,7 @@ test("password: wrong current password refused, strength feedback, then updated"
   await expect(page.getByText("Passwords don't match")).toBeVisible();
   await page.getByLabel("Confirm New Password").fill("Abcdefghi1!x");
   await page.getByRole("button", { name: "Update Password" }).click();
-  // Told once, under the field (issue 14), not also in the 'Error updating password' toast.
+  // Told once, under the field, not also in the 'Error updating password' toast.
   await expect(page.getByRole("alert").filter({ hasText: "Current password is incorrect" })).toBeVisible();
   await expect(page.getByText("Current password is incorrect")).toHaveCount(1);
   await expect(page.getByText("Error updating password", { exact: true })).toHaveCount(0);

@@ -1,4 +1,4 @@
-// The app shell (issue 4): route table and sidebar per role, sidebar state, not-found and error pages,
+// The app shell: route table and sidebar per role, sidebar state, not-found and error pages,
 // header and user menu. Everyone here signs in through the API and starts on a fresh account.
 import { expect, test, type Page } from "@playwright/test";
 import { addOrganizationMember, createAccount, createOrganizationWith, createTeamWith, signIn, withDb } from "./support/accounts.ts";
@@ -44,9 +44,9 @@ const TABLE: Row[] = [
   },
   {
     persona: "org-admin",
-    // The audit log (issue 17) is the organization admins' and super users'.
+    // The audit log is the organization admins' and super users'.
     sidebar: ["Dashboard", "Teams", "Analytics", "Audit Log"],
-    // Both organization screens are super-user screens (spec 2); the API lets them manage their members.
+    // Both organization screens are super-user screens; the API lets them manage their members.
     routes: { "/": "opens", "/prompts": "redirects", "/bookmarks": "redirects", "/analytics": "opens", "/teams": "opens", "/organizations": "redirects", "/organizations/:id/members": "redirects" },
     footer: /Role: User \(Org Admin\)$/,
   },
@@ -260,7 +260,7 @@ test("header: switcher visibility, New Prompt, search box, user menu and log out
   await expect(menu.getByTestId("user-menu-email")).toHaveText(account.email);
   await expect(menu).toContainText(first.name);
   await expect(menu).toContainText(team.name);
-  // The role badge of spec 6 for the active team (editor there).
+  // The role badge for the active team (editor there).
   await expect(menu.getByTestId("user-menu-role")).toHaveText("Team Editor");
 
   await menu.getByRole("menuitem", { name: "Profile" }).click();

@@ -1,4 +1,4 @@
-// Teams end to end (issue 6): the team selector, the Create New Team dialog, the Teams page with its
+// Teams end to end: the team selector, the Create New Team dialog, the Teams page with its
 // member table and invite panel, and accepting an invitation from the emailed link.
 import { expect, test } from "@playwright/test";
 import { MSG, TEAM_MSG } from "@promptly/shared";
@@ -174,12 +174,12 @@ test("inviting a colleague of the organization adds them at once, with no pendin
   // Adding the same person again is refused and changes nothing.
   await panel.getByLabel("Email").fill(existing.email);
   await panel.getByRole("button", { name: "Add" }).click();
-  // Told once, under the email (spec 8's 'Failed to add team member: ' with the reason), not also in a toast.
+  // Told once, under the email (' with the reason), not also in a toast.
   await expect(panel.getByRole("alert").filter({ hasText: `${TEAM_MSG.failedToAddTeamMember}${TEAM_MSG.alreadyTeamMember}` })).toBeVisible();
   await expect(toast(page, TEAM_MSG.alreadyTeamMember)).toHaveCount(0);
   expect(await teamMembersOf(team.id)).toHaveLength(2);
 
-  // An account outside the organization is invited, not added (issue 11): it joins by accepting.
+  // An account outside the organization is invited, not added: it joins by accepting.
   const stranger = await createAccount({ fullName: "Sam Stranger" });
   await panel.getByLabel("Email").fill(stranger.email);
   await panel.getByRole("button", { name: "Add" }).click();

@@ -1,4 +1,4 @@
-// Real two-factor authentication in a real browser (acceptance 2 of issue 7): enable it with a code
+// Real two-factor authentication in a real browser: enable it with a code
 // computed from the shown secret, sign out, sign in needs the code, a wrong code is refused, a
 // recovery code works once.
 import { expect, test, type Page } from "@playwright/test";

@@ -1,4 +1,4 @@
-// The caching prompt client for tools (issue 15): `get(name, { label | version, fallback })` over
+// The caching prompt client for tools: `get(name, { label | version, fallback })` over
 // GET /api/v1/prompts/{name}. A tool calls it on every request it serves, so a cached answer costs a
 // Map lookup: within the TTL nothing is sent; after it the cached prompt is answered at once and one
 // background refresh per key asks again with If-None-Match. Only a miss waits for the network.

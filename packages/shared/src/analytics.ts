@@ -1,4 +1,4 @@
-// Analytics (issue 17): the inputs of analytics.overview and analytics.prompt, shared with the page.
+// Analytics: the inputs of analytics.overview and analytics.prompt, shared with the page.
 import { z } from "zod";
 import { idSchema } from "./validation.ts";
 

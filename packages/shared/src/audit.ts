@@ -1,4 +1,4 @@
-// The audit trail (issue 17): the actions it records, in the words the audit log's filter shows, and
+// The audit trail: the actions it records, in the words the audit log's filter shows, and
 // the inputs of auditLog.list / auditLog.forPrompt.
 import { z } from "zod";
 import { idSchema } from "./validation.ts";

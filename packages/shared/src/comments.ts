@@ -1,4 +1,4 @@
-// Comments on prompts (issue 16): limits, texts, input schemas, the mention token and who may edit
+// Comments on prompts: limits, texts, input schemas, the mention token and who may edit
 // or delete a comment, shared by the procedures and the web app.
 import { z } from "zod";
 import { can, type PromptAccess } from "./permissions.ts";

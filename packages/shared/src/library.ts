@@ -1,4 +1,4 @@
-// Import, export and bulk work on the library (issue 17): the versioned export format that export and
+// Import, export and bulk work on the library: the versioned export format that export and
 // import both use, the Langfuse prompt shape import also reads, the bulk actions, and their texts.
 import { z } from "zod";
 import { CHAT_ROLES } from "./prompt-template.ts";

@@ -1,4 +1,4 @@
-// The bell's procedures (issue 16): inputs shared by the server and the web app.
+// The bell's procedures: inputs shared by the server and the web app.
 import { z } from "zod";
 import { idSchema } from "./validation.ts";
 

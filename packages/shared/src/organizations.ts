@@ -1,4 +1,4 @@
-// Organizations: the texts of spec 8 and the member schemas shared by the members page and the server.
+// Organizations: the texts and the member schemas shared by the members page and the server.
 import { z } from "zod";
 import { DEFAULT_ORGANIZATION_MEMBER_ROLE } from "./constants.ts";
 import { emailSchema, organizationRoleSchema } from "./validation.ts";

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { PASSWORD_FEEDBACK, passwordBand, passwordMeterColor, passwordScore, passwordStrength } from "./password-strength.ts";
 
-describe("passwordScore (spec 5 weights)", () => {
+describe("passwordScore", () => {
   it.each([
     ["a", 15, "lower only"],
     ["A", 15, "upper only"],
@@ -22,7 +22,7 @@ describe("passwordScore (spec 5 weights)", () => {
   });
 });
 
-describe("passwordBand (spec 4: below 30 weak, below 60 moderate, below 80 strong, else very strong)", () => {
+describe("passwordBand (below 30 weak, below 60 moderate, below 80 strong, else very strong)", () => {
   it.each([
     [0, "weak"],
     [29, "weak"],
@@ -37,7 +37,7 @@ describe("passwordBand (spec 4: below 30 weak, below 60 moderate, below 80 stron
   });
 });
 
-describe("passwordMeterColor (spec 5: red below 30, yellow from 30, blue from 60, green from 80)", () => {
+describe("passwordMeterColor (red below 30, yellow from 30, blue from 60, green from 80)", () => {
   it.each([
     [0, "red"],
     [29, "red"],
@@ -52,7 +52,7 @@ describe("passwordMeterColor (spec 5: red below 30, yellow from 30, blue from 60
   });
 });
 
-describe("passwordStrength feedback texts (spec 5)", () => {
+describe("passwordStrength feedback texts", () => {
   it.each([
     ["", 0, "No password provided."],
     [null, 0, "No password provided."],

@@ -1,4 +1,4 @@
-// Password strength of spec 5: weights, bands, feedback texts and the settings meter's colours.
+// Password strength: weights, bands, feedback texts and the settings meter's colours.
 
 export type PasswordStrengthBand = "none" | "weak" | "moderate" | "strong" | "very-strong";
 export type MeterColor = "red" | "yellow" | "blue" | "green";
@@ -31,7 +31,7 @@ export function passwordScore(password: string): number {
   return score;
 }
 
-/** Bands of spec 4: below 30 weak, below 60 moderate, below 80 strong, otherwise very strong. */
+/** Bands: below 30 weak, below 60 moderate, below 80 strong, otherwise very strong. */
 export function passwordBand(score: number): Exclude<PasswordStrengthBand, "none"> {
   if (score < 30) return "weak";
   if (score < 60) return "moderate";

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { displayName, initials } from "./people.ts";
 
-describe("displayName (spec 2: full name, else email before @, else 'User')", () => {
+describe("displayName (full name, else email before @, else 'User')", () => {
   it.each([
     ["Ada Lovelace", "ada@example.com", "Ada Lovelace"],
     ["  Ada  ", "ada@example.com", "Ada"],
@@ -14,7 +14,7 @@ describe("displayName (spec 2: full name, else email before @, else 'User')", ()
   });
 });
 
-describe("initials (spec 2: first letters of the name's first and last words, else two letters of the email, else 'U')", () => {
+describe("initials (first letters of the name's first and last words, else two letters of the email, else 'U')", () => {
   it.each([
     ["Ada Lovelace", "ada@example.com", "AL"],
     ["ada king lovelace", null, "AL"],

@@ -1,4 +1,4 @@
-// How a person is named and pictured when little is known (spec 2: user menu, avatars, member table).
+// How a person is named and pictured when little is known (user menu, avatars, member table).
 
 /** Full name, else the part of the email before the @, else 'User'. */
 export function displayName(fullName: string | null | undefined, email: string | null | undefined): string {

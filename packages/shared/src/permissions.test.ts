@@ -20,7 +20,7 @@ const TEAM_TABLE: [string, Access, boolean, boolean, boolean][] = [
   ["super user who is a team viewer", person("super-user", null, "viewer", true), true, true, true],
 ];
 
-describe("team levels (spec 6) in the permission table", () => {
+describe("team levels in the permission table", () => {
   it.each(TEAM_TABLE)("%s", (_who, access, admin, editor, viewer) => {
     const expected: Partial<Record<Action, boolean>> = {
       "team.manage": admin,
@@ -41,7 +41,7 @@ describe("team levels (spec 6) in the permission table", () => {
   });
 });
 
-// App-wide rows of spec 6, in the active organization: [who, access, create teams, teams page, 'Manage Teams' entry, organizations].
+// App-wide rows, in the active organization: [who, access, create teams, teams page, 'Manage Teams' entry, organizations].
 const APP_TABLE: [string, Access, boolean, boolean, boolean, boolean][] = [
   ["administrator", person("administrator", "member"), true, true, true, false],
   ["team lead", person("team_lead", "member"), false, false, true, false],
@@ -51,7 +51,7 @@ const APP_TABLE: [string, Access, boolean, boolean, boolean, boolean][] = [
   ["super user", person("super-user", null, null, true), true, true, true, true],
 ];
 
-describe("app-wide actions (spec 6)", () => {
+describe("app-wide actions", () => {
   it.each(APP_TABLE)("%s", (_who, access, createTeams, teamsPage, teamsMenu, organizations) => {
     expect(can(access, "team.create")).toBe(createTeams);
     expect(can(access, "page.teams")).toBe(teamsPage);
@@ -75,7 +75,7 @@ describe("app-wide actions (spec 6)", () => {
   });
 });
 
-// Pages of spec 2's route table and sidebar: [who, access, then whether each page of PAGES opens].
+// Pages route table and sidebar: [who, access, then whether each page of PAGES opens].
 const PAGES = ["page.dashboard", "page.prompts", "page.bookmarks", "page.teams", "page.organizations", "page.analytics", "page.audit"] as const;
 const PAGE_TABLE: [string, Access, string][] = [
   // Dashboard, All Prompts, My Bookmarks, Teams, Organizations, Analytics, Audit Log.
@@ -90,7 +90,7 @@ const PAGE_TABLE: [string, Access, string][] = [
   ["super user whose stored role is user", person("user", null, null, true), "D P B T O A L"],
 ];
 
-describe("pages (spec 2) in the permission table", () => {
+describe("pages in the permission table", () => {
   it.each(PAGE_TABLE)("%s", (_who, access, cells) => {
     const expected = cells.split(" ").map((cell) => cell !== "-");
     expect(PAGES.map((page) => [page, can(access, page)])).toEqual(PAGES.map((page, index) => [page, expected[index]]));
@@ -101,7 +101,7 @@ describe("pages (spec 2) in the permission table", () => {
   });
 });
 
-describe("badges (spec 6)", () => {
+describe("badges", () => {
   it.each([
     [person("super-user", "admin", "admin", true), "Super User"],
     [person("user", "admin", "viewer"), "Organization Admin"],

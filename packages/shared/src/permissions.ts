@@ -33,18 +33,18 @@ interface Grant {
   teamRoles?: readonly TeamRole[];
 }
 
-// Team levels of spec 6: an organization admin (and a super user, who may do everything) is at every level.
+// Team levels: an organization admin (and a super user, who may do everything) is at every level.
 const ADMIN_LEVEL = { organizationRoles: ["admin"], teamRoles: ["admin"] } as const satisfies Grant;
 const EDITOR_LEVEL = { organizationRoles: ["admin"], teamRoles: ["admin", "editor"] } as const satisfies Grant;
 const VIEWER_LEVEL = { organizationRoles: ["admin"], teamRoles: ["admin", "editor", "viewer"] } as const satisfies Grant;
 const SUPER_USER_ONLY = {} as const satisfies Grant;
 
 /**
- * The permission table: each action, and who may do it. A super user may do everything (spec 6).
+ * The permission table: each action, and who may do it. A super user may do everything.
  * The server's procedure builders name an action and ask `can`; the web app asks the same table for
  * what it shows, so a button and the server's answer cannot drift apart. Roles are compared here only.
  *
- * "Manage teams" (spec 6: administrator, organization admin, super user, team lead) is settled so:
+ * "Manage teams" (administrator, organization admin, super user, team lead) is settled so:
  * as the spec words it, it is app-wide and decides only who sees the team selector's 'Manage Teams'
  * entry (`teams.menu`). What may be changed in a given team is `team.manage` / `team.members.manage`,
  * decided per team by team level: a team lead manages the teams they are admin of, like anyone else.
@@ -52,18 +52,18 @@ const SUPER_USER_ONLY = {} as const satisfies Grant;
  * prompts) are the services' and the visibility rule's; the table gives the role part.
  */
 export const PERMISSIONS = {
-  // Organizations (spec 6: organizations pages, create or manage organizations: super user only).
+  // Organizations (organizations pages, create or manage organizations: super user only).
   "organization.read": { organizationRoles: ["admin", "member"] },
   "organization.create": SUPER_USER_ONLY,
   "organization.manage": SUPER_USER_ONLY,
   "organization.members.manage": { organizationRoles: ["admin"] },
-  // Teams (spec 6).
+  // Teams.
   "team.create": { appRoles: ["administrator"], organizationRoles: ["admin"] },
   "teams.menu": { appRoles: ["administrator", "team_lead"], organizationRoles: ["admin"] },
   "team.read": VIEWER_LEVEL,
   "team.manage": ADMIN_LEVEL,
   "team.members.manage": ADMIN_LEVEL,
-  // Prompts (the prompt library issue). "Can create prompts" of spec 6 is prompt.write.
+  // Prompts (the prompt library issue). "Can create prompts" is prompt.write.
   "prompt.read": VIEWER_LEVEL,
   "prompt.write": EDITOR_LEVEL,
   "prompt.label.protected": ADMIN_LEVEL,
@@ -74,9 +74,9 @@ export const PERMISSIONS = {
   "comment.moderate": ADMIN_LEVEL,
   "apiKey.manage": ADMIN_LEVEL,
   "analytics.read": VIEWER_LEVEL,
-  // The organization's audit log (issue 17): its admins and super users.
+  // The organization's audit log: its admins and super users.
   "audit.read": { organizationRoles: ["admin"] },
-  // Pages of the main area (spec 2, route table and sidebar): who may open each, and sees it in the sidebar.
+  // Pages of the main area (route table and sidebar): who may open each, and sees it in the sidebar.
   "page.dashboard": { appRoles: ["administrator", "team_lead", "user"] },
   "page.prompts": { appRoles: ["administrator", "team_lead"] },
   "page.bookmarks": { appRoles: ["administrator", "team_lead"] },
@@ -138,7 +138,7 @@ export const PROMPT_ABILITIES = ["read", "write", "label.protected", "rename", "
 export type PromptAbility = (typeof PROMPT_ABILITIES)[number];
 
 /**
- * The prompt library's row rules over the table's role rules (issue 13). Read: a `team` prompt at team
+ * The prompt library's row rules over the table's role rules. Read: a `team` prompt at team
  * viewer level, an `organization` prompt by any member of the organization, a `private` prompt by its
  * author only. A private prompt is its author's alone: they act on it at their team's editor level,
  * admin actions included, and nobody else but a super user sees it. Archive: team admin level or the
@@ -177,7 +177,7 @@ export function promptAbilities(access: PromptAccess, prompt: PromptFacts): Reco
   return Object.fromEntries(PROMPT_ABILITIES.map((ability) => [ability, canOnPrompt(access, prompt, ability)])) as Record<PromptAbility, boolean>;
 }
 
-/** The badge of spec 6 that describes a person in the active team (the user menu's role badge). */
+/** The badge that describes a person in the active team (the user menu's role badge). */
 export function accessBadge(access: Access): string | null {
   if (access.isSuperUser) return "Super User";
   if (access.organizationRole === "admin") return "Organization Admin";
@@ -187,7 +187,7 @@ export function accessBadge(access: Access): string | null {
   return null;
 }
 
-/** Role resolution of spec 4: an unknown or missing stored role counts as `user`. */
+/** Role resolution: an unknown or missing stored role counts as `user`. */
 export function resolveAppRole(isSuperUser: boolean, storedRole: string | null | undefined): AppRole {
   if (isSuperUser) return "super-user";
   if (storedRole === "administrator" || storedRole === "team_lead" || storedRole === "user") return storedRole;

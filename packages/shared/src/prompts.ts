@@ -1,4 +1,4 @@
-// The prompt library (issue 13): names, limits, texts and input schemas shared by the procedures,
+// The prompt library: names, limits, texts and input schemas shared by the procedures,
 // the editor and the lists. Templates, compile and lint live in prompt-template.ts.
 import { z } from "zod";
 import { CHAT_ROLES, VARIABLE_NAME, VARIABLE_TYPES, lint, type PromptVersionBody } from "./prompt-template.ts";

@@ -1,4 +1,4 @@
-// Reviewed promotion to production (issue 16): a team's required approvals, and change requests
+// Reviewed promotion to production: a team's required approvals, and change requests
 // that move `production` once the team's admins approve. Inputs and texts shared by the procedures
 // and the screens.
 import { z } from "zod";

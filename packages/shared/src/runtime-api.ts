@@ -1,4 +1,4 @@
-// The runtime REST API for tools (issue 15, /api/v1): its inputs, answers and texts as zod schemas.
+// The runtime REST API for tools: its inputs, answers and texts as zod schemas.
 // The server validates with them, the OpenAPI document is generated from them, and the typed client
 // takes its types from them: one contract, written once.
 import { z } from "zod";

@@ -4,7 +4,7 @@ import { isWithinThreeMonths, passwordHealthAdvice, securityScore, securityScore
 const now = new Date("2025-06-15T12:00:00Z");
 const daysAgo = (days: number) => new Date(now.getTime() - days * 86_400_000);
 
-describe("securityScore (spec 9)", () => {
+describe("securityScore", () => {
   it.each<[boolean, Date | null, number, number, string]>([
     // twoFactor, passwordChangedAt, timeout, expected, why
     [false, null, 120, 0, "nothing"],
@@ -26,7 +26,7 @@ describe("securityScore (spec 9)", () => {
   });
 });
 
-describe("securityScoreColor (spec 9: red below 40, yellow from 40, blue from 60, green from 80)", () => {
+describe("securityScoreColor (red below 40, yellow from 40, blue from 60, green from 80)", () => {
   it.each([
     [0, "red"],
     [39, "red"],

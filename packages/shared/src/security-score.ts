@@ -1,4 +1,4 @@
-// Security score of spec 9 (maximum 100), its bar colours and the password health advice.
+// Security score (maximum 100), its bar colours and the password health advice.
 import type { MeterColor } from "./password-strength.ts";
 
 export interface SecurityScoreInput {
@@ -32,7 +32,7 @@ export function securityScore(input: SecurityScoreInput, now: Date): number {
   return score;
 }
 
-/** Bar colours of spec 9: red below 40, yellow from 40, blue from 60, green from 80. */
+/** Bar colours: red below 40, yellow from 40, blue from 60, green from 80. */
 export function securityScoreColor(score: number): MeterColor {
   if (score >= 80) return "green";
   if (score >= 60) return "blue";

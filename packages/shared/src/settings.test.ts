@@ -23,7 +23,7 @@ describe("detectImageFormat (leading bytes only)", () => {
   });
 });
 
-describe("two-factor code input (spec 5: exactly 6 characters)", () => {
+describe("two-factor code input (exactly 6 characters)", () => {
   it.each([
     ["123456", true],
     [" 123456 ", true],

@@ -1,11 +1,11 @@
-// Account settings (spec 2, 5, 8, 9): input schemas, defaults and texts shared by the settings pages
+// Account settings: input schemas, defaults and texts shared by the settings pages
 // and the profile / security procedures.
 import { z } from "zod";
 import { AVATAR_MAX_BYTES, AVATAR_MAX_DIMENSION } from "./constants.ts";
 import { MSG } from "./messages.ts";
 import { plainText, twoFactorCodeSchema, updateProfileInput } from "./validation.ts";
 
-/** Toast titles and descriptions of spec 8, plus the few texts the spec leaves to us. */
+/** Toast titles and descriptions, plus the few texts the spec leaves to us. */
 export const SETTINGS_MSG = {
   profileUpdated: "Profile updated",
   profileUpdatedDescription: "Your profile has been successfully updated.",

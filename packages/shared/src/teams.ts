@@ -1,10 +1,10 @@
-// Teams, team members and invitations (spec 2, 4, 5, 8): input schemas, labels and texts shared by
+// Teams, team members and invitations: input schemas, labels and texts shared by
 // the procedures and the Teams screens. Team name, role and invite schemas live in validation.ts.
 import { z } from "zod";
 import { TEAM_ROLES, type TeamRole } from "./constants.ts";
 import { emailSchema, idSchema, teamNameSchema, teamRoleSchema } from "./validation.ts";
 
-/** Texts of spec 8 (Teams, Invitations) and of the rules the spec states without wording. */
+/** Texts (Teams, Invitations) and of the rules the spec states without wording. */
 export const TEAM_MSG = {
   errorCreatingTeam: "Error creating team",
   failedToCreateTeam: "Failed to create team. Please try again.",
@@ -32,10 +32,10 @@ export const TEAM_MSG = {
 export const TEAM_ROLE_LABELS: Record<TeamRole, string> = { admin: "Admin", editor: "Editor", viewer: "Viewer" };
 export const TEAM_ROLE_OPTIONS = TEAM_ROLES.map((role) => ({ value: role, label: TEAM_ROLE_LABELS[role] }));
 
-/** '1 member' or 'N members' (spec 2, team cards). */
+/** '1 member' or 'N members' (team cards). */
 export const memberCountLabel = (count: number) => `${count} ${count === 1 ? "member" : "members"}`;
 
-/** Display name of a team member: the full name, else 'Unnamed User' (spec 2, member table). */
+/** Display name of a team member: the full name, else 'Unnamed User' (member table). */
 export const memberDisplayName = (fullName: string | null | undefined) => fullName?.trim() || "Unnamed User";
 
 // ---- procedure inputs (the id that leads to the team comes from the procedure builder) ----

@@ -1,4 +1,4 @@
-// The runtime API's reference page (issue 15): Scalar's viewer from our own files renders the
+// The runtime API's reference page: Scalar's viewer from our own files renders the
 // OpenAPI document in a real browser under the app's CSP, and nothing is fetched from elsewhere.
 import { chromium } from "@playwright/test";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

@@ -1,4 +1,4 @@
-// Avatars are served by the app from the real S3 server, with long-lived caching (issue 7).
+// Avatars are served by the app from the real S3 server, with long-lived caching.
 import { randomBytes } from "node:crypto";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

@@ -38,7 +38,7 @@ export async function createPromptWith(fixture: PromptFixture) {
   });
 }
 
-/** An open change request (issue 16) proposing `version` for production, based on what production points at now. */
+/** An open change request proposing `version` for production, based on what production points at now. */
 export async function createChangeRequestWith(fixture: { promptId: string; authorId: string; version: number; message?: string }) {
   return withDb(async (client) => {
     const { rows } = await client.query<{ id: string }>(

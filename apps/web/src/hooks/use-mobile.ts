@@ -1,4 +1,4 @@
-// True below the mobile breakpoint of spec 9 (viewport narrower than 768 px).
+// True below the mobile breakpoint (viewport narrower than 768 px).
 import { useSyncExternalStore } from "react";
 import { MOBILE_BREAKPOINT_PX } from "@promptly/shared";
 

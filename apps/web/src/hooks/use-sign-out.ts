@@ -1,4 +1,4 @@
-// Log out (spec 2 user menu, spec 4): end the session, forget the cached data and the saved active
+// Log out: end the session, forget the cached data and the saved active
 // team, then go to the sign-in screen. On failure: 'Error logging out' / 'Please try again'.
 import { useState } from "react";
 import { useRouter } from "@tanstack/react-router";

@@ -1,4 +1,4 @@
-// Dates as the app shows them (issue 14): one format everywhere, in the reader's own locale and time
+// Dates as the app shows them: one format everywhere, in the reader's own locale and time
 // zone. Every screen formats through these two functions, so a list and a detail never disagree.
 
 type Locale = string | undefined;

@@ -1,4 +1,4 @@
-// Where focus goes back when a dialog closes (issue 14): to what opened it. Radix does this itself,
+// Where focus goes back when a dialog closes: to what opened it. Radix does this itself,
 // unless the opener was an entry of a menu or a popover that is gone by then; focus then fell to
 // <body>. This remembers, as the dialog opens, the opener or, for such an entry, the button of its
 // menu (the one control whose popup is open), and focuses it when the dialog closes.

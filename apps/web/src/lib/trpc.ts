@@ -54,7 +54,7 @@ export const queryClient = new QueryClient({
       retry: shouldRetry,
       retryDelay: (attempt) => Math.min(1000 * 2 ** attempt, QUERY_RETRY_DELAY_MAX_MS),
       refetchOnWindowFocus: false,
-      // What a loader just read is not read again by the components that show it (issue 14: a page load
+      // What a loader just read is not read again by the components that show it (a page load
       // asked for the current user three times). Changes refresh it: mutations invalidate what they change.
       staleTime: QUERY_STALE_TIME_MS,
     },

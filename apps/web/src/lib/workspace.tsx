@@ -1,4 +1,4 @@
-// The active organization and team (spec 4): restored from the saved ids when still in the lists,
+// The active organization and team: restored from the saved ids when still in the lists,
 // else the first, else none. Teams reload when the active organization changes.
 import { createContext, useCallback, useContext, useMemo, useSyncExternalStore, type ReactNode } from "react";
 import type { RouterOutputs } from "@promptly/api";
@@ -35,7 +35,7 @@ export function chooseWorkspace(organizationId: string, teamId?: string) {
   if (teamId) writeStored(ACTIVE_TEAM_KEY, teamId);
 }
 
-/** Sign-out clears the saved active team (spec 4); the query cache is cleared by the caller. */
+/** Sign-out clears the saved active team; the query cache is cleared by the caller. */
 export function clearWorkspaceSelection() {
   writeStored(ACTIVE_TEAM_KEY, null);
 }

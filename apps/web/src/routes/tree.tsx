@@ -1,4 +1,4 @@
-// The route table of spec 2, assembled. Each route lives in its own file; add new ones here.
+// The route table, assembled. Each route lives in its own file; add new ones here.
 import { rootRoute } from "./root.tsx";
 import { appLayoutRoute, authLayoutRoute, settingsLayoutRoute } from "./layouts.tsx";
 import { authIndexRoute } from "./auth/index.tsx";

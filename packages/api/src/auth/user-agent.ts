@@ -1,4 +1,4 @@
-// "Browser on OS" for the account activity list (spec 2, Security), from a User-Agent header.
+// "Browser on OS" for the account activity list, from a User-Agent header.
 // A small ordered rule list is enough for the browsers people use; anything else is "Unknown".
 
 const BROWSERS: [name: string, pattern: RegExp][] = [

@@ -1,4 +1,4 @@
-// /analytics (issue 17): runtime fetches, versions, ratings and bookmarks of the prompts the person
+// /analytics: runtime fetches, versions, ratings and bookmarks of the prompts the person
 // may read in the active organization (or one of its teams), for the last 7, 30 or 90 UTC days.
 // Every figure comes from analytics.overview; the CSV holds the table's own numbers.
 import { useMemo, useState } from "react";

@@ -1,4 +1,4 @@
-// The audit log as CSV (issue 17): one row per event, the columns the table shows plus the raw change.
+// The audit log as CSV: one row per event, the columns the table shows plus the raw change.
 import { AUDIT_ACTION_LABELS, csvText } from "@promptly/shared";
 
 export interface AuditCsvRow {

@@ -1,4 +1,4 @@
-// /audit (issue 17): the active organization's audit log for its admins and super users: filters by
+// /audit: the active organization's audit log for its admins and super users: filters by
 // actor, action and dates, a table newest first with "Load more", and a CSV of every matching row.
 import { useState, type ReactNode } from "react";
 import { Download } from "lucide-react";

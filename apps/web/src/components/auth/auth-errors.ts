@@ -3,7 +3,7 @@
 import { TRPCClientError } from "@trpc/client";
 import { TEAM_MSG } from "@promptly/shared";
 
-const UNEXPECTED_ERROR = TEAM_MSG.unexpectedError; // spec 8
+const UNEXPECTED_ERROR = TEAM_MSG.unexpectedError;
 
 export interface AuthFailure {
   message: string;

@@ -1,4 +1,4 @@
-// The forgot-password screen of spec 2: email, 'Send Reset Link' ('Sending...') and a 'Sign In' link.
+// The forgot-password screen: email, 'Send Reset Link' ('Sending...') and a 'Sign In' link.
 // The answer is the same whether or not the address has an account. It is told once, on the card:
 // 'Password reset email sent' / 'Check your email for a link to reset your password.', or 'Error'.
 import { useState } from "react";

@@ -1,4 +1,4 @@
-// The public auth area's guard (spec 2): a signed-in person opening sign-in, sign-up or
+// The public auth area's guard: a signed-in person opening sign-in, sign-up or
 // forgot-password is sent to /. The link pages (reset password, confirm email, magic link, two-factor,
 // accept invite) stay reachable: they act on an emailed token or finish a sign-in.
 import { redirect, type ParsedLocation } from "@tanstack/react-router";

@@ -1,4 +1,4 @@
-// The reset-password screen of spec 2: 'New Password', 'Confirm Password', 'Reset Password'
+// The reset-password screen: 'New Password', 'Confirm Password', 'Reset Password'
 // ('Updating...'); on success the toast 'Success' / 'Your password has been updated.' and /auth/signin.
 import { useState } from "react";
 import { useForm } from "react-hook-form";

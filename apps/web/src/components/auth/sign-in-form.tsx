@@ -1,4 +1,4 @@
-// The sign-in screen of spec 2: email, password (hidden in magic-link mode), 'Forgot password?', the
+// The sign-in screen: email, password (hidden in magic-link mode), 'Forgot password?', the
 // 'Use Magic Link' / 'Use Password' toggle, 'Sign In' / 'Send Magic Link' / 'Processing...', an inline
 // alert with the service's message, and 'Resend confirmation email' for an unconfirmed address.
 // Each outcome of signing in is told once, on the card ('Login failed', 'Magic link sent'), not also in a toast.

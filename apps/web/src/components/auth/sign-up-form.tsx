@@ -1,4 +1,4 @@
-// The sign-up screen of spec 2: email, password, confirm password; then 'Registration successful!'
+// The sign-up screen: email, password, confirm password; then 'Registration successful!'
 // with the verification note, a redirect to /auth/signin?signup=success after 3 seconds and a
 // 'Go to login page' button.
 import { useEffect, useState } from "react";

@@ -1,4 +1,4 @@
-// The authenticator-code box used at the sign-in step and on the Security settings page (spec 5):
+// The authenticator-code box used at the sign-in step and on the Security settings page:
 // digits only as typed (spaces dropped), at most 6 characters, filled in by password managers.
 import type { ComponentProps } from "react";
 import { TWO_FACTOR_CODE_LENGTH } from "@promptly/shared";

@@ -1,4 +1,4 @@
-// The prompt page's Comments tab (issue 16): a composer for a new thread, the threads newest first
+// The prompt page's Comments tab: a composer for a new thread, the threads newest first
 // with their replies, Reply / Edit / Delete where the server allows, 'Load more' for older threads.
 // `?comment=<id>` (links from notifications) opens the page of that comment, scrolls to it and
 // focuses it.

@@ -1,5 +1,5 @@
 // The comment renderer refuses scripts, event handlers, javascript: and data: links and raw HTML
-// (issue 16, acceptance 5): the OWASP XSS filter-evasion strings, and Markdown's own ways to a link,
+// against the OWASP XSS filter-evasion strings, and Markdown's own ways to a link,
 // rendered by the real component to static markup and read back by a real HTML parser (parse5, the
 // parser of the HTML standard), which sees what a browser would.
 import { createElement } from "react";

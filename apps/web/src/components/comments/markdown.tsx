@@ -1,4 +1,4 @@
-// The one renderer of comment text (issue 16): a safe Markdown subset by markdown-it with raw HTML
+// The one renderer of comment text: a safe Markdown subset by markdown-it with raw HTML
 // off, so anything that looks like HTML is shown as text. Links are kept only for http(s), mailto and
 // relative addresses, and open safely. `@[Name](user:<uuid>)` mentions show the person's name of
 // today (from the server's list), or the written name as plain text when the server named nobody.

@@ -1,4 +1,4 @@
-// The dashboard of spec 2 (/): four figures and three tabs of prompts, from the rows
+// The dashboard (/): four figures and three tabs of prompts, from the rows
 // the person may read in the active organization (and its active team).
 import type { ReactNode } from "react";
 import { BarChart3, Bookmark, FileText, Users, type LucideIcon } from "lucide-react";

@@ -1,4 +1,4 @@
-// The protected area's guard (spec 2): without a session, go to /auth/signin and remember where we were.
+// The protected area's guard: without a session, go to /auth/signin and remember where we were.
 import { redirect, type ParsedLocation } from "@tanstack/react-router";
 import { api } from "@/lib/trpc";
 

@@ -1,4 +1,4 @@
-// Route guards of spec 2. They mirror the server's rules for the interface; every procedure
+// Route guards. They mirror the server's rules for the interface; every procedure
 // enforces the same rules on the server.
 import { useEffect, type ReactNode } from "react";
 import { Navigate } from "@tanstack/react-router";
@@ -51,7 +51,7 @@ export function PageGuard({ page, redirectTo = "/", children }: PageGuardProps) 
   const { data: me, isPending } = useMe();
   const allowed = can(accessIn(me, null), page);
   const redirected = !isPending && !!me && !allowed && redirectTo !== null;
-  // A redirect says why (issue 14), as /teams does; the fixed id keeps strict mode from doubling it.
+  // A redirect says why, as /teams does; the fixed id keeps strict mode from doubling it.
   useEffect(() => {
     if (redirected) toast.error(ACCESS_DENIED_TITLE, { id: "page-access-denied", description: ACCESS_DENIED_MESSAGE });
   }, [redirected]);

@@ -1,6 +1,6 @@
-// The main header of spec 2: sidebar toggle, organization switcher (more than one organization or a
+// The main header: sidebar toggle, organization switcher (more than one organization or a
 // super user), team selector, 'Search prompts...' (desktop only), 'New Prompt' (who can create
-// prompts), the notification bell (issue 16) and the user menu. Below 1024 px (Tailwind's `lg`, the header's one breakpoint) it
+// prompts), the notification bell and the user menu. Below 1024 px (Tailwind's `lg`, the header's one breakpoint) it
 // collapses: search behind an icon, 'New Prompt' an icon, the switchers compact; they share the room.
 import { can } from "@promptly/shared";
 import { Link } from "@tanstack/react-router";
@@ -18,7 +18,7 @@ import { UserMenu } from "./user-menu.tsx";
 export function AppHeader() {
   const { data: me } = useMe();
   const { organizations, activeOrganization, activeTeam } = useWorkspace();
-  // Here rather than only in the switcher: the switcher is hidden for most people (spec 2).
+  // Here rather than only in the switcher: the switcher is hidden for most people.
   useOrganizationsLoadErrorToast();
   const { toggleSidebar, isMobile, open, openMobile } = useSidebar();
 

@@ -1,5 +1,5 @@
-// The protected area's loading state (spec 2): kept apart from the layout so the layout can load lazily.
-/** Shown while the session loads (spec 2: protected area). */
+// The protected area's loading state: kept apart from the layout so the layout can load lazily.
+/** Shown while the session loads (protected area). */
 export function AppLayoutSkeleton() {
   return (
     <div className="flex min-h-svh w-full" aria-busy="true" aria-label="Loading">

@@ -1,4 +1,4 @@
-// The main layout of every protected page (spec 2): sidebar, header and the page.
+// The main layout of every protected page: sidebar, header and the page.
 import { Outlet } from "@tanstack/react-router";
 import { WorkspaceProvider } from "@/lib/workspace";
 import { AppHeader } from "./app-header.tsx";

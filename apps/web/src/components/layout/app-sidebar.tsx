@@ -1,4 +1,4 @@
-// The main sidebar: items of spec 2's sidebar table, a footer with version, role and '(Org Admin)'.
+// The main sidebar: items sidebar table, a footer with version, role and '(Org Admin)'.
 // Desktop: a column that collapses to icons (3rem); mobile: a side sheet (18rem).
 import { Link } from "@tanstack/react-router";
 import { BarChart3, Bookmark, Building2, FileText, LayoutDashboard, ScrollText, Sparkles, Users, type LucideIcon } from "lucide-react";

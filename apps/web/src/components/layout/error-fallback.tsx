@@ -1,4 +1,4 @@
-// The router's generic fallback (spec 8): 'Unexpected Application Error!' with the message, and the
+// The router's generic fallback: 'Unexpected Application Error!' with the message, and the
 // stack in development.
 import type { ErrorComponentProps } from "@tanstack/react-router";
 import { Link, useRouter } from "@tanstack/react-router";

@@ -1,4 +1,4 @@
-// A load that failed says so (issue 14): what could not be loaded, whether the server failed or could
+// A load that failed says so: what could not be loaded, whether the server failed or could
 // not be reached, and Try again. Never a permission message it was not given, never an empty state.
 import { useState } from "react";
 import { AlertCircle, RefreshCw } from "lucide-react";
@@ -68,7 +68,7 @@ export function LoadFailure({ title, description, error, onRetry, heading, class
 
 /**
  * A settings page whose loader failed, inside the layout (header and settings menu stay): Try again
- * runs the loaders again. Anything else (a defect) is the application's error fallback (spec 8).
+ * runs the loaders again. Anything else (a defect) is the application's error fallback.
  */
 export function SettingsRouteLoadFailure(props: ErrorComponentProps) {
   const router = useRouter();

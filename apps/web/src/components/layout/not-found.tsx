@@ -1,4 +1,4 @@
-// The not-found page of spec 2: any path outside the route table.
+// The not-found page: any path outside the route table.
 import { Link } from "@tanstack/react-router";
 import { Button } from "@/components/ui/button";
 

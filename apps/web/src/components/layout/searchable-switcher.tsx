@@ -1,7 +1,7 @@
 // The header's switchers (organization, team): a button showing the active item that opens a
 // searchable list with a check mark on the active one, and optional actions under the list. The button
 // takes the width the header gives it (compact below 1024 px); a name it cuts short shows in full in a
-// tooltip on hover and focus, and the list never cuts names (issue 14).
+// tooltip on hover and focus, and the list never cuts names.
 import { useRef, useState, type ComponentType } from "react";
 import { Check, ChevronsUpDown } from "lucide-react";
 import { Button } from "@/components/ui/button";

@@ -5,7 +5,7 @@ import { showsOrgAdminNote, sidebarItems } from "./sidebar-items.ts";
 const person = (role: AppRole, isSuperUser: boolean, isOrgAdmin: boolean) =>
   accessOf({ role, isSuperUser }, { organizationRole: isOrgAdmin ? "admin" : "member" });
 
-describe("sidebar items (spec 2 sidebar table)", () => {
+describe("sidebar items", () => {
   it.each([
     ["administrator", false, false, ["Dashboard", "All Prompts", "My Bookmarks", "Teams", "Analytics"]],
     ["team_lead", false, false, ["Dashboard", "All Prompts", "My Bookmarks", "Analytics"]],

@@ -1,4 +1,4 @@
-// The sidebar table of spec 2: which items a person sees. A super user sees every item.
+// The sidebar table: which items a person sees. A super user sees every item.
 import { can, grantedByOrganization, type Access, type PageAction } from "@promptly/shared";
 
 export type SidebarPath = "/" | "/prompts" | "/bookmarks" | "/teams" | "/organizations" | "/analytics" | "/audit";

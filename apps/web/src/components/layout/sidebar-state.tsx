@@ -1,4 +1,4 @@
-// Open/collapsed state of the main sidebar (spec 2 and 9): remembered in the `sidebar_state` cookie for
+// Open/collapsed state of the main sidebar: remembered in the `sidebar_state` cookie for
 // 7 days, toggled by Ctrl/Cmd+B, and below 768 px shown as a side sheet with its own open state.
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from "react";
 import { SIDEBAR_COOKIE_MAX_AGE_SECONDS, SIDEBAR_COOKIE_NAME } from "@promptly/shared";

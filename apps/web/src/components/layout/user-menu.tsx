@@ -1,4 +1,4 @@
-// The user menu of spec 2: who is signed in, the active organization and team, the role, Profile, Log out.
+// The user menu: who is signed in, the active organization and team, the role, Profile, Log out.
 import { Link } from "@tanstack/react-router";
 import { LogOut, User } from "lucide-react";
 import { displayName, initials } from "@promptly/shared";

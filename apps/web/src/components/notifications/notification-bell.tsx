@@ -1,4 +1,4 @@
-// The header's bell (issue 16): the unread count (asked every 30 s and when the window regains focus),
+// The header's bell: the unread count (asked every 30 s and when the window regains focus),
 // and a popover with the person's notifications, newest first, each a link that marks it read; 'Mark
 // all as read'. Hidden when the person turned in-app notifications off.
 import { useState } from "react";

@@ -1,5 +1,5 @@
-// The Create Organization dialog of spec 2: name and optional slug, validated by the schema the server
-// uses; super users only (others see why they cannot), the toasts of spec 8 on the outcome.
+// The Create Organization dialog: name and optional slug, validated by the schema the server
+// uses; super users only (others see why they cannot), the toasts on the outcome.
 import { accessIn } from "@/lib/workspace";
 import { useEffect } from "react";
 import { useForm } from "react-hook-form";

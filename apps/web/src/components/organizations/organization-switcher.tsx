@@ -1,4 +1,4 @@
-// The organization switcher of spec 2 in the header: a searchable list with a check mark on the active
+// The organization switcher in the header: a searchable list with a check mark on the active
 // organization; super users also get 'Create New Organization' and 'Manage Organizations'. The header
 // decides whether it is shown (more than one organization, or a super user). Slugs tell organizations
 // of one name apart: under each name in the list, and with the active one's name in its tooltip.

@@ -1,4 +1,4 @@
-// The bookmark toggle of a prompt card and page (spec 2: 'Add to bookmarks' / 'Remove from bookmarks').
+// The bookmark toggle of a prompt card and page ('Add to bookmarks' / 'Remove from bookmarks').
 // The toggle shows the new state at once and settles on the server's answer.
 import { useState } from "react";
 import { Bookmark, BookmarkCheck } from "lucide-react";

@@ -1,4 +1,4 @@
-// The selection bar of All Prompts (issue 17): how many prompts are chosen, Select all on page, Clear,
+// The selection bar of All Prompts: how many prompts are chosen, Select all on page, Clear,
 // and one action on all of them (tags, folder, label, archive, restore), all or nothing on the server.
 import { useId, useState } from "react";
 import { Archive, ArchiveRestore, ChevronDown, X } from "lucide-react";

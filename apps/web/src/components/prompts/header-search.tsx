@@ -1,8 +1,8 @@
-// 'Search prompts...' in the header (issue 13): the top 8 matches as you type (debounced), arrow keys
+// 'Search prompts...' in the header: the top 8 matches as you type (debounced), arrow keys
 // to choose, Enter to open the chosen prompt, or the full results on /prompts?q= for those who may open
 // that page. `/` or Ctrl/Cmd+K focuses it. A combobox with a listbox of results (WAI-ARIA 1.2).
 // Below 1024 px (the header's `lg` breakpoint) the box waits behind an icon named 'Search prompts' and
-// opens over the header; Escape, the close button or leaving it puts it away again (issue 14).
+// opens over the header; Escape, the close button or leaving it puts it away again.
 import { useEffect, useId, useRef, useState } from "react";
 import { flushSync } from "react-dom";
 import { useNavigate } from "@tanstack/react-router";

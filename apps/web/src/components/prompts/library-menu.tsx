@@ -1,4 +1,4 @@
-// All Prompts' "Import / Export" menu for the active team (issue 17): export as JSON or a Markdown zip
+// All Prompts' "Import / Export" menu for the active team: export as JSON or a Markdown zip
 // (a file download), and import a library or Langfuse JSON with a preview before anything is applied.
 import { useId, useState } from "react";
 import { ChevronDown, Download, Upload } from "lucide-react";

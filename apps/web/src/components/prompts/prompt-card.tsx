@@ -1,4 +1,4 @@
-// A prompt card (spec 2 and 3): title, description, tags, bookmark toggle, author with avatar or
+// A prompt card: title, description, tags, bookmark toggle, author with avatar or
 // initials, rating, comment count and version; the title opens the prompt.
 import { Link } from "@tanstack/react-router";
 import { Archive, MessageSquare, Star } from "lucide-react";

@@ -1,4 +1,4 @@
-// The prompt editor (issue 13): /prompts/new writes a new prompt, /prompts/$promptId/new-version the
+// The prompt editor: /prompts/new writes a new prompt, /prompts/$promptId/new-version the
 // next version of one. Its parts (and CodeMirror, which only this lazy page loads) live in ./editor.
 import { useParams } from "@tanstack/react-router";
 import { NewPromptEditor } from "./editor/new-prompt-editor.tsx";

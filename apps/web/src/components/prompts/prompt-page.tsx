@@ -1,4 +1,4 @@
-// The prompt page (/prompts/$promptId, issue 13): header, version picker, the actions the server
+// The prompt page (/prompts/$promptId): header, version picker, the actions the server
 // allows, and the Template / Try it / History / Compare tabs. The route's loader has read the prompt
 // into the query cache with the same input.
 import { PromptChangeRequests } from "@/components/reviews/prompt-change-requests";

@@ -1,4 +1,4 @@
-// A change request's page (/reviews/$changeRequestId, issue 16): what it proposes for production and
+// A change request's page (/reviews/$changeRequestId): what it proposes for production and
 // why, the diff from the version production points at now, the reviews, and what the person may do:
 // Approve / Reject with a comment (team admins; shown disabled with the reason to the author), Withdraw
 // and, when production moved meanwhile, Refresh (the author). The route's loader has read it.

@@ -1,4 +1,4 @@
-// The prompt page's panel of open change requests (issue 16): shown when there are any, or when the
+// The prompt page's panel of open change requests: shown when there are any, or when the
 // list could not be loaded (said honestly, with Try again).
 import { GitPullRequestArrow } from "lucide-react";
 import { LoadFailure } from "@/components/layout/load-failure";

@@ -1,4 +1,4 @@
-// The Teams page's Reviews card (issue 16): the team's review setting (team admins change it) and its
+// The Teams page's Reviews card: the team's review setting (team admins change it) and its
 // open change requests, which anyone who sees the team may open.
 import { useId } from "react";
 import { GitPullRequestArrow } from "lucide-react";

@@ -1,4 +1,4 @@
-// The 'Auth Debugger' card of spec 2 (development builds only): status, email, name, and the raw
+// The 'Auth Debugger' card (development builds only): status, email, name, and the raw
 // user and session data on demand. The session's secret id is never readable by scripts (httpOnly).
 import { useState } from "react";
 import { TriangleAlert } from "lucide-react";

@@ -1,4 +1,4 @@
-// The avatar with its 'Change avatar' picker (spec 2 Profile): images only, previewed locally, uploaded on save.
+// The avatar with its 'Change avatar' picker: images only, previewed locally, uploaded on save.
 import { useEffect, useId, useRef, useState } from "react";
 import { Camera } from "lucide-react";
 import { toast } from "sonner";

@@ -1,4 +1,4 @@
-// A 6-digit code box with Verify and Cancel (spec 2 Security, 5): input limited to 6 characters.
+// A 6-digit code box with Verify and Cancel: input limited to 6 characters.
 import { useId, useState, type FormEvent } from "react";
 import { MSG } from "@promptly/shared";
 import { toast } from "sonner";

@@ -1,4 +1,4 @@
-// Tailwind classes of the meter colours of spec 5 and 9.
+// Tailwind classes of the meter colours.
 import type { MeterColor } from "@promptly/shared";
 
 export const METER_CLASSES: Record<MeterColor, string> = {

@@ -1,4 +1,4 @@
-// Notifications (spec 2): four toggles stored on the server, and 'Save Changes'.
+// Notifications: four toggles stored on the server, and 'Save Changes'.
 import { useId, useState } from "react";
 import { toast } from "sonner";
 import { NOTIFICATION_MSG, SETTINGS_MSG } from "@promptly/shared";

@@ -1,4 +1,4 @@
-// Password (spec 2, 5): Current Password, New Password with strength bar and feedback, Confirm New
+// Password: Current Password, New Password with strength bar and feedback, Confirm New
 // Password, 'Update Password'. The server checks the current password and ends other sessions.
 import { useForm } from "react-hook-form";
 import { zodResolver } from "@hookform/resolvers/zod";

@@ -1,4 +1,4 @@
-// The strength bar and feedback text under 'New Password' (spec 5).
+// The strength bar and feedback text under 'New Password'.
 import { passwordStrength } from "@promptly/shared";
 import { Progress } from "@/components/ui/progress";
 import { METER_CLASSES } from "./meter.ts";

@@ -1,4 +1,4 @@
-// Profile (spec 2): avatar, Full Name, Username, read-only Email, 'Save Changes'.
+// Profile: avatar, Full Name, Username, read-only Email, 'Save Changes'.
 import { useState } from "react";
 import { useForm } from "react-hook-form";
 import { zodResolver } from "@hookform/resolvers/zod";

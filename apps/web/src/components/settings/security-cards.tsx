@@ -1,4 +1,4 @@
-// The parts of the Security page (spec 2, 9) other than two-factor: the score, the session timeout,
+// The parts of the Security page other than two-factor: the score, the session timeout,
 // the password health check, recent account activity and the account status with a security tip.
 import { useForm } from "react-hook-form";
 import { zodResolver } from "@hookform/resolvers/zod";

@@ -1,4 +1,4 @@
-// The Account Settings layout of spec 2: its own header with 'Back to Dashboard', the title and a
+// The Account Settings layout: its own header with 'Back to Dashboard', the title and a
 // side menu (Profile, Password, Notifications, Security, Debug).
 import { Link, Outlet, useRouter } from "@tanstack/react-router";
 import { ArrowLeft, Bell, Bug, KeyRound, Shield, User } from "lucide-react";
@@ -16,7 +16,7 @@ const SETTINGS_NAV = [
   { to: "/settings/debug", label: "Debug", icon: Bug },
 ] as const;
 
-/** Back in history, or to / when this tab has no page of the app to go back to (spec 2). */
+/** Back in history, or to / when this tab has no page of the app to go back to. */
 function BackToDashboardButton() {
   const router = useRouter();
   return (

@@ -1,4 +1,4 @@
-// Two-factor authentication (spec 2 Security, issue 7): the toggle, the setup with QR code and secret,
+// Two-factor authentication: the toggle, the setup with QR code and secret,
 // verification of a first code, the one-time recovery codes, and turning it off with a current code.
 import { useId, useState } from "react";
 import { toast } from "sonner";

@@ -1,4 +1,4 @@
-// /auth/accept-invite?id=… (spec 2, 4, 5): shows the team, organization and role of an invitation.
+// /auth/accept-invite?id=…: shows the team, organization and role of an invitation.
 // An anonymous visitor is asked to sign in or sign up and comes back here afterwards; the invited
 // person accepts with one click; someone signed in with another address is told so, and may sign out
 // and continue with the invited address (back on this page, signed out) or go to the dashboard.

@@ -1,7 +1,7 @@
-// The Create New Team dialog of spec 2: 'Team Name', who is signed in and their role, the organization
+// The Create New Team dialog: 'Team Name', who is signed in and their role, the organization
 // the team is created in, Cancel and 'Create Team' ('Creating...'). Create Team is disabled while the
 // name is empty, when not signed in, without the right to create teams or without an active
-// organization (spec 5). A failure is told once, in the dialog: under the name when it is about the
+// organization. A failure is told once, in the dialog: under the name when it is about the
 // name, otherwise in the inline destructive alert 'Error creating team' (never also in a toast).
 import { useEffect, useState } from "react";
 import { useForm } from "react-hook-form";

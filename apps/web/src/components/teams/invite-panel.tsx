@@ -1,4 +1,4 @@
-// The invite panel of the Teams page (spec 2, 5): 'Invite a new team member', email and role, Add
+// The invite panel of the Teams page: 'Invite a new team member', email and role, Add
 // ('Adding...', disabled while the email is empty or busy) and Cancel. An existing account is added
 // at once; any other address gets an emailed invitation. Team admins only (the server checks it too).
 import { useForm, Controller } from "react-hook-form";
@@ -35,7 +35,7 @@ export function InvitePanel({ teamId, teamName, onClose }: { teamId: string; tea
       reset({ email: "", role: watch("role") });
     },
     onError(error) {
-      // Once: under the email when it is about the address (invalid, or already a member: spec 8's
+      // Once: under the email when it is about the address (invalid, or already a member: the
       // 'Failed to add team member: ' with the reason), otherwise in a toast.
       const fields = serverFieldErrors(error);
       if (error.data?.code === "CONFLICT") setError("email", { message: `${TEAM_MSG.failedToAddTeamMember}${error.message}` });

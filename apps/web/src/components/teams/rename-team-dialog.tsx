@@ -1,4 +1,4 @@
-// Renaming a team (spec 7: update teams with name by id), team admins only; 'Error updating team' on failure.
+// Renaming a team (update teams with name by id), team admins only; 'Error updating team' on failure.
 import { useEffect } from "react";
 import { useForm } from "react-hook-form";
 import { zodResolver } from "@hookform/resolvers/zod";

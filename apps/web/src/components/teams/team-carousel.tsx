@@ -1,4 +1,4 @@
-// The carousel of team cards on the Teams page (spec 2): name (truncated at 150 px) and member count;
+// The carousel of team cards on the Teams page: name (truncated at 150 px) and member count;
 // a click selects the team; the arrows appear only when there is somewhere to scroll.
 import { useCallback, useEffect, useRef, useState } from "react";
 import { ChevronLeft, ChevronRight, Users } from "lucide-react";

@@ -1,4 +1,4 @@
-// The member table of the Teams page (spec 2): the one member table with the team's roles (Admin,
+// The member table of the Teams page: the one member table with the team's roles (Admin,
 // Editor, Viewer) and texts. Read-only below team admin level; the server enforces the same rule.
 import { toast } from "sonner";
 import { memberDisplayName, TEAM_MSG, TEAM_ROLE_LABELS, TEAM_ROLES } from "@promptly/shared";

@@ -1,4 +1,4 @@
-// The team selector of spec 2 in the header: 'Loading teams...' while loading, 'No organization' without
+// The team selector in the header: 'Loading teams...' while loading, 'No organization' without
 // one, 'Teams unavailable' (with Try again) when the list failed, else the active team or 'No teams'. A searchable list in a popover (about 13rem wide,
 // at most 300 px high); 'Create New Team' for administrators, organization admins and super users;
 // 'Manage Teams' (/teams) for those plus team leads.
@@ -29,7 +29,7 @@ export function TeamSelector() {
     actions.unshift({ value: "retry-teams", label: "Try loading teams again", icon: RefreshCw, onSelect: () => void retryTeams() });
   }
   // Spec 2 says 'Loading teams...' without an active organization; once the organizations are known and
-  // there is none, saying so is the truth (issue 14), and a failed list is not "No teams".
+  // there is none, saying so is the truth, and a failed list is not "No teams".
   const label = teamsLoading || organizationsLoading ? "Loading teams..." : !activeOrganization ? "No organization" : teamsError ? "Teams unavailable" : (activeTeam?.name ?? "No teams");
 
   return (

@@ -1,7 +1,7 @@
-// The Teams page of spec 2 (/teams): header with refresh, the active organization and 'New Team'; the
+// The Teams page (/teams): header with refresh, the active organization and 'New Team'; the
 // carousel of team cards ('No Teams Created Yet' / 'Create First Team' when there are none); for the
-// selected team its members, the invite panel, pending invitations, its reviews (issue 16), its API keys (issue 15), rename and
-// delete. Controls that change a team appear at team admin level only (spec 6); the server enforces the same rules.
+// selected team its members, the invite panel, pending invitations, its reviews, its API keys, rename and
+// delete. Controls that change a team appear at team admin level only; the server enforces the same rules.
 import { useState } from "react";
 import { Pencil, Plus, RefreshCw, Trash2, UserPlus, Users } from "lucide-react";
 import { can, TEAM_MSG, TEAM_ROLE_LABELS } from "@promptly/shared";

@@ -1,4 +1,4 @@
-// The toast viewport with the spec 9 defaults: at most 3 visible, gone after about 4.5 s.
+// The toast viewport with the defaults: at most 3 visible, gone after about 4.5 s.
 import { Toaster as Sonner, type ToasterProps } from "sonner";
 import { TOAST_DURATION_MS, TOAST_LIMIT } from "@promptly/shared";
 

@@ -1,6 +1,6 @@
 // Tables. One wider than its place scrolls inside its frame, never the page: the frame then takes
 // focus (keyboard users scroll it with the arrow keys), is a region named like the table, fades at the
-// edge that hides columns and says "Scroll sideways for more" (issue 14).
+// edge that hides columns and says "Scroll sideways for more".
 import { useCallback, useId, useLayoutEffect, useRef, useState, type ComponentProps } from "react";
 import { cn } from "@/lib/utils";
 

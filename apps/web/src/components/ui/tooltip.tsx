@@ -1,4 +1,4 @@
-// Tooltips on Radix. The app-wide TooltipProvider (main.tsx) sets the 700 ms delay of spec 9.
+// Tooltips on Radix. The app-wide TooltipProvider (main.tsx) sets the 700 ms delay.
 import type { ComponentProps } from "react";
 import * as TooltipPrimitive from "@radix-ui/react-tooltip";
 import { cn } from "@/lib/utils";

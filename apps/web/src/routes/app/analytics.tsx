@@ -14,7 +14,7 @@ const analyticsSearch = z.object({
   teamId: z.string().optional().catch(undefined),
 });
 
-/** Analytics (issue 17): usage and activity of the prompts each person may read, for all four roles. */
+/** Analytics: usage and activity of the prompts each person may read, for all four roles. */
 export const analyticsRoute = createRoute({
   getParentRoute: () => appLayoutRoute,
   path: "/analytics",

@@ -4,7 +4,7 @@ import { appLayoutRoute } from "../layouts.tsx";
 
 const AuditLogPage = lazyRouteComponent(() => import("@/components/audit/audit-log-page"), "AuditLogPage");
 
-/** /audit: the active organization's audit log (issue 17), for its admins and super users; the server refuses others too. */
+/** /audit: the active organization's audit log, for its admins and super users; the server refuses others too. */
 export const auditRoute = createRoute({
   getParentRoute: () => appLayoutRoute,
   path: "/audit",

@@ -11,13 +11,13 @@ type DashboardPath = "/";
 const loadDashboardPage = () => import("@/components/dashboard/dashboard-page");
 const DashboardPage = lazy(() => loadDashboardPage().then((module) => ({ default: module.DashboardPage })));
 
-/** `?organizationId=&teamId=` (a notification's link, issue 16) makes them active, then the plain URL shows. */
+/** `?organizationId=&teamId=` (a notification's link) makes them active, then the plain URL shows. */
 const workspaceSearch = z.object({
   organizationId: z.string().optional().catch(undefined),
   teamId: z.string().optional().catch(undefined),
 });
 
-/** / shows the dashboard (spec 2) to whom the permission table grants its page. */
+/** / shows the dashboard to whom the permission table grants its page. */
 const dashboardAt = (path: DashboardPath) =>
   createRoute({
     getParentRoute: () => appLayoutRoute,

@@ -1,4 +1,4 @@
-// The prompt library's routes (issue 13): /prompts and /bookmarks keep their spec roles; a prompt's
+// The prompt library's routes: /prompts and /bookmarks keep their spec roles; a prompt's
 // own page is open to anyone who may read it (the server decides); the editor needs a team where
 // the person may create prompts.
 import { createRoute, lazyRouteComponent } from "@tanstack/react-router";

@@ -1,4 +1,4 @@
-// A change request's page (issue 16): open to anyone who may read its prompt (the server decides);
+// A change request's page: open to anyone who may read its prompt (the server decides);
 // notifications link here.
 import { createRoute, lazyRouteComponent } from "@tanstack/react-router";
 import { api } from "@/lib/trpc";

@@ -5,7 +5,7 @@ import { appLayoutRoute } from "../layouts.tsx";
 
 const TeamsPage = lazyRouteComponent(() => import("@/components/teams/teams-page"), "TeamsPage");
 
-/** /teams: administrators, organization admins and super users (spec 2); others go to / with a toast. */
+/** /teams: administrators, organization admins and super users; others go to / with a toast. */
 export const teamsRoute = createRoute({
   getParentRoute: () => appLayoutRoute,
   path: "/teams",

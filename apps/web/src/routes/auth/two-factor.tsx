@@ -1,4 +1,4 @@
-// The second sign-in step (issue 7): a session that passed the password or magic link waits here for
+// The second sign-in step: a session that passed the password or magic link waits here for
 // a code from the authenticator app, or a one-time recovery code. It can call nothing else meanwhile.
 import { useState, type FormEvent } from "react";
 import { Link, createRoute } from "@tanstack/react-router";

@@ -1,7 +1,7 @@
 import { createRoute, lazyRouteComponent } from "@tanstack/react-router";
 import { settingsLayoutRoute } from "../layouts.tsx";
 
-/** The Auth Debugger: any settings user; its content only in development builds (spec 2). */
+/** The Auth Debugger: any settings user; its content only in development builds. */
 export const settingsDebugRoute = createRoute({
   getParentRoute: () => settingsLayoutRoute,
   path: "debug",

@@ -4,7 +4,7 @@ import { SettingsSkeleton } from "@/components/settings/settings-skeleton";
 import { api } from "@/lib/trpc";
 import { settingsLayoutRoute } from "../layouts.tsx";
 
-/** /settings shows the profile screen (spec 2). */
+/** /settings shows the profile screen. */
 export const settingsIndexRoute = createRoute({
   getParentRoute: () => settingsLayoutRoute,
   path: "/",

@@ -5,7 +5,7 @@ import { analyticsOverview, analyticsPrompt } from "../../services/insight/analy
 import { readableTeamIn } from "../../services/prompts/prompt-places.ts";
 
 /**
- * Analytics (issue 17), for all four roles, each seeing what they may read: the overview counts only
+ * Analytics, for all four roles, each seeing what they may read: the overview counts only
  * the prompts the caller may read in the organization (or one of its teams they may read).
  */
 export const analyticsRouter = router({

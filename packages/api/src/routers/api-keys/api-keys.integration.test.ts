@@ -1,4 +1,4 @@
-// Team-scoped API keys (issue 15): who may create, list and revoke them; that a key is shown once and
+// Team-scoped API keys: who may create, list and revoke them; that a key is shown once and
 // stored only as its hash; what create refuses; and how a request's key is authenticated.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createHash } from "node:crypto";

@@ -2,7 +2,7 @@ import { createApiKeyInput } from "@promptly/shared";
 import { byTeamId, teamResourceProcedure } from "../../procedures.ts";
 import { createApiKey, createdApiKey } from "../../services/identity/api-keys.ts";
 
-/** A new key for the team's tools; the answer is the only time the key is shown (issue 15). */
+/** A new key for the team's tools; the answer is the only time the key is shown. */
 export const create = teamResourceProcedure("apiKey.manage", byTeamId)
   .input(createApiKeyInput)
   .output(createdApiKey)

@@ -1,7 +1,7 @@
 import { byApiKey, teamResourceProcedure } from "../../procedures.ts";
 import { revokeApiKey, revokedApiKey } from "../../services/identity/api-keys.ts";
 
-/** Revokes a key for good; revoking it again is no error and keeps the first time (issue 15). */
+/** Revokes a key for good; revoking it again is no error and keeps the first time. */
 export const revoke = teamResourceProcedure("apiKey.manage", byApiKey)
   .output(revokedApiKey)
   .mutation(async ({ ctx, input }) => {

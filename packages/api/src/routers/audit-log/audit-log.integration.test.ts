@@ -64,7 +64,7 @@ function expectEvent(event: Event, expected: Expectation) {
   expect(event.createdAt.getTime()).toBeGreaterThan(h.clock.now().getTime() - 60_000);
 }
 
-describe("every audited action writes exactly one event (issue 17)", () => {
+describe("every audited action writes exactly one event", () => {
   it("organizations, teams, members, invitations, prompts, labels, keys, two-factor and super users", async () => {
     const { superUser, orgAdmin, orgMember, author } = world.accounts;
     const su = superUser.api;

@@ -1,4 +1,4 @@
-// auth.sendMagicLink / signInWithMagicLink (issue 3): a single-use link for 15 minutes, the same answer
+// auth.sendMagicLink / signInWithMagicLink: a single-use link for 15 minutes, the same answer
 // for unknown addresses (and no account made for them), older links revoked, safe redirects only.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MAGIC_LINK_TTL_MINUTES, MSG } from "@promptly/shared";

@@ -1,4 +1,4 @@
-// auth.requestPasswordReset / resetPassword (issue 3): a single-use link for one hour; the new
+// auth.requestPasswordReset / resetPassword: a single-use link for one hour; the new
 // password replaces the old one and every session of the account ends.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MSG, PASSWORD_RESET_TTL_MINUTES } from "@promptly/shared";

@@ -1,4 +1,4 @@
-// Rate limits of the auth procedures (issue 3): per client address and per email address,
+// Rate limits of the auth procedures: per client address and per email address,
 // TOO_MANY_REQUESTS with a clear message, and the window passes.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MSG } from "@promptly/shared";

@@ -1,4 +1,4 @@
-// Role resolution of spec 4 as auth.me reports it (issue 3, acceptance 5): the profile flag makes a
+// Role resolution as auth.me reports it: the profile flag makes a
 // super user; otherwise the stored role; a missing role row is created as `user` (roleCreated once);
 // a stored role outside the three assignable ones counts as `user`.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

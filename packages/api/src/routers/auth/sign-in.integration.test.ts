@@ -1,4 +1,4 @@
-// auth.signIn / signOut / me (issue 3): argon2id check, one answer for unknown address and wrong
+// auth.signIn / signOut / me: argon2id check, one answer for unknown address and wrong
 // password, the session cookie, login events, two-factor hand-off, safe redirects and session limits.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MSG, SESSION_MAX_AGE_DAYS, UNKNOWN_LOCATION } from "@promptly/shared";

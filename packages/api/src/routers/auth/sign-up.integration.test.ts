@@ -1,4 +1,4 @@
-// auth.signUp and email verification (issue 3): one transaction creates the whole account, the first
+// auth.signUp and email verification: one transaction creates the whole account, the first
 // account of an installation is a super user (also under concurrent sign-ups), existing addresses are
 // not revealed, and the emailed verification token works once and expires.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

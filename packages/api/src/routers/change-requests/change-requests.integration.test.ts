@@ -1,4 +1,4 @@
-// Reviewed promotion to production (issue 16, acceptance 3): the team's review setting, the gate on
+// Reviewed promotion to production: the team's review setting, the gate on
 // moving `production`, and every change-request procedure × caller kind; self-approval, stale
 // requests, two approvals needed, and two admins approving at once moving the label once.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

@@ -1,4 +1,4 @@
-// changeRequests.*: reviewed promotion to production (issue 16).
+// changeRequests.*: reviewed promotion to production.
 import { router } from "../../trpc.ts";
 import { approve } from "./approve.ts";
 import { create } from "./create.ts";

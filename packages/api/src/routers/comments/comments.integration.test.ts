@@ -1,4 +1,4 @@
-// Comments on prompts (issue 16, acceptance 3): the four procedures and the mention autocomplete ×
+// Comments on prompts: the four procedures and the mention autocomplete ×
 // every caller kind × every visibility, validation, replies one level deep, the deleted thread's stub,
 // mentions, archived prompts, pages, and the card's comment count.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

@@ -1,4 +1,4 @@
-// comments.*: comments on a prompt (issue 16). Readers of the prompt may read and write them; who
+// comments.*: comments on a prompt. Readers of the prompt may read and write them; who
 // may edit or delete one is canOnComment's (packages/shared), checked in the service under the row's lock.
 import { z } from "zod";
 import { createCommentInput, deleteCommentInput, listCommentsInput, mentionCandidatesInput, updateCommentInput } from "@promptly/shared";

@@ -2,7 +2,7 @@ import { inviteIdInput, MSG } from "@promptly/shared";
 import { signedInProcedure } from "../../procedures.ts";
 import { acceptInvite, acceptedInvite } from "../../services/organizations/invites.ts";
 
-/** The invitee joins the organization, and the team of a team invitation (spec 4, 5). */
+/** The invitee joins the organization, and the team of a team invitation. */
 export const accept = signedInProcedure(MSG.inviteSignInRequired)
   .input(inviteIdInput)
   .output(acceptedInvite)

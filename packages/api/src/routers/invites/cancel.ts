@@ -2,7 +2,7 @@ import { z } from "zod";
 import { byTeamInvite, teamResourceProcedure } from "../../procedures.ts";
 import { cancelInvite } from "../../services/organizations/invites.ts";
 
-/** Cancelling deletes a pending invite (spec 4). */
+/** Cancelling deletes a pending invite. */
 export const cancel = teamResourceProcedure("team.members.manage", byTeamInvite)
   .output(z.object({ id: z.string() }))
   .mutation(async ({ ctx, input }) => {

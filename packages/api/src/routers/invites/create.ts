@@ -4,7 +4,7 @@ import { createInvite, createInviteResult } from "../../services/organizations/i
 
 /**
  * Adds a colleague already in the team's organization at once; anyone else gets a pending invitation
- * whose mail is queued (spec 4, narrowed by the security review: nobody is enrolled without consent).
+ * whose mail is queued (nobody is enrolled without consent).
  */
 export const create = teamResourceProcedure("team.members.manage", byTeamId)
   .input(inviteForm)

@@ -32,7 +32,7 @@ async function pendingInvite(email = uniqueEmail("invitee"), role: "admin" | "ed
   return { team, email, invite: result.invite };
 }
 
-describe("invites procedures × caller kinds (spec 5, 6)", () => {
+describe("invites procedures × caller kinds", () => {
   it.each(CALLER_KINDS)("invites.create as %s", async (kind) => {
     const team = await world.team();
     const email = uniqueEmail("matrix");
@@ -260,7 +260,7 @@ describe("invites.mine", () => {
   });
 });
 
-describe("invites.accept (spec 4, 5)", () => {
+describe("invites.accept", () => {
   it("adds the invitee to the organization and the team with the invited role; email compared case-insensitively", async () => {
     const { team, email, invite } = await pendingInvite(uniqueEmail("Mixed.Case").replace("mixed", "Mixed"), "editor");
     const invitee = await createSignedInAccount(h, { email });

@@ -1,4 +1,4 @@
-// Import and export of a library, and bulk work (issue 17, acceptance 3): a round trip between two
+// Import and export of a library, and bulk work: a round trip between two
 // teams keeps prompts, versions, contracts and labels; Langfuse JSON imports with its versions; the
 // preview names conflicts and a conflicting import changes nothing; bulk actions are all or nothing.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

@@ -1,4 +1,4 @@
-// library.*: export and import of a team's library (issue 17). Export needs prompt.read in the team,
+// library.*: export and import of a team's library. Export needs prompt.read in the team,
 // import prompt.write; what each prompt allows (a protected label, a prompt here one cannot change)
 // is canOnPrompt's, asked by the library service.
 import { exportLibraryInput, importLibraryInput } from "@promptly/shared";

@@ -3,5 +3,5 @@ import { list } from "./list.ts";
 import { markRead } from "./mark-read.ts";
 import { unreadCount } from "./unread-count.ts";
 
-/** The bell (issue 16). The preferences stay where they were: profile.notificationPreferences. */
+/** The bell. The preferences stay where they were: profile.notificationPreferences. */
 export const notificationsRouter = router({ list, unreadCount, markRead });

@@ -1,4 +1,4 @@
-// Organization members (spec 3, 7): the listing's fields, adding by email (upsert ignoring
+// Organization members: the listing's fields, adding by email (upsert ignoring
 // duplicates), role changes and removal, and the rule that an organization keeps at least one admin,
 // also when the requests arrive at the same time.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

@@ -1,5 +1,5 @@
 // Every procedure of the organizations and organizationMembers routers, called by every kind of
-// caller (acceptance 1 of issue 5). Each case runs against a fresh organization, and a refused call
+// caller. Each case runs against a fresh organization, and a refused call
 // must leave the organization and its members exactly as they were.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MSG } from "@promptly/shared";

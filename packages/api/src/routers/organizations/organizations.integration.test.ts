@@ -1,4 +1,4 @@
-// The rules of organizations (spec 4, 5): validation messages, unique slugs (also under concurrent
+// The rules of organizations: validation messages, unique slugs (also under concurrent
 // creates), the creator as admin, partial updates and cascading deletes.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MSG } from "@promptly/shared";
@@ -20,7 +20,7 @@ const counts = async () => ({
   members: await h.database.db.organizationMember.count(),
 });
 
-describe("validation of spec 5, with its exact messages", () => {
+describe("validation, with its exact messages", () => {
   it.each([
     ["a name of 2 characters", { name: "ab" }, MSG.organizationNameMin],
     ["a name of 2 characters after trimming", { name: "  ab  " }, MSG.organizationNameMin],

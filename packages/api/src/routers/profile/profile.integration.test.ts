@@ -1,5 +1,5 @@
 // Profile settings against the real database and the real S3 server: names, unique usernames,
-// avatar checks (acceptance 4 of issue 7) and notification preferences.
+// avatar checks and notification preferences.
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AVATAR_MAX_BYTES, NOTIFICATION_DEFAULTS, SETTINGS_MSG } from "@promptly/shared";

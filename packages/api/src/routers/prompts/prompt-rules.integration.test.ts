@@ -1,4 +1,4 @@
-// Who may do what in the prompt library (issue 13, acceptance 3): every prompt procedure × every
+// Who may do what in the prompt library: every prompt procedure × every
 // caller kind × every visibility, with the exact answer, and proof that a refused call changed
 // nothing; then the lists, search, facets and dashboard never show what `prompts.get` refuses.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -260,7 +260,7 @@ const CELLS = Object.keys(PROCEDURES).flatMap((procedure) =>
   PROMPT_VISIBILITIES.flatMap((visibility) => PROMPT_CALLER_KINDS.map((kind) => [procedure, visibility, kind] as const)),
 );
 
-describe("prompt procedures × caller kinds × visibilities (issue 13, who may do what)", () => {
+describe("prompt procedures × caller kinds × visibilities (who may do what)", () => {
   // One prompt per cell, by the author, in the state its procedure needs.
   const prompts = new Map<string, Prompt>();
   beforeAll(async () => {

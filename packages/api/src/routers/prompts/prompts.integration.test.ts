@@ -1,4 +1,4 @@
-// The prompt library's behaviour (issue 13): immutable versions and numbers without gaps under
+// The prompt library's behaviour: immutable versions and numbers without gaps under
 // concurrency (acceptance 4), every validation rule, labels and rollback, archive and delete,
 // counters kept by triggers, search and keyset pages.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

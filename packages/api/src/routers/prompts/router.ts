@@ -1,4 +1,4 @@
-// prompts.*: the library's prompts (issue 13). Who may do what is the procedure builders' and
+// prompts.*: the library's prompts. Who may do what is the procedure builders' and
 // canOnPrompt's; handlers call the prompts service. KEYS_TOO: a team's API key may call it too.
 import { z } from "zod";
 import {
@@ -72,7 +72,7 @@ export const promptsRouter = router({
   delete: promptProcedure("delete", byPrompt).mutation(({ ctx }) => deletePrompt(ctx.db, ctx.prompt, ctx.audit)),
 
   /**
-   * One action on many prompts (issue 17), in one transaction: each prompt is checked with canOnPrompt
+   * One action on many prompts, in one transaction: each prompt is checked with canOnPrompt
    * for the action's ability, and any refusal refuses all (applied: false, naming each refused prompt).
    */
   bulk: protectedProcedure

@@ -1,5 +1,4 @@
-// Password change, session timeout and the Security overview against the real database
-// (acceptance 4 of issue 7).
+// Password change, session timeout and the Security overview against the real database.
 import { verify } from "@node-rs/argon2";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MSG, SETTINGS_MSG, UNKNOWN_LOCATION } from "@promptly/shared";

@@ -1,4 +1,4 @@
-// Real two-factor authentication against the real database (acceptance 2 and 4 of issue 7): setup,
+// Real two-factor authentication against the real database: setup,
 // enable, disable, the second sign-in step, replay refusal, lockout and single-use recovery codes.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MSG, SETTINGS_MSG } from "@promptly/shared";

@@ -1,4 +1,4 @@
-// Reviewed promotion to production (issue 16). A change request proposes a version for `production`;
+// Reviewed promotion to production. A change request proposes a version for `production`;
 // the team's admins (prompt.label.protected) approve or reject it; the approval that reaches the team's
 // required count moves the label in its own transaction. Every decision locks the request's row first
 // (then the prompt's), so two admins approving at once move the label once. A request whose base (the

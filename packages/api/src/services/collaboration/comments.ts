@@ -1,4 +1,4 @@
-// Comments on prompts (issue 16). The procedure builder has checked that the caller reads the prompt;
+// Comments on prompts. The procedure builder has checked that the caller reads the prompt;
 // who may edit or delete one comment is canOnComment's (packages/shared). Every write and its
 // notifications happen in one transaction.
 import { z } from "zod";

@@ -1,4 +1,4 @@
-// The bell (issue 16): a person's own notifications, newest first, their unread count, marking them
+// The bell: a person's own notifications, newest first, their unread count, marking them
 // read; and the notification mail, rendered when it is sent. A notification about a prompt the
 // person can no longer read is left out everywhere (the one visibility rule, in the query).
 import { Prisma, type DbOrTx } from "@promptly/db";

@@ -1,4 +1,4 @@
-// What a notification says and where it leads (issue 16), from its kind, its ids and the data kept
+// What a notification says and where it leads, from its kind, its ids and the data kept
 // when it happened: the bell and the mail say the same words.
 import type { NotificationKind } from "@promptly/db";
 

@@ -1,4 +1,4 @@
-// Notification preferences (spec 2 Notifications, 3): stored per user; a missing row means the defaults.
+// Notification preferences: stored per user; a missing row means the defaults.
 import type { DbOrTx } from "@promptly/db";
 import type { z } from "zod";
 import { NOTIFICATION_DEFAULTS, type notificationPreferencesInput } from "@promptly/shared";

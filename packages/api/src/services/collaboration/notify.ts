@@ -1,4 +1,4 @@
-// What happened that someone may want to hear of (issue 16): the one entry point every feature calls,
+// What happened that someone may want to hear of: the one entry point every feature calls,
 // inside the transaction of the change itself, so a notification exists exactly when the change does.
 // Who hears of it (the prompt's author and bookmarkers, the mentioned, the reviewers, ...), minus the
 // actor and anyone who can no longer read the thing, and whether it also goes out by mail, is decided

@@ -1,4 +1,4 @@
-// Avatar files (spec 2, 5, 7): recognised by their leading bytes (never by name or declared type),
+// Avatar files: recognised by their leading bytes (never by name or declared type),
 // bounded in bytes and pixels, and re-encoded so nothing but pixels survives (no EXIF, no GPS).
 import type { Metadata } from "sharp";
 import {
@@ -64,7 +64,7 @@ export async function processAvatar(bytes: Buffer): Promise<ProcessedAvatar> {
   return { body, contentType: CONTENT_TYPES[format], extension: EXTENSIONS[format] };
 }
 
-/** avatars/{userId}-{timestamp}.{ext} (spec 3): a new key per upload, so caches never go stale. */
+/** avatars/{userId}-{timestamp}.{ext}: a new key per upload, so caches never go stale. */
 export const avatarKey = (userId: string, now: Date, extension: string) => `avatars/${userId}-${now.getTime()}.${extension}`;
 
 /**

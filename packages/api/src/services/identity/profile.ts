@@ -1,4 +1,4 @@
-// The signed-in user's own profile (spec 2 Profile, 7): full name, username, avatar; the email is read-only.
+// The signed-in user's own profile: full name, username, avatar; the email is read-only.
 import { z } from "zod";
 import { isUniqueViolation } from "@promptly/db";
 import { AVATAR_ERROR_REASON, SETTINGS_MSG, type AvatarUpload } from "@promptly/shared";

@@ -1,4 +1,4 @@
-// Security settings of the signed-in user (spec 2 Password and Security, 5, 9): password change,
+// Security settings of the signed-in user: password change,
 // session timeout and the overview the Security page shows.
 import { z } from "zod";
 import type { Db } from "@promptly/db";

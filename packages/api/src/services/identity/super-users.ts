@@ -1,4 +1,4 @@
-// Super user status is granted and revoked only from the command line (spec 4); each change is on the audit trail.
+// Super user status is granted and revoked only from the command line; each change is on the audit trail.
 import type { Db } from "@promptly/db";
 import { audit } from "../insight/audit.ts";
 

@@ -1,4 +1,4 @@
-// Real two-factor authentication (issue 7): TOTP of RFC 6238 (SHA-1, 30 s, 6 digits), the secret
+// Real two-factor authentication: TOTP of RFC 6238 (SHA-1, 30 s, 6 digits), the secret
 // encrypted at rest with AES-256-GCM, a code accepted one step either side and never twice, five
 // failures blocking code entry for 30 minutes, and single-use recovery codes stored hashed.
 import { z } from "zod";

@@ -1,4 +1,4 @@
-// Analytics (issue 17): figures from the rows that exist — the runtime usage counters (prompt_usage,
+// Analytics: figures from the rows that exist — the runtime usage counters (prompt_usage,
 // per version, key, label and UTC day), versions, ratings, bookmarks and labels — never sample numbers.
 // The overview reads usage from prompt_usage_daily, the same counts summed per prompt, day and label by
 // a trigger (migration usage_rollup): a few rows per prompt and day, whatever the number of keys and

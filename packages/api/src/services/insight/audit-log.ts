@@ -1,4 +1,4 @@
-// Reading the audit trail (issue 17): an organization's log for its admins and super users, keyset
+// Reading the audit trail: an organization's log for its admins and super users, keyset
 // pages newest first, and one prompt's activity for whoever reads the prompt.
 import { z } from "zod";
 import { Prisma, type DbOrTx } from "@promptly/db";

@@ -1,4 +1,4 @@
-// The audit trail (issue 17): one append-only row per audited change, written by audit() inside the
+// The audit trail: one append-only row per audited change, written by audit() inside the
 // transaction of the change itself, so a change that rolls back leaves no event and a committed one
 // always has its event. Callers say who did what to what; nothing here is ever updated or deleted.
 import { Prisma, type DbOrTx } from "@promptly/db";

@@ -1,4 +1,4 @@
-// Team invitations (spec 3, 4, 5, 7, 8). Services take `db` (and the mailer where they send) and plain
+// Team invitations. Services take `db` (and the mailer where they send) and plain
 // ids; no tRPC here. An invite is one row per (team, email): inviting again refreshes and re-sends it.
 import type { Db, DbOrTx } from "@promptly/db";
 import { z } from "zod";
@@ -43,7 +43,7 @@ export async function findInviteTeamId(db: DbOrTx, inviteId: string): Promise<st
   return row?.teamId ?? null;
 }
 
-/** Pending invites of a team, newest first (spec 7). */
+/** Pending invites of a team, newest first. */
 export async function listPendingInvites(db: DbOrTx, teamId: string, now: Date): Promise<PendingInviteItem[]> {
   const rows = await db.pendingInvite.findMany({
     where: { teamId, status: "pending" },
@@ -162,7 +162,7 @@ export async function createInvite(
   });
 }
 
-/** Cancelling deletes the invite (spec 4); an accepted one is no longer pending and cannot be cancelled. */
+/** Cancelling deletes the invite; an accepted one is no longer pending and cannot be cancelled. */
 export async function cancelInvite(db: Db, input: { teamId: string; inviteId: string }, context: AuditContext): Promise<void> {
   await db.$transaction(async (tx) => {
     const invite = await tx.pendingInvite.findFirst({

@@ -1,4 +1,4 @@
-// The rule shared by organizations and teams (spec 4, 6): a change to a member is checked on the
+// The rule shared by organizations and teams: a change to a member is checked on the
 // member rows locked for the transaction, so concurrent changes cannot both pass it.
 import { Prisma, type DbTransaction } from "@promptly/db";
 import { MSG } from "@promptly/shared";

@@ -1,4 +1,4 @@
-// Business rules of organizations (spec 3, 4, 6). Services take `db` and plain ids; no tRPC here.
+// Business rules of organizations. Services take `db` and plain ids; no tRPC here.
 import { z } from "zod";
 import { isUniqueViolation, Prisma, type Db, type DbOrTx, type DbTransaction } from "@promptly/db";
 import { CREATOR_ROLE_ORGANIZATION, MSG, ORGANIZATION_ROLES, ORGANIZATION_MSG, can, normalizeEmail, type Access, type OrganizationRole } from "@promptly/shared";
@@ -65,7 +65,7 @@ async function slugUnique<T>(write: () => Promise<T>): Promise<T> {
   }
 }
 
-/** Creates the organization and makes its creator an admin member, both or neither (spec 4). */
+/** Creates the organization and makes its creator an admin member, both or neither. */
 export async function createOrganization(
   db: Db,
   creatorId: string,
@@ -143,7 +143,7 @@ export const addOrganizationMemberResult = z.discriminatedUnion("status", [
 export type AddOrganizationMemberResult = z.infer<typeof addOrganizationMemberResult>;
 
 /**
- * Someone already in the organization stays as they are (spec 7: upsert ignoring duplicates);
+ * Someone already in the organization stays as they are (upsert ignoring duplicates);
  * anyone else, with or without an account, is invited and joins only by accepting, so the answer
  * never tells whether an address has an account.
  */

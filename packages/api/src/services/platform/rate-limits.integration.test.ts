@@ -1,4 +1,4 @@
-// Rate limits shared across app processes (issue 18), against both stores: the app's PostgreSQL
+// Rate limits shared across app processes, against both stores: the app's PostgreSQL
 // (migrated test database) and the machine's Redis (a key prefix of this run's own). Two RateLimits
 // instances with clients of their own stand for two app processes.
 import { randomBytes } from "node:crypto";

@@ -1,4 +1,4 @@
-// Rate limits shared by every app process (issue 18): rate-limiter-flexible counters kept in the app's
+// Rate limits shared by every app process: rate-limiter-flexible counters kept in the app's
 // own PostgreSQL (the default: the embedded mode needs nothing else), or in Redis when REDIS_URL is
 // set. Each rule is a fixed window that starts with its key's first request, as before.
 //

@@ -14,7 +14,7 @@ export interface Storage {
   remove(key: string): Promise<void>;
   /** Keys under `prefix`, e.g. a user's avatar files. */
   list(prefix: string): Promise<string[]>;
-  /** Creates the bucket when it is missing (spec 7: "create the bucket user-avatars if missing"). */
+  /** Creates the bucket when it is missing ("create the bucket user-avatars if missing"). */
   ensureBucket(): Promise<void>;
   health(): Promise<void>;
 }

@@ -1,4 +1,4 @@
-// Bulk work on the library (issue 17): one action on many prompts, in ONE transaction, all or nothing.
+// Bulk work on the library: one action on many prompts, in ONE transaction, all or nothing.
 // The prompts are locked, each is checked with canOnPrompt for the action's ability, and any refusal
 // refuses the whole set, naming each refused prompt and why; nothing is changed then.
 import { z } from "zod";

@@ -1,4 +1,4 @@
-// Import and export of a team's library (issue 17). Export writes what the caller may read in the team
+// Import and export of a team's library. Export writes what the caller may read in the team
 // (live prompts: archived ones are out of the library) in the versioned format of packages/shared, as
 // JSON or as a zip of one Markdown file per version. Import reads that format or Langfuse prompt JSON,
 // plans what it would do (the preview), and applies the plan in one transaction, all or nothing.

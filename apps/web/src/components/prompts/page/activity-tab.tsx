@@ -1,4 +1,4 @@
-// The Activity tab (issue 17): the prompt's versions saved, label moves, change-request decisions and
+// The Activity tab: the prompt's versions saved, label moves, change-request decisions and
 // lifecycle, in time order, from the audit trail. A label move offers "Roll back to here": the label
 // points back at the version it had before that move, through promptLabels.set (every rule applies);
 // production under review opens a change request instead. Shown only to who may do it.

@@ -1,5 +1,5 @@
 // 'Set label': point a label at a version (production only for who may move it), or remove one.
-// When the prompt's team reviews changes to production (issue 16), naming production turns the form
+// When the prompt's team reviews changes to production, naming production turns the form
 // into 'Request review': it opens a change request and goes to its page. The server's refusal is shown in the dialog.
 import { useId, useState } from "react";
 import { useNavigate } from "@tanstack/react-router";

@@ -1,4 +1,4 @@
-// The Usage tab (issue 17): the prompt's runtime fetches per UTC day by version, by label and by API
+// The Usage tab: the prompt's runtime fetches per UTC day by version, by label and by API
 // key, for the last 7, 30 or 90 days, as tables (days without fetches are left out). Key names are
 // shown to those who manage the team's keys (as the Teams page does); others see "API key 1", "API key 2"…
 import { useState } from "react";

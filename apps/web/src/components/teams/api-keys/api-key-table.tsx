@@ -1,4 +1,4 @@
-// The team's API keys, newest first (issue 15): name, the key's first characters (never the key),
+// The team's API keys, newest first: name, the key's first characters (never the key),
 // labels, scopes, author and dates; a revoked or expired key says so, and only a live one can be revoked.
 import { Ban } from "lucide-react";
 import { Badge } from "@/components/ui/badge";

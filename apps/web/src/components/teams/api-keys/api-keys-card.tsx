@@ -1,4 +1,4 @@
-// The API keys card of the selected team (issue 15), for team admins (apiKey.manage): the team's keys,
+// The API keys card of the selected team, for team admins (apiKey.manage): the team's keys,
 // 'Create API key' and Revoke. Programs use a key for the runtime API; people never see one twice.
 import { useRef, useState } from "react";
 import { KeyRound, Plus } from "lucide-react";

@@ -1,4 +1,4 @@
-// 'Create API key' (issue 15): name, labels (empty = any label), scopes and expiry, checked by the same
+// 'Create API key': name, labels (empty = any label), scopes and expiry, checked by the same
 // schema as the server; then the new key, shown this once with Copy and a clear warning. Closing the
 // dialog forgets the key: it lives only in this dialog's state, and the server keeps only its hash.
 import { useId, useState } from "react";
