@@ -85,6 +85,15 @@ module.exports = {
       to: { path: "(^|(^|/)node_modules/)@trpc/server(/|$)" },
     },
     {
+      name: "production-not-to-harness",
+      comment:
+        "The test harness (packages/*/testing, apps/server/test) lives outside the production tree and only " +
+        "tests import it: a production module that did would ship test code.",
+      severity: "error",
+      from: { path: "^(apps|packages)/[^/]+/src/", pathNot: TESTS },
+      to: { path: "^(packages/[^/]+/testing/|apps/server/test/)" },
+    },
+    {
       name: "no-deep-import-by-package-name",
       comment:
         "Import a workspace package by its public entry points (its package.json `exports`, e.g. " +

@@ -30,7 +30,7 @@ const config: KnipConfig = {
     "apps/server": {
       // src/main.ts, src/cli.ts and build.mjs come from package.json scripts (listing them is reported as redundant).
       entry: ["src/**/*.test.ts"],
-      project: ["src/**/*.ts", "*.{ts,mjs}"],
+      project: ["src/**/*.ts", "test/**/*.ts", "*.{ts,mjs}"],
     },
     "apps/web": {
       // The e2e suite is configured by the root playwright.config.ts; its globalSetup and globalTeardown are named there.
@@ -44,12 +44,12 @@ const config: KnipConfig = {
     "packages/api": {
       ...library,
       entry: ["src/**/*.test.ts"],
-      project: ["src/**/*.ts"],
+      project: ["src/**/*.ts", "testing/**/*.ts"],
     },
     "packages/db": {
       ...library,
       entry: ["src/**/*.test.ts"],
-      project: ["src/**/*.ts"],
+      project: ["src/**/*.ts", "testing/**/*.ts"],
       // Imported only by the generated client (src/generated/prisma/*.ts, gitignored, so not analysed).
       ignoreDependencies: ["@prisma/client"],
     },

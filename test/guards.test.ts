@@ -48,6 +48,10 @@ const FIXTURE: Record<string, string> = {
   "apps/server/src/deep-relative.ts": 'import { internal } from "../../../packages/api/src/internal.ts";\nexport const i = internal;\n',
   "apps/server/src/not-exported.ts": 'import { internal } from "@promptly/api/internal";\nexport const i = internal;\n',
   "apps/web/src/page.test.ts": 'import { appRouter } from "@promptly/api";\nexport const r = appRouter;\n',
+  // (c) the test harness, imported by production code (refused) and by a test (allowed)
+  "packages/api/testing/harness.ts": "export const harness = 1;\n",
+  "packages/api/src/uses-harness.ts": 'import { harness } from "../testing/harness.ts";\nexport const h = harness;\n',
+  "packages/api/src/uses-harness.test.ts": 'import { harness } from "../testing/harness.ts";\nexport const h = harness;\n',
 };
 
 let root: string;
@@ -110,6 +114,7 @@ describe("dependency-cruiser configuration", () => {
         "no-deep-import-by-package-name: apps/server/src/deep-by-name.ts → @promptly/api/src/internal.ts",
         "no-deep-relative-import: apps/server/src/deep-relative.ts → packages/api/src/internal.ts",
         "workspace-imports-resolve: apps/server/src/not-exported.ts → @promptly/api/internal",
+        "production-not-to-harness: packages/api/src/uses-harness.ts → packages/api/testing/harness.ts",
       ].sort(),
     );
   });

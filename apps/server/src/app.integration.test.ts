@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createHarness, createS3Storage, type Harness } from "@promptly/api/testing";
 import { createClient } from "@promptly/client";
 import { createApp } from "./app.ts";
-import { listenForTests, type TestServer } from "./test-server.ts";
+import { listenForTests, type TestServer } from "../test/test-server.ts";
 
 let harness: Harness;
 let server: TestServer;

@@ -1,14 +1,14 @@
 // Issue 18: Promptly as a cluster. Two app processes share the machine's PostgreSQL (a fresh database
 // of this file), its Redis, the test run's S3 and SMTP, and APP_SECRET; a round-robin proxy
-// (test-proxy.ts) stands in front of them, as nginx does in docker-compose.yml.
+// (test/round-robin-proxy.ts) stands in front of them, as nginx does in docker-compose.yml.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { hashPassword, AUTH_RATE_LIMITS } from "@promptly/api/testing";
 import { createDb, type Db } from "@promptly/db";
 import { migrate } from "@promptly/db/migrate";
 import { createEmptyDatabase } from "@promptly/db/testing";
 import { freePort } from "../../../test/free-port.ts";
-import { sharedServicesEnv, startServerProcess, type ServerProcess } from "./test-process.ts";
-import { startRoundRobinProxy, type RoundRobinProxy } from "./test-proxy.ts";
+import { sharedServicesEnv, startServerProcess, type ServerProcess } from "../test/server-process.ts";
+import { startRoundRobinProxy, type RoundRobinProxy } from "../test/round-robin-proxy.ts";
 
 const MACHINE_POSTGRES = "postgresql://postgres@127.0.0.1:5432/postgres";
 const MACHINE_REDIS = "redis://127.0.0.1:6379";

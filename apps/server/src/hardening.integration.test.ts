@@ -13,7 +13,7 @@ import { MSG } from "@promptly/shared";
 import { createApp } from "./app.ts";
 import { createLogger } from "./logger.ts";
 import { jsonDepthExceeds } from "./security.ts";
-import { listenForTests, type TestServer } from "./test-server.ts";
+import { listenForTests, type TestServer } from "../test/test-server.ts";
 
 let harness: Harness;
 let server: TestServer;

@@ -8,7 +8,7 @@ import {
 } from "@promptly/api/testing";
 import { createApp } from "./app.ts";
 import { createLogger, errorForLog, pathForLog, requestId } from "./logger.ts";
-import { listenForTests, type TestServer } from "./test-server.ts";
+import { listenForTests, type TestServer } from "../test/test-server.ts";
 import { freePort } from "../../../test/free-port.ts";
 
 const METRICS_TOKEN = "metrics-token-0123456789abcdef";

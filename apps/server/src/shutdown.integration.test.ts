@@ -5,7 +5,7 @@
 import { Agent, request, type IncomingHttpHeaders } from "node:http";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { createTestDatabase, type TestDatabase } from "@promptly/db/testing";
-import { sharedServicesEnv, startServerProcess, type ServerProcess } from "./test-process.ts";
+import { sharedServicesEnv, startServerProcess, type ServerProcess } from "../test/server-process.ts";
 
 let database: TestDatabase;
 const started: ServerProcess[] = [];

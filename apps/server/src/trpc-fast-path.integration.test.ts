@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { appRouter, createContext } from "@promptly/api";
 import { createAccount, createHarness, createOrganization, createTeam, type Harness } from "@promptly/api/testing";
 import { createApp } from "./app.ts";
-import { listenForTests, type TestServer } from "./test-server.ts";
+import { listenForTests, type TestServer } from "../test/test-server.ts";
 import { trpcQueryFastPath } from "./trpc-fast-path.ts";
 
 let harness: Harness;

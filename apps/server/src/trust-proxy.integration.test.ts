@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AUTH_RATE_LIMITS, createHarness, type Harness } from "@promptly/api/testing";
 import { createApp } from "./app.ts";
-import { listenForTests, type TestServer } from "./test-server.ts";
+import { listenForTests, type TestServer } from "../test/test-server.ts";
 
 let harness: Harness;
 let server: TestServer;

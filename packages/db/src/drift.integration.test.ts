@@ -4,7 +4,7 @@ import { afterAll, describe, expect, inject, it } from "vitest";
 import { schemaSnapshot } from "./catalog.ts";
 import { migrate } from "./migrate.ts";
 import { diffSchemas, readSchema } from "./schema-diff.ts";
-import { createEmptyDatabase } from "./testing.ts";
+import { createEmptyDatabase } from "../testing/database.ts";
 
 const drops: (() => Promise<unknown>)[] = [];
 afterAll(async () => {

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import pg from "pg";
 import { afterEach, describe, expect, inject, it } from "vitest";
 import { DEFAULT_MIGRATIONS_DIR, migrate, readMigrations } from "./migrate.ts";
-import { createEmptyDatabase } from "./testing.ts";
+import { createEmptyDatabase } from "../testing/database.ts";
 
 const cleanups: (() => Promise<unknown>)[] = [];
 afterEach(async () => {

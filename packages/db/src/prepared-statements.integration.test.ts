@@ -2,7 +2,7 @@
 // for Prisma's own queries and raw ones alike, and answers stay the same on reuse.
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { createDb, type Db } from "./index.ts";
-import { createTestDatabase, type TestDatabase } from "./testing.ts";
+import { createTestDatabase, type TestDatabase } from "../testing/database.ts";
 
 let database: TestDatabase;
 let db: Db;

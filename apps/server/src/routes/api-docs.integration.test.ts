@@ -4,7 +4,7 @@ import { chromium } from "@playwright/test";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createHarness, type Harness } from "@promptly/api/testing";
 import { createApp } from "../app.ts";
-import { listenForTests, type TestServer } from "../test-server.ts";
+import { listenForTests, type TestServer } from "../../test/test-server.ts";
 import { V1_OPERATIONS } from "./v1/openapi.ts";
 
 let h: Harness;

@@ -4,7 +4,7 @@ import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createHarness, type Harness } from "@promptly/api/testing";
 import { createApp } from "../app.ts";
-import { listenForTests, type TestServer } from "../test-server.ts";
+import { listenForTests, type TestServer } from "../../test/test-server.ts";
 
 let h: Harness;
 let server: TestServer;

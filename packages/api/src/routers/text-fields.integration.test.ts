@@ -3,8 +3,8 @@
 // message, and nothing is written.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MSG } from "@promptly/shared";
-import { CONTROL_CHARACTERS, createHarness, outcome, type Harness, type TestClient } from "../testing.ts";
-import { createAccount, createOrganization, signedIn } from "./organizations/test-support.ts";
+import { CONTROL_CHARACTERS, createHarness, outcome, type Harness, type TestClient } from "../../testing/harness.ts";
+import { createAccount, createOrganization, signedIn } from "../../testing/organizations-support.ts";
 
 let h: Harness;
 let api: TestClient["api"];

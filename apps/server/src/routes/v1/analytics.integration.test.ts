@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BY_VERSION_LABEL, analyticsDays } from "@promptly/shared";
 import { appProcess, createAccount, createHarness, createOrganization, createTeam, outcome, type AppProcess, type Harness } from "@promptly/api/testing";
 import { createApp } from "../../app.ts";
-import { listenForTests, type TestServer } from "../../test-server.ts";
+import { listenForTests, type TestServer } from "../../../test/test-server.ts";
 
 let h: Harness;
 let app: AppProcess;

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DOMAIN_ERRORS, ERROR_STATUS } from "@promptly/api";
 import { refuseWith, refusingRouter } from "@promptly/api/testing";
 import { runtimeError } from "@promptly/shared";
-import { listenForTests, type TestServer } from "../../test-server.ts";
+import { listenForTests, type TestServer } from "../../../test/test-server.ts";
 import { v1ErrorHandler } from "./http.ts";
 
 let server: TestServer;

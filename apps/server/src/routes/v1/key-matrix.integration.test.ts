@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createClient } from "@promptly/client";
 import { appProcess, createAccount, createHarness, createOrganization, createTeam, type AppProcess, type Harness } from "@promptly/api/testing";
 import { createApp } from "../../app.ts";
-import { listenForTests, type TestServer } from "../../test-server.ts";
+import { listenForTests, type TestServer } from "../../../test/test-server.ts";
 
 const KEYS = ["read", "write", "bound", "otherTeam", "otherOrganization"] as const;
 const PROMPTS = ["reply", "secret", "shared", "theirs", "foreign", "archived"] as const;

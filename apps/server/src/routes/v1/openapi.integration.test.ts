@@ -5,7 +5,7 @@ import { Validator } from "@seriousme/openapi-schema-validator";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createAccount, createHarness, createOrganization, createTeam, type Harness } from "@promptly/api/testing";
 import { createApp } from "../../app.ts";
-import { listenForTests, type TestServer } from "../../test-server.ts";
+import { listenForTests, type TestServer } from "../../../test/test-server.ts";
 import type { Router } from "express";
 import { V1_OPERATIONS } from "./openapi.ts";
 import { routePattern } from "./operations.ts";

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { LIBRARY_MSG, PROMPT_MSG, REVIEW_MSG, type LibraryDocument } from "@promptly/shared";
 import { appProcess, createAccount, createHarness, createOrganization, createTeam, outcome, type AppProcess, type Harness } from "@promptly/api/testing";
 import { createApp } from "../../app.ts";
-import { listenForTests, type TestServer } from "../../test-server.ts";
+import { listenForTests, type TestServer } from "../../../test/test-server.ts";
 
 let h: Harness;
 let app: AppProcess;

@@ -13,7 +13,7 @@ import { createPromptClient, PromptCompileError, PromptlyApiError, type PromptCl
 import { RUNTIME_MSG, runtimeCompiled, runtimeError } from "@promptly/shared";
 import { createAccount, createHarness, createOrganization, createTeam, type Harness } from "@promptly/api/testing";
 import { createApp } from "../../app.ts";
-import { listenForTests, type TestServer } from "../../test-server.ts";
+import { listenForTests, type TestServer } from "../../../test/test-server.ts";
 
 let h: Harness;
 let admin: Awaited<ReturnType<Harness["signedInClient"]>>["api"];

@@ -8,7 +8,7 @@ import { listen } from "@promptly/db/listen";
 import { API_KEY_MSG } from "@promptly/shared";
 import { appProcess, createAccount, createHarness, createOrganization, createTeam, type AppProcess, type Harness } from "@promptly/api/testing";
 import { createApp } from "../../app.ts";
-import { listenForTests, type TestServer } from "../../test-server.ts";
+import { listenForTests, type TestServer } from "../../../test/test-server.ts";
 
 let h: Harness;
 let a: AppProcess;

@@ -8,7 +8,7 @@ import { createClient } from "@promptly/client";
 import { API_KEY_MSG, MSG, PROMPT_MSG, RUNTIME_MSG } from "@promptly/shared";
 import { appProcess, createAccount, createHarness, createOrganization, createTeam, type AppProcess, type Harness } from "@promptly/api/testing";
 import { createApp } from "../../app.ts";
-import { listenForTests, type TestServer } from "../../test-server.ts";
+import { listenForTests, type TestServer } from "../../../test/test-server.ts";
 
 let h: Harness;
 let app: AppProcess;

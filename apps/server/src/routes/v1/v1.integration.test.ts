@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { API_KEY_MSG, RUNTIME_MSG, runtimeCompiled, runtimeError, runtimePrompt, runtimePromptPage } from "@promptly/shared";
 import { appProcess, createAccount, createHarness, createOrganization, createTeam, withClockAhead, type AppProcess, type Harness } from "@promptly/api/testing";
 import { createApp } from "../../app.ts";
-import { listenForTests, type TestServer } from "../../test-server.ts";
+import { listenForTests, type TestServer } from "../../../test/test-server.ts";
 
 let h: Harness;
 /** The app runs as a process does: its runtime cache on and listening, so every case here also holds when served from memory. */

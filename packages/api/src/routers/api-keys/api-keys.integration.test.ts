@@ -3,9 +3,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createHash } from "node:crypto";
 import { API_KEY_MSG, MSG, PROMPT_MSG } from "@promptly/shared";
-import { CONTROL_CHARACTERS, createHarness, type Harness } from "../../testing.ts";
+import { CONTROL_CHARACTERS, createHarness, type Harness } from "../../../testing/harness.ts";
 import { authenticateApiKey } from "../../services/identity/api-keys.ts";
-import { CALLER_KINDS, EXPECTED_AT_LEVEL, advanceClock, createSignedInAccount, createWorld, failure, outcome } from "../teams/test-support.ts";
+import { CALLER_KINDS, EXPECTED_AT_LEVEL, advanceClock, createSignedInAccount, createWorld, failure, outcome } from "../../../testing/teams-support.ts";
 
 let h: Harness;
 let world: Awaited<ReturnType<typeof createWorld>>;

@@ -4,10 +4,10 @@
 // organization's log and a prompt's activity, with filters and keyset pages.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import pg from "pg";
-import { createHarness, uniqueEmail, type Harness } from "../../testing.ts";
-import { createLibraryWorld, createPrompt, outcome } from "../prompts/test-support.ts";
-import { createSignedInAccount } from "../teams/test-support.ts";
-import { totp } from "../security/test-support.ts";
+import { createHarness, uniqueEmail, type Harness } from "../../../testing/harness.ts";
+import { createLibraryWorld, createPrompt, outcome } from "../../../testing/prompts-support.ts";
+import { createSignedInAccount } from "../../../testing/teams-support.ts";
+import { totp } from "../../../testing/security-support.ts";
 import { setSuperUser } from "../../services/identity/super-users.ts";
 
 let h: Harness;

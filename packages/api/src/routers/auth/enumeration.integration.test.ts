@@ -4,8 +4,8 @@
 // mail is sent. Asserted on the database work each request does (deterministic), not on a clock.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Db } from "@promptly/db";
-import { createHarness, createAccount, uniqueEmail, type Harness } from "../../testing.ts";
-import { SUBJECTS } from "./test-support.ts";
+import { createHarness, createAccount, uniqueEmail, type Harness } from "../../../testing/harness.ts";
+import { SUBJECTS } from "../../../testing/auth-support.ts";
 
 let h: Harness;
 beforeAll(async () => {

@@ -2,8 +2,8 @@
 // for unknown addresses (and no account made for them), older links revoked, safe redirects only.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MAGIC_LINK_TTL_MINUTES, MSG } from "@promptly/shared";
-import { createHarness, type Harness } from "../../testing.ts";
-import { PASSWORD, SUBJECTS, linkOf, nextMail, outcome, registeredAccount, uniqueEmail } from "./test-support.ts";
+import { createHarness, type Harness } from "../../../testing/harness.ts";
+import { PASSWORD, SUBJECTS, linkOf, nextMail, outcome, registeredAccount, uniqueEmail } from "../../../testing/auth-support.ts";
 
 let h: Harness;
 beforeAll(async () => {

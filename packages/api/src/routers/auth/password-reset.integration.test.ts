@@ -2,8 +2,8 @@
 // password replaces the old one and every session of the account ends.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MSG, PASSWORD_RESET_TTL_MINUTES } from "@promptly/shared";
-import { createHarness, type Harness } from "../../testing.ts";
-import { PASSWORD, SUBJECTS, linkOf, nextMail, outcome, registeredAccount, signedInClient, uniqueEmail } from "./test-support.ts";
+import { createHarness, type Harness } from "../../../testing/harness.ts";
+import { PASSWORD, SUBJECTS, linkOf, nextMail, outcome, registeredAccount, signedInClient, uniqueEmail } from "../../../testing/auth-support.ts";
 
 let h: Harness;
 beforeAll(async () => {

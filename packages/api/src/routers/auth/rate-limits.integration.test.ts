@@ -3,8 +3,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MSG } from "@promptly/shared";
 import { AUTH_RATE_LIMITS, type RateLimitedAction } from "../../services/identity/auth.ts";
-import { createHarness, withClockAhead, type Harness } from "../../testing.ts";
-import { PASSWORD, outcome, registeredAccount, uniqueEmail } from "./test-support.ts";
+import { createHarness, withClockAhead, type Harness } from "../../../testing/harness.ts";
+import { PASSWORD, outcome, registeredAccount, uniqueEmail } from "../../../testing/auth-support.ts";
 
 let h: Harness;
 beforeAll(async () => {

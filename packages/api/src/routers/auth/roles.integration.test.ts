@@ -2,8 +2,8 @@
 // super user; otherwise the stored role; a missing role row is created as `user` (roleCreated once);
 // a stored role outside the three assignable ones counts as `user`.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createHarness, type Harness } from "../../testing.ts";
-import { registeredAccount, signedInClient } from "./test-support.ts";
+import { createHarness, type Harness } from "../../../testing/harness.ts";
+import { registeredAccount, signedInClient } from "../../../testing/auth-support.ts";
 
 let h: Harness;
 beforeAll(async () => {

@@ -7,8 +7,8 @@ import { createCallerFactory } from "../../trpc.ts";
 import { createContext } from "../../context.ts";
 import type { RequestInfo } from "../../request.ts";
 import { hashToken } from "../../auth/lucia.ts";
-import { createHarness, type Harness } from "../../testing.ts";
-import { PASSWORD, outcome, registeredAccount, signedInClient, uniqueEmail } from "./test-support.ts";
+import { createHarness, type Harness } from "../../../testing/harness.ts";
+import { PASSWORD, outcome, registeredAccount, signedInClient, uniqueEmail } from "../../../testing/auth-support.ts";
 
 let h: Harness;
 beforeAll(async () => {

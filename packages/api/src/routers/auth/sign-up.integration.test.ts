@@ -3,8 +3,8 @@
 // not revealed, and the emailed verification token works once and expires.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { EMAIL_VERIFICATION_TTL_HOURS, MSG } from "@promptly/shared";
-import { createHarness, type Harness } from "../../testing.ts";
-import { PASSWORD, SUBJECTS, linkOf, nextMail, outcome, registeredAccount, uniqueEmail } from "./test-support.ts";
+import { createHarness, type Harness } from "../../../testing/harness.ts";
+import { PASSWORD, SUBJECTS, linkOf, nextMail, outcome, registeredAccount, uniqueEmail } from "../../../testing/auth-support.ts";
 
 let h: Harness;
 beforeAll(async () => {

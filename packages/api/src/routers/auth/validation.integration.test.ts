@@ -2,8 +2,8 @@
 // and nothing changed: no account, token, session or mail.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MSG } from "@promptly/shared";
-import { CONTROL_CHARACTERS, createHarness, type Harness } from "../../testing.ts";
-import { PASSWORD, outcome, registeredAccount } from "./test-support.ts";
+import { CONTROL_CHARACTERS, createHarness, type Harness } from "../../../testing/harness.ts";
+import { PASSWORD, outcome, registeredAccount } from "../../../testing/auth-support.ts";
 
 let h: Harness;
 let existingEmail: string;

@@ -3,8 +3,8 @@
 // requests, two approvals needed, and two admins approving at once moving the label once.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PROMPT_MSG, REVIEW_MSG, type PromptVisibility } from "@promptly/shared";
-import { createHarness, outcome as callOutcome, type Harness } from "../../testing.ts";
-import { createLibraryWorld, createPrompt, failure, outcome, type PromptCallerKind } from "../prompts/test-support.ts";
+import { createHarness, outcome as callOutcome, type Harness } from "../../../testing/harness.ts";
+import { createLibraryWorld, createPrompt, failure, outcome, type PromptCallerKind } from "../../../testing/prompts-support.ts";
 
 let h: Harness;
 let world: Awaited<ReturnType<typeof createLibraryWorld>>;

@@ -3,9 +3,9 @@
 // mentions, archived prompts, pages, and the card's comment count.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { COMMENT_MSG, MSG, PROMPT_VISIBILITIES, mentionToken, type PromptVisibility } from "@promptly/shared";
-import { createHarness, outcome as answer, type Harness } from "../../testing.ts";
-import { advanceClock } from "../teams/test-support.ts";
-import { PROMPT_CALLER_KINDS, callerTable, createLibraryWorld, failure, insertPrompts, outcome, type PromptCallerKind } from "../prompts/test-support.ts";
+import { createHarness, outcome as answer, type Harness } from "../../../testing/harness.ts";
+import { advanceClock } from "../../../testing/teams-support.ts";
+import { PROMPT_CALLER_KINDS, callerTable, createLibraryWorld, failure, insertPrompts, outcome, type PromptCallerKind } from "../../../testing/prompts-support.ts";
 
 let h: Harness;
 let world: Awaited<ReturnType<typeof createLibraryWorld>>;

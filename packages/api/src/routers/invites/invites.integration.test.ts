@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { INVITE_TTL_DAYS, MSG, TEAM_MSG } from "@promptly/shared";
-import { createHarness, type Harness } from "../../testing.ts";
+import { createHarness, type Harness } from "../../../testing/harness.ts";
 import { createSmtpMailer } from "../../services/platform/mailer.ts";
 import {
   CALLER_KINDS, createSignedInAccount, createWorld, failure, outcome, advanceClock, uniqueEmail, EXPECTED_AT_LEVEL,
-} from "../teams/test-support.ts";
+} from "../../../testing/teams-support.ts";
 
 let h: Harness;
 let world: Awaited<ReturnType<typeof createWorld>>;

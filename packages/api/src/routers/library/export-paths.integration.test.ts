@@ -6,8 +6,8 @@ import { tmpdir } from "node:os";
 import { dirname, join, relative, sep } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { strFromU8, unzipSync } from "fflate";
-import { createHarness, type Harness } from "../../testing.ts";
-import { createLibraryWorld, insertPrompts } from "../prompts/test-support.ts";
+import { createHarness, type Harness } from "../../../testing/harness.ts";
+import { createLibraryWorld, insertPrompts } from "../../../testing/prompts-support.ts";
 
 let h: Harness;
 let world: Awaited<ReturnType<typeof createLibraryWorld>>;

@@ -4,8 +4,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { unzipSync, strFromU8 } from "fflate";
 import { LIBRARY_MSG, PROMPT_MSG, type LibraryDocument } from "@promptly/shared";
-import { createHarness, type Harness } from "../../testing.ts";
-import { createLibraryWorld, failure, insertPrompts, libraryState, outcome, watchLibraryWrites } from "../prompts/test-support.ts";
+import { createHarness, type Harness } from "../../../testing/harness.ts";
+import { createLibraryWorld, failure, insertPrompts, libraryState, outcome, watchLibraryWrites } from "../../../testing/prompts-support.ts";
 
 let h: Harness;
 let world: Awaited<ReturnType<typeof createLibraryWorld>>;

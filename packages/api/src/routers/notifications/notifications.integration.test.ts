@@ -3,7 +3,7 @@
 // notification mail as one message or a digest through the outbox.
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createAccount, createHarness, createOrganization, createTeam, outcome, type Harness, type TestAccount } from "../../testing.ts";
+import { createAccount, createHarness, createOrganization, createTeam, outcome, type Harness, type TestAccount } from "../../../testing/harness.ts";
 import { notify, type NotificationEvent } from "../../services/collaboration/notify.ts";
 
 let h: Harness;

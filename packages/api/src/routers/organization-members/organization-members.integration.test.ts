@@ -3,8 +3,8 @@
 // also when the requests arrive at the same time.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MSG, ORGANIZATION_MSG } from "@promptly/shared";
-import { createHarness, type Harness, type TestClient } from "../../testing.ts";
-import { createAccount, createOrganization, outcome, signedIn, type TestAccount } from "../organizations/test-support.ts";
+import { createHarness, type Harness, type TestClient } from "../../../testing/harness.ts";
+import { createAccount, createOrganization, outcome, signedIn, type TestAccount } from "../../../testing/organizations-support.ts";
 
 let h: Harness;
 let root: TestAccount;

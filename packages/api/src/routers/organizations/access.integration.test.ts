@@ -3,9 +3,9 @@
 // must leave the organization and its members exactly as they were.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MSG } from "@promptly/shared";
-import { createHarness, type Harness, type TestClient } from "../../testing.ts";
-import type { CallerKind } from "../../testing.ts";
-import { createAccount, createOrganization, outcome, signedIn, type TestAccount } from "./test-support.ts";
+import { createHarness, type Harness, type TestClient } from "../../../testing/harness.ts";
+import type { CallerKind } from "../../../testing/harness.ts";
+import { createAccount, createOrganization, outcome, signedIn, type TestAccount } from "../../../testing/organizations-support.ts";
 
 let h: Harness;
 beforeAll(async () => {

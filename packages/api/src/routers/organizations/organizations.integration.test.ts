@@ -2,8 +2,8 @@
 // creates), the creator as admin, partial updates and cascading deletes.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MSG } from "@promptly/shared";
-import { createHarness, type Harness, type TestClient } from "../../testing.ts";
-import { createAccount, outcome, signedIn, type TestAccount } from "./test-support.ts";
+import { createHarness, type Harness, type TestClient } from "../../../testing/harness.ts";
+import { createAccount, outcome, signedIn, type TestAccount } from "../../../testing/organizations-support.ts";
 
 let h: Harness;
 let root: TestAccount;

@@ -3,8 +3,8 @@
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AVATAR_MAX_BYTES, NOTIFICATION_DEFAULTS, SETTINGS_MSG } from "@promptly/shared";
-import { createHarness, type Harness } from "../../testing.ts";
-import { createAccountWithPassword, outcome, signedIn } from "../security/test-support.ts";
+import { createHarness, type Harness } from "../../../testing/harness.ts";
+import { createAccountWithPassword, outcome, signedIn } from "../../../testing/security-support.ts";
 
 let h: Harness;
 beforeAll(async () => {

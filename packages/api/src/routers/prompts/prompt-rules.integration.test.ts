@@ -3,11 +3,11 @@
 // nothing; then the lists, search, facets and dashboard never show what `prompts.get` refuses.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PROMPT_VISIBILITIES, type PromptVisibility } from "@promptly/shared";
-import { createHarness, outcome as answer, type Harness } from "../../testing.ts";
-import { createTeam } from "../teams/test-support.ts";
+import { createHarness, outcome as answer, type Harness } from "../../../testing/harness.ts";
+import { createTeam } from "../../../testing/teams-support.ts";
 import {
   PROMPT_CALLER_KINDS, callerTable, createLibraryWorld, insertPrompts, libraryState, watchLibraryWrites, type PromptCallerKind, type PromptRow,
-} from "./test-support.ts";
+} from "../../../testing/prompts-support.ts";
 
 let h: Harness;
 let world: Awaited<ReturnType<typeof createLibraryWorld>>;

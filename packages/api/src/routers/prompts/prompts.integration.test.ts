@@ -3,9 +3,9 @@
 // counters kept by triggers, search and keyset pages.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PROMPT_MSG, type PromptVisibility } from "@promptly/shared";
-import { createHarness, outcome as answer, type Harness } from "../../testing.ts";
-import { createSignedInAccount } from "../teams/test-support.ts";
-import { createLibraryWorld, createPrompt, failure, insertPrompts, libraryState, outcome, promptName, watchLibraryWrites } from "./test-support.ts";
+import { createHarness, outcome as answer, type Harness } from "../../../testing/harness.ts";
+import { createSignedInAccount } from "../../../testing/teams-support.ts";
+import { createLibraryWorld, createPrompt, failure, insertPrompts, libraryState, outcome, promptName, watchLibraryWrites } from "../../../testing/prompts-support.ts";
 
 let h: Harness;
 let world: Awaited<ReturnType<typeof createLibraryWorld>>;

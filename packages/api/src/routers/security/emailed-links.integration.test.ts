@@ -2,9 +2,9 @@
 // after it, or whoever holds an old link takes the account back.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MSG } from "@promptly/shared";
-import { createHarness, createSmtpMailer, type Harness } from "../../testing.ts";
-import { linkOf, nextMail, SUBJECTS } from "../auth/test-support.ts";
-import { PASSWORD, createAccountWithPassword, nextStep, outcome, signedIn, totp } from "./test-support.ts";
+import { createHarness, createSmtpMailer, type Harness } from "../../../testing/harness.ts";
+import { linkOf, nextMail, SUBJECTS } from "../../../testing/auth-support.ts";
+import { PASSWORD, createAccountWithPassword, nextStep, outcome, signedIn, totp } from "../../../testing/security-support.ts";
 
 let h: Harness;
 beforeAll(async () => {

@@ -2,8 +2,8 @@
 import { verify } from "@node-rs/argon2";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MSG, SETTINGS_MSG, UNKNOWN_LOCATION } from "@promptly/shared";
-import { createHarness, type Harness } from "../../testing.ts";
-import { PASSWORD, createAccountWithPassword, outcome, signedIn } from "./test-support.ts";
+import { createHarness, type Harness } from "../../../testing/harness.ts";
+import { PASSWORD, createAccountWithPassword, outcome, signedIn } from "../../../testing/security-support.ts";
 
 let h: Harness;
 beforeAll(async () => {

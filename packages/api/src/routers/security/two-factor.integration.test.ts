@@ -3,10 +3,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MSG, SETTINGS_MSG } from "@promptly/shared";
 import { SESSION_COOKIE_NAME } from "../../auth/lucia.ts";
-import { createHarness, type Harness, type TestClient } from "../../testing.ts";
+import { createHarness, type Harness, type TestClient } from "../../../testing/harness.ts";
 import { completeTwoFactorSignIn, decryptSecret } from "../../services/identity/two-factor.ts";
 import { encodeBase32UpperCaseNoPadding } from "@oslojs/encoding";
-import { PASSWORD, createAccountWithPassword, nextStep, outcome, signedIn, totp, type TestAccount } from "./test-support.ts";
+import { PASSWORD, createAccountWithPassword, nextStep, outcome, signedIn, totp, type TestAccount } from "../../../testing/security-support.ts";
 
 let h: Harness;
 beforeAll(async () => {

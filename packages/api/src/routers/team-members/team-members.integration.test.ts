@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { TEAM_MSG } from "@promptly/shared";
-import { createHarness, type Harness } from "../../testing.ts";
-import { CALLER_KINDS, createSignedInAccount, createTeam, createWorld, failure, outcome, EXPECTED_AT_LEVEL } from "../teams/test-support.ts";
+import { createHarness, type Harness } from "../../../testing/harness.ts";
+import { CALLER_KINDS, createSignedInAccount, createTeam, createWorld, failure, outcome, EXPECTED_AT_LEVEL } from "../../../testing/teams-support.ts";
 
 let h: Harness;
 let world: Awaited<ReturnType<typeof createWorld>>;

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MSG } from "@promptly/shared";
-import { createHarness, type Harness } from "../../testing.ts";
-import { CALLER_KINDS, createSignedInAccount, createWorld, failure, outcome, type CallerKind, type Expected, EXPECTED_AT_LEVEL } from "./test-support.ts";
+import { createHarness, type Harness } from "../../../testing/harness.ts";
+import { CALLER_KINDS, createSignedInAccount, createWorld, failure, outcome, type CallerKind, type Expected, EXPECTED_AT_LEVEL } from "../../../testing/teams-support.ts";
 
 let h: Harness;
 let world: Awaited<ReturnType<typeof createWorld>>;

@@ -1,7 +1,7 @@
 // The one visibility rule (issue 12, point 2): every list and every access check agree, for every
 // kind of person, because both are the same SQL.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createHarness, createAccount, type Harness } from "../../testing.ts";
+import { createHarness, createAccount, type Harness } from "../../../testing/harness.ts";
 import { loadOrganizationAccess, loadTeamAccess, resolveCaller } from "./access.ts";
 import { listOrganizations } from "../organizations/organizations.ts";
 import { listTeams } from "../organizations/teams.ts";

@@ -1,6 +1,6 @@
 // Emailed links: a new one revokes the older ones, also when several are asked for at the same time.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createHarness, type Harness } from "../../testing.ts";
+import { createHarness, type Harness } from "../../../testing/harness.ts";
 import { consumeToken, issueToken } from "./tokens.ts";
 
 let h: Harness;

@@ -1,7 +1,7 @@
 // organizations.member_count is kept by a trigger (migration organization_member_count): it must equal
 // the real number of members after every kind of write, including ones that bypass the services.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createHarness, type Harness } from "../../testing.ts";
+import { createHarness, type Harness } from "../../../testing/harness.ts";
 
 let h: Harness;
 beforeAll(async () => {

@@ -3,7 +3,7 @@
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDb } from "@promptly/db";
-import { createHarness, type Harness } from "../../testing.ts";
+import { createHarness, type Harness } from "../../../testing/harness.ts";
 import { pruneExpired, scheduleHousekeeping, type PruneResult } from "./housekeeping.ts";
 
 let h: Harness;

@@ -6,23 +6,23 @@ import { inject, vi } from "vitest";
 import { ZodError, z } from "zod";
 import { createDb, type Db } from "@promptly/db";
 import { createTestDatabase, type TestDatabase } from "@promptly/db/testing";
-import { appRouter } from "./root.ts";
-import { baseProcedure, createCallerFactory, router } from "./trpc.ts";
-import { createContext, type ApiServices } from "./context.ts";
-import type { RequestInfo } from "./request.ts";
-import { createLucia, SESSION_COOKIE_NAME } from "./auth/lucia.ts";
-import { createSmtpMailer, type Mailer } from "./services/platform/mailer.ts";
-import { createS3Storage } from "./services/platform/storage.ts";
-import { hashPassword } from "./services/identity/auth.ts";
-import { DomainError, type DomainErrorCode } from "./errors.ts";
-import { DOMAIN_ERRORS } from "./error-table.ts";
+import { appRouter } from "../src/root.ts";
+import { baseProcedure, createCallerFactory, router } from "../src/trpc.ts";
+import { createContext, type ApiServices } from "../src/context.ts";
+import type { RequestInfo } from "../src/request.ts";
+import { createLucia, SESSION_COOKIE_NAME } from "../src/auth/lucia.ts";
+import { createSmtpMailer, type Mailer } from "../src/services/platform/mailer.ts";
+import { createS3Storage } from "../src/services/platform/storage.ts";
+import { hashPassword } from "../src/services/identity/auth.ts";
+import { DomainError, type DomainErrorCode } from "../src/errors.ts";
+import { DOMAIN_ERRORS } from "../src/error-table.ts";
 
 export { createS3Storage, createSmtpMailer, hashPassword };
-export { drainOutbox, enqueueMail } from "./services/platform/outbox.ts";
-export { AUTH_RATE_LIMITS } from "./services/identity/auth.ts";
-import { RateLimits } from "./services/platform/rate-limits.ts";
-import { RuntimeCache, startRuntimeSync, type RuntimeSync } from "./services/runtime/runtime-cache.ts";
-import { startOutboxWorker, type OutboxWorker } from "./services/platform/outbox.ts";
+export { drainOutbox, enqueueMail } from "../src/services/platform/outbox.ts";
+export { AUTH_RATE_LIMITS } from "../src/services/identity/auth.ts";
+import { RateLimits } from "../src/services/platform/rate-limits.ts";
+import { RuntimeCache, startRuntimeSync, type RuntimeSync } from "../src/services/runtime/runtime-cache.ts";
+import { startOutboxWorker, type OutboxWorker } from "../src/services/platform/outbox.ts";
 
 const createCaller = createCallerFactory(appRouter);
 

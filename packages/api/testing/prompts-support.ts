@@ -3,10 +3,10 @@
 // prompts created through the API or, by the hundred, straight into the database; and the state of
 // the library's tables, to show that a refused call changed nothing.
 import { PROMPT_VISIBILITIES, type PromptVisibility } from "@promptly/shared";
-import { CALLER_KINDS, createSignedInAccount, createTeam, createWorld, type SignedInAccount } from "../teams/test-support.ts";
-import type { Harness } from "../../testing.ts";
+import { CALLER_KINDS, createSignedInAccount, createTeam, createWorld, type SignedInAccount } from "./teams-support.ts";
+import type { Harness } from "./harness.ts";
 
-export { failure, outcome } from "../teams/test-support.ts";
+export { failure, outcome } from "./teams-support.ts";
 
 /** The teams' caller kinds, another organization's member, and the author: an editor of the team who created the prompt. */
 export const PROMPT_CALLER_KINDS = [...CALLER_KINDS.slice(0, 2), "otherOrgMember", ...CALLER_KINDS.slice(2), "author"] as const;

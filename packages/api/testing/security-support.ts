@@ -2,11 +2,11 @@
 // the second sign-in step). Accounts are written straight into the test database; sessions are real.
 import { generateHOTP } from "@oslojs/otp";
 import { decodeBase32IgnorePadding } from "@oslojs/encoding";
-import { createAccount, type Harness, type TestAccount, type TestClient } from "../../testing.ts";
+import { createAccount, type Harness, type TestAccount, type TestClient } from "./harness.ts";
 
 export const PASSWORD = "old-password-123";
 
-export type { TestAccount } from "../../testing.ts";
+export type { TestAccount } from "./harness.ts";
 
 /** The harness's createAccount, with PASSWORD unless told otherwise (these tests sign in and change it). */
 export async function createAccountWithPassword(h: Harness, options: { password?: string | null; fullName?: string | null } = {}): Promise<TestAccount> {
@@ -30,4 +30,4 @@ export function nextStep(h: Harness) {
   h.clock.advance(30_000 - (ms % 30_000) + 1);
 }
 
-export { outcome } from "../../testing.ts";
+export { outcome } from "./harness.ts";

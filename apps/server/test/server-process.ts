@@ -6,7 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { inject } from "vitest";
 import { freePort } from "../../../test/free-port.ts";
-import { REPO_ROOT } from "./env.ts";
+import { REPO_ROOT } from "../src/env.ts";
 
 export interface ServerProcess {
   child: ChildProcess;

@@ -1,7 +1,7 @@
 // Fixtures for the teams, team-members and invites integration tests: accounts written straight into
 // the test database with a real session cookie (the sign-in flow has tests of its own), and an
 // organization with one person of every caller kind.
-import { CALLER_KINDS, createAccount, createOrganization, createTeam, outcome as callOutcome, type CallerKind, type Harness, type TestClient } from "../../testing.ts";
+import { CALLER_KINDS, createAccount, createOrganization, createTeam, outcome as callOutcome, type CallerKind, type Harness, type TestClient } from "./harness.ts";
 
 /** An account with a signed-in client of its own. */
 export interface SignedInAccount {
@@ -10,7 +10,7 @@ export interface SignedInAccount {
   api: TestClient["api"];
 }
 
-export { uniqueEmail } from "../../testing.ts";
+export { uniqueEmail } from "./harness.ts";
 
 export async function createSignedInAccount(
   h: Harness,

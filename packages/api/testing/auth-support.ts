@@ -1,7 +1,7 @@
 // Helpers of the auth integration tests: unique addresses, tokens read from the real emails,
 // accounts made through the real sign-up flow, and the outcome of a call as { code, message }.
 import { expect } from "vitest";
-import { outcome as sharedOutcome, uniqueEmail, type CapturedMail, type Harness, type TestClient } from "../../testing.ts";
+import { outcome as sharedOutcome, uniqueEmail, type CapturedMail, type Harness, type TestClient } from "./harness.ts";
 
 export const PASSWORD = "correct-horse-battery";
 export const SUBJECTS = {
@@ -11,7 +11,7 @@ export const SUBJECTS = {
   passwordReset: /Reset your Promptly password/,
 };
 
-export { uniqueEmail } from "../../testing.ts";
+export { uniqueEmail } from "./harness.ts";
 
 /** outcome() with the domain error's reason, which the auth screens act on (e.g. EMAIL_NOT_VERIFIED). */
 export const outcome = (call: Promise<unknown>) => sharedOutcome(call, { reason: true });

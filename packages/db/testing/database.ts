@@ -1,8 +1,8 @@
 // Test helpers: every test file gets a database of its own, cloned from a migrated template.
 import { randomBytes } from "node:crypto";
 import pg from "pg";
-import { createDb, type Db } from "./index.ts";
-import { migrate } from "./migrate.ts";
+import { createDb, type Db } from "../src/index.ts";
+import { migrate } from "../src/migrate.ts";
 
 const TEMPLATE_DATABASE = "promptly_template";
 
