@@ -1,8 +1,8 @@
 import { z } from "zod";
-import { byTeamId, teamResourceProcedure } from "../../procedures.ts";
-import { listTeamMembers, teamMemberItem } from "../../services/organizations/members.ts";
+import { byTeamId, teamReadProcedure } from "../../procedures.ts";
+import { listTeamMembersFor, teamMemberItem } from "../../services/organizations/members.ts";
 
 /** Members ordered by role (admin, editor, viewer), for anyone who may read the team. */
-export const list = teamResourceProcedure("team.read", byTeamId)
+export const list = teamReadProcedure("team.read", byTeamId)
   .output(z.array(teamMemberItem))
-  .query(({ ctx }) => listTeamMembers(ctx.db, ctx.team.teamId));
+  .query(({ ctx }) => ctx.team.read(listTeamMembersFor));

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Db } from "@promptly/db";
 import { TEAM_MSG } from "@promptly/shared";
 import { createHarness, type Harness } from "../../../testing/harness.ts";
 import { CALLER_KINDS, createSignedInAccount, createTeam, createWorld, failure, outcome, EXPECTED_AT_LEVEL } from "../../../testing/teams-support.ts";
@@ -68,6 +69,41 @@ describe("teamMembers.list", () => {
       isLastAdmin: true,
     });
     expect(members[2]).toMatchObject({ isLastAdmin: false, fullName: null, avatarUrl: null, email: nameless.email });
+  });
+});
+
+describe("teamMembers.list's database work", () => {
+  /** A signed-in client of `userId` whose database calls are recorded by operation. */
+  async function recordingClient(userId: string) {
+    const log: string[] = [];
+    const db = h.services.db.$extends({
+      query: {
+        async $allOperations({ operation, args, query }) {
+          log.push(operation);
+          return query(args);
+        },
+      },
+    }) as unknown as Db;
+    const client = h.client({ services: { ...h.services, db } });
+    for (const [name, value] of (await h.signedInClient(userId)).cookies) client.cookies.set(name, value);
+    return { log, api: client.api };
+  }
+
+  it("reads the caller's access in the team and its members in one statement, after the session lookup", async () => {
+    const team = await world.team();
+    const { log, api } = await recordingClient(world.accounts.viewer.id);
+    await api.teamMembers.list({ teamId: team.id }); // a first call may create the caller's role row
+    log.length = 0;
+    expect(await api.teamMembers.list({ teamId: team.id })).toHaveLength(3);
+    // The session lookup (raw SQL, named where the pool allows) and one statement for access and rows.
+    expect(log).toEqual(["$queryRawUnsafe", "$queryRaw"]);
+  });
+
+  it("answers an empty list for a team without members to whoever may read it", async () => {
+    const team = await createTeam(h, world.organization.id, []);
+    expect(await world.callers.orgAdmin.teamMembers.list({ teamId: team.id })).toEqual([]);
+    expect(await world.callers.superUser.teamMembers.list({ teamId: team.id })).toEqual([]);
+    expect(await outcome(world.callers.orgMember.teamMembers.list({ teamId: team.id }))).toBe("NOT_FOUND");
   });
 });
 

@@ -1,8 +1,8 @@
 // Loads who the caller is in the app, an organization or a team. Used by the procedure builders,
 // so a handler receives the membership on ctx and never checks roles by hand.
-import type { DbOrTx } from "@promptly/db";
-import { accessOf, resolveAppRole, type Access, type OrganizationRole, type TeamRole } from "@promptly/shared";
-import { organizationVisibility, teamVisibility, type Caller as CallerShape } from "./visibility.ts";
+import { Prisma, type DbOrTx } from "@promptly/db";
+import { accessOf, resolveAppRole, type Access, type Action, type OrganizationRole, type TeamRole } from "@promptly/shared";
+import { canSql, organizationVisibility, teamVisibility, type Caller as CallerShape } from "./visibility.ts";
 
 /** Who is asking, app-wide: the signed-in user and their resolved app role. */
 export type Caller = CallerShape;
@@ -50,14 +50,44 @@ export interface TeamAccessInfo extends Access {
   organizationId: string;
 }
 
-/** Null when the team does not exist or the caller may not see it (the visibility rule). */
-export async function loadTeamAccess(db: DbOrTx, caller: Caller, teamId: string): Promise<TeamAccessInfo | null> {
+/** The columns of teamAccessSql's row. */
+export interface TeamAccessRow {
+  organizationId: string;
+  teamRole: TeamRole | null;
+  organizationRole: OrganizationRole | null;
+  /** Whether the caller may do the action asked about in this team (canSql of the permission table). */
+  allowed: boolean;
+}
+
+/**
+ * The caller's roles in one team as a subquery that another statement joins, so a read and its
+ * access check take one round trip: one row when the team exists and the caller may see it (the
+ * visibility rule), none otherwise; `allowed` is `can(access, action)` in SQL.
+ */
+export function teamAccessSql(caller: Caller, teamId: string, action: Action): Prisma.Sql {
   const { joins, visible } = teamVisibility(caller);
-  const [row] = await db.$queryRaw<{ organizationId: string; teamRole: TeamRole | null; organizationRole: OrganizationRole | null }[]>`
-    SELECT t.organization_id::text AS "organizationId", my_tm.role::text AS "teamRole", my_om.role::text AS "organizationRole"
+  const allowed = canSql(caller, action, { organizationRole: Prisma.sql`my_om.role`, teamRole: Prisma.sql`my_tm.role` });
+  return Prisma.sql`SELECT t.organization_id::text AS "organizationId", my_tm.role::text AS "teamRole",
+           my_om.role::text AS "organizationRole", ${allowed} AS allowed
     FROM teams t ${joins}
     WHERE t.id = ${teamId}::uuid AND ${visible}`;
+}
+
+/** The TeamAccessInfo of teamAccessSql's row; null without one (missing, or not visible to the caller). */
+export function teamAccessFrom(caller: Caller, teamId: string, row: TeamAccessRow | undefined): TeamAccessInfo | null {
   if (!row) return null;
   const access = accessOf(caller, { teamRole: row.teamRole, organizationRole: row.organizationRole });
   return { ...access, userId: caller.userId, teamId, organizationId: row.organizationId };
+}
+
+/** A read of one team whose statement also loaded the caller's access there (teamAccessSql). */
+export interface TeamRead<Result> {
+  access: TeamAccessInfo | null;
+  result: Result;
+}
+
+/** Null when the team does not exist or the caller may not see it (the visibility rule). */
+export async function loadTeamAccess(db: DbOrTx, caller: Caller, teamId: string): Promise<TeamAccessInfo | null> {
+  const [row] = await db.$queryRaw<TeamAccessRow[]>(teamAccessSql(caller, teamId, "team.read"));
+  return teamAccessFrom(caller, teamId, row);
 }

@@ -1,9 +1,10 @@
 // One member shape for organizations and teams: who the person is, their role there, and whether
 // they are the last admin (computed here, on the server, for both). One SQL statement per list.
 import { Prisma, type DbOrTx } from "@promptly/db";
-import { ORGANIZATION_ROLES, TEAM_ROLES } from "@promptly/shared";
+import { ORGANIZATION_ROLES, TEAM_ROLES, type Action } from "@promptly/shared";
 import { z } from "zod";
 import { avatarUrl } from "../identity/account.ts";
+import { teamAccessFrom, teamAccessSql, type Caller, type TeamAccessRow, type TeamRead } from "../access/access.ts";
 
 const memberItem = <Role extends z.ZodType<string>>(role: Role) =>
   z.object({
@@ -30,32 +31,52 @@ type Place = { table: "organization_members"; organizationId: string } | { table
 const placeWhere = (place: Place) =>
   place.table === "organization_members" ? Prisma.sql`m.organization_id = ${place.organizationId}::uuid` : Prisma.sql`m.team_id = ${place.teamId}::uuid`;
 
+/** A member's columns over `m` (the membership row) and the joins memberJoins makes. */
+const memberColumns = Prisma.sql`m.id::text AS id, m.user_id::text AS "userId", m.role::text AS role, m.joined_at AS "joinedAt",
+           p.full_name AS "fullName", u.email, p.avatar_key AS "avatarKey", COALESCE(p.super_user, FALSE) AS "isSuperUser",
+           (m.role = 'admin' AND count(*) FILTER (WHERE m.role = 'admin') OVER () <= 1) AS "isLastAdmin"`;
+const memberJoins = Prisma.sql`JOIN users u ON u.id = m.user_id
+    LEFT JOIN profiles p ON p.user_id = m.user_id`;
+/** Admins first (the role enum's order), then by who joined first. */
+const memberOrder = Prisma.sql`ORDER BY m.role, m.joined_at, m.id`;
+
+type MemberRow = { id: string | null; avatarKey: string | null };
+const toMember = ({ avatarKey, ...row }: MemberRow) => ({ ...row, avatarUrl: avatarUrl(avatarKey) });
+
 /**
  * The members of an organization or a team, admins first (the role enum's order), then by who joined
  * first; `only` narrows to one membership row (the answer of a role change), still counting admins
  * over the whole place.
  */
 async function listMembers(db: DbOrTx, place: Place, only?: string): Promise<unknown[]> {
-  const rows = await db.$queryRaw<{ id: string; avatarKey: string | null }[]>`
-    SELECT m.id::text AS id, m.user_id::text AS "userId", m.role::text AS role, m.joined_at AS "joinedAt",
-           p.full_name AS "fullName", u.email, p.avatar_key AS "avatarKey", COALESCE(p.super_user, FALSE) AS "isSuperUser",
-           (m.role = 'admin' AND count(*) FILTER (WHERE m.role = 'admin') OVER () <= 1) AS "isLastAdmin"
+  const rows = await db.$queryRaw<MemberRow[]>`
+    SELECT ${memberColumns}
     FROM ${Prisma.raw(place.table)} m
-    JOIN users u ON u.id = m.user_id
-    LEFT JOIN profiles p ON p.user_id = m.user_id
+    ${memberJoins}
     WHERE ${placeWhere(place)}
-    ORDER BY m.role, m.joined_at, m.id`;
-  return rows
-    .filter((row) => only === undefined || row.id === only)
-    .map(({ avatarKey, ...row }) => ({ ...row, avatarUrl: avatarUrl(avatarKey) }));
+    ${memberOrder}`;
+  return rows.filter((row) => only === undefined || row.id === only).map(toMember);
 }
 
 export async function listOrganizationMembers(db: DbOrTx, organizationId: string): Promise<OrganizationMemberItem[]> {
   return z.array(organizationMemberItem).parse(await listMembers(db, { table: "organization_members", organizationId }));
 }
 
-export async function listTeamMembers(db: DbOrTx, teamId: string): Promise<TeamMemberItem[]> {
-  return z.array(teamMemberItem).parse(await listMembers(db, { table: "team_members", teamId }));
+/**
+ * The members of a team (as listMembers gives them) and the caller's access there in one statement:
+ * the members are read only where the caller may `action` in the team (canSql), and `access` (as
+ * loadTeamAccess gives it) tells the procedure builder to answer NOT_FOUND or FORBIDDEN otherwise.
+ */
+export async function listTeamMembersFor(db: DbOrTx, caller: Caller, teamId: string, action: Action): Promise<TeamRead<TeamMemberItem[]>> {
+  // The access row left-joined to the members: one row of NULL members when there are none to read.
+  const rows = await db.$queryRaw<(TeamAccessRow & MemberRow)[]>`
+    SELECT a.*, ${memberColumns}
+    FROM (${teamAccessSql(caller, teamId, action)}) a
+    LEFT JOIN (team_members m ${memberJoins}) ON m.team_id = ${teamId}::uuid AND a.allowed
+    ${memberOrder}`;
+  // The access columns go with the parse (an object schema keeps only its own keys).
+  const members = rows.filter((row) => row.id !== null).map(toMember);
+  return { access: teamAccessFrom(caller, teamId, rows[0]), result: z.array(teamMemberItem).parse(members) };
 }
 
 /** One organization member as the list shows them (after a role change, in the same transaction). */
