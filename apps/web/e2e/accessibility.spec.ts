@@ -2,7 +2,7 @@
 // AA rules): no critical and no serious violation, also with each dialog, menu, popover,
 // select and tooltip of the screen open. Each test reports every finding at once.
 import AxeBuilder from "@axe-core/playwright";
-import { expect, test, type Locator, type Page } from "@playwright/test";
+import { expect, test, type Cookie, type Locator, type Page } from "@playwright/test";
 import { addOrganizationMember, createAccount, createOrganizationWith, createTeamWith, signIn, withDb } from "./support/accounts.ts";
 import { createChangeRequestWith, createPromptWith } from "./support/prompts.ts";
 
@@ -216,11 +216,22 @@ const inviteForm = (page: Page) => page.getByRole("form", { name: "Invite a new 
 /** The team's member, not its last admin, whose role and removal the managers may change. */
 const AUTHOR = "Axe Author";
 
-function routes(data: World): { route: string; openers: Opener[] }[] {
+/** The routes come in groups, each its own test, so that the two workers share the sweep. */
+const GROUPS = [
+  "the dashboard and its header",
+  "prompt lists, analytics and the audit log",
+  "teams, organizations and reviews",
+  "a prompt's tabs and dialogs",
+  "editors and settings",
+] as const;
+type Group = (typeof GROUPS)[number];
+
+function routes(data: World): { group: Group; route: string; openers: Opener[] }[] {
   const prompt = `/prompts/${data.prompt.id}`;
   return [
-    { route: "/", openers: HEADER },
+    { group: "the dashboard and its header", route: "/", openers: HEADER },
     {
+      group: "prompt lists, analytics and the audit log",
       route: "/prompts",
       openers: [
         { name: "Team filter", who: MANAGERS, open: select("Team") },
@@ -250,8 +261,9 @@ function routes(data: World): { route: string; openers: Opener[] }[] {
       ],
     },
     // The same list page as /prompts: its selects are checked there.
-    { route: "/bookmarks", openers: [] },
+    { group: "prompt lists, analytics and the audit log", route: "/bookmarks", openers: [] },
     {
+      group: "prompt lists, analytics and the audit log",
       route: "/analytics",
       openers: [
         { name: "Range", who: MANAGERS, open: select("Range") },
@@ -259,9 +271,10 @@ function routes(data: World): { route: string; openers: Opener[] }[] {
       ],
     },
     // The audit log: its filters are native selects and date fields, nothing pops up.
-    { route: "/audit", openers: [] },
-    { route: `/prompts/${data.prompt.id}?tab=activity`, openers: [] },
+    { group: "prompt lists, analytics and the audit log", route: "/audit", openers: [] },
+    { group: "prompt lists, analytics and the audit log", route: `/prompts/${data.prompt.id}?tab=activity`, openers: [] },
     {
+      group: "teams, organizations and reviews",
       route: "/teams",
       openers: [
         { name: "New Team", who: MANAGERS, open: mainButtonDialog("New Team", "dialog", "Create New Team") },
@@ -294,6 +307,7 @@ function routes(data: World): { route: string; openers: Opener[] }[] {
       ],
     },
     {
+      group: "teams, organizations and reviews",
       route: "/organizations",
       openers: [
         { name: "New Organization", who: ["super user"], open: mainButtonDialog("New Organization", "dialog", "Create Organization") },
@@ -307,6 +321,7 @@ function routes(data: World): { route: string; openers: Opener[] }[] {
       ],
     },
     {
+      group: "teams, organizations and reviews",
       route: `/organizations/${data.organization.id}/members`,
       openers: [
         { name: "add member role", who: ["super user"], open: select("Role", (page) => page.getByRole("form", { name: "Add a member" })) },
@@ -316,6 +331,7 @@ function routes(data: World): { route: string; openers: Opener[] }[] {
       ],
     },
     {
+      group: "a prompt's tabs and dialogs",
       route: prompt,
       openers: [
         { name: "version", open: select("Version") },
@@ -352,12 +368,14 @@ function routes(data: World): { route: string; openers: Opener[] }[] {
       ],
     },
     {
+      group: "a prompt's tabs and dialogs",
       route: `/prompts/${data.archived.id}`,
       openers: [{ name: "Delete", who: MANAGERS, open: mainButtonDialog("Delete", "alertdialog", "Delete Axe archived prompt?") }],
     },
-    { route: `${prompt}?tab=try`, openers: [{ name: "enum variable", open: select("tone") }] },
-    { route: `${prompt}?tab=history`, openers: [] },
+    { group: "a prompt's tabs and dialogs", route: `${prompt}?tab=try`, openers: [{ name: "enum variable", open: select("tone") }] },
+    { group: "a prompt's tabs and dialogs", route: `${prompt}?tab=history`, openers: [] },
     {
+      group: "a prompt's tabs and dialogs",
       route: `${prompt}?tab=comments`,
       openers: [
         {
@@ -378,6 +396,7 @@ function routes(data: World): { route: string; openers: Opener[] }[] {
       ],
     },
     {
+      group: "a prompt's tabs and dialogs",
       route: `${prompt}?tab=compare`,
       openers: [
         { name: "From", open: select("From") },
@@ -385,6 +404,7 @@ function routes(data: World): { route: string; openers: Opener[] }[] {
       ],
     },
     {
+      group: "editors and settings",
       route: "/prompts/new",
       openers: [
         { name: "team", who: MANAGERS, open: select("Team") },
@@ -410,12 +430,13 @@ function routes(data: World): { route: string; openers: Opener[] }[] {
         },
       ],
     },
-    { route: `${prompt}/new-version`, openers: [{ name: "variable type", who: MANAGERS, open: select("Type of tone") }] },
-    { route: `/reviews/${data.changeRequest.id}`, openers: [] },
-    { route: "/settings/profile", openers: [] },
-    { route: "/settings/password", openers: [] },
-    { route: "/settings/notifications", openers: [] },
+    { group: "editors and settings", route: `${prompt}/new-version`, openers: [{ name: "variable type", who: MANAGERS, open: select("Type of tone") }] },
+    { group: "teams, organizations and reviews", route: `/reviews/${data.changeRequest.id}`, openers: [] },
+    { group: "editors and settings", route: "/settings/profile", openers: [] },
+    { group: "editors and settings", route: "/settings/password", openers: [] },
+    { group: "editors and settings", route: "/settings/notifications", openers: [] },
     {
+      group: "editors and settings",
       route: "/settings/security",
       openers: [
         {
@@ -433,47 +454,70 @@ function routes(data: World): { route: string; openers: Opener[] }[] {
   ];
 }
 
+/**
+ * Each worker builds one world per persona and width, and signs in to it once: the groups of the same
+ * persona and width then walk it in sessions of their own (the sweep changes nothing in it).
+ */
+const signedIn = new Map<string, { data: World; cookies: Cookie[] }>();
+async function signedInWorld(page: Page, persona: Persona, width: Width) {
+  const key = `${persona} ${width}`;
+  let entry = signedIn.get(key);
+  if (!entry) {
+    const data = await world(persona);
+    await signIn(page, data.person.email);
+    entry = { data, cookies: await page.context().cookies() };
+    signedIn.set(key, entry);
+  } else {
+    await page.context().addCookies(entry.cookies);
+  }
+  return entry.data;
+}
+
+// The groups are independent: the two workers share them.
+test.describe.configure({ mode: "parallel" });
+
 for (const persona of PERSONAS) {
   for (const width of WIDTHS) {
-    test(`axe: every route as ${persona} at ${width} px, with its dialogs and menus open`, async ({ page }) => {
-      test.setTimeout(180_000);
-      await page.setViewportSize({ width, height: 900 });
-      const data = await world(persona);
-      await signIn(page, data.person.email);
-      // A super user sees every organization of the database: this test's is the active one.
-      await page.addInitScript(
-        ({ organizationId, teamId }) => {
-          localStorage.setItem("promptly.activeOrganizationId", organizationId);
-          localStorage.setItem("promptly.activeTeamId", teamId);
-        },
-        { organizationId: data.organization.id, teamId: data.team.id },
-      );
-      // Leaving the editor with unsaved changes asks the browser first; the test leaves on purpose.
-      page.on("dialog", (dialog) => void dialog.accept());
-      const found: string[] = [];
-      for (const { route, openers } of routes(data)) {
-        await page.goto(route);
-        await page.getByRole("heading", { level: 1 }).first().waitFor();
-        await page.waitForLoadState("networkidle");
-        found.push(...(await violations(page, route)));
-        for (const opener of openers) {
-          if ((opener.who && !opener.who.includes(persona)) || (opener.width && opener.width !== width)) continue;
-          const where = `${route} with ${opener.name} open`;
-          try {
-            const popup = await opener.open(page, data);
-            await expect(popup).toBeVisible();
-            found.push(...(await violations(page, where)));
-            await (opener.close ?? pressEscape(1))(page);
-            await expect(popup).toBeHidden();
-          } catch (error) {
-            // Reported with the rest; the next opener starts from a fresh page.
-            found.push(`${where}: did not open or close: ${String(error).split("\n")[0]}`);
-            await page.goto(route);
-            await page.getByRole("heading", { level: 1 }).first().waitFor();
+    for (const group of GROUPS) {
+      test(`axe: ${group} as ${persona} at ${width} px, with their dialogs and menus open`, async ({ page }) => {
+        test.setTimeout(120_000);
+        await page.setViewportSize({ width, height: 900 });
+        const data = await signedInWorld(page, persona, width);
+        // A super user sees every organization of the database: this test's is the active one.
+        await page.addInitScript(
+          ({ organizationId, teamId }) => {
+            localStorage.setItem("promptly.activeOrganizationId", organizationId);
+            localStorage.setItem("promptly.activeTeamId", teamId);
+          },
+          { organizationId: data.organization.id, teamId: data.team.id },
+        );
+        // Leaving the editor with unsaved changes asks the browser first; the test leaves on purpose.
+        page.on("dialog", (dialog) => void dialog.accept());
+        const found: string[] = [];
+        for (const { route, openers } of routes(data).filter((entry) => entry.group === group)) {
+          await page.goto(route);
+          await page.getByRole("heading", { level: 1 }).first().waitFor();
+          await page.waitForLoadState("networkidle");
+          found.push(...(await violations(page, route)));
+          for (const opener of openers) {
+            if ((opener.who && !opener.who.includes(persona)) || (opener.width && opener.width !== width)) continue;
+            const where = `${route} with ${opener.name} open`;
+            try {
+              const popup = await opener.open(page, data);
+              await expect(popup).toBeVisible();
+              found.push(...(await violations(page, where)));
+              await (opener.close ?? pressEscape(1))(page);
+              await expect(popup).toBeHidden();
+            } catch (error) {
+              // Reported with the rest; the next opener starts from a fresh page.
+              found.push(`${where}: did not open or close: ${String(error).split("\n")[0]}`);
+              await page.goto(route);
+              await page.getByRole("heading", { level: 1 }).first().waitFor();
+            }
           }
         }
-      }
-      expect(found, found.join("\n")).toEqual([]);
-    });
+        expect(found, found.join("\n")).toEqual([]);
+      });
+    }
   }
 }

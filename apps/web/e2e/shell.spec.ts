@@ -1,9 +1,10 @@
 // The app shell: route table and sidebar per role, sidebar state, not-found and error pages,
 // header and user menu. Everyone here signs in through the API and starts on a fresh account.
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test, type Page, type Request } from "@playwright/test";
 import { addOrganizationMember, createAccount, createOrganizationWith, createTeamWith, signIn, withDb } from "./support/accounts.ts";
 import { createPromptWith } from "./support/prompts.ts";
 import { consoleErrors } from "./support/console.ts";
+import { E2E } from "./support/env.ts";
 import { signInAs, type ShellPersona } from "./support/shell.ts";
 
 const ALL_ITEMS = ["Dashboard", "All Prompts", "My Bookmarks", "Teams", "Organizations", "Analytics", "Audit Log"] as const;
@@ -270,6 +271,33 @@ test("header: switcher visibility, New Prompt, search box, user menu and log out
   await page.getByRole("button", { name: "User menu" }).click();
   await page.getByRole("menuitem", { name: "Log out" }).click();
   await expect(page).toHaveURL(/\/auth\/signin$/);
+  await page.goto("/");
+  await expect(page).toHaveURL(/\/auth\/signin\?redirect=/);
+  expect(errors).toEqual([]);
+});
+
+test("logging out while the page's reads are still on their way: the session ends after them, no 401", async ({ page, context }) => {
+  const errors = consoleErrors(page);
+  const account = await createAccount({ role: "administrator" });
+  const organization = await createOrganizationWith([{ userId: account.id, role: "member" }]);
+  await createTeamWith(organization.id, [{ userId: account.id, role: "admin" }]);
+  await signIn(page, account.email);
+  let travelling = 0;
+  const isApi = (request: Request) => request.url().includes("/trpc/");
+  page.on("request", (request) => void (isApi(request) && travelling++));
+  page.on("requestfinished", (request) => void (isApi(request) && travelling--));
+  page.on("requestfailed", (request) => void (isApi(request) && travelling--));
+  // A slow server: the dashboard's reads are held there for three seconds (TEST_FAULTS' delay
+  // cookie), and are still running when Log out is clicked; the sign-out itself goes without delay.
+  await context.addCookies([{ name: "promptly-test-delay", value: "3000", domain: new URL(E2E.appUrl).hostname, path: "/trpc" }]);
+  await page.goto("/");
+  await expect(page.getByRole("button", { name: "User menu" })).toBeVisible({ timeout: 30_000 });
+  await context.clearCookies({ name: "promptly-test-delay" });
+  await page.getByRole("button", { name: "User menu" }).click();
+  await page.getByRole("menuitem", { name: "Log out" }).click();
+  await expect(page).toHaveURL(/\/auth\/signin$/);
+  // Whatever was still on its way has arrived and been answered.
+  await expect.poll(() => travelling).toBe(0);
   await page.goto("/");
   await expect(page).toHaveURL(/\/auth\/signin\?redirect=/);
   expect(errors).toEqual([]);

@@ -3,7 +3,7 @@
 import { useState } from "react";
 import { useRouter } from "@tanstack/react-router";
 import { toast } from "sonner";
-import { queryClient, setSigningOut, trpc, trpcClient } from "@/lib/trpc";
+import { beginSignOut, queryClient, trpc, trpcClient } from "@/lib/trpc";
 import { clearWorkspaceSelection } from "@/lib/workspace";
 
 export function useSignOut() {
@@ -14,11 +14,14 @@ export function useSignOut() {
   async function signOut() {
     if (loggingOut) return;
     setLoggingOut(true);
-    setSigningOut(true);
+    // Only once the requests already sent are answered: one that reached the server after the session
+    // ended would be answered 401. New ones wait meanwhile.
+    const ending = beginSignOut();
     try {
+      await ending.quiet;
       await trpcClient.auth.signOut.mutate();
     } catch {
-      setSigningOut(false);
+      ending.resume();
       setLoggingOut(false);
       toast.error("Error logging out", { description: "Please try again" });
       return;
@@ -26,10 +29,14 @@ export function useSignOut() {
     // Signed out as far as the guards know, before navigating: the auth area sends signed-in people to /.
     utils.auth.me.setData(undefined, null);
     clearWorkspaceSelection();
-    await router.navigate({ to: "/auth/signin" });
-    // Only now drop everything else, so the protected screens we left do not refetch into 401s.
-    queryClient.clear();
-    setSigningOut(false);
+    try {
+      await router.navigate({ to: "/auth/signin" });
+    } finally {
+      // The screens that asked for the held requests are gone: those are dropped, never sent.
+      ending.finish();
+      // Only now drop everything else, so the protected screens we left do not refetch into 401s.
+      queryClient.clear();
+    }
   }
 
   return { signOut, loggingOut };

@@ -1,6 +1,6 @@
 // The typed API: every type comes from the server's AppRouter, none is written by hand.
 import { MutationCache, QueryCache, QueryClient } from "@tanstack/react-query";
-import { createTRPCClient, httpBatchLink } from "@trpc/client";
+import { createTRPCClient, httpBatchLink, splitLink } from "@trpc/client";
 import { createTRPCQueryUtils, createTRPCReact } from "@trpc/react-query";
 import type { AppRouter } from "@promptly/api";
 import { QUERY_GC_TIME_MS, QUERY_RETRIES, QUERY_RETRY_DELAY_MAX_MS } from "@promptly/shared";
@@ -22,14 +22,54 @@ function shouldRetry(failureCount: number, error: unknown) {
 let onSessionLost: () => void = () => undefined;
 let signingOut = false;
 
+/** Requests sent and not yet answered. */
+let travelling = 0;
+const whenQuiet: (() => void)[] = [];
+/** While set, new requests wait for it before they leave (a sign-out is under way). */
+let hold: Promise<void> | null = null;
+
+/**
+ * The app's requests, except the sign-out itself. A sign-out ends the session only once none of them is
+ * on its way, and holds new ones until it is over: the server reads a request's session when it arrives,
+ * so one that arrived after the session ended would be answered 401 (and the browser logs every 401).
+ */
+async function sessionAwareFetch(input: RequestInfo | URL, init?: RequestInit): Promise<Response> {
+  while (hold) await hold;
+  travelling++;
+  try {
+    return await fetch(input, init);
+  } finally {
+    travelling--;
+    if (travelling === 0) for (const resolve of whenQuiet.splice(0)) resolve();
+  }
+}
+
 /** What to do once the session is gone (the router sends the person to sign-in). */
 export function whenSessionLost(handler: () => void) {
   onSessionLost = handler;
 }
 
-/** While we end the session ourselves, its UNAUTHORIZED answers are expected, not a lost session. */
-export function setSigningOut(value: boolean) {
-  signingOut = value;
+/**
+ * Starts a sign-out: new requests wait, `quiet` resolves once the ones already sent are answered, and
+ * UNAUTHORIZED answers meanwhile are expected, not a lost session. If the sign-out fails, `resume` sends
+ * what waited; once it succeeded and the screens that asked are gone, `finish` drops it.
+ */
+export function beginSignOut() {
+  let release: () => void = () => undefined;
+  hold = new Promise<void>((resolve) => (release = resolve));
+  signingOut = true;
+  const end = () => {
+    hold = null;
+    signingOut = false;
+  };
+  return {
+    quiet: travelling === 0 ? Promise.resolve() : new Promise<void>((resolve) => whenQuiet.push(resolve)),
+    resume() {
+      end();
+      release();
+    },
+    finish: end,
+  };
 }
 
 /**
@@ -62,7 +102,13 @@ export const queryClient = new QueryClient({
 });
 
 export const trpcClient = createTRPCClient<AppRouter>({
-  links: [httpBatchLink({ url: "/trpc", transformer: superjson })],
+  links: [
+    splitLink({
+      condition: (op) => op.path === "auth.signOut",
+      true: httpBatchLink({ url: "/trpc", transformer: superjson }),
+      false: httpBatchLink({ url: "/trpc", transformer: superjson, fetch: sessionAwareFetch }),
+    }),
+  ],
 });
 
 /** Used by route loaders: `api.auth.me.ensureData()`. */
