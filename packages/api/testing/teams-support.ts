@@ -28,7 +28,7 @@ export async function advanceClock(h: Harness, ms: number) {
 
 export { CALLER_KINDS, createTeam, type CallerKind };
 
-/** What each caller kind gets ("OK" or an error code) from a procedure at a team level (spec 6). */
+/** What each caller kind gets ("OK" or an error code) from a procedure at a team level. */
 export type Expected = Record<CallerKind, string>;
 const viewerLevel: Expected = {
   anonymous: "UNAUTHORIZED",

@@ -11,7 +11,7 @@ const OrganizationMembersPage = lazyRouteComponent(
 );
 
 /**
- * /organizations/{organizationId}/members: the same guard as /organizations (spec 2), super users only.
+ * /organizations/{organizationId}/members: the same guard as /organizations, super users only.
  * (The API also lets that organization's admins manage its members, e.g. from internal tooling.)
  */
 export const organizationMembersRoute = createRoute({

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { byTeamMember, teamResourceProcedure } from "../../procedures.ts";
 import { removeTeamMember } from "../../services/organizations/teams.ts";
 
-/** Removes a member, never the team's last admin (spec 4). */
+/** Removes a member, never the team's last admin. */
 export const remove = teamResourceProcedure("team.members.manage", byTeamMember)
   .output(z.object({ id: z.string() }))
   .mutation(async ({ ctx, input }) => {

@@ -18,7 +18,7 @@ const { viewer: viewerLevel, admin: adminLevel } = EXPECTED_AT_LEVEL;
 const roleOf = async (memberId: string) =>
   (await h.database.db.teamMember.findUnique({ where: { id: memberId }, select: { role: true } }))?.role ?? null;
 
-describe("teamMembers procedures × caller kinds (spec 6)", () => {
+describe("teamMembers procedures × caller kinds", () => {
   it.each(CALLER_KINDS)("teamMembers.list as %s", async (kind) => {
     const team = await world.team();
     expect(await outcome(world.callers[kind].teamMembers.list({ teamId: team.id }))).toBe(viewerLevel[kind]);
@@ -107,7 +107,7 @@ describe("teamMembers.list's database work", () => {
   });
 });
 
-describe("the last admin (spec 4)", () => {
+describe("the last admin", () => {
   it("can be neither demoted nor removed; nothing changes", async () => {
     const team = await world.team();
     const adminMember = team.memberId(world.accounts.admin.id);

@@ -3,7 +3,7 @@ import { byTeamMember, teamResourceProcedure } from "../../procedures.ts";
 import { updateTeamMemberRole } from "../../services/organizations/teams.ts";
 import { teamMemberItem } from "../../services/organizations/members.ts";
 
-/** Any role change except demoting the team's last admin (spec 4). */
+/** Any role change except demoting the team's last admin. */
 export const updateRole = teamResourceProcedure("team.members.manage", byTeamMember)
   .input(teamRoleForm)
   .output(teamMemberItem)

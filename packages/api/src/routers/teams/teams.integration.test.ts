@@ -14,7 +14,7 @@ afterAll(() => h.close());
 
 const { viewer: viewerLevel, admin: adminLevel } = EXPECTED_AT_LEVEL;
 
-describe("teams procedures × caller kinds (spec 6)", () => {
+describe("teams procedures × caller kinds", () => {
   it.each(CALLER_KINDS)("teams.get as %s", async (kind) => {
     const team = await world.team();
     expect(await outcome(world.callers[kind].teams.get({ id: team.id }))).toBe(viewerLevel[kind]);

@@ -3,7 +3,7 @@ import { teamSettingsInput } from "@promptly/shared";
 import { byTeam, teamResourceProcedure } from "../../procedures.ts";
 import { updateTeamSettings } from "../../services/organizations/teams.ts";
 
-/** The team's review setting (issue 16), at team admin level. */
+/** The team's review setting, at team admin level. */
 export const updateSettings = teamResourceProcedure("team.manage", byTeam)
   .input(teamSettingsInput)
   .output(z.object({ requiredApprovals: z.number() }))

@@ -8,7 +8,7 @@ import { canSql, organizationVisibility, teamVisibility, type Caller as CallerSh
 export type Caller = CallerShape;
 
 /**
- * The one way to resolve the caller (spec 4), from the user the session lookup loaded with its
+ * The one way to resolve the caller, from the user the session lookup loaded with its
  * profile and role: the profile's flag makes a super user; a missing role row is created as `user`
  * (roleCreated: true on that call, for auth.me's 'Access level set').
  */

@@ -1,4 +1,4 @@
-// The one visibility rule (issue 12, point 2): every list and every access check agree, for every
+// The one visibility rule (point 2): every list and every access check agree, for every
 // kind of person, because both are the same SQL.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createHarness, createAccount, type Harness } from "../../../testing/harness.ts";

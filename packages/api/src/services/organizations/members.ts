@@ -17,7 +17,7 @@ const memberItem = <Role extends z.ZodType<string>>(role: Role) =>
     email: z.string(),
     avatarUrl: z.string().nullable(),
     isSuperUser: z.boolean(),
-    /** The only admin: their role cannot change and they cannot be removed (spec 4). */
+    /** The only admin: their role cannot change and they cannot be removed. */
     isLastAdmin: z.boolean(),
   });
 

@@ -1,4 +1,4 @@
-// Business rules of teams (spec 3, 4, 6). Services take `db` and plain ids; no tRPC here.
+// Business rules of teams. Services take `db` and plain ids; no tRPC here.
 import { z } from "zod";
 import { Prisma, type Db, type DbOrTx } from "@promptly/db";
 import { CREATOR_ROLE_TEAM, MSG, TEAM_MSG, TEAM_ROLES, can, type Access, type TeamRole } from "@promptly/shared";
@@ -18,7 +18,7 @@ export const teamListItem = z.object({
   createdAt: z.date(),
   updatedAt: z.date(),
   createdById: z.string().nullable(),
-  /** Approvals a change request needs before `production` moves (issue 16); 0: no review. */
+  /** Approvals a change request needs before `production` moves; 0: no review. */
   requiredApprovals: z.number(),
   /** The caller's role in the team; null when they see it as organization admin or super user. */
   myRole: z.enum(TEAM_ROLES).nullable(),
@@ -125,7 +125,7 @@ export async function renameTeam(db: Db, caller: Caller, teamId: string, name: s
   });
 }
 
-/** The team's settings (issue 16): how many approvals a change of `production` needs. */
+/** The team's settings: how many approvals a change of `production` needs. */
 export async function updateTeamSettings(db: Db, teamId: string, settings: { requiredApprovals: number }, context: AuditContext) {
   return db.$transaction(async (tx) => {
     const before = await tx.team.findUniqueOrThrow({ where: { id: teamId }, select: { requiredApprovals: true, organizationId: true } });
