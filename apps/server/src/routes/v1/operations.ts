@@ -7,13 +7,13 @@ import { createHash } from "node:crypto";
 import type { Request, Response } from "express";
 import type { z } from "zod";
 import {
-  type Resource, compileRuntimePrompt, createRuntimePrompt, createRuntimeVersion, listRuntimePrompts, runtimeSelector, serveRuntimePrompt, setRuntimeLabel,
+  type AuthenticatedApiKey, type Resource, compileRuntimePrompt, createRuntimePrompt, createRuntimeVersion, listRuntimePrompts, runtimeSelector, serveRuntimePrompt, setRuntimeLabel,
   type ApiServices,
 } from "@promptly/api";
 import {
   promptLabelSchema, runtimeCompileInput, runtimeCompiled, runtimeCreatePromptInput, runtimeCreateVersionInput, runtimeCreatedPrompt,
   runtimeCreatedVersion, runtimeError, runtimeGetQuery, runtimeLabelSet, runtimeListQuery, runtimePrompt, runtimePromptPage, runtimeSetLabelInput,
-  type Action, type ApiKeyScope,
+  type Action,
 } from "@promptly/shared";
 import { sendError } from "./http.ts";
 
@@ -23,20 +23,12 @@ interface Answer {
   headers?: Record<string, string>;
 }
 
-/** The authenticated key of a request. */
-export interface RouteKey {
-  id: string;
-  teamId: string;
-  labels: string[] | null;
-  scopes: ApiKeyScope[];
-}
-
 type Parsed<S> = S extends z.ZodType ? z.output<S> : undefined;
 
 /** What a handler is given: the request's key, its decoded path parameters and its parsed input. */
 interface Call<Q, B> {
   services: ApiServices;
-  key: RouteKey;
+  key: AuthenticatedApiKey;
   req: Request;
   res: Response;
   params: Record<string, string>;
@@ -76,7 +68,7 @@ const NAME_ERRORS: Record<number, Answer> = {
 };
 
 // Every process hears of a write from the database's notification; the writer's own next read must not wait for it.
-const changed = ({ services, key }: { services: ApiServices; key: RouteKey }) => services.runtime.invalidate(`team:${key.teamId}`);
+const changed = ({ services, key }: { services: ApiServices; key: AuthenticatedApiKey }) => services.runtime.invalidate(`team:${key.teamId}`);
 
 /** A strong validator of exactly these bytes. */
 const etagOf = (body: string) => `"${createHash("sha256").update(body).digest("base64url").slice(0, 32)}"`;

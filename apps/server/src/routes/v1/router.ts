@@ -6,12 +6,12 @@
 // label), and the handler calls a service of packages/api (which holds the rules and asks it too). Prompt names may hold '/', sent plain or encoded, so routes
 // with parameters match the raw path and decode the parameters themselves.
 import express, { Router, type NextFunction, type Request, type RequestHandler, type Response } from "express";
-import { authenticateBearer, authorize, keyCaller, type ApiServices, type Decision } from "@promptly/api";
+import { authenticateBearer, authorize, keyCaller, type ApiServices, type AuthenticatedApiKey, type Decision } from "@promptly/api";
 import { RUNTIME_MSG } from "@promptly/shared";
 import { refuseDeepJson } from "../../security.ts";
 import { HttpError, parseOr400, v1ErrorHandler } from "./http.ts";
 import { openApiDocument } from "./openapi.ts";
-import { V1_OPERATIONS, pathParameters, routePattern, type Operation, type RouteKey } from "./operations.ts";
+import { V1_OPERATIONS, pathParameters, routePattern, type Operation } from "./operations.ts";
 
 interface V1Options {
   /** Requests a minute per key; null: no limit (RATE_LIMITS=off). */
@@ -19,7 +19,7 @@ interface V1Options {
 }
 
 /** The key `authenticate` put on the response. */
-const keyOf = (res: Response) => (res.locals as { apiKey: RouteKey }).apiKey;
+const keyOf = (res: Response) => (res.locals as { apiKey: AuthenticatedApiKey }).apiKey;
 
 /** Who is asking: the key of the Authorization header, or 401 saying what is wrong with it; then the key's rate limit. */
 function authenticate(services: ApiServices, options: V1Options): RequestHandler {
@@ -29,7 +29,7 @@ function authenticate(services: ApiServices, options: V1Options): RequestHandler
       if (result.retryAfterSeconds !== undefined) res.setHeader("Retry-After", String(result.retryAfterSeconds));
       throw new HttpError(result.code, result.message);
     }
-    (res.locals as { apiKey: RouteKey }).apiKey = result.apiKey;
+    (res.locals as { apiKey: AuthenticatedApiKey }).apiKey = result.apiKey;
     next();
   };
 }

@@ -3,6 +3,7 @@
 // it, so lists never filter after the query and a check never disagrees with a list. The prompt
 // library's visibility (private / team / organization) extends this rule.
 import { Prisma } from "@promptly/db";
+import type { AuthenticatedApiKey } from "../identity/api-keys.ts";
 import { PERMISSIONS, type Action, type AppRole, type OrganizationRole, type TeamRole } from "@promptly/shared";
 
 export interface Caller {
@@ -26,7 +27,7 @@ const NO_USER = "00000000-0000-0000-0000-000000000000";
  * admin action. Its organization sees it as a member, so the organization's lists answer it, and the
  * visibility rules below keep those lists to its own team.
  */
-export function keyCaller(apiKey: { id: string; teamId: string; scopes: readonly string[]; labels: readonly string[] | null }): Caller {
+export function keyCaller(apiKey: AuthenticatedApiKey): Caller {
   const teamRole: TeamRole = apiKey.scopes.includes("write") ? "editor" : "viewer";
   return { userId: NO_USER, role: "user", isSuperUser: false, apiKey: { id: apiKey.id, teamId: apiKey.teamId, teamRole, labels: apiKey.labels } };
 }

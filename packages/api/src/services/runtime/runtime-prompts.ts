@@ -15,19 +15,11 @@ import { fail } from "../../errors.ts";
 import type { AuditContext } from "../insight/audit.ts";
 import { createPrompt, createVersion, prefixQuery, setLabel, type LoadedPrompt } from "../prompts/prompts.ts";
 import type { ResolvedPrompt, RuntimeCache } from "./runtime-cache.ts";
+import type { AuthenticatedApiKey } from "../identity/api-keys.ts";
 import { keyCaller, promptVisibility } from "../access/visibility.ts";
 import { loadTeamAccess } from "../access/access.ts";
 import { allowOrFail, authorize, type Resource } from "../access/authorize.ts";
 
-/** What the runtime API needs of an authenticated key. */
-export interface RuntimeKey {
-  /** The key's id: the actor its writes are recorded as (audit trail). */
-  id: string;
-  teamId: string;
-  /** The labels it may fetch; null: any label and explicit versions. */
-  labels: string[] | null;
-  scopes: readonly string[];
-}
 
 const LIST_LIMIT = 50;
 /** A key's writes are recorded without an author. */
@@ -39,7 +31,7 @@ export function runtimeSelector(query: { label?: string; version?: number }): Ru
 }
 
 /** A live prompt of the key's team that a key may see (the one visibility rule), not archived. */
-async function findKeyPrompt(db: DbOrTx, key: RuntimeKey, name: string) {
+async function findKeyPrompt(db: DbOrTx, key: AuthenticatedApiKey, name: string) {
   // A name no prompt can have (a NUL, capitals) is not looked up: nothing to find, and nothing PostgreSQL refuses.
   if (!promptNameSchema.safeParse(name).success) return null;
   const { joins, visible } = promptVisibility(keyCaller(key));
@@ -58,7 +50,7 @@ async function findKeyPrompt(db: DbOrTx, key: RuntimeKey, name: string) {
 }
 
 /** One version of a prompt, as a tool receives it; 404 names the prompt and what was asked for. */
-async function getRuntimePrompt(db: DbOrTx, key: RuntimeKey, name: string, selector: RuntimeSelector): Promise<ResolvedPrompt> {
+async function getRuntimePrompt(db: DbOrTx, key: AuthenticatedApiKey, name: string, selector: RuntimeSelector): Promise<ResolvedPrompt> {
   const notFound = () => fail("NOT_FOUND", RUNTIME_MSG.promptNotFound(name, selector));
   const prompt = (await findKeyPrompt(db, key, name)) ?? notFound();
   let version = selector.version;
@@ -99,7 +91,7 @@ async function getRuntimePrompt(db: DbOrTx, key: RuntimeKey, name: string, selec
  */
 export async function serveRuntimePrompt(
   deps: { db: DbOrTx; runtime: RuntimeCache; now: () => Date },
-  key: RuntimeKey & { id: string },
+  key: AuthenticatedApiKey,
   name: string,
   selector: RuntimeSelector,
 ): Promise<RuntimePrompt> {
@@ -149,7 +141,7 @@ function decodeCursor(cursor: string): [string, string] {
  */
 export async function listRuntimePrompts(
   db: DbOrTx,
-  key: RuntimeKey,
+  key: AuthenticatedApiKey,
   query: z.output<typeof runtimeListQuery>,
 ): Promise<z.output<typeof runtimePromptPage>> {
   const { joins, visible } = promptVisibility(keyCaller(key));
@@ -187,7 +179,7 @@ export async function listRuntimePrompts(
  * The prompt as prompts.ts's writes take it, with the key's access in its team (a viewer, an editor
  * with the `write` scope), once the one decision allows `resource`'s write on it.
  */
-async function loadKeyPrompt(db: DbOrTx, key: RuntimeKey, name: string, resource: Resource = {}): Promise<LoadedPrompt> {
+async function loadKeyPrompt(db: DbOrTx, key: AuthenticatedApiKey, name: string, resource: Resource = {}): Promise<LoadedPrompt> {
   const caller = keyCaller(key);
   allowOrFail(authorize(caller, "prompt.write", resource));
   const found = await findKeyPrompt(db, key, name);
@@ -205,9 +197,9 @@ async function loadKeyPrompt(db: DbOrTx, key: RuntimeKey, name: string, resource
 
 /** A prompt in the key's team with its version 1; never private (a private prompt belongs to a person). */
 /** Who a key's write is recorded as, and from where. */
-const keyContext = (key: RuntimeKey, now: Date, ip: string | null): AuditContext => ({ actor: { kind: "apiKey", apiKeyId: key.id }, ip, now });
+const keyContext = (key: AuthenticatedApiKey, now: Date, ip: string | null): AuditContext => ({ actor: { kind: "apiKey", apiKeyId: key.id }, ip, now });
 
-export async function createRuntimePrompt(db: Db, key: RuntimeKey, input: z.output<typeof runtimeCreatePromptInput>, now: Date, ip: string | null = null) {
+export async function createRuntimePrompt(db: Db, key: AuthenticatedApiKey, input: z.output<typeof runtimeCreatePromptInput>, now: Date, ip: string | null = null) {
   const caller = keyCaller(key);
   allowOrFail(authorize(caller, "prompt.write"));
   const team = await loadTeamAccess(db, caller, key.teamId);
@@ -218,7 +210,7 @@ export async function createRuntimePrompt(db: Db, key: RuntimeKey, input: z.outp
 
 export async function createRuntimeVersion(
   db: Db,
-  key: RuntimeKey,
+  key: AuthenticatedApiKey,
   name: string,
   input: z.output<typeof runtimeCreateVersionInput>,
   now: Date,
@@ -230,7 +222,7 @@ export async function createRuntimeVersion(
 }
 
 /** Points a label at a version; `production` is never moved by a key, whatever its scopes (the one decision). */
-export async function setRuntimeLabel(db: Db, key: RuntimeKey, name: string, label: string, version: number, now: Date, ip: string | null = null) {
+export async function setRuntimeLabel(db: Db, key: AuthenticatedApiKey, name: string, label: string, version: number, now: Date, ip: string | null = null) {
   const prompt = await loadKeyPrompt(db, key, name, { label });
   await setLabel(db, NO_AUTHOR, prompt, label, version, now, keyContext(key, now, ip));
   return { name, label, version };
