@@ -4,15 +4,14 @@
 // a team's API key acting as a viewer or editor of its team.
 import { TRPCError } from "@trpc/server";
 import { z } from "zod";
-import {
-  API_KEY_MSG, DENIED_MESSAGES, MSG, PROMPT_MSG, RUNTIME_MSG, SIGN_IN_MESSAGES, accessOf, can, canOnPrompt, idSchema, type Access, type Action, type PromptAbility,
-} from "@promptly/shared";
+import { API_KEY_MSG, MSG, SIGN_IN_MESSAGES, accessOf, idSchema, promptLabelSchema, type Access, type Action, type PromptAbility } from "@promptly/shared";
 import type { DbOrTx } from "@promptly/db";
 import type { User } from "lucia";
 import { baseProcedure } from "./trpc.ts";
 import type { Context } from "./context.ts";
 import { loadOrganizationAccess, loadTeamAccess, resolveCaller, type Caller, type TeamRead } from "./services/access/access.ts";
 import { keyCaller } from "./services/access/visibility.ts";
+import { authorize, promptAction, type Decision, type Resource } from "./services/access/authorize.ts";
 import { findMemberOrganizationId } from "./services/organizations/organizations.ts";
 import { findTeamMemberTeamId } from "./services/organizations/teams.ts";
 import { findInviteTeamId, findOrganizationInviteOrganizationId } from "./services/organizations/invites.ts";
@@ -25,13 +24,10 @@ import type { AuditActor, AuditContext } from "./services/insight/audit.ts";
 export const publicProcedure = baseProcedure;
 
 const unauthorized = (message: string = MSG.userNotAuthenticated) => new TRPCError({ code: "UNAUTHORIZED", message });
-const notFound = () => new TRPCError({ code: "NOT_FOUND", message: MSG.notFound });
-/** A refusal by `can`; a read-only key asking to write is told which scope it lacks. */
-const forbidden = (action: Action, caller?: Caller) =>
-  new TRPCError({
-    code: "FORBIDDEN",
-    message: caller?.apiKey && action === "prompt.write" ? RUNTIME_MSG.readOnlyKey : (DENIED_MESSAGES[action] ?? MSG.permissionDenied),
-  });
+/** The one decision (services/access/authorize.ts), as tRPC answers a refusal. */
+function allow(decision: Decision): void {
+  if (!decision.ok) throw new TRPCError({ code: decision.code, message: decision.message });
+}
 
 /** What an API key is told where only a person may act (its own profile, bookmarks, settings, ...). */
 const personOnly = () => new TRPCError({ code: "FORBIDDEN", message: API_KEY_MSG.personOnly });
@@ -70,7 +66,8 @@ interface CallerOptions {
   /**
    * True where a team's API key may call too (the tRPC API for tools): the key then acts as a viewer
    * of its team, an editor with the `write` scope (keyCaller), and `can` decides like for a person.
-   * Only procedures that concern the team's prompts say so; a key bound to labels is for /api/v1 only.
+   * Only procedures that concern the team's prompts say so; what a key bound to labels may do of them
+   * is the one decision's (it lists, and fetches only its labels).
    */
   apiKeys?: boolean;
 }
@@ -87,7 +84,6 @@ const callerProcedure = (anonymousMessage: string = MSG.userNotAuthenticated, op
     const principal = ctx.principal;
     if (principal?.kind === "apiKey") {
       if (!options.apiKeys) throw personOnly();
-      if (principal.apiKey.labels) throw new TRPCError({ code: "FORBIDDEN", message: API_KEY_MSG.labelBound(principal.apiKey.labels) });
       const caller: Caller = keyCaller(principal.apiKey);
       return next({ ctx: { caller, author: { userId: null } as Author, audit: auditContext(ctx, { kind: "apiKey", apiKeyId: principal.apiKey.id }) } });
     }
@@ -111,7 +107,7 @@ export const optionalViewerProcedure = baseProcedure.use(({ ctx, next }) => {
 /** An action that concerns no organization or team (create an organization, manage any of them). */
 export const appProcedure = (action: Action) =>
   signedIn(SIGN_IN_MESSAGES[action]).use(({ ctx, next }) => {
-    if (!can(accessOf(ctx.caller), action)) throw forbidden(action);
+    allow(authorize(ctx.caller, action, { place: accessOf(ctx.caller) }));
     return next();
   });
 
@@ -143,9 +139,9 @@ export const byApiKey = locator("id", findApiKeyTeamId);
 const locatorInput = <K extends string>(found: Locator<K>) => z.object({ [found.key]: idSchema } as Record<K, typeof idSchema>);
 
 /**
- * Follows the input's id to its organization or team, loads the caller's access there once, and
- * checks the action: callers who may not know of it (and unknown ids) get NOT_FOUND, those who see
- * it but may not act get FORBIDDEN.
+ * Asks the one decision what the caller alone decides, then follows the input's id to its
+ * organization or team, loads the caller's access there once, and asks again with it: callers who may
+ * not know of it (and unknown ids) get NOT_FOUND, those who see it but may not act get FORBIDDEN.
  */
 async function accessFor<K extends string, A extends Access>(
   ctx: { db: DbOrTx; caller: Caller },
@@ -154,15 +150,15 @@ async function accessFor<K extends string, A extends Access>(
   found: Locator<K>,
   load: (db: DbOrTx, caller: Caller, id: string) => Promise<A | null>,
 ): Promise<A> {
+  allow(authorize(ctx.caller, action));
   const placeId = await found.find(ctx.db, (input as Record<K, string>)[found.key]);
   return allowed(placeId ? await load(ctx.db, ctx.caller, placeId) : null, action, ctx.caller);
 }
 
-/** The builders' answer: NOT_FOUND for who may not know of the place, FORBIDDEN for who may not act there. */
+/** The builders' answer, by the one decision: NOT_FOUND for who may not know of the place, FORBIDDEN for who may not act there. */
 function allowed<A extends Access>(access: A | null, action: Action, caller: Caller): A {
-  if (!access) throw notFound();
-  if (!can(access, action)) throw forbidden(action, caller);
-  return access;
+  allow(authorize(caller, action, { place: access }));
+  return access!;
 }
 
 /** An action on something that belongs to an organization; its access is put on ctx.organization. */
@@ -188,7 +184,7 @@ export const teamReadProcedure = <K extends string>(action: Action, found: Locat
     .input(locatorInput(found))
     .use(async ({ ctx, input, next }) => {
       const teamId = await found.find(ctx.db, (input as Record<K, string>)[found.key]);
-      if (!teamId) throw notFound();
+      if (!teamId) throw new TRPCError({ code: "NOT_FOUND", message: MSG.notFound });
       const read = async <Result>(load: (db: DbOrTx, caller: Caller, teamId: string, action: Action) => Promise<TeamRead<Result>>) => {
         const { access, result } = await load(ctx.db, ctx.caller, teamId, action);
         allowed(access, action, ctx.caller);
@@ -206,23 +202,29 @@ export const byComment = locator("id", findCommentPromptId);
 /** `{ id }` is a change request's id: the prompt it would change (issue 16). */
 export const byChangeRequest = locator("id", findChangeRequestPromptId);
 
-const PROMPT_DENIED: Partial<Record<PromptAbility, string>> = { rate: PROMPT_MSG.ownPromptRating };
-
 /**
- * An action on one prompt (or on a thing of a prompt, found through the locator); the prompt, its facts and the caller's access in its team are put on
- * ctx.prompt. A prompt the caller may not read does not exist for them (NOT_FOUND, never FORBIDDEN);
- * one they read but may not act on is FORBIDDEN. The rules are canOnPrompt's (packages/shared).
+ * The prompt of the input's id, for `ability`: the one decision is asked before the lookup (what the
+ * caller alone decides: a read-only key's write, a key moving `production`) and after it: a prompt the
+ * caller may not read does not exist for them (NOT_FOUND, never FORBIDDEN); one they read but may not
+ * act on is FORBIDDEN (canOnPrompt's rules).
  */
+async function promptFor<K extends string>(ctx: { db: DbOrTx; caller: Caller }, input: unknown, ability: PromptAbility, found: Locator<K>, resource: Resource = {}) {
+  const action = promptAction(ability);
+  allow(authorize(ctx.caller, action, resource));
+  const promptId = await found.find(ctx.db, (input as Record<K, string>)[found.key]);
+  const prompt = promptId ? await loadPrompt(ctx.db, ctx.caller, promptId) : null;
+  allow(authorize(ctx.caller, action, { ...resource, prompt }));
+  return prompt!;
+}
+
+/** An action on one prompt (or on a thing of a prompt, found through the locator); the prompt, its facts and the caller's access in its team are put on ctx.prompt. */
 export const promptProcedure = <K extends "id" | "promptId">(ability: PromptAbility, found: Locator<K>, options?: CallerOptions) =>
   callerProcedure(MSG.userNotAuthenticated, options)
     .input(locatorInput(found))
-    .use(async ({ ctx, input, next }) => {
-      const promptId = await found.find(ctx.db, (input as Record<K, string>)[found.key]);
-      const prompt = promptId ? await loadPrompt(ctx.db, ctx.caller, promptId) : null;
-      if (!prompt || !canOnPrompt(prompt.access, prompt.facts, "read")) throw notFound();
-      if (!canOnPrompt(prompt.access, prompt.facts, ability)) {
-        if (ability === "write" && ctx.caller.apiKey) throw forbidden("prompt.write", ctx.caller);
-        throw new TRPCError({ code: "FORBIDDEN", message: PROMPT_DENIED[ability] ?? MSG.permissionDenied });
-      }
-      return next({ ctx: { prompt } });
-    });
+    .use(async ({ ctx, input, next }) => next({ ctx: { prompt: await promptFor(ctx, input, ability, found) } }));
+
+/** Moving or removing the input's `label` of a prompt: the label is part of the decision (no key moves `production`). */
+export const promptLabelProcedure = <K extends "id" | "promptId">(found: Locator<K>, options?: CallerOptions) =>
+  callerProcedure(MSG.userNotAuthenticated, options)
+    .input(locatorInput(found).extend({ label: promptLabelSchema }))
+    .use(async ({ ctx, input, next }) => next({ ctx: { prompt: await promptFor(ctx, input, "write", found, { label: (input as { label: string }).label }) } }));

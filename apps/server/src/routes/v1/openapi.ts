@@ -7,6 +7,7 @@ import {
   runtimeCompileInput, runtimeCompiled, runtimeCreatePromptInput, runtimeCreateVersionInput, runtimeCreatedPrompt, runtimeCreatedVersion,
   runtimeError, runtimeLabelSet, runtimePrompt, runtimePromptPage, runtimeSetLabelInput,
 } from "@promptly/shared";
+import { keyScopeFor } from "@promptly/api";
 import { V1_OPERATIONS, pathParameters, type Operation } from "./operations.ts";
 
 export { V1_OPERATIONS };
@@ -74,7 +75,7 @@ export function openApiDocument() {
     (paths[operation.path] ??= {})[operation.method] = {
       summary: operation.summary,
       operationId: operation.id,
-      "x-scope": operation.scope,
+      "x-scope": keyScopeFor(operation.action),
       parameters: parameters(operation),
       ...(operation.body && { requestBody: { required: true, content: { "application/json": { schema: ref(operation.body) } } } }),
       responses,

@@ -1,4 +1,5 @@
-// The one table of the runtime API (/api/v1): each operation's method, path, scope, input schemas,
+// The one table of the runtime API (/api/v1): each operation's method, path, action (of the permission
+// table: the one decision says whether the key may, and which scope it needs), input schemas,
 // handler and documented answers. router.ts registers the routes from it and openapi.ts writes the
 // document from it, so no route exists without its entry in the document. Handlers parse nothing
 // themselves: the table's schemas are what the route validates with and what the document states.
@@ -6,13 +7,13 @@ import { createHash } from "node:crypto";
 import type { Request, Response } from "express";
 import type { z } from "zod";
 import {
-  compileRuntimePrompt, createRuntimePrompt, createRuntimeVersion, listRuntimePrompts, runtimeSelector, serveRuntimePrompt, setRuntimeLabel,
+  type AuthenticatedApiKey, type Resource, compileRuntimePrompt, createRuntimePrompt, createRuntimeVersion, listRuntimePrompts, runtimeSelector, serveRuntimePrompt, setRuntimeLabel,
   type ApiServices,
 } from "@promptly/api";
 import {
   promptLabelSchema, runtimeCompileInput, runtimeCompiled, runtimeCreatePromptInput, runtimeCreateVersionInput, runtimeCreatedPrompt,
   runtimeCreatedVersion, runtimeError, runtimeGetQuery, runtimeLabelSet, runtimeListQuery, runtimePrompt, runtimePromptPage, runtimeSetLabelInput,
-  type ApiKeyScope,
+  type Action,
 } from "@promptly/shared";
 import { sendError } from "./http.ts";
 
@@ -22,20 +23,12 @@ interface Answer {
   headers?: Record<string, string>;
 }
 
-/** The authenticated key of a request. */
-export interface RouteKey {
-  id: string;
-  teamId: string;
-  labels: string[] | null;
-  scopes: ApiKeyScope[];
-}
-
 type Parsed<S> = S extends z.ZodType ? z.output<S> : undefined;
 
 /** What a handler is given: the request's key, its decoded path parameters and its parsed input. */
 interface Call<Q, B> {
   services: ApiServices;
-  key: RouteKey;
+  key: AuthenticatedApiKey;
   req: Request;
   res: Response;
   params: Record<string, string>;
@@ -49,13 +42,16 @@ export interface Operation<Q extends z.ZodObject | undefined = z.ZodObject | und
   /** OpenAPI path, under /api/v1: `{name}` is a prompt name (may hold '/'), any other `{x}` one path segment. */
   path: string;
   summary: string;
-  scope: "read" | "write";
+  /** What the key does, as the permission table names it: the one decision is asked before anything else. */
+  action: Action;
+  /** What the request itself says of the resource (a fetched label, a moved one), asked of the decision once parsed. */
+  resource?(call: { params: Record<string, string>; query: Parsed<Q>; body: Parsed<B> }): Resource;
   /** Path parameters checked with a schema (the document states them as strings). */
   pathSchemas?: Record<string, z.ZodType<string>>;
   query?: Q;
   body?: B;
   responses: Record<number, Answer>;
-  /** Answers the request (after the key, the scope and the input are checked). */
+  /** Answers the request (after the key, the decision and the input are checked): parse, call the service, map the result. */
   handle(call: Call<Parsed<Q>, Parsed<B>>): Promise<void> | void;
 }
 
@@ -72,7 +68,7 @@ const NAME_ERRORS: Record<number, Answer> = {
 };
 
 // Every process hears of a write from the database's notification; the writer's own next read must not wait for it.
-const changed = ({ services, key }: { services: ApiServices; key: RouteKey }) => services.runtime.invalidate(`team:${key.teamId}`);
+const changed = ({ services, key }: { services: ApiServices; key: AuthenticatedApiKey }) => services.runtime.invalidate(`team:${key.teamId}`);
 
 /** A strong validator of exactly these bytes. */
 const etagOf = (body: string) => `"${createHash("sha256").update(body).digest("base64url").slice(0, 32)}"`;
@@ -92,7 +88,8 @@ export const V1_OPERATIONS: Operation[] = [
     method: "get",
     path: "/prompts",
     summary: "List the team's prompts (not private, not archived), by name, 50 a page",
-    scope: "read",
+    // Listing is reading what the key's organization shows it, as /trpc's prompts.list asks.
+    action: "organization.read",
     query: runtimeListQuery,
     responses: { 200: { description: "A page of prompts", schema: runtimePromptPage }, 400: error("Invalid filters or cursor"), ...COMMON_ERRORS },
     async handle({ services, key, res, query }) {
@@ -104,7 +101,7 @@ export const V1_OPERATIONS: Operation[] = [
     method: "post",
     path: "/prompts",
     summary: "Create a prompt and its version 1 in the key's team (the write scope; never private)",
-    scope: "write",
+    action: "prompt.write",
     body: runtimeCreatePromptInput,
     responses: {
       201: { description: "Created", schema: runtimeCreatedPrompt },
@@ -124,8 +121,9 @@ export const V1_OPERATIONS: Operation[] = [
     method: "get",
     path: "/prompts/{name}",
     summary: "Fetch one version of a prompt: by label (default production) or by version",
-    scope: "read",
+    action: "prompt.read",
     query: runtimeGetQuery,
+    resource: ({ query }) => ({ fetch: runtimeSelector(query) }),
     responses: {
       200: { description: "The version", schema: runtimePrompt, headers: { ETag: "Strong validator of the answer" } },
       304: { description: "Not modified: If-None-Match matched the ETag" },
@@ -135,7 +133,7 @@ export const V1_OPERATIONS: Operation[] = [
       ...COMMON_ERRORS,
     },
     async handle({ services, key, req, res, params, query }) {
-      const prompt = await serveRuntimePrompt(services, key, params["name"]!, runtimeSelector(key, query));
+      const prompt = await serveRuntimePrompt(services, key, params["name"]!, runtimeSelector(query));
       const body = JSON.stringify(prompt);
       const etag = etagOf(body);
       // The key is part of the request, so only the tool's own cache may keep it, and must ask again each time.
@@ -150,8 +148,9 @@ export const V1_OPERATIONS: Operation[] = [
     method: "post",
     path: "/prompts/{name}/compile",
     summary: "Fill a version's variables with the shared compile",
-    scope: "read",
+    action: "prompt.read",
     body: runtimeCompileInput,
+    resource: ({ body }) => ({ fetch: runtimeSelector(body) }),
     responses: {
       200: { description: "The text (text prompt) or messages (chat prompt)", schema: runtimeCompiled },
       400: error("The variables break the contract: every problem in details"),
@@ -160,7 +159,7 @@ export const V1_OPERATIONS: Operation[] = [
       ...COMMON_ERRORS,
     },
     async handle({ services, key, res, params, body }) {
-      const prompt = await serveRuntimePrompt(services, key, params["name"]!, runtimeSelector(key, body));
+      const prompt = await serveRuntimePrompt(services, key, params["name"]!, runtimeSelector(body));
       const result = compileRuntimePrompt(prompt, body.variables);
       if (!result.ok) {
         const details = result.problems.map((problem) => ({ variable: problem.variable, message: problem.message }));
@@ -175,7 +174,7 @@ export const V1_OPERATIONS: Operation[] = [
     method: "post",
     path: "/prompts/{name}/versions",
     summary: "Save the next version of a prompt (the write scope)",
-    scope: "write",
+    action: "prompt.write",
     body: runtimeCreateVersionInput,
     responses: {
       201: { description: "Created", schema: runtimeCreatedVersion },
@@ -196,8 +195,9 @@ export const V1_OPERATIONS: Operation[] = [
     method: "put",
     path: "/prompts/{name}/labels/{label}",
     summary: "Point a label at a version (the write scope; never production)",
-    scope: "write",
+    action: "prompt.write",
     pathSchemas: { label: promptLabelSchema },
+    resource: ({ params }) => ({ label: params["label"] }),
     body: runtimeSetLabelInput,
     responses: {
       200: { description: "The label's new place", schema: runtimeLabelSet },

@@ -1,16 +1,17 @@
 // REST /api/v1 for tools: HTTP only. A request's `Authorization: Bearer <key>` is resolved with
 // authenticateBearer (shared with /trpc); every route is registered from the one table of operations
-// (operations.ts, which the OpenAPI document is made from too): the key's scope is checked, the path,
-// query and body are parsed with the table's shared schemas, and the handler calls a service of
-// packages/api (which holds the rules). Prompt names may hold '/', sent plain or encoded, so routes
+// (operations.ts, which the OpenAPI document is made from too): the one decision (authorize, shared
+// with /trpc) is asked for the operation's action before anything is read, the path, query and body
+// are parsed with the table's shared schemas, the decision is asked again with what they name (a
+// label), and the handler calls a service of packages/api (which holds the rules and asks it too). Prompt names may hold '/', sent plain or encoded, so routes
 // with parameters match the raw path and decode the parameters themselves.
 import express, { Router, type NextFunction, type Request, type RequestHandler, type Response } from "express";
-import { authenticateBearer, type ApiServices } from "@promptly/api";
+import { authenticateBearer, authorize, keyCaller, type ApiServices, type AuthenticatedApiKey, type Decision } from "@promptly/api";
 import { RUNTIME_MSG } from "@promptly/shared";
 import { refuseDeepJson } from "../../security.ts";
 import { HttpError, parseOr400, v1ErrorHandler } from "./http.ts";
 import { openApiDocument } from "./openapi.ts";
-import { V1_OPERATIONS, pathParameters, routePattern, type Operation, type RouteKey } from "./operations.ts";
+import { V1_OPERATIONS, pathParameters, routePattern, type Operation } from "./operations.ts";
 
 interface V1Options {
   /** Requests a minute per key; null: no limit (RATE_LIMITS=off). */
@@ -18,7 +19,7 @@ interface V1Options {
 }
 
 /** The key `authenticate` put on the response. */
-const keyOf = (res: Response) => (res.locals as { apiKey: RouteKey }).apiKey;
+const keyOf = (res: Response) => (res.locals as { apiKey: AuthenticatedApiKey }).apiKey;
 
 /** Who is asking: the key of the Authorization header, or 401 saying what is wrong with it; then the key's rate limit. */
 function authenticate(services: ApiServices, options: V1Options): RequestHandler {
@@ -28,7 +29,7 @@ function authenticate(services: ApiServices, options: V1Options): RequestHandler
       if (result.retryAfterSeconds !== undefined) res.setHeader("Retry-After", String(result.retryAfterSeconds));
       throw new HttpError(result.code, result.message);
     }
-    (res.locals as { apiKey: RouteKey }).apiKey = result.apiKey;
+    (res.locals as { apiKey: AuthenticatedApiKey }).apiKey = result.apiKey;
     next();
   };
 }
@@ -44,16 +45,23 @@ function pathParts(req: Request, path: string, pattern: RegExp): Record<string, 
   }
 }
 
-/** One operation as Express middleware: scope, then path, query and body by the table's schemas, then its handler. */
+/** The one decision, as REST answers a refusal. */
+function allow(decision: Decision): void {
+  if (!decision.ok) throw new HttpError(decision.code, decision.message);
+}
+
+/** One operation as Express middleware: the decision, then path, query and body by the table's schemas, the decision on what they name, then its handler. */
 function route(services: ApiServices, operation: Operation): RequestHandler {
   const pattern = routePattern(operation.path);
   return async (req, res) => {
     const key = keyOf(res);
-    if (operation.scope === "write" && !key.scopes.includes("write")) throw new HttpError("FORBIDDEN", RUNTIME_MSG.readOnlyKey);
+    const caller = keyCaller(key);
+    allow(authorize(caller, operation.action));
     const params = typeof pattern === "string" ? {} : pathParts(req, operation.path, pattern);
     for (const [name, schema] of Object.entries(operation.pathSchemas ?? {})) params[name] = parseOr400(schema, params[name]);
     const query = operation.query && parseOr400(operation.query, req.query);
     const body = operation.body && parseOr400(operation.body, req.body);
+    if (operation.resource) allow(authorize(caller, operation.action, operation.resource({ params, query, body })));
     await operation.handle({ services, key, req, res, params, query, body });
   };
 }

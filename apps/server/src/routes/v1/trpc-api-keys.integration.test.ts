@@ -172,12 +172,15 @@ describe("a write key", () => {
   it("never moves or removes production, never makes a prompt private, and changes nothing when refused", async () => {
     const before = await snapshot();
     const client = withKey("write");
-    expect(await refusal(client.promptLabels.set.mutate({ promptId: ids["reply"]!, label: "production", version: 2 }))).toEqual({
-      code: "FORBIDDEN", message: PROMPT_MSG.protectedLabel,
-    });
-    expect(await refusal(client.promptLabels.remove.mutate({ promptId: ids["reply"]!, label: "production" }))).toEqual({
-      code: "FORBIDDEN", message: PROMPT_MSG.protectedLabel,
-    });
+    // What /api/v1 tells the key, decided before the prompt is looked up: another team's prompt too.
+    for (const promptId of [ids["reply"]!, ids["theirs"]!]) {
+      expect(await refusal(client.promptLabels.set.mutate({ promptId, label: "production", version: 2 }))).toEqual({
+        code: "FORBIDDEN", message: RUNTIME_MSG.protectedLabel,
+      });
+      expect(await refusal(client.promptLabels.remove.mutate({ promptId, label: "production" }))).toEqual({
+        code: "FORBIDDEN", message: RUNTIME_MSG.protectedLabel,
+      });
+    }
     expect(await refusal(client.prompts.create.mutate({ teamId, name: "secret", title: "Secret", visibility: "private", type: "text", template: "x" }))).toEqual({
       code: "BAD_REQUEST", message: RUNTIME_MSG.privateByKey,
     });
@@ -219,9 +222,21 @@ describe("what a key may not do on /trpc", () => {
     expect(await h.database.db.apiKey.count({ where: { name: "escalated" } })).toBe(0);
   });
 
-  it("a key bound to labels is for /api/v1 only", async () => {
-    expect(await refusal(withKey("production").prompts.get.query({ id: ids["reply"]! }))).toEqual({
-      code: "FORBIDDEN", message: API_KEY_MSG.labelBound(["production"]),
+  it("a key bound to labels lists its team's prompts as on /api/v1, and reads nothing that is not one of its labels", async () => {
+    const client = withKey("production");
+    expect((await client.prompts.list.query({ organizationId })).items.map((item) => item.name).sort()).toEqual(
+      (await withKey("read").prompts.list.query({ organizationId })).items.map((item) => item.name).sort(),
+    );
+    const labelBound = { code: "FORBIDDEN", message: API_KEY_MSG.labelBound(["production"]) };
+    // Refused before the lookup: another team's prompt, or none, is answered the same.
+    for (const id of [ids["reply"]!, ids["theirs"]!, "00000000-0000-4000-8000-000000000000"]) {
+      expect(await refusal(client.prompts.get.query({ id }))).toEqual(labelBound);
+      expect(await refusal(client.prompts.get.query({ id, label: "production" }))).toEqual(labelBound);
+      expect(await refusal(client.promptVersions.list.query({ promptId: id }))).toEqual(labelBound);
+    }
+    expect(await refusal(client.teams.get.query({ id: teamId }))).toEqual(labelBound);
+    expect(await refusal(client.promptVersions.create.mutate({ promptId: ids["reply"]!, template: "x" }))).toEqual({
+      code: "FORBIDDEN", message: RUNTIME_MSG.readOnlyKey,
     });
   });
 

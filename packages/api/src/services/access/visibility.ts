@@ -3,6 +3,7 @@
 // it, so lists never filter after the query and a check never disagrees with a list. The prompt
 // library's visibility (private / team / organization) extends this rule.
 import { Prisma } from "@promptly/db";
+import type { AuthenticatedApiKey } from "../identity/api-keys.ts";
 import { PERMISSIONS, type Action, type AppRole, type OrganizationRole, type TeamRole } from "@promptly/shared";
 
 export interface Caller {
@@ -12,8 +13,9 @@ export interface Caller {
   /**
    * Set when the caller is a team's API key (keyCaller): it holds `teamRole` in its team and is a
    * plain member of that team's organization, nothing anywhere else, and reads no private or archived prompt.
+   * `labels`: the only labels it may fetch (null: any label and explicit versions).
    */
-  apiKey?: { id: string; teamId: string; teamRole: TeamRole };
+  apiKey?: { id: string; teamId: string; teamRole: TeamRole; labels: readonly string[] | null };
 }
 
 /** No person: the user id of an API key's caller, which matches no membership, author or bookmark. */
@@ -25,9 +27,9 @@ const NO_USER = "00000000-0000-0000-0000-000000000000";
  * admin action. Its organization sees it as a member, so the organization's lists answer it, and the
  * visibility rules below keep those lists to its own team.
  */
-export function keyCaller(apiKey: { id: string; teamId: string; scopes: readonly string[] }): Caller {
+export function keyCaller(apiKey: AuthenticatedApiKey): Caller {
   const teamRole: TeamRole = apiKey.scopes.includes("write") ? "editor" : "viewer";
-  return { userId: NO_USER, role: "user", isSuperUser: false, apiKey: { id: apiKey.id, teamId: apiKey.teamId, teamRole } };
+  return { userId: NO_USER, role: "user", isSuperUser: false, apiKey: { id: apiKey.id, teamId: apiKey.teamId, teamRole, labels: apiKey.labels } };
 }
 
 /** The key's role rows: `my_tm` in its team, `my_om` ('member') in that team's organization. */

@@ -8,7 +8,6 @@ import { API_KEY_MSG, API_KEY_PREFIX, API_KEY_SCOPES, RUNTIME_MSG, type ApiKeySc
 import type { RateLimits } from "../platform/rate-limits.ts";
 import { fail } from "../../errors.ts";
 import { auditAs, type AuditContext } from "../insight/audit.ts";
-import type { CachedApiKey, RuntimeCache } from "../runtime/runtime-cache.ts";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 /** lastUsedAt moves at most once a minute per key: a busy key costs one write a minute, not one a request. */
@@ -166,13 +165,32 @@ export async function revokeApiKey(
 
 // ---- authenticating a request ----
 
-/** What a valid key may do: it acts only within `teamId`. */
+/**
+ * An API key, as authenticating a request produces it: what it may do, acting only within `teamId`.
+ * The one type of a key: the principal, the runtime services, the REST routes and the cache take it.
+ */
 export interface AuthenticatedApiKey {
+  /** The key's id: the actor its writes are recorded as (audit trail). */
   id: string;
   teamId: string;
   /** The labels it may fetch; null: any label and explicit versions. */
   labels: string[] | null;
   scopes: ApiKeyScope[];
+}
+
+/** A key as a cache keeps it: the key, and what decides on each use whether it is still valid. */
+export interface CachedApiKey extends AuthenticatedApiKey {
+  lastUsedAt: Date | null;
+  expiresAt: Date | null;
+  revokedAt: Date | null;
+}
+
+/** What authentication asks of the process's cache of keys (the runtime cache is one). */
+export interface ApiKeyCache {
+  mark(): number;
+  apiKey(keyHash: string): CachedApiKey | undefined;
+  keepApiKey(keyHash: string, value: CachedApiKey, mark: number): void;
+  mayBeApiKey(prefix: string): boolean | null;
 }
 
 /** Why a key is refused; `message` is what its holder is told. */
@@ -193,7 +211,7 @@ export async function authenticateApiKey(
   db: DbOrTx,
   rawKey: string,
   now: Date,
-  cache?: RuntimeCache,
+  cache?: ApiKeyCache,
   options: { mayLookUp?: (prefix: string) => Promise<boolean> } = {},
 ): Promise<ApiKeyAuthentication> {
   if (!KEY_FORMAT.test(rawKey)) return refused("malformed", API_KEY_MSG.invalidKey);
@@ -203,10 +221,12 @@ export async function authenticateApiKey(
   if (!row && options.mayLookUp && !(await options.mayLookUp(rawKey.slice(0, DISPLAY_PREFIX_LENGTH)))) return refused("unknown", API_KEY_MSG.invalidKey);
   if (!row) {
     const mark = cache?.mark();
-    row = await db.apiKey.findUnique({
+    const stored = await db.apiKey.findUnique({
       where: { keyHash },
       select: { id: true, teamId: true, labels: true, scopes: true, lastUsedAt: true, expiresAt: true, revokedAt: true },
     });
+    // Stored empty for "any label" (a Prisma list cannot be null): null from here on.
+    row = stored && { ...stored, labels: stored.labels.length ? stored.labels : null };
     if (row && cache) cache.keepApiKey(keyHash, row, mark!);
   }
   if (!row) return refused("unknown", API_KEY_MSG.invalidKey);
@@ -222,7 +242,7 @@ export async function authenticateApiKey(
       data: { lastUsedAt: now },
     });
   }
-  return { ok: true, apiKey: { id: row.id, teamId: row.teamId, labels: row.labels.length ? row.labels : null, scopes: row.scopes } };
+  return { ok: true, apiKey: { id: row.id, teamId: row.teamId, labels: row.labels, scopes: row.scopes } };
 }
 
 /** Why a request's Authorization header is refused: the status it maps to and what its holder is told. */
@@ -257,7 +277,7 @@ export interface BearerLimits {
  * that keeps sending unknown keys is answered 429 for the rest of the minute (GUESSES_PER_ADDRESS).
  */
 export async function authenticateBearer(
-  services: { db: DbOrTx; now: () => Date; runtime?: RuntimeCache; rateLimits: RateLimits },
+  services: { db: DbOrTx; now: () => Date; runtime?: ApiKeyCache; rateLimits: RateLimits },
   header: string | null | undefined,
   limits: BearerLimits,
 ): Promise<{ ok: true; apiKey: AuthenticatedApiKey } | ({ ok: false } & BearerRefusal)> {

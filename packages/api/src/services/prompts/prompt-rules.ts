@@ -59,7 +59,7 @@ export async function requiredApprovals(db: DbOrTx, teamId: string): Promise<num
 export const approvalsToMove = async (db: DbOrTx, teamId: string) => approvalsNeeded(await requiredApprovals(db, teamId));
 
 /** Whether the caller may move or remove `label` at all: `production` takes prompt.label.protected, any other label only writing. */
-export const mayMoveLabel = (label: string, prompt: RulePrompt) =>
+const mayMoveLabel = (label: string, prompt: RulePrompt) =>
   label !== PROTECTED_LABEL || canOnPrompt(prompt.access, prompt.facts, "label.protected");
 
 /**

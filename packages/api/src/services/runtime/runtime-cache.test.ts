@@ -2,11 +2,12 @@
 // answers while not listening, and no keeping of a read that a change overtook.
 import { describe, expect, it } from "vitest";
 import type { RuntimePrompt } from "@promptly/shared";
-import { RuntimeCache, type CachedApiKey } from "./runtime-cache.ts";
+import { RuntimeCache } from "./runtime-cache.ts";
+import type { CachedApiKey } from "../identity/api-keys.ts";
 
 const prompt = (teamId: string, version = 1) => ({ teamId, promptId: `p-${teamId}`, prompt: { version } as RuntimePrompt });
 const key = (id: string, teamId: string): CachedApiKey => ({
-  id, teamId, labels: [], scopes: ["read"], lastUsedAt: null, expiresAt: null, revokedAt: null,
+  id, teamId, labels: null, scopes: ["read"], lastUsedAt: null, expiresAt: null, revokedAt: null,
 });
 
 function listeningCache(max?: number) {

@@ -8,6 +8,7 @@
 import type { Db } from "@promptly/db";
 import { listen, type Listener } from "@promptly/db/listen";
 import type { RuntimePrompt } from "@promptly/shared";
+import type { ApiKeyCache, CachedApiKey } from "../identity/api-keys.ts";
 import { runtimeCacheLookups } from "../platform/metrics.ts";
 
 /** Entries each map (prompts, keys) keeps; the least recently used goes first. */
@@ -53,17 +54,6 @@ function counted<V>(value: V | undefined): V | undefined {
   return value;
 }
 
-/** An API key as the database holds it, enough to decide every later request without a query. */
-export interface CachedApiKey {
-  id: string;
-  teamId: string;
-  labels: string[];
-  scopes: ("read" | "write")[];
-  lastUsedAt: Date | null;
-  expiresAt: Date | null;
-  revokedAt: Date | null;
-}
-
 /** A resolved prompt, with its id for counting usage. */
 export interface ResolvedPrompt {
   teamId: string;
@@ -71,7 +61,7 @@ export interface ResolvedPrompt {
   prompt: RuntimePrompt;
 }
 
-export class RuntimeCache {
+export class RuntimeCache implements ApiKeyCache {
   private readonly prompts: Lru<ResolvedPrompt>;
   private readonly keys: Lru<CachedApiKey>;
   private listening = false;

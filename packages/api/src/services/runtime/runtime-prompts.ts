@@ -1,62 +1,56 @@
 // The prompt library as an API key sees it (issue 15, REST /api/v1). A key acts only within its team
 // and is not a person: it sees the team's prompts that are not private (a private prompt is its
 // author's alone) and not archived, fetches only the labels it is bound to, never moves `production`,
-// and its writes have no author. The rules of versions and labels are prompts.ts's, reused here.
+// and its writes have no author. Who may do what is the one decision's (access/authorize.ts), asked
+// here too, so a service refuses alike whichever adapter calls it; the rules of versions and labels
+// are prompts.ts's, reused here.
 import type { z } from "zod";
 import { Prisma, type Db, type DbOrTx } from "@promptly/db";
 import {
   LATEST_LABEL, PROMPT_MSG, promptNameSchema, RUNTIME_DEFAULT_LABEL, RUNTIME_MSG, compile, effectiveContract, type ChatMessage, type PromptVersionBody,
-  type PromptFacts, type RuntimePrompt, type RuntimeSelector, type VariableProblem, type runtimeCreatePromptInput,
+  accessOf, type OrganizationRole, type PromptFacts, type RuntimePrompt, type TeamRole, type RuntimeSelector, type VariableProblem, type runtimeCreatePromptInput,
   type runtimeCreateVersionInput, type runtimeListQuery, type runtimePromptPage,
 } from "@promptly/shared";
 import { fail } from "../../errors.ts";
 import type { AuditContext } from "../insight/audit.ts";
 import { createPrompt, createVersion, prefixQuery, setLabel, type LoadedPrompt } from "../prompts/prompts.ts";
 import type { ResolvedPrompt, RuntimeCache } from "./runtime-cache.ts";
+import type { AuthenticatedApiKey } from "../identity/api-keys.ts";
 import { keyCaller, promptVisibility } from "../access/visibility.ts";
-import { mayMoveLabel } from "../prompts/prompt-rules.ts";
+import { loadTeamAccess } from "../access/access.ts";
+import { allowOrFail, authorize, type Resource } from "../access/authorize.ts";
 
-/** What the runtime API needs of an authenticated key. */
-export interface RuntimeKey {
-  /** The key's id: the actor its writes are recorded as (audit trail). */
-  id: string;
-  teamId: string;
-  /** The labels it may fetch; null: any label and explicit versions. */
-  labels: string[] | null;
-  scopes: readonly string[];
-}
 
 const LIST_LIMIT = 50;
 /** A key's writes are recorded without an author. */
 const NO_AUTHOR = { userId: null };
 
-/**
- * The version a fetch means (the default label filled in), or FORBIDDEN when the key is bound to
- * labels and this is not one of them (an explicit version is never one of them).
- */
-export function runtimeSelector(key: RuntimeKey, query: { label?: string; version?: number }): RuntimeSelector {
-  const selector: RuntimeSelector = query.version !== undefined ? { version: query.version } : { label: query.label ?? RUNTIME_DEFAULT_LABEL };
-  if (key.labels && (selector.version !== undefined || !key.labels.includes(selector.label))) fail("FORBIDDEN", RUNTIME_MSG.labelsOnly(key.labels));
-  return selector;
+/** The version a fetch means: a version, or a label (the default label filled in). */
+export function runtimeSelector(query: { label?: string; version?: number }): RuntimeSelector {
+  return query.version !== undefined ? { version: query.version } : { label: query.label ?? RUNTIME_DEFAULT_LABEL };
 }
 
 /** A live prompt of the key's team that a key may see (the one visibility rule), not archived. */
-async function findKeyPrompt(db: DbOrTx, key: RuntimeKey, name: string) {
+async function findKeyPrompt(db: DbOrTx, key: AuthenticatedApiKey, name: string) {
   // A name no prompt can have (a NUL, capitals) is not looked up: nothing to find, and nothing PostgreSQL refuses.
   if (!promptNameSchema.safeParse(name).success) return null;
   const { joins, visible } = promptVisibility(keyCaller(key));
   const [prompt] = await db.$queryRaw<
-    { id: string; organizationId: string; name: string; title: string; tags: string[]; updatedAt: Date; latestVersion: number; visibility: PromptFacts["visibility"]; authorId: string | null }[]
+    {
+      id: string; organizationId: string; name: string; title: string; tags: string[]; updatedAt: Date; latestVersion: number;
+      visibility: PromptFacts["visibility"]; authorId: string | null; teamRole: TeamRole | null; organizationRole: OrganizationRole | null;
+    }[]
   >`
     SELECT p.id::text AS id, p.organization_id::text AS "organizationId", p.name, p.title, p.tags, p.updated_at AS "updatedAt",
-           p.latest_version AS "latestVersion", p.visibility::text AS visibility, p.author_id::text AS "authorId"
+           p.latest_version AS "latestVersion", p.visibility::text AS visibility, p.author_id::text AS "authorId",
+           my_tm.role::text AS "teamRole", my_om.role::text AS "organizationRole"
     FROM prompts p ${joins}
     WHERE p.team_id = ${key.teamId}::uuid AND p.name = ${name} AND p.archived_at IS NULL AND ${visible}`;
   return prompt ?? null;
 }
 
 /** One version of a prompt, as a tool receives it; 404 names the prompt and what was asked for. */
-async function getRuntimePrompt(db: DbOrTx, key: RuntimeKey, name: string, selector: RuntimeSelector): Promise<ResolvedPrompt> {
+async function getRuntimePrompt(db: DbOrTx, key: AuthenticatedApiKey, name: string, selector: RuntimeSelector): Promise<ResolvedPrompt> {
   const notFound = () => fail("NOT_FOUND", RUNTIME_MSG.promptNotFound(name, selector));
   const prompt = (await findKeyPrompt(db, key, name)) ?? notFound();
   let version = selector.version;
@@ -97,10 +91,11 @@ async function getRuntimePrompt(db: DbOrTx, key: RuntimeKey, name: string, selec
  */
 export async function serveRuntimePrompt(
   deps: { db: DbOrTx; runtime: RuntimeCache; now: () => Date },
-  key: RuntimeKey & { id: string },
+  key: AuthenticatedApiKey,
   name: string,
   selector: RuntimeSelector,
 ): Promise<RuntimePrompt> {
+  allowOrFail(authorize(keyCaller(key), "prompt.read", { fetch: selector }));
   const cacheKey = `${key.teamId}\n${name}\n${selector.version !== undefined ? `v${selector.version}` : `l${selector.label}`}`;
   let resolved = deps.runtime.prompt(cacheKey);
   if (!resolved) {
@@ -146,7 +141,7 @@ function decodeCursor(cursor: string): [string, string] {
  */
 export async function listRuntimePrompts(
   db: DbOrTx,
-  key: RuntimeKey,
+  key: AuthenticatedApiKey,
   query: z.output<typeof runtimeListQuery>,
 ): Promise<z.output<typeof runtimePromptPage>> {
   const { joins, visible } = promptVisibility(keyCaller(key));
@@ -178,34 +173,44 @@ export async function listRuntimePrompts(
   };
 }
 
-// ---- writes (the route has checked the `write` scope) ----
+// ---- writes ----
 
-/** The prompt as prompts.ts's writes take it; the key holds no role, so nothing beyond its scope is granted. */
-async function loadKeyPrompt(db: DbOrTx, key: RuntimeKey, name: string): Promise<LoadedPrompt> {
-  const prompt = (await findKeyPrompt(db, key, name)) ?? fail("NOT_FOUND", RUNTIME_MSG.promptNotFound(name));
-  return {
-    id: prompt.id,
+/**
+ * The prompt as prompts.ts's writes take it, with the key's access in its team (a viewer, an editor
+ * with the `write` scope), once the one decision allows `resource`'s write on it.
+ */
+async function loadKeyPrompt(db: DbOrTx, key: AuthenticatedApiKey, name: string, resource: Resource = {}): Promise<LoadedPrompt> {
+  const caller = keyCaller(key);
+  allowOrFail(authorize(caller, "prompt.write", resource));
+  const found = await findKeyPrompt(db, key, name);
+  const prompt: LoadedPrompt | null = found && {
+    id: found.id,
     teamId: key.teamId,
-    organizationId: prompt.organizationId,
+    organizationId: found.organizationId,
     archived: false,
-    facts: { visibility: prompt.visibility, authorId: prompt.authorId },
-    access: { userId: "", role: "user", isSuperUser: false, organizationRole: null, teamRole: null },
+    facts: { visibility: found.visibility, authorId: found.authorId },
+    access: { ...accessOf(caller, { teamRole: found.teamRole, organizationRole: found.organizationRole }), userId: caller.userId },
   };
+  allowOrFail(authorize(caller, "prompt.write", { ...resource, prompt }), RUNTIME_MSG.promptNotFound(name));
+  return prompt!;
 }
 
 /** A prompt in the key's team with its version 1; never private (a private prompt belongs to a person). */
 /** Who a key's write is recorded as, and from where. */
-const keyContext = (key: RuntimeKey, now: Date, ip: string | null): AuditContext => ({ actor: { kind: "apiKey", apiKeyId: key.id }, ip, now });
+const keyContext = (key: AuthenticatedApiKey, now: Date, ip: string | null): AuditContext => ({ actor: { kind: "apiKey", apiKeyId: key.id }, ip, now });
 
-export async function createRuntimePrompt(db: Db, key: RuntimeKey, input: z.output<typeof runtimeCreatePromptInput>, now: Date, ip: string | null = null) {
-  const team = await db.team.findUniqueOrThrow({ where: { id: key.teamId }, select: { organizationId: true } });
-  const created = await createPrompt(db, NO_AUTHOR, { teamId: key.teamId, organizationId: team.organizationId }, { ...input, teamId: key.teamId }, now, keyContext(key, now, ip));
+export async function createRuntimePrompt(db: Db, key: AuthenticatedApiKey, input: z.output<typeof runtimeCreatePromptInput>, now: Date, ip: string | null = null) {
+  const caller = keyCaller(key);
+  allowOrFail(authorize(caller, "prompt.write"));
+  const team = await loadTeamAccess(db, caller, key.teamId);
+  allowOrFail(authorize(caller, "prompt.write", { place: team }));
+  const created = await createPrompt(db, NO_AUTHOR, team!, { ...input, teamId: key.teamId }, now, keyContext(key, now, ip));
   return { name: created.name, version: created.version };
 }
 
 export async function createRuntimeVersion(
   db: Db,
-  key: RuntimeKey,
+  key: AuthenticatedApiKey,
   name: string,
   input: z.output<typeof runtimeCreateVersionInput>,
   now: Date,
@@ -216,10 +221,9 @@ export async function createRuntimeVersion(
   return { name, version };
 }
 
-/** Points a label at a version; `production` is never moved by a key, whatever its scopes. */
-export async function setRuntimeLabel(db: Db, key: RuntimeKey, name: string, label: string, version: number, now: Date, ip: string | null = null) {
-  const prompt = await loadKeyPrompt(db, key, name);
-  if (!mayMoveLabel(label, prompt)) fail("FORBIDDEN", RUNTIME_MSG.protectedLabel);
+/** Points a label at a version; `production` is never moved by a key, whatever its scopes (the one decision). */
+export async function setRuntimeLabel(db: Db, key: AuthenticatedApiKey, name: string, label: string, version: number, now: Date, ip: string | null = null) {
+  const prompt = await loadKeyPrompt(db, key, name, { label });
   await setLabel(db, NO_AUTHOR, prompt, label, version, now, keyContext(key, now, ip));
   return { name, label, version };
 }

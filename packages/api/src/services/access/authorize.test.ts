@@ -1,0 +1,31 @@
+import { describe, expect, it } from "vitest";
+import { API_KEY_MSG, MSG, RUNTIME_MSG, accessOf, type PromptAccess, type PromptFacts } from "@promptly/shared";
+import { authorize } from "./authorize.ts";
+import { keyCaller } from "./visibility.ts";
+
+const readKey = keyCaller({ id: "k1", teamId: "t1", scopes: ["read"], labels: null });
+const writeKey = keyCaller({ id: "k2", teamId: "t1", scopes: ["read", "write"], labels: null });
+const boundKey = keyCaller({ id: "k3", teamId: "t1", scopes: ["read"], labels: ["production"] });
+const teamPrompt = (caller: typeof readKey): { facts: PromptFacts; access: PromptAccess } => ({
+  facts: { visibility: "team", authorId: null },
+  access: { ...accessOf(caller, { teamRole: caller.apiKey!.teamRole, organizationRole: "member" }), userId: caller.userId },
+});
+const forbidden = (message: string) => ({ ok: false, code: "FORBIDDEN", message });
+
+describe("authorize: what the key alone decides comes before the resource", () => {
+  it.each([
+    ["a read key's write, before any lookup", readKey, "prompt.write", {}, forbidden(RUNTIME_MSG.readOnlyKey)],
+    ["a read key's write on a prompt it cannot see", readKey, "prompt.write", { prompt: null }, forbidden(RUNTIME_MSG.readOnlyKey)],
+    ["a write key moving production on a prompt it cannot see", writeKey, "prompt.write", { label: "production", prompt: null }, forbidden(RUNTIME_MSG.protectedLabel)],
+    ["a write key moving staging on a prompt it cannot see", writeKey, "prompt.write", { label: "staging", prompt: null }, { ok: false, code: "NOT_FOUND", message: MSG.notFound }],
+    ["a write key moving staging", writeKey, "prompt.write", { label: "staging", prompt: teamPrompt(writeKey) }, { ok: true }],
+    ["a bound key fetching its label", boundKey, "prompt.read", { fetch: { label: "production" } }, { ok: true }],
+    ["a bound key fetching another label", boundKey, "prompt.read", { fetch: { label: "latest" } }, forbidden(RUNTIME_MSG.labelsOnly(["production"]))],
+    ["a bound key fetching a version", boundKey, "prompt.read", { fetch: { version: 1 } }, forbidden(RUNTIME_MSG.labelsOnly(["production"]))],
+    ["a bound key reading a prompt without a label", boundKey, "prompt.read", { prompt: null }, forbidden(API_KEY_MSG.labelBound(["production"]))],
+    ["a bound key listing", boundKey, "organization.read", { place: accessOf(boundKey, { organizationRole: "member" }) }, { ok: true }],
+    ["a read key reading its team's prompt", readKey, "prompt.read", { prompt: teamPrompt(readKey) }, { ok: true }],
+  ] as const)("%s", (_name, caller, action, resource, decision) => {
+    expect(authorize(caller, action, resource)).toEqual(decision);
+  });
+});
