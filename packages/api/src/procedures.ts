@@ -17,7 +17,8 @@ import { findMemberOrganizationId } from "./services/organizations/organizations
 import { findTeamMemberTeamId } from "./services/organizations/teams.ts";
 import { findInviteTeamId, findOrganizationInviteOrganizationId } from "./services/organizations/invites.ts";
 import { findApiKeyTeamId } from "./services/identity/api-keys.ts";
-import { loadPrompt, type Author } from "./services/prompts/prompts.ts";
+import { loadPrompt } from "./services/prompts/loaded-prompt.ts";
+import type { Author } from "./services/prompts/prompt-changes.ts";
 import { findCommentPromptId } from "./services/collaboration/comments.ts";
 import { findChangeRequestPromptId } from "./services/collaboration/change-requests.ts";
 import type { AuditActor, AuditContext } from "./services/insight/audit.ts";

@@ -6,10 +6,9 @@ import {
 } from "@promptly/shared";
 import { router } from "../../trpc.ts";
 import { KEYS_TOO, protectedProcedure, byOrganizationId, byPrompt, byTeamId, organizationResourceProcedure, promptProcedure, teamResourceProcedure } from "../../procedures.ts";
-import {
-  createPrompt, deletePrompt, getPrompt, isNameAvailable, listPrompts, promptDetail, promptFacets, promptPage,
-  renamePrompt, setArchived, updatePrompt,
-} from "../../services/prompts/prompts.ts";
+import { getPrompt, listPrompts, promptFacets } from "../../services/prompts/prompt-reads.ts";
+import { promptDetail, promptPage } from "../../services/prompts/prompt-shapes.ts";
+import { createPrompt, deletePrompt, isNameAvailable, renamePrompt, setArchived, updatePrompt } from "../../services/prompts/prompt-writes.ts";
 import { readableTeamIn } from "../../services/prompts/prompt-places.ts";
 import { bulkPrompts, bulkResult } from "../../services/prompts/bulk.ts";
 
