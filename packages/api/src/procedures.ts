@@ -11,13 +11,13 @@ import type { DbOrTx } from "@promptly/db";
 import type { User } from "lucia";
 import { baseProcedure } from "./trpc.ts";
 import type { Context } from "./context.ts";
-import { loadOrganizationAccess, loadTeamAccess, resolveCaller, type Caller } from "./services/access/access.ts";
+import { loadOrganizationAccess, loadTeamAccess, resolveCaller, type Caller, type OrganizationDecision } from "./services/access/access.ts";
 import { keyCaller } from "./services/access/visibility.ts";
 import { findMemberOrganizationId } from "./services/organizations/organizations.ts";
 import { findTeamMemberTeamId } from "./services/organizations/teams.ts";
 import { findInviteTeamId, findOrganizationInviteOrganizationId } from "./services/organizations/invites.ts";
 import { findApiKeyTeamId } from "./services/identity/api-keys.ts";
-import { loadPrompt } from "./services/prompts/loaded-prompt.ts";
+import { loadPrompt, type LoadedPrompt, type PromptDecision } from "./services/prompts/loaded-prompt.ts";
 import type { Author } from "./services/prompts/prompt-changes.ts";
 import { findCommentPromptId } from "./services/collaboration/comments.ts";
 import { findChangeRequestPromptId } from "./services/collaboration/change-requests.ts";
@@ -156,9 +156,13 @@ async function accessFor<K extends string, A extends Access>(
   load: (db: DbOrTx, caller: Caller, id: string) => Promise<A | null>,
 ): Promise<A> {
   const placeId = await found.find(ctx.db, (input as Record<K, string>)[found.key]);
-  const access = placeId ? await load(ctx.db, ctx.caller, placeId) : null;
+  return decideOnAccess(ctx.caller, action, placeId ? await load(ctx.db, ctx.caller, placeId) : null);
+}
+
+/** accessFor's decision on the caller's access (null: they may not know of the place). */
+function decideOnAccess<A extends Access>(caller: Caller, action: Action, access: A | null): A {
   if (!access) throw notFound();
-  if (!can(access, action)) throw forbidden(action, ctx.caller);
+  if (!can(access, action)) throw forbidden(action, caller);
   return access;
 }
 
@@ -167,6 +171,22 @@ export const organizationResourceProcedure = <K extends string>(action: Action, 
   callerProcedure(SIGN_IN_MESSAGES[action], options)
     .input(locatorInput(found))
     .use(async ({ ctx, input, next }) => next({ ctx: { organization: await accessFor(ctx, input, action, found, loadOrganizationAccess) } }));
+
+/**
+ * organizationResourceProcedure whose decision the handler's statement carries: the service loads the
+ * caller's access in the organization within its own statement (as loadOrganizationAccess would) and
+ * applies ctx.decideOrganization, the same decision, before it answers anything. ctx.organizationId is
+ * the organization the input names.
+ */
+export const organizationStatementProcedure = (action: Action, found: Locator<"organizationId">, options?: CallerOptions) =>
+  callerProcedure(SIGN_IN_MESSAGES[action], options)
+    .input(locatorInput(found))
+    .use(async ({ ctx, input, next }) => {
+      const organizationId = await found.find(ctx.db, input.organizationId);
+      if (!organizationId) throw notFound();
+      const decideOrganization: OrganizationDecision = (access) => decideOnAccess(ctx.caller, action, access);
+      return next({ ctx: { organizationId, decideOrganization } });
+    });
 
 /** An action on something that belongs to a team; its access is put on ctx.team. */
 export const teamResourceProcedure = <K extends string>(action: Action, found: Locator<K>, options?: CallerOptions) =>
@@ -196,10 +216,30 @@ export const promptProcedure = <K extends "id" | "promptId">(ability: PromptAbil
     .use(async ({ ctx, input, next }) => {
       const promptId = await found.find(ctx.db, (input as Record<K, string>)[found.key]);
       const prompt = promptId ? await loadPrompt(ctx.db, ctx.caller, promptId) : null;
-      if (!prompt || !canOnPrompt(prompt.access, prompt.facts, "read")) throw notFound();
-      if (!canOnPrompt(prompt.access, prompt.facts, ability)) {
-        if (ability === "write" && ctx.caller.apiKey) throw forbidden("prompt.write", ctx.caller);
-        throw new TRPCError({ code: "FORBIDDEN", message: PROMPT_DENIED[ability] ?? MSG.permissionDenied });
-      }
-      return next({ ctx: { prompt } });
+      return next({ ctx: { prompt: decideOnPrompt(ctx.caller, prompt, ability) } });
+    });
+
+/** promptProcedure's decision: the prompt when the caller may, else NOT_FOUND (may not read it) or FORBIDDEN. */
+function decideOnPrompt(caller: Caller, prompt: LoadedPrompt | null, ability: PromptAbility): LoadedPrompt {
+  if (!prompt || !canOnPrompt(prompt.access, prompt.facts, "read")) throw notFound();
+  if (!canOnPrompt(prompt.access, prompt.facts, ability)) {
+    if (ability === "write" && caller.apiKey) throw forbidden("prompt.write", caller);
+    throw new TRPCError({ code: "FORBIDDEN", message: PROMPT_DENIED[ability] ?? MSG.permissionDenied });
+  }
+  return prompt;
+}
+
+/**
+ * promptProcedure whose decision the handler's statement carries: the service reads the prompt with the
+ * caller's access in its own statement (one round trip, not two) and applies ctx.decidePrompt, the same
+ * decision, before it answers anything. ctx.promptId is the prompt the input names.
+ */
+export const promptStatementProcedure = <K extends "id" | "promptId">(ability: PromptAbility, found: Locator<K>, options?: CallerOptions) =>
+  callerProcedure(MSG.userNotAuthenticated, options)
+    .input(locatorInput(found))
+    .use(async ({ ctx, input, next }) => {
+      const promptId = await found.find(ctx.db, (input as Record<K, string>)[found.key]);
+      if (!promptId) throw notFound();
+      const decidePrompt: PromptDecision = (prompt) => decideOnPrompt(ctx.caller, prompt, ability);
+      return next({ ctx: { promptId, decidePrompt } });
     });

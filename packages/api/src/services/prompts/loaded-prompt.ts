@@ -1,5 +1,5 @@
 // A prompt as its rules see it (its facts and the caller's access in its team), loaded for the procedure builders.
-import type { DbOrTx } from "@promptly/db";
+import { Prisma, type DbOrTx } from "@promptly/db";
 import { accessOf, type OrganizationRole, type PromptAccess, type PromptFacts, type TeamRole } from "@promptly/shared";
 import type { Caller } from "../access/access.ts";
 import { promptVisibility } from "../access/visibility.ts";
@@ -14,17 +14,24 @@ export interface LoadedPrompt {
   access: PromptAccess;
 }
 
-/** Null when there is no such prompt; whether the caller may read it is canOnPrompt's to say. */
-export async function loadPrompt(db: DbOrTx, caller: Caller, promptId: string): Promise<LoadedPrompt | null> {
-  const { joins } = promptVisibility(caller);
-  const [row] = await db.$queryRaw<
-    { teamId: string; organizationId: string; visibility: PromptFacts["visibility"]; authorId: string | null; archived: boolean; teamRole: TeamRole | null; organizationRole: OrganizationRole | null }[]
-  >`
-    SELECT p.team_id::text AS "teamId", p.organization_id::text AS "organizationId", p.visibility::text AS visibility,
-           p.author_id::text AS "authorId", p.archived_at IS NOT NULL AS archived,
-           my_tm.role::text AS "teamRole", my_om.role::text AS "organizationRole"
-    FROM prompts p ${joins}
-    WHERE p.id = ${promptId}::uuid`;
+/** The prompt's facts and the caller's roles in its team and organization as one column `access`, for `FROM prompts p ${promptVisibility.joins}`. */
+export const accessColumn = Prisma.sql`
+  json_build_object('teamId', p.team_id, 'organizationId', p.organization_id, 'visibility', p.visibility,
+                    'authorId', p.author_id, 'archived', p.archived_at IS NOT NULL,
+                    'teamRole', my_tm.role, 'organizationRole', my_om.role) AS access`;
+
+export interface AccessRow {
+  teamId: string;
+  organizationId: string;
+  visibility: PromptFacts["visibility"];
+  authorId: string | null;
+  archived: boolean;
+  teamRole: TeamRole | null;
+  organizationRole: OrganizationRole | null;
+}
+
+/** The prompt of an access row (null when there is none); whether the caller may read it is canOnPrompt's to say. */
+export function loadedPromptOf(caller: Caller, promptId: string, row: AccessRow | undefined): LoadedPrompt | null {
   // A key knows nothing outside its team, and no archived prompt (as on /api/v1): for it, the prompt does not exist.
   if (!row || (caller.apiKey && (row.teamId !== caller.apiKey.teamId || row.archived))) return null;
   return {
@@ -36,3 +43,16 @@ export async function loadPrompt(db: DbOrTx, caller: Caller, promptId: string): 
     access: { ...accessOf(caller, { teamRole: row.teamRole, organizationRole: row.organizationRole }), userId: caller.userId },
   };
 }
+
+/** Null when there is no such prompt; whether the caller may read it is canOnPrompt's to say. */
+export async function loadPrompt(db: DbOrTx, caller: Caller, promptId: string): Promise<LoadedPrompt | null> {
+  const { joins } = promptVisibility(caller);
+  const [row] = await db.$queryRaw<{ access: AccessRow }[]>`
+    SELECT ${accessColumn}
+    FROM prompts p ${joins}
+    WHERE p.id = ${promptId}::uuid`;
+  return loadedPromptOf(caller, promptId, row?.access);
+}
+
+/** A procedure builder's decision on a loaded prompt (null: none): the prompt when the caller may act, else it throws. */
+export type PromptDecision = (prompt: LoadedPrompt | null) => LoadedPrompt;

@@ -1,14 +1,14 @@
 // Reading the library: a page of prompts (filters, search, sorts, keyset cursors), its facets, and one prompt with a version.
 import { z } from "zod";
 import { Prisma, type DbOrTx } from "@promptly/db";
-import { LATEST_LABEL, PROMPT_MSG, PROTECTED_LABEL, promptAbilities, promptNameSchema, type ListPromptsInput } from "@promptly/shared";
+import { LATEST_LABEL, PROMPT_MSG, PROTECTED_LABEL, promptAbilities, promptNameSchema, type ListPromptsInput, type OrganizationRole } from "@promptly/shared";
 import { fail } from "../../errors.ts";
-import type { Caller } from "../access/access.ts";
+import { organizationAccessOf, organizationAccessRow, type Caller, type OrganizationDecision } from "../access/access.ts";
 import { promptVisibility } from "../access/visibility.ts";
-import type { LoadedPrompt } from "./loaded-prompt.ts";
-import { itemColumns, itemJoins, toItem, type RawItem } from "./prompt-rows.ts";
+import { accessColumn, loadedPromptOf, type AccessRow, type PromptDecision } from "./loaded-prompt.ts";
+import { itemColumns, itemJoins, toItem, versionColumnsAs, type RawItem } from "./prompt-rows.ts";
 import { promptDetail } from "./prompt-shapes.ts";
-import { loadVersion } from "./prompt-versions.ts";
+import { versionAnswer } from "./prompt-versions.ts";
 
 /** Words of a search, each a prefix: 'cust supp' -> 'cust:* & supp:*' (letters and digits only: no query syntax). */
 export function prefixQuery(q: string): string | null {
@@ -68,9 +68,10 @@ function decodeCursor(cursor: string, parse: z.ZodType): [unknown, string] {
 /**
  * One page of the prompts the caller may read in an organization: the visibility rule is part of
  * the SQL, so a page never holds what `get` would refuse, and filters and search narrow within it.
- * Keyset pagination: the cursor carries the last row's sort value and id.
+ * Keyset pagination: the cursor carries the last row's sort value and id. The same statement loads the
+ * caller's access in the organization, and `decide` is the procedure builder's decision on it.
  */
-export async function listPrompts(db: DbOrTx, caller: Caller, input: ListPromptsInput & { organizationId: string }) {
+export async function listPrompts(db: DbOrTx, caller: Caller, input: ListPromptsInput & { organizationId: string }, decide: OrganizationDecision) {
   const limit = input.limit ?? 20;
   const tsquery = input.q ? prefixQuery(input.q) : null;
   const sortKey: SortKey = input.sort ?? (input.q ? "relevance" : "updated");
@@ -100,28 +101,34 @@ export async function listPrompts(db: DbOrTx, caller: Caller, input: ListPrompts
   const after = input.cursor ? sort.after(...decodeCursor(input.cursor, sort.parse)) : Prisma.sql`TRUE`;
   // The page is chosen from prompts and the visibility joins alone, in the order of the organization's
   // sort index (s.id is the uuid), so LIMIT stops the index scan; only its rows get their team, latest
-  // version, author, labels and bookmark state.
-  const rows = await db.$queryRaw<(RawItem & { rank: number })[]>`
-    SELECT ${itemColumns(caller)}, s.rank
-    FROM (
-      SELECT * FROM (
-        SELECT p.id, p.updated_at AS "updatedAt", p.name, p.rating_average AS "ratingAverage",
-               p.bookmark_count AS "bookmarkCount", ${rank} AS rank
-        FROM prompts p ${joins}
-        WHERE ${Prisma.join(where, " AND ")}
+  // version, author, labels and bookmark state. The page hangs off the caller's access row: no access
+  // row, no rows at all; access and no prompts, one row of NULLs.
+  const rows = await db.$queryRaw<(RawItem & { rank: number; organizationRole: OrganizationRole | null })[]>`
+    SELECT a."organizationRole", ${itemColumns(caller)}, s.rank
+    FROM (${organizationAccessRow(caller, input.organizationId)}) a
+    LEFT JOIN (
+      (
+        SELECT * FROM (
+          SELECT p.id, p.updated_at AS "updatedAt", p.name, p.rating_average AS "ratingAverage",
+                 p.bookmark_count AS "bookmarkCount", ${rank} AS rank
+          FROM prompts p ${joins}
+          WHERE ${Prisma.join(where, " AND ")}
+        ) s
+        WHERE ${after}
+        ORDER BY ${sort.order}
+        LIMIT ${limit + 1}
       ) s
-      WHERE ${after}
-      ORDER BY ${sort.order}
-      LIMIT ${limit + 1}
-    ) s
-    JOIN prompts p ON p.id = s.id ${itemJoins}
+      JOIN prompts p ON p.id = s.id ${itemJoins}
+    ) ON TRUE
     ORDER BY ${sort.order}`;
-  const page = rows.slice(0, limit);
+  decide(organizationAccessOf(caller, input.organizationId, rows[0]));
+  const found = rows.filter((row) => row.id !== null);
+  const page = found.slice(0, limit);
   const last = page.at(-1);
   const lastValue = last && (last[sort.key] instanceof Date ? (last[sort.key] as Date).toISOString() : last[sort.key]);
   return {
-    items: page.map(({ rank: _rank, ...row }) => toItem(row as RawItem)),
-    nextCursor: rows.length > limit && last ? encodeCursor(lastValue, last.id as string) : null,
+    items: page.map(({ rank: _rank, organizationRole: _role, ...row }) => toItem(row as RawItem)),
+    nextCursor: found.length > limit && last ? encodeCursor(lastValue, last.id as string) : null,
   };
 }
 
@@ -149,32 +156,43 @@ export async function promptFacets(db: DbOrTx, caller: Caller, organizationId: s
   return { folders, tags };
 }
 
-/** The prompt with one version: `version`, else `label`, else `production` when set, else the latest. */
-export async function getPrompt(db: DbOrTx, caller: Caller, prompt: LoadedPrompt, choose: { version?: number; label?: string }) {
+/** The version `getPrompt` shows, as SQL on `p`: `version`, else `label`, else `production` when set, else the latest. */
+function chosenVersion(choose: { version?: number; label?: string }) {
+  const labelled = (label: string) => Prisma.sql`(SELECT l.version FROM prompt_labels l WHERE l.prompt_id = p.id AND l.name = ${label})`;
+  if (choose.label === LATEST_LABEL) return Prisma.sql`p.latest_version`;
+  if (choose.label) return labelled(choose.label);
+  if (choose.version !== undefined) return Prisma.sql`${choose.version}::bigint`;
+  return Prisma.sql`COALESCE(${labelled(PROTECTED_LABEL)}, p.latest_version)`;
+}
+
+/**
+ * The prompt with one version (chosenVersion), in one statement that also loads the caller's access:
+ * `decide` is the procedure builder's decision on it, taken before anything of the prompt is answered.
+ */
+export async function getPrompt(db: DbOrTx, caller: Caller, promptId: string, decide: PromptDecision, choose: { version?: number; label?: string }) {
   const { joins } = promptVisibility(caller);
-  const [row] = await db.$queryRaw<RawItem[]>`
+  const [row] = await db.$queryRaw<(RawItem & { access: AccessRow; chosen: boolean; "v.version": number | null })[]>`
     SELECT ${itemColumns(caller)}, p.organization_id::text AS "organizationId",
            (SELECT r.stars FROM prompt_ratings r WHERE r.prompt_id = p.id AND r.user_id = ${caller.userId}::uuid)::int AS "myRating",
-           t.required_approvals AS "requiredApprovals"
+           t.required_approvals AS "requiredApprovals", ${accessColumn}, c.chosen IS NOT NULL AS chosen, ${versionColumnsAs("v.")}
     FROM prompts p ${joins} ${itemJoins}
-    WHERE p.id = ${prompt.id}::uuid`;
-  if (!row) return fail("NOT_FOUND", PROMPT_MSG.versionNotFound);
-  const item = toItem(row);
-  let version: number | undefined = choose.version;
-  if (choose.label === LATEST_LABEL) version = item.latestVersion;
-  else if (choose.label) {
-    version = item.labels.find((label) => label.name === choose.label)?.version;
-    if (version === undefined) fail("NOT_FOUND", PROMPT_MSG.labelNotFound, "LABEL_NOT_FOUND");
-  } else if (version === undefined) {
-    version = item.labels.find((label) => label.name === PROTECTED_LABEL)?.version ?? item.latestVersion;
-  }
-  const versionRow = (version === undefined ? null : await loadVersion(db, prompt.id, version)) ?? fail("NOT_FOUND", PROMPT_MSG.versionNotFound, "VERSION_NOT_FOUND");
+    CROSS JOIN LATERAL (SELECT (${chosenVersion(choose)})::bigint AS chosen) c
+    LEFT JOIN prompt_versions v ON v.prompt_id = p.id AND v.version = c.chosen
+    LEFT JOIN profiles vp ON vp.user_id = v.author_id
+    WHERE p.id = ${promptId}::uuid`;
+  const prompt = decide(loadedPromptOf(caller, promptId, row?.access));
+  // decide answered a missing row (NOT_FOUND): from here on there is one.
+  const { access: _access, chosen, ...rest } = row!;
+  const version = Object.fromEntries(Object.entries(rest).filter(([key]) => key.startsWith("v.")).map(([key, value]) => [key.slice(2), value]));
+  const item = Object.fromEntries(Object.entries(rest).filter(([key]) => !key.startsWith("v."))) as RawItem;
+  if (!chosen && choose.label) fail("NOT_FOUND", PROMPT_MSG.labelNotFound, "LABEL_NOT_FOUND");
+  if (rest["v.version"] === null) fail("NOT_FOUND", PROMPT_MSG.versionNotFound, "VERSION_NOT_FOUND");
   return promptDetail.parse({
-    ...item,
-    organizationId: row.organizationId,
-    myRating: row.myRating ?? null,
-    requiredApprovals: row.requiredApprovals,
-    version: versionRow,
+    ...toItem(item),
+    organizationId: rest.organizationId,
+    myRating: rest.myRating ?? null,
+    requiredApprovals: rest.requiredApprovals,
+    version: versionAnswer(version as Parameters<typeof versionAnswer>[0]),
     can: promptAbilities(prompt.access, prompt.facts),
   });
 }

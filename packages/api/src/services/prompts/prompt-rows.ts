@@ -26,12 +26,17 @@ export type RawItem = Record<string, unknown> & { author: { id: string; fullName
 export const toItem = ({ author, ...row }: RawItem) =>
   promptListItem.parse({ ...row, author: author && { id: author.id, fullName: author.fullName, avatarUrl: avatarUrl(author.avatarKey) } });
 
-/** The columns of a version `v` (its author's profile `vp`). */
-export const versionColumns = Prisma.sql`
-  v.version, v.type::text AS type, v.template, v.messages, v.variables, v.model, v.config,
-  v.commit_message AS "commitMessage", v.created_at AS "createdAt",
+/** The columns of a version `v` (its author's profile `vp`), each named with `prefix` first. */
+export const versionColumnsAs = (prefix: string) =>
+  Prisma.raw(`
+  v.version AS "${prefix}version", v.type::text AS "${prefix}type", v.template AS "${prefix}template", v.messages AS "${prefix}messages",
+  v.variables AS "${prefix}variables", v.model AS "${prefix}model", v.config AS "${prefix}config",
+  v.commit_message AS "${prefix}commitMessage", v.created_at AS "${prefix}createdAt",
   CASE WHEN v.author_id IS NULL THEN NULL
-       ELSE json_build_object('id', v.author_id, 'fullName', vp.full_name, 'avatarKey', vp.avatar_key) END AS author`;
+       ELSE json_build_object('id', v.author_id, 'fullName', vp.full_name, 'avatarKey', vp.avatar_key) END AS "${prefix}author"`);
+
+/** The columns of a version `v` (its author's profile `vp`). */
+export const versionColumns = versionColumnsAs("");
 
 export const withAvatar = <T extends { author: RawItem["author"] }>({ author, ...row }: T) => ({
   ...row,

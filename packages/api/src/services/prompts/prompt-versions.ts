@@ -13,7 +13,11 @@ export async function loadVersion(db: DbOrTx, promptId: string, version: number)
     SELECT ${versionColumns}
     FROM prompt_versions v LEFT JOIN profiles vp ON vp.user_id = v.author_id
     WHERE v.prompt_id = ${promptId}::uuid AND v.version = ${version}`;
-  if (!row) return null;
+  return row ? versionAnswer(row) : null;
+}
+
+/** A row of `versionColumns` as an answer: its author's avatar URL, and the contract in force. */
+export function versionAnswer(row: Record<string, unknown> & { author: RawItem["author"] }) {
   const answer = promptVersionItem.parse(withAvatar(row));
   return { ...answer, variables: effectiveContract(answer) };
 }
