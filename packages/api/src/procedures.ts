@@ -9,14 +9,15 @@ import type { DbOrTx } from "@promptly/db";
 import type { User } from "lucia";
 import { baseProcedure } from "./trpc.ts";
 import type { Context } from "./context.ts";
-import { loadOrganizationAccess, loadTeamAccess, resolveCaller, type Caller, type TeamRead } from "./services/access/access.ts";
+import { loadOrganizationAccess, loadTeamAccess, resolveCaller, type Caller, type OrganizationDecision, type TeamRead } from "./services/access/access.ts";
 import { keyCaller } from "./services/access/visibility.ts";
 import { authorize, promptAction, type Decision, type Resource } from "./services/access/authorize.ts";
 import { findMemberOrganizationId } from "./services/organizations/organizations.ts";
 import { findTeamMemberTeamId } from "./services/organizations/teams.ts";
 import { findInviteTeamId, findOrganizationInviteOrganizationId } from "./services/organizations/invites.ts";
 import { findApiKeyTeamId } from "./services/identity/api-keys.ts";
-import { loadPrompt, type Author } from "./services/prompts/prompts.ts";
+import { loadPrompt, type LoadedPrompt, type PromptDecision } from "./services/prompts/loaded-prompt.ts";
+import type { Author } from "./services/prompts/prompt-changes.ts";
 import { findCommentPromptId } from "./services/collaboration/comments.ts";
 import { findChangeRequestPromptId } from "./services/collaboration/change-requests.ts";
 import type { AuditActor, AuditContext } from "./services/insight/audit.ts";
@@ -24,6 +25,8 @@ import type { AuditActor, AuditContext } from "./services/insight/audit.ts";
 export const publicProcedure = baseProcedure;
 
 const unauthorized = (message: string = MSG.userNotAuthenticated) => new TRPCError({ code: "UNAUTHORIZED", message });
+/** An id that names nothing: the same answer the one decision gives for what the caller may not know of. */
+const notFound = () => new TRPCError({ code: "NOT_FOUND", message: MSG.notFound });
 /** The one decision (services/access/authorize.ts), as tRPC answers a refusal. */
 function allow(decision: Decision): void {
   if (!decision.ok) throw new TRPCError({ code: decision.code, message: decision.message });
@@ -161,11 +164,32 @@ function allowed<A extends Access>(access: A | null, action: Action, caller: Cal
   return access!;
 }
 
+/** accessFor's decision on the caller's access (null: they may not know of the place). */
+function decideOnAccess<A extends Access>(caller: Caller, action: Action, access: A | null): A {
+  return allowed(access, action, caller);
+}
+
 /** An action on something that belongs to an organization; its access is put on ctx.organization. */
 export const organizationResourceProcedure = <K extends string>(action: Action, found: Locator<K>, options?: CallerOptions) =>
   callerProcedure(SIGN_IN_MESSAGES[action], options)
     .input(locatorInput(found))
     .use(async ({ ctx, input, next }) => next({ ctx: { organization: await accessFor(ctx, input, action, found, loadOrganizationAccess) } }));
+
+/**
+ * organizationResourceProcedure whose decision the handler's statement carries: the service loads the
+ * caller's access in the organization within its own statement (as loadOrganizationAccess would) and
+ * applies ctx.decideOrganization, the same decision, before it answers anything. ctx.organizationId is
+ * the organization the input names.
+ */
+export const organizationStatementProcedure = (action: Action, found: Locator<"organizationId">, options?: CallerOptions) =>
+  callerProcedure(SIGN_IN_MESSAGES[action], options)
+    .input(locatorInput(found))
+    .use(async ({ ctx, input, next }) => {
+      const organizationId = await found.find(ctx.db, input.organizationId);
+      if (!organizationId) throw notFound();
+      const decideOrganization: OrganizationDecision = (access) => decideOnAccess(ctx.caller, action, access);
+      return next({ ctx: { organizationId, decideOrganization } });
+    });
 
 /** An action on something that belongs to a team; its access is put on ctx.team. */
 export const teamResourceProcedure = <K extends string>(action: Action, found: Locator<K>, options?: CallerOptions) =>
@@ -184,7 +208,7 @@ export const teamReadProcedure = <K extends string>(action: Action, found: Locat
     .input(locatorInput(found))
     .use(async ({ ctx, input, next }) => {
       const teamId = await found.find(ctx.db, (input as Record<K, string>)[found.key]);
-      if (!teamId) throw new TRPCError({ code: "NOT_FOUND", message: MSG.notFound });
+      if (!teamId) throw notFound();
       const read = async <Result>(load: (db: DbOrTx, caller: Caller, teamId: string, action: Action) => Promise<TeamRead<Result>>) => {
         const { access, result } = await load(ctx.db, ctx.caller, teamId, action);
         allowed(access, action, ctx.caller);
@@ -228,3 +252,26 @@ export const promptLabelProcedure = <K extends "id" | "promptId">(found: Locator
   callerProcedure(MSG.userNotAuthenticated, options)
     .input(locatorInput(found).extend({ label: promptLabelSchema }))
     .use(async ({ ctx, input, next }) => next({ ctx: { prompt: await promptFor(ctx, input, "write", found, { label: (input as { label: string }).label }) } }));
+
+/** The one decision on a prompt a statement loaded: the prompt when the caller may, else NOT_FOUND (null: may not read it) or FORBIDDEN. */
+function decideOnPrompt(caller: Caller, prompt: LoadedPrompt | null, ability: PromptAbility): LoadedPrompt {
+  allow(authorize(caller, promptAction(ability), { prompt }));
+  return prompt!;
+}
+
+/**
+ * promptProcedure whose decision the handler's statement carries: the service reads the prompt with the
+ * caller's access in its own statement (one round trip, not two) and applies ctx.decidePrompt, the same
+ * decision, before it answers anything. ctx.promptId is the prompt the input names. What the caller
+ * alone decides is asked first, as promptProcedure does.
+ */
+export const promptStatementProcedure = <K extends "id" | "promptId">(ability: PromptAbility, found: Locator<K>, options?: CallerOptions) =>
+  callerProcedure(MSG.userNotAuthenticated, options)
+    .input(locatorInput(found))
+    .use(async ({ ctx, input, next }) => {
+      allow(authorize(ctx.caller, promptAction(ability), {}));
+      const promptId = await found.find(ctx.db, (input as Record<K, string>)[found.key]);
+      if (!promptId) throw notFound();
+      const decidePrompt: PromptDecision = (prompt) => decideOnPrompt(ctx.caller, prompt, ability);
+      return next({ ctx: { promptId, decidePrompt } });
+    });

@@ -1,6 +1,6 @@
 import { router } from "../../trpc.ts";
 import { byPromptId, promptProcedure } from "../../procedures.ts";
-import { addBookmark, removeBookmark } from "../../services/prompts/prompts.ts";
+import { addBookmark, removeBookmark } from "../../services/prompts/bookmarks-ratings.ts";
 
 /** Anyone who may read a prompt may bookmark it; both are idempotent. */
 export const bookmarksRouter = router({

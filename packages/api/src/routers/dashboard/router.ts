@@ -2,7 +2,8 @@ import { dashboardInput } from "@promptly/shared";
 import { z } from "zod";
 import { router } from "../../trpc.ts";
 import { byOrganizationId, organizationResourceProcedure } from "../../procedures.ts";
-import { dashboardStats, getDashboardStats, popularPrompts, promptListItem } from "../../services/prompts/prompts.ts";
+import { dashboardStats, getDashboardStats, popularPrompts } from "../../services/prompts/dashboard.ts";
+import { promptListItem } from "../../services/prompts/prompt-shapes.ts";
 import { readableTeamIn } from "../../services/prompts/prompt-places.ts";
 
 export const dashboardRouter = router({

@@ -1,7 +1,7 @@
 import { removeLabelInput, setLabelInput } from "@promptly/shared";
 import { router } from "../../trpc.ts";
 import { KEYS_TOO, byPromptId, promptLabelProcedure } from "../../procedures.ts";
-import { removeLabel, setLabel } from "../../services/prompts/prompts.ts";
+import { removeLabel, setLabel } from "../../services/prompts/prompt-labels.ts";
 
 export const promptLabelsRouter = router({
   /** Points a label at a version (a rollback points it at an older one); `production` needs team admin level. */

@@ -2,7 +2,8 @@ import { createVersionInput, listVersionsInput } from "@promptly/shared";
 import { z } from "zod";
 import { router } from "../../trpc.ts";
 import { KEYS_TOO, byPromptId, promptProcedure } from "../../procedures.ts";
-import { createVersion, listVersions, versionHistoryPage } from "../../services/prompts/prompts.ts";
+import { createVersion, listVersions } from "../../services/prompts/prompt-versions.ts";
+import { versionHistoryPage } from "../../services/prompts/prompt-shapes.ts";
 
 export const promptVersionsRouter = router({
   /** A new immutable version (team editor level; a private prompt's author). Lint errors refuse it. */

@@ -5,11 +5,10 @@ import {
   bulkPromptsInput, createPromptInput, getPromptInput, listPromptsInput, nameAvailableInput, promptFacetsInput, renamePromptInput, updatePromptInput,
 } from "@promptly/shared";
 import { router } from "../../trpc.ts";
-import { KEYS_TOO, protectedProcedure, byOrganizationId, byPrompt, byTeamId, organizationResourceProcedure, promptProcedure, teamResourceProcedure } from "../../procedures.ts";
-import {
-  createPrompt, deletePrompt, getPrompt, isNameAvailable, listPrompts, promptDetail, promptFacets, promptPage,
-  renamePrompt, setArchived, updatePrompt,
-} from "../../services/prompts/prompts.ts";
+import { KEYS_TOO, protectedProcedure, byOrganizationId, byPrompt, byTeamId, organizationResourceProcedure, organizationStatementProcedure, promptProcedure, promptStatementProcedure, teamResourceProcedure } from "../../procedures.ts";
+import { getPrompt, listPrompts, promptFacets } from "../../services/prompts/prompt-reads.ts";
+import { promptDetail, promptPage } from "../../services/prompts/prompt-shapes.ts";
+import { createPrompt, deletePrompt, isNameAvailable, renamePrompt, setArchived, updatePrompt } from "../../services/prompts/prompt-writes.ts";
 import { readableTeamIn } from "../../services/prompts/prompt-places.ts";
 import { bulkPrompts, bulkResult } from "../../services/prompts/bulk.ts";
 
@@ -17,12 +16,12 @@ const archivedState = z.object({ archivedAt: z.date().nullable() });
 
 export const promptsRouter = router({
   /** The prompts the caller may read in an organization, filtered, searched and sorted; keyset pages. */
-  list: organizationResourceProcedure("organization.read", byOrganizationId, KEYS_TOO)
+  list: organizationStatementProcedure("organization.read", byOrganizationId, KEYS_TOO)
     .input(listPromptsInput)
     .output(promptPage)
     .query(async ({ ctx, input }) => {
       if (input.teamId) await readableTeamIn(ctx.db, ctx.caller, input.organizationId, input.teamId);
-      return listPrompts(ctx.db, ctx.caller, input);
+      return listPrompts(ctx.db, ctx.caller, { ...input, organizationId: ctx.organizationId }, ctx.decideOrganization);
     }),
 
   /** Folders and tags of the readable prompts, for the list's filters. */
@@ -33,10 +32,10 @@ export const promptsRouter = router({
       return promptFacets(ctx.db, ctx.caller, input.organizationId, input.teamId);
     }),
 
-  get: promptProcedure("read", byPrompt, KEYS_TOO)
+  get: promptStatementProcedure("read", byPrompt, KEYS_TOO)
     .input(getPromptInput)
     .output(promptDetail)
-    .query(({ ctx, input }) => getPrompt(ctx.db, ctx.caller, ctx.prompt, input)),
+    .query(({ ctx, input }) => getPrompt(ctx.db, ctx.caller, ctx.promptId, ctx.decidePrompt, input)),
 
   /** Spec 6 "can create prompts": team editor level. The prompt and its version 1 are written together. */
   create: teamResourceProcedure("prompt.write", byTeamId, KEYS_TOO)

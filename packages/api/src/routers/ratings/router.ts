@@ -1,7 +1,7 @@
 import { setRatingInput } from "@promptly/shared";
 import { router } from "../../trpc.ts";
 import { byPromptId, promptProcedure } from "../../procedures.ts";
-import { setRating } from "../../services/prompts/prompts.ts";
+import { setRating } from "../../services/prompts/bookmarks-ratings.ts";
 
 /** Any reader but the author rates a prompt 1-5 stars. */
 export const ratingsRouter = router({

@@ -28,17 +28,30 @@ export interface OrganizationAccess extends Access {
   organizationId: string;
 }
 
+/** A procedure builder's decision on the caller's access in an organization (null: none): the access when they may act, else it throws. */
+export type OrganizationDecision = (access: OrganizationAccess | null) => OrganizationAccess;
+
 /** Null when the organization does not exist or the caller may not know of it (the visibility rule). */
 export async function loadOrganizationAccess(
   db: DbOrTx,
   caller: Caller,
   organizationId: string,
 ): Promise<OrganizationAccess | null> {
+  const [row] = await db.$queryRaw<{ organizationRole: OrganizationRole | null }[]>`${organizationAccessRow(caller, organizationId)}`;
+  return organizationAccessOf(caller, organizationId, row);
+}
+
+/** The statement of the caller's role in the organization: one row `"organizationRole"` when they may know of it, none otherwise. */
+export function organizationAccessRow(caller: Caller, organizationId: string) {
   const { joins, visible } = organizationVisibility(caller);
-  const [row] = await db.$queryRaw<{ organizationRole: OrganizationRole | null }[]>`
+  return Prisma.sql`
     SELECT my_om.role::text AS "organizationRole"
     FROM organizations o ${joins}
     WHERE o.id = ${organizationId}::uuid AND ${visible}`;
+}
+
+/** The caller's access from a row of loadOrganizationAccess's statement (none: null), for a statement that carries it. */
+export function organizationAccessOf(caller: Caller, organizationId: string, row: { organizationRole: OrganizationRole | null } | undefined): OrganizationAccess | null {
   if (!row) return null;
   return { ...accessOf(caller, { organizationRole: row.organizationRole }), userId: caller.userId, organizationId };
 }

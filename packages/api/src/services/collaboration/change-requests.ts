@@ -14,7 +14,10 @@ import { auditAs, type AuditContext } from "../insight/audit.ts";
 import { avatarUrl } from "../identity/account.ts";
 import type { Caller } from "../access/access.ts";
 import { notify } from "./notify.ts";
-import { loadVersion, moveLabel, personItem, promptVersionItem, type LoadedPrompt } from "../prompts/prompts.ts";
+import type { LoadedPrompt } from "../prompts/loaded-prompt.ts";
+import { moveLabel } from "../prompts/prompt-labels.ts";
+import { personItem, promptVersionItem } from "../prompts/prompt-shapes.ts";
+import { loadVersion } from "../prompts/prompt-versions.ts";
 import { approvalsToMove, archivedRefusal, changeRequestRefusal, lockLivePrompt, refuse } from "../prompts/prompt-rules.ts";
 import { promptVisibility } from "../access/visibility.ts";
 

@@ -10,7 +10,7 @@ import { fail } from "../../errors.ts";
 import { avatarUrl } from "../identity/account.ts";
 import type { Caller } from "../access/access.ts";
 import { notify } from "./notify.ts";
-import type { LoadedPrompt } from "../prompts/prompts.ts";
+import type { LoadedPrompt } from "../prompts/loaded-prompt.ts";
 import { archivedRefusal, refuse } from "../prompts/prompt-rules.ts";
 import { memberReadsPrompt } from "../access/visibility.ts";
 

@@ -10,7 +10,7 @@ import {
 import { fail } from "../../errors.ts";
 import type { Caller } from "../access/access.ts";
 import { audit, type AuditAction, type AuditContext } from "../insight/audit.ts";
-import { moveLabel } from "./prompts.ts";
+import { moveLabel } from "./prompt-labels.ts";
 import { archivedRefusal, directLabelRefusal, tooManyTags } from "./prompt-rules.ts";
 import { promptVisibility } from "../access/visibility.ts";
 

@@ -13,7 +13,7 @@ import {
 import { fail } from "../../errors.ts";
 import type { Caller } from "../access/access.ts";
 import { audit, type AuditActor } from "../insight/audit.ts";
-import { moveLabel } from "./prompts.ts";
+import { moveLabel } from "./prompt-labels.ts";
 import { archivedRefusal, directLabelRefusal, requiredApprovals } from "./prompt-rules.ts";
 import { promptVisibility } from "../access/visibility.ts";
 

@@ -13,7 +13,11 @@ import {
 } from "@promptly/shared";
 import { fail } from "../../errors.ts";
 import type { AuditContext } from "../insight/audit.ts";
-import { createPrompt, createVersion, prefixQuery, setLabel, type LoadedPrompt } from "../prompts/prompts.ts";
+import type { LoadedPrompt } from "../prompts/loaded-prompt.ts";
+import { prefixQuery } from "../prompts/prompt-reads.ts";
+import { createVersion } from "../prompts/prompt-versions.ts";
+import { createPrompt } from "../prompts/prompt-writes.ts";
+import { setLabel } from "../prompts/prompt-labels.ts";
 import type { ResolvedPrompt, RuntimeCache } from "./runtime-cache.ts";
 import type { AuthenticatedApiKey } from "../identity/api-keys.ts";
 import { keyCaller, promptVisibility } from "../access/visibility.ts";

@@ -1,0 +1,61 @@
+// What every change of a prompt shares: who it is recorded as, a version's body, the audit entry and the live row's lock.
+import { Prisma, type DbOrTx, type DbTransaction } from "@promptly/db";
+import { versionBodyOf, type CreatePromptInput, type CreateVersionInput } from "@promptly/shared";
+import { fail } from "../../errors.ts";
+import { auditAs, type AuditAction, type AuditContext } from "../insight/audit.ts";
+import type { LoadedPrompt } from "./loaded-prompt.ts";
+import { archivedRefusal, refuse } from "./prompt-rules.ts";
+
+/** Who a write is recorded as: a person, or nobody when an API key makes it. */
+export type Author = { userId: string | null };
+
+type VersionBody = NonNullable<Extract<ReturnType<typeof versionBodyOf>, { body: unknown }>["body"]>;
+
+export function bodyOf(fields: CreateVersionInput | CreatePromptInput): VersionBody {
+  const found = versionBodyOf(fields);
+  return "body" in found ? found.body : fail("INVALID", found.problem);
+}
+
+export const versionData = (body: VersionBody, fields: CreateVersionInput | CreatePromptInput, authorId: string | null) => ({
+  type: body.type,
+  template: body.type === "text" ? body.template : null,
+  messages: body.type === "chat" ? (body.messages as unknown as Prisma.InputJsonValue) : Prisma.DbNull,
+  variables: (body.variables ?? []) as unknown as Prisma.InputJsonValue,
+  model: fields.model ?? "",
+  config: (fields.config ?? {}) as Prisma.InputJsonValue,
+  commitMessage: fields.commitMessage ?? "",
+  authorId,
+});
+
+/** One audit entry about a prompt, in its organization and team. */
+export function auditPrompt(
+  tx: DbOrTx,
+  context: AuditContext,
+  prompt: Pick<LoadedPrompt, "id" | "teamId" | "organizationId">,
+  action: Exclude<Extract<AuditAction, `prompt.${string}`>, "prompt.create">,
+  entry: { name?: string; before?: unknown; after?: unknown },
+) {
+  return auditAs(tx, context, {
+    organizationId: prompt.organizationId,
+    teamId: prompt.teamId,
+    action,
+    target: { type: "prompt", id: prompt.id, name: entry.name ?? null },
+    before: entry.before,
+    after: entry.after,
+  });
+}
+
+/**
+ * Marks a change of a live prompt: updates its time (and, for a new version, takes the next number)
+ * under the row's lock, so an archive at the same moment either comes first (CONFLICT) or waits.
+ */
+export async function touchLivePrompt(tx: DbTransaction, promptId: string, now: Date, options: { nextVersion?: boolean } = {}) {
+  const [row] = await tx.$queryRaw<{ latestVersion: number }[]>`
+    UPDATE prompts SET updated_at = ${now}, latest_version = latest_version + ${options.nextVersion ? 1 : 0}
+    WHERE id = ${promptId}::uuid AND archived_at IS NULL
+    RETURNING latest_version AS "latestVersion"`;
+  if (!row) refuse(archivedRefusal(true));
+  return row!;
+}
+
+export const refuseArchived = (prompt: LoadedPrompt) => refuse(archivedRefusal(prompt.archived));

@@ -1,0 +1,70 @@
+// The answers of the prompt library: the zod shapes of a list item, a page, a version, a prompt's detail and its history.
+import { z } from "zod";
+import { PROMPT_TYPES, PROMPT_VISIBILITIES, messageAnswer, variableAnswer } from "@promptly/shared";
+
+export const personItem = z.object({ id: z.string(), fullName: z.string().nullable(), avatarUrl: z.string().nullable() });
+const labelItem = z.object({ name: z.string(), version: z.number() });
+
+export const promptListItem = z.object({
+  id: z.string(),
+  teamId: z.string(),
+  teamName: z.string(),
+  name: z.string(),
+  title: z.string(),
+  description: z.string(),
+  tags: z.array(z.string()),
+  visibility: z.enum(PROMPT_VISIBILITIES),
+  type: z.enum(PROMPT_TYPES),
+  latestVersion: z.number(),
+  labels: z.array(labelItem),
+  author: personItem.nullable(),
+  ratingAverage: z.number(),
+  ratingCount: z.number(),
+  bookmarkCount: z.number(),
+  bookmarked: z.boolean(),
+  /** Live comments and replies (a deleted thread's stub is not counted). */
+  commentCount: z.number(),
+  archivedAt: z.date().nullable(),
+  createdAt: z.date(),
+  updatedAt: z.date(),
+});
+
+export const promptPage = z.object({ items: z.array(promptListItem), nextCursor: z.string().nullable() });
+
+export const promptVersionItem = z.object({
+  version: z.number(),
+  type: z.enum(PROMPT_TYPES),
+  template: z.string().nullable(),
+  messages: z.array(messageAnswer).nullable(),
+  /** The effective contract (effectiveContract): every variable the template uses, described or a required string. */
+  variables: z.array(variableAnswer),
+  model: z.string(),
+  config: z.record(z.string(), z.unknown()),
+  commitMessage: z.string(),
+  author: personItem.nullable(),
+  createdAt: z.date(),
+});
+
+export const promptDetail = promptListItem.extend({
+  organizationId: z.string(),
+  /** The version shown: the one asked for, else `production` when set, else the latest. */
+  version: promptVersionItem,
+  myRating: z.number().nullable(),
+  /** Approvals its team requires before `production` moves, private prompts included. */
+  requiredApprovals: z.number(),
+  /** What the caller may do with this prompt (the same rules the procedures enforce). */
+  can: z.object({
+    read: z.boolean(),
+    write: z.boolean(),
+    "label.protected": z.boolean(),
+    rename: z.boolean(),
+    archive: z.boolean(),
+    delete: z.boolean(),
+    rate: z.boolean(),
+  }),
+});
+
+const versionHistoryItem = promptVersionItem
+  .pick({ version: true, type: true, model: true, commitMessage: true, author: true, createdAt: true })
+  .extend({ labels: z.array(z.string()) });
+export const versionHistoryPage = z.object({ items: z.array(versionHistoryItem), nextCursor: z.number().nullable() });

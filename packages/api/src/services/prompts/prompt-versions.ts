@@ -1,0 +1,56 @@
+// A prompt's immutable versions: one with its contract in force, the history page, and the next version.
+import type { Db, DbOrTx } from "@promptly/db";
+import { effectiveContract, type CreateVersionInput } from "@promptly/shared";
+import type { AuditContext } from "../insight/audit.ts";
+import type { LoadedPrompt } from "./loaded-prompt.ts";
+import { auditPrompt, bodyOf, refuseArchived, touchLivePrompt, versionData, type Author } from "./prompt-changes.ts";
+import { versionColumns, withAvatar, type RawItem } from "./prompt-rows.ts";
+import { promptVersionItem, versionHistoryPage } from "./prompt-shapes.ts";
+
+/** One version of a prompt with its body and its contract in force (null when there is none), as `getPrompt` shows it. */
+export async function loadVersion(db: DbOrTx, promptId: string, version: number) {
+  const [row] = await db.$queryRaw<(Record<string, unknown> & { author: RawItem["author"] })[]>`
+    SELECT ${versionColumns}
+    FROM prompt_versions v LEFT JOIN profiles vp ON vp.user_id = v.author_id
+    WHERE v.prompt_id = ${promptId}::uuid AND v.version = ${version}`;
+  return row ? versionAnswer(row) : null;
+}
+
+/** A row of `versionColumns` as an answer: its author's avatar URL, and the contract in force. */
+export function versionAnswer(row: Record<string, unknown> & { author: RawItem["author"] }) {
+  const answer = promptVersionItem.parse(withAvatar(row));
+  return { ...answer, variables: effectiveContract(answer) };
+}
+
+/** The versions of a prompt, newest first, with the labels on each; `cursor` is the last version seen. */
+export async function listVersions(db: DbOrTx, promptId: string, cursor: number | undefined, limit = 50) {
+  const rows = await db.$queryRaw<(Record<string, unknown> & { author: RawItem["author"]; version: number })[]>`
+    SELECT v.version, v.type::text AS type, v.model, v.commit_message AS "commitMessage", v.created_at AS "createdAt",
+           CASE WHEN v.author_id IS NULL THEN NULL
+                ELSE json_build_object('id', v.author_id, 'fullName', vp.full_name, 'avatarKey', vp.avatar_key) END AS author,
+           COALESCE((SELECT array_agg(l.name ORDER BY l.name) FROM prompt_labels l WHERE l.prompt_id = v.prompt_id AND l.version = v.version), '{}') AS labels
+    FROM prompt_versions v LEFT JOIN profiles vp ON vp.user_id = v.author_id
+    WHERE v.prompt_id = ${promptId}::uuid AND v.version < ${cursor ?? 2147483647}
+    ORDER BY v.version DESC
+    LIMIT ${limit + 1}`;
+  const page = rows.slice(0, limit);
+  return versionHistoryPage.parse({
+    items: page.map(withAvatar),
+    nextCursor: rows.length > limit ? (page.at(-1)?.version ?? null) : null,
+  });
+}
+
+/**
+ * The next version: the prompt's row is locked by incrementing its counter, so concurrent saves take
+ * numbers one after another, without gaps or repeats. The type is the one given, or read from what is given.
+ */
+export async function createVersion(db: Db, caller: Author, prompt: LoadedPrompt, input: CreateVersionInput, now: Date, context: AuditContext) {
+  refuseArchived(prompt);
+  const body = bodyOf(input);
+  return db.$transaction(async (tx) => {
+    const { latestVersion: version } = await touchLivePrompt(tx, prompt.id, now, { nextVersion: true });
+    await tx.promptVersion.create({ data: { promptId: prompt.id, version, createdAt: now, ...versionData(body, input, caller.userId) } });
+    await auditPrompt(tx, context, prompt, "prompt.version", { after: { version, commitMessage: input.commitMessage ?? "" } });
+    return { version };
+  });
+}

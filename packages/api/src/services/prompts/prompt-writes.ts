@@ -1,0 +1,130 @@
+// Creating, updating, renaming, archiving and deleting prompts, and whether a name is free in a team.
+import { isUniqueViolation, type Db, type DbOrTx } from "@promptly/db";
+import { PROMPT_MSG, RUNTIME_MSG, canOnPrompt, type CreatePromptInput, type PromptFacts } from "@promptly/shared";
+import { fail } from "../../errors.ts";
+import { auditAs, type AuditContext } from "../insight/audit.ts";
+import type { LoadedPrompt } from "./loaded-prompt.ts";
+import { auditPrompt, bodyOf, refuseArchived, versionData, type Author } from "./prompt-changes.ts";
+import { lockLivePrompt, refuse, shareRefusal } from "./prompt-rules.ts";
+
+/**
+ * A prompt and its version 1, together. A name taken in the team is ALREADY_EXISTS, also under concurrent creates.
+ * The author is the signed-in person, or none when an API key creates it (a key is not a person).
+ */
+export async function createPrompt(
+  db: Db,
+  caller: Author,
+  team: { teamId: string; organizationId: string },
+  input: CreatePromptInput,
+  now: Date,
+  context: AuditContext,
+) {
+  if (input.visibility === "private" && caller.userId === null) fail("INVALID", RUNTIME_MSG.privateByKey, "PRIVATE_BY_KEY");
+  const body = bodyOf(input);
+  try {
+    return await db.$transaction(async (tx) => {
+      const prompt = await tx.prompt.create({
+        data: {
+          organizationId: team.organizationId,
+          teamId: team.teamId,
+          name: input.name,
+          title: input.title,
+          description: input.description ?? "",
+          tags: input.tags ?? [],
+          visibility: input.visibility,
+          authorId: caller.userId,
+          latestVersion: 1,
+          createdAt: now,
+          updatedAt: now,
+        },
+        select: { id: true, name: true },
+      });
+      await tx.promptVersion.create({ data: { promptId: prompt.id, version: 1, createdAt: now, ...versionData(body, input, caller.userId) } });
+      await auditAs(tx, context, {
+        organizationId: team.organizationId,
+        teamId: team.teamId,
+        action: "prompt.create",
+        target: { type: "prompt", id: prompt.id, name: prompt.name },
+        after: { name: prompt.name, title: input.title, visibility: input.visibility, version: 1 },
+      });
+      return { id: prompt.id, name: prompt.name, version: 1 };
+    });
+  } catch (error) {
+    if (isUniqueViolation(error)) return fail("ALREADY_EXISTS", PROMPT_MSG.nameTaken, "NAME_TAKEN");
+    throw error;
+  }
+}
+
+/**
+ * Title, description, tags, visibility. Only the author (or a super user) makes a prompt private: it
+ * becomes theirs alone. Sharing it again carries its `production` only as the prompt rules allow.
+ */
+export async function updatePrompt(
+  db: Db,
+  prompt: LoadedPrompt,
+  input: { title?: string; description?: string; tags?: string[]; visibility?: PromptFacts["visibility"] },
+  now: Date,
+  context: AuditContext,
+) {
+  refuseArchived(prompt);
+  if (input.visibility === "private" && prompt.facts.visibility !== "private" && !canOnPrompt(prompt.access, { ...prompt.facts, visibility: "private" }, "read")) {
+    fail("FORBIDDEN", PROMPT_MSG.privateAuthorOnly);
+  }
+  const fields = { title: true, description: true, tags: true, visibility: true } as const;
+  await db.$transaction(async (tx) => {
+    await lockLivePrompt(tx, prompt.id);
+    refuse(await shareRefusal(tx, prompt, input.visibility));
+    const before = await tx.prompt.findUniqueOrThrow({ where: { id: prompt.id }, select: fields });
+    const after = await tx.prompt.update({
+      where: { id: prompt.id },
+      data: { title: input.title, description: input.description, tags: input.tags, visibility: input.visibility, updatedAt: now },
+      select: fields,
+    });
+    await auditPrompt(tx, context, prompt, "prompt.update", { before, after });
+  });
+}
+
+/** A rename, like an update, reads the prompt live under its row's lock: an archive at the same moment comes first or waits. */
+export async function renamePrompt(db: Db, prompt: LoadedPrompt, name: string, now: Date, context: AuditContext) {
+  refuseArchived(prompt);
+  try {
+    await db.$transaction(async (tx) => {
+      await lockLivePrompt(tx, prompt.id);
+      const before = await tx.prompt.findUniqueOrThrow({ where: { id: prompt.id }, select: { name: true } });
+      await tx.prompt.update({ where: { id: prompt.id }, data: { name, updatedAt: now } });
+      await auditPrompt(tx, context, prompt, "prompt.rename", { name, before, after: { name } });
+    });
+  } catch (error) {
+    if (isUniqueViolation(error)) return fail("ALREADY_EXISTS", PROMPT_MSG.nameTaken, "NAME_TAKEN");
+    throw error;
+  }
+}
+
+/** Archive and restore are idempotent: the answer is the state asked for, and a prompt already in it is left as it is. */
+export async function setArchived(db: Db, prompt: LoadedPrompt, archived: boolean, now: Date, context: AuditContext) {
+  return db.$transaction(async (tx) => {
+    const row = await tx.prompt.update({
+      where: { id: prompt.id },
+      data: archived === prompt.archived ? {} : { archivedAt: archived ? now : null, updatedAt: now },
+      select: { archivedAt: true },
+    });
+    // Asking for the state it is already in changes nothing: nothing to record.
+    if (archived !== prompt.archived) await auditPrompt(tx, context, prompt, archived ? "prompt.archive" : "prompt.restore", {});
+    return { archivedAt: row.archivedAt };
+  });
+}
+
+/** For good, with its versions, labels, bookmarks and ratings; archived prompts only. */
+export async function deletePrompt(db: Db, prompt: LoadedPrompt, context: AuditContext) {
+  await db.$transaction(async (tx) => {
+    await auditPrompt(tx, context, prompt, "prompt.delete", {});
+    const { count } = await tx.prompt.deleteMany({ where: { id: prompt.id, archivedAt: { not: null } } });
+    if (count === 0) fail("STATE_CONFLICT", PROMPT_MSG.notArchived, "NOT_ARCHIVED");
+  });
+}
+
+/** Whether `name` is free in the team (the editor checks as the author types). */
+export async function isNameAvailable(db: DbOrTx, teamId: string, name: string) {
+  const row = await db.prompt.findUnique({ where: { teamId_name: { teamId, name } }, select: { id: true } });
+  return { available: !row };
+}
