@@ -11,12 +11,13 @@ import {
   type LangfusePrompt, type LibraryDocument, type LibraryPrompt, type LibraryVersion, type PromptAccess, type PromptFacts, type VariableContract,
 } from "@promptly/shared";
 import { fail } from "../../errors.ts";
-import type { Caller } from "../access/access.ts";
+import { loadTeamAccess, type Caller } from "../access/access.ts";
+import { authorize } from "../access/authorize.ts";
 import { audit, type AuditContext } from "../insight/audit.ts";
 import { authorOf } from "../access/actor.ts";
 import { moveLabel } from "./prompts.ts";
 import { archivedRefusal, directLabelRefusal, requiredApprovals } from "./prompt-rules.ts";
-import { promptVisibility } from "../access/visibility.ts";
+import { commandLineCaller, promptVisibility } from "../access/visibility.ts";
 
 /** An import in the team concerned: who asks and their access there, and who the change is recorded as. */
 export interface LibraryRequest {
@@ -479,29 +480,24 @@ async function applyStep(tx: DbTransaction, who: LibraryRequest, step: Step, now
 
 // ---- the command line (npm run cli -- prompts export|import) ----
 
-/** The command line acts as a super user would, authors nothing, and is audited as { kind: "cli" }. */
-const CLI_CALLER: Caller = { userId: "00000000-0000-0000-0000-000000000000", role: "super-user", isSuperUser: true };
-
-async function commandLineRequest(db: DbOrTx, teamId: string, now: Date): Promise<LibraryRequest> {
-  const team = z.uuid().safeParse(teamId).success ? await db.team.findUnique({ where: { id: teamId }, select: { organizationId: true } }) : null;
-  if (!team) return fail("NOT_FOUND", `No team with the id ${teamId}`, "TEAM_NOT_FOUND");
-  return {
-    caller: CLI_CALLER,
-    access: { ...accessOfSuperUser, userId: CLI_CALLER.userId },
-    team: { teamId, organizationId: team.organizationId },
-    audit: { actor: { kind: "cli" }, ip: null, now },
-  };
+/** The command line asks the one decision like any door: it may do anything to a team that exists, authors nothing, and is audited as `cli`. */
+async function commandLineRequest(db: DbOrTx, teamId: string, action: "prompt.read" | "prompt.write", now: Date): Promise<LibraryRequest> {
+  const caller = commandLineCaller();
+  const team = z.uuid().safeParse(teamId).success ? await loadTeamAccess(db, caller, teamId) : null;
+  const decision = authorize(caller, action, { place: team });
+  // The decision refuses the command line nothing but a team that does not exist.
+  if (!decision.ok || !team) return fail("NOT_FOUND", `No team with the id ${teamId}`, "TEAM_NOT_FOUND");
+  return { caller, access: team, team: { teamId, organizationId: team.organizationId }, audit: { actor: { kind: "cli" }, ip: null, now } };
 }
-const accessOfSuperUser = { role: CLI_CALLER.role, isSuperUser: true, organizationRole: null, teamRole: null };
 
 /** `prompts export --team <id>`: the team's whole live library as the JSON document. */
 export async function exportLibraryForCli(db: DbOrTx, teamId: string, now: Date) {
-  await commandLineRequest(db, teamId, now);
-  return exportLibrary(db, CLI_CALLER, teamId, now);
+  const { caller } = await commandLineRequest(db, teamId, "prompt.read", now);
+  return exportLibrary(db, caller, teamId, now);
 }
 
 /** `prompts import --team <id> [--dry-run]`: the preview, or the applied plan. */
 export async function importLibraryForCli(db: Db, teamId: string, document: unknown, dryRun: boolean, now: Date) {
-  const who = await commandLineRequest(db, teamId, now);
+  const who = await commandLineRequest(db, teamId, "prompt.write", now);
   return dryRun ? previewImport(db, who, document) : applyImport(db, who, document, now);
 }
