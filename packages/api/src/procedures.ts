@@ -20,7 +20,8 @@ import { loadPrompt, type LoadedPrompt, type PromptDecision } from "./services/p
 import type { Author } from "./services/prompts/prompt-changes.ts";
 import { findCommentPromptId } from "./services/collaboration/comments.ts";
 import { findChangeRequestPromptId } from "./services/collaboration/change-requests.ts";
-import type { AuditActor, AuditContext } from "./services/insight/audit.ts";
+import type { AuditContext } from "./services/insight/audit.ts";
+import { authorOf, type Actor } from "./services/access/actor.ts";
 
 export const publicProcedure = baseProcedure;
 
@@ -55,7 +56,7 @@ async function signedInPerson(ctx: Context, anonymousMessage: string) {
 }
 
 /** Who the audit trail records for this request's changes, from where, and when. */
-const auditContext = (ctx: Context, actor: AuditActor): AuditContext => ({ actor, ip: ctx.req.ip || null, now: ctx.now() });
+const auditContext = (ctx: Context, actor: Actor): AuditContext => ({ actor, ip: ctx.req.ip || null, now: ctx.now() });
 
 /** The caller is a fully signed-in user (or a visitor, when `anonymous` says what to tell them). */
 const signedIn = (anonymousMessage: string = MSG.userNotAuthenticated) =>
@@ -88,10 +89,11 @@ const callerProcedure = (anonymousMessage: string = MSG.userNotAuthenticated, op
     if (principal?.kind === "apiKey") {
       if (!options.apiKeys) throw personOnly();
       const caller: Caller = keyCaller(principal.apiKey);
-      return next({ ctx: { caller, author: { userId: null } as Author, audit: auditContext(ctx, { kind: "apiKey", apiKeyId: principal.apiKey.id }) } });
+      const audit = auditContext(ctx, { kind: "apiKey", apiKeyId: principal.apiKey.id });
+      return next({ ctx: { caller, author: { userId: authorOf(audit.actor) } satisfies Author, audit } });
     }
     const { caller, audit } = await signedInPerson(ctx, anonymousMessage);
-    return next({ ctx: { caller, author: { userId: caller.userId } as Author, audit } });
+    return next({ ctx: { caller, author: { userId: authorOf(audit.actor) } satisfies Author, audit } });
   });
 
 /** protectedProcedure, answering an anonymous caller with the spec's own words for the action. */

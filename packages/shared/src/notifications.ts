@@ -12,7 +12,6 @@ export const notificationsMarkReadInput = z.object({ ids: z.array(idSchema).min(
 export const NOTIFICATIONS_POLL_MS = 30_000;
 
 export const NOTIFICATION_MSG = {
-  invalidCursor: "The list has changed or the cursor is invalid: start from the first page",
   /** The settings page's honest line about push. */
   pushNotSent: "Push notifications are not sent yet: this switch only keeps your choice for when they are.",
 } as const;

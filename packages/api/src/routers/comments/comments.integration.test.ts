@@ -2,7 +2,7 @@
 // every caller kind × every visibility, validation, replies one level deep, the deleted thread's stub,
 // mentions, archived prompts, pages, and the card's comment count.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { COMMENT_MSG, MSG, PROMPT_VISIBILITIES, mentionToken, type PromptVisibility } from "@promptly/shared";
+import { COMMENT_MSG, MSG, PROMPT_MSG, PROMPT_VISIBILITIES, mentionToken, type PromptVisibility } from "@promptly/shared";
 import { createHarness, outcome as answer, type Harness } from "../../../testing/harness.ts";
 import { advanceClock } from "../../../testing/teams-support.ts";
 import { PROMPT_CALLER_KINDS, callerTable, createLibraryWorld, failure, insertPrompts, outcome, type PromptCallerKind } from "../../../testing/prompts-support.ts";
@@ -169,8 +169,10 @@ describe("validation", () => {
     ).rejects.toThrow(/a reply answers a top-level comment/);
   });
 
-  it("a forged cursor is BAD_REQUEST", async () => {
-    expect((await answer(api("viewer").comments.list({ promptId, cursor: "not-a-cursor" }))).code).toBe("BAD_REQUEST");
+  it("a forged cursor is BAD_REQUEST with the same refusal as every list's", async () => {
+    expect(await answer(api("viewer").comments.list({ promptId, cursor: "not-a-cursor" }), { reason: true })).toEqual({
+      code: "BAD_REQUEST", message: PROMPT_MSG.invalidCursor, reason: "INVALID_CURSOR",
+    });
   });
 });
 

@@ -4,18 +4,16 @@
 import { exportLibraryInput, importLibraryInput } from "@promptly/shared";
 import { router } from "../../trpc.ts";
 import { byTeamId, teamResourceProcedure } from "../../procedures.ts";
-import { applyImport, exportFile, exportLibraryFile, importPlan, previewImport, type LibraryActor } from "../../services/prompts/library.ts";
+import { applyImport, exportFile, exportLibraryFile, importPlan, previewImport, type LibraryRequest } from "../../services/prompts/library.ts";
 import type { Caller } from "../../services/access/access.ts";
 import type { TeamAccessInfo } from "../../services/access/access.ts";
 import type { AuditContext } from "../../services/insight/audit.ts";
 
-const actorOf = (caller: Caller, team: TeamAccessInfo, audit: AuditContext): LibraryActor => ({
+const requestOf = (caller: Caller, team: TeamAccessInfo, audit: AuditContext): LibraryRequest => ({
   caller,
   access: { ...team, userId: caller.userId },
   team: { teamId: team.teamId, organizationId: team.organizationId },
-  authorId: caller.userId,
-  actor: audit.actor,
-  ip: audit.ip,
+  audit,
 });
 
 export const libraryRouter = router({
@@ -29,11 +27,11 @@ export const libraryRouter = router({
   previewImport: teamResourceProcedure("prompt.write", byTeamId)
     .input(importLibraryInput)
     .output(importPlan)
-    .mutation(({ ctx, input }) => previewImport(ctx.db, actorOf(ctx.caller, ctx.team, ctx.audit), input.document)),
+    .mutation(({ ctx, input }) => previewImport(ctx.db, requestOf(ctx.caller, ctx.team, ctx.audit), input.document)),
 
   /** Plans again and applies it in one transaction; any conflict refuses it all. */
   applyImport: teamResourceProcedure("prompt.write", byTeamId)
     .input(importLibraryInput)
     .output(importPlan)
-    .mutation(({ ctx, input }) => applyImport(ctx.db, actorOf(ctx.caller, ctx.team, ctx.audit), input.document, ctx.now())),
+    .mutation(({ ctx, input }) => applyImport(ctx.db, requestOf(ctx.caller, ctx.team, ctx.audit), input.document, ctx.now())),
 });

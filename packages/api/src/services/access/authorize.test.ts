@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { API_KEY_MSG, MSG, RUNTIME_MSG, accessOf, type PromptAccess, type PromptFacts } from "@promptly/shared";
 import { authorize } from "./authorize.ts";
-import { keyCaller } from "./visibility.ts";
+import { commandLineCaller, keyCaller } from "./visibility.ts";
 
 const readKey = keyCaller({ id: "k1", teamId: "t1", scopes: ["read"], labels: null });
 const writeKey = keyCaller({ id: "k2", teamId: "t1", scopes: ["read", "write"], labels: null });
@@ -27,5 +27,18 @@ describe("authorize: what the key alone decides comes before the resource", () =
     ["a read key reading its team's prompt", readKey, "prompt.read", { prompt: teamPrompt(readKey) }, { ok: true }],
   ] as const)("%s", (_name, caller, action, resource, decision) => {
     expect(authorize(caller, action, resource)).toEqual(decision);
+  });
+});
+
+describe("authorize: the operator's command line on the server", () => {
+  const cli = commandLineCaller();
+  const team = accessOf(cli, { teamRole: null, organizationRole: null });
+  it.each([
+    ["importing into any team", "prompt.write", { place: team }, { ok: true }],
+    ["exporting any team", "prompt.read", { place: team }, { ok: true }],
+    ["moving production", "prompt.write", { label: "production", place: team }, { ok: true }],
+    ["a team that does not exist", "prompt.write", { place: null }, { ok: false, code: "NOT_FOUND", message: MSG.notFound }],
+  ] as const)("%s", (_name, action, resource, decision) => {
+    expect(authorize(cli, action, resource)).toEqual(decision);
   });
 });

@@ -1,4 +1,5 @@
-// The one door: whether a caller (a person, or a team's API key as keyCaller makes it) may do an action
+// The one door: whether a caller (a person, a team's API key as keyCaller makes it, or the operator's
+// command line as commandLineCaller makes it) may do an action
 // of the permission table, on a resource the visibility rule loaded. Every transport asks here, the
 // tRPC builders and the REST routes alike, and maps the answer to its own error; a new transport is
 // an adapter over this decision, never a copy of a rule.
@@ -84,6 +85,8 @@ export function authorize(caller: Caller, action: Action, resource: Resource = {
     const refusal = keyRefusal(caller.apiKey, action, resource);
     if (refusal) return refusal;
   }
+  // The operator on the server may do anything to what exists.
+  if (caller.commandLine) return resource.place === null || resource.prompt === null ? notFound() : ALLOW;
   if (resource.prompt !== undefined) {
     const ability = PROMPT_ACTIONS[action];
     if (!ability) throw new Error(`${action} is not an action on a prompt`);

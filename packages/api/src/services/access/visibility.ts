@@ -16,10 +16,15 @@ export interface Caller {
    * `labels`: the only labels it may fetch (null: any label and explicit versions).
    */
   apiKey?: { id: string; teamId: string; teamRole: TeamRole; labels: readonly string[] | null };
+  /** Set for the operator's command line on the server (commandLineCaller): every right, and no person. */
+  commandLine?: true;
 }
 
 /** No person: the user id of an API key's caller, which matches no membership, author or bookmark. */
 const NO_USER = "00000000-0000-0000-0000-000000000000";
+
+/** The operator running the command line on the server: a super user who is no person (audited as `cli`). */
+export const commandLineCaller = (): Caller => ({ userId: NO_USER, role: "super-user", isSuperUser: true, commandLine: true });
 
 /**
  * An API key as a caller: a viewer of its team (an editor with the `write` scope), so `can` grants

@@ -7,6 +7,7 @@ import {
   COMMENT_MSG, MENTION_CANDIDATES_MAX, canOnComment, mentionedUserIds, type CommentAbility, type CreateCommentInput,
 } from "@promptly/shared";
 import { fail } from "../../errors.ts";
+import { createdAtSortValue, decodeKeysetCursor, encodeKeysetCursor } from "../platform/keyset-cursor.ts";
 import { avatarUrl } from "../identity/account.ts";
 import type { Caller } from "../access/access.ts";
 import { notify } from "./notify.ts";
@@ -100,25 +101,14 @@ function toItem(prompt: LoadedPrompt, row: CommentRow) {
   };
 }
 
-const encodeCursor = (row: { createdAt: Date; id: string }) => Buffer.from(JSON.stringify([row.createdAt.toISOString(), row.id])).toString("base64url");
-const cursorSchema = z.tuple([z.iso.datetime(), z.uuid()]);
-function decodeCursor(cursor: string): { createdAt: Date; id: string } {
-  try {
-    const [createdAt, id] = cursorSchema.parse(JSON.parse(Buffer.from(cursor, "base64url").toString("utf8")));
-    return { createdAt: new Date(createdAt), id };
-  } catch {
-    return fail("INVALID", "The comments have changed or the cursor is invalid: start from the first page", "INVALID_CURSOR");
-  }
-}
-
 /** A page of a prompt's threads, newest first, each with its replies oldest first. Keyset pages on (createdAt, id). */
 export async function listComments(db: DbOrTx, prompt: LoadedPrompt, cursor: string | undefined) {
-  const after = cursor ? decodeCursor(cursor) : null;
+  const after = cursor ? decodeKeysetCursor(cursor, createdAtSortValue) : null;
   const rows = await db.promptComment.findMany({
     where: {
       promptId: prompt.id,
       parentId: null,
-      ...(after && { OR: [{ createdAt: { lt: after.createdAt } }, { createdAt: after.createdAt, id: { lt: after.id } }] }),
+      ...(after && { OR: [{ createdAt: { lt: after.sortValue } }, { createdAt: after.sortValue, id: { lt: after.id } }] }),
     },
     orderBy: [{ createdAt: "desc" }, { id: "desc" }],
     take: THREADS_PER_PAGE + 1,
@@ -128,7 +118,7 @@ export async function listComments(db: DbOrTx, prompt: LoadedPrompt, cursor: str
   const last = page.at(-1);
   return commentPage.parse({
     items: page.map(({ replies, ...thread }) => ({ ...toItem(prompt, thread), replies: replies.map((reply) => toItem(prompt, reply)) })),
-    nextCursor: rows.length > THREADS_PER_PAGE && last ? encodeCursor(last) : null,
+    nextCursor: rows.length > THREADS_PER_PAGE && last ? encodeKeysetCursor(last.createdAt.toISOString(), last.id) : null,
   });
 }
 

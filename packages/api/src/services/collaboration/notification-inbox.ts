@@ -2,9 +2,9 @@
 // read; and the notification mail, rendered when it is sent. A notification about a prompt the
 // person can no longer read is left out everywhere (the one visibility rule, in the query).
 import { Prisma, type DbOrTx } from "@promptly/db";
-import { NOTIFICATION_DEFAULTS, NOTIFICATION_MSG, resolveAppRole } from "@promptly/shared";
+import { NOTIFICATION_DEFAULTS, resolveAppRole } from "@promptly/shared";
 import { z } from "zod";
-import { fail } from "../../errors.ts";
+import { createdAtSortValue, decodeKeysetCursor, encodeKeysetCursor } from "../platform/keyset-cursor.ts";
 import { renderEmail } from "../platform/emails.ts";
 import { notificationHref, notificationText, type NotificationFacts } from "./notification-text.ts";
 import { promptVisibility, type Caller } from "../access/visibility.ts";
@@ -52,21 +52,11 @@ const toItem = (row: Row): NotificationItem => ({
   id: row.id, kind: row.kind, text: notificationText(row), href: notificationHref(row), createdAt: row.createdAt, readAt: row.readAt,
 });
 
-const encodeCursor = (row: Row) => Buffer.from(JSON.stringify([row.createdAt.toISOString(), row.id])).toString("base64url");
-function decodeCursor(cursor: string): [Date, string] {
-  try {
-    const [at, id] = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8")) as [unknown, unknown];
-    return [z.coerce.date().parse(at), z.uuid().parse(id)];
-  } catch {
-    return fail("INVALID", NOTIFICATION_MSG.invalidCursor, "INVALID_CURSOR");
-  }
-}
-
 /** One page of the caller's in-app notifications, newest first (keyset on created_at, id). */
 export async function listNotifications(db: DbOrTx, caller: Caller, cursor: string | undefined): Promise<z.infer<typeof notificationPage>> {
   const { joins, visible } = mine(caller);
   const after = cursor
-    ? (([at, id]) => Prisma.sql`(n.created_at, n.id) < (${at}, ${id}::uuid)`)(decodeCursor(cursor))
+    ? (({ sortValue: at, id }) => Prisma.sql`(n.created_at, n.id) < (${at}, ${id}::uuid)`)(decodeKeysetCursor(cursor, createdAtSortValue))
     : Prisma.sql`TRUE`;
   const rows = await db.$queryRaw<Row[]>`
     SELECT ${rowColumns} FROM notifications n ${joins}
@@ -74,7 +64,8 @@ export async function listNotifications(db: DbOrTx, caller: Caller, cursor: stri
     ORDER BY n.created_at DESC, n.id DESC
     LIMIT ${PAGE_SIZE + 1}`;
   const page = rows.slice(0, PAGE_SIZE);
-  return { items: page.map(toItem), nextCursor: rows.length > PAGE_SIZE ? encodeCursor(page.at(-1)!) : null };
+  const last = page.at(-1);
+  return { items: page.map(toItem), nextCursor: rows.length > PAGE_SIZE && last ? encodeKeysetCursor(last.createdAt.toISOString(), last.id) : null };
 }
 
 export async function countUnread(db: DbOrTx, caller: Caller): Promise<z.infer<typeof unreadCountResult>> {

@@ -2,9 +2,7 @@
 // transaction of the change itself, so a change that rolls back leaves no event and a committed one
 // always has its event. Callers say who did what to what; nothing here is ever updated or deleted.
 import { Prisma, type DbOrTx } from "@promptly/db";
-
-/** Who did it: a person, a team's API key, or the command line (super-user grants). */
-export type AuditActor = { kind: "user"; userId: string } | { kind: "apiKey"; apiKeyId: string } | { kind: "cli" };
+import type { Actor } from "../access/actor.ts";
 
 /** Every audited action. */
 export type AuditAction =
@@ -43,7 +41,7 @@ export interface AuditEntry {
   /** The organization it happened in; null only for account-level events (two-factor, super user). */
   organizationId: string | null;
   teamId?: string | null;
-  actor: AuditActor;
+  actor: Actor;
   action: AuditAction;
   /** What it was done to: a kind, its id, and a name to show even after it is gone. */
   target: { type: string; id: string; name?: string | null };
@@ -58,7 +56,7 @@ export interface AuditEntry {
 
 /** Who acts and from where, built once per request by the procedure builders and passed to services. */
 export interface AuditContext {
-  actor: AuditActor;
+  actor: Actor;
   ip: string | null;
   /** The request's time (the services' clock). */
   now: Date;

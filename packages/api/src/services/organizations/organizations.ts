@@ -1,10 +1,11 @@
 // Business rules of organizations. Services take `db` and plain ids; no tRPC here.
 import { z } from "zod";
 import { isUniqueViolation, Prisma, type Db, type DbOrTx, type DbTransaction } from "@promptly/db";
-import { CREATOR_ROLE_ORGANIZATION, MSG, ORGANIZATION_ROLES, ORGANIZATION_MSG, can, normalizeEmail, type Access, type OrganizationRole } from "@promptly/shared";
+import { CREATOR_ROLE_ORGANIZATION, MSG, ORGANIZATION_ROLES, ORGANIZATION_MSG, can, normalizeEmail, type OrganizationRole } from "@promptly/shared";
 import { fail } from "../../errors.ts";
 import { checkLockedChange, lockMembers, type LockedMember } from "./last-admin.ts";
 import type { Caller } from "../access/access.ts";
+import type { ActingMember } from "../access/actor.ts";
 import { canSql, organizationVisibility } from "../access/visibility.ts";
 import { getOrganizationMember, organizationMemberItem, type OrganizationMemberItem } from "./members.ts";
 import { createOrganizationInvite, organizationInviteItem, type InviteDeps, type InviteLimits } from "./invites.ts";
@@ -160,15 +161,12 @@ export async function addOrganizationMember(
   return { status: "invited", ...(await createOrganizationInvite(deps, input, context)) };
 }
 
-/** Who asks for a change: their organization admin status is checked again on the locked rows. */
-export type OrganizationActor = Access & { userId: string };
-
 const lockOrganizationMembers = (tx: DbTransaction, organizationId: string) =>
   lockMembers<OrganizationRole>(tx, { table: "organization_members", organizationId });
 
 function checkOrganizationChange(
   members: LockedMember<OrganizationRole>[],
-  actor: OrganizationActor,
+  actor: ActingMember,
   memberId: string,
   nextRole: OrganizationRole | null,
 ) {
@@ -184,7 +182,7 @@ function checkOrganizationChange(
 
 export async function updateOrganizationMemberRole(
   db: Db,
-  actor: OrganizationActor,
+  actor: ActingMember,
   input: { organizationId: string; memberId: string; role: OrganizationRole },
   context: AuditContext,
 ): Promise<OrganizationMemberItem> {
@@ -211,7 +209,7 @@ export async function updateOrganizationMemberRole(
  */
 export async function removeOrganizationMember(
   db: Db,
-  actor: OrganizationActor,
+  actor: ActingMember,
   input: { organizationId: string; memberId: string },
   context: AuditContext,
 ): Promise<void> {

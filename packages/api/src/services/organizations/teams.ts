@@ -1,10 +1,11 @@
 // Business rules of teams. Services take `db` and plain ids; no tRPC here.
 import { z } from "zod";
 import { Prisma, type Db, type DbOrTx } from "@promptly/db";
-import { CREATOR_ROLE_TEAM, MSG, TEAM_MSG, TEAM_ROLES, can, type Access, type TeamRole } from "@promptly/shared";
+import { CREATOR_ROLE_TEAM, MSG, TEAM_MSG, TEAM_ROLES, can, type TeamRole } from "@promptly/shared";
 import { fail } from "../../errors.ts";
 import { checkLockedChange, lockMembers, type LockedMember } from "./last-admin.ts";
 import type { Caller } from "../access/access.ts";
+import type { ActingMember } from "../access/actor.ts";
 import { teamVisibility } from "../access/visibility.ts";
 import { getTeamMember, type TeamMemberItem } from "./members.ts";
 import { auditAs, type AuditContext } from "../insight/audit.ts";
@@ -173,11 +174,8 @@ export async function findTeamMemberTeamId(db: DbOrTx, memberId: string): Promis
   return row?.teamId ?? null;
 }
 
-/** Who asks for a change to a team's members: their access, re-checked on the locked rows. */
-export type TeamActor = Access & { userId: string };
-
 /** The last-admin rule on the team's locked rows; the caller's team admin level is checked there again. */
-function checkTeamChange(members: LockedMember<TeamRole>[], actor: TeamActor, memberId: string, nextRole: TeamRole | null) {
+function checkTeamChange(members: LockedMember<TeamRole>[], actor: ActingMember, memberId: string, nextRole: TeamRole | null) {
   return checkLockedChange(members, {
     memberId,
     nextRole,
@@ -190,7 +188,7 @@ function checkTeamChange(members: LockedMember<TeamRole>[], actor: TeamActor, me
 
 export async function updateTeamMemberRole(
   db: Db,
-  input: { teamId: string; memberId: string; role: TeamRole; actor: TeamActor },
+  input: { teamId: string; memberId: string; role: TeamRole; actor: ActingMember },
   context: AuditContext,
 ): Promise<TeamMemberItem> {
   return db.$transaction(async (tx) => {
@@ -204,7 +202,7 @@ export async function updateTeamMemberRole(
 
 export async function removeTeamMember(
   db: Db,
-  input: { teamId: string; memberId: string; actor: TeamActor },
+  input: { teamId: string; memberId: string; actor: ActingMember },
   context: AuditContext,
 ): Promise<void> {
   await db.$transaction(async (tx) => {

@@ -11,22 +11,21 @@ import {
   type LangfusePrompt, type LibraryDocument, type LibraryPrompt, type LibraryVersion, type PromptAccess, type PromptFacts, type VariableContract,
 } from "@promptly/shared";
 import { fail } from "../../errors.ts";
-import type { Caller } from "../access/access.ts";
-import { audit, type AuditActor } from "../insight/audit.ts";
+import { loadTeamAccess, type Caller } from "../access/access.ts";
+import { authorize } from "../access/authorize.ts";
+import { audit, type AuditContext } from "../insight/audit.ts";
+import { authorOf } from "../access/actor.ts";
 import { moveLabel } from "./prompt-labels.ts";
 import { archivedRefusal, directLabelRefusal, requiredApprovals } from "./prompt-rules.ts";
-import { promptVisibility } from "../access/visibility.ts";
+import { commandLineCaller, promptVisibility } from "../access/visibility.ts";
 
-/** Who imports or exports, in the team concerned: their access there, and who the audit trail names. */
-export interface LibraryActor {
+/** An import in the team concerned: who asks and their access there, and who the change is recorded as. */
+export interface LibraryRequest {
   caller: Caller;
   access: PromptAccess;
   team: { teamId: string; organizationId: string };
-  /** The author of what is written: the person, or nobody for the command line. */
-  authorId: string | null;
-  actor: AuditActor;
-  /** The client address of the request (none for the command line). */
-  ip: string | null;
+  /** The actor (the author of what is written when a person) and the request's address. */
+  audit: AuditContext;
 }
 
 // ---- export ----
@@ -283,7 +282,7 @@ interface Step {
 }
 
 /** What an import would do, prompt by prompt. Reads with `db` (inside apply: the transaction, rows locked). */
-async function plan(db: DbOrTx, who: LibraryActor, incoming: IncomingPrompt[], lock: boolean): Promise<Step[]> {
+async function plan(db: DbOrTx, who: LibraryRequest, incoming: IncomingPrompt[], lock: boolean): Promise<Step[]> {
   const names = incoming.map((prompt) => prompt.name);
   const existingRows = await db.$queryRaw<{ id: string; name: string; visibility: PromptFacts["visibility"]; authorId: string | null; archived: boolean; latestVersion: number; type: string }[]>`
     SELECT p.id::text AS id, p.name, p.visibility::text AS visibility, p.author_id::text AS "authorId", p.archived_at IS NOT NULL AS archived,
@@ -327,12 +326,12 @@ async function plan(db: DbOrTx, who: LibraryActor, incoming: IncomingPrompt[], l
       if (!promptLabelSchema.safeParse(label).success) problems.push(`label '${label}': not a valid label`);
     }
     const row = existingByName.get(prompt.name) ?? null;
-    const facts: PromptFacts = row ? { visibility: row.visibility, authorId: row.authorId } : { visibility: prompt.visibility, authorId: who.authorId };
+    const facts: PromptFacts = row ? { visibility: row.visibility, authorId: row.authorId } : { visibility: prompt.visibility, authorId: authorOf(who.audit.actor) };
     if (row) {
       if (!canOnPrompt(who.access, facts, "write")) problems.push(LIBRARY_MSG.nameTaken);
       else if (archivedRefusal(row.archived)) problems.push(LIBRARY_MSG.archived);
       else if (type && row.type !== type) problems.push(LIBRARY_MSG.typeDiffers(row.type, type));
-    } else if (prompt.visibility === "private" && who.authorId === null) problems.push(LIBRARY_MSG.privateNeedsPerson);
+    } else if (prompt.visibility === "private" && authorOf(who.audit.actor) === null) problems.push(LIBRARY_MSG.privateNeedsPerson);
 
     // Versions: all of them for a new prompt (same numbers); for one here, those whose body is not stored yet.
     const stored = row ? storedVersions.filter((version) => version.promptId === row.id) : [];
@@ -400,14 +399,14 @@ function summarize(steps: Step[]): ImportPlan {
 }
 
 /** The preview: what applying the document would do now. Advisory: apply plans again under lock. */
-export async function previewImport(db: DbOrTx, who: LibraryActor, document: unknown): Promise<ImportPlan> {
+export async function previewImport(db: DbOrTx, who: LibraryRequest, document: unknown): Promise<ImportPlan> {
   return summarize(await plan(db, who, readDocument(document), false));
 }
 
 // ---- import: applying ----
 
 /** Plans again inside one transaction (the prompts here locked) and applies it all, or nothing when any prompt conflicts. */
-export async function applyImport(db: Db, who: LibraryActor, document: unknown, now: Date): Promise<ImportPlan> {
+export async function applyImport(db: Db, who: LibraryRequest, document: unknown, now: Date): Promise<ImportPlan> {
   const incoming = readDocument(document);
   try {
     return await db.$transaction(
@@ -426,9 +425,9 @@ export async function applyImport(db: Db, who: LibraryActor, document: unknown, 
   }
 }
 
-async function applyStep(tx: DbTransaction, who: LibraryActor, step: Step, now: Date) {
+async function applyStep(tx: DbTransaction, who: LibraryRequest, step: Step, now: Date) {
   const { incoming } = step;
-  const where = { organizationId: who.team.organizationId, teamId: who.team.teamId, actor: who.actor, ip: who.ip };
+  const where = { organizationId: who.team.organizationId, teamId: who.team.teamId, actor: who.audit.actor, ip: who.audit.ip };
   let promptId = step.existing?.id;
   if (!promptId) {
     const created = await tx.prompt.create({
@@ -440,7 +439,7 @@ async function applyStep(tx: DbTransaction, who: LibraryActor, step: Step, now: 
         description: promptDescriptionSchema.parse(incoming.description),
         tags: promptTagsSchema.parse(incoming.tags),
         visibility: incoming.visibility,
-        authorId: who.authorId,
+        authorId: authorOf(who.audit.actor),
         latestVersion: 0,
         createdAt: now,
         updatedAt: now,
@@ -466,7 +465,7 @@ async function applyStep(tx: DbTransaction, who: LibraryActor, step: Step, now: 
           model: fields.model ?? "",
           config: (fields.config ?? {}) as Prisma.InputJsonValue,
           commitMessage: fields.commitMessage ?? "",
-          authorId: who.authorId,
+          authorId: authorOf(who.audit.actor),
           createdAt: now,
         },
       });
@@ -475,37 +474,30 @@ async function applyStep(tx: DbTransaction, who: LibraryActor, step: Step, now: 
   }
   for (const label of step.labels) {
     // moveLabel writes the label's audit event (its history) itself.
-    await moveLabel(tx, { id: promptId, ...who.team }, label.name, label.version, who.authorId, now, { actor: who.actor, ip: who.ip, now });
+    await moveLabel(tx, { id: promptId, ...who.team }, label.name, label.version, authorOf(who.audit.actor), now, { ...who.audit, now });
   }
 }
 
 // ---- the command line (npm run cli -- prompts export|import) ----
 
-/** The command line acts as a super user would, authors nothing, and is audited as { kind: "cli" }. */
-const CLI_CALLER: Caller = { userId: "00000000-0000-0000-0000-000000000000", role: "super-user", isSuperUser: true };
-
-async function commandLineActor(db: DbOrTx, teamId: string): Promise<LibraryActor> {
-  const team = z.uuid().safeParse(teamId).success ? await db.team.findUnique({ where: { id: teamId }, select: { organizationId: true } }) : null;
-  if (!team) return fail("NOT_FOUND", `No team with the id ${teamId}`, "TEAM_NOT_FOUND");
-  return {
-    caller: CLI_CALLER,
-    access: { ...accessOfSuperUser, userId: CLI_CALLER.userId },
-    team: { teamId, organizationId: team.organizationId },
-    authorId: null,
-    actor: { kind: "cli" },
-    ip: null,
-  };
+/** The command line asks the one decision like any door: it may do anything to a team that exists, authors nothing, and is audited as `cli`. */
+async function commandLineRequest(db: DbOrTx, teamId: string, action: "prompt.read" | "prompt.write", now: Date): Promise<LibraryRequest> {
+  const caller = commandLineCaller();
+  const team = z.uuid().safeParse(teamId).success ? await loadTeamAccess(db, caller, teamId) : null;
+  const decision = authorize(caller, action, { place: team });
+  // The decision refuses the command line nothing but a team that does not exist.
+  if (!decision.ok || !team) return fail("NOT_FOUND", `No team with the id ${teamId}`, "TEAM_NOT_FOUND");
+  return { caller, access: team, team: { teamId, organizationId: team.organizationId }, audit: { actor: { kind: "cli" }, ip: null, now } };
 }
-const accessOfSuperUser = { role: CLI_CALLER.role, isSuperUser: true, organizationRole: null, teamRole: null };
 
 /** `prompts export --team <id>`: the team's whole live library as the JSON document. */
 export async function exportLibraryForCli(db: DbOrTx, teamId: string, now: Date) {
-  await commandLineActor(db, teamId);
-  return exportLibrary(db, CLI_CALLER, teamId, now);
+  const { caller } = await commandLineRequest(db, teamId, "prompt.read", now);
+  return exportLibrary(db, caller, teamId, now);
 }
 
 /** `prompts import --team <id> [--dry-run]`: the preview, or the applied plan. */
 export async function importLibraryForCli(db: Db, teamId: string, document: unknown, dryRun: boolean, now: Date) {
-  const who = await commandLineActor(db, teamId);
+  const who = await commandLineRequest(db, teamId, "prompt.write", now);
   return dryRun ? previewImport(db, who, document) : applyImport(db, who, document, now);
 }

@@ -7,11 +7,12 @@
 import type { z } from "zod";
 import { Prisma, type Db, type DbOrTx } from "@promptly/db";
 import {
-  LATEST_LABEL, PROMPT_MSG, promptNameSchema, RUNTIME_DEFAULT_LABEL, RUNTIME_MSG, compile, effectiveContract, type ChatMessage, type PromptVersionBody,
+  LATEST_LABEL, promptNameSchema, RUNTIME_DEFAULT_LABEL, RUNTIME_MSG, compile, effectiveContract, type ChatMessage, type PromptVersionBody,
   accessOf, type OrganizationRole, type PromptFacts, type RuntimePrompt, type TeamRole, type RuntimeSelector, type VariableProblem, type runtimeCreatePromptInput,
   type runtimeCreateVersionInput, type runtimeListQuery, type runtimePromptPage,
 } from "@promptly/shared";
 import { fail } from "../../errors.ts";
+import { decodeKeysetCursor, encodeKeysetCursor } from "../platform/keyset-cursor.ts";
 import type { AuditContext } from "../insight/audit.ts";
 import type { LoadedPrompt } from "../prompts/loaded-prompt.ts";
 import { prefixQuery } from "../prompts/prompt-reads.ts";
@@ -125,19 +126,6 @@ export function compileRuntimePrompt(
   return { ok: true, version: prompt.version, ...("text" in result ? { text: result.text } : { messages: result.messages }) };
 }
 
-const encodeCursor = (name: string, id: string) => Buffer.from(JSON.stringify([name, id])).toString("base64url");
-function decodeCursor(cursor: string): [string, string] {
-  try {
-    const [name, id] = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8")) as [unknown, unknown];
-    if (!promptNameSchema.safeParse(name).success || typeof name !== "string" || typeof id !== "string" || !/^[0-9a-f-]{36}$/i.test(id)) {
-      throw new Error("cursor");
-    }
-    return [name, id];
-  } catch {
-    return fail("INVALID", PROMPT_MSG.invalidCursor, "INVALID_CURSOR");
-  }
-}
-
 /**
  * The key's team's prompts it may see (not private, not archived), by name, 50 a page: the keyset
  * cursor carries the last name and id. `q` searches like the library's search (each word a prefix)
@@ -158,7 +146,7 @@ export async function listRuntimePrompts(
     where.push(Prisma.sql`(p.search_vector @@ ${search} OR ${query.q} <<% p.title OR ${query.q} <<% p.name)`);
   }
   if (query.cursor) {
-    const [name, id] = decodeCursor(query.cursor);
+    const { sortValue: name, id } = decodeKeysetCursor(query.cursor, promptNameSchema);
     where.push(Prisma.sql`(p.name COLLATE "C", p.id) > (${name}::text COLLATE "C", ${id}::uuid)`);
   }
   const rows = await db.$queryRaw<{ id: string; name: string; title: string; labels: { name: string; version: number }[]; latestVersion: number; tags: string[]; updatedAt: Date }[]>`
@@ -173,7 +161,7 @@ export async function listRuntimePrompts(
   const last = page.at(-1);
   return {
     items: page.map(({ id: _id, updatedAt, ...row }) => ({ ...row, updatedAt: updatedAt.toISOString() })),
-    nextCursor: rows.length > LIST_LIMIT && last ? encodeCursor(last.name, last.id) : null,
+    nextCursor: rows.length > LIST_LIMIT && last ? encodeKeysetCursor(last.name, last.id) : null,
   };
 }
 
