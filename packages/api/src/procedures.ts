@@ -17,11 +17,10 @@ import { findTeamMemberTeamId } from "./services/organizations/teams.ts";
 import { findInviteTeamId, findOrganizationInviteOrganizationId } from "./services/organizations/invites.ts";
 import { findApiKeyTeamId } from "./services/identity/api-keys.ts";
 import { loadPrompt, type LoadedPrompt, type PromptDecision } from "./services/prompts/loaded-prompt.ts";
-import type { Author } from "./services/prompts/prompt-changes.ts";
 import { findCommentPromptId } from "./services/collaboration/comments.ts";
 import { findChangeRequestPromptId } from "./services/collaboration/change-requests.ts";
 import type { AuditContext } from "./services/insight/audit.ts";
-import { authorOf, type Actor } from "./services/access/actor.ts";
+import type { Actor } from "./services/access/actor.ts";
 
 export const publicProcedure = baseProcedure;
 
@@ -81,7 +80,7 @@ export const KEYS_TOO = { apiKeys: true } as const satisfies CallerOptions;
 
 /**
  * A fully signed-in person, or a team's API key where `options.apiKeys` admits one: ctx.caller is who
- * asks (for `can` and the visibility rule) and ctx.author who a write is recorded as (nobody for a key).
+ * asks (for `can` and the visibility rule) and ctx.audit who a change is recorded as (its author: nobody for a key).
  */
 const callerProcedure = (anonymousMessage: string = MSG.userNotAuthenticated, options: CallerOptions = {}) =>
   baseProcedure.use(async ({ ctx, next }) => {
@@ -90,10 +89,10 @@ const callerProcedure = (anonymousMessage: string = MSG.userNotAuthenticated, op
       if (!options.apiKeys) throw personOnly();
       const caller: Caller = keyCaller(principal.apiKey);
       const audit = auditContext(ctx, { kind: "apiKey", apiKeyId: principal.apiKey.id });
-      return next({ ctx: { caller, author: { userId: authorOf(audit.actor) } satisfies Author, audit } });
+      return next({ ctx: { caller, audit } });
     }
     const { caller, audit } = await signedInPerson(ctx, anonymousMessage);
-    return next({ ctx: { caller, author: { userId: authorOf(audit.actor) } satisfies Author, audit } });
+    return next({ ctx: { caller, audit } });
   });
 
 /** protectedProcedure, answering an anonymous caller with the spec's own words for the action. */

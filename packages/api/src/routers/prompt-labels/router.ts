@@ -7,7 +7,7 @@ export const promptLabelsRouter = router({
   /** Points a label at a version (a rollback points it at an older one); `production` needs team admin level. */
   set: promptLabelProcedure(byPromptId, KEYS_TOO)
     .input(setLabelInput)
-    .mutation(({ ctx, input }) => setLabel(ctx.db, ctx.author, ctx.prompt, input.label, input.version, ctx.now(), ctx.audit)),
+    .mutation(({ ctx, input }) => setLabel(ctx.db, ctx.prompt, input.label, input.version, ctx.now(), ctx.audit)),
 
   remove: promptLabelProcedure(byPromptId, KEYS_TOO)
     .input(removeLabelInput)

@@ -6,9 +6,6 @@ import { auditAs, type AuditAction, type AuditContext } from "../insight/audit.t
 import type { LoadedPrompt } from "./loaded-prompt.ts";
 import { archivedRefusal, refuse } from "./prompt-rules.ts";
 
-/** Who a write is recorded as: a person, or nobody when an API key makes it. */
-export type Author = { userId: string | null };
-
 type VersionBody = NonNullable<Extract<ReturnType<typeof versionBodyOf>, { body: unknown }>["body"]>;
 
 export function bodyOf(fields: CreateVersionInput | CreatePromptInput): VersionBody {

@@ -2,10 +2,11 @@
 import type { Db, DbOrTx, DbTransaction } from "@promptly/db";
 import { PROMPT_MSG, PROTECTED_LABEL } from "@promptly/shared";
 import { fail } from "../../errors.ts";
+import { authorOf } from "../access/actor.ts";
 import type { AuditContext } from "../insight/audit.ts";
 import { notify } from "../collaboration/notify.ts";
 import type { LoadedPrompt } from "./loaded-prompt.ts";
-import { auditPrompt, refuseArchived, touchLivePrompt, type Author } from "./prompt-changes.ts";
+import { auditPrompt, refuseArchived, touchLivePrompt } from "./prompt-changes.ts";
 import { directLabelRefusal, refuse, requiredApprovals } from "./prompt-rules.ts";
 
 /** What stops the caller moving (or removing) `label` of this prompt directly, by the prompt rules. */
@@ -13,10 +14,10 @@ const refuseDirectLabelChange = async (db: DbOrTx, prompt: LoadedPrompt, label: 
   refuse(directLabelRefusal(label, prompt, label === PROTECTED_LABEL ? await requiredApprovals(db, prompt.teamId) : 0, change));
 
 /** Points `label` at `version` (rolling back is pointing it at an older one). `production` needs team admin level, and no review required. */
-export async function setLabel(db: Db, caller: Author, prompt: LoadedPrompt, label: string, version: number, now: Date, context: AuditContext) {
+export async function setLabel(db: Db, prompt: LoadedPrompt, label: string, version: number, now: Date, context: AuditContext) {
   refuseArchived(prompt);
   await refuseDirectLabelChange(db, prompt, label, "move");
-  return db.$transaction((tx) => moveLabel(tx, prompt, label, version, caller.userId, now, context));
+  return db.$transaction((tx) => moveLabel(tx, prompt, label, version, authorOf(context.actor), now, context));
 }
 
 /**

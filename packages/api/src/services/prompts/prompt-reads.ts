@@ -3,6 +3,7 @@ import { z } from "zod";
 import { Prisma, type DbOrTx } from "@promptly/db";
 import { LATEST_LABEL, PROMPT_MSG, PROTECTED_LABEL, promptAbilities, promptNameSchema, type ListPromptsInput, type OrganizationRole } from "@promptly/shared";
 import { fail } from "../../errors.ts";
+import { decodeKeysetCursor, encodeKeysetCursor } from "../platform/keyset-cursor.ts";
 import { organizationAccessOf, organizationAccessRow, type Caller, type OrganizationDecision } from "../access/access.ts";
 import { promptVisibility } from "../access/visibility.ts";
 import { accessColumn, loadedPromptOf, type AccessRow, type PromptDecision } from "./loaded-prompt.ts";
@@ -55,15 +56,8 @@ const SORTS: Record<SortKey, { key: string; order: Prisma.Sql; after: (value: un
   },
 };
 
-const encodeCursor = (value: unknown, id: string) => Buffer.from(JSON.stringify([value, id])).toString("base64url");
-function decodeCursor(cursor: string, parse: z.ZodType): [unknown, string] {
-  try {
-    const [value, id] = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8")) as [unknown, unknown];
-    return [parse.parse(value), z.uuid().parse(id)];
-  } catch {
-    return fail("INVALID", PROMPT_MSG.invalidCursor, "INVALID_CURSOR");
-  }
-}
+/** The rows after a cursor's position in `sort`'s order. */
+const afterCursor = (sort: { after: (value: unknown, id: string) => Prisma.Sql }, cursor: { sortValue: unknown; id: string }) => sort.after(cursor.sortValue, cursor.id);
 
 /**
  * One page of the prompts the caller may read in an organization: the visibility rule is part of
@@ -98,7 +92,7 @@ export async function listPrompts(db: DbOrTx, caller: Caller, input: ListPrompts
     rank = Prisma.sql`(ts_rank_cd(p.search_vector, ${query})::float8
       + GREATEST(strict_word_similarity(${input.q}, p.title), strict_word_similarity(${input.q}, p.name))::float8)`;
   }
-  const after = input.cursor ? sort.after(...decodeCursor(input.cursor, sort.parse)) : Prisma.sql`TRUE`;
+  const after = input.cursor ? afterCursor(sort, decodeKeysetCursor(input.cursor, sort.parse)) : Prisma.sql`TRUE`;
   // The page is chosen from prompts and the visibility joins alone, in the order of the organization's
   // sort index (s.id is the uuid), so LIMIT stops the index scan; only its rows get their team, latest
   // version, author, labels and bookmark state. The page hangs off the caller's access row: no access
@@ -128,7 +122,7 @@ export async function listPrompts(db: DbOrTx, caller: Caller, input: ListPrompts
   const lastValue = last && (last[sort.key] instanceof Date ? (last[sort.key] as Date).toISOString() : last[sort.key]);
   return {
     items: page.map(({ rank: _rank, organizationRole: _role, ...row }) => toItem(row as RawItem)),
-    nextCursor: found.length > limit && last ? encodeCursor(lastValue, last.id as string) : null,
+    nextCursor: found.length > limit && last ? encodeKeysetCursor(lastValue as string | number, last.id as string) : null,
   };
 }
 

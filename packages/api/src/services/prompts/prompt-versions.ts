@@ -1,9 +1,10 @@
 // A prompt's immutable versions: one with its contract in force, the history page, and the next version.
 import type { Db, DbOrTx } from "@promptly/db";
 import { effectiveContract, type CreateVersionInput } from "@promptly/shared";
+import { authorOf } from "../access/actor.ts";
 import type { AuditContext } from "../insight/audit.ts";
 import type { LoadedPrompt } from "./loaded-prompt.ts";
-import { auditPrompt, bodyOf, refuseArchived, touchLivePrompt, versionData, type Author } from "./prompt-changes.ts";
+import { auditPrompt, bodyOf, refuseArchived, touchLivePrompt, versionData } from "./prompt-changes.ts";
 import { versionColumns, withAvatar, type RawItem } from "./prompt-rows.ts";
 import { promptVersionItem, versionHistoryPage } from "./prompt-shapes.ts";
 
@@ -44,12 +45,12 @@ export async function listVersions(db: DbOrTx, promptId: string, cursor: number 
  * The next version: the prompt's row is locked by incrementing its counter, so concurrent saves take
  * numbers one after another, without gaps or repeats. The type is the one given, or read from what is given.
  */
-export async function createVersion(db: Db, caller: Author, prompt: LoadedPrompt, input: CreateVersionInput, now: Date, context: AuditContext) {
+export async function createVersion(db: Db, prompt: LoadedPrompt, input: CreateVersionInput, now: Date, context: AuditContext) {
   refuseArchived(prompt);
   const body = bodyOf(input);
   return db.$transaction(async (tx) => {
     const { latestVersion: version } = await touchLivePrompt(tx, prompt.id, now, { nextVersion: true });
-    await tx.promptVersion.create({ data: { promptId: prompt.id, version, createdAt: now, ...versionData(body, input, caller.userId) } });
+    await tx.promptVersion.create({ data: { promptId: prompt.id, version, createdAt: now, ...versionData(body, input, authorOf(context.actor)) } });
     await auditPrompt(tx, context, prompt, "prompt.version", { after: { version, commitMessage: input.commitMessage ?? "" } });
     return { version };
   });

@@ -2,9 +2,10 @@
 import { isUniqueViolation, type Db, type DbOrTx } from "@promptly/db";
 import { PROMPT_MSG, RUNTIME_MSG, canOnPrompt, type CreatePromptInput, type PromptFacts } from "@promptly/shared";
 import { fail } from "../../errors.ts";
+import { authorOf } from "../access/actor.ts";
 import { auditAs, type AuditContext } from "../insight/audit.ts";
 import type { LoadedPrompt } from "./loaded-prompt.ts";
-import { auditPrompt, bodyOf, refuseArchived, versionData, type Author } from "./prompt-changes.ts";
+import { auditPrompt, bodyOf, refuseArchived, versionData } from "./prompt-changes.ts";
 import { lockLivePrompt, refuse, shareRefusal } from "./prompt-rules.ts";
 
 /**
@@ -13,13 +14,12 @@ import { lockLivePrompt, refuse, shareRefusal } from "./prompt-rules.ts";
  */
 export async function createPrompt(
   db: Db,
-  caller: Author,
   team: { teamId: string; organizationId: string },
   input: CreatePromptInput,
   now: Date,
   context: AuditContext,
 ) {
-  if (input.visibility === "private" && caller.userId === null) fail("INVALID", RUNTIME_MSG.privateByKey, "PRIVATE_BY_KEY");
+  if (input.visibility === "private" && authorOf(context.actor) === null) fail("INVALID", RUNTIME_MSG.privateByKey, "PRIVATE_BY_KEY");
   const body = bodyOf(input);
   try {
     return await db.$transaction(async (tx) => {
@@ -32,14 +32,14 @@ export async function createPrompt(
           description: input.description ?? "",
           tags: input.tags ?? [],
           visibility: input.visibility,
-          authorId: caller.userId,
+          authorId: authorOf(context.actor),
           latestVersion: 1,
           createdAt: now,
           updatedAt: now,
         },
         select: { id: true, name: true },
       });
-      await tx.promptVersion.create({ data: { promptId: prompt.id, version: 1, createdAt: now, ...versionData(body, input, caller.userId) } });
+      await tx.promptVersion.create({ data: { promptId: prompt.id, version: 1, createdAt: now, ...versionData(body, input, authorOf(context.actor)) } });
       await auditAs(tx, context, {
         organizationId: team.organizationId,
         teamId: team.teamId,

@@ -27,9 +27,6 @@ import { allowOrFail, authorize, type Resource } from "../access/authorize.ts";
 
 
 const LIST_LIMIT = 50;
-/** A key's writes are recorded without an author. */
-const NO_AUTHOR = { userId: null };
-
 /** The version a fetch means: a version, or a label (the default label filled in). */
 export function runtimeSelector(query: { label?: string; version?: number }): RuntimeSelector {
   return query.version !== undefined ? { version: query.version } : { label: query.label ?? RUNTIME_DEFAULT_LABEL };
@@ -196,7 +193,7 @@ export async function createRuntimePrompt(db: Db, key: AuthenticatedApiKey, inpu
   allowOrFail(authorize(caller, "prompt.write"));
   const team = await loadTeamAccess(db, caller, key.teamId);
   allowOrFail(authorize(caller, "prompt.write", { place: team }));
-  const created = await createPrompt(db, NO_AUTHOR, team!, { ...input, teamId: key.teamId }, now, keyContext(key, now, ip));
+  const created = await createPrompt(db, team!, { ...input, teamId: key.teamId }, now, keyContext(key, now, ip));
   return { name: created.name, version: created.version };
 }
 
@@ -209,13 +206,13 @@ export async function createRuntimeVersion(
   ip: string | null = null,
 ) {
   const prompt = await loadKeyPrompt(db, key, name);
-  const { version } = await createVersion(db, NO_AUTHOR, prompt, { ...input, promptId: prompt.id }, now, keyContext(key, now, ip));
+  const { version } = await createVersion(db, prompt, { ...input, promptId: prompt.id }, now, keyContext(key, now, ip));
   return { name, version };
 }
 
 /** Points a label at a version; `production` is never moved by a key, whatever its scopes (the one decision). */
 export async function setRuntimeLabel(db: Db, key: AuthenticatedApiKey, name: string, label: string, version: number, now: Date, ip: string | null = null) {
   const prompt = await loadKeyPrompt(db, key, name, { label });
-  await setLabel(db, NO_AUTHOR, prompt, label, version, now, keyContext(key, now, ip));
+  await setLabel(db, prompt, label, version, now, keyContext(key, now, ip));
   return { name, label, version };
 }
