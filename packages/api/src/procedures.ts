@@ -165,11 +165,6 @@ function allowed<A extends Access>(access: A | null, action: Action, caller: Cal
   return access!;
 }
 
-/** accessFor's decision on the caller's access (null: they may not know of the place). */
-function decideOnAccess<A extends Access>(caller: Caller, action: Action, access: A | null): A {
-  return allowed(access, action, caller);
-}
-
 /** An action on something that belongs to an organization; its access is put on ctx.organization. */
 export const organizationResourceProcedure = <K extends string>(action: Action, found: Locator<K>, options?: CallerOptions) =>
   callerProcedure(SIGN_IN_MESSAGES[action], options)
@@ -188,7 +183,7 @@ export const organizationStatementProcedure = (action: Action, found: Locator<"o
     .use(async ({ ctx, input, next }) => {
       const organizationId = await found.find(ctx.db, input.organizationId);
       if (!organizationId) throw notFound();
-      const decideOrganization: OrganizationDecision = (access) => decideOnAccess(ctx.caller, action, access);
+      const decideOrganization: OrganizationDecision = (access) => allowed(access, action, ctx.caller);
       return next({ ctx: { organizationId, decideOrganization } });
     });
 
