@@ -7,7 +7,7 @@
 import { z } from "zod";
 import { Prisma, type Db, type DbOrTx, type DbTransaction } from "@promptly/db";
 import {
-  CHANGE_REQUEST_STATUSES, MSG, PROMPT_MSG, PROTECTED_LABEL, REVIEW_MSG, canOnPrompt, type ChangeRequestStatus, type CreateChangeRequestInput,
+  CHANGE_REQUEST_STATUSES, MSG, approvalsNeeded, PROMPT_MSG, PROTECTED_LABEL, REVIEW_MSG, canOnPrompt, type ChangeRequestStatus, type CreateChangeRequestInput,
 } from "@promptly/shared";
 import { fail } from "../../errors.ts";
 import { auditAs, type AuditContext } from "../insight/audit.ts";
@@ -90,7 +90,7 @@ const itemSelect = Prisma.sql`
          CASE WHEN cr.author_id IS NULL THEN NULL
               ELSE json_build_object('id', cr.author_id, 'fullName', ap.full_name, 'avatarKey', ap.avatar_key) END AS author,
          (SELECT count(*) FROM change_request_reviews r WHERE r.change_request_id = cr.id AND r.decision = 'approved')::int AS approvals,
-         GREATEST(t.required_approvals, 1) AS "approvalsNeeded",
+         t.required_approvals AS "requiredApprovals",
          pl.version AS "currentVersion", cr.created_at AS "createdAt", cr.updated_at AS "updatedAt", cr.closed_at AS "closedAt"
   FROM change_requests cr
   JOIN prompts p ON p.id = cr.prompt_id
@@ -98,9 +98,10 @@ const itemSelect = Prisma.sql`
   LEFT JOIN prompt_labels pl ON pl.prompt_id = cr.prompt_id AND pl.name = cr.label
   LEFT JOIN profiles ap ON ap.user_id = cr.author_id`;
 
-type RawItem = Record<string, unknown> & { author: Person; currentVersion: number | null; status: ChangeRequestStatus };
+type RawItem = Record<string, unknown> & { author: Person; currentVersion: number | null; status: ChangeRequestStatus; requiredApprovals: number };
 
-const toItem = (row: RawItem) => changeRequestItem.parse({ ...row, author: person(row.author) });
+const toItem = ({ requiredApprovals, ...row }: RawItem) =>
+  changeRequestItem.parse({ ...row, author: person(row.author), approvalsNeeded: approvalsNeeded(requiredApprovals) });
 
 export async function findChangeRequestPromptId(db: DbOrTx, id: string): Promise<string | null> {
   const row = await db.changeRequest.findUnique({ where: { id }, select: { promptId: true } });
