@@ -6,7 +6,7 @@
 // BENCH_DURATION / BENCH_ROUNDS long): a shared machine's load drifts over seconds, so each round of
 // ours is compared with the baseline's round right after it and the ratio is the median of the
 // rounds', not one 10 s run against another 10 s later. BENCH_DURATION (s, default 10) and BENCH_CONNECTIONS
-// (default 50) tune the load; BENCH_PROFILE=<dir> writes a V8 CPU profile of the server (open it in
+// (default 50) tune the load; BENCH_ONLY=<text> runs only the scenarios whose name contains it; BENCH_PROFILE=<dir> writes a V8 CPU profile of the server (open it in
 // Chrome DevTools) to that folder. The server runs as `npm start` runs it (apps/server/start.sh)
 // against external services, as in production: the database, an S3 server and a mail catcher that
 // this process starts, so the RSS reported is the app's alone. A benchmark with variants (e.g. data
@@ -36,12 +36,15 @@ interface Figures {
   p99: number;
   errors: number;
   non2xx: number;
+  /** The server process's CPU time (user + system) per answered request, in µs; 0 when not measured. */
+  cpuUs: number;
 }
 
 async function load(
   url: string,
-  init: { method?: string; headers?: Record<string, string>; body?: string; connections?: number; duration?: number },
+  init: { method?: string; headers?: Record<string, string>; body?: string; connections?: number; duration?: number; pid?: number },
 ): Promise<Figures> {
+  const cpuBefore = init.pid ? cpuMs(init.pid) : 0;
   const result = await autocannon({
     url,
     method: (init.method ?? "GET") as "GET",
@@ -56,8 +59,19 @@ async function load(
     p99: result.latency.p99,
     errors: result.errors + result.timeouts,
     non2xx: result.non2xx,
+    cpuUs: init.pid ? ((cpuMs(init.pid) - cpuBefore) * 1000) / Math.max(1, result.requests.total) : 0,
   };
 }
+
+/**
+ * A process's CPU time so far (user + system, /proc/<pid>/stat, in ms). Per request it is the server's
+ * own cost, which the machine's other load does not change the way it changes req/s.
+ */
+function cpuMs(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
+}
+const CLOCK_TICKS = Number(execFileSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).trim()) || 100;
 
 const median = (values: number[]) => {
   const sorted = [...values].sort((a, b) => a - b);
@@ -80,6 +94,7 @@ async function compareInRounds(ours: (duration: number) => Promise<Figures>, bas
     p99: median(rounds.map((pair) => pair[side].p99)),
     errors: rounds.reduce((sum, pair) => sum + pair[side].errors, 0),
     non2xx: rounds.reduce((sum, pair) => sum + pair[side].non2xx, 0),
+    cpuUs: median(rounds.map((pair) => pair[side].cpuUs)),
   });
   const ratio = median(rounds.map(([mine, base]) => mine.requestsPerSecond / Math.max(base.requestsPerSecond, 1)));
   return { ours: summary(0), base: summary(1), ratio };
@@ -246,7 +261,8 @@ async function measure(
   const appBase = `http://127.0.0.1:${appPort}`;
   await waitFor(`${appBase}/api/health`);
 
-  const scenarios = await benchmark.scenarios({ db: pool, variant });
+  const only = process.env.BENCH_ONLY;
+  const scenarios = (await benchmark.scenarios({ db: pool, variant })).filter((scenario) => !only || scenario.name.includes(only));
   const baselinePort = await freePort();
   const baseline = fork(join(ROOT, "scripts/bench/baseline-server.mjs"), {
     env: { ...process.env, PORT: String(baselinePort), DATABASE_URL: databaseUrl, BENCH_SCENARIOS: JSON.stringify(scenarios) },
@@ -270,11 +286,11 @@ async function measure(
     let rss = 0;
     const { ours, base, ratio } = await compareInRounds(
       async (duration) => {
-        const [figures, peak] = await withPeakRss(app.pid!, () => load(request.url, { ...request, headers, connections, duration }));
+        const [figures, peak] = await withPeakRss(app.pid!, () => load(request.url, { ...request, headers, connections, duration, pid: app.pid }));
         rss = Math.max(rss, peak);
         return figures;
       },
-      (duration) => load(baselineUrl, { connections, duration }),
+      (duration) => load(baselineUrl, { connections, duration, pid: baseline.pid }),
     );
     rows.push([
       scenario.name,
@@ -287,6 +303,8 @@ async function measure(
       fmt(base.p50),
       fmt(base.p99),
       fmt(ratio, 2),
+      fmt(ours.cpuUs, 0),
+      fmt(base.cpuUs, 0),
       String(rss),
       String(ours.errors + ours.non2xx),
     ]);
@@ -339,7 +357,7 @@ async function main() {
     }
     const header = [
       "scenario", ...(benchmark.variants ? ["variant"] : []), "conns",
-      "req/s", "p50 ms", "p99 ms", "baseline req/s", "baseline p50", "baseline p99", "ratio", "RSS MB", "errors",
+      "req/s", "p50 ms", "p99 ms", "baseline req/s", "baseline p50", "baseline p99", "ratio", "CPU µs/req", "baseline CPU µs/req", "RSS MB", "errors",
     ];
     const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
     const line = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join("  ");
