@@ -8,9 +8,9 @@ export default defineConfig({
   globalSetup: "./apps/web/e2e/support/global-setup.ts",
   // Fails the run when a secret the tests used (password, token, key, cookie, TOTP secret) is in the server's log.
   globalTeardown: "./apps/web/e2e/support/global-teardown.ts",
-  fullyParallel: false,
-  // Two workers on two cores: spec files run side by side against the one server (each test makes its own
-  // people and places, so they do not meet); the tests of one file stay in order.
+  // Every test makes its own people and places, so tests of one file need no order and never meet: the
+  // workers take tests, not files, and a long file does not leave one worker alone at the end.
+  fullyParallel: true,
   workers: 2,
   retries: process.env.CI ? 1 : 0,
   timeout: 60_000,
