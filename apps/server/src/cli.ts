@@ -1,6 +1,6 @@
 // Admin commands: npm run cli -- grant-super-user <email>; prompts export|import for git-based workflows.
 import { createDb } from "@promptly/db";
-import { DomainError, exportLibraryForCli, importLibraryForCli, setSuperUser } from "@promptly/api";
+import { DomainError, exportLibraryForCli, findTeamForCommandLine, importLibraryForCli, setSuperUser } from "@promptly/api";
 import { APP_ROLES, normalizeEmail } from "@promptly/shared";
 import { ConfigError, loadEnv } from "./env.ts";
 import { embeddedPostgresUrl, startEmbeddedPostgres } from "./embedded.ts";
@@ -13,20 +13,24 @@ const USAGE = [
   "usage: npm run cli -- grant-super-user <email>",
   "       npm run cli -- revoke-super-user <email>",
   `       npm run cli -- set-role <email> ${STORED_ROLES.join("|")}`,
-  "       npm run cli -- prompts export --team <team id> > library.json",
-  "       npm run cli -- prompts import --team <team id> [--dry-run] < library.json",
+  "       npm run cli -- prompts export --team <team id, slug or name> [--org <organization id, slug or name>] > library.json",
+  "       npm run cli -- prompts import --team <team id, slug or name> [--org <organization>] [--dry-run] < library.json",
 ].join("\n");
 
-/** `prompts export|import --team <id> [--dry-run]`, or null when the arguments are not that. */
+/** `prompts export|import --team <team> [--org <organization>] [--dry-run]`, or null when the arguments are not that. */
 function libraryCommand(args: string[]) {
   const [group, verb, ...rest] = args;
   if (group !== "prompts" || (verb !== "export" && verb !== "import")) return null;
-  const teamAt = rest.indexOf("--team");
-  const teamId = teamAt === -1 ? undefined : rest[teamAt + 1];
+  const valueOf = (option: string) => {
+    const at = rest.indexOf(option);
+    return at === -1 ? { at } : { at, value: rest[at + 1] };
+  };
+  const team = valueOf("--team");
+  const organization = valueOf("--org");
   const dryRun = rest.includes("--dry-run");
-  const known = rest.every((arg, index) => arg === "--team" || arg === "--dry-run" || index === teamAt + 1);
-  if (!teamId || !known || (dryRun && verb === "export")) return null;
-  return { verb, teamId, dryRun };
+  const known = rest.every((arg, index) => ["--team", "--org", "--dry-run"].includes(arg) || index === team.at + 1 || (organization.at !== -1 && index === organization.at + 1));
+  if (!team.value || (organization.at !== -1 && !organization.value) || !known || (dryRun && verb === "export")) return null;
+  return { verb, team: team.value, organization: organization.value, dryRun };
 }
 
 /** JSON, also when it was saved from `npm run cli` without `-s`: npm's "> promptly cli" lines come first. */
@@ -102,8 +106,9 @@ async function main() {
 /** Export writes the document to stdout; import reads it from stdin and reports on stderr (stdout stays data). */
 async function runLibraryCommand(db: ReturnType<typeof createDb>, library: NonNullable<ReturnType<typeof libraryCommand>>) {
   try {
+    const teamId = await findTeamForCommandLine(db, library.team, library.organization);
     if (library.verb === "export") {
-      process.stdout.write(`${JSON.stringify(await exportLibraryForCli(db, library.teamId, new Date()), null, 2)}\n`);
+      process.stdout.write(`${JSON.stringify(await exportLibraryForCli(db, teamId, new Date()), null, 2)}\n`);
       return;
     }
     let document: unknown;
@@ -114,7 +119,7 @@ async function runLibraryCommand(db: ReturnType<typeof createDb>, library: NonNu
       process.exitCode = 1;
       return;
     }
-    const plan = await importLibraryForCli(db, library.teamId, document, library.dryRun, new Date());
+    const plan = await importLibraryForCli(db, teamId, document, library.dryRun, new Date());
     for (const item of plan.items) {
       const details = [...item.problems, ...item.notes].join("; ");
       console.error(`${item.outcome.padEnd(9)} ${item.name}${item.newVersions ? ` (+${item.newVersions} versions)` : ""}${details ? `: ${details}` : ""}`);

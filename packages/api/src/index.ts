@@ -24,6 +24,7 @@ export { authenticateBearer, type AuthenticatedApiKey } from "./services/identit
 export { authorize, keyScopeFor, type Decision, type Resource } from "./services/access/authorize.ts";
 export { keyCaller } from "./services/access/visibility.ts";
 export { exportLibraryForCli, importLibraryForCli } from "./services/prompts/library.ts";
+export { findTeamForCommandLine } from "./services/organizations/teams.ts";
 export {
   compileRuntimePrompt, createRuntimePrompt, createRuntimeVersion, listRuntimePrompts, runtimeSelector, serveRuntimePrompt, setRuntimeLabel,
 } from "./services/runtime/runtime-prompts.ts";
