@@ -91,6 +91,8 @@ const schema = z.object({
   /** How log lines look: `pretty` (readable lines) or `json` (one JSON object a line); default: pretty on a terminal, JSON otherwise. */
   LOG_FORMAT: z.enum(["json", "pretty"], { error: "must be json or pretty" }).optional(),
   EMBEDDED_POSTGRES_PORT: port.default(54329),
+  /** Folder of pg_dump, pg_restore and psql for `cli backup|restore`, when not in a usual place (they must match the server's major version). */
+  PG_BIN_DIR: z.string().min(1).optional(),
 
   S3_ENDPOINT: url(["http:", "https:"]).optional(),
   S3_ACCESS_KEY: z.string().min(1).optional(),

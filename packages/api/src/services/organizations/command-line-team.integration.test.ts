@@ -31,13 +31,13 @@ describe("findTeamForCommandLine", () => {
     ["its id within its organization", () => [teams.betaOps, "beta"], "betaOps"],
   ] as const)("finds a team by %s", async (_, args, expected) => {
     const [reference, organization] = args();
-    expect(await findTeamForCommandLine(h.database.db, reference, organization)).toBe(teams[expected]);
+    expect(await findTeamForCommandLine(h.database.db, reference!, organization)).toBe(teams[expected]);
   });
 
   it("refuses a name several teams share, listing them with their organizations", async () => {
     const error = await findTeamForCommandLine(h.database.db, "ops").catch((e: unknown) => e);
     expect(error).toBeInstanceOf(DomainError);
-    expect((error as DomainError).code).toBe("BAD_REQUEST");
+    expect((error as DomainError).code).toBe("INVALID");
     expect((error as DomainError).message).toBe(
       [
         `"ops" names 2 teams; give the team's id, or --org <organization id, slug or name>:`,

@@ -212,7 +212,7 @@ export async function removeTeamMember(
   });
 }
 
-export interface CommandLineTeam {
+interface CommandLineTeam {
   id: string;
   name: string;
   organizationName: string;
@@ -242,7 +242,7 @@ export async function findTeamForCommandLine(db: DbOrTx, reference: string, orga
       .slice(0, 20)
       .map((team) => `  ${team.id}  ${team.name}  (organization ${team.organizationName}${team.organizationSlug ? `, ${team.organizationSlug}` : ""})`);
     return fail(
-      "BAD_REQUEST",
+      "INVALID",
       [`"${reference}" names ${teams.length > 20 ? "more than 20" : teams.length} teams${where}; give the team's id, or --org <organization id, slug or name>:`, ...list].join("\n"),
       "TEAM_AMBIGUOUS",
     );
