@@ -30,7 +30,7 @@ function folder() {
 
 /** The command line (`npm run cli -- ...args`, run as that script runs it) with only `env` configured. */
 function cli(args: string[], env: Record<string, string>): Promise<{ code: number | null; output: string }> {
-  const configured = { ...process.env, DATABASE_URL: "", S3_ENDPOINT: "", S3_ACCESS_KEY: "", S3_SECRET_KEY: "", S3_BUCKET: "", PG_BIN_DIR: "", ...env };
+  const configured = { ...process.env, DATABASE_URL: "", S3_ENDPOINT: "", S3_ACCESS_KEY: "", S3_SECRET_KEY: "", S3_BUCKET: "", PG_BIN_DIR: "", APP_SECRET: "", ...env };
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ["--import", "tsx", join(REPO_ROOT, "apps/server/src/cli.ts"), ...args], { cwd: REPO_ROOT, env: configured, stdio: "pipe" });
     let output = "";
@@ -125,6 +125,8 @@ it("restores a backup of an embedded installation on a fresh data directory", { 
   expect(restore.output).toContain("Restored the database (backed up ");
   expect(restore.code).toBe(0);
   expect(await withEmbedded(fresh, (db, avatars) => contents(db, avatars))).toEqual(EXPECTED);
+  // Two-factor keys are encrypted with the installation's secret: it comes along.
+  expect(readFileSync(join(fresh, "app-secret"), "utf8")).toBe(readFileSync(join(source, "app-secret"), "utf8"));
 
   // The restored installation now holds data: a second restore is refused without --force, and changes nothing.
   await withEmbedded(fresh, (db) => db.prompt.updateMany({ data: { title: "Changed after the restore" } }));

@@ -8,6 +8,7 @@ import { tmpdir } from "node:os";
 import { delimiter, dirname, join, resolve } from "node:path";
 import { promisify } from "node:util";
 import pg from "pg";
+import { REPO_ROOT } from "./env.ts";
 
 const run = promisify(execFile);
 
@@ -26,6 +27,12 @@ interface Manifest {
   format: typeof BACKUP_FORMAT;
   formatVersion: number;
   createdAt: string;
+  promptlyVersion: string;
+  /**
+   * The secret two-factor keys are encrypted with: "included" when it was the data directory's own
+   * (no APP_SECRET set), "environment" when APP_SECRET was set (keep it: the backup does not hold it).
+   */
+  appSecret: "included" | "environment";
   database:
     | { kind: "pg_dump"; file: "database.dump"; serverVersion: string; tool: string; migrations: string[] }
     | { kind: "data-directory"; folder: "postgres"; serverVersion: string; migrations: string[] };
@@ -136,6 +143,8 @@ interface BackupSource {
    * version, the backup holds this folder, copied while the database is stopped.
    */
   embedded?: { databaseDir: string; stop(): Promise<void> };
+  /** DATA_DIR/app-secret when APP_SECRET is not set: the key of the encrypted columns travels with the data. */
+  appSecretFile?: string;
 }
 
 /** Writes the archive to `file` (refusing to replace one); returns what it holds, for the report. */
@@ -178,7 +187,10 @@ export async function writeBackup(file: string, source: BackupSource): Promise<{
       avatars.push({ key, file: name, contentType: object.contentType, size: body.length });
     }
 
-    const manifest: Manifest = { format: BACKUP_FORMAT, formatVersion: BACKUP_FORMAT_VERSION, createdAt: new Date().toISOString(), database, avatars };
+    const appSecret = source.appSecretFile && existsSync(source.appSecretFile) ? "included" : "environment";
+    if (appSecret === "included") writeFileSync(join(staging, "app-secret"), readFileSync(source.appSecretFile!), { mode: 0o600 });
+    const promptlyVersion = (JSON.parse(readFileSync(join(REPO_ROOT, "package.json"), "utf8")) as { version: string }).version;
+    const manifest: Manifest = { format: BACKUP_FORMAT, formatVersion: BACKUP_FORMAT_VERSION, createdAt: new Date().toISOString(), promptlyVersion, appSecret, database, avatars };
     writeFileSync(join(staging, "manifest.json"), `${JSON.stringify(manifest, null, 2)}\n`);
     // Written next to its final name and renamed at the end: no half archive under the name asked for.
     const partial = `${target}.partial`;
@@ -186,9 +198,9 @@ export async function writeBackup(file: string, source: BackupSource): Promise<{
     if (database.kind === "data-directory") {
       await source.embedded!.stop();
       // Owners by name: a restore as root gives the files back to the user PostgreSQL runs as.
-      await tar(["-cf", partial, "-C", staging, "manifest.json", "avatars", "-C", dirname(source.embedded!.databaseDir), "--exclude=postmaster.pid", "--exclude=postmaster.opts", "postgres"]);
+      await tar(["-cf", partial, "-C", staging, "manifest.json", "avatars", ...(appSecret === "included" ? ["app-secret"] : []), "-C", dirname(source.embedded!.databaseDir), "--exclude=postmaster.pid", "--exclude=postmaster.opts", "postgres"]);
     } else {
-      await tar(["-cf", partial, "-C", staging, "manifest.json", "avatars", "database.dump"]);
+      await tar(["-cf", partial, "-C", staging, "manifest.json", "avatars", ...(appSecret === "included" ? ["app-secret"] : []), "database.dump"]);
     }
     renameSync(partial, target);
     return { manifest, tool };
@@ -214,6 +226,7 @@ async function openBackup(file: string, into: string): Promise<Manifest> {
   const missing = [
     manifest.database.kind === "pg_dump" ? manifest.database.file : manifest.database.folder,
     ...manifest.avatars.map((avatar) => avatar.file),
+    ...(manifest.appSecret === "included" ? ["app-secret"] : []),
   ].filter((name) => !existsSync(join(into, name)));
   if (missing.length) throw new BackupError(`${file} is incomplete: ${missing.slice(0, 5).join(", ")} missing.`);
   return manifest;
@@ -249,6 +262,8 @@ interface RestoreTarget {
   stopDatabase(): Promise<void>;
   /** The embedded database's data directory (stopped), for a data-directory archive; absent with an external database. */
   embeddedDatabaseDir?: string;
+  /** DATA_DIR/app-secret when APP_SECRET is not set: replaced by the backup's, which its encrypted columns need. */
+  appSecretFile?: string;
   /** Runs the migrations this version has beyond the backup's. */
   migrate(url: string): Promise<void>;
 }
@@ -260,7 +275,7 @@ interface RestoreTarget {
  * uploaded first (a failure after that leaves only unused objects) and, with `force`, objects the
  * backup does not hold are removed once the database is in place.
  */
-export async function restoreBackup(file: string, target: RestoreTarget): Promise<{ manifest: Manifest; removedAvatars: number }> {
+export async function restoreBackup(file: string, target: RestoreTarget): Promise<{ manifest: Manifest; removedAvatars: number; notes: string[] }> {
   // Beside the embedded data directory, so the unpacked one moves into place by a rename.
   const stagingParent = target.embeddedDatabaseDir ? dirname(target.embeddedDatabaseDir) : tmpdir();
   mkdirSync(stagingParent, { recursive: true });
@@ -322,10 +337,19 @@ export async function restoreBackup(file: string, target: RestoreTarget): Promis
       swap.commit();
     }
 
+    const notes: string[] = [];
+    if (manifest.appSecret === "included" && target.appSecretFile) {
+      writeFileSync(target.appSecretFile, readFileSync(join(staging, "app-secret")), { mode: 0o600 });
+    } else if (manifest.appSecret === "included") {
+      notes.push("The backup holds its installation's secret (its data directory's app-secret), but APP_SECRET is set here: two-factor sign-ins work only with APP_SECRET set to that secret.");
+    } else {
+      notes.push("The backed-up installation had APP_SECRET set: set the same APP_SECRET here, or two-factor sign-ins will fail.");
+    }
+
     const kept = new Set(manifest.avatars.map((avatar) => avatar.key));
     const stale = existingAvatars.filter((key) => !kept.has(key));
     for (const key of stale) await target.avatars.remove(key);
-    return { manifest, removedAvatars: stale.length };
+    return { manifest, removedAvatars: stale.length, notes };
   } finally {
     rmSync(staging, { recursive: true, force: true });
   }

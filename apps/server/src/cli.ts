@@ -183,6 +183,8 @@ async function runBackupCommand(env: Env, command: NonNullable<ReturnType<typeof
     await storage.ensureBucket();
     const avatars: AvatarStore = storage;
     const databaseDir = join(env.DATA_DIR, "postgres");
+    // loadEnv keeps a generated secret in DATA_DIR when APP_SECRET is not set.
+    const appSecretFile = process.env.APP_SECRET ? undefined : join(env.DATA_DIR, "app-secret");
     if (command.verb === "backup") {
       const url = await databaseUrl();
       const { manifest, tool } = await writeBackup(command.file, {
@@ -190,23 +192,26 @@ async function runBackupCommand(env: Env, command: NonNullable<ReturnType<typeof
         avatars,
         binDir: env.PG_BIN_DIR,
         embedded: embeddedDatabase ? { databaseDir, stop: stopDatabase } : undefined,
+        appSecretFile,
       });
       console.error(`Backed up the database (PostgreSQL ${manifest.database.serverVersion}, ${manifest.database.migrations.length} migrations; ${tool}) and ${manifest.avatars.length} avatars to ${command.file}.`);
       return;
     }
-    const { manifest, removedAvatars } = await restoreBackup(command.file, {
+    const { manifest, removedAvatars, notes } = await restoreBackup(command.file, {
       avatars,
       binDir: env.PG_BIN_DIR,
       force: command.force,
       databaseUrl,
       stopDatabase,
       embeddedDatabaseDir: embeddedDatabase ? databaseDir : undefined,
+      appSecretFile,
       migrate: async (url) => void (await migrate(url)),
     });
     console.error(
       `Restored the database (backed up ${manifest.createdAt}) and ${manifest.avatars.length} avatars from ${command.file}` +
         `${removedAvatars ? `; removed ${removedAvatars} avatars the backup does not hold` : ""}.`,
     );
+    for (const note of notes) console.error(note);
   } catch (error) {
     if (!(error instanceof BackupError)) throw error;
     console.error(error.message);
