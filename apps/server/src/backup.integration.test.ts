@@ -4,7 +4,7 @@
 // directory), once with an external PostgreSQL (the machine's, with its own pg_dump) and S3.
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, expect, inject, it } from "vitest";
@@ -116,6 +116,8 @@ it("restores a backup of an embedded installation on a fresh data directory", { 
   const backup = await cli(["backup", file], await embedded(source));
   expect(backup.output).toMatch(/Backed up the database \(PostgreSQL \d+\.\d+, \d+ migrations; .+\) and 1 avatars to /);
   expect(backup.code).toBe(0);
+  // It holds password hashes and the installation's secret: readable by its owner only.
+  expect(statSync(file).mode & 0o777).toBe(0o600);
   // A backup never replaces a file.
   const again = await cli(["backup", file], await embedded(source));
   expect(again.code).toBe(1);

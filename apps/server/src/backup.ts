@@ -153,6 +153,7 @@ export async function writeBackup(file: string, source: BackupSource): Promise<{
   if (existsSync(target)) throw new BackupError(`${file} already exists: choose another file name (a backup never replaces a file).`);
   if (!existsSync(dirname(target))) throw new BackupError(`The folder ${dirname(target)} does not exist.`);
   const staging = mkdtempSync(join(tmpdir(), "promptly-backup-"));
+  const partial = `${target}.partial`;
   try {
     const { version, major } = await serverVersion(source.databaseUrl);
     const migrations = await appliedMigrations(source.databaseUrl);
@@ -193,8 +194,8 @@ export async function writeBackup(file: string, source: BackupSource): Promise<{
     const manifest: Manifest = { format: BACKUP_FORMAT, formatVersion: BACKUP_FORMAT_VERSION, createdAt: new Date().toISOString(), promptlyVersion, appSecret, database, avatars };
     writeFileSync(join(staging, "manifest.json"), `${JSON.stringify(manifest, null, 2)}\n`);
     // Written next to its final name and renamed at the end: no half archive under the name asked for.
-    const partial = `${target}.partial`;
-    rmSync(partial, { force: true });
+    // Mode 600: the archive holds password hashes and, from a data directory, the installation's secret.
+    writeFileSync(partial, "", { mode: 0o600 });
     if (database.kind === "data-directory") {
       await source.embedded!.stop();
       // Owners by name: a restore as root gives the files back to the user PostgreSQL runs as.
@@ -205,6 +206,7 @@ export async function writeBackup(file: string, source: BackupSource): Promise<{
     renameSync(partial, target);
     return { manifest, tool };
   } finally {
+    rmSync(partial, { force: true });
     rmSync(staging, { recursive: true, force: true });
   }
 }
@@ -285,9 +287,18 @@ export async function restoreBackup(file: string, target: RestoreTarget): Promis
     const existingAvatars = await target.avatars.list("");
 
     let url: string | undefined;
+    let tools: PostgresTools | null = null;
     let held: string[] = [];
     if (manifest.database.kind === "pg_dump") {
       url = await target.databaseUrl();
+      const { major } = await serverVersion(url);
+      tools = await findPostgresTools(major, target.binDir);
+      if (!tools) {
+        throw new BackupError(
+          `No pg_restore ${major} found for the target's PostgreSQL ${major} server. Install the PostgreSQL ${major} client tools ` +
+            `(Debian: postgresql-client-${major}) or set PG_BIN_DIR to the folder holding pg_dump, pg_restore and psql ${major}.`,
+        );
+      }
       held = await databaseContents(url);
     } else {
       if (!target.embeddedDatabaseDir) {
@@ -306,20 +317,12 @@ export async function restoreBackup(file: string, target: RestoreTarget): Promis
     for (const avatar of manifest.avatars) await target.avatars.put(avatar.key, readFileSync(join(staging, avatar.file)), avatar.contentType);
 
     if (manifest.database.kind === "pg_dump") {
-      const { major } = await serverVersion(url!);
-      const tools = await findPostgresTools(major, target.binDir);
-      if (!tools) {
-        throw new BackupError(
-          `No pg_restore ${major} found for the target's PostgreSQL ${major} server. Install the PostgreSQL ${major} client tools ` +
-            `(Debian: postgresql-client-${major}) or set PG_BIN_DIR to the folder holding pg_dump, pg_restore and psql ${major}.`,
-        );
-      }
       const { dbname, env } = toolConnection(url!);
       const script = join(staging, "restore.sql");
-      await runTool(tools, "pg_restore", ["--no-owner", "--no-privileges", `--file=${script}`, join(staging, manifest.database.file)], env);
+      await runTool(tools!, "pg_restore", ["--no-owner", "--no-privileges", `--file=${script}`, join(staging, manifest.database.file)], env);
       // One transaction: the current schema is dropped and the dump loaded, or nothing changes.
       const replaceSchema = "SET client_min_messages = warning; DROP SCHEMA IF EXISTS public CASCADE; CREATE SCHEMA public;";
-      await runTool(tools, "psql", ["-X", "-q", "-v", "ON_ERROR_STOP=1", "--single-transaction", `--dbname=${dbname}`, "-c", replaceSchema, "-f", script], env).catch((error: Error) => {
+      await runTool(tools!, "psql", ["-X", "-q", "-v", "ON_ERROR_STOP=1", "--single-transaction", `--dbname=${dbname}`, "-c", replaceSchema, "-f", script], env).catch((error: Error) => {
         throw new BackupError(`${error.message}\nThe restore was rolled back: the database is as it was.`);
       });
       await target.migrate(url!);
