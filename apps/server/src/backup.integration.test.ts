@@ -103,7 +103,7 @@ async function withEmbedded<T>(dataDir: string, check: (db: Db, avatars: ReturnT
   }
 }
 
-it("restores a backup of an embedded installation on a fresh data directory", { timeout: 180_000 }, async () => {
+it("restores a backup of an embedded installation on a fresh data directory", { timeout: 300_000 }, async () => {
   const [source, fresh, files] = [folder(), folder(), folder()];
   await withEmbedded(source, async (db, avatars, url) => {
     await migrate(url);
@@ -164,7 +164,7 @@ async function externalDatabase() {
   };
 }
 
-it("backs up an external database with pg_dump and restores it with pg_restore into an empty one, in one transaction", { timeout: 180_000 }, async () => {
+it("backs up an external database with pg_dump and restores it with pg_restore into an empty one, in one transaction", { timeout: 300_000 }, async () => {
   const [source, target] = [await externalDatabase(), await externalDatabase()];
   const s3 = inject("s3");
   const bucket = (name: string) => `${name}-${randomBytes(4).toString("hex")}`;
