@@ -79,6 +79,8 @@ export function prettyLine(line: string, colors = false): string {
   const fields = rest
     .filter(([key, value]) => {
       if (req?.method && (key === "req" || key === "res" || key === "responseTimeMs")) return false;
+      // Said by the message already (the start-up lines' app and mailbox addresses).
+      if (typeof value === "string" && String(entry["msg"] ?? "").includes(value)) return false;
       if ((key === "err" || key === "error") && value && typeof value === "object" && "stack" in value) {
         errors.push(String((value as { stack: unknown }).stack));
         return false;

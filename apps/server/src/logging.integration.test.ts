@@ -41,7 +41,7 @@ it("writes JSON lines when stdout is not a terminal, the first saying where the 
 it("writes readable lines with LOG_FORMAT=pretty, the first saying where the app and the mailbox are", { timeout: 90_000 }, async () => {
   const { server, mailbox } = await startWithMailbox({ LOG_FORMAT: "pretty" });
   const [first, ...rest] = server.output().trim().split("\n");
-  expect(first).toMatch(new RegExp(`^\\d\\d:\\d\\d:\\d\\d  INFO   Starting Promptly\\. App: http://localhost:${server.port}  Mailbox: http://localhost:${mailbox}  `));
+  expect(first).toMatch(new RegExp(`^\\d\\d:\\d\\d:\\d\\d  INFO   Starting Promptly\\. App: http://localhost:${server.port}  Mailbox: http://localhost:${mailbox}$`));
   expect(rest.find((line) => line.includes("Promptly is ready"))).toMatch(/^\d\d:\d\d:\d\d  INFO   Promptly is ready in /);
   expect(server.output()).not.toContain(`"level":`);
 });
@@ -52,4 +52,7 @@ it("shows a request as method, path, status and time, and an error's stack below
   const failure = prettyLine(`${JSON.stringify({ level: 50, time: "2026-11-25T14:02:11.000Z", err: { type: "Error", message: "boom", stack: "Error: boom\n    at here" }, msg: "tRPC x failed" })}\n`);
   expect(failure).toMatch(/ERROR  tRPC x failed\n    Error: boom\n        at here\n$/);
   expect(prettyLine("not json\n")).toBe("not json\n");
+  // A field the message already says is not said twice.
+  const banner = prettyLine(`${JSON.stringify({ level: 30, time: "2026-11-25T14:02:11.000Z", app: "http://localhost:3000", port: 3000, msg: "App: http://localhost:3000" })}\n`);
+  expect(banner).toMatch(/INFO   App: http:\/\/localhost:3000  port=3000\n$/);
 });
