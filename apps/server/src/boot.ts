@@ -9,7 +9,7 @@ import {
 import type { RequestHandler } from "express";
 import { createApp } from "./app.ts";
 import { createHttpDrain } from "./drain.ts";
-import { createLogger, type Logger } from "./logger.ts";
+import { createLogger, logDestination, type Logger } from "./logger.ts";
 import { openedPorts, type Env } from "./env.ts";
 import { claimDataDir, startEmbeddedPostgres, startEmbeddedS3, startMailCatcher, stopLeftoverPostgres, type EmbeddedService } from "./embedded.ts";
 
@@ -36,7 +36,7 @@ async function assertPortsFree(ports: { port: number; host: string; variable: st
 }
 
 export async function boot(env: Env, opts: { viteMiddleware?: RequestHandler; logger?: Logger } = {}): Promise<Running> {
-  const logger = opts.logger ?? createLogger(env.LOG_LEVEL);
+  const logger = opts.logger ?? createLogger(env.LOG_LEVEL, logDestination(env.LOG_FORMAT));
   const log = (line: string) => logger.info(line);
   const warn = (message: string) => (error: unknown) => logger.warn({ err: error }, message);
   const ports = openedPorts(env);

@@ -34,12 +34,13 @@ it("exports a team's library to stdout and imports it into another team from std
   await client.api.promptVersions.create({ promptId: prompt.id, template: "Summarize {{ text }}" });
   await client.api.promptLabels.set({ promptId: prompt.id, label: "production", version: 2 });
 
-  const exported = await cli(["prompts", "export", "--team", source.id]);
+  // By the team's name (the export) and its slug within the organization (the import), not only its id.
+  const exported = await cli(["prompts", "export", "--team", "Source"]);
   expect(exported.code).toBe(0);
   // Saved as is, npm's "> promptly cli" lines included: import reads past them.
   expect(exported.stdout).toContain(`"format": "promptly.library"`);
 
-  const dryRun = await cli(["prompts", "import", "--team", target.id, "--dry-run"], exported.stdout);
+  const dryRun = await cli(["prompts", "import", "--team", "target", "--org", organization.id, "--dry-run"], exported.stdout);
   expect(dryRun.code).toBe(0);
   expect(dryRun.stderr).toContain("Would import: 1 created, 0 updated, 0 unchanged, 0 conflicts, 2 versions.");
   expect(await h.database.db.prompt.count({ where: { teamId: target.id } })).toBe(0);
@@ -60,4 +61,11 @@ it("exports a team's library to stdout and imports it into another team from std
   const unknownTeam = await cli(["prompts", "export", "--team", "00000000-0000-4000-8000-000000000000"]);
   expect(unknownTeam.code).toBe(1);
   expect(unknownTeam.stderr).toContain("No team with the id");
+
+  // A name two teams share is refused with the list of them; nothing is exported.
+  await createTeam(h, (await createOrganization(h, [])).id, [], "Source");
+  const ambiguous = await cli(["prompts", "export", "--team", "source"]);
+  expect(ambiguous.code).toBe(1);
+  expect(ambiguous.stderr).toContain(`"source" names 2 teams; give the team's id, or --org <organization id, slug or name>:\n  ${source.id}  Source  (organization ${organization.name})`);
+  expect(ambiguous.stdout).not.toContain("promptly.library");
 });

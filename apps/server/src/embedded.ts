@@ -181,6 +181,9 @@ export async function startEmbeddedS3(opts: { dataDir: string; port: number }) {
   };
 }
 
+/** The embedded mailbox's page. */
+export const mailboxUrl = (port: number) => `http://localhost:${port}`;
+
 /** maildev's SMTP server and web page, started from its library modules (its CLI entry installs signal handlers that exit the process). */
 export async function startMailCatcher(opts: { dataDir: string; smtpPort: number; webPort: number }) {
   const mailserver = require("maildev/lib/mailserver");
@@ -203,7 +206,7 @@ export async function startMailCatcher(opts: { dataDir: string; smtpPort: number
   });
   return {
     smtp: { host: "127.0.0.1", port: opts.smtpPort },
-    webUrl: `http://localhost:${opts.webPort}`,
+    webUrl: mailboxUrl(opts.webPort),
     service: {
       name: "mail",
       stop: () =>

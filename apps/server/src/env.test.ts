@@ -36,6 +36,7 @@ describe("loadEnv", () => {
     [{ TRUST_PROXY: "10.0.0.0/33" }, "Invalid configuration: TRUST_PROXY must be false, true, a number of proxies"],
     [{ SHUTDOWN_TIMEOUT_MS: "soon" }, "Invalid configuration: SHUTDOWN_TIMEOUT_MS"],
     [{ SHUTDOWN_TIMEOUT_MS: "-1" }, "Invalid configuration: SHUTDOWN_TIMEOUT_MS"],
+    [{ LOG_FORMAT: "text" }, "Invalid configuration: LOG_FORMAT must be json or pretty"],
   ])("refuses %o with a message naming the variable", (vars, message) => {
     expect(() => loadEnv({ DATA_DIR: dataDir, ...vars })).toThrow(ConfigError);
     expect(() => loadEnv({ DATA_DIR: dataDir, ...vars })).toThrow(message);
@@ -78,6 +79,13 @@ describe("loadEnv", () => {
         );
       },
     );
+  });
+
+  it("logs readable lines on a terminal and JSON elsewhere, unless LOG_FORMAT says which", () => {
+    expect(loadEnv({ DATA_DIR: dataDir }, true).LOG_FORMAT).toBe("pretty");
+    expect(loadEnv({ DATA_DIR: dataDir }, false).LOG_FORMAT).toBe("json");
+    expect(loadEnv({ DATA_DIR: dataDir, LOG_FORMAT: "json" }, true).LOG_FORMAT).toBe("json");
+    expect(loadEnv({ DATA_DIR: dataDir, LOG_FORMAT: "pretty" }, false).LOG_FORMAT).toBe("pretty");
   });
 
   it("treats empty variables as unset", () => {

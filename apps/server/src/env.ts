@@ -86,9 +86,13 @@ const schema = z.object({
   REDIS_URL: url(["redis:", "rediss:"]).optional(),
   /** Bearer token that unlocks Prometheus metrics at /metrics; without it /metrics does not exist. */
   METRICS_TOKEN: z.string().min(16, "must be at least 16 characters").optional(),
-  /** How much the server logs (JSON lines on stdout). */
+  /** How much the server logs (on stdout). */
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  /** How log lines look: `pretty` (readable lines) or `json` (one JSON object a line); default: pretty on a terminal, JSON otherwise. */
+  LOG_FORMAT: z.enum(["json", "pretty"], { error: "must be json or pretty" }).optional(),
   EMBEDDED_POSTGRES_PORT: port.default(54329),
+  /** Folder of pg_dump, pg_restore and psql for `cli backup|restore`, when not in a usual place (they must match the server's major version). */
+  PG_BIN_DIR: z.string().min(1).optional(),
 
   S3_ENDPOINT: url(["http:", "https:"]).optional(),
   S3_ACCESS_KEY: z.string().min(1).optional(),
@@ -110,12 +114,16 @@ const schema = z.object({
   WEB_DIST: z.string().min(1).optional(),
 });
 
-export type Env = z.infer<typeof schema> & { APP_URL: string; APP_SECRET: string; WEB_DIST: string };
+export type LogFormat = "json" | "pretty";
+export type Env = z.infer<typeof schema> & { APP_URL: string; APP_SECRET: string; WEB_DIST: string; LOG_FORMAT: LogFormat };
 
 export class ConfigError extends Error {}
 
-/** Validates the environment; throws ConfigError with one line per bad variable. */
-export function loadEnv(source: NodeJS.ProcessEnv = process.env): Env {
+/**
+ * Validates the environment; throws ConfigError with one line per bad variable. `stdoutIsTerminal`
+ * picks LOG_FORMAT's default: readable lines for a person, JSON for a log collector or a file.
+ */
+export function loadEnv(source: NodeJS.ProcessEnv = process.env, stdoutIsTerminal = process.stdout.isTTY === true): Env {
   const cleaned = Object.fromEntries(Object.entries(source).filter(([, value]) => value !== ""));
   const parsed = schema.safeParse(cleaned);
   if (!parsed.success) {
@@ -136,6 +144,7 @@ export function loadEnv(source: NodeJS.ProcessEnv = process.env): Env {
     APP_URL: (env.APP_URL ?? `http://localhost:${env.PORT}`).replace(/\/$/, ""),
     APP_SECRET: env.APP_SECRET ?? persistedSecret(env.DATA_DIR),
     WEB_DIST: env.WEB_DIST ?? join(REPO_ROOT, "apps/web/dist"),
+    LOG_FORMAT: env.LOG_FORMAT ?? (stdoutIsTerminal ? "pretty" : "json"),
   };
 }
 

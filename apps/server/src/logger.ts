@@ -1,4 +1,5 @@
-// One pino logger for the process: JSON lines on stdout. Every request gets an id (X-Request-Id) that
+// One pino logger for the process: JSON lines on stdout, or readable lines (LOG_FORMAT=pretty, the
+// default on a terminal) written from the same JSON, so redaction and serializers apply to both. Every request gets an id (X-Request-Id) that
 // is on each line logged for it and on its answer. Nothing secret reaches a line: requests are logged
 // by method, path, query names (never values: tRPC inputs and emailed tokens travel there), status,
 // time and user agent; errors by type, message and stack, never by their inputs.
@@ -6,7 +7,7 @@ import { randomUUID } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { pino, type DestinationStream, type Logger } from "pino";
 import { pinoHttp } from "pino-http";
-import type { Env } from "./env.ts";
+import type { Env, LogFormat } from "./env.ts";
 
 export type { Logger } from "pino";
 
@@ -33,6 +34,63 @@ const REDACT_PATHS = [
  */
 function stdout(): DestinationStream {
   return pino.destination({ dest: 1, sync: false });
+}
+
+/** Where the process's lines go: stdout, as JSON or as readable lines. */
+export function logDestination(format: LogFormat): DestinationStream {
+  if (format === "json") return stdout();
+  const out = stdout();
+  const colors = process.stdout.isTTY === true && !process.env.NO_COLOR;
+  return { write: (line: string) => void out.write(prettyLine(line, colors)) };
+}
+
+const LEVELS: Record<number, { name: string; color: string }> = {
+  10: { name: "TRACE", color: "90" },
+  20: { name: "DEBUG", color: "36" },
+  30: { name: "INFO ", color: "32" },
+  40: { name: "WARN ", color: "33" },
+  50: { name: "ERROR", color: "31" },
+  60: { name: "FATAL", color: "35" },
+};
+
+/** Fields every line has, shown in the line's head or not at all. */
+const HEAD_FIELDS = new Set(["level", "time", "pid", "hostname", "msg"]);
+
+/**
+ * One JSON log line as a person reads it: `14:02:11 INFO  message  key=value …`, a request as
+ * `GET /path 200 12 ms`, an error's stack indented below. A line that is not JSON passes unchanged.
+ */
+export function prettyLine(line: string, colors = false): string {
+  let entry: Record<string, unknown>;
+  try {
+    entry = JSON.parse(line) as Record<string, unknown>;
+  } catch {
+    return line;
+  }
+  const paint = (code: string, text: string) => (colors ? `\x1b[${code}m${text}\x1b[0m` : text);
+  const level = LEVELS[Number(entry["level"])] ?? { name: String(entry["level"]).padEnd(5), color: "0" };
+  const time = typeof entry["time"] === "string" ? new Date(entry["time"]).toTimeString().slice(0, 8) : "";
+  const parts = [paint("90", time), paint(level.color, level.name), String(entry["msg"] ?? "")];
+  const rest = Object.entries(entry).filter(([key]) => !HEAD_FIELDS.has(key));
+  const req = entry["req"] as { method?: string; url?: string } | undefined;
+  const res = entry["res"] as { statusCode?: number } | undefined;
+  if (req?.method) parts.push(`${req.method} ${req.url ?? ""}${res?.statusCode ? ` ${res.statusCode}` : ""}${typeof entry["responseTimeMs"] === "number" ? ` ${entry["responseTimeMs"]} ms` : ""}`);
+  const errors: string[] = [];
+  const fields = rest
+    .filter(([key, value]) => {
+      if (req?.method && (key === "req" || key === "res" || key === "responseTimeMs")) return false;
+      // Said by the message already (the start-up lines' app and mailbox addresses).
+      if (typeof value === "string" && String(entry["msg"] ?? "").includes(value)) return false;
+      if ((key === "err" || key === "error") && value && typeof value === "object" && "stack" in value) {
+        errors.push(String((value as { stack: unknown }).stack));
+        return false;
+      }
+      return true;
+    })
+    .map(([key, value]) => `${key}=${typeof value === "string" ? value : JSON.stringify(value)}`);
+  if (fields.length) parts.push(paint("90", fields.join(" ")));
+  const stack = errors.map((text) => `\n${text.replace(/^/gm, "    ")}`).join("");
+  return `${parts.filter(Boolean).join("  ")}${stack}\n`;
 }
 
 export function createLogger(level: Env["LOG_LEVEL"], destination: DestinationStream = stdout()): Logger {

@@ -2,7 +2,8 @@
 import { boot } from "./boot.ts";
 import { join } from "node:path";
 import { ConfigError, loadEnv, REPO_ROOT, type Env } from "./env.ts";
-import { createLogger } from "./logger.ts";
+import { mailboxUrl } from "./embedded.ts";
+import { createLogger, logDestination } from "./logger.ts";
 
 async function main() {
   let env: Env;
@@ -15,8 +16,12 @@ async function main() {
     }
     throw error;
   }
-  const logger = createLogger(env.LOG_LEVEL);
+  const logger = createLogger(env.LOG_LEVEL, logDestination(env.LOG_FORMAT));
   const started = Date.now();
+  // The first line says where things will be, before the embedded services' and migrations' lines.
+  const where = { app: env.APP_URL, mailbox: env.SMTP_HOST ? undefined : mailboxUrl(env.MAILBOX_PORT) };
+  const mail = where.mailbox ? `Mailbox: ${where.mailbox}` : `Mail goes out through ${env.SMTP_HOST}:${env.SMTP_PORT}`;
+  logger.info(where, `Starting Promptly. App: ${where.app}  ${mail}`);
   let viteMiddleware;
   if (env.NODE_ENV === "development") {
     const { createServer } = await import("vite");
@@ -24,7 +29,7 @@ async function main() {
     viteMiddleware = vite.middlewares;
   }
   const running = await boot(env, { viteMiddleware, logger });
-  // A log line like every other (stdout is JSON lines), whose message reads as the start-up banner.
+  // A log line like every other, whose message reads as the start-up banner.
   const { app, mailbox } = running.urls;
   const seconds = ((Date.now() - started) / 1000).toFixed(1);
   logger.info({ app, mailbox }, `Promptly is ready in ${seconds} s. App: ${app}${mailbox ? `  Mailbox: ${mailbox}` : ""}  (Ctrl+C stops it)`);

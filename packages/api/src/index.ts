@@ -11,6 +11,7 @@ export type RouterOutputs = inferRouterOutputs<AppRouter>;
 export { createContext, type ApiServices } from "./context.ts";
 export { TestFault } from "./trpc.ts";
 export { createServices, closeServices } from "./services/index.ts";
+export { createS3Storage } from "./services/platform/storage.ts";
 export { checkHealth } from "./services/platform/health.ts";
 export { setSuperUser } from "./services/identity/super-users.ts";
 export { scheduleHousekeeping } from "./services/platform/housekeeping.ts";
@@ -24,6 +25,7 @@ export { authenticateBearer, type AuthenticatedApiKey } from "./services/identit
 export { authorize, keyScopeFor, type Decision, type Resource } from "./services/access/authorize.ts";
 export { keyCaller } from "./services/access/visibility.ts";
 export { exportLibraryForCli, importLibraryForCli } from "./services/prompts/library.ts";
+export { findTeamForCommandLine } from "./services/organizations/teams.ts";
 export {
   compileRuntimePrompt, createRuntimePrompt, createRuntimeVersion, listRuntimePrompts, runtimeSelector, serveRuntimePrompt, setRuntimeLabel,
 } from "./services/runtime/runtime-prompts.ts";

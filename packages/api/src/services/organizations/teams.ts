@@ -211,3 +211,41 @@ export async function removeTeamMember(
     await tx.teamMember.delete({ where: { id: input.memberId } });
   });
 }
+
+interface CommandLineTeam {
+  id: string;
+  name: string;
+  organizationName: string;
+  organizationSlug: string | null;
+}
+
+/**
+ * The team a command names (`--team`): by its id, its name (any case), or its name's slug ("Platform
+ * Team": platform-team; teams have no stored slug), within `organization` (its id, slug or name) when
+ * given. Several matches are refused with the list, so the command never picks one by chance.
+ */
+export async function findTeamForCommandLine(db: DbOrTx, reference: string, organization?: string): Promise<string> {
+  const wanted = reference.trim().toLowerCase();
+  const inOrganization = organization?.trim().toLowerCase() || null;
+  const teams = await db.$queryRaw<CommandLineTeam[]>`
+    SELECT t.id::text AS id, t.name, o.name AS "organizationName", o.slug AS "organizationSlug"
+    FROM teams t JOIN organizations o ON o.id = t.organization_id
+    WHERE (t.id::text = ${wanted} OR lower(t.name) = ${wanted}
+           OR trim(both '-' from regexp_replace(lower(t.name), '[^a-z0-9]+', '-', 'g')) = ${wanted})
+      AND (${inOrganization}::text IS NULL OR o.id::text = ${inOrganization} OR o.slug = ${inOrganization} OR lower(o.name) = ${inOrganization})
+    ORDER BY o.name, t.name, t.id
+    LIMIT 21`;
+  const where = organization ? ` in the organization "${organization}"` : "";
+  if (!teams.length) return fail("NOT_FOUND", `No team with the id, slug or name "${reference}"${where}.`, "TEAM_NOT_FOUND");
+  if (teams.length > 1) {
+    const list = teams
+      .slice(0, 20)
+      .map((team) => `  ${team.id}  ${team.name}  (organization ${team.organizationName}${team.organizationSlug ? `, ${team.organizationSlug}` : ""})`);
+    return fail(
+      "INVALID",
+      [`"${reference}" names ${teams.length > 20 ? "more than 20" : teams.length} teams${where}; give the team's id, or --org <organization id, slug or name>:`, ...list].join("\n"),
+      "TEAM_AMBIGUOUS",
+    );
+  }
+  return teams[0]!.id;
+}
