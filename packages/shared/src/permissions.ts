@@ -57,6 +57,8 @@ export const PERMISSIONS = {
   "organization.create": SUPER_USER_ONLY,
   "organization.manage": SUPER_USER_ONLY,
   "organization.members.manage": { organizationRoles: ["admin"] },
+  // A person's app role (the organization members page): super users only.
+  "user.appRole.manage": SUPER_USER_ONLY,
   // Teams.
   "team.create": { appRoles: ["administrator"], organizationRoles: ["admin"] },
   "teams.menu": { appRoles: ["administrator", "team_lead"], organizationRoles: ["admin"], teamRoles: ["admin"] },
@@ -139,6 +141,7 @@ export function pageAccessOf(
 export const DENIED_MESSAGES: Partial<Record<Action, string>> = {
   "organization.create": MSG.onlySuperUsersCreateOrganizations,
   "team.create": MSG.mustBeAdminToCreateTeams,
+  "user.appRole.manage": MSG.onlySuperUsersChangeAppRoles,
 };
 
 /**
