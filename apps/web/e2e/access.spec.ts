@@ -106,7 +106,7 @@ test("a super user changes a person's app role from the organization members pag
   await signIn(page, root.email);
   await page.goto(`/organizations/${organization.id}/members`);
   const row = page.getByTestId("organization-member-row").filter({ hasText: carl.email });
-  const select = row.getByRole("combobox", { name: "App role of Carl Climber" });
+  const select = row.getByRole("combobox", { name: "Carl Climber's app role" });
   await expect(select).toHaveText("User");
   expect(await seriousViolations(page)).toEqual([]);
 

@@ -22,7 +22,7 @@ export function AppRoleSelect({ organizationId, member }: { organizationId: stri
   });
   return (
     <Select value={member.appRole} disabled={setAppRole.isPending} onValueChange={(role) => setAppRole.mutate({ userId: member.userId, role: role as AppRole })}>
-      <SelectTrigger size="sm" className="w-36" aria-label={`App role of ${name}`}>
+      <SelectTrigger size="sm" className="w-36" aria-label={`${name}'s app role`}>
         <SelectValue />
       </SelectTrigger>
       <SelectContent>
