@@ -152,7 +152,7 @@ export const updateOrganizationInput = z.object({
 export const organizationRoleSchema = z.enum(ORGANIZATION_ROLES);
 
 // ---- app roles ----
-export const appRoleSchema = z.enum(APP_ROLES);
+const appRoleSchema = z.enum(APP_ROLES);
 /** users.setAppRole: a person's app role ('super-user' grants super user status, any other role revokes it). */
 export const setAppRoleInput = z.object({ userId: idSchema, role: appRoleSchema });
 

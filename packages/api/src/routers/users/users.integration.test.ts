@@ -18,7 +18,7 @@ afterAll(() => h.close());
 
 const db = () => h.database.db;
 /** The app role as the rest of the app reads it (auth.me). */
-const appRoleOf = async (userId: string) => (await (await h.signedInClient(userId)).api.auth.me()).role;
+const appRoleOf = async (userId: string) => (await (await h.signedInClient(userId)).api.auth.me())?.role;
 const eventsFor = (userId: string) => db().auditEvent.findMany({ where: { action: "user.app_role", targetId: userId }, orderBy: [{ createdAt: "asc" }, { seq: "asc" }] });
 
 describe("users.setAppRole", () => {
