@@ -326,6 +326,7 @@ function routes(data: World): { group: Group; route: string; openers: Opener[] }
       openers: [
         { name: "add member role", who: ["super user"], open: select("Role", (page) => page.getByRole("form", { name: "Add a member" })) },
         { name: "member role", who: ["super user"], open: select(`Role of ${AUTHOR}`) },
+        { name: "member app role", who: ["super user"], open: select(`${AUTHOR}'s app role`) },
         { name: "member actions", who: ["super user"], open: menu(`Actions for ${AUTHOR}`) },
         { name: "remove member", who: ["super user"], open: menuDialog(`Actions for ${AUTHOR}`, "Remove", "alertdialog", `Remove ${AUTHOR}?`) },
       ],

@@ -251,7 +251,7 @@ test("someone in no organization is told what to do next and sees the invitation
   await expect(page.getByRole("heading", { name: "You are not in an organization yet" })).toHaveCount(0);
 });
 
-test("a page load asks for the current user once, and a redirect says why", async ({ page }) => {
+test("a page load asks for the current user once, and a page one may not open says why", async ({ page }) => {
   const { person } = await world();
   await signIn(page, person.email);
   const asked: string[] = [];
@@ -268,10 +268,11 @@ test("a page load asks for the current user once, and a redirect says why", asyn
     expect(asked.filter((asked) => asked === path), path).toHaveLength(1);
   }
 
-  // A plain user (no organization admin right here) sent away from All Prompts is told why.
+  // A plain user (no role in a team, no organization admin right) at All Prompts is told why, in place.
   const plain = await createAccount();
   await signIn(page, plain.email);
   await page.goto("/prompts");
-  await expect(page).toHaveURL("/");
-  await expect(page.locator("[data-sonner-toast]").filter({ hasText: "Access Denied" })).toContainText("You don't have permission to access this page.");
+  await expect(page.getByRole("heading", { level: 1, name: "Access Denied" })).toBeVisible();
+  await expect(page).toHaveURL("/prompts");
+  await expect(page.getByTestId("access-denied")).toContainText("You don't have permission to access this page.");
 });

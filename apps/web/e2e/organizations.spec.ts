@@ -227,7 +227,7 @@ test.describe("a super user", () => {
 });
 
 test.describe("other people", () => {
-  test("a plain user in two organizations can switch but not create or manage, and /organizations sends them home", async ({ page }) => {
+  test("a plain user in two organizations can switch but not create or manage, and /organizations says they may not open it", async ({ page }) => {
     const person = await createAccount();
     const first = await createOrganizationWith([{ userId: person.id, role: "member" }], uniqueOrganization("Alpha").name);
     const second = await createOrganizationWith([{ userId: person.id, role: "member" }], uniqueOrganization("Beta").name);
@@ -240,19 +240,21 @@ test.describe("other people", () => {
     await page.keyboard.press("Escape");
     await switchTo(page, second.name);
 
-    await page.goto("/organizations");
-    await expect(page).toHaveURL(/\/$/);
-    await page.goto(`/organizations/${first.id}/members`);
-    await expect(page).toHaveURL(/\/$/);
+    for (const path of ["/organizations", `/organizations/${first.id}/members`]) {
+      await page.goto(path);
+      await expect(page.getByRole("heading", { level: 1, name: "Access Denied" })).toBeVisible();
+      await expect(page.getByTestId("access-denied")).toContainText("Organizations are managed by super users only.");
+      await expect(page).toHaveURL(new RegExp(`${path}$`));
+    }
   });
 
-  test("the members page is for super users only, as /organizations is: an organization admin is sent to /", async ({ page }) => {
+  test("the members page is for super users only, as /organizations is: an organization admin is told so", async ({ page }) => {
     // The API lets organization admins manage their members (integration tests); the screen is the spec's.
     const admin = await createAccount({ fullName: "Olga Admin" });
     const mine = await createOrganizationWith([{ userId: admin.id, role: "admin" }]);
     await signIn(page, admin.email);
     await page.goto(`/organizations/${mine.id}/members`);
-    await expect(page).toHaveURL(/\/$/);
+    await expect(page.getByRole("heading", { level: 1, name: "Access Denied" })).toBeVisible();
     await expect(page.getByRole("heading", { name: mine.name })).toHaveCount(0);
   });
 
@@ -268,8 +270,8 @@ test.describe("other people", () => {
     await dialog.getByRole("button", { name: "Create Organization" }).click();
     const toast = page.locator("[data-sonner-toast]").filter({ hasText: "Permission denied" });
     await expect(toast).toContainText(MSG.onlySuperUsersCreateOrganizations);
-    // Who we are is reloaded: no longer a super user, the super users' page is left for the dashboard.
-    await expect(page).toHaveURL(/\/$/);
+    // Who we are is reloaded: no longer a super user, the super users' page says they may not open it.
+    await expect(page.getByRole("heading", { level: 1, name: "Access Denied" })).toBeVisible();
     await expect(dialog).toHaveCount(0);
     expect(await findOrganization("Too Late Org")).toBeNull();
   });

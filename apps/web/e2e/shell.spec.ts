@@ -8,7 +8,7 @@ import { E2E } from "./support/env.ts";
 import { signInAs, type ShellPersona } from "./support/shell.ts";
 
 const ALL_ITEMS = ["Dashboard", "All Prompts", "My Bookmarks", "Teams", "Organizations", "Analytics", "Audit Log"] as const;
-type Outcome = "opens" | "redirects" | "redirects with teams toast";
+type Outcome = "opens" | "denied";
 
 interface Row {
   persona: ShellPersona;
@@ -22,19 +22,19 @@ const TABLE: Row[] = [
   {
     persona: "administrator",
     sidebar: ["Dashboard", "All Prompts", "My Bookmarks", "Teams", "Analytics"],
-    routes: { "/": "opens", "/prompts": "opens", "/bookmarks": "opens", "/analytics": "opens", "/teams": "opens", "/organizations": "redirects", "/organizations/:id/members": "redirects" },
+    routes: { "/": "opens", "/prompts": "opens", "/bookmarks": "opens", "/analytics": "opens", "/teams": "opens", "/organizations": "denied", "/organizations/:id/members": "denied" },
     footer: /Role: Administrator$/,
   },
   {
     persona: "team_lead",
     sidebar: ["Dashboard", "All Prompts", "My Bookmarks", "Analytics"],
-    routes: { "/": "opens", "/prompts": "opens", "/bookmarks": "opens", "/analytics": "opens", "/teams": "redirects with teams toast", "/organizations": "redirects", "/organizations/:id/members": "redirects" },
+    routes: { "/": "opens", "/prompts": "opens", "/bookmarks": "opens", "/analytics": "opens", "/teams": "denied", "/organizations": "denied", "/organizations/:id/members": "denied" },
     footer: /Role: Team Lead$/,
   },
   {
     persona: "user",
     sidebar: ["Dashboard", "Analytics"],
-    routes: { "/": "opens", "/prompts": "redirects", "/bookmarks": "redirects", "/analytics": "opens", "/teams": "redirects with teams toast", "/organizations": "redirects", "/organizations/:id/members": "redirects" },
+    routes: { "/": "opens", "/prompts": "denied", "/bookmarks": "denied", "/analytics": "opens", "/teams": "denied", "/organizations": "denied", "/organizations/:id/members": "denied" },
     footer: /Role: User$/,
   },
   {
@@ -48,7 +48,7 @@ const TABLE: Row[] = [
     // The audit log is the organization admins' and super users'.
     sidebar: ["Dashboard", "Teams", "Analytics", "Audit Log"],
     // Both organization screens are super-user screens; the API lets them manage their members.
-    routes: { "/": "opens", "/prompts": "redirects", "/bookmarks": "redirects", "/analytics": "opens", "/teams": "opens", "/organizations": "redirects", "/organizations/:id/members": "redirects" },
+    routes: { "/": "opens", "/prompts": "denied", "/bookmarks": "denied", "/analytics": "opens", "/teams": "opens", "/organizations": "denied", "/organizations/:id/members": "denied" },
     footer: /Role: User \(Org Admin\)$/,
   },
 ];
@@ -86,13 +86,13 @@ for (const row of TABLE) {
       if (outcome === "opens") {
         await expectOpened(page, route, path);
       } else {
-        await expect(page, `${row.persona} at ${path}`).toHaveURL("/");
-        await expect(page.getByRole("heading", { level: 1, name: "Dashboard" })).toBeVisible();
-        if (outcome === "redirects with teams toast") {
-          const toast = page.locator("[data-sonner-toast]").filter({ hasText: "Access Denied" });
-          await expect(toast).toContainText("You don't have permission to access team management.");
-          await expect(toast).toHaveCount(1);
-        }
+        // A page someone may not open says why, in place: no redirect, no toast.
+        await expect(page.getByRole("heading", { level: 1, name: "Access Denied" })).toBeVisible();
+        await expect(page, `${row.persona} at ${path}`).toHaveURL(path);
+        await expect(page.getByTestId("access-denied")).toContainText(
+          route === "/teams" ? "You don't have permission to access team management." : "You don't have permission to access this page.",
+        );
+        await expect(page.locator("[data-sonner-toast]")).toHaveCount(0);
       }
     }
     // Sidebar links navigate without reloading.

@@ -22,6 +22,7 @@ import { notificationsRouter } from "./routers/notifications/router.ts";
 import { analyticsRouter } from "./routers/analytics/router.ts";
 import { libraryRouter } from "./routers/library/router.ts";
 import { auditLogRouter } from "./routers/audit-log/router.ts";
+import { usersRouter } from "./routers/users/router.ts";
 
 export const appRouter = router({
   health: healthRouter,
@@ -47,6 +48,7 @@ export const appRouter = router({
   analytics: analyticsRouter,
   library: libraryRouter,
   auditLog: auditLogRouter,
+  users: usersRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -35,6 +35,7 @@ export const AUDIT_ACTION_LABELS = {
   "two_factor.disable": "Two-factor turned off",
   "super_user.grant": "Super user granted",
   "super_user.revoke": "Super user revoked",
+  "user.app_role": "App role changed",
 } as const satisfies Record<string, string>;
 
 /** The audit log's page size. */

@@ -44,4 +44,6 @@ export const MSG = {
   controlCharacters: "Control characters (such as line breaks or NUL) are not allowed",
   multilineControlCharacters: "Control characters other than tabs and line breaks (such as NUL) are not allowed",
   permissionDenied: "You don't have permission to do this.",
+  onlySuperUsersChangeAppRoles: "Only super users can change app roles.",
+  lastSuperUser: "The last super user cannot lose super user status. Make someone else a super user first.",
 } as const;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { AppRole, OrganizationRole, TeamRole } from "./constants.ts";
-import { ACTIONS, accessBadge, accessOf, can, type Access, type Action } from "./permissions.ts";
+import { ACTIONS, accessBadge, accessOf, can, grantedByOrganization, pageAccessOf, strongestTeamRole, type Access, type Action } from "./permissions.ts";
 
 const person = (role: AppRole, organizationRole: OrganizationRole | null = null, teamRole: TeamRole | null = null, isSuperUser = false): Access =>
   accessOf({ role, isSuperUser }, { organizationRole, teamRole });
@@ -48,6 +48,8 @@ const APP_TABLE: [string, Access, boolean, boolean, boolean, boolean][] = [
   ["user", person("user", "member"), false, false, false, false],
   ["user who is organization admin", person("user", "admin"), true, true, true, false],
   ["team lead who is organization admin", person("team_lead", "admin"), true, true, true, false],
+  ["user who is a team admin", person("user", "member", "admin"), false, true, true, false],
+  ["user who is a team editor", person("user", "member", "editor"), false, false, false, false],
   ["super user", person("super-user", null, null, true), true, true, true, true],
 ];
 
@@ -85,7 +87,11 @@ const PAGE_TABLE: [string, Access, string][] = [
   ["user in no organization", person("user"), "D - - - - A -"],
   ["user who is organization admin", person("user", "admin"), "D - - T - A L"],
   ["team lead who is organization admin", person("team_lead", "admin"), "D P B T - A L"],
-  ["user who is a team admin", person("user", "member", "admin"), "D - - - - A -"],
+  // Team roles (the strongest held in the active organization's teams): any opens the library, admin the Teams page.
+  ["user who is a team admin", person("user", "member", "admin"), "D P B T - A -"],
+  ["user who is a team editor", person("user", "member", "editor"), "D P B - - A -"],
+  ["user who is a team viewer", person("user", "member", "viewer"), "D P B - - A -"],
+  ["team lead who is a team admin", person("team_lead", "member", "admin"), "D P B T - A -"],
   ["super user", person("super-user", null, null, true), "D P B T O A L"],
   ["super user whose stored role is user", person("user", null, null, true), "D P B T O A L"],
 ];
@@ -98,6 +104,30 @@ describe("pages in the permission table", () => {
 
   it("every page of the table is in this test", () => {
     expect(ACTIONS.filter((action) => action.startsWith("page."))).toEqual([...PAGES]);
+  });
+});
+
+describe("a page's access in the active organization", () => {
+  const user = { role: "user", isSuperUser: false } as const;
+  const organization = { myRole: "member" } as const;
+
+  it("takes the strongest role held in the organization's teams", () => {
+    expect(strongestTeamRole(["viewer", null, "admin", "editor"])).toBe("admin");
+    expect(strongestTeamRole(["viewer", "editor"])).toBe("editor");
+    expect(strongestTeamRole([null])).toBeNull();
+    expect(pageAccessOf(user, organization, [{ myRole: "viewer" }, { myRole: "admin" }])).toEqual(person("user", "member", "admin"));
+    expect(pageAccessOf(user, organization, [{ myRole: null }])).toEqual(person("user", "member"));
+  });
+
+  it("gives no team role without an active organization, and nothing to nobody", () => {
+    expect(pageAccessOf(user, null, [{ myRole: "admin" }])).toEqual(person("user"));
+    expect(pageAccessOf(null, organization, [{ myRole: "admin" }])).toBeNull();
+  });
+
+  it("counts the organization role alone only where the team role would not do", () => {
+    expect(grantedByOrganization(person("user", "admin"), "page.teams")).toBe(true);
+    expect(grantedByOrganization(person("user", "admin", "admin"), "page.teams")).toBe(false);
+    expect(grantedByOrganization(person("administrator", "admin"), "page.teams")).toBe(false);
   });
 });
 

@@ -1,5 +1,5 @@
 // Permission rules of spec section 6. The server enforces them; the web app only mirrors them.
-import type { AppRole, OrganizationRole, TeamRole } from "./constants.ts";
+import { TEAM_ROLES, type AppRole, type OrganizationRole, type TeamRole } from "./constants.ts";
 import { MSG } from "./messages.ts";
 import type { PromptVisibility } from "./prompts.ts";
 
@@ -57,9 +57,11 @@ export const PERMISSIONS = {
   "organization.create": SUPER_USER_ONLY,
   "organization.manage": SUPER_USER_ONLY,
   "organization.members.manage": { organizationRoles: ["admin"] },
+  // A person's app role (the organization members page): super users only.
+  "user.appRole.manage": SUPER_USER_ONLY,
   // Teams.
   "team.create": { appRoles: ["administrator"], organizationRoles: ["admin"] },
-  "teams.menu": { appRoles: ["administrator", "team_lead"], organizationRoles: ["admin"] },
+  "teams.menu": { appRoles: ["administrator", "team_lead"], organizationRoles: ["admin"], teamRoles: ["admin"] },
   "team.read": VIEWER_LEVEL,
   "team.manage": ADMIN_LEVEL,
   "team.members.manage": ADMIN_LEVEL,
@@ -77,10 +79,13 @@ export const PERMISSIONS = {
   // The organization's audit log: its admins and super users.
   "audit.read": { organizationRoles: ["admin"] },
   // Pages of the main area (route table and sidebar): who may open each, and sees it in the sidebar.
+  // A page's team role is the strongest one held in the active organization's teams (pageAccessOf):
+  // any team role opens the library (which shows what the visibility rule lets one read), a team
+  // admin the Teams page (whose controls stay per team, at team admin level).
   "page.dashboard": { appRoles: ["administrator", "team_lead", "user"] },
-  "page.prompts": { appRoles: ["administrator", "team_lead"] },
-  "page.bookmarks": { appRoles: ["administrator", "team_lead"] },
-  "page.teams": { appRoles: ["administrator"], organizationRoles: ["admin"] },
+  "page.prompts": { appRoles: ["administrator", "team_lead"], teamRoles: ["admin", "editor", "viewer"] },
+  "page.bookmarks": { appRoles: ["administrator", "team_lead"], teamRoles: ["admin", "editor", "viewer"] },
+  "page.teams": { appRoles: ["administrator"], organizationRoles: ["admin"], teamRoles: ["admin"] },
   "page.organizations": SUPER_USER_ONLY,
   "page.analytics": { appRoles: ["administrator", "team_lead", "user"] },
   "page.audit": { organizationRoles: ["admin"] },
@@ -105,16 +110,55 @@ export function can(access: Access | null | undefined, action: Action): boolean 
 
 /**
  * Whether `access` may do `action` only thanks to its organization role (the footer's '(Org Admin)'
- * note, the Create New Team dialog's organization-admin hint): without it, the app role would not do.
+ * note, the Create New Team dialog's organization-admin hint): without it, neither the app role nor
+ * the team role would do.
  */
 export function grantedByOrganization(access: Access | null | undefined, action: Action): boolean {
-  return !!access && can(access, action) && !can({ ...access, organizationRole: null, teamRole: null }, action);
+  return !!access && can(access, action) && !can({ ...access, organizationRole: null }, action);
+}
+
+/** The strongest of the team roles someone holds (admin, then editor, then viewer), or null for none. */
+export function strongestTeamRole(roles: Iterable<TeamRole | null | undefined>): TeamRole | null {
+  let strongest: TeamRole | null = null;
+  for (const role of roles) if (role && (strongest === null || TEAM_ROLES.indexOf(role) < TEAM_ROLES.indexOf(strongest))) strongest = role;
+  return strongest;
+}
+
+/**
+ * The Access a page of the main area asks (`page.*`, `teams.menu`): the caller's role in the active
+ * organization and the strongest role they hold in its teams.
+ */
+export function pageAccessOf(
+  caller: Caller | null | undefined,
+  organization: { myRole: OrganizationRole | null } | null | undefined,
+  teams: Iterable<{ myRole: TeamRole | null }>,
+): Access | null {
+  if (!caller) return null;
+  return accessOf(caller, { organizationRole: organization?.myRole ?? null, teamRole: organization ? strongestTeamRole([...teams].map((team) => team.myRole)) : null });
 }
 
 /** The refusal a signed-in caller reads when `can` says no (FORBIDDEN); default MSG.permissionDenied. */
 export const DENIED_MESSAGES: Partial<Record<Action, string>> = {
   "organization.create": MSG.onlySuperUsersCreateOrganizations,
   "team.create": MSG.mustBeAdminToCreateTeams,
+  "user.appRole.manage": MSG.onlySuperUsersChangeAppRoles,
+};
+
+/**
+ * What the page a person may not open says after 'Access Denied' and the spec's sentence: who may open
+ * it, and whom to ask.
+ */
+export const PAGE_REQUIREMENTS: Record<PageAction, string> = {
+  "page.dashboard": "The dashboard opens for everyone with an app role. Ask a super user to give you one.",
+  "page.analytics": "Analytics opens for everyone with an app role. Ask a super user to give you one.",
+  "page.prompts":
+    "All Prompts opens for administrators, team leads and anyone with a role in one of this organization's teams. Ask an admin of a team to invite you, or a super user to change your app role.",
+  "page.bookmarks":
+    "My Bookmarks opens for administrators, team leads and anyone with a role in one of this organization's teams. Ask an admin of a team to invite you, or a super user to change your app role.",
+  "page.teams":
+    "Team management opens for administrators, organization admins and team admins. Ask an organization admin to make you a team's admin, or a super user to change your app role.",
+  "page.organizations": "Organizations are managed by super users only. Ask a super user for the change you need.",
+  "page.audit": "The audit log opens for the organization's admins and super users. Ask an admin of this organization.",
 };
 
 /** What an anonymous caller reads (UNAUTHORIZED) where the spec has its own words; default MSG.userNotAuthenticated. */

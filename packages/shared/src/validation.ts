@@ -3,7 +3,7 @@ import { z } from "zod";
 import {
   EMAIL_MAX, NAME_MAX, ORGANIZATION_NAME_MAX, ORGANIZATION_NAME_MIN, ORGANIZATION_SLUG_MAX,
   ORGANIZATION_SLUG_MIN, PASSWORD_MAX, PASSWORD_MIN_CHANGE, PASSWORD_MIN_SIGN_UP, SESSION_TIMEOUT_MAX,
-  SESSION_TIMEOUT_MIN, TEAM_NAME_MAX, TEAM_ROLES, ORGANIZATION_ROLES, TWO_FACTOR_CODE_LENGTH,
+  SESSION_TIMEOUT_MIN, TEAM_NAME_MAX, TEAM_ROLES, ORGANIZATION_ROLES, TWO_FACTOR_CODE_LENGTH, APP_ROLES,
 } from "./constants.ts";
 import { MSG } from "./messages.ts";
 
@@ -150,6 +150,11 @@ export const updateOrganizationInput = z.object({
   slug: z.preprocess((v) => (typeof v === "string" && v.trim() === "" ? null : v), organizationSlugSchema.nullable().optional()),
 });
 export const organizationRoleSchema = z.enum(ORGANIZATION_ROLES);
+
+// ---- app roles ----
+const appRoleSchema = z.enum(APP_ROLES);
+/** users.setAppRole: a person's app role ('super-user' grants super user status, any other role revokes it). */
+export const setAppRoleInput = z.object({ userId: idSchema, role: appRoleSchema });
 
 // ---- teams ----
 export const teamNameSchema = z

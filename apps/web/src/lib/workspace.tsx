@@ -2,7 +2,7 @@
 // else the first, else none. Teams reload when the active organization changes.
 import { createContext, useCallback, useContext, useMemo, useSyncExternalStore, type ReactNode } from "react";
 import type { RouterOutputs } from "@promptly/api";
-import { accessOf, can, type Access, type OrganizationRole, type TeamRole, type Caller } from "@promptly/shared";
+import { accessOf, can, pageAccessOf, type Access, type OrganizationRole, type TeamRole, type Caller } from "@promptly/shared";
 import { api, trpc } from "./trpc.ts";
 
 type OrganizationListItem = RouterOutputs["organizations"]["list"][number];
@@ -70,6 +70,15 @@ export function accessIn(
 ): Access | null {
   if (!caller) return null;
   return accessOf(caller, { organizationRole: organization?.myRole ?? null, teamRole: team?.myRole ?? null });
+}
+
+/**
+ * What the pages of the main area ask (`page.*`, `teams.menu`): the signed-in person's app role, role in
+ * the active organization and strongest role in its teams, as the lists carry them.
+ */
+export function usePageAccess(caller: Caller | null | undefined): Access | null {
+  const { activeOrganization, teams } = useWorkspace();
+  return pageAccessOf(caller, activeOrganization, teams);
 }
 
 const WorkspaceContext = createContext<Workspace | null>(null);

@@ -8,7 +8,7 @@ import { Tooltip, TooltipContent, TooltipTrigger } from "@/components/ui/tooltip
 import { useMe, callerOf } from "@/hooks/use-me";
 import { APP_ROLE_LABELS } from "@/lib/roles";
 import { cn } from "@/lib/utils";
-import { useWorkspace, accessIn } from "@/lib/workspace";
+import { usePageAccess, useWorkspace } from "@/lib/workspace";
 import { showsOrgAdminNote, sidebarItems, type SidebarPath } from "./sidebar-items.ts";
 import { useSidebar } from "./sidebar-state.tsx";
 
@@ -24,10 +24,9 @@ const ICONS: Record<SidebarPath, LucideIcon> = {
 
 function SidebarBody({ collapsed, onNavigate }: { collapsed: boolean; onNavigate?: () => void }) {
   const { data: me } = useMe();
-  const { activeOrganization, organizationsError } = useWorkspace();
-  const caller = callerOf(me);
-  const access = accessIn(caller, activeOrganization);
-  const items = sidebarItems(access, { organizationUnknown: organizationsError });
+  const { organizationsError, teamsError } = useWorkspace();
+  const access = usePageAccess(callerOf(me));
+  const items = sidebarItems(access, { organizationUnknown: organizationsError || teamsError });
 
   return (
     <div className="flex h-full min-h-0 flex-col">

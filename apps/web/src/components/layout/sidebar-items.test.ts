@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { accessOf, type AppRole } from "@promptly/shared";
+import { accessOf, type AppRole, type TeamRole } from "@promptly/shared";
 import { showsOrgAdminNote, sidebarItems } from "./sidebar-items.ts";
 
 const person = (role: AppRole, isSuperUser: boolean, isOrgAdmin: boolean) =>
@@ -19,12 +19,23 @@ describe("sidebar items", () => {
     expect(sidebarItems(person(role, isSuperUser, isOrgAdmin)).map((item) => item.label)).toEqual(expected);
   });
 
-  it("keeps what an organization role could grant while the organization list failed to load", () => {
+  it.each([
+    ["admin", ["Dashboard", "All Prompts", "My Bookmarks", "Teams", "Analytics"]],
+    ["editor", ["Dashboard", "All Prompts", "My Bookmarks", "Analytics"]],
+    ["viewer", ["Dashboard", "All Prompts", "My Bookmarks", "Analytics"]],
+  ] as const)("a user who is a team %s in the active organization", (teamRole: TeamRole, expected) => {
+    const access = accessOf({ role: "user", isSuperUser: false }, { organizationRole: "member", teamRole });
+    expect(sidebarItems(access).map((item) => item.label)).toEqual(expected);
+    // A team admin sees Teams as a team admin, not as an organization admin.
+    expect(showsOrgAdminNote(access)).toBe(false);
+  });
+
+  it("keeps what an organization or team role could grant while the organization or team list failed to load", () => {
     const labels = (role: AppRole, organizationUnknown: boolean) =>
       sidebarItems(accessOf({ role, isSuperUser: false }, { organizationRole: null }), { organizationUnknown }).map((item) => item.label);
     expect(labels("user", false)).toEqual(["Dashboard", "Analytics"]);
-    expect(labels("user", true)).toEqual(["Dashboard", "Teams", "Analytics", "Audit Log"]);
-    // Never an item no organization role grants.
+    expect(labels("user", true)).toEqual(["Dashboard", "All Prompts", "My Bookmarks", "Teams", "Analytics", "Audit Log"]);
+    // Never an item no organization or team role grants.
     expect(labels("team_lead", true)).toEqual(["Dashboard", "All Prompts", "My Bookmarks", "Teams", "Analytics", "Audit Log"]);
   });
 

@@ -20,14 +20,15 @@ const ITEMS: readonly (SidebarItem & { page: PageAction })[] = [
 ];
 
 /**
- * `access`: the signed-in person in the active organization (null when signed out). With
- * `organizationUnknown` (the organization list failed to load) an item an organization role could grant
- * stays: its page says what failed, where hiding it would claim a permission problem.
+ * `access`: the signed-in person in the active organization and its teams, as pages ask it (null when
+ * signed out). With `organizationUnknown` (the organization or team list failed to load) an item an
+ * organization or team role could grant stays: its page says what failed, where hiding it would claim
+ * a permission problem.
  */
 export function sidebarItems(access: Access | null, { organizationUnknown = false } = {}): SidebarItem[] {
   if (!access) return [];
-  const asOrganizationAdmin: Access = { ...access, organizationRole: "admin" };
-  return ITEMS.filter((item) => can(access, item.page) || (organizationUnknown && can(asOrganizationAdmin, item.page))).map(({ label, to }) => ({ label, to }));
+  const asAdmin: Access = { ...access, organizationRole: "admin", teamRole: "admin" };
+  return ITEMS.filter((item) => can(access, item.page) || (organizationUnknown && can(asAdmin, item.page))).map(({ label, to }) => ({ label, to }));
 }
 
 /** The footer's '(Org Admin)' note: someone who sees the Teams page only as organization admin. */

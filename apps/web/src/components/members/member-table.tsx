@@ -1,7 +1,7 @@
 // The one member table, for organization members and team members alike: who each member is, their
 // role (the last admin's locked, as the server computes it), when they joined, and removal after a
 // confirmation. The place (organization or team) supplies its roles, texts and mutations.
-import { useState } from "react";
+import { useState, type ReactNode } from "react";
 import { toast } from "sonner";
 import { memberDisplayName } from "@promptly/shared";
 import { Badge } from "@/components/ui/badge";
@@ -43,6 +43,8 @@ export function MemberTable<Role extends string>(props: {
   removedDescription(name: string): string;
   /** Refreshes what the removal changed (lists, counts). */
   afterRemove(): Promise<unknown>;
+  /** A column after Role that only some places have (the organization's app roles, for super users). */
+  extraColumn?: { header: string; cell(member: Member<Role>): ReactNode };
 }) {
   const [removing, setRemoving] = useState<Member<Role> | null>(null);
   if (props.members.length === 0) return <p className="py-6 text-center text-sm text-muted-foreground">{props.emptyText}</p>;
@@ -54,6 +56,7 @@ export function MemberTable<Role extends string>(props: {
           <TableRow>
             <TableHead>Member</TableHead>
             <TableHead>Role</TableHead>
+            {props.extraColumn && <TableHead>{props.extraColumn.header}</TableHead>}
             <TableHead>Joined</TableHead>
             <TableHead className="text-right">Actions</TableHead>
           </TableRow>
@@ -78,6 +81,7 @@ export function MemberTable<Role extends string>(props: {
                     onChange={(role) => props.onRoleChange(member, role)}
                   />
                 </TableCell>
+                {props.extraColumn && <TableCell>{props.extraColumn.cell(member)}</TableCell>}
                 <TableCell className="text-muted-foreground">{formatDate(member.joinedAt)}</TableCell>
                 <TableCell className="text-right">
                   {props.canManage && <MemberActionsMenu name={name} isLastAdmin={member.isLastAdmin} onRemove={() => setRemoving(member)} />}

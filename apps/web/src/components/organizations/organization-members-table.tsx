@@ -1,12 +1,19 @@
 // The members of an organization (the one member table, with the organization's roles and texts).
 import { toast } from "sonner";
-import { memberDisplayName, ORGANIZATION_ROLES, ORGANIZATION_MSG, ORGANIZATION_ROLE_LABELS } from "@promptly/shared";
+import { can, memberDisplayName, ORGANIZATION_ROLES, ORGANIZATION_MSG, ORGANIZATION_ROLE_LABELS } from "@promptly/shared";
 import { MemberTable } from "@/components/members/member-table";
+import { useMe } from "@/hooks/use-me";
 import { trpc } from "@/lib/trpc";
+import { accessIn } from "@/lib/workspace";
+import { AppRoleSelect } from "./app-role-select.tsx";
 import type { OrganizationMember } from "./organization-types.ts";
 
 export function OrganizationMembersTable({ organizationId, members }: { organizationId: string; members: OrganizationMember[] }) {
   const utils = trpc.useUtils();
+  const { data: me } = useMe();
+  // App roles are app-wide: only a super user sees and changes them (the server refuses anyone else).
+  const mayChangeAppRoles = can(accessIn(me, null), "user.appRole.manage");
+  const byId = new Map(members.map((member) => [member.id, member]));
   const refresh = () =>
     Promise.all([
       utils.organizationMembers.list.invalidate({ organizationId }),
@@ -45,6 +52,11 @@ export function OrganizationMembersTable({ organizationId, members }: { organiza
       removeMember={(id) => remove.mutateAsync({ id })}
       removedDescription={(name) => `${name} has been removed from the organization.`}
       afterRemove={refresh}
+      extraColumn={
+        mayChangeAppRoles
+          ? { header: "App role", cell: (member) => <AppRoleSelect organizationId={organizationId} member={byId.get(member.id)!} /> }
+          : undefined
+      }
     />
   );
 }

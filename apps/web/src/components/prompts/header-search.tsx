@@ -14,7 +14,7 @@ import { useDebouncedValue } from "@/hooks/use-debounced-value";
 import { useMe } from "@/hooks/use-me";
 import { trpc } from "@/lib/trpc";
 import { cn } from "@/lib/utils";
-import { accessIn, useWorkspace } from "@/lib/workspace";
+import { usePageAccess, useWorkspace } from "@/lib/workspace";
 
 const DELAY_MS = 250;
 const RESULTS = 8;
@@ -38,6 +38,7 @@ function useFocusShortcut(focusSearch: () => void) {
 export function HeaderSearch() {
   const { activeOrganization } = useWorkspace();
   const { data: me } = useMe();
+  const pageAccess = usePageAccess(me);
   const navigate = useNavigate();
   const inputRef = useRef<HTMLInputElement>(null);
   const iconRef = useRef<HTMLButtonElement>(null);
@@ -62,7 +63,7 @@ export function HeaderSearch() {
     { enabled: !!activeOrganization && q.length > 0, placeholderData: (previous) => previous },
   );
   const items = q ? (results.data?.items ?? []) : [];
-  const mayOpenList = can(accessIn(me, null), "page.prompts");
+  const mayOpenList = can(pageAccess, "page.prompts");
   useEffect(() => setActive(-1), [q]);
 
   const close = () => {

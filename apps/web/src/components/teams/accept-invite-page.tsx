@@ -6,14 +6,14 @@ import { useState, type ReactNode } from "react";
 import { Link, useNavigate } from "@tanstack/react-router";
 import { AlertCircle, MailCheck } from "lucide-react";
 import { toast } from "sonner";
-import { displayName, MSG, TEAM_MSG, TEAM_ROLE_LABELS, ORGANIZATION_ROLE_LABELS, type OrganizationRole, type TeamRole, can } from "@promptly/shared";
+import { displayName, MSG, TEAM_MSG, TEAM_ROLE_LABELS, ORGANIZATION_ROLE_LABELS, type OrganizationRole, type TeamRole, can, pageAccessOf } from "@promptly/shared";
 import { Alert, AlertDescription, AlertTitle } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle } from "@/components/ui/card";
 import { Skeleton } from "@/components/ui/skeleton";
 import { useMe } from "@/hooks/use-me";
 import { trpc } from "@/lib/trpc";
-import { ACTIVE_ORGANIZATION_KEY, ACTIVE_TEAM_KEY, clearWorkspaceSelection, accessIn } from "@/lib/workspace";
+import { ACTIVE_ORGANIZATION_KEY, ACTIVE_TEAM_KEY, clearWorkspaceSelection } from "@/lib/workspace";
 
 /** Where sign-in and sign-up send the visitor back to. */
 export const acceptInvitePath = (id: string) => `/auth/accept-invite?id=${encodeURIComponent(id)}`;
@@ -62,7 +62,11 @@ export function AcceptInvitePage({ id }: { id: string | undefined }) {
       if (result.teamId) localStorage.setItem(ACTIVE_TEAM_KEY, result.teamId);
       else localStorage.removeItem(ACTIVE_TEAM_KEY);
       await Promise.all([utils.organizations.list.invalidate(), utils.teams.list.invalidate(), utils.invites.mine.invalidate()]);
-      await navigate({ to: can(accessIn(me, null), "page.teams") ? "/teams" : "/" });
+      // The Teams page for whoever may open it now: by app role, or by the role just accepted.
+      const joined = result.teamId
+        ? pageAccessOf(me, { myRole: null }, [{ myRole: result.role as TeamRole }])
+        : pageAccessOf(me, { myRole: result.role as OrganizationRole }, []);
+      await navigate({ to: can(joined, "page.teams") ? "/teams" : "/" });
     },
     onError(error) {
       // Shown once, on the page (no toast repeating it). A refusal in the spec's words ('This

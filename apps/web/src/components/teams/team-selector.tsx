@@ -8,7 +8,7 @@ import { Plus, RefreshCw, Settings, Users } from "lucide-react";
 import { can } from "@promptly/shared";
 import { SearchableSwitcher, type SwitcherAction } from "@/components/layout/searchable-switcher";
 import { useMe } from "@/hooks/use-me";
-import { useWorkspace, accessIn } from "@/lib/workspace";
+import { usePageAccess, useWorkspace } from "@/lib/workspace";
 import { CreateTeamDialog } from "./create-team-dialog.tsx";
 
 export function TeamSelector() {
@@ -17,7 +17,7 @@ export function TeamSelector() {
   const navigate = useNavigate();
   const [creating, setCreating] = useState(false);
 
-  const access = accessIn(me, activeOrganization);
+  const access = usePageAccess(me);
   const actions: SwitcherAction[] = [];
   if (can(access, "team.create")) {
     actions.push({ value: "create-new-team", label: "Create New Team", icon: Plus, onSelect: () => setCreating(true) });

@@ -1,11 +1,11 @@
 import { createRoute, lazyRouteComponent } from "@tanstack/react-router";
-import { TeamsPageGuard } from "@/components/guards/role-guard";
+import { PageGuard } from "@/components/guards/role-guard";
 import { loadWorkspace } from "@/lib/workspace";
 import { appLayoutRoute } from "../layouts.tsx";
 
 const TeamsPage = lazyRouteComponent(() => import("@/components/teams/teams-page"), "TeamsPage");
 
-/** /teams: administrators, organization admins and super users; others go to / with a toast. */
+/** /teams: administrators, organization admins, team admins (of a team of the active organization) and super users. */
 export const teamsRoute = createRoute({
   getParentRoute: () => appLayoutRoute,
   path: "/teams",
@@ -13,8 +13,8 @@ export const teamsRoute = createRoute({
   staticData: { showsOrganizationsFailure: true },
   loader: () => loadWorkspace({ teamDetails: true }),
   component: () => (
-    <TeamsPageGuard>
+    <PageGuard page="page.teams">
       <TeamsPage />
-    </TeamsPageGuard>
+    </PageGuard>
   ),
 });

@@ -42,16 +42,17 @@ describe("listing members", () => {
       avatarUrl: "/avatars/ada-1.png",
       isSuperUser: false,
       isLastAdmin: true,
+      appRole: "user",
     });
-    expect(members.slice(1).map((m) => [m.userId, m.role, m.fullName, m.isSuperUser, m.avatarUrl, m.isLastAdmin]).sort()).toEqual(
+    expect(members.slice(1).map((m) => [m.userId, m.role, m.fullName, m.isSuperUser, m.avatarUrl, m.isLastAdmin, m.appRole]).sort()).toEqual(
       [
-        [unnamed.id, "member", null, false, null, false],
-        [superMember.id, "member", "Sue Per", true, null, false],
+        [unnamed.id, "member", null, false, null, false, "user"],
+        [superMember.id, "member", "Sue Per", true, null, false, "super-user"],
       ].sort(),
     );
     // Nothing beyond the declared fields leaves the server.
     expect(Object.keys(members[0]!).sort()).toEqual(
-      ["avatarUrl", "email", "fullName", "id", "isLastAdmin", "isSuperUser", "joinedAt", "role", "userId"],
+      ["appRole", "avatarUrl", "email", "fullName", "id", "isLastAdmin", "isSuperUser", "joinedAt", "role", "userId"],
     );
   });
 });

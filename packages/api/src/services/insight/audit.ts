@@ -35,7 +35,8 @@ export type AuditAction =
   | "two_factor.enable"
   | "two_factor.disable"
   | "super_user.grant"
-  | "super_user.revoke";
+  | "super_user.revoke"
+  | "user.app_role";
 
 export interface AuditEntry {
   /** The organization it happened in; null only for account-level events (two-factor, super user). */

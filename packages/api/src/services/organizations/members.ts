@@ -1,7 +1,7 @@
 // One member shape for organizations and teams: who the person is, their role there, and whether
 // they are the last admin (computed here, on the server, for both). One SQL statement per list.
 import { Prisma, type DbOrTx } from "@promptly/db";
-import { ORGANIZATION_ROLES, TEAM_ROLES, type Action } from "@promptly/shared";
+import { APP_ROLES, ORGANIZATION_ROLES, TEAM_ROLES, type Action } from "@promptly/shared";
 import { z } from "zod";
 import { avatarUrl } from "../identity/account.ts";
 import { teamAccessFrom, teamAccessSql, type Caller, type TeamAccessRow, type TeamRead } from "../access/access.ts";
@@ -21,7 +21,8 @@ const memberItem = <Role extends z.ZodType<string>>(role: Role) =>
     isLastAdmin: z.boolean(),
   });
 
-export const organizationMemberItem = memberItem(z.enum(ORGANIZATION_ROLES));
+/** An organization's member also shows their app role (what a super user may change there). */
+export const organizationMemberItem = memberItem(z.enum(ORGANIZATION_ROLES)).extend({ appRole: z.enum(APP_ROLES) });
 export type OrganizationMemberItem = z.infer<typeof organizationMemberItem>;
 export const teamMemberItem = memberItem(z.enum(TEAM_ROLES));
 export type TeamMemberItem = z.infer<typeof teamMemberItem>;
@@ -34,9 +35,11 @@ const placeWhere = (place: Place) =>
 /** A member's columns over `m` (the membership row) and the joins memberJoins makes. */
 const memberColumns = Prisma.sql`m.id::text AS id, m.user_id::text AS "userId", m.role::text AS role, m.joined_at AS "joinedAt",
            p.full_name AS "fullName", u.email, p.avatar_key AS "avatarKey", COALESCE(p.super_user, FALSE) AS "isSuperUser",
-           (m.role = 'admin' AND count(*) FILTER (WHERE m.role = 'admin') OVER () <= 1) AS "isLastAdmin"`;
+           (m.role = 'admin' AND count(*) FILTER (WHERE m.role = 'admin') OVER () <= 1) AS "isLastAdmin",
+           CASE WHEN COALESCE(p.super_user, FALSE) THEN 'super-user' ELSE COALESCE(ur.role::text, 'user') END AS "appRole"`;
 const memberJoins = Prisma.sql`JOIN users u ON u.id = m.user_id
-    LEFT JOIN profiles p ON p.user_id = m.user_id`;
+    LEFT JOIN profiles p ON p.user_id = m.user_id
+    LEFT JOIN user_roles ur ON ur.user_id = m.user_id`;
 /** Admins first (the role enum's order), then by who joined first. */
 const memberOrder = Prisma.sql`ORDER BY m.role, m.joined_at, m.id`;
 

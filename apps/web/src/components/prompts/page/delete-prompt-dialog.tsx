@@ -12,7 +12,7 @@ import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
 import { useMe } from "@/hooks/use-me";
 import { trpc } from "@/lib/trpc";
-import { accessIn } from "@/lib/workspace";
+import { usePageAccess } from "@/lib/workspace";
 import type { PromptDetail } from "./types.ts";
 import { toastFailure } from "./use-refresh-prompt.ts";
 
@@ -22,12 +22,13 @@ export function DeletePromptDialog({ prompt }: { prompt: PromptDetail }) {
   const inputId = useId();
   const navigate = useNavigate();
   const { data: me } = useMe();
+  const pageAccess = usePageAccess(me);
   const utils = trpc.useUtils();
   const remove = trpc.prompts.delete.useMutation({
     async onSuccess() {
       toast.success(PROMPT_MSG.deletedToast);
       setOpen(false);
-      await navigate({ to: can(accessIn(me, null), "page.prompts") ? "/prompts" : "/" });
+      await navigate({ to: can(pageAccess, "page.prompts") ? "/prompts" : "/" });
       await Promise.all([utils.prompts.invalidate(), utils.dashboard.invalidate()]);
     },
     onError: toastFailure("Prompt not deleted"),
