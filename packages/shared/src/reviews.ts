@@ -14,6 +14,10 @@ export const REVIEW_MSG = {
   reviewRequired: "This team reviews changes to 'production': request a review instead of moving the label",
   reviewRequiredRemove: "This team reviews changes to 'production': the label cannot be removed while reviews are required",
   onlyProduction: "Change requests move the 'production' label only",
+  archiveReviewRequired: "This team reviews changes to 'production': this prompt carries it, so request a review to archive it",
+  deleteReviewRequired: "This team reviews changes to 'production': this prompt carries it and no approved change request archived it, so it cannot be deleted",
+  archiveWithoutProduction: "This prompt carries no 'production' label: archive it directly, no review is needed",
+  duplicateArchive: "An open change request already proposes archiving this prompt",
   alreadyInProduction: "'production' already points at this version",
   duplicateOpen: "An open change request already proposes this version",
   archived: "This prompt is archived: restore it before requesting or reviewing changes",
@@ -34,6 +38,7 @@ export const REVIEW_MSG = {
   requestedToast: "Review requested",
   approvedToast: "Approved",
   mergedToast: "Approved: 'production' moved",
+  archiveMergedToast: "Approved: the prompt is archived",
   rejectedToast: "Rejected",
   withdrawnToast: "Change request withdrawn",
   refreshedToast: "Change request refreshed",
@@ -83,6 +88,12 @@ export const listChangeRequestsInput = z.object({
   promptId: idSchema.optional(),
   status: z.enum(CHANGE_REQUEST_STATUSES).optional(),
 });
+
+/** A request to archive a prompt that carries `production`. */
+export const createArchiveRequestInput = z.object({ promptId: idSchema, message: messageSchema.default("") });
+export type CreateArchiveRequestInput = z.input<typeof createArchiveRequestInput>;
+
+export const CHANGE_REQUEST_KINDS = ["label", "archive"] as const;
 
 export const approveChangeRequestInput = z.object({ id: idSchema, comment: commentSchema.optional() });
 export const rejectChangeRequestInput = z.object({ id: idSchema, comment: commentSchema.min(1, REVIEW_MSG.rejectCommentRequired) });
