@@ -2,13 +2,15 @@
 // that move `production` once the team's admins approve. Inputs and texts shared by the procedures
 // and the screens.
 import { z } from "zod";
-import { PROTECTED_LABEL } from "./prompts.ts";
+import { PROTECTED_LABEL, versionLabel } from "./prompts.ts";
 import { idSchema } from "./validation.ts";
 
 export const REQUIRED_APPROVALS_MAX = 3;
 export const CHANGE_REQUEST_TEXT_MAX = 2000;
 export const CHANGE_REQUEST_STATUSES = ["open", "approved", "rejected", "withdrawn", "stale"] as const;
 export type ChangeRequestStatus = (typeof CHANGE_REQUEST_STATUSES)[number];
+/** `label`: point the label at a version; `archive`: archive a prompt that carries it. */
+export const CHANGE_REQUEST_KINDS = ["label", "archive"] as const;
 
 export const REVIEW_MSG = {
   reviewRequired: "This team reviews changes to 'production': request a review instead of moving the label",
@@ -53,6 +55,14 @@ export const CHANGE_REQUEST_STATUS_LABELS: Record<ChangeRequestStatus, string> =
   stale: "Needs refresh",
 };
 
+/** What a request proposes, in a few words: 'v3 to production', or 'Archive (production on v2)'. */
+export function changeRequestTitle(request: { kind: (typeof CHANGE_REQUEST_KINDS)[number]; label: string; baseVersion: number | null; proposedVersion: number | null }): string {
+  if (request.kind === "archive" || request.proposedVersion === null) {
+    return `Archive (${request.label} on ${request.baseVersion === null ? "no version" : versionLabel(request.baseVersion)})`;
+  }
+  return `${versionLabel(request.proposedVersion)} to ${request.label}`;
+}
+
 /** The sentence under the team's review setting. */
 export function requiredApprovalsSentence(count: number): string {
   if (count === 0) return "No review: team admins move 'production' directly.";
@@ -92,8 +102,6 @@ export const listChangeRequestsInput = z.object({
 /** A request to archive a prompt that carries `production`. */
 export const createArchiveRequestInput = z.object({ promptId: idSchema, message: messageSchema.default("") });
 export type CreateArchiveRequestInput = z.input<typeof createArchiveRequestInput>;
-
-export const CHANGE_REQUEST_KINDS = ["label", "archive"] as const;
 
 export const approveChangeRequestInput = z.object({ id: idSchema, comment: commentSchema.optional() });
 export const rejectChangeRequestInput = z.object({ id: idSchema, comment: commentSchema.min(1, REVIEW_MSG.rejectCommentRequired) });
