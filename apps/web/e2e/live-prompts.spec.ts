@@ -138,7 +138,7 @@ test("History rows set a label on a version and restore a version, each saying w
   expect(await label(prompt.id, "staging")).toBe(1);
 
   // Restore v1 as a new version: it says which version it becomes and that no label moves.
-  await v1.getByRole("button", { name: "Restore v1 as a new version" }).click();
+  await v1.getByRole("button", { name: "Restore as a new version: v1" }).click();
   const restore = page.getByRole("alertdialog", { name: "Restore v1 as v3?" });
   await expect(restore).toContainText("saved as a new version, v3, which becomes 'latest'. No label moves: 'staging' stays on v1.");
   expect(await seriousViolations(page)).toEqual([]);

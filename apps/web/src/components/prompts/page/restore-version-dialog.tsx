@@ -60,7 +60,7 @@ export function RestoreVersionDialog({ prompt, version }: { prompt: PromptDetail
       }}
     >
       <AlertDialogTrigger asChild>
-        <Button variant="outline" size="sm" aria-label={`Restore ${versionLabel(version)} as a new version`}>
+        <Button variant="outline" size="sm" aria-label={`Restore as a new version: ${versionLabel(version)}`}>
           <History aria-hidden="true" />
           Restore as a new version
         </Button>
