@@ -74,6 +74,8 @@ describe("archiving a prompt that carries production, under required review", ()
     expect(await archivedAt(prompt.id)).toBeNull();
     expect(await world.callers.admin.changeRequests.approve({ id })).toMatchObject({ status: "approved" });
     expect(await archivedAt(prompt.id)).not.toBeNull();
+    const told = await h.database.db.notification.findFirst({ where: { userId: world.accounts.author.id, kind: "review_decided", changeRequestId: id }, select: { data: true } });
+    expect(told?.data).toMatchObject({ decision: "archived" });
     expect(await outcome(world.callers.admin.prompts.delete({ id: prompt.id }))).toBe("OK");
     expect(await exists(prompt.id)).toBe(false);
   });

@@ -318,7 +318,7 @@ export async function approveChangeRequest(
         await moveLabel(tx, prompt, request.label, request.proposedVersion, caller.userId, now, context);
       }
       status = "approved";
-      await notifyDecision(tx, prompt, id, request, "merged", caller.userId, now);
+      await notifyDecision(tx, prompt, id, request, request.kind === "archive" ? "archived" : "merged", caller.userId, now);
     }
     await tx.changeRequest.update({ where: { id }, data: { status, updatedAt: now, closedAt: status === "approved" ? now : null } });
     await auditDecision(tx, context, prompt, id, request, "change_request.approve", { status, approvals, approvalsNeeded, comment: comment ?? "" });
@@ -354,7 +354,7 @@ const requestName = (request: LockedRequest) =>
     ? `archive (${request.label} on v${request.baseVersion ?? "–"})`
     : `${request.label}: v${request.baseVersion ?? "–"} → v${request.proposedVersion}`;
 
-function notifyDecision(tx: DbTransaction, prompt: LoadedPrompt, id: string, request: LockedRequest, decision: "merged" | "rejected", actorId: string, now: Date) {
+function notifyDecision(tx: DbTransaction, prompt: LoadedPrompt, id: string, request: LockedRequest, decision: "merged" | "archived" | "rejected", actorId: string, now: Date) {
   if (!request.authorId) return Promise.resolve();
   return notify(tx, { kind: "review_decided", changeRequestId: id, promptId: prompt.id, requesterId: request.authorId, decision, actorId }, now);
 }
