@@ -87,6 +87,17 @@ test("archiving a production prompt under required review goes through a request
   await expect.poll(() => withDb(async (client) => (await client.query(`SELECT 1 FROM prompts WHERE id = $1 AND archived_at IS NOT NULL`, [prompt.id])).rowCount)).toBe(1);
   expect((await fetchProduction()).status).toBe(404);
 
+  // Archived by a reviewed request, it may be deleted; the confirmation names its labels and fetches too.
+  await adminPage.goto(`/prompts/${prompt.id}`);
+  await adminPage.getByRole("button", { name: "Delete" }).click();
+  const remove = adminPage.getByRole("alertdialog", { name: "Delete Support reply?" });
+  await expect(remove.getByRole("list", { name: "Labels it carries" })).toHaveText(/production → v2\s*staging → v1/);
+  await expect(remove.getByRole("status")).toHaveText(/^Fetched \d+ times by API keys today and yesterday \(UTC\)\.$/);
+  await remove.getByRole("textbox").fill(prompt.name);
+  await remove.getByRole("button", { name: "Delete prompt" }).click();
+  await adminPage.waitForURL((url) => !url.pathname.startsWith(`/prompts/${prompt.id}`));
+  expect((await withDb((client) => client.query(`SELECT 1 FROM prompts WHERE id = $1`, [prompt.id]))).rowCount).toBe(0);
+
   await adminContext.close();
   expect(errors).toEqual([]);
 });

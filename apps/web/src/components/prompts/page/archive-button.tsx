@@ -6,14 +6,14 @@ import { useState } from "react";
 import { useNavigate } from "@tanstack/react-router";
 import { Archive, ArchiveRestore } from "lucide-react";
 import { toast } from "sonner";
-import { CHANGE_REQUEST_TEXT_MAX, PROMPT_MSG, PROTECTED_LABEL, REVIEW_MSG, versionLabel } from "@promptly/shared";
+import { CHANGE_REQUEST_TEXT_MAX, PROMPT_MSG, PROTECTED_LABEL, REVIEW_MSG } from "@promptly/shared";
 import { Alert, AlertDescription } from "@/components/ui/alert";
-import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle, DialogTrigger } from "@/components/ui/dialog";
 import { FormField } from "@/components/ui/form-field";
 import { Textarea } from "@/components/ui/textarea";
 import { trpc } from "@/lib/trpc";
+import { PromptImpact } from "./prompt-impact.tsx";
 import type { PromptDetail } from "./types.ts";
 import { toastFailure, useRefreshPrompt } from "./use-refresh-prompt.ts";
 
@@ -38,21 +38,12 @@ export function ArchiveButton({ prompt }: { prompt: PromptDetail }) {
   return <ArchiveDialog prompt={prompt} />;
 }
 
-/** Fetches of the prompt today and yesterday (UTC): the usage counters are kept per UTC day. */
-function useRecentFetches(promptId: string, enabled: boolean) {
-  const usage = trpc.analytics.prompt.useQuery({ promptId, days: 7 }, { enabled });
-  if (!usage.data) return { fetches: null, failed: usage.isError };
-  const lastTwo = usage.data.total.slice(-2);
-  return { fetches: lastTwo.reduce((sum, n) => sum + n, 0), failed: false };
-}
-
 function ArchiveDialog({ prompt }: { prompt: PromptDetail }) {
   const [open, setOpen] = useState(false);
   const [message, setMessage] = useState("");
   const [serverError, setServerError] = useState<string>();
   const refresh = useRefreshPrompt();
   const navigate = useNavigate();
-  const { fetches, failed } = useRecentFetches(prompt.id, open);
   const production = prompt.labels.find((label) => label.name === PROTECTED_LABEL);
   const shared = prompt.visibility !== "private";
   const reviewed = !!production && shared && prompt.requiredApprovals > 0;
@@ -75,11 +66,6 @@ function ArchiveDialog({ prompt }: { prompt: PromptDetail }) {
     onError: (error) => setServerError(error.message),
   });
   const busy = archive.isPending || request.isPending;
-  const fetchText = failed
-    ? "Its fetches could not be counted."
-    : fetches === null
-      ? "Counting its fetches..."
-      : `Fetched ${fetches === 1 ? "once" : `${fetches} times`} by API keys today and yesterday (UTC).`;
 
   return (
     <Dialog
@@ -104,21 +90,7 @@ function ArchiveDialog({ prompt }: { prompt: PromptDetail }) {
           </DialogDescription>
         </DialogHeader>
         <div className="grid gap-3 text-sm" data-testid="archive-impact">
-          {prompt.labels.length === 0 ? (
-            <p>It carries no labels.</p>
-          ) : (
-            <div className="grid gap-1.5">
-              <p>Labels it carries:</p>
-              <ul aria-label="Labels it carries" className="flex flex-wrap gap-1.5">
-                {prompt.labels.map((label) => (
-                  <li key={label.name}>
-                    <Badge variant={label.name === PROTECTED_LABEL ? "default" : "secondary"}>{`${label.name} → ${versionLabel(label.version)}`}</Badge>
-                  </li>
-                ))}
-              </ul>
-            </div>
-          )}
-          <p role="status">{fetchText}</p>
+          <PromptImpact prompt={prompt} />
           {reviewed && <p>This team reviews changes to production: archiving this prompt opens a change request that team admins approve.</p>}
           {refused && (
             <Alert variant="destructive">
