@@ -74,8 +74,12 @@ test("archiving a production prompt under required review goes through a request
   await expect(page.getByRole("region", { name: "What changes" })).toContainText("gets 404 until it is restored");
   const reason = page.getByTestId("approve-blocked-reason");
   await expect(reason).toHaveText(REVIEW_MSG.ownApproval);
-  // The sentence is shown whole: not cut off by its box.
-  expect(await reason.evaluate((element) => element.scrollWidth <= element.clientWidth && element.scrollHeight <= element.clientHeight + 1)).toBe(true);
+  // The sentence is whole, and shown whole at a phone's width too: not cut off by its box.
+  await expect(reason).toHaveText("You cannot approve your own change request: another team admin has to approve it");
+  const fits = () => reason.evaluate((element) => element.scrollWidth <= element.clientWidth && element.scrollHeight <= element.clientHeight + 1);
+  expect(await fits()).toBe(true);
+  await page.setViewportSize({ width: 375, height: 800 });
+  expect(await fits()).toBe(true);
   expect(await seriousViolations(page)).toEqual([]);
   expect((await fetchProduction()).status).toBe(200);
 

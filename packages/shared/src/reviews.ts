@@ -25,7 +25,7 @@ export const REVIEW_MSG = {
   archived: "This prompt is archived: restore it before requesting or reviewing changes",
   privatePrompt: "A private prompt is its author's alone: nobody else could review it. Share it with the team to request a review",
   shareUnreviewed: "This team reviews changes to 'production': this private prompt's 'production' points at a version no change request approved, so it cannot be shared",
-  ownApproval: "You cannot approve your own change request: another team admin has to",
+  ownApproval: "You cannot approve your own change request: another team admin has to approve it",
   ownReject: "You cannot review your own change request: withdraw it instead",
   alreadyReviewed: "You have already approved this change request",
   notOpen: "This change request is closed: it was already approved, rejected or withdrawn",
