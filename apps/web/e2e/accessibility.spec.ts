@@ -366,6 +366,7 @@ function routes(data: World): { group: Group; route: string; openers: Opener[] }
           close: pressEscape(2),
         },
         { name: "Rename", who: MANAGERS, open: mainButtonDialog("Rename", "dialog", "Rename prompt") },
+        { name: "Archive", who: MANAGERS, open: mainButtonDialog("Archive", "dialog", "Archive Axe prompt?") },
       ],
     },
     {
@@ -374,7 +375,14 @@ function routes(data: World): { group: Group; route: string; openers: Opener[] }
       openers: [{ name: "Delete", who: MANAGERS, open: mainButtonDialog("Delete", "alertdialog", "Delete Axe archived prompt?") }],
     },
     { group: "a prompt's tabs and dialogs", route: `${prompt}?tab=try`, openers: [{ name: "enum variable", open: select("tone") }] },
-    { group: "a prompt's tabs and dialogs", route: `${prompt}?tab=history`, openers: [] },
+    {
+      group: "a prompt's tabs and dialogs",
+      route: `${prompt}?tab=history`,
+      openers: [
+        { name: "Set label on v1", who: MANAGERS, open: mainButtonDialog("Set label on v1", "dialog", "Set label on v1") },
+        { name: "Restore v1", who: MANAGERS, open: mainButtonDialog("Restore as a new version: v1", "alertdialog", "Restore v1 as v3?") },
+      ],
+    },
     {
       group: "a prompt's tabs and dialogs",
       route: `${prompt}?tab=comments`,

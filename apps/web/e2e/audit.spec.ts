@@ -78,6 +78,10 @@ test("an organization admin filters the audit log and downloads it; the Activity
   await expect(activity.nth(3)).toContainText(/Moved staging from v2 to v3/);
   expect(await seriousViolations(page)).toEqual([]);
   await activity.nth(3).getByRole("button", { name: "Roll back to here: staging to v2" }).click();
+  const confirm = page.getByRole("alertdialog", { name: "Roll back staging to v2?" });
+  await expect(confirm).toContainText("This undoes Audra Admin's move of 'staging' from v2 to v3");
+  await expect(confirm).toContainText("'staging' moves from v3 back to v2");
+  await confirm.getByRole("button", { name: "Roll back", exact: true }).click();
   await expect(activity).toHaveCount(5);
   await expect(activity.nth(4)).toContainText(/Moved staging from v3 to v2/);
   expect(await labelVersion(prompt.id, "staging")).toBe(2);

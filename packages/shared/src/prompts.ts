@@ -71,6 +71,7 @@ export const PROMPT_MSG = {
   protectedLabel: "Only a team admin can move or remove the 'production' label",
   privateAuthorOnly: "Only its author can make a prompt private",
   shareProduction: "Only a team admin can share a private prompt that carries the 'production' label",
+  removeProduction: "Only a team admin can archive or delete a prompt that carries the 'production' label",
   starsRange: "Stars are a whole number from 1 to 5",
   archived: "This prompt is archived: restore it before changing it",
   notArchived: "Only an archived prompt can be deleted: archive it first",

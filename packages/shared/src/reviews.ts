@@ -2,24 +2,30 @@
 // that move `production` once the team's admins approve. Inputs and texts shared by the procedures
 // and the screens.
 import { z } from "zod";
-import { PROTECTED_LABEL } from "./prompts.ts";
+import { PROTECTED_LABEL, versionLabel } from "./prompts.ts";
 import { idSchema } from "./validation.ts";
 
 export const REQUIRED_APPROVALS_MAX = 3;
 export const CHANGE_REQUEST_TEXT_MAX = 2000;
 export const CHANGE_REQUEST_STATUSES = ["open", "approved", "rejected", "withdrawn", "stale"] as const;
 export type ChangeRequestStatus = (typeof CHANGE_REQUEST_STATUSES)[number];
+/** `label`: point the label at a version; `archive`: archive a prompt that carries it. */
+export const CHANGE_REQUEST_KINDS = ["label", "archive"] as const;
 
 export const REVIEW_MSG = {
   reviewRequired: "This team reviews changes to 'production': request a review instead of moving the label",
   reviewRequiredRemove: "This team reviews changes to 'production': the label cannot be removed while reviews are required",
   onlyProduction: "Change requests move the 'production' label only",
+  archiveReviewRequired: "This team reviews changes to 'production': this prompt carries it, so request a review to archive it",
+  deleteReviewRequired: "This team reviews changes to 'production': this prompt carries it and no approved change request archived it, so it cannot be deleted",
+  archiveWithoutProduction: "This prompt carries no 'production' label: archive it directly, no review is needed",
+  duplicateArchive: "An open change request already proposes archiving this prompt",
   alreadyInProduction: "'production' already points at this version",
   duplicateOpen: "An open change request already proposes this version",
   archived: "This prompt is archived: restore it before requesting or reviewing changes",
   privatePrompt: "A private prompt is its author's alone: nobody else could review it. Share it with the team to request a review",
   shareUnreviewed: "This team reviews changes to 'production': this private prompt's 'production' points at a version no change request approved, so it cannot be shared",
-  ownApproval: "You cannot approve your own change request: another team admin has to",
+  ownApproval: "You cannot approve your own change request: another team admin has to approve it",
   ownReject: "You cannot review your own change request: withdraw it instead",
   alreadyReviewed: "You have already approved this change request",
   notOpen: "This change request is closed: it was already approved, rejected or withdrawn",
@@ -34,6 +40,7 @@ export const REVIEW_MSG = {
   requestedToast: "Review requested",
   approvedToast: "Approved",
   mergedToast: "Approved: 'production' moved",
+  archiveMergedToast: "Approved: the prompt is archived",
   rejectedToast: "Rejected",
   withdrawnToast: "Change request withdrawn",
   refreshedToast: "Change request refreshed",
@@ -47,6 +54,14 @@ export const CHANGE_REQUEST_STATUS_LABELS: Record<ChangeRequestStatus, string> =
   withdrawn: "Withdrawn",
   stale: "Needs refresh",
 };
+
+/** What a request proposes, in a few words: 'v3 to production', or 'Archive (production on v2)'. */
+export function changeRequestTitle(request: { kind: (typeof CHANGE_REQUEST_KINDS)[number]; label: string; baseVersion: number | null; proposedVersion: number | null }): string {
+  if (request.kind === "archive" || request.proposedVersion === null) {
+    return `Archive (${request.label} on ${request.baseVersion === null ? "no version" : versionLabel(request.baseVersion)})`;
+  }
+  return `${versionLabel(request.proposedVersion)} to ${request.label}`;
+}
 
 /** The sentence under the team's review setting. */
 export function requiredApprovalsSentence(count: number): string {
@@ -83,6 +98,10 @@ export const listChangeRequestsInput = z.object({
   promptId: idSchema.optional(),
   status: z.enum(CHANGE_REQUEST_STATUSES).optional(),
 });
+
+/** A request to archive a prompt that carries `production`. */
+export const createArchiveRequestInput = z.object({ promptId: idSchema, message: messageSchema.default("") });
+export type CreateArchiveRequestInput = z.input<typeof createArchiveRequestInput>;
 
 export const approveChangeRequestInput = z.object({ id: idSchema, comment: commentSchema.optional() });
 export const rejectChangeRequestInput = z.object({ id: idSchema, comment: commentSchema.min(1, REVIEW_MSG.rejectCommentRequired) });

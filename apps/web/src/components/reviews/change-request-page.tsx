@@ -1,12 +1,13 @@
-// A change request's page (/reviews/$changeRequestId): what it proposes for production and
-// why, the diff from the version production points at now, the reviews, and what the person may do:
+// A change request's page (/reviews/$changeRequestId): what it proposes for production (a version, or
+// archiving the prompt) and why, the diff it was made on (its base and proposed versions, kept once it
+// is closed), the reviews, and what the person may do:
 // Approve / Reject with a comment (team admins; shown disabled with the reason to the author), Withdraw
 // and, when production moved meanwhile, Refresh (the author). The route's loader has read it.
 import { useId, useState } from "react";
 import { Link, getRouteApi } from "@tanstack/react-router";
 import { Check, GitPullRequestArrow, RefreshCw, Undo2, X } from "lucide-react";
 import { toast } from "sonner";
-import { CHANGE_REQUEST_TEXT_MAX, REVIEW_MSG, memberDisplayName, versionLabel } from "@promptly/shared";
+import { CHANGE_REQUEST_TEXT_MAX, REVIEW_MSG, changeRequestTitle, memberDisplayName, versionLabel } from "@promptly/shared";
 import type { RouterOutputs } from "@promptly/api";
 import { LoadFailure } from "@/components/layout/load-failure";
 import { VersionDiff } from "@/components/prompts/page/compare-tab";
@@ -22,7 +23,7 @@ import { trpc } from "@/lib/trpc";
 import { ChangeRequestStatusBadge } from "./change-request-status.tsx";
 
 type ChangeRequest = RouterOutputs["changeRequests"]["get"];
-type Version = ChangeRequest["proposed"];
+type Version = NonNullable<ChangeRequest["proposed"]>;
 
 const routeApi = getRouteApi("/app/reviews/$changeRequestId");
 
@@ -62,13 +63,14 @@ const emptyVersion = (like: Version): Version => ({ ...like, template: like.type
 function ChangeRequestView({ request }: { request: ChangeRequest }) {
   const awaiting = request.status === "open" || request.status === "stale";
   const current = request.currentVersion === null ? "not set" : versionLabel(request.currentVersion);
+  const base = request.baseVersion === null ? "not set" : versionLabel(request.baseVersion);
   return (
     <div className="mx-auto grid w-full max-w-5xl min-w-0 grid-cols-1 gap-6">
       <header className="grid min-w-0 gap-2">
         <div className="flex flex-wrap items-center gap-2">
           <GitPullRequestArrow aria-hidden="true" className="size-5 text-muted-foreground" />
           <h1 className="min-w-0 text-2xl font-semibold tracking-tight wrap-anywhere">
-            {`${versionLabel(request.proposedVersion)} to ${request.label}`}
+            {changeRequestTitle(request)}
           </h1>
           <ChangeRequestStatusBadge status={request.status} />
         </div>
@@ -79,7 +81,7 @@ function ChangeRequestView({ request }: { request: ChangeRequest }) {
           ({request.promptName}) in {request.teamName} · requested by {memberDisplayName(request.author?.fullName)} on {formatDateTime(request.createdAt)}
         </p>
         <p className="text-sm text-muted-foreground" data-testid="change-request-summary">
-          {`Production now: ${current}. Proposed: ${versionLabel(request.proposedVersion)}. Approvals: ${request.approvals} of ${request.approvalsNeeded}.`}
+          {`Production now: ${current}. Proposed: ${request.proposedVersion === null ? "archive the prompt" : versionLabel(request.proposedVersion)}. Approvals: ${request.approvals} of ${request.approvalsNeeded}.`}
         </p>
       </header>
 
@@ -96,13 +98,24 @@ function ChangeRequestView({ request }: { request: ChangeRequest }) {
 
       {request.status === "stale" && <StaleNotice request={request} />}
 
-      <section aria-labelledby="change-request-diff" className="grid min-w-0 gap-3">
-        <h2 id="change-request-diff" className="text-lg font-semibold">
-          {`Changes from ${current} to ${versionLabel(request.proposedVersion)}`}
-        </h2>
-        {request.current === null && <p className="text-sm text-muted-foreground">Production is not set yet: everything in the proposed version is new.</p>}
-        <VersionDiff before={request.current ?? emptyVersion(request.proposed)} after={request.proposed} />
-      </section>
+      {request.proposed === null ? (
+        <section aria-labelledby="change-request-diff" className="grid min-w-0 gap-3">
+          <h2 id="change-request-diff" className="text-lg font-semibold">
+            What changes
+          </h2>
+          <p className="text-sm">
+            {`Approving archives this prompt. Code that fetches it, by '${request.label}' (${base} when requested) or any other label or version, gets 404 until it is restored.`}
+          </p>
+        </section>
+      ) : (
+        <section aria-labelledby="change-request-diff" className="grid min-w-0 gap-3">
+          <h2 id="change-request-diff" className="text-lg font-semibold">
+            {`Changes from ${base} to ${versionLabel(request.proposed.version)}`}
+          </h2>
+          {request.base === null && <p className="text-sm text-muted-foreground">Production was not set: everything in the proposed version is new.</p>}
+          <VersionDiff before={request.base ?? emptyVersion(request.proposed)} after={request.proposed} />
+        </section>
+      )}
 
       <Reviews request={request} />
       {awaiting && (request.isReviewer || request.isAuthor) && <ReviewActions request={request} />}
@@ -182,7 +195,8 @@ function ReviewActions({ request }: { request: ChangeRequest }) {
     await invalidate();
   };
   const approve = trpc.changeRequests.approve.useMutation({
-    onSuccess: async (result) => done(result.status === "approved" ? REVIEW_MSG.mergedToast : REVIEW_MSG.approvedToast)(),
+    onSuccess: async (result) =>
+      done(result.status !== "approved" ? REVIEW_MSG.approvedToast : request.kind === "archive" ? REVIEW_MSG.archiveMergedToast : REVIEW_MSG.mergedToast)(),
     onError: (error) => setServerError(error.message),
   });
   const reject = trpc.changeRequests.reject.useMutation({ onSuccess: done(REVIEW_MSG.rejectedToast), onError: (error) => setServerError(error.message) });
@@ -194,9 +208,9 @@ function ReviewActions({ request }: { request: ChangeRequest }) {
       <CardHeader>
         <CardTitle>{request.isAuthor ? "Your request" : "Your review"}</CardTitle>
         <CardDescription>
-          {request.approvalsNeeded === 1
-            ? "One approval by a team admin other than the author moves production."
-            : `${request.approvalsNeeded} approvals by team admins other than the author move production.`}
+          {`${request.approvalsNeeded === 1 ? "One approval by a team admin other than the author" : `${request.approvalsNeeded} approvals by team admins other than the author`} ${
+            request.approvalsNeeded === 1 ? (request.kind === "archive" ? "archives the prompt" : "moves production") : request.kind === "archive" ? "archive the prompt" : "move production"
+          }.`}
         </CardDescription>
       </CardHeader>
       <CardContent className="grid gap-4">
@@ -206,7 +220,7 @@ function ReviewActions({ request }: { request: ChangeRequest }) {
           </FormField>
         )}
         {request.approveBlockedReason && (
-          <p id={reasonId} className="text-sm text-muted-foreground" data-testid="approve-blocked-reason">
+          <p id={reasonId} className="text-sm whitespace-normal wrap-anywhere text-muted-foreground" data-testid="approve-blocked-reason">
             {request.approveBlockedReason}
           </p>
         )}

@@ -1,7 +1,7 @@
 // A change request's status as a badge, and a short list of requests linking to their pages (the
 // prompt page's panel and the Teams page's Reviews card).
 import { Link } from "@tanstack/react-router";
-import { CHANGE_REQUEST_STATUS_LABELS, memberDisplayName, versionLabel, type ChangeRequestStatus } from "@promptly/shared";
+import { CHANGE_REQUEST_STATUS_LABELS, changeRequestTitle, memberDisplayName, type ChangeRequestStatus } from "@promptly/shared";
 import type { RouterOutputs } from "@promptly/api";
 import { Badge } from "@/components/ui/badge";
 import { formatDate } from "@/lib/dates";
@@ -24,7 +24,7 @@ export function ChangeRequestList({ requests, showPrompt }: { requests: ChangeRe
             params={{ changeRequestId: request.id }}
             className="min-w-0 font-medium wrap-anywhere underline underline-offset-4"
           >
-            {showPrompt ? `${request.promptTitle}: ${versionLabel(request.proposedVersion)} to ${request.label}` : `${versionLabel(request.proposedVersion)} to ${request.label}`}
+            {showPrompt ? `${request.promptTitle}: ${changeRequestTitle(request)}` : changeRequestTitle(request)}
           </Link>
           <ChangeRequestStatusBadge status={request.status} />
           <span className="text-muted-foreground">

@@ -155,7 +155,8 @@ describe("change requests × caller kinds", () => {
     const other = await createPrompt(world.callers.author, team.id, { visibility: "team" });
     await h.database.db.promptLabel.create({ data: { promptId: other.id, name: "production", version: 1 } });
     expect(await failure(request(world.callers.author, other.id, 1))).toEqual({ code: "CONFLICT", message: REVIEW_MSG.alreadyInProduction });
-    await world.callers.admin.prompts.archive({ id: other.id });
+    // It carries production under review, so only an archive request archives it; here it was archived before.
+    await h.database.db.prompt.update({ where: { id: other.id }, data: { archivedAt: new Date() } });
     expect(await failure(request(world.callers.author, other.id, 1))).toEqual({ code: "CONFLICT", message: REVIEW_MSG.archived });
   });
 
@@ -191,8 +192,8 @@ describe("change requests × caller kinds", () => {
       can: { approve: false, reject: false, withdraw: true, refresh: false },
       approveBlockedReason: REVIEW_MSG.ownApproval,
     });
-    expect(seen.current?.template).toBe("Version 1 says {{ question }}.");
-    expect(seen.proposed.template).toBe("Version 3 says {{ question }}.");
+    expect(seen.base?.template).toBe("Version 1 says {{ question }}.");
+    expect(seen.proposed?.template).toBe("Version 3 says {{ question }}.");
     expect((await world.callers.admin.changeRequests.get({ id })).can).toEqual({ approve: true, reject: true, withdraw: false, refresh: false });
     expect((await world.callers.viewer.changeRequests.get({ id })).can).toEqual({ approve: false, reject: false, withdraw: false, refresh: false });
 
@@ -341,7 +342,7 @@ describe("stale requests", () => {
     expect(await failure(world.callers.author.changeRequests.refresh({ id: second.id }))).toEqual({ code: "FORBIDDEN", message: REVIEW_MSG.authorOnly });
     expect(await failure(world.callers.viewer.changeRequests.refresh({ id: second.id }))).toMatchObject({ code: "FORBIDDEN" });
     expect(await world.callers.editor.changeRequests.refresh({ id: second.id })).toEqual({ id: second.id, status: "open", baseVersion: 2 });
-    expect(await world.callers.editor.changeRequests.get({ id: second.id })).toMatchObject({ status: "open", approvals: 0, reviews: [], current: { version: 2 } });
+    expect(await world.callers.editor.changeRequests.get({ id: second.id })).toMatchObject({ status: "open", approvals: 0, reviews: [], base: { version: 2 } });
     expect(await failure(world.callers.editor.changeRequests.refresh({ id: second.id }))).toEqual({ code: "CONFLICT", message: REVIEW_MSG.notStale });
     await world.callers.admin.changeRequests.approve({ id: second.id });
     await world.callers.orgAdmin.changeRequests.approve({ id: second.id });

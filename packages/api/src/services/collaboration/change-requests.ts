@@ -1,16 +1,19 @@
-// Reviewed promotion to production. A change request proposes a version for `production`;
+// Reviewed promotion to production. A change request proposes a version for `production` (kind
+// `label`), or archiving a prompt that carries it (kind `archive`: keys then get 404);
 // the team's admins (prompt.label.protected) approve or reject it; the approval that reaches the team's
 // required count moves the label in its own transaction. Every decision locks the request's row first
 // (then the prompt's), so two admins approving at once move the label once. A request whose base (the
 // version `production` pointed at when it was made) is no longer current is stale: it is marked so when
-// read or approved, and its author refreshes it, which clears its approvals.
+// read or approved, and its author refreshes it, which clears its approvals. A request keeps the versions
+// it compares (its base and its proposed version), so a closed one shows the same diff for good.
 import { z } from "zod";
 import { Prisma, type Db, type DbOrTx, type DbTransaction } from "@promptly/db";
 import {
-  CHANGE_REQUEST_STATUSES, MSG, approvalsNeeded, PROMPT_MSG, PROTECTED_LABEL, REVIEW_MSG, canOnPrompt, type ChangeRequestStatus, type CreateChangeRequestInput,
+  CHANGE_REQUEST_KINDS, CHANGE_REQUEST_STATUSES, MSG, approvalsNeeded, PROMPT_MSG, PROTECTED_LABEL, REVIEW_MSG, canOnPrompt, type ChangeRequestStatus, type CreateArchiveRequestInput, type CreateChangeRequestInput,
 } from "@promptly/shared";
 import { fail } from "../../errors.ts";
 import { auditAs, type AuditContext } from "../insight/audit.ts";
+import { auditPrompt } from "../prompts/prompt-changes.ts";
 import { avatarUrl } from "../identity/account.ts";
 import type { Caller } from "../access/access.ts";
 import { notify } from "./notify.ts";
@@ -30,10 +33,13 @@ export const changeRequestItem = z.object({
   promptTitle: z.string(),
   teamId: z.string(),
   teamName: z.string(),
+  /** `label`: point the label at the proposed version; `archive`: archive the prompt, which carries the label. */
+  kind: z.enum(CHANGE_REQUEST_KINDS),
   label: z.string(),
   /** What `production` pointed at when the request was made (or refreshed); null: it was not set. */
   baseVersion: z.number().nullable(),
-  proposedVersion: z.number(),
+  /** Null for an archive request. */
+  proposedVersion: z.number().nullable(),
   message: z.string(),
   /** `stale` also when the stored status is still `open` but `production` has moved since. */
   status: z.enum(CHANGE_REQUEST_STATUSES),
@@ -55,10 +61,12 @@ const reviewItem = z.object({
 });
 
 export const changeRequestDetail = changeRequestItem.extend({
-  /** The version `production` points at now (null: not set): the diff's left side. */
+  /** The version `production` points at now (null: not set). */
   currentVersion: z.number().nullable(),
-  current: promptVersionItem.nullable(),
-  proposed: promptVersionItem,
+  /** The diff's left side: the base version the request was made (or refreshed) on, kept when it closes. */
+  base: promptVersionItem.nullable(),
+  /** The diff's right side; null for an archive request. */
+  proposed: promptVersionItem.nullable(),
   reviews: z.array(reviewItem),
   /** The caller is a reviewer of this prompt (team admin level), whether or not they may review now. */
   isReviewer: z.boolean(),
@@ -85,7 +93,7 @@ const effectiveStatus = Prisma.sql`CASE WHEN cr.status = 'open' AND cr.base_vers
 
 const itemSelect = Prisma.sql`
   SELECT cr.id::text AS id, cr.prompt_id::text AS "promptId", p.name AS "promptName", p.title AS "promptTitle",
-         p.team_id::text AS "teamId", t.name AS "teamName", cr.label, cr.base_version AS "baseVersion",
+         p.team_id::text AS "teamId", t.name AS "teamName", cr.kind::text AS kind, cr.label, cr.base_version AS "baseVersion",
          cr.proposed_version AS "proposedVersion", cr.message, ${effectiveStatus} AS status,
          CASE WHEN cr.author_id IS NULL THEN NULL
               ELSE json_build_object('id', cr.author_id, 'fullName', ap.full_name, 'avatarKey', ap.avatar_key) END AS author,
@@ -133,9 +141,9 @@ export async function getChangeRequest(db: DbOrTx, prompt: LoadedPrompt, id: str
   if (!row) return fail("NOT_FOUND", MSG.notFound);
   const item = toItem(row);
   if (item.status === "stale") await markStale(db, id, now);
-  const [current, proposed, reviews] = await Promise.all([
-    row.currentVersion === null ? null : loadVersion(db, item.promptId, row.currentVersion),
-    loadVersion(db, item.promptId, item.proposedVersion),
+  const [base, proposed, reviews] = await Promise.all([
+    item.baseVersion === null ? null : loadVersion(db, item.promptId, item.baseVersion),
+    item.proposedVersion === null ? null : loadVersion(db, item.promptId, item.proposedVersion),
     db.$queryRaw<(Record<string, unknown> & { reviewer: Person })[]>`
       SELECT r.id::text AS id, r.decision::text AS decision, r.comment, r.created_at AS "createdAt",
              CASE WHEN r.reviewer_id IS NULL THEN NULL
@@ -163,7 +171,7 @@ export async function getChangeRequest(db: DbOrTx, prompt: LoadedPrompt, id: str
   return changeRequestDetail.parse({
     ...item,
     currentVersion: row.currentVersion,
-    current,
+    base,
     proposed,
     reviews: reviews.map((review) => ({ ...review, reviewer: person(review.reviewer) })),
     isReviewer,
@@ -204,7 +212,7 @@ export async function createChangeRequest(db: Db, caller: Caller, prompt: Loaded
     const baseVersion = await labelVersion(tx, prompt.id, label);
     if (baseVersion === input.version) fail("STATE_CONFLICT", REVIEW_MSG.alreadyInProduction, "ALREADY_IN_PRODUCTION");
     const duplicate = await tx.changeRequest.findFirst({
-      where: { promptId: prompt.id, label, proposedVersion: input.version, status: { in: ["open", "stale"] } },
+      where: { promptId: prompt.id, kind: "label", label, proposedVersion: input.version, status: { in: ["open", "stale"] } },
       select: { id: true },
     });
     if (duplicate) fail("ALREADY_EXISTS", REVIEW_MSG.duplicateOpen, "DUPLICATE_REQUEST");
@@ -226,18 +234,42 @@ export async function createChangeRequest(db: Db, caller: Caller, prompt: Loaded
   });
 }
 
+/**
+ * A request to archive a prompt that carries `production`, based on the version it points at now: the
+ * way to archive it where the team reviews changes to `production`. Any who may archive the prompt may ask.
+ */
+export async function createArchiveRequest(db: Db, caller: Caller, prompt: LoadedPrompt, input: CreateArchiveRequestInput, now: Date) {
+  refuseArchived(prompt);
+  refuse(changeRequestRefusal(prompt.facts));
+  const label = PROTECTED_LABEL;
+  return db.$transaction(async (tx) => {
+    await lockLivePrompt(tx, prompt.id, REVIEW_MSG.archived);
+    const baseVersion = await labelVersion(tx, prompt.id, label);
+    if (baseVersion === null) fail("STATE_CONFLICT", REVIEW_MSG.archiveWithoutProduction, "NO_PRODUCTION");
+    const duplicate = await tx.changeRequest.findFirst({ where: { promptId: prompt.id, kind: "archive", status: { in: ["open", "stale"] } }, select: { id: true } });
+    if (duplicate) fail("ALREADY_EXISTS", REVIEW_MSG.duplicateArchive, "DUPLICATE_REQUEST");
+    const created = await tx.changeRequest.create({
+      data: { promptId: prompt.id, kind: "archive", label, baseVersion, proposedVersion: null, message: input.message ?? "", authorId: caller.userId, createdAt: now, updatedAt: now },
+      select: { id: true },
+    });
+    await notify(tx, { kind: "review_requested", changeRequestId: created.id, promptId: prompt.id, teamId: prompt.teamId, actorId: caller.userId }, now);
+    return { id: created.id };
+  });
+}
+
 interface LockedRequest {
+  kind: (typeof CHANGE_REQUEST_KINDS)[number];
   status: ChangeRequestStatus;
   authorId: string | null;
   label: string;
   baseVersion: number | null;
-  proposedVersion: number;
+  proposedVersion: number | null;
 }
 
 /** Locks the request's row, then its prompt's: who decides second waits here and sees the first's decision. */
 async function lockRequest(tx: DbTransaction, id: string, promptId: string): Promise<LockedRequest> {
   const [row] = await tx.$queryRaw<LockedRequest[]>`
-    SELECT status::text AS status, author_id::text AS "authorId", label, base_version AS "baseVersion", proposed_version AS "proposedVersion"
+    SELECT kind::text AS kind, status::text AS status, author_id::text AS "authorId", label, base_version AS "baseVersion", proposed_version AS "proposedVersion"
     FROM change_requests WHERE id = ${id}::uuid FOR UPDATE`;
   if (!row) return fail("NOT_FOUND", MSG.notFound);
   await tx.$queryRaw`SELECT 1 FROM prompts WHERE id = ${promptId}::uuid FOR UPDATE`;
@@ -278,9 +310,15 @@ export async function approveChangeRequest(
     const [approvals, approvalsNeeded] = await Promise.all([countApprovals(tx, id), approvalsToMove(tx, prompt.teamId)]);
     let status: ChangeRequestStatus = "open";
     if (approvals >= approvalsNeeded) {
-      await moveLabel(tx, prompt, request.label, request.proposedVersion, caller.userId, now, context);
+      if (request.proposedVersion === null) {
+        // An archive request: the prompt's row is locked and live (refused above otherwise).
+        await tx.prompt.update({ where: { id: prompt.id }, data: { archivedAt: now, updatedAt: now } });
+        await auditPrompt(tx, context, prompt, "prompt.archive", {});
+      } else {
+        await moveLabel(tx, prompt, request.label, request.proposedVersion, caller.userId, now, context);
+      }
       status = "approved";
-      await notifyDecision(tx, prompt, id, request, "merged", caller.userId, now);
+      await notifyDecision(tx, prompt, id, request, request.kind === "archive" ? "archived" : "merged", caller.userId, now);
     }
     await tx.changeRequest.update({ where: { id }, data: { status, updatedAt: now, closedAt: status === "approved" ? now : null } });
     await auditDecision(tx, context, prompt, id, request, "change_request.approve", { status, approvals, approvalsNeeded, comment: comment ?? "" });
@@ -305,13 +343,18 @@ function auditDecision(
     teamId: prompt.teamId,
     promptId: prompt.id,
     action,
-    target: { type: "change_request", id, name: `${request.label}: v${request.baseVersion ?? "–"} → v${request.proposedVersion}` },
+    target: { type: "change_request", id, name: requestName(request) },
     before: { label: request.label, version: request.baseVersion },
-    after: { label: request.label, version: request.proposedVersion, ...after },
+    after: { label: request.label, version: request.proposedVersion, ...(request.kind === "archive" ? { archive: true } : {}), ...after },
   });
 }
 
-function notifyDecision(tx: DbTransaction, prompt: LoadedPrompt, id: string, request: LockedRequest, decision: "merged" | "rejected", actorId: string, now: Date) {
+const requestName = (request: LockedRequest) =>
+  request.proposedVersion === null
+    ? `archive (${request.label} on v${request.baseVersion ?? "–"})`
+    : `${request.label}: v${request.baseVersion ?? "–"} → v${request.proposedVersion}`;
+
+function notifyDecision(tx: DbTransaction, prompt: LoadedPrompt, id: string, request: LockedRequest, decision: "merged" | "archived" | "rejected", actorId: string, now: Date) {
   if (!request.authorId) return Promise.resolve();
   return notify(tx, { kind: "review_decided", changeRequestId: id, promptId: prompt.id, requesterId: request.authorId, decision, actorId }, now);
 }
@@ -352,7 +395,8 @@ export async function refreshChangeRequest(db: Db, caller: Caller, prompt: Loade
     awaitingDecision(request);
     const current = await labelVersion(tx, prompt.id, request.label);
     if (current === request.baseVersion && request.status === "open") fail("STATE_CONFLICT", REVIEW_MSG.notStale, "NOT_STALE");
-    if (current === request.proposedVersion) fail("STATE_CONFLICT", REVIEW_MSG.alreadyInProduction, "ALREADY_IN_PRODUCTION");
+    if (request.kind === "archive" && current === null) fail("STATE_CONFLICT", REVIEW_MSG.archiveWithoutProduction, "NO_PRODUCTION");
+    if (request.kind === "label" && current === request.proposedVersion) fail("STATE_CONFLICT", REVIEW_MSG.alreadyInProduction, "ALREADY_IN_PRODUCTION");
     await tx.changeRequestReview.deleteMany({ where: { changeRequestId: id } });
     await tx.changeRequest.update({ where: { id }, data: { baseVersion: current, status: "open", updatedAt: now } });
     await notify(tx, { kind: "review_requested", changeRequestId: id, promptId: prompt.id, teamId: prompt.teamId, actorId: caller.userId }, now);

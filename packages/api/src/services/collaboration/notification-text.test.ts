@@ -15,6 +15,7 @@ describe("notification text and link", () => {
     [facts("review_decided", { ...on, decision: "approved" }), "Ana Lima approved your change request on support/refund-policy", "/reviews/r1"],
     [facts("review_decided", { ...on, decision: "rejected" }), "Ana Lima rejected your change request on support/refund-policy", "/reviews/r1"],
     [facts("review_decided", { ...on, decision: "merged" }), "Ana Lima approved your change request on support/refund-policy: production moved", "/reviews/r1"],
+    [facts("review_decided", { ...on, decision: "archived" }), "Ana Lima approved your change request on support/refund-policy: the prompt is archived", "/reviews/r1"],
     [facts("production_moved", { ...on, version: 4 }), "Ana Lima moved production of support/refund-policy to v4", "/prompts/p1?tab=history"],
     [facts("production_moved", { ...on, version: 4, actorName: null }), "Production of support/refund-policy now serves v4", "/prompts/p1?tab=history"],
     [facts("team_added", { teamName: "Support", organizationId: "o1" }), "Ana Lima added you to team Support", "/?organizationId=o1&teamId=t1"],

@@ -8,7 +8,7 @@ export type NotificationData = {
   actorName: string | null;
   promptName?: string;
   version?: number;
-  decision?: "approved" | "rejected" | "merged";
+  decision?: "approved" | "rejected" | "merged" | "archived";
   teamName?: string;
   /** team_added, invite_accepted: the team's organization (the link makes it active). */
   organizationId?: string;
@@ -46,6 +46,7 @@ export function notificationText(facts: NotificationFacts): string {
     case "review_decided":
       if (data.decision === "rejected") return `${actor} rejected your change request on ${prompt}`;
       if (data.decision === "merged") return `${actor} approved your change request on ${prompt}: production moved`;
+      if (data.decision === "archived") return `${actor} approved your change request on ${prompt}: the prompt is archived`;
       return `${actor} approved your change request on ${prompt}`;
     case "production_moved":
       return data.actorName

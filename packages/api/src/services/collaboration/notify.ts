@@ -28,7 +28,7 @@ export type NotificationEvent =
       changeRequestId: string;
       promptId: string;
       requesterId: string;
-      decision: "approved" | "rejected" | "merged";
+      decision: "approved" | "rejected" | "merged" | "archived";
       actorId: string;
     }
   /** `production` now points at `version`: the prompt's author and bookmarkers hear of it. */

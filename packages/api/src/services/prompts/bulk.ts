@@ -4,14 +4,14 @@
 import { z } from "zod";
 import { isUniqueViolation, type Db, type DbTransaction } from "@promptly/db";
 import {
-  LIBRARY_MSG, PROMPT_MSG, accessOf, canOnPrompt, nameInFolder,
+  LIBRARY_MSG, PROMPT_MSG, PROTECTED_LABEL, accessOf, canOnPrompt, nameInFolder,
   type BulkAction, type OrganizationRole, type PromptAbility, type PromptFacts, type TeamRole,
 } from "@promptly/shared";
 import { fail } from "../../errors.ts";
 import type { Caller } from "../access/access.ts";
 import { audit, type AuditAction, type AuditContext } from "../insight/audit.ts";
 import { moveLabel } from "./prompt-labels.ts";
-import { archivedRefusal, directLabelRefusal, tooManyTags } from "./prompt-rules.ts";
+import { archivedRefusal, directLabelRefusal, removalRefusal, tooManyTags } from "./prompt-rules.ts";
 import { promptVisibility } from "../access/visibility.ts";
 
 export const bulkResult = z.object({
@@ -45,6 +45,8 @@ interface Row {
   archived: boolean;
   latestVersion: number;
   requiredApprovals: number;
+  /** The version `production` points at; null: the prompt does not carry it. */
+  productionVersion: number | null;
   teamRole: TeamRole | null;
   organizationRole: OrganizationRole | null;
   readable: boolean;
@@ -60,6 +62,7 @@ export async function bulkPrompts(db: Db, caller: Caller, promptIds: string[], a
           SELECT p.id::text AS id, p.team_id::text AS "teamId", p.organization_id::text AS "organizationId", p.name, p.tags,
                  p.visibility::text AS visibility, p.author_id::text AS "authorId", p.archived_at IS NOT NULL AS archived,
                  p.latest_version AS "latestVersion", t.required_approvals AS "requiredApprovals",
+                 (SELECT l.version FROM prompt_labels l WHERE l.prompt_id = p.id AND l.name = ${PROTECTED_LABEL}) AS "productionVersion",
                  my_tm.role::text AS "teamRole", my_om.role::text AS "organizationRole", ${visible} AS readable
           FROM prompts p JOIN teams t ON t.id = p.team_id ${joins}
           WHERE p.id = ANY(${ids}::uuid[])
@@ -79,7 +82,11 @@ export async function bulkPrompts(db: Db, caller: Caller, promptIds: string[], a
           const ruled =
             archivedRefusal(row.archived && action.kind !== "archive" && action.kind !== "restore") ??
             // Bulk moves and removals of a label alike are refused as a move would be (the texts of the batch).
-            (action.kind === "setLabel" || action.kind === "removeLabel" ? directLabelRefusal(action.label, { access, facts }, row.requiredApprovals) : null);
+            (action.kind === "setLabel" || action.kind === "removeLabel" ? directLabelRefusal(action.label, { access, facts }, row.requiredApprovals) : null) ??
+            // Archiving a prompt that carries production is a production change, as on the prompt's page.
+            (action.kind === "archive" && !row.archived
+              ? removalRefusal("archive", { access, facts }, { productionVersion: row.productionVersion, approvalsRequired: row.requiredApprovals, archiveApproved: false })
+              : null);
           if (!canOnPrompt(access, facts, ABILITY[action.kind])) refuse(row, LIBRARY_MSG.bulkNotAllowed);
           else if (ruled) refuse(row, ruled.message);
           else if (action.kind === "addTags" && tooManyTags([...row.tags, ...action.tags])) refuse(row, LIBRARY_MSG.bulkTooManyTags);

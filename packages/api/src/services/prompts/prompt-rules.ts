@@ -106,3 +106,46 @@ export async function shareRefusal(db: DbOrTx, prompt: RulePrompt & { id: string
 /** Change requests are for prompts others can review: never a private one. */
 export const changeRequestRefusal = (facts: PromptFacts): Refusal | null =>
   facts.visibility === "private" ? { code: "PRECONDITION", message: REVIEW_MSG.privatePrompt, reason: "PRIVATE_PROMPT" } : null;
+
+// ---- archiving and deleting a prompt that carries production ----
+
+/** What the removal rule reads of a prompt: whether it carries `production`, the team's setting, and whether a review covered it. */
+export interface ProductionRemoval {
+  /** The version `production` points at; null: the prompt does not carry it. */
+  productionVersion: number | null;
+  approvalsRequired: number;
+  /** An approved archive request of this prompt was made on the version `production` points at now. */
+  archiveApproved: boolean;
+}
+
+/** Reads ProductionRemoval inside the caller's transaction (after the prompt's row is locked, so it holds until commit). */
+export async function productionRemoval(db: DbOrTx, promptId: string): Promise<ProductionRemoval> {
+  const [row] = await db.$queryRaw<ProductionRemoval[]>`
+    SELECT l.version AS "productionVersion", t.required_approvals AS "approvalsRequired",
+           (l.version IS NOT NULL AND EXISTS (
+              SELECT 1 FROM change_requests cr
+              WHERE cr.prompt_id = p.id AND cr.kind = 'archive' AND cr.status = 'approved' AND cr.base_version = l.version)) AS "archiveApproved"
+    FROM prompts p JOIN teams t ON t.id = p.team_id
+    LEFT JOIN prompt_labels l ON l.prompt_id = p.id AND l.name = ${PROTECTED_LABEL}
+    WHERE p.id = ${promptId}::uuid`;
+  return row ?? { productionVersion: null, approvalsRequired: 0, archiveApproved: false };
+}
+
+/**
+ * Archiving or deleting a prompt that carries `production` is a production change (keys fetching it get
+ * 404): it takes the right that moves `production`, and where the team requires reviews nobody does it
+ * directly: an approved archive request archives it, and a prompt so archived may then be deleted. A
+ * private prompt is exempt: keys do not serve it (sharing it again is shareRefusal's).
+ */
+export function removalRefusal(change: "archive" | "delete", prompt: RulePrompt, production: ProductionRemoval): Refusal | null {
+  if (production.productionVersion === null || prompt.facts.visibility === "private") return null;
+  if (production.approvalsRequired > 0 && !(change === "delete" && production.archiveApproved)) {
+    return {
+      code: "PRECONDITION",
+      message: change === "archive" ? REVIEW_MSG.archiveReviewRequired : REVIEW_MSG.deleteReviewRequired,
+      reason: "REVIEW_REQUIRED",
+    };
+  }
+  if (!mayMoveLabel(PROTECTED_LABEL, prompt)) return { code: "FORBIDDEN", message: PROMPT_MSG.removeProduction };
+  return null;
+}

@@ -6,7 +6,7 @@ import { authorOf } from "../access/actor.ts";
 import { auditAs, type AuditContext } from "../insight/audit.ts";
 import type { LoadedPrompt } from "./loaded-prompt.ts";
 import { auditPrompt, bodyOf, refuseArchived, versionData } from "./prompt-changes.ts";
-import { lockLivePrompt, refuse, shareRefusal } from "./prompt-rules.ts";
+import { lockLivePrompt, productionRemoval, refuse, removalRefusal, shareRefusal } from "./prompt-rules.ts";
 
 /**
  * A prompt and its version 1, together. A name taken in the team is ALREADY_EXISTS, also under concurrent creates.
@@ -103,6 +103,9 @@ export async function renamePrompt(db: Db, prompt: LoadedPrompt, name: string, n
 /** Archive and restore are idempotent: the answer is the state asked for, and a prompt already in it is left as it is. */
 export async function setArchived(db: Db, prompt: LoadedPrompt, archived: boolean, now: Date, context: AuditContext) {
   return db.$transaction(async (tx) => {
+    // Under the row's lock, a `production` moved onto the prompt at the same moment is seen here.
+    const [locked] = await tx.$queryRaw<{ archived: boolean }[]>`SELECT archived_at IS NOT NULL AS archived FROM prompts WHERE id = ${prompt.id}::uuid FOR UPDATE`;
+    if (archived && locked && !locked.archived) refuse(removalRefusal("archive", prompt, await productionRemoval(tx, prompt.id)));
     const row = await tx.prompt.update({
       where: { id: prompt.id },
       data: archived === prompt.archived ? {} : { archivedAt: archived ? now : null, updatedAt: now },
@@ -117,6 +120,8 @@ export async function setArchived(db: Db, prompt: LoadedPrompt, archived: boolea
 /** For good, with its versions, labels, bookmarks and ratings; archived prompts only. */
 export async function deletePrompt(db: Db, prompt: LoadedPrompt, context: AuditContext) {
   await db.$transaction(async (tx) => {
+    await tx.$queryRaw`SELECT 1 FROM prompts WHERE id = ${prompt.id}::uuid FOR UPDATE`;
+    refuse(removalRefusal("delete", prompt, await productionRemoval(tx, prompt.id)));
     await auditPrompt(tx, context, prompt, "prompt.delete", {});
     const { count } = await tx.prompt.deleteMany({ where: { id: prompt.id, archivedAt: { not: null } } });
     if (count === 0) fail("STATE_CONFLICT", PROMPT_MSG.notArchived, "NOT_ARCHIVED");

@@ -8,6 +8,8 @@ import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, D
 
 interface ActionDialogProps {
   label: string;
+  /** The trigger's accessible name, when the label alone does not say what it acts on. */
+  triggerName?: string;
   icon: LucideIcon;
   title: string;
   description: string;
@@ -15,12 +17,12 @@ interface ActionDialogProps {
   children: (close: () => void) => ReactNode;
 }
 
-export function ActionDialog({ label, icon: Icon, title, description, scrolls = false, children }: ActionDialogProps) {
+export function ActionDialog({ label, triggerName, icon: Icon, title, description, scrolls = false, children }: ActionDialogProps) {
   const [open, setOpen] = useState(false);
   return (
     <Dialog open={open} onOpenChange={setOpen}>
       <DialogTrigger asChild>
-        <Button variant="outline" size="sm">
+        <Button variant="outline" size="sm" aria-label={triggerName}>
           <Icon aria-hidden="true" />
           {label}
         </Button>

@@ -1,11 +1,16 @@
 // The Activity tab: the prompt's versions saved, label moves, change-request decisions and
 // lifecycle, in time order, from the audit trail. A label move offers "Roll back to here": the label
 // points back at the version it had before that move, through promptLabels.set (every rule applies);
-// production under review opens a change request instead. Shown only to who may do it.
+// production under review opens a change request instead. It first says which move it undoes and where
+// the label goes. Shown only to who may do it.
+import { useState } from "react";
 import { useNavigate } from "@tanstack/react-router";
 import { toast } from "sonner";
 import { PROMPT_MSG, PROTECTED_LABEL, REVIEW_MSG, versionLabel } from "@promptly/shared";
 import type { RouterOutputs } from "@promptly/api";
+import {
+  AlertDialog, AlertDialogCancel, AlertDialogContent, AlertDialogDescription, AlertDialogFooter, AlertDialogHeader, AlertDialogTitle, AlertDialogTrigger,
+} from "@/components/ui/alert-dialog";
 import { Button } from "@/components/ui/button";
 import { LoadFailure } from "@/components/layout/load-failure";
 import { Skeleton } from "@/components/ui/skeleton";
@@ -76,12 +81,14 @@ export function ActivityTab({ prompt }: { prompt: PromptDetail }) {
 
 /** "Roll back to here" on a label move, when the caller may move that label (or request it, under review). */
 function RollBack({ item, prompt }: { item: Activity; prompt: PromptDetail }) {
+  const [open, setOpen] = useState(false);
   const refresh = useRefreshPrompt();
   const utils = trpc.useUtils();
   const navigate = useNavigate();
   const set = trpc.promptLabels.set.useMutation({
     async onSuccess() {
       toast.success(PROMPT_MSG.labelSetToast);
+      setOpen(false);
       await Promise.all([refresh(), utils.auditLog.forPrompt.invalidate({ promptId: prompt.id })]);
     },
     onError: toastFailure("The label could not be rolled back"),
@@ -89,6 +96,7 @@ function RollBack({ item, prompt }: { item: Activity; prompt: PromptDetail }) {
   const request = trpc.changeRequests.create.useMutation({
     async onSuccess({ id }) {
       toast.success(REVIEW_MSG.requestedToast);
+      setOpen(false);
       await navigate({ to: "/reviews/$changeRequestId", params: { changeRequestId: id } });
     },
     onError: toastFailure("The review could not be requested"),
@@ -105,28 +113,40 @@ function RollBack({ item, prompt }: { item: Activity; prompt: PromptDetail }) {
   if (!allowed) return null;
   const busy = set.isPending || request.isPending;
   const name = `${before.label} to ${versionLabel(target)}`;
-  if (reviewed) {
-    return (
-      <Button
-        variant="outline"
-        size="sm"
-        disabled={busy}
-        aria-label={`Request review: roll back ${name}`}
-        onClick={() => request.mutate({ promptId: prompt.id, label: PROTECTED_LABEL, version: target, message: `Roll back ${name}` })}
-      >
-        Request review
-      </Button>
-    );
-  }
+  const after = labelState(item.after);
+  const undone =
+    item.action === "prompt.label.remove"
+      ? `This undoes ${actorLabel(item.actor)}'s removal of '${before.label}' (it was on ${versionLabel(target)}) on ${formatDateTime(item.createdAt)}.`
+      : `This undoes ${actorLabel(item.actor)}'s move of '${before.label}' from ${versionLabel(target)} to ${after?.version == null ? "nowhere" : versionLabel(after.version)} on ${formatDateTime(item.createdAt)}.`;
+  const where = `'${before.label}' ${current === undefined ? "is set again" : `moves from ${versionLabel(current)} back`} to ${versionLabel(target)}: code that fetches it gets ${versionLabel(target)}.`;
   return (
-    <Button
-      variant="outline"
-      size="sm"
-      disabled={busy}
-      aria-label={`Roll back to here: ${name}`}
-      onClick={() => set.mutate({ promptId: prompt.id, label: before.label, version: target })}
-    >
-      Roll back to here
-    </Button>
+    <AlertDialog open={open} onOpenChange={(next) => !busy && setOpen(next)}>
+      <AlertDialogTrigger asChild>
+        <Button variant="outline" size="sm" disabled={busy} aria-label={reviewed ? `Request review: roll back ${name}` : `Roll back to here: ${name}`}>
+          {reviewed ? "Request review" : "Roll back to here"}
+        </Button>
+      </AlertDialogTrigger>
+      <AlertDialogContent>
+        <AlertDialogHeader>
+          <AlertDialogTitle>{`Roll back ${before.label} to ${versionLabel(target)}?`}</AlertDialogTitle>
+          <AlertDialogDescription>
+            {`${undone} ${reviewed ? `Once a change request is approved, ${where}` : where}`}
+          </AlertDialogDescription>
+        </AlertDialogHeader>
+        <AlertDialogFooter>
+          <AlertDialogCancel disabled={busy}>Cancel</AlertDialogCancel>
+          <Button
+            disabled={busy}
+            onClick={() =>
+              reviewed
+                ? request.mutate({ promptId: prompt.id, label: PROTECTED_LABEL, version: target, message: `Roll back ${name}` })
+                : set.mutate({ promptId: prompt.id, label: before.label, version: target })
+            }
+          >
+            {reviewed ? "Request review" : "Roll back"}
+          </Button>
+        </AlertDialogFooter>
+      </AlertDialogContent>
+    </AlertDialog>
   );
 }

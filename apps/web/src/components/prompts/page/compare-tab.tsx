@@ -1,11 +1,12 @@
 // The Compare tab: 'From' and 'To' versions (default: the one before the shown one, and the shown one),
-// each fetched with prompts.get, and line diffs of the template or messages, model, config and variables.
+// each fetched with prompts.get, line diffs of the template or messages, model and config, and the variables as a table.
 import { Alert, AlertDescription, AlertTitle } from "@/components/ui/alert";
 import { Skeleton } from "@/components/ui/skeleton";
 import { trpc } from "@/lib/trpc";
 import { LineDiff } from "./line-diff.tsx";
 import { usePromptSearch } from "./route-api.ts";
 import type { PromptDetail, PromptVersion } from "./types.ts";
+import { VariablesDiff } from "./variables-diff.tsx";
 import { prettyJson } from "./version-body.ts";
 import { VersionSelect } from "./version-select.tsx";
 
@@ -53,7 +54,7 @@ export function VersionDiff({ before, after }: { before: PromptVersion; after: P
     { title: textTitle, before: promptText(before), after: promptText(after) },
     { title: "Model", before: before.model, after: after.model },
     { title: "Config", before: prettyJson(before.config), after: prettyJson(after.config) },
-    { title: "Variables", before: prettyJson(before.variables), after: prettyJson(after.variables) },
+    { title: "Variables", before: prettyJson(before.variables), after: prettyJson(after.variables), table: true },
   ];
   return (
     <div className="grid min-w-0 gap-5" data-testid="version-diff">
@@ -62,6 +63,8 @@ export function VersionDiff({ before, after }: { before: PromptVersion; after: P
           <h2 className="text-base font-semibold">{part.title}</h2>
           {part.before === part.after ? (
             <p className="text-sm text-muted-foreground">No changes</p>
+          ) : part.table ? (
+            <VariablesDiff before={before.variables} after={after.variables} />
           ) : (
             <LineDiff before={part.before} after={part.after} label={part.title} />
           )}

@@ -1,4 +1,5 @@
-// 'Delete' (archived prompts only): for good, once the person has typed the prompt's name.
+// 'Delete' (archived prompts only): for good, once the person has typed the prompt's name; it names the
+// labels the prompt carries and its recent fetches first.
 import { useId, useState } from "react";
 import { useNavigate } from "@tanstack/react-router";
 import { Trash2 } from "lucide-react";
@@ -13,6 +14,7 @@ import { Label } from "@/components/ui/label";
 import { useMe } from "@/hooks/use-me";
 import { trpc } from "@/lib/trpc";
 import { usePageAccess } from "@/lib/workspace";
+import { PromptImpact } from "./prompt-impact.tsx";
 import type { PromptDetail } from "./types.ts";
 import { toastFailure } from "./use-refresh-prompt.ts";
 
@@ -57,6 +59,9 @@ export function DeletePromptDialog({ prompt }: { prompt: PromptDetail }) {
             The prompt, all its versions, labels, bookmarks and ratings are deleted for good. This cannot be undone.
           </AlertDialogDescription>
         </AlertDialogHeader>
+        <div className="grid gap-3 text-sm" data-testid="delete-impact">
+          <PromptImpact prompt={prompt} />
+        </div>
         <div className="grid gap-2">
           <Label htmlFor={inputId} className="block leading-normal break-all">
             Type {prompt.name} to confirm

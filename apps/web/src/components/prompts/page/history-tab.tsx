@@ -1,5 +1,6 @@
 // The History tab: every version, newest first, with its commit message, author, date and labels;
-// each links to the page showing that version. Pages of 50, 'Load more' for the next.
+// each links to the page showing that version and, for who may write, offers 'Set label...' on it and
+// 'Restore as a new version' (each confirms what will change). Pages of 50, 'Load more' for the next.
 import { Link } from "@tanstack/react-router";
 import { LATEST_LABEL, versionLabel } from "@promptly/shared";
 import { Badge } from "@/components/ui/badge";
@@ -10,6 +11,8 @@ import { formatDateTime } from "@/lib/dates";
 import { trpc } from "@/lib/trpc";
 import type { PromptDetail, VersionHistoryItem } from "./types.ts";
 import { authorName } from "../author.ts";
+import { RestoreVersionDialog } from "./restore-version-dialog.tsx";
+import { SetLabelDialog } from "./set-label-dialog.tsx";
 
 export function HistoryTab({ prompt }: { prompt: PromptDetail }) {
   const history = trpc.promptVersions.list.useInfiniteQuery(
@@ -49,6 +52,7 @@ export function HistoryTab({ prompt }: { prompt: PromptDetail }) {
 function HistoryRow({ item, prompt }: { item: VersionHistoryItem; prompt: PromptDetail }) {
   const shown = item.version === prompt.version.version;
   const labels = [...(item.version === prompt.latestVersion ? [LATEST_LABEL] : []), ...item.labels];
+  const writable = prompt.can.write && prompt.archivedAt === null;
   return (
     <li className="grid min-w-0 gap-1 p-3" data-version={item.version} aria-current={shown ? "true" : undefined}>
       <div className="flex flex-wrap items-center gap-2">
@@ -72,6 +76,12 @@ function HistoryRow({ item, prompt }: { item: VersionHistoryItem; prompt: Prompt
       <p className="text-xs text-muted-foreground">
         {authorName(item.author)} · <time dateTime={item.createdAt.toISOString()}>{formatDateTime(item.createdAt)}</time>
       </p>
+      {writable && (
+        <div className="flex flex-wrap gap-2 pt-1">
+          <SetLabelDialog prompt={prompt} version={item.version} />
+          {item.version !== prompt.latestVersion && <RestoreVersionDialog prompt={prompt} version={item.version} />}
+        </div>
+      )}
     </li>
   );
 }

@@ -1,4 +1,5 @@
-// 'Set label': point a label at a version (production only for who may move it), or remove one.
+// 'Set label': point a label at a version (production only for who may move it), or remove one; the form
+// says what will change ('staging' moves from v3 to v2) before it is saved. A History row opens it on its version.
 // When the prompt's team reviews changes to production, naming production turns the form
 // into 'Request review': it opens a change request and goes to its page. The server's refusal is shown in the dialog.
 import { useId, useState } from "react";
@@ -18,12 +19,29 @@ import type { PromptDetail } from "./types.ts";
 import { useRefreshPrompt } from "./use-refresh-prompt.ts";
 import { VersionSelect } from "./version-select.tsx";
 
-export function SetLabelDialog({ prompt }: { prompt: PromptDetail }) {
+/** `version`: the version the form starts on (a History row's); the shown version otherwise. */
+export function SetLabelDialog({ prompt, version }: { prompt: PromptDetail; version?: number }) {
   return (
-    <ActionDialog label="Set label" icon={Tag} title="Set label" description="A label points at one version; code can fetch the prompt by its label.">
-      {(close) => <SetLabelForm prompt={prompt} onDone={close} />}
+    <ActionDialog
+      label={version === undefined ? "Set label" : "Set label..."}
+      triggerName={version === undefined ? undefined : `Set label on ${versionLabel(version)}`}
+      icon={Tag}
+      title={version === undefined ? "Set label" : `Set label on ${versionLabel(version)}`}
+      description="A label points at one version; code can fetch the prompt by its label."
+    >
+      {(close) => <SetLabelForm prompt={prompt} initialVersion={version ?? prompt.version.version} onDone={close} />}
     </ActionDialog>
   );
+}
+
+/** What saving the form changes, in one sentence; null while no label is named. */
+function labelChange(prompt: PromptDetail, name: string, version: number, requestsReview: boolean): string | null {
+  if (!name) return null;
+  const current = prompt.labels.find((label) => label.name === name)?.version;
+  if (current === version) return `'${name}' already points at ${versionLabel(version)}: nothing changes.`;
+  const move = current === undefined ? `'${name}' is new: it will point at ${versionLabel(version)}.` : `'${name}' moves from ${versionLabel(current)} to ${versionLabel(version)}.`;
+  const fetched = `Code that fetches '${name}' gets ${versionLabel(version)}.`;
+  return requestsReview ? `Once approved, ${move.charAt(0).toLowerCase()}${move.slice(1)} ${fetched}` : `${move} ${fetched}`;
 }
 
 function labelProblem(name: string, mayProtect: boolean, reviewed: boolean): string | undefined {
@@ -32,7 +50,7 @@ function labelProblem(name: string, mayProtect: boolean, reviewed: boolean): str
   return parsed.success ? undefined : parsed.error.issues[0]?.message;
 }
 
-function SetLabelForm({ prompt, onDone }: { prompt: PromptDetail; onDone(): void }) {
+function SetLabelForm({ prompt, initialVersion, onDone }: { prompt: PromptDetail; initialVersion: number; onDone(): void }) {
   const suggestionsId = useId();
   const mayProtect = prompt.can["label.protected"];
   // The team reviews changes to production: nobody moves it directly, every editor may request it.
@@ -40,12 +58,13 @@ function SetLabelForm({ prompt, onDone }: { prompt: PromptDetail; onDone(): void
   const refresh = useRefreshPrompt();
   const navigate = useNavigate();
   const [name, setName] = useState("");
-  const [version, setVersion] = useState(prompt.version.version);
+  const [version, setVersion] = useState(initialVersion);
   const [message, setMessage] = useState("");
   const [problem, setProblem] = useState<string>();
   const [serverError, setServerError] = useState<string>();
   const suggestions = [...(mayProtect || reviewed ? [PROTECTED_LABEL] : []), "staging"];
   const requestsReview = reviewed && name.trim() === PROTECTED_LABEL;
+  const change = problem ? null : labelChange(prompt, name.trim(), version, requestsReview);
 
   const set = trpc.promptLabels.set.useMutation({
     async onSuccess() {
@@ -128,6 +147,11 @@ function SetLabelForm({ prompt, onDone }: { prompt: PromptDetail; onDone(): void
           ))}
         </datalist>
         <VersionSelect label="Label version" prompt={prompt} value={version} onValueChange={setVersion} />
+        {change && (
+          <p className="text-sm" role="status" data-testid="label-change">
+            {change}
+          </p>
+        )}
         {reviewed && (
           <p className="text-sm text-muted-foreground">
             This team reviews changes to production: naming it opens a change request that team admins approve.
