@@ -40,7 +40,7 @@ export function CreateOrganizationDialog({ open, onOpenChange, onCreated }: Crea
     defaultValues: { name: "", slug: "" },
   });
   const { register, handleSubmit, formState, reset, setError, setValue, getValues } = form;
-  // The slug is derived from the name while it still is what the name suggested (or empty).
+  // The slug is derived from the name while it is empty or still what the name suggested.
   const suggestedSlug = useRef("");
 
   useEffect(() => {
@@ -51,7 +51,8 @@ export function CreateOrganizationDialog({ open, onOpenChange, onCreated }: Crea
   }, [open, reset]);
   const nameField = register("name", {
     onChange(event: { target: { value: string } }) {
-      if ((getValues("slug") ?? "") !== suggestedSlug.current) return;
+      const slug = getValues("slug") ?? "";
+      if (slug !== "" && slug !== suggestedSlug.current) return; // edited by hand: left alone
       suggestedSlug.current = slugFromName(event.target.value);
       setValue("slug", suggestedSlug.current, { shouldValidate: formState.isSubmitted });
     },
