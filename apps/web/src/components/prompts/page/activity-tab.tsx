@@ -9,7 +9,8 @@ import type { RouterOutputs } from "@promptly/api";
 import { Button } from "@/components/ui/button";
 import { LoadFailure } from "@/components/layout/load-failure";
 import { Skeleton } from "@/components/ui/skeleton";
-import { actionLabel, actorLabel } from "@/components/audit/audit-csv";
+import { actionLabel } from "@/components/audit/audit-csv";
+import { ActorName } from "@/components/audit/actor-name";
 import { formatDateTime } from "@/lib/dates";
 import { trpc } from "@/lib/trpc";
 import type { PromptDetail } from "./types.ts";
@@ -64,7 +65,7 @@ export function ActivityTab({ prompt }: { prompt: PromptDetail }) {
           <div className="min-w-0">
             <p className="font-medium">{summary(item)}</p>
             <p className="text-sm text-muted-foreground">
-              {actorLabel(item.actor)} · {formatDateTime(item.createdAt)}
+              <ActorName actor={item.actor} /> · {formatDateTime(item.createdAt)}
             </p>
           </div>
           <RollBack item={item} prompt={prompt} />
