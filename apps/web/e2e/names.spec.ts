@@ -35,10 +35,12 @@ test("a mention found by typing two letters of a name; someone without a name by
     { userId: zora.id, role: "viewer" },
     { userId: nameless.id, role: "viewer" },
   ]);
-  const prompt = await createPromptWith({ organizationId: organization.id, teamId: team.id, authorId: editor.id, title: uniqueName("Named prompt") });
+  const prompt = await createPromptWith({ organizationId: organization.id, teamId: team.id, authorId: nameless.id, title: uniqueName("Named prompt") });
 
   await signIn(page, editor.email);
   await page.goto(`/prompts/${prompt.id}?tab=comments`);
+  // Its author has no name: the address's local part names them.
+  await expect(page.getByText(`By ${local} · Updated`)).toBeVisible();
   const composer = page.getByRole("combobox", { name: "New comment" });
   const listbox = page.getByRole("listbox", { name: "People to mention" });
   await composer.click();

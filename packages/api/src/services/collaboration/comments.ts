@@ -19,7 +19,7 @@ const THREADS_PER_PAGE = 20;
 
 // ---- answers ----
 
-const personItem = z.object({ id: z.string(), fullName: z.string().nullable(), avatarUrl: z.string().nullable() });
+const personItem = z.object({ id: z.string(), fullName: z.string().nullable(), email: z.string().nullable(), avatarUrl: z.string().nullable() });
 
 const commentItem = z.object({
   id: z.string(),
@@ -63,7 +63,7 @@ const refuseArchived = (prompt: LoadedPrompt) => refuse(archivedRefusal(prompt.a
 
 // ---- reading ----
 
-const authorSelect = { select: { id: true, profile: { select: { fullName: true, avatarKey: true } } } } as const;
+const authorSelect = { select: { id: true, email: true, profile: { select: { fullName: true, avatarKey: true } } } } as const;
 const commentSelect = {
   id: true,
   parentId: true,
@@ -89,7 +89,7 @@ function toItem(prompt: LoadedPrompt, row: CommentRow) {
     author:
       deleted || !row.author
         ? null
-        : { id: row.author.id, fullName: row.author.profile?.fullName ?? null, avatarUrl: avatarUrl(row.author.profile?.avatarKey) },
+        : { id: row.author.id, fullName: row.author.profile?.fullName ?? null, email: row.author.email, avatarUrl: avatarUrl(row.author.profile?.avatarKey) },
     body: deleted ? "" : row.body,
     deleted,
     createdAt: row.createdAt,
