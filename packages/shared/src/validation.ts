@@ -45,7 +45,7 @@ const signUpPasswordSchema = newPassword(PASSWORD_MAX, MSG.passwordTooLong).min(
 export const idSchema = z.uuid({ error: MSG.notFound });
 
 /** A person's full name (profile, sign-up): plain text, at most NAME_MAX characters; empty means none. */
-export const fullNameSchema = plainText().trim().max(NAME_MAX, `Full name cannot exceed ${NAME_MAX} characters`);
+const fullNameSchema = plainText().trim().max(NAME_MAX, `Full name cannot exceed ${NAME_MAX} characters`);
 
 // ---- auth ----
 // A missing or non-object input is answered like a missing field.
