@@ -4,6 +4,7 @@
 // invitation, the slug follows the name, and the next step is the organization's first team.
 import { expect, test as setup } from "@playwright/test";
 import { signIn, uniqueName, withDb } from "./support/accounts.ts";
+import { seriousViolations } from "./support/axe.ts";
 import { consoleErrors } from "./support/console.ts";
 import { E2E } from "./support/env.ts";
 
@@ -17,6 +18,7 @@ setup("a super user on a fresh install creates the first organization, then its 
   const empty = page.getByRole("region", { name: "You are not in an organization yet" });
   await expect(empty).toContainText("New Prompt needs a team");
   await expect(empty).not.toContainText("Ask an administrator");
+  expect(await seriousViolations(page)).toEqual([]);
   await empty.getByRole("button", { name: "Create an organization" }).click();
 
   const dialog = page.getByRole("dialog", { name: "Create Organization" });
@@ -24,6 +26,7 @@ setup("a super user on a fresh install creates the first organization, then its 
   await dialog.getByLabel("Organization Name").fill(name);
   // The slug is derived from the name.
   await expect(dialog.getByLabel("Organization Slug")).toHaveValue(name.toLowerCase().replace(/ /g, "-"));
+  expect(await seriousViolations(page)).toEqual([]);
   await dialog.getByRole("button", { name: "Create Organization" }).click();
 
   // Next: the Teams page, and its first team.

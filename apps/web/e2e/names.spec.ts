@@ -4,6 +4,7 @@
 // (The first-run super user's path is first-run.setup.ts: it needs an installation without organizations.)
 import { expect, test, type Browser, type Page } from "@playwright/test";
 import { createAccount, createOrganizationWith, createTeamWith, callMutation, PASSWORD, signIn, uniqueEmail, uniqueName, withDb } from "./support/accounts.ts";
+import { seriousViolations } from "./support/axe.ts";
 import { consoleErrors } from "./support/console.ts";
 import { E2E } from "./support/env.ts";
 import { createPromptWith } from "./support/prompts.ts";
@@ -55,6 +56,7 @@ test("a mention found by typing two letters of a name; someone without a name by
   const option = listbox.getByRole("option", { name: local });
   await expect(option).toContainText(nameless.email);
   await expect(option).not.toContainText("Unnamed User");
+  expect(await seriousViolations(page)).toEqual([]);
   await composer.press("Enter");
   await composer.pressSequentially("look");
   await expect(composer).toHaveValue(`Hi @${zoraName} and @${local} look`);
@@ -86,6 +88,7 @@ test("sign-up from an invitation in one step: the address filled in, a name, and
   const email = page.getByLabel("Email");
   await expect(email).toHaveValue(inviteeEmail);
   await expect(email).toHaveAttribute("readonly", "");
+  expect(await seriousViolations(page)).toEqual([]);
   const name = uniqueName("Jo Joiner");
   await page.getByLabel("Full Name").fill(name);
   await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
@@ -116,6 +119,8 @@ test("sign-up asks for an optional name and keeps it", async ({ page }) => {
   const email = uniqueEmail("signup-named");
   const name = uniqueName("Nora Named");
   await page.goto("/auth/signup");
+  await expect(page.getByRole("heading", { name: "Create an account" })).toBeVisible();
+  expect(await seriousViolations(page)).toEqual([]);
   await page.getByLabel("Full Name").fill(name);
   await page.getByLabel("Email").fill(email);
   await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
