@@ -14,8 +14,6 @@ export const signUpWithInvite = publicProcedure
   .input(signUpWithInviteInput)
   .output(z.object({ status: z.literal("signed_in"), firstSignIn: z.boolean(), accepted: acceptedInvite }))
   .mutation(async ({ ctx, input }) => {
-    const result = await createAccountFromInvite(ctx, signInClientOf(ctx, ctx.req), input);
-    if (result.status !== "signed_in") throw new Error("A new account has no second factor");
-    const { redirectTo: _redirectTo, ...answer } = withSessionCookie(ctx, ctx.req, result);
+    const { redirectTo: _redirectTo, ...answer } = withSessionCookie(ctx, ctx.req, await createAccountFromInvite(ctx, signInClientOf(ctx, ctx.req), input));
     return answer;
   });

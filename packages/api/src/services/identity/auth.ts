@@ -131,7 +131,7 @@ export async function createAccountFromInvite(
   services: ApiServices,
   client: SignInClient,
   input: { inviteId: string; email: string; password: string; fullName?: string },
-): Promise<SignInResult & { accepted: AcceptedInvite }> {
+): Promise<Extract<SignInResult, { status: "signed_in" }> & { accepted: AcceptedInvite }> {
   await enforceRateLimit(services, "signUp", client.ip, input.email);
   const now = services.now();
   // Checked before the costly hash: junk or foreign invitations buy no argon2 work.
@@ -158,7 +158,9 @@ export async function createAccountFromInvite(
     const accepted = await acceptInviteIn(tx, { inviteId: input.inviteId, userId: user.id, email: input.email, now }, context);
     return { userId: user.id, accepted };
   });
+  // A new account has no second factor: completeSignIn signs it in at once.
   const signedIn = await completeSignIn(services, client, { id: created.userId, twoFactorEnabled: false }, "password", null);
+  if (signedIn.status !== "signed_in") throw new Error("A new account cannot be waiting for a second factor");
   return { ...signedIn, accepted: created.accepted };
 }
 
