@@ -33,9 +33,10 @@ const config: KnipConfig = {
       project: ["src/**/*.ts", "test/**/*.ts", "*.{ts,mjs}"],
     },
     "apps/web": {
-      // The e2e suite is configured by the root playwright.config.ts; its globalSetup and globalTeardown are named there.
+      // The e2e suite is configured by the root playwright.config.ts; its globalSetup, globalTeardown and the first-run
+      // setup project (e2e/*.setup.ts) are named there.
       // src/main.tsx comes from index.html (vite plugin).
-      entry: ["src/**/*.test.ts", "e2e/**/*.spec.ts", "e2e/support/global-setup.ts", "e2e/support/global-teardown.ts"],
+      entry: ["src/**/*.test.ts", "e2e/**/*.spec.ts", "e2e/**/*.setup.ts", "e2e/support/global-setup.ts", "e2e/support/global-teardown.ts"],
       project: ["src/**/*.{ts,tsx,css}", "e2e/**/*.ts", "*.ts"],
       // The UI primitives are a small kit over Radix: each file exports its component's whole family
       // (Dialog, DialogTrigger, DialogClose, ...) as one piece, used or not yet; unused files still count.

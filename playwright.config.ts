@@ -24,6 +24,12 @@ export default defineConfig({
       args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--disable-quic", "--no-first-run"],
     },
   },
+  projects: [
+    // A fresh installation: its first account (global-setup.ts) is a super user with no organization yet.
+    // This runs before every other test, while no organization exists (first-run.setup.ts).
+    { name: "first-run", testMatch: /first-run\.setup\.ts$/ },
+    { name: "e2e", testMatch: /\.spec\.ts$/, dependencies: ["first-run"] },
+  ],
   webServer: {
     command: "node scripts/e2e-server.mjs",
     url: `${E2E.appUrl}/api/health`,

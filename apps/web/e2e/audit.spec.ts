@@ -62,6 +62,8 @@ test("an organization admin filters the audit log and downloads it; the Activity
   await page.getByLabel("Actor").selectOption({ label: "Evan Editor" });
   await expect(rows).toHaveCount(2);
   await expect(rows.first()).toContainText("Evan Editor");
+  // The name, with the address on hover.
+  await expect(rows.first().getByText("Evan Editor", { exact: true })).toHaveAttribute("title", editor.email);
 
   const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name: "Download CSV" }).click()]);
   const csv = (await readFile((await download.path())!, "utf8")).trimEnd().split("\r\n");

@@ -44,7 +44,8 @@ test("an editor comments with an @mention from the autocomplete, replies, edits 
   await composer.press("Enter");
   await expect(listbox).toBeHidden();
   await composer.pressSequentially("please check the **tone**.");
-  await expect(composer).toHaveValue(new RegExp(`^Thanks @\\[${mentionedName}\\]\\(user:${viewer.id}\\) please check the \\*\\*tone\\*\\*\\.$`));
+  // The box shows the name; the stored text has the token (the posted comment links the person).
+  await expect(composer).toHaveValue(`Thanks @${mentionedName} please check the **tone**.`);
   await page.getByRole("button", { name: "Post comment" }).click();
   await expect(page.getByRole("status").filter({ hasText: COMMENT_MSG.posted })).toBeAttached();
 

@@ -75,6 +75,40 @@ export function mentionToken(user: { id: string; name: string }): string {
   return `@[${name}](user:${user.id})`;
 }
 
+/** A mention as the comment box shows it: `@Name`, and the person it stands for. */
+export interface TypedMention {
+  name: string;
+  id: string;
+}
+
+/**
+ * The comment box shows `@Name` where the stored text has `@[Name](user:<uuid>)`: the text to show,
+ * and the mentions it holds (for mentionsToTokens).
+ */
+export function tokensToMentions(body: string): { text: string; mentions: TypedMention[] } {
+  const mentions: TypedMention[] = [];
+  const text = body.replace(MENTION_TOKEN, (_token, name: string, id: string) => {
+    mentions.push({ name, id: id.toLowerCase() });
+    return `@${name}`;
+  });
+  return { text, mentions };
+}
+
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+
+/**
+ * The stored text of what the box shows: each `@Name` of a known mention (not followed by a letter or
+ * digit) becomes its token again; a name edited in the box is plain text from then on.
+ */
+export function mentionsToTokens(text: string, mentions: readonly TypedMention[]): string {
+  const byName = new Map(mentions.map((mention) => [mention.name, mention.id]));
+  if (byName.size === 0) return text;
+  // Longest names first, so "@Ada Lovelace" is not taken for "@Ada".
+  const names = [...byName.keys()].sort((a, b) => b.length - a.length).map(escapeRegExp);
+  const pattern = new RegExp(`@(${names.join("|")})(?![\\p{L}\\p{N}])`, "gu");
+  return text.replace(pattern, (_match, name: string) => mentionToken({ id: byName.get(name)!, name }));
+}
+
 // ---- who may ----
 
 export type CommentAbility = "edit" | "delete";

@@ -31,6 +31,7 @@ export const MSG = {
   inviteNotFound: "Invitation not found or already accepted",
   inviteSignInRequired: "You must be signed in to accept an invitation",
   inviteWrongEmail: "This invitation was sent to a different email address",
+  inviteAccountExists: "An account with this email address exists already. Sign in to accept the invitation.",
   lastAdmin: "Last admin",
   invalidCredentials: "Invalid login credentials",
   confirmWithPassword:

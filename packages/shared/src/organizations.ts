@@ -1,6 +1,6 @@
 // Organizations: the texts and the member schemas shared by the members page and the server.
 import { z } from "zod";
-import { DEFAULT_ORGANIZATION_MEMBER_ROLE } from "./constants.ts";
+import { DEFAULT_ORGANIZATION_MEMBER_ROLE, ORGANIZATION_SLUG_MAX, ORGANIZATION_SLUG_MIN } from "./constants.ts";
 import { emailSchema, organizationRoleSchema } from "./validation.ts";
 
 export const ORGANIZATION_MSG = {
@@ -25,3 +25,20 @@ export const addOrganizationMemberForm = z.object({
   email: emailSchema,
   role: organizationRoleSchema.default(DEFAULT_ORGANIZATION_MEMBER_ROLE),
 });
+
+/**
+ * The slug a new organization's name suggests: lower case, accents dropped, anything else than a
+ * letter or digit a hyphen (none doubled, none at either end), at most ORGANIZATION_SLUG_MAX
+ * characters; "" when that leaves fewer than ORGANIZATION_SLUG_MIN (the slug is optional).
+ */
+export function slugFromName(name: string): string {
+  const slug = name
+    .normalize("NFKD")
+    .replace(/\p{M}/gu, "")
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-+|-+$/g, "")
+    .slice(0, ORGANIZATION_SLUG_MAX)
+    .replace(/-+$/, "");
+  return slug.length >= ORGANIZATION_SLUG_MIN ? slug : "";
+}

@@ -35,9 +35,6 @@ export const TEAM_ROLE_OPTIONS = TEAM_ROLES.map((role) => ({ value: role, label:
 /** '1 member' or 'N members' (team cards). */
 export const memberCountLabel = (count: number) => `${count} ${count === 1 ? "member" : "members"}`;
 
-/** Display name of a team member: the full name, else 'Unnamed User' (member table). */
-export const memberDisplayName = (fullName: string | null | undefined) => fullName?.trim() || "Unnamed User";
-
 // ---- procedure inputs (the id that leads to the team comes from the procedure builder) ----
 export const inviteIdInput = z.object({ id: idSchema });
 /** A member's new team role. */

@@ -44,6 +44,9 @@ const signUpPasswordSchema = newPassword(PASSWORD_MAX, MSG.passwordTooLong).min(
 
 export const idSchema = z.uuid({ error: MSG.notFound });
 
+/** A person's full name (profile, sign-up): plain text, at most NAME_MAX characters; empty means none. */
+const fullNameSchema = plainText().trim().max(NAME_MAX, `Full name cannot exceed ${NAME_MAX} characters`);
+
 // ---- auth ----
 // A missing or non-object input is answered like a missing field.
 const requiredObject = { error: MSG.required };
@@ -57,7 +60,16 @@ export const signInInput = z.object(
 );
 export const signUpInput = z.object(
   // redirectTo: where the confirmed person returns after signing in (e.g. an invitation); same-origin paths only.
-  { email: emailSchema, password: signUpPasswordSchema, redirectTo: redirectToSchema },
+  // fullName: optional; the same rule as the profile's Full Name.
+  { email: emailSchema, password: signUpPasswordSchema, fullName: fullNameSchema.optional(), redirectTo: redirectToSchema },
+  requiredObject,
+);
+/**
+ * Signing up from an invitation: the invitation's id (the secret its email carried) proves the
+ * address, so the account is confirmed and the invitation accepted at once (auth.signUpWithInvite).
+ */
+export const signUpWithInviteInput = z.object(
+  { inviteId: idSchema, email: emailSchema, password: signUpPasswordSchema, fullName: fullNameSchema.optional() },
   requiredObject,
 );
 export const signUpForm = signUpInput
@@ -99,7 +111,7 @@ export const changePasswordInput = z
   .refine((v) => v.newPassword === v.confirmPassword, { message: MSG.passwordsDontMatch, path: ["confirmPassword"] });
 
 export const updateProfileInput = z.object({
-  fullName: plainText().trim().max(NAME_MAX, `Full name cannot exceed ${NAME_MAX} characters`),
+  fullName: fullNameSchema,
   username: z
     .string()
     .trim()

@@ -10,6 +10,7 @@ import { confirmEmailRoute } from "./auth/confirm-email.tsx";
 import { magicLinkRoute } from "./auth/magic-link.tsx";
 import { twoFactorRoute } from "./auth/two-factor.tsx";
 import { acceptInviteRoute } from "./auth/accept-invite.tsx";
+import { signInShortRoute, signUpShortRoute } from "./auth/short-paths.tsx";
 import { dashboardRoute } from "./app/dashboard.tsx";
 import { analyticsRoute } from "./app/analytics.tsx";
 import { bookmarksRoute, newPromptRoute, newVersionRoute, promptRoute, promptsRoute } from "./app/prompts.tsx";
@@ -37,6 +38,8 @@ export const routeTree = rootRoute.addChildren([
     twoFactorRoute,
     acceptInviteRoute,
   ]),
+  signInShortRoute,
+  signUpShortRoute,
   appLayoutRoute.addChildren([
     dashboardRoute,
     promptsRoute,

@@ -4,7 +4,7 @@ import { AUDIT_ACTION_LABELS, csvText } from "@promptly/shared";
 export interface AuditCsvRow {
   createdAt: Date;
   action: string;
-  actor: { kind: string; id: string | null; name: string | null };
+  actor: { kind: string; id: string | null; name: string | null; email?: string | null };
   target: { type: string; id: string; name: string | null };
   teamName: string | null;
   before: unknown;

@@ -16,6 +16,7 @@ import { formatDateTime } from "@/lib/dates";
 import { trpc } from "@/lib/trpc";
 import { accessIn, useWorkspace } from "@/lib/workspace";
 import { actionLabel, actorLabel, auditCsv } from "./audit-csv.ts";
+import { ActorName } from "./actor-name.tsx";
 
 type AuditEvent = RouterOutputs["auditLog"]["list"]["items"][number];
 type Filters = Omit<AuditLogListInput, "organizationId" | "cursor" | "limit">;
@@ -193,7 +194,9 @@ function AuditLog({ organizationId, organizationName }: { organizationId: string
               {items.map((event) => (
                 <TableRow key={event.id}>
                   <TableCell className="whitespace-nowrap">{formatDateTime(event.createdAt)}</TableCell>
-                  <TableCell>{actorLabel(event.actor)}</TableCell>
+                  <TableCell>
+                    <ActorName actor={event.actor} />
+                  </TableCell>
                   <TableCell>{actionLabel(event.action)}</TableCell>
                   <TableCell>
                     <span className="text-muted-foreground">{event.target.type.replace("_", " ")} </span>

@@ -1,6 +1,6 @@
-// The sign-up screen: email, password, confirm password; then 'Registration successful!'
-// with the verification note, a redirect to /auth/signin?signup=success after 3 seconds and a
-// 'Go to login page' button.
+// The sign-up screen: an optional full name, email, password, confirm password; then 'Registration
+// successful!' with the verification note, a redirect to /auth/signin?signup=success after 3 seconds
+// and a 'Go to login page' button. From an invitation (?invite=id) it is InvitedSignUpForm instead.
 import { useEffect, useState } from "react";
 import { useForm } from "react-hook-form";
 import { zodResolver } from "@hookform/resolvers/zod";
@@ -16,10 +16,16 @@ import { Input } from "@/components/ui/input";
 import { trpc } from "@/lib/trpc";
 import { AuthCard, AuthFailure, AuthFooterLink } from "./auth-card.tsx";
 import { describeFailure } from "./auth-errors.ts";
+import { InvitedSignUpForm } from "./invited-sign-up-form.tsx";
 
 type SignUpValues = z.input<typeof signUpForm>;
 
-export function SignUpForm({ emailConfirmed = false, redirect }: { emailConfirmed?: boolean; redirect?: string }) {
+export function SignUpForm({ emailConfirmed = false, redirect, inviteId }: { emailConfirmed?: boolean; redirect?: string; inviteId?: string }) {
+  if (inviteId) return <InvitedSignUpForm inviteId={inviteId} />;
+  return <PlainSignUpForm emailConfirmed={emailConfirmed} redirect={redirect} />;
+}
+
+function PlainSignUpForm({ emailConfirmed, redirect }: { emailConfirmed: boolean; redirect?: string }) {
   const [registeredEmail, setRegisteredEmail] = useState<string | null>(null);
   const [failure, setFailure] = useState<{ title: string; message: string } | null>(null);
   const signUp = trpc.auth.signUp.useMutation();
@@ -27,14 +33,14 @@ export function SignUpForm({ emailConfirmed = false, redirect }: { emailConfirme
     resolver: zodResolver(signUpForm),
     mode: "onSubmit",
     reValidateMode: "onChange",
-    defaultValues: { email: "", password: "", confirmPassword: "" },
+    defaultValues: { fullName: "", email: "", password: "", confirmPassword: "" },
   });
   const { register, handleSubmit, formState } = form;
 
-  const onSubmit = handleSubmit(async ({ email, password }) => {
+  const onSubmit = handleSubmit(async ({ fullName, email, password }) => {
     setFailure(null);
     try {
-      await signUp.mutateAsync({ email, password, redirectTo: redirect });
+      await signUp.mutateAsync({ fullName, email, password, redirectTo: redirect });
       setRegisteredEmail(email);
       toast.success("Account created", { description: "Please check your email for confirmation" });
     } catch (error) {
@@ -49,7 +55,7 @@ export function SignUpForm({ emailConfirmed = false, redirect }: { emailConfirme
   return (
     <AuthCard
       title="Create an account"
-      description="Enter your email and choose a password."
+      description="Enter your name and email, and choose a password."
       footer={<AuthFooterLink to="/auth/signin" question="Already have an account?">Sign in</AuthFooterLink>}
     >
       {emailConfirmed && (
@@ -63,6 +69,9 @@ export function SignUpForm({ emailConfirmed = false, redirect }: { emailConfirme
         <AuthFailure title={failure.title}>{failure.message}</AuthFailure>
     )}
     <form onSubmit={onSubmit} noValidate className="grid gap-4">
+      <FormField label="Full Name" description="Optional. Colleagues find and mention you by it." error={formState.errors.fullName?.message}>
+        <Input autoComplete="name" {...register("fullName")} />
+      </FormField>
       <FormField label="Email" error={formState.errors.email?.message}>
         <Input type="email" autoComplete="email" placeholder="you@example.com" {...register("email")} />
       </FormField>

@@ -1,18 +1,20 @@
-// A comment's text field with `@` mentions: typing `@` and part of a name opens a listbox of the
-// people who may read the prompt (a combobox in ARIA's words: arrows move, Enter or Tab picks,
-// Escape closes). Picking writes the person's `@[Name](user:<uuid>)` token.
+// A comment's text field with `@` mentions: typing `@` and part of a name or address opens a listbox
+// of the people who may read the prompt (a combobox in ARIA's words: arrows move, Enter or Tab picks,
+// Escape closes). Picking shows `@Name` in the box; the value it hands on (and the server stores)
+// has the person's `@[Name](user:<uuid>)` token there (tokensToMentions / mentionsToTokens).
 import { useId, useRef, useState, type ComponentProps, type KeyboardEvent } from "react";
-import { initials, memberDisplayName, mentionToken } from "@promptly/shared";
+import { displayName, initials, mentionToken, mentionsToTokens, tokensToMentions, type TypedMention } from "@promptly/shared";
 import { Avatar, AvatarFallback, AvatarImage } from "@/components/ui/avatar";
 import { Textarea } from "@/components/ui/textarea";
 import { trpc } from "@/lib/trpc";
 import { cn } from "@/lib/utils";
 
-/** The `@query` just before the caret: at the start or after a space, up to 30 characters of a name. */
-const MENTION_QUERY = /(?:^|\s)@([^\s@[\]()]{0,30})$/;
+/** The `@query` just before the caret: at the start or after a space, up to 30 characters of a name or an address. */
+const MENTION_QUERY = /(?:^|\s)@([^\s[\]()]{0,30})$/;
 
 interface Props extends Omit<ComponentProps<"textarea">, "value" | "onChange"> {
   promptId: string;
+  /** The text with mention tokens, as stored. */
   value: string;
   onValueChange(value: string): void;
 }
@@ -20,6 +22,20 @@ interface Props extends Omit<ComponentProps<"textarea">, "value" | "onChange"> {
 export function MentionTextarea({ promptId, value, onValueChange, onKeyDown, className, ...props }: Props) {
   const listboxId = useId();
   const ref = useRef<HTMLTextAreaElement>(null);
+  // What the box shows (`@Name`) and the mentions in it; `handed` is the value last handed on, so that
+  // a value set from outside (cleared after posting, an edit's text) is shown afresh.
+  const [shown, setShown] = useState(() => tokensToMentions(value));
+  const [handed, setHanded] = useState(value);
+  if (value !== handed) {
+    setHanded(value);
+    setShown(tokensToMentions(value));
+  }
+  const change = (text: string, mentions: TypedMention[]) => {
+    const next = mentionsToTokens(text, mentions);
+    setShown({ text, mentions });
+    setHanded(next);
+    onValueChange(next);
+  };
   // Where the `@` of the mention being typed is, and what follows it; null when none is typed.
   const [typing, setTyping] = useState<{ at: number; query: string } | null>(null);
   const [active, setActive] = useState(0);
@@ -36,14 +52,16 @@ export function MentionTextarea({ promptId, value, onValueChange, onKeyDown, cla
     setActive(0);
   };
 
-  const pick = (person: { id: string; fullName: string | null; username: string | null }) => {
+  const pick = (person: { id: string; fullName: string | null; email: string }) => {
     if (!typing) return;
     const caret = typing.at + 1 + typing.query.length;
-    const token = `${mentionToken({ id: person.id, name: person.fullName ?? person.username ?? memberDisplayName(null) })} `;
-    const next = value.slice(0, typing.at) + token + value.slice(caret);
-    onValueChange(next);
+    // The name as its token will hold it, so that the box's `@Name` turns back into that token.
+    const [mention] = tokensToMentions(mentionToken({ id: person.id, name: displayName(person.fullName, person.email) })).mentions;
+    const inserted = `@${mention!.name} `;
+    const text = shown.text.slice(0, typing.at) + inserted + shown.text.slice(caret);
+    change(text, [...shown.mentions.filter((known) => known.name !== mention!.name), mention!]);
     setTyping(null);
-    const position = typing.at + token.length;
+    const position = typing.at + inserted.length;
     requestAnimationFrame(() => {
       ref.current?.focus();
       ref.current?.setSelectionRange(position, position);
@@ -85,9 +103,9 @@ export function MentionTextarea({ promptId, value, onValueChange, onKeyDown, cla
         aria-expanded={open}
         aria-controls={open ? listboxId : undefined}
         aria-activedescendant={open ? optionId(active) : undefined}
-        value={value}
+        value={shown.text}
         onChange={(event) => {
-          onValueChange(event.target.value);
+          change(event.target.value, shown.mentions);
           readTyping(event.target.value, event.target.selectionStart);
         }}
         onKeyDown={handleKeyDown}
@@ -117,10 +135,10 @@ export function MentionTextarea({ promptId, value, onValueChange, onKeyDown, cla
             >
               <Avatar className="size-6">
                 {person.avatarUrl && <AvatarImage src={person.avatarUrl} alt="" />}
-                <AvatarFallback className="text-[10px]">{initials(person.fullName, null).slice(0, 2)}</AvatarFallback>
+                <AvatarFallback className="text-[10px]">{initials(person.fullName, person.email).slice(0, 2)}</AvatarFallback>
               </Avatar>
-              <span className="min-w-0 truncate">{memberDisplayName(person.fullName)}</span>
-              {person.username && <span className="truncate text-xs text-muted-foreground">@{person.username}</span>}
+              <span className="min-w-0 truncate">{displayName(person.fullName, person.email)}</span>
+              <span className="truncate text-xs text-muted-foreground">{person.email}</span>
             </li>
           ))}
         </ul>

@@ -1,13 +1,17 @@
 // Pages that live inside the active organization (dashboard, prompt lists, the editor) wait for it,
-// say so when the organizations could not be loaded, and tell someone without one what to do next.
-import type { ReactNode } from "react";
-import { Link } from "@tanstack/react-router";
-import { Building2, Mail } from "lucide-react";
-import { ORGANIZATION_MSG, ORGANIZATION_ROLE_LABELS, TEAM_ROLE_LABELS, type OrganizationRole, type TeamRole } from "@promptly/shared";
+// say so when the organizations could not be loaded, and tell someone without one what to do next:
+// a super user (on a fresh install, the first account) creates the first organization and then a
+// team; anyone else is invited.
+import { useState, type ReactNode } from "react";
+import { Link, useNavigate } from "@tanstack/react-router";
+import { Building2, Mail, Plus } from "lucide-react";
+import { ORGANIZATION_MSG, ORGANIZATION_ROLE_LABELS, TEAM_ROLE_LABELS, can, type OrganizationRole, type TeamRole } from "@promptly/shared";
+import { CreateOrganizationDialog } from "@/components/organizations/create-organization-dialog";
 import { Button } from "@/components/ui/button";
 import { Skeleton } from "@/components/ui/skeleton";
+import { useMe } from "@/hooks/use-me";
 import { trpc } from "@/lib/trpc";
-import { useWorkspace, type Workspace } from "@/lib/workspace";
+import { accessIn, useWorkspace, type Workspace } from "@/lib/workspace";
 import { LoadFailure, type LoadFailureProps } from "./load-failure.tsx";
 
 type ActiveOrganization = NonNullable<Workspace["activeOrganization"]>;
@@ -25,12 +29,41 @@ export function OrganizationsLoadFailure(props: Pick<LoadFailureProps, "error" |
   return <LoadFailure title={ORGANIZATION_MSG.loadErrorTitle} description={ORGANIZATION_MSG.loadErrorDescription} {...props} />;
 }
 
+/** A super user's way out: create the organization, then (on the Teams page) its first team. */
+function CreateFirstOrganization() {
+  const [creating, setCreating] = useState(false);
+  const { setActiveOrganizationId } = useWorkspace();
+  const navigate = useNavigate();
+  return (
+    <>
+      <p className="text-sm text-muted-foreground">
+        As a super user you can create the first organization, then a team in it; invite colleagues from the Teams page.
+      </p>
+      <Button onClick={() => setCreating(true)}>
+        <Plus aria-hidden="true" />
+        Create an organization
+      </Button>
+      <CreateOrganizationDialog
+        open={creating}
+        onOpenChange={setCreating}
+        onCreated={(organization) => {
+          setActiveOrganizationId(organization.id);
+          // Next step: the Teams page, whose 'Create First Team' makes the team prompts go into.
+          void navigate({ to: "/teams" });
+        }}
+      />
+    </>
+  );
+}
+
 const roleLabel = (kind: "team" | "organization", role: string) =>
   kind === "team" ? TEAM_ROLE_LABELS[role as TeamRole] : ORGANIZATION_ROLE_LABELS[role as OrganizationRole];
 
 /** Someone in no organization: how to get into one, and the invitations already waiting for them. */
 function NoOrganization() {
   const invites = trpc.invites.mine.useQuery();
+  const { data: me } = useMe();
+  const mayCreate = can(accessIn(me, null), "organization.create");
   return (
     <section aria-labelledby="no-organization-heading" className="mx-auto grid max-w-xl justify-items-center gap-3 rounded-lg border border-dashed border-border p-8 text-center">
       <Building2 aria-hidden="true" className="size-10 text-muted-foreground" />
@@ -38,9 +71,16 @@ function NoOrganization() {
         You are not in an organization yet
       </h2>
       <p className="text-sm text-muted-foreground">
-        Prompts are shared inside an organization&apos;s teams. Ask an administrator of your organization to invite you: the
-        invitation comes by email, and its link brings you straight in.
+        Prompts are shared inside an organization&apos;s teams: New Prompt needs a team to put the prompt in.
       </p>
+      {mayCreate ? (
+        <CreateFirstOrganization />
+      ) : (
+        <p className="text-sm text-muted-foreground">
+          Ask an administrator of your organization to invite you: the invitation comes by email, and its link brings you
+          straight in.
+        </p>
+      )}
       {invites.data && invites.data.length > 0 && (
         <div className="grid w-full gap-2 pt-2 text-left">
           <h3 className="text-sm font-medium">Invitations waiting for you</h3>

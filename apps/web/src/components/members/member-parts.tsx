@@ -2,7 +2,7 @@
 // collaborators): who the member is, their role with the 'Last admin' rule, and removal.
 import { MoreHorizontal, UserMinus } from "lucide-react";
 import type { ReactNode } from "react";
-import { initials, memberDisplayName, MSG } from "@promptly/shared";
+import { displayName, initials, MSG } from "@promptly/shared";
 import {
   AlertDialog, AlertDialogCancel, AlertDialogContent, AlertDialogDescription, AlertDialogFooter, AlertDialogHeader, AlertDialogTitle,
 } from "@/components/ui/alert-dialog";
@@ -18,7 +18,7 @@ export interface MemberPerson {
   avatarUrl: string | null;
 }
 
-/** Avatar (or initials), full name or 'Unnamed User', and email. */
+/** Avatar (or initials), name (else the address's local part: displayName), and email. */
 export function MemberIdentity({ person, badge }: { person: MemberPerson; badge?: ReactNode }) {
   return (
     <div className="flex items-center gap-3">
@@ -28,7 +28,7 @@ export function MemberIdentity({ person, badge }: { person: MemberPerson; badge?
       </Avatar>
       <div className="min-w-0">
         <div className="flex items-center gap-2 font-medium">
-          <span className="truncate">{memberDisplayName(person.fullName)}</span>
+          <span className="truncate">{displayName(person.fullName, person.email)}</span>
           {badge}
         </div>
         <div className="truncate text-sm text-muted-foreground">{person.email}</div>

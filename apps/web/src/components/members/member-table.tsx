@@ -3,7 +3,7 @@
 // confirmation. The place (organization or team) supplies its roles, texts and mutations.
 import { useState, type ReactNode } from "react";
 import { toast } from "sonner";
-import { memberDisplayName } from "@promptly/shared";
+import { displayName } from "@promptly/shared";
 import { Badge } from "@/components/ui/badge";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import { formatDate } from "@/lib/dates";
@@ -63,7 +63,7 @@ export function MemberTable<Role extends string>(props: {
         </TableHeader>
         <TableBody>
           {props.members.map((member) => {
-            const name = memberDisplayName(member.fullName);
+            const name = displayName(member.fullName, member.email);
             return (
               <TableRow key={member.id} data-testid={props.rowTestId} data-email={member.email}>
                 <TableCell>
@@ -93,7 +93,7 @@ export function MemberTable<Role extends string>(props: {
       </Table>
 
       <RemoveMemberDialog
-        name={removing ? memberDisplayName(removing.fullName) : null}
+        name={removing ? displayName(removing.fullName, removing.email) : null}
         description={props.removeDescription(removing?.email ?? "This member")}
         pending={props.removePending}
         onCancel={() => setRemoving(null)}
@@ -101,7 +101,7 @@ export function MemberTable<Role extends string>(props: {
           if (!removing) return;
           void props.removeMember(removing.id).then(
             async () => {
-              toast.success("Member removed", { description: props.removedDescription(memberDisplayName(removing.fullName)) });
+              toast.success("Member removed", { description: props.removedDescription(displayName(removing.fullName, removing.email)) });
               setRemoving(null);
               await props.afterRemove();
             },

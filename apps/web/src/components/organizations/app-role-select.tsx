@@ -1,7 +1,7 @@
 // A member's app role, for super users on the organization members page. 'Super User' grants super
 // user status, any other role ends it; the server refuses to demote the last super user and says so.
 import { toast } from "sonner";
-import { APP_ROLES, memberDisplayName, type AppRole } from "@promptly/shared";
+import { APP_ROLES, displayName, type AppRole } from "@promptly/shared";
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@/components/ui/select";
 import { APP_ROLE_LABELS } from "@/lib/roles";
 import { trpc } from "@/lib/trpc";
@@ -9,7 +9,7 @@ import type { OrganizationMember } from "./organization-types.ts";
 
 export function AppRoleSelect({ organizationId, member }: { organizationId: string; member: OrganizationMember }) {
   const utils = trpc.useUtils();
-  const name = memberDisplayName(member.fullName);
+  const name = displayName(member.fullName, member.email);
   const setAppRole = trpc.users.setAppRole.useMutation({
     async onSuccess(changed) {
       toast.success("App role updated", { description: `${name} is now ${APP_ROLE_LABELS[changed.role]}.` });

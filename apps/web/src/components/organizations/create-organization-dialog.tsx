@@ -1,13 +1,14 @@
 // The Create Organization dialog: name and optional slug, validated by the schema the server
-// uses; super users only (others see why they cannot), the toasts on the outcome.
+// uses; super users only (others see why they cannot), the toasts on the outcome. The slug follows
+// the name (slugFromName) until it is edited by hand.
 import { accessIn } from "@/lib/workspace";
-import { useEffect } from "react";
+import { useEffect, useRef } from "react";
 import { useForm } from "react-hook-form";
 import { zodResolver } from "@hookform/resolvers/zod";
 import { ShieldAlert } from "lucide-react";
 import { toast } from "sonner";
 import type { z } from "zod";
-import { createOrganizationInput, MSG, ORGANIZATION_MSG, can } from "@promptly/shared";
+import { createOrganizationInput, MSG, ORGANIZATION_MSG, can, slugFromName } from "@promptly/shared";
 import { Alert, AlertDescription } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from "@/components/ui/dialog";
@@ -38,11 +39,24 @@ export function CreateOrganizationDialog({ open, onOpenChange, onCreated }: Crea
     reValidateMode: "onChange",
     defaultValues: { name: "", slug: "" },
   });
-  const { register, handleSubmit, formState, reset, setError } = form;
+  const { register, handleSubmit, formState, reset, setError, setValue, getValues } = form;
+  // The slug is derived from the name while it is empty or still what the name suggested.
+  const suggestedSlug = useRef("");
 
   useEffect(() => {
-    if (!open) reset();
+    if (!open) {
+      reset();
+      suggestedSlug.current = "";
+    }
   }, [open, reset]);
+  const nameField = register("name", {
+    onChange(event: { target: { value: string } }) {
+      const slug = getValues("slug") ?? "";
+      if (slug !== "" && slug !== suggestedSlug.current) return; // edited by hand: left alone
+      suggestedSlug.current = slugFromName(event.target.value);
+      setValue("slug", suggestedSlug.current, { shouldValidate: formState.isSubmitted });
+    },
+  });
 
   const create = trpc.organizations.create.useMutation({
     async onSuccess(organization) {
@@ -90,12 +104,12 @@ export function CreateOrganizationDialog({ open, onOpenChange, onCreated }: Crea
           onSubmit={handleSubmit((values) => create.mutate(values))}
         >
           <FormField label="Organization Name" error={formState.errors.name?.message}>
-            <Input autoComplete="off" placeholder="Acme Inc." disabled={!mayCreate || busy} {...register("name")} />
+            <Input autoComplete="off" placeholder="Acme Inc." disabled={!mayCreate || busy} {...nameField} />
           </FormField>
           <FormField
             label="Organization Slug"
             error={formState.errors.slug?.message}
-            description="Optional: lowercase letters, numbers, and hyphens."
+            description="Optional: lowercase letters, numbers, and hyphens. Suggested from the name."
           >
             <Input autoComplete="off" placeholder="my-organization" disabled={!mayCreate || busy} {...register("slug")} />
           </FormField>

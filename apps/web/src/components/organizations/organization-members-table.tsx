@@ -1,6 +1,6 @@
 // The members of an organization (the one member table, with the organization's roles and texts).
 import { toast } from "sonner";
-import { can, memberDisplayName, ORGANIZATION_ROLES, ORGANIZATION_MSG, ORGANIZATION_ROLE_LABELS } from "@promptly/shared";
+import { can, displayName, ORGANIZATION_ROLES, ORGANIZATION_MSG, ORGANIZATION_ROLE_LABELS } from "@promptly/shared";
 import { MemberTable } from "@/components/members/member-table";
 import { useMe } from "@/hooks/use-me";
 import { trpc } from "@/lib/trpc";
@@ -22,7 +22,7 @@ export function OrganizationMembersTable({ organizationId, members }: { organiza
     ]);
   const updateRole = trpc.organizationMembers.updateRole.useMutation({
     async onSuccess(member) {
-      toast.success("Role updated", { description: `${memberDisplayName(member.fullName)} is now ${ORGANIZATION_ROLE_LABELS[member.role].toLowerCase()}.` });
+      toast.success("Role updated", { description: `${displayName(member.fullName, member.email)} is now ${ORGANIZATION_ROLE_LABELS[member.role].toLowerCase()}.` });
       await refresh();
     },
     onError(error) {

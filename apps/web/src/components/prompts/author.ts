@@ -1,5 +1,6 @@
-// How a prompt or a version names its author: their name, 'Unnamed User' without one, and
-// 'Former member' once the account is gone (the rows keep no author then).
-import { memberDisplayName } from "@promptly/shared";
+// How a prompt, a version, a comment or a review names its author: displayName (the name, else the
+// address's local part) and 'Former member' once the account is gone (the rows keep no author then).
+import { displayName } from "@promptly/shared";
 
-export const authorName = (author: { fullName: string | null } | null) => (author ? memberDisplayName(author.fullName) : "Former member");
+export const authorName = (author: { fullName: string | null; email?: string | null } | null) =>
+  author ? displayName(author.fullName, author.email ?? null) : "Former member";

@@ -7,7 +7,7 @@ import { useId, useState } from "react";
 import { Link, getRouteApi } from "@tanstack/react-router";
 import { Check, GitPullRequestArrow, RefreshCw, Undo2, X } from "lucide-react";
 import { toast } from "sonner";
-import { CHANGE_REQUEST_TEXT_MAX, REVIEW_MSG, changeRequestTitle, memberDisplayName, versionLabel } from "@promptly/shared";
+import { CHANGE_REQUEST_TEXT_MAX, REVIEW_MSG, changeRequestTitle, versionLabel } from "@promptly/shared";
 import type { RouterOutputs } from "@promptly/api";
 import { LoadFailure } from "@/components/layout/load-failure";
 import { VersionDiff } from "@/components/prompts/page/compare-tab";
@@ -19,6 +19,7 @@ import { FormField } from "@/components/ui/form-field";
 import { Skeleton } from "@/components/ui/skeleton";
 import { Textarea } from "@/components/ui/textarea";
 import { formatDateTime } from "@/lib/dates";
+import { authorName } from "@/components/prompts/author";
 import { trpc } from "@/lib/trpc";
 import { ChangeRequestStatusBadge } from "./change-request-status.tsx";
 
@@ -78,7 +79,7 @@ function ChangeRequestView({ request }: { request: ChangeRequest }) {
           <Link to="/prompts/$promptId" params={{ promptId: request.promptId }} className="font-medium text-foreground underline underline-offset-4">
             {request.promptTitle}
           </Link>{" "}
-          ({request.promptName}) in {request.teamName} · requested by {memberDisplayName(request.author?.fullName)} on {formatDateTime(request.createdAt)}
+          ({request.promptName}) in {request.teamName} · requested by {authorName(request.author)} on {formatDateTime(request.createdAt)}
         </p>
         <p className="text-sm text-muted-foreground" data-testid="change-request-summary">
           {`Production now: ${current}. Proposed: ${request.proposedVersion === null ? "archive the prompt" : versionLabel(request.proposedVersion)}. Approvals: ${request.approvals} of ${request.approvalsNeeded}.`}
@@ -170,7 +171,7 @@ function Reviews({ request }: { request: ChangeRequest }) {
           {request.reviews.map((review) => (
             <li key={review.id} className="grid gap-1 rounded-md border border-border p-3">
               <div className="flex flex-wrap items-center gap-2 text-sm">
-                <span className="font-medium">{memberDisplayName(review.reviewer?.fullName)}</span>
+                <span className="font-medium">{authorName(review.reviewer)}</span>
                 <Badge variant={review.decision === "approved" ? "secondary" : "destructive"}>{review.decision === "approved" ? "Approved" : "Rejected"}</Badge>
                 <span className="text-muted-foreground">{formatDateTime(review.createdAt)}</span>
               </div>

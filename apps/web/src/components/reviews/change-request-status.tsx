@@ -1,10 +1,11 @@
 // A change request's status as a badge, and a short list of requests linking to their pages (the
 // prompt page's panel and the Teams page's Reviews card).
 import { Link } from "@tanstack/react-router";
-import { CHANGE_REQUEST_STATUS_LABELS, changeRequestTitle, memberDisplayName, type ChangeRequestStatus } from "@promptly/shared";
+import { CHANGE_REQUEST_STATUS_LABELS, changeRequestTitle, type ChangeRequestStatus } from "@promptly/shared";
 import type { RouterOutputs } from "@promptly/api";
 import { Badge } from "@/components/ui/badge";
 import { formatDate } from "@/lib/dates";
+import { authorName } from "@/components/prompts/author";
 
 type ChangeRequestItem = RouterOutputs["changeRequests"]["list"][number];
 
@@ -28,7 +29,7 @@ export function ChangeRequestList({ requests, showPrompt }: { requests: ChangeRe
           </Link>
           <ChangeRequestStatusBadge status={request.status} />
           <span className="text-muted-foreground">
-            {memberDisplayName(request.author?.fullName)} · {formatDate(request.createdAt)} · {request.approvals} of {request.approvalsNeeded} approvals
+            {authorName(request.author)} · {formatDate(request.createdAt)} · {request.approvals} of {request.approvalsNeeded} approvals
           </span>
         </li>
       ))}

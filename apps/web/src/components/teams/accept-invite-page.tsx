@@ -1,5 +1,6 @@
 // /auth/accept-invite?id=…: shows the team, organization and role of an invitation.
-// An anonymous visitor is asked to sign in or sign up and comes back here afterwards; the invited
+// An anonymous visitor is asked to sign in (and comes back here afterwards) or to sign up from the
+// invitation (which accepts it in the same step: InvitedSignUpForm); the invited
 // person accepts with one click; someone signed in with another address is told so, and may sign out
 // and continue with the invited address (back on this page, signed out) or go to the dashboard.
 import { useState, type ReactNode } from "react";
@@ -156,7 +157,7 @@ export function AcceptInvitePage({ id }: { id: string | undefined }) {
                 <a href={withRedirect("/auth/signin", id)}>Sign In</a>
               </Button>
               <Button asChild variant="outline">
-                <a href={withRedirect("/auth/signup", id)}>Sign Up</a>
+                <a href={`/auth/signup?invite=${encodeURIComponent(id)}`}>Sign Up</a>
               </Button>
             </>
           )}

@@ -1,7 +1,7 @@
 // The member table of the Teams page: the one member table with the team's roles (Admin,
 // Editor, Viewer) and texts. Read-only below team admin level; the server enforces the same rule.
 import { toast } from "sonner";
-import { memberDisplayName, TEAM_MSG, TEAM_ROLE_LABELS, TEAM_ROLES } from "@promptly/shared";
+import { displayName, TEAM_MSG, TEAM_ROLE_LABELS, TEAM_ROLES } from "@promptly/shared";
 import { MemberTable } from "@/components/members/member-table";
 import { trpc } from "@/lib/trpc";
 import type { TeamMember } from "./team-types.ts";
@@ -11,7 +11,7 @@ export function TeamMembersTable({ teamId, members, canManage }: { teamId: strin
   const refresh = () => Promise.all([utils.teamMembers.list.invalidate({ teamId }), utils.teams.list.invalidate()]);
   const updateRole = trpc.teamMembers.updateRole.useMutation({
     async onSuccess(member) {
-      toast.success("Role updated", { description: `${memberDisplayName(member.fullName)} is now ${TEAM_ROLE_LABELS[member.role].toLowerCase()}.` });
+      toast.success("Role updated", { description: `${displayName(member.fullName, member.email)} is now ${TEAM_ROLE_LABELS[member.role].toLowerCase()}.` });
       await refresh();
     },
     onError(error) {

@@ -6,13 +6,15 @@ import { authLayoutRoute } from "../layouts.tsx";
 export const signUpRoute = createRoute({
   getParentRoute: () => authLayoutRoute,
   path: "signup",
-  validateSearch: (search: Record<string, unknown>): { email_confirmed?: boolean; redirect?: string } => ({
+  validateSearch: (search: Record<string, unknown>): { email_confirmed?: boolean; redirect?: string; invite?: string } => ({
     email_confirmed: search.email_confirmed === true || search.email_confirmed === "true" ? true : undefined,
     // Where to return once the account is confirmed and signed in (e.g. an invitation).
     redirect: safeRedirectPath(search.redirect) ?? undefined,
+    // Signing up from an invitation: its id fills in the address and accepts it in the same step.
+    invite: typeof search.invite === "string" ? search.invite : undefined,
   }),
   component: function SignUpPage() {
-    const { email_confirmed, redirect } = signUpRoute.useSearch();
-    return <SignUpForm emailConfirmed={email_confirmed === true} redirect={redirect} />;
+    const { email_confirmed, redirect, invite } = signUpRoute.useSearch();
+    return <SignUpForm emailConfirmed={email_confirmed === true} redirect={redirect} inviteId={invite} />;
   },
 });

@@ -166,7 +166,7 @@ describe("apiKeys.list", () => {
         prefix: second.key.slice(0, 12),
         labels: ["production"],
         scopes: ["read"],
-        author: { id: world.accounts.admin.id, fullName: "Ada Admin" },
+        author: { id: world.accounts.admin.id, fullName: "Ada Admin", email: world.accounts.admin.email },
         createdAt: expect.any(Date),
         lastUsedAt: null,
         expiresAt: null,

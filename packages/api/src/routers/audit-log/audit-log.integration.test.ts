@@ -303,6 +303,25 @@ describe("auditLog.list and auditLog.forPrompt: who may read", () => {
     expect((await outcome(world.callers.orgMember.auditLog.actors({ organizationId: world.organization.id })))).toBe("FORBIDDEN");
   });
 
+  it("names a person by name, else by the address's local part, with the address beside it (shown on hover)", async () => {
+    const team = await world.team("Named");
+    const { author, orgAdmin } = world.accounts;
+    const { id: promptId } = await createPrompt(author.api, team.id, { visibility: "team" });
+    const organizationId = world.organization.id;
+    const newest = async () => (await orgAdmin.api.auditLog.list({ organizationId, actorId: author.id, limit: 1 })).items[0]!.actor;
+    expect(await newest()).toEqual({ kind: "user", id: author.id, name: "Alex Author", email: author.email });
+    await h.database.db.profile.update({ where: { userId: author.id }, data: { fullName: null } });
+    try {
+      expect(await newest()).toEqual({ kind: "user", id: author.id, name: author.email.split("@")[0], email: author.email });
+      expect((await orgAdmin.api.auditLog.actors({ organizationId })).find((actor) => actor.id === author.id)).toEqual({
+        kind: "user", id: author.id, name: author.email.split("@")[0], email: author.email,
+      });
+      expect((await author.api.auditLog.forPrompt({ promptId }))[0]!.actor).toMatchObject({ name: author.email.split("@")[0], email: author.email });
+    } finally {
+      await h.database.db.profile.update({ where: { userId: author.id }, data: { fullName: "Alex Author" } });
+    }
+  });
+
   it("filters by actor, action and time, and pages newest first without repeats", async () => {
     const team = await world.team("Paging");
     const { author, admin, orgAdmin } = world.accounts;

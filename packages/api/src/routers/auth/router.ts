@@ -1,6 +1,7 @@
 import { router } from "../../trpc.ts";
 import { me } from "./me.ts";
 import { signUp } from "./sign-up.ts";
+import { signUpWithInvite } from "./sign-up-with-invite.ts";
 import { verifyEmail } from "./verify-email.ts";
 import { resendVerification } from "./resend-verification.ts";
 import { signIn } from "./sign-in.ts";
@@ -15,6 +16,7 @@ import { verifyRecoveryCode } from "./verify-recovery-code.ts";
 export const authRouter = router({
   me,
   signUp,
+  signUpWithInvite,
   verifyEmail,
   resendVerification,
   signIn,

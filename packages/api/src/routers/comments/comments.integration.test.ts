@@ -304,6 +304,15 @@ describe("mentions", () => {
     expect(await names(private$.id, "", "superUser")).toEqual(["Alex Author"]);
     expect(await names(private$.id)).toEqual([]);
   });
+
+  it("mentionCandidates: found by two letters of a name, or by part of the address, with the address to tell them apart", async () => {
+    const { id: promptId } = await newPrompt("team");
+    const candidates = (q: string) => api("author").comments.mentionCandidates({ promptId, q });
+    expect((await candidates("ve")).map((person) => person.fullName)).toEqual(["Vera Viewer"]);
+    const viewer = world.accounts.viewer;
+    const byAddress = await candidates(viewer.email.split("@")[0]!.toUpperCase());
+    expect(byAddress).toEqual([expect.objectContaining({ id: viewer.id, fullName: "Vera Viewer", email: viewer.email })]);
+  });
 });
 
 // ---- archived prompts ----

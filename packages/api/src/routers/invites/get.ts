@@ -4,7 +4,7 @@ import { getInviteSummary, inviteSummary } from "../../services/organizations/in
 
 /**
  * The accept page: open to whoever holds the link (the id is an unguessable UUID). It shows the team,
- * organization and role; the address in full only to the signed-in person it was sent to.
+ * organization, role and the invited address (the sign-up from the link fills it in).
  */
 export const get = optionalViewerProcedure
   .input(inviteIdInput)

@@ -14,7 +14,7 @@ import {
 import { fail } from "../../errors.ts";
 import { auditAs, type AuditContext } from "../insight/audit.ts";
 import { auditPrompt } from "../prompts/prompt-changes.ts";
-import { avatarUrl } from "../identity/account.ts";
+import { authorAnswer, type RawAuthor } from "../prompts/prompt-rows.ts";
 import type { Caller } from "../access/access.ts";
 import { notify } from "./notify.ts";
 import type { LoadedPrompt } from "../prompts/loaded-prompt.ts";
@@ -85,8 +85,8 @@ export const changeRequestDecision = z.object({
 
 // ---- reading ----
 
-type Person = { id: string; fullName: string | null; avatarKey: string | null } | null;
-const person = (row: Person) => row && { id: row.id, fullName: row.fullName, avatarUrl: avatarUrl(row.avatarKey) };
+type Person = RawAuthor;
+const person = authorAnswer;
 
 /** The effective status: an open request whose base is no longer what the label points at is stale. */
 const effectiveStatus = Prisma.sql`CASE WHEN cr.status = 'open' AND cr.base_version IS DISTINCT FROM pl.version THEN 'stale' ELSE cr.status::text END`;
@@ -96,7 +96,7 @@ const itemSelect = Prisma.sql`
          p.team_id::text AS "teamId", t.name AS "teamName", cr.kind::text AS kind, cr.label, cr.base_version AS "baseVersion",
          cr.proposed_version AS "proposedVersion", cr.message, ${effectiveStatus} AS status,
          CASE WHEN cr.author_id IS NULL THEN NULL
-              ELSE json_build_object('id', cr.author_id, 'fullName', ap.full_name, 'avatarKey', ap.avatar_key) END AS author,
+              ELSE json_build_object('id', cr.author_id, 'fullName', ap.full_name, 'email', (SELECT au.email FROM users au WHERE au.id = cr.author_id), 'avatarKey', ap.avatar_key) END AS author,
          (SELECT count(*) FROM change_request_reviews r WHERE r.change_request_id = cr.id AND r.decision = 'approved')::int AS approvals,
          t.required_approvals AS "requiredApprovals",
          pl.version AS "currentVersion", cr.created_at AS "createdAt", cr.updated_at AS "updatedAt", cr.closed_at AS "closedAt"
@@ -147,7 +147,7 @@ export async function getChangeRequest(db: DbOrTx, prompt: LoadedPrompt, id: str
     db.$queryRaw<(Record<string, unknown> & { reviewer: Person })[]>`
       SELECT r.id::text AS id, r.decision::text AS decision, r.comment, r.created_at AS "createdAt",
              CASE WHEN r.reviewer_id IS NULL THEN NULL
-                  ELSE json_build_object('id', r.reviewer_id, 'fullName', rp.full_name, 'avatarKey', rp.avatar_key) END AS reviewer
+                  ELSE json_build_object('id', r.reviewer_id, 'fullName', rp.full_name, 'email', (SELECT au.email FROM users au WHERE au.id = r.reviewer_id), 'avatarKey', rp.avatar_key) END AS reviewer
       FROM change_request_reviews r LEFT JOIN profiles rp ON rp.user_id = r.reviewer_id
       WHERE r.change_request_id = ${id}::uuid
       ORDER BY r.created_at, r.id`,

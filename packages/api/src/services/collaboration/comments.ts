@@ -19,7 +19,7 @@ const THREADS_PER_PAGE = 20;
 
 // ---- answers ----
 
-const personItem = z.object({ id: z.string(), fullName: z.string().nullable(), avatarUrl: z.string().nullable() });
+const personItem = z.object({ id: z.string(), fullName: z.string().nullable(), email: z.string().nullable(), avatarUrl: z.string().nullable() });
 
 const commentItem = z.object({
   id: z.string(),
@@ -46,6 +46,8 @@ export const mentionCandidate = z.object({
   id: z.string(),
   fullName: z.string().nullable(),
   username: z.string().nullable(),
+  /** A colleague who may read the prompt: the autocomplete finds and tells people apart by address too. */
+  email: z.string(),
   avatarUrl: z.string().nullable(),
 });
 
@@ -61,7 +63,7 @@ const refuseArchived = (prompt: LoadedPrompt) => refuse(archivedRefusal(prompt.a
 
 // ---- reading ----
 
-const authorSelect = { select: { id: true, profile: { select: { fullName: true, avatarKey: true } } } } as const;
+const authorSelect = { select: { id: true, email: true, profile: { select: { fullName: true, avatarKey: true } } } } as const;
 const commentSelect = {
   id: true,
   parentId: true,
@@ -87,7 +89,7 @@ function toItem(prompt: LoadedPrompt, row: CommentRow) {
     author:
       deleted || !row.author
         ? null
-        : { id: row.author.id, fullName: row.author.profile?.fullName ?? null, avatarUrl: avatarUrl(row.author.profile?.avatarKey) },
+        : { id: row.author.id, fullName: row.author.profile?.fullName ?? null, email: row.author.email, avatarUrl: avatarUrl(row.author.profile?.avatarKey) },
     body: deleted ? "" : row.body,
     deleted,
     createdAt: row.createdAt,
@@ -124,7 +126,7 @@ export async function listComments(db: DbOrTx, prompt: LoadedPrompt, cursor: str
 
 /**
  * Members of the prompt's organization who may read it (the `@` autocomplete, and the only people a
- * mention names): `ids` narrows to those people, `q` to names or usernames containing it.
+ * mention names): `ids` narrows to those people, `q` to names, usernames or addresses containing it.
  */
 async function readersOfPrompt(db: DbOrTx, prompt: LoadedPrompt, filter: { ids?: string[]; q?: string; excludeId?: string; limit?: number }) {
   // The prompt read rule, for each member instead of the caller.
@@ -135,17 +137,18 @@ async function readersOfPrompt(db: DbOrTx, prompt: LoadedPrompt, filter: { ids?:
   const q = filter.q?.trim();
   if (q) {
     const pattern = `%${q.replace(/[\\%_]/g, (character) => `\\${character}`)}%`;
-    where.push(Prisma.sql`(pr.full_name ILIKE ${pattern} OR pr.username ILIKE ${pattern})`);
+    where.push(Prisma.sql`(pr.full_name ILIKE ${pattern} OR pr.username ILIKE ${pattern} OR u.email ILIKE ${pattern})`);
   }
-  return db.$queryRaw<{ id: string; fullName: string | null; username: string | null; avatarKey: string | null }[]>`
-    SELECT om.user_id::text AS id, pr.full_name AS "fullName", pr.username, pr.avatar_key AS "avatarKey"
+  return db.$queryRaw<{ id: string; fullName: string | null; username: string | null; email: string; avatarKey: string | null }[]>`
+    SELECT om.user_id::text AS id, pr.full_name AS "fullName", pr.username, u.email, pr.avatar_key AS "avatarKey"
     FROM prompts p
     JOIN organization_members om ON om.organization_id = p.organization_id
+    JOIN users u ON u.id = om.user_id
     LEFT JOIN team_members tm ON tm.team_id = p.team_id AND tm.user_id = om.user_id
     LEFT JOIN profiles pr ON pr.user_id = om.user_id
     WHERE p.id = ${prompt.id}::uuid AND ${Prisma.join(where, " AND ")}
       AND ${reads}
-    ORDER BY pr.full_name NULLS LAST, pr.username NULLS LAST, om.user_id
+    ORDER BY pr.full_name NULLS LAST, pr.username NULLS LAST, u.email, om.user_id
     LIMIT ${filter.limit ?? 1000}`;
 }
 

@@ -52,7 +52,7 @@ export const apiKeyItem = z.object({
   labels: z.array(z.string()).nullable(),
   scopes: apiKeyScopes,
   /** Who created it; null once that account is deleted (the key stays the team's). */
-  author: z.object({ id: z.string(), fullName: z.string().nullable() }).nullable(),
+  author: z.object({ id: z.string(), fullName: z.string().nullable(), email: z.string().nullable() }).nullable(),
   createdAt: z.date(),
   lastUsedAt: z.date().nullable(),
   expiresAt: z.date().nullable(),
@@ -116,13 +116,13 @@ export async function listApiKeys(db: DbOrTx, teamId: string, now: Date): Promis
       lastUsedAt: true,
       expiresAt: true,
       revokedAt: true,
-      createdBy: { select: { id: true, profile: { select: { fullName: true } } } },
+      createdBy: { select: { id: true, email: true, profile: { select: { fullName: true } } } },
     },
   });
   return rows.map(({ createdBy, labels, ...row }) => ({
     ...row,
     labels: labels.length ? labels : null,
-    author: createdBy && { id: createdBy.id, fullName: createdBy.profile?.fullName ?? null },
+    author: createdBy && { id: createdBy.id, fullName: createdBy.profile?.fullName ?? null, email: createdBy.email },
     expired: row.expiresAt !== null && row.expiresAt.getTime() <= now.getTime(),
   }));
 }

@@ -19,6 +19,7 @@ import { startSession } from "../../auth/session.ts";
 import { describeDevice } from "../../auth/user-agent.ts";
 import { enqueueMail } from "../platform/outbox.ts";
 import { consumeToken, findLiveToken, revokeEmailedLinks } from "./tokens.ts";
+import { acceptInviteIn, checkInviteAddress, type AcceptedInvite } from "../organizations/invites.ts";
 import type { RateLimitRule } from "../platform/rate-limits.ts";
 
 // ---- passwords ----
@@ -88,7 +89,7 @@ const FIRST_ACCOUNT_LOCK = 7_253_001;
 export async function createAccount(
   services: ApiServices,
   client: ClientInfo,
-  input: { email: string; password: string; redirectTo?: string; browserHash: string },
+  input: { email: string; password: string; fullName?: string; redirectTo?: string; browserHash: string },
 ) {
   await enforceRateLimit(services, "signUp", client.ip, input.email);
   const passwordHash = await hashPassword(input.password);
@@ -106,7 +107,7 @@ export async function createAccount(
       data: {
         email: input.email,
         passwordHash,
-        profile: { create: { superUser: isFirstAccount } },
+        profile: { create: { superUser: isFirstAccount, fullName: input.fullName?.trim() || null } },
         appRole: { create: { role: "user" } },
         notificationPreferences: { create: {} },
       },
@@ -116,6 +117,51 @@ export async function createAccount(
     const payload = { browserHash, redirectTo: safeRedirectPath(input.redirectTo) };
     await enqueueMail(tx, { kind: "email_verification", to: input.email, payload }, now);
   });
+}
+
+/**
+ * Sign-up from an invitation, in one step. The invitation's id is the secret its email carried, so
+ * holding it proves the address it was sent to: once the server has checked that the invitation is
+ * live (pending, unexpired) and addressed to `email`, the account is created confirmed, the
+ * invitation accepted and a session started. Account and acceptance are one transaction (the
+ * acceptance re-checks the invitation under its conditional update, so a concurrent use fails).
+ * An address that has an account already is told to sign in: whoever holds the link knows it anyway.
+ */
+export async function createAccountFromInvite(
+  services: ApiServices,
+  client: SignInClient,
+  input: { inviteId: string; email: string; password: string; fullName?: string },
+): Promise<Extract<SignInResult, { status: "signed_in" }> & { accepted: AcceptedInvite }> {
+  await enforceRateLimit(services, "signUp", client.ip, input.email);
+  const now = services.now();
+  // Checked before the costly hash: junk or foreign invitations buy no argon2 work.
+  await checkInviteAddress(services.db, { inviteId: input.inviteId, email: input.email, now });
+  const passwordHash = await hashPassword(input.password);
+  const created = await services.db.$transaction(async (tx) => {
+    await tx.$executeRaw`SELECT pg_advisory_xact_lock(${FIRST_ACCOUNT_LOCK}::bigint)`;
+    if (await tx.user.findUnique({ where: { email: input.email }, select: { id: true } })) {
+      return fail("ALREADY_EXISTS", MSG.inviteAccountExists, "ACCOUNT_EXISTS");
+    }
+    const isFirstAccount = (await tx.user.findFirst({ select: { id: true } })) === null;
+    const user = await tx.user.create({
+      data: {
+        email: input.email,
+        passwordHash,
+        emailVerifiedAt: now,
+        profile: { create: { superUser: isFirstAccount, fullName: input.fullName?.trim() || null } },
+        appRole: { create: { role: "user" } },
+        notificationPreferences: { create: {} },
+      },
+      select: { id: true },
+    });
+    const context = { actor: { kind: "user" as const, userId: user.id }, ip: client.ip, now };
+    const accepted = await acceptInviteIn(tx, { inviteId: input.inviteId, userId: user.id, email: input.email, now }, context);
+    return { userId: user.id, accepted };
+  });
+  // A new account has no second factor: completeSignIn signs it in at once.
+  const signedIn = await completeSignIn(services, client, { id: created.userId, twoFactorEnabled: false }, "password", null);
+  if (signedIn.status !== "signed_in") throw new Error("A new account cannot be waiting for a second factor");
+  return { ...signedIn, accepted: created.accepted };
 }
 
 /**

@@ -4,7 +4,13 @@ import { z } from "zod";
 import { Prisma, type DbOrTx } from "@promptly/db";
 import { AUDIT_PAGE_SIZE, type AuditLogListInput } from "@promptly/shared";
 
-const actor = z.object({ kind: z.enum(["user", "api_key", "cli"]), id: z.string().nullable(), name: z.string().nullable() });
+/** name: a person's name, else their address's local part (displayName); email: a person's address, shown on hover. */
+const actor = z.object({
+  kind: z.enum(["user", "api_key", "cli"]),
+  id: z.string().nullable(),
+  name: z.string().nullable(),
+  email: z.string().nullable(),
+});
 
 const auditEventItem = z.object({
   id: z.string(),
@@ -24,7 +30,7 @@ export const auditActor = actor;
 export const promptActivityItem = auditEventItem.omit({ ip: true, teamId: true, teamName: true });
 
 type Row = {
-  id: string; createdAt: Date; action: string; actorKind: "user" | "api_key" | "cli"; actorId: string | null; actorName: string | null;
+  id: string; createdAt: Date; action: string; actorKind: "user" | "api_key" | "cli"; actorId: string | null; actorName: string | null; actorEmail: string | null;
   targetType: string; targetId: string; targetName: string | null; teamId: string | null; teamName: string | null; before: unknown; after: unknown; ip: string | null;
 };
 
@@ -32,7 +38,7 @@ const toItem = (row: Row) => ({
   id: row.id,
   createdAt: row.createdAt,
   action: row.action,
-  actor: { kind: row.actorKind, id: row.actorId, name: row.actorName },
+  actor: { kind: row.actorKind, id: row.actorId, name: row.actorName, email: row.actorEmail },
   target: { type: row.targetType, id: row.targetId, name: row.targetName },
   teamId: row.teamId,
   teamName: row.teamName,
@@ -41,11 +47,17 @@ const toItem = (row: Row) => ({
   ip: row.ip,
 });
 
+/** A person's name as displayName gives it: the full name, else the address's local part. */
+const personName = (userId: Prisma.Sql) => Prisma.sql`
+  SELECT COALESCE(NULLIF(btrim(p.full_name), ''), split_part(u.email, '@', 1)) FROM users u LEFT JOIN profiles p ON p.user_id = u.id WHERE u.id = ${userId}`;
+const actorEmail = Prisma.sql`CASE e.actor_kind WHEN 'user' THEN (SELECT u.email FROM users u WHERE u.id = e.actor_id) END`;
+
 const COLUMNS = Prisma.sql`
   e.id::text AS id, e.created_at AS "createdAt", e.action, e.actor_kind::text AS "actorKind", e.actor_id::text AS "actorId",
-  -- The name the actor has now, else the one they had then (they may be gone).
-  COALESCE(CASE e.actor_kind WHEN 'user' THEN (SELECT COALESCE(NULLIF(p.full_name, ''), u.email) FROM users u LEFT JOIN profiles p ON p.user_id = u.id WHERE u.id = e.actor_id)
+  -- The name the actor has now (a person's: displayName's rule), else the one they had then (they may be gone).
+  COALESCE(CASE e.actor_kind WHEN 'user' THEN (${personName(Prisma.sql`e.actor_id`)})
                              WHEN 'api_key' THEN (SELECT k.name FROM api_keys k WHERE k.id = e.actor_id) END, e.actor_name) AS "actorName",
+  ${actorEmail} AS "actorEmail",
   e.target_type AS "targetType", e.target_id AS "targetId", e.target_name AS "targetName",
   e.team_id::text AS "teamId", (SELECT t.name FROM teams t WHERE t.id = e.team_id) AS "teamName",
   e.before, e.after, e.ip`;
@@ -72,8 +84,9 @@ export async function listAuditEvents(db: DbOrTx, input: AuditLogListInput) {
 
 /** Who acted in the organization, for the log's actor filter. */
 export async function listAuditActors(db: DbOrTx, organizationId: string) {
-  const rows = await db.$queryRaw<{ kind: "user" | "api_key" | "cli"; id: string | null; name: string | null }[]>`
-    SELECT DISTINCT ON (e.actor_kind, e.actor_id) e.actor_kind::text AS kind, e.actor_id::text AS id, e.actor_name AS name
+  const rows = await db.$queryRaw<{ kind: "user" | "api_key" | "cli"; id: string | null; name: string | null; email: string | null }[]>`
+    SELECT DISTINCT ON (e.actor_kind, e.actor_id) e.actor_kind::text AS kind, e.actor_id::text AS id,
+           COALESCE(CASE e.actor_kind WHEN 'user' THEN (${personName(Prisma.sql`e.actor_id`)}) END, e.actor_name) AS name, ${actorEmail} AS email
     FROM audit_events e WHERE e.organization_id = ${organizationId}::uuid
     ORDER BY e.actor_kind, e.actor_id, e.created_at DESC`;
   return rows.sort((a, b) => (a.name ?? "").localeCompare(b.name ?? ""));

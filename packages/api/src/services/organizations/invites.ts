@@ -1,6 +1,6 @@
 // Team invitations. Services take `db` (and the mailer where they send) and plain
 // ids; no tRPC here. An invite is one row per (team, email): inviting again refreshes and re-sends it.
-import type { Db, DbOrTx } from "@promptly/db";
+import type { Db, DbOrTx, DbTransaction } from "@promptly/db";
 import { z } from "zod";
 import {
   DEFAULT_ORGANIZATION_MEMBER_ROLE, INVITE_TTL_DAYS, MSG, ORGANIZATION_ROLES, TEAM_MSG, TEAM_ROLES, normalizeEmail, type OrganizationRole, type TeamRole,
@@ -181,13 +181,6 @@ export async function cancelInvite(db: Db, input: { teamId: string; inviteId: st
   });
 }
 
-/** `ada@example.com` -> `a•••@example.com`: enough for the holder of a link to recognise the address. */
-function maskEmail(email: string): string {
-  const at = email.lastIndexOf("@");
-  if (at <= 0) return "•••";
-  return `${email[0]}•••${email.slice(at)}`;
-}
-
 const INVITE_KINDS = ["team", "organization"] as const;
 const inviteRole = z.enum([...TEAM_ROLES, ...ORGANIZATION_ROLES]);
 
@@ -198,7 +191,10 @@ export const inviteSummary = z.object({
   teamName: z.string().nullable(),
   organizationName: z.string(),
   role: inviteRole,
-  /** The full address only for the signed-in person it was sent to; otherwise masked. */
+  /**
+   * The invited address. The id is the secret the invitation's email carried (the inviting admins
+   * know the address anyway), so its holder sees the address: sign-up from the link fills it in.
+   */
   email: z.string(),
   /** null for an anonymous visitor. */
   emailMatches: z.boolean().nullable(),
@@ -251,8 +247,7 @@ const isLive = (invite: AnyInvite | null, now: Date): invite is AnyInvite =>
   invite !== null && invite.status === "pending" && invite.expiresAt.getTime() > now.getTime();
 
 /**
- * What the accept page shows. Whoever holds the link may see the team, organization and role; the
- * address itself only to its owner. Accepted, cancelled and expired invites are simply not found.
+ * What the accept page shows to whoever holds the link: the team, organization, role and address. Accepted, cancelled and expired invites are simply not found.
  */
 export async function getInviteSummary(
   db: DbOrTx,
@@ -267,10 +262,20 @@ export async function getInviteSummary(
     teamName: invite.team?.name ?? null,
     organizationName: invite.organizationName,
     role: invite.role,
-    email: emailMatches ? invite.email : maskEmail(invite.email),
+    email: invite.email,
     emailMatches,
     expiresAt: invite.expiresAt,
   };
+}
+
+/**
+ * Refuses an invitation that cannot be accepted by `email`: unknown, used, cancelled or expired
+ * (NOT_FOUND), or sent to another address (FORBIDDEN). The same checks as acceptInviteIn's.
+ */
+export async function checkInviteAddress(db: DbOrTx, input: { inviteId: string; email: string; now: Date }): Promise<void> {
+  const invite = await findAnyInvite(db, input.inviteId);
+  if (!isLive(invite, input.now)) return fail("NOT_FOUND", MSG.inviteNotFound);
+  if (normalizeEmail(invite.email) !== normalizeEmail(input.email)) return fail("FORBIDDEN", MSG.inviteWrongEmail);
 }
 
 /** An invitation addressed to the signed-in person, for the page of someone not in an organization yet. */
@@ -327,49 +332,56 @@ export async function acceptInvite(
   input: { inviteId: string; userId: string; email: string; now: Date },
   context: AuditContext,
 ): Promise<AcceptedInvite> {
-  return db.$transaction(async (tx) => {
-    const invite = await findAnyInvite(tx, input.inviteId);
-    if (!isLive(invite, input.now)) return fail("NOT_FOUND", MSG.inviteNotFound);
-    if (normalizeEmail(invite.email) !== normalizeEmail(input.email)) return fail("FORBIDDEN", MSG.inviteWrongEmail);
-    const stillPending = { id: invite.id, status: "pending" as const, expiresAt: { gt: input.now } };
-    const accepted = { status: "accepted" as const, acceptedAt: input.now };
-    const marked = invite.team
-      ? await tx.pendingInvite.updateMany({ where: stillPending, data: accepted })
-      : await tx.organizationInvite.updateMany({ where: stillPending, data: accepted });
-    if (marked.count === 0) return fail("NOT_FOUND", MSG.inviteNotFound);
-    const organizationRole = invite.team ? DEFAULT_ORGANIZATION_MEMBER_ROLE : (invite.role as OrganizationRole);
-    const organization = await tx.organizationMember.createMany({
-      data: [{ organizationId: invite.organizationId, userId: input.userId, role: organizationRole }],
-      skipDuplicates: true,
-    });
-    const team = invite.team
-      ? await tx.teamMember.createMany({ data: [{ teamId: invite.team.id, userId: input.userId, role: invite.role as TeamRole }], skipDuplicates: true })
-      : { count: 0 };
-    await auditAs(tx, context, {
-      organizationId: invite.organizationId,
-      teamId: invite.team?.id ?? null,
-      action: "invite.accept",
-      target: { type: "invite", id: invite.id, name: invite.email },
-      after: { role: invite.role, kind: invite.kind, addedToOrganization: organization.count === 1, addedToTeam: team.count === 1 },
-    });
-    if (invite.invitedById) {
-      await notify(
-        tx,
-        { kind: "invite_accepted", teamId: invite.team?.id ?? null, organizationId: invite.organizationId, inviterId: invite.invitedById, actorId: input.userId },
-        input.now,
-      );
-    }
-    return {
-      kind: invite.kind,
-      teamId: invite.team?.id ?? null,
-      teamName: invite.team?.name ?? null,
-      organizationId: invite.organizationId,
-      organizationName: invite.organizationName,
-      role: invite.role,
-      addedToOrganization: organization.count === 1,
-      addedToTeam: team.count === 1,
-    };
+  return db.$transaction((tx) => acceptInviteIn(tx, input, context));
+}
+
+/** acceptInvite inside the caller's transaction (sign-up from an invitation creates the account in the same one). */
+export async function acceptInviteIn(
+  tx: DbTransaction,
+  input: { inviteId: string; userId: string; email: string; now: Date },
+  context: AuditContext,
+): Promise<AcceptedInvite> {
+  const invite = await findAnyInvite(tx, input.inviteId);
+  if (!isLive(invite, input.now)) return fail("NOT_FOUND", MSG.inviteNotFound);
+  if (normalizeEmail(invite.email) !== normalizeEmail(input.email)) return fail("FORBIDDEN", MSG.inviteWrongEmail);
+  const stillPending = { id: invite.id, status: "pending" as const, expiresAt: { gt: input.now } };
+  const accepted = { status: "accepted" as const, acceptedAt: input.now };
+  const marked = invite.team
+    ? await tx.pendingInvite.updateMany({ where: stillPending, data: accepted })
+    : await tx.organizationInvite.updateMany({ where: stillPending, data: accepted });
+  if (marked.count === 0) return fail("NOT_FOUND", MSG.inviteNotFound);
+  const organizationRole = invite.team ? DEFAULT_ORGANIZATION_MEMBER_ROLE : (invite.role as OrganizationRole);
+  const organization = await tx.organizationMember.createMany({
+    data: [{ organizationId: invite.organizationId, userId: input.userId, role: organizationRole }],
+    skipDuplicates: true,
   });
+  const team = invite.team
+    ? await tx.teamMember.createMany({ data: [{ teamId: invite.team.id, userId: input.userId, role: invite.role as TeamRole }], skipDuplicates: true })
+    : { count: 0 };
+  await auditAs(tx, context, {
+    organizationId: invite.organizationId,
+    teamId: invite.team?.id ?? null,
+    action: "invite.accept",
+    target: { type: "invite", id: invite.id, name: invite.email },
+    after: { role: invite.role, kind: invite.kind, addedToOrganization: organization.count === 1, addedToTeam: team.count === 1 },
+  });
+  if (invite.invitedById) {
+    await notify(
+      tx,
+      { kind: "invite_accepted", teamId: invite.team?.id ?? null, organizationId: invite.organizationId, inviterId: invite.invitedById, actorId: input.userId },
+      input.now,
+    );
+  }
+  return {
+    kind: invite.kind,
+    teamId: invite.team?.id ?? null,
+    teamName: invite.team?.name ?? null,
+    organizationId: invite.organizationId,
+    organizationName: invite.organizationName,
+    role: invite.role,
+    addedToOrganization: organization.count === 1,
+    addedToTeam: team.count === 1,
+  };
 }
 
 export const organizationInviteItem = z.object({

@@ -2,7 +2,8 @@
 import { z } from "zod";
 import { PROMPT_TYPES, PROMPT_VISIBILITIES, messageAnswer, variableAnswer } from "@promptly/shared";
 
-export const personItem = z.object({ id: z.string(), fullName: z.string().nullable(), avatarUrl: z.string().nullable() });
+/** An author or reviewer: email is a colleague's address, for the name's fallback and its hover. */
+export const personItem = z.object({ id: z.string(), fullName: z.string().nullable(), email: z.string().nullable(), avatarUrl: z.string().nullable() });
 const labelItem = z.object({ name: z.string(), version: z.number() });
 
 export const promptListItem = z.object({

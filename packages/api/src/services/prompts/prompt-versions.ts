@@ -28,7 +28,7 @@ export async function listVersions(db: DbOrTx, promptId: string, cursor: number 
   const rows = await db.$queryRaw<(Record<string, unknown> & { author: RawItem["author"]; version: number })[]>`
     SELECT v.version, v.type::text AS type, v.model, v.commit_message AS "commitMessage", v.created_at AS "createdAt",
            CASE WHEN v.author_id IS NULL THEN NULL
-                ELSE json_build_object('id', v.author_id, 'fullName', vp.full_name, 'avatarKey', vp.avatar_key) END AS author,
+                ELSE json_build_object('id', v.author_id, 'fullName', vp.full_name, 'email', (SELECT au.email FROM users au WHERE au.id = v.author_id), 'avatarKey', vp.avatar_key) END AS author,
            COALESCE((SELECT array_agg(l.name ORDER BY l.name) FROM prompt_labels l WHERE l.prompt_id = v.prompt_id AND l.version = v.version), '{}') AS labels
     FROM prompt_versions v LEFT JOIN profiles vp ON vp.user_id = v.author_id
     WHERE v.prompt_id = ${promptId}::uuid AND v.version < ${cursor ?? 2147483647}

@@ -57,6 +57,14 @@ export function NewPromptEditor() {
     <EditorShell title="New Prompt" intro={intro}>
       {firstChoice ? (
         <NewPromptForm key={activeOrganization.id} teams={writable} initialTeamId={firstChoice} />
+      ) : teams.length === 0 ? (
+        <EditorNotice title="No team to put a prompt in">
+          A prompt belongs to a team, and you have no team in {activeOrganization.name} yet. Create one on the{" "}
+          <Link to="/teams" className="font-medium text-primary underline-offset-4 hover:underline">
+            Teams page
+          </Link>
+          , or ask an administrator to add you to one.
+        </EditorNotice>
       ) : (
         <EditorNotice title="You cannot create prompts here">
           Creating a prompt needs the editor or admin role in one of the teams of {activeOrganization.name}. Ask a team

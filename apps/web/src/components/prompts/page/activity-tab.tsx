@@ -15,6 +15,7 @@ import { Button } from "@/components/ui/button";
 import { LoadFailure } from "@/components/layout/load-failure";
 import { Skeleton } from "@/components/ui/skeleton";
 import { actionLabel, actorLabel } from "@/components/audit/audit-csv";
+import { ActorName } from "@/components/audit/actor-name";
 import { formatDateTime } from "@/lib/dates";
 import { trpc } from "@/lib/trpc";
 import type { PromptDetail } from "./types.ts";
@@ -69,7 +70,7 @@ export function ActivityTab({ prompt }: { prompt: PromptDetail }) {
           <div className="min-w-0">
             <p className="font-medium">{summary(item)}</p>
             <p className="text-sm text-muted-foreground">
-              {actorLabel(item.actor)} · {formatDateTime(item.createdAt)}
+              <ActorName actor={item.actor} /> · {formatDateTime(item.createdAt)}
             </p>
           </div>
           <RollBack item={item} prompt={prompt} />
