@@ -104,10 +104,10 @@ const select = (name: string | RegExp, scope: (page: Page) => Locator = main): O
   return page.getByRole("listbox");
 };
 /** A select of the prompt list's filters, which fold behind 'Filters' below 1024 px. */
-const filterSelect = (name: string): Opener["open"] => async (page) => {
+const filterSelect = (name: string): Opener["open"] => async (page, data) => {
   const fold = main(page).getByRole("button", { name: "Filters", exact: true });
   if ((await fold.isVisible()) && (await fold.getAttribute("aria-expanded")) === "false") await fold.click();
-  return select(name)(page);
+  return select(name)(page, data);
 };
 const menu = (name: string | RegExp): Opener["open"] => async (page) => {
   await page.getByRole("button", { name }).click();
