@@ -194,7 +194,7 @@ export interface LintResult {
 }
 
 /** The lint's errors that only say nothing is written yet. */
-export const LINT_EMPTY = {
+const LINT_EMPTY = {
   noMessages: "A chat prompt needs at least one message",
   template: "The template is empty",
   message: (index: number, role: string) => `Message ${index + 1} (${role}) is empty`,
