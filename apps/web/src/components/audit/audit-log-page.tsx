@@ -73,7 +73,7 @@ function Change({ event }: { event: AuditEvent }) {
         aria-expanded={open}
         aria-controls={id}
         onClick={() => setOpen((value) => !value)}
-        className="flex min-w-0 items-center gap-1 rounded-sm text-left hover:underline focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none"
+        className="relative flex min-w-0 items-center gap-1 rounded-sm text-left hover:underline focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none"
       >
         <ChevronDown aria-hidden="true" className={open ? "size-3.5 shrink-0 rotate-180" : "size-3.5 shrink-0"} />
         <span className="sr-only">{open ? "Hide change: " : "Show change: "}</span>

@@ -17,14 +17,13 @@ import { UserMenu } from "./user-menu.tsx";
 
 export function AppHeader() {
   const { data: me } = useMe();
-  const { organizations, organizationsError, activeOrganization, activeTeam } = useWorkspace();
+  const { organizations, activeOrganization, activeTeam } = useWorkspace();
   // Here rather than only in the switcher: the switcher is hidden for most people.
   useOrganizationsLoadErrorToast();
   const { toggleSidebar, isMobile, open, openMobile } = useSidebar();
 
-  // Spec 2: shown to those who manage organizations, and to anyone with more than one; and while the
-  // list failed (how many there are is unknown then), to say so and offer to try again.
-  const showOrganizationSwitcher = can(accessIn(me, null), "page.organizations") || organizations.length > 1 || organizationsError;
+  // Spec 2: shown to those who manage organizations, and to anyone with more than one.
+  const showOrganizationSwitcher = can(accessIn(me, null), "page.organizations") || organizations.length > 1;
   // Spec 6: "can create prompts" in the active team; super users see it regardless.
   const showNewPrompt = can(accessIn(me, activeOrganization, activeTeam), "prompt.write");
 

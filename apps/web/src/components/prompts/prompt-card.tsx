@@ -131,7 +131,7 @@ export function PromptTable({ prompts, selection }: { prompts: PromptCardData[];
       <TableHeader>
         <TableRow>
           {selection && (
-            <TableHead className="w-8">
+            <TableHead className="relative w-8">
               <span className="sr-only">Selected</span>
             </TableHead>
           )}
