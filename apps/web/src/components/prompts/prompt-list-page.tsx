@@ -37,7 +37,7 @@ interface ListSearch {
   view?: PromptListView;
 }
 
-export type PromptListView = "cards" | "table";
+type PromptListView = "cards" | "table";
 /** The view chosen last in this browser, used when the URL names none. */
 const VIEW_KEY = "promptly.promptListView";
 function rememberedView(): PromptListView {
