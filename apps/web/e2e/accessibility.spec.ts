@@ -103,6 +103,12 @@ const select = (name: string | RegExp, scope: (page: Page) => Locator = main): O
   await scope(page).getByRole("combobox", { name }).click();
   return page.getByRole("listbox");
 };
+/** A select of the prompt list's filters, which fold behind 'Filters' below 1024 px. */
+const filterSelect = (name: string): Opener["open"] => async (page, data) => {
+  const fold = main(page).getByRole("button", { name: "Filters", exact: true });
+  if ((await fold.isVisible()) && (await fold.getAttribute("aria-expanded")) === "false") await fold.click();
+  return select(name)(page, data);
+};
 const menu = (name: string | RegExp): Opener["open"] => async (page) => {
   await page.getByRole("button", { name }).click();
   return page.getByRole("menu");
@@ -234,8 +240,8 @@ function routes(data: World): { group: Group; route: string; openers: Opener[] }
       group: "prompt lists, analytics and the audit log",
       route: "/prompts",
       openers: [
-        { name: "Team filter", who: MANAGERS, open: select("Team") },
-        { name: "Visibility filter", who: MANAGERS, open: select("Visibility") },
+        { name: "Team filter", who: MANAGERS, open: filterSelect("Team") },
+        { name: "Visibility filter", who: MANAGERS, open: filterSelect("Visibility") },
         { name: "Sort", who: MANAGERS, open: select("Sort by") },
         { name: "Import / Export menu", who: MANAGERS, open: menu("Import / Export") },
         { name: "Import dialog", who: MANAGERS, open: menuDialog("Import / Export", "Import...", "dialog", /^Import into/) },
@@ -262,6 +268,8 @@ function routes(data: World): { group: Group; route: string; openers: Opener[] }
     },
     // The same list page as /prompts: its selects are checked there.
     { group: "prompt lists, analytics and the audit log", route: "/bookmarks", openers: [] },
+    // The compact table view of the same list.
+    { group: "prompt lists, analytics and the audit log", route: "/prompts?view=table", openers: [] },
     {
       group: "prompt lists, analytics and the audit log",
       route: "/analytics",
@@ -270,8 +278,15 @@ function routes(data: World): { group: Group; route: string; openers: Opener[] }
         { name: "Team filter", who: MANAGERS, open: select("Team") },
       ],
     },
-    // The audit log: its filters are native selects and date fields, nothing pops up.
-    { group: "prompt lists, analytics and the audit log", route: "/audit", openers: [] },
+    // The audit log: its filters are the app's selects and date fields.
+    {
+      group: "prompt lists, analytics and the audit log",
+      route: "/audit",
+      openers: [
+        { name: "Actor filter", who: MANAGERS, open: select("Actor") },
+        { name: "Action filter", who: MANAGERS, open: select("Action") },
+      ],
+    },
     { group: "prompt lists, analytics and the audit log", route: `/prompts/${data.prompt.id}?tab=activity`, openers: [] },
     {
       group: "teams, organizations and reviews",

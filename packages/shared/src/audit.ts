@@ -27,6 +27,7 @@ export const AUDIT_ACTION_LABELS = {
   "prompt.version": "Version saved",
   "prompt.label.set": "Label moved",
   "prompt.label.remove": "Label removed",
+  "change_request.create": "Review requested",
   "change_request.approve": "Change request approved",
   "change_request.reject": "Change request rejected",
   "api_key.create": "API key created",

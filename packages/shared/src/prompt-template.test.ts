@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { compile, effectiveContract, extractVariables, lint, type PromptVersionBody } from "./prompt-template.ts";
+import { compile, effectiveContract, extractVariables, lint, saysNothingWrittenYet, type PromptVersionBody } from "./prompt-template.ts";
 
 const text = (template: string, variables?: PromptVersionBody["variables"]): PromptVersionBody => ({ type: "text", template, variables });
 
@@ -155,5 +155,20 @@ describe("lint", () => {
 
   it("a clean draft has neither", () => {
     expect(lint(text("Summarise {{ document }} in {{ words }} words.", [{ name: "words", type: "number", default: 50 }]))).toEqual({ errors: [], warnings: [] });
+  });
+});
+
+describe("saysNothingWrittenYet", () => {
+  it("is true for the errors of an empty draft only (a new form shows none of them)", () => {
+    const empty = [
+      ...lint({ type: "text", template: "" }).errors,
+      ...lint({ type: "chat", messages: [] }).errors,
+      ...lint({ type: "chat", messages: [{ role: "system", content: "" }] }).errors,
+    ];
+    expect(empty).toHaveLength(3);
+    expect(empty.every(saysNothingWrittenYet)).toBe(true);
+    const wrong = lint({ type: "text", template: "Hi {{ name" }).errors;
+    expect(wrong.length).toBeGreaterThan(0);
+    expect(wrong.some(saysNothingWrittenYet)).toBe(false);
   });
 });

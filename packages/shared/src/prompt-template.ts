@@ -193,15 +193,26 @@ export interface LintResult {
   warnings: string[];
 }
 
+/** The lint's errors that only say nothing is written yet. */
+const LINT_EMPTY = {
+  noMessages: "A chat prompt needs at least one message",
+  template: "The template is empty",
+  message: (index: number, role: string) => `Message ${index + 1} (${role}) is empty`,
+} as const;
+const EMPTY_MESSAGE = /^Message \d+ \(\w+\) is empty$/;
+
+/** Whether a lint error only says that nothing is written yet (a new form nobody has typed in shows none). */
+export const saysNothingWrittenYet = (error: string) => error === LINT_EMPTY.noMessages || error === LINT_EMPTY.template || EMPTY_MESSAGE.test(error);
+
 /** Checks a draft before it is saved (on the server) and while it is written (in the editor). */
 export function lint(draft: PromptVersionBody): LintResult {
   const errors: string[] = [];
   const warnings: string[] = [];
-  if (draft.type === "chat" && draft.messages.length === 0) errors.push("A chat prompt needs at least one message");
-  if (draft.type === "text" && !draft.template.trim()) errors.push("The template is empty");
+  if (draft.type === "chat" && draft.messages.length === 0) errors.push(LINT_EMPTY.noMessages);
+  if (draft.type === "text" && !draft.template.trim()) errors.push(LINT_EMPTY.template);
   if (draft.type === "chat") {
     draft.messages.forEach((message, index) => {
-      if (!message.content.trim()) errors.push(`Message ${index + 1} (${message.role}) is empty`);
+      if (!message.content.trim()) errors.push(LINT_EMPTY.message(index, message.role));
     });
   }
   let strayClosings = 0;

@@ -4,6 +4,7 @@ import { useEffect, useRef } from "react";
 import { createRootRoute, Outlet } from "@tanstack/react-router";
 import { toast } from "sonner";
 import { ErrorFallback } from "@/components/layout/error-fallback";
+import { FocusHeadingOnNavigate } from "@/components/layout/focus-heading";
 import { RootNotFoundPage } from "@/components/layout/not-found";
 import { useMe } from "@/hooks/use-me";
 import { api } from "@/lib/trpc";
@@ -29,6 +30,7 @@ function RootComponent() {
   return (
     <>
       <RoleAssignedNotice />
+      <FocusHeadingOnNavigate />
       <Outlet />
     </>
   );

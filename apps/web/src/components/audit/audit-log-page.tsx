@@ -1,7 +1,8 @@
 // /audit: the active organization's audit log for its admins and super users: filters by
 // actor, action and dates, a table newest first with "Load more", and a CSV of every matching row.
-import { useState, type ReactNode } from "react";
-import { Download } from "lucide-react";
+// A row's change shows in a line and opens in full (each before and after value on a line of its own).
+import { useId, useState, type ReactNode } from "react";
+import { ChevronDown, Download } from "lucide-react";
 import { toast } from "sonner";
 import { AUDIT_ACTION_LABELS, can, type AuditLogListInput } from "@promptly/shared";
 import type { RouterOutputs } from "@promptly/api";
@@ -10,6 +11,7 @@ import { LoadFailure } from "@/components/layout/load-failure";
 import { Button } from "@/components/ui/button";
 import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
+import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@/components/ui/select";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import { callerOf, useMe } from "@/hooks/use-me";
 import { formatDateTime } from "@/lib/dates";
@@ -22,8 +24,8 @@ type AuditEvent = RouterOutputs["auditLog"]["list"]["items"][number];
 type Filters = Omit<AuditLogListInput, "organizationId" | "cursor" | "limit">;
 
 const CSV_PAGE = 500;
-const selectClass =
-  "flex h-9 w-full rounded-md border border-input bg-background px-3 py-1 text-sm shadow-xs outline-none focus-visible:ring-2 focus-visible:ring-ring focus-visible:ring-offset-1";
+/** A select's value for "no filter" (a select item cannot have an empty value). */
+const ANY = "any";
 
 /** A date input's day (local time) as the start of that day, or of the day after for the upper bound. */
 function dayBound(value: string, next: boolean): Date | undefined {
@@ -41,14 +43,74 @@ function describe(value: unknown): string {
     .join(", ");
 }
 
-function Change({ event }: { event: AuditEvent }) {
-  if (event.before == null && event.after == null) return <span className="text-muted-foreground">—</span>;
+/** A before/after value as its fields, one per line. */
+function Fields({ title, value }: { title: string; value: unknown }) {
+  if (value == null) return null;
+  const entries = typeof value === "object" ? Object.entries(value as Record<string, unknown>) : [["value", value] as const];
   return (
-    <span className="text-xs">
-      {event.before != null && <span className="text-muted-foreground">{describe(event.before)}</span>}
-      {event.before != null && event.after != null && " → "}
-      {event.after != null && <span>{describe(event.after)}</span>}
-    </span>
+    <div className="grid gap-0.5">
+      <p className="font-medium">{title}</p>
+      <dl className="grid grid-cols-[auto_1fr] gap-x-2">
+        {entries.map(([key, v]) => (
+          <div key={key} className="contents">
+            <dt className="text-muted-foreground">{key}</dt>
+            <dd className="wrap-anywhere whitespace-pre-wrap">{v === null ? "none" : typeof v === "object" ? JSON.stringify(v, null, 2) : String(v)}</dd>
+          </div>
+        ))}
+      </dl>
+    </div>
+  );
+}
+
+function Change({ event }: { event: AuditEvent }) {
+  const [open, setOpen] = useState(false);
+  const id = useId();
+  if (event.before == null && event.after == null) return <span className="text-muted-foreground">—</span>;
+  const line = [event.before != null ? describe(event.before) : null, event.after != null ? describe(event.after) : null].filter(Boolean).join(" → ");
+  return (
+    <div className="grid max-w-sm min-w-48 gap-1 text-xs">
+      <button
+        type="button"
+        aria-expanded={open}
+        aria-controls={id}
+        onClick={() => setOpen((value) => !value)}
+        className="relative flex min-w-0 items-center gap-1 rounded-sm text-left hover:underline focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none"
+      >
+        <ChevronDown aria-hidden="true" className={open ? "size-3.5 shrink-0 rotate-180" : "size-3.5 shrink-0"} />
+        <span className="sr-only">{open ? "Hide change: " : "Show change: "}</span>
+        <span className={open ? "wrap-anywhere whitespace-normal" : "truncate"}>{line}</span>
+      </button>
+      {open && (
+        <div id={id} className="grid gap-2 rounded-md border border-border p-2 whitespace-normal" data-testid="audit-change-details">
+          <Fields title="Before" value={event.before} />
+          <Fields title="After" value={event.after} />
+        </div>
+      )}
+    </div>
+  );
+}
+
+/** A filter of the log: the app's select, with "any" for no filter. */
+function FilterSelect({ id, label, anyLabel, value, options, onChange }: {
+  id: string; label: string; anyLabel: string; value: string; options: { value: string; label: string }[]; onChange: (value: string) => void;
+}) {
+  return (
+    <div className="space-y-1">
+      <Label htmlFor={id}>{label}</Label>
+      <Select value={value || ANY} onValueChange={(next) => onChange(next === ANY ? "" : next)}>
+        <SelectTrigger id={id} className="w-full">
+          <SelectValue />
+        </SelectTrigger>
+        <SelectContent>
+          <SelectItem value={ANY}>{anyLabel}</SelectItem>
+          {options.map((option) => (
+            <SelectItem key={option.value} value={option.value}>
+              {option.label}
+            </SelectItem>
+          ))}
+        </SelectContent>
+      </Select>
+    </div>
   );
 }
 
@@ -138,28 +200,22 @@ function AuditLog({ organizationId, organizationName }: { organizationId: string
       </div>
 
       <form className="grid gap-3 sm:grid-cols-2 lg:grid-cols-4" aria-label="Filter the audit log" onSubmit={(event) => event.preventDefault()}>
-        <div className="space-y-1">
-          <Label htmlFor="audit-actor">Actor</Label>
-          <select id="audit-actor" className={selectClass} value={actorId} onChange={(event) => setActorId(event.target.value)}>
-            <option value="">Everyone</option>
-            {(actors.data ?? []).filter((actor) => actor.id).map((actor) => (
-              <option key={`${actor.kind}:${actor.id}`} value={actor.id!}>
-                {actorLabel(actor)}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div className="space-y-1">
-          <Label htmlFor="audit-action">Action</Label>
-          <select id="audit-action" className={selectClass} value={action} onChange={(event) => setAction(event.target.value)}>
-            <option value="">All actions</option>
-            {Object.entries(AUDIT_ACTION_LABELS).map(([value, label]) => (
-              <option key={value} value={value}>
-                {label}
-              </option>
-            ))}
-          </select>
-        </div>
+        <FilterSelect
+          id="audit-actor"
+          label="Actor"
+          anyLabel="Everyone"
+          value={actorId}
+          options={(actors.data ?? []).filter((actor) => actor.id).map((actor) => ({ value: actor.id!, label: actorLabel(actor) }))}
+          onChange={setActorId}
+        />
+        <FilterSelect
+          id="audit-action"
+          label="Action"
+          anyLabel="All actions"
+          value={action}
+          options={Object.entries(AUDIT_ACTION_LABELS).map(([value, label]) => ({ value, label }))}
+          onChange={setAction}
+        />
         <div className="space-y-1">
           <Label htmlFor="audit-from">From</Label>
           <Input id="audit-from" type="date" value={from} max={to || undefined} onChange={(event) => setFrom(event.target.value)} />
@@ -203,7 +259,7 @@ function AuditLog({ organizationId, organizationName }: { organizationId: string
                     {event.target.name ?? event.target.id}
                   </TableCell>
                   <TableCell>{event.teamName ?? "—"}</TableCell>
-                  <TableCell>
+                  <TableCell className="align-top">
                     <Change event={event} />
                   </TableCell>
                   <TableCell className="whitespace-nowrap">{event.ip ?? "—"}</TableCell>

@@ -1,7 +1,8 @@
 // The header's switchers (organization, team): a button showing the active item that opens a
 // searchable list with a check mark on the active one, and optional actions under the list. The button
 // takes the width the header gives it (compact below 1024 px); a name it cuts short shows in full in a
-// tooltip on hover and focus, and the list never cuts names.
+// tooltip on hover and focus, and the list never cuts names. A name cut short keeps its last word in
+// sight ("Customer Su…Alpha"), so two names that start alike can still be told apart on a phone.
 import { useRef, useState, type ComponentType } from "react";
 import { Check, ChevronsUpDown } from "lucide-react";
 import { Button } from "@/components/ui/button";
@@ -24,6 +25,13 @@ export interface SwitcherAction {
   label: string;
   icon: ComponentType<{ "aria-hidden"?: boolean | "true" }>;
   onSelect(): void;
+}
+
+/** The last word of a name, with the separator before it, when it is short enough to keep in sight; else "". */
+function nameTail(name: string): string {
+  if (name.length <= 12) return "";
+  const match = /[\s\-_/.]+[^\s\-_/.]{1,10}$/.exec(name);
+  return match && match.index > 0 ? match[0] : "";
 }
 
 /** Items match when one of their keywords contains the search. */
@@ -57,6 +65,8 @@ export function SearchableSwitcher(props: {
   const Icon = props.icon;
   // The tooltip only repeats what the button cannot show: a label cut short, or the detail.
   const labelIsCut = () => !!labelRef.current && labelRef.current.scrollWidth > labelRef.current.clientWidth;
+  const tail = nameTail(props.label);
+  const head = tail ? props.label.slice(0, -tail.length) : props.label;
   return (
     <Popover open={open} onOpenChange={setOpen}>
       <Tooltip open={tooltipOpen && !open} onOpenChange={(next) => setTooltipOpen(next && (!!props.labelDetail || labelIsCut()))}>
@@ -72,8 +82,15 @@ export function SearchableSwitcher(props: {
             >
               <Icon aria-hidden="true" className="text-muted-foreground" />
               <span className="sr-only">{props.kind}: </span>
-              <span ref={labelRef} className="min-w-0 flex-1 truncate text-left">
-                {props.label}
+              <span className="flex min-w-0 flex-1 text-left">
+                <span ref={labelRef} className="min-w-0 truncate whitespace-pre">
+                  {head}
+                </span>
+                {tail && (
+                  <span data-part="tail" className="shrink-0 whitespace-pre">
+                    {tail}
+                  </span>
+                )}
               </span>
               {/* Below 1024 px the chevron gives its room to the name. */}
               <ChevronsUpDown aria-hidden="true" className="hidden opacity-50 lg:block" />

@@ -4,7 +4,7 @@
 // of one name apart: under each name in the list, and with the active one's name in its tooltip.
 import { useState } from "react";
 import { useMatches, useNavigate } from "@tanstack/react-router";
-import { Building2, Plus, Settings } from "lucide-react";
+import { Building2, Plus, RefreshCw, Settings } from "lucide-react";
 import { ORGANIZATION_MSG, can } from "@promptly/shared";
 import { SearchableSwitcher, type SwitcherAction } from "@/components/layout/searchable-switcher";
 import { useMe } from "@/hooks/use-me";
@@ -24,7 +24,7 @@ export function useOrganizationsLoadErrorToast() {
 
 export function OrganizationSwitcher() {
   const { data: me } = useMe();
-  const { organizations, organizationsLoading, activeOrganization, setActiveOrganizationId } = useWorkspace();
+  const { organizations, organizationsLoading, organizationsError, retryOrganizations, activeOrganization, setActiveOrganizationId } = useWorkspace();
   const navigate = useNavigate();
   const [creating, setCreating] = useState(false);
 
@@ -36,6 +36,11 @@ export function OrganizationSwitcher() {
   if (can(access, "page.organizations")) {
     actions.push({ value: "manage-organizations", label: "Manage Organizations", icon: Settings, onSelect: () => void navigate({ to: "/organizations" }) });
   }
+  if (organizationsError) {
+    actions.unshift({ value: "retry-organizations", label: "Try loading organizations again", icon: RefreshCw, onSelect: () => void retryOrganizations() });
+  }
+  // A failed list is not "No organizations": the person may well have some.
+  const label = organizationsLoading ? "Loading..." : organizationsError ? "Organizations unavailable" : (activeOrganization?.name ?? "No organizations");
 
   return (
     <>
@@ -43,7 +48,7 @@ export function OrganizationSwitcher() {
         testId="organization-switcher"
         icon={Building2}
         kind="Organization"
-        label={organizationsLoading ? "Loading..." : (activeOrganization?.name ?? "No organizations")}
+        label={label}
         labelDetail={activeOrganization?.slug ?? undefined}
         searchPlaceholder="Search organizations..."
         emptyText="No organization found."

@@ -1,5 +1,6 @@
-// A prompt card: title, description, tags, bookmark toggle, author with avatar or
-// initials, rating, comment count and version; the title opens the prompt.
+// A prompt card: title, the full name (wrapped, never cut), description, labels with their versions,
+// tags, bookmark toggle, author with avatar or initials, rating, comment count and version; the title
+// opens the prompt. The same prompts as a compact table: name, labels, tags, updated, author.
 import { Link } from "@tanstack/react-router";
 import { Archive, MessageSquare, Star } from "lucide-react";
 import type { RouterOutputs } from "@promptly/api";
@@ -7,6 +8,8 @@ import { PROMPT_VISIBILITY_LABELS, initials, versionLabel } from "@promptly/shar
 import { Avatar, AvatarFallback, AvatarImage } from "@/components/ui/avatar";
 import { Badge } from "@/components/ui/badge";
 import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle } from "@/components/ui/card";
+import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
+import { formatDate } from "@/lib/dates";
 import { authorName } from "./author.ts";
 import { BookmarkButton } from "./bookmark-button.tsx";
 
@@ -39,7 +42,7 @@ function PromptCard({ prompt, selection }: { prompt: PromptCardData; selection?:
                 {prompt.title}
               </Link>
             </CardTitle>
-            <p className="truncate font-mono text-xs text-muted-foreground" title={prompt.name}>
+            <p className="font-mono text-xs wrap-anywhere text-muted-foreground" data-testid="prompt-name">
               {prompt.teamName} · {prompt.name}
             </p>
           </div>
@@ -47,7 +50,8 @@ function PromptCard({ prompt, selection }: { prompt: PromptCardData; selection?:
         </div>
         {prompt.description && <CardDescription className="line-clamp-3">{prompt.description}</CardDescription>}
       </CardHeader>
-      <CardContent className="flex-1">
+      <CardContent className="grid flex-1 content-start gap-2">
+        <PromptLabels labels={prompt.labels} />
         <ul className="flex flex-wrap gap-1.5" aria-label="Tags">
           {prompt.archivedAt && (
             <li>
@@ -93,6 +97,22 @@ function PromptCard({ prompt, selection }: { prompt: PromptCardData; selection?:
   );
 }
 
+/** The labels pointing at versions, e.g. `production v3`, `staging v4`. */
+function PromptLabels({ labels }: { labels: PromptCardData["labels"] }) {
+  if (!labels.length) return null;
+  return (
+    <ul className="flex flex-wrap gap-1.5" aria-label="Labels">
+      {labels.map((label) => (
+        <li key={label.name}>
+          <Badge variant="outline" className="font-mono" data-testid="prompt-label">
+            {label.name} {versionLabel(label.version)}
+          </Badge>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
 /** A grid of cards. */
 export function PromptGrid({ prompts, selection }: { prompts: PromptCardData[]; selection?: CardSelection }) {
   return (
@@ -101,5 +121,70 @@ export function PromptGrid({ prompts, selection }: { prompts: PromptCardData[]; 
         <PromptCard key={prompt.id} prompt={prompt} selection={selection} />
       ))}
     </div>
+  );
+}
+
+/** The compact view: one row per prompt with its name, labels, tags, last update and author. */
+export function PromptTable({ prompts, selection }: { prompts: PromptCardData[]; selection?: CardSelection }) {
+  return (
+    <Table aria-label="Prompts">
+      <TableHeader>
+        <TableRow>
+          {selection && (
+            <TableHead className="relative w-8">
+              <span className="sr-only">Selected</span>
+            </TableHead>
+          )}
+          <TableHead>Name</TableHead>
+          <TableHead>Labels</TableHead>
+          <TableHead>Tags</TableHead>
+          <TableHead>Updated</TableHead>
+          <TableHead>Author</TableHead>
+        </TableRow>
+      </TableHeader>
+      <TableBody>
+        {prompts.map((prompt) => (
+          <TableRow key={prompt.id} data-testid="prompt-row" data-state={selection?.isSelected(prompt.id) ? "selected" : undefined}>
+            {selection && (
+              <TableCell>
+                <input
+                  type="checkbox"
+                  className="size-4 accent-primary"
+                  aria-label={`Select ${prompt.title}`}
+                  checked={selection.isSelected(prompt.id)}
+                  onChange={() => selection.toggle(prompt)}
+                />
+              </TableCell>
+            )}
+            <TableCell className="min-w-48 whitespace-normal">
+              <Link to="/prompts/$promptId" params={{ promptId: prompt.id }} className="font-medium hover:underline focus-visible:underline">
+                {prompt.title}
+              </Link>
+              <p className="font-mono text-xs wrap-anywhere text-muted-foreground">
+                {prompt.teamName} · {prompt.name}
+              </p>
+            </TableCell>
+            <TableCell className="whitespace-normal">
+              <PromptLabels labels={prompt.labels} />
+            </TableCell>
+            <TableCell className="whitespace-normal">
+              {prompt.tags.length > 0 && (
+                <ul className="flex flex-wrap gap-1" aria-label="Tags">
+                  {prompt.tags.map((tag) => (
+                    <li key={tag}>
+                      <Badge variant="secondary">{tag}</Badge>
+                    </li>
+                  ))}
+                </ul>
+              )}
+            </TableCell>
+            <TableCell>
+              <time dateTime={prompt.updatedAt.toISOString()}>{formatDate(prompt.updatedAt)}</time>
+            </TableCell>
+            <TableCell>{authorName(prompt.author)}</TableCell>
+          </TableRow>
+        ))}
+      </TableBody>
+    </Table>
   );
 }

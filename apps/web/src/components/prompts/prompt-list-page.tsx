@@ -1,8 +1,10 @@
 // All Prompts (/prompts) and My Bookmarks (/bookmarks): the prompts the person may read in the active
-// organization, searched, filtered and sorted, with the filters in the URL and "Load more" pages.
+// organization, searched, filtered and sorted, with the filters in the URL and "Load more" pages; as
+// cards or as a compact table (the choice in the URL's `view`, and remembered in this browser for the next
+// visit). Where the filters are no side column (below 1024 px) they fold behind a 'Filters' button.
 import { useEffect, useState, type ReactNode } from "react";
 import { useNavigate, useSearch } from "@tanstack/react-router";
-import { Folder, FolderOpen, Search, X } from "lucide-react";
+import { Folder, FolderOpen, LayoutGrid, ListFilter, Rows3, Search, X } from "lucide-react";
 import {
   PROMPT_MSG, PROMPT_SORTS, PROMPT_SORT_LABELS, PROMPT_VISIBILITIES, PROMPT_VISIBILITY_LABELS, type PromptSort, type PromptVisibility,
 } from "@promptly/shared";
@@ -17,10 +19,11 @@ import { Skeleton } from "@/components/ui/skeleton";
 import { Switch } from "@/components/ui/switch";
 import { useDebouncedValue } from "@/hooks/use-debounced-value";
 import { trpc } from "@/lib/trpc";
+import { cn } from "@/lib/utils";
 import { useWorkspace } from "@/lib/workspace";
 import { BulkBar } from "./bulk-bar.tsx";
 import { LibraryMenu } from "./library-menu.tsx";
-import { PromptGrid, type CardSelection } from "./prompt-card.tsx";
+import { PromptGrid, PromptTable, type CardSelection } from "./prompt-card.tsx";
 
 interface ListSearch {
   q?: string;
@@ -31,6 +34,14 @@ interface ListSearch {
   mine?: boolean;
   archived?: boolean;
   sort?: PromptSort;
+  view?: PromptListView;
+}
+
+type PromptListView = "cards" | "table";
+/** The view chosen last in this browser, used when the URL names none. */
+const VIEW_KEY = "promptly.promptListView";
+function rememberedView(): PromptListView {
+  return localStorage.getItem(VIEW_KEY) === "table" ? "table" : "cards";
 }
 
 const ALL = "all";
@@ -145,11 +156,11 @@ function TagFilter({ tags, selected, onChange }: { tags: { tag: string; count: n
   );
 }
 
-function Filters({ search, update, bookmarks }: { search: ListSearch; update: (change: Partial<ListSearch>) => void; bookmarks: boolean }) {
+function Filters({ search, update, bookmarks, open }: { search: ListSearch; update: (change: Partial<ListSearch>) => void; bookmarks: boolean; open: boolean }) {
   const { activeOrganization, teams } = useWorkspace();
   const facets = trpc.prompts.facets.useQuery({ organizationId: activeOrganization!.id, teamId: search.teamId }, { enabled: !!activeOrganization });
   return (
-    <aside aria-label="Filters" className="grid content-start gap-4">
+    <aside id="prompt-filters" aria-label="Filters" className={cn("grid content-start gap-4", !open && "max-lg:hidden")}>
       <FilterSelect label="Team" value={search.teamId} options={teams.map((team) => ({ value: team.id, label: team.name }))} onChange={(teamId) => update({ teamId, folder: undefined })} />
       <FilterSelect
         label="Visibility"
@@ -174,12 +185,13 @@ function Filters({ search, update, bookmarks }: { search: ListSearch; update: (c
   );
 }
 
-function Results({ search, bookmarks }: { search: ListSearch; bookmarks: boolean }) {
+function Results({ search, bookmarks, view }: { search: ListSearch; bookmarks: boolean; view: PromptListView }) {
   const { activeOrganization } = useWorkspace();
   const [chosen, setChosen] = useState<Map<string, string>>(new Map());
   const filtered = Boolean(search.q || search.teamId || search.tags?.length || search.folder || search.visibility || search.mine || search.archived);
+  const { view: _view, ...filters } = search;
   const query = trpc.prompts.list.useInfiniteQuery(
-    { organizationId: activeOrganization!.id, ...search, bookmarked: bookmarks || undefined, limit: 24 },
+    { organizationId: activeOrganization!.id, ...filters, bookmarked: bookmarks || undefined, limit: 24 },
     { getNextPageParam: (page) => page.nextCursor ?? undefined },
   );
   if (query.isPending) return <Skeleton className="h-60 w-full" />;
@@ -213,7 +225,7 @@ function Results({ search, bookmarks }: { search: ListSearch; bookmarks: boolean
           onClear={() => setChosen(new Map())}
         />
       )}
-      <PromptGrid prompts={prompts} selection={selection} />
+      {view === "table" ? <PromptTable prompts={prompts} selection={selection} /> : <PromptGrid prompts={prompts} selection={selection} />}
       {query.hasNextPage && (
         <Button variant="outline" className="justify-self-center" disabled={query.isFetchingNextPage} onClick={() => void query.fetchNextPage()}>
           {query.isFetchingNextPage ? "Loading..." : "Load more"}
@@ -262,8 +274,32 @@ export function PromptListPage({ mode }: { mode: "all" | "bookmarks" }) {
   );
 }
 
+/** Cards or a compact table; the choice goes into the URL and is remembered for the next visit. */
+function ViewToggle({ view, onChange }: { view: PromptListView; onChange: (view: PromptListView) => void }) {
+  const choices = [
+    { value: "cards", label: "Cards", icon: LayoutGrid },
+    { value: "table", label: "Table", icon: Rows3 },
+  ] as const;
+  return (
+    <div role="group" aria-label="View" className="flex shrink-0 rounded-md border border-input p-0.5">
+      {choices.map(({ value, label, icon: Icon }) => (
+        <Button key={value} type="button" variant={view === value ? "secondary" : "ghost"} size="sm" aria-pressed={view === value} onClick={() => onChange(value)}>
+          <Icon aria-hidden="true" />
+          {label}
+        </Button>
+      ))}
+    </div>
+  );
+}
+
 function PromptList({ bookmarks }: { bookmarks: boolean }) {
   const [search, update] = useListSearch();
+  const [filtersOpen, setFiltersOpen] = useState(false);
+  const view = search.view ?? rememberedView();
+  const chooseView = (next: PromptListView) => {
+    localStorage.setItem(VIEW_KEY, next);
+    update({ view: next });
+  };
   return (
     <>
       <div className="flex flex-col gap-3 sm:flex-row sm:items-end">
@@ -286,11 +322,18 @@ function PromptList({ bookmarks }: { bookmarks: boolean }) {
             </SelectContent>
           </Select>
         </div>
+        <div className="flex items-center justify-between gap-2">
+          <Button type="button" variant="outline" className="lg:hidden" aria-expanded={filtersOpen} aria-controls="prompt-filters" onClick={() => setFiltersOpen((open) => !open)}>
+            <ListFilter aria-hidden="true" />
+            Filters
+          </Button>
+          <ViewToggle view={view} onChange={chooseView} />
+        </div>
       </div>
       <ActiveFilters search={search} update={update} />
       <div className="grid gap-6 lg:grid-cols-[14rem_1fr]">
-        <Filters search={search} update={update} bookmarks={bookmarks} />
-        <Results search={search} bookmarks={bookmarks} />
+        <Filters search={search} update={update} bookmarks={bookmarks} open={filtersOpen} />
+        <Results search={search} bookmarks={bookmarks} view={view} />
       </div>
     </>
   );

@@ -1,5 +1,5 @@
 // The team selector in the header: 'Loading teams...' while loading, 'No organization' without
-// one, 'Teams unavailable' (with Try again) when the list failed, else the active team or 'No teams'. A searchable list in a popover (about 13rem wide,
+// one, 'Teams unavailable' (with Try again) when the list (or the organization list) failed, else the active team or 'No teams'. A searchable list in a popover (about 13rem wide,
 // at most 300 px high); 'Create New Team' for administrators, organization admins and super users;
 // 'Manage Teams' (/teams) for those plus team leads.
 import { useState } from "react";
@@ -13,7 +13,7 @@ import { CreateTeamDialog } from "./create-team-dialog.tsx";
 
 export function TeamSelector() {
   const { data: me } = useMe();
-  const { teams, teamsLoading, teamsError, retryTeams, organizationsLoading, activeOrganization, activeTeam, setActiveTeamId } = useWorkspace();
+  const { teams, teamsLoading, teamsError, retryTeams, organizationsLoading, organizationsError, retryOrganizations, activeOrganization, activeTeam, setActiveTeamId } = useWorkspace();
   const navigate = useNavigate();
   const [creating, setCreating] = useState(false);
 
@@ -25,12 +25,15 @@ export function TeamSelector() {
   if (can(access, "teams.menu")) {
     actions.push({ value: "manage-teams", label: "Manage Teams", icon: Settings, onSelect: () => void navigate({ to: "/teams" }) });
   }
-  if (teamsError) {
-    actions.unshift({ value: "retry-teams", label: "Try loading teams again", icon: RefreshCw, onSelect: () => void retryTeams() });
+  if (teamsError || organizationsError) {
+    // Without the organization list the teams cannot be asked for: trying again starts from the organizations.
+    const retry = organizationsError ? retryOrganizations : retryTeams;
+    actions.unshift({ value: "retry-teams", label: "Try loading teams again", icon: RefreshCw, onSelect: () => void retry() });
   }
   // Spec 2 says 'Loading teams...' without an active organization; once the organizations are known and
-  // there is none, saying so is the truth, and a failed list is not "No teams".
-  const label = teamsLoading || organizationsLoading ? "Loading teams..." : !activeOrganization ? "No organization" : teamsError ? "Teams unavailable" : (activeTeam?.name ?? "No teams");
+  // there is none, saying so is the truth, and a failed list (of teams or of organizations) is not "No teams".
+  const label =
+    teamsLoading || organizationsLoading ? "Loading teams..." : teamsError || organizationsError ? "Teams unavailable" : !activeOrganization ? "No organization" : (activeTeam?.name ?? "No teams");
 
   return (
     <>

@@ -27,7 +27,7 @@ import type { Team } from "./team-types.ts";
 
 export function TeamsPage() {
   const { data: me } = useMe();
-  const { activeOrganization, teams, teamsLoading, teamsError, teamsFailure, retryTeams, activeTeam, setActiveTeamId } = useWorkspace();
+  const { activeOrganization, organizationsLoading, teams, teamsLoading, teamsError, teamsFailure, retryTeams, activeTeam, setActiveTeamId } = useWorkspace();
   const utils = trpc.useUtils();
   const [creating, setCreating] = useState(false);
   const [refreshing, setRefreshing] = useState(false);
@@ -64,7 +64,8 @@ export function TeamsPage() {
         )}
       </header>
 
-      {teamsLoading ? (
+      {/* While the organizations load (and retry after a failure) there is no organization yet: loading, not "no teams". */}
+      {teamsLoading || (organizationsLoading && !activeOrganization) ? (
         <div className="flex gap-3" aria-busy="true" aria-label="Loading teams">
           <Skeleton className="h-20 w-48" />
           <Skeleton className="h-20 w-48" />

@@ -23,6 +23,8 @@ const listSearch = z.object({
   mine: z.boolean().optional().catch(undefined),
   archived: z.boolean().optional().catch(undefined),
   sort: z.enum(PROMPT_SORTS).optional().catch(undefined),
+  /** Cards or the compact table. */
+  view: z.enum(["cards", "table"]).optional().catch(undefined),
 });
 
 export const promptsRoute = createRoute({

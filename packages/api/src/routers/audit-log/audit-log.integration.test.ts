@@ -179,13 +179,18 @@ describe("every audited action writes exactly one event", () => {
     expect(history.at(-1)).toMatchObject({ action: "prompt.delete", targetName: "audited-renamed", teamId: team.id });
   });
 
-  it("change-request decisions: approve (which moves the label, recorded too) and reject", async () => {
+  it("change requests: the request (review requested), approve (which moves the label, recorded too) and reject", async () => {
     const team = await world.team("Reviewed");
     const { admin, author } = world.accounts;
     await h.database.db.team.update({ where: { id: team.id }, data: { requiredApprovals: 1 } });
     const { id: promptId } = await createPrompt(author.api, team.id, { visibility: "team" });
     await author.api.promptVersions.create({ promptId, type: "text", template: "Two" });
-    const first = await author.api.changeRequests.create({ promptId, label: "production", version: 2, message: "Ship" });
+    let first = { id: "" };
+    const requested = await oneEvent(async () => (first = await author.api.changeRequests.create({ promptId, label: "production", version: 2, message: "Ship" })));
+    expect(requested).toMatchObject({
+      action: "change_request.create", actorId: author.id, promptId, teamId: team.id, targetType: "change_request", targetId: first.id,
+      before: { label: "production", version: null }, after: { label: "production", version: 2, message: "Ship" },
+    });
     const approved = await eventsOf(() => admin.api.changeRequests.approve({ id: first.id }));
     expect(approved.map((event) => event.action)).toEqual(["prompt.label.set", "change_request.approve"]);
     expect(approved[1]).toMatchObject({ actorId: admin.id, promptId, targetType: "change_request", targetId: first.id, after: { label: "production", version: 2, status: "approved" } });

@@ -7,4 +7,4 @@ import { createChangeRequest } from "../../services/collaboration/change-request
 export const create = promptProcedure("write", byPromptId)
   .input(createChangeRequestInput)
   .output(z.object({ id: z.string() }))
-  .mutation(({ ctx, input }) => createChangeRequest(ctx.db, ctx.caller, ctx.prompt, input, ctx.now()));
+  .mutation(({ ctx, input }) => createChangeRequest(ctx.db, ctx.caller, ctx.prompt, input, ctx.now(), ctx.audit));

@@ -199,8 +199,8 @@ async function labelVersion(tx: DbTransaction, promptId: string, label: string):
 
 const refuseArchived = (prompt: LoadedPrompt) => refuse(archivedRefusal(prompt.archived, REVIEW_MSG.archived));
 
-/** A request to point `production` at `version`, based on what it points at now. */
-export async function createChangeRequest(db: Db, caller: Caller, prompt: LoadedPrompt, input: CreateChangeRequestInput, now: Date) {
+/** A request to point `production` at `version`, based on what it points at now; the audit trail records it ("Review requested"). */
+export async function createChangeRequest(db: Db, caller: Caller, prompt: LoadedPrompt, input: CreateChangeRequestInput, now: Date, context: AuditContext) {
   refuseArchived(prompt);
   refuse(changeRequestRefusal(prompt.facts));
   const label = PROTECTED_LABEL;
@@ -230,6 +230,15 @@ export async function createChangeRequest(db: Db, caller: Caller, prompt: Loaded
       select: { id: true },
     });
     await notify(tx, { kind: "review_requested", changeRequestId: created.id, promptId: prompt.id, teamId: prompt.teamId, actorId: caller.userId }, now);
+    await auditAs(tx, context, {
+      organizationId: prompt.organizationId,
+      teamId: prompt.teamId,
+      promptId: prompt.id,
+      action: "change_request.create",
+      target: { type: "change_request", id: created.id, name: `${label}: v${baseVersion ?? "–"} → v${input.version}` },
+      before: { label, version: baseVersion },
+      after: { label, version: input.version, message: input.message ?? "" },
+    });
     return { id: created.id };
   });
 }

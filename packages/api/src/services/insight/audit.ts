@@ -28,6 +28,7 @@ export type AuditAction =
   | "prompt.version"
   | "prompt.label.set"
   | "prompt.label.remove"
+  | "change_request.create"
   | "change_request.approve"
   | "change_request.reject"
   | "api_key.create"

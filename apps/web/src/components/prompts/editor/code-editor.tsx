@@ -30,7 +30,8 @@ const theme = EditorView.theme({
   ".cm-content": { fontFamily: "ui-monospace, SFMono-Regular, Menlo, monospace", padding: "0.5rem 0", minHeight: "6rem" },
   ".cm-line": { padding: "0 0.75rem" },
   ".cm-placeholder": { color: "var(--color-muted-foreground)" },
-  ".cm-variable": { color: "#1d4ed8", backgroundColor: "#dbeafe", borderRadius: "0.25rem", fontWeight: "600" },
+  // A variable never breaks across lines: the line wraps before it.
+  ".cm-variable": { color: "#1d4ed8", backgroundColor: "#dbeafe", borderRadius: "0.25rem", fontWeight: "600", whiteSpace: "nowrap" },
 });
 
 /** Marks the changes made from `value`, so they are not reported back through onChange. */

@@ -4,7 +4,7 @@ import { Link, getRouteApi, useNavigate } from "@tanstack/react-router";
 import { toast } from "sonner";
 import type { RouterInputs } from "@promptly/api";
 import {
-  PROMPT_MSG, can, createPromptInput, promptDescriptionSchema, promptNameSchema, promptTagsSchema, promptTitleSchema,
+  PROMPT_MSG, can, createPromptInput, promptDescriptionSchema, promptNameSchema, promptTagsSchema, promptTitleSchema, saysNothingWrittenYet,
 } from "@promptly/shared";
 import { LoadFailure } from "@/components/layout/load-failure";
 import { WorkspaceGate } from "@/components/layout/workspace-gate";
@@ -111,12 +111,16 @@ function NewPromptForm({ teams, initialTeamId }: { teams: Team[]; initialTeamId:
   const versionErrors = { model: errorOf("model"), config: errorOf("config") };
 
   const changed = version.changed || JSON.stringify({ ...details, nameEdited: null }) !== JSON.stringify({ ...startDetails, nameEdited: null });
-  const blocked = lintResult.errors.length > 0 || "error" in config || nameCheck === "taken";
+  // A new form nobody has written a version in yet is not wrong: "The template is empty" waits for
+  // a change to the version or a save.
+  const untouched = !version.checkedChanged && !attempted;
+  const shownLint = untouched ? { ...lintResult, errors: lintResult.errors.filter((error) => !saysNothingWrittenYet(error)) } : lintResult;
+  const blocked = shownLint.errors.length > 0 || "error" in config || nameCheck === "taken";
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
     setAttempted(true);
-    if ("error" in config) return;
+    if ("error" in config || lintResult.errors.length > 0) return;
     const input: RouterInputs["prompts"]["create"] = {
       teamId: details.teamId,
       name: details.name,
@@ -156,7 +160,7 @@ function NewPromptForm({ teams, initialTeamId }: { teams: Team[]; initialTeamId:
         errors={detailErrors}
       />
       <VersionFields draft={draft} setDraft={setDraft} configInvalid={"error" in config} errors={versionErrors} />
-      <LintResults result={lintResult} />
+      <LintResults result={shownLint} />
       <SaveBar
         commitMessage={draft.commitMessage}
         onCommitMessage={(commitMessage) => setDraft((current) => ({ ...current, commitMessage }))}

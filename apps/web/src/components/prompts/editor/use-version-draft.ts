@@ -14,5 +14,7 @@ export function useVersionDraft(initial: () => VersionDraft) {
   const lintResult = useMemo(() => lint(versionBody(checked)), [checked]);
   const config = useMemo(() => parseConfig(draft.config), [draft.config]);
   const changed = useMemo(() => JSON.stringify(draftSnapshot(draft)) !== startSnapshot, [draft, startSnapshot]);
-  return { draft, setDraft, lintResult, config, changed };
+  /** Whether the draft the lint last checked differs from the start (the lint's verdict is about that one). */
+  const checkedChanged = useMemo(() => JSON.stringify(draftSnapshot(checked)) !== startSnapshot, [checked, startSnapshot]);
+  return { draft, setDraft, lintResult, config, changed, checkedChanged };
 }

@@ -1,4 +1,5 @@
-// The variable contract: one row per variable, a table on wide screens and stacked cards on narrow ones.
+// The variable contract: one row per variable, a table on wide screens and compact cards on narrow ones
+// (two fields a line; Options only for an enum).
 import type { ReactNode } from "react";
 import { VARIABLE_TYPES, type VariableType } from "@promptly/shared";
 import { Input } from "@/components/ui/input";
@@ -47,7 +48,8 @@ function VariableRowItem({ name, row, onChange }: { name: string; row: VariableR
   return (
     <div
       role="row"
-      className={cn("grid gap-3 rounded-md border border-border p-3 sm:grid-cols-2 lg:items-center lg:gap-2 lg:rounded-none lg:border-0 lg:border-b lg:px-0 lg:py-2", GRID)}
+      data-testid="variable-row"
+      className={cn("grid grid-cols-2 gap-2 rounded-md border border-border p-2 lg:items-center lg:rounded-none lg:border-0 lg:border-b lg:px-0 lg:py-2", GRID)}
     >
       <Cell caption="Name">
         <code className="font-mono text-sm font-semibold break-all">{name}</code>
@@ -72,14 +74,14 @@ function VariableRowItem({ name, row, onChange }: { name: string; row: VariableR
       <Cell caption="Default">
         <Input aria-label={`Default of ${name}`} placeholder={DEFAULT_HINTS[row.type]} value={row.default} onChange={(e) => onChange({ default: e.target.value })} />
       </Cell>
-      <Cell caption="Options">
+      <Cell caption="Options" className={cn("col-span-2 lg:col-span-1", row.type !== "enum" && "max-lg:hidden")}>
         {row.type === "enum" ? (
           <Input aria-label={`Options of ${name}`} placeholder="formal, casual" value={row.options} onChange={(e) => onChange({ options: e.target.value })} />
         ) : (
           <span className="text-sm text-muted-foreground">Only for enum</span>
         )}
       </Cell>
-      <Cell caption="Description">
+      <Cell caption="Description" className="col-span-2 lg:col-span-1">
         <Input aria-label={`Description of ${name}`} value={row.description} onChange={(e) => onChange({ description: e.target.value })} />
       </Cell>
     </div>
@@ -87,10 +89,10 @@ function VariableRowItem({ name, row, onChange }: { name: string; row: VariableR
 }
 
 /** A cell; on narrow screens, where the header row is hidden, it shows its column's name. */
-function Cell({ caption, children }: { caption: string; children: ReactNode }) {
+function Cell({ caption, className, children }: { caption: string; className?: string; children: ReactNode }) {
   return (
-    <div role="cell" className="grid min-w-0 content-start gap-1">
-      <span aria-hidden="true" className="text-xs font-medium text-muted-foreground lg:hidden">
+    <div role="cell" className={cn("grid min-w-0 content-start gap-1", className)}>
+      <span aria-hidden="true" className="text-xs leading-none font-medium text-muted-foreground lg:hidden">
         {caption}
       </span>
       {children}

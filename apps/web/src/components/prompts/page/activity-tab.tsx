@@ -1,5 +1,5 @@
-// The Activity tab: the prompt's versions saved, label moves, change-request decisions and
-// lifecycle, in time order, from the audit trail. A label move offers "Roll back to here": the label
+// The Activity tab: the prompt's versions saved, label moves, reviews requested and decided, and its
+// lifecycle, newest first like the audit log, from the audit trail. A label move offers "Roll back to here": the label
 // points back at the version it had before that move, through promptLabels.set (every rule applies);
 // production under review opens a change request instead. It first says which move it undoes and where
 // the label goes. Shown only to who may do it.
@@ -39,6 +39,7 @@ function summary(item: Activity): string {
       return `Moved ${after?.label} from ${version(before?.version)} to ${version(after?.version)}`;
     case "prompt.label.remove":
       return `Removed ${before?.label} (was on ${version(before?.version)})`;
+    case "change_request.create":
     case "change_request.approve":
     case "change_request.reject":
       return `${actionLabel(item.action)}: ${after?.label} to ${version(after?.version)}`;
@@ -63,9 +64,11 @@ export function ActivityTab({ prompt }: { prompt: PromptDetail }) {
     return <LoadFailure title="The activity could not be loaded" error={activity.error} onRetry={() => activity.refetch()} />;
   }
   if (activity.data.length === 0) return <p className="text-muted-foreground">No activity recorded yet.</p>;
+  // auditLog.forPrompt answers in time order; the tab reads like the audit log, newest first.
+  const newestFirst = [...activity.data].reverse();
   return (
     <ol aria-label="Activity" className="divide-y divide-border rounded-md border border-border">
-      {activity.data.map((item) => (
+      {newestFirst.map((item) => (
         <li key={item.id} className="flex flex-wrap items-center justify-between gap-2 p-3">
           <div className="min-w-0">
             <p className="font-medium">{summary(item)}</p>

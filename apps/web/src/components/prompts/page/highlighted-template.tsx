@@ -1,4 +1,5 @@
-// A template as written, its `{{ variables }}` marked (an escaped `\{{` stays plain text).
+// A template as written, its `{{ variables }}` marked (an escaped `\{{` stays plain text). A marked
+// variable never breaks across lines: the line breaks before it instead.
 import type { ReactNode } from "react";
 
 const VARIABLE = /(\\\{\{)|\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}/g;
@@ -10,7 +11,7 @@ export function HighlightedTemplate({ text }: { text: string }) {
     if (match[1] !== undefined) continue;
     if (match.index > from) parts.push(text.slice(from, match.index));
     parts.push(
-      <mark key={match.index} data-variable={match[2]} className="rounded-sm bg-amber-200/70 px-0.5 text-foreground dark:bg-amber-500/30">
+      <mark key={match.index} data-variable={match[2]} className="rounded-sm bg-amber-200/70 px-0.5 whitespace-nowrap text-foreground dark:bg-amber-500/30">
         {match[0]}
       </mark>,
     );
