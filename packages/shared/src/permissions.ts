@@ -57,6 +57,8 @@ export const PERMISSIONS = {
   "organization.create": SUPER_USER_ONLY,
   "organization.manage": SUPER_USER_ONLY,
   "organization.members.manage": { organizationRoles: ["admin"] },
+  // Model provider connections and their prices (their keys are the organization's to keep).
+  "organization.providers.manage": { organizationRoles: ["admin"] },
   // Teams.
   "team.create": { appRoles: ["administrator"], organizationRoles: ["admin"] },
   "teams.menu": { appRoles: ["administrator", "team_lead"], organizationRoles: ["admin"] },
