@@ -90,6 +90,8 @@ export async function boot(env: Env, opts: { viteMiddleware?: RequestHandler; lo
       secret: env.APP_SECRET,
       rateLimits: env.RATE_LIMITS,
       production: env.NODE_ENV === "production",
+      allowPrivateProviderUrls: env.ALLOW_PRIVATE_PROVIDER_URLS,
+      providerTimeoutMs: env.PROVIDER_TIMEOUT_MS,
       warn: (line) => logger.warn(line),
     });
     configureNotificationMail({ digestSeconds: env.NOTIFICATION_DIGEST_SECONDS });

@@ -64,6 +64,14 @@ const schema = z.object({
    */
   TEST_FAULTS: bool.default(false),
   /**
+   * Provider connections may point to private, loopback and link-local addresses: for models served on
+   * the same network (Ollama, vLLM). Off by default, so a connection cannot be used to reach the
+   * server's own network.
+   */
+  ALLOW_PRIVATE_PROVIDER_URLS: bool.default(false),
+  /** How long one call to a model provider may take (milliseconds). */
+  PROVIDER_TIMEOUT_MS: z.coerce.number().int().min(1_000).max(600_000).default(60_000),
+  /**
    * On SIGTERM/SIGINT, how long requests in flight may still run before they are cut (milliseconds).
    * Keep it below the orchestrator's grace period (Docker: stop_grace_period, Kubernetes: terminationGracePeriodSeconds).
    */

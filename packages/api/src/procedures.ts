@@ -9,6 +9,7 @@ import type { DbOrTx } from "@promptly/db";
 import type { User } from "lucia";
 import { baseProcedure } from "./trpc.ts";
 import type { Context } from "./context.ts";
+import { findProviderConnectionOrganizationId } from "./services/models/connections.ts";
 import { loadOrganizationAccess, loadTeamAccess, resolveCaller, type Caller, type OrganizationDecision, type TeamRead } from "./services/access/access.ts";
 import { keyCaller } from "./services/access/visibility.ts";
 import { authorize, promptAction, type Decision, type Resource } from "./services/access/authorize.ts";
@@ -138,6 +139,8 @@ export const byTeamMember = locator("id", findTeamMemberTeamId);
 export const byTeamInvite = locator("id", findInviteTeamId);
 /** `{ id }` is an API key's id. */
 export const byApiKey = locator("id", findApiKeyTeamId);
+/** `{ id }` is a provider connection's id: the organization that keeps it. */
+export const byProviderConnection = locator("id", findProviderConnectionOrganizationId);
 
 /** The input object of a locator: its one id key. The procedure adds the rest of its input itself. */
 const locatorInput = <K extends string>(found: Locator<K>) => z.object({ [found.key]: idSchema } as Record<K, typeof idSchema>);

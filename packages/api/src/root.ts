@@ -16,6 +16,7 @@ import { bookmarksRouter } from "./routers/bookmarks/router.ts";
 import { ratingsRouter } from "./routers/ratings/router.ts";
 import { dashboardRouter } from "./routers/dashboard/router.ts";
 import { apiKeysRouter } from "./routers/api-keys/router.ts";
+import { providersRouter } from "./routers/providers/router.ts";
 import { commentsRouter } from "./routers/comments/router.ts";
 import { changeRequestsRouter } from "./routers/change-requests/router.ts";
 import { notificationsRouter } from "./routers/notifications/router.ts";
@@ -42,6 +43,7 @@ export const appRouter = router({
   ratings: ratingsRouter,
   dashboard: dashboardRouter,
   apiKeys: apiKeysRouter,
+  providers: providersRouter,
   comments: commentsRouter,
   changeRequests: changeRequestsRouter,
   notifications: notificationsRouter,

@@ -130,7 +130,7 @@ export function createMailbox(
 
 let ipCounter = 0;
 
-export async function createHarness(options: { rateLimits?: boolean } = {}): Promise<Harness> {
+export async function createHarness(options: { rateLimits?: boolean; allowPrivateProviderUrls?: boolean } = {}): Promise<Harness> {
   const database = await createTestDatabase(inject("databaseServerUrl"));
   const clock = new TestClock();
   const s3 = inject("s3");
@@ -164,6 +164,9 @@ export async function createHarness(options: { rateLimits?: boolean } = {}): Pro
       secret: "test-secret-test-secret-test-secret-0123",
       rateLimits: options.rateLimits ?? false,
       production: false,
+      // The tests' model providers (testing/fake-provider.ts) listen on loopback.
+      allowPrivateProviderUrls: options.allowPrivateProviderUrls ?? true,
+      providerTimeoutMs: 5_000,
     },
     now: clock.now,
   };

@@ -20,3 +20,4 @@ export * from "./analytics.ts";
 export * from "./library.ts";
 export * from "./audit.ts";
 export * from "./csv.ts";
+export * from "./providers.ts";

@@ -59,6 +59,8 @@ export const PERMISSIONS = {
   "organization.members.manage": { organizationRoles: ["admin"] },
   // A person's app role (the organization members page): super users only.
   "user.appRole.manage": SUPER_USER_ONLY,
+  // Model provider connections and their prices (their keys are the organization's to keep).
+  "organization.providers.manage": { organizationRoles: ["admin"] },
   // Teams.
   "team.create": { appRoles: ["administrator"], organizationRoles: ["admin"] },
   "teams.menu": { appRoles: ["administrator", "team_lead"], organizationRoles: ["admin"], teamRoles: ["admin"] },

@@ -31,7 +31,14 @@ export function createServices(config: ServicesConfig): ApiServices {
       { warn: config.warn },
     ),
     runtime: new RuntimeCache(),
-    config: { appUrl: config.appUrl, secret: config.secret, rateLimits: config.rateLimits, production: config.production },
+    config: {
+      appUrl: config.appUrl,
+      secret: config.secret,
+      rateLimits: config.rateLimits,
+      production: config.production,
+      allowPrivateProviderUrls: config.allowPrivateProviderUrls ?? false,
+      providerTimeoutMs: config.providerTimeoutMs,
+    },
     now,
   };
 }

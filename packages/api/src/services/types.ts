@@ -15,6 +15,10 @@ export interface ApiConfig {
   /** Off in tests that exercise other rules many times in a row. */
   rateLimits: boolean;
   production: boolean;
+  /** ALLOW_PRIVATE_PROVIDER_URLS: provider connections may point to private and loopback addresses (self-hosted models). */
+  allowPrivateProviderUrls?: boolean;
+  /** PROVIDER_TIMEOUT_MS: how long one call to a model provider may take. */
+  providerTimeoutMs?: number;
 }
 
 /** Process-wide services, created once at start-up. */

@@ -2,7 +2,7 @@
 // encrypted at rest with AES-256-GCM, a code accepted one step either side and never twice, five
 // failures blocking code entry for 30 minutes, and single-use recovery codes stored hashed.
 import { z } from "zod";
-import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from "node:crypto";
+import { randomBytes } from "node:crypto";
 import { createTOTPKeyURI, verifyHOTP } from "@oslojs/otp";
 import { encodeBase32LowerCaseNoPadding, encodeBase32UpperCaseNoPadding } from "@oslojs/encoding";
 import QRCode from "qrcode";
@@ -14,6 +14,7 @@ import { auditAs, type AuditContext } from "../insight/audit.ts";
 import { hashToken } from "../../auth/lucia.ts";
 import { recordSignIn, type SignInMethod } from "./auth.ts";
 import { revokeEmailedLinks } from "./tokens.ts";
+import { openSecret, sealSecret } from "../platform/secret-box.ts";
 
 const TOTP_PERIOD_SECONDS = 30;
 const TWO_FACTOR_MAX_FAILURES = 5;
@@ -25,28 +26,9 @@ type Services = Pick<ApiServices, "db" | "config" | "now">;
 
 // ---- the secret at rest ----
 
-/** A key of its own for this purpose, derived from the app secret (never the app secret itself). */
-const encryptionKey = (appSecret: string) =>
-  Buffer.from(hkdfSync("sha256", appSecret, "promptly", "two-factor secret v1", 32));
+const encryptSecret = (appSecret: string, userId: string, secret: Uint8Array) => sealSecret(appSecret, "two-factor secret v1", userId, secret);
 
-/** "v1.<base64 iv|tag|ciphertext>"; the user id is authenticated data, so a row cannot be moved to another user. */
-function encryptSecret(appSecret: string, userId: string, secret: Uint8Array): string {
-  const iv = randomBytes(12);
-  const cipher = createCipheriv("aes-256-gcm", encryptionKey(appSecret), iv);
-  cipher.setAAD(Buffer.from(userId));
-  const ciphertext = Buffer.concat([cipher.update(secret), cipher.final()]);
-  return `v1.${Buffer.concat([iv, cipher.getAuthTag(), ciphertext]).toString("base64")}`;
-}
-
-export function decryptSecret(appSecret: string, userId: string, stored: string): Uint8Array {
-  const [version, payload] = stored.split(".");
-  if (version !== "v1" || !payload) throw new Error("Unknown two-factor secret format");
-  const bytes = Buffer.from(payload, "base64");
-  const decipher = createDecipheriv("aes-256-gcm", encryptionKey(appSecret), bytes.subarray(0, 12));
-  decipher.setAAD(Buffer.from(userId));
-  decipher.setAuthTag(bytes.subarray(12, 28));
-  return new Uint8Array(Buffer.concat([decipher.update(bytes.subarray(28)), decipher.final()]));
-}
+export const decryptSecret = (appSecret: string, userId: string, stored: string) => openSecret(appSecret, "two-factor secret v1", userId, stored);
 
 // ---- code entry with lockout ----
 

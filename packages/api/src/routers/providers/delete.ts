@@ -1,0 +1,10 @@
+import { z } from "zod";
+import { byProviderConnection, organizationResourceProcedure } from "../../procedures.ts";
+import { deleteProviderConnection } from "../../services/models/connections.ts";
+
+export const remove = organizationResourceProcedure("organization.providers.manage", byProviderConnection)
+  .output(z.object({ ok: z.literal(true) }))
+  .mutation(async ({ ctx, input }) => {
+    await deleteProviderConnection(ctx.db, input.id, ctx.audit);
+    return { ok: true as const };
+  });

@@ -1,0 +1,186 @@
+// Provider connections of an organization (issue 28): saved with the key sealed, listed without it,
+// limited to some teams or open to all, and tested by asking the provider for its models.
+import { randomUUID } from "node:crypto";
+import { z } from "zod";
+import { isUniqueViolation, type Db, type DbOrTx } from "@promptly/db";
+import { PROVIDER_KINDS, PROVIDER_MSG, createProviderInput, updateProviderInput, type ProviderKind } from "@promptly/shared";
+import type { ApiConfig } from "../types.ts";
+import { fail } from "../../errors.ts";
+import { auditAs, type AuditContext } from "../insight/audit.ts";
+import { openSecret, sealSecret } from "../platform/secret-box.ts";
+import { outboundAllowed } from "./outbound.ts";
+import { listProviderModels, type OpenConnection } from "./provider-client.ts";
+
+type Config = Pick<ApiConfig, "secret" | "allowPrivateProviderUrls" | "providerTimeoutMs">;
+
+export const providerConnectionItem = z.object({
+  id: z.string(),
+  organizationId: z.string(),
+  kind: z.enum(PROVIDER_KINDS),
+  name: z.string(),
+  baseUrl: z.string().nullable(),
+  /** The key's last four characters: enough to tell two keys apart, never the key. */
+  apiKeyLast4: z.string(),
+  models: z.array(z.string()),
+  /** The teams that may use it; empty: every team of the organization. */
+  teamIds: z.array(z.string()),
+  createdAt: z.date(),
+  updatedAt: z.date(),
+});
+export type ProviderConnectionItem = z.infer<typeof providerConnectionItem>;
+
+export const providerTestResult = z.discriminatedUnion("ok", [
+  z.object({ ok: z.literal(true), models: z.array(z.string()) }),
+  z.object({ ok: z.literal(false), status: z.number().nullable(), message: z.string() }),
+]);
+
+type DbKind = "openai" | "anthropic" | "openai_compatible";
+const toDbKind = (kind: ProviderKind): DbKind => (kind === "openai-compatible" ? "openai_compatible" : kind);
+const fromDbKind = (kind: DbKind): ProviderKind => (kind === "openai_compatible" ? "openai-compatible" : kind);
+
+const SEAL = "provider key v1" as const;
+const last4 = (key: string) => key.slice(-4);
+
+const itemSelect = {
+  id: true, organizationId: true, kind: true, name: true, baseUrl: true, apiKeyLast4: true, models: true, createdAt: true, updatedAt: true,
+  teams: { select: { teamId: true } },
+} as const;
+
+type ItemRow = { kind: DbKind; teams: { teamId: string }[] } & Omit<ProviderConnectionItem, "kind" | "teamIds">;
+const toItem = ({ teams, kind, ...row }: ItemRow): ProviderConnectionItem => ({
+  ...row,
+  kind: fromDbKind(kind),
+  teamIds: teams.map((team) => team.teamId).sort(),
+});
+
+/** The organization that owns a connection (the procedures' locator); null when there is none. */
+export async function findProviderConnectionOrganizationId(db: DbOrTx, id: string): Promise<string | null> {
+  return (await db.providerConnection.findUnique({ where: { id }, select: { organizationId: true } }))?.organizationId ?? null;
+}
+
+async function checkBaseUrl(config: Config, baseUrl: string | null | undefined) {
+  if (baseUrl && !(await outboundAllowed(baseUrl, config.allowPrivateProviderUrls ?? false))) fail("INVALID", PROVIDER_MSG.baseUrlPrivate, "PRIVATE_ADDRESS");
+}
+
+async function checkTeams(db: DbOrTx, organizationId: string, teamIds: readonly string[]) {
+  if (!teamIds.length) return;
+  const found = await db.team.count({ where: { id: { in: [...teamIds] }, organizationId } });
+  if (found !== teamIds.length) fail("INVALID", PROVIDER_MSG.teamNotInOrganization);
+}
+
+export async function listProviderConnections(db: DbOrTx, organizationId: string): Promise<ProviderConnectionItem[]> {
+  const rows = await db.providerConnection.findMany({ where: { organizationId }, select: itemSelect, orderBy: [{ name: "asc" }, { id: "asc" }] });
+  return rows.map(toItem);
+}
+
+export async function createProviderConnection(
+  deps: { db: Db; config: Config },
+  input: z.output<typeof createProviderInput> & { createdById: string },
+  context: AuditContext,
+): Promise<ProviderConnectionItem> {
+  const baseUrl = input.baseUrl ?? null;
+  await checkBaseUrl(deps.config, baseUrl);
+  // The id is known before the row exists: the sealed key is bound to it.
+  const id = randomUUID();
+  try {
+    return await deps.db.$transaction(async (tx) => {
+      await checkTeams(tx, input.organizationId, input.teamIds ?? []);
+      const row = await tx.providerConnection.create({
+        data: {
+          id,
+          organizationId: input.organizationId,
+          kind: toDbKind(input.kind),
+          name: input.name,
+          baseUrl,
+          apiKeySealed: sealSecret(deps.config.secret, SEAL, id, new TextEncoder().encode(input.apiKey)),
+          apiKeyLast4: last4(input.apiKey),
+          models: input.models ?? [],
+          createdById: input.createdById,
+          teams: { create: (input.teamIds ?? []).map((teamId) => ({ teamId })) },
+        },
+        select: itemSelect,
+      });
+      await auditAs(tx, context, {
+        organizationId: input.organizationId,
+        action: "provider.create",
+        target: { type: "provider", id, name: input.name },
+        after: { kind: input.kind, baseUrl, models: row.models, teamIds: input.teamIds ?? [] },
+      });
+      return toItem(row);
+    });
+  } catch (error) {
+    if (isUniqueViolation(error)) fail("ALREADY_EXISTS", PROVIDER_MSG.nameTaken, "NAME_TAKEN");
+    throw error;
+  }
+}
+
+export async function updateProviderConnection(
+  deps: { db: Db; config: Config },
+  input: z.output<typeof updateProviderInput>,
+  context: AuditContext,
+): Promise<ProviderConnectionItem> {
+  if (input.baseUrl) await checkBaseUrl(deps.config, input.baseUrl);
+  try {
+    return await deps.db.$transaction(async (tx) => {
+      const before = await tx.providerConnection.findUnique({ where: { id: input.id }, select: itemSelect });
+      if (!before) return fail("NOT_FOUND", PROVIDER_MSG.notFound);
+      if (input.baseUrl === null && before.kind === "openai_compatible") fail("INVALID", PROVIDER_MSG.baseUrlRequired);
+      if (input.teamIds) await checkTeams(tx, before.organizationId, input.teamIds);
+      const row = await tx.providerConnection.update({
+        where: { id: input.id },
+        data: {
+          ...(input.name !== undefined ? { name: input.name } : {}),
+          ...(input.baseUrl !== undefined ? { baseUrl: input.baseUrl } : {}),
+          ...(input.models !== undefined ? { models: input.models } : {}),
+          ...(input.apiKey !== undefined
+            ? { apiKeySealed: sealSecret(deps.config.secret, SEAL, input.id, new TextEncoder().encode(input.apiKey)), apiKeyLast4: last4(input.apiKey) }
+            : {}),
+          ...(input.teamIds !== undefined
+            ? { teams: { deleteMany: {}, create: input.teamIds.map((teamId) => ({ teamId })) } }
+            : {}),
+        },
+        select: itemSelect,
+      });
+      const shown = (item: ProviderConnectionItem, keyReplaced: boolean) => ({
+        name: item.name, baseUrl: item.baseUrl, models: item.models, teamIds: item.teamIds, ...(keyReplaced ? { apiKeyLast4: item.apiKeyLast4 } : {}),
+      });
+      await auditAs(tx, context, {
+        organizationId: before.organizationId,
+        action: "provider.update",
+        target: { type: "provider", id: input.id, name: row.name },
+        before: shown(toItem(before), input.apiKey !== undefined),
+        after: shown(toItem(row), input.apiKey !== undefined),
+      });
+      return toItem(row);
+    });
+  } catch (error) {
+    if (isUniqueViolation(error)) fail("ALREADY_EXISTS", PROVIDER_MSG.nameTaken, "NAME_TAKEN");
+    throw error;
+  }
+}
+
+export async function deleteProviderConnection(db: Db, id: string, context: AuditContext): Promise<void> {
+  await db.$transaction(async (tx) => {
+    const row = await tx.providerConnection.findUnique({ where: { id }, select: { organizationId: true, name: true } });
+    if (!row) return fail("NOT_FOUND", PROVIDER_MSG.notFound);
+    await tx.providerConnection.delete({ where: { id } });
+    await auditAs(tx, context, { organizationId: row.organizationId, action: "provider.delete", target: { type: "provider", id, name: row.name } });
+  });
+}
+
+/** The connection with its key opened, for a call to the provider; never leaves the server. */
+export async function openProviderConnection(db: DbOrTx, config: Config, id: string): Promise<OpenConnection & { id: string; organizationId: string }> {
+  const row = await db.providerConnection.findUnique({ where: { id }, select: { id: true, organizationId: true, kind: true, baseUrl: true, apiKeySealed: true } });
+  if (!row) return fail("NOT_FOUND", PROVIDER_MSG.notFound);
+  const apiKey = new TextDecoder().decode(openSecret(config.secret, SEAL, row.id, row.apiKeySealed));
+  return { id: row.id, organizationId: row.organizationId, kind: fromDbKind(row.kind), baseUrl: row.baseUrl, apiKey };
+}
+
+/** "Test connection": the provider's model list for the stored key, or why it could not be had. */
+export async function testProviderConnection(deps: { db: Db; config: Config }, id: string) {
+  const connection = await openProviderConnection(deps.db, deps.config, id);
+  return listProviderModels(connection, {
+    allowPrivate: deps.config.allowPrivateProviderUrls ?? false,
+    timeoutMs: deps.config.providerTimeoutMs ?? 60_000,
+  });
+}

@@ -1,0 +1,81 @@
+// Where calls to model providers may go: only to a connection's base URL, and not to a private,
+// loopback or link-local address unless the operator allows it (ALLOW_PRIVATE_PROVIDER_URLS, for
+// self-hosted models on the same network). The rule is checked when a connection is saved and again on
+// every connection the provider calls open (the address the name resolves to then, so a name that
+// later resolves elsewhere gains nothing).
+import { lookup as dnsLookup, type LookupAddress } from "node:dns";
+import { BlockList, isIP } from "node:net";
+import { Agent, fetch as undiciFetch } from "undici";
+
+const PRIVATE = new BlockList();
+for (const [network, prefix] of [
+  ["0.0.0.0", 8], ["10.0.0.0", 8], ["100.64.0.0", 10], ["127.0.0.0", 8], ["169.254.0.0", 16], ["172.16.0.0", 12],
+  ["192.0.0.0", 24], ["192.168.0.0", 16], ["198.18.0.0", 15], ["224.0.0.0", 4], ["240.0.0.0", 4],
+] as const) PRIVATE.addSubnet(network, prefix, "ipv4");
+for (const [network, prefix] of [["::", 128], ["::1", 128], ["fc00::", 7], ["fe80::", 10], ["ff00::", 8]] as const) PRIVATE.addSubnet(network, prefix, "ipv6");
+
+/** Whether `address` (an IP literal) is private, loopback, link-local or otherwise not on the public internet. */
+function isPrivateAddress(address: string): boolean {
+  const family = isIP(address);
+  if (family === 4) return PRIVATE.check(address, "ipv4");
+  if (family === 6) {
+    const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
+    return mapped ? PRIVATE.check(mapped[1]!, "ipv4") : PRIVATE.check(address, "ipv6");
+  }
+  return true;
+}
+
+const lookupAll = (hostname: string) =>
+  new Promise<LookupAddress[]>((resolve, reject) => dnsLookup(hostname, { all: true }, (error, addresses) => (error ? reject(error) : resolve(addresses))));
+
+/** Whether `baseUrl` may be called: false when its host is, or resolves to, a private address and those are not allowed. */
+export async function outboundAllowed(baseUrl: string, allowPrivate: boolean): Promise<boolean> {
+  if (allowPrivate) return true;
+  const host = new URL(baseUrl).hostname.replace(/^\[|\]$/g, "");
+  if (isIP(host)) return !isPrivateAddress(host);
+  try {
+    const addresses = await lookupAll(host);
+    return addresses.length > 0 && addresses.every((entry) => !isPrivateAddress(entry.address));
+  } catch {
+    // A name that does not resolve now may later; the call-time check still guards it.
+    return true;
+  }
+}
+
+/** The refusal the call-time check raises; the provider client reports it as the connection's error. */
+export class PrivateAddressError extends Error {
+  constructor(readonly address: string) {
+    super(`Refused to connect to the private address ${address}`);
+  }
+}
+
+/**
+ * The fetch the provider SDKs use: undici with a connector that refuses private addresses (unless
+ * allowed) after resolving the name, so the check holds for the address actually connected to.
+ */
+export function providerFetch(allowPrivate: boolean): typeof fetch {
+  const dispatcher = new Agent({
+    connect: {
+      lookup(hostname, options, callback) {
+        dnsLookup(hostname, { ...options, all: true }, (error, addresses) => {
+          if (error) return callback(error, "", 0);
+          const list = addresses as LookupAddress[];
+          const refused = allowPrivate ? undefined : list.find((entry) => isPrivateAddress(entry.address));
+          if (refused) return callback(new PrivateAddressError(refused.address), "", 0);
+          const first = list[0]!;
+          if ((options as { all?: boolean }).all) return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, list);
+          callback(null, first.address, first.family);
+        });
+      },
+    },
+  });
+  const guarded = ((input: Parameters<typeof undiciFetch>[0], init?: Parameters<typeof undiciFetch>[1]) => {
+    if (!allowPrivate) {
+      // An IP literal is never looked up: check it here.
+      const host = new URL(typeof input === "string" ? input : input instanceof URL ? input.href : (input as { url: string }).url).hostname.replace(/^\[|\]$/g, "");
+      if (isIP(host) && isPrivateAddress(host)) return Promise.reject(new PrivateAddressError(host));
+    }
+    return undiciFetch(input, { ...init, dispatcher });
+  }) as unknown as typeof fetch;
+  return guarded;
+}

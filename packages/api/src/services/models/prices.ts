@@ -1,0 +1,52 @@
+// Model prices of an organization: the built-in table (packages/shared/src/providers.ts) with the
+// organization admin's own prices over it; a run's cost is computed from them when it is recorded.
+import { z } from "zod";
+import type { Db, DbOrTx } from "@promptly/db";
+import { DEFAULT_MODEL_PRICES, setModelPriceInput, type ModelPriceEntry } from "@promptly/shared";
+import { auditAs, type AuditContext } from "../insight/audit.ts";
+
+export const modelPriceItem = z.object({
+  model: z.string(),
+  inputPerMillion: z.number(),
+  outputPerMillion: z.number(),
+  /** "organization": set by an admin of this organization; "default": the built-in table's. */
+  source: z.enum(["organization", "default"]),
+});
+export type ModelPriceItem = z.infer<typeof modelPriceItem>;
+
+/** Every priced model: the organization's own prices, then the built-in ones it did not set, by model name. */
+export async function listModelPrices(db: DbOrTx, organizationId: string): Promise<ModelPriceItem[]> {
+  const own = await db.modelPrice.findMany({ where: { organizationId }, select: { model: true, inputPerMillion: true, outputPerMillion: true } });
+  const set = new Set(own.map((row) => row.model));
+  return [
+    ...own.map((row) => ({ ...row, source: "organization" as const })),
+    ...DEFAULT_MODEL_PRICES.filter((entry) => !set.has(entry.model)).map((entry) => ({ ...entry, source: "default" as const })),
+  ].sort((a, b) => a.model.localeCompare(b.model));
+}
+
+/** The price of one model for an organization; null when neither the organization nor the built-in table knows it. */
+async function modelPriceFor(db: DbOrTx, organizationId: string, model: string): Promise<ModelPriceEntry | null> {
+  const own = await db.modelPrice.findUnique({ where: { organizationId_model: { organizationId, model } } });
+  if (own) return { model, inputPerMillion: own.inputPerMillion, outputPerMillion: own.outputPerMillion };
+  return DEFAULT_MODEL_PRICES.find((entry) => entry.model === model) ?? null;
+}
+
+export async function setModelPrice(db: Db, input: z.output<typeof setModelPriceInput>, context: AuditContext): Promise<ModelPriceItem> {
+  return db.$transaction(async (tx) => {
+    const before = await modelPriceFor(tx, input.organizationId, input.model);
+    const price = { inputPerMillion: input.inputPerMillion, outputPerMillion: input.outputPerMillion };
+    await tx.modelPrice.upsert({
+      where: { organizationId_model: { organizationId: input.organizationId, model: input.model } },
+      create: { organizationId: input.organizationId, model: input.model, ...price },
+      update: price,
+    });
+    await auditAs(tx, context, {
+      organizationId: input.organizationId,
+      action: "model_price.set",
+      target: { type: "model", id: input.model, name: input.model },
+      before: before && { inputPerMillion: before.inputPerMillion, outputPerMillion: before.outputPerMillion },
+      after: price,
+    });
+    return { model: input.model, ...price, source: "organization" };
+  });
+}

@@ -1,0 +1,102 @@
+// Calls to model providers, through their official SDKs (`openai` for OpenAI and every OpenAI-compatible
+// server, `@anthropic-ai/sdk` for Anthropic), never hand-written HTTP. Every call goes through the
+// outbound rule's fetch (services/models/outbound.ts), with no SDK retries (a person is waiting and sees
+// the provider's answer) and a timeout. A failure becomes a ProviderFailure in plain words.
+import Anthropic from "@anthropic-ai/sdk";
+import OpenAI from "openai";
+import type { ProviderKind } from "@promptly/shared";
+import { PrivateAddressError, providerFetch } from "./outbound.ts";
+
+/** A connection with its key opened: only the services that call the provider hold one. */
+export interface OpenConnection {
+  kind: ProviderKind;
+  baseUrl: string | null;
+  apiKey: string;
+}
+
+export interface CallOptions {
+  allowPrivate: boolean;
+  timeoutMs: number;
+  signal?: AbortSignal;
+}
+
+/** What a failed call tells a person: the provider's HTTP status when there was one, and why in plain words. */
+export interface ProviderFailure {
+  status: number | null;
+  message: string;
+}
+
+const DEFAULT_TIMEOUT_MS = 60_000;
+
+function openaiClient(connection: OpenConnection, options: CallOptions) {
+  return new OpenAI({
+    apiKey: connection.apiKey,
+    baseURL: connection.baseUrl ?? undefined,
+    fetch: providerFetch(options.allowPrivate),
+    maxRetries: 0,
+    timeout: options.timeoutMs || DEFAULT_TIMEOUT_MS,
+  });
+}
+
+function anthropicClient(connection: OpenConnection, options: CallOptions) {
+  return new Anthropic({
+    apiKey: connection.apiKey,
+    baseURL: connection.baseUrl ?? undefined,
+    fetch: providerFetch(options.allowPrivate),
+    maxRetries: 0,
+    timeout: options.timeoutMs || DEFAULT_TIMEOUT_MS,
+  });
+}
+
+/** The provider's own message, without its JSON wrapping where the SDK kept it. */
+function providerMessage(error: { message: string; error?: unknown }): string {
+  const body = error.error as { message?: unknown; error?: { message?: unknown } } | undefined;
+  const inner = body?.error?.message ?? body?.message;
+  const text = typeof inner === "string" && inner ? inner : error.message;
+  return text.replace(/\s+/g, " ").trim().slice(0, 300);
+}
+
+/** Any error of a provider call, as a person should read it. */
+function describeProviderError(error: unknown): ProviderFailure {
+  const cause = (error as { cause?: unknown })?.cause;
+  if (error instanceof PrivateAddressError || cause instanceof PrivateAddressError) {
+    const refused = (error instanceof PrivateAddressError ? error : (cause as PrivateAddressError)).address;
+    return { status: null, message: `The connection's base URL resolves to the private address ${refused}, which is not allowed on this server` };
+  }
+  if (error instanceof OpenAI.APIUserAbortError || error instanceof Anthropic.APIUserAbortError) return { status: null, message: "Stopped" };
+  if (error instanceof OpenAI.APIConnectionTimeoutError || error instanceof Anthropic.APIConnectionTimeoutError) {
+    return { status: null, message: "The provider did not answer in time" };
+  }
+  if (error instanceof OpenAI.APIConnectionError || error instanceof Anthropic.APIConnectionError) {
+    const reason = cause instanceof Error ? (cause.cause instanceof Error ? cause.cause.message : cause.message) : "no answer";
+    return { status: null, message: `Could not reach the provider (${reason})` };
+  }
+  if (error instanceof OpenAI.APIError || error instanceof Anthropic.APIError) {
+    const status = error.status ?? null;
+    const detail = providerMessage(error);
+    if (status === 401 || status === 403) return { status, message: `The provider refused the API key (${status}): ${detail}` };
+    if (status === 429) return { status, message: `The provider's rate limit was reached (429): ${detail}` };
+    if (status === 404) return { status, message: `The provider does not know this model or endpoint (404): ${detail}` };
+    if (status !== null && status >= 500) return { status, message: `The provider failed (${status}): ${detail}` };
+    return { status, message: `The provider refused the request (${status ?? "no status"}): ${detail}` };
+  }
+  return { status: null, message: error instanceof Error ? error.message : String(error) };
+}
+
+/** The models the provider lists for this key ("Test connection"), sorted; or why it failed. */
+export async function listProviderModels(
+  connection: OpenConnection,
+  options: CallOptions,
+): Promise<{ ok: true; models: string[] } | ({ ok: false } & ProviderFailure)> {
+  try {
+    const models: string[] = [];
+    if (connection.kind === "anthropic") {
+      for await (const model of anthropicClient(connection, options).models.list({}, { signal: options.signal })) models.push(model.id);
+    } else {
+      for await (const model of openaiClient(connection, options).models.list({ signal: options.signal })) models.push(model.id);
+    }
+    return { ok: true, models: models.sort() };
+  } catch (error) {
+    return { ok: false, ...describeProviderError(error) };
+  }
+}

@@ -1,0 +1,109 @@
+// Model provider connections of an organization (issue 28): kinds, limits, texts, input schemas and the
+// built-in price table, shared by the procedures and the organization's Providers page.
+import { z } from "zod";
+import { idSchema, plainText } from "./validation.ts";
+
+/** `openai-compatible` speaks OpenAI's chat API at its own base URL (Ollama, vLLM, LM Studio, OpenRouter, Groq…). */
+export const PROVIDER_KINDS = ["openai", "anthropic", "openai-compatible"] as const;
+export type ProviderKind = (typeof PROVIDER_KINDS)[number];
+
+const PROVIDER_NAME_MAX = 100;
+const PROVIDER_KEY_MAX = 500;
+const PROVIDER_MODELS_MAX = 50;
+const MODEL_NAME_MAX = 200;
+
+export const PROVIDER_MSG = {
+  nameRequired: "Name is required",
+  nameTooLong: `A connection name has at most ${PROVIDER_NAME_MAX} characters`,
+  nameTaken: "A connection with this name already exists in this organization",
+  kindInvalid: "A provider is 'openai', 'anthropic' or 'openai-compatible'",
+  keyRequired: "API key is required",
+  keyTooLong: `An API key has at most ${PROVIDER_KEY_MAX} characters`,
+  baseUrlRequired: "An OpenAI-compatible connection needs its base URL",
+  baseUrlInvalid: "The base URL must be an http or https URL without credentials, query or fragment",
+  baseUrlPrivate:
+    "This base URL points to a private or loopback address; set ALLOW_PRIVATE_PROVIDER_URLS=true on the server to allow self-hosted models",
+  modelInvalid: `A model name has 1 to ${MODEL_NAME_MAX} characters`,
+  tooManyModels: `A connection offers at most ${PROVIDER_MODELS_MAX} models`,
+  teamNotInOrganization: "Every team must belong to this organization",
+  notFound: "Provider connection not found",
+  priceInvalid: "A price is a number of US dollars per million tokens, from 0 to 10,000",
+} as const;
+
+const providerNameSchema = plainText().trim().min(1, PROVIDER_MSG.nameRequired).max(PROVIDER_NAME_MAX, PROVIDER_MSG.nameTooLong);
+const providerKeySchema = z.string().trim().min(1, PROVIDER_MSG.keyRequired).max(PROVIDER_KEY_MAX, PROVIDER_MSG.keyTooLong);
+const modelNameSchema = z.string().trim().min(1, PROVIDER_MSG.modelInvalid).max(MODEL_NAME_MAX, PROVIDER_MSG.modelInvalid);
+const modelsSchema = z
+  .array(modelNameSchema)
+  .transform((models) => [...new Set(models)])
+  .refine((models) => models.length <= PROVIDER_MODELS_MAX, PROVIDER_MSG.tooManyModels);
+/** An http(s) URL with no credentials, query or fragment; its trailing slash dropped. Where it may point is the server's rule. */
+const baseUrlSchema = z
+  .string()
+  .trim()
+  .refine((value) => {
+    try {
+      const url = new URL(value);
+      return (url.protocol === "http:" || url.protocol === "https:") && !url.username && !url.password && !url.search && !url.hash;
+    } catch {
+      return false;
+    }
+  }, PROVIDER_MSG.baseUrlInvalid)
+  .transform((value) => value.replace(/\/+$/, ""));
+const teamIdsSchema = z.array(idSchema).transform((ids) => [...new Set(ids)]);
+
+export const createProviderInput = z
+  .object({
+    organizationId: idSchema,
+    kind: z.enum(PROVIDER_KINDS, { error: PROVIDER_MSG.kindInvalid }),
+    name: providerNameSchema,
+    baseUrl: baseUrlSchema.nullish(),
+    apiKey: providerKeySchema,
+    models: modelsSchema.optional(),
+    teamIds: teamIdsSchema.optional(),
+  })
+  .refine((input) => input.kind !== "openai-compatible" || !!input.baseUrl, { message: PROVIDER_MSG.baseUrlRequired, path: ["baseUrl"] });
+
+/** What an update changes; absent fields stay. A new `apiKey` replaces the stored one (which is never read back). */
+export const updateProviderInput = z.object({
+  id: idSchema,
+  name: providerNameSchema.optional(),
+  baseUrl: baseUrlSchema.nullish(),
+  apiKey: providerKeySchema.optional(),
+  models: modelsSchema.optional(),
+  teamIds: teamIdsSchema.optional(),
+});
+
+const priceSchema = z.number({ error: PROVIDER_MSG.priceInvalid }).min(0, PROVIDER_MSG.priceInvalid).max(10_000, PROVIDER_MSG.priceInvalid);
+
+export const setModelPriceInput = z.object({
+  organizationId: idSchema,
+  model: modelNameSchema,
+  inputPerMillion: priceSchema,
+  outputPerMillion: priceSchema,
+});
+
+export interface ModelPriceEntry {
+  model: string;
+  inputPerMillion: number;
+  outputPerMillion: number;
+}
+
+/**
+ * Built-in prices (US dollars per million tokens, input and output) of well-known models, as their
+ * providers list them; an organization admin's own price for a model replaces its row. A model that is
+ * in neither has no known cost (shown as such, never as 0).
+ */
+export const DEFAULT_MODEL_PRICES: readonly ModelPriceEntry[] = [
+  { model: "gpt-4o", inputPerMillion: 2.5, outputPerMillion: 10 },
+  { model: "gpt-4o-mini", inputPerMillion: 0.15, outputPerMillion: 0.6 },
+  { model: "gpt-4.1", inputPerMillion: 2, outputPerMillion: 8 },
+  { model: "gpt-4.1-mini", inputPerMillion: 0.4, outputPerMillion: 1.6 },
+  { model: "gpt-4.1-nano", inputPerMillion: 0.1, outputPerMillion: 0.4 },
+  { model: "o3", inputPerMillion: 2, outputPerMillion: 8 },
+  { model: "o4-mini", inputPerMillion: 1.1, outputPerMillion: 4.4 },
+  { model: "claude-opus-4-1", inputPerMillion: 15, outputPerMillion: 75 },
+  { model: "claude-sonnet-4-5", inputPerMillion: 3, outputPerMillion: 15 },
+  { model: "claude-haiku-4-5", inputPerMillion: 1, outputPerMillion: 5 },
+  { model: "claude-3-5-haiku-latest", inputPerMillion: 0.8, outputPerMillion: 4 },
+];
