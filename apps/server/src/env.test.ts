@@ -16,6 +16,8 @@ describe("loadEnv", () => {
     expect(env.APP_URL).toBe("http://localhost:3000");
     expect(env.APP_SECRET.length).toBeGreaterThanOrEqual(32);
     expect(env.SHUTDOWN_TIMEOUT_MS).toBe(10_000);
+    expect(env.ALLOW_PRIVATE_PROVIDER_URLS).toBe(false);
+    expect(env.PROVIDER_TIMEOUT_MS).toBe(60_000);
   });
 
   it.each([
@@ -37,6 +39,8 @@ describe("loadEnv", () => {
     [{ SHUTDOWN_TIMEOUT_MS: "soon" }, "Invalid configuration: SHUTDOWN_TIMEOUT_MS"],
     [{ SHUTDOWN_TIMEOUT_MS: "-1" }, "Invalid configuration: SHUTDOWN_TIMEOUT_MS"],
     [{ LOG_FORMAT: "text" }, "Invalid configuration: LOG_FORMAT must be json or pretty"],
+    [{ ALLOW_PRIVATE_PROVIDER_URLS: "sometimes" }, "Invalid configuration: ALLOW_PRIVATE_PROVIDER_URLS"],
+    [{ PROVIDER_TIMEOUT_MS: "10" }, "Invalid configuration: PROVIDER_TIMEOUT_MS"],
   ])("refuses %o with a message naming the variable", (vars, message) => {
     expect(() => loadEnv({ DATA_DIR: dataDir, ...vars })).toThrow(ConfigError);
     expect(() => loadEnv({ DATA_DIR: dataDir, ...vars })).toThrow(message);
