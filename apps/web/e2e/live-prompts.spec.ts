@@ -164,3 +164,24 @@ test("History rows set a label on a version and restore a version, each saying w
   expect(await label(prompt.id, "staging")).toBe(1);
   expect(errors).toEqual([]);
 });
+
+test("a private prompt under required review offers no review of production: the form says to share it first, and nothing is sent", async ({ page }) => {
+  const errors = consoleErrors(page);
+  const { editor, prompt } = await liveTeam(1);
+  await withDb(async (client) => {
+    await client.query(`UPDATE prompts SET visibility = 'private' WHERE id = $1`, [prompt.id]);
+    await client.query(`INSERT INTO prompt_labels (prompt_id, name, version) VALUES ($1, 'production', 1)`, [prompt.id]);
+  });
+  await signIn(page, editor.email);
+  await page.goto(`/prompts/${prompt.id}?tab=history`);
+  const v2 = page.getByRole("list", { name: "Versions" }).locator('li[data-version="2"]');
+  await v2.getByRole("button", { name: "Set label on v2" }).click();
+  const setLabel = page.getByRole("dialog", { name: "Set label on v2" });
+  await setLabel.getByRole("combobox", { name: "Label name" }).fill("production");
+  await expect(setLabel.getByRole("button", { name: "Request review" })).toHaveCount(0);
+  await setLabel.getByRole("button", { name: "Save label" }).click();
+  await expect(setLabel).toContainText(REVIEW_MSG.privatePrompt);
+  expect(await label(prompt.id, "production")).toBe(1);
+  expect(await withDb(async (client) => (await client.query(`SELECT 1 FROM change_requests WHERE prompt_id = $1`, [prompt.id])).rowCount)).toBe(0);
+  expect(errors).toEqual([]);
+});

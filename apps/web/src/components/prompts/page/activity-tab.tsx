@@ -113,6 +113,8 @@ function RollBack({ item, prompt }: { item: Activity; prompt: PromptDetail }) {
   if (current === target) return null;
   const production = before.label === PROTECTED_LABEL;
   const reviewed = production && prompt.requiredApprovals > 0;
+  // A private prompt's production moves by no one under review (it cannot be reviewed): no button to offer.
+  if (reviewed && prompt.visibility === "private") return null;
   const allowed = reviewed ? prompt.can.write : production ? prompt.can["label.protected"] : prompt.can.write;
   if (!allowed) return null;
   const busy = set.isPending || request.isPending;

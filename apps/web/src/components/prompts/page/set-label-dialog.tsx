@@ -44,7 +44,9 @@ function labelChange(prompt: PromptDetail, name: string, version: number, reques
   return requestsReview ? `Once approved, ${move.charAt(0).toLowerCase()}${move.slice(1)} ${fetched}` : `${move} ${fetched}`;
 }
 
-function labelProblem(name: string, mayProtect: boolean, reviewed: boolean): string | undefined {
+function labelProblem(name: string, mayProtect: boolean, reviewed: boolean, isPrivate: boolean): string | undefined {
+  // Under review nobody moves production directly, and a private prompt cannot be reviewed: say so before asking.
+  if (name === PROTECTED_LABEL && reviewed && isPrivate) return REVIEW_MSG.privatePrompt;
   if (name === PROTECTED_LABEL && !mayProtect && !reviewed) return PROMPT_MSG.protectedLabel;
   const parsed = promptLabelSchema.safeParse(name);
   return parsed.success ? undefined : parsed.error.issues[0]?.message;
@@ -55,6 +57,7 @@ function SetLabelForm({ prompt, initialVersion, onDone }: { prompt: PromptDetail
   const mayProtect = prompt.can["label.protected"];
   // The team reviews changes to production: nobody moves it directly, every editor may request it.
   const reviewed = prompt.requiredApprovals > 0;
+  const isPrivate = prompt.visibility === "private";
   const refresh = useRefreshPrompt();
   const navigate = useNavigate();
   const [name, setName] = useState("");
@@ -62,8 +65,8 @@ function SetLabelForm({ prompt, initialVersion, onDone }: { prompt: PromptDetail
   const [message, setMessage] = useState("");
   const [problem, setProblem] = useState<string>();
   const [serverError, setServerError] = useState<string>();
-  const suggestions = [...(mayProtect || reviewed ? [PROTECTED_LABEL] : []), "staging"];
-  const requestsReview = reviewed && name.trim() === PROTECTED_LABEL;
+  const suggestions = [...((mayProtect || reviewed) && !(reviewed && isPrivate) ? [PROTECTED_LABEL] : []), "staging"];
+  const requestsReview = reviewed && !isPrivate && name.trim() === PROTECTED_LABEL;
   const change = problem ? null : labelChange(prompt, name.trim(), version, requestsReview);
 
   const set = trpc.promptLabels.set.useMutation({
@@ -97,7 +100,7 @@ function SetLabelForm({ prompt, initialVersion, onDone }: { prompt: PromptDetail
 
   const submit = () => {
     const label = name.trim();
-    const found = labelProblem(label, mayProtect, reviewed);
+    const found = labelProblem(label, mayProtect, reviewed, isPrivate);
     setProblem(found);
     setServerError(undefined);
     if (found) return;
