@@ -22,12 +22,16 @@ import { InvitePanel } from "./invite-panel.tsx";
 import { PendingInvites } from "./pending-invites.tsx";
 import { RenameTeamDialog } from "./rename-team-dialog.tsx";
 import { TeamCarousel } from "./team-carousel.tsx";
+import { OrganizationsLoadFailure } from "@/components/layout/workspace-gate";
 import { TeamMembersTable } from "./team-members-table.tsx";
 import type { Team } from "./team-types.ts";
 
 export function TeamsPage() {
   const { data: me } = useMe();
-  const { activeOrganization, organizationsLoading, teams, teamsLoading, teamsError, teamsFailure, retryTeams, activeTeam, setActiveTeamId } = useWorkspace();
+  const {
+    activeOrganization, organizationsLoading, organizationsError, organizationsFailure, retryOrganizations,
+    teams, teamsLoading, teamsError, teamsFailure, retryTeams, activeTeam, setActiveTeamId,
+  } = useWorkspace();
   const utils = trpc.useUtils();
   const [creating, setCreating] = useState(false);
   const [refreshing, setRefreshing] = useState(false);
@@ -71,6 +75,9 @@ export function TeamsPage() {
           <Skeleton className="h-20 w-48" />
           <Skeleton className="h-20 w-48" />
         </div>
+      ) : organizationsError && !activeOrganization ? (
+        // Without the organizations there are no teams to show, and none to deny: say what failed.
+        <OrganizationsLoadFailure error={organizationsFailure} onRetry={retryOrganizations} />
       ) : teamsError ? (
         <LoadFailure title="The teams could not be loaded" error={teamsFailure} onRetry={retryTeams} />
       ) : teams.length === 0 ? (
