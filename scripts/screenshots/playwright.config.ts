@@ -9,6 +9,9 @@ export default defineConfig({
   testDir: ".",
   testMatch: "take.ts",
   globalSetup: "../../apps/web/e2e/support/global-setup.ts",
+  // Not the suite's: no log-secrets check, and one project (the suite's first-run setup is a test of its own).
+  globalTeardown: undefined,
+  projects: undefined,
   retries: 0,
   // The e2e server's command runs from the repository root.
   webServer: { ...(base.webServer as object), cwd: new URL("../..", import.meta.url).pathname } as typeof base.webServer,

@@ -62,7 +62,7 @@ function RequiredApprovalsSetting({ team }: { team: TeamFacts }) {
     onError: (error) => toast.error(error.message),
   });
   return (
-    <div className="grid gap-1.5">
+    <div className="grid min-w-0 grid-cols-[minmax(0,1fr)] gap-1.5">
       <Label htmlFor={id}>Required approvals for production</Label>
       <Select
         value={String(team.requiredApprovals)}
