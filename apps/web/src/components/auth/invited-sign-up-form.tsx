@@ -10,16 +10,13 @@ import type { z } from "zod";
 import { toast } from "sonner";
 import type { RouterOutputs } from "@promptly/api";
 import { MSG, can, signUpForm } from "@promptly/shared";
-import { Button } from "@/components/ui/button";
-import { FormField } from "@/components/ui/form-field";
-import { Input } from "@/components/ui/input";
 import { Skeleton } from "@/components/ui/skeleton";
 import { api, trpc } from "@/lib/trpc";
 import { accessIn, chooseWorkspace } from "@/lib/workspace";
+import { SignUpFields, type SignUpValues } from "./sign-up-fields.tsx";
 import { AuthCard, AuthFailure, AuthFooterLink } from "./auth-card.tsx";
 import { describeFailure } from "./auth-errors.ts";
 
-type SignUpValues = z.input<typeof signUpForm>;
 type InviteSummary = RouterOutputs["invites"]["get"];
 
 const inviteSignInLink = (inviteId: string) => `/auth/signin?redirect=${encodeURIComponent(`/auth/accept-invite?id=${inviteId}`)}`;
@@ -91,21 +88,7 @@ function InvitedForm({ inviteId, summary }: { inviteId: string; summary: InviteS
     >
       {failure && <AuthFailure title={failure.title}>{failure.message}</AuthFailure>}
       <form onSubmit={onSubmit} noValidate className="grid gap-4">
-        <FormField label="Full Name" description="Optional. Colleagues find and mention you by it." error={formState.errors.fullName?.message}>
-          <Input autoComplete="name" {...register("fullName")} />
-        </FormField>
-        <FormField label="Email" description="The invited address." error={formState.errors.email?.message}>
-          <Input type="email" autoComplete="email" readOnly {...register("email")} />
-        </FormField>
-        <FormField label="Password" error={formState.errors.password?.message}>
-          <Input type="password" autoComplete="new-password" {...register("password")} />
-        </FormField>
-        <FormField label="Confirm Password" error={formState.errors.confirmPassword?.message}>
-          <Input type="password" autoComplete="new-password" {...register("confirmPassword")} />
-        </FormField>
-        <Button type="submit" className="w-full" disabled={formState.isSubmitting}>
-          {formState.isSubmitting ? "Processing..." : "Sign Up and Join"}
-        </Button>
+        <SignUpFields register={register} errors={formState.errors} submitting={formState.isSubmitting} submitLabel="Sign Up and Join" invited />
       </form>
     </AuthCard>
   );

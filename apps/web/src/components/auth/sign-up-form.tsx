@@ -11,14 +11,12 @@ import { toast } from "sonner";
 import { SIGN_UP_REDIRECT_DELAY_MS, signUpForm } from "@promptly/shared";
 import { Alert, AlertDescription, AlertTitle } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
-import { FormField } from "@/components/ui/form-field";
-import { Input } from "@/components/ui/input";
 import { trpc } from "@/lib/trpc";
+import { SignUpFields, type SignUpValues } from "./sign-up-fields.tsx";
 import { AuthCard, AuthFailure, AuthFooterLink } from "./auth-card.tsx";
 import { describeFailure } from "./auth-errors.ts";
 import { InvitedSignUpForm } from "./invited-sign-up-form.tsx";
 
-type SignUpValues = z.input<typeof signUpForm>;
 
 export function SignUpForm({ emailConfirmed = false, redirect, inviteId }: { emailConfirmed?: boolean; redirect?: string; inviteId?: string }) {
   if (inviteId) return <InvitedSignUpForm inviteId={inviteId} />;
@@ -69,21 +67,7 @@ function PlainSignUpForm({ emailConfirmed, redirect }: { emailConfirmed: boolean
         <AuthFailure title={failure.title}>{failure.message}</AuthFailure>
     )}
     <form onSubmit={onSubmit} noValidate className="grid gap-4">
-      <FormField label="Full Name" description="Optional. Colleagues find and mention you by it." error={formState.errors.fullName?.message}>
-        <Input autoComplete="name" {...register("fullName")} />
-      </FormField>
-      <FormField label="Email" error={formState.errors.email?.message}>
-        <Input type="email" autoComplete="email" placeholder="you@example.com" {...register("email")} />
-      </FormField>
-      <FormField label="Password" error={formState.errors.password?.message}>
-        <Input type="password" autoComplete="new-password" {...register("password")} />
-      </FormField>
-      <FormField label="Confirm Password" error={formState.errors.confirmPassword?.message}>
-        <Input type="password" autoComplete="new-password" {...register("confirmPassword")} />
-      </FormField>
-      <Button type="submit" className="w-full" disabled={formState.isSubmitting}>
-        {formState.isSubmitting ? "Processing..." : "Sign Up"}
-      </Button>
+      <SignUpFields register={register} errors={formState.errors} submitting={formState.isSubmitting} submitLabel="Sign Up" />
     </form>
   </AuthCard>
 );
