@@ -17,7 +17,7 @@ export interface FakeProviderOptions {
  * model), `repeat` makes the answer that many echoes long (a long answer), `chunkDelayMs` spaces the
  * streamed pieces (so a test can stop an answer midway).
  */
-export interface FakeAnswerOptions {
+interface FakeAnswerOptions {
   firstTokenDelayMs: number;
   chunkDelayMs: number;
   repeat: number;

@@ -4,7 +4,7 @@ import { z } from "zod";
 import { idSchema } from "./validation.ts";
 
 export const RUN_STATUSES = ["succeeded", "failed", "stopped"] as const;
-export type RunStatus = (typeof RUN_STATUSES)[number];
+
 
 /** An answer longer than this many characters is cut there, with a notice. */
 export const RUN_OUTPUT_MAX_CHARS = 200_000;

@@ -48,7 +48,7 @@ export const promptRunItem = z.object({
 export type PromptRunItem = z.infer<typeof promptRunItem>;
 
 /** The list's rows: everything but the (possibly long) input and output. */
-export const promptRunSummary = promptRunItem.omit({ input: true, output: true, variables: true });
+const promptRunSummary = promptRunItem.omit({ input: true, output: true, variables: true });
 export const promptRunPage = z.object({ items: z.array(promptRunSummary), nextCursor: z.string().nullable() });
 
 export type RunEvent = { type: "delta"; text: string } | { type: "done"; run: PromptRunItem };
@@ -98,7 +98,7 @@ function configNumber(config: Record<string, unknown>, ...keys: string[]): numbe
 }
 
 /** The run's parameters: what it sets, else the version's config where it is valid, else nothing (the provider's default). */
-export function runParameters(given: RunParameters, versionConfig: unknown): RunParameters {
+function runParameters(given: RunParameters, versionConfig: unknown): RunParameters {
   const config = versionConfig && typeof versionConfig === "object" && !Array.isArray(versionConfig) ? (versionConfig as Record<string, unknown>) : {};
   const stopConfig = typeof config.stop === "string" ? [config.stop] : config.stop;
   const fromConfig = runParametersSchema.safeParse({
