@@ -92,6 +92,7 @@ export async function boot(env: Env, opts: { viteMiddleware?: RequestHandler; lo
       production: env.NODE_ENV === "production",
       allowPrivateProviderUrls: env.ALLOW_PRIVATE_PROVIDER_URLS,
       providerTimeoutMs: env.PROVIDER_TIMEOUT_MS,
+      providerMaxConcurrentRuns: env.PROVIDER_MAX_CONCURRENT_RUNS,
       warn: (line) => logger.warn(line),
     });
     configureNotificationMail({ digestSeconds: env.NOTIFICATION_DIGEST_SECONDS });

@@ -18,6 +18,7 @@ describe("loadEnv", () => {
     expect(env.SHUTDOWN_TIMEOUT_MS).toBe(10_000);
     expect(env.ALLOW_PRIVATE_PROVIDER_URLS).toBe(false);
     expect(env.PROVIDER_TIMEOUT_MS).toBe(60_000);
+    expect(env.PROVIDER_MAX_CONCURRENT_RUNS).toBe(4);
   });
 
   it.each([
@@ -41,6 +42,7 @@ describe("loadEnv", () => {
     [{ LOG_FORMAT: "text" }, "Invalid configuration: LOG_FORMAT must be json or pretty"],
     [{ ALLOW_PRIVATE_PROVIDER_URLS: "sometimes" }, "Invalid configuration: ALLOW_PRIVATE_PROVIDER_URLS"],
     [{ PROVIDER_TIMEOUT_MS: "10" }, "Invalid configuration: PROVIDER_TIMEOUT_MS"],
+    [{ PROVIDER_MAX_CONCURRENT_RUNS: "0" }, "Invalid configuration: PROVIDER_MAX_CONCURRENT_RUNS"],
   ])("refuses %o with a message naming the variable", (vars, message) => {
     expect(() => loadEnv({ DATA_DIR: dataDir, ...vars })).toThrow(ConfigError);
     expect(() => loadEnv({ DATA_DIR: dataDir, ...vars })).toThrow(message);

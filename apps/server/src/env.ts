@@ -71,6 +71,8 @@ const schema = z.object({
   ALLOW_PRIVATE_PROVIDER_URLS: bool.default(false),
   /** How long one call to a model provider may take (milliseconds). */
   PROVIDER_TIMEOUT_MS: z.coerce.number().int().min(1_000).max(600_000).default(60_000),
+  /** How many prompt runs one organization may have in progress at once (per app process); over it a run is refused. */
+  PROVIDER_MAX_CONCURRENT_RUNS: z.coerce.number().int().min(1).max(1_000).default(4),
   /**
    * On SIGTERM/SIGINT, how long requests in flight may still run before they are cut (milliseconds).
    * Keep it below the orchestrator's grace period (Docker: stop_grace_period, Kubernetes: terminationGracePeriodSeconds).

@@ -20,6 +20,7 @@ import { findApiKeyTeamId } from "./services/identity/api-keys.ts";
 import { loadPrompt, type LoadedPrompt, type PromptDecision } from "./services/prompts/loaded-prompt.ts";
 import { findCommentPromptId } from "./services/collaboration/comments.ts";
 import { findChangeRequestPromptId } from "./services/collaboration/change-requests.ts";
+import { findPromptRunPromptId } from "./services/models/runs.ts";
 import type { AuditContext } from "./services/insight/audit.ts";
 import type { Actor } from "./services/access/actor.ts";
 
@@ -224,6 +225,8 @@ export const byPromptId = locator("promptId");
 export const byComment = locator("id", findCommentPromptId);
 /** `{ id }` is a change request's id: the prompt it would change (issue 16). */
 export const byChangeRequest = locator("id", findChangeRequestPromptId);
+/** `{ id }` is a recorded run's id: the prompt it ran. */
+export const byPromptRun = locator("id", findPromptRunPromptId);
 
 /**
  * The prompt of the input's id, for `ability`: the one decision is asked before the lookup (what the

@@ -17,6 +17,8 @@ import { ratingsRouter } from "./routers/ratings/router.ts";
 import { dashboardRouter } from "./routers/dashboard/router.ts";
 import { apiKeysRouter } from "./routers/api-keys/router.ts";
 import { providersRouter } from "./routers/providers/router.ts";
+import { playgroundRouter } from "./routers/playground/router.ts";
+import { runsRouter } from "./routers/runs/router.ts";
 import { commentsRouter } from "./routers/comments/router.ts";
 import { changeRequestsRouter } from "./routers/change-requests/router.ts";
 import { notificationsRouter } from "./routers/notifications/router.ts";
@@ -44,6 +46,8 @@ export const appRouter = router({
   dashboard: dashboardRouter,
   apiKeys: apiKeysRouter,
   providers: providersRouter,
+  playground: playgroundRouter,
+  runs: runsRouter,
   comments: commentsRouter,
   changeRequests: changeRequestsRouter,
   notifications: notificationsRouter,

@@ -12,6 +12,17 @@ export interface FakeProviderOptions {
   models?: string[];
 }
 
+/**
+ * How the next answers are given, until changed: `firstTokenDelayMs` holds the first token back (a slow
+ * model), `repeat` makes the answer that many echoes long (a long answer), `chunkDelayMs` spaces the
+ * streamed pieces (so a test can stop an answer midway).
+ */
+interface FakeAnswerOptions {
+  firstTokenDelayMs: number;
+  chunkDelayMs: number;
+  repeat: number;
+}
+
 interface RecordedCall {
   protocol: "openai" | "anthropic";
   path: string;
@@ -27,6 +38,11 @@ export interface FakeProvider {
   calls: RecordedCall[];
   /** The next answers fail with this HTTP status (401, 429, 500…), until set back to null. */
   failWith: number | null;
+  answer: FakeAnswerOptions;
+  /** Streamed answers being written now; one that the client left is no longer counted. */
+  readonly openStreams: number;
+  /** How many streamed answers ended because the client went away (the server stopped writing). */
+  readonly abandonedStreams: number;
   close(): Promise<void>;
 }
 
@@ -35,11 +51,56 @@ const json = (res: ServerResponse, status: number, body: unknown) => {
   res.end(JSON.stringify(body));
 };
 
+/** The deterministic answer: the last user message's text, echoed (`repeat` times). */
+export function fakeAnswerText(lastUserText: string, repeat = 1): string {
+  const one = `Echo: ${lastUserText}`;
+  return Array.from({ length: Math.max(1, repeat) }, () => one).join(" ");
+}
+
+/** The answer in pieces of about a word each, as a model streams it. */
+const pieces = (text: string) => text.match(/\S+\s*|\s+/g) ?? [text];
+
+/** Tokens as the fake counts them: one per whitespace-separated word, at least one. */
+const countTokens = (text: string) => Math.max(1, text.split(/\s+/).filter(Boolean).length);
+
+type ContentPart = { type?: string; text?: string };
+const contentText = (content: unknown): string =>
+  typeof content === "string" ? content : Array.isArray(content) ? (content as ContentPart[]).map((part) => (part.type === "text" || part.text ? (part.text ?? "") : "")).join("") : "";
+
+interface ChatMessage {
+  role: string;
+  content: unknown;
+}
+
+const lastUserText = (messages: ChatMessage[]) => contentText([...messages].reverse().find((message) => message.role === "user")?.content);
+const promptText = (messages: ChatMessage[], system?: unknown) => [contentText(system), ...messages.map((message) => contentText(message.content))].join(" ");
+
+const sleep = (ms: number, signal: AbortSignal) =>
+  new Promise<void>((resolve) => {
+    if (ms <= 0 || signal.aborted) return resolve();
+    const timer = setTimeout(resolve, ms);
+    signal.addEventListener("abort", () => (clearTimeout(timer), resolve()), { once: true });
+  });
+
 async function readBody(req: IncomingMessage): Promise<unknown> {
   const chunks: Buffer[] = [];
   for await (const chunk of req) chunks.push(chunk as Buffer);
   const text = Buffer.concat(chunks).toString("utf8");
   return text ? JSON.parse(text) : null;
+}
+
+interface OpenAIChatBody {
+  model: string;
+  messages?: ChatMessage[];
+  stream?: boolean;
+  stream_options?: { include_usage?: boolean };
+}
+
+interface AnthropicBody {
+  model: string;
+  system?: unknown;
+  messages?: ChatMessage[];
+  stream?: boolean;
 }
 
 const OPENAI_ERRORS: Record<number, { message: string; type: string; code: string | null }> = {
@@ -57,7 +118,92 @@ export async function startFakeProvider(options: FakeProviderOptions = {}): Prom
   const apiKey = options.apiKey ?? "sk-test-provider-key-0001";
   const models = options.models ?? ["gpt-4o-mini", "claude-haiku-4-5", "local-llama"];
   const calls: RecordedCall[] = [];
-  const state = { failWith: null as number | null };
+  const state = { failWith: null as number | null, openStreams: 0, abandonedStreams: 0 };
+  const answer: FakeAnswerOptions = { firstTokenDelayMs: 0, chunkDelayMs: 0, repeat: 1 };
+
+  /**
+   * Writes a server-sent event stream: headers at once, the first piece after the slow-start delay, then
+   * the others. Stops writing as soon as the client disconnects.
+   */
+  async function stream(res: ServerResponse, events: (() => string)[], firstContentIndex: number) {
+    const gone = new AbortController();
+    res.on("close", () => gone.abort());
+    res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache", connection: "keep-alive" });
+    res.flushHeaders();
+    state.openStreams++;
+    try {
+      for (const [index, event] of events.entries()) {
+        if (index === firstContentIndex) await sleep(answer.firstTokenDelayMs, gone.signal);
+        else if (index > firstContentIndex) await sleep(answer.chunkDelayMs, gone.signal);
+        if (gone.signal.aborted) {
+          state.abandonedStreams++;
+          return;
+        }
+        res.write(event());
+      }
+      res.end();
+    } finally {
+      state.openStreams--;
+    }
+  }
+
+  async function openaiChat(res: ServerResponse, body: OpenAIChatBody) {
+    const text = fakeAnswerText(lastUserText(body.messages ?? []), answer.repeat);
+    const usage = { prompt_tokens: countTokens(promptText(body.messages ?? [])), completion_tokens: countTokens(text) };
+    const fullUsage = { ...usage, total_tokens: usage.prompt_tokens + usage.completion_tokens };
+    const id = `chatcmpl-fake${calls.length}`;
+    const created = 1_767_225_600;
+    const model = body.model;
+    if (!body.stream) {
+      if (answer.firstTokenDelayMs) await sleep(answer.firstTokenDelayMs, new AbortController().signal);
+      return json(res, 200, {
+        id, object: "chat.completion", created, model,
+        choices: [{ index: 0, message: { role: "assistant", content: text, refusal: null }, logprobs: null, finish_reason: "stop" }],
+        usage: fullUsage,
+      });
+    }
+    const chunk = (delta: Record<string, unknown>, finish: string | null, extra: Record<string, unknown> = {}) => () =>
+      `data: ${JSON.stringify({ id, object: "chat.completion.chunk", created, model, choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }], ...extra })}\n\n`;
+    const events = [
+      chunk({ role: "assistant", content: "" }, null),
+      ...pieces(text).map((piece) => chunk({ content: piece }, null)),
+      chunk({}, "stop"),
+      // With stream_options.include_usage: one last chunk with no choices and the usage.
+      ...(body.stream_options?.include_usage ? [() => `data: ${JSON.stringify({ id, object: "chat.completion.chunk", created, model, choices: [], usage: fullUsage })}\n\n`] : []),
+      () => "data: [DONE]\n\n",
+    ];
+    await stream(res, events, 1);
+  }
+
+  async function anthropicMessages(res: ServerResponse, body: AnthropicBody) {
+    const text = fakeAnswerText(lastUserText(body.messages ?? []), answer.repeat);
+    const inputTokens = countTokens(promptText(body.messages ?? [], body.system));
+    const outputTokens = countTokens(text);
+    const id = `msg_fake${calls.length}`;
+    const model = body.model;
+    if (!body.stream) {
+      if (answer.firstTokenDelayMs) await sleep(answer.firstTokenDelayMs, new AbortController().signal);
+      return json(res, 200, {
+        id, type: "message", role: "assistant", model,
+        content: [{ type: "text", text }],
+        stop_reason: "end_turn", stop_sequence: null,
+        usage: { input_tokens: inputTokens, output_tokens: outputTokens },
+      });
+    }
+    const event = (name: string, data: Record<string, unknown>) => () => `event: ${name}\ndata: ${JSON.stringify({ type: name, ...data })}\n\n`;
+    const events = [
+      event("message_start", {
+        message: { id, type: "message", role: "assistant", model, content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: inputTokens, output_tokens: 1 } },
+      }),
+      event("content_block_start", { index: 0, content_block: { type: "text", text: "" } }),
+      event("ping", {}),
+      ...pieces(text).map((piece) => event("content_block_delta", { index: 0, delta: { type: "text_delta", text: piece } })),
+      event("content_block_stop", { index: 0 }),
+      event("message_delta", { delta: { stop_reason: "end_turn", stop_sequence: null }, usage: { output_tokens: outputTokens } }),
+      event("message_stop", {}),
+    ];
+    await stream(res, events, 3);
+  }
 
   const server = createServer((req, res) => {
     void (async () => {
@@ -87,6 +233,8 @@ export async function startFakeProvider(options: FakeProviderOptions = {}): Prom
         }
         return json(res, 200, { object: "list", data: models.map((id) => ({ id, object: "model", created: 1_767_225_600, owned_by: "test" })) });
       }
+      if (req.method === "POST" && url.pathname === "/v1/chat/completions" && !anthropic) return openaiChat(res, body as OpenAIChatBody);
+      if (req.method === "POST" && url.pathname === "/v1/messages" && anthropic) return anthropicMessages(res, body as AnthropicBody);
       return json(res, 404, anthropic ? { type: "error", error: { type: "not_found_error", message: "Not found" } } : { error: { message: "Not found", type: "invalid_request_error", code: null } });
     })().catch((error: unknown) => {
       if (!res.headersSent) json(res, 500, { error: { message: String(error) } });
@@ -99,12 +247,23 @@ export async function startFakeProvider(options: FakeProviderOptions = {}): Prom
     anthropicBaseUrl: `http://127.0.0.1:${port}`,
     apiKey,
     calls,
+    answer,
+    get openStreams() {
+      return state.openStreams;
+    },
+    get abandonedStreams() {
+      return state.abandonedStreams;
+    },
     get failWith() {
       return state.failWith;
     },
     set failWith(status: number | null) {
       state.failWith = status;
     },
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }

@@ -1,6 +1,7 @@
 // Analytics: the inputs of analytics.overview and analytics.prompt, shared with the page.
 import { z } from "zod";
 import { idSchema } from "./validation.ts";
+import { versionRunStats } from "./runs.ts";
 
 /** The ranges the page offers, in days ending today (UTC). */
 export const ANALYTICS_RANGES = [7, 30, 90] as const;
@@ -54,4 +55,6 @@ export const analyticsPromptOutput = z.object({
   labels: z.array(z.object({ label: z.string(), daily, total: z.number().int() })),
   keysNamed: z.boolean(),
   keys: z.array(z.object({ name: z.string(), daily, total: z.number().int() })),
+  /** Runs on models per version over the same days, beside the fetch counts. */
+  runs: z.array(versionRunStats),
 });

@@ -21,3 +21,4 @@ export * from "./library.ts";
 export * from "./audit.ts";
 export * from "./csv.ts";
 export * from "./providers.ts";
+export * from "./runs.ts";

@@ -75,6 +75,8 @@ export const PERMISSIONS = {
   "prompt.archive": ADMIN_LEVEL,
   "prompt.delete": ADMIN_LEVEL,
   "prompt.rate": VIEWER_LEVEL,
+  // Running a version on a model of the organization's provider connections (it costs money).
+  "prompt.run": EDITOR_LEVEL,
   "comment.moderate": ADMIN_LEVEL,
   "apiKey.manage": ADMIN_LEVEL,
   "analytics.read": VIEWER_LEVEL,
@@ -180,7 +182,7 @@ export interface PromptAccess extends Access {
   userId: string;
 }
 
-export const PROMPT_ABILITIES = ["read", "write", "label.protected", "rename", "archive", "delete", "rate"] as const;
+export const PROMPT_ABILITIES = ["read", "write", "label.protected", "rename", "archive", "delete", "rate", "run"] as const;
 export type PromptAbility = (typeof PROMPT_ABILITIES)[number];
 
 /**
@@ -203,7 +205,7 @@ export function canOnPrompt(access: PromptAccess, prompt: PromptFacts, ability: 
   if (access.isSuperUser) return true;
   // A private prompt is its author's alone, but `production` is what keys serve once it is shared:
   // moving it takes the same right there as anywhere.
-  if (prompt.visibility === "private") return isAuthor && can(access, ability === "label.protected" ? "prompt.label.protected" : "prompt.write");
+  if (prompt.visibility === "private") return isAuthor && can(access, ability === "label.protected" ? "prompt.label.protected" : ability === "run" ? "prompt.run" : "prompt.write");
   switch (ability) {
     case "write":
       return can(access, "prompt.write");
@@ -215,6 +217,8 @@ export function canOnPrompt(access: PromptAccess, prompt: PromptFacts, ability: 
       return isAuthor || can(access, "prompt.archive");
     case "delete":
       return can(access, "prompt.delete");
+    case "run":
+      return can(access, "prompt.run");
   }
 }
 

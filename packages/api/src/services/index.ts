@@ -38,6 +38,7 @@ export function createServices(config: ServicesConfig): ApiServices {
       production: config.production,
       allowPrivateProviderUrls: config.allowPrivateProviderUrls ?? false,
       providerTimeoutMs: config.providerTimeoutMs,
+      providerMaxConcurrentRuns: config.providerMaxConcurrentRuns,
     },
     now,
   };

@@ -19,6 +19,8 @@ export interface ApiConfig {
   allowPrivateProviderUrls?: boolean;
   /** PROVIDER_TIMEOUT_MS: how long one call to a model provider may take. */
   providerTimeoutMs?: number;
+  /** PROVIDER_MAX_CONCURRENT_RUNS: runs of one organization at once, per app process; over it a run is refused. */
+  providerMaxConcurrentRuns?: number;
 }
 
 /** Process-wide services, created once at start-up. */

@@ -131,7 +131,7 @@ const PROCEDURES: Record<string, ProcedureCase> = {
       expect(value).toMatchObject({
         id: prompt.id,
         version: { version: 1 },
-        can: { read: true, write: may(WRITE), "label.protected": may(PRODUCTION), rename: may(ADMIN), archive: may(ARCHIVE), delete: may(ADMIN), rate: may(RATE) },
+        can: { read: true, write: may(WRITE), "label.protected": may(PRODUCTION), rename: may(ADMIN), archive: may(ARCHIVE), delete: may(ADMIN), rate: may(RATE), run: may(WRITE) },
       });
     },
   },

@@ -49,6 +49,7 @@ const PROMPT_ACTIONS: Partial<Record<Action, PromptAbility>> = {
   "prompt.archive": "archive",
   "prompt.delete": "delete",
   "prompt.rate": "rate",
+  "prompt.run": "run",
 };
 
 const PROMPT_DENIED: Partial<Record<Action, string>> = { "prompt.rate": PROMPT_MSG.ownPromptRating };

@@ -9,6 +9,7 @@ import { Prisma, type DbOrTx } from "@promptly/db";
 import { BY_VERSION_LABEL, PROTECTED_LABEL, analyticsDays, can, type Access } from "@promptly/shared";
 import type { Caller } from "../access/visibility.ts";
 import { promptVisibility } from "../access/visibility.ts";
+import { promptRunStats } from "../models/runs.ts";
 
 /** The first and last UTC day of a range ending today, as dates for SQL. */
 function rangeOf(days: number, now: Date) {
@@ -163,6 +164,7 @@ export async function analyticsPrompt(db: DbOrTx, prompt: { id: string; access: 
     add(byKey, row.apiKeyId, day, count);
     keys.set(row.apiKeyId, { name: row.keyName, createdAt: row.keyCreatedAt });
   }
+  const runs = await promptRunStats(db, prompt.id, from);
   const showNames = can(prompt.access, "apiKey.manage");
   const keyOrder = [...keys].sort(([, a], [, b]) => a.createdAt.getTime() - b.createdAt.getTime());
   const total = (daily: number[]) => daily.reduce((sum, n) => sum + n, 0);
@@ -176,5 +178,6 @@ export async function analyticsPrompt(db: DbOrTx, prompt: { id: string; access: 
       const daily = byKey.get(id)!;
       return { name: showNames ? key.name : `API key ${i + 1}`, daily, total: total(daily) };
     }),
+    runs,
   };
 }

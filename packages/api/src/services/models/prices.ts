@@ -25,7 +25,7 @@ export async function listModelPrices(db: DbOrTx, organizationId: string): Promi
 }
 
 /** The price of one model for an organization; null when neither the organization nor the built-in table knows it. */
-async function modelPriceFor(db: DbOrTx, organizationId: string, model: string): Promise<ModelPriceEntry | null> {
+export async function modelPriceFor(db: DbOrTx, organizationId: string, model: string): Promise<ModelPriceEntry | null> {
   const own = await db.modelPrice.findUnique({ where: { organizationId_model: { organizationId, model } } });
   if (own) return { model, inputPerMillion: own.inputPerMillion, outputPerMillion: own.outputPerMillion };
   return DEFAULT_MODEL_PRICES.find((entry) => entry.model === model) ?? null;

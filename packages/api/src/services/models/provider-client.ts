@@ -4,7 +4,7 @@
 // the provider's answer) and a timeout. A failure becomes a ProviderFailure in plain words.
 import Anthropic from "@anthropic-ai/sdk";
 import OpenAI from "openai";
-import type { ProviderKind } from "@promptly/shared";
+import type { ChatMessage, ProviderKind, RunParameters } from "@promptly/shared";
 import { PrivateAddressError, providerFetch } from "./outbound.ts";
 
 /** A connection with its key opened: only the services that call the provider hold one. */
@@ -57,7 +57,7 @@ function providerMessage(error: { message: string; error?: unknown }): string {
 }
 
 /** Any error of a provider call, as a person should read it. */
-function describeProviderError(error: unknown): ProviderFailure {
+export function describeProviderError(error: unknown): ProviderFailure {
   const cause = (error as { cause?: unknown })?.cause;
   if (error instanceof PrivateAddressError || cause instanceof PrivateAddressError) {
     const refused = (error instanceof PrivateAddressError ? error : (cause as PrivateAddressError)).address;
@@ -98,5 +98,71 @@ export async function listProviderModels(
     return { ok: true, models: models.sort() };
   } catch (error) {
     return { ok: false, ...describeProviderError(error) };
+  }
+}
+
+/** What a model is asked: a text prompt (sent as one user message) or chat messages. */
+export type ModelInput = { type: "text"; text: string } | { type: "chat"; messages: ChatMessage[] };
+
+/** A piece of a streamed answer: text, or the usage the provider reports (input and output tokens). */
+export type StreamPiece = { type: "text"; text: string } | { type: "usage"; inputTokens?: number; outputTokens?: number };
+
+/** Anthropic's API requires max_tokens; this is sent when neither the run nor the version sets it. */
+const ANTHROPIC_DEFAULT_MAX_TOKENS = 4_096;
+
+const asMessages = (input: ModelInput): ChatMessage[] => (input.type === "text" ? [{ role: "user", content: input.text }] : input.messages);
+
+/**
+ * The model's answer to `input`, streamed: text pieces as they come and the usage once known. Errors
+ * are the SDKs' (describeProviderError words them); `options.signal` aborts the provider call, and
+ * leaving the loop early closes the provider's stream.
+ */
+export async function* streamModelAnswer(
+  connection: OpenConnection,
+  options: CallOptions,
+  request: { model: string; input: ModelInput; parameters: RunParameters },
+): AsyncGenerator<StreamPiece> {
+  const { model, parameters } = request;
+  const messages = asMessages(request.input);
+  if (connection.kind === "anthropic") {
+    const system = messages.filter((message) => message.role === "system").map((message) => message.content).join("\n\n");
+    const stream = await anthropicClient(connection, options).messages.create(
+      {
+        model,
+        max_tokens: parameters.maxTokens ?? ANTHROPIC_DEFAULT_MAX_TOKENS,
+        messages: messages.filter((message) => message.role !== "system").map((message) => ({ role: message.role as "user" | "assistant", content: message.content })),
+        ...(system ? { system } : {}),
+        ...(parameters.temperature !== undefined ? { temperature: parameters.temperature } : {}),
+        ...(parameters.topP !== undefined ? { top_p: parameters.topP } : {}),
+        ...(parameters.stop?.length ? { stop_sequences: parameters.stop } : {}),
+        stream: true,
+      },
+      { signal: options.signal },
+    );
+    for await (const event of stream) {
+      if (event.type === "message_start") yield { type: "usage", inputTokens: event.message.usage.input_tokens, outputTokens: event.message.usage.output_tokens };
+      else if (event.type === "content_block_delta" && event.delta.type === "text_delta") yield { type: "text", text: event.delta.text };
+      else if (event.type === "message_delta") yield { type: "usage", outputTokens: event.usage.output_tokens, ...(event.usage.input_tokens != null ? { inputTokens: event.usage.input_tokens } : {}) };
+    }
+    return;
+  }
+  const stream = await openaiClient(connection, options).chat.completions.create(
+    {
+      model,
+      messages,
+      ...(parameters.temperature !== undefined ? { temperature: parameters.temperature } : {}),
+      // OpenAI's own API wants max_completion_tokens (its reasoning models refuse max_tokens); compatible servers know max_tokens.
+      ...(parameters.maxTokens !== undefined ? (connection.kind === "openai" ? { max_completion_tokens: parameters.maxTokens } : { max_tokens: parameters.maxTokens }) : {}),
+      ...(parameters.topP !== undefined ? { top_p: parameters.topP } : {}),
+      ...(parameters.stop?.length ? { stop: parameters.stop } : {}),
+      stream: true,
+      stream_options: { include_usage: true },
+    },
+    { signal: options.signal },
+  );
+  for await (const chunk of stream) {
+    const text = chunk.choices[0]?.delta?.content;
+    if (text) yield { type: "text", text };
+    if (chunk.usage) yield { type: "usage", inputTokens: chunk.usage.prompt_tokens, outputTokens: chunk.usage.completion_tokens };
   }
 }

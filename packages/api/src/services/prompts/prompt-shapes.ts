@@ -62,6 +62,7 @@ export const promptDetail = promptListItem.extend({
     archive: z.boolean(),
     delete: z.boolean(),
     rate: z.boolean(),
+    run: z.boolean(),
   }),
 });
 

@@ -1,0 +1,17 @@
+import { runPromptInput } from "@promptly/shared";
+import { byPromptId, promptProcedure } from "../../procedures.ts";
+import { streamRun, type RunActor } from "../../services/models/runs.ts";
+
+/**
+ * Runs a version on a model of the organization's connections, as a subscription (server-sent events):
+ * `{ type: "delta", text }` as the answer comes, then `{ type: "done", run }` with the recorded run (a
+ * provider's failure is a failed run, not an error). Refusals (contract problems, a connection not open
+ * to the team, the runs-at-once limit) are errors before any call. Closing the subscription (Stop, a
+ * closed page) aborts the provider call; the run is recorded as stopped.
+ */
+export const run = promptProcedure("run", byPromptId)
+  .input(runPromptInput)
+  .subscription(async ({ ctx, input, signal }) => {
+    const actor: RunActor = ctx.caller.apiKey ? { apiKeyId: ctx.caller.apiKey.id } : { userId: ctx.caller.userId };
+    return streamRun(ctx, actor, ctx.prompt, input, signal);
+  });

@@ -1,0 +1,274 @@
+// Runs of prompt versions on models: streamed from a local server that speaks OpenAI's and Anthropic's
+// APIs (through the official SDKs, as in production), always recorded (succeeded, failed with the
+// provider's reason, stopped), refused before any call when the contract, the caller, the connection's
+// teams or the organization's runs-at-once limit say no; and the figures per version.
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { RUNTIME_MSG, RUN_MSG, RUN_OUTPUT_MAX_CHARS, type RunPromptInput } from "@promptly/shared";
+import { createHarness, type Harness } from "../../../testing/harness.ts";
+import { fakeAnswerText, startFakeProvider, type FakeProvider } from "../../../testing/fake-provider.ts";
+import { CALLER_KINDS, createWorld, failure, type SignedInAccount } from "../../../testing/teams-support.ts";
+import { createPrompt } from "../../../testing/prompts-support.ts";
+
+let h: Harness;
+let world: Awaited<ReturnType<typeof createWorld>>;
+let provider: FakeProvider;
+let team: { id: string };
+let openai: { id: string };
+let anthropic: { id: string };
+let prompt: { id: string };
+
+type Api = SignedInAccount["api"];
+type Event = { type: "delta"; text: string } | { type: "done"; run: { id: string; status: string; output: string; error: string | null } & Record<string, unknown> };
+
+beforeAll(async () => {
+  [h, provider] = await Promise.all([createHarness(), startFakeProvider()]);
+  world = await createWorld(h);
+  team = await world.team();
+  const organizationId = world.organization.id;
+  openai = await world.callers.orgAdmin.providers.create({ organizationId, kind: "openai-compatible", name: "Local", baseUrl: provider.openaiBaseUrl, apiKey: provider.apiKey });
+  anthropic = await world.callers.orgAdmin.providers.create({ organizationId, kind: "anthropic", name: "Claude", baseUrl: provider.anthropicBaseUrl, apiKey: provider.apiKey });
+  prompt = await world.callers.editor.prompts.create({
+    teamId: team.id, name: "greeter", title: "Greeter", visibility: "team", type: "text", template: "Say {{ word }} twice.", model: "gpt-4o-mini",
+  });
+});
+afterAll(() => Promise.all([h.close(), provider.close()]));
+afterEach(() => {
+  provider.failWith = null;
+  Object.assign(provider.answer, { firstTokenDelayMs: 0, chunkDelayMs: 0, repeat: 1 });
+  h.services.config.providerMaxConcurrentRuns = undefined;
+  h.services.config.providerTimeoutMs = 5_000;
+});
+
+const runInput = (overrides: Partial<RunPromptInput> = {}): RunPromptInput => ({
+  promptId: prompt.id, version: 1, connectionId: openai.id, variables: { word: "hello" }, ...overrides,
+});
+
+/** Every event of a run, to its end. */
+async function runToEnd(api: Api, input: RunPromptInput) {
+  const events: Event[] = [];
+  for await (const event of (await api.playground.run(input)) as AsyncIterable<Event>) events.push(event);
+  const done = events.at(-1);
+  if (done?.type !== "done") throw new Error("the run ended without its done event");
+  return { deltas: events.filter((event) => event.type === "delta").map((event) => event.text), run: done.run };
+}
+
+const rowOf = (id: string) => h.database.db.promptRun.findUniqueOrThrow({ where: { id } });
+
+describe("a streamed run", () => {
+  it("streams the answer in pieces from an OpenAI-compatible server and records it with tokens, time to first token and cost", async () => {
+    const calls = provider.calls.length;
+    const { deltas, run } = await runToEnd(world.callers.editor, runInput({ parameters: { temperature: 0.2 } }));
+    const answer = fakeAnswerText("Say hello twice.");
+    expect(deltas.length).toBeGreaterThan(1);
+    expect(deltas.join("")).toBe(answer);
+    const sent = provider.calls.slice(calls).find((call) => call.path === "/v1/chat/completions")!.body as Record<string, unknown>;
+    expect(sent).toMatchObject({ model: "gpt-4o-mini", stream: true, stream_options: { include_usage: true }, temperature: 0.2, messages: [{ role: "user", content: "Say hello twice." }] });
+
+    const row = await rowOf(run.id);
+    expect(row).toMatchObject({
+      promptId: prompt.id, version: 1, userId: world.accounts.editor.id, apiKeyId: null, connectionId: openai.id, connectionName: "Local", model: "gpt-4o-mini",
+      parameters: { temperature: 0.2 }, variables: { word: "hello" }, input: { type: "text", text: "Say hello twice." }, output: answer,
+      inputTokens: 3, outputTokens: answer.split(" ").length, status: "succeeded", error: null, notice: null,
+    });
+    expect(row.ttftMs).not.toBeNull();
+    expect(row.totalMs).toBeGreaterThanOrEqual(row.ttftMs!);
+    // gpt-4o-mini: $0.15 in and $0.60 out per million tokens (the built-in table).
+    expect(row.cost).toBeCloseTo((3 * 0.15 + answer.split(" ").length * 0.6) / 1_000_000, 12);
+  });
+
+  it("streams from Anthropic's Messages API: the system message apart, max_tokens from the version's config", async () => {
+    const chat = await world.callers.editor.prompts.create({
+      teamId: team.id, name: "chat-greeter", title: "Chat greeter", visibility: "team", type: "chat", model: "claude-haiku-4-5", config: { max_tokens: 300 },
+      messages: [{ role: "system", content: "Be brief." }, { role: "user", content: "Greet {{ name }}." }],
+    });
+    const calls = provider.calls.length;
+    const { deltas, run } = await runToEnd(world.callers.editor, { promptId: chat.id, version: 1, connectionId: anthropic.id, variables: { name: "Ada" } });
+    expect(deltas.join("")).toBe(fakeAnswerText("Greet Ada."));
+    const sent = provider.calls.slice(calls).find((call) => call.path === "/v1/messages")!.body as Record<string, unknown>;
+    expect(sent).toMatchObject({ model: "claude-haiku-4-5", stream: true, system: "Be brief.", max_tokens: 300, messages: [{ role: "user", content: "Greet Ada." }] });
+    const row = await rowOf(run.id);
+    expect(row).toMatchObject({ status: "succeeded", model: "claude-haiku-4-5", parameters: { maxTokens: 300 }, inputTokens: 4, outputTokens: 3 });
+    expect(row.cost).toBeCloseTo((4 * 1 + 3 * 5) / 1_000_000, 12);
+  });
+
+  it("runs two columns at once, each recorded", async () => {
+    const [first, second] = await Promise.all([
+      runToEnd(world.callers.editor, runInput({ variables: { word: "left" } })),
+      runToEnd(world.callers.editor, runInput({ connectionId: anthropic.id, model: "claude-haiku-4-5", variables: { word: "right" } })),
+    ]);
+    expect(first.deltas.join("")).toBe(fakeAnswerText("Say left twice."));
+    expect(second.deltas.join("")).toBe(fakeAnswerText("Say right twice."));
+    expect((await rowOf(first.run.id)).status).toBe("succeeded");
+    expect((await rowOf(second.run.id)).model).toBe("claude-haiku-4-5");
+  });
+
+  it("stopped midway: the provider's stream is closed and the run recorded as stopped with what came", async () => {
+    Object.assign(provider.answer, { chunkDelayMs: 20, repeat: 200 });
+    const abandoned = provider.abandonedStreams;
+    const before = await h.database.db.promptRun.count({ where: { promptId: prompt.id, status: "stopped" } });
+    let received = "";
+    for await (const event of (await world.callers.editor.playground.run(runInput())) as AsyncIterable<Event>) {
+      if (event.type === "delta") received += event.text;
+      if (received.length > 20) break;
+    }
+    await expect.poll(() => provider.abandonedStreams).toBe(abandoned + 1);
+    const [row] = await h.database.db.promptRun.findMany({ where: { promptId: prompt.id, status: "stopped" }, orderBy: { createdAt: "desc" }, take: 1 });
+    expect(await h.database.db.promptRun.count({ where: { promptId: prompt.id, status: "stopped" } })).toBe(before + 1);
+    expect(row).toMatchObject({ output: received, error: RUN_MSG.stopped });
+  });
+
+  it("cuts an answer over the size limit, with a notice, and closes the provider's stream", async () => {
+    provider.answer.repeat = Math.ceil(RUN_OUTPUT_MAX_CHARS / fakeAnswerText("Say hello twice.").length) + 10;
+    const { deltas, run } = await runToEnd(world.callers.editor, runInput());
+    expect(deltas.join("").length).toBe(RUN_OUTPUT_MAX_CHARS);
+    expect(await rowOf(run.id)).toMatchObject({ status: "succeeded", notice: RUN_MSG.outputCut });
+    expect((await rowOf(run.id)).output.length).toBe(RUN_OUTPUT_MAX_CHARS);
+  });
+});
+
+describe("a provider's failure is a recorded run", () => {
+  it.each([
+    [401, "The provider refused the API key (401): Incorrect API key provided."],
+    [429, "The provider's rate limit was reached (429): Rate limit reached for requests."],
+    [500, "The provider failed (500): The server had an error while processing your request."],
+  ])("%i: failed with the provider's reason", async (status, reason) => {
+    provider.failWith = status;
+    const { deltas, run } = await runToEnd(world.callers.editor, runInput());
+    expect(deltas).toEqual([]);
+    expect(await rowOf(run.id)).toMatchObject({ status: "failed", error: reason, output: "", inputTokens: null, cost: null, ttftMs: null });
+  });
+
+  it("a wrong key (Anthropic) is failed with the provider's 401", async () => {
+    const wrong = await world.callers.orgAdmin.providers.create({
+      organizationId: world.organization.id, kind: "anthropic", name: "Wrong key", baseUrl: provider.anthropicBaseUrl, apiKey: "sk-wrong",
+    });
+    const { run } = await runToEnd(world.callers.editor, runInput({ connectionId: wrong.id, model: "claude-haiku-4-5" }));
+    expect(await rowOf(run.id)).toMatchObject({ status: "failed", error: "The provider refused the API key (401): invalid x-api-key", connectionName: "Wrong key" });
+  });
+
+  it("a provider slower than the timeout: failed, saying so", async () => {
+    h.services.config.providerTimeoutMs = 1_000;
+    provider.answer.firstTokenDelayMs = 3_000;
+    const { run } = await runToEnd(world.callers.editor, runInput());
+    expect(await rowOf(run.id)).toMatchObject({ status: "failed", error: RUN_MSG.timedOut(1_000) });
+  });
+});
+
+describe("refused before any call, and recorded nowhere", () => {
+  const nothingHappens = async (work: () => Promise<void>) => {
+    const calls = provider.calls.length;
+    const runs = await h.database.db.promptRun.count();
+    await work();
+    expect(provider.calls.length).toBe(calls);
+    expect(await h.database.db.promptRun.count()).toBe(runs);
+  };
+
+  it("variables that break the contract: the same problems compile gives", async () => {
+    await nothingHappens(async () => {
+      expect(await failure(world.callers.editor.playground.run(runInput({ variables: {} })))).toEqual({
+        code: "BAD_REQUEST", message: `${RUNTIME_MSG.compileFailed}'word' is required`,
+      });
+    });
+  });
+
+  it("a connection limited to other teams", async () => {
+    const other = await world.team("Other");
+    const limited = await world.callers.orgAdmin.providers.create({
+      organizationId: world.organization.id, kind: "openai-compatible", name: "Other team's", baseUrl: provider.openaiBaseUrl, apiKey: provider.apiKey, teamIds: [other.id],
+    });
+    await nothingHappens(async () => {
+      expect(await failure(world.callers.editor.playground.run(runInput({ connectionId: limited.id })))).toEqual({ code: "FORBIDDEN", message: RUN_MSG.connectionNotForTeam });
+    });
+    await world.callers.orgAdmin.providers.update({ id: limited.id, teamIds: [other.id, team.id] });
+    expect((await runToEnd(world.callers.editor, runInput({ connectionId: limited.id }))).run.status).toBe("succeeded");
+  });
+
+  it("a model the connection does not offer", async () => {
+    const narrow = await world.callers.orgAdmin.providers.create({
+      organizationId: world.organization.id, kind: "openai-compatible", name: "Narrow", baseUrl: provider.openaiBaseUrl, apiKey: provider.apiKey, models: ["local-llama"],
+    });
+    await nothingHappens(async () => {
+      expect(await failure(world.callers.editor.playground.run(runInput({ connectionId: narrow.id })))).toEqual({ code: "BAD_REQUEST", message: RUN_MSG.modelNotOffered("gpt-4o-mini") });
+    });
+  });
+
+  it("over the organization's runs-at-once limit: refused with a clear message, free again once a run ends", async () => {
+    h.services.config.providerMaxConcurrentRuns = 1;
+    Object.assign(provider.answer, { chunkDelayMs: 20, repeat: 50 });
+    const first = ((await world.callers.editor.playground.run(runInput())) as AsyncGenerator<Event>)[Symbol.asyncIterator]();
+    expect((await first.next()).value).toMatchObject({ type: "delta" });
+    await nothingHappens(async () => {
+      expect(await failure(world.callers.admin.playground.run(runInput()))).toEqual({ code: "TOO_MANY_REQUESTS", message: RUN_MSG.tooManyRuns(1) });
+    });
+    await first.return(undefined);
+    Object.assign(provider.answer, { chunkDelayMs: 0, repeat: 1 });
+    expect((await runToEnd(world.callers.admin, runInput())).run.status).toBe("succeeded");
+  });
+});
+
+describe("who may run (team editors and above, organization admins)", () => {
+  const EXPECTED: Record<(typeof CALLER_KINDS)[number], string> = {
+    anonymous: "UNAUTHORIZED",
+    outsider: "NOT_FOUND",
+    orgMember: "NOT_FOUND",
+    viewer: "FORBIDDEN",
+    editor: "OK",
+    admin: "OK",
+    orgAdmin: "OK",
+    superUser: "OK",
+  };
+  it.each(CALLER_KINDS)("playground.run as %s", async (kind) => {
+    const runs = await h.database.db.promptRun.count();
+    let result = "OK";
+    try {
+      await runToEnd(world.callers[kind], runInput());
+    } catch (error) {
+      result = (error as { code: string }).code;
+    }
+    expect(result).toBe(EXPECTED[kind]);
+    expect(await h.database.db.promptRun.count()).toBe(runs + (result === "OK" ? 1 : 0));
+  });
+});
+
+describe("the runs of a prompt", () => {
+  it("are listed (newest first, by version, model and status, a page at a time), opened, and counted per version, by every reader", async () => {
+    const fresh = await createPrompt(world.callers.editor, team.id, { visibility: "team", template: "Tell {{ question }}." });
+    await world.callers.editor.promptVersions.create({ promptId: fresh.id, type: "text", template: "Now tell {{ question }}.", model: "gpt-4o-mini" });
+    const input = (version: number, overrides: Partial<RunPromptInput> = {}) =>
+      ({ promptId: fresh.id, version, connectionId: openai.id, model: "gpt-4o-mini", variables: { question: "a joke" }, ...overrides }) satisfies RunPromptInput;
+    const a = await runToEnd(world.callers.editor, input(1));
+    const b = await runToEnd(world.callers.editor, input(1, { model: "local-llama" }));
+    provider.failWith = 429;
+    const c = await runToEnd(world.callers.editor, input(1));
+    provider.failWith = null;
+    const d = await runToEnd(world.callers.editor, input(2));
+
+    const viewer = world.callers.viewer;
+    const all = await viewer.runs.list({ promptId: fresh.id });
+    expect(all.items.map((run) => run.id)).toEqual([d.run.id, c.run.id, b.run.id, a.run.id]);
+    expect((await viewer.runs.list({ promptId: fresh.id, version: 1 })).items).toHaveLength(3);
+    expect((await viewer.runs.list({ promptId: fresh.id, model: "local-llama" })).items.map((run) => run.id)).toEqual([b.run.id]);
+    expect((await viewer.runs.list({ promptId: fresh.id, status: "failed" })).items.map((run) => run.id)).toEqual([c.run.id]);
+    const firstPage = await viewer.runs.list({ promptId: fresh.id, limit: 3 });
+    const secondPage = await viewer.runs.list({ promptId: fresh.id, limit: 3, cursor: firstPage.nextCursor! });
+    expect([...firstPage.items, ...secondPage.items].map((run) => run.id)).toEqual(all.items.map((run) => run.id));
+    expect(secondPage.nextCursor).toBeNull();
+
+    const opened = await viewer.runs.get({ id: a.run.id });
+    expect(opened).toMatchObject({ input: { type: "text", text: "Tell a joke." }, output: fakeAnswerText("Tell a joke."), variables: { question: "a joke" } });
+    expect(await failure(world.callers.orgMember.runs.get({ id: a.run.id }))).toMatchObject({ code: "NOT_FOUND" });
+    expect(await failure(world.callers.orgMember.runs.list({ promptId: fresh.id }))).toMatchObject({ code: "NOT_FOUND" });
+
+    const stats = await viewer.runs.stats({ promptId: fresh.id });
+    expect(stats.map((row) => [row.version, row.runs, row.errorRate])).toEqual([[2, 1, 0], [1, 3, 1 / 3]]);
+    const v1 = stats[1]!;
+    expect(v1.p50TotalMs).not.toBeNull();
+    expect(v1.p95TotalMs).toBeGreaterThanOrEqual(v1.p50TotalMs!);
+    // Mean cost over the runs with a known price: gpt-4o-mini's one success (local-llama has no price, the failure no usage).
+    expect(v1.meanCost).toBeCloseTo((await rowOf(a.run.id)).cost!, 12);
+    expect(v1.meanOutputTokens).toBe(((await rowOf(a.run.id)).outputTokens! + (await rowOf(b.run.id)).outputTokens!) / 2);
+
+    const analytics = await viewer.analytics.prompt({ promptId: fresh.id, days: 7 });
+    expect(analytics.runs).toEqual(stats);
+  });
+});

@@ -1,0 +1,7 @@
+import { byPromptRun, promptProcedure } from "../../procedures.ts";
+import { getPromptRun, promptRunItem } from "../../services/models/runs.ts";
+
+/** One run, with what was sent and answered (every reader of its prompt). */
+export const get = promptProcedure("read", byPromptRun)
+  .output(promptRunItem)
+  .query(({ ctx, input }) => getPromptRun(ctx.db, ctx.prompt.id, input.id));

@@ -1,0 +1,74 @@
+// Running a prompt version on a model (the playground) and the recorded runs: input schemas, limits and
+// texts shared by the procedures, the REST route and the web app.
+import { z } from "zod";
+import { idSchema } from "./validation.ts";
+
+export const RUN_STATUSES = ["succeeded", "failed", "stopped"] as const;
+
+
+/** An answer longer than this many characters is cut there, with a notice. */
+export const RUN_OUTPUT_MAX_CHARS = 200_000;
+/** Runs of one organization at once (per app process) unless PROVIDER_MAX_CONCURRENT_RUNS says otherwise. */
+export const DEFAULT_MAX_CONCURRENT_RUNS = 4;
+const RUN_STOP_MAX = 4;
+
+export const RUN_MSG = {
+  modelRequired: "Choose a model: the version names none",
+  modelNotOffered: (model: string) => `This connection does not offer the model '${model}'`,
+  connectionNotForTeam: "This provider connection is not available to this prompt's team",
+  versionNotFound: "Version not found",
+  runNotFound: "Run not found",
+  tooManyRuns: (limit: number) =>
+    `This organization already has ${limit} run${limit === 1 ? "" : "s"} in progress, the most allowed at once; wait for one to finish or stop one, then try again`,
+  outputCut: `The answer was longer than ${RUN_OUTPUT_MAX_CHARS.toLocaleString("en-US")} characters and was cut there`,
+  timedOut: (ms: number) => `The provider did not finish in time (${Math.round(ms / 1000)} s)`,
+  stopped: "Stopped",
+  temperatureInvalid: "Temperature is a number from 0 to 2",
+  maxTokensInvalid: "Max tokens is a whole number from 1 to 1,000,000",
+  topPInvalid: "Top p is a number from 0 to 1",
+  stopInvalid: `At most ${RUN_STOP_MAX} stop sequences of 1 to 100 characters`,
+} as const;
+
+/** Model parameters of a run; each absent one comes from the version's config, else the provider's default. */
+export const runParametersSchema = z.object({
+  temperature: z.number({ error: RUN_MSG.temperatureInvalid }).min(0, RUN_MSG.temperatureInvalid).max(2, RUN_MSG.temperatureInvalid).optional(),
+  maxTokens: z.number({ error: RUN_MSG.maxTokensInvalid }).int(RUN_MSG.maxTokensInvalid).min(1, RUN_MSG.maxTokensInvalid).max(1_000_000, RUN_MSG.maxTokensInvalid).optional(),
+  topP: z.number({ error: RUN_MSG.topPInvalid }).min(0, RUN_MSG.topPInvalid).max(1, RUN_MSG.topPInvalid).optional(),
+  stop: z.array(z.string().min(1, RUN_MSG.stopInvalid).max(100, RUN_MSG.stopInvalid)).max(RUN_STOP_MAX, RUN_MSG.stopInvalid).optional(),
+});
+export type RunParameters = z.infer<typeof runParametersSchema>;
+
+/** One run of a version: which connection and model (default: the version's model), its variables and parameters. */
+export const runPromptInput = z.object({
+  promptId: idSchema,
+  version: z.number().int().min(1),
+  connectionId: idSchema,
+  model: z.string().trim().min(1).max(200).optional(),
+  variables: z.record(z.string(), z.unknown()).default({}),
+  parameters: runParametersSchema.default({}),
+});
+export type RunPromptInput = z.input<typeof runPromptInput>;
+
+/** One version's runs: how many, how often they failed, how long they took, their mean tokens and cost. */
+export const versionRunStats = z.object({
+  version: z.number(),
+  runs: z.number(),
+  /** Failed runs over all runs, 0 to 1 (a stopped run is not an error). */
+  errorRate: z.number(),
+  p50TotalMs: z.number().nullable(),
+  p95TotalMs: z.number().nullable(),
+  meanInputTokens: z.number().nullable(),
+  meanOutputTokens: z.number().nullable(),
+  /** US dollars, over the runs whose cost is known; null when none is. */
+  meanCost: z.number().nullable(),
+});
+export type VersionRunStats = z.infer<typeof versionRunStats>;
+
+export const listRunsInput = z.object({
+  promptId: idSchema,
+  version: z.number().int().min(1).optional(),
+  model: z.string().trim().min(1).max(200).optional(),
+  status: z.enum(RUN_STATUSES).optional(),
+  cursor: z.string().max(500).optional(),
+  limit: z.number().int().min(1).max(100).default(50),
+});
