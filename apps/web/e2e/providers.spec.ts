@@ -33,7 +33,7 @@ test("an organization admin adds an OpenAI-compatible connection, tests it, edit
   const name = uniqueName("Local models");
   const last4 = provider.apiKey.slice(-4);
   await signIn(page, admin.email);
-
+  await page.goto("/");
   await mainNav(page).getByRole("link", { name: "Model Providers", exact: true }).click();
   await expect(page).toHaveURL(`${E2E.appUrl}/providers`);
   await expect(page.getByRole("heading", { level: 1, name: "Model providers" })).toBeVisible();
@@ -116,7 +116,7 @@ test("an organization admin adds an OpenAI-compatible connection, tests it, edit
   await expect(priceRow(page, "gpt-4o-mini")).toContainText("Built-in");
   await page.getByRole("button", { name: "Add a model price" }).click();
   const addPrice = page.getByRole("dialog", { name: "Add a model price" });
-  await addPrice.getByLabel("Model").fill("local-llama");
+  await addPrice.getByRole("textbox", { name: "Model", exact: true }).fill("local-llama");
   await addPrice.getByLabel("Input per million tokens ($)").fill("0.5");
   await addPrice.getByLabel("Output per million tokens ($)").fill("1.25");
   await addPrice.getByRole("button", { name: "Save price" }).click();
@@ -153,6 +153,7 @@ test("a plain member of the organization cannot open Model providers: the page s
   const organization = await createOrganizationWith([]);
   await addOrganizationMember(organization.id, member.id, "member");
   await signIn(page, member.email);
+  await page.goto("/");
   await expect(mainNav(page).getByRole("link", { name: "Dashboard" })).toBeVisible();
   await expect(mainNav(page).getByRole("link", { name: "Model Providers", exact: true })).toHaveCount(0);
 
