@@ -171,7 +171,7 @@ function Prices({ organizationId }: { organizationId: string }) {
             <TableBody>
               {prices.data.map((price) => (
                 <TableRow key={price.model} data-testid="price-row">
-                  <TableCell className="max-w-64 font-mono whitespace-normal wrap-anywhere">{price.model}</TableCell>
+                  <TableCell className="max-w-64 min-w-48 font-mono whitespace-normal wrap-anywhere">{price.model}</TableCell>
                   <TableCell className="text-right tabular-nums">{formatPrice(price.inputPerMillion)}</TableCell>
                   <TableCell className="text-right tabular-nums">{formatPrice(price.outputPerMillion)}</TableCell>
                   <TableCell>
