@@ -1,10 +1,12 @@
 // Every screen for three kinds of people at a wide and a narrow width, checked by axe-core (WCAG 2.2
 // AA rules): no critical and no serious violation, also with each dialog, menu, popover,
 // select and tooltip of the screen open. Each test reports every finding at once.
+import { randomBytes } from "node:crypto";
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Cookie, type Locator, type Page } from "@playwright/test";
-import { addOrganizationMember, createAccount, createOrganizationWith, createTeamWith, signIn, withDb } from "./support/accounts.ts";
+import { addOrganizationMember, callMutation, createAccount, createOrganizationWith, createTeamWith, signIn, withDb } from "./support/accounts.ts";
 import { createChangeRequestWith, createPromptWith } from "./support/prompts.ts";
+import { recordSecret } from "./support/secrets.ts";
 
 const WIDTHS = [1400, 375] as const;
 type Width = (typeof WIDTHS)[number];
@@ -221,6 +223,8 @@ const inviteForm = (page: Page) => page.getByRole("form", { name: "Invite a new 
 
 /** The team's member, not its last admin, whose role and removal the managers may change. */
 const AUTHOR = "Axe Author";
+/** The organization's model provider connection (the managers add it once signed in); nothing listens at its address. */
+const CONNECTION = "Axe connection";
 
 /** The routes come in groups, each its own test, so that the two workers share the sweep. */
 const GROUPS = [
@@ -319,6 +323,37 @@ function routes(data: World): { group: Group; route: string; openers: Opener[] }
             await inviteForm(page).getByRole("button", { name: "Cancel" }).click();
           },
         },
+      ],
+    },
+    {
+      group: "teams, organizations and reviews",
+      route: "/providers",
+      openers: [
+        { name: "Add connection", who: MANAGERS, open: mainButtonDialog("Add connection", "dialog", "Add connection") },
+        {
+          name: "Add connection's provider",
+          who: MANAGERS,
+          async open(page) {
+            await main(page).getByRole("button", { name: "Add connection", exact: true }).click();
+            await page.getByRole("dialog", { name: "Add connection" }).getByRole("combobox", { name: "Provider" }).click();
+            return page.getByRole("listbox");
+          },
+          close: pressEscape(2),
+        },
+        {
+          name: "Test connection, with the provider's error",
+          who: MANAGERS,
+          async open(page) {
+            await main(page).getByRole("button", { name: `Test connection ${CONNECTION}`, exact: true }).click();
+            const dialog = page.getByRole("dialog", { name: `Test ${CONNECTION}` });
+            await expect(dialog.getByRole("alert")).toContainText("Could not reach the provider");
+            return dialog;
+          },
+        },
+        { name: "Edit connection", who: MANAGERS, open: mainButtonDialog(`Edit ${CONNECTION}`, "dialog", `Edit ${CONNECTION}`) },
+        { name: "Delete connection", who: MANAGERS, open: mainButtonDialog(`Delete ${CONNECTION}`, "alertdialog", `Delete ${CONNECTION}?`) },
+        { name: "Add a model price", who: MANAGERS, open: mainButtonDialog("Add a model price", "dialog", "Add a model price") },
+        { name: "Edit a model price", who: MANAGERS, open: mainButtonDialog("Edit price of gpt-4o", "dialog", "Price of gpt-4o") },
       ],
     },
     {
@@ -489,6 +524,19 @@ async function signedInWorld(page: Page, persona: Persona, width: Width) {
   if (!entry) {
     const data = await world(persona);
     await signIn(page, data.person.email);
+    if (MANAGERS.includes(persona)) {
+      const apiKey = `sk-axe-${randomBytes(12).toString("hex")}`;
+      recordSecret("provider key", apiKey);
+      await callMutation(page.request, "providers.create", {
+        organizationId: data.organization.id,
+        kind: "openai-compatible",
+        name: CONNECTION,
+        baseUrl: "http://127.0.0.1:9/v1",
+        apiKey,
+        models: ["axe-model"],
+        teamIds: [data.team.id],
+      });
+    }
     entry = { data, cookies: await page.context().cookies() };
     signedIn.set(key, entry);
   } else {

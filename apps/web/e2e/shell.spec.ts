@@ -7,7 +7,7 @@ import { consoleErrors } from "./support/console.ts";
 import { E2E } from "./support/env.ts";
 import { signInAs, type ShellPersona } from "./support/shell.ts";
 
-const ALL_ITEMS = ["Dashboard", "All Prompts", "My Bookmarks", "Teams", "Organizations", "Analytics", "Audit Log"] as const;
+const ALL_ITEMS = ["Dashboard", "All Prompts", "My Bookmarks", "Teams", "Organizations", "Analytics", "Audit Log", "Model Providers"] as const;
 type Outcome = "opens" | "denied";
 
 interface Row {
@@ -46,7 +46,7 @@ const TABLE: Row[] = [
   {
     persona: "org-admin",
     // The audit log is the organization admins' and super users'.
-    sidebar: ["Dashboard", "Teams", "Analytics", "Audit Log"],
+    sidebar: ["Dashboard", "Teams", "Analytics", "Audit Log", "Model Providers"],
     // Both organization screens are super-user screens; the API lets them manage their members.
     routes: { "/": "opens", "/prompts": "denied", "/bookmarks": "denied", "/analytics": "opens", "/teams": "opens", "/organizations": "denied", "/organizations/:id/members": "denied" },
     footer: /Role: User \(Org Admin\)$/,

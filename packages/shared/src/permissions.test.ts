@@ -78,22 +78,22 @@ describe("app-wide actions", () => {
 });
 
 // Pages route table and sidebar: [who, access, then whether each page of PAGES opens].
-const PAGES = ["page.dashboard", "page.prompts", "page.bookmarks", "page.teams", "page.organizations", "page.analytics", "page.audit"] as const;
+const PAGES = ["page.dashboard", "page.prompts", "page.bookmarks", "page.teams", "page.organizations", "page.analytics", "page.audit", "page.providers"] as const;
 const PAGE_TABLE: [string, Access, string][] = [
-  // Dashboard, All Prompts, My Bookmarks, Teams, Organizations, Analytics, Audit Log.
-  ["administrator", person("administrator", "member"), "D P B T - A -"],
-  ["team lead", person("team_lead", "member"), "D P B - - A -"],
-  ["user", person("user", "member"), "D - - - - A -"],
-  ["user in no organization", person("user"), "D - - - - A -"],
-  ["user who is organization admin", person("user", "admin"), "D - - T - A L"],
-  ["team lead who is organization admin", person("team_lead", "admin"), "D P B T - A L"],
+  // Dashboard, All Prompts, My Bookmarks, Teams, Organizations, Analytics, Audit Log, Model providers.
+  ["administrator", person("administrator", "member"), "D P B T - A - -"],
+  ["team lead", person("team_lead", "member"), "D P B - - A - -"],
+  ["user", person("user", "member"), "D - - - - A - -"],
+  ["user in no organization", person("user"), "D - - - - A - -"],
+  ["user who is organization admin", person("user", "admin"), "D - - T - A L M"],
+  ["team lead who is organization admin", person("team_lead", "admin"), "D P B T - A L M"],
   // Team roles (the strongest held in the active organization's teams): any opens the library, admin the Teams page.
-  ["user who is a team admin", person("user", "member", "admin"), "D P B T - A -"],
-  ["user who is a team editor", person("user", "member", "editor"), "D P B - - A -"],
-  ["user who is a team viewer", person("user", "member", "viewer"), "D P B - - A -"],
-  ["team lead who is a team admin", person("team_lead", "member", "admin"), "D P B T - A -"],
-  ["super user", person("super-user", null, null, true), "D P B T O A L"],
-  ["super user whose stored role is user", person("user", null, null, true), "D P B T O A L"],
+  ["user who is a team admin", person("user", "member", "admin"), "D P B T - A - -"],
+  ["user who is a team editor", person("user", "member", "editor"), "D P B - - A - -"],
+  ["user who is a team viewer", person("user", "member", "viewer"), "D P B - - A - -"],
+  ["team lead who is a team admin", person("team_lead", "member", "admin"), "D P B T - A - -"],
+  ["super user", person("super-user", null, null, true), "D P B T O A L M"],
+  ["super user whose stored role is user", person("user", null, null, true), "D P B T O A L M"],
 ];
 
 describe("pages in the permission table", () => {

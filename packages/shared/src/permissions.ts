@@ -93,6 +93,8 @@ export const PERMISSIONS = {
   "page.organizations": SUPER_USER_ONLY,
   "page.analytics": { appRoles: ["administrator", "team_lead", "user"] },
   "page.audit": { organizationRoles: ["admin"] },
+  // Model providers: the same people as organization.providers.manage, which every procedure of the page asks.
+  "page.providers": { organizationRoles: ["admin"] },
 } as const satisfies Record<string, Grant>;
 
 export type Action = keyof typeof PERMISSIONS;
@@ -163,6 +165,7 @@ export const PAGE_REQUIREMENTS: Record<PageAction, string> = {
     "Team management opens for administrators, organization admins and team admins. Ask an organization admin to make you a team's admin, or a super user to change your app role.",
   "page.organizations": "Organizations are managed by super users only. Ask a super user for the change you need.",
   "page.audit": "The audit log opens for the organization's admins and super users. Ask an admin of this organization.",
+  "page.providers": "Model providers opens for the organization's admins and super users. Ask an admin of this organization.",
 };
 
 /** What an anonymous caller reads (UNAUTHORIZED) where the spec has its own words; default MSG.userNotAuthenticated. */

@@ -19,6 +19,7 @@ import { changeRequestRoute } from "./app/reviews.tsx";
 import { organizationsRoute } from "./app/organizations.tsx";
 import { organizationMembersRoute } from "./app/organization-members.tsx";
 import { auditRoute } from "./app/audit.tsx";
+import { providersRoute } from "./app/providers.tsx";
 import { settingsIndexRoute } from "./settings/index.tsx";
 import { settingsProfileRoute } from "./settings/profile.tsx";
 import { settingsPasswordRoute } from "./settings/password.tsx";
@@ -52,6 +53,7 @@ export const routeTree = rootRoute.addChildren([
     organizationsRoute,
     organizationMembersRoute,
     auditRoute,
+    providersRoute,
     changeRequestRoute,
   ]),
   settingsLayoutRoute.addChildren([

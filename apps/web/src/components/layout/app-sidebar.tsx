@@ -1,7 +1,7 @@
 // The main sidebar: items sidebar table, a footer with version, role and '(Org Admin)'.
 // Desktop: a column that collapses to icons (3rem); mobile: a side sheet (18rem).
 import { Link } from "@tanstack/react-router";
-import { BarChart3, Bookmark, Building2, FileText, LayoutDashboard, ScrollText, Sparkles, Users, type LucideIcon } from "lucide-react";
+import { BarChart3, Bookmark, Building2, FileText, LayoutDashboard, PlugZap, ScrollText, Sparkles, Users, type LucideIcon } from "lucide-react";
 import { SIDEBAR_WIDTH, SIDEBAR_WIDTH_COLLAPSED, SIDEBAR_WIDTH_MOBILE } from "@promptly/shared";
 import { Sheet, SheetContent, SheetTitle } from "@/components/ui/sheet";
 import { Tooltip, TooltipContent, TooltipTrigger } from "@/components/ui/tooltip";
@@ -20,6 +20,7 @@ const ICONS: Record<SidebarPath, LucideIcon> = {
   "/organizations": Building2,
   "/analytics": BarChart3,
   "/audit": ScrollText,
+  "/providers": PlugZap,
 };
 
 function SidebarBody({ collapsed, onNavigate }: { collapsed: boolean; onNavigate?: () => void }) {

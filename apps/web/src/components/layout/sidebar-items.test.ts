@@ -10,11 +10,11 @@ describe("sidebar items", () => {
     ["administrator", false, false, ["Dashboard", "All Prompts", "My Bookmarks", "Teams", "Analytics"]],
     ["team_lead", false, false, ["Dashboard", "All Prompts", "My Bookmarks", "Analytics"]],
     ["user", false, false, ["Dashboard", "Analytics"]],
-    ["user", false, true, ["Dashboard", "Teams", "Analytics", "Audit Log"]],
-    ["team_lead", false, true, ["Dashboard", "All Prompts", "My Bookmarks", "Teams", "Analytics", "Audit Log"]],
-    ["super-user", true, false, ["Dashboard", "All Prompts", "My Bookmarks", "Teams", "Organizations", "Analytics", "Audit Log"]],
+    ["user", false, true, ["Dashboard", "Teams", "Analytics", "Audit Log", "Model Providers"]],
+    ["team_lead", false, true, ["Dashboard", "All Prompts", "My Bookmarks", "Teams", "Analytics", "Audit Log", "Model Providers"]],
+    ["super-user", true, false, ["Dashboard", "All Prompts", "My Bookmarks", "Teams", "Organizations", "Analytics", "Audit Log", "Model Providers"]],
     // A super user whose stored role is plain user still sees everything.
-    ["user", true, false, ["Dashboard", "All Prompts", "My Bookmarks", "Teams", "Organizations", "Analytics", "Audit Log"]],
+    ["user", true, false, ["Dashboard", "All Prompts", "My Bookmarks", "Teams", "Organizations", "Analytics", "Audit Log", "Model Providers"]],
   ] as const)("%s (super user %s, org admin %s)", (role, isSuperUser, isOrgAdmin, expected) => {
     expect(sidebarItems(person(role, isSuperUser, isOrgAdmin)).map((item) => item.label)).toEqual(expected);
   });
@@ -34,9 +34,9 @@ describe("sidebar items", () => {
     const labels = (role: AppRole, organizationUnknown: boolean) =>
       sidebarItems(accessOf({ role, isSuperUser: false }, { organizationRole: null }), { organizationUnknown }).map((item) => item.label);
     expect(labels("user", false)).toEqual(["Dashboard", "Analytics"]);
-    expect(labels("user", true)).toEqual(["Dashboard", "All Prompts", "My Bookmarks", "Teams", "Analytics", "Audit Log"]);
+    expect(labels("user", true)).toEqual(["Dashboard", "All Prompts", "My Bookmarks", "Teams", "Analytics", "Audit Log", "Model Providers"]);
     // Never an item no organization or team role grants.
-    expect(labels("team_lead", true)).toEqual(["Dashboard", "All Prompts", "My Bookmarks", "Teams", "Analytics", "Audit Log"]);
+    expect(labels("team_lead", true)).toEqual(["Dashboard", "All Prompts", "My Bookmarks", "Teams", "Analytics", "Audit Log", "Model Providers"]);
   });
 
   it("shows nothing without a viewer", () => {

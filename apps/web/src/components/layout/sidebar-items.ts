@@ -1,7 +1,7 @@
 // The sidebar table: which items a person sees. A super user sees every item.
 import { can, grantedByOrganization, type Access, type PageAction } from "@promptly/shared";
 
-export type SidebarPath = "/" | "/prompts" | "/bookmarks" | "/teams" | "/organizations" | "/analytics" | "/audit";
+export type SidebarPath = "/" | "/prompts" | "/bookmarks" | "/teams" | "/organizations" | "/analytics" | "/audit" | "/providers";
 
 export interface SidebarItem {
   label: string;
@@ -17,6 +17,7 @@ const ITEMS: readonly (SidebarItem & { page: PageAction })[] = [
   { label: "Organizations", to: "/organizations", page: "page.organizations" },
   { label: "Analytics", to: "/analytics", page: "page.analytics" },
   { label: "Audit Log", to: "/audit", page: "page.audit" },
+  { label: "Model Providers", to: "/providers", page: "page.providers" },
 ];
 
 /**
