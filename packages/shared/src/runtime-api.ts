@@ -15,6 +15,7 @@ export const RUNTIME_MSG = {
   malformedKey: "Malformed API key: a Promptly key is 'promptly_' and 43 letters and digits",
   unknownKey: "Unknown API key",
   readOnlyKey: "This API key may only read: creating prompts and versions and moving labels need the 'write' scope",
+  runScopeNeeded: "Running prompts on models needs an API key with the 'run' scope",
   protectedLabel: `An API key never moves the '${PROTECTED_LABEL}' label: a team admin moves it in the app`,
   privateByKey: "An API key cannot create a private prompt: a private prompt belongs to a person",
   rateLimited: "Too many requests with this API key: retry after the time in Retry-After",
