@@ -144,6 +144,29 @@ describe("POST /api/v1/prompts/{name}/run", () => {
     expect(await runRow(answer.run.id)).toMatchObject({ apiKeyId: keys["run"]!.id, status: "succeeded", output: expected });
   });
 
+  it("a caller that leaves mid-stream aborts the provider call: its stream closes and the run is recorded as stopped", async () => {
+    Object.assign(provider.answer, { chunkDelayMs: 20, repeat: 200 });
+    const abandoned = provider.abandonedStreams;
+    const leave = new AbortController();
+    try {
+      const response = await fetch(runUrl("support/reply"), {
+        method: "POST", signal: leave.signal,
+        headers: { authorization: `Bearer ${keys["run"]!.key}`, "content-type": "application/json" },
+        body: JSON.stringify({ stream: true, variables: { customer: "Leaving", topic: "billing" } }),
+      });
+      const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
+      let seen = "";
+      while (!seen.includes("event: delta")) seen += (await reader.read()).value ?? "";
+      leave.abort();
+      await expect.poll(() => provider.abandonedStreams, { timeout: 5_000 }).toBe(abandoned + 1);
+      await expect
+        .poll(() => h.database.db.promptRun.findFirst({ where: { promptId: replyId, variables: { equals: { customer: "Leaving", topic: "billing" } } }, select: { status: true, apiKeyId: true } }), { timeout: 5_000 })
+        .toEqual({ status: "stopped", apiKeyId: keys["run"]!.id });
+    } finally {
+      Object.assign(provider.answer, { chunkDelayMs: 0, repeat: 1 });
+    }
+  });
+
   it("answers a provider's 401 with 502, its status and its message, and records the failed run", async () => {
     provider.failWith = 401;
     const before = await runCount();
