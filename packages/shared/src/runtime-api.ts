@@ -133,7 +133,7 @@ export const runtimePromptPage = z.object({
 });
 
 /** A recorded run, as a tool sees it: US dollars for cost (null: unknown price), milliseconds for times. */
-export const runtimeRunRecord = z.object({
+const runtimeRunRecord = z.object({
   id: z.string(),
   version: z.number().int(),
   model: z.string(),
