@@ -3,6 +3,7 @@
 // labels and the contract refuse before any provider call; streamed answers arrive as events in order;
 // a provider's failure is a 502 with its status and message.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { createPromptClient, PromptlyApiError, type RunStreamEvent } from "@promptly/client";
 import { RUNTIME_MSG, runtimeError, runtimeRunResult, type RuntimeRunResult } from "@promptly/shared";
 import { createAccount, createHarness, createOrganization, createTeam, type Harness } from "@promptly/api/testing";
 import { fakeAnswerText, startFakeProvider, type FakeProvider } from "@promptly/api/testing/fake-provider";
@@ -205,5 +206,40 @@ describe("POST /api/v1/prompts/{name}/run", () => {
     expect(two.status).toBe(400);
     expect(runtimeError.parse(await two.json()).error).toMatchObject({ message: RUNTIME_MSG.chooseConnection(2), reason: "CONNECTION_REQUIRED" });
     expect((await post(key, { label: "latest", connectionId: first.id }, "solo")).status).toBe(200);
+  });
+});
+
+describe("the TypeScript client's run", () => {
+  const client = () => createPromptClient({ url: server.base, apiKey: keys["run"]!.key });
+
+  it("answers the output and the recorded run", async () => {
+    const answer = await client().run("support/reply", { customer: "Di" }, { label: "staging" });
+    expect(answer).toMatchObject({ output: fakeAnswerText("Hi Di"), run: { version: 2, status: "succeeded" } });
+    expect(await runRow(answer.run.id)).toMatchObject({ apiKeyId: keys["run"]!.id, output: answer.output });
+  });
+
+  it("streams the deltas in order, then the run", async () => {
+    const events: RunStreamEvent[] = [];
+    for await (const event of client().run("support/reply", { customer: "Ed", topic: "billing" }, { stream: true })) events.push(event);
+    const expected = fakeAnswerText("Hello Ed, about billing");
+    const deltas = events.slice(0, -1);
+    expect(deltas.length).toBeGreaterThan(1);
+    expect(deltas.map((event) => (event.type === "delta" ? event.text : "?")).join("")).toBe(expected);
+    expect(events.at(-1)).toMatchObject({ type: "done", output: expected, run: { status: "succeeded" } });
+  });
+
+  it("throws the server's refusals and a provider's failure as PromptlyApiError", async () => {
+    const missing = await client().run("support/reply", {}).catch((error: unknown) => error);
+    expect(missing).toBeInstanceOf(PromptlyApiError);
+    expect((missing as PromptlyApiError).details?.map((detail) => detail.variable)).toEqual(["customer", "topic"]);
+    const readOnly = await createPromptClient({ url: server.base, apiKey: keys["read"]!.key }).run("support/reply", { customer: "A", topic: "billing" }).catch((error: unknown) => error);
+    expect(readOnly).toMatchObject({ status: 403, code: "FORBIDDEN", message: RUNTIME_MSG.runScopeNeeded });
+    provider.failWith = 401;
+    const failed = await client().run("support/reply", { customer: "A", topic: "billing" }).catch((error: unknown) => error);
+    expect(failed).toMatchObject({ status: 502, code: "BAD_GATEWAY", providerStatus: 401 });
+    const streamed = (async () => {
+      for await (const _event of client().run("support/reply", { customer: "A", topic: "billing" }, { stream: true }));
+    })();
+    await expect(streamed).rejects.toMatchObject({ status: 502, code: "BAD_GATEWAY", providerStatus: 401 });
   });
 });
