@@ -61,6 +61,8 @@ test("a team admin creates a key bound to production, copies it once, never sees
   await expect(dialog.getByRole("combobox", { name: "Expires" })).toHaveText("90 days");
   await expect(dialog.getByRole("checkbox", { name: /^Write/ })).not.toBeChecked();
   await expect(dialog.getByRole("checkbox", { name: /^Write/ })).toHaveAccessibleDescription(/never moves the production label/);
+  await expect(dialog.getByRole("checkbox", { name: /^Run/ })).not.toBeChecked();
+  await expect(dialog.getByRole("checkbox", { name: /^Run/ })).toHaveAccessibleDescription(/costs money; Write does not include it/);
   await dialog.getByRole("textbox", { name: "Name" }).fill("Checkout service");
   await dialog.getByRole("textbox", { name: "Labels" }).fill("Production");
   await dialog.getByRole("button", { name: "Create key" }).click();
@@ -145,6 +147,7 @@ test("a key with write and an expiry: the list shows both; Create key waits for 
   await expect(dialog.getByRole("button", { name: "Create key" })).toBeDisabled();
   await dialog.getByRole("textbox", { name: "Name" }).fill("Prompt sync");
   await dialog.getByRole("checkbox", { name: /^Write/ }).check();
+  await dialog.getByRole("checkbox", { name: /^Run/ }).check();
   await dialog.getByRole("combobox", { name: "Expires" }).click();
   await page.getByRole("option", { name: "30 days" }).click();
   await dialog.getByRole("button", { name: "Create key" }).click();
@@ -155,11 +158,11 @@ test("a key with write and an expiry: the list shows both; Create key waits for 
   await expect(shown).toBeHidden();
 
   const [stored] = await keysOf(team.id);
-  expect(stored).toMatchObject({ name: "Prompt sync", labels: [], scopes: ["read", "write"] });
+  expect(stored).toMatchObject({ name: "Prompt sync", labels: [], scopes: ["read", "write", "run"] });
   expect(stored!.expires_at).toBeInstanceOf(Date);
   const row = keyRow(page, "Prompt sync");
   await expect(row).toContainText("Any label");
-  await expect(row).toContainText("read, write");
+  await expect(row).toContainText("read, write, run");
   // Expires shows a date, last used still Never.
   await expect(row.getByRole("cell").nth(7)).not.toHaveText("Never");
   await expect(row.getByRole("cell").nth(6)).toHaveText("Never");

@@ -18,6 +18,7 @@ export const ERROR_STATUS: Record<ErrorCode, number> = {
   PAYLOAD_TOO_LARGE: 413,
   TOO_MANY_REQUESTS: 429,
   INTERNAL_SERVER_ERROR: 500,
+  BAD_GATEWAY: 502,
   SERVICE_UNAVAILABLE: 503,
 };
 
@@ -33,5 +34,6 @@ export const DOMAIN_ERRORS: Record<DomainErrorCode, { code: ErrorCode; status: n
   INVALID: answer("BAD_REQUEST"),
   PRECONDITION: answer("PRECONDITION_FAILED"),
   RATE_LIMITED: answer("TOO_MANY_REQUESTS"),
+  UPSTREAM_FAILED: answer("BAD_GATEWAY"),
   UNAVAILABLE: answer("SERVICE_UNAVAILABLE"),
 };

@@ -29,4 +29,6 @@ export { findTeamForCommandLine } from "./services/organizations/teams.ts";
 export {
   compileRuntimePrompt, createRuntimePrompt, createRuntimeVersion, listRuntimePrompts, runtimeSelector, serveRuntimePrompt, setRuntimeLabel,
 } from "./services/runtime/runtime-prompts.ts";
+export { startRuntimeRun } from "./services/runtime/runtime-runs.ts";
+export type { RunEvent } from "./services/models/runs.ts";
 export * as metrics from "./services/platform/metrics.ts";

@@ -18,10 +18,14 @@ export class PromptlyApiError extends Error {
     message: string,
     /** Every problem of a 400, as the server listed them. */
     readonly details?: RuntimeError["error"]["details"],
-    options?: { cause?: unknown },
+    options?: { cause?: unknown; providerStatus?: number | null },
   ) {
     super(message, options);
+    if (options?.providerStatus !== undefined) this.providerStatus = options.providerStatus;
   }
+
+  /** A run's 502: the HTTP status the model's provider answered (null: it did not answer). */
+  readonly providerStatus?: number | null;
 }
 
 /** `prompt.compile(values)` with values that break the prompt's variable contract: every offending variable is named. */

@@ -7,7 +7,9 @@ import superjson from "superjson";
 
 export type { AppRouter };
 export { createPromptClient } from "./prompt-client.ts";
-export type { CompiledPrompt, GetPromptOptions, Prompt, PromptClient, PromptClientOptions, PromptSelector } from "./prompt-client.ts";
+export type {
+  CompiledPrompt, GetPromptOptions, Prompt, PromptClient, PromptClientOptions, PromptSelector, RunOptions, RunResult, RunStreamEvent,
+} from "./prompt-client.ts";
 export { PromptCompileError, PromptlyApiError, type PromptlyErrorCode } from "./errors.ts";
 /** What the runtime API answers, inferred from the schemas the server validates with. */
 export type { RuntimeError, RuntimePrompt } from "@promptly/shared";

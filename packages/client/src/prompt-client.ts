@@ -3,8 +3,8 @@
 // Map lookup: within the TTL nothing is sent; after it the cached prompt is answered at once and one
 // background refresh per key asks again with If-None-Match. Only a miss waits for the network.
 import {
-  RUNTIME_DEFAULT_LABEL, RUNTIME_MSG, compile, effectiveContract, runtimeError, runtimePrompt, type ChatMessage, type CompileResult, type PromptVersionBody,
-  type RuntimePrompt,
+  RUNTIME_DEFAULT_LABEL, RUNTIME_MSG, compile, effectiveContract, runtimeError, runtimePrompt, runtimeRunResult, type ChatMessage, type CompileResult,
+  type PromptVersionBody, type RuntimePrompt, type RuntimeRunResult,
 } from "@promptly/shared";
 import { PromptCompileError, PromptlyApiError } from "./errors.ts";
 
@@ -53,8 +53,31 @@ export type Prompt = Readonly<RuntimePrompt> & {
   compile(values?: Record<string, unknown>): CompiledPrompt;
 };
 
+/** How a run is made: the version as `get` selects it, and optionally another model or a named connection. */
+export type RunOptions = PromptSelector & {
+  /** Absent: the version's model. */
+  model?: string;
+  /** Absent: the organization's one connection open to the key's team. */
+  connectionId?: string;
+  /** Stops the run (the server aborts the provider call and records it as stopped). */
+  signal?: AbortSignal;
+};
+
+/** The output of a run and the run as the server recorded it. */
+export type RunResult = RuntimeRunResult;
+
+/** A streamed run: the answer's pieces as they come, then the output and the recorded run. */
+export type RunStreamEvent = { type: "delta"; text: string } | ({ type: "done" } & RunResult);
+
 export interface PromptClient {
   get(name: string, options?: GetPromptOptions): Promise<Prompt>;
+  /**
+   * Runs a prompt on a model with a key holding the `run` scope (never cached, never retried: a run
+   * costs money). Refusals and a provider's failure (502, with `providerStatus`) throw PromptlyApiError.
+   */
+  run(name: string, values?: Record<string, unknown>, options?: RunOptions & { stream?: false }): Promise<RunResult>;
+  /** The same, streamed: `delta` events, then one `done`; breaking out of the loop stops the run. */
+  run(name: string, values: Record<string, unknown>, options: RunOptions & { stream: true }): AsyncIterable<RunStreamEvent>;
 }
 
 interface Entry {
@@ -94,6 +117,41 @@ function fallbackPrompt(name: string, fallback: string | ChatMessage[]): Prompt 
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** The error of an answer that is not the one asked for: the server's refusal, or that it said nothing usable. */
+function refusalOf(status: number, text: string): PromptlyApiError {
+  let refusal: ReturnType<typeof runtimeError.safeParse>;
+  try {
+    refusal = runtimeError.safeParse(JSON.parse(text));
+  } catch {
+    refusal = runtimeError.safeParse(null);
+  }
+  if (!refusal.success) return new PromptlyApiError(status, "INVALID_RESPONSE", `The server answered ${status} without an error of its API`);
+  const { code, message, details, providerStatus } = refusal.data.error;
+  return new PromptlyApiError(status, code, message, details, { providerStatus });
+}
+
+/** The server-sent events of a streamed answer, as they arrive. */
+async function* serverSentEvents(body: ReadableStream<Uint8Array>): AsyncGenerator<{ event: string; data: string }> {
+  const reader = body.pipeThrough(new TextDecoderStream()).getReader();
+  let buffer = "";
+  try {
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) return;
+      buffer += value;
+      let end: number;
+      while ((end = buffer.indexOf("\n\n")) !== -1) {
+        const lines = buffer.slice(0, end).split("\n");
+        buffer = buffer.slice(end + 2);
+        const event = lines.find((line) => line.startsWith("event:"))?.slice(6).trim() ?? "message";
+        yield { event, data: lines.filter((line) => line.startsWith("data:")).map((line) => line.slice(5).trimStart()).join("\n") };
+      }
+    }
+  } finally {
+    await reader.cancel().catch(() => undefined);
+  }
+}
 
 /** Worth another attempt: no answer at all, or the server's own failure. */
 const retryable = (error: unknown) => error instanceof PromptlyApiError && (error.status === 0 || error.status >= 500);
@@ -141,14 +199,7 @@ export function createPromptClient(options: PromptClientOptions): PromptClient {
     } finally {
       clearTimeout(timer);
     }
-    let refusal: ReturnType<typeof runtimeError.safeParse>;
-    try {
-      refusal = runtimeError.safeParse(JSON.parse(text));
-    } catch {
-      refusal = runtimeError.safeParse(null);
-    }
-    if (refusal.success) throw new PromptlyApiError(status, refusal.data.error.code, refusal.data.error.message, refusal.data.error.details);
-    throw new PromptlyApiError(status, "INVALID_RESPONSE", `The server answered ${status} without an error of its API`);
+    throw refusalOf(status, text);
   }
 
   async function fetchPrompt(name: string, selector: PromptSelector, etag: string | null): Promise<Fetched> {
@@ -191,7 +242,48 @@ export function createPromptClient(options: PromptClientOptions): PromptClient {
     }
   }
 
+  /** POSTs a run; answers the response when it is a 200, else throws what the server said. */
+  async function postRun(name: string, values: Record<string, unknown>, runOptions: RunOptions, stream: boolean): Promise<Response> {
+    const { model, connectionId, signal, label, version } = runOptions;
+    let response: Response;
+    try {
+      response = await fetchImpl(`${base}${name.split("/").map(encodeURIComponent).join("/")}/run`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${apiKey}`, "content-type": "application/json", accept: stream ? "text/event-stream" : "application/json" },
+        body: JSON.stringify({ label, version, model, connectionId, variables: values, stream }),
+        signal,
+      });
+    } catch (cause) {
+      throw new PromptlyApiError(0, "NETWORK_ERROR", `Could not reach Promptly at ${options.url}: ${(cause as Error).message}`, undefined, { cause });
+    }
+    if (response.status !== 200) throw refusalOf(response.status, await response.text());
+    return response;
+  }
+
+  async function runOnce(name: string, values: Record<string, unknown>, options: RunOptions): Promise<RunResult> {
+    const response = await postRun(name, values, options, false);
+    const parsed = runtimeRunResult.safeParse(await response.json().catch(() => null));
+    if (!parsed.success) throw new PromptlyApiError(200, "INVALID_RESPONSE", "The server's answer is not a run");
+    return parsed.data;
+  }
+
+  async function* runStreamed(name: string, values: Record<string, unknown>, options: RunOptions): AsyncGenerator<RunStreamEvent> {
+    const response = await postRun(name, values, options, true);
+    for await (const { event, data } of serverSentEvents(response.body!)) {
+      if (event === "delta") yield { type: "delta", text: (JSON.parse(data) as { text: string }).text };
+      else if (event === "done") {
+        const parsed = runtimeRunResult.safeParse(JSON.parse(data));
+        if (!parsed.success) throw new PromptlyApiError(200, "INVALID_RESPONSE", "The server's last event is not a run");
+        yield { type: "done", ...parsed.data };
+        return;
+      } else if (event === "error") throw refusalOf(502, data);
+    }
+    throw new PromptlyApiError(200, "INVALID_RESPONSE", "The server ended the run's events before the run");
+  }
+
   return {
+    run: ((name: string, values: Record<string, unknown> = {}, options: RunOptions & { stream?: boolean } = {}) =>
+      options.stream ? runStreamed(name, values, options) : runOnce(name, values, options)) as PromptClient["run"],
     get(name, options = {}) {
       // Every selector is part of the key: `production` and version 3 are different answers.
       const key = options.version !== undefined ? `${name}\nv${options.version}` : `${name}\nl${options.label ?? RUNTIME_DEFAULT_LABEL}`;

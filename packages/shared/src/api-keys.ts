@@ -4,8 +4,11 @@ import { z } from "zod";
 import { LATEST_LABEL, promptLabelSchema } from "./prompts.ts";
 import { plainText } from "./validation.ts";
 
-/** `read` fetches and compiles prompts; `write` also creates prompts and versions and moves labels (never `production`). */
-export const API_KEY_SCOPES = ["read", "write"] as const;
+/**
+ * `read` fetches and compiles prompts; `write` also creates prompts and versions and moves labels (never
+ * `production`); `run` also runs them on the organization's models (it costs money, so `write` does not imply it).
+ */
+export const API_KEY_SCOPES = ["read", "write", "run"] as const;
 export type ApiKeyScope = (typeof API_KEY_SCOPES)[number];
 
 /** Every key starts so: secret scanners and people recognise it. */
@@ -20,7 +23,7 @@ export const API_KEY_MSG = {
   labelsEmpty: "Choose at least one label, or none at all for a key that may fetch any label",
   tooManyLabels: `A key is bound to at most ${API_KEY_LABELS_MAX} labels`,
   scopesEmpty: "Choose at least one scope",
-  scopeInvalid: "A scope is 'read' or 'write'",
+  scopeInvalid: "A scope is 'read', 'write' or 'run'",
   expiresInDaysRange: `A key expires in 1 to ${API_KEY_EXPIRY_DAYS_MAX} days, or never`,
   notFound: "API key not found",
   // What a refused key is told (the runtime API answers 401 with these).
@@ -48,11 +51,14 @@ const apiKeyLabelsSchema = z
   .transform((labels) => [...new Set(labels)])
   .refine((labels) => labels.length <= API_KEY_LABELS_MAX, API_KEY_MSG.tooManyLabels);
 
-/** Without repeats; `write` implies `read`, so a stored key always holds `read`. Absent: `["read"]`. */
+/**
+ * Without repeats, in the table's order; `write` and `run` each imply `read` (neither implies the other), so a
+ * stored key always holds `read`. Absent: `["read"]`.
+ */
 const apiKeyScopesSchema = z
   .array(z.enum(API_KEY_SCOPES, { error: API_KEY_MSG.scopeInvalid }))
   .min(1, API_KEY_MSG.scopesEmpty)
-  .transform((scopes): ApiKeyScope[] => (scopes.includes("write") ? ["read", "write"] : ["read"]));
+  .transform((scopes): ApiKeyScope[] => API_KEY_SCOPES.filter((scope) => scope === "read" || scopes.includes(scope)));
 
 export const createApiKeyInput = z.object({
   name: apiKeyNameSchema,

@@ -4,7 +4,8 @@
 import { z } from "zod";
 import { CHAT_ROLES, VARIABLE_TYPES } from "./prompt-template.ts";
 import { LATEST_LABEL, PROMPT_MSG, PROMPT_TYPES, PROTECTED_LABEL, promptLabelSchema } from "./prompts.ts";
-import { plainText } from "./validation.ts";
+import { RUN_STATUSES } from "./runs.ts";
+import { idSchema, plainText } from "./validation.ts";
 
 /** What a fetch means without a label or a version. */
 export const RUNTIME_DEFAULT_LABEL = PROTECTED_LABEL;
@@ -15,6 +16,7 @@ export const RUNTIME_MSG = {
   malformedKey: "Malformed API key: a Promptly key is 'promptly_' and 43 letters and digits",
   unknownKey: "Unknown API key",
   readOnlyKey: "This API key may only read: creating prompts and versions and moving labels need the 'write' scope",
+  runScopeNeeded: "Running prompts on models needs an API key with the 'run' scope",
   protectedLabel: `An API key never moves the '${PROTECTED_LABEL}' label: a team admin moves it in the app`,
   privateByKey: "An API key cannot create a private prompt: a private prompt belongs to a person",
   rateLimited: "Too many requests with this API key: retry after the time in Retry-After",
@@ -27,6 +29,9 @@ export const RUNTIME_MSG = {
   /** `This API key may only fetch the labels: production, staging`. */
   labelsOnly: (labels: readonly string[]) => `This API key may only fetch the labels: ${labels.join(", ")}`,
   compileFailed: "The variables do not meet the prompt's contract: ",
+  noConnection: "No model connection of this organization is open to this team: an organization admin adds one",
+  /** `This team may use 2 model connections: name one with connectionId`. */
+  chooseConnection: (count: number) => `This team may use ${count} model connections: name one with connectionId`,
 } as const;
 
 /** Which version a request means: exactly one of them once resolved (the default label filled in). */
@@ -47,6 +52,18 @@ export const runtimeCompileInput = z
     label: selectorLabel.optional(),
     version: z.number().int().min(1).max(2 ** 31 - 1).optional(),
     variables: z.record(z.string(), z.unknown()).default({}),
+  })
+  .refine((input) => input.label === undefined || input.version === undefined, PROMPT_MSG.versionOrLabel);
+
+/** POST /api/v1/prompts/{name}/run: a version as compile selects it, run on a connection (the team's only one when absent). */
+export const runtimeRunInput = z
+  .object({
+    label: selectorLabel.optional(),
+    version: z.number().int().min(1).max(2 ** 31 - 1).optional(),
+    variables: z.record(z.string(), z.unknown()).default({}),
+    model: z.string().trim().min(1).max(200).optional().describe("Absent: the version's model"),
+    connectionId: idSchema.optional().describe("Absent: the one connection of the organization open to the key's team"),
+    stream: z.boolean().default(false).describe("true: answer text/event-stream, `delta` events then one `done` (or `error`) event"),
   })
   .refine((input) => input.label === undefined || input.version === undefined, PROMPT_MSG.versionOrLabel);
 
@@ -115,13 +132,28 @@ export const runtimePromptPage = z.object({
   nextCursor: z.string().nullable(),
 });
 
+/** A recorded run, as a tool sees it: US dollars for cost (null: unknown price), milliseconds for times. */
+const runtimeRunRecord = z.object({
+  id: z.string(),
+  version: z.number().int(),
+  model: z.string(),
+  inputTokens: z.number().int().nullable(),
+  outputTokens: z.number().int().nullable(),
+  ttftMs: z.number().int().nullable(),
+  totalMs: z.number().int(),
+  cost: z.number().nullable(),
+  status: z.enum(RUN_STATUSES),
+});
+export const runtimeRunResult = z.object({ output: z.string(), run: runtimeRunRecord });
+export type RuntimeRunResult = z.infer<typeof runtimeRunResult>;
+
 export const runtimeCreatedPrompt = z.object({ name: z.string(), version: z.number().int() });
 export const runtimeCreatedVersion = z.object({ name: z.string(), version: z.number().int() });
 export const runtimeLabelSet = z.object({ name: z.string(), label: z.string(), version: z.number().int() });
 
 const RUNTIME_ERROR_CODES = [
   "BAD_REQUEST", "UNAUTHORIZED", "FORBIDDEN", "NOT_FOUND", "CONFLICT", "PRECONDITION_FAILED", "PAYLOAD_TOO_LARGE", "TOO_MANY_REQUESTS",
-  "INTERNAL_SERVER_ERROR", "SERVICE_UNAVAILABLE",
+  "INTERNAL_SERVER_ERROR", "BAD_GATEWAY", "SERVICE_UNAVAILABLE",
 ] as const;
 
 /**
@@ -134,6 +166,8 @@ export const runtimeError = z.object({
     message: z.string(),
     reason: z.string().optional(),
     details: z.array(z.object({ path: z.string().optional(), variable: z.string().optional(), message: z.string() })).optional(),
+    /** A 502 from a run: the status the model's provider answered (null: it did not answer). */
+    providerStatus: z.number().int().nullable().optional(),
   }),
 });
 export type RuntimeError = z.infer<typeof runtimeError>;

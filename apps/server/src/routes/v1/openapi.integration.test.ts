@@ -4,6 +4,7 @@
 import { Validator } from "@seriousme/openapi-schema-validator";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createAccount, createHarness, createOrganization, createTeam, type Harness } from "@promptly/api/testing";
+import { startFakeProvider, type FakeProvider } from "@promptly/api/testing/fake-provider";
 import { createApp } from "../../app.ts";
 import { listenForTests, type TestServer } from "../../../test/test-server.ts";
 import type { Router } from "express";
@@ -14,22 +15,28 @@ import { v1Router } from "./router.ts";
 let h: Harness;
 let server: TestServer;
 let limited: TestServer;
+let provider: FakeProvider;
 const keys: Record<string, string> = {};
 
 beforeAll(async () => {
-  h = await createHarness();
+  [h, provider] = await Promise.all([createHarness(), startFakeProvider()]);
   server = await listenForTests(createApp({ services: h.services }));
   // Rate limits on, one request a minute: every key's second request is a 429.
   limited = await listenForTests(createApp({ services: { ...h.services, config: { ...h.services.config, rateLimits: true } }, apiRateLimitPerMinute: 1 }));
   const person = await createAccount(h);
-  const organization = await createOrganization(h, [{ userId: person.id, role: "member" }]);
+  const organization = await createOrganization(h, [{ userId: person.id, role: "admin" }]);
   const teamId = (await createTeam(h, organization.id, [{ userId: person.id, role: "admin" }])).id;
   const api = (await h.signedInClient(person.id)).api;
   const prompt = await api.prompts.create({ teamId, name: "a/b", title: "A B", visibility: "team", type: "text", template: "Hi {{ who }}" });
   await api.promptLabels.set({ promptId: prompt.id, label: "production", version: 1 });
-  const settings: [string, { labels?: string[]; scopes?: ("read" | "write")[] }][] = [
-    ["read", {}], ["write", { scopes: ["write"] }], ["bound", { labels: ["production"] }], ["limited", {}],
+  const settings: [string, { labels?: string[]; scopes?: ("read" | "write" | "run")[] }][] = [
+    ["read", {}], ["write", { scopes: ["write"] }], ["bound", { labels: ["production"] }], ["limited", {}], ["run", { scopes: ["run"] }],
   ];
+  // Runs name their connection: one the provider answers, one with a key it refuses (a 502).
+  const connection = async (name: string, apiKey: string) =>
+    (await api.providers.create({ organizationId: organization.id, kind: "openai-compatible", name, baseUrl: provider.openaiBaseUrl, apiKey })).id;
+  Object.assign(runs.good, { connectionId: await connection("Good", provider.apiKey) });
+  Object.assign(runs.refused, { connectionId: await connection("Refused", "sk-wrong-key-0000") });
   for (const [name, setting] of settings) {
     keys[name] = (await api.apiKeys.create({ teamId, name, ...setting })).key;
   }
@@ -37,7 +44,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await limited.close();
   await server.close();
-  await h.close();
+  await Promise.all([h.close(), provider.close()]);
 });
 
 interface Example {
@@ -51,6 +58,11 @@ interface Example {
 }
 
 const version = { template: "Hello {{ who }}" };
+/** Run bodies: their connection is filled in once created. */
+const runs = {
+  good: { model: "gpt-4o-mini", variables: { who: "Ann" } } as Record<string, unknown>,
+  refused: { model: "gpt-4o-mini", variables: { who: "Ann" } } as Record<string, unknown>,
+};
 
 /** Requests that produce every status each operation documents. */
 const EXAMPLES: Record<string, Example[]> = {
@@ -76,6 +88,13 @@ const EXAMPLES: Record<string, Example[]> = {
     { status: 400, path: "/prompts/a/b/compile", body: { variables: {} } },
     { status: 403, path: "/prompts/a/b/compile", key: "bound", body: { version: 1, variables: { who: "Ann" } } },
     { status: 404, path: "/prompts/nope/compile", body: { variables: {} } },
+  ],
+  runPrompt: [
+    { status: 200, path: "/prompts/a/b/run", key: "run", body: runs.good },
+    { status: 400, path: "/prompts/a/b/run", key: "run", body: { variables: {} } },
+    { status: 403, path: "/prompts/a/b/run", body: runs.good },
+    { status: 404, path: "/prompts/nope/run", key: "run", body: runs.good },
+    { status: 502, path: "/prompts/a/b/run", key: "run", body: runs.refused },
   ],
   createVersion: [
     { status: 201, path: "/prompts/a/b/versions", key: "write", body: version },

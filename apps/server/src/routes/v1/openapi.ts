@@ -5,7 +5,7 @@
 import { z } from "zod";
 import {
   runtimeCompileInput, runtimeCompiled, runtimeCreatePromptInput, runtimeCreateVersionInput, runtimeCreatedPrompt, runtimeCreatedVersion,
-  runtimeError, runtimeLabelSet, runtimePrompt, runtimePromptPage, runtimeSetLabelInput,
+  runtimeError, runtimeLabelSet, runtimePrompt, runtimePromptPage, runtimeRunInput, runtimeRunResult, runtimeSetLabelInput,
 } from "@promptly/shared";
 import { keyScopeFor } from "@promptly/api";
 import { V1_OPERATIONS, pathParameters, type Operation } from "./operations.ts";
@@ -20,11 +20,13 @@ const SCHEMAS = new Map<z.ZodType, { name: string; io: "input" | "output" }>([
   [runtimeCreatedPrompt, { name: "CreatedPrompt", io: "output" }],
   [runtimeCreatedVersion, { name: "CreatedVersion", io: "output" }],
   [runtimeLabelSet, { name: "LabelSet", io: "output" }],
+  [runtimeRunResult, { name: "RunResult", io: "output" }],
   [runtimeError, { name: "Error", io: "output" }],
   [runtimeCompileInput, { name: "CompileInput", io: "input" }],
   [runtimeCreatePromptInput, { name: "CreatePromptInput", io: "input" }],
   [runtimeCreateVersionInput, { name: "CreateVersionInput", io: "input" }],
   [runtimeSetLabelInput, { name: "SetLabelInput", io: "input" }],
+  [runtimeRunInput, { name: "RunInput", io: "input" }],
 ]);
 
 function jsonSchema(schema: z.ZodType, io: "input" | "output") {
@@ -68,7 +70,12 @@ export function openApiDocument() {
           ...(answer.headers && {
             headers: Object.fromEntries(Object.entries(answer.headers).map(([name, description]) => [name, { description, schema: { type: "string" } }])),
           }),
-          ...(answer.schema && { content: { "application/json": { schema: ref(answer.schema) } } }),
+          ...(answer.schema && {
+            content: {
+              "application/json": { schema: ref(answer.schema) },
+              ...(answer.events && { "text/event-stream": { schema: { type: "string", description: answer.events } } }),
+            },
+          }),
         },
       ]),
     );
@@ -87,7 +94,7 @@ export function openApiDocument() {
       title: "Promptly runtime API",
       version: "1",
       description:
-        "Fetch, compile and (with the write scope) create prompts with a team's API key. A key acts only within its team, sees the team's prompts that are not private and not archived, fetches only the labels it is bound to, and never moves production.",
+        "Fetch, compile, (with the write scope) create and (with the run scope) run prompts with a team's API key. A key acts only within its team, sees the team's prompts that are not private and not archived, fetches only the labels it is bound to, and never moves production.",
     },
     servers: [{ url: "/api/v1" }],
     security: [{ apiKey: [] }],

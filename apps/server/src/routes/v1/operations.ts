@@ -8,18 +8,20 @@ import type { Request, Response } from "express";
 import type { z } from "zod";
 import {
   type AuthenticatedApiKey, type Resource, compileRuntimePrompt, createRuntimePrompt, createRuntimeVersion, listRuntimePrompts, runtimeSelector, serveRuntimePrompt, setRuntimeLabel,
-  type ApiServices,
+  startRuntimeRun, type ApiServices, type RunEvent,
 } from "@promptly/api";
 import {
   promptLabelSchema, runtimeCompileInput, runtimeCompiled, runtimeCreatePromptInput, runtimeCreateVersionInput, runtimeCreatedPrompt,
-  runtimeCreatedVersion, runtimeError, runtimeGetQuery, runtimeLabelSet, runtimeListQuery, runtimePrompt, runtimePromptPage, runtimeSetLabelInput,
-  type Action,
+  runtimeCreatedVersion, runtimeError, runtimeGetQuery, runtimeLabelSet, runtimeListQuery, runtimePrompt, runtimePromptPage, runtimeRunInput, runtimeRunResult,
+  runtimeSetLabelInput, type Action, type RuntimeError, type RuntimeRunResult, type VariableProblem,
 } from "@promptly/shared";
 import { sendError } from "./http.ts";
 
 interface Answer {
   description: string;
   schema?: z.ZodType;
+  /** Also answered as server-sent events: what they are. */
+  events?: string;
   headers?: Record<string, string>;
 }
 
@@ -69,6 +71,28 @@ const NAME_ERRORS: Record<number, Answer> = {
 
 // Every process hears of a write from the database's notification; the writer's own next read must not wait for it.
 const changed = ({ services, key }: { services: ApiServices; key: AuthenticatedApiKey }) => services.runtime.invalidate(`team:${key.teamId}`);
+
+/** A contract refusal, as compile answers it: every problem, each naming its variable. */
+function sendContractProblems(res: Response, result: { message: string; problems: VariableProblem[] }) {
+  const details = result.problems.map((problem) => ({ variable: problem.variable, message: problem.message }));
+  sendError(res, "BAD_REQUEST", result.message, { details });
+}
+
+type Done = Extract<RunEvent, { type: "done" }>;
+
+/** What a tool is told of a finished run. */
+const runAnswer = ({ run }: Done): RuntimeRunResult => ({
+  output: run.output,
+  run: { id: run.id, version: run.version, model: run.model, inputTokens: run.inputTokens, outputTokens: run.outputTokens, ttftMs: run.ttftMs, totalMs: run.totalMs, cost: run.cost, status: run.status },
+});
+
+/** A run the provider failed (or did not answer in time): 502, its words and the status it answered. */
+const providerFailure = (done: Done): RuntimeError => ({
+  error: { code: "BAD_GATEWAY", message: done.run.error ?? "The provider failed", reason: "PROVIDER_FAILED", providerStatus: done.providerStatus ?? null },
+});
+
+/** One server-sent event. */
+const sse = (res: Response, event: string, data: unknown) => res.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
 
 /** A strong validator of exactly these bytes. */
 const etagOf = (body: string) => `"${createHash("sha256").update(body).digest("base64url").slice(0, 32)}"`;
@@ -161,12 +185,55 @@ export const V1_OPERATIONS: Operation[] = [
     async handle({ services, key, res, params, body }) {
       const prompt = await serveRuntimePrompt(services, key, params["name"]!, runtimeSelector(body));
       const result = compileRuntimePrompt(prompt, body.variables);
-      if (!result.ok) {
-        const details = result.problems.map((problem) => ({ variable: problem.variable, message: problem.message }));
-        return sendError(res, "BAD_REQUEST", result.message, { details });
-      }
+      if (!result.ok) return sendContractProblems(res, result);
       const { ok: _ok, ...compiled } = result;
       res.json(compiled);
+    },
+  }),
+  operation({
+    id: "runPrompt",
+    method: "post",
+    path: "/prompts/{name}/run",
+    summary: "Run a version on a model of the organization's connections (the run scope), recorded as the key: JSON, or server-sent events with stream",
+    action: "prompt.run",
+    body: runtimeRunInput,
+    resource: ({ body }) => ({ fetch: runtimeSelector(body) }),
+    responses: {
+      200: {
+        description: "The output and the recorded run",
+        schema: runtimeRunResult,
+        events: "With stream: `delta` events ({ text }) as the answer comes, then `done` (the output and the run) or `error` (the 502's body and the run)",
+      },
+      400: error("The variables break the contract (every problem in details), no connection to choose, or a model the connection does not offer"),
+      403: error("The key lacks the run scope or may only fetch other labels, or the connection is not open to the key's team"),
+      ...NAME_ERRORS,
+      502: error("The model's provider failed: its status in providerStatus, its message in message"),
+      ...COMMON_ERRORS,
+    },
+    async handle({ services, key, res, params, body }) {
+      // The caller gone (a closed connection, not a finished answer) aborts the provider call; the run is recorded as stopped.
+      const gone = new AbortController();
+      res.on("close", () => {
+        if (!res.writableFinished) gone.abort();
+      });
+      const started = await startRuntimeRun(services, key, params["name"]!, body, gone.signal);
+      if (!started.ok) return sendContractProblems(res, started);
+      if (!body.stream) {
+        let done: Done | undefined;
+        for await (const event of started.events) if (event.type === "done") done = event;
+        if (!done || gone.signal.aborted) return;
+        if (done.run.status === "failed") return void res.status(502).setHeader("Cache-Control", "no-store").json(providerFailure(done));
+        return void res.json(runAnswer(done));
+      }
+      // no-transform: compression must not hold the events back.
+      res.status(200).set({ "Content-Type": "text/event-stream; charset=utf-8", "Cache-Control": "no-store, no-transform", "X-Accel-Buffering": "no" });
+      res.flushHeaders();
+      for await (const event of started.events) {
+        if (event.type === "delta") sse(res, "delta", { text: event.text });
+        else if (event.run.status === "failed") sse(res, "error", { ...providerFailure(event), run: runAnswer(event).run });
+        else sse(res, "done", runAnswer(event));
+      }
+      res.end();
     },
   }),
   operation({

@@ -119,6 +119,17 @@ describe("apiKeys.create", () => {
   });
 
   it.each([
+    [["run"], ["read", "run"]],
+    [["run", "write", "run"], ["read", "write", "run"]],
+    [["write"], ["read", "write"]],
+  ] as const)("stores the scopes %j as %j: run and write each hold read, neither the other", async (scopes, stored) => {
+    const team = await world.team();
+    await world.callers.orgAdmin.apiKeys.create({ teamId: team.id, name: "Scoped", scopes: [...scopes] });
+    const [item] = await world.callers.admin.apiKeys.list({ teamId: team.id });
+    expect(item!.scopes).toEqual(stored);
+  });
+
+  it.each([
     ["an empty name", { name: "" }, API_KEY_MSG.nameRequired],
     ["a blank name", { name: "   " }, API_KEY_MSG.nameRequired],
     ["a name of 101 characters", { name: "k".repeat(101) }, API_KEY_MSG.nameTooLong],

@@ -6,6 +6,8 @@ import { commandLineCaller, keyCaller } from "./visibility.ts";
 const readKey = keyCaller({ id: "k1", teamId: "t1", scopes: ["read"], labels: null });
 const writeKey = keyCaller({ id: "k2", teamId: "t1", scopes: ["read", "write"], labels: null });
 const boundKey = keyCaller({ id: "k3", teamId: "t1", scopes: ["read"], labels: ["production"] });
+const runKey = keyCaller({ id: "k4", teamId: "t1", scopes: ["read", "run"], labels: null });
+const boundRunKey = keyCaller({ id: "k5", teamId: "t1", scopes: ["read", "run"], labels: ["production"] });
 const teamPrompt = (caller: typeof readKey): { facts: PromptFacts; access: PromptAccess } => ({
   facts: { visibility: "team", authorId: null },
   access: { ...accessOf(caller, { teamRole: caller.apiKey!.teamRole, organizationRole: "member" }), userId: caller.userId },
@@ -25,6 +27,12 @@ describe("authorize: what the key alone decides comes before the resource", () =
     ["a bound key reading a prompt without a label", boundKey, "prompt.read", { prompt: null }, forbidden(API_KEY_MSG.labelBound(["production"]))],
     ["a bound key listing", boundKey, "organization.read", { place: accessOf(boundKey, { organizationRole: "member" }) }, { ok: true }],
     ["a read key reading its team's prompt", readKey, "prompt.read", { prompt: teamPrompt(readKey) }, { ok: true }],
+    ["a read key running, before any lookup", readKey, "prompt.run", { fetch: { label: "production" } }, forbidden(RUNTIME_MSG.runScopeNeeded)],
+    ["a write key running: write does not imply run", writeKey, "prompt.run", {}, forbidden(RUNTIME_MSG.runScopeNeeded)],
+    ["a run key running any version", runKey, "prompt.run", { fetch: { version: 3 } }, { ok: true }],
+    ["a run key writing: run does not imply write", runKey, "prompt.write", {}, forbidden(RUNTIME_MSG.readOnlyKey)],
+    ["a bound run key running its label", boundRunKey, "prompt.run", { fetch: { label: "production" } }, { ok: true }],
+    ["a bound run key running another label", boundRunKey, "prompt.run", { fetch: { label: "staging" } }, forbidden(RUNTIME_MSG.labelsOnly(["production"]))],
   ] as const)("%s", (_name, caller, action, resource, decision) => {
     expect(authorize(caller, action, resource)).toEqual(decision);
   });

@@ -37,8 +37,8 @@ const notFound = (message: string = MSG.notFound): Decision => ({ ok: false, cod
 /** What a key may do without the `write` scope: read. */
 const KEY_READS: readonly Action[] = ["organization.read", "team.read", "prompt.read"];
 
-/** The scope a key needs for `action`. */
-export const keyScopeFor = (action: Action): ApiKeyScope => (KEY_READS.includes(action) ? "read" : "write");
+/** The scope a key needs for `action`: `run` to run a prompt on a model, `read` to read, `write` for anything else. */
+export const keyScopeFor = (action: Action): ApiKeyScope => (action === "prompt.run" ? "run" : KEY_READS.includes(action) ? "read" : "write");
 
 /** The prompt abilities of canOnPrompt are the table's `prompt.*` actions. */
 const PROMPT_ACTIONS: Partial<Record<Action, PromptAbility>> = {
@@ -58,15 +58,18 @@ const PROMPT_DENIED: Partial<Record<Action, string>> = { "prompt.rate": PROMPT_M
 export const promptAction = (ability: PromptAbility) => `prompt.${ability}` as Action;
 
 /**
- * The rules of a key that no role expresses, decided from the key and the request alone: the `write`
- * scope for anything but reading, a label-bound key's labels (it lists its team's prompts and fetches
- * only those labels, no explicit version, nothing else), and `production`, which no key moves.
+ * The rules of a key that no role expresses, decided from the key and the request alone: the `run`
+ * scope to run a prompt, the `write` scope for anything else but reading, a label-bound key's labels (it
+ * lists its team's prompts and fetches and runs only those labels, no explicit version, nothing else),
+ * and `production`, which no key moves.
  */
 function keyRefusal(key: NonNullable<Caller["apiKey"]>, action: Action, resource: Resource): Decision | null {
-  const reads = keyScopeFor(action) === "read";
-  if (!reads && key.teamRole === "viewer") return forbidden(RUNTIME_MSG.readOnlyKey);
-  if (!reads && resource.label === PROTECTED_LABEL) return forbidden(RUNTIME_MSG.protectedLabel);
-  if (key.labels && reads && action !== "organization.read") {
+  const scope = keyScopeFor(action);
+  if (scope === "run" && !key.mayRun) return forbidden(RUNTIME_MSG.runScopeNeeded);
+  const writes = scope === "write";
+  if (writes && key.teamRole === "viewer") return forbidden(RUNTIME_MSG.readOnlyKey);
+  if (writes && resource.label === PROTECTED_LABEL) return forbidden(RUNTIME_MSG.protectedLabel);
+  if (key.labels && !writes && action !== "organization.read") {
     const { fetch } = resource;
     if (fetch) return fetch.version === undefined && key.labels.includes(fetch.label) ? null : forbidden(RUNTIME_MSG.labelsOnly(key.labels));
     // A read that names no label (a prompt's page, its history, a team) is refused once the door asks

@@ -51,7 +51,8 @@ export type PromptRunItem = z.infer<typeof promptRunItem>;
 const promptRunSummary = promptRunItem.omit({ input: true, output: true, variables: true });
 export const promptRunPage = z.object({ items: z.array(promptRunSummary), nextCursor: z.string().nullable() });
 
-export type RunEvent = { type: "delta"; text: string } | { type: "done"; run: PromptRunItem };
+/** `providerStatus`: on a run the provider failed, the HTTP status it answered (null: none, e.g. unreachable). */
+export type RunEvent = { type: "delta"; text: string } | { type: "done"; run: PromptRunItem; providerStatus?: number | null };
 
 /** Who runs: a person or a team's API key. */
 export type RunActor = { userId: string; apiKeyId?: null } | { userId?: null; apiKeyId: string };
@@ -187,6 +188,7 @@ async function* answerRun(
   // Until the answer ends one way or the other, an exit (the caller left the loop) is a stop.
   let ending: { status: "succeeded" | "failed" | "stopped"; error: string | null } = { status: "stopped", error: RUN_MSG.stopped };
   let recorded: PromptRunItem | null = null;
+  let providerStatus: number | null | undefined;
   let recording = false;
 
   const record = async () => {
@@ -251,7 +253,11 @@ async function* answerRun(
     } catch (error) {
       if (timedOut) ending = { status: "failed", error: RUN_MSG.timedOut(timeoutMs) };
       else if (controller.signal.aborted) ending = { status: "stopped", error: RUN_MSG.stopped };
-      else ending = { status: "failed", error: describeProviderError(error).message };
+      else {
+        const failure = describeProviderError(error);
+        providerStatus = failure.status;
+        ending = { status: "failed", error: failure.message };
+      }
     }
     recorded = await record();
   } finally {
@@ -262,7 +268,7 @@ async function* answerRun(
     // The caller left while the answer was still coming: the run is recorded as stopped all the same.
     if (!recording) recorded = await record();
   }
-  if (recorded) yield { type: "done", run: recorded };
+  if (recorded) yield providerStatus === undefined ? { type: "done", run: recorded } : { type: "done", run: recorded, providerStatus };
 }
 
 /** One run of a prompt. */

@@ -98,6 +98,18 @@ export async function serveRuntimePrompt(
   selector: RuntimeSelector,
 ): Promise<RuntimePrompt> {
   allowOrFail(authorize(keyCaller(key), "prompt.read", { fetch: selector }));
+  const resolved = await resolveRuntimePrompt(deps, key, name, selector);
+  deps.runtime.countUse(resolved.promptId, resolved.prompt.version, key.id, selector.label ?? "", deps.now());
+  return resolved.prompt;
+}
+
+/** The version a key's request names, from this process's cache when it holds it; the caller has asked the decision. */
+export async function resolveRuntimePrompt(
+  deps: { db: DbOrTx; runtime: RuntimeCache },
+  key: AuthenticatedApiKey,
+  name: string,
+  selector: RuntimeSelector,
+): Promise<ResolvedPrompt> {
   const cacheKey = `${key.teamId}\n${name}\n${selector.version !== undefined ? `v${selector.version}` : `l${selector.label}`}`;
   let resolved = deps.runtime.prompt(cacheKey);
   if (!resolved) {
@@ -105,8 +117,7 @@ export async function serveRuntimePrompt(
     resolved = await getRuntimePrompt(deps.db, key, name, selector);
     deps.runtime.keepPrompt(cacheKey, resolved, mark);
   }
-  deps.runtime.countUse(resolved.promptId, resolved.prompt.version, key.id, selector.label ?? "", deps.now());
-  return resolved.prompt;
+  return resolved;
 }
 
 /** Fills a version with `values` by the shared compile: every contract problem at once, or the text or messages. */

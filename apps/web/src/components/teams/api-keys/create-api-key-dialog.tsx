@@ -29,11 +29,12 @@ interface FormValues {
   /** Comma-separated; empty for a key that may fetch any label. */
   labels: string;
   write: boolean;
+  run: boolean;
   expires: (typeof EXPIRY_OPTIONS)[number]["value"];
 }
 type KeySettings = z.output<typeof createApiKeyInput>;
 
-const DEFAULTS: FormValues = { name: "", labels: "", write: false, expires: "90" };
+const DEFAULTS: FormValues = { name: "", labels: "", write: false, run: false, expires: "90" };
 
 /** The procedure's input from what the form holds. */
 function toInput(values: FormValues): z.input<typeof createApiKeyInput> {
@@ -41,7 +42,7 @@ function toInput(values: FormValues): z.input<typeof createApiKeyInput> {
   return {
     name: values.name,
     labels: labels.length ? labels : null,
-    scopes: values.write ? ["read", "write"] : ["read"],
+    scopes: ["read", ...(values.write ? (["write"] as const) : []), ...(values.run ? (["run"] as const) : [])],
     expiresInDays: values.expires === "never" ? null : Number(values.expires),
   };
 }
@@ -67,6 +68,7 @@ export function CreateApiKeyDialog({ teamId, teamName, open, onOpenChange }: { t
   const form = useForm<FormValues, unknown, KeySettings>({ resolver, mode: "onSubmit", reValidateMode: "onChange", defaultValues: DEFAULTS });
   const { register, handleSubmit, formState, reset, setError, control, watch } = form;
   const writeId = useId();
+  const runId = useId();
 
   const create = trpc.apiKeys.create.useMutation({
     // Nothing keeps the answer once the dialog lets it go.
@@ -172,6 +174,22 @@ export function CreateApiKeyDialog({ teamId, teamName, open, onOpenChange }: { t
                     <Label htmlFor={writeId}>Write: create prompts and versions, move labels</Label>
                     <p id={`${writeId}-hint`} className="text-sm text-muted-foreground">
                       A key never moves the production label; people do.
+                    </p>
+                  </div>
+                </div>
+                <div className="flex items-start gap-2">
+                  <input
+                    type="checkbox"
+                    id={runId}
+                    aria-describedby={`${runId}-hint`}
+                    disabled={busy}
+                    className="mt-0.5 size-4 accent-primary"
+                    {...register("run")}
+                  />
+                  <div className="grid gap-1">
+                    <Label htmlFor={runId}>Run: run prompts on the organization's models</Label>
+                    <p id={`${runId}-hint`} className="text-sm text-muted-foreground">
+                      Each run calls the provider and costs money; Write does not include it.
                     </p>
                   </div>
                 </div>

@@ -1,0 +1,245 @@
+// POST /api/v1/prompts/{name}/run (issue 28) over HTTP, against a real database and the tests' model
+// provider over HTTP: a run key gets the output and the run is recorded as the key; the scope, the
+// labels and the contract refuse before any provider call; streamed answers arrive as events in order;
+// a provider's failure is a 502 with its status and message.
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { createPromptClient, PromptlyApiError, type RunStreamEvent } from "@promptly/client";
+import { RUNTIME_MSG, runtimeError, runtimeRunResult, type RuntimeRunResult } from "@promptly/shared";
+import { createAccount, createHarness, createOrganization, createTeam, type Harness } from "@promptly/api/testing";
+import { fakeAnswerText, startFakeProvider, type FakeProvider } from "@promptly/api/testing/fake-provider";
+import { createApp } from "../../app.ts";
+import { listenForTests, type TestServer } from "../../../test/test-server.ts";
+
+let h: Harness;
+let provider: FakeProvider;
+let server: TestServer;
+const keys: Record<string, { id: string; key: string }> = {};
+let replyId: string;
+let admin: Awaited<ReturnType<Harness["signedInClient"]>>["api"];
+
+beforeAll(async () => {
+  [h, provider] = await Promise.all([createHarness(), startFakeProvider()]);
+  server = await listenForTests(createApp({ services: h.services }));
+  const person = await createAccount(h, { fullName: "Ada Admin" });
+  const organization = await createOrganization(h, [{ userId: person.id, role: "admin" }], "Acme");
+  const teamId = (await createTeam(h, organization.id, [{ userId: person.id, role: "admin" }], "Core")).id;
+  admin = (await h.signedInClient(person.id)).api;
+  await admin.providers.create({ organizationId: organization.id, kind: "openai-compatible", name: "Local", baseUrl: provider.openaiBaseUrl, apiKey: provider.apiKey });
+
+  const reply = await admin.prompts.create({
+    teamId, name: "support/reply", title: "Support reply", visibility: "team", type: "text",
+    template: "Hello {{ customer }}, about {{ topic }}", model: "gpt-4o-mini",
+    variables: [{ name: "customer", type: "string" }, { name: "topic", type: "enum", options: ["billing", "shipping"] }],
+  });
+  replyId = reply.id;
+  await admin.promptLabels.set({ promptId: reply.id, label: "production", version: 1 });
+  await admin.promptVersions.create({ promptId: reply.id, template: "Hi {{ customer }}", model: "gpt-4o-mini", variables: [{ name: "customer", type: "string" }] });
+  await admin.promptLabels.set({ promptId: reply.id, label: "staging", version: 2 });
+
+  const create = async (name: string, settings: { labels?: string[]; scopes?: ("read" | "write" | "run")[] } = {}) =>
+    (keys[name] = await admin.apiKeys.create({ teamId, name, labels: settings.labels, scopes: settings.scopes }));
+  await create("run", { scopes: ["run"] });
+  await create("read");
+  await create("write", { scopes: ["write"] });
+  await create("production-run", { labels: ["production"], scopes: ["run"] });
+});
+afterEach(() => {
+  provider.failWith = null;
+});
+afterAll(async () => {
+  await server?.close();
+  await Promise.all([h.close(), provider.close()]);
+});
+
+const runUrl = (name: string) => `${server.base}/api/v1/prompts/${name}/run`;
+const post = (key: string, body: unknown, name = "support/reply") =>
+  fetch(runUrl(name), { method: "POST", headers: { authorization: `Bearer ${key}`, "content-type": "application/json" }, body: JSON.stringify(body) });
+const runRow = (id: string) => h.database.db.promptRun.findUniqueOrThrow({ where: { id } });
+const runCount = () => h.database.db.promptRun.count({ where: { promptId: replyId } });
+
+/** The events of a text/event-stream answer, in order. */
+async function eventsOf(response: Response): Promise<{ event: string; data: unknown }[]> {
+  const text = await response.text();
+  return text
+    .split("\n\n")
+    .filter(Boolean)
+    .map((frame) => {
+      const lines = frame.split("\n");
+      return {
+        event: lines.find((line) => line.startsWith("event: "))!.slice(7),
+        data: JSON.parse(lines.filter((line) => line.startsWith("data: ")).map((line) => line.slice(6)).join("\n")) as unknown,
+      };
+    });
+}
+
+describe("POST /api/v1/prompts/{name}/run", () => {
+  it("answers a run key the output of the production version and records the run as the key", async () => {
+    const response = await post(keys["run"]!.key, { variables: { customer: "Ada", topic: "billing" } });
+    expect(response.status).toBe(200);
+    const answer: RuntimeRunResult = runtimeRunResult.parse(await response.json());
+    expect(answer.output).toBe(fakeAnswerText("Hello Ada, about billing"));
+    expect(answer.run).toMatchObject({ version: 1, model: "gpt-4o-mini", status: "succeeded" });
+    expect(answer.run.outputTokens).toBeGreaterThan(0);
+    expect(await runRow(answer.run.id)).toMatchObject({
+      promptId: replyId, version: 1, apiKeyId: keys["run"]!.id, userId: null, status: "succeeded", output: answer.output,
+      variables: { customer: "Ada", topic: "billing" },
+    });
+  });
+
+  it("runs a label or a version when asked, and another model of the connection", async () => {
+    const staged = runtimeRunResult.parse(await (await post(keys["run"]!.key, { label: "staging", variables: { customer: "Bo" } })).json());
+    expect(staged).toMatchObject({ output: fakeAnswerText("Hi Bo"), run: { version: 2 } });
+    const latest = runtimeRunResult.parse(await (await post(keys["run"]!.key, { label: "latest", model: "local-llama", variables: { customer: "Cy" } })).json());
+    expect(latest).toMatchObject({ output: fakeAnswerText("Hi Cy"), run: { version: 2, model: "local-llama" } });
+  });
+
+  it.each([
+    ["a read-only key", "read"],
+    ["a write key (write does not imply run)", "write"],
+  ])("refuses %s with 403, calling no provider and recording nothing", async (_name, key) => {
+    const [calls, runs] = [provider.calls.length, await runCount()];
+    const response = await post(keys[key]!.key, { variables: { customer: "Ada", topic: "billing" } });
+    expect(response.status).toBe(403);
+    expect(runtimeError.parse(await response.json()).error).toMatchObject({ code: "FORBIDDEN", message: RUNTIME_MSG.runScopeNeeded });
+    expect([provider.calls.length, await runCount()]).toEqual([calls, runs]);
+  });
+
+  it("refuses a label-bound key another label as GET does, and runs its own", async () => {
+    const key = keys["production-run"]!.key;
+    const response = await post(key, { label: "staging", variables: { customer: "Ada" } });
+    expect(response.status).toBe(403);
+    expect(runtimeError.parse(await response.json()).error.message).toBe(RUNTIME_MSG.labelsOnly(["production"]));
+    const get = await fetch(`${server.base}/api/v1/prompts/support/reply?label=staging`, { headers: { authorization: `Bearer ${key}` } });
+    expect(get.status).toBe(403);
+    expect((await post(key, { variables: { customer: "Ada", topic: "shipping" } })).status).toBe(200);
+  });
+
+  it("answers missing variables with the compile route's 400, naming each, before any provider call", async () => {
+    const calls = provider.calls.length;
+    const response = await post(keys["run"]!.key, { variables: {} });
+    const compile = await fetch(`${server.base}/api/v1/prompts/support/reply/compile`, {
+      method: "POST", headers: { authorization: `Bearer ${keys["run"]!.key}`, "content-type": "application/json" }, body: JSON.stringify({ variables: {} }),
+    });
+    expect(response.status).toBe(400);
+    const { error } = runtimeError.parse(await response.json());
+    expect(error.code).toBe("BAD_REQUEST");
+    expect(error.details?.map((detail) => detail.variable)).toEqual(["customer", "topic"]);
+    expect(runtimeError.parse(await compile.json())).toEqual({ error });
+    expect(provider.calls.length).toBe(calls);
+  });
+
+  it("streams the answer as delta events in order, then done with the recorded run", async () => {
+    const response = await post(keys["run"]!.key, { stream: true, variables: { customer: "Ada", topic: "shipping" } });
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toMatch(/^text\/event-stream/);
+    const events = await eventsOf(response);
+    const deltas = events.filter((event) => event.event === "delta");
+    expect(deltas.length).toBeGreaterThan(1);
+    expect(events.slice(0, -1)).toEqual(deltas);
+    const expected = fakeAnswerText("Hello Ada, about shipping");
+    expect(deltas.map((event) => (event.data as { text: string }).text).join("")).toBe(expected);
+    const done = events.at(-1)!;
+    expect(done.event).toBe("done");
+    const answer = runtimeRunResult.parse(done.data);
+    expect(answer).toMatchObject({ output: expected, run: { status: "succeeded" } });
+    expect(await runRow(answer.run.id)).toMatchObject({ apiKeyId: keys["run"]!.id, status: "succeeded", output: expected });
+  });
+
+  it("a caller that leaves mid-stream aborts the provider call: its stream closes and the run is recorded as stopped", async () => {
+    Object.assign(provider.answer, { chunkDelayMs: 20, repeat: 200 });
+    const abandoned = provider.abandonedStreams;
+    const leave = new AbortController();
+    try {
+      const response = await fetch(runUrl("support/reply"), {
+        method: "POST", signal: leave.signal,
+        headers: { authorization: `Bearer ${keys["run"]!.key}`, "content-type": "application/json" },
+        body: JSON.stringify({ stream: true, variables: { customer: "Leaving", topic: "billing" } }),
+      });
+      const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
+      let seen = "";
+      while (!seen.includes("event: delta")) seen += (await reader.read()).value ?? "";
+      leave.abort();
+      await expect.poll(() => provider.abandonedStreams, { timeout: 5_000 }).toBe(abandoned + 1);
+      await expect
+        .poll(() => h.database.db.promptRun.findFirst({ where: { promptId: replyId, variables: { equals: { customer: "Leaving", topic: "billing" } } }, select: { status: true, apiKeyId: true } }), { timeout: 5_000 })
+        .toEqual({ status: "stopped", apiKeyId: keys["run"]!.id });
+    } finally {
+      Object.assign(provider.answer, { chunkDelayMs: 0, repeat: 1 });
+    }
+  });
+
+  it("answers a provider's 401 with 502, its status and its message, and records the failed run", async () => {
+    provider.failWith = 401;
+    const before = await runCount();
+    const response = await post(keys["run"]!.key, { variables: { customer: "Ada", topic: "billing" } });
+    expect(response.status).toBe(502);
+    expect(runtimeError.parse(await response.json())).toEqual({
+      error: { code: "BAD_GATEWAY", message: "The provider refused the API key (401): Incorrect API key provided.", reason: "PROVIDER_FAILED", providerStatus: 401 },
+    });
+    expect(await runCount()).toBe(before + 1);
+    const [last] = await h.database.db.promptRun.findMany({ where: { promptId: replyId }, orderBy: { createdAt: "desc" }, take: 1 });
+    expect(last).toMatchObject({ status: "failed", apiKeyId: keys["run"]!.id });
+  });
+
+  it("ends a stream the provider fails with an error event carrying the 502's body", async () => {
+    provider.failWith = 500;
+    const events = await eventsOf(await post(keys["run"]!.key, { stream: true, variables: { customer: "Ada", topic: "billing" } }));
+    expect(events.map((event) => event.event)).toEqual(["error"]);
+    expect(events[0]!.data).toMatchObject({ error: { code: "BAD_GATEWAY", providerStatus: 500 }, run: { status: "failed" } });
+  });
+
+  it("uses the organization's only connection, and asks to name one when there are several", async () => {
+    const person = await createAccount(h, { fullName: "Bea Boss" });
+    const organization = await createOrganization(h, [{ userId: person.id, role: "admin" }], "Beta");
+    const teamId = (await createTeam(h, organization.id, [{ userId: person.id, role: "admin" }], "Core")).id;
+    const boss = (await h.signedInClient(person.id)).api;
+    const key = (await boss.apiKeys.create({ teamId, name: "runner", scopes: ["run"] })).key;
+    await boss.prompts.create({ teamId, name: "solo", title: "Solo", visibility: "team", type: "text", template: "Hi", model: "gpt-4o-mini" });
+    const none = await post(key, { label: "latest" }, "solo");
+    expect(none.status).toBe(400);
+    expect(runtimeError.parse(await none.json()).error).toMatchObject({ message: RUNTIME_MSG.noConnection, reason: "NO_CONNECTION" });
+    const connection = (kind: string) => ({ organizationId: organization.id, kind: "openai-compatible" as const, name: kind, baseUrl: provider.openaiBaseUrl, apiKey: provider.apiKey });
+    const first = await boss.providers.create(connection("First"));
+    expect((await post(key, { label: "latest" }, "solo")).status).toBe(200);
+    await boss.providers.create(connection("Second"));
+    const two = await post(key, { label: "latest" }, "solo");
+    expect(two.status).toBe(400);
+    expect(runtimeError.parse(await two.json()).error).toMatchObject({ message: RUNTIME_MSG.chooseConnection(2), reason: "CONNECTION_REQUIRED" });
+    expect((await post(key, { label: "latest", connectionId: first.id }, "solo")).status).toBe(200);
+  });
+});
+
+describe("the TypeScript client's run", () => {
+  const client = () => createPromptClient({ url: server.base, apiKey: keys["run"]!.key });
+
+  it("answers the output and the recorded run", async () => {
+    const answer = await client().run("support/reply", { customer: "Di" }, { label: "staging" });
+    expect(answer).toMatchObject({ output: fakeAnswerText("Hi Di"), run: { version: 2, status: "succeeded" } });
+    expect(await runRow(answer.run.id)).toMatchObject({ apiKeyId: keys["run"]!.id, output: answer.output });
+  });
+
+  it("streams the deltas in order, then the run", async () => {
+    const events: RunStreamEvent[] = [];
+    for await (const event of client().run("support/reply", { customer: "Ed", topic: "billing" }, { stream: true })) events.push(event);
+    const expected = fakeAnswerText("Hello Ed, about billing");
+    const deltas = events.slice(0, -1);
+    expect(deltas.length).toBeGreaterThan(1);
+    expect(deltas.map((event) => (event.type === "delta" ? event.text : "?")).join("")).toBe(expected);
+    expect(events.at(-1)).toMatchObject({ type: "done", output: expected, run: { status: "succeeded" } });
+  });
+
+  it("throws the server's refusals and a provider's failure as PromptlyApiError", async () => {
+    const missing = await client().run("support/reply", {}).catch((error: unknown) => error);
+    expect(missing).toBeInstanceOf(PromptlyApiError);
+    expect((missing as PromptlyApiError).details?.map((detail) => detail.variable)).toEqual(["customer", "topic"]);
+    const readOnly = await createPromptClient({ url: server.base, apiKey: keys["read"]!.key }).run("support/reply", { customer: "A", topic: "billing" }).catch((error: unknown) => error);
+    expect(readOnly).toMatchObject({ status: 403, code: "FORBIDDEN", message: RUNTIME_MSG.runScopeNeeded });
+    provider.failWith = 401;
+    const failed = await client().run("support/reply", { customer: "A", topic: "billing" }).catch((error: unknown) => error);
+    expect(failed).toMatchObject({ status: 502, code: "BAD_GATEWAY", providerStatus: 401 });
+    const streamed = (async () => {
+      for await (const _event of client().run("support/reply", { customer: "A", topic: "billing" }, { stream: true }));
+    })();
+    await expect(streamed).rejects.toMatchObject({ status: 502, code: "BAD_GATEWAY", providerStatus: 401 });
+  });
+});

@@ -1,0 +1,3 @@
+-- AlterEnum
+ALTER TYPE "api_key_scope" ADD VALUE 'run';
+
