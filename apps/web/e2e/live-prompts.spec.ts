@@ -12,7 +12,7 @@ import { createPromptWith } from "./support/prompts.ts";
 const toast = (page: Page, text: string) => page.locator("[data-sonner-toast]").filter({ hasText: text });
 
 /** A team with a team admin and an editor, and a prompt of the editor's with versions 1-2 (v2 with a described variable). */
-async function liveTeam(requiredApprovals: number) {
+async function liveTeam(requiredApprovals: number, visibility: "private" | "team" = "team") {
   const admin = await createAccount({ fullName: "Ada Admin" });
   const editor = await createAccount({ fullName: "Eda Editor" });
   const organization = await createOrganizationWith([{ userId: admin.id, role: "member" }]);
@@ -21,7 +21,7 @@ async function liveTeam(requiredApprovals: number) {
     { userId: admin.id, role: "admin" },
     { userId: editor.id, role: "editor" },
   ]);
-  const prompt = await createPromptWith({ organizationId: organization.id, teamId: team.id, authorId: editor.id, title: "Support reply", template: "Reply to {{ question }}." });
+  const prompt = await createPromptWith({ organizationId: organization.id, teamId: team.id, authorId: editor.id, title: "Support reply", template: "Reply to {{ question }}.", visibility });
   await withDb(async (client) => {
     await client.query(`INSERT INTO prompt_versions (prompt_id, version, type, template, variables, author_id) VALUES ($1, 2, 'text', $2, $3, $4)`, [
       prompt.id,
@@ -167,11 +167,8 @@ test("History rows set a label on a version and restore a version, each saying w
 
 test("a private prompt under required review offers no review of production: the form says to share it first, and nothing is sent", async ({ page }) => {
   const errors = consoleErrors(page);
-  const { editor, prompt } = await liveTeam(1);
-  await withDb(async (client) => {
-    await client.query(`UPDATE prompts SET visibility = 'private' WHERE id = $1`, [prompt.id]);
-    await client.query(`INSERT INTO prompt_labels (prompt_id, name, version) VALUES ($1, 'production', 1)`, [prompt.id]);
-  });
+  const { editor, prompt } = await liveTeam(1, "private");
+  await withDb((client) => client.query(`INSERT INTO prompt_labels (prompt_id, name, version) VALUES ($1, 'production', 1)`, [prompt.id]));
   await signIn(page, editor.email);
   await page.goto(`/prompts/${prompt.id}?tab=history`);
   const v2 = page.getByRole("list", { name: "Versions" }).locator('li[data-version="2"]');
