@@ -257,7 +257,9 @@ describe("an admin demoted while their own change waits for the lock", () => {
     const bDemotesC = outcome(bApi.organizationMembers.updateRole({ id: idOf(c), role: "member" }));
     const waitingForLock = async () =>
       (await db.$queryRaw<{ n: number }[]>`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`)[0]!.n > 0;
-    for (let attempt = 0; attempt < 200 && !(await waitingForLock()); attempt++) await new Promise((r) => setTimeout(r, 25));
+    // B's request reaches the lock after its session, access and transaction start: on a busy machine
+    // (the whole suite on two cores) that took more than 5 s once.
+    for (let attempt = 0; attempt < 600 && !(await waitingForLock()); attempt++) await new Promise((r) => setTimeout(r, 25));
     expect(await waitingForLock()).toBe(true);
     release();
     await demoteB;
