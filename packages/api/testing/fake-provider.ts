@@ -38,6 +38,8 @@ export interface FakeProvider {
   calls: RecordedCall[];
   /** The next answers fail with this HTTP status (401, 429, 500…), until set back to null. */
   failWith: number | null;
+  /** The provider's words in the next failures (401s included), instead of its usual ones, until set back to null. */
+  failMessage: string | null;
   answer: FakeAnswerOptions;
   /** Streamed answers being written now; one that the client left is no longer counted. */
   readonly openStreams: number;
@@ -118,7 +120,7 @@ export async function startFakeProvider(options: FakeProviderOptions = {}): Prom
   const apiKey = options.apiKey ?? "sk-test-provider-key-0001";
   const models = options.models ?? ["gpt-4o-mini", "claude-haiku-4-5", "local-llama"];
   const calls: RecordedCall[] = [];
-  const state = { failWith: null as number | null, openStreams: 0, abandonedStreams: 0 };
+  const state = { failWith: null as number | null, failMessage: null as string | null, openStreams: 0, abandonedStreams: 0 };
   const answer: FakeAnswerOptions = { firstTokenDelayMs: 0, chunkDelayMs: 0, repeat: 1 };
 
   /**
@@ -212,10 +214,12 @@ export async function startFakeProvider(options: FakeProviderOptions = {}): Prom
       const anthropic = req.headers["anthropic-version"] !== undefined;
       const body = req.method === "POST" ? await readBody(req) : null;
       calls.push({ protocol: anthropic ? "anthropic" : "openai", path: url.pathname, body });
-      const fail = (status: number) =>
-        anthropic
-          ? json(res, status, { type: "error", error: ANTHROPIC_ERRORS[status] ?? { type: "api_error", message: `status ${status}` } })
-          : json(res, status, { error: OPENAI_ERRORS[status] ?? { message: `status ${status}`, type: "server_error", code: null } });
+      const fail = (status: number) => {
+        const words = state.failMessage ? { message: state.failMessage } : {};
+        return anthropic
+          ? json(res, status, { type: "error", error: { ...(ANTHROPIC_ERRORS[status] ?? { type: "api_error", message: `status ${status}` }), ...words } })
+          : json(res, status, { error: { ...(OPENAI_ERRORS[status] ?? { message: `status ${status}`, type: "server_error", code: null }), ...words } });
+      };
 
       // OpenAI: Authorization: Bearer. Anthropic: x-api-key, or Authorization: Bearer (what its SDK sends now).
       const given = (anthropic && req.headers["x-api-key"]) || req.headers.authorization?.replace(/^Bearer /, "");
@@ -259,6 +263,12 @@ export async function startFakeProvider(options: FakeProviderOptions = {}): Prom
     },
     set failWith(status: number | null) {
       state.failWith = status;
+    },
+    get failMessage() {
+      return state.failMessage;
+    },
+    set failMessage(message: string | null) {
+      state.failMessage = message;
     },
     close: () =>
       new Promise<void>((resolve) => {

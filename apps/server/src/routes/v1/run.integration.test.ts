@@ -181,6 +181,18 @@ describe("POST /api/v1/prompts/{name}/run", () => {
     expect(last).toMatchObject({ status: "failed", apiKeyId: keys["run"]!.id });
   });
 
+  it("answers a provider's message that quotes a key without the key", async () => {
+    provider.failWith = 401;
+    provider.failMessage = "Incorrect API key provided: sk-abc***************wxyz.";
+    try {
+      const response = await post(keys["run"]!.key, { variables: { customer: "Ada", topic: "billing" } });
+      expect(response.status).toBe(502);
+      expect(runtimeError.parse(await response.json()).error.message).toBe("The provider refused the API key (401): Incorrect API key provided: [redacted]");
+    } finally {
+      provider.failMessage = null;
+    }
+  });
+
   it("ends a stream the provider fails with an error event carrying the 502's body", async () => {
     provider.failWith = 500;
     const events = await eventsOf(await post(keys["run"]!.key, { stream: true, variables: { customer: "Ada", topic: "billing" } }));

@@ -146,6 +146,21 @@ describe("a provider's failure is a recorded run", () => {
     expect(await rowOf(run.id)).toMatchObject({ status: "failed", error: "The provider refused the API key (401): invalid x-api-key", connectionName: "Wrong key" });
   });
 
+  it("a provider that quotes the connection's key: the key is in neither the answer nor the record", async () => {
+    const key = "sk-ant-quotedKey0123456789abcdefWXYZ";
+    const quoting = await world.callers.orgAdmin.providers.create({
+      organizationId: world.organization.id, kind: "anthropic", name: "Quoting", baseUrl: provider.anthropicBaseUrl, apiKey: key,
+    });
+    provider.failMessage = `invalid x-api-key: ${key}`;
+    try {
+      const { run } = await runToEnd(world.callers.editor, runInput({ connectionId: quoting.id, model: "claude-haiku-4-5" }));
+      expect(run.error).toBe("The provider refused the API key (401): invalid x-api-key: [redacted]");
+      expect(await rowOf(run.id)).toMatchObject({ status: "failed", error: run.error });
+    } finally {
+      provider.failMessage = null;
+    }
+  });
+
   it("a provider slower than the timeout: failed, saying so", async () => {
     h.services.config.providerTimeoutMs = 1_000;
     provider.answer.firstTokenDelayMs = 3_000;

@@ -129,6 +129,26 @@ describe("Test connection, through the providers' own SDKs", () => {
     const nobody = await world.callers.orgAdmin.providers.create(compatible({ baseUrl: "http://127.0.0.1:9/v1" }));
     expect(await world.callers.orgAdmin.providers.test({ id: nobody.id })).toMatchObject({ ok: false, status: null, message: expect.stringMatching(/^Could not reach the provider/) });
   });
+  it("never answers the key a provider quotes in its message, whole or masked", async () => {
+    const key = "sk-proj-quotedKey0123456789abcdefWXYZ";
+    const quoted = await world.callers.orgAdmin.providers.create(compatible({ apiKey: key }));
+    try {
+      provider.failMessage = `Incorrect API key provided: sk-proj-quo************************WXYZ. You can find your API key at https://platform.openai.com/account/api-keys.`;
+      const masked = await world.callers.orgAdmin.providers.test({ id: quoted.id });
+      expect(masked).toEqual({
+        ok: false,
+        status: 401,
+        message: "The provider refused the API key (401): Incorrect API key provided: [redacted] You can find your API key at https://platform.openai.com/account/api-keys.",
+      });
+      provider.failMessage = `Key ${key} is not valid (Authorization: Bearer ${key})`;
+      const whole = await world.callers.orgAdmin.providers.test({ id: quoted.id });
+      expect(whole).toMatchObject({ ok: false, status: 401 });
+      expect(JSON.stringify(whole)).not.toContain("quotedKey");
+      expect(JSON.stringify(whole)).not.toContain("WXYZ");
+    } finally {
+      provider.failMessage = null;
+    }
+  });
 });
 
 describe("what a connection may be", () => {

@@ -56,8 +56,29 @@ function providerMessage(error: { message: string; error?: unknown }): string {
   return text.replace(/\s+/g, " ").trim().slice(0, 300);
 }
 
-/** Any error of a provider call, as a person should read it. */
-export function describeProviderError(error: unknown): ProviderFailure {
+/** Anything in a provider's words that looks like a key: `sk-…`/`rk-…`/`pk-…`, a masked one (`***`), a bearer token. */
+const KEY_LIKE = /(?:^|[^A-Za-z0-9])(?:sk|rk|pk)-|\*{3}/;
+/** Stretches of the connection's key long enough to be of it (a provider may quote the key it refused, whole or in part). */
+const KEY_WINDOW = 8;
+
+/**
+ * `text` without the connection's key or anything like one: a provider's message may quote the key it
+ * refused (OpenAI: "Incorrect API key provided: sk-abc***wxyz"), and its words are stored and answered.
+ */
+export function redactKey(text: string, apiKey: string): string {
+  const windows = apiKey.length >= KEY_WINDOW ? Array.from({ length: apiKey.length - KEY_WINDOW + 1 }, (_, at) => apiKey.slice(at, at + KEY_WINDOW)) : [];
+  return text
+    .replace(/\bBearer\s+\S+/gi, "Bearer [redacted]")
+    .replace(/[^\s"'`,;()<>[\]{}]+/g, (token) =>
+      KEY_LIKE.test(token) || (apiKey.length >= KEY_WINDOW && token.includes(apiKey)) || windows.some((window) => token.includes(window)) ? "[redacted]" : token,
+    );
+}
+
+/**
+ * Any error of a provider call, as a person should read it. The words that come from the provider or
+ * the network are cleared of the connection's key (`apiKey`) and anything like one.
+ */
+export function describeProviderError(error: unknown, apiKey: string): ProviderFailure {
   const cause = (error as { cause?: unknown })?.cause;
   if (error instanceof PrivateAddressError || cause instanceof PrivateAddressError) {
     const refused = (error instanceof PrivateAddressError ? error : (cause as PrivateAddressError)).address;
@@ -69,18 +90,18 @@ export function describeProviderError(error: unknown): ProviderFailure {
   }
   if (error instanceof OpenAI.APIConnectionError || error instanceof Anthropic.APIConnectionError) {
     const reason = cause instanceof Error ? (cause.cause instanceof Error ? cause.cause.message : cause.message) : "no answer";
-    return { status: null, message: `Could not reach the provider (${reason})` };
+    return { status: null, message: `Could not reach the provider (${redactKey(reason, apiKey)})` };
   }
   if (error instanceof OpenAI.APIError || error instanceof Anthropic.APIError) {
     const status = error.status ?? null;
-    const detail = providerMessage(error);
+    const detail = redactKey(providerMessage(error), apiKey);
     if (status === 401 || status === 403) return { status, message: `The provider refused the API key (${status}): ${detail}` };
     if (status === 429) return { status, message: `The provider's rate limit was reached (429): ${detail}` };
     if (status === 404) return { status, message: `The provider does not know this model or endpoint (404): ${detail}` };
     if (status !== null && status >= 500) return { status, message: `The provider failed (${status}): ${detail}` };
     return { status, message: `The provider refused the request (${status ?? "no status"}): ${detail}` };
   }
-  return { status: null, message: error instanceof Error ? error.message : String(error) };
+  return { status: null, message: redactKey(error instanceof Error ? error.message : String(error), apiKey) };
 }
 
 /** The models the provider lists for this key ("Test connection"), sorted; or why it failed. */
@@ -97,7 +118,7 @@ export async function listProviderModels(
     }
     return { ok: true, models: models.sort() };
   } catch (error) {
-    return { ok: false, ...describeProviderError(error) };
+    return { ok: false, ...describeProviderError(error, connection.apiKey) };
   }
 }
 

@@ -254,7 +254,7 @@ async function* answerRun(
       if (timedOut) ending = { status: "failed", error: RUN_MSG.timedOut(timeoutMs) };
       else if (controller.signal.aborted) ending = { status: "stopped", error: RUN_MSG.stopped };
       else {
-        const failure = describeProviderError(error);
+        const failure = describeProviderError(error, prepared.connection.apiKey);
         providerStatus = failure.status;
         ending = { status: "failed", error: failure.message };
       }
