@@ -8,6 +8,7 @@ import { createHarness, type Harness } from "../../../testing/harness.ts";
 import { fakeAnswerText, startFakeProvider, type FakeProvider } from "../../../testing/fake-provider.ts";
 import { CALLER_KINDS, createWorld, failure, type SignedInAccount } from "../../../testing/teams-support.ts";
 import { createPrompt } from "../../../testing/prompts-support.ts";
+import { streamRun } from "../../services/models/runs.ts";
 
 let h: Harness;
 let world: Awaited<ReturnType<typeof createWorld>>;
@@ -218,6 +219,22 @@ describe("refused before any call, and recorded nowhere", () => {
     await first.return(undefined);
     Object.assign(provider.answer, { chunkDelayMs: 0, repeat: 1 });
     expect((await runToEnd(world.callers.admin, runInput())).run.status).toBe("succeeded");
+  });
+});
+
+describe("the runs-at-once place", () => {
+  it("is freed when the caller left while the run was being prepared, even if its answer is never read", async () => {
+    h.services.config.providerMaxConcurrentRuns = 1;
+    const left = new AbortController();
+    left.abort();
+    const organizationId = world.organization.id;
+    const input = { ...runInput(), parameters: {} };
+    const unread = await streamRun(h.services, { userId: world.accounts.editor.id }, { id: prompt.id, teamId: team.id, organizationId }, input, left.signal);
+    expect((await runToEnd(world.callers.admin, runInput())).run.status).toBe("succeeded");
+    // Read after all, it is recorded as stopped, not run.
+    const events = [];
+    for await (const event of unread) events.push(event);
+    expect(events).toEqual([expect.objectContaining({ type: "done", run: expect.objectContaining({ status: "stopped" }) })]);
   });
 });
 

@@ -154,8 +154,10 @@ type RunDeps = { db: Db; config: Config; now: () => Date };
 export async function streamRun(deps: RunDeps, actor: RunActor, prompt: RunPrompt, input: z.output<typeof runPromptInput>, signal?: AbortSignal): Promise<AsyncGenerator<RunEvent>> {
   const prepared = await prepareRun(deps.db, deps.config, prompt, input);
   const release = takeSlot(prompt.organizationId, deps.config.providerMaxConcurrentRuns ?? DEFAULT_MAX_CONCURRENT_RUNS);
-  // A caller gone before the answer was ever read still frees its place (the answer's end frees it otherwise).
-  signal?.addEventListener("abort", release, { once: true });
+  // A caller gone before the answer was ever read (even while the run was being prepared) still frees
+  // its place; the answer's end frees it otherwise.
+  if (signal?.aborted) release();
+  else signal?.addEventListener("abort", release, { once: true });
   return answerRun(deps, actor, prompt, input, prepared, release, signal);
 }
 
@@ -171,7 +173,8 @@ async function* answerRun(
   const timeoutMs = deps.config.providerTimeoutMs ?? 60_000;
   const controller = new AbortController();
   const stopByCaller = () => controller.abort();
-  signal?.addEventListener("abort", stopByCaller, { once: true });
+  if (signal?.aborted) controller.abort();
+  else signal?.addEventListener("abort", stopByCaller, { once: true });
   let timedOut = false;
   const timer = setTimeout(() => {
     timedOut = true;
