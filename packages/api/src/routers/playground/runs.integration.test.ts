@@ -119,6 +119,8 @@ describe("a streamed run", () => {
   });
 
   it("cuts an answer over the size limit, with a notice, and closes the provider's stream", async () => {
+    // 200,000 characters a word at a time take seconds on a busy machine: the usual 5 s timeout would race them.
+    h.services.config.providerTimeoutMs = 60_000;
     provider.answer.repeat = Math.ceil(RUN_OUTPUT_MAX_CHARS / fakeAnswerText("Say hello twice.").length) + 10;
     const { deltas, run } = await runToEnd(world.callers.editor, runInput());
     expect(deltas.join("").length).toBe(RUN_OUTPUT_MAX_CHARS);
