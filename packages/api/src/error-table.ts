@@ -34,6 +34,5 @@ export const DOMAIN_ERRORS: Record<DomainErrorCode, { code: ErrorCode; status: n
   INVALID: answer("BAD_REQUEST"),
   PRECONDITION: answer("PRECONDITION_FAILED"),
   RATE_LIMITED: answer("TOO_MANY_REQUESTS"),
-  UPSTREAM_FAILED: answer("BAD_GATEWAY"),
   UNAVAILABLE: answer("SERVICE_UNAVAILABLE"),
 };

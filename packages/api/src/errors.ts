@@ -9,7 +9,6 @@ export type DomainErrorCode =
   | "INVALID" // the input is wrong: a wrong password or credentials, a dead link
   | "PRECONDITION" // a state the action needs is missing (an unconfirmed email)
   | "RATE_LIMITED"
-  | "UPSTREAM_FAILED" // a service we call on the caller's behalf (a model's provider) answered with an error
   | "UNAVAILABLE"; // a service we depend on (storage) does not answer
 
 export class DomainError extends Error {
