@@ -230,7 +230,7 @@ describe("the runs-at-once place", () => {
     const left = new AbortController();
     left.abort();
     const organizationId = world.organization.id;
-    const input = { ...runInput(), parameters: {} };
+    const input = { ...runInput(), variables: { word: "hello" }, parameters: {} };
     const unread = await streamRun(h.services, { userId: world.accounts.editor.id }, { id: prompt.id, teamId: team.id, organizationId }, input, left.signal);
     expect((await runToEnd(world.callers.admin, runInput())).run.status).toBe("succeeded");
     // Read after all, it is recorded as stopped, not run.
