@@ -28,25 +28,17 @@ export interface ProviderFailure {
 
 const DEFAULT_TIMEOUT_MS = 60_000;
 
-function openaiClient(connection: OpenConnection, options: CallOptions) {
-  return new OpenAI({
-    apiKey: connection.apiKey,
-    baseURL: connection.baseUrl ?? undefined,
-    fetch: providerFetch(options.allowPrivate),
-    maxRetries: 0,
-    timeout: options.timeoutMs || DEFAULT_TIMEOUT_MS,
-  });
-}
+/** What both SDKs are built with: the connection's key and base URL, the outbound rule's fetch, no retries, the timeout. */
+const clientOptions = (connection: OpenConnection, options: CallOptions) => ({
+  apiKey: connection.apiKey,
+  baseURL: connection.baseUrl ?? undefined,
+  fetch: providerFetch(options.allowPrivate),
+  maxRetries: 0,
+  timeout: options.timeoutMs || DEFAULT_TIMEOUT_MS,
+});
 
-function anthropicClient(connection: OpenConnection, options: CallOptions) {
-  return new Anthropic({
-    apiKey: connection.apiKey,
-    baseURL: connection.baseUrl ?? undefined,
-    fetch: providerFetch(options.allowPrivate),
-    maxRetries: 0,
-    timeout: options.timeoutMs || DEFAULT_TIMEOUT_MS,
-  });
-}
+const openaiClient = (connection: OpenConnection, options: CallOptions) => new OpenAI(clientOptions(connection, options));
+const anthropicClient = (connection: OpenConnection, options: CallOptions) => new Anthropic(clientOptions(connection, options));
 
 /** The provider's own message, without its JSON wrapping where the SDK kept it. */
 function providerMessage(error: { message: string; error?: unknown }): string {
