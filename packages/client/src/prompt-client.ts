@@ -162,6 +162,8 @@ export function createPromptClient(options: PromptClientOptions): PromptClient {
   } = options;
   const fetchImpl = options.fetch ?? fetch;
   const base = `${options.url.replace(/\/+$/, "")}/api/v1/prompts/`;
+  /** A prompt's address: each part of its name (a folder path) encoded on its own. */
+  const promptUrl = (name: string) => `${base}${name.split("/").map(encodeURIComponent).join("/")}`;
   const ttlMs = cacheTtlSeconds * 1000;
   const cache = new Map<string, Entry>();
   /** The one request per key under way (a miss or a refresh): concurrent gets share it. */
@@ -204,7 +206,7 @@ export function createPromptClient(options: PromptClientOptions): PromptClient {
 
   async function fetchPrompt(name: string, selector: PromptSelector, etag: string | null): Promise<Fetched> {
     const query = selector.version !== undefined ? `version=${selector.version}` : `label=${encodeURIComponent(selector.label ?? RUNTIME_DEFAULT_LABEL)}`;
-    const url = `${base}${name.split("/").map(encodeURIComponent).join("/")}?${query}`;
+    const url = `${promptUrl(name)}?${query}`;
     for (let retry = 0; ; retry += 1) {
       try {
         return await attempt(url, etag);
@@ -247,7 +249,7 @@ export function createPromptClient(options: PromptClientOptions): PromptClient {
     const { model, connectionId, signal, label, version } = runOptions;
     let response: Response;
     try {
-      response = await fetchImpl(`${base}${name.split("/").map(encodeURIComponent).join("/")}/run`, {
+      response = await fetchImpl(`${promptUrl(name)}/run`, {
         method: "POST",
         headers: { authorization: `Bearer ${apiKey}`, "content-type": "application/json", accept: stream ? "text/event-stream" : "application/json" },
         body: JSON.stringify({ label, version, model, connectionId, variables: values, stream }),
