@@ -57,7 +57,7 @@ const KEY_WINDOW = 8;
  * `text` without the connection's key or anything like one: a provider's message may quote the key it
  * refused (OpenAI: "Incorrect API key provided: sk-abc***wxyz"), and its words are stored and answered.
  */
-export function redactKey(text: string, apiKey: string): string {
+function redactKey(text: string, apiKey: string): string {
   const windows = apiKey.length >= KEY_WINDOW ? Array.from({ length: apiKey.length - KEY_WINDOW + 1 }, (_, at) => apiKey.slice(at, at + KEY_WINDOW)) : [];
   return text
     .replace(/\bBearer\s+\S+/gi, "Bearer [redacted]")
