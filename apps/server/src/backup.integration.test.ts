@@ -4,7 +4,7 @@
 // directory), once with an external PostgreSQL (the machine's, with its own pg_dump) and S3.
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, expect, inject, it } from "vitest";
@@ -141,6 +141,42 @@ it("restores a backup of an embedded installation on a fresh data directory", { 
   expect(forced.code).toBe(0);
   expect(await withEmbedded(fresh, (db, avatars) => contents(db, avatars))).toEqual(EXPECTED);
   expect(await withEmbedded(fresh, (db) => db.prompt.findMany({ select: { title: true } }))).toEqual([{ title: "Summary" }]);
+});
+
+it("refuses an archive whose manifest names a file outside it, or whose avatar is a link, and uploads nothing", { timeout: 300_000 }, async () => {
+  const target = folder();
+  // A file beside the restore's staging folder (DATA_DIR/restore-…): what `../` in a manifest would reach.
+  writeFileSync(join(target, "private.txt"), "not for the bucket");
+  const archive = async (avatarFile: string, linked: boolean, dataDirectory = true) => {
+    const from = folder();
+    const manifest = {
+      format: "promptly.backup", formatVersion: 1, createdAt: new Date().toISOString(), promptlyVersion: "0.0.0", appSecret: "environment",
+      // A data directory: restored into the embedded database with no client tools, avatars first.
+      database: { kind: "data-directory", folder: "postgres", serverVersion: "18.1", migrations: [] },
+      avatars: [{ key: "avatars/taken.txt", file: avatarFile, contentType: "text/plain", size: 18 }],
+    };
+    writeFileSync(join(from, "manifest.json"), JSON.stringify(manifest));
+    mkdirSync(join(from, "postgres"));
+    if (dataDirectory) writeFileSync(join(from, "postgres", "PG_VERSION"), "18\n");
+    mkdirSync(join(from, "avatars"));
+    if (linked) symlinkSync(join(target, "private.txt"), join(from, "avatars", "0"));
+    const file = join(folder(), "crafted.tar");
+    await tarCreate(file, from);
+    return file;
+  };
+  const env = async () => ({ DATA_DIR: target, EMBEDDED_POSTGRES_PORT: String(await freePort()), EMBEDDED_S3_PORT: String(await freePort()) });
+
+  const outside = await cli(["restore", await archive("../private.txt", false)], await env());
+  expect(outside.output).toContain("is not a Promptly backup (its manifest.json is damaged).");
+  expect(outside.code).toBe(1);
+  const link = await cli(["restore", await archive("avatars/0", true)], await env());
+  expect(link.output).toContain("is incomplete: avatars/0 missing.");
+  expect(link.code).toBe(1);
+  // An empty folder is no data directory (the embedded database would start on it as a new one).
+  const empty = await cli(["restore", await archive("avatars/0", false, false)], await env());
+  expect(empty.output).toContain("is incomplete: postgres/PG_VERSION, avatars/0 missing.");
+  expect(empty.code).toBe(1);
+  expect(await withEmbedded(target, (_db, avatars) => avatars.list(""))).toEqual([]);
 });
 
 /** The machine's PostgreSQL (the "external database"): a database made for this test, and its URL. */

@@ -3,11 +3,12 @@
 // tools of the server's own major version; an embedded database on a machine without them goes in as
 // its stopped data directory (PostgreSQL's file-system-level backup). A manifest says which.
 import { execFile } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { delimiter, dirname, join, resolve } from "node:path";
 import { promisify } from "node:util";
 import pg from "pg";
+import { z } from "zod";
 import { REPO_ROOT } from "./env.ts";
 
 const run = promisify(execFile);
@@ -23,21 +24,27 @@ export interface AvatarStore {
   remove(key: string): Promise<void>;
 }
 
-interface Manifest {
-  format: typeof BACKUP_FORMAT;
-  formatVersion: number;
-  createdAt: string;
-  promptlyVersion: string;
+/**
+ * The archive's manifest.json, checked when an archive is opened: the files it names are the archive's
+ * own members (a manifest naming `../` or an absolute path would read or move files outside it).
+ */
+const manifestSchema = z.object({
+  format: z.literal(BACKUP_FORMAT),
+  formatVersion: z.number().int().min(1),
+  createdAt: z.string(),
+  promptlyVersion: z.string(),
   /**
    * The secret two-factor keys are encrypted with: "included" when it was the data directory's own
    * (no APP_SECRET set), "environment" when APP_SECRET was set (keep it: the backup does not hold it).
    */
-  appSecret: "included" | "environment";
-  database:
-    | { kind: "pg_dump"; file: "database.dump"; serverVersion: string; tool: string; migrations: string[] }
-    | { kind: "data-directory"; folder: "postgres"; serverVersion: string; migrations: string[] };
-  avatars: { key: string; file: string; contentType: string; size: number }[];
-}
+  appSecret: z.enum(["included", "environment"]),
+  database: z.discriminatedUnion("kind", [
+    z.object({ kind: z.literal("pg_dump"), file: z.literal("database.dump"), serverVersion: z.string(), tool: z.string(), migrations: z.array(z.string()) }),
+    z.object({ kind: z.literal("data-directory"), folder: z.literal("postgres"), serverVersion: z.string(), migrations: z.array(z.string()) }),
+  ]),
+  avatars: z.array(z.object({ key: z.string().min(1), file: z.string().regex(/^avatars\/\d+$/), contentType: z.string(), size: z.number().int().min(0) })),
+});
+type Manifest = z.infer<typeof manifestSchema>;
 
 export class BackupError extends Error {}
 
@@ -217,19 +224,33 @@ async function openBackup(file: string, into: string): Promise<Manifest> {
   await tar(["-xpf", file, "-C", into]).catch(() => {
     throw new BackupError(`${file} is not a Promptly backup (not a tar archive).`);
   });
-  let manifest: Manifest;
+  let raw: { format?: unknown; formatVersion?: unknown };
   try {
-    manifest = JSON.parse(readFileSync(join(into, "manifest.json"), "utf8")) as Manifest;
+    raw = JSON.parse(readFileSync(join(into, "manifest.json"), "utf8")) as typeof raw;
   } catch {
     throw new BackupError(`${file} is not a Promptly backup (no manifest.json).`);
   }
-  if (manifest.format !== BACKUP_FORMAT) throw new BackupError(`${file} is not a Promptly backup.`);
-  if (manifest.formatVersion > BACKUP_FORMAT_VERSION) throw new BackupError(`${file} was written by a newer Promptly (backup format ${manifest.formatVersion}); restore it with that version.`);
-  const missing = [
-    manifest.database.kind === "pg_dump" ? manifest.database.file : manifest.database.folder,
-    ...manifest.avatars.map((avatar) => avatar.file),
-    ...(manifest.appSecret === "included" ? ["app-secret"] : []),
-  ].filter((name) => !existsSync(join(into, name)));
+  if (raw?.format !== BACKUP_FORMAT) throw new BackupError(`${file} is not a Promptly backup.`);
+  if (typeof raw.formatVersion === "number" && raw.formatVersion > BACKUP_FORMAT_VERSION) {
+    throw new BackupError(`${file} was written by a newer Promptly (backup format ${raw.formatVersion}); restore it with that version.`);
+  }
+  const parsed = manifestSchema.safeParse(raw);
+  if (!parsed.success) throw new BackupError(`${file} is not a Promptly backup (its manifest.json is damaged).`);
+  const manifest = parsed.data;
+  // Regular files and a real folder, not links: a link in the archive would read or replace files outside it.
+  const isMember = (name: string, kind: "file" | "folder") => {
+    const path = join(into, name);
+    return existsSync(path) && (kind === "file" ? lstatSync(path).isFile() : lstatSync(path).isDirectory());
+  };
+  const members: [string, "file" | "folder"][] = [
+    ...(manifest.database.kind === "pg_dump"
+      ? [[manifest.database.file, "file"] as [string, "file"]]
+      : // A data directory, not an empty folder (which the embedded database would initialise anew).
+        [[manifest.database.folder, "folder"] as [string, "folder"], [`${manifest.database.folder}/PG_VERSION`, "file"] as [string, "file"]]),
+    ...manifest.avatars.map((avatar): [string, "file"] => [avatar.file, "file"]),
+    ...(manifest.appSecret === "included" ? [["app-secret", "file"] as [string, "file"]] : []),
+  ];
+  const missing = members.filter(([name, kind]) => !isMember(name, kind)).map(([name]) => name);
   if (missing.length) throw new BackupError(`${file} is incomplete: ${missing.slice(0, 5).join(", ")} missing.`);
   return manifest;
 }

@@ -68,6 +68,9 @@ describe("archiving a prompt that carries production, under required review", ()
   it("goes through an archive request: the author asks, another team admin approves, the prompt is archived and may then be deleted", async () => {
     const { prompt } = await productionPrompt(1);
     const { id } = await world.callers.author.changeRequests.createArchive({ promptId: prompt.id, message: "Retired" });
+    // Recorded as a label request is: "Review requested" in the audit log and the prompt's activity.
+    const requested = await h.database.db.auditEvent.findFirst({ where: { action: "change_request.create", targetId: id }, select: { actorId: true, promptId: true, targetName: true, after: true } });
+    expect(requested).toMatchObject({ actorId: world.accounts.author.id, promptId: prompt.id, targetName: "archive (production on v1)", after: { archive: true, message: "Retired" } });
     expect(await failure(world.callers.author.changeRequests.createArchive({ promptId: prompt.id }))).toEqual({ code: "CONFLICT", message: REVIEW_MSG.duplicateArchive });
     expect(await world.callers.admin.changeRequests.get({ id })).toMatchObject({ kind: "archive", baseVersion: 1, proposedVersion: null, status: "open", proposed: null });
     expect(await outcome(world.callers.editor.changeRequests.approve({ id }))).toBe("FORBIDDEN");

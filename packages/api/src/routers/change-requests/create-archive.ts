@@ -7,4 +7,4 @@ import { createArchiveRequest } from "../../services/collaboration/change-reques
 export const createArchive = promptProcedure("archive", byPromptId)
   .input(createArchiveRequestInput)
   .output(z.object({ id: z.string() }))
-  .mutation(({ ctx, input }) => createArchiveRequest(ctx.db, ctx.caller, ctx.prompt, input, ctx.now()));
+  .mutation(({ ctx, input }) => createArchiveRequest(ctx.db, ctx.caller, ctx.prompt, input, ctx.now(), ctx.audit));

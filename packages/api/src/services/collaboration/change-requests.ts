@@ -230,15 +230,7 @@ export async function createChangeRequest(db: Db, caller: Caller, prompt: Loaded
       select: { id: true },
     });
     await notify(tx, { kind: "review_requested", changeRequestId: created.id, promptId: prompt.id, teamId: prompt.teamId, actorId: caller.userId }, now);
-    await auditAs(tx, context, {
-      organizationId: prompt.organizationId,
-      teamId: prompt.teamId,
-      promptId: prompt.id,
-      action: "change_request.create",
-      target: { type: "change_request", id: created.id, name: `${label}: v${baseVersion ?? "–"} → v${input.version}` },
-      before: { label, version: baseVersion },
-      after: { label, version: input.version, message: input.message ?? "" },
-    });
+    await auditRequested(tx, context, prompt, created.id, { kind: "label", label, baseVersion, proposedVersion: input.version }, input.message);
     return { id: created.id };
   });
 }
@@ -247,7 +239,7 @@ export async function createChangeRequest(db: Db, caller: Caller, prompt: Loaded
  * A request to archive a prompt that carries `production`, based on the version it points at now: the
  * way to archive it where the team reviews changes to `production`. Any who may archive the prompt may ask.
  */
-export async function createArchiveRequest(db: Db, caller: Caller, prompt: LoadedPrompt, input: CreateArchiveRequestInput, now: Date) {
+export async function createArchiveRequest(db: Db, caller: Caller, prompt: LoadedPrompt, input: CreateArchiveRequestInput, now: Date, context: AuditContext) {
   refuseArchived(prompt);
   refuse(changeRequestRefusal(prompt.facts));
   const label = PROTECTED_LABEL;
@@ -262,7 +254,21 @@ export async function createArchiveRequest(db: Db, caller: Caller, prompt: Loade
       select: { id: true },
     });
     await notify(tx, { kind: "review_requested", changeRequestId: created.id, promptId: prompt.id, teamId: prompt.teamId, actorId: caller.userId }, now);
+    await auditRequested(tx, context, prompt, created.id, { kind: "archive", label, baseVersion, proposedVersion: null }, input.message);
     return { id: created.id };
+  });
+}
+
+/** The audit trail's "Review requested", for a label request and an archive request alike. */
+function auditRequested(tx: DbTransaction, context: AuditContext, prompt: LoadedPrompt, id: string, request: Omit<LockedRequest, "status" | "authorId">, message: string | undefined) {
+  return auditAs(tx, context, {
+    organizationId: prompt.organizationId,
+    teamId: prompt.teamId,
+    promptId: prompt.id,
+    action: "change_request.create",
+    target: { type: "change_request", id, name: requestName(request) },
+    before: { label: request.label, version: request.baseVersion },
+    after: { label: request.label, version: request.proposedVersion, ...(request.kind === "archive" ? { archive: true } : {}), message: message ?? "" },
   });
 }
 
@@ -358,7 +364,7 @@ function auditDecision(
   });
 }
 
-const requestName = (request: LockedRequest) =>
+const requestName = (request: Pick<LockedRequest, "label" | "baseVersion" | "proposedVersion">) =>
   request.proposedVersion === null
     ? `archive (${request.label} on v${request.baseVersion ?? "–"})`
     : `${request.label}: v${request.baseVersion ?? "–"} → v${request.proposedVersion}`;

@@ -9,7 +9,7 @@ import {
   MSG, UNKNOWN_LOCATION,
   safeRedirectPath,
 } from "@promptly/shared";
-import { inTransaction, type DbOrTx } from "@promptly/db";
+import { inTransaction, type DbOrTx, type DbTransaction } from "@promptly/db";
 import type { User } from "lucia";
 import type { ApiServices, ClientInfo } from "../types.ts";
 import { resolveCaller } from "../access/access.ts";
@@ -82,6 +82,31 @@ async function enforceRateLimit(
 const FIRST_ACCOUNT_LOCK = 7_253_001;
 
 /**
+ * The account's rows (user, profile, role `user`, notification defaults), under the lock that lets
+ * exactly one sign-up be the installation's first account (a super user); null when the address has
+ * an account already.
+ */
+async function insertAccount(
+  tx: DbTransaction,
+  input: { email: string; passwordHash: string; fullName: string | undefined; emailVerifiedAt: Date | null },
+): Promise<{ id: string } | null> {
+  await tx.$executeRaw`SELECT pg_advisory_xact_lock(${FIRST_ACCOUNT_LOCK}::bigint)`;
+  if (await tx.user.findUnique({ where: { email: input.email }, select: { id: true } })) return null;
+  const isFirstAccount = (await tx.user.findFirst({ select: { id: true } })) === null;
+  return tx.user.create({
+    data: {
+      email: input.email,
+      passwordHash: input.passwordHash,
+      emailVerifiedAt: input.emailVerifiedAt,
+      profile: { create: { superUser: isFirstAccount, fullName: input.fullName?.trim() || null } },
+      appRole: { create: { role: "user" } },
+      notificationPreferences: { create: {} },
+    },
+    select: { id: true },
+  });
+}
+
+/**
  * Creates the account (user, profile, role `user`, notification defaults) and mails a verification
  * link. The first account of an installation is a super user. An address that already has an account
  * gets the same answer, and that address an email saying so.
@@ -96,23 +121,11 @@ export async function createAccount(
   const now = services.now();
   const browserHash = input.browserHash;
   await services.db.$transaction(async (tx) => {
-    await tx.$executeRaw`SELECT pg_advisory_xact_lock(${FIRST_ACCOUNT_LOCK}::bigint)`;
-    const existing = await tx.user.findUnique({ where: { email: input.email }, select: { id: true } });
-    if (existing) {
+    const created = await insertAccount(tx, { email: input.email, passwordHash, fullName: input.fullName, emailVerifiedAt: null });
+    if (!created) {
       await enqueueMail(tx, { kind: "already_registered", to: input.email, payload: {} }, now);
       return;
     }
-    const isFirstAccount = (await tx.user.findFirst({ select: { id: true } })) === null;
-    await tx.user.create({
-      data: {
-        email: input.email,
-        passwordHash,
-        profile: { create: { superUser: isFirstAccount, fullName: input.fullName?.trim() || null } },
-        appRole: { create: { role: "user" } },
-        notificationPreferences: { create: {} },
-      },
-      select: { id: true },
-    });
     // The link itself is issued when the mail is sent (outbox-mail.ts).
     const payload = { browserHash, redirectTo: safeRedirectPath(input.redirectTo) };
     await enqueueMail(tx, { kind: "email_verification", to: input.email, payload }, now);
@@ -138,22 +151,8 @@ export async function createAccountFromInvite(
   await checkInviteAddress(services.db, { inviteId: input.inviteId, email: input.email, now });
   const passwordHash = await hashPassword(input.password);
   const created = await services.db.$transaction(async (tx) => {
-    await tx.$executeRaw`SELECT pg_advisory_xact_lock(${FIRST_ACCOUNT_LOCK}::bigint)`;
-    if (await tx.user.findUnique({ where: { email: input.email }, select: { id: true } })) {
-      return fail("ALREADY_EXISTS", MSG.inviteAccountExists, "ACCOUNT_EXISTS");
-    }
-    const isFirstAccount = (await tx.user.findFirst({ select: { id: true } })) === null;
-    const user = await tx.user.create({
-      data: {
-        email: input.email,
-        passwordHash,
-        emailVerifiedAt: now,
-        profile: { create: { superUser: isFirstAccount, fullName: input.fullName?.trim() || null } },
-        appRole: { create: { role: "user" } },
-        notificationPreferences: { create: {} },
-      },
-      select: { id: true },
-    });
+    const user = await insertAccount(tx, { email: input.email, passwordHash, fullName: input.fullName, emailVerifiedAt: now });
+    if (!user) return fail("ALREADY_EXISTS", MSG.inviteAccountExists, "ACCOUNT_EXISTS");
     const context = { actor: { kind: "user" as const, userId: user.id }, ip: client.ip, now };
     const accepted = await acceptInviteIn(tx, { inviteId: input.inviteId, userId: user.id, email: input.email, now }, context);
     return { userId: user.id, accepted };
