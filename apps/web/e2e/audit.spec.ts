@@ -1,7 +1,7 @@
 // The audit trail: an organization admin filters the audit log by action and actor and
 // downloads the filtered rows as CSV; the prompt's Activity tab (newest first) shows a label move and rolls it back.
 import { readFile } from "node:fs/promises";
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test } from "@playwright/test";
 import { callMutation, createAccount, createTeamInNewOrganization, signedInPage, signIn, withDb } from "./support/accounts.ts";
 import { seriousViolations } from "./support/axe.ts";
 import { consoleErrors } from "./support/console.ts";
