@@ -8,9 +8,9 @@ import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, syml
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, expect, inject, it } from "vitest";
-import pg from "pg";
 import { createDb, type Db } from "@promptly/db";
 import { migrate } from "@promptly/db/migrate";
+import { createEmptyDatabase } from "@promptly/db/testing";
 import { createS3Storage } from "@promptly/api";
 import { freePort } from "../../../test/free-port.ts";
 import { REPO_ROOT } from "./env.ts";
@@ -180,25 +180,7 @@ it("refuses an archive whose manifest names a file outside it, or whose avatar i
 });
 
 /** The machine's PostgreSQL (the "external database"): a database made for this test, and its URL. */
-async function externalDatabase() {
-  const server = process.env.TEST_EXTERNAL_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
-  const name = `backup_${randomBytes(5).toString("hex")}`;
-  const admin = new pg.Client({ connectionString: server });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const url = new URL(server);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    async drop() {
-      const client = new pg.Client({ connectionString: server });
-      await client.connect();
-      await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await client.end();
-    },
-  };
-}
+const externalDatabase = () => createEmptyDatabase(process.env.TEST_EXTERNAL_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres");
 
 it("backs up an external database with pg_dump and restores it with pg_restore into an empty one, in one transaction", { timeout: 300_000 }, async () => {
   const [source, target] = [await externalDatabase(), await externalDatabase()];

@@ -1,27 +1,16 @@
 // Issue 27: `npm start` says first where the app and the mailbox are, in readable lines on a terminal
 // (LOG_FORMAT=pretty) and in JSON lines otherwise (a log collector, a file, these tests).
-import { afterAll, beforeAll, expect, inject, it } from "vitest";
-import { createTestDatabase, type TestDatabase } from "@promptly/db/testing";
+import { expect, it } from "vitest";
 import { freePort } from "../../../test/free-port.ts";
-import { sharedServicesEnv, startServerProcess, type ServerProcess } from "../test/server-process.ts";
+import { serversOnFreshDatabase } from "../test/server-process.ts";
 import { prettyLine } from "./logger.ts";
 
-let database: TestDatabase;
-const started: ServerProcess[] = [];
-
-beforeAll(async () => {
-  database = await createTestDatabase(inject("databaseServerUrl"));
-});
-afterAll(async () => {
-  for (const server of started) await server.dispose();
-  await database.drop();
-});
+const start = serversOnFreshDatabase();
 
 /** The server with the test run's database and S3, and its own embedded mail catcher (its mailbox page). */
 async function startWithMailbox(env: Record<string, string>) {
   const mailbox = await freePort();
-  const server = await startServerProcess({ ...sharedServicesEnv(database.url), SMTP_HOST: "", SMTP_PORT: String(await freePort()), MAILBOX_PORT: String(mailbox), ...env });
-  started.push(server);
+  const server = await start({ SMTP_HOST: "", SMTP_PORT: String(await freePort()), MAILBOX_PORT: String(mailbox), ...env });
   return { server, mailbox };
 }
 

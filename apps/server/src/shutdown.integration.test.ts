@@ -3,26 +3,11 @@
 // a request still running at SHUTDOWN_TIMEOUT_MS is cut and the process exits all the same; a second
 // SIGTERM exits at once.
 import { Agent, request, type IncomingHttpHeaders } from "node:http";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { createTestDatabase, type TestDatabase } from "@promptly/db/testing";
-import { sharedServicesEnv, startServerProcess, type ServerProcess } from "../test/server-process.ts";
+import { describe, expect, it } from "vitest";
+import { serversOnFreshDatabase, type ServerProcess } from "../test/server-process.ts";
 
-let database: TestDatabase;
-const started: ServerProcess[] = [];
-
-beforeAll(async () => {
-  database = await createTestDatabase(inject("databaseServerUrl"));
-});
-afterAll(async () => {
-  for (const server of started) await server.dispose();
-  await database.drop();
-});
-
-async function startServer(env: Record<string, string> = {}) {
-  const server = await startServerProcess({ ...sharedServicesEnv(database.url), TEST_FAULTS: "on", ...env });
-  started.push(server);
-  return server;
-}
+const start = serversOnFreshDatabase();
+const startServer = (env: Record<string, string> = {}) => start({ TEST_FAULTS: "on", ...env });
 
 interface Answer {
   status: number;

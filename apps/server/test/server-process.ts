@@ -4,7 +4,8 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { chmodSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { inject } from "vitest";
+import { afterAll, beforeAll, inject } from "vitest";
+import { createTestDatabase, type TestDatabase } from "@promptly/db/testing";
 import { freePort } from "../../../test/free-port.ts";
 import { REPO_ROOT } from "../src/env.ts";
 
@@ -33,6 +34,28 @@ export function sharedServicesEnv(databaseUrl: string): Record<string, string> {
     SMTP_HOST: smtp.host,
     SMTP_PORT: String(smtp.port),
     APP_SECRET: "a-test-secret-that-is-long-enough-0123456789",
+  };
+}
+
+/**
+ * For a test file whose servers share one fresh database of the test run's PostgreSQL (made before
+ * its tests) and the run's S3 and SMTP: returns `start(env)`. After the file, the servers it started
+ * are killed and the database dropped.
+ */
+export function serversOnFreshDatabase(): (env?: Record<string, string>) => Promise<ServerProcess> {
+  let database: TestDatabase | undefined;
+  const started: ServerProcess[] = [];
+  beforeAll(async () => {
+    database = await createTestDatabase(inject("databaseServerUrl"));
+  });
+  afterAll(async () => {
+    for (const server of started) await server.dispose();
+    await database?.drop();
+  });
+  return async (env = {}) => {
+    const server = await startServerProcess({ ...sharedServicesEnv(database!.url), ...env });
+    started.push(server);
+    return server;
   };
 }
 

@@ -1,52 +1,37 @@
 // The audit trail: an organization admin filters the audit log by action and actor and
 // downloads the filtered rows as CSV; the prompt's Activity tab (newest first) shows a label move and rolls it back.
 import { readFile } from "node:fs/promises";
-import { expect, test, type Page } from "@playwright/test";
-import { callMutation, createAccount, createOrganizationWith, createTeamWith, signIn, withDb } from "./support/accounts.ts";
+import { expect, test } from "@playwright/test";
+import { callMutation, createAccount, createTeamInNewOrganization, signedInPage, signIn, withDb } from "./support/accounts.ts";
 import { seriousViolations } from "./support/axe.ts";
 import { consoleErrors } from "./support/console.ts";
-import { E2E } from "./support/env.ts";
+import { activateTeam } from "./support/organizations.ts";
 import { createPromptWith } from "./support/prompts.ts";
 
 const labelVersion = (promptId: string, name: string) =>
   withDb(async (client) => (await client.query<{ version: number }>(`SELECT version FROM prompt_labels WHERE prompt_id = $1 AND name = $2`, [promptId, name])).rows[0]?.version ?? null);
 
-const activate = (page: Page, organizationId: string, teamId: string) =>
-  page.addInitScript(
-    (ids) => {
-      localStorage.setItem("promptly.activeOrganizationId", ids.organizationId);
-      localStorage.setItem("promptly.activeTeamId", ids.teamId);
-    },
-    { organizationId, teamId },
-  );
-
 test("an organization admin filters the audit log and downloads it; the Activity tab rolls a label move back", async ({ page, browser }) => {
   const errors = consoleErrors(page);
   const admin = await createAccount({ fullName: "Audra Admin" });
   const editor = await createAccount({ fullName: "Evan Editor" });
-  const organization = await createOrganizationWith([
-    { userId: admin.id, role: "admin" },
-    { userId: editor.id, role: "member" },
-  ]);
-  const team = await createTeamWith(organization.id, [
+  const { organization, team } = await createTeamInNewOrganization([
     { userId: admin.id, role: "admin" },
     { userId: editor.id, role: "editor" },
   ]);
   const prompt = await createPromptWith({ organizationId: organization.id, teamId: team.id, authorId: editor.id, name: "audit/greeting" });
 
   // The editor saves two versions through the API; the admin moves staging twice.
-  const editorContext = await browser.newContext({ baseURL: E2E.appUrl });
-  const editorPage = await editorContext.newPage();
-  await signIn(editorPage, editor.email);
+  const editorPage = await signedInPage(browser, editor.email);
   for (const template of ["Hello {{ name }}.", "Hello there, {{ name }}."]) {
     await callMutation(editorPage.request, "promptVersions.create", { promptId: prompt.id, type: "text", template });
   }
-  await editorContext.close();
+  await editorPage.context().close();
   await signIn(page, admin.email);
   await callMutation(page.request, "promptLabels.set", { promptId: prompt.id, label: "staging", version: 2 });
   await callMutation(page.request, "promptLabels.set", { promptId: prompt.id, label: "staging", version: 3 });
 
-  await activate(page, organization.id, team.id);
+  await activateTeam(page, organization.id, team.id);
   await page.goto("/");
   await page.getByRole("link", { name: "Audit Log" }).click();
   await expect(page.getByRole("heading", { level: 1, name: "Audit log" })).toBeVisible();

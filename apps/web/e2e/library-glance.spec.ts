@@ -3,19 +3,15 @@
 // the Activity tab reads newest first and shows a review request; the audit log's changes open in full
 // and its filters are the app's own selects.
 import { expect, test } from "@playwright/test";
-import { callMutation, createAccount, createOrganizationWith, createTeamWith, signIn, withDb } from "./support/accounts.ts";
+import { callMutation, createAccount, createTeamInNewOrganization, signedInPage, signIn, withDb } from "./support/accounts.ts";
 import { seriousViolations } from "./support/axe.ts";
-import { E2E } from "./support/env.ts";
+import { activateTeam } from "./support/organizations.ts";
 import { createPromptWith } from "./support/prompts.ts";
 
 async function world() {
   const admin = await createAccount({ fullName: "Lena Library", role: "team_lead" });
   const editor = await createAccount({ fullName: "Ed Itor" });
-  const organization = await createOrganizationWith([
-    { userId: admin.id, role: "admin" },
-    { userId: editor.id, role: "member" },
-  ]);
-  const team = await createTeamWith(organization.id, [
+  const { organization, team } = await createTeamInNewOrganization([
     { userId: admin.id, role: "admin" },
     { userId: editor.id, role: "editor" },
   ]);
@@ -70,21 +66,13 @@ test("the Activity tab lists newest first with the review request; the audit log
   await withDb((client) => client.query(`UPDATE teams SET required_approvals = 1 WHERE id = $1`, [team.id]));
   const prompt = await createPromptWith({ organizationId: organization.id, teamId: team.id, authorId: editor.id, title: "Reviewed greeting" });
   const message = "Please ship the friendlier greeting: it tested better with the customers of the pilot program in every region.";
-  const editorContext = await browser.newContext({ baseURL: E2E.appUrl });
-  const editorPage = await editorContext.newPage();
-  await signIn(editorPage, editor.email);
+  const editorPage = await signedInPage(browser, editor.email);
   await callMutation(editorPage.request, "promptVersions.create", { promptId: prompt.id, type: "text", template: "Hello there, {{ name }}." });
   await callMutation(editorPage.request, "changeRequests.create", { promptId: prompt.id, label: "production", version: 2, message });
-  await editorContext.close();
+  await editorPage.context().close();
 
   await signIn(page, admin.email);
-  await page.addInitScript(
-    (ids) => {
-      localStorage.setItem("promptly.activeOrganizationId", ids.organizationId);
-      localStorage.setItem("promptly.activeTeamId", ids.teamId);
-    },
-    { organizationId: organization.id, teamId: team.id },
-  );
+  await activateTeam(page, organization.id, team.id);
   await page.goto(`/prompts/${prompt.id}?tab=activity`);
   const activity = page.getByRole("list", { name: "Activity" }).getByRole("listitem");
   await expect(activity).toHaveCount(2);

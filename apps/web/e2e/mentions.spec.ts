@@ -3,8 +3,8 @@
 // arrives in the catcher (a notification already read in the app when its mail is due is not mailed,
 // so the mail is awaited first). Someone mentioned with email notifications off gets no mail, but the bell
 // still counts. The e2e server waits 1 s for a digest (e2e-server.mjs).
-import { expect, test, type Browser, type Page } from "@playwright/test";
-import { createAccount, createOrganizationWith, createTeamWith, signIn, uniqueName, withDb } from "./support/accounts.ts";
+import { expect, test, type Page } from "@playwright/test";
+import { createAccount, createTeamInNewOrganization, signedInPage, signIn, uniqueName, withDb } from "./support/accounts.ts";
 import { consoleErrors } from "./support/console.ts";
 import { E2E } from "./support/env.ts";
 import { createPromptWith } from "./support/prompts.ts";
@@ -20,12 +20,6 @@ async function mention(page: Page, composer: ReturnType<Page["getByRole"]>, name
   await composer.press("Enter");
 }
 
-async function signedInPage(browser: Browser, email: string) {
-  const context = await browser.newContext({ baseURL: E2E.appUrl });
-  const page = await context.newPage();
-  await signIn(page, email);
-  return page;
-}
 
 const queuedMails = (recipient: string) =>
   withDb(async (client) => (await client.query(`SELECT count(*)::int AS n FROM outbox WHERE recipient = $1`, [recipient])).rows[0].n as number);
@@ -38,12 +32,7 @@ test("a mention reaches the bell and the mailbox; with email off only the bell",
   const quietName = uniqueName("Quinn Quiet");
   const mentioned = await createAccount({ fullName: mentionedName });
   const quiet = await createAccount({ fullName: quietName });
-  const organization = await createOrganizationWith([
-    { userId: editor.id, role: "member" },
-    { userId: mentioned.id, role: "member" },
-    { userId: quiet.id, role: "member" },
-  ]);
-  const team = await createTeamWith(organization.id, [
+  const { organization, team } = await createTeamInNewOrganization([
     { userId: editor.id, role: "editor" },
     { userId: mentioned.id, role: "viewer" },
     { userId: quiet.id, role: "viewer" },

@@ -2,8 +2,8 @@
 // find people by a few letters of their name (or their address) and the comment box shows the name
 // picked, sign-up from an invitation is one step, and /signin, /signup lead to the auth pages.
 // (The first-run super user's path is first-run.setup.ts: it needs an installation without organizations.)
-import { expect, test, type Browser, type Page } from "@playwright/test";
-import { createAccount, createOrganizationWith, createTeamWith, callMutation, PASSWORD, signIn, uniqueEmail, uniqueName, withDb } from "./support/accounts.ts";
+import { expect, test, type Page } from "@playwright/test";
+import { createAccount, createTeamInNewOrganization, signedInPage, callMutation, PASSWORD, signIn, uniqueEmail, uniqueName, withDb } from "./support/accounts.ts";
 import { seriousViolations } from "./support/axe.ts";
 import { consoleErrors } from "./support/console.ts";
 import { E2E } from "./support/env.ts";
@@ -12,12 +12,6 @@ import { organizationRoleOf, teamMembersOf } from "./support/teams.ts";
 
 const toast = (page: Page, text: string) => page.locator("[data-sonner-toast]").filter({ hasText: text });
 
-async function signedInPage(browser: Browser, email: string) {
-  const context = await browser.newContext({ baseURL: E2E.appUrl });
-  const page = await context.newPage();
-  await signIn(page, email);
-  return page;
-}
 
 test("a mention found by typing two letters of a name; someone without a name by their address, shown by its local part", async ({ page }) => {
   const errors = consoleErrors(page);
@@ -26,12 +20,7 @@ test("a mention found by typing two letters of a name; someone without a name by
   const zora = await createAccount({ fullName: zoraName });
   const nameless = await createAccount({ fullName: null, email: uniqueEmail("nameless") });
   const local = nameless.email.split("@")[0]!;
-  const organization = await createOrganizationWith([
-    { userId: editor.id, role: "member" },
-    { userId: zora.id, role: "member" },
-    { userId: nameless.id, role: "member" },
-  ]);
-  const team = await createTeamWith(organization.id, [
+  const { organization, team } = await createTeamInNewOrganization([
     { userId: editor.id, role: "editor" },
     { userId: zora.id, role: "viewer" },
     { userId: nameless.id, role: "viewer" },
@@ -74,8 +63,7 @@ test("a mention found by typing two letters of a name; someone without a name by
 test("sign-up from an invitation in one step: the address filled in, a name, and the invitee is in the team", async ({ page, browser }) => {
   const errors = consoleErrors(page, { allow4xx: true });
   const owner = await createAccount({ fullName: "Olive Owner" });
-  const organization = await createOrganizationWith([{ userId: owner.id, role: "admin" }]);
-  const team = await createTeamWith(organization.id, [{ userId: owner.id, role: "admin" }]);
+  const { organization, team } = await createTeamInNewOrganization([{ userId: owner.id, role: "admin" }]);
   const inviteeEmail = uniqueEmail("joiner");
   const ownerPage = await signedInPage(browser, owner.email);
   const created = await callMutation(ownerPage.request, "invites.create", { teamId: team.id, email: inviteeEmail, role: "editor" });

@@ -2,7 +2,7 @@
 // flow itself has its own e2e test), and API sign-in that shares the browser context's cookies.
 import { randomBytes } from "node:crypto";
 import { hash } from "@node-rs/argon2";
-import type { APIRequestContext, Page } from "@playwright/test";
+import type { APIRequestContext, Browser, Page } from "@playwright/test";
 import pg from "pg";
 import { E2E } from "./env.ts";
 import { recordSecret, recordSessionCookie } from "./secrets.ts";
@@ -69,6 +69,14 @@ export async function signIn(page: Page, email: string, password = PASSWORD) {
   await recordSessionCookie(page.context());
 }
 
+/** A page in a browser context of its own, signed in as `email` (a second person beside the test's `page`). */
+export async function signedInPage(browser: Browser, email: string) {
+  const context = await browser.newContext({ baseURL: E2E.appUrl });
+  const page = await context.newPage();
+  await signIn(page, email);
+  return page;
+}
+
 /** A unique display name per call, e.g. "Team 3fa2c1". */
 export const uniqueName = (prefix: string) => `${prefix} ${randomBytes(3).toString("hex")}`;
 
@@ -115,4 +123,14 @@ export async function createTeamWith(
     }
     return { id, name };
   });
+}
+
+/**
+ * A new organization with one team, both holding the given people: a team admin is an organization
+ * admin, everyone else an ordinary member.
+ */
+export async function createTeamInNewOrganization(members: { userId: string; role: "admin" | "editor" | "viewer" }[]) {
+  const organization = await createOrganizationWith(members.map((m) => ({ userId: m.userId, role: m.role === "admin" ? "admin" : "member" })));
+  const team = await createTeamWith(organization.id, members);
+  return { organization, team };
 }

@@ -10,6 +10,16 @@ export function uniqueOrganization(prefix = "E2E Org") {
   return { name: `${prefix} ${suffix}`, slug: `${prefix.toLowerCase().replace(/[^a-z0-9]+/g, "-")}-${suffix}` };
 }
 
+/** Makes the organization and team the page's active ones from its next load on, as the switchers remember them. */
+export const activateTeam = (page: Page, organizationId: string, teamId: string) =>
+  page.addInitScript(
+    (ids) => {
+      localStorage.setItem("promptly.activeOrganizationId", ids.organizationId);
+      localStorage.setItem("promptly.activeTeamId", ids.teamId);
+    },
+    { organizationId, teamId },
+  );
+
 export const switcher = (page: Page) => page.getByTestId("organization-switcher");
 
 /** Opens the header's organization switcher and returns its popover. */

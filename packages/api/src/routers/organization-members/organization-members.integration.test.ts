@@ -243,24 +243,31 @@ describe("an admin demoted while their own change waits for the lock", () => {
     const bApi = (await signedIn(h, b)).api;
 
     // A's demotion of B holds the member rows; B (still an admin for the permission builder) asks to
-    // demote C and waits for the rows; then A's change commits.
+    // demote C only once A holds them (else B could lock first and win), and waits for the rows; then
+    // A's change commits.
     let release!: () => void;
     const released = new Promise<void>((resolve) => (release = resolve));
+    let locked!: (pid: number) => void;
+    const holding = new Promise<number>((resolve) => (locked = resolve));
     const demoteB = db.$transaction(
       async (tx) => {
         await tx.$queryRaw`SELECT id FROM organization_members WHERE organization_id = ${organization.id}::uuid FOR UPDATE`;
         await tx.organizationMember.update({ where: { id: idOf(b) }, data: { role: "member" } });
+        locked((await tx.$queryRaw<{ pid: number }[]>`SELECT pg_backend_pid() AS pid`)[0]!.pid);
         await released;
       },
-      { timeout: 20_000 },
+      { timeout: 30_000 },
     );
+    const holder = await Promise.race([holding, demoteB.then(() => Promise.reject(new Error("A's change ended before B asked")))]);
     const bDemotesC = outcome(bApi.organizationMembers.updateRole({ id: idOf(c), role: "member" }));
-    const waitingForLock = async () =>
-      (await db.$queryRaw<{ n: number }[]>`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`)[0]!.n > 0;
-    // B's request reaches the lock after its session, access and transaction start: on a busy machine
-    // (the whole suite on two cores) that took more than 5 s once.
-    for (let attempt = 0; attempt < 600 && !(await waitingForLock()); attempt++) await new Promise((r) => setTimeout(r, 25));
-    expect(await waitingForLock()).toBe(true);
+    // B's request is blocked by A's connection (not merely some lock wait in the database).
+    const bWaits = async () =>
+      (await db.$queryRaw<{ n: number }[]>`SELECT count(*)::int AS n FROM pg_stat_activity WHERE ${holder}::int = ANY (pg_blocking_pids(pid))`)[0]!.n > 0;
+    // B's request reaches the lock after its session and access checks; a busy machine (the whole
+    // suite on two cores) can take seconds for that.
+    const deadline = Date.now() + 15_000;
+    while (Date.now() < deadline && !(await bWaits())) await new Promise((r) => setTimeout(r, 25));
+    expect(await bWaits()).toBe(true);
     release();
     await demoteB;
 
