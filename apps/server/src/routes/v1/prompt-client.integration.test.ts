@@ -15,6 +15,9 @@ import { createAccount, createHarness, createOrganization, createTeam, type Harn
 import { createApp } from "../../app.ts";
 import { listenForTests, type TestServer } from "../../../test/test-server.ts";
 
+/** A background refresh on a busy machine (the whole suite on two cores) took 1.3 s once: vi.waitFor's 1 s default is too short. */
+const WAIT = { timeout: 10_000 };
+
 let h: Harness;
 let admin: Awaited<ReturnType<Harness["signedInClient"]>>["api"];
 let teamId: string;
@@ -149,9 +152,9 @@ describe("the cache", () => {
     const answers = await Promise.all(Array.from({ length: 50 }, () => client.get("moving/refresh")));
     // Stale while refreshing: every get answered the cached object, none waited for the server.
     expect(answers.every((answer) => answer === first)).toBe(true);
-    await vi.waitFor(() => expect(server.requests.filter((r) => r.url.startsWith("/api/v1/prompts/moving/refresh"))).toHaveLength(2));
+    await vi.waitFor(() => expect(server.requests.filter((r) => r.url.startsWith("/api/v1/prompts/moving/refresh"))).toHaveLength(2), WAIT);
     expect(server.arrived - before).toBe(2);
-    await vi.waitFor(async () => expect((await client.get("moving/refresh")).version).toBe(2));
+    await vi.waitFor(async () => expect((await client.get("moving/refresh")).version).toBe(2), WAIT);
     expect(server.arrived - before).toBe(2);
     expect((await client.get("moving/refresh")).compile({ who: "Bo" })).toEqual({ ok: true, text: "Second Bo" });
   });
@@ -164,7 +167,7 @@ describe("the cache", () => {
 
     clock.ms += 10_000;
     expect(await client.get("moving/etag")).toBe(first);
-    await vi.waitFor(() => expect(mine()).toHaveLength(2));
+    await vi.waitFor(() => expect(mine()).toHaveLength(2), WAIT);
     expect(mine()[1]).toMatchObject({ status: 304, ifNoneMatch: expect.stringMatching(/^".+"$/) });
 
     // Renewed from the 304: another 9.9 s without a request, the same object.
@@ -177,9 +180,9 @@ describe("the cache", () => {
     await admin.promptLabels.set({ promptId: promptIds["moving/etag"]!, label: "production", version: 2 });
     clock.ms += 100;
     await client.get("moving/etag");
-    await vi.waitFor(() => expect(mine()).toHaveLength(3));
+    await vi.waitFor(() => expect(mine()).toHaveLength(3), WAIT);
     expect(mine()[2]!.status).toBe(200);
-    await vi.waitFor(async () => expect((await client.get("moving/etag")).version).toBe(2));
+    await vi.waitFor(async () => expect((await client.get("moving/etag")).version).toBe(2), WAIT);
   });
 });
 
@@ -193,12 +196,12 @@ describe("failures", () => {
 
     clock.ms += 5000;
     expect(await client.get("support/reply")).toBe(first);
-    await vi.waitFor(() => expect(refreshErrors).toHaveLength(1));
+    await vi.waitFor(() => expect(refreshErrors).toHaveLength(1), WAIT);
     expect(refreshErrors[0]).toBeInstanceOf(PromptlyApiError);
     expect(refreshErrors[0]).toMatchObject({ status: 0, code: "NETWORK_ERROR" });
     // Still served, and the next get tries again.
     expect(await client.get("support/reply")).toBe(first);
-    await vi.waitFor(() => expect(refreshErrors).toHaveLength(2));
+    await vi.waitFor(() => expect(refreshErrors).toHaveLength(2), WAIT);
     expect((await client.get("support/reply")).isFallback).toBe(false);
   });
 
