@@ -4,7 +4,7 @@
 import { useEffect, useId, useState, type FormEvent } from "react";
 import { toast } from "sonner";
 import type { z } from "zod";
-import { createProviderInput, PROVIDER_KINDS, PROVIDER_MSG, updateProviderInput, type ProviderKind } from "@promptly/shared";
+import { createProviderInput, PROVIDER_KIND_LABELS, PROVIDER_KINDS, PROVIDER_MSG, updateProviderInput, type ProviderKind } from "@promptly/shared";
 import { Button } from "@/components/ui/button";
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from "@/components/ui/dialog";
 import { FormField } from "@/components/ui/form-field";
@@ -12,7 +12,7 @@ import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@/components/ui/select";
 import { trpc } from "@/lib/trpc";
-import { maskedKey, placeServerError, PROVIDER_KIND_LABELS, splitList, type ProviderConnection } from "./provider-labels.ts";
+import { maskedKey, placeServerError, splitList, type ProviderConnection } from "./provider-labels.ts";
 
 type Field = "kind" | "name" | "baseUrl" | "apiKey" | "models" | "teamIds";
 type Errors = Partial<Record<Field, string>>;
