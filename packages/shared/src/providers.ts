@@ -6,6 +6,8 @@ import { idSchema, plainText } from "./validation.ts";
 /** `openai-compatible` speaks OpenAI's chat API at its own base URL (Ollama, vLLM, LM Studio, OpenRouter, Groq…). */
 export const PROVIDER_KINDS = ["openai", "anthropic", "openai-compatible"] as const;
 export type ProviderKind = (typeof PROVIDER_KINDS)[number];
+/** How the interface names each kind. */
+export const PROVIDER_KIND_LABELS: Record<ProviderKind, string> = { openai: "OpenAI", anthropic: "Anthropic", "openai-compatible": "OpenAI-compatible" };
 
 const PROVIDER_NAME_MAX = 100;
 const PROVIDER_KEY_MAX = 500;

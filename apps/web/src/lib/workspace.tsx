@@ -50,6 +50,7 @@ export interface Workspace {
   activeOrganization: OrganizationListItem | null;
   setActiveOrganizationId(id: string): void;
   teams: TeamListItem[];
+  /** The teams are not known yet: the organizations, or then the active organization's teams, are loading. */
   teamsLoading: boolean;
   /** The active organization's teams could not be loaded (not the same as having none). */
   teamsError: boolean;
@@ -143,7 +144,7 @@ export function WorkspaceProvider({ children }: { children: ReactNode }) {
       activeOrganization,
       setActiveOrganizationId,
       teams,
-      teamsLoading: !!activeOrganization && teamsQuery.isLoading,
+      teamsLoading: organizationsQuery.isLoading || (!!activeOrganization && teamsQuery.isLoading),
       teamsError,
       teamsFailure: teamsError ? teamsQuery.error : null,
       retryTeams,

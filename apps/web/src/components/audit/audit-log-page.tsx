@@ -11,7 +11,7 @@ import { LoadFailure } from "@/components/layout/load-failure";
 import { Button } from "@/components/ui/button";
 import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
-import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@/components/ui/select";
+import { FilterSelect } from "@/components/ui/filter-select";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import { callerOf, useMe } from "@/hooks/use-me";
 import { formatDateTime } from "@/lib/dates";
@@ -25,7 +25,6 @@ type Filters = Omit<AuditLogListInput, "organizationId" | "cursor" | "limit">;
 
 const CSV_PAGE = 500;
 /** A select's value for "no filter" (a select item cannot have an empty value). */
-const ANY = "any";
 
 /** A date input's day (local time) as the start of that day, or of the day after for the upper bound. */
 function dayBound(value: string, next: boolean): Date | undefined {
@@ -86,30 +85,6 @@ function Change({ event }: { event: AuditEvent }) {
           <Fields title="After" value={event.after} />
         </div>
       )}
-    </div>
-  );
-}
-
-/** A filter of the log: the app's select, with "any" for no filter. */
-function FilterSelect({ id, label, anyLabel, value, options, onChange }: {
-  id: string; label: string; anyLabel: string; value: string; options: { value: string; label: string }[]; onChange: (value: string) => void;
-}) {
-  return (
-    <div className="space-y-1">
-      <Label htmlFor={id}>{label}</Label>
-      <Select value={value || ANY} onValueChange={(next) => onChange(next === ANY ? "" : next)}>
-        <SelectTrigger id={id} className="w-full">
-          <SelectValue />
-        </SelectTrigger>
-        <SelectContent>
-          <SelectItem value={ANY}>{anyLabel}</SelectItem>
-          {options.map((option) => (
-            <SelectItem key={option.value} value={option.value}>
-              {option.label}
-            </SelectItem>
-          ))}
-        </SelectContent>
-      </Select>
     </div>
   );
 }
@@ -204,17 +179,19 @@ function AuditLog({ organizationId, organizationName }: { organizationId: string
           id="audit-actor"
           label="Actor"
           anyLabel="Everyone"
-          value={actorId}
+          className="space-y-1"
+          value={actorId || undefined}
           options={(actors.data ?? []).filter((actor) => actor.id).map((actor) => ({ value: actor.id!, label: actorLabel(actor) }))}
-          onChange={setActorId}
+          onChange={(next) => setActorId(next ?? "")}
         />
         <FilterSelect
           id="audit-action"
           label="Action"
           anyLabel="All actions"
-          value={action}
+          className="space-y-1"
+          value={action || undefined}
           options={Object.entries(AUDIT_ACTION_LABELS).map(([value, label]) => ({ value, label }))}
-          onChange={setAction}
+          onChange={(next) => setAction(next ?? "")}
         />
         <div className="space-y-1">
           <Label htmlFor="audit-from">From</Label>

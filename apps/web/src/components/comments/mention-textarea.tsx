@@ -22,20 +22,11 @@ interface Props extends Omit<ComponentProps<"textarea">, "value" | "onChange"> {
 export function MentionTextarea({ promptId, value, onValueChange, onKeyDown, className, ...props }: Props) {
   const listboxId = useId();
   const ref = useRef<HTMLTextAreaElement>(null);
-  // What the box shows (`@Name`) and the mentions in it; `handed` is the value last handed on, so that
-  // a value set from outside (cleared after posting, an edit's text) is shown afresh.
-  const [shown, setShown] = useState(() => tokensToMentions(value));
-  const [handed, setHanded] = useState(value);
-  if (value !== handed) {
-    setHanded(value);
-    setShown(tokensToMentions(value));
-  }
-  const change = (text: string, mentions: TypedMention[]) => {
-    const next = mentionsToTokens(text, mentions);
-    setShown({ text, mentions });
-    setHanded(next);
-    onValueChange(next);
-  };
+  // What the box shows (`@Name`) and the mentions in it, read from the value each time: a value set from
+  // outside (cleared after posting, an edit's text) shows as it is, and a name edited in the box is
+  // plain text from then on.
+  const shown = tokensToMentions(value);
+  const change = (text: string, mentions: TypedMention[]) => onValueChange(mentionsToTokens(text, mentions));
   // Where the `@` of the mention being typed is, and what follows it; null when none is typed.
   const [typing, setTyping] = useState<{ at: number; query: string } | null>(null);
   const [active, setActive] = useState(0);

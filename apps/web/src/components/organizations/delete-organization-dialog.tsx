@@ -1,15 +1,6 @@
 // Confirmation before deleting an organization; it names the organization and what goes with it.
 import { toast } from "sonner";
-import {
-  AlertDialog,
-  AlertDialogCancel,
-  AlertDialogContent,
-  AlertDialogDescription,
-  AlertDialogFooter,
-  AlertDialogHeader,
-  AlertDialogTitle,
-} from "@/components/ui/alert-dialog";
-import { Button } from "@/components/ui/button";
+import { ConfirmDeleteDialog } from "@/components/ui/confirm-delete-dialog";
 import { trpc } from "@/lib/trpc";
 import type { OrganizationListItem } from "./organization-types.ts";
 
@@ -31,25 +22,16 @@ export function DeleteOrganizationDialog({ organization, onOpenChange }: DeleteO
       toast.error("Error deleting organization", { description: error.message });
     },
   });
-  const busy = remove.isPending;
 
   return (
-    <AlertDialog open={!!organization} onOpenChange={(open) => !busy && onOpenChange(open)}>
-      <AlertDialogContent>
-        <AlertDialogHeader>
-          <AlertDialogTitle>Delete {organization?.name}?</AlertDialogTitle>
-          <AlertDialogDescription>
-            This permanently deletes the organization "{organization?.name}" with all its members and teams. This cannot be undone.
-          </AlertDialogDescription>
-        </AlertDialogHeader>
-        <AlertDialogFooter>
-          <AlertDialogCancel disabled={busy}>Cancel</AlertDialogCancel>
-          {/* A plain button, so the dialog stays open until the deletion has finished. */}
-          <Button variant="destructive" disabled={busy} onClick={() => organization && remove.mutate({ id: organization.id })}>
-            {busy ? "Deleting..." : "Delete Organization"}
-          </Button>
-        </AlertDialogFooter>
-      </AlertDialogContent>
-    </AlertDialog>
+    <ConfirmDeleteDialog
+      open={!!organization}
+      onOpenChange={onOpenChange}
+      title={`Delete ${organization?.name}?`}
+      description={`This permanently deletes the organization "${organization?.name}" with all its members and teams. This cannot be undone.`}
+      confirmLabel="Delete Organization"
+      busy={remove.isPending}
+      onConfirm={() => organization && remove.mutate({ id: organization.id })}
+    />
   );
 }

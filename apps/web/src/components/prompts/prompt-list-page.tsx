@@ -13,6 +13,7 @@ import { WorkspaceGate } from "@/components/layout/workspace-gate";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Input } from "@/components/ui/input";
+import { FilterSelect } from "@/components/ui/filter-select";
 import { Label } from "@/components/ui/label";
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@/components/ui/select";
 import { Skeleton } from "@/components/ui/skeleton";
@@ -44,7 +45,6 @@ function rememberedView(): PromptListView {
   return localStorage.getItem(VIEW_KEY) === "table" ? "table" : "cards";
 }
 
-const ALL = "all";
 const SEARCH_DELAY_MS = 300;
 
 /** The URL's filters, and a way to change some of them (undefined removes one). */
@@ -54,28 +54,6 @@ function useListSearch() {
   const update = (change: Partial<ListSearch>) =>
     void navigate({ to: ".", search: (previous: ListSearch) => ({ ...previous, ...change }), replace: true });
   return [search, update] as const;
-}
-
-function FilterSelect<T extends string>({ label, value, options, onChange }: { label: string; value: T | undefined; options: { value: T; label: string }[]; onChange: (value: T | undefined) => void }) {
-  const id = `filter-${label.toLowerCase().replace(/\s+/g, "-")}`;
-  return (
-    <div className="grid gap-1.5">
-      <Label htmlFor={id}>{label}</Label>
-      <Select value={value ?? ALL} onValueChange={(next) => onChange(next === ALL ? undefined : (next as T))}>
-        <SelectTrigger id={id} className="w-full">
-          <SelectValue />
-        </SelectTrigger>
-        <SelectContent>
-          <SelectItem value={ALL}>All</SelectItem>
-          {options.map((option) => (
-            <SelectItem key={option.value} value={option.value}>
-              {option.label}
-            </SelectItem>
-          ))}
-        </SelectContent>
-      </Select>
-    </div>
-  );
 }
 
 function SearchBox({ value, onChange }: { value: string; onChange: (q: string | undefined) => void }) {
@@ -161,8 +139,9 @@ function Filters({ search, update, bookmarks, open }: { search: ListSearch; upda
   const facets = trpc.prompts.facets.useQuery({ organizationId: activeOrganization!.id, teamId: search.teamId }, { enabled: !!activeOrganization });
   return (
     <aside id="prompt-filters" aria-label="Filters" className={cn("grid content-start gap-4", !open && "max-lg:hidden")}>
-      <FilterSelect label="Team" value={search.teamId} options={teams.map((team) => ({ value: team.id, label: team.name }))} onChange={(teamId) => update({ teamId, folder: undefined })} />
+      <FilterSelect id="filter-team" label="Team" value={search.teamId} options={teams.map((team) => ({ value: team.id, label: team.name }))} onChange={(teamId) => update({ teamId, folder: undefined })} />
       <FilterSelect
+        id="filter-visibility"
         label="Visibility"
         value={search.visibility}
         options={PROMPT_VISIBILITIES.map((value) => ({ value, label: PROMPT_VISIBILITY_LABELS[value] }))}

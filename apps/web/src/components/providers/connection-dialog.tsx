@@ -4,15 +4,15 @@
 import { useEffect, useId, useState, type FormEvent } from "react";
 import { toast } from "sonner";
 import type { z } from "zod";
-import { createProviderInput, PROVIDER_KINDS, PROVIDER_MSG, updateProviderInput, type ProviderKind } from "@promptly/shared";
-import { Button } from "@/components/ui/button";
-import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from "@/components/ui/dialog";
+import { createProviderInput, PROVIDER_KIND_LABELS, PROVIDER_KINDS, PROVIDER_MSG, updateProviderInput, type ProviderKind } from "@promptly/shared";
+import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from "@/components/ui/dialog";
 import { FormField } from "@/components/ui/form-field";
+import { FormFooter } from "@/components/ui/form-footer";
 import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@/components/ui/select";
 import { trpc } from "@/lib/trpc";
-import { maskedKey, placeServerError, PROVIDER_KIND_LABELS, splitList, type ProviderConnection } from "./provider-labels.ts";
+import { maskedKey, placeServerError, splitList, type ProviderConnection } from "./provider-labels.ts";
 
 type Field = "kind" | "name" | "baseUrl" | "apiKey" | "models" | "teamIds";
 type Errors = Partial<Record<Field, string>>;
@@ -193,19 +193,7 @@ export function ConnectionDialog({ organizationId, teams, editing, onOpenChange 
             <Input autoComplete="off" spellCheck={false} disabled={busy} value={values.models} onChange={(event) => set("models", event.target.value)} />
           </FormField>
           <TeamLimit teams={teams} selected={values.teamIds} error={errors.teamIds} disabled={busy} onChange={(teamIds) => set("teamIds", teamIds)} />
-          {formError && (
-            <p role="alert" className="text-sm text-destructive">
-              {formError}
-            </p>
-          )}
-          <DialogFooter>
-            <Button type="button" variant="outline" onClick={() => onOpenChange(false)} disabled={busy}>
-              Cancel
-            </Button>
-            <Button type="submit" disabled={busy}>
-              {busy ? "Saving..." : connection ? "Save Changes" : "Add connection"}
-            </Button>
-          </DialogFooter>
+          <FormFooter serverError={formError} busy={busy} submitLabel={connection ? "Save Changes" : "Add connection"} onCancel={() => onOpenChange(false)} />
         </form>
       </DialogContent>
     </Dialog>

@@ -3,9 +3,9 @@
 import { useEffect, useState, type FormEvent } from "react";
 import { toast } from "sonner";
 import { setModelPriceInput } from "@promptly/shared";
-import { Button } from "@/components/ui/button";
-import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from "@/components/ui/dialog";
+import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from "@/components/ui/dialog";
 import { FormField } from "@/components/ui/form-field";
+import { FormFooter } from "@/components/ui/form-footer";
 import { Input } from "@/components/ui/input";
 import { trpc } from "@/lib/trpc";
 import { placeServerError, type ModelPrice } from "./provider-labels.ts";
@@ -96,19 +96,7 @@ export function PriceDialog({ organizationId, editing, onOpenChange }: PriceDial
               <Input type="number" inputMode="decimal" min={0} step="any" disabled={busy} value={output} onChange={(event) => setOutput(event.target.value)} />
             </FormField>
           </div>
-          {formError && (
-            <p role="alert" className="text-sm text-destructive">
-              {formError}
-            </p>
-          )}
-          <DialogFooter>
-            <Button type="button" variant="outline" onClick={() => onOpenChange(false)} disabled={busy}>
-              Cancel
-            </Button>
-            <Button type="submit" disabled={busy}>
-              {busy ? "Saving..." : "Save price"}
-            </Button>
-          </DialogFooter>
+          <FormFooter serverError={formError} busy={busy} submitLabel="Save price" onCancel={() => onOpenChange(false)} />
         </form>
       </DialogContent>
     </Dialog>

@@ -1,16 +1,10 @@
-// What the Model providers page calls things, and how it reads a refusal of the server.
-import { PROVIDER_MSG, type ProviderKind } from "@promptly/shared";
+// What the Model providers page shows of a connection, and how it reads a refusal of the server.
+import { PROVIDER_MSG } from "@promptly/shared";
 import type { RouterOutputs } from "@promptly/api";
 import { serverFieldErrors } from "@/lib/form-errors";
 
 export type ProviderConnection = RouterOutputs["providers"]["list"][number];
 export type ModelPrice = RouterOutputs["providers"]["prices"][number];
-
-export const PROVIDER_KIND_LABELS: Record<ProviderKind, string> = {
-  openai: "OpenAI",
-  anthropic: "Anthropic",
-  "openai-compatible": "OpenAI-compatible",
-};
 
 /** A key as the page shows it: never the key, only its last four characters. */
 export const maskedKey = (last4: string) => `••••${last4}`;

@@ -3,6 +3,7 @@
 // organization's own prices). For organization admins and super users; the route's guard and every
 // procedure ask the same permission table.
 import { useState } from "react";
+import { PROVIDER_KIND_LABELS } from "@promptly/shared";
 import { Pencil, PlugZap, Plus, Trash2 } from "lucide-react";
 import { LoadFailure } from "@/components/layout/load-failure";
 import { Badge } from "@/components/ui/badge";
@@ -15,7 +16,7 @@ import { useWorkspace } from "@/lib/workspace";
 import { ConnectionDialog } from "./connection-dialog.tsx";
 import { DeleteConnectionDialog } from "./delete-connection-dialog.tsx";
 import { PriceDialog } from "./price-dialog.tsx";
-import { maskedKey, PROVIDER_KIND_LABELS, type ModelPrice, type ProviderConnection } from "./provider-labels.ts";
+import { maskedKey, type ModelPrice, type ProviderConnection } from "./provider-labels.ts";
 import { TestConnectionDialog } from "./test-connection-dialog.tsx";
 
 export function ProvidersPage() {

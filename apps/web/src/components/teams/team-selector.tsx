@@ -13,7 +13,7 @@ import { CreateTeamDialog } from "./create-team-dialog.tsx";
 
 export function TeamSelector() {
   const { data: me } = useMe();
-  const { teams, teamsLoading, teamsError, retryTeams, organizationsLoading, organizationsError, retryOrganizations, activeOrganization, activeTeam, setActiveTeamId } = useWorkspace();
+  const { teams, teamsLoading, teamsError, retryTeams, organizationsError, retryOrganizations, activeOrganization, activeTeam, setActiveTeamId } = useWorkspace();
   const navigate = useNavigate();
   const [creating, setCreating] = useState(false);
 
@@ -33,7 +33,7 @@ export function TeamSelector() {
   // Spec 2 says 'Loading teams...' without an active organization; once the organizations are known and
   // there is none, saying so is the truth, and a failed list (of teams or of organizations) is not "No teams".
   const label =
-    teamsLoading || organizationsLoading ? "Loading teams..." : teamsError || organizationsError ? "Teams unavailable" : !activeOrganization ? "No organization" : (activeTeam?.name ?? "No teams");
+    teamsLoading ? "Loading teams..." : teamsError || organizationsError ? "Teams unavailable" : !activeOrganization ? "No organization" : (activeTeam?.name ?? "No teams");
 
   return (
     <>

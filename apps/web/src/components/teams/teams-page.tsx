@@ -29,7 +29,7 @@ import type { Team } from "./team-types.ts";
 export function TeamsPage() {
   const { data: me } = useMe();
   const {
-    activeOrganization, organizationsLoading, organizationsError, organizationsFailure, retryOrganizations,
+    activeOrganization, organizationsError, organizationsFailure, retryOrganizations,
     teams, teamsLoading, teamsError, teamsFailure, retryTeams, activeTeam, setActiveTeamId,
   } = useWorkspace();
   const utils = trpc.useUtils();
@@ -68,14 +68,13 @@ export function TeamsPage() {
         )}
       </header>
 
-      {/* While the organizations load (and retry after a failure) there is no organization yet: loading, not "no teams". */}
-      {teamsLoading || (organizationsLoading && !activeOrganization) ? (
+      {teamsLoading ? (
         <div className="flex gap-3" aria-busy="true" aria-label="Loading teams">
           <Skeleton className="h-20 w-48" />
           <Skeleton className="h-20 w-48" />
           <Skeleton className="h-20 w-48" />
         </div>
-      ) : organizationsError && !activeOrganization ? (
+      ) : organizationsError ? (
         // Without the organizations there are no teams to show, and none to deny: say what failed.
         <OrganizationsLoadFailure error={organizationsFailure} onRetry={retryOrganizations} />
       ) : teamsError ? (

@@ -34,10 +34,10 @@ const FORM_FIELDS = ["teamId", "title", "name", "description", "tags", "visibili
 export function NewPromptEditor() {
   const { teamId: wantedTeamId } = newPromptRoute.useSearch();
   const me = useMe();
-  const { activeOrganization, activeTeam, teams, organizationsLoading, teamsLoading, teamsError, teamsFailure, retryTeams } = useWorkspace();
+  const { activeOrganization, activeTeam, teams, teamsLoading, teamsError, teamsFailure, retryTeams } = useWorkspace();
   const intro = "A prompt starts with its first version; later changes are saved as new versions.";
 
-  if (me.isPending || organizationsLoading || teamsLoading) {
+  if (me.isPending || teamsLoading) {
     return (
       <EditorShell title="New Prompt" intro={intro}>
         <EditorLoading />

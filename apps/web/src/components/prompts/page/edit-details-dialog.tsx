@@ -10,7 +10,8 @@ import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@
 import { serverFieldErrors } from "@/lib/form-errors";
 import { trpc } from "@/lib/trpc";
 import { Textarea } from "@/components/ui/textarea";
-import { ActionDialog, FormFooter } from "./action-dialog.tsx";
+import { FormFooter } from "@/components/ui/form-footer";
+import { ActionDialog } from "./action-dialog.tsx";
 import type { PromptDetail } from "./types.ts";
 import { useRefreshPrompt } from "./use-refresh-prompt.ts";
 

@@ -7,7 +7,8 @@ import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
 import { serverFieldErrors } from "@/lib/form-errors";
 import { trpc } from "@/lib/trpc";
-import { ActionDialog, FormFooter } from "./action-dialog.tsx";
+import { FormFooter } from "@/components/ui/form-footer";
+import { ActionDialog } from "./action-dialog.tsx";
 import type { PromptDetail } from "./types.ts";
 import { useRefreshPrompt } from "./use-refresh-prompt.ts";
 
