@@ -8,7 +8,7 @@ import { seriousViolations } from "./support/axe.ts";
 import { consoleErrors } from "./support/console.ts";
 import { E2E } from "./support/env.ts";
 import { createPromptWith } from "./support/prompts.ts";
-import { organizationRoleOf, teamMembersOf } from "./support/teams.ts";
+import { inviteLinkIn, organizationRoleOf, teamMembersOf, waitForMail } from "./support/teams.ts";
 
 const toast = (page: Page, text: string) => page.locator("[data-sonner-toast]").filter({ hasText: text });
 
@@ -66,12 +66,14 @@ test("sign-up from an invitation in one step: the address filled in, a name, and
   const { organization, team } = await createTeamInNewOrganization([{ userId: owner.id, role: "admin" }]);
   const inviteeEmail = uniqueEmail("joiner");
   const ownerPage = await signedInPage(browser, owner.email);
-  const created = await callMutation(ownerPage.request, "invites.create", { teamId: team.id, email: inviteeEmail, role: "editor" });
+  await callMutation(ownerPage.request, "invites.create", { teamId: team.id, email: inviteeEmail, role: "editor" });
   await ownerPage.context().close();
 
-  await page.goto(`/auth/accept-invite?id=${created.invite.id as string}`);
+  // From the emailed link: its token proves the address (the invitation's id alone does not).
+  const link = inviteLinkIn(await waitForMail(inviteeEmail, new RegExp(`invited to join ${team.name}`)));
+  await page.goto(link);
   await page.getByTestId("accept-invite").getByRole("link", { name: "Sign Up" }).click();
-  await expect(page).toHaveURL(`${E2E.appUrl}/auth/signup?invite=${created.invite.id as string}`);
+  await expect(page).toHaveURL(`${E2E.appUrl}/auth/signup${new URL(link, E2E.appUrl).search.replace("?id=", "?invite=")}`);
   await expect(page.getByText(`${team.name} in ${organization.name}`)).toBeVisible();
   const email = page.getByLabel("Email");
   await expect(email).toHaveValue(inviteeEmail);

@@ -65,11 +65,18 @@ export const signUpInput = z.object(
   requiredObject,
 );
 /**
- * Signing up from an invitation: the invitation's id (the secret its email carried) proves the
- * address, so the account is confirmed and the invitation accepted at once (auth.signUpWithInvite).
+ * Signing up from an invitation: the invitation's link (its id and the token only the server can make,
+ * which the email carried; admins see the id, never the token) proves the address, so the account is
+ * confirmed and the invitation accepted at once (auth.signUpWithInvite).
  */
 export const signUpWithInviteInput = z.object(
-  { inviteId: idSchema, email: emailSchema, password: signUpPasswordSchema, fullName: fullNameSchema.optional() },
+  {
+    inviteId: idSchema,
+    token: z.string({ error: MSG.inviteNotFound }).min(16, MSG.inviteNotFound).max(200, MSG.inviteNotFound),
+    email: emailSchema,
+    password: signUpPasswordSchema,
+    fullName: fullNameSchema.optional(),
+  },
   requiredObject,
 );
 export const signUpForm = signUpInput

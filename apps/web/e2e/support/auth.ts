@@ -8,6 +8,7 @@ export interface CaughtMail {
   subject: string;
   to: { address: string }[];
   text: string;
+  html: string;
   date: string;
 }
 

@@ -2,7 +2,6 @@
 // the mail catcher, and the header's team selector.
 import { expect, type Locator, type Page } from "@playwright/test";
 import { withDb } from "./accounts.ts";
-import { E2E } from "./env.ts";
 
 export async function findTeam(organizationId: string, name: string) {
   return withDb(async (client) => {
@@ -42,27 +41,13 @@ export async function invitesOf(teamId: string) {
   });
 }
 
-interface CaughtMail {
-  subject: string;
-  to: { address: string }[];
-  text: string;
-  html: string;
-}
+export { waitForMail } from "./auth.ts";
 
-/** Waits for the newest mail to `to` in the catcher (GET /email of its REST API). */
-export async function waitForMail(to: string, subject: RegExp): Promise<CaughtMail> {
-  let found: CaughtMail | undefined;
-  await expect
-    .poll(
-      async () => {
-        const all = (await (await fetch(`${E2E.mailboxUrl}/email`)).json()) as CaughtMail[];
-        found = all.filter((mail) => mail.to.some((r) => r.address.toLowerCase() === to.toLowerCase()) && subject.test(mail.subject)).at(-1);
-        return !!found;
-      },
-      { timeout: 15_000 },
-    )
-    .toBe(true);
-  return found!;
+/** The accept link of an invitation mail, id and token, as a path to open in the browser. */
+export function inviteLinkIn(mail: { subject: string; text: string }): string {
+  const match = /https?:\/\/[^\s]+(\/auth\/accept-invite\?id=[0-9a-f-]+&token=[A-Za-z0-9_-]+)/.exec(mail.text);
+  expect(match, `an accept-invite link in "${mail.subject}"`).not.toBeNull();
+  return match![1]!;
 }
 
 export const teamSelector = (page: Page) => page.getByTestId("team-selector");

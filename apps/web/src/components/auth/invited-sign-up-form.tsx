@@ -1,4 +1,4 @@
-// Sign-up from an invitation (/auth/signup?invite=id): the invited address is filled in and fixed,
+// Sign-up from an invitation (/auth/signup?invite=id&token=…, from the emailed link): the invited address is filled in and fixed,
 // and one submit creates the account, accepts the invitation and signs in (auth.signUpWithInvite:
 // the invitation's link is the address's confirmation, checked on the server). The person lands in
 // the team (or organization) just joined.
@@ -21,7 +21,7 @@ type InviteSummary = RouterOutputs["invites"]["get"];
 
 const inviteSignInLink = (inviteId: string) => `/auth/signin?redirect=${encodeURIComponent(`/auth/accept-invite?id=${inviteId}`)}`;
 
-export function InvitedSignUpForm({ inviteId }: { inviteId: string }) {
+export function InvitedSignUpForm({ inviteId, token }: { inviteId: string; token: string }) {
   const invite = trpc.invites.get.useQuery({ id: inviteId }, { retry: false });
   if (invite.isPending) {
     return (
@@ -37,10 +37,10 @@ export function InvitedSignUpForm({ inviteId }: { inviteId: string }) {
       </AuthCard>
     );
   }
-  return <InvitedForm inviteId={inviteId} summary={invite.data} />;
+  return <InvitedForm inviteId={inviteId} token={token} summary={invite.data} />;
 }
 
-function InvitedForm({ inviteId, summary }: { inviteId: string; summary: InviteSummary }) {
+function InvitedForm({ inviteId, token, summary }: { inviteId: string; token: string; summary: InviteSummary }) {
   const router = useRouter();
   const [failure, setFailure] = useState<{ title: string; message: string } | null>(null);
   const signUp = trpc.auth.signUpWithInvite.useMutation();
@@ -56,7 +56,7 @@ function InvitedForm({ inviteId, summary }: { inviteId: string; summary: InviteS
   const onSubmit = handleSubmit(async ({ fullName, email, password }) => {
     setFailure(null);
     try {
-      const { accepted } = await signUp.mutateAsync({ inviteId, fullName, email, password });
+      const { accepted } = await signUp.mutateAsync({ inviteId, token, fullName, email, password });
       // The place just joined becomes the active one.
       chooseWorkspace(accepted.organizationId, accepted.teamId ?? undefined);
       await api.auth.me.invalidate();

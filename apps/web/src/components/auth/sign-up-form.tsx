@@ -1,6 +1,6 @@
 // The sign-up screen: an optional full name, email, password, confirm password; then 'Registration
 // successful!' with the verification note, a redirect to /auth/signin?signup=success after 3 seconds
-// and a 'Go to login page' button. From an invitation (?invite=id) it is InvitedSignUpForm instead.
+// and a 'Go to login page' button. From an invitation (?invite=id&token=…) it is InvitedSignUpForm instead.
 import { useEffect, useState } from "react";
 import { useForm } from "react-hook-form";
 import { zodResolver } from "@hookform/resolvers/zod";
@@ -18,8 +18,8 @@ import { describeFailure } from "./auth-errors.ts";
 import { InvitedSignUpForm } from "./invited-sign-up-form.tsx";
 
 
-export function SignUpForm({ emailConfirmed = false, redirect, inviteId }: { emailConfirmed?: boolean; redirect?: string; inviteId?: string }) {
-  if (inviteId) return <InvitedSignUpForm inviteId={inviteId} />;
+export function SignUpForm({ emailConfirmed = false, redirect, invite }: { emailConfirmed?: boolean; redirect?: string; invite?: { id: string; token: string } }) {
+  if (invite) return <InvitedSignUpForm inviteId={invite.id} token={invite.token} />;
   return <PlainSignUpForm emailConfirmed={emailConfirmed} redirect={redirect} />;
 }
 

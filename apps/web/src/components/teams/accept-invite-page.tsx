@@ -17,8 +17,10 @@ import { trpc } from "@/lib/trpc";
 import { ACTIVE_ORGANIZATION_KEY, ACTIVE_TEAM_KEY, clearWorkspaceSelection } from "@/lib/workspace";
 
 /** Where sign-in and sign-up send the visitor back to. */
-export const acceptInvitePath = (id: string) => `/auth/accept-invite?id=${encodeURIComponent(id)}`;
-const withRedirect = (path: string, id: string) => `${path}?redirect=${encodeURIComponent(acceptInvitePath(id))}`;
+/** The invitation's page; with the emailed link's token when there is one, so a way back keeps it. */
+export const acceptInvitePath = (id: string, token?: string) =>
+  `/auth/accept-invite?id=${encodeURIComponent(id)}${token ? `&token=${encodeURIComponent(token)}` : ""}`;
+const withRedirect = (path: string, id: string, token?: string) => `${path}?redirect=${encodeURIComponent(acceptInvitePath(id, token))}`;
 
 /** The auth area's layout centres the card; this only keeps every state the same width. */
 function Frame({ children }: { children: ReactNode }) {
@@ -48,7 +50,7 @@ function NotFound({ signedIn }: { signedIn: boolean }) {
   );
 }
 
-export function AcceptInvitePage({ id }: { id: string | undefined }) {
+export function AcceptInvitePage({ id, token }: { id: string | undefined; token?: string }) {
   const { data: me, isPending: meLoading } = useMe();
   const navigate = useNavigate();
   const utils = trpc.useUtils();
@@ -82,7 +84,7 @@ export function AcceptInvitePage({ id }: { id: string | undefined }) {
       clearWorkspaceSelection();
       // Back to this invitation, signed out: it offers Sign In and Sign Up, both returning here to
       // accept. A full load drops every cached answer of the previous account.
-      window.location.assign(acceptInvitePath(id ?? ""));
+      window.location.assign(acceptInvitePath(id ?? "", token));
     },
     onError() {
       toast.error("Error logging out", { description: "Please try again" });
@@ -154,10 +156,14 @@ export function AcceptInvitePage({ id }: { id: string | undefined }) {
           {!me && (
             <>
               <Button asChild>
-                <a href={withRedirect("/auth/signin", id)}>Sign In</a>
+                <a href={withRedirect("/auth/signin", id, token)}>Sign In</a>
               </Button>
               <Button asChild variant="outline">
-                <a href={`/auth/signup?invite=${encodeURIComponent(id)}`}>Sign Up</a>
+                {/* With the emailed link's token: sign up and join in one step; without it (the id alone proves
+                    nothing), the usual sign-up, whose confirmation brings them back here. */}
+                <a href={token ? `/auth/signup?invite=${encodeURIComponent(id)}&token=${encodeURIComponent(token)}` : withRedirect("/auth/signup", id)}>
+                  Sign Up
+                </a>
               </Button>
             </>
           )}

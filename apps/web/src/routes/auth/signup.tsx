@@ -6,15 +6,16 @@ import { authLayoutRoute } from "../layouts.tsx";
 export const signUpRoute = createRoute({
   getParentRoute: () => authLayoutRoute,
   path: "signup",
-  validateSearch: (search: Record<string, unknown>): { email_confirmed?: boolean; redirect?: string; invite?: string } => ({
+  validateSearch: (search: Record<string, unknown>): { email_confirmed?: boolean; redirect?: string; invite?: string; token?: string } => ({
     email_confirmed: search.email_confirmed === true || search.email_confirmed === "true" ? true : undefined,
     // Where to return once the account is confirmed and signed in (e.g. an invitation).
     redirect: safeRedirectPath(search.redirect) ?? undefined,
     // Signing up from an invitation: its id fills in the address and accepts it in the same step.
     invite: typeof search.invite === "string" ? search.invite : undefined,
+    token: typeof search.token === "string" ? search.token : undefined,
   }),
   component: function SignUpPage() {
-    const { email_confirmed, redirect, invite } = signUpRoute.useSearch();
-    return <SignUpForm emailConfirmed={email_confirmed === true} redirect={redirect} inviteId={invite} />;
+    const { email_confirmed, redirect, invite, token } = signUpRoute.useSearch();
+    return <SignUpForm emailConfirmed={email_confirmed === true} redirect={redirect} invite={invite && token ? { id: invite, token } : undefined} />;
   },
 });

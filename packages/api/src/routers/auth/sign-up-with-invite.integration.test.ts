@@ -19,11 +19,15 @@ afterAll(() => h.close());
 const DAY_MS = 24 * 60 * 60 * 1000;
 const db = () => h.database.db;
 
+/** An invitation and the token of the link its email carried (read from the real mail, as a person would). */
 async function teamInvite(email = uniqueEmail("invitee")) {
   const team = await world.team();
   const result = await world.callers.admin.invites.create({ teamId: team.id, email, role: "editor" });
   if (result.status !== "invited") throw new Error("expected an invite");
-  return { team, email, inviteId: result.invite.id };
+  const mail = await h.mail.waitFor(email, /invited to join/);
+  const link = /\/auth\/accept-invite\?id=([0-9a-f-]+)&token=([A-Za-z0-9_-]+)/.exec(mail.text);
+  if (!link || link[1] !== result.invite.id) throw new Error(`no invitation link in: ${mail.text}`);
+  return { team, email, inviteId: result.invite.id, token: link[2]! };
 }
 
 /** Nothing happened: no account for the address, the invitation still pending. */
@@ -34,9 +38,9 @@ async function expectUnchanged(email: string, inviteId: string) {
 
 describe("signing up from an invitation", () => {
   it("creates the account confirmed, with its name, accepts the invitation and signs in, in one call", async () => {
-    const { team, email, inviteId } = await teamInvite();
+    const { team, email, inviteId, token } = await teamInvite();
     const browser = h.client();
-    const answer = await browser.api.auth.signUpWithInvite({ inviteId, email: email.toUpperCase(), password: PASSWORD, fullName: "  Ivy Invited " });
+    const answer = await browser.api.auth.signUpWithInvite({ inviteId, token, email: email.toUpperCase(), password: PASSWORD, fullName: "  Ivy Invited " });
     expect(answer).toMatchObject({
       status: "signed_in",
       firstSignIn: true,
@@ -59,10 +63,25 @@ describe("signing up from an invitation", () => {
     expect((await h.mail.list(email)).filter((mail) => /confirm/i.test(mail.subject))).toEqual([]);
   });
 
+  it("refuses the invitation's id without its link's token: the id is no proof (the inviting admins see it)", async () => {
+    const { email, inviteId, token } = await teamInvite();
+    // Another invitation's token, a made-up one, and the id itself: each reads as an unknown invitation.
+    const { token: othersToken } = await teamInvite();
+    for (const wrong of [othersToken, "A".repeat(43), inviteId]) {
+      expect(await failure(h.client().api.auth.signUpWithInvite({ inviteId, token: wrong, email, password: PASSWORD }))).toEqual({
+        code: "NOT_FOUND",
+        message: MSG.inviteNotFound,
+      });
+    }
+    await expectUnchanged(email, inviteId);
+    // The link's own token still works afterwards.
+    expect((await h.client().api.auth.signUpWithInvite({ inviteId, token, email, password: PASSWORD })).status).toBe("signed_in");
+  });
+
   it("refuses an address other than the invited one", async () => {
-    const { email, inviteId } = await teamInvite();
+    const { email, inviteId, token } = await teamInvite();
     const other = uniqueEmail("other");
-    expect(await failure(h.client().api.auth.signUpWithInvite({ inviteId, email: other, password: PASSWORD }))).toEqual({
+    expect(await failure(h.client().api.auth.signUpWithInvite({ inviteId, token, email: other, password: PASSWORD }))).toEqual({
       code: "FORBIDDEN",
       message: MSG.inviteWrongEmail,
     });
@@ -89,8 +108,8 @@ describe("signing up from an invitation", () => {
       },
     ],
   ])("refuses %s and changes nothing", async (_case, make) => {
-    const { email, inviteId } = await make();
-    expect(await failure(h.client().api.auth.signUpWithInvite({ inviteId, email, password: PASSWORD }))).toEqual({
+    const { email, inviteId, token } = await make();
+    expect(await failure(h.client().api.auth.signUpWithInvite({ inviteId, token, email, password: PASSWORD }))).toEqual({
       code: "NOT_FOUND",
       message: MSG.inviteNotFound,
     });
@@ -98,10 +117,10 @@ describe("signing up from an invitation", () => {
   });
 
   it("refuses an invitation used already: the second sign-up gets nothing", async () => {
-    const { email, inviteId } = await teamInvite();
-    await h.client().api.auth.signUpWithInvite({ inviteId, email, password: PASSWORD });
+    const { email, inviteId, token } = await teamInvite();
+    await h.client().api.auth.signUpWithInvite({ inviteId, token, email, password: PASSWORD });
     const users = await db().user.count();
-    expect(await failure(h.client().api.auth.signUpWithInvite({ inviteId, email, password: "another-password" }))).toEqual({
+    expect(await failure(h.client().api.auth.signUpWithInvite({ inviteId, token, email, password: "another-password" }))).toEqual({
       code: "NOT_FOUND",
       message: MSG.inviteNotFound,
     });
@@ -110,9 +129,9 @@ describe("signing up from an invitation", () => {
 
   it("tells an address that has an account to sign in, and leaves account and invitation alone", async () => {
     const existing = world.accounts.outsider;
-    const { inviteId } = await teamInvite(existing.email);
+    const { inviteId, token } = await teamInvite(existing.email);
     const before = await db().user.findUniqueOrThrow({ where: { email: existing.email } });
-    expect(await failure(h.client().api.auth.signUpWithInvite({ inviteId, email: existing.email, password: "another-password" }))).toEqual({
+    expect(await failure(h.client().api.auth.signUpWithInvite({ inviteId, token, email: existing.email, password: "another-password" }))).toEqual({
       code: "CONFLICT",
       message: MSG.inviteAccountExists,
     });
@@ -121,8 +140,8 @@ describe("signing up from an invitation", () => {
   });
 
   it("validates the optional name with the profile's rule", async () => {
-    const { email, inviteId } = await teamInvite();
-    const tooLong = await failure(h.client().api.auth.signUpWithInvite({ inviteId, email, password: PASSWORD, fullName: "x".repeat(101) }));
+    const { email, inviteId, token } = await teamInvite();
+    const tooLong = await failure(h.client().api.auth.signUpWithInvite({ inviteId, token, email, password: PASSWORD, fullName: "x".repeat(101) }));
     expect(tooLong.code).toBe("BAD_REQUEST");
     expect(tooLong.message).toContain("Full name cannot exceed");
     await expectUnchanged(email, inviteId);

@@ -2,6 +2,7 @@
 // reset, sign-out. Nothing here reveals whether an address has an account: unknown addresses get the
 // same answers, in about the same time (a dummy argon2id hash; mail queued in the outbox for every
 // address alike, the account looked up only when the mail is sent).
+import { linkTokenMatches } from "../platform/secret-box.ts";
 import { availableParallelism } from "node:os";
 import { hash, verify } from "@node-rs/argon2";
 import pLimit from "p-limit";
@@ -143,9 +144,11 @@ export async function createAccount(
 export async function createAccountFromInvite(
   services: ApiServices,
   client: SignInClient,
-  input: { inviteId: string; email: string; password: string; fullName?: string },
+  input: { inviteId: string; token: string; email: string; password: string; fullName?: string },
 ): Promise<Extract<SignInResult, { status: "signed_in" }> & { accepted: AcceptedInvite }> {
   await enforceRateLimit(services, "signUp", client.ip, input.email);
+  // The id alone is not proof: admins see it. A wrong token reads as an unknown invitation.
+  if (!linkTokenMatches(services.config.secret, "invite link v1", input.inviteId, input.token)) return fail("NOT_FOUND", MSG.inviteNotFound);
   const now = services.now();
   // Checked before the costly hash: junk or foreign invitations buy no argon2 work.
   await checkInviteAddress(services.db, { inviteId: input.inviteId, email: input.email, now });

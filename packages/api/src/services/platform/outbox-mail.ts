@@ -1,6 +1,7 @@
 // What each kind of outbox message says, decided when it is sent: the emailed link is issued now (so
 // its lifetime starts when it leaves), and a message whose reason is gone (no such account, an
 // invitation cancelled or accepted, a sign-in link asked for too long ago) is skipped, not sent.
+import { linkToken } from "./secret-box.ts";
 import { EMAIL_VERIFICATION_TTL_HOURS, INVITE_TTL_DAYS, MAGIC_LINK_TTL_MINUTES, ORGANIZATION_ROLE_LABELS, PASSWORD_RESET_TTL_MINUTES, TEAM_ROLE_LABELS, displayName } from "@promptly/shared";
 import type { DbOrTx } from "@promptly/db";
 import { alreadyRegisteredEmail, magicLinkEmail, passwordResetEmail, verificationEmail } from "../identity/auth-emails.ts";
@@ -32,8 +33,9 @@ const MAX_WAIT_MS: Partial<Record<MailRequest["kind"], number>> = {
 
 export type RenderedMail = { subject: string; text: string; html: string } | { skip: string };
 
-const acceptInviteUrl = (appUrl: string, inviteId: string) =>
-  `${appUrl.replace(/\/+$/, "")}/auth/accept-invite?id=${encodeURIComponent(inviteId)}`;
+/** The invitation's page; its token (only the server can make it) lets the link's holder sign up as the invited address in one step. */
+const acceptInviteUrl = (config: { appUrl: string; secret: string }, inviteId: string) =>
+  `${config.appUrl.replace(/\/+$/, "")}/auth/accept-invite?id=${encodeURIComponent(inviteId)}&token=${linkToken(config.secret, "invite link v1", inviteId)}`;
 
 const inviterName = (inviter: { email: string; profile: { fullName: string | null } | null } | null) =>
   inviter ? displayName(inviter.profile?.fullName, inviter.email) : "A colleague";
@@ -41,7 +43,7 @@ const inviterName = (inviter: { email: string; profile: { fullName: string | nul
 const inviterSelect = { select: { email: true, profile: { select: { fullName: true } } } } as const;
 
 export async function renderOutboxMail(
-  deps: { db: DbOrTx; config: { appUrl: string } },
+  deps: { db: DbOrTx; config: { appUrl: string; secret: string } },
   mail: MailRequest,
   at: { createdAt: Date; now: Date },
 ): Promise<RenderedMail> {
@@ -102,7 +104,7 @@ export async function renderOutboxMail(
           `${inviterName(invite.invitedBy)} invited you to join the team ${invite.team.name} in ${invite.team.organization.name} as ${TEAM_ROLE_LABELS[invite.role]}.`,
           "Sign in or create an account with this email address, then accept the invitation.",
         ],
-        action: { label: "Accept invitation", url: acceptInviteUrl(config.appUrl, invite.id) },
+        action: { label: "Accept invitation", url: acceptInviteUrl(config, invite.id) },
         footnote: `This invitation expires in ${INVITE_TTL_DAYS} days. If you did not expect it, you can ignore this email.`,
       });
     }
@@ -120,7 +122,7 @@ export async function renderOutboxMail(
           `${inviterName(invite.invitedBy)} invited you to join the organization ${invite.organization.name} as ${ORGANIZATION_ROLE_LABELS[invite.role]}.`,
           "Sign in or create an account with this email address, then accept the invitation.",
         ],
-        action: { label: "Accept invitation", url: acceptInviteUrl(config.appUrl, invite.id) },
+        action: { label: "Accept invitation", url: acceptInviteUrl(config, invite.id) },
         footnote: `This invitation expires in ${INVITE_TTL_DAYS} days. If you did not expect it, you can ignore this email.`,
       });
     }

@@ -32,7 +32,7 @@ const LEASE_MS = 2 * 60_000;
 export interface OutboxDeps {
   db: Db;
   mailer: Mailer;
-  config: { appUrl: string };
+  config: { appUrl: string; secret: string };
   now: () => Date;
 }
 
