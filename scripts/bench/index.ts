@@ -11,7 +11,8 @@
 // against external services, as in production: the database, an S3 server and a mail catcher that
 // this process starts, so the RSS reported is the app's alone. A benchmark with variants (e.g. data
 // sizes) runs once per variant, each on a fresh database `<name>_<variant>` of the same PostgreSQL,
-// and reports them in one table.
+// and reports them in one table. A benchmark with `measure` instead of scenarios (e.g. `run`: streamed
+// runs against calling the model provider directly) gets the running server and reports its own lines.
 import { execFileSync, fork, spawn, type ChildProcess } from "node:child_process";
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -261,8 +262,22 @@ async function measure(
   const appBase = `http://127.0.0.1:${appPort}`;
   await waitFor(`${appBase}/api/health`);
 
+  if (benchmark.measure) {
+    const notes = await benchmark.measure({
+      base: appBase,
+      db: pool,
+      signIn: (email) => signIn(appBase, email),
+      peakRss: (work) => withPeakRss(app.pid!, work),
+      cpuMs: () => cpuMs(app.pid!),
+    });
+    const rss = memoryMb(app.pid!, "VmHWM");
+    await pool.end();
+    await stop(app);
+    return { rows: [], rss, notes };
+  }
+
   const only = process.env.BENCH_ONLY;
-  const scenarios = (await benchmark.scenarios({ db: pool, variant })).filter((scenario) => !only || scenario.name.includes(only));
+  const scenarios = (await benchmark.scenarios?.({ db: pool, variant }) ?? []).filter((scenario) => !only || scenario.name.includes(only));
   const baselinePort = await freePort();
   const baseline = fork(join(ROOT, "scripts/bench/baseline-server.mjs"), {
     env: { ...process.env, PORT: String(baselinePort), DATABASE_URL: databaseUrl, BENCH_SCENARIOS: JSON.stringify(scenarios) },
@@ -319,7 +334,7 @@ async function measure(
 async function main() {
   const name = process.argv[2];
   const file = name && join(ROOT, "scripts/bench", `${name}.ts`);
-  if (!name || !existsSync(file!) || ["index", "types"].includes(name)) {
+  if (!name || !existsSync(file!) || ["index", "types", "fake-provider-server"].includes(name)) {
     console.error("usage: npm run bench -- <name>   (a file scripts/bench/<name>.ts, e.g. health, bundle)");
     process.exit(2);
   }
@@ -354,6 +369,13 @@ async function main() {
       rows.push(...measured.rows);
       notes.push(...measured.notes);
       rss.push(variant ? `${measured.rss} MB (${variant})` : `${measured.rss} MB`);
+    }
+    if (benchmark.measure) {
+      // It measured in its own way: its lines are the report.
+      console.log(`\nServer peak RSS over the whole run: ${rss.join(", ")}`);
+      if (notes.length) console.log(`\n${notes.join("\n")}`);
+      console.log(`\nWhole run: ${((Date.now() - runStarted) / 1000).toFixed(0)} s`);
+      return;
     }
     const header = [
       "scenario", ...(benchmark.variants ? ["variant"] : []), "conns",

@@ -35,6 +35,18 @@ export interface SeedContext {
   log(line: string): void;
 }
 
+/** The running server, for a benchmark that measures it in its own way (Benchmark.measure). */
+export interface RunningServer {
+  base: string;
+  db: pg.Pool;
+  /** Signs in as an account seeded with createAccount: its session cookie. */
+  signIn(email: string): Promise<string>;
+  /** `work`'s result and the server's highest RSS (MB) while it ran, sampled every 50 ms. */
+  peakRss<T>(work: () => Promise<T>): Promise<[T, number]>;
+  /** The server's CPU time so far (user + system, ms). */
+  cpuMs(): number;
+}
+
 export interface Benchmark {
   description: string;
   /**
@@ -49,7 +61,13 @@ export interface Benchmark {
   /** Seconds of unmeasured load before each measured one (JIT, caches, pools): default 0. */
   warmup?: number;
   seed?(ctx: SeedContext): Promise<void>;
-  scenarios(ctx: { db: pg.Pool; variant?: string }): Promise<Scenario[]> | Scenario[];
+  scenarios?(ctx: { db: pg.Pool; variant?: string }): Promise<Scenario[]> | Scenario[];
+  /**
+   * Instead of scenarios against the Express + pg baseline: measures the running server in its own way
+   * (e.g. streamed runs against calling a model provider directly, in the same run) and returns the
+   * report's lines (its table and targets).
+   */
+  measure?(server: RunningServer): Promise<string[]>;
   /** Measurements of its own against the running server (e.g. a client's cache): lines for the report. */
   after?(ctx: { base: string; db: pg.Pool }): Promise<string[]>;
 }

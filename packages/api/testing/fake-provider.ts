@@ -77,11 +77,18 @@ interface ChatMessage {
 const lastUserText = (messages: ChatMessage[]) => contentText([...messages].reverse().find((message) => message.role === "user")?.content);
 const promptText = (messages: ChatMessage[], system?: unknown) => [contentText(system), ...messages.map((message) => contentText(message.content))].join(" ");
 
+// Each wait takes its abort listener off when it ends: a streamed answer waits once per piece on the
+// same signal, and listeners left behind would pile up on it (Node warns past 10).
 const sleep = (ms: number, signal: AbortSignal) =>
   new Promise<void>((resolve) => {
     if (ms <= 0 || signal.aborted) return resolve();
-    const timer = setTimeout(resolve, ms);
-    signal.addEventListener("abort", () => (clearTimeout(timer), resolve()), { once: true });
+    const end = () => {
+      clearTimeout(timer);
+      signal.removeEventListener("abort", end);
+      resolve();
+    };
+    const timer = setTimeout(end, ms);
+    signal.addEventListener("abort", end, { once: true });
   });
 
 async function readBody(req: IncomingMessage): Promise<unknown> {

@@ -1,0 +1,320 @@
+// `npm run bench -- run`: what Promptly adds to a streamed run of a prompt, against calling the model
+// provider directly, in the same run. The provider is the tests' fake (OpenAI's streamed chat
+// completions) in a process of its own, answering every call alike: the first token after 20 ms, then a
+// piece (about a word) every 5 ms. Through Promptly: POST /api/v1/prompts/{name}/run with stream: true
+// and a key with the run scope (the server looks the key up and counts it against its rate limit,
+// resolves and compiles the production version, opens the connection's sealed key, calls the provider
+// through the openai SDK, relays each piece as a `delta` event and records the run). Directly: the same
+// chat completion request (the compiled text as the one user message) to the provider. Both are read by
+// the same client code (fetch and a server-sent events reader), which times the first piece of text
+// and the end. At 1 and 50 streams at once, in rounds alternating between the two (a shared machine's
+// load drifts over seconds). Targets: time to first token added (Promptly's p50 less the direct p50)
+// under 5 ms, at 1 and at 50 streams; 50 streams at once without an error. Reported too: total times,
+// the server's CPU time per run and its peak RSS.
+// The server runs with ALLOW_PRIVATE_PROVIDER_URLS=true (the provider listens on 127.0.0.1),
+// PROVIDER_MAX_CONCURRENT_RUNS=64 (the default 4 would refuse 46 of 50 runs at once) and the per-key
+// rate limit on, as by default, but at 1,000,000 a minute (API_RATE_LIMIT_PER_MINUTE), so every run is
+// counted and none refused.
+import { fork, type ChildProcess } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import type { Benchmark, RunningServer } from "./types.ts";
+
+const ADMIN = "bench-run@bench.test";
+const NAME = "support/reply";
+const MODEL = "gpt-4o-mini";
+const TEMPLATE = "You are a friendly support agent for {{ product }}.\n\nCustomer message:\n{{ message }}\n\nWrite a short, warm reply.";
+const VARIABLES = { product: "Acme Cloud", message: "My invoice shows the same charge twice this month. Can you check it?" };
+/** How the provider answers, through Promptly and directly alike. */
+const ANSWER = { firstTokenDelayMs: 20, chunkDelayMs: 5, repeat: 1 };
+/** Streams at once, and the runs each stream makes one after the other in each round (per side). */
+const LEVELS = [
+  { streams: 1, runsPerStream: 25 },
+  { streams: 50, runsPerStream: 3 },
+] as const;
+const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 4));
+const TARGET_ADDED_MS = 5;
+const SERVER_ENV = {
+  ALLOW_PRIVATE_PROVIDER_URLS: "true",
+  PROVIDER_MAX_CONCURRENT_RUNS: "64",
+  RATE_LIMITS: "on",
+  API_RATE_LIMIT_PER_MINUTE: "1000000",
+};
+
+interface Sample {
+  /** ms from the request to the first piece of text; null when none came. */
+  ttft: number | null;
+  /** ms from the request to the end of the answer. */
+  total: number;
+  output: string;
+  error?: string;
+}
+
+/** The frames of a text/event-stream answer as they arrive; `onFrame` returns true to stop reading. */
+async function readEvents(response: Response, onFrame: (frame: { event: string; data: string }) => boolean | void) {
+  const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
+  let buffer = "";
+  try {
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) return;
+      buffer += value;
+      let end: number;
+      while ((end = buffer.indexOf("\n\n")) >= 0) {
+        const lines = buffer.slice(0, end).split("\n");
+        buffer = buffer.slice(end + 2);
+        const event = lines.find((line) => line.startsWith("event:"))?.slice(6).trim() ?? "message";
+        const data = lines.filter((line) => line.startsWith("data:")).map((line) => line.slice(5).trimStart()).join("\n");
+        if (onFrame({ event, data })) return;
+      }
+    }
+  } finally {
+    await reader.cancel().catch(() => undefined);
+  }
+}
+
+/** One streamed request: the time to the first text and to the end, as `read` finds them in the events. */
+async function timed(
+  request: () => Promise<Response>,
+  read: (frame: { event: string; data: string }, sample: Sample, started: number) => "text" | "end" | void,
+): Promise<Sample> {
+  const started = performance.now();
+  const sample: Sample = { ttft: null, total: 0, output: "" };
+  try {
+    const response = await request();
+    if (!response.ok) {
+      sample.error = `HTTP ${response.status}: ${(await response.text()).slice(0, 200)}`;
+    } else {
+      let ended = false;
+      await readEvents(response, (frame) => {
+        const seen = read(frame, sample, started);
+        if (seen === "text") sample.ttft ??= performance.now() - started;
+        return (ended = seen === "end" || sample.error !== undefined);
+      });
+      if (!ended && !sample.error) sample.error = "the stream ended before its last event";
+    }
+  } catch (error) {
+    sample.error = String(error);
+  }
+  sample.total = performance.now() - started;
+  return sample;
+}
+
+/** `streams` workers at once, each making `runsPerStream` calls one after the other. */
+async function wave(streams: number, runsPerStream: number, call: () => Promise<Sample>): Promise<Sample[]> {
+  const workers = Array.from({ length: streams }, async () => {
+    const samples: Sample[] = [];
+    for (let run = 0; run < runsPerStream; run++) samples.push(await call());
+    return samples;
+  });
+  return (await Promise.all(workers)).flat();
+}
+
+/** The nearest-rank percentile `p` (0-100) of `values`. */
+function percentile(values: number[], p: number): number {
+  if (!values.length) return Number.NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
+}
+
+async function trpc<T>(base: string, cookie: string, procedure: string, input: unknown): Promise<T> {
+  const response = await fetch(`${base}/trpc/${procedure}`, {
+    method: "POST",
+    headers: { "content-type": "application/json", cookie },
+    body: JSON.stringify({ json: input }),
+  });
+  const body = (await response.json()) as { result?: { data: { json: T } } };
+  if (!response.ok || !body.result) throw new Error(`${procedure} failed: ${response.status} ${JSON.stringify(body)}`);
+  return body.result.data.json;
+}
+
+/** The fake provider in a process of its own (scripts/bench/fake-provider-server.ts). */
+async function startProvider(): Promise<{ child: ChildProcess; openaiBaseUrl: string; apiKey: string }> {
+  const child = fork(fileURLToPath(new URL("fake-provider-server.ts", import.meta.url)), {
+    env: { ...process.env, FAKE_ANSWER: JSON.stringify(ANSWER) },
+    stdio: ["ignore", "ignore", "inherit", "ipc"],
+  });
+  const address = await new Promise<{ openaiBaseUrl: string; apiKey: string }>((resolve, reject) => {
+    child.once("message", (message) => resolve(message as { openaiBaseUrl: string; apiKey: string }));
+    child.once("exit", (code) => reject(new Error(`the fake provider exited (${code}) before it listened`)));
+  });
+  return { child, ...address };
+}
+
+async function stopProvider(child: ChildProcess) {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((resolve) => child.once("exit", resolve));
+  child.kill("SIGTERM");
+  await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 5_000))]);
+}
+
+/** Everything a run needs, made through the API as a person would: the connection, the prompt, the key. */
+async function setUp(server: RunningServer, provider: { openaiBaseUrl: string; apiKey: string }) {
+  const { rows: [ids] } = await server.db.query<{ organization_id: string; team_id: string }>(
+    `SELECT t.organization_id, t.id AS team_id FROM teams t WHERE t.name = 'Support'`,
+  );
+  const cookie = await server.signIn(ADMIN);
+  await trpc(server.base, cookie, "providers.create", {
+    organizationId: ids!.organization_id, kind: "openai-compatible", name: "Local model server", baseUrl: provider.openaiBaseUrl, apiKey: provider.apiKey,
+  });
+  const prompt = await trpc<{ id: string }>(server.base, cookie, "prompts.create", {
+    teamId: ids!.team_id, name: NAME, title: "Support reply", visibility: "team", type: "text", template: TEMPLATE, model: MODEL,
+    variables: [{ name: "product", type: "string" }, { name: "message", type: "string" }],
+  });
+  await trpc(server.base, cookie, "promptLabels.set", { promptId: prompt.id, label: "production", version: 1 });
+  const key = await trpc<{ key: string }>(server.base, cookie, "apiKeys.create", { teamId: ids!.team_id, name: "Bench runs", scopes: ["run"] });
+  // The text Promptly sends the model, as its compile endpoint gives it: the direct calls send the same.
+  const compiled = await fetch(`${server.base}/api/v1/prompts/${NAME}/compile`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${key.key}`, "content-type": "application/json" },
+    body: JSON.stringify({ variables: VARIABLES }),
+  });
+  if (!compiled.ok) throw new Error(`compile failed: ${compiled.status} ${await compiled.text()}`);
+  const { text } = (await compiled.json()) as { text: string };
+  return { promptId: prompt.id, key: key.key, text };
+}
+
+const fmt = (n: number) => (Number.isFinite(n) ? n.toFixed(1) : "-");
+
+export const benchmark: Benchmark = {
+  description:
+    `a streamed run through POST /api/v1/prompts/{name}/run against the same call straight to the model provider, ` +
+    `at ${LEVELS.map((level) => level.streams).join(" and ")} streams at once`,
+  serverEnv: () => SERVER_ENV,
+  async seed({ db, createAccount }) {
+    const admin = await createAccount(ADMIN, { fullName: "Bench Admin" });
+    const { rows: [organization] } = await db.query<{ id: string }>(`INSERT INTO organizations (name, updated_at) VALUES ('Bench Org', now()) RETURNING id`);
+    const { rows: [team] } = await db.query<{ id: string }>(
+      `INSERT INTO teams (name, organization_id, updated_at) VALUES ('Support', $1, now()) RETURNING id`,
+      [organization!.id],
+    );
+    await db.query(`INSERT INTO organization_members (organization_id, user_id, role) VALUES ($1, $2, 'admin')`, [organization!.id, admin]);
+    await db.query(`INSERT INTO team_members (team_id, user_id, role) VALUES ($1, $2, 'admin')`, [team!.id, admin]);
+  },
+  async measure(server) {
+    const provider = await startProvider();
+    try {
+      const { promptId, key, text } = await setUp(server, provider);
+      const viaPromptly = () =>
+        timed(
+          () =>
+            fetch(`${server.base}/api/v1/prompts/${NAME}/run`, {
+              method: "POST",
+              headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+              body: JSON.stringify({ variables: VARIABLES, stream: true }),
+            }),
+          (frame, sample) => {
+            if (frame.event === "delta") {
+              sample.output += (JSON.parse(frame.data) as { text: string }).text;
+              return "text";
+            }
+            if (frame.event === "error") sample.error = frame.data.slice(0, 200);
+            if (frame.event === "done" || frame.event === "error") return "end";
+          },
+        );
+      const direct = () =>
+        timed(
+          () =>
+            fetch(`${provider.openaiBaseUrl}/chat/completions`, {
+              method: "POST",
+              headers: { authorization: `Bearer ${provider.apiKey}`, "content-type": "application/json" },
+              body: JSON.stringify({ model: MODEL, messages: [{ role: "user", content: text }], stream: true, stream_options: { include_usage: true } }),
+            }),
+          (frame, sample) => {
+            if (frame.data === "[DONE]") return "end";
+            const piece = (JSON.parse(frame.data) as { choices: { delta?: { content?: string } }[] }).choices[0]?.delta?.content;
+            if (!piece) return;
+            sample.output += piece;
+            return "text";
+          },
+        );
+
+      // Unmeasured first runs (JIT, pools, caches), and a check that both ways give the same answer.
+      const [first, firstDirect] = [await viaPromptly(), await direct()];
+      if (first.error || firstDirect.error) throw new Error(`a first run failed: ${first.error ?? firstDirect.error}`);
+      if (first.output !== firstDirect.output) throw new Error(`Promptly answered ${JSON.stringify(first.output)}, the provider ${JSON.stringify(firstDirect.output)}`);
+      await wave(1, 10, viaPromptly);
+      await wave(1, 10, direct);
+      await wave(50, 1, viaPromptly);
+      await wave(50, 1, direct);
+      const { rows: [before] } = await server.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM prompt_runs WHERE prompt_id = $1 AND status = 'succeeded'`, [promptId]);
+
+      const rows: string[][] = [];
+      const targets: string[] = [];
+      let promptlyRuns = 0;
+      for (const { streams, runsPerStream } of LEVELS) {
+        const ours: Sample[] = [];
+        const theirs: Sample[] = [];
+        let cpu = 0;
+        const since = (await server.db.query<{ now: Date }>(`SELECT now()`)).rows[0]!.now;
+        const [, rss] = await server.peakRss(async () => {
+          for (let round = 0; round < ROUNDS; round++) {
+            // Each side goes first in every other round.
+            const sides = [
+              async () => {
+                const cpuBefore = server.cpuMs();
+                ours.push(...(await wave(streams, runsPerStream, viaPromptly)));
+                cpu += server.cpuMs() - cpuBefore;
+              },
+              async () => void theirs.push(...(await wave(streams, runsPerStream, direct))),
+            ];
+            if (round % 2) sides.reverse();
+            for (const side of sides) await side();
+          }
+        });
+        promptlyRuns += ours.length;
+        // The runs' own time to first token, as the server records it: from the start of the provider
+        // call (after the key, the limits, the lookups and the compile) to the first piece.
+        const { rows: [recorded] } = await server.db.query<{ p50: number | null }>(
+          `SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY ttft_ms) AS p50 FROM prompt_runs WHERE prompt_id = $1 AND created_at >= $2`,
+          [promptId, since],
+        );
+        const ttft = (samples: Sample[]) => samples.filter((sample) => !sample.error && sample.ttft !== null).map((sample) => sample.ttft!);
+        const total = (samples: Sample[]) => samples.filter((sample) => !sample.error).map((sample) => sample.total);
+        const errors = (samples: Sample[]) => samples.filter((sample) => sample.error);
+        const added = percentile(ttft(ours), 50) - percentile(ttft(theirs), 50);
+        rows.push([
+          String(streams), String(ours.length),
+          fmt(percentile(ttft(ours), 50)), fmt(percentile(ttft(ours), 95)),
+          fmt(percentile(ttft(theirs), 50)), fmt(percentile(ttft(theirs), 95)),
+          fmt(added), fmt(recorded!.p50 ?? Number.NaN),
+          fmt(percentile(total(ours), 50)), fmt(percentile(total(ours), 95)),
+          fmt(percentile(total(theirs), 50)), fmt(percentile(total(theirs), 95)),
+          `${errors(ours).length}/${errors(theirs).length}`,
+          fmt(cpu / ours.length), String(rss),
+        ]);
+        const where = `${streams} stream${streams === 1 ? "" : "s"} at once`;
+        targets.push(
+          `${added < TARGET_ADDED_MS ? "PASS" : "FAIL"}  time to first token added at p50, ${where}: ${fmt(added)} ms (target under ${TARGET_ADDED_MS} ms)`,
+        );
+        if (streams > 1) {
+          const failed = errors(ours);
+          targets.push(`${failed.length === 0 ? "PASS" : "FAIL"}  ${where} without an error: ${failed.length} errors in ${ours.length} runs`);
+          for (const message of [...new Set(failed.map((sample) => sample.error!))].slice(0, 3)) targets.push(`      e.g. ${message}`);
+        }
+      }
+      const { rows: [after] } = await server.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM prompt_runs WHERE prompt_id = $1 AND status = 'succeeded'`, [promptId]);
+
+      const header = [
+        "streams", "runs", "TTFT p50", "TTFT p95", "direct TTFT p50", "direct TTFT p95", "added p50", "recorded TTFT p50",
+        "total p50", "total p95", "direct total p50", "direct total p95", "errors", "server CPU ms/run", "peak RSS MB",
+      ];
+      const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i]!.length)));
+      const line = (cells: string[]) => cells.map((cell, i) => cell.padStart(widths[i]!)).join("  ");
+      return [
+        `Provider: first token after ${ANSWER.firstTokenDelayMs} ms, then a piece every ${ANSWER.chunkDelayMs} ms (${first.output.split(/\s+/).length} pieces).`,
+        `${ROUNDS} rounds per level, Promptly and the direct calls alternating; times in ms, measured by the client; errors: Promptly's/direct's;`,
+        `recorded TTFT: the runs' own, as the server records it from the start of its provider call (so TTFT less it is the work before the call, and the relay).`,
+        `Server env: ${Object.entries(SERVER_ENV).map(([name, value]) => `${name}=${value}`).join(" ")}`,
+        `  (the per-key rate limit is counted on every run but set above the load; the runs-at-once limit above 50).`,
+        "",
+        line(header),
+        ...rows.map(line),
+        "",
+        `Runs recorded as succeeded during the measure: ${after!.n - before!.n} of ${promptlyRuns}`,
+        ...targets,
+      ];
+    } finally {
+      await stopProvider(provider.child);
+    }
+  },
+};
