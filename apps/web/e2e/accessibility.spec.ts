@@ -6,6 +6,7 @@ import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Cookie, type Locator, type Page } from "@playwright/test";
 import { addOrganizationMember, callMutation, createAccount, createOrganizationWith, createTeamWith, signIn, withDb } from "./support/accounts.ts";
 import { createChangeRequestWith, createPromptWith } from "./support/prompts.ts";
+import { networkSettled, watchTraffic } from "./support/network.ts";
 import { recordSecret } from "./support/secrets.ts";
 
 const WIDTHS = [1400, 375] as const;
@@ -565,11 +566,12 @@ for (const persona of PERSONAS) {
         );
         // Leaving the editor with unsaved changes asks the browser first; the test leaves on purpose.
         page.on("dialog", (dialog) => void dialog.accept());
+        watchTraffic(page);
         const found: string[] = [];
         for (const { route, openers } of routes(data).filter((entry) => entry.group === group)) {
           await page.goto(route);
           await page.getByRole("heading", { level: 1 }).first().waitFor();
-          await page.waitForLoadState("networkidle");
+          await networkSettled(page);
           found.push(...(await violations(page, route)));
           for (const opener of openers) {
             if ((opener.who && !opener.who.includes(persona)) || (opener.width && opener.width !== width)) continue;
