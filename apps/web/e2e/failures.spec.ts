@@ -2,7 +2,7 @@
 // be loaded and offers Try again, never 'Access Denied', an empty state or an endless 'Loading...'; once
 // the API answers again, Try again brings the page back. The failures are real 500s from the server,
 // asked for with the test-only cookie of TEST_FAULTS (apps/server/src/test-faults.ts).
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test, type Locator, type Page } from "@playwright/test";
 import { addOrganizationMember, createAccount, createOrganizationWith, createTeamWith, signIn, withDb } from "./support/accounts.ts";
 import { E2E } from "./support/env.ts";
 import { createChangeRequestWith, createPromptWith } from "./support/prompts.ts";
@@ -16,8 +16,17 @@ async function healed(page: Page) {
   await page.context().clearCookies({ name: FAULTS });
 }
 
-// Queries retry three times (1 s, 2 s, 4 s) before they give up (spec): a failure shows after about 7 s.
-const AFTER_RETRIES = { timeout: 25_000 };
+/**
+ * Waits for `locator` through the queries' retries: three (1 s, 2 s, 4 s) before they give up (spec),
+ * so a failure shows after about 7 s. The page's clock (installed before it loaded) runs those waits
+ * at once, two seconds at a time; the requests themselves take their real time.
+ */
+async function throughRetries(page: Page, locator: Locator): Promise<void> {
+  await expect(async () => {
+    await page.clock.fastForward(2_000);
+    await expect(locator).toBeVisible({ timeout: 250 });
+  }).toPass({ timeout: 25_000, intervals: [50] });
+}
 
 /** An organization admin (a plain app role unless told) with a team, a colleague and a prompt. */
 async function world(options: { superUser?: boolean; role?: "team_lead" } = {}) {
@@ -202,11 +211,12 @@ for (const failure of CASES) {
     const ids = await world({ superUser: failure.superUser, role: failure.teamLead ? "team_lead" : undefined });
     await signIn(page, ids.person.email);
     await failing(page, failure.fail);
+    await page.clock.install();
     await page.goto(failure.path(ids));
 
     for (const text of failure.says) {
       const alert = page.getByRole("alert").filter({ hasText: text });
-      await expect(alert).toBeVisible(AFTER_RETRIES);
+      await throughRetries(page, alert);
       await expect(alert.getByRole("button", { name: "Try again" })).toBeVisible();
       // One message per failure: no toast repeats what the page says.
       await expect(page.locator("[data-sonner-toast]").filter({ hasText: text })).toHaveCount(0);
@@ -222,7 +232,7 @@ for (const failure of CASES) {
       const retry = page.getByRole("alert").filter({ hasText: text }).getByRole("button", { name: "Try again" });
       if (await retry.isVisible()) await retry.click();
     }
-    await expect(failure.recovered(page)).toBeVisible(AFTER_RETRIES);
+    await throughRetries(page, failure.recovered(page));
     await expect(page.getByRole("alert").filter({ hasText: /could not be loaded|Failed to fetch|Error loading/ })).toHaveCount(0);
   });
 }
