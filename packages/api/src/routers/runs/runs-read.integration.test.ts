@@ -62,6 +62,18 @@ describe("who ran a run", () => {
   });
 });
 
+describe("the models of a prompt's runs", () => {
+  it("are each model its runs used, once, by name (the Runs tab's model filter)", async () => {
+    const prompt = await createPrompt(world.callers.editor, team.id, { visibility: "team", template: "Tell {{ question }}." });
+    expect(await world.callers.viewer.runs.models({ promptId: prompt.id })).toEqual([]);
+    await runToEnd(world.callers.editor, { ...runInput(prompt.id), model: "local-llama" });
+    await runToEnd(world.callers.editor, runInput(prompt.id));
+    await runToEnd(world.callers.editor, { ...runInput(prompt.id), model: "local-llama" });
+    expect(await world.callers.viewer.runs.models({ promptId: prompt.id })).toEqual(["gpt-4o-mini", "local-llama"]);
+    expect((await world.callers.orgMember.runs.models({ promptId: prompt.id }).catch((error: { code: string }) => error)).code).toBe("NOT_FOUND");
+  });
+});
+
 describe("the organization's analytics", () => {
   it("count runs per prompt and version beside the fetches, only of the prompts the caller may read, and of the chosen team", async () => {
     const other = await world.team("Runs elsewhere");

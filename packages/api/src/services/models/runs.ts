@@ -327,6 +327,12 @@ export async function listPromptRuns(db: DbOrTx, input: z.output<typeof listRuns
   return { items, nextCursor: rows.length > input.limit && last ? encodeKeysetCursor(last.createdAt.toISOString(), last.id) : null };
 }
 
+/** The models a prompt's runs used, by name. */
+export async function promptRunModels(db: DbOrTx, promptId: string): Promise<string[]> {
+  const rows = await db.promptRun.findMany({ where: { promptId }, distinct: ["model"], select: { model: true }, orderBy: { model: "asc" } });
+  return rows.map((row) => row.model);
+}
+
 /**
  * Per prompt and version (newest version first) of the runs `where` picks: runs, error rate, p50/p95
  * total time, mean tokens and mean cost; since `from` (a UTC day) when given. One query for one prompt
