@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunPromptInput } from "@promptly/shared";
 import { createHarness, type Harness } from "../../../testing/harness.ts";
 import { startFakeProvider, type FakeProvider } from "../../../testing/fake-provider.ts";
-import { createWorld, type SignedInAccount } from "../../../testing/teams-support.ts";
+import { createWorld, failure, type SignedInAccount } from "../../../testing/teams-support.ts";
 import { createPrompt } from "../../../testing/prompts-support.ts";
 import { streamRun } from "../../services/models/runs.ts";
 
@@ -70,7 +70,7 @@ describe("the models of a prompt's runs", () => {
     await runToEnd(world.callers.editor, runInput(prompt.id));
     await runToEnd(world.callers.editor, { ...runInput(prompt.id), model: "local-llama" });
     expect(await world.callers.viewer.runs.models({ promptId: prompt.id })).toEqual(["gpt-4o-mini", "local-llama"]);
-    expect((await world.callers.orgMember.runs.models({ promptId: prompt.id }).catch((error: { code: string }) => error)).code).toBe("NOT_FOUND");
+    expect(await failure(world.callers.orgMember.runs.models({ promptId: prompt.id }))).toMatchObject({ code: "NOT_FOUND" });
   });
 });
 
