@@ -102,7 +102,7 @@ test("API runs show in the Runs tab and the figures per version; a provider's 40
   expect((await cellsOf(figures, "v1")).slice(0, 2)).toEqual(["2", "0%"]);
 
   // Filters: the failed runs only; then one opens with its input and the provider's reason.
-  await page.getByRole("combobox", { name: "Status" }).click();
+  await page.getByRole("form", { name: "Filter the runs" }).getByRole("combobox", { name: "Status" }).click();
   await page.getByRole("option", { name: "Failed", exact: true }).click();
   await expect(page).toHaveURL(/runStatus=failed/);
   await expect(runs.locator("tbody tr")).toHaveCount(2);
@@ -129,5 +129,11 @@ test("API runs show in the Runs tab and the figures per version; a provider's 40
   const byVersion = page.getByRole("table", { name: "Runs per prompt and version" });
   expect(await cellsOf(byVersion, "v2")).toEqual(expect.arrayContaining([prompt.name, "3", "67%"]));
   expect(await cellsOf(byVersion, "v1")).toEqual(expect.arrayContaining([prompt.name, "2", "0%"]));
+  // A version's row leads to its runs.
+  await byVersion.getByRole("link", { name: `${prompt.name} v2: its runs` }).click();
+  await expect(page).toHaveURL(/tab=runs/);
+  await expect(page).toHaveURL(/runVersion=2/);
+  await expect(page.getByRole("form", { name: "Filter the runs" }).getByRole("combobox", { name: "Version" })).toHaveText("v2");
+  await expect(page.getByRole("table", { name: "Runs" }).locator("tbody tr")).toHaveCount(3);
   expect(errors).toEqual([]);
 });

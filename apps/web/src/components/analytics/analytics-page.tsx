@@ -3,10 +3,10 @@
 // Every figure comes from analytics.overview; the CSV holds the table's own numbers. Runs on models
 // (Playground and API runs) are counted per prompt and version beside the fetches.
 import { useMemo, useState } from "react";
-import { getRouteApi } from "@tanstack/react-router";
+import { Link, getRouteApi } from "@tanstack/react-router";
 import { ArrowDown, ArrowUp, Download } from "lucide-react";
 import type { RouterOutputs } from "@promptly/api";
-import type { AnalyticsRange } from "@promptly/shared";
+import { versionLabel, type AnalyticsRange } from "@promptly/shared";
 import { LoadFailure } from "@/components/layout/load-failure";
 import { WorkspaceGate } from "@/components/layout/workspace-gate";
 import { Button } from "@/components/ui/button";
@@ -141,7 +141,21 @@ function RunFigures({ overview, range }: { overview: Overview; range: string }) 
   const names = new Map(overview.prompts.map((p) => [p.id, p.name]));
   const rows = overview.runs
     .filter((row) => names.has(row.promptId))
-    .map((row) => ({ ...row, key: `${row.promptId}-${row.version}`, prompt: <span className="font-medium">{names.get(row.promptId)}</span> }))
+    .map((row) => ({
+      ...row,
+      key: `${row.promptId}-${row.version}`,
+      prompt: (
+        <Link
+          to="/prompts/$promptId"
+          params={{ promptId: row.promptId }}
+          search={{ tab: "runs", runVersion: row.version }}
+          aria-label={`${names.get(row.promptId)} ${versionLabel(row.version)}: its runs`}
+          className="font-medium text-primary underline-offset-4 hover:underline"
+        >
+          {names.get(row.promptId)}
+        </Link>
+      ),
+    }))
     .sort((a, b) => names.get(a.promptId)!.localeCompare(names.get(b.promptId)!) || b.version - a.version);
   const runs = sum(rows.map((row) => row.runs));
   return (

@@ -50,5 +50,5 @@ export function RunFiguresTable({ label, rows }: { label: string; rows: RunFigur
 /** One version's figures in a line, for beside a version in the History tab. */
 export function runFiguresLine(row: VersionRunStats): string {
   const runs = `${row.runs.toLocaleString("en-US")} run${row.runs === 1 ? "" : "s"}`;
-  return [runs, `${formatRate(row.errorRate)} errors`, `p50 ${formatMs(row.p50TotalMs)}`, `p95 ${formatMs(row.p95TotalMs)}`, `${formatTokens(row.meanInputTokens, row.meanOutputTokens)} tokens`, `${formatCost(row.meanCost)} a run`].join(" · ");
+  return [runs, `${formatRate(row.errorRate)} errors`, `p50 ${formatMs(row.p50TotalMs)}`, `p95 ${formatMs(row.p95TotalMs)}`, `${formatTokens(row.meanInputTokens, row.meanOutputTokens)} tokens in / out`, `${formatCost(row.meanCost)} a run`].join(" · ");
 }

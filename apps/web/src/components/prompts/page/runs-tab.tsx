@@ -155,7 +155,7 @@ function RunTable({ runs, onOpen }: { runs: RunSummary[]; onOpen(id: string): vo
             <TableCell className="font-mono">{versionLabel(run.version)}</TableCell>
             <TableCell>{run.connectionName}</TableCell>
             <TableCell className="font-mono text-xs">{run.model}</TableCell>
-            <TableCell className="max-w-64">
+            <TableCell className="min-w-56 max-w-80">
               <RunStatusBadge status={run.status} />
               {run.status === "failed" && run.error && <span className="mt-1 line-clamp-2 block text-xs whitespace-normal text-destructive">{run.error}</span>}
             </TableCell>
