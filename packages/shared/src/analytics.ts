@@ -45,6 +45,8 @@ export const analyticsOverviewOutput = z.object({
   versionsPerWeek: z.array(z.object({ week: day, count: z.number().int() })),
   ratings: z.array(z.object({ stars: z.number().int(), count: z.number().int() })),
   bookmarks: z.array(z.object({ day, added: z.number().int(), total: z.number().int() })),
+  /** Runs on models per prompt and version over the same days (the prompts above), beside the fetch counts. */
+  runs: z.array(versionRunStats.extend({ promptId: z.string() })),
 });
 
 /** analytics.prompt: one prompt's fetches per day by version, label and API key. */

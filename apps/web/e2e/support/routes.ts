@@ -4,7 +4,7 @@ export function everyRoute(ids: { organizationId: string; promptId: string; chan
   const prompt = `/prompts/${ids.promptId}`;
   return [
     "/", "/prompts", "/bookmarks", "/analytics", "/teams", "/organizations", `/organizations/${ids.organizationId}/members`,
-    prompt, `${prompt}?tab=try`, `${prompt}?tab=history`, `${prompt}?tab=compare`, `${prompt}?tab=usage`, `${prompt}?tab=activity`, "/audit", "/providers",
+    prompt, `${prompt}?tab=try`, `${prompt}?tab=history`, `${prompt}?tab=compare`, `${prompt}?tab=runs`, `${prompt}?tab=usage`, `${prompt}?tab=activity`, "/audit", "/providers",
     "/prompts/new", `/reviews/${ids.changeRequestId}`, "/settings/profile", "/settings/password", "/settings/notifications", "/settings/security",
   ];
 }

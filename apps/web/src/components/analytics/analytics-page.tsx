@@ -1,16 +1,18 @@
 // /analytics: runtime fetches, versions, ratings and bookmarks of the prompts the person
 // may read in the active organization (or one of its teams), for the last 7, 30 or 90 UTC days.
-// Every figure comes from analytics.overview; the CSV holds the table's own numbers.
+// Every figure comes from analytics.overview; the CSV holds the table's own numbers. Runs on models
+// (Playground and API runs) are counted per prompt and version beside the fetches.
 import { useMemo, useState } from "react";
-import { getRouteApi } from "@tanstack/react-router";
+import { Link, getRouteApi } from "@tanstack/react-router";
 import { ArrowDown, ArrowUp, Download } from "lucide-react";
 import type { RouterOutputs } from "@promptly/api";
-import type { AnalyticsRange } from "@promptly/shared";
+import { versionLabel, type AnalyticsRange } from "@promptly/shared";
 import { LoadFailure } from "@/components/layout/load-failure";
 import { WorkspaceGate } from "@/components/layout/workspace-gate";
 import { Button } from "@/components/ui/button";
 import { Label } from "@/components/ui/label";
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@/components/ui/select";
+import { RunFiguresTable } from "@/components/runs/run-figures";
 import { Skeleton } from "@/components/ui/skeleton";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import { trpc } from "@/lib/trpc";
@@ -131,6 +133,47 @@ function FetchCharts({ overview, range }: { overview: Overview; range: string })
         </ol>
       </section>
     </>
+  );
+}
+
+/** Per prompt and version: runs, error rate, latency, tokens and cost over the range. */
+function RunFigures({ overview, range }: { overview: Overview; range: string }) {
+  const names = new Map(overview.prompts.map((p) => [p.id, p.name]));
+  const rows = overview.runs
+    .filter((row) => names.has(row.promptId))
+    .map((row) => ({
+      ...row,
+      key: `${row.promptId}-${row.version}`,
+      prompt: (
+        <Link
+          to="/prompts/$promptId"
+          params={{ promptId: row.promptId }}
+          search={{ tab: "runs", runVersion: row.version }}
+          aria-label={`${names.get(row.promptId)} ${versionLabel(row.version)}: its runs`}
+          className="font-medium text-primary underline-offset-4 hover:underline"
+        >
+          {names.get(row.promptId)}
+        </Link>
+      ),
+    }))
+    .sort((a, b) => names.get(a.promptId)!.localeCompare(names.get(b.promptId)!) || b.version - a.version);
+  const runs = sum(rows.map((row) => row.runs));
+  return (
+    <section aria-labelledby="runs-heading" className="grid gap-2">
+      <h2 id="runs-heading" className="text-base font-semibold">
+        Runs on models
+      </h2>
+      {rows.length ? (
+        <>
+          <p className="text-sm" data-testid="analytics-runs-total">
+            {plural(runs, "run")} {range}, of {plural(new Set(rows.map((row) => row.promptId)).size, "prompt")}.
+          </p>
+          <RunFiguresTable label="Runs per prompt and version" rows={rows} />
+        </>
+      ) : (
+        <Empty>{`No runs on models ${range}. Runs from a prompt's Playground and from applications through the API's run endpoint show here.`}</Empty>
+      )}
+    </section>
   );
 }
 
@@ -317,6 +360,7 @@ function Overview({ organizationId }: { organizationId: string }) {
       ) : (
         <>
           <FetchCharts overview={query.data} range={range} />
+          <RunFigures overview={query.data} range={range} />
           <ActivityCharts overview={query.data} range={range} />
           <PromptTable overview={query.data} days={days} />
         </>

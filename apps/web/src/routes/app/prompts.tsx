@@ -3,7 +3,7 @@
 // the person may create prompts.
 import { createRoute, lazyRouteComponent } from "@tanstack/react-router";
 import { z } from "zod";
-import { PROMPT_SORTS, PROMPT_VISIBILITIES } from "@promptly/shared";
+import { PROMPT_SORTS, PROMPT_VISIBILITIES, RUN_STATUSES } from "@promptly/shared";
 import { PageGuard } from "@/components/guards/role-guard";
 import { api } from "@/lib/trpc";
 import { loadWorkspace } from "@/lib/workspace";
@@ -68,11 +68,16 @@ export const newPromptRoute = createRoute({
 
 const promptSearch = z.object({
   version: z.number().int().min(1).optional().catch(undefined),
-  tab: z.enum(["template", "try", "history", "compare", "comments", "usage", "activity"]).optional().catch(undefined),
+  tab: z.enum(["template", "try", "history", "compare", "runs", "comments", "usage", "activity"]).optional().catch(undefined),
   /** A comment to open on the Comments tab (links from notifications). */
   comment: z.uuid().optional().catch(undefined),
   from: z.number().int().min(1).optional().catch(undefined),
   to: z.number().int().min(1).optional().catch(undefined),
+  /** The Runs tab's filters and the run it has open (links to a run). */
+  runVersion: z.number().int().min(1).optional().catch(undefined),
+  runModel: z.string().min(1).max(200).optional().catch(undefined),
+  runStatus: z.enum(RUN_STATUSES).optional().catch(undefined),
+  run: z.uuid().optional().catch(undefined),
 });
 
 /** /prompts/$promptId: the prompt, loaded by the route (version from the URL, default production, else latest). */

@@ -9,7 +9,7 @@ import { Prisma, type DbOrTx } from "@promptly/db";
 import { BY_VERSION_LABEL, PROTECTED_LABEL, analyticsDays, can, type Access } from "@promptly/shared";
 import type { Caller } from "../access/visibility.ts";
 import { promptVisibility } from "../access/visibility.ts";
-import { promptRunStats } from "../models/runs.ts";
+import { promptRunStats, runStatsWhere } from "../models/runs.ts";
 
 /** The first and last UTC day of a range ending today, as dates for SQL. */
 function rangeOf(days: number, now: Date) {
@@ -49,7 +49,7 @@ export async function analyticsOverview(
     WHERE p.organization_id = ${input.organizationId}::uuid AND p.archived_at IS NULL
       ${input.teamId ? Prisma.sql`AND p.team_id = ${input.teamId}::uuid` : Prisma.empty} AND ${visible}`;
 
-  const [prompts, usageByPrompt, usageByLabel, versions, ratings, bookmarks] = await Promise.all([
+  const [prompts, usageByPrompt, usageByLabel, versions, ratings, bookmarks, runs] = await Promise.all([
     db.$queryRaw<{ id: string; name: string; title: string; teamName: string; productionVersion: number | null; ratingAverage: number; ratingCount: number; bookmarks: number; lastFetched: Date | null }[]>`
       SELECT p.id::text AS id, p.name, p.title, t.name AS "teamName", l.version AS "productionVersion",
              p.rating_average AS "ratingAverage", p.rating_count AS "ratingCount", p.bookmark_count AS bookmarks,
@@ -84,6 +84,7 @@ export async function analyticsOverview(
       FROM prompt_bookmarks b
       WHERE b.prompt_id IN (${scope})
       GROUP BY 1`,
+    runStatsWhere(db, Prisma.sql`prompt_id IN (${scope})`, from),
   ]);
 
   const index = new Map(list.map((day, i) => [day, i]));
@@ -129,6 +130,8 @@ export async function analyticsOverview(
     versionsPerWeek: versions.map((row) => ({ week: dayText(row.week), count: Number(row.count) })),
     ratings: [1, 2, 3, 4, 5].map((stars) => ({ stars, count: Number(ratings.find((row) => row.stars === stars)?.count ?? 0) })),
     bookmarks: bookmarksByDay,
+    /** Per prompt and version: runs on models in the range. */
+    runs,
   };
 }
 

@@ -5,7 +5,7 @@
 import { z } from "zod";
 import { Prisma, type Db, type DbOrTx } from "@promptly/db";
 import {
-  DEFAULT_MAX_CONCURRENT_RUNS, PROVIDER_MSG, RUNTIME_MSG, RUN_MSG, RUN_OUTPUT_MAX_CHARS, RUN_STATUSES, compile, runParametersSchema,
+  DEFAULT_MAX_CONCURRENT_RUNS, PROVIDER_MSG, RUNTIME_MSG, RUN_MSG, RUN_OUTPUT_MAX_CHARS, RUN_STATUSES, compile, displayName, runParametersSchema,
   type ChatMessage, type PromptVersionBody, type RunParameters, type VariableContract, type VersionRunStats, type listRunsInput, type runPromptInput,
 } from "@promptly/shared";
 import type { ApiConfig } from "../types.ts";
@@ -23,6 +23,11 @@ export const promptRunItem = z.object({
   version: z.number(),
   userId: z.string().nullable(),
   apiKeyId: z.string().nullable(),
+  /**
+   * Who ran it, named: the person's display name, or the API key's name (to those who manage the team's
+   * keys; others read "API key", as analytics does). Null when the person or the key was deleted since.
+   */
+  actor: z.object({ kind: z.enum(["person", "apiKey"]), name: z.string() }).nullable(),
   connectionId: z.string().nullable(),
   connectionName: z.string(),
   model: z.string(),
@@ -70,7 +75,23 @@ const runSelect = {
   error: true, notice: true, createdAt: true,
 } as const;
 
-const toItem = (row: Prisma.PromptRunGetPayload<{ select: typeof runSelect }>): PromptRunItem => promptRunItem.parse(row);
+/** The person's or key's name, read with the run (runSelect's rows carry no names). */
+const actorSelect = { user: { select: { email: true, profile: { select: { fullName: true } } } }, apiKey: { select: { name: true } } } as const;
+
+type ActorRow = Prisma.PromptRunGetPayload<{ select: typeof actorSelect }>;
+
+/** The run's actor as readers see it; `showKeyNames`: the reader manages the team's keys. */
+function actorOf(row: ActorRow, showKeyNames: boolean): PromptRunItem["actor"] {
+  if (row.user) return { kind: "person", name: displayName(row.user.profile?.fullName, row.user.email) };
+  if (row.apiKey) return { kind: "apiKey", name: showKeyNames ? row.apiKey.name : "API key" };
+  return null;
+}
+
+/** A run just recorded, as its actor's own answer names it (a person is named; a key's caller runs with its key). */
+const toItem = (row: Prisma.PromptRunGetPayload<{ select: typeof runSelect & typeof actorSelect }>, showKeyNames = true): PromptRunItem => {
+  const { user: _user, apiKey: _apiKey, ...rest } = row;
+  return promptRunItem.parse({ ...rest, actor: actorOf(row, showKeyNames) });
+};
 
 /** Runs in progress per organization, in this process. */
 const inProgress = new Map<string, number>();
@@ -222,7 +243,7 @@ async function* answerRun(
         notice,
         createdAt,
       },
-      select: runSelect,
+      select: { ...runSelect, ...actorSelect },
     });
     return toItem(row);
   };
@@ -274,11 +295,11 @@ async function* answerRun(
   if (recorded) yield providerStatus === undefined ? { type: "done", run: recorded } : { type: "done", run: recorded, providerStatus };
 }
 
-/** One run of a prompt. */
-export async function getPromptRun(db: DbOrTx, promptId: string, id: string): Promise<PromptRunItem> {
-  const row = await db.promptRun.findFirst({ where: { id, promptId }, select: runSelect });
+/** One run of a prompt; `showKeyNames`: the reader manages the team's keys. */
+export async function getPromptRun(db: DbOrTx, promptId: string, id: string, showKeyNames: boolean): Promise<PromptRunItem> {
+  const row = await db.promptRun.findFirst({ where: { id, promptId }, select: { ...runSelect, ...actorSelect } });
   if (!row) return fail("NOT_FOUND", RUN_MSG.runNotFound);
-  return toItem(row);
+  return toItem(row, showKeyNames);
 }
 
 /** The prompt a run is of (the procedures' locator); null when there is none. */
@@ -286,8 +307,8 @@ export async function findPromptRunPromptId(db: DbOrTx, id: string): Promise<str
   return (await db.promptRun.findUnique({ where: { id }, select: { promptId: true } }))?.promptId ?? null;
 }
 
-/** A prompt's runs, newest first, 50 a page (keyset cursor: the last row's creation time and id). */
-export async function listPromptRuns(db: DbOrTx, input: z.output<typeof listRunsInput>): Promise<z.infer<typeof promptRunPage>> {
+/** A prompt's runs, newest first, 50 a page (keyset cursor: the last row's creation time and id); `showKeyNames`: the reader manages the team's keys. */
+export async function listPromptRuns(db: DbOrTx, input: z.output<typeof listRunsInput>, showKeyNames: boolean): Promise<z.infer<typeof promptRunPage>> {
   const after = input.cursor ? decodeKeysetCursor(input.cursor, createdAtSortValue) : null;
   const rows = await db.promptRun.findMany({
     where: {
@@ -299,25 +320,36 @@ export async function listPromptRuns(db: DbOrTx, input: z.output<typeof listRuns
     },
     orderBy: [{ createdAt: "desc" }, { id: "desc" }],
     take: input.limit + 1,
-    select: { ...runSelect, input: false, output: false, variables: false },
+    select: { ...runSelect, ...actorSelect, input: false, output: false, variables: false },
   });
-  const items = rows.slice(0, input.limit).map((row) => promptRunSummary.parse(row));
+  const items = rows.slice(0, input.limit).map(({ user: _user, apiKey: _apiKey, ...row }) => promptRunSummary.parse({ ...row, actor: actorOf({ user: _user, apiKey: _apiKey }, showKeyNames) }));
   const last = items.at(-1);
   return { items, nextCursor: rows.length > input.limit && last ? encodeKeysetCursor(last.createdAt.toISOString(), last.id) : null };
 }
 
-/** Per version of a prompt (newest first): runs, error rate, p50/p95 total time, mean tokens and mean cost; since `from` (a UTC day) when given. */
-export async function promptRunStats(db: DbOrTx, promptId: string, from?: string): Promise<VersionRunStats[]> {
+/** The models a prompt's runs used, by name. */
+export async function promptRunModels(db: DbOrTx, promptId: string): Promise<string[]> {
+  const rows = await db.promptRun.findMany({ where: { promptId }, distinct: ["model"], select: { model: true }, orderBy: { model: "asc" } });
+  return rows.map((row) => row.model);
+}
+
+/**
+ * Per prompt and version (newest version first) of the runs `where` picks: runs, error rate, p50/p95
+ * total time, mean tokens and mean cost; since `from` (a UTC day) when given. One query for one prompt
+ * and for an organization's analytics, so both count the same runs.
+ */
+export async function runStatsWhere(db: DbOrTx, where: Prisma.Sql, from?: string): Promise<(VersionRunStats & { promptId: string })[]> {
   const rows = await db.$queryRaw<
-    { version: number; runs: bigint; failed: bigint; p50: number | null; p95: number | null; inTokens: number | null; outTokens: number | null; cost: number | null }[]
+    { promptId: string; version: number; runs: bigint; failed: bigint; p50: number | null; p95: number | null; inTokens: number | null; outTokens: number | null; cost: number | null }[]
   >`
-    SELECT version, count(*) AS runs, count(*) FILTER (WHERE status = 'failed') AS failed,
+    SELECT prompt_id::text AS "promptId", version, count(*) AS runs, count(*) FILTER (WHERE status = 'failed') AS failed,
            percentile_cont(0.5) WITHIN GROUP (ORDER BY total_ms) AS p50,
            percentile_cont(0.95) WITHIN GROUP (ORDER BY total_ms) AS p95,
            avg(input_tokens)::float8 AS "inTokens", avg(output_tokens)::float8 AS "outTokens", avg(cost)::float8 AS cost
-    FROM prompt_runs WHERE prompt_id = ${promptId}::uuid ${from ? Prisma.sql`AND created_at >= ${from}::date` : Prisma.empty}
-    GROUP BY version ORDER BY version DESC`;
+    FROM prompt_runs WHERE ${where} ${from ? Prisma.sql`AND created_at >= ${from}::date` : Prisma.empty}
+    GROUP BY prompt_id, version ORDER BY prompt_id, version DESC`;
   return rows.map((row) => ({
+    promptId: row.promptId,
     version: row.version,
     runs: Number(row.runs),
     errorRate: Number(row.runs) ? Number(row.failed) / Number(row.runs) : 0,
@@ -327,4 +359,10 @@ export async function promptRunStats(db: DbOrTx, promptId: string, from?: string
     meanOutputTokens: row.outTokens,
     meanCost: row.cost,
   }));
+}
+
+/** Per version of a prompt (newest first): runs, error rate, p50/p95 total time, mean tokens and mean cost; since `from` (a UTC day) when given. */
+export async function promptRunStats(db: DbOrTx, promptId: string, from?: string): Promise<VersionRunStats[]> {
+  const rows = await runStatsWhere(db, Prisma.sql`prompt_id = ${promptId}::uuid`, from);
+  return rows.map(({ promptId: _promptId, ...row }) => row);
 }

@@ -1,8 +1,10 @@
 // The History tab: every version, newest first, with its commit message, author, date and labels;
 // each links to the page showing that version and, for who may write, offers 'Set label...' on it and
 // 'Restore as a new version' (each confirms what will change). Pages of 50, 'Load more' for the next.
+// A version that was run on models shows its figures (runs, errors, latency, tokens, cost) in a line.
 import { Link } from "@tanstack/react-router";
-import { LATEST_LABEL, versionLabel } from "@promptly/shared";
+import { LATEST_LABEL, versionLabel, type VersionRunStats } from "@promptly/shared";
+import { runFiguresLine } from "@/components/runs/run-figures";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { LoadFailure } from "@/components/layout/load-failure";
@@ -19,6 +21,8 @@ export function HistoryTab({ prompt }: { prompt: PromptDetail }) {
     { promptId: prompt.id },
     { getNextPageParam: (page) => page.nextCursor ?? undefined },
   );
+  // The figures are extra: the history shows without them while they load or if they fail.
+  const stats = trpc.runs.stats.useQuery({ promptId: prompt.id });
   if (history.isPending) {
     return (
       <div className="grid gap-2" role="status" aria-label="Loading history">
@@ -35,7 +39,7 @@ export function HistoryTab({ prompt }: { prompt: PromptDetail }) {
     <div className="grid min-w-0 gap-3">
       <ol aria-label="Versions" className="divide-y divide-border rounded-md border border-border">
         {versions.map((item) => (
-          <HistoryRow key={item.version} item={item} prompt={prompt} />
+          <HistoryRow key={item.version} item={item} prompt={prompt} runs={stats.data?.find((row) => row.version === item.version)} />
         ))}
       </ol>
       {history.hasNextPage && (
@@ -49,7 +53,7 @@ export function HistoryTab({ prompt }: { prompt: PromptDetail }) {
   );
 }
 
-function HistoryRow({ item, prompt }: { item: VersionHistoryItem; prompt: PromptDetail }) {
+function HistoryRow({ item, prompt, runs }: { item: VersionHistoryItem; prompt: PromptDetail; runs: VersionRunStats | undefined }) {
   const shown = item.version === prompt.version.version;
   const labels = [...(item.version === prompt.latestVersion ? [LATEST_LABEL] : []), ...item.labels];
   const writable = prompt.can.write && prompt.archivedAt === null;
@@ -76,6 +80,11 @@ function HistoryRow({ item, prompt }: { item: VersionHistoryItem; prompt: Prompt
       <p className="text-xs text-muted-foreground">
         {authorName(item.author)} · <time dateTime={item.createdAt.toISOString()}>{formatDateTime(item.createdAt)}</time>
       </p>
+      {runs && (
+        <p className="text-xs text-muted-foreground tabular-nums" data-testid="version-run-figures">
+          {runFiguresLine(runs)}
+        </p>
+      )}
       {writable && (
         <div className="flex flex-wrap gap-2 pt-1">
           <SetLabelDialog prompt={prompt} version={item.version} />

@@ -1,10 +1,11 @@
-// The prompt's tabs, kept in the `tab` search param: Template, Try it, History, Compare, Comments, Usage, Activity.
+// The prompt's tabs, kept in the `tab` search param: Template, Try it, History, Compare, Runs, Comments, Usage, Activity.
 import { CommentsTab } from "@/components/comments/comments-tab";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "@/components/ui/tabs";
 import { ActivityTab } from "./activity-tab.tsx";
 import { CompareTab } from "./compare-tab.tsx";
 import { HistoryTab } from "./history-tab.tsx";
 import { usePromptSearch, type PromptTab } from "./route-api.ts";
+import { RunsTab } from "./runs-tab.tsx";
 import { TemplateTab } from "./template-tab.tsx";
 import { TryTab } from "./try-tab.tsx";
 import { UsageTab } from "./usage-tab.tsx";
@@ -15,6 +16,7 @@ const TABS: { value: PromptTab; label: string }[] = [
   { value: "try", label: "Try it" },
   { value: "history", label: "History" },
   { value: "compare", label: "Compare" },
+  { value: "runs", label: "Runs" },
   { value: "comments", label: "Comments" },
   { value: "usage", label: "Usage" },
   { value: "activity", label: "Activity" },
@@ -43,6 +45,9 @@ export function PromptTabs({ prompt }: { prompt: PromptDetail }) {
       </TabsContent>
       <TabsContent value="compare" className="min-w-0">
         <CompareTab prompt={prompt} />
+      </TabsContent>
+      <TabsContent value="runs" className="min-w-0">
+        <RunsTab prompt={prompt} />
       </TabsContent>
       <TabsContent value="comments" className="min-w-0">
         <CommentsTab prompt={prompt} />
