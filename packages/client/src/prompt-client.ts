@@ -59,7 +59,7 @@ export type RunOptions = PromptSelector & {
   model?: string;
   /** Absent: the organization's one connection open to the key's team. */
   connectionId?: string;
-  /** Stops the run (the server aborts the provider call and records it as stopped). */
+  /** Stops the run (the server aborts the provider call and records it as stopped); the call then rejects with the signal's reason (an AbortError, as fetch). */
   signal?: AbortSignal;
 };
 
@@ -256,6 +256,8 @@ export function createPromptClient(options: PromptClientOptions): PromptClient {
         signal,
       });
     } catch (cause) {
+      // A stop is the caller's, not the network's: it rejects with the signal's reason, as fetch does.
+      if (signal?.aborted) throw signal.reason;
       throw new PromptlyApiError(0, "NETWORK_ERROR", `Could not reach Promptly at ${options.url}: ${(cause as Error).message}`, undefined, { cause });
     }
     if (response.status !== 200) throw refusalOf(response.status, await response.text());
@@ -271,6 +273,7 @@ export function createPromptClient(options: PromptClientOptions): PromptClient {
 
   async function* runStreamed(name: string, values: Record<string, unknown>, options: RunOptions): AsyncGenerator<RunStreamEvent> {
     const response = await postRun(name, values, options, true);
+    // Stopped mid-stream: reading the body rejects with the signal's reason (fetch's AbortError).
     for await (const { event, data } of serverSentEvents(response.body!)) {
       if (event === "delta") yield { type: "delta", text: (JSON.parse(data) as { text: string }).text };
       else if (event === "done") {

@@ -254,4 +254,23 @@ describe("the TypeScript client's run", () => {
     })();
     await expect(streamed).rejects.toMatchObject({ status: 502, code: "BAD_GATEWAY", providerStatus: 401 });
   });
+
+  it("a stop through the signal rejects with the signal's reason, not a network error, and the run is recorded as stopped", async () => {
+    Object.assign(provider.answer, { chunkDelayMs: 20, repeat: 200 });
+    try {
+      const stop = new AbortController();
+      const before = await h.database.db.promptRun.count({ where: { promptId: replyId, status: "stopped" } });
+      const streamed = (async () => {
+        for await (const event of client().run("support/reply", { customer: "Stopper", topic: "billing" }, { stream: true, signal: stop.signal })) {
+          if (event.type === "delta") stop.abort();
+        }
+      })();
+      await expect(streamed).rejects.toMatchObject({ name: "AbortError" });
+      await expect.poll(() => h.database.db.promptRun.count({ where: { promptId: replyId, status: "stopped" } }), { timeout: 5_000 }).toBe(before + 1);
+      // Stopped before the request went out: the same.
+      await expect(client().run("support/reply", { customer: "A", topic: "billing" }, { signal: AbortSignal.abort() })).rejects.toMatchObject({ name: "AbortError" });
+    } finally {
+      Object.assign(provider.answer, { chunkDelayMs: 0, repeat: 1 });
+    }
+  });
 });
