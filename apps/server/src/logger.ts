@@ -148,7 +148,9 @@ export function requestLogging(logger: Logger) {
       return id;
     },
     // 4xx are the clients' business (a signed-out page asks auth.me and gets 401): info like any answer.
-    customLogLevel: (_req, res, error) => (error || res.statusCode >= 500 ? "error" : "info"),
+    // A 502 is a model provider's failure passed on (a bad key, its rate limit), recorded with the run:
+    // worth a warning, not an alert on this server.
+    customLogLevel: (_req, res, error) => (res.statusCode === 502 ? "warn" : error || res.statusCode >= 500 ? "error" : "info"),
     // A 5xx's own error is logged where it happened (logRequestFailure); this line needs no invented one.
     customErrorObject: (_req, _res, _error, fields: Record<string, unknown>) => ({ res: fields["res"], responseTimeMs: fields["responseTimeMs"] }),
     customSuccessMessage: () => "request completed",

@@ -8,18 +8,21 @@ import { RUNTIME_MSG, runtimeError, runtimeRunResult, type RuntimeRunResult } fr
 import { createAccount, createHarness, createOrganization, createTeam, type Harness } from "@promptly/api/testing";
 import { fakeAnswerText, startFakeProvider, type FakeProvider } from "@promptly/api/testing/fake-provider";
 import { createApp } from "../../app.ts";
+import { createLogger } from "../../logger.ts";
 import { listenForTests, type TestServer } from "../../../test/test-server.ts";
 
 let h: Harness;
 let provider: FakeProvider;
 let server: TestServer;
 const keys: Record<string, { id: string; key: string }> = {};
+/** The server's log lines. */
+const logLines: string[] = [];
 let replyId: string;
 let admin: Awaited<ReturnType<Harness["signedInClient"]>>["api"];
 
 beforeAll(async () => {
   [h, provider] = await Promise.all([createHarness(), startFakeProvider()]);
-  server = await listenForTests(createApp({ services: h.services }));
+  server = await listenForTests(createApp({ services: h.services, logger: createLogger("info", { write: (line: string) => void logLines.push(line) }) }));
   const person = await createAccount(h, { fullName: "Ada Admin" });
   const organization = await createOrganization(h, [{ userId: person.id, role: "admin" }], "Acme");
   const teamId = (await createTeam(h, organization.id, [{ userId: person.id, role: "admin" }], "Core")).id;
@@ -173,6 +176,10 @@ describe("POST /api/v1/prompts/{name}/run", () => {
     const before = await runCount();
     const response = await post(keys["run"]!.key, { variables: { customer: "Ada", topic: "billing" } });
     expect(response.status).toBe(502);
+    // The provider's failure, passed on: a warning in the server's log, not an error of the server.
+    const requestId = response.headers.get("x-request-id");
+    const line = logLines.map((entry) => JSON.parse(entry) as { requestId?: string; level: number; res?: { statusCode: number } }).find((entry) => entry.requestId === requestId && entry.res);
+    expect(line).toMatchObject({ level: 40, res: { statusCode: 502 } });
     expect(runtimeError.parse(await response.json())).toEqual({
       error: { code: "BAD_GATEWAY", message: "The provider refused the API key (401): Incorrect API key provided.", reason: "PROVIDER_FAILED", providerStatus: 401 },
     });
