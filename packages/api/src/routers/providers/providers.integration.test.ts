@@ -190,7 +190,9 @@ describe("where a connection may point", () => {
   });
   afterAll(() => closed.close());
 
-  it.each(["http://127.0.0.1:8080/v1", "http://10.1.2.3/v1", "http://192.168.0.10:11434/v1", "http://[::1]:8000/v1", "http://169.254.169.254/latest", "http://localhost:11434/v1"])(
+  it.each(["http://127.0.0.1:8080/v1", "http://10.1.2.3/v1", "http://192.168.0.10:11434/v1", "http://[::1]:8000/v1", "http://169.254.169.254/latest", "http://localhost:11434/v1",
+    // IPv6 ways to an inside IPv4 address: mapped (the URL parser writes it ::ffff:7f00:1), NAT64, 6to4; NAT64's local-use range.
+    "http://[::ffff:127.0.0.1]/v1", "http://[64:ff9b::10.0.0.1]/v1", "http://[64:ff9b::a9fe:a9fe]/v1", "http://[2002:c0a8:1::1]/v1", "http://[64:ff9b:1::5]/v1"])(
     "refuses %s without ALLOW_PRIVATE_PROVIDER_URLS",
     async (baseUrl) => {
       const result = await failure(
@@ -200,6 +202,14 @@ describe("where a connection may point", () => {
       expect(await closed.database.db.providerConnection.count()).toBe(0);
     },
   );
+
+  it("accepts a public IPv4 address reached through NAT64 or 6to4 (IPv6-only networks call providers that way)", async () => {
+    for (const [name, baseUrl] of [["NAT64", "http://[64:ff9b::8.8.8.8]/v1"], ["6to4", "http://[2002:808:808::1]/v1"]]) {
+      await closedWorld.callers.orgAdmin.providers.create({ organizationId: closedWorld.organization.id, kind: "openai-compatible", name: name!, baseUrl: baseUrl!, apiKey: "sk-x" });
+    }
+    expect(await closed.database.db.providerConnection.count({ where: { organizationId: closedWorld.organization.id } })).toBe(2);
+    await closed.database.db.providerConnection.deleteMany({ where: { organizationId: closedWorld.organization.id } });
+  });
 
   it("refuses, at call time, a connection whose address is private (stored before the rule, or a name that now resolves inside)", async () => {
     const { id } = await closedWorld.callers.orgAdmin.providers.create({

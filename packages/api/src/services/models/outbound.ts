@@ -12,15 +12,43 @@ for (const [network, prefix] of [
   ["0.0.0.0", 8], ["10.0.0.0", 8], ["100.64.0.0", 10], ["127.0.0.0", 8], ["169.254.0.0", 16], ["172.16.0.0", 12],
   ["192.0.0.0", 24], ["192.168.0.0", 16], ["198.18.0.0", 15], ["224.0.0.0", 4], ["240.0.0.0", 4],
 ] as const) PRIVATE.addSubnet(network, prefix, "ipv4");
-for (const [network, prefix] of [["::", 128], ["::1", 128], ["fc00::", 7], ["fe80::", 10], ["ff00::", 8]] as const) PRIVATE.addSubnet(network, prefix, "ipv6");
+for (const [network, prefix] of [["::", 128], ["::1", 128], ["fc00::", 7], ["fe80::", 10], ["ff00::", 8], ["64:ff9b:1::", 48]] as const) PRIVATE.addSubnet(network, prefix, "ipv6");
+
+/**
+ * IPv6 ranges that carry an IPv4 address (NAT64's well-known prefix, 6to4): reaching them reaches that
+ * IPv4 address, so it is the one checked. `at`: the index of its first 16-bit group.
+ */
+const EMBEDDING: { list: BlockList; at: number }[] = [
+  { network: "64:ff9b::", prefix: 96, at: 6 },
+  { network: "2002::", prefix: 16, at: 1 },
+].map(({ network, prefix, at }) => {
+  const list = new BlockList();
+  list.addSubnet(network, prefix, "ipv6");
+  return { list, at };
+});
+
+/** The eight 16-bit groups of an IPv6 literal (valid by isIP), a trailing dotted IPv4 part included. */
+function ipv6Groups(address: string): number[] {
+  const dotted = /(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(address);
+  const text = dotted ? `${address.slice(0, dotted.index)}${((+dotted[1]! << 8) | +dotted[2]!).toString(16)}:${((+dotted[3]! << 8) | +dotted[4]!).toString(16)}` : address;
+  const [head, tail] = text.split("::") as [string, string | undefined];
+  const parse = (part: string | undefined) => (part ? part.split(":").map((group) => parseInt(group, 16)) : []);
+  const [before, after] = [parse(head), parse(tail)];
+  return tail === undefined ? before : [...before, ...new Array<number>(8 - before.length - after.length).fill(0), ...after];
+}
 
 /** Whether `address` (an IP literal) is private, loopback, link-local or otherwise not on the public internet. */
 function isPrivateAddress(address: string): boolean {
   const family = isIP(address);
   if (family === 4) return PRIVATE.check(address, "ipv4");
   if (family === 6) {
-    const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
-    return mapped ? PRIVATE.check(mapped[1]!, "ipv4") : PRIVATE.check(address, "ipv6");
+    // BlockList checks an IPv4-mapped address (::ffff:a.b.c.d, in any notation) against the IPv4 ranges.
+    if (PRIVATE.check(address, "ipv6")) return true;
+    const embedding = EMBEDDING.find(({ list }) => list.check(address, "ipv6"));
+    if (!embedding) return false;
+    const groups = ipv6Groups(address);
+    const [high, low] = [groups[embedding.at]!, groups[embedding.at + 1]!];
+    return PRIVATE.check(`${high >> 8}.${high & 255}.${low >> 8}.${low & 255}`, "ipv4");
   }
   return true;
 }
