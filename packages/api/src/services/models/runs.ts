@@ -43,6 +43,8 @@ export const promptRunItem = z.object({
   error: z.string().nullable(),
   /** Said of a run that succeeded with something to know, e.g. that the answer was cut. */
   notice: z.string().nullable(),
+  /** A run of the playground's edited, unsaved template or messages, or of a continued conversation: not the version as saved. */
+  draft: z.boolean(),
   createdAt: z.date(),
 });
 export type PromptRunItem = z.infer<typeof promptRunItem>;
@@ -67,7 +69,7 @@ export interface RunPrompt {
 const runSelect = {
   id: true, promptId: true, version: true, userId: true, apiKeyId: true, connectionId: true, connectionName: true, model: true, parameters: true,
   variables: true, input: true, output: true, inputTokens: true, outputTokens: true, ttftMs: true, totalMs: true, cost: true, status: true,
-  error: true, notice: true, createdAt: true,
+  error: true, notice: true, draft: true, createdAt: true,
 } as const;
 
 const toItem = (row: Prisma.PromptRunGetPayload<{ select: typeof runSelect }>): PromptRunItem => promptRunItem.parse(row);
@@ -130,16 +132,38 @@ async function prepareRun(db: DbOrTx, config: Config, prompt: RunPrompt, input: 
   if (!model) return fail("INVALID", RUN_MSG.modelRequired, "MODEL_REQUIRED");
   if (connectionRow.models.length && !connectionRow.models.includes(model)) fail("INVALID", RUN_MSG.modelNotOffered(model), "MODEL_NOT_OFFERED");
 
+  // A draft of the other kind would compile to something the version never is: refused, not converted.
+  if (version.type === "chat" && input.template !== undefined) return fail("INVALID", RUN_MSG.draftTemplateForChat, "DRAFT_TYPE");
+  if (version.type === "text" && input.messages !== undefined) return fail("INVALID", RUN_MSG.draftMessagesForText, "DRAFT_TYPE");
+  const savedMessages = (version.messages ?? []) as unknown as ChatMessage[];
+  // The draft keeps the version's described variables; a variable only the draft uses is a required string, as in the editor.
+  const variables = version.variables as unknown as VariableContract[];
   const body: PromptVersionBody =
     version.type === "text"
-      ? { type: "text", template: version.template ?? "", variables: version.variables as unknown as VariableContract[] }
-      : { type: "chat", messages: (version.messages ?? []) as unknown as ChatMessage[], variables: version.variables as unknown as VariableContract[] };
+      ? { type: "text", template: input.template ?? version.template ?? "", variables }
+      : { type: "chat", messages: input.messages ?? savedMessages, variables };
   const compiled = compile(body, input.variables);
   if (!compiled.ok) return fail("INVALID", RUNTIME_MSG.compileFailed + compiled.message, "CONTRACT");
-  const modelInput: ModelInput = "text" in compiled ? { type: "text", text: compiled.text } : { type: "chat", messages: compiled.messages };
+  const followUp = input.followUp ?? [];
+  // A continued conversation is chat whatever the prompt's type: the compiled text is its first user message.
+  const modelInput: ModelInput =
+    followUp.length === 0
+      ? "text" in compiled ? { type: "text", text: compiled.text } : { type: "chat", messages: compiled.messages }
+      : { type: "chat", messages: [...("text" in compiled ? [{ role: "user" as const, content: compiled.text }] : compiled.messages), ...followUp] };
+  // Only a body that differs from the saved one (or a conversation carried on) makes a draft: the
+  // playground sends its editor's text either way, and an untouched one is the version itself.
+  const edited =
+    version.type === "text"
+      ? input.template !== undefined && input.template !== (version.template ?? "")
+      : input.messages !== undefined && !sameMessages(input.messages, savedMessages);
   const connection = await openProviderConnection(db, config, input.connectionId);
-  return { model, modelInput, connection, connectionName: connectionRow.name, parameters: runParameters(input.parameters, version.config) };
+  return {
+    model, modelInput, connection, connectionName: connectionRow.name, parameters: runParameters(input.parameters, version.config), draft: edited || followUp.length > 0,
+  };
 }
+
+const sameMessages = (a: readonly ChatMessage[], b: readonly ChatMessage[]) =>
+  a.length === b.length && a.every((message, i) => message.role === b[i]!.role && message.content === b[i]!.content);
 
 type RunDeps = { db: Db; config: Config; now: () => Date };
 
@@ -220,6 +244,7 @@ async function* answerRun(
         status: ending.status,
         error: ending.error,
         notice,
+        draft: prepared.draft,
         createdAt,
       },
       select: runSelect,
@@ -306,7 +331,10 @@ export async function listPromptRuns(db: DbOrTx, input: z.output<typeof listRuns
   return { items, nextCursor: rows.length > input.limit && last ? encodeKeysetCursor(last.createdAt.toISOString(), last.id) : null };
 }
 
-/** Per version of a prompt (newest first): runs, error rate, p50/p95 total time, mean tokens and mean cost; since `from` (a UTC day) when given. */
+/**
+ * Per version of a prompt (newest first): runs, error rate, p50/p95 total time, mean tokens and mean
+ * cost; since `from` (a UTC day) when given. Draft runs are left out: an edited draft is not the version.
+ */
 export async function promptRunStats(db: DbOrTx, promptId: string, from?: string): Promise<VersionRunStats[]> {
   const rows = await db.$queryRaw<
     { version: number; runs: bigint; failed: bigint; p50: number | null; p95: number | null; inTokens: number | null; outTokens: number | null; cost: number | null }[]
@@ -315,7 +343,7 @@ export async function promptRunStats(db: DbOrTx, promptId: string, from?: string
            percentile_cont(0.5) WITHIN GROUP (ORDER BY total_ms) AS p50,
            percentile_cont(0.95) WITHIN GROUP (ORDER BY total_ms) AS p95,
            avg(input_tokens)::float8 AS "inTokens", avg(output_tokens)::float8 AS "outTokens", avg(cost)::float8 AS cost
-    FROM prompt_runs WHERE prompt_id = ${promptId}::uuid ${from ? Prisma.sql`AND created_at >= ${from}::date` : Prisma.empty}
+    FROM prompt_runs WHERE prompt_id = ${promptId}::uuid AND NOT draft ${from ? Prisma.sql`AND created_at >= ${from}::date` : Prisma.empty}
     GROUP BY version ORDER BY version DESC`;
   return rows.map((row) => ({
     version: row.version,
