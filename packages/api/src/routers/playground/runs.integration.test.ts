@@ -262,6 +262,32 @@ describe("who may run (team editors and above, organization admins)", () => {
     expect(result).toBe(EXPECTED[kind]);
     expect(await h.database.db.promptRun.count()).toBe(runs + (result === "OK" ? 1 : 0));
   });
+
+  it.each(CALLER_KINDS)("playground.connections as %s", async (kind) => {
+    let result = "OK";
+    try {
+      await world.callers[kind].playground.connections({ promptId: prompt.id });
+    } catch (error) {
+      result = (error as { code: string }).code;
+    }
+    expect(result).toBe(EXPECTED[kind]);
+  });
+
+  it("offers the runners the connections open to the prompt's team, by name, with nothing of their keys", async () => {
+    const organizationId = world.organization.id;
+    const elsewhere = await world.team("Elsewhere");
+    const mine = await world.callers.orgAdmin.providers.create({
+      organizationId, kind: "openai-compatible", name: "A mine", baseUrl: provider.openaiBaseUrl, apiKey: provider.apiKey, models: ["local-llama"], teamIds: [team.id, elsewhere.id],
+    });
+    const theirs = await world.callers.orgAdmin.providers.create({ organizationId, kind: "openai", name: "B theirs", baseUrl: provider.openaiBaseUrl, apiKey: provider.apiKey, teamIds: [elsewhere.id] });
+    const offered = await world.callers.editor.playground.connections({ promptId: prompt.id });
+    expect(offered.map((connection) => connection.id)).not.toContain(theirs.id);
+    expect(offered.find((connection) => connection.id === mine.id)).toEqual({ id: mine.id, kind: "openai-compatible", name: "A mine", models: ["local-llama"] });
+    expect(offered.map((connection) => connection.name)).toEqual([...offered.map((connection) => connection.name)].sort());
+    expect(offered.map((connection) => connection.id)).toEqual(expect.arrayContaining([openai.id, anthropic.id]));
+    await world.callers.orgAdmin.providers.delete({ id: mine.id });
+    await world.callers.orgAdmin.providers.delete({ id: theirs.id });
+  });
 });
 
 describe("the runs of a prompt", () => {
