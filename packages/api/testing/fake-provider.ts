@@ -80,8 +80,10 @@ const promptText = (messages: ChatMessage[], system?: unknown) => [contentText(s
 const sleep = (ms: number, signal: AbortSignal) =>
   new Promise<void>((resolve) => {
     if (ms <= 0 || signal.aborted) return resolve();
-    const timer = setTimeout(resolve, ms);
-    signal.addEventListener("abort", () => (clearTimeout(timer), resolve()), { once: true });
+    const stop = () => (clearTimeout(timer), resolve());
+    // Each pause takes its listener back: a long answer's many pauses would otherwise pile them up on one signal.
+    const timer = setTimeout(() => (signal.removeEventListener("abort", stop), resolve()), ms);
+    signal.addEventListener("abort", stop, { once: true });
   });
 
 async function readBody(req: IncomingMessage): Promise<unknown> {
