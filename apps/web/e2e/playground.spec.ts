@@ -98,6 +98,28 @@ test("an admin connects a provider; an editor runs two models side by side on an
   ]);
   expect((await runsOf(prompt.id)).map((run) => run.model).sort()).toEqual(["gpt-4o", "gpt-4o-mini"]);
 
+  // Carry the first column's conversation on: its answer and the reply go after the prompt.
+  provider.answer.chunkDelayMs = 0;
+  const callsBefore = provider.calls.length;
+  await column(editorPage, 1).getByLabel("Your reply").fill("Now in French.");
+  await column(editorPage, 1).getByRole("button", { name: "Continue" }).click();
+  await expect(output(1)).toContainText(fakeAnswerText("Now in French."));
+  await expect(output(1).getByText("Now in French.", { exact: true })).toBeVisible();
+  expect((provider.calls.slice(callsBefore).find((call) => call.path === "/v1/chat/completions")!.body as { messages: unknown }).messages).toEqual([
+    { role: "user", content: "Write a haiku about the sea." },
+    { role: "assistant", content: answer },
+    { role: "user", content: "Now in French." },
+  ]);
+
+  // A provider that refuses says why, in its words.
+  provider.failWith = 429;
+  try {
+    await editorPage.getByRole("button", { name: "Run", exact: true }).click();
+    for (const number of [1, 2]) await expect(column(editorPage, number).getByRole("alert")).toContainText(/The provider failed.*rate limit.*\(429\)/s);
+  } finally {
+    provider.failWith = null;
+  }
+
   // On a phone the columns stack, and nothing is wider than the screen.
   await editorPage.setViewportSize({ width: 375, height: 800 });
   const [first, second] = [await column(editorPage, 1).boundingBox(), await column(editorPage, 2).boundingBox()];

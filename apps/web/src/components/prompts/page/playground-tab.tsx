@@ -22,8 +22,16 @@ import { PlaygroundColumn } from "./playground-column.tsx";
 import { configWithParameters, parametersOf, settingsFromVersion } from "./playground-settings.ts";
 import { initialValue, problemsMessage, typedValues, type FieldValue } from "./try-values.ts";
 import type { PromptDetail } from "./types.ts";
-import { MAX_COLUMNS, usePlaygroundColumns, type PlaygroundColumn as Column, type RunInput } from "./use-playground-columns.ts";
+import { MAX_COLUMNS, usePlaygroundColumns, type PlaygroundColumn as Column, type RunInput, type Turn } from "./use-playground-columns.ts";
 import { VariableField } from "./variable-field.tsx";
+
+/**
+ * A run's input travels in the event stream's URL, and the server reads at most 16 KB of request line
+ * and headers: an edited prompt past this (encoded) is refused here, in words, rather than by the server.
+ */
+const RUN_URL_INPUT_MAX = 12_000;
+const tooLongToRun = (length: number) =>
+  `This edited prompt is too long to run from the playground (${length.toLocaleString("en-US")} characters once encoded for the address, at most ${RUN_URL_INPUT_MAX.toLocaleString("en-US")}). Save it as a new version to run it.`;
 
 const sameMessages = (a: ChatMessage[], b: ChatMessage[]) => a.length === b.length && a.every((m, i) => m.role === b[i]!.role && m.content === b[i]!.content);
 
@@ -56,13 +64,13 @@ export function PlaygroundTab({ prompt }: { prompt: PromptDetail }) {
     return found.length ? null : values;
   };
 
-  const inputFor = (column: Column, variables: Record<string, unknown>): RunInput | null => {
+  const inputFor = (column: Column, variables: Record<string, unknown>, followUp: Turn[] = []): RunInput | null => {
     const parameters = parametersOf(column.settings);
     if ("errors" in parameters) {
       change(column.id, { errors: parameters.errors });
       return null;
     }
-    return {
+    const input: RunInput = {
       promptId: prompt.id,
       version: version.version,
       connectionId: connectionOf(column),
@@ -72,6 +80,12 @@ export function PlaygroundTab({ prompt }: { prompt: PromptDetail }) {
       // Only an edited body is sent: the version's own is on the server, and the input travels in the URL.
       ...(edited && (version.type === "text" ? { template } : { messages })),
     };
+    const length = encodeURIComponent(JSON.stringify({ json: { ...input, followUp } })).length;
+    if (length > RUN_URL_INPUT_MAX) {
+      change(column.id, { refusal: tooLongToRun(length) });
+      return null;
+    }
+    return input;
   };
 
   const runAll = () => {
@@ -87,10 +101,11 @@ export function PlaygroundTab({ prompt }: { prompt: PromptDetail }) {
     const reply = column.reply.trim();
     if (!reply || column.streaming !== null) return;
     const values = checkedValues();
-    const input = values && inputFor(column, values);
+    const turns: Turn[] = [...column.turns, { role: "user", content: reply }];
+    const input = values && inputFor(column, values, turns);
     if (!input) return;
     change(column.id, { reply: "" });
-    start(column.id, input, [...column.turns, { role: "user", content: reply }]);
+    start(column.id, input, turns);
   };
 
   const saveAsVersion = (column: Column) => {
