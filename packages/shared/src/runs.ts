@@ -1,7 +1,8 @@
 // Running a prompt version on a model (the playground) and the recorded runs: input schemas, limits and
 // texts shared by the procedures, the REST route and the web app.
 import { z } from "zod";
-import { idSchema } from "./validation.ts";
+import { CHAT_ROLES } from "./prompt-template.ts";
+import { idSchema, multilineText } from "./validation.ts";
 
 export const RUN_STATUSES = ["succeeded", "failed", "stopped"] as const;
 
@@ -11,6 +12,9 @@ export const RUN_OUTPUT_MAX_CHARS = 200_000;
 /** Runs of one organization at once (per app process) unless PROVIDER_MAX_CONCURRENT_RUNS says otherwise. */
 export const DEFAULT_MAX_CONCURRENT_RUNS = 4;
 const RUN_STOP_MAX = 4;
+/** A draft's template, or all its messages together, or a conversation's turns together: at most this many characters (as a version's). */
+const RUN_DRAFT_TEXT_MAX = 100_000;
+const RUN_FOLLOW_UP_MAX = 50;
 
 export const RUN_MSG = {
   modelRequired: "Choose a model: the version names none",
@@ -27,6 +31,10 @@ export const RUN_MSG = {
   maxTokensInvalid: "Max tokens is a whole number from 1 to 1,000,000",
   topPInvalid: "Top p is a number from 0 to 1",
   stopInvalid: `At most ${RUN_STOP_MAX} stop sequences of 1 to 100 characters`,
+  draftTemplateForChat: "This is a chat prompt: run its messages, not a template",
+  draftMessagesForText: "This is a text prompt: run its template, not messages",
+  draftTooLong: `A draft (or a conversation) has at most ${RUN_DRAFT_TEXT_MAX.toLocaleString("en-US")} characters`,
+  followUpTooLong: `A conversation has at most ${RUN_FOLLOW_UP_MAX} turns`,
 } as const;
 
 /** Model parameters of a run; each absent one comes from the version's config, else the provider's default. */
@@ -46,6 +54,22 @@ export const runPromptInput = z.object({
   model: z.string().trim().min(1).max(200).optional(),
   variables: z.record(z.string(), z.unknown()).default({}),
   parameters: runParametersSchema.default({}),
+  /**
+   * The playground's edited, unsaved body, run instead of the version's: a text prompt's template or a
+   * chat prompt's messages, compiled with the version's contract. The run is recorded as a draft.
+   */
+  template: multilineText().max(RUN_DRAFT_TEXT_MAX, RUN_MSG.draftTooLong).optional(),
+  messages: z
+    .array(z.object({ role: z.enum(CHAT_ROLES), content: multilineText() }))
+    .max(200)
+    .refine((messages) => messages.reduce((sum, message) => sum + message.content.length, 0) <= RUN_DRAFT_TEXT_MAX, RUN_MSG.draftTooLong)
+    .optional(),
+  /** A conversation's next turns after the compiled prompt (its answers and the person's replies), sent as they are. */
+  followUp: z
+    .array(z.object({ role: z.enum(["assistant", "user"]), content: multilineText() }))
+    .max(RUN_FOLLOW_UP_MAX, RUN_MSG.followUpTooLong)
+    .refine((turns) => turns.reduce((sum, turn) => sum + turn.content.length, 0) <= RUN_DRAFT_TEXT_MAX, RUN_MSG.draftTooLong)
+    .optional(),
 });
 export type RunPromptInput = z.input<typeof runPromptInput>;
 

@@ -1,6 +1,6 @@
 // The typed API: every type comes from the server's AppRouter, none is written by hand.
 import { MutationCache, QueryCache, QueryClient } from "@tanstack/react-query";
-import { createTRPCClient, httpBatchLink, splitLink } from "@trpc/client";
+import { createTRPCClient, httpBatchLink, httpSubscriptionLink, splitLink } from "@trpc/client";
 import { createTRPCQueryUtils, createTRPCReact } from "@trpc/react-query";
 import type { AppRouter } from "@promptly/api";
 import { QUERY_GC_TIME_MS, QUERY_RETRIES, QUERY_RETRY_DELAY_MAX_MS } from "@promptly/shared";
@@ -104,9 +104,14 @@ export const queryClient = new QueryClient({
 export const trpcClient = createTRPCClient<AppRouter>({
   links: [
     splitLink({
-      condition: (op) => op.path === "auth.signOut",
-      true: httpBatchLink({ url: "/trpc", transformer: superjson }),
-      false: httpBatchLink({ url: "/trpc", transformer: superjson, fetch: sessionAwareFetch }),
+      // Subscriptions (the playground's runs) are server-sent events: the input travels in the URL.
+      condition: (op) => op.type === "subscription",
+      true: httpSubscriptionLink({ url: "/trpc", transformer: superjson }),
+      false: splitLink({
+        condition: (op) => op.path === "auth.signOut",
+        true: httpBatchLink({ url: "/trpc", transformer: superjson }),
+        false: httpBatchLink({ url: "/trpc", transformer: superjson, fetch: sessionAwareFetch }),
+      }),
     }),
   ],
 });

@@ -68,7 +68,7 @@ export const newPromptRoute = createRoute({
 
 const promptSearch = z.object({
   version: z.number().int().min(1).optional().catch(undefined),
-  tab: z.enum(["template", "try", "history", "compare", "runs", "comments", "usage", "activity"]).optional().catch(undefined),
+  tab: z.enum(["template", "try", "playground", "history", "compare", "runs", "comments", "usage", "activity"]).optional().catch(undefined),
   /** A comment to open on the Comments tab (links from notifications). */
   comment: z.uuid().optional().catch(undefined),
   from: z.number().int().min(1).optional().catch(undefined),
@@ -99,6 +99,8 @@ export const promptRoute = createRoute({
 export const newVersionRoute = createRoute({
   getParentRoute: () => appLayoutRoute,
   path: "/prompts/$promptId/new-version",
+  /** `draft`: the playground's edited body and model settings to start from (kept in the tab's session storage under this key). */
+  validateSearch: z.object({ draft: z.string().max(100).optional().catch(undefined) }),
   loader: async ({ params }) => {
     await Promise.all([loadWorkspace(), api.prompts.get.ensureData({ id: params.promptId, label: "latest" }).catch(() => undefined)]);
   },

@@ -1,5 +1,6 @@
 import { router } from "../../trpc.ts";
+import { connections } from "./connections.ts";
 import { run } from "./run.ts";
 
 /** Running prompt versions on real models. */
-export const playgroundRouter = router({ run });
+export const playgroundRouter = router({ connections, run });

@@ -262,6 +262,32 @@ describe("who may run (team editors and above, organization admins)", () => {
     expect(result).toBe(EXPECTED[kind]);
     expect(await h.database.db.promptRun.count()).toBe(runs + (result === "OK" ? 1 : 0));
   });
+
+  it.each(CALLER_KINDS)("playground.connections as %s", async (kind) => {
+    let result = "OK";
+    try {
+      await world.callers[kind].playground.connections({ promptId: prompt.id });
+    } catch (error) {
+      result = (error as { code: string }).code;
+    }
+    expect(result).toBe(EXPECTED[kind]);
+  });
+
+  it("offers the runners the connections open to the prompt's team, by name, with nothing of their keys", async () => {
+    const organizationId = world.organization.id;
+    const elsewhere = await world.team("Elsewhere");
+    const mine = await world.callers.orgAdmin.providers.create({
+      organizationId, kind: "openai-compatible", name: "A mine", baseUrl: provider.openaiBaseUrl, apiKey: provider.apiKey, models: ["local-llama"], teamIds: [team.id, elsewhere.id],
+    });
+    const theirs = await world.callers.orgAdmin.providers.create({ organizationId, kind: "openai", name: "B theirs", baseUrl: provider.openaiBaseUrl, apiKey: provider.apiKey, teamIds: [elsewhere.id] });
+    const offered = await world.callers.editor.playground.connections({ promptId: prompt.id });
+    expect(offered.map((connection) => connection.id)).not.toContain(theirs.id);
+    expect(offered.find((connection) => connection.id === mine.id)).toEqual({ id: mine.id, kind: "openai-compatible", name: "A mine", models: ["local-llama"] });
+    expect(offered.map((connection) => connection.name)).toEqual([...offered.map((connection) => connection.name)].sort());
+    expect(offered.map((connection) => connection.id)).toEqual(expect.arrayContaining([openai.id, anthropic.id]));
+    await world.callers.orgAdmin.providers.delete({ id: mine.id });
+    await world.callers.orgAdmin.providers.delete({ id: theirs.id });
+  });
 });
 
 describe("the runs of a prompt", () => {
@@ -304,5 +330,71 @@ describe("the runs of a prompt", () => {
 
     const analytics = await viewer.analytics.prompt({ promptId: fresh.id, days: 7 });
     expect(analytics.runs).toEqual(stats);
+  });
+});
+
+describe("the playground's drafts: the edited, unsaved body, run and recorded as a draft", () => {
+  const sentMessages = (from: number) => (provider.calls.slice(from).find((call) => call.path === "/v1/chat/completions")!.body as { messages: unknown }).messages;
+
+  it("runs a text prompt's edited template, compiled with the version's contract, and records it as a draft; the saved template is not one", async () => {
+    const calls = provider.calls.length;
+    const edited = await runToEnd(world.callers.editor, runInput({ template: "Shout {{ word }} and {{ other }}.", variables: { word: "hi", other: "bye" } }));
+    expect(sentMessages(calls)).toEqual([{ role: "user", content: "Shout hi and bye." }]);
+    expect(edited.deltas.join("")).toBe(fakeAnswerText("Shout hi and bye."));
+    expect(edited.run).toMatchObject({ draft: true, version: 1, input: { type: "text", text: "Shout hi and bye." } });
+    expect(await rowOf(edited.run.id)).toMatchObject({ draft: true, status: "succeeded" });
+
+    // A variable only the draft uses is a required string, as the editor would make it.
+    expect(await failure(world.callers.editor.playground.run(runInput({ template: "Shout {{ word }} and {{ other }}." })))).toEqual({
+      code: "BAD_REQUEST", message: `${RUNTIME_MSG.compileFailed}'other' is required`,
+    });
+    const untouched = await runToEnd(world.callers.editor, runInput({ template: "Say {{ word }} twice." }));
+    expect(untouched.run.draft).toBe(false);
+  });
+
+  it("runs a chat prompt's edited messages; a body of the other type is refused, with no call and no record", async () => {
+    const chat = await world.callers.editor.prompts.create({
+      teamId: team.id, name: "chatter", title: "Chatter", visibility: "team", type: "chat", model: "gpt-4o-mini",
+      messages: [{ role: "system", content: "Be brief." }, { role: "user", content: "Explain {{ topic }}." }],
+    });
+    const calls = provider.calls.length;
+    const { run } = await runToEnd(world.callers.editor, {
+      promptId: chat.id, version: 1, connectionId: openai.id, variables: { topic: "tides" },
+      messages: [{ role: "system", content: "Be very brief." }, { role: "user", content: "Explain {{ topic }} to a child." }],
+    });
+    expect(sentMessages(calls)).toEqual([{ role: "system", content: "Be very brief." }, { role: "user", content: "Explain tides to a child." }]);
+    expect(run.draft).toBe(true);
+
+    const runs = await h.database.db.promptRun.count();
+    const before = provider.calls.length;
+    expect(await failure(world.callers.editor.playground.run({ promptId: chat.id, version: 1, connectionId: openai.id, variables: { topic: "tides" }, template: "Explain {{ topic }}." })))
+      .toEqual({ code: "BAD_REQUEST", message: RUN_MSG.draftTemplateForChat });
+    expect(await failure(world.callers.editor.playground.run(runInput({ messages: [{ role: "user", content: "Say {{ word }}." }] }))))
+      .toEqual({ code: "BAD_REQUEST", message: RUN_MSG.draftMessagesForText });
+    expect(provider.calls.length).toBe(before);
+    expect(await h.database.db.promptRun.count()).toBe(runs);
+  });
+
+  it("continues a conversation: the compiled text is the first user message, the follow-up turns come after it", async () => {
+    const calls = provider.calls.length;
+    const first = fakeAnswerText("Say hello twice.");
+    const { deltas, run } = await runToEnd(world.callers.editor, runInput({ followUp: [{ role: "assistant", content: first }, { role: "user", content: "Now in French." }] }));
+    const conversation = [{ role: "user", content: "Say hello twice." }, { role: "assistant", content: first }, { role: "user", content: "Now in French." }];
+    expect(sentMessages(calls)).toEqual(conversation);
+    expect(deltas.join("")).toBe(fakeAnswerText("Now in French."));
+    expect(await rowOf(run.id)).toMatchObject({ draft: true, input: { type: "chat", messages: conversation } });
+  });
+
+  it("are listed with the version's runs but left out of its figures", async () => {
+    const fresh = await createPrompt(world.callers.editor, team.id, { visibility: "team", template: "Tell {{ question }}." });
+    const input = { promptId: fresh.id, version: 1, connectionId: openai.id, model: "gpt-4o-mini", variables: { question: "a joke" } } satisfies RunPromptInput;
+    const saved = await runToEnd(world.callers.editor, input);
+    const draft = await runToEnd(world.callers.editor, { ...input, template: "Tell {{ question }} loudly, and at length.", parameters: { maxTokens: 500 } });
+
+    const listed = await world.callers.viewer.runs.list({ promptId: fresh.id });
+    expect(listed.items.map((run) => [run.id, run.draft])).toEqual([[draft.run.id, true], [saved.run.id, false]]);
+    const stats = await world.callers.viewer.runs.stats({ promptId: fresh.id });
+    expect(stats.map((row) => [row.version, row.runs])).toEqual([[1, 1]]);
+    expect(stats[0]!.meanOutputTokens).toBe((await rowOf(saved.run.id)).outputTokens);
   });
 });

@@ -73,6 +73,19 @@ export async function listProviderConnections(db: DbOrTx, organizationId: string
   return rows.map(toItem);
 }
 
+/** A connection as the playground offers it to a prompt's runners: what to choose by, nothing of the key. */
+export const runConnectionItem = providerConnectionItem.pick({ id: true, kind: true, name: true, models: true });
+
+/** The organization's connections open to one team (those limited to no team, or to it too), by name. */
+export async function listRunConnections(db: DbOrTx, organizationId: string, teamId: string): Promise<z.infer<typeof runConnectionItem>[]> {
+  const rows = await db.providerConnection.findMany({
+    where: { organizationId, OR: [{ teams: { none: {} } }, { teams: { some: { teamId } } }] },
+    select: { id: true, kind: true, name: true, models: true },
+    orderBy: [{ name: "asc" }, { id: "asc" }],
+  });
+  return rows.map((row) => ({ ...row, kind: fromDbKind(row.kind) }));
+}
+
 export async function createProviderConnection(
   deps: { db: Db; config: Config },
   input: z.output<typeof createProviderInput> & { createdById: string },

@@ -48,6 +48,8 @@ export const promptRunItem = z.object({
   error: z.string().nullable(),
   /** Said of a run that succeeded with something to know, e.g. that the answer was cut. */
   notice: z.string().nullable(),
+  /** A run of the playground's edited, unsaved template or messages, or of a continued conversation: not the version as saved. */
+  draft: z.boolean(),
   createdAt: z.date(),
 });
 export type PromptRunItem = z.infer<typeof promptRunItem>;
@@ -72,7 +74,7 @@ export interface RunPrompt {
 const runSelect = {
   id: true, promptId: true, version: true, userId: true, apiKeyId: true, connectionId: true, connectionName: true, model: true, parameters: true,
   variables: true, input: true, output: true, inputTokens: true, outputTokens: true, ttftMs: true, totalMs: true, cost: true, status: true,
-  error: true, notice: true, createdAt: true,
+  error: true, notice: true, draft: true, createdAt: true,
 } as const;
 
 /** The person's or key's name, read with the run (runSelect's rows carry no names). */
@@ -151,16 +153,38 @@ async function prepareRun(db: DbOrTx, config: Config, prompt: RunPrompt, input: 
   if (!model) return fail("INVALID", RUN_MSG.modelRequired, "MODEL_REQUIRED");
   if (connectionRow.models.length && !connectionRow.models.includes(model)) fail("INVALID", RUN_MSG.modelNotOffered(model), "MODEL_NOT_OFFERED");
 
+  // A draft of the other kind would compile to something the version never is: refused, not converted.
+  if (version.type === "chat" && input.template !== undefined) return fail("INVALID", RUN_MSG.draftTemplateForChat, "DRAFT_TYPE");
+  if (version.type === "text" && input.messages !== undefined) return fail("INVALID", RUN_MSG.draftMessagesForText, "DRAFT_TYPE");
+  const savedMessages = (version.messages ?? []) as unknown as ChatMessage[];
+  // The draft keeps the version's described variables; a variable only the draft uses is a required string, as in the editor.
+  const variables = version.variables as unknown as VariableContract[];
   const body: PromptVersionBody =
     version.type === "text"
-      ? { type: "text", template: version.template ?? "", variables: version.variables as unknown as VariableContract[] }
-      : { type: "chat", messages: (version.messages ?? []) as unknown as ChatMessage[], variables: version.variables as unknown as VariableContract[] };
+      ? { type: "text", template: input.template ?? version.template ?? "", variables }
+      : { type: "chat", messages: input.messages ?? savedMessages, variables };
   const compiled = compile(body, input.variables);
   if (!compiled.ok) return fail("INVALID", RUNTIME_MSG.compileFailed + compiled.message, "CONTRACT");
-  const modelInput: ModelInput = "text" in compiled ? { type: "text", text: compiled.text } : { type: "chat", messages: compiled.messages };
+  const followUp = input.followUp ?? [];
+  // A continued conversation is chat whatever the prompt's type: the compiled text is its first user message.
+  const modelInput: ModelInput =
+    followUp.length === 0
+      ? "text" in compiled ? { type: "text", text: compiled.text } : { type: "chat", messages: compiled.messages }
+      : { type: "chat", messages: [...("text" in compiled ? [{ role: "user" as const, content: compiled.text }] : compiled.messages), ...followUp] };
+  // Only a body that differs from the saved one (or a conversation carried on) makes a draft: the
+  // playground sends its editor's text either way, and an untouched one is the version itself.
+  const edited =
+    version.type === "text"
+      ? input.template !== undefined && input.template !== (version.template ?? "")
+      : input.messages !== undefined && !sameMessages(input.messages, savedMessages);
   const connection = await openProviderConnection(db, config, input.connectionId);
-  return { model, modelInput, connection, connectionName: connectionRow.name, parameters: runParameters(input.parameters, version.config) };
+  return {
+    model, modelInput, connection, connectionName: connectionRow.name, parameters: runParameters(input.parameters, version.config), draft: edited || followUp.length > 0,
+  };
 }
+
+const sameMessages = (a: readonly ChatMessage[], b: readonly ChatMessage[]) =>
+  a.length === b.length && a.every((message, i) => message.role === b[i]!.role && message.content === b[i]!.content);
 
 type RunDeps = { db: Db; config: Config; now: () => Date };
 
@@ -241,6 +265,7 @@ async function* answerRun(
         status: ending.status,
         error: ending.error,
         notice,
+        draft: prepared.draft,
         createdAt,
       },
       select: { ...runSelect, ...actorSelect },
@@ -336,7 +361,8 @@ export async function promptRunModels(db: DbOrTx, promptId: string): Promise<str
 /**
  * Per prompt and version (newest version first) of the runs `where` picks: runs, error rate, p50/p95
  * total time, mean tokens and mean cost; since `from` (a UTC day) when given. One query for one prompt
- * and for an organization's analytics, so both count the same runs.
+ * and for an organization's analytics, so both count the same runs. Draft runs are left out: an edited
+ * draft is not the version.
  */
 export async function runStatsWhere(db: DbOrTx, where: Prisma.Sql, from?: string): Promise<(VersionRunStats & { promptId: string })[]> {
   const rows = await db.$queryRaw<
@@ -346,7 +372,7 @@ export async function runStatsWhere(db: DbOrTx, where: Prisma.Sql, from?: string
            percentile_cont(0.5) WITHIN GROUP (ORDER BY total_ms) AS p50,
            percentile_cont(0.95) WITHIN GROUP (ORDER BY total_ms) AS p95,
            avg(input_tokens)::float8 AS "inTokens", avg(output_tokens)::float8 AS "outTokens", avg(cost)::float8 AS cost
-    FROM prompt_runs WHERE ${where} ${from ? Prisma.sql`AND created_at >= ${from}::date` : Prisma.empty}
+    FROM prompt_runs WHERE (${where}) AND NOT draft ${from ? Prisma.sql`AND created_at >= ${from}::date` : Prisma.empty}
     GROUP BY prompt_id, version ORDER BY prompt_id, version DESC`;
   return rows.map((row) => ({
     promptId: row.promptId,

@@ -1,7 +1,7 @@
 // /prompts/$promptId/new-version: the next version of a prompt, starting from its latest one. The
 // prompt's own fields (team, name, title, visibility) are shown, not edited, here.
-import { type FormEvent } from "react";
-import { Link, useNavigate } from "@tanstack/react-router";
+import { useState, type FormEvent } from "react";
+import { Link, getRouteApi, useNavigate } from "@tanstack/react-router";
 import { toast } from "sonner";
 import type { RouterInputs, RouterOutputs } from "@promptly/api";
 import { LATEST_LABEL, PROMPT_MSG, PROMPT_VISIBILITY_LABELS, createVersionInput, versionLabel } from "@promptly/shared";
@@ -15,6 +15,7 @@ import { draftFromVersion, versionInput } from "./draft.ts";
 import { EditorSection } from "./editor-section.tsx";
 import { EditorLoading, EditorNotice, EditorShell } from "./editor-shell.tsx";
 import { LintResults } from "./lint-results.tsx";
+import { draftFromPlayground, dropPlaygroundDraft, readPlaygroundDraft, type PlaygroundDraft } from "./playground-draft.ts";
 import { useRefusal } from "./refusal.ts";
 import { SaveBar } from "./save-bar.tsx";
 import { UnsavedChangesGuard } from "./unsaved-changes-guard.tsx";
@@ -25,8 +26,12 @@ type Prompt = RouterOutputs["prompts"]["get"];
 
 const FORM_FIELDS = ["model", "config", "commitMessage"];
 
+const newVersionRoute = getRouteApi("/app/prompts/$promptId/new-version");
+
 export function NewVersionEditor({ promptId }: { promptId: string }) {
   const prompt = trpc.prompts.get.useQuery({ id: promptId, label: LATEST_LABEL });
+  const { draft: draftKey } = newVersionRoute.useSearch();
+  const [playground] = useState(() => readPlaygroundDraft(draftKey));
   if (prompt.isPending) {
     return (
       <EditorShell title="New version" intro="Loading the latest version...">
@@ -48,7 +53,14 @@ export function NewVersionEditor({ promptId }: { promptId: string }) {
   const { data } = prompt;
   const reason = data.archivedAt ? PROMPT_MSG.archived : !data.can.write ? "Saving a version of this prompt needs the editor or admin role in its team." : null;
   return (
-    <EditorShell title={`New version of ${data.title}`} intro={`Starts from ${versionLabel(data.version.version)}, the latest version. Saved versions never change.`}>
+    <EditorShell
+      title={`New version of ${data.title}`}
+      intro={
+        playground
+          ? `Starts from the playground's draft of ${versionLabel(playground.fromVersion)}, with its model and parameters. Saved versions never change.`
+          : `Starts from ${versionLabel(data.version.version)}, the latest version. Saved versions never change.`
+      }
+    >
       {reason ? (
         <EditorNotice title="You cannot save a version of this prompt">
           {reason}{" "}
@@ -57,17 +69,17 @@ export function NewVersionEditor({ promptId }: { promptId: string }) {
           </Link>
         </EditorNotice>
       ) : (
-        <NewVersionForm key={data.id} prompt={data} />
+        <NewVersionForm key={data.id} prompt={data} playground={playground} onSaved={() => dropPlaygroundDraft(draftKey)} />
       )}
     </EditorShell>
   );
 }
 
-function NewVersionForm({ prompt }: { prompt: Prompt }) {
+function NewVersionForm({ prompt, playground, onSaved }: { prompt: Prompt; playground: PlaygroundDraft | null; onSaved(): void }) {
   const navigate = useNavigate();
   const utils = trpc.useUtils();
   const save = trpc.promptVersions.create.useMutation();
-  const version = useVersionDraft(() => draftFromVersion(prompt.version));
+  const version = useVersionDraft(() => (playground ? draftFromPlayground(prompt.version, playground) : draftFromVersion(prompt.version)));
   const { draft, setDraft, lintResult, config } = version;
   const refusal = useRefusal({ model: draft.model, config: draft.config, commitMessage: draft.commitMessage });
   const blocked = lintResult.errors.length > 0 || "error" in config;
@@ -80,6 +92,7 @@ function NewVersionForm({ prompt }: { prompt: Prompt }) {
     save.mutate(input, {
       onSuccess() {
         toast.success(PROMPT_MSG.versionSavedToast);
+        onSaved();
         void utils.prompts.invalidate();
         void utils.promptVersions.invalidate();
         void navigate({ to: "/prompts/$promptId", params: { promptId: prompt.id }, ignoreBlocker: true });
@@ -92,7 +105,8 @@ function NewVersionForm({ prompt }: { prompt: Prompt }) {
 
   return (
     <form noValidate aria-label="New version" className="grid min-w-0 grid-cols-1 gap-6" onSubmit={submit}>
-      <UnsavedChangesGuard active={version.changed && !save.isSuccess} />
+      {/* A playground draft is unsaved from the start. */}
+      <UnsavedChangesGuard active={(version.changed || playground !== null) && !save.isSuccess} />
       <PromptSummary prompt={prompt} />
       <VersionFields
         draft={draft}

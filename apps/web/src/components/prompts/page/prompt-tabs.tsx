@@ -1,9 +1,11 @@
-// The prompt's tabs, kept in the `tab` search param: Template, Try it, History, Compare, Runs, Comments, Usage, Activity.
+// The prompt's tabs, kept in the `tab` search param: Template, Try it, Playground (for those who may
+// run the prompt), History, Compare, Runs, Comments, Usage, Activity.
 import { CommentsTab } from "@/components/comments/comments-tab";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "@/components/ui/tabs";
 import { ActivityTab } from "./activity-tab.tsx";
 import { CompareTab } from "./compare-tab.tsx";
 import { HistoryTab } from "./history-tab.tsx";
+import { PlaygroundTab } from "./playground-tab.tsx";
 import { usePromptSearch, type PromptTab } from "./route-api.ts";
 import { RunsTab } from "./runs-tab.tsx";
 import { TemplateTab } from "./template-tab.tsx";
@@ -14,6 +16,7 @@ import type { PromptDetail } from "./types.ts";
 const TABS: { value: PromptTab; label: string }[] = [
   { value: "template", label: "Template" },
   { value: "try", label: "Try it" },
+  { value: "playground", label: "Playground" },
   { value: "history", label: "History" },
   { value: "compare", label: "Compare" },
   { value: "runs", label: "Runs" },
@@ -25,10 +28,13 @@ const TABS: { value: PromptTab; label: string }[] = [
 export function PromptTabs({ prompt }: { prompt: PromptDetail }) {
   const [search, setSearch] = usePromptSearch();
   const version = prompt.version;
+  // The same rule the run procedure applies (prompt.run): the tab is not offered to those it would refuse.
+  const tabs = TABS.filter((tab) => tab.value !== "playground" || prompt.can.run);
+  const current = tabs.some((tab) => tab.value === search.tab) ? search.tab : undefined;
   return (
-    <Tabs value={search.tab ?? "template"} onValueChange={(tab) => setSearch({ tab: tab as PromptTab }, { replace: true })} className="min-w-0 gap-4">
+    <Tabs value={current ?? "template"} onValueChange={(tab) => setSearch({ tab: tab as PromptTab }, { replace: true })} className="min-w-0 gap-4">
       <TabsList className="max-w-full justify-start overflow-x-auto">
-        {TABS.map((tab) => (
+        {tabs.map((tab) => (
           <TabsTrigger key={tab.value} value={tab.value}>
             {tab.label}
           </TabsTrigger>
@@ -40,6 +46,11 @@ export function PromptTabs({ prompt }: { prompt: PromptDetail }) {
       <TabsContent value="try" className="min-w-0">
         <TryTab key={version.version} version={version} />
       </TabsContent>
+      {prompt.can.run && (
+        <TabsContent value="playground" className="min-w-0">
+          <PlaygroundTab key={version.version} prompt={prompt} />
+        </TabsContent>
+      )}
       <TabsContent value="history" className="min-w-0">
         <HistoryTab prompt={prompt} />
       </TabsContent>

@@ -1,0 +1,216 @@
+// One model column of the playground: its connection, model and parameters; the answer as it streams,
+// the conversation when continued, the run's figures (time to first token, total time, tokens, cost)
+// and, when it failed, the provider's reason in plain words.
+import { useId, type ReactNode } from "react";
+import { CornerDownLeft, LoaderCircle, Save, TriangleAlert, X } from "lucide-react";
+import type { RouterOutputs } from "@promptly/api";
+import { Alert, AlertDescription, AlertTitle } from "@/components/ui/alert";
+import { Button } from "@/components/ui/button";
+import { FormField } from "@/components/ui/form-field";
+import { Input } from "@/components/ui/input";
+import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@/components/ui/select";
+import { Textarea } from "@/components/ui/textarea";
+import { Tooltip, TooltipContent, TooltipTrigger } from "@/components/ui/tooltip";
+import { cn } from "@/lib/utils";
+import type { ColumnSettings } from "./playground-settings.ts";
+import type { PlaygroundColumn as Column } from "./use-playground-columns.ts";
+
+type Connection = RouterOutputs["playground"]["connections"][number];
+
+interface PlaygroundColumnProps {
+  column: Column;
+  number: number;
+  connections: Connection[];
+  /** The connection in use: the one chosen, else the first offered. */
+  connectionId: string;
+  removable: boolean;
+  canSave: boolean;
+  onSettings(patch: Partial<ColumnSettings>): void;
+  onReply(reply: string): void;
+  onContinue(): void;
+  onSave(): void;
+  onRemove(): void;
+}
+
+export function PlaygroundColumn(props: PlaygroundColumnProps) {
+  const { column, number, connections, connectionId, onSettings } = props;
+  const label = `Model ${number}`;
+  const modelsId = useId();
+  const connectionFieldId = useId();
+  const connection = connections.find((item) => item.id === connectionId);
+  const running = column.streaming !== null;
+  const answered = !running && column.turns.at(-1)?.role === "assistant";
+
+  return (
+    <section aria-label={label} data-testid="playground-column" className="grid min-w-0 content-start gap-4 rounded-lg border p-4">
+      <div className="flex items-center justify-between gap-2">
+        <h3 className="text-sm font-semibold">{label}</h3>
+        {props.removable && (
+          <Button variant="ghost" size="icon" aria-label={`Remove ${label.toLowerCase()}`} onClick={props.onRemove}>
+            <X aria-hidden="true" />
+          </Button>
+        )}
+      </div>
+
+      <div className="grid gap-3 sm:grid-cols-2">
+        <FormField label="Connection" className="sm:col-span-2" id={connectionFieldId}>
+          <Select value={connectionId} onValueChange={(next) => onSettings({ connectionId: next })}>
+            {/* The Select root renders nothing: the label's id goes to its trigger. */}
+            <SelectTrigger id={connectionFieldId} className="w-full">
+              <SelectValue placeholder="Choose a connection" />
+            </SelectTrigger>
+            <SelectContent>
+              {connections.map((item) => (
+                <SelectItem key={item.id} value={item.id}>
+                  {item.name}
+                </SelectItem>
+              ))}
+            </SelectContent>
+          </Select>
+        </FormField>
+        <FormField label="Model" className="sm:col-span-2" description={connection?.models.length ? undefined : "Any model the provider offers."}>
+          <Input
+            value={column.settings.model}
+            list={connection?.models.length ? modelsId : undefined}
+            placeholder={connection?.models[0] ?? "e.g. gpt-4o-mini"}
+            autoComplete="off"
+            onChange={(event) => onSettings({ model: event.target.value })}
+          />
+        </FormField>
+        {connection && connection.models.length > 0 && (
+          <datalist id={modelsId}>
+            {connection.models.map((model) => (
+              <option key={model} value={model} />
+            ))}
+          </datalist>
+        )}
+        <FormField label="Temperature" error={column.errors.temperature}>
+          <Input type="number" inputMode="decimal" step="0.1" min={0} max={2} placeholder="Default" value={column.settings.temperature} onChange={(event) => onSettings({ temperature: event.target.value })} />
+        </FormField>
+        <FormField label="Max tokens" error={column.errors.maxTokens}>
+          <Input type="number" inputMode="numeric" step="1" min={1} placeholder="Default" value={column.settings.maxTokens} onChange={(event) => onSettings({ maxTokens: event.target.value })} />
+        </FormField>
+        <FormField label="Top p" error={column.errors.topP}>
+          <Input type="number" inputMode="decimal" step="0.05" min={0} max={1} placeholder="Default" value={column.settings.topP} onChange={(event) => onSettings({ topP: event.target.value })} />
+        </FormField>
+        <FormField label="Stop sequences" description="One per line." error={column.errors.stop}>
+          <Textarea rows={1} className="min-h-9" value={column.settings.stop} onChange={(event) => onSettings({ stop: event.target.value })} />
+        </FormField>
+      </div>
+
+      <div aria-label={`Output of ${label.toLowerCase()}`} aria-live="polite" aria-busy={running} role="log" data-testid="column-output" className="grid min-h-24 content-start gap-3 rounded-md bg-muted/50 p-3 text-sm">
+        {column.turns.length === 0 && column.streaming === null && !column.refusal && <p className="text-muted-foreground">The answer shows here.</p>}
+        {column.turns.map((turn, index) => (
+          <TurnText key={index} role={turn.role}>
+            {turn.content}
+          </TurnText>
+        ))}
+        {column.streaming !== null && (
+          <TurnText role="assistant">
+            {column.streaming}
+            <LoaderCircle aria-hidden="true" className="ml-1 inline size-4 animate-spin align-text-bottom text-muted-foreground" />
+          </TurnText>
+        )}
+      </div>
+
+      {column.stopped && <p className="text-sm text-muted-foreground">Stopped: the answer is what came before Stop.</p>}
+      {column.refusal && (
+        <Alert variant="destructive">
+          <TriangleAlert aria-hidden="true" />
+          <AlertTitle>Not run</AlertTitle>
+          <AlertDescription>{column.refusal}</AlertDescription>
+        </Alert>
+      )}
+      {column.run?.status === "failed" && (
+        <Alert variant="destructive">
+          <TriangleAlert aria-hidden="true" />
+          <AlertTitle>The provider failed</AlertTitle>
+          <AlertDescription>{column.run.error}</AlertDescription>
+        </Alert>
+      )}
+      {column.run?.notice && <p className="text-sm text-muted-foreground">{column.run.notice}</p>}
+      {column.run && <RunFigures run={column.run} />}
+
+      {answered && (
+        <form
+          className="grid gap-2"
+          aria-label={`Continue with ${label.toLowerCase()}`}
+          onSubmit={(event) => {
+            event.preventDefault();
+            props.onContinue();
+          }}
+        >
+          <FormField label="Your reply">
+            <Textarea
+              rows={2}
+              value={column.reply}
+              onChange={(event) => props.onReply(event.target.value)}
+              onKeyDown={(event) => {
+                // Ctrl/Cmd+Enter here continues this conversation rather than running every column again.
+                if (event.key === "Enter" && (event.ctrlKey || event.metaKey)) {
+                  event.preventDefault();
+                  event.stopPropagation();
+                  props.onContinue();
+                }
+              }}
+            />
+          </FormField>
+          <div>
+            <Button type="submit" variant="outline" size="sm" disabled={!column.reply.trim()}>
+              <CornerDownLeft aria-hidden="true" />
+              Continue
+            </Button>
+          </div>
+        </form>
+      )}
+
+      {props.canSave && (
+        <div className="border-t pt-3">
+          <Tooltip>
+            <TooltipTrigger asChild>
+              <Button variant="outline" size="sm" onClick={props.onSave} aria-label={`Save as new version with ${label.toLowerCase()}`}>
+                <Save aria-hidden="true" />
+                Save as new version
+              </Button>
+            </TooltipTrigger>
+            <TooltipContent>Opens the editor with the edited prompt and this column's model and parameters; nothing is saved before you save there.</TooltipContent>
+          </Tooltip>
+        </div>
+      )}
+    </section>
+  );
+}
+
+function TurnText({ role, children }: { role: "assistant" | "user"; children: ReactNode }) {
+  return (
+    <div className={cn("grid gap-1", role === "user" && "border-l-2 pl-2")}>
+      <span className="text-xs font-medium text-muted-foreground">{role === "user" ? "You" : "Answer"}</span>
+      <p className="whitespace-pre-wrap break-words">{children}</p>
+    </div>
+  );
+}
+
+const milliseconds = (ms: number | null) => (ms === null ? "—" : ms < 1000 ? `${ms} ms` : `${(ms / 1000).toFixed(2)} s`);
+const dollars = (cost: number | null) => (cost === null ? "Unknown" : `$${cost < 0.01 ? cost.toFixed(6) : cost.toFixed(4)}`);
+const count = (value: number | null) => (value === null ? "—" : value.toLocaleString("en-US"));
+
+/** The recorded run's figures. */
+function RunFigures({ run }: { run: NonNullable<Column["run"]> }) {
+  const figures: [string, string][] = [
+    ["Time to first token", milliseconds(run.ttftMs)],
+    ["Total time", milliseconds(run.totalMs)],
+    ["Tokens in", count(run.inputTokens)],
+    ["Tokens out", count(run.outputTokens)],
+    ["Cost", dollars(run.cost)],
+  ];
+  return (
+    <dl data-testid="run-figures" className="grid grid-cols-2 gap-x-4 gap-y-1 text-sm">
+      {figures.map(([name, value]) => (
+        <div key={name} className="contents">
+          <dt className="text-muted-foreground">{name}</dt>
+          <dd className="text-right font-mono tabular-nums">{value}</dd>
+        </div>
+      ))}
+    </dl>
+  );
+}

@@ -1,0 +1,284 @@
+// The Playground tab: the shown version's template or messages, editable without saving; the variable
+// form from the (edited) prompt's contract; one to three model columns side by side (stacked on a
+// phone). Run (Ctrl/Cmd+Enter) streams every column at once, Stop ends them all. Runs of an edited
+// body are recorded as drafts: listed with the version, not counted in its figures. Only Save as new
+// version, through the editor, keeps anything.
+import { useState, type KeyboardEvent } from "react";
+import { useNavigate } from "@tanstack/react-router";
+import { Play, Plus, RotateCcw, Square, Trash2, TriangleAlert } from "lucide-react";
+import {
+  CHAT_ROLES, compile, effectiveContract, versionLabel, type ChatMessage, type ChatRole, type PromptVersionBody, type VariableProblem,
+} from "@promptly/shared";
+import { LoadFailure } from "@/components/layout/load-failure";
+import { keepPlaygroundDraft } from "@/components/prompts/editor/playground-draft";
+import { Alert, AlertDescription, AlertTitle } from "@/components/ui/alert";
+import { Badge } from "@/components/ui/badge";
+import { Button } from "@/components/ui/button";
+import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@/components/ui/select";
+import { Skeleton } from "@/components/ui/skeleton";
+import { Textarea } from "@/components/ui/textarea";
+import { trpc } from "@/lib/trpc";
+import { PlaygroundColumn } from "./playground-column.tsx";
+import { configWithParameters, parametersOf, settingsFromVersion } from "./playground-settings.ts";
+import { initialValue, problemsMessage, typedValues, type FieldValue } from "./try-values.ts";
+import type { PromptDetail } from "./types.ts";
+import { MAX_COLUMNS, usePlaygroundColumns, type PlaygroundColumn as Column, type RunInput, type Turn } from "./use-playground-columns.ts";
+import { VariableField } from "./variable-field.tsx";
+
+/**
+ * A run's input travels in the event stream's URL, and the server reads at most 16 KB of request line
+ * and headers: an edited prompt past this (encoded) is refused here, in words, rather than by the server.
+ */
+const RUN_URL_INPUT_MAX = 12_000;
+const tooLongToRun = (length: number) =>
+  `This edited prompt is too long to run from the playground (${length.toLocaleString("en-US")} characters once encoded for the address, at most ${RUN_URL_INPUT_MAX.toLocaleString("en-US")}). Save it as a new version to run it.`;
+
+const sameMessages = (a: ChatMessage[], b: ChatMessage[]) => a.length === b.length && a.every((m, i) => m.role === b[i]!.role && m.content === b[i]!.content);
+
+export function PlaygroundTab({ prompt }: { prompt: PromptDetail }) {
+  const version = prompt.version;
+  const navigate = useNavigate();
+  const connections = trpc.playground.connections.useQuery({ promptId: prompt.id });
+  const savedMessages = version.messages ?? [];
+  const [template, setTemplate] = useState(version.template ?? "");
+  const [messages, setMessages] = useState<ChatMessage[]>(savedMessages);
+  const [fields, setFields] = useState<Record<string, FieldValue>>({});
+  const [problems, setProblems] = useState<VariableProblem[]>([]);
+  const defaults = () => settingsFromVersion(version.model, version.config);
+  const { columns, change, start, stopAll, add, remove, running } = usePlaygroundColumns(defaults);
+
+  const edited = version.type === "text" ? template !== (version.template ?? "") : !sameMessages(messages, savedMessages);
+  const body: PromptVersionBody =
+    version.type === "text" ? { type: "text", template, variables: version.variables } : { type: "chat", messages, variables: version.variables };
+  // The edited prompt's contract: the version's variables, and any the edit adds as required strings.
+  const contract = effectiveContract(body);
+  const offered = connections.data ?? [];
+  const connectionOf = (column: Column) => (offered.some((item) => item.id === column.settings.connectionId) ? column.settings.connectionId : (offered[0]?.id ?? ""));
+
+  /** The variables as typed, or null (with the problems shown) when they do not fit the contract. */
+  const checkedValues = () => {
+    const { values, problems: unparsed } = typedValues(contract, fields);
+    const result = compile(body, values);
+    const found = [...unparsed, ...(result.ok ? [] : result.problems.filter((p) => !unparsed.some((u) => u.variable === p.variable)))];
+    setProblems(found);
+    return found.length ? null : values;
+  };
+
+  const inputFor = (column: Column, variables: Record<string, unknown>, followUp: Turn[] = []): RunInput | null => {
+    const parameters = parametersOf(column.settings);
+    if ("errors" in parameters) {
+      change(column.id, { errors: parameters.errors });
+      return null;
+    }
+    const input: RunInput = {
+      promptId: prompt.id,
+      version: version.version,
+      connectionId: connectionOf(column),
+      model: column.settings.model.trim() || undefined,
+      variables,
+      parameters: parameters.parameters,
+      // Only an edited body is sent: the version's own is on the server, and the input travels in the URL.
+      ...(edited && (version.type === "text" ? { template } : { messages })),
+    };
+    const length = encodeURIComponent(JSON.stringify({ json: { ...input, followUp } })).length;
+    if (length > RUN_URL_INPUT_MAX) {
+      change(column.id, { refusal: tooLongToRun(length) });
+      return null;
+    }
+    return input;
+  };
+
+  const runAll = () => {
+    if (running || !offered.length) return;
+    const values = checkedValues();
+    if (!values) return;
+    const inputs = columns.map((column) => [column, inputFor(column, values)] as const);
+    if (inputs.some(([, input]) => !input)) return;
+    for (const [column, input] of inputs) start(column.id, input!, []);
+  };
+
+  const continueWith = (column: Column) => {
+    const reply = column.reply.trim();
+    if (!reply || column.streaming !== null) return;
+    const values = checkedValues();
+    const turns: Turn[] = [...column.turns, { role: "user", content: reply }];
+    const input = values && inputFor(column, values, turns);
+    if (!input) return;
+    change(column.id, { reply: "" });
+    start(column.id, input, turns);
+  };
+
+  const saveAsVersion = (column: Column) => {
+    const parameters = parametersOf(column.settings);
+    if ("errors" in parameters) {
+      change(column.id, { errors: parameters.errors });
+      return;
+    }
+    const key = keepPlaygroundDraft({
+      fromVersion: version.version,
+      type: version.type,
+      template: version.type === "text" ? template : null,
+      messages: version.type === "chat" ? messages : null,
+      variables: version.variables,
+      model: column.settings.model.trim(),
+      config: configWithParameters(version.config, parameters.parameters),
+    });
+    void navigate({ to: "/prompts/$promptId/new-version", params: { promptId: prompt.id }, search: { draft: key } });
+  };
+
+  const onKeyDown = (event: KeyboardEvent) => {
+    if (event.key === "Enter" && (event.ctrlKey || event.metaKey)) {
+      event.preventDefault();
+      runAll();
+    }
+  };
+
+  return (
+    <div className="grid min-w-0 gap-6" onKeyDown={onKeyDown}>
+      <section aria-labelledby="playground-prompt" className="grid min-w-0 gap-3">
+        <div className="flex flex-wrap items-center gap-2">
+          <h2 id="playground-prompt" className="text-base font-semibold">
+            {version.type === "text" ? "Template" : "Messages"}
+          </h2>
+          <span className="text-sm text-muted-foreground">from {versionLabel(version.version)}</span>
+          {edited && <Badge variant="secondary">Edited, not saved</Badge>}
+          {edited && (
+            <Button
+              variant="ghost"
+              size="sm"
+              onClick={() => {
+                setTemplate(version.template ?? "");
+                setMessages(savedMessages);
+              }}
+            >
+              <RotateCcw aria-hidden="true" />
+              Back to {versionLabel(version.version)}
+            </Button>
+          )}
+        </div>
+        {version.type === "text" ? (
+          <Textarea aria-label="Template" rows={8} className="font-mono" value={template} onChange={(event) => setTemplate(event.target.value)} />
+        ) : (
+          <MessagesEditor messages={messages} onChange={setMessages} />
+        )}
+      </section>
+
+      <section aria-labelledby="playground-variables" className="grid min-w-0 gap-3">
+        <h2 id="playground-variables" className="text-base font-semibold">
+          Variables
+        </h2>
+        {contract.length === 0 && <p className="text-sm text-muted-foreground">This prompt has no variables.</p>}
+        <div className="grid gap-4 md:grid-cols-2">
+          {contract.map((variable) => (
+            <VariableField
+              key={variable.name}
+              variable={variable}
+              value={fields[variable.name] ?? initialValue(variable)}
+              problem={problems.find((problem) => problem.variable === variable.name)?.message}
+              onChange={(value) => setFields((current) => ({ ...current, [variable.name]: value }))}
+            />
+          ))}
+        </div>
+        {problems.length > 0 && (
+          <Alert variant="destructive">
+            <TriangleAlert aria-hidden="true" />
+            <AlertTitle>The values do not fit the variables</AlertTitle>
+            <AlertDescription>{problemsMessage(problems)}</AlertDescription>
+          </Alert>
+        )}
+      </section>
+
+      <section aria-labelledby="playground-models" className="grid min-w-0 gap-3">
+        <div className="flex flex-wrap items-center gap-2">
+          <h2 id="playground-models" className="mr-auto text-base font-semibold">
+            Models
+          </h2>
+          <Button variant="outline" size="sm" disabled={columns.length >= MAX_COLUMNS} onClick={() => add({ ...defaults(), connectionId: connectionOf(columns.at(-1)!) })}>
+            <Plus aria-hidden="true" />
+            Add model
+          </Button>
+          {running ? (
+            <Button variant="destructive" onClick={stopAll}>
+              <Square aria-hidden="true" />
+              Stop
+            </Button>
+          ) : (
+            <Button onClick={runAll} disabled={!offered.length} aria-keyshortcuts="Control+Enter Meta+Enter">
+              <Play aria-hidden="true" />
+              Run
+            </Button>
+          )}
+        </div>
+        <p className="text-sm text-muted-foreground">Ctrl+Enter (⌘+Enter) runs every model at once. Runs of an edited prompt are recorded as drafts, apart from the version's figures.</p>
+        {connections.isPending ? (
+          <Skeleton className="h-40 w-full" />
+        ) : connections.isError ? (
+          <LoadFailure title="The connections could not be loaded" error={connections.error} onRetry={connections.refetch} />
+        ) : offered.length === 0 ? (
+          <Alert>
+            <AlertTitle>No model connection for this team</AlertTitle>
+            <AlertDescription>An organization admin adds one under Model Providers (and may open it to this team).</AlertDescription>
+          </Alert>
+        ) : (
+          <div className="grid min-w-0 grid-cols-1 gap-4 md:grid-cols-2 xl:grid-cols-3">
+            {columns.map((column, index) => (
+              <PlaygroundColumn
+                key={column.id}
+                column={column}
+                number={index + 1}
+                connections={offered}
+                connectionId={connectionOf(column)}
+                removable={columns.length > 1}
+                canSave={prompt.can.write && !prompt.archivedAt}
+                onSettings={(patch) => change(column.id, (current) => ({ settings: { ...current.settings, ...patch } }))}
+                onReply={(reply) => change(column.id, { reply })}
+                onContinue={() => continueWith(column)}
+                onSave={() => saveAsVersion(column)}
+                onRemove={() => remove(column.id)}
+              />
+            ))}
+          </div>
+        )}
+      </section>
+    </div>
+  );
+}
+
+/** A chat prompt's messages, edited in place: role and content, added and removed. */
+function MessagesEditor({ messages, onChange }: { messages: ChatMessage[]; onChange(messages: ChatMessage[]): void }) {
+  const update = (index: number, patch: Partial<ChatMessage>) => onChange(messages.map((message, i) => (i === index ? { ...message, ...patch } : message)));
+  return (
+    <div className="grid gap-3">
+      <ol className="grid gap-3">
+        {messages.map((message, index) => (
+          <li key={index} className="grid gap-2 rounded-md border p-3">
+            <div className="flex items-center gap-2">
+              <Select value={message.role} onValueChange={(role) => update(index, { role: role as ChatRole })}>
+                <SelectTrigger aria-label={`Role of message ${index + 1}`} className="w-36">
+                  <SelectValue />
+                </SelectTrigger>
+                <SelectContent>
+                  {CHAT_ROLES.map((role) => (
+                    <SelectItem key={role} value={role}>
+                      {role}
+                    </SelectItem>
+                  ))}
+                </SelectContent>
+              </Select>
+              <Button variant="ghost" size="icon" className="ml-auto" aria-label={`Remove message ${index + 1}`} onClick={() => onChange(messages.filter((_, i) => i !== index))}>
+                <Trash2 aria-hidden="true" />
+              </Button>
+            </div>
+            <Textarea aria-label={`Message ${index + 1}`} rows={3} className="font-mono" value={message.content} onChange={(event) => update(index, { content: event.target.value })} />
+          </li>
+        ))}
+      </ol>
+      <div>
+        <Button variant="outline" size="sm" onClick={() => onChange([...messages, { role: messages.at(-1)?.role === "user" ? "assistant" : "user", content: "" }])}>
+          <Plus aria-hidden="true" />
+          Add message
+        </Button>
+      </div>
+    </div>
+  );
+}

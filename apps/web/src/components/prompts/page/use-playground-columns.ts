@@ -1,0 +1,114 @@
+// The playground's model columns: their settings, and each one's run as it streams through the
+// `playground.run` subscription (server-sent events). A column's conversation grows with its answers
+// and the person's replies; Stop, a removed column or a closed tab unsubscribes, which aborts the
+// provider call on the server (the run is recorded as stopped there).
+import { useEffect, useRef, useState } from "react";
+import type { RouterInputs, RouterOutputs } from "@promptly/api";
+import { trpcClient } from "@/lib/trpc";
+import type { ColumnSettings, ParameterErrors } from "./playground-settings.ts";
+
+export type RunInput = RouterInputs["playground"]["run"];
+type RecordedRun = RouterOutputs["runs"]["get"];
+type Unsubscribable = ReturnType<typeof trpcClient.playground.run.subscribe>;
+
+/** One turn after the compiled prompt: an answer, or the person's reply to it. */
+export interface Turn {
+  role: "assistant" | "user";
+  content: string;
+}
+
+export interface PlaygroundColumn {
+  id: number;
+  settings: ColumnSettings;
+  errors: ParameterErrors;
+  turns: Turn[];
+  /** The answer coming now; null when nothing runs. */
+  streaming: string | null;
+  /** The last run as recorded (figures, status, the provider's error). */
+  run: RecordedRun | null;
+  /** Why the server refused the run before any call (contract, connection, limit...). */
+  refusal: string | null;
+  /** Stopped by the person: the answer is what came before Stop. */
+  stopped: boolean;
+  reply: string;
+}
+
+export const MAX_COLUMNS = 3;
+
+let lastColumnId = 0;
+const newColumn = (settings: ColumnSettings): PlaygroundColumn => ({
+  id: ++lastColumnId, settings, errors: {}, turns: [], streaming: null, run: null, refusal: null, stopped: false, reply: "",
+});
+
+export function usePlaygroundColumns(initialSettings: () => ColumnSettings) {
+  const [columns, setColumns] = useState<PlaygroundColumn[]>(() => [newColumn(initialSettings())]);
+  const subscriptions = useRef(new Map<number, Unsubscribable>());
+
+  // Leaving the tab (or the page) ends every run.
+  useEffect(() => {
+    const running = subscriptions.current;
+    return () => {
+      for (const subscription of running.values()) subscription.unsubscribe();
+      running.clear();
+    };
+  }, []);
+
+  const change = (id: number, patch: Partial<PlaygroundColumn> | ((column: PlaygroundColumn) => Partial<PlaygroundColumn>)) =>
+    setColumns((current) => current.map((column) => (column.id === id ? { ...column, ...(typeof patch === "function" ? patch(column) : patch) } : column)));
+
+  const end = (id: number) => {
+    subscriptions.current.get(id)?.unsubscribe();
+    subscriptions.current.delete(id);
+  };
+
+  /** Runs one column: `turns` is its conversation so far (empty for a fresh run), sent as the follow-up. */
+  const start = (id: number, input: RunInput, turns: Turn[]) => {
+    end(id);
+    change(id, { turns, streaming: "", run: null, refusal: null, stopped: false, errors: {} });
+    const subscription: Unsubscribable = trpcClient.playground.run.subscribe(turns.length ? { ...input, followUp: turns } : input, {
+      onData(event) {
+        if (subscriptions.current.get(id) !== subscription) return;
+        if (event.type === "delta") {
+          change(id, (column) => ({ streaming: (column.streaming ?? "") + event.text }));
+          return;
+        }
+        // The stream ends after its done event; the link would open it again, so it is closed here.
+        end(id);
+        const { run } = event;
+        change(id, (column) => ({ run, streaming: null, turns: run.output ? [...column.turns, { role: "assistant", content: run.output }] : column.turns }));
+      },
+      onError(error) {
+        if (subscriptions.current.get(id) !== subscription) return;
+        end(id);
+        change(id, { refusal: error.message, streaming: null });
+      },
+      onConnectionStateChange(state) {
+        // A connection that failed (the server unreachable, an answer that is not an event stream) is not retried forever.
+        if (state.state !== "connecting" || !state.error || subscriptions.current.get(id) !== subscription) return;
+        end(id);
+        change(id, { refusal: state.error.message, streaming: null });
+      },
+    });
+    subscriptions.current.set(id, subscription);
+  };
+
+  /** Stops every running column; what came before stays shown. */
+  const stopAll = () => {
+    for (const id of [...subscriptions.current.keys()]) end(id);
+    setColumns((current) =>
+      current.map((column) =>
+        column.streaming === null
+          ? column
+          : { ...column, streaming: null, stopped: true, turns: column.streaming ? [...column.turns, { role: "assistant", content: column.streaming }] : column.turns },
+      ),
+    );
+  };
+
+  const add = (settings: ColumnSettings) => setColumns((current) => (current.length >= MAX_COLUMNS ? current : [...current, newColumn(settings)]));
+  const remove = (id: number) => {
+    end(id);
+    setColumns((current) => (current.length > 1 ? current.filter((column) => column.id !== id) : current));
+  };
+
+  return { columns, change, start, stopAll, add, remove, running: columns.some((column) => column.streaming !== null) };
+}

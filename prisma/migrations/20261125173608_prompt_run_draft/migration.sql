@@ -1,0 +1,3 @@
+-- AlterTable
+ALTER TABLE "prompt_runs" ADD COLUMN     "draft" BOOLEAN NOT NULL DEFAULT false;
+
