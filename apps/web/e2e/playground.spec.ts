@@ -159,6 +159,12 @@ test("an admin connects a provider; an editor runs two models side by side on an
     expect.objectContaining({ version: 1, template: "Write about {{ topic }}." }),
     { version: 2, template: "Write a haiku about {{ topic }}.", model: "gpt-4o", config: { temperature: 0.3, max_tokens: 200 } },
   ]);
+
+  // The Runs tab lists the playground's runs as edited drafts, apart from the version's figures.
+  await editorPage.goto(`/prompts/${prompt.id}?tab=runs&version=1`);
+  const rows = editorPage.locator("tr[data-run]");
+  await expect(rows).toHaveCount((await runsOf(prompt.id)).length);
+  await expect(rows.filter({ hasText: "Edited" })).toHaveCount(await rows.count());
   expect(errors).toEqual([]);
   await editorPage.context().close();
 });

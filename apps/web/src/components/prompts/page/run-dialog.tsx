@@ -70,7 +70,8 @@ function RunBody({ run }: { run: Run }) {
     <>
       <DialogHeader>
         <DialogTitle className="flex flex-wrap items-center gap-2">
-          Run of {versionLabel(run.version)} <RunStatusBadge status={run.status} />
+          Run of {versionLabel(run.version)}
+          {run.draft && ", edited in the Playground"} <RunStatusBadge status={run.status} />
         </DialogTitle>
         <DialogDescription>
           <time dateTime={run.createdAt.toISOString()}>{formatDateTime(run.createdAt)}</time>

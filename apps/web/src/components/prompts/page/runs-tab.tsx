@@ -7,6 +7,7 @@ import { LoadFailure } from "@/components/layout/load-failure";
 import { RunFiguresTable } from "@/components/runs/run-figures";
 import { RUN_STATUS_LABELS, formatCost, formatMs, formatTokens } from "@/components/runs/run-format";
 import { RunStatusBadge } from "@/components/runs/run-status-badge";
+import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { FilterSelect } from "@/components/ui/filter-select";
 import { Skeleton } from "@/components/ui/skeleton";
@@ -152,7 +153,15 @@ function RunTable({ runs, onOpen }: { runs: RunSummary[]; onOpen(id: string): vo
               </button>
             </TableCell>
             <TableCell>{actorName(run.actor)}</TableCell>
-            <TableCell className="font-mono">{versionLabel(run.version)}</TableCell>
+            <TableCell className="whitespace-nowrap">
+              <span className="font-mono">{versionLabel(run.version)}</span>
+              {/* Run from the Playground with an edited template or a continued conversation: not the version as saved. */}
+              {run.draft && (
+                <Badge variant="outline" className="ml-2" title="An edited draft from the Playground: left out of the version's figures">
+                  Edited
+                </Badge>
+              )}
+            </TableCell>
             <TableCell>{run.connectionName}</TableCell>
             <TableCell className="font-mono text-xs">{run.model}</TableCell>
             <TableCell className="min-w-56 max-w-80">
