@@ -35,7 +35,12 @@ export const RUN_MSG = {
   draftMessagesForText: "This is a text prompt: run its template, not messages",
   draftTooLong: `A draft (or a conversation) has at most ${RUN_DRAFT_TEXT_MAX.toLocaleString("en-US")} characters`,
   followUpTooLong: `A conversation has at most ${RUN_FOLLOW_UP_MAX} turns`,
+  draftExpired: "This playground draft has expired. Run it again.",
+  draftWithInline: "A run takes its edited prompt either from a staged draft (draftId) or inline (template, messages, followUp), not both",
 } as const;
+
+/** A staged playground draft is kept this long after staging (every run of it in that time may use it). */
+export const PLAYGROUND_DRAFT_TTL_MS = 15 * 60_000;
 
 /** Model parameters of a run; each absent one comes from the version's config, else the provider's default. */
 export const runParametersSchema = z.object({
@@ -46,6 +51,25 @@ export const runParametersSchema = z.object({
 });
 export type RunParameters = z.infer<typeof runParametersSchema>;
 
+/**
+ * The playground's edited, unsaved body, run instead of the version's: a text prompt's template or a
+ * chat prompt's messages, compiled with the version's contract; and a conversation's next turns after
+ * the compiled prompt (its answers and the person's replies), sent as they are. The run is recorded as a draft.
+ */
+const runDraftFields = {
+  template: multilineText().max(RUN_DRAFT_TEXT_MAX, RUN_MSG.draftTooLong).optional(),
+  messages: z
+    .array(z.object({ role: z.enum(CHAT_ROLES), content: multilineText() }))
+    .max(200)
+    .refine((messages) => messages.reduce((sum, message) => sum + message.content.length, 0) <= RUN_DRAFT_TEXT_MAX, RUN_MSG.draftTooLong)
+    .optional(),
+  followUp: z
+    .array(z.object({ role: z.enum(["assistant", "user"]), content: multilineText() }))
+    .max(RUN_FOLLOW_UP_MAX, RUN_MSG.followUpTooLong)
+    .refine((turns) => turns.reduce((sum, turn) => sum + turn.content.length, 0) <= RUN_DRAFT_TEXT_MAX, RUN_MSG.draftTooLong)
+    .optional(),
+};
+
 /** One run of a version: which connection and model (default: the version's model), its variables and parameters. */
 export const runPromptInput = z.object({
   promptId: idSchema,
@@ -54,24 +78,18 @@ export const runPromptInput = z.object({
   model: z.string().trim().min(1).max(200).optional(),
   variables: z.record(z.string(), z.unknown()).default({}),
   parameters: runParametersSchema.default({}),
+  ...runDraftFields,
   /**
-   * The playground's edited, unsaved body, run instead of the version's: a text prompt's template or a
-   * chat prompt's messages, compiled with the version's contract. The run is recorded as a draft.
+   * A draft staged by `playground.stage` (its template or messages and follow-up), run instead of inline
+   * ones: a run's input travels in the event stream's URL, which a long draft would not fit.
    */
-  template: multilineText().max(RUN_DRAFT_TEXT_MAX, RUN_MSG.draftTooLong).optional(),
-  messages: z
-    .array(z.object({ role: z.enum(CHAT_ROLES), content: multilineText() }))
-    .max(200)
-    .refine((messages) => messages.reduce((sum, message) => sum + message.content.length, 0) <= RUN_DRAFT_TEXT_MAX, RUN_MSG.draftTooLong)
-    .optional(),
-  /** A conversation's next turns after the compiled prompt (its answers and the person's replies), sent as they are. */
-  followUp: z
-    .array(z.object({ role: z.enum(["assistant", "user"]), content: multilineText() }))
-    .max(RUN_FOLLOW_UP_MAX, RUN_MSG.followUpTooLong)
-    .refine((turns) => turns.reduce((sum, turn) => sum + turn.content.length, 0) <= RUN_DRAFT_TEXT_MAX, RUN_MSG.draftTooLong)
-    .optional(),
+  draftId: idSchema.optional(),
 });
 export type RunPromptInput = z.input<typeof runPromptInput>;
+
+/** A playground draft to stage for runs of the prompt (sent in a request's body, where its size is no problem). */
+export const stagePlaygroundDraftInput = z.object({ promptId: idSchema, ...runDraftFields });
+export type PlaygroundDraftBody = Omit<z.output<typeof stagePlaygroundDraftInput>, "promptId">;
 
 /** One version's runs: how many, how often they failed, how long they took, their mean tokens and cost. */
 export const versionRunStats = z.object({

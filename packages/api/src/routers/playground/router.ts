@@ -1,6 +1,7 @@
 import { router } from "../../trpc.ts";
 import { connections } from "./connections.ts";
 import { run } from "./run.ts";
+import { stage } from "./stage.ts";
 
 /** Running prompt versions on real models. */
-export const playgroundRouter = router({ connections, run });
+export const playgroundRouter = router({ connections, run, stage });

@@ -3,12 +3,13 @@
 // provider's reason, stopped), refused before any call when the contract, the caller, the connection's
 // teams or the organization's runs-at-once limit say no; and the figures per version.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { RUNTIME_MSG, RUN_MSG, RUN_OUTPUT_MAX_CHARS, type RunPromptInput } from "@promptly/shared";
+import { PLAYGROUND_DRAFT_TTL_MS, RUNTIME_MSG, RUN_MSG, RUN_OUTPUT_MAX_CHARS, type RunPromptInput } from "@promptly/shared";
 import { createHarness, type Harness } from "../../../testing/harness.ts";
 import { fakeAnswerText, startFakeProvider, type FakeProvider } from "../../../testing/fake-provider.ts";
 import { CALLER_KINDS, createWorld, failure, type SignedInAccount } from "../../../testing/teams-support.ts";
 import { createPrompt } from "../../../testing/prompts-support.ts";
 import { streamRun } from "../../services/models/runs.ts";
+import { pruneExpired } from "../../services/platform/housekeeping.ts";
 
 let h: Harness;
 let world: Awaited<ReturnType<typeof createWorld>>;
@@ -263,6 +264,18 @@ describe("who may run (team editors and above, organization admins)", () => {
     expect(await h.database.db.promptRun.count()).toBe(runs + (result === "OK" ? 1 : 0));
   });
 
+  it.each(CALLER_KINDS)("playground.stage as %s", async (kind) => {
+    const drafts = await h.database.db.playgroundDraft.count();
+    let result = "OK";
+    try {
+      await world.callers[kind].playground.stage({ promptId: prompt.id, template: "Say {{ word }} once." });
+    } catch (error) {
+      result = (error as { code: string }).code;
+    }
+    expect(result).toBe(EXPECTED[kind]);
+    expect(await h.database.db.playgroundDraft.count()).toBe(drafts + (result === "OK" ? 1 : 0));
+  });
+
   it.each(CALLER_KINDS)("playground.connections as %s", async (kind) => {
     let result = "OK";
     try {
@@ -396,5 +409,80 @@ describe("the playground's drafts: the edited, unsaved body, run and recorded as
     const stats = await world.callers.viewer.runs.stats({ promptId: fresh.id });
     expect(stats.map((row) => [row.version, row.runs])).toEqual([[1, 1]]);
     expect(stats[0]!.meanOutputTokens).toBe((await rowOf(saved.run.id)).outputTokens);
+  });
+});
+
+describe("staged drafts: a body too long for a run's URL, posted first and run by its id", () => {
+  const sentMessages = (from: number) => (provider.calls.slice(from).find((call) => call.path === "/v1/chat/completions")!.body as { messages: unknown }).messages;
+  const longTemplate = `Say {{ word }} ${"and again ".repeat(6_000)}`.slice(0, 60_000);
+
+  it("runs a staged 60,000-character template (several runs of one draft at once, each a recorded draft) as the provider receives it", async () => {
+    expect(longTemplate).toHaveLength(60_000);
+    const { draftId } = await world.callers.editor.playground.stage({ promptId: prompt.id, template: longTemplate });
+    const calls = provider.calls.length;
+    const [left, right] = await Promise.all([
+      runToEnd(world.callers.editor, runInput({ draftId, variables: { word: "left" } })),
+      runToEnd(world.callers.editor, runInput({ draftId, variables: { word: "right" } })),
+    ]);
+    const sent = provider.calls.slice(calls).filter((call) => call.path === "/v1/chat/completions").map((call) => (call.body as { messages: { content: string }[] }).messages[0]!.content);
+    expect(sent.sort()).toEqual([longTemplate.replace("{{ word }}", "left"), longTemplate.replace("{{ word }}", "right")]);
+    expect(await rowOf(left.run.id)).toMatchObject({ draft: true, status: "succeeded", input: { type: "text", text: longTemplate.replace("{{ word }}", "left") } });
+    expect((await rowOf(right.run.id)).draft).toBe(true);
+  });
+
+  it("carries a conversation's turns: a staged follow-up continues the compiled prompt", async () => {
+    const reply = `Now in French, ${"please ".repeat(3_000)}`;
+    const first = fakeAnswerText("Say hello twice.");
+    const { draftId } = await world.callers.editor.playground.stage({ promptId: prompt.id, followUp: [{ role: "assistant", content: first }, { role: "user", content: reply }] });
+    const calls = provider.calls.length;
+    const { run } = await runToEnd(world.callers.editor, runInput({ draftId }));
+    expect(sentMessages(calls)).toEqual([{ role: "user", content: "Say hello twice." }, { role: "assistant", content: first }, { role: "user", content: reply }]);
+    expect(run.draft).toBe(true);
+  });
+
+  it("is refused, with no call and no record, when another person's, another prompt's, expired, or named beside an inline body", async () => {
+    const other = await createPrompt(world.callers.editor, team.id, { visibility: "team", template: "Say {{ word }}." });
+    const mine = await world.callers.editor.playground.stage({ promptId: prompt.id, template: "Whisper {{ word }}." });
+    const theirs = await world.callers.admin.playground.stage({ promptId: prompt.id, template: "Whisper {{ word }}." });
+    const otherPrompts = await world.callers.editor.playground.stage({ promptId: other.id, template: "Whisper {{ word }}." });
+    const expired = { code: "NOT_FOUND", message: RUN_MSG.draftExpired };
+    const runs = await h.database.db.promptRun.count();
+    const calls = provider.calls.length;
+
+    expect(await failure(world.callers.editor.playground.run(runInput({ draftId: theirs.draftId })))).toEqual(expired);
+    expect(await failure(world.callers.editor.playground.run(runInput({ draftId: otherPrompts.draftId })))).toEqual(expired);
+    expect(await failure(world.callers.editor.playground.run(runInput({ draftId: "00000000-0000-4000-8000-000000000000" })))).toEqual(expired);
+    for (const inline of [{ template: "Say {{ word }}." }, { followUp: [{ role: "user" as const, content: "More." }] }]) {
+      expect(await failure(world.callers.editor.playground.run(runInput({ draftId: mine.draftId, ...inline })))).toEqual({ code: "BAD_REQUEST", message: RUN_MSG.draftWithInline });
+    }
+    // The stager's own draft runs, until its time is up.
+    expect((await runToEnd(world.callers.editor, runInput({ draftId: mine.draftId }))).run.input).toEqual({ type: "text", text: "Whisper hello." });
+    const runsBefore = await h.database.db.promptRun.count();
+    h.clock.advance(PLAYGROUND_DRAFT_TTL_MS);
+    try {
+      expect(await failure(world.callers.editor.playground.run(runInput({ draftId: mine.draftId })))).toEqual(expired);
+    } finally {
+      h.clock.advance(-PLAYGROUND_DRAFT_TTL_MS);
+    }
+    expect(provider.calls.length).toBe(calls + 1);
+    expect(await h.database.db.promptRun.count()).toBe(runsBefore);
+    expect(runsBefore).toBe(runs + 1);
+  });
+
+  it("is validated with the run's own limits", async () => {
+    expect(await failure(world.callers.editor.playground.stage({ promptId: prompt.id, template: "x".repeat(100_001) }))).toMatchObject({ code: "BAD_REQUEST", message: expect.stringContaining(RUN_MSG.draftTooLong) });
+    const turns = Array.from({ length: 51 }, (_, i) => ({ role: i % 2 ? ("user" as const) : ("assistant" as const), content: "Hi." }));
+    expect(await failure(world.callers.editor.playground.stage({ promptId: prompt.id, followUp: turns }))).toMatchObject({ code: "BAD_REQUEST", message: expect.stringContaining(RUN_MSG.followUpTooLong) });
+  });
+
+  it("expired ones are deleted by the hourly housekeeping; live ones stay", async () => {
+    const db = h.database.db;
+    const live = await world.callers.editor.playground.stage({ promptId: prompt.id, template: "Live {{ word }}." });
+    const old = await world.callers.editor.playground.stage({ promptId: prompt.id, template: "Old {{ word }}." });
+    await db.playgroundDraft.update({ where: { id: old.draftId }, data: { expiresAt: new Date(h.clock.now().getTime() - 1) } });
+    const result = await pruneExpired(db, h.clock.now());
+    expect(result.playgroundDrafts).toBeGreaterThanOrEqual(1);
+    expect(await db.playgroundDraft.findUnique({ where: { id: old.draftId } })).toBeNull();
+    expect(await db.playgroundDraft.findUnique({ where: { id: live.draftId } })).not.toBeNull();
   });
 });

@@ -12,6 +12,7 @@ import type { ApiConfig } from "../types.ts";
 import { fail } from "../../errors.ts";
 import { createdAtSortValue, decodeKeysetCursor, encodeKeysetCursor } from "../platform/keyset-cursor.ts";
 import { openProviderConnection } from "./connections.ts";
+import { withStagedDraft } from "./playground-drafts.ts";
 import { modelPriceFor } from "./prices.ts";
 import { describeProviderError, streamModelAnswer, type ModelInput } from "./provider-client.ts";
 
@@ -192,18 +193,21 @@ type RunDeps = { db: Db; config: Config; now: () => Date };
  * Starts a run of a version: the refusals come first, thrown before any provider call and recorded
  * nowhere (a version or connection that is not there, a connection not open to the prompt's team, a
  * model the connection does not offer, variables that break the contract, the organization's
- * runs-at-once limit). Then the answer streams: `delta` events as text comes, and `done` with the
- * recorded run (a failure of the provider is a recorded run, not an error). `signal` (a Stop, a
- * closed page) aborts the provider call and records the run as stopped, as does leaving the loop early.
+ * runs-at-once limit, a staged draft the caller may not run). Then the answer streams: `delta` events
+ * as text comes, and `done` with the recorded run (a failure of the provider is a recorded run, not an
+ * error). `signal` (a Stop, a closed page) aborts the provider call and records the run as stopped, as
+ * does leaving the loop early.
  */
 export async function streamRun(deps: RunDeps, actor: RunActor, prompt: RunPrompt, input: z.output<typeof runPromptInput>, signal?: AbortSignal): Promise<AsyncGenerator<RunEvent>> {
-  const prepared = await prepareRun(deps.db, deps.config, prompt, input);
+  // A staged draft stands in for inline fields from here on: prepareRun and the record see its body.
+  const run = await withStagedDraft(deps.db, actor, prompt.id, input, deps.now());
+  const prepared = await prepareRun(deps.db, deps.config, prompt, run);
   const release = takeSlot(prompt.organizationId, deps.config.providerMaxConcurrentRuns ?? DEFAULT_MAX_CONCURRENT_RUNS);
   // A caller gone before the answer was ever read (even while the run was being prepared) still frees
   // its place; the answer's end frees it otherwise.
   if (signal?.aborted) release();
   else signal?.addEventListener("abort", release, { once: true });
-  return answerRun(deps, actor, prompt, input, prepared, release, signal);
+  return answerRun(deps, actor, prompt, run, prepared, release, signal);
 }
 
 async function* answerRun(

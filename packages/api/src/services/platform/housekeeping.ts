@@ -8,6 +8,7 @@ export interface PruneResult {
   tokens: number;
   outbox: number;
   rateLimits: number;
+  playgroundDrafts: number;
 }
 
 /** The advisory lock a run holds (its transaction's), so two processes never prune at once. */
@@ -21,7 +22,8 @@ const OUTBOX_KEEP_MS = 7 * 24 * 60 * 60_000;
 /**
  * Deletes sessions past their absolute end or idle past their owner's session timeout (the same two
  * rules that end them on use), one-time tokens past their expiry, used or not, and rate-limit counters
- * whose window has ended (the PostgreSQL store; a new window overwrites its key's row anyway).
+ * whose window has ended (the PostgreSQL store; a new window overwrites its key's row anyway), and
+ * staged playground drafts past their expiry.
  */
 export async function pruneExpired(db: DbOrTx, now: Date): Promise<PruneResult> {
   const sessions = await db.$executeRaw`
@@ -33,7 +35,8 @@ export async function pruneExpired(db: DbOrTx, now: Date): Promise<PruneResult> 
     where: { status: { in: ["sent", "skipped"] }, createdAt: { lt: new Date(now.getTime() - OUTBOX_KEEP_MS) } },
   });
   const rateLimits = await db.rateLimitCounter.deleteMany({ where: { expire: { lt: BigInt(now.getTime()) } } });
-  return { sessions, tokens: tokens.count, outbox: outbox.count, rateLimits: rateLimits.count };
+  const playgroundDrafts = await db.playgroundDraft.deleteMany({ where: { expiresAt: { lte: now } } });
+  return { sessions, tokens: tokens.count, outbox: outbox.count, rateLimits: rateLimits.count, playgroundDrafts: playgroundDrafts.count };
 }
 
 /** One run, unless another process's run holds the lock: its result, or null when skipped. */
