@@ -3,6 +3,7 @@
 // prompt's Playground, edits its template without saving, fills the variables, runs two models side by
 // side and sees both answers stream in with their figures, stops a long third run midway (recorded as
 // stopped, the provider's stream closed), and saves the edited template as version 2 through the editor.
+// A template too long for a run's URL is staged first (playground.stage) and run, and continued, by its draft.
 import { randomBytes } from "node:crypto";
 import { expect, test, type Page } from "@playwright/test";
 import { fakeAnswerText, startFakeProvider, type FakeProvider } from "../../../packages/api/testing/fake-provider.ts";
@@ -167,4 +168,46 @@ test("an admin connects a provider; an editor runs two models side by side on an
   await expect(rows.filter({ hasText: "Edited" })).toHaveCount(await rows.count());
   expect(errors).toEqual([]);
   await editorPage.context().close();
+});
+
+test("a long edited template (30,000 characters) runs from the tab and is continued: staged first, the runs' addresses stay short", async ({ browser }) => {
+  const editor = await createAccount({ fullName: "Lena Longprompt" });
+  const { organization, team } = await createTeamInNewOrganization([{ userId: editor.id, role: "admin" }]);
+  const page = await signedInPage(browser, editor.email);
+  const errors = consoleErrors(page);
+  await callMutation(page.request, "providers.create", {
+    organizationId: organization.id, kind: "openai-compatible", name: uniqueName("Local"), baseUrl: provider.openaiBaseUrl, apiKey: provider.apiKey,
+  });
+  const prompt = (await callMutation(page.request, "prompts.create", {
+    teamId: team.id, name: `e2e/${randomBytes(5).toString("hex")}`, title: uniqueName("Long"), visibility: "team", type: "text", template: "Write about {{ topic }}.", model: "gpt-4o-mini",
+  })) as { id: string };
+  const runUrls: string[] = [];
+  page.on("request", (request) => {
+    if (request.url().includes("/trpc/playground.run")) runUrls.push(request.url());
+  });
+
+  await page.goto(`/prompts/${prompt.id}?tab=playground`);
+  // Long words: the fake model echoes the prompt a word per piece, and few pieces keep the test quick.
+  const long = `Write about {{ topic }}. ${`${"a".repeat(99)} `.repeat(300)}`.slice(0, 30_000);
+  await page.getByRole("textbox", { name: "Template", exact: true }).fill(long);
+  await page.getByLabel("topic", { exact: true }).fill("the sea");
+  const sent = long.replace("{{ topic }}", "the sea");
+  const received = () => provider.calls.filter((call) => JSON.stringify(call.body).includes(sent)).map((call) => (call.body as { messages: unknown }).messages);
+
+  await page.getByRole("button", { name: "Run", exact: true }).click();
+  await expect(column(page, 1).getByTestId("run-figures")).toBeVisible();
+  expect(received()).toEqual([[{ role: "user", content: sent }]]);
+
+  await column(page, 1).getByLabel("Your reply").fill("Shorter, please.");
+  await column(page, 1).getByRole("button", { name: "Continue" }).click();
+  await expect.poll(() => received().length).toBe(2);
+  expect(received()[1]).toEqual([{ role: "user", content: sent }, { role: "assistant", content: fakeAnswerText(sent) }, { role: "user", content: "Shorter, please." }]);
+  await expect(column(page, 1).getByTestId("column-output")).toContainText(fakeAnswerText("Shorter, please."));
+
+  await expect.poll(() => runsOf(prompt.id)).toEqual([expect.objectContaining({ status: "succeeded", draft: true }), expect.objectContaining({ status: "succeeded", draft: true })]);
+  expect(await withDb(async (client) => (await client.query(`SELECT 1 FROM playground_drafts WHERE prompt_id = $1`, [prompt.id])).rowCount)).toBe(2);
+  expect(runUrls).toHaveLength(2);
+  for (const url of runUrls) expect(url.length).toBeLessThan(6_500);
+  expect(errors).toEqual([]);
+  await page.context().close();
 });

@@ -17,7 +17,7 @@ import { Button } from "@/components/ui/button";
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@/components/ui/select";
 import { Skeleton } from "@/components/ui/skeleton";
 import { Textarea } from "@/components/ui/textarea";
-import { trpc } from "@/lib/trpc";
+import { trpc, trpcClient } from "@/lib/trpc";
 import { PlaygroundColumn } from "./playground-column.tsx";
 import { configWithParameters, parametersOf, settingsFromVersion } from "./playground-settings.ts";
 import { initialValue, problemsMessage, typedValues, type FieldValue } from "./try-values.ts";
@@ -26,12 +26,21 @@ import { MAX_COLUMNS, usePlaygroundColumns, type PlaygroundColumn as Column, typ
 import { VariableField } from "./variable-field.tsx";
 
 /**
- * A run's input travels in the event stream's URL, and the server reads at most 16 KB of request line
- * and headers: an edited prompt past this (encoded) is refused here, in words, rather than by the server.
+ * A run's input travels in the event stream's URL, which the server reads to 16 KB (with the headers)
+ * and proxies often to 8 KB: an edited prompt or conversation that makes it longer than this (encoded)
+ * is staged first, posted to the server, and the run names it. The variables stay in the URL: past
+ * RUN_URL_INPUT_MAX they are refused here, in words, rather than by the server.
  */
+const RUN_URL_STAGE_FROM = 6_000;
 const RUN_URL_INPUT_MAX = 12_000;
-const tooLongToRun = (length: number) =>
-  `This edited prompt is too long to run from the playground (${length.toLocaleString("en-US")} characters once encoded for the address, at most ${RUN_URL_INPUT_MAX.toLocaleString("en-US")}). Save it as a new version to run it.`;
+const variablesTooLong = (length: number) =>
+  `The variables' values are too long to run from the playground (${length.toLocaleString("en-US")} characters once encoded for the address, at most ${RUN_URL_INPUT_MAX.toLocaleString("en-US")}). Shorten them.`;
+const encodedLength = (input: RunInput) => encodeURIComponent(JSON.stringify({ json: input })).length;
+/** Stands for a staged draft's id when measuring (a uuid's length). */
+const SOME_DRAFT_ID = "00000000-0000-0000-0000-000000000000";
+
+/** What a run sends of the edited prompt and the conversation, inline or staged. */
+type DraftBody = Pick<RunInput, "template" | "messages" | "followUp">;
 
 const sameMessages = (a: ChatMessage[], b: ChatMessage[]) => a.length === b.length && a.every((m, i) => m.role === b[i]!.role && m.content === b[i]!.content);
 
@@ -64,35 +73,49 @@ export function PlaygroundTab({ prompt }: { prompt: PromptDetail }) {
     return found.length ? null : values;
   };
 
-  const inputFor = (column: Column, variables: Record<string, unknown>, followUp: Turn[] = []): RunInput | null => {
+  /** Stages a draft once, however many columns run it (the server keeps it a while for them all). */
+  const stager = () => {
+    let staged: Promise<string> | undefined;
+    return (body: DraftBody) => (staged ??= trpcClient.playground.stage.mutate({ promptId: prompt.id, ...body }).then((result) => result.draftId));
+  };
+
+  /**
+   * The column's run input: inline when it fits the URL, else a function that stages the edited prompt
+   * and conversation first and answers the input naming the draft; null (said in the column) when refused.
+   */
+  const inputFor = (column: Column, variables: Record<string, unknown>, followUp: Turn[], stage: (body: DraftBody) => Promise<string>): RunInput | (() => Promise<RunInput>) | null => {
     const parameters = parametersOf(column.settings);
     if ("errors" in parameters) {
       change(column.id, { errors: parameters.errors });
       return null;
     }
-    const input: RunInput = {
+    const base: RunInput = {
       promptId: prompt.id,
       version: version.version,
       connectionId: connectionOf(column),
       model: column.settings.model.trim() || undefined,
       variables,
       parameters: parameters.parameters,
-      // Only an edited body is sent: the version's own is on the server, and the input travels in the URL.
-      ...(edited && (version.type === "text" ? { template } : { messages })),
     };
-    const length = encodeURIComponent(JSON.stringify({ json: { ...input, followUp } })).length;
+    // Only an edited body is sent: the version's own is on the server.
+    const body: DraftBody = { ...(edited && (version.type === "text" ? { template } : { messages })), ...(followUp.length > 0 && { followUp }) };
+    const inline: RunInput = { ...base, ...body };
+    // Staging costs a request first: only a long edited prompt or conversation is worth it.
+    const staging = Object.keys(body).length > 0 && encodedLength(inline) > RUN_URL_STAGE_FROM;
+    const length = encodedLength(staging ? { ...base, draftId: SOME_DRAFT_ID } : inline);
     if (length > RUN_URL_INPUT_MAX) {
-      change(column.id, { refusal: tooLongToRun(length) });
+      change(column.id, { refusal: variablesTooLong(length) });
       return null;
     }
-    return input;
+    return staging ? async () => ({ ...base, draftId: await stage(body) }) : inline;
   };
 
   const runAll = () => {
     if (running || !offered.length) return;
     const values = checkedValues();
     if (!values) return;
-    const inputs = columns.map((column) => [column, inputFor(column, values)] as const);
+    const stage = stager();
+    const inputs = columns.map((column) => [column, inputFor(column, values, [], stage)] as const);
     if (inputs.some(([, input]) => !input)) return;
     for (const [column, input] of inputs) start(column.id, input!, []);
   };
@@ -102,7 +125,7 @@ export function PlaygroundTab({ prompt }: { prompt: PromptDetail }) {
     if (!reply || column.streaming !== null) return;
     const values = checkedValues();
     const turns: Turn[] = [...column.turns, { role: "user", content: reply }];
-    const input = values && inputFor(column, values, turns);
+    const input = values && inputFor(column, values, turns, stager());
     if (!input) return;
     change(column.id, { reply: "" });
     start(column.id, input, turns);

@@ -1,7 +1,8 @@
 // The playground's model columns: their settings, and each one's run as it streams through the
 // `playground.run` subscription (server-sent events). A column's conversation grows with its answers
 // and the person's replies; Stop, a removed column or a closed tab unsubscribes, which aborts the
-// provider call on the server (the run is recorded as stopped there).
+// provider call on the server (the run is recorded as stopped there). A run whose edited prompt is
+// staged first (too long for the stream's URL) starts once it is staged, unless stopped meanwhile.
 import { useEffect, useRef, useState } from "react";
 import type { RouterInputs, RouterOutputs } from "@promptly/api";
 import { trpcClient } from "@/lib/trpc";
@@ -9,7 +10,8 @@ import type { ColumnSettings, ParameterErrors } from "./playground-settings.ts";
 
 export type RunInput = RouterInputs["playground"]["run"];
 type RecordedRun = RouterOutputs["runs"]["get"];
-type Unsubscribable = ReturnType<typeof trpcClient.playground.run.subscribe>;
+/** A column's run: its subscription, or the staging before it (cancelled the same way). */
+type Unsubscribable = { unsubscribe(): void };
 
 /** One turn after the compiled prompt: an answer, or the person's reply to it. */
 export interface Turn {
@@ -61,11 +63,33 @@ export function usePlaygroundColumns(initialSettings: () => ColumnSettings) {
     subscriptions.current.delete(id);
   };
 
-  /** Runs one column: `turns` is its conversation so far (empty for a fresh run), sent as the follow-up. */
-  const start = (id: number, input: RunInput, turns: Turn[]) => {
+  /**
+   * Runs one column: `input` as it is, or as `input()` stages it first (an edited prompt too long for
+   * the URL); `turns` is its conversation so far (empty for a fresh run), already in the input.
+   */
+  const start = (id: number, input: RunInput | (() => Promise<RunInput>), turns: Turn[]) => {
     end(id);
     change(id, { turns, streaming: "", run: null, refusal: null, stopped: false, errors: {} });
-    const subscription: Unsubscribable = trpcClient.playground.run.subscribe(turns.length ? { ...input, followUp: turns } : input, {
+    if (typeof input !== "function") {
+      subscribe(id, input);
+      return;
+    }
+    const staging: Unsubscribable = { unsubscribe() {} };
+    subscriptions.current.set(id, staging);
+    input().then(
+      (staged) => {
+        if (subscriptions.current.get(id) === staging) subscribe(id, staged);
+      },
+      (error: unknown) => {
+        if (subscriptions.current.get(id) !== staging) return;
+        end(id);
+        change(id, { refusal: error instanceof Error ? error.message : String(error), streaming: null });
+      },
+    );
+  };
+
+  const subscribe = (id: number, input: RunInput) => {
+    const subscription: Unsubscribable = trpcClient.playground.run.subscribe(input, {
       onData(event) {
         if (subscriptions.current.get(id) !== subscription) return;
         if (event.type === "delta") {
