@@ -469,6 +469,16 @@ describe("staged drafts: a body too long for a run's URL, posted first and run b
     expect(runsBefore).toBe(runs + 1);
   });
 
+  it("a team's API key may not stage, as it may not run from the playground (the runtime API is its door)", async () => {
+    const { key } = await world.accounts.admin.api.apiKeys.create({ teamId: team.id, name: "Runner", scopes: ["run"] });
+    const tool = h.client({ authorization: `Bearer ${key}` }).api;
+    const drafts = await h.database.db.playgroundDraft.count();
+    const refused = await failure(tool.playground.stage({ promptId: prompt.id, template: "Hum {{ word }}." }));
+    expect(refused).toEqual(await failure(tool.playground.run(runInput())));
+    expect(refused.code).toBe("FORBIDDEN");
+    expect(await h.database.db.playgroundDraft.count()).toBe(drafts);
+  });
+
   it("is validated with the run's own limits", async () => {
     expect(await failure(world.callers.editor.playground.stage({ promptId: prompt.id, template: "x".repeat(100_001) }))).toMatchObject({ code: "BAD_REQUEST", message: expect.stringContaining(RUN_MSG.draftTooLong) });
     const turns = Array.from({ length: 51 }, (_, i) => ({ role: i % 2 ? ("user" as const) : ("assistant" as const), content: "Hi." }));
