@@ -8,7 +8,7 @@ import type { ApiConfig } from "../types.ts";
 import { fail } from "../../errors.ts";
 import { auditAs, type AuditContext } from "../insight/audit.ts";
 import { openSecret, sealSecret } from "../platform/secret-box.ts";
-import { outboundAllowed } from "./outbound.ts";
+import { dropProviderAgents, outboundAllowed } from "./outbound.ts";
 import { listProviderModels, type OpenConnection } from "./provider-client.ts";
 
 type Config = Pick<ApiConfig, "secret" | "allowPrivateProviderUrls" | "providerTimeoutMs">;
@@ -121,7 +121,7 @@ export async function updateProviderConnection(
 ): Promise<ProviderConnectionItem> {
   if (input.baseUrl) await checkBaseUrl(deps.config, input.baseUrl);
   try {
-    return await deps.db.$transaction(async (tx) => {
+    const updated = await deps.db.$transaction(async (tx) => {
       const before = await tx.providerConnection.findUnique({ where: { id: input.id }, select: itemSelect });
       if (!before) return fail("NOT_FOUND", PROVIDER_MSG.notFound);
       if (input.baseUrl === null && before.kind === "openai_compatible") fail("INVALID", PROVIDER_MSG.baseUrlRequired);
@@ -153,6 +153,8 @@ export async function updateProviderConnection(
       });
       return toItem(row);
     });
+    forgetConnection(input.id);
+    return updated;
   } catch (error) {
     if (isUniqueViolation(error)) fail("ALREADY_EXISTS", PROVIDER_MSG.nameTaken, "NAME_TAKEN");
     throw error;
@@ -166,14 +168,81 @@ export async function deleteProviderConnection(db: Db, id: string, context: Audi
     await tx.providerConnection.delete({ where: { id } });
     await auditAs(tx, context, { organizationId: row.organizationId, action: "provider.delete", target: { type: "provider", id, name: row.name } });
   });
+  forgetConnection(id);
+}
+
+/**
+ * Keys opened in this process, by connection, with the sealed value they were opened from: a run
+ * reads the sealed key with its connection anyway, and opens it only when it differs (a replaced key,
+ * in any process) or was kept past OPENED_KEY_TTL_MS (a key sits in memory no longer than that
+ * unused). Never logged, never answered.
+ */
+const openedKeys = new Map<string, { sealed: string; apiKey: string; until: number }>();
+const OPENED_KEY_TTL_MS = 5 * 60_000;
+const OPENED_KEYS_MAX = 500;
+
+function openKey(config: Config, id: string, sealed: string): string {
+  const now = Date.now();
+  const kept = openedKeys.get(id);
+  if (kept && kept.sealed === sealed && kept.until > now) return kept.apiKey;
+  const apiKey = new TextDecoder().decode(openSecret(config.secret, SEAL, id, sealed));
+  openedKeys.delete(id);
+  openedKeys.set(id, { sealed, apiKey, until: now + OPENED_KEY_TTL_MS });
+  if (openedKeys.size > OPENED_KEYS_MAX) openedKeys.delete(openedKeys.keys().next().value!);
+  return apiKey;
+}
+
+/** What this process keeps of a connection (its opened key, its sockets) goes once it is changed or removed. */
+function forgetConnection(id: string) {
+  openedKeys.delete(id);
+  dropProviderAgents(id);
+}
+
+/** Everything a run needs of a connection, its key still sealed, in one read. */
+const runConnectionSelect = {
+  id: true, organizationId: true, kind: true, name: true, baseUrl: true, apiKeySealed: true, models: true, teams: { select: { teamId: true } },
+} as const;
+export type RunConnectionRow = { kind: DbKind; teams: { teamId: string }[]; id: string; organizationId: string; name: string; baseUrl: string | null; apiKeySealed: string; models: string[] };
+
+/** A connection as a run needs it; null when there is none. */
+export async function findRunConnection(db: DbOrTx, id: string): Promise<RunConnectionRow | null> {
+  return db.providerConnection.findUnique({ where: { id }, select: runConnectionSelect });
+}
+
+/**
+ * In one read, a team's organization and the connections of it a run of the team may consider:
+ * `connectionId` (when it is the organization's, whether or not open to the team: the run says why
+ * not), else those open to the team (up to 10: enough to say there is more than one).
+ */
+export async function findTeamRunConnections(db: DbOrTx, teamId: string, connectionId?: string): Promise<{ organizationId: string; connections: RunConnectionRow[] }> {
+  const team = await db.team.findUniqueOrThrow({
+    where: { id: teamId },
+    select: {
+      organizationId: true,
+      organization: {
+        select: {
+          providerConnections: {
+            where: connectionId ? { id: connectionId } : { OR: [{ teams: { none: {} } }, { teams: { some: { teamId } } }] },
+            select: runConnectionSelect,
+            take: 10,
+          },
+        },
+      },
+    },
+  });
+  return { organizationId: team.organizationId, connections: team.organization.providerConnections };
+}
+
+/** A connection read for a run, with its key opened; never leaves the server. */
+export function openRunConnection(config: Config, row: RunConnectionRow): OpenConnection & { id: string; organizationId: string } {
+  return { id: row.id, organizationId: row.organizationId, kind: fromDbKind(row.kind), baseUrl: row.baseUrl, apiKey: openKey(config, row.id, row.apiKeySealed) };
 }
 
 /** The connection with its key opened, for a call to the provider; never leaves the server. */
 export async function openProviderConnection(db: DbOrTx, config: Config, id: string): Promise<OpenConnection & { id: string; organizationId: string }> {
   const row = await db.providerConnection.findUnique({ where: { id }, select: { id: true, organizationId: true, kind: true, baseUrl: true, apiKeySealed: true } });
   if (!row) return fail("NOT_FOUND", PROVIDER_MSG.notFound);
-  const apiKey = new TextDecoder().decode(openSecret(config.secret, SEAL, row.id, row.apiKeySealed));
-  return { id: row.id, organizationId: row.organizationId, kind: fromDbKind(row.kind), baseUrl: row.baseUrl, apiKey };
+  return { id: row.id, organizationId: row.organizationId, kind: fromDbKind(row.kind), baseUrl: row.baseUrl, apiKey: openKey(config, row.id, row.apiKeySealed) };
 }
 
 /** "Test connection": the provider's model list for the stored key, or why it could not be had. */
