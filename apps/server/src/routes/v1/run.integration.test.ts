@@ -4,7 +4,7 @@
 // a provider's failure is a 502 with its status and message.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createPromptClient, PromptlyApiError, type RunStreamEvent } from "@promptly/client";
-import { RUNTIME_MSG, runtimeError, runtimeRunResult, type RuntimeRunResult } from "@promptly/shared";
+import { PROVIDER_MSG, RUNTIME_MSG, RUN_MSG, runtimeError, runtimeRunResult, type RuntimeRunResult } from "@promptly/shared";
 import { createAccount, createHarness, createOrganization, createTeam, type Harness } from "@promptly/api/testing";
 import { fakeAnswerText, startFakeProvider, type FakeProvider } from "@promptly/api/testing/fake-provider";
 import { createApp } from "../../app.ts";
@@ -15,6 +15,7 @@ let provider: FakeProvider;
 let server: TestServer;
 const keys: Record<string, { id: string; key: string }> = {};
 let replyId: string;
+let acmeConnectionId: string;
 let admin: Awaited<ReturnType<Harness["signedInClient"]>>["api"];
 
 beforeAll(async () => {
@@ -24,7 +25,7 @@ beforeAll(async () => {
   const organization = await createOrganization(h, [{ userId: person.id, role: "admin" }], "Acme");
   const teamId = (await createTeam(h, organization.id, [{ userId: person.id, role: "admin" }], "Core")).id;
   admin = (await h.signedInClient(person.id)).api;
-  await admin.providers.create({ organizationId: organization.id, kind: "openai-compatible", name: "Local", baseUrl: provider.openaiBaseUrl, apiKey: provider.apiKey });
+  acmeConnectionId = (await admin.providers.create({ organizationId: organization.id, kind: "openai-compatible", name: "Local", baseUrl: provider.openaiBaseUrl, apiKey: provider.apiKey })).id;
 
   const reply = await admin.prompts.create({
     teamId, name: "support/reply", title: "Support reply", visibility: "team", type: "text",
@@ -212,7 +213,19 @@ describe("POST /api/v1/prompts/{name}/run", () => {
     expect(runtimeError.parse(await none.json()).error).toMatchObject({ message: RUNTIME_MSG.noConnection, reason: "NO_CONNECTION" });
     const connection = (kind: string) => ({ organizationId: organization.id, kind: "openai-compatible" as const, name: kind, baseUrl: provider.openaiBaseUrl, apiKey: provider.apiKey });
     const first = await boss.providers.create(connection("First"));
-    expect((await post(key, { label: "latest" }, "solo")).status).toBe(200);
+    // A connection limited to another team is not the key's team's to use, nor to count.
+    const otherTeamId = (await createTeam(h, organization.id, [{ userId: person.id, role: "admin" }], "Other")).id;
+    const limited = await boss.providers.create({ ...connection("Other team's"), teamIds: [otherTeamId] });
+    const only = await post(key, { label: "latest" }, "solo");
+    expect(only.status).toBe(200);
+    expect(await runRow(((await only.json()) as { run: { id: string } }).run.id)).toMatchObject({ connectionId: first.id });
+    const notOpen = await post(key, { label: "latest", connectionId: limited.id }, "solo");
+    expect(notOpen.status).toBe(403);
+    expect(runtimeError.parse(await notOpen.json()).error).toMatchObject({ message: RUN_MSG.connectionNotForTeam });
+    // Another organization's connection does not exist for this key.
+    const elsewhere = await post(key, { label: "latest", connectionId: acmeConnectionId }, "solo");
+    expect(elsewhere.status).toBe(404);
+    expect(runtimeError.parse(await elsewhere.json()).error).toMatchObject({ message: PROVIDER_MSG.notFound });
     await boss.providers.create(connection("Second"));
     const two = await post(key, { label: "latest" }, "solo");
     expect(two.status).toBe(400);

@@ -2,7 +2,7 @@
 // limited to some teams or open to all, and tested by asking the provider for its models.
 import { randomUUID } from "node:crypto";
 import { z } from "zod";
-import { isUniqueViolation, type Db, type DbOrTx } from "@promptly/db";
+import { Prisma, isUniqueViolation, type Db, type DbOrTx } from "@promptly/db";
 import { PROVIDER_KINDS, PROVIDER_MSG, createProviderInput, updateProviderInput, type ProviderKind } from "@promptly/shared";
 import type { ApiConfig } from "../types.ts";
 import { fail } from "../../errors.ts";
@@ -210,27 +210,28 @@ export async function findRunConnection(db: DbOrTx, id: string): Promise<RunConn
 }
 
 /**
- * In one read, a team's organization and the connections of it a run of the team may consider:
+ * In one query, a team's organization and the connections of it a run of the team may consider:
  * `connectionId` (when it is the organization's, whether or not open to the team: the run says why
- * not), else those open to the team (up to 10: enough to say there is more than one).
+ * not), else those open to the team (up to 10: enough to say there is more than one). Plain SQL: this
+ * is on the path of every API run, before the provider is called.
  */
 export async function findTeamRunConnections(db: DbOrTx, teamId: string, connectionId?: string): Promise<{ organizationId: string; connections: RunConnectionRow[] }> {
-  const team = await db.team.findUniqueOrThrow({
-    where: { id: teamId },
-    select: {
-      organizationId: true,
-      organization: {
-        select: {
-          providerConnections: {
-            where: connectionId ? { id: connectionId } : { OR: [{ teams: { none: {} } }, { teams: { some: { teamId } } }] },
-            select: runConnectionSelect,
-            take: 10,
-          },
-        },
-      },
-    },
-  });
-  return { organizationId: team.organizationId, connections: team.organization.providerConnections };
+  const which = connectionId
+    ? Prisma.sql`c.id = ${connectionId}::uuid`
+    : Prisma.sql`(NOT EXISTS (SELECT 1 FROM provider_connection_teams ct WHERE ct.connection_id = c.id)
+                  OR EXISTS (SELECT 1 FROM provider_connection_teams ct WHERE ct.connection_id = c.id AND ct.team_id = t.id))`;
+  const rows = await db.$queryRaw<({ teamOrganizationId: string; id: string | null; teamIds: string[] | null } & Omit<RunConnectionRow, "id" | "teams">)[]>`
+    SELECT t.organization_id::text AS "teamOrganizationId", c.id::text AS id, c.organization_id::text AS "organizationId", c.kind::text AS kind,
+           c.name, c.base_url AS "baseUrl", c.api_key_sealed AS "apiKeySealed", c.models,
+           (SELECT array_agg(ct.team_id::text) FROM provider_connection_teams ct WHERE ct.connection_id = c.id) AS "teamIds"
+    FROM teams t
+    LEFT JOIN LATERAL (SELECT * FROM provider_connections c WHERE c.organization_id = t.organization_id AND ${which} LIMIT 10) c ON true
+    WHERE t.id = ${teamId}::uuid`;
+  if (!rows.length) throw new Error(`No team ${teamId}`);
+  return {
+    organizationId: rows[0]!.teamOrganizationId,
+    connections: rows.flatMap(({ teamOrganizationId: _, id, teamIds, ...row }) => (id ? [{ ...row, id, teams: (teamIds ?? []).map((team) => ({ teamId: team })) }] : [])),
+  };
 }
 
 /** A connection read for a run, with its key opened; never leaves the server. */
