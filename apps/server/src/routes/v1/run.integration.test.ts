@@ -146,6 +146,22 @@ describe("POST /api/v1/prompts/{name}/run", () => {
     expect(await runRow(answer.run.id)).toMatchObject({ apiKeyId: keys["run"]!.id, status: "succeeded", output: expected });
   });
 
+  it("sends the headers while the model thinks, before its first token", async () => {
+    const before = { ...provider.answer };
+    provider.answer.firstTokenDelayMs = 3_000;
+    try {
+      const started = performance.now();
+      const response = await post(keys["run"]!.key, { stream: true, variables: { customer: "Cy", topic: "shipping" } });
+      expect(response.status).toBe(200);
+      expect(performance.now() - started).toBeLessThan(2_000);
+      const events = await eventsOf(response);
+      expect(events.at(-1)!.event).toBe("done");
+      expect(performance.now() - started).toBeGreaterThanOrEqual(3_000);
+    } finally {
+      Object.assign(provider.answer, before);
+    }
+  });
+
   it("a caller that leaves mid-stream aborts the provider call: its stream closes and the run is recorded as stopped", async () => {
     Object.assign(provider.answer, { chunkDelayMs: 20, repeat: 200 });
     const abandoned = provider.abandonedStreams;
