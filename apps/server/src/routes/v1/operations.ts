@@ -227,11 +227,23 @@ export const V1_OPERATIONS: Operation[] = [
       }
       // no-transform: compression must not hold the events back.
       res.status(200).set({ "Content-Type": "text/event-stream; charset=utf-8", "Cache-Control": "no-store, no-transform", "X-Accel-Buffering": "no" });
-      res.flushHeaders();
-      for await (const event of started.events) {
-        if (event.type === "delta") sse(res, "delta", { text: event.text });
-        else if (event.run.status === "failed") sse(res, "error", { ...providerFailure(event), run: runAnswer(event).run });
-        else sse(res, "done", runAnswer(event));
+      // The provider is called first; the headers go (the caller knows its run has begun) once the call
+      // is on its way, not before it (a write is a system call on the path to the first token).
+      const events = started.events;
+      const first = events.next();
+      setImmediate(() => {
+        if (!res.headersSent && !res.destroyed) res.flushHeaders();
+      });
+      try {
+        for (let next = await first; !next.done; next = await events.next()) {
+          const event = next.value;
+          if (event.type === "delta") sse(res, "delta", { text: event.text });
+          else if (event.run.status === "failed") sse(res, "error", { ...providerFailure(event), run: runAnswer(event).run });
+          else sse(res, "done", runAnswer(event));
+        }
+      } finally {
+        // As `for await` would: an exit before the end closes the run (recorded as stopped).
+        await events.return(undefined);
       }
       res.end();
     },

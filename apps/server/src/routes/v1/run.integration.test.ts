@@ -4,7 +4,7 @@
 // a provider's failure is a 502 with its status and message.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createPromptClient, PromptlyApiError, type RunStreamEvent } from "@promptly/client";
-import { RUNTIME_MSG, runtimeError, runtimeRunResult, type RuntimeRunResult } from "@promptly/shared";
+import { PROVIDER_MSG, RUNTIME_MSG, RUN_MSG, runtimeError, runtimeRunResult, type RuntimeRunResult } from "@promptly/shared";
 import { createAccount, createHarness, createOrganization, createTeam, type Harness } from "@promptly/api/testing";
 import { fakeAnswerText, startFakeProvider, type FakeProvider } from "@promptly/api/testing/fake-provider";
 import { createApp } from "../../app.ts";
@@ -18,6 +18,7 @@ const keys: Record<string, { id: string; key: string }> = {};
 /** The server's log lines. */
 const logLines: string[] = [];
 let replyId: string;
+let acmeConnectionId: string;
 let admin: Awaited<ReturnType<Harness["signedInClient"]>>["api"];
 
 beforeAll(async () => {
@@ -27,7 +28,7 @@ beforeAll(async () => {
   const organization = await createOrganization(h, [{ userId: person.id, role: "admin" }], "Acme");
   const teamId = (await createTeam(h, organization.id, [{ userId: person.id, role: "admin" }], "Core")).id;
   admin = (await h.signedInClient(person.id)).api;
-  await admin.providers.create({ organizationId: organization.id, kind: "openai-compatible", name: "Local", baseUrl: provider.openaiBaseUrl, apiKey: provider.apiKey });
+  acmeConnectionId = (await admin.providers.create({ organizationId: organization.id, kind: "openai-compatible", name: "Local", baseUrl: provider.openaiBaseUrl, apiKey: provider.apiKey })).id;
 
   const reply = await admin.prompts.create({
     teamId, name: "support/reply", title: "Support reply", visibility: "team", type: "text",
@@ -148,6 +149,22 @@ describe("POST /api/v1/prompts/{name}/run", () => {
     expect(await runRow(answer.run.id)).toMatchObject({ apiKeyId: keys["run"]!.id, status: "succeeded", output: expected });
   });
 
+  it("sends the headers while the model thinks, before its first token", async () => {
+    const before = { ...provider.answer };
+    provider.answer.firstTokenDelayMs = 3_000;
+    try {
+      const started = performance.now();
+      const response = await post(keys["run"]!.key, { stream: true, variables: { customer: "Cy", topic: "shipping" } });
+      expect(response.status).toBe(200);
+      expect(performance.now() - started).toBeLessThan(2_000);
+      const events = await eventsOf(response);
+      expect(events.at(-1)!.event).toBe("done");
+      expect(performance.now() - started).toBeGreaterThanOrEqual(3_000);
+    } finally {
+      Object.assign(provider.answer, before);
+    }
+  });
+
   it("a caller that leaves mid-stream aborts the provider call: its stream closes and the run is recorded as stopped", async () => {
     Object.assign(provider.answer, { chunkDelayMs: 20, repeat: 200 });
     const abandoned = provider.abandonedStreams;
@@ -219,7 +236,19 @@ describe("POST /api/v1/prompts/{name}/run", () => {
     expect(runtimeError.parse(await none.json()).error).toMatchObject({ message: RUNTIME_MSG.noConnection, reason: "NO_CONNECTION" });
     const connection = (kind: string) => ({ organizationId: organization.id, kind: "openai-compatible" as const, name: kind, baseUrl: provider.openaiBaseUrl, apiKey: provider.apiKey });
     const first = await boss.providers.create(connection("First"));
-    expect((await post(key, { label: "latest" }, "solo")).status).toBe(200);
+    // A connection limited to another team is not the key's team's to use, nor to count.
+    const otherTeamId = (await createTeam(h, organization.id, [{ userId: person.id, role: "admin" }], "Other")).id;
+    const limited = await boss.providers.create({ ...connection("Other team's"), teamIds: [otherTeamId] });
+    const only = await post(key, { label: "latest" }, "solo");
+    expect(only.status).toBe(200);
+    expect(await runRow(((await only.json()) as { run: { id: string } }).run.id)).toMatchObject({ connectionId: first.id });
+    const notOpen = await post(key, { label: "latest", connectionId: limited.id }, "solo");
+    expect(notOpen.status).toBe(403);
+    expect(runtimeError.parse(await notOpen.json()).error).toMatchObject({ message: RUN_MSG.connectionNotForTeam });
+    // Another organization's connection does not exist for this key.
+    const elsewhere = await post(key, { label: "latest", connectionId: acmeConnectionId }, "solo");
+    expect(elsewhere.status).toBe(404);
+    expect(runtimeError.parse(await elsewhere.json()).error).toMatchObject({ message: PROVIDER_MSG.notFound });
     await boss.providers.create(connection("Second"));
     const two = await post(key, { label: "latest" }, "solo");
     expect(two.status).toBe(400);

@@ -3,7 +3,7 @@
 // provider's reason, stopped), refused before any call when the contract, the caller, the connection's
 // teams or the organization's runs-at-once limit say no; and the figures per version.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { PLAYGROUND_DRAFT_TTL_MS, RUNTIME_MSG, RUN_MSG, RUN_OUTPUT_MAX_CHARS, type RunPromptInput } from "@promptly/shared";
+import { PLAYGROUND_DRAFT_TTL_MS, PROVIDER_MSG, RUNTIME_MSG, RUN_MSG, RUN_OUTPUT_MAX_CHARS, type RunPromptInput } from "@promptly/shared";
 import { createHarness, type Harness } from "../../../testing/harness.ts";
 import { fakeAnswerText, startFakeProvider, type FakeProvider } from "../../../testing/fake-provider.ts";
 import { CALLER_KINDS, createWorld, failure, type SignedInAccount } from "../../../testing/teams-support.ts";
@@ -170,6 +170,38 @@ describe("a provider's failure is a recorded run", () => {
     provider.answer.firstTokenDelayMs = 3_000;
     const { run } = await runToEnd(world.callers.editor, runInput());
     expect(await rowOf(run.id)).toMatchObject({ status: "failed", error: RUN_MSG.timedOut(1_000) });
+  });
+});
+
+describe("what a process keeps of a connection (its opened key, its sockets)", () => {
+  it("follows the connection: a replaced key is the next run's, a new base URL is called, a removed connection runs no more", async () => {
+    const changing = await world.callers.orgAdmin.providers.create({
+      organizationId: world.organization.id, kind: "openai-compatible", name: "Changing", baseUrl: provider.openaiBaseUrl, apiKey: "sk-old-key-0000",
+    });
+    const statusOf = async () => (await runToEnd(world.callers.editor, runInput({ connectionId: changing.id }))).run;
+    expect(await statusOf()).toMatchObject({ status: "failed", error: expect.stringContaining("(401)") });
+    await world.callers.orgAdmin.providers.update({ id: changing.id, apiKey: provider.apiKey });
+    expect(await statusOf()).toMatchObject({ status: "succeeded", output: fakeAnswerText("Say hello twice.") });
+    await world.callers.orgAdmin.providers.update({ id: changing.id, apiKey: "sk-other-key-1111" });
+    expect(await statusOf()).toMatchObject({ status: "failed", error: expect.stringContaining("(401)") });
+
+    // A base URL where nothing listens: a port a server of our own held and gave back.
+    const { createServer } = await import("node:net");
+    const closedPort = await new Promise<number>((resolve) => {
+      const server = createServer().listen(0, "127.0.0.1", () => {
+        const { port } = server.address() as { port: number };
+        server.close(() => resolve(port));
+      });
+    });
+    await world.callers.orgAdmin.providers.update({ id: changing.id, apiKey: provider.apiKey, baseUrl: `http://127.0.0.1:${closedPort}/v1` });
+    expect(await statusOf()).toMatchObject({ status: "failed", error: expect.stringContaining("Could not reach the provider") });
+    await world.callers.orgAdmin.providers.update({ id: changing.id, baseUrl: provider.openaiBaseUrl });
+    expect(await statusOf()).toMatchObject({ status: "succeeded" });
+
+    await world.callers.orgAdmin.providers.delete({ id: changing.id });
+    const calls = provider.calls.length;
+    expect(await failure(world.callers.editor.playground.run(runInput({ connectionId: changing.id })))).toEqual({ code: "NOT_FOUND", message: PROVIDER_MSG.notFound });
+    expect(provider.calls.length).toBe(calls);
   });
 });
 

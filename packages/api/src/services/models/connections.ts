@@ -2,13 +2,13 @@
 // limited to some teams or open to all, and tested by asking the provider for its models.
 import { randomUUID } from "node:crypto";
 import { z } from "zod";
-import { isUniqueViolation, type Db, type DbOrTx } from "@promptly/db";
+import { Prisma, isUniqueViolation, type Db, type DbOrTx } from "@promptly/db";
 import { PROVIDER_KINDS, PROVIDER_MSG, createProviderInput, updateProviderInput, type ProviderKind } from "@promptly/shared";
 import type { ApiConfig } from "../types.ts";
 import { fail } from "../../errors.ts";
 import { auditAs, type AuditContext } from "../insight/audit.ts";
 import { openSecret, sealSecret } from "../platform/secret-box.ts";
-import { outboundAllowed } from "./outbound.ts";
+import { dropProviderAgents, outboundAllowed } from "./outbound.ts";
 import { listProviderModels, type OpenConnection } from "./provider-client.ts";
 
 type Config = Pick<ApiConfig, "secret" | "allowPrivateProviderUrls" | "providerTimeoutMs">;
@@ -134,7 +134,7 @@ export async function updateProviderConnection(
 ): Promise<ProviderConnectionItem> {
   if (input.baseUrl) await checkBaseUrl(deps.config, input.baseUrl);
   try {
-    return await deps.db.$transaction(async (tx) => {
+    const updated = await deps.db.$transaction(async (tx) => {
       const before = await tx.providerConnection.findUnique({ where: { id: input.id }, select: itemSelect });
       if (!before) return fail("NOT_FOUND", PROVIDER_MSG.notFound);
       if (input.baseUrl === null && before.kind === "openai_compatible") fail("INVALID", PROVIDER_MSG.baseUrlRequired);
@@ -166,6 +166,8 @@ export async function updateProviderConnection(
       });
       return toItem(row);
     });
+    forgetConnection(input.id);
+    return updated;
   } catch (error) {
     if (isUniqueViolation(error)) fail("ALREADY_EXISTS", PROVIDER_MSG.nameTaken, "NAME_TAKEN");
     throw error;
@@ -179,14 +181,82 @@ export async function deleteProviderConnection(db: Db, id: string, context: Audi
     await tx.providerConnection.delete({ where: { id } });
     await auditAs(tx, context, { organizationId: row.organizationId, action: "provider.delete", target: { type: "provider", id, name: row.name } });
   });
+  forgetConnection(id);
+}
+
+/**
+ * Keys opened in this process, by connection, with the sealed value they were opened from: a run
+ * reads the sealed key with its connection anyway, and opens it only when it differs (a replaced key,
+ * in any process) or was kept past OPENED_KEY_TTL_MS (a key sits in memory no longer than that
+ * unused). Never logged, never answered.
+ */
+const openedKeys = new Map<string, { sealed: string; apiKey: string; until: number }>();
+const OPENED_KEY_TTL_MS = 5 * 60_000;
+const OPENED_KEYS_MAX = 500;
+
+function openKey(config: Config, id: string, sealed: string): string {
+  const now = Date.now();
+  const kept = openedKeys.get(id);
+  if (kept && kept.sealed === sealed && kept.until > now) return kept.apiKey;
+  const apiKey = new TextDecoder().decode(openSecret(config.secret, SEAL, id, sealed));
+  openedKeys.delete(id);
+  openedKeys.set(id, { sealed, apiKey, until: now + OPENED_KEY_TTL_MS });
+  if (openedKeys.size > OPENED_KEYS_MAX) openedKeys.delete(openedKeys.keys().next().value!);
+  return apiKey;
+}
+
+/** What this process keeps of a connection (its opened key, its sockets) goes once it is changed or removed. */
+function forgetConnection(id: string) {
+  openedKeys.delete(id);
+  dropProviderAgents(id);
+}
+
+/** Everything a run needs of a connection, its key still sealed, in one read. */
+const runConnectionSelect = {
+  id: true, organizationId: true, kind: true, name: true, baseUrl: true, apiKeySealed: true, models: true, teams: { select: { teamId: true } },
+} as const;
+export type RunConnectionRow = { kind: DbKind; teams: { teamId: string }[]; id: string; organizationId: string; name: string; baseUrl: string | null; apiKeySealed: string; models: string[] };
+
+/** A connection as a run needs it; null when there is none. */
+export async function findRunConnection(db: DbOrTx, id: string): Promise<RunConnectionRow | null> {
+  return db.providerConnection.findUnique({ where: { id }, select: runConnectionSelect });
+}
+
+/**
+ * In one query, a team's organization and the connections of it a run of the team may consider:
+ * `connectionId` (when it is the organization's, whether or not open to the team: the run says why
+ * not), else those open to the team (up to 10: enough to say there is more than one). Plain SQL: this
+ * is on the path of every API run, before the provider is called.
+ */
+export async function findTeamRunConnections(db: DbOrTx, teamId: string, connectionId?: string): Promise<{ organizationId: string; connections: RunConnectionRow[] }> {
+  const which = connectionId
+    ? Prisma.sql`c.id = ${connectionId}::uuid`
+    : Prisma.sql`(NOT EXISTS (SELECT 1 FROM provider_connection_teams ct WHERE ct.connection_id = c.id)
+                  OR EXISTS (SELECT 1 FROM provider_connection_teams ct WHERE ct.connection_id = c.id AND ct.team_id = t.id))`;
+  const rows = await db.$queryRaw<({ teamOrganizationId: string; id: string | null; teamIds: string[] | null } & Omit<RunConnectionRow, "id" | "teams">)[]>`
+    SELECT t.organization_id::text AS "teamOrganizationId", c.id::text AS id, c.organization_id::text AS "organizationId", c.kind::text AS kind,
+           c.name, c.base_url AS "baseUrl", c.api_key_sealed AS "apiKeySealed", c.models,
+           (SELECT array_agg(ct.team_id::text) FROM provider_connection_teams ct WHERE ct.connection_id = c.id) AS "teamIds"
+    FROM teams t
+    LEFT JOIN LATERAL (SELECT * FROM provider_connections c WHERE c.organization_id = t.organization_id AND ${which} LIMIT 10) c ON true
+    WHERE t.id = ${teamId}::uuid`;
+  if (!rows.length) throw new Error(`No team ${teamId}`);
+  return {
+    organizationId: rows[0]!.teamOrganizationId,
+    connections: rows.flatMap(({ teamOrganizationId: _, id, teamIds, ...row }) => (id ? [{ ...row, id, teams: (teamIds ?? []).map((team) => ({ teamId: team })) }] : [])),
+  };
+}
+
+/** A connection read for a run, with its key opened; never leaves the server. */
+export function openRunConnection(config: Config, row: RunConnectionRow): OpenConnection & { id: string; organizationId: string } {
+  return { id: row.id, organizationId: row.organizationId, kind: fromDbKind(row.kind), baseUrl: row.baseUrl, apiKey: openKey(config, row.id, row.apiKeySealed) };
 }
 
 /** The connection with its key opened, for a call to the provider; never leaves the server. */
 export async function openProviderConnection(db: DbOrTx, config: Config, id: string): Promise<OpenConnection & { id: string; organizationId: string }> {
   const row = await db.providerConnection.findUnique({ where: { id }, select: { id: true, organizationId: true, kind: true, baseUrl: true, apiKeySealed: true } });
   if (!row) return fail("NOT_FOUND", PROVIDER_MSG.notFound);
-  const apiKey = new TextDecoder().decode(openSecret(config.secret, SEAL, row.id, row.apiKeySealed));
-  return { id: row.id, organizationId: row.organizationId, kind: fromDbKind(row.kind), baseUrl: row.baseUrl, apiKey };
+  return { id: row.id, organizationId: row.organizationId, kind: fromDbKind(row.kind), baseUrl: row.baseUrl, apiKey: openKey(config, row.id, row.apiKeySealed) };
 }
 
 /** "Test connection": the provider's model list for the stored key, or why it could not be had. */

@@ -77,12 +77,9 @@ export class PrivateAddressError extends Error {
   }
 }
 
-/**
- * The fetch the provider SDKs use: undici with a connector that refuses private addresses (unless
- * allowed) after resolving the name, so the check holds for the address actually connected to.
- */
-export function providerFetch(allowPrivate: boolean): typeof fetch {
-  const dispatcher = new Agent({
+/** A dispatcher whose connector refuses private addresses (unless allowed) after resolving the name, on every connection it opens. */
+function guardedAgent(allowPrivate: boolean): Agent {
+  return new Agent({
     connect: {
       lookup(hostname, options, callback) {
         dnsLookup(hostname, { ...options, all: true }, (error, addresses) => {
@@ -97,6 +94,53 @@ export function providerFetch(allowPrivate: boolean): typeof fetch {
       },
     },
   });
+}
+
+/**
+ * The agents of connections, kept so that a connection's calls reuse its open sockets (no new TCP
+ * connection and TLS handshake per run). One per connection, base URL and rule: a changed base URL or
+ * rule gets a new one, and a connection's calls never share sockets with another's. Bounded: the
+ * least recently used is closed (its calls in flight finish) past AGENTS_MAX; idle sockets close
+ * after undici's keep-alive timeout either way.
+ */
+const AGENTS_MAX = 200;
+const agents = new Map<string, { connectionId: string; agent: Agent }>();
+
+function keptAgent(connectionId: string, baseUrl: string | null, allowPrivate: boolean): Agent {
+  const key = `${connectionId}\n${baseUrl ?? ""}\n${allowPrivate}`;
+  const kept = agents.get(key);
+  if (kept) {
+    agents.delete(key);
+    agents.set(key, kept);
+    return kept.agent;
+  }
+  const agent = guardedAgent(allowPrivate);
+  agents.set(key, { connectionId, agent });
+  if (agents.size > AGENTS_MAX) {
+    const [oldest, entry] = agents.entries().next().value!;
+    agents.delete(oldest);
+    void entry.agent.close().catch(() => undefined);
+  }
+  return agent;
+}
+
+/** Closes a connection's kept agents (it was changed or removed): its next call opens new sockets. */
+export function dropProviderAgents(connectionId: string): void {
+  for (const [key, entry] of agents) {
+    if (entry.connectionId !== connectionId) continue;
+    agents.delete(key);
+    void entry.agent.close().catch(() => undefined);
+  }
+}
+
+/**
+ * The fetch the provider SDKs use: undici with a connector that refuses private addresses (unless
+ * allowed) after resolving the name, so the check holds for the address actually connected to. With
+ * `connection` (a stored connection), the dispatcher is that connection's kept agent (the check runs
+ * on each connection it opens); without, one for this call alone.
+ */
+export function providerFetch(allowPrivate: boolean, connection?: { id: string; baseUrl: string | null }): typeof fetch {
+  const dispatcher = connection ? keptAgent(connection.id, connection.baseUrl, allowPrivate) : guardedAgent(allowPrivate);
   const guarded = ((input: Parameters<typeof undiciFetch>[0], init?: Parameters<typeof undiciFetch>[1]) => {
     if (!allowPrivate) {
       // An IP literal is never looked up: check it here.

@@ -9,6 +9,8 @@ import { PrivateAddressError, providerFetch } from "./outbound.ts";
 
 /** A connection with its key opened: only the services that call the provider hold one. */
 export interface OpenConnection {
+  /** A stored connection's id: its calls reuse its kept sockets (outbound.ts); none, a call of its own. */
+  id?: string;
   kind: ProviderKind;
   baseUrl: string | null;
   apiKey: string;
@@ -32,7 +34,7 @@ const DEFAULT_TIMEOUT_MS = 60_000;
 const clientOptions = (connection: OpenConnection, options: CallOptions) => ({
   apiKey: connection.apiKey,
   baseURL: connection.baseUrl ?? undefined,
-  fetch: providerFetch(options.allowPrivate),
+  fetch: providerFetch(options.allowPrivate, connection.id ? { id: connection.id, baseUrl: connection.baseUrl } : undefined),
   maxRetries: 0,
   timeout: options.timeoutMs || DEFAULT_TIMEOUT_MS,
 });

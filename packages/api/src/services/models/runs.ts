@@ -11,7 +11,7 @@ import {
 import type { ApiConfig } from "../types.ts";
 import { fail } from "../../errors.ts";
 import { createdAtSortValue, decodeKeysetCursor, encodeKeysetCursor } from "../platform/keyset-cursor.ts";
-import { openProviderConnection } from "./connections.ts";
+import { findRunConnection, openRunConnection, type RunConnectionRow } from "./connections.ts";
 import { withStagedDraft } from "./playground-drafts.ts";
 import { modelPriceFor } from "./prices.ts";
 import { describeProviderError, streamModelAnswer, type ModelInput } from "./provider-client.ts";
@@ -136,17 +136,27 @@ function runParameters(given: RunParameters, versionConfig: unknown): RunParamet
   return Object.fromEntries(Object.entries(merged).filter(([, value]) => value !== undefined)) as RunParameters;
 }
 
+const versionSelect = { type: true, template: true, messages: true, variables: true, model: true, config: true } as const;
+/** What a run reads of its version. */
+export type RunVersion = Prisma.PromptVersionGetPayload<{ select: typeof versionSelect }>;
+
+/**
+ * What a caller already read (the REST run: its version from the runtime cache, its connection with
+ * the team's organization), so a run does not read it again; `connection` null: there is none.
+ */
+export interface RunPreloaded {
+  version?: RunVersion;
+  connection?: RunConnectionRow | null;
+}
+
 /** What a run needs before the provider is called; every refusal here happens with no call and no record. */
-async function prepareRun(db: DbOrTx, config: Config, prompt: RunPrompt, input: z.output<typeof runPromptInput>) {
-  const version = await db.promptVersion.findUnique({
-    where: { promptId_version: { promptId: prompt.id, version: input.version } },
-    select: { type: true, template: true, messages: true, variables: true, model: true, config: true },
-  });
+async function prepareRun(db: DbOrTx, config: Config, prompt: RunPrompt, input: z.output<typeof runPromptInput>, preloaded: RunPreloaded = {}) {
+  // Independent reads, at once.
+  const [version, connectionRow] = await Promise.all([
+    preloaded.version ?? db.promptVersion.findUnique({ where: { promptId_version: { promptId: prompt.id, version: input.version } }, select: versionSelect }),
+    preloaded.connection !== undefined ? preloaded.connection : findRunConnection(db, input.connectionId),
+  ]);
   if (!version) return fail("NOT_FOUND", RUN_MSG.versionNotFound);
-  const connectionRow = await db.providerConnection.findUnique({
-    where: { id: input.connectionId },
-    select: { organizationId: true, name: true, models: true, teams: { select: { teamId: true } } },
-  });
   // A connection of another organization does not exist for this prompt.
   if (!connectionRow || connectionRow.organizationId !== prompt.organizationId) return fail("NOT_FOUND", PROVIDER_MSG.notFound);
   if (connectionRow.teams.length && !connectionRow.teams.some((team) => team.teamId === prompt.teamId)) fail("FORBIDDEN", RUN_MSG.connectionNotForTeam, "CONNECTION_NOT_FOR_TEAM");
@@ -178,7 +188,7 @@ async function prepareRun(db: DbOrTx, config: Config, prompt: RunPrompt, input: 
     version.type === "text"
       ? input.template !== undefined && input.template !== (version.template ?? "")
       : input.messages !== undefined && !sameMessages(input.messages, savedMessages);
-  const connection = await openProviderConnection(db, config, input.connectionId);
+  const connection = openRunConnection(config, connectionRow);
   return {
     model, modelInput, connection, connectionName: connectionRow.name, parameters: runParameters(input.parameters, version.config), draft: edited || followUp.length > 0,
   };
@@ -198,10 +208,17 @@ type RunDeps = { db: Db; config: Config; now: () => Date };
  * error). `signal` (a Stop, a closed page) aborts the provider call and records the run as stopped, as
  * does leaving the loop early.
  */
-export async function streamRun(deps: RunDeps, actor: RunActor, prompt: RunPrompt, input: z.output<typeof runPromptInput>, signal?: AbortSignal): Promise<AsyncGenerator<RunEvent>> {
+export async function streamRun(
+  deps: RunDeps,
+  actor: RunActor,
+  prompt: RunPrompt,
+  input: z.output<typeof runPromptInput>,
+  signal?: AbortSignal,
+  preloaded?: RunPreloaded,
+): Promise<AsyncGenerator<RunEvent>> {
   // A staged draft stands in for inline fields from here on: prepareRun and the record see its body.
   const run = await withStagedDraft(deps.db, actor, prompt.id, input, deps.now());
-  const prepared = await prepareRun(deps.db, deps.config, prompt, run);
+  const prepared = await prepareRun(deps.db, deps.config, prompt, run, preloaded);
   const release = takeSlot(prompt.organizationId, deps.config.providerMaxConcurrentRuns ?? DEFAULT_MAX_CONCURRENT_RUNS);
   // A caller gone before the answer was ever read (even while the run was being prepared) still frees
   // its place; the answer's end frees it otherwise.

@@ -8,20 +8,25 @@ import { fail } from "../../errors.ts";
 import type { AuthenticatedApiKey } from "../identity/api-keys.ts";
 import { allowOrFail, authorize } from "../access/authorize.ts";
 import { keyCaller } from "../access/visibility.ts";
-import { streamRun, type RunEvent } from "../models/runs.ts";
+import { findTeamRunConnections, type RunConnectionRow } from "../models/connections.ts";
+import { streamRun, type RunEvent, type RunVersion } from "../models/runs.ts";
 import { compileRuntimePrompt, resolveRuntimePrompt, runtimeSelector } from "./runtime-prompts.ts";
 
 type RunDeps = Pick<ApiServices, "db" | "runtime" | "config" | "now">;
 
-/** The connection a run without `connectionId` uses: the organization's only one open to the team, else a 400 that says what to do. */
-async function onlyConnectionFor(deps: RunDeps, organizationId: string, teamId: string): Promise<string> {
-  const open = await deps.db.providerConnection.findMany({
-    where: { organizationId, OR: [{ teams: { none: {} } }, { teams: { some: { teamId } } }] },
-    select: { id: true },
-    take: 10,
-  });
-  if (open.length === 1) return open[0]!.id;
-  return fail("INVALID", open.length ? RUNTIME_MSG.chooseConnection(open.length) : RUNTIME_MSG.noConnection, open.length ? "CONNECTION_REQUIRED" : "NO_CONNECTION");
+/**
+ * The team's organization and the connection a run uses, in one read: `connectionId` when given (null
+ * when the organization has none such; streamRun refuses it, or one not open to the team), else the
+ * organization's only one open to the team, else a 400 that says what to do.
+ */
+async function runConnectionFor(deps: RunDeps, teamId: string, connectionId: string | undefined): Promise<{ organizationId: string; connection: RunConnectionRow | null }> {
+  const { organizationId, connections } = await findTeamRunConnections(deps.db, teamId, connectionId);
+  if (connectionId !== undefined || connections.length === 1) return { organizationId, connection: connections[0] ?? null };
+  return fail(
+    "INVALID",
+    connections.length ? RUNTIME_MSG.chooseConnection(connections.length) : RUNTIME_MSG.noConnection,
+    connections.length ? "CONNECTION_REQUIRED" : "NO_CONNECTION",
+  );
 }
 
 export type RuntimeRunStart =
@@ -47,14 +52,24 @@ export async function startRuntimeRun(
   const resolved = await resolveRuntimePrompt(deps, key, name, selector);
   const compiled = compileRuntimePrompt(resolved.prompt, input.variables);
   if (!compiled.ok) return compiled;
-  const team = await deps.db.team.findUniqueOrThrow({ where: { id: key.teamId }, select: { organizationId: true } });
-  const connectionId = input.connectionId ?? (await onlyConnectionFor(deps, team.organizationId, key.teamId));
+  const { organizationId, connection } = await runConnectionFor(deps, key.teamId, input.connectionId);
+  // The version as the runtime cache holds it (versions never change): streamRun does not read it again.
+  const { prompt } = resolved;
+  const version: RunVersion = {
+    type: prompt.type,
+    template: prompt.template ?? null,
+    messages: (prompt.messages ?? null) as RunVersion["messages"],
+    variables: prompt.variables as unknown as RunVersion["variables"],
+    model: prompt.model,
+    config: prompt.config as RunVersion["config"],
+  };
   const events = await streamRun(
     deps,
     { apiKeyId: key.id },
-    { id: resolved.promptId, teamId: key.teamId, organizationId: team.organizationId },
-    { promptId: resolved.promptId, version: resolved.prompt.version, connectionId, model: input.model, variables: input.variables, parameters: {} },
+    { id: resolved.promptId, teamId: key.teamId, organizationId },
+    { promptId: resolved.promptId, version: prompt.version, connectionId: connection?.id ?? input.connectionId!, model: input.model, variables: input.variables, parameters: {} },
     signal,
+    { version, connection },
   );
   return { ok: true, prompt: resolved.prompt, events };
 }
