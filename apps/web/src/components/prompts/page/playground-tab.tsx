@@ -5,7 +5,7 @@
 // version, through the editor, keeps anything.
 import { useState, type KeyboardEvent } from "react";
 import { useNavigate } from "@tanstack/react-router";
-import { Play, Plus, RotateCcw, Square, Trash2, TriangleAlert } from "lucide-react";
+import { Play, Plus, RotateCcw, Square, Trash2 } from "lucide-react";
 import {
   CHAT_ROLES, compile, effectiveContract, versionLabel, type ChatMessage, type ChatRole, type PromptVersionBody, type VariableProblem,
 } from "@promptly/shared";
@@ -20,10 +20,10 @@ import { Textarea } from "@/components/ui/textarea";
 import { trpc, trpcClient } from "@/lib/trpc";
 import { PlaygroundColumn } from "./playground-column.tsx";
 import { configWithParameters, parametersOf, settingsFromVersion } from "./playground-settings.ts";
-import { initialValue, problemsMessage, typedValues, type FieldValue } from "./try-values.ts";
+import { typedValues, type FieldValue } from "./try-values.ts";
 import type { PromptDetail } from "./types.ts";
 import { MAX_COLUMNS, usePlaygroundColumns, type PlaygroundColumn as Column, type RunInput, type Turn } from "./use-playground-columns.ts";
-import { VariableField } from "./variable-field.tsx";
+import { VariableFields } from "./variable-field.tsx";
 
 /**
  * A run's input travels in the event stream's URL, which the server reads to 16 KB (with the headers)
@@ -191,24 +191,7 @@ export function PlaygroundTab({ prompt }: { prompt: PromptDetail }) {
           Variables
         </h2>
         {contract.length === 0 && <p className="text-sm text-muted-foreground">This prompt has no variables.</p>}
-        <div className="grid gap-4 md:grid-cols-2">
-          {contract.map((variable) => (
-            <VariableField
-              key={variable.name}
-              variable={variable}
-              value={fields[variable.name] ?? initialValue(variable)}
-              problem={problems.find((problem) => problem.variable === variable.name)?.message}
-              onChange={(value) => setFields((current) => ({ ...current, [variable.name]: value }))}
-            />
-          ))}
-        </div>
-        {problems.length > 0 && (
-          <Alert variant="destructive">
-            <TriangleAlert aria-hidden="true" />
-            <AlertTitle>The values do not fit the variables</AlertTitle>
-            <AlertDescription>{problemsMessage(problems)}</AlertDescription>
-          </Alert>
-        )}
+        <VariableFields contract={contract} fields={fields} setFields={setFields} problems={problems} className="md:grid-cols-2" />
       </section>
 
       <section aria-labelledby="playground-models" className="grid min-w-0 gap-3">

@@ -1,14 +1,13 @@
 // The Try it tab: a form made from the shown version's effective contract; Compile runs the shared
 // `compile` and shows the result, or every offending variable inline and in one summary.
 import { useState } from "react";
-import { Play, TriangleAlert } from "lucide-react";
+import { Play } from "lucide-react";
 import { compile, effectiveContract, type VariableProblem } from "@promptly/shared";
-import { Alert, AlertDescription, AlertTitle } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { CompileResult, type Compiled } from "./compile-result.tsx";
-import { initialValue, problemsMessage, typedValues, type FieldValue } from "./try-values.ts";
+import { typedValues, type FieldValue } from "./try-values.ts";
 import type { PromptVersion } from "./types.ts";
-import { VariableField } from "./variable-field.tsx";
+import { VariableFields } from "./variable-field.tsx";
 import { versionBody } from "./version-body.ts";
 
 type Outcome = { problems: VariableProblem[] } | { compiled: Compiled };
@@ -44,22 +43,7 @@ export function TryTab({ version }: { version: PromptVersion }) {
         }}
       >
         {contract.length === 0 && <p className="text-sm text-muted-foreground">This prompt has no variables: Compile shows it as it is.</p>}
-        {contract.map((variable) => (
-          <VariableField
-            key={variable.name}
-            variable={variable}
-            value={fields[variable.name] ?? initialValue(variable)}
-            problem={problems.find((problem) => problem.variable === variable.name)?.message}
-            onChange={(value) => setFields((current) => ({ ...current, [variable.name]: value }))}
-          />
-        ))}
-        {problems.length > 0 && (
-          <Alert variant="destructive" data-testid="compile-errors">
-            <TriangleAlert aria-hidden="true" />
-            <AlertTitle>The values do not fit the variables</AlertTitle>
-            <AlertDescription>{problemsMessage(problems)}</AlertDescription>
-          </Alert>
-        )}
+        <VariableFields contract={contract} fields={fields} setFields={setFields} problems={problems} />
         <div>
           <Button type="submit">
             <Play aria-hidden="true" />

@@ -1,17 +1,55 @@
 // One Try it field, made from the variable's contract: string -> textarea, number -> number input,
 // boolean -> switch, enum -> select of its options, json -> textarea parsed as JSON. The label is the name.
-import { useId } from "react";
-import type { VariableContract } from "@promptly/shared";
+import { useId, type Dispatch, type SetStateAction } from "react";
+import { TriangleAlert } from "lucide-react";
+import type { VariableContract, VariableProblem } from "@promptly/shared";
+import { Alert, AlertDescription, AlertTitle } from "@/components/ui/alert";
 import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@/components/ui/select";
 import { Switch } from "@/components/ui/switch";
 import { cn } from "@/lib/utils";
 import { Textarea } from "@/components/ui/textarea";
-import type { FieldValue } from "./try-values.ts";
+import { initialValue, problemsMessage, type FieldValue } from "./try-values.ts";
 
 /** The select's "no value" item (option texts hold no control characters, so this never collides). */
 const NO_VALUE = "\u0000none";
+
+interface VariableFieldsProps {
+  contract: VariableContract[];
+  fields: Record<string, FieldValue>;
+  setFields: Dispatch<SetStateAction<Record<string, FieldValue>>>;
+  /** The problems of the last attempt: each beside its field, and all of them below. */
+  problems: VariableProblem[];
+  /** The fields' own layout (e.g. two columns). */
+  className?: string;
+}
+
+/** The form of a contract's variables (Try it, the Playground): a field each, then what does not fit. */
+export function VariableFields({ contract, fields, setFields, problems, className }: VariableFieldsProps) {
+  return (
+    <>
+      <div className={cn("grid gap-4", className)}>
+        {contract.map((variable) => (
+          <VariableField
+            key={variable.name}
+            variable={variable}
+            value={fields[variable.name] ?? initialValue(variable)}
+            problem={problems.find((problem) => problem.variable === variable.name)?.message}
+            onChange={(value) => setFields((current) => ({ ...current, [variable.name]: value }))}
+          />
+        ))}
+      </div>
+      {problems.length > 0 && (
+        <Alert variant="destructive" data-testid="compile-errors">
+          <TriangleAlert aria-hidden="true" />
+          <AlertTitle>The values do not fit the variables</AlertTitle>
+          <AlertDescription>{problemsMessage(problems)}</AlertDescription>
+        </Alert>
+      )}
+    </>
+  );
+}
 
 interface VariableFieldProps {
   variable: VariableContract;
@@ -21,7 +59,7 @@ interface VariableFieldProps {
   onChange(value: FieldValue): void;
 }
 
-export function VariableField({ variable, value, problem, onChange }: VariableFieldProps) {
+function VariableField({ variable, value, problem, onChange }: VariableFieldProps) {
   const id = useId();
   const helpId = `${id}-help`;
   const errorId = `${id}-error`;
