@@ -17,6 +17,7 @@
 // counted and none refused.
 import { fork, type ChildProcess } from "node:child_process";
 import { fileURLToPath } from "node:url";
+import { adminOfOneTeam } from "./seed.ts";
 import type { Benchmark, RunningServer } from "./types.ts";
 
 const ADMIN = "bench-run@bench.test";
@@ -180,15 +181,8 @@ export const benchmark: Benchmark = {
     `a streamed run through POST /api/v1/prompts/{name}/run against the same call straight to the model provider, ` +
     `at ${LEVELS.map((level) => level.streams).join(" and ")} streams at once`,
   serverEnv: () => SERVER_ENV,
-  async seed({ db, createAccount }) {
-    const admin = await createAccount(ADMIN, { fullName: "Bench Admin" });
-    const { rows: [organization] } = await db.query<{ id: string }>(`INSERT INTO organizations (name, updated_at) VALUES ('Bench Org', now()) RETURNING id`);
-    const { rows: [team] } = await db.query<{ id: string }>(
-      `INSERT INTO teams (name, organization_id, updated_at) VALUES ('Support', $1, now()) RETURNING id`,
-      [organization!.id],
-    );
-    await db.query(`INSERT INTO organization_members (organization_id, user_id, role) VALUES ($1, $2, 'admin')`, [organization!.id, admin]);
-    await db.query(`INSERT INTO team_members (team_id, user_id, role) VALUES ($1, $2, 'admin')`, [team!.id, admin]);
+  async seed(context) {
+    await adminOfOneTeam(context, ADMIN, "Bench Admin");
   },
   async measure(server) {
     const provider = await startProvider();

@@ -8,6 +8,7 @@
 // load, so every request is counted and none refused.
 import { createHash, randomBytes } from "node:crypto";
 import { createPromptClient } from "@promptly/client";
+import { adminOfOneTeam } from "./seed.ts";
 import type { Benchmark, Scenario } from "./types.ts";
 
 const BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
@@ -29,19 +30,13 @@ export const benchmark: Benchmark = {
   warmup: 2,
   variants: Object.keys(VARIANT_ENV),
   serverEnv: (variant) => VARIANT_ENV[variant!]!,
-  async seed({ db, createAccount }) {
-    const admin = await createAccount("bench-admin@bench.test", { fullName: "Bench Admin" });
-    const { rows: [organization] } = await db.query<{ id: string }>(`INSERT INTO organizations (name, updated_at) VALUES ('Bench Org', now()) RETURNING id`);
-    const { rows: [team] } = await db.query<{ id: string }>(
-      `INSERT INTO teams (name, organization_id, updated_at) VALUES ('Support', $1, now()) RETURNING id`,
-      [organization!.id],
-    );
-    await db.query(`INSERT INTO organization_members (organization_id, user_id, role) VALUES ($1, $2, 'admin')`, [organization!.id, admin]);
-    await db.query(`INSERT INTO team_members (team_id, user_id, role) VALUES ($1, $2, 'admin')`, [team!.id, admin]);
+  async seed(context) {
+    const { db } = context;
+    const { admin, organizationId, teamId } = await adminOfOneTeam(context, "bench-admin@bench.test", "Bench Admin");
     const { rows: [prompt] } = await db.query<{ id: string }>(
       `INSERT INTO prompts (organization_id, team_id, name, title, tags, visibility, author_id, latest_version)
        VALUES ($1, $2, $3, 'Support reply', '{support,email}', 'team', $4, 2) RETURNING id`,
-      [organization!.id, team!.id, NAME, admin],
+      [organizationId, teamId, NAME, admin],
     );
     for (const version of [1, 2]) {
       await db.query(
@@ -53,7 +48,7 @@ export const benchmark: Benchmark = {
     await db.query(`INSERT INTO prompt_labels (prompt_id, name, version) VALUES ($1, 'production', 1), ($1, 'staging', 2)`, [prompt!.id]);
     await db.query(
       `INSERT INTO api_keys (team_id, name, prefix, key_hash, labels, scopes, created_by) VALUES ($1, 'Bench', $2, $3, '{}', '{read}', $4)`,
-      [team!.id, KEY.slice(0, 12), KEY_HASH, admin],
+      [teamId, KEY.slice(0, 12), KEY_HASH, admin],
     );
   },
   async scenarios({ db }) {
