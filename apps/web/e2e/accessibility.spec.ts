@@ -2,10 +2,10 @@
 // AA rules): no critical and no serious violation, also with each dialog, menu, popover,
 // select and tooltip of the screen open. Each test reports every finding at once.
 import { randomBytes } from "node:crypto";
-import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Cookie, type Locator, type Page } from "@playwright/test";
 import { addOrganizationMember, callMutation, createAccount, createOrganizationWith, createTeamWith, signIn, withDb } from "./support/accounts.ts";
 import { createChangeRequestWith, createPromptWith } from "./support/prompts.ts";
+import { axeViolations } from "./support/axe.ts";
 import { networkSettled, watchTraffic } from "./support/network.ts";
 import { recordSecret } from "./support/secrets.ts";
 
@@ -80,8 +80,7 @@ async function violations(page: Page, where: string): Promise<string[]> {
         .map((animation) => animation.finished.catch(() => undefined)),
     ),
   );
-  const result = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"]).options({ resultTypes: ["violations"] }).analyze();
-  return result.violations
+  return (await axeViolations(page))
     .filter((violation) => violation.impact === "critical" || violation.impact === "serious")
     .map((violation) => `${where}: ${violation.id} (${violation.impact}) x${violation.nodes.length}: ${violation.nodes.slice(0, 2).map((node) => `${node.target.join(" ")} ${node.failureSummary?.split("\n")[1] ?? ""}`).join(" | ")}`);
 }
