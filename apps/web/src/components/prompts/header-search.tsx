@@ -127,7 +127,9 @@ export function HeaderSearch() {
         role="search"
         className={cn(
           "flex items-center gap-1 lg:relative lg:w-56 xl:w-64",
-          expanded ? "max-lg:absolute max-lg:inset-x-2 max-lg:top-2.5 max-lg:z-10 max-lg:bg-background" : "max-lg:hidden",
+          // Opened on a narrow screen it covers the whole header: a sliver of the controls behind it left
+          // targets too small to hit (axe's target-size), and they are not meant to be hit then.
+          expanded ? "max-lg:absolute max-lg:inset-0 max-lg:z-10 max-lg:bg-background max-lg:px-2" : "max-lg:hidden",
         )}
         onSubmit={(event) => {
           event.preventDefault();
