@@ -2,6 +2,7 @@
 // control was an entry of a menu or a popover, which is gone by then: focus returns to the menu's button.
 import { expect, test, type Locator, type Page } from "@playwright/test";
 import { createAccount, createOrganizationWith, createTeamWith, signIn } from "./support/accounts.ts";
+import { activateTeam } from "./support/organizations.ts";
 import { createPromptWith } from "./support/prompts.ts";
 
 async function escapeReturnsTo(page: Page, dialog: Locator, opener: Locator) {
@@ -18,6 +19,8 @@ test("Escape returns focus to what opened each dialog", async ({ page }) => {
   const team = await createTeamWith(organization.id, [{ userId: person.id, role: "admin" }]);
   const prompt = await createPromptWith({ organizationId: organization.id, teamId: team.id, authorId: person.id, title: "Focus prompt" });
   await signIn(page, person.email);
+  // A super user sees every organization of the database (other tests' too): this test's is the active one.
+  await activateTeam(page, organization.id, team.id);
 
   // Team selector → Create New Team (the popover is gone when the dialog closes).
   await page.goto("/teams");
