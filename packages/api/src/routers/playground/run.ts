@@ -1,6 +1,6 @@
 import { runPromptInput } from "@promptly/shared";
 import { byPromptId, promptProcedure } from "../../procedures.ts";
-import { streamRun, type RunActor } from "../../services/models/runs.ts";
+import { runActorOf, streamRun } from "../../services/models/runs.ts";
 
 /**
  * Runs a version on a model of the organization's connections, as a subscription (server-sent events):
@@ -11,7 +11,4 @@ import { streamRun, type RunActor } from "../../services/models/runs.ts";
  */
 export const run = promptProcedure("run", byPromptId)
   .input(runPromptInput)
-  .subscription(async ({ ctx, input, signal }) => {
-    const actor: RunActor = ctx.caller.apiKey ? { apiKeyId: ctx.caller.apiKey.id } : { userId: ctx.caller.userId };
-    return streamRun(ctx, actor, ctx.prompt, input, signal);
-  });
+  .subscription(({ ctx, input, signal }) => streamRun(ctx, runActorOf(ctx.caller), ctx.prompt, input, signal));

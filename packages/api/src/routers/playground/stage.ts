@@ -2,6 +2,7 @@ import { z } from "zod";
 import { stagePlaygroundDraftInput } from "@promptly/shared";
 import { byPromptId, promptProcedure } from "../../procedures.ts";
 import { stagePlaygroundDraft } from "../../services/models/playground-drafts.ts";
+import { runActorOf } from "../../services/models/runs.ts";
 
 /**
  * Stages an edited body (template or messages, and a conversation's turns) for `playground.run`, whose
@@ -11,7 +12,4 @@ import { stagePlaygroundDraft } from "../../services/models/playground-drafts.ts
 export const stage = promptProcedure("run", byPromptId)
   .input(stagePlaygroundDraftInput)
   .output(z.object({ draftId: z.string() }))
-  .mutation(({ ctx, input: { promptId: _promptId, ...body } }) => {
-    const actor = ctx.caller.apiKey ? { apiKeyId: ctx.caller.apiKey.id } : { userId: ctx.caller.userId };
-    return stagePlaygroundDraft(ctx.db, actor, ctx.prompt.id, body, ctx.now());
-  });
+  .mutation(({ ctx, input: { promptId: _promptId, ...body } }) => stagePlaygroundDraft(ctx.db, runActorOf(ctx.caller), ctx.prompt.id, body, ctx.now()));

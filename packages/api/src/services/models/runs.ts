@@ -11,7 +11,7 @@ import {
 import type { ApiConfig } from "../types.ts";
 import { fail } from "../../errors.ts";
 import { createdAtSortValue, decodeKeysetCursor, encodeKeysetCursor } from "../platform/keyset-cursor.ts";
-import { findRunConnection, openRunConnection, type RunConnectionRow } from "./connections.ts";
+import { findRunConnection, isOpenToTeam, openRunConnection, type RunConnectionRow } from "./connections.ts";
 import { withStagedDraft } from "./playground-drafts.ts";
 import { modelPriceFor } from "./prices.ts";
 import { describeProviderError, streamModelAnswer, type ModelInput } from "./provider-client.ts";
@@ -64,6 +64,10 @@ export type RunEvent = { type: "delta"; text: string } | { type: "done"; run: Pr
 
 /** Who runs: a person or a team's API key. */
 export type RunActor = { userId: string; apiKeyId?: null } | { userId?: null; apiKeyId: string };
+
+/** Who a tRPC caller runs (and stages playground drafts) as: its API key when it is one, else the person. */
+export const runActorOf = (caller: { userId: string; apiKey?: { id: string } }): RunActor =>
+  caller.apiKey ? { apiKeyId: caller.apiKey.id } : { userId: caller.userId };
 
 /** The prompt a run is of, as the procedure builder loaded and allowed it. */
 export interface RunPrompt {
@@ -159,7 +163,7 @@ async function prepareRun(db: DbOrTx, config: Config, prompt: RunPrompt, input: 
   if (!version) return fail("NOT_FOUND", RUN_MSG.versionNotFound);
   // A connection of another organization does not exist for this prompt.
   if (!connectionRow || connectionRow.organizationId !== prompt.organizationId) return fail("NOT_FOUND", PROVIDER_MSG.notFound);
-  if (connectionRow.teams.length && !connectionRow.teams.some((team) => team.teamId === prompt.teamId)) fail("FORBIDDEN", RUN_MSG.connectionNotForTeam, "CONNECTION_NOT_FOR_TEAM");
+  if (!isOpenToTeam(connectionRow.teams, prompt.teamId)) fail("FORBIDDEN", RUN_MSG.connectionNotForTeam, "CONNECTION_NOT_FOR_TEAM");
   const model = input.model ?? version.model.trim();
   if (!model) return fail("INVALID", RUN_MSG.modelRequired, "MODEL_REQUIRED");
   if (connectionRow.models.length && !connectionRow.models.includes(model)) fail("INVALID", RUN_MSG.modelNotOffered(model), "MODEL_NOT_OFFERED");
