@@ -22,3 +22,4 @@ export * from "./audit.ts";
 export * from "./csv.ts";
 export * from "./providers.ts";
 export * from "./runs.ts";
+export * from "./evaluations.ts";

@@ -1,0 +1,130 @@
+// Test cases and evaluations: a prompt's cases (variables, an expected output, assertions), run in bulk
+// against versions and compared. Input schemas, limits and texts shared by the procedures, the REST
+// routes, the command line and the web app.
+import { z } from "zod";
+import { idSchema, multilineText } from "./validation.ts";
+
+export const ASSERTION_TYPES = ["equals", "contains", "notContains", "regex", "json", "jsonSchema", "maxLength", "maxLatencyMs", "maxCost", "judge"] as const;
+export type AssertionType = (typeof ASSERTION_TYPES)[number];
+
+export const EVALUATION_STATUSES = ["queued", "running", "done", "failed", "cancelled"] as const;
+export type EvaluationStatus = (typeof EVALUATION_STATUSES)[number];
+export const EVALUATION_ITEM_STATUSES = ["pending", "passed", "failed", "error", "cancelled"] as const;
+
+/** A prompt has at most this many test cases; an import adds at most this many at once. */
+export const TEST_CASES_MAX = 2_000;
+export const TEST_CASE_ASSERTIONS_MAX = 20;
+const TEST_CASE_TEXT_MAX = 100_000;
+const ASSERTION_VALUE_MAX = 10_000;
+
+export const EVALUATION_MSG = {
+  testCaseNotFound: "Test case not found",
+  evaluationNotFound: "Evaluation not found",
+  tooManyTestCases: `A prompt has at most ${TEST_CASES_MAX.toLocaleString("en-US")} test cases`,
+  noTestCases: "This prompt has no test cases yet: add some before running an evaluation",
+  assertionValueRequired: (type: string) => `The assertion '${type}' needs a value`,
+  assertionNumber: (type: string) => `The assertion '${type}' needs a number of at least 0`,
+  assertionRegex: (message: string) => `The regular expression is not valid: ${message}`,
+  assertionJsonSchema: "The JSON schema is not valid JSON",
+  judgeNeedsConnection: "A judged assertion needs a connection and a model to judge with",
+  tooManyAssertions: `A test case has at most ${TEST_CASE_ASSERTIONS_MAX} assertions`,
+  importRow: (line: number, message: string) => `Line ${line}: ${message}`,
+  importEmpty: "The file has no test cases",
+  notCancellable: "This evaluation has already ended",
+  passRateTooLow: (passRate: number, required: number) =>
+    `The candidate version's latest evaluation passes ${passRate} % of its cases; this team requires ${required} % before production moves`,
+  notEvaluated: (required: number) => `This team requires an evaluation passing ${required} % of the cases before production moves; the candidate version has none`,
+  passRateInvalid: "The required pass rate is a whole number from 0 to 100",
+} as const;
+
+/** One assertion on a case's output. `value`: the text, pattern, schema or number it checks against; a judge's rubric. */
+export const assertionSchema = z
+  .object({
+    type: z.enum(ASSERTION_TYPES),
+    value: z.string().max(ASSERTION_VALUE_MAX).optional(),
+    /** A judged assertion: the connection and model that judge. */
+    connectionId: idSchema.optional(),
+    model: z.string().trim().min(1).max(200).optional(),
+  })
+  .superRefine((assertion, ctx) => {
+    const value = assertion.value ?? "";
+    if (assertion.type === "json") return;
+    if (!value.trim()) return ctx.addIssue({ code: "custom", path: ["value"], message: EVALUATION_MSG.assertionValueRequired(assertion.type) });
+    if (assertion.type === "maxLength" || assertion.type === "maxLatencyMs" || assertion.type === "maxCost") {
+      const number = Number(value);
+      if (!Number.isFinite(number) || number < 0) ctx.addIssue({ code: "custom", path: ["value"], message: EVALUATION_MSG.assertionNumber(assertion.type) });
+    } else if (assertion.type === "regex") {
+      try {
+        new RegExp(value);
+      } catch (error) {
+        ctx.addIssue({ code: "custom", path: ["value"], message: EVALUATION_MSG.assertionRegex((error as Error).message) });
+      }
+    } else if (assertion.type === "jsonSchema") {
+      try {
+        JSON.parse(value);
+      } catch {
+        ctx.addIssue({ code: "custom", path: ["value"], message: EVALUATION_MSG.assertionJsonSchema });
+      }
+    } else if (assertion.type === "judge" && (!assertion.connectionId || !assertion.model)) {
+      ctx.addIssue({ code: "custom", path: ["connectionId"], message: EVALUATION_MSG.judgeNeedsConnection });
+    }
+  });
+export type Assertion = z.infer<typeof assertionSchema>;
+
+/** A test case's content: variable values, an optional expected output and assertions. */
+const testCaseFields = {
+  variables: z.record(z.string(), z.unknown()).default({}),
+  expected: multilineText().max(TEST_CASE_TEXT_MAX).optional(),
+  assertions: z.array(assertionSchema).max(TEST_CASE_ASSERTIONS_MAX, EVALUATION_MSG.tooManyAssertions).default([]),
+};
+
+export const testCaseInput = z.object({ promptId: idSchema, ...testCaseFields });
+export const updateTestCaseInput = z.object({ id: idSchema, ...testCaseFields });
+export const testCaseIdInput = z.object({ id: idSchema });
+export const listTestCasesInput = z.object({ promptId: idSchema });
+/** CSV (a header row naming the variables, plus `expected` and `assertions` columns) or JSON Lines (one case a line). */
+export const importTestCasesInput = z.object({
+  promptId: idSchema,
+  format: z.enum(["csv", "jsonl"]),
+  content: z.string().max(5_000_000),
+});
+
+/** Every case against each chosen version, on the version's model or `model` (on `connectionId`, else the team's first connection offering it). */
+export const startEvaluationInput = z.object({
+  promptId: idSchema,
+  versions: z.array(z.number().int().min(1)).min(1).max(5),
+  model: z.string().trim().min(1).max(200).optional(),
+  connectionId: idSchema.optional(),
+});
+export const evaluationIdInput = z.object({ id: idSchema });
+export const listEvaluationsInput = z.object({ promptId: idSchema, cursor: z.string().max(500).optional(), limit: z.number().int().min(1).max(100).default(20) });
+export const compareEvaluationInput = z.object({ id: idSchema, base: z.number().int().min(1), candidate: z.number().int().min(1) });
+
+/** A team's required pass rate: 0-100, or null (off). */
+export const requiredPassRateSchema = z.number({ error: EVALUATION_MSG.passRateInvalid }).int(EVALUATION_MSG.passRateInvalid).min(0, EVALUATION_MSG.passRateInvalid).max(100, EVALUATION_MSG.passRateInvalid).nullable();
+
+/** Per version of an evaluation: pass rate (0-100, over all its cases), p50 latency, tokens and cost. */
+export const evaluationVersionSummary = z.object({
+  version: z.number(),
+  passRate: z.number(),
+  p50Ms: z.number().nullable(),
+  tokens: z.number(),
+  cost: z.number().nullable(),
+});
+export type EvaluationVersionSummary = z.infer<typeof evaluationVersionSummary>;
+
+/** What `evaluations.get` and `GET /api/v1/evaluations/{id}` answer. `done`: items run and judged; `failed`: items that could not be run; the rest remain. */
+export const evaluationSummary = z.object({
+  id: z.string(),
+  promptId: z.string(),
+  status: z.enum(EVALUATION_STATUSES),
+  total: z.number(),
+  done: z.number(),
+  failed: z.number(),
+  versions: z.array(evaluationVersionSummary),
+  model: z.string().nullable(),
+  connectionName: z.string(),
+  createdAt: z.date(),
+  finishedAt: z.date().nullable(),
+});
+export type EvaluationSummary = z.infer<typeof evaluationSummary>;
