@@ -17,7 +17,7 @@ const hasMigrations = readdirSync(DEFAULT_MIGRATIONS_DIR).some((entry) => /^\d{1
 const fromSchema = hasMigrations
   ? execFileSync("git", ["show", "HEAD:prisma/schema.prisma"], { encoding: "utf8" })
   : undefined;
-const sql = diffSchemas({ fromSchema, toSchema: readSchema(), databaseUrl });
+const sql = await diffSchemas({ fromSchema, toSchema: readSchema(), databaseUrl });
 if (!sql.trim() || /^-- This is an empty migration/.test(sql.trim())) {
   console.log("The schema has no changes since the last commit: no migration written.");
   process.exit(0);

@@ -1,6 +1,6 @@
 // The migrations must build exactly the database that prisma/schema.prisma describes.
 import pg from "pg";
-import { afterAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { schemaSnapshot } from "./catalog.ts";
 import { migrate } from "./migrate.ts";
 import { diffSchemas, readSchema } from "./schema-diff.ts";
@@ -23,22 +23,37 @@ async function databaseFromSql(sql: string) {
 
 describe("schema drift", () => {
   const serverUrl = () => inject("databaseServerUrl");
+  // One database built by the migrations from nothing, read (never written) by every test here.
+  let migratedUrl: Promise<string> | undefined;
+  const migratedFromNothing = () =>
+    (migratedUrl ??= (async () => {
+      const migrated = await createEmptyDatabase(serverUrl());
+      drops.push(migrated.drop);
+      await migrate(migrated.url);
+      return migrated.url;
+    })());
+
+  // The engine takes seconds per diff: the two diffs and the migration run at once.
+  let diffs: Promise<[string, string]> | undefined;
+  const schemaDiffs = () =>
+    (diffs ??= Promise.all([
+      diffSchemas({ toSchema: readSchema(), databaseUrl: serverUrl() }),
+      diffSchemas({ toSchema: readSchema().replace(/model Team \{\n/, "model Team {\n  color String?\n"), databaseUrl: serverUrl() }),
+    ]));
+  beforeAll(() => {
+    void schemaDiffs().catch(() => undefined);
+    void migratedFromNothing().catch(() => undefined);
+  });
 
   it("the migrations produce the same database as schema.prisma", async () => {
-    const migrated = await createEmptyDatabase(serverUrl());
-    drops.push(migrated.drop);
-    await migrate(migrated.url);
-    const fromSchema = await databaseFromSql(diffSchemas({ toSchema: readSchema(), databaseUrl: serverUrl() }));
+    const fromSchema = await databaseFromSql((await schemaDiffs())[0]);
 
-    const [actual, expected] = await Promise.all([schemaSnapshot(migrated.url), schemaSnapshot(fromSchema)]);
+    const [actual, expected] = await Promise.all([schemaSnapshot(await migratedFromNothing()), schemaSnapshot(fromSchema)]);
     expect(actual, "prisma/schema.prisma and prisma/migrations disagree: run `npm run db:migration -- <name>`").toEqual(expected);
   });
 
   it("keeps rate_limits UNLOGGED, which only its migration says (the comparison leaves persistence out)", async () => {
-    const migrated = await createEmptyDatabase(serverUrl());
-    drops.push(migrated.drop);
-    await migrate(migrated.url);
-    const client = new pg.Client({ connectionString: migrated.url });
+    const client = new pg.Client({ connectionString: await migratedFromNothing() });
     await client.connect();
     try {
       const { rows } = await client.query<{ relname: string; relpersistence: string }>(
@@ -56,12 +71,8 @@ describe("schema drift", () => {
   });
 
   it("notices a model field that has no migration", async () => {
-    const changed = readSchema().replace(/model Team \{\n/, "model Team {\n  color String?\n");
-    const withField = await databaseFromSql(diffSchemas({ toSchema: changed, databaseUrl: serverUrl() }));
-    const migrated = await createEmptyDatabase(serverUrl());
-    drops.push(migrated.drop);
-    await migrate(migrated.url);
-    const [actual, expected] = await Promise.all([schemaSnapshot(migrated.url), schemaSnapshot(withField)]);
+    const withField = await databaseFromSql((await schemaDiffs())[1]);
+    const [actual, expected] = await Promise.all([schemaSnapshot(await migratedFromNothing()), schemaSnapshot(withField)]);
     expect(actual).not.toEqual(expected);
     expect(expected.filter((line) => !actual.includes(line))).toEqual([expect.stringContaining("column teams.color text")]);
   });

@@ -1,7 +1,7 @@
 // Dev tooling: turns Prisma schemas into migration SQL with no network and no native engine.
 // Prisma 7's migrate commands need a native schema engine that cannot be downloaded here; Prisma 6.19
 // (installed as `prisma-legacy`) still ships the WebAssembly schema engine, which diffs two schemas offline.
-import { spawnSync } from "node:child_process";
+import { spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
@@ -20,7 +20,7 @@ function legacySchema(source: string) {
  * SQL that takes a database from `fromSchema` (or empty) to `toSchema`.
  * `databaseUrl` must reach a PostgreSQL server: the engine opens (but does not change) it.
  */
-export function diffSchemas(opts: { fromSchema?: string; toSchema: string; databaseUrl: string }): string {
+export async function diffSchemas(opts: { fromSchema?: string; toSchema: string; databaseUrl: string }): Promise<string> {
   const dir = mkdtempSync(join(tmpdir(), "promptly-diff-"));
   try {
     const to = join(dir, "to.prisma");
@@ -39,10 +39,10 @@ export function diffSchemas(opts: { fromSchema?: string; toSchema: string; datab
         `  adapter: async () => new PrismaPg({ connectionString: ${JSON.stringify(opts.databaseUrl)} }) };\n`,
     );
     const cli = require.resolve("prisma-legacy/build/index.js");
-    const result = spawnSync(
+    const child = spawn(
       process.execPath,
       [cli, "migrate", "diff", "--config", join(dir, "prisma.config.mjs"), ...fromArgs, "--to-schema-datamodel", to, "--script"],
-      { cwd: dir, encoding: "utf8", env: {
+      { cwd: dir, env: {
           ...process.env,
           PRISMA_HIDE_UPDATE_MESSAGE: "1",
           CHECKPOINT_DISABLE: "1",
@@ -51,8 +51,13 @@ export function diffSchemas(opts: { fromSchema?: string; toSchema: string; datab
         },
       },
     );
-    if (result.status !== 0) throw new Error(`prisma migrate diff failed:\n${result.stderr}\n${result.stdout}`);
-    return result.stdout.replace(/^-- CreateSchema\nCREATE SCHEMA IF NOT EXISTS "public";\n\n/m, "");
+    let stdout = "";
+    let stderr = "";
+    child.stdout.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));
+    child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
+    const status = await new Promise<number | null>((resolve, reject) => child.once("error", reject).once("close", resolve));
+    if (status !== 0) throw new Error(`prisma migrate diff failed:\n${stderr}\n${stdout}`);
+    return stdout.replace(/^-- CreateSchema\nCREATE SCHEMA IF NOT EXISTS "public";\n\n/m, "");
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
