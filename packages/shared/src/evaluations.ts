@@ -140,3 +140,26 @@ export const evaluationSummary = z.object({
   finishedAt: z.date().nullable(),
 });
 export type EvaluationSummary = z.infer<typeof evaluationSummary>;
+
+/** One assertion's verdict on an item's output (the judge's reason with it). */
+export const assertionResult = z.object({ type: z.string(), value: z.string().optional(), pass: z.boolean(), reason: z.string().optional() });
+
+/**
+ * What `GET /api/v1/evaluations/{id}/items` answers: every item (a case against a version) of an
+ * evaluation, ordered by version then position, for reports such as the command line's JUnit XML.
+ */
+export const evaluationItemsAnswer = z.object({
+  items: z.array(
+    z.object({
+      position: z.number(),
+      version: z.number(),
+      status: z.enum(EVALUATION_ITEM_STATUSES),
+      variables: z.record(z.string(), z.unknown()),
+      output: z.string().nullable(),
+      results: z.array(assertionResult).nullable(),
+      error: z.string().nullable(),
+      latencyMs: z.number().nullable(),
+    }),
+  ),
+});
+export type EvaluationItemsAnswer = z.infer<typeof evaluationItemsAnswer>;
