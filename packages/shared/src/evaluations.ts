@@ -142,7 +142,7 @@ export const evaluationSummary = z.object({
 export type EvaluationSummary = z.infer<typeof evaluationSummary>;
 
 /** One assertion's verdict on an item's output (the judge's reason with it). */
-export const assertionResult = z.object({ type: z.string(), value: z.string().optional(), pass: z.boolean(), reason: z.string().optional() });
+const assertionResult = z.object({ type: z.string(), value: z.string().optional(), pass: z.boolean(), reason: z.string().optional() });
 
 /**
  * What `GET /api/v1/evaluations/{id}/items` answers: every item (a case against a version) of an
