@@ -27,7 +27,8 @@ export { keyCaller } from "./services/access/visibility.ts";
 export { exportLibraryForCli, importLibraryForCli } from "./services/prompts/library.ts";
 export { findTeamForCommandLine } from "./services/organizations/teams.ts";
 export {
-  compileRuntimePrompt, createRuntimePrompt, createRuntimeVersion, listRuntimePrompts, runtimeSelector, serveRuntimePrompt, setRuntimeLabel,
+  compileRuntimePrompt, createRuntimePrompt, createRuntimeVersion, listRuntimePrompts, resolveRuntimePrompt, runtimeSelector, serveRuntimePrompt,
+  setRuntimeLabel,
 } from "./services/runtime/runtime-prompts.ts";
 export { startRuntimeRun } from "./services/runtime/runtime-runs.ts";
 export type { RunEvent } from "./services/models/runs.ts";

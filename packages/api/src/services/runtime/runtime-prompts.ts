@@ -137,17 +137,22 @@ export function compileRuntimePrompt(
 /**
  * The key's team's prompts it may see (not private, not archived), by name, 50 a page: the keyset
  * cursor carries the last name and id. `q` searches like the library's search (each word a prefix)
- * and narrows the list; the order stays by name, so pages never shift under a tool.
+ * and narrows the list; the order stays by name, so pages never shift under a tool. `name` (exact)
+ * and `label` (a label on any version; `latest` is on every prompt) narrow it too (the MCP tool's filters).
  */
 export async function listRuntimePrompts(
   db: DbOrTx,
   key: AuthenticatedApiKey,
-  query: z.output<typeof runtimeListQuery>,
+  query: z.output<typeof runtimeListQuery> & { name?: string; label?: string },
 ): Promise<z.output<typeof runtimePromptPage>> {
   const { joins, visible } = promptVisibility(keyCaller(key));
   const where: Prisma.Sql[] = [Prisma.sql`p.team_id = ${key.teamId}::uuid`, Prisma.sql`p.archived_at IS NULL`, visible];
   if (query.folder) where.push(Prisma.sql`starts_with(p.name, ${`${query.folder}/`})`);
   if (query.tag) where.push(Prisma.sql`p.tags @> ARRAY[${query.tag}]::text[]`);
+  if (query.name !== undefined) where.push(Prisma.sql`p.name = ${query.name}`);
+  if (query.label !== undefined && query.label !== LATEST_LABEL) {
+    where.push(Prisma.sql`EXISTS (SELECT 1 FROM prompt_labels fl WHERE fl.prompt_id = p.id AND fl.name = ${query.label})`);
+  }
   if (query.q) {
     const tsquery = prefixQuery(query.q);
     const search = tsquery ? Prisma.sql`(to_tsquery('english', ${tsquery}) || to_tsquery('simple', ${tsquery}))` : Prisma.sql`''::tsquery`;
