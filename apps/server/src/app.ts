@@ -1,4 +1,4 @@
-// The Express host: tRPC at /trpc, health at /api/health, the runtime REST API at /api/v1, and the
+// The Express host: tRPC at /trpc, health at /api/health, the runtime REST API at /api/v1, MCP at /api/mcp, and the
 // built web app with SPA fallback.
 import { existsSync } from "node:fs";
 import type { IncomingMessage } from "node:http";
@@ -14,6 +14,7 @@ import {
 } from "./security.ts";
 import { avatarRoute } from "./routes/avatars.ts";
 import { v1Router } from "./routes/v1/router.ts";
+import { mcpRouter } from "./routes/mcp/router.ts";
 import { apiDocsRoute } from "./routes/api-docs.ts";
 import { delayAsRequested, isTestFault, requestedFaults } from "./test-faults.ts";
 import { createLogger, logRequestFailure, requestLogging, type Logger } from "./logger.ts";
@@ -103,6 +104,8 @@ export function createApp({
   // One limit a key, whether it calls /api/v1 or /trpc.
   const apiKeyRatePerMinute = services.config.rateLimits ? apiRateLimitPerMinute : null;
   app.use("/api/v1", v1Router(services, { ratePerMinute: apiKeyRatePerMinute }));
+  // MCP for agents: the same key, limit and services as /api/v1 (issue 30).
+  app.use("/api/mcp", mcpRouter(services, { ratePerMinute: apiKeyRatePerMinute }));
 
   const createTrpcContext = ({ req, res }: { req: express.Request; res: express.Response }) =>
     createContext(services, {

@@ -19,10 +19,10 @@ interface V1Options {
 }
 
 /** The key `authenticate` put on the response. */
-const keyOf = (res: Response) => (res.locals as { apiKey: AuthenticatedApiKey }).apiKey;
+export const keyOf = (res: Response) => (res.locals as { apiKey: AuthenticatedApiKey }).apiKey;
 
-/** Who is asking: the key of the Authorization header, or 401 saying what is wrong with it; then the key's rate limit. */
-function authenticate(services: ApiServices, options: V1Options): RequestHandler {
+/** Who is asking: the key of the Authorization header, or 401 saying what is wrong with it; then the key's rate limit (MCP's door too). */
+export function authenticate(services: ApiServices, options: V1Options): RequestHandler {
   return async (req, res, next) => {
     const result = await authenticateBearer(services, req.get("authorization"), { ratePerMinute: options.ratePerMinute, ip: req.ip ?? req.socket.remoteAddress ?? "unknown" });
     if (!result.ok) {

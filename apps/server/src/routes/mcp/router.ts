@@ -1,0 +1,48 @@
+// MCP at /api/mcp (issue 30): the Streamable HTTP transport of the official SDK, stateless (a new
+// server and transport for each request, as the SDK's stateless example does), answered as JSON (no
+// event stream: nothing here streams, and compression would hold events back). The door is REST's:
+// the same `Authorization: Bearer <key>` authentication and rate limit (v1's authenticate), and the
+// same error body for a missing or wrong key; what a key may then do is the one decision's and the
+// runtime services' (server.ts), never this file's.
+import express, { Router, type Request, type Response } from "express";
+import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
+import type { ApiServices } from "@promptly/api";
+import { refuseDeepJson } from "../../security.ts";
+import { logRequestFailure } from "../../logger.ts";
+import { v1ErrorHandler } from "../v1/http.ts";
+import { authenticate, keyOf } from "../v1/router.ts";
+import { mcpServer } from "./server.ts";
+
+/** A JSON-RPC error without a request id: what the transport's own refusals look like. */
+const rpcError = (res: Response, status: number, code: number, message: string) =>
+  void res.status(status).json({ jsonrpc: "2.0", error: { code, message }, id: null });
+
+export function mcpRouter(services: ApiServices, options: { ratePerMinute: number | null }): Router {
+  const router = Router();
+  // The key first: a body is read only for a caller we know.
+  router.use(authenticate(services, options), express.json({ limit: "1mb", verify: refuseDeepJson }));
+
+  router.post("/", async (req: Request, res: Response) => {
+    const server = mcpServer(services, keyOf(res), req);
+    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    res.on("close", () => {
+      void transport.close();
+      void server.close();
+    });
+    try {
+      await server.connect(transport);
+      await transport.handleRequest(req, res, req.body);
+    } catch (error) {
+      logRequestFailure(req, "MCP request failed", error);
+      if (!res.headersSent) rpcError(res, 500, -32603, "Something went wrong on our side. Please try again.");
+    }
+  });
+  // Stateless: no session to open a stream on or to end.
+  router.all("/", (_req, res) => {
+    res.setHeader("Allow", "POST");
+    rpcError(res, 405, -32000, "Method not allowed: send MCP requests with POST");
+  });
+
+  router.use(v1ErrorHandler());
+  return router;
+}

@@ -1,0 +1,362 @@
+// What an MCP client of one API key is offered: the runtime API's prompt tools and the key's readable
+// prompts as MCP prompts. Every call goes through the one door as REST's does: the action's decision
+// (authorize, the permission table) first, then the runtime services of packages/api, which hold the
+// rules (the key's team, its labels and scopes, `production` never moved by a key) and ask the
+// decision again. Inputs are checked with REST's shared schemas (parseOr400), so a refusal carries the
+// message REST gives for it; a tool's refusal is a tool error (`isError`) whose structured content is
+// REST's error body, its code from the one error table.
+import type { Request } from "express";
+import { z } from "zod";
+import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import {
+  ErrorCode, GetPromptRequestSchema, ListPromptsRequestSchema, McpError, type CallToolResult, type GetPromptResult, type Prompt, type PromptMessage,
+} from "@modelcontextprotocol/sdk/types.js";
+import {
+  DOMAIN_ERRORS, DomainError, authorize, compileRuntimePrompt, createRuntimePrompt, createRuntimeVersion, keyCaller, listRuntimePrompts, resolveRuntimePrompt,
+  runtimeSelector, serveRuntimePrompt, setRuntimeLabel, type ApiServices, type AuthenticatedApiKey, type Decision,
+} from "@promptly/api";
+import {
+  RUNTIME_DEFAULT_LABEL, RUNTIME_MSG, promptLabelSchema, runtimeCompileInput, runtimeCreatePromptInput, runtimeCreateVersionInput, runtimeGetQuery,
+  runtimeListQuery, runtimeSetLabelInput, type Action, type RuntimeError, type RuntimePrompt,
+} from "@promptly/shared";
+import { logRequestFailure } from "../../logger.ts";
+import { HttpError, parseOr400 } from "../v1/http.ts";
+
+type ErrorBody = RuntimeError["error"];
+type Contract = RuntimePrompt["variables"][number];
+
+const SERVER_INFO = { name: "promptly", version: "1.0.0" };
+/** A title is required of a new prompt; the MCP tools, like Langfuse's, do not ask for one. */
+const TITLE_MAX = 120;
+
+/** The one decision, as REST answers a refusal. */
+function allow(decision: Decision): void {
+  if (!decision.ok) throw new HttpError(decision.code, decision.message);
+}
+
+/** A failure as REST's error body: its code from the one error table; anything unknown says nothing of our internals (and is logged). */
+function errorBody(error: unknown, req: Request): ErrorBody {
+  if (error instanceof HttpError) return { code: error.code, message: error.message, ...(error.details ? { details: error.details } : {}) };
+  if (error instanceof DomainError) return { code: DOMAIN_ERRORS[error.code].code, message: error.message, ...(error.reason ? { reason: error.reason } : {}) };
+  logRequestFailure(req, "MCP request failed", error);
+  return { code: "INTERNAL_SERVER_ERROR", message: "Something went wrong on our side. Please try again." };
+}
+
+/** A failure of prompts/list or prompts/get: a JSON-RPC error with REST's message, its body as the error's data. */
+function rpcFailure(error: unknown, req: Request): McpError {
+  const body = errorBody(error, req);
+  const code = body.code === "INTERNAL_SERVER_ERROR" ? ErrorCode.InternalError : body.code === "BAD_REQUEST" || body.code === "NOT_FOUND" ? ErrorCode.InvalidParams : ErrorCode.InvalidRequest;
+  return new McpError(code, body.message, { error: body });
+}
+
+const answer = (value: Record<string, unknown>): CallToolResult => ({ content: [{ type: "text", text: JSON.stringify(value, null, 2) }], structuredContent: value });
+
+/** One version as the tools answer it: REST's answer, with Langfuse's `prompt` (the text, or the messages) beside it. */
+const promptAnswer = (prompt: RuntimePrompt) => ({ ...prompt, prompt: prompt.type === "text" ? (prompt.template ?? "") : (prompt.messages ?? []) });
+
+/** Whether an MCP client must fill the variable: compile refuses it missing unless it is optional or has a default. */
+const isRequired = (variable: Contract) => (variable.required ?? true) && variable.default === undefined;
+
+/** An MCP prompt argument (always text) as the variable's type takes it; what does not convert is left as text for compile to refuse by name. */
+function typedValue(variable: Contract | undefined, text: string): unknown {
+  switch (variable?.type) {
+    case "number":
+      return text.trim() !== "" && Number.isFinite(Number(text)) ? Number(text) : text;
+    case "boolean":
+      return text === "true" ? true : text === "false" ? false : text;
+    case "json":
+      try {
+        return JSON.parse(text) as unknown;
+      } catch {
+        return text;
+      }
+    default:
+      return text;
+  }
+}
+
+/** Compiled text or messages as MCP prompt messages, which are only the user's or the assistant's: a system message is sent as the user's. */
+function promptMessages(compiled: { text?: string; messages?: { role: string; content: string }[] }): PromptMessage[] {
+  const messages = compiled.messages ?? [{ role: "user", content: compiled.text ?? "" }];
+  return messages.map(({ role, content }) => ({ role: role === "assistant" ? "assistant" : "user", content: { type: "text", text: content } }));
+}
+
+const selectorShape = {
+  name: z.string().describe("The prompt's name, folders included (e.g. 'support/reply')"),
+  label: z.string().optional().describe("The label to fetch (default 'production'; 'latest' is the newest version); not with version"),
+  version: z.number().int().optional().describe("The version number to fetch; not with label"),
+};
+
+const saveShape = {
+  name: z.string().describe("The prompt's name: lowercase letters, digits, '-', '_' and '.', with '/' between folders"),
+  title: z.string().optional().describe("The title of a new prompt (default: its name); unused when the prompt exists"),
+  labels: z.array(z.string()).optional().describe("Labels to point at the new version (never 'production': a team admin moves it in the app)"),
+  config: z.record(z.string(), z.unknown()).optional().describe("Optional JSON config (e.g. {temperature: 0.7})"),
+  tags: z.array(z.string()).optional().describe("Tags of a new prompt; when the prompt exists, leave them out or give its tags as they are"),
+  commitMessage: z.string().optional().describe("What changed, kept with the version"),
+};
+type SaveInput = { name: string; title?: string; labels?: string[]; config?: Record<string, unknown>; tags?: string[]; commitMessage?: string };
+
+const labelsInput = z.object({ labels: z.array(promptLabelSchema) });
+
+const sameTags = (a: readonly string[], b: readonly string[]) => [...a].sort().join("\n") === [...b].sort().join("\n");
+
+/** The MCP server one request of `key` talks to (a new one for each request: the transport is stateless). */
+export function mcpServer(services: ApiServices, key: AuthenticatedApiKey, req: Request): McpServer {
+  const caller = keyCaller(key);
+  const ip = req.ip ?? null;
+  const server = new McpServer(SERVER_INFO, {
+    instructions: "Promptly's prompt library as this API key sees it: its team's prompts. Tools fetch, list, compile and (with the write scope) save prompts; the prompts are offered as MCP prompts too (their production versions).",
+  });
+  // Every process hears of a write from the database's notification; the writer's own next read must not wait for it.
+  const changed = () => services.runtime.invalidate(`team:${key.teamId}`);
+
+  /** A tool: the one decision for its action, then its handler; a refusal is a tool error with REST's message and body. */
+  function tool<S extends z.ZodRawShape>(
+    name: string,
+    config: { description: string; inputSchema: S; action: Action },
+    handle: (args: z.output<z.ZodObject<S>>) => Promise<Record<string, unknown>>,
+  ) {
+    const readOnly = config.action !== "prompt.write";
+    server.registerTool(
+      name,
+      { description: config.description, inputSchema: config.inputSchema, annotations: { readOnlyHint: readOnly, destructiveHint: false } },
+      // The SDK has checked the arguments against the shape; the handler checks them with REST's schemas.
+      (async (args: z.output<z.ZodObject<S>>): Promise<CallToolResult> => {
+        try {
+          allow(authorize(caller, config.action));
+          return answer(await handle(args));
+        } catch (error) {
+          const body = errorBody(error, req);
+          return { isError: true, content: [{ type: "text", text: body.message }], structuredContent: { error: body } };
+        }
+      }) as never,
+    );
+  }
+
+  const fetchDescription = (what: string) =>
+    [
+      what,
+      "",
+      "Accepts: name, and a label (default 'production') or a version, not both. A key bound to some labels fetches only those.",
+      "Answers: name, title, version, type ('text' or 'chat'), template (text) or messages (chat), prompt (the template or the messages, as Langfuse answers it), variables (the contract compilePrompt checks), model, config, labels, tags, updatedAt.",
+    ].join("\n");
+
+  async function fetchPrompt(args: { name: string; label?: string; version?: number }) {
+    const query = parseOr400(runtimeGetQuery, { label: args.label, version: args.version });
+    return promptAnswer(await serveRuntimePrompt(services, key, args.name, runtimeSelector(query)));
+  }
+
+  tool("getPrompt", { description: fetchDescription("Fetch one version of a prompt, its includes resolved."), inputSchema: selectorShape, action: "prompt.read" }, fetchPrompt);
+  tool(
+    "getPromptUnresolved",
+    {
+      description: fetchDescription(
+        "Fetch one version of a prompt with its includes left as written. Promptly has no includes yet, so this answers what getPrompt answers.",
+      ),
+      inputSchema: selectorShape,
+      action: "prompt.read",
+    },
+    fetchPrompt,
+  );
+
+  tool(
+    "listPrompts",
+    {
+      description: [
+        "List this key's team's prompts (not private, not archived) by name, 50 a page: name, title, labels (each with its version), latestVersion, tags, updatedAt.",
+        "",
+        "Optional filters: name (exact), label (on any version), tag, folder (a name prefix without the trailing '/'), q (search words).",
+        "Pagination: pass nextCursor of the answer as cursor for the next page (null: the last page).",
+      ].join("\n"),
+      inputSchema: {
+        name: z.string().optional().describe("Only the prompt of this exact name"),
+        label: z.string().optional().describe("Only prompts with this label on a version (e.g. 'production', 'staging')"),
+        tag: z.string().optional().describe("Only prompts with this tag"),
+        folder: z.string().optional().describe("Only prompts in this folder (e.g. 'support')"),
+        q: z.string().optional().describe("Search words, each a prefix, in names, titles and text"),
+        cursor: z.string().optional().describe("nextCursor of the previous page"),
+      },
+      // Listing is reading what the key's organization shows it, as REST's listPrompts and /trpc's prompts.list ask.
+      action: "organization.read",
+    },
+    async ({ name, label, ...rest }) => await listRuntimePrompts(services.db, key, { ...parseOr400(runtimeListQuery, rest), name, label }),
+  );
+
+  tool(
+    "compilePrompt",
+    {
+      description: [
+        "Fill a version's variables with Promptly's compile: the text (text prompt) or messages (chat prompt).",
+        "",
+        "Accepts: name, a label (default 'production') or a version, and variables ({name: value}, each of the type its contract says).",
+        "Values that break the contract are refused with every problem, each naming its variable.",
+      ].join("\n"),
+      inputSchema: { ...selectorShape, variables: z.record(z.string(), z.unknown()).optional().describe("The values, by variable name") },
+      action: "prompt.read",
+    },
+    async (args) => {
+      const input = parseOr400(runtimeCompileInput, { label: args.label, version: args.version, variables: args.variables });
+      const prompt = await serveRuntimePrompt(services, key, args.name, runtimeSelector(input));
+      const result = compileRuntimePrompt(prompt, input.variables);
+      if (!result.ok) throw new HttpError("BAD_REQUEST", result.message, result.problems.map((problem) => ({ variable: problem.variable, message: problem.message })));
+      const { ok: _ok, ...compiled } = result;
+      return { name: prompt.name, ...compiled };
+    },
+  );
+
+  // The write tools are offered only to a key the one decision lets write (the `write` scope); a key
+  // that may only read does not see them, so an agent is never offered what it may not do.
+  if (authorize(caller, "prompt.write").ok) registerWriteTools();
+
+  function registerWriteTools() {
+    /** A new prompt with its version 1, or, when the name exists, its next version (REST's create, or its createVersion); then the labels. */
+    async function save(input: SaveInput, body: { type: "text"; template: string } | { type: "chat"; messages: unknown }) {
+      // Everything is checked before the first write: the labels (a key never moves production), then the prompt.
+      const { labels } = parseOr400(labelsInput, { labels: input.labels ?? [] });
+      for (const label of labels) allow(authorize(caller, "prompt.write", { label }));
+      const version = { ...body, config: input.config, commitMessage: input.commitMessage };
+      const fresh = parseOr400(runtimeCreatePromptInput, { name: input.name, title: input.title ?? input.name.slice(0, TITLE_MAX), visibility: "team", tags: input.tags, ...version });
+      let saved: { name: string; version: number };
+      let created = true;
+      try {
+        saved = await createRuntimePrompt(services.db, key, fresh, services.now(), ip);
+      } catch (error) {
+        if (!(error instanceof DomainError && error.reason === "NAME_TAKEN")) throw error;
+        created = false;
+        const next = parseOr400(runtimeCreateVersionInput, version);
+        // The name is taken by a prompt this key cannot see (archived, or private): the create's conflict says so.
+        const existing = (await listRuntimePrompts(services.db, key, { name: fresh.name })).items[0] ?? error;
+        if (existing instanceof Error) throw existing;
+        if (input.tags !== undefined && !sameTags(existing.tags, fresh.tags ?? [])) throw new HttpError("BAD_REQUEST", RUNTIME_MSG.tagsFixed(fresh.name));
+        saved = await createRuntimeVersion(services.db, key, fresh.name, next, services.now(), ip);
+      }
+      changed();
+      for (const label of labels) await setRuntimeLabel(services.db, key, saved.name, label, saved.version, services.now(), ip);
+      if (labels.length) changed();
+      const what = created ? `prompt '${saved.name}' (version 1)` : `version ${saved.version} of '${saved.name}'`;
+      return {
+        name: saved.name, version: saved.version, type: body.type, created: created ? "prompt" : "version", labels,
+        message: `Created ${body.type} ${what}${labels.length ? ` with labels: ${labels.join(", ")}` : ""}`,
+      };
+    }
+
+    const saveDescription = (what: string, accepts: string) =>
+      [
+        what,
+        "",
+        "Important:",
+        "- Versions are immutable: to change a prompt, save its next version (this tool, with the same name)",
+        "- A new prompt is visible to the key's team; its title defaults to its name",
+        "- Labels move to the new version; 'production' is never moved by an API key (a team admin moves it in the app), and 'latest' is always the newest version",
+        "",
+        `Accepts: name, ${accepts}, optional title, labels, config, tags, commitMessage`,
+      ].join("\n");
+
+    tool(
+      "createTextPrompt",
+      {
+        description: saveDescription("Create a text prompt, or the next version of the text prompt of that name. Variables are written {{ name }}.", "prompt (the text)"),
+        inputSchema: { ...saveShape, prompt: z.string().describe("The text, with {{ variables }}") },
+        action: "prompt.write",
+      },
+      async ({ prompt, ...input }) => await save(input, { type: "text", template: prompt }),
+    );
+    tool(
+      "createChatPrompt",
+      {
+        description: saveDescription(
+          "Create a chat prompt, or the next version of the chat prompt of that name: messages with a role (system, user, assistant) and content with {{ variables }}.",
+          "prompt (an array of {role, content})",
+        ),
+        inputSchema: {
+          ...saveShape,
+          prompt: z.array(z.object({ role: z.string().describe("system, user or assistant"), content: z.string() })).describe("The messages, in order"),
+        },
+        action: "prompt.write",
+      },
+      async ({ prompt, ...input }) => await save(input, { type: "chat", messages: prompt }),
+    );
+
+    tool(
+      "updatePromptLabels",
+      {
+        description: [
+          "Point labels at a version of a prompt: each label leaves the version it was on (a label is on one version at a time); other labels stay where they are.",
+          "",
+          "'production' is never moved by an API key (a team admin moves it in the app); 'latest' is always the newest version and cannot be set.",
+          "Accepts: name, version, newLabels (the labels to point at it; an empty list changes nothing)",
+        ].join("\n"),
+        inputSchema: {
+          name: z.string().describe("The prompt's name"),
+          version: z.number().int().describe("The version the labels point at"),
+          newLabels: z.array(z.string()).describe("The labels to point at the version"),
+        },
+        action: "prompt.write",
+      },
+      async ({ name, version: asked, newLabels }) => {
+        const { version } = parseOr400(runtimeSetLabelInput, { version: asked });
+        const { labels } = parseOr400(labelsInput, { labels: newLabels });
+        for (const label of labels) allow(authorize(caller, "prompt.write", { label }));
+        for (const label of labels) await setRuntimeLabel(services.db, key, name, label, version, services.now(), ip);
+        if (labels.length) changed();
+        return {
+          name, version, labels,
+          message: labels.length ? `Labels of '${name}' now on version ${version}: ${labels.join(", ")}` : "No labels given: nothing changed",
+        };
+      },
+    );
+  }
+
+  // MCP prompts: the key's prompts that have a production version, as the key fetches them by default,
+  // with their arguments from its variable contract. Asked of the decision as a fetch of production.
+  server.server.registerCapabilities({ prompts: {} });
+  const production = { label: RUNTIME_DEFAULT_LABEL };
+
+  server.server.setRequestHandler(ListPromptsRequestSchema, async (request) => {
+    try {
+      allow(authorize(caller, "organization.read"));
+      allow(authorize(caller, "prompt.read", { fetch: production }));
+      const page = await listRuntimePrompts(services.db, key, { ...parseOr400(runtimeListQuery, { cursor: request.params?.cursor }), label: RUNTIME_DEFAULT_LABEL });
+      const prompts = await Promise.all(
+        page.items.map(async (item): Promise<Prompt> => {
+          // What a fetch would be served, without counting a use: listing is not fetching.
+          const { prompt } = await resolveRuntimePrompt(services, key, item.name, production);
+          return {
+            name: prompt.name,
+            title: prompt.title,
+            description: `${prompt.title} (version ${prompt.version}, production)`,
+            arguments: prompt.variables.map((variable) => ({
+              name: variable.name,
+              description: variable.description ?? (variable.type === "enum" ? `One of: ${(variable.options ?? []).join(", ")}` : `A ${variable.type}`),
+              required: isRequired(variable),
+            })),
+          };
+        }),
+      );
+      return { prompts, ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}) };
+    } catch (error) {
+      throw rpcFailure(error, req);
+    }
+  });
+
+  server.server.setRequestHandler(GetPromptRequestSchema, async (request): Promise<GetPromptResult> => {
+    try {
+      const prompt = await serveRuntimePrompt(services, key, request.params.name, production);
+      const values: Record<string, unknown> = {};
+      for (const [name, text] of Object.entries(request.params.arguments ?? {})) {
+        const variable = prompt.variables.find((candidate) => candidate.name === name);
+        // A client sends an argument left empty as '': an optional variable then takes its default.
+        if (text === "" && variable && !isRequired(variable)) continue;
+        values[name] = typedValue(variable, text);
+      }
+      const result = compileRuntimePrompt(prompt, values);
+      if (!result.ok) throw new HttpError("BAD_REQUEST", result.message, result.problems.map((problem) => ({ variable: problem.variable, message: problem.message })));
+      return { description: `${prompt.title} (version ${prompt.version}, production)`, messages: promptMessages(result) };
+    } catch (error) {
+      throw rpcFailure(error, req);
+    }
+  });
+
+  return server;
+}
