@@ -16,6 +16,7 @@ let h: Harness;
 let app: AppProcess;
 let server: TestServer;
 let admin: Awaited<ReturnType<Harness["signedInClient"]>>["api"];
+let teamId: string;
 const keys = {} as Record<"read" | "write" | "other", string>;
 const clients: Client[] = [];
 
@@ -39,7 +40,7 @@ beforeAll(async () => {
   server = await listenForTests(createApp({ services: app.services }));
   const person = await createAccount(h);
   const organizationId = (await createOrganization(h, [{ userId: person.id, role: "member" }], "Acme")).id;
-  const teamId = (await createTeam(h, organizationId, [{ userId: person.id, role: "admin" }], "Core")).id;
+  teamId = (await createTeam(h, organizationId, [{ userId: person.id, role: "admin" }], "Core")).id;
   const otherTeamId = (await createTeam(h, organizationId, [{ userId: person.id, role: "admin" }], "Other")).id;
   admin = (await h.signedInClient(person.id)).api;
 
@@ -74,17 +75,37 @@ afterAll(async () => {
   await h.close();
 });
 
+const initialize = { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "t", version: "1" } } };
+const postTo = (base: string, headers: Record<string, string>) =>
+  fetch(`${base}/api/mcp`, { method: "POST", headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...headers }, body: JSON.stringify(initialize) });
+
 describe("the door", () => {
   it("refuses a request without a key, or with a wrong one, with the runtime API's 401 and body", async () => {
-    const initialize = { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "t", version: "1" } } };
-    const post = (headers: Record<string, string>) =>
-      fetch(`${server.base}/api/mcp`, { method: "POST", headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...headers }, body: JSON.stringify(initialize) });
+    const post = (headers: Record<string, string>) => postTo(server.base, headers);
     const missing = await post({});
     expect(missing.status).toBe(401);
     expect(await missing.json()).toEqual({ error: { code: "UNAUTHORIZED", message: RUNTIME_MSG.missingKey } });
     const unknown = await post({ authorization: `Bearer promptly_${"a".repeat(43)}` });
     expect(unknown.status).toBe(401);
     expect(await unknown.json()).toEqual({ error: { code: "UNAUTHORIZED", message: RUNTIME_MSG.unknownKey } });
+  });
+
+  it("counts a key's MCP requests in its one rate limit with /api/v1, and answers 429 past it", async () => {
+    const limited = await listenForTests(
+      createApp({ services: { ...app.services, config: { ...app.services.config, rateLimits: true } }, apiRateLimitPerMinute: 2 }),
+    );
+    try {
+      const key = (await admin.apiKeys.create({ teamId, name: "limited" })).key;
+      expect((await fetch(`${limited.base}/api/v1/prompts`, { headers: { authorization: `Bearer ${key}` } })).status).toBe(200);
+      expect((await postTo(limited.base, { authorization: `Bearer ${key}` })).status).toBe(200);
+      const refused = await postTo(limited.base, { authorization: `Bearer ${key}` });
+      expect(refused.status).toBe(429);
+      expect(refused.headers.get("retry-after")).toMatch(/^\d+$/);
+      expect(await refused.json()).toEqual({ error: { code: "TOO_MANY_REQUESTS", message: RUNTIME_MSG.rateLimited } });
+    } finally {
+      await limited.close();
+      await app.services.rateLimits.reset();
+    }
   });
 });
 
@@ -196,11 +217,13 @@ describe("a write key", () => {
     expect(tools.map((tool) => tool.name).sort()).toEqual([
       "compilePrompt", "createChatPrompt", "createTextPrompt", "getPrompt", "getPromptUnresolved", "listPrompts", "updatePromptLabels",
     ]);
+    const hints = Object.fromEntries(tools.map((tool) => [tool.name, tool.annotations?.readOnlyHint]));
+    expect(hints).toMatchObject({ getPrompt: true, listPrompts: true, createTextPrompt: false, updatePromptLabels: false });
   });
 
   it("creates a text prompt, then its next version, with a label", async () => {
     const created = json(await call(client, "createTextPrompt", { name: "mcp/greeting", prompt: "Hello {{ name }}", tags: ["Agents"], labels: ["staging"] }));
-    expect(created).toMatchObject({ name: "mcp/greeting", version: 1, type: "text", created: "prompt", labels: ["staging"] });
+    expect(created).toMatchObject({ name: "mcp/greeting", version: 1, type: "text", created: "prompt", labels: ["staging"], tags: ["agents"] });
     const next = json(await call(client, "createTextPrompt", { name: "mcp/greeting", prompt: "Hi {{ name }}", commitMessage: "Shorter" }));
     expect(next).toMatchObject({ name: "mcp/greeting", version: 2, created: "version", labels: [] });
     expect(json(await call(client, "getPrompt", { name: "mcp/greeting", label: "staging" }))).toMatchObject({ version: 1, tags: ["agents"], title: "mcp/greeting" });
@@ -222,7 +245,7 @@ describe("a write key", () => {
 
   it("moves a label but never production, and creates nothing with production asked for", async () => {
     const moved = json(await call(client, "updatePromptLabels", { name: "mcp/greeting", version: 2, newLabels: ["staging", "canary"] }));
-    expect(moved).toMatchObject({ name: "mcp/greeting", version: 2, labels: ["staging", "canary"] });
+    expect(moved).toMatchObject({ name: "mcp/greeting", version: 2, labels: ["canary", "staging"] });
     expect(json(await call(client, "getPrompt", { name: "mcp/greeting", label: "staging" }))).toMatchObject({ version: 2, labels: ["canary", "staging"] });
 
     const production = await call(client, "updatePromptLabels", { name: "mcp/greeting", version: 1, newLabels: ["qa", "production"] });

@@ -120,7 +120,7 @@ export function mcpServer(services: ApiServices, key: AuthenticatedApiKey, req: 
     const readOnly = config.action !== "prompt.write";
     server.registerTool(
       name,
-      { description: config.description, inputSchema: config.inputSchema, annotations: { readOnlyHint: readOnly, destructiveHint: false } },
+      { description: config.description, inputSchema: config.inputSchema, annotations: { readOnlyHint: readOnly, destructiveHint: !readOnly } },
       // The SDK has checked the arguments against the shape; the handler checks them with REST's schemas.
       (async (args: z.output<z.ZodObject<S>>): Promise<CallToolResult> => {
         try {
@@ -210,6 +210,11 @@ export function mcpServer(services: ApiServices, key: AuthenticatedApiKey, req: 
   if (authorize(caller, "prompt.write").ok) registerWriteTools();
 
   function registerWriteTools() {
+    /** The prompt of that name as listPrompts shows it (its tags, its labels and their versions), if the key sees it. */
+    const listed = async (name: string) => (await listRuntimePrompts(services.db, key, { name })).items[0];
+    const labelsOn = (prompt: Awaited<ReturnType<typeof listed>>, version: number) =>
+      (prompt?.labels ?? []).filter((label) => label.version === version).map((label) => label.name);
+
     /** A new prompt with its version 1, or, when the name exists, its next version (REST's create, or its createVersion); then the labels. */
     async function save(input: SaveInput, body: { type: "text"; template: string } | { type: "chat"; messages: unknown }) {
       // Everything is checked before the first write: the labels (a key never moves production), then the prompt.
@@ -226,7 +231,7 @@ export function mcpServer(services: ApiServices, key: AuthenticatedApiKey, req: 
         created = false;
         const next = parseOr400(runtimeCreateVersionInput, version);
         // The name is taken by a prompt this key cannot see (archived, or private): the create's conflict says so.
-        const existing = (await listRuntimePrompts(services.db, key, { name: fresh.name })).items[0] ?? error;
+        const existing = (await listed(fresh.name)) ?? error;
         if (existing instanceof Error) throw existing;
         if (input.tags !== undefined && !sameTags(existing.tags, fresh.tags ?? [])) throw new HttpError("BAD_REQUEST", RUNTIME_MSG.tagsFixed(fresh.name));
         saved = await createRuntimeVersion(services.db, key, fresh.name, next, services.now(), ip);
@@ -234,10 +239,12 @@ export function mcpServer(services: ApiServices, key: AuthenticatedApiKey, req: 
       changed();
       for (const label of labels) await setRuntimeLabel(services.db, key, saved.name, label, saved.version, services.now(), ip);
       if (labels.length) changed();
-      const what = created ? `prompt '${saved.name}' (version 1)` : `version ${saved.version} of '${saved.name}'`;
+      const now = await listed(saved.name);
+      const onVersion = labelsOn(now, saved.version);
       return {
-        name: saved.name, version: saved.version, type: body.type, created: created ? "prompt" : "version", labels,
-        message: `Created ${body.type} ${what}${labels.length ? ` with labels: ${labels.join(", ")}` : ""}`,
+        name: saved.name, version: saved.version, type: body.type, created: created ? "prompt" : "version", labels: onVersion, tags: now?.tags ?? [],
+        config: input.config ?? {},
+        message: `Successfully created ${body.type} prompt '${saved.name}' version ${saved.version}${onVersion.length ? ` with labels: ${onVersion.join(", ")}` : ""}`,
       };
     }
 
@@ -285,7 +292,7 @@ export function mcpServer(services: ApiServices, key: AuthenticatedApiKey, req: 
           "Point labels at a version of a prompt: each label leaves the version it was on (a label is on one version at a time); other labels stay where they are.",
           "",
           "'production' is never moved by an API key (a team admin moves it in the app); 'latest' is always the newest version and cannot be set.",
-          "Accepts: name, version, newLabels (the labels to point at it; an empty list changes nothing)",
+          "Accepts: name, version, newLabels (the labels to point at it; an empty list changes nothing). Answers the labels now on the version.",
         ].join("\n"),
         inputSchema: {
           name: z.string().describe("The prompt's name"),
@@ -300,10 +307,8 @@ export function mcpServer(services: ApiServices, key: AuthenticatedApiKey, req: 
         for (const label of labels) allow(authorize(caller, "prompt.write", { label }));
         for (const label of labels) await setRuntimeLabel(services.db, key, name, label, version, services.now(), ip);
         if (labels.length) changed();
-        return {
-          name, version, labels,
-          message: labels.length ? `Labels of '${name}' now on version ${version}: ${labels.join(", ")}` : "No labels given: nothing changed",
-        };
+        const now = labelsOn(await listed(name), version);
+        return { name, version, labels: now, message: `Successfully updated labels for '${name}' version ${version}. Labels are now: ${now.join(", ") || "(none)"}` };
       },
     );
   }
