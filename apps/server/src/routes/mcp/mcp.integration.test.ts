@@ -8,7 +8,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { appProcess, createAccount, createHarness, createOrganization, createTeam, type AppProcess, type Harness } from "@promptly/api/testing";
-import { RUNTIME_MSG } from "@promptly/shared";
+import { PROMPT_MSG, RUNTIME_MSG } from "@promptly/shared";
 import { createApp } from "../../app.ts";
 import { listenForTests, type TestServer } from "../../../test/test-server.ts";
 
@@ -191,6 +191,8 @@ describe("a read key", () => {
       { name: "tone", description: "One of: warm, brief", required: false },
     ]);
     expect(prompts[1]!.arguments).toEqual([{ name: "topic", description: "A string", required: true }]);
+    // The cursor is the runtime list's keyset cursor, refused as REST refuses it.
+    await expect(client.listPrompts({ cursor: "not-a-cursor" })).rejects.toThrow(PROMPT_MSG.invalidCursor);
   });
 
   it("gets an MCP prompt with arguments as compiled messages; a system message is sent as the user's", async () => {

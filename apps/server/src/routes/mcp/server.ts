@@ -174,7 +174,7 @@ export function mcpServer(services: ApiServices, key: AuthenticatedApiKey, req: 
         label: z.string().optional().describe("Only prompts with this label on a version (e.g. 'production', 'staging')"),
         tag: z.string().optional().describe("Only prompts with this tag"),
         folder: z.string().optional().describe("Only prompts in this folder (e.g. 'support')"),
-        q: z.string().optional().describe("Search words, each a prefix, in names, titles and text"),
+        q: z.string().optional().describe("Search words, each a prefix, as the library's search"),
         cursor: z.string().optional().describe("nextCursor of the previous page"),
       },
       // Listing is reading what the key's organization shows it, as REST's listPrompts and /trpc's prompts.list ask.
@@ -231,18 +231,18 @@ export function mcpServer(services: ApiServices, key: AuthenticatedApiKey, req: 
         created = false;
         const next = parseOr400(runtimeCreateVersionInput, version);
         // The name is taken by a prompt this key cannot see (archived, or private): the create's conflict says so.
-        const existing = (await listed(fresh.name)) ?? error;
-        if (existing instanceof Error) throw existing;
+        const existing = await listed(fresh.name);
+        if (!existing) throw error;
         if (input.tags !== undefined && !sameTags(existing.tags, fresh.tags ?? [])) throw new HttpError("BAD_REQUEST", RUNTIME_MSG.tagsFixed(fresh.name));
         saved = await createRuntimeVersion(services.db, key, fresh.name, next, services.now(), ip);
       }
       changed();
       for (const label of labels) await setRuntimeLabel(services.db, key, saved.name, label, saved.version, services.now(), ip);
       if (labels.length) changed();
-      const now = await listed(saved.name);
-      const onVersion = labelsOn(now, saved.version);
+      const after = await listed(saved.name);
+      const onVersion = labelsOn(after, saved.version);
       return {
-        name: saved.name, version: saved.version, type: body.type, created: created ? "prompt" : "version", labels: onVersion, tags: now?.tags ?? [],
+        name: saved.name, version: saved.version, type: body.type, created: created ? "prompt" : "version", labels: onVersion, tags: after?.tags ?? [],
         config: input.config ?? {},
         message: `Successfully created ${body.type} prompt '${saved.name}' version ${saved.version}${onVersion.length ? ` with labels: ${onVersion.join(", ")}` : ""}`,
       };
@@ -307,8 +307,8 @@ export function mcpServer(services: ApiServices, key: AuthenticatedApiKey, req: 
         for (const label of labels) allow(authorize(caller, "prompt.write", { label }));
         for (const label of labels) await setRuntimeLabel(services.db, key, name, label, version, services.now(), ip);
         if (labels.length) changed();
-        const now = labelsOn(await listed(name), version);
-        return { name, version, labels: now, message: `Successfully updated labels for '${name}' version ${version}. Labels are now: ${now.join(", ") || "(none)"}` };
+        const after = labelsOn(await listed(name), version);
+        return { name, version, labels: after, message: `Successfully updated labels for '${name}' version ${version}. Labels are now: ${after.join(", ") || "(none)"}` };
       },
     );
   }
