@@ -11,7 +11,7 @@ import {
 } from "@promptly/shared";
 import type { ApiConfig } from "../types.ts";
 import { findRunConnection, openRunConnection } from "../models/connections.ts";
-import { describeProviderError, streamModelAnswer, type OpenConnection } from "../models/provider-client.ts";
+import { completeModelAnswer, describeProviderError, type OpenConnection } from "../models/provider-client.ts";
 import { modelPriceFor } from "../models/prices.ts";
 import { costAt, modelInputOf, runParameters, versionSelect } from "../models/runs.ts";
 import { checkAssertions, type Judge } from "./assertions.ts";
@@ -131,27 +131,16 @@ export async function runEvaluationItem(deps: ItemDeps, context: EvaluationConte
   try {
     for (;;) {
       attempts++;
-      output = "";
-      inputTokens = outputTokens = null;
       const callStartedAt = performance.now();
       try {
-        const answer = streamModelAnswer(
+        const answer = await completeModelAnswer(
           context.connection,
           { allowPrivate: deps.config.allowPrivateProviderUrls ?? false, timeoutMs, signal },
           { model: version.model, input: modelInputOf(compiled), parameters: version.parameters },
         );
-        for await (const piece of answer) {
-          if (piece.type === "usage") {
-            if (piece.inputTokens !== undefined) inputTokens = piece.inputTokens;
-            if (piece.outputTokens !== undefined) outputTokens = piece.outputTokens;
-            continue;
-          }
-          output += piece.text;
-          if (output.length >= RUN_OUTPUT_MAX_CHARS) {
-            output = output.slice(0, RUN_OUTPUT_MAX_CHARS);
-            break;
-          }
-        }
+        output = answer.text.slice(0, RUN_OUTPUT_MAX_CHARS);
+        inputTokens = answer.inputTokens;
+        outputTokens = answer.outputTokens;
         if (signal.aborted) throw new Aborted();
         latencyMs = Math.round(performance.now() - callStartedAt);
         error = null;
