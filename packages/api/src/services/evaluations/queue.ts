@@ -209,6 +209,14 @@ class Worker {
       SELECT DISTINCT connection_id::text AS "connectionId" FROM evaluations WHERE status IN ('queued', 'running') AND connection_id IS NOT NULL`;
     for (const row of rows) this.lane(row.connectionId);
     if (rows.length) await sweepEvaluations(this.db);
+    // A cancel this process did not hear (its listener was reconnecting) still stops its calls within a second or so.
+    if (this.inFlight.size) {
+      const ended = await this.db.evaluation.findMany({ where: { id: { in: [...this.inFlight.keys()] }, status: { notIn: ["queued", "running"] } }, select: { id: true } });
+      for (const { id } of ended) {
+        this.cancelled.add(id);
+        for (const controller of this.inFlight.get(id) ?? []) controller.abort();
+      }
+    }
     const now = Date.now();
     for (const [id, kept] of this.contexts) if (now - kept.at > 60_000) this.contexts.delete(id);
     if (this.running.size > 10_000) this.running.clear();
