@@ -1,6 +1,6 @@
 // The services layer's own types: what the process wires once at start-up, and the plain facts
 // about a caller that services need. Nothing here knows of HTTP or tRPC.
-import type { Db } from "@promptly/db";
+import type { Db, DbOrTx } from "@promptly/db";
 import type { Lucia } from "lucia";
 import type { Mailer } from "./platform/mailer.ts";
 import type { Storage } from "./platform/storage.ts";
@@ -23,6 +23,16 @@ export interface ApiConfig {
   providerMaxConcurrentRuns?: number;
 }
 
+/** The evaluations' job queue as the services use it (services/evaluations/queue.ts). */
+export interface EvaluationJobs {
+  /** Queues a job per item in `tx`, the transaction that creates the items. */
+  enqueue(tx: DbOrTx, connectionId: string, evaluationId: string, itemIds: readonly string[]): Promise<void>;
+  /** Runs this process's share of the work until stop(). */
+  startWorker(db: Db): Promise<void>;
+  /** In-flight items get `graceMs` to finish, then go back to the queue. */
+  stop(graceMs?: number): Promise<void>;
+}
+
 /** Process-wide services, created once at start-up. */
 export interface ApiServices {
   db: Db;
@@ -34,6 +44,8 @@ export interface ApiServices {
   /** This process's memory of the runtime API (prompts, keys, usage counts); serves only while startRuntimeSync listens. */
   runtime: RuntimeCache;
   config: ApiConfig;
+  /** The evaluations' job queue (pg-boss, shared by every app process); its worker runs only where started (the app host). */
+  evaluations: EvaluationJobs;
   /** The clock; tests replace it to move time. */
   now: () => Date;
 }
