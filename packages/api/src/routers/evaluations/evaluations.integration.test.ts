@@ -83,7 +83,7 @@ describe("an evaluation", () => {
       [1, "passed", "Echo: Answer the weather politely."],
       [2, "failed", "Echo: Answer the weather."],
     ]);
-    expect(weather.versions[1]!.results).toEqual([{ type: "contains", value: "politely", pass: false }]);
+    expect(weather.versions[1]!.results).toEqual([{ type: "contains", value: "politely", pass: false, reason: "The output does not contain \"politely\"" }]);
     expect(weather.versions[0]).toMatchObject({ attempts: 1, rateLimited: 0 });
     expect(cases[3]!.versions.map((cell) => cell.status)).toEqual(["error", "error"]);
     expect(cases[3]!.versions[0]!.error).toMatch(/question/);
