@@ -21,6 +21,7 @@ import { loadPrompt, type LoadedPrompt, type PromptDecision } from "./services/p
 import { findCommentPromptId } from "./services/collaboration/comments.ts";
 import { findChangeRequestPromptId } from "./services/collaboration/change-requests.ts";
 import { findPromptRunPromptId } from "./services/models/runs.ts";
+import { findTestCasePromptId } from "./services/evaluations/test-cases.ts";
 import type { AuditContext } from "./services/insight/audit.ts";
 import type { Actor } from "./services/access/actor.ts";
 
@@ -227,6 +228,8 @@ export const byComment = locator("id", findCommentPromptId);
 export const byChangeRequest = locator("id", findChangeRequestPromptId);
 /** `{ id }` is a recorded run's id: the prompt it ran. */
 export const byPromptRun = locator("id", findPromptRunPromptId);
+/** `{ id }` is a test case's id: the prompt it belongs to. */
+export const byTestCase = locator("id", findTestCasePromptId);
 
 /**
  * The prompt of the input's id, for `ability`: the one decision is asked before the lookup (what the

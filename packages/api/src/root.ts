@@ -26,6 +26,7 @@ import { analyticsRouter } from "./routers/analytics/router.ts";
 import { libraryRouter } from "./routers/library/router.ts";
 import { auditLogRouter } from "./routers/audit-log/router.ts";
 import { usersRouter } from "./routers/users/router.ts";
+import { testCasesRouter } from "./routers/test-cases/router.ts";
 
 export const appRouter = router({
   health: healthRouter,
@@ -55,6 +56,7 @@ export const appRouter = router({
   library: libraryRouter,
   auditLog: auditLogRouter,
   users: usersRouter,
+  testCases: testCasesRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -15,12 +15,14 @@ export interface FakeProviderOptions {
 /**
  * How the next answers are given, until changed: `firstTokenDelayMs` holds the first token back (a slow
  * model), `repeat` makes the answer that many echoes long (a long answer), `chunkDelayMs` spaces the
- * streamed pieces (so a test can stop an answer midway).
+ * streamed pieces (so a test can stop an answer midway), `text` replaces the echo.
  */
 interface FakeAnswerOptions {
   firstTokenDelayMs: number;
   chunkDelayMs: number;
   repeat: number;
+  /** The answer's text instead of the echo (a judge's verdict, say), until set back to null. */
+  text: string | null;
 }
 
 interface RecordedCall {
@@ -128,7 +130,7 @@ export async function startFakeProvider(options: FakeProviderOptions = {}): Prom
   const models = options.models ?? ["gpt-4o-mini", "claude-haiku-4-5", "local-llama"];
   const calls: RecordedCall[] = [];
   const state = { failWith: null as number | null, failMessage: null as string | null, openStreams: 0, abandonedStreams: 0 };
-  const answer: FakeAnswerOptions = { firstTokenDelayMs: 0, chunkDelayMs: 0, repeat: 1 };
+  const answer: FakeAnswerOptions = { firstTokenDelayMs: 0, chunkDelayMs: 0, repeat: 1, text: null };
 
   /**
    * Writes a server-sent event stream: headers at once, the first piece after the slow-start delay, then
@@ -157,7 +159,7 @@ export async function startFakeProvider(options: FakeProviderOptions = {}): Prom
   }
 
   async function openaiChat(res: ServerResponse, body: OpenAIChatBody) {
-    const text = fakeAnswerText(lastUserText(body.messages ?? []), answer.repeat);
+    const text = answer.text ?? fakeAnswerText(lastUserText(body.messages ?? []), answer.repeat);
     const usage = { prompt_tokens: countTokens(promptText(body.messages ?? [])), completion_tokens: countTokens(text) };
     const fullUsage = { ...usage, total_tokens: usage.prompt_tokens + usage.completion_tokens };
     const id = `chatcmpl-fake${calls.length}`;
@@ -185,7 +187,7 @@ export async function startFakeProvider(options: FakeProviderOptions = {}): Prom
   }
 
   async function anthropicMessages(res: ServerResponse, body: AnthropicBody) {
-    const text = fakeAnswerText(lastUserText(body.messages ?? []), answer.repeat);
+    const text = answer.text ?? fakeAnswerText(lastUserText(body.messages ?? []), answer.repeat);
     const inputTokens = countTokens(promptText(body.messages ?? [], body.system));
     const outputTokens = countTokens(text);
     const id = `msg_fake${calls.length}`;

@@ -30,6 +30,18 @@ export const EVALUATION_MSG = {
   tooManyAssertions: `A test case has at most ${TEST_CASE_ASSERTIONS_MAX} assertions`,
   importRow: (line: number, message: string) => `Line ${line}: ${message}`,
   importEmpty: "The file has no test cases",
+  /** Several bad rows: the first few, then how many more. */
+  importMoreRows: (count: number) => `and ${count} more ${count === 1 ? "line" : "lines"} with problems`,
+  importTooMany: (count: number, room: number) => `The file has ${count} test cases; this prompt has room for ${room} more`,
+  importCsvHeader: "The first line names the columns: the variables, and optionally expected and assertions",
+  importCsvDuplicateColumn: (name: string) => `The column '${name}' appears twice`,
+  importCsvColumns: (count: number, expected: number) => `${count} ${count === 1 ? "cell" : "cells"}, but the header names ${expected} columns`,
+  importCsvQuote: "A quoted cell is not closed",
+  importAssertionsJson: "The assertions cell is not a JSON array of assertions",
+  importJsonLine: "The line is not a JSON object",
+  importVariableType: (name: string, type: string) => `The variable '${name}' must be ${type === "json" ? "JSON" : type === "boolean" ? "true or false" : `a ${type}`}`,
+  unknownVariables: (names: string[], version: number, known: string[]) =>
+    `${names.length === 1 ? `The prompt has no variable '${names[0]}'` : `The prompt has no variables ${names.map((name) => `'${name}'`).join(", ")}`}: version ${version} uses ${known.length ? known.map((name) => `'${name}'`).join(", ") : "none"}`,
   notCancellable: "This evaluation has already ended",
   passRateTooLow: (passRate: number, required: number) =>
     `The candidate version's latest evaluation passes ${passRate} % of its cases; this team requires ${required} % before production moves`,

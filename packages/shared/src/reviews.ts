@@ -3,6 +3,7 @@
 // and the screens.
 import { z } from "zod";
 import { PROTECTED_LABEL, versionLabel } from "./prompts.ts";
+import { requiredPassRateSchema } from "./evaluations.ts";
 import { idSchema } from "./validation.ts";
 
 export const REQUIRED_APPROVALS_MAX = 3;
@@ -79,8 +80,8 @@ const requiredApprovalsSchema = z
   .min(0, REVIEW_MSG.approvalsRange)
   .max(REQUIRED_APPROVALS_MAX, REVIEW_MSG.approvalsRange);
 
-/** teams.updateSettings: the team comes from the procedure builder (`id`). */
-export const teamSettingsInput = z.object({ id: idSchema, requiredApprovals: requiredApprovalsSchema });
+/** teams.updateSettings: the team comes from the procedure builder (`id`); a setting left out stays as it is. */
+export const teamSettingsInput = z.object({ id: idSchema, requiredApprovals: requiredApprovalsSchema.optional(), requiredPassRate: requiredPassRateSchema.optional() });
 
 const messageSchema = z.string().trim().max(CHANGE_REQUEST_TEXT_MAX, REVIEW_MSG.messageTooLong);
 const commentSchema = z.string().trim().max(CHANGE_REQUEST_TEXT_MAX, REVIEW_MSG.commentTooLong);

@@ -65,7 +65,7 @@ describe("the team's review setting", () => {
     });
     const team = await world.team();
     expect((await world.callers.viewer.teams.get({ id: team.id })).requiredApprovals).toBe(0);
-    expect(await world.callers.admin.teams.updateSettings({ id: team.id, requiredApprovals: 3 })).toEqual({ requiredApprovals: 3 });
+    expect(await world.callers.admin.teams.updateSettings({ id: team.id, requiredApprovals: 3 })).toEqual({ requiredApprovals: 3, requiredPassRate: null });
     expect((await world.callers.viewer.teams.get({ id: team.id })).requiredApprovals).toBe(3);
     expect((await world.callers.viewer.teams.list()).find((listed) => listed.id === team.id)?.requiredApprovals).toBe(3);
     for (const wrong of [4, -1, 1.5]) {

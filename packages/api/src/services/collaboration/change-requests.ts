@@ -23,6 +23,7 @@ import { personItem, promptVersionItem } from "../prompts/prompt-shapes.ts";
 import { loadVersion } from "../prompts/prompt-versions.ts";
 import { approvalsToMove, archivedRefusal, changeRequestRefusal, lockLivePrompt, refuse } from "../prompts/prompt-rules.ts";
 import { promptVisibility } from "../access/visibility.ts";
+import { changeRequestEvidence, passRateRefusal, requiredPassRate, versionsEvidence } from "../evaluations/evidence.ts";
 
 // ---- answers ----
 
@@ -157,6 +158,7 @@ export async function getChangeRequest(db: DbOrTx, prompt: LoadedPrompt, id: str
   const isReviewer = canOnPrompt(prompt.access, prompt.facts, "label.protected");
   const awaiting = item.status === "open" || item.status === "stale";
   const approvedByMe = reviews.some((review) => review.reviewer?.id === userId && review.decision === "approved");
+  const evidenceGate = awaiting && movesProduction(item) ? await passRateRefusal(db, prompt, item.proposedVersion!) : null;
   const approveBlockedReason = !awaiting
     ? REVIEW_MSG.notOpen
     : isAuthor
@@ -167,7 +169,7 @@ export async function getChangeRequest(db: DbOrTx, prompt: LoadedPrompt, id: str
           ? REVIEW_MSG.stale
           : approvedByMe
             ? REVIEW_MSG.alreadyReviewed
-            : null;
+            : (evidenceGate?.message ?? null);
   return changeRequestDetail.parse({
     ...item,
     currentVersion: row.currentVersion,
@@ -184,6 +186,25 @@ export async function getChangeRequest(db: DbOrTx, prompt: LoadedPrompt, id: str
     },
     approveBlockedReason: isReviewer || isAuthor ? approveBlockedReason : null,
   });
+}
+
+/** A request that moves `production` to a version: the one the team's required pass rate gates. */
+const movesProduction = (request: { kind: string; label: string; proposedVersion: number | null }) =>
+  request.kind === "label" && request.label === PROTECTED_LABEL && request.proposedVersion !== null;
+
+/**
+ * The evidence beside a request: the proposed version's latest finished evaluation, and the version
+ * `production` points at now, on the same cases where one evaluation ran both; with the team's required pass rate.
+ */
+export async function getChangeRequestEvidence(db: DbOrTx, prompt: LoadedPrompt, id: string) {
+  const request = await db.changeRequest.findUnique({ where: { id }, select: { proposedVersion: true, label: true } });
+  if (!request) return fail("NOT_FOUND", MSG.notFound);
+  const [current, required] = await Promise.all([
+    db.promptLabel.findUnique({ where: { promptId_name: { promptId: prompt.id, name: request.label } }, select: { version: true } }),
+    requiredPassRate(db, prompt.teamId),
+  ]);
+  const evidence = await versionsEvidence(db, prompt.id, request.proposedVersion, current?.version ?? null);
+  return changeRequestEvidence.parse({ requiredPassRate: required, ...evidence });
 }
 
 // ---- writes ----
@@ -321,6 +342,8 @@ export async function approveChangeRequest(
     }
     const previous = await tx.changeRequestReview.findUnique({ where: { changeRequestId_reviewerId: { changeRequestId: id, reviewerId: caller.userId } }, select: { id: true } });
     if (previous) fail("STATE_CONFLICT", REVIEW_MSG.alreadyReviewed, "ALREADY_REVIEWED");
+    // Review with evidence: every approval of a `production` move asks the team's required pass rate.
+    if (movesProduction(request)) refuse(await passRateRefusal(tx, prompt, request.proposedVersion!));
     await tx.changeRequestReview.create({ data: { changeRequestId: id, reviewerId: caller.userId, decision: "approved", comment: comment ?? "", createdAt: now } });
     const [approvals, approvalsNeeded] = await Promise.all([countApprovals(tx, id), approvalsToMove(tx, prompt.teamId)]);
     let status: ChangeRequestStatus = "open";

@@ -3,7 +3,7 @@
 import { randomUUID } from "node:crypto";
 import { z } from "zod";
 import { Prisma, isUniqueViolation, type Db, type DbOrTx } from "@promptly/db";
-import { PROVIDER_KINDS, PROVIDER_MSG, createProviderInput, updateProviderInput, type ProviderKind } from "@promptly/shared";
+import { PROVIDER_KINDS, PROVIDER_MSG, RUN_MSG, createProviderInput, updateProviderInput, type ProviderKind } from "@promptly/shared";
 import type { ApiConfig } from "../types.ts";
 import { fail } from "../../errors.ts";
 import { auditAs, type AuditContext } from "../insight/audit.ts";
@@ -222,6 +222,21 @@ const runConnectionSelect = {
   id: true, organizationId: true, kind: true, name: true, baseUrl: true, apiKeySealed: true, models: true, teams: { select: { teamId: true } },
 } as const;
 export type RunConnectionRow = { kind: DbKind; teams: { teamId: string }[]; id: string; organizationId: string; name: string; baseUrl: string | null; apiKeySealed: string; models: string[] };
+
+/**
+ * The rule of every call a team's prompt makes on a connection (a run, a judged assertion): a
+ * connection of another organization does not exist for it (NOT_FOUND), one not open to the team is
+ * refused (FORBIDDEN).
+ */
+export function allowTeamConnection(row: RunConnectionRow | null, place: { organizationId: string; teamId: string }): asserts row is RunConnectionRow {
+  if (!row || row.organizationId !== place.organizationId) fail("NOT_FOUND", PROVIDER_MSG.notFound);
+  if (!isOpenToTeam(row!.teams, place.teamId)) fail("FORBIDDEN", RUN_MSG.connectionNotForTeam, "CONNECTION_NOT_FOR_TEAM");
+}
+
+/** A connection that lists its models offers only those. */
+export function allowModel(row: RunConnectionRow, model: string): void {
+  if (row.models.length && !row.models.includes(model)) fail("INVALID", RUN_MSG.modelNotOffered(model), "MODEL_NOT_OFFERED");
+}
 
 /** A connection as a run needs it; null when there is none. */
 export async function findRunConnection(db: DbOrTx, id: string): Promise<RunConnectionRow | null> {

@@ -5,13 +5,13 @@
 import { z } from "zod";
 import { Prisma, type Db, type DbOrTx } from "@promptly/db";
 import {
-  DEFAULT_MAX_CONCURRENT_RUNS, PROVIDER_MSG, RUNTIME_MSG, RUN_MSG, RUN_OUTPUT_MAX_CHARS, RUN_STATUSES, compile, displayName, runParametersSchema,
+  DEFAULT_MAX_CONCURRENT_RUNS, RUNTIME_MSG, RUN_MSG, RUN_OUTPUT_MAX_CHARS, RUN_STATUSES, compile, displayName, runParametersSchema,
   type ChatMessage, type PromptVersionBody, type RunParameters, type VariableContract, type VersionRunStats, type listRunsInput, type runPromptInput,
 } from "@promptly/shared";
 import type { ApiConfig } from "../types.ts";
 import { fail } from "../../errors.ts";
 import { createdAtSortValue, decodeKeysetCursor, encodeKeysetCursor } from "../platform/keyset-cursor.ts";
-import { findRunConnection, isOpenToTeam, openRunConnection, type RunConnectionRow } from "./connections.ts";
+import { allowModel, allowTeamConnection, findRunConnection, openRunConnection, type RunConnectionRow } from "./connections.ts";
 import { withStagedDraft } from "./playground-drafts.ts";
 import { modelPriceFor } from "./prices.ts";
 import { describeProviderError, streamModelAnswer, type ModelInput } from "./provider-client.ts";
@@ -161,12 +161,10 @@ async function prepareRun(db: DbOrTx, config: Config, prompt: RunPrompt, input: 
     preloaded.connection !== undefined ? preloaded.connection : findRunConnection(db, input.connectionId),
   ]);
   if (!version) return fail("NOT_FOUND", RUN_MSG.versionNotFound);
-  // A connection of another organization does not exist for this prompt.
-  if (!connectionRow || connectionRow.organizationId !== prompt.organizationId) return fail("NOT_FOUND", PROVIDER_MSG.notFound);
-  if (!isOpenToTeam(connectionRow.teams, prompt.teamId)) fail("FORBIDDEN", RUN_MSG.connectionNotForTeam, "CONNECTION_NOT_FOR_TEAM");
+  allowTeamConnection(connectionRow, prompt);
   const model = input.model ?? version.model.trim();
   if (!model) return fail("INVALID", RUN_MSG.modelRequired, "MODEL_REQUIRED");
-  if (connectionRow.models.length && !connectionRow.models.includes(model)) fail("INVALID", RUN_MSG.modelNotOffered(model), "MODEL_NOT_OFFERED");
+  allowModel(connectionRow, model);
 
   // A draft of the other kind would compile to something the version never is: refused, not converted.
   if (version.type === "chat" && input.template !== undefined) return fail("INVALID", RUN_MSG.draftTemplateForChat, "DRAFT_TYPE");

@@ -21,6 +21,8 @@ export const teamListItem = z.object({
   createdById: z.string().nullable(),
   /** Approvals a change request needs before `production` moves; 0: no review. */
   requiredApprovals: z.number(),
+  /** The pass rate (0-100) a version's latest evaluation must reach before `production` moves to it; null: off. */
+  requiredPassRate: z.number().nullable(),
   /** The caller's role in the team; null when they see it as organization admin or super user. */
   myRole: z.enum(TEAM_ROLES).nullable(),
 });
@@ -35,6 +37,7 @@ const teamSelect = (userId: string) =>
     updatedAt: true,
     createdById: true,
     requiredApprovals: true,
+    requiredPassRate: true,
     organization: { select: { name: true } },
     _count: { select: { members: true } },
     members: { where: { userId }, select: { role: true } },
@@ -48,6 +51,7 @@ type TeamRow = {
   updatedAt: Date;
   createdById: string | null;
   requiredApprovals: number;
+  requiredPassRate: number | null;
   organization: { name: string };
   _count: { members: number };
   members: { role: TeamRole }[];
@@ -63,6 +67,7 @@ const toTeamItem = (row: TeamRow): TeamListItem => ({
   updatedAt: row.updatedAt,
   createdById: row.createdById,
   requiredApprovals: row.requiredApprovals,
+  requiredPassRate: row.requiredPassRate,
   myRole: row.members[0]?.role ?? null,
 });
 
@@ -78,7 +83,7 @@ export async function listTeams(db: DbOrTx, caller: Caller, organizationId?: str
     SELECT t.id, t.name, t.organization_id AS "organizationId", o.name AS "organizationName",
            (SELECT count(*) FROM team_members c WHERE c.team_id = t.id)::int AS "memberCount",
            t.created_at AS "createdAt", t.updated_at AS "updatedAt", t.created_by AS "createdById",
-           t.required_approvals AS "requiredApprovals", my_tm.role::text AS "myRole"
+           t.required_approvals AS "requiredApprovals", t.required_pass_rate AS "requiredPassRate", my_tm.role::text AS "myRole"
     FROM teams t
     JOIN organizations o ON o.id = t.organization_id
     ${joins}
@@ -126,20 +131,26 @@ export async function renameTeam(db: Db, caller: Caller, teamId: string, name: s
   });
 }
 
-/** The team's settings: how many approvals a change of `production` needs. */
-export async function updateTeamSettings(db: Db, teamId: string, settings: { requiredApprovals: number }, context: AuditContext) {
+/** The `keys` of `row`. */
+const pick = <T extends object, K extends keyof T>(row: T, keys: K[]) => Object.fromEntries(keys.map((key) => [key, row[key]])) as Pick<T, K>;
+
+/** The team's settings: how many approvals a change of `production` needs, and the pass rate it must show; those left out stay as they are. */
+export async function updateTeamSettings(db: Db, teamId: string, settings: { requiredApprovals?: number; requiredPassRate?: number | null }, context: AuditContext) {
+  const select = { requiredApprovals: true, requiredPassRate: true } as const;
   return db.$transaction(async (tx) => {
-    const before = await tx.team.findUniqueOrThrow({ where: { id: teamId }, select: { requiredApprovals: true, organizationId: true } });
-    const row = await tx.team.update({ where: { id: teamId }, data: { requiredApprovals: settings.requiredApprovals }, select: { requiredApprovals: true } });
+    const before = await tx.team.findUniqueOrThrow({ where: { id: teamId }, select: { ...select, organizationId: true } });
+    const row = await tx.team.update({ where: { id: teamId }, data: settings, select });
+    const changed = (Object.keys(select) as (keyof typeof select)[]).filter((key) => settings[key] !== undefined);
     await auditAs(tx, context, {
       organizationId: before.organizationId,
       teamId,
       action: "team.settings",
       target: { type: "team", id: teamId },
-      before: { requiredApprovals: before.requiredApprovals },
-      after: { requiredApprovals: row.requiredApprovals },
+      // The settings this change sets, as they were and are.
+      before: pick(before, changed),
+      after: pick(row, changed),
     });
-    return { requiredApprovals: row.requiredApprovals };
+    return row;
   });
 }
 

@@ -1,0 +1,221 @@
+// A prompt's test cases through tRPC callers: readers list them, editors write them (by hand or by
+// importing CSV / JSON Lines: bad rows reported by line and nothing imported), variable names checked
+// against the latest version, judged assertions only on the team's connections, the prompt's limit,
+// archived prompts refusing writes, and every write audited.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { EVALUATION_MSG, MSG, PROMPT_MSG, PROVIDER_MSG, TEST_CASES_MAX } from "@promptly/shared";
+import { createHarness, outcome as callOutcome, type Harness } from "../../../testing/harness.ts";
+import { createLibraryWorld, failure, outcome } from "../../../testing/prompts-support.ts";
+
+let h: Harness;
+let world: Awaited<ReturnType<typeof createLibraryWorld>>;
+let team: { id: string };
+
+beforeAll(async () => {
+  h = await createHarness();
+  world = await createLibraryWorld(h);
+  team = await world.team();
+});
+afterAll(() => h.close());
+
+let counter = 0;
+/** A team prompt whose latest version (2) uses `question` (text) and `count` (a number); version 1 used `topic`. */
+async function casePrompt() {
+  const prompt = await world.callers.editor.prompts.create({
+    teamId: team.id, name: `cases-${++counter}`, title: "Cases", visibility: "team", type: "text", template: "Tell me about {{ topic }}.",
+  });
+  await world.callers.editor.promptVersions.create({
+    promptId: prompt.id, type: "text", template: "Answer {{ question }} in {{ count }} words.", variables: [{ name: "count", type: "number", required: true }],
+  });
+  return prompt;
+}
+
+const cases = (promptId: string) => h.database.db.testCase.findMany({ where: { promptId }, orderBy: [{ createdAt: "asc" }, { id: "asc" }] });
+
+describe("testCases: who may", () => {
+  it("readers of the prompt list them; its editors write them; others do not know of it", async () => {
+    const prompt = await casePrompt();
+    const created = await world.callers.editor.testCases.create({ promptId: prompt.id, variables: { question: "Why?" }, assertions: [{ type: "contains", value: "because" }] });
+    const reads: Record<string, string> = {};
+    const writes: Record<string, string> = {};
+    for (const kind of ["anonymous", "outsider", "orgMember", "viewer", "editor", "admin", "orgAdmin", "superUser"] as const) {
+      reads[kind] = await outcome(world.callers[kind].testCases.list({ promptId: prompt.id }));
+      writes[kind] = await outcome(world.callers[kind].testCases.update({ id: created.id, variables: { question: `By ${kind}?` } }));
+    }
+    expect(reads).toEqual({ anonymous: "UNAUTHORIZED", outsider: "NOT_FOUND", orgMember: "NOT_FOUND", viewer: "OK", editor: "OK", admin: "OK", orgAdmin: "OK", superUser: "OK" });
+    expect(writes).toEqual({ anonymous: "UNAUTHORIZED", outsider: "NOT_FOUND", orgMember: "NOT_FOUND", viewer: "FORBIDDEN", editor: "OK", admin: "OK", orgAdmin: "OK", superUser: "OK" });
+    expect(await outcome(world.callers.viewer.testCases.create({ promptId: prompt.id, variables: {} }))).toBe("FORBIDDEN");
+    expect(await outcome(world.callers.viewer.testCases.delete({ id: created.id }))).toBe("FORBIDDEN");
+    expect(await outcome(world.callers.viewer.testCases.import({ promptId: prompt.id, format: "jsonl", content: '{"question":"x"}' }))).toBe("FORBIDDEN");
+  });
+});
+
+describe("testCases by hand", () => {
+  it("create, list, update and delete a case; each write audited on the prompt", async () => {
+    const prompt = await casePrompt();
+    const created = await world.callers.editor.testCases.create({
+      promptId: prompt.id, variables: { question: "Why is the sky blue?", count: 20 }, expected: "Rayleigh scattering.", assertions: [{ type: "maxLength", value: "200" }, { type: "json" }],
+    });
+    expect(created).toMatchObject({ promptId: prompt.id, variables: { question: "Why is the sky blue?", count: 20 }, expected: "Rayleigh scattering.", assertions: [{ type: "maxLength", value: "200" }, { type: "json" }] });
+    const updated = await world.callers.editor.testCases.update({ id: created.id, variables: { question: "Why is grass green?" }, assertions: [] });
+    expect(updated).toMatchObject({ id: created.id, variables: { question: "Why is grass green?" }, expected: null, assertions: [] });
+    expect(await world.callers.viewer.testCases.list({ promptId: prompt.id })).toEqual([updated]);
+    expect(await world.callers.editor.testCases.delete({ id: created.id })).toEqual({ id: created.id });
+    expect(await world.callers.viewer.testCases.list({ promptId: prompt.id })).toEqual([]);
+    expect(await outcome(world.callers.editor.testCases.delete({ id: created.id }))).toBe("NOT_FOUND");
+    const events = await h.database.db.auditEvent.findMany({ where: { promptId: prompt.id, action: { startsWith: "prompt.test_case" } }, orderBy: { createdAt: "asc" } });
+    expect(events.map((event) => [event.action, event.actorId])).toEqual([
+      ["prompt.test_case.create", world.accounts.editor.id],
+      ["prompt.test_case.update", world.accounts.editor.id],
+      ["prompt.test_case.delete", world.accounts.editor.id],
+    ]);
+  });
+
+  it("refuses a variable the latest version does not use, naming the ones it does; values are not required", async () => {
+    const prompt = await casePrompt();
+    expect(await failure(world.callers.editor.testCases.create({ promptId: prompt.id, variables: { topic: "cats", questoin: "?" } }))).toEqual({
+      code: "BAD_REQUEST",
+      message: EVALUATION_MSG.unknownVariables(["topic", "questoin"], 2, ["count", "question"]),
+    });
+    expect(EVALUATION_MSG.unknownVariables(["topic"], 2, ["count", "question"])).toBe("The prompt has no variable 'topic': version 2 uses 'count', 'question'");
+    expect(await outcome(world.callers.editor.testCases.create({ promptId: prompt.id, variables: {} }))).toBe("OK");
+    expect(await cases(prompt.id)).toHaveLength(1);
+  });
+
+  it("refuses a bad assertion with its reason, and a judge on a connection the team cannot use", async () => {
+    const prompt = await casePrompt();
+    expect(await failure(world.callers.editor.testCases.create({ promptId: prompt.id, assertions: [{ type: "regex", value: "(" }] }))).toMatchObject({
+      code: "BAD_REQUEST", message: expect.stringContaining("The regular expression is not valid"),
+    });
+    expect(await failure(world.callers.editor.testCases.create({ promptId: prompt.id, assertions: [{ type: "maxCost", value: "cheap" }] }))).toMatchObject({
+      message: EVALUATION_MSG.assertionNumber("maxCost"),
+    });
+    expect(await failure(world.callers.editor.testCases.create({ promptId: prompt.id, assertions: [{ type: "judge", value: "Polite?" }] }))).toMatchObject({
+      message: EVALUATION_MSG.judgeNeedsConnection,
+    });
+    const judge = { type: "judge" as const, value: "Polite?", connectionId: "00000000-0000-4000-8000-00000000beef", model: "gpt-4o-mini" };
+    expect(await failure(world.callers.editor.testCases.create({ promptId: prompt.id, assertions: [judge] }))).toEqual({ code: "BAD_REQUEST", message: PROVIDER_MSG.notFound });
+    const connection = await world.callers.orgAdmin.providers.create({
+      organizationId: world.organization.id, kind: "openai", name: `Judge ${counter}`, apiKey: "sk-test-judge-0001", models: ["gpt-4o-mini"],
+    });
+    expect(await outcome(world.callers.editor.testCases.create({ promptId: prompt.id, assertions: [{ ...judge, connectionId: connection.id }] }))).toBe("OK");
+    expect(await failure(world.callers.editor.testCases.create({ promptId: prompt.id, assertions: [{ ...judge, connectionId: connection.id, model: "gpt-5" }] }))).toMatchObject({
+      message: expect.stringContaining("gpt-5"),
+    });
+    expect(await cases(prompt.id)).toHaveLength(1);
+  });
+
+  it("an archived prompt refuses every write, and still lists its cases", async () => {
+    const prompt = await casePrompt();
+    const created = await world.callers.editor.testCases.create({ promptId: prompt.id, variables: { question: "Still?" } });
+    await world.callers.admin.prompts.archive({ id: prompt.id });
+    for (const call of [
+      world.callers.editor.testCases.create({ promptId: prompt.id, variables: {} }),
+      world.callers.editor.testCases.update({ id: created.id, variables: {} }),
+      world.callers.editor.testCases.delete({ id: created.id }),
+      world.callers.editor.testCases.import({ promptId: prompt.id, format: "jsonl", content: "{}" }),
+    ]) {
+      expect(await callOutcome(call, { reason: true })).toEqual({ code: "CONFLICT", message: PROMPT_MSG.archived, reason: "ARCHIVED" });
+    }
+    expect(await world.callers.viewer.testCases.list({ promptId: prompt.id })).toHaveLength(1);
+  });
+
+  it("keeps to the prompt's limit", async () => {
+    const prompt = await casePrompt();
+    await h.database.db.testCase.createMany({ data: Array.from({ length: TEST_CASES_MAX - 1 }, () => ({ promptId: prompt.id })) });
+    expect(await failure(world.callers.editor.testCases.import({ promptId: prompt.id, format: "jsonl", content: '{"question":"a"}\n{"question":"b"}' }))).toEqual({
+      code: "CONFLICT", message: EVALUATION_MSG.importTooMany(2, 1),
+    });
+    expect(await outcome(world.callers.editor.testCases.create({ promptId: prompt.id }))).toBe("OK");
+    expect(await failure(world.callers.editor.testCases.create({ promptId: prompt.id }))).toEqual({ code: "CONFLICT", message: EVALUATION_MSG.tooManyTestCases });
+    expect(await h.database.db.testCase.count({ where: { promptId: prompt.id } })).toBe(TEST_CASES_MAX);
+  });
+});
+
+describe("testCases.import", () => {
+  const header = "question,count,expected,assertions";
+  const csvLines = (n: number) =>
+    Array.from({ length: n }, (_, i) => `"Question ${i + 1}, please",${i + 1},Answer ${i + 1},"[{""type"":""contains"",""value"":""${i + 1}""}]"`);
+
+  it("CSV: 20 cases with one bad row: the row's line and reason, nothing imported; fixed, all 20 in the file's order", async () => {
+    const prompt = await casePrompt();
+    const rows = csvLines(20);
+    const bad = [...rows];
+    bad[6] = '"Question 7",seven,Answer 7,';
+    expect(await callOutcome(world.callers.editor.testCases.import({ promptId: prompt.id, format: "csv", content: [header, ...bad].join("\r\n") }), { reason: true })).toEqual({
+      code: "BAD_REQUEST", message: EVALUATION_MSG.importRow(8, EVALUATION_MSG.importVariableType("count", "number")), reason: "IMPORT_ROWS",
+    });
+    expect(EVALUATION_MSG.importRow(8, EVALUATION_MSG.importVariableType("count", "number"))).toBe("Line 8: The variable 'count' must be a number");
+    expect(await cases(prompt.id)).toEqual([]);
+
+    expect(await world.callers.editor.testCases.import({ promptId: prompt.id, format: "csv", content: [header, ...rows].join("\r\n") + "\r\n" })).toEqual({ imported: 20 });
+    const listed = await world.callers.viewer.testCases.list({ promptId: prompt.id });
+    expect(listed).toHaveLength(20);
+    expect(listed[0]).toMatchObject({ variables: { question: "Question 1, please", count: 1 }, expected: "Answer 1", assertions: [{ type: "contains", value: "1" }] });
+    expect(listed.map((item) => item.variables.count)).toEqual(Array.from({ length: 20 }, (_, i) => i + 1));
+    const events = await h.database.db.auditEvent.findMany({ where: { promptId: prompt.id, action: "prompt.test_case.import" } });
+    expect(events.map((event) => event.after)).toEqual([{ imported: 20, format: "csv" }]);
+  });
+
+  it("CSV: every bad row by its line (a quoted cell over two lines counts both), unknown columns, bad assertions, wrong cell counts", async () => {
+    const prompt = await casePrompt();
+    const content = [
+      "question,expected,assertions",
+      '"two\nlines",ok,',
+      'fine,,"[{""type"":""regex"",""value"":""(""}]"',
+      "short",
+      "x,y,not json",
+      'ok,,"[{""type"":""equals""}]"',
+    ].join("\n");
+    const { message } = await failure(world.callers.editor.testCases.import({ promptId: prompt.id, format: "csv", content }));
+    const [first, ...rest] = message.split("\n");
+    expect(first).toMatch(/^Line 4: assertions\.0\.value: The regular expression is not valid: /);
+    expect(rest).toEqual([
+      EVALUATION_MSG.importRow(5, EVALUATION_MSG.importCsvColumns(1, 3)),
+      EVALUATION_MSG.importRow(6, EVALUATION_MSG.importAssertionsJson),
+      EVALUATION_MSG.importRow(7, `assertions.0.value: ${EVALUATION_MSG.assertionValueRequired("equals")}`),
+    ]);
+    expect((await failure(world.callers.editor.testCases.import({ promptId: prompt.id, format: "csv", content: "topic\nCats" }))).message).toBe(
+      EVALUATION_MSG.importRow(2, EVALUATION_MSG.unknownVariables(["topic"], 2, ["count", "question"])),
+    );
+    expect((await failure(world.callers.editor.testCases.import({ promptId: prompt.id, format: "csv", content: "question,question\na,b" }))).message).toBe(
+      EVALUATION_MSG.importRow(1, EVALUATION_MSG.importCsvDuplicateColumn("question")),
+    );
+    expect((await failure(world.callers.editor.testCases.import({ promptId: prompt.id, format: "csv", content: "question\n" }))).message).toBe(EVALUATION_MSG.importEmpty);
+    expect((await failure(world.callers.editor.testCases.import({ promptId: prompt.id, format: "csv", content: 'question\nok\n"open' }))).message).toBe(
+      EVALUATION_MSG.importRow(3, EVALUATION_MSG.importCsvQuote),
+    );
+    expect(await cases(prompt.id)).toEqual([]);
+  });
+
+  it("lists the first ten bad lines, then counts the rest", async () => {
+    const prompt = await casePrompt();
+    const content = Array.from({ length: 13 }, () => "[1]").join("\n");
+    const lines = (await failure(world.callers.editor.testCases.import({ promptId: prompt.id, format: "jsonl", content }))).message.split("\n");
+    expect(lines).toHaveLength(11);
+    expect(lines[0]).toBe(EVALUATION_MSG.importRow(1, EVALUATION_MSG.importJsonLine));
+    expect(lines[10]).toBe(EVALUATION_MSG.importMoreRows(3));
+  });
+
+  it("JSON Lines: a case per line, structured or a flat object of variables; blank lines skipped; a bad line by its number", async () => {
+    const prompt = await casePrompt();
+    const good = [
+      JSON.stringify({ variables: { question: "Why?", count: 3 }, expected: "Because.", assertions: [{ type: "maxLength", value: "50" }] }),
+      "",
+      JSON.stringify({ question: "How?", count: 5 }),
+    ];
+    expect(await failure(world.callers.editor.testCases.import({ promptId: prompt.id, format: "jsonl", content: [...good, "{nope"].join("\n") }))).toEqual({
+      code: "BAD_REQUEST", message: EVALUATION_MSG.importRow(4, EVALUATION_MSG.importJsonLine),
+    });
+    expect(await cases(prompt.id)).toEqual([]);
+    expect(await world.callers.editor.testCases.import({ promptId: prompt.id, format: "jsonl", content: good.join("\n") })).toEqual({ imported: 2 });
+    expect((await cases(prompt.id)).map(({ variables, expected, assertions }) => ({ variables, expected, assertions }))).toEqual([
+      { variables: { question: "Why?", count: 3 }, expected: "Because.", assertions: [{ type: "maxLength", value: "50" }] },
+      { variables: { question: "How?", count: 5 }, expected: null, assertions: [] },
+    ]);
+  });
+
+  it("a case of another prompt is not found through this one's ids", async () => {
+    expect(await failure(world.callers.editor.testCases.update({ id: "00000000-0000-4000-8000-000000000000", variables: {} }))).toEqual({ code: "NOT_FOUND", message: MSG.notFound });
+  });
+});

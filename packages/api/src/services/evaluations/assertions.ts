@@ -1,0 +1,162 @@
+// A test case's assertions, checked on one run's output: pure (the judged kind is delegated to an
+// injected judge), each verdict with a reason in plain words when it fails.
+//
+// Rules where the issue is silent:
+// - `expected`: shown beside the output for review and given to the judge as the reference answer. A
+//   case with no assertions at all is checked as an implicit `equals` against it (else such a case
+//   would pass whatever the model said); with any assertion, the assertions alone decide.
+// - `equals` compares with the surrounding whitespace of both sides trimmed (a model's trailing
+//   newline is no difference a reader sees); `contains`/`notContains` are exact and case-sensitive.
+// - `regex`: JavaScript syntax, no flags; run with a time limit (REGEX_TIMEOUT_MS) in a separate V8
+//   context, so a catastrophic pattern fails its assertion instead of stalling the worker.
+// - `jsonSchema`: the output parsed as JSON and validated by zod's JSON Schema reader
+//   (z.fromJSONSchema: draft 2020-12 / draft 7 keywords); a schema it cannot read fails with its reason.
+// - `maxLength` counts characters (code points), `maxLatencyMs` the whole answer's time, `maxCost` US
+//   dollars; a run whose cost is unknown (no price for the model) fails `maxCost`, saying so.
+import { runInNewContext } from "node:vm";
+import { z } from "zod";
+import type { Assertion, AssertionType } from "@promptly/shared";
+
+export interface AssertionOutcome {
+  type: AssertionType;
+  value?: string;
+  pass: boolean;
+  reason?: string;
+}
+
+export interface RunFacts {
+  output: string;
+  latencyMs: number;
+  cost: number | null;
+  expected?: string | null;
+}
+
+/** judge: runs a rubric against a connection/model and answers pass/fail with a reason; injected so the checker stays pure. */
+export type Judge = (assertion: Assertion, facts: RunFacts) => Promise<{ pass: boolean; reason: string }>;
+
+/** How long one regular expression may run on one output. */
+const REGEX_TIMEOUT_MS = 250;
+/** How much of a text a reason quotes. */
+const QUOTE_MAX = 80;
+
+const quote = (text: string) => JSON.stringify(text.length > QUOTE_MAX ? `${text.slice(0, QUOTE_MAX)}…` : text);
+const characters = (text: string) => [...text].length;
+
+function parseJson(output: string): { ok: true; value: unknown } | { ok: false; message: string } {
+  try {
+    return { ok: true, value: JSON.parse(output) };
+  } catch (error) {
+    return { ok: false, message: (error as Error).message };
+  }
+}
+
+/** Whether `pattern` matches `output`, within REGEX_TIMEOUT_MS; or why it could not tell. */
+function testPattern(pattern: string, output: string): { ok: true; matched: boolean } | { ok: false; reason: string } {
+  let regex: RegExp;
+  try {
+    regex = new RegExp(pattern);
+  } catch (error) {
+    return { ok: false, reason: `The regular expression is not valid: ${(error as Error).message}` };
+  }
+  try {
+    return { ok: true, matched: runInNewContext("pattern.test(output)", { pattern: regex, output }, { timeout: REGEX_TIMEOUT_MS }) === true };
+  } catch {
+    return { ok: false, reason: `The regular expression took longer than ${REGEX_TIMEOUT_MS} ms on this output and was stopped (it may backtrack catastrophically)` };
+  }
+}
+
+function checkJsonSchema(schemaText: string, output: string): string | null {
+  let schema: unknown;
+  try {
+    schema = JSON.parse(schemaText);
+  } catch {
+    return "The JSON schema is not valid JSON";
+  }
+  let validator: z.ZodType;
+  try {
+    validator = z.fromJSONSchema(schema as Parameters<typeof z.fromJSONSchema>[0]);
+  } catch (error) {
+    return `The JSON schema could not be read: ${(error as Error).message}`;
+  }
+  const parsed = parseJson(output);
+  if (!parsed.ok) return `The output is not JSON: ${parsed.message}`;
+  const result = validator.safeParse(parsed.value);
+  if (result.success) return null;
+  const issue = result.error.issues[0]!;
+  const where = issue.path.length ? `at ${issue.path.map(String).join(".")}` : "at the top level";
+  const more = result.error.issues.length > 1 ? ` (and ${result.error.issues.length - 1} more)` : "";
+  return `The output does not match the schema ${where}: ${issue.message}${more}`;
+}
+
+/** A limit's number (the shared schema checked it on the way in; an old row may not have). */
+function limitOf(assertion: Assertion): number | null {
+  const limit = Number(assertion.value);
+  return assertion.value !== undefined && assertion.value.trim() !== "" && Number.isFinite(limit) ? limit : null;
+}
+
+/** The reason `assertion` fails on these facts, or null when it passes. Not for `judge`. */
+function failureOf(assertion: Assertion, facts: RunFacts): string | null {
+  const value = assertion.value ?? "";
+  const { output } = facts;
+  switch (assertion.type) {
+    case "equals":
+      return output.trim() === value.trim() ? null : `The output ${quote(output.trim())} is not ${quote(value.trim())}`;
+    case "contains":
+      return output.includes(value) ? null : `The output does not contain ${quote(value)}`;
+    case "notContains":
+      return output.includes(value) ? `The output contains ${quote(value)}` : null;
+    case "regex": {
+      const tested = testPattern(value, output);
+      if (!tested.ok) return tested.reason;
+      return tested.matched ? null : `The output does not match /${value}/`;
+    }
+    case "json": {
+      const parsed = parseJson(output);
+      return parsed.ok ? null : `The output is not JSON: ${parsed.message}`;
+    }
+    case "jsonSchema":
+      return checkJsonSchema(value, output);
+    case "maxLength": {
+      const limit = limitOf(assertion);
+      if (limit === null) return `The assertion's limit ${quote(value)} is not a number`;
+      const length = characters(output);
+      return length <= limit ? null : `The output is ${length} characters long, over the limit of ${limit}`;
+    }
+    case "maxLatencyMs": {
+      const limit = limitOf(assertion);
+      if (limit === null) return `The assertion's limit ${quote(value)} is not a number`;
+      return facts.latencyMs <= limit ? null : `The answer took ${facts.latencyMs} ms, over the limit of ${limit} ms`;
+    }
+    case "maxCost": {
+      const limit = limitOf(assertion);
+      if (limit === null) return `The assertion's limit ${quote(value)} is not a number`;
+      if (facts.cost === null) return "The run's cost is unknown (the model has no price), so it cannot be held under the limit";
+      return facts.cost <= limit ? null : `The run cost $${facts.cost}, over the limit of $${limit}`;
+    }
+    case "judge":
+      throw new Error("a judged assertion is the judge's");
+  }
+}
+
+async function checkOne(assertion: Assertion, facts: RunFacts, judge: Judge): Promise<AssertionOutcome> {
+  const base = { type: assertion.type, ...(assertion.value !== undefined ? { value: assertion.value } : {}) };
+  if (assertion.type === "judge") {
+    try {
+      const verdict = await judge(assertion, facts);
+      return { ...base, pass: verdict.pass, reason: verdict.reason };
+    } catch (error) {
+      return { ...base, pass: false, reason: `The judge could not answer: ${error instanceof Error ? error.message : String(error)}` };
+    }
+  }
+  const reason = failureOf(assertion, facts);
+  return reason === null ? { ...base, pass: true } : { ...base, pass: false, reason };
+}
+
+/**
+ * Each assertion's verdict on a run, in the assertions' order (judged ones run at once). A case with no
+ * assertions but an expected output gets one implicit `equals` verdict; with neither, no verdict (it passes).
+ */
+export async function checkAssertions(assertions: Assertion[], facts: RunFacts, judge: Judge): Promise<AssertionOutcome[]> {
+  const checked: Assertion[] = assertions.length === 0 && facts.expected != null ? [{ type: "equals", value: facts.expected }] : assertions;
+  return Promise.all(checked.map((assertion) => checkOne(assertion, facts, judge)));
+}

@@ -1,0 +1,84 @@
+// A judged assertion against a local server speaking OpenAI's and Anthropic's APIs: the rubric, the
+// expected and the actual output go to the assertion's model with the fixed instruction; the verdict is
+// read from a fenced block or words around it; no verdict, a provider's failure, a connection of
+// another organization or closed to the team, and a model the connection does not offer are failures
+// that say why.
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { PROVIDER_MSG, RUN_MSG, type Assertion } from "@promptly/shared";
+import { createHarness, type Harness } from "../../../testing/harness.ts";
+import { startFakeProvider, type FakeProvider } from "../../../testing/fake-provider.ts";
+import { createWorld } from "../../../testing/teams-support.ts";
+import { createJudge } from "./judge.ts";
+import type { Judge } from "./assertions.ts";
+
+let h: Harness;
+let provider: FakeProvider;
+let world: Awaited<ReturnType<typeof createWorld>>;
+let judge: Judge;
+let openai: { id: string };
+let anthropic: { id: string };
+let otherTeamOnly: { id: string };
+let elsewhere: { id: string };
+
+beforeAll(async () => {
+  [h, provider] = await Promise.all([createHarness(), startFakeProvider()]);
+  world = await createWorld(h);
+  const team = await world.team();
+  const other = await world.team("Other");
+  const organizationId = world.organization.id;
+  const connection = (name: string, extra: Record<string, unknown> = {}) =>
+    world.callers.orgAdmin.providers.create({ organizationId, kind: "openai-compatible", name, baseUrl: provider.openaiBaseUrl, apiKey: provider.apiKey, ...extra });
+  openai = await connection("Local", { models: ["gpt-4o-mini"] });
+  otherTeamOnly = await connection("Other team's", { teamIds: [other.id] });
+  anthropic = await world.callers.orgAdmin.providers.create({ organizationId, kind: "anthropic", name: "Claude", baseUrl: provider.anthropicBaseUrl, apiKey: provider.apiKey });
+  const elsewhereOrganization = await h.database.db.organization.findFirstOrThrow({ where: { members: { some: { userId: world.accounts.outsider.id } } } });
+  elsewhere = await world.callers.outsider.providers.create({ organizationId: elsewhereOrganization.id, kind: "openai-compatible", name: "Theirs", baseUrl: provider.openaiBaseUrl, apiKey: provider.apiKey });
+  judge = createJudge({ db: h.database.db, config: h.services.config, organizationId, teamId: team.id });
+});
+afterAll(() => Promise.all([h.close(), provider.close()]));
+afterEach(() => {
+  provider.answer.text = null;
+  provider.failWith = null;
+});
+
+const rubric = (connectionId: string, model = "gpt-4o-mini"): Assertion => ({ type: "judge", value: "The answer greets the user by name.", connectionId, model });
+const facts = { output: "Hello, Ada!", latencyMs: 80, cost: null, expected: "Hi Ada" };
+
+describe("createJudge", () => {
+  it("asks the model with the fixed instruction, the rubric, the expected and the actual output; reads a fenced verdict", async () => {
+    provider.answer.text = '```json\n{"pass": true, "reason": "It greets Ada by name."}\n```';
+    const calls = provider.calls.length;
+    expect(await judge(rubric(openai.id), facts)).toEqual({ pass: true, reason: "It greets Ada by name." });
+    const sent = provider.calls.slice(calls).find((call) => call.path === "/v1/chat/completions")!.body as { model: string; temperature: number; messages: { role: string; content: string }[] };
+    expect(sent).toMatchObject({ model: "gpt-4o-mini", temperature: 0 });
+    expect(sent.messages[0]).toMatchObject({ role: "system", content: expect.stringContaining('{"pass": true or false, "reason":') });
+    expect(sent.messages[1]!.content).toBe("RUBRIC:\nThe answer greets the user by name.\n\nEXPECTED:\nHi Ada\n\nOUTPUT:\nHello, Ada!");
+  });
+
+  it("finds the verdict among words, through Anthropic's API too", async () => {
+    provider.answer.text = 'Having read it: {"pass": false, "reason": "It never names the user."} That is all.';
+    expect(await judge(rubric(anthropic.id, "claude-haiku-4-5"), facts)).toEqual({ pass: false, reason: "It never names the user." });
+    const sent = provider.calls.at(-1)!.body as { system: string; temperature: number };
+    expect(sent.system).toContain("strict evaluator");
+  });
+
+  it("an answer without a verdict fails, quoting it", async () => {
+    provider.answer.text = "Looks fine to me.";
+    expect(await judge(rubric(openai.id), facts)).toEqual({ pass: false, reason: 'The judge\'s answer gave no verdict (expected {"pass": true|false, "reason": "..."}): "Looks fine to me."' });
+    provider.answer.text = '{"pass": "maybe"}';
+    expect((await judge(rubric(openai.id), facts)).pass).toBe(false);
+  });
+
+  it("a provider's failure fails the assertion in the provider's words", async () => {
+    provider.failWith = 500;
+    expect(await judge(rubric(openai.id), facts)).toEqual({ pass: false, reason: expect.stringMatching(/^The judge could not answer: The provider failed \(500\)/) });
+  });
+
+  it("judges only on the organization's connections open to the team, with a model they offer", async () => {
+    const calls = provider.calls.length;
+    expect(await judge(rubric(elsewhere.id), facts)).toEqual({ pass: false, reason: `The judge's connection cannot be used: ${PROVIDER_MSG.notFound}` });
+    expect(await judge(rubric(otherTeamOnly.id), facts)).toEqual({ pass: false, reason: `The judge's connection cannot be used: ${RUN_MSG.connectionNotForTeam}` });
+    expect(await judge(rubric(openai.id, "gpt-5"), facts)).toEqual({ pass: false, reason: `The judge's connection cannot be used: ${RUN_MSG.modelNotOffered("gpt-5")}` });
+    expect(provider.calls.length).toBe(calls);
+  });
+});

@@ -1,0 +1,78 @@
+// A judged assertion: its rubric, the case's expected output and the run's output, put to the
+// assertion's connection and model with a fixed instruction asking for `{"pass": true|false, "reason": "..."}`.
+// The connection must be the prompt's organization's and open to its team (the run rule,
+// allowTeamConnection). The answer is read tolerantly (a fenced block, words around the object); an
+// answer that says no verdict is a failure that says so, as is a provider's refusal.
+import type { Db } from "@promptly/db";
+import type { ApiConfig } from "../types.ts";
+import { allowModel, allowTeamConnection, findRunConnection, openRunConnection } from "../models/connections.ts";
+import { describeProviderError, streamModelAnswer } from "../models/provider-client.ts";
+import type { Judge } from "./assertions.ts";
+
+type Config = Pick<ApiConfig, "secret" | "allowPrivateProviderUrls" | "providerTimeoutMs">;
+
+/** How much of the judge's answer a failure quotes. */
+const QUOTE_MAX = 200;
+/** A judge answers in a sentence or two. */
+const JUDGE_MAX_TOKENS = 400;
+
+const JUDGE_INSTRUCTION = [
+  "You are a strict evaluator of a language model's output.",
+  "Decide whether the OUTPUT satisfies the RUBRIC. The EXPECTED answer, when given, is a reference, not a requirement unless the rubric says so.",
+  'Answer with one JSON object and nothing else: {"pass": true or false, "reason": "one or two sentences saying why"}.',
+].join("\n");
+
+const judgeRequest = (rubric: string, output: string, expected: string | null | undefined) =>
+  [`RUBRIC:\n${rubric}`, ...(expected != null ? [`EXPECTED:\n${expected}`] : []), `OUTPUT:\n${output}`].join("\n\n");
+
+/** The verdict in a judge's answer: the first JSON object in it with a boolean `pass` (a fenced block or words around it allowed). */
+export function readVerdict(answer: string): { pass: boolean; reason: string } | null {
+  for (let start = answer.indexOf("{"); start !== -1; start = answer.indexOf("{", start + 1)) {
+    for (let end = answer.lastIndexOf("}"); end > start; end = answer.lastIndexOf("}", end - 1)) {
+      try {
+        const parsed = JSON.parse(answer.slice(start, end + 1)) as unknown;
+        if (!parsed || typeof parsed !== "object") continue;
+        const { pass, reason } = parsed as { pass?: unknown; reason?: unknown };
+        const verdict = typeof pass === "boolean" ? pass : pass === "true" ? true : pass === "false" ? false : null;
+        if (verdict === null) continue;
+        return { pass: verdict, reason: typeof reason === "string" && reason.trim() ? reason.trim() : verdict ? "The judge passed it without a reason" : "The judge failed it without a reason" };
+      } catch {
+        // Not this span; try a shorter one.
+      }
+    }
+  }
+  return null;
+}
+
+const quote = (text: string) => JSON.stringify(text.length > QUOTE_MAX ? `${text.slice(0, QUOTE_MAX)}…` : text);
+
+/** The judge of a prompt's cases: runs each rubric on the assertion's connection and model, within the prompt's organization and team. */
+export function createJudge(deps: { db: Db; config: Config; organizationId: string; teamId: string }): Judge {
+  return async (assertion, facts) => {
+    if (!assertion.connectionId || !assertion.model) return { pass: false, reason: "A judged assertion needs a connection and a model to judge with" };
+    const row = await findRunConnection(deps.db, assertion.connectionId);
+    try {
+      allowTeamConnection(row, deps);
+      allowModel(row, assertion.model);
+    } catch (error) {
+      return { pass: false, reason: `The judge's connection cannot be used: ${(error as Error).message}` };
+    }
+    const connection = openRunConnection(deps.config, row);
+    let answer = "";
+    try {
+      const pieces = streamModelAnswer(
+        connection,
+        { allowPrivate: deps.config.allowPrivateProviderUrls ?? false, timeoutMs: deps.config.providerTimeoutMs ?? 60_000 },
+        {
+          model: assertion.model,
+          input: { type: "chat", messages: [{ role: "system", content: JUDGE_INSTRUCTION }, { role: "user", content: judgeRequest(assertion.value ?? "", facts.output, facts.expected) }] },
+          parameters: { temperature: 0, maxTokens: JUDGE_MAX_TOKENS },
+        },
+      );
+      for await (const piece of pieces) if (piece.type === "text") answer += piece.text;
+    } catch (error) {
+      return { pass: false, reason: `The judge could not answer: ${describeProviderError(error, connection.apiKey).message}` };
+    }
+    return readVerdict(answer) ?? { pass: false, reason: `The judge's answer gave no verdict (expected {"pass": true|false, "reason": "..."}): ${quote(answer.trim())}` };
+  };
+}
