@@ -94,6 +94,7 @@ export async function boot(env: Env, opts: { viteMiddleware?: RequestHandler; lo
       providerTimeoutMs: env.PROVIDER_TIMEOUT_MS,
       providerMaxConcurrentRuns: env.PROVIDER_MAX_CONCURRENT_RUNS,
       warn: (line) => logger.warn(line),
+      evaluations: { concurrency: env.EVALUATION_CONCURRENCY, jobExpirySeconds: env.EVALUATION_JOB_EXPIRY_SECONDS, onError: warn("evaluation queue") },
     });
     configureNotificationMail({ digestSeconds: env.NOTIFICATION_DIGEST_SECONDS });
     await services.storage.ensureBucket().catch(warn("avatar bucket not ready"));
@@ -119,6 +120,8 @@ export async function boot(env: Env, opts: { viteMiddleware?: RequestHandler; lo
       databaseUrl: database.url,
       onError: warn("mail not sent yet"),
     });
+    // Evaluations run from the queue shared by every app process; jobs of a process that died too.
+    await services.evaluations.startWorker(services.db);
     // The runtime API answers from memory only while this process hears every change (and counts usage).
     const runtimeSync = startRuntimeSync(services, {
       databaseUrl: database.url,
@@ -132,7 +135,8 @@ export async function boot(env: Env, opts: { viteMiddleware?: RequestHandler; lo
       async stop() {
         // New connections are refused at once; requests in flight finish (up to SHUTDOWN_TIMEOUT_MS)
         // while the background work ends its current step (a mail being sent is sent, not cut).
-        const [{ cut }] = await Promise.all([http.drain(env.SHUTDOWN_TIMEOUT_MS), stopHousekeeping(), outbox.stop()]);
+        // Cases being run get the same time; those cut are given back to the queue at once for another process.
+        const [{ cut }] = await Promise.all([http.drain(env.SHUTDOWN_TIMEOUT_MS), stopHousekeeping(), outbox.stop(), services.evaluations.stop(env.SHUTDOWN_TIMEOUT_MS)]);
         if (cut) logger.warn({ cut, limitMs: env.SHUTDOWN_TIMEOUT_MS }, "requests still running at the shutdown limit were cut");
         // After the server: the last requests' usage is counted, then flushed.
         await runtimeSync.stop();

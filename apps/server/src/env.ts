@@ -73,6 +73,10 @@ const schema = z.object({
   PROVIDER_TIMEOUT_MS: z.coerce.number().int().min(1_000).max(600_000).default(60_000),
   /** How many prompt runs one organization may have in progress at once (per app process); over it a run is refused. */
   PROVIDER_MAX_CONCURRENT_RUNS: z.coerce.number().int().min(1).max(1_000).default(4),
+  /** Evaluations: provider calls at once per connection, across every app process. */
+  EVALUATION_CONCURRENCY: z.coerce.number().int().min(1).max(1_000).default(20),
+  /** Evaluations: how long a taken job may run before another process takes it over (its process died); default: twice PROVIDER_TIMEOUT_MS and 30 s. */
+  EVALUATION_JOB_EXPIRY_SECONDS: z.coerce.number().int().min(1).max(86_400).optional(),
   /**
    * On SIGTERM/SIGINT, how long requests in flight may still run before they are cut (milliseconds).
    * Keep it below the orchestrator's grace period (Docker: stop_grace_period, Kubernetes: terminationGracePeriodSeconds).

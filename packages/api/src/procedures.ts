@@ -22,6 +22,7 @@ import { findCommentPromptId } from "./services/collaboration/comments.ts";
 import { findChangeRequestPromptId } from "./services/collaboration/change-requests.ts";
 import { findPromptRunPromptId } from "./services/models/runs.ts";
 import { findTestCasePromptId } from "./services/evaluations/test-cases.ts";
+import { findEvaluationPromptId } from "./services/evaluations/evaluations.ts";
 import type { AuditContext } from "./services/insight/audit.ts";
 import type { Actor } from "./services/access/actor.ts";
 
@@ -230,6 +231,8 @@ export const byChangeRequest = locator("id", findChangeRequestPromptId);
 export const byPromptRun = locator("id", findPromptRunPromptId);
 /** `{ id }` is a test case's id: the prompt it belongs to. */
 export const byTestCase = locator("id", findTestCasePromptId);
+/** `{ id }` is an evaluation's id: the prompt it evaluates. */
+export const byEvaluation = locator("id", findEvaluationPromptId);
 
 /**
  * The prompt of the input's id, for `ability`: the one decision is asked before the lookup (what the

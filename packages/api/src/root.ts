@@ -19,6 +19,7 @@ import { apiKeysRouter } from "./routers/api-keys/router.ts";
 import { providersRouter } from "./routers/providers/router.ts";
 import { playgroundRouter } from "./routers/playground/router.ts";
 import { runsRouter } from "./routers/runs/router.ts";
+import { evaluationsRouter } from "./routers/evaluations/router.ts";
 import { commentsRouter } from "./routers/comments/router.ts";
 import { changeRequestsRouter } from "./routers/change-requests/router.ts";
 import { notificationsRouter } from "./routers/notifications/router.ts";
@@ -49,6 +50,7 @@ export const appRouter = router({
   providers: providersRouter,
   playground: playgroundRouter,
   runs: runsRouter,
+  evaluations: evaluationsRouter,
   comments: commentsRouter,
   changeRequests: changeRequestsRouter,
   notifications: notificationsRouter,

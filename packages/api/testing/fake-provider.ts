@@ -40,6 +40,8 @@ export interface FakeProvider {
   calls: RecordedCall[];
   /** The next answers fail with this HTTP status (401, 429, 500…), until set back to null. */
   failWith: number | null;
+  /** The next `count` answers fail with `status` (e.g. 429 three times, then answers), counted down as they are given. */
+  failNext: { status: number; count: number } | null;
   /** The provider's words in the next failures (401s included), instead of its usual ones, until set back to null. */
   failMessage: string | null;
   answer: FakeAnswerOptions;
@@ -216,6 +218,8 @@ export async function startFakeProvider(options: FakeProviderOptions = {}): Prom
     await stream(res, events, 3);
   }
 
+  // Assigned once listening; the handler reads it per request.
+  let provider: FakeProvider | undefined;
   const server = createServer((req, res) => {
     void (async () => {
       const url = new URL(req.url ?? "/", "http://localhost");
@@ -234,6 +238,11 @@ export async function startFakeProvider(options: FakeProviderOptions = {}): Prom
       const given = (anthropic && req.headers["x-api-key"]) || req.headers.authorization?.replace(/^Bearer /, "");
       if (given !== apiKey) return fail(401);
       if (state.failWith) return fail(state.failWith);
+      const failNext = provider?.failNext;
+      if (failNext && failNext.count > 0 && req.method === "POST") {
+        failNext.count--;
+        return fail(failNext.status);
+      }
 
       if (req.method === "GET" && url.pathname === "/v1/models") {
         if (anthropic) {
@@ -255,7 +264,8 @@ export async function startFakeProvider(options: FakeProviderOptions = {}): Prom
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
-  return {
+  provider = {
+    failNext: null,
     openaiBaseUrl: `http://127.0.0.1:${port}/v1`,
     anthropicBaseUrl: `http://127.0.0.1:${port}`,
     apiKey,
@@ -285,4 +295,5 @@ export async function startFakeProvider(options: FakeProviderOptions = {}): Prom
         server.close(() => resolve());
       }),
   };
+  return provider;
 }

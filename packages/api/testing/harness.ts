@@ -23,6 +23,7 @@ export { AUTH_RATE_LIMITS } from "../src/services/identity/auth.ts";
 import { RateLimits } from "../src/services/platform/rate-limits.ts";
 import { RuntimeCache, startRuntimeSync, type RuntimeSync } from "../src/services/runtime/runtime-cache.ts";
 import { startOutboxWorker, type OutboxWorker } from "../src/services/platform/outbox.ts";
+import { EvaluationQueue } from "../src/services/evaluations/queue.ts";
 
 const createCaller = createCallerFactory(appRouter);
 
@@ -151,6 +152,15 @@ export async function createHarness(options: { rateLimits?: boolean; allowPrivat
       return sending;
     },
   };
+  const config: ApiServices["config"] = {
+    appUrl: "http://localhost:3000",
+    secret: "test-secret-test-secret-test-secret-0123",
+    rateLimits: options.rateLimits ?? false,
+    production: false,
+    // The tests' model providers (testing/fake-provider.ts) listen on loopback.
+    allowPrivateProviderUrls: options.allowPrivateProviderUrls ?? true,
+    providerTimeoutMs: 5_000,
+  };
   const services: ApiServices = {
     db: database.db,
     mailer,
@@ -159,15 +169,9 @@ export async function createHarness(options: { rateLimits?: boolean; allowPrivat
     // Counters in the test database, as the app keeps them by default.
     rateLimits: new RateLimits({ store: "postgres", databaseUrl: database.url }),
     runtime: new RuntimeCache(),
-    config: {
-      appUrl: "http://localhost:3000",
-      secret: "test-secret-test-secret-test-secret-0123",
-      rateLimits: options.rateLimits ?? false,
-      production: false,
-      // The tests' model providers (testing/fake-provider.ts) listen on loopback.
-      allowPrivateProviderUrls: options.allowPrivateProviderUrls ?? true,
-      providerTimeoutMs: 5_000,
-    },
+    config,
+    // Fast timings for the tests: a job of a killed process is given to another after 2 s; 429s are retried after ~20 ms.
+    evaluations: new EvaluationQueue({ databaseUrl: database.url, jobExpirySeconds: 2, maintenanceIntervalSeconds: 1, retryBaseMs: 20 }, config),
     now: clock.now,
   };
   const outbox = startOutboxWorker(services, { databaseUrl: database.url, pollMs: 200, onError: () => undefined });
@@ -212,6 +216,7 @@ export async function createHarness(options: { rateLimits?: boolean; allowPrivat
     },
     async close() {
       await outbox.stop();
+      await services.evaluations.stop();
       services.mailer.close();
       await services.rateLimits.close();
       await database.drop();

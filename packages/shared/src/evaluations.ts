@@ -110,6 +110,8 @@ export const startEvaluationInput = z.object({
 });
 export const evaluationIdInput = z.object({ id: idSchema });
 export const listEvaluationsInput = z.object({ promptId: idSchema, cursor: z.string().max(500).optional(), limit: z.number().int().min(1).max(100).default(20) });
+/** The latest finished evaluation that ran every one of `versions` (a change request: the candidate and production on the same cases). */
+export const latestEvaluationInput = z.object({ promptId: idSchema, versions: z.array(z.number().int().min(1)).min(1).max(5) });
 export const compareEvaluationInput = z.object({ id: idSchema, base: z.number().int().min(1), candidate: z.number().int().min(1) });
 
 /** A team's required pass rate: 0-100, or null (off). */

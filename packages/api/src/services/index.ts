@@ -5,6 +5,7 @@ import { createSmtpMailer, type SmtpConfig } from "./platform/mailer.ts";
 import { RateLimits } from "./platform/rate-limits.ts";
 import { RuntimeCache } from "./runtime/runtime-cache.ts";
 import { createS3Storage, type S3Config } from "./platform/storage.ts";
+import { EvaluationQueue, type EvaluationQueueOptions } from "./evaluations/queue.ts";
 
 export interface ServicesConfig extends ApiConfig {
   databaseUrl: string;
@@ -15,12 +16,23 @@ export interface ServicesConfig extends ApiConfig {
   now?: () => Date;
   /** Where warnings of the services go (e.g. a rate-limit store that stopped answering); console.warn by default. */
   warn?: (line: string) => void;
+  /** The evaluations' queue: EVALUATION_CONCURRENCY (provider calls at once per connection, across processes) and its timings. */
+  evaluations?: Omit<EvaluationQueueOptions, "databaseUrl">;
 }
 
 /** Wires the process-wide services from configuration. */
 export function createServices(config: ServicesConfig): ApiServices {
   const db = createDb({ url: config.databaseUrl });
   const now = config.now ?? (() => new Date());
+  const apiConfig: ApiConfig = {
+    appUrl: config.appUrl,
+    secret: config.secret,
+    rateLimits: config.rateLimits,
+    production: config.production,
+    allowPrivateProviderUrls: config.allowPrivateProviderUrls ?? false,
+    providerTimeoutMs: config.providerTimeoutMs,
+    providerMaxConcurrentRuns: config.providerMaxConcurrentRuns,
+  };
   return {
     db,
     mailer: createSmtpMailer(config.smtp),
@@ -31,20 +43,14 @@ export function createServices(config: ServicesConfig): ApiServices {
       { warn: config.warn },
     ),
     runtime: new RuntimeCache(),
-    config: {
-      appUrl: config.appUrl,
-      secret: config.secret,
-      rateLimits: config.rateLimits,
-      production: config.production,
-      allowPrivateProviderUrls: config.allowPrivateProviderUrls ?? false,
-      providerTimeoutMs: config.providerTimeoutMs,
-      providerMaxConcurrentRuns: config.providerMaxConcurrentRuns,
-    },
+    config: apiConfig,
+    evaluations: new EvaluationQueue({ ...config.evaluations, databaseUrl: config.databaseUrl }, apiConfig),
     now,
   };
 }
 
 export async function closeServices(services: ApiServices) {
+  await services.evaluations.stop();
   services.mailer.close();
   await services.rateLimits.close();
   await services.db.$disconnect();

@@ -127,7 +127,7 @@ function configNumber(config: Record<string, unknown>, ...keys: string[]): numbe
 }
 
 /** The run's parameters: what it sets, else the version's config where it is valid, else nothing (the provider's default). */
-function runParameters(given: RunParameters, versionConfig: unknown): RunParameters {
+export function runParameters(given: RunParameters, versionConfig: unknown): RunParameters {
   const config = versionConfig && typeof versionConfig === "object" && !Array.isArray(versionConfig) ? (versionConfig as Record<string, unknown>) : {};
   const stopConfig = typeof config.stop === "string" ? [config.stop] : config.stop;
   const fromConfig = runParametersSchema.safeParse({
@@ -140,7 +140,7 @@ function runParameters(given: RunParameters, versionConfig: unknown): RunParamet
   return Object.fromEntries(Object.entries(merged).filter(([, value]) => value !== undefined)) as RunParameters;
 }
 
-const versionSelect = { type: true, template: true, messages: true, variables: true, model: true, config: true } as const;
+export const versionSelect = { type: true, template: true, messages: true, variables: true, model: true, config: true } as const;
 /** What a run reads of its version. */
 export type RunVersion = Prisma.PromptVersionGetPayload<{ select: typeof versionSelect }>;
 
@@ -182,7 +182,7 @@ async function prepareRun(db: DbOrTx, config: Config, prompt: RunPrompt, input: 
   // A continued conversation is chat whatever the prompt's type: the compiled text is its first user message.
   const modelInput: ModelInput =
     followUp.length === 0
-      ? "text" in compiled ? { type: "text", text: compiled.text } : { type: "chat", messages: compiled.messages }
+      ? modelInputOf(compiled)
       : { type: "chat", messages: [...("text" in compiled ? [{ role: "user" as const, content: compiled.text }] : compiled.messages), ...followUp] };
   // Only a body that differs from the saved one (or a conversation carried on) makes a draft: the
   // playground sends its editor's text either way, and an untouched one is the version itself.
@@ -195,6 +195,17 @@ async function prepareRun(db: DbOrTx, config: Config, prompt: RunPrompt, input: 
     model, modelInput, connection, connectionName: connectionRow.name, parameters: runParameters(input.parameters, version.config), draft: edited || followUp.length > 0,
   };
 }
+
+/** A run's cost in US dollars at the organization's price of the model; null: the price or the usage is unknown. */
+export async function runCost(db: DbOrTx, organizationId: string, model: string, inputTokens: number | null, outputTokens: number | null): Promise<number | null> {
+  if (inputTokens === null || outputTokens === null) return null;
+  const price = await modelPriceFor(db, organizationId, model);
+  return price ? (inputTokens * price.inputPerMillion + outputTokens * price.outputPerMillion) / 1_000_000 : null;
+}
+
+/** What the provider is sent for a compiled version: its text, or its messages. */
+export const modelInputOf = (compiled: { text: string } | { messages: ChatMessage[] }): ModelInput =>
+  "text" in compiled ? { type: "text", text: compiled.text } : { type: "chat", messages: compiled.messages };
 
 const sameMessages = (a: readonly ChatMessage[], b: readonly ChatMessage[]) =>
   a.length === b.length && a.every((message, i) => message.role === b[i]!.role && message.content === b[i]!.content);
@@ -264,8 +275,7 @@ async function* answerRun(
 
   const record = async () => {
     recording = true;
-    const price = inputTokens !== null && outputTokens !== null ? await modelPriceFor(deps.db, prompt.organizationId, prepared.model) : null;
-    const cost = price && inputTokens !== null && outputTokens !== null ? (inputTokens * price.inputPerMillion + outputTokens * price.outputPerMillion) / 1_000_000 : null;
+    const cost = await runCost(deps.db, prompt.organizationId, prepared.model, inputTokens, outputTokens);
     const row = await deps.db.promptRun.create({
       data: {
         organizationId: prompt.organizationId,

@@ -1,0 +1,11 @@
+import { router } from "../../trpc.ts";
+import { cancel } from "./cancel.ts";
+import { compare } from "./compare.ts";
+import { get } from "./get.ts";
+import { latestFor } from "./latest-for.ts";
+import { list } from "./list.ts";
+import { results } from "./results.ts";
+import { start } from "./start.ts";
+
+/** Evaluations: a prompt's test cases run in bulk against its versions, their progress, results and comparisons. */
+export const evaluationsRouter = router({ start, cancel, get, list, results, compare, latestFor });

@@ -1,0 +1,295 @@
+// Evaluations (issue 29): every test case of a prompt run against one or more of its versions, in
+// bulk, on the job queue (queue.ts). Started in one transaction (the items, a snapshot of the cases,
+// and their jobs), then read as a summary (per version: pass rate, p50 latency, tokens, cost), a
+// matrix of cases x versions, and the cases that flipped between two versions.
+import { z } from "zod";
+import { Prisma, type Db, type DbOrTx } from "@promptly/db";
+import {
+  EVALUATION_ITEM_STATUSES, EVALUATION_MSG, PROVIDER_MSG, RUNTIME_MSG, RUN_MSG, evaluationSummary,
+  type EvaluationSummary, type compareEvaluationInput, type listEvaluationsInput, type startEvaluationInput,
+} from "@promptly/shared";
+import { fail } from "../../errors.ts";
+import { createdAtSortValue, decodeKeysetCursor, encodeKeysetCursor } from "../platform/keyset-cursor.ts";
+import { findRunConnection, isOpenToTeam, listRunConnections, type RunConnectionRow } from "../models/connections.ts";
+import type { RunActor, RunPrompt } from "../models/runs.ts";
+import { EVALUATION_CHANNEL, type EvaluationQueue } from "./queue.ts";
+
+type StartDeps = { db: Db; evaluations: EvaluationQueue };
+
+/**
+ * The connection an evaluation runs on: `connectionId` when given (refused as a run refuses it: another
+ * organization's does not exist, one not open to the team is forbidden), else the first by name of the
+ * connections open to the team that offers every model the evaluation needs.
+ */
+async function evaluationConnection(db: DbOrTx, prompt: RunPrompt, connectionId: string | undefined, models: string[]): Promise<RunConnectionRow> {
+  if (connectionId) {
+    const row = await findRunConnection(db, connectionId);
+    if (!row || row.organizationId !== prompt.organizationId) return fail("NOT_FOUND", PROVIDER_MSG.notFound);
+    if (!isOpenToTeam(row.teams, prompt.teamId)) fail("FORBIDDEN", RUN_MSG.connectionNotForTeam, "CONNECTION_NOT_FOR_TEAM");
+    return row;
+  }
+  const open = await listRunConnections(db, prompt.organizationId, prompt.teamId);
+  if (!open.length) return fail("INVALID", RUNTIME_MSG.noConnection, "NO_CONNECTION");
+  const offering = open.find((connection) => !connection.models.length || models.every((model) => connection.models.includes(model))) ?? open[0]!;
+  return (await findRunConnection(db, offering.id))!;
+}
+
+/**
+ * Starts an evaluation of `versions` (each on its own model, or all on `model`): refused with no
+ * record when a version is not there, a model is missing or not offered, the connection may not be
+ * used, or the prompt has no test cases. The items (each case x each version, a copy of the case) and
+ * their jobs are written in one transaction; the evaluation is `queued` until its first item starts.
+ */
+export async function startEvaluation(deps: StartDeps, actor: RunActor, prompt: RunPrompt, input: z.output<typeof startEvaluationInput>): Promise<EvaluationSummary> {
+  const versionNumbers = [...new Set(input.versions)].sort((a, b) => a - b);
+  const versions = await deps.db.promptVersion.findMany({ where: { promptId: prompt.id, version: { in: versionNumbers } }, select: { version: true, model: true } });
+  if (versions.length !== versionNumbers.length) return fail("NOT_FOUND", RUN_MSG.versionNotFound);
+  const models = versions.map((version) => input.model ?? version.model.trim());
+  if (models.some((model) => !model)) fail("INVALID", RUN_MSG.modelRequired, "MODEL_REQUIRED");
+  const connection = await evaluationConnection(deps.db, prompt, input.connectionId, models);
+  for (const model of models) if (connection.models.length && !connection.models.includes(model)) fail("INVALID", RUN_MSG.modelNotOffered(model), "MODEL_NOT_OFFERED");
+
+  const id = await deps.db.$transaction(
+    async (tx) => {
+      const cases = await tx.testCase.findMany({
+        where: { promptId: prompt.id },
+        orderBy: [{ createdAt: "asc" }, { id: "asc" }],
+        select: { id: true, variables: true, expected: true, assertions: true },
+      });
+      if (!cases.length) fail("PRECONDITION", EVALUATION_MSG.noTestCases, "NO_TEST_CASES");
+      const evaluation = await tx.evaluation.create({
+        data: {
+          organizationId: prompt.organizationId,
+          promptId: prompt.id,
+          versions: versionNumbers,
+          model: input.model ?? null,
+          connectionId: connection.id,
+          connectionName: connection.name,
+          userId: actor.userId ?? null,
+          apiKeyId: actor.apiKeyId ?? null,
+        },
+        select: { id: true },
+      });
+      const items = await tx.evaluationItem.createManyAndReturn({
+        data: versionNumbers.flatMap((version) =>
+          cases.map((testCase, position) => ({
+            evaluationId: evaluation.id,
+            testCaseId: testCase.id,
+            version,
+            variables: testCase.variables as Prisma.InputJsonValue,
+            expected: testCase.expected,
+            assertions: testCase.assertions as Prisma.InputJsonValue,
+            position,
+          })),
+        ),
+        select: { id: true },
+      });
+      await deps.evaluations.enqueue(tx, connection.id, evaluation.id, items.map((item) => item.id));
+      return evaluation.id;
+    },
+    { timeout: 30_000 },
+  );
+  return getEvaluation(deps.db, id);
+}
+
+/** Cancels a queued or running evaluation: its pending items are cancelled, and every process aborts its calls for it at once. */
+export async function cancelEvaluation(db: Db, id: string): Promise<EvaluationSummary> {
+  await db.$transaction(async (tx) => {
+    const cancelled = await tx.evaluation.updateMany({ where: { id, status: { in: ["queued", "running"] } }, data: { status: "cancelled", finishedAt: new Date() } });
+    if (!cancelled.count) fail("STATE_CONFLICT", EVALUATION_MSG.notCancellable, "EVALUATION_ENDED");
+    await tx.evaluationItem.updateMany({ where: { evaluationId: id, status: "pending" }, data: { status: "cancelled", finishedAt: new Date() } });
+    await tx.$executeRaw`SELECT pg_notify(${EVALUATION_CHANNEL}, ${`cancel:${id}`})`;
+  });
+  return getEvaluation(db, id);
+}
+
+/** The prompt an evaluation is of (the procedures' locator); null when there is none. */
+export async function findEvaluationPromptId(db: DbOrTx, id: string): Promise<string | null> {
+  return (await db.evaluation.findUnique({ where: { id }, select: { promptId: true } }))?.promptId ?? null;
+}
+
+const headSelect = { id: true, promptId: true, status: true, versions: true, model: true, connectionName: true, createdAt: true, finishedAt: true } as const;
+type Head = Prisma.EvaluationGetPayload<{ select: typeof headSelect }>;
+
+interface VersionRow {
+  evaluationId: string;
+  version: number;
+  total: bigint;
+  passed: bigint;
+  judged: bigint;
+  errors: bigint;
+  p50: number | null;
+  tokens: bigint | null;
+  cost: number | null;
+}
+
+/** Per evaluation and version: items, passed, judged (passed or failed), in error, p50 latency, tokens and cost. */
+async function versionRows(db: DbOrTx, ids: string[]): Promise<VersionRow[]> {
+  if (!ids.length) return [];
+  return db.$queryRaw<VersionRow[]>`
+    SELECT evaluation_id::text AS "evaluationId", version, count(*) AS total,
+           count(*) FILTER (WHERE status = 'passed') AS passed,
+           count(*) FILTER (WHERE status IN ('passed', 'failed')) AS judged,
+           count(*) FILTER (WHERE status = 'error') AS errors,
+           percentile_cont(0.5) WITHIN GROUP (ORDER BY latency_ms) FILTER (WHERE status IN ('passed', 'failed')) AS p50,
+           sum(COALESCE(input_tokens, 0) + COALESCE(output_tokens, 0)) AS tokens,
+           sum(cost) AS cost
+    FROM evaluation_items WHERE evaluation_id = ANY(${ids}::uuid[])
+    GROUP BY evaluation_id, version ORDER BY version`;
+}
+
+/** A pass rate as a percentage with one decimal. */
+const percent = (part: number, whole: number) => (whole ? Math.round((part / whole) * 1000) / 10 : 0);
+
+function summaryOf(head: Head, rows: VersionRow[]): EvaluationSummary {
+  const mine = rows.filter((row) => row.evaluationId === head.id);
+  return evaluationSummary.parse({
+    ...head,
+    total: mine.reduce((sum, row) => sum + Number(row.total), 0),
+    done: mine.reduce((sum, row) => sum + Number(row.judged), 0),
+    failed: mine.reduce((sum, row) => sum + Number(row.errors), 0),
+    versions: head.versions.map((version) => {
+      const row = mine.find((candidate) => candidate.version === version);
+      return {
+        version,
+        passRate: row ? percent(Number(row.passed), Number(row.total)) : 0,
+        p50Ms: row?.p50 === null || row?.p50 === undefined ? null : Math.round(row.p50),
+        tokens: row?.tokens ? Number(row.tokens) : 0,
+        cost: row?.cost ?? null,
+      };
+    }),
+  });
+}
+
+export async function getEvaluation(db: DbOrTx, id: string): Promise<EvaluationSummary> {
+  const head = await db.evaluation.findUnique({ where: { id }, select: headSelect });
+  if (!head) return fail("NOT_FOUND", EVALUATION_MSG.evaluationNotFound);
+  return summaryOf(head, await versionRows(db, [id]));
+}
+
+export const evaluationPage = z.object({ items: z.array(evaluationSummary), nextCursor: z.string().nullable() });
+
+/** A prompt's evaluations, newest first (keyset cursor: the last one's creation time and id). */
+export async function listEvaluations(db: DbOrTx, input: z.output<typeof listEvaluationsInput>): Promise<z.infer<typeof evaluationPage>> {
+  const after = input.cursor ? decodeKeysetCursor(input.cursor, createdAtSortValue) : null;
+  const heads = await db.evaluation.findMany({
+    where: {
+      promptId: input.promptId,
+      ...(after ? { OR: [{ createdAt: { lt: after.sortValue } }, { createdAt: after.sortValue, id: { lt: after.id } }] } : {}),
+    },
+    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+    take: input.limit + 1,
+    select: headSelect,
+  });
+  const page = heads.slice(0, input.limit);
+  const rows = await versionRows(db, page.map((head) => head.id));
+  const last = page.at(-1);
+  return { items: page.map((head) => summaryOf(head, rows)), nextCursor: heads.length > input.limit && last ? encodeKeysetCursor(last.createdAt.toISOString(), last.id) : null };
+}
+
+const assertionOutcome = z.object({ type: z.string(), value: z.string().optional(), pass: z.boolean(), reason: z.string().optional() });
+
+/** One case's run on one version. */
+const evaluationCell = z.object({
+  version: z.number(),
+  status: z.enum(EVALUATION_ITEM_STATUSES),
+  output: z.string().nullable(),
+  /** Each assertion's verdict, with the judge's reason; null until the item ran (or when it could not). */
+  results: z.array(assertionOutcome).nullable(),
+  error: z.string().nullable(),
+  latencyMs: z.number().nullable(),
+  tokens: z.number().nullable(),
+  cost: z.number().nullable(),
+  attempts: z.number(),
+  rateLimited: z.number(),
+});
+
+/** A case of the evaluation (as it was when the evaluation started) and its run on each version. */
+const evaluationCase = z.object({
+  position: z.number(),
+  testCaseId: z.string().nullable(),
+  variables: z.record(z.string(), z.unknown()),
+  expected: z.string().nullable(),
+  versions: z.array(evaluationCell),
+});
+
+export const evaluationResults = z.object({ summary: evaluationSummary, cases: z.array(evaluationCase) });
+
+const itemSelect = {
+  position: true, testCaseId: true, variables: true, expected: true, version: true, status: true, output: true, results: true, error: true, latencyMs: true,
+  inputTokens: true, outputTokens: true, cost: true, attempts: true, rateLimited: true,
+} as const;
+type ItemRow = Prisma.EvaluationItemGetPayload<{ select: typeof itemSelect }>;
+
+const cellOf = (row: ItemRow): z.infer<typeof evaluationCell> => ({
+  version: row.version,
+  status: row.status,
+  output: row.output,
+  results: row.results as z.infer<typeof evaluationCell>["results"],
+  error: row.error,
+  latencyMs: row.latencyMs,
+  tokens: row.inputTokens === null && row.outputTokens === null ? null : (row.inputTokens ?? 0) + (row.outputTokens ?? 0),
+  cost: row.cost,
+  attempts: row.attempts,
+  rateLimited: row.rateLimited,
+});
+
+function casesOf(rows: ItemRow[]): z.infer<typeof evaluationCase>[] {
+  const byPosition = new Map<number, z.infer<typeof evaluationCase>>();
+  for (const row of rows) {
+    let entry = byPosition.get(row.position);
+    if (!entry) {
+      entry = { position: row.position, testCaseId: row.testCaseId, variables: row.variables as Record<string, unknown>, expected: row.expected, versions: [] };
+      byPosition.set(row.position, entry);
+    }
+    entry.versions.push(cellOf(row));
+  }
+  return [...byPosition.values()];
+}
+
+/** The matrix: per case (in the order of the prompt's cases), per version: output, status, each assertion's verdict, latency, tokens, cost. */
+export async function evaluationResultsOf(db: DbOrTx, id: string): Promise<z.infer<typeof evaluationResults>> {
+  const summary = await getEvaluation(db, id);
+  const rows = await db.evaluationItem.findMany({ where: { evaluationId: id }, orderBy: [{ position: "asc" }, { version: "asc" }], select: itemSelect });
+  return { summary, cases: casesOf(rows) };
+}
+
+const flippedCase = evaluationCase.omit({ versions: true }).extend({ base: evaluationCell, candidate: evaluationCell });
+export const evaluationComparison = z.object({ base: z.number(), candidate: z.number(), flipped: z.array(flippedCase) });
+
+/** The cases that passed on one version and failed on the other, with both runs (the page diffs their outputs). */
+export async function compareEvaluation(db: DbOrTx, input: z.output<typeof compareEvaluationInput>): Promise<z.infer<typeof evaluationComparison>> {
+  const head = await db.evaluation.findUnique({ where: { id: input.id }, select: { versions: true } });
+  if (!head) return fail("NOT_FOUND", EVALUATION_MSG.evaluationNotFound);
+  if (!head.versions.includes(input.base) || !head.versions.includes(input.candidate)) return fail("NOT_FOUND", RUN_MSG.versionNotFound);
+  const rows = await db.evaluationItem.findMany({
+    where: { evaluationId: input.id, version: { in: [input.base, input.candidate] } },
+    orderBy: [{ position: "asc" }, { version: "asc" }],
+    select: itemSelect,
+  });
+  const flipped: z.infer<typeof flippedCase>[] = [];
+  for (const { versions, ...testCase } of casesOf(rows)) {
+    const base = versions.find((cell) => cell.version === input.base);
+    const candidate = versions.find((cell) => cell.version === input.candidate);
+    const judged = (status?: string) => status === "passed" || status === "failed";
+    if (base && candidate && judged(base.status) && judged(candidate.status) && base.status !== candidate.status) flipped.push({ ...testCase, base, candidate });
+  }
+  return { base: input.base, candidate: input.candidate, flipped };
+}
+
+/** The latest finished (done) evaluation of the prompt that ran every one of `versions`: the same cases for each; null when there is none. */
+export async function latestEvaluation(db: DbOrTx, promptId: string, versions: number[]): Promise<EvaluationSummary | null> {
+  const head = await db.evaluation.findFirst({
+    where: { promptId, status: "done", versions: { hasEvery: versions } },
+    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+    select: headSelect,
+  });
+  return head ? summaryOf(head, await versionRows(db, [head.id])) : null;
+}
+
+/** The pass rate (0-100) of `version` in the latest done evaluation that included it; null: it has none (the approval gate's figure). */
+export async function latestEvaluationPassRate(db: DbOrTx, promptId: string, version: number): Promise<number | null> {
+  const latest = await latestEvaluation(db, promptId, [version]);
+  return latest?.versions.find((row) => row.version === version)?.passRate ?? null;
+}
+

@@ -1,0 +1,385 @@
+// The evaluations' job queue: pg-boss on the app's PostgreSQL (schema `pgboss`), shared by every app
+// process. One job per evaluation item, in one queue per provider connection, inserted in the
+// transaction that creates the items. Each process runs a lane per connection with work: it holds
+// slots of the connection's concurrency limit (session advisory locks, slot-locks.ts: a killed process
+// lets go of its slots at once) and fetches as many jobs as it holds free slots (its own loop over
+// fetch(), not pg-boss's work(), which sleeps its polling interval after every fetch). A job whose
+// process died expires and is retried by pg-boss elsewhere; the item's write is `WHERE status =
+// 'pending'`, so each item is recorded once. A cancel is heard by every process (NOTIFY) and aborts its
+// provider calls for that evaluation at once.
+import PgBoss from "pg-boss";
+import type { Db, DbOrTx } from "@promptly/db";
+import { listen, type Listener } from "@promptly/db/listen";
+import { openSlotLocks, type SlotLocks } from "@promptly/db/slot-locks";
+import type { ApiConfig } from "../types.ts";
+import {
+  EvaluationCannotRun, failEvaluation, finishIfComplete, loadEvaluationContext, runEvaluationItem, type EvaluationContext, type PendingItem,
+} from "./run-item.ts";
+
+export const EVALUATION_CHANNEL = "promptly_evaluations";
+/** Provider calls at once per connection, across every app process (EVALUATION_CONCURRENCY). */
+export const DEFAULT_EVALUATION_CONCURRENCY = 20;
+const SCHEMA = "pgboss";
+
+export interface EvaluationQueueOptions {
+  databaseUrl: string;
+  /** Provider calls at once per connection, across processes. */
+  concurrency?: number;
+  /** How long a job may stay taken before it is given to another process (its process died); at least the provider's timeout. */
+  jobExpirySeconds?: number;
+  /** How often pg-boss looks for expired jobs (any one process does it for all). */
+  maintenanceIntervalSeconds?: number;
+  /** The first wait after a 429 or a 5xx; doubled at each retry. */
+  retryBaseMs?: number;
+  onError?: (error: unknown) => void;
+}
+
+interface JobData {
+  evaluationId: string;
+  itemId: string;
+}
+
+const queueName = (connectionId: string) => `evaluations-${connectionId}`;
+
+/** pg-boss's statements on a Prisma transaction, so its jobs commit with the items they run. */
+const onTransaction = (tx: DbOrTx): PgBoss.Db => ({
+  async executeSql(text, values) {
+    return { rows: await tx.$queryRawUnsafe<unknown[]>(text, ...values) };
+  },
+});
+
+export class EvaluationQueue {
+  readonly boss: PgBoss;
+  readonly concurrency: number;
+  readonly jobExpirySeconds: number;
+  #started: Promise<void> | null = null;
+  #queues = new Map<string, Promise<void>>();
+  #worker: Worker | null = null;
+
+  constructor(
+    readonly options: EvaluationQueueOptions,
+    private readonly config: ApiConfig,
+  ) {
+    this.concurrency = options.concurrency ?? DEFAULT_EVALUATION_CONCURRENCY;
+    // The provider's timeout for the first call and its retries' waits, with room to spare.
+    this.jobExpirySeconds = options.jobExpirySeconds ?? Math.ceil(((config.providerTimeoutMs ?? 60_000) * 2) / 1000) + 30;
+    this.boss = new PgBoss({
+      connectionString: options.databaseUrl,
+      schema: SCHEMA,
+      max: 4,
+      application_name: "promptly-evaluations",
+      schedule: false,
+      supervise: true,
+      maintenanceIntervalSeconds: options.maintenanceIntervalSeconds ?? 15,
+    });
+    this.boss.on("error", (error) => options.onError?.(error));
+  }
+
+  /** pg-boss started (its schema created or migrated on first use), once. */
+  ready(): Promise<void> {
+    this.#started ??= this.boss.start().then(() => undefined);
+    return this.#started;
+  }
+
+  #queue(connectionId: string): Promise<void> {
+    const name = queueName(connectionId);
+    let created = this.#queues.get(name);
+    if (!created) {
+      created = (async () => {
+        await this.ready();
+        if (!(await this.boss.getQueue(name))) {
+          await this.boss.createQueue(name, { name, retryLimit: 20, retryDelay: 1, retryBackoff: true, expireInSeconds: this.jobExpirySeconds }).catch(async (error: unknown) => {
+            // Another process created it at the same moment.
+            if (!(await this.boss.getQueue(name))) throw error;
+          });
+        }
+      })();
+      created.catch(() => this.#queues.delete(name));
+      this.#queues.set(name, created);
+    }
+    return created;
+  }
+
+  /** Queues a job per item in `tx` (the transaction that creates them); the workers hear of it on commit. */
+  async enqueue(tx: DbOrTx, connectionId: string, evaluationId: string, itemIds: readonly string[]): Promise<void> {
+    await this.#queue(connectionId);
+    const name = queueName(connectionId);
+    await this.boss.insert(
+      itemIds.map((itemId) => ({ name, data: { evaluationId, itemId } satisfies JobData, expireInSeconds: this.jobExpirySeconds })),
+      { db: onTransaction(tx) },
+    );
+    await tx.$executeRaw`SELECT pg_notify(${EVALUATION_CHANNEL}, ${`start:${connectionId}`})`;
+  }
+
+  /** Runs this process's lanes until stop(). */
+  async startWorker(db: Db): Promise<void> {
+    await this.ready();
+    this.#worker = new Worker(this, db, this.config);
+    await this.#worker.start();
+  }
+
+  /** Each in-flight item is given until `graceMs` to finish, then aborted (its job is failed, to be retried at once elsewhere). */
+  async stop(graceMs = 10_000): Promise<void> {
+    await this.#worker?.stop(graceMs);
+    this.#worker = null;
+    const started = this.#started;
+    this.#started = null;
+    if (started) {
+      await started.catch(() => undefined);
+      await this.boss.stop({ graceful: false, wait: true, close: true });
+    }
+  }
+
+  /** Fetches up to `count` jobs of a connection. */
+  fetch(connectionId: string, count: number): Promise<PgBoss.Job<JobData>[]> {
+    return this.boss.fetch<JobData>(queueName(connectionId), { batchSize: count });
+  }
+
+  complete(connectionId: string, jobIds: string[]) {
+    return this.boss.complete(queueName(connectionId), jobIds);
+  }
+
+  fail(connectionId: string, jobIds: string[]) {
+    return this.boss.fail(queueName(connectionId), jobIds);
+  }
+}
+
+/** How long a lane with nothing to do keeps its slots before it lets them go. */
+const LANE_IDLE_MS = 1_000;
+/** How often a process looks for connections with work it has no lane for (NOTIFY says it sooner). */
+const DISCOVER_MS = 1_000;
+
+class Worker {
+  #lanes = new Map<string, Lane>();
+  #stopping = false;
+  #listener: Listener | null = null;
+  #locks: SlotLocks | null = null;
+  #timer: NodeJS.Timeout | null = null;
+  /** In-flight items by evaluation: a cancel aborts them. */
+  readonly inFlight = new Map<string, Set<AbortController>>();
+  readonly contexts = new Map<string, { at: number; context: Promise<EvaluationContext | null> }>();
+  readonly running = new Set<string>();
+
+  constructor(
+    readonly queue: EvaluationQueue,
+    readonly db: Db,
+    readonly config: ApiConfig,
+  ) {}
+
+  onError = (error: unknown) => this.queue.options.onError?.(error);
+
+  async start() {
+    this.#locks = await openSlotLocks(this.queue.options.databaseUrl, this.onError);
+    await this.#listen();
+    this.#timer = setInterval(() => void this.discover().catch(this.onError), DISCOVER_MS);
+    await this.discover();
+  }
+
+  async #listen() {
+    this.#listener = await listen(this.queue.options.databaseUrl, EVALUATION_CHANNEL, (payload) => {
+      const [kind, id] = payload.split(":");
+      if (kind === "start" && id) this.lane(id);
+      if (kind === "cancel" && id) for (const controller of this.inFlight.get(id) ?? []) controller.abort();
+    }, this.onError);
+  }
+
+  /** Slot locks, reopened when their connection was lost (every slot it held is free then). */
+  async locks(): Promise<SlotLocks> {
+    if (!this.#locks?.alive) {
+      for (const lane of this.#lanes.values()) lane.slots = [];
+      await this.#locks?.close();
+      this.#locks = await openSlotLocks(this.queue.options.databaseUrl, this.onError);
+    }
+    return this.#locks;
+  }
+
+  async discover() {
+    if (this.#stopping) return;
+    if (this.#listener && !this.#listener.alive) await this.#listen().catch(this.onError);
+    const rows = await this.db.$queryRaw<{ connectionId: string }[]>`
+      SELECT DISTINCT connection_id::text AS "connectionId" FROM evaluations WHERE status IN ('queued', 'running') AND connection_id IS NOT NULL`;
+    for (const row of rows) this.lane(row.connectionId);
+    const now = Date.now();
+    for (const [id, kept] of this.contexts) if (now - kept.at > 60_000) this.contexts.delete(id);
+  }
+
+  lane(connectionId: string) {
+    if (this.#stopping) return;
+    const existing = this.#lanes.get(connectionId);
+    if (existing) return existing.wake();
+    const lane = new Lane(this, connectionId);
+    this.#lanes.set(connectionId, lane);
+    void lane.run().catch(this.onError).finally(() => this.#lanes.delete(connectionId));
+  }
+
+  get stopping() {
+    return this.#stopping;
+  }
+
+  context(evaluationId: string): Promise<EvaluationContext | null> {
+    let kept = this.contexts.get(evaluationId);
+    if (!kept) {
+      kept = { at: Date.now(), context: loadEvaluationContext(this.db, this.config, evaluationId) };
+      kept.context.catch(() => this.contexts.delete(evaluationId));
+      this.contexts.set(evaluationId, kept);
+    }
+    return kept.context;
+  }
+
+  async stop(graceMs: number) {
+    this.#stopping = true;
+    if (this.#timer) clearInterval(this.#timer);
+    const lanes = [...this.#lanes.values()];
+    for (const lane of lanes) lane.wake();
+    const settled = Promise.all(lanes.map((lane) => lane.done));
+    const grace = setTimeout(() => {
+      for (const controllers of this.inFlight.values()) for (const controller of controllers) controller.abort();
+    }, graceMs);
+    await settled;
+    clearTimeout(grace);
+    await this.#listener?.close();
+    await this.#locks?.close();
+  }
+}
+
+class Lane {
+  slots: number[] = [];
+  #active = 0;
+  #wake: (() => void) | null = null;
+  #finished!: () => void;
+  readonly done = new Promise<void>((resolve) => (this.#finished = resolve));
+  #completed: string[] = [];
+  #failed: string[] = [];
+
+  constructor(
+    readonly worker: Worker,
+    readonly connectionId: string,
+  ) {}
+
+  wake() {
+    this.#wake?.();
+  }
+
+  #sleep(ms: number) {
+    return new Promise<void>((resolve) => {
+      const timer = setTimeout(() => {
+        this.#wake = null;
+        resolve();
+      }, ms);
+      this.#wake = () => {
+        clearTimeout(timer);
+        this.#wake = null;
+        resolve();
+      };
+    });
+  }
+
+  async run() {
+    const { queue } = this.worker;
+    const key = `evaluations:${this.connectionId}`;
+    let idleSince = Date.now();
+    let lastAcquire = 0;
+    try {
+      while (!this.worker.stopping) {
+        await this.#flush();
+        if (this.slots.length < queue.concurrency && Date.now() - lastAcquire > 200) {
+          lastAcquire = Date.now();
+          const locks = await this.worker.locks();
+          this.slots.push(...(await locks.acquire(key, queue.concurrency, queue.concurrency - this.slots.length)));
+        }
+        const free = this.slots.length - this.#active;
+        if (free > 0) {
+          const jobs = await queue.fetch(this.connectionId, free);
+          if (jobs.length) {
+            idleSince = Date.now();
+            this.#start(jobs);
+            continue;
+          }
+        }
+        if (this.#active === 0 && Date.now() - idleSince > LANE_IDLE_MS) break;
+        await this.#sleep(free > 0 || this.slots.length === 0 ? 100 : 1_000);
+      }
+      while (this.#active > 0) await this.#sleep(50);
+      await this.#flush();
+    } finally {
+      const locks = await this.worker.locks().catch(() => null);
+      await locks?.release(key, this.slots).catch(() => undefined);
+      this.slots = [];
+      this.#finished();
+    }
+  }
+
+  async #flush() {
+    const completed = this.#completed.splice(0);
+    const failed = this.#failed.splice(0);
+    if (completed.length) await this.worker.queue.complete(this.connectionId, completed);
+    if (failed.length) await this.worker.queue.fail(this.connectionId, failed);
+  }
+
+  #start(jobs: PgBoss.Job<{ evaluationId: string; itemId: string }>[]) {
+    this.#active += jobs.length;
+    void (async () => {
+      const items = await this.worker.db.$queryRaw<(PendingItem & { status: string; evaluationStatus: string })[]>`
+        SELECT i.id::text, i.evaluation_id::text AS "evaluationId", i.version, i.variables, i.expected, i.assertions, i.status::text, e.status::text AS "evaluationStatus"
+        FROM evaluation_items i JOIN evaluations e ON e.id = i.evaluation_id
+        WHERE i.id = ANY(${jobs.map((job) => job.data.itemId)}::uuid[])`;
+      const byId = new Map(items.map((item) => [item.id, item]));
+      await Promise.all(jobs.map(async (job) => {
+        try {
+          const item = byId.get(job.data.itemId);
+          if (item && item.status === "pending" && (item.evaluationStatus === "queued" || item.evaluationStatus === "running")) await this.#runItem(item, job.id);
+          else this.#completed.push(job.id);
+        } catch (error) {
+          this.worker.onError(error);
+          this.#failed.push(job.id);
+        } finally {
+          this.#active--;
+          this.wake();
+        }
+      }));
+    })().catch((error: unknown) => {
+      this.worker.onError(error);
+      this.#failed.push(...jobs.map((job) => job.id));
+      this.#active -= jobs.length;
+      this.wake();
+    });
+  }
+
+  async #runItem(item: PendingItem, jobId: string) {
+    const { worker } = this;
+    let context: EvaluationContext | null;
+    try {
+      context = await worker.context(item.evaluationId);
+    } catch (error) {
+      if (!(error instanceof EvaluationCannotRun)) throw error;
+      await failEvaluation(worker.db, item.evaluationId, error.message);
+      this.#completed.push(jobId);
+      return;
+    }
+    if (!context) return void this.#completed.push(jobId);
+    if (!worker.running.has(item.evaluationId)) {
+      await worker.db.evaluation.updateMany({ where: { id: item.evaluationId, status: "queued" }, data: { status: "running" } });
+      worker.running.add(item.evaluationId);
+    }
+    const controller = new AbortController();
+    let controllers = worker.inFlight.get(item.evaluationId);
+    if (!controllers) worker.inFlight.set(item.evaluationId, (controllers = new Set()));
+    controllers.add(controller);
+    try {
+      const ran = await runEvaluationItem({ db: worker.db, config: worker.config, retryBaseMs: worker.queue.options.retryBaseMs ?? 500 }, context, item, controller.signal);
+      if (ran) {
+        await finishIfComplete(worker.db, item.evaluationId);
+        this.#completed.push(jobId);
+      } else if (worker.stopping) {
+        // Shut down mid-call: another process (or this one, restarted) runs it again.
+        this.#failed.push(jobId);
+      } else {
+        // Cancelled: nothing more to do.
+        this.#completed.push(jobId);
+      }
+    } finally {
+      controllers.delete(controller);
+      if (!controllers.size) worker.inFlight.delete(item.evaluationId);
+    }
+  }
+}
