@@ -341,8 +341,8 @@ export async function restoreBackup(file: string, target: RestoreTarget): Promis
       const { dbname, env } = toolConnection(url!);
       const script = join(staging, "restore.sql");
       await runTool(tools!, "pg_restore", ["--no-owner", "--no-privileges", `--file=${script}`, join(staging, manifest.database.file)], env);
-      // One transaction: the current schema is dropped and the dump loaded, or nothing changes.
-      const replaceSchema = "SET client_min_messages = warning; DROP SCHEMA IF EXISTS public CASCADE; CREATE SCHEMA public;";
+      // One transaction: the current schemas (the app's and its job queue's, pgboss) are dropped and the dump loaded, or nothing changes.
+      const replaceSchema = "SET client_min_messages = warning; DROP SCHEMA IF EXISTS public CASCADE; DROP SCHEMA IF EXISTS pgboss CASCADE; CREATE SCHEMA public;";
       await runTool(tools!, "psql", ["-X", "-q", "-v", "ON_ERROR_STOP=1", "--single-transaction", `--dbname=${dbname}`, "-c", replaceSchema, "-f", script], env).catch((error: Error) => {
         throw new BackupError(`${error.message}\nThe restore was rolled back: the database is as it was.`);
       });

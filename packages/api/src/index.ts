@@ -30,5 +30,6 @@ export {
   compileRuntimePrompt, createRuntimePrompt, createRuntimeVersion, listRuntimePrompts, runtimeSelector, serveRuntimePrompt, setRuntimeLabel,
 } from "./services/runtime/runtime-prompts.ts";
 export { startRuntimeRun } from "./services/runtime/runtime-runs.ts";
+export { getRuntimeEvaluation, startRuntimeEvaluation } from "./services/evaluations/runtime-evaluations.ts";
 export type { RunEvent } from "./services/models/runs.ts";
 export * as metrics from "./services/platform/metrics.ts";

@@ -142,3 +142,6 @@ export const evaluationSummary = z.object({
   finishedAt: z.date().nullable(),
 });
 export type EvaluationSummary = z.infer<typeof evaluationSummary>;
+
+/** The summary as the REST API answers it (GET /api/v1/evaluations/{id}): times as ISO 8601 strings. */
+export const runtimeEvaluationSummary = evaluationSummary.extend({ createdAt: z.iso.datetime(), finishedAt: z.iso.datetime().nullable() });

@@ -67,6 +67,16 @@ export const runtimeRunInput = z
   })
   .refine((input) => input.label === undefined || input.version === undefined, PROMPT_MSG.versionOrLabel);
 
+/** POST /prompts/{name}/evaluations: every test case against the version a label (production by default) or a number selects. */
+export const runtimeEvaluationInput = z
+  .object({
+    label: selectorLabel.optional(),
+    version: z.number().int().min(1).max(2 ** 31 - 1).optional(),
+    model: z.string().trim().min(1).max(200).optional().describe("Absent: the version's model"),
+    connectionId: idSchema.optional().describe("Absent: the first connection by name open to the key's team that offers the model"),
+  })
+  .refine((input) => input.label === undefined || input.version === undefined, PROMPT_MSG.versionOrLabel);
+
 export const runtimeListQuery = z.object({
   folder: z.string().max(128).regex(/^[a-z0-9._-]+(\/[a-z0-9._-]+)*$/, PROMPT_MSG.nameInvalid).optional(),
   tag: plainText().trim().toLowerCase().max(32).optional(),

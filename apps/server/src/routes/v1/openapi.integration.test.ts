@@ -40,6 +40,23 @@ beforeAll(async () => {
   for (const [name, setting] of settings) {
     keys[name] = (await api.apiKeys.create({ teamId, name, ...setting })).key;
   }
+  // Evaluations: a prompt with a test case (a/b has none: 412), and one evaluation to read.
+  const evaluated = await api.prompts.create({ teamId, name: "eval/cases", title: "Eval", visibility: "team", type: "text", template: "Hi {{ who }}", model: "gpt-4o-mini" });
+  await api.promptLabels.set({ promptId: evaluated.id, label: "production", version: 1 });
+  await h.database.db.testCase.create({ data: { promptId: evaluated.id, variables: { who: "Ann" } } });
+  const evaluation = await api.evaluations.start({ promptId: evaluated.id, versions: [1], connectionId: runs.good["connectionId"] as string });
+  EXAMPLES["startEvaluation"]!.unshift(
+    { status: 201, path: "/prompts/eval/cases/evaluations", key: "run", body: { connectionId: runs.good["connectionId"] } },
+    { status: 400, path: "/prompts/eval/cases/evaluations", key: "run", body: { label: "production", version: 1 } },
+    { status: 403, path: "/prompts/eval/cases/evaluations", body: {} },
+    { status: 404, path: "/prompts/nope/evaluations", key: "run", body: {} },
+    { status: 412, path: "/prompts/a/b/evaluations", key: "run", body: { model: "gpt-4o-mini" } },
+  );
+  EXAMPLES["getEvaluation"]!.unshift(
+    { status: 200, path: `/evaluations/${evaluation.id}` },
+    { status: 400, path: "/evaluations/not-an-id" },
+    { status: 404, path: "/evaluations/00000000-0000-4000-8000-000000000000" },
+  );
 });
 afterAll(async () => {
   await limited.close();

@@ -5,7 +5,7 @@
 import { z } from "zod";
 import {
   runtimeCompileInput, runtimeCompiled, runtimeCreatePromptInput, runtimeCreateVersionInput, runtimeCreatedPrompt, runtimeCreatedVersion,
-  runtimeError, runtimeLabelSet, runtimePrompt, runtimePromptPage, runtimeRunInput, runtimeRunResult, runtimeSetLabelInput,
+  runtimeError, runtimeEvaluationInput, runtimeEvaluationSummary, runtimeLabelSet, runtimePrompt, runtimePromptPage, runtimeRunInput, runtimeRunResult, runtimeSetLabelInput,
 } from "@promptly/shared";
 import { keyScopeFor } from "@promptly/api";
 import { V1_OPERATIONS, pathParameters, type Operation } from "./operations.ts";
@@ -27,6 +27,8 @@ const SCHEMAS = new Map<z.ZodType, { name: string; io: "input" | "output" }>([
   [runtimeCreateVersionInput, { name: "CreateVersionInput", io: "input" }],
   [runtimeSetLabelInput, { name: "SetLabelInput", io: "input" }],
   [runtimeRunInput, { name: "RunInput", io: "input" }],
+  [runtimeEvaluationSummary, { name: "Evaluation", io: "output" }],
+  [runtimeEvaluationInput, { name: "EvaluationInput", io: "input" }],
 ]);
 
 function jsonSchema(schema: z.ZodType, io: "input" | "output") {

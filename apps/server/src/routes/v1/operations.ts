@@ -7,11 +7,11 @@ import { createHash } from "node:crypto";
 import type { Request, Response } from "express";
 import type { z } from "zod";
 import {
-  type AuthenticatedApiKey, type Resource, compileRuntimePrompt, createRuntimePrompt, createRuntimeVersion, listRuntimePrompts, runtimeSelector, serveRuntimePrompt, setRuntimeLabel,
+  type AuthenticatedApiKey, type Resource, compileRuntimePrompt, createRuntimePrompt, getRuntimeEvaluation, startRuntimeEvaluation, createRuntimeVersion, listRuntimePrompts, runtimeSelector, serveRuntimePrompt, setRuntimeLabel,
   startRuntimeRun, type ApiServices, type RunEvent,
 } from "@promptly/api";
 import {
-  promptLabelSchema, runtimeCompileInput, runtimeCompiled, runtimeCreatePromptInput, runtimeCreateVersionInput, runtimeCreatedPrompt,
+  idSchema, promptLabelSchema, runtimeCompileInput, runtimeEvaluationInput, runtimeEvaluationSummary, runtimeCompiled, runtimeCreatePromptInput, runtimeCreateVersionInput, runtimeCreatedPrompt,
   runtimeCreatedVersion, runtimeError, runtimeGetQuery, runtimeLabelSet, runtimeListQuery, runtimePrompt, runtimePromptPage, runtimeRunInput, runtimeRunResult,
   runtimeSetLabelInput, type Action, type RuntimeError, type RuntimeRunResult, type VariableProblem,
 } from "@promptly/shared";
@@ -246,6 +246,43 @@ export const V1_OPERATIONS: Operation[] = [
         await events.return(undefined);
       }
       res.end();
+    },
+  }),
+  operation({
+    id: "startEvaluation",
+    method: "post",
+    path: "/prompts/{name}/evaluations",
+    summary: "Run every test case of the prompt against the version a label (production by default) or a number selects, on the job queue (the run scope); follow it with getEvaluation",
+    action: "prompt.run",
+    body: runtimeEvaluationInput,
+    resource: ({ body }) => ({ fetch: runtimeSelector(body) }),
+    responses: {
+      201: { description: "Started (queued): its id, status and figures so far", schema: runtimeEvaluationSummary },
+      400: error("Invalid input, no connection to choose, a model missing or not offered"),
+      403: error("The key lacks the run scope or may only fetch other labels, or the connection is not open to the key's team"),
+      ...NAME_ERRORS,
+      412: error("The prompt has no test cases"),
+      ...COMMON_ERRORS,
+    },
+    async handle({ services, key, res, params, body }) {
+      res.status(201).json(await startRuntimeEvaluation(services, key, params["name"]!, body));
+    },
+  }),
+  operation({
+    id: "getEvaluation",
+    method: "get",
+    path: "/evaluations/{id}",
+    summary: "An evaluation's status, progress (total, done, failed) and per-version pass rate, p50 latency, tokens and cost",
+    action: "prompt.read",
+    pathSchemas: { id: idSchema },
+    responses: {
+      200: { description: "The evaluation", schema: runtimeEvaluationSummary },
+      400: error("Invalid id"),
+      404: error("No such evaluation for this key (of a prompt it may not read)"),
+      ...COMMON_ERRORS,
+    },
+    async handle({ services, key, res, params }) {
+      res.setHeader("Cache-Control", "no-store").json(await getRuntimeEvaluation(services, key, params["id"]!));
     },
   }),
   operation({

@@ -2,6 +2,7 @@
 // and a local provider: started, followed, read as a matrix and compared; refused to those who may not;
 // 429s retried and counted; a cancel that stops the calls in flight within a second.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Prisma } from "@promptly/db";
 import { EVALUATION_MSG, RUN_MSG, type Assertion } from "@promptly/shared";
 import { createHarness, type Harness } from "../../../testing/harness.ts";
 import { startFakeProvider, type FakeProvider } from "../../../testing/fake-provider.ts";
@@ -33,7 +34,9 @@ async function promptWithCases(cases: { variables: Record<string, unknown>; asse
   await world.callers.editor.promptVersions.create({ promptId: prompt.id, type: "text", template: "Answer {{ question }}." });
   const createdAt = Date.now();
   await h.services.db.testCase.createMany({
-    data: cases.map((testCase, index) => ({ promptId: prompt.id, variables: testCase.variables, assertions: testCase.assertions, createdAt: new Date(createdAt + index) })),
+    data: cases.map((testCase, index) => ({
+      promptId: prompt.id, variables: testCase.variables as Prisma.InputJsonObject, assertions: testCase.assertions as Prisma.InputJsonArray, createdAt: new Date(createdAt + index),
+    })),
   });
   return prompt;
 }
@@ -55,7 +58,7 @@ describe("an evaluation", () => {
       { variables: {}, assertions: [] },
     ]);
     const callsBefore = provider.calls.length;
-    const started = await world.callers.editor.evaluations.start({ promptId: prompt.id, versions: [1, 2], model: MODEL });
+    const started = await world.callers.editor.evaluations.start({ promptId: prompt.id, versions: [1, 2], model: MODEL, connectionId: connection.id });
     expect(started).toMatchObject({ status: "queued", total: 8, done: 0, failed: 0, connectionName: "Local", model: MODEL });
 
     const summary = await finished(started.id);

@@ -1,0 +1,35 @@
+// Evaluations for tools with an API key (CI): POST /api/v1/prompts/{name}/evaluations starts one of the
+// version a label (production by default) or a number selects, on that version's model; GET
+// /api/v1/evaluations/{id} reports it. The same decisions as the procedures: the run scope to start,
+// and an evaluation of a prompt the key may not read does not exist for it.
+import type { z } from "zod";
+import { EVALUATION_MSG, RUNTIME_MSG, type EvaluationSummary, type runtimeEvaluationInput } from "@promptly/shared";
+import type { ApiServices } from "../types.ts";
+import { fail } from "../../errors.ts";
+import type { AuthenticatedApiKey } from "../identity/api-keys.ts";
+import { allowOrFail, authorize } from "../access/authorize.ts";
+import { keyCaller } from "../access/visibility.ts";
+import { loadPrompt } from "../prompts/loaded-prompt.ts";
+import { resolveRuntimePrompt, runtimeSelector } from "../runtime/runtime-prompts.ts";
+import { findEvaluationPromptId, getEvaluation, startEvaluation } from "./evaluations.ts";
+
+type Deps = Pick<ApiServices, "db" | "runtime" | "evaluations">;
+
+export async function startRuntimeEvaluation(deps: Deps, key: AuthenticatedApiKey, name: string, input: z.output<typeof runtimeEvaluationInput>): Promise<EvaluationSummary> {
+  const selector = runtimeSelector(input);
+  allowOrFail(authorize(keyCaller(key), "prompt.run", { fetch: selector }));
+  // The key's team's prompt it may see (as the run route decides: the run scope, then the name resolved for the key).
+  const resolved = await resolveRuntimePrompt(deps, key, name, selector);
+  const prompt = await loadPrompt(deps.db, keyCaller(key), resolved.promptId);
+  if (!prompt) return fail("NOT_FOUND", RUNTIME_MSG.promptNotFound(name));
+  return startEvaluation(deps, { apiKeyId: key.id }, prompt, {
+    promptId: resolved.promptId, versions: [resolved.prompt.version], model: input.model, connectionId: input.connectionId,
+  });
+}
+
+export async function getRuntimeEvaluation(deps: Deps, key: AuthenticatedApiKey, id: string): Promise<EvaluationSummary> {
+  const promptId = await findEvaluationPromptId(deps.db, id);
+  const prompt = promptId ? await loadPrompt(deps.db, keyCaller(key), promptId) : null;
+  if (!prompt || !authorize(keyCaller(key), "prompt.read", { prompt }).ok) return fail("NOT_FOUND", EVALUATION_MSG.evaluationNotFound);
+  return getEvaluation(deps.db, id);
+}
