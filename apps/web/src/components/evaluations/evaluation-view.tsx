@@ -78,9 +78,9 @@ function EvaluationDetail({ prompt, summary }: { prompt: PromptDetail; summary: 
       <EvaluationProgress summary={summary} canCancel={prompt.can.run} />
       <VersionFigures summary={summary} />
       <Tabs value={view} onValueChange={(next) => setSearch({ evaluationView: next as "results" | "compare" }, { replace: true })} className="min-w-0 gap-4">
-        <TabsList>
+        <TabsList aria-label="The evaluation's results">
           <TabsTrigger value="results">Results</TabsTrigger>
-          {comparable && <TabsTrigger value="compare">Compare</TabsTrigger>}
+          {comparable && <TabsTrigger value="compare">Compare versions</TabsTrigger>}
         </TabsList>
         <TabsContent value="results" className="min-w-0">
           <ResultsMatrix id={summary.id} active={active} status={summary.status} />
