@@ -1,7 +1,8 @@
 // Test cases and evaluations end to end. (1) An editor imports 20 cases from a CSV file: a bad row is
 // reported by its line and nothing is imported; fixed, the 20 are. An evaluation of two versions runs
 // against a local provider (the fake, which echoes the prompt: the versions answer differently), its
-// progress bar reaches done, and Compare shows the cases that flipped with their outputs diffed.
+// progress bar reaches done, and Compare shows the cases that flipped with their outputs diffed. A
+// Playground run is then saved as a case, and a case given a judged assertion.
 // (2) With the team's required pass rate at 90 (set on the Teams page) and the proposed version at 70 %,
 // the reviewer sees both evaluations on the change request and Approve is refused with the figures; after
 // a passing evaluation it goes through.
@@ -36,8 +37,9 @@ test("an editor imports 20 cases from CSV, a bad row reported by its line, evalu
   ]);
   // The connection and the prompt's two versions through the API: they are not under test here.
   const adminPage = await signedInPage(browser, admin.email);
+  const connectionName = uniqueName("Local");
   await callMutation(adminPage.request, "providers.create", {
-    organizationId: organization.id, kind: "openai-compatible", name: uniqueName("Local"), baseUrl: provider.openaiBaseUrl, apiKey: provider.apiKey,
+    organizationId: organization.id, kind: "openai-compatible", name: connectionName, baseUrl: provider.openaiBaseUrl, apiKey: provider.apiKey,
   });
   await adminPage.context().close();
   await signIn(page, editor.email);
@@ -111,6 +113,46 @@ test("an editor imports 20 cases from CSV, a bad row reported by its line, evalu
   await expect(diff.locator("[data-diff='removed']")).toHaveText("-Removed: Echo: Answer question 3 politely.");
   await expect(diff.locator("[data-diff='added']")).toHaveText("+Added: Echo: Answer question 3.");
   await expect(page.getByRole("listitem", { name: "Case 3", exact: true })).toContainText("contains 'politely'");
+
+  // On a phone nothing is wider than the screen: the tables and diffs scroll in their frames.
+  await page.setViewportSize({ width: 375, height: 800 });
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+  await page.setViewportSize({ width: 1280, height: 800 });
+
+  // A Playground run saved as a case: its variables, and its answer as the expected output.
+  await page.getByRole("tab", { name: "Playground" }).click();
+  await page.getByLabel("question", { exact: true }).fill("question 21");
+  await page.getByRole("button", { name: "Run", exact: true }).click();
+  await expect(page.getByRole("region", { name: "Model 1", exact: true }).getByTestId("column-output")).toContainText("Echo: Answer question 21.");
+  await page.getByRole("button", { name: "Save as test case from model 1" }).click();
+  const add = page.getByRole("dialog", { name: "Add test case" });
+  await expect(add.getByLabel("question", { exact: true })).toHaveValue("question 21");
+  await expect(add.getByLabel("Expected output (optional)")).toHaveValue("Echo: Answer question 21.");
+  await add.getByRole("button", { name: "Add test case" }).click();
+  await expect(toast(page, "Test case added")).toBeVisible();
+
+  // Case 1 gets a judged assertion: a rubric, the connection and the model that judge.
+  await page.getByRole("tab", { name: "Test cases" }).click();
+  await expect(page.getByTestId("test-case")).toHaveCount(21);
+  await page.getByRole("button", { name: "Edit case 1", exact: true }).click();
+  const edit = page.getByRole("dialog", { name: "Edit test case" });
+  await edit.getByRole("button", { name: "Add assertion" }).click();
+  await edit.getByRole("combobox", { name: "Assertion 2", exact: true }).click();
+  await page.getByRole("option", { name: "Judged by a model" }).click();
+  await edit.getByLabel("Rubric of assertion 2").fill("The answer is polite.");
+  await edit.getByRole("combobox", { name: "Judge's connection of assertion 2" }).click();
+  await page.getByRole("option", { name: connectionName }).click();
+  await edit.getByLabel("Judge's model of assertion 2").fill("gpt-4o-mini");
+  await edit.getByRole("button", { name: "Save test case" }).click();
+  await expect(toast(page, "Test case saved")).toBeVisible();
+  await expect(page.getByRole("listitem", { name: "Case 1", exact: true })).toContainText("judged by gpt-4o-mini: The answer is polite.");
+  const stored = await withDb(async (client) =>
+    (await client.query<{ variables: unknown; expected: string | null; assertions: { type: string; model?: string }[] }>(
+      `SELECT variables, expected, assertions FROM test_cases WHERE prompt_id = $1 ORDER BY created_at, id`, [prompt.id])).rows,
+  );
+  expect(stored).toHaveLength(21);
+  expect(stored[0]!.assertions.map((assertion) => [assertion.type, assertion.model])).toEqual([["contains", undefined], ["judge", "gpt-4o-mini"]]);
+  expect(stored[20]).toEqual({ variables: { question: "question 21" }, expected: "Echo: Answer question 21.", assertions: [] });
   expect(errors).toEqual([]);
 });
 
