@@ -1,10 +1,11 @@
 // Admin commands: npm run cli -- grant-super-user <email>; prompts export|import for git-based workflows;
-// backup|restore of the database and the avatars.
+// backup|restore of the database and the avatars; eval <name> against a running server (a pipeline step).
 import { join } from "node:path";
 import { createDb } from "@promptly/db";
 import { DomainError, createS3Storage, exportLibraryForCli, findTeamForCommandLine, importLibraryForCli, setSuperUser } from "@promptly/api";
 import { APP_ROLES, normalizeEmail } from "@promptly/shared";
 import { BackupError, restoreBackup, writeBackup, type AvatarStore } from "./backup.ts";
+import { EVAL_USAGE, parseEvalArgs, runEval } from "./eval/command.ts";
 import { ConfigError, loadEnv, type Env } from "./env.ts";
 import { claimDataDir, embeddedPostgresUrl, startEmbeddedPostgres, startEmbeddedS3, stopLeftoverPostgres, type EmbeddedService } from "./embedded.ts";
 import { migrate } from "@promptly/db/migrate";
@@ -20,7 +21,24 @@ const USAGE = [
   "       npm run cli -- prompts import --team <team id, slug or name> [--org <organization>] [--dry-run] < library.json",
   "       npm run cli -- backup <file>",
   "       npm run cli -- restore <file> [--force]",
+  EVAL_USAGE,
 ].join("\n");
+
+/** `eval <name> ...`: talks to a running server over HTTP, never to the database. Answers the exit code. */
+async function evalCommand(args: string[]): Promise<number> {
+  const parsed = parseEvalArgs(args, process.env);
+  if (!parsed.ok) {
+    console.error(`${parsed.message}\n${USAGE}`);
+    return 2;
+  }
+  return runEval(parsed.options, {
+    out: (line) => console.log(line),
+    err: (line) => console.error(line),
+    tty: process.stdout.isTTY === true,
+    write: (text) => process.stdout.write(text),
+    sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+  });
+}
 
 /** `backup <file>` / `restore <file> [--force]`, or null when the arguments are not that. */
 function backupCommand(args: string[]) {
@@ -66,6 +84,10 @@ async function readStdin(): Promise<string> {
 }
 
 async function main() {
+  if (process.argv[2] === "eval") {
+    process.exitCode = await evalCommand(process.argv.slice(3));
+    return;
+  }
   const [command, email, role] = process.argv.slice(2);
   const library = libraryCommand(process.argv.slice(2));
   const backup = backupCommand(process.argv.slice(2));

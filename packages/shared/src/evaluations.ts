@@ -2,6 +2,7 @@
 // against versions and compared. Input schemas, limits and texts shared by the procedures, the REST
 // routes, the command line and the web app.
 import { z } from "zod";
+import { MSG } from "./messages.ts";
 import { idSchema, multilineText } from "./validation.ts";
 
 export const ASSERTION_TYPES = ["equals", "contains", "notContains", "regex", "json", "jsonSchema", "maxLength", "maxLatencyMs", "maxCost", "judge"] as const;
@@ -53,7 +54,7 @@ export const EVALUATION_MSG = {
 export const assertionSchema = z
   .object({
     type: z.enum(ASSERTION_TYPES),
-    value: z.string().max(ASSERTION_VALUE_MAX).optional(),
+    value: multilineText().max(ASSERTION_VALUE_MAX).optional(),
     /** A judged assertion: the connection and model that judge. */
     connectionId: idSchema.optional(),
     model: z.string().trim().min(1).max(200).optional(),
@@ -85,7 +86,11 @@ export type Assertion = z.infer<typeof assertionSchema>;
 
 /** A test case's content: variable values, an optional expected output and assertions. */
 const testCaseFields = {
-  variables: z.record(z.string(), z.unknown()).default({}),
+  // PostgreSQL's jsonb holds no NUL character, in a value or a name: refused here rather than failing the write.
+  variables: z
+    .record(z.string(), z.unknown())
+    .refine((variables) => !JSON.stringify(variables).includes("\\u0000"), MSG.multilineControlCharacters)
+    .default({}),
   expected: multilineText().max(TEST_CASE_TEXT_MAX).optional(),
   assertions: z.array(assertionSchema).max(TEST_CASE_ASSERTIONS_MAX, EVALUATION_MSG.tooManyAssertions).default([]),
 };
@@ -145,3 +150,26 @@ export type EvaluationSummary = z.infer<typeof evaluationSummary>;
 
 /** The summary as the REST API answers it (GET /api/v1/evaluations/{id}): times as ISO 8601 strings. */
 export const runtimeEvaluationSummary = evaluationSummary.extend({ createdAt: z.iso.datetime(), finishedAt: z.iso.datetime().nullable() });
+
+/** One assertion's verdict on an item's output (the judge's reason with it). */
+const assertionResult = z.object({ type: z.string(), value: z.string().optional(), pass: z.boolean(), reason: z.string().optional() });
+
+/**
+ * What `GET /api/v1/evaluations/{id}/items` answers: every item (a case against a version) of an
+ * evaluation, ordered by version then position, for reports such as the command line's JUnit XML.
+ */
+export const evaluationItemsAnswer = z.object({
+  items: z.array(
+    z.object({
+      position: z.number(),
+      version: z.number(),
+      status: z.enum(EVALUATION_ITEM_STATUSES),
+      variables: z.record(z.string(), z.unknown()),
+      output: z.string().nullable(),
+      results: z.array(assertionResult).nullable(),
+      error: z.string().nullable(),
+      latencyMs: z.number().nullable(),
+    }),
+  ),
+});
+export type EvaluationItemsAnswer = z.infer<typeof evaluationItemsAnswer>;

@@ -70,6 +70,9 @@ describe("the team's required pass rate", () => {
     expect(await world.callers.admin.teams.updateSettings({ id: team.id, requiredPassRate: null })).toEqual({ requiredApprovals: 2, requiredPassRate: null });
     const audited = await h.database.db.auditEvent.findMany({ where: { teamId: team.id, action: "team.settings" }, orderBy: { createdAt: "asc" }, select: { before: true, after: true } });
     expect(audited.at(0)).toEqual({ before: { requiredPassRate: null }, after: { requiredPassRate: 90 } });
+    // Setting nothing changes nothing and records nothing.
+    expect(await world.callers.admin.teams.updateSettings({ id: team.id })).toEqual({ requiredApprovals: 2, requiredPassRate: null });
+    expect(await h.database.db.auditEvent.count({ where: { teamId: team.id, action: "team.settings" } })).toBe(audited.length);
   });
 });
 

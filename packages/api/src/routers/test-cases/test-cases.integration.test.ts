@@ -105,6 +105,17 @@ describe("testCases by hand", () => {
     expect(await cases(prompt.id)).toHaveLength(1);
   });
 
+  it("refuses control characters PostgreSQL cannot keep (a NUL in a variable, an expected output or an assertion), writing nothing", async () => {
+    const prompt = await casePrompt();
+    for (const content of [{ variables: { question: "a\u0000b" } }, { expected: "a\u0000b" }, { assertions: [{ type: "contains" as const, value: "a\u0000b" }] }]) {
+      expect(await failure(world.callers.editor.testCases.create({ promptId: prompt.id, ...content }))).toMatchObject({ code: "BAD_REQUEST", message: MSG.multilineControlCharacters });
+    }
+    expect(await failure(world.callers.editor.testCases.import({ promptId: prompt.id, format: "jsonl", content: '{"question":"a\\u0000b"}' }))).toEqual({
+      code: "BAD_REQUEST", message: EVALUATION_MSG.importRow(1, `variables: ${MSG.multilineControlCharacters}`),
+    });
+    expect(await cases(prompt.id)).toEqual([]);
+  });
+
   it("an archived prompt refuses every write, and still lists its cases", async () => {
     const prompt = await casePrompt();
     const created = await world.callers.editor.testCases.create({ promptId: prompt.id, variables: { question: "Still?" } });

@@ -11,7 +11,7 @@ import { EVALUATION_MSG } from "@promptly/shared";
 import type { Refusal } from "../prompts/prompt-rules.ts";
 
 /** A version's figures in one evaluation. */
-export const versionEvidence = z.object({
+const versionEvidence = z.object({
   evaluationId: z.string(),
   version: z.number(),
   createdAt: z.date(),
@@ -39,7 +39,7 @@ export const changeRequestEvidence = z.object({
   sameCases: z.boolean(),
 });
 
-export const passRateOf = (passed: number, total: number) => (total === 0 ? 0 : Math.floor((passed * 1000) / total) / 10);
+const passRateOf = (passed: number, total: number) => (total === 0 ? 0 : Math.floor((passed * 1000) / total) / 10);
 
 type Row = Omit<VersionEvidence, "passRate"> & { cases: string[] };
 

@@ -26,7 +26,7 @@ const judgeRequest = (rubric: string, output: string, expected: string | null | 
   [`RUBRIC:\n${rubric}`, ...(expected != null ? [`EXPECTED:\n${expected}`] : []), `OUTPUT:\n${output}`].join("\n\n");
 
 /** The verdict in a judge's answer: the first JSON object in it with a boolean `pass` (a fenced block or words around it allowed). */
-export function readVerdict(answer: string): { pass: boolean; reason: string } | null {
+function readVerdict(answer: string): { pass: boolean; reason: string } | null {
   for (let start = answer.indexOf("{"); start !== -1; start = answer.indexOf("{", start + 1)) {
     for (let end = answer.lastIndexOf("}"); end > start; end = answer.lastIndexOf("}", end - 1)) {
       try {

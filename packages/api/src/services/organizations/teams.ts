@@ -141,6 +141,7 @@ export async function updateTeamSettings(db: Db, teamId: string, settings: { req
     const before = await tx.team.findUniqueOrThrow({ where: { id: teamId }, select: { ...select, organizationId: true } });
     const row = await tx.team.update({ where: { id: teamId }, data: settings, select });
     const changed = (Object.keys(select) as (keyof typeof select)[]).filter((key) => settings[key] !== undefined);
+    if (changed.length === 0) return row;
     await auditAs(tx, context, {
       organizationId: before.organizationId,
       teamId,
