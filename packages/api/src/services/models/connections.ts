@@ -80,7 +80,7 @@ export const runConnectionItem = providerConnectionItem.pick({ id: true, kind: t
  * The rule of a connection's teams: limited to none, it is open to every team of its organization.
  * Here for a row in hand; listRunConnections and findTeamRunConnections say the same in their queries.
  */
-const isOpenToTeam = (teams: readonly { teamId: string }[], teamId: string) => teams.length === 0 || teams.some((team) => team.teamId === teamId);
+export const isOpenToTeam = (teams: readonly { teamId: string }[], teamId: string) => teams.length === 0 || teams.some((team) => team.teamId === teamId);
 
 /** The organization's connections open to one team (those limited to no team, or to it too), by name. */
 export async function listRunConnections(db: DbOrTx, organizationId: string, teamId: string): Promise<z.infer<typeof runConnectionItem>[]> {
