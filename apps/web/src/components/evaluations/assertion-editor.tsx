@@ -37,8 +37,8 @@ interface AssertionEditorProps {
 }
 
 export function AssertionEditor({ promptId, assertions, errors, disabled, onChange }: AssertionEditorProps) {
-  const judged = assertions.some((assertion) => assertion.type === "judge");
-  const connections = trpc.playground.connections.useQuery({ promptId }, { enabled: judged });
+  // Asked at once, not when a judge is chosen: the connection select then opens with its options.
+  const connections = trpc.playground.connections.useQuery({ promptId });
   const update = (index: number, patch: Partial<AssertionDraft>) => onChange(assertions.map((assertion, i) => (i === index ? { ...assertion, ...patch } : assertion)));
   return (
     <fieldset className="grid min-w-0 gap-3" disabled={disabled}>
