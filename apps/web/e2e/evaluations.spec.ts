@@ -81,17 +81,28 @@ test("an editor imports 20 cases from CSV, a bad row reported by its line, evalu
   const run = page.getByRole("dialog", { name: "Run evaluation" });
   await expect(run.getByRole("checkbox", { name: "v2 · latest" })).toBeChecked();
   await run.getByRole("checkbox", { name: "v1", exact: true }).check();
-  // Each answer takes a moment, so the bar has something to show.
-  provider.answer.firstTokenDelayMs = 150;
+  // Each answer takes 1.5 s and a connection runs 20 at once: the 40 runs go in two waves, and the bar,
+  // read every second, shows the first wave done before the second is (every value it takes is noted).
+  await page.evaluate(() => {
+    const seen: string[] = ((window as unknown as { progressSeen: string[] }).progressSeen = []);
+    new MutationObserver(() => {
+      const value = document.querySelector("[role=progressbar][aria-label='Evaluation progress']")?.getAttribute("aria-valuenow");
+      if (value && seen.at(-1) !== value) seen.push(value);
+    }).observe(document.body, { subtree: true, childList: true, attributes: true, attributeFilter: ["aria-valuenow"] });
+  });
+  provider.answer.firstTokenDelayMs = 1_500;
   try {
     await run.getByRole("button", { name: "Run evaluation" }).click();
     await expect(run).toBeHidden();
-    const bar = page.getByRole("progressbar", { name: "Evaluation progress" });
-    await expect(bar).toBeVisible();
+    await expect(page.getByRole("progressbar", { name: "Evaluation progress" })).toBeVisible();
     await expect(page.getByTestId("evaluation-counts")).toHaveText("40 done · 0 failed · 0 remaining", { timeout: 20_000 });
   } finally {
     provider.answer.firstTokenDelayMs = 0;
   }
+  const seen = (await page.evaluate(() => (window as unknown as { progressSeen: string[] }).progressSeen)).map(Number);
+  expect(seen[0]).toBe(0);
+  expect(seen.at(-1)).toBe(40);
+  expect(seen.some((value) => value > 0 && value < 40)).toBe(true);
   await expect(page.getByTestId("evaluation-view").getByText("Done", { exact: true })).toBeVisible();
   await expect(page.getByRole("progressbar", { name: "Evaluation progress" })).toHaveAttribute("aria-valuenow", "40");
   const figures = page.getByRole("table", { name: "Figures per version" });

@@ -1,7 +1,7 @@
 // One evaluation: its progress (polled every second while queued or running) with done / failed /
 // remaining and Cancel, the figures per version, then Results (cases x versions: each output and each
 // assertion's verdict with its reason) or Compare (two versions: the cases that flipped, their outputs diffed).
-import { useEffect } from "react";
+import { useEffect, useRef } from "react";
 import { ArrowLeft, Check, Square, X } from "lucide-react";
 import { toast } from "sonner";
 import { versionLabel } from "@promptly/shared";
@@ -164,9 +164,11 @@ function VersionFigures({ summary }: { summary: Summary }) {
 function ResultsMatrix({ id, active, status }: { id: string; active: boolean; status: Summary["status"] }) {
   const results = trpc.evaluations.results.useQuery({ id }, { refetchInterval: active ? 3_000 : false });
   const { refetch } = results;
-  // Once it ends, the last results at once.
+  // Once it ends (seen running here), the last results at once.
+  const wasActive = useRef(active);
   useEffect(() => {
-    if (!active) void refetch();
+    if (wasActive.current && !active) void refetch();
+    wasActive.current = active;
   }, [active, status, refetch]);
   if (results.isPending) return <SkeletonRows label="Loading the results" />;
   if (results.isError) return <LoadFailure title="The results could not be loaded" error={results.error} onRetry={() => void results.refetch()} />;
