@@ -93,9 +93,9 @@ function EvidenceTable({ evidence, promptId, proposedVersion, productionVersion 
                       params={{ promptId }}
                       search={{ tab: "evaluations", evaluation: figures.evaluationId }}
                       className="text-primary underline underline-offset-4"
-                      aria-label={`Open the evaluation of ${role.toLowerCase()} ${version === null ? "" : versionLabel(version)}`}
                     >
                       {formatDateTime(figures.createdAt)}
+                      <span className="sr-only">{`: the evaluation of ${role.toLowerCase()} ${version === null ? "" : versionLabel(version)}`}</span>
                     </Link>
                   </TableCell>
                 </>
