@@ -47,6 +47,8 @@ export interface FakeProvider {
   answer: FakeAnswerOptions;
   /** Streamed answers being written now; one that the client left is no longer counted. */
   readonly openStreams: number;
+  /** Answers not streamed (one JSON body) being prepared now; one that the client left is no longer counted. */
+  readonly openAnswers: number;
   /** How many streamed answers ended because the client went away (the server stopped writing). */
   readonly abandonedStreams: number;
   close(): Promise<void>;
@@ -131,7 +133,7 @@ export async function startFakeProvider(options: FakeProviderOptions = {}): Prom
   const apiKey = options.apiKey ?? "sk-test-provider-key-0001";
   const models = options.models ?? ["gpt-4o-mini", "claude-haiku-4-5", "local-llama"];
   const calls: RecordedCall[] = [];
-  const state = { failWith: null as number | null, failMessage: null as string | null, openStreams: 0, abandonedStreams: 0 };
+  const state = { failWith: null as number | null, failMessage: null as string | null, openStreams: 0, openAnswers: 0, abandonedStreams: 0 };
   const answer: FakeAnswerOptions = { firstTokenDelayMs: 0, chunkDelayMs: 0, repeat: 1, text: null };
 
   /**
@@ -160,6 +162,19 @@ export async function startFakeProvider(options: FakeProviderOptions = {}): Prom
     }
   }
 
+  /** A whole answer's wait (the slow start), counted while it lasts; false when the client left meanwhile. */
+  async function slowStart(res: ServerResponse): Promise<boolean> {
+    const gone = new AbortController();
+    res.on("close", () => gone.abort());
+    state.openAnswers++;
+    try {
+      await sleep(answer.firstTokenDelayMs, gone.signal);
+    } finally {
+      state.openAnswers--;
+    }
+    return !gone.signal.aborted;
+  }
+
   async function openaiChat(res: ServerResponse, body: OpenAIChatBody) {
     const text = answer.text ?? fakeAnswerText(lastUserText(body.messages ?? []), answer.repeat);
     const usage = { prompt_tokens: countTokens(promptText(body.messages ?? [])), completion_tokens: countTokens(text) };
@@ -168,7 +183,7 @@ export async function startFakeProvider(options: FakeProviderOptions = {}): Prom
     const created = 1_767_225_600;
     const model = body.model;
     if (!body.stream) {
-      if (answer.firstTokenDelayMs) await sleep(answer.firstTokenDelayMs, new AbortController().signal);
+      if (!(await slowStart(res))) return;
       return json(res, 200, {
         id, object: "chat.completion", created, model,
         choices: [{ index: 0, message: { role: "assistant", content: text, refusal: null }, logprobs: null, finish_reason: "stop" }],
@@ -195,7 +210,7 @@ export async function startFakeProvider(options: FakeProviderOptions = {}): Prom
     const id = `msg_fake${calls.length}`;
     const model = body.model;
     if (!body.stream) {
-      if (answer.firstTokenDelayMs) await sleep(answer.firstTokenDelayMs, new AbortController().signal);
+      if (!(await slowStart(res))) return;
       return json(res, 200, {
         id, type: "message", role: "assistant", model,
         content: [{ type: "text", text }],
@@ -273,6 +288,9 @@ export async function startFakeProvider(options: FakeProviderOptions = {}): Prom
     answer,
     get openStreams() {
       return state.openStreams;
+    },
+    get openAnswers() {
+      return state.openAnswers;
     },
     get abandonedStreams() {
       return state.abandonedStreams;

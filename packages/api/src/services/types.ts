@@ -1,12 +1,11 @@
 // The services layer's own types: what the process wires once at start-up, and the plain facts
 // about a caller that services need. Nothing here knows of HTTP or tRPC.
-import type { Db } from "@promptly/db";
+import type { Db, DbOrTx } from "@promptly/db";
 import type { Lucia } from "lucia";
 import type { Mailer } from "./platform/mailer.ts";
 import type { Storage } from "./platform/storage.ts";
 import type { RateLimits } from "./platform/rate-limits.ts";
 import type { RuntimeCache } from "./runtime/runtime-cache.ts";
-import type { EvaluationQueue } from "./evaluations/queue.ts";
 
 export interface ApiConfig {
   /** Public origin of the app, e.g. http://localhost:3000: links in emails point here. */
@@ -24,6 +23,16 @@ export interface ApiConfig {
   providerMaxConcurrentRuns?: number;
 }
 
+/** The evaluations' job queue as the services use it (services/evaluations/queue.ts). */
+export interface EvaluationJobs {
+  /** Queues a job per item in `tx`, the transaction that creates the items. */
+  enqueue(tx: DbOrTx, connectionId: string, evaluationId: string, itemIds: readonly string[]): Promise<void>;
+  /** Runs this process's share of the work until stop(). */
+  startWorker(db: Db): Promise<void>;
+  /** In-flight items get `graceMs` to finish, then go back to the queue. */
+  stop(graceMs?: number): Promise<void>;
+}
+
 /** Process-wide services, created once at start-up. */
 export interface ApiServices {
   db: Db;
@@ -36,7 +45,7 @@ export interface ApiServices {
   runtime: RuntimeCache;
   config: ApiConfig;
   /** The evaluations' job queue (pg-boss, shared by every app process); its worker runs only where started (the app host). */
-  evaluations: EvaluationQueue;
+  evaluations: EvaluationJobs;
   /** The clock; tests replace it to move time. */
   now: () => Date;
 }

@@ -145,11 +145,11 @@ describe("an evaluation", () => {
     provider.answer.firstTokenDelayMs = 20_000;
     try {
       const started = await world.callers.editor.evaluations.start({ promptId: prompt.id, versions: [1], model: MODEL });
-      await expect.poll(() => provider.openStreams, { timeout: 5_000, interval: 20 }).toBeGreaterThan(0);
+      await expect.poll(() => provider.openAnswers, { timeout: 5_000, interval: 20 }).toBeGreaterThan(0);
       expect((await world.callers.viewer.evaluations.get({ id: started.id })).status).toBe("running");
       const cancelledAt = performance.now();
       expect(await world.callers.editor.evaluations.cancel({ id: started.id })).toMatchObject({ status: "cancelled", done: 0 });
-      await expect.poll(() => provider.openStreams, { timeout: 1_000, interval: 10 }).toBe(0);
+      await expect.poll(() => provider.openAnswers, { timeout: 1_000, interval: 10 }).toBe(0);
       expect(performance.now() - cancelledAt).toBeLessThan(1_000);
       const statuses = await h.services.db.evaluationItem.groupBy({ by: ["status"], where: { evaluationId: started.id }, _count: true });
       expect(statuses).toEqual([{ status: "cancelled", _count: 30 }]);

@@ -12,9 +12,10 @@ import { fail } from "../../errors.ts";
 import { createdAtSortValue, decodeKeysetCursor, encodeKeysetCursor } from "../platform/keyset-cursor.ts";
 import { findRunConnection, isOpenToTeam, listRunConnections, type RunConnectionRow } from "../models/connections.ts";
 import type { RunActor, RunPrompt } from "../models/runs.ts";
-import { EVALUATION_CHANNEL, type EvaluationQueue } from "./queue.ts";
+import type { EvaluationJobs } from "../types.ts";
+import { EVALUATION_CHANNEL } from "./queue.ts";
 
-type StartDeps = { db: Db; evaluations: EvaluationQueue };
+type StartDeps = { db: Db; evaluations: EvaluationJobs };
 
 /**
  * The connection an evaluation runs on: `connectionId` when given (refused as a run refuses it: another
@@ -287,7 +288,11 @@ export async function latestEvaluation(db: DbOrTx, promptId: string, versions: n
   return head ? summaryOf(head, await versionRows(db, [head.id])) : null;
 }
 
-/** The pass rate (0-100) of `version` in the latest done evaluation that included it; null: it has none (the approval gate's figure). */
+/**
+ * The pass rate (0-100) of `version` in the latest done evaluation that included it; null: it has none
+ * (the approval gate's figure: the change requests' requiredPassRate check calls it).
+ * @public
+ */
 export async function latestEvaluationPassRate(db: DbOrTx, promptId: string, version: number): Promise<number | null> {
   const latest = await latestEvaluation(db, promptId, [version]);
   return latest?.versions.find((row) => row.version === version)?.passRate ?? null;

@@ -11,14 +11,14 @@ import PgBoss from "pg-boss";
 import type { Db, DbOrTx } from "@promptly/db";
 import { listen, type Listener } from "@promptly/db/listen";
 import { openSlotLocks, type SlotLocks } from "@promptly/db/slot-locks";
-import type { ApiConfig } from "../types.ts";
+import type { ApiConfig, EvaluationJobs } from "../types.ts";
 import {
-  EvaluationCannotRun, failEvaluation, finishIfComplete, loadEvaluationContext, runEvaluationItem, type EvaluationContext, type PendingItem,
+  EvaluationCannotRun, failEvaluation, finishIfComplete, loadEvaluationContext, sweepEvaluations, runEvaluationItem, type EvaluationContext, type PendingItem,
 } from "./run-item.ts";
 
 export const EVALUATION_CHANNEL = "promptly_evaluations";
 /** Provider calls at once per connection, across every app process (EVALUATION_CONCURRENCY). */
-export const DEFAULT_EVALUATION_CONCURRENCY = 20;
+const DEFAULT_EVALUATION_CONCURRENCY = 20;
 const SCHEMA = "pgboss";
 
 export interface EvaluationQueueOptions {
@@ -48,7 +48,7 @@ const onTransaction = (tx: DbOrTx): PgBoss.Db => ({
   },
 });
 
-export class EvaluationQueue {
+export class EvaluationQueue implements EvaluationJobs {
   readonly boss: PgBoss;
   readonly concurrency: number;
   readonly jobExpirySeconds: number;
@@ -66,6 +66,7 @@ export class EvaluationQueue {
     this.boss = new PgBoss({
       connectionString: options.databaseUrl,
       schema: SCHEMA,
+      // Fetches, completions and a read of the items per batch: a few connections are enough.
       max: 4,
       application_name: "promptly-evaluations",
       schedule: false,
@@ -130,6 +131,9 @@ export class EvaluationQueue {
     }
   }
 
+  /** One statement on pg-boss's own connections (node-postgres): the lanes' reads of a batch's items. */
+  sql = (text: string, values: unknown[]) => this.boss.getDb().executeSql(text, values);
+
   /** Fetches up to `count` jobs of a connection. */
   fetch(connectionId: string, count: number): Promise<PgBoss.Job<JobData>[]> {
     return this.boss.fetch<JobData>(queueName(connectionId), { batchSize: count });
@@ -159,6 +163,8 @@ class Worker {
   readonly inFlight = new Map<string, Set<AbortController>>();
   readonly contexts = new Map<string, { at: number; context: Promise<EvaluationContext | null> }>();
   readonly running = new Set<string>();
+  /** Evaluations cancelled while this process listened: their items taken ahead are not begun. */
+  readonly cancelled = new Set<string>();
 
   constructor(
     readonly queue: EvaluationQueue,
@@ -179,7 +185,10 @@ class Worker {
     this.#listener = await listen(this.queue.options.databaseUrl, EVALUATION_CHANNEL, (payload) => {
       const [kind, id] = payload.split(":");
       if (kind === "start" && id) this.lane(id);
-      if (kind === "cancel" && id) for (const controller of this.inFlight.get(id) ?? []) controller.abort();
+      if (kind === "cancel" && id) {
+        this.cancelled.add(id);
+        for (const controller of this.inFlight.get(id) ?? []) controller.abort();
+      }
     }, this.onError);
   }
 
@@ -199,8 +208,19 @@ class Worker {
     const rows = await this.db.$queryRaw<{ connectionId: string }[]>`
       SELECT DISTINCT connection_id::text AS "connectionId" FROM evaluations WHERE status IN ('queued', 'running') AND connection_id IS NOT NULL`;
     for (const row of rows) this.lane(row.connectionId);
+    if (rows.length) await sweepEvaluations(this.db);
+    // A cancel this process did not hear (its listener was reconnecting) still stops its calls within a second or so.
+    if (this.inFlight.size) {
+      const ended = await this.db.evaluation.findMany({ where: { id: { in: [...this.inFlight.keys()] }, status: { notIn: ["queued", "running"] } }, select: { id: true } });
+      for (const { id } of ended) {
+        this.cancelled.add(id);
+        for (const controller of this.inFlight.get(id) ?? []) controller.abort();
+      }
+    }
     const now = Date.now();
     for (const [id, kept] of this.contexts) if (now - kept.at > 60_000) this.contexts.delete(id);
+    if (this.running.size > 10_000) this.running.clear();
+    if (this.cancelled.size > 10_000) this.cancelled.clear();
   }
 
   lane(connectionId: string) {
@@ -242,14 +262,25 @@ class Worker {
   }
 }
 
+type Taken = { jobId: string; item: (PendingItem & { status: string; evaluationStatus: string }) | undefined };
+
+/**
+ * A connection's work in this process: as many items at once as it holds slots, taken from the queue
+ * up to one batch ahead (one fetch and one read of the items per batch, not per item), their jobs
+ * completed in batches (a job completed late is harmless: its item's write happened once).
+ */
 class Lane {
   slots: number[] = [];
   #active = 0;
+  #buffer: Taken[] = [];
   #wake: (() => void) | null = null;
   #finished!: () => void;
   readonly done = new Promise<void>((resolve) => (this.#finished = resolve));
   #completed: string[] = [];
   #failed: string[] = [];
+  #flushedAt = 0;
+  /** Evaluations whose items this lane ran since it last had nothing to do. */
+  #touched = new Set<string>();
 
   constructor(
     readonly worker: Worker,
@@ -281,24 +312,31 @@ class Lane {
     let lastAcquire = 0;
     try {
       while (!this.worker.stopping) {
-        await this.#flush();
+        if (this.#completed.length >= 10 || this.#failed.length || (this.#completed.length && Date.now() - this.#flushedAt > 100)) await this.#flush();
         if (this.slots.length < queue.concurrency && Date.now() - lastAcquire > 200) {
           lastAcquire = Date.now();
           const locks = await this.worker.locks();
           this.slots.push(...(await locks.acquire(key, queue.concurrency, queue.concurrency - this.slots.length)));
         }
-        const free = this.slots.length - this.#active;
-        if (free > 0) {
-          const jobs = await queue.fetch(this.connectionId, free);
-          if (jobs.length) {
+        while (this.#active < this.slots.length && this.#buffer.length) this.#start(this.#buffer.shift()!);
+        // Refilled at half: the next batch arrives before the slots run dry.
+        const wanted = this.slots.length * 2 - this.#active - this.#buffer.length;
+        if (this.slots.length && this.#buffer.length <= this.slots.length / 2 && wanted > 0) {
+          const taken = await this.#take(wanted);
+          if (taken) {
             idleSince = Date.now();
-            this.#start(jobs);
             continue;
           }
         }
-        if (this.#active === 0 && Date.now() - idleSince > LANE_IDLE_MS) break;
-        await this.#sleep(free > 0 || this.slots.length === 0 ? 100 : 1_000);
+        if (this.#active === 0 && !this.#buffer.length) {
+          if (this.#touched.size) await finishIfComplete(queue.sql, [...this.#touched]);
+          this.#touched.clear();
+          if (Date.now() - idleSince > LANE_IDLE_MS) break;
+        }
+        await this.#sleep(this.#buffer.length || !this.slots.length ? 1_000 : 100);
       }
+      // Shutting down: what was taken but not begun goes back to the queue for another process.
+      this.#failed.push(...this.#buffer.splice(0).map((taken) => taken.jobId));
       while (this.#active > 0) await this.#sleep(50);
       await this.#flush();
     } finally {
@@ -309,40 +347,52 @@ class Lane {
     }
   }
 
+  /** Takes up to `count` jobs and reads their items in one statement; false when there were none. */
+  async #take(count: number): Promise<boolean> {
+    const jobs = await this.worker.queue.fetch(this.connectionId, count);
+    if (!jobs.length) return false;
+    try {
+      const { rows: items } = (await this.worker.queue.sql(
+        `SELECT i.id::text, i.evaluation_id::text AS "evaluationId", i.version, i.variables, i.expected, i.assertions, i.status::text, e.status::text AS "evaluationStatus"
+         FROM evaluation_items i JOIN evaluations e ON e.id = i.evaluation_id
+         WHERE i.id = ANY($1::uuid[])`,
+        [jobs.map((job) => job.data.itemId)],
+      )) as { rows: (PendingItem & { status: string; evaluationStatus: string })[] };
+      const byId = new Map(items.map((item) => [item.id, item]));
+      this.#buffer.push(...jobs.map((job) => ({ jobId: job.id, item: byId.get(job.data.itemId) })));
+    } catch (error) {
+      this.worker.onError(error);
+      this.#failed.push(...jobs.map((job) => job.id));
+    }
+    return true;
+  }
+
   async #flush() {
+    this.#flushedAt = Date.now();
     const completed = this.#completed.splice(0);
     const failed = this.#failed.splice(0);
     if (completed.length) await this.worker.queue.complete(this.connectionId, completed);
     if (failed.length) await this.worker.queue.fail(this.connectionId, failed);
   }
 
-  #start(jobs: PgBoss.Job<{ evaluationId: string; itemId: string }>[]) {
-    this.#active += jobs.length;
+  #start({ jobId, item }: Taken) {
+    this.#active++;
     void (async () => {
-      const items = await this.worker.db.$queryRaw<(PendingItem & { status: string; evaluationStatus: string })[]>`
-        SELECT i.id::text, i.evaluation_id::text AS "evaluationId", i.version, i.variables, i.expected, i.assertions, i.status::text, e.status::text AS "evaluationStatus"
-        FROM evaluation_items i JOIN evaluations e ON e.id = i.evaluation_id
-        WHERE i.id = ANY(${jobs.map((job) => job.data.itemId)}::uuid[])`;
-      const byId = new Map(items.map((item) => [item.id, item]));
-      await Promise.all(jobs.map(async (job) => {
-        try {
-          const item = byId.get(job.data.itemId);
-          if (item && item.status === "pending" && (item.evaluationStatus === "queued" || item.evaluationStatus === "running")) await this.#runItem(item, job.id);
-          else this.#completed.push(job.id);
-        } catch (error) {
-          this.worker.onError(error);
-          this.#failed.push(job.id);
-        } finally {
-          this.#active--;
-          this.wake();
+      try {
+        const runnable = item && item.status === "pending" && (item.evaluationStatus === "queued" || item.evaluationStatus === "running") && !this.worker.cancelled.has(item.evaluationId);
+        if (runnable) {
+          this.#touched.add(item.evaluationId);
+          await this.#runItem(item, jobId);
         }
-      }));
-    })().catch((error: unknown) => {
-      this.worker.onError(error);
-      this.#failed.push(...jobs.map((job) => job.id));
-      this.#active -= jobs.length;
-      this.wake();
-    });
+        else this.#completed.push(jobId);
+      } catch (error) {
+        this.worker.onError(error);
+        this.#failed.push(jobId);
+      } finally {
+        this.#active--;
+        this.wake();
+      }
+    })();
   }
 
   async #runItem(item: PendingItem, jobId: string) {
@@ -366,17 +416,12 @@ class Lane {
     if (!controllers) worker.inFlight.set(item.evaluationId, (controllers = new Set()));
     controllers.add(controller);
     try {
-      const ran = await runEvaluationItem({ db: worker.db, config: worker.config, retryBaseMs: worker.queue.options.retryBaseMs ?? 500 }, context, item, controller.signal);
-      if (ran) {
-        await finishIfComplete(worker.db, item.evaluationId);
-        this.#completed.push(jobId);
-      } else if (worker.stopping) {
-        // Shut down mid-call: another process (or this one, restarted) runs it again.
-        this.#failed.push(jobId);
-      } else {
-        // Cancelled: nothing more to do.
-        this.#completed.push(jobId);
-      }
+      // An item's write goes through the Prisma client (its prepared statements), not the queue's small pool.
+      const deps = { sql: (text: string, values: unknown[]) => worker.db.$executeRawUnsafe(text, ...values), config: worker.config, retryBaseMs: worker.queue.options.retryBaseMs ?? 500, retryBudgetMs: (worker.queue.jobExpirySeconds * 1000) / 2 };
+      const ran = await runEvaluationItem(deps, context, item, controller.signal);
+      // Shut down mid-call: given back, for another process (or this one, restarted) to run again. Cancelled: nothing more to do.
+      if (!ran && worker.stopping) this.#failed.push(jobId);
+      else this.#completed.push(jobId);
     } finally {
       controllers.delete(controller);
       if (!controllers.size) worker.inFlight.delete(item.evaluationId);

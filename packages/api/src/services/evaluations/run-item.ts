@@ -5,26 +5,29 @@
 // another process that got there first changes nothing. Items are not prompt runs: they are kept in
 // evaluation_items only (the Runs tab and the analytics count what people and tools ran, not bulk
 // evaluations).
-import { Prisma, type Db } from "@promptly/db";
+import type { Db } from "@promptly/db";
 import {
   RUN_OUTPUT_MAX_CHARS, compile, type Assertion, type ChatMessage, type PromptVersionBody, type RunParameters, type VariableContract,
 } from "@promptly/shared";
 import type { ApiConfig } from "../types.ts";
 import { findRunConnection, openRunConnection } from "../models/connections.ts";
-import { describeProviderError, streamModelAnswer, type OpenConnection } from "../models/provider-client.ts";
-import { modelInputOf, runCost, runParameters, versionSelect } from "../models/runs.ts";
+import { completeModelAnswer, describeProviderError, type OpenConnection } from "../models/provider-client.ts";
+import { modelPriceFor } from "../models/prices.ts";
+import { costAt, modelInputOf, runParameters, versionSelect } from "../models/runs.ts";
 import { checkAssertions, type Judge } from "./assertions.ts";
 import { createJudge } from "./judge.ts";
 
 type Config = ApiConfig;
 
 /** Provider calls one item may make: the first and up to four retries after a 429 or a 5xx. */
-export const ITEM_MAX_ATTEMPTS = 5;
+const ITEM_MAX_ATTEMPTS = 5;
 
 interface PreparedVersion {
   body: PromptVersionBody;
   model: string;
   parameters: RunParameters;
+  /** The organization's price of the model when the evaluation's items began (null: unknown), read once. */
+  price: { inputPerMillion: number; outputPerMillion: number } | null;
 }
 
 /** What every item of one evaluation shares, read once per process. */
@@ -46,14 +49,15 @@ export async function loadEvaluationContext(db: Db, config: Config, evaluationId
   });
   if (!evaluation) return null;
   const connectionRow = evaluation.connectionId ? await findRunConnection(db, evaluation.connectionId) : null;
-  if (!connectionRow) throw new EvaluationCannotRun(`The connection '${evaluation.connectionName}' was deleted`);
+  if (!connectionRow) throw new EvaluationCannotRun(connectionDeleted(evaluation.connectionName));
   const rows = await db.promptVersion.findMany({ where: { promptId: evaluation.promptId, version: { in: evaluation.versions } }, select: { version: true, ...versionSelect } });
   const versions = new Map<number, PreparedVersion>();
   for (const row of rows) {
     const variables = row.variables as unknown as VariableContract[];
     const body: PromptVersionBody =
       row.type === "text" ? { type: "text", template: row.template ?? "", variables } : { type: "chat", messages: (row.messages ?? []) as unknown as ChatMessage[], variables };
-    versions.set(row.version, { body, model: evaluation.model ?? row.model.trim(), parameters: runParameters({}, row.config) });
+    const model = evaluation.model ?? row.model.trim();
+    versions.set(row.version, { body, model, parameters: runParameters({}, row.config), price: await modelPriceFor(db, evaluation.organizationId, model) });
   }
   return {
     id: evaluation.id,
@@ -74,10 +78,13 @@ export interface PendingItem {
 }
 
 export interface ItemDeps {
-  db: Db;
+  /** Runs one statement (the item's write: the one statement every item runs). */
+  sql: (text: string, values: unknown[]) => Promise<unknown>;
   config: Config;
   /** The first wait after a 429 or a 5xx; doubled at each retry. */
   retryBaseMs: number;
+  /** No retry starts once this long (ms) was spent on the item: its job would expire and be given to another process. */
+  retryBudgetMs: number;
 }
 
 class Aborted extends Error {}
@@ -102,8 +109,7 @@ const wait = (ms: number, signal: AbortSignal) =>
  */
 export async function runEvaluationItem(deps: ItemDeps, context: EvaluationContext, item: PendingItem, signal: AbortSignal): Promise<boolean> {
   const version = context.versions.get(item.version);
-  const record = (data: Prisma.EvaluationItemUpdateManyMutationInput) =>
-    deps.db.evaluationItem.updateMany({ where: { id: item.id, status: "pending" }, data: { ...data, finishedAt: new Date() } });
+  const record = (data: Recorded) => recordItem(deps, item, data);
   if (!version) {
     await record({ status: "error", error: `Version ${item.version} was deleted` });
     return true;
@@ -125,27 +131,16 @@ export async function runEvaluationItem(deps: ItemDeps, context: EvaluationConte
   try {
     for (;;) {
       attempts++;
-      output = "";
-      inputTokens = outputTokens = null;
       const callStartedAt = performance.now();
       try {
-        const answer = streamModelAnswer(
+        const answer = await completeModelAnswer(
           context.connection,
           { allowPrivate: deps.config.allowPrivateProviderUrls ?? false, timeoutMs, signal },
           { model: version.model, input: modelInputOf(compiled), parameters: version.parameters },
         );
-        for await (const piece of answer) {
-          if (piece.type === "usage") {
-            if (piece.inputTokens !== undefined) inputTokens = piece.inputTokens;
-            if (piece.outputTokens !== undefined) outputTokens = piece.outputTokens;
-            continue;
-          }
-          output += piece.text;
-          if (output.length >= RUN_OUTPUT_MAX_CHARS) {
-            output = output.slice(0, RUN_OUTPUT_MAX_CHARS);
-            break;
-          }
-        }
+        output = answer.text.slice(0, RUN_OUTPUT_MAX_CHARS);
+        inputTokens = answer.inputTokens;
+        outputTokens = answer.outputTokens;
         if (signal.aborted) throw new Aborted();
         latencyMs = Math.round(performance.now() - callStartedAt);
         error = null;
@@ -156,9 +151,10 @@ export async function runEvaluationItem(deps: ItemDeps, context: EvaluationConte
         if (failure.status === 429) rateLimited++;
         const retryable = failure.status === 429 || (failure.status !== null && failure.status >= 500);
         error = failure.message;
-        if (!retryable || attempts >= ITEM_MAX_ATTEMPTS) break;
         // Growing waits with some jitter, so items rate limited together do not all come back at once.
-        await wait(deps.retryBaseMs * 2 ** (attempts - 1) * (0.75 + Math.random() / 2), signal);
+        const delay = deps.retryBaseMs * 2 ** (attempts - 1) * (0.75 + Math.random() / 2);
+        if (!retryable || attempts >= ITEM_MAX_ATTEMPTS || performance.now() - startedAt + delay > deps.retryBudgetMs) break;
+        await wait(delay, signal);
       }
     }
   } catch (caught) {
@@ -169,7 +165,7 @@ export async function runEvaluationItem(deps: ItemDeps, context: EvaluationConte
     await record({ status: "error", error, attempts, rateLimited, latencyMs: Math.round(performance.now() - startedAt) });
     return true;
   }
-  const cost = await runCost(deps.db, context.organizationId, version.model, inputTokens, outputTokens);
+  const cost = costAt(version.price, inputTokens, outputTokens);
   let outcomes;
   try {
     outcomes = await checkAssertions(item.assertions, { output, latencyMs, cost, expected: item.expected }, context.judge);
@@ -180,7 +176,7 @@ export async function runEvaluationItem(deps: ItemDeps, context: EvaluationConte
   await record({
     status: outcomes.every((outcome) => outcome.pass) ? "passed" : "failed",
     output,
-    results: outcomes as unknown as Prisma.InputJsonArray,
+    results: outcomes,
     attempts,
     rateLimited,
     latencyMs,
@@ -191,13 +187,65 @@ export async function runEvaluationItem(deps: ItemDeps, context: EvaluationConte
   return true;
 }
 
-/** Done once no item is pending (any process may be the one that records the last). */
-export async function finishIfComplete(db: Db, evaluationId: string): Promise<void> {
-  await db.$executeRaw`
-    UPDATE evaluations SET status = 'done', finished_at = now()
-    WHERE id = ${evaluationId}::uuid AND status IN ('queued', 'running')
-      AND NOT EXISTS (SELECT 1 FROM evaluation_items WHERE evaluation_id = ${evaluationId}::uuid AND status = 'pending')`;
+interface Recorded {
+  status: "passed" | "failed" | "error";
+  output?: string;
+  results?: unknown;
+  error?: string;
+  latencyMs?: number;
+  inputTokens?: number | null;
+  outputTokens?: number | null;
+  cost?: number | null;
+  attempts?: number;
+  rateLimited?: number;
 }
+
+/**
+ * Records an item, once (`WHERE status = 'pending'`), and in the same statement finishes its evaluation
+ * when no other item is pending. Two last items recorded at once in two processes may each see the
+ * other still pending: the queue's sweep (finishIfComplete) finishes such an evaluation.
+ */
+async function recordItem(deps: ItemDeps, item: PendingItem, data: Recorded): Promise<void> {
+  await deps.sql(
+    `WITH recorded AS (
+       UPDATE evaluation_items SET status = $3::evaluation_item_status, output = $4, results = $5::jsonb, error = $6, latency_ms = $7::int,
+         input_tokens = $8::int, output_tokens = $9::int, cost = $10::float8, attempts = $11::int, rate_limited = $12::int, finished_at = now()
+       WHERE id = $1::uuid AND status = 'pending'
+       RETURNING evaluation_id)
+     UPDATE evaluations SET status = 'done', finished_at = now()
+     WHERE id = (SELECT evaluation_id FROM recorded) AND status IN ('queued', 'running')
+       AND NOT EXISTS (SELECT 1 FROM evaluation_items WHERE evaluation_id = $2::uuid AND status = 'pending' AND id <> $1::uuid)`,
+    [
+      item.id, item.evaluationId, data.status, data.output ?? null, data.results === undefined ? null : JSON.stringify(data.results), data.error ?? null,
+      data.latencyMs ?? null, data.inputTokens ?? null, data.outputTokens ?? null, data.cost ?? null, data.attempts ?? 0, data.rateLimited ?? 0,
+    ],
+  );
+}
+
+/** Done once no item is pending: after a lane ran out of work (two last items recorded at once may each have seen the other pending). */
+export async function finishIfComplete(sql: ItemDeps["sql"], evaluationIds: string[]): Promise<void> {
+  if (!evaluationIds.length) return;
+  await sql(
+    `UPDATE evaluations e SET status = 'done', finished_at = now()
+     WHERE e.id = ANY($1::uuid[]) AND e.status IN ('queued', 'running')
+       AND NOT EXISTS (SELECT 1 FROM evaluation_items i WHERE i.evaluation_id = e.id AND i.status = 'pending')`,
+    [evaluationIds],
+  );
+}
+
+/**
+ * The sweep behind recordItem: evaluations still queued or running with no pending item are done, and
+ * those whose connection was deleted (nothing can run them) failed.
+ */
+export async function sweepEvaluations(db: Db): Promise<void> {
+  await db.$executeRaw`
+    UPDATE evaluations e SET status = 'done', finished_at = now()
+    WHERE e.status IN ('queued', 'running') AND NOT EXISTS (SELECT 1 FROM evaluation_items i WHERE i.evaluation_id = e.id AND i.status = 'pending')`;
+  const orphans = await db.evaluation.findMany({ where: { status: { in: ["queued", "running"] }, connectionId: null }, select: { id: true, connectionName: true } });
+  for (const orphan of orphans) await failEvaluation(db, orphan.id, connectionDeleted(orphan.connectionName));
+}
+
+const connectionDeleted = (name: string) => `The connection '${name}' was deleted`;
 
 /** The whole evaluation could not run (its connection is gone): failed, its pending items in error with the reason. */
 export async function failEvaluation(db: Db, evaluationId: string, reason: string): Promise<void> {

@@ -127,6 +127,53 @@ const ANTHROPIC_DEFAULT_MAX_TOKENS = 4_096;
 
 const asMessages = (input: ModelInput): ChatMessage[] => (input.type === "text" ? [{ role: "user", content: input.text }] : input.messages);
 
+/** Anthropic's request body for `messages` (its system messages as its `system` text). */
+function anthropicRequest(model: string, messages: ChatMessage[], parameters: RunParameters) {
+  const system = messages.filter((message) => message.role === "system").map((message) => message.content).join("\n\n");
+  return {
+    model,
+    max_tokens: parameters.maxTokens ?? ANTHROPIC_DEFAULT_MAX_TOKENS,
+    messages: messages.filter((message) => message.role !== "system").map((message) => ({ role: message.role as "user" | "assistant", content: message.content })),
+    ...(system ? { system } : {}),
+    ...(parameters.temperature !== undefined ? { temperature: parameters.temperature } : {}),
+    ...(parameters.topP !== undefined ? { top_p: parameters.topP } : {}),
+    ...(parameters.stop?.length ? { stop_sequences: parameters.stop } : {}),
+  };
+}
+
+/** OpenAI's (and compatible servers') chat completion request body. */
+const openaiRequest = (connection: OpenConnection, model: string, messages: ChatMessage[], parameters: RunParameters) => ({
+  model,
+  messages,
+  ...(parameters.temperature !== undefined ? { temperature: parameters.temperature } : {}),
+  // OpenAI's own API wants max_completion_tokens (its reasoning models refuse max_tokens); compatible servers know max_tokens.
+  ...(parameters.maxTokens !== undefined ? (connection.kind === "openai" ? { max_completion_tokens: parameters.maxTokens } : { max_tokens: parameters.maxTokens }) : {}),
+  ...(parameters.topP !== undefined ? { top_p: parameters.topP } : {}),
+  ...(parameters.stop?.length ? { stop: parameters.stop } : {}),
+});
+
+/**
+ * The model's whole answer to `input` in one response, not streamed (an evaluation's case: nobody
+ * watches it arrive, and one JSON body costs less than a stream of events). Errors as streamModelAnswer's.
+ */
+export async function completeModelAnswer(
+  connection: OpenConnection,
+  options: CallOptions,
+  request: { model: string; input: ModelInput; parameters: RunParameters },
+): Promise<{ text: string; inputTokens: number | null; outputTokens: number | null }> {
+  const messages = asMessages(request.input);
+  if (connection.kind === "anthropic") {
+    const message = await anthropicClient(connection, options).messages.create({ ...anthropicRequest(request.model, messages, request.parameters), stream: false }, { signal: options.signal });
+    const text = message.content.map((block) => (block.type === "text" ? block.text : "")).join("");
+    return { text, inputTokens: message.usage.input_tokens, outputTokens: message.usage.output_tokens };
+  }
+  const completion = await openaiClient(connection, options).chat.completions.create(
+    { ...openaiRequest(connection, request.model, messages, request.parameters), stream: false },
+    { signal: options.signal },
+  );
+  return { text: completion.choices[0]?.message?.content ?? "", inputTokens: completion.usage?.prompt_tokens ?? null, outputTokens: completion.usage?.completion_tokens ?? null };
+}
+
 /**
  * The model's answer to `input`, streamed: text pieces as they come and the usage once known. Errors
  * are the SDKs' (describeProviderError words them); `options.signal` aborts the provider call, and
@@ -140,20 +187,7 @@ export async function* streamModelAnswer(
   const { model, parameters } = request;
   const messages = asMessages(request.input);
   if (connection.kind === "anthropic") {
-    const system = messages.filter((message) => message.role === "system").map((message) => message.content).join("\n\n");
-    const stream = await anthropicClient(connection, options).messages.create(
-      {
-        model,
-        max_tokens: parameters.maxTokens ?? ANTHROPIC_DEFAULT_MAX_TOKENS,
-        messages: messages.filter((message) => message.role !== "system").map((message) => ({ role: message.role as "user" | "assistant", content: message.content })),
-        ...(system ? { system } : {}),
-        ...(parameters.temperature !== undefined ? { temperature: parameters.temperature } : {}),
-        ...(parameters.topP !== undefined ? { top_p: parameters.topP } : {}),
-        ...(parameters.stop?.length ? { stop_sequences: parameters.stop } : {}),
-        stream: true,
-      },
-      { signal: options.signal },
-    );
+    const stream = await anthropicClient(connection, options).messages.create({ ...anthropicRequest(model, messages, parameters), stream: true }, { signal: options.signal });
     for await (const event of stream) {
       if (event.type === "message_start") yield { type: "usage", inputTokens: event.message.usage.input_tokens, outputTokens: event.message.usage.output_tokens };
       else if (event.type === "content_block_delta" && event.delta.type === "text_delta") yield { type: "text", text: event.delta.text };
@@ -162,17 +196,7 @@ export async function* streamModelAnswer(
     return;
   }
   const stream = await openaiClient(connection, options).chat.completions.create(
-    {
-      model,
-      messages,
-      ...(parameters.temperature !== undefined ? { temperature: parameters.temperature } : {}),
-      // OpenAI's own API wants max_completion_tokens (its reasoning models refuse max_tokens); compatible servers know max_tokens.
-      ...(parameters.maxTokens !== undefined ? (connection.kind === "openai" ? { max_completion_tokens: parameters.maxTokens } : { max_tokens: parameters.maxTokens }) : {}),
-      ...(parameters.topP !== undefined ? { top_p: parameters.topP } : {}),
-      ...(parameters.stop?.length ? { stop: parameters.stop } : {}),
-      stream: true,
-      stream_options: { include_usage: true },
-    },
+    { ...openaiRequest(connection, model, messages, parameters), stream: true, stream_options: { include_usage: true } },
     { signal: options.signal },
   );
   for await (const chunk of stream) {

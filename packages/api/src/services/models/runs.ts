@@ -196,11 +196,14 @@ async function prepareRun(db: DbOrTx, config: Config, prompt: RunPrompt, input: 
   };
 }
 
-/** A run's cost in US dollars at the organization's price of the model; null: the price or the usage is unknown. */
-export async function runCost(db: DbOrTx, organizationId: string, model: string, inputTokens: number | null, outputTokens: number | null): Promise<number | null> {
+/** A call's cost in US dollars at `price`; null: the price or the usage is unknown. */
+export const costAt = (price: { inputPerMillion: number; outputPerMillion: number } | null, inputTokens: number | null, outputTokens: number | null): number | null =>
+  price && inputTokens !== null && outputTokens !== null ? (inputTokens * price.inputPerMillion + outputTokens * price.outputPerMillion) / 1_000_000 : null;
+
+/** A run's cost at the organization's price of the model. */
+async function runCost(db: DbOrTx, organizationId: string, model: string, inputTokens: number | null, outputTokens: number | null): Promise<number | null> {
   if (inputTokens === null || outputTokens === null) return null;
-  const price = await modelPriceFor(db, organizationId, model);
-  return price ? (inputTokens * price.inputPerMillion + outputTokens * price.outputPerMillion) / 1_000_000 : null;
+  return costAt(await modelPriceFor(db, organizationId, model), inputTokens, outputTokens);
 }
 
 /** What the provider is sent for a compiled version: its text, or its messages. */
