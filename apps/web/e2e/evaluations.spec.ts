@@ -5,7 +5,7 @@
 // Playground run is then saved as a case, and a case given a judged assertion.
 // (2) With the team's required pass rate at 90 (set on the Teams page) and the proposed version at 70 %,
 // the reviewer sees both evaluations on the change request and Approve is refused with the figures; after
-// a passing evaluation it goes through.
+// a passing evaluation it goes through. (3) An evaluation under way is cancelled from its page.
 import { randomBytes } from "node:crypto";
 import { expect, test, type Page } from "@playwright/test";
 import { EVALUATION_MSG, REVIEW_MSG } from "@promptly/shared";
@@ -164,6 +164,44 @@ test("an editor imports 20 cases from CSV, a bad row reported by its line, evalu
   expect(stored).toHaveLength(21);
   expect(stored[0]!.assertions.map((assertion) => [assertion.type, assertion.model])).toEqual([["contains", undefined], ["judge", "gpt-4o-mini"]]);
   expect(stored[20]).toEqual({ variables: { question: "question 21" }, expected: "Echo: Answer question 21.", assertions: [] });
+  expect(errors).toEqual([]);
+});
+
+test("an evaluation under way is cancelled from its page: the calls in flight end, the rest is not run", async ({ page }) => {
+  const editor = await createAccount({ fullName: "Cora Canceller" });
+  const { organization, team } = await createTeamInNewOrganization([{ userId: editor.id, role: "admin" }]);
+  await signIn(page, editor.email);
+  const errors = consoleErrors(page);
+  await callMutation(page.request, "providers.create", {
+    organizationId: organization.id, kind: "openai-compatible", name: uniqueName("Local"), baseUrl: provider.openaiBaseUrl, apiKey: provider.apiKey,
+  });
+  const prompt = (await callMutation(page.request, "prompts.create", {
+    teamId: team.id, name: `e2e/${randomBytes(5).toString("hex")}`, title: uniqueName("Slow"), visibility: "team", type: "text", template: "Answer {{ question }}.", model: "gpt-4o-mini",
+  })) as { id: string };
+  await withDb(async (client) => {
+    for (let n = 0; n < 5; n++) await client.query(`INSERT INTO test_cases (prompt_id, variables) VALUES ($1, $2)`, [prompt.id, { question: `q${n}` }]);
+  });
+  await activateTeam(page, organization.id, team.id);
+  await page.goto(`/prompts/${prompt.id}?tab=evaluations`);
+  provider.answer.firstTokenDelayMs = 30_000;
+  try {
+    await page.getByRole("button", { name: "Run evaluation" }).click();
+    await page.getByRole("dialog", { name: "Run evaluation" }).getByRole("button", { name: "Run evaluation" }).click();
+    const view = page.getByTestId("evaluation-view");
+    await expect(view.getByText("Running", { exact: true })).toBeVisible();
+    await expect.poll(() => provider.openAnswers + provider.openStreams).toBe(5);
+    await view.getByRole("button", { name: "Cancel evaluation" }).click();
+    await expect(view.getByText("Cancelled", { exact: true })).toBeVisible();
+    await expect(view.getByTestId("evaluation-counts")).toHaveText("0 done · 0 failed · 5 not run");
+    await expect(view.getByRole("button", { name: "Cancel evaluation" })).toBeHidden();
+    await expect.poll(() => provider.openAnswers + provider.openStreams, { timeout: 2_000 }).toBe(0);
+  } finally {
+    provider.answer.firstTokenDelayMs = 0;
+  }
+  const statuses = await withDb(async (client) =>
+    (await client.query<{ status: string }>(`SELECT DISTINCT i.status::text AS status FROM evaluation_items i JOIN evaluations e ON e.id = i.evaluation_id WHERE e.prompt_id = $1`, [prompt.id])).rows,
+  );
+  expect(statuses).toEqual([{ status: "cancelled" }]);
   expect(errors).toEqual([]);
 });
 
