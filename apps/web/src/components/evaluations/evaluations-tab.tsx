@@ -107,7 +107,7 @@ function EvaluationTable({ evaluations, onOpen }: { evaluations: Evaluation[]; o
               {evaluation.versions.map((version) => `${versionLabel(version.version)} ${formatPassRate(version.passRate)}`).join(" · ")}
             </TableCell>
             <TableCell className="text-xs">
-              <span className="font-mono">{evaluation.model ?? "Each version's"}</span> on {evaluation.connectionName}
+              {evaluation.model ? <span className="font-mono">{evaluation.model}</span> : "Each version's model"} on {evaluation.connectionName}
             </TableCell>
           </TableRow>
         ))}

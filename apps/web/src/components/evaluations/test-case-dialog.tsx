@@ -76,6 +76,8 @@ function CaseForm({ promptId, contract, testCase, seed, title, onDone }: { promp
     }
     return initial;
   });
+  // A case written for an older version may name variables the latest no longer has: saving drops them (the server would refuse them).
+  const dropped = Object.keys(start?.variables ?? {}).filter((name) => !contract.some((variable) => variable.name === name));
   const [expected, setExpected] = useState(start?.expected ?? "");
   const [assertions, setAssertions] = useState<AssertionDraft[]>(() => (testCase?.assertions ?? []).map((assertion) => ({ ...assertion, value: assertion.value ?? "" })));
   const [problems, setProblems] = useState<VariableProblem[]>([]);
@@ -124,6 +126,11 @@ function CaseForm({ promptId, contract, testCase, seed, title, onDone }: { promp
         <legend className="mb-2 text-sm font-semibold">Variables</legend>
         {contract.length === 0 && <p className="text-sm text-muted-foreground">The latest version has no variables.</p>}
         <VariableFields contract={contract} fields={fields} setFields={setFields} problems={problems} />
+        {dropped.length > 0 && (
+          <p className="text-sm text-muted-foreground" data-testid="dropped-variables">
+            {`The latest version has no ${dropped.length === 1 ? "variable" : "variables"} ${dropped.map((name) => `'${name}'`).join(", ")}: saving leaves ${dropped.length === 1 ? "its value" : "their values"} out.`}
+          </p>
+        )}
       </fieldset>
       <FormField label="Expected output (optional)" description="What a good answer says; a judge reads it beside the rubric.">
         <Textarea rows={3} value={expected} disabled={busy} onChange={(event) => setExpected(event.target.value)} />
