@@ -123,7 +123,7 @@ function EvaluationProgress({ summary, canCancel }: { summary: Summary; canCance
       </div>
       <Progress value={finished} max={Math.max(1, summary.total)} aria-label="Evaluation progress" aria-valuetext={`${finished} of ${summary.total}`} />
       <p className="text-sm tabular-nums" data-testid="evaluation-counts" aria-live="polite">
-        {summary.done} done · {summary.failed} failed · {remaining} {active ? "remaining" : "not run"}
+        {`${summary.done} done · ${summary.failed} failed${active ? ` · ${remaining} remaining` : remaining > 0 ? ` · ${remaining} not run` : ""}`}
       </p>
     </section>
   );
