@@ -52,6 +52,33 @@ async function world(persona: Persona) {
     await client.query(`INSERT INTO comment_mentions (comment_id, user_id) VALUES ($1, $2)`, [rows[0]!.id, person.id]);
     await client.query(`INSERT INTO prompt_comments (prompt_id, parent_id, author_id, body) VALUES ($1, $2, $3, 'Yes, it is.')`, [prompt.id, rows[0]!.id, author.id]);
   });
+  // Two test cases and a finished evaluation of both versions where one case flipped (the Test cases and Evaluations tabs).
+  const evaluation = await withDb(async (client) => {
+    const cases: string[] = [];
+    for (const [index, name] of ["Ada", "Grace"].entries()) {
+      const { rows } = await client.query<{ id: string }>(
+        `INSERT INTO test_cases (prompt_id, variables, expected, assertions, created_at) VALUES ($1, $2, $3, $4, now() + $5 * interval '1 ms') RETURNING id`,
+        [prompt.id, { name, tone: "warm" }, `Hello ${name}`, JSON.stringify([{ type: "contains", value: name }, { type: "maxLength", value: "200" }]), index],
+      );
+      cases.push(rows[0]!.id);
+    }
+    const { rows } = await client.query<{ id: string }>(
+      `INSERT INTO evaluations (organization_id, prompt_id, versions, connection_name, status, finished_at) VALUES ($1, $2, '{1,2}', 'Axe models', 'done', now()) RETURNING id`,
+      [organization.id, prompt.id],
+    );
+    for (const version of [1, 2]) {
+      for (const [position, testCaseId] of cases.entries()) {
+        const pass = version === 1 || position === 0;
+        await client.query(
+          `INSERT INTO evaluation_items (evaluation_id, test_case_id, version, position, variables, status, output, results, latency_ms, input_tokens, output_tokens, cost, attempts)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 120, 5, 4, 0.0001, 1)`,
+          [rows[0]!.id, testCaseId, version, position, { name: position ? "Grace" : "Ada" }, pass ? "passed" : "failed", pass ? `Hello ${position ? "Grace" : "Ada"}` : "Hello there",
+            JSON.stringify([{ type: "contains", value: position ? "Grace" : "Ada", pass, ...(pass ? {} : { reason: "The output does not contain 'Grace'" }) }])],
+        );
+      }
+    }
+    return { id: rows[0]!.id };
+  });
   const archived = await createPromptWith({ organizationId: organization.id, teamId: team.id, authorId: author.id, title: "Axe archived prompt" });
   await withDb((client) => client.query(`UPDATE prompts SET archived_at = now() WHERE id = $1`, [archived.id]));
   // The author asks for version 2 in production: the request's page, the Teams page's Reviews card.
@@ -65,7 +92,7 @@ async function world(persona: Persona) {
       JSON.stringify({ actorName: "Axe Author", promptName: "axe-prompt", version: 2 }),
     ]),
   );
-  return { person, organization, team, prompt, archived, changeRequest };
+  return { person, organization, team, prompt, archived, changeRequest, evaluation };
 }
 type World = Awaited<ReturnType<typeof world>>;
 
@@ -454,6 +481,21 @@ function routes(data: World): { group: Group; route: string; openers: Opener[] }
         },
       ],
     },
+    {
+      group: "a prompt's tabs and dialogs",
+      route: `${prompt}?tab=cases`,
+      openers: [
+        { name: "Add test case", who: MANAGERS, open: mainButtonDialog("Add test case", "dialog", "Add test case") },
+        { name: "Import test cases", who: MANAGERS, open: mainButtonDialog("Import", "dialog", "Import test cases") },
+      ],
+    },
+    {
+      group: "a prompt's tabs and dialogs",
+      route: `${prompt}?tab=evaluations`,
+      openers: [{ name: "Run evaluation", who: MANAGERS, open: mainButtonDialog("Run evaluation", "dialog", "Run evaluation") }],
+    },
+    { group: "a prompt's tabs and dialogs", route: `${prompt}?tab=evaluations&evaluation=${data.evaluation.id}`, openers: [] },
+    { group: "a prompt's tabs and dialogs", route: `${prompt}?tab=evaluations&evaluation=${data.evaluation.id}&evaluationView=compare`, openers: [] },
     {
       group: "a prompt's tabs and dialogs",
       route: `${prompt}?tab=compare`,

@@ -22,6 +22,7 @@ import { formatDateTime } from "@/lib/dates";
 import { authorName } from "@/components/prompts/author";
 import { trpc } from "@/lib/trpc";
 import { ChangeRequestStatusBadge } from "./change-request-status.tsx";
+import { EvidencePanel } from "./evidence-panel.tsx";
 
 type ChangeRequest = RouterOutputs["changeRequests"]["get"];
 type Version = NonNullable<ChangeRequest["proposed"]>;
@@ -116,6 +117,10 @@ function ChangeRequestView({ request }: { request: ChangeRequest }) {
           {request.base === null && <p className="text-sm text-muted-foreground">Production was not set: everything in the proposed version is new.</p>}
           <VersionDiff before={request.base ?? emptyVersion(request.proposed)} after={request.proposed} />
         </section>
+      )}
+
+      {request.proposedVersion !== null && (
+        <EvidencePanel changeRequestId={request.id} promptId={request.promptId} proposedVersion={request.proposedVersion} productionVersion={request.currentVersion} />
       )}
 
       <Reviews request={request} />

@@ -1,10 +1,13 @@
 // The Teams page's Reviews card: the team's review setting (team admins change it) and its
 // open change requests, which anyone who sees the team may open.
-import { useId } from "react";
+import { useId, useState } from "react";
 import { GitPullRequestArrow } from "lucide-react";
 import { toast } from "sonner";
-import { REQUIRED_APPROVALS_MAX, REVIEW_MSG, requiredApprovalsSentence } from "@promptly/shared";
+import { REQUIRED_APPROVALS_MAX, REVIEW_MSG, requiredApprovalsSentence, requiredPassRateSchema } from "@promptly/shared";
 import { LoadFailure } from "@/components/layout/load-failure";
+import { Button } from "@/components/ui/button";
+import { FormField } from "@/components/ui/form-field";
+import { Input } from "@/components/ui/input";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { Label } from "@/components/ui/label";
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@/components/ui/select";
@@ -15,6 +18,7 @@ import { ChangeRequestList } from "./change-request-status.tsx";
 interface TeamFacts {
   id: string;
   requiredApprovals: number;
+  requiredPassRate: number | null;
 }
 
 export function TeamReviewsCard({ team, canManage }: { team: TeamFacts; canManage: boolean }) {
@@ -23,10 +27,20 @@ export function TeamReviewsCard({ team, canManage }: { team: TeamFacts; canManag
     <Card data-testid="team-reviews-card">
       <CardHeader>
         <CardTitle>Reviews</CardTitle>
-        <CardDescription>{requiredApprovalsSentence(team.requiredApprovals)}</CardDescription>
+        <CardDescription>
+          {requiredApprovalsSentence(team.requiredApprovals)}{" "}
+          {team.requiredPassRate === null
+            ? "No pass rate is required."
+            : `The proposed version's latest evaluation must pass ${team.requiredPassRate} % of its cases.`}
+        </CardDescription>
       </CardHeader>
       <CardContent className="grid gap-4">
-        {canManage && <RequiredApprovalsSetting team={team} />}
+        {canManage && (
+          <div className="grid min-w-0 gap-4 sm:grid-cols-2">
+            <RequiredApprovalsSetting team={team} />
+            <RequiredPassRateSetting key={team.requiredPassRate ?? "off"} team={team} />
+          </div>
+        )}
         <section aria-labelledby={`${team.id}-open-requests`} className="grid gap-2">
           <h3 id={`${team.id}-open-requests`} className="text-sm font-semibold">
             Open change requests
@@ -51,16 +65,20 @@ export function TeamReviewsCard({ team, canManage }: { team: TeamFacts; canManag
 
 const OPTIONS = Array.from({ length: REQUIRED_APPROVALS_MAX + 1 }, (_, count) => count);
 
-function RequiredApprovalsSetting({ team }: { team: TeamFacts }) {
-  const id = useId();
+function useUpdateSettings(options: { onError?(message: string): void } = {}) {
   const utils = trpc.useUtils();
-  const update = trpc.teams.updateSettings.useMutation({
+  return trpc.teams.updateSettings.useMutation({
     async onSuccess() {
       toast.success(REVIEW_MSG.settingsSavedToast);
-      await Promise.all([utils.teams.list.invalidate(), utils.teams.get.invalidate(), utils.prompts.get.invalidate()]);
+      await Promise.all([utils.teams.list.invalidate(), utils.teams.get.invalidate(), utils.prompts.get.invalidate(), utils.changeRequests.invalidate()]);
     },
-    onError: (error) => toast.error(error.message),
+    onError: (error) => (options.onError ? options.onError(error.message) : toast.error(error.message)),
   });
+}
+
+function RequiredApprovalsSetting({ team }: { team: TeamFacts }) {
+  const id = useId();
+  const update = useUpdateSettings();
   return (
     <div className="grid min-w-0 grid-cols-[minmax(0,1fr)] gap-1.5">
       <Label htmlFor={id}>Required approvals for production</Label>
@@ -81,5 +99,38 @@ function RequiredApprovalsSetting({ team }: { team: TeamFacts }) {
         </SelectContent>
       </Select>
     </div>
+  );
+}
+
+/** The pass rate the proposed version's latest evaluation must reach before production moves: 0-100, or empty for off. */
+function RequiredPassRateSetting({ team }: { team: TeamFacts }) {
+  const [value, setValue] = useState(team.requiredPassRate === null ? "" : String(team.requiredPassRate));
+  const [error, setError] = useState<string>();
+  const update = useUpdateSettings({ onError: setError });
+  const saved = team.requiredPassRate === null ? "" : String(team.requiredPassRate);
+  return (
+    <form
+      noValidate
+      aria-label="Required pass rate"
+      className="grid min-w-0 grid-cols-[minmax(0,1fr)] gap-1.5"
+      onSubmit={(event) => {
+        event.preventDefault();
+        const parsed = requiredPassRateSchema.safeParse(value.trim() === "" ? null : Number(value));
+        if (!parsed.success) return setError(parsed.error.issues[0]!.message);
+        setError(undefined);
+        update.mutate({ id: team.id, requiredPassRate: parsed.data });
+      }}
+    >
+      <div className="flex min-w-0 items-end gap-2">
+        <FormField label="Required pass rate for production (%)" error={error} description="Empty: off." className="min-w-0 flex-1">
+          <Input type="number" inputMode="numeric" min={0} max={100} step={1} placeholder="Off" value={value} disabled={update.isPending} onChange={(event) => setValue(event.target.value)} />
+        </FormField>
+      </div>
+      <div>
+        <Button type="submit" variant="outline" size="sm" disabled={update.isPending || value.trim() === saved}>
+          {update.isPending ? "Saving..." : "Save pass rate"}
+        </Button>
+      </div>
+    </form>
   );
 }

@@ -68,7 +68,7 @@ export const newPromptRoute = createRoute({
 
 const promptSearch = z.object({
   version: z.number().int().min(1).optional().catch(undefined),
-  tab: z.enum(["template", "try", "playground", "history", "compare", "runs", "comments", "usage", "activity"]).optional().catch(undefined),
+  tab: z.enum(["template", "try", "playground", "history", "compare", "runs", "cases", "evaluations", "comments", "usage", "activity"]).optional().catch(undefined),
   /** A comment to open on the Comments tab (links from notifications). */
   comment: z.uuid().optional().catch(undefined),
   from: z.number().int().min(1).optional().catch(undefined),
@@ -78,6 +78,11 @@ const promptSearch = z.object({
   runModel: z.string().min(1).max(200).optional().catch(undefined),
   runStatus: z.enum(RUN_STATUSES).optional().catch(undefined),
   run: z.uuid().optional().catch(undefined),
+  /** The Evaluations tab's open evaluation, its view, and the two versions it compares. */
+  evaluation: z.uuid().optional().catch(undefined),
+  evaluationView: z.enum(["results", "compare"]).optional().catch(undefined),
+  base: z.number().int().min(1).optional().catch(undefined),
+  candidate: z.number().int().min(1).optional().catch(undefined),
 });
 
 /** /prompts/$promptId: the prompt, loaded by the route (version from the URL, default production, else latest). */

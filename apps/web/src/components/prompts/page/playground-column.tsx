@@ -2,7 +2,7 @@
 // the conversation when continued, the run's figures (time to first token, total time, tokens, cost)
 // and, when it failed, the provider's reason in plain words.
 import { useId, type ReactNode } from "react";
-import { CornerDownLeft, LoaderCircle, Save, TriangleAlert, X } from "lucide-react";
+import { CornerDownLeft, ListPlus, LoaderCircle, Save, TriangleAlert, X } from "lucide-react";
 import type { RouterOutputs } from "@promptly/api";
 import { Alert, AlertDescription, AlertTitle } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
@@ -29,6 +29,8 @@ interface PlaygroundColumnProps {
   onReply(reply: string): void;
   onContinue(): void;
   onSave(): void;
+  /** Opens the test case dialog with this run's variables and answer. */
+  onSaveCase(): void;
   onRemove(): void;
 }
 
@@ -165,7 +167,13 @@ export function PlaygroundColumn(props: PlaygroundColumnProps) {
       )}
 
       {props.canSave && (
-        <div className="border-t pt-3">
+        <div className="flex flex-wrap gap-2 border-t pt-3">
+          {answered && (
+            <Button variant="outline" size="sm" onClick={props.onSaveCase} aria-label={`Save as test case from ${label.toLowerCase()}`}>
+              <ListPlus aria-hidden="true" />
+              Save as test case
+            </Button>
+          )}
           <Tooltip>
             <TooltipTrigger asChild>
               <Button variant="outline" size="sm" onClick={props.onSave} aria-label={`Save as new version with ${label.toLowerCase()}`}>

@@ -9,6 +9,7 @@ import { Play, Plus, RotateCcw, Square, Trash2 } from "lucide-react";
 import {
   CHAT_ROLES, compile, effectiveContract, versionLabel, type ChatMessage, type ChatRole, type PromptVersionBody, type VariableProblem,
 } from "@promptly/shared";
+import { TestCaseDialog, type TestCaseSeed } from "@/components/evaluations/test-case-dialog";
 import { LoadFailure } from "@/components/layout/load-failure";
 import { keepPlaygroundDraft } from "@/components/prompts/editor/playground-draft";
 import { Alert, AlertDescription, AlertTitle } from "@/components/ui/alert";
@@ -55,6 +56,7 @@ export function PlaygroundTab({ prompt }: { prompt: PromptDetail }) {
   const [problems, setProblems] = useState<VariableProblem[]>([]);
   const defaults = () => settingsFromVersion(version.model, version.config);
   const { columns, change, start, stopAll, add, remove, running } = usePlaygroundColumns(defaults);
+  const [caseSeed, setCaseSeed] = useState<TestCaseSeed | null>(null);
 
   const edited = version.type === "text" ? template !== (version.template ?? "") : !sameMessages(messages, savedMessages);
   const body: PromptVersionBody =
@@ -149,6 +151,12 @@ export function PlaygroundTab({ prompt }: { prompt: PromptDetail }) {
     void navigate({ to: "/prompts/$promptId/new-version", params: { promptId: prompt.id }, search: { draft: key } });
   };
 
+  /** A test case from the column's run: the variables as filled in, and its first answer (to the prompt itself) as the expected output. */
+  const saveAsCase = (column: Column) => {
+    const answer = column.turns.find((turn) => turn.role === "assistant")?.content;
+    setCaseSeed({ variables: typedValues(contract, fields).values, expected: answer });
+  };
+
   const onKeyDown = (event: KeyboardEvent) => {
     if (event.key === "Enter" && (event.ctrlKey || event.metaKey)) {
       event.preventDefault();
@@ -240,12 +248,16 @@ export function PlaygroundTab({ prompt }: { prompt: PromptDetail }) {
                 onReply={(reply) => change(column.id, { reply })}
                 onContinue={() => continueWith(column)}
                 onSave={() => saveAsVersion(column)}
+                onSaveCase={() => saveAsCase(column)}
                 onRemove={() => remove(column.id)}
               />
             ))}
           </div>
         )}
       </section>
+      {prompt.can.write && !prompt.archivedAt && (
+        <TestCaseDialog promptId={prompt.id} open={caseSeed !== null} onOpenChange={(open) => !open && setCaseSeed(null)} seed={caseSeed ?? undefined} />
+      )}
     </div>
   );
 }

@@ -1,6 +1,8 @@
 // The prompt's tabs, kept in the `tab` search param: Template, Try it, Playground (for those who may
-// run the prompt), History, Compare, Runs, Comments, Usage, Activity.
+// run the prompt), History, Compare, Runs, Test cases, Evaluations, Comments, Usage, Activity.
 import { CommentsTab } from "@/components/comments/comments-tab";
+import { EvaluationsTab } from "@/components/evaluations/evaluations-tab";
+import { TestCasesTab } from "@/components/evaluations/test-cases-tab";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "@/components/ui/tabs";
 import { ActivityTab } from "./activity-tab.tsx";
 import { CompareTab } from "./compare-tab.tsx";
@@ -20,6 +22,8 @@ const TABS: { value: PromptTab; label: string }[] = [
   { value: "history", label: "History" },
   { value: "compare", label: "Compare" },
   { value: "runs", label: "Runs" },
+  { value: "cases", label: "Test cases" },
+  { value: "evaluations", label: "Evaluations" },
   { value: "comments", label: "Comments" },
   { value: "usage", label: "Usage" },
   { value: "activity", label: "Activity" },
@@ -59,6 +63,12 @@ export function PromptTabs({ prompt }: { prompt: PromptDetail }) {
       </TabsContent>
       <TabsContent value="runs" className="min-w-0">
         <RunsTab prompt={prompt} />
+      </TabsContent>
+      <TabsContent value="cases" className="min-w-0">
+        <TestCasesTab prompt={prompt} />
+      </TabsContent>
+      <TabsContent value="evaluations" className="min-w-0">
+        <EvaluationsTab prompt={prompt} />
       </TabsContent>
       <TabsContent value="comments" className="min-w-0">
         <CommentsTab prompt={prompt} />

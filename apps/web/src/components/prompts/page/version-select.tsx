@@ -10,7 +10,7 @@ import type { PromptDetail } from "./types.ts";
 type VersionFacts = Pick<PromptDetail, "latestVersion" | "labels">;
 
 /** "v3 · latest, staging": the version and every label pointing at it. */
-function versionText(prompt: VersionFacts, version: number): string {
+export function versionText(prompt: VersionFacts, version: number): string {
   const names = [
     ...(version === prompt.latestVersion ? [LATEST_LABEL] : []),
     ...prompt.labels.filter((label) => label.version === version).map((label) => label.name),

@@ -1,0 +1,293 @@
+// Test cases and evaluations end to end. (1) An editor imports 20 cases from a CSV file: a bad row is
+// reported by its line and nothing is imported; fixed, the 20 are. An evaluation of two versions runs
+// against a local provider (the fake, which echoes the prompt: the versions answer differently), its
+// progress bar reaches done, and Compare shows the cases that flipped with their outputs diffed. A
+// Playground run is then saved as a case, and a case given a judged assertion.
+// (2) With the team's required pass rate at 90 (set on the Teams page) and the proposed version at 70 %,
+// the reviewer sees both evaluations on the change request and Approve is refused with the figures; after
+// a passing evaluation it goes through. (3) An evaluation under way is cancelled from its page.
+import { randomBytes } from "node:crypto";
+import { expect, test, type Page } from "@playwright/test";
+import { EVALUATION_MSG, REVIEW_MSG } from "@promptly/shared";
+import { startFakeProvider, type FakeProvider } from "../../../packages/api/testing/fake-provider.ts";
+import { callMutation, createAccount, createTeamInNewOrganization, signIn, signedInPage, uniqueName, withDb } from "./support/accounts.ts";
+import { consoleErrors } from "./support/console.ts";
+import { activateTeam } from "./support/organizations.ts";
+import { createChangeRequestWith, createPromptWith } from "./support/prompts.ts";
+import { recordSecret } from "./support/secrets.ts";
+
+let provider: FakeProvider;
+test.beforeAll(async () => {
+  provider = await startFakeProvider({ apiKey: `sk-e2e-${randomBytes(16).toString("hex")}` });
+  recordSecret("provider key", provider.apiKey);
+});
+test.afterAll(() => provider?.close());
+
+const toast = (page: Page, text: string) => page.locator("[data-sonner-toast]").filter({ hasText: text });
+
+/** Half the cases ask for politeness (only version 1 says "politely"), half for the echo (both pass). */
+const csvRow = (n: number) => `question ${n},"[{""type"":""contains"",""value"":""${n % 2 ? "politely" : "Echo"}""}]"`;
+
+test("an editor imports 20 cases from CSV, a bad row reported by its line, evaluates two versions and compares them", async ({ page, browser }) => {
+  const admin = await createAccount({ fullName: "Oona Orgadmin" });
+  const editor = await createAccount({ fullName: "Evan Evaluator" });
+  const { organization, team } = await createTeamInNewOrganization([
+    { userId: admin.id, role: "admin" },
+    { userId: editor.id, role: "editor" },
+  ]);
+  // The connection and the prompt's two versions through the API: they are not under test here.
+  const adminPage = await signedInPage(browser, admin.email);
+  const connectionName = uniqueName("Local");
+  await callMutation(adminPage.request, "providers.create", {
+    organizationId: organization.id, kind: "openai-compatible", name: connectionName, baseUrl: provider.openaiBaseUrl, apiKey: provider.apiKey,
+  });
+  await adminPage.context().close();
+  await signIn(page, editor.email);
+  const errors = consoleErrors(page, { allow4xx: true });
+  const prompt = (await callMutation(page.request, "prompts.create", {
+    teamId: team.id, name: `e2e/${randomBytes(5).toString("hex")}`, title: uniqueName("Answers"), visibility: "team", type: "text",
+    template: "Answer {{ question }} politely.", model: "gpt-4o-mini",
+  })) as { id: string };
+  await callMutation(page.request, "promptVersions.create", { promptId: prompt.id, type: "text", template: "Answer {{ question }}.", model: "gpt-4o-mini" });
+  await activateTeam(page, organization.id, team.id);
+
+  // The file has a bad sixth line (three cells under two columns): reported by its line, nothing imported.
+  const rows = Array.from({ length: 20 }, (_, index) => csvRow(index + 1));
+  const bad = ["question,assertions", ...rows.slice(0, 4), "question 5b,extra,cell", ...rows.slice(4)].join("\n");
+  await page.goto(`/prompts/${prompt.id}?tab=cases`);
+  await expect(page.getByTestId("test-cases-empty")).toBeVisible();
+  await page.getByRole("button", { name: "Import", exact: true }).click();
+  const dialog = page.getByRole("dialog", { name: "Import test cases" });
+  await dialog.getByLabel("File").setInputFiles({ name: "cases.csv", mimeType: "text/csv", buffer: Buffer.from(bad) });
+  await expect(dialog.getByLabel("Content")).toHaveValue(bad);
+  await dialog.getByRole("button", { name: "Import test cases" }).click();
+  await expect(dialog.getByTestId("import-problems")).toContainText(EVALUATION_MSG.importRow(6, EVALUATION_MSG.importCsvColumns(3, 2)));
+  const cases = () => withDb(async (client) => (await client.query<{ n: number }>(`SELECT count(*)::int AS n FROM test_cases WHERE prompt_id = $1`, [prompt.id])).rows[0]!.n);
+  expect(await cases()).toBe(0);
+
+  // The bad line taken out, the 20 go in.
+  await dialog.getByLabel("Content").fill(["question,assertions", ...rows].join("\n"));
+  await dialog.getByRole("button", { name: "Import test cases" }).click();
+  await expect(dialog).toBeHidden();
+  await expect(toast(page, "20 test cases imported")).toBeVisible();
+  await expect(page.getByTestId("test-case")).toHaveCount(20);
+  await expect(page.getByRole("listitem", { name: "Case 1", exact: true })).toContainText("contains 'politely'");
+  expect(await cases()).toBe(20);
+
+  // An evaluation of both versions (the latest is chosen already; v1 is added).
+  await page.getByRole("tab", { name: "Evaluations" }).click();
+  await expect(page.getByTestId("evaluations-empty")).toBeVisible();
+  await page.getByRole("button", { name: "Run evaluation" }).click();
+  const run = page.getByRole("dialog", { name: "Run evaluation" });
+  await expect(run.getByRole("checkbox", { name: "v2 · latest" })).toBeChecked();
+  await run.getByRole("checkbox", { name: "v1", exact: true }).check();
+  // Each answer takes 1.5 s and a connection runs 20 at once: the 40 runs go in two waves, and the bar,
+  // read every second, shows the first wave done before the second is (every value it takes is noted).
+  await page.evaluate(() => {
+    const seen: string[] = ((window as unknown as { progressSeen: string[] }).progressSeen = []);
+    new MutationObserver(() => {
+      const value = document.querySelector("[role=progressbar][aria-label='Evaluation progress']")?.getAttribute("aria-valuenow");
+      if (value && seen.at(-1) !== value) seen.push(value);
+    }).observe(document.body, { subtree: true, childList: true, attributes: true, attributeFilter: ["aria-valuenow"] });
+  });
+  provider.answer.firstTokenDelayMs = 1_500;
+  try {
+    await run.getByRole("button", { name: "Run evaluation" }).click();
+    await expect(run).toBeHidden();
+    await expect(page.getByRole("progressbar", { name: "Evaluation progress" })).toBeVisible();
+    await expect(page.getByTestId("evaluation-counts")).toHaveText("40 done · 0 failed", { timeout: 20_000 });
+  } finally {
+    provider.answer.firstTokenDelayMs = 0;
+  }
+  const seen = (await page.evaluate(() => (window as unknown as { progressSeen: string[] }).progressSeen)).map(Number);
+  expect(seen[0]).toBe(0);
+  expect(seen.at(-1)).toBe(40);
+  expect(seen.some((value) => value > 0 && value < 40)).toBe(true);
+  await expect(page.getByTestId("evaluation-view").getByText("Done", { exact: true })).toBeVisible();
+  await expect(page.getByRole("progressbar", { name: "Evaluation progress" })).toHaveAttribute("aria-valuenow", "40");
+  const figures = page.getByRole("table", { name: "Figures per version" });
+  await expect(figures.locator("[data-version='1']")).toContainText("100 %");
+  await expect(figures.locator("[data-version='2']")).toContainText("50 %");
+  await expect(page.getByTestId("result-row")).toHaveCount(20);
+  const evaluation = await withDb(async (client) =>
+    (await client.query<{ status: string; passed: number; items: number }>(
+      `SELECT e.status::text AS status, count(i.id)::int AS items, (count(i.id) FILTER (WHERE i.status = 'passed'))::int AS passed
+       FROM evaluations e JOIN evaluation_items i ON i.evaluation_id = e.id WHERE e.prompt_id = $1 GROUP BY e.id`, [prompt.id])).rows,
+  );
+  expect(evaluation).toEqual([{ status: "done", items: 40, passed: 30 }]);
+
+  // Compare v1 with v2: the ten cases that asked for politeness flipped, each with its outputs diffed.
+  await page.getByTestId("evaluation-view").getByRole("tab", { name: "Compare versions" }).click();
+  await expect(page.getByRole("heading", { name: "10 cases flipped between v1 and v2" })).toBeVisible();
+  await expect(page.getByTestId("flipped-case")).toHaveCount(10);
+  const diff = page.getByRole("region", { name: "Case 3 output diff" });
+  await expect(diff.locator("[data-diff='removed']")).toHaveText("-Removed: Echo: Answer question 3 politely.");
+  await expect(diff.locator("[data-diff='added']")).toHaveText("+Added: Echo: Answer question 3.");
+  await expect(page.getByRole("listitem", { name: "Case 3", exact: true })).toContainText("contains 'politely'");
+
+  // On a phone nothing is wider than the screen: the tables and diffs scroll in their frames.
+  await page.setViewportSize({ width: 375, height: 800 });
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+  await page.setViewportSize({ width: 1280, height: 800 });
+
+  // A Playground run saved as a case: its variables, and its answer as the expected output.
+  await page.getByRole("tab", { name: "Playground" }).click();
+  await page.getByLabel("question", { exact: true }).fill("question 21");
+  await page.getByRole("button", { name: "Run", exact: true }).click();
+  await expect(page.getByRole("region", { name: "Model 1", exact: true }).getByTestId("column-output")).toContainText("Echo: Answer question 21.");
+  await page.getByRole("button", { name: "Save as test case from model 1" }).click();
+  const add = page.getByRole("dialog", { name: "Add test case" });
+  await expect(add.getByLabel("question", { exact: true })).toHaveValue("question 21");
+  await expect(add.getByLabel("Expected output (optional)")).toHaveValue("Echo: Answer question 21.");
+  await add.getByRole("button", { name: "Add test case" }).click();
+  await expect(toast(page, "Test case added")).toBeVisible();
+
+  // Case 1 gets a judged assertion: a rubric, the connection and the model that judge.
+  await page.getByRole("tab", { name: "Test cases" }).click();
+  await expect(page.getByTestId("test-case")).toHaveCount(21);
+  await page.getByRole("button", { name: "Edit case 1", exact: true }).click();
+  const edit = page.getByRole("dialog", { name: "Edit test case" });
+  await edit.getByRole("button", { name: "Add assertion" }).click();
+  await edit.getByRole("combobox", { name: "Assertion 2", exact: true }).click();
+  await page.getByRole("option", { name: "Judged by a model" }).click();
+  await edit.getByLabel("Rubric of assertion 2").fill("The answer is polite.");
+  await edit.getByRole("combobox", { name: "Judge's connection of assertion 2" }).click();
+  await page.getByRole("option", { name: connectionName }).click();
+  await edit.getByLabel("Judge's model of assertion 2").fill("gpt-4o-mini");
+  await edit.getByRole("button", { name: "Save test case" }).click();
+  await expect(toast(page, "Test case saved")).toBeVisible();
+  await expect(page.getByRole("listitem", { name: "Case 1", exact: true })).toContainText("judged by gpt-4o-mini: The answer is polite.");
+  const stored = await withDb(async (client) =>
+    (await client.query<{ variables: unknown; expected: string | null; assertions: { type: string; model?: string }[] }>(
+      `SELECT variables, expected, assertions FROM test_cases WHERE prompt_id = $1 ORDER BY created_at, id`, [prompt.id])).rows,
+  );
+  expect(stored).toHaveLength(21);
+  expect(stored[0]!.assertions.map((assertion) => [assertion.type, assertion.model])).toEqual([["contains", undefined], ["judge", "gpt-4o-mini"]]);
+  expect(stored[20]).toEqual({ variables: { question: "question 21" }, expected: "Echo: Answer question 21.", assertions: [] });
+  expect(errors).toEqual([]);
+});
+
+test("an evaluation under way is cancelled from its page: the calls in flight end, the rest is not run", async ({ page }) => {
+  const editor = await createAccount({ fullName: "Cora Canceller" });
+  const { organization, team } = await createTeamInNewOrganization([{ userId: editor.id, role: "admin" }]);
+  await signIn(page, editor.email);
+  const errors = consoleErrors(page);
+  await callMutation(page.request, "providers.create", {
+    organizationId: organization.id, kind: "openai-compatible", name: uniqueName("Local"), baseUrl: provider.openaiBaseUrl, apiKey: provider.apiKey,
+  });
+  const prompt = (await callMutation(page.request, "prompts.create", {
+    teamId: team.id, name: `e2e/${randomBytes(5).toString("hex")}`, title: uniqueName("Slow"), visibility: "team", type: "text", template: "Answer {{ question }}.", model: "gpt-4o-mini",
+  })) as { id: string };
+  await withDb(async (client) => {
+    for (let n = 0; n < 5; n++) await client.query(`INSERT INTO test_cases (prompt_id, variables) VALUES ($1, $2)`, [prompt.id, { question: `q${n}` }]);
+  });
+  await activateTeam(page, organization.id, team.id);
+  await page.goto(`/prompts/${prompt.id}?tab=evaluations`);
+  provider.answer.firstTokenDelayMs = 30_000;
+  try {
+    await page.getByRole("button", { name: "Run evaluation" }).click();
+    await page.getByRole("dialog", { name: "Run evaluation" }).getByRole("button", { name: "Run evaluation" }).click();
+    const view = page.getByTestId("evaluation-view");
+    await expect(view.getByText("Running", { exact: true })).toBeVisible();
+    await expect.poll(() => provider.openAnswers + provider.openStreams).toBe(5);
+    await view.getByRole("button", { name: "Cancel evaluation" }).click();
+    await expect(view.getByText("Cancelled", { exact: true })).toBeVisible();
+    await expect(view.getByTestId("evaluation-counts")).toHaveText("0 done · 0 failed · 5 not run");
+    await expect(view.getByRole("button", { name: "Cancel evaluation" })).toBeHidden();
+    await expect.poll(() => provider.openAnswers + provider.openStreams, { timeout: 2_000 }).toBe(0);
+  } finally {
+    provider.answer.firstTokenDelayMs = 0;
+  }
+  const statuses = await withDb(async (client) =>
+    (await client.query<{ status: string }>(`SELECT DISTINCT i.status::text AS status FROM evaluation_items i JOIN evaluations e ON e.id = i.evaluation_id WHERE e.prompt_id = $1`, [prompt.id])).rows,
+  );
+  expect(statuses).toEqual([{ status: "cancelled" }]);
+  expect(errors).toEqual([]);
+});
+
+let clock = Date.now() - 3_600_000;
+
+/** A finished evaluation written as rows: per version, the first `passed[version]` of the cases passed, the rest failed. */
+async function evaluationRows(organizationId: string, promptId: string, cases: string[], passed: Record<number, number>) {
+  return withDb(async (client) => {
+    const createdAt = new Date((clock += 60_000));
+    const versions = Object.keys(passed).map(Number);
+    const { rows } = await client.query<{ id: string }>(
+      `INSERT INTO evaluations (organization_id, prompt_id, versions, connection_name, status, created_at, finished_at) VALUES ($1, $2, $3, 'Local', 'done', $4, $4) RETURNING id`,
+      [organizationId, promptId, versions, createdAt],
+    );
+    for (const version of versions) {
+      for (const [position, testCaseId] of cases.entries()) {
+        await client.query(
+          `INSERT INTO evaluation_items (evaluation_id, test_case_id, version, position, status, output, latency_ms, input_tokens, output_tokens, cost, attempts)
+           VALUES ($1, $2, $3, $4, $5, 'An answer.', $6, 6, 4, 0.001, 1)`,
+          [rows[0]!.id, testCaseId, version, position, position < passed[version]! ? "passed" : "failed", 100 + position],
+        );
+      }
+    }
+    return rows[0]!.id;
+  });
+}
+
+test("below the team's required pass rate the reviewer sees both evaluations and cannot approve; a passing evaluation lifts it", async ({ page, browser }) => {
+  const reviewer = await createAccount({ fullName: "Rita Reviewer", role: "administrator" });
+  const author = await createAccount({ fullName: "Aldo Author" });
+  const { organization, team } = await createTeamInNewOrganization([
+    { userId: reviewer.id, role: "admin" },
+    { userId: author.id, role: "editor" },
+  ]);
+  const prompt = await createPromptWith({ organizationId: organization.id, teamId: team.id, authorId: author.id, template: "Version 1 answers {{ question }}." });
+  const cases = await withDb(async (client) => {
+    await client.query(`INSERT INTO prompt_versions (prompt_id, version, type, template, author_id) VALUES ($1, 2, 'text', 'Version 2 answers {{ question }}.', $2)`, [prompt.id, author.id]);
+    await client.query(`UPDATE prompts SET latest_version = 2 WHERE id = $1`, [prompt.id]);
+    await client.query(`INSERT INTO prompt_labels (prompt_id, name, version) VALUES ($1, 'production', 1)`, [prompt.id]);
+    await client.query(`UPDATE teams SET required_approvals = 1 WHERE id = $1`, [team.id]);
+    const ids: string[] = [];
+    for (let n = 0; n < 10; n++) {
+      ids.push((await client.query<{ id: string }>(`INSERT INTO test_cases (prompt_id, variables, created_at) VALUES ($1, $2, now() + $3 * interval '1 ms') RETURNING id`, [prompt.id, { question: `q${n}` }, n])).rows[0]!.id);
+    }
+    return ids;
+  });
+  await evaluationRows(organization.id, prompt.id, cases, { 1: 10, 2: 7 });
+  const request = await createChangeRequestWith({ promptId: prompt.id, authorId: author.id, version: 2 });
+
+  // The team admin requires 90 % on the Teams page.
+  const errors = consoleErrors(page, { allow4xx: true });
+  await signIn(page, reviewer.email);
+  await activateTeam(page, organization.id, team.id);
+  await page.goto("/teams");
+  const card = page.getByTestId("team-reviews-card");
+  await card.getByLabel("Required pass rate for production (%)").fill("90");
+  await card.getByRole("button", { name: "Save pass rate" }).click();
+  await expect(toast(page, REVIEW_MSG.settingsSavedToast)).toBeVisible();
+  await expect(card).toContainText("must pass 90 % of its cases");
+  expect((await withDb((client) => client.query<{ rate: number }>(`SELECT required_pass_rate AS rate FROM teams WHERE id = $1`, [team.id]))).rows[0]!.rate).toBe(90);
+
+  // On the request: both evaluations side by side, and Approve refused with the figures.
+  await page.goto(`/reviews/${request.id}`);
+  const evidence = page.getByTestId("evidence-panel");
+  await expect(evidence).toContainText("pass 90 % of its cases");
+  await expect(evidence.locator("[data-role='proposed']")).toContainText(/Proposed v2\s*70 %\s*7 of 10/);
+  await expect(evidence.locator("[data-role='production']")).toContainText(/Production v1\s*100 %\s*10 of 10/);
+  const refusal = EVALUATION_MSG.passRateTooLow(70, 90);
+  await expect(page.getByTestId("approve-blocked-reason")).toHaveText(refusal);
+  const approve = page.getByRole("button", { name: "Approve" });
+  await expect(approve).toBeDisabled();
+  await expect(approve).toHaveAccessibleDescription(refusal);
+  // The server says the same to a direct call, and nothing moves.
+  await expect(callMutation(page.request, "changeRequests.approve", { id: request.id })).rejects.toThrow(refusal);
+
+  // A new evaluation of v2 passes 9 of 10: the block is lifted and the approval moves production.
+  await evaluationRows(organization.id, prompt.id, cases, { 2: 9 });
+  await page.reload();
+  await expect(evidence.locator("[data-role='proposed']")).toContainText(/Proposed v2\s*90 %\s*9 of 10/);
+  await expect(page.getByTestId("approve-blocked-reason")).toBeHidden();
+  await approve.click();
+  await expect(toast(page, REVIEW_MSG.mergedToast)).toBeVisible();
+  const production = await withDb(async (client) => (await client.query<{ version: number }>(`SELECT version FROM prompt_labels WHERE prompt_id = $1 AND name = 'production'`, [prompt.id])).rows[0]!.version);
+  expect(production).toBe(2);
+  // The evidence links to the evaluation it reads.
+  await evidence.getByRole("link", { name: /the evaluation of proposed v2$/ }).click();
+  await expect(page.getByRole("heading", { name: "Evaluation of v2" })).toBeVisible();
+  expect(errors).toEqual([]);
+});

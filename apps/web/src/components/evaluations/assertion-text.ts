@@ -1,0 +1,73 @@
+// How a test case's assertions read on the page: a select's label per kind, and a chip's words
+// ("contains 'thanks'", "at most 200 characters", "judged by gpt-4o-mini: …").
+import type { AssertionType } from "@promptly/shared";
+
+export const ASSERTION_LABELS: Record<AssertionType, string> = {
+  equals: "Equals",
+  contains: "Contains",
+  notContains: "Does not contain",
+  regex: "Matches a regular expression",
+  json: "Is JSON",
+  jsonSchema: "Matches a JSON schema",
+  maxLength: "At most N characters",
+  maxLatencyMs: "Latency under N ms",
+  maxCost: "Cost under N dollars",
+  judge: "Judged by a model",
+};
+
+/** What the value field of a kind is called; null: the kind takes none. */
+export const ASSERTION_VALUE_LABELS: Record<AssertionType, string | null> = {
+  equals: "Text",
+  contains: "Text",
+  notContains: "Text",
+  regex: "Regular expression",
+  json: null,
+  jsonSchema: "JSON schema",
+  maxLength: "Characters",
+  maxLatencyMs: "Milliseconds",
+  maxCost: "US dollars",
+  judge: "Rubric",
+};
+
+const clip = (text: string, max = 60) => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
+
+interface AssertionLike {
+  type: string;
+  value?: string;
+  model?: string;
+}
+
+/** One assertion in a few words. */
+export function assertionText({ type, value = "", model }: AssertionLike): string {
+  switch (type) {
+    case "equals":
+      return `equals '${clip(value)}'`;
+    case "contains":
+      return `contains '${clip(value)}'`;
+    case "notContains":
+      return `does not contain '${clip(value)}'`;
+    case "regex":
+      return `matches /${clip(value)}/`;
+    case "json":
+      return "is JSON";
+    case "jsonSchema":
+      return "matches a JSON schema";
+    case "maxLength":
+      return `at most ${value} characters`;
+    case "maxLatencyMs":
+      return `latency under ${value} ms`;
+    case "maxCost":
+      return `cost under $${value}`;
+    case "judge":
+      return `judged${model ? ` by ${model}` : ""}: ${clip(value, 80)}`;
+    default:
+      return clip(`${type} ${value}`);
+  }
+}
+
+/** A case's variables in one line: "question: the weather · tone: formal". */
+export function variablesText(variables: Record<string, unknown>): string {
+  const entries = Object.entries(variables);
+  if (!entries.length) return "No variables";
+  return entries.map(([name, value]) => `${name}: ${clip(typeof value === "string" ? value : JSON.stringify(value), 80)}`).join(" · ");
+}

@@ -1,0 +1,318 @@
+// One evaluation: its progress (polled every second while queued or running) with done / failed /
+// remaining and Cancel, the figures per version, then Results (cases x versions: each output and each
+// assertion's verdict with its reason) or Compare (two versions: the cases that flipped, their outputs diffed).
+import { useEffect, useRef } from "react";
+import { ArrowLeft, Check, Square, X } from "lucide-react";
+import { toast } from "sonner";
+import { versionLabel } from "@promptly/shared";
+import type { RouterOutputs } from "@promptly/api";
+import { LoadFailure } from "@/components/layout/load-failure";
+import { LineDiff } from "@/components/prompts/page/line-diff";
+import { usePromptSearch } from "@/components/prompts/page/route-api";
+import type { PromptDetail } from "@/components/prompts/page/types";
+import { formatCost, formatMs } from "@/components/runs/run-format";
+import { Button } from "@/components/ui/button";
+import { Label } from "@/components/ui/label";
+import { Progress } from "@/components/ui/progress";
+import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@/components/ui/select";
+import { Skeleton, SkeletonRows } from "@/components/ui/skeleton";
+import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
+import { Tabs, TabsContent, TabsList, TabsTrigger } from "@/components/ui/tabs";
+import { formatDateTime } from "@/lib/dates";
+import { trpc } from "@/lib/trpc";
+import { assertionText, variablesText } from "./assertion-text.ts";
+import { EvaluationStatusBadge, ItemStatusBadge, formatPassRate, isActive } from "./evaluation-format.tsx";
+
+type Summary = RouterOutputs["evaluations"]["get"];
+type Results = RouterOutputs["evaluations"]["results"];
+type Cell = Results["cases"][number]["versions"][number];
+
+interface EvaluationViewProps {
+  prompt: PromptDetail;
+  id: string;
+  onBack(): void;
+}
+
+export function EvaluationView({ prompt, id, onBack }: EvaluationViewProps) {
+  const summary = trpc.evaluations.get.useQuery({ id }, { refetchInterval: (query) => (query.state.data && isActive(query.state.data.status) ? 1_000 : false) });
+  return (
+    <div className="grid min-w-0 gap-5" data-testid="evaluation-view">
+      <div>
+        <Button variant="ghost" size="sm" onClick={onBack}>
+          <ArrowLeft aria-hidden="true" />
+          All evaluations
+        </Button>
+      </div>
+      {summary.isPending ? (
+        <div role="status" aria-label="Loading the evaluation" className="grid gap-2">
+          <Skeleton className="h-8 w-2/3" />
+          <Skeleton className="h-24" />
+        </div>
+      ) : summary.isError ? (
+        <LoadFailure title="The evaluation could not be loaded" error={summary.error} onRetry={() => void summary.refetch()} />
+      ) : (
+        <EvaluationDetail prompt={prompt} summary={summary.data} />
+      )}
+    </div>
+  );
+}
+
+function EvaluationDetail({ prompt, summary }: { prompt: PromptDetail; summary: Summary }) {
+  const [search, setSearch] = usePromptSearch();
+  const active = isActive(summary.status);
+  const versions = summary.versions.map((version) => version.version);
+  const comparable = versions.length >= 2;
+  const view = comparable && search.evaluationView === "compare" ? "compare" : "results";
+  return (
+    <>
+      <header className="grid min-w-0 gap-1">
+        <div className="flex flex-wrap items-center gap-2">
+          <h2 className="text-lg font-semibold">Evaluation of {versions.map(versionLabel).join(", ")}</h2>
+          <EvaluationStatusBadge status={summary.status} />
+        </div>
+        <p className="text-sm wrap-anywhere text-muted-foreground">
+          Started {formatDateTime(summary.createdAt)} on {summary.connectionName}, {summary.model ? <span className="font-mono">{summary.model}</span> : "each version's model"}
+          {summary.finishedAt ? `; ended ${formatDateTime(summary.finishedAt)}` : ""}.
+        </p>
+      </header>
+      <EvaluationProgress summary={summary} canCancel={prompt.can.run} />
+      <VersionFigures summary={summary} />
+      <Tabs value={view} onValueChange={(next) => setSearch({ evaluationView: next as "results" | "compare" }, { replace: true })} className="min-w-0 gap-4">
+        <TabsList aria-label="The evaluation's results">
+          <TabsTrigger value="results">Results</TabsTrigger>
+          {comparable && <TabsTrigger value="compare">Compare versions</TabsTrigger>}
+        </TabsList>
+        <TabsContent value="results" className="min-w-0">
+          <ResultsMatrix id={summary.id} active={active} status={summary.status} />
+        </TabsContent>
+        {comparable && (
+          <TabsContent value="compare" className="min-w-0">
+            <CompareVersions summary={summary} />
+          </TabsContent>
+        )}
+      </Tabs>
+    </>
+  );
+}
+
+function EvaluationProgress({ summary, canCancel }: { summary: Summary; canCancel: boolean }) {
+  const utils = trpc.useUtils();
+  const cancel = trpc.evaluations.cancel.useMutation({
+    async onSuccess(next) {
+      toast.success("Evaluation cancelled");
+      utils.evaluations.get.setData({ id: next.id }, next);
+      await utils.evaluations.invalidate();
+    },
+    onError: (error) => toast.error(error.message),
+  });
+  const finished = summary.done + summary.failed;
+  const remaining = Math.max(0, summary.total - finished);
+  const active = isActive(summary.status);
+  return (
+    <section aria-labelledby="evaluation-progress" className="grid min-w-0 gap-2">
+      <div className="flex flex-wrap items-center gap-2">
+        <h3 id="evaluation-progress" className="mr-auto text-sm font-semibold">
+          Progress
+        </h3>
+        {active && canCancel && (
+          <Button variant="destructive" size="sm" disabled={cancel.isPending} onClick={() => cancel.mutate({ id: summary.id })}>
+            <Square aria-hidden="true" />
+            {cancel.isPending ? "Cancelling..." : "Cancel evaluation"}
+          </Button>
+        )}
+      </div>
+      <Progress value={finished} max={Math.max(1, summary.total)} aria-label="Evaluation progress" aria-valuetext={`${finished} of ${summary.total}`} />
+      <p className="text-sm tabular-nums" data-testid="evaluation-counts" aria-live="polite">
+        {`${summary.done} done · ${summary.failed} failed${active ? ` · ${remaining} remaining` : remaining > 0 ? ` · ${remaining} not run` : ""}`}
+      </p>
+    </section>
+  );
+}
+
+function VersionFigures({ summary }: { summary: Summary }) {
+  return (
+    <section aria-labelledby="evaluation-figures" className="grid min-w-0 gap-2">
+      <h3 id="evaluation-figures" className="text-sm font-semibold">
+        Figures per version
+      </h3>
+      <Table aria-label="Figures per version">
+        <TableHeader>
+          <TableRow>
+            <TableHead>Version</TableHead>
+            <TableHead className="text-right">Pass rate</TableHead>
+            <TableHead className="text-right">p50 latency</TableHead>
+            <TableHead className="text-right">Tokens</TableHead>
+            <TableHead className="text-right">Cost</TableHead>
+          </TableRow>
+        </TableHeader>
+        <TableBody>
+          {summary.versions.map((version) => (
+            <TableRow key={version.version} data-version={version.version}>
+              <TableCell className="font-mono">{versionLabel(version.version)}</TableCell>
+              <TableCell className="text-right tabular-nums">{formatPassRate(version.passRate)}</TableCell>
+              <TableCell className="text-right tabular-nums">{formatMs(version.p50Ms)}</TableCell>
+              <TableCell className="text-right tabular-nums">{version.tokens.toLocaleString("en-US")}</TableCell>
+              <TableCell className="text-right tabular-nums">{formatCost(version.cost)}</TableCell>
+            </TableRow>
+          ))}
+        </TableBody>
+      </Table>
+    </section>
+  );
+}
+
+function ResultsMatrix({ id, active, status }: { id: string; active: boolean; status: Summary["status"] }) {
+  const results = trpc.evaluations.results.useQuery({ id }, { refetchInterval: active ? 3_000 : false });
+  const { refetch } = results;
+  // Once it ends (seen running here), the last results at once.
+  const wasActive = useRef(active);
+  useEffect(() => {
+    if (wasActive.current && !active) void refetch();
+    wasActive.current = active;
+  }, [active, status, refetch]);
+  if (results.isPending) return <SkeletonRows label="Loading the results" />;
+  if (results.isError) return <LoadFailure title="The results could not be loaded" error={results.error} onRetry={() => void results.refetch()} />;
+  const versions = results.data.summary.versions.map((version) => version.version);
+  return (
+    <Table aria-label="Results">
+      <TableHeader>
+        <TableRow>
+          <TableHead>Case</TableHead>
+          {versions.map((version) => (
+            <TableHead key={version}>{versionLabel(version)}</TableHead>
+          ))}
+        </TableRow>
+      </TableHeader>
+      <TableBody>
+        {results.data.cases.map((testCase) => (
+          <TableRow key={testCase.position} data-testid="result-row" className="align-top">
+            <TableCell className="max-w-64 min-w-40 whitespace-normal">
+              <span className="font-medium">Case {testCase.position + 1}</span>
+              <span className="mt-1 block text-xs wrap-anywhere text-muted-foreground">{variablesText(testCase.variables)}</span>
+            </TableCell>
+            {versions.map((version) => {
+              const cell = testCase.versions.find((item) => item.version === version);
+              return (
+                <TableCell key={version} className="max-w-96 min-w-56 whitespace-normal" data-version={version}>
+                  {cell ? <ResultCell cell={cell} /> : "–"}
+                </TableCell>
+              );
+            })}
+          </TableRow>
+        ))}
+      </TableBody>
+    </Table>
+  );
+}
+
+function ResultCell({ cell }: { cell: Cell }) {
+  return (
+    <div className="grid min-w-0 gap-1.5">
+      <div className="flex flex-wrap items-center gap-2 text-xs text-muted-foreground">
+        <ItemStatusBadge status={cell.status} />
+        {cell.latencyMs !== null && <span className="tabular-nums">{formatMs(cell.latencyMs)}</span>}
+        {cell.rateLimited > 0 && <span>{cell.rateLimited === 1 ? "1 rate limit retried" : `${cell.rateLimited} rate limits retried`}</span>}
+      </div>
+      {cell.output !== null && <p className="line-clamp-6 text-sm whitespace-pre-wrap wrap-anywhere">{cell.output}</p>}
+      {cell.error && <p className="text-sm wrap-anywhere text-destructive">{cell.error}</p>}
+      {cell.results && cell.results.length > 0 && <AssertionOutcomes outcomes={cell.results} />}
+    </div>
+  );
+}
+
+function AssertionOutcomes({ outcomes }: { outcomes: NonNullable<Cell["results"]> }) {
+  return (
+    <ul className="grid gap-1 text-xs" aria-label="Assertions">
+      {outcomes.map((outcome, index) => (
+        <li key={index} className="flex min-w-0 gap-1.5" data-pass={outcome.pass}>
+          {outcome.pass ? <Check aria-hidden="true" className="size-3.5 shrink-0 text-green-700 dark:text-green-400" /> : <X aria-hidden="true" className="size-3.5 shrink-0 text-destructive" />}
+          <span className="min-w-0 wrap-anywhere">
+            <span className="sr-only">{outcome.pass ? "Passed: " : "Failed: "}</span>
+            {assertionText(outcome)}
+            {outcome.reason && <span className="text-muted-foreground"> — {outcome.reason}</span>}
+          </span>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+function CompareVersions({ summary }: { summary: Summary }) {
+  const [search, setSearch] = usePromptSearch();
+  const versions = summary.versions.map((version) => version.version);
+  const base = search.base !== undefined && versions.includes(search.base) ? search.base : versions[0]!;
+  const candidate = search.candidate !== undefined && versions.includes(search.candidate) ? search.candidate : (versions.find((version) => version !== base) ?? base);
+  const active = isActive(summary.status);
+  const comparison = trpc.evaluations.compare.useQuery({ id: summary.id, base, candidate }, { enabled: !active && base !== candidate });
+  return (
+    <div className="grid min-w-0 gap-4">
+      <div className="flex flex-wrap items-end gap-3">
+        <VersionPicker label="Base" versions={versions} value={base} onChange={(version) => setSearch({ base: version }, { replace: true })} />
+        <VersionPicker label="Candidate" versions={versions} value={candidate} onChange={(version) => setSearch({ candidate: version }, { replace: true })} />
+      </div>
+      {base === candidate ? (
+        <p className="text-sm text-muted-foreground">Choose two different versions.</p>
+      ) : active ? (
+        <p className="text-sm text-muted-foreground">The comparison is ready when the evaluation ends.</p>
+      ) : comparison.isPending ? (
+        <SkeletonRows label="Loading the comparison" />
+      ) : comparison.isError ? (
+        <LoadFailure title="The comparison could not be loaded" error={comparison.error} onRetry={() => void comparison.refetch()} />
+      ) : (
+        <section aria-labelledby="flipped-cases" className="grid min-w-0 gap-3">
+          <h3 id="flipped-cases" className="text-sm font-semibold">
+            {comparison.data.flipped.length === 0
+              ? `No case flipped between ${versionLabel(base)} and ${versionLabel(candidate)}`
+              : `${comparison.data.flipped.length} ${comparison.data.flipped.length === 1 ? "case" : "cases"} flipped between ${versionLabel(base)} and ${versionLabel(candidate)}`}
+          </h3>
+          <ol className="grid min-w-0 gap-4">
+            {comparison.data.flipped.map((testCase) => (
+              <li key={testCase.position} className="grid min-w-0 gap-2 rounded-lg border p-3" data-testid="flipped-case" aria-label={`Case ${testCase.position + 1}`}>
+                <div className="flex flex-wrap items-center gap-2 text-sm">
+                  <span className="font-medium">Case {testCase.position + 1}</span>
+                  <span className="text-muted-foreground">{versionLabel(base)}</span>
+                  <ItemStatusBadge status={testCase.base.status} />
+                  <span aria-hidden="true">→</span>
+                  <span className="text-muted-foreground">{versionLabel(candidate)}</span>
+                  <ItemStatusBadge status={testCase.candidate.status} />
+                </div>
+                <p className="text-xs wrap-anywhere text-muted-foreground">{variablesText(testCase.variables)}</p>
+                <LineDiff before={testCase.base.output ?? ""} after={testCase.candidate.output ?? ""} label={`Case ${testCase.position + 1} output`} />
+                {[testCase.base, testCase.candidate].map(
+                  (cell) =>
+                    cell.results?.some((outcome) => !outcome.pass) && (
+                      <div key={cell.version} className="grid gap-1">
+                        <p className="text-xs font-medium">{versionLabel(cell.version)} failed</p>
+                        <AssertionOutcomes outcomes={cell.results.filter((outcome) => !outcome.pass)} />
+                      </div>
+                    ),
+                )}
+              </li>
+            ))}
+          </ol>
+        </section>
+      )}
+    </div>
+  );
+}
+
+function VersionPicker({ label, versions, value, onChange }: { label: string; versions: number[]; value: number; onChange(version: number): void }) {
+  const id = `compare-${label.toLowerCase()}`;
+  return (
+    <div className="grid gap-1.5">
+      <Label htmlFor={id}>{label}</Label>
+      <Select value={String(value)} onValueChange={(next) => onChange(Number(next))}>
+        <SelectTrigger id={id} className="w-32">
+          <SelectValue />
+        </SelectTrigger>
+        <SelectContent>
+          {versions.map((version) => (
+            <SelectItem key={version} value={String(version)}>
+              {versionLabel(version)}
+            </SelectItem>
+          ))}
+        </SelectContent>
+      </Select>
+    </div>
+  );
+}

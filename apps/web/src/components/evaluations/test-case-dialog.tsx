@@ -1,0 +1,142 @@
+// A test case's dialog (Add, Edit, and Save as test case from the Playground): a field per variable of
+// the prompt's latest version, the expected output, and the assertions. Checked with the procedures'
+// own schema; the server's refusal (an unknown variable, a judge's connection) shown in its words.
+import { useState } from "react";
+import { toast } from "sonner";
+import { effectiveContract, testCaseInput, type VariableContract, type VariableProblem } from "@promptly/shared";
+import type { RouterOutputs } from "@promptly/api";
+import { LoadFailure } from "@/components/layout/load-failure";
+import { typedValues, type FieldValue } from "@/components/prompts/page/try-values";
+import { VariableFields } from "@/components/prompts/page/variable-field";
+import { prettyJson } from "@/components/prompts/page/version-body";
+import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from "@/components/ui/dialog";
+import { FormField } from "@/components/ui/form-field";
+import { FormFooter } from "@/components/ui/form-footer";
+import { Skeleton } from "@/components/ui/skeleton";
+import { Textarea } from "@/components/ui/textarea";
+import { trpc } from "@/lib/trpc";
+import { AssertionEditor, toAssertions, type AssertionDraft } from "./assertion-editor.tsx";
+
+export type TestCase = RouterOutputs["testCases"]["list"][number];
+
+/** What a new case starts with (the Playground's run: its variables and answer). */
+export interface TestCaseSeed {
+  variables: Record<string, unknown>;
+  expected?: string;
+}
+
+interface TestCaseDialogProps {
+  promptId: string;
+  open: boolean;
+  onOpenChange(open: boolean): void;
+  /** The case to edit; none: a new one. */
+  testCase?: TestCase;
+  seed?: TestCaseSeed;
+}
+
+export function TestCaseDialog({ promptId, open, onOpenChange, testCase, seed }: TestCaseDialogProps) {
+  const title = testCase ? "Edit test case" : "Add test case";
+  return (
+    <Dialog open={open} onOpenChange={onOpenChange}>
+      <DialogContent className="max-h-[90svh] overflow-y-auto sm:max-w-2xl">
+        <DialogHeader>
+          <DialogTitle>{title}</DialogTitle>
+          <DialogDescription>The variables' values to run each version with, what the answer should be, and the checks it must pass.</DialogDescription>
+        </DialogHeader>
+        {open && <CaseFormLoader promptId={promptId} testCase={testCase} seed={seed} title={title} onDone={() => onOpenChange(false)} />}
+      </DialogContent>
+    </Dialog>
+  );
+}
+
+/** The latest version's contract first: the fields are its variables. */
+function CaseFormLoader({ promptId, testCase, seed, title, onDone }: { promptId: string; testCase?: TestCase; seed?: TestCaseSeed; title: string; onDone(): void }) {
+  const latest = trpc.prompts.get.useQuery({ id: promptId, label: "latest" });
+  if (latest.isPending) return <Skeleton className="h-40" aria-label="Loading the variables" />;
+  if (latest.isError) return <LoadFailure title="The prompt's variables could not be loaded" error={latest.error} onRetry={() => void latest.refetch()} />;
+  return <CaseForm promptId={promptId} contract={effectiveContract(latest.data.version)} testCase={testCase} seed={seed} title={title} onDone={onDone} />;
+}
+
+/** A stored value as its field shows it. */
+function fieldOf(variable: VariableContract, value: unknown): FieldValue | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (variable.type === "boolean") return value === true;
+  if (variable.type === "json") return prettyJson(value);
+  return typeof value === "string" ? value : String(value);
+}
+
+function CaseForm({ promptId, contract, testCase, seed, title, onDone }: { promptId: string; contract: VariableContract[]; testCase?: TestCase; seed?: TestCaseSeed; title: string; onDone(): void }) {
+  const utils = trpc.useUtils();
+  const start = testCase ?? seed;
+  const [fields, setFields] = useState<Record<string, FieldValue>>(() => {
+    const initial: Record<string, FieldValue> = {};
+    for (const variable of contract) {
+      const field = fieldOf(variable, start?.variables[variable.name]);
+      if (field !== undefined) initial[variable.name] = field;
+    }
+    return initial;
+  });
+  // A case written for an older version may name variables the latest no longer has: saving drops them (the server would refuse them).
+  const dropped = Object.keys(start?.variables ?? {}).filter((name) => !contract.some((variable) => variable.name === name));
+  const [expected, setExpected] = useState(start?.expected ?? "");
+  const [assertions, setAssertions] = useState<AssertionDraft[]>(() => (testCase?.assertions ?? []).map((assertion) => ({ ...assertion, value: assertion.value ?? "" })));
+  const [problems, setProblems] = useState<VariableProblem[]>([]);
+  const [assertionErrors, setAssertionErrors] = useState<Record<number, string>>({});
+  const [serverError, setServerError] = useState<string>();
+
+  const saved = async () => {
+    toast.success(testCase ? "Test case saved" : "Test case added");
+    await utils.testCases.list.invalidate({ promptId });
+    onDone();
+  };
+  const create = trpc.testCases.create.useMutation({ onSuccess: saved, onError: (error) => setServerError(error.message) });
+  const update = trpc.testCases.update.useMutation({ onSuccess: saved, onError: (error) => setServerError(error.message) });
+  const busy = create.isPending || update.isPending;
+
+  const submit = () => {
+    setServerError(undefined);
+    const { values, problems: unparsed } = typedValues(contract, fields);
+    setProblems(unparsed);
+    const parsed = testCaseInput.safeParse({ promptId, variables: values, expected: expected === "" ? undefined : expected, assertions: toAssertions(assertions) });
+    const found: Record<number, string> = {};
+    if (!parsed.success) {
+      for (const issue of parsed.error.issues) {
+        if (issue.path[0] === "assertions" && typeof issue.path[1] === "number") found[issue.path[1]] ??= issue.message;
+        else if (issue.path[0] === "assertions") setServerError(issue.message);
+        else if (issue.path[0] === "expected") setServerError(`Expected output: ${issue.message}`);
+      }
+    }
+    setAssertionErrors(found);
+    if (!parsed.success || unparsed.length) return;
+    if (testCase) update.mutate({ id: testCase.id, variables: parsed.data.variables, expected: parsed.data.expected, assertions: parsed.data.assertions });
+    else create.mutate(parsed.data);
+  };
+
+  return (
+    <form
+      noValidate
+      aria-label={title}
+      className="grid min-w-0 gap-5"
+      onSubmit={(event) => {
+        event.preventDefault();
+        submit();
+      }}
+    >
+      <fieldset className="grid min-w-0 gap-3" disabled={busy}>
+        <legend className="mb-2 text-sm font-semibold">Variables</legend>
+        {contract.length === 0 && <p className="text-sm text-muted-foreground">The latest version has no variables.</p>}
+        <VariableFields contract={contract} fields={fields} setFields={setFields} problems={problems} />
+        {dropped.length > 0 && (
+          <p className="text-sm text-muted-foreground" data-testid="dropped-variables">
+            {`The latest version has no ${dropped.length === 1 ? "variable" : "variables"} ${dropped.map((name) => `'${name}'`).join(", ")}: saving leaves ${dropped.length === 1 ? "its value" : "their values"} out.`}
+          </p>
+        )}
+      </fieldset>
+      <FormField label="Expected output (optional)" description="What a good answer says; a judge reads it beside the rubric.">
+        <Textarea rows={3} value={expected} disabled={busy} onChange={(event) => setExpected(event.target.value)} />
+      </FormField>
+      <AssertionEditor promptId={promptId} assertions={assertions} errors={assertionErrors} disabled={busy} onChange={setAssertions} />
+      <FormFooter serverError={serverError} busy={busy} submitLabel={testCase ? "Save test case" : "Add test case"} onCancel={onDone} />
+    </form>
+  );
+}
