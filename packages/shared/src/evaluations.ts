@@ -8,7 +8,7 @@ import { idSchema, multilineText } from "./validation.ts";
 export const ASSERTION_TYPES = ["equals", "contains", "notContains", "regex", "json", "jsonSchema", "maxLength", "maxLatencyMs", "maxCost", "judge"] as const;
 export type AssertionType = (typeof ASSERTION_TYPES)[number];
 
-export const EVALUATION_STATUSES = ["queued", "running", "done", "failed", "cancelled"] as const;
+const EVALUATION_STATUSES = ["queued", "running", "done", "failed", "cancelled"] as const;
 export type EvaluationStatus = (typeof EVALUATION_STATUSES)[number];
 export const EVALUATION_ITEM_STATUSES = ["pending", "passed", "failed", "error", "cancelled"] as const;
 
@@ -51,7 +51,7 @@ export const EVALUATION_MSG = {
 } as const;
 
 /** One assertion on a case's output. `value`: the text, pattern, schema or number it checks against; a judge's rubric. */
-export const assertionSchema = z
+const assertionSchema = z
   .object({
     type: z.enum(ASSERTION_TYPES),
     value: multilineText().max(ASSERTION_VALUE_MAX).optional(),
@@ -123,7 +123,7 @@ export const compareEvaluationInput = z.object({ id: idSchema, base: z.number().
 export const requiredPassRateSchema = z.number({ error: EVALUATION_MSG.passRateInvalid }).int(EVALUATION_MSG.passRateInvalid).min(0, EVALUATION_MSG.passRateInvalid).max(100, EVALUATION_MSG.passRateInvalid).nullable();
 
 /** Per version of an evaluation: pass rate (0-100, over all its cases), p50 latency, tokens and cost. */
-export const evaluationVersionSummary = z.object({
+const evaluationVersionSummary = z.object({
   version: z.number(),
   passRate: z.number(),
   p50Ms: z.number().nullable(),
