@@ -4,7 +4,8 @@
 // provider (it echoes the prompt). An API key with the run scope evaluates the `staging` version (3
 // cases of 4 pass) and the `legacy` one (1 of 4): the command follows each to the end, prints its
 // progress and summary, writes JUnit XML (read back by a strict reader) and exits 0 at or above
-// --min-pass, 1 below, 2 on the server's refusal or no server.
+// --min-pass, 1 below, 2 on the server's refusal or no server. The report's source, GET
+// /api/v1/evaluations/{id}/items, is read directly too: a two-version evaluation's items in order.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { spawn } from "node:child_process";
 import { mkdtemp, readFile, rm } from "node:fs/promises";
@@ -12,6 +13,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { createAccount, createHarness, createOrganization, createTeam, type Harness } from "@promptly/api/testing";
+import { evaluationItemsAnswer } from "@promptly/shared";
 import { startFakeProvider, type FakeProvider } from "@promptly/api/testing/fake-provider";
 import { createApp } from "./app.ts";
 import { createLogger } from "./logger.ts";
@@ -23,6 +25,8 @@ let provider: FakeProvider;
 let server: TestServer;
 let runKey: string;
 let dir: string;
+let admin: Awaited<ReturnType<Harness["signedInClient"]>>["api"];
+let promptId: string;
 
 /** The repository's root, where `npm run cli` runs. */
 const ROOT = fileURLToPath(new URL("../../..", import.meta.url));
@@ -55,16 +59,16 @@ beforeAll(async () => {
   const person = await createAccount(h, { fullName: "Ada Admin" });
   const organization = await createOrganization(h, [{ userId: person.id, role: "admin" }], "Acme");
   const teamId = (await createTeam(h, organization.id, [{ userId: person.id, role: "admin" }], "Core")).id;
-  const admin = (await h.signedInClient(person.id)).api;
+  admin = (await h.signedInClient(person.id)).api;
   await admin.providers.create({ organizationId: organization.id, kind: "openai-compatible", name: "Local", baseUrl: provider.openaiBaseUrl, apiKey: provider.apiKey });
-  const prompt = await admin.prompts.create({ teamId, name: "support/reply", title: "Reply", visibility: "team", type: "text", template: "Hi {{ customer }}", model: "gpt-4o-mini" });
-  await admin.promptVersions.create({ promptId: prompt.id, template: "Hello {{ customer }}, how can I help?", model: "gpt-4o-mini" });
-  await admin.promptLabels.set({ promptId: prompt.id, label: "legacy", version: 1 });
-  await admin.promptLabels.set({ promptId: prompt.id, label: "staging", version: 2 });
+  promptId = (await admin.prompts.create({ teamId, name: "support/reply", title: "Reply", visibility: "team", type: "text", template: "Hi {{ customer }}", model: "gpt-4o-mini" })).id;
+  await admin.promptVersions.create({ promptId, template: "Hello {{ customer }}, how can I help?", model: "gpt-4o-mini" });
+  await admin.promptLabels.set({ promptId, label: "legacy", version: 1 });
+  await admin.promptLabels.set({ promptId, label: "staging", version: 2 });
   // The provider echoes. v2 ("Echo: Hello Ada, how can I help?") passes the three greetings and is
   // too long for the fourth case (75 %); v1 ("Echo: Hi Ada") passes only the fourth (25 %).
   await admin.testCases.import({
-    promptId: prompt.id,
+    promptId,
     format: "jsonl",
     content: [
       ...["Ada", "Bob", "Cy"].map((customer) => JSON.stringify({ variables: { customer }, assertions: [{ type: "contains", value: `Hello ${customer}` }] })),
@@ -132,6 +136,21 @@ describe("npm run cli -- eval against a running server", () => {
     const { suites } = await junitOf(junit);
     expect(suites.map((suite) => [suite.attributes.name, suite.attributes.tests, suite.attributes.failures])).toEqual([["support/reply v1", "4", "3"]]);
     expect(suites[0]!.cases.map(({ outcome }) => outcome.split(":")[0])).toEqual(["failure", "failure", "failure", "passed"]);
+  });
+
+  it("GET /api/v1/evaluations/{id}/items: every item of a two-version evaluation, by version then case, with its outcome", { timeout: 30_000 }, async () => {
+    const started = await admin.evaluations.start({ promptId, versions: [2, 1] });
+    await expect.poll(async () => (await admin.evaluations.get({ id: started.id })).status, { timeout: 15_000, interval: 50 }).toBe("done");
+    const response = await fetch(`${server.base}/api/v1/evaluations/${started.id}/items`, { headers: { authorization: `Bearer ${runKey}` } });
+    expect(response.status).toBe(200);
+    const { items } = evaluationItemsAnswer.parse(await response.json());
+    expect(items.map((item) => [item.version, item.position, item.status])).toEqual([
+      [1, 0, "failed"], [1, 1, "failed"], [1, 2, "failed"], [1, 3, "passed"],
+      [2, 0, "passed"], [2, 1, "passed"], [2, 2, "passed"], [2, 3, "failed"],
+    ]);
+    expect(items[0]).toMatchObject({ variables: { customer: "Ada" }, output: "Echo: Hi Ada", error: null, results: [{ type: "contains", value: "Hello Ada", pass: false }] });
+    expect(items[7]!.results).toEqual([{ type: "contains", value: "Dee <&>", pass: true }, expect.objectContaining({ type: "maxLength", value: "20", pass: false })]);
+    expect(items.every((item) => item.latencyMs !== null)).toBe(true);
   });
 
   it("exits 2, printing why, on the server's refusal (a bad key, an unknown prompt), no server, or bad arguments", { timeout: 60_000 }, async () => {
