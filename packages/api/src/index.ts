@@ -31,6 +31,6 @@ export {
   setRuntimeLabel,
 } from "./services/runtime/runtime-prompts.ts";
 export { startRuntimeRun } from "./services/runtime/runtime-runs.ts";
-export { getRuntimeEvaluation, startRuntimeEvaluation } from "./services/evaluations/runtime-evaluations.ts";
+export { getRuntimeEvaluation, getRuntimeEvaluationItems, startRuntimeEvaluation } from "./services/evaluations/runtime-evaluations.ts";
 export type { RunEvent } from "./services/models/runs.ts";
 export * as metrics from "./services/platform/metrics.ts";
