@@ -31,7 +31,7 @@ function base62(bytes: Buffer): string {
 }
 
 /** A key's public half (Langfuse's `publicKey`), computed from its id: nothing to store or back-fill. */
-export const publicKeyOf = (apiKeyId: string) => API_KEY_PUBLIC_PREFIX + apiKeyId;
+const publicKeyOf = (apiKeyId: string) => API_KEY_PUBLIC_PREFIX + apiKeyId;
 
 /** The stored form of a key: the SHA-256 of all of it, hex. A 256-bit random secret needs no salt or slow hash. */
 const hashApiKey = (key: string) => createHash("sha256").update(key).digest("hex");
