@@ -4,6 +4,7 @@
 // the Langfuse SDKs meets every rule of one saved through /api/v1 or the app.
 import { z } from "zod";
 import { PROMPT_MSG } from "./prompts.ts";
+import { plainText } from "./validation.ts";
 
 export const LANGFUSE_MSG = {
   missingAuth: "Missing credentials: send HTTP Basic auth with the key's public key as the username and the Promptly API key as the password",
@@ -21,8 +22,8 @@ export const LANGFUSE_MSG = {
 } as const;
 
 const version = z.coerce.number().int().min(1).max(2 ** 31 - 1);
-/** A label as a request names it; one Promptly cannot hold is simply not found. */
-const label = z.string().min(1).max(200);
+/** A label or filter as a request names it (no control characters); a label Promptly cannot hold is simply not found. */
+const label = plainText().min(1).max(200);
 
 /** GET /api/public/v2/prompts/{name}: a version or a label (production when neither), not both; `resolve` is accepted (includes resolve by default). */
 export const langfuseGetQuery = z
@@ -31,9 +32,9 @@ export const langfuseGetQuery = z
 
 /** GET /api/public/v2/prompts: Langfuse's filters and numbered pages (10 a page by default, at most 100). */
 export const langfuseListQuery = z.object({
-  name: z.string().max(200).optional(),
+  name: plainText().max(200).optional(),
   label: label.optional(),
-  tag: z.string().max(100).optional(),
+  tag: plainText().max(100).optional(),
   version: version.optional(),
   page: z.coerce.number().int().min(1).max(1_000_000).default(1),
   limit: z.coerce.number().int().min(1).max(100).default(10),

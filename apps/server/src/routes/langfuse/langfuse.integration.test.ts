@@ -208,6 +208,8 @@ describe("the HTTP API, as Langfuse's server test asserts it", () => {
     });
     expect((await call("GET", "/v2/prompts/triage?version=9")).body.message).toBe("Prompt not found: 'triage' with version 9");
     expect((await call("GET", "/v2/prompts/triage?label=dev")).body.message).toBe("Prompt not found: 'triage' with label 'dev'");
+    expect((await call("GET", "/v2/prompts/triage?label=Not%20Ours")).status).toBe(404);
+    expect((await call("GET", "/v2/prompts/triage?label=a%00b")).status).toBe(400);
   });
 
   it("a key sees only its team: another team's prompt is 404, and not listed", async () => {
@@ -239,6 +241,7 @@ describe("the HTTP API, as Langfuse's server test asserts it", () => {
     expect(second.body).toMatchObject({ meta, pagination: meta });
     expect((second.body["data"] as { name: string }[]).map((prompt) => prompt.name)).toEqual([names[1]]);
     expect((await call("GET", "/v2/prompts?limit=0")).status).toBe(400);
+    expect((await call("GET", "/v2/prompts?tag=a%00b")).status).toBe(400);
     // Versions saved in a time range (a Promptly version's save is its last update).
     expect((await call("GET", `/v2/prompts?fromUpdatedAt=${new Date(Date.now() + 3_600_000).toISOString()}`)).body["meta"]).toMatchObject({ totalItems: 0 });
   });
@@ -253,6 +256,12 @@ describe("the HTTP API, as Langfuse's server test asserts it", () => {
     const latest = await call("PATCH", "/v2/prompts/triage/versions/1", { pair: keys.write, body: { newLabels: ["latest"] } });
     expect(latest).toEqual({ status: 400, body: { message: `'latest': ${PROMPT_MSG.labelLatest}`, error: "InvalidRequestError" } });
     expect((await call("PATCH", "/v2/prompts/non-existing-prompt/versions/1", { pair: keys.write, body: { newLabels: ["dev"] } })).status).toBe(404);
+    // The runtime API refuses moving 'latest' in the same words.
+    const rest = await fetch(`${server.base}/api/v1/prompts/triage/labels/latest`, {
+      method: "PUT", headers: { authorization: `Bearer ${keys.write.secretKey}`, "content-type": "application/json" }, body: JSON.stringify({ version: 1 }),
+    });
+    expect(rest.status).toBe(400);
+    expect(((await rest.json()) as { error: { message: string } }).error.message).toContain(PROMPT_MSG.labelLatest);
   });
 
   it("creates as Langfuse does: 201 with the version, an empty config, chat messages as sent; refuses bad bodies with 400 and saves nothing", async () => {
