@@ -24,7 +24,7 @@ let server: TestServer;
 let teamId: string;
 let organizationId: string;
 type Pair = { publicKey: string; secretKey: string };
-const keys = {} as Record<"read" | "write" | "other", Pair>;
+const keys = {} as Record<"read" | "write" | "other" | "bound", Pair>;
 const v3Clients: Langfuse[] = [];
 
 const v3 = (pair: Pair) => {
@@ -68,6 +68,8 @@ beforeAll(async () => {
     messages: [{ role: "system", content: "You sort {{ topic }} tickets." }, { role: "user", content: "Sort this one." }],
   });
   await admin.promptLabels.set({ promptId: triage.id, label: "production", version: 1 });
+  // The admin's own private prompt: a person's, never a key's.
+  await admin.prompts.create({ teamId, name: "mine", title: "Mine", visibility: "private", type: "text", template: "Private" });
   const theirs = await admin.prompts.create({ teamId: otherTeamId, name: "theirs", title: "Theirs", visibility: "team", type: "text", template: "Secret" });
   await admin.promptLabels.set({ promptId: theirs.id, label: "production", version: 1 });
 
@@ -75,6 +77,7 @@ beforeAll(async () => {
   keys.read = pair(await admin.apiKeys.create({ teamId, name: "read" }));
   keys.write = pair(await admin.apiKeys.create({ teamId, name: "write", scopes: ["write"] }));
   keys.other = pair(await admin.apiKeys.create({ teamId: otherTeamId, name: "other", scopes: ["write"] }));
+  keys.bound = pair(await admin.apiKeys.create({ teamId, name: "bound", labels: ["production"] }));
 });
 afterAll(async () => {
   await Promise.all(v3Clients.map((client) => client.shutdownAsync()));
@@ -212,11 +215,14 @@ describe("the HTTP API, as Langfuse's server test asserts it", () => {
     expect((await call("GET", "/v2/prompts/triage?label=a%00b")).status).toBe(400);
   });
 
-  it("a key sees only its team: another team's prompt is 404, and not listed", async () => {
+  it("a key sees only its team: another team's prompt is 404, and not listed; a private prompt neither", async () => {
     expect((await call("GET", "/v2/prompts/theirs")).status).toBe(404);
+    expect((await call("GET", "/v2/prompts/mine?version=1")).status).toBe(404);
     expect((await call("GET", "/v2/prompts/support%2Freply", { pair: keys.other })).status).toBe(404);
     const listed = await call("GET", "/v2/prompts?limit=100");
-    expect((listed.body["data"] as { name: string }[]).map((prompt) => prompt.name)).not.toContain("theirs");
+    const listedNames = (listed.body["data"] as { name: string }[]).map((prompt) => prompt.name);
+    expect(listedNames).not.toContain("theirs");
+    expect(listedNames).not.toContain("mine");
     expect((await call("GET", "/v2/prompts", { pair: keys.other })).body["data"]).toEqual([
       { name: "theirs", type: "text", versions: [1], labels: ["latest", "production"], tags: [], lastUpdatedAt: expect.any(String), lastConfig: {} },
     ]);
@@ -231,6 +237,8 @@ describe("the HTTP API, as Langfuse's server test asserts it", () => {
     const byLabel = await call("GET", "/v2/prompts?label=production&tag=support");
     expect(byLabel.body["data"]).toMatchObject([{ name: "support/reply", versions: [1], labels: ["production"], lastConfig: { temperature: 0.3 } }]);
     expect((await call("GET", "/v2/prompts?label=non-existent")).body["data"]).toEqual([]);
+    expect((await call("GET", "/v2/prompts?name=support%2Freply&version=2")).body["data"]).toMatchObject([{ versions: [2], labels: ["latest", "staging"] }]);
+    expect((await call("GET", "/v2/prompts?name=support%2Freply&label=latest")).body["data"]).toMatchObject([{ versions: [2] }]);
 
     const all = await call("GET", "/v2/prompts?limit=100");
     const names = (all.body["data"] as { name: string }[]).map((prompt) => prompt.name);
@@ -297,6 +305,31 @@ describe("the HTTP API, as Langfuse's server test asserts it", () => {
     expect(await call("DELETE", "/v2/prompts/triage", { pair: keys.write })).toEqual({ status: 403, body: { message: RUNTIME_MSG.deleteByKey, error: "ForbiddenError" } });
     expect(await call("DELETE", "/v2/prompts/triage?version=1", { pair: keys.write })).toEqual({ status: 403, body: { message: RUNTIME_MSG.deleteByKey, error: "ForbiddenError" } });
     expect((await call("GET", "/v2/prompts/triage")).status).toBe(200);
+  });
+
+  it("a key bound to labels fetches only those, as on /api/v1", async () => {
+    expect((await call("GET", "/v2/prompts/triage?resolve=false", { pair: keys.bound })).status).toBe(200);
+    expect(await call("GET", "/v2/prompts/triage?version=1", { pair: keys.bound })).toEqual({
+      status: 403, body: { message: RUNTIME_MSG.labelsOnly(["production"]), error: "ForbiddenError" },
+    });
+  });
+
+  it("counts a key's requests in its one rate limit with /api/v1, and answers 429 past it", async () => {
+    const limited = await listenForTests(
+      createApp({ services: { ...app.services, config: { ...app.services.config, rateLimits: true } }, apiRateLimitPerMinute: 2 }),
+    );
+    try {
+      const auth = basic(keys.write);
+      expect((await fetch(`${limited.base}/api/v1/prompts`, { headers: { authorization: `Bearer ${keys.write.secretKey}` } })).status).toBe(200);
+      expect((await fetch(`${limited.base}/api/public/v2/prompts`, { headers: { authorization: auth } })).status).toBe(200);
+      const refused = await fetch(`${limited.base}/api/public/v2/prompts/triage`, { headers: { authorization: auth } });
+      expect(refused.status).toBe(429);
+      expect(refused.headers.get("retry-after")).toMatch(/^\d+$/);
+      expect(await refused.json()).toEqual({ message: RUNTIME_MSG.rateLimited, error: "TooManyRequestsError" });
+    } finally {
+      await limited.close();
+      await app.services.rateLimits.reset();
+    }
   });
 
   it("answers the Python SDK's auth check with the key's team as its project", async () => {
