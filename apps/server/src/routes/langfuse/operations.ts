@@ -188,6 +188,7 @@ export const LANGFUSE_OPERATIONS: LangfuseOperation[] = [
     query: langfuseGetQuery,
     resource: ({ query }) => ({ fetch: runtimeSelector(query) }),
     async handle({ services, key, res, params, query }) {
+      // `resolve` is accepted and has nothing to do yet: includes (issue 30, section 2) resolve here, and leave them as written when it is "false".
       res.json(langfusePrompt(await serveRuntimeVersion(services, key, params["name"]!, runtimeSelector(query))));
     },
   }),
