@@ -7,6 +7,7 @@
 // Names may hold '/', sent encoded, so routes with parameters match the raw path and decode them here.
 import express, { Router, type Request, type RequestHandler } from "express";
 import { authenticateKeyPair, authorize, keyCaller, type ApiServices, type AuthenticatedApiKey } from "@promptly/api";
+import { RUNTIME_MSG } from "@promptly/shared";
 import { refuseDeepJson } from "../../security.ts";
 import { HttpError } from "../v1/http.ts";
 import { keyOf } from "../v1/router.ts";
@@ -58,7 +59,7 @@ export function langfuseRouter(services: ApiServices, options: { ratePerMinute: 
   router.use(authenticate(services, options), express.json({ limit: "1mb", verify: refuseDeepJson }));
   for (const operation of LANGFUSE_OPERATIONS) router[operation.method](routePattern(operation.path), route(services, operation));
   router.use(() => {
-    throw new HttpError("NOT_FOUND", "Not found");
+    throw new HttpError("NOT_FOUND", RUNTIME_MSG.notFound);
   });
   router.use(langfuseErrorHandler());
   return router;
