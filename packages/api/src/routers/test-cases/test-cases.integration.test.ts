@@ -120,13 +120,14 @@ describe("testCases by hand", () => {
     const prompt = await casePrompt();
     const created = await world.callers.editor.testCases.create({ promptId: prompt.id, variables: { question: "Still?" } });
     await world.callers.admin.prompts.archive({ id: prompt.id });
+    // One at a time: a call started before the previous one is awaited would reject with nobody listening yet.
     for (const call of [
-      world.callers.editor.testCases.create({ promptId: prompt.id, variables: {} }),
-      world.callers.editor.testCases.update({ id: created.id, variables: {} }),
-      world.callers.editor.testCases.delete({ id: created.id }),
-      world.callers.editor.testCases.import({ promptId: prompt.id, format: "jsonl", content: "{}" }),
+      () => world.callers.editor.testCases.create({ promptId: prompt.id, variables: {} }),
+      () => world.callers.editor.testCases.update({ id: created.id, variables: {} }),
+      () => world.callers.editor.testCases.delete({ id: created.id }),
+      () => world.callers.editor.testCases.import({ promptId: prompt.id, format: "jsonl", content: "{}" }),
     ]) {
-      expect(await callOutcome(call, { reason: true })).toEqual({ code: "CONFLICT", message: PROMPT_MSG.archived, reason: "ARCHIVED" });
+      expect(await callOutcome(call(), { reason: true })).toEqual({ code: "CONFLICT", message: PROMPT_MSG.archived, reason: "ARCHIVED" });
     }
     expect(await world.callers.viewer.testCases.list({ promptId: prompt.id })).toHaveLength(1);
   });
