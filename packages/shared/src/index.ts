@@ -23,3 +23,4 @@ export * from "./csv.ts";
 export * from "./providers.ts";
 export * from "./runs.ts";
 export * from "./evaluations.ts";
+export * from "./webhooks.ts";

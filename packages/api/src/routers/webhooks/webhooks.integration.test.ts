@@ -1,0 +1,121 @@
+// A team's webhooks: who may manage them (team admin level), what create refuses (bad URLs, private
+// addresses without ALLOW_PRIVATE_WEBHOOK_URLS, no events), and that an event makes a delivery only
+// for the team's active subscriptions that ask for it, in the transaction of the change.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { WEBHOOK_MSG } from "@promptly/shared";
+import { createHarness, type Harness } from "../../../testing/harness.ts";
+import { CALLER_KINDS, EXPECTED_AT_LEVEL, createWorld, failure, outcome } from "../../../testing/teams-support.ts";
+
+let h: Harness;
+let world: Awaited<ReturnType<typeof createWorld>>;
+
+beforeAll(async () => {
+  // As in production: private and loopback receivers refused.
+  h = await createHarness({ allowPrivateWebhookUrls: false });
+  world = await createWorld(h);
+});
+afterAll(() => h.close());
+
+const adminLevel = EXPECTED_AT_LEVEL.admin;
+const URL_OK = "https://hooks.example.com/promptly";
+const db = () => h.database.db;
+const count = (teamId: string) => db().webhookSubscription.count({ where: { teamId } });
+
+async function teamWithWebhook() {
+  const team = await world.team();
+  const created = await world.callers.admin.webhooks.create({ teamId: team.id, url: URL_OK, events: ["prompt.created"] });
+  return { team, ...created };
+}
+
+describe("webhooks procedures × caller kinds (team admin level)", () => {
+  it.each(CALLER_KINDS)("webhooks.create as %s", async (kind) => {
+    const team = await world.team();
+    const result = await outcome(world.callers[kind].webhooks.create({ teamId: team.id, url: URL_OK, events: ["prompt.label.moved"] }));
+    expect(result).toBe(adminLevel[kind]);
+    expect(await count(team.id)).toBe(result === "OK" ? 1 : 0);
+  });
+
+  it.each(CALLER_KINDS)("webhooks.list as %s", async (kind) => {
+    const { team } = await teamWithWebhook();
+    expect(await outcome(world.callers[kind].webhooks.list({ teamId: team.id }))).toBe(adminLevel[kind]);
+  });
+
+  it.each(CALLER_KINDS)("webhooks.update, deliveries, redeliver and delete as %s", async (kind) => {
+    const { team, id } = await teamWithWebhook();
+    await world.callers.admin.prompts.create({ teamId: team.id, name: "p", title: "P", visibility: "team", type: "text", template: "Hi" });
+    const delivery = await db().webhookDelivery.findFirstOrThrow({ where: { subscriptionId: id } });
+    const api = world.callers[kind].webhooks;
+    expect(await outcome(api.update({ id, active: false }))).toBe(adminLevel[kind]);
+    expect(await outcome(api.deliveries({ subscriptionId: id }))).toBe(adminLevel[kind]);
+    expect(await outcome(api.redeliver({ deliveryId: delivery.id }))).toBe(adminLevel[kind]);
+    expect(await outcome(api.delete({ id }))).toBe(adminLevel[kind]);
+    expect(await count(team.id)).toBe(adminLevel[kind] === "OK" ? 0 : 1);
+  });
+});
+
+describe("webhooks.create", () => {
+  it.each([
+    ["a private address", "http://10.1.2.3/hook", WEBHOOK_MSG.urlPrivate],
+    ["loopback", "http://127.0.0.1:8080/hook", WEBHOOK_MSG.urlPrivate],
+    ["a name that resolves to loopback", "http://localhost:8080/hook", WEBHOOK_MSG.urlPrivate],
+    ["IPv6 loopback", "http://[::1]/hook", WEBHOOK_MSG.urlPrivate],
+    ["another scheme", "ftp://hooks.example.com/x", WEBHOOK_MSG.urlInvalid],
+    ["no URL", "hooks", WEBHOOK_MSG.urlInvalid],
+    ["credentials in the URL", "https://user:pw@hooks.example.com/x", WEBHOOK_MSG.urlCredentials],
+  ])("refuses %s, and creates nothing", async (_what, url, message) => {
+    const team = await world.team();
+    expect(await failure(world.callers.admin.webhooks.create({ teamId: team.id, url, events: ["prompt.created"] }))).toEqual({ code: "BAD_REQUEST", message });
+    expect(await count(team.id)).toBe(0);
+  });
+
+  it("refuses a private address on update too", async () => {
+    const { id } = await teamWithWebhook();
+    expect(await failure(world.callers.admin.webhooks.update({ id, url: "http://192.168.1.10/hook" }))).toEqual({ code: "BAD_REQUEST", message: WEBHOOK_MSG.urlPrivate });
+    expect((await db().webhookSubscription.findUniqueOrThrow({ where: { id } })).url).toBe(URL_OK);
+  });
+
+  it("refuses no events and unknown ones", async () => {
+    const team = await world.team();
+    expect(await failure(world.callers.admin.webhooks.create({ teamId: team.id, url: URL_OK, events: [] }))).toEqual({ code: "BAD_REQUEST", message: WEBHOOK_MSG.eventsEmpty });
+    expect(await outcome(world.callers.admin.webhooks.create({ teamId: team.id, url: URL_OK, events: ["prompt.renamed" as never] }))).toBe("BAD_REQUEST");
+  });
+
+  it("accepts a private address with ALLOW_PRIVATE_WEBHOOK_URLS", async () => {
+    const allowing = await createHarness({ allowPrivateWebhookUrls: true });
+    try {
+      const local = await createWorld(allowing);
+      const team = await local.team();
+      expect(await outcome(local.callers.admin.webhooks.create({ teamId: team.id, url: "http://127.0.0.1:9/hook", events: ["prompt.created"] }))).toBe("OK");
+    } finally {
+      await allowing.close();
+    }
+  });
+});
+
+describe("events", () => {
+  it("make a delivery for each active subscription of the team that asks for the event, and none elsewhere", async () => {
+    const team = await world.team();
+    const other = await world.team("Other");
+    const admin = world.callers.admin;
+    const wanted = await admin.webhooks.create({ teamId: team.id, url: URL_OK, events: ["prompt.created", "prompt.archived"] });
+    const unwanted = await admin.webhooks.create({ teamId: team.id, url: `${URL_OK}/2`, events: ["comment.created"] });
+    const paused = await admin.webhooks.create({ teamId: team.id, url: `${URL_OK}/3`, events: ["prompt.created"] });
+    await admin.webhooks.update({ id: paused.id, active: false });
+    const elsewhere = await admin.webhooks.create({ teamId: other.id, url: URL_OK, events: ["prompt.created"] });
+    const prompt = await admin.prompts.create({ teamId: team.id, name: "events", title: "Events", visibility: "team", type: "text", template: "Hi" });
+    await admin.prompts.archive({ id: prompt.id });
+    const events = async (subscriptionId: string) => (await db().webhookDelivery.findMany({ where: { subscriptionId }, orderBy: { createdAt: "asc" } })).map((d) => d.event);
+    expect(await events(wanted.id)).toEqual(["prompt.created", "prompt.archived"]);
+    expect(await events(unwanted.id)).toEqual([]);
+    expect(await events(paused.id)).toEqual([]);
+    expect(await events(elsewhere.id)).toEqual([]);
+  });
+
+  it("a change that fails leaves no delivery (same transaction)", async () => {
+    const { team, id } = await teamWithWebhook();
+    const admin = world.callers.admin;
+    await admin.prompts.create({ teamId: team.id, name: "dup", title: "Dup", visibility: "team", type: "text", template: "Hi" });
+    expect(await outcome(admin.prompts.create({ teamId: team.id, name: "dup", title: "Dup", visibility: "team", type: "text", template: "Hi" }))).toBe("CONFLICT");
+    expect(await db().webhookDelivery.count({ where: { subscriptionId: id } })).toBe(1);
+  });
+});
