@@ -2,4 +2,3 @@
 import type { RouterOutputs } from "@promptly/api";
 
 export type Webhook = RouterOutputs["webhooks"]["list"][number];
-export type WebhookDelivery = RouterOutputs["webhooks"]["deliveries"]["items"][number];
