@@ -61,8 +61,9 @@ const config: KnipConfig = {
     },
     "packages/client": {
       // Its exports are the public interface of internal tooling outside this repository.
-      entry: ["examples/**/*.ts"],
-      project: ["src/**/*.ts", "examples/**/*.ts"],
+      // src/runtime.ts is the entry of the published package (scripts/pack.ts builds it).
+      entry: ["examples/**/*.ts", "src/runtime.ts"],
+      project: ["src/**/*.ts", "examples/**/*.ts", "scripts/**/*.ts"],
     },
   },
 };

@@ -1,5 +1,5 @@
-// The Express host: tRPC at /trpc, health at /api/health, the runtime REST API at /api/v1, MCP at /api/mcp, and the
-// built web app with SPA fallback.
+// The Express host: tRPC at /trpc, health at /api/health, the runtime REST API at /api/v1, MCP at /api/mcp, the
+// Langfuse-compatible prompts API at /api/public, and the built web app with SPA fallback.
 import { existsSync } from "node:fs";
 import type { IncomingMessage } from "node:http";
 import { join } from "node:path";
@@ -15,6 +15,7 @@ import {
 import { avatarRoute } from "./routes/avatars.ts";
 import { v1Router } from "./routes/v1/router.ts";
 import { mcpRouter } from "./routes/mcp/router.ts";
+import { langfuseRouter } from "./routes/langfuse/router.ts";
 import { apiDocsRoute } from "./routes/api-docs.ts";
 import { delayAsRequested, isTestFault, requestedFaults } from "./test-faults.ts";
 import { createLogger, logRequestFailure, requestLogging, type Logger } from "./logger.ts";
@@ -106,6 +107,8 @@ export function createApp({
   app.use("/api/v1", v1Router(services, { ratePerMinute: apiKeyRatePerMinute }));
   // MCP for agents: the same key, limit and services as /api/v1 (issue 30).
   app.use("/api/mcp", mcpRouter(services, { ratePerMinute: apiKeyRatePerMinute }));
+  // The Langfuse SDKs' prompts API: the same key (as a Basic pair), limit and services (issue 30).
+  app.use("/api/public", langfuseRouter(services, { ratePerMinute: apiKeyRatePerMinute }));
 
   const createTrpcContext = ({ req, res }: { req: express.Request; res: express.Response }) =>
     createContext(services, {

@@ -1,34 +1,44 @@
-// `npm run cli -- eval` against a running server (issue 29, acceptance 4): an API key with the run
-// scope starts an evaluation of the `staging` version, the command follows it to the end, prints the
-// summary, writes JUnit XML, and exits 0 at or above --min-pass, 1 below, 2 on the server's refusal.
-//
-// TODO(issue 29, after merging h/evalengine): enable. This needs the evaluation engine's REST routes
-// (POST /api/v1/prompts/{name}/evaluations, GET /api/v1/evaluations/{id} and GET
-// /api/v1/evaluations/{id}/items answering evaluationItemsAnswer of packages/shared/src/evaluations.ts)
-// and its queue's worker running in this test's process (start it beside createApp below), which are
-// not on this branch. Until then the suite is skipped; the command's arguments and its JUnit writer are
-// unit-tested in apps/server/src/eval/.
+// `npm run cli -- eval` against a running server (issue 29, acceptance 4), as a pipeline runs it: a
+// child process with PROMPTLY_URL and PROMPTLY_API_KEY in its environment, its exit code real. The
+// server answers the REST API and its evaluation worker runs the queue; the model is the local fake
+// provider (it echoes the prompt). An API key with the run scope evaluates the `staging` version (3
+// cases of 4 pass) and the `legacy` one (1 of 4): the command follows each to the end, prints its
+// progress and summary, writes JUnit XML (read back by a strict reader) and exits 0 at or above
+// --min-pass, 1 below, 2 on the server's refusal or no server. The report's source, GET
+// /api/v1/evaluations/{id}/items, is read directly too: a two-version evaluation's items in order.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { spawn } from "node:child_process";
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { createAccount, createHarness, createOrganization, createTeam, type Harness } from "@promptly/api/testing";
+import { evaluationItemsAnswer } from "@promptly/shared";
 import { startFakeProvider, type FakeProvider } from "@promptly/api/testing/fake-provider";
 import { createApp } from "./app.ts";
 import { createLogger } from "./logger.ts";
 import { listenForTests, type TestServer } from "../test/test-server.ts";
+import { readXml } from "../test/xml-reader.ts";
 
 let h: Harness;
 let provider: FakeProvider;
 let server: TestServer;
 let runKey: string;
 let dir: string;
+let admin: Awaited<ReturnType<Harness["signedInClient"]>>["api"];
+let promptId: string;
 
-/** Runs `npm run cli -- eval ...args` with the server's URL and `key` in the environment. */
+/** The repository's root, where `npm run cli` runs. */
+const ROOT = fileURLToPath(new URL("../../..", import.meta.url));
+
+/**
+ * Runs `eval ...args` with the server's URL and `key` in the environment, as `npm run cli -- eval`
+ * does (`tsx apps/server/src/cli.ts`), without npm's own start-up: a child process, its exit code real.
+ */
 function cli(args: string[], key = runKey): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn("npm", ["run", "-s", "cli", "--", "eval", ...args], {
+    const child = spawn(process.execPath, ["--import", "tsx", "apps/server/src/cli.ts", "eval", ...args], {
+      cwd: ROOT,
       env: { ...process.env, PROMPTLY_URL: server.base, PROMPTLY_API_KEY: key },
       stdio: "pipe",
     });
@@ -42,81 +52,121 @@ function cli(args: string[], key = runKey): Promise<{ code: number | null; stdou
 }
 
 beforeAll(async () => {
-  h = await createHarness();
+  [h, provider, dir] = await Promise.all([createHarness(), startFakeProvider(), mkdtemp(join(tmpdir(), "promptly-eval-"))]);
   server = await listenForTests(createApp({ services: h.services, logger: createLogger("error", { write: () => undefined }) }));
+  // The worker of a booted server: this process's queue lanes run the evaluations the CLI starts.
+  await h.services.evaluations.startWorker(h.services.db);
+  const person = await createAccount(h, { fullName: "Ada Admin" });
+  const organization = await createOrganization(h, [{ userId: person.id, role: "admin" }], "Acme");
+  const teamId = (await createTeam(h, organization.id, [{ userId: person.id, role: "admin" }], "Core")).id;
+  admin = (await h.signedInClient(person.id)).api;
+  await admin.providers.create({ organizationId: organization.id, kind: "openai-compatible", name: "Local", baseUrl: provider.openaiBaseUrl, apiKey: provider.apiKey });
+  promptId = (await admin.prompts.create({ teamId, name: "support/reply", title: "Reply", visibility: "team", type: "text", template: "Hi {{ customer }}", model: "gpt-4o-mini" })).id;
+  await admin.promptVersions.create({ promptId, template: "Hello {{ customer }}, how can I help?", model: "gpt-4o-mini" });
+  await admin.promptLabels.set({ promptId, label: "legacy", version: 1 });
+  await admin.promptLabels.set({ promptId, label: "staging", version: 2 });
+  // The provider echoes. v2 ("Echo: Hello Ada, how can I help?") passes the three greetings and is
+  // too long for the fourth case (75 %); v1 ("Echo: Hi Ada") passes only the fourth (25 %).
+  await admin.testCases.import({
+    promptId,
+    format: "jsonl",
+    content: [
+      ...["Ada", "Bob", "Cy"].map((customer) => JSON.stringify({ variables: { customer }, assertions: [{ type: "contains", value: `Hello ${customer}` }] })),
+      JSON.stringify({ variables: { customer: "Dee <&>" }, assertions: [{ type: "contains", value: "Dee <&>" }, { type: "maxLength", value: "20" }] }),
+    ].join("\n"),
+  });
+  runKey = (await admin.apiKeys.create({ teamId, name: "ci", scopes: ["run"] })).key;
 });
 afterAll(async () => {
   await server?.close();
   await h?.close();
+  await Promise.all([provider?.close(), dir ? rm(dir, { recursive: true, force: true }) : undefined]);
 });
 
-describe("npm run cli -- eval, what needs no evaluation", () => {
-  it("exits 2 with the server's refusal of a bad key, and when no server answers", { timeout: 120_000 }, async () => {
-    const badKey = await cli(["support/reply", "--label", "staging", "--min-pass", "90"], "pk_not_a_key");
-    expect([badKey.code, badKey.stdout]).toEqual([2, ""]);
-    expect(badKey.stderr).toMatch(/ \(401\)\n$/);
-    const nobody = await cli(["support/reply", "--url", "http://127.0.0.1:9"], "pk_any");
-    expect(nobody.code).toBe(2);
-    expect(nobody.stderr).toContain("Could not reach the server at http://127.0.0.1:9");
-    const usage = await cli(["--label", "staging"]);
-    expect(usage.code).toBe(2);
-    expect(usage.stderr).toContain("Name one prompt to evaluate\nusage: npm run cli --");
-  });
-});
+describe("npm run cli -- eval against a running server", () => {
+  /** The JUnit XML read back strictly: the root, and per suite its attributes and per case its name and outcome (the child that is not system-out). */
+  async function junitOf(file: string) {
+    const root = readXml(await readFile(file, "utf8"));
+    const suites = root.children.map((suite) => ({
+      attributes: suite.attributes,
+      cases: suite.children
+        .filter((child) => child.name === "testcase")
+        .map((testcase) => {
+          const outcome = testcase.children.find((child) => child.name !== "system-out");
+          return { name: testcase.attributes.name, outcome: outcome ? `${outcome.name}: ${outcome.attributes.message}` : "passed", out: testcase.children.at(-1)!.text };
+        }),
+    }));
+    return { root, suites };
+  }
 
-describe.skip("npm run cli -- eval (needs the evaluation engine's routes: see the TODO above)", () => {
-  beforeAll(async () => {
-    provider = await startFakeProvider();
-    dir = await mkdtemp(join(tmpdir(), "promptly-eval-"));
-    const person = await createAccount(h, { fullName: "Ada Admin" });
-    const organization = await createOrganization(h, [{ userId: person.id, role: "admin" }], "Acme");
-    const teamId = (await createTeam(h, organization.id, [{ userId: person.id, role: "admin" }], "Core")).id;
-    const admin = (await h.signedInClient(person.id)).api;
-    await admin.providers.create({ organizationId: organization.id, kind: "openai-compatible", name: "Local", baseUrl: provider.openaiBaseUrl, apiKey: provider.apiKey });
-    const prompt = await admin.prompts.create({ teamId, name: "support/reply", title: "Reply", visibility: "team", type: "text", template: "Hi {{ customer }}", model: "gpt-4o-mini" });
-    await admin.promptLabels.set({ promptId: prompt.id, label: "staging", version: 1 });
-    // The fake provider echoes: three cases of four pass (75 %).
-    await admin.testCases.import({
-      promptId: prompt.id,
-      format: "jsonl",
-      content: [
-        ...["Ada", "Bob", "Cy"].map((customer) => JSON.stringify({ variables: { customer }, assertions: [{ type: "contains", value: `Echo: Hi ${customer}` }] })),
-        JSON.stringify({ variables: { customer: "Dee <&>" }, assertions: [{ type: "contains", value: "never said" }] }),
-      ].join("\n"),
-    });
-    runKey = (await admin.apiKeys.create({ teamId, name: "ci", scopes: ["run"] })).key;
-  });
-  afterAll(async () => {
-    await Promise.all([provider?.close(), dir ? rm(dir, { recursive: true, force: true }) : undefined]);
-  });
-
-  it("exits 0 at or above --min-pass, printing progress and the summary, and writes JUnit XML", { timeout: 120_000 }, async () => {
-    const junit = join(dir, "out.xml");
-    const result = await cli(["support/reply", "--label", "staging", "--min-pass", "75", "--junit", junit, "--poll-ms", "50"]);
+  it("exits 0 at or above --min-pass, printing progress and the summary, and writes JUnit XML: a testsuite for the version, a testcase per case", { timeout: 60_000 }, async () => {
+    const junit = join(dir, "staging.xml");
+    const result = await cli(["support/reply", "--label", "staging", "--min-pass", "70", "--junit", junit, "--poll-ms", "50"]);
     expect(result.stderr).toBe("");
     expect(result.code).toBe(0);
-    expect(result.stdout).toMatch(/^Evaluation \S+ of support\/reply: 4 runs \(v1\)$/m);
-    expect(result.stdout).toContain("done: 4 done, 0 failed, 0 remaining of 4");
-    expect(result.stdout).toMatch(/^v1: 75 % passed, p50 \d+ ms, \d+ tokens, cost /m);
-    const xml = await readFile(junit, "utf8");
-    expect(xml).toMatch(/^<\?xml version="1\.0" encoding="UTF-8"\?>\n<testsuites name="promptly eval support\/reply" tests="4" failures="1" errors="0">/);
-    expect(xml).toContain('<testsuite name="support/reply v1" tests="4" failures="1" errors="0" skipped="0"');
-    expect(xml).toContain("Dee &lt;&amp;&gt;");
-    expect(xml.match(/<testcase /g)).toHaveLength(4);
+    const lines = result.stdout.split("\n");
+    expect(lines[0]).toMatch(/^Evaluation [0-9a-f-]{36} of support\/reply: 4 runs \(v2\)$/);
+    // Progress: a line per change, ending done.
+    const progress = lines.filter((line) => /^(queued|running|done): /.test(line));
+    expect(progress.at(-1)).toBe("done: 4 done, 0 failed, 0 remaining of 4");
+    expect(lines).toContainEqual(expect.stringMatching(/^v2: 75 % passed, p50 \d+ ms, \d+ tokens, cost /));
+    expect(lines).toContain(`JUnit XML written to ${junit}`);
+    expect(lines).toContain("Every version passes at least 70 % of the cases.");
+
+    const { root, suites } = await junitOf(junit);
+    expect(root.attributes).toEqual({ name: "promptly eval support/reply", tests: "4", failures: "1", errors: "0" });
+    expect(suites.map((suite) => suite.attributes.name)).toEqual(["support/reply v2"]);
+    expect(suites[0]!.attributes).toMatchObject({ tests: "4", failures: "1", errors: "0", skipped: "0" });
+    expect(suites[0]!.cases.map(({ name, outcome }) => [name, outcome])).toEqual([
+      ["case 1", "passed"],
+      ["case 2", "passed"],
+      ["case 3", "passed"],
+      ["case 4", expect.stringMatching(/^failure: maxLength "20": /)],
+    ]);
+    // The provider's words, markup and all, come back as they were.
+    expect(suites[0]!.cases[3]!.out).toBe('variables: {"customer":"Dee <&>"}\noutput:\nEcho: Hello Dee <&>, how can I help?');
   });
 
-  it("exits 1 below --min-pass, naming the version and its rate", { timeout: 120_000 }, async () => {
-    const result = await cli(["support/reply", "--label", "staging", "--min-pass", "90", "--poll-ms", "50"]);
+  it("exits 1 below --min-pass, naming the version and its rate, and still writes the report", { timeout: 60_000 }, async () => {
+    const junit = join(dir, "legacy.xml");
+    const result = await cli(["support/reply", "--label", "legacy", "--min-pass", "70", "--junit", junit, "--poll-ms", "50"]);
     expect(result.code).toBe(1);
-    expect(result.stderr).toContain("Below the required 90 %: v1 at 75 %.");
+    expect(result.stdout).toMatch(/^v1: 25 % passed, /m);
+    expect(result.stderr).toBe("Below the required 70 %: v1 at 25 %.\n");
+    const { suites } = await junitOf(junit);
+    expect(suites.map((suite) => [suite.attributes.name, suite.attributes.tests, suite.attributes.failures])).toEqual([["support/reply v1", "4", "3"]]);
+    expect(suites[0]!.cases.map(({ outcome }) => outcome.split(":")[0])).toEqual(["failure", "failure", "failure", "passed"]);
   });
 
-  it("exits 2 with the server's message for a bad key and an unknown prompt", { timeout: 120_000 }, async () => {
-    const badKey = await cli(["support/reply", "--label", "staging"], "pk_not_a_key");
-    expect(badKey.code).toBe(2);
-    expect(badKey.stderr).toMatch(/\(401\)$/m);
-    const unknown = await cli(["nope/none", "--label", "staging"]);
-    expect(unknown.code).toBe(2);
-    expect(unknown.stderr).toMatch(/\(404\)$/m);
+  it("GET /api/v1/evaluations/{id}/items: every item of a two-version evaluation, by version then case, with its outcome", { timeout: 30_000 }, async () => {
+    const started = await admin.evaluations.start({ promptId, versions: [2, 1] });
+    await expect.poll(async () => (await admin.evaluations.get({ id: started.id })).status, { timeout: 15_000, interval: 50 }).toBe("done");
+    const response = await fetch(`${server.base}/api/v1/evaluations/${started.id}/items`, { headers: { authorization: `Bearer ${runKey}` } });
+    expect(response.status).toBe(200);
+    const { items } = evaluationItemsAnswer.parse(await response.json());
+    expect(items.map((item) => [item.version, item.position, item.status])).toEqual([
+      [1, 0, "failed"], [1, 1, "failed"], [1, 2, "failed"], [1, 3, "passed"],
+      [2, 0, "passed"], [2, 1, "passed"], [2, 2, "passed"], [2, 3, "failed"],
+    ]);
+    expect(items[0]).toMatchObject({ variables: { customer: "Ada" }, output: "Echo: Hi Ada", error: null, results: [{ type: "contains", value: "Hello Ada", pass: false }] });
+    expect(items[7]!.results).toEqual([{ type: "contains", value: "Dee <&>", pass: true }, expect.objectContaining({ type: "maxLength", value: "20", pass: false })]);
+    expect(items.every((item) => item.latencyMs !== null)).toBe(true);
+  });
+
+  it("exits 2, printing why, on the server's refusal (a bad key, an unknown prompt), no server, or bad arguments", { timeout: 60_000 }, async () => {
+    const [badKey, unknown, nobody, usage] = await Promise.all([
+      cli(["support/reply", "--label", "staging", "--min-pass", "90"], "pk_not_a_key"),
+      cli(["nope/none", "--label", "staging"]),
+      cli(["support/reply", "--url", "http://127.0.0.1:9"], "pk_any"),
+      cli(["--label", "staging"]),
+    ]);
+    expect([badKey.code, badKey.stdout]).toEqual([2, ""]);
+    expect(badKey.stderr).toMatch(/ \(401\)\n$/);
+    expect([unknown.code, unknown.stdout]).toEqual([2, ""]);
+    expect(unknown.stderr).toMatch(/ \(404\)\n$/);
+    expect(nobody.code).toBe(2);
+    expect(nobody.stderr).toContain("Could not reach the server at http://127.0.0.1:9");
+    expect(usage.code).toBe(2);
+    expect(usage.stderr).toContain("Name one prompt to evaluate\nusage: npm run cli --");
   });
 });

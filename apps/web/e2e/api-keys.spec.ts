@@ -87,6 +87,9 @@ test("a team admin creates a key bound to production, copies it once, never sees
   const copied = await page.evaluate(() => navigator.clipboard.readText());
   expect(copied.startsWith("promptly_")).toBe(true);
   expect(copied).toBe(key);
+  // Its public half for the Langfuse SDKs, beside it with its own Copy.
+  const publicKey = await shown.getByRole("textbox", { name: "Public key (Langfuse SDKs)" }).inputValue();
+  expect(publicKey).toMatch(/^pk-lf-[0-9a-f-]{36}$/);
   const [stored] = await keysOf(team.id);
   expect(stored).toMatchObject({ name: "Checkout service", labels: ["production"], scopes: ["read"], revoked_at: null, expires_at: null });
   expect(stored!.key_hash).toBe(createHash("sha256").update(key).digest("hex"));
@@ -98,6 +101,10 @@ test("a team admin creates a key bound to production, copies it once, never sees
   const row = keyRow(page, "Checkout service");
   await expect(row).toContainText(`${stored!.prefix}…`);
   for (const text of ["production", "read", "Kim Keymaker", "Never"]) await expect(row).toContainText(text);
+  // The list keeps showing the public key (it is not secret), with Copy.
+  await expect(row).toContainText(publicKey);
+  await row.getByRole("button", { name: "Copy the public key of Checkout service" }).click();
+  await expect.poll(() => page.evaluate(() => navigator.clipboard.readText())).toBe(publicKey);
   expect(await page.locator("body").innerHTML()).not.toContain(key);
 
   // After a reload the key is nowhere on the page, only its first characters.
@@ -116,6 +123,12 @@ test("a team admin creates a key bound to production, copies it once, never sees
   const served = await fetchProduction();
   expect(served.status).toBe(200);
   expect(await served.json()).toMatchObject({ name: "checkout/greeting", version: 1, type: "text", template: "Hello {{ name }}", labels: ["production"] });
+  // The copied pair is what a Langfuse SDK sends (HTTP Basic publicKey:secretKey).
+  const langfuse = await fetch(`${E2E.appUrl}/api/public/v2/prompts/checkout%2Fgreeting`, {
+    headers: { authorization: `Basic ${Buffer.from(`${publicKey}:${copied}`).toString("base64")}` },
+  });
+  expect(langfuse.status).toBe(200);
+  expect(await langfuse.json()).toMatchObject({ name: "checkout/greeting", version: 1, type: "text", prompt: "Hello {{ name }}", labels: ["production"] });
 
   // Revoke asks first, then the row says Revoked and offers no Revoke; the database keeps when.
   const revokeButton = keyRow(page, "Checkout service").getByRole("button", { name: "Revoke Checkout service" });
@@ -164,8 +177,8 @@ test("a key with write and an expiry: the list shows both; Create key waits for 
   await expect(row).toContainText("Any label");
   await expect(row).toContainText("read, write, run");
   // Expires shows a date, last used still Never.
-  await expect(row.getByRole("cell").nth(7)).not.toHaveText("Never");
-  await expect(row.getByRole("cell").nth(6)).toHaveText("Never");
+  await expect(row.getByRole("cell").nth(8)).not.toHaveText("Never");
+  await expect(row.getByRole("cell").nth(7)).toHaveText("Never");
 
   // Opening the dialog again starts empty: nothing of the last key is left.
   await page.getByTestId("api-keys-card").getByRole("button", { name: "Create API key" }).click();

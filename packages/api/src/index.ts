@@ -21,16 +21,18 @@ export { startRuntimeSync } from "./services/runtime/runtime-cache.ts";
 export { avatarFileContentType } from "./services/identity/avatars.ts";
 export { DomainError } from "./errors.ts";
 export { DOMAIN_ERRORS, ERROR_STATUS } from "./error-table.ts";
-export { authenticateBearer, type AuthenticatedApiKey } from "./services/identity/api-keys.ts";
+export { authenticateBearer, authenticateKeyPair, type AuthenticatedApiKey } from "./services/identity/api-keys.ts";
 export { authorize, keyScopeFor, type Decision, type Resource } from "./services/access/authorize.ts";
 export { keyCaller } from "./services/access/visibility.ts";
 export { exportLibraryForCli, importLibraryForCli } from "./services/prompts/library.ts";
 export { findTeamForCommandLine } from "./services/organizations/teams.ts";
 export {
   compileRuntimePrompt, createRuntimePrompt, createRuntimeVersion, listRuntimePrompts, resolveRuntimePrompt, runtimeSelector, serveRuntimePrompt,
-  setRuntimeLabel,
+  serveRuntimeVersion, setRuntimeLabel,
 } from "./services/runtime/runtime-prompts.ts";
+export { keyProject, pageRuntimePromptVersions } from "./services/runtime/runtime-langfuse.ts";
+export type { ResolvedPrompt } from "./services/runtime/runtime-cache.ts";
 export { startRuntimeRun } from "./services/runtime/runtime-runs.ts";
-export { getRuntimeEvaluation, startRuntimeEvaluation } from "./services/evaluations/runtime-evaluations.ts";
+export { getRuntimeEvaluation, getRuntimeEvaluationItems, startRuntimeEvaluation } from "./services/evaluations/runtime-evaluations.ts";
 export type { RunEvent } from "./services/models/runs.ts";
 export * as metrics from "./services/platform/metrics.ts";

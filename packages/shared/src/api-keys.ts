@@ -13,6 +13,11 @@ export type ApiKeyScope = (typeof API_KEY_SCOPES)[number];
 
 /** Every key starts so: secret scanners and people recognise it. */
 export const API_KEY_PREFIX = "promptly_";
+/**
+ * A key's public half, for the Langfuse SDKs' HTTP Basic `publicKey:secretKey` (the secret is the key
+ * itself): `pk-lf-` and the key's id. Not secret (the id is in the key list); it only has to match.
+ */
+export const API_KEY_PUBLIC_PREFIX = "pk-lf-";
 const API_KEY_NAME_MAX = 100;
 const API_KEY_LABELS_MAX = 20;
 const API_KEY_EXPIRY_DAYS_MAX = 365;

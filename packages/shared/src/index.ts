@@ -13,6 +13,7 @@ export * from "./prompt-template.ts";
 export * from "./prompts.ts";
 export * from "./api-keys.ts";
 export * from "./runtime-api.ts";
+export * from "./langfuse-api.ts";
 export * from "./comments.ts";
 export * from "./reviews.ts";
 export * from "./notifications.ts";

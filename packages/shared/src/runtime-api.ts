@@ -19,6 +19,7 @@ export const RUNTIME_MSG = {
   runScopeNeeded: "Running prompts on models needs an API key with the 'run' scope",
   protectedLabel: `An API key never moves the '${PROTECTED_LABEL}' label: a team admin moves it in the app`,
   privateByKey: "An API key cannot create a private prompt: a private prompt belongs to a person",
+  deleteByKey: "An API key never deletes a prompt: a team admin archives it in the app, then deletes it",
   rateLimited: "Too many requests with this API key: retry after the time in Retry-After",
   tooManyFailedKeys: "Too many unknown API keys from this address: retry after the time in Retry-After",
   notFound: "Not found",

@@ -38,7 +38,7 @@ export function parseOr400<T extends z.ZodType>(schema: T, value: unknown): z.ou
 }
 
 /** Body-parser failures keep their words; anything unknown is a 500 that says nothing of our internals. */
-const BODY_ERRORS: Record<string, [ErrorCode, string]> = {
+export const BODY_ERRORS: Record<string, [ErrorCode, string]> = {
   "entity.parse.failed": ["BAD_REQUEST", "The request body is not valid JSON"],
   "entity.too.large": ["PAYLOAD_TOO_LARGE", "The request body is too large"],
   "entity.too.deep": ["BAD_REQUEST", "The request body is nested too deeply"],

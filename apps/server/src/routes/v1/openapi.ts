@@ -4,7 +4,7 @@
 // from it, and the tests check every route answers as it says.
 import { z } from "zod";
 import {
-  runtimeCompileInput, runtimeCompiled, runtimeCreatePromptInput, runtimeCreateVersionInput, runtimeCreatedPrompt, runtimeCreatedVersion,
+  evaluationItemsAnswer, runtimeCompileInput, runtimeCompiled, runtimeCreatePromptInput, runtimeCreateVersionInput, runtimeCreatedPrompt, runtimeCreatedVersion,
   runtimeError, runtimeEvaluationInput, runtimeEvaluationSummary, runtimeLabelSet, runtimePrompt, runtimePromptPage, runtimeRunInput, runtimeRunResult, runtimeSetLabelInput,
 } from "@promptly/shared";
 import { keyScopeFor } from "@promptly/api";
@@ -29,6 +29,7 @@ const SCHEMAS = new Map<z.ZodType, { name: string; io: "input" | "output" }>([
   [runtimeRunInput, { name: "RunInput", io: "input" }],
   [runtimeEvaluationSummary, { name: "Evaluation", io: "output" }],
   [runtimeEvaluationInput, { name: "EvaluationInput", io: "input" }],
+  [evaluationItemsAnswer, { name: "EvaluationItems", io: "output" }],
 ]);
 
 function jsonSchema(schema: z.ZodType, io: "input" | "output") {

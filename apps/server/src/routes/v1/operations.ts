@@ -7,11 +7,11 @@ import { createHash } from "node:crypto";
 import type { Request, Response } from "express";
 import type { z } from "zod";
 import {
-  type AuthenticatedApiKey, type Resource, compileRuntimePrompt, createRuntimePrompt, getRuntimeEvaluation, startRuntimeEvaluation, createRuntimeVersion, listRuntimePrompts, runtimeSelector, serveRuntimePrompt, setRuntimeLabel,
+  type AuthenticatedApiKey, type Resource, compileRuntimePrompt, createRuntimePrompt, getRuntimeEvaluation, getRuntimeEvaluationItems, startRuntimeEvaluation, createRuntimeVersion, listRuntimePrompts, runtimeSelector, serveRuntimePrompt, setRuntimeLabel,
   startRuntimeRun, type ApiServices, type RunEvent,
 } from "@promptly/api";
 import {
-  idSchema, promptLabelSchema, runtimeCompileInput, runtimeEvaluationInput, runtimeEvaluationSummary, runtimeCompiled, runtimeCreatePromptInput, runtimeCreateVersionInput, runtimeCreatedPrompt,
+  evaluationItemsAnswer, idSchema, promptLabelSchema, runtimeCompileInput, runtimeEvaluationInput, runtimeEvaluationSummary, runtimeCompiled, runtimeCreatePromptInput, runtimeCreateVersionInput, runtimeCreatedPrompt,
   runtimeCreatedVersion, runtimeError, runtimeGetQuery, runtimeLabelSet, runtimeListQuery, runtimePrompt, runtimePromptPage, runtimeRunInput, runtimeRunResult,
   runtimeSetLabelInput, type Action, type RuntimeError, type RuntimeRunResult, type VariableProblem,
 } from "@promptly/shared";
@@ -283,6 +283,23 @@ export const V1_OPERATIONS: Operation[] = [
     },
     async handle({ services, key, res, params }) {
       res.setHeader("Cache-Control", "no-store").json(await getRuntimeEvaluation(services, key, params["id"]!));
+    },
+  }),
+  operation({
+    id: "getEvaluationItems",
+    method: "get",
+    path: "/evaluations/{id}/items",
+    summary: "Every item of an evaluation (a case against a version), by version then case: its variables, status, output, each assertion's verdict, error and latency",
+    action: "prompt.read",
+    pathSchemas: { id: idSchema },
+    responses: {
+      200: { description: "The items", schema: evaluationItemsAnswer },
+      400: error("Invalid id"),
+      404: error("No such evaluation for this key (of a prompt it may not read)"),
+      ...COMMON_ERRORS,
+    },
+    async handle({ services, key, res, params }) {
+      res.setHeader("Cache-Control", "no-store").json(await getRuntimeEvaluationItems(services, key, params["id"]!));
     },
   }),
   operation({

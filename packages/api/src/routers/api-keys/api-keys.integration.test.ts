@@ -91,6 +91,8 @@ describe("apiKeys.create", () => {
     // Nothing stored holds the secret part of the key.
     expect(JSON.stringify(row)).not.toContain(key.slice(12));
     const again = await world.callers.admin.apiKeys.create({ teamId: team.id, name: "Deploy bot" });
+    // Its public half (the Langfuse SDKs' publicKey) beside it: the id, nothing of the secret.
+    expect(again.publicKey).toBe(`pk-lf-${again.id}`);
     expect(again.key).not.toBe(key);
     expect(again.key.slice(0, 9)).toBe("promptly_");
   });
@@ -175,6 +177,7 @@ describe("apiKeys.list", () => {
         id: second.id,
         name: "Second",
         prefix: second.key.slice(0, 12),
+        publicKey: `pk-lf-${second.id}`,
         labels: ["production"],
         scopes: ["read"],
         author: { id: world.accounts.admin.id, fullName: "Ada Admin", email: world.accounts.admin.email },

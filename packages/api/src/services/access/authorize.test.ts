@@ -19,6 +19,7 @@ describe("authorize: what the key alone decides comes before the resource", () =
     ["a read key's write, before any lookup", readKey, "prompt.write", {}, forbidden(RUNTIME_MSG.readOnlyKey)],
     ["a read key's write on a prompt it cannot see", readKey, "prompt.write", { prompt: null }, forbidden(RUNTIME_MSG.readOnlyKey)],
     ["a write key moving production on a prompt it cannot see", writeKey, "prompt.write", { label: "production", prompt: null }, forbidden(RUNTIME_MSG.protectedLabel)],
+    ["a write key deleting, before any lookup", writeKey, "prompt.delete", {}, forbidden(RUNTIME_MSG.deleteByKey)],
     ["a write key moving staging on a prompt it cannot see", writeKey, "prompt.write", { label: "staging", prompt: null }, { ok: false, code: "NOT_FOUND", message: MSG.notFound }],
     ["a write key moving staging", writeKey, "prompt.write", { label: "staging", prompt: teamPrompt(writeKey) }, { ok: true }],
     ["a bound key fetching its label", boundKey, "prompt.read", { fetch: { label: "production" } }, { ok: true }],

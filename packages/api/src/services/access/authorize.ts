@@ -61,7 +61,7 @@ export const promptAction = (ability: PromptAbility) => `prompt.${ability}` as A
  * The rules of a key that no role expresses, decided from the key and the request alone: the `run`
  * scope to run a prompt, the `write` scope for anything else but reading, a label-bound key's labels (it
  * lists its team's prompts and fetches and runs only those labels, no explicit version, nothing else),
- * and `production`, which no key moves.
+ * `production`, which no key moves, and deleting, which no key does.
  */
 function keyRefusal(key: NonNullable<Caller["apiKey"]>, action: Action, resource: Resource): Decision | null {
   const scope = keyScopeFor(action);
@@ -69,6 +69,8 @@ function keyRefusal(key: NonNullable<Caller["apiKey"]>, action: Action, resource
   const writes = scope === "write";
   if (writes && key.teamRole === "viewer") return forbidden(RUNTIME_MSG.readOnlyKey);
   if (writes && resource.label === PROTECTED_LABEL) return forbidden(RUNTIME_MSG.protectedLabel);
+  // Deleting is team admin level, which no key holds: said plainly, before any lookup.
+  if (action === "prompt.delete") return forbidden(RUNTIME_MSG.deleteByKey);
   if (key.labels && !writes && action !== "organization.read") {
     const { fetch } = resource;
     if (fetch) return fetch.version === undefined && key.labels.includes(fetch.label) ? null : forbidden(RUNTIME_MSG.labelsOnly(key.labels));

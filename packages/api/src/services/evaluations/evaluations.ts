@@ -6,7 +6,7 @@ import { z } from "zod";
 import { Prisma, type Db, type DbOrTx } from "@promptly/db";
 import {
   EVALUATION_ITEM_STATUSES, EVALUATION_MSG, RUNTIME_MSG, RUN_MSG, evaluationSummary,
-  type EvaluationSummary, type compareEvaluationInput, type listEvaluationsInput, type startEvaluationInput,
+  type EvaluationItemsAnswer, type EvaluationSummary, type compareEvaluationInput, type listEvaluationsInput, type startEvaluationInput,
 } from "@promptly/shared";
 import { fail } from "../../errors.ts";
 import { createdAtSortValue, decodeKeysetCursor, encodeKeysetCursor } from "../platform/keyset-cursor.ts";
@@ -252,6 +252,17 @@ export async function evaluationResultsOf(db: DbOrTx, id: string): Promise<z.inf
   const summary = await getEvaluation(db, id);
   const rows = await db.evaluationItem.findMany({ where: { evaluationId: id }, orderBy: [{ position: "asc" }, { version: "asc" }], select: itemSelect });
   return { summary, cases: casesOf(rows) };
+}
+
+/** Every item of the evaluation, by version then position (the REST API's report, for CI: the command line's JUnit XML). */
+export async function evaluationItemsOf(db: DbOrTx, id: string): Promise<EvaluationItemsAnswer> {
+  const rows = await db.evaluationItem.findMany({ where: { evaluationId: id }, orderBy: [{ version: "asc" }, { position: "asc" }], select: itemSelect });
+  return {
+    items: rows.map((row) => {
+      const { version, status, output, results, error, latencyMs } = cellOf(row);
+      return { position: row.position, version, status, variables: row.variables as Record<string, unknown>, output, results, error, latencyMs };
+    }),
+  };
 }
 
 const flippedCase = evaluationCase.omit({ versions: true }).extend({ base: evaluationCell, candidate: evaluationCell });

@@ -1,9 +1,10 @@
 // Evaluations for tools with an API key (CI): POST /api/v1/prompts/{name}/evaluations starts one of the
 // version a label (production by default) or a number selects, on that version's model; GET
-// /api/v1/evaluations/{id} reports it. The same decisions as the procedures: the run scope to start,
-// and an evaluation of a prompt the key may not read does not exist for it.
+// /api/v1/evaluations/{id} reports it, and GET /api/v1/evaluations/{id}/items lists its items (a
+// report's cases). The same decisions as the procedures: the run scope to start, and an evaluation of
+// a prompt the key may not read does not exist for it.
 import type { z } from "zod";
-import { EVALUATION_MSG, RUNTIME_MSG, type EvaluationSummary, type runtimeEvaluationInput } from "@promptly/shared";
+import { EVALUATION_MSG, RUNTIME_MSG, type EvaluationItemsAnswer, type EvaluationSummary, type runtimeEvaluationInput } from "@promptly/shared";
 import type { ApiServices } from "../types.ts";
 import { fail } from "../../errors.ts";
 import type { AuthenticatedApiKey } from "../identity/api-keys.ts";
@@ -11,7 +12,7 @@ import { allowOrFail, authorize } from "../access/authorize.ts";
 import { keyCaller } from "../access/visibility.ts";
 import { loadPrompt } from "../prompts/loaded-prompt.ts";
 import { resolveRuntimePrompt, runtimeSelector } from "../runtime/runtime-prompts.ts";
-import { findEvaluationPromptId, getEvaluation, startEvaluation } from "./evaluations.ts";
+import { evaluationItemsOf, findEvaluationPromptId, getEvaluation, startEvaluation } from "./evaluations.ts";
 
 type Deps = Pick<ApiServices, "db" | "runtime" | "evaluations">;
 
@@ -27,9 +28,19 @@ export async function startRuntimeEvaluation(deps: Deps, key: AuthenticatedApiKe
   });
 }
 
-export async function getRuntimeEvaluation(deps: Deps, key: AuthenticatedApiKey, id: string): Promise<EvaluationSummary> {
+/** The evaluation, when the key may read its prompt (its team's, not private or archived); else it does not exist for the key. */
+async function readableEvaluation(deps: Deps, key: AuthenticatedApiKey, id: string): Promise<void> {
   const promptId = await findEvaluationPromptId(deps.db, id);
   const prompt = promptId ? await loadPrompt(deps.db, keyCaller(key), promptId) : null;
   if (!prompt || !authorize(keyCaller(key), "prompt.read", { prompt }).ok) return fail("NOT_FOUND", EVALUATION_MSG.evaluationNotFound);
+}
+
+export async function getRuntimeEvaluation(deps: Deps, key: AuthenticatedApiKey, id: string): Promise<EvaluationSummary> {
+  await readableEvaluation(deps, key, id);
   return getEvaluation(deps.db, id);
+}
+
+export async function getRuntimeEvaluationItems(deps: Deps, key: AuthenticatedApiKey, id: string): Promise<EvaluationItemsAnswer> {
+  await readableEvaluation(deps, key, id);
+  return evaluationItemsOf(deps.db, id);
 }

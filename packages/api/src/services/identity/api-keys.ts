@@ -4,7 +4,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import { z } from "zod";
 import type { Db, DbOrTx } from "@promptly/db";
-import { API_KEY_MSG, API_KEY_PREFIX, API_KEY_SCOPES, RUNTIME_MSG, type ApiKeyScope, type ApiKeySettings } from "@promptly/shared";
+import { API_KEY_MSG, API_KEY_PREFIX, API_KEY_PUBLIC_PREFIX, API_KEY_SCOPES, LANGFUSE_MSG, RUNTIME_MSG, type ApiKeyScope, type ApiKeySettings } from "@promptly/shared";
 import type { RateLimits } from "../platform/rate-limits.ts";
 import { fail } from "../../errors.ts";
 import { auditAs, type AuditContext } from "../insight/audit.ts";
@@ -30,6 +30,9 @@ function base62(bytes: Buffer): string {
   return text.padStart(SECRET_LENGTH, "0");
 }
 
+/** A key's public half (Langfuse's `publicKey`), computed from its id: nothing to store or back-fill. */
+const publicKeyOf = (apiKeyId: string) => API_KEY_PUBLIC_PREFIX + apiKeyId;
+
 /** The stored form of a key: the SHA-256 of all of it, hex. A 256-bit random secret needs no salt or slow hash. */
 const hashApiKey = (key: string) => createHash("sha256").update(key).digest("hex");
 
@@ -39,6 +42,8 @@ export const createdApiKey = z.object({
   id: z.string(),
   /** The whole key: shown once, never again. */
   key: z.string(),
+  /** Its public half, for the Langfuse SDKs (HTTP Basic `publicKey:secretKey`, the key being the secret). */
+  publicKey: z.string(),
 });
 
 const apiKeyScopes = z.array(z.enum(API_KEY_SCOPES));
@@ -48,6 +53,8 @@ export const apiKeyItem = z.object({
   name: z.string(),
   /** The key's first characters, to recognise it. */
   prefix: z.string(),
+  /** Its public half, for the Langfuse SDKs; not secret. */
+  publicKey: z.string(),
   /** The labels it may fetch; null: any label and explicit versions. */
   labels: z.array(z.string()).nullable(),
   scopes: apiKeyScopes,
@@ -97,7 +104,7 @@ export async function createApiKey(
     target: { type: "api_key", id: row.id, name: settings.name },
     after: { name: settings.name, labels: row.labels.length ? row.labels : null, scopes: row.scopes, expiresAt: row.expiresAt },
   });
-  return { id: row.id, key };
+  return { id: row.id, key, publicKey: publicKeyOf(row.id) };
   });
 }
 
@@ -121,6 +128,7 @@ export async function listApiKeys(db: DbOrTx, teamId: string, now: Date): Promis
   });
   return rows.map(({ createdBy, labels, ...row }) => ({
     ...row,
+    publicKey: publicKeyOf(row.id),
     labels: labels.length ? labels : null,
     author: createdBy && { id: createdBy.id, fullName: createdBy.profile?.fullName ?? null, email: createdBy.email },
     expired: row.expiresAt !== null && row.expiresAt.getTime() <= now.getTime(),
@@ -309,6 +317,31 @@ export async function authenticateBearer(
       return { ok: false, code: "TOO_MANY_REQUESTS", message: RUNTIME_MSG.rateLimited, retryAfterSeconds: retryAfterSeconds(counted.retryAfterMs) };
     }
   }
+  return result;
+}
+
+/**
+ * The key of a Langfuse SDK's request: HTTP Basic `publicKey:secretKey`, the secret being the key and
+ * the public key its public half (publicKeyOf), or `Bearer <key>` as /api/v1 takes it. The secret is
+ * checked and counted exactly as authenticateBearer does (the one limit of the key); a public key
+ * that is not the key's own is refused too, so a pair that does not match is a 401.
+ */
+export async function authenticateKeyPair(
+  services: Parameters<typeof authenticateBearer>[0],
+  header: string | null | undefined,
+  limits: BearerLimits,
+): ReturnType<typeof authenticateBearer> {
+  if (!header) return { ok: false, code: "UNAUTHORIZED", message: LANGFUSE_MSG.missingAuth };
+  if (/^Bearer /i.test(header)) return authenticateBearer(services, header, limits);
+  const basic = /^Basic +([A-Za-z0-9+/]+={0,2}) *$/i.exec(header);
+  const pair = basic ? Buffer.from(basic[1]!, "base64").toString("utf8") : "";
+  const colon = pair.indexOf(":");
+  if (colon < 0) return { ok: false, code: "UNAUTHORIZED", message: LANGFUSE_MSG.malformedAuth };
+  const publicKey = pair.slice(0, colon);
+  const secret = pair.slice(colon + 1);
+  if (!/^\S+$/.test(secret)) return { ok: false, code: "UNAUTHORIZED", message: RUNTIME_MSG.malformedKey };
+  const result = await authenticateBearer(services, `Bearer ${secret}`, limits);
+  if (result.ok && publicKey !== publicKeyOf(result.apiKey.id)) return { ok: false, code: "UNAUTHORIZED", message: LANGFUSE_MSG.keyPairMismatch };
   return result;
 }
 

@@ -59,6 +59,8 @@ export interface ResolvedPrompt {
   teamId: string;
   promptId: string;
   prompt: RuntimePrompt;
+  /** What the Langfuse-compatible API answers beside REST's fields: the version's row, and the prompt's newest version. */
+  version: { id: string; createdAt: string; commitMessage: string; authorId: string | null; latestVersion: number };
 }
 
 export class RuntimeCache implements ApiKeyCache {

@@ -64,7 +64,7 @@ async function getRuntimePrompt(db: DbOrTx, key: AuthenticatedApiKey, name: stri
   const row = await db.promptVersion.findUnique({
     where: { promptId_version: { promptId: prompt.id, version: version! } },
     select: {
-      version: true, type: true, template: true, messages: true, variables: true, model: true, config: true,
+      id: true, version: true, type: true, template: true, messages: true, variables: true, model: true, config: true, commitMessage: true, authorId: true, createdAt: true,
       labels: { select: { name: true }, orderBy: { name: "asc" } },
     },
   });
@@ -82,7 +82,8 @@ async function getRuntimePrompt(db: DbOrTx, key: AuthenticatedApiKey, name: stri
     tags: prompt.tags,
     updatedAt: prompt.updatedAt.toISOString(),
   };
-  return { teamId: key.teamId, promptId: prompt.id, prompt: served };
+  const facts = { id: row.id, createdAt: row.createdAt.toISOString(), commitMessage: row.commitMessage, authorId: row.authorId, latestVersion: prompt.latestVersion };
+  return { teamId: key.teamId, promptId: prompt.id, prompt: served, version: facts };
 }
 
 /**
@@ -97,10 +98,20 @@ export async function serveRuntimePrompt(
   name: string,
   selector: RuntimeSelector,
 ): Promise<RuntimePrompt> {
+  return (await serveRuntimeVersion(deps, key, name, selector)).prompt;
+}
+
+/** serveRuntimePrompt's fetch with the version's row beside the answer (the Langfuse-compatible API answers its id, dates and commit message). */
+export async function serveRuntimeVersion(
+  deps: { db: DbOrTx; runtime: RuntimeCache; now: () => Date },
+  key: AuthenticatedApiKey,
+  name: string,
+  selector: RuntimeSelector,
+): Promise<ResolvedPrompt> {
   allowOrFail(authorize(keyCaller(key), "prompt.read", { fetch: selector }));
   const resolved = await resolveRuntimePrompt(deps, key, name, selector);
   deps.runtime.countUse(resolved.promptId, resolved.prompt.version, key.id, selector.label ?? "", deps.now());
-  return resolved.prompt;
+  return resolved;
 }
 
 /** The version a key's request names, from this process's cache when it holds it; the caller has asked the decision. */

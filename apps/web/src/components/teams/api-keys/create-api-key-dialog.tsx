@@ -64,7 +64,7 @@ const resolver: Resolver<FormValues, unknown, KeySettings> = async (values) => {
 
 export function CreateApiKeyDialog({ teamId, teamName, open, onOpenChange }: { teamId: string; teamName: string; open: boolean; onOpenChange(open: boolean): void }) {
   const utils = trpc.useUtils();
-  const [created, setCreated] = useState<{ name: string; key: string } | null>(null);
+  const [created, setCreated] = useState<{ name: string; key: string; publicKey: string } | null>(null);
   const form = useForm<FormValues, unknown, KeySettings>({ resolver, mode: "onSubmit", reValidateMode: "onChange", defaultValues: DEFAULTS });
   const { register, handleSubmit, formState, reset, setError, control, watch } = form;
   const writeId = useId();
@@ -74,7 +74,7 @@ export function CreateApiKeyDialog({ teamId, teamName, open, onOpenChange }: { t
     // Nothing keeps the answer once the dialog lets it go.
     gcTime: 0,
     onSuccess(result, input) {
-      setCreated({ name: input.name, key: result.key });
+      setCreated({ name: input.name, key: result.key, publicKey: result.publicKey });
       // Not awaited: the dialog may close as soon as the key shows, while the list refreshes behind it.
       void utils.apiKeys.list.invalidate({ teamId });
     },
@@ -95,10 +95,10 @@ export function CreateApiKeyDialog({ teamId, teamName, open, onOpenChange }: { t
     onOpenChange(false);
   };
 
-  const copy = async () => {
-    if (!created) return;
+  const copy = async (text: string | undefined) => {
+    if (!text) return;
     try {
-      await navigator.clipboard.writeText(created.key);
+      await navigator.clipboard.writeText(text);
       toast.success("Copied");
     } catch {
       toast.error("Could not copy", { description: "The browser did not allow access to the clipboard. Select the key and copy it." });
@@ -128,7 +128,17 @@ export function CreateApiKeyDialog({ teamId, teamName, open, onOpenChange }: { t
               <FormField label="API key" className="min-w-0 flex-1">
                 <Input readOnly value={created.key} className="font-mono text-xs" onFocus={(event) => event.currentTarget.select()} />
               </FormField>
-              <Button variant="outline" aria-label="Copy API key" autoFocus onClick={() => void copy()}>
+              <Button variant="outline" aria-label="Copy API key" autoFocus onClick={() => void copy(created.key)}>
+                <Copy aria-hidden="true" />
+                Copy
+              </Button>
+            </div>
+            {/* The Langfuse SDKs send the key as their secret key with this as their public key; it stays in the key list. */}
+            <div className="flex items-end gap-2">
+              <FormField label="Public key (Langfuse SDKs)" className="min-w-0 flex-1">
+                <Input readOnly value={created.publicKey} className="font-mono text-xs" onFocus={(event) => event.currentTarget.select()} />
+              </FormField>
+              <Button variant="outline" aria-label="Copy public key" onClick={() => void copy(created.publicKey)}>
                 <Copy aria-hidden="true" />
                 Copy
               </Button>

@@ -1,0 +1,225 @@
+// The one table of the Langfuse-compatible prompts API (issue 30), under /api/public: each route's
+// method, path and action of the permission table. router.ts registers exactly these routes and asks
+// the one decision (authorize) for the action before anything is read; each handler is a thin adapter
+// over the runtime services of packages/api that /api/v1 and MCP call (they hold the rules: the key's
+// team, its labels and scopes, `production` never moved by a key, names as Promptly names them), and
+// maps their answers to the shapes the Langfuse SDKs read. These routes are Langfuse's contract, not
+// Promptly's: they are deliberately not in /api/v1's table and OpenAPI document (Langfuse documents them).
+import type { Request, Response } from "express";
+import { z } from "zod";
+import {
+  DomainError, authorize, createRuntimePrompt, createRuntimeVersion, keyCaller, keyProject, pageRuntimePromptVersions, resolveRuntimePrompt, runtimeSelector,
+  serveRuntimeVersion, setRuntimeLabel, type ApiServices, type AuthenticatedApiKey, type Decision, type ResolvedPrompt, type Resource,
+} from "@promptly/api";
+import {
+  LANGFUSE_MSG, LATEST_LABEL, PROMPT_MSG, PROTECTED_LABEL, RUNTIME_MSG, langfuseCreateInput, langfuseDeleteQuery, langfuseGetQuery, langfuseListQuery,
+  langfuseUpdateLabelsInput, promptLabelSchema, runtimeCreatePromptInput, runtimeCreateVersionInput, type Action,
+} from "@promptly/shared";
+import { HttpError } from "../v1/http.ts";
+import { parseOrInvalid } from "./http.ts";
+
+type Parsed<S> = S extends z.ZodType ? z.output<S> : undefined;
+
+interface Call<Q, B> {
+  services: ApiServices;
+  key: AuthenticatedApiKey;
+  req: Request;
+  res: Response;
+  params: Record<string, string>;
+  query: Q;
+  body: B;
+}
+
+export interface LangfuseOperation<Q extends z.ZodType | undefined = z.ZodType | undefined, B extends z.ZodType | undefined = z.ZodType | undefined> {
+  method: "get" | "post" | "patch" | "delete";
+  /** The path under /api/public: `{name}` is a prompt name (may hold '/', sent encoded), any other `{x}` one segment. */
+  path: string;
+  /** What the key does, as the permission table names it: the one decision is asked before anything else. */
+  action: Action;
+  /** What the request itself says of the resource (a fetched label or version), asked of the decision once parsed. */
+  resource?(call: { query: Parsed<Q>; body: Parsed<B> }): Resource;
+  query?: Q;
+  body?: B;
+  handle(call: Call<Parsed<Q>, Parsed<B>>): Promise<void>;
+}
+
+const operation = <Q extends z.ZodType | undefined = undefined, B extends z.ZodType | undefined = undefined>(entry: LangfuseOperation<Q, B>) =>
+  entry as unknown as LangfuseOperation;
+
+/** The one decision, as these routes answer a refusal. */
+export function allow(decision: Decision): void {
+  if (!decision.ok) throw new HttpError(decision.code, decision.message);
+}
+
+/** A title is required of a new prompt; Langfuse has none, so it is the name (as MCP's tools do). */
+const TITLE_MAX = 120;
+
+/**
+ * One version as the Langfuse SDKs read it (their Prompt type: v3's TextPromptClient/ChatPromptClient,
+ * v5's generated client, Python's pydantic models). `latest` is listed on the newest version.
+ */
+function langfusePrompt(resolved: ResolvedPrompt) {
+  const { prompt, version } = resolved;
+  return {
+    id: version.id,
+    name: prompt.name,
+    version: prompt.version,
+    type: prompt.type,
+    prompt: prompt.type === "text" ? (prompt.template ?? "") : (prompt.messages ?? []).map(({ role, content }) => ({ role, content })),
+    config: prompt.config,
+    labels: prompt.version === version.latestVersion ? [...prompt.labels, LATEST_LABEL] : prompt.labels,
+    tags: prompt.tags,
+    commitMessage: version.commitMessage || null,
+    // Includes (issue 30, section 2) are not resolved yet: no prompt has dependencies, so no graph. Their resolution fills this.
+    resolutionGraph: null,
+    projectId: resolved.teamId,
+    createdBy: version.authorId ?? "API",
+    createdAt: version.createdAt,
+    updatedAt: prompt.updatedAt,
+  };
+}
+
+// Every process hears of a write from the database's notification; the writer's own next read must not wait for it.
+const changed = ({ services, key }: { services: ApiServices; key: AuthenticatedApiKey }) => services.runtime.invalidate(`team:${key.teamId}`);
+
+/** The labels a write points at a version, each checked: Promptly's label rule ('latest' is never set), then the decision (never `production`). */
+function labelsToSet(caller: ReturnType<typeof keyCaller>, labels: readonly string[]): string[] {
+  const unique = [...new Set(labels)];
+  for (const label of unique) {
+    const parsed = promptLabelSchema.safeParse(label);
+    if (!parsed.success) throw new HttpError("BAD_REQUEST", `'${label}': ${parsed.error.issues[0]?.message ?? PROMPT_MSG.labelInvalid}`);
+  }
+  for (const label of unique) allow(authorize(caller, "prompt.write", { label }));
+  return unique;
+}
+
+/** A version's body from Langfuse's `prompt`: the text, or the messages (a placeholder is refused: Promptly cannot hold one). */
+function versionBody(input: z.output<typeof langfuseCreateInput>): { type: "text"; template: string } | { type: "chat"; messages: { role: string; content: string }[] } {
+  const type = input.type ?? "text";
+  if (type === "text") {
+    if (typeof input.prompt !== "string") throw new HttpError("BAD_REQUEST", LANGFUSE_MSG.textNeedsString);
+    return { type, template: input.prompt };
+  }
+  if (typeof input.prompt === "string") throw new HttpError("BAD_REQUEST", LANGFUSE_MSG.chatNeedsMessages);
+  const messages = input.prompt.map((message, index) => {
+    if (message.type === "placeholder") throw new HttpError("BAD_REQUEST", LANGFUSE_MSG.placeholder(index, message.name));
+    return { role: message.role, content: message.content };
+  });
+  return { type, messages };
+}
+
+/** The key's prompt of that name (its newest version), or null when the key sees none; not counted as a use. */
+async function existing(services: ApiServices, key: AuthenticatedApiKey, name: string): Promise<ResolvedPrompt | null> {
+  try {
+    return await resolveRuntimePrompt(services, key, name, { label: LATEST_LABEL });
+  } catch (error) {
+    if (error instanceof DomainError && error.code === "NOT_FOUND") return null;
+    throw error;
+  }
+}
+
+const sameTags = (a: readonly string[], b: readonly string[]) => [...new Set(a)].sort().join("\n") === [...new Set(b)].sort().join("\n");
+
+/** Every route of /api/public, in the order they are matched. */
+export const LANGFUSE_OPERATIONS: LangfuseOperation[] = [
+  operation({
+    // The Python SDK's auth check: the key's team, as the one project it sees.
+    method: "get",
+    path: "/projects",
+    action: "organization.read",
+    async handle({ services, key, res }) {
+      const team = await keyProject(services.db, key);
+      res.json({ data: [{ id: team.id, name: team.name, organization: { id: team.organization.id, name: team.organization.name }, metadata: {} }] });
+    },
+  }),
+  operation({
+    method: "get",
+    path: "/v2/prompts",
+    // Listing is reading what the key's organization shows it, as /api/v1's listPrompts asks.
+    action: "organization.read",
+    query: langfuseListQuery,
+    async handle({ services, key, res, query }) {
+      const { fromUpdatedAt, toUpdatedAt, ...filters } = query;
+      const { data, totalItems } = await pageRuntimePromptVersions(services.db, key, {
+        ...filters,
+        fromUpdatedAt: fromUpdatedAt ? new Date(fromUpdatedAt) : undefined,
+        toUpdatedAt: toUpdatedAt ? new Date(toUpdatedAt) : undefined,
+      });
+      const meta = { page: query.page, limit: query.limit, totalItems, totalPages: Math.ceil(totalItems / query.limit) };
+      // `pagination`: the legacy name of `meta`, which older SDKs read.
+      res.json({ data, meta, pagination: meta });
+    },
+  }),
+  operation({
+    method: "post",
+    path: "/v2/prompts",
+    action: "prompt.write",
+    body: langfuseCreateInput,
+    async handle(call) {
+      const { services, key, req, body } = call;
+      const caller = keyCaller(key);
+      const now = services.now();
+      const ip = req.ip ?? null;
+      // Everything is checked before the first write: the labels (a key never moves production), the body, then the prompt.
+      const labels = labelsToSet(caller, [...(body.labels ?? []), ...(body.isActive ? [PROTECTED_LABEL] : [])]);
+      // The answer is the new version, fetched by its number: a key bound to labels is refused it before anything is saved.
+      allow(authorize(caller, "prompt.read", { fetch: { version: 1 } }));
+      const version = { ...versionBody(body), config: body.config ?? undefined, commitMessage: body.commitMessage ?? undefined };
+      const before = await existing(services, key, body.name);
+      let saved: { name: string; version: number };
+      if (before) {
+        if (before.prompt.type !== version.type) throw new HttpError("BAD_REQUEST", LANGFUSE_MSG.typeFixed(before.prompt.name, before.prompt.type));
+        if (body.tags !== undefined && !sameTags(before.prompt.tags, body.tags)) throw new HttpError("BAD_REQUEST", RUNTIME_MSG.tagsFixed(before.prompt.name));
+        saved = await createRuntimeVersion(services.db, key, body.name, parseOrInvalid(runtimeCreateVersionInput, version), now, ip);
+      } else {
+        const fresh = parseOrInvalid(runtimeCreatePromptInput, { name: body.name, title: body.name.slice(0, TITLE_MAX), visibility: "team", tags: body.tags, ...version });
+        saved = await createRuntimePrompt(services.db, key, fresh, now, ip);
+      }
+      changed(call);
+      for (const label of labels) await setRuntimeLabel(services.db, key, saved.name, label, saved.version, now, ip);
+      if (labels.length) changed(call);
+      call.res.status(201).json(langfusePrompt(await resolveRuntimePrompt(services, key, saved.name, { version: saved.version })));
+    },
+  }),
+  operation({
+    method: "get",
+    path: "/v2/prompts/{name}",
+    action: "prompt.read",
+    query: langfuseGetQuery,
+    resource: ({ query }) => ({ fetch: runtimeSelector(query) }),
+    async handle({ services, key, res, params, query }) {
+      // `resolve` is accepted and has nothing to do yet: includes (issue 30, section 2) resolve here, and leave them as written when it is "false".
+      res.json(langfusePrompt(await serveRuntimeVersion(services, key, params["name"]!, runtimeSelector(query))));
+    },
+  }),
+  operation({
+    method: "delete",
+    path: "/v2/prompts/{name}",
+    // Deleting is team admin level, and only of an archived prompt: the one decision refuses every key
+    // before anything is read (RUNTIME_MSG.deleteByKey), as the app refuses a key's archive and delete.
+    action: "prompt.delete",
+    query: langfuseDeleteQuery,
+    async handle() {
+      // Not reached while the decision refuses keys; never deletes should it one day allow them without a service that does.
+      throw new HttpError("FORBIDDEN", RUNTIME_MSG.deleteByKey);
+    },
+  }),
+  operation({
+    method: "patch",
+    path: "/v2/prompts/{name}/versions/{version}",
+    action: "prompt.write",
+    body: langfuseUpdateLabelsInput,
+    async handle(call) {
+      const { services, key, req, params, body } = call;
+      const caller = keyCaller(key);
+      const { version } = parseOrInvalid(z.object({ version: z.coerce.number().int().min(1).max(2 ** 31 - 1) }), { version: params["version"] });
+      const labels = labelsToSet(caller, body.newLabels);
+      // The answer is the version: a key that may not fetch it is refused before anything moves.
+      allow(authorize(caller, "prompt.read", { fetch: { version } }));
+      const name = params["name"]!;
+      for (const label of labels) await setRuntimeLabel(services.db, key, name, label, version, services.now(), req.ip ?? null);
+      if (labels.length) changed(call);
+      call.res.json(langfusePrompt(await resolveRuntimePrompt(services, key, name, { version })));
+    },
+  }),
+];

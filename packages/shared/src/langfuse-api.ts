@@ -1,0 +1,68 @@
+// The Langfuse-compatible prompts API (issue 30, /api/public): what the official Langfuse SDKs send, as
+// zod schemas, and the texts Promptly answers where Langfuse's own do not fit its rules. The server's
+// adapter parses with these and then with the runtime API's own schemas, so a prompt saved through
+// the Langfuse SDKs meets every rule of one saved through /api/v1 or the app.
+import { z } from "zod";
+import { PROMPT_MSG } from "./prompts.ts";
+import { plainText } from "./validation.ts";
+
+export const LANGFUSE_MSG = {
+  missingAuth: "Missing credentials: send HTTP Basic auth with the key's public key as the username and the Promptly API key as the password",
+  malformedAuth: "Malformed Authorization header: send HTTP Basic 'publicKey:secretKey' (the secret key is the Promptly API key) or 'Bearer <API key>'",
+  keyPairMismatch: "The public key does not belong to this API key: use the public key shown beside it on the team's API keys",
+  /** Langfuse's words for a request its schemas refuse; each problem is in `error`. */
+  invalidRequest: "Invalid request data",
+  /** `Message 2 ('history') is a placeholder: ...`. */
+  placeholder: (index: number, name: string) =>
+    `Message ${index + 1} ('${name}') is a placeholder: Promptly's chat prompts hold only system, user and assistant messages. Save the prompt without it and add those messages when you call the model`,
+  chatNeedsMessages: "A chat prompt's prompt is a list of messages ({ role, content })",
+  textNeedsString: "A text prompt's prompt is a string",
+  /** `'support/reply' is a chat prompt: its versions stay chat`. */
+  typeFixed: (name: string, type: string) => `'${name}' is a ${type} prompt: its new versions must be ${type} too`,
+} as const;
+
+const version = z.coerce.number().int().min(1).max(2 ** 31 - 1);
+/** A label or filter as a request names it (no control characters); a label Promptly cannot hold is simply not found. */
+const label = plainText().min(1).max(200);
+
+/** GET /api/public/v2/prompts/{name}: a version or a label (production when neither), not both; `resolve` is accepted (includes resolve by default). */
+export const langfuseGetQuery = z
+  .object({ version: version.optional(), label: label.optional(), resolve: z.enum(["true", "false"]).optional() })
+  .refine((query) => query.version === undefined || query.label === undefined, PROMPT_MSG.versionOrLabel);
+
+/** GET /api/public/v2/prompts: Langfuse's filters and numbered pages (10 a page by default, at most 100). */
+export const langfuseListQuery = z.object({
+  name: plainText().max(200).optional(),
+  label: label.optional(),
+  tag: plainText().max(100).optional(),
+  version: version.optional(),
+  page: z.coerce.number().int().min(1).max(1_000_000).default(1),
+  limit: z.coerce.number().int().min(1).max(100).default(10),
+  fromUpdatedAt: z.iso.datetime({ offset: true }).optional(),
+  toUpdatedAt: z.iso.datetime({ offset: true }).optional(),
+});
+
+/** DELETE /api/public/v2/prompts/{name}: Langfuse's optional version or label. */
+export const langfuseDeleteQuery = z.object({ version: version.optional(), label: label.optional() });
+
+/** A chat message as the SDKs send it: `{ role, content }` (v3 and v5 add `type: "chatmessage"`), or a placeholder. */
+const langfuseMessage = z.union([
+  z.object({ type: z.literal("placeholder"), name: z.string() }),
+  z.object({ type: z.literal("chatmessage").optional(), role: z.string(), content: z.string() }),
+]);
+
+/** POST /api/public/v2/prompts: a new prompt, or the next version of the one of that name. */
+export const langfuseCreateInput = z.object({
+  name: z.string(),
+  type: z.enum(["text", "chat"]).optional(),
+  prompt: z.union([z.string(), z.array(langfuseMessage)]),
+  config: z.unknown().optional(),
+  labels: z.array(z.string()).optional(),
+  tags: z.array(z.string()).optional(),
+  commitMessage: z.string().nullish(),
+  /** Langfuse's legacy flag: true adds `production` to the labels. */
+  isActive: z.boolean().optional(),
+});
+
+/** PATCH /api/public/v2/prompts/{name}/versions/{version}. */
+export const langfuseUpdateLabelsInput = z.object({ newLabels: z.array(z.string()) });
