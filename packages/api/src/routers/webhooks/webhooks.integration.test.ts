@@ -2,6 +2,8 @@
 // addresses without ALLOW_PRIVATE_WEBHOOK_URLS, no events), and that an event makes a delivery only
 // for the team's active subscriptions that ask for it, in the transaction of the change.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { WEBHOOK_MSG } from "@promptly/shared";
 import { createHarness, type Harness } from "../../../testing/harness.ts";
 import { CALLER_KINDS, EXPECTED_AT_LEVEL, createWorld, failure, outcome } from "../../../testing/teams-support.ts";
@@ -117,5 +119,35 @@ describe("events", () => {
     await admin.prompts.create({ teamId: team.id, name: "dup", title: "Dup", visibility: "team", type: "text", template: "Hi" });
     expect(await outcome(admin.prompts.create({ teamId: team.id, name: "dup", title: "Dup", visibility: "team", type: "text", template: "Hi" }))).toBe("CONFLICT");
     expect(await db().webhookDelivery.count({ where: { subscriptionId: id } })).toBe(1);
+  });
+});
+
+describe("delivery time", () => {
+  it("checks the address actually connected to: a URL that now resolves to loopback is refused, and nothing reaches it", async () => {
+    let hits = 0;
+    const receiver = createServer((_req, res) => {
+      hits++;
+      res.writeHead(200).end();
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve));
+    await h.services.webhooks.startWorker(h.services.db);
+    try {
+      const { team, id } = await teamWithWebhook();
+      // Saved while public; its name resolves to loopback now (as a rebinding DNS answer would).
+      await db().webhookSubscription.update({ where: { id }, data: { url: `http://localhost:${(receiver.address() as AddressInfo).port}/hook` } });
+      await world.callers.admin.prompts.create({ teamId: team.id, name: "rebound", title: "Rebound", visibility: "team", type: "text", template: "Hi" });
+      const deadline = Date.now() + 10_000;
+      let delivery = await db().webhookDelivery.findFirstOrThrow({ where: { subscriptionId: id } });
+      while (delivery.attempts === 0 || delivery.lastAttemptAt === null || delivery.lastError === null) {
+        if (Date.now() > deadline) throw new Error("no attempt was made");
+        await new Promise((resolve) => setTimeout(resolve, 25));
+        delivery = await db().webhookDelivery.findFirstOrThrow({ where: { subscriptionId: id } });
+      }
+      expect(delivery.lastError).toMatch(/private address 127\.0\.0\.1|private address ::1/);
+      expect(delivery.lastStatusCode).toBeNull();
+      expect(hits).toBe(0);
+    } finally {
+      await new Promise<void>((resolve) => receiver.close(() => resolve()));
+    }
   });
 });
