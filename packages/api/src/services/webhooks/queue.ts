@@ -51,13 +51,16 @@ export class WebhookQueue implements WebhookJobs {
   ready(): Promise<void> {
     this.#started ??= (async () => {
       await this.boss.start();
-      if (!(await this.boss.getQueue(WEBHOOK_QUEUE))) {
-        // A job whose worker died is given to another after the attempt's time limit and a margin.
-        const seconds = Math.ceil(this.timings.timeoutMs / 1000) + 30;
-        await this.boss.createQueue(WEBHOOK_QUEUE, { name: WEBHOOK_QUEUE, retryLimit: 5, retryDelay: seconds, expireInSeconds: seconds }).catch(async (error: unknown) => {
-          // Another process created it at the same moment.
-          if (!(await this.boss.getQueue(WEBHOOK_QUEUE))) throw error;
-        });
+      // A job whose worker died is given to another after the attempt's time limit and a margin.
+      const seconds = Math.ceil(this.timings.timeoutMs / 1000) + 30;
+      // Processes starting together may each try to create it (and deadlock one another): tried again until one has.
+      for (let attempt = 1; !(await this.boss.getQueue(WEBHOOK_QUEUE)); attempt++) {
+        try {
+          await this.boss.createQueue(WEBHOOK_QUEUE, { name: WEBHOOK_QUEUE, retryLimit: 5, retryDelay: seconds, expireInSeconds: seconds });
+        } catch (error) {
+          if (attempt >= 5) throw error;
+          await new Promise((resolve) => setTimeout(resolve, 50 + Math.random() * 200 * attempt));
+        }
       }
     })();
     this.#started.catch(() => (this.#started = null));
