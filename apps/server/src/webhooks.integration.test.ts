@@ -140,6 +140,13 @@ describe("webhooks", () => {
       const again = await waitFor(() => receiver.received[1], 5_000, "the redelivery");
       expect(again.headers["promptly-delivery"]).toBe(deliveryId);
       expect(verifyWebhookSignature(secret, again.headers["promptly-signature"] as string, again.body)).toBe(true);
+
+      // A test on request: a signed ping, whatever events the webhook asks for.
+      const { deliveryId: pingId } = await admin.api.webhooks.test({ id });
+      const ping = await waitFor(() => receiver.received[2], 5_000, "the ping");
+      expect(ping.headers).toMatchObject({ "promptly-event": "ping", "promptly-delivery": pingId });
+      expect(verifyWebhookSignature(secret, ping.headers["promptly-signature"] as string, ping.body)).toBe(true);
+      expect(JSON.parse(ping.body)).toMatchObject({ type: "ping", teamId, data: { webhookId: id, prompt: null, actor: { name: "Ada Admin" } } });
       await admin.api.webhooks.delete({ id });
     } finally {
       await receiver.stop();

@@ -1,5 +1,5 @@
 // Webhooks on the Teams page: a team admin adds one pointing at a receiver this test runs, sees the
-// signing secret once, a label move reaches the receiver signed, the Deliveries log shows it Delivered
+// signing secret once, a label move reaches the receiver signed, Send test sends a signed ping, the Deliveries log shows it Delivered
 // with the answer code, and Redeliver sends it again. A team editor sees no Webhooks card.
 import { createHmac } from "node:crypto";
 import { createServer, type IncomingHttpHeaders } from "node:http";
@@ -76,6 +76,12 @@ test("a team admin adds a webhook, sees its secret once, and its deliveries arri
     await expect.poll(() => received.length).toBe(2);
     expect(received[1]!.headers["promptly-delivery"]).toBe(received[0]!.headers["promptly-delivery"]);
     await page.keyboard.press("Escape");
+
+    // Send test: a signed ping.
+    await page.getByRole("button", { name: `Send a test to ${url}` }).click();
+    await expect.poll(() => received.length).toBe(3);
+    expect(received[2]!.headers["promptly-event"]).toBe("ping");
+    expect(signedWith(secret, received[2]!.headers["promptly-signature"] as string, received[2]!.body)).toBe(true);
 
     // A team editor manages no webhooks: no card.
     const editorContext = await browser.newContext();

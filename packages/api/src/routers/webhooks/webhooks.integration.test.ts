@@ -50,6 +50,8 @@ describe("webhooks procedures × caller kinds (team admin level)", () => {
     expect(await outcome(api.update({ id, active: false }))).toBe(adminLevel[kind]);
     expect(await outcome(api.deliveries({ subscriptionId: id }))).toBe(adminLevel[kind]);
     expect(await outcome(api.redeliver({ deliveryId: delivery.id }))).toBe(adminLevel[kind]);
+    expect(await outcome(api.test({ id }))).toBe(adminLevel[kind]);
+    expect(await db().webhookDelivery.count({ where: { subscriptionId: id, event: "ping" } })).toBe(adminLevel[kind] === "OK" ? 1 : 0);
     expect(await outcome(api.delete({ id }))).toBe(adminLevel[kind]);
     expect(await count(team.id)).toBe(adminLevel[kind] === "OK" ? 0 : 1);
   });

@@ -33,7 +33,7 @@ interface DeliveryDeps {
 
 interface Claimed {
   id: string;
-  event: WebhookEvent;
+  event: WebhookEvent | "ping";
   payload: WebhookPayload;
   attempts: number;
   subscriptionId: string;
@@ -142,5 +142,7 @@ function slackText(payload: WebhookPayload): string {
       return `${who} rejected the change request ${request}`;
     case "comment.created":
       return `${who} commented on ${prompt}`;
+    case "ping":
+      return `${who} sent a test from Promptly: this webhook works.`;
   }
 }

@@ -19,7 +19,8 @@ interface EventActor {
 /** What every delivery's body carries (the `data` depends on the type). */
 export interface WebhookPayload {
   id: string;
-  type: WebhookEvent;
+  /** An event, or `ping`: a test sent on request from the Webhooks card. */
+  type: WebhookEvent | "ping";
   createdAt: string;
   organizationId: string;
   teamId: string;
@@ -95,7 +96,7 @@ export async function emitAuditEvent(tx: DbOrTx, entry: AuditedChange, now: Date
 }
 
 export interface EmittedEvent {
-  type: WebhookEvent;
+  type: WebhookEvent | "ping";
   organizationId: string;
   teamId: string;
   actor: Actor;
@@ -106,10 +107,19 @@ export interface EmittedEvent {
 }
 
 /** One delivery (and its job) per active subscription of the team that asks for the event, in `tx`. */
-export async function emitWebhookEvent(tx: DbOrTx, event: EmittedEvent, now: Date): Promise<void> {
+export async function emitWebhookEvent(tx: DbOrTx, event: EmittedEvent & { type: WebhookEvent }, now: Date): Promise<void> {
   const subscriptions = await tx.$queryRaw<{ id: string }[]>`
     SELECT id::text FROM webhook_subscriptions WHERE team_id = ${event.teamId}::uuid AND active AND ${event.type} = ANY(events)`;
-  if (!subscriptions.length) return;
+  if (subscriptions.length) await deliver(tx, subscriptions.map((s) => s.id), event, now);
+}
+
+/** A `ping` to one subscription (its Send test button), whatever events it asks for; the delivery's id. */
+export async function sendPing(tx: DbOrTx, subscription: { id: string; organizationId: string; teamId: string }, actor: Actor, now: Date): Promise<string> {
+  const [id] = await deliver(tx, [subscription.id], { type: "ping", organizationId: subscription.organizationId, teamId: subscription.teamId, actor, promptId: null, data: { webhookId: subscription.id } }, now);
+  return id!;
+}
+
+async function deliver(tx: DbOrTx, subscriptionIds: string[], event: EmittedEvent, now: Date): Promise<string[]> {
   const [facts] = await tx.$queryRaw<{ promptName: string | null; actorName: string | null }[]>`
     SELECT (SELECT name FROM prompts WHERE id = ${event.promptId}::uuid) AS "promptName",
            ${actorNameSql(event.actor)} AS "actorName"`;
@@ -129,9 +139,10 @@ export async function emitWebhookEvent(tx: DbOrTx, event: EmittedEvent, now: Dat
   const deliveries = await tx.$queryRaw<{ id: string }[]>`
     INSERT INTO webhook_deliveries (subscription_id, event, payload, status, next_attempt_at, created_at, updated_at)
     SELECT s.id, ${event.type}, ${json}::jsonb, 'pending', now(), ${now}, ${now}
-    FROM unnest(${subscriptions.map((s) => s.id)}::uuid[]) AS s(id)
+    FROM unnest(${subscriptionIds}::uuid[]) AS s(id)
     RETURNING id::text`;
   await queueDeliveryJobs(tx, deliveries.map((d) => d.id));
+  return deliveries.map((d) => d.id);
 }
 
 const actorNameSql = (actor: Actor) =>

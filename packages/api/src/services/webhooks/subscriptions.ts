@@ -10,6 +10,8 @@ import { auditAs, type AuditContext } from "../insight/audit.ts";
 import { outboundAllowed } from "../models/outbound.ts";
 import { createdAtSortValue, decodeKeysetCursor, encodeKeysetCursor } from "../platform/keyset-cursor.ts";
 import { sealSecret } from "../platform/secret-box.ts";
+import type { Actor } from "../access/actor.ts";
+import { sendPing } from "./events.ts";
 import { queueDeliveryJobs } from "./jobs.ts";
 
 /** Every secret starts so: secret scanners and people recognise it. */
@@ -193,5 +195,14 @@ export async function redeliver(db: Db, deliveryId: string, now: Date): Promise<
     if (!row) return fail("NOT_FOUND", WEBHOOK_MSG.deliveryNotFound, "DELIVERY_NOT_FOUND");
     await queueDeliveryJobs(tx, [row.id]);
     return { id: row.id };
+  });
+}
+
+/** Sends a `ping` to the subscription now (logged as a delivery like any other); the delivery's id. */
+export async function testWebhook(db: Db, id: string, actor: Actor, now: Date): Promise<{ deliveryId: string }> {
+  return db.$transaction(async (tx) => {
+    const row = await tx.webhookSubscription.findUnique({ where: { id }, select: { id: true, teamId: true, team: { select: { organizationId: true } } } });
+    if (!row) return fail("NOT_FOUND", WEBHOOK_MSG.notFound, "WEBHOOK_NOT_FOUND");
+    return { deliveryId: await sendPing(tx, { id: row.id, teamId: row.teamId, organizationId: row.team.organizationId }, actor, now) };
   });
 }

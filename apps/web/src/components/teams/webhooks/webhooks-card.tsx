@@ -1,7 +1,8 @@
 // The Webhooks card of the selected team, for team admins (webhook.manage): the team's subscriptions
-// with their events and last delivery, 'Add webhook', Deliveries (the log, with Redeliver) and Delete.
+// with their events and last delivery, 'Add webhook', Send test (a ping), Deliveries (the log, with
+// Redeliver) and Delete.
 import { useRef, useState } from "react";
-import { History, Plus, Trash2, Webhook as WebhookIcon } from "lucide-react";
+import { History, Plus, Send, Trash2, Webhook as WebhookIcon } from "lucide-react";
 import { toast } from "sonner";
 import { LoadFailure } from "@/components/layout/load-failure";
 import { Badge } from "@/components/ui/badge";
@@ -34,6 +35,16 @@ export function WebhooksCard({ team }: { team: Team }) {
     },
     onError(error) {
       toast.error("Failed to delete the webhook", { description: error.message });
+    },
+  });
+
+  const ping = trpc.webhooks.test.useMutation({
+    async onSuccess() {
+      toast.success("Test sent", { description: "It shows in the webhook's deliveries." });
+      await utils.webhooks.list.invalidate({ teamId: team.id });
+    },
+    onError(error) {
+      toast.error("Failed to send the test", { description: error.message });
     },
   });
 
@@ -94,6 +105,10 @@ export function WebhooksCard({ team }: { team: Team }) {
                   </TableCell>
                   <TableCell className="text-right">
                     <div className="flex justify-end gap-1">
+                      <Button variant="ghost" size="sm" aria-label={`Send a test to ${webhook.url}`} disabled={ping.isPending} onClick={() => ping.mutate({ id: webhook.id })}>
+                        <Send aria-hidden="true" />
+                        Send test
+                      </Button>
                       <Button variant="ghost" size="sm" aria-label={`Deliveries of ${webhook.url}`} onClick={() => setViewing({ webhook, open: true })}>
                         <History aria-hidden="true" />
                         Deliveries
