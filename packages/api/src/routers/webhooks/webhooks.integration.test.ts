@@ -115,6 +115,29 @@ describe("events", () => {
     expect(await events(elsewhere.id)).toEqual([]);
   });
 
+  it("a reviewed promotion sends changeRequest.opened, then prompt.label.moved and changeRequest.approved; a rejection changeRequest.rejected", async () => {
+    const team = await world.team();
+    await db().team.update({ where: { id: team.id }, data: { requiredApprovals: 1 } });
+    const { admin, editor } = world.callers;
+    const all = ["prompt.label.moved", "changeRequest.opened", "changeRequest.approved", "changeRequest.rejected"] as const;
+    const { id } = await admin.webhooks.create({ teamId: team.id, url: URL_OK, events: [...all] });
+    const prompt = await editor.prompts.create({ teamId: team.id, name: "reviewed", title: "Reviewed", visibility: "team", type: "text", template: "One" });
+    await editor.promptVersions.create({ promptId: prompt.id, template: "Two" });
+    const opened = await editor.changeRequests.create({ promptId: prompt.id, label: "production", version: 2, message: "Ship it" });
+    await admin.changeRequests.approve({ id: opened.id, comment: "Looks good" });
+    const rejected = await editor.changeRequests.create({ promptId: prompt.id, label: "production", version: 1, message: "Back" });
+    await admin.changeRequests.reject({ id: rejected.id, comment: "No" });
+    const deliveries = await db().webhookDelivery.findMany({ where: { subscriptionId: id }, orderBy: [{ createdAt: "asc" }] });
+    const payloads = deliveries.map((d) => d.payload as { type: string; data: Record<string, unknown> & { changeRequest?: { id: string } } });
+    // The label move and the approval share one transaction (and its time): compared without their order.
+    expect(payloads.map((p) => p.type).sort()).toEqual(["changeRequest.approved", "changeRequest.opened", "changeRequest.opened", "changeRequest.rejected", "prompt.label.moved"]);
+    const find = (type: string, requestId?: string) => payloads.find((p) => p.type === type && (!requestId || p.data.changeRequest?.id === requestId))!.data;
+    expect(find("changeRequest.opened", opened.id)).toMatchObject({ prompt: { id: prompt.id, name: "reviewed" }, changeRequest: { label: "production", baseVersion: null, proposedVersion: 2 }, message: "Ship it", actor: { kind: "user", name: "Ed Editor" } });
+    expect(find("prompt.label.moved")).toMatchObject({ label: "production", version: 2, previousVersion: null, actor: { name: "Ada Admin" } });
+    expect(find("changeRequest.approved", opened.id)).toMatchObject({ changeRequest: { status: "approved" }, comment: "Looks good", actor: { name: "Ada Admin" } });
+    expect(find("changeRequest.rejected", rejected.id)).toMatchObject({ changeRequest: { status: "rejected" }, comment: "No" });
+  });
+
   it("a change that fails leaves no delivery (same transaction)", async () => {
     const { team, id } = await teamWithWebhook();
     const admin = world.callers.admin;
