@@ -40,6 +40,8 @@ const child = spawn(process.execPath, entry, {
     LOG_FORMAT: "json",
     // The providers spec points a connection at a fake provider it runs on the loopback address.
     ALLOW_PRIVATE_PROVIDER_URLS: "true",
+    // The webhooks spec runs its receiver on the loopback address.
+    ALLOW_PRIVATE_WEBHOOK_URLS: "true",
     DATABASE_URL: "",
     S3_ENDPOINT: "",
     SMTP_HOST: "",

@@ -91,9 +91,11 @@ export async function boot(env: Env, opts: { viteMiddleware?: RequestHandler; lo
       rateLimits: env.RATE_LIMITS,
       production: env.NODE_ENV === "production",
       allowPrivateProviderUrls: env.ALLOW_PRIVATE_PROVIDER_URLS,
+      allowPrivateWebhookUrls: env.ALLOW_PRIVATE_WEBHOOK_URLS,
       providerTimeoutMs: env.PROVIDER_TIMEOUT_MS,
       providerMaxConcurrentRuns: env.PROVIDER_MAX_CONCURRENT_RUNS,
       warn: (line) => logger.warn(line),
+      webhooks: { onError: warn("webhook queue") },
       evaluations: { concurrency: env.EVALUATION_CONCURRENCY, jobExpirySeconds: env.EVALUATION_JOB_EXPIRY_SECONDS, onError: warn("evaluation queue") },
     });
     configureNotificationMail({ digestSeconds: env.NOTIFICATION_DIGEST_SECONDS });
@@ -122,6 +124,8 @@ export async function boot(env: Env, opts: { viteMiddleware?: RequestHandler; lo
     });
     // Evaluations run from the queue shared by every app process; jobs of a process that died too.
     await services.evaluations.startWorker(services.db);
+    // Webhook deliveries go out from their queue, shared by every app process.
+    await services.webhooks.startWorker(services.db);
     // The runtime API answers from memory only while this process hears every change (and counts usage).
     const runtimeSync = startRuntimeSync(services, {
       databaseUrl: database.url,
@@ -136,7 +140,7 @@ export async function boot(env: Env, opts: { viteMiddleware?: RequestHandler; lo
         // New connections are refused at once; requests in flight finish (up to SHUTDOWN_TIMEOUT_MS)
         // while the background work ends its current step (a mail being sent is sent, not cut).
         // Cases being run get the same time; those cut are given back to the queue at once for another process.
-        const [{ cut }] = await Promise.all([http.drain(env.SHUTDOWN_TIMEOUT_MS), stopHousekeeping(), outbox.stop(), services.evaluations.stop(env.SHUTDOWN_TIMEOUT_MS)]);
+        const [{ cut }] = await Promise.all([http.drain(env.SHUTDOWN_TIMEOUT_MS), stopHousekeeping(), outbox.stop(), services.evaluations.stop(env.SHUTDOWN_TIMEOUT_MS), services.webhooks.stop()]);
         if (cut) logger.warn({ cut, limitMs: env.SHUTDOWN_TIMEOUT_MS }, "requests still running at the shutdown limit were cut");
         // After the server: the last requests' usage is counted, then flushed.
         await runtimeSync.stop();

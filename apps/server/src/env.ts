@@ -69,6 +69,11 @@ const schema = z.object({
    * server's own network.
    */
   ALLOW_PRIVATE_PROVIDER_URLS: bool.default(false),
+  /**
+   * Webhooks may be sent to private, loopback and link-local addresses (a receiver on the same network).
+   * Off by default, so a webhook cannot be used to reach the server's own network.
+   */
+  ALLOW_PRIVATE_WEBHOOK_URLS: bool.default(false),
   /** How long one call to a model provider may take (milliseconds). */
   PROVIDER_TIMEOUT_MS: z.coerce.number().int().min(1_000).max(600_000).default(60_000),
   /** How many prompt runs one organization may have in progress at once (per app process); over it a run is refused. */

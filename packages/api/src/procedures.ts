@@ -17,6 +17,7 @@ import { findMemberOrganizationId } from "./services/organizations/organizations
 import { findTeamMemberTeamId } from "./services/organizations/teams.ts";
 import { findInviteTeamId, findOrganizationInviteOrganizationId } from "./services/organizations/invites.ts";
 import { findApiKeyTeamId } from "./services/identity/api-keys.ts";
+import { findWebhookDeliveryTeamId, findWebhookTeamId } from "./services/webhooks/subscriptions.ts";
 import { loadPrompt, type LoadedPrompt, type PromptDecision } from "./services/prompts/loaded-prompt.ts";
 import { findCommentPromptId } from "./services/collaboration/comments.ts";
 import { findChangeRequestPromptId } from "./services/collaboration/change-requests.ts";
@@ -143,6 +144,12 @@ export const byTeamInvite = locator("id", findInviteTeamId);
 /** `{ id }` is an API key's id. */
 export const byApiKey = locator("id", findApiKeyTeamId);
 /** `{ id }` is a provider connection's id: the organization that keeps it. */
+/** `{ id }` is a webhook subscription's id. */
+export const byWebhook = locator("id", findWebhookTeamId);
+/** `{ subscriptionId }` is a webhook subscription's id. */
+export const byWebhookSubscription = locator("subscriptionId", findWebhookTeamId);
+/** `{ deliveryId }` is a webhook delivery's id: its subscription's team. */
+export const byWebhookDelivery = locator("deliveryId", findWebhookDeliveryTeamId);
 export const byProviderConnection = locator("id", findProviderConnectionOrganizationId);
 
 /** The input object of a locator: its one id key. The procedure adds the rest of its input itself. */

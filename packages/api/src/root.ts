@@ -28,6 +28,7 @@ import { libraryRouter } from "./routers/library/router.ts";
 import { auditLogRouter } from "./routers/audit-log/router.ts";
 import { usersRouter } from "./routers/users/router.ts";
 import { testCasesRouter } from "./routers/test-cases/router.ts";
+import { webhooksRouter } from "./routers/webhooks/router.ts";
 
 export const appRouter = router({
   health: healthRouter,
@@ -58,6 +59,7 @@ export const appRouter = router({
   library: libraryRouter,
   auditLog: auditLogRouter,
   users: usersRouter,
+  webhooks: webhooksRouter,
   testCases: testCasesRouter,
 });
 

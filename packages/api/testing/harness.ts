@@ -24,6 +24,7 @@ import { RateLimits } from "../src/services/platform/rate-limits.ts";
 import { RuntimeCache, startRuntimeSync, type RuntimeSync } from "../src/services/runtime/runtime-cache.ts";
 import { startOutboxWorker, type OutboxWorker } from "../src/services/platform/outbox.ts";
 import { EvaluationQueue } from "../src/services/evaluations/queue.ts";
+import { WebhookQueue } from "../src/services/webhooks/queue.ts";
 
 const createCaller = createCallerFactory(appRouter);
 
@@ -131,7 +132,7 @@ export function createMailbox(
 
 let ipCounter = 0;
 
-export async function createHarness(options: { rateLimits?: boolean; allowPrivateProviderUrls?: boolean } = {}): Promise<Harness> {
+export async function createHarness(options: { rateLimits?: boolean; allowPrivateProviderUrls?: boolean; allowPrivateWebhookUrls?: boolean } = {}): Promise<Harness> {
   const database = await createTestDatabase(inject("databaseServerUrl"));
   const clock = new TestClock();
   const s3 = inject("s3");
@@ -159,6 +160,8 @@ export async function createHarness(options: { rateLimits?: boolean; allowPrivat
     production: false,
     // The tests' model providers (testing/fake-provider.ts) listen on loopback.
     allowPrivateProviderUrls: options.allowPrivateProviderUrls ?? true,
+    // The tests' webhook receivers listen on loopback too.
+    allowPrivateWebhookUrls: options.allowPrivateWebhookUrls ?? true,
     providerTimeoutMs: 5_000,
   };
   const services: ApiServices = {
@@ -172,6 +175,8 @@ export async function createHarness(options: { rateLimits?: boolean; allowPrivat
     config,
     // Fast timings for the tests: a job of a killed process is given to another after 2 s; 429s are retried after ~20 ms.
     evaluations: new EvaluationQueue({ databaseUrl: database.url, jobExpirySeconds: 2, maintenanceIntervalSeconds: 1, retryBaseMs: 20 }, config),
+    // Fast timings for the tests: a failed attempt is retried after 200 ms, then 600 ms, ...; workers poll every half second.
+    webhooks: new WebhookQueue({ databaseUrl: database.url, retryBaseMs: 200, timeoutMs: 2_000, pollingIntervalSeconds: 0.5, sweepMs: 1_000 }, config),
     now: clock.now,
   };
   const outbox = startOutboxWorker(services, { databaseUrl: database.url, pollMs: 200, onError: () => undefined });
@@ -217,6 +222,7 @@ export async function createHarness(options: { rateLimits?: boolean; allowPrivat
     async close() {
       await outbox.stop();
       await services.evaluations.stop();
+      await services.webhooks.stop();
       services.mailer.close();
       await services.rateLimits.close();
       await database.drop();

@@ -11,6 +11,8 @@ export type {
   CompiledPrompt, GetPromptOptions, Prompt, PromptClient, PromptClientOptions, PromptSelector, RunOptions, RunResult, RunStreamEvent,
 } from "./prompt-client.ts";
 export { PromptCompileError, PromptlyApiError, type PromptlyErrorCode } from "./errors.ts";
+/** Checks a webhook delivery's Promptly-Signature header on the receiving side. */
+export { verifyWebhookSignature } from "./webhooks.ts";
 /** What the runtime API answers, inferred from the schemas the server validates with. */
 export type { RuntimeError, RuntimePrompt } from "@promptly/shared";
 /** Every procedure's input and answer, for tools that build or read them. */

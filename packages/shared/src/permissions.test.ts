@@ -30,6 +30,7 @@ describe("team levels in the permission table", () => {
       "prompt.delete": admin,
       "comment.moderate": admin,
       "apiKey.manage": admin,
+      "webhook.manage": admin,
       // "Can create prompts": team admin or editor, or organization admin / super user.
       "prompt.write": editor,
       "team.read": viewer,

@@ -79,6 +79,8 @@ export const PERMISSIONS = {
   "prompt.run": EDITOR_LEVEL,
   "comment.moderate": ADMIN_LEVEL,
   "apiKey.manage": ADMIN_LEVEL,
+  // A team's webhooks: where its events are sent, and the secret they are signed with.
+  "webhook.manage": ADMIN_LEVEL,
   "analytics.read": VIEWER_LEVEL,
   // The organization's audit log: its admins and super users.
   "audit.read": { organizationRoles: ["admin"] },

@@ -11,7 +11,7 @@ export const SECRETS_FILE = join(E2E.dataDir, "e2e-secrets.jsonl");
 export const SERVER_LOG = join(E2E.dataDir, "server.log");
 const SESSION_COOKIE = "promptly_session";
 
-export type SecretKind = "password" | "session cookie" | "API key" | "TOTP secret" | "recovery code" | "provider key";
+export type SecretKind = "password" | "session cookie" | "API key" | "TOTP secret" | "recovery code" | "provider key" | "webhook secret";
 
 export function recordSecret(kind: SecretKind, value: string | null | undefined) {
   if (value) appendFileSync(SECRETS_FILE, `${JSON.stringify({ kind, value })}\n`);

@@ -6,6 +6,7 @@ import { RateLimits } from "./platform/rate-limits.ts";
 import { RuntimeCache } from "./runtime/runtime-cache.ts";
 import { createS3Storage, type S3Config } from "./platform/storage.ts";
 import { EvaluationQueue, type EvaluationQueueOptions } from "./evaluations/queue.ts";
+import { WebhookQueue, type WebhookQueueOptions } from "./webhooks/queue.ts";
 
 export interface ServicesConfig extends ApiConfig {
   databaseUrl: string;
@@ -18,6 +19,8 @@ export interface ServicesConfig extends ApiConfig {
   warn?: (line: string) => void;
   /** The evaluations' queue: EVALUATION_CONCURRENCY (provider calls at once per connection, across processes) and its timings. */
   evaluations?: Omit<EvaluationQueueOptions, "databaseUrl">;
+  /** The webhooks' queue: its timings and where its errors go. */
+  webhooks?: Omit<WebhookQueueOptions, "databaseUrl">;
 }
 
 /** Wires the process-wide services from configuration. */
@@ -30,6 +33,7 @@ export function createServices(config: ServicesConfig): ApiServices {
     rateLimits: config.rateLimits,
     production: config.production,
     allowPrivateProviderUrls: config.allowPrivateProviderUrls ?? false,
+    allowPrivateWebhookUrls: config.allowPrivateWebhookUrls ?? false,
     providerTimeoutMs: config.providerTimeoutMs,
     providerMaxConcurrentRuns: config.providerMaxConcurrentRuns,
   };
@@ -45,12 +49,14 @@ export function createServices(config: ServicesConfig): ApiServices {
     runtime: new RuntimeCache(),
     config: apiConfig,
     evaluations: new EvaluationQueue({ ...config.evaluations, databaseUrl: config.databaseUrl }, apiConfig),
+    webhooks: new WebhookQueue({ ...config.webhooks, databaseUrl: config.databaseUrl }, apiConfig),
     now,
   };
 }
 
 export async function closeServices(services: ApiServices) {
   await services.evaluations.stop();
+  await services.webhooks.stop();
   services.mailer.close();
   await services.rateLimits.close();
   await services.db.$disconnect();

@@ -17,6 +17,8 @@ export interface ApiConfig {
   production: boolean;
   /** ALLOW_PRIVATE_PROVIDER_URLS: provider connections may point to private and loopback addresses (self-hosted models). */
   allowPrivateProviderUrls?: boolean;
+  /** ALLOW_PRIVATE_WEBHOOK_URLS: webhooks may be sent to private and loopback addresses. */
+  allowPrivateWebhookUrls?: boolean;
   /** PROVIDER_TIMEOUT_MS: how long one call to a model provider may take. */
   providerTimeoutMs?: number;
   /** PROVIDER_MAX_CONCURRENT_RUNS: runs of one organization at once, per app process; over it a run is refused. */
@@ -33,6 +35,15 @@ export interface EvaluationJobs {
   stop(graceMs?: number): Promise<void>;
 }
 
+/** The webhooks' job queue as the services use it (services/webhooks/queue.ts). */
+export interface WebhookJobs {
+  /** The queue exists (created on first use): deliveries written from now on are queued at once. */
+  ready(): Promise<void>;
+  /** Sends this process's share of the deliveries until stop(). */
+  startWorker(db: Db): Promise<void>;
+  stop(): Promise<void>;
+}
+
 /** Process-wide services, created once at start-up. */
 export interface ApiServices {
   db: Db;
@@ -46,6 +57,8 @@ export interface ApiServices {
   config: ApiConfig;
   /** The evaluations' job queue (pg-boss, shared by every app process); its worker runs only where started (the app host). */
   evaluations: EvaluationJobs;
+  /** The webhooks' deliveries (pg-boss, shared by every app process); sent only where the worker runs (the app host). */
+  webhooks: WebhookJobs;
   /** The clock; tests replace it to move time. */
   now: () => Date;
 }

@@ -16,6 +16,7 @@ import { cn } from "@/lib/utils";
 import { accessIn, useWorkspace } from "@/lib/workspace";
 import { TeamReviewsCard } from "@/components/reviews/team-reviews-card";
 import { ApiKeysCard } from "./api-keys/api-keys-card.tsx";
+import { WebhooksCard } from "./webhooks/webhooks-card.tsx";
 import { CreateTeamDialog } from "./create-team-dialog.tsx";
 import { DeleteTeamDialog } from "./delete-team-dialog.tsx";
 import { InvitePanel } from "./invite-panel.tsx";
@@ -114,6 +115,7 @@ function TeamDetails({ team }: { team: Team }) {
   const access = accessIn(me, activeOrganization, team);
   const canManage = can(access, "team.manage");
   const canManageKeys = can(access, "apiKey.manage");
+  const canManageWebhooks = can(access, "webhook.manage");
   const [inviting, setInviting] = useState(false);
   const [renaming, setRenaming] = useState(false);
   const [deleting, setDeleting] = useState(false);
@@ -184,6 +186,8 @@ function TeamDetails({ team }: { team: Team }) {
       <TeamReviewsCard team={team} canManage={canManage} />
 
       {canManageKeys && <ApiKeysCard team={team} />}
+
+      {canManageWebhooks && <WebhooksCard team={team} />}
 
       {canManage && <RenameTeamDialog team={team} open={renaming} onOpenChange={setRenaming} />}
       {canManage && <DeleteTeamDialog team={team} open={deleting} onOpenChange={setDeleting} />}

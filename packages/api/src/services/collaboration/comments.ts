@@ -11,6 +11,7 @@ import { createdAtSortValue, decodeKeysetCursor, encodeKeysetCursor } from "../p
 import { avatarUrl } from "../identity/account.ts";
 import type { Caller } from "../access/access.ts";
 import { notify } from "./notify.ts";
+import { emitWebhookEvent } from "../webhooks/events.ts";
 import type { LoadedPrompt } from "../prompts/loaded-prompt.ts";
 import { archivedRefusal, refuse } from "../prompts/prompt-rules.ts";
 import { memberReadsPrompt } from "../access/visibility.ts";
@@ -206,6 +207,14 @@ export async function createComment(db: Db, caller: Caller, prompt: LoadedPrompt
     await notify(tx, { kind: "comment", ...event }, now);
     if (parentAuthorId) await notify(tx, { kind: "reply", ...event, parentAuthorId }, now);
     if (mentioned.length) await notify(tx, { kind: "mention", ...event, mentionedUserIds: mentioned }, now);
+    await emitWebhookEvent(tx, {
+      type: "comment.created",
+      organizationId: prompt.organizationId,
+      teamId: prompt.teamId,
+      actor: { kind: "user", userId: caller.userId },
+      promptId: prompt.id,
+      data: { comment: { id: comment.id, body: input.body, version: input.version ?? null, parentId: input.parentId ?? null } },
+    }, now);
     return { id: comment.id };
   });
 }

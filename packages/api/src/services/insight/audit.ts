@@ -3,6 +3,7 @@
 // always has its event. Callers say who did what to what; nothing here is ever updated or deleted.
 import { Prisma, type DbOrTx } from "@promptly/db";
 import type { Actor } from "../access/actor.ts";
+import { emitAuditEvent } from "../webhooks/events.ts";
 
 /** Every audited action. */
 export type AuditAction =
@@ -37,6 +38,9 @@ export type AuditAction =
   | "change_request.reject"
   | "api_key.create"
   | "api_key.revoke"
+  | "webhook.create"
+  | "webhook.update"
+  | "webhook.delete"
   | "provider.create"
   | "provider.update"
   | "provider.delete"
@@ -89,7 +93,7 @@ const TARGET_NAMES: Record<string, (id: string) => Prisma.Sql> = {
 
 const json = (value: unknown) => (value === undefined ? null : JSON.stringify(value));
 
-/** Appends `entry`; pass the transaction of the change. */
+/** Appends `entry`, and sends the webhook event it is (if any) to the team's subscriptions; pass the transaction of the change. */
 export async function audit(db: DbOrTx, entry: AuditEntry, now: Date): Promise<void> {
   const { actor, target } = entry;
   const actorId = actor.kind === "user" ? actor.userId : actor.kind === "apiKey" ? actor.apiKeyId : null;
@@ -109,4 +113,5 @@ export async function audit(db: DbOrTx, entry: AuditEntry, now: Date): Promise<v
             ${ACTOR_KIND[actor.kind]}::audit_actor_kind, ${actorId}::uuid, ${actorName}, ${entry.action},
             ${target.type}, ${target.id}, ${targetName}, ${json(entry.before)}::jsonb, ${json(entry.after)}::jsonb,
             ${entry.ip ?? null}, ${now})`;
+  await emitAuditEvent(db, entry, now);
 }

@@ -140,7 +140,20 @@ export function dropProviderAgents(connectionId: string): void {
  * on each connection it opens); without, one for this call alone.
  */
 export function providerFetch(allowPrivate: boolean, connection?: { id: string; baseUrl: string | null }): typeof fetch {
-  const dispatcher = connection ? keptAgent(connection.id, connection.baseUrl, allowPrivate) : guardedAgent(allowPrivate);
+  return fetchThrough(connection ? keptAgent(connection.id, connection.baseUrl, allowPrivate) : guardedAgent(allowPrivate), allowPrivate);
+}
+
+/** One agent per rule for calls that belong to no connection (webhook deliveries): their sockets are reused. */
+const ruleAgents = new Map<boolean, Agent>();
+
+/** undici's fetch under the same rule as providerFetch, for any outbound call (webhook deliveries). */
+export function outboundFetch(allowPrivate: boolean): typeof fetch {
+  let agent = ruleAgents.get(allowPrivate);
+  if (!agent) ruleAgents.set(allowPrivate, (agent = guardedAgent(allowPrivate)));
+  return fetchThrough(agent, allowPrivate);
+}
+
+function fetchThrough(dispatcher: Agent, allowPrivate: boolean): typeof fetch {
   const guarded = ((input: Parameters<typeof undiciFetch>[0], init?: Parameters<typeof undiciFetch>[1]) => {
     if (!allowPrivate) {
       // An IP literal is never looked up: check it here.

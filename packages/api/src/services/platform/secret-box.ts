@@ -5,7 +5,7 @@
 import { createCipheriv, createDecipheriv, createHmac, hkdfSync, randomBytes, timingSafeEqual } from "node:crypto";
 
 /** Each purpose has a key of its own, derived from the app secret (never the app secret itself). */
-export type SecretPurpose = "two-factor secret v1" | "provider key v1";
+export type SecretPurpose = "two-factor secret v1" | "provider key v1" | "webhook secret v1";
 
 const encryptionKey = (appSecret: string, purpose: SecretPurpose) => Buffer.from(hkdfSync("sha256", appSecret, "promptly", purpose, 32));
 

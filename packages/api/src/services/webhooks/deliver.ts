@@ -1,0 +1,148 @@
+// One attempt of a delivery: claimed (so two workers never send it at once), POSTed signed to the
+// subscription's URL under the outbound rule (no private addresses unless allowed, checked on the
+// address actually connected to; no redirects followed; a time limit), and its outcome written on the
+// delivery. A failed attempt schedules the next one with a growing delay, in the same transaction,
+// until the last attempt fails for good.
+import type { Db } from "@promptly/db";
+import { WEBHOOK_MSG, type WebhookEvent } from "@promptly/shared";
+import { openSecret } from "../platform/secret-box.ts";
+import { outboundFetch } from "../models/outbound.ts";
+import type { WebhookPayload } from "./events.ts";
+import { queueDeliveryJobs } from "./jobs.ts";
+import { signatureHeader } from "./signature.ts";
+
+export interface DeliveryTimings {
+  /** The wait after the first failed attempt; each next one is three times longer. */
+  retryBaseMs: number;
+  /** Attempts in all before a delivery fails for good. */
+  maxAttempts: number;
+  /** How long one attempt may take. */
+  timeoutMs: number;
+}
+
+/** Defaults: 8 attempts, the waits 1 min, 3 min, 9 min, 27 min, 81 min, about 4 h and 12 h: about 18 hours in all. */
+export const DEFAULT_DELIVERY_TIMINGS: DeliveryTimings = { retryBaseMs: 60_000, maxAttempts: 8, timeoutMs: 10_000 };
+
+const retryDelayMs = (timings: DeliveryTimings, failedAttempts: number) => timings.retryBaseMs * 3 ** (failedAttempts - 1);
+
+interface DeliveryDeps {
+  db: Db;
+  config: { appUrl: string; secret: string; allowPrivateWebhookUrls?: boolean };
+  timings: DeliveryTimings;
+}
+
+interface Claimed {
+  id: string;
+  event: WebhookEvent | "ping";
+  payload: WebhookPayload;
+  attempts: number;
+  subscriptionId: string;
+  url: string;
+  secretSealed: string;
+  slack: boolean;
+  active: boolean;
+}
+
+/** The body as sent: the payload's fields in their documented order (jsonb keeps its own order). */
+const orderedPayload = (p: WebhookPayload): WebhookPayload => ({ id: p.id, type: p.type, createdAt: p.createdAt, organizationId: p.organizationId, teamId: p.teamId, data: p.data });
+
+/** Attempts a delivery once, if it is due and still pending; "skipped" when another attempt has it or it is settled. */
+export async function attemptDelivery(deps: DeliveryDeps, deliveryId: string): Promise<"succeeded" | "retrying" | "failed" | "skipped"> {
+  const { db, timings } = deps;
+  // Held while the attempt runs: a copy of its job (pg-boss retries a job whose worker died) waits until it has passed.
+  const leaseMs = timings.timeoutMs + 30_000;
+  const [row] = await db.$queryRaw<Claimed[]>`
+    UPDATE webhook_deliveries d
+    SET attempts = d.attempts + 1, last_attempt_at = now(), next_attempt_at = now() + ${leaseMs} * interval '1 millisecond', updated_at = now()
+    FROM webhook_subscriptions s
+    WHERE d.id = ${deliveryId}::uuid AND s.id = d.subscription_id AND d.status = 'pending' AND d.next_attempt_at <= now() + interval '1 second'
+    RETURNING d.id::text, d.subscription_id::text AS "subscriptionId", d.event, d.payload, d.attempts, s.url, s.secret_sealed AS "secretSealed", s.slack, s.active`;
+  if (!row) return "skipped";
+  if (!row.active) {
+    await settle(deps, row, { ok: false, statusCode: null, error: WEBHOOK_MSG.inactive }, true);
+    return "failed";
+  }
+  const secret = Buffer.from(openSecret(deps.config.secret, "webhook secret v1", row.subscriptionId, row.secretSealed)).toString("utf8");
+  const payload = orderedPayload(row.payload);
+  const body = JSON.stringify(row.slack ? { text: slackText(payload) } : payload);
+  const timestamp = Math.floor(Date.now() / 1000);
+  let outcome: { ok: boolean; statusCode: number | null; error: string | null };
+  try {
+    const response = await outboundFetch(deps.config.allowPrivateWebhookUrls ?? false)(row.url, {
+      method: "POST",
+      headers: {
+        "Content-Type": "application/json",
+        "User-Agent": "Promptly-Webhooks/1",
+        "Promptly-Signature": signatureHeader(secret, body, timestamp),
+        "Promptly-Event": row.event,
+        "Promptly-Delivery": row.id,
+      },
+      body,
+      redirect: "manual",
+      signal: AbortSignal.timeout(timings.timeoutMs),
+    });
+    await response.body?.cancel().catch(() => undefined);
+    const ok = response.status >= 200 && response.status < 300;
+    outcome = { ok, statusCode: response.status, error: ok ? null : `The receiver answered ${response.status}` };
+  } catch (error) {
+    outcome = { ok: false, statusCode: null, error: describe(error, timings.timeoutMs) };
+  }
+  const final = !outcome.ok && row.attempts >= timings.maxAttempts;
+  await settle(deps, row, outcome, final);
+  return outcome.ok ? "succeeded" : final ? "failed" : "retrying";
+}
+
+async function settle(deps: DeliveryDeps, row: Claimed, outcome: { ok: boolean; statusCode: number | null; error: string | null }, final: boolean) {
+  await deps.db.$transaction(async (tx) => {
+    if (outcome.ok || final) {
+      await tx.$executeRaw`
+        UPDATE webhook_deliveries SET status = ${outcome.ok ? "succeeded" : "failed"}::webhook_delivery_status, last_status_code = ${outcome.statusCode},
+          last_error = ${outcome.error}, next_attempt_at = NULL, updated_at = now()
+        WHERE id = ${row.id}::uuid`;
+      return;
+    }
+    const next = new Date(Date.now() + retryDelayMs(deps.timings, row.attempts));
+    await tx.$executeRaw`
+      UPDATE webhook_deliveries SET last_status_code = ${outcome.statusCode}, last_error = ${outcome.error}, next_attempt_at = ${next}, updated_at = now()
+      WHERE id = ${row.id}::uuid`;
+    await queueDeliveryJobs(tx, [row.id], next);
+  });
+}
+
+function describe(error: unknown, timeoutMs: number): string {
+  const e = error as { name?: string; message?: string; cause?: { message?: string; code?: string } };
+  if (e.name === "TimeoutError") return `No answer within ${Math.round(timeoutMs / 1000)} s`;
+  const cause = e.cause?.message ?? e.cause?.code;
+  return (cause ?? e.message ?? String(error)).slice(0, 500);
+}
+
+/** A Slack-compatible message for the event (incoming webhooks read `text`). */
+function slackText(payload: WebhookPayload): string {
+  const d = payload.data as WebhookPayload["data"] & { changeRequest?: { title?: string | null } };
+  const who = d.actor.name ?? (d.actor.kind === "apiKey" ? "An API key" : "Someone");
+  const prompt = d.prompt?.name ? `*${d.prompt.name}*` : "a prompt";
+  const cr = d.changeRequest;
+  const request = cr ? `${cr.title ? `“${cr.title}”` : "a change request"} on ${prompt}` : prompt;
+  switch (payload.type) {
+    case "prompt.created":
+      return `${who} created the prompt ${prompt}`;
+    case "prompt.version.created":
+      return `${who} saved version ${String(d.version)} of ${prompt}`;
+    case "prompt.label.moved":
+      return `${who} moved the label *${String(d.label)}* of ${prompt} to version ${String(d.version)}`;
+    case "prompt.archived":
+      return `${who} archived the prompt ${prompt}`;
+    case "prompt.deleted":
+      return `${who} deleted the prompt ${prompt}`;
+    case "changeRequest.opened":
+      return `${who} opened the change request ${request}`;
+    case "changeRequest.approved":
+      return `${who} approved the change request ${request}`;
+    case "changeRequest.rejected":
+      return `${who} rejected the change request ${request}`;
+    case "comment.created":
+      return `${who} commented on ${prompt}`;
+    case "ping":
+      return `${who} sent a test from Promptly: this webhook works.`;
+  }
+}
