@@ -27,7 +27,7 @@ export async function packClient(destination: string): Promise<string> {
     outfile: join(dist, "index.js"),
     bundle: true,
     format: "esm",
-    platform: "neutral",
+    platform: "node",
     target: "es2022",
     external: ["zod"],
     legalComments: "none",

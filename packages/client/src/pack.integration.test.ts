@@ -69,9 +69,14 @@ describe("the packed client", () => {
     ]);
   });
 
-  it("runs: the compile of the package answers as the library's", async () => {
-    writeFileSync(join(project, "run.mjs"), `import { compile } from "@promptly/client";\nconst result = compile({ type: "text", template: "Hello {{ name }}", variables: [] }, { name: "Ann" });\nconsole.log(result.text);\n`);
+  it("runs: the compile of the package answers as the library's, and its webhook check refuses a forged signature", async () => {
+    writeFileSync(
+      join(project, "run.mjs"),
+      `import { compile, verifyWebhookSignature } from "@promptly/client";\n` +
+        `const result = compile({ type: "text", template: "Hello {{ name }}", variables: [] }, { name: "Ann" });\n` +
+        `console.log(result.text, verifyWebhookSignature("whsec_x", "t=1,v1=00", "{}"));\n`,
+    );
     const { stdout } = await run(process.execPath, ["run.mjs"], { cwd: project });
-    expect(stdout.trim()).toBe("Hello Ann");
+    expect(stdout.trim()).toBe("Hello Ann false");
   });
 });
