@@ -39,8 +39,24 @@ const clientOptions = (connection: OpenConnection, options: CallOptions) => ({
   timeout: options.timeoutMs || DEFAULT_TIMEOUT_MS,
 });
 
-const openaiClient = (connection: OpenConnection, options: CallOptions) => new OpenAI(clientOptions(connection, options));
-const anthropicClient = (connection: OpenConnection, options: CallOptions) => new Anthropic(clientOptions(connection, options));
+/**
+ * The SDK clients built for one opened connection, by the settings they were built with (the signal is
+ * each call's own): an evaluation's items share its opened connection, so its thousands of calls build
+ * one client, not one each (about 40 µs of CPU per call went to the SDK's constructor).
+ */
+const builtClients = new WeakMap<OpenConnection, Map<string, OpenAI | Anthropic>>();
+
+function sdkClient<T extends OpenAI | Anthropic>(sdk: "openai" | "anthropic", connection: OpenConnection, options: CallOptions, build: (options: ReturnType<typeof clientOptions>) => T): T {
+  let clients = builtClients.get(connection);
+  if (!clients) builtClients.set(connection, (clients = new Map()));
+  const key = `${sdk}:${options.allowPrivate}:${options.timeoutMs}`;
+  let client = clients.get(key) as T | undefined;
+  if (!client) clients.set(key, (client = build(clientOptions(connection, options))));
+  return client;
+}
+
+const openaiClient = (connection: OpenConnection, options: CallOptions) => sdkClient("openai", connection, options, (built) => new OpenAI(built));
+const anthropicClient = (connection: OpenConnection, options: CallOptions) => sdkClient("anthropic", connection, options, (built) => new Anthropic(built));
 
 /** The provider's own message, without its JSON wrapping where the SDK kept it. */
 function providerMessage(error: { message: string; error?: unknown }): string {
