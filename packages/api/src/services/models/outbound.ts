@@ -200,5 +200,5 @@ async function bufferedFetch(input: string | URL, init: Parameters<typeof undici
       responseHeaders.delete("content-length");
     }
   }
-  return new Response(NULL_BODY_STATUSES.has(answer.statusCode) ? null : bytes, { status: answer.statusCode, headers: responseHeaders });
+  return new Response(NULL_BODY_STATUSES.has(answer.statusCode) ? null : new Uint8Array(bytes), { status: answer.statusCode, headers: responseHeaders });
 }
