@@ -51,12 +51,6 @@ export async function startEvaluation(deps: StartDeps, actor: RunActor, prompt: 
 
   const id = await deps.db.$transaction(
     async (tx) => {
-      const cases = await tx.testCase.findMany({
-        where: { promptId: prompt.id },
-        orderBy: [{ createdAt: "asc" }, { id: "asc" }],
-        select: { id: true, variables: true, expected: true, assertions: true },
-      });
-      if (!cases.length) fail("PRECONDITION", EVALUATION_MSG.noTestCases, "NO_TEST_CASES");
       const evaluation = await tx.evaluation.create({
         data: {
           organizationId: prompt.organizationId,
@@ -70,20 +64,18 @@ export async function startEvaluation(deps: StartDeps, actor: RunActor, prompt: 
         },
         select: { id: true },
       });
-      const items = await tx.evaluationItem.createManyAndReturn({
-        data: versionNumbers.flatMap((version) =>
-          cases.map((testCase, position) => ({
-            evaluationId: evaluation.id,
-            testCaseId: testCase.id,
-            version,
-            variables: testCase.variables as Prisma.InputJsonValue,
-            expected: testCase.expected,
-            assertions: testCase.assertions as Prisma.InputJsonValue,
-            position,
-          })),
-        ),
-        select: { id: true },
-      });
+      // Each case x each version, copied in the database: thousands of cases need not pass through the
+      // server twice (a read and a write of every case took ~0.3 s of its CPU at 1,000 cases x 2 versions).
+      const items = await tx.$queryRaw<{ id: string }[]>`
+        INSERT INTO evaluation_items (evaluation_id, test_case_id, version, variables, expected, assertions, position)
+        SELECT ${evaluation.id}::uuid, c.id, v.version, c.variables, c.expected, c.assertions, c.position
+        FROM (SELECT id, variables, expected, assertions, (row_number() OVER (ORDER BY created_at, id) - 1)::int AS position
+              FROM test_cases WHERE prompt_id = ${prompt.id}::uuid) c
+        CROSS JOIN unnest(${versionNumbers}::int[]) AS v(version)
+        ORDER BY v.version, c.position
+        RETURNING id::text`;
+      // No case: refused, and the evaluation written above goes with the transaction.
+      if (!items.length) fail("PRECONDITION", EVALUATION_MSG.noTestCases, "NO_TEST_CASES");
       await deps.evaluations.enqueue(tx, connection.id, evaluation.id, items.map((item) => item.id));
       return evaluation.id;
     },

@@ -13,7 +13,8 @@ import { listen, type Listener } from "@promptly/db/listen";
 import { openSlotLocks, type SlotLocks } from "@promptly/db/slot-locks";
 import type { ApiConfig, EvaluationJobs } from "../types.ts";
 import {
-  EvaluationCannotRun, failEvaluation, finishIfComplete, loadEvaluationContext, sweepEvaluations, runEvaluationItem, type EvaluationContext, type PendingItem,
+  EvaluationCannotRun, failEvaluation, finishIfComplete, loadEvaluationContext, recordItems, sweepEvaluations, runEvaluationItem, type EvaluationContext, type PendingItem,
+  type Recorded,
 } from "./run-item.ts";
 
 export const EVALUATION_CHANNEL = "promptly_evaluations";
@@ -264,10 +265,19 @@ class Worker {
 
 type Taken = { jobId: string; item: (PendingItem & { status: string; evaluationStatus: string }) | undefined };
 
+/** Items ran and not yet written: written together once this many wait, or the oldest waited this long (ms). */
+const RECORD_BATCH = 10;
+const RECORD_WAIT_MS = 20;
+
+type Ran = { jobId: string; item: PendingItem; data: Recorded };
+
 /**
  * A connection's work in this process: as many items at once as it holds slots, taken from the queue
- * up to one batch ahead (one fetch and one read of the items per batch, not per item), their jobs
- * completed in batches (a job completed late is harmless: its item's write happened once).
+ * up to one batch ahead (one fetch and one read of the items per batch, not per item), their results
+ * written in batches (one statement for up to RECORD_BATCH items; an item's slot is free once its call
+ * ended, the write does not hold it), their jobs completed in batches once written (a job completed
+ * late is harmless: its item's write happened once; a process killed before the write leaves the item
+ * pending and its job to expire, as a kill during the call does).
  */
 class Lane {
   slots: number[] = [];
@@ -278,6 +288,9 @@ class Lane {
   readonly done = new Promise<void>((resolve) => (this.#finished = resolve));
   #completed: string[] = [];
   #failed: string[] = [];
+  #ran: Ran[] = [];
+  #ranSince = 0;
+  #writing = new Set<Promise<void>>();
   #flushedAt = 0;
   /** Evaluations whose items this lane ran since it last had nothing to do. */
   #touched = new Set<string>();
@@ -312,6 +325,7 @@ class Lane {
     let lastAcquire = 0;
     try {
       while (!this.worker.stopping) {
+        if (this.#ran.length >= RECORD_BATCH || (this.#ran.length && Date.now() - this.#ranSince >= RECORD_WAIT_MS)) this.#write();
         if (this.#completed.length >= 10 || this.#failed.length || (this.#completed.length && Date.now() - this.#flushedAt > 100)) await this.#flush();
         if (this.slots.length < queue.concurrency && Date.now() - lastAcquire > 200) {
           lastAcquire = Date.now();
@@ -329,15 +343,20 @@ class Lane {
           }
         }
         if (this.#active === 0 && !this.#buffer.length) {
+          // Out of work: what ran is written now (and the finish below sees it).
+          this.#write();
+          await this.#written();
           if (this.#touched.size) await finishIfComplete(queue.sql, [...this.#touched]);
           this.#touched.clear();
           if (Date.now() - idleSince > LANE_IDLE_MS) break;
         }
-        await this.#sleep(this.#buffer.length || !this.slots.length ? 1_000 : 100);
+        await this.#sleep(this.#ran.length ? RECORD_WAIT_MS : this.#buffer.length || !this.slots.length ? 1_000 : 100);
       }
       // Shutting down: what was taken but not begun goes back to the queue for another process.
       this.#failed.push(...this.#buffer.splice(0).map((taken) => taken.jobId));
       while (this.#active > 0) await this.#sleep(50);
+      this.#write();
+      await this.#written();
       await this.#flush();
     } finally {
       const locks = await this.worker.locks().catch(() => null);
@@ -365,6 +384,39 @@ class Lane {
       this.#failed.push(...jobs.map((job) => job.id));
     }
     return true;
+  }
+
+  /** Writes the items ran so far in one statement, without waiting for it; their jobs are completed once it committed. */
+  #write() {
+    const ran = this.#ran.splice(0);
+    if (!ran.length) return;
+    const writing = (async () => {
+      const { queue } = this.worker;
+      try {
+        await recordItems(queue.sql, ran);
+        this.#completed.push(...ran.map((one) => one.jobId));
+      } catch {
+        // One item's write failed (e.g. its output is not storable): each alone, so only its job fails (and is retried).
+        for (const one of ran) {
+          try {
+            await recordItems(queue.sql, [one]);
+            this.#completed.push(one.jobId);
+          } catch (error) {
+            this.worker.onError(error);
+            this.#failed.push(one.jobId);
+          }
+        }
+      }
+    })();
+    this.#writing.add(writing);
+    void writing.finally(() => {
+      this.#writing.delete(writing);
+      this.wake();
+    });
+  }
+
+  async #written() {
+    while (this.#writing.size) await Promise.all([...this.#writing]);
   }
 
   async #flush() {
@@ -416,11 +468,14 @@ class Lane {
     if (!controllers) worker.inFlight.set(item.evaluationId, (controllers = new Set()));
     controllers.add(controller);
     try {
-      // An item's write goes through the Prisma client (its prepared statements), not the queue's small pool.
-      const deps = { sql: (text: string, values: unknown[]) => worker.db.$executeRawUnsafe(text, ...values), config: worker.config, retryBaseMs: worker.queue.options.retryBaseMs ?? 500, retryBudgetMs: (worker.queue.jobExpirySeconds * 1000) / 2 };
-      const ran = await runEvaluationItem(deps, context, item, controller.signal);
+      const deps = { config: worker.config, retryBaseMs: worker.queue.options.retryBaseMs ?? 500, retryBudgetMs: (worker.queue.jobExpirySeconds * 1000) / 2 };
+      const data = await runEvaluationItem(deps, context, item, controller.signal);
+      if (data) {
+        if (!this.#ran.length) this.#ranSince = Date.now();
+        this.#ran.push({ jobId, item, data });
+      }
       // Shut down mid-call: given back, for another process (or this one, restarted) to run again. Cancelled: nothing more to do.
-      if (!ran && worker.stopping) this.#failed.push(jobId);
+      else if (worker.stopping) this.#failed.push(jobId);
       else this.#completed.push(jobId);
     } finally {
       controllers.delete(controller);

@@ -2,7 +2,8 @@
 // contract is an item in error, with compile's message), sent to the provider (retried with growing
 // waits after a 429 or a 5xx, each call counted), its output checked by the case's assertions, and
 // recorded once: the write is `WHERE status = 'pending'`, so a retried job, a cancelled evaluation or
-// another process that got there first changes nothing. Items are not prompt runs: they are kept in
+// another process that got there first changes nothing. The run gives back what to record; the queue's
+// lane writes the items it ran in batches (recordItems), one statement for several items. Items are not prompt runs: they are kept in
 // evaluation_items only (the Runs tab and the analytics count what people and tools ran, not bulk
 // evaluations).
 import type { Db } from "@promptly/db";
@@ -77,9 +78,10 @@ export interface PendingItem {
   assertions: Assertion[];
 }
 
+/** Runs one statement. */
+type Sql = (text: string, values: unknown[]) => Promise<unknown>;
+
 export interface ItemDeps {
-  /** Runs one statement (the item's write: the one statement every item runs). */
-  sql: (text: string, values: unknown[]) => Promise<unknown>;
   config: Config;
   /** The first wait after a 429 or a 5xx; doubled at each retry. */
   retryBaseMs: number;
@@ -104,21 +106,15 @@ const wait = (ms: number, signal: AbortSignal) =>
   });
 
 /**
- * Runs one pending item and records it; false when `signal` aborted it (a cancel, a shutdown): nothing
- * is recorded then, and the item stays as the cancel left it (or pending, for another process).
+ * Runs one pending item: what to record of it (recordItems writes it), or null when `signal` aborted it
+ * (a cancel, a shutdown): nothing is recorded then, and the item stays as the cancel left it (or
+ * pending, for another process).
  */
-export async function runEvaluationItem(deps: ItemDeps, context: EvaluationContext, item: PendingItem, signal: AbortSignal): Promise<boolean> {
+export async function runEvaluationItem(deps: ItemDeps, context: EvaluationContext, item: PendingItem, signal: AbortSignal): Promise<Recorded | null> {
   const version = context.versions.get(item.version);
-  const record = (data: Recorded) => recordItem(deps, item, data);
-  if (!version) {
-    await record({ status: "error", error: `Version ${item.version} was deleted` });
-    return true;
-  }
+  if (!version) return { status: "error", error: `Version ${item.version} was deleted` };
   const compiled = compile(version.body, item.variables);
-  if (!compiled.ok) {
-    await record({ status: "error", error: compiled.message });
-    return true;
-  }
+  if (!compiled.ok) return { status: "error", error: compiled.message };
   const timeoutMs = deps.config.providerTimeoutMs ?? 60_000;
   let attempts = 0;
   let rateLimited = 0;
@@ -158,22 +154,18 @@ export async function runEvaluationItem(deps: ItemDeps, context: EvaluationConte
       }
     }
   } catch (caught) {
-    if (caught instanceof Aborted) return false;
+    if (caught instanceof Aborted) return null;
     throw caught;
   }
-  if (error !== null) {
-    await record({ status: "error", error, attempts, rateLimited, latencyMs: Math.round(performance.now() - startedAt) });
-    return true;
-  }
+  if (error !== null) return { status: "error", error, attempts, rateLimited, latencyMs: Math.round(performance.now() - startedAt) };
   const cost = costAt(version.price, inputTokens, outputTokens);
   let outcomes;
   try {
     outcomes = await checkAssertions(item.assertions, { output, latencyMs, cost, expected: item.expected }, context.judge);
   } catch (caught) {
-    await record({ status: "error", error: caught instanceof Error ? caught.message : String(caught), output, attempts, rateLimited, latencyMs, inputTokens, outputTokens, cost });
-    return true;
+    return { status: "error", error: caught instanceof Error ? caught.message : String(caught), output, attempts, rateLimited, latencyMs, inputTokens, outputTokens, cost };
   }
-  await record({
+  return {
     status: outcomes.every((outcome) => outcome.pass) ? "passed" : "failed",
     output,
     results: outcomes,
@@ -183,11 +175,10 @@ export async function runEvaluationItem(deps: ItemDeps, context: EvaluationConte
     inputTokens,
     outputTokens,
     cost,
-  });
-  return true;
+  };
 }
 
-interface Recorded {
+export interface Recorded {
   status: "passed" | "failed" | "error";
   output?: string;
   results?: unknown;
@@ -201,29 +192,36 @@ interface Recorded {
 }
 
 /**
- * Records an item, once (`WHERE status = 'pending'`), and in the same statement finishes its evaluation
- * when no other item is pending. Two last items recorded at once in two processes may each see the
- * other still pending: the queue's sweep (finishIfComplete) finishes such an evaluation.
+ * Records items, each once (`WHERE status = 'pending'`), in one statement, which also finishes their
+ * evaluations when no other item is pending (the statement's own snapshot sees the items it records as
+ * still pending, hence the exclusion). Two last batches recorded at once in two processes may each see
+ * the other's items still pending: the queue's sweep (finishIfComplete) finishes such an evaluation.
  */
-async function recordItem(deps: ItemDeps, item: PendingItem, data: Recorded): Promise<void> {
-  await deps.sql(
-    `WITH recorded AS (
-       UPDATE evaluation_items SET status = $3::evaluation_item_status, output = $4, results = $5::jsonb, error = $6, latency_ms = $7::int,
-         input_tokens = $8::int, output_tokens = $9::int, cost = $10::float8, attempts = $11::int, rate_limited = $12::int, finished_at = now()
-       WHERE id = $1::uuid AND status = 'pending'
-       RETURNING evaluation_id)
-     UPDATE evaluations SET status = 'done', finished_at = now()
-     WHERE id = (SELECT evaluation_id FROM recorded) AND status IN ('queued', 'running')
-       AND NOT EXISTS (SELECT 1 FROM evaluation_items WHERE evaluation_id = $2::uuid AND status = 'pending' AND id <> $1::uuid)`,
-    [
-      item.id, item.evaluationId, data.status, data.output ?? null, data.results === undefined ? null : JSON.stringify(data.results), data.error ?? null,
-      data.latencyMs ?? null, data.inputTokens ?? null, data.outputTokens ?? null, data.cost ?? null, data.attempts ?? 0, data.rateLimited ?? 0,
-    ],
+export async function recordItems(sql: Sql, records: readonly { item: PendingItem; data: Recorded }[]): Promise<void> {
+  if (!records.length) return;
+  const rows = records.map(({ item, data }) => ({
+    id: item.id, status: data.status, output: data.output ?? null, results: data.results ?? null, error: data.error ?? null, latency_ms: data.latencyMs ?? null,
+    input_tokens: data.inputTokens ?? null, output_tokens: data.outputTokens ?? null, cost: data.cost ?? null, attempts: data.attempts ?? 0, rate_limited: data.rateLimited ?? 0,
+  }));
+  await sql(
+    `WITH input AS (
+       SELECT * FROM jsonb_to_recordset($1::jsonb) AS t(id uuid, status evaluation_item_status, output text, results jsonb, error text, latency_ms int,
+         input_tokens int, output_tokens int, cost float8, attempts int, rate_limited int)),
+     recorded AS (
+       UPDATE evaluation_items i SET status = input.status, output = input.output, results = CASE WHEN jsonb_typeof(input.results) = 'null' THEN NULL ELSE input.results END,
+         error = input.error, latency_ms = input.latency_ms, input_tokens = input.input_tokens, output_tokens = input.output_tokens, cost = input.cost,
+         attempts = input.attempts, rate_limited = input.rate_limited, finished_at = now()
+       FROM input WHERE i.id = input.id AND i.status = 'pending'
+       RETURNING i.id, i.evaluation_id)
+     UPDATE evaluations e SET status = 'done', finished_at = now()
+     WHERE e.id IN (SELECT evaluation_id FROM recorded) AND e.status IN ('queued', 'running')
+       AND NOT EXISTS (SELECT 1 FROM evaluation_items p WHERE p.evaluation_id = e.id AND p.status = 'pending' AND NOT EXISTS (SELECT 1 FROM recorded r WHERE r.id = p.id))`,
+    [JSON.stringify(rows)],
   );
 }
 
 /** Done once no item is pending: after a lane ran out of work (two last items recorded at once may each have seen the other pending). */
-export async function finishIfComplete(sql: ItemDeps["sql"], evaluationIds: string[]): Promise<void> {
+export async function finishIfComplete(sql: Sql, evaluationIds: string[]): Promise<void> {
   if (!evaluationIds.length) return;
   await sql(
     `UPDATE evaluations e SET status = 'done', finished_at = now()

@@ -5,7 +5,8 @@
 // later resolves elsewhere gains nothing).
 import { lookup as dnsLookup, type LookupAddress } from "node:dns";
 import { BlockList, isIP } from "node:net";
-import { Agent, fetch as undiciFetch } from "undici";
+import { brotliDecompressSync, gunzipSync, inflateSync } from "node:zlib";
+import { Agent, fetch as undiciFetch, request } from "undici";
 
 const PRIVATE = new BlockList();
 for (const [network, prefix] of [
@@ -136,11 +137,15 @@ export function dropProviderAgents(connectionId: string): void {
 /**
  * The fetch the provider SDKs use: undici with a connector that refuses private addresses (unless
  * allowed) after resolving the name, so the check holds for the address actually connected to. With
- * `connection` (a stored connection), the dispatcher is that connection's kept agent (the check runs
- * on each connection it opens); without, one for this call alone.
+ * `connection` (a stored connection), the dispatcher is that connection's kept agent, looked up at each
+ * call (a client kept across calls follows a changed connection's new agent; the check runs on each
+ * connection it opens); without, one for this fetch alone. `buffered`: for answers read whole (not
+ * streamed), each call a plain undici request whose body is read whole into the Response: about 250 µs
+ * of CPU less per call than fetch's streams (an evaluation makes thousands of such calls).
  */
-export function providerFetch(allowPrivate: boolean, connection?: { id: string; baseUrl: string | null }): typeof fetch {
-  return fetchThrough(connection ? keptAgent(connection.id, connection.baseUrl, allowPrivate) : guardedAgent(allowPrivate), allowPrivate);
+export function providerFetch(allowPrivate: boolean, connection?: { id: string; baseUrl: string | null }, buffered = false): typeof fetch {
+  const ownAgent = connection ? null : guardedAgent(allowPrivate);
+  return fetchThrough(() => ownAgent ?? keptAgent(connection!.id, connection!.baseUrl, allowPrivate), allowPrivate, buffered);
 }
 
 /** One agent per rule for calls that belong to no connection (webhook deliveries): their sockets are reused. */
@@ -150,17 +155,66 @@ const ruleAgents = new Map<boolean, Agent>();
 export function outboundFetch(allowPrivate: boolean): typeof fetch {
   let agent = ruleAgents.get(allowPrivate);
   if (!agent) ruleAgents.set(allowPrivate, (agent = guardedAgent(allowPrivate)));
-  return fetchThrough(agent, allowPrivate);
+  const dispatcher = agent;
+  return fetchThrough(() => dispatcher, allowPrivate, false);
 }
 
-function fetchThrough(dispatcher: Agent, allowPrivate: boolean): typeof fetch {
+/** The rule's fetch over the agent `agentOf` answers at each call. */
+function fetchThrough(agentOf: () => Agent, allowPrivate: boolean, buffered: boolean): typeof fetch {
   const guarded = ((input: Parameters<typeof undiciFetch>[0], init?: Parameters<typeof undiciFetch>[1]) => {
     if (!allowPrivate) {
       // An IP literal is never looked up: check it here.
       const host = new URL(typeof input === "string" ? input : input instanceof URL ? input.href : (input as { url: string }).url).hostname.replace(/^\[|\]$/g, "");
       if (isIP(host) && isPrivateAddress(host)) return Promise.reject(new PrivateAddressError(host));
     }
+    const dispatcher = agentOf();
+    if (buffered && (typeof input === "string" || input instanceof URL) && (init?.body == null || typeof init.body === "string")) {
+      return bufferedFetch(input, init, dispatcher);
+    }
     return undiciFetch(input, { ...init, dispatcher });
   }) as unknown as typeof fetch;
   return guarded;
+}
+
+const NULL_BODY_STATUSES = new Set([101, 103, 204, 205, 304]);
+const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
+
+/**
+ * fetch's behaviour for a request with a string body whose answer is read whole: errors as fetch's (a
+ * network error is a TypeError "fetch failed" with the cause, an abort the signal's reason), a
+ * compressed body decoded, a redirect followed (by fetch itself, as before).
+ */
+async function bufferedFetch(input: string | URL, init: Parameters<typeof undiciFetch>[1], dispatcher: Agent): Promise<Response> {
+  const signal = init?.signal ?? undefined;
+  const headers: string[] = [];
+  new Headers(init?.headers as ConstructorParameters<typeof Headers>[0]).forEach((value, name) => headers.push(name, value));
+  let answer: Awaited<ReturnType<typeof request>>;
+  let bytes: Buffer;
+  try {
+    answer = await request(input, { method: (init?.method ?? "GET") as "GET", headers, body: (init?.body as string | undefined) ?? null, signal, dispatcher });
+    if (REDIRECT_STATUSES.has(answer.statusCode) && answer.headers.location) {
+      answer.body.resume();
+      return await undiciFetch(input, { ...init, dispatcher }) as unknown as Response;
+    }
+    bytes = Buffer.from(await answer.body.arrayBuffer());
+  } catch (error) {
+    if (signal?.aborted) throw signal.reason ?? error;
+    throw new TypeError("fetch failed", { cause: error });
+  }
+  const responseHeaders = new Headers();
+  for (const [name, value] of Object.entries(answer.headers)) {
+    if (value === undefined) continue;
+    for (const one of Array.isArray(value) ? value : [value]) responseHeaders.append(name, one);
+  }
+  const encoding = responseHeaders.get("content-encoding")?.trim().toLowerCase();
+  if (encoding && bytes.length) {
+    if (encoding === "gzip" || encoding === "x-gzip") bytes = gunzipSync(bytes);
+    else if (encoding === "deflate") bytes = inflateSync(bytes);
+    else if (encoding === "br") bytes = brotliDecompressSync(bytes);
+    if (["gzip", "x-gzip", "deflate", "br"].includes(encoding)) {
+      responseHeaders.delete("content-encoding");
+      responseHeaders.delete("content-length");
+    }
+  }
+  return new Response(NULL_BODY_STATUSES.has(answer.statusCode) ? null : new Uint8Array(bytes), { status: answer.statusCode, headers: responseHeaders });
 }
