@@ -24,3 +24,4 @@ export * from "./csv.ts";
 export * from "./providers.ts";
 export * from "./runs.ts";
 export * from "./evaluations.ts";
+export * from "./prompt-includes.ts";
