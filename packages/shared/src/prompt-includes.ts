@@ -47,9 +47,9 @@ export function bodyIncludes(body: { type: "text"; template: string } | { type: 
 export const includeName = (ref: IncludeRef) => `'${ref.name}' (${ref.version !== undefined ? `version ${ref.version}` : `label '${ref.label}'`})`;
 
 export const INCLUDE_MSG = {
-  /** `Include not found: 'b' (label 'production')`: missing, archived, or not readable by the saver or reader. */
+  /** `Include not found: 'b' (label 'production'), included by a`: missing, archived, or not readable by the saver or reader. */
   notFound: (ref: IncludeRef, chain: readonly string[]) =>
-    `Include not found: ${includeName(ref)}${chain.length > 1 ? `, included by ${chain.join(" → ")}` : ""}`,
+    `Include not found: ${includeName(ref)}, included by ${chain.join(" → ")}`,
   notText: (ref: IncludeRef) => `Only a text prompt can be included: ${includeName(ref)} is a chat prompt`,
   /** `Includes form a cycle: a → b → a`. */
   cycle: (chain: readonly string[]) => `Includes form a cycle: ${chain.join(" → ")}`,
