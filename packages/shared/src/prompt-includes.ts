@@ -15,7 +15,7 @@ export type IncludeRef = { name: string; label: string; version?: undefined } | 
 export type IncludeTag = IncludeRef & { tag: string };
 
 /** The includes of one text, in order, each tag once. */
-export function parseIncludes(text: string): IncludeTag[] {
+function parseIncludes(text: string): IncludeTag[] {
   const found = new Map<string, IncludeTag>();
   for (const match of text.matchAll(INCLUDE_TAG)) {
     const parts = match[1]!.split("|");

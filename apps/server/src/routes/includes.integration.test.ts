@@ -79,7 +79,8 @@ beforeAll(async () => {
   await admin.promptLabels.set({ promptId: chatty.id, label: "production", version: 1 });
   Object.assign(ids, { tone: tone.id, reply: reply.id, chatty: chatty.id });
 
-  for (const [name, input] of [["read", {}], ["write", { scopes: ["write" as const] }], ["bound", { labels: ["production"] }]] as const) {
+  const inputs: [keyof typeof keys, { scopes?: ("read" | "write")[]; labels?: string[] }][] = [["read", {}], ["write", { scopes: ["write"] }], ["bound", { labels: ["production"] }]];
+  for (const [name, input] of inputs) {
     const created = await admin.apiKeys.create({ teamId, name, ...input });
     keys[name] = { key: created.key, publicKey: created.publicKey };
   }

@@ -24,7 +24,7 @@ export interface IncludeReader {
 export type IncludeBody = { type: "text"; template: string } | { type: "chat"; messages: ChatMessage[] };
 
 /** Langfuse's resolution graph: the root version, and each version's includes by the including version's id. */
-export type ResolutionGraph = z.infer<typeof resolutionGraph>;
+type ResolutionGraph = z.infer<typeof resolutionGraph>;
 
 export interface ResolvedBody {
   body: IncludeBody;
