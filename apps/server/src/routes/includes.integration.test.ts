@@ -8,6 +8,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { appProcess, createAccount, createHarness, createOrganization, createTeam, type AppProcess, type Harness } from "@promptly/api/testing";
+import { createPromptClient } from "@promptly/client";
 import { INCLUDE_MSG, RUNTIME_MSG } from "@promptly/shared";
 import { createApp } from "../app.ts";
 import { listenForTests, type TestServer } from "../../test/test-server.ts";
@@ -17,6 +18,8 @@ let app: AppProcess;
 let server: TestServer;
 let admin: Awaited<ReturnType<Harness["signedInClient"]>>["api"];
 let teamId: string;
+let organizationId: string;
+let personId: string;
 const ids = {} as Record<"tone" | "reply" | "chatty", string>;
 type Pair = { key: string; publicKey: string };
 const keys = {} as Record<"read" | "write" | "bound", Pair>;
@@ -61,7 +64,8 @@ beforeAll(async () => {
   app = appProcess(h);
   server = await listenForTests(createApp({ services: app.services }));
   const person = await createAccount(h);
-  const organizationId = (await createOrganization(h, [{ userId: person.id, role: "member" }], "Acme")).id;
+  personId = person.id;
+  organizationId = (await createOrganization(h, [{ userId: person.id, role: "member" }], "Acme")).id;
   teamId = (await createTeam(h, organizationId, [{ userId: person.id, role: "admin" }], "Core")).id;
   admin = (await h.signedInClient(person.id)).api;
 
@@ -143,6 +147,24 @@ describe("an include resolves in every API", () => {
     expect(listed.prompts.find((prompt) => prompt.name === "reply")?.arguments?.map((argument) => argument.name)).toEqual(["name", "tone"]);
     const got = await mcp.getPrompt({ name: "reply", arguments: { name: "Ada", tone: "kind" } });
     expect(got.messages).toEqual([{ role: "user", content: { type: "text", text: "Hello Ada. Be kind." } }]);
+  });
+
+  it("the client: its fetch is resolved, its compile fills the included text", async () => {
+    const client = createPromptClient({ url: server.base, apiKey: keys.read.key });
+    const reply = await client.get("reply");
+    expect(reply.compile({ name: "Bo", tone: "calm" })).toEqual({ ok: true, text: "Hello Bo. Be calm." });
+  });
+
+  it("an import checks includes once the whole document is in (an includer may come before what it includes)", async () => {
+    const document = JSON.parse((await admin.library.export({ teamId, format: "json" })).data) as { prompts: { name: string }[] };
+    expect(document.prompts.map((prompt) => prompt.name)).toEqual(["chatty", "reply", "snippets/tone"]);
+    const target = (await createTeam(h, organizationId, [{ userId: personId, role: "admin" }], "Imported")).id;
+    await admin.library.applyImport({ teamId: target, document });
+    const imported = await admin.prompts.list({ organizationId, teamId: target });
+    const reply = imported.items.find((item) => item.name === "reply")!;
+    const page = await admin.prompts.get({ id: reply.id });
+    expect(page.resolved).toMatchObject({ ok: true, template: "Hello {{ name }}. Be {{ tone }}." });
+    expect(page.includes[0]?.promptId).toBe(imported.items.find((item) => item.name === "snippets/tone")!.id);
   });
 });
 
