@@ -25,3 +25,4 @@ export * from "./providers.ts";
 export * from "./runs.ts";
 export * from "./evaluations.ts";
 export * from "./webhooks.ts";
+export * from "./prompt-includes.ts";

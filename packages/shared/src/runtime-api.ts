@@ -103,6 +103,11 @@ export const variableAnswer = z.object({
 });
 export const messageAnswer = z.object({ role: z.enum(CHAT_ROLES), content: z.string() });
 
+const graphNode = z.object({ name: z.string(), version: z.number().int(), id: z.string() });
+
+/** What a version's includes resolved to, as Langfuse answers it: the root version, and each version's includes by its id. */
+export const resolutionGraph = z.object({ root: graphNode, dependencies: z.record(z.string(), z.array(graphNode)) });
+
 /** One version of a prompt as a tool receives it: `template` for a text prompt, `messages` for a chat prompt. */
 export const runtimePrompt = z.object({
   name: z.string(),
@@ -123,6 +128,10 @@ export const runtimePrompt = z.object({
   labels: z.array(z.string()),
   tags: z.array(z.string()),
   updatedAt: z.iso.datetime(),
+  resolutionGraph: resolutionGraph
+    .nullable()
+    .optional()
+    .describe("Its includes (@@@langfusePrompt:name=NAME|label=LABEL@@@ or |version=N), resolved in template and messages: what was included; null when nothing is"),
 });
 export type RuntimePrompt = z.infer<typeof runtimePrompt>;
 

@@ -58,8 +58,10 @@ const TITLE_MAX = 120;
  * One version as the Langfuse SDKs read it (their Prompt type: v3's TextPromptClient/ChatPromptClient,
  * v5's generated client, Python's pydantic models). `latest` is listed on the newest version.
  */
-function langfusePrompt(resolved: ResolvedPrompt) {
-  const { prompt, version } = resolved;
+function langfusePrompt(resolved: ResolvedPrompt, options: { resolve: boolean }) {
+  const { version } = resolved;
+  // `resolve=false` (and a create's answer, as Langfuse's): the version as written, with no graph.
+  const prompt = options.resolve ? resolved.prompt : (resolved.unresolved ?? resolved.prompt);
   return {
     id: version.id,
     name: prompt.name,
@@ -70,8 +72,7 @@ function langfusePrompt(resolved: ResolvedPrompt) {
     labels: prompt.version === version.latestVersion ? [...prompt.labels, LATEST_LABEL] : prompt.labels,
     tags: prompt.tags,
     commitMessage: version.commitMessage || null,
-    // Includes (issue 30, section 2) are not resolved yet: no prompt has dependencies, so no graph. Their resolution fills this.
-    resolutionGraph: null,
+    resolutionGraph: (options.resolve && prompt.resolutionGraph) || null,
     projectId: resolved.teamId,
     createdBy: version.authorId ?? "API",
     createdAt: version.createdAt,
@@ -178,7 +179,7 @@ export const LANGFUSE_OPERATIONS: LangfuseOperation[] = [
       changed(call);
       for (const label of labels) await setRuntimeLabel(services.db, key, saved.name, label, saved.version, now, ip);
       if (labels.length) changed(call);
-      call.res.status(201).json(langfusePrompt(await resolveRuntimePrompt(services, key, saved.name, { version: saved.version })));
+      call.res.status(201).json(langfusePrompt(await resolveRuntimePrompt(services, key, saved.name, { version: saved.version }), { resolve: false }));
     },
   }),
   operation({
@@ -188,8 +189,8 @@ export const LANGFUSE_OPERATIONS: LangfuseOperation[] = [
     query: langfuseGetQuery,
     resource: ({ query }) => ({ fetch: runtimeSelector(query) }),
     async handle({ services, key, res, params, query }) {
-      // `resolve` is accepted and has nothing to do yet: includes (issue 30, section 2) resolve here, and leave them as written when it is "false".
-      res.json(langfusePrompt(await serveRuntimeVersion(services, key, params["name"]!, runtimeSelector(query))));
+      // Includes resolve unless `resolve=false`, which answers the version as written (Langfuse's `resolutionGraph: null` then).
+      res.json(langfusePrompt(await serveRuntimeVersion(services, key, params["name"]!, runtimeSelector(query)), { resolve: query.resolve !== "false" }));
     },
   }),
   operation({
@@ -219,7 +220,7 @@ export const LANGFUSE_OPERATIONS: LangfuseOperation[] = [
       const name = params["name"]!;
       for (const label of labels) await setRuntimeLabel(services.db, key, name, label, version, services.now(), req.ip ?? null);
       if (labels.length) changed(call);
-      call.res.json(langfusePrompt(await resolveRuntimePrompt(services, key, name, { version })));
+      call.res.json(langfusePrompt(await resolveRuntimePrompt(services, key, name, { version }), { resolve: false }));
     },
   }),
 ];

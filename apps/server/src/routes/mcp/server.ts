@@ -13,7 +13,7 @@ import {
 } from "@modelcontextprotocol/sdk/types.js";
 import {
   DOMAIN_ERRORS, DomainError, authorize, compileRuntimePrompt, createRuntimePrompt, createRuntimeVersion, keyCaller, listRuntimePrompts, resolveRuntimePrompt,
-  runtimeSelector, serveRuntimePrompt, setRuntimeLabel, type ApiServices, type AuthenticatedApiKey, type Decision,
+  runtimeSelector, serveRuntimePrompt, serveRuntimeVersion, setRuntimeLabel, type ApiServices, type AuthenticatedApiKey, type Decision,
 } from "@promptly/api";
 import {
   RUNTIME_DEFAULT_LABEL, RUNTIME_MSG, promptLabelSchema, runtimeCompileInput, runtimeCreatePromptInput, runtimeCreateVersionInput, runtimeGetQuery,
@@ -142,22 +142,32 @@ export function mcpServer(services: ApiServices, key: AuthenticatedApiKey, req: 
       "Answers: name, title, version, type ('text' or 'chat'), template (text) or messages (chat), prompt (the template or the messages, as Langfuse answers it), variables (the contract compilePrompt checks), model, config, labels, tags, updatedAt.",
     ].join("\n");
 
-  async function fetchPrompt(args: { name: string; label?: string; version?: number }) {
+  /** One version, its includes resolved (with the resolution graph, null when it includes nothing) or as written. */
+  const fetchPrompt = (resolve: boolean) => async (args: { name: string; label?: string; version?: number }) => {
     const query = parseOr400(runtimeGetQuery, { label: args.label, version: args.version });
-    return promptAnswer(await serveRuntimePrompt(services, key, args.name, runtimeSelector(query)));
-  }
+    const served = await serveRuntimeVersion(services, key, args.name, runtimeSelector(query));
+    return promptAnswer(resolve ? served.prompt : (served.unresolved ?? served.prompt));
+  };
 
-  tool("getPrompt", { description: fetchDescription("Fetch one version of a prompt, its includes resolved."), inputSchema: selectorShape, action: "prompt.read" }, fetchPrompt);
   tool(
-    "getPromptUnresolved",
+    "getPrompt",
     {
       description: fetchDescription(
-        "Fetch one version of a prompt with its includes left as written. Promptly has no includes yet, so this answers what getPrompt answers.",
+        "Fetch one version of a prompt, its includes (@@@langfusePrompt:name=NAME|label=LABEL@@@ or |version=N) resolved; resolutionGraph says what was included (null: nothing).",
       ),
       inputSchema: selectorShape,
       action: "prompt.read",
     },
-    fetchPrompt,
+    fetchPrompt(true),
+  );
+  tool(
+    "getPromptUnresolved",
+    {
+      description: fetchDescription("Fetch one version of a prompt with its includes (@@@langfusePrompt:...@@@ tags) left as written."),
+      inputSchema: selectorShape,
+      action: "prompt.read",
+    },
+    fetchPrompt(false),
   );
 
   tool(

@@ -11,4 +11,4 @@ import { runActorOf, streamRun } from "../../services/models/runs.ts";
  */
 export const run = promptProcedure("run", byPromptId)
   .input(runPromptInput)
-  .subscription(({ ctx, input, signal }) => streamRun(ctx, runActorOf(ctx.caller), ctx.prompt, input, signal));
+  .subscription(({ ctx, input, signal }) => streamRun(ctx, runActorOf(ctx.caller), { ...ctx.prompt, reader: { caller: ctx.caller, access: ctx.prompt.access } }, input, signal));

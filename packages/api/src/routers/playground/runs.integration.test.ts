@@ -528,3 +528,19 @@ describe("staged drafts: a body too long for a run's URL, posted first and run b
     expect(await db.playgroundDraft.findUnique({ where: { id: live.draftId } })).not.toBeNull();
   });
 });
+
+describe("a run of a prompt that includes another", () => {
+  it("sends the version, and an edited draft, with its includes resolved; the included prompt's variables are asked for", async () => {
+    const tag = "@@@langfusePrompt:name=snippets/manner|label=latest@@@";
+    await world.callers.editor.prompts.create({ teamId: team.id, name: "snippets/manner", title: "Manner", visibility: "team", type: "text", template: "in a {{ manner }} voice" });
+    const includer = await world.callers.editor.prompts.create({
+      teamId: team.id, name: "includer", title: "Includer", visibility: "team", type: "text", template: `Say {{ word }} ${tag}.`, model: "gpt-4o-mini",
+    });
+    const input = runInput({ promptId: includer.id, variables: { word: "hi", manner: "soft" } });
+    const { run } = await runToEnd(world.callers.editor, input);
+    expect((await rowOf(run.id)).input).toEqual({ type: "text", text: "Say hi in a soft voice." });
+    const draft = await runToEnd(world.callers.editor, { ...input, template: `Whisper {{ word }} ${tag}!` });
+    expect((await rowOf(draft.run.id)).input).toEqual({ type: "text", text: "Whisper hi in a soft voice!" });
+    expect(await failure(runToEnd(world.callers.editor, runInput({ promptId: includer.id, variables: { word: "hi" } })))).toMatchObject({ code: "BAD_REQUEST" });
+  });
+});

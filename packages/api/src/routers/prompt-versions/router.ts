@@ -10,7 +10,7 @@ export const promptVersionsRouter = router({
   create: promptProcedure("write", byPromptId, KEYS_TOO)
     .input(createVersionInput)
     .output(z.object({ version: z.number() }))
-    .mutation(({ ctx, input }) => createVersion(ctx.db, ctx.prompt, input, ctx.now(), ctx.audit)),
+    .mutation(({ ctx, input }) => createVersion(ctx.db, ctx.caller, ctx.prompt, input, ctx.now(), ctx.audit)),
 
   /** The history, newest first; `cursor` is the last version of the previous page. */
   list: promptProcedure("read", byPromptId, KEYS_TOO)

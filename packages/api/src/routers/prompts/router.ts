@@ -42,7 +42,7 @@ export const promptsRouter = router({
     .input(createPromptInput)
     .output(z.object({ id: z.string(), name: z.string(), version: z.literal(1) }))
     .mutation(async ({ ctx, input }) => {
-      const created = await createPrompt(ctx.db, ctx.team, input, ctx.now(), ctx.audit);
+      const created = await createPrompt(ctx.db, ctx.caller, ctx.team, input, ctx.now(), ctx.audit);
       return { ...created, version: 1 as const };
     }),
 

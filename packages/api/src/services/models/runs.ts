@@ -5,7 +5,7 @@
 import { z } from "zod";
 import { Prisma, type Db, type DbOrTx } from "@promptly/db";
 import {
-  DEFAULT_MAX_CONCURRENT_RUNS, RUNTIME_MSG, RUN_MSG, RUN_OUTPUT_MAX_CHARS, RUN_STATUSES, compile, displayName, runParametersSchema,
+  bodyIncludes, DEFAULT_MAX_CONCURRENT_RUNS, RUNTIME_MSG, RUN_MSG, RUN_OUTPUT_MAX_CHARS, RUN_STATUSES, compile, displayName, runParametersSchema,
   type ChatMessage, type PromptVersionBody, type RunParameters, type VariableContract, type VersionRunStats, type listRunsInput, type runPromptInput,
 } from "@promptly/shared";
 import type { ApiConfig } from "../types.ts";
@@ -15,6 +15,7 @@ import { allowModel, allowTeamConnection, findRunConnection, openRunConnection, 
 import { withStagedDraft } from "./playground-drafts.ts";
 import { modelPriceFor } from "./prices.ts";
 import { describeProviderError, streamModelAnswer, type ModelInput } from "./provider-client.ts";
+import { resolveIncludes, type IncludeBody, type IncludeReader } from "../prompts/prompt-includes.ts";
 
 type Config = Pick<ApiConfig, "secret" | "allowPrivateProviderUrls" | "providerTimeoutMs" | "providerMaxConcurrentRuns">;
 
@@ -74,6 +75,8 @@ export interface RunPrompt {
   id: string;
   teamId: string;
   organizationId: string;
+  /** Who follows the includes of the version (or draft) run: the playground's person. Absent: the version comes resolved (REST's run). */
+  reader?: IncludeReader;
 }
 
 const runSelect = {
@@ -172,10 +175,10 @@ async function prepareRun(db: DbOrTx, config: Config, prompt: RunPrompt, input: 
   const savedMessages = (version.messages ?? []) as unknown as ChatMessage[];
   // The draft keeps the version's described variables; a variable only the draft uses is a required string, as in the editor.
   const variables = version.variables as unknown as VariableContract[];
-  const body: PromptVersionBody =
-    version.type === "text"
-      ? { type: "text", template: input.template ?? version.template ?? "", variables }
-      : { type: "chat", messages: input.messages ?? savedMessages, variables };
+  const written: IncludeBody =
+    version.type === "text" ? { type: "text", template: input.template ?? version.template ?? "" } : { type: "chat", messages: input.messages ?? savedMessages };
+  const resolved = prompt.reader && bodyIncludes(written).length ? await resolveRunIncludes(db, prompt, prompt.reader, input.version, written) : written;
+  const body: PromptVersionBody = { ...resolved, variables };
   const compiled = compile(body, input.variables);
   if (!compiled.ok) return fail("INVALID", RUNTIME_MSG.compileFailed + compiled.message, "CONTRACT");
   const followUp = input.followUp ?? [];
@@ -194,6 +197,12 @@ async function prepareRun(db: DbOrTx, config: Config, prompt: RunPrompt, input: 
   return {
     model, modelInput, connection, connectionName: connectionRow.name, parameters: runParameters(input.parameters, version.config), draft: edited || followUp.length > 0,
   };
+}
+
+/** The includes of what a playground run sends, followed with the person's access (the prompt's name starts the chain). */
+async function resolveRunIncludes(db: DbOrTx, prompt: RunPrompt, reader: IncludeReader, version: number, body: IncludeBody) {
+  const { name } = await db.prompt.findUniqueOrThrow({ where: { id: prompt.id }, select: { name: true } });
+  return (await resolveIncludes(db, reader, prompt.teamId, { name, version, id: null, body }, "STATE_CONFLICT")).body;
 }
 
 /** A call's cost in US dollars at `price`; null: the price or the usage is unknown. */

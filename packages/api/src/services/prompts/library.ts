@@ -6,7 +6,7 @@ import { strToU8, zipSync } from "fflate";
 import { z } from "zod";
 import { Prisma, isUniqueViolation, type Db, type DbOrTx, type DbTransaction } from "@promptly/db";
 import {
-  LIBRARY_FORMAT, LIBRARY_FORMAT_VERSION, LIBRARY_MSG, LATEST_LABEL, canOnPrompt, effectiveContract, importDocumentSchema, isPromptName,
+  LIBRARY_FORMAT, type ChatMessage, LIBRARY_FORMAT_VERSION, LIBRARY_MSG, LATEST_LABEL, canOnPrompt, effectiveContract, importDocumentSchema, isPromptName,
   promptDescriptionSchema, promptLabelSchema, promptTagsSchema, promptTitleSchema, runtimeCreateVersionInput,
   type LangfusePrompt, type LibraryDocument, type LibraryPrompt, type LibraryVersion, type PromptAccess, type PromptFacts, type VariableContract,
 } from "@promptly/shared";
@@ -16,6 +16,7 @@ import { authorize } from "../access/authorize.ts";
 import { audit, type AuditContext } from "../insight/audit.ts";
 import { authorOf } from "../access/actor.ts";
 import { moveLabel } from "./prompt-labels.ts";
+import { saveIncludes } from "./prompt-includes.ts";
 import { archivedRefusal, directLabelRefusal, requiredApprovals } from "./prompt-rules.ts";
 import { commandLineCaller, promptVisibility } from "../access/visibility.ts";
 
@@ -413,7 +414,10 @@ export async function applyImport(db: Db, who: LibraryRequest, document: unknown
       async (tx) => {
         const steps = await plan(tx, who, incoming, true);
         if (steps.some((step) => step.item.outcome === "conflict")) fail("STATE_CONFLICT", LIBRARY_MSG.hasConflicts, "IMPORT_CONFLICTS");
-        for (const step of steps) await applyStep(tx, who, step, now);
+        const saved: Parameters<typeof saveIncludes>[2][] = [];
+        for (const step of steps) saved.push(...(await applyStep(tx, who, step, now)));
+        // Once every prompt and label of the document is in place: an include may name one imported after its includer.
+        for (const version of saved) await saveIncludes(tx, { caller: who.caller, access: who.access }, version);
         return summarize(steps);
       },
       { timeout: 60_000 },
@@ -425,7 +429,9 @@ export async function applyImport(db: Db, who: LibraryRequest, document: unknown
   }
 }
 
-async function applyStep(tx: DbTransaction, who: LibraryRequest, step: Step, now: Date) {
+/** Applies one prompt's step; answers the versions it saved, whose includes are checked once the whole document is in. */
+async function applyStep(tx: DbTransaction, who: LibraryRequest, step: Step, now: Date): Promise<Parameters<typeof saveIncludes>[2][]> {
+  const saved: Parameters<typeof saveIncludes>[2][] = [];
   const { incoming } = step;
   const where = { organizationId: who.team.organizationId, teamId: who.team.teamId, actor: who.audit.actor, ip: who.audit.ip };
   let promptId = step.existing?.id;
@@ -454,7 +460,8 @@ async function applyStep(tx: DbTransaction, who: LibraryRequest, step: Step, now
     await tx.prompt.update({ where: { id: promptId }, data: { latestVersion: last, updatedAt: now } });
     for (const { version, number } of step.save) {
       const fields = runtimeCreateVersionInput.parse(versionFields(version));
-      await tx.promptVersion.create({
+      const { id: versionId } = await tx.promptVersion.create({
+        select: { id: true },
         data: {
           promptId,
           version: number,
@@ -470,12 +477,15 @@ async function applyStep(tx: DbTransaction, who: LibraryRequest, step: Step, now
         },
       });
       await audit(tx, { ...where, action: "prompt.version", target: { type: "prompt", id: promptId, name: incoming.name }, after: { version: number } }, now);
+      const body = version.type === "text" ? { type: "text" as const, template: fields.template ?? "" } : { type: "chat" as const, messages: (fields.messages ?? []) as ChatMessage[] };
+      saved.push({ teamId: who.team.teamId, name: incoming.name, versionId, version: number, body });
     }
   }
   for (const label of step.labels) {
     // moveLabel writes the label's audit event (its history) itself.
     await moveLabel(tx, { id: promptId, ...who.team }, label.name, label.version, authorOf(who.audit.actor), now, { ...who.audit, now });
   }
+  return saved;
 }
 
 // ---- the command line (npm run cli -- prompts export|import) ----

@@ -47,10 +47,10 @@ export function auditPrompt(
  * under the row's lock, so an archive at the same moment either comes first (CONFLICT) or waits.
  */
 export async function touchLivePrompt(tx: DbTransaction, promptId: string, now: Date, options: { nextVersion?: boolean } = {}) {
-  const [row] = await tx.$queryRaw<{ latestVersion: number }[]>`
+  const [row] = await tx.$queryRaw<{ latestVersion: number; name: string }[]>`
     UPDATE prompts SET updated_at = ${now}, latest_version = latest_version + ${options.nextVersion ? 1 : 0}
     WHERE id = ${promptId}::uuid AND archived_at IS NULL
-    RETURNING latest_version AS "latestVersion"`;
+    RETURNING latest_version AS "latestVersion", name`;
   if (!row) refuse(archivedRefusal(true));
   return row!;
 }

@@ -1,8 +1,9 @@
 // Reading the library: a page of prompts (filters, search, sorts, keyset cursors), its facets, and one prompt with a version.
 import { z } from "zod";
 import { Prisma, type DbOrTx } from "@promptly/db";
-import { LATEST_LABEL, PROMPT_MSG, PROTECTED_LABEL, promptAbilities, promptNameSchema, type ListPromptsInput, type OrganizationRole } from "@promptly/shared";
-import { fail } from "../../errors.ts";
+import { LATEST_LABEL, PROMPT_MSG, bodyIncludes, effectiveContract, type ChatMessage, type VariableContract, PROTECTED_LABEL, promptAbilities, promptNameSchema, type ListPromptsInput, type OrganizationRole } from "@promptly/shared";
+import { DomainError, fail } from "../../errors.ts";
+import { includesAndUsedBy, resolveIncludes, type IncludeBody, type IncludeReader } from "./prompt-includes.ts";
 import { decodeKeysetCursor, encodeKeysetCursor } from "../platform/keyset-cursor.ts";
 import { organizationAccessOf, organizationAccessRow, type Caller, type OrganizationDecision } from "../access/access.ts";
 import { promptVisibility } from "../access/visibility.ts";
@@ -160,15 +161,42 @@ function chosenVersion(choose: { version?: number; label?: string }) {
 }
 
 /**
+ * The page's version with its includes resolved with the reader's access (null when it includes
+ * nothing): a refusal is said on the page (which still opens, to fix it), not thrown.
+ */
+async function resolvedForPage(
+  db: DbOrTx,
+  reader: IncludeReader,
+  teamId: string,
+  version: { name: string; id: string; version: number; type: "text" | "chat"; template: string | null; messages: ChatMessage[] | null; variables: VariableContract[] },
+) {
+  const written: IncludeBody = version.type === "text" ? { type: "text", template: version.template ?? "" } : { type: "chat", messages: version.messages ?? [] };
+  if (!bodyIncludes(written).length) return null;
+  try {
+    const { body, graph } = await resolveIncludes(db, reader, teamId, { name: version.name, version: version.version, id: version.id, body: written }, "STATE_CONFLICT");
+    return {
+      ok: true as const,
+      template: body.type === "text" ? body.template : null,
+      messages: body.type === "chat" ? body.messages : null,
+      variables: effectiveContract({ ...body, variables: version.variables }),
+      graph,
+    };
+  } catch (error) {
+    if (error instanceof DomainError) return { ok: false as const, message: error.message };
+    throw error;
+  }
+}
+
+/**
  * The prompt with one version (chosenVersion), in one statement that also loads the caller's access:
  * `decide` is the procedure builder's decision on it, taken before anything of the prompt is answered.
  */
 export async function getPrompt(db: DbOrTx, caller: Caller, promptId: string, decide: PromptDecision, choose: { version?: number; label?: string }) {
   const { joins } = promptVisibility(caller);
-  const [row] = await db.$queryRaw<(RawItem & { access: AccessRow; chosen: boolean; "v.version": number | null })[]>`
+  const [row] = await db.$queryRaw<(RawItem & { access: AccessRow; chosen: boolean; "v.version": number | null; versionId: string | null })[]>`
     SELECT ${itemColumns(caller)}, p.organization_id::text AS "organizationId",
            (SELECT r.stars FROM prompt_ratings r WHERE r.prompt_id = p.id AND r.user_id = ${caller.userId}::uuid)::int AS "myRating",
-           t.required_approvals AS "requiredApprovals", ${accessColumn}, c.chosen IS NOT NULL AS chosen, ${versionColumnsAs("v.")}
+           t.required_approvals AS "requiredApprovals", ${accessColumn}, c.chosen IS NOT NULL AS chosen, ${versionColumnsAs("v.")}, v.id::text AS "versionId"
     FROM prompts p ${joins} ${itemJoins}
     CROSS JOIN LATERAL (SELECT (${chosenVersion(choose)})::bigint AS chosen) c
     LEFT JOIN prompt_versions v ON v.prompt_id = p.id AND v.version = c.chosen
@@ -176,17 +204,25 @@ export async function getPrompt(db: DbOrTx, caller: Caller, promptId: string, de
     WHERE p.id = ${promptId}::uuid`;
   const prompt = decide(loadedPromptOf(caller, promptId, row?.access));
   // decide answered a missing row (NOT_FOUND): from here on there is one.
-  const { access: _access, chosen, ...rest } = row!;
+  const { access: _access, chosen, versionId, ...rest } = row!;
   const version = Object.fromEntries(Object.entries(rest).filter(([key]) => key.startsWith("v.")).map(([key, value]) => [key.slice(2), value]));
   const item = Object.fromEntries(Object.entries(rest).filter(([key]) => !key.startsWith("v."))) as RawItem;
   if (!chosen && choose.label) fail("NOT_FOUND", PROMPT_MSG.labelNotFound, "LABEL_NOT_FOUND");
   if (rest["v.version"] === null) fail("NOT_FOUND", PROMPT_MSG.versionNotFound, "VERSION_NOT_FOUND");
+  const stored = version as { version: number; type: "text" | "chat"; template: string | null; messages: ChatMessage[] | null; variables: VariableContract[] };
+  const [resolved, { includes, usedBy }] = await Promise.all([
+    resolvedForPage(db, { caller, access: prompt.access }, prompt.teamId, { name: item.name as string, id: versionId!, ...stored }),
+    includesAndUsedBy(db, promptVisibility(caller), { id: promptId, teamId: prompt.teamId, versionId: versionId! }),
+  ]);
   return promptDetail.parse({
     ...toItem(item),
     organizationId: rest.organizationId,
     myRating: rest.myRating ?? null,
     requiredApprovals: rest.requiredApprovals,
     version: versionAnswer(version as Parameters<typeof versionAnswer>[0]),
+    resolved,
+    includes,
+    usedBy,
     can: promptAbilities(prompt.access, prompt.facts),
   });
 }

@@ -1,6 +1,6 @@
 // The answers of the prompt library: the zod shapes of a list item, a page, a version, a prompt's detail and its history.
 import { z } from "zod";
-import { PROMPT_TYPES, PROMPT_VISIBILITIES, messageAnswer, variableAnswer } from "@promptly/shared";
+import { PROMPT_TYPES, PROMPT_VISIBILITIES, messageAnswer, resolutionGraph, variableAnswer } from "@promptly/shared";
 
 /** An author or reviewer: email is a colleague's address, for the name's fallback and its hover. */
 export const personItem = z.object({ id: z.string(), fullName: z.string().nullable(), email: z.string().nullable(), avatarUrl: z.string().nullable() });
@@ -46,10 +46,33 @@ export const promptVersionItem = z.object({
   createdAt: z.date(),
 });
 
+/** A version's includes resolved for the page's Try it and Playground; null when it includes nothing. */
+const resolvedVersion = z
+  .discriminatedUnion("ok", [
+    z.object({
+      ok: z.literal(true),
+      template: z.string().nullable(),
+      messages: z.array(messageAnswer).nullable(),
+      /** The contract in force of the resolved text (the included prompts' variables count). */
+      variables: z.array(variableAnswer),
+      graph: resolutionGraph.nullable(),
+    }),
+    /** An include that does not resolve for this reader (missing, unreadable, a cycle since a label moved): why, naming it. */
+    z.object({ ok: z.literal(false), message: z.string() }),
+  ])
+  .nullable();
+
 export const promptDetail = promptListItem.extend({
   organizationId: z.string(),
-  /** The version shown: the one asked for, else `production` when set, else the latest. */
+  /** The version shown: the one asked for, else `production` when set, else the latest. As written: its includes are tags. */
   version: promptVersionItem,
+  resolved: resolvedVersion,
+  /** What this version includes, as written; `promptId` when the reader may open it. */
+  includes: z.array(z.object({ name: z.string(), label: z.string().nullable(), version: z.number().nullable(), promptId: z.string().nullable() })),
+  /** Other prompts (that the reader may read) whose versions include this one: the newest such version of each. */
+  usedBy: z.array(
+    z.object({ promptId: z.string(), name: z.string(), title: z.string(), version: z.number(), label: z.string().nullable(), includedVersion: z.number().nullable() }),
+  ),
   myRating: z.number().nullable(),
   /** Approvals its team requires before `production` moves, private prompts included. */
   requiredApprovals: z.number(),

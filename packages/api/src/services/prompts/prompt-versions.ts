@@ -3,7 +3,9 @@ import type { Db, DbOrTx } from "@promptly/db";
 import { effectiveContract, type CreateVersionInput } from "@promptly/shared";
 import { authorOf } from "../access/actor.ts";
 import type { AuditContext } from "../insight/audit.ts";
+import type { Caller } from "../access/visibility.ts";
 import type { LoadedPrompt } from "./loaded-prompt.ts";
+import { saveIncludes } from "./prompt-includes.ts";
 import { auditPrompt, bodyOf, refuseArchived, touchLivePrompt, versionData } from "./prompt-changes.ts";
 import { versionColumns, withAvatar, type RawItem } from "./prompt-rows.ts";
 import { promptVersionItem, versionHistoryPage } from "./prompt-shapes.ts";
@@ -45,12 +47,16 @@ export async function listVersions(db: DbOrTx, promptId: string, cursor: number 
  * The next version: the prompt's row is locked by incrementing its counter, so concurrent saves take
  * numbers one after another, without gaps or repeats. The type is the one given, or read from what is given.
  */
-export async function createVersion(db: Db, prompt: LoadedPrompt, input: CreateVersionInput, now: Date, context: AuditContext) {
+export async function createVersion(db: Db, caller: Caller, prompt: LoadedPrompt, input: CreateVersionInput, now: Date, context: AuditContext) {
   refuseArchived(prompt);
   const body = bodyOf(input);
   return db.$transaction(async (tx) => {
-    const { latestVersion: version } = await touchLivePrompt(tx, prompt.id, now, { nextVersion: true });
-    await tx.promptVersion.create({ data: { promptId: prompt.id, version, createdAt: now, ...versionData(body, input, authorOf(context.actor)) } });
+    const { latestVersion: version, name } = await touchLivePrompt(tx, prompt.id, now, { nextVersion: true });
+    const { id } = await tx.promptVersion.create({
+      data: { promptId: prompt.id, version, createdAt: now, ...versionData(body, input, authorOf(context.actor)) },
+      select: { id: true },
+    });
+    await saveIncludes(tx, { caller, access: prompt.access }, { teamId: prompt.teamId, name, versionId: id, version, body });
     await auditPrompt(tx, context, prompt, "prompt.version", { after: { version, commitMessage: input.commitMessage ?? "" } });
     return { version };
   });

@@ -4,7 +4,10 @@ import { PROMPT_MSG, RUNTIME_MSG, canOnPrompt, type CreatePromptInput, type Prom
 import { fail } from "../../errors.ts";
 import { authorOf } from "../access/actor.ts";
 import { auditAs, type AuditContext } from "../insight/audit.ts";
+import type { Caller } from "../access/visibility.ts";
+import type { TeamAccessInfo } from "../access/access.ts";
 import type { LoadedPrompt } from "./loaded-prompt.ts";
+import { saveIncludes } from "./prompt-includes.ts";
 import { auditPrompt, bodyOf, refuseArchived, versionData } from "./prompt-changes.ts";
 import { lockLivePrompt, productionRemoval, refuse, removalRefusal, shareRefusal } from "./prompt-rules.ts";
 
@@ -14,7 +17,8 @@ import { lockLivePrompt, productionRemoval, refuse, removalRefusal, shareRefusal
  */
 export async function createPrompt(
   db: Db,
-  team: { teamId: string; organizationId: string },
+  caller: Caller,
+  team: TeamAccessInfo,
   input: CreatePromptInput,
   now: Date,
   context: AuditContext,
@@ -39,7 +43,11 @@ export async function createPrompt(
         },
         select: { id: true, name: true },
       });
-      await tx.promptVersion.create({ data: { promptId: prompt.id, version: 1, createdAt: now, ...versionData(body, input, authorOf(context.actor)) } });
+      const { id: versionId } = await tx.promptVersion.create({
+        data: { promptId: prompt.id, version: 1, createdAt: now, ...versionData(body, input, authorOf(context.actor)) },
+        select: { id: true },
+      });
+      await saveIncludes(tx, { caller, access: team }, { teamId: team.teamId, name: prompt.name, versionId, version: 1, body });
       await auditAs(tx, context, {
         organizationId: team.organizationId,
         teamId: team.teamId,

@@ -7,7 +7,7 @@
 // changed it plus the notification's delivery.
 import type { Db } from "@promptly/db";
 import { listen, type Listener } from "@promptly/db/listen";
-import type { RuntimePrompt } from "@promptly/shared";
+import type { IncludeRef, RuntimePrompt } from "@promptly/shared";
 import type { ApiKeyCache, CachedApiKey } from "../identity/api-keys.ts";
 import { runtimeCacheLookups } from "../platform/metrics.ts";
 
@@ -54,11 +54,19 @@ function counted<V>(value: V | undefined): V | undefined {
   return value;
 }
 
-/** A resolved prompt, with its id for counting usage. */
+/**
+ * A resolved prompt, with its id for counting usage. Its includes are resolved: they name prompts of
+ * the same team only, so the `team:<id>` a label move or an archive sends drops every includer too.
+ */
 export interface ResolvedPrompt {
   teamId: string;
   promptId: string;
+  /** Its includes resolved, with their resolution graph (null when it includes nothing). */
   prompt: RuntimePrompt;
+  /** As written, when it includes (getPromptUnresolved, Langfuse's `resolve=false`); else `prompt` is. */
+  unresolved: RuntimePrompt | null;
+  /** Each include followed, as written: the per-request decision asks about each (a label-bound key). */
+  includes: IncludeRef[];
   /** What the Langfuse-compatible API answers beside REST's fields: the version's row, and the prompt's newest version. */
   version: { id: string; createdAt: string; commitMessage: string; authorId: string | null; latestVersion: number };
 }

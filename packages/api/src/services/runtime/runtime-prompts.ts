@@ -7,7 +7,7 @@
 import type { z } from "zod";
 import { Prisma, type Db, type DbOrTx } from "@promptly/db";
 import {
-  LATEST_LABEL, promptNameSchema, RUNTIME_DEFAULT_LABEL, RUNTIME_MSG, compile, effectiveContract, type ChatMessage, type PromptVersionBody,
+  LATEST_LABEL, bodyIncludes, promptNameSchema, RUNTIME_DEFAULT_LABEL, RUNTIME_MSG, compile, effectiveContract, type ChatMessage, type PromptVersionBody,
   accessOf, type OrganizationRole, type PromptFacts, type RuntimePrompt, type TeamRole, type RuntimeSelector, type VariableProblem, type runtimeCreatePromptInput,
   type runtimeCreateVersionInput, type runtimeListQuery, type runtimePromptPage,
 } from "@promptly/shared";
@@ -17,6 +17,7 @@ import type { AuditContext } from "../insight/audit.ts";
 import type { LoadedPrompt } from "../prompts/loaded-prompt.ts";
 import { prefixQuery } from "../prompts/prompt-reads.ts";
 import { createVersion } from "../prompts/prompt-versions.ts";
+import { refuseUnfetchableIncludes, resolveIncludes, type IncludeBody } from "../prompts/prompt-includes.ts";
 import { createPrompt } from "../prompts/prompt-writes.ts";
 import { setLabel } from "../prompts/prompt-labels.ts";
 import type { ResolvedPrompt, RuntimeCache } from "./runtime-cache.ts";
@@ -69,8 +70,13 @@ async function getRuntimePrompt(db: DbOrTx, key: AuthenticatedApiKey, name: stri
     },
   });
   if (!row) return notFound();
-  const body = row.type === "text" ? { type: row.type, template: row.template ?? "" } : { type: row.type, messages: row.messages as unknown as ChatMessage[] };
-  const served: RuntimePrompt = {
+  const written: IncludeBody = row.type === "text" ? { type: row.type, template: row.template ?? "" } : { type: row.type, messages: row.messages as unknown as ChatMessage[] };
+  const caller = keyCaller(key);
+  const reader = { caller, access: { ...accessOf(caller, { teamRole: prompt.teamRole, organizationRole: prompt.organizationRole }), userId: caller.userId } };
+  const resolved = bodyIncludes(written).length
+    ? await resolveIncludes(db, reader, key.teamId, { name: prompt.name, version: row.version, id: row.id, body: written }, "STATE_CONFLICT")
+    : null;
+  const servedAs = (body: IncludeBody): RuntimePrompt => ({
     name: prompt.name,
     title: prompt.title,
     version: row.version,
@@ -81,9 +87,16 @@ async function getRuntimePrompt(db: DbOrTx, key: AuthenticatedApiKey, name: stri
     labels: row.labels.map((label) => label.name),
     tags: prompt.tags,
     updatedAt: prompt.updatedAt.toISOString(),
-  };
+  });
   const facts = { id: row.id, createdAt: row.createdAt.toISOString(), commitMessage: row.commitMessage, authorId: row.authorId, latestVersion: prompt.latestVersion };
-  return { teamId: key.teamId, promptId: prompt.id, prompt: served, version: facts };
+  return {
+    teamId: key.teamId,
+    promptId: prompt.id,
+    prompt: { ...servedAs(resolved?.body ?? written), resolutionGraph: resolved?.graph ?? null },
+    unresolved: resolved ? servedAs(written) : null,
+    includes: resolved?.refs ?? [],
+    version: facts,
+  };
 }
 
 /**
@@ -127,7 +140,7 @@ export async function resolveRuntimePrompt(
     const mark = deps.runtime.mark();
     resolved = await getRuntimePrompt(deps.db, key, name, selector);
     deps.runtime.keepPrompt(cacheKey, resolved, mark);
-  }
+  } else refuseUnfetchableIncludes(keyCaller(key), resolved.includes);
   return resolved;
 }
 
@@ -220,7 +233,7 @@ export async function createRuntimePrompt(db: Db, key: AuthenticatedApiKey, inpu
   allowOrFail(authorize(caller, "prompt.write"));
   const team = await loadTeamAccess(db, caller, key.teamId);
   allowOrFail(authorize(caller, "prompt.write", { place: team }));
-  const created = await createPrompt(db, team!, { ...input, teamId: key.teamId }, now, keyContext(key, now, ip));
+  const created = await createPrompt(db, caller, team!, { ...input, teamId: key.teamId }, now, keyContext(key, now, ip));
   return { name: created.name, version: created.version };
 }
 
@@ -233,7 +246,7 @@ export async function createRuntimeVersion(
   ip: string | null = null,
 ) {
   const prompt = await loadKeyPrompt(db, key, name);
-  const { version } = await createVersion(db, prompt, { ...input, promptId: prompt.id }, now, keyContext(key, now, ip));
+  const { version } = await createVersion(db, keyCaller(key), prompt, { ...input, promptId: prompt.id }, now, keyContext(key, now, ip));
   return { name, version };
 }
 

@@ -61,8 +61,11 @@ export function PlaygroundTab({ prompt }: { prompt: PromptDetail }) {
   const edited = version.type === "text" ? template !== (version.template ?? "") : !sameMessages(messages, savedMessages);
   const body: PromptVersionBody =
     version.type === "text" ? { type: "text", template, variables: version.variables } : { type: "chat", messages, variables: version.variables };
-  // The edited prompt's contract: the version's variables, and any the edit adds as required strings.
-  const contract = effectiveContract(body);
+  // The edited prompt's contract: the version's variables, any the edit adds as required strings, and
+  // those of the prompts it includes (the server resolves the includes of what it runs).
+  const own = effectiveContract(body);
+  const included = prompt.resolved?.ok ? prompt.resolved.variables.filter((variable) => !own.some((mine) => mine.name === variable.name)) : [];
+  const contract = [...own, ...included];
   const offered = connections.data ?? [];
   const connectionOf = (column: Column) => (offered.some((item) => item.id === column.settings.connectionId) ? column.settings.connectionId : (offered[0]?.id ?? ""));
 

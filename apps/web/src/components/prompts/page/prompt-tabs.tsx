@@ -45,10 +45,10 @@ export function PromptTabs({ prompt }: { prompt: PromptDetail }) {
         ))}
       </TabsList>
       <TabsContent value="template" className="min-w-0">
-        <TemplateTab version={version} />
+        <TemplateTab prompt={prompt} />
       </TabsContent>
       <TabsContent value="try" className="min-w-0">
-        <TryTab key={version.version} version={version} />
+        <TryTab key={version.version} prompt={prompt} />
       </TabsContent>
       {prompt.can.run && (
         <TabsContent value="playground" className="min-w-0">

@@ -3,14 +3,16 @@ import { effectiveContract } from "@promptly/shared";
 import { formatDateTime } from "@/lib/dates";
 import { ChatMessages } from "./chat-messages.tsx";
 import { HighlightedTemplate } from "./highlighted-template.tsx";
-import type { PromptVersion } from "./types.ts";
+import { PromptIncludes } from "./prompt-includes.tsx";
+import type { PromptDetail } from "./types.ts";
 import { VariableTable } from "./variable-table.tsx";
 import { authorName } from "../author.ts";
 import { prettyJson, versionBody } from "./version-body.ts";
 
 const sectionTitle = "text-base font-semibold";
 
-export function TemplateTab({ version }: { version: PromptVersion }) {
+export function TemplateTab({ prompt }: { prompt: PromptDetail }) {
+  const { version } = prompt;
   const body = versionBody(version);
   return (
     <div className="grid min-w-0 gap-6">
@@ -28,6 +30,7 @@ export function TemplateTab({ version }: { version: PromptVersion }) {
           </div>
         )}
       </section>
+      <PromptIncludes prompt={prompt} />
       <section className="grid min-w-0 gap-2">
         <h2 className={sectionTitle}>Model</h2>
         <p className="text-sm break-words" data-testid="version-model">
@@ -40,7 +43,7 @@ export function TemplateTab({ version }: { version: PromptVersion }) {
       </section>
       <section className="grid min-w-0 gap-2">
         <h2 className={sectionTitle}>Variables</h2>
-        <VariableTable contract={effectiveContract(body)} />
+        <VariableTable contract={prompt.resolved?.ok ? prompt.resolved.variables : effectiveContract(body)} />
       </section>
     </div>
   );

@@ -1,19 +1,27 @@
-// The Try it tab: a form made from the shown version's effective contract; Compile runs the shared
+// The Try it tab: a form made from the shown version's effective contract (its includes resolved); Compile runs the shared
 // `compile` and shows the result, or every offending variable inline and in one summary.
 import { useState } from "react";
 import { Play } from "lucide-react";
-import { compile, effectiveContract, type VariableProblem } from "@promptly/shared";
+import { compile, effectiveContract, type PromptVersionBody, type VariableProblem } from "@promptly/shared";
+import { Alert, AlertDescription } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { CompileResult, type Compiled } from "./compile-result.tsx";
 import { typedValues, type FieldValue } from "./try-values.ts";
-import type { PromptVersion } from "./types.ts";
+import type { PromptDetail } from "./types.ts";
 import { VariableFields } from "./variable-field.tsx";
 import { versionBody } from "./version-body.ts";
 
 type Outcome = { problems: VariableProblem[] } | { compiled: Compiled };
 
-export function TryTab({ version }: { version: PromptVersion }) {
-  const body = versionBody(version);
+export function TryTab({ prompt }: { prompt: PromptDetail }) {
+  const { version, resolved } = prompt;
+  // The version's includes resolved (on the server, with the reader's access): what a fetch serves is what compiles here.
+  const written = versionBody(version);
+  const body: PromptVersionBody = resolved?.ok
+    ? written.type === "chat"
+      ? { type: "chat", messages: resolved.messages ?? [], variables: written.variables }
+      : { type: "text", template: resolved.template ?? "", variables: written.variables }
+    : written;
   const contract = effectiveContract(body);
   const [fields, setFields] = useState<Record<string, FieldValue>>({});
   const [outcome, setOutcome] = useState<Outcome | null>(null);
@@ -31,6 +39,13 @@ export function TryTab({ version }: { version: PromptVersion }) {
     setOutcome({ problems: found.sort((a, b) => order(a) - order(b)) });
   };
 
+  if (resolved?.ok === false) {
+    return (
+      <Alert variant="destructive">
+        <AlertDescription>{resolved.message}</AlertDescription>
+      </Alert>
+    );
+  }
   return (
     <div className="grid min-w-0 gap-6">
       <form

@@ -1,0 +1,190 @@
+// Prompts that include prompts (issue 30): `@@@langfusePrompt:name=NAME|label=LABEL@@@` (or `|version=N`)
+// names a text prompt of the including prompt's team. At save the includes are followed with the
+// saver's access (missing, archived or unreadable is "not found"; a cycle or a chain deeper than
+// INCLUDE_MAX_DEPTH is refused naming the chain) and stored in prompt_dependencies. At fetch they are
+// followed again with the reader's access, through the one decision (authorize: a label-bound key
+// fetches its labels only, also through an include), and each tag takes its prompt's resolved text.
+// Includes stay in their team, so the runtime cache's `team:<id>` invalidation drops every includer of
+// a prompt whose label moves (or that is archived) with it.
+import type { z } from "zod";
+import { Prisma, type DbOrTx, type DbTransaction } from "@promptly/db";
+import {
+  INCLUDE_MAX_DEPTH, INCLUDE_MSG, LATEST_LABEL, bodyIncludes, includeName, type resolutionGraph, type ChatMessage, type IncludeRef, type PromptAccess, type PromptFacts,
+} from "@promptly/shared";
+import { fail } from "../../errors.ts";
+import { authorize } from "../access/authorize.ts";
+import type { Caller } from "../access/visibility.ts";
+
+/** Who follows the includes: the caller, and their access in the including prompt's team (includes never leave it). */
+export interface IncludeReader {
+  caller: Caller;
+  access: PromptAccess;
+}
+
+export type IncludeBody = { type: "text"; template: string } | { type: "chat"; messages: ChatMessage[] };
+
+/** Langfuse's resolution graph: the root version, and each version's includes by the including version's id. */
+type ResolutionGraph = z.infer<typeof resolutionGraph>;
+
+export interface ResolvedBody {
+  body: IncludeBody;
+  /** Null when the version includes nothing (as Langfuse answers). */
+  graph: ResolutionGraph | null;
+  /** Every include followed, as written, for the per-request decision on a cached answer. */
+  refs: IncludeRef[];
+}
+
+interface IncludedRow {
+  promptId: string;
+  name: string;
+  visibility: PromptFacts["visibility"];
+  authorId: string | null;
+  versionId: string;
+  version: number;
+  type: "text" | "chat";
+  template: string | null;
+}
+
+const selectorOf = (ref: IncludeRef) => (ref.version !== undefined ? { version: ref.version } : { label: ref.label });
+
+/** The version an include names, of a live prompt of the team; null when there is none. */
+async function findIncluded(db: DbOrTx, teamId: string, ref: IncludeRef): Promise<IncludedRow | null> {
+  const chosen =
+    ref.version !== undefined
+      ? Prisma.sql`${ref.version}::int`
+      : ref.label === LATEST_LABEL
+        ? Prisma.sql`p.latest_version`
+        : Prisma.sql`(SELECT l.version FROM prompt_labels l WHERE l.prompt_id = p.id AND l.name = ${ref.label})`;
+  const [row] = await db.$queryRaw<IncludedRow[]>`
+    SELECT p.id::text AS "promptId", p.name, p.visibility::text AS visibility, p.author_id::text AS "authorId",
+           v.id::text AS "versionId", v.version, v.type::text AS type, v.template
+    FROM prompts p JOIN prompt_versions v ON v.prompt_id = p.id AND v.version = ${chosen}
+    WHERE p.team_id = ${teamId}::uuid AND p.name = ${ref.name} AND p.archived_at IS NULL`;
+  return row ?? null;
+}
+
+/** Every text of a body with each tag replaced by its text (a function replacement: `$` in the text stays as it is). */
+function replaceTags(body: IncludeBody, texts: Map<string, string>): IncludeBody {
+  if (!texts.size) return body;
+  const replace = (text: string) => {
+    let out = text;
+    for (const [tag, value] of texts) out = out.split(tag).join(value);
+    return out;
+  };
+  return body.type === "text"
+    ? { type: "text", template: replace(body.template) }
+    : { type: "chat", messages: body.messages.map((message) => ({ ...message, content: replace(message.content) })) };
+}
+
+/**
+ * A body with its includes resolved, recursively, with `reader`'s access in `teamId`. `root.id` is
+ * the version's id (null for a version being saved). Refuses, naming the include and the chain: an
+ * include not found (missing, archived, not readable), one the reader may not fetch, a chat prompt, a
+ * cycle (a prompt reached again, at any version), a chain of more than INCLUDE_MAX_DEPTH prompts.
+ */
+export async function resolveIncludes(
+  db: DbOrTx,
+  reader: IncludeReader,
+  teamId: string,
+  root: { name: string; version: number; id: string | null; body: IncludeBody },
+  /** The code of a refusal that only a change since the save explains (a label moved): INVALID at save, STATE_CONFLICT at fetch. */
+  conflictCode: "INVALID" | "STATE_CONFLICT",
+): Promise<ResolvedBody> {
+  const graph: ResolutionGraph = { root: { name: root.name, version: root.version, id: root.id ?? "" }, dependencies: {} };
+  const refs: IncludeRef[] = [];
+  const follow = async (body: IncludeBody, chain: string[], parentId: string): Promise<IncludeBody> => {
+    const includes = bodyIncludes(body);
+    const texts = new Map<string, string>();
+    for (const include of includes) {
+      const ref: IncludeRef = include.version !== undefined ? { name: include.name, version: include.version } : { name: include.name, label: include.label };
+      const path = [...chain, ref.name];
+      if (chain.includes(ref.name)) fail(conflictCode, INCLUDE_MSG.cycle(path), "INCLUDE_CYCLE");
+      if (path.length > INCLUDE_MAX_DEPTH) fail(conflictCode, INCLUDE_MSG.tooDeep(path), "INCLUDE_TOO_DEEP");
+      const row = await findIncluded(db, teamId, ref);
+      const decision = authorize(reader.caller, "prompt.read", {
+        fetch: selectorOf(ref),
+        prompt: row && { facts: { visibility: row.visibility, authorId: row.authorId }, access: reader.access },
+      });
+      if (!decision.ok) {
+        if (decision.code === "NOT_FOUND") fail("NOT_FOUND", INCLUDE_MSG.notFound(ref, chain), "INCLUDE_NOT_FOUND");
+        fail(decision.code, `${decision.message} (include ${includeName(ref)})`, "INCLUDE_FORBIDDEN");
+      }
+      if (row!.type !== "text") fail(conflictCode, INCLUDE_MSG.notText(ref), "INCLUDE_NOT_TEXT");
+      refs.push(ref);
+      (graph.dependencies[parentId] ??= []).push({ name: row!.name, version: row!.version, id: row!.versionId });
+      const resolved = await follow({ type: "text", template: row!.template ?? "" }, path, row!.versionId);
+      texts.set(include.tag, resolved.type === "text" ? resolved.template : "");
+    }
+    return replaceTags(body, texts);
+  };
+  const body = await follow(root.body, [root.name], root.id ?? "");
+  return { body, graph: refs.length ? graph : null, refs };
+}
+
+/**
+ * The per-request decision on the includes of an answer kept in the runtime cache (resolved by another
+ * key of the team): a label-bound key fetches its labels only, through an include too.
+ */
+export function refuseUnfetchableIncludes(caller: Caller, refs: readonly IncludeRef[]) {
+  for (const ref of refs) {
+    const decision = authorize(caller, "prompt.read", { fetch: selectorOf(ref) });
+    if (!decision.ok) fail(decision.code, `${decision.message} (include ${includeName(ref)})`, "INCLUDE_FORBIDDEN");
+  }
+}
+
+/**
+ * At save, in the version's transaction: its includes followed with the saver's access (refused as
+ * resolveIncludes refuses), then stored as the version's edges.
+ */
+export async function saveIncludes(
+  tx: DbTransaction,
+  saver: IncludeReader,
+  saved: { teamId: string; name: string; versionId: string; version: number; body: IncludeBody },
+) {
+  const includes = bodyIncludes(saved.body);
+  if (!includes.length) return;
+  await resolveIncludes(tx, saver, saved.teamId, { name: saved.name, version: saved.version, id: saved.versionId, body: saved.body }, "INVALID");
+  await tx.promptDependency.createMany({
+    data: includes.map((include) => ({
+      parentVersionId: saved.versionId,
+      teamId: saved.teamId,
+      childName: include.name,
+      childLabel: include.label ?? null,
+      childVersion: include.version ?? null,
+    })),
+  });
+}
+
+/**
+ * The prompt page's "Includes" (what this version includes, as written, with the prompt's id when the
+ * reader may read it) and "Used by" (the latest version of each other prompt that includes this one, by
+ * any label or version, among the prompts the reader may read).
+ */
+export async function includesAndUsedBy(
+  db: DbOrTx,
+  visibility: { joins: Prisma.Sql; visible: Prisma.Sql },
+  prompt: { id: string; teamId: string; versionId: string },
+) {
+  const [includes, usedBy] = await Promise.all([
+    db.$queryRaw<{ name: string; label: string | null; version: number | null; promptId: string | null }[]>`
+      SELECT d.child_name AS name, d.child_label AS label, d.child_version AS version,
+             (SELECT p.id::text FROM prompts p ${visibility.joins} WHERE p.team_id = d.team_id AND p.name = d.child_name AND ${visibility.visible}) AS "promptId"
+      FROM prompt_dependencies d
+      WHERE d.parent_version_id = ${prompt.versionId}::uuid
+      ORDER BY d.child_name COLLATE "C", d.child_label, d.child_version`,
+    db.$queryRaw<{ promptId: string; name: string; title: string; version: number; label: string | null; includedVersion: number | null }[]>`
+      SELECT DISTINCT ON (p.id) p.id::text AS "promptId", p.name, p.title, v.version,
+             d.child_label AS label, d.child_version AS "includedVersion"
+      FROM prompt_dependencies d
+      JOIN prompt_versions v ON v.id = d.parent_version_id
+      JOIN prompts p ON p.id = v.prompt_id ${visibility.joins}
+      WHERE d.team_id = ${prompt.teamId}::uuid AND d.child_name = (SELECT name FROM prompts WHERE id = ${prompt.id}::uuid)
+        AND p.id <> ${prompt.id}::uuid AND p.archived_at IS NULL AND ${visibility.visible}
+      ORDER BY p.id, v.version DESC
+      LIMIT 100`,
+  ]);
+  return {
+    includes,
+    usedBy: usedBy.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)),
+  };
+}
