@@ -188,10 +188,12 @@ test("an evaluation under way is cancelled from its page: the calls in flight en
     await page.getByRole("button", { name: "Run evaluation" }).click();
     await page.getByRole("dialog", { name: "Run evaluation" }).getByRole("button", { name: "Run evaluation" }).click();
     const view = page.getByTestId("evaluation-view");
-    await expect(view.getByText("Running", { exact: true })).toBeVisible();
+    // The evaluation's own status, in its header (the results below badge each item, "Cancelled" too).
+    const status = view.locator("header").first();
+    await expect(status.getByText("Running", { exact: true })).toBeVisible();
     await expect.poll(() => provider.openAnswers + provider.openStreams).toBe(5);
     await view.getByRole("button", { name: "Cancel evaluation" }).click();
-    await expect(view.getByText("Cancelled", { exact: true })).toBeVisible();
+    await expect(status.getByText("Cancelled", { exact: true })).toBeVisible();
     await expect(view.getByTestId("evaluation-counts")).toHaveText("0 done · 0 failed · 5 not run");
     await expect(view.getByRole("button", { name: "Cancel evaluation" })).toBeHidden();
     await expect.poll(() => provider.openAnswers + provider.openStreams, { timeout: 2_000 }).toBe(0);
