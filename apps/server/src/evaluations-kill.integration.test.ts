@@ -38,8 +38,8 @@ it("a process killed during a 200-case evaluation: the evaluation completes, eve
       promptId: prompt.id, variables: { question: `case ${index}` }, assertions: [{ type: "contains", value: `case ${index}` }] as Prisma.InputJsonArray,
     })),
   });
-  // Answers a little slow, so the kill lands midway even on a busy machine (20 at once, 25 ms each: 250 ms for all).
-  provider.answer.firstTokenDelayMs = 25;
+  // Answers a little slow, so the kill lands midway even on a busy machine (20 at once, 100 ms each: a second for all).
+  provider.answer.firstTokenDelayMs = 100;
 
   // Started here; only the server process works the queue so far.
   const started = await api.evaluations.start({ promptId: prompt.id, versions: [1] });

@@ -5,30 +5,19 @@
 // team, its labels and scopes, `production` never moved by a key, names as Promptly names them), and
 // maps their answers to the shapes the Langfuse SDKs read. These routes are Langfuse's contract, not
 // Promptly's: they are deliberately not in /api/v1's table and OpenAPI document (Langfuse documents them).
-import type { Request, Response } from "express";
 import { z } from "zod";
 import {
   DomainError, authorize, createRuntimePrompt, createRuntimeVersion, keyCaller, keyProject, pageRuntimePromptVersions, resolveRuntimePrompt, runtimeSelector,
-  serveRuntimeVersion, setRuntimeLabel, type ApiServices, type AuthenticatedApiKey, type Decision, type ResolvedPrompt, type Resource,
+  serveRuntimeVersion, setRuntimeLabel, type ApiServices, type AuthenticatedApiKey, type ResolvedPrompt, type Resource,
 } from "@promptly/api";
 import {
   LANGFUSE_MSG, LATEST_LABEL, PROMPT_MSG, PROTECTED_LABEL, RUNTIME_MSG, langfuseCreateInput, langfuseDeleteQuery, langfuseGetQuery, langfuseListQuery,
   langfuseUpdateLabelsInput, promptLabelSchema, runtimeCreatePromptInput, runtimeCreateVersionInput, type Action,
 } from "@promptly/shared";
-import { HttpError } from "../v1/http.ts";
+import { HttpError, allow } from "../v1/http.ts";
+import { changed, type Call, type Parsed } from "../v1/operations.ts";
 import { parseOrInvalid } from "./http.ts";
 
-type Parsed<S> = S extends z.ZodType ? z.output<S> : undefined;
-
-interface Call<Q, B> {
-  services: ApiServices;
-  key: AuthenticatedApiKey;
-  req: Request;
-  res: Response;
-  params: Record<string, string>;
-  query: Q;
-  body: B;
-}
 
 export interface LangfuseOperation<Q extends z.ZodType | undefined = z.ZodType | undefined, B extends z.ZodType | undefined = z.ZodType | undefined> {
   method: "get" | "post" | "patch" | "delete";
@@ -46,10 +35,6 @@ export interface LangfuseOperation<Q extends z.ZodType | undefined = z.ZodType |
 const operation = <Q extends z.ZodType | undefined = undefined, B extends z.ZodType | undefined = undefined>(entry: LangfuseOperation<Q, B>) =>
   entry as unknown as LangfuseOperation;
 
-/** The one decision, as these routes answer a refusal. */
-export function allow(decision: Decision): void {
-  if (!decision.ok) throw new HttpError(decision.code, decision.message);
-}
 
 /** A title is required of a new prompt; Langfuse has none, so it is the name (as MCP's tools do). */
 const TITLE_MAX = 120;
@@ -79,9 +64,6 @@ function langfusePrompt(resolved: ResolvedPrompt, options: { resolve: boolean })
     updatedAt: prompt.updatedAt,
   };
 }
-
-// Every process hears of a write from the database's notification; the writer's own next read must not wait for it.
-const changed = ({ services, key }: { services: ApiServices; key: AuthenticatedApiKey }) => services.runtime.invalidate(`team:${key.teamId}`);
 
 /** The labels a write points at a version, each checked: Promptly's label rule ('latest' is never set), then the decision (never `production`). */
 function labelsToSet(caller: ReturnType<typeof keyCaller>, labels: readonly string[]): string[] {

@@ -13,14 +13,14 @@ import {
 } from "@modelcontextprotocol/sdk/types.js";
 import {
   DOMAIN_ERRORS, DomainError, authorize, compileRuntimePrompt, createRuntimePrompt, createRuntimeVersion, keyCaller, listRuntimePrompts, resolveRuntimePrompt,
-  runtimeSelector, serveRuntimePrompt, serveRuntimeVersion, setRuntimeLabel, type ApiServices, type AuthenticatedApiKey, type Decision,
+  runtimeSelector, serveRuntimePrompt, serveRuntimeVersion, setRuntimeLabel, type ApiServices, type AuthenticatedApiKey,
 } from "@promptly/api";
 import {
   RUNTIME_DEFAULT_LABEL, RUNTIME_MSG, promptLabelSchema, runtimeCompileInput, runtimeCreatePromptInput, runtimeCreateVersionInput, runtimeGetQuery,
   runtimeListQuery, runtimeSetLabelInput, type Action, type RuntimeError, type RuntimePrompt,
 } from "@promptly/shared";
 import { logRequestFailure } from "../../logger.ts";
-import { HttpError, parseOr400 } from "../v1/http.ts";
+import { HttpError, allow, parseOr400 } from "../v1/http.ts";
 
 type ErrorBody = RuntimeError["error"];
 type Contract = RuntimePrompt["variables"][number];
@@ -29,10 +29,6 @@ const SERVER_INFO = { name: "promptly", version: "1.0.0" };
 /** A title is required of a new prompt; the MCP tools, like Langfuse's, do not ask for one. */
 const TITLE_MAX = 120;
 
-/** The one decision, as REST answers a refusal. */
-function allow(decision: Decision): void {
-  if (!decision.ok) throw new HttpError(decision.code, decision.message);
-}
 
 /** A failure as REST's error body: its code from the one error table; anything unknown says nothing of our internals (and is logged). */
 function errorBody(error: unknown, req: Request): ErrorBody {

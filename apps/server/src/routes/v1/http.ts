@@ -3,7 +3,7 @@
 // service's DomainError keeps its reason, and a zod refusal lists its issues.
 import type { ErrorRequestHandler, Response } from "express";
 import { z } from "zod";
-import { DOMAIN_ERRORS, DomainError, ERROR_STATUS } from "@promptly/api";
+import { DOMAIN_ERRORS, DomainError, ERROR_STATUS, type Decision } from "@promptly/api";
 import type { RuntimeError } from "@promptly/shared";
 import { logRequestFailure } from "../../logger.ts";
 
@@ -19,6 +19,11 @@ export class HttpError extends Error {
   ) {
     super(message);
   }
+}
+
+/** The one decision, as every key-authorized route (REST, MCP, Langfuse) answers a refusal. */
+export function allow(decision: Decision): void {
+  if (!decision.ok) throw new HttpError(decision.code, decision.message);
 }
 
 export function sendError(res: Response, code: ErrorCode, message: string, more: { reason?: string; details?: Details } = {}) {

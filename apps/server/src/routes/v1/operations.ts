@@ -25,10 +25,10 @@ interface Answer {
   headers?: Record<string, string>;
 }
 
-type Parsed<S> = S extends z.ZodType ? z.output<S> : undefined;
+export type Parsed<S> = S extends z.ZodType ? z.output<S> : undefined;
 
-/** What a handler is given: the request's key, its decoded path parameters and its parsed input. */
-interface Call<Q, B> {
+/** What a handler is given: the request's key, its decoded path parameters and its parsed input (the Langfuse API's handlers too). */
+export interface Call<Q, B> {
   services: ApiServices;
   key: AuthenticatedApiKey;
   req: Request;
@@ -70,7 +70,7 @@ const NAME_ERRORS: Record<number, Answer> = {
 };
 
 // Every process hears of a write from the database's notification; the writer's own next read must not wait for it.
-const changed = ({ services, key }: { services: ApiServices; key: AuthenticatedApiKey }) => services.runtime.invalidate(`team:${key.teamId}`);
+export const changed = ({ services, key }: { services: ApiServices; key: AuthenticatedApiKey }) => services.runtime.invalidate(`team:${key.teamId}`);
 
 /** A contract refusal, as compile answers it: every problem, each naming its variable. */
 function sendContractProblems(res: Response, result: { message: string; problems: VariableProblem[] }) {

@@ -6,10 +6,10 @@
 // label), and the handler calls a service of packages/api (which holds the rules and asks it too). Prompt names may hold '/', sent plain or encoded, so routes
 // with parameters match the raw path and decode the parameters themselves.
 import express, { Router, type NextFunction, type Request, type RequestHandler, type Response } from "express";
-import { authenticateBearer, authorize, keyCaller, type ApiServices, type AuthenticatedApiKey, type Decision } from "@promptly/api";
+import { authenticateBearer, authorize, keyCaller, type ApiServices, type AuthenticatedApiKey } from "@promptly/api";
 import { RUNTIME_MSG } from "@promptly/shared";
 import { refuseDeepJson } from "../../security.ts";
-import { HttpError, parseOr400, v1ErrorHandler } from "./http.ts";
+import { HttpError, allow, parseOr400, v1ErrorHandler } from "./http.ts";
 import { openApiDocument } from "./openapi.ts";
 import { V1_OPERATIONS, pathParameters, routePattern, type Operation } from "./operations.ts";
 
@@ -21,10 +21,13 @@ interface V1Options {
 /** The key `authenticate` put on the response. */
 export const keyOf = (res: Response) => (res.locals as { apiKey: AuthenticatedApiKey }).apiKey;
 
-/** Who is asking: the key of the Authorization header, or 401 saying what is wrong with it; then the key's rate limit (MCP's door too). */
-export function authenticate(services: ApiServices, options: V1Options): RequestHandler {
+/**
+ * Who is asking: the key of the Authorization header, or 401 saying what is wrong with it; then the
+ * key's rate limit. MCP's door too, and the Langfuse API's with its key-pair reading (`check`).
+ */
+export function authenticate(services: ApiServices, options: V1Options, check: typeof authenticateBearer = authenticateBearer): RequestHandler {
   return async (req, res, next) => {
-    const result = await authenticateBearer(services, req.get("authorization"), { ratePerMinute: options.ratePerMinute, ip: req.ip ?? req.socket.remoteAddress ?? "unknown" });
+    const result = await check(services, req.get("authorization"), { ratePerMinute: options.ratePerMinute, ip: req.ip ?? req.socket.remoteAddress ?? "unknown" });
     if (!result.ok) {
       if (result.retryAfterSeconds !== undefined) res.setHeader("Retry-After", String(result.retryAfterSeconds));
       throw new HttpError(result.code, result.message);
@@ -34,8 +37,8 @@ export function authenticate(services: ApiServices, options: V1Options): Request
   };
 }
 
-/** The path parameters of a raw path: `/prompts/a%2Fb/compile` and `/prompts/a/b/compile` both name `a/b`. */
-function pathParts(req: Request, path: string, pattern: RegExp): Record<string, string> {
+/** The path parameters of a raw path: `/prompts/a%2Fb/compile` and `/prompts/a/b/compile` both name `a/b` (the Langfuse API's too). */
+export function pathParts(req: Request, path: string, pattern: RegExp): Record<string, string> {
   const match = pattern.exec(req.path);
   if (!match) throw new HttpError("NOT_FOUND", RUNTIME_MSG.notFound);
   try {
@@ -45,10 +48,6 @@ function pathParts(req: Request, path: string, pattern: RegExp): Record<string, 
   }
 }
 
-/** The one decision, as REST answers a refusal. */
-function allow(decision: Decision): void {
-  if (!decision.ok) throw new HttpError(decision.code, decision.message);
-}
 
 /** One operation as Express middleware: the decision, then path, query and body by the table's schemas, the decision on what they name, then its handler. */
 function route(services: ApiServices, operation: Operation): RequestHandler {
