@@ -207,9 +207,9 @@ describe("a write key", () => {
 
   it("creates a text prompt, then its next version, with a label", async () => {
     const created = json(await call(client, "createTextPrompt", { name: "mcp/greeting", prompt: "Hello {{ name }}", tags: ["Agents"], labels: ["staging"] }));
-    expect(created).toMatchObject({ name: "mcp/greeting", version: 1, type: "text", created: "prompt", labels: ["staging"], tags: ["agents"] });
+    expect(created).toMatchObject({ name: "mcp/greeting", version: 1, type: "text", created: "prompt", labels: ["staging", "latest"], tags: ["agents"] });
     const next = json(await call(client, "createTextPrompt", { name: "mcp/greeting", prompt: "Hi {{ name }}", commitMessage: "Shorter" }));
-    expect(next).toMatchObject({ name: "mcp/greeting", version: 2, created: "version", labels: [] });
+    expect(next).toMatchObject({ name: "mcp/greeting", version: 2, created: "version", labels: ["latest"] });
     expect(json(await call(client, "getPrompt", { name: "mcp/greeting", label: "staging" }))).toMatchObject({ version: 1, tags: ["agents"], title: "mcp/greeting" });
     expect(json(await call(client, "getPrompt", { name: "mcp/greeting", label: "latest" }))).toMatchObject({ version: 2, template: "Hi {{ name }}" });
     const retagged = await call(client, "createTextPrompt", { name: "mcp/greeting", prompt: "Hey", tags: ["other"] });
@@ -229,7 +229,7 @@ describe("a write key", () => {
 
   it("moves a label but never production, and creates nothing with production asked for", async () => {
     const moved = json(await call(client, "updatePromptLabels", { name: "mcp/greeting", version: 2, newLabels: ["staging", "canary"] }));
-    expect(moved).toMatchObject({ name: "mcp/greeting", version: 2, labels: ["canary", "staging"] });
+    expect(moved).toMatchObject({ name: "mcp/greeting", version: 2, labels: ["canary", "staging", "latest"] });
     expect(json(await call(client, "getPrompt", { name: "mcp/greeting", label: "staging" }))).toMatchObject({ version: 2, labels: ["canary", "staging"] });
 
     const production = await call(client, "updatePromptLabels", { name: "mcp/greeting", version: 1, newLabels: ["qa", "production"] });
