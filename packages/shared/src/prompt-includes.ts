@@ -51,7 +51,7 @@ export const INCLUDE_MSG = {
   notFound: (ref: IncludeRef, chain: readonly string[]) =>
     `Include not found: ${includeName(ref)}, included by ${chain.join(" → ")}`,
   notText: (ref: IncludeRef) => `Only a text prompt can be included: ${includeName(ref)} is a chat prompt`,
-  /** `Includes form a cycle: a → b → a`. */
-  cycle: (chain: readonly string[]) => `Includes form a cycle: ${chain.join(" → ")}`,
-  tooDeep: (chain: readonly string[]) => `Includes go deeper than ${INCLUDE_MAX_DEPTH} prompts: ${chain.join(" → ")}`,
+  /** `Circular dependency: …: a → b → a` (Langfuse's words first, which its clients and tests look for). */
+  cycle: (chain: readonly string[]) => `Circular dependency: the includes are circular: ${chain.join(" → ")}`,
+  tooDeep: (chain: readonly string[]) => `Maximum nesting depth exceeded: includes go deeper than ${INCLUDE_MAX_DEPTH} prompts: ${chain.join(" → ")}`,
 } as const;

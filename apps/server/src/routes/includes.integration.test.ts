@@ -197,6 +197,9 @@ describe("at save", () => {
     await expect(create(tag("nowhere", "label=production"))).rejects.toThrow(INCLUDE_MSG.notFound({ name: "nowhere", label: "production" }, ["broken"]));
     await expect(create(tag("reply", "label=staging"))).rejects.toThrow(INCLUDE_MSG.notFound({ name: "reply", label: "staging" }, ["broken"]));
     await expect(create(tag("chatty", "version=1"))).rejects.toThrow(INCLUDE_MSG.notText({ name: "chatty", version: 1 }));
+    // Saving, a missing include is a fault of the body: 400 through a key (as Langfuse answers it), not 404.
+    const byKey = await v1("POST", "/prompts/reply/versions", keys.write.key, { template: tag("nowhere", "version=1") });
+    expect(byKey).toMatchObject({ status: 400, json: { error: { message: INCLUDE_MSG.notFound({ name: "nowhere", version: 1 }, ["reply"]), reason: "INCLUDE_NOT_FOUND" } } });
     // A tag that does not parse (a third part) is text, as in Langfuse.
     expect((await create("@@@langfusePrompt:name=nowhere|label=a|x=y@@@")).version).toBe(1);
   });

@@ -10,20 +10,21 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Router } from "express";
 import { Langfuse } from "langfuse";
 import { LangfuseClient } from "@langfuse/client";
-import { appProcess, createAccount, createHarness, createOrganization, createTeam, type AppProcess, type Harness } from "@promptly/api/testing";
+import type { AppProcess } from "@promptly/api/testing";
 import { LANGFUSE_MSG, PROMPT_MSG, RUNTIME_MSG } from "@promptly/shared";
 import { createApp } from "../../app.ts";
 import { listenForTests, type TestServer } from "../../../test/test-server.ts";
+import { basicAuth as basic, langfuseCaller, startKeyServer, type KeyServer, type Pair } from "../../../test/key-server.ts";
 import { routePattern } from "../v1/operations.ts";
 import { LANGFUSE_OPERATIONS } from "./operations.ts";
 import { langfuseRouter } from "./router.ts";
 
-let h: Harness;
+let ks: KeyServer;
 let app: AppProcess;
 let server: TestServer;
 let teamId: string;
 let organizationId: string;
-type Pair = { publicKey: string; secretKey: string };
+let call: ReturnType<typeof langfuseCaller>;
 const keys = {} as Record<"read" | "write" | "other" | "bound", Pair>;
 const v3Clients: Langfuse[] = [];
 
@@ -34,27 +35,13 @@ const v3 = (pair: Pair) => {
 };
 const v5 = (pair: Pair) => new LangfuseClient({ ...pair, baseUrl: server.base });
 
-const basic = (pair: Pair) => `Basic ${Buffer.from(`${pair.publicKey}:${pair.secretKey}`).toString("base64")}`;
-async function call(method: string, path: string, options: { pair?: Pair; auth?: string; body?: unknown } = {}) {
-  const authorization = options.auth ?? basic(options.pair ?? keys.read);
-  const response = await fetch(`${server.base}/api/public${path}`, {
-    method,
-    headers: { authorization, ...(options.body === undefined ? {} : { "content-type": "application/json" }) },
-    body: options.body === undefined ? undefined : JSON.stringify(options.body),
-  });
-  const text = await response.text();
-  return { status: response.status, body: (text ? JSON.parse(text) : null) as Record<string, unknown> & { error: unknown; message: string } };
-}
-
 beforeAll(async () => {
-  h = await createHarness();
-  app = appProcess(h);
-  server = await listenForTests(createApp({ services: app.services }));
-  const person = await createAccount(h);
-  organizationId = (await createOrganization(h, [{ userId: person.id, role: "member" }], "Acme")).id;
-  teamId = (await createTeam(h, organizationId, [{ userId: person.id, role: "admin" }], "Core")).id;
-  const otherTeamId = (await createTeam(h, organizationId, [{ userId: person.id, role: "admin" }], "Other")).id;
-  const admin = (await h.signedInClient(person.id)).api;
+  ks = await startKeyServer();
+  ({ app, server, organizationId } = ks);
+  call = langfuseCaller(server, () => keys.read);
+  teamId = await ks.team("Core");
+  const otherTeamId = await ks.team("Other");
+  const admin = ks.admin;
 
   const reply = await admin.prompts.create({
     teamId, name: "support/reply", title: "Support reply", visibility: "team", type: "text", template: "Hello {{ customer }}, about order {{ order }}", tags: ["support"],
@@ -81,9 +68,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await Promise.all(v3Clients.map((client) => client.shutdownAsync()));
-  await server.close();
-  await app.close();
-  await h.close();
+  await ks.close();
 });
 
 describe("the official langfuse v3 client, unchanged", () => {

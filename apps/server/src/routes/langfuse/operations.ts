@@ -12,7 +12,7 @@ import {
 } from "@promptly/api";
 import {
   LANGFUSE_MSG, LATEST_LABEL, PROMPT_MSG, PROTECTED_LABEL, RUNTIME_MSG, langfuseCreateInput, langfuseDeleteQuery, langfuseGetQuery, langfuseListQuery,
-  langfuseUpdateLabelsInput, promptLabelSchema, runtimeCreatePromptInput, runtimeCreateVersionInput, type Action,
+  langfuseUpdateLabelsInput, promptLabelSchema, promptNameSchema, runtimeCreatePromptInput, runtimeCreateVersionInput, type Action,
 } from "@promptly/shared";
 import { HttpError, allow } from "../v1/http.ts";
 import { changed, type Call, type Parsed } from "../v1/operations.ts";
@@ -144,9 +144,13 @@ export const LANGFUSE_OPERATIONS: LangfuseOperation[] = [
       const now = services.now();
       const ip = req.ip ?? null;
       // Everything is checked before the first write: the labels (a key never moves production), the body, then the prompt.
-      const labels = labelsToSet(caller, [...(body.labels ?? []), ...(body.isActive ? [PROTECTED_LABEL] : [])]);
+      // `latest` asked of the new version is where it goes anyway: taken as said, not set.
+      const asked = [...(body.labels ?? []), ...(body.isActive ? [PROTECTED_LABEL] : [])].filter((label) => label !== LATEST_LABEL);
+      const labels = labelsToSet(caller, asked);
       // The answer is the new version, fetched by its number: a key bound to labels is refused it before anything is saved.
       allow(authorize(caller, "prompt.read", { fetch: { version: 1 } }));
+      // The name alone first: the title is made from it, so its problems would only repeat the name's.
+      parseOrInvalid(z.object({ name: promptNameSchema }), { name: body.name });
       const version = { ...versionBody(body), config: body.config ?? undefined, commitMessage: body.commitMessage ?? undefined };
       const before = await existing(services, key, body.name);
       let saved: { name: string; version: number };

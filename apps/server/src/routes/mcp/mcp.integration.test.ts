@@ -4,45 +4,29 @@
 // team's prompt with REST's words; a read key is not offered the write tools, and a write key
 // creates a text and a chat prompt and moves a label.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { appProcess, createAccount, createHarness, createOrganization, createTeam, type AppProcess, type Harness } from "@promptly/api/testing";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import type { AppProcess } from "@promptly/api/testing";
 import { PROMPT_MSG, RUNTIME_MSG } from "@promptly/shared";
 import { createApp } from "../../app.ts";
 import { listenForTests, type TestServer } from "../../../test/test-server.ts";
+import { startKeyServer, type KeyServer, type TeamAdmin } from "../../../test/key-server.ts";
+import { callTool as call, mcpClients, toolJson as json, toolText as text } from "../../../test/mcp-client.ts";
 
-let h: Harness;
+let ks: KeyServer;
 let app: AppProcess;
 let server: TestServer;
-let admin: Awaited<ReturnType<Harness["signedInClient"]>>["api"];
+let admin: TeamAdmin;
 let teamId: string;
 const keys = {} as Record<"read" | "write" | "other", string>;
-const clients: Client[] = [];
-
-async function connect(key: string): Promise<Client> {
-  const client = new Client({ name: "promptly-test", version: "1.0.0" });
-  await client.connect(new StreamableHTTPClientTransport(new URL(`${server.base}/api/mcp`), { requestInit: { headers: { authorization: `Bearer ${key}` } } }));
-  clients.push(client);
-  return client;
-}
-
-const call = async (client: Client, name: string, args: Record<string, unknown>) => (await client.callTool({ name, arguments: args })) as CallToolResult;
-const text = (result: CallToolResult) => (result.content[0] as { text: string }).text;
-const json = (result: CallToolResult) => {
-  expect(result.isError ?? false, text(result)).toBe(false);
-  return JSON.parse(text(result)) as Record<string, unknown>;
-};
+let clients: ReturnType<typeof mcpClients>;
+const connect = (key: string) => clients.connect(key);
 
 beforeAll(async () => {
-  h = await createHarness();
-  app = appProcess(h);
-  server = await listenForTests(createApp({ services: app.services }));
-  const person = await createAccount(h);
-  const organizationId = (await createOrganization(h, [{ userId: person.id, role: "member" }], "Acme")).id;
-  teamId = (await createTeam(h, organizationId, [{ userId: person.id, role: "admin" }], "Core")).id;
-  const otherTeamId = (await createTeam(h, organizationId, [{ userId: person.id, role: "admin" }], "Other")).id;
-  admin = (await h.signedInClient(person.id)).api;
+  ks = await startKeyServer();
+  ({ app, server, admin } = ks);
+  clients = mcpClients(server);
+  teamId = await ks.team("Core");
+  const otherTeamId = await ks.team("Other");
 
   const reply = await admin.prompts.create({
     teamId, name: "support/reply", title: "Support reply", visibility: "team", type: "text", template: "Hello {{ customer }}, about order {{ order }}",
@@ -69,10 +53,8 @@ beforeAll(async () => {
   keys.other = (await admin.apiKeys.create({ teamId: otherTeamId, name: "other", scopes: ["write"] })).key;
 });
 afterAll(async () => {
-  await Promise.all(clients.map((client) => client.close()));
-  await server.close();
-  await app.close();
-  await h.close();
+  await clients.close();
+  await ks.close();
 });
 
 const initialize = { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "t", version: "1" } } };
@@ -225,9 +207,9 @@ describe("a write key", () => {
 
   it("creates a text prompt, then its next version, with a label", async () => {
     const created = json(await call(client, "createTextPrompt", { name: "mcp/greeting", prompt: "Hello {{ name }}", tags: ["Agents"], labels: ["staging"] }));
-    expect(created).toMatchObject({ name: "mcp/greeting", version: 1, type: "text", created: "prompt", labels: ["staging"], tags: ["agents"] });
+    expect(created).toMatchObject({ name: "mcp/greeting", version: 1, type: "text", created: "prompt", labels: ["staging", "latest"], tags: ["agents"] });
     const next = json(await call(client, "createTextPrompt", { name: "mcp/greeting", prompt: "Hi {{ name }}", commitMessage: "Shorter" }));
-    expect(next).toMatchObject({ name: "mcp/greeting", version: 2, created: "version", labels: [] });
+    expect(next).toMatchObject({ name: "mcp/greeting", version: 2, created: "version", labels: ["latest"] });
     expect(json(await call(client, "getPrompt", { name: "mcp/greeting", label: "staging" }))).toMatchObject({ version: 1, tags: ["agents"], title: "mcp/greeting" });
     expect(json(await call(client, "getPrompt", { name: "mcp/greeting", label: "latest" }))).toMatchObject({ version: 2, template: "Hi {{ name }}" });
     const retagged = await call(client, "createTextPrompt", { name: "mcp/greeting", prompt: "Hey", tags: ["other"] });
@@ -247,7 +229,7 @@ describe("a write key", () => {
 
   it("moves a label but never production, and creates nothing with production asked for", async () => {
     const moved = json(await call(client, "updatePromptLabels", { name: "mcp/greeting", version: 2, newLabels: ["staging", "canary"] }));
-    expect(moved).toMatchObject({ name: "mcp/greeting", version: 2, labels: ["canary", "staging"] });
+    expect(moved).toMatchObject({ name: "mcp/greeting", version: 2, labels: ["canary", "staging", "latest"] });
     expect(json(await call(client, "getPrompt", { name: "mcp/greeting", label: "staging" }))).toMatchObject({ version: 2, labels: ["canary", "staging"] });
 
     const production = await call(client, "updatePromptLabels", { name: "mcp/greeting", version: 1, newLabels: ["qa", "production"] });

@@ -16,7 +16,7 @@ import {
   runtimeSelector, serveRuntimePrompt, serveRuntimeVersion, setRuntimeLabel, type ApiServices, type AuthenticatedApiKey,
 } from "@promptly/api";
 import {
-  RUNTIME_DEFAULT_LABEL, RUNTIME_MSG, promptLabelSchema, runtimeCompileInput, runtimeCreatePromptInput, runtimeCreateVersionInput, runtimeGetQuery,
+  LATEST_LABEL, RUNTIME_DEFAULT_LABEL, RUNTIME_MSG, promptLabelSchema, runtimeCompileInput, runtimeCreatePromptInput, runtimeCreateVersionInput, runtimeGetQuery,
   runtimeListQuery, runtimeSetLabelInput, type Action, type RuntimeError, type RuntimePrompt,
 } from "@promptly/shared";
 import { logRequestFailure } from "../../logger.ts";
@@ -218,17 +218,21 @@ export function mcpServer(services: ApiServices, key: AuthenticatedApiKey, req: 
   function registerWriteTools() {
     /** The prompt of that name as listPrompts shows it (its tags, its labels and their versions), if the key sees it. */
     const listed = async (name: string) => (await listRuntimePrompts(services.db, key, { name })).items[0];
-    const labelsOn = (prompt: Awaited<ReturnType<typeof listed>>, version: number) =>
-      (prompt?.labels ?? []).filter((label) => label.version === version).map((label) => label.name);
+    /** The labels on a version as Langfuse answers them: `latest` on the newest. */
+    const labelsOn = (prompt: Awaited<ReturnType<typeof listed>>, version: number) => [
+      ...(prompt?.labels ?? []).filter((label) => label.version === version).map((label) => label.name),
+      ...(prompt?.latestVersion === version ? [LATEST_LABEL] : []),
+    ];
 
     /** A new prompt with its version 1, or, when the name exists, its next version (REST's create, or its createVersion); then the labels. */
     async function save(input: SaveInput, body: { type: "text"; template: string } | { type: "chat"; messages: unknown }) {
       // Everything is checked before the first write: the labels (a key never moves production), then the prompt.
-      const { labels } = parseOr400(labelsInput, { labels: input.labels ?? [] });
+      // `latest` asked of a new version is where it goes anyway: taken as said, not set.
+      const { labels } = parseOr400(labelsInput, { labels: (input.labels ?? []).filter((label) => label !== LATEST_LABEL) });
       for (const label of labels) allow(authorize(caller, "prompt.write", { label }));
       const version = { ...body, config: input.config, commitMessage: input.commitMessage };
       const fresh = parseOr400(runtimeCreatePromptInput, { name: input.name, title: input.title ?? input.name.slice(0, TITLE_MAX), visibility: "team", tags: input.tags, ...version });
-      let saved: { name: string; version: number };
+      let saved: { name: string; version: number; versionId: string };
       let created = true;
       try {
         saved = await createRuntimePrompt(services.db, key, fresh, services.now(), ip);
@@ -248,8 +252,8 @@ export function mcpServer(services: ApiServices, key: AuthenticatedApiKey, req: 
       const after = await listed(saved.name);
       const onVersion = labelsOn(after, saved.version);
       return {
-        name: saved.name, version: saved.version, type: body.type, created: created ? "prompt" : "version", labels: onVersion, tags: after?.tags ?? [],
-        config: input.config ?? {},
+        id: saved.versionId, name: saved.name, version: saved.version, type: body.type, created: created ? "prompt" : "version", labels: onVersion,
+        tags: after?.tags ?? [], config: input.config ?? {}, createdBy: "API",
         message: `Successfully created ${body.type} prompt '${saved.name}' version ${saved.version}${onVersion.length ? ` with labels: ${onVersion.join(", ")}` : ""}`,
       };
     }
@@ -261,9 +265,10 @@ export function mcpServer(services: ApiServices, key: AuthenticatedApiKey, req: 
         "Important:",
         "- Versions are immutable: to change a prompt, save its next version (this tool, with the same name)",
         "- A new prompt is visible to the key's team; its title defaults to its name",
-        "- Labels move to the new version; 'production' is never moved by an API key (a team admin moves it in the app), and 'latest' is always the newest version",
+        "- Labels move to the new version; 'production' is never moved by an API key (a team admin moves it in the app), and 'latest' is always the newest version (asked for, it is there anyway)",
         "",
         `Accepts: name, ${accepts}, optional title, labels, config, tags, commitMessage`,
+        "Answers: id (the new version's), name, version, type, created ('prompt' or 'version'), labels (on the new version, 'latest' included), tags, config, createdBy ('API'), message",
       ].join("\n");
 
     tool(
@@ -298,7 +303,7 @@ export function mcpServer(services: ApiServices, key: AuthenticatedApiKey, req: 
           "Point labels at a version of a prompt: each label leaves the version it was on (a label is on one version at a time); other labels stay where they are.",
           "",
           "'production' is never moved by an API key (a team admin moves it in the app); 'latest' is always the newest version and cannot be set.",
-          "Accepts: name, version, newLabels (the labels to point at it; an empty list changes nothing). Answers the labels now on the version.",
+          "Accepts: name, version, newLabels (the labels to point at it; an empty list changes nothing). Answers the labels now on the version ('latest' included on the newest).",
         ].join("\n"),
         inputSchema: {
           name: z.string().describe("The prompt's name"),

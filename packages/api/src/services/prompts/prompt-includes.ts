@@ -106,7 +106,8 @@ export async function resolveIncludes(
         prompt: row && { facts: { visibility: row.visibility, authorId: row.authorId }, access: reader.access },
       });
       if (!decision.ok) {
-        if (decision.code === "NOT_FOUND") fail("NOT_FOUND", INCLUDE_MSG.notFound(ref, chain), "INCLUDE_NOT_FOUND");
+        // Saving, the body names what is not there (400, as Langfuse answers it); fetching, what was asked for is not found.
+        if (decision.code === "NOT_FOUND") fail(conflictCode === "INVALID" ? "INVALID" : "NOT_FOUND", INCLUDE_MSG.notFound(ref, chain), "INCLUDE_NOT_FOUND");
         fail(decision.code, `${decision.message} (include ${includeName(ref)})`, "INCLUDE_FORBIDDEN");
       }
       if (row!.type !== "text") fail(conflictCode, INCLUDE_MSG.notText(ref), "INCLUDE_NOT_TEXT");

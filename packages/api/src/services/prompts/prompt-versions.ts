@@ -58,6 +58,6 @@ export async function createVersion(db: Db, caller: Caller, prompt: LoadedPrompt
     });
     await saveIncludes(tx, { caller, access: prompt.access }, { teamId: prompt.teamId, name, versionId: id, version, body });
     await auditPrompt(tx, context, prompt, "prompt.version", { after: { version, commitMessage: input.commitMessage ?? "" } });
-    return { version };
+    return { version, versionId: id };
   });
 }

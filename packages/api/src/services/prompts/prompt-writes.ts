@@ -55,7 +55,7 @@ export async function createPrompt(
         target: { type: "prompt", id: prompt.id, name: prompt.name },
         after: { name: prompt.name, title: input.title, visibility: input.visibility, version: 1 },
       });
-      return { id: prompt.id, name: prompt.name, version: 1 };
+      return { id: prompt.id, name: prompt.name, version: 1, versionId };
     });
   } catch (error) {
     if (isUniqueViolation(error)) return fail("ALREADY_EXISTS", PROMPT_MSG.nameTaken, "NAME_TAKEN");

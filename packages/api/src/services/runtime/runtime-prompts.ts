@@ -234,7 +234,7 @@ export async function createRuntimePrompt(db: Db, key: AuthenticatedApiKey, inpu
   const team = await loadTeamAccess(db, caller, key.teamId);
   allowOrFail(authorize(caller, "prompt.write", { place: team }));
   const created = await createPrompt(db, caller, team!, { ...input, teamId: key.teamId }, now, keyContext(key, now, ip));
-  return { name: created.name, version: created.version };
+  return { name: created.name, version: created.version, versionId: created.versionId };
 }
 
 export async function createRuntimeVersion(
@@ -246,8 +246,8 @@ export async function createRuntimeVersion(
   ip: string | null = null,
 ) {
   const prompt = await loadKeyPrompt(db, key, name);
-  const { version } = await createVersion(db, keyCaller(key), prompt, { ...input, promptId: prompt.id }, now, keyContext(key, now, ip));
-  return { name, version };
+  const { version, versionId } = await createVersion(db, keyCaller(key), prompt, { ...input, promptId: prompt.id }, now, keyContext(key, now, ip));
+  return { name, version, versionId };
 }
 
 /** Points a label at a version; `production` is never moved by a key, whatever its scopes (the one decision). */

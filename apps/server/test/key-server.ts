@@ -1,0 +1,65 @@
+// For the tests of what API keys call (/api/public, /api/mcp): the server on a fresh database, one
+// organization with a signed-in person who is admin of every team made here, keys made as users make
+// them, and Langfuse's HTTP calls with a key pair.
+import { appProcess, createAccount, createHarness, createOrganization, createTeam, type AppProcess, type Harness } from "@promptly/api/testing";
+import { createApp } from "../src/app.ts";
+import { listenForTests, type TestServer } from "./test-server.ts";
+
+export type TeamAdmin = Awaited<ReturnType<Harness["signedInClient"]>>["api"];
+/** A key as the Langfuse SDKs take it: the public half and the secret (the Promptly key). */
+export type Pair = { publicKey: string; secretKey: string };
+
+export interface KeyServer {
+  h: Harness;
+  app: AppProcess;
+  server: TestServer;
+  organizationId: string;
+  /** The admin of every team made by `team`. */
+  admin: TeamAdmin;
+  /** A new team of the organization, the admin its admin. */
+  team(name: string): Promise<string>;
+  /** A new key of `teamId` (read only unless scopes say `write`), with its public half. */
+  key(teamId: string, options?: { scopes?: "write"[]; labels?: string[] }): Promise<Pair & { id: string }>;
+  close(): Promise<void>;
+}
+
+export async function startKeyServer(): Promise<KeyServer> {
+  const h = await createHarness();
+  const app = appProcess(h);
+  const server = await listenForTests(createApp({ services: app.services }));
+  const person = await createAccount(h);
+  const organizationId = (await createOrganization(h, [{ userId: person.id, role: "member" }], "Acme")).id;
+  const admin = (await h.signedInClient(person.id)).api;
+  let keys = 0;
+  return {
+    h, app, server, organizationId, admin,
+    team: async (name) => (await createTeam(h, organizationId, [{ userId: person.id, role: "admin" }], name)).id,
+    key: async (teamId, options = {}) => {
+      const { id, key, publicKey } = await admin.apiKeys.create({ teamId, name: `key ${++keys}`, ...options });
+      return { id, publicKey, secretKey: key };
+    },
+    close: async () => {
+      await server.close();
+      await app.close();
+      await h.close();
+    },
+  };
+}
+
+export const basicAuth = (pair: Pair) => `Basic ${Buffer.from(`${pair.publicKey}:${pair.secretKey}`).toString("base64")}`;
+
+export type LangfuseAnswer = { status: number; body: Record<string, unknown> & { error: unknown; message: string } };
+
+/** A call of /api/public with a key pair (or the Authorization given), answered as parsed JSON. */
+export function langfuseCaller(server: TestServer, defaultPair: () => Pair) {
+  return async (method: string, path: string, options: { pair?: Pair; auth?: string; body?: unknown } = {}): Promise<LangfuseAnswer> => {
+    const authorization = options.auth ?? basicAuth(options.pair ?? defaultPair());
+    const response = await fetch(`${server.base}/api/public${path}`, {
+      method,
+      headers: { authorization, ...(options.body === undefined ? {} : { "content-type": "application/json" }) },
+      body: options.body === undefined ? undefined : JSON.stringify(options.body),
+    });
+    const text = await response.text();
+    return { status: response.status, body: (text ? JSON.parse(text) : null) as LangfuseAnswer["body"] };
+  };
+}
