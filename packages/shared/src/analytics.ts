@@ -3,10 +3,7 @@ import { z } from "zod";
 import { idSchema } from "./validation.ts";
 import { versionRunStats } from "./runs.ts";
 
-/** The ranges the page offers, in days ending today (UTC). */
-export const ANALYTICS_RANGES = [7, 30, 90] as const;
-export type AnalyticsRange = (typeof ANALYTICS_RANGES)[number];
-export const analyticsRangeSchema = z.union([z.literal(7), z.literal(30), z.literal(90)]);
+const analyticsRangeSchema = z.union([z.literal(7), z.literal(30), z.literal(90)]);
 
 export const analyticsOverviewInput = z.object({ organizationId: idSchema, teamId: idSchema.optional(), days: analyticsRangeSchema });
 export const analyticsPromptInput = z.object({ promptId: idSchema, days: analyticsRangeSchema });

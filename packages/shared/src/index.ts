@@ -1,4 +1,5 @@
 export * from "./constants.ts";
+export * from "./options.ts";
 export * from "./messages.ts";
 export * from "./validation.ts";
 export * from "./permissions.ts";

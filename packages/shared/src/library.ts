@@ -2,7 +2,8 @@
 // import both use, the Langfuse prompt shape import also reads, the bulk actions, and their texts.
 import { z } from "zod";
 import { CHAT_ROLES } from "./prompt-template.ts";
-import { PROMPT_MSG, PROMPT_TAGS_MAX, PROMPT_TYPES, PROMPT_VISIBILITIES, withoutDotSegments, promptLabelSchema, promptNameSchema, promptTagsSchema } from "./prompts.ts";
+import { PROMPT_MSG, PROMPT_TAGS_MAX, PROMPT_TYPES, withoutDotSegments, promptLabelSchema, promptNameSchema, promptTagsSchema } from "./prompts.ts";
+import { PROMPT_VISIBILITIES } from "./options.ts";
 import { idSchema } from "./validation.ts";
 
 export const LIBRARY_FORMAT = "promptly.library";

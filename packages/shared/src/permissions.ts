@@ -1,7 +1,7 @@
 // Permission rules of spec section 6. The server enforces them; the web app only mirrors them.
 import { TEAM_ROLES, type AppRole, type OrganizationRole, type TeamRole } from "./constants.ts";
 import { MSG } from "./messages.ts";
-import type { PromptVisibility } from "./prompts.ts";
+import type { PromptVisibility } from "./options.ts";
 
 /** Who is asking, as far as app-wide rules care. */
 export interface Caller {

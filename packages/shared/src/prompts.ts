@@ -3,13 +3,10 @@
 import { z } from "zod";
 import { CHAT_ROLES, VARIABLE_NAME, VARIABLE_TYPES, lint, type PromptVersionBody } from "./prompt-template.ts";
 import { idSchema, multilineText, plainText } from "./validation.ts";
+import { PROMPT_SORTS, PROMPT_VISIBILITIES, type PromptSort, type PromptVisibility } from "./options.ts";
 
-export const PROMPT_VISIBILITIES = ["private", "team", "organization"] as const;
-export type PromptVisibility = (typeof PROMPT_VISIBILITIES)[number];
 export const PROMPT_TYPES = ["text", "chat"] as const;
 export type PromptType = (typeof PROMPT_TYPES)[number];
-export const PROMPT_SORTS = ["updated", "name", "rating", "bookmarks"] as const;
-export type PromptSort = (typeof PROMPT_SORTS)[number];
 
 const PROMPT_NAME_MAX = 128;
 const PROMPT_TITLE_MAX = 120;

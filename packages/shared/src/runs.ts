@@ -3,9 +3,7 @@
 import { z } from "zod";
 import { CHAT_ROLES } from "./prompt-template.ts";
 import { idSchema, multilineText } from "./validation.ts";
-
-export const RUN_STATUSES = ["succeeded", "failed", "stopped"] as const;
-
+import { RUN_STATUSES } from "./options.ts";
 
 /** An answer longer than this many characters is cut there, with a notice. */
 export const RUN_OUTPUT_MAX_CHARS = 200_000;

@@ -4,7 +4,7 @@
 import { z } from "zod";
 import { CHAT_ROLES, VARIABLE_TYPES } from "./prompt-template.ts";
 import { LATEST_LABEL, PROMPT_MSG, PROMPT_TYPES, PROTECTED_LABEL, promptLabelSchema } from "./prompts.ts";
-import { RUN_STATUSES } from "./runs.ts";
+import { RUN_STATUSES } from "./options.ts";
 import { idSchema, plainText } from "./validation.ts";
 
 /** What a fetch means without a label or a version. */

@@ -5,7 +5,6 @@ import { AuthLayout } from "@/components/auth/auth-layout";
 import { redirectSignedIn } from "@/components/auth/redirect-signed-in";
 import { AppLayoutSkeleton } from "@/components/layout/app-layout-skeleton";
 import { requireSession } from "@/components/guards/require-session";
-import { SettingsLayout } from "@/components/settings/settings-layout";
 import { loadWorkspace } from "@/lib/workspace";
 
 /** /auth/*: public; a signed-in user is sent to / (from sign-in, sign-up and forgot-password). */
@@ -33,5 +32,6 @@ export const settingsLayoutRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: "/settings",
   beforeLoad: requireSession,
-  component: SettingsLayout,
+  // Loaded on first use, like the main layout (its header's menus are not needed before).
+  component: lazyRouteComponent(() => import("@/components/settings/settings-layout"), "SettingsLayout"),
 });

@@ -1,18 +1,9 @@
-import { lazy, Suspense } from "react";
 import { createRoute } from "@tanstack/react-router";
-import { z } from "zod";
-import { analyticsRangeSchema } from "@promptly/shared";
-import { GuardSkeleton, PageGuard } from "@/components/guards/role-guard";
+import { ANALYTICS_RANGES } from "@promptly/shared";
+import { optionalOneOf, optionalString, searchOf } from "@/lib/search-params";
 import { appLayoutRoute } from "../layouts.tsx";
 
-// The page and its charting library load only here (started by the loader), so the main bundle does not carry them.
-const loadAnalyticsPage = () => import("@/components/analytics/analytics-page");
-const AnalyticsPage = lazy(() => loadAnalyticsPage().then((module) => ({ default: module.AnalyticsPage })));
-
-const analyticsSearch = z.object({
-  days: analyticsRangeSchema.optional().catch(undefined),
-  teamId: z.string().optional().catch(undefined),
-});
+const analyticsSearch = searchOf({ days: optionalOneOf(ANALYTICS_RANGES), teamId: optionalString });
 
 /** Analytics: usage and activity of the prompts each person may read, for all four roles. */
 export const analyticsRoute = createRoute({
@@ -20,14 +11,5 @@ export const analyticsRoute = createRoute({
   path: "/analytics",
   validateSearch: analyticsSearch,
   staticData: { showsOrganizationsFailure: true },
-  loader: async () => {
-    await loadAnalyticsPage();
-  },
-  component: () => (
-    <PageGuard page="page.analytics">
-      <Suspense fallback={<GuardSkeleton />}>
-        <AnalyticsPage />
-      </Suspense>
-    </PageGuard>
-  ),
-});
+  // The page and its charting library load only here, so the first page does not carry them.
+}).lazy(() => import("./analytics.lazy.tsx").then((module) => module.analyticsLazyRoute));

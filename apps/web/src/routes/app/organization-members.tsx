@@ -1,14 +1,8 @@
 import { accessIn } from "@/lib/workspace";
 import { can } from "@promptly/shared";
-import { createRoute, lazyRouteComponent } from "@tanstack/react-router";
-import { PageGuard } from "@/components/guards/role-guard";
+import { createRoute } from "@tanstack/react-router";
 import { api } from "@/lib/trpc";
 import { appLayoutRoute } from "../layouts.tsx";
-
-const OrganizationMembersPage = lazyRouteComponent(
-  () => import("@/components/organizations/organization-members-page"),
-  "OrganizationMembersPage",
-);
 
 /**
  * /organizations/{organizationId}/members: the same guard as /organizations, super users only.
@@ -27,12 +21,4 @@ export const organizationMembersRoute = createRoute({
       api.organizationInvites.listPending.ensureData({ organizationId }),
     ]).catch(() => undefined);
   },
-  component: function OrganizationMembersRouteComponent() {
-    const { organizationId } = organizationMembersRoute.useParams();
-    return (
-      <PageGuard page="page.organizations">
-        <OrganizationMembersPage organizationId={organizationId} />
-      </PageGuard>
-    );
-  },
-});
+}).lazy(() => import("./organization-members.lazy.tsx").then((module) => module.organizationMembersLazyRoute));

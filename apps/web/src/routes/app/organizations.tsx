@@ -1,11 +1,8 @@
 import { accessIn } from "@/lib/workspace";
 import { can } from "@promptly/shared";
-import { createRoute, lazyRouteComponent } from "@tanstack/react-router";
-import { PageGuard } from "@/components/guards/role-guard";
+import { createRoute } from "@tanstack/react-router";
 import { api } from "@/lib/trpc";
 import { appLayoutRoute } from "../layouts.tsx";
-
-const OrganizationsPage = lazyRouteComponent(() => import("@/components/organizations/organizations-page"), "OrganizationsPage");
 
 /** /organizations: super users only (the server refuses everyone else's changes as well). */
 export const organizationsRoute = createRoute({
@@ -18,9 +15,4 @@ export const organizationsRoute = createRoute({
     // A failed list shows on the page itself, not as the application's error screen.
     if (can(accessIn(me, null), "page.organizations")) await api.organizations.list.ensureData().catch(() => undefined);
   },
-  component: () => (
-    <PageGuard page="page.organizations">
-      <OrganizationsPage />
-    </PageGuard>
-  ),
-});
+}).lazy(() => import("./organizations.lazy.tsx").then((module) => module.organizationsLazyRoute));

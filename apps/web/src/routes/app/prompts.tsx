@@ -2,29 +2,27 @@
 // own page is open to anyone who may read it (the server decides); the editor needs a team where
 // the person may create prompts.
 import { createRoute, lazyRouteComponent } from "@tanstack/react-router";
-import { z } from "zod";
 import { PROMPT_SORTS, PROMPT_VISIBILITIES, RUN_STATUSES } from "@promptly/shared";
-import { PageGuard } from "@/components/guards/role-guard";
+import { optionalBoolean, optionalInteger, optionalOneOf, optionalString, optionalStringArray, optionalStringOfLength, optionalUuid, searchOf } from "@/lib/search-params";
 import { api } from "@/lib/trpc";
 import { loadWorkspace } from "@/lib/workspace";
 import { appLayoutRoute } from "../layouts.tsx";
 
-const PromptListPage = lazyRouteComponent(() => import("@/components/prompts/prompt-list-page"), "PromptListPage");
 const PromptPage = lazyRouteComponent(() => import("@/components/prompts/prompt-page"), "PromptPage");
 const PromptEditorPage = lazyRouteComponent(() => import("@/components/prompts/prompt-editor-page"), "PromptEditorPage");
 
 /** The list's filters live in the URL. */
-const listSearch = z.object({
-  q: z.string().optional().catch(undefined),
-  teamId: z.string().optional().catch(undefined),
-  tags: z.array(z.string()).optional().catch(undefined),
-  folder: z.string().optional().catch(undefined),
-  visibility: z.enum(PROMPT_VISIBILITIES).optional().catch(undefined),
-  mine: z.boolean().optional().catch(undefined),
-  archived: z.boolean().optional().catch(undefined),
-  sort: z.enum(PROMPT_SORTS).optional().catch(undefined),
+const listSearch = searchOf({
+  q: optionalString,
+  teamId: optionalString,
+  tags: optionalStringArray,
+  folder: optionalString,
+  visibility: optionalOneOf(PROMPT_VISIBILITIES),
+  mine: optionalBoolean,
+  archived: optionalBoolean,
+  sort: optionalOneOf(PROMPT_SORTS),
   /** Cards or the compact table. */
-  view: z.enum(["cards", "table"]).optional().catch(undefined),
+  view: optionalOneOf(["cards", "table"]),
 });
 
 export const promptsRoute = createRoute({
@@ -34,12 +32,7 @@ export const promptsRoute = createRoute({
   staticData: { showsOrganizationsFailure: true },
   validateSearch: listSearch,
   loader: () => loadWorkspace(),
-  component: () => (
-    <PageGuard page="page.prompts">
-      <PromptListPage mode="all" />
-    </PageGuard>
-  ),
-});
+}).lazy(() => import("./prompt-lists.lazy.tsx").then((module) => module.promptsLazyRoute));
 
 export const bookmarksRoute = createRoute({
   getParentRoute: () => appLayoutRoute,
@@ -48,12 +41,7 @@ export const bookmarksRoute = createRoute({
   staticData: { showsOrganizationsFailure: true },
   validateSearch: listSearch,
   loader: () => loadWorkspace(),
-  component: () => (
-    <PageGuard page="page.bookmarks">
-      <PromptListPage mode="bookmarks" />
-    </PageGuard>
-  ),
-});
+}).lazy(() => import("./prompt-lists.lazy.tsx").then((module) => module.bookmarksLazyRoute));
 
 /** /prompts/new: the editor for a new prompt (`teamId` preselects a team). */
 export const newPromptRoute = createRoute({
@@ -61,28 +49,28 @@ export const newPromptRoute = createRoute({
   path: "/prompts/new",
   // The page says itself when the organizations fail to load (no toast repeats it).
   staticData: { showsOrganizationsFailure: true },
-  validateSearch: z.object({ teamId: z.string().optional().catch(undefined) }),
+  validateSearch: searchOf({ teamId: optionalString }),
   loader: () => loadWorkspace(),
   component: () => <PromptEditorPage />,
 });
 
-const promptSearch = z.object({
-  version: z.number().int().min(1).optional().catch(undefined),
-  tab: z.enum(["template", "try", "playground", "history", "compare", "runs", "cases", "evaluations", "comments", "usage", "activity"]).optional().catch(undefined),
+const promptSearch = searchOf({
+  version: optionalInteger(1),
+  tab: optionalOneOf(["template", "try", "playground", "history", "compare", "runs", "cases", "evaluations", "comments", "usage", "activity"]),
   /** A comment to open on the Comments tab (links from notifications). */
-  comment: z.uuid().optional().catch(undefined),
-  from: z.number().int().min(1).optional().catch(undefined),
-  to: z.number().int().min(1).optional().catch(undefined),
+  comment: optionalUuid,
+  from: optionalInteger(1),
+  to: optionalInteger(1),
   /** The Runs tab's filters and the run it has open (links to a run). */
-  runVersion: z.number().int().min(1).optional().catch(undefined),
-  runModel: z.string().min(1).max(200).optional().catch(undefined),
-  runStatus: z.enum(RUN_STATUSES).optional().catch(undefined),
-  run: z.uuid().optional().catch(undefined),
+  runVersion: optionalInteger(1),
+  runModel: optionalStringOfLength(1, 200),
+  runStatus: optionalOneOf(RUN_STATUSES),
+  run: optionalUuid,
   /** The Evaluations tab's open evaluation, its view, and the two versions it compares. */
-  evaluation: z.uuid().optional().catch(undefined),
-  evaluationView: z.enum(["results", "compare"]).optional().catch(undefined),
-  base: z.number().int().min(1).optional().catch(undefined),
-  candidate: z.number().int().min(1).optional().catch(undefined),
+  evaluation: optionalUuid,
+  evaluationView: optionalOneOf(["results", "compare"]),
+  base: optionalInteger(1),
+  candidate: optionalInteger(1),
 });
 
 /** /prompts/$promptId: the prompt, loaded by the route (version from the URL, default production, else latest). */
@@ -105,7 +93,7 @@ export const newVersionRoute = createRoute({
   getParentRoute: () => appLayoutRoute,
   path: "/prompts/$promptId/new-version",
   /** `draft`: the playground's edited body and model settings to start from (kept in the tab's session storage under this key). */
-  validateSearch: z.object({ draft: z.string().max(100).optional().catch(undefined) }),
+  validateSearch: searchOf({ draft: optionalStringOfLength(0, 100) }),
   loader: async ({ params }) => {
     await Promise.all([loadWorkspace(), api.prompts.get.ensureData({ id: params.promptId, label: "latest" }).catch(() => undefined)]);
   },

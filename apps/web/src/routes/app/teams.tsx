@@ -1,9 +1,6 @@
-import { createRoute, lazyRouteComponent } from "@tanstack/react-router";
-import { PageGuard } from "@/components/guards/role-guard";
+import { createRoute } from "@tanstack/react-router";
 import { loadWorkspace } from "@/lib/workspace";
 import { appLayoutRoute } from "../layouts.tsx";
-
-const TeamsPage = lazyRouteComponent(() => import("@/components/teams/teams-page"), "TeamsPage");
 
 /** /teams: administrators, organization admins, team admins (of a team of the active organization) and super users. */
 export const teamsRoute = createRoute({
@@ -12,9 +9,4 @@ export const teamsRoute = createRoute({
   // The page says itself when the organizations fail to load (no toast repeats it).
   staticData: { showsOrganizationsFailure: true },
   loader: () => loadWorkspace({ teamDetails: true }),
-  component: () => (
-    <PageGuard page="page.teams">
-      <TeamsPage />
-    </PageGuard>
-  ),
-});
+}).lazy(() => import("./teams.lazy.tsx").then((module) => module.teamsLazyRoute));

@@ -1,5 +1,4 @@
 import { createRoute } from "@tanstack/react-router";
-import { ConfirmEmailPanel } from "@/components/auth/confirm-email-panel";
 import { authLayoutRoute } from "../layouts.tsx";
 import { tokenSearch } from "@/components/auth/token-search";
 
@@ -8,8 +7,4 @@ export const confirmEmailRoute = createRoute({
   getParentRoute: () => authLayoutRoute,
   path: "confirm-email",
   validateSearch: tokenSearch,
-  component: function ConfirmEmailPage() {
-    const { token } = confirmEmailRoute.useSearch();
-    return <ConfirmEmailPanel token={token ?? null} />;
-  },
-});
+}).lazy(() => import("./confirm-email.lazy.tsx").then((module) => module.confirmEmailLazyRoute));

@@ -1,9 +1,8 @@
-import { createRoute } from "@tanstack/react-router";
-import { ForgotPasswordForm } from "@/components/auth/forgot-password-form";
+import { createRoute, lazyRouteComponent } from "@tanstack/react-router";
 import { authLayoutRoute } from "../layouts.tsx";
 
 export const forgotPasswordRoute = createRoute({
   getParentRoute: () => authLayoutRoute,
   path: "forgot-password",
-  component: ForgotPasswordForm,
+  component: lazyRouteComponent(() => import("@/components/auth/forgot-password-form"), "ForgotPasswordForm"),
 });

@@ -1,5 +1,4 @@
 import { createRoute } from "@tanstack/react-router";
-import { MagicLinkPanel } from "@/components/auth/magic-link-panel";
 import { authLayoutRoute } from "../layouts.tsx";
 import { tokenSearch } from "@/components/auth/token-search";
 
@@ -8,8 +7,4 @@ export const magicLinkRoute = createRoute({
   getParentRoute: () => authLayoutRoute,
   path: "magic-link",
   validateSearch: tokenSearch,
-  component: function MagicLinkPage() {
-    const { token } = magicLinkRoute.useSearch();
-    return <MagicLinkPanel token={token ?? null} />;
-  },
-});
+}).lazy(() => import("./magic-link.lazy.tsx").then((module) => module.magicLinkLazyRoute));

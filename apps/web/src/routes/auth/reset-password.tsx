@@ -1,5 +1,4 @@
 import { createRoute } from "@tanstack/react-router";
-import { ResetPasswordForm } from "@/components/auth/reset-password-form";
 import { authLayoutRoute } from "../layouts.tsx";
 import { tokenSearch } from "@/components/auth/token-search";
 
@@ -8,8 +7,4 @@ export const resetPasswordRoute = createRoute({
   getParentRoute: () => authLayoutRoute,
   path: "reset-password",
   validateSearch: tokenSearch,
-  component: function ResetPasswordPage() {
-    const { token } = resetPasswordRoute.useSearch();
-    return <ResetPasswordForm token={token ?? null} />;
-  },
-});
+}).lazy(() => import("./reset-password.lazy.tsx").then((module) => module.resetPasswordLazyRoute));

@@ -1,7 +1,5 @@
-import { useEffect, useState } from "react";
-import { createRoute, useNavigate } from "@tanstack/react-router";
+import { createRoute } from "@tanstack/react-router";
 import { safeRedirectPath } from "@promptly/shared";
-import { SignInForm } from "@/components/auth/sign-in-form";
 import { authLayoutRoute } from "../layouts.tsx";
 
 export interface SignInSearch {
@@ -19,18 +17,4 @@ export const signInRoute = createRoute({
     email_confirmed: search.email_confirmed === true || search.email_confirmed === "true" ? true : undefined,
     signup: typeof search.signup === "string" ? search.signup : undefined,
   }),
-  component: SignInPage,
-});
-
-function SignInPage() {
-  const search = signInRoute.useSearch();
-  const navigate = useNavigate();
-  // Shown once, then the URL becomes the plain sign-in route (a reload does not repeat the message).
-  const [emailConfirmed] = useState(search.email_confirmed === true);
-  useEffect(() => {
-    if (search.email_confirmed) {
-      void navigate({ to: "/auth/signin", search: { redirect: search.redirect }, replace: true });
-    }
-  }, [search.email_confirmed, search.redirect, navigate]);
-  return <SignInForm redirect={search.redirect} emailConfirmed={emailConfirmed} signedUp={search.signup === "success"} />;
-}
+}).lazy(() => import("./signin.lazy.tsx").then((module) => module.signInLazyRoute));

@@ -1,6 +1,5 @@
 import { createRoute } from "@tanstack/react-router";
 import { safeRedirectPath } from "@promptly/shared";
-import { SignUpForm } from "@/components/auth/sign-up-form";
 import { authLayoutRoute } from "../layouts.tsx";
 
 export const signUpRoute = createRoute({
@@ -14,8 +13,4 @@ export const signUpRoute = createRoute({
     invite: typeof search.invite === "string" ? search.invite : undefined,
     token: typeof search.token === "string" ? search.token : undefined,
   }),
-  component: function SignUpPage() {
-    const { email_confirmed, redirect, invite, token } = signUpRoute.useSearch();
-    return <SignUpForm emailConfirmed={email_confirmed === true} redirect={redirect} invite={invite && token ? { id: invite, token } : undefined} />;
-  },
-});
+}).lazy(() => import("./signup.lazy.tsx").then((module) => module.signUpLazyRoute));

@@ -1,17 +1,7 @@
 // The second sign-in step: a session that passed the password or magic link waits here for
 // a code from the authenticator app, or a one-time recovery code. It can call nothing else meanwhile.
-import { useState, type FormEvent } from "react";
-import { Link, createRoute } from "@tanstack/react-router";
-import { MSG, safeRedirectPath } from "@promptly/shared";
-import { AuthCard } from "@/components/auth/auth-card";
-import { describeFailure } from "@/components/auth/auth-errors";
-import { useFinishSignIn } from "@/components/auth/use-finish-sign-in";
-import { TotpCodeInput, isTotpCode } from "@/components/auth/totp-code-input";
-import { Alert, AlertDescription, AlertTitle } from "@/components/ui/alert";
-import { Button } from "@/components/ui/button";
-import { FormField } from "@/components/ui/form-field";
-import { Input } from "@/components/ui/input";
-import { trpc } from "@/lib/trpc";
+import { createRoute } from "@tanstack/react-router";
+import { safeRedirectPath } from "@promptly/shared";
 import { authLayoutRoute } from "../layouts.tsx";
 
 export const twoFactorRoute = createRoute({
@@ -20,77 +10,4 @@ export const twoFactorRoute = createRoute({
   validateSearch: (search: Record<string, unknown>): { redirect?: string } => ({
     redirect: safeRedirectPath(search.redirect) ?? undefined,
   }),
-  component: TwoFactorPage,
-});
-
-function TwoFactorPage() {
-  const { redirect } = twoFactorRoute.useSearch();
-  const finishSignIn = useFinishSignIn();
-  const [useRecovery, setUseRecovery] = useState(false);
-  const [code, setCode] = useState("");
-  // Told once, on the card: a code that is not 6 digits gets the spec's title with its hint.
-  const [error, setError] = useState<{ title?: string; message: string } | null>(null);
-  const verifyCode = trpc.auth.verifyTwoFactor.useMutation();
-  const verifyRecovery = trpc.auth.verifyRecoveryCode.useMutation();
-  const busy = verifyCode.isPending || verifyRecovery.isPending;
-
-  async function submit(event: FormEvent) {
-    event.preventDefault();
-    setError(null);
-    const value = code.trim();
-    if (!useRecovery && !isTotpCode(value)) {
-      setError({ title: MSG.invalidVerificationCode, message: MSG.enterSixDigitCode });
-      return;
-    }
-    let result;
-    try {
-      result = useRecovery ? await verifyRecovery.mutateAsync({ code: value }) : await verifyCode.mutateAsync({ code: value });
-    } catch (failure) {
-      setError({ message: describeFailure(failure).message });
-      return;
-    }
-    await finishSignIn(result, redirect);
-  }
-
-  function switchMode() {
-    setUseRecovery((value) => !value);
-    setCode("");
-    setError(null);
-  }
-
-  return (
-    <AuthCard
-      title="Two-factor authentication"
-      description={
-        useRecovery
-          ? "Enter one of the recovery codes you saved when you turned on two-factor authentication. Each code works once."
-          : "Enter the 6-digit code from your authenticator app."
-      }
-      footer={<Link to="/auth/signin" className="underline underline-offset-4">Back to sign in</Link>}
-    >
-      <form onSubmit={submit} className="grid gap-4" noValidate>
-        {error && (
-          <Alert variant="destructive">
-            {error.title && <AlertTitle>{error.title}</AlertTitle>}
-            <AlertDescription>{error.message}</AlertDescription>
-          </Alert>
-        )}
-        {useRecovery ? (
-          <FormField label="Recovery code" key="recovery">
-            <Input value={code} onChange={(event) => setCode(event.target.value)} autoComplete="off" placeholder="xxxxx-xxxxx" autoFocus className="font-mono" />
-          </FormField>
-        ) : (
-          <FormField label="Verification code" key="totp">
-            <TotpCodeInput value={code} onChange={setCode} />
-          </FormField>
-        )}
-        <Button type="submit" disabled={busy}>
-          {busy ? "Verifying..." : "Verify"}
-        </Button>
-        <Button type="button" variant="link" onClick={switchMode} disabled={busy}>
-          {useRecovery ? "Use your authenticator app instead" : "Use a recovery code instead"}
-        </Button>
-      </form>
-    </AuthCard>
-  );
-}
+}).lazy(() => import("./two-factor.lazy.tsx").then((module) => module.twoFactorLazyRoute));
