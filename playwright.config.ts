@@ -19,6 +19,9 @@ export default defineConfig({
   use: {
     baseURL: E2E.appUrl,
     trace: "retain-on-failure",
+    // Dialogs and toasts appear at once (the app honours the setting, smoke.spec.ts shows both ways), so
+    // no step waits for a fade to end before it can click.
+    reducedMotion: "reduce",
     launchOptions: {
       executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
       args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--disable-quic", "--no-first-run"],

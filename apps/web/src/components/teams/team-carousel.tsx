@@ -34,7 +34,9 @@ export function TeamCarousel({ teams, selectedId, onSelect }: { teams: Team[]; s
 
   const scrollBy = (direction: -1 | 1) => {
     const element = scroller.current;
-    if (element) element.scrollBy({ left: direction * element.clientWidth * 0.8, behavior: "smooth" });
+    // Glides, unless the system asks for less motion.
+    const behavior = window.matchMedia("(prefers-reduced-motion: reduce)").matches ? "instant" : "smooth";
+    if (element) element.scrollBy({ left: direction * element.clientWidth * 0.8, behavior });
   };
 
   return (
