@@ -7,6 +7,9 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: "forks",
+    // Two files at once. Vitest's default is one fewer than the cores, which on the project's two-core
+    // machines is one: the tests then wait on PostgreSQL, child processes and timers with a core idle.
+    maxWorkers: 2,
     // Each worker keeps the modules it imported for the next test file: no test reads module state it
     // did not set up (every integration test builds its own database, app and callers), and importing
     // the API's whole tree again for each of ~100 files cost more than a minute of a run.
