@@ -60,8 +60,21 @@ const SESSION_ROW_SQL = `
  * The request's session and the user fields every request needs, by the id's hash. This runs on every
  * request, so it is one SQL statement (Prisma's nested select costs several times more; see the auth bench).
  */
-export async function findSessionRow(db: Db, sessionId: string) {
-  const id = hashToken(sessionId);
+export async function findSessionRow(db: Db, sessionId: string): Promise<SessionRow | null> {
+  return findSessionRowByHash(db, hashToken(sessionId));
+}
+
+/** A session and its user's fields as one request needs them (and as the session cache keeps them). */
+export interface SessionRow {
+  userId: string;
+  expiresAt: Date;
+  twoFactorVerified: boolean;
+  lastActiveAt: Date;
+  signInMethod: "password" | "magic_link";
+  user: UserAttributes;
+}
+
+export async function findSessionRowByHash(db: Db, id: string): Promise<SessionRow | null> {
   const rows = (await hotRead<SessionRowSql>(db, { name: "promptly_session_row", text: SESSION_ROW_SQL, values: [id] }))
     ?? (await db.$queryRawUnsafe<SessionRowSql[]>(SESSION_ROW_SQL, id));
   const row = rows[0];
