@@ -24,9 +24,12 @@ export async function resolveRequestSession(services: ApiServices, req: RequestI
   const now = services.now().getTime();
   const cached = services.sessions.get(idHash);
   // A cached lastActiveAt is never later than the stored one (other processes may have written since):
-  // within the write interval the session cannot be idle (timeouts are 5 minutes or more) and no write
-  // is due, so memory decides alone; past it, the stored row decides, as without a cache.
-  if (cached && cached.expiresAt.getTime() > now && now - cached.lastActiveAt.getTime() <= ACTIVITY_WRITE_INTERVAL_MS) {
+  // within the write interval (and the idle limit) the session is not idle and no write is due, so
+  // memory decides alone; past it, the stored row decides, as without a cache.
+  if (
+    cached && cached.expiresAt.getTime() > now &&
+    now - cached.lastActiveAt.getTime() <= Math.min(ACTIVITY_WRITE_INTERVAL_MS, cached.user.sessionTimeoutMinutes * 60_000)
+  ) {
     return principalOf(sessionId, cached, cached.lastActiveAt);
   }
   const mark = services.sessions.mark();
@@ -48,7 +51,9 @@ export async function resolveRequestSession(services: ApiServices, req: RequestI
     lastActiveAt = new Date(now);
     await services.db.session.updateMany({ where: { id: idHash }, data: { lastActiveAt } });
   }
-  services.sessions.keep(idHash, { ...row, lastActiveAt }, mark);
+  // Not a user without a stored app role: the first request creates it (auth.me's roleCreated), and the
+  // next must see it whether or not the notification has come back yet.
+  if (row.user.appRole) services.sessions.keep(idHash, { ...row, lastActiveAt }, mark);
   return principalOf(sessionId, row, lastActiveAt);
 }
 
