@@ -104,6 +104,8 @@ class TextWalk {
   readonly dates: string[] = [];
   private readonly seen = new Set<object>();
   private readonly path: string[] = [];
+  /** Each key's path segment and its JSON with the colon: the rows of a list repeat the same keys. */
+  private readonly keys = new Map<string, { segment: string; json: string }>();
 
   value(value: unknown): string | typeof FALLBACK {
     switch (typeof value) {
@@ -153,11 +155,16 @@ class TextWalk {
     let first = true;
     for (const key of Object.keys(object)) {
       if (key === "__proto__" || key === "constructor" || key === "prototype") return FALLBACK;
-      this.path.push(escapeKey(key));
+      let known = this.keys.get(key);
+      if (!known) {
+        known = { segment: escapeKey(key), json: `${JSON.stringify(key)}:` };
+        this.keys.set(key, known);
+      }
+      this.path.push(known.segment);
       const item = this.value((object as Record<string, unknown>)[key]);
       this.path.pop();
       if (item === FALLBACK) return FALLBACK;
-      out += `${first ? "" : ","}${JSON.stringify(key)}:${item}`;
+      out += first ? known.json + item : `,${known.json}${item}`;
       first = false;
     }
     return `${out}}`;
