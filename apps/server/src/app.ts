@@ -8,7 +8,7 @@ import express, { type Express, type RequestHandler } from "express";
 import * as trpcExpress from "@trpc/server/adapters/express";
 import type { TRPCError } from "@trpc/server";
 import { getHTTPStatusCodeFromError } from "@trpc/server/http";
-import { appRouter, checkHealth, createContext, type ApiServices } from "@promptly/api";
+import { appRouter, checkHealth, createContext, serializeToJsonText, type ApiServices } from "@promptly/api";
 import {
   allowedHostNames, crossSiteGuard, errorHandler, hostGuard, noStore, refuseDeepJson, refuseDeepQueryInput, refuseMalformedPath, securityHeaders,
 } from "./security.ts";
@@ -131,7 +131,7 @@ export function createApp({
     crossSiteGuard(new URL(services.config.appUrl).origin),
     refuseDeepQueryInput,
     // Single queries (most requests) skip the adapter's fetch conversion, with the adapter's answers.
-    trpcFastPath ? trpcQueryFastPath({ router: appRouter, createContext: createTrpcContext, onError: onTrpcError }) : [],
+    trpcFastPath ? trpcQueryFastPath({ router: appRouter, createContext: createTrpcContext, serializeToJsonText, onError: onTrpcError }) : [],
     express.json({ limit: "4mb", verify: refuseDeepJson }),
     trpcExpress.createExpressMiddleware({ router: appRouter, maxBatchSize: 20, createContext: createTrpcContext, onError: onTrpcError }),
   );

@@ -14,6 +14,11 @@ export interface FastPathOptions<TContext> {
   router: AnyTRPCRouter;
   /** The adapter's createContext: the same function, so cookies and the caller are resolved alike. */
   createContext(opts: { req: Request; res: Response }): Promise<TContext>;
+  /**
+   * The router's transformer writing a result's data as JSON text itself (JSON.stringify of its
+   * serialize, byte for byte), or null to have it stringified; absent: always stringified.
+   */
+  serializeToJsonText?(data: unknown): string | null;
   /** The adapter's onError. */
   onError?(opts: { error: TRPCError; path: string; input: unknown; ctx: TContext | undefined; type: "query"; req: Request }): void;
 }
@@ -54,7 +59,7 @@ function decodePath(encoded: string): string | null {
 }
 
 /** Express middleware before the tRPC adapter: answers plain single queries itself, passes the rest on. */
-export function trpcQueryFastPath<TContext>({ router, createContext, onError }: FastPathOptions<TContext>) {
+export function trpcQueryFastPath<TContext>({ router, createContext, serializeToJsonText, onError }: FastPathOptions<TContext>) {
   const config = router._def._config;
   return (req: Request, res: Response, next: NextFunction) => {
     const call = plainQuery(router, req);
@@ -82,7 +87,8 @@ export function trpcQueryFastPath<TContext>({ router, createContext, onError }: 
     res.setHeader("content-type", "application/json");
     // With its length known, a small answer leaves in one write: compression (which writes the head
     // itself) would otherwise send it chunked, as a head, the chunk and a terminator.
-    const text = JSON.stringify(transformTRPCResponse(config, body));
+    const data = "result" in body && serializeToJsonText ? serializeToJsonText(body.result.data) : null;
+    const text = data !== null ? `{"result":{"data":${data}}}` : JSON.stringify(transformTRPCResponse(config, body));
     res.setHeader("content-length", Buffer.byteLength(text));
     res.end(text);
   }

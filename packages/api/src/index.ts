@@ -10,6 +10,7 @@ export type RouterInputs = inferRouterInputs<AppRouter>;
 export type RouterOutputs = inferRouterOutputs<AppRouter>;
 export { createContext, type ApiServices } from "./context.ts";
 export { TestFault } from "./trpc.ts";
+export { serializeToJsonText } from "./transformer.ts";
 export { createServices, closeServices } from "./services/index.ts";
 export { createS3Storage } from "./services/platform/storage.ts";
 export { checkHealth } from "./services/platform/health.ts";

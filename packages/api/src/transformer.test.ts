@@ -1,6 +1,6 @@
 import superjson from "superjson";
 import { describe, expect, it } from "vitest";
-import { serialize, serializeFast, transformer } from "./transformer.ts";
+import { serialize, serializeFast, serializeToJsonText, transformer } from "./transformer.ts";
 
 /**
  * The same result as superjson's own serialize: the same json, byte for byte, and the same annotations.
@@ -49,6 +49,20 @@ describe("transformer fast path", () => {
     expectSameAsSuperjson(value);
   });
 
+  /** The text writer: JSON.stringify(serialize(value)) to the byte, or null (the caller then stringifies). */
+  const expectSameText = (value: unknown) => {
+    const text = serializeToJsonText(value);
+    if (text !== null) expect(text).toBe(JSON.stringify(serialize(value)));
+    return text;
+  };
+  it.each(fastCases)("%s: written as text exactly as the fast path's value is stringified", (_, value) => {
+    expectSameText(value);
+  });
+  it("writes a list of rows with dates as text itself (no fallback)", () => {
+    expect(expectSameText({ rows: Array.from({ length: 50 }, (_, i) => row(i)) })).not.toBeNull();
+    expect(expectSameText(Array.from({ length: 50 }, (_, i) => row(i)))).not.toBeNull();
+  });
+
   const shared = { same: true };
   const circular: Record<string, unknown> = { name: "loop" };
   circular.self = circular;
@@ -76,6 +90,7 @@ describe("transformer fast path", () => {
   it.each(slowCases)("%s: left to superjson", (_, value) => {
     expect(serializeFast(value)).toBeNull();
     expectSameAsSuperjson(value);
+    expect(serializeToJsonText(value)).toBeNull();
   });
 
   it("a __proto__ key is refused as superjson refuses it", () => {
@@ -117,6 +132,8 @@ describe("transformer fast path", () => {
       const value = { root: make(0) };
       expect(serializeFast(value)).not.toBeNull();
       expectSameAsSuperjson(value);
+      expectSameText(value);
+      expectSameText((value as { root: unknown }).root);
       expect(transformer.deserialize(JSON.parse(JSON.stringify(serialize(value))))).toStrictEqual(value);
     }
   });

@@ -57,6 +57,21 @@ const refusedKeys = t.middleware(({ ctx, next }) => {
   return next();
 });
 
+/**
+ * A mutation may end sessions or change what a session carries (many paths do): the session cache
+ * keeps nothing while it runs and forgets everything when it ends, so the next request here reads
+ * the database (other processes learn of it from the database's notification).
+ */
+const sessionWrites = t.middleware(async ({ ctx, type, next }) => {
+  if (type !== "mutation") return next();
+  const ended = ctx.sessions.beginWrite();
+  try {
+    return await next();
+  } finally {
+    ended();
+  }
+});
+
 export const router = t.router;
 export const createCallerFactory = t.createCallerFactory;
-export const baseProcedure = t.procedure.use(testFaults).use(refusedKeys).use(domainErrors);
+export const baseProcedure = t.procedure.use(sessionWrites).use(testFaults).use(refusedKeys).use(domainErrors);

@@ -22,6 +22,7 @@ export { drainOutbox, enqueueMail } from "../src/services/platform/outbox.ts";
 export { AUTH_RATE_LIMITS } from "../src/services/identity/auth.ts";
 import { RateLimits } from "../src/services/platform/rate-limits.ts";
 import { RuntimeCache, startRuntimeSync, type RuntimeSync } from "../src/services/runtime/runtime-cache.ts";
+import { SessionCache } from "../src/auth/session-cache.ts";
 import { startOutboxWorker, type OutboxWorker } from "../src/services/platform/outbox.ts";
 import { EvaluationQueue } from "../src/services/evaluations/queue.ts";
 import { WebhookQueue } from "../src/services/webhooks/queue.ts";
@@ -172,6 +173,7 @@ export async function createHarness(options: { rateLimits?: boolean; allowPrivat
     // Counters in the test database, as the app keeps them by default.
     rateLimits: new RateLimits({ store: "postgres", databaseUrl: database.url }),
     runtime: new RuntimeCache(),
+    sessions: new SessionCache(),
     config,
     // Fast timings for the tests: a job of a killed process is given to another after 2 s; 429s are retried after ~20 ms.
     evaluations: new EvaluationQueue({ databaseUrl: database.url, jobExpirySeconds: 2, maintenanceIntervalSeconds: 1, retryBaseMs: 20 }, config),
@@ -258,7 +260,7 @@ export function appProcess(h: Harness): AppProcess {
   }) as unknown as Db;
   // Its own connection to the shared counters, as another process has.
   const rateLimits = new RateLimits({ store: "postgres", databaseUrl: h.database.url });
-  const services: ApiServices = { ...h.services, db, runtime: new RuntimeCache(), rateLimits };
+  const services: ApiServices = { ...h.services, db, runtime: new RuntimeCache(), sessions: new SessionCache(), rateLimits };
   const sync = startRuntimeSync(services, { databaseUrl: h.database.url, flushMs: 3_600_000, onError: () => undefined });
   return {
     services,

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { PrismaPg } from "@prisma/adapter-pg";
 import pg from "pg";
-import { PrismaClient } from "./generated/prisma/client.ts";
+import { PrismaClient, Prisma } from "./generated/prisma/client.ts";
 
 export { Prisma } from "./generated/prisma/client.ts";
 export type * from "./generated/prisma/models.ts";
@@ -43,6 +43,29 @@ export async function hotRead<Row>(db: Db, statement: { name: string; text: stri
   const pool = pools.get(db);
   if (!pool) return null;
   const result = await pool.query<Row & pg.QueryResultRow>(statement);
+  return result.rows;
+}
+
+/** Statements hotQuery named so far (their SQL's hash), bounded like the adapter's. */
+const hotQueryNames = new Map<string, string>();
+
+/**
+ * A raw read (a `Prisma.sql` template) on the client's own connections as a named prepared statement,
+ * skipping Prisma's query engine and its conversion of every value: for list reads whose rows are many
+ * or whose statement runs on every request. In a transaction (or on a client without our pool) it is
+ * Prisma's $queryRaw. Only for columns node-postgres reads as Prisma does: text, uuid, enums as text,
+ * int4, bool, timestamptz and json; not int8, numeric or arrays of enums (cast those in the SQL).
+ */
+export async function hotQuery<Row>(db: DbOrTx, sql: Prisma.Sql): Promise<Row[]> {
+  const pool = pools.get(db as Db);
+  if (!pool) return (db as Db).$queryRaw<Row[]>(sql);
+  const text = sql.text;
+  let name = hotQueryNames.get(text);
+  if (name === undefined && hotQueryNames.size < MAX_PREPARED_STATEMENTS) {
+    name = `h_${createHash("sha1").update(text).digest("hex")}`;
+    hotQueryNames.set(text, name);
+  }
+  const result = await pool.query<Row & pg.QueryResultRow>({ ...(name ? { name } : {}), text, values: sql.values as unknown[] });
   return result.rows;
 }
 

@@ -56,12 +56,21 @@ const SESSION_ROW_SQL = `
     LEFT JOIN user_roles r ON r.user_id = s.user_id
    WHERE s.id = $1`;
 
+/** A session and its user's fields as one request needs them (and as the session cache keeps them). */
+export interface SessionRow {
+  userId: string;
+  expiresAt: Date;
+  twoFactorVerified: boolean;
+  lastActiveAt: Date;
+  signInMethod: "password" | "magic_link";
+  user: UserAttributes;
+}
+
 /**
- * The request's session and the user fields every request needs, by the id's hash. This runs on every
- * request, so it is one SQL statement (Prisma's nested select costs several times more; see the auth bench).
+ * The request's session and the user fields every request needs, by the id's hash. Read whenever the
+ * session cache cannot answer, so it is one SQL statement (Prisma's nested select costs several times more).
  */
-export async function findSessionRow(db: Db, sessionId: string) {
-  const id = hashToken(sessionId);
+export async function findSessionRowByHash(db: Db, id: string): Promise<SessionRow | null> {
   const rows = (await hotRead<SessionRowSql>(db, { name: "promptly_session_row", text: SESSION_ROW_SQL, values: [id] }))
     ?? (await db.$queryRawUnsafe<SessionRowSql[]>(SESSION_ROW_SQL, id));
   const row = rows[0];
@@ -90,7 +99,7 @@ class PrismaSessionAdapter implements Adapter {
   constructor(private readonly db: Db) {}
 
   async getSessionAndUser(sessionId: string): Promise<[DatabaseSession | null, DatabaseUser | null]> {
-    const row = await findSessionRow(this.db, sessionId);
+    const row = await findSessionRowByHash(this.db, hashToken(sessionId));
     if (!row) return [null, null];
     return [
       {

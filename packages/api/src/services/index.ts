@@ -4,6 +4,7 @@ import type { ApiConfig, ApiServices } from "./types.ts";
 import { createSmtpMailer, type SmtpConfig } from "./platform/mailer.ts";
 import { RateLimits } from "./platform/rate-limits.ts";
 import { RuntimeCache } from "./runtime/runtime-cache.ts";
+import { SessionCache } from "../auth/session-cache.ts";
 import { createS3Storage, type S3Config } from "./platform/storage.ts";
 import { EvaluationQueue, type EvaluationQueueOptions } from "./evaluations/queue.ts";
 import { WebhookQueue, type WebhookQueueOptions } from "./webhooks/queue.ts";
@@ -47,6 +48,7 @@ export function createServices(config: ServicesConfig): ApiServices {
       { warn: config.warn },
     ),
     runtime: new RuntimeCache(),
+    sessions: new SessionCache(),
     config: apiConfig,
     evaluations: new EvaluationQueue({ ...config.evaluations, databaseUrl: config.databaseUrl }, apiConfig),
     webhooks: new WebhookQueue({ ...config.webhooks, databaseUrl: config.databaseUrl }, apiConfig),

@@ -6,6 +6,7 @@ import type { Mailer } from "./platform/mailer.ts";
 import type { Storage } from "./platform/storage.ts";
 import type { RateLimits } from "./platform/rate-limits.ts";
 import type { RuntimeCache } from "./runtime/runtime-cache.ts";
+import type { SessionCache } from "../auth/session-cache.ts";
 
 export interface ApiConfig {
   /** Public origin of the app, e.g. http://localhost:3000: links in emails point here. */
@@ -54,6 +55,8 @@ export interface ApiServices {
   rateLimits: RateLimits;
   /** This process's memory of the runtime API (prompts, keys, usage counts); serves only while startRuntimeSync listens. */
   runtime: RuntimeCache;
+  /** This process's memory of signed-in sessions with their users; serves only while startRuntimeSync listens. */
+  sessions: SessionCache;
   config: ApiConfig;
   /** The evaluations' job queue (pg-boss, shared by every app process); its worker runs only where started (the app host). */
   evaluations: EvaluationJobs;

@@ -1,6 +1,6 @@
 // One member shape for organizations and teams: who the person is, their role there, and whether
 // they are the last admin (computed here, on the server, for both). One SQL statement per list.
-import { Prisma, type DbOrTx } from "@promptly/db";
+import { Prisma, hotQuery, type DbOrTx } from "@promptly/db";
 import { APP_ROLES, ORGANIZATION_ROLES, TEAM_ROLES, type Action } from "@promptly/shared";
 import { z } from "zod";
 import { avatarUrl } from "../identity/account.ts";
@@ -72,14 +72,16 @@ export async function listOrganizationMembers(db: DbOrTx, organizationId: string
  */
 export async function listTeamMembersFor(db: DbOrTx, caller: Caller, teamId: string, action: Action): Promise<TeamRead<TeamMemberItem[]>> {
   // The access row left-joined to the members: one row of NULL members when there are none to read.
-  const rows = await db.$queryRaw<(TeamAccessRow & MemberRow)[]>`
+  const rows = await hotQuery<TeamAccessRow & { allowed: boolean } & MemberRow>(db, Prisma.sql`
     SELECT a.*, ${memberColumns}
     FROM (${teamAccessSql(caller, teamId, action)}) a
     LEFT JOIN (team_members m ${memberJoins}) ON m.team_id = ${teamId}::uuid AND a.allowed
-    ${memberOrder}`;
-  // The access columns go with the parse (an object schema keeps only its own keys).
-  const members = rows.filter((row) => row.id !== null).map(toMember);
-  return { access: teamAccessFrom(caller, teamId, rows[0]), result: z.array(teamMemberItem).parse(members) };
+    ${memberOrder}`);
+  // Without the access columns, the members are teamMemberItem's; the procedure's output schema checks them.
+  const members = rows
+    .filter((row) => row.id !== null)
+    .map(({ organizationId: _organizationId, teamRole: _teamRole, organizationRole: _organizationRole, allowed: _allowed, ...member }) => toMember(member));
+  return { access: teamAccessFrom(caller, teamId, rows[0]), result: members as TeamMemberItem[] };
 }
 
 /** One organization member as the list shows them (after a role change, in the same transaction). */

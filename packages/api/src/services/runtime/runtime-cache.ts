@@ -10,6 +10,7 @@ import { listen, type Listener } from "@promptly/db/listen";
 import type { IncludeRef, RuntimePrompt } from "@promptly/shared";
 import type { ApiKeyCache, CachedApiKey } from "../identity/api-keys.ts";
 import { runtimeCacheLookups } from "../platform/metrics.ts";
+import { isSessionPayload, type SessionCache } from "../../auth/session-cache.ts";
 
 /** Entries each map (prompts, keys) keeps; the least recently used goes first. */
 const RUNTIME_CACHE_MAX_ENTRIES = 5_000;
@@ -218,11 +219,11 @@ export interface RuntimeSync {
  * connection is lost, the cache cleared meanwhile) and flushes usage every `flushMs`.
  */
 export function startRuntimeSync(
-  deps: { db: Db; runtime: RuntimeCache },
+  deps: { db: Db; runtime: RuntimeCache; sessions: SessionCache },
   options: { databaseUrl: string; flushMs?: number; onError?: (error: unknown) => void },
 ): RuntimeSync {
   const onError = options.onError ?? ((error: unknown) => console.error("Runtime cache:", error instanceof Error ? error.message : error));
-  const { runtime } = deps;
+  const { runtime, sessions } = deps;
   let stopped = false;
   let listener: Listener | null = null;
   let connecting: Promise<void> | null = null;
@@ -230,6 +231,7 @@ export function startRuntimeSync(
 
   const lost = () => {
     runtime.setListening(false);
+    sessions.setListening(false);
     scheduleReconnect();
   };
   const scheduleReconnect = () => {
@@ -242,7 +244,7 @@ export function startRuntimeSync(
   };
   const ensureListening = () => {
     if (stopped || listener?.alive || connecting) return;
-    connecting = listen(options.databaseUrl, RUNTIME_CHANNEL, (payload) => runtime.invalidate(payload), onError, lost)
+    connecting = listen(options.databaseUrl, RUNTIME_CHANNEL, (payload) => (isSessionPayload(payload) ? sessions.invalidate(payload) : runtime.invalidate(payload)), onError, lost)
       .then(
         async (opened) => {
           if (stopped) return opened.close();
@@ -250,6 +252,7 @@ export function startRuntimeSync(
           // Lost before we looked: it never served, try again.
           if (!opened.alive) return scheduleReconnect();
           runtime.setListening(true);
+          sessions.setListening(true);
           // Without them every well-formed key is looked up, which is correct, only dearer.
           await runtime.loadApiKeyPrefixes(deps.db).catch(onError);
         },
@@ -283,6 +286,7 @@ export function startRuntimeSync(
       if (retry) clearTimeout(retry);
       await connecting;
       runtime.setListening(false);
+      sessions.setListening(false);
       await listener?.close();
       await flush().catch(onError);
     },
