@@ -98,12 +98,12 @@ async function compareInRounds(
   const rounds: [Figures, Figures, Figures | null][] = [];
   for (let round = 0; round < ROUNDS; round++) rounds.push([await ours(duration), await baseline(duration), bare ? await bare(duration) : null]);
   const summary = (side: 0 | 1 | 2): Figures => ({
-    requestsPerSecond: rounds.reduce((sum, pair) => sum + pair[side].requestsPerSecond, 0) / rounds.length,
-    p50: median(rounds.map((pair) => pair[side].p50)),
-    p99: median(rounds.map((pair) => pair[side].p99)),
-    errors: rounds.reduce((sum, pair) => sum + pair[side].errors, 0),
-    non2xx: rounds.reduce((sum, pair) => sum + pair[side].non2xx, 0),
-    cpuUs: median(rounds.map((pair) => pair[side].cpuUs)),
+    requestsPerSecond: rounds.reduce((sum, pair) => sum + pair[side]!.requestsPerSecond, 0) / rounds.length,
+    p50: median(rounds.map((pair) => pair[side]!.p50)),
+    p99: median(rounds.map((pair) => pair[side]!.p99)),
+    errors: rounds.reduce((sum, pair) => sum + pair[side]!.errors, 0),
+    non2xx: rounds.reduce((sum, pair) => sum + pair[side]!.non2xx, 0),
+    cpuUs: median(rounds.map((pair) => pair[side]!.cpuUs)),
   });
   const ratio = median(rounds.map(([mine, base]) => mine.requestsPerSecond / Math.max(base.requestsPerSecond, 1)));
   if (!bare) return { ours: summary(0), base: summary(1), ratio, bare: null, bareRatio: 0 };
