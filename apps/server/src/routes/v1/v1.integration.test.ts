@@ -409,25 +409,33 @@ describe("the per-key rate limit", () => {
     }
   });
   it("a fetch served from memory makes no round trip: no query, and the key's count stays in process until its batch goes", async () => {
+    // A process whose counts wait for their batch (no timer sends them during the test).
+    const rateLimitKeyPrefix = `promptly-test:${randomBytes(4).toString("hex")}:`;
+    const process = appProcess(h, { rateLimitKeyPrefix, rateLimitReconcileMs: 600_000 });
     const limited = await listenForTests(
-      createApp({ services: { ...app.services, config: { ...app.services.config, rateLimits: true } }, apiRateLimitPerMinute: 100_000 }),
+      createApp({ services: { ...process.services, config: { ...process.services.config, rateLimits: true } }, apiRateLimitPerMinute: 100_000 }),
     );
     try {
       const get = () => fetch(`${limited.base}/api/v1/prompts/support/reply`, { headers: { authorization: `Bearer ${keys["read"]}` } });
+      // Once it listens and knows every key's prefix, the first fetch fills its cache.
+      await expect.poll(() => process.services.runtime.mayBeApiKey("promptly_x"), { timeout: 15_000 }).not.toBeNull();
       expect((await get()).status).toBe(200);
-      await app.services.rateLimits.reconcileAll();
+      await process.services.rateLimits.reconcileAll();
       const { id } = await h.database.db.apiKey.findFirstOrThrow({ where: { teamId, name: "read" }, select: { id: true } });
-      const stored = async () => (await h.database.db.$queryRaw<{ points: number }[]>`SELECT points FROM rate_limits WHERE key = ${`api-key:${id}`}`)[0]?.points;
+      const stored = async () =>
+        (await h.database.db.$queryRaw<{ points: number }[]>`SELECT points FROM rate_limits WHERE key = ${`${rateLimitKeyPrefix}api-key:${id}`}`)[0]?.points;
       const counted = await stored();
-      const queries = app.queries();
+      expect(counted).toBe(1);
+      const queries = process.queries();
       for (let i = 0; i < 20; i++) expect((await get()).status).toBe(200);
-      expect(app.queries(), "no query").toBe(queries);
+      expect(process.queries(), "no query").toBe(queries);
       expect(await stored(), "not counted in the store yet").toBe(counted);
-      await app.services.rateLimits.reconcileAll();
+      await process.services.rateLimits.reconcileAll();
       expect(await stored()).toBe(counted! + 20);
     } finally {
-      await app.services.rateLimits.reset();
       await limited.close();
+      await process.services.rateLimits.reset();
+      await process.close();
     }
   });
   it.each([
