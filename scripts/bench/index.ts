@@ -10,11 +10,15 @@
 // Chrome DevTools) to that folder. The server runs as `npm start` runs it (apps/server/start.sh)
 // against external services, as in production: the database, an S3 server and a mail catcher that
 // this process starts, so the RSS reported is the app's alone. A benchmark with variants (e.g. data
-// sizes) runs once per variant, each on a fresh database `<name>_<variant>` of the same PostgreSQL,
+// sizes) runs once per variant (BENCH_VARIANT=<text>: only those whose name contains it), each on a fresh database `<name>_<variant>` of the same PostgreSQL,
 // and reports them in one table. A benchmark with `measure` instead of scenarios (e.g. `run`: streamed
 // runs against calling the model provider directly) gets the running server and reports its own lines.
+// A benchmark with `bare` also measures, in the same alternating rounds, a bare node:http server
+// (bare-server.mjs) answering each scenario with the bytes our server answered it (status, headers and
+// body, read once before the rounds) from memory: how far our server is from serving those bytes alone.
 import { execFileSync, fork, spawn, type ChildProcess } from "node:child_process";
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { request as httpRequest } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -81,24 +85,53 @@ const median = (values: number[]) => {
 };
 
 /**
- * Ours and the baseline in alternating rounds of DURATION / ROUNDS seconds: req/s is the mean over
- * the rounds, p50 and p99 the rounds' medians, the ratio the median of each round's ratio to the
- * baseline's round that followed it.
+ * Ours, the baseline and (when given) the bare server in alternating rounds of DURATION / ROUNDS
+ * seconds: req/s is the mean over the rounds, p50 and p99 the rounds' medians, each ratio the median
+ * of each round's ratio to the other side's round that followed it.
  */
-async function compareInRounds(ours: (duration: number) => Promise<Figures>, baseline: (duration: number) => Promise<Figures>) {
+async function compareInRounds(
+  ours: (duration: number) => Promise<Figures>,
+  baseline: (duration: number) => Promise<Figures>,
+  bare?: (duration: number) => Promise<Figures>,
+) {
   const duration = Math.max(1, Math.round(DURATION / ROUNDS));
-  const rounds: [Figures, Figures][] = [];
-  for (let round = 0; round < ROUNDS; round++) rounds.push([await ours(duration), await baseline(duration)]);
-  const summary = (side: 0 | 1): Figures => ({
-    requestsPerSecond: rounds.reduce((sum, pair) => sum + pair[side].requestsPerSecond, 0) / rounds.length,
-    p50: median(rounds.map((pair) => pair[side].p50)),
-    p99: median(rounds.map((pair) => pair[side].p99)),
-    errors: rounds.reduce((sum, pair) => sum + pair[side].errors, 0),
-    non2xx: rounds.reduce((sum, pair) => sum + pair[side].non2xx, 0),
-    cpuUs: median(rounds.map((pair) => pair[side].cpuUs)),
+  const rounds: [Figures, Figures, Figures | null][] = [];
+  for (let round = 0; round < ROUNDS; round++) rounds.push([await ours(duration), await baseline(duration), bare ? await bare(duration) : null]);
+  const summary = (side: 0 | 1 | 2): Figures => ({
+    requestsPerSecond: rounds.reduce((sum, pair) => sum + pair[side]!.requestsPerSecond, 0) / rounds.length,
+    p50: median(rounds.map((pair) => pair[side]!.p50)),
+    p99: median(rounds.map((pair) => pair[side]!.p99)),
+    errors: rounds.reduce((sum, pair) => sum + pair[side]!.errors, 0),
+    non2xx: rounds.reduce((sum, pair) => sum + pair[side]!.non2xx, 0),
+    cpuUs: median(rounds.map((pair) => pair[side]!.cpuUs)),
   });
   const ratio = median(rounds.map(([mine, base]) => mine.requestsPerSecond / Math.max(base.requestsPerSecond, 1)));
-  return { ours: summary(0), base: summary(1), ratio };
+  if (!bare) return { ours: summary(0), base: summary(1), ratio, bare: null, bareRatio: 0 };
+  const bareRatio = median(rounds.map(([mine, , plain]) => mine.requestsPerSecond / Math.max(plain!.requestsPerSecond, 1)));
+  return { ours: summary(0), base: summary(1), ratio, bare: summary(2), bareRatio };
+}
+
+/** Headers node:http writes itself on every answer: the bare server's own are as current as ours. */
+const PER_CONNECTION_HEADERS = new Set(["date", "connection", "keep-alive", "transfer-encoding"]);
+
+/** Our answer to a request, as bytes: status, headers (in order, as sent) and body, for the bare server to repeat. */
+function answerOf(url: string, init: { method?: string; headers?: Record<string, string>; body?: string }) {
+  return new Promise<{ status: number; headers: [string, string][]; body: string }>((resolve, reject) => {
+    const req = httpRequest(url, { method: init.method ?? "GET", headers: init.headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on("data", (chunk: Buffer) => chunks.push(chunk));
+      res.on("end", () => {
+        const headers: [string, string][] = [];
+        for (let i = 0; i < res.rawHeaders.length; i += 2) {
+          if (!PER_CONNECTION_HEADERS.has(res.rawHeaders[i]!.toLowerCase())) headers.push([res.rawHeaders[i]!, res.rawHeaders[i + 1]!]);
+        }
+        resolve({ status: res.statusCode!, headers, body: Buffer.concat(chunks).toString("base64") });
+      });
+      res.on("error", reject);
+    });
+    req.on("error", reject);
+    req.end(init.body);
+  });
 }
 
 /** VmHWM: the process's peak resident memory so far; VmRSS: its resident memory now. */
@@ -285,27 +318,49 @@ async function measure(
   });
   children.push(baseline);
   await new Promise<void>((resolve) => baseline.once("message", () => resolve()));
+  let bare: ChildProcess | null = null;
+  const barePort = await freePort();
+  const headersOf = async (scenario: Scenario, request: ReturnType<typeof requestFor>) => {
+    const headers: Record<string, string> = { ...("headers" in request ? request.headers : {}), ...scenario.headers };
+    if (scenario.as) headers.cookie = await signIn(appBase, scenario.as);
+    if (scenario.gzip) headers["accept-encoding"] = "gzip";
+    return headers;
+  };
+  if (benchmark.bare) {
+    const answers = [];
+    for (const scenario of scenarios) {
+      const request = requestFor(appBase, scenario);
+      answers.push(await answerOf(request.url, { ...request, headers: await headersOf(scenario, request) }));
+    }
+    bare = fork(join(ROOT, "scripts/bench/bare-server.mjs"), {
+      env: { ...process.env, PORT: String(barePort), BENCH_ANSWERS: JSON.stringify(answers) },
+      stdio: ["ignore", "ignore", "inherit", "ipc"],
+    });
+    children.push(bare);
+    await new Promise<void>((resolve) => bare!.once("message", () => resolve()));
+  }
 
   const rows: string[][] = [];
   for (const [index, scenario] of scenarios.entries()) {
     const request = requestFor(appBase, scenario);
-    const headers: Record<string, string> = { ...("headers" in request ? request.headers : {}), ...scenario.headers };
-    if (scenario.as) headers.cookie = await signIn(appBase, scenario.as);
-    if (scenario.gzip) headers["accept-encoding"] = "gzip";
+    const headers = await headersOf(scenario, request);
     const connections = scenario.connections;
     const baselineUrl = `http://127.0.0.1:${baselinePort}/s/${index}`;
+    const bareUrl = `http://127.0.0.1:${barePort}/s/${index}`;
     if (benchmark.warmup) {
       await load(request.url, { ...request, headers, connections, duration: benchmark.warmup });
       await load(baselineUrl, { connections, duration: benchmark.warmup });
+      if (bare) await load(bareUrl, { connections, duration: benchmark.warmup });
     }
     let rss = 0;
-    const { ours, base, ratio } = await compareInRounds(
+    const { ours, base, ratio, bare: plain, bareRatio } = await compareInRounds(
       async (duration) => {
         const [figures, peak] = await withPeakRss(app.pid!, () => load(request.url, { ...request, headers, connections, duration, pid: app.pid }));
         rss = Math.max(rss, peak);
         return figures;
       },
       (duration) => load(baselineUrl, { connections, duration, pid: baseline.pid }),
+      bare ? (duration) => load(bareUrl, { connections, duration, pid: bare!.pid }) : undefined,
     );
     rows.push([
       scenario.name,
@@ -318,8 +373,10 @@ async function measure(
       fmt(base.p50),
       fmt(base.p99),
       fmt(ratio, 2),
+      ...(plain ? [fmt(plain.requestsPerSecond, 0), fmt(plain.p50), fmt(plain.p99), fmt(bareRatio, 2)] : []),
       fmt(ours.cpuUs, 0),
       fmt(base.cpuUs, 0),
+      ...(plain ? [fmt(plain.cpuUs, 0)] : []),
       String(rss),
       String(ours.errors + ours.non2xx),
     ]);
@@ -327,7 +384,7 @@ async function measure(
   const notes = (await benchmark.after?.({ base: appBase, db: pool })) ?? [];
   const rss = memoryMb(app.pid!, "VmHWM");
   await pool.end();
-  await Promise.all([stop(app), stop(baseline)]);
+  await Promise.all([stop(app), stop(baseline), ...(bare ? [stop(bare)] : [])]);
   return { rows, rss, notes };
 }
 
@@ -363,7 +420,8 @@ async function main() {
     const rows: string[][] = [];
     const rss: string[] = [];
     const notes: string[] = [];
-    for (const variant of benchmark.variants ?? [undefined]) {
+    const onlyVariant = process.env.BENCH_VARIANT;
+    for (const variant of (benchmark.variants ?? [undefined]).filter((v) => !onlyVariant || v === undefined || v.includes(onlyVariant))) {
       const url = variant ? await freshDatabase(databaseUrl, `${new URL(databaseUrl).pathname.slice(1)}_${variant}`) : databaseUrl;
       const measured = await measure(benchmark, url, dataDir, variant, children, external);
       rows.push(...measured.rows);
@@ -379,12 +437,14 @@ async function main() {
     }
     const header = [
       "scenario", ...(benchmark.variants ? ["variant"] : []), "conns",
-      "req/s", "p50 ms", "p99 ms", "baseline req/s", "baseline p50", "baseline p99", "ratio", "CPU µs/req", "baseline CPU µs/req", "RSS MB", "errors",
+      "req/s", "p50 ms", "p99 ms", "baseline req/s", "baseline p50", "baseline p99", "ratio",
+      ...(benchmark.bare ? ["bare req/s", "bare p50", "bare p99", "ratio to bare"] : []),
+      "CPU µs/req", "baseline CPU µs/req", ...(benchmark.bare ? ["bare CPU µs/req"] : []), "RSS MB", "errors",
     ];
     const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
     const line = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join("  ");
     console.log(
-      `\n${DURATION} s per scenario in ${ROUNDS} rounds alternating with the baseline, ${CONNECTIONS} connections unless the row says;` +
+      `\n${DURATION} s per scenario in ${ROUNDS} rounds alternating with the baseline${benchmark.bare ? " and the bare server" : ""}, ${CONNECTIONS} connections unless the row says;` +
         ` ratio: the rounds' median; server peak RSS ${rss.join(", ")}\n`,
     );
     console.log(line(header));

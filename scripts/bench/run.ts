@@ -14,7 +14,7 @@
 // The server runs with ALLOW_PRIVATE_PROVIDER_URLS=true (the provider listens on 127.0.0.1),
 // PROVIDER_MAX_CONCURRENT_RUNS=64 (the default 4 would refuse 46 of 50 runs at once) and the per-key
 // rate limit on, as by default, but at 1,000,000 a minute (API_RATE_LIMIT_PER_MINUTE), so every run is
-// counted and none refused.
+// counted and none refused. BENCH_STREAMS=1 measures only the level of 1 stream.
 import { fork, type ChildProcess } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { adminOfOneTeam } from "./seed.ts";
@@ -28,10 +28,12 @@ const VARIABLES = { product: "Acme Cloud", message: "My invoice shows the same c
 /** How the provider answers, through Promptly and directly alike. */
 const ANSWER = { firstTokenDelayMs: 20, chunkDelayMs: 5, repeat: 1 };
 /** Streams at once, and the runs each stream makes one after the other in each round (per side). */
-const LEVELS = [
+const ALL_LEVELS = [
   { streams: 1, runsPerStream: 25 },
   { streams: 50, runsPerStream: 3 },
 ] as const;
+/** BENCH_STREAMS=1 (or 50): only that level. */
+const LEVELS = ALL_LEVELS.filter((level) => !process.env.BENCH_STREAMS || String(level.streams) === process.env.BENCH_STREAMS);
 const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 4));
 const TARGET_ADDED_MS = 5;
 const SERVER_ENV = {

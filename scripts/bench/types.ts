@@ -58,6 +58,11 @@ export interface Benchmark {
   serverEnv?(variant?: string): Record<string, string>;
   /** Seconds per load when BENCH_DURATION is not set (the harness's default is 10). */
   duration?: number;
+  /**
+   * Also measure a bare node:http server answering each scenario's bytes as ours answered them, from
+   * memory, in the same rounds (its req/s, latency and our ratio to it beside the baseline's).
+   */
+  bare?: boolean;
   /** Seconds of unmeasured load before each measured one (JIT, caches, pools): default 0. */
   warmup?: number;
   seed?(ctx: SeedContext): Promise<void>;

@@ -20,7 +20,8 @@ import { DOMAIN_ERRORS } from "../src/error-table.ts";
 export { createS3Storage, createSmtpMailer, hashPassword };
 export { drainOutbox, enqueueMail } from "../src/services/platform/outbox.ts";
 export { AUTH_RATE_LIMITS } from "../src/services/identity/auth.ts";
-import { RateLimits } from "../src/services/platform/rate-limits.ts";
+import { RateLimits, type RateLimitStoreConfig } from "../src/services/platform/rate-limits.ts";
+export { RECONCILE_TOLERANCE } from "../src/services/platform/rate-limits.ts";
 import { RuntimeCache, startRuntimeSync, type RuntimeSync } from "../src/services/runtime/runtime-cache.ts";
 import { SessionCache } from "../src/auth/session-cache.ts";
 import { startOutboxWorker, type OutboxWorker } from "../src/services/platform/outbox.ts";
@@ -244,10 +245,11 @@ export interface AppProcess {
 
 /**
  * Another app process on the harness's database, as `boot` wires one: its own Prisma client (its
- * queries counted), its own runtime cache, listening for changes. Usage is flushed only when asked
+ * queries counted), its own runtime cache, listening for changes, and its own rate limits (counted in
+ * process, on the harness's PostgreSQL or `rateLimitStore`). Usage is flushed only when asked
  * (`sync.flush()`, or `close()`), so tests see exactly what a flush writes.
  */
-export function appProcess(h: Harness): AppProcess {
+export function appProcess(h: Harness, options: { rateLimitStore?: RateLimitStoreConfig; rateLimitKeyPrefix?: string; rateLimitReconcileMs?: number } = {}): AppProcess {
   let queries = 0;
   const client = createDb({ url: h.database.url, max: 4 });
   const db = client.$extends({
@@ -259,7 +261,7 @@ export function appProcess(h: Harness): AppProcess {
     },
   }) as unknown as Db;
   // Its own connection to the shared counters, as another process has.
-  const rateLimits = new RateLimits({ store: "postgres", databaseUrl: h.database.url });
+  const rateLimits = new RateLimits(options.rateLimitStore ?? { store: "postgres", databaseUrl: h.database.url }, { keyPrefix: options.rateLimitKeyPrefix, reconcileMs: options.rateLimitReconcileMs });
   const services: ApiServices = { ...h.services, db, runtime: new RuntimeCache(), sessions: new SessionCache(), rateLimits };
   const sync = startRuntimeSync(services, { databaseUrl: h.database.url, flushMs: 3_600_000, onError: () => undefined });
   return {

@@ -13,7 +13,7 @@ import {
 import {
   evaluationItemsAnswer, idSchema, promptLabelSchema, runtimeCompileInput, runtimeEvaluationInput, runtimeEvaluationSummary, runtimeCompiled, runtimeCreatePromptInput, runtimeCreateVersionInput, runtimeCreatedPrompt,
   runtimeCreatedVersion, runtimeError, runtimeGetQuery, runtimeLabelSet, runtimeListQuery, runtimePrompt, runtimePromptPage, runtimeRunInput, runtimeRunResult,
-  runtimeSetLabelInput, type Action, type RuntimeError, type RuntimeRunResult, type VariableProblem,
+  runtimeSetLabelInput, type Action, type RuntimeError, type RuntimePrompt, type RuntimeRunResult, type VariableProblem,
 } from "@promptly/shared";
 import { sendError } from "./http.ts";
 
@@ -97,6 +97,22 @@ const sse = (res: Response, event: string, data: unknown) => res.write(`event: $
 /** A strong validator of exactly these bytes. */
 const etagOf = (body: string) => `"${createHash("sha256").update(body).digest("base64url").slice(0, 32)}"`;
 
+/**
+ * A fetched version's answer as sent: its JSON and ETag, made once per answer the runtime cache keeps
+ * (an entry is replaced on a change, never modified), so a fetch served from memory serializes and
+ * hashes nothing.
+ */
+const sentAnswers = new WeakMap<RuntimePrompt, { body: string; etag: string }>();
+function sentAnswer(prompt: RuntimePrompt) {
+  let answer = sentAnswers.get(prompt);
+  if (!answer) {
+    const body = JSON.stringify(prompt);
+    answer = { body, etag: etagOf(body) };
+    sentAnswers.set(prompt, answer);
+  }
+  return answer;
+}
+
 /** If-None-Match as RFC 9110 compares it: any of the listed tags, weakly, or `*`. */
 function matchesIfNoneMatch(header: string | undefined, etag: string): boolean {
   if (!header) return false;
@@ -157,9 +173,7 @@ export const V1_OPERATIONS: Operation[] = [
       ...COMMON_ERRORS,
     },
     async handle({ services, key, req, res, params, query }) {
-      const prompt = await serveRuntimePrompt(services, key, params["name"]!, runtimeSelector(query));
-      const body = JSON.stringify(prompt);
-      const etag = etagOf(body);
+      const { body, etag } = sentAnswer(await serveRuntimePrompt(services, key, params["name"]!, runtimeSelector(query)));
       // The key is part of the request, so only the tool's own cache may keep it, and must ask again each time.
       res.setHeader("Cache-Control", "private, no-cache");
       res.setHeader("ETag", etag);

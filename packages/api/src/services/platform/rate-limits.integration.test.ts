@@ -5,7 +5,7 @@ import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { createTestDatabase, type TestDatabase } from "@promptly/db/testing";
 import { rateLimitRefusals } from "./metrics.ts";
-import { RateLimits, type RateLimitRule, type RateLimitStoreConfig } from "./rate-limits.ts";
+import { RECONCILE_TOLERANCE, RateLimits, type RateLimitRule, type RateLimitStoreConfig } from "./rate-limits.ts";
 
 const REDIS_URL = process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379";
 const RUN = randomBytes(4).toString("hex");
@@ -29,8 +29,8 @@ describe.each(stores)("rate limits in %s", (storeName, config, down) => {
   const keyPrefix = `promptly-test:${RUN}:${storeName}:`;
   const opened: RateLimits[] = [];
   /** One app process's rate limits: its own client to the store. */
-  const startProcess = async () => {
-    const limits = new RateLimits(config(), { keyPrefix });
+  const startProcess = async (options: { reconcileMs?: number } = {}) => {
+    const limits = new RateLimits(config(), { keyPrefix, ...options });
     opened.push(limits);
     await limits.ready();
     return limits;
@@ -109,6 +109,56 @@ describe.each(stores)("rate limits in %s", (storeName, config, down) => {
     await second.reset();
     expect(await first.isLimited("reset", rule, k)).toBe(false);
     expect((await second.hit("reset", rule, k)).allowed).toBe(true);
+  });
+
+  describe("counted in process, reconciled in batches (hitReconciled)", () => {
+    it("a hit makes no round trip to the store: the counts arrive in a batch, within reconcileMs", async () => {
+      const [counting, other] = [await startProcess({ reconcileMs: 300 }), await startProcess()];
+      const rule: RateLimitRule = { limit: 10_000, windowMs: 60_000 };
+      const k = freshKey();
+      // A batch is 1% of the limit (100): 60 hits stay in process until the timer sends them.
+      for (let i = 0; i < 60; i++) expect(await counting.hitReconciled("batched", rule, k)).toEqual({ allowed: true });
+      const seen = (points: number) => other.isLimited("batched", { limit: points, windowMs: 60_000 }, k);
+      expect(await seen(1), "nothing in the store yet").toBe(false);
+      await expect.poll(() => seen(60), { timeout: 2_000, interval: 50 }).toBe(true);
+      expect(await seen(61)).toBe(false);
+    });
+
+    it("within one process the limit is exact: refused past it with the store's time until the window ends", async () => {
+      const limits = await startProcess();
+      const rule: RateLimitRule = { limit: 5, windowMs: 1_000 };
+      const k = freshKey();
+      const name = `reconciled-${storeName}`;
+      const outcomes = await Promise.all(Array.from({ length: 12 }, () => limits.hitReconciled(name, rule, k)));
+      expect(outcomes.filter((o) => o.allowed)).toHaveLength(5);
+      const before = await refusalsOf(name);
+      const refused = await limits.hitReconciled(name, rule, k);
+      if (refused.allowed) throw new Error("the sixth hit of a limit of 5 was allowed");
+      expect(refused.retryAfterMs).toBeGreaterThan(0);
+      expect(refused.retryAfterMs).toBeLessThanOrEqual(1_000);
+      expect(await refusalsOf(name)).toBe(before + 1);
+      await new Promise((resolve) => setTimeout(resolve, refused.retryAfterMs + 100));
+      expect(await limits.hitReconciled(name, rule, k)).toEqual({ allowed: true });
+    });
+
+    it("two processes hammering one key share its limit: together within the tolerance of it, and not below it", async () => {
+      const processes = [await startProcess({ reconcileMs: 50 }), await startProcess({ reconcileMs: 50 })];
+      const rule: RateLimitRule = { limit: 400, windowMs: 60_000 };
+      const k = freshKey();
+      // Each process: 8 callers at once, as fast as answers come, until each has been refused 20 times.
+      const allowed = await Promise.all(processes.flatMap((limits) => Array.from({ length: 8 }, async () => {
+        let [passed, refused] = [0, 0];
+        while (refused < 20) {
+          if ((await limits.hitReconciled("hammered", rule, k)).allowed) passed++;
+          else refused++;
+        }
+        return passed;
+      })));
+      const total = allowed.reduce((sum, passed) => sum + passed, 0);
+      expect(total).toBeGreaterThanOrEqual(rule.limit);
+      expect(total).toBeLessThanOrEqual(rule.limit * (1 + RECONCILE_TOLERANCE * processes.length));
+      console.log(`${storeName}: two processes, limit ${rule.limit}: ${total} allowed (tolerance ${rule.limit * (1 + RECONCILE_TOLERANCE * processes.length)})`);
+    });
   });
 
   it("with the store down, each process counts on its own (no error, no refusal of everyone) and says so once", async () => {

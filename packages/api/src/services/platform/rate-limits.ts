@@ -2,6 +2,12 @@
 // own PostgreSQL (the default: the embedded mode needs nothing else), or in Redis when REDIS_URL is
 // set. Each rule is a fixed window that starts with its key's first request, as before.
 //
+// A rule counted with `hitReconciled` (an API key's requests, the hot path of every tool) is counted
+// in process first: a request makes no round trip to the store; each process adds its counts to the
+// shared counter in batches (a batch's worth, or every RECONCILE_MS) and learns the shared total from
+// the answer. Within one process the limit is exact; across processes it may be passed by at most
+// RECONCILE_TOLERANCE of the limit per process (see reconcileBatch).
+//
 // A store that fails (Redis down, PostgreSQL unreachable) does not refuse everyone nor fail requests:
 // each limiter has an in-memory insurance limiter, so limits are counted per process until the store
 // answers again, and the outage is reported once (and its end once).
@@ -26,6 +32,41 @@ export interface RateLimitsOptions {
   keyPrefix?: string;
   /** Told when the store fails and when it answers again. */
   warn?: (line: string) => void;
+  /** How often counts kept in process are added to the shared store, at the latest (ms); tests shorten it. */
+  reconcileMs?: number;
+}
+
+/** At the latest, how long a count kept in process waits before it is added to the shared store. */
+const RECONCILE_MS = 250;
+/**
+ * The share of a rule's limit one process may admit beyond it, before it hears of the others' use:
+ * with N processes hammering one key, the combined allowance over a window stays under
+ * limit × (1 + RECONCILE_TOLERANCE × N). Within one process the limit is exact.
+ */
+export const RECONCILE_TOLERANCE = 0.02;
+
+/**
+ * Requests of a key a process counts before it adds them to the store: half the tolerance (once the
+ * shared total passes the limit, a process may still have a batch on its way and a batch kept before
+ * it hears so), at least 1 (a small limit is reconciled at every request).
+ */
+const reconcileBatch = (limit: number) => Math.max(1, Math.floor((limit * RECONCILE_TOLERANCE) / 2));
+
+/** One key's count under one rule, as this process knows it. */
+interface LocalCount {
+  name: string;
+  rule: RateLimitRule;
+  key: string;
+  /** The shared total as the store last answered it (this process's batches included). */
+  shared: number;
+  /** When the store's window ends (epoch ms); null until the store has answered. */
+  windowEndsAt: number | null;
+  /** Counted here, on their way to the store. */
+  sending: number;
+  /** Counted here, not yet sent. */
+  pending: number;
+  /** The batch on its way, if one is. */
+  reconciling: Promise<void> | null;
 }
 
 /** The table of migration 20261123072552_rate_limits (never created at run time). */
@@ -142,9 +183,15 @@ export class RateLimits {
   private readonly limiters = new Map<string, RateLimiterAbstract>();
   private readonly store: CounterStore;
   private readonly keyPrefix: string;
+  private readonly reconcileMs: number;
+  private readonly warn: (line: string) => void;
+  private readonly counts = new Map<string, LocalCount>();
+  private sweeper: NodeJS.Timeout | null = null;
 
   constructor(config: RateLimitStoreConfig, options: RateLimitsOptions = {}) {
     const warn = options.warn ?? ((line: string) => console.warn(line));
+    this.warn = warn;
+    this.reconcileMs = options.reconcileMs ?? RECONCILE_MS;
     this.store = config.store === "redis"
       ? redisStore(config.redisUrl, outageReporter("Redis", warn))
       : postgresStore(config.databaseUrl, outageReporter("PostgreSQL", warn));
@@ -164,6 +211,39 @@ export class RateLimits {
     }
   }
 
+  /**
+   * Counts one request of `key` under rule `name` in this process, refused past the limit as `hit`
+   * refuses it; the count reaches the shared store in batches (see RECONCILE_TOLERANCE). A request
+   * waits for the store only when a batch is already on its way and another one is full, or to learn
+   * when the window of a key it refuses ends.
+   */
+  async hitReconciled(name: string, rule: RateLimitRule, key: string): Promise<RateLimitOutcome> {
+    const id = `${name}/${rule.limit}/${rule.windowMs}\n${key}`;
+    let count = this.counts.get(id);
+    if (!count) {
+      count = { name, rule, key, shared: 0, windowEndsAt: null, sending: 0, pending: 0, reconciling: null };
+      this.counts.set(id, count);
+      this.sweeper ??= setInterval(() => this.sweep(), this.reconcileMs).unref();
+    }
+    const batch = reconcileBatch(rule.limit);
+    // At most a batch on its way and a batch kept: what other processes may not know of yet.
+    while (count.pending >= batch && count.reconciling) await count.reconciling;
+    if (count.pending >= batch) void this.reconcile(count);
+    this.rollWindow(count);
+    if (count.shared + count.sending + count.pending >= rule.limit) {
+      // Refused: when the window ends is the store's word, so it is asked once if not yet known.
+      if (count.windowEndsAt === null) await this.reconcile(count);
+      this.rollWindow(count);
+      if (count.windowEndsAt !== null && count.shared + count.sending + count.pending >= rule.limit) {
+        rateLimitRefusals.inc({ rule: name });
+        return { allowed: false, retryAfterMs: Math.max(0, count.windowEndsAt - Date.now()) };
+      }
+    }
+    count.pending += 1;
+    if (count.pending >= batch && !count.reconciling) void this.reconcile(count);
+    return { allowed: true };
+  }
+
   /** Whether `key` has used all of rule `name` in its current window, without counting a request. */
   async isLimited(name: string, rule: RateLimitRule, key: string): Promise<boolean> {
     const counted = await this.limiter(name, rule).get(key);
@@ -172,8 +252,15 @@ export class RateLimits {
 
   /** Forgets every counter of this instance's key prefix, in the store and in this process. */
   async reset(): Promise<void> {
+    await Promise.all([...this.counts.values()].map((count) => count.reconciling));
+    this.counts.clear();
     await this.store.deleteAll(this.keyPrefix);
     this.limiters.clear();
+  }
+
+  /** Adds every count kept in process to the store now (and at shutdown). */
+  async reconcileAll(): Promise<void> {
+    await Promise.all([...this.counts.values()].map((count) => this.reconcile(count)));
   }
 
   /** Resolves once the store answers: a Redis still connecting leaves the first requests to the insurance limiter. */
@@ -182,7 +269,61 @@ export class RateLimits {
   }
 
   async close(): Promise<void> {
+    if (this.sweeper) clearInterval(this.sweeper);
+    this.sweeper = null;
+    await this.reconcileAll().catch(() => undefined);
     await this.store.close();
+  }
+
+  /** Once the window the store named has ended, the count starts again from what is still unsent. */
+  private rollWindow(count: LocalCount) {
+    if (count.windowEndsAt !== null && count.windowEndsAt <= Date.now()) {
+      count.shared = 0;
+      count.windowEndsAt = null;
+    }
+  }
+
+  /**
+   * Sends what the process counted (after the batch on its way, if any) and learns the shared total
+   * and the window's end from the store's answer. A failure keeps the counts for the next batch.
+   */
+  private async reconcile(count: LocalCount): Promise<void> {
+    while (count.reconciling) await count.reconciling;
+    const points = count.pending;
+    if (points === 0 && count.windowEndsAt !== null) return;
+    count.pending = 0;
+    count.sending = points;
+    const sent = (async () => {
+      let answer: RateLimiterRes;
+      let refused = false;
+      try {
+        answer = await this.limiter(count.name, count.rule).consume(count.key, points);
+      } catch (rejection) {
+        if (!(rejection instanceof RateLimiterRes)) {
+          count.pending += points;
+          this.warn(`rate limits: a batch of counts failed (${(rejection as Error).message}); kept for the next one`);
+          return;
+        }
+        answer = rejection;
+        refused = true;
+      }
+      // Over the limit, a key the store blocks in memory answers no total, only the time left.
+      count.shared = refused ? Math.max(answer.consumedPoints, count.rule.limit) : answer.consumedPoints;
+      count.windowEndsAt = Date.now() + answer.msBeforeNext;
+    })().finally(() => {
+      count.sending = 0;
+      count.reconciling = null;
+    });
+    count.reconciling = sent;
+    await sent;
+  }
+
+  /** Sends the counts waiting for their batch to fill, and forgets keys idle since their window ended. */
+  private sweep() {
+    for (const [id, count] of this.counts) {
+      if (count.pending > 0 && !count.reconciling) void this.reconcile(count);
+      else if (count.pending === 0 && !count.reconciling && (count.windowEndsAt === null || count.windowEndsAt <= Date.now())) this.counts.delete(id);
+    }
   }
 
   private limiter(name: string, rule: RateLimitRule): RateLimiterAbstract {
