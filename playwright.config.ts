@@ -11,9 +11,9 @@ export default defineConfig({
   // Every test makes its own people and places, so tests of one file need no order and never meet: the
   // workers take tests, not files, and a long file does not leave one worker alone at the end.
   fullyParallel: true,
-  // Four at once on two cores: a test spends most of its time waiting on the page, the server and the
-  // database (at two workers the whole suite used under half of the machine's CPU time).
-  workers: 4,
+  // Two at once: the suite keeps both cores busy (the browsers' renderers most), and four took 13.5
+  // minutes where two take about 10.
+  workers: 2,
   retries: process.env.CI ? 1 : 0,
   timeout: 60_000,
   expect: { timeout: 10_000 },
