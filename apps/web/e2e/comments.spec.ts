@@ -93,3 +93,38 @@ test("an editor comments with an @mention from the autocomplete, replies, edits 
   await expect(commentCount(page, title, 1)).toBeVisible();
   expect(errors).toEqual([]);
 });
+
+test("a mention picked in the middle of a comment puts the caret after the name before the next key is read", async ({ page }) => {
+  const editor = await createAccount({ fullName: "Eddie Editor", role: "team_lead" });
+  const mentionedName = uniqueName("Vera");
+  const viewer = await createAccount({ fullName: mentionedName });
+  const organization = await createOrganizationWith([
+    { userId: editor.id, role: "member" },
+    { userId: viewer.id, role: "member" },
+  ]);
+  const team = await createTeamWith(organization.id, [
+    { userId: editor.id, role: "editor" },
+    { userId: viewer.id, role: "viewer" },
+  ]);
+  const prompt = await createPromptWith({ organizationId: organization.id, teamId: team.id, authorId: editor.id, title: uniqueName("Caret prompt") });
+
+  await signIn(page, editor.email);
+  await page.goto(`/prompts/${prompt.id}?tab=comments`);
+  const composer = page.getByRole("combobox", { name: "New comment" });
+  await composer.fill("Thanks , see above.");
+  // The caret after "Thanks ", then the start of a mention there.
+  await composer.evaluate((box: HTMLTextAreaElement) => box.setSelectionRange(7, 7));
+  await composer.pressSequentially(`@${mentionedName.split(" ")[1]}`);
+  await expect(page.getByRole("listbox", { name: "People to mention" }).getByRole("option", { name: mentionedName })).toHaveAttribute("aria-selected", "true");
+  // Enter picks, and the caret is read before the next task (where a key typed at once is handled) and
+  // before any frame: React renders the pick in a microtask, so the one queued after it sees the result.
+  const after = await composer.evaluate(async (box: HTMLTextAreaElement) => {
+    box.dispatchEvent(new KeyboardEvent("keydown", { key: "Enter", bubbles: true, cancelable: true }));
+    await new Promise<void>((resolve) => queueMicrotask(resolve));
+    return { value: box.value, caret: box.selectionStart };
+  });
+  expect(after.value).toBe(`Thanks @${mentionedName} , see above.`);
+  expect(after.caret).toBe(`Thanks @${mentionedName} `.length);
+  await composer.pressSequentially("please");
+  await expect(composer).toHaveValue(`Thanks @${mentionedName} please, see above.`);
+});

@@ -2,7 +2,7 @@
 // of the people who may read the prompt (a combobox in ARIA's words: arrows move, Enter or Tab picks,
 // Escape closes). Picking shows `@Name` in the box; the value it hands on (and the server stores)
 // has the person's `@[Name](user:<uuid>)` token there (tokensToMentions / mentionsToTokens).
-import { useId, useRef, useState, type ComponentProps, type KeyboardEvent } from "react";
+import { useId, useLayoutEffect, useRef, useState, type ComponentProps, type KeyboardEvent } from "react";
 import { displayName, initials, mentionToken, mentionsToTokens, tokensToMentions, type TypedMention } from "@promptly/shared";
 import { Avatar, AvatarFallback, AvatarImage } from "@/components/ui/avatar";
 import { Textarea } from "@/components/ui/textarea";
@@ -30,6 +30,16 @@ export function MentionTextarea({ promptId, value, onValueChange, onKeyDown, cla
   // Where the `@` of the mention being typed is, and what follows it; null when none is typed.
   const [typing, setTyping] = useState<{ at: number; query: string } | null>(null);
   const [active, setActive] = useState(0);
+  // Where the caret goes once a pick's text is in the box: set as that render commits, before the next
+  // keystroke is handled (a frame later, a fast typist's next letter would land first and be passed).
+  const caretAfterPick = useRef<number | null>(null);
+  useLayoutEffect(() => {
+    const position = caretAfterPick.current;
+    if (position === null || !ref.current) return;
+    caretAfterPick.current = null;
+    ref.current.focus();
+    ref.current.setSelectionRange(position, position);
+  });
   const candidates = trpc.comments.mentionCandidates.useQuery(
     { promptId, q: typing?.query ?? "" },
     { enabled: typing !== null, placeholderData: (previous) => previous, staleTime: 30_000 },
@@ -52,11 +62,7 @@ export function MentionTextarea({ promptId, value, onValueChange, onKeyDown, cla
     const text = shown.text.slice(0, typing.at) + inserted + shown.text.slice(caret);
     change(text, [...shown.mentions.filter((known) => known.name !== mention!.name), mention!]);
     setTyping(null);
-    const position = typing.at + inserted.length;
-    requestAnimationFrame(() => {
-      ref.current?.focus();
-      ref.current?.setSelectionRange(position, position);
-    });
+    caretAfterPick.current = typing.at + inserted.length;
   };
 
   const handleKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
