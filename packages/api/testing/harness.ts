@@ -108,17 +108,29 @@ export function createMailbox(
   baseUrl: string,
   inFlight: ReadonlySet<Promise<void>> = new Set(),
   drain: () => Promise<void> = async () => undefined,
+  accepted: ReadonlyMap<string, number> = new Map(),
 ): Mailbox {
-  const list = async (to: string) => {
+  const all = async () => {
     const response = await fetch(`${baseUrl}/email`);
-    const all = (await response.json()) as CapturedMail[];
-    return all.filter((mail) => mail.to.some((r) => r.address.toLowerCase() === to.toLowerCase()));
+    return (await response.json()) as CapturedMail[];
   };
+  const to = (mails: CapturedMail[], address: string) => mails.filter((mail) => mail.to.some((r) => r.address.toLowerCase() === address.toLowerCase()));
+  const list = async (address: string) => to(await all(), address);
   return {
     list,
     async settled() {
       await drain();
       await Promise.allSettled([...inFlight]);
+      // The catcher answers SMTP before it has stored the message (it parses it afterwards): wait until
+      // it lists every message it accepted from this mailer, or a loaded machine's run reads one short.
+      const deadline = Date.now() + 10_000;
+      for (;;) {
+        const mails = await all();
+        const missing = [...accepted].filter(([address, count]) => to(mails, address).length < count);
+        if (!missing.length) return;
+        if (Date.now() > deadline) throw new Error(`The mail catcher accepted but never listed mail to ${missing.map(([address]) => address).join(", ")}`);
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
     },
     async waitFor(to, subject, timeoutMs = 10_000) {
       const deadline = Date.now() + timeoutMs;
@@ -142,6 +154,8 @@ export async function createHarness(options: { rateLimits?: boolean; allowPrivat
   // The real SMTP mailer, with the sends still on their way kept in view (Mailbox.settled).
   const smtpMailer = createSmtpMailer({ ...smtp, secure: false, allowSelfSigned: true, from: "Promptly <no-reply@promptly.test>" });
   const inFlight = new Set<Promise<void>>();
+  // How many messages the catcher accepted for each address (Mailbox.settled waits until it lists them).
+  const accepted = new Map<string, number>();
   const mailer: Mailer = {
     verify: () => smtpMailer.verify(),
     close: () => smtpMailer.close(),
@@ -149,7 +163,11 @@ export async function createHarness(options: { rateLimits?: boolean; allowPrivat
       const sending = smtpMailer.send(message);
       inFlight.add(sending);
       void sending.then(
-        () => inFlight.delete(sending),
+        () => {
+          inFlight.delete(sending);
+          const address = (/<([^>]+)>\s*$/.exec(message.to)?.[1] ?? message.to).toLowerCase();
+          accepted.set(address, (accepted.get(address) ?? 0) + 1);
+        },
         () => inFlight.delete(sending),
       );
       return sending;
@@ -188,7 +206,7 @@ export async function createHarness(options: { rateLimits?: boolean; allowPrivat
     database,
     clock,
     outbox,
-    mail: createMailbox(inject("mailboxUrl"), inFlight, () => outbox.drain()),
+    mail: createMailbox(inject("mailboxUrl"), inFlight, () => outbox.drain(), accepted),
     client(clientOptions = {}) {
       const cookies = new Map<string, string>();
       const ip = clientOptions.ip ?? `10.0.${Math.floor(++ipCounter / 250)}.${ipCounter % 250}`;
