@@ -33,6 +33,18 @@ async function within(withinMs: number, check: () => Promise<boolean>): Promise<
 
 const listening = (process: AppProcess) => within(5_000, async () => process.services.runtime.serving);
 
+/**
+ * Resolves once `process` has heard every change notified so far: PostgreSQL delivers notifications
+ * in commit order, so when a marker sent now has arrived, so has every earlier one (a late one from
+ * the set-up would drop the cache between two reads on a loaded machine). The marker is a key prefix
+ * announcement, which drops nothing.
+ */
+async function caughtUp(process: AppProcess) {
+  const marker = `caught-up-${Math.random().toString(36).slice(2)}`;
+  await h.database.db.$executeRaw`SELECT pg_notify('promptly_runtime', ${`key-prefix:${marker}`})`;
+  await within(5_000, async () => process.services.runtime.mayBeApiKey(marker) === true);
+}
+
 async function get(server: TestServer, path: string, key: string) {
   const response = await fetch(`${server.base}/api/v1${path}`, { headers: { authorization: `Bearer ${key}` } });
   return { status: response.status, json: (await response.json()) as Record<string, any> };
@@ -93,6 +105,7 @@ afterAll(async () => {
 
 describe("two app processes on one database", () => {
   it("B's second answer comes from memory: no database query at all", async () => {
+    await caughtUp(b);
     const first = await get(serverB, "/prompts/support/greeting", readKey);
     expect(first).toMatchObject({ status: 200, json: { version: 1, template: "One" } });
     const before = b.queries();
