@@ -10,9 +10,8 @@ import { createPromptWith } from "./support/prompts.ts";
 const card = (page: Page, title: string) => page.getByTestId("prompt-card").filter({ has: page.getByRole("heading", { name: title }) });
 const commentCount = (page: Page, title: string, count: number) => card(page, title).getByText(`${count} comments`, { exact: true });
 
-test("an editor comments with an @mention from the autocomplete, replies, edits and deletes; links open a comment; the card counts", async ({ page }) => {
-  test.setTimeout(90_000);
-  const errors = consoleErrors(page);
+/** An editor's prompt titled `title` in a team where a viewer named `mentionedName` may be mentioned. */
+async function discussion(title: string) {
   const editor = await createAccount({ fullName: "Eddie Editor", role: "team_lead" });
   const mentionedName = uniqueName("Vera");
   const viewer = await createAccount({ fullName: mentionedName });
@@ -24,8 +23,15 @@ test("an editor comments with an @mention from the autocomplete, replies, edits 
     { userId: editor.id, role: "editor" },
     { userId: viewer.id, role: "viewer" },
   ]);
-  const title = uniqueName("Discussed prompt");
   const prompt = await createPromptWith({ organizationId: organization.id, teamId: team.id, authorId: editor.id, title });
+  return { editor, mentionedName, prompt };
+}
+
+test("an editor comments with an @mention from the autocomplete, replies, edits and deletes; links open a comment; the card counts", async ({ page }) => {
+  test.setTimeout(90_000);
+  const errors = consoleErrors(page);
+  const title = uniqueName("Discussed prompt");
+  const { editor, mentionedName, prompt } = await discussion(title);
 
   await signIn(page, editor.email);
   await page.goto("/prompts");
@@ -95,18 +101,7 @@ test("an editor comments with an @mention from the autocomplete, replies, edits 
 });
 
 test("a mention picked in the middle of a comment puts the caret after the name before the next key is read", async ({ page }) => {
-  const editor = await createAccount({ fullName: "Eddie Editor", role: "team_lead" });
-  const mentionedName = uniqueName("Vera");
-  const viewer = await createAccount({ fullName: mentionedName });
-  const organization = await createOrganizationWith([
-    { userId: editor.id, role: "member" },
-    { userId: viewer.id, role: "member" },
-  ]);
-  const team = await createTeamWith(organization.id, [
-    { userId: editor.id, role: "editor" },
-    { userId: viewer.id, role: "viewer" },
-  ]);
-  const prompt = await createPromptWith({ organizationId: organization.id, teamId: team.id, authorId: editor.id, title: uniqueName("Caret prompt") });
+  const { editor, mentionedName, prompt } = await discussion(uniqueName("Caret prompt"));
 
   await signIn(page, editor.email);
   await page.goto(`/prompts/${prompt.id}?tab=comments`);
