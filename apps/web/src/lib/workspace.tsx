@@ -97,10 +97,16 @@ function pickActive<T extends { id: string }>(items: readonly T[] | undefined, s
  */
 export async function loadWorkspace(options: { teamDetails?: boolean } = {}): Promise<void> {
   const once = { retry: false } as const;
+  // The saved organization's teams are asked for with the organizations, in the same batched request:
+  // one round trip instead of two when it is still the active one (almost always). When it is not
+  // (left, deleted), that answer is not used and the active one's teams are read after.
+  const savedOrganizationId = localStorage.getItem(ACTIVE_ORGANIZATION_KEY);
+  const readTeams = (organizationId: string) => api.teams.list.ensureData({ organizationId }, once).catch(() => undefined);
+  const savedTeams = savedOrganizationId ? readTeams(savedOrganizationId) : undefined;
   const organizations = await api.organizations.list.ensureData(undefined, once).catch(() => undefined);
-  const organization = pickActive(organizations, localStorage.getItem(ACTIVE_ORGANIZATION_KEY));
+  const organization = pickActive(organizations, savedOrganizationId);
   if (!organization) return;
-  const teams = await api.teams.list.ensureData({ organizationId: organization.id }, once).catch(() => undefined);
+  const teams = await (organization.id === savedOrganizationId && savedTeams ? savedTeams : readTeams(organization.id));
   const team = pickActive(teams, localStorage.getItem(ACTIVE_TEAM_KEY));
   if (!options.teamDetails || !team) return;
   const me = await api.auth.me.ensureData();
