@@ -18,6 +18,7 @@
 import { fork, type ChildProcess } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { adminOfOneTeam } from "./seed.ts";
+import { percentile } from "./percentile.ts";
 import type { Benchmark, RunningServer } from "./types.ts";
 
 const ADMIN = "bench-run@bench.test";
@@ -110,13 +111,6 @@ async function wave(streams: number, runsPerStream: number, call: () => Promise<
     return samples;
   });
   return (await Promise.all(workers)).flat();
-}
-
-/** The nearest-rank percentile `p` (0-100) of `values`. */
-function percentile(values: number[], p: number): number {
-  if (!values.length) return Number.NaN;
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
 }
 
 async function trpc<T>(base: string, cookie: string, procedure: string, input: unknown): Promise<T> {
