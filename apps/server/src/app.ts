@@ -21,6 +21,7 @@ import { delayAsRequested, isTestFault, requestedFaults } from "./test-faults.ts
 import { createLogger, logRequestFailure, requestLogging, type Logger } from "./logger.ts";
 import { httpMetrics, metricsEndpoint } from "./metrics.ts";
 import { trpcQueryFastPath } from "./trpc-fast-path.ts";
+import { precompressedAssets } from "./precompressed.ts";
 import type { TrustProxy } from "./env.ts";
 
 const HEALTH_CACHE_MS = 1000;
@@ -144,6 +145,8 @@ export function createApp({
   if (viteMiddleware) {
     app.use(viteMiddleware);
   } else if (webDist && existsSync(webDist)) {
+    // Hashed file names: kept a year. Their brotli or gzip copies from the build when the browser takes one.
+    app.use("/assets", precompressedAssets(join(webDist, "assets"), { immutable: true, maxAge: "1y" }));
     app.use("/assets", express.static(join(webDist, "assets"), { immutable: true, maxAge: "1y", index: false }));
     app.use(express.static(webDist, { index: false, maxAge: "1h" }));
     // SPA fallback: every other GET renders the app, whose router shows the page or 'Oops! Page not found'.
