@@ -148,6 +148,9 @@ export function createApp({
     // Hashed file names: kept a year. Their brotli or gzip copies from the build when the browser takes one.
     app.use("/assets", precompressedAssets(join(webDist, "assets"), { immutable: true, maxAge: "1y" }));
     app.use("/assets", express.static(join(webDist, "assets"), { immutable: true, maxAge: "1y", index: false }));
+    // A file the build does not have (a page still open from before a deploy asks for its old chunk):
+    // 404, not the app's page, which a browser would fail to run as a script.
+    app.use("/assets", (_req, res) => void res.status(404).type("text/plain").setHeader("Cache-Control", "no-store").send("Not found"));
     app.use(express.static(webDist, { index: false, maxAge: "1h" }));
     // SPA fallback: every other GET renders the app, whose router shows the page or 'Oops! Page not found'.
     app.get(/^(?!\/(trpc|api|avatars)\/).*/, (_req, res) => {

@@ -88,4 +88,15 @@ describe("precompressed assets", () => {
       expect((await get(path, { "accept-encoding": "br" })).headers["content-encoding"], path).not.toBe("br");
     }
   });
+
+  it("a file the build does not have is a 404 in words, never the app's page (which a browser would run as a script)", async () => {
+    for (const path of ["/assets/missing-0000.js", "/assets/old/chunk-1111.js"]) {
+      const answer = await get(path, { "accept-encoding": "gzip" });
+      expect(answer.status, path).toBe(404);
+      expect(answer.headers["content-type"], path).toMatch(/^text\/plain/);
+      expect(answer.headers["cache-control"], path).toBe("no-store");
+    }
+    // Pages still get the app.
+    expect((await get("/some/page", {})).body.toString()).toContain("<title>Promptly</title>");
+  });
 });
