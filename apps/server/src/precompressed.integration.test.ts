@@ -1,7 +1,7 @@
 // The web build's assets: a browser that takes brotli or gzip gets the build's own copy, byte for byte,
 // with the original file's type and a year's caching; one that takes neither gets the file itself;
 // a file the build left uncompressed is compressed by the server as before.
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, unlinkSync, writeFileSync } from "node:fs";
 import { request } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -86,6 +86,24 @@ describe("precompressed assets", () => {
     expect(gunzipSync(css.body).toString()).toBe(style);
     for (const path of ["/assets/missing-0000.js", "/assets/..%2Fapp-1234.js", "/assets/app-1234.js.br"]) {
       expect((await get(path, { "accept-encoding": "br" })).headers["content-encoding"], path).not.toBe("br");
+    }
+  });
+
+  it("a copy gone since start-up: the file itself is sent, never labelled with the copy's encoding", async () => {
+    writeFileSync(join(webDist, "assets", "gone-9999.js"), script);
+    writeFileSync(join(webDist, "assets", "gone-9999.js.br"), brotli);
+    const again = await listenForTests(createApp({ services: harness.services, webDist }));
+    try {
+      unlinkSync(join(webDist, "assets", "gone-9999.js.br"));
+      const answer = await get(`${again.base}/assets/gone-9999.js`, { "accept-encoding": "br" });
+      expect(answer.status).toBe(200);
+      expect(answer.headers["content-type"]).toMatch(/^(text|application)\/javascript/);
+      // Whatever encoding the answer names, its body decodes to the file (the server may compress it as it goes).
+      const encoding = answer.headers["content-encoding"];
+      const body = encoding === "br" ? brotliDecompressSync(answer.body) : encoding === "gzip" ? gunzipSync(answer.body) : answer.body;
+      expect(body.toString()).toBe(script);
+    } finally {
+      await again.close();
     }
   });
 

@@ -36,7 +36,10 @@ export function precompressedAssets(dir: string, options: { maxAge: string; immu
     res.sendFile(join(dir, name + encoding.suffix), { maxAge: options.maxAge, immutable: options.immutable, dotfiles: "deny" }, (error?: Error & { code?: string; syscall?: string }) => {
       // A browser that left mid-file (a page closed) is no failure of ours, as express.static treats it.
       if (!error || error.code === "ECONNABORTED" || error.syscall === "write" || res.headersSent) return;
-      // A copy gone since start-up: the file itself may still be there.
+      // Nothing was sent: whatever answers next (the file itself, when only its copy has gone since
+      // start-up; a 404; an error) must not go out labelled with this copy's encoding and type.
+      res.removeHeader("Content-Encoding");
+      res.removeHeader("Content-Type");
       next(error.code === "ENOENT" ? undefined : error);
     });
   };
