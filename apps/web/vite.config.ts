@@ -1,5 +1,5 @@
 import { readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { brotliCompressSync, constants, gzipSync } from "node:zlib";
 import tailwindcss from "@tailwindcss/vite";
@@ -18,7 +18,8 @@ function precompress(): Plugin {
     name: "promptly-precompress",
     apply: "build",
     configResolved(config) {
-      outDir = config.build.outDir;
+      // Where Vite wrote the build, wherever the build was started from.
+      outDir = resolve(config.root, config.build.outDir);
     },
     closeBundle() {
       const assets = join(outDir, "assets");

@@ -2,8 +2,9 @@
 import { z } from "zod";
 import { idSchema } from "./validation.ts";
 import { versionRunStats } from "./runs.ts";
+import { ANALYTICS_RANGES } from "./options.ts";
 
-const analyticsRangeSchema = z.union([z.literal(7), z.literal(30), z.literal(90)]);
+const analyticsRangeSchema = z.literal(ANALYTICS_RANGES);
 
 export const analyticsOverviewInput = z.object({ organizationId: idSchema, teamId: idSchema.optional(), days: analyticsRangeSchema });
 export const analyticsPromptInput = z.object({ promptId: idSchema, days: analyticsRangeSchema });

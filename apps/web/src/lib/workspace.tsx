@@ -106,7 +106,7 @@ export async function loadWorkspace(options: { teamDetails?: boolean } = {}): Pr
   const organizations = await api.organizations.list.ensureData(undefined, once).catch(() => undefined);
   const organization = pickActive(organizations, savedOrganizationId);
   if (!organization) return;
-  const teams = await (organization.id === savedOrganizationId && savedTeams ? savedTeams : readTeams(organization.id));
+  const teams = await (organization.id === savedOrganizationId ? savedTeams : readTeams(organization.id));
   const team = pickActive(teams, localStorage.getItem(ACTIVE_TEAM_KEY));
   if (!options.teamDetails || !team) return;
   const me = await api.auth.me.ensureData();
