@@ -165,6 +165,8 @@ describe("two app processes on one database", () => {
         expect((await get(serverC, "/prompts/support/greeting?label=staging", readKey)).json.version).toBe(3);
 
         await listening(c);
+        // The move above may be heard only now, after the new listener opened: heard before the reads below.
+        await caughtUp(c);
         expect((await runtimeListeners()).filter((id) => !before.includes(id) && id !== pid)).toHaveLength(1);
         expect((await get(serverC, "/prompts/support/greeting?label=staging", readKey)).json.version).toBe(3);
         const warm = c.queries();

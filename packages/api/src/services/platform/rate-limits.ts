@@ -48,7 +48,7 @@ export const RECONCILE_TOLERANCE = 0.02;
 /**
  * Requests of a key a process counts before it adds them to the store: half the tolerance (once the
  * shared total passes the limit, a process may still have a batch on its way and a batch kept before
- * it hears so), at least 1 (a small limit is reconciled at every request).
+ * it hears so). A limit whose tolerance is under two requests is not batched (see hitReconciled).
  */
 const reconcileBatch = (limit: number) => Math.max(1, Math.floor((limit * RECONCILE_TOLERANCE) / 2));
 
@@ -218,6 +218,8 @@ export class RateLimits {
    * when the window of a key it refuses ends.
    */
   async hitReconciled(name: string, rule: RateLimitRule, key: string): Promise<RateLimitOutcome> {
+    // Under 100 a window the tolerance is less than two requests: counted in the store at each request, exactly.
+    if (rule.limit * RECONCILE_TOLERANCE < 2) return this.hit(name, rule, key);
     const id = `${name}/${rule.limit}/${rule.windowMs}\n${key}`;
     let count = this.counts.get(id);
     if (!count) {
@@ -271,7 +273,7 @@ export class RateLimits {
   async close(): Promise<void> {
     if (this.sweeper) clearInterval(this.sweeper);
     this.sweeper = null;
-    await this.reconcileAll().catch(() => undefined);
+    await this.reconcileAll();
     await this.store.close();
   }
 
