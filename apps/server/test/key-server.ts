@@ -9,6 +9,8 @@ export type TeamAdmin = Awaited<ReturnType<Harness["signedInClient"]>>["api"];
 /** A key as the Langfuse SDKs take it: the public half and the secret (the Promptly key). */
 export type Pair = { publicKey: string; secretKey: string };
 
+type PromptVersionSpec = { template: string; labels?: string[]; config?: Record<string, unknown> };
+
 export interface KeyServer {
   h: Harness;
   app: AppProcess;
@@ -18,6 +20,11 @@ export interface KeyServer {
   admin: TeamAdmin;
   /** A new team of the organization, the admin its admin. */
   team(name: string): Promise<string>;
+  /**
+   * A prompt made in the app by the admin (who may set production): one version per entry, a second
+   * of the test clock apart, each with its labels.
+   */
+  prompt(teamId: string, name: string, versions: PromptVersionSpec[], tags?: string[]): Promise<{ id: string }>;
   /** A new key of `teamId` (read only unless scopes say `write`), with its public half. */
   key(teamId: string, options?: { scopes?: "write"[]; labels?: string[] }): Promise<Pair & { id: string }>;
   close(): Promise<void>;
@@ -34,6 +41,18 @@ export async function startKeyServer(): Promise<KeyServer> {
   return {
     h, app, server, organizationId, admin,
     team: async (name) => (await createTeam(h, organizationId, [{ userId: person.id, role: "admin" }], name)).id,
+    prompt: async (teamId, name, versions, tags) => {
+      const [first] = versions;
+      const { id } = await admin.prompts.create({ teamId, name, title: name, visibility: "team", type: "text", template: first!.template, config: first!.config, tags });
+      for (const [index, spec] of versions.entries()) {
+        if (index > 0) {
+          h.clock.advance(1000);
+          await admin.promptVersions.create({ promptId: id, template: spec.template, config: spec.config });
+        }
+        for (const label of spec.labels ?? []) await admin.promptLabels.set({ promptId: id, label, version: index + 1 });
+      }
+      return { id };
+    },
     key: async (teamId, options = {}) => {
       const { id, key, publicKey } = await admin.apiKeys.create({ teamId, name: `key ${++keys}`, ...options });
       return { id, publicKey, secretKey: key };

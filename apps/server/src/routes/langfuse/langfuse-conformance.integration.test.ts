@@ -4,7 +4,7 @@
 // Where Promptly's rules differ, the test asserts Promptly's answer and says which rule in one line;
 // docs/langfuse-conformance.md maps every case, those that do not apply included.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { INCLUDE_MAX_DEPTH, LANGFUSE_MSG, PROMPT_MSG, RUNTIME_MSG, bodyIncludes } from "@promptly/shared";
+import { INCLUDE_MAX_DEPTH, INCLUDE_MSG, LANGFUSE_MSG, PROMPT_MSG, RUNTIME_MSG, bodyIncludes } from "@promptly/shared";
 import { langfuseCaller, startKeyServer, type KeyServer, type LangfuseAnswer, type Pair } from "../../../test/key-server.ts";
 
 let ks: KeyServer;
@@ -15,21 +15,6 @@ let unique = 0;
 /** A name no other case of the file uses. */
 const fresh = (stem: string) => `${stem}-${++unique}`;
 
-type Created = { id: string };
-/** A prompt made in the app by the team admin (who may set production), its labels on its versions. */
-async function adminPrompt(team: string, name: string, versions: { template: string; labels?: string[]; config?: Record<string, unknown> }[], tags?: string[]) {
-  const [first, ...rest] = versions;
-  const prompt: Created = await ks.admin.prompts.create({ teamId: team, name, title: name, visibility: "team", type: "text", template: first!.template, config: first!.config, tags });
-  for (const label of first!.labels ?? []) await ks.admin.promptLabels.set({ promptId: prompt.id, label, version: 1 });
-  let version = 1;
-  for (const next of rest) {
-    ks.h.clock.advance(1000);
-    version++;
-    await ks.admin.promptVersions.create({ promptId: prompt.id, template: next.template, config: next.config });
-    for (const label of next.labels ?? []) await ks.admin.promptLabels.set({ promptId: prompt.id, label, version });
-  }
-  return prompt;
-}
 
 const get = (name: string, query = "", pair?: Pair) => call("GET", `/v2/prompts/${encodeURIComponent(name)}${query}`, { pair });
 const post = (body: Record<string, unknown>, pair: Pair = keys.write) => call("POST", "/v2/prompts", { pair, body });
@@ -62,7 +47,7 @@ describe("when fetching a prompt", () => {
 
   it("should fetch a prompt", async () => {
     const name = fresh("fetched");
-    await adminPrompt(teamId, name, [{ template: "prompt", labels: ["production"], config: { temperature: 0.1 } }]);
+    await ks.prompt(teamId, name, [{ template: "prompt", labels: ["production"], config: { temperature: 0.1 } }]);
     const { status, body } = await get(name);
     expect(status).toBe(200);
     expect(body).toMatchObject({
@@ -80,20 +65,20 @@ describe("when fetching a prompt", () => {
     notFound(await get(odd));
     // What the rule allows besides letters and digits ('.', '-', '_', '/') arrives percent-encoded.
     const name = fresh("special/prompt.name_x");
-    await adminPrompt(teamId, name, [{ template: "prompt", labels: ["production"] }]);
+    await ks.prompt(teamId, name, [{ template: "prompt", labels: ["production"] }]);
     expect(await get(name)).toMatchObject({ status: 200, body: { name, prompt: "prompt" } });
   });
 
   it("should fetch a prompt by version even if not production", async () => {
     const name = fresh("non-production");
-    await adminPrompt(teamId, name, [{ template: "prompt" }]);
+    await ks.prompt(teamId, name, [{ template: "prompt" }]);
     notFound(await get(name));
     expect(await get(name, "?version=1")).toMatchObject({ status: 200, body: { name, version: 1, labels: ["latest"] } });
   });
 
   it("should fetch a prompt by label even if not production", async () => {
     const name = fresh("non-production");
-    await adminPrompt(teamId, name, [{ template: "prompt", labels: ["dev"] }]);
+    await ks.prompt(teamId, name, [{ template: "prompt", labels: ["dev"] }]);
     notFound(await get(name));
     expect(await get(name, "?label=dev")).toMatchObject({ status: 200, body: { name, version: 1, labels: ["dev", "latest"] } });
   });
@@ -101,21 +86,20 @@ describe("when fetching a prompt", () => {
   it("should fetch the latest prompt if label is latest", async () => {
     // `latest` is never set: it is the newest version, here version 2.
     const name = fresh("latest");
-    await adminPrompt(teamId, name, [{ template: "first", labels: ["production"] }, { template: "second" }]);
+    await ks.prompt(teamId, name, [{ template: "first", labels: ["production"] }, { template: "second" }]);
     expect(await get(name, "?label=latest")).toMatchObject({ status: 200, body: { version: 2, prompt: "second", labels: ["latest"] } });
     expect(await get(name)).toMatchObject({ status: 200, body: { version: 1, prompt: "first", labels: ["production"] } });
   });
 
   it("should fetch the production prompt if no version or label set", async () => {
     const name = fresh("production");
-    await adminPrompt(teamId, name, [{ template: "first", labels: ["staging"] }, { template: "second", labels: ["production"] }]);
+    await ks.prompt(teamId, name, [{ template: "first", labels: ["staging"] }, { template: "second", labels: ["production"] }]);
     expect(await get(name)).toMatchObject({ status: 200, body: { version: 2, labels: ["production", "latest"] } });
   });
 
   it("should return a 404 if prompt does not exist", async () => {
     const answer = await get("random_prompt");
     expect(answer).toEqual({ status: 404, body: { message: "Prompt not found: 'random_prompt' with label 'production'", error: "LangfuseNotFoundError" } });
-    expect(answer.body.error).toContain("NotFound");
   });
 });
 
@@ -242,7 +226,6 @@ describe("when creating a prompt", () => {
     expect((await post({ name, prompt: "This is a prompt in a folder structure", type: "text", commitMessage: "chore: setup folder structure prompt" })).status).toBe(201);
     const { body } = await get(name, "?label=latest");
     expect(body).toMatchObject({ name, prompt: "This is a prompt in a folder structure" });
-    expect(body["name"]).toContain("/");
   });
 });
 
@@ -254,12 +237,12 @@ describe("when fetching a prompt list", () => {
   beforeAll(async () => {
     const lists = await ks.team("Lists");
     keys.lists = await ks.key(lists);
-    await adminPrompt(teamId, "prompt-5", [{ template: "prompt-5", labels: ["production"] }]);
-    await adminPrompt(lists, "prompt-2", [{ template: "prompt-2", labels: ["production"] }, { template: "prompt-2", labels: ["dev"] }, { template: "prompt-2", labels: ["staging"] }]);
+    await ks.prompt(teamId, "prompt-5", [{ template: "prompt-5", labels: ["production"] }]);
+    await ks.prompt(lists, "prompt-2", [{ template: "prompt-2", labels: ["production"] }, { template: "prompt-2", labels: ["dev"] }, { template: "prompt-2", labels: ["staging"] }]);
     ks.h.clock.advance(1000);
-    await adminPrompt(lists, "prompt-3", [{ template: "prompt-3", labels: ["production"] }], ["tag-1"]);
+    await ks.prompt(lists, "prompt-3", [{ template: "prompt-3", labels: ["production"] }], ["tag-1"]);
     ks.h.clock.advance(1000);
-    await adminPrompt(lists, "prompt-1", [
+    await ks.prompt(lists, "prompt-1", [
       { template: "prompt-1", config: { version: 1 } },
       { template: "prompt-1", labels: ["version2"], config: { version: 2 } },
       { template: "prompt-1", labels: ["production"], config: { version: 3 } },
@@ -274,7 +257,6 @@ describe("when fetching a prompt list", () => {
     const answer = await list();
     expect(answer.status).toBe(200);
     expect(names(answer)).toEqual(["prompt-1", "prompt-2", "prompt-3"]);
-    expect(names(answer)).not.toContain("prompt-5");
   });
 
   it("should fetch a prompt meta list", async () => {
@@ -354,7 +336,7 @@ describe("PATCH api/public/v2/prompts/[promptName]/versions/[version]", () => {
 
   it("should update the labels of a prompt", async () => {
     const name = fresh("patched");
-    await adminPrompt(teamId, name, [{ template: "prompt-1", labels: ["production"] }]);
+    await ks.prompt(teamId, name, [{ template: "prompt-1", labels: ["production"] }]);
     const answer = await patch(name, 1, ["new-label"]);
     expect(answer.status).toBe(200);
     // Added to the version's labels; production stays.
@@ -364,7 +346,7 @@ describe("PATCH api/public/v2/prompts/[promptName]/versions/[version]", () => {
 
   it("should remove label from previous version when adding to new version", async () => {
     const name = fresh("moved");
-    await adminPrompt(teamId, name, [{ template: "prompt-1", labels: ["production", "staging"] }, { template: "prompt-1" }]);
+    await ks.prompt(teamId, name, [{ template: "prompt-1", labels: ["production", "staging"] }, { template: "prompt-1" }]);
     // A key never moves production: 403, and it stays on version 1.
     expect(await patch(name, 2, ["production"])).toEqual(protectedLabel);
     expect((await get(name)).body["version"]).toBe(1);
@@ -375,7 +357,7 @@ describe("PATCH api/public/v2/prompts/[promptName]/versions/[version]", () => {
 
   it("trying to set 'latest' label results in 400 error", async () => {
     const name = fresh("latest-set");
-    await adminPrompt(teamId, name, [{ template: "prompt-1" }]);
+    await ks.prompt(teamId, name, [{ template: "prompt-1" }]);
     invalid(await patch(name, 1, ["latest"]), `'latest': ${PROMPT_MSG.labelLatest}`);
   });
 
@@ -442,7 +424,6 @@ describe("prompt composability", () => {
     await create("version-linked-parent", `Parent with version dependency: ${include("version-linked-child", "version=1")}`);
     const { prompt } = await resolved("version-linked-parent");
     expect(prompt).toBe("Parent with version dependency: I am version 3 of the child prompt");
-    expect(prompt).not.toContain("@@@langfusePrompt");
   });
 
   it("detects circular dependencies", async () => {
@@ -450,7 +431,8 @@ describe("prompt composability", () => {
     await create("circular-b", `Prompt B with dependency: ${include("circular-a", "label=staging")}`, { labels: ["staging"] });
     const circular = await create("circular-a", `Prompt A with dependency: ${include("circular-b", "label=staging")}`, { labels: ["staging"] });
     expect(circular.status).toBe(400);
-    expect(JSON.stringify(circular.body)).toContain("circular");
+    // The cycle's own message (the prompts' names hold "circular" too, so a word of it would prove nothing).
+    expect(circular.body.message).toBe(INCLUDE_MSG.cycle(["circular-a", "circular-b", "circular-a"]));
     expect((await get("circular-a", "?version=2", write)).status).toBe(404);
   });
 
@@ -545,21 +527,21 @@ describe("prompt composability", () => {
     expect((await create("self-referencing-prompt", "This is the initial content")).status).toBe(201);
     const answer = await create("self-referencing-prompt", `This prompt references itself:\n${include("self-referencing-prompt", "version=1")}\nAnd that's it!`);
     expect(answer.status).toBe(400);
-    expect(JSON.stringify(answer.body)).toContain("Circular dependency");
+    expect(answer.body.message).toBe(INCLUDE_MSG.cycle(["self-referencing-prompt", "self-referencing-prompt"]));
   });
 
   it("should return an error when a dependent prompt doesn't exist", async () => {
     const answer = await create("prompt-with-missing-dependency", `This prompt references a non-existent prompt:\n${include("non-existent-prompt", "version=1")}\nEnd of prompt.`);
     expect(answer.status).toBe(400);
-    expect(JSON.stringify(answer.body)).toContain("not found");
+    expect(answer.body.message).toBe(INCLUDE_MSG.notFound({ name: "non-existent-prompt", version: 1 }, ["prompt-with-missing-dependency"]));
   });
 
   it("should return an error when a dependent prompt exists but in a different project", async () => {
     // Another team's prompt is not found from this team (a key sees only its team).
-    await adminPrompt(teamId, "cross-project-prompt", [{ template: "This prompt belongs to another team" }]);
+    await ks.prompt(teamId, "cross-project-prompt", [{ template: "This prompt belongs to another team" }]);
     const answer = await create("prompt-with-cross-project-dependency", `Another team's prompt: ${include("cross-project-prompt", "version=1")} End of prompt.`);
     expect(answer.status).toBe(400);
-    expect(JSON.stringify(answer.body)).toContain("not found");
+    expect(answer.body.message).toBe(INCLUDE_MSG.notFound({ name: "cross-project-prompt", version: 1 }, ["prompt-with-cross-project-dependency"]));
   });
 
   it("should throw an error if MAX_PROMPT_NESTING_DEPTH is exceeded", async () => {

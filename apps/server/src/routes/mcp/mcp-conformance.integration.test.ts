@@ -21,19 +21,6 @@ let unique = 0;
 /** A name no other case of the file uses. */
 const fresh = (stem: string) => `${stem}-${++unique}`;
 
-/** A prompt made in the app by the team admin (who may set production), its labels on its versions. */
-async function adminPrompt(team: string, name: string, versions: { template: string; labels?: string[]; config?: Record<string, unknown> }[], tags?: string[]) {
-  const [first, ...rest] = versions;
-  const prompt = await ks.admin.prompts.create({ teamId: team, name, title: name, visibility: "team", type: "text", template: first!.template, config: first!.config, tags });
-  for (const label of first!.labels ?? []) await ks.admin.promptLabels.set({ promptId: prompt.id, label, version: 1 });
-  let version = 1;
-  for (const next of rest) {
-    version++;
-    await ks.admin.promptVersions.create({ promptId: prompt.id, template: next.template, config: next.config });
-    for (const label of next.labels ?? []) await ks.admin.promptLabels.set({ promptId: prompt.id, label, version });
-  }
-  return prompt;
-}
 
 const call = (name: string, args: Record<string, unknown>, by: Client = client) => callTool(by, name, args);
 const json = async (name: string, args: Record<string, unknown>, by: Client = client) => toolJson(await call(name, args, by));
@@ -76,7 +63,7 @@ describe("MCP Read Tools", () => {
 
     it("should fetch prompt by name only (defaults to production label)", async () => {
       const name = fresh("test-prompt");
-      await adminPrompt(teamId, name, [{ template: "You are a helpful assistant.", labels: ["production"] }]);
+      await ks.prompt(teamId, name, [{ template: "You are a helpful assistant.", labels: ["production"] }]);
       const result = await json("getPrompt", { name }, reader);
       expect(result).toMatchObject({ name, version: 1, prompt: "You are a helpful assistant." });
       expect(result["labels"]).toContain("production");
@@ -84,19 +71,19 @@ describe("MCP Read Tools", () => {
 
     it("should fetch prompt by name and specific label", async () => {
       const name = fresh("test-prompt");
-      await adminPrompt(teamId, name, [{ template: "Version 1", labels: ["staging"] }, { template: "Version 2", labels: ["production"] }]);
+      await ks.prompt(teamId, name, [{ template: "Version 1", labels: ["staging"] }, { template: "Version 2", labels: ["production"] }]);
       expect(await json("getPrompt", { name, label: "staging" }, reader)).toMatchObject({ version: 1, prompt: "Version 1" });
     });
 
     it("should fetch prompt by name and specific version", async () => {
       const name = fresh("test-prompt");
-      await adminPrompt(teamId, name, [{ template: "Version 1" }, { template: "Version 2" }]);
+      await ks.prompt(teamId, name, [{ template: "Version 1" }, { template: "Version 2" }]);
       expect(await json("getPrompt", { name, version: 2 }, reader)).toMatchObject({ version: 2, prompt: "Version 2" });
     });
 
     it("should throw error when both label and version are specified", async () => {
       const name = fresh("test-prompt");
-      await adminPrompt(teamId, name, [{ template: "Test", labels: ["production"] }]);
+      await ks.prompt(teamId, name, [{ template: "Test", labels: ["production"] }]);
       const both = await call("getPrompt", { name, label: "production", version: 1 }, reader);
       refused(both, PROMPT_MSG.versionOrLabel);
       expect(both.structuredContent).toMatchObject({ error: { code: "BAD_REQUEST" } });
@@ -108,7 +95,7 @@ describe("MCP Read Tools", () => {
 
     it("should return error for non-existent label", async () => {
       const name = fresh("test-prompt");
-      await adminPrompt(teamId, name, [{ template: "Test", labels: ["staging"] }]);
+      await ks.prompt(teamId, name, [{ template: "Test", labels: ["staging"] }]);
       const result = await call("getPrompt", { name, label: "production" }, reader);
       refused(result, notFound);
       expect(toolText(result)).toBe(RUNTIME_MSG.promptNotFound(name, { label: "production" }));
@@ -116,7 +103,7 @@ describe("MCP Read Tools", () => {
 
     it("should return error for non-existent version", async () => {
       const name = fresh("test-prompt");
-      await adminPrompt(teamId, name, [{ template: "Test" }]);
+      await ks.prompt(teamId, name, [{ template: "Test" }]);
       refused(await call("getPrompt", { name, version: 999 }, reader), notFound);
     });
 
@@ -124,8 +111,8 @@ describe("MCP Read Tools", () => {
       // A key sees only its team: the same name in two teams is two prompts.
       const name = fresh("shared-name");
       const other = await otherTeam();
-      await adminPrompt(teamId, name, [{ template: "Project 1 content", labels: ["production"] }]);
-      await adminPrompt(other.team, name, [{ template: "Project 2 content", labels: ["production"] }]);
+      await ks.prompt(teamId, name, [{ template: "Project 1 content", labels: ["production"] }]);
+      await ks.prompt(other.team, name, [{ template: "Project 2 content", labels: ["production"] }]);
       expect(await json("getPrompt", { name }, reader)).toMatchObject({ prompt: "Project 1 content" });
       expect(await json("getPrompt", { name }, other.client)).toMatchObject({ prompt: "Project 2 content" });
     });
@@ -137,19 +124,19 @@ describe("MCP Read Tools", () => {
       refused(await call("getPrompt", { name }, reader), notFound);
       // The characters the rule allows besides letters and digits.
       const allowed = fresh("test-prompt/special.chars_x");
-      await adminPrompt(teamId, allowed, [{ template: "Special chars test", labels: ["production"] }]);
+      await ks.prompt(teamId, allowed, [{ template: "Special chars test", labels: ["production"] }]);
       expect(await json("getPrompt", { name: allowed }, reader)).toMatchObject({ name: allowed });
     });
 
     it("should include prompt config in response", async () => {
       const name = fresh("test-prompt");
-      await adminPrompt(teamId, name, [{ template: "Test", labels: ["production"], config: { model: "gpt-4", temperature: 0.7 } }]);
+      await ks.prompt(teamId, name, [{ template: "Test", labels: ["production"], config: { model: "gpt-4", temperature: 0.7 } }]);
       expect((await json("getPrompt", { name }, reader))["config"]).toEqual({ model: "gpt-4", temperature: 0.7 });
     });
 
     it("should include tags in response", async () => {
       const name = fresh("test-prompt");
-      await adminPrompt(teamId, name, [{ template: "Test", labels: ["production"] }], ["experimental", "v2"]);
+      await ks.prompt(teamId, name, [{ template: "Test", labels: ["production"] }], ["experimental", "v2"]);
       expect((await json("getPrompt", { name }, reader))["tags"]).toEqual(["experimental", "v2"]);
     });
   });
@@ -169,32 +156,32 @@ describe("MCP Read Tools", () => {
     });
 
     it("should list all prompts for project", async () => {
+      // A team of its own: the list is exactly its prompts, whatever the other tests of the file made.
+      const own = await otherTeam();
       const [first, second] = [fresh("list-test-1"), fresh("list-test-2")];
-      await adminPrompt(teamId, first, [{ template: "First prompt" }]);
-      await adminPrompt(teamId, second, [{ template: "Second prompt" }]);
-      const names = items(await json("listPrompts", {}, reader)).map((item) => item.name);
-      expect(names).toContain(first);
-      expect(names).toContain(second);
+      await ks.prompt(own.team, first, [{ template: "First prompt" }]);
+      await ks.prompt(own.team, second, [{ template: "Second prompt" }]);
+      expect(items(await json("listPrompts", {}, own.client)).map((item) => item.name)).toEqual([first, second]);
     });
 
     it("should filter by name", async () => {
       const name = fresh("filter-name-match");
-      await adminPrompt(teamId, name, [{ template: "Match" }]);
-      await adminPrompt(teamId, fresh("other"), [{ template: "No match" }]);
+      await ks.prompt(teamId, name, [{ template: "Match" }]);
+      await ks.prompt(teamId, fresh("other"), [{ template: "No match" }]);
       expect(items(await json("listPrompts", { name }, reader)).map((item) => item.name)).toEqual([name]);
     });
 
     it("should filter by label", async () => {
-      await adminPrompt(listTeam.team, fresh("filter-label"), [{ template: "Production version", labels: ["production"] }]);
-      await adminPrompt(listTeam.team, fresh("other"), [{ template: "Staging version", labels: ["staging"] }]);
+      await ks.prompt(listTeam.team, fresh("filter-label"), [{ template: "Production version", labels: ["production"] }]);
+      await ks.prompt(listTeam.team, fresh("other"), [{ template: "Staging version", labels: ["staging"] }]);
       const listed = items(await json("listPrompts", { label: "production" }, listTeam.client));
       expect(listed.length).toBeGreaterThan(0);
       for (const prompt of listed) expect(prompt.labels.map((label) => label.name)).toContain("production");
     });
 
     it("should filter by tag", async () => {
-      await adminPrompt(listTeam.team, fresh("filter-tag"), [{ template: "Tagged prompt" }], ["experimental"]);
-      await adminPrompt(listTeam.team, fresh("untagged"), [{ template: "Untagged prompt" }], []);
+      await ks.prompt(listTeam.team, fresh("filter-tag"), [{ template: "Tagged prompt" }], ["experimental"]);
+      await ks.prompt(listTeam.team, fresh("untagged"), [{ template: "Untagged prompt" }], []);
       const listed = items(await json("listPrompts", { tag: "experimental" }, listTeam.client));
       expect(listed.length).toBeGreaterThan(0);
       for (const prompt of listed) expect(prompt.tags).toContain("experimental");
@@ -203,7 +190,7 @@ describe("MCP Read Tools", () => {
     it("should handle pagination with page and limit", async () => {
       // Pages are REST's cursor pages of 50: Langfuse's `page` and `limit` are not arguments, and are not taken.
       const paged = await otherTeam();
-      for (let index = 0; index < 5; index++) await adminPrompt(paged.team, `pagination-test-${index}`, [{ template: `Prompt ${index}` }]);
+      for (let index = 0; index < 5; index++) await ks.prompt(paged.team, `pagination-test-${index}`, [{ template: `Prompt ${index}` }]);
       const page = await json("listPrompts", { page: 1, limit: 2 }, paged.client);
       expect(items(page)).toHaveLength(5);
       expect(page["nextCursor"]).toBeNull();
@@ -217,7 +204,7 @@ describe("MCP Read Tools", () => {
 
     it("should use context.projectId for tenant isolation", async () => {
       const name = fresh("isolation-test");
-      await adminPrompt(teamId, name, [{ template: "Project 1 only" }]);
+      await ks.prompt(teamId, name, [{ template: "Project 1 only" }]);
       expect(items(await json("listPrompts", { name }, reader))).toHaveLength(1);
       expect(items(await json("listPrompts", { name }, listTeam.client))).toHaveLength(0);
     });
@@ -225,7 +212,7 @@ describe("MCP Read Tools", () => {
     it("should respect default pagination values", async () => {
       // 50 a page (Langfuse: page 1, limit 50): a team of 51 prompts lists 50, then the last one by its cursor.
       const paged = await otherTeam();
-      for (let index = 0; index < 51; index++) await adminPrompt(paged.team, `p-${String(index).padStart(2, "0")}`, [{ template: "x" }]);
+      for (let index = 0; index < 51; index++) await ks.prompt(paged.team, `p-${String(index).padStart(2, "0")}`, [{ template: "x" }]);
       const first = await json("listPrompts", {}, paged.client);
       expect(items(first)).toHaveLength(50);
       const last = await json("listPrompts", { cursor: first["nextCursor"] }, paged.client);
@@ -235,7 +222,7 @@ describe("MCP Read Tools", () => {
 
     it("should include prompt metadata in list results", async () => {
       const name = fresh("metadata-test");
-      await adminPrompt(teamId, name, [{ template: "Test", labels: ["production"] }], ["important"]);
+      await ks.prompt(teamId, name, [{ template: "Test", labels: ["production"] }], ["important"]);
       const [listed] = items(await json("listPrompts", { name }, reader));
       expect(listed).toMatchObject({ name, latestVersion: 1, labels: [{ name: "production", version: 1 }], tags: ["important"] });
     });
@@ -418,7 +405,7 @@ describe("MCP Write Tools", () => {
 
     it("should update labels for a prompt version", async () => {
       const name = fresh("update-labels");
-      await adminPrompt(teamId, name, [{ template: "Test" }]);
+      await ks.prompt(teamId, name, [{ template: "Test" }]);
       // A key never moves production: Langfuse's ["production"] is refused; another label is set.
       expect((await update(name, 1, ["production"])).structuredContent).toEqual({ error: { code: "FORBIDDEN", message: RUNTIME_MSG.protectedLabel } });
       const result = created(toolJson(await update(name, 1, ["staging"])));
@@ -430,7 +417,7 @@ describe("MCP Write Tools", () => {
     it("should remove labels from other versions (label uniqueness)", async () => {
       // Langfuse moves production; a key moves any label but that one (`staging` here).
       const name = fresh("label-unique");
-      await adminPrompt(teamId, name, [{ template: "V1", labels: ["staging"] }, { template: "V2" }]);
+      await ks.prompt(teamId, name, [{ template: "V1", labels: ["staging"] }, { template: "V2" }]);
       toolJson(await update(name, 2, ["staging"]));
       expect((await json("getPrompt", { name, version: 1 }))["labels"]).not.toContain("staging");
       expect((await json("getPrompt", { name, version: 2 }))["labels"]).toContain("staging");
@@ -438,7 +425,7 @@ describe("MCP Write Tools", () => {
 
     it("should allow setting multiple labels", async () => {
       const name = fresh("multi-labels");
-      await adminPrompt(teamId, name, [{ template: "Test" }]);
+      await ks.prompt(teamId, name, [{ template: "Test" }]);
       expect(created(toolJson(await update(name, 1, ["staging", "testing", "qa"]))).labels).toEqual(expect.arrayContaining(["staging", "testing", "qa"]));
     });
 
@@ -456,7 +443,7 @@ describe("MCP Write Tools", () => {
 
     it("should throw error for non-existent version", async () => {
       const name = fresh("version-check");
-      await adminPrompt(teamId, name, [{ template: "Test" }]);
+      await ks.prompt(teamId, name, [{ template: "Test" }]);
       refused(await update(name, 999, ["staging"]), notFound);
     });
 
@@ -476,7 +463,7 @@ describe("MCP Write Tools", () => {
 
     it("should use context.projectId for tenant isolation", async () => {
       const name = fresh("isolated-update");
-      await adminPrompt(teamId, name, [{ template: "Project 1" }]);
+      await ks.prompt(teamId, name, [{ template: "Project 1" }]);
       const other = await otherTeam();
       refused(await update(name, 1, ["staging"], other.client), notFound);
       toolJson(await update(name, 1, ["staging"]));
@@ -484,7 +471,7 @@ describe("MCP Write Tools", () => {
 
     it("should reject 'latest' label", async () => {
       const name = fresh("latest-reject");
-      await adminPrompt(teamId, name, [{ template: "Test" }]);
+      await ks.prompt(teamId, name, [{ template: "Test" }]);
       refused(await update(name, 1, ["latest"]), PROMPT_MSG.labelLatest);
     });
 
