@@ -1,7 +1,9 @@
 // Bundles the server (and the workspace packages it imports, including the generated Prisma
-// client, whose TypeScript Node cannot run as is) into dist/main.mjs. npm packages stay external.
+// client, whose TypeScript Node cannot run as is) into dist/main.mjs. npm packages stay external, but
+// for @trpc/server, bundled with a faster object spread (object-spread.mjs).
 import { build } from "esbuild";
 import { readFileSync } from "node:fs";
+import { fastObjectSpread } from "./object-spread.mjs";
 
 const external = new Set();
 for (const manifest of ["package.json", "../../packages/api/package.json", "../../packages/db/package.json", "../../packages/shared/package.json"]) {
@@ -9,6 +11,8 @@ for (const manifest of ["package.json", "../../packages/api/package.json", "../.
   for (const name of Object.keys(dependencies)) if (!name.startsWith("@promptly/")) external.add(name);
 }
 external.add("vite");
+// Nothing outside the bundle imports it, so the bundle's copy is the only one (one TRPCError class).
+external.delete("@trpc/server");
 
 await build({
   entryPoints: { main: "src/main.ts", cli: "src/cli.ts" },
@@ -21,5 +25,6 @@ await build({
   sourcemap: true,
   external: [...external].flatMap((name) => [name, `${name}/*`]),
   banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
+  plugins: [fastObjectSpread()],
   logLevel: "warning",
 });
