@@ -30,48 +30,39 @@ const t = initTRPC.context<Context>().create({
   },
 });
 
-/** Maps a service's DomainError through the one error table (its reason goes to the error's data); anything else passes through. */
-const domainErrors = t.middleware(async ({ next }) => {
-  const result = await next();
-  if (!result.ok && result.error.cause instanceof DomainError) {
-    const cause = result.error.cause;
-    throw new TRPCError({ code: DOMAIN_ERRORS[cause.code].code, message: cause.message, cause });
-  }
-  return result;
-});
-
 /** The failure a request asked for under TEST_FAULTS: a 500 like any other, so the interface is tested against the real thing. */
 export class TestFault extends Error {}
 
-const testFaults = t.middleware(({ ctx, path, next }) => {
+/**
+ * What every procedure does around its own middlewares, in one step of tRPC's chain (each step copies
+ * the call's options and context):
+ * - a test fault the request asked for (TEST_FAULTS) fails it with a 500;
+ * - a request that brought an API key it may not use is refused, whatever it asks (see Principal);
+ * - a mutation may end sessions or change what a session carries (many paths do): the session cache
+ *   keeps nothing while it runs and forgets everything when it ends, so the next request here reads
+ *   the database (other processes learn of it from the database's notification);
+ * - a service's DomainError is mapped through the one error table (its reason goes to the error's data);
+ *   anything else passes through.
+ */
+const everyProcedure = t.middleware(async ({ ctx, type, path, next }) => {
   const failing = ctx.req.failing;
   if (failing && (failing.has(path) || failing.has("*"))) {
     throw new TRPCError({ code: "INTERNAL_SERVER_ERROR", cause: new TestFault(`Test fault requested for ${path}`) });
   }
-  return next();
-});
-
-/** A request that brought an API key it may not use is refused, whatever it asks (see Principal). */
-const refusedKeys = t.middleware(({ ctx, next }) => {
   if (ctx.principal?.kind === "refusedKey") throw new TRPCError({ code: ctx.principal.code, message: ctx.principal.message });
-  return next();
-});
-
-/**
- * A mutation may end sessions or change what a session carries (many paths do): the session cache
- * keeps nothing while it runs and forgets everything when it ends, so the next request here reads
- * the database (other processes learn of it from the database's notification).
- */
-const sessionWrites = t.middleware(async ({ ctx, type, next }) => {
-  if (type !== "mutation") return next();
-  const ended = ctx.sessions.beginWrite();
+  const ended = type === "mutation" ? ctx.sessions.beginWrite() : null;
   try {
-    return await next();
+    const result = await next();
+    if (!result.ok && result.error.cause instanceof DomainError) {
+      const cause = result.error.cause;
+      throw new TRPCError({ code: DOMAIN_ERRORS[cause.code].code, message: cause.message, cause });
+    }
+    return result;
   } finally {
-    ended();
+    ended?.();
   }
 });
 
 export const router = t.router;
 export const createCallerFactory = t.createCallerFactory;
-export const baseProcedure = t.procedure.use(sessionWrites).use(testFaults).use(refusedKeys).use(domainErrors);
+export const baseProcedure = t.procedure.use(everyProcedure);
