@@ -7,7 +7,7 @@
 // ours is compared with the baseline's round right after it and the ratio is the median of the
 // rounds', not one 10 s run against another 10 s later. BENCH_DURATION (s, default 10) and BENCH_CONNECTIONS
 // (default 50) tune the load; BENCH_ONLY=<text> runs only the scenarios whose name contains it; BENCH_PROFILE=<dir> writes a V8 CPU profile of the server (open it in
-// Chrome DevTools) to that folder. The server runs as `npm start` runs it (apps/server/start.sh)
+// Chrome DevTools) to that folder, and the baseline's to <dir>/baseline. The server runs as `npm start` runs it (apps/server/start.sh)
 // against external services, as in production: the database, an S3 server and a mail catcher that
 // this process starts, so the RSS reported is the app's alone. A benchmark with variants (e.g. data
 // sizes) runs once per variant (BENCH_VARIANT=<text>: only those whose name contains it), each on a fresh database `<name>_<variant>` of the same PostgreSQL,
@@ -313,6 +313,8 @@ async function measure(
   const scenarios = (await benchmark.scenarios?.({ db: pool, variant }) ?? []).filter((scenario) => !only || scenario.name.includes(only));
   const baselinePort = await freePort();
   const baseline = fork(join(ROOT, "scripts/bench/baseline-server.mjs"), {
+    // BENCH_PROFILE: the baseline's profile too (in <dir>/baseline), to compare a cost with its counterpart there.
+    execArgv: process.env.BENCH_PROFILE ? ["--cpu-prof", `--cpu-prof-dir=${join(process.env.BENCH_PROFILE, "baseline")}`] : [],
     env: { ...process.env, PORT: String(baselinePort), DATABASE_URL: databaseUrl, BENCH_SCENARIOS: JSON.stringify(scenarios) },
     stdio: ["ignore", "ignore", "inherit", "ipc"],
   });
