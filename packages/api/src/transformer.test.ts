@@ -1,6 +1,6 @@
 import superjson from "superjson";
 import { describe, expect, it } from "vitest";
-import { serialize, serializeFast, serializeToJsonText, transformer } from "./transformer.ts";
+import { isoString, serialize, serializeFast, serializeToJsonText, transformer } from "./transformer.ts";
 
 /**
  * The same result as superjson's own serialize: the same json, byte for byte, and the same annotations.
@@ -91,6 +91,19 @@ describe("transformer fast path", () => {
     expect(serializeFast(value)).toBeNull();
     expectSameAsSuperjson(value);
     expect(serializeToJsonText(value)).toBeNull();
+  });
+
+  it("writes strings that need escaping as JSON.stringify does", () => {
+    const strings = ['say "hi"', "back\\slash", "line\nbreak", "tab\there", "\u0000\u001f", "lone \ud800 half", "pair \ud83d\ude00", "\u2028\u2029", "plain"];
+    for (const text of strings) expect(expectSameText({ rows: [{ text, at: new Date(1) }] })).not.toBeNull();
+  });
+
+  it("isoString is toISOString for every time value, the builtin's own beyond years 0 to 9999", () => {
+    let seed = 20261128;
+    const random = () => ((seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31);
+    const edges = [0, -1, 1, 951_782_400_000, 951_868_799_999, 4_107_542_399_999, -62_167_219_200_000, -62_167_219_200_001, 253_402_300_799_999, 253_402_300_800_000, 8.64e15, -8.64e15];
+    const times = [...edges, ...Array.from({ length: 20_000 }, () => Math.floor((random() * 2 - 1) * 8.64e15)), ...Array.from({ length: 20_000 }, () => Math.floor(random() * 4e12))];
+    for (const time of times) expect(isoString(new Date(time))).toBe(new Date(time).toISOString());
   });
 
   it("a __proto__ key is refused as superjson refuses it", () => {
