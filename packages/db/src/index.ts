@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import { PrismaPg } from "@prisma/adapter-pg";
 import pg from "pg";
 import { PrismaClient, Prisma } from "./generated/prisma/client.ts";
+import { fastTimestampTypes } from "./timestamps.ts";
 
 export { Prisma } from "./generated/prisma/client.ts";
 export type * from "./generated/prisma/models.ts";
@@ -25,7 +26,8 @@ const pools = new WeakMap<Db, pg.Pool>();
 /** One client per process: create it at start-up and pass it down as `ctx.db`. */
 export function createDb({ url, max = 10 }: CreateDbOptions): Db {
   // Our own pool rather than the adapter's, so its use can be measured; $disconnect still ends it.
-  const pool = new pg.Pool({ connectionString: url, max });
+  // Prisma's queries bring their own type parsers; hotRead and hotQuery read timestamptz with the fast one.
+  const pool = new pg.Pool({ connectionString: url, max, types: fastTimestampTypes });
   // An idle connection that drops (a database restart) must not crash the process: the pool forgets
   // it, and the next query opens a new one or fails with its own error.
   pool.on("error", () => {});
