@@ -44,6 +44,8 @@ const memberJoins = Prisma.sql`JOIN users u ON u.id = m.user_id
 const memberOrder = Prisma.sql`ORDER BY m.role, m.joined_at, m.id`;
 
 type MemberRow = { id: string | null; avatarKey: string | null };
+/** A team member's row as memberColumns reads it. */
+type TeamMemberRow = Omit<TeamMemberItem, "avatarUrl"> & { avatarKey: string | null };
 const toMember = ({ avatarKey, ...row }: MemberRow) => ({ ...row, avatarUrl: avatarUrl(avatarKey) });
 
 /**
@@ -72,16 +74,19 @@ export async function listOrganizationMembers(db: DbOrTx, organizationId: string
  */
 export async function listTeamMembersFor(db: DbOrTx, caller: Caller, teamId: string, action: Action): Promise<TeamRead<TeamMemberItem[]>> {
   // The access row left-joined to the members: one row of NULL members when there are none to read.
-  const rows = await hotQuery<TeamAccessRow & { allowed: boolean } & MemberRow>(db, Prisma.sql`
+  const rows = await hotQuery<TeamAccessRow & { allowed: boolean } & (TeamMemberRow | { id: null })>(db, Prisma.sql`
     SELECT a.*, ${memberColumns}
     FROM (${teamAccessSql(caller, teamId, action)}) a
     LEFT JOIN (team_members m ${memberJoins}) ON m.team_id = ${teamId}::uuid AND a.allowed
     ${memberOrder}`);
-  // Without the access columns, the members are teamMemberItem's; the procedure's output schema checks them.
-  const members = rows
-    .filter((row) => row.id !== null)
-    .map(({ organizationId: _organizationId, teamRole: _teamRole, organizationRole: _organizationRole, allowed: _allowed, ...member }) => toMember(member));
-  return { access: teamAccessFrom(caller, teamId, rows[0]), result: members as TeamMemberItem[] };
+  // The members as teamMemberItem has them (written out: no copies of the rows); the procedure's output schema checks them.
+  const members: TeamMemberItem[] = [];
+  for (const row of rows) {
+    if (row.id === null) continue;
+    const { id, userId, role, joinedAt, fullName, email, avatarKey, isSuperUser, isLastAdmin } = row;
+    members.push({ id, userId, role, joinedAt, fullName, email, avatarUrl: avatarUrl(avatarKey), isSuperUser, isLastAdmin });
+  }
+  return { access: teamAccessFrom(caller, teamId, rows[0]), result: members };
 }
 
 /** One organization member as the list shows them (after a role change, in the same transaction). */
