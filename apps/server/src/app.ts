@@ -74,12 +74,42 @@ export function createApp({
   if (testFaults) app.use(delayAsRequested);
   // JSON answers and the app's scripts shrink several times over gzip (1,000 organizations: about
   // 200 kB raw); images and small answers (under 1 kB) are sent as they are.
-  app.use(compression({ threshold: 1024 }));
+  // A client that takes no encoding (an SDK, a script, a load balancer) gets every answer as it is, so
+  // the answer is not wrapped for it at all: the wrapping alone was a twentieth of a small query's garbage.
+  const compress = compression({ threshold: 1024 });
+  app.use((req, res, next) => (req.headers["accept-encoding"] ? compress(req, res, next) : next()));
+
+  app.use(["/api", "/trpc"], noStore);
+
+  // tRPC first among the routes (most requests are tRPC's): a request passes every layer before its own.
+  const createTrpcContext = ({ req, res }: { req: express.Request; res: express.Response }) =>
+    createContext(services, {
+      ip: req.ip ?? req.socket.remoteAddress ?? "unknown",
+      userAgent: req.get("user-agent") ?? null,
+      cookieHeader: req.get("cookie") ?? null,
+      authorization: req.get("authorization") ?? null,
+      secure: req.secure,
+      setCookie: (cookie) => res.append("Set-Cookie", cookie),
+      failing: testFaults ? requestedFaults(req.get("cookie")) : undefined,
+    }, { apiKeyRatePerMinute });
+  const onTrpcError = ({ error, path, req }: { error: TRPCError; path?: string; req: IncomingMessage }) => {
+    if (isTestFault(error)) return;
+    // Every 5xx: its answer says only that something went wrong, so the details must be here (the
+    // error alone: its cause's message and stack, never the procedure's input).
+    if (getHTTPStatusCodeFromError(error) >= 500) logRequestFailure(req, `tRPC ${path ?? "?"} failed`, error.cause ?? error);
+  };
+  app.use(
+    "/trpc",
+    crossSiteGuard(new URL(services.config.appUrl).origin),
+    refuseDeepQueryInput,
+    // Single queries (most requests) skip the adapter's fetch conversion, with the adapter's answers.
+    trpcFastPath ? trpcQueryFastPath({ router: appRouter, createContext: createTrpcContext, serializeToJsonText, onError: onTrpcError }) : [],
+    express.json({ limit: "4mb", verify: refuseDeepJson }),
+    trpcExpress.createExpressMiddleware({ router: appRouter, maxBatchSize: 20, createContext: createTrpcContext, onError: onTrpcError }),
+  );
 
   // Probes (a query, an S3 call, an SMTP handshake) are shared by requests within a second, so a
   // load balancer or a burst of checks cannot turn the health endpoint into load on its dependencies.
-  app.use(["/api", "/trpc"], noStore);
-
   let probe: { at: number; report: ReturnType<typeof checkHealth> } | null = null;
   const probedHealth = () => {
     if (!probe || Date.now() - probe.at > HEALTH_CACHE_MS) probe = { at: Date.now(), report: checkHealth(services) };
@@ -110,32 +140,6 @@ export function createApp({
   app.use("/api/mcp", mcpRouter(services, { ratePerMinute: apiKeyRatePerMinute }));
   // The Langfuse SDKs' prompts API: the same key (as a Basic pair), limit and services (issue 30).
   app.use("/api/public", langfuseRouter(services, { ratePerMinute: apiKeyRatePerMinute }));
-
-  const createTrpcContext = ({ req, res }: { req: express.Request; res: express.Response }) =>
-    createContext(services, {
-      ip: req.ip ?? req.socket.remoteAddress ?? "unknown",
-      userAgent: req.get("user-agent") ?? null,
-      cookieHeader: req.get("cookie") ?? null,
-      authorization: req.get("authorization") ?? null,
-      secure: req.secure,
-      setCookie: (cookie) => res.append("Set-Cookie", cookie),
-      failing: testFaults ? requestedFaults(req.get("cookie")) : undefined,
-    }, { apiKeyRatePerMinute });
-  const onTrpcError = ({ error, path, req }: { error: TRPCError; path?: string; req: IncomingMessage }) => {
-    if (isTestFault(error)) return;
-    // Every 5xx: its answer says only that something went wrong, so the details must be here (the
-    // error alone: its cause's message and stack, never the procedure's input).
-    if (getHTTPStatusCodeFromError(error) >= 500) logRequestFailure(req, `tRPC ${path ?? "?"} failed`, error.cause ?? error);
-  };
-  app.use(
-    "/trpc",
-    crossSiteGuard(new URL(services.config.appUrl).origin),
-    refuseDeepQueryInput,
-    // Single queries (most requests) skip the adapter's fetch conversion, with the adapter's answers.
-    trpcFastPath ? trpcQueryFastPath({ router: appRouter, createContext: createTrpcContext, serializeToJsonText, onError: onTrpcError }) : [],
-    express.json({ limit: "4mb", verify: refuseDeepJson }),
-    trpcExpress.createExpressMiddleware({ router: appRouter, maxBatchSize: 20, createContext: createTrpcContext, onError: onTrpcError }),
-  );
 
   // Unknown API paths answer JSON, like every other API answer.
   app.use(["/api", "/avatars"], (_req, res) => {
