@@ -1,14 +1,14 @@
 // Lucia sessions over Prisma. Lucia v3 hands the adapter the raw session id; this adapter stores
 // only its SHA-256 hash, so a leaked sessions table cannot be replayed as cookies.
-import { sha256 } from "@oslojs/crypto/sha2";
-import { encodeHexLowerCase } from "@oslojs/encoding";
+import { createHash } from "node:crypto";
 import { Lucia, TimeSpan, type Adapter, type DatabaseSession, type DatabaseUser } from "lucia";
 import { hotRead, type Db } from "@promptly/db";
 import { SESSION_MAX_AGE_DAYS } from "@promptly/shared";
 
 export const SESSION_COOKIE_NAME = "promptly_session";
 
-export const hashToken = (token: string) => encodeHexLowerCase(sha256(new TextEncoder().encode(token)));
+/** The hex SHA-256 of a session token's UTF-8 bytes: the key its session is stored and cached under. */
+export const hashToken = (token: string) => createHash("sha256").update(token, "utf8").digest("hex");
 
 interface SessionAttributes {
   twoFactorVerified: boolean;
