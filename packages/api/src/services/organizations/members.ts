@@ -35,11 +35,12 @@ const placeWhere = (place: Place) =>
 /** A member's columns over `m` (the membership row) and the joins memberJoins makes. */
 const memberColumns = Prisma.sql`m.id::text AS id, m.user_id::text AS "userId", m.role::text AS role, m.joined_at AS "joinedAt",
            p.full_name AS "fullName", u.email, p.avatar_key AS "avatarKey", COALESCE(p.super_user, FALSE) AS "isSuperUser",
-           (m.role = 'admin' AND count(*) FILTER (WHERE m.role = 'admin') OVER () <= 1) AS "isLastAdmin",
-           CASE WHEN COALESCE(p.super_user, FALSE) THEN 'super-user' ELSE COALESCE(ur.role::text, 'user') END AS "appRole"`;
+           (m.role = 'admin' AND count(*) FILTER (WHERE m.role = 'admin') OVER () <= 1) AS "isLastAdmin"`;
 const memberJoins = Prisma.sql`JOIN users u ON u.id = m.user_id
-    LEFT JOIN profiles p ON p.user_id = m.user_id
-    LEFT JOIN user_roles ur ON ur.user_id = m.user_id`;
+    LEFT JOIN profiles p ON p.user_id = m.user_id`;
+/** An organization's member also shows their app role (joined from user_roles). */
+const appRoleColumn = Prisma.sql`CASE WHEN COALESCE(p.super_user, FALSE) THEN 'super-user' ELSE COALESCE(ur.role::text, 'user') END AS "appRole"`;
+const appRoleJoin = Prisma.sql`LEFT JOIN user_roles ur ON ur.user_id = m.user_id`;
 /** Admins first (the role enum's order), then by who joined first. */
 const memberOrder = Prisma.sql`ORDER BY m.role, m.joined_at, m.id`;
 
@@ -54,10 +55,11 @@ const toMember = ({ avatarKey, ...row }: MemberRow) => ({ ...row, avatarUrl: ava
  * over the whole place.
  */
 async function listMembers(db: DbOrTx, place: Place, only?: string): Promise<unknown[]> {
+  const organization = place.table === "organization_members";
   const rows = await db.$queryRaw<MemberRow[]>`
-    SELECT ${memberColumns}
+    SELECT ${memberColumns}${organization ? Prisma.sql`, ${appRoleColumn}` : Prisma.empty}
     FROM ${Prisma.raw(place.table)} m
-    ${memberJoins}
+    ${memberJoins} ${organization ? appRoleJoin : Prisma.empty}
     WHERE ${placeWhere(place)}
     ${memberOrder}`;
   return rows.filter((row) => only === undefined || row.id === only).map(toMember);
