@@ -5,7 +5,6 @@ import { z } from "zod";
 import { randomBytes } from "node:crypto";
 import { createTOTPKeyURI, verifyHOTP } from "@oslojs/otp";
 import { encodeBase32LowerCaseNoPadding, encodeBase32UpperCaseNoPadding } from "@oslojs/encoding";
-import QRCode from "qrcode";
 import type { Db } from "@promptly/db";
 import { MSG, SETTINGS_MSG, TWO_FACTOR_CODE_LENGTH, normalizeRecoveryCode } from "@promptly/shared";
 import type { ApiServices, ClientInfo } from "../types.ts";
@@ -131,6 +130,8 @@ export async function startTwoFactorSetup(services: Services, userId: string, em
     update: { secretEncrypted, enabledAt: null, lastUsedStep: null },
   });
   const otpauthUrl = createTOTPKeyURI(ISSUER, email, key, TOTP_PERIOD_SECONDS, TWO_FACTOR_CODE_LENGTH);
+  // Loaded when someone sets up two-factor sign-in, not by every process at start-up.
+  const { default: QRCode } = await import("qrcode");
   const qrCodeDataUrl = await QRCode.toDataURL(otpauthUrl, { errorCorrectionLevel: "M", margin: 1, width: 200 });
   return { secret: encodeBase32UpperCaseNoPadding(key), otpauthUrl, qrCodeDataUrl };
 }

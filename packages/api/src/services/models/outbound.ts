@@ -6,7 +6,13 @@
 import { lookup as dnsLookup, type LookupAddress } from "node:dns";
 import { BlockList, isIP } from "node:net";
 import { brotliDecompressSync, gunzipSync, inflateSync } from "node:zlib";
-import { Agent, fetch as undiciFetch, request } from "undici";
+import { createRequire } from "node:module";
+import type { Agent } from "undici";
+
+type Undici = typeof import("undici");
+let undici: Undici | undefined;
+/** undici, loaded at the first outbound call (a model run, a webhook) instead of by every process at start-up (about 10 MB). */
+const loadUndici = (): Undici => (undici ??= createRequire(import.meta.url)("undici") as Undici);
 
 const PRIVATE = new BlockList();
 for (const [network, prefix] of [
@@ -80,7 +86,7 @@ export class PrivateAddressError extends Error {
 
 /** A dispatcher whose connector refuses private addresses (unless allowed) after resolving the name, on every connection it opens. */
 function guardedAgent(allowPrivate: boolean): Agent {
-  return new Agent({
+  return new (loadUndici().Agent)({
     connect: {
       lookup(hostname, options, callback) {
         dnsLookup(hostname, { ...options, all: true }, (error, addresses) => {
@@ -161,7 +167,7 @@ export function outboundFetch(allowPrivate: boolean): typeof fetch {
 
 /** The rule's fetch over the agent `agentOf` answers at each call. */
 function fetchThrough(agentOf: () => Agent, allowPrivate: boolean, buffered: boolean): typeof fetch {
-  const guarded = ((input: Parameters<typeof undiciFetch>[0], init?: Parameters<typeof undiciFetch>[1]) => {
+  const guarded = ((input: Parameters<Undici["fetch"]>[0], init?: Parameters<Undici["fetch"]>[1]) => {
     if (!allowPrivate) {
       // An IP literal is never looked up: check it here.
       const host = new URL(typeof input === "string" ? input : input instanceof URL ? input.href : (input as { url: string }).url).hostname.replace(/^\[|\]$/g, "");
@@ -171,7 +177,7 @@ function fetchThrough(agentOf: () => Agent, allowPrivate: boolean, buffered: boo
     if (buffered && (typeof input === "string" || input instanceof URL) && (init?.body == null || typeof init.body === "string")) {
       return bufferedFetch(input, init, dispatcher);
     }
-    return undiciFetch(input, { ...init, dispatcher });
+    return loadUndici().fetch(input, { ...init, dispatcher });
   }) as unknown as typeof fetch;
   return guarded;
 }
@@ -184,17 +190,17 @@ const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
  * network error is a TypeError "fetch failed" with the cause, an abort the signal's reason), a
  * compressed body decoded, a redirect followed (by fetch itself, as before).
  */
-async function bufferedFetch(input: string | URL, init: Parameters<typeof undiciFetch>[1], dispatcher: Agent): Promise<Response> {
+async function bufferedFetch(input: string | URL, init: Parameters<Undici["fetch"]>[1], dispatcher: Agent): Promise<Response> {
   const signal = init?.signal ?? undefined;
   const headers: string[] = [];
   new Headers(init?.headers as ConstructorParameters<typeof Headers>[0]).forEach((value, name) => headers.push(name, value));
-  let answer: Awaited<ReturnType<typeof request>>;
+  let answer: Awaited<ReturnType<Undici["request"]>>;
   let bytes: Buffer;
   try {
-    answer = await request(input, { method: (init?.method ?? "GET") as "GET", headers, body: (init?.body as string | undefined) ?? null, signal, dispatcher });
+    answer = await loadUndici().request(input, { method: (init?.method ?? "GET") as "GET", headers, body: (init?.body as string | undefined) ?? null, signal, dispatcher });
     if (REDIRECT_STATUSES.has(answer.statusCode) && answer.headers.location) {
       answer.body.resume();
-      return await undiciFetch(input, { ...init, dispatcher }) as unknown as Response;
+      return await loadUndici().fetch(input, { ...init, dispatcher }) as unknown as Response;
     }
     bytes = Buffer.from(await answer.body.arrayBuffer());
   } catch (error) {

@@ -12,7 +12,8 @@
 // each limiter has an in-memory insurance limiter, so limits are counted per process until the store
 // answers again, and the outage is reported once (and its end once).
 import { createPool, type Pool } from "@promptly/db";
-import { Redis } from "ioredis";
+import { createRequire } from "node:module";
+import type { Redis as RedisClient } from "ioredis";
 import { RateLimiterMemory, RateLimiterPostgres, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from "rate-limiter-flexible";
 import { rateLimitRefusals } from "./metrics.ts";
 
@@ -149,8 +150,12 @@ function postgresStore(databaseUrl: string, outage: Outage): CounterStore {
   };
 }
 
+/** ioredis, loaded only by a process that keeps its limits in Redis (about 10 MB of memory the others do without). */
+const loadRedis = () => (createRequire(import.meta.url)("ioredis") as typeof import("ioredis")).Redis;
+
 function redisStore(redisUrl: string, outage: Outage): CounterStore {
-  const redis = new Redis(redisUrl, {
+  const Redis = loadRedis();
+  const redis: RedisClient = new Redis(redisUrl, {
     // While disconnected, commands fail at once (the insurance limiter answers) instead of queueing.
     enableOfflineQueue: false,
     maxRetriesPerRequest: 1,
