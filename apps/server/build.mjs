@@ -18,6 +18,10 @@ await build({
   entryPoints: { main: "src/main.ts", cli: "src/cli.ts" },
   outdir: "dist",
   outExtension: { ".js": ".mjs" },
+  // What is imported with import() (the MCP server and its SDK) goes in chunks of its own, loaded when first asked for.
+  splitting: true,
+  // Beside main.mjs: paths the code resolves from its own file (migrations, the web build) stay the same.
+  chunkNames: "[name]-[hash]",
   bundle: true,
   platform: "node",
   target: "node20",

@@ -5,13 +5,11 @@
 // same error body for a missing or wrong key; what a key may then do is the one decision's and the
 // runtime services' (server.ts), never this file's.
 import express, { Router, type Request, type Response } from "express";
-import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import type { ApiServices } from "@promptly/api";
 import { refuseDeepJson } from "../../security.ts";
 import { logRequestFailure } from "../../logger.ts";
 import { v1ErrorHandler } from "../v1/http.ts";
 import { authenticate, keyOf } from "../v1/router.ts";
-import { mcpServer } from "./server.ts";
 
 /** A JSON-RPC error without a request id: what the transport's own refusals look like. */
 const rpcError = (res: Response, status: number, code: number, message: string) =>
@@ -23,6 +21,11 @@ export function mcpRouter(services: ApiServices, options: { ratePerMinute: numbe
   router.use(authenticate(services, options), express.json({ limit: "1mb", verify: refuseDeepJson }));
 
   router.post("/", async (req: Request, res: Response) => {
+    // The MCP SDK (with its JSON-schema validator, about 10 MB) is loaded by the first MCP request, not at start-up.
+    const [{ mcpServer }, { StreamableHTTPServerTransport }] = await Promise.all([
+      import("./server.ts"),
+      import("@modelcontextprotocol/sdk/server/streamableHttp.js"),
+    ]);
     const server = mcpServer(services, keyOf(res), req);
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     res.on("close", () => {
