@@ -257,6 +257,29 @@ describe("the HTTP API, as Langfuse's server test asserts it", () => {
     expect(((await rest.json()) as { error: { message: string } }).error.message).toContain(PROMPT_MSG.labelLatest);
   });
 
+  it("writes a version and its labels in one transaction: a label that cannot be written leaves no prompt, no version and no other label", async () => {
+    // The database refuses one label name, as a failure between the version and its labels would.
+    await ks.h.services.db.$executeRawUnsafe(`CREATE FUNCTION test_refuse_label() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN IF NEW.name = 'refused-here' THEN RAISE EXCEPTION 'label refused by the test'; END IF; RETURN NEW; END $$`);
+    await ks.h.services.db.$executeRawUnsafe(`CREATE TRIGGER test_refuse_label BEFORE INSERT OR UPDATE ON prompt_labels FOR EACH ROW EXECUTE FUNCTION test_refuse_label()`);
+    try {
+      const fresh = await call("POST", "/v2/prompts", { pair: keys.write, body: { name: "half-written", prompt: "x", labels: ["staging", "refused-here"] } });
+      expect(fresh.status).toBe(500);
+      expect((await call("GET", "/v2/prompts/half-written?version=1")).status).toBe(404);
+      // The name is free: nothing of the prompt was kept.
+      expect((await call("POST", "/v2/prompts", { pair: keys.write, body: { name: "half-written", prompt: "x", labels: ["staging"] } })).status).toBe(201);
+
+      const next = await call("POST", "/v2/prompts", { pair: keys.write, body: { name: "half-written", prompt: "y", labels: ["canary", "refused-here"] } });
+      expect(next.status).toBe(500);
+      expect((await call("GET", "/v2/prompts/half-written?version=2")).status).toBe(404);
+      expect((await call("GET", "/v2/prompts/half-written?label=canary")).status).toBe(404);
+      expect((await call("GET", "/v2/prompts/half-written?label=staging")).body["version"]).toBe(1);
+    } finally {
+      await ks.h.services.db.$executeRawUnsafe(`DROP TRIGGER test_refuse_label ON prompt_labels`);
+      await ks.h.services.db.$executeRawUnsafe(`DROP FUNCTION test_refuse_label()`);
+    }
+  });
+
   it("creates as Langfuse does: 201 with the version, an empty config, chat messages as sent; refuses bad bodies with 400 and saves nothing", async () => {
     const chat = await call("POST", "/v2/prompts", {
       pair: keys.write,

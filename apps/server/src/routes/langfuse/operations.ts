@@ -157,14 +157,13 @@ export const LANGFUSE_OPERATIONS: LangfuseOperation[] = [
       if (before) {
         if (before.prompt.type !== version.type) throw new HttpError("BAD_REQUEST", LANGFUSE_MSG.typeFixed(before.prompt.name, before.prompt.type));
         if (body.tags !== undefined && !sameTags(before.prompt.tags, body.tags)) throw new HttpError("BAD_REQUEST", RUNTIME_MSG.tagsFixed(before.prompt.name));
-        saved = await createRuntimeVersion(services.db, key, body.name, parseOrInvalid(runtimeCreateVersionInput, version), now, ip);
+        saved = await createRuntimeVersion(services.db, key, body.name, parseOrInvalid(runtimeCreateVersionInput, version), now, ip, labels);
       } else {
         const fresh = parseOrInvalid(runtimeCreatePromptInput, { name: body.name, title: body.name.slice(0, TITLE_MAX), visibility: "team", tags: body.tags, ...version });
-        saved = await createRuntimePrompt(services.db, key, fresh, now, ip);
+        saved = await createRuntimePrompt(services.db, key, fresh, now, ip, labels);
       }
+      // The version and its labels were written in one transaction.
       changed(call);
-      for (const label of labels) await setRuntimeLabel(services.db, key, saved.name, label, saved.version, now, ip);
-      if (labels.length) changed(call);
       call.res.status(201).json(langfusePrompt(await resolveRuntimePrompt(services, key, saved.name, { version: saved.version }), { resolve: false }));
     },
   }),

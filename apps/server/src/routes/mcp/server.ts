@@ -224,7 +224,7 @@ export function mcpServer(services: ApiServices, key: AuthenticatedApiKey, req: 
       ...(prompt?.latestVersion === version ? [LATEST_LABEL] : []),
     ];
 
-    /** A new prompt with its version 1, or, when the name exists, its next version (REST's create, or its createVersion); then the labels. */
+    /** A new prompt with its version 1, or, when the name exists, its next version (REST's create, or its createVersion), with its labels in the same transaction. */
     async function save(input: SaveInput, body: { type: "text"; template: string } | { type: "chat"; messages: unknown }) {
       // Everything is checked before the first write: the labels (a key never moves production), then the prompt.
       // `latest` asked of a new version is where it goes anyway: taken as said, not set.
@@ -235,7 +235,7 @@ export function mcpServer(services: ApiServices, key: AuthenticatedApiKey, req: 
       let saved: { name: string; version: number; versionId: string };
       let created = true;
       try {
-        saved = await createRuntimePrompt(services.db, key, fresh, services.now(), ip);
+        saved = await createRuntimePrompt(services.db, key, fresh, services.now(), ip, labels);
       } catch (error) {
         if (!(error instanceof DomainError && error.reason === "NAME_TAKEN")) throw error;
         created = false;
@@ -244,11 +244,9 @@ export function mcpServer(services: ApiServices, key: AuthenticatedApiKey, req: 
         const existing = await listed(fresh.name);
         if (!existing) throw error;
         if (input.tags !== undefined && !sameTags(existing.tags, fresh.tags ?? [])) throw new HttpError("BAD_REQUEST", RUNTIME_MSG.tagsFixed(fresh.name));
-        saved = await createRuntimeVersion(services.db, key, fresh.name, next, services.now(), ip);
+        saved = await createRuntimeVersion(services.db, key, fresh.name, next, services.now(), ip, labels);
       }
       changed();
-      for (const label of labels) await setRuntimeLabel(services.db, key, saved.name, label, saved.version, services.now(), ip);
-      if (labels.length) changed();
       const after = await listed(saved.name);
       const onVersion = labelsOn(after, saved.version);
       return {

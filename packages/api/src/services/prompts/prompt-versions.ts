@@ -6,6 +6,7 @@ import type { AuditContext } from "../insight/audit.ts";
 import type { Caller } from "../access/visibility.ts";
 import type { LoadedPrompt } from "./loaded-prompt.ts";
 import { saveIncludes } from "./prompt-includes.ts";
+import { labelsWithNewVersion, moveLabel } from "./prompt-labels.ts";
 import { auditPrompt, bodyOf, refuseArchived, touchLivePrompt, versionData } from "./prompt-changes.ts";
 import { versionColumns, withAvatar, type RawItem } from "./prompt-rows.ts";
 import { promptVersionItem, versionHistoryPage } from "./prompt-shapes.ts";
@@ -46,9 +47,19 @@ export async function listVersions(db: DbOrTx, promptId: string, cursor: number 
 /**
  * The next version: the prompt's row is locked by incrementing its counter, so concurrent saves take
  * numbers one after another, without gaps or repeats. The type is the one given, or read from what is given.
+ * `labels` point at it in the same transaction (never `production`: see labelsWithNewVersion).
  */
-export async function createVersion(db: Db, caller: Caller, prompt: LoadedPrompt, input: CreateVersionInput, now: Date, context: AuditContext) {
+export async function createVersion(
+  db: Db,
+  caller: Caller,
+  prompt: LoadedPrompt,
+  input: CreateVersionInput,
+  now: Date,
+  context: AuditContext,
+  labels: readonly string[] = [],
+) {
   refuseArchived(prompt);
+  labelsWithNewVersion(labels);
   const body = bodyOf(input);
   return db.$transaction(async (tx) => {
     const { latestVersion: version, name } = await touchLivePrompt(tx, prompt.id, now, { nextVersion: true });
@@ -58,6 +69,7 @@ export async function createVersion(db: Db, caller: Caller, prompt: LoadedPrompt
     });
     await saveIncludes(tx, { caller, access: prompt.access }, { teamId: prompt.teamId, name, versionId: id, version, body });
     await auditPrompt(tx, context, prompt, "prompt.version", { after: { version, commitMessage: input.commitMessage ?? "" } });
+    for (const label of labels) await moveLabel(tx, prompt, label, version, authorOf(context.actor), now, context);
     return { version, versionId: id };
   });
 }

@@ -8,11 +8,12 @@ import type { Caller } from "../access/visibility.ts";
 import type { TeamAccessInfo } from "../access/access.ts";
 import type { LoadedPrompt } from "./loaded-prompt.ts";
 import { saveIncludes } from "./prompt-includes.ts";
+import { labelsWithNewVersion, moveLabel } from "./prompt-labels.ts";
 import { auditPrompt, bodyOf, refuseArchived, versionData } from "./prompt-changes.ts";
 import { lockLivePrompt, productionRemoval, refuse, removalRefusal, shareRefusal } from "./prompt-rules.ts";
 
 /**
- * A prompt and its version 1, together. A name taken in the team is ALREADY_EXISTS, also under concurrent creates.
+ * A prompt and its version 1, together, with `labels` on it (never `production`). A name taken in the team is ALREADY_EXISTS, also under concurrent creates.
  * The author is the signed-in person, or none when an API key creates it (a key is not a person).
  */
 export async function createPrompt(
@@ -22,8 +23,10 @@ export async function createPrompt(
   input: CreatePromptInput,
   now: Date,
   context: AuditContext,
+  labels: readonly string[] = [],
 ) {
   if (input.visibility === "private" && authorOf(context.actor) === null) fail("INVALID", RUNTIME_MSG.privateByKey, "PRIVATE_BY_KEY");
+  labelsWithNewVersion(labels);
   const body = bodyOf(input);
   try {
     return await db.$transaction(async (tx) => {
@@ -55,6 +58,8 @@ export async function createPrompt(
         target: { type: "prompt", id: prompt.id, name: prompt.name },
         after: { name: prompt.name, title: input.title, visibility: input.visibility, version: 1 },
       });
+      const created = { id: prompt.id, teamId: team.teamId, organizationId: team.organizationId };
+      for (const label of labels) await moveLabel(tx, created, label, 1, authorOf(context.actor), now, context);
       return { id: prompt.id, name: prompt.name, version: 1, versionId };
     });
   } catch (error) {

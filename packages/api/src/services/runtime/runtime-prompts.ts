@@ -224,16 +224,24 @@ async function loadKeyPrompt(db: DbOrTx, key: AuthenticatedApiKey, name: string,
   return prompt!;
 }
 
-/** A prompt in the key's team with its version 1; never private (a private prompt belongs to a person). */
 /** Who a key's write is recorded as, and from where. */
 const keyContext = (key: AuthenticatedApiKey, now: Date, ip: string | null): AuditContext => ({ actor: { kind: "apiKey", apiKeyId: key.id }, ip, now });
 
-export async function createRuntimePrompt(db: Db, key: AuthenticatedApiKey, input: z.output<typeof runtimeCreatePromptInput>, now: Date, ip: string | null = null) {
+/** A prompt in the key's team with its version 1 and `labels` on it, in one transaction; never private (a private prompt belongs to a person). */
+export async function createRuntimePrompt(
+  db: Db,
+  key: AuthenticatedApiKey,
+  input: z.output<typeof runtimeCreatePromptInput>,
+  now: Date,
+  ip: string | null = null,
+  labels: readonly string[] = [],
+) {
   const caller = keyCaller(key);
   allowOrFail(authorize(caller, "prompt.write"));
+  for (const label of labels) allowOrFail(authorize(caller, "prompt.write", { label }));
   const team = await loadTeamAccess(db, caller, key.teamId);
   allowOrFail(authorize(caller, "prompt.write", { place: team }));
-  const created = await createPrompt(db, caller, team!, { ...input, teamId: key.teamId }, now, keyContext(key, now, ip));
+  const created = await createPrompt(db, caller, team!, { ...input, teamId: key.teamId }, now, keyContext(key, now, ip), labels);
   return { name: created.name, version: created.version, versionId: created.versionId };
 }
 
@@ -244,9 +252,15 @@ export async function createRuntimeVersion(
   input: z.output<typeof runtimeCreateVersionInput>,
   now: Date,
   ip: string | null = null,
+  labels: readonly string[] = [],
 ) {
   const prompt = await loadKeyPrompt(db, key, name);
-  const { version, versionId } = await createVersion(db, keyCaller(key), prompt, { ...input, promptId: prompt.id }, now, keyContext(key, now, ip));
+  const caller = keyCaller(key);
+  for (const label of labels) {
+    allowOrFail(authorize(caller, "prompt.write", { label }));
+    allowOrFail(authorize(caller, "prompt.write", { label, prompt }), RUNTIME_MSG.promptNotFound(name));
+  }
+  const { version, versionId } = await createVersion(db, caller, prompt, { ...input, promptId: prompt.id }, now, keyContext(key, now, ip), labels);
   return { name, version, versionId };
 }
 
