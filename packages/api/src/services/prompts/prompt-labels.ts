@@ -10,16 +10,12 @@ import { auditPrompt, refuseArchived, touchLivePrompt } from "./prompt-changes.t
 import { directLabelRefusal, refuse, requiredApprovals } from "./prompt-rules.ts";
 
 /** What stops the caller moving (or removing) `label` of this prompt directly, by the prompt rules. */
-const refuseDirectLabelChange = async (db: DbOrTx, prompt: LoadedPrompt, label: string, change: "move" | "remove") =>
-  refuse(directLabelRefusal(label, prompt, label === PROTECTED_LABEL ? await requiredApprovals(db, prompt.teamId) : 0, change));
-
-/**
- * Labels that a new prompt or version gets in its own transaction (the tools' "create with labels"):
- * any but `production`, which moves only by setLabel's rules or a change request.
- */
-export function labelsWithNewVersion(labels: readonly string[]): void {
-  if (labels.includes(PROTECTED_LABEL)) fail("FORBIDDEN", PROMPT_MSG.protectedLabel);
-}
+export const refuseDirectLabelChange = async (
+  db: DbOrTx,
+  prompt: Pick<LoadedPrompt, "teamId" | "facts" | "access">,
+  label: string,
+  change: "move" | "remove",
+) => refuse(directLabelRefusal(label, prompt, label === PROTECTED_LABEL ? await requiredApprovals(db, prompt.teamId) : 0, change));
 
 /** Points `label` at `version` (rolling back is pointing it at an older one). `production` needs team admin level, and no review required. */
 export async function setLabel(db: Db, prompt: LoadedPrompt, label: string, version: number, now: Date, context: AuditContext) {

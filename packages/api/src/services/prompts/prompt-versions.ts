@@ -6,7 +6,7 @@ import type { AuditContext } from "../insight/audit.ts";
 import type { Caller } from "../access/visibility.ts";
 import type { LoadedPrompt } from "./loaded-prompt.ts";
 import { saveIncludes } from "./prompt-includes.ts";
-import { labelsWithNewVersion, moveLabel } from "./prompt-labels.ts";
+import { moveLabel, refuseDirectLabelChange } from "./prompt-labels.ts";
 import { auditPrompt, bodyOf, refuseArchived, touchLivePrompt, versionData } from "./prompt-changes.ts";
 import { versionColumns, withAvatar, type RawItem } from "./prompt-rows.ts";
 import { promptVersionItem, versionHistoryPage } from "./prompt-shapes.ts";
@@ -47,7 +47,7 @@ export async function listVersions(db: DbOrTx, promptId: string, cursor: number 
 /**
  * The next version: the prompt's row is locked by incrementing its counter, so concurrent saves take
  * numbers one after another, without gaps or repeats. The type is the one given, or read from what is given.
- * `labels` point at it in the same transaction (never `production`: see labelsWithNewVersion).
+ * `labels` point at it in the same transaction, each as setLabel's prompt rules allow.
  */
 export async function createVersion(
   db: Db,
@@ -59,7 +59,7 @@ export async function createVersion(
   labels: readonly string[] = [],
 ) {
   refuseArchived(prompt);
-  labelsWithNewVersion(labels);
+  for (const label of labels) await refuseDirectLabelChange(db, prompt, label, "move");
   const body = bodyOf(input);
   return db.$transaction(async (tx) => {
     const { latestVersion: version, name } = await touchLivePrompt(tx, prompt.id, now, { nextVersion: true });

@@ -8,12 +8,12 @@ import type { Caller } from "../access/visibility.ts";
 import type { TeamAccessInfo } from "../access/access.ts";
 import type { LoadedPrompt } from "./loaded-prompt.ts";
 import { saveIncludes } from "./prompt-includes.ts";
-import { labelsWithNewVersion, moveLabel } from "./prompt-labels.ts";
+import { moveLabel, refuseDirectLabelChange } from "./prompt-labels.ts";
 import { auditPrompt, bodyOf, refuseArchived, versionData } from "./prompt-changes.ts";
 import { lockLivePrompt, productionRemoval, refuse, removalRefusal, shareRefusal } from "./prompt-rules.ts";
 
 /**
- * A prompt and its version 1, together, with `labels` on it (never `production`). A name taken in the team is ALREADY_EXISTS, also under concurrent creates.
+ * A prompt and its version 1, together, with `labels` on it as setLabel's prompt rules allow. A name taken in the team is ALREADY_EXISTS, also under concurrent creates.
  * The author is the signed-in person, or none when an API key creates it (a key is not a person).
  */
 export async function createPrompt(
@@ -26,7 +26,8 @@ export async function createPrompt(
   labels: readonly string[] = [],
 ) {
   if (input.visibility === "private" && authorOf(context.actor) === null) fail("INVALID", RUNTIME_MSG.privateByKey, "PRIVATE_BY_KEY");
-  labelsWithNewVersion(labels);
+  const facts = { visibility: input.visibility, authorId: authorOf(context.actor) };
+  for (const label of labels) await refuseDirectLabelChange(db, { teamId: team.teamId, facts, access: team }, label, "move");
   const body = bodyOf(input);
   try {
     return await db.$transaction(async (tx) => {

@@ -208,9 +208,11 @@ export async function listRuntimePrompts(
  * The prompt as prompts.ts's writes take it, with the key's access in its team (a viewer, an editor
  * with the `write` scope), once the one decision allows `resource`'s write on it.
  */
-async function loadKeyPrompt(db: DbOrTx, key: AuthenticatedApiKey, name: string, resource: Resource = {}): Promise<LoadedPrompt> {
+async function loadKeyPrompt(db: DbOrTx, key: AuthenticatedApiKey, name: string, labels: readonly string[] = []): Promise<LoadedPrompt> {
   const caller = keyCaller(key);
-  allowOrFail(authorize(caller, "prompt.write", resource));
+  // The key's write, and each label it moves: what the caller alone decides, then again with the prompt.
+  const resources: Resource[] = labels.length ? labels.map((label) => ({ label })) : [{}];
+  for (const resource of resources) allowOrFail(authorize(caller, "prompt.write", resource));
   const found = await findKeyPrompt(db, key, name);
   const prompt: LoadedPrompt | null = found && {
     id: found.id,
@@ -220,7 +222,7 @@ async function loadKeyPrompt(db: DbOrTx, key: AuthenticatedApiKey, name: string,
     facts: { visibility: found.visibility, authorId: found.authorId },
     access: { ...accessOf(caller, { teamRole: found.teamRole, organizationRole: found.organizationRole }), userId: caller.userId },
   };
-  allowOrFail(authorize(caller, "prompt.write", { ...resource, prompt }), RUNTIME_MSG.promptNotFound(name));
+  for (const resource of resources) allowOrFail(authorize(caller, "prompt.write", { ...resource, prompt }), RUNTIME_MSG.promptNotFound(name));
   return prompt!;
 }
 
@@ -254,19 +256,14 @@ export async function createRuntimeVersion(
   ip: string | null = null,
   labels: readonly string[] = [],
 ) {
-  const prompt = await loadKeyPrompt(db, key, name);
-  const caller = keyCaller(key);
-  for (const label of labels) {
-    allowOrFail(authorize(caller, "prompt.write", { label }));
-    allowOrFail(authorize(caller, "prompt.write", { label, prompt }), RUNTIME_MSG.promptNotFound(name));
-  }
-  const { version, versionId } = await createVersion(db, caller, prompt, { ...input, promptId: prompt.id }, now, keyContext(key, now, ip), labels);
+  const prompt = await loadKeyPrompt(db, key, name, labels);
+  const { version, versionId } = await createVersion(db, keyCaller(key), prompt, { ...input, promptId: prompt.id }, now, keyContext(key, now, ip), labels);
   return { name, version, versionId };
 }
 
 /** Points a label at a version; `production` is never moved by a key, whatever its scopes (the one decision). */
 export async function setRuntimeLabel(db: Db, key: AuthenticatedApiKey, name: string, label: string, version: number, now: Date, ip: string | null = null) {
-  const prompt = await loadKeyPrompt(db, key, name, { label });
+  const prompt = await loadKeyPrompt(db, key, name, [label]);
   await setLabel(db, prompt, label, version, now, keyContext(key, now, ip));
   return { name, label, version };
 }
