@@ -1,7 +1,7 @@
 // The Express host: tRPC at /trpc, health at /api/health, the runtime REST API at /api/v1, MCP at /api/mcp, the
 // Langfuse-compatible prompts API at /api/public, and the built web app with SPA fallback.
 import { existsSync } from "node:fs";
-import type { IncomingMessage } from "node:http";
+import type { IncomingMessage, ServerResponse } from "node:http";
 import { join } from "node:path";
 import compression from "compression";
 import express, { type Express, type RequestHandler } from "express";
@@ -10,7 +10,7 @@ import type { TRPCError } from "@trpc/server";
 import { getHTTPStatusCodeFromError } from "@trpc/server/http";
 import { appRouter, checkHealth, createContext, serializeToJsonText, type ApiServices } from "@promptly/api";
 import {
-  allowedHostNames, crossSiteGuard, errorHandler, hostGuard, noStore, refuseDeepJson, refuseDeepQueryInput, refuseMalformedPath, securityHeaders,
+  allowedHostNames, crossSiteGuard, errorHandler, hostGuard, noStore, refuseDeepJson, refuseDeepQueryInput, refuseMalformedPath, securityHeaderList, securityHeaders,
 } from "./security.ts";
 import { avatarRoute } from "./routes/avatars.ts";
 import { v1Router } from "./routes/v1/router.ts";
@@ -18,13 +18,16 @@ import { mcpRouter } from "./routes/mcp/router.ts";
 import { langfuseRouter } from "./routes/langfuse/router.ts";
 import { apiDocsRoute } from "./routes/api-docs.ts";
 import { delayAsRequested, isTestFault, requestedFaults } from "./test-faults.ts";
-import { createLogger, logRequestFailure, requestLogging, type Logger } from "./logger.ts";
+import { createLogger, logRequestFailure, requestLines, requestLogging, type Logger } from "./logger.ts";
+import { fetchFromMemory } from "./routes/v1/fetch-from-memory.ts";
 import { httpMetrics, metricsEndpoint } from "./metrics.ts";
 import { trpcQueryFastPath } from "./trpc-fast-path.ts";
 import { precompressedAssets } from "./precompressed.ts";
 import type { TrustProxy } from "./env.ts";
 
 const HEALTH_CACHE_MS = 1000;
+
+type ExpressHandle = (req: IncomingMessage, res: ServerResponse, next?: (error?: unknown) => void) => void;
 
 export interface AppOptions {
   services: ApiServices;
@@ -48,17 +51,37 @@ export interface AppOptions {
   isDraining?: () => boolean;
   /** False: every tRPC request goes through the adapter (its test compares the fast path's answers with the adapter's). */
   trpcFastPath?: boolean;
+  /** False: every runtime fetch goes through the stack (its test compares the answers from memory with the stack's). */
+  fetchFromMemory?: boolean;
 }
 
 export function createApp({
   services, webDist, viteMiddleware, trustProxy, allowedHosts, testFaults = false, apiRateLimitPerMinute = 600,
-  logger = createLogger("error"), metricsToken, isDraining = () => false, trpcFastPath = true,
+  logger = createLogger("error"), metricsToken, isDraining = () => false, trpcFastPath = true, fetchFromMemory: fromMemory = true,
 }: AppOptions): Express {
   const app = express();
   // Express's own behaviour follows its "env" setting, not our config: never development by accident.
   app.set("env", services.config.production ? "production" : "development");
   app.disable("x-powered-by");
   if (trustProxy !== undefined && trustProxy !== false) app.set("trust proxy", trustProxy);
+  const hosts = allowedHostNames(services.config.appUrl, allowedHosts);
+  const securityHeaderOptions = { csp: !viteMiddleware };
+  // One limit a key, whether it calls /api/v1, /trpc, MCP or the Langfuse API.
+  const apiKeyRatePerMinute = services.config.rateLimits ? apiRateLimitPerMinute : null;
+  // The runtime fetch of a key and a version this process holds: answered before Express handles the
+  // request, as the stack would answer it (the stack takes any request it cannot answer at once, and
+  // every other). Express calls its app's `handle` with every request; this one asks the fetch first.
+  if (fromMemory && !testFaults) {
+    const answered = fetchFromMemory({
+      services, ratePerMinute: apiKeyRatePerMinute, allowedHosts: hosts, securityHeaders: securityHeaderList(securityHeaderOptions),
+      log: requestLines(logger).answered, metrics: Boolean(metricsToken),
+      express: { parseQuery: app.get("query parser fn"), trustProxy: app.get("trust proxy fn") },
+    });
+    const expressHandle = (app as unknown as { handle: ExpressHandle }).handle.bind(app);
+    (app as unknown as { handle: ExpressHandle }).handle = (req, res, next) => {
+      if (!answered(req, res)) expressHandle(req, res, next);
+    };
+  }
   // First, so every answer carries its request id and every request is logged and counted.
   app.use(requestLogging(logger));
   if (metricsToken) {
@@ -68,8 +91,8 @@ export function createApp({
   } else {
     app.get("/metrics", (_req, res) => void res.status(404).type("text/plain").send("Not found"));
   }
-  app.use(securityHeaders({ csp: !viteMiddleware }));
-  app.use(hostGuard(allowedHostNames(services.config.appUrl, allowedHosts)));
+  app.use(securityHeaders(securityHeaderOptions));
+  app.use(hostGuard(hosts));
   app.use(refuseMalformedPath);
   if (testFaults) app.use(delayAsRequested);
   // JSON answers and the app's scripts shrink several times over gzip (1,000 organizations: about
@@ -133,8 +156,6 @@ export function createApp({
 
   app.use("/avatars", avatarRoute(services));
   app.use("/api/docs", apiDocsRoute());
-  // One limit a key, whether it calls /api/v1 or /trpc.
-  const apiKeyRatePerMinute = services.config.rateLimits ? apiRateLimitPerMinute : null;
   app.use("/api/v1", v1Router(services, { ratePerMinute: apiKeyRatePerMinute }));
   // MCP for agents: the same key, limit and services as /api/v1 (issue 30).
   app.use("/api/mcp", mcpRouter(services, { ratePerMinute: apiKeyRatePerMinute }));

@@ -130,10 +130,7 @@ type LoggedRequest = IncomingMessage & { id?: string; originalUrl?: string; log?
  * few): req.log is made when something logs on it.
  */
 export function requestLogging(logger: Logger) {
-  // Without the redaction pass: every field of a request's lines is chosen here (errorForLog's type,
-  // message, stack and code), none of them a secret's field name, and redaction's key search on every
-  // request line cost about a tenth of auth.me's throughput.
-  const base = logger.child({}, { redact: [] });
+  const { base, answered } = requestLines(logger);
   return (req: LoggedRequest, res: ServerResponse, next: () => void) => {
     const id = requestId(req.headers["x-request-id"]);
     res.setHeader("X-Request-Id", id);
@@ -152,23 +149,38 @@ export function requestLogging(logger: Logger) {
       res.removeListener("close", done);
       res.removeListener("finish", done);
       res.removeListener("error", done);
-      const failed = error !== undefined || res.statusCode >= 500;
-      const level = res.statusCode === 502 ? "warn" : failed ? "error" : "info";
-      if (!base.isLevelEnabled(level)) return;
-      const line = {
-        requestId: id,
-        req: { method: req.method, url: pathForLog(req.originalUrl ?? req.url ?? ""), userAgent: req.headers["user-agent"] },
-        res: { statusCode: res.statusCode },
-        responseTimeMs: Date.now() - started,
-      };
-      // A 5xx's own error is logged where it happened (logRequestFailure); this line needs no invented one.
-      base[level](line, failed ? "request failed" : "request completed");
+      answered(id, req, res.statusCode, started, error !== undefined);
     };
     res.on("close", done);
     res.on("finish", done);
     res.on("error", done);
     next();
   };
+}
+
+/**
+ * The line of an answered request, and the logger of its other lines (req.log's parent): a request
+ * answered outside requestLogging (the runtime fetch from memory) is logged with the same line.
+ */
+export function requestLines(logger: Logger) {
+  // Without the redaction pass: every field of a request's lines is chosen here (errorForLog's type,
+  // message, stack and code), none of them a secret's field name, and redaction's key search on every
+  // request line cost about a tenth of auth.me's throughput.
+  const base = logger.child({}, { redact: [] });
+  const answered = (id: string, req: LoggedRequest, statusCode: number, started: number, errored = false) => {
+    const failed = errored || statusCode >= 500;
+    const level = statusCode === 502 ? "warn" : failed ? "error" : "info";
+    if (!base.isLevelEnabled(level)) return;
+    const line = {
+      requestId: id,
+      req: { method: req.method, url: pathForLog(req.originalUrl ?? req.url ?? ""), userAgent: req.headers["user-agent"] },
+      res: { statusCode },
+      responseTimeMs: Date.now() - started,
+    };
+    // A 5xx's own error is logged where it happened (logRequestFailure); this line needs no invented one.
+    base[level](line, failed ? "request failed" : "request completed");
+  };
+  return { base, answered };
 }
 
 interface LoggedError {

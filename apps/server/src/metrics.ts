@@ -20,6 +20,9 @@ function procedureLabels(req: Request): string[] {
     const paths = url.slice(TRPC_PREFIX.length, end < 0 ? undefined : end).split(",");
     return paths.map((path) => (knownProcedures.has(path) ? path : "trpc:unknown"));
   }
+  // A route of a table (/api/v1) names itself by its documented path: its pattern is a regular expression.
+  const named = (req.res?.locals as Record<string, unknown> | undefined)?.[ROUTE_NAME];
+  if (typeof named === "string") return [named];
   const route = (req as { route?: { path?: unknown } }).route;
   if (route?.path !== undefined) {
     const pattern = route.path instanceof RegExp ? "(spa)" : String(route.path);
@@ -31,6 +34,9 @@ function procedureLabels(req: Request): string[] {
 
 const UNROUTED_AREAS = ["/api/v1/*", "/api/*", "/avatars/*", "/assets/*"];
 
+/** res.locals' field naming the route that answered, for routes whose pattern is not their name. */
+export const ROUTE_NAME = "routeName";
+
 /** Counts and times every request once it is answered (or its connection closes first). */
 export function httpMetrics(): RequestHandler {
   return (req, res, next) => {
@@ -39,17 +45,22 @@ export function httpMetrics(): RequestHandler {
     const record = () => {
       if (done) return;
       done = true;
-      const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-      const status = String(res.statusCode);
-      for (const procedure of procedureLabels(req)) {
-        metrics.httpRequests.inc({ procedure, status });
-        metrics.httpDuration.observe({ procedure, status }, seconds);
-      }
+      countRequest(procedureLabels(req), res.statusCode, started);
     };
     res.once("finish", record);
     res.once("close", record);
     next();
   };
+}
+
+/** One answered request, under each of its procedures, with its status and time since `started` (process.hrtime.bigint()). */
+export function countRequest(procedures: readonly string[], statusCode: number, started: bigint) {
+  const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+  const status = String(statusCode);
+  for (const procedure of procedures) {
+    metrics.httpRequests.inc({ procedure, status });
+    metrics.httpDuration.observe({ procedure, status }, seconds);
+  }
 }
 
 const digest = (value: string) => createHash("sha256").update(value).digest();

@@ -19,21 +19,37 @@ const CSP = [
  * `framing: "self"` lets a page frame its own pages (the mail catcher shows each mail's HTML in a
  * frame); no other site may frame them either way.
  */
-export function securityHeaders(opts: { csp: boolean; framing?: "none" | "self" }) {
+export function securityHeaders(opts: SecurityHeaderOptions) {
+  const headersOf = securityHeaderList(opts);
+  return (req: Request, res: Response, next: NextFunction) => {
+    const headers = headersOf(req.path, req.secure);
+    for (let i = 0; i < headers.length; i += 2) res.setHeader(headers[i]!, headers[i + 1]!);
+    next();
+  };
+}
+
+export interface SecurityHeaderOptions {
+  csp: boolean;
+  framing?: "none" | "self";
+}
+
+/** The security headers of an answer to `path` (over TLS or not), in order, as a flat list of names and values. */
+export function securityHeaderList(opts: SecurityHeaderOptions): (path: string, secure: boolean) => readonly string[] {
   const frameAncestors = `frame-ancestors '${opts.framing ?? "none"}'`;
   const csp = opts.csp ? `${CSP}; ${frameAncestors}` : frameAncestors;
   const frameOptions = opts.framing === "self" ? "SAMEORIGIN" : "DENY";
-  return (req: Request, res: Response, next: NextFunction) => {
-    res.setHeader("X-Content-Type-Options", "nosniff");
-    res.setHeader("X-Frame-Options", frameOptions);
-    // Pages such as /auth/reset-password?token=… must never leak their URL to another site.
-    res.setHeader("Referrer-Policy", req.path.startsWith("/auth") ? "no-referrer" : "strict-origin-when-cross-origin");
-    res.setHeader("Cross-Origin-Opener-Policy", "same-origin");
-    res.setHeader("Permissions-Policy", "camera=(), microphone=(), geolocation=()");
-    res.setHeader("Content-Security-Policy", csp);
-    if (req.secure) res.setHeader("Strict-Transport-Security", "max-age=31536000; includeSubDomains");
-    next();
-  };
+  const list = (referrerPolicy: string, secure: boolean) => [
+    "X-Content-Type-Options", "nosniff",
+    "X-Frame-Options", frameOptions,
+    "Referrer-Policy", referrerPolicy,
+    "Cross-Origin-Opener-Policy", "same-origin",
+    "Permissions-Policy", "camera=(), microphone=(), geolocation=()",
+    "Content-Security-Policy", csp,
+    ...(secure ? ["Strict-Transport-Security", "max-age=31536000; includeSubDomains"] : []),
+  ];
+  // Pages such as /auth/reset-password?token=… must never leak their URL to another site.
+  const lists = [list("strict-origin-when-cross-origin", false), list("strict-origin-when-cross-origin", true), list("no-referrer", false), list("no-referrer", true)];
+  return (path, secure) => lists[(path.startsWith("/auth") ? 2 : 0) + (secure ? 1 : 0)]!;
 }
 
 const LOOPBACK_NAMES = new Set(["localhost", "127.0.0.1", "[::1]", "::1"]);

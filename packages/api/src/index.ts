@@ -22,14 +22,14 @@ export { startRuntimeSync } from "./services/runtime/runtime-cache.ts";
 export { avatarFileContentType } from "./services/identity/avatars.ts";
 export { DomainError } from "./errors.ts";
 export { DOMAIN_ERRORS, ERROR_STATUS } from "./error-table.ts";
-export { authenticateBearer, authenticateKeyPair, type AuthenticatedApiKey } from "./services/identity/api-keys.ts";
+export { authenticateBearer, authenticateKeyPair, bearerKey, countKeyNow, knownApiKey, type AuthenticatedApiKey } from "./services/identity/api-keys.ts";
 export { authorize, keyScopeFor, type Decision, type Resource } from "./services/access/authorize.ts";
 export { keyCaller } from "./services/access/visibility.ts";
 export { exportLibraryForCli, importLibraryForCli } from "./services/prompts/library.ts";
 export { findTeamForCommandLine } from "./services/organizations/teams.ts";
 export {
-  compileRuntimePrompt, createRuntimePrompt, createRuntimeVersion, listRuntimePrompts, resolveRuntimePrompt, runtimeSelector, serveRuntimePrompt,
-  serveRuntimeVersion, setRuntimeLabel,
+  cachedRuntimePrompt, compileRuntimePrompt, countRuntimeUse, createRuntimePrompt, createRuntimeVersion, listRuntimePrompts, resolveRuntimePrompt, runtimeSelector,
+  serveRuntimePrompt, serveRuntimeVersion, setRuntimeLabel,
 } from "./services/runtime/runtime-prompts.ts";
 export { keyProject, pageRuntimePromptVersions } from "./services/runtime/runtime-langfuse.ts";
 export type { ResolvedPrompt } from "./services/runtime/runtime-cache.ts";

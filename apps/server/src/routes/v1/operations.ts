@@ -102,19 +102,22 @@ const etagOf = (body: string) => `"${createHash("sha256").update(body).digest("b
  * (an entry is replaced on a change, never modified), so a fetch served from memory serializes and
  * hashes nothing.
  */
-const sentAnswers = new WeakMap<RuntimePrompt, { body: string; etag: string }>();
-function sentAnswer(prompt: RuntimePrompt) {
+const sentAnswers = new WeakMap<RuntimePrompt, { body: string; bytes: Buffer; etag: string }>();
+export function sentAnswer(prompt: RuntimePrompt) {
   let answer = sentAnswers.get(prompt);
   if (!answer) {
     const body = JSON.stringify(prompt);
-    answer = { body, etag: etagOf(body) };
+    answer = { body, bytes: Buffer.from(body), etag: etagOf(body) };
     sentAnswers.set(prompt, answer);
   }
   return answer;
 }
 
+/** A fetched version's Cache-Control: the key is part of the request, so only the tool's own cache may keep it, and must ask again each time. */
+export const FETCH_CACHE_CONTROL = "private, no-cache";
+
 /** If-None-Match as RFC 9110 compares it: any of the listed tags, weakly, or `*`. */
-function matchesIfNoneMatch(header: string | undefined, etag: string): boolean {
+export function matchesIfNoneMatch(header: string | undefined, etag: string): boolean {
   if (!header) return false;
   return header.split(",").some((tag) => {
     const value = tag.trim();
@@ -174,8 +177,7 @@ export const V1_OPERATIONS: Operation[] = [
     },
     async handle({ services, key, req, res, params, query }) {
       const { body, etag } = sentAnswer(await serveRuntimePrompt(services, key, params["name"]!, runtimeSelector(query)));
-      // The key is part of the request, so only the tool's own cache may keep it, and must ask again each time.
-      res.setHeader("Cache-Control", "private, no-cache");
+      res.setHeader("Cache-Control", FETCH_CACHE_CONTROL);
       res.setHeader("ETag", etag);
       if (matchesIfNoneMatch(req.get("if-none-match"), etag)) return void res.status(304).end();
       res.type("application/json").send(body);

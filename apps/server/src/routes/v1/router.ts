@@ -9,6 +9,7 @@ import express, { Router, type NextFunction, type Request, type RequestHandler, 
 import { authenticateBearer, authorize, keyCaller, type ApiServices, type AuthenticatedApiKey } from "@promptly/api";
 import { RUNTIME_MSG } from "@promptly/shared";
 import { refuseDeepJson } from "../../security.ts";
+import { ROUTE_NAME } from "../../metrics.ts";
 import { HttpError, allow, parseOr400, v1ErrorHandler } from "./http.ts";
 import { openApiDocument } from "./openapi.ts";
 import { V1_OPERATIONS, pathParameters, routePattern, type Operation } from "./operations.ts";
@@ -52,7 +53,9 @@ export function pathParts(req: Request, path: string, pattern: RegExp): Record<s
 /** One operation as Express middleware: the decision, then path, query and body by the table's schemas, the decision on what they name, then its handler. */
 function route(services: ApiServices, operation: Operation): RequestHandler {
   const pattern = routePattern(operation.path);
+  const name = `/api/v1${operation.path}`;
   return async (req, res) => {
+    res.locals[ROUTE_NAME] = name;
     const key = keyOf(res);
     const caller = keyCaller(key);
     allow(authorize(caller, operation.action));

@@ -241,8 +241,8 @@ export async function authenticateApiKey(
   if (row.revokedAt) return refused("revoked", API_KEY_MSG.revokedKey);
   if (row.expiresAt && row.expiresAt.getTime() <= now.getTime()) return refused("expired", API_KEY_MSG.expiredKey);
 
-  const staleBefore = new Date(now.getTime() - LAST_USED_RESOLUTION_MS);
-  if (!row.lastUsedAt || row.lastUsedAt <= staleBefore) {
+  if (lastUseDue(row, now)) {
+    const staleBefore = new Date(now.getTime() - LAST_USED_RESOLUTION_MS);
     // The kept row moves first: concurrent hits of this process do not write it again.
     row.lastUsedAt = now;
     await db.apiKey.updateMany({
@@ -250,7 +250,29 @@ export async function authenticateApiKey(
       data: { lastUsedAt: now },
     });
   }
-  return { ok: true, apiKey: { id: row.id, teamId: row.teamId, labels: row.labels, scopes: row.scopes } };
+  return { ok: true, apiKey: authenticatedKey(row) };
+}
+
+/** Whether a key's lastUsedAt is to be written (a minute old, or never written). */
+const lastUseDue = (row: CachedApiKey, now: Date) => !row.lastUsedAt || row.lastUsedAt.getTime() <= now.getTime() - LAST_USED_RESOLUTION_MS;
+
+const authenticatedKey = (row: CachedApiKey): AuthenticatedApiKey => ({ id: row.id, teamId: row.teamId, labels: row.labels, scopes: row.scopes });
+
+/** The key of an `Authorization: Bearer <key>` header value, or null when the header is not of that form. */
+export function bearerKey(header: string): string | null {
+  return /^Bearer +(\S+) *$/i.exec(header)?.[1] ?? null;
+}
+
+/**
+ * A key `cache` holds, valid at `now` and with nothing to write (its lastUsedAt is recent), as
+ * authenticateApiKey would answer it, without a query or a write; null whenever authenticateApiKey
+ * has more to do or would refuse it (the runtime fetch from memory then takes the full path).
+ */
+export function knownApiKey(cache: ApiKeyCache, rawKey: string, now: Date): AuthenticatedApiKey | null {
+  if (!KEY_FORMAT.test(rawKey)) return null;
+  const row = cache.apiKey(hashApiKey(rawKey));
+  if (!row || row.revokedAt || (row.expiresAt && row.expiresAt.getTime() <= now.getTime()) || lastUseDue(row, now)) return null;
+  return authenticatedKey(row);
 }
 
 /** Why a request's Authorization header is refused: the status it maps to and what its holder is told. */
@@ -270,6 +292,18 @@ const RATE_WINDOW_MS = 60_000;
  * guessing the rest of a known key's secret (over 230 bits) stays hopeless however it is counted.
  */
 const GUESSES_PER_ADDRESS = { limit: 30, windowMs: RATE_WINDOW_MS };
+/** The rule of a key's own requests a minute (API_RATE_LIMIT_PER_MINUTE). */
+const KEY_RULE = "api-key";
+const keyRule = (ratePerMinute: number) => ({ limit: ratePerMinute, windowMs: RATE_WINDOW_MS });
+
+/**
+ * authenticateBearer's count of a valid key's request, when it can be made at once (RateLimits.hitNow):
+ * true when counted and allowed (or limits are off), false when nothing was counted and only
+ * authenticateBearer can answer.
+ */
+export function countKeyNow(rateLimits: RateLimits, ratePerMinute: number | null, keyId: string): boolean {
+  return ratePerMinute === null || rateLimits.hitNow(KEY_RULE, keyRule(ratePerMinute), keyId);
+}
 const GUESS_RULE = "api-key-guess";
 
 /** Limits of a bearer check: the key's requests a minute and the caller's address (null: limits off). */
@@ -290,13 +324,13 @@ export async function authenticateBearer(
   limits: BearerLimits,
 ): Promise<{ ok: true; apiKey: AuthenticatedApiKey } | ({ ok: false } & BearerRefusal)> {
   if (!header) return { ok: false, code: "UNAUTHORIZED", message: RUNTIME_MSG.missingKey };
-  const bearer = /^Bearer +(\S+) *$/i.exec(header);
-  if (!bearer) return { ok: false, code: "UNAUTHORIZED", message: RUNTIME_MSG.malformedHeader };
+  const rawKey = bearerKey(header);
+  if (rawKey === null) return { ok: false, code: "UNAUTHORIZED", message: RUNTIME_MSG.malformedHeader };
   const limited = limits.ratePerMinute !== null;
   // Guesses (malformed or unknown keys) count against the address; a revoked or expired key is a real
   // one, refused without counting. Past the limit, a well-formed key is looked up unless no stored key
   // begins like it: a valid key is never refused for others' guesses.
-  const result = await authenticateApiKey(services.db, bearer[1]!, services.now(), services.runtime, {
+  const result = await authenticateApiKey(services.db, rawKey, services.now(), services.runtime, {
     mayLookUp: limited
       ? async (prefix) => services.runtime?.mayBeApiKey(prefix) !== false || !(await services.rateLimits.isLimited(GUESS_RULE, GUESSES_PER_ADDRESS, limits.ip))
       : undefined,
@@ -313,7 +347,7 @@ export async function authenticateBearer(
   }
   if (limits.ratePerMinute !== null) {
     // Counted in process, reconciled with the shared store in batches: a known key costs no round trip.
-    const counted = await services.rateLimits.hitReconciled("api-key", { limit: limits.ratePerMinute, windowMs: RATE_WINDOW_MS }, result.apiKey.id);
+    const counted = await services.rateLimits.hitReconciled(KEY_RULE, keyRule(limits.ratePerMinute), result.apiKey.id);
     if (!counted.allowed) {
       return { ok: false, code: "TOO_MANY_REQUESTS", message: RUNTIME_MSG.rateLimited, retryAfterSeconds: retryAfterSeconds(counted.retryAfterMs) };
     }

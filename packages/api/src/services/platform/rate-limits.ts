@@ -53,6 +53,9 @@ export const RECONCILE_TOLERANCE = 0.02;
  */
 const reconcileBatch = (limit: number) => Math.max(1, Math.floor((limit * RECONCILE_TOLERANCE) / 2));
 
+/** The id of one key's count under one rule. */
+const countId = (name: string, rule: RateLimitRule, key: string) => `${name}/${rule.limit}/${rule.windowMs}\n${key}`;
+
 /** One key's count under one rule, as this process knows it. */
 interface LocalCount {
   name: string;
@@ -225,7 +228,7 @@ export class RateLimits {
   async hitReconciled(name: string, rule: RateLimitRule, key: string): Promise<RateLimitOutcome> {
     // Under 100 a window the tolerance is less than two requests: counted in the store at each request, exactly.
     if (rule.limit * RECONCILE_TOLERANCE < 2) return this.hit(name, rule, key);
-    const id = `${name}/${rule.limit}/${rule.windowMs}\n${key}`;
+    const id = countId(name, rule, key);
     let count = this.counts.get(id);
     if (!count) {
       count = { name, rule, key, shared: 0, windowEndsAt: null, sending: 0, pending: 0, reconciling: null };
@@ -246,9 +249,31 @@ export class RateLimits {
         return { allowed: false, retryAfterMs: Math.max(0, count.windowEndsAt - Date.now()) };
       }
     }
+    this.admit(count, batch);
+    return { allowed: true };
+  }
+
+  /**
+   * hitReconciled's answer when it can be given at once: true when the request is counted and
+   * allowed without waiting for anything; false when nothing was counted and hitReconciled must
+   * answer (a key not counted yet, a batch to wait for, a possible refusal).
+   */
+  hitNow(name: string, rule: RateLimitRule, key: string): boolean {
+    if (rule.limit * RECONCILE_TOLERANCE < 2) return false;
+    const count = this.counts.get(countId(name, rule, key));
+    const batch = reconcileBatch(rule.limit);
+    if (!count || (count.pending >= batch && count.reconciling)) return false;
+    if (count.pending >= batch) void this.reconcile(count);
+    this.rollWindow(count);
+    if (count.shared + count.sending + count.pending >= rule.limit) return false;
+    this.admit(count, batch);
+    return true;
+  }
+
+  /** One allowed request, counted here; a full batch leaves for the store. */
+  private admit(count: LocalCount, batch: number) {
     count.pending += 1;
     if (count.pending >= batch && !count.reconciling) void this.reconcile(count);
-    return { allowed: true };
   }
 
   /** Whether `key` has used all of rule `name` in its current window, without counting a request. */

@@ -133,6 +133,9 @@ export function refuseUnfetchableIncludes(caller: Caller, refs: readonly Include
   }
 }
 
+/** Whether refuseUnfetchableIncludes lets these includes through. */
+export const mayFetchIncludes = (caller: Caller, refs: readonly IncludeRef[]) => refs.every((ref) => authorize(caller, "prompt.read", { fetch: selectorOf(ref) }).ok);
+
 /**
  * At save, in the version's transaction: its includes followed with the saver's access (refused as
  * resolveIncludes refuses), then stored as the version's edges.

@@ -17,7 +17,7 @@ import type { AuditContext } from "../insight/audit.ts";
 import type { LoadedPrompt } from "../prompts/loaded-prompt.ts";
 import { prefixQuery } from "../prompts/prompt-reads.ts";
 import { createVersion } from "../prompts/prompt-versions.ts";
-import { refuseUnfetchableIncludes, resolveIncludes, type IncludeBody } from "../prompts/prompt-includes.ts";
+import { mayFetchIncludes, refuseUnfetchableIncludes, resolveIncludes, type IncludeBody } from "../prompts/prompt-includes.ts";
 import { createPrompt } from "../prompts/prompt-writes.ts";
 import { setLabel } from "../prompts/prompt-labels.ts";
 import type { ResolvedPrompt, RuntimeCache } from "./runtime-cache.ts";
@@ -123,8 +123,26 @@ export async function serveRuntimeVersion(
 ): Promise<ResolvedPrompt> {
   allowOrFail(authorize(keyCaller(key), "prompt.read", { fetch: selector }));
   const resolved = await resolveRuntimePrompt(deps, key, name, selector);
-  deps.runtime.countUse(resolved.promptId, resolved.prompt.version, key.id, selector.label ?? "", deps.now());
+  countRuntimeUse(deps, key, selector, resolved);
   return resolved;
+}
+
+/** One use of the served version by the key, under the label asked for ('' for an explicit version). */
+export function countRuntimeUse(deps: { runtime: RuntimeCache; now: () => Date }, key: AuthenticatedApiKey, selector: RuntimeSelector, resolved: ResolvedPrompt) {
+  deps.runtime.countUse(resolved.promptId, resolved.prompt.version, key.id, selector.label ?? "", deps.now());
+}
+
+const runtimeCacheKey = (key: AuthenticatedApiKey, name: string, selector: RuntimeSelector) =>
+  `${key.teamId}\n${name}\n${selector.version !== undefined ? `v${selector.version}` : `l${selector.label}`}`;
+
+/**
+ * The version as resolveRuntimePrompt answers it when this process's cache holds it, without a
+ * query; undefined when only resolveRuntimePrompt can answer (not kept, or an include the key may
+ * not fetch, which it refuses). The caller has asked the decision.
+ */
+export function cachedRuntimePrompt(runtime: RuntimeCache, key: AuthenticatedApiKey, name: string, selector: RuntimeSelector): ResolvedPrompt | undefined {
+  const resolved = runtime.prompt(runtimeCacheKey(key, name, selector));
+  return resolved && mayFetchIncludes(keyCaller(key), resolved.includes) ? resolved : undefined;
 }
 
 /** The version a key's request names, from this process's cache when it holds it; the caller has asked the decision. */
@@ -134,7 +152,7 @@ export async function resolveRuntimePrompt(
   name: string,
   selector: RuntimeSelector,
 ): Promise<ResolvedPrompt> {
-  const cacheKey = `${key.teamId}\n${name}\n${selector.version !== undefined ? `v${selector.version}` : `l${selector.label}`}`;
+  const cacheKey = runtimeCacheKey(key, name, selector);
   let resolved = deps.runtime.prompt(cacheKey);
   if (!resolved) {
     const mark = deps.runtime.mark();
