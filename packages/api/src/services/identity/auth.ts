@@ -3,7 +3,6 @@
 // same answers, in about the same time (a dummy argon2id hash; mail queued in the outbox for every
 // address alike, the account looked up only when the mail is sent).
 import { linkTokenMatches } from "../platform/secret-box.ts";
-import { availableParallelism } from "node:os";
 import { hash, verify } from "@node-rs/argon2";
 import pLimit from "p-limit";
 import {
@@ -26,11 +25,12 @@ import type { RateLimitRule } from "../platform/rate-limits.ts";
 // ---- passwords ----
 
 /**
- * How many argon2id computations run at once. Each holds 19 MiB for its duration and keeps a core
- * busy, so more than one per core only queues on libuv's pool (4 threads) while it multiplies the
- * memory: a burst of sign-ins waits here instead, with the same throughput and a bounded peak.
+ * argon2id computations run one at a time in a process. Each holds 19 MiB for its duration; with one
+ * per core (as before) a burst of sign-ins held 38 MiB at once on 2 cores for no more throughput
+ * (`npm run bench -- auth`, 4 clients signing in: 105 sign-ins a second with two at once, 110 with
+ * one; each takes about 9 ms, and the rest of a sign-in is the main thread's). The others wait here.
  */
-export const passwordChecks = pLimit(Math.min(availableParallelism(), 4));
+export const passwordChecks = pLimit(1);
 
 /** argon2id with the library's defaults (m=19456 KiB, t=2, p=1: OWASP's recommendation), off the main thread. */
 export const hashPassword = (password: string) => passwordChecks(() => hash(password));
