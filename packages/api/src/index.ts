@@ -29,7 +29,7 @@ export { exportLibraryForCli, importLibraryForCli } from "./services/prompts/lib
 export { findTeamForCommandLine } from "./services/organizations/teams.ts";
 export {
   cachedRuntimePrompt, compileRuntimePrompt, countRuntimeUse, createRuntimePrompt, createRuntimeVersion, listRuntimePrompts, resolveRuntimePrompt, runtimeSelector,
-  serveRuntimePrompt, serveRuntimeVersion, setRuntimeLabel,
+  serveRuntimePrompt, serveRuntimeVersion, setRuntimeLabel, setRuntimeLabels,
 } from "./services/runtime/runtime-prompts.ts";
 export { keyProject, pageRuntimePromptVersions } from "./services/runtime/runtime-langfuse.ts";
 export type { ResolvedPrompt } from "./services/runtime/runtime-cache.ts";

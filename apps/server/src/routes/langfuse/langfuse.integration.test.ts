@@ -257,7 +257,7 @@ describe("the HTTP API, as Langfuse's server test asserts it", () => {
     expect(((await rest.json()) as { error: { message: string } }).error.message).toContain(PROMPT_MSG.labelLatest);
   });
 
-  it("writes a version and its labels in one transaction: a label that cannot be written leaves no prompt, no version and no other label", async () => {
+  it("writes a version and its labels, or a version's new labels, in one transaction: a label that cannot be written leaves no prompt, no version and no other label", async () => {
     // The database refuses one label name, as a failure between the version and its labels would.
     await ks.h.services.db.$executeRawUnsafe(`CREATE FUNCTION test_refuse_label() RETURNS trigger LANGUAGE plpgsql AS $$
       BEGIN IF NEW.name = 'refused-here' THEN RAISE EXCEPTION 'label refused by the test'; END IF; RETURN NEW; END $$`);
@@ -274,6 +274,11 @@ describe("the HTTP API, as Langfuse's server test asserts it", () => {
       expect((await call("GET", "/v2/prompts/half-written?version=2")).status).toBe(404);
       expect((await call("GET", "/v2/prompts/half-written?label=canary")).status).toBe(404);
       expect((await call("GET", "/v2/prompts/half-written?label=staging")).body["version"]).toBe(1);
+
+      // Labels moved onto a version: all of them, or none.
+      const moved = await call("PATCH", "/v2/prompts/half-written/versions/1", { pair: keys.write, body: { newLabels: ["canary", "refused-here"] } });
+      expect(moved.status).toBe(500);
+      expect((await call("GET", "/v2/prompts/half-written?label=canary")).status).toBe(404);
     } finally {
       await ks.h.services.db.$executeRawUnsafe(`DROP TRIGGER test_refuse_label ON prompt_labels`);
       await ks.h.services.db.$executeRawUnsafe(`DROP FUNCTION test_refuse_label()`);

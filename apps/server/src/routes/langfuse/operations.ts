@@ -8,7 +8,7 @@
 import { z } from "zod";
 import {
   DomainError, authorize, createRuntimePrompt, createRuntimeVersion, keyCaller, keyProject, pageRuntimePromptVersions, resolveRuntimePrompt, runtimeSelector,
-  serveRuntimeVersion, setRuntimeLabel, type ApiServices, type AuthenticatedApiKey, type ResolvedPrompt, type Resource,
+  serveRuntimeVersion, setRuntimeLabels, type ApiServices, type AuthenticatedApiKey, type ResolvedPrompt, type Resource,
 } from "@promptly/api";
 import {
   LANGFUSE_MSG, LATEST_LABEL, PROMPT_MSG, PROTECTED_LABEL, RUNTIME_MSG, langfuseCreateInput, langfuseDeleteQuery, langfuseGetQuery, langfuseListQuery,
@@ -203,7 +203,7 @@ export const LANGFUSE_OPERATIONS: LangfuseOperation[] = [
       // The answer is the version: a key that may not fetch it is refused before anything moves.
       allow(authorize(caller, "prompt.read", { fetch: { version } }));
       const name = params["name"]!;
-      for (const label of labels) await setRuntimeLabel(services.db, key, name, label, version, services.now(), req.ip ?? null);
+      if (labels.length) await setRuntimeLabels(services.db, key, name, labels, version, services.now(), req.ip ?? null);
       if (labels.length) changed(call);
       call.res.json(langfusePrompt(await resolveRuntimePrompt(services, key, name, { version }), { resolve: false }));
     },

@@ -13,7 +13,7 @@ import {
 } from "@modelcontextprotocol/sdk/types.js";
 import {
   DOMAIN_ERRORS, DomainError, authorize, compileRuntimePrompt, createRuntimePrompt, createRuntimeVersion, keyCaller, listRuntimePrompts, resolveRuntimePrompt,
-  runtimeSelector, serveRuntimePrompt, serveRuntimeVersion, setRuntimeLabel, type ApiServices, type AuthenticatedApiKey,
+  runtimeSelector, serveRuntimePrompt, serveRuntimeVersion, setRuntimeLabels, type ApiServices, type AuthenticatedApiKey,
 } from "@promptly/api";
 import {
   LATEST_LABEL, RUNTIME_DEFAULT_LABEL, RUNTIME_MSG, promptLabelSchema, runtimeCompileInput, runtimeCreatePromptInput, runtimeCreateVersionInput, runtimeGetQuery,
@@ -314,7 +314,7 @@ export function mcpServer(services: ApiServices, key: AuthenticatedApiKey, req: 
         const { version } = parseOr400(runtimeSetLabelInput, { version: asked });
         const { labels } = parseOr400(labelsInput, { labels: newLabels });
         for (const label of labels) allow(authorize(caller, "prompt.write", { label }));
-        for (const label of labels) await setRuntimeLabel(services.db, key, name, label, version, services.now(), ip);
+        if (labels.length) await setRuntimeLabels(services.db, key, name, labels, version, services.now(), ip);
         if (labels.length) changed();
         const after = labelsOn(await listed(name), version);
         return { name, version, labels: after, message: `Successfully updated labels for '${name}' version ${version}. Labels are now: ${after.join(", ") || "(none)"}` };

@@ -19,9 +19,17 @@ export const refuseDirectLabelChange = async (
 
 /** Points `label` at `version` (rolling back is pointing it at an older one). `production` needs team admin level, and no review required. */
 export async function setLabel(db: Db, prompt: LoadedPrompt, label: string, version: number, now: Date, context: AuditContext) {
+  await setLabels(db, prompt, [label], version, now, context);
+  return { label, version };
+}
+
+/** Points each of `labels` at a version: every label checked first, then all moved in one transaction, or none. */
+export async function setLabels(db: Db, prompt: LoadedPrompt, labels: readonly string[], version: number, now: Date, context: AuditContext) {
   refuseArchived(prompt);
-  await refuseDirectLabelChange(db, prompt, label, "move");
-  return db.$transaction((tx) => moveLabel(tx, prompt, label, version, authorOf(context.actor), now, context));
+  for (const label of labels) await refuseDirectLabelChange(db, prompt, label, "move");
+  await db.$transaction(async (tx) => {
+    for (const label of labels) await moveLabel(tx, prompt, label, version, authorOf(context.actor), now, context);
+  });
 }
 
 /**

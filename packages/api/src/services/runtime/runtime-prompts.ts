@@ -19,7 +19,7 @@ import { prefixQuery } from "../prompts/prompt-reads.ts";
 import { createVersion } from "../prompts/prompt-versions.ts";
 import { mayFetchIncludes, refuseUnfetchableIncludes, resolveIncludes, type IncludeBody } from "../prompts/prompt-includes.ts";
 import { createPrompt } from "../prompts/prompt-writes.ts";
-import { setLabel } from "../prompts/prompt-labels.ts";
+import { setLabels } from "../prompts/prompt-labels.ts";
 import type { ResolvedPrompt, RuntimeCache } from "./runtime-cache.ts";
 import type { AuthenticatedApiKey } from "../identity/api-keys.ts";
 import { keyCaller, promptVisibility } from "../access/visibility.ts";
@@ -281,7 +281,12 @@ export async function createRuntimeVersion(
 
 /** Points a label at a version; `production` is never moved by a key, whatever its scopes (the one decision). */
 export async function setRuntimeLabel(db: Db, key: AuthenticatedApiKey, name: string, label: string, version: number, now: Date, ip: string | null = null) {
-  const prompt = await loadKeyPrompt(db, key, name, [label]);
-  await setLabel(db, prompt, label, version, now, keyContext(key, now, ip));
+  await setRuntimeLabels(db, key, name, [label], version, now, ip);
   return { name, label, version };
+}
+
+/** Points each of `labels` at a version, in one transaction: all of them move, or none (the Langfuse API's and MCP's label updates). */
+export async function setRuntimeLabels(db: Db, key: AuthenticatedApiKey, name: string, labels: readonly string[], version: number, now: Date, ip: string | null = null) {
+  const prompt = await loadKeyPrompt(db, key, name, labels);
+  await setLabels(db, prompt, labels, version, now, keyContext(key, now, ip));
 }
