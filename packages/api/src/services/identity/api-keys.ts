@@ -238,8 +238,8 @@ export async function authenticateApiKey(
     if (row && cache) cache.keepApiKey(keyHash, row, mark!);
   }
   if (!row) return refused("unknown", API_KEY_MSG.invalidKey);
-  if (row.revokedAt) return refused("revoked", API_KEY_MSG.revokedKey);
-  if (row.expiresAt && row.expiresAt.getTime() <= now.getTime()) return refused("expired", API_KEY_MSG.expiredKey);
+  const refusal = storedKeyRefusal(row, now);
+  if (refusal) return refusal;
 
   if (lastUseDue(row, now)) {
     const staleBefore = new Date(now.getTime() - LAST_USED_RESOLUTION_MS);
@@ -251,6 +251,13 @@ export async function authenticateApiKey(
     });
   }
   return { ok: true, apiKey: authenticatedKey(row) };
+}
+
+/** Why a stored key is refused at `now` (revoked, or expired); null when it is valid. */
+function storedKeyRefusal(row: CachedApiKey, now: Date): ApiKeyAuthentication | null {
+  if (row.revokedAt) return refused("revoked", API_KEY_MSG.revokedKey);
+  if (row.expiresAt && row.expiresAt.getTime() <= now.getTime()) return refused("expired", API_KEY_MSG.expiredKey);
+  return null;
 }
 
 /** Whether a key's lastUsedAt is to be written (a minute old, or never written). */
@@ -271,7 +278,7 @@ export function bearerKey(header: string): string | null {
 export function knownApiKey(cache: ApiKeyCache, rawKey: string, now: Date): AuthenticatedApiKey | null {
   if (!KEY_FORMAT.test(rawKey)) return null;
   const row = cache.apiKey(hashApiKey(rawKey));
-  if (!row || row.revokedAt || (row.expiresAt && row.expiresAt.getTime() <= now.getTime()) || lastUseDue(row, now)) return null;
+  if (!row || storedKeyRefusal(row, now) || lastUseDue(row, now)) return null;
   return authenticatedKey(row);
 }
 

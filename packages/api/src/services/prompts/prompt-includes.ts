@@ -127,14 +127,21 @@ export async function resolveIncludes(
  * key of the team): a label-bound key fetches its labels only, through an include too.
  */
 export function refuseUnfetchableIncludes(caller: Caller, refs: readonly IncludeRef[]) {
-  for (const ref of refs) {
-    const decision = authorize(caller, "prompt.read", { fetch: selectorOf(ref) });
-    if (!decision.ok) fail(decision.code, `${decision.message} (include ${includeName(ref)})`, "INCLUDE_FORBIDDEN");
-  }
+  const refused = unfetchableInclude(caller, refs);
+  if (refused) fail(refused.decision.code, `${refused.decision.message} (include ${includeName(refused.ref)})`, "INCLUDE_FORBIDDEN");
 }
 
 /** Whether refuseUnfetchableIncludes lets these includes through. */
-export const mayFetchIncludes = (caller: Caller, refs: readonly IncludeRef[]) => refs.every((ref) => authorize(caller, "prompt.read", { fetch: selectorOf(ref) }).ok);
+export const mayFetchIncludes = (caller: Caller, refs: readonly IncludeRef[]) => unfetchableInclude(caller, refs) === null;
+
+/** The first include the caller may not fetch, with the decision that says so; null when there is none. */
+function unfetchableInclude(caller: Caller, refs: readonly IncludeRef[]) {
+  for (const ref of refs) {
+    const decision = authorize(caller, "prompt.read", { fetch: selectorOf(ref) });
+    if (!decision.ok) return { ref, decision };
+  }
+  return null;
+}
 
 /**
  * At save, in the version's transaction: its includes followed with the saver's access (refused as

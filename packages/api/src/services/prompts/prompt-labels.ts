@@ -10,7 +10,7 @@ import { auditPrompt, refuseArchived, touchLivePrompt } from "./prompt-changes.t
 import { directLabelRefusal, refuse, requiredApprovals } from "./prompt-rules.ts";
 
 /** What stops the caller moving (or removing) `label` of this prompt directly, by the prompt rules. */
-export const refuseDirectLabelChange = async (
+const refuseDirectLabelChange = async (
   db: DbOrTx,
   prompt: Pick<LoadedPrompt, "teamId" | "facts" | "access">,
   label: string,
@@ -26,10 +26,25 @@ export async function setLabel(db: Db, prompt: LoadedPrompt, label: string, vers
 /** Points each of `labels` at a version: every label checked first, then all moved in one transaction, or none. */
 export async function setLabels(db: Db, prompt: LoadedPrompt, labels: readonly string[], version: number, now: Date, context: AuditContext) {
   refuseArchived(prompt);
-  for (const label of labels) await refuseDirectLabelChange(db, prompt, label, "move");
-  await db.$transaction(async (tx) => {
-    for (const label of labels) await moveLabel(tx, prompt, label, version, authorOf(context.actor), now, context);
-  });
+  await refuseDirectLabelMoves(db, prompt, labels);
+  await db.$transaction((tx) => moveLabels(tx, prompt, labels, version, now, context));
+}
+
+/** Before a write that moves `labels` (setLabels, or a new prompt's or version's labels): each move as the prompt rules allow it directly. */
+export async function refuseDirectLabelMoves(db: DbOrTx, prompt: Pick<LoadedPrompt, "teamId" | "facts" | "access">, labels: readonly string[]) {
+  for (const label of new Set(labels)) await refuseDirectLabelChange(db, prompt, label, "move");
+}
+
+/** Moves each of `labels` (once) onto `version`, in the write's transaction, as the context's actor. */
+export async function moveLabels(
+  tx: DbTransaction,
+  prompt: Pick<LoadedPrompt, "id" | "teamId" | "organizationId">,
+  labels: readonly string[],
+  version: number,
+  now: Date,
+  context: AuditContext,
+) {
+  for (const label of new Set(labels)) await moveLabel(tx, prompt, label, version, authorOf(context.actor), now, context);
 }
 
 /**

@@ -6,7 +6,7 @@ import type { AuditContext } from "../insight/audit.ts";
 import type { Caller } from "../access/visibility.ts";
 import type { LoadedPrompt } from "./loaded-prompt.ts";
 import { saveIncludes } from "./prompt-includes.ts";
-import { moveLabel, refuseDirectLabelChange } from "./prompt-labels.ts";
+import { moveLabels, refuseDirectLabelMoves } from "./prompt-labels.ts";
 import { auditPrompt, bodyOf, refuseArchived, touchLivePrompt, versionData } from "./prompt-changes.ts";
 import { versionColumns, withAvatar, type RawItem } from "./prompt-rows.ts";
 import { promptVersionItem, versionHistoryPage } from "./prompt-shapes.ts";
@@ -59,7 +59,7 @@ export async function createVersion(
   labels: readonly string[] = [],
 ) {
   refuseArchived(prompt);
-  for (const label of labels) await refuseDirectLabelChange(db, prompt, label, "move");
+  await refuseDirectLabelMoves(db, prompt, labels);
   const body = bodyOf(input);
   return db.$transaction(async (tx) => {
     const { latestVersion: version, name } = await touchLivePrompt(tx, prompt.id, now, { nextVersion: true });
@@ -69,7 +69,7 @@ export async function createVersion(
     });
     await saveIncludes(tx, { caller, access: prompt.access }, { teamId: prompt.teamId, name, versionId: id, version, body });
     await auditPrompt(tx, context, prompt, "prompt.version", { after: { version, commitMessage: input.commitMessage ?? "" } });
-    for (const label of labels) await moveLabel(tx, prompt, label, version, authorOf(context.actor), now, context);
+    await moveLabels(tx, prompt, labels, version, now, context);
     return { version, versionId: id };
   });
 }

@@ -8,7 +8,7 @@ import type { Caller } from "../access/visibility.ts";
 import type { TeamAccessInfo } from "../access/access.ts";
 import type { LoadedPrompt } from "./loaded-prompt.ts";
 import { saveIncludes } from "./prompt-includes.ts";
-import { moveLabel, refuseDirectLabelChange } from "./prompt-labels.ts";
+import { moveLabels, refuseDirectLabelMoves } from "./prompt-labels.ts";
 import { auditPrompt, bodyOf, refuseArchived, versionData } from "./prompt-changes.ts";
 import { lockLivePrompt, productionRemoval, refuse, removalRefusal, shareRefusal } from "./prompt-rules.ts";
 
@@ -27,7 +27,7 @@ export async function createPrompt(
 ) {
   if (input.visibility === "private" && authorOf(context.actor) === null) fail("INVALID", RUNTIME_MSG.privateByKey, "PRIVATE_BY_KEY");
   const facts = { visibility: input.visibility, authorId: authorOf(context.actor) };
-  for (const label of labels) await refuseDirectLabelChange(db, { teamId: team.teamId, facts, access: team }, label, "move");
+  await refuseDirectLabelMoves(db, { teamId: team.teamId, facts, access: team }, labels);
   const body = bodyOf(input);
   try {
     return await db.$transaction(async (tx) => {
@@ -60,7 +60,7 @@ export async function createPrompt(
         after: { name: prompt.name, title: input.title, visibility: input.visibility, version: 1 },
       });
       const created = { id: prompt.id, teamId: team.teamId, organizationId: team.organizationId };
-      for (const label of labels) await moveLabel(tx, created, label, 1, authorOf(context.actor), now, context);
+      await moveLabels(tx, created, labels, 1, now, context);
       return { id: prompt.id, name: prompt.name, version: 1, versionId };
     });
   } catch (error) {
