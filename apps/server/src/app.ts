@@ -26,6 +26,8 @@ import { precompressedAssets } from "./precompressed.ts";
 import type { TrustProxy } from "./env.ts";
 
 const HEALTH_CACHE_MS = 1000;
+/** Answers smaller than this (bytes) are sent uncompressed. */
+const COMPRESSION_THRESHOLD = 1024;
 
 type ExpressHandle = (req: IncomingMessage, res: ServerResponse, next?: (error?: unknown) => void) => void;
 
@@ -74,11 +76,12 @@ export function createApp({
   if (fromMemory && !testFaults) {
     const answered = fetchFromMemory({
       services, ratePerMinute: apiKeyRatePerMinute, allowedHosts: hosts, securityHeaders: securityHeaderList(securityHeaderOptions),
-      log: requestLines(logger).answered, metrics: Boolean(metricsToken),
+      log: requestLines(logger).answered, metrics: Boolean(metricsToken), compressionThreshold: COMPRESSION_THRESHOLD,
       express: { parseQuery: app.get("query parser fn"), trustProxy: app.get("trust proxy fn") },
     });
-    const expressHandle = (app as unknown as { handle: ExpressHandle }).handle.bind(app);
-    (app as unknown as { handle: ExpressHandle }).handle = (req, res, next) => {
+    const handled = app as unknown as { handle: ExpressHandle };
+    const expressHandle = handled.handle.bind(app);
+    handled.handle = (req, res, next) => {
       if (!answered(req, res)) expressHandle(req, res, next);
     };
   }
@@ -99,7 +102,7 @@ export function createApp({
   // 200 kB raw); images and small answers (under 1 kB) are sent as they are.
   // A client that takes no encoding (an SDK, a script, a load balancer) gets every answer as it is, so
   // the answer is not wrapped for it at all: the wrapping alone was a twentieth of a small query's garbage.
-  const compress = compression({ threshold: 1024 });
+  const compress = compression({ threshold: COMPRESSION_THRESHOLD });
   app.use((req, res, next) => (req.headers["accept-encoding"] ? compress(req, res, next) : next()));
 
   app.use(["/api", "/trpc"], noStore);

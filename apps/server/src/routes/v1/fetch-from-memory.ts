@@ -27,6 +27,8 @@ export interface FetchFromMemoryOptions {
   log: ReturnType<typeof requestLines>["answered"];
   /** Whether requests are counted in the metrics (METRICS_TOKEN). */
   metrics: boolean;
+  /** The compression middleware's threshold: a larger answer to a client that takes an encoding is compressed by the stack. */
+  compressionThreshold: number;
   /** The app's own reading of a request (its settings). */
   express: ExpressReading;
 }
@@ -36,8 +38,6 @@ const PREFIX = `${MOUNT}/prompts/`;
 const GET_PROMPT = V1_OPERATIONS.find((operation) => operation.id === "getPrompt")!;
 const PATTERN = routePattern(GET_PROMPT.path) as RegExp;
 const ROUTE = [`${MOUNT}${GET_PROMPT.path}`];
-/** The compression middleware's threshold (app.ts): a larger answer to a client that takes an encoding is compressed by the stack. */
-const COMPRESSION_THRESHOLD = 1024;
 
 /** What the stack's Express settings make of a request: its query (the "query parser") and whether it came over TLS (the "trust proxy"). */
 interface ExpressReading {
@@ -58,7 +58,7 @@ function isSecure(req: IncomingMessage, trustProxy: ExpressReading["trustProxy"]
 const UNUSUAL_URL = /[\t\n\f\r #\u00a0\ufeff]/;
 
 /** A fetch this process can answer at once, counted; null sends the request on (nothing counted). */
-function fetchNow({ services, ratePerMinute, allowedHosts, express }: FetchFromMemoryOptions, req: IncomingMessage, path: string, search: string) {
+function fetchNow({ services, ratePerMinute, allowedHosts, express, compressionThreshold }: FetchFromMemoryOptions, req: IncomingMessage, path: string, search: string) {
   if (!isAllowedHost(allowedHosts, req.headers.host)) return null;
   const header = req.headers.authorization;
   const rawKey = header ? bearerKey(header) : null;
@@ -83,7 +83,7 @@ function fetchNow({ services, ratePerMinute, allowedHosts, express }: FetchFromM
   const answer = sentAnswer(resolved.prompt);
   const notModified = matchesIfNoneMatch(req.headers["if-none-match"], answer.etag);
   const compressed = !notModified && Boolean(req.headers["accept-encoding"]);
-  if (compressed && answer.bytes.length >= COMPRESSION_THRESHOLD) return null;
+  if (compressed && answer.bytes.length >= compressionThreshold) return null;
   // The last check, and the first thing counted: from here the fetch is answered.
   if (!countKeyNow(services.rateLimits, ratePerMinute, key.id)) return null;
   countRuntimeUse(services, key, selector, resolved);

@@ -53,9 +53,8 @@ export function pathParts(req: Request, path: string, pattern: RegExp): Record<s
 /** One operation as Express middleware: the decision, then path, query and body by the table's schemas, the decision on what they name, then its handler. */
 function route(services: ApiServices, operation: Operation): RequestHandler {
   const pattern = routePattern(operation.path);
-  const name = `/api/v1${operation.path}`;
   return async (req, res) => {
-    res.locals[ROUTE_NAME] = name;
+    res.locals[ROUTE_NAME] = `${req.baseUrl}${operation.path}`;
     const key = keyOf(res);
     const caller = keyCaller(key);
     allow(authorize(caller, operation.action));
