@@ -217,8 +217,10 @@ describe("the runtime fetch from memory", () => {
       for (let i = 0; i <= limit; i++) statuses.push((await seen(base, "/api/v1/prompts/support/reply", bearer("limited"))).status);
       expect(statuses.slice(0, limit).every((status) => status === 200)).toBe(true);
       expect(statuses[limit]).toBe(429);
-      // Most were answered from memory: the stack took the first (the key and its count not kept yet) and the refusal.
-      expect(byStack).toBeLessThan(10);
+      // Most were answered from memory. The stack takes the first (the key and its count not kept yet),
+      // the refusal, and any fetch that finds a batch on its way to the store and another full: under a
+      // limit of 100 a batch is one request, so on a slow store that is at most one fetch in three.
+      expect(byStack).toBeLessThan(limit / 2);
     } finally {
       await new Promise((resolve) => server.close(resolve));
     }
