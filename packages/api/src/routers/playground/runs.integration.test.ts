@@ -76,6 +76,9 @@ describe("a streamed run", () => {
     expect(row.totalMs).toBeGreaterThanOrEqual(row.ttftMs!);
     // gpt-4o-mini: $0.15 in and $0.60 out per million tokens (the built-in table).
     expect(row.cost).toBeCloseTo((3 * 0.15 + answer.split(" ").length * 0.6) / 1_000_000, 12);
+    // The run the answer ends with is the recorded one as a reader gets it, its person named.
+    expect(run).toEqual(await world.callers.editor.runs.get({ id: run.id }));
+    expect(run.actor).toEqual({ kind: "person", name: "Ed Editor" });
   });
 
   it("streams from Anthropic's Messages API: the system message apart, max_tokens from the version's config", async () => {

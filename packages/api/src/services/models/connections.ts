@@ -196,7 +196,7 @@ export async function deleteProviderConnection(db: Db, id: string, context: Audi
  * in any process) or was kept past OPENED_KEY_TTL_MS (a key sits in memory no longer than that
  * unused). Never logged, never answered.
  */
-const openedKeys = new Map<string, { sealed: string; apiKey: string; until: number }>();
+const openedKeys = new Map<string, { sealed: string; apiKey: string; until: number; connection?: OpenConnection & { id: string; organizationId: string } }>();
 const OPENED_KEY_TTL_MS = 5 * 60_000;
 const OPENED_KEYS_MAX = 500;
 
@@ -270,7 +270,13 @@ export async function findTeamRunConnections(db: DbOrTx, teamId: string, connect
 
 /** A connection read for a run, with its key opened; never leaves the server. */
 export function openRunConnection(config: Config, row: RunConnectionRow): OpenConnection & { id: string; organizationId: string } {
-  return { id: row.id, organizationId: row.organizationId, kind: fromDbKind(row.kind), baseUrl: row.baseUrl, apiKey: openKey(config, row.id, row.apiKeySealed) };
+  const apiKey = openKey(config, row.id, row.apiKeySealed);
+  const kept = openedKeys.get(row.id)!;
+  const kind = fromDbKind(row.kind);
+  // The same object while nothing of it changed: the provider's SDK client built for it is reused (provider-client.ts).
+  const same = kept.connection && kept.connection.kind === kind && kept.connection.baseUrl === row.baseUrl && kept.connection.organizationId === row.organizationId;
+  if (!same) kept.connection = { id: row.id, organizationId: row.organizationId, kind, baseUrl: row.baseUrl, apiKey };
+  return kept.connection!;
 }
 
 /** The connection with its key opened, for a call to the provider; never leaves the server. */
