@@ -1,7 +1,7 @@
 // Model prices of an organization: the built-in table (packages/shared/src/providers.ts) with the
 // organization admin's own prices over it; a run's cost is computed from them when it is recorded.
 import { z } from "zod";
-import type { Db, DbOrTx } from "@promptly/db";
+import { Prisma, hotQuery, type Db, type DbOrTx } from "@promptly/db";
 import { DEFAULT_MODEL_PRICES, setModelPriceInput, type ModelPriceEntry } from "@promptly/shared";
 import { auditAs, type AuditContext } from "../insight/audit.ts";
 
@@ -26,7 +26,10 @@ export async function listModelPrices(db: DbOrTx, organizationId: string): Promi
 
 /** The price of one model for an organization; null when neither the organization nor the built-in table knows it. */
 export async function modelPriceFor(db: DbOrTx, organizationId: string, model: string): Promise<ModelPriceEntry | null> {
-  const own = await db.modelPrice.findUnique({ where: { organizationId_model: { organizationId, model } } });
+  // Read at every run: a prepared statement of our own instead of Prisma's engine.
+  const [own] = await hotQuery<{ inputPerMillion: number; outputPerMillion: number }>(db, Prisma.sql`
+    SELECT input_per_million AS "inputPerMillion", output_per_million AS "outputPerMillion" FROM model_prices
+    WHERE organization_id = ${organizationId}::uuid AND model = ${model}`);
   if (own) return { model, inputPerMillion: own.inputPerMillion, outputPerMillion: own.outputPerMillion };
   return DEFAULT_MODEL_PRICES.find((entry) => entry.model === model) ?? null;
 }
