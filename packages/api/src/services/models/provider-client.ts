@@ -2,8 +2,8 @@
 // server, `@anthropic-ai/sdk` for Anthropic), never hand-written HTTP. Every call goes through the
 // outbound rule's fetch (services/models/outbound.ts), with no SDK retries (a person is waiting and sees
 // the provider's answer) and a timeout. A failure becomes a ProviderFailure in plain words.
-import Anthropic from "@anthropic-ai/sdk";
-import OpenAI from "openai";
+import type Anthropic from "@anthropic-ai/sdk";
+import type OpenAI from "openai";
 import type { ChatMessage, ProviderKind, RunParameters } from "@promptly/shared";
 import { PrivateAddressError, providerFetch } from "./outbound.ts";
 
@@ -61,10 +61,24 @@ function sdkClient<T extends OpenAI | Anthropic>(
   return client;
 }
 
+type Sdks = { OpenAI?: typeof OpenAI; Anthropic?: typeof Anthropic };
+/**
+ * The SDKs loaded so far: each at its first call (a process that runs no model, or only one kind, does
+ * without the other's ~10 MB of code and objects; both held 20-25 MB of a server's RSS at rest).
+ */
+const sdks: Sdks = {};
+const loadOpenAI = async () => (sdks.OpenAI ??= (await import("openai")).default);
+const loadAnthropic = async () => (sdks.Anthropic ??= (await import("@anthropic-ai/sdk")).default);
+
 /** `buffered`: the answer is read whole, not streamed (outbound.ts's cheaper fetch for it). */
-const openaiClient = (connection: OpenConnection, options: CallOptions, buffered = false) => sdkClient("openai", connection, options, buffered, (built) => new OpenAI(built));
-const anthropicClient = (connection: OpenConnection, options: CallOptions, buffered = false) =>
-  sdkClient("anthropic", connection, options, buffered, (built) => new Anthropic(built));
+const openaiClient = async (connection: OpenConnection, options: CallOptions, buffered = false) => {
+  const Sdk = await loadOpenAI();
+  return sdkClient("openai", connection, options, buffered, (built) => new Sdk(built));
+};
+const anthropicClient = async (connection: OpenConnection, options: CallOptions, buffered = false) => {
+  const Sdk = await loadAnthropic();
+  return sdkClient("anthropic", connection, options, buffered, (built) => new Sdk(built));
+};
 
 /** The provider's own message, without its JSON wrapping where the SDK kept it. */
 function providerMessage(error: { message: string; error?: unknown }): string {
@@ -102,17 +116,21 @@ export function describeProviderError(error: unknown, apiKey: string): ProviderF
     const refused = (error instanceof PrivateAddressError ? error : (cause as PrivateAddressError)).address;
     return { status: null, message: `The connection's base URL resolves to the private address ${refused}, which is not allowed on this server` };
   }
-  if (error instanceof OpenAI.APIUserAbortError || error instanceof Anthropic.APIUserAbortError) return { status: null, message: "Stopped" };
-  if (error instanceof OpenAI.APIConnectionTimeoutError || error instanceof Anthropic.APIConnectionTimeoutError) {
+  // An error of an SDK not loaded yet cannot be: its class is not asked.
+  const isA = (name: "APIUserAbortError" | "APIConnectionTimeoutError" | "APIConnectionError" | "APIError") =>
+    (sdks.OpenAI !== undefined && error instanceof sdks.OpenAI[name]) || (sdks.Anthropic !== undefined && error instanceof sdks.Anthropic[name]);
+  if (isA("APIUserAbortError")) return { status: null, message: "Stopped" };
+  if (isA("APIConnectionTimeoutError")) {
     return { status: null, message: "The provider did not answer in time" };
   }
-  if (error instanceof OpenAI.APIConnectionError || error instanceof Anthropic.APIConnectionError) {
+  if (isA("APIConnectionError")) {
     const reason = cause instanceof Error ? (cause.cause instanceof Error ? cause.cause.message : cause.message) : "no answer";
     return { status: null, message: `Could not reach the provider (${redactKey(reason, apiKey)})` };
   }
-  if (error instanceof OpenAI.APIError || error instanceof Anthropic.APIError) {
-    const status = error.status ?? null;
-    const detail = redactKey(providerMessage(error), apiKey);
+  if (isA("APIError")) {
+    const apiError = error as InstanceType<typeof OpenAI.APIError> | InstanceType<typeof Anthropic.APIError>;
+    const status = apiError.status ?? null;
+    const detail = redactKey(providerMessage(apiError), apiKey);
     if (status === 401 || status === 403) return { status, message: `The provider refused the API key (${status}): ${detail}` };
     if (status === 429) return { status, message: `The provider's rate limit was reached (429): ${detail}` };
     if (status === 404) return { status, message: `The provider does not know this model or endpoint (404): ${detail}` };
@@ -130,9 +148,9 @@ export async function listProviderModels(
   try {
     const models: string[] = [];
     if (connection.kind === "anthropic") {
-      for await (const model of anthropicClient(connection, options).models.list({}, { signal: options.signal })) models.push(model.id);
+      for await (const model of (await anthropicClient(connection, options)).models.list({}, { signal: options.signal })) models.push(model.id);
     } else {
-      for await (const model of openaiClient(connection, options).models.list({ signal: options.signal })) models.push(model.id);
+      for await (const model of (await openaiClient(connection, options)).models.list({ signal: options.signal })) models.push(model.id);
     }
     return { ok: true, models: models.sort() };
   } catch (error) {
@@ -187,11 +205,11 @@ export async function completeModelAnswer(
 ): Promise<{ text: string; inputTokens: number | null; outputTokens: number | null }> {
   const messages = asMessages(request.input);
   if (connection.kind === "anthropic") {
-    const message = await anthropicClient(connection, options, true).messages.create({ ...anthropicRequest(request.model, messages, request.parameters), stream: false }, { signal: options.signal });
+    const message = await (await anthropicClient(connection, options, true)).messages.create({ ...anthropicRequest(request.model, messages, request.parameters), stream: false }, { signal: options.signal });
     const text = message.content.map((block) => (block.type === "text" ? block.text : "")).join("");
     return { text, inputTokens: message.usage.input_tokens, outputTokens: message.usage.output_tokens };
   }
-  const completion = await openaiClient(connection, options, true).chat.completions.create(
+  const completion = await (await openaiClient(connection, options, true)).chat.completions.create(
     { ...openaiRequest(connection, request.model, messages, request.parameters), stream: false },
     { signal: options.signal },
   );
@@ -211,7 +229,7 @@ export async function* streamModelAnswer(
   const { model, parameters } = request;
   const messages = asMessages(request.input);
   if (connection.kind === "anthropic") {
-    const stream = await anthropicClient(connection, options).messages.create({ ...anthropicRequest(model, messages, parameters), stream: true }, { signal: options.signal });
+    const stream = await (await anthropicClient(connection, options)).messages.create({ ...anthropicRequest(model, messages, parameters), stream: true }, { signal: options.signal });
     for await (const event of stream) {
       if (event.type === "message_start") yield { type: "usage", inputTokens: event.message.usage.input_tokens, outputTokens: event.message.usage.output_tokens };
       else if (event.type === "content_block_delta" && event.delta.type === "text_delta") yield { type: "text", text: event.delta.text };
@@ -219,7 +237,7 @@ export async function* streamModelAnswer(
     }
     return;
   }
-  const stream = await openaiClient(connection, options).chat.completions.create(
+  const stream = await (await openaiClient(connection, options)).chat.completions.create(
     { ...openaiRequest(connection, model, messages, parameters), stream: true, stream_options: { include_usage: true } },
     { signal: options.signal },
   );
