@@ -307,9 +307,13 @@ async function* answerRun(
   let providerStatus: number | null | undefined;
   let recording = false;
 
-  // The model's price at run time, read while the provider answers instead of after it.
-  const price = modelPriceFor(deps.db, prompt.organizationId, prepared.model);
-  price.catch(() => undefined);
+  // The model's price at run time, read while the provider answers (from its first piece on: not on
+  // the way to the first token) instead of after it.
+  let price: ReturnType<typeof modelPriceFor> | undefined;
+  const priceOf = () => {
+    if (!price) (price = modelPriceFor(deps.db, prompt.organizationId, prepared.model)).catch(() => undefined);
+    return price;
+  };
 
   const record = async () => {
     recording = true;
@@ -330,7 +334,7 @@ async function* answerRun(
       outputTokens,
       ttftMs,
       totalMs: Math.round(performance.now() - startedAt),
-      cost: costAt(await price, inputTokens, outputTokens),
+      cost: costAt(await priceOf(), inputTokens, outputTokens),
       status: ending.status,
       error: ending.error,
       notice,
@@ -357,6 +361,7 @@ async function* answerRun(
         const text = piece.text.length > room ? piece.text.slice(0, room) : piece.text;
         output += text;
         if (text) yield { type: "delta", text };
+        void priceOf();
         if (piece.text.length > room) {
           // Leaving the loop closes the provider's stream: nothing more is read or paid for.
           notice = RUN_MSG.outputCut;
