@@ -2,8 +2,8 @@
 # The production start (npm start, the Docker image, the benchmarks): the built server with the
 # memory settings it is measured with. Under load, V8 grows its heap lazily and glibc keeps one
 # malloc arena per thread and keeps freed large blocks; bounded, a server with external services
-# stays at about 200 MB of RSS at most (`npm run bench -- auth`: about 180 MB under auth.me at 50
-# connections, 199-202 MB at the peak of four clients signing in, with one argon2id buffer of 19 MiB):
+# stays under 200 MB of RSS (`npm run bench -- auth`: about 175 MB under auth.me at 50 connections,
+# 192 MB at the peak of four clients signing in, with one argon2id buffer of 19 MiB):
 # - an 8 MB young generation (V8's default is 16): 16 gave about 4% more throughput and 20-25 MB more
 #   RSS under load, 4 saved no more memory and cost about 8% of throughput;
 # - old space capped at 128 MB (about 50 MB are live at rest), so full collections run before it grows;
