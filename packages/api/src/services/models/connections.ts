@@ -196,19 +196,21 @@ export async function deleteProviderConnection(db: Db, id: string, context: Audi
  * in any process) or was kept past OPENED_KEY_TTL_MS (a key sits in memory no longer than that
  * unused). Never logged, never answered.
  */
-const openedKeys = new Map<string, { sealed: string; apiKey: string; until: number; connection?: OpenConnection & { id: string; organizationId: string } }>();
+type OpenedKey = { sealed: string; apiKey: string; until: number; connection?: OpenConnection & { id: string; organizationId: string } };
+const openedKeys = new Map<string, OpenedKey>();
 const OPENED_KEY_TTL_MS = 5 * 60_000;
 const OPENED_KEYS_MAX = 500;
 
-function openKey(config: Config, id: string, sealed: string): string {
+/** The connection's key opened from `sealed`, kept (with the run connection made of it) while valid. */
+function openedKey(config: Config, id: string, sealed: string): OpenedKey {
   const now = Date.now();
   const kept = openedKeys.get(id);
-  if (kept && kept.sealed === sealed && kept.until > now) return kept.apiKey;
-  const apiKey = new TextDecoder().decode(openSecret(config.secret, SEAL, id, sealed));
+  if (kept && kept.sealed === sealed && kept.until > now) return kept;
+  const opened = { sealed, apiKey: new TextDecoder().decode(openSecret(config.secret, SEAL, id, sealed)), until: now + OPENED_KEY_TTL_MS };
   openedKeys.delete(id);
-  openedKeys.set(id, { sealed, apiKey, until: now + OPENED_KEY_TTL_MS });
+  openedKeys.set(id, opened);
   if (openedKeys.size > OPENED_KEYS_MAX) openedKeys.delete(openedKeys.keys().next().value!);
-  return apiKey;
+  return opened;
 }
 
 /** What this process keeps of a connection (its opened key, its sockets) goes once it is changed or removed. */
@@ -270,20 +272,19 @@ export async function findTeamRunConnections(db: DbOrTx, teamId: string, connect
 
 /** A connection read for a run, with its key opened; never leaves the server. */
 export function openRunConnection(config: Config, row: RunConnectionRow): OpenConnection & { id: string; organizationId: string } {
-  const apiKey = openKey(config, row.id, row.apiKeySealed);
-  const kept = openedKeys.get(row.id)!;
+  const opened = openedKey(config, row.id, row.apiKeySealed);
   const kind = fromDbKind(row.kind);
   // The same object while nothing of it changed: the provider's SDK client built for it is reused (provider-client.ts).
-  const same = kept.connection && kept.connection.kind === kind && kept.connection.baseUrl === row.baseUrl && kept.connection.organizationId === row.organizationId;
-  if (!same) kept.connection = { id: row.id, organizationId: row.organizationId, kind, baseUrl: row.baseUrl, apiKey };
-  return kept.connection!;
+  const kept = opened.connection;
+  if (kept?.kind === kind && kept.baseUrl === row.baseUrl && kept.organizationId === row.organizationId) return kept;
+  return (opened.connection = { id: row.id, organizationId: row.organizationId, kind, baseUrl: row.baseUrl, apiKey: opened.apiKey });
 }
 
 /** The connection with its key opened, for a call to the provider; never leaves the server. */
 export async function openProviderConnection(db: DbOrTx, config: Config, id: string): Promise<OpenConnection & { id: string; organizationId: string }> {
   const row = await db.providerConnection.findUnique({ where: { id }, select: { id: true, organizationId: true, kind: true, baseUrl: true, apiKeySealed: true } });
   if (!row) return fail("NOT_FOUND", PROVIDER_MSG.notFound);
-  return { id: row.id, organizationId: row.organizationId, kind: fromDbKind(row.kind), baseUrl: row.baseUrl, apiKey: openKey(config, row.id, row.apiKeySealed) };
+  return { id: row.id, organizationId: row.organizationId, kind: fromDbKind(row.kind), baseUrl: row.baseUrl, apiKey: openedKey(config, row.id, row.apiKeySealed).apiKey };
 }
 
 /** "Test connection": the provider's model list for the stored key, or why it could not be had. */

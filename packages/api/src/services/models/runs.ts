@@ -209,7 +209,6 @@ async function resolveRunIncludes(db: DbOrTx, prompt: RunPrompt, reader: Include
 export const costAt = (price: { inputPerMillion: number; outputPerMillion: number } | null, inputTokens: number | null, outputTokens: number | null): number | null =>
   price && inputTokens !== null && outputTokens !== null ? (inputTokens * price.inputPerMillion + outputTokens * price.outputPerMillion) / 1_000_000 : null;
 
-
 /** What the provider is sent for a compiled version: its text, or its messages. */
 export const modelInputOf = (compiled: { text: string } | { messages: ChatMessage[] }): ModelInput =>
   "text" in compiled ? { type: "text", text: compiled.text } : { type: "chat", messages: compiled.messages };
@@ -334,7 +333,8 @@ async function* answerRun(
       outputTokens,
       ttftMs,
       totalMs: Math.round(performance.now() - startedAt),
-      cost: costAt(await priceOf(), inputTokens, outputTokens),
+      // Without the usage there is no cost to compute, and no price to wait for.
+      cost: inputTokens === null || outputTokens === null ? null : costAt(await priceOf(), inputTokens, outputTokens),
       status: ending.status,
       error: ending.error,
       notice,
