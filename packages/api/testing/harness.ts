@@ -79,8 +79,8 @@ export interface Harness {
   clock: TestClock;
   /** A browser-like client: keeps the cookies the API sets. */
   client(options?: TestClientOptions): TestClient;
-  /** A browser-like client with a real session for `userId` (complete unless twoFactorVerified is false). */
-  signedInClient(userId: string, options?: { twoFactorVerified?: boolean; signInMethod?: "password" | "magic_link" }): Promise<TestClient>;
+  /** A browser-like client with a real session for `userId` (complete unless twoFactorVerified is false), calling `services` when given (another process's). */
+  signedInClient(userId: string, options?: { twoFactorVerified?: boolean; signInMethod?: "password" | "magic_link"; services?: ApiServices }): Promise<TestClient>;
   mail: Mailbox;
   /** The outbox worker of this harness (mail goes out through it, as in the app). */
   outbox: OutboxWorker;
@@ -231,7 +231,7 @@ export async function createHarness(options: { rateLimits?: boolean; allowPrivat
       return { api: caller, cookies };
     },
     async signedInClient(userId, options = {}) {
-      const client = harness.client();
+      const client = harness.client({ services: options.services });
       const session = await services.lucia.createSession(userId, {
         twoFactorVerified: options.twoFactorVerified ?? true,
         signInMethod: options.signInMethod ?? "password",

@@ -88,10 +88,7 @@ beforeAll(async () => {
   const person = await createAccount(h);
   const organization = await createOrganization(h, [{ userId: person.id, role: "member" }]);
   const teamId = (await createTeam(h, organization.id, [{ userId: person.id, role: "admin" }])).id;
-  const signedIn = await h.signedInClient(person.id);
-  const admin = h.client({ services: app.services });
-  for (const [name, value] of signedIn.cookies) admin.cookies.set(name, value);
-  const api = admin.api;
+  const { api } = await h.signedInClient(person.id, { services: app.services });
   const reply = await api.prompts.create({ teamId, name: "support/reply", title: "Reply", visibility: "team", type: "text", template: "Hello {{customer}}" });
   await api.promptVersions.create({ promptId: reply.id, template: "Hi {{customer}}" });
   await api.promptLabels.set({ promptId: reply.id, label: "production", version: 1 });

@@ -78,10 +78,7 @@ beforeAll(async () => {
   const organization = await createOrganization(h, [{ userId: person.id, role: "member" }]);
   const teamId = (await createTeam(h, organization.id, [{ userId: person.id, role: "admin" }])).id;
   // A signed-in person whose tRPC calls run in process A.
-  const signedIn = await h.signedInClient(person.id);
-  const viaA = h.client({ services: a.services });
-  for (const [name, value] of signedIn.cookies) viaA.cookies.set(name, value);
-  adminViaA = viaA.api;
+  adminViaA = (await h.signedInClient(person.id, { services: a.services })).api;
 
   const prompt = await adminViaA.prompts.create({ teamId, name: "support/greeting", title: "Greeting", visibility: "team", type: "text", template: "One" });
   promptId = prompt.id;

@@ -84,8 +84,7 @@ describe("teamMembers.list's database work", () => {
         },
       },
     }) as unknown as Db;
-    const client = h.client({ services: { ...h.services, db } });
-    for (const [name, value] of (await h.signedInClient(userId)).cookies) client.cookies.set(name, value);
+    const client = await h.signedInClient(userId, { services: { ...h.services, db } });
     return { log, api: client.api };
   }
 
