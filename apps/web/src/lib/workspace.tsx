@@ -90,12 +90,19 @@ function pickActive<T extends { id: string }>(items: readonly T[] | undefined, s
   return items.find((item) => item.id === savedId) ?? items[0] ?? null;
 }
 
+/** Where the page is: the active organization and its active team, as the header will show them. */
+export interface Place {
+  organization: OrganizationListItem | null;
+  team: TeamListItem | null;
+}
+
 /**
  * For route loaders: the organizations, the active organization's teams and, with `teamDetails`, the
  * active team's members and (for its admins) pending invitations, read into the query cache before
- * the page renders. Failures are left to the screens, which show them (and retry) themselves.
+ * the page renders. Answers the active organization and team, for a page's own reads. Failures are
+ * left to the screens, which show them (and retry) themselves.
  */
-export async function loadWorkspace(options: { teamDetails?: boolean } = {}): Promise<void> {
+export async function loadWorkspace(options: { teamDetails?: boolean } = {}): Promise<Place> {
   const once = { retry: false } as const;
   // The saved organization's teams are asked for with the organizations, in the same batched request:
   // one round trip instead of two when it is still the active one (almost always). When it is not
@@ -105,16 +112,17 @@ export async function loadWorkspace(options: { teamDetails?: boolean } = {}): Pr
   const savedTeams = savedOrganizationId ? readTeams(savedOrganizationId) : undefined;
   const organizations = await api.organizations.list.ensureData(undefined, once).catch(() => undefined);
   const organization = pickActive(organizations, savedOrganizationId);
-  if (!organization) return;
+  if (!organization) return { organization: null, team: null };
   const teams = await (organization.id === savedOrganizationId ? savedTeams : readTeams(organization.id));
   const team = pickActive(teams, localStorage.getItem(ACTIVE_TEAM_KEY));
-  if (!options.teamDetails || !team) return;
+  if (!options.teamDetails || !team) return { organization, team };
   const me = await api.auth.me.ensureData();
   const isTeamAdmin = can(accessIn(me, organization, team), "team.members.manage");
   await Promise.all([
     api.teamMembers.list.ensureData({ teamId: team.id }, once),
     isTeamAdmin ? api.invites.listPending.ensureData({ teamId: team.id }, once) : null,
   ]).catch(() => undefined);
+  return { organization, team };
 }
 
 export function WorkspaceProvider({ children }: { children: ReactNode }) {

@@ -6,6 +6,7 @@ import { toast } from "sonner";
 import type { RouterOutputs } from "@promptly/api";
 import { safeRedirectPath } from "@promptly/shared";
 import { api } from "@/lib/trpc";
+import { loadWorkspace } from "@/lib/workspace";
 
 type SignInResult = RouterOutputs["auth"]["signIn"] | RouterOutputs["auth"]["verifyTwoFactor"];
 
@@ -19,8 +20,13 @@ export function useFinishSignIn() {
       return;
     }
     // The guards read auth.me from the cache: it must hold the signed-in person before we navigate.
-    await api.auth.me.invalidate();
-    await api.auth.me.fetch();
+    // It is marked stale without a refetch of its own, then read once with the workspace (the
+    // organizations, then their teams) in the same request; the page's loader finds them there or
+    // on their way.
+    await api.auth.me.invalidate(undefined, { refetchType: "none" });
+    const me = api.auth.me.fetch();
+    void loadWorkspace();
+    await me;
     toast.success("Login successful", { description: result.firstSignIn ? "Welcome!" : "Welcome back!" });
     await router.navigate({ href: target, replace: true });
   };

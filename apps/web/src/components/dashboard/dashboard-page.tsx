@@ -11,6 +11,7 @@ import { Skeleton } from "@/components/ui/skeleton";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "@/components/ui/tabs";
 import { trpc } from "@/lib/trpc";
 import { useWorkspace } from "@/lib/workspace";
+import { dashboardReads } from "./dashboard-reads.ts";
 
 interface Stat {
   label: "Total Prompts" | "Team Members" | "Bookmarked Prompts" | "Average Rating";
@@ -45,7 +46,7 @@ const thisMonth = (count: number) => `+${count} this month`;
 const ratings = (count: number) => `From ${count} ${count === 1 ? "rating" : "ratings"}`;
 
 function Stats({ organizationId, teamId }: { organizationId: string; teamId?: string }) {
-  const { data, isPending, isError, error, refetch } = trpc.dashboard.stats.useQuery({ organizationId, teamId });
+  const { data, isPending, isError, error, refetch } = trpc.dashboard.stats.useQuery(dashboardReads.stats(organizationId, teamId));
   if (isPending) return <Skeleton className="h-28 w-full sm:col-span-2 lg:col-span-4" />;
   if (isError) return <LoadFailure className="sm:col-span-2 lg:col-span-4" title="The figures could not be loaded" error={error} onRetry={refetch} />;
   const stats: Stat[] = [
@@ -81,9 +82,9 @@ function PromptTab({ query, empty }: { query: PromptTabQuery; empty: string }): 
 }
 
 function PromptTabs({ organizationId }: { organizationId: string }) {
-  const recent = trpc.prompts.list.useQuery({ organizationId, limit: 6 });
-  const popular = trpc.dashboard.popular.useQuery({ organizationId });
-  const bookmarked = trpc.prompts.list.useQuery({ organizationId, bookmarked: true, limit: 6 });
+  const recent = trpc.prompts.list.useQuery(dashboardReads.recent(organizationId));
+  const popular = trpc.dashboard.popular.useQuery(dashboardReads.popular(organizationId));
+  const bookmarked = trpc.prompts.list.useQuery(dashboardReads.bookmarked(organizationId));
   return (
     <Tabs defaultValue="recent">
       <TabsList>

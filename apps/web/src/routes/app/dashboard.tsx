@@ -1,5 +1,6 @@
 import { createRoute, redirect } from "@tanstack/react-router";
-import { chooseWorkspace } from "@/lib/workspace";
+import { prefetchDashboard } from "@/components/dashboard/dashboard-reads";
+import { chooseWorkspace, loadWorkspace } from "@/lib/workspace";
 import { optionalString, searchOf } from "@/lib/search-params";
 import { appLayoutRoute } from "../layouts.tsx";
 
@@ -19,6 +20,9 @@ const dashboardAt = (path: DashboardPath) =>
       chooseWorkspace(search.organizationId, search.teamId);
       throw redirect({ to: path, search: {}, replace: true });
     },
+    // The figures and prompts are asked for as soon as the active organization and team are known (the
+    // layout's read of them, shared), not after the page's code has loaded and rendered.
+    loader: async () => prefetchDashboard(await loadWorkspace()),
     // The page says itself when the organizations fail to load (no toast repeats it).
     staticData: { showsOrganizationsFailure: true },
     // The page loads on first use, in parallel with the layout and the data.
