@@ -1,7 +1,16 @@
 // End-to-end tests in a real Chromium (Debian's; see ENVIRONMENT.md) against the production
 // build, started with embedded services exactly as `npm start` does, on ports of its own.
+import { existsSync } from "node:fs";
 import { defineConfig } from "@playwright/test";
 import { E2E } from "./apps/web/e2e/support/env.ts";
+
+/**
+ * Debian's Chromium headless shell (package chromium-headless-shell), as Playwright itself runs headless
+ * tests: the same Blink engine without the full browser's window layer, about 15% faster on the suite
+ * here. The full browser (`chromium`) when the shell is not installed, or CHROMIUM_PATH.
+ */
+const HEADLESS_SHELL = "/usr/bin/chromium-headless-shell";
+const chromiumPath = process.env.CHROMIUM_PATH ?? (existsSync(HEADLESS_SHELL) ? HEADLESS_SHELL : "/usr/bin/chromium");
 
 export default defineConfig({
   testDir: "apps/web/e2e",
@@ -25,7 +34,7 @@ export default defineConfig({
     // no step waits for a fade to end before it can click.
     reducedMotion: "reduce",
     launchOptions: {
-      executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+      executablePath: chromiumPath,
       args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--disable-quic", "--no-first-run"],
     },
   },
