@@ -6,8 +6,8 @@ import { expect, test, type Cookie, type Locator, type Page } from "@playwright/
 import { addOrganizationMember, callMutation, createAccount, createOrganizationWith, createTeamWith, signIn, withDb } from "./support/accounts.ts";
 import { createChangeRequestWith, createPromptWith } from "./support/prompts.ts";
 import { axeViolations } from "./support/axe.ts";
-import { networkSettled, watchTraffic } from "./support/network.ts";
 import { recordSecret } from "./support/secrets.ts";
+import { visit } from "./support/visit.ts";
 
 const WIDTHS = [1400, 375] as const;
 type Width = (typeof WIDTHS)[number];
@@ -607,12 +607,9 @@ for (const persona of PERSONAS) {
         );
         // Leaving the editor with unsaved changes asks the browser first; the test leaves on purpose.
         page.on("dialog", (dialog) => void dialog.accept());
-        watchTraffic(page);
         const found: string[] = [];
-        for (const { route, openers } of routes(data).filter((entry) => entry.group === group)) {
-          await page.goto(route);
-          await page.getByRole("heading", { level: 1 }).first().waitFor();
-          await networkSettled(page);
+        for (const [index, { route, openers }] of routes(data).filter((entry) => entry.group === group).entries()) {
+          await visit(page, route, index === 0 ? "load" : "in the app");
           found.push(...(await violations(page, route)));
           for (const opener of openers) {
             if ((opener.who && !opener.who.includes(persona)) || (opener.width && opener.width !== width)) continue;
@@ -629,8 +626,7 @@ for (const persona of PERSONAS) {
             } catch (error) {
               // Reported with the rest; the next opener starts from a fresh page.
               found.push(`${where}: did not open or close: ${String(error).split("\n")[0]}`);
-              await page.goto(route);
-              await page.getByRole("heading", { level: 1 }).first().waitFor();
+              await visit(page, route, "load");
             }
           }
         }

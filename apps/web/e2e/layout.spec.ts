@@ -5,7 +5,9 @@ import { randomBytes } from "node:crypto";
 import { expect, test, type Locator, type Page } from "@playwright/test";
 import { addOrganizationMember, callMutation, createAccount, createOrganizationWith, createTeamWith, signIn, uniqueEmail } from "./support/accounts.ts";
 import { createChangeRequestWith, createPromptWith } from "./support/prompts.ts";
+import { networkSettled, watchTraffic } from "./support/network.ts";
 import { everyRoute } from "./support/routes.ts";
+import { visit } from "./support/visit.ts";
 
 const suffix = () => randomBytes(2).toString("hex");
 
@@ -50,6 +52,7 @@ async function crowdedWorld() {
 /** Signs in and makes `organizationId` the active organization (a super user sees every organization). */
 async function signInTo(page: Page, email: string, organizationId: string) {
   await signIn(page, email);
+  watchTraffic(page);
   await page.goto("/");
   await page.evaluate((id) => localStorage.setItem("promptly.activeOrganizationId", id), organizationId);
 }
@@ -116,7 +119,7 @@ async function sidewaysScroll(page: Page) {
 
 async function settle(page: Page) {
   await page.getByRole("heading", { level: 1 }).first().waitFor();
-  await page.waitForLoadState("networkidle");
+  await networkSettled(page);
 }
 
 test("no route scrolls sideways at 375 px for a super user", async ({ page }) => {
@@ -128,9 +131,8 @@ test("no route scrolls sideways at 375 px for a super user", async ({ page }) =>
   await callMutation(page.request, "invites.create", { teamId: team.id, email: uniqueEmail("team-invitee-with-a-long-address"), role: "viewer" });
   await callMutation(page.request, "organizationMembers.add", { organizationId: organization.id, email: uniqueEmail("organization-invitee-with-a-long-address"), role: "member" });
   const found: string[] = [];
-  for (const route of everyRoute({ organizationId: organization.id, promptId: prompt.id, changeRequestId: changeRequest.id })) {
-    await page.goto(route);
-    await settle(page);
+  for (const [index, route] of everyRoute({ organizationId: organization.id, promptId: prompt.id, changeRequestId: changeRequest.id }).entries()) {
+    await visit(page, route, index === 0 ? "load" : "in the app");
     const { scrollWidth, innerWidth, clipped } = await sidewaysScroll(page);
     if (scrollWidth > innerWidth) found.push(`${route}: ${scrollWidth} px wide`);
     if (clipped.length) found.push(`${route}: overflow-x hidden on ${clipped.join(", ")}`);
@@ -149,10 +151,9 @@ test("an organization admin's /teams with members and a pending invitation fits 
   const invitee = uniqueEmail("invitee-with-a-long-address");
   await callMutation(page.request, "invites.create", { teamId: team.id, email: invitee, role: "viewer" });
 
-  await page.goto("/teams");
+  await visit(page, "/teams", "load");
   await expect(page.getByTestId("team-member-row").filter({ hasText: member.email })).toBeVisible();
   await expect(page.getByTestId("pending-invite-row").filter({ hasText: invitee })).toBeAttached();
-  await page.waitForLoadState("networkidle");
   const { scrollWidth, innerWidth } = await sidewaysScroll(page);
   expect(scrollWidth).toBeLessThanOrEqual(innerWidth);
 
