@@ -31,10 +31,10 @@ export default defineConfig({
   reporter: process.env.CI ? [["list"]] : [["list"]],
   use: {
     baseURL: E2E.appUrl,
-    // A failed test keeps its trace: every action with the page's DOM before and after it, the network
-    // and the console. Without the screencast: filming every test cost the browser's compositor about a
-    // tenth of the suite's CPU, for pictures the DOM snapshots already show.
-    trace: { mode: "retain-on-failure", screenshots: false, snapshots: true, sources: true },
+    // No trace by default: recording one for every test (to keep those that fail) cost a sixth of the
+    // suite's CPU, and a fresh machine's CI shows its output, not its files. To look into a failure:
+    // `npx playwright test <file> --trace retain-on-failure`, then `npx playwright show-trace`.
+    trace: "off",
     // Dialogs and toasts appear at once (the app honours the setting, smoke.spec.ts shows both ways), so
     // no step waits for a fade to end before it can click.
     reducedMotion: "reduce",

@@ -7,6 +7,7 @@ import { E2E } from "./support/env.ts";
 import { SUBJECTS, linkIn, mailIds, signInWithForm, waitForMail } from "./support/auth.ts";
 import { seriousViolations } from "./support/axe.ts";
 import { consoleErrors } from "./support/console.ts";
+import { visit } from "./support/visit.ts";
 
 test("sign up, confirm the email from the mail catcher, sign in back to where one was ('Welcome!'), sign out, sign in again ('Welcome back!')", async ({ page }) => {
   const errors = consoleErrors(page, { allow4xx: true });
@@ -194,10 +195,12 @@ test("the sign-up link is not followed for an existing address: same answer, no 
 test("a session that ends while the app is open: 'Authentication Error', sign in again, back where one was going", async ({ page }) => {
   const account = await createAccount();
   await signIn(page, account.email);
-  await page.goto("/settings/profile");
+  await visit(page, "/settings/profile", "load");
   await expect(page.getByRole("button", { name: "Save Changes" })).toBeVisible();
 
   await page.evaluate(() => localStorage.setItem("promptly.activeTeamId", "a-team-of-this-session"));
+  // The page has asked for all it reads (visit waits for that): a read still on its way when the session
+  // ended would find out first and leave for sign-in before Save Changes is pressed (seen on a busy machine).
   // The session ends on the server (expired, or ended from another device); the page still shows the app.
   // The next request finds out. (Not a link: hovering one preloads its page, which would find out first.)
   await withDb((client) => client.query(`DELETE FROM sessions WHERE user_id = $1`, [account.id]));
