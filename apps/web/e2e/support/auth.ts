@@ -12,10 +12,16 @@ export interface CaughtMail {
   date: string;
 }
 
+/** The catcher's messages to `to` (as written, and in lower case), filtered by the catcher, not read whole at each poll. */
 async function mailsTo(to: string): Promise<CaughtMail[]> {
-  const response = await fetch(`${E2E.mailboxUrl}/email`);
-  const all = (await response.json()) as CaughtMail[];
-  return all.filter((mail) => mail.to.some((r) => r.address.toLowerCase() === to.toLowerCase()));
+  const spellings = [...new Set([to, to.toLowerCase()])];
+  const lists = await Promise.all(
+    spellings.map(async (spelling) => {
+      const response = await fetch(`${E2E.mailboxUrl}/email?${new URLSearchParams({ "to.address": spelling })}`);
+      return (await response.json()) as CaughtMail[];
+    }),
+  );
+  return lists.length === 1 ? lists[0]! : lists.flat().sort((a, b) => Date.parse(a.date) - Date.parse(b.date));
 }
 
 /** Waits for a mail to `to` whose subject matches and which is not among `seen` (ids); returns it. */
