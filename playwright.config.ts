@@ -22,8 +22,8 @@ export default defineConfig({
   // Every test makes its own people and places, so tests of one file need no order and never meet: the
   // workers take tests, not files, and a long file does not leave one worker alone at the end.
   fullyParallel: true,
-  // Two at once: the suite keeps both cores busy (the browsers' renderers most), and four took 13.5
-  // minutes where two take about 10.
+  // Two at once: the suite keeps both cores busy (the browsers' renderers most). Four took 13.5 minutes
+  // where two took about 10; three took 6.2 where two take 6.7, too little margin for slower machines.
   workers: 2,
   retries: process.env.CI ? 1 : 0,
   timeout: 60_000,
