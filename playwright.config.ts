@@ -25,10 +25,12 @@ export default defineConfig({
   // Two at once: the suite keeps both cores busy (the browsers' renderers most). Four took 13.5 minutes
   // where two took about 10; three took 6.2 where two take 6.7, too little margin for slower machines.
   workers: 2,
-  retries: process.env.CI ? 1 : 0,
+  // No retries anywhere, CI included: a test that passes on its second try is a race to fix, and a
+  // retry would hide it from the run that shows it.
+  retries: 0,
   timeout: 60_000,
   expect: { timeout: 10_000 },
-  reporter: process.env.CI ? [["list"]] : [["list"]],
+  reporter: [["list"]],
   use: {
     baseURL: E2E.appUrl,
     // No trace by default: recording one for every test (to keep those that fail) cost a sixth of the

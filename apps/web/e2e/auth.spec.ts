@@ -199,10 +199,10 @@ test("a session that ends while the app is open: 'Authentication Error', sign in
   await expect(page.getByRole("button", { name: "Save Changes" })).toBeVisible();
 
   await page.evaluate(() => localStorage.setItem("promptly.activeTeamId", "a-team-of-this-session"));
-  // The page has asked for all it reads (visit waits for that): a read still on its way when the session
-  // ended would find out first and leave for sign-in before Save Changes is pressed (seen on a busy machine).
   // The session ends on the server (expired, or ended from another device); the page still shows the app.
   // The next request finds out. (Not a link: hovering one preloads its page, which would find out first.)
+  // The page has had all it reads (visit waited for that): a read still on its way would find out first
+  // and leave for sign-in before Save Changes is pressed (seen on a busy machine).
   await withDb((client) => client.query(`DELETE FROM sessions WHERE user_id = $1`, [account.id]));
   await page.getByLabel("Full Name").fill("Still Here");
   await page.getByRole("button", { name: "Save Changes" }).click();

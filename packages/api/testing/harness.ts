@@ -27,17 +27,11 @@ import { SessionCache } from "../src/auth/session-cache.ts";
 import { startOutboxWorker, type OutboxWorker } from "../src/services/platform/outbox.ts";
 import { EvaluationQueue } from "../src/services/evaluations/queue.ts";
 import { WebhookQueue } from "../src/services/webhooks/queue.ts";
+import { mailTo, type CapturedMail } from "./mailbox.ts";
 
 const createCaller = createCallerFactory(appRouter);
 
-export interface CapturedMail {
-  id: string;
-  subject: string;
-  to: { address: string }[];
-  text: string;
-  html: string;
-  date: string;
-}
+export type { CapturedMail } from "./mailbox.ts";
 
 /**
  * Runs `work` with the process's own clock (Date) `ms` ahead, still running. Rate-limit windows are
@@ -110,21 +104,7 @@ export function createMailbox(
   drain: () => Promise<void> = async () => undefined,
   accepted: ReadonlyMap<string, number> = new Map(),
 ): Mailbox {
-  /**
-   * The catcher's messages to `address` (as written, and in lower case), filtered by the catcher: the
-   * run's every test file shares it, and reading all of it at each check (megabytes, gzipped and parsed
-   * again) made a file of mail checks four times slower late in a run than alone.
-   */
-  const list = async (address: string) => {
-    const spellings = [...new Set([address, address.toLowerCase()])];
-    const lists = await Promise.all(
-      spellings.map(async (spelling) => {
-        const response = await fetch(`${baseUrl}/email?${new URLSearchParams({ "to.address": spelling })}`);
-        return (await response.json()) as CapturedMail[];
-      }),
-    );
-    return lists.length === 1 ? lists[0]! : lists.flat().sort((a, b) => Date.parse(a.date) - Date.parse(b.date));
-  };
+  const list = (address: string) => mailTo(baseUrl, address);
   return {
     list,
     async settled() {

@@ -1,28 +1,13 @@
 // Helpers of the auth end-to-end suite: the mail catcher's messages and the links inside them.
 import { expect, type Page } from "@playwright/test";
+import { mailTo, type CapturedMail } from "@promptly/api/testing/mailbox";
 import { E2E } from "./env.ts";
 import { recordSecret } from "./secrets.ts";
 
-export interface CaughtMail {
-  id: string;
-  subject: string;
-  to: { address: string }[];
-  text: string;
-  html: string;
-  date: string;
-}
+/** A message the catcher holds (the integration harness reads it the same way). */
+export type CaughtMail = CapturedMail;
 
-/** The catcher's messages to `to` (as written, and in lower case), filtered by the catcher, not read whole at each poll. */
-async function mailsTo(to: string): Promise<CaughtMail[]> {
-  const spellings = [...new Set([to, to.toLowerCase()])];
-  const lists = await Promise.all(
-    spellings.map(async (spelling) => {
-      const response = await fetch(`${E2E.mailboxUrl}/email?${new URLSearchParams({ "to.address": spelling })}`);
-      return (await response.json()) as CaughtMail[];
-    }),
-  );
-  return lists.length === 1 ? lists[0]! : lists.flat().sort((a, b) => Date.parse(a.date) - Date.parse(b.date));
-}
+const mailsTo = (to: string) => mailTo(E2E.mailboxUrl, to);
 
 /** Waits for a mail to `to` whose subject matches and which is not among `seen` (ids); returns it. */
 export async function waitForMail(to: string, subject: RegExp, seen: string[] = []): Promise<CaughtMail> {
