@@ -1,9 +1,11 @@
 // Issue 27: `npm start` says first where the app and the mailbox are, in readable lines on a terminal
 // (LOG_FORMAT=pretty) and in JSON lines otherwise (a log collector, a file, these tests).
+import { spawnSync } from "node:child_process";
+import { fileURLToPath } from "node:url";
 import { expect, it } from "vitest";
 import { freePort } from "../../../test/free-port.ts";
 import { serversOnFreshDatabase } from "../test/server-process.ts";
-import { prettyLine } from "./logger.ts";
+import { createLogger, prettyLine, turnBatched } from "./logger.ts";
 
 const start = serversOnFreshDatabase();
 
@@ -44,4 +46,34 @@ it("shows a request as method, path, status and time, and an error's stack below
   // A field the message already says is not said twice.
   const banner = prettyLine(`${JSON.stringify({ level: 30, time: "2026-11-25T14:02:11.000Z", app: "http://localhost:3000", port: 3000, msg: "App: http://localhost:3000" })}\n`);
   expect(banner).toMatch(/INFO   App: http:\/\/localhost:3000  port=3000\n$/);
+});
+
+it("writes the lines of one turn of the event loop in one write, in order, when the turn's work is done or at flush", async () => {
+  const writes: string[] = [];
+  const destination = turnBatched({ write: (text) => writes.push(text) });
+  const logger = createLogger("info", destination);
+  const messages = (text: string) => text.trim().split("\n").map((line) => (JSON.parse(line) as { msg: string }).msg);
+  logger.info("one");
+  logger.warn("two");
+  expect(writes).toEqual([]);
+  await new Promise((resolve) => setImmediate(resolve));
+  expect(writes.map(messages)).toEqual([["one", "two"]]);
+  logger.info("three");
+  let flushed = false;
+  logger.flush(() => (flushed = true));
+  expect(flushed).toBe(true);
+  await new Promise((resolve) => setImmediate(resolve));
+  expect(writes.map(messages)).toEqual([["one", "two"], ["three"]]);
+});
+
+it("writes the lines still waiting when the process exits", () => {
+  const logger = fileURLToPath(new URL("./logger.ts", import.meta.url));
+  const script = `
+    const { createLogger, logDestination } = await import(${JSON.stringify(logger)});
+    const log = createLogger("info", logDestination("json"));
+    for (let i = 1; i <= 3; i++) log.info("line " + i);
+    process.exit(4);`;
+  const child = spawnSync(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], { encoding: "utf8", timeout: 60_000 });
+  expect(child.status).toBe(4);
+  expect(child.stdout.trim().split("\n").map((line) => (JSON.parse(line) as { msg: string }).msg)).toEqual(["line 1", "line 2", "line 3"]);
 });
