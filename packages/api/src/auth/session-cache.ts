@@ -5,21 +5,24 @@
 // listening: a lost connection clears them, and sessions come from the database until LISTEN is back.
 // Within this process a mutation needs no notification: while one runs nothing new is kept, and when
 // it ends every entry goes, so the process that ended a session refuses it on the very next request.
+import { Lru } from "../services/platform/lru.ts";
 import type { SessionRow } from "./lucia.ts";
 
-/** Sessions kept; the least recently used goes first. */
+/** Sessions kept; those not read lately go first (Lru). */
 const SESSION_CACHE_MAX_ENTRIES = 10_000;
 
 export class SessionCache {
-  /** By the session id's hash (the sessions table's key). A Map keeps insertion order: the first key is the least recently used. */
-  private readonly entries = new Map<string, SessionRow>();
+  /** By the session id's hash (the sessions table's key). */
+  private readonly entries: Lru<SessionRow>;
   private listening = false;
   /** Moves on every drop: a database read that began before one is not kept. */
   private generation = 0;
   /** Mutations running in this process: what is read meanwhile may be changed by them before they end. */
   private writing = 0;
 
-  constructor(private readonly max = SESSION_CACHE_MAX_ENTRIES) {}
+  constructor(max = SESSION_CACHE_MAX_ENTRIES) {
+    this.entries = new Lru(max);
+  }
 
   /** Take before reading the database; pass to `keep` so a read overtaken by a change is not kept. */
   mark(): number {
@@ -28,19 +31,12 @@ export class SessionCache {
 
   get(idHash: string): SessionRow | undefined {
     if (!this.listening) return undefined;
-    const row = this.entries.get(idHash);
-    if (row) {
-      this.entries.delete(idHash);
-      this.entries.set(idHash, row);
-    }
-    return row;
+    return this.entries.get(idHash);
   }
 
   keep(idHash: string, row: SessionRow, mark: number) {
     if (!this.listening || this.writing > 0 || mark !== this.generation) return;
-    this.entries.delete(idHash);
     this.entries.set(idHash, row);
-    if (this.entries.size > this.max) this.entries.delete(this.entries.keys().next().value!);
   }
 
   /** This process changed or ended the session: gone now, not when the notification comes back. */
@@ -72,9 +68,8 @@ export class SessionCache {
     const kind = payload.slice(0, colon);
     const id = payload.slice(colon + 1);
     if (kind === "session" && id) this.entries.delete(id);
-    else if (kind === "user" && id) {
-      for (const [key, row] of this.entries) if (row.userId === id) this.entries.delete(key);
-    } else this.entries.clear();
+    else if (kind === "user" && id) this.entries.dropWhere((row) => row.userId === id);
+    else this.entries.clear();
   }
 
   /** Listening or not, what was kept may have missed a change: it all goes. */

@@ -9,10 +9,11 @@ import type { Db } from "@promptly/db";
 import { listen, type Listener } from "@promptly/db/listen";
 import type { IncludeRef, RuntimePrompt } from "@promptly/shared";
 import type { ApiKeyCache, CachedApiKey } from "../identity/api-keys.ts";
+import { Lru } from "../platform/lru.ts";
 import { runtimeCacheLookups } from "../platform/metrics.ts";
 import { isSessionPayload, type SessionCache } from "../../auth/session-cache.ts";
 
-/** Entries each map (prompts, keys) keeps; the least recently used goes first. */
+/** Entries each map (prompts, keys) keeps; those not read lately go first (Lru). */
 const RUNTIME_CACHE_MAX_ENTRIES = 5_000;
 /** The channel of the database triggers; payloads are `team:<id>` or `key:<id>`. */
 const RUNTIME_CHANNEL = "promptly_runtime";
@@ -20,34 +21,6 @@ const RUNTIME_CHANNEL = "promptly_runtime";
 const USAGE_FLUSH_MS = 5_000;
 /** How soon a lost listening connection is opened again, and retried while it fails. */
 const RECONNECT_MS = 1_000;
-
-/** A Map keeps insertion order: re-inserting on a hit makes the first key the least recently used. */
-class Lru<V> {
-  private readonly map = new Map<string, V>();
-  constructor(private readonly max: number) {}
-  get(key: string): V | undefined {
-    const value = this.map.get(key);
-    if (value !== undefined) {
-      this.map.delete(key);
-      this.map.set(key, value);
-    }
-    return value;
-  }
-  set(key: string, value: V) {
-    this.map.delete(key);
-    this.map.set(key, value);
-    if (this.map.size > this.max) this.map.delete(this.map.keys().next().value!);
-  }
-  dropWhere(test: (value: V) => boolean) {
-    for (const [key, value] of this.map) if (test(value)) this.map.delete(key);
-  }
-  clear() {
-    this.map.clear();
-  }
-  get size() {
-    return this.map.size;
-  }
-}
 
 /** A lookup, counted for /metrics: a miss (or a cache not serving) means a database read follows. */
 function counted<V>(value: V | undefined): V | undefined {
