@@ -4,13 +4,10 @@ import { mailTo, type CapturedMail } from "@promptly/api/testing/mailbox";
 import { E2E } from "./env.ts";
 import { recordSecret } from "./secrets.ts";
 
-/** A message the catcher holds (the integration harness reads it the same way). */
-export type CaughtMail = CapturedMail;
-
 const mailsTo = (to: string) => mailTo(E2E.mailboxUrl, to);
 
 /** Waits for a mail to `to` whose subject matches and which is not among `seen` (ids); returns it. */
-export async function waitForMail(to: string, subject: RegExp, seen: string[] = []): Promise<CaughtMail> {
+export async function waitForMail(to: string, subject: RegExp, seen: string[] = []): Promise<CapturedMail> {
   const deadline = Date.now() + 15_000;
   for (;;) {
     const found = (await mailsTo(to)).filter((mail) => subject.test(mail.subject) && !seen.includes(mail.id)).at(-1);
@@ -25,7 +22,7 @@ export async function mailIds(to: string): Promise<string[]> {
 }
 
 /** The app link in a mail's text (…/auth/<page>?token=…), as a path to open in the browser. */
-export function linkIn(mail: CaughtMail, page: "confirm-email" | "magic-link" | "reset-password"): string {
+export function linkIn(mail: CapturedMail, page: "confirm-email" | "magic-link" | "reset-password"): string {
   const match = new RegExp(`https?://[^\\s]+(/auth/${page}\\?token=[A-Za-z0-9_-]+)`).exec(mail.text);
   expect(match, `a /auth/${page} link in "${mail.subject}"`).not.toBeNull();
   return match![1]!;

@@ -1,4 +1,4 @@
-// The bounded map of the runtime and session caches: entries read lately stay, a read moves nothing.
+// The bounded map of the runtime and session caches: its bound, and which entry goes past it.
 import { describe, expect, it } from "vitest";
 import { Lru } from "./lru.ts";
 
