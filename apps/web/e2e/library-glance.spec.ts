@@ -86,6 +86,17 @@ test("the Activity tab lists newest first with the review request; the audit log
   await expect(page.getByRole("main").locator("select:not([aria-hidden=true])")).toHaveCount(0);
   for (const filter of ["Actor", "Action"]) expect(await page.getByRole("combobox", { name: filter }).evaluate((element) => element.tagName)).toBe("BUTTON");
   await page.getByRole("combobox", { name: "Action" }).click();
+  // The long list's options move only as far as it scrolls: its scroll buttons, shown once there is
+  // more above or below, take no room (one that did moved them 24 px, and a click as it appeared chose nothing).
+  const [scrolledTo, twoFramesLater] = await page.getByRole("option", { name: "Review requested" }).evaluate(async (option) => {
+    // Focused as a pointer moving over it focuses it, then scrolled to, as a click does.
+    (option as HTMLElement).focus({ preventScroll: true });
+    option.scrollIntoView({ block: "center" });
+    const top = option.getBoundingClientRect().top;
+    await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
+    return [top, option.getBoundingClientRect().top];
+  });
+  expect(twoFramesLater).toBe(scrolledTo);
   await page.getByRole("option", { name: "Review requested" }).click();
   const rows = page.getByRole("table", { name: "Audit events" }).locator("tbody tr");
   await expect(rows).toHaveCount(1);

@@ -46,15 +46,19 @@ export function SelectContent({ className, children, position = "popper", ...pro
         )}
         {...props}
       >
-        <SelectPrimitive.ScrollUpButton className="flex cursor-default items-center justify-center py-1">
+        {/* The scroll buttons lie over the list's edges instead of taking room in it. One that took room
+            pushed every option 24 px down when the list first scrolled: an option pressed just then moved
+            out from under the pointer before its release, and the click chose nothing. */}
+        <SelectPrimitive.ScrollUpButton className="absolute inset-x-0 top-0 z-10 flex h-6 cursor-default items-center justify-center bg-popover">
           <ChevronUpIcon className="size-4" aria-hidden="true" />
         </SelectPrimitive.ScrollUpButton>
         <SelectPrimitive.Viewport
-          className={cn("p-1", position === "popper" && "h-(--radix-select-trigger-height) w-full min-w-(--radix-select-trigger-width) scroll-my-1")}
+          // An option reached by the keyboard scrolls clear of the buttons over the edges (scroll padding).
+          className={cn("scroll-py-6 p-1", position === "popper" && "h-(--radix-select-trigger-height) w-full min-w-(--radix-select-trigger-width) scroll-my-1")}
         >
           {children}
         </SelectPrimitive.Viewport>
-        <SelectPrimitive.ScrollDownButton className="flex cursor-default items-center justify-center py-1">
+        <SelectPrimitive.ScrollDownButton className="absolute inset-x-0 bottom-0 z-10 flex h-6 cursor-default items-center justify-center bg-popover">
           <ChevronDownIcon className="size-4" aria-hidden="true" />
         </SelectPrimitive.ScrollDownButton>
       </SelectPrimitive.Content>
