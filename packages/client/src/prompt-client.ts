@@ -204,12 +204,14 @@ export function createPromptClient(options: PromptClientOptions): PromptClient {
     throw refusalOf(status, text);
   }
 
-  async function fetchPrompt(name: string, selector: PromptSelector, etag: string | null): Promise<Fetched> {
+  /** The answer, and when the request that got it was sent (`askedAt`, on the TTL's clock). */
+  async function fetchPrompt(name: string, selector: PromptSelector, etag: string | null): Promise<Fetched & { askedAt: number }> {
     const query = selector.version !== undefined ? `version=${selector.version}` : `label=${encodeURIComponent(selector.label ?? RUNTIME_DEFAULT_LABEL)}`;
     const url = `${promptUrl(name)}?${query}`;
     for (let retry = 0; ; retry += 1) {
       try {
-        return await attempt(url, etag);
+        const askedAt = now();
+        return { ...(await attempt(url, etag)), askedAt };
       } catch (error) {
         if (!retryable(error) || retry >= maxRetries) throw error;
         await sleep(retryDelayMs * 2 ** retry);
@@ -223,9 +225,13 @@ export function createPromptClient(options: PromptClientOptions): PromptClient {
     if (running) return running;
     const request = fetchPrompt(name, selector, previous?.etag ?? null)
       .then((fetched): Entry => {
+        // Fresh for the TTL from when the request was sent, as HTTP caches count an answer's age: the
+        // server's state may have changed since then, and the time the answer took to arrive (or to be
+        // read, on a busy process) does not lengthen it.
+        const freshUntil = fetched.askedAt + ttlMs;
         let entry: Entry;
-        if (!fetched.notModified) entry = { prompt: withCompile(fetched.prompt, false), etag: fetched.etag, freshUntil: now() + ttlMs };
-        else if (previous) entry = { ...previous, freshUntil: now() + ttlMs };
+        if (!fetched.notModified) entry = { prompt: withCompile(fetched.prompt, false), etag: fetched.etag, freshUntil };
+        else if (previous) entry = { ...previous, freshUntil };
         else throw new PromptlyApiError(304, "INVALID_RESPONSE", "The server answered 304 to a request without an ETag");
         cache.set(key, entry);
         return entry;

@@ -30,16 +30,19 @@ interface CountedServer extends TestServer {
   /** How many requests reached the server (counted when they arrive). */
   arrived: number;
   failWith503: boolean;
+  /** While set, requests wait for it at the front before the app answers them. */
+  held: Promise<void> | null;
 }
 
 const servers: CountedServer[] = [];
 
 async function startServer(): Promise<CountedServer> {
   const front = express();
-  const counted = { requests: [], arrived: 0, failWith503: false } as unknown as CountedServer;
-  front.use("/api/v1", (req, res, next) => {
+  const counted = { requests: [], arrived: 0, failWith503: false, held: null } as unknown as CountedServer;
+  front.use("/api/v1", async (req, res, next) => {
     counted.arrived += 1;
     res.on("finish", () => counted.requests.push({ url: req.originalUrl, status: res.statusCode, ifNoneMatch: req.get("if-none-match") }));
+    await counted.held;
     if (!counted.failWith503) return next();
     res.status(503).json({ error: { code: "INTERNAL_SERVER_ERROR", message: "Something went wrong on our side. Please try again." } });
   });
@@ -159,28 +162,38 @@ describe("the cache", () => {
     expect((await client.get("moving/refresh")).compile({ who: "Bo" })).toEqual({ ok: true, text: "Second Bo" });
   });
 
-  it("a refresh sends If-None-Match; 304 keeps the entry and renews its TTL", async () => {
+  it("a refresh sends If-None-Match; 304 keeps the entry and renews its TTL from when the refresh was sent", async () => {
     const { client, clock } = clientOf(server, { cacheTtlSeconds: 10 });
     const first = await client.get("moving/etag");
     const mine = () => server.requests.filter((r) => r.url.startsWith("/api/v1/prompts/moving/etag"));
     expect(mine()).toEqual([{ url: "/api/v1/prompts/moving/etag?label=production", status: 200, ifNoneMatch: undefined }]);
 
+    // The refresh is answered only after 9.9 s more have passed, as on a slow network or a busy process.
+    let answer!: () => void;
+    server.held = new Promise((resolve) => (answer = resolve));
+    const arrived = server.arrived;
     clock.ms += 10_000;
     expect(await client.get("moving/etag")).toBe(first);
+    await vi.waitFor(() => expect(server.arrived).toBe(arrived + 1), WAIT);
+    clock.ms += 9_900;
+    server.held = null;
+    answer();
     await vi.waitFor(() => expect(mine()).toHaveLength(2), WAIT);
     expect(mine()[1]).toMatchObject({ status: 304, ifNoneMatch: expect.stringMatching(/^".+"$/) });
 
-    // Renewed from the 304: another 9.9 s without a request, the same object.
-    clock.ms += 9_900;
+    // Renewed from the 304: the same object, and no request until 10 s after the refresh was sent.
+    await new Promise((resolve) => setTimeout(resolve, 50));
     expect(await client.get("moving/etag")).toBe(first);
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(mine()).toHaveLength(2);
 
-    // A change after that is a 200 with the new version.
+    // A change after that is a 200 with the new version, asked for at once: the TTL did not restart when the late 304 was read.
     await admin.promptLabels.set({ promptId: promptIds["moving/etag"]!, label: "production", version: 2 });
     clock.ms += 100;
-    await client.get("moving/etag");
-    await vi.waitFor(() => expect(mine()).toHaveLength(3), WAIT);
+    await vi.waitFor(async () => {
+      await client.get("moving/etag");
+      expect(mine()).toHaveLength(3);
+    }, WAIT);
     expect(mine()[2]!.status).toBe(200);
     await vi.waitFor(async () => expect((await client.get("moving/etag")).version).toBe(2), WAIT);
   });
