@@ -2,7 +2,8 @@
 // loopback or link-local address unless the operator allows it (ALLOW_PRIVATE_PROVIDER_URLS, for
 // self-hosted models on the same network). The rule is checked when a connection is saved and again on
 // every connection the provider calls open (the address the name resolves to then, so a name that
-// later resolves elsewhere gains nothing).
+// later resolves elsewhere gains nothing, and an IP literal too). No outbound call follows a redirect;
+// a provider's redirect is a failed call.
 import { lookup as dnsLookup, type LookupAddress } from "node:dns";
 import { BlockList, isIP } from "node:net";
 import { brotliDecompressSync, gunzipSync, inflateSync } from "node:zlib";
@@ -44,8 +45,23 @@ function ipv6Groups(address: string): number[] {
   return tail === undefined ? before : [...before, ...new Array<number>(8 - before.length - after.length).fill(0), ...after];
 }
 
+/** Tests only: addresses counted as public, so a local server can stand in for one on the internet. */
+const publicInTests = new Set<string>();
+
+/**
+ * Tests only (nothing else calls it): counts `addresses` as public until the returned function is
+ * called; every other address stays under the real rule.
+ */
+export function countAsPublicInTests(addresses: readonly string[]): () => void {
+  for (const address of addresses) publicInTests.add(address);
+  return () => {
+    for (const address of addresses) publicInTests.delete(address);
+  };
+}
+
 /** Whether `address` (an IP literal) is private, loopback, link-local or otherwise not on the public internet. */
 function isPrivateAddress(address: string): boolean {
+  if (publicInTests.size && publicInTests.has(address)) return false;
   const family = isIP(address);
   if (family === 4) return PRIVATE.check(address, "ipv4");
   if (family === 6) {
@@ -84,21 +100,39 @@ export class PrivateAddressError extends Error {
   }
 }
 
-/** A dispatcher whose connector refuses private addresses (unless allowed) after resolving the name, on every connection it opens. */
+/** The refusal of a redirect: no outbound call follows one. `host`: the Location's host, null when it names none. */
+export class RedirectRefusedError extends Error {
+  // The host stays out of the message: the SDKs read "time out" in a message as a timeout.
+  constructor(readonly status: number, readonly host: string | null) {
+    super(`Refused to follow a redirect (${status})`);
+  }
+}
+
+/**
+ * A dispatcher whose connector refuses private addresses (unless allowed) on every connection it
+ * opens: an IP literal as it is (Node looks none up), a name after resolving it.
+ */
 function guardedAgent(allowPrivate: boolean): Agent {
-  return new (loadUndici().Agent)({
-    connect: {
-      lookup(hostname, options, callback) {
-        dnsLookup(hostname, { ...options, all: true }, (error, addresses) => {
-          if (error) return callback(error, "", 0);
-          const list = addresses as LookupAddress[];
-          const refused = allowPrivate ? undefined : list.find((entry) => isPrivateAddress(entry.address));
-          if (refused) return callback(new PrivateAddressError(refused.address), "", 0);
-          const first = list[0]!;
-          if ((options as { all?: boolean }).all) return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, list);
-          callback(null, first.address, first.family);
-        });
-      },
+  const { Agent, buildConnector } = loadUndici();
+  if (allowPrivate) return new Agent();
+  const connector = buildConnector({
+    lookup(hostname, options, callback) {
+      dnsLookup(hostname, { ...options, all: true }, (error, addresses) => {
+        if (error) return callback(error, "", 0);
+        const list = addresses as LookupAddress[];
+        const refused = list.find((entry) => isPrivateAddress(entry.address));
+        if (refused) return callback(new PrivateAddressError(refused.address), "", 0);
+        const first = list[0]!;
+        if ((options as { all?: boolean }).all) return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, list);
+        callback(null, first.address, first.family);
+      });
+    },
+  });
+  return new Agent({
+    connect(options, callback) {
+      const host = options.hostname.replace(/^\[|\]$/g, "");
+      if (isIP(host) && isPrivateAddress(host)) return callback(new PrivateAddressError(host), null);
+      connector(options, callback);
     },
   });
 }
@@ -142,7 +176,9 @@ export function dropProviderAgents(connectionId: string): void {
 
 /**
  * The fetch the provider SDKs use: undici with a connector that refuses private addresses (unless
- * allowed) after resolving the name, so the check holds for the address actually connected to. With
+ * allowed) after resolving the name, so the check holds for the address actually connected to. A
+ * redirect is never followed, allowed or not (a model API has no reason to send one): the call fails
+ * with a RedirectRefusedError. With
  * `connection` (a stored connection), the dispatcher is that connection's kept agent, looked up at each
  * call (a client kept across calls follows a changed connection's new agent; the check runs on each
  * connection it opens); without, one for this fetch alone. `buffered`: for answers read whole (not
@@ -151,33 +187,43 @@ export function dropProviderAgents(connectionId: string): void {
  */
 export function providerFetch(allowPrivate: boolean, connection?: { id: string; baseUrl: string | null }, buffered = false): typeof fetch {
   const ownAgent = connection ? null : guardedAgent(allowPrivate);
-  return fetchThrough(() => ownAgent ?? keptAgent(connection!.id, connection!.baseUrl, allowPrivate), allowPrivate, buffered);
+  const guarded = fetchThrough(() => ownAgent ?? keptAgent(connection!.id, connection!.baseUrl, allowPrivate), buffered);
+  return (async (input: Parameters<typeof fetch>[0], init?: Parameters<typeof fetch>[1]) => {
+    const response = await guarded(input, init);
+    if (!REDIRECT_STATUSES.has(response.status)) return response;
+    await response.body?.cancel().catch(() => undefined);
+    const location = response.headers.get("location");
+    let host: string | null = null;
+    try {
+      if (location) host = new URL(location, urlOf(input)).hostname || null;
+    } catch {
+      // A Location that is no URL names no host.
+    }
+    throw new RedirectRefusedError(response.status, host);
+  }) as typeof fetch;
 }
+
+const urlOf = (input: Parameters<typeof fetch>[0]) => (typeof input === "string" ? input : input instanceof URL ? input.href : input.url);
 
 /** One agent per rule for calls that belong to no connection (webhook deliveries): their sockets are reused. */
 const ruleAgents = new Map<boolean, Agent>();
 
-/** undici's fetch under the same rule as providerFetch, for any outbound call (webhook deliveries). */
+/** undici's fetch under the same rule as providerFetch, for any outbound call (webhook deliveries); a redirect is answered as it came, not followed. */
 export function outboundFetch(allowPrivate: boolean): typeof fetch {
   let agent = ruleAgents.get(allowPrivate);
   if (!agent) ruleAgents.set(allowPrivate, (agent = guardedAgent(allowPrivate)));
   const dispatcher = agent;
-  return fetchThrough(() => dispatcher, allowPrivate, false);
+  return fetchThrough(() => dispatcher, false);
 }
 
-/** The rule's fetch over the agent `agentOf` answers at each call. */
-function fetchThrough(agentOf: () => Agent, allowPrivate: boolean, buffered: boolean): typeof fetch {
+/** The rule's fetch over the agent `agentOf` answers at each call (its connector checks each address); never following a redirect. */
+function fetchThrough(agentOf: () => Agent, buffered: boolean): typeof fetch {
   const guarded = ((input: Parameters<Undici["fetch"]>[0], init?: Parameters<Undici["fetch"]>[1]) => {
-    if (!allowPrivate) {
-      // An IP literal is never looked up: check it here.
-      const host = new URL(typeof input === "string" ? input : input instanceof URL ? input.href : (input as { url: string }).url).hostname.replace(/^\[|\]$/g, "");
-      if (isIP(host) && isPrivateAddress(host)) return Promise.reject(new PrivateAddressError(host));
-    }
     const dispatcher = agentOf();
     if (buffered && (typeof input === "string" || input instanceof URL) && (init?.body == null || typeof init.body === "string")) {
       return bufferedFetch(input, init, dispatcher);
     }
-    return loadUndici().fetch(input, { ...init, dispatcher });
+    return loadUndici().fetch(input, { ...init, redirect: "manual", dispatcher });
   }) as unknown as typeof fetch;
   return guarded;
 }
@@ -188,7 +234,7 @@ const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 /**
  * fetch's behaviour for a request with a string body whose answer is read whole: errors as fetch's (a
  * network error is a TypeError "fetch failed" with the cause, an abort the signal's reason), a
- * compressed body decoded, a redirect followed (by fetch itself, as before).
+ * compressed body decoded, a redirect answered as it came (as fetch's `redirect: "manual"`).
  */
 async function bufferedFetch(input: string | URL, init: Parameters<Undici["fetch"]>[1], dispatcher: Agent): Promise<Response> {
   const signal = init?.signal ?? undefined;
@@ -198,10 +244,6 @@ async function bufferedFetch(input: string | URL, init: Parameters<Undici["fetch
   let bytes: Buffer;
   try {
     answer = await loadUndici().request(input, { method: (init?.method ?? "GET") as "GET", headers, body: (init?.body as string | undefined) ?? null, signal, dispatcher });
-    if (REDIRECT_STATUSES.has(answer.statusCode) && answer.headers.location) {
-      answer.body.resume();
-      return await loadUndici().fetch(input, { ...init, dispatcher }) as unknown as Response;
-    }
     bytes = Buffer.from(await answer.body.arrayBuffer());
   } catch (error) {
     if (signal?.aborted) throw signal.reason ?? error;

@@ -5,7 +5,7 @@
 import type Anthropic from "@anthropic-ai/sdk";
 import type OpenAI from "openai";
 import type { ChatMessage, ProviderKind, RunParameters } from "@promptly/shared";
-import { PrivateAddressError, providerFetch } from "./outbound.ts";
+import { PrivateAddressError, RedirectRefusedError, providerFetch } from "./outbound.ts";
 
 /** A connection with its key opened: only the services that call the provider hold one. */
 export interface OpenConnection {
@@ -106,15 +106,26 @@ function redactKey(text: string, apiKey: string): string {
     );
 }
 
+/** The first error of class `type` in `error` and its chain of causes (the SDK's error, fetch's, the connector's). */
+function inCauses<T extends Error>(error: unknown, type: new (...args: never[]) => T): T | undefined {
+  for (let at = error, depth = 0; at && depth < 5; at = (at as { cause?: unknown }).cause, depth++) if (at instanceof type) return at;
+  return undefined;
+}
+
 /**
  * Any error of a provider call, as a person should read it. The words that come from the provider or
  * the network are cleared of the connection's key (`apiKey`) and anything like one.
  */
 export function describeProviderError(error: unknown, apiKey: string): ProviderFailure {
   const cause = (error as { cause?: unknown })?.cause;
-  if (error instanceof PrivateAddressError || cause instanceof PrivateAddressError) {
-    const refused = (error instanceof PrivateAddressError ? error : (cause as PrivateAddressError)).address;
-    return { status: null, message: `The connection's base URL resolves to the private address ${refused}, which is not allowed on this server` };
+  const privateAddress = inCauses(error, PrivateAddressError);
+  if (privateAddress) {
+    return { status: null, message: `The connection's base URL resolves to the private address ${privateAddress.address}, which is not allowed on this server` };
+  }
+  const redirect = inCauses(error, RedirectRefusedError);
+  if (redirect) {
+    const where = redirect.host ? `a redirect to ${redirect.host}` : "a redirect";
+    return { status: redirect.status, message: `The provider answered ${redirect.status} (${where}), and provider calls do not follow redirects` };
   }
   // An error of an SDK not loaded yet cannot be: its class is not asked.
   const isA = (name: "APIUserAbortError" | "APIConnectionTimeoutError" | "APIConnectionError" | "APIError") =>
