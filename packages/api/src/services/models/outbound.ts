@@ -20,7 +20,9 @@ for (const [network, prefix] of [
   ["0.0.0.0", 8], ["10.0.0.0", 8], ["100.64.0.0", 10], ["127.0.0.0", 8], ["169.254.0.0", 16], ["172.16.0.0", 12],
   ["192.0.0.0", 24], ["192.168.0.0", 16], ["198.18.0.0", 15], ["224.0.0.0", 4], ["240.0.0.0", 4],
 ] as const) PRIVATE.addSubnet(network, prefix, "ipv4");
-for (const [network, prefix] of [["::", 128], ["::1", 128], ["fc00::", 7], ["fe80::", 10], ["ff00::", 8], ["64:ff9b:1::", 48]] as const) PRIVATE.addSubnet(network, prefix, "ipv6");
+// ::/96 (IPv4-compatible, deprecated; :: and ::1 too) and ::ffff:0:0:0/96 (IPv4-translated) carry an IPv4
+// address and are never routed on the internet: refused whole, whatever they carry.
+for (const [network, prefix] of [["::", 96], ["::ffff:0:0:0", 96], ["fc00::", 7], ["fe80::", 10], ["ff00::", 8], ["64:ff9b:1::", 48]] as const) PRIVATE.addSubnet(network, prefix, "ipv6");
 
 /**
  * IPv6 ranges that carry an IPv4 address (NAT64's well-known prefix, 6to4): reaching them reaches that
