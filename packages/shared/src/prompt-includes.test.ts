@@ -1,7 +1,7 @@
 // Include tags parse as Langfuse parses them: the name first, exactly two parts, a version that is a
 // number, else a label; anything else is plain text. Each tag once, from a template or chat contents.
 import { describe, expect, it } from "vitest";
-import { bodyIncludes } from "./prompt-includes.ts";
+import { bodyIncludeTally, bodyIncludes } from "./prompt-includes.ts";
 
 const text = (template: string) => bodyIncludes({ type: "text", template });
 
@@ -30,5 +30,17 @@ describe("bodyIncludes", () => {
     const tag = "@@@langfusePrompt:name=x|label=a@@@";
     const found = bodyIncludes({ type: "chat", messages: [{ content: `${tag} ${tag}` }, { content: `and ${tag}` }] });
     expect(found).toEqual([{ tag, name: "x", label: "a" }]);
+  });
+});
+
+describe("bodyIncludeTally", () => {
+  it("counts every tag as written, across messages, and not what does not parse", () => {
+    const [a, b] = ["@@@langfusePrompt:name=x|label=a@@@", "@@@langfusePrompt:name=y|version=2@@@"];
+    const contents = [`${a}${a} ${b}`, `${a} @@@langfusePrompt:name=z@@@`];
+    const tally = bodyIncludeTally({ type: "chat", messages: contents.map((content) => ({ content })) });
+    expect(tally.includes.map((include) => include.tag)).toEqual([a, b]);
+    expect([...tally.times]).toEqual([[a, 3], [b, 1]]);
+    expect(tally.tags).toBe(4);
+    expect(tally.length).toBe(contents[0]!.length + contents[1]!.length);
   });
 });

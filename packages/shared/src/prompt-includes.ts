@@ -1,10 +1,17 @@
-// Prompts that include prompts (issue 30): `@@@langfusePrompt:name=NAME|label=LABEL@@@` or
-// `|version=N`, Langfuse's syntax and its parsing rules: the name first, exactly two parts, a tag that
-// does not parse is left as plain text. A text prompt's template and each chat message's content may
-// include; only a text prompt may be included (its text takes the tag's place).
+// Prompts that include prompts: `@@@langfusePrompt:name=NAME|label=LABEL@@@` or `|version=N`,
+// Langfuse's syntax and its parsing rules: the name first, exactly two parts, a tag that does not parse
+// is left as plain text. A text prompt's template and each chat message's content may include; only a
+// text prompt may be included (its text takes the tag's place). Resolution has a budget: a version
+// holds at most INCLUDE_MAX_TAGS tags, and its resolved text at most INCLUDE_MAX_RESOLVED_CHARS.
 
 /** How deep includes go: a chain of at most this many prompts (the root and four levels), as in Langfuse. */
 export const INCLUDE_MAX_DEPTH = 5;
+
+/** Include tags one version holds at most, a tag written twice counted twice (in the template, or every message together). */
+export const INCLUDE_MAX_TAGS = 20;
+
+/** The most characters a version's resolved text (its template, or every message together) may hold: what one template may hold. */
+export const INCLUDE_MAX_RESOLVED_CHARS = 100_000;
 
 const INCLUDE_TAG = /@@@langfusePrompt:(.*?)@@@/g;
 
@@ -14,10 +21,14 @@ export type IncludeRef = { name: string; label: string; version?: undefined } | 
 /** An include with the tag's exact text, which resolution replaces. */
 export type IncludeTag = IncludeRef & { tag: string };
 
-/** The includes of one text, in order, each tag once. */
-function parseIncludes(text: string): IncludeTag[] {
+/** The includes of one text, in order, each tag once; `count` adds each occurrence of a valid tag to its tally. */
+function parseIncludes(text: string, count?: Map<string, number>): IncludeTag[] {
   const found = new Map<string, IncludeTag>();
   for (const match of text.matchAll(INCLUDE_TAG)) {
+    if (count && found.has(match[0])) {
+      count.set(match[0], count.get(match[0])! + 1);
+      continue;
+    }
     const parts = match[1]!.split("|");
     if (parts.length !== 2 || !parts[0]!.startsWith("name=")) continue;
     const params: Record<string, string | undefined> = {};
@@ -31,16 +42,35 @@ function parseIncludes(text: string): IncludeTag[] {
       const version = Number(params.version);
       if (Number.isInteger(version) && version > 0) found.set(match[0], { tag: match[0], name, version });
     } else if (params.label) found.set(match[0], { tag: match[0], name, label: params.label });
+    if (count && found.has(match[0])) count.set(match[0], (count.get(match[0]) ?? 0) + 1);
   }
   return [...found.values()];
 }
 
+type IncludingBody = { type: "text"; template: string } | { type: "chat"; messages: readonly { content: string }[] };
+
+const bodyTexts = (body: IncludingBody) => (body.type === "text" ? [body.template] : body.messages.map((message) => message.content));
+
 /** The includes of a version's body: its template, or every message's content. */
-export function bodyIncludes(body: { type: "text"; template: string } | { type: "chat"; messages: readonly { content: string }[] }): IncludeTag[] {
-  const texts = body.type === "text" ? [body.template] : body.messages.map((message) => message.content);
+export function bodyIncludes(body: IncludingBody): IncludeTag[] {
+  return bodyIncludeTally(body).includes;
+}
+
+/**
+ * The includes of a version's body, each tag once, with how often each tag is written (`times`, by
+ * tag), how many tags it holds in all, and its length as written.
+ */
+export function bodyIncludeTally(body: IncludingBody): { includes: IncludeTag[]; times: Map<string, number>; tags: number; length: number } {
   const seen = new Map<string, IncludeTag>();
-  for (const text of texts) for (const include of parseIncludes(text)) if (!seen.has(include.tag)) seen.set(include.tag, include);
-  return [...seen.values()];
+  const times = new Map<string, number>();
+  let length = 0;
+  for (const text of bodyTexts(body)) {
+    length += text.length;
+    for (const include of parseIncludes(text, times)) if (!seen.has(include.tag)) seen.set(include.tag, include);
+  }
+  let tags = 0;
+  for (const count of times.values()) tags += count;
+  return { includes: [...seen.values()], times, tags, length };
 }
 
 /** `'b' (label 'production')` or `'b' (version 3)`. */
@@ -54,4 +84,13 @@ export const INCLUDE_MSG = {
   /** `Circular dependency: …: a → b → a` (Langfuse's words first, which its clients and tests look for). */
   cycle: (chain: readonly string[]) => `Circular dependency: the includes are circular: ${chain.join(" → ")}`,
   tooDeep: (chain: readonly string[]) => `Maximum nesting depth exceeded: includes go deeper than ${INCLUDE_MAX_DEPTH} prompts: ${chain.join(" → ")}`,
+  /** `Too many includes: a holds 21 include tags, and a version holds at most 20`. */
+  tooManyTags: (chain: readonly string[], tags: number) =>
+    `Too many includes: ${chain.join(" → ")} holds ${tags.toLocaleString("en-US")} include tags, and a version holds at most ${INCLUDE_MAX_TAGS}`,
+  /** `Resolved prompt too long: including 'big' (label 'staging') in a makes 1,980,040 characters, over the 100,000 …`. */
+  tooLong: (ref: IncludeRef, chain: readonly string[], chars: number) =>
+    `Resolved prompt too long: including ${includeName(ref)} in ${chain.join(" → ")} makes ${chars.toLocaleString("en-US")} characters, ` +
+    `over the ${INCLUDE_MAX_RESOLVED_CHARS.toLocaleString("en-US")} a resolved prompt may hold`,
+  /** A move that would push a prompt that includes this one past the budget: names the includer and what broke it. */
+  includerTooLong: (includer: string, version: number, detail: string) => `This change would break '${includer}' (version ${version}), which includes this prompt: ${detail}`,
 } as const;

@@ -16,7 +16,7 @@ import { authorize } from "../access/authorize.ts";
 import { audit, type AuditContext } from "../insight/audit.ts";
 import { authorOf } from "../access/actor.ts";
 import { moveLabel } from "./prompt-labels.ts";
-import { saveIncludes } from "./prompt-includes.ts";
+import { refuseIncludersOverBudget, saveIncludes } from "./prompt-includes.ts";
 import { archivedRefusal, directLabelRefusal, requiredApprovals } from "./prompt-rules.ts";
 import { commandLineCaller, promptVisibility } from "../access/visibility.ts";
 
@@ -480,6 +480,7 @@ async function applyStep(tx: DbTransaction, who: LibraryRequest, step: Step, now
       const body = version.type === "text" ? { type: "text" as const, template: fields.template ?? "" } : { type: "chat" as const, messages: (fields.messages ?? []) as ChatMessage[] };
       saved.push({ teamId: who.team.teamId, name: incoming.name, versionId, version: number, body });
     }
+    if (step.existing) await refuseIncludersOverBudget(tx, who.team.teamId, incoming.name, LATEST_LABEL);
   }
   for (const label of step.labels) {
     // moveLabel writes the label's audit event (its history) itself.

@@ -1,7 +1,9 @@
-// Prompts that include prompts (issue 30): `@@@langfusePrompt:name=NAME|label=LABEL@@@` (or `|version=N`)
+// Prompts that include prompts: `@@@langfusePrompt:name=NAME|label=LABEL@@@` (or `|version=N`)
 // names a text prompt of the including prompt's team. At save the includes are followed with the
 // saver's access (missing, archived or unreadable is "not found"; a cycle or a chain deeper than
-// INCLUDE_MAX_DEPTH is refused naming the chain) and stored in prompt_dependencies. At fetch they are
+// INCLUDE_MAX_DEPTH is refused naming the chain, and so is a resolution past the budget: tags and
+// resolved length) and stored in prompt_dependencies; a label move that would push an includer past
+// the budget is refused naming the includer. At fetch they are
 // followed again with the reader's access, through the one decision (authorize: a label-bound key
 // fetches its labels only, also through an include), and each tag takes its prompt's resolved text.
 // Includes stay in their team, so the runtime cache's `team:<id>` invalidation drops every includer of
@@ -9,9 +11,9 @@
 import type { z } from "zod";
 import { Prisma, type DbOrTx, type DbTransaction } from "@promptly/db";
 import {
-  INCLUDE_MAX_DEPTH, INCLUDE_MSG, LATEST_LABEL, bodyIncludes, includeName, type resolutionGraph, type ChatMessage, type IncludeRef, type PromptAccess, type PromptFacts,
+  INCLUDE_MAX_DEPTH, INCLUDE_MAX_RESOLVED_CHARS, INCLUDE_MAX_TAGS, INCLUDE_MSG, LATEST_LABEL, bodyIncludeTally, bodyIncludes, includeName, type resolutionGraph, type ChatMessage, type IncludeRef, type PromptAccess, type PromptFacts,
 } from "@promptly/shared";
-import { fail } from "../../errors.ts";
+import { DomainError, fail } from "../../errors.ts";
 import { authorize } from "../access/authorize.ts";
 import type { Caller } from "../access/visibility.ts";
 
@@ -80,7 +82,10 @@ function replaceTags(body: IncludeBody, texts: Map<string, string>): IncludeBody
  * A body with its includes resolved, recursively, with `reader`'s access in `teamId`. `root.id` is
  * the version's id (null for a version being saved). Refuses, naming the include and the chain: an
  * include not found (missing, archived, not readable), one the reader may not fetch, a chat prompt, a
- * cycle (a prompt reached again, at any version), a chain of more than INCLUDE_MAX_DEPTH prompts.
+ * cycle (a prompt reached again, at any version), a chain of more than INCLUDE_MAX_DEPTH prompts, a
+ * body of more than INCLUDE_MAX_TAGS tags, and a resolved text over INCLUDE_MAX_RESOLVED_CHARS. The
+ * budget is counted before each text is built, so a resolution holds at most the budget plus one
+ * included text at each level, however the stored tree is made.
  */
 export async function resolveIncludes(
   db: DbOrTx,
@@ -90,10 +95,35 @@ export async function resolveIncludes(
   /** The code of a refusal that only a change since the save explains (a label moved): INVALID at save, STATE_CONFLICT at fetch. */
   conflictCode: "INVALID" | "STATE_CONFLICT",
 ): Promise<ResolvedBody> {
+  return followIncludes(db, teamId, root, conflictCode, (ref, row, chain) => {
+    const decision = authorize(reader.caller, "prompt.read", {
+      fetch: selectorOf(ref),
+      prompt: row && { facts: { visibility: row.visibility, authorId: row.authorId }, access: reader.access },
+    });
+    if (decision.ok) return;
+    // Saving, the body names what is not there (400, as Langfuse answers it); fetching, what was asked for is not found.
+    if (decision.code === "NOT_FOUND") fail(conflictCode === "INVALID" ? "INVALID" : "NOT_FOUND", INCLUDE_MSG.notFound(ref, chain), "INCLUDE_NOT_FOUND");
+    fail(decision.code, `${decision.message} (include ${includeName(ref)})`, "INCLUDE_FORBIDDEN");
+  });
+}
+
+/** The reasons of the budget's refusals. */
+const BUDGET_REASONS = new Set(["INCLUDE_TOO_MANY", "INCLUDE_TOO_LONG"]);
+
+/** The walk of resolveIncludes; `admit` refuses an include the reader may not follow (row null: none found). */
+async function followIncludes(
+  db: DbOrTx,
+  teamId: string,
+  root: { name: string; version: number; id: string | null; body: IncludeBody },
+  conflictCode: "INVALID" | "STATE_CONFLICT",
+  admit: (ref: IncludeRef, row: IncludedRow | null, chain: readonly string[]) => void,
+): Promise<ResolvedBody> {
   const graph: ResolutionGraph = { root: { name: root.name, version: root.version, id: root.id ?? "" }, dependencies: {} };
   const refs: IncludeRef[] = [];
   const follow = async (body: IncludeBody, chain: string[], parentId: string): Promise<IncludeBody> => {
-    const includes = bodyIncludes(body);
+    const { includes, times, tags, length: written } = bodyIncludeTally(body);
+    if (tags > INCLUDE_MAX_TAGS) fail(conflictCode, INCLUDE_MSG.tooManyTags(chain, tags), "INCLUDE_TOO_MANY");
+    let length = written;
     const texts = new Map<string, string>();
     for (const include of includes) {
       const ref: IncludeRef = include.version !== undefined ? { name: include.name, version: include.version } : { name: include.name, label: include.label };
@@ -101,25 +131,59 @@ export async function resolveIncludes(
       if (chain.includes(ref.name)) fail(conflictCode, INCLUDE_MSG.cycle(path), "INCLUDE_CYCLE");
       if (path.length > INCLUDE_MAX_DEPTH) fail(conflictCode, INCLUDE_MSG.tooDeep(path), "INCLUDE_TOO_DEEP");
       const row = await findIncluded(db, teamId, ref);
-      const decision = authorize(reader.caller, "prompt.read", {
-        fetch: selectorOf(ref),
-        prompt: row && { facts: { visibility: row.visibility, authorId: row.authorId }, access: reader.access },
-      });
-      if (!decision.ok) {
-        // Saving, the body names what is not there (400, as Langfuse answers it); fetching, what was asked for is not found.
-        if (decision.code === "NOT_FOUND") fail(conflictCode === "INVALID" ? "INVALID" : "NOT_FOUND", INCLUDE_MSG.notFound(ref, chain), "INCLUDE_NOT_FOUND");
-        fail(decision.code, `${decision.message} (include ${includeName(ref)})`, "INCLUDE_FORBIDDEN");
-      }
-      if (row!.type !== "text") fail(conflictCode, INCLUDE_MSG.notText(ref), "INCLUDE_NOT_TEXT");
+      admit(ref, row, chain);
+      if (!row) return fail(conflictCode === "INVALID" ? "INVALID" : "NOT_FOUND", INCLUDE_MSG.notFound(ref, chain), "INCLUDE_NOT_FOUND");
+      if (row.type !== "text") fail(conflictCode, INCLUDE_MSG.notText(ref), "INCLUDE_NOT_TEXT");
       refs.push(ref);
-      (graph.dependencies[parentId] ??= []).push({ name: row!.name, version: row!.version, id: row!.versionId });
-      const resolved = await follow({ type: "text", template: row!.template ?? "" }, path, row!.versionId);
-      texts.set(include.tag, resolved.type === "text" ? resolved.template : "");
+      (graph.dependencies[parentId] ??= []).push({ name: row.name, version: row.version, id: row.versionId });
+      const resolved = await follow({ type: "text", template: row.template ?? "" }, path, row.versionId);
+      const text = resolved.type === "text" ? resolved.template : "";
+      // Counted before the text is built: each place the tag is written takes the included text's length instead.
+      length += times.get(include.tag)! * (text.length - include.tag.length);
+      if (length > INCLUDE_MAX_RESOLVED_CHARS) fail(conflictCode, INCLUDE_MSG.tooLong(ref, chain, length), "INCLUDE_TOO_LONG");
+      texts.set(include.tag, text);
     }
     return replaceTags(body, texts);
   };
   const body = await follow(root.body, [root.name], root.id ?? "");
   return { body, graph: refs.length ? graph : null, refs };
+}
+
+/**
+ * In a transaction that moves `label` of prompt `name` (a label move, or `latest` by a new version):
+ * refuses it when a version of the team that includes it by that label, and that is served by a label
+ * or as the latest, would resolve past the budget, naming that includer. Followed through includers of
+ * includers; only the budget refuses here (whoever reads the includer meets any other problem).
+ */
+export async function refuseIncludersOverBudget(tx: DbTransaction, teamId: string, name: string, label: string) {
+  const checked = new Set<string>();
+  let moved = [{ name, label }];
+  for (let depth = 1; depth < INCLUDE_MAX_DEPTH && moved.length; depth++) {
+    const includers = await tx.$queryRaw<{ name: string; version: number; id: string; type: "text" | "chat"; template: string | null; messages: unknown; labels: string[] }[]>`
+      SELECT DISTINCT ON (v.id) p.name, v.version, v.id::text AS id, v.type::text AS type, v.template, v.messages,
+             ARRAY(SELECT l.name FROM prompt_labels l WHERE l.prompt_id = p.id AND l.version = v.version)
+               || CASE WHEN v.version = p.latest_version THEN ARRAY[${LATEST_LABEL}] ELSE '{}'::text[] END AS labels
+      FROM prompt_dependencies d
+      JOIN prompt_versions v ON v.id = d.parent_version_id
+      JOIN prompts p ON p.id = v.prompt_id
+      WHERE d.team_id = ${teamId}::uuid AND p.archived_at IS NULL
+        AND (d.child_name, d.child_label) IN (SELECT * FROM unnest(${moved.map((one) => one.name)}::text[], ${moved.map((one) => one.label)}::text[]))
+        AND (v.version = p.latest_version OR EXISTS (SELECT 1 FROM prompt_labels l WHERE l.prompt_id = p.id AND l.version = v.version))`;
+    moved = [];
+    for (const includer of includers) {
+      if (checked.has(includer.id)) continue;
+      checked.add(includer.id);
+      const body: IncludeBody = includer.type === "text" ? { type: "text", template: includer.template ?? "" } : { type: "chat", messages: includer.messages as ChatMessage[] };
+      try {
+        await followIncludes(tx, teamId, { name: includer.name, version: includer.version, id: includer.id, body }, "INVALID", () => undefined);
+      } catch (error) {
+        if (error instanceof DomainError && error.reason && BUDGET_REASONS.has(error.reason)) {
+          fail("INVALID", INCLUDE_MSG.includerTooLong(includer.name, includer.version, error.message), error.reason);
+        }
+      }
+      for (const served of includer.labels) moved.push({ name: includer.name, label: served });
+    }
+  }
 }
 
 /**

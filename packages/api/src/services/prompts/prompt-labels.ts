@@ -7,6 +7,7 @@ import type { AuditContext } from "../insight/audit.ts";
 import { notify } from "../collaboration/notify.ts";
 import type { LoadedPrompt } from "./loaded-prompt.ts";
 import { auditPrompt, refuseArchived, touchLivePrompt } from "./prompt-changes.ts";
+import { refuseIncludersOverBudget } from "./prompt-includes.ts";
 import { directLabelRefusal, refuse, requiredApprovals } from "./prompt-rules.ts";
 
 /** What stops the caller moving (or removing) `label` of this prompt directly, by the prompt rules. */
@@ -61,7 +62,7 @@ export async function moveLabel(
   context: AuditContext,
 ) {
   const promptId = prompt.id;
-  await touchLivePrompt(tx, promptId, now);
+  const { name } = await touchLivePrompt(tx, promptId, now);
   const exists = await tx.promptVersion.findUnique({ where: { promptId_version: { promptId, version } }, select: { id: true } });
   if (!exists) fail("NOT_FOUND", PROMPT_MSG.versionNotFound, "VERSION_NOT_FOUND");
   // The label history: where it pointed before this move (null: it did not exist).
@@ -71,6 +72,7 @@ export async function moveLabel(
     INSERT INTO prompt_labels (prompt_id, name, version, moved_by, moved_at)
     VALUES (${promptId}::uuid, ${label}, ${version}, ${moverId}::uuid, ${now})
     ON CONFLICT (prompt_id, name) DO UPDATE SET version = EXCLUDED.version, moved_by = EXCLUDED.moved_by, moved_at = EXCLUDED.moved_at`;
+  await refuseIncludersOverBudget(tx, prompt.teamId, name, label);
   if (label === PROTECTED_LABEL) await notify(tx, { kind: "production_moved", promptId, version, actorId: moverId }, now);
   return { label, version };
 }

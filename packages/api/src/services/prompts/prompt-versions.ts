@@ -1,11 +1,11 @@
 // A prompt's immutable versions: one with its contract in force, the history page, and the next version.
 import type { Db, DbOrTx } from "@promptly/db";
-import { effectiveContract, type CreateVersionInput } from "@promptly/shared";
+import { LATEST_LABEL, effectiveContract, type CreateVersionInput } from "@promptly/shared";
 import { authorOf } from "../access/actor.ts";
 import type { AuditContext } from "../insight/audit.ts";
 import type { Caller } from "../access/visibility.ts";
 import type { LoadedPrompt } from "./loaded-prompt.ts";
-import { saveIncludes } from "./prompt-includes.ts";
+import { refuseIncludersOverBudget, saveIncludes } from "./prompt-includes.ts";
 import { moveLabels, refuseDirectLabelMoves } from "./prompt-labels.ts";
 import { auditPrompt, bodyOf, refuseArchived, touchLivePrompt, versionData } from "./prompt-changes.ts";
 import { versionColumns, withAvatar, type RawItem } from "./prompt-rows.ts";
@@ -68,6 +68,7 @@ export async function createVersion(
       select: { id: true },
     });
     await saveIncludes(tx, { caller, access: prompt.access }, { teamId: prompt.teamId, name, versionId: id, version, body });
+    await refuseIncludersOverBudget(tx, prompt.teamId, name, LATEST_LABEL);
     await auditPrompt(tx, context, prompt, "prompt.version", { after: { version, commitMessage: input.commitMessage ?? "" } });
     await moveLabels(tx, prompt, labels, version, now, context);
     return { version, versionId: id };
