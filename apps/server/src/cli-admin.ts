@@ -2,8 +2,8 @@
 // prompts export|import for git-based workflows; backup|restore of the database and the avatars.
 import { join } from "node:path";
 import { createDb } from "@promptly/db";
-import { DomainError, createS3Storage, exportLibraryForCli, findTeamForCommandLine, importLibraryForCli, setSuperUser } from "@promptly/api";
-import { APP_ROLES, normalizeEmail } from "@promptly/shared";
+import { DomainError, createS3Storage, exportLibraryForCli, findTeamForCommandLine, importLibraryForCli, setAppRole, setSuperUser } from "@promptly/api";
+import { APP_ROLES, normalizeEmail, type AppRole } from "@promptly/shared";
 import { BackupError, restoreBackup, writeBackup, type AvatarStore } from "./backup.ts";
 import { EVAL_USAGE } from "./eval/command.ts";
 import { ConfigError, loadEnv, type Env } from "./env.ts";
@@ -107,15 +107,21 @@ async function main() {
       process.exitCode = 1;
       return;
     }
-    if (command === "set-role") {
-      const appRole = role as Exclude<(typeof APP_ROLES)[number], "super-user">;
-      await db.userRole.upsert({ where: { userId: user.id }, create: { userId: user.id, role: appRole }, update: { role: appRole } });
-      console.log(`${email} now has the app role ${appRole}.`);
-      return;
+    try {
+      if (command === "set-role") {
+        // As a super user changes it in the app: audited, and the last super user keeps their status.
+        await setAppRole(db, { userId: user.id, role: role as AppRole }, { actor: { kind: "cli" }, ip: null, now: new Date() });
+        console.log(`${email} now has the app role ${role}.`);
+        return;
+      }
+      const superUser = command === "grant-super-user";
+      await setSuperUser(db, user.id, superUser, new Date());
+      console.log(`${email} is ${superUser ? "now" : "no longer"} a super user.`);
+    } catch (error) {
+      if (!(error instanceof DomainError)) throw error;
+      console.error(error.message);
+      process.exitCode = 1;
     }
-    const superUser = command === "grant-super-user";
-    await setSuperUser(db, user.id, superUser, new Date());
-    console.log(`${email} is ${superUser ? "now" : "no longer"} a super user.`);
   } finally {
     await db?.$disconnect();
     await stop();

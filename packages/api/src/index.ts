@@ -15,6 +15,7 @@ export { createServices, closeServices } from "./services/index.ts";
 export { createS3Storage } from "./services/platform/storage.ts";
 export { checkHealth } from "./services/platform/health.ts";
 export { setSuperUser } from "./services/identity/super-users.ts";
+export { setAppRole } from "./services/identity/app-roles.ts";
 export { scheduleHousekeeping } from "./services/platform/housekeeping.ts";
 export { startOutboxWorker } from "./services/platform/outbox.ts";
 export { configureNotificationMail } from "./services/collaboration/notify.ts";

@@ -6,4 +6,4 @@ import { appRoleChange, setAppRole as setAppRoleOf } from "../../services/identi
 export const setAppRole = appProcedure("user.appRole.manage")
   .input(setAppRoleInput)
   .output(appRoleChange)
-  .mutation(({ ctx, input }) => setAppRoleOf(ctx.db, ctx.caller.userId, input, ctx.audit));
+  .mutation(({ ctx, input }) => setAppRoleOf(ctx.db, input, ctx.audit));

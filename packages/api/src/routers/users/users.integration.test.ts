@@ -5,6 +5,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MSG } from "@promptly/shared";
 import { createHarness, type Harness, type TestClient } from "../../../testing/harness.ts";
 import { createAccount, outcome, signedIn } from "../../../testing/organizations-support.ts";
+import { DomainError } from "../../errors.ts";
+import { setAppRole } from "../../services/identity/app-roles.ts";
+import { setSuperUser } from "../../services/identity/super-users.ts";
 
 let h: Harness;
 let root: { id: string; email: string };
@@ -101,5 +104,31 @@ describe("users.setAppRole", () => {
     const winner = results[0]!.code === "OK" ? rootApi : otherApi;
     const loser = results[0]!.code === "OK" ? other : root;
     await winner.users.setAppRole({ userId: loser.id, role: "super-user" });
+  });
+});
+
+describe("the command line (npm run cli -- set-role | revoke-super-user)", () => {
+  const commandLine = () => ({ actor: { kind: "cli" as const }, ip: null, now: h.clock.now() });
+
+  it("set-role changes the app role as the app does, audited as the command line", async () => {
+    const person = await createAccount(h, { role: "user" });
+    expect(await setAppRole(db(), { userId: person.id, role: "team_lead" }, commandLine())).toEqual({ userId: person.id, role: "team_lead" });
+    expect(await appRoleOf(person.id)).toBe("team_lead");
+    expect((await eventsFor(person.id)).map((event) => [event.actorKind, event.before, event.after])).toEqual([["cli", { role: "user" }, { role: "team_lead" }]]);
+  });
+
+  it("neither set-role nor revoke-super-user takes the last super user's status", async () => {
+    await db().profile.updateMany({ where: { superUser: true, userId: { not: root.id } }, data: { superUser: false } });
+    const refused = await setAppRole(db(), { userId: root.id, role: "user" }, commandLine()).catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(DomainError);
+    expect(refused).toMatchObject({ code: "STATE_CONFLICT", message: MSG.lastSuperUser });
+    await expect(setSuperUser(db(), root.id, false, h.clock.now())).rejects.toThrow(MSG.lastSuperUser);
+    expect(await appRoleOf(root.id)).toBe("super-user");
+    // With another super user, the command line revokes it.
+    const second = await createAccount(h, { role: "user" });
+    await setSuperUser(db(), second.id, true, h.clock.now());
+    await setSuperUser(db(), root.id, false, h.clock.now());
+    expect(await appRoleOf(root.id)).not.toBe("super-user");
+    await setSuperUser(db(), root.id, true, h.clock.now());
   });
 });

@@ -1,8 +1,8 @@
-// A person's app role, changed by a super user (the organization members page). 'super-user' is the
-// super user flag; any other role is the stored role and ends super user status. At least one super
-// user always remains, checked on the super users' rows locked for the transaction.
+// A person's app role, changed by a super user (the organization members page) or the command line.
+// 'super-user' is the super user flag; any other role is the stored role and ends super user status.
+// At least one super user always remains, checked on the super users' rows locked for the transaction.
 import { z } from "zod";
-import type { Db } from "@promptly/db";
+import type { Db, DbTransaction } from "@promptly/db";
 import { APP_ROLES, MSG, resolveAppRole, type AppRole } from "@promptly/shared";
 import { fail } from "../../errors.ts";
 import { auditAs, type AuditContext } from "../insight/audit.ts";
@@ -11,14 +11,15 @@ export const appRoleChange = z.object({ userId: z.string(), role: z.enum(APP_ROL
 export type AppRoleChange = z.infer<typeof appRoleChange>;
 
 /**
- * Sets `userId`'s app role as `actorId` (a super user, checked again under the lock: a concurrent
- * change may have just demoted them). Refuses to demote the last super user; no change, no event.
+ * Sets `userId`'s app role as the context's actor: a person must be a super user (checked again under
+ * the lock: a concurrent change may have just demoted them); the command line may. Refuses to demote
+ * the last super user; no change, no event.
  */
-export async function setAppRole(db: Db, actorId: string, input: { userId: string; role: AppRole }, context: AuditContext): Promise<AppRoleChange> {
+export async function setAppRole(db: Db, input: { userId: string; role: AppRole }, context: AuditContext): Promise<AppRoleChange> {
+  const { actor } = context;
   return db.$transaction(async (tx) => {
-    const superUsers = await tx.$queryRaw<{ userId: string }[]>`
-      SELECT user_id::text AS "userId" FROM profiles WHERE super_user ORDER BY user_id FOR UPDATE`;
-    if (!superUsers.some((row) => row.userId === actorId)) fail("FORBIDDEN", MSG.onlySuperUsersChangeAppRoles);
+    const superUsers = await lockSuperUsers(tx);
+    if (actor.kind !== "cli" && !(actor.kind === "user" && superUsers.some((row) => row.userId === actor.userId))) fail("FORBIDDEN", MSG.onlySuperUsersChangeAppRoles);
     const user = await tx.user.findUnique({
       where: { id: input.userId },
       select: { email: true, appRole: { select: { role: true } }, profile: { select: { superUser: true } } },
@@ -43,3 +44,7 @@ export async function setAppRole(db: Db, actorId: string, input: { userId: strin
     return { userId: input.userId, role: input.role };
   });
 }
+
+/** The super users, their rows locked for the transaction: who is the last one cannot change meanwhile. */
+export const lockSuperUsers = (tx: DbTransaction) =>
+  tx.$queryRaw<{ userId: string }[]>`SELECT user_id::text AS "userId" FROM profiles WHERE super_user ORDER BY user_id FOR UPDATE`;
