@@ -2,16 +2,18 @@
 // (in the OS temp directory) breaks each rule once, is cruised with the repository's own configuration,
 // and every broken rule must be reported - while the allowed variants (type-only imports, test files)
 // must not be. The real tree is checked by `npm run guards`, not here.
-// Also the one visibility rule: no query outside packages/api/src/services/access/visibility.ts filters prompts
-// by their visibility (checked on the real tree here, and shown to catch a planted filter).
+// Also the rules of the source that `npm run guards` checks beside the graph (scripts/guards/source-rules.ts):
+// the one visibility rule and the one role rule, shown here to catch what is planted.
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { spawnSync } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { cruise, type ICruiseResult, type IViolation } from "dependency-cruiser";
 import extractDepcruiseOptions from "dependency-cruiser/config-utl/extract-depcruise-options";
 import extractTSConfig from "dependency-cruiser/config-utl/extract-ts-config";
+import { SOURCE_RULES, ruleMatches, sourceFiles, sourceRuleViolations, type SourceRule } from "../scripts/guards/source-rules.ts";
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
 
@@ -128,62 +130,31 @@ describe("dependency-cruiser configuration", () => {
   });
 });
 
-// ---- the one visibility rule ----
+// ---- the rules of the source (scripts/guards/source-rules.ts, run by `npm run guards`) ----
 
-/** The module that alone may say which prompts a caller sees by their visibility. */
-const VISIBILITY_MODULE = "packages/api/src/services/access/visibility.ts";
+const [VISIBILITY_RULE, ROLE_RULE] = SOURCE_RULES as [SourceRule, SourceRule];
 
-/** Query text that filters by a prompt's visibility: SQL comparisons and CASEs on it, Prisma filters on it. */
-const VISIBILITY_FILTERS = [
-  /\bvisibility\b\s*(?:=|<>|!=|(?:NOT\s+)?IN\s*\()\s*'(?:private|team|organization)'/i,
-  /\bCASE\s+(?:WHEN\s+)?(?:\w+\.)?visibility\b/i,
-  /\bvisibility\s*:\s*\{\s*(?:not|in|notIn|equals)\s*:/,
-];
-
-/** Lines that may filter by visibility elsewhere, each with the reason it may (none today). */
-const VISIBILITY_ALLOWED: { file: string; line: string }[] = [];
-
-/** The lines of `source` that filter by visibility, as "line number: text". */
-function visibilityFilters(source: string): string[] {
-  return source
-    .split("\n")
-    .flatMap((line, index) => (VISIBILITY_FILTERS.some((filter) => filter.test(line)) ? [`${index + 1}: ${line.trim()}`] : []));
-}
-
-/** Every TypeScript source file (tests aside) of the apps and packages, relative to the repository. */
-function sourceFiles(): string[] {
-  const files: string[] = [];
-  const walk = (dir: string) => {
-    for (const entry of readdirSync(join(ROOT, dir), { withFileTypes: true })) {
-      const path = `${dir}/${entry.name}`;
-      if (entry.isDirectory()) {
-        if (!["node_modules", "dist", "generated"].includes(entry.name)) walk(path);
-      } else if (/\.tsx?$/.test(entry.name) && !/\.test\.tsx?$/.test(entry.name)) files.push(path);
-    }
-  };
-  for (const top of ["apps", "packages"]) {
-    for (const workspace of readdirSync(join(ROOT, top), { withFileTypes: true })) {
-      if (workspace.isDirectory()) walk(`${top}/${workspace.name}`);
-    }
-  }
-  return files;
-}
-
-describe("the one visibility rule", () => {
-  it("filters prompts by visibility only in the visibility module", () => {
-    const offenders = sourceFiles()
-      .filter((file) => file !== VISIBILITY_MODULE)
-      .flatMap((file) =>
-        visibilityFilters(readFileSync(join(ROOT, file), "utf8"))
-          .filter((found) => !VISIBILITY_ALLOWED.some((allowed) => allowed.file === file && found.includes(allowed.line)))
-          .map((found) => `${file}:${found}`),
-      );
-    expect(offenders).toEqual([]);
+describe("the rules of the source", () => {
+  it("the real tree keeps them, and the scan reads it (each rule's home matches)", () => {
+    expect(sourceRuleViolations()).toEqual([]);
+    expect(sourceFiles()).toContain(VISIBILITY_RULE.home);
+    expect(ruleMatches(VISIBILITY_RULE, readFileSync(join(ROOT, VISIBILITY_RULE.home), "utf8")).length).toBeGreaterThan(0);
   });
 
-  it("sees the visibility module's own filters (the scan reads the real tree)", () => {
-    expect(sourceFiles()).toContain(VISIBILITY_MODULE);
-    expect(visibilityFilters(readFileSync(join(ROOT, VISIBILITY_MODULE), "utf8")).length).toBeGreaterThan(0);
+  it("`npm run guards` fails on a planted role rule in SQL outside the access module, and names it", () => {
+    const planted = mkdtempSync(join(realpathSync(tmpdir()), "promptly-rules-"));
+    try {
+      const file = "packages/api/src/services/collaboration/planted.ts";
+      mkdirSync(join(planted, dirname(file)), { recursive: true });
+      mkdirSync(join(planted, "apps"), { recursive: true });
+      writeFileSync(join(planted, file), "export const q = Prisma.sql`SELECT 1 FROM team_members tm WHERE tm.role = 'admin'`;\n");
+      const run = spawnSync(process.execPath, ["--import", "tsx", join(ROOT, "scripts/guards/source-rules.ts"), planted], { encoding: "utf8" });
+      expect(run.status).toBe(1);
+      expect(run.stderr).toContain(`${file}:1: export const q`);
+      expect(run.stderr).toContain(ROLE_RULE.name);
+    } finally {
+      rmSync(planted, { recursive: true, force: true });
+    }
   });
 
   it.each([
@@ -196,8 +167,8 @@ describe("the one visibility rule", () => {
     "CASE WHEN p.visibility = 'private' THEN 0 ELSE 1 END",
     'where: { teamId, visibility: { not: "private" } },',
     'where: { visibility: { in: ["team", "organization"] } }',
-  ])("catches a planted filter: %s", (line) => {
-    expect(visibilityFilters(`const a = 1;\n${line}\n`)).toEqual([`2: ${line.trim()}`]);
+  ])("catches a planted visibility filter: %s", (line) => {
+    expect(ruleMatches(VISIBILITY_RULE, `const a = 1;\n${line}\n`)).toEqual([`2: ${line.trim()}`]);
   });
 
   it.each([
@@ -206,7 +177,25 @@ describe("the one visibility rule", () => {
     "data: { visibility: input.visibility, title }",
     "where.push(Prisma.sql`p.visibility = ${input.visibility}::prompt_visibility`);",
     "visibility: \"team\",",
-  ])("leaves what is not an access filter: %s", (line) => {
-    expect(visibilityFilters(line)).toEqual([]);
+  ])("leaves what is not a visibility filter: %s", (line) => {
+    expect(ruleMatches(VISIBILITY_RULE, line)).toEqual([]);
+  });
+
+  it.each([
+    "SELECT (COALESCE(om.role = 'admin', FALSE) OR COALESCE(ur.role = 'administrator', FALSE)) AS \"teamsPage\"",
+    "WHERE tm.role::text IN ('admin', 'editor')",
+    "AND m.role <> 'viewer'",
+    "AND tm.role::text IN (${Prisma.join([...teamRoles])})",
+  ])("catches a planted role rule in SQL: %s", (line) => {
+    expect(ruleMatches(ROLE_RULE, `const a = 1;\n${line}\n`)).toEqual([`2: ${line.trim()}`]);
+  });
+
+  it.each([
+    "SELECT tm.role::text AS \"teamRole\" FROM team_members tm",
+    "data: { role: input.role }",
+    "if (access.teamRole === \"admin\") return true;",
+    "UPDATE team_members SET role = ${role}::team_role WHERE id = ${id}::uuid",
+  ])("leaves what is not a role rule: %s", (line) => {
+    expect(ruleMatches(ROLE_RULE, line)).toEqual([]);
   });
 });

@@ -207,15 +207,27 @@ describe("who hears of each event", () => {
       expect.objectContaining({ kind: "team_added", text: "Ada Admin added you to team Support", href: `/?organizationId=${organization.id}&teamId=${other.id}` }),
     ]);
 
-    // A team invitation for someone new, accepted: the inviting admin hears of it (they may not open /teams: the dashboard with that team).
+    // A team invitation for someone new, accepted: the inviting team admin hears of it, linked to the
+    // Teams page, which a team admin opens (page.teams) though they are only a member of the organization.
     const newcomer = await createAccount(h, { fullName: "Nia Newcomer" });
     const invited = await adminApi.invites.create({ teamId: other.id, email: newcomer.email, role: "viewer" });
     if (invited.status !== "invited") throw new Error("expected an invitation");
     await (await api(newcomer)).invites.accept({ id: invited.invite.id });
     const adminBell = await adminApi.notifications.list();
-    expect(adminBell.items[0]).toMatchObject({
+    expect(adminBell.items[0]).toMatchObject({ kind: "invite_accepted", text: "Nia Newcomer accepted your invitation to team Support", href: "/teams" });
+    // One who may no longer open the Teams page when the invitation is accepted (no longer a team admin) lands on the dashboard with that team.
+    const late = await createAccount(h, { fullName: "Lee Late" });
+    const lateInvite = await adminApi.invites.create({ teamId: other.id, email: late.email, role: "viewer" });
+    if (lateInvite.status !== "invited") throw new Error("expected an invitation");
+    await db().teamMember.updateMany({ where: { userId: people.admin.id }, data: { role: "editor" } });
+    try {
+      await (await api(late)).invites.accept({ id: lateInvite.invite.id });
+    } finally {
+      await db().teamMember.updateMany({ where: { userId: people.admin.id }, data: { role: "admin" } });
+    }
+    expect((await adminApi.notifications.list()).items[0]).toMatchObject({
       kind: "invite_accepted",
-      text: "Nia Newcomer accepted your invitation to team Support",
+      text: "Lee Late accepted your invitation to team Support",
       href: `/?organizationId=${organization.id}&teamId=${other.id}`,
     });
     // The newcomer added themselves by accepting: no team_added for their own action.

@@ -4,7 +4,10 @@
 // library's visibility (private / team / organization) extends this rule.
 import { Prisma } from "@promptly/db";
 import type { AuthenticatedApiKey } from "../identity/api-keys.ts";
-import { PERMISSIONS, type Action, type AppRole, type OrganizationRole, type TeamRole } from "@promptly/shared";
+import { PERMISSIONS, resolveAppRole, type Action, type AppRole, type OrganizationRole, type TeamRole } from "@promptly/shared";
+
+/** The app role of a person with no stored one. */
+const DEFAULT_APP_ROLE: AppRole = resolveAppRole(false, null);
 
 export interface Caller {
   userId: string;
@@ -58,6 +61,30 @@ export function canSql(caller: Caller, action: Action, roles: { organizationRole
     parts.push(Prisma.sql`COALESCE(${roles.teamRole}::text IN (${Prisma.join([...grant.teamRoles])}), FALSE)`);
   }
   return parts.length ? Prisma.sql`(${Prisma.join(parts, " OR ")})` : Prisma.sql`FALSE`;
+}
+
+/**
+ * Whether the person `who.userId` (an SQL expression) holds `action` by their roles, as `can` answers
+ * it for them: a super user, their app role, their role in the organization, or their role in the team
+ * (with no team given: their strongest role in any team of the organization, as a page of the main area
+ * asks it). For a person other than the caller (who last moved a label, who invited). Never NULL.
+ */
+export function holderSql(action: Action, who: { userId: Prisma.Sql; organizationId: Prisma.Sql; teamId?: Prisma.Sql }): Prisma.Sql {
+  const grant: { appRoles?: readonly AppRole[]; organizationRoles?: readonly OrganizationRole[]; teamRoles?: readonly TeamRole[] } = PERMISSIONS[action];
+  const parts = [Prisma.sql`EXISTS (SELECT 1 FROM profiles h_p WHERE h_p.user_id = ${who.userId} AND h_p.super_user)`];
+  if (grant.appRoles?.length) {
+    const stored = Prisma.sql`(SELECT h_ur.role::text FROM user_roles h_ur WHERE h_ur.user_id = ${who.userId})`;
+    parts.push(Prisma.sql`COALESCE(${stored}, ${DEFAULT_APP_ROLE}) IN (${Prisma.join([...grant.appRoles])})`);
+  }
+  if (grant.organizationRoles?.length) {
+    parts.push(Prisma.sql`EXISTS (SELECT 1 FROM organization_members h_om
+      WHERE h_om.organization_id = ${who.organizationId} AND h_om.user_id = ${who.userId} AND h_om.role::text IN (${Prisma.join([...grant.organizationRoles])}))`);
+  }
+  if (grant.teamRoles?.length) {
+    const inTeam = who.teamId ? Prisma.sql`h_tm.team_id = ${who.teamId}` : Prisma.sql`h_tm.team_id IN (SELECT h_t.id FROM teams h_t WHERE h_t.organization_id = ${who.organizationId})`;
+    parts.push(Prisma.sql`EXISTS (SELECT 1 FROM team_members h_tm WHERE ${inTeam} AND h_tm.user_id = ${who.userId} AND h_tm.role::text IN (${Prisma.join([...grant.teamRoles])}))`);
+  }
+  return Prisma.sql`(${Prisma.join(parts, " OR ")})`;
 }
 
 /** Joins to an `organizations` row aliased `o`: `my_om`, the caller's membership in it (or NULLs). */

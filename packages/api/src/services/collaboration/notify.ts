@@ -5,7 +5,7 @@
 // here from each person's preferences; callers only say what happened.
 import { inTransaction, Prisma, type DbOrTx, type DbTransaction, type NotificationKind } from "@promptly/db";
 import { NOTIFICATION_DEFAULTS, accessOf, can, displayName, resolveAppRole, type OrganizationRole, type TeamRole } from "@promptly/shared";
-import { organizationVisibility, promptVisibility, teamVisibility, type Caller } from "../access/visibility.ts";
+import { holderSql, organizationVisibility, promptVisibility, teamVisibility, type Caller } from "../access/visibility.ts";
 import type { NotificationData } from "./notification-text.ts";
 
 /**
@@ -237,12 +237,7 @@ async function dataOf(tx: DbTransaction, event: NotificationEvent): Promise<Noti
     data.organizationId = event.organizationId;
     // The inviter lands on the Teams page when they may open it, else on the dashboard.
     const inviter = await tx.$queryRaw<{ teamsPage: boolean }[]>`
-      SELECT (COALESCE(om.role = 'admin', FALSE) OR COALESCE(p.super_user, FALSE) OR COALESCE(ur.role = 'administrator', FALSE)) AS "teamsPage"
-      FROM users u
-      LEFT JOIN organization_members om ON om.user_id = u.id AND om.organization_id = ${event.organizationId}::uuid
-      LEFT JOIN profiles p ON p.user_id = u.id
-      LEFT JOIN user_roles ur ON ur.user_id = u.id
-      WHERE u.id = ${event.inviterId}::uuid`;
+      SELECT ${holderSql("page.teams", { userId: Prisma.sql`${event.inviterId}::uuid`, organizationId: Prisma.sql`${event.organizationId}::uuid` })} AS "teamsPage"`;
     data.teamsPage = inviter[0]?.teamsPage ?? false;
   }
   return data;

@@ -6,9 +6,10 @@
 // input schemas' (a version's variables, a title's length), which every door parses.
 import { Prisma, type DbOrTx, type DbTransaction } from "@promptly/db";
 import {
-  PERMISSIONS, PROMPT_MSG, PROMPT_TAGS_MAX, PROTECTED_LABEL, REVIEW_MSG, approvalsNeeded, canOnPrompt, type PromptAccess, type PromptFacts, type PromptVisibility,
+  PROMPT_MSG, PROMPT_TAGS_MAX, PROTECTED_LABEL, REVIEW_MSG, approvalsNeeded, canOnPrompt, type PromptAccess, type PromptFacts, type PromptVisibility,
 } from "@promptly/shared";
 import { fail, type DomainErrorCode } from "../../errors.ts";
+import { holderSql } from "../access/visibility.ts";
 
 export interface Refusal {
   code: DomainErrorCode;
@@ -85,15 +86,12 @@ export function directLabelRefusal(label: string, prompt: RulePrompt, approvalsR
  */
 export async function shareRefusal(db: DbOrTx, prompt: RulePrompt & { id: string }, visibility: PromptVisibility | undefined): Promise<Refusal | null> {
   if (prompt.facts.visibility !== "private" || visibility === undefined || visibility === "private") return null;
-  const { organizationRoles, teamRoles } = PERMISSIONS["prompt.label.protected"];
+  const movedByRight = holderSql("prompt.label.protected", { userId: Prisma.sql`l.moved_by`, organizationId: Prisma.sql`p.organization_id`, teamId: Prisma.sql`p.team_id` });
   const [production] = await db.$queryRaw<{ approvalsRequired: number; reviewed: boolean; movedByRight: boolean }[]>`
     SELECT t.required_approvals AS "approvalsRequired",
            EXISTS (SELECT 1 FROM change_requests cr
                    WHERE cr.prompt_id = p.id AND cr.label = l.name AND cr.status = 'approved' AND cr.proposed_version = l.version) AS reviewed,
-           (EXISTS (SELECT 1 FROM profiles pr WHERE pr.user_id = l.moved_by AND pr.super_user)
-            OR EXISTS (SELECT 1 FROM team_members tm WHERE tm.team_id = p.team_id AND tm.user_id = l.moved_by AND tm.role::text IN (${Prisma.join([...teamRoles])}))
-            OR EXISTS (SELECT 1 FROM organization_members om
-                       WHERE om.organization_id = p.organization_id AND om.user_id = l.moved_by AND om.role::text IN (${Prisma.join([...organizationRoles])}))) AS "movedByRight"
+           ${movedByRight} AS "movedByRight"
     FROM prompt_labels l JOIN prompts p ON p.id = l.prompt_id JOIN teams t ON t.id = p.team_id
     WHERE l.prompt_id = ${prompt.id}::uuid AND l.name = ${PROTECTED_LABEL}`;
   if (!production) return null;
