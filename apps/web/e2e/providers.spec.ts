@@ -1,7 +1,7 @@
 // Model providers end to end: an organization admin connects an OpenAI-compatible server (a fake
-// provider this test runs on the loopback address), tests it, edits it without typing the key again,
-// sets model prices and deletes it; a plain member cannot open the page. The key is recorded, so the
-// global teardown proves it never reached the server's log.
+// provider this test runs on the loopback address), tests it, edits it without typing the key again
+// (a changed base URL would need it), sets model prices and deletes it; a plain member cannot open the
+// page. The key is recorded, so the global teardown proves it never reached the server's log.
 import { randomBytes } from "node:crypto";
 import { expect, test, type Page } from "@playwright/test";
 import { PAGE_REQUIREMENTS, PROVIDER_MSG } from "@promptly/shared";
@@ -97,6 +97,14 @@ test("an organization admin adds an OpenAI-compatible connection, tests it, edit
   await expect(edit.getByLabel("API key")).toHaveValue("");
   await expect(edit).toContainText(`Leave empty to keep the current key (••••${last4}); a new key replaces it.`);
   await expect(edit.getByLabel("Base URL")).toHaveValue(provider.openaiBaseUrl);
+  // A changed base URL asks for the key again (the current key is not sent to a new address); back as it was, it does not.
+  await edit.getByLabel("Base URL").fill(provider.openaiBaseUrl.replace(/\/v1$/, "/v2"));
+  await expect(edit).toContainText("The base URL changed: enter the API key again (the current key is not sent to a new address).");
+  await edit.getByRole("button", { name: "Save Changes" }).click();
+  await expect(edit.getByText(PROVIDER_MSG.keyRequiredForBaseUrl)).toBeVisible();
+  await edit.getByLabel("Base URL").fill(provider.openaiBaseUrl);
+  await expect(edit.getByText(PROVIDER_MSG.keyRequiredForBaseUrl)).toBeHidden();
+  await expect(edit).toContainText(`Leave empty to keep the current key (••••${last4}); a new key replaces it.`);
   await edit.getByLabel("Name").fill(renamed);
   await edit.getByLabel("Models (optional)").fill("local-llama, gpt-4o-mini");
   await edit.getByRole("checkbox", { name: team.name }).uncheck();

@@ -21,6 +21,7 @@ export const PROVIDER_MSG = {
   kindInvalid: "A provider is 'openai', 'anthropic' or 'openai-compatible'",
   keyRequired: "API key is required",
   keyTooLong: `An API key has at most ${PROVIDER_KEY_MAX} characters`,
+  keyRequiredForBaseUrl: "Enter the API key again to change the base URL",
   baseUrlRequired: "An OpenAI-compatible connection needs its base URL",
   baseUrlInvalid: "The base URL must be an http or https URL without credentials, query or fragment",
   baseUrlPrivate:
@@ -75,6 +76,13 @@ export const updateProviderInput = z.object({
   models: modelsSchema.optional(),
   teamIds: teamIdsSchema.optional(),
 });
+
+/**
+ * Whether an update of a connection whose base URL is `storedBaseUrl` must bring its key: one that
+ * points it elsewhere does (the stored key would go to the new address, whoever runs it).
+ */
+export const updateNeedsKey = (storedBaseUrl: string | null, update: { baseUrl?: string | null; apiKey?: string }): boolean =>
+  update.baseUrl !== undefined && (update.baseUrl ?? null) !== storedBaseUrl && update.apiKey === undefined;
 
 const priceSchema = z.number({ error: PROVIDER_MSG.priceInvalid }).min(0, PROVIDER_MSG.priceInvalid).max(10_000, PROVIDER_MSG.priceInvalid);
 

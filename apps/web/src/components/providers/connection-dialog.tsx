@@ -1,10 +1,11 @@
 // Add or edit a provider connection. The form is checked with the procedures' own input schemas;
 // what the server still refuses (a taken name, a private address, a team of another organization)
-// shows in the form. Editing never shows the key: an empty key field keeps it.
+// shows in the form. Editing never shows the key: an empty key field keeps it, unless the base URL
+// changes (the key is then entered again).
 import { useEffect, useId, useState, type FormEvent } from "react";
 import { toast } from "sonner";
 import type { z } from "zod";
-import { createProviderInput, PROVIDER_KIND_LABELS, PROVIDER_KINDS, PROVIDER_MSG, updateProviderInput, type ProviderKind } from "@promptly/shared";
+import { createProviderInput, PROVIDER_KIND_LABELS, PROVIDER_KINDS, PROVIDER_MSG, updateNeedsKey, updateProviderInput, type ProviderKind } from "@promptly/shared";
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from "@/components/ui/dialog";
 import { FormField } from "@/components/ui/form-field";
 import { FormFooter } from "@/components/ui/form-footer";
@@ -83,10 +84,15 @@ export function ConnectionDialog({ organizationId, teams, editing, onOpenChange 
   const create = trpc.providers.create.useMutation({ onSuccess: (saved) => onSaved(saved, "added"), onError: onRefused });
   const update = trpc.providers.update.useMutation({ onSuccess: (saved) => onSaved(saved, "updated"), onError: onRefused });
   const busy = create.isPending || update.isPending;
+  // Whether the typed base URL needs the key again, as the server decides it (one not yet a URL is not the stored one).
+  const typedBaseUrl = updateProviderInput.shape.baseUrl.safeParse(values.baseUrl.trim() || null);
+  const baseUrlChanged = !!connection && (!typedBaseUrl.success || updateNeedsKey(connection.baseUrl, { baseUrl: typedBaseUrl.data }));
 
   const set = <K extends keyof Values>(field: K, value: Values[K]) => {
     setValues((current) => ({ ...current, [field]: value }));
-    setErrors((current) => ({ ...current, [field]: undefined }));
+    // Whether the key is needed again follows the base URL: its message goes when the base URL is edited.
+    const keyAgain = field === "baseUrl" && errors.apiKey === PROVIDER_MSG.keyRequiredForBaseUrl ? { apiKey: undefined } : {};
+    setErrors((current) => ({ ...current, [field]: undefined, ...keyAgain }));
   };
 
   function submit(event: FormEvent) {
@@ -112,6 +118,7 @@ export function ConnectionDialog({ organizationId, teams, editing, onOpenChange 
       teamIds: values.teamIds,
     });
     if (!parsed.success) return setErrors(issuesByField(parsed.error));
+    if (updateNeedsKey(connection.baseUrl, parsed.data)) return setErrors({ apiKey: PROVIDER_MSG.keyRequiredForBaseUrl });
     update.mutate(parsed.data);
   }
 
@@ -174,16 +181,18 @@ export function ConnectionDialog({ organizationId, teams, editing, onOpenChange 
             label="API key"
             error={errors.apiKey}
             description={
-              connection
-                ? `Leave empty to keep the current key (${maskedKey(connection.apiKeyLast4)}); a new key replaces it.`
-                : "Stored encrypted; nobody can read it back, the list shows its last four characters."
+              !connection
+                ? "Stored encrypted; nobody can read it back, the list shows its last four characters."
+                : baseUrlChanged
+                  ? "The base URL changed: enter the API key again (the current key is not sent to a new address)."
+                  : `Leave empty to keep the current key (${maskedKey(connection.apiKeyLast4)}); a new key replaces it.`
             }
           >
             <Input
               type="password"
               autoComplete="new-password"
               spellCheck={false}
-              required={!connection}
+              required={!connection || baseUrlChanged}
               disabled={busy}
               value={values.apiKey}
               onChange={(event) => set("apiKey", event.target.value)}

@@ -23,6 +23,7 @@ const FIELD_OF_MESSAGE: Partial<Record<string, "name" | "baseUrl" | "apiKey" | "
   [PROVIDER_MSG.baseUrlRequired]: "baseUrl",
   [PROVIDER_MSG.baseUrlInvalid]: "baseUrl",
   [PROVIDER_MSG.teamNotInOrganization]: "teamIds",
+  [PROVIDER_MSG.keyRequiredForBaseUrl]: "apiKey",
 };
 
 /**

@@ -198,7 +198,7 @@ describe("what a process keeps of a connection (its opened key, its sockets)", (
     });
     await world.callers.orgAdmin.providers.update({ id: changing.id, apiKey: provider.apiKey, baseUrl: `http://127.0.0.1:${closedPort}/v1` });
     expect(await statusOf()).toMatchObject({ status: "failed", error: expect.stringContaining("Could not reach the provider") });
-    await world.callers.orgAdmin.providers.update({ id: changing.id, baseUrl: provider.openaiBaseUrl });
+    await world.callers.orgAdmin.providers.update({ id: changing.id, apiKey: provider.apiKey, baseUrl: provider.openaiBaseUrl });
     expect(await statusOf()).toMatchObject({ status: "succeeded" });
 
     await world.callers.orgAdmin.providers.delete({ id: changing.id });

@@ -76,6 +76,25 @@ describe("the provider key", () => {
     expect(opened.apiKey).toBe("sk-another-key-9876");
   });
 
+  it("goes only where it was entered for: a new base URL needs the key entered again", async () => {
+    const { id } = await world.callers.orgAdmin.providers.create(compatible());
+    const elsewhere = "https://models.example.com/v1";
+    expect(await failure(world.callers.orgAdmin.providers.update({ id, baseUrl: elsewhere }))).toEqual({ code: "BAD_REQUEST", message: PROVIDER_MSG.keyRequiredForBaseUrl });
+    // An Anthropic connection's base URL cleared (its own API) or set (one left empty) alike.
+    const anthropic = await world.callers.orgAdmin.providers.create(compatible({ kind: "anthropic", baseUrl: provider.anthropicBaseUrl }));
+    expect(await failure(world.callers.orgAdmin.providers.update({ id: anthropic.id, name: `Moved ${++counter}`, baseUrl: null }))).toEqual({ code: "BAD_REQUEST", message: PROVIDER_MSG.keyRequiredForBaseUrl });
+    const ownApi = await world.callers.orgAdmin.providers.create(compatible({ kind: "anthropic", baseUrl: undefined }));
+    expect(await failure(world.callers.orgAdmin.providers.update({ id: ownApi.id, baseUrl: elsewhere }))).toEqual({ code: "BAD_REQUEST", message: PROVIDER_MSG.keyRequiredForBaseUrl });
+    // Nothing changed: the stored base URL and key still open the provider.
+    expect(await h.database.db.providerConnection.findUniqueOrThrow({ where: { id }, select: { baseUrl: true } })).toEqual({ baseUrl: provider.openaiBaseUrl });
+    expect(await world.callers.orgAdmin.providers.test({ id })).toMatchObject({ ok: true });
+
+    // The same base URL (as the form sends it back, a trailing slash included) needs no key; a new one with its key is saved.
+    await world.callers.orgAdmin.providers.update({ id, name: `Kept ${++counter}`, baseUrl: `${provider.openaiBaseUrl}/` });
+    const moved = await world.callers.orgAdmin.providers.update({ id, baseUrl: elsewhere, apiKey: "sk-elsewhere-key-5555" });
+    expect(moved).toMatchObject({ baseUrl: elsewhere, apiKeyLast4: "5555" });
+  });
+
   it("is bound to its connection: a sealed key copied onto another connection does not open", async () => {
     const first = await world.callers.orgAdmin.providers.create(compatible());
     const second = await world.callers.orgAdmin.providers.create(compatible({ apiKey: "sk-second-key-0000" }));

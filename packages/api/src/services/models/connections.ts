@@ -3,7 +3,7 @@
 import { randomUUID } from "node:crypto";
 import { z } from "zod";
 import { Prisma, isUniqueViolation, type Db, type DbOrTx } from "@promptly/db";
-import { PROVIDER_KINDS, PROVIDER_MSG, RUN_MSG, createProviderInput, updateProviderInput, type ProviderKind } from "@promptly/shared";
+import { PROVIDER_KINDS, PROVIDER_MSG, RUN_MSG, createProviderInput, updateNeedsKey, updateProviderInput, type ProviderKind } from "@promptly/shared";
 import type { ApiConfig } from "../types.ts";
 import { fail } from "../../errors.ts";
 import { auditAs, type AuditContext } from "../insight/audit.ts";
@@ -144,6 +144,7 @@ export async function updateProviderConnection(
       const before = await tx.providerConnection.findUnique({ where: { id: input.id }, select: itemSelect });
       if (!before) return fail("NOT_FOUND", PROVIDER_MSG.notFound);
       if (input.baseUrl === null && before.kind === "openai_compatible") fail("INVALID", PROVIDER_MSG.baseUrlRequired);
+      if (updateNeedsKey(before.baseUrl, input)) fail("INVALID", PROVIDER_MSG.keyRequiredForBaseUrl, "KEY_REQUIRED_FOR_BASE_URL");
       if (input.teamIds) await checkTeams(tx, before.organizationId, input.teamIds);
       const row = await tx.providerConnection.update({
         where: { id: input.id },
