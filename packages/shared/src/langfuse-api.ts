@@ -18,7 +18,6 @@ export const LANGFUSE_MSG = {
   chatNeedsMessages: "A chat prompt's prompt is a list of messages ({ role, content })",
   textNeedsString: "A text prompt's prompt is a string",
   /** `'support/reply' is a chat prompt: its versions stay chat`. */
-  typeFixed: (name: string, type: string) => `'${name}' is a ${type} prompt: its new versions must be ${type} too`,
 } as const;
 
 const version = z.coerce.number().int().min(1).max(2 ** 31 - 1);

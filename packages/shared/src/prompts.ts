@@ -10,6 +10,8 @@ export type PromptType = (typeof PROMPT_TYPES)[number];
 
 const PROMPT_NAME_MAX = 128;
 const PROMPT_TITLE_MAX = 120;
+/** The title of a prompt made by a tool that gives none (Langfuse has no titles): its name, as long as a title may be. */
+export const defaultPromptTitle = (name: string) => name.slice(0, PROMPT_TITLE_MAX);
 const PROMPT_DESCRIPTION_MAX = 1000;
 /** Tags one prompt carries at most. */
 export const PROMPT_TAGS_MAX = 10;

@@ -149,7 +149,7 @@ describe("when creating a prompt", () => {
     const answer = await post({ name, prompt: "prompt", type: "text" });
     expect(answer.status).toBe(400);
     expect(answer.body.error).toBe("InvalidRequestError");
-    expect(answer.body.message).toBe(LANGFUSE_MSG.typeFixed(name, "chat"));
+    expect(answer.body.message).toBe(RUNTIME_MSG.typeFixed(name, "chat"));
     expect(await get(name, "?label=latest")).toMatchObject({ status: 200, body: { prompt: chatMessages, type: "chat", version: 1, labels: ["latest"], createdBy: "API", config: {} } });
     notFound(await get(name, "?version=2"));
   });

@@ -7,12 +7,12 @@
 // Promptly's: they are deliberately not in /api/v1's table and OpenAPI document (Langfuse documents them).
 import { z } from "zod";
 import {
-  DomainError, authorize, createRuntimePrompt, createRuntimeVersion, keyCaller, keyProject, pageRuntimePromptVersions, resolveRuntimePrompt, runtimeSelector,
-  serveRuntimeVersion, setRuntimeLabels, type ApiServices, type AuthenticatedApiKey, type ResolvedPrompt, type Resource,
+  authorize, keyCaller, keyProject, pageRuntimePromptVersions, resolveRuntimePrompt, runtimeSelector, saveRuntimePrompt,
+  serveRuntimeVersion, setRuntimeLabels, type ResolvedPrompt, type Resource,
 } from "@promptly/api";
 import {
   LANGFUSE_MSG, LATEST_LABEL, PROMPT_MSG, PROTECTED_LABEL, RUNTIME_MSG, langfuseCreateInput, langfuseDeleteQuery, langfuseGetQuery, langfuseListQuery,
-  langfuseUpdateLabelsInput, promptLabelSchema, promptNameSchema, runtimeCreatePromptInput, runtimeCreateVersionInput, type Action,
+  langfuseUpdateLabelsInput, defaultPromptTitle, promptLabelSchema, promptNameSchema, runtimeCreatePromptInput, type Action,
 } from "@promptly/shared";
 import { HttpError, allow } from "../v1/http.ts";
 import { changed, type Call, type Parsed } from "../v1/operations.ts";
@@ -34,10 +34,6 @@ export interface LangfuseOperation<Q extends z.ZodType | undefined = z.ZodType |
 
 const operation = <Q extends z.ZodType | undefined = undefined, B extends z.ZodType | undefined = undefined>(entry: LangfuseOperation<Q, B>) =>
   entry as unknown as LangfuseOperation;
-
-
-/** A title is required of a new prompt; Langfuse has none, so it is the name (as MCP's tools do). */
-const TITLE_MAX = 120;
 
 /**
  * One version as the Langfuse SDKs read it (their Prompt type: v3's TextPromptClient/ChatPromptClient,
@@ -91,18 +87,6 @@ function versionBody(input: z.output<typeof langfuseCreateInput>): { type: "text
   return { type, messages };
 }
 
-/** The key's prompt of that name (its newest version), or null when the key sees none; not counted as a use. */
-async function existing(services: ApiServices, key: AuthenticatedApiKey, name: string): Promise<ResolvedPrompt | null> {
-  try {
-    return await resolveRuntimePrompt(services, key, name, { label: LATEST_LABEL });
-  } catch (error) {
-    if (error instanceof DomainError && error.code === "NOT_FOUND") return null;
-    throw error;
-  }
-}
-
-const sameTags = (a: readonly string[], b: readonly string[]) => [...new Set(a)].sort().join("\n") === [...new Set(b)].sort().join("\n");
-
 /** Every route of /api/public, in the order they are matched. */
 export const LANGFUSE_OPERATIONS: LangfuseOperation[] = [
   operation({
@@ -152,16 +136,8 @@ export const LANGFUSE_OPERATIONS: LangfuseOperation[] = [
       // The name alone first: the title is made from it, so its problems would only repeat the name's.
       parseOrInvalid(z.object({ name: promptNameSchema }), { name: body.name });
       const version = { ...versionBody(body), config: body.config ?? undefined, commitMessage: body.commitMessage ?? undefined };
-      const before = await existing(services, key, body.name);
-      let saved: { name: string; version: number };
-      if (before) {
-        if (before.prompt.type !== version.type) throw new HttpError("BAD_REQUEST", LANGFUSE_MSG.typeFixed(before.prompt.name, before.prompt.type));
-        if (body.tags !== undefined && !sameTags(before.prompt.tags, body.tags)) throw new HttpError("BAD_REQUEST", RUNTIME_MSG.tagsFixed(before.prompt.name));
-        saved = await createRuntimeVersion(services.db, key, body.name, parseOrInvalid(runtimeCreateVersionInput, version), now, ip, labels);
-      } else {
-        const fresh = parseOrInvalid(runtimeCreatePromptInput, { name: body.name, title: body.name.slice(0, TITLE_MAX), visibility: "team", tags: body.tags, ...version });
-        saved = await createRuntimePrompt(services.db, key, fresh, now, ip, labels);
-      }
+      const fresh = parseOrInvalid(runtimeCreatePromptInput, { name: body.name, title: defaultPromptTitle(body.name), visibility: "team", tags: body.tags, ...version });
+      const saved = await saveRuntimePrompt(services.db, key, fresh, now, ip, labels);
       // The version and its labels were written in one transaction.
       changed(call);
       call.res.status(201).json(langfusePrompt(await resolveRuntimePrompt(services, key, saved.name, { version: saved.version }), { resolve: false }));

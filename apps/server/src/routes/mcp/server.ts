@@ -12,11 +12,11 @@ import {
   ErrorCode, GetPromptRequestSchema, ListPromptsRequestSchema, McpError, type CallToolResult, type GetPromptResult, type Prompt, type PromptMessage,
 } from "@modelcontextprotocol/sdk/types.js";
 import {
-  DOMAIN_ERRORS, DomainError, authorize, compileRuntimePrompt, createRuntimePrompt, createRuntimeVersion, keyCaller, listRuntimePrompts, resolveRuntimePrompt,
+  DOMAIN_ERRORS, DomainError, authorize, compileRuntimePrompt, saveRuntimePrompt, keyCaller, listRuntimePrompts, resolveRuntimePrompt,
   runtimeSelector, serveRuntimePrompt, serveRuntimeVersion, setRuntimeLabels, type ApiServices, type AuthenticatedApiKey,
 } from "@promptly/api";
 import {
-  LATEST_LABEL, RUNTIME_DEFAULT_LABEL, RUNTIME_MSG, promptLabelSchema, runtimeCompileInput, runtimeCreatePromptInput, runtimeCreateVersionInput, runtimeGetQuery,
+  LATEST_LABEL, RUNTIME_DEFAULT_LABEL, defaultPromptTitle, promptLabelSchema, runtimeCompileInput, runtimeCreatePromptInput, runtimeGetQuery,
   runtimeListQuery, runtimeSetLabelInput, type Action, type RuntimeError, type RuntimePrompt,
 } from "@promptly/shared";
 import { logRequestFailure } from "../../logger.ts";
@@ -26,9 +26,6 @@ type ErrorBody = RuntimeError["error"];
 type Contract = RuntimePrompt["variables"][number];
 
 const SERVER_INFO = { name: "promptly", version: "1.0.0" };
-/** A title is required of a new prompt; the MCP tools, like Langfuse's, do not ask for one. */
-const TITLE_MAX = 120;
-
 
 /** A failure as REST's error body: its code from the one error table; anything unknown says nothing of our internals (and is logged). */
 function errorBody(error: unknown, req: Request): ErrorBody {
@@ -94,8 +91,6 @@ const saveShape = {
 type SaveInput = { name: string; title?: string; labels?: string[]; config?: Record<string, unknown>; tags?: string[]; commitMessage?: string };
 
 const labelsInput = z.object({ labels: z.array(promptLabelSchema) });
-
-const sameTags = (a: readonly string[], b: readonly string[]) => [...a].sort().join("\n") === [...b].sort().join("\n");
 
 /** The MCP server one request of `key` talks to (a new one for each request: the transport is stateless). */
 export function mcpServer(services: ApiServices, key: AuthenticatedApiKey, req: Request): McpServer {
@@ -231,26 +226,13 @@ export function mcpServer(services: ApiServices, key: AuthenticatedApiKey, req: 
       const { labels } = parseOr400(labelsInput, { labels: (input.labels ?? []).filter((label) => label !== LATEST_LABEL) });
       for (const label of labels) allow(authorize(caller, "prompt.write", { label }));
       const version = { ...body, config: input.config, commitMessage: input.commitMessage };
-      const fresh = parseOr400(runtimeCreatePromptInput, { name: input.name, title: input.title ?? input.name.slice(0, TITLE_MAX), visibility: "team", tags: input.tags, ...version });
-      let saved: { name: string; version: number; versionId: string };
-      let created = true;
-      try {
-        saved = await createRuntimePrompt(services.db, key, fresh, services.now(), ip, labels);
-      } catch (error) {
-        if (!(error instanceof DomainError && error.reason === "NAME_TAKEN")) throw error;
-        created = false;
-        const next = parseOr400(runtimeCreateVersionInput, version);
-        // The name is taken by a prompt this key cannot see (archived, or private): the create's conflict says so.
-        const existing = await listed(fresh.name);
-        if (!existing) throw error;
-        if (input.tags !== undefined && !sameTags(existing.tags, fresh.tags ?? [])) throw new HttpError("BAD_REQUEST", RUNTIME_MSG.tagsFixed(fresh.name));
-        saved = await createRuntimeVersion(services.db, key, fresh.name, next, services.now(), ip, labels);
-      }
+      const fresh = parseOr400(runtimeCreatePromptInput, { name: input.name, title: input.title ?? defaultPromptTitle(input.name), visibility: "team", tags: input.tags, ...version });
+      const saved = await saveRuntimePrompt(services.db, key, fresh, services.now(), ip, labels);
       changed();
       const after = await listed(saved.name);
       const onVersion = labelsOn(after, saved.version);
       return {
-        id: saved.versionId, name: saved.name, version: saved.version, type: body.type, created: created ? "prompt" : "version", labels: onVersion,
+        id: saved.versionId, name: saved.name, version: saved.version, type: body.type, created: saved.created ? "prompt" : "version", labels: onVersion,
         tags: after?.tags ?? [], config: input.config ?? {}, createdBy: "API",
         message: `Successfully created ${body.type} prompt '${saved.name}' version ${saved.version}${onVersion.length ? ` with labels: ${onVersion.join(", ")}` : ""}`,
       };

@@ -11,7 +11,7 @@ import {
   accessOf, type OrganizationRole, type PromptFacts, type RuntimePrompt, type TeamRole, type RuntimeSelector, type VariableProblem, type runtimeCreatePromptInput,
   type runtimeCreateVersionInput, type runtimeListQuery, type runtimePromptPage,
 } from "@promptly/shared";
-import { fail } from "../../errors.ts";
+import { DomainError, fail } from "../../errors.ts";
 import { decodeKeysetCursor, encodeKeysetCursor } from "../platform/keyset-cursor.ts";
 import type { AuditContext } from "../insight/audit.ts";
 import type { LoadedPrompt } from "../prompts/loaded-prompt.ts";
@@ -278,6 +278,45 @@ export async function createRuntimeVersion(
   const { version, versionId } = await createVersion(db, keyCaller(key), prompt, { ...input, promptId: prompt.id }, now, keyContext(key, now, ip), labels);
   return { name, version, versionId };
 }
+
+/**
+ * A key's "create the prompt or add a version" (the Langfuse API's create, MCP's create tools): a new
+ * prompt of that name with its version 1, or, when the key sees a prompt of that name, its next version,
+ * with `labels` on it in the same transaction. A prompt keeps its type (a text prompt's versions are
+ * text) and its tags (tags given must be the prompt's); the title is used only for a new prompt.
+ * `created`: whether the prompt is new. A name taken by a prompt the key cannot see is the create's conflict.
+ */
+export async function saveRuntimePrompt(
+  db: Db,
+  key: AuthenticatedApiKey,
+  input: z.output<typeof runtimeCreatePromptInput>,
+  now: Date,
+  ip: string | null = null,
+  labels: readonly string[] = [],
+): Promise<{ name: string; version: number; versionId: string; created: boolean }> {
+  const nextVersion = async () => {
+    const prompt = await findKeyPrompt(db, key, input.name);
+    if (!prompt) return null;
+    const [latest] = await db.$queryRaw<{ type: "text" | "chat" }[]>`
+      SELECT type::text AS type FROM prompt_versions WHERE prompt_id = ${prompt.id}::uuid AND version = ${prompt.latestVersion}`;
+    if (latest && latest.type !== input.type) fail("INVALID", RUNTIME_MSG.typeFixed(prompt.name, latest.type));
+    if (input.tags !== undefined && !sameTags(prompt.tags, input.tags)) fail("INVALID", RUNTIME_MSG.tagsFixed(prompt.name));
+    const { type, template, messages, variables, model, config, commitMessage } = input;
+    return { ...(await createRuntimeVersion(db, key, prompt.name, { type, template, messages, variables, model, config, commitMessage }, now, ip, labels)), created: false };
+  };
+  const added = await nextVersion();
+  if (added) return added;
+  try {
+    return { ...(await createRuntimePrompt(db, key, input, now, ip, labels)), created: true };
+  } catch (error) {
+    // Made meanwhile by another request: its next version, when the key sees it.
+    if (!(error instanceof DomainError && error.reason === "NAME_TAKEN")) throw error;
+    return (await nextVersion()) ?? Promise.reject(error);
+  }
+}
+
+/** Whether two lists hold the same tags, in any order, each once. */
+const sameTags = (a: readonly string[], b: readonly string[]) => [...new Set(a)].sort().join("\n") === [...new Set(b)].sort().join("\n");
 
 /** Points a label at a version; `production` is never moved by a key, whatever its scopes (the one decision). */
 export async function setRuntimeLabel(db: Db, key: AuthenticatedApiKey, name: string, label: string, version: number, now: Date, ip: string | null = null) {
