@@ -4,7 +4,7 @@
 // must not be. The real tree is checked by `npm run guards`, not here.
 // Also the rules of the source that `npm run guards` checks beside the graph (scripts/guards/source-rules.ts):
 // the one visibility rule and the one role rule, shown here to catch what is planted.
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
