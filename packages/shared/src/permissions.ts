@@ -31,6 +31,11 @@ interface Grant {
   appRoles?: readonly AppRole[];
   organizationRoles?: readonly OrganizationRole[];
   teamRoles?: readonly TeamRole[];
+  /**
+   * An API key scope that stands in for the roles on any prompt the key may read (a key is a viewer of
+   * its team, or an editor with `write`): the `run` scope runs its team's prompts, whatever its role.
+   */
+  keyScope?: "run";
 }
 
 // Team levels: an organization admin (and a super user, who may do everything) is at every level.
@@ -76,7 +81,7 @@ export const PERMISSIONS = {
   "prompt.delete": ADMIN_LEVEL,
   "prompt.rate": VIEWER_LEVEL,
   // Running a version on a model of the organization's provider connections (it costs money).
-  "prompt.run": EDITOR_LEVEL,
+  "prompt.run": { ...EDITOR_LEVEL, keyScope: "run" },
   "comment.moderate": ADMIN_LEVEL,
   "apiKey.manage": ADMIN_LEVEL,
   // A team's webhooks: where its events are sent, and the secret they are signed with.

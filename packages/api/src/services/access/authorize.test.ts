@@ -34,6 +34,10 @@ describe("authorize: what the key alone decides comes before the resource", () =
     ["a run key writing: run does not imply write", runKey, "prompt.write", {}, forbidden(RUNTIME_MSG.readOnlyKey)],
     ["a bound run key running its label", boundRunKey, "prompt.run", { fetch: { label: "production" } }, { ok: true }],
     ["a bound run key running another label", boundRunKey, "prompt.run", { fetch: { label: "staging" } }, forbidden(RUNTIME_MSG.labelsOnly(["production"]))],
+    // The whole decision, the prompt included: the run scope stands in for the editor role a viewer key lacks (the table's keyScope).
+    ["a run key running its team's prompt", runKey, "prompt.run", { fetch: { label: "production" }, prompt: teamPrompt(runKey) }, { ok: true }],
+    ["a run key running a prompt it cannot see", runKey, "prompt.run", { fetch: { label: "production" }, prompt: null }, { ok: false, code: "NOT_FOUND", message: MSG.notFound }],
+    ["a read key running its team's prompt", readKey, "prompt.run", { prompt: teamPrompt(readKey) }, forbidden(RUNTIME_MSG.runScopeNeeded)],
   ] as const)("%s", (_name, caller, action, resource, decision) => {
     expect(authorize(caller, action, resource)).toEqual(decision);
   });

@@ -9,7 +9,7 @@
 // refusal of that kind costs no query and reveals nothing; then the resource: what the caller may not
 // see does not exist for them (NOT_FOUND), what they see but may not act on is FORBIDDEN.
 import {
-  API_KEY_MSG, DENIED_MESSAGES, MSG, PROMPT_MSG, PROTECTED_LABEL, RUNTIME_MSG, can, canOnPrompt, type Access, type Action, type PromptAbility,
+  API_KEY_MSG, DENIED_MESSAGES, MSG, PERMISSIONS, PROMPT_MSG, PROTECTED_LABEL, RUNTIME_MSG, can, canOnPrompt, type Access, type Action, type PromptAbility,
   type ApiKeyScope, type PromptAccess, type PromptFacts, type RuntimeSelector,
 } from "@promptly/shared";
 import { fail } from "../../errors.ts";
@@ -37,8 +37,11 @@ const notFound = (message: string = MSG.notFound): Decision => ({ ok: false, cod
 /** What a key may do without the `write` scope: read. */
 const KEY_READS: readonly Action[] = ["organization.read", "team.read", "prompt.read"];
 
-/** The scope a key needs for `action`: `run` to run a prompt on a model, `read` to read, `write` for anything else. */
-export const keyScopeFor = (action: Action): ApiKeyScope => (action === "prompt.run" ? "run" : KEY_READS.includes(action) ? "read" : "write");
+/** The scope a key needs for `action`: the one the permission table names for it (`run` to run a prompt on a model), `read` to read, `write` for anything else. */
+export const keyScopeFor = (action: Action): ApiKeyScope => keyScopeGrant(action) ?? (KEY_READS.includes(action) ? "read" : "write");
+
+/** The key scope that stands in for the roles of `action`, by the permission table. */
+const keyScopeGrant = (action: Action): ApiKeyScope | undefined => (PERMISSIONS[action] as { keyScope?: ApiKeyScope }).keyScope;
 
 /** The prompt abilities of canOnPrompt are the table's `prompt.*` actions. */
 const PROMPT_ACTIONS: Partial<Record<Action, PromptAbility>> = {
@@ -98,6 +101,8 @@ export function authorize(caller: Caller, action: Action, resource: Resource = {
     if (!ability) throw new Error(`${action} is not an action on a prompt`);
     const { prompt } = resource;
     if (!prompt || !canOnPrompt(prompt.access, prompt.facts, "read")) return notFound();
+    // A key holding the scope that stands in for the action's roles (checked above) may, on what it reads.
+    if (caller.apiKey && keyScopeGrant(action)) return ALLOW;
     if (!canOnPrompt(prompt.access, prompt.facts, ability)) return forbidden(PROMPT_DENIED[action] ?? MSG.permissionDenied);
     return ALLOW;
   }

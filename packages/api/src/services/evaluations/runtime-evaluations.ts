@@ -8,19 +8,18 @@ import { EVALUATION_MSG, RUNTIME_MSG, type EvaluationItemsAnswer, type Evaluatio
 import type { ApiServices } from "../types.ts";
 import { fail } from "../../errors.ts";
 import type { AuthenticatedApiKey } from "../identity/api-keys.ts";
-import { allowOrFail, authorize } from "../access/authorize.ts";
+import { authorize } from "../access/authorize.ts";
 import { keyCaller } from "../access/visibility.ts";
 import { loadPrompt } from "../prompts/loaded-prompt.ts";
-import { resolveRuntimePrompt, runtimeSelector } from "../runtime/runtime-prompts.ts";
+import { keyPromptFor, runtimeSelector } from "../runtime/runtime-prompts.ts";
 import { evaluationItemsOf, findEvaluationPromptId, getEvaluation, startEvaluation } from "./evaluations.ts";
 
 type Deps = Pick<ApiServices, "db" | "runtime" | "evaluations">;
 
 export async function startRuntimeEvaluation(deps: Deps, key: AuthenticatedApiKey, name: string, input: z.output<typeof runtimeEvaluationInput>): Promise<EvaluationSummary> {
   const selector = runtimeSelector(input);
-  allowOrFail(authorize(keyCaller(key), "prompt.run", { fetch: selector }));
-  // The key's team's prompt it may see (as the run route decides: the run scope, then the name resolved for the key).
-  const resolved = await resolveRuntimePrompt(deps, key, name, selector);
+  // The key's team's prompt it may see, then the whole decision on running it (as a run is decided).
+  const resolved = await keyPromptFor(deps, key, "prompt.run", name, selector);
   const prompt = await loadPrompt(deps.db, keyCaller(key), resolved.promptId);
   if (!prompt) return fail("NOT_FOUND", RUNTIME_MSG.promptNotFound(name));
   return startEvaluation(deps, { apiKeyId: key.id }, prompt, {

@@ -6,7 +6,7 @@ import { RuntimeCache } from "./runtime-cache.ts";
 import type { CachedApiKey } from "../identity/api-keys.ts";
 
 const prompt = (teamId: string, version = 1) => ({
-  teamId, promptId: `p-${teamId}`, prompt: { version } as RuntimePrompt, unresolved: null, includes: [], version: { id: "v", createdAt: "", commitMessage: "", authorId: null, latestVersion: version },
+  teamId, promptId: `p-${teamId}`, prompt: { version } as RuntimePrompt, unresolved: null, includes: [], version: { id: "v", createdAt: "", commitMessage: "", authorId: null, latestVersion: version }, facts: { visibility: "team" as const, authorId: null },
 });
 const key = (id: string, teamId: string): CachedApiKey => ({
   id, teamId, labels: null, scopes: ["read"], lastUsedAt: null, expiresAt: null, revokedAt: null,

@@ -7,7 +7,7 @@
 // changed it plus the notification's delivery.
 import type { Db } from "@promptly/db";
 import { listen, type Listener } from "@promptly/db/listen";
-import type { IncludeRef, RuntimePrompt } from "@promptly/shared";
+import type { IncludeRef, PromptFacts, RuntimePrompt } from "@promptly/shared";
 import type { ApiKeyCache, CachedApiKey } from "../identity/api-keys.ts";
 import { Lru } from "../platform/lru.ts";
 import { runtimeCacheLookups } from "../platform/metrics.ts";
@@ -43,6 +43,8 @@ export interface ResolvedPrompt {
   includes: IncludeRef[];
   /** What the Langfuse-compatible API answers beside REST's fields: the version's row, and the prompt's newest version. */
   version: { id: string; createdAt: string; commitMessage: string; authorId: string | null; latestVersion: number };
+  /** The prompt's facts, for the whole decision on a key's action on it (allowKeyOnPrompt). */
+  facts: PromptFacts;
 }
 
 export class RuntimeCache implements ApiKeyCache {

@@ -9,7 +9,7 @@ import { Prisma, type Db, type DbOrTx } from "@promptly/db";
 import {
   LATEST_LABEL, bodyIncludes, promptNameSchema, RUNTIME_DEFAULT_LABEL, RUNTIME_MSG, compile, effectiveContract, type ChatMessage, type PromptVersionBody,
   accessOf, type OrganizationRole, type PromptFacts, type RuntimePrompt, type TeamRole, type RuntimeSelector, type VariableProblem, type runtimeCreatePromptInput,
-  type runtimeCreateVersionInput, type runtimeListQuery, type runtimePromptPage,
+  type runtimeCreateVersionInput, type runtimeListQuery, type runtimePromptPage, type Action,
 } from "@promptly/shared";
 import { DomainError, fail } from "../../errors.ts";
 import { decodeKeysetCursor, encodeKeysetCursor } from "../platform/keyset-cursor.ts";
@@ -96,6 +96,7 @@ async function getRuntimePrompt(db: DbOrTx, key: AuthenticatedApiKey, name: stri
     unresolved: resolved ? servedAs(written) : null,
     includes: resolved?.refs ?? [],
     version: facts,
+    facts: { visibility: prompt.visibility, authorId: prompt.authorId },
   };
 }
 
@@ -143,6 +144,27 @@ const runtimeCacheKey = (key: AuthenticatedApiKey, name: string, selector: Runti
 export function cachedRuntimePrompt(runtime: RuntimeCache, key: AuthenticatedApiKey, name: string, selector: RuntimeSelector): ResolvedPrompt | undefined {
   const resolved = runtime.prompt(runtimeCacheKey(key, name, selector));
   return resolved && mayFetchIncludes(keyCaller(key), resolved.includes) ? resolved : undefined;
+}
+
+/**
+ * The prompt a key's action names, resolved, once the whole decision allows the action: first what
+ * the key alone decides (its scopes and labels: no lookup, nothing revealed), then, the prompt known,
+ * what the key's role, or a scope the permission table lets stand in for it, allows on this prompt.
+ * Refusals are thrown as the domain error.
+ */
+export async function keyPromptFor(
+  deps: { db: DbOrTx; runtime: RuntimeCache },
+  key: AuthenticatedApiKey,
+  action: Action,
+  name: string,
+  selector: RuntimeSelector,
+): Promise<ResolvedPrompt> {
+  const caller = keyCaller(key);
+  allowOrFail(authorize(caller, action, { fetch: selector }));
+  const resolved = await resolveRuntimePrompt(deps, key, name, selector);
+  const access = { ...accessOf(caller, { teamRole: caller.apiKey!.teamRole, organizationRole: "member" }), userId: caller.userId };
+  allowOrFail(authorize(caller, action, { fetch: selector, prompt: { facts: resolved.facts, access } }));
+  return resolved;
 }
 
 /** The version a key's request names, from this process's cache when it holds it; the caller has asked the decision. */

@@ -6,11 +6,9 @@ import { RUNTIME_MSG, type RuntimePrompt, type VariableProblem, type runtimeRunI
 import type { ApiServices } from "../types.ts";
 import { fail } from "../../errors.ts";
 import type { AuthenticatedApiKey } from "../identity/api-keys.ts";
-import { allowOrFail, authorize } from "../access/authorize.ts";
-import { keyCaller } from "../access/visibility.ts";
 import { findTeamRunConnections, type RunConnectionRow } from "../models/connections.ts";
 import { streamRun, type RunEvent, type RunVersion } from "../models/runs.ts";
-import { compileRuntimePrompt, resolveRuntimePrompt, runtimeSelector } from "./runtime-prompts.ts";
+import { compileRuntimePrompt, keyPromptFor, runtimeSelector } from "./runtime-prompts.ts";
 
 type RunDeps = Pick<ApiServices, "db" | "runtime" | "config" | "now">;
 
@@ -48,8 +46,7 @@ export async function startRuntimeRun(
   signal?: AbortSignal,
 ): Promise<RuntimeRunStart> {
   const selector = runtimeSelector(input);
-  allowOrFail(authorize(keyCaller(key), "prompt.run", { fetch: selector }));
-  const resolved = await resolveRuntimePrompt(deps, key, name, selector);
+  const resolved = await keyPromptFor(deps, key, "prompt.run", name, selector);
   const compiled = compileRuntimePrompt(resolved.prompt, input.variables);
   if (!compiled.ok) return compiled;
   const { organizationId, connection } = await runConnectionFor(deps, key.teamId, input.connectionId);
