@@ -10,7 +10,7 @@ import type { TRPCError } from "@trpc/server";
 import { getHTTPStatusCodeFromError } from "@trpc/server/http";
 import { appRouter, checkHealth, createContext, serializeToJsonText, type ApiServices } from "@promptly/api";
 import {
-  allowedHostNames, crossSiteGuard, errorHandler, hostGuard, noStore, refuseDeepJson, refuseDeepQueryInput, refuseMalformedPath, securityHeaderList, securityHeaders,
+  allowedHostNames, crossSiteGuard, errorHandler, eventStreamsOnly, hostGuard, noStore, refuseDeepJson, refuseDeepQueryInput, refuseMalformedPath, securityHeaderList, securityHeaders,
 } from "./security.ts";
 import { avatarRoute } from "./routes/avatars.ts";
 import { v1Router } from "./routes/v1/router.ts";
@@ -55,6 +55,18 @@ export interface AppOptions {
   trpcFastPath?: boolean;
   /** False: every runtime fetch goes through the stack (its test compares the answers from memory with the stack's). */
   fetchFromMemory?: boolean;
+}
+
+/** Whether a tRPC path (`/a.b`, a batch `/a.b,c.d`, percent-encoded or not) names a subscription. */
+function namesSubscription(path: string): boolean {
+  const procedures = appRouter._def.procedures as Record<string, { _def?: { type?: string } } | undefined>;
+  let names: string;
+  try {
+    names = decodeURIComponent(path.slice(path.lastIndexOf("/") + 1));
+  } catch {
+    return false; // refused as malformed before routing
+  }
+  return names.split(",").some((name) => procedures[name]?._def?.type === "subscription");
 }
 
 export function createApp({
@@ -127,6 +139,7 @@ export function createApp({
   app.use(
     "/trpc",
     crossSiteGuard(new URL(services.config.appUrl).origin),
+    eventStreamsOnly(namesSubscription),
     refuseDeepQueryInput,
     // Single queries (most requests) skip the adapter's fetch conversion, with the adapter's answers.
     trpcFastPath ? trpcQueryFastPath({ router: appRouter, createContext: createTrpcContext, serializeToJsonText, onError: onTrpcError }) : [],

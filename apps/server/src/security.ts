@@ -146,24 +146,40 @@ export function hostGuard(allowed: ReadonlySet<string>) {
 }
 
 /**
- * Refuses cross-site mutations: a browser's cross-site request is marked by Sec-Fetch-Site or
- * carries a foreign Origin, and only JSON bodies are accepted (forms cannot send them cross-site
- * without a preflight). Tools without an Origin header (the typed client) pass. The Host header is
+ * Refuses requests from another site, whatever their method: a link on another page carries the
+ * SameSite=Lax session cookie, and a GET may spend money too (playground.run's subscription). A
+ * browser marks such a request by Sec-Fetch-Site (anything but same-origin, or none for the user's
+ * own address bar) or a foreign Origin; tools that send neither (the typed client, the CLI) pass.
+ * Bodies must be JSON (forms cannot send it cross-site without a preflight). The Host header is
  * trusted here only because hostGuard has already checked it against the allowlist.
  */
 export function crossSiteGuard(appOrigin: string) {
   return (req: Request, res: Response, next: NextFunction) => {
-    if (req.method === "GET" || req.method === "HEAD" || req.method === "OPTIONS") return next();
-    if (req.get("sec-fetch-site") === "cross-site") return sendJsonError(req, res, 403, "Cross-site requests are not allowed");
+    if (req.method === "OPTIONS") return next();
+    const site = req.get("sec-fetch-site");
     const origin = req.get("origin");
-    if (origin && origin !== appOrigin && origin !== `${req.protocol}://${req.get("host")}`) {
+    const foreignOrigin = Boolean(origin) && origin !== appOrigin && origin !== `${req.protocol}://${req.get("host")}`;
+    if ((site !== undefined && site !== "same-origin" && site !== "none") || foreignOrigin) {
       return sendJsonError(req, res, 403, "Cross-site requests are not allowed");
     }
+    if (req.method === "GET" || req.method === "HEAD") return next();
     const type = req.get("content-type") ?? "";
     if (req.headers["content-length"] !== "0" && !type.toLowerCase().startsWith("application/json")) {
       return sendJsonError(req, res, 415, "Only application/json request bodies are accepted");
     }
     next();
+  };
+}
+
+/**
+ * A stream (a tRPC subscription, named by `isStream` from the path) is served only to a request that
+ * asks for server-sent events: a link cannot ask for them, so a page of another site cannot open one
+ * even in a browser that sends no Sec-Fetch-Site (an EventSource sends Accept: text/event-stream).
+ */
+export function eventStreamsOnly(isStream: (path: string) => boolean) {
+  return (req: Request, res: Response, next: NextFunction) => {
+    if (!isStream(req.path) || (req.get("accept") ?? "").toLowerCase().includes("text/event-stream")) return next();
+    sendJsonError(req, res, 400, "Subscriptions are served as server-sent events only: send Accept: text/event-stream");
   };
 }
 
