@@ -30,11 +30,8 @@ export const RUNTIME_MSG = {
   /** `This API key may only fetch the labels: production, staging`. */
   labelsOnly: (labels: readonly string[]) => `This API key may only fetch the labels: ${labels.join(", ")}`,
   compileFailed: "The variables do not meet the prompt's contract: ",
-  /** MCP's createTextPrompt/createChatPrompt on a prompt that exists with other tags. */
   /** A prompt keeps its type: `'reply' is a text prompt: its new versions must be text too`. */
   typeFixed: (name: string, type: string) => `'${name}' is a ${type} prompt: its new versions must be ${type} too`,
-  tagsFixed: (name: string) =>
-    `'${name}' exists and its tags are set when a prompt is created: leave tags out (or give its tags as they are) to save its next version`,
   noConnection: "No model connection of this organization is open to this team: an organization admin adds one",
   /** `This team may use 2 model connections: name one with connectionId`. */
   chooseConnection: (count: number) => `This team may use ${count} model connections: name one with connectionId`,

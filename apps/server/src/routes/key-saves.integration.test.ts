@@ -9,7 +9,7 @@ import { callTool, mcpClients, toolText } from "../../test/mcp-client.ts";
 
 let ks: KeyServer;
 let teamId: string;
-let write: Pair;
+let write: Pair & { id: string };
 let mcp: Client;
 let closeMcp: () => Promise<unknown>;
 
@@ -37,7 +37,16 @@ const text = (prompt: string): Body => ({ type: "text", prompt });
 const chat = (content: string): Body => ({ type: "chat", prompt: [{ role: "system", content }] });
 
 /** Each rule: saves in order, and what the last one answers. */
-const RULES: { rule: string; before?: Save[]; save: Save; outcome: (name: string) => Outcome | { refusedContaining: string } }[] = [
+const RULES: {
+  rule: string;
+  before?: Save[];
+  save: Save;
+  outcome: (name: string) => Outcome | { refusedContaining: string };
+  /** The prompt's tags afterwards, as every version answers them. */
+  tags?: string[];
+  /** The tag change the save audits as an update of the prompt, by the key (none when absent). */
+  retagged?: { before: string[]; after: string[] };
+}[] = [
   { rule: "a new name makes the prompt and its version 1", save: { name: "n", body: text("Hello") }, outcome: () => ({ version: 1, created: true }) },
   {
     rule: "a name the key sees gets its next version",
@@ -58,16 +67,41 @@ const RULES: { rule: string; before?: Save[]; save: Save; outcome: (name: string
     outcome: (name) => ({ refused: RUNTIME_MSG.typeFixed(name, "chat") }),
   },
   {
-    rule: "other tags for an existing prompt are refused",
+    rule: "other tags replace the prompt's, on every version",
     before: [{ name: "n", body: text("Hello"), tags: ["a", "b"] }],
     save: { name: "n", body: text("Again"), tags: ["c"] },
-    outcome: (name) => ({ refused: RUNTIME_MSG.tagsFixed(name) }),
+    outcome: () => ({ version: 2, created: false }),
+    tags: ["c"],
+    retagged: { before: ["a", "b"], after: ["c"] },
   },
   {
-    rule: "its own tags, in any order, are taken",
+    rule: "tags left out keep the prompt's",
+    before: [{ name: "n", body: text("Hello"), tags: ["a", "b"] }],
+    save: { name: "n", body: text("Again") },
+    outcome: () => ({ version: 2, created: false }),
+    tags: ["a", "b"],
+  },
+  {
+    rule: "[] clears the prompt's tags",
+    before: [{ name: "n", body: text("Hello"), tags: ["a", "b"] }],
+    save: { name: "n", body: text("Again"), tags: [] },
+    outcome: () => ({ version: 2, created: false }),
+    tags: [],
+    retagged: { before: ["a", "b"], after: [] },
+  },
+  {
+    rule: "its own tags, in any order, change nothing",
     before: [{ name: "n", body: text("Hello"), tags: ["a", "b"] }],
     save: { name: "n", body: text("Again"), tags: ["b", "a"] },
     outcome: () => ({ version: 2, created: false }),
+    tags: ["a", "b"],
+  },
+  {
+    rule: "a version refused keeps the prompt's tags (one transaction)",
+    before: [{ name: "n", body: text("Hello"), tags: ["a"] }],
+    save: { name: "n", body: text("Includes @@@langfusePrompt:name=missing-include|version=1@@@"), tags: ["z"] },
+    outcome: () => ({ refusedContaining: "missing-include" }),
+    tags: ["a"],
   },
   { rule: "a key never moves production", save: { name: "n", body: text("Hello"), labels: ["production"] }, outcome: () => ({ refused: RUNTIME_MSG.protectedLabel }) },
   {
@@ -93,7 +127,7 @@ afterAll(async () => {
 });
 
 describe.each(Object.keys(TRANSPORTS))("a key's save through %s", (transport) => {
-  it.each(RULES)("$rule", async ({ before = [], save, outcome }) => {
+  it.each(RULES)("$rule", async ({ before = [], save, outcome, tags, retagged }) => {
     // Each case on names of its own.
     const prefix = `t${++serial}-`;
     const named = (one: Save) => ({ ...one, name: `${prefix}${one.name}` });
@@ -108,6 +142,15 @@ describe.each(Object.keys(TRANSPORTS))("a key's save through %s", (transport) =>
     else expect(answer).toEqual(expected);
     if ("refused" in answer) {
       expect(await ks.h.services.db.promptVersion.count({ where: { prompt: { teamId, name: named(save).name } } })).toBe(versionsBefore);
+    }
+    if (tags) {
+      for (let version = 1; version <= versionsBefore + ("refused" in answer ? 0 : 1); version++) {
+        const fetched = await langfuseCaller(ks.server, () => write)("GET", `/v2/prompts/${encodeURIComponent(named(save).name)}?version=${version}`);
+        expect(fetched.body["tags"], `version ${version}`).toEqual(tags);
+      }
+      const prompt = await ks.h.services.db.prompt.findFirstOrThrow({ where: { teamId, name: named(save).name }, select: { id: true } });
+      const updates = await ks.h.services.db.auditEvent.findMany({ where: { promptId: prompt.id, action: "prompt.update" }, select: { actorKind: true, actorId: true, before: true, after: true } });
+      expect(updates).toEqual(retagged ? [{ actorKind: "api_key", actorId: write.id, before: { tags: retagged.before }, after: { tags: retagged.after } }] : []);
     }
   });
 });

@@ -207,18 +207,17 @@ describe("when creating a prompt", () => {
   });
 
   it("should update tags across versions", async () => {
-    // Tags are the prompt's, set when it is created: a version that sends other tags is refused (400), not retagging every version.
+    // Tags are the prompt's and every version answers them: given tags replace them, none keep them, [] clears them.
     const name = fresh("tagged");
-    const tagsOf = async (version: number) => (await get(name, `?version=${version}`)).body["tags"];
+    const tagsOf = async (...versions: number[]) => Promise.all(versions.map(async (version) => (await get(name, `?version=${version}`)).body["tags"]));
     expect((await post({ name, prompt: "This is a test prompt", tags: ["tag"] })).status).toBe(201);
-    expect(await tagsOf(1)).toEqual(["tag"]);
+    expect(await tagsOf(1)).toEqual([["tag"]]);
     expect((await post({ name, prompt: "This is a test prompt" })).status).toBe(201);
-    expect(await tagsOf(2)).toEqual(["tag"]);
-    invalid(await post({ name, prompt: "This is a test prompt", tags: ["tag1", "tag2", "tag3"] }), RUNTIME_MSG.tagsFixed(name));
-    invalid(await post({ name, prompt: "This is a test prompt", tags: [] }), RUNTIME_MSG.tagsFixed(name));
-    expect((await post({ name, prompt: "This is a test prompt", tags: ["tag"] })).status).toBe(201);
-    expect([await tagsOf(1), await tagsOf(2), await tagsOf(3)]).toEqual([["tag"], ["tag"], ["tag"]]);
-    notFound(await get(name, "?version=4"));
+    expect(await tagsOf(1, 2)).toEqual([["tag"], ["tag"]]);
+    expect((await post({ name, prompt: "This is a test prompt", tags: ["tag1", "tag2", "tag3"] })).status).toBe(201);
+    expect(await tagsOf(1, 2, 3)).toEqual(Array(3).fill(["tag1", "tag2", "tag3"]));
+    expect((await post({ name, prompt: "This is a test prompt", tags: [] })).status).toBe(201);
+    expect(await tagsOf(1, 2, 3, 4)).toEqual(Array(4).fill([]));
   });
 
   it("should create and fetch a test prompt with slashes in the name", async () => {

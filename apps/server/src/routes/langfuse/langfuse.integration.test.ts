@@ -300,7 +300,6 @@ describe("the HTTP API, as Langfuse's server test asserts it", () => {
       [{ name: "raw/bad2", type: "text", prompt: [{ role: "system", content: "You are a bot" }] }, LANGFUSE_MSG.textNeedsString],
       [{ name: "raw/bad3", type: "chat", prompt: [{ role: "system", content: "Hi" }, { type: "placeholder", name: "history" }] }, LANGFUSE_MSG.placeholder(1, "history")],
       [{ name: "raw/chat", type: "text", prompt: "now text" }, RUNTIME_MSG.typeFixed("raw/chat", "chat")],
-      [{ name: "raw/chat", type: "chat", prompt: [{ role: "user", content: "x" }], tags: ["other"] }, RUNTIME_MSG.tagsFixed("raw/chat")],
     ];
     for (const [body, message] of refusals) expect(await call("POST", "/v2/prompts", { pair: keys.write, body })).toEqual({ status: 400, body: { message, error: "InvalidRequestError" } });
     // A message without content, and a name Promptly does not allow: Langfuse's "Invalid request data", each problem named.

@@ -212,9 +212,10 @@ describe("a write key", () => {
     expect(next).toMatchObject({ name: "mcp/greeting", version: 2, created: "version", labels: ["latest"] });
     expect(json(await call(client, "getPrompt", { name: "mcp/greeting", label: "staging" }))).toMatchObject({ version: 1, tags: ["agents"], title: "mcp/greeting" });
     expect(json(await call(client, "getPrompt", { name: "mcp/greeting", label: "latest" }))).toMatchObject({ version: 2, template: "Hi {{ name }}" });
-    const retagged = await call(client, "createTextPrompt", { name: "mcp/greeting", prompt: "Hey", tags: ["other"] });
-    expect(text(retagged)).toBe(RUNTIME_MSG.tagsFixed("mcp/greeting"));
-    expect(json(await call(client, "getPrompt", { name: "mcp/greeting", label: "latest" }))).toMatchObject({ version: 2 });
+    // Tags given with a version become the prompt's, answered by every version.
+    await call(client, "createTextPrompt", { name: "mcp/retagged", prompt: "Hello", tags: ["agents"] });
+    expect(json(await call(client, "createTextPrompt", { name: "mcp/retagged", prompt: "Hey", tags: ["other"] }))).toMatchObject({ version: 2, tags: ["other"] });
+    expect(json(await call(client, "getPrompt", { name: "mcp/retagged", version: 1 }))).toMatchObject({ tags: ["other"] });
   });
 
   it("creates a chat prompt", async () => {

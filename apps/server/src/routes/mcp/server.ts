@@ -85,7 +85,7 @@ const saveShape = {
   title: z.string().optional().describe("The title of a new prompt (default: its name); unused when the prompt exists"),
   labels: z.array(z.string()).optional().describe("Labels to point at the new version (never 'production': a team admin moves it in the app)"),
   config: z.record(z.string(), z.unknown()).optional().describe("Optional JSON config (e.g. {temperature: 0.7})"),
-  tags: z.array(z.string()).optional().describe("Tags of a new prompt; when the prompt exists, leave them out or give its tags as they are"),
+  tags: z.array(z.string()).optional().describe("The prompt's tags, on every version: given, they replace its tags ([] clears them); left out, it keeps its tags"),
   commitMessage: z.string().optional().describe("What changed, kept with the version"),
 };
 type SaveInput = { name: string; title?: string; labels?: string[]; config?: Record<string, unknown>; tags?: string[]; commitMessage?: string };

@@ -9,6 +9,7 @@ import { refuseIncludersOverBudget, saveIncludes } from "./prompt-includes.ts";
 import { moveLabels, refuseDirectLabelMoves } from "./prompt-labels.ts";
 import { auditPrompt, bodyOf, refuseArchived, touchLivePrompt, versionData } from "./prompt-changes.ts";
 import { versionColumns, withAvatar, type RawItem } from "./prompt-rows.ts";
+import { retagPrompt } from "./prompt-writes.ts";
 import { promptVersionItem, versionHistoryPage } from "./prompt-shapes.ts";
 
 /** One version of a prompt with its body and its contract in force (null when there is none), as `getPrompt` shows it. */
@@ -47,7 +48,8 @@ export async function listVersions(db: DbOrTx, promptId: string, cursor: number 
 /**
  * The next version: the prompt's row is locked by incrementing its counter, so concurrent saves take
  * numbers one after another, without gaps or repeats. The type is the one given, or read from what is given.
- * `labels` point at it in the same transaction, each as setLabel's prompt rules allow.
+ * `labels` point at it in the same transaction, each as setLabel's prompt rules allow, and `tags`,
+ * when given, become the prompt's (every version answers its prompt's tags).
  */
 export async function createVersion(
   db: Db,
@@ -57,12 +59,14 @@ export async function createVersion(
   now: Date,
   context: AuditContext,
   labels: readonly string[] = [],
+  tags?: readonly string[],
 ) {
   refuseArchived(prompt);
   await refuseDirectLabelMoves(db, prompt, labels);
   const body = bodyOf(input);
   return db.$transaction(async (tx) => {
     const { latestVersion: version, name } = await touchLivePrompt(tx, prompt.id, now, { nextVersion: true });
+    if (tags !== undefined) await retagPrompt(tx, prompt, tags, now, context);
     const { id } = await tx.promptVersion.create({
       data: { promptId: prompt.id, version, createdAt: now, ...versionData(body, input, authorOf(context.actor)) },
       select: { id: true },

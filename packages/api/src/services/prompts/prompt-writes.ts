@@ -1,5 +1,5 @@
 // Creating, updating, renaming, archiving and deleting prompts, and whether a name is free in a team.
-import { isUniqueViolation, type Db, type DbOrTx } from "@promptly/db";
+import { isUniqueViolation, type Db, type DbOrTx, type DbTransaction } from "@promptly/db";
 import { PROMPT_MSG, RUNTIME_MSG, canOnPrompt, type CreatePromptInput, type PromptFacts } from "@promptly/shared";
 import { fail } from "../../errors.ts";
 import { authorOf } from "../access/actor.ts";
@@ -96,6 +96,17 @@ export async function updatePrompt(
     });
     await auditPrompt(tx, context, prompt, "prompt.update", { before, after });
   });
+}
+
+/**
+ * Replaces the prompt's tags inside the caller's transaction, after its row is locked (a new version
+ * of a key's save), audited as an update of the prompt; the same tags in any order change nothing.
+ */
+export async function retagPrompt(tx: DbTransaction, prompt: LoadedPrompt, tags: readonly string[], now: Date, context: AuditContext) {
+  const { tags: before } = await tx.prompt.findUniqueOrThrow({ where: { id: prompt.id }, select: { tags: true } });
+  if (new Set(before).size === new Set(tags).size && before.every((tag) => tags.includes(tag))) return;
+  await tx.prompt.update({ where: { id: prompt.id }, data: { tags: [...tags], updatedAt: now } });
+  await auditPrompt(tx, context, prompt, "prompt.update", { before: { tags: before }, after: { tags } });
 }
 
 /** A rename, like an update, reads the prompt live under its row's lock: an archive at the same moment comes first or waits. */

@@ -295,9 +295,10 @@ export async function createRuntimeVersion(
   now: Date,
   ip: string | null = null,
   labels: readonly string[] = [],
+  tags?: readonly string[],
 ) {
   const prompt = await loadKeyPrompt(db, key, name, labels);
-  const { version, versionId } = await createVersion(db, keyCaller(key), prompt, { ...input, promptId: prompt.id }, now, keyContext(key, now, ip), labels);
+  const { version, versionId } = await createVersion(db, keyCaller(key), prompt, { ...input, promptId: prompt.id }, now, keyContext(key, now, ip), labels, tags);
   return { name, version, versionId };
 }
 
@@ -305,7 +306,8 @@ export async function createRuntimeVersion(
  * A key's "create the prompt or add a version" (the Langfuse API's create, MCP's create tools): a new
  * prompt of that name with its version 1, or, when the key sees a prompt of that name, its next version,
  * with `labels` on it in the same transaction. A prompt keeps its type (a text prompt's versions are
- * text) and its tags (tags given must be the prompt's); the title is used only for a new prompt.
+ * text); tags are the prompt's, answered by every version: tags given with a new version replace them in
+ * its transaction (`[]` clears them), none given keeps them. The title is used only for a new prompt.
  * `created`: whether the prompt is new. A name taken by a prompt the key cannot see is the create's conflict.
  */
 export async function saveRuntimePrompt(
@@ -322,9 +324,8 @@ export async function saveRuntimePrompt(
     const [latest] = await db.$queryRaw<{ type: "text" | "chat" }[]>`
       SELECT type::text AS type FROM prompt_versions WHERE prompt_id = ${prompt.id}::uuid AND version = ${prompt.latestVersion}`;
     if (latest && latest.type !== input.type) fail("INVALID", RUNTIME_MSG.typeFixed(prompt.name, latest.type));
-    if (input.tags !== undefined && !sameTags(prompt.tags, input.tags)) fail("INVALID", RUNTIME_MSG.tagsFixed(prompt.name));
-    const { type, template, messages, variables, model, config, commitMessage } = input;
-    return { ...(await createRuntimeVersion(db, key, prompt.name, { type, template, messages, variables, model, config, commitMessage }, now, ip, labels)), created: false };
+    const { type, template, messages, variables, model, config, commitMessage, tags } = input;
+    return { ...(await createRuntimeVersion(db, key, prompt.name, { type, template, messages, variables, model, config, commitMessage }, now, ip, labels, tags)), created: false };
   };
   const added = await nextVersion();
   if (added) return added;
@@ -336,9 +337,6 @@ export async function saveRuntimePrompt(
     return (await nextVersion()) ?? Promise.reject(error);
   }
 }
-
-/** Whether two lists hold the same tags, in any order, each once. */
-const sameTags = (a: readonly string[], b: readonly string[]) => [...new Set(a)].sort().join("\n") === [...new Set(b)].sort().join("\n");
 
 /** Points a label at a version; `production` is never moved by a key, whatever its scopes (the one decision). */
 export async function setRuntimeLabel(db: Db, key: AuthenticatedApiKey, name: string, label: string, version: number, now: Date, ip: string | null = null) {
