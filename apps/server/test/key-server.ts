@@ -2,6 +2,7 @@
 // organization with a signed-in person who is admin of every team made here, keys made as users make
 // them, and Langfuse's HTTP calls with a key pair.
 import { appProcess, createAccount, createHarness, createOrganization, createTeam, type AppProcess, type Harness } from "@promptly/api/testing";
+import type { ApiKeyScope } from "@promptly/shared";
 import { createApp } from "../src/app.ts";
 import { listenForTests, type TestServer } from "./test-server.ts";
 
@@ -25,8 +26,8 @@ export interface KeyServer {
    * of the test clock apart, each with its labels.
    */
   prompt(teamId: string, name: string, versions: PromptVersionSpec[], tags?: string[]): Promise<{ id: string }>;
-  /** A new key of `teamId` (read only unless scopes say `write`), with its public half. */
-  key(teamId: string, options?: { scopes?: "write"[]; labels?: string[] }): Promise<Pair & { id: string }>;
+  /** A new key of `teamId` (read only unless scopes say more), with its public half. */
+  key(teamId: string, options?: { scopes?: ApiKeyScope[]; labels?: string[] }): Promise<Pair & { id: string }>;
   close(): Promise<void>;
 }
 

@@ -63,6 +63,8 @@ test("a team admin creates a key bound to production, copies it once, never sees
   await expect(dialog.getByRole("checkbox", { name: /^Write/ })).toHaveAccessibleDescription(/never moves the production label/);
   await expect(dialog.getByRole("checkbox", { name: /^Run/ })).not.toBeChecked();
   await expect(dialog.getByRole("checkbox", { name: /^Run/ })).toHaveAccessibleDescription(/costs money; Write does not include it/);
+  await expect(dialog.getByRole("checkbox", { name: /^Delete/ })).not.toBeChecked();
+  await expect(dialog.getByRole("checkbox", { name: /^Delete/ })).toHaveAccessibleDescription(/Never the version production points to/);
   await dialog.getByRole("textbox", { name: "Name" }).fill("Checkout service");
   await dialog.getByRole("textbox", { name: "Labels" }).fill("Production");
   await dialog.getByRole("button", { name: "Create key" }).click();
@@ -149,7 +151,7 @@ test("a team admin creates a key bound to production, copies it once, never sees
   expect(errors).toEqual([]);
 });
 
-test("a key with write and an expiry: the list shows both; Create key waits for a name; Escape forgets the key", async ({ page }) => {
+test("a key with write, run, delete and an expiry: the list shows them; Create key waits for a name; Escape forgets the key", async ({ page }) => {
   const { admin, team } = await world();
   await signIn(page, admin.email);
   await page.goto("/teams");
@@ -161,6 +163,7 @@ test("a key with write and an expiry: the list shows both; Create key waits for 
   await dialog.getByRole("textbox", { name: "Name" }).fill("Prompt sync");
   await dialog.getByRole("checkbox", { name: /^Write/ }).check();
   await dialog.getByRole("checkbox", { name: /^Run/ }).check();
+  await dialog.getByRole("checkbox", { name: /^Delete/ }).check();
   await dialog.getByRole("combobox", { name: "Expires" }).click();
   await page.getByRole("option", { name: "30 days" }).click();
   await dialog.getByRole("button", { name: "Create key" }).click();
@@ -171,11 +174,11 @@ test("a key with write and an expiry: the list shows both; Create key waits for 
   await expect(shown).toBeHidden();
 
   const [stored] = await keysOf(team.id);
-  expect(stored).toMatchObject({ name: "Prompt sync", labels: [], scopes: ["read", "write", "run"] });
+  expect(stored).toMatchObject({ name: "Prompt sync", labels: [], scopes: ["read", "write", "run", "delete"] });
   expect(stored!.expires_at).toBeInstanceOf(Date);
   const row = keyRow(page, "Prompt sync");
   await expect(row).toContainText("Any label");
-  await expect(row).toContainText("read, write, run");
+  await expect(row).toContainText("read, write, run, delete");
   // Expires shows a date, last used still Never.
   await expect(row.getByRole("cell").nth(8)).not.toHaveText("Never");
   await expect(row.getByRole("cell").nth(7)).toHaveText("Never");

@@ -29,7 +29,7 @@ export { keyCaller } from "./services/access/visibility.ts";
 export { exportLibraryForCli, importLibraryForCli } from "./services/prompts/library.ts";
 export { findTeamForCommandLine } from "./services/organizations/teams.ts";
 export {
-  cachedRuntimePrompt, compileRuntimePrompt, countRuntimeUse, createRuntimePrompt, createRuntimeVersion, saveRuntimePrompt, listRuntimePrompts, resolveRuntimePrompt, runtimeSelector,
+  cachedRuntimePrompt, compileRuntimePrompt, countRuntimeUse, createRuntimePrompt, createRuntimeVersion, deleteRuntimePrompt, saveRuntimePrompt, listRuntimePrompts, resolveRuntimePrompt, runtimeSelector,
   serveRuntimePrompt, serveRuntimeVersion, setRuntimeLabel, setRuntimeLabels,
 } from "./services/runtime/runtime-prompts.ts";
 export { keyProject, pageRuntimePromptVersions } from "./services/runtime/runtime-langfuse.ts";

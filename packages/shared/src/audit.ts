@@ -25,6 +25,7 @@ export const AUDIT_ACTION_LABELS = {
   "prompt.restore": "Prompt restored",
   "prompt.delete": "Prompt deleted",
   "prompt.version": "Version saved",
+  "prompt.version.delete": "Versions deleted",
   "prompt.label.set": "Label moved",
   "prompt.label.remove": "Label removed",
   "prompt.test_case.create": "Test case added",

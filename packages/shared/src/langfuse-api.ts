@@ -41,8 +41,10 @@ export const langfuseListQuery = z.object({
   toUpdatedAt: z.iso.datetime({ offset: true }).optional(),
 });
 
-/** DELETE /api/public/v2/prompts/{name}: Langfuse's optional version or label. */
-export const langfuseDeleteQuery = z.object({ version: version.optional(), label: label.optional() });
+/** DELETE /api/public/v2/prompts/{name}: Langfuse's optional version or label (the whole prompt when neither), not both. */
+export const langfuseDeleteQuery = z
+  .object({ version: version.optional(), label: label.optional() })
+  .refine((query) => query.version === undefined || query.label === undefined, PROMPT_MSG.versionOrLabel);
 
 /** A chat message as the SDKs send it: `{ role, content }` (v3 and v5 add `type: "chatmessage"`), or a placeholder. */
 const langfuseMessage = z.union([

@@ -33,9 +33,10 @@ interface Grant {
   teamRoles?: readonly TeamRole[];
   /**
    * An API key scope that stands in for the roles on any prompt the key may read (a key is a viewer of
-   * its team, or an editor with `write`): the `run` scope runs its team's prompts, whatever its role.
+   * its team, or an editor with `write`): the `run` scope runs its team's prompts, the `delete` scope
+   * deletes them, whatever its role.
    */
-  keyScope?: "run";
+  keyScope?: "run" | "delete";
 }
 
 // Team levels: an organization admin (and a super user, who may do everything) is at every level.
@@ -78,7 +79,8 @@ export const PERMISSIONS = {
   "prompt.label.protected": ADMIN_LEVEL,
   "prompt.rename": ADMIN_LEVEL,
   "prompt.archive": ADMIN_LEVEL,
-  "prompt.delete": ADMIN_LEVEL,
+  // A key with the `delete` scope deletes its team's prompts and versions (the Langfuse API's DELETE).
+  "prompt.delete": { ...ADMIN_LEVEL, keyScope: "delete" },
   "prompt.rate": VIEWER_LEVEL,
   // Running a version on a model of the organization's provider connections (it costs money).
   "prompt.run": { ...EDITOR_LEVEL, keyScope: "run" },

@@ -93,4 +93,9 @@ export const INCLUDE_MSG = {
     `over the ${INCLUDE_MAX_RESOLVED_CHARS.toLocaleString("en-US")} a resolved prompt may hold`,
   /** A move that would push a prompt that includes this one past the budget: names the includer and what broke it. */
   includerTooLong: (includer: string, version: number, detail: string) => `This change would break '${includer}' (version ${version}), which includes this prompt: ${detail}`,
+  /** A delete that would take what other prompts include (Langfuse's words), one include a line: `parent v2 depends on child v1`. */
+  deleteIncluded: (dependencies: readonly string[]) =>
+    `Other prompts are depending on prompt versions you are trying to delete:\n\n${dependencies.join("\n")}\n\nPlease delete the dependent prompts first.`,
+  /** An including prompt the caller may not see, in deleteIncluded's lines instead of its name. */
+  hiddenIncluder: "A prompt you cannot see",
 } as const;

@@ -555,6 +555,120 @@ describe("prompt composability", () => {
   });
 });
 
+describe("DELETE /api/public/v2/prompts/:promptName", () => {
+  // Langfuse makes a project and key for each case: here a team for each, a key that writes its fixture
+  // (a team admin sets `production`, which no key moves) and a key with the `delete` scope.
+  let team: string;
+  let writer: Pair;
+  let deleter: Pair;
+  let count = 0;
+  beforeEach(async () => {
+    team = await ks.team(`Deletes ${++count}`);
+    writer = await ks.key(team, { scopes: ["write"] });
+    deleter = await ks.key(team, { scopes: ["delete"] });
+  });
+  const remove = (name: string, query = "") => call("DELETE", `/v2/prompts/${encodeURIComponent(name)}${query}`, { pair: deleter });
+  /** The versions left of a prompt, as the list answers them ([] when the prompt is gone). */
+  const remaining = async (name: string) =>
+    ((await call("GET", `/v2/prompts?name=${encodeURIComponent(name)}`, { pair: writer })).body["data"] as { versions: number[] }[])[0]?.versions ?? [];
+  const save = (name: string, prompt: string, labels: string[] = []) => post({ name, prompt, labels }, writer);
+  const include = (name: string, by: string) => `@@@langfusePrompt:name=${name}|${by}@@@`;
+  const deleteProduction = { status: 403, body: { message: RUNTIME_MSG.deleteProduction, error: "ForbiddenError" } };
+
+  it("deletes all versions of a prompt", async () => {
+    // A key never deletes the version production points to: Langfuse's fixture (production on v1) is 403, nothing deleted.
+    const guarded = fresh("deleteprompt");
+    await ks.prompt(team, guarded, [{ template: "p1", labels: ["production"] }, { template: "p2" }]);
+    expect(await remove(guarded)).toEqual(deleteProduction);
+    expect(await remaining(guarded)).toEqual([1, 2]);
+    // Without production, every version goes, and the prompt with them.
+    const name = fresh("deleteprompt");
+    await ks.prompt(team, name, [{ template: "p1", labels: ["staging"] }, { template: "p2" }]);
+    expect(await remove(name)).toEqual({ status: 204, body: null });
+    expect(await remaining(name)).toEqual([]);
+    notFound(await get(name, "?label=latest", writer));
+  });
+
+  it("deletes by label and version", async () => {
+    // Langfuse's fixture: production on v1, dev on v2. Version 1 carries production: 403; the label dev deletes v2.
+    const name = fresh("deletepromptfiltered");
+    await ks.prompt(team, name, [{ template: "p1", labels: ["production"] }, { template: "p2", labels: ["dev"] }]);
+    expect(await remove(name, "?version=1")).toEqual(deleteProduction);
+    expect(await remaining(name)).toEqual([1, 2]);
+    expect(await remove(name, "?label=production")).toEqual(deleteProduction);
+    expect((await remove(name, "?label=dev")).status).toBe(204);
+    expect(await remaining(name)).toEqual([1]);
+    // The same steps with staging where Langfuse has production: v1 goes, then dev's v2, the last, takes the prompt.
+    const other = fresh("deletepromptfiltered");
+    await ks.prompt(team, other, [{ template: "p1", labels: ["staging"] }, { template: "p2", labels: ["dev"] }]);
+    expect((await remove(other, "?version=1")).status).toBe(204);
+    expect(await remaining(other)).toEqual([2]);
+    expect((await remove(other, "?label=dev")).status).toBe(204);
+    expect(await remaining(other)).toEqual([]);
+  });
+
+  it("deletes a prompt with slashes in name (folder structure)", async () => {
+    // staging where Langfuse has production (a key never deletes what production points to).
+    const name = fresh("folder/subfolder/deleteprompt");
+    await ks.prompt(team, name, [{ template: "prompt in folder", labels: ["staging"] }]);
+    expect((await remove(name)).status).toBe(204);
+    expect(await remaining(name)).toEqual([]);
+  });
+
+  it("returns 400 when deleting prompt with dependencies", async () => {
+    const child = fresh("childprompt");
+    const parent = fresh("parentprompt");
+    expect((await save(child, "I am a child prompt", ["staging"])).status).toBe(201);
+    expect((await save(parent, `Parent with dependency: ${include(child, "version=1")}`)).status).toBe(201);
+    const answer = await remove(child);
+    expect(answer.status).toBe(400);
+    expect(answer.body.error).toBe("InvalidRequestError");
+    expect(answer.body.message).toContain("depending on");
+    expect(answer.body.message).toContain(parent);
+    expect(answer.body.message).toBe(INCLUDE_MSG.deleteIncluded([`${parent} v1 depends on ${child} v1`]));
+    expect(await remaining(child)).toEqual([1]);
+  });
+
+  it("handles mixed version and label dependencies correctly", async () => {
+    // A label is on one version at a time in Promptly: beta only on v1, staging on v2 (the newest, `latest`).
+    const child = fresh("childprompt");
+    const [byVersion, byStaying, byGoing, byLatest] = ["parent1", "parent2", "parent3", "parent4"].map(fresh);
+    expect((await save(child, "child v1", ["beta"])).status).toBe(201);
+    expect((await save(child, "child v2", ["staging"])).status).toBe(201);
+    expect((await save(byVersion!, `Depends on ${include(child, "version=1")}`)).status).toBe(201);
+    expect((await save(byStaying!, `Depends on ${include(child, "label=staging")}`)).status).toBe(201);
+    expect((await save(byGoing!, `Depends on ${include(child, "label=beta")}`)).status).toBe(201);
+    expect((await save(byLatest!, `Depends on ${include(child, "label=latest")}`)).status).toBe(201);
+    // v1 goes: its includer by version and by the label only v1 carries refuse it; staging and latest stay on v2.
+    const first = await remove(child, "?version=1");
+    expect(first.status).toBe(400);
+    expect(first.body.message).toContain("depending on");
+    expect(first.body.message).toContain(byVersion);
+    expect(first.body.message).toContain(byGoing);
+    expect(first.body.message).not.toContain(byStaying);
+    expect(first.body.message).not.toContain(byLatest);
+    // v2, the newest, goes: what includes it by staging, and by latest (which would move), refuse it.
+    const second = await remove(child, "?version=2");
+    expect(second.body.message).toBe(INCLUDE_MSG.deleteIncluded([`${byStaying} v1 depends on ${child} staging`, `${byLatest} v1 depends on ${child} latest`]));
+    expect(await remaining(child)).toEqual([1, 2]);
+  });
+
+  it('reattaches "latest" label to highest remaining version when deleted', async () => {
+    // `latest` is the newest version in Promptly, so the newest goes (Langfuse's fixture sets latest on v2 of 3, with production).
+    const name = fresh("testprompt");
+    for (const [prompt, labels] of [["version 1", ["dev"]], ["version 2", ["staging"]], ["version 3", []]] as const) {
+      expect((await save(name, prompt, [...labels])).status).toBe(201);
+    }
+    expect((await remove(name, "?version=3")).status).toBe(204);
+    expect(await remaining(name)).toEqual([1, 2]);
+    expect(await get(name, "?label=latest", writer)).toMatchObject({ status: 200, body: { version: 2, prompt: "version 2", labels: ["staging", "latest"] } });
+    expect((await get(name, "?version=1", writer)).body["labels"]).toEqual(["dev"]);
+    // A deleted version's number is never given again: the next version is 4.
+    expect(await save(name, "version 4")).toMatchObject({ status: 201, body: { version: 4, labels: ["latest"] } });
+    notFound(await get(name, "?version=3", writer));
+  });
+});
+
 describe("Parsing prompt dependency tags", () => {
   // Langfuse's parser cases, on Promptly's include parser: each include as { name, version } or { name, label }.
   const parsed = (template: string) => bodyIncludes({ type: "text", template }).map(({ tag: _tag, ...ref }) => ref);

@@ -312,10 +312,10 @@ describe("the HTTP API, as Langfuse's server test asserts it", () => {
     expect((await call("GET", "/v2/prompts/raw%2Fchat?version=2")).status).toBe(404);
   });
 
-  it("a read key may not write, and no key deletes", async () => {
+  it("a read key may not write, and deleting needs the delete scope (write does not imply it)", async () => {
     expect(await call("POST", "/v2/prompts", { body: { name: "by-reader", prompt: "x" } })).toEqual({ status: 403, body: { message: RUNTIME_MSG.readOnlyKey, error: "ForbiddenError" } });
-    expect(await call("DELETE", "/v2/prompts/triage", { pair: keys.write })).toEqual({ status: 403, body: { message: RUNTIME_MSG.deleteByKey, error: "ForbiddenError" } });
-    expect(await call("DELETE", "/v2/prompts/triage?version=1", { pair: keys.write })).toEqual({ status: 403, body: { message: RUNTIME_MSG.deleteByKey, error: "ForbiddenError" } });
+    expect(await call("DELETE", "/v2/prompts/triage", { pair: keys.write })).toEqual({ status: 403, body: { message: RUNTIME_MSG.deleteScopeNeeded, error: "ForbiddenError" } });
+    expect(await call("DELETE", "/v2/prompts/triage?version=1", { pair: keys.write })).toEqual({ status: 403, body: { message: RUNTIME_MSG.deleteScopeNeeded, error: "ForbiddenError" } });
     expect((await call("GET", "/v2/prompts/triage")).status).toBe(200);
   });
 

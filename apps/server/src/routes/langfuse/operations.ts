@@ -7,11 +7,11 @@
 // Promptly's: they are deliberately not in /api/v1's table and OpenAPI document (Langfuse documents them).
 import { z } from "zod";
 import {
-  authorize, keyCaller, keyProject, pageRuntimePromptVersions, resolveRuntimePrompt, runtimeSelector, saveRuntimePrompt,
+  authorize, deleteRuntimePrompt, keyCaller, keyProject, pageRuntimePromptVersions, resolveRuntimePrompt, runtimeSelector, saveRuntimePrompt,
   serveRuntimeVersion, setRuntimeLabels, type ResolvedPrompt, type Resource,
 } from "@promptly/api";
 import {
-  LANGFUSE_MSG, LATEST_LABEL, PROMPT_MSG, PROTECTED_LABEL, RUNTIME_MSG, langfuseCreateInput, langfuseDeleteQuery, langfuseGetQuery, langfuseListQuery,
+  LANGFUSE_MSG, LATEST_LABEL, PROMPT_MSG, PROTECTED_LABEL, langfuseCreateInput, langfuseDeleteQuery, langfuseGetQuery, langfuseListQuery,
   langfuseUpdateLabelsInput, defaultPromptTitle, promptLabelSchema, promptNameSchema, runtimeCreatePromptInput, type Action,
 } from "@promptly/shared";
 import { HttpError, allow } from "../v1/http.ts";
@@ -157,13 +157,17 @@ export const LANGFUSE_OPERATIONS: LangfuseOperation[] = [
   operation({
     method: "delete",
     path: "/v2/prompts/{name}",
-    // Deleting is team admin level, and only of an archived prompt: the one decision refuses every key
-    // before anything is read (RUNTIME_MSG.deleteByKey), as the app refuses a key's archive and delete.
+    // A key with the `delete` scope: the whole prompt, or with `version` that version, with `label` the
+    // version it points to. A label is asked of the decision before anything is read (never `production`).
     action: "prompt.delete",
     query: langfuseDeleteQuery,
-    async handle() {
-      // Not reached while the decision refuses keys; never deletes should it one day allow them without a service that does.
-      throw new HttpError("FORBIDDEN", RUNTIME_MSG.deleteByKey);
+    resource: ({ query }) => ({ label: query.label }),
+    async handle(call) {
+      const { services, key, req, params, query } = call;
+      const which = query.version !== undefined ? { version: query.version } : query.label !== undefined ? { label: query.label } : {};
+      await deleteRuntimePrompt(services.db, key, params["name"]!, which, services.now(), req.ip ?? null);
+      changed(call);
+      call.res.status(204).end();
     },
   }),
   operation({

@@ -8,6 +8,8 @@ const writeKey = keyCaller({ id: "k2", teamId: "t1", scopes: ["read", "write"], 
 const boundKey = keyCaller({ id: "k3", teamId: "t1", scopes: ["read"], labels: ["production"] });
 const runKey = keyCaller({ id: "k4", teamId: "t1", scopes: ["read", "run"], labels: null });
 const boundRunKey = keyCaller({ id: "k5", teamId: "t1", scopes: ["read", "run"], labels: ["production"] });
+const deleteKey = keyCaller({ id: "k6", teamId: "t1", scopes: ["read", "delete"], labels: null });
+const boundDeleteKey = keyCaller({ id: "k7", teamId: "t1", scopes: ["read", "delete"], labels: ["staging"] });
 const teamPrompt = (caller: typeof readKey): { facts: PromptFacts; access: PromptAccess } => ({
   facts: { visibility: "team", authorId: null },
   access: { ...accessOf(caller, { teamRole: caller.apiKey!.teamRole, organizationRole: "member" }), userId: caller.userId },
@@ -19,7 +21,15 @@ describe("authorize: what the key alone decides comes before the resource", () =
     ["a read key's write, before any lookup", readKey, "prompt.write", {}, forbidden(RUNTIME_MSG.readOnlyKey)],
     ["a read key's write on a prompt it cannot see", readKey, "prompt.write", { prompt: null }, forbidden(RUNTIME_MSG.readOnlyKey)],
     ["a write key moving production on a prompt it cannot see", writeKey, "prompt.write", { label: "production", prompt: null }, forbidden(RUNTIME_MSG.protectedLabel)],
-    ["a write key deleting, before any lookup", writeKey, "prompt.delete", {}, forbidden(RUNTIME_MSG.deleteByKey)],
+    ["a write key deleting, before any lookup: write does not imply delete", writeKey, "prompt.delete", {}, forbidden(RUNTIME_MSG.deleteScopeNeeded)],
+    ["a write key deleting its team's prompt", writeKey, "prompt.delete", { prompt: teamPrompt(writeKey) }, forbidden(RUNTIME_MSG.deleteScopeNeeded)],
+    ["a delete key deleting, before any lookup", deleteKey, "prompt.delete", {}, { ok: true }],
+    // The delete scope stands in for the team admin level that prompt.delete asks (the table's keyScope), on what the key reads.
+    ["a delete key deleting its team's prompt", deleteKey, "prompt.delete", { prompt: teamPrompt(deleteKey) }, { ok: true }],
+    ["a delete key deleting a prompt it cannot see", deleteKey, "prompt.delete", { prompt: null }, { ok: false, code: "NOT_FOUND", message: MSG.notFound }],
+    ["a delete key deleting what production points to", deleteKey, "prompt.delete", { label: "production", prompt: teamPrompt(deleteKey) }, forbidden(RUNTIME_MSG.deleteProduction)],
+    ["a delete key writing: delete does not imply write", deleteKey, "prompt.write", {}, forbidden(RUNTIME_MSG.readOnlyKey)],
+    ["a delete key bound to labels deleting", boundDeleteKey, "prompt.delete", { label: "staging" }, forbidden(RUNTIME_MSG.labelsOnly(["staging"]))],
     ["a write key moving staging on a prompt it cannot see", writeKey, "prompt.write", { label: "staging", prompt: null }, { ok: false, code: "NOT_FOUND", message: MSG.notFound }],
     ["a write key moving staging", writeKey, "prompt.write", { label: "staging", prompt: teamPrompt(writeKey) }, { ok: true }],
     ["a bound key fetching its label", boundKey, "prompt.read", { fetch: { label: "production" } }, { ok: true }],

@@ -37,7 +37,7 @@ const notFound = (message: string = MSG.notFound): Decision => ({ ok: false, cod
 /** What a key may do without the `write` scope: read. */
 const KEY_READS: readonly Action[] = ["organization.read", "team.read", "prompt.read"];
 
-/** The scope a key needs for `action`: the one the permission table names for it (`run` to run a prompt on a model), `read` to read, `write` for anything else. */
+/** The scope a key needs for `action`: the one the permission table names for it (`run` to run a prompt on a model, `delete` to delete one), `read` to read, `write` for anything else. */
 export const keyScopeFor = (action: Action): ApiKeyScope => keyScopeGrant(action) ?? (KEY_READS.includes(action) ? "read" : "write");
 
 /** The key scope that stands in for the roles of `action`, by the permission table. */
@@ -62,18 +62,20 @@ export const promptAction = (ability: PromptAbility) => `prompt.${ability}` as A
 
 /**
  * The rules of a key that no role expresses, decided from the key and the request alone: the `run`
- * scope to run a prompt, the `write` scope for anything else but reading, a label-bound key's labels (it
- * lists its team's prompts and fetches and runs only those labels, no explicit version, nothing else),
- * `production`, which no key moves, and deleting, which no key does.
+ * scope to run a prompt, the `delete` scope to delete one, the `write` scope for anything else but
+ * reading, a label-bound key's labels (it lists its team's prompts and fetches and runs only those
+ * labels, no explicit version, nothing else), and `production`, which no key moves, nor deletes the
+ * version it points to (`label` is then `production`: a team setting letting keys move it would be decided here).
  */
 function keyRefusal(key: NonNullable<Caller["apiKey"]>, action: Action, resource: Resource): Decision | null {
   const scope = keyScopeFor(action);
   if (scope === "run" && !key.mayRun) return forbidden(RUNTIME_MSG.runScopeNeeded);
+  if (scope === "delete" && !key.mayDelete) return forbidden(RUNTIME_MSG.deleteScopeNeeded);
+  if (scope === "delete" && resource.label === PROTECTED_LABEL) return forbidden(RUNTIME_MSG.deleteProduction);
+  if (scope === "delete" && key.labels) return forbidden(RUNTIME_MSG.labelsOnly(key.labels));
   const writes = scope === "write";
   if (writes && key.teamRole === "viewer") return forbidden(RUNTIME_MSG.readOnlyKey);
   if (writes && resource.label === PROTECTED_LABEL) return forbidden(RUNTIME_MSG.protectedLabel);
-  // Deleting is team admin level, which no key holds: said plainly, before any lookup.
-  if (action === "prompt.delete") return forbidden(RUNTIME_MSG.deleteByKey);
   if (key.labels && !writes && action !== "organization.read") {
     const { fetch } = resource;
     if (fetch) return fetch.version === undefined && key.labels.includes(fetch.label) ? null : forbidden(RUNTIME_MSG.labelsOnly(key.labels));

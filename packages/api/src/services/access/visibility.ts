@@ -17,9 +17,9 @@ export interface Caller {
    * Set when the caller is a team's API key (keyCaller): it holds `teamRole` in its team and is a
    * plain member of that team's organization, nothing anywhere else, and reads no private or archived prompt.
    * `labels`: the only labels it may fetch (null: any label and explicit versions). `mayRun`: it holds
-   * the `run` scope (runs prompts on the organization's models).
+   * the `run` scope (runs prompts on the organization's models); `mayDelete`, the `delete` scope.
    */
-  apiKey?: { id: string; teamId: string; teamRole: TeamRole; labels: readonly string[] | null; mayRun: boolean };
+  apiKey?: { id: string; teamId: string; teamRole: TeamRole; labels: readonly string[] | null; mayRun: boolean; mayDelete: boolean };
   /** Set for the operator's command line on the server (commandLineCaller): every right, and no person. */
   commandLine?: true;
 }
@@ -38,7 +38,10 @@ export const commandLineCaller = (): Caller => ({ userId: NO_USER, role: "super-
  */
 export function keyCaller(apiKey: AuthenticatedApiKey): Caller {
   const teamRole: TeamRole = apiKey.scopes.includes("write") ? "editor" : "viewer";
-  return { userId: NO_USER, role: "user", isSuperUser: false, apiKey: { id: apiKey.id, teamId: apiKey.teamId, teamRole, labels: apiKey.labels, mayRun: apiKey.scopes.includes("run") } };
+  return { userId: NO_USER, role: "user", isSuperUser: false, apiKey: {
+      id: apiKey.id, teamId: apiKey.teamId, teamRole, labels: apiKey.labels, mayRun: apiKey.scopes.includes("run"), mayDelete: apiKey.scopes.includes("delete"),
+    },
+  };
 }
 
 /** The key's role rows: `my_tm` in its team, `my_om` ('member') in that team's organization. */

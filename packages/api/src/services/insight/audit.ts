@@ -27,6 +27,7 @@ export type AuditAction =
   | "prompt.restore"
   | "prompt.delete"
   | "prompt.version"
+  | "prompt.version.delete"
   | "prompt.label.set"
   | "prompt.label.remove"
   | "prompt.test_case.create"

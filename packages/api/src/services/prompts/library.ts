@@ -18,6 +18,7 @@ import { authorOf } from "../access/actor.ts";
 import { moveLabel } from "./prompt-labels.ts";
 import { refuseIncludersOverBudget, saveIncludes } from "./prompt-includes.ts";
 import { archivedRefusal, directLabelRefusal, requiredApprovals } from "./prompt-rules.ts";
+import { numberedUpToSql } from "./prompt-changes.ts";
 import { commandLineCaller, promptVisibility } from "../access/visibility.ts";
 
 /** An import in the team concerned: who asks and their access there, and who the change is recorded as. */
@@ -285,9 +286,9 @@ interface Step {
 /** What an import would do, prompt by prompt. Reads with `db` (inside apply: the transaction, rows locked). */
 async function plan(db: DbOrTx, who: LibraryRequest, incoming: IncomingPrompt[], lock: boolean): Promise<Step[]> {
   const names = incoming.map((prompt) => prompt.name);
-  const existingRows = await db.$queryRaw<{ id: string; name: string; visibility: PromptFacts["visibility"]; authorId: string | null; archived: boolean; latestVersion: number; type: string }[]>`
+  const existingRows = await db.$queryRaw<{ id: string; name: string; visibility: PromptFacts["visibility"]; authorId: string | null; archived: boolean; latestVersion: number; numberedUpTo: number; type: string }[]>`
     SELECT p.id::text AS id, p.name, p.visibility::text AS visibility, p.author_id::text AS "authorId", p.archived_at IS NOT NULL AS archived,
-           p.latest_version AS "latestVersion", lv.type::text AS type
+           p.latest_version AS "latestVersion", ${numberedUpToSql} AS "numberedUpTo", lv.type::text AS type
     FROM prompts p JOIN prompt_versions lv ON lv.prompt_id = p.id AND lv.version = p.latest_version
     WHERE p.team_id = ${who.team.teamId}::uuid AND p.name = ANY(${names}::text[])
     ${lock ? Prisma.sql`FOR UPDATE OF p` : Prisma.empty}`;
@@ -340,7 +341,7 @@ async function plan(db: DbOrTx, who: LibraryRequest, incoming: IncomingPrompt[],
     for (const version of stored) storedByKey.set(bodyKey(version as unknown as LibraryVersion), Math.max(version.version, storedByKey.get(bodyKey(version as unknown as LibraryVersion)) ?? 0));
     const numberOf = new Map<number, number>();
     const save: Step["save"] = [];
-    let next = row ? row.latestVersion : 0;
+    let next = row ? row.numberedUpTo : 0;
     let skipped = 0;
     for (const version of prompt.versions) {
       const same = row ? storedByKey.get(bodyKey(version)) : undefined;

@@ -43,14 +43,20 @@ export function auditPrompt(
 }
 
 /**
+ * The highest version number the prompt `p` has given: its latest version's, or a deleted newer one's
+ * (a deleted version's number is never given again). The next version takes this plus one.
+ */
+export const numberedUpToSql = Prisma.sql`GREATEST(p.latest_version, COALESCE((SELECT max(d.version) FROM deleted_prompt_versions d WHERE d.prompt_id = p.id), 0))`;
+
+/**
  * Marks a change of a live prompt: updates its time (and, for a new version, takes the next number)
  * under the row's lock, so an archive at the same moment either comes first (CONFLICT) or waits.
  */
 export async function touchLivePrompt(tx: DbTransaction, promptId: string, now: Date, options: { nextVersion?: boolean } = {}) {
   const [row] = await tx.$queryRaw<{ latestVersion: number; name: string }[]>`
-    UPDATE prompts SET updated_at = ${now}, latest_version = latest_version + ${options.nextVersion ? 1 : 0}
-    WHERE id = ${promptId}::uuid AND archived_at IS NULL
-    RETURNING latest_version AS "latestVersion", name`;
+    UPDATE prompts p SET updated_at = ${now}, latest_version = ${options.nextVersion ? Prisma.sql`${numberedUpToSql} + 1` : Prisma.sql`p.latest_version`}
+    WHERE p.id = ${promptId}::uuid AND p.archived_at IS NULL
+    RETURNING p.latest_version AS "latestVersion", p.name`;
   if (!row) refuse(archivedRefusal(true));
   return row!;
 }

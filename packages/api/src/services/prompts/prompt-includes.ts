@@ -15,7 +15,7 @@ import {
 } from "@promptly/shared";
 import { DomainError, fail } from "../../errors.ts";
 import { authorize } from "../access/authorize.ts";
-import type { Caller } from "../access/visibility.ts";
+import { promptVisibility, type Caller } from "../access/visibility.ts";
 
 /** Who follows the includes: the caller, and their access in the including prompt's team (includes never leave it). */
 export interface IncludeReader {
@@ -184,6 +184,48 @@ export async function refuseIncludersOverBudget(tx: DbTransaction, teamId: strin
       for (const served of includer.labels) moved.push({ name: includer.name, label: served });
     }
   }
+}
+
+/** What a delete takes from a prompt, as its includers name it: versions, the labels on them, and `latest` when the newest goes. */
+export interface DeletedParts {
+  /** The whole prompt: every include of it breaks. */
+  whole: boolean;
+  versions: readonly number[];
+  labels: readonly string[];
+  latest: boolean;
+}
+
+/** Lines of a delete's refusal at most; more includes are counted in the last. */
+const INCLUDERS_LISTED = 20;
+
+/**
+ * In a delete's transaction: refuses it (INVALID, Langfuse's message) when another prompt of the team
+ * includes what goes: a version of it, a label on one, `latest` when the newest goes, or anything of it
+ * when it all goes. Every version of an includer counts (each stays fetchable by its number); an
+ * includer the caller may not see (private, archived, or outside a key's view) is listed without its name.
+ */
+export async function refuseBrokenIncludes(tx: DbTransaction, caller: Caller, prompt: { id: string; teamId: string; name: string }, gone: DeletedParts) {
+  const { joins, visible } = promptVisibility(caller);
+  const broken = gone.whole
+    ? Prisma.sql`TRUE`
+    : Prisma.sql`(d.child_version = ANY(${[...gone.versions]}::int[]) OR d.child_label = ANY(${[...gone.labels, ...(gone.latest ? [LATEST_LABEL] : [])]}::text[]))`;
+  const includers = await tx.$queryRaw<{ name: string; version: number; label: string | null; childVersion: number | null; visible: boolean }[]>`
+    SELECT p.name, v.version, d.child_label AS label, d.child_version AS "childVersion", COALESCE(${visible}, FALSE) AS visible
+    FROM prompt_dependencies d
+    JOIN prompt_versions v ON v.id = d.parent_version_id
+    JOIN prompts p ON p.id = v.prompt_id ${joins}
+    WHERE d.team_id = ${prompt.teamId}::uuid AND d.child_name = ${prompt.name} AND p.id <> ${prompt.id}::uuid AND ${broken}
+    ORDER BY p.name COLLATE "C", v.version, d.child_version, d.child_label`;
+  if (!includers.length) return;
+  const lines = [
+    ...new Set(
+      includers.map(
+        (one) => `${one.visible ? `${one.name} v${one.version}` : INCLUDE_MSG.hiddenIncluder} depends on ${prompt.name} ${one.childVersion !== null ? `v${one.childVersion}` : one.label}`,
+      ),
+    ),
+  ];
+  const listed = lines.length > INCLUDERS_LISTED ? [...lines.slice(0, INCLUDERS_LISTED - 1), `and ${lines.length - INCLUDERS_LISTED + 1} more`] : lines;
+  fail("INVALID", INCLUDE_MSG.deleteIncluded(listed), "INCLUDED");
 }
 
 /**

@@ -1,15 +1,16 @@
 // Creating, updating, renaming, archiving and deleting prompts, and whether a name is free in a team.
 import { isUniqueViolation, type Db, type DbOrTx, type DbTransaction } from "@promptly/db";
-import { PROMPT_MSG, RUNTIME_MSG, canOnPrompt, type CreatePromptInput, type PromptFacts } from "@promptly/shared";
+import { LATEST_LABEL, PROMPT_MSG, PROTECTED_LABEL, RUNTIME_MSG, canOnPrompt, type CreatePromptInput, type PromptFacts } from "@promptly/shared";
 import { fail } from "../../errors.ts";
 import { authorOf } from "../access/actor.ts";
 import { auditAs, type AuditContext } from "../insight/audit.ts";
 import type { Caller } from "../access/visibility.ts";
 import type { TeamAccessInfo } from "../access/access.ts";
 import type { LoadedPrompt } from "./loaded-prompt.ts";
-import { saveIncludes } from "./prompt-includes.ts";
+import { refuseBrokenIncludes, saveIncludes } from "./prompt-includes.ts";
+import { allowOrFail, authorize } from "../access/authorize.ts";
 import { moveLabels, refuseDirectLabelMoves } from "./prompt-labels.ts";
-import { auditPrompt, bodyOf, refuseArchived, versionData } from "./prompt-changes.ts";
+import { auditPrompt, bodyOf, refuseArchived, touchLivePrompt, versionData } from "./prompt-changes.ts";
 import { lockLivePrompt, productionRemoval, refuse, removalRefusal, shareRefusal } from "./prompt-rules.ts";
 
 /**
@@ -150,6 +151,52 @@ export async function deletePrompt(db: Db, prompt: LoadedPrompt, context: AuditC
     await auditPrompt(tx, context, prompt, "prompt.delete", {});
     const { count } = await tx.prompt.deleteMany({ where: { id: prompt.id, archivedAt: { not: null } } });
     if (count === 0) fail("STATE_CONFLICT", PROMPT_MSG.notArchived, "NOT_ARCHIVED");
+  });
+}
+
+/** What a delete of a live prompt takes: the whole prompt, one version, or the version a label points to (`latest`: the newest). */
+export type DeletedVersions = { version: number; label?: undefined } | { label: string; version?: undefined } | { version?: undefined; label?: undefined };
+
+/**
+ * Deletes a live prompt for good, or only the version `which` names (Langfuse's DELETE), all or nothing
+ * under the prompt's lock; deleting its every version deletes the prompt. Refused while another prompt
+ * includes what goes (refuseBrokenIncludes), and, where the version `production` points to goes, unless
+ * the one decision lets the caller take `production` (never a key) and the removal rule allows it (with
+ * reviews required, nobody). A version goes by being recorded in deleted_prompt_versions, whose trigger
+ * deletes it past the immutability trigger; its number is never given again. Audited (prompt.delete, or
+ * prompt.version.delete and each label that went with it), which sends the webhook event.
+ */
+export async function deleteLivePrompt(db: Db, caller: Caller, prompt: LoadedPrompt, name: string, which: DeletedVersions, context: AuditContext) {
+  await db.$transaction(async (tx) => {
+    await lockLivePrompt(tx, prompt.id);
+    const stored = (await tx.promptVersion.findMany({ where: { promptId: prompt.id }, select: { version: true }, orderBy: { version: "asc" } })).map((row) => row.version);
+    const labels = await tx.promptLabel.findMany({ where: { promptId: prompt.id }, select: { name: true, version: true }, orderBy: { name: "asc" } });
+    const latest = stored.at(-1)!;
+    const named =
+      which.version !== undefined ? [which.version]
+      : which.label === LATEST_LABEL ? [latest]
+      : which.label !== undefined ? labels.filter((label) => label.name === which.label).map((label) => label.version)
+      : stored;
+    const versions = named.filter((version) => stored.includes(version));
+    if (!versions.length) fail("NOT_FOUND", RUNTIME_MSG.promptNotFound(name, which.version !== undefined ? { version: which.version } : { label: which.label! }));
+    const whole = versions.length === stored.length;
+    const gone = labels.filter((label) => versions.includes(label.version));
+    const production = await productionRemoval(tx, prompt.id);
+    if (production.productionVersion !== null && versions.includes(production.productionVersion)) {
+      allowOrFail(authorize(caller, "prompt.delete", { label: PROTECTED_LABEL, prompt }));
+      refuse(removalRefusal("delete", prompt, production));
+    }
+    await refuseBrokenIncludes(tx, caller, { id: prompt.id, teamId: prompt.teamId, name }, { whole, versions, labels: gone.map((label) => label.name), latest: versions.includes(latest) });
+    if (whole) {
+      await auditPrompt(tx, context, prompt, "prompt.delete", { name, before: { versions, labels: gone } });
+      await tx.prompt.delete({ where: { id: prompt.id } });
+      return;
+    }
+    await auditPrompt(tx, context, prompt, "prompt.version.delete", { name, before: { versions, labels: gone } });
+    // Each label that goes is a move to nowhere in the label history, as a removal is.
+    for (const label of gone) await auditPrompt(tx, context, prompt, "prompt.label.remove", { name, before: { label: label.name, version: label.version }, after: { label: label.name, version: null } });
+    await tx.deletedPromptVersion.createMany({ data: versions.map((version) => ({ promptId: prompt.id, version, deletedAt: context.now })) });
+    await touchLivePrompt(tx, prompt.id, context.now);
   });
 }
 

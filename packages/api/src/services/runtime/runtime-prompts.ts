@@ -18,7 +18,7 @@ import type { LoadedPrompt } from "../prompts/loaded-prompt.ts";
 import { prefixQuery } from "../prompts/prompt-reads.ts";
 import { createVersion } from "../prompts/prompt-versions.ts";
 import { mayFetchIncludes, refuseUnfetchableIncludes, resolveIncludes, type IncludeBody } from "../prompts/prompt-includes.ts";
-import { createPrompt } from "../prompts/prompt-writes.ts";
+import { createPrompt, deleteLivePrompt, type DeletedVersions } from "../prompts/prompt-writes.ts";
 import { setLabels } from "../prompts/prompt-labels.ts";
 import type { ResolvedPrompt, RuntimeCache } from "./runtime-cache.ts";
 import type { AuthenticatedApiKey } from "../identity/api-keys.ts";
@@ -246,13 +246,15 @@ export async function listRuntimePrompts(
 
 /**
  * The prompt as prompts.ts's writes take it, with the key's access in its team (a viewer, an editor
- * with the `write` scope), once the one decision allows `resource`'s write on it.
+ * with the `write` scope), once the one decision allows `action` (a write, or a delete) with each of `labels` on it.
  */
-async function loadKeyPrompt(db: DbOrTx, key: AuthenticatedApiKey, name: string, labels: readonly string[] = []): Promise<LoadedPrompt> {
+async function loadKeyPrompt(
+  db: DbOrTx, key: AuthenticatedApiKey, name: string, labels: readonly string[] = [], action: "prompt.write" | "prompt.delete" = "prompt.write",
+): Promise<LoadedPrompt> {
   const caller = keyCaller(key);
-  // The key's write, and each label it moves: what the caller alone decides, then again with the prompt.
+  // The key's action, and each label it names: what the caller alone decides, then again with the prompt.
   const resources: Resource[] = labels.length ? labels.map((label) => ({ label })) : [{}];
-  for (const resource of resources) allowOrFail(authorize(caller, "prompt.write", resource));
+  for (const resource of resources) allowOrFail(authorize(caller, action, resource));
   const found = await findKeyPrompt(db, key, name);
   const prompt: LoadedPrompt | null = found && {
     id: found.id,
@@ -262,7 +264,7 @@ async function loadKeyPrompt(db: DbOrTx, key: AuthenticatedApiKey, name: string,
     facts: { visibility: found.visibility, authorId: found.authorId },
     access: { ...accessOf(caller, { teamRole: found.teamRole, organizationRole: found.organizationRole }), userId: caller.userId },
   };
-  for (const resource of resources) allowOrFail(authorize(caller, "prompt.write", { ...resource, prompt }), RUNTIME_MSG.promptNotFound(name));
+  for (const resource of resources) allowOrFail(authorize(caller, action, { ...resource, prompt }), RUNTIME_MSG.promptNotFound(name));
   return prompt!;
 }
 
@@ -336,6 +338,15 @@ export async function saveRuntimePrompt(
     if (!(error instanceof DomainError && error.reason === "NAME_TAKEN")) throw error;
     return (await nextVersion()) ?? Promise.reject(error);
   }
+}
+
+/**
+ * A key's delete (the Langfuse API's DELETE, with the `delete` scope): the whole prompt, one version, or
+ * the version a label points to, as deleteLivePrompt's rules allow; never what `production` points to.
+ */
+export async function deleteRuntimePrompt(db: Db, key: AuthenticatedApiKey, name: string, which: DeletedVersions, now: Date, ip: string | null = null) {
+  const prompt = await loadKeyPrompt(db, key, name, which.label !== undefined ? [which.label] : [], "prompt.delete");
+  await deleteLivePrompt(db, keyCaller(key), prompt, name, which, keyContext(key, now, ip));
 }
 
 /** Points a label at a version; `production` is never moved by a key, whatever its scopes (the one decision). */

@@ -134,6 +134,10 @@ function slackText(payload: WebhookPayload): string {
       return `${who} archived the prompt ${prompt}`;
     case "prompt.deleted":
       return `${who} deleted the prompt ${prompt}`;
+    case "prompt.version.deleted": {
+      const versions = Array.isArray(d.versions) ? (d.versions as number[]) : [];
+      return `${who} deleted ${versions.length === 1 ? "version" : "versions"} ${versions.join(", ")} of ${prompt}`;
+    }
     case "changeRequest.opened":
       return `${who} opened the change request ${request}`;
     case "changeRequest.approved":

@@ -46,6 +46,7 @@ const EVENT_OF_ACTION: Record<string, WebhookEvent> = {
   "prompt.label.set": "prompt.label.moved",
   "prompt.archive": "prompt.archived",
   "prompt.delete": "prompt.deleted",
+  "prompt.version.delete": "prompt.version.deleted",
   "change_request.create": "changeRequest.opened",
   "change_request.approve": "changeRequest.approved",
   "change_request.reject": "changeRequest.rejected",
@@ -64,6 +65,8 @@ function dataOf(event: WebhookEvent, entry: AuditedChange): Record<string, unkno
       return { version: after.version ?? null, commitMessage: after.commitMessage ?? "" };
     case "prompt.label.moved":
       return { label: after.label, version: after.version, previousVersion: before.version ?? null };
+    case "prompt.version.deleted":
+      return { versions: before.versions ?? [], labels: before.labels ?? [] };
     case "changeRequest.opened":
     case "changeRequest.approved":
     case "changeRequest.rejected":

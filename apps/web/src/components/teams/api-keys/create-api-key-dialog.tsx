@@ -30,11 +30,12 @@ interface FormValues {
   labels: string;
   write: boolean;
   run: boolean;
+  delete: boolean;
   expires: (typeof EXPIRY_OPTIONS)[number]["value"];
 }
 type KeySettings = z.output<typeof createApiKeyInput>;
 
-const DEFAULTS: FormValues = { name: "", labels: "", write: false, run: false, expires: "90" };
+const DEFAULTS: FormValues = { name: "", labels: "", write: false, run: false, delete: false, expires: "90" };
 
 /** The procedure's input from what the form holds. */
 function toInput(values: FormValues): z.input<typeof createApiKeyInput> {
@@ -42,7 +43,12 @@ function toInput(values: FormValues): z.input<typeof createApiKeyInput> {
   return {
     name: values.name,
     labels: labels.length ? labels : null,
-    scopes: ["read", ...(values.write ? (["write"] as const) : []), ...(values.run ? (["run"] as const) : [])],
+    scopes: [
+      "read",
+      ...(values.write ? (["write"] as const) : []),
+      ...(values.run ? (["run"] as const) : []),
+      ...(values.delete ? (["delete"] as const) : []),
+    ],
     expiresInDays: values.expires === "never" ? null : Number(values.expires),
   };
 }
@@ -69,6 +75,7 @@ export function CreateApiKeyDialog({ teamId, teamName, open, onOpenChange }: { t
   const { register, handleSubmit, formState, reset, setError, control, watch } = form;
   const writeId = useId();
   const runId = useId();
+  const deleteId = useId();
 
   const create = trpc.apiKeys.create.useMutation({
     // Nothing keeps the answer once the dialog lets it go.
@@ -200,6 +207,22 @@ export function CreateApiKeyDialog({ teamId, teamName, open, onOpenChange }: { t
                     <Label htmlFor={runId}>Run: run prompts on the organization's models</Label>
                     <p id={`${runId}-hint`} className="text-sm text-muted-foreground">
                       Each run calls the provider and costs money; Write does not include it.
+                    </p>
+                  </div>
+                </div>
+                <div className="flex items-start gap-2">
+                  <input
+                    type="checkbox"
+                    id={deleteId}
+                    aria-describedby={`${deleteId}-hint`}
+                    disabled={busy}
+                    className="mt-0.5 size-4 accent-primary"
+                    {...register("delete")}
+                  />
+                  <div className="grid gap-1">
+                    <Label htmlFor={deleteId}>Delete: delete prompts and versions (Langfuse API)</Label>
+                    <p id={`${deleteId}-hint`} className="text-sm text-muted-foreground">
+                      Cannot be undone. Never the version production points to, nor one another prompt includes; Write does not include it.
                     </p>
                   </div>
                 </div>
