@@ -3,7 +3,6 @@
 // adapter parses with these and then with the runtime API's own schemas, so a prompt saved through
 // the Langfuse SDKs meets every rule of one saved through /api/v1 or the app.
 import { z } from "zod";
-import { PROMPT_MSG } from "./prompts.ts";
 import { plainText } from "./validation.ts";
 
 export const LANGFUSE_MSG = {
@@ -17,17 +16,26 @@ export const LANGFUSE_MSG = {
     `Message ${index + 1} ('${name}') is a placeholder: Promptly's chat prompts hold only system, user and assistant messages. Save the prompt without it and add those messages when you call the model`,
   chatNeedsMessages: "A chat prompt's prompt is a list of messages ({ role, content })",
   textNeedsString: "A text prompt's prompt is a string",
-  /** `'support/reply' is a chat prompt: its versions stay chat`. */
+  /** A fetch or a delete that names a version and a label (Langfuse's words). */
+  versionAndLabel: "Cannot specify both version and label",
+  /** The same, as Langfuse's MCP read tools word it. */
+  mcpVersionAndLabel: "Cannot specify both label and version - they are mutually exclusive",
+  /** A prompt not found, as Langfuse's MCP read tools word it: `Prompt 'reply' not found with label 'production'`. */
+  mcpPromptNotFound: (name: string, selector: { label?: string; version?: number }) =>
+    `Prompt '${name}' not found${selector.label !== undefined ? ` with label '${selector.label}'` : ""}${selector.version !== undefined ? ` with version ${selector.version}` : ""}`,
+  /** A path of the API asked with a method it does not take (405). */
+  methodNotAllowed: "Method not allowed",
 } as const;
 
 const version = z.coerce.number().int().min(1).max(2 ** 31 - 1);
 /** A label or filter as a request names it (no control characters); a label Promptly cannot hold is simply not found. */
 const label = plainText().min(1).max(200);
 
-/** GET /api/public/v2/prompts/{name}: a version or a label (production when neither), not both; `resolve` is accepted (includes resolve by default). */
-export const langfuseGetQuery = z
-  .object({ version: version.optional(), label: label.optional(), resolve: z.enum(["true", "false"]).optional() })
-  .refine((query) => query.version === undefined || query.label === undefined, PROMPT_MSG.versionOrLabel);
+/**
+ * GET /api/public/v2/prompts/{name}: a version or a label (production when neither); `resolve` is accepted
+ * (includes resolve by default). Both is refused by the route, in Langfuse's words (versionAndLabel).
+ */
+export const langfuseGetQuery = z.object({ version: version.optional(), label: label.optional(), resolve: z.enum(["true", "false"]).optional() });
 
 /** GET /api/public/v2/prompts: Langfuse's filters and numbered pages (10 a page by default, at most 100). */
 export const langfuseListQuery = z.object({
@@ -41,10 +49,8 @@ export const langfuseListQuery = z.object({
   toUpdatedAt: z.iso.datetime({ offset: true }).optional(),
 });
 
-/** DELETE /api/public/v2/prompts/{name}: Langfuse's optional version or label (the whole prompt when neither), not both. */
-export const langfuseDeleteQuery = z
-  .object({ version: version.optional(), label: label.optional() })
-  .refine((query) => query.version === undefined || query.label === undefined, PROMPT_MSG.versionOrLabel);
+/** DELETE /api/public/v2/prompts/{name}: Langfuse's optional version or label (the whole prompt when neither); both as GET. */
+export const langfuseDeleteQuery = z.object({ version: version.optional(), label: label.optional() });
 
 /** A chat message as the SDKs send it: `{ role, content }` (v3 and v5 add `type: "chatmessage"`), or a placeholder. */
 const langfuseMessage = z.union([

@@ -669,6 +669,34 @@ describe("DELETE /api/public/v2/prompts/:promptName", () => {
   });
 });
 
+describe("Langfuse's handlers, where its tests have no case of their own", () => {
+  // getPromptByName and deletePrompt refuse a version with a label; /projects refuses other methods, before the key.
+  it("a version and a label together are 400 on GET and DELETE", async () => {
+    const name = fresh("both");
+    await ks.prompt(teamId, name, [{ template: "x", labels: ["staging"] }]);
+    const deleter = await ks.key(teamId, { scopes: ["delete"] });
+    const both = { status: 400, body: { message: LANGFUSE_MSG.versionAndLabel, error: "InvalidRequestError" } };
+    expect(await get(name, "?version=1&label=staging")).toEqual(both);
+    expect(await call("DELETE", `/v2/prompts/${name}?version=1&label=staging`, { pair: deleter })).toEqual(both);
+    expect(await get(name, "?version=1")).toMatchObject({ status: 200, body: { version: 1 } });
+  });
+
+  it("GET /api/public/projects answers 405 to other methods, whatever the key", async () => {
+    const methodNotAllowed = { status: 405, body: { message: LANGFUSE_MSG.methodNotAllowed, error: "MethodNotAllowedError" } };
+    for (const method of ["POST", "PUT", "PATCH", "DELETE"]) {
+      expect(await call(method, "/projects", { pair: keys.write }), method).toEqual(methodNotAllowed);
+      expect(await call(method, "/projects", { auth: "Bearer nothing" }), method).toEqual(methodNotAllowed);
+    }
+    const response = await fetch(`${ks.server.base}/api/public/projects`, { method: "PUT" });
+    expect(response.headers.get("allow")).toBe("GET, HEAD");
+    // The prompts' paths alike; a path of no route stays 404 once the key is known.
+    expect(await call("PUT", "/v2/prompts", { pair: keys.write })).toEqual(methodNotAllowed);
+    expect(await call("POST", "/v2/prompts/some-name", { pair: keys.write })).toEqual(methodNotAllowed);
+    expect((await call("PUT", "/v2/datasets", { pair: keys.write })).status).toBe(404);
+    expect((await call("GET", "/projects")).status).toBe(200);
+  });
+});
+
 describe("Parsing prompt dependency tags", () => {
   // Langfuse's parser cases, on Promptly's include parser: each include as { name, version } or { name, label }.
   const parsed = (template: string) => bodyIncludes({ type: "text", template }).map(({ tag: _tag, ...ref }) => ref);

@@ -190,7 +190,7 @@ describe("the HTTP API, as Langfuse's server test asserts it", () => {
 
   it("refuses both a version and a label with 400, and answers an unknown prompt, version or label with 404 and its text", async () => {
     const both = await call("GET", "/v2/prompts/triage?version=1&label=production");
-    expect(both).toEqual({ status: 400, body: { message: LANGFUSE_MSG.invalidRequest, error: [{ path: "", message: PROMPT_MSG.versionOrLabel }] } });
+    expect(both).toEqual({ status: 400, body: { message: LANGFUSE_MSG.versionAndLabel, error: "InvalidRequestError" } });
     expect(await call("GET", "/v2/prompts/random_prompt")).toEqual({
       status: 404, body: { message: "Prompt not found: 'random_prompt' with label 'production'", error: "LangfuseNotFoundError" },
     });

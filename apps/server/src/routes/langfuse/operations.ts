@@ -87,6 +87,12 @@ function versionBody(input: z.output<typeof langfuseCreateInput>): { type: "text
   return { type, messages };
 }
 
+/** The version or the label a fetch or a delete names: both is Langfuse's 400. */
+function versionOrLabel<Q extends { version?: number; label?: string }>(query: Q): Q {
+  if (query.version !== undefined && query.label !== undefined) throw new HttpError("BAD_REQUEST", LANGFUSE_MSG.versionAndLabel);
+  return query;
+}
+
 /** Every route of /api/public, in the order they are matched. */
 export const LANGFUSE_OPERATIONS: LangfuseOperation[] = [
   operation({
@@ -148,7 +154,7 @@ export const LANGFUSE_OPERATIONS: LangfuseOperation[] = [
     path: "/v2/prompts/{name}",
     action: "prompt.read",
     query: langfuseGetQuery,
-    resource: ({ query }) => ({ fetch: runtimeSelector(query) }),
+    resource: ({ query }) => ({ fetch: runtimeSelector(versionOrLabel(query)) }),
     async handle({ services, key, res, params, query }) {
       // Includes resolve unless `resolve=false`, which answers the version as written (Langfuse's `resolutionGraph: null` then).
       res.json(langfusePrompt(await serveRuntimeVersion(services, key, params["name"]!, runtimeSelector(query)), { resolve: query.resolve !== "false" }));
@@ -161,7 +167,7 @@ export const LANGFUSE_OPERATIONS: LangfuseOperation[] = [
     // version it points to. A label is asked of the decision before anything is read (never `production`).
     action: "prompt.delete",
     query: langfuseDeleteQuery,
-    resource: ({ query }) => ({ label: query.label }),
+    resource: ({ query }) => ({ label: versionOrLabel(query).label }),
     async handle(call) {
       const { services, key, req, params, query } = call;
       const which = query.version !== undefined ? { version: query.version } : query.label !== undefined ? { label: query.label } : {};

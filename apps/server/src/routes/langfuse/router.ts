@@ -7,7 +7,7 @@
 // Names may hold '/', sent encoded, so routes with parameters match the raw path and decode them here.
 import express, { Router, type RequestHandler } from "express";
 import { authenticateKeyPair, authorize, keyCaller, type ApiServices } from "@promptly/api";
-import { RUNTIME_MSG } from "@promptly/shared";
+import { LANGFUSE_MSG, RUNTIME_MSG } from "@promptly/shared";
 import { refuseDeepJson } from "../../security.ts";
 import { HttpError, allow } from "../v1/http.ts";
 import { authenticate, keyOf, pathParts } from "../v1/router.ts";
@@ -30,8 +30,28 @@ function route(services: ApiServices, operation: LangfuseOperation): RequestHand
   };
 }
 
+/**
+ * A path of the table asked with a method none of its routes take: 405 with the methods they take in
+ * `Allow`, before the key is checked, as Langfuse answers (its SDKs' auth check reads GET /projects).
+ */
+function refuseOtherMethods(): RequestHandler {
+  const routes = LANGFUSE_OPERATIONS.map((operation) => ({ method: operation.method.toUpperCase(), pattern: routePattern(operation.path) }));
+  return (req, res, next) => {
+    const path = req.path.replace(/(.)\/$/, "$1");
+    const allowed = new Set(
+      routes.filter(({ pattern }) => (typeof pattern === "string" ? path.toLowerCase() === pattern.toLowerCase() : pattern.test(req.path))).map(({ method }) => method),
+    );
+    if (allowed.has("GET")) allowed.add("HEAD");
+    if (!allowed.size || allowed.has(req.method)) return next();
+    res.status(405).setHeader("Allow", [...allowed].join(", "));
+    res.setHeader("Cache-Control", "no-store");
+    res.json({ message: LANGFUSE_MSG.methodNotAllowed, error: "MethodNotAllowedError" });
+  };
+}
+
 export function langfuseRouter(services: ApiServices, options: { ratePerMinute: number | null }): Router {
   const router = Router();
+  router.use(refuseOtherMethods());
   // The key first: a body is read only for a caller we know.
   router.use(authenticate(services, options, authenticateKeyPair), express.json({ limit: "1mb", verify: refuseDeepJson }));
   for (const operation of LANGFUSE_OPERATIONS) router[operation.method](routePattern(operation.path), route(services, operation));

@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { PROMPT_MSG, RUNTIME_MSG } from "@promptly/shared";
+import { LANGFUSE_MSG, PROMPT_MSG, RUNTIME_MSG } from "@promptly/shared";
 import { startKeyServer, type KeyServer } from "../../../test/key-server.ts";
 import { callTool, mcpClients, toolJson, toolText } from "../../../test/mcp-client.ts";
 
@@ -85,7 +85,7 @@ describe("MCP Read Tools", () => {
       const name = fresh("test-prompt");
       await ks.prompt(teamId, name, [{ template: "Test", labels: ["production"] }]);
       const both = await call("getPrompt", { name, label: "production", version: 1 }, reader);
-      refused(both, PROMPT_MSG.versionOrLabel);
+      refused(both, LANGFUSE_MSG.mcpVersionAndLabel);
       expect(both.structuredContent).toMatchObject({ error: { code: "BAD_REQUEST" } });
     });
 
@@ -98,7 +98,7 @@ describe("MCP Read Tools", () => {
       await ks.prompt(teamId, name, [{ template: "Test", labels: ["staging"] }]);
       const result = await call("getPrompt", { name, label: "production" }, reader);
       refused(result, notFound);
-      expect(toolText(result)).toBe(RUNTIME_MSG.promptNotFound(name, { label: "production" }));
+      expect(toolText(result)).toBe(LANGFUSE_MSG.mcpPromptNotFound(name, { label: "production" }));
     });
 
     it("should return error for non-existent version", async () => {
@@ -225,6 +225,81 @@ describe("MCP Read Tools", () => {
       await ks.prompt(teamId, name, [{ template: "Test", labels: ["production"] }], ["important"]);
       const [listed] = items(await json("listPrompts", { name }, reader));
       expect(listed).toMatchObject({ name, latestVersion: 1, labels: [{ name: "production", version: 1 }], tags: ["important"] });
+    });
+  });
+
+  describe("getPromptUnresolved tool", () => {
+    // Includes must exist when a version is saved: each case makes the prompts its includes name.
+    const helpers = async (name: string, labels: string[]) => {
+      await ks.prompt(teamId, name, labels.map((label) => ({ template: `${name} text`, labels: [label] })));
+      return name;
+    };
+
+    it("should have readOnlyHint annotation", async () => {
+      expect(await annotations("getPromptUnresolved")).toMatchObject({ readOnlyHint: true, destructiveHint: false });
+    });
+
+    it("should fetch latest prompt without resolving dependencies by default", async () => {
+      // Promptly's tools default to production (Langfuse's now to latest): latest is asked for by name here.
+      const base = await helpers(fresh("base-instructions"), ["production"]);
+      const name = fresh("test-prompt-unresolved");
+      const raw = `You are a helpful assistant. @@@langfusePrompt:name=${base}|label=production@@@`;
+      await ks.prompt(teamId, name, [{ template: "Production prompt", labels: ["production"] }, { template: raw }]);
+      expect(await json("getPromptUnresolved", { name }, reader)).toMatchObject({ version: 1, prompt: "Production prompt" });
+      const result = await json("getPromptUnresolved", { name, label: "latest" }, reader);
+      expect(result).toMatchObject({ name, version: 2, prompt: raw });
+      expect(result["prompt"]).toContain(`@@@langfusePrompt:name=${base}|label=production@@@`);
+    });
+
+    it("should fetch prompt by name and specific label without resolution", async () => {
+      const helper = await helpers(fresh("helper"), ["staging", "production"]);
+      const name = fresh("test-prompt-unresolved");
+      await ks.prompt(teamId, name, [
+        { template: `Version 1 @@@langfusePrompt:name=${helper}|label=staging@@@`, labels: ["staging"] },
+        { template: `Version 2 @@@langfusePrompt:name=${helper}|label=production@@@`, labels: ["production"] },
+      ]);
+      expect(await json("getPromptUnresolved", { name, label: "staging" }, reader)).toMatchObject({
+        version: 1, prompt: `Version 1 @@@langfusePrompt:name=${helper}|label=staging@@@`,
+      });
+    });
+
+    it("should fetch prompt by name and specific version without resolution", async () => {
+      const dep = await helpers(fresh("dep"), ["v1", "v2"]);
+      const name = fresh("test-prompt-unresolved");
+      await ks.prompt(teamId, name, [
+        { template: `V1 content @@@langfusePrompt:name=${dep}|label=v1@@@`, labels: ["staging"] },
+        { template: `V2 content @@@langfusePrompt:name=${dep}|label=v2@@@`, labels: ["production"] },
+      ]);
+      expect(await json("getPromptUnresolved", { name, version: 1 }, reader)).toMatchObject({ version: 1, prompt: `V1 content @@@langfusePrompt:name=${dep}|label=v1@@@` });
+    });
+
+    it("should throw error if prompt not found", async () => {
+      // The same words as getPrompt's, Langfuse's MCP tools' (its read tools share them).
+      for (const tool of ["getPromptUnresolved", "getPrompt"]) {
+        const result = await call(tool, { name: "non-existent-prompt-12345" }, reader);
+        refused(result, "Prompt 'non-existent-prompt-12345' not found");
+        expect(result.structuredContent).toEqual({ error: { code: "NOT_FOUND", message: "Prompt 'non-existent-prompt-12345' not found with label 'production'" } });
+      }
+    });
+
+    it("should throw error when both label and version are specified", async () => {
+      for (const tool of ["getPromptUnresolved", "getPrompt"]) {
+        refused(await call(tool, { name: "test", label: "production", version: 1 }, reader), "Cannot specify both label and version - they are mutually exclusive");
+      }
+    });
+
+    it("should return raw chat prompt without resolving dependencies", async () => {
+      const [systemBase, userTemplate] = [await helpers(fresh("system-base"), ["production"]), await helpers(fresh("user-template"), ["production"])];
+      const messages = [
+        { role: "system", content: `You are helpful @@@langfusePrompt:name=${systemBase}|label=production@@@` },
+        { role: "user", content: `@@@langfusePrompt:name=${userTemplate}|label=production@@@` },
+      ] as const;
+      const name = fresh("test-chat-unresolved");
+      const { id } = await ks.admin.prompts.create({ teamId, name, title: name, visibility: "team", type: "chat", messages: [...messages] });
+      await ks.admin.promptLabels.set({ promptId: id, label: "production", version: 1 });
+      const result = await json("getPromptUnresolved", { name }, reader);
+      expect(result).toMatchObject({ type: "chat", prompt: messages });
+      expect((result["prompt"] as { content: string }[])[0]!.content).toContain(`@@@langfusePrompt:name=${systemBase}|label=production@@@`);
     });
   });
 });

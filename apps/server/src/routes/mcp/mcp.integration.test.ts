@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { AppProcess } from "@promptly/api/testing";
-import { PROMPT_MSG, RUNTIME_MSG } from "@promptly/shared";
+import { LANGFUSE_MSG, PROMPT_MSG, RUNTIME_MSG } from "@promptly/shared";
 import { createApp } from "../../app.ts";
 import { listenForTests, type TestServer } from "../../../test/test-server.ts";
 import { startKeyServer, type KeyServer, type TeamAdmin } from "../../../test/key-server.ts";
@@ -122,17 +122,17 @@ describe("a read key", () => {
     expect(chat).toMatchObject({ type: "chat", prompt: [{ role: "system", content: "You sort {{ topic }} tickets." }, { role: "user", content: "Sort this one." }] });
   });
 
-  it("is refused with REST's words: both a label and a version, a missing label, another team's prompt", async () => {
+  it("is refused with REST's codes, in the words of Langfuse's MCP read tools: both a label and a version, a missing label, another team's prompt", async () => {
     const both = await call(client, "getPrompt", { name: "support/reply", label: "production", version: 1 });
     expect(both.isError).toBe(true);
-    expect(text(both)).toMatch(/^Invalid request: /);
+    expect(both.structuredContent).toEqual({ error: { code: "BAD_REQUEST", message: LANGFUSE_MSG.mcpVersionAndLabel } });
     const noLabel = await call(client, "getPrompt", { name: "draft" });
-    expect(noLabel.structuredContent).toEqual({ error: { code: "NOT_FOUND", message: RUNTIME_MSG.promptNotFound("draft", { label: "production" }) } });
+    expect(noLabel.structuredContent).toEqual({ error: { code: "NOT_FOUND", message: LANGFUSE_MSG.mcpPromptNotFound("draft", { label: "production" }) } });
     const theirs = await call(client, "getPrompt", { name: "theirs" });
     expect(theirs.isError).toBe(true);
-    expect(text(theirs)).toBe(RUNTIME_MSG.promptNotFound("theirs", { label: "production" }));
+    expect(text(theirs)).toBe(LANGFUSE_MSG.mcpPromptNotFound("theirs", { label: "production" }));
     const rest = await fetch(`${server.base}/api/v1/prompts/theirs`, { headers: { authorization: `Bearer ${keys.read}` } });
-    expect(((await rest.json()) as { error: { message: string } }).error.message).toBe(text(theirs));
+    expect(rest.status).toBe(404);
   });
 
   it("lists its team's prompts with labels, tags and latest version, filtered", async () => {

@@ -16,7 +16,7 @@ import {
   runtimeSelector, serveRuntimePrompt, serveRuntimeVersion, setRuntimeLabels, type ApiServices, type AuthenticatedApiKey,
 } from "@promptly/api";
 import {
-  LATEST_LABEL, RUNTIME_DEFAULT_LABEL, defaultPromptTitle, promptLabelSchema, runtimeCompileInput, runtimeCreatePromptInput, runtimeGetQuery,
+  LANGFUSE_MSG, LATEST_LABEL, RUNTIME_DEFAULT_LABEL, defaultPromptTitle, promptLabelSchema, runtimeCompileInput, runtimeCreatePromptInput, runtimeGetQuery,
   runtimeListQuery, runtimeSetLabelInput, type Action, type RuntimeError, type RuntimePrompt,
 } from "@promptly/shared";
 import { logRequestFailure } from "../../logger.ts";
@@ -133,11 +133,21 @@ export function mcpServer(services: ApiServices, key: AuthenticatedApiKey, req: 
       "Answers: name, title, version, type ('text' or 'chat'), template (text) or messages (chat), prompt (the template or the messages, as Langfuse answers it), variables (the contract compilePrompt checks), model, config, labels, tags, updatedAt.",
     ].join("\n");
 
-  /** One version, its includes resolved (with the resolution graph, null when it includes nothing) or as written. */
+  /**
+   * One version, its includes resolved (with the resolution graph, null when it includes nothing) or as
+   * written. Both tools refuse alike, a version with a label and a prompt not found in the words of
+   * Langfuse's MCP read tools (an include not found keeps its own message and reason).
+   */
   const fetchPrompt = (resolve: boolean) => async (args: { name: string; label?: string; version?: number }) => {
-    const query = parseOr400(runtimeGetQuery, { label: args.label, version: args.version });
-    const served = await serveRuntimeVersion(services, key, args.name, runtimeSelector(query));
-    return promptAnswer(resolve ? served.prompt : (served.unresolved ?? served.prompt));
+    if (args.label !== undefined && args.version !== undefined) throw new HttpError("BAD_REQUEST", LANGFUSE_MSG.mcpVersionAndLabel);
+    const selector = runtimeSelector(parseOr400(runtimeGetQuery, { label: args.label, version: args.version }));
+    try {
+      const served = await serveRuntimeVersion(services, key, args.name, selector);
+      return promptAnswer(resolve ? served.prompt : (served.unresolved ?? served.prompt));
+    } catch (error) {
+      if (error instanceof DomainError && error.code === "NOT_FOUND" && error.reason === undefined) throw new HttpError("NOT_FOUND", LANGFUSE_MSG.mcpPromptNotFound(args.name, selector));
+      throw error;
+    }
   };
 
   tool(
