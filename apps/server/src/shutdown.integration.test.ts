@@ -15,14 +15,9 @@ interface Answer {
   body: string;
 }
 
-/**
- * GET `path`, held by the server for `delayMs` (TEST_FAULTS' delay cookie). `sent` resolves once the
- * whole request is written to the socket; `answer` with the complete answer (or rejects when cut).
- */
+/** GET `path`, held by the server for `delayMs` (TEST_FAULTS' delay cookie): the complete answer (or rejects when cut). */
 function slowGet(base: string, path: string, delayMs: number, agent: Agent) {
-  let sent!: () => void;
-  const written = new Promise<void>((resolve) => (sent = resolve));
-  const answer = new Promise<Answer>((resolve, reject) => {
+  return new Promise<Answer>((resolve, reject) => {
     const req = request(`${base}${path}`, { agent, headers: { cookie: `promptly-test-delay=${delayMs}` } }, (res) => {
       let body = "";
       res.setEncoding("utf8");
@@ -31,10 +26,8 @@ function slowGet(base: string, path: string, delayMs: number, agent: Agent) {
       res.on("error", reject);
     });
     req.on("error", reject);
-    req.on("finish", sent);
     req.end();
   });
-  return { written, answer };
 }
 
 /** A request on a connection of its own (no pooled keep-alive connection): status, or the network error's code. */
@@ -49,16 +42,20 @@ function freshRequest(base: string, path: string) {
   });
 }
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const occurrences = (text: string, part: string) => text.split(part).length - 1;
 
 /**
- * Waits until the server has read what was written to it so far: it answers a request sent after them
- * (on a busy machine its event loop may lag behind; a connection whose request it has not read yet is
- * idle to it, and closed at once on SIGTERM).
+ * Waits until the server has `count` held requests in hand (each logs a line as the delay cookie holds
+ * it): on a busy machine its event loop may lag behind, and a connection whose request it has not read
+ * yet is idle to it, and closed at once on SIGTERM.
  */
-async function readByServer(server: ServerProcess) {
-  expect(await freshRequest(server.base, "/trpc/auth.me")).toBe(200);
-  await sleep(200);
+async function held(server: ServerProcess, count: number) {
+  await server.printed((output) => occurrences(output, `"msg":"request held by its test delay cookie"`) >= count);
+}
+
+/** Waits until the server has taken the first SIGTERM: it logs this right after closing its listener. */
+async function draining(server: ServerProcess) {
+  await server.printed((output) => output.includes(`"msg":"SIGTERM: finishing requests in flight, then stopping"`));
 }
 
 describe("graceful shutdown", () => {
@@ -66,18 +63,17 @@ describe("graceful shutdown", () => {
     const server = await startServer();
     const agent = new Agent({ keepAlive: true, maxSockets: 50 });
     // Keep-alive connections that answered once before: they are idle when the signal comes.
-    await Promise.all(Array.from({ length: 5 }, () => slowGet(server.base, "/trpc/auth.me", 0, agent).answer));
+    await Promise.all(Array.from({ length: 5 }, () => slowGet(server.base, "/trpc/auth.me", 0, agent)));
     const requests = Array.from({ length: 50 }, () => slowGet(server.base, "/trpc/auth.me", 2_500, agent));
-    await Promise.all(requests.map((r) => r.written));
-    await readByServer(server);
+    await held(server, requests.length);
     const signalled = Date.now();
     server.child.kill("SIGTERM");
-    await sleep(200);
+    await draining(server);
 
     const afterSignal = await freshRequest(server.base, "/api/health/ready");
     expect(afterSignal === 503 || afterSignal === "ECONNREFUSED" || afterSignal === "ECONNRESET").toBe(true);
 
-    const settled = await Promise.allSettled(requests.map((r) => r.answer));
+    const settled = await Promise.allSettled(requests);
     const cut = settled.filter((result) => result.status === "rejected");
     expect(cut, `requests cut:\n${server.output()}`).toEqual([]);
     const answers = settled.map((result) => (result as PromiseFulfilledResult<Answer>).value);
@@ -100,13 +96,12 @@ describe("graceful shutdown", () => {
     const agent = new Agent({ keepAlive: true });
     const quick = slowGet(server.base, "/trpc/auth.me", 300, agent);
     const endless = slowGet(server.base, "/trpc/auth.me", 60_000, agent);
-    await Promise.all([quick.written, endless.written]);
-    await readByServer(server);
+    await held(server, 2);
     const signalled = Date.now();
     server.child.kill("SIGTERM");
 
-    expect((await quick.answer).status).toBe(200);
-    await expect(endless.answer).rejects.toThrow(/socket hang up|ECONNRESET/);
+    expect((await quick).status).toBe(200);
+    await expect(endless).rejects.toThrow(/socket hang up|ECONNRESET/);
     expect(await server.exited).toBe(0);
     const took = Date.now() - signalled;
     expect(took).toBeGreaterThanOrEqual(1_000);
@@ -119,11 +114,10 @@ describe("graceful shutdown", () => {
     const server = await startServer();
     const agent = new Agent({ keepAlive: true });
     const endless = slowGet(server.base, "/trpc/auth.me", 60_000, agent);
-    endless.answer.catch(() => undefined);
-    await endless.written;
-    await readByServer(server);
+    endless.catch(() => undefined);
+    await held(server, 1);
     server.child.kill("SIGTERM");
-    await sleep(300);
+    await draining(server);
     const again = Date.now();
     server.child.kill("SIGTERM");
     expect(await server.exited).toBe(1);

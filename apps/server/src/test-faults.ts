@@ -4,6 +4,7 @@
 // requests that are still running when the process is told to stop).
 import type { NextFunction, Request, Response } from "express";
 import { TestFault } from "@promptly/api";
+import type { Logger } from "./logger.ts";
 
 const COOKIE = "promptly-test-faults";
 const DELAY_COOKIE = "promptly-test-delay";
@@ -28,10 +29,14 @@ export function requestedFaults(cookieHeader: string | undefined): ReadonlySet<s
 /** Asked-for failures are not incidents: they stay out of the error log. */
 export const isTestFault = (error: Error) => error.cause instanceof TestFault;
 
-/** Holds the request for the milliseconds its promptly-test-delay cookie asks (at most two minutes). */
-export function delayAsRequested(req: Request, _res: Response, next: NextFunction) {
+/**
+ * Holds the request for the milliseconds its promptly-test-delay cookie asks (at most two minutes), and
+ * logs that it does: a test waits for that line to know the server has the request in hand.
+ */
+export function delayAsRequested(req: Request & { log?: Logger }, _res: Response, next: NextFunction) {
   const value = cookieValue(req.get("cookie"), DELAY_COOKIE);
   const ms = value && /^\d+$/.test(value) ? Math.min(Number(value), MAX_DELAY_MS) : 0;
-  if (ms > 0) setTimeout(next, ms);
-  else next();
+  if (ms <= 0) return next();
+  req.log?.info({ delayMs: ms }, "request held by its test delay cookie");
+  setTimeout(next, ms);
 }

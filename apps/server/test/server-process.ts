@@ -16,6 +16,8 @@ export interface ServerProcess {
   base: string;
   /** Everything it printed so far (stdout and stderr). */
   output(): string;
+  /** Resolves when what it printed so far satisfies `seen` (checked as each chunk arrives); rejects if it exits first. */
+  printed(seen: (output: string) => boolean): Promise<void>;
   /** Its exit code (null when a signal ended it). */
   exited: Promise<number | null>;
   /** Kills it if it still runs and removes its data directory. */
@@ -64,18 +66,39 @@ export async function startServerProcess(env: Record<string, string>, { timeoutM
   const dataDir = mkdtempSync(join(tmpdir(), "promptly-process-"));
   chmodSync(dataDir, 0o755);
   let output = "";
+  const waiting = new Set<{ seen: (output: string) => boolean; resolve: () => void; reject: (error: Error) => void }>();
   const child = spawn(process.execPath, ["--import", "tsx", join(REPO_ROOT, "apps/server/src/main.ts")], {
     cwd: REPO_ROOT,
     env: { ...process.env, NODE_ENV: "production", RATE_LIMITS: "off", DATA_DIR: dataDir, PORT: String(port), ...env },
   });
-  child.stdout?.on("data", (chunk) => (output += chunk));
-  child.stderr?.on("data", (chunk) => (output += chunk));
+  const onOutput = (chunk: Buffer) => {
+    output += chunk;
+    for (const waiter of waiting) {
+      if (!waiter.seen(output)) continue;
+      waiting.delete(waiter);
+      waiter.resolve();
+    }
+  };
+  child.stdout?.on("data", onOutput);
+  child.stderr?.on("data", onOutput);
+  // "close" comes after the last of its output was read: nothing it prints can satisfy a waiter then.
+  let closed = false;
+  child.once("close", () => {
+    closed = true;
+    for (const waiter of waiting) waiter.reject(new Error(`the server exited first:\n${output}`));
+    waiting.clear();
+  });
   const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
   const started: ServerProcess = {
     child,
     port,
     base: `http://127.0.0.1:${port}`,
     output: () => output,
+    printed(seen) {
+      if (seen(output)) return Promise.resolve();
+      if (closed) return Promise.reject(new Error(`the server exited first:\n${output}`));
+      return new Promise<void>((resolve, reject) => waiting.add({ seen, resolve, reject }));
+    },
     exited,
     async dispose() {
       if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
