@@ -1,8 +1,9 @@
 // Housekeeping deletes only what can never be used again: dead sessions, expired emailed tokens and
 // ended rate-limit windows; and one app process at a time does it.
+import { EventEmitter, once } from "node:events";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createDb } from "@promptly/db";
+import { createDb, type Db } from "@promptly/db";
 import { createHarness, type Harness } from "../../../testing/harness.ts";
 import { pruneExpired, scheduleHousekeeping, type PruneResult } from "./housekeeping.ts";
 
@@ -71,6 +72,40 @@ describe("pruneExpired", () => {
   });
 });
 
+/** Every scheduler's finished runs (and failures) are announced here, for `until`. */
+const finished = new EventEmitter();
+
+/** A scheduler on `db`: its runs' results and errors, as they finish, and its stop(). */
+function scheduled(db: Db, everyMs: number, now = h.clock.now) {
+  const runs: (PruneResult | null)[] = [];
+  const errors: unknown[] = [];
+  const stop = scheduleHousekeeping(
+    { db, now },
+    {
+      everyMs,
+      onRun: (run) => {
+        runs.push(run);
+        finished.emit("run");
+      },
+      onError: (error) => {
+        errors.push(error);
+        finished.emit("run");
+      },
+    },
+  );
+  return { runs, errors, stop };
+}
+
+/** Waits for the finished run after which `condition` holds (checked as each run of any scheduler finishes). */
+async function until(condition: () => boolean) {
+  const signal = AbortSignal.timeout(10_000);
+  while (!condition()) {
+    await once(finished, "run", { signal }).catch(() => {
+      throw new Error(`no finished run made this true within 10 s: ${String(condition)}`);
+    });
+  }
+}
+
 describe("scheduleHousekeeping", () => {
   it("prunes at once, then again every period, until stopped", async () => {
     const db = h.database.db;
@@ -78,39 +113,41 @@ describe("scheduleHousekeeping", () => {
     const expiredToken = (tokenHash: string) =>
       db.oneTimeToken.create({ data: { userId: user.id, purpose: "magic_link", tokenHash, expiresAt: new Date(h.clock.now().getTime() - MINUTE) } });
     const exists = async (tokenHash: string) => (await db.oneTimeToken.count({ where: { tokenHash } })) > 0;
-    const gone = async (tokenHash: string) => {
-      for (let attempt = 0; attempt < 100 && (await exists(tokenHash)); attempt++) await new Promise((r) => setTimeout(r, 50));
-      return !(await exists(tokenHash));
+    // A run reads the clock as it starts, in the same turn as the timer that starts it.
+    let started = 0;
+    const now = () => {
+      started++;
+      return h.clock.now();
     };
 
     await expiredToken("before-start");
-    const errors: unknown[] = [];
-    const stop = scheduleHousekeeping({ db, now: h.clock.now }, { everyMs: 100, onError: (error) => errors.push(error) });
+    const scheduler = scheduled(db, 100, now);
     try {
-      expect(await gone("before-start")).toBe(true);
+      await until(() => scheduler.runs.length >= 1);
+      expect(scheduler.runs[0]).toMatchObject({ tokens: 1 });
+      expect(await exists("before-start")).toBe(false);
+
       await expiredToken("while-running");
-      expect(await gone("while-running")).toBe(true);
+      // The first run to finish now may have started before the token was written; the second started after.
+      const written = scheduler.runs.length;
+      await until(() => scheduler.runs.length >= written + 2);
+      expect(scheduler.runs.slice(written).reduce((sum, run) => sum + (run?.tokens ?? 0), 0)).toBe(1);
+      expect(await exists("while-running")).toBe(false);
     } finally {
-      await stop();
+      await scheduler.stop();
     }
+    const startedBeforeStop = started;
     await expiredToken("after-stop");
-    await new Promise((r) => setTimeout(r, 400));
+    // Node fires timers of one period in the order they were set: once a timer of the schedule's period,
+    // set after stop(), has fired, a schedule still running would have started a run before it.
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(started).toBe(startedBeforeStop);
     expect(await exists("after-stop")).toBe(true);
-    expect(errors).toEqual([]);
+    expect(scheduler.errors).toEqual([]);
   });
 });
 
 describe("housekeeping in several app processes", () => {
-  const runsOf = (db: ReturnType<typeof createDb>) => {
-    const runs: (PruneResult | null)[] = [];
-    const errors: unknown[] = [];
-    const stop = scheduleHousekeeping({ db, now: h.clock.now }, { everyMs: 50, onRun: (run) => runs.push(run), onError: (error) => errors.push(error) });
-    return { runs, errors, stop };
-  };
-  const until = async (condition: () => boolean) => {
-    for (let attempt = 0; attempt < 200 && !condition(); attempt++) await new Promise((r) => setTimeout(r, 25));
-    expect(condition()).toBe(true);
-  };
   const expiredCounters = (prefix: string, count: number) =>
     h.database.db.rateLimitCounter.createMany({
       data: Array.from({ length: count }, (_, i) => ({ key: `${prefix}:${i}`, points: 1, expire: BigInt(h.clock.now().getTime() - MINUTE) })),
@@ -121,12 +158,12 @@ describe("housekeeping in several app processes", () => {
     const other = new pg.Client({ connectionString: h.database.url });
     await other.connect();
     const processes = [createDb({ url: h.database.url, max: 2 }), createDb({ url: h.database.url, max: 2 })];
-    const schedulers: ReturnType<typeof runsOf>[] = [];
+    const schedulers: ReturnType<typeof scheduled>[] = [];
     try {
       await other.query("BEGIN");
       await other.query("SELECT pg_advisory_xact_lock(7253018::bigint)");
       await expiredCounters("held", 5);
-      schedulers.push(...processes.map(runsOf));
+      schedulers.push(...processes.map((db) => scheduled(db, 50)));
       await until(() => schedulers.every((s) => s.runs.length >= 2));
       expect(schedulers.flatMap((s) => s.runs).every((run) => run === null)).toBe(true);
       expect(await h.database.db.rateLimitCounter.count({ where: { key: { startsWith: "held:" } } })).toBe(5);
@@ -151,11 +188,11 @@ describe("housekeeping in several app processes", () => {
     const blocker = new pg.Client({ connectionString: h.database.url });
     await blocker.connect();
     const processes = [createDb({ url: h.database.url, max: 2 }), createDb({ url: h.database.url, max: 2 })];
-    let schedulers: ReturnType<typeof runsOf>[] = [];
+    let schedulers: ReturnType<typeof scheduled>[] = [];
     try {
       await blocker.query("BEGIN");
       await blocker.query("SELECT key FROM rate_limits WHERE key = 'together:0' FOR UPDATE");
-      schedulers = processes.map(runsOf);
+      schedulers = processes.map((db) => scheduled(db, 50));
       // One process is stuck pruning (no run finished); the other keeps finding the lock taken.
       await until(() => schedulers.some((s) => s.runs.length >= 3));
       const [busy, skipping] = schedulers[0]!.runs.length === 0 ? schedulers : [schedulers[1]!, schedulers[0]!];
