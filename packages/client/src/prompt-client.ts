@@ -26,6 +26,8 @@ export interface PromptClientOptions {
   now?: () => number;
   /** Told when a background refresh fails (the cached prompt is kept and answered meanwhile). */
   onRefreshError?: (error: PromptlyApiError, name: string) => void;
+  /** Told when a background refresh has stored its answer (a new version, or a 304 renewing the cached one). */
+  onRefresh?: (name: string) => void;
 }
 
 /** Which version to fetch: a label (default `production`) or a version number, not both. */
@@ -158,7 +160,7 @@ const retryable = (error: unknown) => error instanceof PromptlyApiError && (erro
 
 export function createPromptClient(options: PromptClientOptions): PromptClient {
   const {
-    apiKey, cacheTtlSeconds = 60, fetchTimeoutMs = 5000, maxRetries = 2, retryDelayMs = 250, now = Date.now, onRefreshError,
+    apiKey, cacheTtlSeconds = 60, fetchTimeoutMs = 5000, maxRetries = 2, retryDelayMs = 250, now = Date.now, onRefreshError, onRefresh,
   } = options;
   const fetchImpl = options.fetch ?? fetch;
   const base = `${options.url.replace(/\/+$/, "")}/api/v1/prompts/`;
@@ -301,9 +303,12 @@ export function createPromptClient(options: PromptClientOptions): PromptClient {
       const entry = cache.get(key);
       if (!entry) return miss(key, name, options);
       if (now() >= entry.freshUntil && !inFlight.has(key)) {
-        load(key, name, options, entry).catch((error: unknown) => {
-          onRefreshError?.(error instanceof PromptlyApiError ? error : new PromptlyApiError(0, "NETWORK_ERROR", String(error), undefined, { cause: error }), name);
-        });
+        load(key, name, options, entry).then(
+          () => onRefresh?.(name),
+          (error: unknown) => {
+            onRefreshError?.(error instanceof PromptlyApiError ? error : new PromptlyApiError(0, "NETWORK_ERROR", String(error), undefined, { cause: error }), name);
+          },
+        );
       }
       return Promise.resolve(entry.prompt);
     },

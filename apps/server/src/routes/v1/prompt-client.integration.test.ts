@@ -163,15 +163,16 @@ describe("the cache", () => {
   });
 
   it("a refresh sends If-None-Match; 304 keeps the entry and renews its TTL from when the refresh was sent", async () => {
-    // Told when the client is handed a 304: what it does with it runs in the promise jobs right after.
-    let handedA304!: () => void;
-    const notModified = new Promise<void>((resolve) => (handedA304 = resolve));
-    const countedFetch: typeof fetch = async (...request) => {
-      const response = await fetch(...request);
-      if (response.status === 304) handedA304();
-      return response;
+    // Resolves when the client has stored the refresh's answer (onRefresh).
+    let refreshed!: () => void;
+    const stored = new Promise<void>((resolve) => (refreshed = resolve));
+    // What the client sends, in the order it sends it.
+    const sent: string[] = [];
+    const recordingFetch: typeof fetch = (input, init) => {
+      sent.push(String(input));
+      return fetch(input, init);
     };
-    const { client, clock } = clientOf(server, { cacheTtlSeconds: 10, fetch: countedFetch });
+    const { client, clock } = clientOf(server, { cacheTtlSeconds: 10, fetch: recordingFetch, onRefresh: () => refreshed() });
     const first = await client.get("moving/etag");
     const mine = () => server.requests.filter((r) => r.url.startsWith("/api/v1/prompts/moving/etag"));
     expect(mine()).toEqual([{ url: "/api/v1/prompts/moving/etag?label=production", status: 200, ifNoneMatch: undefined }]);
@@ -186,15 +187,16 @@ describe("the cache", () => {
     clock.ms += 9_900;
     server.held = null;
     answer();
+    await stored;
     await vi.waitFor(() => expect(mine()).toHaveLength(2), WAIT);
     expect(mine()[1]).toMatchObject({ status: 304, ifNoneMatch: expect.stringMatching(/^".+"$/) });
 
-    // Renewed from the 304 once the client has read it: the same object, and no request until 10 s
-    // after the refresh was sent (an entry left stale would send one now).
-    await notModified;
-    await new Promise((resolve) => setTimeout(resolve, 0));
+    // Renewed from the 304: the same object, and no request until 10 s after the refresh was sent (an
+    // entry left stale would send one now, before the miss sent after it).
+    const before = sent.length;
     expect(await client.get("moving/etag")).toBe(first);
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await client.get("greeter");
+    expect(sent.slice(before)).toEqual([`${server.base}/api/v1/prompts/greeter?label=production`]);
     expect(mine()).toHaveLength(2);
 
     // A change after that is a 200 with the new version, asked for at once: the TTL did not restart when the late 304 was read.
