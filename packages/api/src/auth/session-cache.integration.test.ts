@@ -7,6 +7,7 @@ import { SESSION_MAX_AGE_DAYS } from "@promptly/shared";
 import { appProcess, createAccount, createHarness, type AppProcess, type Harness, type TestClient } from "../../testing/harness.ts";
 import { PASSWORD, SUBJECTS, linkOf, nextMail, registeredAccount } from "../../testing/auth-support.ts";
 import { SESSION_COOKIE_NAME, hashToken } from "./lucia.ts";
+import { SessionCache } from "./session-cache.ts";
 
 let h: Harness;
 let a: AppProcess;
@@ -15,7 +16,7 @@ beforeAll(async () => {
   h = await createHarness();
   a = appProcess(h);
   b = appProcess(h);
-  await until(() => a.services.sessions.serving && b.services.sessions.serving);
+  await Promise.all([listening(a, true), listening(b, true)]);
 });
 afterAll(async () => {
   await a?.close();
@@ -26,6 +27,7 @@ afterAll(async () => {
 /** How long another process may go on accepting a session ended elsewhere (the notification's delivery). */
 const BOUND_MS = 2_000;
 
+/** Asks `test` every 10 ms until it holds (a bounded poll of the condition itself); the time it took. */
 async function until(test: () => boolean | Promise<boolean>, timeoutMs = 5_000): Promise<number> {
   const started = Date.now();
   while (!(await test())) {
@@ -33,6 +35,32 @@ async function until(test: () => boolean | Promise<boolean>, timeoutMs = 5_000):
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
   return Date.now() - started;
+}
+
+/**
+ * Resolves once `p`'s session cache serves (true) or has stopped serving (false): at once if it does
+ * already, else when startRuntimeSync next tells it so (its setListening, observed as it is called;
+ * one wait a process at a time).
+ */
+function listening(p: AppProcess, serving: boolean, timeoutMs = 5_000): Promise<void> {
+  const sessions = p.services.sessions;
+  if (sessions.serving === serving) return Promise.resolve();
+  return new Promise<void>((resolve, reject) => {
+    const done = () => {
+      clearTimeout(timer);
+      Reflect.deleteProperty(sessions, "setListening");
+    };
+    const timer = setTimeout(() => {
+      done();
+      reject(new Error(`the session cache was not told listening=${serving} within ${timeoutMs} ms`));
+    }, timeoutMs);
+    sessions.setListening = (value: boolean) => {
+      SessionCache.prototype.setListening.call(sessions, value);
+      if (value !== serving) return;
+      done();
+      resolve();
+    };
+  });
 }
 
 const cookieOf = (client: TestClient) => client.cookies.get(SESSION_COOKIE_NAME)!;
@@ -233,16 +261,17 @@ describe("session cache: the LISTEN connection", () => {
     const idHash = hashToken(cookieOf(laptop));
 
     // Every process's listening connection ends (a restart of the database, a proxy's idle cut).
+    const lost = listening(a, false);
     await h.database.db.$queryRaw`
       SELECT pg_terminate_backend(pid) FROM pg_stat_activity
        WHERE datname = current_database() AND pid <> pg_backend_pid() AND query ILIKE 'LISTEN promptly_runtime%'`;
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await lost;
     // A change nobody hears of: the cache must not answer with what it held.
     await h.database.db.profile.upsert({ where: { userId: account.id }, create: { userId: account.id, fullName: "Unheard" }, update: { fullName: "Unheard" } });
     expect((await laptop.api.auth.me())?.profile.fullName).toBe("Unheard");
 
     // Listening again (after a second), it serves from memory again.
-    await until(() => a.services.sessions.serving, 5_000);
+    await listening(a, true);
     await warm(a, laptop);
     expect(a.services.sessions.get(idHash)?.user.profile?.fullName).toBe("Unheard");
   });
