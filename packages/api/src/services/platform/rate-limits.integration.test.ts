@@ -2,15 +2,16 @@
 // (migrated test database) and the machine's Redis (a key prefix of this run's own). Two RateLimits
 // instances with clients of their own stand for two app processes.
 import { randomBytes } from "node:crypto";
+import { EventEmitter, once } from "node:events";
+import { createServer, type AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { createTestDatabase, type TestDatabase } from "@promptly/db/testing";
+import { withClockAhead } from "../../../testing/harness.ts";
 import { rateLimitRefusals } from "./metrics.ts";
 import { RECONCILE_TOLERANCE, RateLimits, type RateLimitRule, type RateLimitStoreConfig } from "./rate-limits.ts";
 
 const REDIS_URL = process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379";
 const RUN = randomBytes(4).toString("hex");
-/** Port 1: nothing listens there, so connecting fails at once (a store that is down). */
-const DOWN = { postgres: "postgresql://postgres@127.0.0.1:1/nothing", redis: "redis://127.0.0.1:1" };
 
 let database: TestDatabase;
 beforeAll(async () => {
@@ -18,14 +19,38 @@ beforeAll(async () => {
 });
 afterAll(() => database.drop());
 
-const stores: [name: string, config: () => RateLimitStoreConfig, down: RateLimitStoreConfig][] = [
-  ["PostgreSQL", () => ({ store: "postgres", databaseUrl: database.url }), { store: "postgres", databaseUrl: DOWN.postgres }],
-  ["Redis", () => ({ store: "redis", redisUrl: REDIS_URL }), { store: "redis", redisUrl: DOWN.redis }],
+/** The store at `port` (for a store that is down). */
+type StoreAt = (port: number) => RateLimitStoreConfig;
+const stores: [name: string, config: () => RateLimitStoreConfig, at: StoreAt][] = [
+  ["PostgreSQL", () => ({ store: "postgres", databaseUrl: database.url }), (port) => ({ store: "postgres", databaseUrl: `postgresql://postgres@127.0.0.1:${port}/nothing` })],
+  ["Redis", () => ({ store: "redis", redisUrl: REDIS_URL }), (port) => ({ store: "redis", redisUrl: `redis://127.0.0.1:${port}` })],
 ];
+
+/** A store that is down: a port that resets every connection at once, counting the client's attempts. */
+async function storeDown() {
+  const attempted = new EventEmitter();
+  let attempts = 0;
+  const server = createServer((socket) => {
+    attempts++;
+    socket.resetAndDestroy();
+    attempted.emit("attempt");
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return {
+    port: (server.address() as AddressInfo).port,
+    attempts: () => attempts,
+    /** Resolves once the client has tried to connect `count` times in all. */
+    async attemptsReach(count: number) {
+      const signal = AbortSignal.timeout(10_000);
+      while (attempts < count) await once(attempted, "attempt", { signal });
+    },
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
 
 const refusalsOf = async (rule: string) => (await rateLimitRefusals.get()).values.find((v) => v.labels.rule === rule)?.value ?? 0;
 
-describe.each(stores)("rate limits in %s", (storeName, config, down) => {
+describe.each(stores)("rate limits in %s", (storeName, config, storeAt) => {
   const keyPrefix = `promptly-test:${RUN}:${storeName}:`;
   const opened: RateLimits[] = [];
   /** One app process's rate limits: its own client to the store. */
@@ -37,6 +62,20 @@ describe.each(stores)("rate limits in %s", (storeName, config, down) => {
   };
   let key = 0;
   const freshKey = () => `key-${++key}`;
+  /**
+   * Runs `work` once the window of `name`'s counter of `k` has ended, `retryAfterMs` after a refusal.
+   * PostgreSQL's counters end on this process's clock (rate-limiter-flexible compares them with
+   * Date.now()): the clock moves past the end. Redis expires the key on its own clock: the test waits
+   * until the store no longer holds the key at its limit, and this process's clock moves past the end
+   * it was told (it refuses the key from memory until then).
+   */
+  const afterWindow = async <T>(name: string, rule: RateLimitRule, k: string, retryAfterMs: number, work: () => Promise<T>) => {
+    if (storeName === "Redis") {
+      const other = await startProcess();
+      await expect.poll(() => other.isLimited(name, rule, k), { timeout: 10_000, interval: 20 }).toBe(false);
+    }
+    return withClockAhead(retryAfterMs + 1, work);
+  };
   afterAll(async () => {
     // Every process's unsent counts first, so the reset leaves nothing behind.
     await Promise.all(opened.map((limits) => limits.reconcileAll()));
@@ -82,8 +121,7 @@ describe.each(stores)("rate limits in %s", (storeName, config, down) => {
     const refused = await limits.hit("short", rule, k);
     if (refused.allowed) throw new Error("the third hit of a limit of 2 was allowed");
     expect(refused.retryAfterMs).toBeLessThanOrEqual(1_000);
-    await new Promise((resolve) => setTimeout(resolve, refused.retryAfterMs + 100));
-    expect(await limits.hit("short", rule, k)).toEqual({ allowed: true });
+    expect(await afterWindow("short", rule, k, refused.retryAfterMs, () => limits.hit("short", rule, k))).toEqual({ allowed: true });
   });
 
   it("two processes share one limit: alternating and concurrent hits are counted once, together", async () => {
@@ -147,8 +185,7 @@ describe.each(stores)("rate limits in %s", (storeName, config, down) => {
       expect(refused.retryAfterMs).toBeGreaterThan(0);
       expect(refused.retryAfterMs).toBeLessThanOrEqual(4_000);
       expect(await refusalsOf(name)).toBe(before + 1);
-      await new Promise((resolve) => setTimeout(resolve, refused.retryAfterMs + 100));
-      expect(await limits.hitReconciled(name, rule, k)).toEqual({ allowed: true });
+      expect(await afterWindow(name, rule, k, refused.retryAfterMs, () => limits.hitReconciled(name, rule, k))).toEqual({ allowed: true });
     });
 
     it("a limit under 100 is counted in the store at each request, exactly, across processes", async () => {
@@ -180,8 +217,17 @@ describe.each(stores)("rate limits in %s", (storeName, config, down) => {
   });
 
   it("with the store down, each process counts on its own (no error, no refusal of everyone) and says so once", async () => {
+    const down = await storeDown();
     const warnings: string[] = [];
-    const limits = new RateLimits(down, { keyPrefix, warn: (line) => warnings.push(line) });
+    let warned!: () => void;
+    const told = new Promise<void>((resolve) => (warned = resolve));
+    const limits = new RateLimits(storeAt(down.port), {
+      keyPrefix,
+      warn: (line) => {
+        warnings.push(line);
+        warned();
+      },
+    });
     try {
       const rule: RateLimitRule = { limit: 2, windowMs: 60_000 };
       const k = freshKey();
@@ -189,14 +235,19 @@ describe.each(stores)("rate limits in %s", (storeName, config, down) => {
       expect(await limits.hit("insured", rule, k)).toEqual({ allowed: true });
       expect((await limits.hit("insured", rule, k)).allowed).toBe(false);
       expect(await limits.hit("insured", rule, freshKey())).toEqual({ allowed: true });
-      // The failure is told when the client hears of it; retries (ioredis reconnects) are not told again.
-      for (let attempt = 0; attempt < 100 && warnings.length === 0; attempt++) await new Promise((resolve) => setTimeout(resolve, 20));
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      // The failure is told when the client hears of it; later failures (another request's, an ioredis
+      // reconnect's) are not told again. The client has failed an attempt before it makes the next (and
+      // a request's before it is answered): once two more attempts came, at least one more failed unheard.
+      await told;
+      const seen = down.attempts();
       expect((await limits.hit("insured", rule, k)).allowed).toBe(false);
+      expect((await limits.hit("insured", rule, k)).allowed).toBe(false);
+      await down.attemptsReach(seen + 2);
       expect(warnings).toHaveLength(1);
       expect(warnings[0]).toMatch(new RegExp(`rate limits: ${storeName} failed .*each process counts on its own`));
     } finally {
       await limits.close().catch(() => undefined);
+      await down.close();
     }
   });
 });
