@@ -1,6 +1,6 @@
 // Import, export and bulk work on All Prompts: export a team's library as a JSON download,
 // import it into another team through the preview, then add a tag to two prompts and archive them.
-import { readFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { expect, test, type Page } from "@playwright/test";
 import { LIBRARY_MSG } from "@promptly/shared";
 import { createAccount, createOrganizationWith, createTeamWith, signIn, uniqueName } from "./support/accounts.ts";
@@ -84,5 +84,33 @@ test("export a team's library as JSON, import it into another team after a previ
   await bar.getByRole("button", { name: "Archive" }).click();
   await expect(toast(page, LIBRARY_MSG.bulkDone(2)).last()).toBeVisible();
   await expect(page.getByText("No prompts match these filters")).toBeVisible();
+  expect(errors).toEqual([]);
+});
+
+test("importing Langfuse prompts whose names Promptly refuses: the preview lists each rename to the nearest name it accepts, and applying makes them", async ({ page }) => {
+  const errors = consoleErrors(page);
+  const admin = await createAccount({ fullName: "Lana Langfuse", role: "team_lead" });
+  const organization = await createOrganizationWith([{ userId: admin.id, role: "member" }]);
+  const team = await createTeamWith(organization.id, [{ userId: admin.id, role: "admin" }], uniqueName("Migrated"));
+  mkdirSync("/tmp/lib-e2e", { recursive: true });
+  const file = `/tmp/lib-e2e/langfuse-${team.id}.json`;
+  writeFileSync(file, JSON.stringify([{ name: "Support Reply", version: 1, type: "text", prompt: "Dear {{name}},", labels: ["staging"], tags: [] }]));
+
+  await signIn(page, admin.email);
+  await page.goto("/");
+  await openTeam(page, organization.id, team.id);
+  await page.getByRole("button", { name: "Import / Export" }).click();
+  await page.getByRole("menuitem", { name: "Import..." }).click();
+  const dialog = page.getByRole("dialog", { name: `Import into ${team.name}` });
+  await dialog.getByLabel("File").setInputFiles(file);
+  await expect(dialog.getByRole("status").filter({ hasText: "1 renamed to names Promptly accepts" })).toBeVisible();
+  const row = dialog.getByRole("row").filter({ hasText: "New prompt" });
+  await expect(row).toContainText("Support Reply renamed to");
+  await expect(row).toContainText("support-reply");
+  await expect(row).toContainText(LIBRARY_MSG.renamed("Support Reply"));
+  await dialog.getByRole("button", { name: "Apply import" }).click();
+  await expect(toast(page, LIBRARY_MSG.importedToast(1, 1))).toBeVisible();
+  // The title keeps the name as it was; the name is the one the preview showed.
+  await expect(card(page, "Support Reply")).toContainText("support-reply");
   expect(errors).toEqual([]);
 });

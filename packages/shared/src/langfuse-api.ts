@@ -3,6 +3,7 @@
 // adapter parses with these and then with the runtime API's own schemas, so a prompt saved through
 // the Langfuse SDKs meets every rule of one saved through /api/v1 or the app.
 import { z } from "zod";
+import { PROMPT_MSG, nearestPromptName, promptNameSchema } from "./prompts.ts";
 import { plainText } from "./validation.ts";
 
 export const LANGFUSE_MSG = {
@@ -26,6 +27,19 @@ export const LANGFUSE_MSG = {
   /** A path of the API asked with a method it does not take (405). */
   methodNotAllowed: "Method not allowed",
 } as const;
+
+/**
+ * A prompt's name as the Langfuse API's create and MCP's create tools take it: Promptly's rule, and a
+ * name it refuses (capitals, spaces, as Langfuse allows) names the nearest it accepts.
+ */
+export const langfusePromptNameSchema = z.string().superRefine((name, ctx) => {
+  const parsed = promptNameSchema.safeParse(name);
+  if (parsed.success) return;
+  const nearest = nearestPromptName(name);
+  for (const issue of parsed.error.issues) {
+    ctx.addIssue({ code: "custom", message: issue.message === PROMPT_MSG.nameInvalid && nearest ? PROMPT_MSG.nameInvalidNearest(nearest) : issue.message });
+  }
+});
 
 const version = z.coerce.number().int().min(1).max(2 ** 31 - 1);
 /** A label or filter as a request names it (no control characters); a label Promptly cannot hold is simply not found. */

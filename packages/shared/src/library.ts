@@ -31,6 +31,8 @@ export const LIBRARY_MSG = {
   typeDiffers: (existing: string, imported: string) => `The prompt here is ${existing}, the import is ${imported}`,
   mixedTypes: "Its versions mix text and chat",
   duplicateName: "The import holds this name twice",
+  /** A Langfuse name renamed to the nearest name Promptly accepts (its include tags in the file follow). */
+  renamed: (from: string) => `Renamed from '${from}': a Promptly name is lowercase, with '-' for spaces and other characters`,
   privateNeedsPerson: "A private prompt needs a person as its author (import it signed in)",
   labelUnknownVersion: (label: string, version: number) => `Label '${label}' points at version ${version}, which the import does not hold`,
   importedToast: (created: number, versions: number) => `Imported: ${created} prompt${created === 1 ? "" : "s"} created, ${versions} version${versions === 1 ? "" : "s"} saved`,

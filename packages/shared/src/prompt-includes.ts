@@ -47,6 +47,18 @@ function parseIncludes(text: string, count?: Map<string, number>): IncludeTag[] 
   return [...found.values()];
 }
 
+/**
+ * A text with the prompts its include tags name renamed (`renames`: old name to new), each tag's label
+ * or version kept; a tag that does not parse is left as written.
+ */
+export function renameIncludes(text: string, renames: ReadonlyMap<string, string>): string {
+  return text.replace(INCLUDE_TAG, (tag: string, inner: string) => {
+    const [first, ...rest] = inner.split("|");
+    const renamed = first?.startsWith("name=") && rest.length === 1 ? renames.get(first.slice("name=".length)) : undefined;
+    return renamed === undefined ? tag : `@@@langfusePrompt:name=${renamed}|${rest[0]}@@@`;
+  });
+}
+
 type IncludingBody = { type: "text"; template: string } | { type: "chat"; messages: readonly { content: string }[] };
 
 const bodyTexts = (body: IncludingBody) => (body.type === "text" ? [body.template] : body.messages.map((message) => message.content));

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { accessOf, canOnPrompt, PROMPT_ABILITIES, type PromptAbility, type PromptFacts } from "./permissions.ts";
-import { createPromptInput, foldersOf, listPromptsInput, nameFromTitle, promptNameSchema, promptTagsSchema, PROMPT_MSG } from "./prompts.ts";
+import { createPromptInput, foldersOf, listPromptsInput, nameFromTitle, nearestPromptName, promptNameSchema, promptTagsSchema, PROMPT_MSG } from "./prompts.ts";
 import type { OrganizationRole, TeamRole } from "./constants.ts";
 
 const ME = "00000000-0000-4000-8000-000000000001";
@@ -27,6 +27,23 @@ describe("prompt names", () => {
     expect(nameFromTitle("  Customer Support: Reply (v2)! ")).toBe("customer-support-reply-v2");
     expect(nameFromTitle("Café résumé")).toBe("cafe-resume");
     expect(nameFromTitle("!!!")).toBe("");
+  });
+  it.each([
+    ["Support Reply", "support-reply"],
+    ["UPPERCASE", "uppercase"],
+    ["multiple   spaces", "multiple-spaces"],
+    ["angled[brac]es]", "angled-brac-es"],
+    ["a - b", "a-b"],
+    ["Café Olé", "cafe-ole"],
+    ["folder/Sub Folder/Name", "folder/sub-folder/name"],
+    ["/lead//double/", "lead/double"],
+    ["./x/../y", "x/y"],
+    ["multiple---hyphens", "multiple---hyphens"],
+    ["v1.2_final", "v1.2_final"],
+    ["Привет", null],
+    ["", null],
+  ])("the nearest name Promptly accepts to %j is %j", (name, nearest) => {
+    expect(nearestPromptName(name)).toBe(nearest);
   });
   it("reads the folders of a name", () => {
     expect(foldersOf("a/b/c")).toEqual(["a", "a/b"]);

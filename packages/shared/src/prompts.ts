@@ -40,11 +40,15 @@ export const PROMPT_SORT_LABELS: Record<PromptSort, string> = {
   bookmarks: "Most bookmarked",
 };
 
+const NAME_RULE = "A name uses lowercase letters, digits, '-', '_' and '.', with '/' between folders (no leading, trailing or doubled '/')";
+
 export const PROMPT_MSG = {
   nameRequired: "Name is required",
   nameTooLong: `A name has at most ${PROMPT_NAME_MAX} characters`,
-  nameInvalid: "A name uses lowercase letters, digits, '-', '_' and '.', with '/' between folders (no leading, trailing or doubled '/')",
+  nameInvalid: NAME_RULE,
   nameDotSegment: "A name or folder cannot be '.' or '..'",
+  /** A name the rule refuses, with the nearest name it accepts (nearestPromptName). */
+  nameInvalidNearest: (nearest: string) => `${NAME_RULE}: the nearest name Promptly accepts is '${nearest}'`,
   nameTaken: "A prompt with this name already exists in this team",
   titleRequired: "Title is required",
   titleTooLong: `Title cannot exceed ${PROMPT_TITLE_MAX} characters`,
@@ -261,6 +265,27 @@ export function nameFromTitle(title: string): string {
     .replace(/^-+|-+$/g, "")
     .slice(0, PROMPT_NAME_MAX)
     .replace(/-+$/, "");
+}
+
+/** A run of characters a name cannot hold (with the '-' around it): one '-' in the nearest name. */
+const NAME_FORBIDDEN_RUN = "[^a-z0-9._]*[^a-z0-9._-][^a-z0-9._]*";
+
+/**
+ * The nearest name the rule accepts to `name` (a Langfuse name with capitals, spaces or brackets, for
+ * one): lowercase, accents dropped, each run of other characters one '-' ('Support Reply' is
+ * 'support-reply'), none at a folder's ends, empty, '.' and '..' folders left out; null when nothing
+ * is left. A valid name is its own nearest.
+ */
+export function nearestPromptName(name: string): string | null {
+  const folders = name
+    .normalize("NFKD")
+    .replace(/[\u0300-\u036f]/g, "")
+    .toLowerCase()
+    .split("/")
+    .map((folder) => folder.replace(new RegExp(`^${NAME_FORBIDDEN_RUN}|${NAME_FORBIDDEN_RUN}$`, "g"), "").replace(new RegExp(NAME_FORBIDDEN_RUN, "g"), "-"))
+    .filter((folder) => folder !== "" && withoutDotSegments(folder));
+  const nearest = folders.join("/").slice(0, PROMPT_NAME_MAX).replace(/\/+$/, "");
+  return promptNameSchema.safeParse(nearest).success ? nearest : null;
 }
 
 /** The folders of a name: 'a/b/c' -> ['a', 'a/b']. */

@@ -59,9 +59,9 @@ describe("when fetching a prompt", () => {
   });
 
   it("should fetch a prompt with special characters", async () => {
-    // Names keep Promptly's rule: Langfuse's "promptName?!+ =@#;…" is refused, and fetched it is not found.
-    const odd = `promptname?!+ =@#;${++unique}`;
-    invalidData(await post({ name: odd, prompt: "prompt" }), { path: "name", message: PROMPT_MSG.nameInvalid });
+    // Names keep Promptly's rule: Langfuse's "promptName?!+ =@#;…" is refused naming the nearest name it accepts, and fetched it is not found.
+    const odd = `promptName?!+ =@#;${++unique}`;
+    invalidData(await post({ name: odd, prompt: "prompt" }), { path: "name", message: PROMPT_MSG.nameInvalidNearest(`promptname-${unique}`) });
     notFound(await get(odd));
     // What the rule allows besides letters and digits ('.', '-', '_', '/') arrives percent-encoded.
     const name = fresh("special/prompt.name_x");
@@ -181,9 +181,10 @@ describe("when creating a prompt", () => {
 
   describe("prompt name validation", () => {
     it("should reject invalid prompt names", async () => {
-      // Names keep Promptly's rule, so its one message names the problem (Langfuse words each case apart).
-      for (const name of ["/invalid-name", "invalid-name/", "invalid//name", "invalid|name"]) {
-        invalidData(await post({ name, prompt: "test prompt", type: "text" }), { path: "name", message: PROMPT_MSG.nameInvalid });
+      // Names keep Promptly's rule, so its one message names the problem and the nearest name it accepts (Langfuse words each case apart).
+      const nearest = { "/invalid-name": "invalid-name", "invalid-name/": "invalid-name", "invalid//name": "invalid/name", "invalid|name": "invalid-name", "Test <div>": "test-div" };
+      for (const [name, suggested] of Object.entries(nearest)) {
+        invalidData(await post({ name, prompt: "test prompt", type: "text" }), { path: "name", message: PROMPT_MSG.nameInvalidNearest(suggested) });
       }
       const empty = await post({ name: "", prompt: "test prompt", type: "text" });
       expect(empty).toMatchObject({ status: 400, body: { message: LANGFUSE_MSG.invalidRequest } });
@@ -199,9 +200,11 @@ describe("when creating a prompt", () => {
         "ending_with_underscore_", "multiple___underscores", "multiple---hyphens", "multiple...dots",
       ];
       for (const name of valid) expect((await post({ name, prompt: "test prompt", type: "text" })).status, name).toBe(201);
-      // Promptly's rule: lowercase, no spaces or brackets, which Langfuse accepts.
-      for (const name of ["UPPERCASE", "name with spaces", "multiple   spaces", "angled[brac]es]"]) {
-        invalidData(await post({ name, prompt: "test prompt", type: "text" }), { path: "name", message: PROMPT_MSG.nameInvalid });
+      // Promptly's rule: lowercase, no spaces or brackets, which Langfuse accepts; the refusal names the nearest name it accepts.
+      const nearest = { UPPERCASE: "uppercase", "name with spaces": "name-with-spaces", "multiple   spaces": "multiple-spaces", "angled[brac]es]": "angled-brac-es" };
+      for (const [name, suggested] of Object.entries(nearest)) {
+        invalidData(await post({ name, prompt: "test prompt", type: "text" }), { path: "name", message: PROMPT_MSG.nameInvalidNearest(suggested) });
+        expect((await post({ name: suggested, prompt: "test prompt", type: "text" })).status, suggested).toBe(201);
       }
     });
   });

@@ -307,7 +307,7 @@ describe("the HTTP API, as Langfuse's server test asserts it", () => {
     expect(badMessage.status).toBe(400);
     expect(badMessage.body.message).toBe(LANGFUSE_MSG.invalidRequest);
     const badName = await call("POST", "/v2/prompts", { pair: keys.write, body: { name: "Name With Spaces", prompt: "x" } });
-    expect(badName).toEqual({ status: 400, body: { message: LANGFUSE_MSG.invalidRequest, error: [{ path: "name", message: PROMPT_MSG.nameInvalid }] } });
+    expect(badName).toEqual({ status: 400, body: { message: LANGFUSE_MSG.invalidRequest, error: [{ path: "name", message: PROMPT_MSG.nameInvalidNearest("name-with-spaces") }] } });
     for (const name of ["raw/bad1", "raw/bad2", "raw/bad3", "raw/bad4"]) expect((await call("GET", `/v2/prompts/${encodeURIComponent(name)}?version=1`)).status).toBe(404);
     expect((await call("GET", "/v2/prompts/raw%2Fchat?version=2")).status).toBe(404);
   });

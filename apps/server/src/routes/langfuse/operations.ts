@@ -12,7 +12,7 @@ import {
 } from "@promptly/api";
 import {
   LANGFUSE_MSG, LATEST_LABEL, PROMPT_MSG, PROTECTED_LABEL, langfuseCreateInput, langfuseDeleteQuery, langfuseGetQuery, langfuseListQuery,
-  langfuseUpdateLabelsInput, defaultPromptTitle, promptLabelSchema, promptNameSchema, runtimeCreatePromptInput, type Action,
+  langfuseUpdateLabelsInput, defaultPromptTitle, langfusePromptNameSchema, promptLabelSchema, runtimeCreatePromptInput, type Action,
 } from "@promptly/shared";
 import { HttpError, allow } from "../v1/http.ts";
 import { changed, type Call, type Parsed } from "../v1/operations.ts";
@@ -139,8 +139,9 @@ export const LANGFUSE_OPERATIONS: LangfuseOperation[] = [
       const labels = labelsToSet(caller, asked);
       // The answer is the new version, fetched by its number: a key bound to labels is refused it before anything is saved.
       allow(authorize(caller, "prompt.read", { fetch: { version: 1 } }));
-      // The name alone first: the title is made from it, so its problems would only repeat the name's.
-      parseOrInvalid(z.object({ name: promptNameSchema }), { name: body.name });
+      // The name alone first: the title is made from it, so its problems would only repeat the name's. A
+      // Langfuse name Promptly refuses (capitals, spaces) is told the nearest name it accepts.
+      parseOrInvalid(z.object({ name: langfusePromptNameSchema }), { name: body.name });
       const version = { ...versionBody(body), config: body.config ?? undefined, commitMessage: body.commitMessage ?? undefined };
       const fresh = parseOrInvalid(runtimeCreatePromptInput, { name: body.name, title: defaultPromptTitle(body.name), visibility: "team", tags: body.tags, ...version });
       const saved = await saveRuntimePrompt(services.db, key, fresh, now, ip, labels);

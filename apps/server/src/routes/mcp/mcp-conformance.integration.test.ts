@@ -120,7 +120,7 @@ describe("MCP Read Tools", () => {
     it("should handle special characters in prompt name", async () => {
       // Names keep Promptly's rule: "test-prompt-special!@#$%…" cannot be saved, so it is never found.
       const name = `test-prompt-special!@#$%${++unique}`;
-      refused(await call("createTextPrompt", { name, prompt: "Special chars test" }), PROMPT_MSG.nameInvalid);
+      refused(await call("createTextPrompt", { name, prompt: "Special chars test" }), PROMPT_MSG.nameInvalidNearest(`test-prompt-special-${unique}`));
       refused(await call("getPrompt", { name }, reader), notFound);
       // The characters the rule allows besides letters and digits.
       const allowed = fresh("test-prompt/special.chars_x");

@@ -16,7 +16,7 @@ import {
   runtimeSelector, serveRuntimePrompt, serveRuntimeVersion, setRuntimeLabels, type ApiServices, type AuthenticatedApiKey,
 } from "@promptly/api";
 import {
-  LANGFUSE_MSG, LATEST_LABEL, RUNTIME_DEFAULT_LABEL, defaultPromptTitle, promptLabelSchema, runtimeCompileInput, runtimeCreatePromptInput, runtimeGetQuery,
+  LANGFUSE_MSG, LATEST_LABEL, RUNTIME_DEFAULT_LABEL, defaultPromptTitle, langfusePromptNameSchema, promptLabelSchema, runtimeCompileInput, runtimeCreatePromptInput, runtimeGetQuery,
   runtimeListQuery, runtimeSetLabelInput, type Action, type RuntimeError, type RuntimePrompt,
 } from "@promptly/shared";
 import { logRequestFailure } from "../../logger.ts";
@@ -235,6 +235,8 @@ export function mcpServer(services: ApiServices, key: AuthenticatedApiKey, req: 
       // `latest` asked of a new version is where it goes anyway: taken as said, not set.
       const { labels } = parseOr400(labelsInput, { labels: (input.labels ?? []).filter((label) => label !== LATEST_LABEL) });
       for (const label of labels) allow(authorize(caller, "prompt.write", { label }));
+      // The name alone first, as the Langfuse API checks it: one Promptly refuses is told the nearest it accepts.
+      parseOr400(z.object({ name: langfusePromptNameSchema }), { name: input.name });
       const version = { ...body, config: input.config, commitMessage: input.commitMessage };
       const fresh = parseOr400(runtimeCreatePromptInput, { name: input.name, title: input.title ?? defaultPromptTitle(input.name), visibility: "team", tags: input.tags, ...version });
       const saved = await saveRuntimePrompt(services.db, key, fresh, services.now(), ip, labels);

@@ -39,11 +39,12 @@ const OUTCOME_LABELS: Record<ImportPlan["items"][number]["outcome"], string> = {
 };
 
 function PlanTable({ plan }: { plan: ImportPlan }) {
-  const { create, update, unchanged, conflict, versions } = plan.summary;
+  const { create, update, unchanged, conflict, versions, renamed } = plan.summary;
   return (
     <div className="grid gap-2">
       <p role="status" className="text-sm">
         {`${create} new, ${update} with new versions, ${unchanged} unchanged, ${conflict} conflicts; ${versions} versions to save.`}
+        {renamed > 0 && ` ${renamed} renamed to names Promptly accepts (lowercase, '-' for spaces), their includes in the file with them.`}
       </p>
       {conflict > 0 && <p className="text-sm text-destructive">{LIBRARY_MSG.previewConflicts}</p>}
       {conflict === 0 && create === 0 && update === 0 && <p className="text-sm text-muted-foreground">{LIBRARY_MSG.nothingToImport}</p>}
@@ -60,7 +61,16 @@ function PlanTable({ plan }: { plan: ImportPlan }) {
           <TableBody>
             {plan.items.map((item, index) => (
               <TableRow key={`${item.name}-${index}`}>
-                <TableCell className="font-mono text-xs break-all">{item.name}</TableCell>
+                <TableCell className="font-mono text-xs break-all">
+                  {item.renamedFrom !== null && (
+                    <>
+                      <span className="text-muted-foreground line-through">{item.renamedFrom}</span>
+                      <span className="sr-only"> renamed to </span>
+                      <span aria-hidden="true"> → </span>
+                    </>
+                  )}
+                  {item.name}
+                </TableCell>
                 <TableCell>
                   <Badge variant={item.outcome === "conflict" ? "destructive" : item.outcome === "unchanged" ? "outline" : "secondary"}>{OUTCOME_LABELS[item.outcome]}</Badge>
                 </TableCell>

@@ -53,7 +53,7 @@ describe("a round trip between teams (acceptance 3)", () => {
     expect(document.prompts.map((prompt) => prompt.name)).toEqual(["agents/triage", "support/greeting"]);
 
     const preview = await world.callers.admin.library.previewImport({ teamId: target.id, document });
-    expect(preview.summary).toEqual({ create: 2, update: 0, unchanged: 0, conflict: 0, versions: 3 });
+    expect(preview.summary).toEqual({ create: 2, update: 0, unchanged: 0, conflict: 0, versions: 3, renamed: 0 });
     expect(await world.callers.admin.library.applyImport({ teamId: target.id, document })).toMatchObject({ summary: preview.summary });
     expect(comparable(await exportJson(target.id))).toEqual(comparable(document));
 
@@ -140,6 +140,47 @@ describe("Langfuse prompts", () => {
     const team = await world.team("Langfuse one");
     const plan = await world.callers.editor.library.previewImport({ teamId: team.id, document: langfuse[0] });
     expect(plan.items).toEqual([expect.objectContaining({ name: "movie-critic", outcome: "create", newVersions: 1, labels: [{ name: "staging", version: 1 }] })]);
+  });
+
+  it("a name Promptly refuses takes the nearest it accepts: the preview lists each rename, applying makes them, and the file's includes follow", async () => {
+    const team = await world.team("Langfuse renames");
+    const document = [
+      { name: "Support Reply", version: 1, type: "text", prompt: "Dear customer,", labels: ["staging"], tags: [] },
+      { name: "Support Reply", version: 2, type: "text", prompt: "Dear {{name}},", labels: ["latest"], tags: [] },
+      { name: "Agents/Triage Bot", version: 1, type: "chat", prompt: [{ role: "system", content: "Open with @@@langfusePrompt:name=Support Reply|label=staging@@@" }], labels: [], tags: [] },
+      { name: "movie-critic", version: 1, type: "text", prompt: "As is", labels: [], tags: [] },
+    ];
+    const preview = await world.callers.editor.library.previewImport({ teamId: team.id, document });
+    expect(preview.summary).toMatchObject({ create: 3, conflict: 0, versions: 4, renamed: 2 });
+    expect(preview.items.map(({ name, renamedFrom, outcome, notes }) => ({ name, renamedFrom, outcome, notes }))).toEqual([
+      { name: "support-reply", renamedFrom: "Support Reply", outcome: "create", notes: [LIBRARY_MSG.renamed("Support Reply")] },
+      { name: "agents/triage-bot", renamedFrom: "Agents/Triage Bot", outcome: "create", notes: [LIBRARY_MSG.renamed("Agents/Triage Bot")] },
+      { name: "movie-critic", renamedFrom: null, outcome: "create", notes: [] },
+    ]);
+    expect((await world.callers.editor.library.applyImport({ teamId: team.id, document })).summary).toEqual(preview.summary);
+    const exported = await exportJson(team.id);
+    // The title keeps the name as it was.
+    expect(exported.prompts.map((prompt) => [prompt.name, prompt.title])).toEqual([["agents/triage-bot", "Triage Bot"], ["movie-critic", "Movie critic"], ["support-reply", "Support Reply"]]);
+    expect(exported.prompts[0]!.versions[0]!.messages).toEqual([{ role: "system", content: "Open with @@@langfusePrompt:name=support-reply|label=staging@@@" }]);
+    const includes = await h.services.db.promptDependency.findMany({ where: { teamId: team.id }, select: { childName: true, childLabel: true } });
+    expect(includes).toEqual([{ childName: "support-reply", childLabel: "staging" }]);
+    // The same file again is all here already.
+    expect((await world.callers.editor.library.previewImport({ teamId: team.id, document })).summary).toMatchObject({ create: 0, update: 0, unchanged: 3, renamed: 2 });
+  });
+
+  it("two names of a file that become one are a conflict, and nothing is imported", async () => {
+    const team = await world.team("Langfuse twins");
+    const document = [
+      { name: "Support Reply", version: 1, type: "text", prompt: "One", labels: [], tags: [] },
+      { name: "support-reply", version: 1, type: "text", prompt: "Two", labels: [], tags: [] },
+    ];
+    const preview = await world.callers.admin.library.previewImport({ teamId: team.id, document });
+    expect(preview.items.map(({ name, renamedFrom, outcome }) => ({ name, renamedFrom, outcome }))).toEqual([
+      { name: "support-reply", renamedFrom: "Support Reply", outcome: "create" },
+      { name: "support-reply", renamedFrom: null, outcome: "conflict" },
+    ]);
+    expect(preview.items[1]!.problems).toEqual([LIBRARY_MSG.duplicateName]);
+    expect(await failure(world.callers.admin.library.applyImport({ teamId: team.id, document }))).toEqual({ code: "CONFLICT", message: LIBRARY_MSG.hasConflicts });
   });
 
   it("what is neither format is refused, naming both", async () => {

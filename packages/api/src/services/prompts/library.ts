@@ -6,7 +6,7 @@ import { strToU8, zipSync } from "fflate";
 import { z } from "zod";
 import { Prisma, isUniqueViolation, type Db, type DbOrTx, type DbTransaction } from "@promptly/db";
 import {
-  LIBRARY_FORMAT, type ChatMessage, LIBRARY_FORMAT_VERSION, LIBRARY_MSG, LATEST_LABEL, canOnPrompt, effectiveContract, importDocumentSchema, isPromptName,
+  LIBRARY_FORMAT, type ChatMessage, LIBRARY_FORMAT_VERSION, LIBRARY_MSG, LATEST_LABEL, canOnPrompt, effectiveContract, importDocumentSchema, isPromptName, nearestPromptName, renameIncludes,
   promptDescriptionSchema, promptLabelSchema, promptTagsSchema, promptTitleSchema, runtimeCreateVersionInput,
   type LangfusePrompt, type LibraryDocument, type LibraryPrompt, type LibraryVersion, type PromptAccess, type PromptFacts, type VariableContract,
 } from "@promptly/shared";
@@ -16,7 +16,7 @@ import { authorize } from "../access/authorize.ts";
 import { audit, type AuditContext } from "../insight/audit.ts";
 import { authorOf } from "../access/actor.ts";
 import { moveLabel } from "./prompt-labels.ts";
-import { refuseIncludersOverBudget, saveIncludes } from "./prompt-includes.ts";
+import { followMoveToIncluders, saveIncludes } from "./prompt-includes.ts";
 import { archivedRefusal, directLabelRefusal, requiredApprovals } from "./prompt-rules.ts";
 import { numberedUpToSql } from "./prompt-changes.ts";
 import { commandLineCaller, promptVisibility } from "../access/visibility.ts";
@@ -166,6 +166,8 @@ export async function exportLibraryFile(db: DbOrTx, caller: Caller, teamId: stri
 /** One prompt to import, whatever the source: versions in order, labels by source version number. */
 interface IncomingPrompt {
   name: string;
+  /** The name in the file, when the import renames it to the nearest name Promptly accepts (Langfuse names). */
+  renamedFrom: string | null;
   title: string;
   description: string;
   tags: string[];
@@ -179,11 +181,22 @@ const titleFromName = (name: string) => {
   return (base.charAt(0).toUpperCase() + base.slice(1)).slice(0, 120);
 };
 
-/** Langfuse versions, grouped by prompt name, ordered by version; `{{variable}}` is our syntax too. */
+/**
+ * Langfuse versions, grouped by prompt name, ordered by version; `{{variable}}` is our syntax too. A
+ * Langfuse name Promptly refuses (capitals, spaces) takes the nearest name it accepts, and the include
+ * tags of the file that name it follow; its title keeps the name as it was.
+ */
 function fromLangfuse(items: LangfusePrompt[]): IncomingPrompt[] {
   const byName = new Map<string, LangfusePrompt[]>();
   for (const item of items) byName.set(item.name, [...(byName.get(item.name) ?? []), item]);
-  return [...byName.entries()].map(([name, versions]) => {
+  const renames = new Map<string, string>();
+  for (const name of byName.keys()) {
+    const nearest = isPromptName(name) ? null : nearestPromptName(name);
+    if (nearest) renames.set(name, nearest);
+  }
+  const renamed = (text: string) => (renames.size ? renameIncludes(text, renames) : text);
+  return [...byName.entries()].map(([original, versions]) => {
+    const name = renames.get(original) ?? original;
     const sorted = versions.sort((a, b) => a.version - b.version);
     const labels: Record<string, number> = {};
     const tags = new Set<string>();
@@ -193,7 +206,8 @@ function fromLangfuse(items: LangfusePrompt[]): IncomingPrompt[] {
     }
     return {
       name,
-      title: titleFromName(name),
+      renamedFrom: name === original ? null : original,
+      title: titleFromName(original),
       description: "",
       tags: [...tags],
       visibility: "team",
@@ -202,8 +216,8 @@ function fromLangfuse(items: LangfusePrompt[]): IncomingPrompt[] {
         const config = item.config && typeof item.config === "object" && !Array.isArray(item.config) ? (item.config as Record<string, unknown>) : {};
         const body =
           typeof item.prompt === "string"
-            ? { type: "text" as const, template: item.prompt }
-            : { type: "chat" as const, messages: item.prompt.map((message) => ({ role: message.role as "user", content: message.content })) };
+            ? { type: "text" as const, template: renamed(item.prompt) }
+            : { type: "chat" as const, messages: item.prompt.map((message) => ({ role: message.role as "user", content: renamed(message.content) })) };
         return {
           version: item.version,
           sourceVersion: item.version,
@@ -227,6 +241,7 @@ function readDocument(document: unknown): IncomingPrompt[] {
   if ("format" in value) {
     return value.prompts.map((prompt) => ({
       ...prompt,
+      renamedFrom: null,
       versions: [...prompt.versions].sort((a, b) => a.version - b.version).map((version) => ({ ...version, sourceVersion: version.version })),
     }));
   }
@@ -255,6 +270,8 @@ function bodyKey(version: Pick<LibraryVersion, "type" | "template" | "messages" 
 
 const importPlanItem = z.object({
   name: z.string(),
+  /** The name in the file, when the import renames it to `name`, the nearest name Promptly accepts (a Langfuse name). */
+  renamedFrom: z.string().nullable(),
   /** create: a new prompt; update: new versions or labels of one here; unchanged: all here already; conflict: cannot import. */
   outcome: z.enum(["create", "update", "unchanged", "conflict"]),
   type: z.enum(["text", "chat"]).nullable(),
@@ -270,7 +287,7 @@ const importPlanItem = z.object({
 });
 export const importPlan = z.object({
   items: z.array(importPlanItem),
-  summary: z.object({ create: z.number(), update: z.number(), unchanged: z.number(), conflict: z.number(), versions: z.number() }),
+  summary: z.object({ create: z.number(), update: z.number(), unchanged: z.number(), conflict: z.number(), versions: z.number(), renamed: z.number() }),
 });
 export type ImportPlan = z.infer<typeof importPlan>;
 
@@ -311,6 +328,7 @@ async function plan(db: DbOrTx, who: LibraryRequest, incoming: IncomingPrompt[],
     const types = new Set(prompt.versions.map((version) => version.type));
     const type = types.size === 1 ? [...types][0]! : null;
     if (!isPromptName(prompt.name)) problems.push(LIBRARY_MSG.invalidName);
+    if (prompt.renamedFrom !== null) notes.push(LIBRARY_MSG.renamed(prompt.renamedFrom));
     if (seen.has(prompt.name)) problems.push(LIBRARY_MSG.duplicateName);
     seen.add(prompt.name);
     if (types.size > 1) problems.push(LIBRARY_MSG.mixedTypes);
@@ -370,7 +388,7 @@ async function plan(db: DbOrTx, who: LibraryRequest, incoming: IncomingPrompt[],
 
     const outcome = problems.length ? "conflict" : !row ? "create" : save.length || labels.length ? "update" : "unchanged";
     return {
-      item: { name: prompt.name, outcome, type, newVersions: problems.length ? 0 : save.length, skippedVersions: skipped, labels: problems.length ? [] : labels, problems, notes },
+      item: { name: prompt.name, renamedFrom: prompt.renamedFrom, outcome, type, newVersions: problems.length ? 0 : save.length, skippedVersions: skipped, labels: problems.length ? [] : labels, problems, notes },
       incoming: prompt,
       existing: row && { id: row.id, facts, latestVersion: row.latestVersion },
       save,
@@ -396,6 +414,7 @@ function summarize(steps: Step[]): ImportPlan {
     summary: {
       create: count("create"), update: count("update"), unchanged: count("unchanged"), conflict: count("conflict"),
       versions: items.reduce((sum, item) => sum + item.newVersions, 0),
+      renamed: items.filter((item) => item.renamedFrom !== null).length,
     },
   };
 }
@@ -481,7 +500,10 @@ async function applyStep(tx: DbTransaction, who: LibraryRequest, step: Step, now
       const body = version.type === "text" ? { type: "text" as const, template: fields.template ?? "" } : { type: "chat" as const, messages: (fields.messages ?? []) as ChatMessage[] };
       saved.push({ teamId: who.team.teamId, name: incoming.name, versionId, version: number, body });
     }
-    if (step.existing) await refuseIncludersOverBudget(tx, who.team.teamId, incoming.name, LATEST_LABEL);
+    if (step.existing) {
+      const move = { prompt: { id: promptId, ...who.team }, name: incoming.name, label: LATEST_LABEL, previousVersion: step.existing.latestVersion, version: last };
+      await followMoveToIncluders(tx, move, who.audit.actor, now);
+    }
   }
   for (const label of step.labels) {
     // moveLabel writes the label's audit event (its history) itself.
