@@ -1,7 +1,8 @@
 // Webhooks end to end: a team's subscription gets a signed `prompt.label.moved` within 2 s of a label
 // move made through tRPC, verified with the published verifyWebhookSignature; a receiver that is down
 // gets the delivery once it is back (retried from the durable queue); a forged or stale signature
-// fails verification; the Slack format; the delivery log and a redelivery.
+// fails verification; the Slack format; the delivery log and a redelivery; an include's move sent to
+// the includers whose served text it changes.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createHmac } from "node:crypto";
 import { createServer, type IncomingMessage, type Server } from "node:http";
@@ -223,6 +224,87 @@ describe("webhooks", () => {
       await admin.api.webhooks.delete({ id });
     } finally {
       await receiver.stop();
+    }
+  });
+
+  it("a move of an included label sends prompt.served.changed for each includer it changes, once, and nothing for a label nobody includes", async () => {
+    const receiver = new Receiver();
+    const slackReceiver = new Receiver();
+    await receiver.start();
+    try {
+      const { id, secret } = await admin.api.webhooks.create({ teamId, url: receiver.url, events: ["prompt.served.changed"] });
+      const tag = (name: string, label: string) => `@@@langfusePrompt:name=${name}|label=${label}@@@`;
+      const create = (name: string, template: string) => admin.api.prompts.create({ teamId, name, title: name, visibility: "team", type: "text", template });
+      // Deliveries are written in the change's transaction: counted right after it, they are all it sends.
+      const sent = () => h.database.db.webhookDelivery.count({ where: { subscriptionId: id } });
+      const bodies = async (count: number) => {
+        await waitFor(() => receiver.received.length >= count, 5_000, `${count} deliveries`);
+        return receiver.received.slice(count - 2, count).map((delivery) => {
+          expect(delivery.headers["promptly-event"]).toBe("prompt.served.changed");
+          expect(verifyWebhookSignature(secret, delivery.headers["promptly-signature"] as string, delivery.body)).toBe(true);
+          return JSON.parse(delivery.body) as { type: string; data: { prompt: { name: string } } };
+        }).sort((a, b) => a.data.prompt.name.localeCompare(b.data.prompt.name));
+      };
+
+      const snippet = await create("snippet", "Be brief.");
+      await admin.api.promptVersions.create({ promptId: snippet.id, template: "Be very brief." });
+      await admin.api.promptLabels.set({ promptId: snippet.id, label: "staging", version: 1 });
+      await admin.api.promptLabels.set({ promptId: snippet.id, label: "dev", version: 1 });
+      const answer = await create("answer", `Answer. ${tag("snippet", "staging")}`);
+      // Reached twice by the move: directly, and through answer.
+      const thread = await create("thread", `Thread. ${tag("answer", "latest")} ${tag("snippet", "staging")}`);
+      const summary = await create("summary", `Summary. ${tag("snippet", "latest")}`);
+      await admin.api.promptLabels.set({ promptId: summary.id, label: "production", version: 1 });
+      const digest = await create("digest", `Digest. ${tag("summary", "production")}`);
+      expect(await sent()).toBe(0);
+      await slackReceiver.start();
+      const slack = await admin.api.webhooks.create({ teamId, url: slackReceiver.url, events: ["prompt.served.changed"], slack: true });
+
+      await admin.api.promptLabels.set({ promptId: snippet.id, label: "staging", version: 2 });
+      expect(await sent()).toBe(2);
+      await waitFor(() => slackReceiver.received.length >= 2, 5_000, "two Slack deliveries");
+      expect(slackReceiver.received.map((delivery) => (JSON.parse(delivery.body) as { text: string }).text).sort()).toEqual([
+        "Ada Admin moved the label *staging* of *snippet* to version 2, so *answer* version 1 serves a new text as *latest*",
+        "Ada Admin moved the label *staging* of *snippet* to version 2, so *thread* version 1 serves a new text as *latest*",
+      ]);
+      await admin.api.webhooks.delete({ id: slack.id });
+      const staged = { prompt: { id: snippet.id, name: "snippet" }, label: "staging", version: 2, previousVersion: 1 };
+      expect(await bodies(2)).toMatchObject([
+        { type: "prompt.served.changed", teamId, data: { prompt: { id: answer.id, name: "answer" }, version: 1, labels: ["latest"], include: staged, actor: { kind: "user", name: "Ada Admin" } } },
+        { type: "prompt.served.changed", teamId, data: { prompt: { id: thread.id, name: "thread" }, version: 1, labels: ["latest"], include: staged } },
+      ]);
+
+      // A label nobody includes, and a label pointed where it already is, change nothing served.
+      await admin.api.promptLabels.set({ promptId: snippet.id, label: "dev", version: 2 });
+      await admin.api.promptLabels.set({ promptId: snippet.id, label: "staging", version: 2 });
+      expect(await sent()).toBe(2);
+
+      // A new version moves latest: its includers by latest hear of it, and theirs by the labels they are served under.
+      await admin.api.promptVersions.create({ promptId: snippet.id, template: "Be kind." });
+      expect(await sent()).toBe(4);
+      const latest = { prompt: { id: snippet.id, name: "snippet" }, label: "latest", version: 3, previousVersion: 2 };
+      expect(await bodies(4)).toMatchObject([
+        { data: { prompt: { id: digest.id, name: "digest" }, version: 1, labels: ["latest"], include: latest } },
+        { data: { prompt: { id: summary.id, name: "summary" }, version: 1, labels: ["production", "latest"], include: latest } },
+      ]);
+
+      // An import's new version moves latest too.
+      await admin.api.library.applyImport({ teamId, document: [{ name: "snippet", version: 1, type: "text", prompt: "Be kind and brief.", config: {}, labels: [], tags: [] }] });
+      expect(await sent()).toBe(6);
+      expect((await bodies(6)).map((body) => body.data)).toMatchObject([
+        { prompt: { name: "digest" }, include: { label: "latest", version: 4, previousVersion: 3 } },
+        { prompt: { name: "summary" }, include: { label: "latest", version: 4, previousVersion: 3 } },
+      ]);
+
+      // A move refused (thread would resolve past the include budget) rolls back and sends nothing.
+      await admin.api.promptVersions.create({ promptId: snippet.id, template: "x".repeat(60_000) });
+      expect(await sent()).toBe(8);
+      await expect(admin.api.promptLabels.set({ promptId: snippet.id, label: "staging", version: 5 })).rejects.toThrow("This change would break 'thread' (version 1)");
+      expect(await sent()).toBe(8);
+      await admin.api.webhooks.delete({ id });
+    } finally {
+      await receiver.stop();
+      await slackReceiver.stop();
     }
   });
 });

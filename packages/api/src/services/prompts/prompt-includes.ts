@@ -3,7 +3,8 @@
 // saver's access (missing, archived or unreadable is "not found"; a cycle or a chain deeper than
 // INCLUDE_MAX_DEPTH is refused naming the chain, and so is a resolution past the budget: tags and
 // resolved length) and stored in prompt_dependencies; a label move that would push an includer past
-// the budget is refused naming the includer. At fetch they are
+// the budget is refused naming the includer, and otherwise sent to the team's webhooks as
+// `prompt.served.changed` for each includer whose served text it changes. At fetch they are
 // followed again with the reader's access, through the one decision (authorize: a label-bound key
 // fetches its labels only, also through an include), and each tag takes its prompt's resolved text.
 // Includes stay in their team, so the runtime cache's `team:<id>` invalidation drops every includer of
@@ -14,8 +15,10 @@ import {
   INCLUDE_MAX_DEPTH, INCLUDE_MAX_RESOLVED_CHARS, INCLUDE_MAX_TAGS, INCLUDE_MSG, LATEST_LABEL, bodyIncludeTally, bodyIncludes, includeName, type resolutionGraph, type ChatMessage, type IncludeRef, type PromptAccess, type PromptFacts,
 } from "@promptly/shared";
 import { DomainError, fail } from "../../errors.ts";
+import type { Actor } from "../access/actor.ts";
 import { authorize } from "../access/authorize.ts";
 import { promptVisibility, type Caller } from "../access/visibility.ts";
+import { emitWebhookEvent } from "../webhooks/events.ts";
 
 /** Who follows the includes: the caller, and their access in the including prompt's team (includes never leave it). */
 export interface IncludeReader {
@@ -149,19 +152,30 @@ async function followIncludes(
   return { body, graph: refs.length ? graph : null, refs };
 }
 
+/** A version of the team served by a label or as the latest, with those labels (`latest` last). */
+interface ServedIncluder {
+  promptId: string;
+  name: string;
+  version: number;
+  id: string;
+  type: "text" | "chat";
+  template: string | null;
+  messages: unknown;
+  labels: string[];
+}
+
 /**
- * In a transaction that moves `label` of prompt `name` (a label move, or `latest` by a new version):
- * refuses it when a version of the team that includes it by that label, and that is served by a label
- * or as the latest, would resolve past the budget, naming that includer. Followed through includers of
- * includers; only the budget refuses here (whoever reads the includer meets any other problem).
+ * The versions whose served text a move of `label` of prompt `name` changes: each live version of the
+ * team served by a label or as the latest that includes it by that label, then, through includers of
+ * includers, those that include one of them by a label it is served under; each once.
  */
-export async function refuseIncludersOverBudget(tx: DbTransaction, teamId: string, name: string, label: string) {
-  const checked = new Set<string>();
+async function servedIncluders(tx: DbTransaction, teamId: string, name: string, label: string): Promise<ServedIncluder[]> {
+  const reached = new Map<string, ServedIncluder>();
   let moved = [{ name, label }];
   for (let depth = 1; depth < INCLUDE_MAX_DEPTH && moved.length; depth++) {
-    const includers = await tx.$queryRaw<{ name: string; version: number; id: string; type: "text" | "chat"; template: string | null; messages: unknown; labels: string[] }[]>`
-      SELECT DISTINCT ON (v.id) p.name, v.version, v.id::text AS id, v.type::text AS type, v.template, v.messages,
-             ARRAY(SELECT l.name FROM prompt_labels l WHERE l.prompt_id = p.id AND l.version = v.version)
+    const includers = await tx.$queryRaw<ServedIncluder[]>`
+      SELECT DISTINCT ON (v.id) p.id::text AS "promptId", p.name, v.version, v.id::text AS id, v.type::text AS type, v.template, v.messages,
+             ARRAY(SELECT l.name FROM prompt_labels l WHERE l.prompt_id = p.id AND l.version = v.version ORDER BY l.name COLLATE "C")
                || CASE WHEN v.version = p.latest_version THEN ARRAY[${LATEST_LABEL}] ELSE '{}'::text[] END AS labels
       FROM prompt_dependencies d
       JOIN prompt_versions v ON v.id = d.parent_version_id
@@ -171,18 +185,58 @@ export async function refuseIncludersOverBudget(tx: DbTransaction, teamId: strin
         AND (v.version = p.latest_version OR EXISTS (SELECT 1 FROM prompt_labels l WHERE l.prompt_id = p.id AND l.version = v.version))`;
     moved = [];
     for (const includer of includers) {
-      if (checked.has(includer.id)) continue;
-      checked.add(includer.id);
-      const body: IncludeBody = includer.type === "text" ? { type: "text", template: includer.template ?? "" } : { type: "chat", messages: includer.messages as ChatMessage[] };
-      try {
-        await followIncludes(tx, teamId, { name: includer.name, version: includer.version, id: includer.id, body }, "INVALID", () => undefined);
-      } catch (error) {
-        if (error instanceof DomainError && error.reason && BUDGET_REASONS.has(error.reason)) {
-          fail("INVALID", INCLUDE_MSG.includerTooLong(includer.name, includer.version, error.message), error.reason);
-        }
-      }
+      if (reached.has(includer.id)) continue;
+      reached.set(includer.id, includer);
       for (const served of includer.labels) moved.push({ name: includer.name, label: served });
     }
+  }
+  return [...reached.values()];
+}
+
+/** Refuses a move that would push one of these includers past the budget, naming it; only the budget refuses here (whoever reads the includer meets any other problem). */
+async function refuseOverBudget(tx: DbTransaction, teamId: string, includers: readonly ServedIncluder[]) {
+  for (const includer of includers) {
+    const body: IncludeBody = includer.type === "text" ? { type: "text", template: includer.template ?? "" } : { type: "chat", messages: includer.messages as ChatMessage[] };
+    try {
+      await followIncludes(tx, teamId, { name: includer.name, version: includer.version, id: includer.id, body }, "INVALID", () => undefined);
+    } catch (error) {
+      if (error instanceof DomainError && error.reason && BUDGET_REASONS.has(error.reason)) {
+        fail("INVALID", INCLUDE_MSG.includerTooLong(includer.name, includer.version, error.message), error.reason);
+      }
+    }
+  }
+}
+
+/** A label of a prompt pointed at another version: a label move, or `latest` by a new version (previousVersion null: a new label). */
+interface IncludedMove {
+  prompt: { id: string; teamId: string; organizationId: string };
+  name: string;
+  label: string;
+  previousVersion: number | null;
+  version: number;
+}
+
+/**
+ * In the move's transaction, once it is made: refuses it when an includer whose served text it changes
+ * would resolve past the budget, naming that includer; otherwise, when the label points elsewhere than
+ * before, sends each of those includers' versions once as `prompt.served.changed` to the team's webhooks.
+ */
+export async function followMoveToIncluders(tx: DbTransaction, move: IncludedMove, actor: Actor, now: Date) {
+  const { prompt } = move;
+  const includers = await servedIncluders(tx, prompt.teamId, move.name, move.label);
+  await refuseOverBudget(tx, prompt.teamId, includers);
+  if (move.previousVersion === move.version) return;
+  const include = { prompt: { id: prompt.id, name: move.name }, label: move.label, version: move.version, previousVersion: move.previousVersion };
+  for (const includer of includers) {
+    await emitWebhookEvent(tx, {
+      type: "prompt.served.changed",
+      organizationId: prompt.organizationId,
+      teamId: prompt.teamId,
+      actor,
+      promptId: includer.promptId,
+      promptName: includer.name,
+      data: { version: includer.version, labels: includer.labels, include },
+    }, now);
   }
 }
 

@@ -7,7 +7,7 @@ import type { AuditContext } from "../insight/audit.ts";
 import { notify } from "../collaboration/notify.ts";
 import type { LoadedPrompt } from "./loaded-prompt.ts";
 import { auditPrompt, refuseArchived, touchLivePrompt } from "./prompt-changes.ts";
-import { refuseIncludersOverBudget } from "./prompt-includes.ts";
+import { followMoveToIncluders } from "./prompt-includes.ts";
 import { directLabelRefusal, refuse, requiredApprovals } from "./prompt-rules.ts";
 
 /** What stops the caller moving (or removing) `label` of this prompt directly, by the prompt rules. */
@@ -72,7 +72,7 @@ export async function moveLabel(
     INSERT INTO prompt_labels (prompt_id, name, version, moved_by, moved_at)
     VALUES (${promptId}::uuid, ${label}, ${version}, ${moverId}::uuid, ${now})
     ON CONFLICT (prompt_id, name) DO UPDATE SET version = EXCLUDED.version, moved_by = EXCLUDED.moved_by, moved_at = EXCLUDED.moved_at`;
-  await refuseIncludersOverBudget(tx, prompt.teamId, name, label);
+  await followMoveToIncluders(tx, { prompt, name, label, previousVersion: previous?.version ?? null, version }, context.actor, now);
   if (label === PROTECTED_LABEL) await notify(tx, { kind: "production_moved", promptId, version, actorId: moverId }, now);
   return { label, version };
 }

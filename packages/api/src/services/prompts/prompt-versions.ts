@@ -5,7 +5,7 @@ import { authorOf } from "../access/actor.ts";
 import type { AuditContext } from "../insight/audit.ts";
 import type { Caller } from "../access/visibility.ts";
 import type { LoadedPrompt } from "./loaded-prompt.ts";
-import { refuseIncludersOverBudget, saveIncludes } from "./prompt-includes.ts";
+import { followMoveToIncluders, saveIncludes } from "./prompt-includes.ts";
 import { moveLabels, refuseDirectLabelMoves } from "./prompt-labels.ts";
 import { auditPrompt, bodyOf, refuseArchived, touchLivePrompt, versionData } from "./prompt-changes.ts";
 import { versionColumns, withAvatar, type RawItem } from "./prompt-rows.ts";
@@ -72,7 +72,9 @@ export async function createVersion(
       select: { id: true },
     });
     await saveIncludes(tx, { caller, access: prompt.access }, { teamId: prompt.teamId, name, versionId: id, version, body });
-    await refuseIncludersOverBudget(tx, prompt.teamId, name, LATEST_LABEL);
+    // latest was the newest version before this one (a deleted version takes latest back to the newest left).
+    const [before] = await tx.$queryRaw<{ version: number | null }[]>`SELECT max(version) AS version FROM prompt_versions WHERE prompt_id = ${prompt.id}::uuid AND version < ${version}`;
+    await followMoveToIncluders(tx, { prompt, name, label: LATEST_LABEL, previousVersion: before?.version ?? null, version }, context.actor, now);
     await auditPrompt(tx, context, prompt, "prompt.version", { after: { version, commitMessage: input.commitMessage ?? "" } });
     await moveLabels(tx, prompt, labels, version, now, context);
     return { version, versionId: id };

@@ -130,6 +130,11 @@ function slackText(payload: WebhookPayload): string {
       return `${who} saved version ${String(d.version)} of ${prompt}`;
     case "prompt.label.moved":
       return `${who} moved the label *${String(d.label)}* of ${prompt} to version ${String(d.version)}`;
+    case "prompt.served.changed": {
+      const include = d.include as { prompt: { name: string }; label: string; version: number };
+      const labels = Array.isArray(d.labels) ? (d.labels as string[]) : [];
+      return `${who} moved the label *${include.label}* of *${include.prompt.name}* to version ${include.version}, so ${prompt} version ${String(d.version)} serves a new text as ${labels.map((label) => `*${label}*`).join(", ")}`;
+    }
     case "prompt.archived":
       return `${who} archived the prompt ${prompt}`;
     case "prompt.deleted":
