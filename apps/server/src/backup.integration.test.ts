@@ -1,4 +1,4 @@
-// Issue 27: `npm run cli -- backup <file>` writes one archive of the database and the avatars;
+// `npm run cli -- backup <file>` writes one archive of the database and the avatars;
 // `restore <file>` brings it back on a fresh install (every prompt, version, label and avatar), and
 // refuses a target that holds data without --force. Once with everything embedded (a new data
 // directory), once with an external PostgreSQL (the machine's, with its own pg_dump) and S3.

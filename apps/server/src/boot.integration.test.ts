@@ -40,7 +40,7 @@ describe("boot", () => {
     const health = await fetch(`http://127.0.0.1:${env.PORT}/api/health`);
     expect(await health.json()).toEqual({ status: "ok", db: "ok", storage: "ok", mail: "ok", outbox: { depth: 0, oldestAgeSeconds: 0, failed: 0 } });
     await first.services.db.user.create({ data: { email: "kept@example.test" } });
-    // Real work is kept in the embedded default: every commit reaches the disk (finding 9).
+    // Real work is kept in the embedded default: every commit reaches the disk before it is acknowledged.
     expect(await first.services.db.$queryRaw`SHOW fsync`).toEqual([{ fsync: "on" }]);
     await first.stop();
 

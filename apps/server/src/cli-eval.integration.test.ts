@@ -1,4 +1,4 @@
-// `npm run cli -- eval` against a running server (issue 29, acceptance 4), as a pipeline runs it: a
+// `npm run cli -- eval` against a running server, as a pipeline runs it: a
 // child process with PROMPTLY_URL and PROMPTLY_API_KEY in its environment, its exit code real. The
 // server answers the REST API and its evaluation worker runs the queue; the model is the local fake
 // provider (it echoes the prompt). An API key with the run scope evaluates the `staging` version (3

@@ -1,4 +1,4 @@
-// Issue 18: Promptly as a cluster. Two app processes share the machine's PostgreSQL (a fresh database
+// Promptly as a cluster. Two app processes share the machine's PostgreSQL (a fresh database
 // of this file), its Redis, the test run's S3 and SMTP, and APP_SECRET; a round-robin proxy
 // (test/round-robin-proxy.ts) stands in front of them, as nginx does in docker-compose.yml.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

@@ -1,4 +1,4 @@
-// Evaluations survive a killed app process (issue 29, acceptance 3): a real server process runs a
+// Evaluations survive a killed app process: a real server process runs a
 // 200-case evaluation from the shared queue and is killed with SIGKILL midway; another process (this
 // one, its queue worker started as a restarted process's would be) takes the slots the dead one held at
 // once, gets its jobs back when they expire, and finishes: every case recorded exactly once.

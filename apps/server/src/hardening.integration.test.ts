@@ -45,7 +45,7 @@ async function post(path: string, body: string | Buffer, headers: Record<string,
   return { status: response.status, type: response.headers.get("content-type") ?? "", body: await response.text() };
 }
 
-describe("error answers carry no internals (finding 1)", () => {
+describe("error answers carry no internals", () => {
   it("malformed JSON: 400 JSON naming the problem", async () => {
     const answer = await post("/trpc/auth.signIn", '{"email": "a@example.test", "password": ');
     expect(answer.status).toBe(400);
@@ -112,7 +112,7 @@ describe("error answers carry no internals (finding 1)", () => {
   });
 });
 
-describe("bad input is refused before work (finding 2)", () => {
+describe("bad input is refused before work", () => {
   it("a 200,000-deep JSON array in a body: 400 before parsing", async () => {
     const deep = "[".repeat(200_000) + "]".repeat(200_000);
     const answer = await post("/trpc/auth.signIn", deep);
@@ -168,7 +168,7 @@ function rawRequest(options: { method?: string; path: string; host: string; head
   });
 }
 
-describe("only our own host names are served (finding 7)", () => {
+describe("only our own host names are served", () => {
   it("a POST with Host and Origin evil.test is refused before routing (DNS rebinding)", async () => {
     const before = await harness.database.db.user.count();
     const answer = await rawRequest({
@@ -214,7 +214,7 @@ describe("only our own host names are served (finding 7)", () => {
   });
 });
 
-describe("caching (finding 8)", () => {
+describe("API answers are never cached; static assets are", () => {
   it("every API answer is no-store; static assets keep their long cache", async () => {
     expect((await fetch(`${base}/trpc/auth.me`)).headers.get("cache-control")).toBe("no-store");
     expect((await fetch(`${base}/trpc/organizations.list`)).headers.get("cache-control")).toBe("no-store");

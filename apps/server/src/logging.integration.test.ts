@@ -1,4 +1,4 @@
-// Issue 27: `npm start` says first where the app and the mailbox are, in readable lines on a terminal
+// `npm start` says first where the app and the mailbox are, in readable lines on a terminal
 // (LOG_FORMAT=pretty) and in JSON lines otherwise (a log collector, a file, these tests).
 import { spawnSync } from "node:child_process";
 import { fileURLToPath } from "node:url";

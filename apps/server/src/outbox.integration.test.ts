@@ -1,6 +1,6 @@
-// Issue 11, finding 9 and acceptance 2: mail is never lost. With the SMTP server down, a password
-// reset and an invitation are queued and answered; once it is up, each arrives exactly once. Two
-// app processes draining one outbox send each message once. Issue 16, acceptance 4: so does a notification.
+// Mail is never lost. With the SMTP server down, a password reset and an invitation are queued and
+// answered; once it is up, each arrives exactly once. Two app processes draining one outbox send each
+// message, notifications included, once.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import {
   createHarness, createMailbox, createSmtpMailer, createAccount, drainOutbox, enqueueMail, type Harness,

@@ -1,4 +1,4 @@
-// Issue 18: graceful shutdown. On SIGTERM the real server process stops taking connections, finishes
+// Graceful shutdown. On SIGTERM the real server process stops taking connections, finishes
 // the requests in flight (answers on keep-alive connections say Connection: close), and exits 0;
 // a request still running at SHUTDOWN_TIMEOUT_MS is cut and the process exits all the same; a second
 // SIGTERM exits at once.

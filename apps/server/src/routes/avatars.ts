@@ -1,4 +1,5 @@
-// Avatars are served through the app (no public bucket policy; see ENVIRONMENT.md).
+// Avatars are served through the app, never by a public bucket policy: not every S3 server has one
+// (the embedded one does not).
 import { Router } from "express";
 import { avatarFileContentType, type ApiServices } from "@promptly/api";
 

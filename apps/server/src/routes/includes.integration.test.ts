@@ -1,4 +1,4 @@
-// Prompts that include prompts (issue 30, acceptance 2), against the real server and database: an
+// Prompts that include prompts, against the real server and database: an
 // include resolves in every API (tRPC's page read, REST /api/v1 get and compile, the Langfuse API by
 // raw HTTP, MCP through the official SDK client); a cycle and a chain deeper than 5 prompts are
 // refused at save naming the chain; a label moved on the included prompt is served by its includer at

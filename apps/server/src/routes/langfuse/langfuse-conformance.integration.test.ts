@@ -270,7 +270,7 @@ describe("when fetching a prompt list", () => {
       { name: "prompt-2", type: "text", versions: [1, 2, 3], labels: ["dev", "latest", "production", "staging"], tags: [], lastUpdatedAt: expect.any(String), lastConfig: {} },
       { name: "prompt-3", type: "text", versions: [1], labels: ["latest", "production"], tags: ["tag-1"], lastUpdatedAt: expect.any(String), lastConfig: {} },
     ]);
-    // `pagination`: the legacy name of `meta` (Langfuse's issue 2068), still read by older SDKs.
+    // `pagination`: the legacy name of `meta`, still read by older SDKs.
     expect(body).toMatchObject({ meta: onePage(3), pagination: onePage(3) });
   });
 

@@ -1,4 +1,4 @@
-// The Langfuse SDKs, unchanged (issue 30, acceptance 1 and the prompts-API part of acceptance 6): the
+// The Langfuse SDKs, unchanged: the
 // official `langfuse` v3 client and `@langfuse/client` v5, given only the base URL and a Promptly key
 // pair, against the real server and database: they get a text and a chat prompt by label and by
 // version, compile them with their own compile, fall back when the name is unknown, create versions,

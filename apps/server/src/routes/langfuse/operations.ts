@@ -1,4 +1,4 @@
-// The one table of the Langfuse-compatible prompts API (issue 30), under /api/public: each route's
+// The one table of the Langfuse-compatible prompts API, under /api/public: each route's
 // method, path and action of the permission table. router.ts registers exactly these routes and asks
 // the one decision (authorize) for the action before anything is read; each handler is a thin adapter
 // over the runtime services of packages/api that /api/v1 and MCP call (they hold the rules: the key's

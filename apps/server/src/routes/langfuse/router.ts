@@ -1,4 +1,4 @@
-// The Langfuse-compatible prompts API at /api/public (issue 30): the official Langfuse SDKs (JS v3 and
+// The Langfuse-compatible prompts API at /api/public: the official Langfuse SDKs (JS v3 and
 // v5, Python) work against Promptly unchanged but for their base URL and keys. The door is the runtime
 // API's: the key (HTTP Basic `publicKey:secretKey`, the secret being a Promptly API key, or `Bearer
 // <key>`) is checked and counted against its one rate limit by authenticateKeyPair, then every route of

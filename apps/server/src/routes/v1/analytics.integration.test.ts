@@ -1,4 +1,4 @@
-// Analytics (issue 17) over real rows: usage counted by real runtime fetches (REST /api/v1 with a
+// Analytics over real rows: usage counted by real runtime fetches (REST /api/v1 with a
 // key, flushed as the app does) and rows seeded straight into prompt_usage. The overview counts only
 // what the caller may read (a private prompt's usage is not counted for others), the team filter
 // narrows it, and a range is whole UTC days ending today.

@@ -1,4 +1,4 @@
-// The OpenAPI document of /api/v1 (issue 15): a valid OpenAPI 3.1 document that lists every route, and
+// The OpenAPI document of /api/v1: a valid OpenAPI 3.1 document that lists every route, and
 // every route answers as it says: each documented status is produced by a real request, no request
 // gets a status the document does not list, and each body matches the documented schema.
 import { Validator } from "@seriousme/openapi-schema-validator";

@@ -1,4 +1,4 @@
-// POST /api/v1/prompts/{name}/run (issue 28) over HTTP, against a real database and the tests' model
+// POST /api/v1/prompts/{name}/run over HTTP, against a real database and the tests' model
 // provider over HTTP: a run key gets the output and the run is recorded as the key; the scope, the
 // labels and the contract refuse before any provider call; streamed answers arrive as events in order;
 // a provider's failure is a 502 with its status and message.

@@ -1,4 +1,4 @@
-// The runtime API served from memory, correct across processes (issue 15, acceptance 2): two app
+// The runtime API served from memory, correct across processes: two app
 // processes on one database, each with its own cache and listener. A change made through A is
 // served by B within a second; B's repeated answers cost no query; B that loses its listening
 // connection clears its cache and still answers right; usage is counted in memory and flushed in

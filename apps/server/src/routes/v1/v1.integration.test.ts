@@ -1,4 +1,4 @@
-// REST /api/v1 (issue 15) over HTTP against a real database: every kind of key against every endpoint
+// REST /api/v1 over HTTP against a real database: every kind of key against every endpoint
 // (each refusal with its status and message, and nothing changed), the happy paths, ETag/304, names
 // with '/', compile errors and the per-key rate limit.
 import { createHash, randomBytes } from "node:crypto";
