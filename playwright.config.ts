@@ -1,15 +1,15 @@
-// End-to-end tests in a real Chromium (Debian's; see ENVIRONMENT.md) against the production
-// build, started with embedded services exactly as `npm start` does, on ports of its own.
+// End-to-end tests in a real Chromium (Debian's: Playwright's own browser download needs the internet)
+// against the production build, started with embedded services exactly as `npm start` does, on ports
+// of its own.
 import { existsSync } from "node:fs";
 import { defineConfig } from "@playwright/test";
 import { E2E } from "./apps/web/e2e/support/env.ts";
 
 /**
  * Debian's Chromium headless shell (package chromium-headless-shell), as Playwright itself runs headless
- * tests: the same Blink engine without the full browser's window layer; the suite took 16.4-17.8
- * minutes in it here against 26.3 in the full browser. The full browser (`chromium`) when the shell is
- * not installed, or CHROMIUM_PATH. The shell has no window: a `--headed` run needs
- * CHROMIUM_PATH=/usr/bin/chromium.
+ * tests: the same Blink engine without the full browser's window layer, so the suite runs much faster
+ * in it. The full browser (`chromium`) when the shell is not installed, or CHROMIUM_PATH. The shell has
+ * no window: a `--headed` run needs CHROMIUM_PATH=/usr/bin/chromium.
  */
 const HEADLESS_SHELL = "/usr/bin/chromium-headless-shell";
 const chromiumPath = process.env.CHROMIUM_PATH ?? (existsSync(HEADLESS_SHELL) ? HEADLESS_SHELL : "/usr/bin/chromium");
@@ -22,8 +22,8 @@ export default defineConfig({
   // Every test makes its own people and places, so tests of one file need no order and never meet: the
   // workers take tests, not files, and a long file does not leave one worker alone at the end.
   fullyParallel: true,
-  // Two at once: the suite keeps both cores busy (the browsers' renderers most). Four took 13.5 minutes
-  // where two took about 10; three took 6.2 where two take 6.7, too little margin for slower machines.
+  // Two at once: two browsers keep two cores busy (their renderers most); more workers than cores gain
+  // little and slow a smaller machine down, so two is the setting everywhere.
   workers: 2,
   // No retries anywhere, CI included: a test that passes on its second try is a race to fix, and a
   // retry would hide it from the run that shows it.
@@ -33,8 +33,8 @@ export default defineConfig({
   reporter: [["list"]],
   use: {
     baseURL: E2E.appUrl,
-    // No trace by default: recording one for every test (to keep those that fail) cost a sixth of the
-    // suite's CPU, and a fresh machine's CI shows its output, not its files. To look into a failure:
+    // No trace by default: recording one for every test (to keep those that fail) costs CPU in
+    // every test, and a fresh machine's CI shows its output, not its files. To look into a failure:
     // `npx playwright test <file> --trace retain-on-failure`, then `npx playwright show-trace`.
     trace: "off",
     // Dialogs and toasts appear at once (the app honours the setting, smoke.spec.ts shows both ways), so

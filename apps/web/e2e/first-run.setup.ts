@@ -1,4 +1,4 @@
-// Issue 27, first run: on a fresh installation the first account is a super user with no
+// First run: on a fresh installation the first account is a super user with no
 // organization (global-setup.ts makes it before any test; this runs before every spec, while no
 // organization exists yet). It is offered 'Create an organization' rather than told to ask for an
 // invitation, the slug follows the name, and the next step is the organization's first team.

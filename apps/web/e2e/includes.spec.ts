@@ -1,4 +1,4 @@
-// Prompts that include prompts on the prompt page (issue 30), at 375 px: the Template tab lists what
+// Prompts that include prompts on the prompt page, at 375 px: the Template tab lists what
 // the version includes and which prompts use it, each linked; Try it compiles the included text.
 import { expect, test } from "@playwright/test";
 import { createAccount, createOrganizationWith, createTeamWith, signIn, uniqueName, withDb } from "./support/accounts.ts";

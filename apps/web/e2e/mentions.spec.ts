@@ -1,4 +1,4 @@
-// Issue 16, acceptance 1: an editor comments with an @mention picked from the autocomplete; the
+// An editor comments with an @mention picked from the autocomplete; the
 // mentioned person's bell counts it, the notification opens the prompt on that comment, and the email
 // arrives in the catcher (a notification already read in the app when its mail is due is not mailed,
 // so the mail is awaited first). Someone mentioned with email notifications off gets no mail, but the bell

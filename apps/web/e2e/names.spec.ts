@@ -1,4 +1,4 @@
-// Issue 27, "People have names" and "First run and invitations": sign-up asks for a name, mentions
+// People have names, and an invitation is a short way in: sign-up asks for a name, mentions
 // find people by a few letters of their name (or their address) and the comment box shows the name
 // picked, sign-up from an invitation is one step, and /signin, /signup lead to the auth pages.
 // (The first-run super user's path is first-run.setup.ts: it needs an installation without organizations.)

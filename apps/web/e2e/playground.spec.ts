@@ -1,4 +1,4 @@
-// The playground end to end (issue 28, acceptance 1): an organization admin connects an
+// The playground end to end: an organization admin connects an
 // OpenAI-compatible server (a fake provider this test runs on the loopback address); an editor opens a
 // prompt's Playground, edits its template without saving, fills the variables, runs two models side by
 // side and sees both answers stream in with their figures, stops a long third run midway (recorded as

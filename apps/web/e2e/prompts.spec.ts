@@ -1,5 +1,5 @@
 // The prompt library end to end: writing a prompt in the editor with its lint gate, versions,
-// compare, labels, Try it and search (acceptance 1); bookmarks and ratings from a second person (acceptance 2).
+// compare, labels, Try it and search; bookmarks and ratings from a second person.
 import { expect, test, type Page } from "@playwright/test";
 import { PROMPT_MSG } from "@promptly/shared";
 import { createAccount, createOrganizationWith, createTeamWith, signIn, uniqueName } from "./support/accounts.ts";

@@ -17,7 +17,8 @@ interface Row {
   footer: RegExp;
 }
 
-// Spec 2: route table, sidebar table and footer, for the four app roles and an organization admin.
+// Which sidebar links each person sees, which routes open or are denied, and the footer: for the four
+// app roles and an organization admin.
 const TABLE: Row[] = [
   {
     persona: "administrator",

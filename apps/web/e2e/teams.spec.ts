@@ -87,7 +87,7 @@ test("an admin creates a team and invites a new address; the invitee accepts fro
   await expect(card.getByRole("link", { name: "Sign In" })).toHaveAttribute("href", `/auth/signin?redirect=${back}`);
   await expect(card.getByRole("link", { name: "Sign Up" })).toHaveAttribute("href", `/auth/signup${new URL(link).search.replace("?id=", "?invite=")}`);
 
-  // Issue 27: they sign up from the link in one step. The invited address is filled in, the link
+  // They sign up from the link in one step. The invited address is filled in, the link
   // counts as its confirmation (no confirmation mail), and the invitation is accepted at once.
   await card.getByRole("link", { name: "Sign Up" }).click();
   await expect(invitee.getByLabel("Email")).toHaveValue(inviteeEmail);

@@ -13,7 +13,7 @@ export const router = createRouter({
   // A skeleton goes as soon as the data is there (the router's default keeps it at least 500 ms);
   // quick navigations show only the progress bar.
   defaultPendingMinMs: 0,
-  // Spec 2 / 8: one not-found page and one error fallback wherever in the tree it happens.
+  // One not-found page and one error fallback wherever in the tree it happens.
   defaultNotFoundComponent: NotFoundPage,
   defaultErrorComponent: ErrorFallback,
 });

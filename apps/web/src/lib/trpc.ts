@@ -73,7 +73,7 @@ export function beginSignOut() {
 }
 
 /**
- * Spec 8: a session that ends while the app is open (it expired, or was ended from another device or
+ * A session that ends while the app is open (it expired, or was ended from another device or
  * by a password change) answers UNAUTHORIZED, which the server uses for nothing else (a wrong password
  * is BAD_REQUEST). Someone we believed signed in is told once and sent to sign-in.
  */

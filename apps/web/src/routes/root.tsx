@@ -36,7 +36,7 @@ function RootComponent() {
   );
 }
 
-/** Spec 4 role resolution: a person without a stored role was just given 'user'; say so once. */
+/** A person without a stored role gets 'user' on their first request; when that just happened, say so once. */
 function RoleAssignedNotice() {
   const { data: me } = useMe();
   const shownFor = useRef<string | null>(null);

@@ -22,9 +22,9 @@ export function AppHeader() {
   useOrganizationsLoadErrorToast();
   const { toggleSidebar, isMobile, open, openMobile } = useSidebar();
 
-  // Spec 2: shown to those who manage organizations, and to anyone with more than one.
+  // Shown to those who manage organizations, and to anyone with more than one.
   const showOrganizationSwitcher = can(accessIn(me, null), "page.organizations") || organizations.length > 1;
-  // Spec 6: "can create prompts" in the active team; super users see it regardless.
+  // Shown to whoever can create prompts (editor or above) in the active team; super users see it regardless.
   const showNewPrompt = can(accessIn(me, activeOrganization, activeTeam), "prompt.write");
 
   return (

@@ -30,8 +30,8 @@ export function TeamSelector() {
     const retry = organizationsError ? retryOrganizations : retryTeams;
     actions.unshift({ value: "retry-teams", label: "Try loading teams again", icon: RefreshCw, onSelect: () => void retry() });
   }
-  // Spec 2 says 'Loading teams...' without an active organization; once the organizations are known and
-  // there is none, saying so is the truth, and a failed list (of teams or of organizations) is not "No teams".
+  // 'Loading teams...' only while teams load: once the organizations are known and there is none, saying
+  // so is the truth, and a failed list (of teams or of organizations) is not "No teams".
   const label =
     teamsLoading ? "Loading teams..." : teamsError || organizationsError ? "Teams unavailable" : !activeOrganization ? "No organization" : (activeTeam?.name ?? "No teams");
 
