@@ -53,7 +53,7 @@ async function signedInPerson(ctx: Context, anonymousMessage: string) {
   if (ctx.principal?.kind !== "user") throw unauthorized(anonymousMessage);
   const { session, user } = ctx.principal;
   if (!session.twoFactorVerified) throw unauthorized(MSG.twoFactorRequired);
-  // The session lookup loaded the profile and role; only a missing role row needs a query (spec 4).
+  // The session lookup loaded the profile and role; only a missing role row needs a query.
   const { userId, role, isSuperUser } = await resolveCaller(ctx.db, user);
   const caller: Caller = { userId, role, isSuperUser };
   return { session, user, caller, audit: auditContext(ctx, { kind: "user", userId }) };
@@ -66,7 +66,7 @@ const auditContext = (ctx: Context, actor: Actor): AuditContext => ({ actor, ip:
 const signedIn = (anonymousMessage: string = MSG.userNotAuthenticated) =>
   baseProcedure.use(async ({ ctx, next }) => next({ ctx: await signedInPerson(ctx, anonymousMessage) }));
 
-/** A fully signed-in user, with the app role resolved once (spec 4) and put on ctx.caller. */
+/** A fully signed-in user, with the app role resolved once and put on ctx.caller. */
 export const protectedProcedure = signedIn();
 
 /** Which callers a builder admits: people only (the default), or team API keys as well. */
@@ -232,7 +232,7 @@ export const byPrompt = locator("id");
 export const byPromptId = locator("promptId");
 /** `{ id }` is a comment's id: the prompt it is on. */
 export const byComment = locator("id", findCommentPromptId);
-/** `{ id }` is a change request's id: the prompt it would change (issue 16). */
+/** `{ id }` is a change request's id: the prompt it would change. */
 export const byChangeRequest = locator("id", findChangeRequestPromptId);
 /** `{ id }` is a recorded run's id: the prompt it ran. */
 export const byPromptRun = locator("id", findPromptRunPromptId);

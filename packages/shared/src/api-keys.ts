@@ -1,4 +1,4 @@
-// Team-scoped API keys for the runtime API (issue 15): scopes, limits, texts and input schemas shared
+// Team-scoped API keys for the runtime API: scopes, limits, texts and input schemas shared
 // by the procedures and the Teams page's key panel.
 import { z } from "zod";
 import { LATEST_LABEL, promptLabelSchema } from "./prompts.ts";

@@ -1,4 +1,4 @@
-// The Langfuse-compatible prompts API (issue 30, /api/public): what the official Langfuse SDKs send, as
+// The Langfuse-compatible prompts API (/api/public): what the official Langfuse SDKs send, as
 // zod schemas, and the texts Promptly answers where Langfuse's own do not fit its rules. The server's
 // adapter parses with these and then with the runtime API's own schemas, so a prompt saved through
 // the Langfuse SDKs meets every rule of one saved through /api/v1 or the app.

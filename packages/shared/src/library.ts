@@ -11,7 +11,7 @@ export const LIBRARY_FORMAT_VERSION = 1;
 /** Prompts one import may hold, and versions of one prompt. */
 const IMPORT_PROMPTS_MAX = 1000;
 const IMPORT_VERSIONS_MAX = 500;
-/** Prompts one bulk action may change (a page of them, or all 500 of acceptance 4). */
+/** Prompts one bulk action may change, all or none: a page of them, or a selection up to this many. */
 const BULK_MAX = 500;
 /** The tRPC body limit of apps/server (express.json) less room for the envelope. */
 export const IMPORT_FILE_MAX_BYTES = 4 * 1024 * 1024 - 16 * 1024;

@@ -19,7 +19,7 @@ export const PASSWORD_FEEDBACK = {
   "very-strong": "Very strong password!",
 } as const satisfies Record<PasswordStrengthBand, string>;
 
-/** Spec 5: 20 for length over 8, 10 more over 12, 15 each for upper, lower and digit, 25 for a special character. */
+/** Password strength: 20 for length over 8, 10 more over 12, 15 each for upper, lower and digit, 25 for a special character. */
 export function passwordScore(password: string): number {
   let score = 0;
   if (password.length > 8) score += 20;

@@ -5,7 +5,7 @@ import { ACTIONS, accessBadge, accessOf, can, grantedByOrganization, pageAccessO
 const person = (role: AppRole, organizationRole: OrganizationRole | null = null, teamRole: TeamRole | null = null, isSuperUser = false): Access =>
   accessOf({ role, isSuperUser }, { organizationRole, teamRole });
 
-// Spec 6, team levels. One row per kind of person in a team: [who, access, admin, editor, viewer level].
+// Team levels. One row per kind of person in a team: [who, access, admin, editor, viewer level].
 const TEAM_TABLE: [string, Access, boolean, boolean, boolean][] = [
   ["team admin", person("user", "member", "admin"), true, true, true],
   ["team editor", person("user", "member", "editor"), false, true, true],

@@ -1,4 +1,4 @@
-// Model provider connections of an organization (issue 28): kinds, limits, texts, input schemas and the
+// Model provider connections of an organization: kinds, limits, texts, input schemas and the
 // built-in price table, shared by the procedures and the organization's Providers page.
 import { z } from "zod";
 import { idSchema, plainText } from "./validation.ts";

@@ -1,4 +1,4 @@
-// Control characters in every free-text field outside auth (finding 2): a NUL once reached
+// Control characters in every free-text field outside auth: a NUL once reached
 // PostgreSQL and came back as a 500 with the driver's message. Now each is a 400 with one clear
 // message, and nothing is written.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

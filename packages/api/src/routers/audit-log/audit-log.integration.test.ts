@@ -1,4 +1,4 @@
-// Issue 17, acceptance 2: every audited action writes exactly one event, with its actor, target and
+// Every audited action writes exactly one event, with its actor, target and
 // before/after, in the transaction of the change (a refused change writes none); the database refuses
 // UPDATE and DELETE of an event; the label history lets a label be rolled back. Then who may read the
 // organization's log and a prompt's activity, with filters and keyset pages.

@@ -1,6 +1,6 @@
-// Issue 11, finding 5: requestPasswordReset and sendMagicLink took about twice as long for a known
-// address (token issued in the request), so timing told whether an account exists. Now the request
-// does the same work for every address: it queues the mail, and the account is looked up when the
+// requestPasswordReset and sendMagicLink must not tell by their timing whether an account exists (they
+// once took longer for a known address, whose token was issued in the request). The request does the
+// same work for every address: it queues the mail, and the account is looked up when the
 // mail is sent. Asserted on the database work each request does (deterministic), not on a clock.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Db } from "@promptly/db";

@@ -106,7 +106,7 @@ const cases: [procedure: string, label: string, message: string, input: unknown]
   ["resetPassword", "a 5-character password", MSG.passwordMinSignUp, { token: TOKEN, password: "12345" }],
   ["resetPassword", "a 10 kB password", MSG.passwordTooLong, { token: TOKEN, password: HUGE }],
   ["resetPassword", "an array as password", MSG.required, { token: TOKEN, password: ["secret"] }],
-  // control characters (finding 2): NUL and the other C0/C1 controls in every text field
+  // control characters: NUL and the other C0/C1 controls in every text field
   ...CONTROL_CHARACTERS.flatMap(([name, c]) => [
     ["signUp", `${name} in the password`, MSG.controlCharacters, { email: "new-person@example.test", password: `secret${c}word` }],
     ["signUp", `${name} in the redirect`, MSG.controlCharacters, { email: "new-person@example.test", password: PASSWORD, redirectTo: `/teams${c}` }],

@@ -1,4 +1,4 @@
-// Review with evidence (issue 29, acceptance 2): the team's required pass rate, set at team admin
+// Review with evidence: the team's required pass rate, set at team admin
 // level; an approval of a `production` move refused below it with the figures (or without any
 // evaluation), the reason shown on the request before anyone tries; a new passing evaluation lifts the
 // block. changeRequests.evidence answers the candidate's latest evaluation beside production's on the

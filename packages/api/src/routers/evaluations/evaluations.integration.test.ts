@@ -1,4 +1,4 @@
-// Evaluations (issue 29) through tRPC callers, on the real job queue (pg-boss on the test database)
+// Evaluations through tRPC callers, on the real job queue (pg-boss on the test database)
 // and a local provider: started, followed, read as a matrix and compared; refused to those who may not;
 // 429s retried and counted; a cancel that stops the calls in flight within a second.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

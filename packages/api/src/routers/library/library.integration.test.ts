@@ -44,7 +44,7 @@ const comparable = (document: LibraryDocument) =>
 const exportJson = async (teamId: string, by = world.callers.admin) =>
   JSON.parse((await by.library.export({ teamId, format: "json" })).data) as LibraryDocument;
 
-describe("a round trip between teams (acceptance 3)", () => {
+describe("a round trip between teams loses and duplicates nothing", () => {
   it("export then import into another team gives identical prompts, versions, contracts and labels; a second import adds nothing", async () => {
     const source = await seedLibrary("Source");
     const target = await world.team("Target");
@@ -307,7 +307,7 @@ describe("bulk work", () => {
     expect(result).toEqual({ applied: false, changed: 0, unchanged: 0, refused: [{ id: ids[0], name: null, reason: LIBRARY_MSG.bulkNotFound }] });
   });
 
-  it("archives 500 prompts in one transaction; one refused among them leaves all 500 unchanged (acceptance 4)", async () => {
+  it("archives 500 prompts in one transaction; one refused among them leaves all 500 unchanged", async () => {
     const team = await world.team("Bulk 500");
     const rows = await insertPrompts(h, [
       ...Array.from({ length: 499 }, () => ({ teamId: team.id, visibility: "team" as const, authorId: world.accounts.editor.id })),

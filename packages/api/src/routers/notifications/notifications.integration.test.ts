@@ -1,4 +1,4 @@
-// Issue 16, notifications: who hears of each event (never the actor, never someone who cannot read
+// Notifications: who hears of each event (never the actor, never someone who cannot read
 // the thing), one notification per person and comment, the preferences, the bell's procedures, and
 // notification mail as one message or a digest through the outbox.
 import { randomUUID } from "node:crypto";

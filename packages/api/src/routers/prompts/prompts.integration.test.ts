@@ -1,5 +1,5 @@
 // The prompt library's behaviour: immutable versions and numbers without gaps under
-// concurrency (acceptance 4), every validation rule, labels and rollback, archive and delete,
+// concurrency, every validation rule, labels and rollback, archive and delete,
 // counters kept by triggers, search and keyset pages.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PROMPT_MSG, type PromptVisibility } from "@promptly/shared";
@@ -25,7 +25,7 @@ const newPrompt = (visibility: PromptVisibility = "team", options: { template?: 
 const saveVersion = async (promptId: string, template: string) =>
   (await world.callers.author.promptVersions.create({ promptId, template })).version;
 
-describe("versions are immutable (acceptance 4)", () => {
+describe("versions are immutable", () => {
   it.each([
     ["the template", `template = 'Changed'`],
     ["the commit message", `commit_message = 'Rewritten history'`],
@@ -65,7 +65,7 @@ describe("versions are immutable (acceptance 4)", () => {
   });
 });
 
-describe("concurrency (acceptance 4)", () => {
+describe("concurrency: version numbers without gaps, names unique per team", () => {
   it("20 concurrent promptVersions.create on one prompt give versions 1-21, no gap, no repeat", async () => {
     const prompt = await newPrompt();
     const answers = await Promise.all(

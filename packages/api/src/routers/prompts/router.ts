@@ -37,7 +37,7 @@ export const promptsRouter = router({
     .output(promptDetail)
     .query(({ ctx, input }) => getPrompt(ctx.db, ctx.caller, ctx.promptId, ctx.decidePrompt, input)),
 
-  /** Spec 6 "can create prompts": team editor level. The prompt and its version 1 are written together. */
+  /** Creating a prompt takes team editor level. The prompt and its version 1 are written together. */
   create: teamResourceProcedure("prompt.write", byTeamId, KEYS_TOO)
     .input(createPromptInput)
     .output(z.object({ id: z.string(), name: z.string(), version: z.literal(1) }))

@@ -1,4 +1,4 @@
-// Issue 11, finding 3: a reset or magic link mailed before a change of credentials must not work
+// A reset or magic link mailed before a change of credentials must not work
 // after it, or whoever holds an old link takes the account back.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MSG } from "@promptly/shared";

@@ -133,7 +133,7 @@ describe("the last admin", () => {
   });
 });
 
-describe("concurrency (acceptance 4)", () => {
+describe("concurrent changes never leave a team without an admin", () => {
   async function twoAdmins() {
     const a = await createSignedInAccount(h);
     const b = await createSignedInAccount(h);

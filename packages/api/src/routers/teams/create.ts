@@ -2,7 +2,7 @@ import { teamNameForm } from "@promptly/shared";
 import { byOrganizationId, organizationResourceProcedure } from "../../procedures.ts";
 import { createTeam, teamListItem } from "../../services/organizations/teams.ts";
 
-/** Spec 4: the creator becomes the team's admin. */
+/** The creator becomes the team's admin. */
 export const create = organizationResourceProcedure("team.create", byOrganizationId)
   .input(teamNameForm)
   .output(teamListItem)

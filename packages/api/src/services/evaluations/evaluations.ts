@@ -1,4 +1,4 @@
-// Evaluations (issue 29): every test case of a prompt run against one or more of its versions, in
+// Evaluations: every test case of a prompt run against one or more of its versions, in
 // bulk, on the job queue (queue.ts). Started in one transaction (the items, a snapshot of the cases,
 // and their jobs), then read as a summary (per version: pass rate, p50 latency, tokens, cost), a
 // matrix of cases x versions, and the cases that flipped between two versions.

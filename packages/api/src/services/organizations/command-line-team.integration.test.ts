@@ -1,4 +1,4 @@
-// Issue 27: the command line names a team by its id, its name or its name's slug, within an
+// The command line names a team by its id, its name or its name's slug, within an
 // organization (id, slug or name) when asked; a name that fits several teams is refused with the list.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createHarness, createTeam, type Harness } from "../../../testing/harness.ts";

@@ -94,7 +94,7 @@ async function enforceInviteLimits(limits: InviteLimits, inviterId: string, emai
 }
 
 /**
- * Spec 4 as the security review narrowed it: a colleague (an account already in the team's
+ * Inviting to a team: a colleague (an account already in the team's
  * organization) joins the team at once; anyone else, with or without an account, gets a pending
  * invitation to accept, and the inviter's answer is the same in both cases, so it tells nothing
  * about who has an account. The invitation mail is queued in the same transaction. Inviting the
@@ -322,7 +322,7 @@ export const acceptedInvite = z.object({
 export type AcceptedInvite = z.infer<typeof acceptedInvite>;
 
 /**
- * Spec 4/7, accept: the signed-in person whose email matches (case-insensitively) joins the
+ * Accepting an invitation: the signed-in person whose email matches (case-insensitively) joins the
  * organization (a team invitation: as `member`, when not in it yet) and the team, and the invite is
  * marked accepted, all in one transaction. The conditional status update makes a second (or
  * concurrent) accept fail.

@@ -100,7 +100,7 @@ export async function getTeam(db: DbOrTx, caller: Caller, teamId: string): Promi
   return toTeamItem(row);
 }
 
-/** Spec 4, team creation: the team and its creator's `admin` membership are written together. */
+/** Team creation: the team and its creator's `admin` membership are written together. */
 export async function createTeam(
   db: Db,
   input: { organizationId: string; name: string; creatorId: string },

@@ -1,4 +1,4 @@
-// The runtime API served from memory (issue 15): each app process keeps resolved prompts and
+// The runtime API served from memory: each app process keeps resolved prompts and
 // authenticated keys in a bounded LRU, and counts usage in memory. Correct across processes: triggers
 // in the database (migration prompt_usage) send pg_notify on the `promptly_runtime` channel in the
 // transaction of every write that can change an answer, every process LISTENs and drops what changed.

@@ -1,4 +1,4 @@
-// What the Langfuse-compatible API (/api/public, issue 30) reads beyond the runtime API's services:
+// What the Langfuse-compatible API (/api/public) reads beyond the runtime API's services:
 // numbered pages of the key's prompts with the versions a filter matches, and the key's team as a
 // Langfuse project. Which prompts a key sees is the one visibility rule's (promptVisibility), as in
 // listRuntimePrompts: its team's, not private, not archived. `latest` is on each prompt's newest

@@ -1,4 +1,4 @@
-// The prompt library as an API key sees it (issue 15, REST /api/v1). A key acts only within its team
+// The prompt library as an API key sees it (REST /api/v1). A key acts only within its team
 // and is not a person: it sees the team's prompts that are not private (a private prompt is its
 // author's alone) and not archived, fetches only the labels it is bound to, never moves `production`,
 // and its writes have no author. Who may do what is the one decision's (access/authorize.ts), asked

@@ -1,4 +1,4 @@
-// Running a prompt with an API key (issue 28, POST /api/v1/prompts/{name}/run): the version a fetch
+// Running a prompt with an API key (POST /api/v1/prompts/{name}/run): the version a fetch
 // would select, checked against its contract as compile checks it, run on a connection of the
 // organization open to the key's team through the playground's own streamRun, and recorded as the key.
 import type { z } from "zod";
