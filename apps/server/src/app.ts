@@ -120,12 +120,14 @@ export function createApp({
   app.use(["/api", "/trpc"], noStore);
 
   // tRPC first among the routes (most requests are tRPC's): a request passes every layer before its own.
-  const createTrpcContext = ({ req, res }: { req: express.Request; res: express.Response }) =>
+  // `info` is the adapter's (a batch's calls); the fast path answers one call.
+  const createTrpcContext = ({ req, res, info }: { req: express.Request; res: express.Response; info?: { calls: readonly unknown[] } }) =>
     createContext(services, {
       ip: req.ip ?? req.socket.remoteAddress ?? "unknown",
       userAgent: req.get("user-agent") ?? null,
       cookieHeader: req.get("cookie") ?? null,
       authorization: req.get("authorization") ?? null,
+      calls: info?.calls.length ?? 1,
       secure: req.secure,
       setCookie: (cookie) => res.append("Set-Cookie", cookie),
       failing: testFaults ? requestedFaults(req.get("cookie")) : undefined,

@@ -26,6 +26,6 @@ export async function createContext(services: ApiServices, req: RequestInfo, opt
 
 async function resolvePrincipal(services: ApiServices, req: RequestInfo, options: ContextOptions): Promise<Principal | null> {
   if (!req.authorization) return resolveRequestSession(services, req);
-  const key = await authenticateBearer(services, req.authorization, { ratePerMinute: options.apiKeyRatePerMinute ?? null, ip: req.ip });
+  const key = await authenticateBearer(services, req.authorization, { ratePerMinute: options.apiKeyRatePerMinute ?? null, ip: req.ip, calls: req.calls });
   return key.ok ? { kind: "apiKey", apiKey: key.apiKey } : { kind: "refusedKey", code: key.code, message: key.message };
 }

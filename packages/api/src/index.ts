@@ -23,7 +23,7 @@ export { startRuntimeSync } from "./services/runtime/runtime-cache.ts";
 export { avatarFileContentType } from "./services/identity/avatars.ts";
 export { DomainError } from "./errors.ts";
 export { DOMAIN_ERRORS, ERROR_STATUS } from "./error-table.ts";
-export { authenticateBearer, authenticateKeyPair, bearerKey, countKeyNow, knownApiKey, type AuthenticatedApiKey } from "./services/identity/api-keys.ts";
+export { authenticateBearer, authenticateKeyPair, bearerKey, countKeyCalls, countKeyNow, knownApiKey, type AuthenticatedApiKey, type BearerRefusal } from "./services/identity/api-keys.ts";
 export { authorize, keyScopeFor, type Decision, type Resource } from "./services/access/authorize.ts";
 export { keyCaller } from "./services/access/visibility.ts";
 export { exportLibraryForCli, importLibraryForCli } from "./services/prompts/library.ts";

@@ -6,6 +6,8 @@ export interface RequestInfo {
   cookieHeader: string | null;
   /** The Authorization header: `Bearer <API key>` makes the key the caller instead of the session cookie. */
   authorization?: string | null;
+  /** The procedure calls the request carries (a batch's): an API key's limit counts each. One if absent. */
+  calls?: number;
   /** True when the request reached us over https (directly or via a trusted proxy). */
   secure: boolean;
   /** Adds a Set-Cookie header to the response. */

@@ -91,6 +91,41 @@ describe("the door", () => {
   });
 });
 
+describe("a batch", () => {
+  it("counts each of its messages against the key's limit: a batch past what is left is refused whole with a single call's 429", async () => {
+    // 100 or more a minute: counted in process and reconciled, as the default 600 is.
+    const limited = await listenForTests(
+      createApp({ services: { ...app.services, config: { ...app.services.config, rateLimits: true } }, apiRateLimitPerMinute: 150 }),
+    );
+    try {
+      const key = (await admin.apiKeys.create({ teamId, name: "batched" })).key;
+      const listPrompts = (id: number) => ({ jsonrpc: "2.0", id, method: "tools/call", params: { name: "listPrompts", arguments: {} } });
+      const batch = (size: number) =>
+        fetch(`${limited.base}/api/mcp`, {
+          method: "POST",
+          headers: { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2025-06-18", authorization: `Bearer ${key}` },
+          body: JSON.stringify(Array.from({ length: size }, (_, i) => listPrompts(i + 1))),
+        });
+      const answered = await batch(100);
+      expect(answered.status).toBe(200);
+      const answers = (await answered.json()) as { id: number; result?: { isError?: boolean } }[];
+      expect(answers).toHaveLength(100);
+      expect(answers.every((answer) => answer.result && !answer.result.isError)).toBe(true);
+      // 50 left: 51 calls are refused, none of them answered, as one call past the limit is.
+      const refused = await batch(51);
+      expect(refused.status).toBe(429);
+      expect(refused.headers.get("retry-after")).toMatch(/^\d+$/);
+      expect(await refused.json()).toEqual({ error: { code: "TOO_MANY_REQUESTS", message: RUNTIME_MSG.rateLimited } });
+      // The refused batch counted its request (one), not its calls: 49 are left, then none.
+      expect((await batch(49)).status).toBe(200);
+      expect((await batch(1)).status).toBe(429);
+    } finally {
+      await limited.close();
+      await app.services.rateLimits.reset();
+    }
+  });
+});
+
 describe("a read key", () => {
   let client: Client;
   beforeAll(async () => {

@@ -6,7 +6,7 @@
 // label), and the handler calls a service of packages/api (which holds the rules and asks it too). Prompt names may hold '/', sent plain or encoded, so routes
 // with parameters match the raw path and decode the parameters themselves.
 import express, { Router, type NextFunction, type Request, type RequestHandler, type Response } from "express";
-import { authenticateBearer, authorize, keyCaller, type ApiServices, type AuthenticatedApiKey } from "@promptly/api";
+import { authenticateBearer, authorize, keyCaller, type ApiServices, type AuthenticatedApiKey, type BearerRefusal } from "@promptly/api";
 import { RUNTIME_MSG } from "@promptly/shared";
 import { refuseDeepJson } from "../../security.ts";
 import { ROUTE_NAME } from "../../metrics.ts";
@@ -29,13 +29,16 @@ export const keyOf = (res: Response) => (res.locals as { apiKey: AuthenticatedAp
 export function authenticate(services: ApiServices, options: V1Options, check: typeof authenticateBearer = authenticateBearer): RequestHandler {
   return async (req, res, next) => {
     const result = await check(services, req.get("authorization"), { ratePerMinute: options.ratePerMinute, ip: req.ip ?? req.socket.remoteAddress ?? "unknown" });
-    if (!result.ok) {
-      if (result.retryAfterSeconds !== undefined) res.setHeader("Retry-After", String(result.retryAfterSeconds));
-      throw new HttpError(result.code, result.message);
-    }
+    if (!result.ok) throw keyRefused(res, result);
     (res.locals as { apiKey: AuthenticatedApiKey }).apiKey = result.apiKey;
     next();
   };
+}
+
+/** The error answering a refused key: 401, or 429 with its Retry-After. */
+export function keyRefused(res: Response, refusal: BearerRefusal): HttpError {
+  if (refusal.retryAfterSeconds !== undefined) res.setHeader("Retry-After", String(refusal.retryAfterSeconds));
+  return new HttpError(refusal.code, refusal.message);
 }
 
 /** The path parameters of a raw path: `/prompts/a%2Fb/compile` and `/prompts/a/b/compile` both name `a/b` (the Langfuse API's too). */

@@ -290,4 +290,18 @@ describe("one rate limit a key, across /api/v1 and /trpc", () => {
     expect(await refusal(client.prompts.get.query({ id: ids["reply"]! }))).toEqual({ code: "TOO_MANY_REQUESTS", message: RUNTIME_MSG.rateLimited });
     expect((await fetch(`${limited.base}/api/v1/prompts`, { headers: { authorization: `Bearer ${key}` } })).status).toBe(429);
   });
+
+  it("counts each call of a batch: a batch of the limit is answered, and is all of it; a batch past it is refused whole", async () => {
+    const batch = (key: string, size: number) => {
+      const input = Object.fromEntries(Array.from({ length: size }, (_, i) => [i, { json: { id: ids["reply"] } }]));
+      const path = Array.from({ length: size }, () => "prompts.get").join(",");
+      return fetch(`${limited.base}/trpc/${path}?batch=1&input=${encodeURIComponent(JSON.stringify(input))}`, { headers: { authorization: `Bearer ${key}` } })
+        .then(async (response) => ((await response.json()) as { result?: unknown; error?: { json: { data: { code: string } } } }[]).map((answer) => answer.error?.json.data.code ?? "OK"));
+    };
+    const key = (await admin.apiKeys.create({ teamId, name: "batched" })).key;
+    expect(await batch(key, 2)).toEqual(["OK", "OK"]);
+    expect(await batch(key, 1)).toEqual(["TOO_MANY_REQUESTS"]);
+    const fresh = (await admin.apiKeys.create({ teamId, name: "batched past the limit" })).key;
+    expect(await batch(fresh, 3)).toEqual(["TOO_MANY_REQUESTS", "TOO_MANY_REQUESTS", "TOO_MANY_REQUESTS"]);
+  });
 });

@@ -317,6 +317,8 @@ const GUESS_RULE = "api-key-guess";
 export interface BearerLimits {
   ratePerMinute: number | null;
   ip: string;
+  /** The calls the request carries (a batch's), each counted as a request; one if absent. */
+  calls?: number;
 }
 
 /**
@@ -352,14 +354,23 @@ export async function authenticateBearer(
     const message = result.reason === "malformed" ? RUNTIME_MSG.malformedKey : result.reason === "unknown" ? RUNTIME_MSG.unknownKey : result.message;
     return { ok: false, code: "UNAUTHORIZED", message };
   }
-  if (limits.ratePerMinute !== null) {
-    // Counted in process, reconciled with the shared store in batches: a known key costs no round trip.
-    const counted = await services.rateLimits.hitReconciled(KEY_RULE, keyRule(limits.ratePerMinute), result.apiKey.id);
-    if (!counted.allowed) {
-      return { ok: false, code: "TOO_MANY_REQUESTS", message: RUNTIME_MSG.rateLimited, retryAfterSeconds: retryAfterSeconds(counted.retryAfterMs) };
-    }
-  }
-  return result;
+  const counted = await countKeyCalls(services.rateLimits, limits.ratePerMinute, result.apiKey.id, limits.calls ?? 1);
+  return counted.ok ? result : counted;
+}
+
+/**
+ * Counts `calls` requests of a known key against its limit, all or none: a batch of calls costs what
+ * they would cost one by one. Refused past the limit with authenticateBearer's 429. A door that learns
+ * a batch's size after authenticateBearer counted its request (MCP) counts the other calls here.
+ */
+export async function countKeyCalls(
+  rateLimits: RateLimits, ratePerMinute: number | null, keyId: string, calls: number,
+): Promise<{ ok: true } | ({ ok: false } & BearerRefusal)> {
+  if (ratePerMinute === null || calls <= 0) return { ok: true };
+  // Counted in process, reconciled with the shared store in batches: a known key costs no round trip.
+  const counted = await rateLimits.hitReconciled(KEY_RULE, keyRule(ratePerMinute), keyId, calls);
+  if (counted.allowed) return { ok: true };
+  return { ok: false, code: "TOO_MANY_REQUESTS", message: RUNTIME_MSG.rateLimited, retryAfterSeconds: retryAfterSeconds(counted.retryAfterMs) };
 }
 
 /**

@@ -206,10 +206,10 @@ export class RateLimits {
     this.keyPrefix = options.keyPrefix ?? (config.store === "redis" ? "promptly:rl:" : "");
   }
 
-  /** Counts one request of `key` under rule `name`; refused past the rule's limit until its window ends. */
-  async hit(name: string, rule: RateLimitRule, key: string): Promise<RateLimitOutcome> {
+  /** Counts `requests` requests (one by default) of `key` under rule `name`; refused past the rule's limit until its window ends. */
+  async hit(name: string, rule: RateLimitRule, key: string, requests = 1): Promise<RateLimitOutcome> {
     try {
-      await this.limiter(name, rule).consume(key);
+      await this.limiter(name, rule).consume(key, requests);
       return { allowed: true };
     } catch (rejection) {
       // Without a RateLimiterRes both the store and the insurance limiter failed: a real error.
@@ -220,14 +220,15 @@ export class RateLimits {
   }
 
   /**
-   * Counts one request of `key` under rule `name` in this process, refused past the limit as `hit`
-   * refuses it; the count reaches the shared store in batches (see RECONCILE_TOLERANCE). A request
-   * waits for the store only when a batch is already on its way and another one is full, or to learn
-   * when the window of a key it refuses ends.
+   * Counts `requests` requests (one by default; a batch's calls) of `key` under rule `name` in this
+   * process, all allowed or all refused: refused when they would pass the limit, as `hit` refuses; the
+   * count reaches the shared store in batches (see RECONCILE_TOLERANCE). A request waits for the store
+   * only when a batch is already on its way and another one is full, or to learn when the window of a
+   * key it refuses ends.
    */
-  async hitReconciled(name: string, rule: RateLimitRule, key: string): Promise<RateLimitOutcome> {
+  async hitReconciled(name: string, rule: RateLimitRule, key: string, requests = 1): Promise<RateLimitOutcome> {
     // Under 100 a window the tolerance is less than two requests: counted in the store at each request, exactly.
-    if (rule.limit * RECONCILE_TOLERANCE < 2) return this.hit(name, rule, key);
+    if (rule.limit * RECONCILE_TOLERANCE < 2) return this.hit(name, rule, key, requests);
     const id = countId(name, rule, key);
     let count = this.counts.get(id);
     if (!count) {
@@ -240,16 +241,16 @@ export class RateLimits {
     while (count.pending >= batch && count.reconciling) await count.reconciling;
     if (count.pending >= batch) void this.reconcile(count);
     this.rollWindow(count);
-    if (count.shared + count.sending + count.pending >= rule.limit) {
+    if (count.shared + count.sending + count.pending + requests > rule.limit) {
       // Refused: when the window ends is the store's word, so it is asked once if not yet known.
       if (count.windowEndsAt === null) await this.reconcile(count);
       this.rollWindow(count);
-      if (count.windowEndsAt !== null && count.shared + count.sending + count.pending >= rule.limit) {
+      if (count.windowEndsAt !== null && count.shared + count.sending + count.pending + requests > rule.limit) {
         rateLimitRefusals.inc({ rule: name });
         return { allowed: false, retryAfterMs: Math.max(0, count.windowEndsAt - Date.now()) };
       }
     }
-    this.admit(count, batch);
+    this.admit(count, batch, requests);
     return { allowed: true };
   }
 
@@ -270,9 +271,9 @@ export class RateLimits {
     return true;
   }
 
-  /** One allowed request, counted here; a full batch leaves for the store. */
-  private admit(count: LocalCount, batch: number) {
-    count.pending += 1;
+  /** Allowed requests, counted here; a full batch leaves for the store. */
+  private admit(count: LocalCount, batch: number, requests = 1) {
+    count.pending += requests;
     if (count.pending >= batch && !count.reconciling) void this.reconcile(count);
   }
 
