@@ -3,10 +3,11 @@
 // organization's provider key. Both tRPC paths (the query fast path and the adapter) refuse them; the
 // app's own requests (same-origin) and tools that send no browser headers work as before.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createAccount, createHarness, createOrganization, createTeam, type Harness } from "@promptly/api/testing";
+import { createHarness, type Harness } from "@promptly/api/testing";
 import { fakeAnswerText, startFakeProvider, type FakeProvider } from "@promptly/api/testing/fake-provider";
 import { createApp } from "./app.ts";
 import { listenForTests, type TestServer } from "../test/test-server.ts";
+import { playgroundEditor } from "../test/playground-editor.ts";
 
 let harness: Harness;
 let provider: FakeProvider;
@@ -25,17 +26,10 @@ beforeAll(async () => {
   servers = await Promise.all(
     [true, false].map(async (fastPath) => ({ fastPath, server: await listenForTests(createApp({ services: harness.services, trpcFastPath: fastPath })) })),
   );
-  const editor = await createAccount(harness, { fullName: "Ed Editor" });
-  const organization = await createOrganization(harness, [{ userId: editor.id, role: "admin" }]);
-  const team = await createTeam(harness, organization.id, [{ userId: editor.id, role: "editor" }]);
-  const client = await harness.signedInClient(editor.id);
-  cookie = [...client.cookies].map(([name, value]) => `${name}=${value}`).join("; ");
-  const connection = await client.api.providers.create({
-    organizationId: organization.id, kind: "openai-compatible", name: "Local", baseUrl: provider.openaiBaseUrl, apiKey: provider.apiKey,
-  });
-  const prompt = await client.api.prompts.create({ teamId: team.id, name: "greeter", title: "Greeter", visibility: "team", type: "text", template: "Say {{ word }}.", model: "gpt-4o-mini" });
-  promptId = prompt.id;
-  const input = { promptId, version: 1, connectionId: connection.id, variables: { word: "hello" }, parameters: { maxTokens: 1_000_000 } };
+  const editor = await playgroundEditor(harness, provider);
+  cookie = editor.cookie;
+  promptId = editor.input.promptId;
+  const input = { ...editor.input, parameters: { maxTokens: 1_000_000 } };
   runUrl = `/trpc/playground.run?input=${encodeURIComponent(JSON.stringify({ json: input }))}`;
 });
 afterAll(async () => {

@@ -2,10 +2,11 @@
 // piece by piece and uncompressed (the host does not gzip event streams: it would hold the pieces back), and a page that goes away mid-answer
 // (the request aborted) aborts the provider call: its stream is closed and the run recorded as stopped.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createAccount, createHarness, createOrganization, createTeam, type Harness } from "@promptly/api/testing";
+import { createHarness, type Harness } from "@promptly/api/testing";
 import { fakeAnswerText, startFakeProvider, type FakeProvider } from "@promptly/api/testing/fake-provider";
 import { createApp } from "./app.ts";
 import { listenForTests, type TestServer } from "../test/test-server.ts";
+import { playgroundEditor } from "../test/playground-editor.ts";
 
 let harness: Harness;
 let provider: FakeProvider;
@@ -16,16 +17,7 @@ let input: { promptId: string; version: number; connectionId: string; variables:
 beforeAll(async () => {
   [harness, provider] = await Promise.all([createHarness(), startFakeProvider()]);
   server = await listenForTests(createApp({ services: harness.services }));
-  const editor = await createAccount(harness, { fullName: "Ed Editor" });
-  const organization = await createOrganization(harness, [{ userId: editor.id, role: "admin" }]);
-  const team = await createTeam(harness, organization.id, [{ userId: editor.id, role: "editor" }]);
-  const client = await harness.signedInClient(editor.id);
-  cookie = [...client.cookies].map(([name, value]) => `${name}=${value}`).join("; ");
-  const connection = await client.api.providers.create({
-    organizationId: organization.id, kind: "openai-compatible", name: "Local", baseUrl: provider.openaiBaseUrl, apiKey: provider.apiKey,
-  });
-  const prompt = await client.api.prompts.create({ teamId: team.id, name: "greeter", title: "Greeter", visibility: "team", type: "text", template: "Say {{ word }}.", model: "gpt-4o-mini" });
-  input = { promptId: prompt.id, version: 1, connectionId: connection.id, variables: { word: "hello" } };
+  ({ cookie, input } = await playgroundEditor(harness, provider));
 });
 afterAll(async () => {
   await server?.close();

@@ -35,13 +35,22 @@ async function v1(method: string, path: string, body?: unknown) {
   return { status: response.status, json: (await response.json()) as Record<string, any> };
 }
 
-/** The heap's growth while `work` runs, from a collected heap: large strings go straight to the old generation and stay counted until the next full collection. */
+/**
+ * The heap's growth while `work` runs, from a collected heap: large strings go straight to the old
+ * generation and stay counted until the next full collection. The least of three runs, so that what
+ * else the process allocates meanwhile (timers, the database's notifications) does not count; work
+ * that builds what the budget forbids grows the heap that much in every run.
+ */
 let gc: () => void;
-async function heapGrowth(work: () => Promise<unknown>) {
-  gc();
-  const before = process.memoryUsage().heapUsed;
-  await work();
-  return process.memoryUsage().heapUsed - before;
+async function heapGrowth(work: (run: number) => Promise<unknown>) {
+  let least = Infinity;
+  for (let run = 0; run < 3; run++) {
+    gc();
+    const before = process.memoryUsage().heapUsed;
+    await work(run);
+    least = Math.min(least, process.memoryUsage().heapUsed - before);
+  }
+  return least;
 }
 
 const promptExists = async (name: string) => (await ks.h.services.db.prompt.count({ where: { teamId, name } })) > 0;
@@ -206,13 +215,14 @@ describe("the largest tree within the budget", () => {
     const expected = 4 * 5 * INCLUDE_MAX_TAGS * leaf.length + 4 * INCLUDE_MAX_TAGS * leaf.length + (INCLUDE_MAX_TAGS - 5) * leaf.length;
     expect(expected).toBe(99_000);
     expect(expected).toBeLessThanOrEqual(INCLUDE_MAX_RESOLVED_CHARS);
-    await ks.admin.prompts.create({ teamId, name: "tree-0", title: "0", visibility: "team", type: "text", template: root });
-    let length = 0;
-    const growth = await heapGrowth(async () => {
-      const { json } = await v1("GET", "/prompts/tree-0?label=latest");
-      length = (json.template as string).length;
+    // One root a run: a fetch of one already fetched is the runtime cache's answer, not a resolution.
+    for (const run of [0, 1, 2]) await ks.admin.prompts.create({ teamId, name: `tree-0-${run}`, title: "0", visibility: "team", type: "text", template: root });
+    const lengths: number[] = [];
+    const growth = await heapGrowth(async (run) => {
+      const { json } = await v1("GET", `/prompts/tree-0-${run}?label=latest`);
+      lengths.push((json.template as string).length);
     });
-    expect(length).toBe(expected);
+    expect(lengths).toEqual([expected, expected, expected]);
     // The answer itself is 100,000 one-byte characters; what resolving it left on the heap stays within a few times that.
     expect(growth).toBeLessThan(8 * 1024 * 1024);
   });
