@@ -175,9 +175,9 @@ export function createApp({
   app.use("/avatars", avatarRoute(services));
   app.use("/api/docs", apiDocsRoute());
   app.use("/api/v1", v1Router(services, { ratePerMinute: apiKeyRatePerMinute }));
-  // MCP for agents: the same key, limit and services as /api/v1 (issue 30).
+  // MCP for agents: the same key, limit and services as /api/v1.
   app.use("/api/mcp", mcpRouter(services, { ratePerMinute: apiKeyRatePerMinute }));
-  // The Langfuse SDKs' prompts API: the same key (as a Basic pair), limit and services (issue 30).
+  // The Langfuse SDKs' prompts API: the same key (as a Basic pair), limit and services.
   app.use("/api/public", langfuseRouter(services, { ratePerMinute: apiKeyRatePerMinute }));
 
   // Unknown API paths answer JSON, like every other API answer.

@@ -1,4 +1,4 @@
-// MCP at /api/mcp (issue 30, acceptance 3): a client built with the official SDK, against the real
+// MCP at /api/mcp: a client built with the official SDK, against the real
 // server and database, with keys made as users make them. It lists the tools and prompts, gets and
 // compiles a prompt, gets an MCP prompt with arguments; it is refused moving production and another
 // team's prompt with REST's words; a read key is not offered the write tools, and a write key

@@ -1,4 +1,4 @@
-// MCP at /api/mcp (issue 30): the Streamable HTTP transport of the official SDK, stateless (a new
+// MCP at /api/mcp: the Streamable HTTP transport of the official SDK, stateless (a new
 // server and transport for each request, as the SDK's stateless example does), answered as JSON (no
 // event stream: nothing here streams, and compression would hold events back). The door is REST's:
 // the same `Authorization: Bearer <key>` authentication and rate limit (v1's authenticate), and the

@@ -1,5 +1,5 @@
-// The tRPC API (/trpc) with a team API key instead of a session (issue 15: "the existing tRPC client
-// keeps working with either a session cookie or an API key"), over HTTP with @promptly/client's
+// The tRPC API (/trpc) with a team API key instead of a session: the tRPC client keeps working with
+// either a session cookie or an API key, over HTTP with @promptly/client's
 // createClient against a real app and database. A key acts as a viewer of its team (an editor with
 // the `write` scope) on the procedures of its team's prompts, nowhere else; every refusal says why and
 // changes nothing.

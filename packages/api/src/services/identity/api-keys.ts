@@ -1,4 +1,4 @@
-// Team-scoped API keys for the runtime API (issue 15): create, list, revoke, and authenticate the key a
+// Team-scoped API keys for the runtime API: create, list, revoke, and authenticate the key a
 // request brings. Services take `db` and plain values; the procedure builders have checked who may
 // manage a team's keys. The key itself is returned once by create and never stored: only its hash.
 import { createHash, randomBytes } from "node:crypto";

@@ -1,4 +1,4 @@
-// Provider connections of an organization (issue 28): saved with the key sealed, listed without it,
+// Provider connections of an organization: saved with the key sealed, listed without it,
 // limited to some teams or open to all, and tested by asking the provider for its models.
 import { randomUUID } from "node:crypto";
 import { z } from "zod";
