@@ -1,7 +1,7 @@
 // 'Create API key': name, labels (empty = any label), scopes and expiry, checked by the same
 // schema as the server; then the new key, shown this once with Copy and a clear warning. Closing the
 // dialog forgets the key: it lives only in this dialog's state, and the server keeps only its hash.
-import { useId, useState } from "react";
+import { useId, useState, type ComponentProps, type ReactNode } from "react";
 import { Controller, useForm, type Resolver } from "react-hook-form";
 import { Copy, TriangleAlert } from "lucide-react";
 import { toast } from "sonner";
@@ -177,55 +177,15 @@ export function CreateApiKeyDialog({ teamId, teamName, open, onOpenChange }: { t
                   <input type="checkbox" id={`${writeId}-read`} checked disabled className="size-4 accent-primary" />
                   <Label htmlFor={`${writeId}-read`}>Read: fetch and compile prompts (always)</Label>
                 </div>
-                <div className="flex items-start gap-2">
-                  <input
-                    type="checkbox"
-                    id={writeId}
-                    aria-describedby={`${writeId}-hint`}
-                    aria-invalid={formState.errors.write ? true : undefined}
-                    disabled={busy}
-                    className="mt-0.5 size-4 accent-primary"
-                    {...register("write")}
-                  />
-                  <div className="grid gap-1">
-                    <Label htmlFor={writeId}>Write: create prompts and versions, move labels</Label>
-                    <p id={`${writeId}-hint`} className="text-sm text-muted-foreground">
-                      A key never moves the production label; people do.
-                    </p>
-                  </div>
-                </div>
-                <div className="flex items-start gap-2">
-                  <input
-                    type="checkbox"
-                    id={runId}
-                    aria-describedby={`${runId}-hint`}
-                    disabled={busy}
-                    className="mt-0.5 size-4 accent-primary"
-                    {...register("run")}
-                  />
-                  <div className="grid gap-1">
-                    <Label htmlFor={runId}>Run: run prompts on the organization's models</Label>
-                    <p id={`${runId}-hint`} className="text-sm text-muted-foreground">
-                      Each run calls the provider and costs money; Write does not include it.
-                    </p>
-                  </div>
-                </div>
-                <div className="flex items-start gap-2">
-                  <input
-                    type="checkbox"
-                    id={deleteId}
-                    aria-describedby={`${deleteId}-hint`}
-                    disabled={busy}
-                    className="mt-0.5 size-4 accent-primary"
-                    {...register("delete")}
-                  />
-                  <div className="grid gap-1">
-                    <Label htmlFor={deleteId}>Delete: delete prompts and versions (Langfuse API)</Label>
-                    <p id={`${deleteId}-hint`} className="text-sm text-muted-foreground">
-                      Cannot be undone. Never the version production points to, nor one another prompt includes; Write does not include it.
-                    </p>
-                  </div>
-                </div>
+                <ScopeCheckbox id={writeId} disabled={busy} invalid={Boolean(formState.errors.write)} label="Write: create prompts and versions, move labels" {...register("write")}>
+                  A key never moves the production label; people do.
+                </ScopeCheckbox>
+                <ScopeCheckbox id={runId} disabled={busy} label="Run: run prompts on the organization's models" {...register("run")}>
+                  Each run calls the provider and costs money; Write does not include it.
+                </ScopeCheckbox>
+                <ScopeCheckbox id={deleteId} disabled={busy} label="Delete: delete prompts and versions (Langfuse API)" {...register("delete")}>
+                  Cannot be undone. Never the version production points to, nor one another prompt includes; Write does not include it.
+                </ScopeCheckbox>
                 {formState.errors.write && (
                   <p role="alert" className="text-sm text-destructive">
                     {formState.errors.write.message}
@@ -265,5 +225,22 @@ export function CreateApiKeyDialog({ teamId, teamName, open, onOpenChange }: { t
         )}
       </DialogContent>
     </Dialog>
+  );
+}
+
+/** One scope of a key: its checkbox, what it allows (the label) and what to know (the hint, its description). */
+function ScopeCheckbox({
+  id, label, invalid, children, ...input
+}: { id: string; label: string; invalid?: boolean; children: ReactNode } & Omit<ComponentProps<"input">, "id" | "type" | "children">) {
+  return (
+    <div className="flex items-start gap-2">
+      <input type="checkbox" id={id} aria-describedby={`${id}-hint`} aria-invalid={invalid || undefined} className="mt-0.5 size-4 accent-primary" {...input} />
+      <div className="grid gap-1">
+        <Label htmlFor={id}>{label}</Label>
+        <p id={`${id}-hint`} className="text-sm text-muted-foreground">
+          {children}
+        </p>
+      </div>
+    </div>
   );
 }
