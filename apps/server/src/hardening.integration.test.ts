@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createHarness, createS3Storage, createAccount, type Harness } from "@promptly/api/testing";
 import { createDb } from "@promptly/db";
 import { MSG } from "@promptly/shared";
+import { MALFORMED_ENVELOPE } from "@promptly/api";
 import { createApp } from "./app.ts";
 import { createLogger } from "./logger.ts";
 import { jsonDepthExceeds } from "./security.ts";
@@ -138,6 +139,51 @@ describe("bad input is refused before work", () => {
     expect(JSON.parse(answer.body)).toMatchObject({ error: { json: { message: MSG.controlCharacters } } });
     expect(answer.body).not.toMatch(/invalid byte sequence|0x00/);
     expect(await harness.database.db.organization.count({ where: { name: { startsWith: "Acme" } } })).toBe(0);
+  });
+
+  describe("a malformed superjson envelope: 400 in our words, on every way in", () => {
+    const envelopes: [string, unknown][] = [
+      ["a class annotation with no class", { json: { email: "a@example.test" }, meta: { values: { "json.email": ["class", "Foo"] } } }],
+      ["a class annotation on a key", { json: { email: "a@example.test" }, meta: { values: { email: ["class", "Foo"] } } }],
+      ["values that are a string", { json: { email: "a@example.test" }, meta: { values: "x" } }],
+      ["an unknown transformation", { json: { email: "a@example.test" }, meta: { values: { email: ["nope"] } } }],
+      ["a __proto__ path", { json: { email: "a@example.test" }, meta: { values: { "__proto__.x": ["Date"] } } }],
+      ["referential equalities that are a string", { json: { email: "a@example.test" }, meta: { referentialEqualities: "x" } }],
+      ["a bigint that is not a number", { json: { email: "a@example.test" }, meta: { values: { email: ["bigint"] } } }],
+    ];
+    const expectOurWords = (status: number, body: string) => {
+      expect(status).toBe(400);
+      expect(body).toContain(MALFORMED_ENVELOPE);
+      expect(body).not.toMatch(/call stack|Unknown transformation|__proto__ is not allowed|is not a function|BigInt/);
+      expectNoInternals(body);
+    };
+
+    it.each(envelopes)("%s: a GET query's ?input=", async (_name, envelope) => {
+      const response = await fetch(`${base}/trpc/invites.get?input=${encodeURIComponent(JSON.stringify(envelope))}`);
+      expectOurWords(response.status, await response.text());
+    });
+
+    it.each(envelopes)("%s: a batched GET", async (_name, envelope) => {
+      const input = encodeURIComponent(JSON.stringify({ 0: envelope, 1: envelope }));
+      const response = await fetch(`${base}/trpc/invites.get,invites.get?batch=1&input=${input}`);
+      expectOurWords(response.status, await response.text());
+    });
+
+    it.each(envelopes)("%s: a mutation's body", async (_name, envelope) => {
+      const answer = await post("/trpc/auth.signIn", JSON.stringify(envelope));
+      expectOurWords(answer.status, answer.body);
+    });
+
+    it.each(envelopes)("%s: a batched mutation", async (_name, envelope) => {
+      const answer = await post("/trpc/auth.signIn,auth.signIn?batch=1", JSON.stringify({ 0: envelope, 1: envelope }));
+      expectOurWords(answer.status, answer.body);
+    });
+
+    it("a well-formed envelope with annotations still reads", async () => {
+      const envelope = { json: { email: "nobody@example.test", password: "wrong-password-1", extra: "x" }, meta: { values: { extra: ["undefined"] }, v: 1 } };
+      const answer = await post("/trpc/auth.signIn", JSON.stringify(envelope));
+      expect(JSON.parse(answer.body)).toMatchObject({ error: { json: { message: MSG.invalidCredentials } } });
+    });
   });
 
   it.each([

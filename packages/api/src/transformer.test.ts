@@ -93,6 +93,14 @@ describe("transformer fast path", () => {
     expect(serializeToJsonText(value)).toBeNull();
   });
 
+  it.each([...slowCases, ["typed arrays", { bytes: new Uint8Array([1, 2]), floats: new Float64Array([0.5]) }] as [string, unknown]])(
+    "%s: read back as superjson reads it, past the envelope check",
+    (_, value) => {
+      const envelope = JSON.parse(JSON.stringify(superjson.serialize(value)));
+      expect(transformer.deserialize(envelope)).toStrictEqual(superjson.deserialize(envelope));
+    },
+  );
+
   it("writes strings that need escaping as JSON.stringify does", () => {
     const strings = ['say "hi"', "back\\slash", "line\nbreak", "tab\there", "\u0000\u001f", "lone \ud800 half", "pair \ud83d\ude00", "\u2028\u2029", "plain"];
     for (const text of strings) expect(expectSameText({ rows: [{ text, at: new Date(1) }] })).not.toBeNull();

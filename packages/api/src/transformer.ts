@@ -7,7 +7,7 @@
 // format ({ json, meta: { values, v: 1 } }); anything else (undefined, Map, Set, bigint, NaN, -0, class
 // instances, errors, an object met twice, ...) goes to superjson itself, so the output is always the one
 // superjson would produce (meta.values may list the same paths in another order) and any superjson client
-// reads it. Decoding is superjson's.
+// reads it. Decoding is superjson's, behind a check of the envelope's shape.
 import superjson from "superjson";
 
 type SuperJSONResult = ReturnType<typeof superjson.serialize>;
@@ -227,7 +227,60 @@ export function serialize(value: unknown): SuperJSONResult {
   return serializeFast(value) ?? superjson.serialize(value);
 }
 
+/** The answer to a request whose superjson envelope is malformed, whatever superjson itself tripped on. */
+export const MALFORMED_ENVELOPE = "The request input is not a valid superjson envelope";
+
+/** The annotations superjson can apply without a registry (we register no class, symbol or custom rule). */
+const SIMPLE_TYPES = new Set(["undefined", "bigint", "Date", "regexp", "set", "map", "Error", "URL", "number"]);
+
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
+
+/** One annotation: a simple type's name, or a typed array's ["typed-array", name]. */
+function isAnnotation(value: unknown): boolean {
+  if (typeof value === "string") return SIMPLE_TYPES.has(value);
+  return Array.isArray(value) && value.length === 2 && value[0] === "typed-array" && typeof value[1] === "string";
+}
+
+/** superjson's annotation tree: [annotation] or [annotation, { key: tree }]. */
+function isTree(value: unknown): boolean {
+  if (!Array.isArray(value) || value.length < 1 || value.length > 2 || !isAnnotation(value[0])) return false;
+  return value.length === 1 || isChildren(value[1]);
+}
+
+function isChildren(value: unknown): boolean {
+  return isRecord(value) && Object.values(value).every(isTree);
+}
+
+/**
+ * Whether `meta` has the shape superjson writes. superjson trusts it: a class annotation written as
+ * `["class", "Foo"]` instead of `[["class", "Foo"]]` recurses until the stack overflows, other shapes
+ * throw its internal errors, whose text would reach the client.
+ */
+function isWellFormedMeta(meta: unknown): boolean {
+  if (meta === undefined || meta === null) return true;
+  if (!isRecord(meta)) return false;
+  const { values, referentialEqualities } = meta;
+  if (values !== undefined && !(isTree(values) || isChildren(values))) return false;
+  if (referentialEqualities === undefined) return true;
+  const pathLists = (value: unknown) => isRecord(value) && Object.values(value).every((paths) => Array.isArray(paths) && paths.every((path) => typeof path === "string"));
+  return Array.isArray(referentialEqualities)
+    ? referentialEqualities.length >= 1 && referentialEqualities.length <= 2 && Array.isArray(referentialEqualities[0])
+      && referentialEqualities[0].every((path) => typeof path === "string") && (referentialEqualities.length === 1 || pathLists(referentialEqualities[1]))
+    : pathLists(referentialEqualities);
+}
+
+/** superjson's deserialize, refusing a malformed envelope with our own words (tRPC answers 400 with them). */
+export function deserialize<T = unknown>(payload: SuperJSONResult): T {
+  if (isRecord(payload) && !isWellFormedMeta(payload.meta)) throw new Error(MALFORMED_ENVELOPE);
+  try {
+    return superjson.deserialize<T>(payload);
+  } catch {
+    throw new Error(MALFORMED_ENVELOPE);
+  }
+}
+
 export const transformer = {
   serialize,
-  deserialize: superjson.deserialize,
+  deserialize,
 };
