@@ -3,6 +3,7 @@ import type { RequestInfo } from "./request.ts";
 import type { Principal } from "./principal.ts";
 import { resolveRequestSession } from "./auth/session.ts";
 import { authenticateBearer } from "./services/identity/api-keys.ts";
+import { keyCaller } from "./services/access/visibility.ts";
 
 export type { ApiServices } from "./services/types.ts";
 
@@ -27,5 +28,5 @@ export async function createContext(services: ApiServices, req: RequestInfo, opt
 async function resolvePrincipal(services: ApiServices, req: RequestInfo, options: ContextOptions): Promise<Principal | null> {
   if (!req.authorization) return resolveRequestSession(services, req);
   const key = await authenticateBearer(services, req.authorization, { ratePerMinute: options.apiKeyRatePerMinute ?? null, ip: req.ip, calls: req.calls });
-  return key.ok ? { kind: "apiKey", apiKey: key.apiKey } : { kind: "refusedKey", code: key.code, message: key.message };
+  return key.ok ? { kind: "apiKey", caller: keyCaller(key.apiKey) } : { kind: "refusedKey", code: key.code, message: key.message };
 }

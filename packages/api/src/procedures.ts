@@ -11,7 +11,6 @@ import { baseProcedure } from "./trpc.ts";
 import type { Context } from "./context.ts";
 import { findProviderConnectionOrganizationId } from "./services/models/connections.ts";
 import { loadOrganizationAccess, loadTeamAccess, resolveCaller, type Caller, type OrganizationDecision, type TeamRead } from "./services/access/access.ts";
-import { keyCaller } from "./services/access/visibility.ts";
 import { authorize, promptAction, type Decision, type Resource } from "./services/access/authorize.ts";
 import { findMemberOrganizationId } from "./services/organizations/organizations.ts";
 import { findTeamMemberTeamId } from "./services/organizations/teams.ts";
@@ -92,8 +91,8 @@ const callerProcedure = (anonymousMessage: string = MSG.userNotAuthenticated, op
     const principal = ctx.principal;
     if (principal?.kind === "apiKey") {
       if (!options.apiKeys) throw personOnly();
-      const caller: Caller = keyCaller(principal.apiKey);
-      const audit = auditContext(ctx, { kind: "apiKey", apiKeyId: principal.apiKey.id });
+      const { caller } = principal;
+      const audit = auditContext(ctx, { kind: "apiKey", apiKeyId: caller.apiKey.id });
       return next({ ctx: { caller, audit } });
     }
     const { caller, audit } = await signedInPerson(ctx, anonymousMessage);

@@ -7,8 +7,8 @@
 // Promptly's: they are deliberately not in /api/v1's table and OpenAPI document (Langfuse documents them).
 import { z } from "zod";
 import {
-  authorize, deleteRuntimePrompt, keyCaller, keyProject, pageRuntimePromptVersions, resolveRuntimePrompt, runtimeSelector, saveRuntimePrompt,
-  serveRuntimeVersion, setRuntimeLabels, type ResolvedPrompt, type Resource,
+  authorize, deleteRuntimePrompt, keyProject, pageRuntimePromptVersions, resolveRuntimePrompt, runtimeSelector, saveRuntimePrompt,
+  serveRuntimeVersion, setRuntimeLabels, type KeyCaller, type ResolvedPrompt, type Resource,
 } from "@promptly/api";
 import {
   LANGFUSE_MSG, LATEST_LABEL, PROMPT_MSG, PROTECTED_LABEL, langfuseCreateInput, langfuseDeleteQuery, langfuseGetQuery, langfuseListQuery,
@@ -62,7 +62,7 @@ function langfusePrompt(resolved: ResolvedPrompt, options: { resolve: boolean })
 }
 
 /** The labels a write points at a version, each checked: Promptly's label rule ('latest' is never set), then the decision (never `production`). */
-function labelsToSet(caller: ReturnType<typeof keyCaller>, labels: readonly string[]): string[] {
+function labelsToSet(caller: KeyCaller, labels: readonly string[]): string[] {
   const unique = [...new Set(labels)];
   for (const label of unique) {
     const parsed = promptLabelSchema.safeParse(label);
@@ -100,8 +100,8 @@ export const LANGFUSE_OPERATIONS: LangfuseOperation[] = [
     method: "get",
     path: "/projects",
     action: "organization.read",
-    async handle({ services, key, res }) {
-      const team = await keyProject(services.db, key);
+    async handle({ services, caller, res }) {
+      const team = await keyProject(services.db, caller);
       res.json({ data: [{ id: team.id, name: team.name, organization: { id: team.organization.id, name: team.organization.name }, metadata: {} }] });
     },
   }),
@@ -111,9 +111,9 @@ export const LANGFUSE_OPERATIONS: LangfuseOperation[] = [
     // Listing is reading what the key's organization shows it, as /api/v1's listPrompts asks.
     action: "organization.read",
     query: langfuseListQuery,
-    async handle({ services, key, res, query }) {
+    async handle({ services, caller, res, query }) {
       const { fromUpdatedAt, toUpdatedAt, ...filters } = query;
-      const { data, totalItems } = await pageRuntimePromptVersions(services.db, key, {
+      const { data, totalItems } = await pageRuntimePromptVersions(services.db, caller, {
         ...filters,
         fromUpdatedAt: fromUpdatedAt ? new Date(fromUpdatedAt) : undefined,
         toUpdatedAt: toUpdatedAt ? new Date(toUpdatedAt) : undefined,
@@ -129,8 +129,7 @@ export const LANGFUSE_OPERATIONS: LangfuseOperation[] = [
     action: "prompt.write",
     body: langfuseCreateInput,
     async handle(call) {
-      const { services, key, req, body } = call;
-      const caller = keyCaller(key);
+      const { services, caller, req, body } = call;
       const now = services.now();
       const ip = req.ip ?? null;
       // Everything is checked before the first write: the labels (a key never moves production), the body, then the prompt.
@@ -144,10 +143,10 @@ export const LANGFUSE_OPERATIONS: LangfuseOperation[] = [
       parseOrInvalid(z.object({ name: langfusePromptNameSchema }), { name: body.name });
       const version = { ...versionBody(body), config: body.config ?? undefined, commitMessage: body.commitMessage ?? undefined };
       const fresh = parseOrInvalid(runtimeCreatePromptInput, { name: body.name, title: defaultPromptTitle(body.name), visibility: "team", tags: body.tags, ...version });
-      const saved = await saveRuntimePrompt(services.db, key, fresh, now, ip, labels);
+      const saved = await saveRuntimePrompt(services.db, caller, fresh, now, ip, labels);
       // The version and its labels were written in one transaction.
       changed(call);
-      call.res.status(201).json(langfusePrompt(await resolveRuntimePrompt(services, key, saved.name, { version: saved.version }), { resolve: false }));
+      call.res.status(201).json(langfusePrompt(await resolveRuntimePrompt(services, caller, saved.name, { version: saved.version }), { resolve: false }));
     },
   }),
   operation({
@@ -156,9 +155,9 @@ export const LANGFUSE_OPERATIONS: LangfuseOperation[] = [
     action: "prompt.read",
     query: langfuseGetQuery,
     resource: ({ query }) => ({ fetch: runtimeSelector(versionOrLabel(query)) }),
-    async handle({ services, key, res, params, query }) {
+    async handle({ services, caller, res, params, query }) {
       // Includes resolve unless `resolve=false`, which answers the version as written (Langfuse's `resolutionGraph: null` then).
-      res.json(langfusePrompt(await serveRuntimeVersion(services, key, params["name"]!, runtimeSelector(query)), { resolve: query.resolve !== "false" }));
+      res.json(langfusePrompt(await serveRuntimeVersion(services, caller, params["name"]!, runtimeSelector(query)), { resolve: query.resolve !== "false" }));
     },
   }),
   operation({
@@ -170,9 +169,9 @@ export const LANGFUSE_OPERATIONS: LangfuseOperation[] = [
     query: langfuseDeleteQuery,
     resource: ({ query }) => ({ label: versionOrLabel(query).label }),
     async handle(call) {
-      const { services, key, req, params, query } = call;
+      const { services, caller, req, params, query } = call;
       const which = query.version !== undefined ? { version: query.version } : query.label !== undefined ? { label: query.label } : {};
-      await deleteRuntimePrompt(services.db, key, params["name"]!, which, services.now(), req.ip ?? null);
+      await deleteRuntimePrompt(services.db, caller, params["name"]!, which, services.now(), req.ip ?? null);
       changed(call);
       call.res.status(204).end();
     },
@@ -183,16 +182,15 @@ export const LANGFUSE_OPERATIONS: LangfuseOperation[] = [
     action: "prompt.write",
     body: langfuseUpdateLabelsInput,
     async handle(call) {
-      const { services, key, req, params, body } = call;
-      const caller = keyCaller(key);
+      const { services, caller, req, params, body } = call;
       const { version } = parseOrInvalid(z.object({ version: z.coerce.number().int().min(1).max(2 ** 31 - 1) }), { version: params["version"] });
       const labels = labelsToSet(caller, body.newLabels);
       // The answer is the version: a key that may not fetch it is refused before anything moves.
       allow(authorize(caller, "prompt.read", { fetch: { version } }));
       const name = params["name"]!;
-      if (labels.length) await setRuntimeLabels(services.db, key, name, labels, version, services.now(), req.ip ?? null);
+      if (labels.length) await setRuntimeLabels(services.db, caller, name, labels, version, services.now(), req.ip ?? null);
       if (labels.length) changed(call);
-      call.res.json(langfusePrompt(await resolveRuntimePrompt(services, key, name, { version }), { resolve: false }));
+      call.res.json(langfusePrompt(await resolveRuntimePrompt(services, caller, name, { version }), { resolve: false }));
     },
   }),
 ];

@@ -6,11 +6,11 @@
 // what it names, and calls the runtime services. Errors are Langfuse's `{ message, error }` (http.ts).
 // Names may hold '/', sent encoded, so routes with parameters match the raw path and decode them here.
 import express, { Router, type RequestHandler } from "express";
-import { authenticateKeyPair, authorize, keyCaller, type ApiServices } from "@promptly/api";
+import { authenticateKeyPair, authorize, type ApiServices } from "@promptly/api";
 import { LANGFUSE_MSG, RUNTIME_MSG } from "@promptly/shared";
 import { refuseDeepJson } from "../../security.ts";
 import { HttpError, allow } from "../v1/http.ts";
-import { authenticate, keyOf, pathParts } from "../v1/router.ts";
+import { authenticate, callerOf, pathParts } from "../v1/router.ts";
 import { routePattern } from "../v1/operations.ts";
 import { langfuseErrorHandler, parseOrInvalid } from "./http.ts";
 import { LANGFUSE_OPERATIONS, type LangfuseOperation } from "./operations.ts";
@@ -19,14 +19,13 @@ import { LANGFUSE_OPERATIONS, type LangfuseOperation } from "./operations.ts";
 function route(services: ApiServices, operation: LangfuseOperation): RequestHandler {
   const pattern = routePattern(operation.path);
   return async (req, res) => {
-    const key = keyOf(res);
-    const caller = keyCaller(key);
+    const caller = callerOf(res);
     allow(authorize(caller, operation.action));
     const params = typeof pattern === "string" ? {} : pathParts(req, operation.path, pattern);
     const query = operation.query && parseOrInvalid(operation.query, req.query);
     const body = operation.body && parseOrInvalid(operation.body, req.body);
     if (operation.resource) allow(authorize(caller, operation.action, operation.resource({ query, body })));
-    await operation.handle({ services, key, req, res, params, query, body });
+    await operation.handle({ services, caller, req, res, params, query, body });
   };
 }
 

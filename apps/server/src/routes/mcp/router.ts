@@ -9,7 +9,7 @@ import { countKeyCalls, type ApiServices } from "@promptly/api";
 import { refuseDeepJson } from "../../security.ts";
 import { logRequestFailure } from "../../logger.ts";
 import { v1ErrorHandler } from "../v1/http.ts";
-import { authenticate, keyOf, keyRefused } from "../v1/router.ts";
+import { authenticate, callerOf, keyRefused } from "../v1/router.ts";
 
 /** A JSON-RPC error without a request id: what the transport's own refusals look like. */
 const rpcError = (res: Response, status: number, code: number, message: string) =>
@@ -23,14 +23,14 @@ export function mcpRouter(services: ApiServices, options: { ratePerMinute: numbe
   router.post("/", async (req: Request, res: Response) => {
     // Each message of a batch is a request of the key, as if sent alone: authenticate counted the first.
     const messages = Array.isArray(req.body) ? req.body.length : 1;
-    const counted = await countKeyCalls(services.rateLimits, options.ratePerMinute, keyOf(res).id, messages - 1);
+    const counted = await countKeyCalls(services.rateLimits, options.ratePerMinute, callerOf(res).apiKey.id, messages - 1);
     if (!counted.ok) throw keyRefused(res, counted);
     // The MCP SDK (with its JSON-schema validator, about 10 MB) is loaded by the first MCP request, not at start-up.
     const [{ mcpServer }, { StreamableHTTPServerTransport }] = await Promise.all([
       import("./server.ts"),
       import("@modelcontextprotocol/sdk/server/streamableHttp.js"),
     ]);
-    const server = mcpServer(services, keyOf(res), req);
+    const server = mcpServer(services, callerOf(res), req);
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     res.on("close", () => {
       void transport.close();

@@ -12,8 +12,8 @@ import {
   ErrorCode, GetPromptRequestSchema, ListPromptsRequestSchema, McpError, type CallToolResult, type GetPromptResult, type Prompt, type PromptMessage,
 } from "@modelcontextprotocol/sdk/types.js";
 import {
-  DOMAIN_ERRORS, DomainError, authorize, compileRuntimePrompt, saveRuntimePrompt, keyCaller, listRuntimePrompts, resolveRuntimePrompt,
-  runtimeSelector, serveRuntimePrompt, serveRuntimeVersion, setRuntimeLabels, type ApiServices, type AuthenticatedApiKey,
+  DOMAIN_ERRORS, DomainError, authorize, compileRuntimePrompt, saveRuntimePrompt, listRuntimePrompts, resolveRuntimePrompt,
+  runtimeSelector, serveRuntimePrompt, serveRuntimeVersion, setRuntimeLabels, type ApiServices, type KeyCaller,
 } from "@promptly/api";
 import {
   LANGFUSE_MSG, LATEST_LABEL, RUNTIME_DEFAULT_LABEL, defaultPromptTitle, langfusePromptNameSchema, promptLabelSchema, runtimeCompileInput, runtimeCreatePromptInput, runtimeGetQuery,
@@ -92,15 +92,14 @@ type SaveInput = { name: string; title?: string; labels?: string[]; config?: Rec
 
 const labelsInput = z.object({ labels: z.array(promptLabelSchema) });
 
-/** The MCP server one request of `key` talks to (a new one for each request: the transport is stateless). */
-export function mcpServer(services: ApiServices, key: AuthenticatedApiKey, req: Request): McpServer {
-  const caller = keyCaller(key);
+/** The MCP server one request of a key (`caller`, as the door made it) talks to (a new one for each request: the transport is stateless). */
+export function mcpServer(services: ApiServices, caller: KeyCaller, req: Request): McpServer {
   const ip = req.ip ?? null;
   const server = new McpServer(SERVER_INFO, {
     instructions: "Promptly's prompt library as this API key sees it: its team's prompts. Tools fetch, list, compile and (with the write scope) save prompts; the prompts are offered as MCP prompts too (their production versions).",
   });
   // Every process hears of a write from the database's notification; the writer's own next read must not wait for it.
-  const changed = () => services.runtime.invalidate(`team:${key.teamId}`);
+  const changed = () => services.runtime.invalidate(`team:${caller.apiKey.teamId}`);
 
   /** A tool: the one decision for its action, then its handler; a refusal is a tool error with REST's message and body. */
   function tool<S extends z.ZodRawShape>(
@@ -142,7 +141,7 @@ export function mcpServer(services: ApiServices, key: AuthenticatedApiKey, req: 
     if (args.label !== undefined && args.version !== undefined) throw new HttpError("BAD_REQUEST", LANGFUSE_MSG.mcpVersionAndLabel);
     const selector = runtimeSelector(parseOr400(runtimeGetQuery, { label: args.label, version: args.version }));
     try {
-      const served = await serveRuntimeVersion(services, key, args.name, selector);
+      const served = await serveRuntimeVersion(services, caller, args.name, selector);
       return promptAnswer(resolve ? served.prompt : (served.unresolved ?? served.prompt));
     } catch (error) {
       if (error instanceof DomainError && error.code === "NOT_FOUND" && error.reason === undefined) throw new HttpError("NOT_FOUND", LANGFUSE_MSG.mcpPromptNotFound(args.name, selector));
@@ -191,7 +190,7 @@ export function mcpServer(services: ApiServices, key: AuthenticatedApiKey, req: 
       // Listing is reading what the key's organization shows it, as REST's listPrompts and /trpc's prompts.list ask.
       action: "organization.read",
     },
-    async ({ name, label, ...rest }) => await listRuntimePrompts(services.db, key, { ...parseOr400(runtimeListQuery, rest), name, label }),
+    async ({ name, label, ...rest }) => await listRuntimePrompts(services.db, caller, { ...parseOr400(runtimeListQuery, rest), name, label }),
   );
 
   tool(
@@ -208,7 +207,7 @@ export function mcpServer(services: ApiServices, key: AuthenticatedApiKey, req: 
     },
     async (args) => {
       const input = parseOr400(runtimeCompileInput, { label: args.label, version: args.version, variables: args.variables });
-      const prompt = await serveRuntimePrompt(services, key, args.name, runtimeSelector(input));
+      const prompt = await serveRuntimePrompt(services, caller, args.name, runtimeSelector(input));
       const result = compileRuntimePrompt(prompt, input.variables);
       if (!result.ok) throw new HttpError("BAD_REQUEST", result.message, result.problems.map((problem) => ({ variable: problem.variable, message: problem.message })));
       const { ok: _ok, ...compiled } = result;
@@ -222,7 +221,7 @@ export function mcpServer(services: ApiServices, key: AuthenticatedApiKey, req: 
 
   function registerWriteTools() {
     /** The prompt of that name as listPrompts shows it (its tags, its labels and their versions), if the key sees it. */
-    const listed = async (name: string) => (await listRuntimePrompts(services.db, key, { name })).items[0];
+    const listed = async (name: string) => (await listRuntimePrompts(services.db, caller, { name })).items[0];
     /** The labels on a version as Langfuse answers them: `latest` on the newest. */
     const labelsOn = (prompt: Awaited<ReturnType<typeof listed>>, version: number) => [
       ...(prompt?.labels ?? []).filter((label) => label.version === version).map((label) => label.name),
@@ -239,7 +238,7 @@ export function mcpServer(services: ApiServices, key: AuthenticatedApiKey, req: 
       parseOr400(z.object({ name: langfusePromptNameSchema }), { name: input.name });
       const version = { ...body, config: input.config, commitMessage: input.commitMessage };
       const fresh = parseOr400(runtimeCreatePromptInput, { name: input.name, title: input.title ?? defaultPromptTitle(input.name), visibility: "team", tags: input.tags, ...version });
-      const saved = await saveRuntimePrompt(services.db, key, fresh, services.now(), ip, labels);
+      const saved = await saveRuntimePrompt(services.db, caller, fresh, services.now(), ip, labels);
       changed();
       const after = await listed(saved.name);
       const onVersion = labelsOn(after, saved.version);
@@ -308,7 +307,7 @@ export function mcpServer(services: ApiServices, key: AuthenticatedApiKey, req: 
         const { version } = parseOr400(runtimeSetLabelInput, { version: asked });
         const { labels } = parseOr400(labelsInput, { labels: newLabels });
         for (const label of labels) allow(authorize(caller, "prompt.write", { label }));
-        if (labels.length) await setRuntimeLabels(services.db, key, name, labels, version, services.now(), ip);
+        if (labels.length) await setRuntimeLabels(services.db, caller, name, labels, version, services.now(), ip);
         if (labels.length) changed();
         const after = labelsOn(await listed(name), version);
         return { name, version, labels: after, message: `Successfully updated labels for '${name}' version ${version}. Labels are now: ${after.join(", ") || "(none)"}` };
@@ -325,11 +324,11 @@ export function mcpServer(services: ApiServices, key: AuthenticatedApiKey, req: 
     try {
       allow(authorize(caller, "organization.read"));
       allow(authorize(caller, "prompt.read", { fetch: production }));
-      const page = await listRuntimePrompts(services.db, key, { ...parseOr400(runtimeListQuery, { cursor: request.params?.cursor }), label: RUNTIME_DEFAULT_LABEL });
+      const page = await listRuntimePrompts(services.db, caller, { ...parseOr400(runtimeListQuery, { cursor: request.params?.cursor }), label: RUNTIME_DEFAULT_LABEL });
       const prompts = await Promise.all(
         page.items.map(async (item): Promise<Prompt> => {
           // What a fetch would be served, without counting a use: listing is not fetching.
-          const { prompt } = await resolveRuntimePrompt(services, key, item.name, production);
+          const { prompt } = await resolveRuntimePrompt(services, caller, item.name, production);
           return {
             name: prompt.name,
             title: prompt.title,
@@ -350,7 +349,7 @@ export function mcpServer(services: ApiServices, key: AuthenticatedApiKey, req: 
 
   server.server.setRequestHandler(GetPromptRequestSchema, async (request): Promise<GetPromptResult> => {
     try {
-      const prompt = await serveRuntimePrompt(services, key, request.params.name, production);
+      const prompt = await serveRuntimePrompt(services, caller, request.params.name, production);
       const values: Record<string, unknown> = {};
       for (const [name, text] of Object.entries(request.params.arguments ?? {})) {
         const variable = prompt.variables.find((candidate) => candidate.name === name);

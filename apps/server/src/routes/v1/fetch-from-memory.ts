@@ -78,7 +78,7 @@ function fetchNow({ services, ratePerMinute, allowedHosts, express, compressionT
   if (!query.success) return null;
   const selector: RuntimeSelector = runtimeSelector(query.data as { label?: string; version?: number });
   if (!authorize(caller, GET_PROMPT.action, { fetch: selector }).ok) return null;
-  const resolved = cachedRuntimePrompt(services.runtime, key, name, selector);
+  const resolved = cachedRuntimePrompt(services.runtime, caller, name, selector);
   if (!resolved) return null;
   const answer = sentAnswer(resolved.prompt);
   const notModified = matchesIfNoneMatch(req.headers["if-none-match"], answer.etag);
@@ -86,7 +86,7 @@ function fetchNow({ services, ratePerMinute, allowedHosts, express, compressionT
   if (compressed && answer.bytes.length >= compressionThreshold) return null;
   // The last check, and the first thing counted: from here the fetch is answered.
   if (!countKeyNow(services.rateLimits, ratePerMinute, key.id)) return null;
-  countRuntimeUse(services, key, selector, resolved);
+  countRuntimeUse(services, caller, selector, resolved);
   return { answer, notModified, compressed };
 }
 

@@ -7,7 +7,7 @@ import { createHash } from "node:crypto";
 import type { Request, Response } from "express";
 import type { z } from "zod";
 import {
-  type AuthenticatedApiKey, type Resource, compileRuntimePrompt, createRuntimePrompt, getRuntimeEvaluation, getRuntimeEvaluationItems, startRuntimeEvaluation, createRuntimeVersion, listRuntimePrompts, runtimeSelector, serveRuntimePrompt, setRuntimeLabel,
+  type KeyCaller, type Resource, compileRuntimePrompt, createRuntimePrompt, getRuntimeEvaluation, getRuntimeEvaluationItems, startRuntimeEvaluation, createRuntimeVersion, listRuntimePrompts, runtimeSelector, serveRuntimePrompt, setRuntimeLabel,
   startRuntimeRun, type ApiServices, type RunEvent,
 } from "@promptly/api";
 import {
@@ -27,10 +27,10 @@ interface Answer {
 
 export type Parsed<S> = S extends z.ZodType ? z.output<S> : undefined;
 
-/** What a handler is given: the request's key, its decoded path parameters and its parsed input (the Langfuse API's handlers too). */
+/** What a handler is given: the request's key as its caller, its decoded path parameters and its parsed input (the Langfuse API's handlers too). */
 export interface Call<Q, B> {
   services: ApiServices;
-  key: AuthenticatedApiKey;
+  caller: KeyCaller;
   req: Request;
   res: Response;
   params: Record<string, string>;
@@ -70,7 +70,7 @@ const NAME_ERRORS: Record<number, Answer> = {
 };
 
 // Every process hears of a write from the database's notification; the writer's own next read must not wait for it.
-export const changed = ({ services, key }: { services: ApiServices; key: AuthenticatedApiKey }) => services.runtime.invalidate(`team:${key.teamId}`);
+export const changed = ({ services, caller }: { services: ApiServices; caller: KeyCaller }) => services.runtime.invalidate(`team:${caller.apiKey.teamId}`);
 
 /** A contract refusal, as compile answers it: every problem, each naming its variable. */
 function sendContractProblems(res: Response, result: { message: string; problems: VariableProblem[] }) {
@@ -135,8 +135,8 @@ export const V1_OPERATIONS: Operation[] = [
     action: "organization.read",
     query: runtimeListQuery,
     responses: { 200: { description: "A page of prompts", schema: runtimePromptPage }, 400: error("Invalid filters or cursor"), ...COMMON_ERRORS },
-    async handle({ services, key, res, query }) {
-      res.json(await listRuntimePrompts(services.db, key, query));
+    async handle({ services, caller, res, query }) {
+      res.json(await listRuntimePrompts(services.db, caller, query));
     },
   }),
   operation({
@@ -154,7 +154,7 @@ export const V1_OPERATIONS: Operation[] = [
       ...COMMON_ERRORS,
     },
     async handle(call) {
-      const created = await createRuntimePrompt(call.services.db, call.key, call.body, call.services.now(), call.req.ip ?? null);
+      const created = await createRuntimePrompt(call.services.db, call.caller, call.body, call.services.now(), call.req.ip ?? null);
       changed(call);
       call.res.status(201).json(created);
     },
@@ -175,8 +175,8 @@ export const V1_OPERATIONS: Operation[] = [
       ...NAME_ERRORS,
       ...COMMON_ERRORS,
     },
-    async handle({ services, key, req, res, params, query }) {
-      const { body, etag } = sentAnswer(await serveRuntimePrompt(services, key, params["name"]!, runtimeSelector(query)));
+    async handle({ services, caller, req, res, params, query }) {
+      const { body, etag } = sentAnswer(await serveRuntimePrompt(services, caller, params["name"]!, runtimeSelector(query)));
       res.setHeader("Cache-Control", FETCH_CACHE_CONTROL);
       res.setHeader("ETag", etag);
       if (matchesIfNoneMatch(req.get("if-none-match"), etag)) return void res.status(304).end();
@@ -198,8 +198,8 @@ export const V1_OPERATIONS: Operation[] = [
       ...NAME_ERRORS,
       ...COMMON_ERRORS,
     },
-    async handle({ services, key, res, params, body }) {
-      const prompt = await serveRuntimePrompt(services, key, params["name"]!, runtimeSelector(body));
+    async handle({ services, caller, res, params, body }) {
+      const prompt = await serveRuntimePrompt(services, caller, params["name"]!, runtimeSelector(body));
       const result = compileRuntimePrompt(prompt, body.variables);
       if (!result.ok) return sendContractProblems(res, result);
       const { ok: _ok, ...compiled } = result;
@@ -226,13 +226,13 @@ export const V1_OPERATIONS: Operation[] = [
       502: error("The model's provider failed: its status in providerStatus, its message in message"),
       ...COMMON_ERRORS,
     },
-    async handle({ services, key, res, params, body }) {
+    async handle({ services, caller, res, params, body }) {
       // The caller gone (a closed connection, not a finished answer) aborts the provider call; the run is recorded as stopped.
       const gone = new AbortController();
       res.on("close", () => {
         if (!res.writableFinished) gone.abort();
       });
-      const started = await startRuntimeRun(services, key, params["name"]!, body, gone.signal);
+      const started = await startRuntimeRun(services, caller, params["name"]!, body, gone.signal);
       if (!started.ok) return sendContractProblems(res, started);
       if (!body.stream) {
         let done: Done | undefined;
@@ -280,8 +280,8 @@ export const V1_OPERATIONS: Operation[] = [
       412: error("The prompt has no test cases"),
       ...COMMON_ERRORS,
     },
-    async handle({ services, key, res, params, body }) {
-      res.status(201).json(await startRuntimeEvaluation(services, key, params["name"]!, body));
+    async handle({ services, caller, res, params, body }) {
+      res.status(201).json(await startRuntimeEvaluation(services, caller, params["name"]!, body));
     },
   }),
   operation({
@@ -297,8 +297,8 @@ export const V1_OPERATIONS: Operation[] = [
       404: error("No such evaluation for this key (of a prompt it may not read)"),
       ...COMMON_ERRORS,
     },
-    async handle({ services, key, res, params }) {
-      res.setHeader("Cache-Control", "no-store").json(await getRuntimeEvaluation(services, key, params["id"]!));
+    async handle({ services, caller, res, params }) {
+      res.setHeader("Cache-Control", "no-store").json(await getRuntimeEvaluation(services, caller, params["id"]!));
     },
   }),
   operation({
@@ -314,8 +314,8 @@ export const V1_OPERATIONS: Operation[] = [
       404: error("No such evaluation for this key (of a prompt it may not read)"),
       ...COMMON_ERRORS,
     },
-    async handle({ services, key, res, params }) {
-      res.setHeader("Cache-Control", "no-store").json(await getRuntimeEvaluationItems(services, key, params["id"]!));
+    async handle({ services, caller, res, params }) {
+      res.setHeader("Cache-Control", "no-store").json(await getRuntimeEvaluationItems(services, caller, params["id"]!));
     },
   }),
   operation({
@@ -334,7 +334,7 @@ export const V1_OPERATIONS: Operation[] = [
       ...COMMON_ERRORS,
     },
     async handle(call) {
-      const created = await createRuntimeVersion(call.services.db, call.key, call.params["name"]!, call.body, call.services.now(), call.req.ip ?? null);
+      const created = await createRuntimeVersion(call.services.db, call.caller, call.params["name"]!, call.body, call.services.now(), call.req.ip ?? null);
       changed(call);
       call.res.status(201).json(created);
     },
@@ -358,7 +358,7 @@ export const V1_OPERATIONS: Operation[] = [
     },
     async handle(call) {
       const { name, label } = call.params;
-      const moved = await setRuntimeLabel(call.services.db, call.key, name!, label!, call.body.version, call.services.now(), call.req.ip ?? null);
+      const moved = await setRuntimeLabel(call.services.db, call.caller, name!, label!, call.body.version, call.services.now(), call.req.ip ?? null);
       changed(call);
       call.res.json(moved);
     },

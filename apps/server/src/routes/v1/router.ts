@@ -6,7 +6,7 @@
 // label), and the handler calls a service of packages/api (which holds the rules and asks it too). Prompt names may hold '/', sent plain or encoded, so routes
 // with parameters match the raw path and decode the parameters themselves.
 import express, { Router, type NextFunction, type Request, type RequestHandler, type Response } from "express";
-import { authenticateBearer, authorize, keyCaller, type ApiServices, type AuthenticatedApiKey, type BearerRefusal } from "@promptly/api";
+import { authenticateBearer, authorize, keyCaller, type ApiServices, type BearerRefusal, type KeyCaller } from "@promptly/api";
 import { RUNTIME_MSG } from "@promptly/shared";
 import { refuseDeepJson } from "../../security.ts";
 import { ROUTE_NAME } from "../../metrics.ts";
@@ -19,18 +19,19 @@ interface V1Options {
   ratePerMinute: number | null;
 }
 
-/** The key `authenticate` put on the response. */
-export const keyOf = (res: Response) => (res.locals as { apiKey: AuthenticatedApiKey }).apiKey;
+/** The caller `authenticate` put on the response: the request's key, as every service is handed it. */
+export const callerOf = (res: Response) => (res.locals as { caller: KeyCaller }).caller;
 
 /**
  * Who is asking: the key of the Authorization header, or 401 saying what is wrong with it; then the
- * key's rate limit. MCP's door too, and the Langfuse API's with its key-pair reading (`check`).
+ * key's rate limit. MCP's door too, and the Langfuse API's with its key-pair reading (`check`). The
+ * key is made the request's caller here, once.
  */
 export function authenticate(services: ApiServices, options: V1Options, check: typeof authenticateBearer = authenticateBearer): RequestHandler {
   return async (req, res, next) => {
     const result = await check(services, req.get("authorization"), { ratePerMinute: options.ratePerMinute, ip: req.ip ?? req.socket.remoteAddress ?? "unknown" });
     if (!result.ok) throw keyRefused(res, result);
-    (res.locals as { apiKey: AuthenticatedApiKey }).apiKey = result.apiKey;
+    (res.locals as { caller: KeyCaller }).caller = keyCaller(result.apiKey);
     next();
   };
 }
@@ -58,15 +59,14 @@ function route(services: ApiServices, operation: Operation): RequestHandler {
   const pattern = routePattern(operation.path);
   return async (req, res) => {
     res.locals[ROUTE_NAME] = `${req.baseUrl}${operation.path}`;
-    const key = keyOf(res);
-    const caller = keyCaller(key);
+    const caller = callerOf(res);
     allow(authorize(caller, operation.action));
     const params = typeof pattern === "string" ? {} : pathParts(req, operation.path, pattern);
     for (const [name, schema] of Object.entries(operation.pathSchemas ?? {})) params[name] = parseOr400(schema, params[name]);
     const query = operation.query && parseOr400(operation.query, req.query);
     const body = operation.body && parseOr400(operation.body, req.body);
     if (operation.resource) allow(authorize(caller, operation.action, operation.resource({ params, query, body })));
-    await operation.handle({ services, key, req, res, params, query, body });
+    await operation.handle({ services, caller, req, res, params, query, body });
   };
 }
 

@@ -24,6 +24,9 @@ export interface Caller {
   commandLine?: true;
 }
 
+/** A team's API key as a caller (keyCaller): what the runtime services of the REST, MCP and Langfuse APIs are handed. */
+export type KeyCaller = Caller & { apiKey: NonNullable<Caller["apiKey"]> };
+
 /** No person: the user id of an API key's caller, which matches no membership, author or bookmark. */
 const NO_USER = "00000000-0000-0000-0000-000000000000";
 
@@ -34,9 +37,10 @@ export const commandLineCaller = (): Caller => ({ userId: NO_USER, role: "super-
  * An API key as a caller: a viewer of its team (an editor with the `write` scope), so `can` grants
  * it what a team viewer or editor may do there and never more: never a protected label, never an
  * admin action. Its organization sees it as a member, so the organization's lists answer it, and the
- * visibility rules below keep those lists to its own team.
+ * visibility rules below keep those lists to its own team. Made once per request, by the transport's
+ * adapter (the tRPC builders, the REST, MCP and Langfuse doors): services are handed the caller.
  */
-export function keyCaller(apiKey: AuthenticatedApiKey): Caller {
+export function keyCaller(apiKey: AuthenticatedApiKey): KeyCaller {
   const teamRole: TeamRole = apiKey.scopes.includes("write") ? "editor" : "viewer";
   return { userId: NO_USER, role: "user", isSuperUser: false, apiKey: {
       id: apiKey.id, teamId: apiKey.teamId, teamRole, labels: apiKey.labels, mayRun: apiKey.scopes.includes("run"), mayDelete: apiKey.scopes.includes("delete"),

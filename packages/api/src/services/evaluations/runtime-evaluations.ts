@@ -7,39 +7,38 @@ import type { z } from "zod";
 import { EVALUATION_MSG, RUNTIME_MSG, type EvaluationItemsAnswer, type EvaluationSummary, type runtimeEvaluationInput } from "@promptly/shared";
 import type { ApiServices } from "../types.ts";
 import { fail } from "../../errors.ts";
-import type { AuthenticatedApiKey } from "../identity/api-keys.ts";
 import { authorize } from "../access/authorize.ts";
-import { keyCaller } from "../access/visibility.ts";
+import type { KeyCaller } from "../access/visibility.ts";
 import { loadPrompt } from "../prompts/loaded-prompt.ts";
 import { keyPromptFor, runtimeSelector } from "../runtime/runtime-prompts.ts";
 import { evaluationItemsOf, findEvaluationPromptId, getEvaluation, startEvaluation } from "./evaluations.ts";
 
 type Deps = Pick<ApiServices, "db" | "runtime" | "evaluations">;
 
-export async function startRuntimeEvaluation(deps: Deps, key: AuthenticatedApiKey, name: string, input: z.output<typeof runtimeEvaluationInput>): Promise<EvaluationSummary> {
+export async function startRuntimeEvaluation(deps: Deps, caller: KeyCaller, name: string, input: z.output<typeof runtimeEvaluationInput>): Promise<EvaluationSummary> {
   const selector = runtimeSelector(input);
   // The key's team's prompt it may see, then the whole decision on running it (as a run is decided).
-  const resolved = await keyPromptFor(deps, key, "prompt.run", name, selector);
-  const prompt = await loadPrompt(deps.db, keyCaller(key), resolved.promptId);
+  const resolved = await keyPromptFor(deps, caller, "prompt.run", name, selector);
+  const prompt = await loadPrompt(deps.db, caller, resolved.promptId);
   if (!prompt) return fail("NOT_FOUND", RUNTIME_MSG.promptNotFound(name));
-  return startEvaluation(deps, { apiKeyId: key.id }, prompt, {
+  return startEvaluation(deps, { apiKeyId: caller.apiKey.id }, prompt, {
     promptId: resolved.promptId, versions: [resolved.prompt.version], model: input.model, connectionId: input.connectionId,
   });
 }
 
 /** The evaluation, when the key may read its prompt (its team's, not private or archived); else it does not exist for the key. */
-async function readableEvaluation(deps: Deps, key: AuthenticatedApiKey, id: string): Promise<void> {
+async function readableEvaluation(deps: Deps, caller: KeyCaller, id: string): Promise<void> {
   const promptId = await findEvaluationPromptId(deps.db, id);
-  const prompt = promptId ? await loadPrompt(deps.db, keyCaller(key), promptId) : null;
-  if (!prompt || !authorize(keyCaller(key), "prompt.read", { prompt }).ok) return fail("NOT_FOUND", EVALUATION_MSG.evaluationNotFound);
+  const prompt = promptId ? await loadPrompt(deps.db, caller, promptId) : null;
+  if (!prompt || !authorize(caller, "prompt.read", { prompt }).ok) return fail("NOT_FOUND", EVALUATION_MSG.evaluationNotFound);
 }
 
-export async function getRuntimeEvaluation(deps: Deps, key: AuthenticatedApiKey, id: string): Promise<EvaluationSummary> {
-  await readableEvaluation(deps, key, id);
+export async function getRuntimeEvaluation(deps: Deps, caller: KeyCaller, id: string): Promise<EvaluationSummary> {
+  await readableEvaluation(deps, caller, id);
   return getEvaluation(deps.db, id);
 }
 
-export async function getRuntimeEvaluationItems(deps: Deps, key: AuthenticatedApiKey, id: string): Promise<EvaluationItemsAnswer> {
-  await readableEvaluation(deps, key, id);
+export async function getRuntimeEvaluationItems(deps: Deps, caller: KeyCaller, id: string): Promise<EvaluationItemsAnswer> {
+  await readableEvaluation(deps, caller, id);
   return evaluationItemsOf(deps.db, id);
 }

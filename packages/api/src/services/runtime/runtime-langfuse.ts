@@ -6,8 +6,7 @@
 import { Prisma, type DbOrTx } from "@promptly/db";
 import { LATEST_LABEL, MSG } from "@promptly/shared";
 import { fail } from "../../errors.ts";
-import type { AuthenticatedApiKey } from "../identity/api-keys.ts";
-import { keyCaller, promptVisibility } from "../access/visibility.ts";
+import { promptVisibility, type KeyCaller } from "../access/visibility.ts";
 
 interface PageQuery {
   name?: string;
@@ -39,9 +38,9 @@ export interface PromptVersionsMeta {
  * One page (by name) of the key's prompts that have a version matching every filter, each with those
  * versions, and how many prompts match in all.
  */
-export async function pageRuntimePromptVersions(db: DbOrTx, key: AuthenticatedApiKey, query: PageQuery): Promise<{ data: PromptVersionsMeta[]; totalItems: number }> {
-  const { joins, visible } = promptVisibility(keyCaller(key));
-  const where: Prisma.Sql[] = [Prisma.sql`p.team_id = ${key.teamId}::uuid`, Prisma.sql`p.archived_at IS NULL`, visible];
+export async function pageRuntimePromptVersions(db: DbOrTx, caller: KeyCaller, query: PageQuery): Promise<{ data: PromptVersionsMeta[]; totalItems: number }> {
+  const { joins, visible } = promptVisibility(caller);
+  const where: Prisma.Sql[] = [Prisma.sql`p.team_id = ${caller.apiKey.teamId}::uuid`, Prisma.sql`p.archived_at IS NULL`, visible];
   if (query.name !== undefined) where.push(Prisma.sql`p.name = ${query.name}`);
   if (query.tag !== undefined) where.push(Prisma.sql`p.tags @> ARRAY[${query.tag}]::text[]`);
   if (query.version !== undefined) where.push(Prisma.sql`v.version = ${query.version}`);
@@ -79,7 +78,7 @@ export async function pageRuntimePromptVersions(db: DbOrTx, key: AuthenticatedAp
 }
 
 /** The key's team as a Langfuse project, in its organization. */
-export async function keyProject(db: DbOrTx, key: AuthenticatedApiKey) {
-  const team = await db.team.findUnique({ where: { id: key.teamId }, select: { id: true, name: true, organization: { select: { id: true, name: true } } } });
+export async function keyProject(db: DbOrTx, caller: KeyCaller) {
+  const team = await db.team.findUnique({ where: { id: caller.apiKey.teamId }, select: { id: true, name: true, organization: { select: { id: true, name: true } } } });
   return team ?? fail("NOT_FOUND", MSG.notFound);
 }

@@ -21,8 +21,7 @@ import { mayFetchIncludes, refuseUnfetchableIncludes, resolveIncludes, type Incl
 import { createPrompt, deleteLivePrompt, type DeletedVersions } from "../prompts/prompt-writes.ts";
 import { setLabels } from "../prompts/prompt-labels.ts";
 import type { ResolvedPrompt, RuntimeCache } from "./runtime-cache.ts";
-import type { AuthenticatedApiKey } from "../identity/api-keys.ts";
-import { keyCaller, promptVisibility } from "../access/visibility.ts";
+import { promptVisibility, type KeyCaller } from "../access/visibility.ts";
 import { loadTeamAccess } from "../access/access.ts";
 import { allowOrFail, authorize, type Resource } from "../access/authorize.ts";
 
@@ -34,10 +33,10 @@ export function runtimeSelector(query: { label?: string; version?: number }): Ru
 }
 
 /** A live prompt of the key's team that a key may see (the one visibility rule), not archived. */
-async function findKeyPrompt(db: DbOrTx, key: AuthenticatedApiKey, name: string) {
+async function findKeyPrompt(db: DbOrTx, caller: KeyCaller, name: string) {
   // A name no prompt can have (a NUL, capitals) is not looked up: nothing to find, and nothing PostgreSQL refuses.
   if (!promptNameSchema.safeParse(name).success) return null;
-  const { joins, visible } = promptVisibility(keyCaller(key));
+  const { joins, visible } = promptVisibility(caller);
   const [prompt] = await db.$queryRaw<
     {
       id: string; organizationId: string; name: string; title: string; tags: string[]; updatedAt: Date; latestVersion: number;
@@ -48,14 +47,14 @@ async function findKeyPrompt(db: DbOrTx, key: AuthenticatedApiKey, name: string)
            p.latest_version AS "latestVersion", p.visibility::text AS visibility, p.author_id::text AS "authorId",
            my_tm.role::text AS "teamRole", my_om.role::text AS "organizationRole"
     FROM prompts p ${joins}
-    WHERE p.team_id = ${key.teamId}::uuid AND p.name = ${name} AND p.archived_at IS NULL AND ${visible}`;
+    WHERE p.team_id = ${caller.apiKey.teamId}::uuid AND p.name = ${name} AND p.archived_at IS NULL AND ${visible}`;
   return prompt ?? null;
 }
 
 /** One version of a prompt, as a tool receives it; 404 names the prompt and what was asked for. */
-async function getRuntimePrompt(db: DbOrTx, key: AuthenticatedApiKey, name: string, selector: RuntimeSelector): Promise<ResolvedPrompt> {
+async function getRuntimePrompt(db: DbOrTx, caller: KeyCaller, name: string, selector: RuntimeSelector): Promise<ResolvedPrompt> {
   const notFound = () => fail("NOT_FOUND", RUNTIME_MSG.promptNotFound(name, selector));
-  const prompt = (await findKeyPrompt(db, key, name)) ?? notFound();
+  const prompt = (await findKeyPrompt(db, caller, name)) ?? notFound();
   let version = selector.version;
   if (selector.label === LATEST_LABEL) version = prompt.latestVersion;
   else if (selector.label !== undefined) {
@@ -71,10 +70,9 @@ async function getRuntimePrompt(db: DbOrTx, key: AuthenticatedApiKey, name: stri
   });
   if (!row) return notFound();
   const written: IncludeBody = row.type === "text" ? { type: row.type, template: row.template ?? "" } : { type: row.type, messages: row.messages as unknown as ChatMessage[] };
-  const caller = keyCaller(key);
   const reader = { caller, access: { ...accessOf(caller, { teamRole: prompt.teamRole, organizationRole: prompt.organizationRole }), userId: caller.userId } };
   const resolved = bodyIncludes(written).length
-    ? await resolveIncludes(db, reader, key.teamId, { name: prompt.name, version: row.version, id: row.id, body: written }, "STATE_CONFLICT")
+    ? await resolveIncludes(db, reader, caller.apiKey.teamId, { name: prompt.name, version: row.version, id: row.id, body: written }, "STATE_CONFLICT")
     : null;
   const servedAs = (body: IncludeBody): RuntimePrompt => ({
     name: prompt.name,
@@ -90,7 +88,7 @@ async function getRuntimePrompt(db: DbOrTx, key: AuthenticatedApiKey, name: stri
   });
   const facts = { id: row.id, createdAt: row.createdAt.toISOString(), commitMessage: row.commitMessage, authorId: row.authorId, latestVersion: prompt.latestVersion };
   return {
-    teamId: key.teamId,
+    teamId: caller.apiKey.teamId,
     promptId: prompt.id,
     prompt: { ...servedAs(resolved?.body ?? written), resolutionGraph: resolved?.graph ?? null },
     unresolved: resolved ? servedAs(written) : null,
@@ -108,42 +106,42 @@ async function getRuntimePrompt(db: DbOrTx, key: AuthenticatedApiKey, name: stri
  */
 export async function serveRuntimePrompt(
   deps: { db: DbOrTx; runtime: RuntimeCache; now: () => Date },
-  key: AuthenticatedApiKey,
+  caller: KeyCaller,
   name: string,
   selector: RuntimeSelector,
 ): Promise<RuntimePrompt> {
-  return (await serveRuntimeVersion(deps, key, name, selector)).prompt;
+  return (await serveRuntimeVersion(deps, caller, name, selector)).prompt;
 }
 
 /** serveRuntimePrompt's fetch with the version's row beside the answer (the Langfuse-compatible API answers its id, dates and commit message). */
 export async function serveRuntimeVersion(
   deps: { db: DbOrTx; runtime: RuntimeCache; now: () => Date },
-  key: AuthenticatedApiKey,
+  caller: KeyCaller,
   name: string,
   selector: RuntimeSelector,
 ): Promise<ResolvedPrompt> {
-  allowOrFail(authorize(keyCaller(key), "prompt.read", { fetch: selector }));
-  const resolved = await resolveRuntimePrompt(deps, key, name, selector);
-  countRuntimeUse(deps, key, selector, resolved);
+  allowOrFail(authorize(caller, "prompt.read", { fetch: selector }));
+  const resolved = await resolveRuntimePrompt(deps, caller, name, selector);
+  countRuntimeUse(deps, caller, selector, resolved);
   return resolved;
 }
 
 /** One use of the served version by the key, under the label asked for ('' for an explicit version). */
-export function countRuntimeUse(deps: { runtime: RuntimeCache; now: () => Date }, key: AuthenticatedApiKey, selector: RuntimeSelector, resolved: ResolvedPrompt) {
-  deps.runtime.countUse(resolved.promptId, resolved.prompt.version, key.id, selector.label ?? "", deps.now());
+export function countRuntimeUse(deps: { runtime: RuntimeCache; now: () => Date }, caller: KeyCaller, selector: RuntimeSelector, resolved: ResolvedPrompt) {
+  deps.runtime.countUse(resolved.promptId, resolved.prompt.version, caller.apiKey.id, selector.label ?? "", deps.now());
 }
 
-const runtimeCacheKey = (key: AuthenticatedApiKey, name: string, selector: RuntimeSelector) =>
-  `${key.teamId}\n${name}\n${selector.version !== undefined ? `v${selector.version}` : `l${selector.label}`}`;
+const runtimeCacheKey = (caller: KeyCaller, name: string, selector: RuntimeSelector) =>
+  `${caller.apiKey.teamId}\n${name}\n${selector.version !== undefined ? `v${selector.version}` : `l${selector.label}`}`;
 
 /**
  * The version as resolveRuntimePrompt answers it when this process's cache holds it, without a
  * query; undefined when only resolveRuntimePrompt can answer (not kept, or an include the key may
  * not fetch, which it refuses). The caller has asked the decision.
  */
-export function cachedRuntimePrompt(runtime: RuntimeCache, key: AuthenticatedApiKey, name: string, selector: RuntimeSelector): ResolvedPrompt | undefined {
-  const resolved = runtime.prompt(runtimeCacheKey(key, name, selector));
-  return resolved && mayFetchIncludes(keyCaller(key), resolved.includes) ? resolved : undefined;
+export function cachedRuntimePrompt(runtime: RuntimeCache, caller: KeyCaller, name: string, selector: RuntimeSelector): ResolvedPrompt | undefined {
+  const resolved = runtime.prompt(runtimeCacheKey(caller, name, selector));
+  return resolved && mayFetchIncludes(caller, resolved.includes) ? resolved : undefined;
 }
 
 /**
@@ -154,14 +152,13 @@ export function cachedRuntimePrompt(runtime: RuntimeCache, key: AuthenticatedApi
  */
 export async function keyPromptFor(
   deps: { db: DbOrTx; runtime: RuntimeCache },
-  key: AuthenticatedApiKey,
+  caller: KeyCaller,
   action: Action,
   name: string,
   selector: RuntimeSelector,
 ): Promise<ResolvedPrompt> {
-  const caller = keyCaller(key);
   allowOrFail(authorize(caller, action, { fetch: selector }));
-  const resolved = await resolveRuntimePrompt(deps, key, name, selector);
+  const resolved = await resolveRuntimePrompt(deps, caller, name, selector);
   const access = { ...accessOf(caller, { teamRole: caller.apiKey!.teamRole, organizationRole: "member" }), userId: caller.userId };
   allowOrFail(authorize(caller, action, { fetch: selector, prompt: { facts: resolved.facts, access } }));
   return resolved;
@@ -170,17 +167,17 @@ export async function keyPromptFor(
 /** The version a key's request names, from this process's cache when it holds it; the caller has asked the decision. */
 export async function resolveRuntimePrompt(
   deps: { db: DbOrTx; runtime: RuntimeCache },
-  key: AuthenticatedApiKey,
+  caller: KeyCaller,
   name: string,
   selector: RuntimeSelector,
 ): Promise<ResolvedPrompt> {
-  const cacheKey = runtimeCacheKey(key, name, selector);
+  const cacheKey = runtimeCacheKey(caller, name, selector);
   let resolved = deps.runtime.prompt(cacheKey);
   if (!resolved) {
     const mark = deps.runtime.mark();
-    resolved = await getRuntimePrompt(deps.db, key, name, selector);
+    resolved = await getRuntimePrompt(deps.db, caller, name, selector);
     deps.runtime.keepPrompt(cacheKey, resolved, mark);
-  } else refuseUnfetchableIncludes(keyCaller(key), resolved.includes);
+  } else refuseUnfetchableIncludes(caller, resolved.includes);
   return resolved;
 }
 
@@ -206,11 +203,11 @@ export function compileRuntimePrompt(
  */
 export async function listRuntimePrompts(
   db: DbOrTx,
-  key: AuthenticatedApiKey,
+  caller: KeyCaller,
   query: z.output<typeof runtimeListQuery> & { name?: string; label?: string },
 ): Promise<z.output<typeof runtimePromptPage>> {
-  const { joins, visible } = promptVisibility(keyCaller(key));
-  const where: Prisma.Sql[] = [Prisma.sql`p.team_id = ${key.teamId}::uuid`, Prisma.sql`p.archived_at IS NULL`, visible];
+  const { joins, visible } = promptVisibility(caller);
+  const where: Prisma.Sql[] = [Prisma.sql`p.team_id = ${caller.apiKey.teamId}::uuid`, Prisma.sql`p.archived_at IS NULL`, visible];
   if (query.folder) where.push(Prisma.sql`starts_with(p.name, ${`${query.folder}/`})`);
   if (query.tag) where.push(Prisma.sql`p.tags @> ARRAY[${query.tag}]::text[]`);
   if (query.name !== undefined) where.push(Prisma.sql`p.name = ${query.name}`);
@@ -249,16 +246,15 @@ export async function listRuntimePrompts(
  * with the `write` scope), once the one decision allows `action` (a write, or a delete) with each of `labels` on it.
  */
 async function loadKeyPrompt(
-  db: DbOrTx, key: AuthenticatedApiKey, name: string, labels: readonly string[] = [], action: "prompt.write" | "prompt.delete" = "prompt.write",
+  db: DbOrTx, caller: KeyCaller, name: string, labels: readonly string[] = [], action: "prompt.write" | "prompt.delete" = "prompt.write",
 ): Promise<LoadedPrompt> {
-  const caller = keyCaller(key);
   // The key's action, and each label it names: what the caller alone decides, then again with the prompt.
   const resources: Resource[] = labels.length ? labels.map((label) => ({ label })) : [{}];
   for (const resource of resources) allowOrFail(authorize(caller, action, resource));
-  const found = await findKeyPrompt(db, key, name);
+  const found = await findKeyPrompt(db, caller, name);
   const prompt: LoadedPrompt | null = found && {
     id: found.id,
-    teamId: key.teamId,
+    teamId: caller.apiKey.teamId,
     organizationId: found.organizationId,
     archived: false,
     facts: { visibility: found.visibility, authorId: found.authorId },
@@ -269,29 +265,28 @@ async function loadKeyPrompt(
 }
 
 /** Who a key's write is recorded as, and from where. */
-const keyContext = (key: AuthenticatedApiKey, now: Date, ip: string | null): AuditContext => ({ actor: { kind: "apiKey", apiKeyId: key.id }, ip, now });
+const keyContext = (caller: KeyCaller, now: Date, ip: string | null): AuditContext => ({ actor: { kind: "apiKey", apiKeyId: caller.apiKey.id }, ip, now });
 
 /** A prompt in the key's team with its version 1 and `labels` on it, in one transaction; never private (a private prompt belongs to a person). */
 export async function createRuntimePrompt(
   db: Db,
-  key: AuthenticatedApiKey,
+  caller: KeyCaller,
   input: z.output<typeof runtimeCreatePromptInput>,
   now: Date,
   ip: string | null = null,
   labels: readonly string[] = [],
 ) {
-  const caller = keyCaller(key);
   allowOrFail(authorize(caller, "prompt.write"));
   for (const label of labels) allowOrFail(authorize(caller, "prompt.write", { label }));
-  const team = await loadTeamAccess(db, caller, key.teamId);
+  const team = await loadTeamAccess(db, caller, caller.apiKey.teamId);
   allowOrFail(authorize(caller, "prompt.write", { place: team }));
-  const created = await createPrompt(db, caller, team!, { ...input, teamId: key.teamId }, now, keyContext(key, now, ip), labels);
+  const created = await createPrompt(db, caller, team!, { ...input, teamId: caller.apiKey.teamId }, now, keyContext(caller, now, ip), labels);
   return { name: created.name, version: created.version, versionId: created.versionId };
 }
 
 export async function createRuntimeVersion(
   db: Db,
-  key: AuthenticatedApiKey,
+  caller: KeyCaller,
   name: string,
   input: z.output<typeof runtimeCreateVersionInput>,
   now: Date,
@@ -299,8 +294,8 @@ export async function createRuntimeVersion(
   labels: readonly string[] = [],
   tags?: readonly string[],
 ) {
-  const prompt = await loadKeyPrompt(db, key, name, labels);
-  const { version, versionId } = await createVersion(db, keyCaller(key), prompt, { ...input, promptId: prompt.id }, now, keyContext(key, now, ip), labels, tags);
+  const prompt = await loadKeyPrompt(db, caller, name, labels);
+  const { version, versionId } = await createVersion(db, caller, prompt, { ...input, promptId: prompt.id }, now, keyContext(caller, now, ip), labels, tags);
   return { name, version, versionId };
 }
 
@@ -314,25 +309,25 @@ export async function createRuntimeVersion(
  */
 export async function saveRuntimePrompt(
   db: Db,
-  key: AuthenticatedApiKey,
+  caller: KeyCaller,
   input: z.output<typeof runtimeCreatePromptInput>,
   now: Date,
   ip: string | null = null,
   labels: readonly string[] = [],
 ): Promise<{ name: string; version: number; versionId: string; created: boolean }> {
   const nextVersion = async () => {
-    const prompt = await findKeyPrompt(db, key, input.name);
+    const prompt = await findKeyPrompt(db, caller, input.name);
     if (!prompt) return null;
     const [latest] = await db.$queryRaw<{ type: "text" | "chat" }[]>`
       SELECT type::text AS type FROM prompt_versions WHERE prompt_id = ${prompt.id}::uuid AND version = ${prompt.latestVersion}`;
     if (latest && latest.type !== input.type) fail("INVALID", RUNTIME_MSG.typeFixed(prompt.name, latest.type));
     const { type, template, messages, variables, model, config, commitMessage, tags } = input;
-    return { ...(await createRuntimeVersion(db, key, prompt.name, { type, template, messages, variables, model, config, commitMessage }, now, ip, labels, tags)), created: false };
+    return { ...(await createRuntimeVersion(db, caller, prompt.name, { type, template, messages, variables, model, config, commitMessage }, now, ip, labels, tags)), created: false };
   };
   const added = await nextVersion();
   if (added) return added;
   try {
-    return { ...(await createRuntimePrompt(db, key, input, now, ip, labels)), created: true };
+    return { ...(await createRuntimePrompt(db, caller, input, now, ip, labels)), created: true };
   } catch (error) {
     // Made meanwhile by another request: its next version, when the key sees it.
     if (!(error instanceof DomainError && error.reason === "NAME_TAKEN")) throw error;
@@ -344,19 +339,19 @@ export async function saveRuntimePrompt(
  * A key's delete (the Langfuse API's DELETE, with the `delete` scope): the whole prompt, one version, or
  * the version a label points to, as deleteLivePrompt's rules allow; never what `production` points to.
  */
-export async function deleteRuntimePrompt(db: Db, key: AuthenticatedApiKey, name: string, which: DeletedVersions, now: Date, ip: string | null = null) {
-  const prompt = await loadKeyPrompt(db, key, name, which.label !== undefined ? [which.label] : [], "prompt.delete");
-  await deleteLivePrompt(db, keyCaller(key), prompt, name, which, keyContext(key, now, ip));
+export async function deleteRuntimePrompt(db: Db, caller: KeyCaller, name: string, which: DeletedVersions, now: Date, ip: string | null = null) {
+  const prompt = await loadKeyPrompt(db, caller, name, which.label !== undefined ? [which.label] : [], "prompt.delete");
+  await deleteLivePrompt(db, caller, prompt, name, which, keyContext(caller, now, ip));
 }
 
 /** Points a label at a version; `production` is never moved by a key, whatever its scopes (the one decision). */
-export async function setRuntimeLabel(db: Db, key: AuthenticatedApiKey, name: string, label: string, version: number, now: Date, ip: string | null = null) {
-  await setRuntimeLabels(db, key, name, [label], version, now, ip);
+export async function setRuntimeLabel(db: Db, caller: KeyCaller, name: string, label: string, version: number, now: Date, ip: string | null = null) {
+  await setRuntimeLabels(db, caller, name, [label], version, now, ip);
   return { name, label, version };
 }
 
 /** Points each of `labels` at a version, in one transaction: all of them move, or none (the Langfuse API's and MCP's label updates). */
-export async function setRuntimeLabels(db: Db, key: AuthenticatedApiKey, name: string, labels: readonly string[], version: number, now: Date, ip: string | null = null) {
-  const prompt = await loadKeyPrompt(db, key, name, labels);
-  await setLabels(db, prompt, labels, version, now, keyContext(key, now, ip));
+export async function setRuntimeLabels(db: Db, caller: KeyCaller, name: string, labels: readonly string[], version: number, now: Date, ip: string | null = null) {
+  const prompt = await loadKeyPrompt(db, caller, name, labels);
+  await setLabels(db, prompt, labels, version, now, keyContext(caller, now, ip));
 }

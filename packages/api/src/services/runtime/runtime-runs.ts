@@ -5,7 +5,7 @@ import type { z } from "zod";
 import { RUNTIME_MSG, type RuntimePrompt, type VariableProblem, type runtimeRunInput } from "@promptly/shared";
 import type { ApiServices } from "../types.ts";
 import { fail } from "../../errors.ts";
-import type { AuthenticatedApiKey } from "../identity/api-keys.ts";
+import type { KeyCaller } from "../access/visibility.ts";
 import { findTeamRunConnections, type RunConnectionRow } from "../models/connections.ts";
 import { streamRun, type RunEvent, type RunVersion } from "../models/runs.ts";
 import { compileRuntimePrompt, keyPromptFor, runtimeSelector } from "./runtime-prompts.ts";
@@ -40,16 +40,16 @@ export type RuntimeRunStart =
  */
 export async function startRuntimeRun(
   deps: RunDeps,
-  key: AuthenticatedApiKey,
+  caller: KeyCaller,
   name: string,
   input: z.output<typeof runtimeRunInput>,
   signal?: AbortSignal,
 ): Promise<RuntimeRunStart> {
   const selector = runtimeSelector(input);
-  const resolved = await keyPromptFor(deps, key, "prompt.run", name, selector);
+  const resolved = await keyPromptFor(deps, caller, "prompt.run", name, selector);
   const compiled = compileRuntimePrompt(resolved.prompt, input.variables);
   if (!compiled.ok) return compiled;
-  const { organizationId, connection } = await runConnectionFor(deps, key.teamId, input.connectionId);
+  const { organizationId, connection } = await runConnectionFor(deps, caller.apiKey.teamId, input.connectionId);
   // The version as the runtime cache holds it (versions never change): streamRun does not read it again.
   const { prompt } = resolved;
   const version: RunVersion = {
@@ -62,8 +62,8 @@ export async function startRuntimeRun(
   };
   const events = await streamRun(
     deps,
-    { apiKeyId: key.id },
-    { id: resolved.promptId, teamId: key.teamId, organizationId },
+    { apiKeyId: caller.apiKey.id },
+    { id: resolved.promptId, teamId: caller.apiKey.teamId, organizationId },
     { promptId: resolved.promptId, version: prompt.version, connectionId: connection?.id ?? input.connectionId!, model: input.model, variables: input.variables, parameters: {} },
     signal,
     { version, connection },
