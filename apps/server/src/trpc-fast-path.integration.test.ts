@@ -2,39 +2,63 @@
 // with and without it, asked the same requests, gives the same status, headers and body. One
 // difference on the wire, on purpose: an answer under 1 kB is sent uncompressed, as the host's
 // compression threshold says (the adapter streams its answer, so compression cannot see its size
-// and gzips even 50 bytes). A bare app with only the fast path shows which requests it answers
-// itself and which it passes on.
+// and gzips even 50 bytes), and whole, its length known (the adapter's is chunked). A bare app with
+// only the fast path shows which requests it answers itself and which it passes on.
+import { request } from "node:http";
+import { gunzipSync } from "node:zlib";
 import express from "express";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { appRouter, createContext } from "@promptly/api";
-import { createAccount, createHarness, createOrganization, createTeam, type Harness } from "@promptly/api/testing";
+import { appProcess, createAccount, createHarness, createOrganization, createTeam, type AppProcess, type Harness } from "@promptly/api/testing";
 import { createApp } from "./app.ts";
 import { listenForTests, type TestServer } from "../test/test-server.ts";
 import { trpcQueryFastPath } from "./trpc-fast-path.ts";
 
 let harness: Harness;
+/** One app process (its own runtime cache, as boot wires it): the three servers below share it. */
+let app: AppProcess;
 let withFastPath: TestServer;
 let adapterOnly: TestServer;
 let fastPathOnly: TestServer;
 let member: string;
 let outsider: string;
 let organizationId: string;
+let keyTeamId: string;
+let apiKey: string;
 
-/** What a client can see of an answer (Date and Keep-Alive aside). */
-async function seen(base: string, path: string, headers: Record<string, string> = {}) {
-  const response = await fetch(`${base}${path}`, { headers });
-  const pick = ["content-type", "vary", "cache-control", "x-content-type-options", "x-frame-options", "content-security-policy"];
-  return {
-    status: response.status,
-    headers: Object.fromEntries(pick.map((name) => [name, response.headers.get(name)])),
-    setCookie: response.headers.getSetCookie(),
-    body: await response.text(), // decoded: fetch undoes gzip
-    gzip: response.headers.get("content-encoding") === "gzip",
-  };
+type Answer = { status: number; headers: Record<string, string | string[] | undefined>; body: string; gzip: boolean };
+
+/**
+ * What a client can see of an answer: status, every header but the moment's (Date, Keep-Alive,
+ * Connection, and the request id unless the client gave one) and the body, gunzipped. Over node:http,
+ * which sends only the headers given (Host too): no Accept-Encoding unless the case gives one.
+ */
+function seen(base: string, path: string, headers: Record<string, string> = {}, init: { method?: string; body?: string } = {}) {
+  return new Promise<Answer>((resolve, reject) => {
+    const req = request(`${base}${path}`, { method: init.method ?? "GET", headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on("data", (chunk: Buffer) => chunks.push(chunk));
+      res.on("end", () => {
+        const raw = Buffer.concat(chunks);
+        const all = Object.fromEntries(Object.entries(res.headers).filter(([name]) => !["date", "keep-alive", "connection"].includes(name)));
+        if (!headers["x-request-id"]) delete all["x-request-id"];
+        const gzip = res.headers["content-encoding"] === "gzip";
+        resolve({ status: res.statusCode!, headers: all, body: (gzip ? gunzipSync(raw) : raw).toString(), gzip });
+      });
+    });
+    req.on("error", reject);
+    req.end(init.body);
+  });
 }
 
-/** The answer apart from its compression (see the top of the file). */
-const withoutEncoding = ({ gzip: _gzip, ...answer }: Awaited<ReturnType<typeof seen>>) => answer;
+/**
+ * The answer apart from how it travels (see the top of the file): its encoding and its framing
+ * (Content-Length, or chunks). Every other header, and Vary with it, stays compared.
+ */
+function withoutEncoding({ gzip: _gzip, headers, ...answer }: Answer) {
+  const { "content-encoding": _encoding, "content-length": _length, "transfer-encoding": _chunked, ...compared } = headers;
+  return { ...answer, headers: compared };
+}
 
 const query = (procedure: string, input?: unknown) =>
   `/trpc/${procedure}${input === undefined ? "" : `?input=${encodeURIComponent(JSON.stringify({ json: input }))}`}`;
@@ -46,8 +70,9 @@ async function cookieOf(userId: string) {
 
 beforeAll(async () => {
   harness = await createHarness();
-  withFastPath = await listenForTests(createApp({ services: harness.services }));
-  adapterOnly = await listenForTests(createApp({ services: harness.services, trpcFastPath: false }));
+  app = appProcess(harness);
+  withFastPath = await listenForTests(createApp({ services: app.services }));
+  adapterOnly = await listenForTests(createApp({ services: app.services, trpcFastPath: false }));
   // Only the fast path, then a marker: anything it passes on answers 599.
   const bare = express();
   bare.use(
@@ -55,8 +80,8 @@ beforeAll(async () => {
     trpcQueryFastPath({
       router: appRouter,
       createContext: ({ req, res }) =>
-        createContext(harness.services, {
-          ip: "127.0.0.1", userAgent: null, cookieHeader: req.get("cookie") ?? null, secure: false,
+        createContext(app.services, {
+          ip: "127.0.0.1", userAgent: null, cookieHeader: req.get("cookie") ?? null, authorization: req.get("authorization") ?? null, secure: false,
           setCookie: (cookie) => res.append("Set-Cookie", cookie),
         }),
     }),
@@ -67,11 +92,14 @@ beforeAll(async () => {
   const organization = await createOrganization(harness, [{ userId: accounts[0].id, role: "admin" }]);
   organizationId = organization.id;
   for (let i = 0; i < 30; i++) await createTeam(harness, organizationId, [], `Team ${String(i).padStart(2, "0")}`);
+  keyTeamId = (await createTeam(harness, organizationId, [{ userId: accounts[0].id, role: "admin" }], "Keys")).id;
+  apiKey = (await (await harness.signedInClient(accounts[0].id)).api.apiKeys.create({ teamId: keyTeamId, name: "tool" })).key;
   member = await cookieOf(accounts[0].id);
   outsider = await cookieOf(accounts[1].id);
 });
 afterAll(async () => {
   await Promise.all([withFastPath, adapterOnly, fastPathOnly].map((server) => server?.close()));
+  await app?.close();
   await harness.close();
 });
 
@@ -87,9 +115,24 @@ describe("tRPC fast path", () => {
     ["BAD_REQUEST: the required input missing", () => [query("organizations.get"), { cookie: member }], 400],
     ["Set-Cookie from createContext: a dead session's cookie is cleared", () => [query("auth.me"), { cookie: "promptly_session=no-such-session" }], 200],
     ["a large answer (teams.list, 30 teams)", () => [query("teams.list", { organizationId }), { cookie: member }], 200],
+    ["a team API key's query (teams.get)", () => [query("teams.get", { id: keyTeamId }), { authorization: `Bearer ${apiKey}` }], 200],
+    ["FORBIDDEN: a team API key asking a person's procedure (teams.list)", () => [query("teams.list"), { authorization: `Bearer ${apiKey}` }], 403],
+    ["UNAUTHORIZED: an unknown API key", () => [query("teams.get", { id: keyTeamId }), { authorization: `Bearer promptly_${"x".repeat(43)}` }], 401],
+    ["the client's request id", () => [query("auth.me"), { cookie: member, "x-request-id": "tool-request-42" }], 200],
   ];
+  // Each case as a client that takes no encoding (an SDK, a script) and as a browser that takes gzip.
+  const encodings: [taken: string, headers: Record<string, string>][] = [["no encoding", {}], ["gzip", { "accept-encoding": "gzip" }]];
+  const asked = cases.flatMap(([name, request, status]) =>
+    encodings.map(([taken, encoding]): (typeof cases)[number] => {
+      const withEncoding = (): [string, Record<string, string>] => {
+        const [path, headers] = request();
+        return [path, { ...headers, ...encoding }];
+      };
+      return [`${name}, ${taken}`, withEncoding, status];
+    }),
+  );
 
-  it.each(cases)("%s: the fast path answers it, exactly as the adapter does", async (_name, request, status) => {
+  it.each(asked)("%s: the fast path answers it, exactly as the adapter does", async (_name, request, status) => {
     const [path, headers] = request();
     const fast = await seen(withFastPath.base, path, headers);
     const adapter = await seen(adapterOnly.base, path, headers);
@@ -107,39 +150,36 @@ describe("tRPC fast path", () => {
     expect(invalid.error.json.data).toMatchObject({ code: "BAD_REQUEST", httpStatus: 400, path: "organizations.get" });
     expect(Object.keys(invalid.error.json.data.zodError.fieldErrors)).toEqual(["organizationId"]);
     const dead = await seen(withFastPath.base, query("auth.me"), { cookie: "promptly_session=no-such-session" });
-    expect(dead.setCookie).toEqual([expect.stringMatching(/^promptly_session=;.* Max-Age=0;/)]);
+    expect(dead.headers["set-cookie"]).toEqual([expect.stringMatching(/^promptly_session=;.* Max-Age=0;/)]);
     expect(JSON.parse(dead.body)).toEqual({ result: { data: { json: null } } });
   });
 
   it("compression follows the host's 1 kB threshold: a small answer is sent plain, a large one gzipped", async () => {
-    const small = await seen(withFastPath.base, query("auth.me"), { cookie: member });
-    const large = await seen(withFastPath.base, query("teams.list", { organizationId }), { cookie: member });
+    const gzip = { cookie: member, "accept-encoding": "gzip" };
+    const small = await seen(withFastPath.base, query("auth.me"), gzip);
+    const large = await seen(withFastPath.base, query("teams.list", { organizationId }), gzip);
     expect(small.body.length).toBeLessThan(1024);
     expect(large.body.length).toBeGreaterThan(1024);
     expect([small.gzip, large.gzip]).toEqual([false, true]);
     // The small one leaves whole, its length known, not chunked (one write instead of three).
-    const plain = await fetch(`${withFastPath.base}${query("auth.me")}`, { headers: { cookie: member } });
-    expect([plain.headers.get("content-length"), plain.headers.get("transfer-encoding")]).toEqual([String(Buffer.byteLength(await plain.text())), null]);
-    expect((await seen(adapterOnly.base, query("teams.list", { organizationId }), { cookie: member })).gzip).toBe(true);
+    expect([small.headers["content-length"], small.headers["transfer-encoding"]]).toEqual([String(Buffer.byteLength(small.body)), undefined]);
+    expect((await seen(adapterOnly.base, query("teams.list", { organizationId }), gzip)).gzip).toBe(true);
   });
 
-  const passedOn: [name: string, path: string, init?: RequestInit][] = [
+  const passedOn: [name: string, path: string, headers?: Record<string, string>, init?: { method: string; body: string }][] = [
     ["a batch", `/trpc/auth.me,health.check?batch=1&input=${encodeURIComponent("{}")}`],
-    ["a mutation", "/trpc/auth.signOut", { method: "POST", headers: { "content-type": "application/json" }, body: "{}" }],
+    ["a mutation", "/trpc/auth.signOut", { "content-type": "application/json" }, { method: "POST", body: "{}" }],
     ["a mutation asked for over GET", "/trpc/auth.signOut"],
     ["an unknown procedure", "/trpc/nothing.here"],
     ["input that is not JSON", "/trpc/organizations.get?input=%7Bnope"],
     ["the input twice", `${query("organizations.get", { organizationId: "x" })}&input=1`],
-    ["a streaming client", query("auth.me")],
+    ["a streaming client", query("auth.me"), { "trpc-accept": "application/jsonl" }],
   ];
 
-  it.each(passedOn)("%s goes on to the adapter, which answers as before", async (name, path, init) => {
-    const headers = name === "a streaming client" ? { "trpc-accept": "application/jsonl" } : undefined;
-    const request = { ...init, headers: { ...(init?.headers as Record<string, string>), ...headers } };
-    expect((await fetch(`${fastPathOnly.base}${path}`, request)).status).toBe(599);
-    const fast = await fetch(`${withFastPath.base}${path}`, request);
-    const adapter = await fetch(`${adapterOnly.base}${path}`, request);
-    expect(fast.status).toBe(adapter.status);
-    expect(await fast.text()).toBe(await adapter.text());
+  it.each(passedOn)("%s goes on to the adapter, which answers as before", async (_name, path, headers = {}, init = undefined) => {
+    expect((await seen(fastPathOnly.base, path, headers, init)).status).toBe(599);
+    const fast = await seen(withFastPath.base, path, headers, init);
+    const adapter = await seen(adapterOnly.base, path, headers, init);
+    expect(fast).toEqual(adapter);
   });
 });
