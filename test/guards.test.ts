@@ -167,6 +167,11 @@ describe("the rules of the source", () => {
     "CASE WHEN p.visibility = 'private' THEN 0 ELSE 1 END",
     'where: { teamId, visibility: { not: "private" } },',
     'where: { visibility: { in: ["team", "organization"] } }',
+    // A key's view of prompts (its team's, not archived) restated by hand beside promptVisibility.
+    "WHERE p.team_id = ${caller.apiKey.teamId}::uuid AND p.name = ${name}",
+    "const where = [Prisma.sql`p.team_id = ${key.teamId}::uuid`, visible];",
+    "if (!row || (caller.apiKey && (row.teamId !== caller.apiKey.teamId || row.archived))) return null;",
+    "if (caller.apiKey!.teamId === prompt.teamId) return prompt;",
   ])("catches a planted visibility filter: %s", (line) => {
     expect(ruleMatches(VISIBILITY_RULE, `const a = 1;\n${line}\n`)).toEqual([`2: ${line.trim()}`]);
   });
@@ -177,6 +182,9 @@ describe("the rules of the source", () => {
     "data: { visibility: input.visibility, title }",
     "where.push(Prisma.sql`p.visibility = ${input.visibility}::prompt_visibility`);",
     "visibility: \"team\",",
+    "const team = await loadTeamAccess(db, caller, caller.apiKey.teamId);",
+    "{ ...input, teamId: caller.apiKey.teamId }",
+    "services.runtime.invalidate(`team:${caller.apiKey.teamId}`)",
   ])("leaves what is not a visibility filter: %s", (line) => {
     expect(ruleMatches(VISIBILITY_RULE, line)).toEqual([]);
   });

@@ -1,7 +1,8 @@
 // Rules of the source that a dependency graph cannot see, checked by `npm run guards` (and shown to
-// bite by test/guards.test.ts): which prompts a caller sees by their visibility is said only in the
-// visibility module, and which role may do what is said only in the access module (a role written into
-// SQL by hand drifts from the permission table, as the Teams page link of an accepted invitation did).
+// bite by test/guards.test.ts): which prompts a caller sees by their visibility, and which an API key
+// sees (its team's, none archived), is said only in the visibility module, and which role may do what
+// is said only in the access module (a role written into SQL by hand drifts from the permission table,
+// as the Teams page link of an accepted invitation did).
 import { readdirSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -25,6 +26,9 @@ export const SOURCE_RULES: SourceRule[] = [
       /\bvisibility\b\s*(?:=|<>|!=|(?:NOT\s+)?IN\s*\()\s*'(?:private|team|organization)'/i,
       /\bCASE\s+(?:WHEN\s+)?(?:\w+\.)?visibility\b/i,
       /\bvisibility\s*:\s*\{\s*(?:not|in|notIn|equals)\s*:/,
+      // A key's view (its own team's prompts, none archived) restated by hand: a team compared with the key's.
+      /\bteam_?id\s*(?:=|<>|!==?|===?)\s*(?:\$\{\s*)?[\w.!]*\b(?:key|apiKey)!?\.teamId\b/i,
+      /\b(?:key|apiKey)!?\.teamId\s*(?:!==?|===?)/,
     ],
     allowed: [],
   },

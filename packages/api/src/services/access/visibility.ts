@@ -160,6 +160,15 @@ function readsPrompt(caller: Caller, reader: { userId: Prisma.Sql; organizationR
 }
 
 /**
+ * Whether the caller may know of a prompt read without promptVisibility's filter (by its id, its
+ * access checked after): a key knows only its own team's prompts, none archived, as promptVisibility
+ * filters them; for a person, whether they may read it is canOnPrompt's to say.
+ */
+export function mayKnowPrompt(caller: Caller, prompt: { teamId: string; archived: boolean }): boolean {
+  return !caller.apiKey || (prompt.teamId === caller.apiKey.teamId && !prompt.archived);
+}
+
+/**
  * Whether each member of a prompt's organization may read `p` (who a mention may name): the same rule
  * as promptVisibility, for the person of `om` (organization_members, joined to p's organization) and
  * `tm` (their team_members row in p's team, or NULLs) instead of the caller; app roles aside.

@@ -2,7 +2,7 @@
 import { Prisma, type DbOrTx } from "@promptly/db";
 import { accessOf, type OrganizationRole, type PromptAccess, type PromptFacts, type TeamRole } from "@promptly/shared";
 import type { Caller } from "../access/access.ts";
-import { promptVisibility } from "../access/visibility.ts";
+import { mayKnowPrompt, promptVisibility } from "../access/visibility.ts";
 
 /** A prompt as its rules see it, with the caller's access in its team. */
 export interface LoadedPrompt {
@@ -32,8 +32,8 @@ export interface AccessRow {
 
 /** The prompt of an access row (null when there is none); whether the caller may read it is canOnPrompt's to say. */
 export function loadedPromptOf(caller: Caller, promptId: string, row: AccessRow | undefined): LoadedPrompt | null {
-  // A key knows nothing outside its team, and no archived prompt (as on /api/v1): for it, the prompt does not exist.
-  if (!row || (caller.apiKey && (row.teamId !== caller.apiKey.teamId || row.archived))) return null;
+  // What the caller may not know of (a key: another team's prompt, an archived one) does not exist for it.
+  if (!row || !mayKnowPrompt(caller, row)) return null;
   return {
     id: promptId,
     teamId: row.teamId,

@@ -40,7 +40,7 @@ export interface PromptVersionsMeta {
  */
 export async function pageRuntimePromptVersions(db: DbOrTx, caller: KeyCaller, query: PageQuery): Promise<{ data: PromptVersionsMeta[]; totalItems: number }> {
   const { joins, visible } = promptVisibility(caller);
-  const where: Prisma.Sql[] = [Prisma.sql`p.team_id = ${caller.apiKey.teamId}::uuid`, Prisma.sql`p.archived_at IS NULL`, visible];
+  const where: Prisma.Sql[] = [visible];
   if (query.name !== undefined) where.push(Prisma.sql`p.name = ${query.name}`);
   if (query.tag !== undefined) where.push(Prisma.sql`p.tags @> ARRAY[${query.tag}]::text[]`);
   if (query.version !== undefined) where.push(Prisma.sql`v.version = ${query.version}`);

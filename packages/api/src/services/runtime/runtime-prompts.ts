@@ -32,7 +32,7 @@ export function runtimeSelector(query: { label?: string; version?: number }): Ru
   return query.version !== undefined ? { version: query.version } : { label: query.label ?? RUNTIME_DEFAULT_LABEL };
 }
 
-/** A live prompt of the key's team that a key may see (the one visibility rule), not archived. */
+/** The prompt of that name that the key may see (the one visibility rule: its team's, not private, not archived). */
 async function findKeyPrompt(db: DbOrTx, caller: KeyCaller, name: string) {
   // A name no prompt can have (a NUL, capitals) is not looked up: nothing to find, and nothing PostgreSQL refuses.
   if (!promptNameSchema.safeParse(name).success) return null;
@@ -47,7 +47,7 @@ async function findKeyPrompt(db: DbOrTx, caller: KeyCaller, name: string) {
            p.latest_version AS "latestVersion", p.visibility::text AS visibility, p.author_id::text AS "authorId",
            my_tm.role::text AS "teamRole", my_om.role::text AS "organizationRole"
     FROM prompts p ${joins}
-    WHERE p.team_id = ${caller.apiKey.teamId}::uuid AND p.name = ${name} AND p.archived_at IS NULL AND ${visible}`;
+    WHERE p.name = ${name} AND ${visible}`;
   return prompt ?? null;
 }
 
@@ -207,7 +207,7 @@ export async function listRuntimePrompts(
   query: z.output<typeof runtimeListQuery> & { name?: string; label?: string },
 ): Promise<z.output<typeof runtimePromptPage>> {
   const { joins, visible } = promptVisibility(caller);
-  const where: Prisma.Sql[] = [Prisma.sql`p.team_id = ${caller.apiKey.teamId}::uuid`, Prisma.sql`p.archived_at IS NULL`, visible];
+  const where: Prisma.Sql[] = [visible];
   if (query.folder) where.push(Prisma.sql`starts_with(p.name, ${`${query.folder}/`})`);
   if (query.tag) where.push(Prisma.sql`p.tags @> ARRAY[${query.tag}]::text[]`);
   if (query.name !== undefined) where.push(Prisma.sql`p.name = ${query.name}`);
