@@ -152,7 +152,31 @@ async function withPeakRss<T>(pid: number, work: () => Promise<T>): Promise<[T, 
   }
 }
 
-async function waitFor(url: string, timeoutMs = 60_000) {
+/** When (performance.now()) the child's stdout first holds `text`; its output is discarded from then on. */
+function printed(child: ChildProcess, text: string, timeoutMs = 60_000): Promise<number> {
+  return new Promise((resolve, reject) => {
+    let output = "";
+    const timer = setTimeout(() => done(new Error(`the server did not print ${JSON.stringify(text)} within ${timeoutMs} ms`)), timeoutMs);
+    const done = (error?: Error) => {
+      clearTimeout(timer);
+      child.stdout!.removeListener("data", onData);
+      child.removeListener("exit", onExit);
+      child.stdout!.resume();
+      if (error) reject(error);
+      else resolve(performance.now());
+    };
+    const onData = (chunk: Buffer) => {
+      output += chunk;
+      if (output.includes(text)) done();
+      else output = output.slice(-text.length);
+    };
+    const onExit = () => done(new Error(`the server exited before it printed ${JSON.stringify(text)}`));
+    child.stdout!.on("data", onData);
+    child.once("exit", onExit);
+  });
+}
+
+async function waitFor(url: string, timeoutMs = 60_000, intervalMs = 200) {
   const deadline = Date.now() + timeoutMs;
   let last = "no answer";
   while (Date.now() < deadline) {
@@ -163,7 +187,7 @@ async function waitFor(url: string, timeoutMs = 60_000) {
     } catch (error) {
       last = String((error as Error).cause ?? error);
     }
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    await new Promise((resolve) => setTimeout(resolve, intervalMs));
   }
   throw new Error(`${url} did not answer 200 within ${timeoutMs} ms (last: ${last})`);
 }
@@ -272,9 +296,9 @@ async function measure(
   mkdirSync(appDataDir, { recursive: true });
   // The server as `npm start` runs it (its memory settings included).
   const profile = process.env.BENCH_PROFILE ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : [];
-  const app = spawn(join(ROOT, "apps/server/start.sh"), profile, {
+  const startApp = (readStdout = false) => spawn(join(ROOT, "apps/server/start.sh"), profile, {
     cwd: ROOT,
-    stdio: ["ignore", "ignore", "inherit"],
+    stdio: ["ignore", readStdout ? "pipe" : "ignore", "inherit"],
     env: {
       ...process.env,
       NODE_ENV: "production",
@@ -291,6 +315,7 @@ async function measure(
       ...benchmark.serverEnv?.(variant),
     },
   });
+  let app = startApp();
   children.push(app);
   const appBase = `http://127.0.0.1:${appPort}`;
   await waitFor(`${appBase}/api/health`);
@@ -300,6 +325,19 @@ async function measure(
       base: appBase,
       db: pool,
       signIn: (email) => signIn(appBase, email),
+      async restart(until) {
+        await stop(app);
+        const started = performance.now();
+        app = startApp(until !== undefined);
+        children.push(app);
+        const seen = until === undefined ? undefined : printed(app, until);
+        seen?.catch(() => undefined);
+        // Asked often, so what follows comes as soon as the server answers.
+        await waitFor(`${appBase}/api/health`, 60_000, 10);
+        const answered = performance.now();
+        const at = await seen;
+        return { healthMs: answered - started, ...(at !== undefined ? { printedMs: at - started } : {}) };
+      },
       peakRss: (work) => withPeakRss(app.pid!, work),
       cpuMs: () => cpuMs(app.pid!),
     });

@@ -41,6 +41,12 @@ export interface RunningServer {
   db: pg.Pool;
   /** Signs in as an account seeded with createAccount: its session cookie. */
   signIn(email: string): Promise<string>;
+  /**
+   * Stops the server and starts a fresh process on the same database, port and folder; resolves when
+   * its health endpoint answers (as a load balancer would send it requests) and, with `until`, it has
+   * printed that text on stdout: the ms from its spawn to each. RSS and CPU are then the new process's.
+   */
+  restart(until?: string): Promise<{ healthMs: number; printedMs?: number }>;
   /** `work`'s result and the server's highest RSS (MB) while it ran, sampled every 50 ms. */
   peakRss<T>(work: () => Promise<T>): Promise<[T, number]>;
   /** The server's CPU time so far (user + system, ms). */

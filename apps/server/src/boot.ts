@@ -4,7 +4,7 @@ import type { Server } from "node:http";
 import { createServer } from "node:net";
 import { migrate } from "@promptly/db/migrate";
 import {
-  closeServices, configureNotificationMail, createServices, scheduleHousekeeping, startOutboxWorker, startRuntimeSync, type ApiServices,
+  closeServices, configureNotificationMail, createServices, scheduleHousekeeping, startOutboxWorker, startRuntimeSync, warmStoredProviderSdks, type ApiServices,
 } from "@promptly/api";
 import type { RequestHandler } from "express";
 import { createApp } from "./app.ts";
@@ -99,6 +99,14 @@ export async function boot(env: Env, opts: { viteMiddleware?: RequestHandler; lo
       evaluations: { concurrency: env.EVALUATION_CONCURRENCY, jobExpirySeconds: env.EVALUATION_JOB_EXPIRY_SECONDS, onError: warn("evaluation queue") },
     });
     configureNotificationMail({ digestSeconds: env.NOTIFICATION_DIGEST_SECONDS });
+    // The model providers' SDKs the stored connections call through load now, beside the rest of the
+    // start and not waited for by it: the first run does not wait for a module load (one that starts
+    // while they are still loading waits for the same load).
+    const sdksStarted = Date.now();
+    void warmStoredProviderSdks(services.db).then(
+      (modules) => modules.length && logger.info({ modules, ms: Date.now() - sdksStarted }, `Provider SDKs loaded ahead of the first run: ${modules.join(", ")}`),
+      warn("provider SDKs not loaded ahead of the first run"),
+    );
     await services.storage.ensureBucket().catch(warn("avatar bucket not ready"));
 
     if (env.TEST_FAULTS) logger.warn("TEST_FAULTS is on: requests may ask for API failures (for the end-to-end tests only)");

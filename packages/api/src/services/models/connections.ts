@@ -9,7 +9,7 @@ import { fail } from "../../errors.ts";
 import { auditAs, type AuditContext } from "../insight/audit.ts";
 import { openSecret, sealSecret } from "../platform/secret-box.ts";
 import { dropProviderAgents, outboundAllowed } from "./outbound.ts";
-import { listProviderModels, type OpenConnection } from "./provider-client.ts";
+import { listProviderModels, loadedProviderModules, warmProviderSdks, type OpenConnection } from "./provider-client.ts";
 
 type Config = Pick<ApiConfig, "secret" | "allowPrivateProviderUrls" | "providerTimeoutMs">;
 
@@ -68,9 +68,26 @@ async function checkTeams(db: DbOrTx, organizationId: string, teamIds: readonly 
   if (found !== teamIds.length) fail("INVALID", PROVIDER_MSG.teamNotInOrganization);
 }
 
+/**
+ * Loads, without waiting, the SDKs of the connections just read or made, so the run that follows does
+ * not wait for a module load (a load that fails here fails again at the call, which says why).
+ */
+function warmFor(kinds: readonly ProviderKind[]) {
+  if (kinds.length) warmProviderSdks(kinds).catch(() => undefined);
+}
+
+/** At start: loads the SDKs the stored connections call through; the names of the provider modules then loaded. */
+export async function warmStoredProviderSdks(db: DbOrTx): Promise<string[]> {
+  const kinds = await db.providerConnection.findMany({ distinct: ["kind"], select: { kind: true } });
+  await warmProviderSdks(kinds.map((row) => fromDbKind(row.kind)));
+  return loadedProviderModules();
+}
+
 export async function listProviderConnections(db: DbOrTx, organizationId: string): Promise<ProviderConnectionItem[]> {
   const rows = await db.providerConnection.findMany({ where: { organizationId }, select: itemSelect, orderBy: [{ name: "asc" }, { id: "asc" }] });
-  return rows.map(toItem);
+  const items = rows.map(toItem);
+  warmFor(items.map((item) => item.kind));
+  return items;
 }
 
 /** A connection as the playground offers it to a prompt's runners: what to choose by, nothing of the key. */
@@ -89,7 +106,9 @@ export async function listRunConnections(db: DbOrTx, organizationId: string, tea
     select: { id: true, kind: true, name: true, models: true },
     orderBy: [{ name: "asc" }, { id: "asc" }],
   });
-  return rows.map((row) => ({ ...row, kind: fromDbKind(row.kind) }));
+  const items = rows.map((row) => ({ ...row, kind: fromDbKind(row.kind) }));
+  warmFor(items.map((item) => item.kind));
+  return items;
 }
 
 export async function createProviderConnection(
@@ -101,6 +120,7 @@ export async function createProviderConnection(
   await checkBaseUrl(deps.config, baseUrl);
   // The id is known before the row exists: the sealed key is bound to it.
   const id = randomUUID();
+  warmFor([input.kind]);
   try {
     return await deps.db.$transaction(async (tx) => {
       await checkTeams(tx, input.organizationId, input.teamIds ?? []);

@@ -5,15 +5,48 @@
 // later resolves elsewhere gains nothing, and an IP literal too). No outbound call follows a redirect;
 // a provider's redirect is a failed call.
 import { lookup as dnsLookup, type LookupAddress } from "node:dns";
-import { BlockList, isIP } from "node:net";
+import { BlockList, createServer, isIP, type AddressInfo } from "node:net";
 import { brotliDecompressSync, gunzipSync, inflateSync } from "node:zlib";
 import { createRequire } from "node:module";
 import type { Agent } from "undici";
 
 type Undici = typeof import("undici");
 let undici: Undici | undefined;
-/** undici, loaded at the first outbound call (a model run, a webhook) instead of by every process at start-up (about 10 MB). */
+/**
+ * undici, loaded at the first outbound call (a model run, a webhook) instead of by every process at
+ * start-up (about 10 MB), or ahead of it where a call is expected (loadOutbound).
+ */
 const loadUndici = (): Undici => (undici ??= createRequire(import.meta.url)("undici") as Undici);
+/**
+ * Loads what outbound calls go through, for a process that expects to make some: undici (about 100 ms
+ * of a first call otherwise) and its HTTP parser, WebAssembly that undici compiles at its first
+ * connection (about 20 ms more), compiled here by a request to a throwaway server on the loopback.
+ */
+let outboundLoading: Promise<void> | undefined;
+export const loadOutbound = (): Promise<void> =>
+  (outboundLoading ??= compileHttpParser().catch((error: unknown) => {
+    outboundLoading = undefined;
+    throw error;
+  }));
+
+async function compileHttpParser() {
+  const { Agent, request } = loadUndici();
+  const server = createServer((socket) => {
+    socket.once("data", () => socket.end("HTTP/1.1 204 No Content\r\nConnection: close\r\n\r\n"));
+    socket.on("error", () => undefined);
+  });
+  const agent = new Agent();
+  try {
+    await new Promise<void>((resolve, reject) => server.once("error", reject).listen(0, "127.0.0.1", resolve));
+    const answer = await request(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`, { dispatcher: agent });
+    await answer.body.dump();
+  } finally {
+    server.close();
+    await agent.close();
+  }
+}
+/** Whether it is loaded (loadedProviderModules). */
+export const outboundLoaded = (): boolean => undici !== undefined;
 
 const PRIVATE = new BlockList();
 for (const [network, prefix] of [

@@ -5,7 +5,7 @@
 import type Anthropic from "@anthropic-ai/sdk";
 import type OpenAI from "openai";
 import type { ChatMessage, ProviderKind, RunParameters } from "@promptly/shared";
-import { PrivateAddressError, RedirectRefusedError, providerFetch } from "./outbound.ts";
+import { PrivateAddressError, RedirectRefusedError, loadOutbound, outboundLoaded, providerFetch } from "./outbound.ts";
 
 /** A connection with its key opened: only the services that call the provider hold one. */
 export interface OpenConnection {
@@ -63,12 +63,38 @@ function sdkClient<T extends OpenAI | Anthropic>(
 
 type Sdks = { OpenAI?: typeof OpenAI; Anthropic?: typeof Anthropic };
 /**
- * The SDKs loaded so far: each at its first call (a process that runs no model, or only one kind, does
- * without the other's ~10 MB of code and objects; both held 20-25 MB of a server's RSS at rest).
+ * The SDKs loaded so far. Each is loaded only when a connection of its kind exists (a process that
+ * runs no model, or only one kind, does without the other's ~10 MB of code and objects; both held
+ * 20-25 MB of a server's RSS at rest), but ahead of the first call: at start when a stored connection
+ * needs it, or as soon as one is read (warmProviderSdks), so no person's first run waits for a module
+ * load (about 300 ms, and 120 ms more for the HTTP client under it). A call made while its SDK is
+ * still loading waits for that same load.
  */
 const sdks: Sdks = {};
-const loadOpenAI = async () => (sdks.OpenAI ??= (await import("openai")).default);
-const loadAnthropic = async () => (sdks.Anthropic ??= (await import("@anthropic-ai/sdk")).default);
+const loading: { openai?: Promise<typeof OpenAI>; anthropic?: Promise<typeof Anthropic> } = {};
+/** A failed load is forgotten, so the next call tries it again rather than failing for good. */
+const forgetOnFailure = (sdk: keyof typeof loading) => (error: unknown) => {
+  delete loading[sdk];
+  throw error;
+};
+const loadOpenAI = () => (loading.openai ??= import("openai").then((module) => (sdks.OpenAI = module.default), forgetOnFailure("openai")));
+const loadAnthropic = () => (loading.anthropic ??= import("@anthropic-ai/sdk").then((module) => (sdks.Anthropic = module.default), forgetOnFailure("anthropic")));
+
+/**
+ * Loads the SDKs that connections of these kinds call through, unless loaded or loading already, and
+ * the HTTP client under them (outbound.ts); resolves when they are. A caller that only warms up need not wait.
+ */
+export async function warmProviderSdks(kinds: Iterable<ProviderKind>): Promise<void> {
+  const needed = new Set([...kinds].map((kind) => (kind === "anthropic" ? loadAnthropic : loadOpenAI)));
+  if (!needed.size) return;
+  await Promise.all([...needed].map((load) => load()));
+  await loadOutbound();
+}
+
+/** The modules of provider calls this process has loaded, by package name (what a start-up warmed, for its log line and tests). */
+export const loadedProviderModules = (): string[] => [
+  ...(sdks.OpenAI ? ["openai"] : []), ...(sdks.Anthropic ? ["@anthropic-ai/sdk"] : []), ...(outboundLoaded() ? ["undici"] : []),
+];
 
 /** `buffered`: the answer is read whole, not streamed (outbound.ts's cheaper fetch for it). */
 const openaiClient = async (connection: OpenConnection, options: CallOptions, buffered = false) => {
