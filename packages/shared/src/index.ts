@@ -12,6 +12,7 @@ export * from "./auth.ts";
 export * from "./teams.ts";
 export * from "./prompt-template.ts";
 export * from "./prompts.ts";
+export * from "./prompt-tools.ts";
 export * from "./api-keys.ts";
 export * from "./runtime-api.ts";
 export * from "./langfuse-api.ts";

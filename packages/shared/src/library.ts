@@ -61,6 +61,9 @@ const libraryVersionSchema = z.object({
   variables: z.array(z.record(z.string(), z.unknown())).default([]),
   model: z.string().default(""),
   config: z.record(z.string(), z.unknown()).default({}),
+  /** Checked by the version's rules when imported (promptToolsSchema, responseFormatSchema). */
+  tools: z.array(z.record(z.string(), z.unknown())).default([]),
+  responseFormat: z.record(z.string(), z.unknown()).nullable().default(null),
   commitMessage: z.string().default(""),
   createdAt: z.string().optional(),
 });

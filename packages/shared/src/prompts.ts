@@ -4,6 +4,7 @@ import { z } from "zod";
 import { CHAT_ROLES, VARIABLE_NAME, VARIABLE_TYPES, lint, type PromptVersionBody } from "./prompt-template.ts";
 import { idSchema, multilineText, plainText } from "./validation.ts";
 import { PROMPT_SORTS, PROMPT_VISIBILITIES, type PromptSort, type PromptVisibility } from "./options.ts";
+import { promptToolsSchema, responseFormatSchema } from "./prompt-tools.ts";
 
 export const PROMPT_TYPES = ["text", "chat"] as const;
 export type PromptType = (typeof PROMPT_TYPES)[number];
@@ -158,6 +159,10 @@ const versionFields = {
   variables: z.array(variableSchema).max(PROMPT_VARIABLES_MAX, PROMPT_MSG.tooManyVariables).optional(),
   model: plainText().trim().max(PROMPT_MODEL_MAX, PROMPT_MSG.modelTooLong).optional(),
   config: configSchema.optional(),
+  /** The tools the model may call (JSON, never compiled: variables in them stay as written). */
+  tools: promptToolsSchema.optional(),
+  /** The shape of the answer; none (null) leaves it to the model. */
+  responseFormat: responseFormatSchema.nullable().optional(),
   commitMessage: multilineText().trim().max(PROMPT_COMMIT_MESSAGE_MAX, PROMPT_MSG.commitMessageTooLong).optional(),
 };
 type VersionFields = z.infer<z.ZodObject<typeof versionFields>>;

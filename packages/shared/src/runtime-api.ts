@@ -4,6 +4,7 @@
 import { z } from "zod";
 import { CHAT_ROLES, VARIABLE_TYPES } from "./prompt-template.ts";
 import { LATEST_LABEL, PROMPT_MSG, PROMPT_TYPES, PROTECTED_LABEL, promptLabelSchema } from "./prompts.ts";
+import { promptToolSchema, responseFormatSchema } from "./prompt-tools.ts";
 import { RUN_STATUSES } from "./options.ts";
 import { idSchema, plainText } from "./validation.ts";
 
@@ -124,6 +125,14 @@ export const runtimePrompt = z.object({
     ),
   model: z.string(),
   config: z.record(z.string(), z.unknown()),
+  tools: z
+    .array(promptToolSchema)
+    .optional()
+    .describe("The tools the model may call: name, description and the JSON Schema of their arguments (never compiled)"),
+  responseFormat: responseFormatSchema
+    .nullable()
+    .optional()
+    .describe("The shape of the answer: text, any JSON object, or a named JSON Schema (strict or not); null leaves it to the model"),
   /** The labels on this version. */
   labels: z.array(z.string()),
   tags: z.array(z.string()),

@@ -12,7 +12,8 @@ import {
 } from "@promptly/api";
 import {
   LANGFUSE_MSG, LATEST_LABEL, PROMPT_MSG, PROTECTED_LABEL, langfuseCreateInput, langfuseDeleteQuery, langfuseGetQuery, langfuseListQuery,
-  langfuseUpdateLabelsInput, defaultPromptTitle, langfusePromptNameSchema, promptLabelSchema, runtimeCreatePromptInput, type Action,
+  langfuseUpdateLabelsInput, defaultPromptTitle, langfuseConfigOf, langfusePromptNameSchema, promptLabelSchema, runtimeCreatePromptInput, splitLangfuseConfig,
+  type Action,
 } from "@promptly/shared";
 import { HttpError, allow } from "../v1/http.ts";
 import { changed, type Call, type Parsed } from "../v1/operations.ts";
@@ -49,7 +50,7 @@ function langfusePrompt(resolved: ResolvedPrompt, options: { resolve: boolean })
     version: prompt.version,
     type: prompt.type,
     prompt: prompt.type === "text" ? (prompt.template ?? "") : (prompt.messages ?? []).map(({ role, content }) => ({ role, content })),
-    config: prompt.config,
+    config: langfuseConfigOf(prompt.config, prompt.tools ?? [], prompt.responseFormat ?? null),
     labels: prompt.version === version.latestVersion ? [...prompt.labels, LATEST_LABEL] : prompt.labels,
     tags: prompt.tags,
     commitMessage: version.commitMessage || null,
@@ -70,6 +71,18 @@ function labelsToSet(caller: KeyCaller, labels: readonly string[]): string[] {
   }
   for (const label of unique) allow(authorize(caller, "prompt.write", { label }));
   return unique;
+}
+
+/**
+ * The version's config, tools and response format from Langfuse's `config`: OpenAI's `tools` and
+ * `response_format` (or Anthropic's tools) become the version's own, the rest stays its config.
+ */
+function versionConfig(config: unknown) {
+  if (config === null || config === undefined) return {};
+  if (typeof config !== "object" || Array.isArray(config)) return { config };
+  const split = splitLangfuseConfig(config as Record<string, unknown>);
+  if ("problem" in split) throw new HttpError("BAD_REQUEST", split.problem, [{ path: split.path, message: split.problem }]);
+  return split;
 }
 
 /** A version's body from Langfuse's `prompt`: the text, or the messages (a placeholder is refused: Promptly cannot hold one). */
@@ -141,7 +154,7 @@ export const LANGFUSE_OPERATIONS: LangfuseOperation[] = [
       // The name alone first: the title is made from it, so its problems would only repeat the name's. A
       // Langfuse name Promptly refuses (capitals, spaces) is told the nearest name it accepts.
       parseOrInvalid(z.object({ name: langfusePromptNameSchema }), { name: body.name });
-      const version = { ...versionBody(body), config: body.config ?? undefined, commitMessage: body.commitMessage ?? undefined };
+      const version = { ...versionBody(body), ...versionConfig(body.config), commitMessage: body.commitMessage ?? undefined };
       const fresh = parseOrInvalid(runtimeCreatePromptInput, { name: body.name, title: defaultPromptTitle(body.name), visibility: "team", tags: body.tags, ...version });
       const saved = await saveRuntimePrompt(services.db, caller, fresh, now, ip, labels);
       // The version and its labels were written in one transaction.

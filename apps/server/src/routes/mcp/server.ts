@@ -17,7 +17,7 @@ import {
 } from "@promptly/api";
 import {
   LANGFUSE_MSG, LATEST_LABEL, RUNTIME_DEFAULT_LABEL, defaultPromptTitle, langfusePromptNameSchema, promptLabelSchema, runtimeCompileInput, runtimeCreatePromptInput, runtimeGetQuery,
-  runtimeListQuery, runtimeSetLabelInput, type Action, type RuntimeError, type RuntimePrompt,
+  runtimeListQuery, splitLangfuseConfig, runtimeSetLabelInput, type Action, type RuntimeError, type RuntimePrompt,
 } from "@promptly/shared";
 import { logRequestFailure } from "../../logger.ts";
 import { HttpError, allow, parseOr400 } from "../v1/http.ts";
@@ -84,7 +84,10 @@ const saveShape = {
   name: z.string().describe("The prompt's name: lowercase letters, digits, '-', '_' and '.', with '/' between folders"),
   title: z.string().optional().describe("The title of a new prompt (default: its name); unused when the prompt exists"),
   labels: z.array(z.string()).optional().describe("Labels to point at the new version (never 'production': a team admin moves it in the app)"),
-  config: z.record(z.string(), z.unknown()).optional().describe("Optional JSON config (e.g. {temperature: 0.7})"),
+  config: z
+    .record(z.string(), z.unknown())
+    .optional()
+    .describe("Optional JSON config (e.g. {temperature: 0.7}); its 'tools' and 'response_format', as OpenAI takes them, are kept as the version's tools and response format"),
   tags: z.array(z.string()).optional().describe("The prompt's tags, on every version: given, they replace its tags ([] clears them); left out, it keeps its tags"),
   commitMessage: z.string().optional().describe("What changed, kept with the version"),
 };
@@ -236,7 +239,10 @@ export function mcpServer(services: ApiServices, caller: KeyCaller, req: Request
       for (const label of labels) allow(authorize(caller, "prompt.write", { label }));
       // The name alone first, as the Langfuse API checks it: one Promptly refuses is told the nearest it accepts.
       parseOr400(z.object({ name: langfusePromptNameSchema }), { name: input.name });
-      const version = { ...body, config: input.config, commitMessage: input.commitMessage };
+      // As the Langfuse API: OpenAI's `tools` and `response_format` in config become the version's own.
+      const split = splitLangfuseConfig(input.config ?? {});
+      if ("problem" in split) throw new HttpError("BAD_REQUEST", split.problem, [{ path: split.path, message: split.problem }]);
+      const version = { ...body, ...split, config: input.config && split.config, commitMessage: input.commitMessage };
       const fresh = parseOr400(runtimeCreatePromptInput, { name: input.name, title: input.title ?? defaultPromptTitle(input.name), visibility: "team", tags: input.tags, ...version });
       const saved = await saveRuntimePrompt(services.db, caller, fresh, services.now(), ip, labels);
       changed();

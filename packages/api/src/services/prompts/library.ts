@@ -7,7 +7,8 @@ import { z } from "zod";
 import { Prisma, isUniqueViolation, type Db, type DbOrTx, type DbTransaction } from "@promptly/db";
 import {
   LIBRARY_FORMAT, type ChatMessage, LIBRARY_FORMAT_VERSION, LIBRARY_MSG, LATEST_LABEL, canOnPrompt, effectiveContract, importDocumentSchema, isPromptName, nearestPromptName, renameIncludes,
-  promptDescriptionSchema, promptLabelSchema, promptTagsSchema, promptTitleSchema, runtimeCreateVersionInput,
+  promptDescriptionSchema, promptLabelSchema, promptTagsSchema, promptTitleSchema, runtimeCreateVersionInput, splitLangfuseConfig, versionSchemas,
+  type PromptTool, type ResponseFormat,
   type LangfusePrompt, type LibraryDocument, type LibraryPrompt, type LibraryVersion, type PromptAccess, type PromptFacts, type VariableContract,
 } from "@promptly/shared";
 import { fail } from "../../errors.ts";
@@ -19,6 +20,7 @@ import { moveLabel } from "./prompt-labels.ts";
 import { followMoveToIncluders, saveIncludes } from "./prompt-includes.ts";
 import { archivedRefusal, directLabelRefusal, requiredApprovals } from "./prompt-rules.ts";
 import { numberedUpToSql } from "./prompt-changes.ts";
+import { jsonSchemaProblem } from "./json-schemas.ts";
 import { commandLineCaller, promptVisibility } from "../access/visibility.ts";
 
 /** An import in the team concerned: who asks and their access there, and who the change is recorded as. */
@@ -41,6 +43,8 @@ interface VersionRow {
   variables: Record<string, unknown>[];
   model: string;
   config: Record<string, unknown>;
+  tools: PromptTool[];
+  responseFormat: ResponseFormat | null;
   commitMessage: string;
   createdAt: Date;
 }
@@ -63,7 +67,7 @@ async function exportLibrary(db: DbOrTx, caller: Caller, teamId: string, now: Da
     ? await Promise.all([
         db.$queryRaw<VersionRow[]>`
           SELECT v.prompt_id::text AS "promptId", v.version, v.type::text AS type, v.template, v.messages, v.variables, v.model, v.config,
-                 v.commit_message AS "commitMessage", v.created_at AS "createdAt"
+                 v.tools, v.response_format AS "responseFormat", v.commit_message AS "commitMessage", v.created_at AS "createdAt"
           FROM prompt_versions v WHERE v.prompt_id = ANY(${ids}::uuid[]) ORDER BY v.prompt_id, v.version`,
         db.promptLabel.findMany({ where: { promptId: { in: ids } }, select: { promptId: true, name: true, version: true }, orderBy: { name: "asc" } }),
       ])
@@ -89,6 +93,8 @@ async function exportLibrary(db: DbOrTx, caller: Caller, teamId: string, now: Da
           variables: contractOf(version),
           model: version.model,
           config: version.config,
+          tools: version.tools,
+          responseFormat: version.responseFormat,
           commitMessage: version.commitMessage,
           createdAt: version.createdAt.toISOString(),
         })),
@@ -105,7 +111,7 @@ function versionMarkdown(prompt: LibraryPrompt, version: LibraryVersion): string
   const front = [
     ["name", prompt.name], ["title", prompt.title], ["description", prompt.description], ["version", version.version],
     ["type", version.type], ["visibility", prompt.visibility], ["tags", prompt.tags], ["labels", labels], ["model", version.model],
-    ["config", version.config], ["variables", version.variables], ["commitMessage", version.commitMessage], ["createdAt", version.createdAt],
+    ["config", version.config], ["tools", version.tools], ["responseFormat", version.responseFormat], ["variables", version.variables], ["commitMessage", version.commitMessage], ["createdAt", version.createdAt],
   ].map(([key, value]) => `${key as string}: ${yaml(value)}`);
   const body = version.type === "text" ? (version.template ?? "") : (version.messages ?? []).map((message) => `## ${message.role}\n\n${message.content}`).join("\n\n");
   return `---\n${front.join("\n")}\n---\n\n${body}\n`;
@@ -213,7 +219,11 @@ function fromLangfuse(items: LangfusePrompt[]): IncomingPrompt[] {
       visibility: "team",
       labels,
       versions: sorted.map((item) => {
-        const config = item.config && typeof item.config === "object" && !Array.isArray(item.config) ? (item.config as Record<string, unknown>) : {};
+        const given = item.config && typeof item.config === "object" && !Array.isArray(item.config) ? (item.config as Record<string, unknown>) : {};
+        // OpenAI's `tools` and `response_format` in the config become the version's own, as the Langfuse API takes them;
+        // in a shape neither OpenAI nor Anthropic writes, they stay in the config as they are.
+        const split = splitLangfuseConfig(given);
+        const { config, tools = [], responseFormat = null } = "problem" in split ? { config: given } : split;
         const body =
           typeof item.prompt === "string"
             ? { type: "text" as const, template: renamed(item.prompt) }
@@ -225,6 +235,8 @@ function fromLangfuse(items: LangfusePrompt[]): IncomingPrompt[] {
           variables: [],
           model: typeof config.model === "string" ? config.model : "",
           config,
+          tools,
+          responseFormat,
           commitMessage: item.commitMessage ?? "",
         };
       }),
@@ -251,7 +263,7 @@ function readDocument(document: unknown): IncomingPrompt[] {
 // ---- import: planning ----
 
 /** A version's body as one comparable string: type, text, contract in force, model and config (keys sorted). */
-function bodyKey(version: Pick<LibraryVersion, "type" | "template" | "messages" | "variables" | "model" | "config">): string {
+function bodyKey(version: Pick<LibraryVersion, "type" | "template" | "messages" | "variables" | "model" | "config" | "tools" | "responseFormat">): string {
   const sorted = (value: unknown): unknown =>
     Array.isArray(value)
       ? value.map(sorted)
@@ -265,6 +277,8 @@ function bodyKey(version: Pick<LibraryVersion, "type" | "template" | "messages" 
     variables: contractOf(version),
     model: version.model ?? "",
     config: version.config ?? {},
+    tools: version.tools ?? [],
+    responseFormat: version.responseFormat ?? null,
   }));
 }
 
@@ -313,7 +327,7 @@ async function plan(db: DbOrTx, who: LibraryRequest, incoming: IncomingPrompt[],
   const existingIds = existingRows.map((row) => row.id);
   const storedVersions = existingIds.length
     ? await db.$queryRaw<(VersionRow & { promptId: string })[]>`
-        SELECT v.prompt_id::text AS "promptId", v.version, v.type::text AS type, v.template, v.messages, v.variables, v.model, v.config
+        SELECT v.prompt_id::text AS "promptId", v.version, v.type::text AS type, v.template, v.messages, v.variables, v.model, v.config, v.tools, v.response_format AS "responseFormat"
         FROM prompt_versions v WHERE v.prompt_id = ANY(${existingIds}::uuid[])`
     : [];
   const storedLabels = existingIds.length
@@ -341,6 +355,10 @@ async function plan(db: DbOrTx, who: LibraryRequest, incoming: IncomingPrompt[],
     for (const version of prompt.versions) {
       const checked = runtimeCreateVersionInput.safeParse(versionFields(version));
       if (!checked.success) problems.push(`v${version.sourceVersion}: ${checked.error.issues.map((issue) => issue.message).join("; ")}`);
+      else {
+        const schemaProblems = versionSchemas(checked.data.tools, checked.data.responseFormat).map(({ path, schema }) => jsonSchemaProblem(path, schema));
+        for (const problem of schemaProblems) if (problem) problems.push(`v${version.sourceVersion}: ${problem}`);
+      }
     }
     for (const label of Object.keys(prompt.labels)) {
       if (!promptLabelSchema.safeParse(label).success) problems.push(`label '${label}': not a valid label`);
@@ -403,6 +421,8 @@ const versionFields = (version: LibraryVersion) => ({
   variables: version.variables,
   model: version.model,
   config: version.config,
+  tools: version.tools,
+  responseFormat: version.responseFormat,
   commitMessage: version.commitMessage,
 });
 
@@ -491,6 +511,8 @@ async function applyStep(tx: DbTransaction, who: LibraryRequest, step: Step, now
           variables: (fields.variables ?? []) as unknown as Prisma.InputJsonValue,
           model: fields.model ?? "",
           config: (fields.config ?? {}) as Prisma.InputJsonValue,
+          tools: (fields.tools ?? []) as Prisma.InputJsonValue,
+          responseFormat: fields.responseFormat ? (fields.responseFormat as Prisma.InputJsonValue) : Prisma.DbNull,
           commitMessage: fields.commitMessage ?? "",
           authorId: authorOf(who.audit.actor),
           createdAt: now,

@@ -3,14 +3,18 @@ import { Prisma, type DbOrTx, type DbTransaction } from "@promptly/db";
 import { versionBodyOf, type CreatePromptInput, type CreateVersionInput } from "@promptly/shared";
 import { fail } from "../../errors.ts";
 import { auditAs, type AuditAction, type AuditContext } from "../insight/audit.ts";
+import { checkVersionSchemas } from "./json-schemas.ts";
 import type { LoadedPrompt } from "./loaded-prompt.ts";
 import { archivedRefusal, refuse } from "./prompt-rules.ts";
 
 type VersionBody = NonNullable<Extract<ReturnType<typeof versionBodyOf>, { body: unknown }>["body"]>;
 
+/** The version's body; refused (INVALID) when its tools or response schema hold a schema that is not a valid JSON Schema. */
 export function bodyOf(fields: CreateVersionInput | CreatePromptInput): VersionBody {
   const found = versionBodyOf(fields);
-  return "body" in found ? found.body : fail("INVALID", found.problem);
+  if (!("body" in found)) return fail("INVALID", found.problem);
+  checkVersionSchemas(fields.tools, fields.responseFormat);
+  return found.body;
 }
 
 export const versionData = (body: VersionBody, fields: CreateVersionInput | CreatePromptInput, authorId: string | null) => ({
@@ -20,6 +24,8 @@ export const versionData = (body: VersionBody, fields: CreateVersionInput | Crea
   variables: (body.variables ?? []) as unknown as Prisma.InputJsonValue,
   model: fields.model ?? "",
   config: (fields.config ?? {}) as Prisma.InputJsonValue,
+  tools: (fields.tools ?? []) as Prisma.InputJsonValue,
+  responseFormat: fields.responseFormat ? (fields.responseFormat as Prisma.InputJsonValue) : Prisma.DbNull,
   commitMessage: fields.commitMessage ?? "",
   authorId,
 });

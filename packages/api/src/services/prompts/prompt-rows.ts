@@ -34,6 +34,7 @@ export const versionColumnsAs = (prefix: string) =>
   Prisma.raw(`
   v.version AS "${prefix}version", v.type::text AS "${prefix}type", v.template AS "${prefix}template", v.messages AS "${prefix}messages",
   v.variables AS "${prefix}variables", v.model AS "${prefix}model", v.config AS "${prefix}config",
+  v.tools AS "${prefix}tools", v.response_format AS "${prefix}responseFormat",
   v.commit_message AS "${prefix}commitMessage", v.created_at AS "${prefix}createdAt",
   CASE WHEN v.author_id IS NULL THEN NULL
        ELSE json_build_object('id', v.author_id, 'fullName', vp.full_name, 'email', (SELECT au.email FROM users au WHERE au.id = v.author_id), 'avatarKey', vp.avatar_key) END AS "${prefix}author"`);

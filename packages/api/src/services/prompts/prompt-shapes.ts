@@ -1,6 +1,6 @@
 // The answers of the prompt library: the zod shapes of a list item, a page, a version, a prompt's detail and its history.
 import { z } from "zod";
-import { PROMPT_TYPES, PROMPT_VISIBILITIES, messageAnswer, resolutionGraph, variableAnswer } from "@promptly/shared";
+import { PROMPT_TYPES, PROMPT_VISIBILITIES, messageAnswer, promptToolSchema, resolutionGraph, responseFormatSchema, variableAnswer } from "@promptly/shared";
 
 /** An author or reviewer: email is a colleague's address, for the name's fallback and its hover. */
 export const personItem = z.object({ id: z.string(), fullName: z.string().nullable(), email: z.string().nullable(), avatarUrl: z.string().nullable() });
@@ -41,6 +41,8 @@ export const promptVersionItem = z.object({
   variables: z.array(variableAnswer),
   model: z.string(),
   config: z.record(z.string(), z.unknown()),
+  tools: z.array(promptToolSchema),
+  responseFormat: responseFormatSchema.nullable(),
   commitMessage: z.string(),
   author: personItem.nullable(),
   createdAt: z.date(),

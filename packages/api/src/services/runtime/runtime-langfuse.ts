@@ -4,7 +4,7 @@
 // listRuntimePrompts: its team's, not private, not archived. `latest` is on each prompt's newest
 // version, never stored.
 import { Prisma, type DbOrTx } from "@promptly/db";
-import { LATEST_LABEL, MSG } from "@promptly/shared";
+import { LATEST_LABEL, MSG, langfuseConfigOf, type PromptTool, type ResponseFormat } from "@promptly/shared";
 import { fail } from "../../errors.ts";
 import { promptVisibility, type KeyCaller } from "../access/visibility.ts";
 
@@ -51,7 +51,7 @@ export async function pageRuntimePromptVersions(db: DbOrTx, caller: KeyCaller, q
   if (query.fromUpdatedAt) where.push(Prisma.sql`v.created_at >= ${query.fromUpdatedAt}`);
   if (query.toUpdatedAt) where.push(Prisma.sql`v.created_at < ${query.toUpdatedAt}`);
   const matched = Prisma.sql`
-    SELECT p.id, p.name, p.tags, p.latest_version, v.version, v.type::text AS type, v.config, v.created_at
+    SELECT p.id, p.name, p.tags, p.latest_version, v.version, v.type::text AS type, v.config, v.tools, v.response_format, v.created_at
     FROM prompts p ${joins} JOIN prompt_versions v ON v.prompt_id = p.id
     WHERE ${Prisma.join(where, " AND ")}`;
   const [rows, [count]] = await Promise.all([
@@ -63,7 +63,8 @@ export async function pageRuntimePromptVersions(db: DbOrTx, caller: KeyCaller, q
       )
       SELECT pg.name, pg.tags,
              (SELECT m.type FROM matched m WHERE m.id = pg.id ORDER BY m.version DESC LIMIT 1) AS type,
-             (SELECT m.config FROM matched m WHERE m.id = pg.id ORDER BY m.version DESC LIMIT 1) AS "lastConfig",
+             (SELECT json_build_object('config', m.config, 'tools', m.tools, 'responseFormat', m.response_format)
+                FROM matched m WHERE m.id = pg.id ORDER BY m.version DESC LIMIT 1) AS "lastConfig",
              (SELECT array_agg(m.version ORDER BY m.version) FROM matched m WHERE m.id = pg.id) AS versions,
              (SELECT max(m.created_at) FROM matched m WHERE m.id = pg.id) AS "lastUpdatedAt",
              ARRAY(SELECT s.name FROM (
@@ -74,7 +75,12 @@ export async function pageRuntimePromptVersions(db: DbOrTx, caller: KeyCaller, q
       ORDER BY pg.name COLLATE "C", pg.id`,
     db.$queryRaw<{ total: number }[]>`WITH matched AS (${matched}) SELECT COUNT(DISTINCT id)::int AS total FROM matched`,
   ]);
-  return { data: rows.map((row) => ({ ...row, lastUpdatedAt: row.lastUpdatedAt.toISOString() })), totalItems: count?.total ?? 0 };
+  // The config as the Langfuse API answers it: tools and response format in it, in OpenAI's names.
+  const configOf = (last: unknown) => {
+    const { config, tools, responseFormat } = last as { config: Record<string, unknown>; tools: PromptTool[]; responseFormat: ResponseFormat | null };
+    return langfuseConfigOf(config, tools, responseFormat);
+  };
+  return { data: rows.map((row) => ({ ...row, lastConfig: configOf(row.lastConfig), lastUpdatedAt: row.lastUpdatedAt.toISOString() })), totalItems: count?.total ?? 0 };
 }
 
 /** The key's team as a Langfuse project, in its organization. */

@@ -64,7 +64,7 @@ async function getRuntimePrompt(db: DbOrTx, caller: KeyCaller, name: string, sel
   const row = await db.promptVersion.findUnique({
     where: { promptId_version: { promptId: prompt.id, version: version! } },
     select: {
-      id: true, version: true, type: true, template: true, messages: true, variables: true, model: true, config: true, commitMessage: true, authorId: true, createdAt: true,
+      id: true, version: true, type: true, template: true, messages: true, variables: true, model: true, config: true, tools: true, responseFormat: true, commitMessage: true, authorId: true, createdAt: true,
       labels: { select: { name: true }, orderBy: { name: "asc" } },
     },
   });
@@ -82,6 +82,8 @@ async function getRuntimePrompt(db: DbOrTx, caller: KeyCaller, name: string, sel
     variables: effectiveContract({ ...body, variables: row.variables as unknown as RuntimePrompt["variables"] }),
     model: row.model,
     config: row.config as Record<string, unknown>,
+    tools: row.tools as unknown as RuntimePrompt["tools"],
+    responseFormat: row.responseFormat as unknown as RuntimePrompt["responseFormat"],
     labels: row.labels.map((label) => label.name),
     tags: prompt.tags,
     updatedAt: prompt.updatedAt.toISOString(),

@@ -1,0 +1,69 @@
+// JSON Schemas of a version (its tools' parameters, its response schema): whether each is a valid JSON
+// Schema (draft 2020-12, as OpenAI and Anthropic read them), checked at save, and whether a value (an
+// answer, a tool call's arguments) matches one.
+import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js";
+import { TOOLS_MSG, versionSchemas, type PromptTool, type ResponseFormat } from "@promptly/shared";
+import { fail } from "../../errors.ts";
+
+// Unknown keywords are allowed (providers add their own, and the meta-schema allows them); formats are not checked.
+const ajv = new Ajv2020({ strict: false, validateFormats: false, allErrors: false });
+
+/** Compiled validators by schema text, so a schema checked many times (an evaluation's cases) is compiled once. */
+const compiled = new Map<string, ValidateFunction>();
+const COMPILED_MAX = 500;
+
+/** `/properties/city/type` as `.properties.city.type` (after `tools[0].parameters`). */
+const pathOf = (pointer: string) =>
+  pointer
+    .split("/")
+    .slice(1)
+    .map((part) => part.replace(/~1/g, "/").replace(/~0/g, "~"))
+    .map((part) => (/^\d+$/.test(part) ? `[${part}]` : `.${part}`))
+    .join("");
+
+function compile(schema: Record<string, unknown>): ValidateFunction {
+  const key = JSON.stringify(schema);
+  const known = compiled.get(key);
+  if (known) return known;
+  const validate = ajv.compile(schema);
+  if (compiled.size >= COMPILED_MAX) compiled.delete(compiled.keys().next().value!);
+  compiled.set(key, validate);
+  return validate;
+}
+
+/** Why `schema` is not a valid JSON Schema, naming the keyword's path under `path`; null when it is one. */
+export function jsonSchemaProblem(path: string, schema: Record<string, unknown>): string | null {
+  if (!ajv.validateSchema(schema)) {
+    const [first] = ajv.errors ?? [];
+    const allowed = first?.params && "allowedValues" in first.params ? ` (${(first.params.allowedValues as unknown[]).join(", ")})` : "";
+    return TOOLS_MSG.schemaInvalid(path + pathOf(first?.instancePath ?? ""), `${first?.message ?? "invalid"}${allowed}`);
+  }
+  try {
+    compile(schema);
+    return null;
+  } catch (error) {
+    // A reference that leads nowhere, a pattern that is not a regular expression.
+    return TOOLS_MSG.schemaInvalid(path, error instanceof Error ? error.message : String(error));
+  }
+}
+
+/** Refuses a version whose tools or response format hold a schema that is not a valid JSON Schema (INVALID, naming it). */
+export function checkVersionSchemas(tools: readonly PromptTool[] | undefined, responseFormat: ResponseFormat | null | undefined) {
+  for (const { path, schema } of versionSchemas(tools, responseFormat)) {
+    const problem = jsonSchemaProblem(path, schema);
+    if (problem) fail("INVALID", problem);
+  }
+}
+
+/** Whether `value` matches `schema`: null when it does, else the first reason (`/city must be string`). */
+export function schemaMismatch(schema: Record<string, unknown>, value: unknown): string | null {
+  let validate: ValidateFunction;
+  try {
+    validate = compile(schema);
+  } catch (error) {
+    return error instanceof Error ? error.message : String(error);
+  }
+  if (validate(value)) return null;
+  const [first] = validate.errors ?? [];
+  return `${first?.instancePath || "the answer"} ${first?.message ?? "does not match"}`.trim();
+}
