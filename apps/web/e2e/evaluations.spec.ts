@@ -133,6 +133,7 @@ test("an editor imports 20 cases from CSV, a bad row reported by its line, evalu
   await page.setViewportSize({ width: 1280, height: 800 });
 
   // A Playground run saved as a case: its variables, and its answer as the expected output.
+  await page.getByRole("tab", { name: "Write & try" }).click();
   await page.getByRole("tab", { name: "Playground" }).click();
   await page.getByLabel("question", { exact: true }).fill("question 21");
   await page.getByRole("button", { name: "Run", exact: true }).click();
@@ -145,6 +146,7 @@ test("an editor imports 20 cases from CSV, a bad row reported by its line, evalu
   await expect(toast(page, "Test case added")).toBeVisible();
 
   // Case 1 gets a judged assertion: a rubric, the connection and the model that judge.
+  await page.getByRole("tab", { name: "Evaluate" }).click();
   await page.getByRole("tab", { name: "Test cases" }).click();
   await expect(page.getByTestId("test-case")).toHaveCount(21);
   await page.getByRole("button", { name: "Edit case 1", exact: true }).click();

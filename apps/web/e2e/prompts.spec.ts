@@ -68,6 +68,7 @@ test("an editor writes a chat prompt past the lint gate, saves two versions, com
   await expect(page.getByRole("combobox", { name: "Version" })).toContainText("v2");
 
   // Compare v1 and v2: the changed line.
+  await page.getByRole("tab", { name: "Versions" }).click();
   await page.getByRole("tab", { name: "Compare" }).click();
   await expect(page.locator('[data-diff="removed"]').filter({ hasText: "refund" }).first()).toBeVisible();
   await expect(page.locator('[data-diff="added"]').filter({ hasText: "replacement" }).first()).toBeVisible();
@@ -92,6 +93,7 @@ test("an editor writes a chat prompt past the lint gate, saves two versions, com
 
   // Try it: a missing required value is named; with the values, the messages compile.
   await page.reload();
+  await page.getByRole("tab", { name: "Write & try" }).click();
   await page.getByRole("tab", { name: "Try it" }).click();
   await page.getByRole("button", { name: "Compile" }).click();
   await expect(page.getByTestId("compile-errors")).toContainText("'customer' is required");

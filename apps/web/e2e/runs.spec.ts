@@ -83,6 +83,7 @@ test("API runs show in the Runs tab and the figures per version; a provider's 40
 
   // The Runs tab: newest first, who (the key, named to its team's admin), the provider's reason on the failures.
   await page.goto(`/prompts/${prompt.id}`);
+  await page.getByRole("tab", { name: "Evaluate" }).click();
   await page.getByRole("tab", { name: "Runs" }).click();
   await expect(page).toHaveURL(/tab=runs/);
   const runs = page.getByRole("table", { name: "Runs" });
@@ -118,6 +119,7 @@ test("API runs show in the Runs tab and the figures per version; a provider's 40
   await expect(page).not.toHaveURL(/[?&]run=/);
 
   // The History tab names the same figures beside each version.
+  await page.getByRole("tab", { name: "Versions" }).click();
   await page.getByRole("tab", { name: "History" }).click();
   const versions = page.getByRole("list", { name: "Versions" });
   await expect(versions.locator("[data-version='2']").getByTestId("version-run-figures")).toContainText("3 runs · 67% errors");

@@ -3,7 +3,7 @@ import { getRouteApi } from "@tanstack/react-router";
 
 const promptRouteApi = getRouteApi("/app/prompts/$promptId");
 
-type PromptSearch = ReturnType<typeof promptRouteApi.useSearch>;
+export type PromptSearch = ReturnType<typeof promptRouteApi.useSearch>;
 export type PromptTab = NonNullable<PromptSearch["tab"]>;
 
 export const usePromptId = () => promptRouteApi.useParams().promptId;
