@@ -132,7 +132,7 @@ describe("dependency-cruiser configuration", () => {
 
 // ---- the rules of the source (scripts/guards/source-rules.ts, run by `npm run guards`) ----
 
-const [VISIBILITY_RULE, ROLE_RULE] = SOURCE_RULES as [SourceRule, SourceRule];
+const [VISIBILITY_RULE, ROLE_RULE, REFUSAL_RULE] = SOURCE_RULES as [SourceRule, SourceRule, SourceRule];
 
 describe("the rules of the source", () => {
   it("the real tree keeps them, and the scan reads it (each rule's home matches)", () => {
@@ -187,6 +187,41 @@ describe("the rules of the source", () => {
     "services.runtime.invalidate(`team:${caller.apiKey.teamId}`)",
   ])("leaves what is not a visibility filter: %s", (line) => {
     expect(ruleMatches(VISIBILITY_RULE, line)).toEqual([]);
+  });
+
+  it("`npm run guards` fails on a planted refusal thrown without the error table, and names it", () => {
+    const planted = mkdtempSync(join(realpathSync(tmpdir()), "promptly-rules-"));
+    try {
+      const file = "apps/server/src/routes/v1/planted.ts";
+      mkdirSync(join(planted, dirname(file)), { recursive: true });
+      mkdirSync(join(planted, "packages"), { recursive: true });
+      writeFileSync(join(planted, file), 'export const refuse = () => {\n  throw new TRPCError({ code: "FORBIDDEN", message: "No" });\n};\n');
+      const run = spawnSync(process.execPath, ["--import", "tsx", join(ROOT, "scripts/guards/source-rules.ts"), planted], { encoding: "utf8" });
+      expect(run.status).toBe(1);
+      expect(run.stderr).toContain(`${file}:2: throw new TRPCError`);
+      expect(run.stderr).toContain(REFUSAL_RULE.name);
+    } finally {
+      rmSync(planted, { recursive: true, force: true });
+    }
+  });
+
+  it.each([
+    'throw new TRPCError({ code: "NOT_FOUND", message: MSG.notFound });',
+    "const personOnly = () => new TRPCError({ code: 'FORBIDDEN', message: API_KEY_MSG.personOnly });",
+    "if (!decision.ok) throw new TRPCError({ code: decision.code, message: decision.message });",
+    "return new McpError(ErrorCode.InvalidParams, body.message, { error: body });",
+    'throw new HttpError("BAD_REQUEST", LANGFUSE_MSG.versionAndLabel);',
+  ])("catches a planted refusal without the error table: %s", (line) => {
+    expect(ruleMatches(REFUSAL_RULE, `const a = 1;\n${line}\n`)).toEqual([`2: ${line.trim()}`]);
+  });
+
+  it.each([
+    "throw new TRPCError({ code: DOMAIN_ERRORS[cause.code].code, message: cause.message, cause });",
+    'throw new TRPCError({ code: "INTERNAL_SERVER_ERROR", cause: new TestFault(`Test fault requested for ${path}`) });',
+    "return new McpError(JSON_RPC_ERROR[body.code], body.message, { error: body });",
+    'throw new DomainError("INVALID", LANGFUSE_MSG.versionAndLabel);',
+  ])("leaves a refusal through the error table: %s", (line) => {
+    expect(ruleMatches(REFUSAL_RULE, line)).toEqual([]);
   });
 
   it.each([

@@ -2,7 +2,8 @@
 // bite by test/guards.test.ts): which prompts a caller sees by their visibility, and which an API key
 // sees (its team's, none archived), is said only in the visibility module, and which role may do what
 // is said only in the access module (a role written into SQL by hand drifts from the permission table,
-// as the Teams page link of an accepted invitation did).
+// as the Teams page link of an accepted invitation did), and what a refusal answers on each transport
+// only in the error table.
 import { readdirSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -48,6 +49,19 @@ export const SOURCE_RULES: SourceRule[] = [
         reason: "the last admin rule counts an organization's admins; it grants nothing",
       },
     ],
+  },
+  {
+    name: "a refusal thrown without the error table",
+    home: "packages/api/src/error-table.ts",
+    patterns: [
+      // A transport's error made with a code of its own instead of the table's (a refusal is a DomainError,
+      // which each transport's one adapter answers through the table); a 500 of our own aside.
+      /\bnew\s+TRPCError\s*\(\s*\{\s*code\s*:(?!\s*DOMAIN_ERRORS\[)(?!\s*"INTERNAL_SERVER_ERROR")/,
+      /\bnew\s+McpError\s*\((?!\s*JSON_RPC_ERROR\[)/,
+      // A second error class for refusals, as REST's HttpError was.
+      /\bnew\s+Http\w*Error\s*\(/,
+    ],
+    allowed: [],
   },
 ];
 

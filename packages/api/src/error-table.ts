@@ -1,6 +1,8 @@
-// What a service's DomainError means on every transport (tRPC, the REST runtime API, and any adapter
-// to come): one error code, one HTTP status, and its reason kept. Transports read this table; none
-// keeps a copy of it.
+// What a service's DomainError means on every transport (tRPC, the REST runtime API, MCP, the
+// Langfuse API, and any adapter to come): one error code, one HTTP status (one JSON-RPC code for MCP),
+// and its reason kept. Every refusal is a DomainError, whoever throws it (a service, the one decision,
+// a door's own check of a key or an input); each transport has one adapter that reads this table, and
+// none keeps a copy of it.
 import type { RuntimeError } from "@promptly/shared";
 import type { DomainErrorCode } from "./errors.ts";
 
@@ -23,6 +25,24 @@ export const ERROR_STATUS: Record<ErrorCode, number> = {
 };
 
 const answer = (code: ErrorCode) => ({ code, status: ERROR_STATUS[code] });
+
+/**
+ * The JSON-RPC error code of each code, for a failure MCP answers as a JSON-RPC error (prompts/list,
+ * prompts/get): the input's fault is invalid params, ours an internal error, any other refusal an invalid request.
+ */
+export const JSON_RPC_ERROR: Record<ErrorCode, number> = {
+  BAD_REQUEST: -32602,
+  NOT_FOUND: -32602,
+  UNAUTHORIZED: -32600,
+  FORBIDDEN: -32600,
+  CONFLICT: -32600,
+  PRECONDITION_FAILED: -32600,
+  PAYLOAD_TOO_LARGE: -32600,
+  TOO_MANY_REQUESTS: -32600,
+  BAD_GATEWAY: -32600,
+  SERVICE_UNAVAILABLE: -32600,
+  INTERNAL_SERVER_ERROR: -32603,
+};
 
 /** Each domain code's answer on the wire: each code means one thing. */
 export const DOMAIN_ERRORS: Record<DomainErrorCode, { code: ErrorCode; status: number }> = {

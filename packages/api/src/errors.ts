@@ -11,12 +11,21 @@ export type DomainErrorCode =
   | "RATE_LIMITED"
   | "UNAVAILABLE"; // a service we depend on (storage) does not answer
 
+/** One problem of a refused input: the field's path or the variable it concerns, and what is wrong. */
+export interface ErrorDetail {
+  path?: string;
+  variable?: string;
+  message: string;
+}
+
 export class DomainError extends Error {
   constructor(
     readonly code: DomainErrorCode,
     message: string,
     /** Machine-readable reason for clients, e.g. "EMAIL_NOT_VERIFIED". */
     readonly reason?: string,
+    /** Every problem of a refused input (each field, each variable), where the transport lists them. */
+    readonly details?: readonly ErrorDetail[],
   ) {
     super(message);
     this.name = "DomainError";

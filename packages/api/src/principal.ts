@@ -1,5 +1,6 @@
 import type { Session, User } from "lucia";
 import type { KeyCaller } from "./services/access/visibility.ts";
+import type { BearerRefusal } from "./services/identity/api-keys.ts";
 
 /**
  * Who is calling: a person signed in through a session cookie (complete, or still waiting for the
@@ -11,4 +12,4 @@ import type { KeyCaller } from "./services/access/visibility.ts";
 export type Principal =
   | { kind: "user"; session: Session; user: User }
   | { kind: "apiKey"; caller: KeyCaller }
-  | { kind: "refusedKey"; code: "UNAUTHORIZED" | "TOO_MANY_REQUESTS"; message: string };
+  | { kind: "refusedKey"; code: BearerRefusal["code"]; message: string };

@@ -2,7 +2,6 @@
 // permission table of packages/shared (`can`) decides who may. Handlers never compare roles. The
 // builders read the caller from ctx.principal: a signed-in person, or (where a builder admits them)
 // a team's API key acting as a viewer or editor of its team.
-import { TRPCError } from "@trpc/server";
 import { z } from "zod";
 import { API_KEY_MSG, MSG, SIGN_IN_MESSAGES, accessOf, idSchema, promptLabelSchema, type Access, type Action, type PromptAbility } from "@promptly/shared";
 import type { DbOrTx } from "@promptly/db";
@@ -11,7 +10,8 @@ import { baseProcedure } from "./trpc.ts";
 import type { Context } from "./context.ts";
 import { findProviderConnectionOrganizationId } from "./services/models/connections.ts";
 import { loadOrganizationAccess, loadTeamAccess, resolveCaller, type Caller, type OrganizationDecision, type TeamRead } from "./services/access/access.ts";
-import { authorize, promptAction, type Decision, type Resource } from "./services/access/authorize.ts";
+import { allowOrFail, authorize, promptAction, type Decision, type Resource } from "./services/access/authorize.ts";
+import { DomainError } from "./errors.ts";
 import { findMemberOrganizationId } from "./services/organizations/organizations.ts";
 import { findTeamMemberTeamId } from "./services/organizations/teams.ts";
 import { findInviteTeamId, findOrganizationInviteOrganizationId } from "./services/organizations/invites.ts";
@@ -28,16 +28,15 @@ import type { Actor } from "./services/access/actor.ts";
 
 export const publicProcedure = baseProcedure;
 
-const unauthorized = (message: string = MSG.userNotAuthenticated) => new TRPCError({ code: "UNAUTHORIZED", message });
+// Refusals are DomainErrors, answered by tRPC's one adapter (trpc.ts) through the error table.
+const unauthorized = (message: string = MSG.userNotAuthenticated) => new DomainError("UNAUTHENTICATED", message);
 /** An id that names nothing: the same answer the one decision gives for what the caller may not know of. */
-const notFound = () => new TRPCError({ code: "NOT_FOUND", message: MSG.notFound });
-/** The one decision (services/access/authorize.ts), as tRPC answers a refusal. */
-function allow(decision: Decision): void {
-  if (!decision.ok) throw new TRPCError({ code: decision.code, message: decision.message });
-}
+const notFound = () => new DomainError("NOT_FOUND", MSG.notFound);
+/** The one decision (services/access/authorize.ts), thrown as the domain error. */
+const allow = (decision: Decision): void => allowOrFail(decision);
 
 /** What an API key is told where only a person may act (its own profile, bookmarks, settings, ...). */
-const personOnly = () => new TRPCError({ code: "FORBIDDEN", message: API_KEY_MSG.personOnly });
+const personOnly = () => new DomainError("FORBIDDEN", API_KEY_MSG.personOnly);
 
 /** A signed-in session, even one that still waits for its second factor (the second sign-in step). */
 export const sessionProcedure = baseProcedure.use(({ ctx, next }) => {

@@ -33,6 +33,9 @@ const t = initTRPC.context<Context>().create({
 /** The failure a request asked for under TEST_FAULTS: a 500 like any other, so the interface is tested against the real thing. */
 export class TestFault extends Error {}
 
+/** The tRPC answer of a refusal: the one error table's code for the DomainError, which stays its cause. */
+export const trpcRefusal = (cause: DomainError) => new TRPCError({ code: DOMAIN_ERRORS[cause.code].code, message: cause.message, cause });
+
 /**
  * What every procedure does around its own middlewares, in one step of tRPC's chain (each step copies
  * the call's options and context):
@@ -49,13 +52,12 @@ const everyProcedure = t.middleware(async ({ ctx, type, path, next }) => {
   if (failing && (failing.has(path) || failing.has("*"))) {
     throw new TRPCError({ code: "INTERNAL_SERVER_ERROR", cause: new TestFault(`Test fault requested for ${path}`) });
   }
-  if (ctx.principal?.kind === "refusedKey") throw new TRPCError({ code: ctx.principal.code, message: ctx.principal.message });
+  if (ctx.principal?.kind === "refusedKey") throw new TRPCError({ code: DOMAIN_ERRORS[ctx.principal.code].code, message: ctx.principal.message });
   const ended = type === "mutation" ? ctx.sessions.beginWrite() : null;
   try {
     const result = await next();
     if (!result.ok && result.error.cause instanceof DomainError) {
-      const cause = result.error.cause;
-      throw new TRPCError({ code: DOMAIN_ERRORS[cause.code].code, message: cause.message, cause });
+      throw trpcRefusal(result.error.cause);
     }
     return result;
   } finally {

@@ -1,13 +1,14 @@
 // The Langfuse-compatible API's error answers: Langfuse's `{ message, error }` body, `error` naming
 // Langfuse's error class for the status (the SDKs and Langfuse's own tests read it), the status from
-// the one error table of @promptly/api, and a service's reason kept beside them. A request its schemas
-// refuse is answered as Langfuse answers a zod refusal: "Invalid request data", each problem in `error`.
+// the one error table of @promptly/api, and a service's reason kept beside them: this API's one adapter
+// of the DomainError every refusal is. A request its schemas refuse is answered as Langfuse answers a
+// zod refusal: "Invalid request data", each problem in `error`.
 import type { ErrorRequestHandler, Response } from "express";
 import type { z } from "zod";
 import { DOMAIN_ERRORS, DomainError, ERROR_STATUS } from "@promptly/api";
 import { LANGFUSE_MSG, type RuntimeError } from "@promptly/shared";
 import { logRequestFailure } from "../../logger.ts";
-import { BODY_ERRORS, HttpError } from "../v1/http.ts";
+import { BODY_ERRORS } from "../v1/http.ts";
 
 type ErrorCode = RuntimeError["error"]["code"];
 
@@ -37,17 +38,16 @@ export function parseOrInvalid<T extends z.ZodType>(schema: T, value: unknown): 
   const parsed = schema.safeParse(value ?? {});
   if (parsed.success) return parsed.data;
   const details = parsed.error.issues.map((issue) => ({ path: issue.path.map(String).join("."), message: issue.message }));
-  throw new HttpError("BAD_REQUEST", LANGFUSE_MSG.invalidRequest, details);
+  throw new DomainError("INVALID", LANGFUSE_MSG.invalidRequest, undefined, details);
 }
 
 export function langfuseErrorHandler(): ErrorRequestHandler {
   return (error: unknown, req, res, next) => {
     if (res.headersSent) return next(error);
-    if (error instanceof HttpError) {
+    if (error instanceof DomainError) {
       const problems = error.details?.map((detail) => ({ path: detail.path ?? detail.variable ?? "", message: detail.message }));
-      return send(res, error.code, error.message, { problems });
+      return send(res, DOMAIN_ERRORS[error.code].code, error.message, { reason: error.reason, problems });
     }
-    if (error instanceof DomainError) return send(res, DOMAIN_ERRORS[error.code].code, error.message, { reason: error.reason });
     const body = BODY_ERRORS[(error as { type?: string } | null)?.type ?? ""];
     if (body) return send(res, body[0], body[1]);
     logRequestFailure(req, `${req.method} ${req.originalUrl.split("?")[0]} failed`, error);

@@ -7,7 +7,7 @@
 // Promptly's: they are deliberately not in /api/v1's table and OpenAPI document (Langfuse documents them).
 import { z } from "zod";
 import {
-  authorize, deleteRuntimePrompt, keyProject, pageRuntimePromptVersions, resolveRuntimePrompt, runtimeSelector, saveRuntimePrompt,
+  DomainError, authorize, deleteRuntimePrompt, keyProject, pageRuntimePromptVersions, resolveRuntimePrompt, runtimeSelector, saveRuntimePrompt,
   serveRuntimeVersion, setRuntimeLabels, type KeyCaller, type ResolvedPrompt, type Resource,
 } from "@promptly/api";
 import {
@@ -15,7 +15,7 @@ import {
   langfuseUpdateLabelsInput, defaultPromptTitle, langfuseConfigOf, langfusePromptNameSchema, promptLabelSchema, runtimeCreatePromptInput, splitLangfuseConfig,
   type Action,
 } from "@promptly/shared";
-import { HttpError, allow } from "../v1/http.ts";
+import { allow } from "../v1/http.ts";
 import { changed, type Call, type Parsed } from "../v1/operations.ts";
 import { parseOrInvalid } from "./http.ts";
 
@@ -67,7 +67,7 @@ function labelsToSet(caller: KeyCaller, labels: readonly string[]): string[] {
   const unique = [...new Set(labels)];
   for (const label of unique) {
     const parsed = promptLabelSchema.safeParse(label);
-    if (!parsed.success) throw new HttpError("BAD_REQUEST", `'${label}': ${parsed.error.issues[0]?.message ?? PROMPT_MSG.labelInvalid}`);
+    if (!parsed.success) throw new DomainError("INVALID", `'${label}': ${parsed.error.issues[0]?.message ?? PROMPT_MSG.labelInvalid}`);
   }
   for (const label of unique) allow(authorize(caller, "prompt.write", { label }));
   return unique;
@@ -81,7 +81,7 @@ function versionConfig(config: unknown) {
   if (config === null || config === undefined) return {};
   if (typeof config !== "object" || Array.isArray(config)) return { config };
   const split = splitLangfuseConfig(config as Record<string, unknown>);
-  if ("problem" in split) throw new HttpError("BAD_REQUEST", split.problem, [{ path: split.path, message: split.problem }]);
+  if ("problem" in split) throw new DomainError("INVALID", split.problem, undefined, [{ path: split.path, message: split.problem }]);
   return split;
 }
 
@@ -89,12 +89,12 @@ function versionConfig(config: unknown) {
 function versionBody(input: z.output<typeof langfuseCreateInput>): { type: "text"; template: string } | { type: "chat"; messages: { role: string; content: string }[] } {
   const type = input.type ?? "text";
   if (type === "text") {
-    if (typeof input.prompt !== "string") throw new HttpError("BAD_REQUEST", LANGFUSE_MSG.textNeedsString);
+    if (typeof input.prompt !== "string") throw new DomainError("INVALID", LANGFUSE_MSG.textNeedsString);
     return { type, template: input.prompt };
   }
-  if (typeof input.prompt === "string") throw new HttpError("BAD_REQUEST", LANGFUSE_MSG.chatNeedsMessages);
+  if (typeof input.prompt === "string") throw new DomainError("INVALID", LANGFUSE_MSG.chatNeedsMessages);
   const messages = input.prompt.map((message, index) => {
-    if (message.type === "placeholder") throw new HttpError("BAD_REQUEST", LANGFUSE_MSG.placeholder(index, message.name));
+    if (message.type === "placeholder") throw new DomainError("INVALID", LANGFUSE_MSG.placeholder(index, message.name));
     return { role: message.role, content: message.content };
   });
   return { type, messages };
@@ -102,7 +102,7 @@ function versionBody(input: z.output<typeof langfuseCreateInput>): { type: "text
 
 /** The version or the label a fetch or a delete names: both is Langfuse's 400. */
 function versionOrLabel<Q extends { version?: number; label?: string }>(query: Q): Q {
-  if (query.version !== undefined && query.label !== undefined) throw new HttpError("BAD_REQUEST", LANGFUSE_MSG.versionAndLabel);
+  if (query.version !== undefined && query.label !== undefined) throw new DomainError("INVALID", LANGFUSE_MSG.versionAndLabel);
   return query;
 }
 

@@ -6,10 +6,10 @@
 // what it names, and calls the runtime services. Errors are Langfuse's `{ message, error }` (http.ts).
 // Names may hold '/', sent encoded, so routes with parameters match the raw path and decode them here.
 import express, { Router, type RequestHandler } from "express";
-import { authenticateKeyPair, authorize, type ApiServices } from "@promptly/api";
+import { DomainError, authenticateKeyPair, authorize, type ApiServices } from "@promptly/api";
 import { LANGFUSE_MSG, RUNTIME_MSG } from "@promptly/shared";
 import { refuseDeepJson } from "../../security.ts";
-import { HttpError, allow } from "../v1/http.ts";
+import { allow } from "../v1/http.ts";
 import { authenticate, callerOf, pathParts } from "../v1/router.ts";
 import { routePattern } from "../v1/operations.ts";
 import { langfuseErrorHandler, parseOrInvalid } from "./http.ts";
@@ -55,7 +55,7 @@ export function langfuseRouter(services: ApiServices, options: { ratePerMinute: 
   router.use(authenticate(services, options, authenticateKeyPair), express.json({ limit: "1mb", verify: refuseDeepJson }));
   for (const operation of LANGFUSE_OPERATIONS) router[operation.method](routePattern(operation.path), route(services, operation));
   router.use(() => {
-    throw new HttpError("NOT_FOUND", RUNTIME_MSG.notFound);
+    throw new DomainError("NOT_FOUND", RUNTIME_MSG.notFound);
   });
   router.use(langfuseErrorHandler());
   return router;

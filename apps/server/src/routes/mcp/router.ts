@@ -5,7 +5,7 @@
 // same error body for a missing or wrong key; what a key may then do is the one decision's and the
 // runtime services' (server.ts), never this file's.
 import express, { Router, type Request, type Response } from "express";
-import { countKeyCalls, type ApiServices } from "@promptly/api";
+import { ERROR_STATUS, JSON_RPC_ERROR, countKeyCalls, type ApiServices } from "@promptly/api";
 import { refuseDeepJson } from "../../security.ts";
 import { logRequestFailure } from "../../logger.ts";
 import { v1ErrorHandler } from "../v1/http.ts";
@@ -41,7 +41,7 @@ export function mcpRouter(services: ApiServices, options: { ratePerMinute: numbe
       await transport.handleRequest(req, res, req.body);
     } catch (error) {
       logRequestFailure(req, "MCP request failed", error);
-      if (!res.headersSent) rpcError(res, 500, -32603, "Something went wrong on our side. Please try again.");
+      if (!res.headersSent) rpcError(res, ERROR_STATUS.INTERNAL_SERVER_ERROR, JSON_RPC_ERROR.INTERNAL_SERVER_ERROR, "Something went wrong on our side. Please try again.");
     }
   });
   // Stateless: no session to open a stream on or to end.

@@ -9,10 +9,10 @@ import type { Request } from "express";
 import { z } from "zod";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import {
-  ErrorCode, GetPromptRequestSchema, ListPromptsRequestSchema, McpError, type CallToolResult, type GetPromptResult, type Prompt, type PromptMessage,
+  GetPromptRequestSchema, ListPromptsRequestSchema, McpError, type CallToolResult, type GetPromptResult, type Prompt, type PromptMessage,
 } from "@modelcontextprotocol/sdk/types.js";
 import {
-  DOMAIN_ERRORS, DomainError, authorize, compileRuntimePrompt, saveRuntimePrompt, listRuntimePrompts, resolveRuntimePrompt,
+  DOMAIN_ERRORS, DomainError, JSON_RPC_ERROR, authorize, compileRuntimePrompt, saveRuntimePrompt, listRuntimePrompts, resolveRuntimePrompt,
   runtimeSelector, serveRuntimePrompt, serveRuntimeVersion, setRuntimeLabels, type ApiServices, type KeyCaller,
 } from "@promptly/api";
 import {
@@ -20,7 +20,7 @@ import {
   runtimeListQuery, splitLangfuseConfig, runtimeSetLabelInput, type Action, type RuntimeError, type RuntimePrompt,
 } from "@promptly/shared";
 import { logRequestFailure } from "../../logger.ts";
-import { HttpError, allow, parseOr400 } from "../v1/http.ts";
+import { allow, parseOr400 } from "../v1/http.ts";
 
 type ErrorBody = RuntimeError["error"];
 type Contract = RuntimePrompt["variables"][number];
@@ -29,17 +29,18 @@ const SERVER_INFO = { name: "promptly", version: "1.0.0" };
 
 /** A failure as REST's error body: its code from the one error table; anything unknown says nothing of our internals (and is logged). */
 function errorBody(error: unknown, req: Request): ErrorBody {
-  if (error instanceof HttpError) return { code: error.code, message: error.message, ...(error.details ? { details: error.details } : {}) };
-  if (error instanceof DomainError) return { code: DOMAIN_ERRORS[error.code].code, message: error.message, ...(error.reason ? { reason: error.reason } : {}) };
+  if (error instanceof DomainError) {
+    const { code, message, reason, details } = error;
+    return { code: DOMAIN_ERRORS[code].code, message, ...(reason ? { reason } : {}), ...(details ? { details: [...details] } : {}) };
+  }
   logRequestFailure(req, "MCP request failed", error);
   return { code: "INTERNAL_SERVER_ERROR", message: "Something went wrong on our side. Please try again." };
 }
 
-/** A failure of prompts/list or prompts/get: a JSON-RPC error with REST's message, its body as the error's data. */
+/** A failure of prompts/list or prompts/get: a JSON-RPC error (its code from the one error table) with REST's message, its body as the error's data. */
 function rpcFailure(error: unknown, req: Request): McpError {
   const body = errorBody(error, req);
-  const code = body.code === "INTERNAL_SERVER_ERROR" ? ErrorCode.InternalError : body.code === "BAD_REQUEST" || body.code === "NOT_FOUND" ? ErrorCode.InvalidParams : ErrorCode.InvalidRequest;
-  return new McpError(code, body.message, { error: body });
+  return new McpError(JSON_RPC_ERROR[body.code], body.message, { error: body });
 }
 
 const answer = (value: Record<string, unknown>): CallToolResult => ({ content: [{ type: "text", text: JSON.stringify(value, null, 2) }], structuredContent: value });
@@ -141,13 +142,13 @@ export function mcpServer(services: ApiServices, caller: KeyCaller, req: Request
    * Langfuse's MCP read tools (an include not found keeps its own message and reason).
    */
   const fetchPrompt = (resolve: boolean) => async (args: { name: string; label?: string; version?: number }) => {
-    if (args.label !== undefined && args.version !== undefined) throw new HttpError("BAD_REQUEST", LANGFUSE_MSG.mcpVersionAndLabel);
+    if (args.label !== undefined && args.version !== undefined) throw new DomainError("INVALID", LANGFUSE_MSG.mcpVersionAndLabel);
     const selector = runtimeSelector(parseOr400(runtimeGetQuery, { label: args.label, version: args.version }));
     try {
       const served = await serveRuntimeVersion(services, caller, args.name, selector);
       return promptAnswer(resolve ? served.prompt : (served.unresolved ?? served.prompt));
     } catch (error) {
-      if (error instanceof DomainError && error.code === "NOT_FOUND" && error.reason === undefined) throw new HttpError("NOT_FOUND", LANGFUSE_MSG.mcpPromptNotFound(args.name, selector));
+      if (error instanceof DomainError && error.code === "NOT_FOUND" && error.reason === undefined) throw new DomainError("NOT_FOUND", LANGFUSE_MSG.mcpPromptNotFound(args.name, selector));
       throw error;
     }
   };
@@ -212,7 +213,7 @@ export function mcpServer(services: ApiServices, caller: KeyCaller, req: Request
       const input = parseOr400(runtimeCompileInput, { label: args.label, version: args.version, variables: args.variables });
       const prompt = await serveRuntimePrompt(services, caller, args.name, runtimeSelector(input));
       const result = compileRuntimePrompt(prompt, input.variables);
-      if (!result.ok) throw new HttpError("BAD_REQUEST", result.message, result.problems.map((problem) => ({ variable: problem.variable, message: problem.message })));
+      if (!result.ok) throw new DomainError("INVALID", result.message, undefined, result.problems.map((problem) => ({ variable: problem.variable, message: problem.message })));
       const { ok: _ok, ...compiled } = result;
       return { name: prompt.name, ...compiled };
     },
@@ -241,7 +242,7 @@ export function mcpServer(services: ApiServices, caller: KeyCaller, req: Request
       parseOr400(z.object({ name: langfusePromptNameSchema }), { name: input.name });
       // As the Langfuse API: OpenAI's `tools` and `response_format` in config become the version's own.
       const split = splitLangfuseConfig(input.config ?? {});
-      if ("problem" in split) throw new HttpError("BAD_REQUEST", split.problem, [{ path: split.path, message: split.problem }]);
+      if ("problem" in split) throw new DomainError("INVALID", split.problem, undefined, [{ path: split.path, message: split.problem }]);
       const version = { ...body, ...split, config: input.config && split.config, commitMessage: input.commitMessage };
       const fresh = parseOr400(runtimeCreatePromptInput, { name: input.name, title: input.title ?? defaultPromptTitle(input.name), visibility: "team", tags: input.tags, ...version });
       const saved = await saveRuntimePrompt(services.db, caller, fresh, services.now(), ip, labels);
@@ -364,7 +365,7 @@ export function mcpServer(services: ApiServices, caller: KeyCaller, req: Request
         values[name] = typedValue(variable, text);
       }
       const result = compileRuntimePrompt(prompt, values);
-      if (!result.ok) throw new HttpError("BAD_REQUEST", result.message, result.problems.map((problem) => ({ variable: problem.variable, message: problem.message })));
+      if (!result.ok) throw new DomainError("INVALID", result.message, undefined, result.problems.map((problem) => ({ variable: problem.variable, message: problem.message })));
       return { description: `${prompt.title} (version ${prompt.version}, production)`, messages: promptMessages(result) };
     } catch (error) {
       throw rpcFailure(error, req);

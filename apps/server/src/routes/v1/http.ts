@@ -1,30 +1,19 @@
 // The runtime API's HTTP conventions: every error answer is `{ error: { code, message, reason?, details? } }`
-// with the status its code means (the one error table of @promptly/api, which tRPC reads too); a
-// service's DomainError keeps its reason, and a zod refusal lists its issues.
+// with the status its code means (the one error table of @promptly/api, which tRPC reads too). Every
+// refusal is a DomainError (a service's, the one decision's, or the door's own: a key, a path, an input
+// its schemas refuse, listing every issue), answered here, REST's one adapter; MCP's and the Langfuse
+// API's read the same error.
 import type { ErrorRequestHandler, Response } from "express";
 import { z } from "zod";
-import { DOMAIN_ERRORS, DomainError, ERROR_STATUS, type Decision } from "@promptly/api";
+import { DOMAIN_ERRORS, DomainError, ERROR_STATUS, allowOrFail, type Decision } from "@promptly/api";
 import type { RuntimeError } from "@promptly/shared";
 import { logRequestFailure } from "../../logger.ts";
 
 type ErrorCode = RuntimeError["error"]["code"];
 type Details = NonNullable<RuntimeError["error"]["details"]>;
 
-/** A refusal the route decides itself (a missing key, a scope), answered as JSON with its status. */
-export class HttpError extends Error {
-  constructor(
-    readonly code: ErrorCode,
-    message: string,
-    readonly details?: Details,
-  ) {
-    super(message);
-  }
-}
-
-/** The one decision, as every key-authorized route (REST, MCP, Langfuse) answers a refusal. */
-export function allow(decision: Decision): void {
-  if (!decision.ok) throw new HttpError(decision.code, decision.message);
-}
+/** The one decision, thrown as the domain error on a refusal (every key-authorized route: REST, MCP, Langfuse). */
+export const allow = (decision: Decision): void => allowOrFail(decision);
 
 export function sendError(res: Response, code: ErrorCode, message: string, more: { reason?: string; details?: Details } = {}) {
   res.status(ERROR_STATUS[code]).setHeader("Cache-Control", "no-store");
@@ -39,7 +28,7 @@ export function parseOr400<T extends z.ZodType>(schema: T, value: unknown): z.ou
   const parsed = schema.safeParse(value ?? {});
   if (parsed.success) return parsed.data;
   const details = parsed.error.issues.map((issue) => ({ path: issue.path.map(String).join("."), message: issue.message }));
-  throw new HttpError("BAD_REQUEST", `Invalid request: ${details.map((d) => (d.path ? `${d.path}: ${d.message}` : d.message)).join("; ")}`, details);
+  throw new DomainError("INVALID", `Invalid request: ${details.map((d) => (d.path ? `${d.path}: ${d.message}` : d.message)).join("; ")}`, undefined, details);
 }
 
 /** Body-parser failures keep their words; anything unknown is a 500 that says nothing of our internals. */
@@ -52,8 +41,9 @@ export const BODY_ERRORS: Record<string, [ErrorCode, string]> = {
 export function v1ErrorHandler(): ErrorRequestHandler {
   return (error: unknown, req, res, next) => {
     if (res.headersSent) return next(error);
-    if (error instanceof HttpError) return sendError(res, error.code, error.message, { details: error.details });
-    if (error instanceof DomainError) return sendError(res, DOMAIN_ERRORS[error.code].code, error.message, { reason: error.reason });
+    if (error instanceof DomainError) {
+      return sendError(res, DOMAIN_ERRORS[error.code].code, error.message, { reason: error.reason, details: error.details && [...error.details] });
+    }
     const body = BODY_ERRORS[(error as { type?: string } | null)?.type ?? ""];
     if (body) return sendError(res, body[0], body[1]);
     logRequestFailure(req, `${req.method} ${req.originalUrl.split("?")[0]} failed`, error);

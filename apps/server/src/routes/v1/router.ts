@@ -6,11 +6,11 @@
 // label), and the handler calls a service of packages/api (which holds the rules and asks it too). Prompt names may hold '/', sent plain or encoded, so routes
 // with parameters match the raw path and decode the parameters themselves.
 import express, { Router, type NextFunction, type Request, type RequestHandler, type Response } from "express";
-import { authenticateBearer, authorize, keyCaller, type ApiServices, type BearerRefusal, type KeyCaller } from "@promptly/api";
+import { DomainError, authenticateBearer, authorize, keyCaller, type ApiServices, type BearerRefusal, type KeyCaller } from "@promptly/api";
 import { RUNTIME_MSG } from "@promptly/shared";
 import { refuseDeepJson } from "../../security.ts";
 import { ROUTE_NAME } from "../../metrics.ts";
-import { HttpError, allow, parseOr400, v1ErrorHandler } from "./http.ts";
+import { allow, parseOr400, v1ErrorHandler } from "./http.ts";
 import { openApiDocument } from "./openapi.ts";
 import { V1_OPERATIONS, pathParameters, routePattern, type Operation } from "./operations.ts";
 
@@ -37,19 +37,19 @@ export function authenticate(services: ApiServices, options: V1Options, check: t
 }
 
 /** The error answering a refused key: 401, or 429 with its Retry-After. */
-export function keyRefused(res: Response, refusal: BearerRefusal): HttpError {
+export function keyRefused(res: Response, refusal: BearerRefusal): DomainError {
   if (refusal.retryAfterSeconds !== undefined) res.setHeader("Retry-After", String(refusal.retryAfterSeconds));
-  return new HttpError(refusal.code, refusal.message);
+  return new DomainError(refusal.code, refusal.message);
 }
 
 /** The path parameters of a raw path: `/prompts/a%2Fb/compile` and `/prompts/a/b/compile` both name `a/b` (the Langfuse API's too). */
 export function pathParts(req: Request, path: string, pattern: RegExp): Record<string, string> {
   const match = pattern.exec(req.path);
-  if (!match) throw new HttpError("NOT_FOUND", RUNTIME_MSG.notFound);
+  if (!match) throw new DomainError("NOT_FOUND", RUNTIME_MSG.notFound);
   try {
     return Object.fromEntries(pathParameters(path).map((name, index) => [name, decodeURIComponent(match[index + 1]!)]));
   } catch {
-    throw new HttpError("BAD_REQUEST", "The path is not valid percent-encoding");
+    throw new DomainError("INVALID", "The path is not valid percent-encoding");
   }
 }
 
@@ -84,7 +84,7 @@ export function v1Router(services: ApiServices, options: V1Options): Router {
 
   for (const operation of V1_OPERATIONS) router[operation.method](routePattern(operation.path), route(services, operation));
 
-  router.use((_req: Request, _res: Response, next: NextFunction) => next(new HttpError("NOT_FOUND", RUNTIME_MSG.notFound)));
+  router.use((_req: Request, _res: Response, next: NextFunction) => next(new DomainError("NOT_FOUND", RUNTIME_MSG.notFound)));
   router.use(v1ErrorHandler());
   return router;
 }

@@ -6,7 +6,7 @@ import { z } from "zod";
 import type { Db, DbOrTx } from "@promptly/db";
 import { API_KEY_MSG, API_KEY_PREFIX, API_KEY_PUBLIC_PREFIX, API_KEY_SCOPES, LANGFUSE_MSG, RUNTIME_MSG, type ApiKeyScope, type ApiKeySettings } from "@promptly/shared";
 import type { RateLimits } from "../platform/rate-limits.ts";
-import { fail } from "../../errors.ts";
+import { fail, type DomainErrorCode } from "../../errors.ts";
 import { auditAs, type AuditContext } from "../insight/audit.ts";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -282,11 +282,11 @@ export function knownApiKey(cache: ApiKeyCache, rawKey: string, now: Date): Auth
   return authenticatedKey(row);
 }
 
-/** Why a request's Authorization header is refused: the status it maps to and what its holder is told. */
+/** Why a request's Authorization header is refused: the domain code (the error table says its status) and what its holder is told. */
 export interface BearerRefusal {
-  code: "UNAUTHORIZED" | "TOO_MANY_REQUESTS";
+  code: Extract<DomainErrorCode, "UNAUTHENTICATED" | "RATE_LIMITED">;
   message: string;
-  /** With TOO_MANY_REQUESTS: when the key may call again. */
+  /** With RATE_LIMITED: when the key may call again. */
   retryAfterSeconds?: number;
 }
 
@@ -332,9 +332,9 @@ export async function authenticateBearer(
   header: string | null | undefined,
   limits: BearerLimits,
 ): Promise<{ ok: true; apiKey: AuthenticatedApiKey } | ({ ok: false } & BearerRefusal)> {
-  if (!header) return { ok: false, code: "UNAUTHORIZED", message: RUNTIME_MSG.missingKey };
+  if (!header) return { ok: false, code: "UNAUTHENTICATED", message: RUNTIME_MSG.missingKey };
   const rawKey = bearerKey(header);
-  if (rawKey === null) return { ok: false, code: "UNAUTHORIZED", message: RUNTIME_MSG.malformedHeader };
+  if (rawKey === null) return { ok: false, code: "UNAUTHENTICATED", message: RUNTIME_MSG.malformedHeader };
   const limited = limits.ratePerMinute !== null;
   // Guesses (malformed or unknown keys) count against the address; a revoked or expired key is a real
   // one, refused without counting. Past the limit, a well-formed key is looked up unless no stored key
@@ -349,10 +349,10 @@ export async function authenticateBearer(
     // Past the limit the hit is refused too (fixed window: counting on changes nothing), with its Retry-After.
     const counted = guess && limited ? await services.rateLimits.hit(GUESS_RULE, GUESSES_PER_ADDRESS, limits.ip) : null;
     if (counted && !counted.allowed) {
-      return { ok: false, code: "TOO_MANY_REQUESTS", message: RUNTIME_MSG.tooManyFailedKeys, retryAfterSeconds: retryAfterSeconds(counted.retryAfterMs) };
+      return { ok: false, code: "RATE_LIMITED", message: RUNTIME_MSG.tooManyFailedKeys, retryAfterSeconds: retryAfterSeconds(counted.retryAfterMs) };
     }
     const message = result.reason === "malformed" ? RUNTIME_MSG.malformedKey : result.reason === "unknown" ? RUNTIME_MSG.unknownKey : result.message;
-    return { ok: false, code: "UNAUTHORIZED", message };
+    return { ok: false, code: "UNAUTHENTICATED", message };
   }
   const counted = await countKeyCalls(services.rateLimits, limits.ratePerMinute, result.apiKey.id, limits.calls ?? 1);
   return counted.ok ? result : counted;
@@ -370,7 +370,7 @@ export async function countKeyCalls(
   // Counted in process, reconciled with the shared store in batches: a known key costs no round trip.
   const counted = await rateLimits.hitReconciled(KEY_RULE, keyRule(ratePerMinute), keyId, calls);
   if (counted.allowed) return { ok: true };
-  return { ok: false, code: "TOO_MANY_REQUESTS", message: RUNTIME_MSG.rateLimited, retryAfterSeconds: retryAfterSeconds(counted.retryAfterMs) };
+  return { ok: false, code: "RATE_LIMITED", message: RUNTIME_MSG.rateLimited, retryAfterSeconds: retryAfterSeconds(counted.retryAfterMs) };
 }
 
 /**
@@ -384,17 +384,17 @@ export async function authenticateKeyPair(
   header: string | null | undefined,
   limits: BearerLimits,
 ): ReturnType<typeof authenticateBearer> {
-  if (!header) return { ok: false, code: "UNAUTHORIZED", message: LANGFUSE_MSG.missingAuth };
+  if (!header) return { ok: false, code: "UNAUTHENTICATED", message: LANGFUSE_MSG.missingAuth };
   if (/^Bearer /i.test(header)) return authenticateBearer(services, header, limits);
   const basic = /^Basic +([A-Za-z0-9+/]+={0,2}) *$/i.exec(header);
   const pair = basic ? Buffer.from(basic[1]!, "base64").toString("utf8") : "";
   const colon = pair.indexOf(":");
-  if (colon < 0) return { ok: false, code: "UNAUTHORIZED", message: LANGFUSE_MSG.malformedAuth };
+  if (colon < 0) return { ok: false, code: "UNAUTHENTICATED", message: LANGFUSE_MSG.malformedAuth };
   const publicKey = pair.slice(0, colon);
   const secret = pair.slice(colon + 1);
-  if (!/^\S+$/.test(secret)) return { ok: false, code: "UNAUTHORIZED", message: RUNTIME_MSG.malformedKey };
+  if (!/^\S+$/.test(secret)) return { ok: false, code: "UNAUTHENTICATED", message: RUNTIME_MSG.malformedKey };
   const result = await authenticateBearer(services, `Bearer ${secret}`, limits);
-  if (result.ok && publicKey !== publicKeyOf(result.apiKey.id)) return { ok: false, code: "UNAUTHORIZED", message: LANGFUSE_MSG.keyPairMismatch };
+  if (result.ok && publicKey !== publicKeyOf(result.apiKey.id)) return { ok: false, code: "UNAUTHENTICATED", message: LANGFUSE_MSG.keyPairMismatch };
   return result;
 }
 
