@@ -3,7 +3,8 @@ import { MutationCache, QueryCache, QueryClient } from "@tanstack/react-query";
 import { createTRPCClient, httpBatchLink, httpSubscriptionLink, splitLink } from "@trpc/client";
 import { createTRPCQueryUtils, createTRPCReact } from "@trpc/react-query";
 import type { AppRouter } from "@promptly/api";
-import { QUERY_GC_TIME_MS, QUERY_RETRIES, QUERY_RETRY_DELAY_MAX_MS } from "@promptly/shared";
+import { QUERY_GC_TIME_MS } from "@promptly/shared";
+import { readRetryDelay, shouldRetryRead } from "./read-failure.ts";
 
 /** How long a read counts as fresh: long enough to cover one navigation, short enough not to show old lists. */
 const QUERY_STALE_TIME_MS = 30_000;
@@ -11,13 +12,6 @@ import superjson from "superjson";
 import { toast } from "sonner";
 
 export const trpc = createTRPCReact<AppRouter>();
-
-/** Client errors (4xx) are answers, not outages: retrying them only delays the message. */
-function shouldRetry(failureCount: number, error: unknown) {
-  const status = (error as { data?: { httpStatus?: number } })?.data?.httpStatus;
-  if (status && status >= 400 && status < 500) return false;
-  return failureCount < QUERY_RETRIES;
-}
 
 let onSessionLost: () => void = () => undefined;
 let signingOut = false;
@@ -91,8 +85,9 @@ export const queryClient = new QueryClient({
   defaultOptions: {
     queries: {
       gcTime: QUERY_GC_TIME_MS,
-      retry: shouldRetry,
-      retryDelay: (attempt) => Math.min(1000 * 2 ** attempt, QUERY_RETRY_DELAY_MAX_MS),
+      // Client errors (4xx) are answers, not outages: retrying them only delays the message.
+      retry: shouldRetryRead,
+      retryDelay: readRetryDelay,
       refetchOnWindowFocus: false,
       // What a loader just read is not read again by the components that show it (a page load
       // asked for the current user three times). Changes refresh it: mutations invalidate what they change.

@@ -3,6 +3,7 @@
 import { createContext, useCallback, useContext, useMemo, useSyncExternalStore, type ReactNode } from "react";
 import type { RouterOutputs } from "@promptly/api";
 import { accessOf, can, pageAccessOf, type Access, type OrganizationRole, type TeamRole, type Caller } from "@promptly/shared";
+import { readFailure } from "./read-failure.ts";
 import { api, trpc } from "./trpc.ts";
 
 type OrganizationListItem = RouterOutputs["organizations"]["list"][number];
@@ -42,10 +43,14 @@ export function clearWorkspaceSelection() {
 
 export interface Workspace {
   organizations: OrganizationListItem[];
+  /** Loading for the first time, nothing failed yet. */
   organizationsLoading: boolean;
+  /** The list failed and there is none to show: from its first failed attempt, while it is retried. */
   organizationsError: boolean;
   /** The failed request (to word the failure), or null. */
   organizationsFailure: unknown;
+  /** While the failed list is asked again: the retry under way (see readFailure), else null. */
+  organizationsRetrying: number | null;
   retryOrganizations(): Promise<unknown>;
   activeOrganization: OrganizationListItem | null;
   setActiveOrganizationId(id: string): void;
@@ -55,6 +60,7 @@ export interface Workspace {
   /** The active organization's teams could not be loaded (not the same as having none). */
   teamsError: boolean;
   teamsFailure: unknown;
+  teamsRetrying: number | null;
   retryTeams(): Promise<unknown>;
   activeTeam: TeamListItem | null;
   setActiveTeamId(id: string): void;
@@ -142,32 +148,46 @@ export function WorkspaceProvider({ children }: { children: ReactNode }) {
   const setActiveTeamId = useCallback((id: string) => writeStored(ACTIVE_TEAM_KEY, id), []);
   const { refetch: refetchOrganizations } = organizationsQuery;
   const { refetch: refetchTeams } = teamsQuery;
-  const retryOrganizations = useCallback(() => refetchOrganizations(), [refetchOrganizations]);
-  const retryTeams = useCallback(() => refetchTeams(), [refetchTeams]);
-  // A failure only counts while there is nothing to show: a failed background refresh keeps the list.
-  const organizationsError = organizationsQuery.isError && !organizationsQuery.data;
-  const teamsError = !!activeOrganization && teamsQuery.isError && !teamsQuery.data;
+  // Try again asks at once: a read still waiting for its next automatic retry is cancelled, not waited for.
+  const retryOrganizations = useCallback(async () => {
+    await api.organizations.list.cancel();
+    return refetchOrganizations();
+  }, [refetchOrganizations]);
+  const activeOrganizationId = activeOrganization?.id;
+  const retryTeams = useCallback(async () => {
+    if (activeOrganizationId) await api.teams.list.cancel({ organizationId: activeOrganizationId });
+    return refetchTeams();
+  }, [refetchTeams, activeOrganizationId]);
+  // A failure only counts while there is nothing to show (a failed background refresh keeps the list),
+  // and counts from the first failed attempt: the retries never pass for loading or for an empty list.
+  const organizationsFailed = readFailure(organizationsQuery);
+  const teamsFailed = activeOrganization ? readFailure(teamsQuery) : null;
+  const organizationsError = organizationsFailed !== null;
+  const teamsError = teamsFailed !== null;
+  const organizationsLoading = organizationsQuery.isLoading && !organizationsError;
 
   const value = useMemo<Workspace>(
     () => ({
       organizations: organizationsQuery.data ?? [],
-      organizationsLoading: organizationsQuery.isLoading,
+      organizationsLoading,
       organizationsError,
-      organizationsFailure: organizationsError ? organizationsQuery.error : null,
+      organizationsFailure: organizationsFailed?.error ?? null,
+      organizationsRetrying: organizationsFailed?.retrying ?? null,
       retryOrganizations,
       activeOrganization,
       setActiveOrganizationId,
       teams,
-      teamsLoading: organizationsQuery.isLoading || (!!activeOrganization && teamsQuery.isLoading),
+      teamsLoading: organizationsLoading || (!!activeOrganization && teamsQuery.isLoading && !teamsError),
       teamsError,
-      teamsFailure: teamsError ? teamsQuery.error : null,
+      teamsFailure: teamsFailed?.error ?? null,
+      teamsRetrying: teamsFailed?.retrying ?? null,
       retryTeams,
       activeTeam,
       setActiveTeamId,
     }),
     [
-      organizationsQuery.data, organizationsQuery.isLoading, organizationsError, organizationsQuery.error, retryOrganizations, activeOrganization,
-      teams, teamsQuery.isLoading, teamsError, teamsQuery.error, retryTeams, activeTeam, setActiveOrganizationId, setActiveTeamId,
+      organizationsQuery.data, organizationsLoading, organizationsError, organizationsFailed?.error, organizationsFailed?.retrying, retryOrganizations, activeOrganization,
+      teams, teamsQuery.isLoading, teamsError, teamsFailed?.error, teamsFailed?.retrying, retryTeams, activeTeam, setActiveOrganizationId, setActiveTeamId,
     ],
   );
   return <WorkspaceContext.Provider value={value}>{children}</WorkspaceContext.Provider>;

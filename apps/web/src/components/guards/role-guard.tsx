@@ -47,17 +47,19 @@ export interface PageGuardProps {
  */
 export function PageGuard({ page, children }: PageGuardProps) {
   const { data: me, isPending } = useMe();
-  const { activeOrganization, organizationsLoading, organizationsError, organizationsFailure, retryOrganizations, teams, teamsLoading, teamsError, teamsFailure, retryTeams } =
-    useWorkspace();
+  const {
+    activeOrganization, organizationsLoading, organizationsError, organizationsFailure, organizationsRetrying, retryOrganizations,
+    teams, teamsLoading, teamsError, teamsFailure, teamsRetrying, retryTeams,
+  } = useWorkspace();
   const caller = callerOf(me);
   // Signed out (e.g. while logging out): the protected area's own guard sends them to sign-in.
   if (isPending || !me) return <GuardSkeleton />;
   if (can(accessIn(caller, null), page)) return <>{children}</>;
   if (organizationsLoading) return <GuardSkeleton />;
-  if (organizationsError) return <OrganizationsLoadFailure heading="h1" error={organizationsFailure} onRetry={retryOrganizations} />;
+  if (organizationsError) return <OrganizationsLoadFailure heading="h1" error={organizationsFailure} retrying={organizationsRetrying} onRetry={retryOrganizations} />;
   if (can(accessIn(caller, activeOrganization), page)) return <>{children}</>;
   if (teamsLoading) return <GuardSkeleton />;
-  if (teamsError) return <LoadFailure heading="h1" title="The teams could not be loaded" error={teamsFailure} onRetry={retryTeams} />;
+  if (teamsError) return <LoadFailure heading="h1" title="The teams could not be loaded" error={teamsFailure} retrying={teamsRetrying} onRetry={retryTeams} />;
   if (can(pageAccessOf(caller, activeOrganization, teams), page)) return <>{children}</>;
   return <AccessDenied page={page} />;
 }

@@ -1,11 +1,13 @@
 // A load that failed says so: what could not be loaded, whether the server failed or could
-// not be reached, and Try again. Never a permission message it was not given, never an empty state.
+// not be reached, that it is being retried, and Try again. Never a permission message it was not
+// given, never an empty state.
 import { useState } from "react";
 import { AlertCircle, RefreshCw } from "lucide-react";
 import { TRPCClientError } from "@trpc/client";
 import type { ErrorComponentProps } from "@tanstack/react-router";
 import { useRouter } from "@tanstack/react-router";
 import { Button } from "@/components/ui/button";
+import { retryingLabel } from "@/lib/read-failure";
 import { cn } from "@/lib/utils";
 import { ErrorFallback } from "./error-fallback.tsx";
 
@@ -28,19 +30,21 @@ export interface LoadFailureProps {
   description?: string;
   error: unknown;
   onRetry(): unknown;
+  /** While the read is asked again: the automatic retry under way, 0 for a new attempt (see readFailure). */
+  retrying?: number | null;
   /** A whole page's failure gets a heading (h1, or h2 under a layout's own h1); a card's or a tab's a line. */
   heading?: "h1" | "h2";
   className?: string;
 }
 
-export function LoadFailure({ title, description, error, onRetry, heading, className }: LoadFailureProps) {
-  const [retrying, setRetrying] = useState(false);
-  const retry = async () => {
-    setRetrying(true);
+export function LoadFailure({ title, description, error, onRetry, retrying = null, heading, className }: LoadFailureProps) {
+  const [tryingAgain, setTryingAgain] = useState(false);
+  const tryAgain = async () => {
+    setTryingAgain(true);
     try {
       await onRetry();
     } finally {
-      setRetrying(false);
+      setTryingAgain(false);
     }
   };
   const Title = heading ?? "p";
@@ -58,8 +62,13 @@ export function LoadFailure({ title, description, error, onRetry, heading, class
       <AlertCircle aria-hidden="true" className="size-5 text-destructive" />
       <Title className={cn("font-medium", page && "text-xl font-semibold")}>{title}</Title>
       <p className="text-muted-foreground">{description ?? failureDetail(error)}</p>
-      <Button variant="outline" size="sm" className="mt-1" onClick={() => void retry()} disabled={retrying}>
-        <RefreshCw aria-hidden="true" className={cn(retrying && "animate-spin")} />
+      {retrying !== null && (
+        <p className="text-muted-foreground" data-testid="load-failure-retrying">
+          {retryingLabel(retrying)}
+        </p>
+      )}
+      <Button variant="outline" size="sm" className="mt-1" onClick={() => void tryAgain()} disabled={tryingAgain}>
+        <RefreshCw aria-hidden="true" className={cn(tryingAgain && "animate-spin")} />
         Try again
       </Button>
     </div>

@@ -17,15 +17,15 @@ import { LoadFailure, type LoadFailureProps } from "./load-failure.tsx";
 type ActiveOrganization = NonNullable<Workspace["activeOrganization"]>;
 
 export function WorkspaceGate({ children }: { children: (organization: ActiveOrganization) => ReactNode }) {
-  const { activeOrganization, organizationsLoading, organizationsError, organizationsFailure, retryOrganizations } = useWorkspace();
+  const { activeOrganization, organizationsLoading, organizationsError, organizationsFailure, organizationsRetrying, retryOrganizations } = useWorkspace();
   if (activeOrganization) return <>{children(activeOrganization)}</>;
   if (organizationsLoading) return <Skeleton className="h-40 w-full" aria-label="Loading" />;
-  if (organizationsError) return <OrganizationsLoadFailure error={organizationsFailure} onRetry={retryOrganizations} />;
+  if (organizationsError) return <OrganizationsLoadFailure error={organizationsFailure} retrying={organizationsRetrying} onRetry={retryOrganizations} />;
   return <NoOrganization />;
 }
 
 /** The organization list failed: the spec's words ('Error loading organizations'), on the page, with Try again. */
-export function OrganizationsLoadFailure(props: Pick<LoadFailureProps, "error" | "onRetry" | "heading">) {
+export function OrganizationsLoadFailure(props: Pick<LoadFailureProps, "error" | "retrying" | "onRetry" | "heading">) {
   return <LoadFailure title={ORGANIZATION_MSG.loadErrorTitle} description={ORGANIZATION_MSG.loadErrorDescription} {...props} />;
 }
 

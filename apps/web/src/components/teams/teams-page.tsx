@@ -30,13 +30,16 @@ import type { Team } from "./team-types.ts";
 export function TeamsPage() {
   const { data: me } = useMe();
   const {
-    activeOrganization, organizationsError, organizationsFailure, retryOrganizations,
-    teams, teamsLoading, teamsError, teamsFailure, retryTeams, activeTeam, setActiveTeamId,
+    activeOrganization, organizationsLoading, organizationsError, organizationsFailure, organizationsRetrying, retryOrganizations,
+    teams, teamsLoading, teamsError, teamsFailure, teamsRetrying, retryTeams, activeTeam, setActiveTeamId,
   } = useWorkspace();
   const utils = trpc.useUtils();
   const [creating, setCreating] = useState(false);
   const [refreshing, setRefreshing] = useState(false);
-  const mayCreate = can(accessIn(me, activeOrganization), "team.create");
+  // Whether there is an active organization is unknown while its list loads or has failed: the header
+  // then says nothing of it and offers no New Team.
+  const organizationKnown = !organizationsLoading && !organizationsError;
+  const mayCreate = organizationKnown && can(accessIn(me, activeOrganization), "team.create");
 
   const refresh = async () => {
     setRefreshing(true);
@@ -57,9 +60,11 @@ export function TeamsPage() {
               <RefreshCw aria-hidden="true" className={cn(refreshing && "animate-spin")} />
             </Button>
           </div>
-          <p className="text-sm wrap-anywhere text-muted-foreground" data-testid="teams-organization">
-            {activeOrganization ? activeOrganization.name : "No active organization"}
-          </p>
+          {(activeOrganization || organizationKnown) && (
+            <p className="text-sm wrap-anywhere text-muted-foreground" data-testid="teams-organization">
+              {activeOrganization ? activeOrganization.name : "No active organization"}
+            </p>
+          )}
         </div>
         {mayCreate && (
           <Button onClick={() => setCreating(true)} disabled={!activeOrganization}>
@@ -77,9 +82,9 @@ export function TeamsPage() {
         </div>
       ) : organizationsError ? (
         // Without the organizations there are no teams to show, and none to deny: say what failed.
-        <OrganizationsLoadFailure error={organizationsFailure} onRetry={retryOrganizations} />
+        <OrganizationsLoadFailure error={organizationsFailure} retrying={organizationsRetrying} onRetry={retryOrganizations} />
       ) : teamsError ? (
-        <LoadFailure title="The teams could not be loaded" error={teamsFailure} onRetry={retryTeams} />
+        <LoadFailure title="The teams could not be loaded" error={teamsFailure} retrying={teamsRetrying} onRetry={retryTeams} />
       ) : teams.length === 0 ? (
         <Card className="items-center text-center">
           <CardHeader className="items-center">
