@@ -34,7 +34,7 @@ const t = initTRPC.context<Context>().create({
 export class TestFault extends Error {}
 
 /** The tRPC answer of a refusal: the one error table's code for the DomainError, which stays its cause. */
-export const trpcRefusal = (cause: DomainError) => new TRPCError({ code: DOMAIN_ERRORS[cause.code].code, message: cause.message, cause });
+const trpcRefusal = (cause: DomainError) => new TRPCError({ code: DOMAIN_ERRORS[cause.code].code, message: cause.message, cause });
 
 /**
  * What every procedure does around its own middlewares, in one step of tRPC's chain (each step copies
