@@ -1,6 +1,7 @@
 // The app shell: route table and sidebar per role, sidebar state, not-found and error pages,
 // header and user menu. Everyone here signs in through the API and starts on a fresh account.
 import { expect, test, type Page, type Request } from "@playwright/test";
+import { PAGE_REQUIREMENTS, type PageAction } from "@promptly/shared";
 import { addOrganizationMember, createAccount, createOrganizationWith, createTeamWith, signIn, withDb } from "./support/accounts.ts";
 import { createPromptWith } from "./support/prompts.ts";
 import { consoleErrors } from "./support/console.ts";
@@ -8,7 +9,7 @@ import { E2E } from "./support/env.ts";
 import { signInAs, type ShellPersona } from "./support/shell.ts";
 
 const ALL_ITEMS = ["Dashboard", "All Prompts", "My Bookmarks", "Teams", "Organizations", "Analytics", "Audit Log", "Model Providers"] as const;
-type Outcome = "opens" | "denied";
+type Outcome = "opens" | "redirected";
 
 interface Row {
   persona: ShellPersona;
@@ -17,25 +18,25 @@ interface Row {
   footer: RegExp;
 }
 
-// Which sidebar links each person sees, which routes open or are denied, and the footer: for the four
-// app roles and an organization admin.
+// Which sidebar links each person sees, which routes open or send them to / with 'Access Denied', and
+// the footer: for the four app roles and an organization admin.
 const TABLE: Row[] = [
   {
     persona: "administrator",
     sidebar: ["Dashboard", "All Prompts", "My Bookmarks", "Teams", "Analytics"],
-    routes: { "/": "opens", "/prompts": "opens", "/bookmarks": "opens", "/analytics": "opens", "/teams": "opens", "/organizations": "denied", "/organizations/:id/members": "denied" },
+    routes: { "/": "opens", "/prompts": "opens", "/bookmarks": "opens", "/analytics": "opens", "/teams": "opens", "/organizations": "redirected", "/organizations/:id/members": "redirected" },
     footer: /Role: Administrator$/,
   },
   {
     persona: "team_lead",
     sidebar: ["Dashboard", "All Prompts", "My Bookmarks", "Analytics"],
-    routes: { "/": "opens", "/prompts": "opens", "/bookmarks": "opens", "/analytics": "opens", "/teams": "denied", "/organizations": "denied", "/organizations/:id/members": "denied" },
+    routes: { "/": "opens", "/prompts": "opens", "/bookmarks": "opens", "/analytics": "opens", "/teams": "redirected", "/organizations": "redirected", "/organizations/:id/members": "redirected" },
     footer: /Role: Team Lead$/,
   },
   {
     persona: "user",
     sidebar: ["Dashboard", "Analytics"],
-    routes: { "/": "opens", "/prompts": "denied", "/bookmarks": "denied", "/analytics": "opens", "/teams": "denied", "/organizations": "denied", "/organizations/:id/members": "denied" },
+    routes: { "/": "opens", "/prompts": "redirected", "/bookmarks": "redirected", "/analytics": "opens", "/teams": "redirected", "/organizations": "redirected", "/organizations/:id/members": "redirected" },
     footer: /Role: User$/,
   },
   {
@@ -49,12 +50,39 @@ const TABLE: Row[] = [
     // The audit log is the organization admins' and super users'.
     sidebar: ["Dashboard", "Teams", "Analytics", "Audit Log", "Model Providers"],
     // Both organization screens are super-user screens; the API lets them manage their members.
-    routes: { "/": "opens", "/prompts": "denied", "/bookmarks": "denied", "/analytics": "opens", "/teams": "opens", "/organizations": "denied", "/organizations/:id/members": "denied" },
+    routes: { "/": "opens", "/prompts": "redirected", "/bookmarks": "redirected", "/analytics": "opens", "/teams": "opens", "/organizations": "redirected", "/organizations/:id/members": "redirected" },
     footer: /Role: User \(Org Admin\)$/,
   },
 ];
 
 const sidebar = (page: Page) => page.getByTestId("sidebar");
+
+/** The guarded routes' actions in the permission table, for what their refusal says. */
+const GUARDED: Partial<Record<keyof Row["routes"], PageAction>> = {
+  "/prompts": "page.prompts",
+  "/bookmarks": "page.bookmarks",
+  "/teams": "page.teams",
+  "/organizations": "page.organizations",
+  "/organizations/:id/members": "page.organizations",
+};
+
+/**
+ * A route someone may not open sends them to the dashboard with one toast: 'Access Denied', the spec's
+ * sentence (team management has its own), then who may open the page and whom to ask.
+ */
+async function expectRedirectedWithToast(page: Page, route: keyof Row["routes"], label: string) {
+  await expect(page, label).toHaveURL("/");
+  await expect(page.getByRole("heading", { level: 1, name: "Dashboard" })).toBeVisible();
+  const toast = page.locator("[data-sonner-toast]").filter({ hasText: "Access Denied" });
+  await expect(toast, label).toHaveCount(1);
+  await expect(toast.locator("[data-title]")).toHaveText("Access Denied");
+  const lines = toast.locator("[data-description] > span");
+  await expect(lines, label).toHaveText([
+    route === "/teams" ? "You don't have permission to access team management." : "You don't have permission to access this page.",
+    PAGE_REQUIREMENTS[GUARDED[route]!],
+  ]);
+  await expect(page.getByTestId("access-denied")).toHaveCount(0);
+}
 
 /** What a page that opened shows, per route. */
 async function expectOpened(page: Page, route: keyof Row["routes"], path: string) {
@@ -87,13 +115,7 @@ for (const row of TABLE) {
       if (outcome === "opens") {
         await expectOpened(page, route, path);
       } else {
-        // A page someone may not open says why, in place: no redirect, no toast.
-        await expect(page.getByRole("heading", { level: 1, name: "Access Denied" })).toBeVisible();
-        await expect(page, `${row.persona} at ${path}`).toHaveURL(path);
-        await expect(page.getByTestId("access-denied")).toContainText(
-          route === "/teams" ? "You don't have permission to access team management." : "You don't have permission to access this page.",
-        );
-        await expect(page.locator("[data-sonner-toast]")).toHaveCount(0);
+        await expectRedirectedWithToast(page, route, `${row.persona} at ${path}`);
       }
     }
     // Sidebar links navigate without reloading.
