@@ -1,9 +1,9 @@
 // Bundles the server (and the workspace packages it imports, including the generated Prisma
 // client, whose TypeScript Node cannot run as is) into dist/main.mjs. npm packages stay external, but
-// for @trpc/server, bundled with a faster object spread (object-spread.mjs).
+// for @trpc/server, bundled with a faster object spread (src/fast-paths/object-spread.mjs).
 import { build } from "esbuild";
 import { readFileSync } from "node:fs";
-import { fastObjectSpread } from "./object-spread.mjs";
+import { fastObjectSpread } from "./src/fast-paths/object-spread.mjs";
 
 const external = new Set();
 for (const manifest of ["package.json", "../../packages/api/package.json", "../../packages/db/package.json", "../../packages/shared/package.json"]) {

@@ -19,9 +19,9 @@ import { langfuseRouter } from "./routes/langfuse/router.ts";
 import { apiDocsRoute } from "./routes/api-docs.ts";
 import { delayAsRequested, isTestFault, requestedFaults } from "./test-faults.ts";
 import { createLogger, logRequestFailure, requestLines, requestLogging, type Logger } from "./logger.ts";
-import { fetchFromMemory } from "./routes/v1/fetch-from-memory.ts";
+import { fetchFromMemory } from "./fast-paths/fetch-from-memory.ts";
 import { httpMetrics, metricsEndpoint } from "./metrics.ts";
-import { trpcQueryFastPath } from "./trpc-fast-path.ts";
+import { trpcQueryFastPath } from "./fast-paths/trpc-fast-path.ts";
 import { precompressedAssets } from "./precompressed.ts";
 import type { TrustProxy } from "./env.ts";
 

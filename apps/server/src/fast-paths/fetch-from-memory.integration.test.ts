@@ -7,10 +7,10 @@ import { createServer, request, type Server } from "node:http";
 import { gunzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { appProcess, createAccount, createHarness, createOrganization, createTeam, type AppProcess, type Harness } from "@promptly/api/testing";
-import { createApp } from "../../app.ts";
-import { createLogger, requestLines } from "../../logger.ts";
-import { securityHeaderList, allowedHostNames } from "../../security.ts";
-import { listenForTests, type TestServer } from "../../../test/test-server.ts";
+import { createApp } from "../app.ts";
+import { createLogger, requestLines } from "../logger.ts";
+import { securityHeaderList, allowedHostNames } from "../security.ts";
+import { listenForTests, type TestServer } from "../../test/test-server.ts";
 import { fetchFromMemory } from "./fetch-from-memory.ts";
 
 const METRICS_TOKEN = "metrics-token-for-the-test";

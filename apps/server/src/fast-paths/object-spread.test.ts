@@ -6,7 +6,7 @@ import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { build } from "esbuild";
 import { describe, expect, it } from "vitest";
-import { fastObjectSpread, withFastObjectSpread } from "../object-spread.mjs";
+import { fastObjectSpread, withFastObjectSpread } from "./object-spread.mjs";
 
 type Spread = (...objects: object[]) => object;
 

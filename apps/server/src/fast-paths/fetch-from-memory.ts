@@ -10,10 +10,10 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { authorize, bearerKey, cachedRuntimePrompt, countKeyNow, countRuntimeUse, keyCaller, knownApiKey, runtimeSelector, type ApiServices } from "@promptly/api";
 import type { RuntimeSelector } from "@promptly/shared";
-import { requestId, type requestLines } from "../../logger.ts";
-import { countRequest } from "../../metrics.ts";
-import { isAllowedHost } from "../../security.ts";
-import { FETCH_CACHE_CONTROL, V1_OPERATIONS, matchesIfNoneMatch, routePattern, sentAnswer } from "./operations.ts";
+import { requestId, type requestLines } from "../logger.ts";
+import { countRequest } from "../metrics.ts";
+import { isAllowedHost } from "../security.ts";
+import { FETCH_CACHE_CONTROL, V1_OPERATIONS, matchesIfNoneMatch, routePattern, sentAnswer } from "../routes/v1/operations.ts";
 
 export interface FetchFromMemoryOptions {
   services: ApiServices;

@@ -10,8 +10,8 @@ import express from "express";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { appRouter, createContext } from "@promptly/api";
 import { appProcess, createAccount, createHarness, createOrganization, createTeam, type AppProcess, type Harness } from "@promptly/api/testing";
-import { createApp } from "./app.ts";
-import { listenForTests, type TestServer } from "../test/test-server.ts";
+import { createApp } from "../app.ts";
+import { listenForTests, type TestServer } from "../../test/test-server.ts";
 import { trpcQueryFastPath } from "./trpc-fast-path.ts";
 
 let harness: Harness;

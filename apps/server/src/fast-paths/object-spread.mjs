@@ -29,7 +29,7 @@ const FAST_HELPER = `function _objectSpread2(e, a, b, c) {
 export function withFastObjectSpread(source) {
   if (!source.includes("function _objectSpread2(")) return null;
   if (!HELPER.test(source)) {
-    throw new Error("tRPC's _objectSpread2 helper changed shape: review apps/server/object-spread.mjs against the installed @trpc/server");
+    throw new Error("tRPC's _objectSpread2 helper changed shape: review apps/server/src/fast-paths/object-spread.mjs against the installed @trpc/server");
   }
   return source.replace(HELPER, FAST_HELPER);
 }
@@ -56,7 +56,7 @@ export function fastObjectSpread() {
       });
       build.onEnd((result) =>
         result.errors.length === 0 && replaced === 0
-          ? { errors: [{ text: "no @trpc/server module defined _objectSpread2: remove or update apps/server/object-spread.mjs" }] }
+          ? { errors: [{ text: "no @trpc/server module defined _objectSpread2: remove or update apps/server/src/fast-paths/object-spread.mjs" }] }
           : undefined,
       );
     },
