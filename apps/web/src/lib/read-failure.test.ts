@@ -10,8 +10,13 @@ describe("shouldRetryRead", () => {
     expect(shouldRetryRead(0, answered(status))).toBe(false);
   });
 
+  it.each([403, 404])("never retries a %i that is not tRPC's own answer (a proxy's page)", (status) => {
+    expect(shouldRetryRead(0, { message: "Unknown error", data: undefined, meta: { response: { status } } })).toBe(false);
+  });
+
   it.each([
     ["a server failure", answered(500)],
+    ["a proxy's server failure", { message: "Unknown error", meta: { response: { status: 502 } } }],
     ["an unreachable server", unreachable],
   ])("retries %s up to the limit", (_name, error) => {
     for (let failures = 0; failures < QUERY_RETRIES; failures++) expect(shouldRetryRead(failures, error)).toBe(true);

@@ -3,9 +3,18 @@
 // retried. A read that failed is told at once, while the retries run, never as an empty list.
 import { QUERY_RETRIES, QUERY_RETRY_DELAY_MAX_MS } from "@promptly/shared";
 
-/** The HTTP status tRPC put on a failed call, or undefined when the server was not reached. */
+interface FailedCall {
+  data?: { httpStatus?: number } | null;
+  meta?: { response?: { status?: number } } | null;
+}
+
+/**
+ * The HTTP status of a failed call: the one tRPC put on the call's error, else the answer's own (a
+ * refusal that is not tRPC's, e.g. a proxy's 403 page); undefined when the server was not reached.
+ */
 function statusOf(error: unknown): number | undefined {
-  return (error as { data?: { httpStatus?: number } | null } | null)?.data?.httpStatus ?? undefined;
+  const call = error as FailedCall | null;
+  return call?.data?.httpStatus ?? call?.meta?.response?.status ?? undefined;
 }
 
 /** The query client's `retry`: `failureCount` failures so far; a 4xx answer is final. */
