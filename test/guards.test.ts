@@ -132,7 +132,7 @@ describe("dependency-cruiser configuration", () => {
 
 // ---- the rules of the source (scripts/guards/source-rules.ts, run by `npm run guards`) ----
 
-const [VISIBILITY_RULE, ROLE_RULE, REFUSAL_RULE] = SOURCE_RULES as [SourceRule, SourceRule, SourceRule];
+const [VISIBILITY_RULE, ROLE_RULE, KEY_CALLER_RULE, REFUSAL_RULE] = SOURCE_RULES as [SourceRule, SourceRule, SourceRule, SourceRule];
 
 describe("the rules of the source", () => {
   it("the real tree keeps them, and the scan reads it (each rule's home matches)", () => {
@@ -203,6 +203,20 @@ describe("the rules of the source", () => {
     } finally {
       rmSync(planted, { recursive: true, force: true });
     }
+  });
+
+  it.each([
+    "const { joins, visible } = promptVisibility(keyCaller(key));",
+    "  allowOrFail(authorize(keyCaller(apiKey), \"prompt.read\", { fetch: selector }));",
+  ])("catches a key made a caller outside the adapters: %s", (line) => {
+    expect(ruleMatches(KEY_CALLER_RULE, `const a = 1;\n${line}\n`)).toEqual([`2: ${line.trim()}`]);
+  });
+
+  it.each([
+    "const { joins, visible } = promptVisibility(caller);",
+    "export function keyCallerOf(res: Response) {",
+  ])("leaves what does not make a key a caller: %s", (line) => {
+    expect(ruleMatches(KEY_CALLER_RULE, line)).toEqual([]);
   });
 
   it.each([

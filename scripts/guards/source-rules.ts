@@ -2,8 +2,8 @@
 // bite by test/guards.test.ts): which prompts a caller sees by their visibility, and which an API key
 // sees (its team's, none archived), is said only in the visibility module, and which role may do what
 // is said only in the access module (a role written into SQL by hand drifts from the permission table,
-// as the Teams page link of an accepted invitation did), and what a refusal answers on each transport
-// only in the error table.
+// as the Teams page link of an accepted invitation did), an API key is made a caller only by a
+// transport's adapter, and what a refusal answers on each transport is said only in the error table.
 import { readdirSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -48,6 +48,17 @@ export const SOURCE_RULES: SourceRule[] = [
         line: "(m.role = 'admin' AND count(*) FILTER (WHERE m.role = 'admin') OVER () <= 1)",
         reason: "the last admin rule counts an organization's admins; it grants nothing",
       },
+    ],
+  },
+  {
+    name: "an API key made a caller outside a transport's adapter",
+    home: "packages/api/src/services/access/visibility.ts",
+    // Each way in makes the request's key its caller once; services are handed that caller.
+    patterns: [/\bkeyCaller\s*\(/],
+    allowed: [
+      { file: "packages/api/src/context.ts", line: "caller: keyCaller(key.apiKey)", reason: "tRPC's context, once per request" },
+      { file: "apps/server/src/routes/v1/router.ts", line: ".caller = keyCaller(result.apiKey);", reason: "the REST, MCP and Langfuse door, once per request" },
+      { file: "apps/server/src/fast-paths/fetch-from-memory.ts", line: "const caller = keyCaller(key);", reason: "the runtime fetch before Express, once per request" },
     ],
   },
   {
