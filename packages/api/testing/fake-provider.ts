@@ -23,6 +23,11 @@ interface FakeAnswerOptions {
   repeat: number;
   /** The answer's text instead of the echo (a judge's verdict, say), until set back to null. */
   text: string | null;
+  /**
+   * A tool call instead of text, to a request that offers tools (its id made by the fake), until set
+   * back to null; a request that ends with a tool result is answered with text all the same.
+   */
+  toolCall: { name: string; arguments: Record<string, unknown> } | null;
 }
 
 interface RecordedCall {
@@ -80,7 +85,9 @@ interface ChatMessage {
   content: unknown;
 }
 
-const lastUserText = (messages: ChatMessage[]) => contentText([...messages].reverse().find((message) => message.role === "user")?.content);
+/** Anthropic sends a tool result as a user's message: it is not what the person asked. */
+const isToolResult = (message: ChatMessage) => Array.isArray(message.content) && (message.content as ContentPart[]).every((part) => part.type === "tool_result");
+const lastUserText = (messages: ChatMessage[]) => contentText([...messages].reverse().find((message) => message.role === "user" && !isToolResult(message))?.content);
 const promptText = (messages: ChatMessage[], system?: unknown) => [contentText(system), ...messages.map((message) => contentText(message.content))].join(" ");
 
 // Each wait takes its abort listener off when it ends: a streamed answer waits once per piece on the
@@ -104,8 +111,17 @@ async function readBody(req: IncomingMessage): Promise<unknown> {
   return text ? JSON.parse(text) : null;
 }
 
+/** The tool call to answer with: one is set, the request offers tools, and its last message is not a tool result. */
+function toolCallFor(call: FakeAnswerOptions["toolCall"], tools: unknown, messages: ChatMessage[]) {
+  if (!call || !Array.isArray(tools) || !tools.length) return null;
+  const last = messages.at(-1);
+  const answersATool = last?.role === "tool" || (Array.isArray(last?.content) && (last.content as ContentPart[]).some((part) => part.type === "tool_result"));
+  return answersATool ? null : call;
+}
+
 interface OpenAIChatBody {
   model: string;
+  tools?: unknown;
   messages?: ChatMessage[];
   stream?: boolean;
   stream_options?: { include_usage?: boolean };
@@ -113,6 +129,7 @@ interface OpenAIChatBody {
 
 interface AnthropicBody {
   model: string;
+  tools?: unknown;
   system?: unknown;
   messages?: ChatMessage[];
   stream?: boolean;
@@ -134,7 +151,7 @@ export async function startFakeProvider(options: FakeProviderOptions = {}): Prom
   const models = options.models ?? ["gpt-4o-mini", "claude-haiku-4-5", "local-llama"];
   const calls: RecordedCall[] = [];
   const state = { failWith: null as number | null, failMessage: null as string | null, openStreams: 0, openAnswers: 0, abandonedStreams: 0 };
-  const answer: FakeAnswerOptions = { firstTokenDelayMs: 0, chunkDelayMs: 0, repeat: 1, text: null };
+  const answer: FakeAnswerOptions = { firstTokenDelayMs: 0, chunkDelayMs: 0, repeat: 1, text: null, toolCall: null };
 
   /**
    * Writes a server-sent event stream: headers at once, the first piece after the slow-start delay, then
@@ -182,20 +199,33 @@ export async function startFakeProvider(options: FakeProviderOptions = {}): Prom
     const id = `chatcmpl-fake${calls.length}`;
     const created = 1_767_225_600;
     const model = body.model;
+    const call = toolCallFor(answer.toolCall, body.tools, body.messages ?? []);
+    const callId = `call_fake${calls.length}`;
     if (!body.stream) {
       if (!(await slowStart(res))) return;
+      const message = call
+        ? { role: "assistant", content: null, refusal: null, tool_calls: [{ id: callId, type: "function", function: { name: call.name, arguments: JSON.stringify(call.arguments) } }] }
+        : { role: "assistant", content: text, refusal: null };
       return json(res, 200, {
         id, object: "chat.completion", created, model,
-        choices: [{ index: 0, message: { role: "assistant", content: text, refusal: null }, logprobs: null, finish_reason: "stop" }],
+        choices: [{ index: 0, message, logprobs: null, finish_reason: call ? "tool_calls" : "stop" }],
         usage: fullUsage,
       });
     }
     const chunk = (delta: Record<string, unknown>, finish: string | null, extra: Record<string, unknown> = {}) => () =>
       `data: ${JSON.stringify({ id, object: "chat.completion.chunk", created, model, choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }], ...extra })}\n\n`;
+    // A tool call streams as OpenAI's does: its id and name first, then its arguments' text in pieces.
+    const argumentsText = call ? JSON.stringify(call.arguments) : "";
+    const content = call
+      ? [
+          chunk({ tool_calls: [{ index: 0, id: callId, type: "function", function: { name: call.name, arguments: "" } }] }, null),
+          ...[argumentsText.slice(0, 5), argumentsText.slice(5)].map((part) => chunk({ tool_calls: [{ index: 0, function: { arguments: part } }] }, null)),
+        ]
+      : pieces(text).map((piece) => chunk({ content: piece }, null));
     const events = [
-      chunk({ role: "assistant", content: "" }, null),
-      ...pieces(text).map((piece) => chunk({ content: piece }, null)),
-      chunk({}, "stop"),
+      chunk({ role: "assistant", content: call ? null : "" }, null),
+      ...content,
+      chunk({}, call ? "tool_calls" : "stop"),
       // With stream_options.include_usage: one last chunk with no choices and the usage.
       ...(body.stream_options?.include_usage ? [() => `data: ${JSON.stringify({ id, object: "chat.completion.chunk", created, model, choices: [], usage: fullUsage })}\n\n`] : []),
       () => "data: [DONE]\n\n",
@@ -209,12 +239,14 @@ export async function startFakeProvider(options: FakeProviderOptions = {}): Prom
     const outputTokens = countTokens(text);
     const id = `msg_fake${calls.length}`;
     const model = body.model;
+    const call = toolCallFor(answer.toolCall, body.tools, body.messages ?? []);
+    const callId = `toolu_fake${calls.length}`;
     if (!body.stream) {
       if (!(await slowStart(res))) return;
       return json(res, 200, {
         id, type: "message", role: "assistant", model,
-        content: [{ type: "text", text }],
-        stop_reason: "end_turn", stop_sequence: null,
+        content: call ? [{ type: "tool_use", id: callId, name: call.name, input: call.arguments }] : [{ type: "text", text }],
+        stop_reason: call ? "tool_use" : "end_turn", stop_sequence: null,
         usage: { input_tokens: inputTokens, output_tokens: outputTokens },
       });
     }
@@ -223,11 +255,16 @@ export async function startFakeProvider(options: FakeProviderOptions = {}): Prom
       event("message_start", {
         message: { id, type: "message", role: "assistant", model, content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: inputTokens, output_tokens: 1 } },
       }),
-      event("content_block_start", { index: 0, content_block: { type: "text", text: "" } }),
+      // A tool call streams as Anthropic's does: a tool_use block whose input comes as pieces of JSON text.
+      event("content_block_start", { index: 0, content_block: call ? { type: "tool_use", id: callId, name: call.name, input: {} } : { type: "text", text: "" } }),
       event("ping", {}),
-      ...pieces(text).map((piece) => event("content_block_delta", { index: 0, delta: { type: "text_delta", text: piece } })),
+      ...(call
+        ? [JSON.stringify(call.arguments).slice(0, 5), JSON.stringify(call.arguments).slice(5)].map((part) =>
+            event("content_block_delta", { index: 0, delta: { type: "input_json_delta", partial_json: part } }),
+          )
+        : pieces(text).map((piece) => event("content_block_delta", { index: 0, delta: { type: "text_delta", text: piece } }))),
       event("content_block_stop", { index: 0 }),
-      event("message_delta", { delta: { stop_reason: "end_turn", stop_sequence: null }, usage: { output_tokens: outputTokens } }),
+      event("message_delta", { delta: { stop_reason: call ? "tool_use" : "end_turn", stop_sequence: null }, usage: { output_tokens: outputTokens } }),
       event("message_stop", {}),
     ];
     await stream(res, events, 3);

@@ -27,6 +27,9 @@ export const TOOLS_MSG = {
   configToolsInvalid: "config.tools is a list of tools as OpenAI takes them ({ type: 'function', function: { name, description, parameters } }) or as Anthropic does ({ name, description, input_schema })",
   configResponseFormatInvalid:
     "config.response_format is { type: 'text' }, { type: 'json_object' } or { type: 'json_schema', json_schema: { name, schema, strict } } as OpenAI takes it",
+  /** A run's answer against a JSON response format. */
+  answerNotJson: "The answer is not JSON",
+  answerNotObject: "The answer is not a JSON object",
   /** What the editor says above the tools and the response schema. */
   notCompiled: "Variables are not filled in tools and schemas: they are sent to the model as written.",
 } as const;

@@ -3,6 +3,7 @@
 import { z } from "zod";
 import { CHAT_ROLES } from "./prompt-template.ts";
 import { idSchema, multilineText } from "./validation.ts";
+import { toolCallSchema } from "./prompt-tools.ts";
 import { RUN_STATUSES } from "./options.ts";
 
 /** An answer longer than this many characters is cut there, with a notice. */
@@ -13,6 +14,7 @@ const RUN_STOP_MAX = 4;
 /** A draft's template, or all its messages together, or a conversation's turns together: at most this many characters (as a version's). */
 const RUN_DRAFT_TEXT_MAX = 100_000;
 const RUN_FOLLOW_UP_MAX = 50;
+const RUN_TOOL_CALLS_MAX = 20;
 
 export const RUN_MSG = {
   modelRequired: "Choose a model: the version names none",
@@ -62,7 +64,15 @@ const runDraftFields = {
     .refine((messages) => messages.reduce((sum, message) => sum + message.content.length, 0) <= RUN_DRAFT_TEXT_MAX, RUN_MSG.draftTooLong)
     .optional(),
   followUp: z
-    .array(z.object({ role: z.enum(["assistant", "user"]), content: multilineText() }))
+    .array(
+      z.union([
+        // The model's turn that called tools (first: a plain turn's shape would drop its calls), and the
+        // author's answer to one of those calls (a tool result).
+        z.object({ role: z.literal("assistant"), content: multilineText(), toolCalls: z.array(toolCallSchema).min(1).max(RUN_TOOL_CALLS_MAX) }),
+        z.object({ role: z.literal("tool"), toolCallId: z.string().min(1).max(200), content: multilineText() }),
+        z.object({ role: z.enum(["assistant", "user"]), content: multilineText() }),
+      ]),
+    )
     .max(RUN_FOLLOW_UP_MAX, RUN_MSG.followUpTooLong)
     .refine((turns) => turns.reduce((sum, turn) => sum + turn.content.length, 0) <= RUN_DRAFT_TEXT_MAX, RUN_MSG.draftTooLong)
     .optional(),

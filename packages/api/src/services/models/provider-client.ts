@@ -4,7 +4,7 @@
 // the provider's answer) and a timeout. A failure becomes a ProviderFailure in plain words.
 import type Anthropic from "@anthropic-ai/sdk";
 import type OpenAI from "openai";
-import type { ChatMessage, ProviderKind, RunParameters } from "@promptly/shared";
+import { openAiResponseFormat, openAiTools, type ChatMessage, type PromptTool, type ProviderKind, type ResponseFormat, type RunParameters, type ToolCall } from "@promptly/shared";
 import { PrivateAddressError, RedirectRefusedError, loadOutbound, outboundLoaded, providerFetch } from "./outbound.ts";
 
 /** A connection with its key opened: only the services that call the provider hold one. */
@@ -195,35 +195,105 @@ export async function listProviderModels(
   }
 }
 
-/** What a model is asked: a text prompt (sent as one user message) or chat messages. */
-export type ModelInput = { type: "text"; text: string } | { type: "chat"; messages: ChatMessage[] };
+/**
+ * A message of a conversation the model is sent: a role's text, the model's earlier turn with the tool
+ * calls it made, or the answer to one of them (a tool result).
+ */
+export type ModelMessage = ChatMessage | { role: "assistant"; content: string; toolCalls: ToolCall[] } | { role: "tool"; toolCallId: string; content: string };
 
-/** A piece of a streamed answer: text, or the usage the provider reports (input and output tokens). */
-export type StreamPiece = { type: "text"; text: string } | { type: "usage"; inputTokens?: number; outputTokens?: number };
+/** What a model is asked: a text prompt (sent as one user message) or chat messages. */
+export type ModelInput = { type: "text"; text: string } | { type: "chat"; messages: ModelMessage[] };
+
+/** The tools the model may call and the shape its answer must take, sent in each provider's own dialect. */
+export interface ModelTools {
+  tools?: readonly PromptTool[];
+  responseFormat?: ResponseFormat | null;
+}
+
+/** A piece of a streamed answer: text, a tool call the model made (whole), or the usage the provider reports (input and output tokens). */
+export type StreamPiece =
+  | { type: "text"; text: string }
+  | { type: "toolCall"; call: ToolCall }
+  | { type: "usage"; inputTokens?: number; outputTokens?: number };
 
 /** Anthropic's API requires max_tokens; this is sent when neither the run nor the version sets it. */
 const ANTHROPIC_DEFAULT_MAX_TOKENS = 4_096;
 
-const asMessages = (input: ModelInput): ChatMessage[] => (input.type === "text" ? [{ role: "user", content: input.text }] : input.messages);
+const asMessages = (input: ModelInput): ModelMessage[] => (input.type === "text" ? [{ role: "user", content: input.text }] : input.messages);
+
+/** A tool call's arguments as an object (Anthropic's `input`): the model's JSON text, or `{}` when it is not an object. */
+function argumentsObject(text: string): Record<string, unknown> {
+  try {
+    const value: unknown = JSON.parse(text);
+    return value && typeof value === "object" && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+  } catch {
+    return {};
+  }
+}
+
+/** A message in Anthropic's form: a tool call is a `tool_use` block, a tool result a user's `tool_result` block. */
+function anthropicMessage(message: ModelMessage): Anthropic.MessageParam {
+  if (message.role === "tool") return { role: "user", content: [{ type: "tool_result", tool_use_id: message.toolCallId, content: message.content }] };
+  if ("toolCalls" in message) {
+    return {
+      role: "assistant",
+      content: [
+        ...(message.content ? [{ type: "text" as const, text: message.content }] : []),
+        ...message.toolCalls.map((call) => ({ type: "tool_use" as const, id: call.id, name: call.name, input: argumentsObject(call.arguments) })),
+      ],
+    };
+  }
+  return { role: message.role as "user" | "assistant", content: message.content };
+}
+
+/**
+ * Anthropic's tools (`input_schema`) and structured output (`output_config.format`, a JSON Schema;
+ * a JSON object answer is the schema of any object).
+ */
+function anthropicTools({ tools, responseFormat }: ModelTools) {
+  return {
+    ...(tools?.length
+      ? { tools: tools.map((tool) => ({ name: tool.name, ...(tool.description !== undefined ? { description: tool.description } : {}), input_schema: { type: "object" as const, ...tool.parameters } })) }
+      : {}),
+    ...(responseFormat?.type === "json_schema" ? { output_config: { format: { type: "json_schema" as const, schema: responseFormat.schema } } } : {}),
+    ...(responseFormat?.type === "json_object" ? { output_config: { format: { type: "json_schema" as const, schema: { type: "object" } } } } : {}),
+  };
+}
 
 /** Anthropic's request body for `messages` (its system messages as its `system` text). */
-function anthropicRequest(model: string, messages: ChatMessage[], parameters: RunParameters) {
+function anthropicRequest(model: string, messages: ModelMessage[], parameters: RunParameters, tools: ModelTools) {
   const system = messages.filter((message) => message.role === "system").map((message) => message.content).join("\n\n");
   return {
     model,
     max_tokens: parameters.maxTokens ?? ANTHROPIC_DEFAULT_MAX_TOKENS,
-    messages: messages.filter((message) => message.role !== "system").map((message) => ({ role: message.role as "user" | "assistant", content: message.content })),
+    messages: messages.filter((message) => message.role !== "system").map(anthropicMessage),
     ...(system ? { system } : {}),
     ...(parameters.temperature !== undefined ? { temperature: parameters.temperature } : {}),
     ...(parameters.topP !== undefined ? { top_p: parameters.topP } : {}),
     ...(parameters.stop?.length ? { stop_sequences: parameters.stop } : {}),
+    ...anthropicTools(tools),
   };
 }
 
+/** A message in OpenAI's form: a tool call in `tool_calls`, a tool result a `tool` message. */
+function openaiMessage(message: ModelMessage): OpenAI.ChatCompletionMessageParam {
+  if (message.role === "tool") return { role: "tool", tool_call_id: message.toolCallId, content: message.content };
+  if ("toolCalls" in message) {
+    return {
+      role: "assistant",
+      content: message.content || null,
+      tool_calls: message.toolCalls.map((call) => ({ id: call.id, type: "function" as const, function: { name: call.name, arguments: call.arguments } })),
+    };
+  }
+  return { role: message.role, content: message.content };
+}
+
 /** OpenAI's (and compatible servers') chat completion request body. */
-const openaiRequest = (connection: OpenConnection, model: string, messages: ChatMessage[], parameters: RunParameters) => ({
+const openaiRequest = (connection: OpenConnection, model: string, messages: ModelMessage[], parameters: RunParameters, tools: ModelTools) => ({
   model,
-  messages,
+  messages: messages.map(openaiMessage),
+  ...(tools.tools?.length ? { tools: openAiTools(tools.tools) } : {}),
+  ...(tools.responseFormat ? { response_format: openAiResponseFormat(tools.responseFormat) as OpenAI.ChatCompletionCreateParams["response_format"] } : {}),
   ...(parameters.temperature !== undefined ? { temperature: parameters.temperature } : {}),
   // OpenAI's own API wants max_completion_tokens (its reasoning models refuse max_tokens); compatible servers know max_tokens.
   ...(parameters.maxTokens !== undefined ? (connection.kind === "openai" ? { max_completion_tokens: parameters.maxTokens } : { max_tokens: parameters.maxTokens }) : {}),
@@ -238,19 +308,25 @@ const openaiRequest = (connection: OpenConnection, model: string, messages: Chat
 export async function completeModelAnswer(
   connection: OpenConnection,
   options: CallOptions,
-  request: { model: string; input: ModelInput; parameters: RunParameters },
-): Promise<{ text: string; inputTokens: number | null; outputTokens: number | null }> {
+  request: { model: string; input: ModelInput; parameters: RunParameters } & ModelTools,
+): Promise<{ text: string; toolCalls: ToolCall[]; inputTokens: number | null; outputTokens: number | null }> {
   const messages = asMessages(request.input);
   if (connection.kind === "anthropic") {
-    const message = await (await anthropicClient(connection, options, true)).messages.create({ ...anthropicRequest(request.model, messages, request.parameters), stream: false }, { signal: options.signal });
+    const message = await (await anthropicClient(connection, options, true)).messages.create(
+      { ...anthropicRequest(request.model, messages, request.parameters, request), stream: false },
+      { signal: options.signal },
+    );
     const text = message.content.map((block) => (block.type === "text" ? block.text : "")).join("");
-    return { text, inputTokens: message.usage.input_tokens, outputTokens: message.usage.output_tokens };
+    const toolCalls = message.content.flatMap((block) => (block.type === "tool_use" ? [{ id: block.id, name: block.name, arguments: JSON.stringify(block.input) }] : []));
+    return { text, toolCalls, inputTokens: message.usage.input_tokens, outputTokens: message.usage.output_tokens };
   }
   const completion = await (await openaiClient(connection, options, true)).chat.completions.create(
-    { ...openaiRequest(connection, request.model, messages, request.parameters), stream: false },
+    { ...openaiRequest(connection, request.model, messages, request.parameters, request), stream: false },
     { signal: options.signal },
   );
-  return { text: completion.choices[0]?.message?.content ?? "", inputTokens: completion.usage?.prompt_tokens ?? null, outputTokens: completion.usage?.completion_tokens ?? null };
+  const message = completion.choices[0]?.message;
+  const toolCalls = (message?.tool_calls ?? []).flatMap((call) => (call.type === "function" ? [{ id: call.id, name: call.function.name, arguments: call.function.arguments }] : []));
+  return { text: message?.content ?? "", toolCalls, inputTokens: completion.usage?.prompt_tokens ?? null, outputTokens: completion.usage?.completion_tokens ?? null };
 }
 
 /**
@@ -261,26 +337,44 @@ export async function completeModelAnswer(
 export async function* streamModelAnswer(
   connection: OpenConnection,
   options: CallOptions,
-  request: { model: string; input: ModelInput; parameters: RunParameters },
+  request: { model: string; input: ModelInput; parameters: RunParameters } & ModelTools,
 ): AsyncGenerator<StreamPiece> {
   const { model, parameters } = request;
   const messages = asMessages(request.input);
   if (connection.kind === "anthropic") {
-    const stream = await (await anthropicClient(connection, options)).messages.create({ ...anthropicRequest(model, messages, parameters), stream: true }, { signal: options.signal });
+    const stream = await (await anthropicClient(connection, options)).messages.create({ ...anthropicRequest(model, messages, parameters, request), stream: true }, { signal: options.signal });
+    // A tool_use block's input comes as pieces of JSON text, whole at the block's end.
+    const calls = new Map<number, ToolCall>();
     for await (const event of stream) {
       if (event.type === "message_start") yield { type: "usage", inputTokens: event.message.usage.input_tokens, outputTokens: event.message.usage.output_tokens };
-      else if (event.type === "content_block_delta" && event.delta.type === "text_delta") yield { type: "text", text: event.delta.text };
-      else if (event.type === "message_delta") yield { type: "usage", outputTokens: event.usage.output_tokens, ...(event.usage.input_tokens != null ? { inputTokens: event.usage.input_tokens } : {}) };
+      else if (event.type === "content_block_start" && event.content_block.type === "tool_use") {
+        calls.set(event.index, { id: event.content_block.id, name: event.content_block.name, arguments: "" });
+      } else if (event.type === "content_block_delta" && event.delta.type === "text_delta") yield { type: "text", text: event.delta.text };
+      else if (event.type === "content_block_delta" && event.delta.type === "input_json_delta") {
+        const call = calls.get(event.index);
+        if (call) call.arguments += event.delta.partial_json;
+      } else if (event.type === "content_block_stop" && calls.has(event.index)) {
+        const call = calls.get(event.index)!;
+        calls.delete(event.index);
+        yield { type: "toolCall", call: { ...call, arguments: call.arguments || "{}" } };
+      } else if (event.type === "message_delta") yield { type: "usage", outputTokens: event.usage.output_tokens, ...(event.usage.input_tokens != null ? { inputTokens: event.usage.input_tokens } : {}) };
     }
     return;
   }
   const stream = await (await openaiClient(connection, options)).chat.completions.create(
-    { ...openaiRequest(connection, model, messages, parameters), stream: true, stream_options: { include_usage: true } },
+    { ...openaiRequest(connection, model, messages, parameters, request), stream: true, stream_options: { include_usage: true } },
     { signal: options.signal },
   );
+  // A tool call comes in pieces by its index (its id and name first, then its arguments' text), whole at the stream's end.
+  const calls = new Map<number, ToolCall>();
   for await (const chunk of stream) {
-    const text = chunk.choices[0]?.delta?.content;
-    if (text) yield { type: "text", text };
+    const delta = chunk.choices[0]?.delta;
+    if (delta?.content) yield { type: "text", text: delta.content };
+    for (const piece of delta?.tool_calls ?? []) {
+      const call = calls.get(piece.index) ?? { id: "", name: "", arguments: "" };
+      calls.set(piece.index, { id: piece.id ?? call.id, name: call.name + (piece.function?.name ?? ""), arguments: call.arguments + (piece.function?.arguments ?? "") });
+    }
     if (chunk.usage) yield { type: "usage", inputTokens: chunk.usage.prompt_tokens, outputTokens: chunk.usage.completion_tokens };
   }
+  for (const call of [...calls.entries()].sort(([a], [b]) => a - b).map(([, call]) => call)) yield { type: "toolCall", call };
 }

@@ -16,6 +16,8 @@ import { withStagedDraft } from "./playground-drafts.ts";
 import { modelPriceFor } from "./prices.ts";
 import { describeProviderError, streamModelAnswer, type ModelInput } from "./provider-client.ts";
 import { resolveIncludes, type IncludeBody, type IncludeReader } from "../prompts/prompt-includes.ts";
+import { schemaMismatch } from "../prompts/json-schemas.ts";
+import { TOOLS_MSG, toolCallSchema, type PromptTool, type ResponseFormat, type ToolCall } from "@promptly/shared";
 
 type Config = Pick<ApiConfig, "secret" | "allowPrivateProviderUrls" | "providerTimeoutMs" | "providerMaxConcurrentRuns">;
 
@@ -37,9 +39,23 @@ export const promptRunItem = z.object({
   variables: z.record(z.string(), z.unknown()),
   input: z.union([
     z.object({ type: z.literal("text"), text: z.string() }),
-    z.object({ type: z.literal("chat"), messages: z.array(z.object({ role: z.enum(["system", "user", "assistant"]), content: z.string() })) }),
+    z.object({
+      type: z.literal("chat"),
+      messages: z.array(
+        z.union([
+          z.object({ role: z.enum(["system", "user", "assistant"]), content: z.string(), toolCalls: z.array(toolCallSchema).optional() }),
+          z.object({ role: z.literal("tool"), toolCallId: z.string(), content: z.string() }),
+        ]),
+      ),
+    }),
   ]),
   output: z.string(),
+  /** The tools the model called, each with its arguments as the model wrote them (JSON text). */
+  toolCalls: z.array(toolCallSchema),
+  /** Whether the answer matched the version's response format (its JSON Schema, or any JSON object); null when there was none to check. */
+  schemaMatched: z.boolean().nullable(),
+  /** Why the answer did not match it. */
+  schemaProblem: z.string().nullable(),
   inputTokens: z.number().nullable(),
   outputTokens: z.number().nullable(),
   ttftMs: z.number().nullable(),
@@ -63,6 +79,27 @@ export const promptRunPage = z.object({ items: z.array(promptRunSummary), nextCu
 /** `providerStatus`: on a run the provider failed, the HTTP status it answered (null: none, e.g. unreachable). */
 export type RunEvent = { type: "delta"; text: string } | { type: "done"; run: PromptRunItem; providerStatus?: number | null };
 
+/**
+ * Whether a whole answer (`output`, null when there is none to check: a failure, a cut answer, tool
+ * calls instead of one) matches the response format: a JSON Schema's answer is JSON that it accepts,
+ * a JSON object answer is a JSON object; a text format (or none) checks nothing.
+ */
+export function answerMatch(format: ResponseFormat | null, output: string | null): { schemaMatched: boolean | null; schemaProblem: string | null } {
+  if (output === null || !format || format.type === "text") return { schemaMatched: null, schemaProblem: null };
+  let value: unknown;
+  try {
+    value = JSON.parse(output);
+  } catch {
+    return { schemaMatched: false, schemaProblem: TOOLS_MSG.answerNotJson };
+  }
+  if (format.type === "json_object") {
+    const isObject = value !== null && typeof value === "object" && !Array.isArray(value);
+    return { schemaMatched: isObject, schemaProblem: isObject ? null : TOOLS_MSG.answerNotObject };
+  }
+  const problem = schemaMismatch(format.schema, value);
+  return { schemaMatched: problem === null, schemaProblem: problem };
+}
+
 /** Who runs: a person or a team's API key. */
 export type RunActor = { userId: string; apiKeyId?: null } | { userId?: null; apiKeyId: string };
 
@@ -82,7 +119,7 @@ export interface RunPrompt {
 const runSelect = {
   id: true, promptId: true, version: true, userId: true, apiKeyId: true, connectionId: true, connectionName: true, model: true, parameters: true,
   variables: true, input: true, output: true, inputTokens: true, outputTokens: true, ttftMs: true, totalMs: true, cost: true, status: true,
-  error: true, notice: true, draft: true, createdAt: true,
+  error: true, notice: true, draft: true, createdAt: true, toolCalls: true, schemaMatched: true, schemaProblem: true,
 } as const;
 
 /** The person's or key's name, read with the run (runSelect's rows carry no names). */
@@ -143,7 +180,7 @@ export function runParameters(given: RunParameters, versionConfig: unknown): Run
   return Object.fromEntries(Object.entries(merged).filter(([, value]) => value !== undefined)) as RunParameters;
 }
 
-export const versionSelect = { type: true, template: true, messages: true, variables: true, model: true, config: true } as const;
+export const versionSelect = { type: true, template: true, messages: true, variables: true, model: true, config: true, tools: true, responseFormat: true } as const;
 /** What a run reads of its version. */
 export type RunVersion = Prisma.PromptVersionGetPayload<{ select: typeof versionSelect }>;
 
@@ -196,6 +233,9 @@ async function prepareRun(db: DbOrTx, config: Config, prompt: RunPrompt, input: 
   const connection = openRunConnection(config, connectionRow);
   return {
     model, modelInput, connection, connectionName: connectionRow.name, parameters: runParameters(input.parameters, version.config), draft: edited || followUp.length > 0,
+    // Sent as written: variables in tools and schemas are not filled.
+    tools: version.tools as unknown as PromptTool[],
+    responseFormat: version.responseFormat as unknown as ResponseFormat | null,
   };
 }
 
@@ -228,16 +268,19 @@ async function insertRun(db: Db, run: RunRecord): Promise<PromptRunItem> {
   const [row] = await hotQuery<Omit<PromptRunItem, "actor"> & { email: string | null; fullName: string | null; keyName: string | null }>(db, Prisma.sql`
     WITH run AS (
       INSERT INTO prompt_runs (organization_id, prompt_id, version, user_id, api_key_id, connection_id, connection_name, model, parameters, variables, input,
-                               output, input_tokens, output_tokens, ttft_ms, total_ms, cost, status, error, notice, draft, created_at)
+                               output, input_tokens, output_tokens, ttft_ms, total_ms, cost, status, error, notice, draft, created_at,
+                               tool_calls, schema_matched, schema_problem)
       VALUES (${run.organizationId}::uuid, ${run.promptId}::uuid, ${run.version}::int, ${run.userId}::uuid, ${run.apiKeyId}::uuid, ${run.connectionId}::uuid,
               ${run.connectionName}, ${run.model}, ${json(run.parameters)}::jsonb, ${json(run.variables)}::jsonb, ${json(run.input)}::jsonb, ${run.output},
               ${run.inputTokens}::int, ${run.outputTokens}::int, ${run.ttftMs}::int, ${run.totalMs}::int, ${run.cost}::float8, ${run.status}::prompt_run_status,
-              ${run.error}, ${run.notice}, ${run.draft}::boolean, ${run.createdAt}::timestamptz)
+              ${run.error}, ${run.notice}, ${run.draft}::boolean, ${run.createdAt}::timestamptz,
+              ${json(run.toolCalls)}::jsonb, ${run.schemaMatched}::boolean, ${run.schemaProblem})
       RETURNING *)
     SELECT run.id, run.prompt_id AS "promptId", run.version, run.user_id AS "userId", run.api_key_id AS "apiKeyId", run.connection_id AS "connectionId",
            run.connection_name AS "connectionName", run.model, run.parameters, run.variables, run.input, run.output, run.input_tokens AS "inputTokens",
            run.output_tokens AS "outputTokens", run.ttft_ms AS "ttftMs", run.total_ms AS "totalMs", run.cost, run.status::text AS status, run.error, run.notice,
-           run.draft, run.created_at AS "createdAt", u.email, p.full_name AS "fullName", k.name AS "keyName"
+           run.draft, run.created_at AS "createdAt", run.tool_calls AS "toolCalls", run.schema_matched AS "schemaMatched",
+           run.schema_problem AS "schemaProblem", u.email, p.full_name AS "fullName", k.name AS "keyName"
     FROM run LEFT JOIN users u ON u.id = run.user_id LEFT JOIN profiles p ON p.user_id = run.user_id LEFT JOIN api_keys k ON k.id = run.api_key_id`);
   const { email, fullName, keyName, ...rest } = row!;
   return toItem({ ...rest, user: email === null ? null : { email, profile: { fullName } }, apiKey: keyName === null ? null : { name: keyName } });
@@ -300,6 +343,7 @@ async function* answerRun(
   let inputTokens: number | null = null;
   let outputTokens: number | null = null;
   let notice: string | null = null;
+  const toolCalls: ToolCall[] = [];
   // Until the answer ends one way or the other, an exit (the caller left the loop) is a stop.
   let ending: { status: "succeeded" | "failed" | "stopped"; error: string | null } = { status: "stopped", error: RUN_MSG.stopped };
   let recorded: PromptRunItem | null = null;
@@ -340,6 +384,8 @@ async function* answerRun(
       notice,
       draft: prepared.draft,
       createdAt,
+      toolCalls,
+      ...answerMatch(prepared.responseFormat, ending.status === "succeeded" && toolCalls.length === 0 && notice === null ? output : null),
     });
   };
 
@@ -347,10 +393,16 @@ async function* answerRun(
     const answer = streamModelAnswer(
       prepared.connection,
       { allowPrivate: deps.config.allowPrivateProviderUrls ?? false, timeoutMs, signal: controller.signal },
-      { model: prepared.model, input: prepared.modelInput, parameters: prepared.parameters },
+      { model: prepared.model, input: prepared.modelInput, parameters: prepared.parameters, tools: prepared.tools, responseFormat: prepared.responseFormat },
     );
     try {
       for await (const piece of answer) {
+        // A tool call comes whole, and is answered with the recorded run.
+        if (piece.type === "toolCall") {
+          ttftMs ??= Math.round(performance.now() - startedAt);
+          toolCalls.push(piece.call);
+          continue;
+        }
         if (piece.type === "usage") {
           if (piece.inputTokens !== undefined) inputTokens = piece.inputTokens;
           if (piece.outputTokens !== undefined) outputTokens = piece.outputTokens;

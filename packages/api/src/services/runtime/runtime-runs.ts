@@ -59,6 +59,8 @@ export async function startRuntimeRun(
     variables: prompt.variables as unknown as RunVersion["variables"],
     model: prompt.model,
     config: prompt.config as RunVersion["config"],
+    tools: (prompt.tools ?? []) as unknown as RunVersion["tools"],
+    responseFormat: (prompt.responseFormat ?? null) as RunVersion["responseFormat"],
   };
   const events = await streamRun(
     deps,
