@@ -125,7 +125,8 @@ export async function boot(env: Env, opts: { viteMiddleware?: RequestHandler; lo
     const stopHousekeeping = scheduleHousekeeping(services, {
       onError: warn("housekeeping failed"),
     });
-    // Mail goes out from the outbox; queued mail of an earlier run (or another process) too.
+    // Mail goes out from its queue (pg-boss, shared by every app process): mail queued by an earlier run,
+    // another process or an earlier version too.
     const outbox = startOutboxWorker(services, {
       databaseUrl: database.url,
       onError: warn("mail not sent yet"),

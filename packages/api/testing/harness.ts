@@ -189,7 +189,11 @@ export async function createHarness(options: { rateLimits?: boolean; allowPrivat
     webhooks: new WebhookQueue({ databaseUrl: database.url, retryBaseMs: 200, timeoutMs: 2_000, pollingIntervalSeconds: 0.5, sweepMs: 1_000 }, config),
     now: clock.now,
   };
-  const outbox = startOutboxWorker(services, { databaseUrl: database.url, pollMs: 200, onError: () => undefined });
+  const outbox = startOutboxWorker(services, { databaseUrl: database.url, pollMs: 500, onError: () => undefined });
+  // pg-boss judges when a job is due by the database's clock, which the tests' clock does not move: mail
+  // due on the tests' clock (a digest's end, a retry) is sent by a drain every 200 ms too.
+  const drainer = setInterval(() => void outbox.drain(), 200);
+  drainer.unref();
   const harness: Harness = {
     services,
     database,
@@ -230,6 +234,7 @@ export async function createHarness(options: { rateLimits?: boolean; allowPrivat
       return client;
     },
     async close() {
+      clearInterval(drainer);
       await outbox.stop();
       await services.evaluations.stop();
       await services.webhooks.stop();

@@ -7,6 +7,7 @@ import { inTransaction, Prisma, type DbOrTx, type DbTransaction, type Notificati
 import { NOTIFICATION_DEFAULTS, accessOf, can, displayName, resolveAppRole, type OrganizationRole, type TeamRole } from "@promptly/shared";
 import { holderSql, organizationVisibility, promptVisibility, teamVisibility, type Caller } from "../access/visibility.ts";
 import type { NotificationData } from "./notification-text.ts";
+import { queueMailJob } from "../platform/outbox.ts";
 
 /**
  * One event. `actorId` is who did it (null: an API key, nobody to name). Links in the app:
@@ -302,14 +303,16 @@ async function addToMail(tx: DbTransaction, reader: Reader, notificationId: stri
     });
     return;
   }
-  await tx.outboxMessage.create({
+  const due = new Date(now.getTime() + digestDelayMs);
+  const message = await tx.outboxMessage.create({
     data: {
       kind: "notification",
       recipient: reader.address,
       payload: { userId: reader.userId, notificationIds: [notificationId] },
-      nextAttemptAt: new Date(now.getTime() + digestDelayMs),
+      nextAttemptAt: due,
       createdAt: now,
     },
     select: { id: true },
   });
+  await queueMailJob(tx, message.id, due, now);
 }

@@ -1,8 +1,14 @@
 // The outbox: every email the product sends is a row written in the same transaction as the event
-// that causes it, then sent by a worker with retries and growing delays. Several app processes may
-// drain one outbox: a row is claimed with FOR UPDATE SKIP LOCKED and a lease, so each is sent once.
+// that causes it, with a job on pg-boss (schema `pgboss`, queue `mail`, beside the evaluations' and
+// webhooks' queues) that sends it when due: now, after the notification digest's wait, or after a
+// failed attempt's delay. The row is the message's record (its status, attempts and last error: the
+// health endpoint's figures); the job is when and by whom it is sent. A worker's job sends every
+// message due (each claimed with FOR UPDATE SKIP LOCKED and a lease, so several processes send each
+// once); a job of a process that died is given to another by pg-boss, and a sweep queues a job for
+// any waiting message that has none (mail queued before the queue existed, or before an upgrade).
 // Rows name what to send, not its text: emailed links are issued when the message goes out, so the
 // table never holds a usable token, and a request's answer never depends on who the address is.
+import PgBoss from "pg-boss";
 import { Prisma, type Db, type DbOrTx, type MailKind } from "@promptly/db";
 import { listen, type Listener } from "@promptly/db/listen";
 import type { Mailer } from "./mailer.ts";
@@ -12,13 +18,45 @@ export type { MailRequest } from "./outbox-mail.ts";
 
 const OUTBOX_CHANNEL = "promptly_outbox";
 
+const MAIL_QUEUE = "mail";
+const PGBOSS_SCHEMA = "pgboss";
+
+/** pg-boss's statements on a Prisma client or transaction. */
+const onTransaction = (tx: DbOrTx): PgBoss.Db => ({
+  async executeSql(text, values) {
+    return { rows: await tx.$queryRawUnsafe<unknown[]>(text, ...values) };
+  },
+});
+
+// Only pg-boss's insert statement is used from this instance (on the caller's transaction): it never starts or connects.
+const inserter = new PgBoss({
+  schema: PGBOSS_SCHEMA,
+  db: { executeSql: () => Promise.reject(new Error("mail jobs are inserted on a transaction")) },
+});
+
+/**
+ * Queues the job that sends what is due at `due` (a message just queued, a digest's end, a retry), in
+ * `tx`; due now, workers hear of it on commit. Nothing when the queue does not exist yet in this
+ * database (no worker ever started here): the first worker's sweep queues it.
+ */
+export async function queueMailJob(tx: DbOrTx, messageId: string, due: Date, now: Date): Promise<void> {
+  // A missing table would abort the caller's transaction: asked first.
+  const [{ ready } = { ready: false }] = await tx.$queryRaw<{ ready: boolean }[]>`SELECT to_regclass('pgboss.queue') IS NOT NULL AS ready`;
+  if (!ready) return;
+  const [{ exists } = { exists: false }] = await tx.$queryRaw<{ exists: boolean }[]>`SELECT EXISTS (SELECT 1 FROM pgboss.queue WHERE name = ${MAIL_QUEUE}) AS exists`;
+  if (!exists) return;
+  const later = due.getTime() > now.getTime();
+  await inserter.insert([{ name: MAIL_QUEUE, data: { messageId }, ...(later ? { startAfter: due } : {}) }], { db: onTransaction(tx) });
+  if (!later) await tx.$executeRaw`SELECT pg_notify(${OUTBOX_CHANNEL}, '')`;
+}
+
 /** Queues a message; pass the transaction of the event that causes it. Workers hear of it on commit. */
 export async function enqueueMail(db: DbOrTx, mail: MailRequest, now: Date): Promise<void> {
-  await db.outboxMessage.create({
+  const row = await db.outboxMessage.create({
     data: { kind: mail.kind, recipient: mail.to, payload: mail.payload, nextAttemptAt: now, createdAt: now },
     select: { id: true },
   });
-  await db.$executeRaw`SELECT pg_notify(${OUTBOX_CHANNEL}, '')`;
+  await queueMailJob(db, row.id, now, now);
 }
 
 /** Waits after the 1st, 2nd, ... failed attempt: about eight hours in all before a message fails for good. */
@@ -121,12 +159,18 @@ async function retryLater(deps: OutboxDeps, row: ClaimedRow, lease: Date, error:
     await finish(deps.db, row.id, lease, { status: "failed", lastError, lockedUntil: null });
     return "failed";
   }
-  await finish(deps.db, row.id, lease, { lastError, lockedUntil: null, nextAttemptAt: new Date(deps.now().getTime() + delay) });
+  const now = deps.now();
+  const next = new Date(now.getTime() + delay);
+  // The next attempt's job with it: a retry recorded is a retry queued.
+  await deps.db.$transaction(async (tx) => {
+    const { count } = await finish(tx, row.id, lease, { lastError, lockedUntil: null, nextAttemptAt: next });
+    if (count) await queueMailJob(tx, row.id, next, now);
+  });
   return "retried";
 }
 
 /** Records the outcome, only while this worker still holds the row (its lease). */
-const finish = (db: Db, id: string, lease: Date, data: Prisma.OutboxMessageUpdateManyMutationInput) =>
+const finish = (db: DbOrTx, id: string, lease: Date, data: Prisma.OutboxMessageUpdateManyMutationInput) =>
   db.outboxMessage.updateMany({ where: { id, lockedUntil: lease }, data });
 
 /** The log line of a failure, kept on the row: a message, never a stack. */
@@ -157,25 +201,50 @@ export async function outboxStats(db: DbOrTx, now: Date): Promise<OutboxStats> {
 export interface OutboxWorker {
   /** Sends everything due now; resolves when this process has nothing due left. */
   drain(): Promise<void>;
-  /** Stops listening and polling; resolves once a drain in progress has finished. */
+  /** Stops taking jobs; resolves once the drain in progress has finished (the rest wait for another process). */
   stop(): Promise<void>;
 }
 
 /**
- * Drains on every notification (a commit that queued mail, in any process) and every `pollMs` (retries
- * that became due, notifications missed while the listening connection was down). Drains never overlap
- * within a process; a request to drain during one runs another pass after it.
+ * A job of a process that died is given to another after this long: above the lease of the message it
+ * was sending (which keeps others off it until then), so the next worker finds it free.
+ */
+const JOB_EXPIRY_SECONDS = Math.ceil(LEASE_MS / 1000) + 30;
+
+/**
+ * Queues a job for each waiting message that has none waiting or running: mail queued before the
+ * queue existed (an outbox of an earlier version, a database no worker had started on) or whose job
+ * ended without sending it (a lease of a process that died). Each due when the message is.
+ */
+async function sweep(db: Db, now: Date): Promise<void> {
+  await db.$transaction(async (tx) => {
+    const orphans = await tx.$queryRaw<{ id: string; due: Date }[]>`
+      SELECT o.id::text AS id, greatest(o.next_attempt_at, coalesce(o.locked_until, o.next_attempt_at)) AS due
+      FROM outbox o
+      WHERE o.status = 'pending'
+        AND NOT EXISTS (SELECT 1 FROM pgboss.job j WHERE j.name = ${MAIL_QUEUE} AND j.state IN ('created', 'retry', 'active') AND j.data->>'messageId' = o.id::text)
+      LIMIT 1000`;
+    for (const orphan of orphans) await queueMailJob(tx, orphan.id, orphan.due, now);
+  });
+}
+
+/**
+ * This process's share of the mail, on pg-boss: a job that comes due (a message queued now, a digest's
+ * end, a retry) sends every message due; workers hear of mail queued in any process on commit, and
+ * poll every `pollMs` otherwise. Drains never overlap within a process; a request to drain during one
+ * runs another pass after it. `sweepMs`: how often waiting messages without a job are looked for.
  */
 export function startOutboxWorker(
   deps: OutboxDeps,
-  options: { databaseUrl?: string; pollMs?: number; onError?: (error: unknown) => void } = {},
+  options: { databaseUrl: string; pollMs?: number; sweepMs?: number; onError?: (error: unknown) => void },
 ): OutboxWorker {
   const onError = options.onError ?? ((error: unknown) => console.error("Outbox:", describeError(error)));
   let running: Promise<void> | null = null;
   let again = false;
   let stopped = false;
   let listener: Listener | null = null;
-  let connecting: Promise<void> | null = null;
+  let workerId: string | null = null;
+  let sweeper: NodeJS.Timeout | null = null;
 
   const drain = (): Promise<void> => {
     if (stopped) return running ?? Promise.resolve();
@@ -198,36 +267,60 @@ export function startOutboxWorker(
     return running;
   };
 
-  const ensureListening = () => {
-    if (!options.databaseUrl || stopped || listener?.alive || connecting) return;
-    connecting = listen(options.databaseUrl, OUTBOX_CHANNEL, () => void drain(), onError)
-      .then(async (opened) => {
-        if (stopped) await opened.close();
-        else listener = opened;
-      }, onError)
-      .finally(() => {
-        connecting = null;
-      });
+  const boss = new PgBoss({
+    connectionString: options.databaseUrl,
+    schema: PGBOSS_SCHEMA,
+    max: 2,
+    application_name: "promptly-mail",
+    schedule: false,
+    supervise: true,
+  });
+  boss.on("error", onError);
+
+  const listenForMail = async () => {
+    listener = await listen(options.databaseUrl, OUTBOX_CHANNEL, () => {
+      if (workerId) boss.notifyWorker(workerId);
+    }, onError);
+    if (stopped) await listener.close();
   };
 
-  ensureListening();
-  const first = setTimeout(() => void drain(), 0);
-  const timer = setInterval(() => {
-    ensureListening();
-    void drain();
-  }, options.pollMs ?? 5_000);
-  first.unref();
-  timer.unref();
+  const started = (async () => {
+    await boss.start();
+    // Processes starting together may each try to create it (and deadlock one another): tried again until one has.
+    for (let attempt = 1; !(await boss.getQueue(MAIL_QUEUE)); attempt++) {
+      try {
+        await boss.createQueue(MAIL_QUEUE, { name: MAIL_QUEUE, retryLimit: 10, retryDelay: 5, expireInSeconds: JOB_EXPIRY_SECONDS });
+      } catch (error) {
+        if (attempt >= 5) throw error;
+        await new Promise((resolve) => setTimeout(resolve, 50 + Math.random() * 200 * attempt));
+      }
+    }
+    if (stopped) return;
+    workerId = await boss.work(MAIL_QUEUE, { batchSize: 10, pollingIntervalSeconds: Math.max(0.5, (options.pollMs ?? 2_000) / 1000) }, async () => {
+      await drain();
+      // Cut short by the shutdown: the job goes back to the queue (for another process, or this one's next start).
+      if (stopped) throw new Error("The process stopped before its mail was sent");
+    });
+    await listenForMail();
+    await sweep(deps.db, deps.now());
+    const sweepAgain = async () => {
+      if (listener && !listener.alive) await listenForMail();
+      await sweep(deps.db, deps.now());
+    };
+    sweeper = setInterval(() => void sweepAgain().catch(onError), options.sweepMs ?? 60_000);
+    sweeper.unref();
+  })();
+  started.catch(onError);
 
   return {
     drain,
     async stop() {
       stopped = true;
-      clearTimeout(first);
-      clearInterval(timer);
-      await connecting;
+      if (sweeper) clearInterval(sweeper);
+      await started.catch(() => undefined);
       await listener?.close();
       await running;
+      await boss.stop({ graceful: true, wait: true, close: true, timeout: LEASE_MS });
     },
   };
 }
