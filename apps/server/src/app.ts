@@ -23,7 +23,8 @@ import { fetchFromMemory } from "./fast-paths/fetch-from-memory.ts";
 import { httpMetrics, metricsEndpoint } from "./metrics.ts";
 import { trpcQueryFastPath } from "./fast-paths/trpc-fast-path.ts";
 import { precompressedAssets } from "./precompressed.ts";
-import type { TrustProxy } from "./env.ts";
+import { fastPathAnswers } from "./fast-paths/answers.ts";
+import { fastPathsOn, type TrustProxy } from "./env.ts";
 
 const HEALTH_CACHE_MS = 1000;
 /** Answers smaller than this (bytes) are sent uncompressed. */
@@ -51,9 +52,15 @@ export interface AppOptions {
   metricsToken?: string;
   /** True while the process is shutting down: /api/health/ready answers 503 so load balancers stop sending requests. */
   isDraining?: () => boolean;
-  /** False: every tRPC request goes through the adapter (its test compares the fast path's answers with the adapter's). */
+  /**
+   * False: every tRPC request goes through the adapter (its test compares the fast path's answers with
+   * the adapter's). Default: FAST_PATHS (on unless set off).
+   */
   trpcFastPath?: boolean;
-  /** False: every runtime fetch goes through the stack (its test compares the answers from memory with the stack's). */
+  /**
+   * False: every runtime fetch goes through the stack (its test compares the answers from memory with
+   * the stack's). Default: FAST_PATHS (on unless set off).
+   */
   fetchFromMemory?: boolean;
 }
 
@@ -71,7 +78,7 @@ function namesSubscription(path: string): boolean {
 
 export function createApp({
   services, webDist, viteMiddleware, trustProxy, allowedHosts, testFaults = false, apiRateLimitPerMinute = 600,
-  logger = createLogger("error"), metricsToken, isDraining = () => false, trpcFastPath = true, fetchFromMemory: fromMemory = true,
+  logger = createLogger("error"), metricsToken, isDraining = () => false, trpcFastPath = fastPathsOn(), fetchFromMemory: fromMemory = fastPathsOn(),
 }: AppOptions): Express {
   const app = express();
   // Express's own behaviour follows its "env" setting, not our config: never development by accident.
@@ -94,7 +101,8 @@ export function createApp({
     const handled = app as unknown as { handle: ExpressHandle };
     const expressHandle = handled.handle.bind(app);
     handled.handle = (req, res, next) => {
-      if (!answered(req, res)) expressHandle(req, res, next);
+      if (answered(req, res)) fastPathAnswers.runtimeFetch++;
+      else expressHandle(req, res, next);
     };
   }
   // First, so every answer carries its request id and every request is logged and counted.

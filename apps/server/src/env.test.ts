@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { ConfigError, loadEnv } from "./env.ts";
+import { ConfigError, fastPathsOn, loadEnv } from "./env.ts";
 
 // loadEnv keeps a generated APP_SECRET in DATA_DIR: a folder of this file's own, removed afterwards.
 const dataDir = mkdtempSync(join(tmpdir(), "promptly-env-test-"));
@@ -43,9 +43,19 @@ describe("loadEnv", () => {
     [{ ALLOW_PRIVATE_PROVIDER_URLS: "sometimes" }, "Invalid configuration: ALLOW_PRIVATE_PROVIDER_URLS"],
     [{ PROVIDER_TIMEOUT_MS: "10" }, "Invalid configuration: PROVIDER_TIMEOUT_MS"],
     [{ PROVIDER_MAX_CONCURRENT_RUNS: "0" }, "Invalid configuration: PROVIDER_MAX_CONCURRENT_RUNS"],
+    [{ FAST_PATHS: "fast" }, "Invalid configuration: FAST_PATHS must be on or off (off answers every request through the full stack)"],
   ])("refuses %o with a message naming the variable", (vars, message) => {
     expect(() => loadEnv({ DATA_DIR: dataDir, ...vars })).toThrow(ConfigError);
     expect(() => loadEnv({ DATA_DIR: dataDir, ...vars })).toThrow(message);
+  });
+
+  it("FAST_PATHS: on unless set off, read alone by createApp's defaults with start-up's message", () => {
+    expect(loadEnv({ DATA_DIR: dataDir }).FAST_PATHS).toBe(true);
+    expect(loadEnv({ DATA_DIR: dataDir, FAST_PATHS: "off" }).FAST_PATHS).toBe(false);
+    expect([fastPathsOn({}), fastPathsOn({ FAST_PATHS: "" }), fastPathsOn({ FAST_PATHS: "on" }), fastPathsOn({ FAST_PATHS: "true" })]).toEqual([true, true, true, true]);
+    expect([fastPathsOn({ FAST_PATHS: "off" }), fastPathsOn({ FAST_PATHS: "false" }), fastPathsOn({ FAST_PATHS: "0" })]).toEqual([false, false, false]);
+    expect(() => fastPathsOn({ FAST_PATHS: "Off!" })).toThrow(ConfigError);
+    expect(() => fastPathsOn({ FAST_PATHS: "Off!" })).toThrow("Invalid configuration: FAST_PATHS must be on or off (off answers every request through the full stack)");
   });
 
   it("lets an external service's port equal an embedded one's: only the ports this process opens must differ", () => {

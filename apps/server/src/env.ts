@@ -25,6 +25,10 @@ export type TrustProxy = false | number | string;
 
 const port = z.coerce.number().int().min(1).max(65535);
 const bool = z.enum(["true", "false", "1", "0", "on", "off"]).transform((v) => v === "true" || v === "1" || v === "on");
+const fastPaths = z
+  .enum(["on", "off", "true", "false", "1", "0"], { error: "must be on or off (off answers every request through the full stack)" })
+  .default("on")
+  .transform((v) => v === "on" || v === "true" || v === "1");
 const url = (protocols: string[]) =>
   z.string().refine((value) => {
     try {
@@ -63,6 +67,12 @@ const schema = z.object({
    * end-to-end suite can show every page failing. Off unless set; never set it on a real installation.
    */
   TEST_FAULTS: bool.default(false),
+  /**
+   * The hand-written fast paths (single tRPC queries before the adapter, runtime fetches from memory
+   * before Express): on by default; off sends every request through the full stack, whose answers
+   * they copy (the tests run once more with them off, so that stack stays right).
+   */
+  FAST_PATHS: fastPaths,
   /**
    * Provider connections may point to private, loopback and link-local addresses: for models served on
    * the same network (Ollama, vLLM). Off by default, so a connection cannot be used to reach the
@@ -165,6 +175,16 @@ export function loadEnv(source: NodeJS.ProcessEnv = process.env, stdoutIsTermina
     WEB_DIST: env.WEB_DIST ?? join(REPO_ROOT, "apps/web/dist"),
     LOG_FORMAT: env.LOG_FORMAT ?? (stdoutIsTerminal ? "pretty" : "json"),
   };
+}
+
+/**
+ * FAST_PATHS alone, read where the app is made (createApp's defaults), so every app a process makes,
+ * the tests' too, follows it: whether the fast paths answer the requests they can.
+ */
+export function fastPathsOn(source: NodeJS.ProcessEnv = process.env): boolean {
+  const parsed = fastPaths.safeParse(source["FAST_PATHS"] || undefined);
+  if (!parsed.success) throw new ConfigError(`Invalid configuration: FAST_PATHS ${parsed.error.issues[0]!.message}`);
+  return parsed.data;
 }
 
 /** The ports this process opens must differ: two services on one port would leave one of them silent. */

@@ -76,7 +76,8 @@ beforeAll(async () => {
   app = appProcess(h);
   const services = { ...app.services, config: { ...app.services.config, rateLimits: true } };
   const options = { services, apiRateLimitPerMinute: LIMIT, trustProxy: "loopback" as const, metricsToken: METRICS_TOKEN };
-  fromMemory = await listenForTests(createApp({ ...options, logger: capture(lines.fromMemory) }));
+  // On whatever FAST_PATHS says: this test compares the two.
+  fromMemory = await listenForTests(createApp({ ...options, logger: capture(lines.fromMemory), fetchFromMemory: true }));
   stackOnly = await listenForTests(createApp({ ...options, logger: capture(lines.stackOnly), fetchFromMemory: false }));
   // Only the fetch from memory, then a marker: anything it passes on answers 599.
   const answered = memoryAnswers(services, LIMIT);

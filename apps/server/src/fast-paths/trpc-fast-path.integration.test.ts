@@ -71,7 +71,8 @@ async function cookieOf(userId: string) {
 beforeAll(async () => {
   harness = await createHarness();
   app = appProcess(harness);
-  withFastPath = await listenForTests(createApp({ services: app.services }));
+  // On whatever FAST_PATHS says: this test compares the two.
+  withFastPath = await listenForTests(createApp({ services: app.services, trpcFastPath: true }));
   adapterOnly = await listenForTests(createApp({ services: app.services, trpcFastPath: false }));
   // Only the fast path, then a marker: anything it passes on answers 599.
   const bare = express();

@@ -9,6 +9,7 @@ import {
   callTRPCProcedure, getTRPCErrorFromUnknown, getTRPCErrorShape, transformTRPCResponse, type AnyTRPCRouter, type TRPCError,
 } from "@trpc/server";
 import { getHTTPStatusCode } from "@trpc/server/http";
+import { fastPathAnswers } from "./answers.ts";
 
 export interface FastPathOptions<TContext> {
   router: AnyTRPCRouter;
@@ -93,5 +94,6 @@ export function trpcQueryFastPath<TContext>({ router, createContext, serializeTo
     const bytes = Buffer.from(text);
     res.setHeader("content-length", bytes.length);
     res.end(bytes);
+    fastPathAnswers.trpcQuery++;
   }
 }
