@@ -271,7 +271,7 @@ function isWellFormedMeta(meta: unknown): boolean {
 }
 
 /** superjson's deserialize, refusing a malformed envelope with our own words (tRPC answers 400 with them). */
-export function deserialize<T = unknown>(payload: SuperJSONResult): T {
+function deserialize<T = unknown>(payload: SuperJSONResult): T {
   if (isRecord(payload) && !isWellFormedMeta(payload.meta)) throw new Error(MALFORMED_ENVELOPE);
   try {
     return superjson.deserialize<T>(payload);
