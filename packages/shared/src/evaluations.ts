@@ -5,7 +5,10 @@ import { z } from "zod";
 import { MSG } from "./messages.ts";
 import { idSchema, multilineText } from "./validation.ts";
 
-export const ASSERTION_TYPES = ["equals", "contains", "notContains", "regex", "json", "jsonSchema", "maxLength", "maxLatencyMs", "maxCost", "judge"] as const;
+export const ASSERTION_TYPES = [
+  "equals", "contains", "notContains", "regex", "json", "jsonSchema", "maxLength", "maxLatencyMs", "maxCost", "judge",
+  "toolCalled", "toolArguments", "responseSchema",
+] as const;
 export type AssertionType = (typeof ASSERTION_TYPES)[number];
 
 const EVALUATION_STATUSES = ["queued", "running", "done", "failed", "cancelled"] as const;
@@ -27,6 +30,9 @@ export const EVALUATION_MSG = {
   assertionNumber: (type: string) => `The assertion '${type}' needs a number of at least 0`,
   assertionRegex: (message: string) => `The regular expression is not valid: ${message}`,
   assertionJsonSchema: "The JSON schema is not valid JSON",
+  /** A toolArguments assertion's value: which tool, and a JSON Schema of its arguments or the values they hold. */
+  assertionToolArguments: 'The assertion \'toolArguments\' needs JSON naming the tool and a schema or values: { "tool": "get_weather", "schema": { … } } or { "tool": "get_weather", "values": { "city": "Oslo" } }',
+  assertionToolName: "The assertion 'toolCalled' needs the name of a tool (letters, digits, '_' and '-')",
   judgeNeedsConnection: "A judged assertion needs a connection and a model to judge with",
   tooManyAssertions: `A test case has at most ${TEST_CASE_ASSERTIONS_MAX} assertions`,
   importRow: (line: number, message: string) => `Line ${line}: ${message}`,
@@ -50,6 +56,24 @@ export const EVALUATION_MSG = {
   passRateInvalid: "The required pass rate is a whole number from 0 to 100",
 } as const;
 
+/** `value` as JSON, or undefined when it is not JSON. */
+function parsedJson(value: string): unknown {
+  try {
+    return JSON.parse(value);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * A toolArguments assertion's value: the tool that must have been called, and a JSON Schema its
+ * arguments must match or the values they must hold (each named argument equal, others free).
+ */
+export const toolArgumentsSchema = z.union([
+  z.object({ tool: z.string().min(1).max(64), schema: z.record(z.string(), z.unknown()) }).strict(),
+  z.object({ tool: z.string().min(1).max(64), values: z.record(z.string(), z.unknown()) }).strict(),
+]);
+
 /** One assertion on a case's output. `value`: the text, pattern, schema or number it checks against; a judge's rubric. */
 const assertionSchema = z
   .object({
@@ -61,7 +85,8 @@ const assertionSchema = z
   })
   .superRefine((assertion, ctx) => {
     const value = assertion.value ?? "";
-    if (assertion.type === "json") return;
+    // Checked against the version's own response format: no value.
+    if (assertion.type === "json" || assertion.type === "responseSchema") return;
     if (!value.trim()) return ctx.addIssue({ code: "custom", path: ["value"], message: EVALUATION_MSG.assertionValueRequired(assertion.type) });
     if (assertion.type === "maxLength" || assertion.type === "maxLatencyMs" || assertion.type === "maxCost") {
       const number = Number(value);
@@ -78,6 +103,10 @@ const assertionSchema = z
       } catch {
         ctx.addIssue({ code: "custom", path: ["value"], message: EVALUATION_MSG.assertionJsonSchema });
       }
+    } else if (assertion.type === "toolCalled") {
+      if (!/^[a-zA-Z0-9_-]{1,64}$/.test(value.trim())) ctx.addIssue({ code: "custom", path: ["value"], message: EVALUATION_MSG.assertionToolName });
+    } else if (assertion.type === "toolArguments") {
+      if (!toolArgumentsSchema.safeParse(parsedJson(value)).success) ctx.addIssue({ code: "custom", path: ["value"], message: EVALUATION_MSG.assertionToolArguments });
     } else if (assertion.type === "judge" && (!assertion.connectionId || !assertion.model)) {
       ctx.addIssue({ code: "custom", path: ["connectionId"], message: EVALUATION_MSG.judgeNeedsConnection });
     }

@@ -23,7 +23,7 @@ export interface AssertionDraft {
 export const toAssertions = (drafts: AssertionDraft[]): Assertion[] =>
   drafts.map(({ type, value, connectionId, model }) => ({
     type: type as AssertionType,
-    ...(type !== "json" && { value }),
+    ...(type !== "json" && type !== "responseSchema" && { value }),
     ...(type === "judge" && { connectionId: connectionId || undefined, model: model?.trim() || undefined }),
   }));
 
@@ -107,7 +107,7 @@ function AssertionRow({ number, assertion, error, connections, onChange, onRemov
       </div>
       {valueLabel && (
         <FormField label={`${valueLabel} of assertion ${number}`} error={error}>
-          {type === "judge" || type === "jsonSchema" ? (
+          {type === "judge" || type === "jsonSchema" || type === "toolArguments" ? (
             <Textarea
               rows={3}
               className={type === "jsonSchema" ? "font-mono" : undefined}

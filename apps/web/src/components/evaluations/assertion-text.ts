@@ -13,6 +13,9 @@ export const ASSERTION_LABELS: Record<AssertionType, string> = {
   maxLatencyMs: "Latency under N ms",
   maxCost: "Cost under N dollars",
   judge: "Judged by a model",
+  toolCalled: "Calls a tool",
+  toolArguments: "Calls a tool with arguments",
+  responseSchema: "Matches the version's response format",
 };
 
 /** What the value field of a kind is called; null: the kind takes none. */
@@ -27,6 +30,9 @@ export const ASSERTION_VALUE_LABELS: Record<AssertionType, string | null> = {
   maxLatencyMs: "Milliseconds",
   maxCost: "US dollars",
   judge: "Rubric",
+  toolCalled: "Tool name",
+  toolArguments: 'JSON: { "tool", "schema" } or { "tool", "values" }',
+  responseSchema: null,
 };
 
 const clip = (text: string, max = 60) => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
@@ -60,6 +66,12 @@ export function assertionText({ type, value = "", model }: AssertionLike): strin
       return `cost under $${value}`;
     case "judge":
       return `judged${model ? ` by ${model}` : ""}: ${clip(value, 80)}`;
+    case "toolCalled":
+      return `calls ${clip(value)}`;
+    case "toolArguments":
+      return `calls a tool with ${clip(value)}`;
+    case "responseSchema":
+      return "matches the response format";
     default:
       return clip(`${type} ${value}`);
   }

@@ -13,9 +13,17 @@
 //   (z.fromJSONSchema: draft 2020-12 / draft 7 keywords); a schema it cannot read fails with its reason.
 // - `maxLength` counts characters (code points), `maxLatencyMs` the whole answer's time, `maxCost` US
 //   dollars; a run whose cost is unknown (no price for the model) fails `maxCost`, saying so.
+// - `toolCalled` passes when the model called the named tool (any of its calls); `toolArguments` when
+//   one call of its tool has arguments (the model's JSON text) that match its JSON Schema, or that hold
+//   each of its values (equal as JSON; other arguments are free).
+// - `responseSchema` checks the output against the version's own response format (its JSON Schema, or
+//   any JSON object); a version with none, or a text one, fails it, saying so.
 import { Script, createContext } from "node:vm";
+import { isDeepStrictEqual } from "node:util";
 import { z } from "zod";
-import type { Assertion, AssertionType } from "@promptly/shared";
+import { toolArgumentsSchema, type Assertion, type AssertionType, type ResponseFormat, type ToolCall } from "@promptly/shared";
+import { schemaMismatch } from "../prompts/json-schemas.ts";
+import { answerMatch } from "../models/runs.ts";
 
 export interface AssertionOutcome {
   type: AssertionType;
@@ -29,6 +37,31 @@ export interface RunFacts {
   latencyMs: number;
   cost: number | null;
   expected?: string | null;
+  /** The tools the model called. */
+  toolCalls?: readonly ToolCall[];
+  /** The version's response format (null: none). */
+  responseFormat?: ResponseFormat | null;
+}
+
+/** Why no call of the assertion's tool has arguments that match its schema or hold its values; null when one does. */
+function toolArgumentsFailure(value: string, calls: readonly ToolCall[]): string | null {
+  const parsed = toolArgumentsSchema.safeParse(parseJson(value).ok ? JSON.parse(value) : undefined);
+  if (!parsed.success) return "The assertion is not JSON naming a tool and a schema or values";
+  const wanted = parsed.data;
+  const ofTool = calls.filter((call) => call.name === wanted.tool);
+  if (!ofTool.length) return `The model did not call ${quote(wanted.tool)}${calls.length ? ` (it called ${calls.map((call) => quote(call.name)).join(", ")})` : ""}`;
+  const reasons = ofTool.map((call) => {
+    const args = parseJson(call.arguments);
+    if (!args.ok) return `its arguments are not JSON: ${args.message}`;
+    if ("schema" in wanted) {
+      const mismatch = schemaMismatch(wanted.schema, args.value);
+      return mismatch === null ? null : `its arguments do not match the schema: ${mismatch}`;
+    }
+    const given = (args.value ?? {}) as Record<string, unknown>;
+    const differing = Object.entries(wanted.values).find(([name, expected]) => !isDeepStrictEqual(given[name], expected));
+    return differing ? `its argument ${quote(differing[0])} is ${JSON.stringify(given[differing[0]]) ?? "missing"}, not ${JSON.stringify(differing[1])}` : null;
+  });
+  return reasons.includes(null) ? null : `The model called ${quote(wanted.tool)}, but ${reasons[0]}`;
 }
 
 /** judge: runs a rubric against a connection/model and answers pass/fail with a reason; injected so the checker stays pure. */
@@ -137,6 +170,18 @@ function failureOf(assertion: Assertion, facts: RunFacts): string | null {
       if (limit === null) return `The assertion's limit ${quote(value)} is not a number`;
       if (facts.cost === null) return "The run's cost is unknown (the model has no price), so it cannot be held under the limit";
       return facts.cost <= limit ? null : `The run cost $${facts.cost}, over the limit of $${limit}`;
+    }
+    case "toolCalled": {
+      const calls = facts.toolCalls ?? [];
+      if (calls.some((call) => call.name === value.trim())) return null;
+      return `The model did not call ${quote(value.trim())}${calls.length ? ` (it called ${calls.map((call) => quote(call.name)).join(", ")})` : ""}`;
+    }
+    case "toolArguments":
+      return toolArgumentsFailure(value, facts.toolCalls ?? []);
+    case "responseSchema": {
+      if (!facts.responseFormat || facts.responseFormat.type === "text") return "The version has no JSON response format to check the output against";
+      if (facts.toolCalls?.length) return "The model called a tool instead of answering";
+      return answerMatch(facts.responseFormat, output).schemaProblem;
     }
     case "judge":
       throw new Error("a judged assertion is the judge's");

@@ -16,6 +16,7 @@ import { completeModelAnswer, describeProviderError, type OpenConnection } from 
 import { modelPriceFor } from "../models/prices.ts";
 import { costAt, modelInputOf, runParameters, versionSelect } from "../models/runs.ts";
 import { checkAssertions, type Judge } from "./assertions.ts";
+import type { PromptTool, ResponseFormat, ToolCall } from "@promptly/shared";
 import { createJudge } from "./judge.ts";
 
 type Config = ApiConfig;
@@ -27,6 +28,9 @@ interface PreparedVersion {
   body: PromptVersionBody;
   model: string;
   parameters: RunParameters;
+  /** Sent with each call as the version has them (never compiled). */
+  tools: PromptTool[];
+  responseFormat: ResponseFormat | null;
   /** The organization's price of the model when the evaluation's items began (null: unknown), read once. */
   price: { inputPerMillion: number; outputPerMillion: number } | null;
 }
@@ -58,7 +62,10 @@ export async function loadEvaluationContext(db: Db, config: Config, evaluationId
     const body: PromptVersionBody =
       row.type === "text" ? { type: "text", template: row.template ?? "", variables } : { type: "chat", messages: (row.messages ?? []) as unknown as ChatMessage[], variables };
     const model = evaluation.model ?? row.model.trim();
-    versions.set(row.version, { body, model, parameters: runParameters({}, row.config), price: await modelPriceFor(db, evaluation.organizationId, model) });
+    versions.set(row.version, {
+      body, model, parameters: runParameters({}, row.config), price: await modelPriceFor(db, evaluation.organizationId, model),
+      tools: row.tools as unknown as PromptTool[], responseFormat: row.responseFormat as unknown as ResponseFormat | null,
+    });
   }
   return {
     id: evaluation.id,
@@ -119,6 +126,7 @@ export async function runEvaluationItem(deps: ItemDeps, context: EvaluationConte
   let attempts = 0;
   let rateLimited = 0;
   let output = "";
+  let toolCalls: ToolCall[] = [];
   let inputTokens: number | null = null;
   let outputTokens: number | null = null;
   let error: string | null = null;
@@ -132,9 +140,11 @@ export async function runEvaluationItem(deps: ItemDeps, context: EvaluationConte
         const answer = await completeModelAnswer(
           context.connection,
           { allowPrivate: deps.config.allowPrivateProviderUrls ?? false, timeoutMs, signal },
-          { model: version.model, input: modelInputOf(compiled), parameters: version.parameters },
+          { model: version.model, input: modelInputOf(compiled), parameters: version.parameters, tools: version.tools, responseFormat: version.responseFormat },
         );
-        output = answer.text.slice(0, RUN_OUTPUT_MAX_CHARS);
+        toolCalls = answer.toolCalls;
+        // An answer that is only tool calls reads as them: `get_weather({"city":"Oslo"})`.
+        output = (answer.text || toolCalls.map((call) => `${call.name}(${call.arguments})`).join("\n")).slice(0, RUN_OUTPUT_MAX_CHARS);
         inputTokens = answer.inputTokens;
         outputTokens = answer.outputTokens;
         if (signal.aborted) throw new Aborted();
@@ -161,7 +171,7 @@ export async function runEvaluationItem(deps: ItemDeps, context: EvaluationConte
   const cost = costAt(version.price, inputTokens, outputTokens);
   let outcomes;
   try {
-    outcomes = await checkAssertions(item.assertions, { output, latencyMs, cost, expected: item.expected }, context.judge);
+    outcomes = await checkAssertions(item.assertions, { output, latencyMs, cost, expected: item.expected, toolCalls, responseFormat: version.responseFormat }, context.judge);
   } catch (caught) {
     return { status: "error", error: caught instanceof Error ? caught.message : String(caught), output, attempts, rateLimited, latencyMs, inputTokens, outputTokens, cost };
   }

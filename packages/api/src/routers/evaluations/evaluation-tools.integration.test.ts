@@ -1,0 +1,102 @@
+// Evaluations of versions with tools and a response format, on the real job queue and a local
+// provider: each case's calls send them, and the tool-call assertions (called a tool; with arguments
+// holding values or matching a schema) and the response-format assertion pass and fail where they should.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Prisma } from "@promptly/db";
+import { EVALUATION_MSG, testCaseInput, type Assertion, type PromptTool, type ResponseFormat } from "@promptly/shared";
+import { createHarness, type Harness } from "../../../testing/harness.ts";
+import { startFakeProvider, type FakeProvider } from "../../../testing/fake-provider.ts";
+import { createWorld } from "../../../testing/teams-support.ts";
+
+let h: Harness;
+let world: Awaited<ReturnType<typeof createWorld>>;
+let provider: FakeProvider;
+let team: { id: string };
+let connection: { id: string };
+
+const weatherTool: PromptTool = { name: "get_weather", parameters: { type: "object", properties: { city: { type: "string" } }, required: ["city"] } };
+const format = (required: string[]): ResponseFormat => ({
+  type: "json_schema",
+  name: "forecast",
+  schema: { type: "object", properties: { rain: { type: "boolean" }, wind: { type: "number" } }, required },
+});
+
+beforeAll(async () => {
+  [h, provider] = await Promise.all([createHarness(), startFakeProvider()]);
+  world = await createWorld(h);
+  team = await world.team();
+  connection = await world.callers.orgAdmin.providers.create({
+    organizationId: world.organization.id, kind: "openai-compatible", name: "Local", baseUrl: provider.openaiBaseUrl, apiKey: provider.apiKey,
+  });
+  await h.services.evaluations.startWorker(h.services.db);
+});
+afterAll(() => Promise.all([h.close(), provider.close()]));
+
+async function finished(id: string) {
+  await expect.poll(async () => (await world.callers.viewer.evaluations.get({ id })).status, { timeout: 10_000, interval: 50 }).toMatch(/done|failed|cancelled/);
+  return world.callers.viewer.evaluations.get({ id });
+}
+
+const toolArguments = (value: unknown): Assertion => ({ type: "toolArguments", value: JSON.stringify(value) });
+
+describe("an evaluation of tools and a response format", () => {
+  it("judges tool calls and structured answers by the version each case ran", async () => {
+    // v1 offers the tool (the model calls it); v2 asks for a forecast with rain; v3 for one with wind too.
+    const messages = [{ role: "user" as const, content: "Will it rain in {{ city }}?" }];
+    const prompt = await world.callers.editor.prompts.create({ teamId: team.id, name: "weather", title: "Weather", visibility: "team", type: "chat", messages, tools: [weatherTool] });
+    await world.callers.editor.promptVersions.create({ promptId: prompt.id, messages, responseFormat: format(["rain"]) });
+    await world.callers.editor.promptVersions.create({ promptId: prompt.id, messages, responseFormat: format(["rain", "wind"]) });
+    const cases: Assertion[][] = [
+      [{ type: "toolCalled", value: "get_weather" }, toolArguments({ tool: "get_weather", values: { city: "Oslo" } })],
+      [toolArguments({ tool: "get_weather", values: { city: "Paris" } })],
+      [toolArguments({ tool: "get_weather", schema: { type: "object", properties: { city: { enum: ["Oslo", "Bergen"] } }, required: ["city"] } })],
+      [{ type: "responseSchema" }],
+    ];
+    const createdAt = Date.now();
+    await h.services.db.testCase.createMany({
+      data: cases.map((assertions, index) => ({
+        promptId: prompt.id, variables: { city: "Oslo" }, assertions: assertions as unknown as Prisma.InputJsonArray, createdAt: new Date(createdAt + index),
+      })),
+    });
+
+    provider.answer.toolCall = { name: "get_weather", arguments: { city: "Oslo" } };
+    provider.answer.text = JSON.stringify({ rain: true });
+    try {
+      const started = await world.callers.editor.evaluations.start({ promptId: prompt.id, versions: [1, 2, 3], model: "gpt-4o-mini", connectionId: connection.id });
+      expect((await finished(started.id)).status).toBe("done");
+    } finally {
+      provider.answer.toolCall = null;
+      provider.answer.text = null;
+    }
+    // Each call sent its version's tools or response format.
+    const sent = provider.calls.filter((call) => call.path === "/v1/chat/completions").map((call) => call.body as Record<string, unknown>);
+    expect(sent.filter((body) => body.tools).length).toBe(4);
+    expect(sent.filter((body) => body.response_format).length).toBe(8);
+
+    const { cases: results } = await world.callers.viewer.evaluations.results({ id: (await world.callers.viewer.evaluations.list({ promptId: prompt.id })).items[0]!.id });
+    const verdicts = results.map((row) => row.versions.map((cell) => cell.status));
+    expect(verdicts).toEqual([
+      ["passed", "failed", "failed"],
+      ["failed", "failed", "failed"],
+      ["passed", "failed", "failed"],
+      ["failed", "passed", "failed"],
+    ]);
+    const v1 = (row: number) => results[row]!.versions[0]!;
+    expect(v1(0).output).toBe('get_weather({"city":"Oslo"})');
+    expect(v1(1).results).toEqual([{ ...toolArguments({ tool: "get_weather", values: { city: "Paris" } }), pass: false, reason: 'The model called "get_weather", but its argument "city" is "Oslo", not "Paris"' }]);
+    expect(results[0]!.versions[1]!.results).toMatchObject([{ type: "toolCalled", pass: false, reason: 'The model did not call "get_weather"' }, { pass: false }]);
+    expect(v1(3).results).toMatchObject([{ type: "responseSchema", pass: false, reason: "The version has no JSON response format to check the output against" }]);
+    expect(results[3]!.versions[2]!.results).toMatchObject([{ type: "responseSchema", pass: false, reason: "the answer must have required property 'wind'" }]);
+  });
+});
+
+describe("the assertions' values", () => {
+  it("are refused when they cannot be checked: a tool name, and JSON naming a tool with a schema or values", () => {
+    const refusal = (assertion: Assertion) => testCaseInput.safeParse({ promptId: crypto.randomUUID(), assertions: [assertion] }).error?.issues[0]?.message;
+    expect(refusal({ type: "toolCalled", value: "get weather" })).toBe(EVALUATION_MSG.assertionToolName);
+    expect(refusal(toolArguments({ tool: "get_weather" }))).toBe(EVALUATION_MSG.assertionToolArguments);
+    expect(refusal({ type: "toolArguments", value: "{ tool" })).toBe(EVALUATION_MSG.assertionToolArguments);
+    expect(refusal({ type: "responseSchema" })).toBeUndefined();
+    expect(refusal(toolArguments({ tool: "get_weather", values: { city: "Oslo" } }))).toBeUndefined();
+  });
+});
