@@ -81,6 +81,9 @@ test("at 375 px every group shows; a group opens its first tab, the URL keeps th
     if (tabName) await expect(subTabs(page, groupName).getByRole("tab", { name: tabName, exact: true }), `?tab=${tab}`).toHaveAttribute("aria-selected", "true");
     await expect(page.getByRole("tabpanel").last()).toBeVisible();
   }
+  // A link that names no tab opens the one its other parameters belong to (two versions: Compare).
+  await page.goto(`/prompts/${prompt.id}?from=1&to=1`);
+  await expect(subTabs(page, "Versions").getByRole("tab", { name: "Compare", exact: true })).toHaveAttribute("aria-selected", "true");
 });
 
 for (const width of [1400, 375] as const) {
