@@ -1,11 +1,12 @@
-// The prompt page (/prompts/$promptId): header, version picker, the actions the server
-// allows, and the Template / Try it / History / Compare tabs. The route's loader has read the prompt
+// The prompt page (/prompts/$promptId): where it belongs when the header is elsewhere, header, version
+// picker, the actions the server allows, and the tabs. The route's loader has read the prompt
 // into the query cache with the same input.
 import { PromptChangeRequests } from "@/components/reviews/prompt-change-requests";
 import { trpc } from "@/lib/trpc";
 import { PromptActions } from "./page/prompt-actions.tsx";
 import { PromptHeader } from "./page/prompt-header.tsx";
 import { PromptPageSkeleton } from "./page/prompt-page-skeleton.tsx";
+import { PromptPlaceNotice } from "./page/prompt-place-notice.tsx";
 import { PromptTabs } from "./page/prompt-tabs.tsx";
 import { PromptUnavailable } from "./page/prompt-unavailable.tsx";
 import { usePromptId, usePromptSearch } from "./page/route-api.ts";
@@ -27,6 +28,7 @@ export function PromptPage() {
   const prompt = query.data;
   return (
     <div className="mx-auto grid w-full max-w-5xl min-w-0 grid-cols-1 gap-6">
+      <PromptPlaceNotice prompt={prompt} />
       <PromptHeader prompt={prompt} />
       <PromptChangeRequests promptId={prompt.id} />
       <div className="flex min-w-0 flex-wrap items-end justify-between gap-3">

@@ -5,6 +5,7 @@ import { createRoute, lazyRouteComponent } from "@tanstack/react-router";
 import { PROMPT_SORTS, PROMPT_VISIBILITIES, RUN_STATUSES } from "@promptly/shared";
 import { optionalBoolean, optionalInteger, optionalOneOf, optionalString, optionalStringArray, optionalStringOfLength, optionalUuid, searchOf } from "@/lib/search-params";
 import { api } from "@/lib/trpc";
+import { followPrompt } from "@/components/prompts/page/follow-prompt";
 import { loadWorkspace } from "@/lib/workspace";
 import { appLayoutRoute } from "../layouts.tsx";
 
@@ -73,17 +74,22 @@ const promptSearch = searchOf({
   candidate: optionalInteger(1),
 });
 
-/** /prompts/$promptId: the prompt, loaded by the route (version from the URL, default production, else latest). */
+/**
+ * /prompts/$promptId: the prompt, loaded by the route (version from the URL, default production, else
+ * latest). Opening it puts the header on the prompt's organization and team; a preload (a link hovered)
+ * changes nothing.
+ */
 export const promptRoute = createRoute({
   getParentRoute: () => appLayoutRoute,
   path: "/prompts/$promptId",
   validateSearch: promptSearch,
   loaderDeps: ({ search }) => ({ version: search.version }),
-  loader: async ({ params, deps }) => {
-    await Promise.all([
+  loader: async ({ params, deps, cause }) => {
+    const [, prompt] = await Promise.all([
       loadWorkspace(),
       api.prompts.get.ensureData({ id: params.promptId, version: deps.version }).catch(() => undefined),
     ]);
+    if (prompt && cause === "enter" && (await followPrompt(prompt))) await loadWorkspace();
   },
   component: () => <PromptPage />,
 });
