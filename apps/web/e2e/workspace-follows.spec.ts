@@ -45,6 +45,18 @@ test("a person in two organizations opens a prompt of the second: the header goe
   await signIn(page, person.email);
   await page.goto("/");
   await putHeaderOn(page, first.id, writers.id);
+  await page.reload();
+  await expect(organizationSwitcher(page)).toContainText(first.name);
+
+  // A link hovered preloads the prompt: the header stays where it is until the prompt is opened.
+  await page.evaluate(async (href) => {
+    const router = (window as unknown as { __TSR_ROUTER__: { preloadRoute(options: { href: string }): Promise<unknown> } }).__TSR_ROUTER__;
+    await router.preloadRoute({ href });
+  }, `/prompts/${prompt.id}`);
+  expect(await page.evaluate(() => localStorage.getItem("promptly.activeOrganizationId"))).toBe(first.id);
+  await expect(organizationSwitcher(page)).toContainText(first.name);
+  await expect(teamSelector(page)).toContainText(writers.name);
+
   await page.goto(`/prompts/${prompt.id}`);
   await expect(page.getByRole("heading", { level: 1, name: prompt.title })).toBeVisible();
   await expect(organizationSwitcher(page)).toContainText(organization.name);
