@@ -60,6 +60,8 @@ describe("a draft from a saved version", () => {
       variables: [{ name: "name", type: "json", default: { a: 1 }, description: "who" }],
       model: "gpt-4o",
       config: { temperature: 0 },
+      tools: [],
+      responseFormat: null,
       commitMessage: "old",
       author: null,
       createdAt: new Date(),

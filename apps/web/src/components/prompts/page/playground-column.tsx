@@ -13,7 +13,7 @@ import { Textarea } from "@/components/ui/textarea";
 import { Tooltip, TooltipContent, TooltipTrigger } from "@/components/ui/tooltip";
 import { cn } from "@/lib/utils";
 import type { ColumnSettings } from "./playground-settings.ts";
-import type { PlaygroundColumn as Column } from "./use-playground-columns.ts";
+import { pendingToolCalls, type PlaygroundColumn as Column, type ToolCall, type Turn } from "./use-playground-columns.ts";
 
 type Connection = RouterOutputs["playground"]["connections"][number];
 
@@ -28,6 +28,10 @@ interface PlaygroundColumnProps {
   onSettings(patch: Partial<ColumnSettings>): void;
   onReply(reply: string): void;
   onContinue(): void;
+  /** The person's result for a pending tool call, as typed. */
+  onToolResult(callId: string, result: string): void;
+  /** Sends the results of every pending tool call and continues the conversation. */
+  onSendToolResults(): void;
   onSave(): void;
   /** Opens the test case dialog with this run's variables and answer. */
   onSaveCase(): void;
@@ -41,7 +45,8 @@ export function PlaygroundColumn(props: PlaygroundColumnProps) {
   const connectionFieldId = useId();
   const connection = connections.find((item) => item.id === connectionId);
   const running = column.streaming !== null;
-  const answered = !running && column.turns.at(-1)?.role === "assistant";
+  const pending = running ? [] : pendingToolCalls(column.turns);
+  const answered = !running && column.turns.at(-1)?.role === "assistant" && pending.length === 0;
 
   return (
     <section aria-label={label} data-testid="playground-column" className="grid min-w-0 content-start gap-4 rounded-lg border p-4">
@@ -103,9 +108,7 @@ export function PlaygroundColumn(props: PlaygroundColumnProps) {
       <div aria-label={`Output of ${label.toLowerCase()}`} aria-live="polite" aria-busy={running} role="log" data-testid="column-output" className="grid min-h-24 content-start gap-3 rounded-md bg-muted/50 p-3 text-sm">
         {column.turns.length === 0 && column.streaming === null && !column.refusal && <p className="text-muted-foreground">The answer shows here.</p>}
         {column.turns.map((turn, index) => (
-          <TurnText key={index} role={turn.role}>
-            {turn.content}
-          </TurnText>
+          <TurnView key={index} turn={turn} calls={column.turns} />
         ))}
         {column.streaming !== null && (
           <TurnText role="assistant">
@@ -133,6 +136,28 @@ export function PlaygroundColumn(props: PlaygroundColumnProps) {
       {column.run?.notice && <p className="text-sm text-muted-foreground">{column.run.notice}</p>}
       {column.run && <RunFigures run={column.run} />}
 
+      {pending.length > 0 && (
+        <form
+          className="grid gap-2"
+          aria-label={`Answer the tool calls of ${label.toLowerCase()}`}
+          onSubmit={(event) => {
+            event.preventDefault();
+            props.onSendToolResults();
+          }}
+        >
+          {pending.map((call) => (
+            <FormField key={call.id} label={`Result of ${call.name}`}>
+              <Textarea rows={2} value={column.toolResults[call.id] ?? ""} onChange={(event) => props.onToolResult(call.id, event.target.value)} />
+            </FormField>
+          ))}
+          <div>
+            <Button type="submit" variant="outline" size="sm" disabled={pending.some((call) => !(column.toolResults[call.id] ?? "").trim())}>
+              <CornerDownLeft aria-hidden="true" />
+              Send tool result{pending.length === 1 ? "" : "s"}
+            </Button>
+          </div>
+        </form>
+      )}
       {answered && (
         <form
           className="grid gap-2"
@@ -189,11 +214,48 @@ export function PlaygroundColumn(props: PlaygroundColumnProps) {
   );
 }
 
-function TurnText({ role, children }: { role: "assistant" | "user"; children: ReactNode }) {
+function TurnText({ role, title, children }: { role: "assistant" | "user"; title?: string; children: ReactNode }) {
   return (
     <div className={cn("grid gap-1", role === "user" && "border-l-2 pl-2")}>
-      <span className="text-xs font-medium text-muted-foreground">{role === "user" ? "You" : "Answer"}</span>
+      <span className="text-xs font-medium text-muted-foreground">{title ?? (role === "user" ? "You" : "Answer")}</span>
       <p className="whitespace-pre-wrap break-words">{children}</p>
+    </div>
+  );
+}
+
+/** A turn: an answer (its text, then each tool it called with the arguments), a reply, or a tool result (named by its call). */
+function TurnView({ turn, calls }: { turn: Turn; calls: readonly Turn[] }) {
+  if (turn.role === "tool") {
+    const call = calls.flatMap((other) => (other.role === "assistant" ? (other.toolCalls ?? []) : [])).find((item) => item.id === turn.toolCallId);
+    return (
+      <TurnText role="user" title={`Result of ${call?.name ?? "a tool call"}`}>
+        {turn.content}
+      </TurnText>
+    );
+  }
+  if (turn.role === "user" || !turn.toolCalls?.length) return <TurnText role={turn.role}>{turn.content}</TurnText>;
+  return (
+    <div className="grid gap-2">
+      {turn.content && <TurnText role="assistant">{turn.content}</TurnText>}
+      {turn.toolCalls.map((call) => (
+        <ToolCallView key={call.id} call={call} />
+      ))}
+    </div>
+  );
+}
+
+/** A tool call as the model made it: the tool's name and its arguments (pretty when they are JSON). */
+function ToolCallView({ call }: { call: ToolCall }) {
+  let args = call.arguments;
+  try {
+    args = JSON.stringify(JSON.parse(call.arguments), null, 2);
+  } catch {
+    // Shown as the model wrote them.
+  }
+  return (
+    <div className="grid gap-1 rounded-md border bg-background p-2" data-testid="tool-call">
+      <span className="text-xs font-medium text-muted-foreground">Tool call: {call.name}</span>
+      <pre className="overflow-x-auto whitespace-pre-wrap break-words font-mono text-xs">{args}</pre>
     </div>
   );
 }

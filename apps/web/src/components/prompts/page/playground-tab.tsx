@@ -23,7 +23,7 @@ import { PlaygroundColumn } from "./playground-column.tsx";
 import { configWithParameters, parametersOf, settingsFromVersion } from "./playground-settings.ts";
 import { typedValues, type FieldValue } from "./try-values.ts";
 import type { PromptDetail } from "./types.ts";
-import { MAX_COLUMNS, usePlaygroundColumns, type PlaygroundColumn as Column, type RunInput, type Turn } from "./use-playground-columns.ts";
+import { MAX_COLUMNS, pendingToolCalls, usePlaygroundColumns, type PlaygroundColumn as Column, type RunInput, type Turn } from "./use-playground-columns.ts";
 import { VariableFields } from "./variable-field.tsx";
 
 /**
@@ -133,6 +133,18 @@ export function PlaygroundTab({ prompt }: { prompt: PromptDetail }) {
     const input = values && inputFor(column, values, turns, stager());
     if (!input) return;
     change(column.id, { reply: "" });
+    start(column.id, input, turns);
+  };
+
+  /** The person's result for each tool call the last answer made, sent as tool turns: the conversation goes on. */
+  const sendToolResults = (column: Column) => {
+    const calls = pendingToolCalls(column.turns);
+    if (!calls.length || column.streaming !== null || calls.some((call) => !(column.toolResults[call.id] ?? "").trim())) return;
+    const values = checkedValues();
+    const turns: Turn[] = [...column.turns, ...calls.map((call): Turn => ({ role: "tool", toolCallId: call.id, content: column.toolResults[call.id]! }))];
+    const input = values && inputFor(column, values, turns, stager());
+    if (!input) return;
+    change(column.id, { toolResults: {} });
     start(column.id, input, turns);
   };
 
@@ -250,6 +262,8 @@ export function PlaygroundTab({ prompt }: { prompt: PromptDetail }) {
                 onSettings={(patch) => change(column.id, (current) => ({ settings: { ...current.settings, ...patch } }))}
                 onReply={(reply) => change(column.id, { reply })}
                 onContinue={() => continueWith(column)}
+                onToolResult={(callId, result) => change(column.id, (current) => ({ toolResults: { ...current.toolResults, [callId]: result } }))}
+                onSendToolResults={() => sendToolResults(column)}
                 onSave={() => saveAsVersion(column)}
                 onSaveCase={() => saveAsCase(column)}
                 onRemove={() => remove(column.id)}

@@ -106,11 +106,19 @@ function RunBody({ run }: { run: Run }) {
       <Part title="Parameters">{Object.keys(run.parameters).length ? plain(prettyJson(run.parameters)) : <Muted>The provider's defaults.</Muted>}</Part>
       <Part title="Variables">{Object.keys(run.variables).length ? plain(prettyJson(run.variables)) : <Muted>None.</Muted>}</Part>
       <Part title="Input" copy={run.input.type === "text" ? run.input.text : prettyJson(run.input.messages)}>
-        {run.input.type === "text" ? plain(run.input.text) : <ChatMessages messages={run.input.messages} label="Input messages" render={plain} />}
+        {run.input.type === "text" ? plain(run.input.text) : <ChatMessages messages={readableMessages(run.input.messages)} label="Input messages" render={plain} />}
       </Part>
       <Part title="Output" copy={run.output || undefined}>
-        {run.output ? plain(run.output) : <Muted>No output.</Muted>}
+        {run.output ? plain(run.output) : <Muted>{run.toolCalls.length ? "No text: the model called tools." : "No output."}</Muted>}
       </Part>
+      {run.toolCalls.length > 0 && (
+        <Part title="Tool calls" copy={prettyJson(run.toolCalls)}>
+          {plain(run.toolCalls.map(toolCallText).join("\n"))}
+        </Part>
+      )}
+      {run.schemaMatched !== null && (
+        <Part title="Response format">{plain(run.schemaMatched ? "The answer matched it." : `The answer did not match it: ${run.schemaProblem ?? ""}`)}</Part>
+      )}
     </>
   );
 }
@@ -131,3 +139,14 @@ function Part({ title, copy, children }: { title: string; copy?: string; childre
 }
 
 const Muted = ({ children }: { children: string }) => <p className="text-sm text-muted-foreground">{children}</p>;
+
+/** A tool call in one line: `get_weather({"city":"Oslo"})`. */
+const toolCallText = (call: Run["toolCalls"][number]) => `${call.name}(${call.arguments})`;
+
+/** The sent messages as role and text: a turn's tool calls after its text, a tool result as the person's (it is what the author gave). */
+const readableMessages = (messages: Extract<Run["input"], { type: "chat" }>["messages"]) =>
+  messages.map((message) =>
+    message.role === "tool"
+      ? { role: "user" as const, content: `Tool result (${message.toolCallId}): ${message.content}` }
+      : { role: message.role, content: [message.content, ...(message.toolCalls ?? []).map((call) => `Tool call: ${toolCallText(call)}`)].filter(Boolean).join("\n") },
+  );

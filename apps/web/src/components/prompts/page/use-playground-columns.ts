@@ -13,11 +13,23 @@ type RecordedRun = RouterOutputs["runs"]["get"];
 /** A column's run: its subscription, or the staging before it (cancelled the same way). */
 type Unsubscribable = { unsubscribe(): void };
 
-/** One turn after the compiled prompt: an answer, or the person's reply to it. */
-export interface Turn {
-  role: "assistant" | "user";
-  content: string;
-}
+/** A tool call the model made: its id, the tool's name and the arguments as the model wrote them. */
+export type ToolCall = RecordedRun["toolCalls"][number];
+
+/**
+ * One turn after the compiled prompt: an answer (with the tools it called, if any), the person's reply
+ * to it, or the person's result for one of those tool calls.
+ */
+export type Turn =
+  | { role: "assistant"; content: string; toolCalls?: ToolCall[] }
+  | { role: "user"; content: string }
+  | { role: "tool"; toolCallId: string; content: string };
+
+/** The tool calls the conversation's last turn made and no result answers yet (they must be answered to go on). */
+export const pendingToolCalls = (turns: readonly Turn[]): ToolCall[] => {
+  const last = turns.at(-1);
+  return last?.role === "assistant" ? (last.toolCalls ?? []) : [];
+};
 
 export interface PlaygroundColumn {
   id: number;
@@ -33,13 +45,15 @@ export interface PlaygroundColumn {
   /** Stopped by the person: the answer is what came before Stop. */
   stopped: boolean;
   reply: string;
+  /** The person's result for each pending tool call, by the call's id. */
+  toolResults: Record<string, string>;
 }
 
 export const MAX_COLUMNS = 3;
 
 let lastColumnId = 0;
 const newColumn = (settings: ColumnSettings): PlaygroundColumn => ({
-  id: ++lastColumnId, settings, errors: {}, turns: [], streaming: null, run: null, refusal: null, stopped: false, reply: "",
+  id: ++lastColumnId, settings, errors: {}, turns: [], streaming: null, run: null, refusal: null, stopped: false, reply: "", toolResults: {},
 });
 
 export function usePlaygroundColumns(initialSettings: () => ColumnSettings) {
@@ -99,7 +113,13 @@ export function usePlaygroundColumns(initialSettings: () => ColumnSettings) {
         // The stream ends after its done event; the link would open it again, so it is closed here.
         end(id);
         const { run } = event;
-        change(id, (column) => ({ run, streaming: null, turns: run.output ? [...column.turns, { role: "assistant", content: run.output }] : column.turns }));
+        // An answer that called tools is a turn even without text: its calls wait for the person's results.
+        const answer: Turn | null = run.toolCalls.length
+          ? { role: "assistant", content: run.output, toolCalls: run.toolCalls }
+          : run.output
+            ? { role: "assistant", content: run.output }
+            : null;
+        change(id, (column) => ({ run, streaming: null, toolResults: {}, turns: answer ? [...column.turns, answer] : column.turns }));
       },
       onError(error) {
         if (subscriptions.current.get(id) !== subscription) return;

@@ -1,0 +1,70 @@
+// Tools in the playground end to end: a chat version that offers a tool is run on a local
+// OpenAI-compatible server (a fake provider this test runs on the loopback address); the model calls
+// the tool, the call shows in the column with its arguments and is recorded on the run, and the
+// author's tool result continues the conversation to the model's answer.
+import { randomBytes } from "node:crypto";
+import { expect, test, type Page } from "@playwright/test";
+import { fakeAnswerText, startFakeProvider, type FakeProvider } from "../../../packages/api/testing/fake-provider.ts";
+import { callMutation, createAccount, createTeamInNewOrganization, signedInPage, uniqueName, withDb } from "./support/accounts.ts";
+import { consoleErrors } from "./support/console.ts";
+import { recordSecret } from "./support/secrets.ts";
+
+let provider: FakeProvider;
+test.beforeAll(async () => {
+  provider = await startFakeProvider({ apiKey: `sk-e2e-${randomBytes(16).toString("hex")}` });
+  recordSecret("provider key", provider.apiKey);
+});
+test.afterAll(() => provider?.close());
+
+const column = (page: Page, number: number) => page.getByRole("region", { name: `Model ${number}`, exact: true });
+
+const runsOf = (promptId: string) =>
+  withDb(async (client) => (await client.query<{ tool_calls: { name: string; arguments: string }[] }>(`SELECT tool_calls FROM prompt_runs WHERE prompt_id = $1 ORDER BY created_at`, [promptId])).rows);
+
+test("a tool call shows in the playground and is recorded; the author's tool result continues the conversation", async ({ browser }) => {
+  const admin = await createAccount({ fullName: "Tess Tooladmin" });
+  const editor = await createAccount({ fullName: "Tom Tooleditor" });
+  const { organization, team } = await createTeamInNewOrganization([
+    { userId: admin.id, role: "admin" },
+    { userId: editor.id, role: "editor" },
+  ]);
+  // The connection and the prompt through the API: they are not under test here.
+  const adminPage = await signedInPage(browser, admin.email);
+  await callMutation(adminPage.request, "providers.create", {
+    organizationId: organization.id, kind: "openai-compatible", name: uniqueName("Local"), baseUrl: provider.openaiBaseUrl, apiKey: provider.apiKey,
+  });
+  await adminPage.context().close();
+  const page = await signedInPage(browser, editor.email);
+  const errors = consoleErrors(page);
+  const prompt = (await callMutation(page.request, "prompts.create", {
+    teamId: team.id, name: `e2e/${randomBytes(5).toString("hex")}`, title: uniqueName("Weather"), visibility: "team", type: "chat", model: "gpt-4o-mini",
+    messages: [{ role: "user", content: "Will it rain in {{ city }}?" }],
+    tools: [{ name: "get_weather", description: "The forecast for a city", parameters: { type: "object", properties: { city: { type: "string" } }, required: ["city"] } }],
+  })) as { id: string };
+
+  provider.answer.toolCall = { name: "get_weather", arguments: { city: "Oslo" } };
+  try {
+    await page.goto(`/prompts/${prompt.id}?tab=playground`);
+    await page.getByLabel("city", { exact: true }).fill("Oslo");
+    await page.getByRole("button", { name: "Run", exact: true }).click();
+    const output = column(page, 1).getByTestId("column-output");
+    const call = output.getByTestId("tool-call");
+    await expect(call).toContainText("Tool call: get_weather");
+    await expect(call).toContainText('"city": "Oslo"');
+    await expect.poll(() => runsOf(prompt.id)).toEqual([{ tool_calls: [expect.objectContaining({ name: "get_weather", arguments: '{"city":"Oslo"}' })] }]);
+    // Nothing to reply to but the call: its result is asked for.
+    await expect(column(page, 1).getByLabel("Your reply")).toHaveCount(0);
+
+    await column(page, 1).getByLabel("Result of get_weather").fill("Rain all day, 12 °C");
+    await column(page, 1).getByRole("button", { name: "Send tool result" }).click();
+    await expect(output).toContainText(fakeAnswerText("Will it rain in Oslo?"));
+    await expect(output.getByText("Rain all day, 12 °C", { exact: true })).toBeVisible();
+    await expect(output).toContainText("Result of get_weather");
+    const sent = provider.calls.filter((item) => item.path === "/v1/chat/completions").at(-1)!.body as { messages: { role: string }[] };
+    expect(sent.messages.map((message) => message.role)).toEqual(["user", "assistant", "tool"]);
+    await expect(column(page, 1).getByLabel("Your reply")).toBeVisible();
+  } finally {
+    provider.answer.toolCall = null;
+  }
+  expect(errors).toEqual([]);
+});
