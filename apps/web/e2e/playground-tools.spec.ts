@@ -1,7 +1,8 @@
 // Tools in the playground end to end: a chat version that offers a tool is run on a local
 // OpenAI-compatible server (a fake provider this test runs on the loopback address); the model calls
 // the tool, the call shows in the column with its arguments and is recorded on the run, and the
-// author's tool result continues the conversation to the model's answer.
+// author's tool result continues the conversation to the model's answer. Compare shows a version's tool
+// and response format changes.
 import { randomBytes } from "node:crypto";
 import { expect, test, type Page } from "@playwright/test";
 import { fakeAnswerText, startFakeProvider, type FakeProvider } from "../../../packages/api/testing/fake-provider.ts";
@@ -66,5 +67,15 @@ test("a tool call shows in the playground and is recorded; the author's tool res
   } finally {
     provider.answer.toolCall = null;
   }
+
+  // A second version adds an argument to the tool and asks for a JSON answer: Compare shows both changes.
+  await callMutation(page.request, "promptVersions.create", {
+    promptId: prompt.id, messages: [{ role: "user", content: "Will it rain in {{ city }}?" }],
+    tools: [{ name: "get_weather", description: "The forecast for a city", parameters: { type: "object", properties: { city: { type: "string" }, days: { type: "integer" } }, required: ["city"] } }],
+    responseFormat: { type: "json_object" },
+  });
+  await page.goto(`/prompts/${prompt.id}?tab=compare`);
+  await expect(page.getByRole("region", { name: "Tools diff" }).locator('[data-diff="added"]').filter({ hasText: '"days"' }).first()).toBeVisible();
+  await expect(page.getByRole("region", { name: "Response format diff" }).locator('[data-diff="added"]').filter({ hasText: "json_object" }).first()).toBeVisible();
   expect(errors).toEqual([]);
 });

@@ -1,5 +1,6 @@
 // The Compare tab: 'From' and 'To' versions (default: the one before the shown one, and the shown one),
-// each fetched with prompts.get, line diffs of the template or messages, model and config, and the variables as a table.
+// each fetched with prompts.get, line diffs of the template or messages, model, config, tools and response
+// format, and the variables as a table.
 import { Alert, AlertDescription, AlertTitle } from "@/components/ui/alert";
 import { Skeleton } from "@/components/ui/skeleton";
 import { trpc } from "@/lib/trpc";
@@ -54,6 +55,8 @@ export function VersionDiff({ before, after }: { before: PromptVersion; after: P
     { title: textTitle, before: promptText(before), after: promptText(after) },
     { title: "Model", before: before.model, after: after.model },
     { title: "Config", before: prettyJson(before.config), after: prettyJson(after.config) },
+    { title: "Tools", before: prettyJson(before.tools), after: prettyJson(after.tools) },
+    { title: "Response format", before: prettyJson(before.responseFormat), after: prettyJson(after.responseFormat) },
     { title: "Variables", before: prettyJson(before.variables), after: prettyJson(after.variables), table: true },
   ];
   return (
