@@ -13,7 +13,7 @@ const promptly = createPromptClient({ url: process.env.PROMPTLY_URL ?? "http://l
 try {
   const prompt = await promptly.get(process.env.PROMPTLY_PROMPT ?? "support/reply", { label: process.env.PROMPTLY_LABEL ?? "production" });
   const compiled = prompt.compile(JSON.parse(process.env.PROMPTLY_VARIABLES ?? '{"customer":"Ann","topic":"billing"}') as Record<string, unknown>);
-  console.log("text" in compiled ? compiled.text : compiled.messages.map((m) => `${m.role}: ${m.content}`).join("\n"));
+  console.log("text" in compiled ? compiled.text : compiled.messages.map((m) => ("type" in m ? `(placeholder ${m.name})` : `${m.role}: ${m.content}`)).join("\n"));
 } catch (error) {
   if (!(error instanceof PromptlyApiError || error instanceof PromptCompileError)) throw error;
   console.error(`${error.name}${error instanceof PromptlyApiError ? ` ${error.status} ${error.code}` : ""}: ${error.message}`);

@@ -3,7 +3,8 @@
 // Map lookup: within the TTL nothing is sent; after it the cached prompt is answered at once and one
 // background refresh per key asks again with If-None-Match. Only a miss waits for the network.
 import {
-  RUNTIME_DEFAULT_LABEL, RUNTIME_MSG, compile, effectiveContract, runtimeError, runtimePrompt, runtimeRunResult, type ChatMessage, type CompileResult,
+  RUNTIME_DEFAULT_LABEL, RUNTIME_MSG, compile, effectiveContract, extractPlaceholders, runtimeError, runtimePrompt, runtimeRunResult, type CompileResult,
+  type PlaceholderValues, type PromptMessage,
   type PromptVersionBody, type RuntimePrompt, type RuntimeRunResult,
 } from "@promptly/shared";
 import { PromptCompileError, PromptlyApiError } from "./errors.ts";
@@ -38,7 +39,7 @@ export type GetPromptOptions = PromptSelector & {
    * Answered, marked `isFallback: true`, when a prompt that is not cached cannot be fetched (network,
    * timeout, 5xx, or any refusal): a text template, or the messages of a chat prompt.
    */
-  fallback?: string | ChatMessage[];
+  fallback?: string | PromptMessage[];
 };
 
 /** A successful compile: `text` for a text prompt, `messages` for a chat prompt. */
@@ -50,9 +51,11 @@ export type Prompt = Readonly<RuntimePrompt> & {
   readonly isFallback: boolean;
   /**
    * Fills this version's variables with the shared `compile` (the one the server uses). Throws a
-   * PromptCompileError naming every variable that breaks the contract: nothing renders blank.
+   * PromptCompileError naming every variable that breaks the contract: nothing renders blank. Each
+   * placeholder of a chat prompt named in `placeholders` is replaced by its messages, as given; one
+   * not named stays in place (`{ type: "placeholder", name }`), as Langfuse's SDKs leave it.
    */
-  compile(values?: Record<string, unknown>): CompiledPrompt;
+  compile(values?: Record<string, unknown>, placeholders?: PlaceholderValues): CompiledPrompt;
 };
 
 /** How a run is made: the version as `get` selects it, and optionally another model or a named connection. */
@@ -61,6 +64,8 @@ export type RunOptions = PromptSelector & {
   model?: string;
   /** Absent: the organization's one connection open to the key's team. */
   connectionId?: string;
+  /** Each placeholder's messages by its name ([] for none): a chat prompt's run needs every placeholder filled. */
+  placeholders?: PlaceholderValues;
   /** Stops the run (the server aborts the provider call and records it as stopped); the call then rejects with the signal's reason (an AbortError, as fetch). */
   signal?: AbortSignal;
 };
@@ -101,19 +106,20 @@ function withCompile(fields: RuntimePrompt, isFallback: boolean): Prompt {
     ...fields,
     // The contract in force, whoever made the fields: a fallback describes nothing, an older server sent only the described.
     variables: effectiveContract(body),
+    placeholders: extractPlaceholders(body),
     isFallback,
-    compile(values: Record<string, unknown> = {}): CompiledPrompt {
-      const result = compile(body, values);
+    compile(values: Record<string, unknown> = {}, placeholders: PlaceholderValues = {}): CompiledPrompt {
+      const result = compile(body, values, placeholders);
       if (!result.ok) throw new PromptCompileError(RUNTIME_MSG.compileFailed + result.message, result.problems);
       return result;
     },
   });
 }
 
-function fallbackPrompt(name: string, fallback: string | ChatMessage[]): Prompt {
+function fallbackPrompt(name: string, fallback: string | PromptMessage[]): Prompt {
   const shape = typeof fallback === "string" ? { type: "text" as const, template: fallback } : { type: "chat" as const, messages: fallback };
   return withCompile(
-    { name, title: name, version: 0, ...shape, variables: [], model: "", config: {}, labels: [], tags: [], updatedAt: new Date(0).toISOString() },
+    { name, title: name, version: 0, ...shape, variables: [], placeholders: [], model: "", config: {}, labels: [], tags: [], updatedAt: new Date(0).toISOString() },
     true,
   );
 }
@@ -254,13 +260,13 @@ export function createPromptClient(options: PromptClientOptions): PromptClient {
 
   /** POSTs a run; answers the response when it is a 200, else throws what the server said. */
   async function postRun(name: string, values: Record<string, unknown>, runOptions: RunOptions, stream: boolean): Promise<Response> {
-    const { model, connectionId, signal, label, version } = runOptions;
+    const { model, connectionId, signal, label, version, placeholders } = runOptions;
     let response: Response;
     try {
       response = await fetchImpl(`${promptUrl(name)}/run`, {
         method: "POST",
         headers: { authorization: `Bearer ${apiKey}`, "content-type": "application/json", accept: stream ? "text/event-stream" : "application/json" },
-        body: JSON.stringify({ label, version, model, connectionId, variables: values, stream }),
+        body: JSON.stringify({ label, version, model, connectionId, variables: values, placeholders, stream }),
         signal,
       });
     } catch (cause) {

@@ -4,6 +4,7 @@
 import { z } from "zod";
 import { MSG } from "./messages.ts";
 import { idSchema, multilineText } from "./validation.ts";
+import { placeholderValuesSchema } from "./runtime-api.ts";
 
 export const ASSERTION_TYPES = [
   "equals", "contains", "notContains", "regex", "json", "jsonSchema", "maxLength", "maxLatencyMs", "maxCost", "judge",
@@ -47,6 +48,9 @@ export const EVALUATION_MSG = {
   importAssertionsJson: "The assertions cell is not a JSON array of assertions",
   importJsonLine: "The line is not a JSON object",
   importVariableType: (name: string, type: string) => `The variable '${name}' must be ${type === "json" ? "JSON" : type === "boolean" ? "true or false" : `a ${type}`}`,
+  importPlaceholderJson: (name: string) => `The placeholder '${name}' must be a JSON array of messages ({ "role", "content" })`,
+  unknownPlaceholders: (names: string[], version: number, known: string[]) =>
+    `${names.length === 1 ? `The prompt has no placeholder '${names[0]}'` : `The prompt has no placeholders ${names.map((name) => `'${name}'`).join(", ")}`}: version ${version} has ${known.length ? known.map((name) => `'${name}'`).join(", ") : "none"}`,
   unknownVariables: (names: string[], version: number, known: string[]) =>
     `${names.length === 1 ? `The prompt has no variable '${names[0]}'` : `The prompt has no variables ${names.map((name) => `'${name}'`).join(", ")}`}: version ${version} uses ${known.length ? known.map((name) => `'${name}'`).join(", ") : "none"}`,
   notCancellable: "This evaluation has already ended",
@@ -120,6 +124,8 @@ const testCaseFields = {
     .record(z.string(), z.unknown())
     .refine((variables) => !JSON.stringify(variables).includes("\\u0000"), MSG.multilineControlCharacters)
     .default({}),
+  /** What fills each of the prompt's placeholders: its list of messages by its name. */
+  placeholders: placeholderValuesSchema.default({}),
   expected: multilineText().max(TEST_CASE_TEXT_MAX).optional(),
   assertions: z.array(assertionSchema).max(TEST_CASE_ASSERTIONS_MAX, EVALUATION_MSG.tooManyAssertions).default([]),
 };

@@ -12,9 +12,6 @@ export const LANGFUSE_MSG = {
   keyPairMismatch: "The public key does not belong to this API key: use the public key shown beside it on the team's API keys",
   /** Langfuse's words for a request its schemas refuse; each problem is in `error`. */
   invalidRequest: "Invalid request data",
-  /** `Message 2 ('history') is a placeholder: ...`. */
-  placeholder: (index: number, name: string) =>
-    `Message ${index + 1} ('${name}') is a placeholder: Promptly's chat prompts hold only system, user and assistant messages. Save the prompt without it and add those messages when you call the model`,
   chatNeedsMessages: "A chat prompt's prompt is a list of messages ({ role, content })",
   textNeedsString: "A text prompt's prompt is a string",
   /** A fetch or a delete that names a version and a label (Langfuse's words). */

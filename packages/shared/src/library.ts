@@ -50,7 +50,8 @@ export const LIBRARY_MSG = {
 
 // ---- the export format, version 1 ----
 
-const messageSchema = z.object({ role: z.enum(CHAT_ROLES), content: z.string() });
+/** A role's message, or a placeholder where a list of messages goes when the prompt is used. */
+const messageSchema = z.union([z.object({ role: z.enum(CHAT_ROLES), content: z.string() }), z.object({ type: z.literal("placeholder"), name: z.string() })]);
 
 /** One version as exported: its number, body, contract and model settings. */
 const libraryVersionSchema = z.object({
@@ -97,7 +98,10 @@ const langfusePromptSchema = z.object({
   name: z.string(),
   version: z.number().int().min(1),
   type: z.enum(["text", "chat"]).default("text"),
-  prompt: z.union([z.string(), z.array(z.object({ role: z.string(), content: z.string() }).loose())]),
+  prompt: z.union([
+    z.string(),
+    z.array(z.union([z.object({ type: z.literal("placeholder"), name: z.string() }), z.object({ type: z.literal("chatmessage").optional(), role: z.string(), content: z.string() }).loose()])),
+  ]),
   config: z.unknown().optional(),
   labels: z.array(z.string()).default([]),
   tags: z.array(z.string()).default([]),

@@ -59,9 +59,11 @@ export function renameIncludes(text: string, renames: ReadonlyMap<string, string
   });
 }
 
-type IncludingBody = { type: "text"; template: string } | { type: "chat"; messages: readonly { content: string }[] };
+type IncludingBody = { type: "text"; template: string } | { type: "chat"; messages: readonly ({ content: string } | { type: "placeholder" })[] };
 
-const bodyTexts = (body: IncludingBody) => (body.type === "text" ? [body.template] : body.messages.map((message) => message.content));
+/** The texts that may include: the template, or each message's content (a placeholder has none). */
+const bodyTexts = (body: IncludingBody) =>
+  body.type === "text" ? [body.template] : body.messages.flatMap((message) => ("content" in message ? [message.content] : []));
 
 /** The includes of a version's body: its template, or every message's content. */
 export function bodyIncludes(body: IncludingBody): IncludeTag[] {

@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { compile, effectiveContract, extractVariables, lint, saysNothingWrittenYet, type PromptVersionBody } from "./prompt-template.ts";
+import {
+  PLACEHOLDER_MSG, compile, effectiveContract, extractPlaceholders, extractVariables, lint, saysNothingWrittenYet, unfilledPlaceholders, type PromptVersionBody,
+} from "./prompt-template.ts";
 
 const text = (template: string, variables?: PromptVersionBody["variables"]): PromptVersionBody => ({ type: "text", template, variables });
 
@@ -170,5 +172,48 @@ describe("saysNothingWrittenYet", () => {
     const wrong = lint({ type: "text", template: "Hi {{ name" }).errors;
     expect(wrong.length).toBeGreaterThan(0);
     expect(wrong.some(saysNothingWrittenYet)).toBe(false);
+  });
+});
+
+describe("message placeholders", () => {
+  const chat: PromptVersionBody = {
+    type: "chat",
+    messages: [
+      { role: "system", content: "You help {{ customer }}." },
+      { type: "placeholder", name: "history" },
+      { role: "user", content: "{{ question }}" },
+      { type: "placeholder", name: "history" },
+    ],
+  };
+
+  it("are listed apart from the variables, each name once, and hold no variables of their own", () => {
+    expect(extractPlaceholders(chat)).toEqual(["history"]);
+    expect(extractVariables(chat)).toEqual(["customer", "question"]);
+    expect(effectiveContract(chat).map((v) => v.name)).toEqual(["customer", "question"]);
+    expect(extractPlaceholders({ type: "text", template: "{{ history }}" } as PromptVersionBody)).toEqual([]);
+  });
+
+  it("compile puts each given list of messages in place as given, leaves one not given in place, and [] removes it", () => {
+    const history = [{ role: "user" as const, content: "Is {{ customer }} here?" }];
+    const filled = compile(chat, { customer: "Ada", question: "Why?" }, { history });
+    expect(filled).toEqual({
+      ok: true,
+      messages: [{ role: "system", content: "You help Ada." }, ...history, { role: "user", content: "Why?" }, ...history],
+    });
+    const left = compile(chat, { customer: "Ada", question: "Why?" });
+    expect(left.ok && "messages" in left && unfilledPlaceholders(left.messages)).toEqual(["history"]);
+    expect(left.ok && "messages" in left && left.messages[1]).toEqual({ type: "placeholder", name: "history" });
+    const emptied = compile(chat, { customer: "Ada", question: "Why?" }, { history: [] });
+    expect(emptied.ok && "messages" in emptied && emptied.messages).toEqual([{ role: "system", content: "You help Ada." }, { role: "user", content: "Why?" }]);
+  });
+
+  it("lint refuses a name that is a variable (used or described) and a placeholder, and a name outside the variable rule", () => {
+    expect(lint(chat).errors).toEqual([]);
+    const both: PromptVersionBody = { type: "chat", messages: [{ role: "system", content: "{{ history }}" }, { type: "placeholder", name: "history" }] };
+    expect(lint(both).errors).toEqual([PLACEHOLDER_MSG.notUnique(["history"])]);
+    const described: PromptVersionBody = { ...chat, variables: [{ name: "history", type: "string", required: false }] };
+    expect(lint(described).errors).toContain(PLACEHOLDER_MSG.notUnique(["history"]));
+    const badName: PromptVersionBody = { type: "chat", messages: [{ role: "user", content: "Hi" }, { type: "placeholder", name: "2 things" }] };
+    expect(lint(badName).errors).toEqual([PLACEHOLDER_MSG.nameInvalid(1, "2 things")]);
   });
 });

@@ -27,7 +27,24 @@ export interface ChatMessage {
   content: string;
 }
 
-export type PromptBody = { type: "text"; template: string } | { type: "chat"; messages: ChatMessage[] };
+/**
+ * Where a list of messages goes when a chat prompt is used (a conversation's earlier turns, examples),
+ * written as Langfuse writes it. Its name follows the variable name rule and is not a variable's.
+ */
+export interface MessagePlaceholder {
+  type: "placeholder";
+  name: string;
+}
+
+/** One message of a chat version: a role's message, or a placeholder. */
+export type PromptMessage = ChatMessage | MessagePlaceholder;
+
+export const isPlaceholder = (message: PromptMessage): message is MessagePlaceholder => "type" in message && message.type === "placeholder";
+
+/** What fills each placeholder by name: a list of messages. */
+export type PlaceholderValues = Record<string, readonly ChatMessage[]>;
+
+export type PromptBody = { type: "text"; template: string } | { type: "chat"; messages: PromptMessage[] };
 export type PromptVersionBody = PromptBody & { variables?: VariableContract[] };
 
 /** `{ name }}`: a variable opened with one brace. */
@@ -82,7 +99,15 @@ function scan(template: string): Scan {
   return { parts, problems, strayClosings };
 }
 
-const templatesOf = (body: PromptBody): string[] => (body.type === "text" ? [body.template] : body.messages.map((m) => m.content));
+/** The texts of a body, one per message (a placeholder has none: ''), so an index is the message's. */
+const templatesOf = (body: PromptBody): string[] =>
+  body.type === "text" ? [body.template] : body.messages.map((m) => (isPlaceholder(m) ? "" : m.content));
+
+/** The placeholder names of a body, in the order they first appear (none for text). */
+export function extractPlaceholders(body: { type: PromptBody["type"]; messages?: readonly PromptMessage[] | null }): string[] {
+  if (body.type !== "chat") return [];
+  return [...new Set((body.messages ?? []).filter(isPlaceholder).map((m) => m.name))];
+}
 
 /** The variable names a prompt uses, in the order they first appear (every message, for chat). */
 export function extractVariables(body: PromptBody): string[] {
@@ -99,7 +124,7 @@ export function extractVariables(body: PromptBody): string[] {
 export interface StoredVersionBody {
   type: PromptBody["type"];
   template?: string | null;
-  messages?: readonly ChatMessage[] | null;
+  messages?: readonly PromptMessage[] | null;
   variables?: readonly VariableContract[] | null;
 }
 
@@ -150,16 +175,18 @@ export interface VariableProblem {
 
 export type CompileResult =
   | { ok: true; text: string }
-  | { ok: true; messages: ChatMessage[] }
+  | { ok: true; messages: PromptMessage[] }
   | { ok: false; problems: VariableProblem[]; message: string };
 
 /**
  * Fills the template (or every message) with `values`. A missing required value, a value of the
  * wrong type or an enum value outside its options is an error, reported for every offending variable
  * at once. An optional variable without value or default renders as nothing; values the contract does
- * not know are ignored. No HTML escaping: prompts are text for a model, not markup.
+ * not know are ignored. No HTML escaping: prompts are text for a model, not markup. Each placeholder
+ * given in `placeholders` is replaced by its messages as given (their text is not compiled: a
+ * conversation is not a template); one not given stays in place, as Langfuse's SDKs leave it.
  */
-export function compile(version: PromptVersionBody, values: Record<string, unknown>): CompileResult {
+export function compile(version: PromptVersionBody, values: Record<string, unknown>, placeholders: PlaceholderValues = {}): CompileResult {
   const contract = effectiveContract(version);
   const problems: VariableProblem[] = [];
   const filled = new Map<string, string>();
@@ -183,8 +210,25 @@ export function compile(version: PromptVersionBody, values: Record<string, unkno
       .parts.map((part) => ("text" in part ? part.text : part.valid ? (filled.get(part.variable) ?? "") : `{{ ${part.variable} }}`))
       .join("");
   if (version.type === "text") return { ok: true, text: fill(version.template) };
-  return { ok: true, messages: version.messages.map((message) => ({ role: message.role, content: fill(message.content) })) };
+  return {
+    ok: true,
+    messages: version.messages.flatMap((message): PromptMessage[] => {
+      if (!isPlaceholder(message)) return [{ role: message.role, content: fill(message.content) }];
+      const given = Object.hasOwn(placeholders, message.name) ? placeholders[message.name] : undefined;
+      return given ? given.map(({ role, content }) => ({ role, content })) : [{ type: "placeholder", name: message.name }];
+    }),
+  };
 }
+
+/** The names a version uses both as a variable (in a text or described) and as a placeholder: none may be. */
+export function namesOfBothKinds(version: PromptVersionBody): string[] {
+  const placeholders = extractPlaceholders(version);
+  const variables = [...extractVariables(version), ...(version.variables ?? []).map((v) => v.name)];
+  return [...new Set(variables)].filter((name) => placeholders.includes(name));
+}
+
+/** The names of the placeholders compile left in place (none given for them). */
+export const unfilledPlaceholders = (messages: readonly PromptMessage[]): string[] => [...new Set(messages.filter(isPlaceholder).map((m) => m.name))];
 
 export interface LintResult {
   /** Block the save. */
@@ -199,6 +243,12 @@ const LINT_EMPTY = {
   template: "The template is empty",
   message: (index: number, role: string) => `Message ${index + 1} (${role}) is empty`,
 } as const;
+export const PLACEHOLDER_MSG = {
+  nameInvalid: (index: number, name: string) =>
+    `Message ${index + 1}: '${name}' is not a valid placeholder name (letters, digits and _, not starting with a digit)`,
+  /** Langfuse's words for the same refusal, so a client that looks for them finds them. */
+  notUnique: (names: string[]) => `Names of variables and placeholders must be unique, the following are not: ${names.join(", ")}`,
+} as const;
 const EMPTY_MESSAGE = /^Message \d+ \(\w+\) is empty$/;
 
 /** Whether a lint error only says that nothing is written yet (a new form nobody has typed in shows none). */
@@ -212,7 +262,9 @@ export function lint(draft: PromptVersionBody): LintResult {
   if (draft.type === "text" && !draft.template.trim()) errors.push(LINT_EMPTY.template);
   if (draft.type === "chat") {
     draft.messages.forEach((message, index) => {
-      if (!message.content.trim()) errors.push(LINT_EMPTY.message(index, message.role));
+      if (isPlaceholder(message)) {
+        if (!VARIABLE_NAME.test(message.name)) errors.push(PLACEHOLDER_MSG.nameInvalid(index, message.name));
+      } else if (!message.content.trim()) errors.push(LINT_EMPTY.message(index, message.role));
     });
   }
   let strayClosings = 0;
@@ -231,6 +283,8 @@ export function lint(draft: PromptVersionBody): LintResult {
   if (strayClosings > 0) warnings.push("'}}' without an opening '{{' is kept as text; write '{{ name }}' for a variable");
 
   const used = extractVariables(draft);
+  const both = namesOfBothKinds(draft);
+  if (both.length) errors.push(PLACEHOLDER_MSG.notUnique(both));
   const seen = new Set<string>();
   for (const variable of draft.variables ?? []) {
     if (!VARIABLE_NAME.test(variable.name)) errors.push(`'${variable.name}' is not a valid variable name`);

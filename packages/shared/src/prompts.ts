@@ -1,7 +1,7 @@
 // The prompt library: names, limits, texts and input schemas shared by the procedures,
 // the editor and the lists. Templates, compile and lint live in prompt-template.ts.
 import { z } from "zod";
-import { CHAT_ROLES, VARIABLE_NAME, VARIABLE_TYPES, lint, type PromptVersionBody } from "./prompt-template.ts";
+import { CHAT_ROLES, VARIABLE_NAME, VARIABLE_TYPES, isPlaceholder, lint, type PromptVersionBody } from "./prompt-template.ts";
 import { idSchema, multilineText, plainText } from "./validation.ts";
 import { PROMPT_SORTS, PROMPT_VISIBILITIES, type PromptSort, type PromptVisibility } from "./options.ts";
 import { promptToolsSchema, responseFormatSchema } from "./prompt-tools.ts";
@@ -65,6 +65,7 @@ export const PROMPT_MSG = {
   messagesRequired: "A chat prompt needs messages (and no template)",
   tooManyVariables: `A prompt describes at most ${PROMPT_VARIABLES_MAX} variables`,
   variableNameInvalid: "A variable name uses letters, digits and _, not starting with a digit",
+  placeholderNameInvalid: "A placeholder name uses letters, digits and _, not starting with a digit",
   labelInvalid: `A label uses 1-${PROMPT_LABEL_MAX} lowercase letters, digits, '_', '-' and '.'`,
   labelLatest: "'latest' always means the highest version: it cannot be set or removed",
   labelNotFound: "Label not found",
@@ -136,7 +137,11 @@ export const promptLabelSchema = z
   .regex(LABEL, PROMPT_MSG.labelInvalid)
   .refine((label) => label !== LATEST_LABEL, PROMPT_MSG.labelLatest);
 
-const messageSchema = z.object({ role: z.enum(CHAT_ROLES), content: multilineText() });
+/** A role's message, or a placeholder (`{ type: "placeholder", name }`) where a list of messages goes when the prompt is used. */
+export const promptMessageSchema = z.discriminatedUnion("type", [
+  z.object({ type: z.undefined().optional(), role: z.enum(CHAT_ROLES), content: multilineText() }),
+  z.object({ type: z.literal("placeholder"), name: z.string().regex(VARIABLE_NAME, PROMPT_MSG.placeholderNameInvalid) }),
+]);
 
 const variableSchema = z.object({
   name: z.string().regex(VARIABLE_NAME, PROMPT_MSG.variableNameInvalid),
@@ -155,7 +160,7 @@ const configSchema = z
 const versionFields = {
   type: z.enum(PROMPT_TYPES).optional(),
   template: multilineText().optional(),
-  messages: z.array(messageSchema).max(200).optional(),
+  messages: z.array(promptMessageSchema).max(200).optional(),
   variables: z.array(variableSchema).max(PROMPT_VARIABLES_MAX, PROMPT_MSG.tooManyVariables).optional(),
   model: plainText().trim().max(PROMPT_MODEL_MAX, PROMPT_MSG.modelTooLong).optional(),
   config: configSchema.optional(),
@@ -177,7 +182,9 @@ export function versionBodyOf(fields: VersionFields): { body: PromptVersionBody 
     return { body: { type, template: fields.template, variables } };
   }
   if (fields.messages === undefined || fields.template !== undefined) return { problem: PROMPT_MSG.messagesRequired };
-  if (fields.messages.reduce((sum, message) => sum + message.content.length, 0) > PROMPT_TEXT_MAX) return { problem: PROMPT_MSG.textTooLong };
+  if (fields.messages.reduce((sum, message) => sum + (isPlaceholder(message) ? 0 : message.content.length), 0) > PROMPT_TEXT_MAX) {
+    return { problem: PROMPT_MSG.textTooLong };
+  }
   return { body: { type, messages: fields.messages, variables } };
 }
 

@@ -1,7 +1,9 @@
 // Running a prompt version on a model (the playground) and the recorded runs: input schemas, limits and
 // texts shared by the procedures, the REST route and the web app.
 import { z } from "zod";
-import { CHAT_ROLES } from "./prompt-template.ts";
+import { isPlaceholder } from "./prompt-template.ts";
+import { promptMessageSchema } from "./prompts.ts";
+import { placeholderValuesSchema } from "./runtime-api.ts";
 import { idSchema, multilineText } from "./validation.ts";
 import { toolCallSchema } from "./prompt-tools.ts";
 import { RUN_STATUSES } from "./options.ts";
@@ -37,6 +39,11 @@ export const RUN_MSG = {
   followUpTooLong: `A conversation has at most ${RUN_FOLLOW_UP_MAX} turns`,
   draftExpired: "This playground draft has expired. Run it again.",
   draftWithInline: "A run takes its edited prompt either from a staged draft (draftId) or inline (template, messages, followUp), not both",
+  /** One placeholder's problem, beside its name. */
+  placeholderUnfilled: "is a placeholder: give it a list of messages ([] for none)",
+  /** `Fill the placeholder 'history' with a list of messages ([] for none)`. */
+  placeholdersUnfilled: (names: readonly string[]) =>
+    `Fill the placeholder${names.length === 1 ? "" : "s"} ${names.map((name) => `'${name}'`).join(", ")} with a list of messages ([] for none)`,
 } as const;
 
 /** A staged playground draft is kept this long after staging (every run of it in that time may use it). */
@@ -59,9 +66,9 @@ export type RunParameters = z.infer<typeof runParametersSchema>;
 const runDraftFields = {
   template: multilineText().max(RUN_DRAFT_TEXT_MAX, RUN_MSG.draftTooLong).optional(),
   messages: z
-    .array(z.object({ role: z.enum(CHAT_ROLES), content: multilineText() }))
+    .array(promptMessageSchema)
     .max(200)
-    .refine((messages) => messages.reduce((sum, message) => sum + message.content.length, 0) <= RUN_DRAFT_TEXT_MAX, RUN_MSG.draftTooLong)
+    .refine((messages) => messages.reduce((sum, m) => sum + (isPlaceholder(m) ? 0 : m.content.length), 0) <= RUN_DRAFT_TEXT_MAX, RUN_MSG.draftTooLong)
     .optional(),
   followUp: z
     .array(
@@ -85,6 +92,8 @@ export const runPromptInput = z.object({
   connectionId: idSchema,
   model: z.string().trim().min(1).max(200).optional(),
   variables: z.record(z.string(), z.unknown()).default({}),
+  /** Each placeholder's messages by its name ([] for none): a run needs every placeholder filled. */
+  placeholders: placeholderValuesSchema.optional(),
   parameters: runParametersSchema.default({}),
   ...runDraftFields,
   /**

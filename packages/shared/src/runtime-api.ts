@@ -52,11 +52,17 @@ export const runtimeGetQuery = z
   })
   .refine((query) => query.label === undefined || query.version === undefined, PROMPT_MSG.versionOrLabel);
 
+/** What fills a chat prompt's placeholders: each name's list of messages (`[]` for none), put in as given. */
+export const placeholderValuesSchema = z
+  .record(z.string(), z.array(z.object({ role: z.enum(CHAT_ROLES), content: z.string().max(100_000) })).max(500))
+  .describe("Each placeholder's messages by its name ([] for none); their text is not compiled");
+
 export const runtimeCompileInput = z
   .object({
     label: selectorLabel.optional(),
     version: z.number().int().min(1).max(2 ** 31 - 1).optional(),
     variables: z.record(z.string(), z.unknown()).default({}),
+    placeholders: placeholderValuesSchema.default({}),
   })
   .refine((input) => input.label === undefined || input.version === undefined, PROMPT_MSG.versionOrLabel);
 
@@ -66,6 +72,7 @@ export const runtimeRunInput = z
     label: selectorLabel.optional(),
     version: z.number().int().min(1).max(2 ** 31 - 1).optional(),
     variables: z.record(z.string(), z.unknown()).default({}),
+    placeholders: placeholderValuesSchema.default({}).describe("Each placeholder's messages by its name ([] for none): a run needs every placeholder filled"),
     model: z.string().trim().min(1).max(200).optional().describe("Absent: the version's model"),
     connectionId: idSchema.optional().describe("Absent: the one connection of the organization open to the key's team"),
     stream: z.boolean().default(false).describe("true: answer text/event-stream, `delta` events then one `done` (or `error`) event"),
@@ -102,7 +109,10 @@ export const variableAnswer = z.object({
   description: z.string().optional(),
   options: z.array(z.string()).optional(),
 });
-export const messageAnswer = z.object({ role: z.enum(CHAT_ROLES), content: z.string() });
+export const messageAnswer = z.union([
+  z.object({ role: z.enum(CHAT_ROLES), content: z.string() }),
+  z.object({ type: z.literal("placeholder"), name: z.string() }).describe("Where a list of messages goes when the prompt is used; compile leaves one it is not given in place"),
+]);
 
 const graphNode = z.object({ name: z.string(), version: z.number().int(), id: z.string() });
 
@@ -123,6 +133,7 @@ export const runtimePrompt = z.object({
     .describe(
       "The contract compile checks: every variable the template uses, as its author described it or else as a required string, then any described variable the template does not use (compile still asks for it when required)",
     ),
+  placeholders: z.array(z.string()).default([]).describe("The names of the chat prompt's placeholders, in order: each takes a list of messages, apart from the variables"),
   model: z.string(),
   config: z.record(z.string(), z.unknown()),
   tools: z

@@ -179,6 +179,35 @@ describe("when creating a prompt", () => {
     });
   });
 
+  it("should prevent creating a prompt with both a variable and placeholder with the same name", async () => {
+    const name = fresh("same-name-conflict");
+    const answer = await post({
+      name, type: "chat",
+      prompt: [{ role: "system", content: "Hello {{userName}}" }, { type: "placeholder", name: "userName" }, { role: "user", content: "How are you?" }],
+    });
+    expect(answer.status).toBe(400);
+    expect(answer.body.message).toContain("variables and placeholders must be unique");
+    expect(answer.body.message).toContain("userName");
+    notFound(await get(name, "?label=latest"));
+  });
+
+  it("should allow creating a new version of a prompt with placeholder names that conflict a variable name in a previous version", async () => {
+    const name = fresh("variable-conflict");
+    // A key never moves production: Langfuse's v1 carries it; here the first version is saved without it.
+    const v1 = await post({ name, type: "chat", prompt: [{ role: "system", content: "You are a helpful {{conversationHistory}}" }, { role: "user", content: "Continue our conversation" }] });
+    expect(v1.status).toBe(201);
+    const v2 = await post({
+      name, type: "chat",
+      prompt: [
+        { role: "system", content: "You are a helpful assistant with context: {{newHistory}}" },
+        { type: "placeholder", name: "conversationHistory" },
+        { role: "user", content: "Continue our conversation" },
+      ],
+    });
+    expect(v2.status).toBe(201);
+    expect(v2.body).toMatchObject({ version: 2, prompt: [{ role: "system" }, { type: "placeholder", name: "conversationHistory" }, { role: "user" }] });
+  });
+
   describe("prompt name validation", () => {
     it("should reject invalid prompt names", async () => {
       // Names keep Promptly's rule, so its one message names the problem and the nearest name it accepts (Langfuse words each case apart).

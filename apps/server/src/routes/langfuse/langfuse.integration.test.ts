@@ -11,7 +11,7 @@ import type { Router } from "express";
 import { Langfuse } from "langfuse";
 import { LangfuseClient } from "@langfuse/client";
 import type { AppProcess } from "@promptly/api/testing";
-import { LANGFUSE_MSG, PROMPT_MSG, RUNTIME_MSG } from "@promptly/shared";
+import { LANGFUSE_MSG, PLACEHOLDER_MSG, PROMPT_MSG, RUNTIME_MSG } from "@promptly/shared";
 import { createApp } from "../../app.ts";
 import { listenForTests, type TestServer } from "../../../test/test-server.ts";
 import { basicAuth as basic, langfuseCaller, startKeyServer, type KeyServer, type Pair } from "../../../test/key-server.ts";
@@ -124,6 +124,38 @@ describe("the official langfuse v3 client, unchanged", () => {
     expect(beta.version).toBe(1);
     expect(beta.compile({ name: "Ada" })).toBe("Hey Ada");
     expect((await langfuse.getPrompt("sdk3/greeting", 2)).labels).toEqual(["latest"]);
+  });
+});
+
+describe("message placeholders through the official SDKs, unchanged", () => {
+  const written = [{ role: "system", content: "You help {{name}}." }, { type: "placeholder", name: "history" }, { role: "user", content: "{{question}}" }];
+  const history = [
+    { role: "user", content: "My order is late" },
+    { role: "assistant", content: "Sorry to hear it" },
+  ];
+  const filled = [{ role: "system", content: "You help Ada." }, ...history, { role: "user", content: "Why?" }];
+  const leftInPlace = [{ role: "system", content: "You help Ada." }, { type: "placeholder", name: "history" }, { role: "user", content: "Why?" }];
+
+  it("v3 creates a chat prompt with a placeholder, fetches it, and compiles it with the placeholder filled, or left in place", async () => {
+    const langfuse = v3(keys.write);
+    const created = await langfuse.createPrompt({ name: "sdk3/history", type: "chat", prompt: written as never, labels: ["staging"] });
+    expect(created.compile({ name: "Ada", question: "Why?" }, { history })).toEqual(filled);
+    const fetched = await langfuse.getPrompt("sdk3/history", undefined, { type: "chat", label: "staging", cacheTtlSeconds: 0 });
+    expect(fetched.version).toBe(1);
+    expect(fetched.compile({ name: "Ada", question: "Why?" }, { history })).toEqual(filled);
+    expect(fetched.compile({ name: "Ada", question: "Why?" })).toEqual(leftInPlace);
+  });
+
+  it("v5 creates a chat prompt with a placeholder, fetches it, and compiles it with the placeholder filled, or left in place", async () => {
+    const langfuse = v5(keys.write);
+    await langfuse.prompt.create({ name: "sdk5/history", type: "chat", prompt: written as never, labels: ["staging"] });
+    const fetched = await langfuse.prompt.get("sdk5/history", { type: "chat", label: "staging", cacheTtlSeconds: 0 });
+    expect(fetched.version).toBe(1);
+    expect(fetched.compile({ name: "Ada", question: "Why?" }, { history })).toEqual(filled);
+    expect(fetched.compile({ name: "Ada", question: "Why?" })).toEqual(leftInPlace);
+    // The raw answer carries the placeholder as Langfuse writes it.
+    const raw = await call("GET", "/v2/prompts/sdk5%2Fhistory?label=staging");
+    expect(raw.body.prompt).toEqual(written);
   });
 });
 
@@ -298,7 +330,7 @@ describe("the HTTP API, as Langfuse's server test asserts it", () => {
     const refusals: [unknown, string | RegExp][] = [
       [{ name: "raw/bad1", type: "chat", prompt: "prompt" }, LANGFUSE_MSG.chatNeedsMessages],
       [{ name: "raw/bad2", type: "text", prompt: [{ role: "system", content: "You are a bot" }] }, LANGFUSE_MSG.textNeedsString],
-      [{ name: "raw/bad3", type: "chat", prompt: [{ role: "system", content: "Hi" }, { type: "placeholder", name: "history" }] }, LANGFUSE_MSG.placeholder(1, "history")],
+      [{ name: "raw/bad3", type: "chat", prompt: [{ role: "system", content: "Hi {{history}}" }, { type: "placeholder", name: "history" }] }, PLACEHOLDER_MSG.notUnique(["history"])],
       [{ name: "raw/chat", type: "text", prompt: "now text" }, RUNTIME_MSG.typeFixed("raw/chat", "chat")],
     ];
     for (const [body, message] of refusals) expect(await call("POST", "/v2/prompts", { pair: keys.write, body })).toEqual({ status: 400, body: { message, error: "InvalidRequestError" } });

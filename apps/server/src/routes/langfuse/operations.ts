@@ -12,7 +12,7 @@ import {
 } from "@promptly/api";
 import {
   LANGFUSE_MSG, LATEST_LABEL, PROMPT_MSG, PROTECTED_LABEL, langfuseCreateInput, langfuseDeleteQuery, langfuseGetQuery, langfuseListQuery,
-  langfuseUpdateLabelsInput, defaultPromptTitle, langfuseConfigOf, langfusePromptNameSchema, promptLabelSchema, runtimeCreatePromptInput, splitLangfuseConfig,
+  langfuseUpdateLabelsInput, defaultPromptTitle, langfuseConfigOf, langfusePromptNameSchema, namesOfBothKinds, PLACEHOLDER_MSG, promptLabelSchema, runtimeCreatePromptInput, splitLangfuseConfig,
   type Action,
 } from "@promptly/shared";
 import { allow } from "../v1/http.ts";
@@ -49,7 +49,8 @@ function langfusePrompt(resolved: ResolvedPrompt, options: { resolve: boolean })
     name: prompt.name,
     version: prompt.version,
     type: prompt.type,
-    prompt: prompt.type === "text" ? (prompt.template ?? "") : (prompt.messages ?? []).map(({ role, content }) => ({ role, content })),
+    // A placeholder is answered as Langfuse answers it: `{ type: "placeholder", name }`.
+    prompt: prompt.type === "text" ? (prompt.template ?? "") : (prompt.messages ?? []).map((m) => ("type" in m ? { type: m.type, name: m.name } : { role: m.role, content: m.content })),
     config: langfuseConfigOf(prompt.config, prompt.tools ?? [], prompt.responseFormat ?? null),
     labels: prompt.version === version.latestVersion ? [...prompt.labels, LATEST_LABEL] : prompt.labels,
     tags: prompt.tags,
@@ -85,18 +86,25 @@ function versionConfig(config: unknown) {
   return split;
 }
 
-/** A version's body from Langfuse's `prompt`: the text, or the messages (a placeholder is refused: Promptly cannot hold one). */
-function versionBody(input: z.output<typeof langfuseCreateInput>): { type: "text"; template: string } | { type: "chat"; messages: { role: string; content: string }[] } {
+/** A version's body from Langfuse's `prompt`: the text, or the messages (placeholders among them, as written). */
+function versionBody(
+  input: z.output<typeof langfuseCreateInput>,
+): { type: "text"; template: string } | { type: "chat"; messages: ({ role: string; content: string } | { type: "placeholder"; name: string })[] } {
   const type = input.type ?? "text";
   if (type === "text") {
     if (typeof input.prompt !== "string") throw new DomainError("INVALID", LANGFUSE_MSG.textNeedsString);
     return { type, template: input.prompt };
   }
   if (typeof input.prompt === "string") throw new DomainError("INVALID", LANGFUSE_MSG.chatNeedsMessages);
-  const messages = input.prompt.map((message, index) => {
-    if (message.type === "placeholder") throw new DomainError("INVALID", LANGFUSE_MSG.placeholder(index, message.name));
-    return { role: message.role, content: message.content };
+  const messages = input.prompt.map((message) =>
+    message.type === "placeholder" ? { type: message.type, name: message.name } : { role: message.role, content: message.content },
+  );
+  // Langfuse's own refusal, before the schemas' (a role it does not know would be named first there).
+  const both = namesOfBothKinds({
+    type: "chat",
+    messages: messages.map((m) => (m.type === "placeholder" ? { type: m.type, name: m.name } : { role: "user" as const, content: m.content })),
   });
+  if (both.length) throw new DomainError("INVALID", PLACEHOLDER_MSG.notUnique(both));
   return { type, messages };
 }
 

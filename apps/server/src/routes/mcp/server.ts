@@ -69,10 +69,15 @@ function typedValue(variable: Contract | undefined, text: string): unknown {
   }
 }
 
-/** Compiled text or messages as MCP prompt messages, which are only the user's or the assistant's: a system message is sent as the user's. */
-function promptMessages(compiled: { text?: string; messages?: { role: string; content: string }[] }): PromptMessage[] {
+/**
+ * Compiled text or messages as MCP prompt messages, which are only the user's or the assistant's: a
+ * system message is sent as the user's, and a placeholder (MCP arguments cannot fill one) adds none.
+ */
+function promptMessages(compiled: { text?: string; messages?: ({ role: string; content: string } | { type: "placeholder" })[] }): PromptMessage[] {
   const messages = compiled.messages ?? [{ role: "user", content: compiled.text ?? "" }];
-  return messages.map(({ role, content }) => ({ role: role === "assistant" ? "assistant" : "user", content: { type: "text", text: content } }));
+  return messages.flatMap((message) =>
+    "content" in message ? [{ role: message.role === "assistant" ? "assistant" : "user", content: { type: "text", text: message.content } } as const] : [],
+  );
 }
 
 const selectorShape = {
@@ -203,16 +208,21 @@ export function mcpServer(services: ApiServices, caller: KeyCaller, req: Request
       description: [
         "Fill a version's variables with Promptly's compile: the text (text prompt) or messages (chat prompt).",
         "",
-        "Accepts: name, a label (default 'production') or a version, and variables ({name: value}, each of the type its contract says).",
+        "Accepts: name, a label (default 'production') or a version, variables ({name: value}, each of the type its contract says),",
+        "and placeholders ({name: [{role, content}, ...]}: the messages that go where a chat prompt's placeholder is; one not given stays in place).",
         "Values that break the contract are refused with every problem, each naming its variable.",
       ].join("\n"),
-      inputSchema: { ...selectorShape, variables: z.record(z.string(), z.unknown()).optional().describe("The values, by variable name") },
+      inputSchema: {
+        ...selectorShape,
+        variables: z.record(z.string(), z.unknown()).optional().describe("The values, by variable name"),
+        placeholders: z.record(z.string(), z.array(z.object({ role: z.string(), content: z.string() }))).optional().describe("The messages of each placeholder, by its name"),
+      },
       action: "prompt.read",
     },
     async (args) => {
-      const input = parseOr400(runtimeCompileInput, { label: args.label, version: args.version, variables: args.variables });
+      const input = parseOr400(runtimeCompileInput, { label: args.label, version: args.version, variables: args.variables, placeholders: args.placeholders });
       const prompt = await serveRuntimePrompt(services, caller, args.name, runtimeSelector(input));
-      const result = compileRuntimePrompt(prompt, input.variables);
+      const result = compileRuntimePrompt(prompt, input.variables, input.placeholders);
       if (!result.ok) throw new DomainError("INVALID", result.message, undefined, result.problems.map((problem) => ({ variable: problem.variable, message: problem.message })));
       const { ok: _ok, ...compiled } = result;
       return { name: prompt.name, ...compiled };
@@ -282,12 +292,19 @@ export function mcpServer(services: ApiServices, caller: KeyCaller, req: Request
       "createChatPrompt",
       {
         description: saveDescription(
-          "Create a chat prompt, or the next version of the chat prompt of that name: messages with a role (system, user, assistant) and content with {{ variables }}.",
-          "prompt (an array of {role, content})",
+          "Create a chat prompt, or the next version of the chat prompt of that name: messages with a role (system, user, assistant) and content with {{ variables }}, and placeholders ({type: 'placeholder', name}) where a list of messages goes when the prompt is used.",
+          "prompt (an array of {role, content} or {type: 'placeholder', name})",
         ),
         inputSchema: {
           ...saveShape,
-          prompt: z.array(z.object({ role: z.string().describe("system, user or assistant"), content: z.string() })).describe("The messages, in order"),
+          prompt: z
+            .array(
+              z.union([
+                z.object({ role: z.string().describe("system, user or assistant"), content: z.string() }),
+                z.object({ type: z.literal("placeholder"), name: z.string().describe("Letters, digits and _, not a variable's name") }),
+              ]),
+            )
+            .describe("The messages, in order"),
         },
         action: "prompt.write",
       },

@@ -200,7 +200,7 @@ export const V1_OPERATIONS: Operation[] = [
     },
     async handle({ services, caller, res, params, body }) {
       const prompt = await serveRuntimePrompt(services, caller, params["name"]!, runtimeSelector(body));
-      const result = compileRuntimePrompt(prompt, body.variables);
+      const result = compileRuntimePrompt(prompt, body.variables, body.placeholders);
       if (!result.ok) return sendContractProblems(res, result);
       const { ok: _ok, ...compiled } = result;
       res.json(compiled);

@@ -310,3 +310,38 @@ describe("the TypeScript client's run", () => {
     }
   });
 });
+
+describe("a chat prompt with a placeholder", () => {
+  let chatId: string;
+  beforeAll(async () => {
+    const teamId = (await admin.prompts.get({ id: replyId })).teamId;
+    const chat = await admin.prompts.create({
+      teamId, name: "support/history", title: "Support with history", visibility: "team", type: "chat", model: "gpt-4o-mini",
+      messages: [{ role: "system", content: "You help {{ customer }}." }, { type: "placeholder", name: "history" }, { role: "user", content: "And now?" }],
+    });
+    chatId = chat.id;
+    await admin.promptLabels.set({ promptId: chat.id, label: "production", version: 1 });
+  });
+
+  it("runs with the placeholder filled: the provider is sent its messages in its place, as given", async () => {
+    const history = [{ role: "user", content: "My {{ order }} is late" }, { role: "assistant", content: "Sorry to hear it" }];
+    const response = await post(keys["run"]!.key, { variables: { customer: "Ada" }, placeholders: { history } }, "support%2Fhistory");
+    expect(response.status).toBe(200);
+    expect(provider.calls.at(-1)!.body).toMatchObject({
+      messages: [{ role: "system", content: "You help Ada." }, ...history, { role: "user", content: "And now?" }],
+    });
+    const emptied = await post(keys["run"]!.key, { variables: { customer: "Ada" }, placeholders: { history: [] } }, "support%2Fhistory");
+    expect(emptied.status).toBe(200);
+    expect(provider.calls.at(-1)!.body).toMatchObject({ messages: [{ role: "system", content: "You help Ada." }, { role: "user", content: "And now?" }] });
+  });
+
+  it("refuses a run that leaves a placeholder unfilled, naming it, calling no provider and recording nothing", async () => {
+    const [calls, runs] = [provider.calls.length, await h.database.db.promptRun.count({ where: { promptId: chatId } })];
+    const response = await post(keys["run"]!.key, { variables: { customer: "Ada" } }, "support%2Fhistory");
+    expect(response.status).toBe(400);
+    expect(runtimeError.parse(await response.json()).error).toMatchObject({
+      code: "BAD_REQUEST", message: RUN_MSG.placeholdersUnfilled(["history"]), details: [{ variable: "history", message: RUN_MSG.placeholderUnfilled }],
+    });
+    expect([provider.calls.length, await h.database.db.promptRun.count({ where: { promptId: chatId } })]).toEqual([calls, runs]);
+  });
+});

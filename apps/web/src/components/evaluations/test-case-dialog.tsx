@@ -1,9 +1,9 @@
 // A test case's dialog (Add, Edit, and Save as test case from the Playground): a field per variable of
-// the prompt's latest version, the expected output, and the assertions. Checked with the procedures'
+// the prompt's latest version (and per placeholder, its messages as JSON), the expected output, and the assertions. Checked with the procedures'
 // own schema; the server's refusal (an unknown variable, a judge's connection) shown in its words.
 import { useState } from "react";
 import { toast } from "sonner";
-import { effectiveContract, testCaseInput, type VariableContract, type VariableProblem } from "@promptly/shared";
+import { EVALUATION_MSG, effectiveContract, testCaseInput, type ChatMessage, type VariableContract, type VariableProblem } from "@promptly/shared";
 import type { RouterOutputs } from "@promptly/api";
 import { LoadFailure } from "@/components/layout/load-failure";
 import { typedValues, type FieldValue } from "@/components/prompts/page/try-values";
@@ -22,6 +22,7 @@ export type TestCase = RouterOutputs["testCases"]["list"][number];
 /** What a new case starts with (the Playground's run: its variables and answer). */
 export interface TestCaseSeed {
   variables: Record<string, unknown>;
+  placeholders?: Record<string, ChatMessage[]>;
   expected?: string;
 }
 
@@ -54,7 +55,17 @@ function CaseFormLoader({ promptId, testCase, seed, title, onDone }: { promptId:
   const latest = trpc.prompts.get.useQuery({ id: promptId, label: "latest" });
   if (latest.isPending) return <Skeleton className="h-40" aria-label="Loading the variables" />;
   if (latest.isError) return <LoadFailure title="The prompt's variables could not be loaded" error={latest.error} onRetry={() => void latest.refetch()} />;
-  return <CaseForm promptId={promptId} contract={effectiveContract(latest.data.version)} testCase={testCase} seed={seed} title={title} onDone={onDone} />;
+  return (
+    <CaseForm
+      promptId={promptId}
+      contract={effectiveContract(latest.data.version)}
+      placeholderNames={latest.data.version.placeholders}
+      testCase={testCase}
+      seed={seed}
+      title={title}
+      onDone={onDone}
+    />
+  );
 }
 
 /** A stored value as its field shows it. */
@@ -65,7 +76,9 @@ function fieldOf(variable: VariableContract, value: unknown): FieldValue | undef
   return typeof value === "string" ? value : String(value);
 }
 
-function CaseForm({ promptId, contract, testCase, seed, title, onDone }: { promptId: string; contract: VariableContract[]; testCase?: TestCase; seed?: TestCaseSeed; title: string; onDone(): void }) {
+function CaseForm({
+  promptId, contract, placeholderNames, testCase, seed, title, onDone,
+}: { promptId: string; contract: VariableContract[]; placeholderNames: string[]; testCase?: TestCase; seed?: TestCaseSeed; title: string; onDone(): void }) {
   const utils = trpc.useUtils();
   const start = testCase ?? seed;
   const [fields, setFields] = useState<Record<string, FieldValue>>(() => {
@@ -78,6 +91,11 @@ function CaseForm({ promptId, contract, testCase, seed, title, onDone }: { promp
   });
   // A case written for an older version may name variables the latest no longer has: saving drops them (the server would refuse them).
   const dropped = Object.keys(start?.variables ?? {}).filter((name) => !contract.some((variable) => variable.name === name));
+  // Each placeholder's messages as JSON text (empty: none given).
+  const [placeholderTexts, setPlaceholderTexts] = useState<Record<string, string>>(() =>
+    Object.fromEntries(placeholderNames.map((name) => [name, start?.placeholders?.[name] ? prettyJson(start.placeholders[name]) : ""])),
+  );
+  const [placeholderErrors, setPlaceholderErrors] = useState<Record<string, string>>({});
   const [expected, setExpected] = useState(start?.expected ?? "");
   const [assertions, setAssertions] = useState<AssertionDraft[]>(() => (testCase?.assertions ?? []).map((assertion) => ({ ...assertion, value: assertion.value ?? "" })));
   const [problems, setProblems] = useState<VariableProblem[]>([]);
@@ -97,18 +115,32 @@ function CaseForm({ promptId, contract, testCase, seed, title, onDone }: { promp
     setServerError(undefined);
     const { values, problems: unparsed } = typedValues(contract, fields);
     setProblems(unparsed);
-    const parsed = testCaseInput.safeParse({ promptId, variables: values, expected: expected === "" ? undefined : expected, assertions: toAssertions(assertions) });
+    const placeholders: Record<string, unknown> = {};
+    const badPlaceholders: Record<string, string> = {};
+    for (const name of placeholderNames) {
+      const text = placeholderTexts[name]?.trim() ?? "";
+      if (!text) continue;
+      try {
+        placeholders[name] = JSON.parse(text) as unknown;
+      } catch {
+        badPlaceholders[name] = EVALUATION_MSG.importPlaceholderJson(name);
+      }
+    }
+    const parsed = testCaseInput.safeParse({ promptId, variables: values, placeholders, expected: expected === "" ? undefined : expected, assertions: toAssertions(assertions) });
     const found: Record<number, string> = {};
     if (!parsed.success) {
       for (const issue of parsed.error.issues) {
+        if (issue.path[0] === "placeholders" && typeof issue.path[1] === "string") badPlaceholders[issue.path[1]] ??= EVALUATION_MSG.importPlaceholderJson(issue.path[1]);
         if (issue.path[0] === "assertions" && typeof issue.path[1] === "number") found[issue.path[1]] ??= issue.message;
         else if (issue.path[0] === "assertions") setServerError(issue.message);
         else if (issue.path[0] === "expected") setServerError(`Expected output: ${issue.message}`);
       }
     }
     setAssertionErrors(found);
-    if (!parsed.success || unparsed.length) return;
-    if (testCase) update.mutate({ id: testCase.id, variables: parsed.data.variables, expected: parsed.data.expected, assertions: parsed.data.assertions });
+    setPlaceholderErrors(badPlaceholders);
+    if (!parsed.success || unparsed.length || Object.keys(badPlaceholders).length) return;
+    const { variables, expected: expectedOutput } = parsed.data;
+    if (testCase) update.mutate({ id: testCase.id, variables, placeholders: parsed.data.placeholders, expected: expectedOutput, assertions: parsed.data.assertions });
     else create.mutate(parsed.data);
   };
 
@@ -132,6 +164,26 @@ function CaseForm({ promptId, contract, testCase, seed, title, onDone }: { promp
           </p>
         )}
       </fieldset>
+      {placeholderNames.length > 0 && (
+        <fieldset className="grid min-w-0 gap-3" disabled={busy}>
+          <legend className="mb-2 text-sm font-semibold">Placeholders</legend>
+          {placeholderNames.map((name) => (
+            <FormField
+              key={name}
+              label={name}
+              error={placeholderErrors[name]}
+              description={'Its messages as JSON: [{ "role": "user", "content": "..." }]. Empty: none.'}
+            >
+              <Textarea
+                rows={3}
+                className="font-mono"
+                value={placeholderTexts[name] ?? ""}
+                onChange={(event) => setPlaceholderTexts((current) => ({ ...current, [name]: event.target.value }))}
+              />
+            </FormField>
+          ))}
+        </fieldset>
+      )}
       <FormField label="Expected output (optional)" description="What a good answer says; a judge reads it beside the rubric.">
         <Textarea rows={3} value={expected} disabled={busy} onChange={(event) => setExpected(event.target.value)} />
       </FormField>

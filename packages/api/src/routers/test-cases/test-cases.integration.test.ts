@@ -231,3 +231,35 @@ describe("testCases.import", () => {
     expect(await failure(world.callers.editor.testCases.update({ id: "00000000-0000-4000-8000-000000000000", variables: {} }))).toEqual({ code: "NOT_FOUND", message: MSG.notFound });
   });
 });
+
+describe("test cases of a chat prompt with a placeholder", () => {
+  async function historyPrompt() {
+    return world.callers.editor.prompts.create({
+      teamId: team.id, name: `cases-history-${++counter}`, title: "History", visibility: "team", type: "chat",
+      messages: [{ role: "system", content: "Answer {{ question }}." }, { type: "placeholder", name: "history" }],
+    });
+  }
+  const history = [{ role: "user" as const, content: "Earlier" }, { role: "assistant" as const, content: "Noted" }];
+
+  it("fills the placeholder with a list of messages by hand, and refuses one the latest version does not have, naming those it has", async () => {
+    const prompt = await historyPrompt();
+    const created = await world.callers.editor.testCases.create({ promptId: prompt.id, variables: { question: "Why?" }, placeholders: { history } });
+    expect(created).toMatchObject({ variables: { question: "Why?" }, placeholders: { history } });
+    expect((await world.callers.editor.testCases.list({ promptId: prompt.id }))[0]!.placeholders).toEqual({ history });
+    expect(await failure(world.callers.editor.testCases.create({ promptId: prompt.id, placeholders: { past: [] } }))).toMatchObject({
+      code: "BAD_REQUEST", message: EVALUATION_MSG.unknownPlaceholders(["past"], 1, ["history"]),
+    });
+    expect(await outcome(world.callers.editor.testCases.create({ promptId: prompt.id, placeholders: { history: "Earlier" as never } }))).toBe("BAD_REQUEST");
+  });
+
+  it("imports a placeholder's messages from a CSV column of JSON and from JSON Lines' placeholders; a cell that is not JSON by its line", async () => {
+    const prompt = await historyPrompt();
+    const csv = ["question,history", `Why?,"${JSON.stringify(history).replaceAll('"', '""')}"`, "How?,"].join("\n");
+    expect(await world.callers.editor.testCases.import({ promptId: prompt.id, format: "csv", content: csv })).toEqual({ imported: 2 });
+    const jsonl = JSON.stringify({ variables: { question: "When?" }, placeholders: { history } });
+    expect(await world.callers.editor.testCases.import({ promptId: prompt.id, format: "jsonl", content: jsonl })).toEqual({ imported: 1 });
+    expect((await cases(prompt.id)).map((row) => row.placeholders)).toEqual([{ history }, {}, { history }]);
+    const bad = await failure(world.callers.editor.testCases.import({ promptId: prompt.id, format: "csv", content: "question,history\nWhy?,not json" }));
+    expect(bad.message).toBe(EVALUATION_MSG.importRow(2, EVALUATION_MSG.importPlaceholderJson("history")));
+  });
+});

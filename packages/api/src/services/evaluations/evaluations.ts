@@ -67,9 +67,9 @@ export async function startEvaluation(deps: StartDeps, actor: RunActor, prompt: 
       // Each case x each version, copied in the database: thousands of cases need not pass through the
       // server twice (a read and a write of every case took ~0.3 s of its CPU at 1,000 cases x 2 versions).
       const items = await tx.$queryRaw<{ id: string }[]>`
-        INSERT INTO evaluation_items (evaluation_id, test_case_id, version, variables, expected, assertions, position)
-        SELECT ${evaluation.id}::uuid, c.id, v.version, c.variables, c.expected, c.assertions, c.position
-        FROM (SELECT id, variables, expected, assertions, (row_number() OVER (ORDER BY created_at, id) - 1)::int AS position
+        INSERT INTO evaluation_items (evaluation_id, test_case_id, version, variables, placeholders, expected, assertions, position)
+        SELECT ${evaluation.id}::uuid, c.id, v.version, c.variables, c.placeholders, c.expected, c.assertions, c.position
+        FROM (SELECT id, variables, placeholders, expected, assertions, (row_number() OVER (ORDER BY created_at, id) - 1)::int AS position
               FROM test_cases WHERE prompt_id = ${prompt.id}::uuid) c
         CROSS JOIN unnest(${versionNumbers}::int[]) AS v(version)
         ORDER BY v.version, c.position

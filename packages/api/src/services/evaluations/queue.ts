@@ -372,7 +372,7 @@ class Lane {
     if (!jobs.length) return false;
     try {
       const { rows: items } = (await this.worker.queue.sql(
-        `SELECT i.id::text, i.evaluation_id::text AS "evaluationId", i.version, i.variables, i.expected, i.assertions, i.status::text, e.status::text AS "evaluationStatus"
+        `SELECT i.id::text, i.evaluation_id::text AS "evaluationId", i.version, i.variables, i.placeholders, i.expected, i.assertions, i.status::text, e.status::text AS "evaluationStatus"
          FROM evaluation_items i JOIN evaluations e ON e.id = i.evaluation_id
          WHERE i.id = ANY($1::uuid[])`,
         [jobs.map((job) => job.data.itemId)],

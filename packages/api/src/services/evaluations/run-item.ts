@@ -8,7 +8,7 @@
 // evaluations).
 import type { Db } from "@promptly/db";
 import {
-  RUN_OUTPUT_MAX_CHARS, compile, type Assertion, type ChatMessage, type PromptVersionBody, type RunParameters, type VariableContract,
+  RUN_MSG, RUN_OUTPUT_MAX_CHARS, compile, unfilledPlaceholders, type Assertion, type PlaceholderValues, type PromptMessage, type PromptVersionBody, type RunParameters, type VariableContract,
 } from "@promptly/shared";
 import type { ApiConfig } from "../types.ts";
 import { findRunConnection, openRunConnection } from "../models/connections.ts";
@@ -60,7 +60,7 @@ export async function loadEvaluationContext(db: Db, config: Config, evaluationId
   for (const row of rows) {
     const variables = row.variables as unknown as VariableContract[];
     const body: PromptVersionBody =
-      row.type === "text" ? { type: "text", template: row.template ?? "", variables } : { type: "chat", messages: (row.messages ?? []) as unknown as ChatMessage[], variables };
+      row.type === "text" ? { type: "text", template: row.template ?? "", variables } : { type: "chat", messages: (row.messages ?? []) as unknown as PromptMessage[], variables };
     const model = evaluation.model ?? row.model.trim();
     versions.set(row.version, {
       body, model, parameters: runParameters({}, row.config), price: await modelPriceFor(db, evaluation.organizationId, model),
@@ -81,6 +81,8 @@ export interface PendingItem {
   evaluationId: string;
   version: number;
   variables: Record<string, unknown>;
+  /** Each placeholder's messages, as the case fills them. */
+  placeholders: PlaceholderValues;
   expected: string | null;
   assertions: Assertion[];
 }
@@ -120,8 +122,10 @@ const wait = (ms: number, signal: AbortSignal) =>
 export async function runEvaluationItem(deps: ItemDeps, context: EvaluationContext, item: PendingItem, signal: AbortSignal): Promise<Recorded | null> {
   const version = context.versions.get(item.version);
   if (!version) return { status: "error", error: `Version ${item.version} was deleted` };
-  const compiled = compile(version.body, item.variables);
+  const compiled = compile(version.body, item.variables, item.placeholders);
   if (!compiled.ok) return { status: "error", error: compiled.message };
+  const unfilled = "messages" in compiled ? unfilledPlaceholders(compiled.messages) : [];
+  if (unfilled.length) return { status: "error", error: RUN_MSG.placeholdersUnfilled(unfilled) };
   const timeoutMs = deps.config.providerTimeoutMs ?? 60_000;
   let attempts = 0;
   let rateLimited = 0;

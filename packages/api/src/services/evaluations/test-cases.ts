@@ -14,7 +14,7 @@
 import { z } from "zod";
 import { Prisma, type Db, type DbOrTx, type DbTransaction } from "@promptly/db";
 import {
-  EVALUATION_MSG, TEST_CASES_MAX, effectiveContract, parseCsv, testCaseInput, type Assertion, type ChatMessage, type VariableContract,
+  EVALUATION_MSG, TEST_CASES_MAX, effectiveContract, extractPlaceholders, parseCsv, testCaseInput, type Assertion, type PromptMessage, type VariableContract,
 } from "@promptly/shared";
 import { fail } from "../../errors.ts";
 import { authorOf } from "../access/actor.ts";
@@ -28,6 +28,7 @@ export const testCaseItem = z.object({
   id: z.string(),
   promptId: z.string(),
   variables: z.record(z.string(), z.unknown()),
+  placeholders: z.record(z.string(), z.array(z.object({ role: z.enum(["system", "user", "assistant"]), content: z.string() }))),
   expected: z.string().nullable(),
   assertions: z.array(z.object({ type: z.string(), value: z.string().optional(), connectionId: z.string().optional(), model: z.string().optional() })),
   createdAt: z.date(),
@@ -35,11 +36,11 @@ export const testCaseItem = z.object({
 });
 export type TestCaseItem = z.infer<typeof testCaseItem>;
 
-const caseSelect = { id: true, promptId: true, variables: true, expected: true, assertions: true, createdAt: true, updatedAt: true } as const;
+const caseSelect = { id: true, promptId: true, variables: true, placeholders: true, expected: true, assertions: true, createdAt: true, updatedAt: true } as const;
 const toItem = (row: Prisma.TestCaseGetPayload<{ select: typeof caseSelect }>) => testCaseItem.parse(row);
 
 /** A case's content as the shared input gives it. */
-type CaseContent = Pick<z.output<typeof testCaseInput>, "variables" | "expected" | "assertions">;
+type CaseContent = Pick<z.output<typeof testCaseInput>, "variables" | "placeholders" | "expected" | "assertions">;
 
 /** How many bad lines an import's refusal lists before it counts the rest. */
 const IMPORT_LINES_LISTED = 10;
@@ -56,13 +57,19 @@ export async function listTestCases(db: DbOrTx, prompt: LoadedPrompt): Promise<T
   return rows.map(toItem);
 }
 
-/** The latest version's number and its variables' contract. */
-async function latestContract(db: DbOrTx, promptId: string): Promise<{ version: number; contract: VariableContract[] }> {
-  const [row] = await db.$queryRaw<{ version: number; type: "text" | "chat"; template: string | null; messages: ChatMessage[] | null; variables: VariableContract[] }[]>`
+/** The latest version's number, its variables' contract and its placeholders. */
+async function latestContract(db: DbOrTx, promptId: string): Promise<{ version: number; contract: VariableContract[]; placeholders: string[] }> {
+  const [row] = await db.$queryRaw<{ version: number; type: "text" | "chat"; template: string | null; messages: PromptMessage[] | null; variables: VariableContract[] }[]>`
     SELECT v.version, v.type::text AS type, v.template, v.messages, v.variables
     FROM prompts p JOIN prompt_versions v ON v.prompt_id = p.id AND v.version = p.latest_version
     WHERE p.id = ${promptId}::uuid`;
-  return row ? { version: row.version, contract: effectiveContract(row) } : { version: 0, contract: [] };
+  return row ? { version: row.version, contract: effectiveContract(row), placeholders: extractPlaceholders(row) } : { version: 0, contract: [], placeholders: [] };
+}
+
+/** Why the placeholders filled are not the latest version's, or null. */
+function unknownPlaceholders(placeholders: Record<string, unknown>, latest: { version: number; placeholders: string[] }): string | null {
+  const unknown = Object.keys(placeholders).filter((name) => !latest.placeholders.includes(name));
+  return unknown.length ? EVALUATION_MSG.unknownPlaceholders(unknown, latest.version, latest.placeholders) : null;
 }
 
 /** Why the variables do not fit the latest version's names, or null. */
@@ -95,6 +102,7 @@ async function judgeProblem(db: DbOrTx, prompt: LoadedPrompt, assertions: Assert
 
 const caseData = (content: CaseContent) => ({
   variables: content.variables as Prisma.InputJsonObject,
+  placeholders: content.placeholders as unknown as Prisma.InputJsonObject,
   expected: content.expected ?? null,
   assertions: content.assertions as unknown as Prisma.InputJsonArray,
 });
@@ -111,8 +119,11 @@ async function lockWithRoom(tx: DbTransaction, prompt: LoadedPrompt, adding: num
 
 /** Checks a hand-written case's variables and judges before any write. */
 async function checkContent(db: DbOrTx, prompt: LoadedPrompt, content: CaseContent) {
-  const variables = unknownVariables(content.variables, await latestContract(db, prompt.id));
+  const latest = await latestContract(db, prompt.id);
+  const variables = unknownVariables(content.variables, latest);
   if (variables) fail("INVALID", variables, "UNKNOWN_VARIABLE");
+  const placeholders = unknownPlaceholders(content.placeholders, latest);
+  if (placeholders) fail("INVALID", placeholders, "UNKNOWN_PLACEHOLDER");
   const judge = await judgeProblem(db, prompt, content.assertions);
   if (judge) fail("INVALID", judge, "JUDGE_CONNECTION");
 }
@@ -157,7 +168,7 @@ export async function deleteTestCase(db: Db, prompt: LoadedPrompt, id: string, c
 /** A row of a file, before its content is checked: its line, and its content or why it has none. */
 type ImportRow = { line: number } & ({ content: unknown } | { problem: string });
 
-const ANSWER_COLUMNS = ["expected", "assertions"];
+const ANSWER_COLUMNS = ["expected", "assertions", "placeholders"];
 
 /** A CSV cell as the variable's declared type wants it; undefined: it is not one. */
 function cellValue(cell: string, type: VariableContract["type"] | undefined): unknown {
@@ -176,7 +187,7 @@ function cellValue(cell: string, type: VariableContract["type"] | undefined): un
   return cell;
 }
 
-function csvRows(content: string, contract: VariableContract[]): ImportRow[] {
+function csvRows(content: string, contract: VariableContract[], placeholderNames: string[]): ImportRow[] {
   const { records, unclosedQuoteLine } = parseCsv(content);
   const [header, ...data] = records;
   if (!header || header.cells.every((cell) => !cell.trim())) return [{ line: 1, problem: EVALUATION_MSG.importCsvHeader }];
@@ -187,6 +198,7 @@ function csvRows(content: string, contract: VariableContract[]): ImportRow[] {
   const rows: ImportRow[] = data.map(({ line, cells }) => {
     if (cells.length !== columns.length) return { line, problem: EVALUATION_MSG.importCsvColumns(cells.length, columns.length) };
     const variables: Record<string, unknown> = {};
+    const placeholders: Record<string, unknown> = {};
     let expected: string | undefined;
     let assertions: unknown = [];
     for (const [index, name] of columns.entries()) {
@@ -200,6 +212,14 @@ function csvRows(content: string, contract: VariableContract[]): ImportRow[] {
           return { line, problem: EVALUATION_MSG.importAssertionsJson };
         }
         if (!Array.isArray(assertions)) return { line, problem: EVALUATION_MSG.importAssertionsJson };
+      } else if (placeholderNames.includes(name)) {
+        // A placeholder's column: its messages as a JSON array (empty: none given).
+        if (!cell.trim()) continue;
+        try {
+          placeholders[name] = JSON.parse(cell) as unknown;
+        } catch {
+          return { line, problem: EVALUATION_MSG.importPlaceholderJson(name) };
+        }
       } else if (cell !== "") {
         const type = contract.find((variable) => variable.name === name)?.type;
         const value = cellValue(cell, type);
@@ -207,7 +227,7 @@ function csvRows(content: string, contract: VariableContract[]): ImportRow[] {
         variables[name] = value;
       }
     }
-    return { line, content: { variables, expected, assertions } };
+    return { line, content: { variables, placeholders, expected, assertions } };
   });
   if (unclosedQuoteLine !== null) rows.push({ line: unclosedQuoteLine, problem: EVALUATION_MSG.importCsvQuote });
   return rows;
@@ -251,7 +271,7 @@ function schemaProblem(error: z.ZodError): string {
 export async function importTestCases(db: Db, prompt: LoadedPrompt, format: "csv" | "jsonl", content: string, context: AuditContext): Promise<{ imported: number }> {
   refuse(archivedRefusal(prompt.archived));
   const latest = await latestContract(db, prompt.id);
-  const rows = format === "csv" ? csvRows(content, latest.contract) : jsonLinesRows(content);
+  const rows = format === "csv" ? csvRows(content, latest.contract, latest.placeholders) : jsonLinesRows(content);
   const problems: { line: number; message: string }[] = [];
   const cases: CaseContent[] = [];
   const judges = new Map<string, string | null>();
@@ -263,7 +283,9 @@ export async function importTestCases(db: Db, prompt: LoadedPrompt, format: "csv
     const parsed = testCaseInput.safeParse({ ...(row.content as object), promptId: prompt.id });
     const problem = !parsed.success
       ? schemaProblem(parsed.error)
-      : (unknownVariables(parsed.data.variables, latest) ?? (await judgeProblem(db, prompt, parsed.data.assertions, judges)));
+      : (unknownVariables(parsed.data.variables, latest) ??
+        unknownPlaceholders(parsed.data.placeholders, latest) ??
+        (await judgeProblem(db, prompt, parsed.data.assertions, judges)));
     if (problem) problems.push({ line: row.line, message: problem });
     else if (parsed.success) cases.push(parsed.data);
   }

@@ -5,8 +5,8 @@
 import { z } from "zod";
 import { Prisma, hotQuery, type Db, type DbOrTx } from "@promptly/db";
 import {
-  bodyIncludes, DEFAULT_MAX_CONCURRENT_RUNS, RUNTIME_MSG, RUN_MSG, RUN_OUTPUT_MAX_CHARS, RUN_STATUSES, compile, displayName, runParametersSchema,
-  type ChatMessage, type PromptVersionBody, type RunParameters, type VariableContract, type VersionRunStats, type listRunsInput, type runPromptInput,
+  bodyIncludes, DEFAULT_MAX_CONCURRENT_RUNS, RUNTIME_MSG, RUN_MSG, RUN_OUTPUT_MAX_CHARS, RUN_STATUSES, compile, displayName, isPlaceholder, runParametersSchema,
+  unfilledPlaceholders, type ChatMessage, type PromptMessage, type PromptVersionBody, type RunParameters, type VariableContract, type VersionRunStats, type listRunsInput, type runPromptInput,
 } from "@promptly/shared";
 import type { ApiConfig } from "../types.ts";
 import { fail } from "../../errors.ts";
@@ -209,21 +209,22 @@ async function prepareRun(db: DbOrTx, config: Config, prompt: RunPrompt, input: 
   // A draft of the other kind would compile to something the version never is: refused, not converted.
   if (version.type === "chat" && input.template !== undefined) return fail("INVALID", RUN_MSG.draftTemplateForChat, "DRAFT_TYPE");
   if (version.type === "text" && input.messages !== undefined) return fail("INVALID", RUN_MSG.draftMessagesForText, "DRAFT_TYPE");
-  const savedMessages = (version.messages ?? []) as unknown as ChatMessage[];
+  const savedMessages = (version.messages ?? []) as unknown as PromptMessage[];
   // The draft keeps the version's described variables; a variable only the draft uses is a required string, as in the editor.
   const variables = version.variables as unknown as VariableContract[];
   const written: IncludeBody =
     version.type === "text" ? { type: "text", template: input.template ?? version.template ?? "" } : { type: "chat", messages: input.messages ?? savedMessages };
   const resolved = prompt.reader && bodyIncludes(written).length ? await resolveRunIncludes(db, prompt, prompt.reader, input.version, written) : written;
   const body: PromptVersionBody = { ...resolved, variables };
-  const compiled = compile(body, input.variables);
+  const compiled = compile(body, input.variables, input.placeholders);
   if (!compiled.ok) return fail("INVALID", RUNTIME_MSG.compileFailed + compiled.message, "CONTRACT");
+  const first = modelInputOf(compiled);
   const followUp = input.followUp ?? [];
   // A continued conversation is chat whatever the prompt's type: the compiled text is its first user message.
   const modelInput: ModelInput =
     followUp.length === 0
-      ? modelInputOf(compiled)
-      : { type: "chat", messages: [...("text" in compiled ? [{ role: "user" as const, content: compiled.text }] : compiled.messages), ...followUp] };
+      ? first
+      : { type: "chat", messages: [...(first.type === "text" ? [{ role: "user" as const, content: first.text }] : first.messages), ...followUp] };
   // Only a body that differs from the saved one (or a conversation carried on) makes a draft: the
   // playground sends its editor's text either way, and an untouched one is the version itself.
   const edited =
@@ -249,12 +250,17 @@ async function resolveRunIncludes(db: DbOrTx, prompt: RunPrompt, reader: Include
 export const costAt = (price: { inputPerMillion: number; outputPerMillion: number } | null, inputTokens: number | null, outputTokens: number | null): number | null =>
   price && inputTokens !== null && outputTokens !== null ? (inputTokens * price.inputPerMillion + outputTokens * price.outputPerMillion) / 1_000_000 : null;
 
-/** What the provider is sent for a compiled version: its text, or its messages. */
-export const modelInputOf = (compiled: { text: string } | { messages: ChatMessage[] }): ModelInput =>
-  "text" in compiled ? { type: "text", text: compiled.text } : { type: "chat", messages: compiled.messages };
+/** What the provider is sent for a compiled version: its text, or its messages (a placeholder left unfilled is refused, naming each). */
+export function modelInputOf(compiled: { text: string } | { messages: PromptMessage[] }): ModelInput {
+  if ("text" in compiled) return { type: "text", text: compiled.text };
+  const unfilled = unfilledPlaceholders(compiled.messages);
+  if (unfilled.length) fail("INVALID", RUN_MSG.placeholdersUnfilled(unfilled), "PLACEHOLDERS");
+  return { type: "chat", messages: compiled.messages.filter((message): message is ChatMessage => !isPlaceholder(message)) };
+}
 
-const sameMessages = (a: readonly ChatMessage[], b: readonly ChatMessage[]) =>
-  a.length === b.length && a.every((message, i) => message.role === b[i]!.role && message.content === b[i]!.content);
+const sameMessage = (a: PromptMessage, b: PromptMessage) =>
+  isPlaceholder(a) || isPlaceholder(b) ? isPlaceholder(a) && isPlaceholder(b) && a.name === b.name : a.role === b.role && a.content === b.content;
+const sameMessages = (a: readonly PromptMessage[], b: readonly PromptMessage[]) => a.length === b.length && a.every((message, i) => sameMessage(message, b[i]!));
 
 /** A run's row as it is written. */
 type RunRecord = Omit<PromptRunItem, "id" | "actor" | "apiKeyId" | "userId" | "connectionId"> & { organizationId: string; userId: string | null; apiKeyId: string | null; connectionId: string };

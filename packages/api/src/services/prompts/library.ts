@@ -6,7 +6,7 @@ import { strToU8, zipSync } from "fflate";
 import { z } from "zod";
 import { Prisma, isUniqueViolation, type Db, type DbOrTx, type DbTransaction } from "@promptly/db";
 import {
-  LIBRARY_FORMAT, type ChatMessage, LIBRARY_FORMAT_VERSION, LIBRARY_MSG, LATEST_LABEL, canOnPrompt, effectiveContract, importDocumentSchema, isPromptName, nearestPromptName, renameIncludes,
+  LIBRARY_FORMAT, type PromptMessage, LIBRARY_FORMAT_VERSION, LIBRARY_MSG, LATEST_LABEL, canOnPrompt, effectiveContract, importDocumentSchema, isPromptName, nearestPromptName, renameIncludes,
   promptDescriptionSchema, promptLabelSchema, promptTagsSchema, promptTitleSchema, runtimeCreateVersionInput, splitLangfuseConfig, versionSchemas,
   type PromptTool, type ResponseFormat,
   type LangfusePrompt, type LibraryDocument, type LibraryPrompt, type LibraryVersion, type PromptAccess, type PromptFacts, type VariableContract,
@@ -39,7 +39,7 @@ interface VersionRow {
   version: number;
   type: "text" | "chat";
   template: string | null;
-  messages: { role: "system" | "user" | "assistant"; content: string }[] | null;
+  messages: PromptMessage[] | null;
   variables: Record<string, unknown>[];
   model: string;
   config: Record<string, unknown>;
@@ -113,7 +113,9 @@ function versionMarkdown(prompt: LibraryPrompt, version: LibraryVersion): string
     ["type", version.type], ["visibility", prompt.visibility], ["tags", prompt.tags], ["labels", labels], ["model", version.model],
     ["config", version.config], ["tools", version.tools], ["responseFormat", version.responseFormat], ["variables", version.variables], ["commitMessage", version.commitMessage], ["createdAt", version.createdAt],
   ].map(([key, value]) => `${key as string}: ${yaml(value)}`);
-  const body = version.type === "text" ? (version.template ?? "") : (version.messages ?? []).map((message) => `## ${message.role}\n\n${message.content}`).join("\n\n");
+  const body = version.type === "text" ? (version.template ?? "") : (version.messages ?? [])
+          .map((message) => ("type" in message ? `## placeholder: ${message.name}` : `## ${message.role}\n\n${message.content}`))
+          .join("\n\n");
   return `---\n${front.join("\n")}\n---\n\n${body}\n`;
 }
 
@@ -227,7 +229,12 @@ function fromLangfuse(items: LangfusePrompt[]): IncomingPrompt[] {
         const body =
           typeof item.prompt === "string"
             ? { type: "text" as const, template: renamed(item.prompt) }
-            : { type: "chat" as const, messages: item.prompt.map((message) => ({ role: message.role as "user", content: renamed(message.content) })) };
+            : {
+                type: "chat" as const,
+                messages: item.prompt.map((message): PromptMessage =>
+                  message.type === "placeholder" ? { type: "placeholder", name: message.name } : { role: message.role as "user", content: renamed(message.content) },
+                ),
+              };
         return {
           version: item.version,
           sourceVersion: item.version,
@@ -519,7 +526,7 @@ async function applyStep(tx: DbTransaction, who: LibraryRequest, step: Step, now
         },
       });
       await audit(tx, { ...where, action: "prompt.version", target: { type: "prompt", id: promptId, name: incoming.name }, after: { version: number } }, now);
-      const body = version.type === "text" ? { type: "text" as const, template: fields.template ?? "" } : { type: "chat" as const, messages: (fields.messages ?? []) as ChatMessage[] };
+      const body = version.type === "text" ? { type: "text" as const, template: fields.template ?? "" } : { type: "chat" as const, messages: (fields.messages ?? []) as PromptMessage[] };
       saved.push({ teamId: who.team.teamId, name: incoming.name, versionId, version: number, body });
     }
     if (step.existing) {

@@ -12,7 +12,7 @@
 import type { z } from "zod";
 import { Prisma, type DbOrTx, type DbTransaction } from "@promptly/db";
 import {
-  INCLUDE_MAX_DEPTH, INCLUDE_MAX_RESOLVED_CHARS, INCLUDE_MAX_TAGS, INCLUDE_MSG, LATEST_LABEL, bodyIncludeTally, bodyIncludes, includeName, type resolutionGraph, type ChatMessage, type IncludeRef, type PromptAccess, type PromptFacts,
+  INCLUDE_MAX_DEPTH, INCLUDE_MAX_RESOLVED_CHARS, INCLUDE_MAX_TAGS, INCLUDE_MSG, LATEST_LABEL, bodyIncludeTally, bodyIncludes, includeName, type resolutionGraph, isPlaceholder, type PromptMessage, type IncludeRef, type PromptAccess, type PromptFacts,
 } from "@promptly/shared";
 import { DomainError, fail } from "../../errors.ts";
 import type { Actor } from "../access/actor.ts";
@@ -26,7 +26,7 @@ export interface IncludeReader {
   access: PromptAccess;
 }
 
-export type IncludeBody = { type: "text"; template: string } | { type: "chat"; messages: ChatMessage[] };
+export type IncludeBody = { type: "text"; template: string } | { type: "chat"; messages: PromptMessage[] };
 
 /** Langfuse's resolution graph: the root version, and each version's includes by the including version's id. */
 type ResolutionGraph = z.infer<typeof resolutionGraph>;
@@ -78,7 +78,7 @@ function replaceTags(body: IncludeBody, texts: Map<string, string>): IncludeBody
   };
   return body.type === "text"
     ? { type: "text", template: replace(body.template) }
-    : { type: "chat", messages: body.messages.map((message) => ({ ...message, content: replace(message.content) })) };
+    : { type: "chat", messages: body.messages.map((message) => (isPlaceholder(message) ? message : { ...message, content: replace(message.content) })) };
 }
 
 /**
@@ -196,7 +196,7 @@ async function servedIncluders(tx: DbTransaction, teamId: string, name: string, 
 /** Refuses a move that would push one of these includers past the budget, naming it; only the budget refuses here (whoever reads the includer meets any other problem). */
 async function refuseOverBudget(tx: DbTransaction, teamId: string, includers: readonly ServedIncluder[]) {
   for (const includer of includers) {
-    const body: IncludeBody = includer.type === "text" ? { type: "text", template: includer.template ?? "" } : { type: "chat", messages: includer.messages as ChatMessage[] };
+    const body: IncludeBody = includer.type === "text" ? { type: "text", template: includer.template ?? "" } : { type: "chat", messages: includer.messages as PromptMessage[] };
     try {
       await followIncludes(tx, teamId, { name: includer.name, version: includer.version, id: includer.id, body }, "INVALID", () => undefined);
     } catch (error) {

@@ -1,7 +1,7 @@
 // Reading the library: a page of prompts (filters, search, sorts, keyset cursors), its facets, and one prompt with a version.
 import { z } from "zod";
 import { Prisma, type DbOrTx } from "@promptly/db";
-import { LATEST_LABEL, PROMPT_MSG, bodyIncludes, effectiveContract, type ChatMessage, type VariableContract, PROTECTED_LABEL, promptAbilities, promptNameSchema, type ListPromptsInput, type OrganizationRole } from "@promptly/shared";
+import { LATEST_LABEL, PROMPT_MSG, bodyIncludes, effectiveContract, type PromptMessage, type VariableContract, PROTECTED_LABEL, promptAbilities, promptNameSchema, type ListPromptsInput, type OrganizationRole } from "@promptly/shared";
 import { DomainError, fail } from "../../errors.ts";
 import { includesAndUsedBy, resolveIncludes, type IncludeBody, type IncludeReader } from "./prompt-includes.ts";
 import { decodeKeysetCursor, encodeKeysetCursor } from "../platform/keyset-cursor.ts";
@@ -168,7 +168,7 @@ async function resolvedForPage(
   db: DbOrTx,
   reader: IncludeReader,
   teamId: string,
-  version: { name: string; id: string; version: number; type: "text" | "chat"; template: string | null; messages: ChatMessage[] | null; variables: VariableContract[] },
+  version: { name: string; id: string; version: number; type: "text" | "chat"; template: string | null; messages: PromptMessage[] | null; variables: VariableContract[] },
 ) {
   const written: IncludeBody = version.type === "text" ? { type: "text", template: version.template ?? "" } : { type: "chat", messages: version.messages ?? [] };
   if (!bodyIncludes(written).length) return null;
@@ -209,7 +209,7 @@ export async function getPrompt(db: DbOrTx, caller: Caller, promptId: string, de
   const item = Object.fromEntries(Object.entries(rest).filter(([key]) => !key.startsWith("v."))) as RawItem;
   if (!chosen && choose.label) fail("NOT_FOUND", PROMPT_MSG.labelNotFound, "LABEL_NOT_FOUND");
   if (rest["v.version"] === null) fail("NOT_FOUND", PROMPT_MSG.versionNotFound, "VERSION_NOT_FOUND");
-  const stored = version as { version: number; type: "text" | "chat"; template: string | null; messages: ChatMessage[] | null; variables: VariableContract[] };
+  const stored = version as { version: number; type: "text" | "chat"; template: string | null; messages: PromptMessage[] | null; variables: VariableContract[] };
   const [resolved, { includes, usedBy }] = await Promise.all([
     resolvedForPage(db, { caller, access: prompt.access }, prompt.teamId, { name: item.name as string, id: versionId!, ...stored }),
     includesAndUsedBy(db, promptVisibility(caller), { id: promptId, teamId: prompt.teamId, versionId: versionId! }),

@@ -39,6 +39,8 @@ export const promptVersionItem = z.object({
   messages: z.array(messageAnswer).nullable(),
   /** The effective contract (effectiveContract): every variable the template uses, described or a required string. */
   variables: z.array(variableAnswer),
+  /** The chat version's placeholder names, in order: each takes a list of messages, apart from the variables. */
+  placeholders: z.array(z.string()),
   model: z.string(),
   config: z.record(z.string(), z.unknown()),
   tools: z.array(promptToolSchema),

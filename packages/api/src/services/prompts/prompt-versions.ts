@@ -1,6 +1,6 @@
 // A prompt's immutable versions: one with its contract in force, the history page, and the next version.
 import type { Db, DbOrTx } from "@promptly/db";
-import { LATEST_LABEL, effectiveContract, type CreateVersionInput } from "@promptly/shared";
+import { LATEST_LABEL, effectiveContract, extractPlaceholders, type CreateVersionInput, type PromptMessage } from "@promptly/shared";
 import { authorOf } from "../access/actor.ts";
 import type { AuditContext } from "../insight/audit.ts";
 import type { Caller } from "../access/visibility.ts";
@@ -23,7 +23,8 @@ export async function loadVersion(db: DbOrTx, promptId: string, version: number)
 
 /** A row of `versionColumns` as an answer: its author's avatar URL, and the contract in force. */
 export function versionAnswer(row: Record<string, unknown> & { author: RawItem["author"] }) {
-  const answer = promptVersionItem.parse(withAvatar(row));
+  const placeholders = extractPlaceholders({ type: row["type"] as "text" | "chat", messages: row["messages"] as PromptMessage[] | null });
+  const answer = promptVersionItem.parse({ ...withAvatar(row), placeholders });
   return { ...answer, variables: effectiveContract(answer) };
 }
 

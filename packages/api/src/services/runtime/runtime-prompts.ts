@@ -7,7 +7,8 @@
 import type { z } from "zod";
 import { Prisma, type Db, type DbOrTx } from "@promptly/db";
 import {
-  LATEST_LABEL, bodyIncludes, promptNameSchema, RUNTIME_DEFAULT_LABEL, RUNTIME_MSG, compile, effectiveContract, type ChatMessage, type PromptVersionBody,
+  LATEST_LABEL, bodyIncludes, promptNameSchema, RUNTIME_DEFAULT_LABEL, RUNTIME_MSG, compile, effectiveContract, extractPlaceholders,
+  type PlaceholderValues, type PromptMessage, type PromptVersionBody,
   accessOf, type OrganizationRole, type PromptFacts, type RuntimePrompt, type TeamRole, type RuntimeSelector, type VariableProblem, type runtimeCreatePromptInput,
   type runtimeCreateVersionInput, type runtimeListQuery, type runtimePromptPage, type Action,
 } from "@promptly/shared";
@@ -69,7 +70,7 @@ async function getRuntimePrompt(db: DbOrTx, caller: KeyCaller, name: string, sel
     },
   });
   if (!row) return notFound();
-  const written: IncludeBody = row.type === "text" ? { type: row.type, template: row.template ?? "" } : { type: row.type, messages: row.messages as unknown as ChatMessage[] };
+  const written: IncludeBody = row.type === "text" ? { type: row.type, template: row.template ?? "" } : { type: row.type, messages: row.messages as unknown as PromptMessage[] };
   const reader = { caller, access: { ...accessOf(caller, { teamRole: prompt.teamRole, organizationRole: prompt.organizationRole }), userId: caller.userId } };
   const resolved = bodyIncludes(written).length
     ? await resolveIncludes(db, reader, caller.apiKey.teamId, { name: prompt.name, version: row.version, id: row.id, body: written }, "STATE_CONFLICT")
@@ -80,6 +81,7 @@ async function getRuntimePrompt(db: DbOrTx, caller: KeyCaller, name: string, sel
     version: row.version,
     ...body,
     variables: effectiveContract({ ...body, variables: row.variables as unknown as RuntimePrompt["variables"] }),
+    placeholders: extractPlaceholders(body),
     model: row.model,
     config: row.config as Record<string, unknown>,
     tools: row.tools as unknown as RuntimePrompt["tools"],
@@ -183,16 +185,17 @@ export async function resolveRuntimePrompt(
   return resolved;
 }
 
-/** Fills a version with `values` by the shared compile: every contract problem at once, or the text or messages. */
+/** Fills a version with `values` (and its placeholders with theirs) by the shared compile: every contract problem at once, or the text or messages. */
 export function compileRuntimePrompt(
   prompt: RuntimePrompt,
   values: Record<string, unknown>,
-): { ok: true; version: number; text?: string; messages?: ChatMessage[] } | { ok: false; message: string; problems: VariableProblem[] } {
+  placeholders: PlaceholderValues = {},
+): { ok: true; version: number; text?: string; messages?: PromptMessage[] } | { ok: false; message: string; problems: VariableProblem[] } {
   const body: PromptVersionBody =
     prompt.type === "text"
       ? { type: "text", template: prompt.template ?? "", variables: prompt.variables }
       : { type: "chat", messages: prompt.messages ?? [], variables: prompt.variables };
-  const result = compile(body, values);
+  const result = compile(body, values, placeholders);
   if (!result.ok) return { ok: false, message: RUNTIME_MSG.compileFailed + result.message, problems: result.problems };
   return { ok: true, version: prompt.version, ...("text" in result ? { text: result.text } : { messages: result.messages }) };
 }

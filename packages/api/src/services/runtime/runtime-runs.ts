@@ -2,7 +2,7 @@
 // would select, checked against its contract as compile checks it, run on a connection of the
 // organization open to the key's team through the playground's own streamRun, and recorded as the key.
 import type { z } from "zod";
-import { RUNTIME_MSG, type RuntimePrompt, type VariableProblem, type runtimeRunInput } from "@promptly/shared";
+import { RUNTIME_MSG, RUN_MSG, unfilledPlaceholders, type RuntimePrompt, type VariableProblem, type runtimeRunInput } from "@promptly/shared";
 import type { ApiServices } from "../types.ts";
 import { fail } from "../../errors.ts";
 import type { KeyCaller } from "../access/visibility.ts";
@@ -47,8 +47,13 @@ export async function startRuntimeRun(
 ): Promise<RuntimeRunStart> {
   const selector = runtimeSelector(input);
   const resolved = await keyPromptFor(deps, caller, "prompt.run", name, selector);
-  const compiled = compileRuntimePrompt(resolved.prompt, input.variables);
+  const compiled = compileRuntimePrompt(resolved.prompt, input.variables, input.placeholders);
   if (!compiled.ok) return compiled;
+  // A placeholder left unfilled is refused before any provider call, each named (the messages' own contract).
+  const unfilled = compiled.messages ? unfilledPlaceholders(compiled.messages) : [];
+  if (unfilled.length) {
+    return { ok: false, message: RUN_MSG.placeholdersUnfilled(unfilled), problems: unfilled.map((name) => ({ variable: name, message: RUN_MSG.placeholderUnfilled })) };
+  }
   const { organizationId, connection } = await runConnectionFor(deps, caller.apiKey.teamId, input.connectionId);
   // The version as the runtime cache holds it (versions never change): streamRun does not read it again.
   const { prompt } = resolved;
@@ -66,7 +71,7 @@ export async function startRuntimeRun(
     deps,
     { apiKeyId: caller.apiKey.id },
     { id: resolved.promptId, teamId: caller.apiKey.teamId, organizationId },
-    { promptId: resolved.promptId, version: prompt.version, connectionId: connection?.id ?? input.connectionId!, model: input.model, variables: input.variables, parameters: {} },
+    { promptId: resolved.promptId, version: prompt.version, connectionId: connection?.id ?? input.connectionId!, model: input.model, variables: input.variables, placeholders: input.placeholders, parameters: {} },
     signal,
     { version, connection },
   );

@@ -17,6 +17,19 @@ describe("the contract table", () => {
     const chat = draft({ type: "chat", template: "{{ ignored }}", messages: [newMessage("system", "{{ tone }}"), newMessage("user", "{{ question }}")] });
     expect(contractRows(chat).map((r) => r.name)).toEqual(["tone", "question"]);
   });
+
+  it("keeps a placeholder as its own message, with no row of its own, and lint refuses its name as a variable's too", () => {
+    const chat = draft({ type: "chat", messages: [newMessage("system", "{{ tone }}"), newMessage("placeholder", " history "), newMessage("user", "Hi")] });
+    const body = versionBody(chat);
+    expect(body.type === "chat" && body.messages).toEqual([
+      { role: "system", content: "{{ tone }}" },
+      { type: "placeholder", name: "history" },
+      { role: "user", content: "Hi" },
+    ]);
+    expect(contractRows(chat).map((r) => r.name)).toEqual(["tone"]);
+    const both = draft({ type: "chat", messages: [newMessage("system", "{{ history }}"), newMessage("placeholder", "history")] });
+    expect(lint(versionBody(both)).errors).toEqual(["Names of variables and placeholders must be unique, the following are not: history"]);
+  });
 });
 
 describe("defaults by type, as the shared lint sees them", () => {
@@ -59,6 +72,7 @@ describe("a draft from a saved version", () => {
       messages: [{ role: "user", content: "Hi {{ name }}" }],
       variables: [{ name: "name", type: "json", default: { a: 1 }, description: "who" }],
       model: "gpt-4o",
+      placeholders: [],
       config: { temperature: 0 },
       tools: [],
       responseFormat: null,

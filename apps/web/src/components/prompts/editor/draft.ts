@@ -2,7 +2,7 @@
 // how it becomes the body the shared lint checks and the input the server takes.
 import type { RouterInputs, RouterOutputs } from "@promptly/api";
 import {
-  extractVariables, type ChatRole, type PromptType, type PromptVersionBody, type VariableContract, type VariableType,
+  extractVariables, type ChatRole, type PromptMessage, type PromptType, type PromptVersionBody, type VariableContract, type VariableType,
 } from "@promptly/shared";
 
 type SavedVersion = RouterOutputs["prompts"]["get"]["version"];
@@ -11,7 +11,9 @@ type VersionInput = Omit<RouterInputs["promptVersions"]["create"], "promptId">;
 export interface DraftMessage {
   /** Keeps each message's editor while messages move; never sent. */
   id: number;
-  role: ChatRole;
+  /** A role's message, or a placeholder (where a list of messages goes when the prompt is used). */
+  role: ChatRole | "placeholder";
+  /** The message's text; a placeholder's name. */
   content: string;
 }
 
@@ -33,16 +35,20 @@ export interface VersionDraft {
   rows: Record<string, VariableRow>;
   model: string;
   config: string;
+  /** The tools as JSON text (a list of { name, description, parameters }); empty is none. */
+  tools: string;
+  /** The response format as JSON text; empty leaves the answer to the model. */
+  responseFormat: string;
   commitMessage: string;
 }
 
 let lastMessageId = 0;
-export const newMessage = (role: ChatRole, content = ""): DraftMessage => ({ id: ++lastMessageId, role, content });
+export const newMessage = (role: DraftMessage["role"], content = ""): DraftMessage => ({ id: ++lastMessageId, role, content });
 
 const NEW_ROW: VariableRow = { type: "string", required: true, default: "", options: "", description: "" };
 
 export function emptyDraft(): VersionDraft {
-  return { type: "text", template: "", messages: [newMessage("system"), newMessage("user")], rows: {}, model: "", config: "", commitMessage: "" };
+  return { type: "text", template: "", messages: [newMessage("system"), newMessage("user")], rows: {}, model: "", config: "", tools: "", responseFormat: "", commitMessage: "" };
 }
 
 const defaultText = (type: VariableType, value: unknown) =>
@@ -65,17 +71,38 @@ export function draftFromVersion(version: SavedVersion): VersionDraft {
     ...empty,
     type: version.type,
     template: version.template ?? "",
-    messages: version.messages?.length ? version.messages.map((m) => newMessage(m.role, m.content)) : empty.messages,
+    messages: version.messages?.length ? version.messages.map((m) => ("type" in m ? newMessage("placeholder", m.name) : newMessage(m.role, m.content))) : empty.messages,
     rows,
     model: version.model,
     config: Object.keys(version.config).length ? JSON.stringify(version.config, null, 2) : "",
+    tools: version.tools.length ? JSON.stringify(version.tools, null, 2) : "",
+    responseFormat: version.responseFormat ? JSON.stringify(version.responseFormat, null, 2) : "",
   };
 }
+
+/**
+ * A JSON field's text as the server takes it: empty is `empty`; text that is not JSON is sent as it
+ * is, for the shared schema to refuse at its field.
+ */
+function jsonField<T>(text: string, empty: T): unknown {
+  if (!text.trim()) return empty;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return text;
+  }
+}
+
+/** Whether a JSON field's text is empty or JSON (the editor says so at the field). */
+export const isJsonOrEmpty = (text: string) => jsonField(text, null) !== text;
 
 const textBody = (draft: VersionDraft) =>
   draft.type === "text"
     ? { type: "text" as const, template: draft.template }
-    : { type: "chat" as const, messages: draft.messages.map(({ role, content }) => ({ role, content })) };
+    : {
+        type: "chat" as const,
+        messages: draft.messages.map(({ role, content }): PromptMessage => (role === "placeholder" ? { type: "placeholder", name: content.trim() } : { role, content })),
+      };
 
 /** The contract table: one row per variable of the template, then the described ones it no longer uses. */
 export function contractRows(draft: VersionDraft): { name: string; row: VariableRow }[] {
@@ -148,6 +175,8 @@ export function versionInput(draft: VersionDraft, config: Record<string, unknown
     ...body,
     model: draft.model.trim() || undefined,
     config,
+    tools: jsonField(draft.tools, undefined) as VersionInput["tools"],
+    responseFormat: jsonField(draft.responseFormat, null) as VersionInput["responseFormat"],
     commitMessage: draft.commitMessage.trim() || undefined,
   };
 }

@@ -1,7 +1,7 @@
 // The playground's draft on its way to the new-version editor: the edited body and one model column's
 // settings, kept in this tab's session storage under a key the editor's URL names (a reload keeps it).
 // Nothing is saved until the author saves it there, through the editor's lint, variables and message.
-import type { ChatMessage, PromptType, VariableContract } from "@promptly/shared";
+import type { PromptMessage, PromptType, VariableContract } from "@promptly/shared";
 import type { VersionDraft } from "./draft.ts";
 import { draftFromVersion } from "./draft.ts";
 
@@ -10,7 +10,7 @@ export interface PlaygroundDraft {
   fromVersion: number;
   type: PromptType;
   template: string | null;
-  messages: ChatMessage[] | null;
+  messages: PromptMessage[] | null;
   /** The described variables of that version (the editor adds rows for the draft's new variables). */
   variables: VariableContract[];
   model: string;

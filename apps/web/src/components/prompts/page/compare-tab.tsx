@@ -46,7 +46,7 @@ export function CompareTab({ prompt }: { prompt: PromptDetail }) {
 /** The prompt's text: the template, or the messages as '[role]' blocks. */
 const promptText = (version: PromptVersion) =>
   version.type === "chat"
-    ? (version.messages ?? []).map((message) => `[${message.role}]\n${message.content}`).join("\n\n")
+    ? (version.messages ?? []).map((message) => ("type" in message ? `[placeholder] ${message.name}` : `[${message.role}]\n${message.content}`)).join("\n\n")
     : (version.template ?? "");
 
 export function VersionDiff({ before, after }: { before: PromptVersion; after: PromptVersion }) {

@@ -1,10 +1,10 @@
 // What Compile made: the text, or the messages by role, with a Copy button.
-import type { ChatMessage } from "@promptly/shared";
+import type { PromptMessage } from "@promptly/shared";
 import { ChatMessages } from "./chat-messages.tsx";
 import { CopyButton } from "./copy-button.tsx";
 import { prettyJson } from "./version-body.ts";
 
-export type Compiled = { text: string } | { messages: ChatMessage[] };
+export type Compiled = { text: string } | { messages: PromptMessage[] };
 
 export function CompileResult({ result }: { result: Compiled }) {
   const plain = (text: string) => <pre className="font-mono text-sm break-words whitespace-pre-wrap">{text}</pre>;

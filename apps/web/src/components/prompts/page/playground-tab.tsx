@@ -7,7 +7,8 @@ import { useState, type KeyboardEvent } from "react";
 import { useNavigate } from "@tanstack/react-router";
 import { Play, Plus, RotateCcw, Square, Trash2 } from "lucide-react";
 import {
-  CHAT_ROLES, compile, effectiveContract, versionLabel, type ChatMessage, type ChatRole, type PromptVersionBody, type VariableProblem,
+  CHAT_ROLES, compile, effectiveContract, extractPlaceholders, isPlaceholder, versionLabel, type ChatMessage, type ChatRole, type PromptMessage, type PromptVersionBody,
+  type VariableProblem,
 } from "@promptly/shared";
 import { TestCaseDialog, type TestCaseSeed } from "@/components/evaluations/test-case-dialog";
 import { LoadFailure } from "@/components/layout/load-failure";
@@ -19,6 +20,7 @@ import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@
 import { Skeleton } from "@/components/ui/skeleton";
 import { Textarea } from "@/components/ui/textarea";
 import { trpc, trpcClient } from "@/lib/trpc";
+import { placeholderText } from "./chat-messages.tsx";
 import { PlaygroundColumn } from "./playground-column.tsx";
 import { configWithParameters, parametersOf, settingsFromVersion } from "./playground-settings.ts";
 import { typedValues, type FieldValue } from "./try-values.ts";
@@ -43,7 +45,9 @@ const SOME_DRAFT_ID = "00000000-0000-0000-0000-000000000000";
 /** What a run sends of the edited prompt and the conversation, inline or staged. */
 type DraftBody = Pick<RunInput, "template" | "messages" | "followUp">;
 
-const sameMessages = (a: ChatMessage[], b: ChatMessage[]) => a.length === b.length && a.every((m, i) => m.role === b[i]!.role && m.content === b[i]!.content);
+const sameMessage = (a: PromptMessage, b: PromptMessage) =>
+  isPlaceholder(a) || isPlaceholder(b) ? isPlaceholder(a) && isPlaceholder(b) && a.name === b.name : a.role === b.role && a.content === b.content;
+const sameMessages = (a: PromptMessage[], b: PromptMessage[]) => a.length === b.length && a.every((m, i) => sameMessage(m, b[i]!));
 
 export function PlaygroundTab({ prompt }: { prompt: PromptDetail }) {
   const version = prompt.version;
@@ -51,8 +55,10 @@ export function PlaygroundTab({ prompt }: { prompt: PromptDetail }) {
   const connections = trpc.playground.connections.useQuery({ promptId: prompt.id });
   const savedMessages = version.messages ?? [];
   const [template, setTemplate] = useState(version.template ?? "");
-  const [messages, setMessages] = useState<ChatMessage[]>(savedMessages);
+  const [messages, setMessages] = useState<PromptMessage[]>(savedMessages);
   const [fields, setFields] = useState<Record<string, FieldValue>>({});
+  // What fills each placeholder of the (edited) messages: a list of messages, none until added.
+  const [fills, setFills] = useState<Record<string, ChatMessage[]>>({});
   const [problems, setProblems] = useState<VariableProblem[]>([]);
   const defaults = () => settingsFromVersion(version.model, version.config);
   const { columns, change, start, stopAll, add, remove, running } = usePlaygroundColumns(defaults);
@@ -66,13 +72,15 @@ export function PlaygroundTab({ prompt }: { prompt: PromptDetail }) {
   const own = effectiveContract(body);
   const included = prompt.resolved?.ok ? prompt.resolved.variables.filter((variable) => !own.some((mine) => mine.name === variable.name)) : [];
   const contract = [...own, ...included];
+  const placeholderNames = extractPlaceholders(body);
+  const placeholders = Object.fromEntries(placeholderNames.map((name) => [name, fills[name] ?? []]));
   const offered = connections.data ?? [];
   const connectionOf = (column: Column) => (offered.some((item) => item.id === column.settings.connectionId) ? column.settings.connectionId : (offered[0]?.id ?? ""));
 
   /** The variables as typed, or null (with the problems shown) when they do not fit the contract. */
   const checkedValues = () => {
     const { values, problems: unparsed } = typedValues(contract, fields);
-    const result = compile(body, values);
+    const result = compile(body, values, placeholders);
     const found = [...unparsed, ...(result.ok ? [] : result.problems.filter((p) => !unparsed.some((u) => u.variable === p.variable)))];
     setProblems(found);
     return found.length ? null : values;
@@ -100,6 +108,7 @@ export function PlaygroundTab({ prompt }: { prompt: PromptDetail }) {
       connectionId: connectionOf(column),
       model: column.settings.model.trim() || undefined,
       variables,
+      ...(placeholderNames.length > 0 && { placeholders }),
       parameters: parameters.parameters,
     };
     // Only an edited body is sent: the version's own is on the server.
@@ -169,7 +178,7 @@ export function PlaygroundTab({ prompt }: { prompt: PromptDetail }) {
   /** A test case from the column's run: the variables as filled in, and its first answer (to the prompt itself) as the expected output. */
   const saveAsCase = (column: Column) => {
     const answer = column.turns.find((turn) => turn.role === "assistant")?.content;
-    setCaseSeed({ variables: typedValues(contract, fields).values, expected: answer });
+    setCaseSeed({ variables: typedValues(contract, fields).values, placeholders, expected: answer });
   };
 
   const onKeyDown = (event: KeyboardEvent) => {
@@ -208,6 +217,18 @@ export function PlaygroundTab({ prompt }: { prompt: PromptDetail }) {
           <MessagesEditor messages={messages} onChange={setMessages} />
         )}
       </section>
+
+      {placeholderNames.length > 0 && (
+        <section aria-labelledby="playground-placeholders" className="grid min-w-0 gap-3">
+          <h2 id="playground-placeholders" className="text-base font-semibold">
+            Placeholders
+          </h2>
+          <p className="text-sm text-muted-foreground">The messages each placeholder stands for in this run (none: it adds nothing).</p>
+          {placeholderNames.map((name) => (
+            <PlaceholderFill key={name} name={name} messages={fills[name] ?? []} onChange={(messages) => setFills((current) => ({ ...current, [name]: messages }))} />
+          ))}
+        </section>
+      )}
 
       <section aria-labelledby="playground-variables" className="grid min-w-0 gap-3">
         <h2 id="playground-variables" className="text-base font-semibold">
@@ -279,13 +300,65 @@ export function PlaygroundTab({ prompt }: { prompt: PromptDetail }) {
   );
 }
 
-/** A chat prompt's messages, edited in place: role and content, added and removed. */
-function MessagesEditor({ messages, onChange }: { messages: ChatMessage[]; onChange(messages: ChatMessage[]): void }) {
+/** The messages a run puts where a placeholder is: role and content, added and removed. */
+function PlaceholderFill({ name, messages, onChange }: { name: string; messages: ChatMessage[]; onChange(messages: ChatMessage[]): void }) {
   const update = (index: number, patch: Partial<ChatMessage>) => onChange(messages.map((message, i) => (i === index ? { ...message, ...patch } : message)));
+  return (
+    <fieldset className="grid gap-2 rounded-md border border-dashed p-3" aria-label={`Placeholder ${name}`}>
+      <legend className="px-1 font-mono text-sm">{name}</legend>
+      {messages.length === 0 && <p className="text-sm text-muted-foreground">No messages: the placeholder adds nothing.</p>}
+      <ol className="grid gap-2">
+        {messages.map((message, index) => (
+          <li key={index} className="grid gap-2">
+            <div className="flex items-center gap-2">
+              <Select value={message.role} onValueChange={(role) => update(index, { role: role as ChatRole })}>
+                <SelectTrigger aria-label={`Role of ${name} message ${index + 1}`} className="w-36">
+                  <SelectValue />
+                </SelectTrigger>
+                <SelectContent>
+                  {CHAT_ROLES.map((role) => (
+                    <SelectItem key={role} value={role}>
+                      {role}
+                    </SelectItem>
+                  ))}
+                </SelectContent>
+              </Select>
+              <Button variant="ghost" size="icon" className="ml-auto" aria-label={`Remove ${name} message ${index + 1}`} onClick={() => onChange(messages.filter((_, i) => i !== index))}>
+                <Trash2 aria-hidden="true" />
+              </Button>
+            </div>
+            <Textarea aria-label={`${name} message ${index + 1}`} rows={2} value={message.content} onChange={(event) => update(index, { content: event.target.value })} />
+          </li>
+        ))}
+      </ol>
+      <div>
+        <Button variant="outline" size="sm" onClick={() => onChange([...messages, { role: messages.at(-1)?.role === "user" ? "assistant" : "user", content: "" }])}>
+          <Plus aria-hidden="true" />
+          Add a message to {name}
+        </Button>
+      </div>
+    </fieldset>
+  );
+}
+
+/** A chat prompt's messages, edited in place: role and content, added and removed; a placeholder is its own block, removed or kept. */
+function MessagesEditor({ messages, onChange }: { messages: PromptMessage[]; onChange(messages: PromptMessage[]): void }) {
+  const update = (index: number, patch: { role?: ChatRole; content?: string }) =>
+    onChange(messages.map((message, i) => (i === index && !isPlaceholder(message) ? { ...message, ...patch } : message)));
+  const remove = (index: number) => onChange(messages.filter((_, i) => i !== index));
+  const lastRole = messages.filter((message) => !isPlaceholder(message)).at(-1);
   return (
     <div className="grid gap-3">
       <ol className="grid gap-3">
-        {messages.map((message, index) => (
+        {messages.map((message, index) =>
+          isPlaceholder(message) ? (
+            <li key={index} className="flex items-center gap-2 rounded-md border border-dashed bg-muted/40 p-3" data-placeholder={message.name}>
+              <span className="font-mono text-sm text-muted-foreground">{placeholderText(message.name)}</span>
+              <Button variant="ghost" size="icon" className="ml-auto" aria-label={`Remove message ${index + 1}`} onClick={() => remove(index)}>
+                <Trash2 aria-hidden="true" />
+              </Button>
+            </li>
+          ) : (
           <li key={index} className="grid gap-2 rounded-md border p-3">
             <div className="flex items-center gap-2">
               <Select value={message.role} onValueChange={(role) => update(index, { role: role as ChatRole })}>
@@ -300,16 +373,17 @@ function MessagesEditor({ messages, onChange }: { messages: ChatMessage[]; onCha
                   ))}
                 </SelectContent>
               </Select>
-              <Button variant="ghost" size="icon" className="ml-auto" aria-label={`Remove message ${index + 1}`} onClick={() => onChange(messages.filter((_, i) => i !== index))}>
+              <Button variant="ghost" size="icon" className="ml-auto" aria-label={`Remove message ${index + 1}`} onClick={() => remove(index)}>
                 <Trash2 aria-hidden="true" />
               </Button>
             </div>
             <Textarea aria-label={`Message ${index + 1}`} rows={3} className="font-mono" value={message.content} onChange={(event) => update(index, { content: event.target.value })} />
           </li>
-        ))}
+          ),
+        )}
       </ol>
       <div>
-        <Button variant="outline" size="sm" onClick={() => onChange([...messages, { role: messages.at(-1)?.role === "user" ? "assistant" : "user", content: "" }])}>
+        <Button variant="outline" size="sm" onClick={() => onChange([...messages, { role: lastRole && !isPlaceholder(lastRole) && lastRole.role === "user" ? "assistant" : "user", content: "" }])}>
           <Plus aria-hidden="true" />
           Add message
         </Button>

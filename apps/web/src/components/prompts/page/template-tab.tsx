@@ -45,6 +45,19 @@ export function TemplateTab({ prompt }: { prompt: PromptDetail }) {
         <h2 className={sectionTitle}>Variables</h2>
         <VariableTable contract={prompt.resolved?.ok ? prompt.resolved.variables : effectiveContract(body)} />
       </section>
+      {version.placeholders.length > 0 && (
+        <section className="grid min-w-0 gap-2">
+          <h2 className={sectionTitle}>Placeholders</h2>
+          <p className="text-sm text-muted-foreground">Each takes a list of messages when the prompt is used, apart from the variables.</p>
+          <ul aria-label="Placeholders" className="flex flex-wrap gap-2">
+            {version.placeholders.map((name) => (
+              <li key={name} className="rounded-md border border-dashed border-border px-2 py-1 font-mono text-sm">
+                {name}
+              </li>
+            ))}
+          </ul>
+        </section>
+      )}
     </div>
   );
 }
