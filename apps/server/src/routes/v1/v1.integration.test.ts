@@ -213,7 +213,8 @@ describe("GET /api/v1/prompts/{name}", () => {
     expect(answer.json).toEqual({
       name: "support/reply", title: "Support reply", version: 1, type: "text", template: "Hello {{ customer }}, about {{ topic }}",
       variables: [{ name: "customer", type: "string" }, { name: "topic", type: "enum", options: ["billing", "shipping"] }],
-      model: "gpt-x", config: { temperature: 0.2 }, labels: ["production"], tags: ["support"], updatedAt: expect.any(String), resolutionGraph: null,
+      placeholders: [], model: "gpt-x", config: { temperature: 0.2 }, tools: [], responseFormat: null, labels: ["production"], tags: ["support"],
+      updatedAt: expect.any(String), resolutionGraph: null,
     });
     expect(runtimePrompt.safeParse(answer.json).success).toBe(true);
     expect(answer.headers.get("cache-control")).toBe("private, no-cache");
