@@ -2,9 +2,11 @@
 // OpenAI-compatible server (a fake provider this test runs on the loopback address); the model calls
 // the tool, the call shows in the column with its arguments and is recorded on the run, and the
 // author's tool result continues the conversation to the model's answer. Compare shows a version's tool
-// and response format changes.
+// and response format changes, and the editor carries them into the next version, saying variables in
+// them are not filled.
 import { randomBytes } from "node:crypto";
 import { expect, test, type Page } from "@playwright/test";
+import { PROMPT_MSG, TOOLS_MSG } from "@promptly/shared";
 import { fakeAnswerText, startFakeProvider, type FakeProvider } from "../../../packages/api/testing/fake-provider.ts";
 import { callMutation, createAccount, createTeamInNewOrganization, signedInPage, uniqueName, withDb } from "./support/accounts.ts";
 import { consoleErrors } from "./support/console.ts";
@@ -77,5 +79,20 @@ test("a tool call shows in the playground and is recorded; the author's tool res
   await page.goto(`/prompts/${prompt.id}?tab=compare`);
   await expect(page.getByRole("region", { name: "Tools diff" }).locator('[data-diff="added"]').filter({ hasText: '"days"' }).first()).toBeVisible();
   await expect(page.getByRole("region", { name: "Response format diff" }).locator('[data-diff="added"]').filter({ hasText: "json_object" }).first()).toBeVisible();
+
+  // The editor carries the tools and the response format into the next version, says variables in them
+  // are not filled, and refuses a field that is not JSON before anything is sent.
+  await page.goto(`/prompts/${prompt.id}/new-version`);
+  await expect(page.getByText(TOOLS_MSG.notCompiled)).toBeVisible();
+  const tools = page.getByRole("textbox", { name: "Tools", exact: true });
+  await expect(tools).toHaveValue(/"get_weather"/);
+  await expect(page.getByRole("textbox", { name: "Response format", exact: true })).toHaveValue(/"json_object"/);
+  await page.getByRole("textbox", { name: "Response format", exact: true }).fill("{ json");
+  await expect(page.getByText(TOOLS_MSG.fieldNotJson)).toBeVisible();
+  await page.getByRole("textbox", { name: "Response format", exact: true }).fill('{"type": "text"}');
+  await page.getByRole("button", { name: "Save version" }).click();
+  await expect(page.getByText(PROMPT_MSG.versionSavedToast)).toBeVisible();
+  const saved = await withDb(async (client) => (await client.query<{ tools: { name: string }[]; response_format: unknown }>(`SELECT tools, response_format FROM prompt_versions WHERE prompt_id = $1 AND version = 3`, [prompt.id])).rows[0]);
+  expect(saved).toEqual({ tools: [expect.objectContaining({ name: "get_weather" })], response_format: { type: "text" } });
   expect(errors).toEqual([]);
 });

@@ -30,6 +30,8 @@ export const TOOLS_MSG = {
   /** A run's answer against a JSON response format. */
   answerNotJson: "The answer is not JSON",
   answerNotObject: "The answer is not a JSON object",
+  /** The editor's tools or response format field holds text that is not JSON. */
+  fieldNotJson: "This is not JSON",
   /** What the editor says above the tools and the response schema. */
   notCompiled: "Variables are not filled in tools and schemas: they are sent to the model as written.",
 } as const;

@@ -29,7 +29,7 @@ const newPromptRoute = getRouteApi("/app/prompts/new");
 type Team = { id: string; name: string };
 
 /** The fields a refusal can name that have a place on this form; anything else is told by a toast. */
-const FORM_FIELDS = ["teamId", "title", "name", "description", "tags", "visibility", "model", "config", "commitMessage"];
+const FORM_FIELDS = ["teamId", "title", "name", "description", "tags", "visibility", "model", "config", "tools", "responseFormat", "commitMessage"];
 
 export function NewPromptEditor() {
   const { teamId: wantedTeamId } = newPromptRoute.useSearch();

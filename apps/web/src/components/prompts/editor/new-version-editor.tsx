@@ -24,7 +24,7 @@ import { useVersionDraft } from "./use-version-draft.ts";
 
 type Prompt = RouterOutputs["prompts"]["get"];
 
-const FORM_FIELDS = ["model", "config", "commitMessage"];
+const FORM_FIELDS = ["model", "config", "tools", "responseFormat", "commitMessage"];
 
 const newVersionRoute = getRouteApi("/app/prompts/$promptId/new-version");
 

@@ -1,11 +1,12 @@
 // What every version holds: its type and text (a template, or chat messages), the variable contract,
-// the model and its config. Shared by the new prompt and new version pages.
+// the model, its config, the tools it may call and its response format. Shared by the new prompt and
+// new version pages.
 import type { Dispatch, SetStateAction } from "react";
-import { PROMPT_MSG, PROMPT_TYPES, type PromptType } from "@promptly/shared";
+import { PROMPT_MSG, PROMPT_TYPES, TOOLS_MSG, type PromptType } from "@promptly/shared";
 import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
 import { CodeEditor } from "./code-editor.tsx";
-import { contractRows, type VersionDraft } from "./draft.ts";
+import { contractRows, isJsonOrEmpty, type VersionDraft } from "./draft.ts";
 import { EditorSection } from "./editor-section.tsx";
 import { MessageList } from "./message-list.tsx";
 import { Textarea } from "@/components/ui/textarea";
@@ -68,6 +69,37 @@ export function VersionFields({ draft, setDraft, configInvalid, errors }: Versio
               spellCheck={false}
               value={draft.config}
               onChange={(e) => patch({ config: e.target.value })}
+            />
+          </FormField>
+        </div>
+      </EditorSection>
+
+      <EditorSection title="Tools and response format" description={TOOLS_MSG.notCompiled}>
+        <div className="grid gap-4 md:grid-cols-2">
+          <FormField
+            label="Tools"
+            description="A JSON list of tools the model may call: { name, description, parameters }, parameters a JSON Schema."
+            error={isJsonOrEmpty(draft.tools) ? errors.tools : TOOLS_MSG.fieldNotJson}
+          >
+            <Textarea
+              className="font-mono"
+              placeholder={'[{"name": "get_weather", "parameters": {"type": "object", "properties": {"city": {"type": "string"}}}}]'}
+              spellCheck={false}
+              value={draft.tools}
+              onChange={(e) => patch({ tools: e.target.value })}
+            />
+          </FormField>
+          <FormField
+            label="Response format"
+            description='JSON: {"type": "json_schema", "name", "schema", "strict"} or {"type": "json_object"}; empty leaves the answer to the model.'
+            error={isJsonOrEmpty(draft.responseFormat) ? errors.responseFormat : TOOLS_MSG.fieldNotJson}
+          >
+            <Textarea
+              className="font-mono"
+              placeholder={'{"type": "json_object"}'}
+              spellCheck={false}
+              value={draft.responseFormat}
+              onChange={(e) => patch({ responseFormat: e.target.value })}
             />
           </FormField>
         </div>
