@@ -10,9 +10,6 @@ const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
 const TOOL_DESCRIPTION_MAX = 1024;
 const SCHEMA_MAX_BYTES = 32 * 1024;
 
-export const RESPONSE_FORMAT_TYPES = ["text", "json_object", "json_schema"] as const;
-export type ResponseFormatType = (typeof RESPONSE_FORMAT_TYPES)[number];
-
 export const TOOLS_MSG = {
   tooManyTools: `A version has at most ${TOOLS_MAX} tools`,
   toolNameInvalid: "A tool name uses 1-64 letters, digits, '_' and '-'",
@@ -37,7 +34,7 @@ export const TOOLS_MSG = {
 } as const;
 
 /** A JSON Schema as a version stores it: a JSON object, at most 32 kB (its keywords are checked by the server). */
-export const jsonSchemaObject = z
+const jsonSchemaObject = z
   .record(z.string(), z.unknown(), { error: TOOLS_MSG.schemaNotObject })
   .refine((schema) => new TextEncoder().encode(JSON.stringify(schema)).length <= SCHEMA_MAX_BYTES, TOOLS_MSG.schemaTooLarge);
 

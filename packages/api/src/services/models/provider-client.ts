@@ -199,7 +199,7 @@ export async function listProviderModels(
  * A message of a conversation the model is sent: a role's text, the model's earlier turn with the tool
  * calls it made, or the answer to one of them (a tool result).
  */
-export type ModelMessage = ChatMessage | { role: "assistant"; content: string; toolCalls: ToolCall[] } | { role: "tool"; toolCallId: string; content: string };
+type ModelMessage = ChatMessage | { role: "assistant"; content: string; toolCalls: ToolCall[] } | { role: "tool"; toolCallId: string; content: string };
 
 /** What a model is asked: a text prompt (sent as one user message) or chat messages. */
 export type ModelInput = { type: "text"; text: string } | { type: "chat"; messages: ModelMessage[] };
