@@ -2,11 +2,12 @@
 // own block, "history: messages go here", moved between the role messages; a name that is also a
 // variable is a lint error that blocks saving), sees it on the Template tab apart from the variables,
 // and fills it in the Playground with two messages: the run sends them in the placeholder's place, to a
-// fake OpenAI-compatible provider on the loopback address.
+// fake OpenAI-compatible provider on the loopback address. Saved as a test case, the dialog carries
+// the placeholder's messages as JSON (refusing text that is not) and the case keeps them.
 import { randomBytes } from "node:crypto";
 import { expect, test } from "@playwright/test";
 import { fakeAnswerText, startFakeProvider, type FakeProvider } from "../../../packages/api/testing/fake-provider.ts";
-import { callMutation, createAccount, createTeamInNewOrganization, signIn, uniqueName } from "./support/accounts.ts";
+import { callMutation, createAccount, createTeamInNewOrganization, signIn, uniqueName, withDb } from "./support/accounts.ts";
 import { consoleErrors } from "./support/console.ts";
 import { recordSecret } from "./support/secrets.ts";
 
@@ -79,5 +80,19 @@ test("an author writes a chat prompt with a placeholder, sees it as its own bloc
     { role: "assistant", content: "On its way." },
     { role: "user", content: "And now?" },
   ]);
+
+  // Save as test case: the dialog has the placeholder's messages as JSON, and the case keeps them.
+  await page.getByRole("button", { name: "Save as test case from model 1" }).click();
+  const add = page.getByRole("dialog", { name: "Add test case" });
+  const history = add.getByLabel("history", { exact: true });
+  await expect(history).toHaveValue(/"Where is my parcel\?"/);
+  await history.fill("not json");
+  await add.getByRole("button", { name: "Add test case" }).click();
+  await expect(add).toContainText(`The placeholder 'history' must be a JSON array of messages`);
+  await history.fill(JSON.stringify([{ role: "user", content: "Where is my parcel?" }]));
+  await add.getByRole("button", { name: "Add test case" }).click();
+  await expect(add).toBeHidden();
+  const saved = await withDb(async (client) => (await client.query<{ placeholders: unknown }>(`SELECT placeholders FROM test_cases WHERE prompt_id = (SELECT id FROM prompts WHERE title = $1)`, [title])).rows);
+  expect(saved).toEqual([{ placeholders: { history: [{ role: "user", content: "Where is my parcel?" }] } }]);
   expect(errors).toEqual([]);
 });
