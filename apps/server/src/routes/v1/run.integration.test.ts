@@ -335,6 +335,24 @@ describe("a chat prompt with a placeholder", () => {
     expect(provider.calls.at(-1)!.body).toMatchObject({ messages: [{ role: "system", content: "You help Ada." }, { role: "user", content: "And now?" }] });
   });
 
+  it("the typed client fetches it, compiles it with the placeholder filled or left in place, and runs it with placeholders", async () => {
+    const client = createPromptClient({ url: server.base, apiKey: keys["run"]!.key });
+    const prompt = await client.get("support/history");
+    expect(prompt.placeholders).toEqual(["history"]);
+    expect(prompt.variables.map((variable) => variable.name)).toEqual(["customer"]);
+    const history = [{ role: "assistant" as const, content: "Hello again" }];
+    expect(prompt.compile({ customer: "Ada" }, { history })).toEqual({
+      ok: true, messages: [{ role: "system", content: "You help Ada." }, ...history, { role: "user", content: "And now?" }],
+    });
+    expect(prompt.compile({ customer: "Ada" })).toEqual({
+      ok: true, messages: [{ role: "system", content: "You help Ada." }, { type: "placeholder", name: "history" }, { role: "user", content: "And now?" }],
+    });
+    const result = await client.run("support/history", { customer: "Ada" }, { placeholders: { history } });
+    expect(result.run.status).toBe("succeeded");
+    expect(provider.calls.at(-1)!.body).toMatchObject({ messages: [{ role: "system", content: "You help Ada." }, ...history, { role: "user", content: "And now?" }] });
+    await expect(client.run("support/history", { customer: "Ada" })).rejects.toThrow(RUN_MSG.placeholdersUnfilled(["history"]));
+  });
+
   it("refuses a run that leaves a placeholder unfilled, naming it, calling no provider and recording nothing", async () => {
     const [calls, runs] = [provider.calls.length, await h.database.db.promptRun.count({ where: { promptId: chatId } })];
     const response = await post(keys["run"]!.key, { variables: { customer: "Ada" } }, "support%2Fhistory");
