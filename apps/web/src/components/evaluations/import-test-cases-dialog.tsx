@@ -30,8 +30,8 @@ export function ImportTestCasesDialog({ promptId }: { promptId: string }) {
         <DialogHeader>
           <DialogTitle>Import test cases</DialogTitle>
           <DialogDescription>
-            One case a row. CSV: a first line naming the columns, one per variable, and optionally expected and assertions (a JSON array). JSON Lines: one object a line with
-            variables, expected and assertions. A file with a bad row imports nothing.
+            One case a row. CSV: a first line naming the columns, one per variable (and per placeholder, its messages as a JSON array), and optionally expected and assertions (a
+            JSON array). JSON Lines: one object a line with variables, placeholders, expected and assertions. A file with a bad row imports nothing.
           </DialogDescription>
         </DialogHeader>
         {open && <ImportForm promptId={promptId} onDone={() => setOpen(false)} />}
