@@ -4,20 +4,22 @@
 // among the role messages and answers it as written, and each refuses a name that is both a variable
 // and a placeholder of one version (Langfuse's words) and a placeholder name outside the variable
 // name rule, saving nothing. A name may change kind from one version to the next.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { PROMPT_MSG } from "@promptly/shared";
-import { langfuseCaller, startKeyServer, type KeyServer, type Pair } from "../test/key-server.ts";
-import { callTool, mcpClients, toolText } from "../test/mcp-client.ts";
+import { everyDoor, refused, v1Refusal, type Saved } from "../test/every-door.ts";
+import { langfuseCaller, type KeyServer, type Pair } from "../test/key-server.ts";
+import { callTool, toolText } from "../test/mcp-client.ts";
 
 type Message = { role: "system" | "user" | "assistant"; content: string } | { type: "placeholder"; name: string };
-type Saved = { ok: true } | { ok: false; message: string };
 
+const door = everyDoor();
+const { v1, importProblems, reads } = door;
 let ks: KeyServer;
 let teamId: string;
 let write: Pair & { id: string };
-let mcp: ReturnType<typeof mcpClients>;
 let agent: Client;
+beforeAll(() => void ({ ks, teamId, write, agent } = door));
 
 const withHistory = (system: string): Message[] => [
   { role: "system", content: system },
@@ -25,24 +27,7 @@ const withHistory = (system: string): Message[] => [
   { role: "user", content: "And now?" },
 ];
 
-async function v1(method: string, path: string, body?: unknown) {
-  const response = await fetch(`${ks.server.base}/api/v1${path}`, {
-    method,
-    headers: { authorization: `Bearer ${write.secretKey}`, ...(body === undefined ? {} : { "content-type": "application/json" }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return { status: response.status, body: (await response.json()) as Record<string, unknown> & { error?: { message: string; details?: { message: string }[] } } };
-}
-const v1Refusal = (body: Awaited<ReturnType<typeof v1>>["body"]) => [body.error?.message, ...(body.error?.details ?? []).map((d) => d.message)].join(" | ");
 
-const refused = async (promise: Promise<unknown>): Promise<Saved> => {
-  try {
-    await promise;
-    return { ok: true };
-  } catch (error) {
-    return { ok: false, message: (error as Error).message };
-  }
-};
 
 /** Each way a version is written: a new chat prompt of `name` with `messages`, or its next version. */
 const writePaths: Record<string, (name: string, messages: Message[]) => Promise<Saved>> = {
@@ -73,47 +58,18 @@ const writePaths: Record<string, (name: string, messages: Message[]) => Promise<
     const existing = listed.items.find((item) => item.name === name);
     const version = existing ? (await ks.admin.prompts.get({ id: existing.id })).version.version + 1 : 1;
     const document = { name, version, type: "chat", prompt: messages, labels: [], tags: [] };
-    const preview = await ks.admin.library.previewImport({ teamId, document });
-    const problems = preview.items.flatMap((item) => item.problems);
-    if (problems.length) return { ok: false, message: problems.join(" | ") };
-    await ks.admin.library.applyImport({ teamId, document });
-    return { ok: true };
+    return importProblems(document);
   },
   "import (library file)": async (name, messages) => {
     const document = {
       format: "promptly.library", version: 1, exportedAt: new Date(0).toISOString(), team: { name: "Core" },
       prompts: [{ name, title: name, versions: [{ version: 1, type: "chat", messages }] }],
     };
-    const preview = await ks.admin.library.previewImport({ teamId, document });
-    const problems = preview.items.flatMap((item) => item.problems);
-    if (problems.length) return { ok: false, message: problems.join(" | ") };
-    await ks.admin.library.applyImport({ teamId, document });
-    return { ok: true };
+    return importProblems(document);
   },
 };
 
-beforeAll(async () => {
-  ks = await startKeyServer();
-  teamId = await ks.team("Core");
-  write = await ks.key(teamId, { scopes: ["write"] });
-  mcp = mcpClients(ks.server);
-  agent = await mcp.connect(write.secretKey);
-});
-afterAll(async () => {
-  await mcp.close();
-  await ks.close();
-});
 
-/** The version as every reader answers it: the app, /api/v1, the Langfuse API and MCP. */
-async function reads(name: string) {
-  const listed = await ks.admin.prompts.list({ organizationId: ks.organizationId, teamId, q: name });
-  const id = listed.items.find((item) => item.name === name)!.id;
-  const app = (await ks.admin.prompts.get({ id, label: "latest" })).version;
-  const rest = (await v1("GET", `/prompts/${encodeURIComponent(name)}?label=latest`)).body;
-  const langfuse = (await langfuseCaller(ks.server, () => write)("GET", `/v2/prompts/${encodeURIComponent(name)}?label=latest`)).body;
-  const tool = JSON.parse(toolText(await callTool(agent, "getPrompt", { name, label: "latest" }))) as Record<string, unknown>;
-  return { app, rest, langfuse, tool };
-}
 
 describe.each(Object.entries(writePaths))("a chat version with a placeholder, written through %s", (path, save) => {
   const name = `ph-${path.replace(/[^a-z]+/g, "-")}`;

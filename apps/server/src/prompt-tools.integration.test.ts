@@ -4,20 +4,22 @@
 // read: each keeps them as written, the Langfuse API answers them in `config` in OpenAI's names (so an
 // SDK user's config keeps working), and each refuses a schema that is not a valid JSON Schema naming
 // its path, saving nothing. The library export carries them.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { PromptTool, ResponseFormat } from "@promptly/shared";
-import { langfuseCaller, startKeyServer, type KeyServer, type Pair } from "../test/key-server.ts";
-import { callTool, mcpClients, toolText } from "../test/mcp-client.ts";
+import { everyDoor, refused, v1Refusal, type Saved } from "../test/every-door.ts";
+import { langfuseCaller, type KeyServer, type Pair } from "../test/key-server.ts";
+import { callTool, toolText } from "../test/mcp-client.ts";
 
-type Saved = { ok: true } | { ok: false; message: string };
 type Extras = { tools: PromptTool[]; responseFormat: ResponseFormat | null };
 
+const door = everyDoor();
+const { v1, importProblems, reads } = door;
 let ks: KeyServer;
 let teamId: string;
 let write: Pair & { id: string };
-let mcp: ReturnType<typeof mcpClients>;
 let agent: Client;
+beforeAll(() => void ({ ks, teamId, write, agent } = door));
 
 const messages = [
   { role: "system" as const, content: "You answer about the weather in {{ city }}." },
@@ -45,32 +47,8 @@ const openAiConfig = (given: Extras) => ({
     : {}),
 });
 
-async function v1(method: string, path: string, body?: unknown) {
-  const response = await fetch(`${ks.server.base}/api/v1${path}`, {
-    method,
-    headers: { authorization: `Bearer ${write.secretKey}`, ...(body === undefined ? {} : { "content-type": "application/json" }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return { status: response.status, body: (await response.json()) as Record<string, unknown> & { error?: { message: string; details?: { message: string }[] } } };
-}
-const v1Refusal = (body: Awaited<ReturnType<typeof v1>>["body"]) => [body.error?.message, ...(body.error?.details ?? []).map((d) => d.message)].join(" | ");
 
-const refused = async (promise: Promise<unknown>): Promise<Saved> => {
-  try {
-    await promise;
-    return { ok: true };
-  } catch (error) {
-    return { ok: false, message: (error as Error).message };
-  }
-};
 
-const importProblems = async (document: unknown): Promise<Saved> => {
-  const preview = await ks.admin.library.previewImport({ teamId, document });
-  const problems = preview.items.flatMap((item) => item.problems);
-  if (problems.length) return { ok: false, message: problems.join(" | ") };
-  await ks.admin.library.applyImport({ teamId, document });
-  return { ok: true };
-};
 
 /** Each way a version is written: a new chat prompt of `name` with these tools and response format. */
 const writePaths: Record<string, (name: string, given: Extras) => Promise<Saved>> = {
@@ -95,28 +73,7 @@ const writePaths: Record<string, (name: string, given: Extras) => Promise<Saved>
     }),
 };
 
-beforeAll(async () => {
-  ks = await startKeyServer();
-  teamId = await ks.team("Core");
-  write = await ks.key(teamId, { scopes: ["write"] });
-  mcp = mcpClients(ks.server);
-  agent = await mcp.connect(write.secretKey);
-});
-afterAll(async () => {
-  await mcp.close();
-  await ks.close();
-});
 
-/** The version as every reader answers it: the app, /api/v1, the Langfuse API and MCP. */
-async function reads(name: string) {
-  const listed = await ks.admin.prompts.list({ organizationId: ks.organizationId, teamId, q: name });
-  const id = listed.items.find((item) => item.name === name)!.id;
-  const app = (await ks.admin.prompts.get({ id, label: "latest" })).version;
-  const rest = (await v1("GET", `/prompts/${encodeURIComponent(name)}?label=latest`)).body;
-  const langfuse = (await langfuseCaller(ks.server, () => write)("GET", `/v2/prompts/${encodeURIComponent(name)}?label=latest`)).body;
-  const tool = JSON.parse(toolText(await callTool(agent, "getPrompt", { name, label: "latest" }))) as Record<string, unknown>;
-  return { app, rest, langfuse, tool };
-}
 
 describe.each(Object.entries(writePaths))("tools and a response format, written through %s", (path, save) => {
   const name = `tools-${path.replace(/[^a-z]+/g, "-").replace(/-+$/, "")}`;
