@@ -22,7 +22,7 @@ export async function greet(): Promise<string> {
   try {
     const prompt: Prompt = await promptly.get("support/reply", { label: "production" });
     const compiled = prompt.compile({ customer: "Ann" });
-    return "text" in compiled ? compiled.text : compiled.messages.map((message) => message.content).join("\\n");
+    return "text" in compiled ? compiled.text : compiled.messages.map((message) => ("role" in message ? message.content : \`(\${message.name} goes here)\`)).join("\\n");
   } catch (error) {
     if (error instanceof PromptlyApiError) return \`\${error.status} \${error.code}\`;
     throw error;
