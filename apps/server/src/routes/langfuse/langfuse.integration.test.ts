@@ -127,7 +127,7 @@ describe("the official langfuse v3 client, unchanged", () => {
   });
 });
 
-describe("message placeholders through the official SDKs, unchanged", () => {
+describe("message placeholders, and tools and a response format in config, through the official SDKs, unchanged", () => {
   const written = [{ role: "system", content: "You help {{name}}." }, { type: "placeholder", name: "history" }, { role: "user", content: "{{question}}" }];
   const history = [
     { role: "user", content: "My order is late" },
@@ -135,20 +135,28 @@ describe("message placeholders through the official SDKs, unchanged", () => {
   ];
   const filled = [{ role: "system", content: "You help Ada." }, ...history, { role: "user", content: "Why?" }];
   const leftInPlace = [{ role: "system", content: "You help Ada." }, { type: "placeholder", name: "history" }, { role: "user", content: "Why?" }];
+  // Tools and a response format as an OpenAI user keeps them in the prompt's config: they come back as written.
+  const config = {
+    temperature: 0.3,
+    tools: [{ type: "function", function: { name: "lookup_order", description: "The order's status", parameters: { type: "object", properties: { id: { type: "string" } }, required: ["id"] } } }],
+    response_format: { type: "json_schema", json_schema: { name: "answer", schema: { type: "object", properties: { reply: { type: "string" } }, required: ["reply"] }, strict: true } },
+  };
 
-  it("v3 creates a chat prompt with a placeholder, fetches it, and compiles it with the placeholder filled, or left in place", async () => {
+  it("v3 creates a chat prompt with a placeholder, fetches it, and compiles it with the placeholder filled, or left in place; its tools and format come back in config", async () => {
     const langfuse = v3(keys.write);
-    const created = await langfuse.createPrompt({ name: "sdk3/history", type: "chat", prompt: written as never, labels: ["staging"] });
+    const created = await langfuse.createPrompt({ name: "sdk3/history", type: "chat", prompt: written as never, labels: ["staging"], config });
+    expect(created.config).toEqual(config);
     expect(created.compile({ name: "Ada", question: "Why?" }, { history })).toEqual(filled);
     const fetched = await langfuse.getPrompt("sdk3/history", undefined, { type: "chat", label: "staging", cacheTtlSeconds: 0 });
     expect(fetched.version).toBe(1);
     expect(fetched.compile({ name: "Ada", question: "Why?" }, { history })).toEqual(filled);
     expect(fetched.compile({ name: "Ada", question: "Why?" })).toEqual(leftInPlace);
+    expect(fetched.config).toEqual(config);
   });
 
-  it("v5 creates a chat prompt with a placeholder, fetches it, and compiles it with the placeholder filled, or left in place", async () => {
+  it("v5 creates a chat prompt with a placeholder, fetches it, and compiles it with the placeholder filled, or left in place; its tools and format come back in config", async () => {
     const langfuse = v5(keys.write);
-    await langfuse.prompt.create({ name: "sdk5/history", type: "chat", prompt: written as never, labels: ["staging"] });
+    await langfuse.prompt.create({ name: "sdk5/history", type: "chat", prompt: written as never, labels: ["staging"], config });
     const fetched = await langfuse.prompt.get("sdk5/history", { type: "chat", label: "staging", cacheTtlSeconds: 0 });
     expect(fetched.version).toBe(1);
     expect(fetched.compile({ name: "Ada", question: "Why?" }, { history })).toEqual(filled);
@@ -156,6 +164,7 @@ describe("message placeholders through the official SDKs, unchanged", () => {
     // The raw answer carries the placeholder as Langfuse writes it.
     const raw = await call("GET", "/v2/prompts/sdk5%2Fhistory?label=staging");
     expect(raw.body.prompt).toEqual(written);
+    expect(fetched.config).toEqual(config);
   });
 });
 
