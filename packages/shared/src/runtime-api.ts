@@ -4,7 +4,7 @@
 import { z } from "zod";
 import { CHAT_ROLES, VARIABLE_TYPES } from "./prompt-template.ts";
 import { LATEST_LABEL, PROMPT_MSG, PROMPT_TYPES, PROTECTED_LABEL, promptLabelSchema } from "./prompts.ts";
-import { promptToolSchema, responseFormatSchema } from "./prompt-tools.ts";
+import { promptToolSchema, responseFormatSchema, toolCallSchema } from "./prompt-tools.ts";
 import { RUN_STATUSES } from "./options.ts";
 import { idSchema, plainText } from "./validation.ts";
 
@@ -186,6 +186,12 @@ const runtimeRunRecord = z.object({
   totalMs: z.number().int(),
   cost: z.number().nullable(),
   status: z.enum(RUN_STATUSES),
+  /** The tools the model called instead of answering (name and arguments as it wrote them); optional: an older server sends none. */
+  toolCalls: z.array(toolCallSchema).optional(),
+  /** Whether a whole answer matched the version's response format (null: no format to match, or no answer). */
+  schemaMatched: z.boolean().nullable().optional(),
+  /** Why it did not match. */
+  schemaProblem: z.string().nullable().optional(),
 });
 export const runtimeRunResult = z.object({ output: z.string(), run: runtimeRunRecord });
 export type RuntimeRunResult = z.infer<typeof runtimeRunResult>;

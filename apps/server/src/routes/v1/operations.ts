@@ -83,7 +83,8 @@ type Done = Extract<RunEvent, { type: "done" }>;
 /** What a tool is told of a finished run. */
 const runAnswer = ({ run }: Done): RuntimeRunResult => ({
   output: run.output,
-  run: { id: run.id, version: run.version, model: run.model, inputTokens: run.inputTokens, outputTokens: run.outputTokens, ttftMs: run.ttftMs, totalMs: run.totalMs, cost: run.cost, status: run.status },
+  run: { id: run.id, version: run.version, model: run.model, inputTokens: run.inputTokens, outputTokens: run.outputTokens, ttftMs: run.ttftMs, totalMs: run.totalMs, cost: run.cost, status: run.status,
+    toolCalls: run.toolCalls, schemaMatched: run.schemaMatched, schemaProblem: run.schemaProblem },
 });
 
 /** A run the provider failed (or did not answer in time): 502, its words and the status it answered. */

@@ -363,3 +363,43 @@ describe("a chat prompt with a placeholder", () => {
     expect([provider.calls.length, await h.database.db.promptRun.count({ where: { promptId: chatId } })]).toEqual([calls, runs]);
   });
 });
+
+describe("a chat prompt with tools and a response format", () => {
+  beforeAll(async () => {
+    const teamId = (await admin.prompts.get({ id: replyId })).teamId;
+    const chat = await admin.prompts.create({
+      teamId, name: "support/weather", title: "Weather", visibility: "team", type: "chat", model: "gpt-4o-mini",
+      messages: [{ role: "user", content: "Will it rain in {{ city }}?" }],
+      tools: [{ name: "get_weather", description: "The forecast", parameters: { type: "object", properties: { city: { type: "string" } }, required: ["city"] } }],
+      responseFormat: { type: "json_schema", name: "forecast", schema: { type: "object", properties: { rain: { type: "boolean" } }, required: ["rain"] }, strict: false },
+    });
+    await admin.promptLabels.set({ promptId: chat.id, label: "production", version: 1 });
+  });
+  afterEach(() => {
+    provider.answer.toolCall = null;
+    provider.answer.text = null;
+  });
+
+  it("answers the tool calls the model made, as the run records them, whole and streamed", async () => {
+    provider.answer.toolCall = { name: "get_weather", arguments: { city: "Oslo" } };
+    const response = await post(keys["run"]!.key, { variables: { city: "Oslo" } }, "support%2Fweather");
+    expect(response.status).toBe(200);
+    const answer = runtimeRunResult.parse(await response.json());
+    expect(answer.run.toolCalls).toEqual([{ id: expect.any(String), name: "get_weather", arguments: JSON.stringify({ city: "Oslo" }) }]);
+    expect((await admin.runs.get({ id: answer.run.id })).toolCalls).toEqual(answer.run.toolCalls);
+
+    const streamed = await post(keys["run"]!.key, { variables: { city: "Oslo" }, stream: true }, "support%2Fweather");
+    const done = (await eventsOf(streamed)).at(-1)!;
+    expect(done.event).toBe("done");
+    expect(runtimeRunResult.parse(done.data).run.toolCalls).toEqual([{ id: expect.any(String), name: "get_weather", arguments: JSON.stringify({ city: "Oslo" }) }]);
+  });
+
+  it("says whether the answer matched the response format, and why not", async () => {
+    provider.answer.text = JSON.stringify({ rain: true });
+    const matched = runtimeRunResult.parse(await (await post(keys["run"]!.key, { variables: { city: "Oslo" } }, "support%2Fweather")).json());
+    expect(matched.run).toMatchObject({ schemaMatched: true, schemaProblem: null, toolCalls: [] });
+    provider.answer.text = JSON.stringify({ rain: "maybe" });
+    const missed = runtimeRunResult.parse(await (await post(keys["run"]!.key, { variables: { city: "Oslo" } }, "support%2Fweather")).json());
+    expect(missed.run).toMatchObject({ schemaMatched: false, schemaProblem: expect.stringContaining("rain") });
+  });
+});
