@@ -1,28 +1,17 @@
 // An evaluation of a chat prompt with a placeholder, on the real job queue and a local provider: a case
 // that fills the placeholder sends its messages in the placeholder's place; a case that leaves it
 // unfilled is an error naming it, and calls no provider.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { RUN_MSG } from "@promptly/shared";
-import { createHarness, type Harness } from "../../../testing/harness.ts";
-import { startFakeProvider, type FakeProvider } from "../../../testing/fake-provider.ts";
-import { createWorld } from "../../../testing/teams-support.ts";
+import type { FakeProvider } from "../../../testing/fake-provider.ts";
+import { useEvaluationWorld, type EvaluationWorld } from "../../../testing/evaluations-support.ts";
 
-let h: Harness;
-let world: Awaited<ReturnType<typeof createWorld>>;
+const fixture = useEvaluationWorld();
+let world: EvaluationWorld["world"];
 let provider: FakeProvider;
 let team: { id: string };
 let connection: { id: string };
-
-beforeAll(async () => {
-  [h, provider] = await Promise.all([createHarness(), startFakeProvider()]);
-  world = await createWorld(h);
-  team = await world.team();
-  connection = await world.callers.orgAdmin.providers.create({
-    organizationId: world.organization.id, kind: "openai-compatible", name: "Local", baseUrl: provider.openaiBaseUrl, apiKey: provider.apiKey,
-  });
-  await h.services.evaluations.startWorker(h.services.db);
-});
-afterAll(() => Promise.all([h.close(), provider.close()]));
+beforeAll(() => void ({ world, provider, team, connection } = fixture));
 
 describe("an evaluation of a chat prompt with a placeholder", () => {
   it("runs each case with its placeholder's messages, and an unfilled placeholder is the case's error", async () => {
@@ -35,7 +24,7 @@ describe("an evaluation of a chat prompt with a placeholder", () => {
     await world.callers.editor.testCases.create({ promptId: prompt.id, variables: { question: "how" } });
     const callsBefore = provider.calls.length;
     const started = await world.callers.editor.evaluations.start({ promptId: prompt.id, versions: [1], model: "gpt-4o-mini", connectionId: connection.id });
-    await expect.poll(async () => (await world.callers.viewer.evaluations.get({ id: started.id })).status, { timeout: 10_000, interval: 50 }).toMatch(/done|failed|cancelled/);
+    await fixture.finished(started.id);
 
     const sent = provider.calls.slice(callsBefore).filter((call) => call.path === "/v1/chat/completions");
     expect(sent.map((call) => (call.body as { messages: unknown }).messages)).toEqual([

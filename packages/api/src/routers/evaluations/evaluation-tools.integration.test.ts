@@ -1,18 +1,21 @@
 // Evaluations of versions with tools and a response format, on the real job queue and a local
 // provider: each case's calls send them, and the tool-call assertions (called a tool; with arguments
 // holding values or matching a schema) and the response-format assertion pass and fail where they should.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import type { Prisma } from "@promptly/db";
 import { EVALUATION_MSG, testCaseInput, type Assertion, type PromptTool, type ResponseFormat } from "@promptly/shared";
-import { createHarness, type Harness } from "../../../testing/harness.ts";
-import { startFakeProvider, type FakeProvider } from "../../../testing/fake-provider.ts";
-import { createWorld } from "../../../testing/teams-support.ts";
+import type { Harness } from "../../../testing/harness.ts";
+import type { FakeProvider } from "../../../testing/fake-provider.ts";
+import { useEvaluationWorld, type EvaluationWorld } from "../../../testing/evaluations-support.ts";
 
+const fixture = useEvaluationWorld();
+const { finished } = fixture;
 let h: Harness;
-let world: Awaited<ReturnType<typeof createWorld>>;
+let world: EvaluationWorld["world"];
 let provider: FakeProvider;
 let team: { id: string };
 let connection: { id: string };
+beforeAll(() => void ({ h, world, provider, team, connection } = fixture));
 
 const weatherTool: PromptTool = { name: "get_weather", parameters: { type: "object", properties: { city: { type: "string" } }, required: ["city"] } };
 const format = (required: string[]): ResponseFormat => ({
@@ -20,22 +23,6 @@ const format = (required: string[]): ResponseFormat => ({
   name: "forecast",
   schema: { type: "object", properties: { rain: { type: "boolean" }, wind: { type: "number" } }, required },
 });
-
-beforeAll(async () => {
-  [h, provider] = await Promise.all([createHarness(), startFakeProvider()]);
-  world = await createWorld(h);
-  team = await world.team();
-  connection = await world.callers.orgAdmin.providers.create({
-    organizationId: world.organization.id, kind: "openai-compatible", name: "Local", baseUrl: provider.openaiBaseUrl, apiKey: provider.apiKey,
-  });
-  await h.services.evaluations.startWorker(h.services.db);
-});
-afterAll(() => Promise.all([h.close(), provider.close()]));
-
-async function finished(id: string) {
-  await expect.poll(async () => (await world.callers.viewer.evaluations.get({ id })).status, { timeout: 10_000, interval: 50 }).toMatch(/done|failed|cancelled/);
-  return world.callers.viewer.evaluations.get({ id });
-}
 
 const toolArguments = (value: unknown): Assertion => ({ type: "toolArguments", value: JSON.stringify(value) });
 

@@ -1,32 +1,25 @@
 // Evaluations through tRPC callers, on the real job queue (pg-boss on the test database)
 // and a local provider: started, followed, read as a matrix and compared; refused to those who may not;
 // 429s retried and counted; a cancel that stops the calls in flight within a second.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import type { Prisma } from "@promptly/db";
 import { EVALUATION_MSG, RUN_MSG, type Assertion } from "@promptly/shared";
-import { createHarness, type Harness } from "../../../testing/harness.ts";
-import { startFakeProvider, type FakeProvider } from "../../../testing/fake-provider.ts";
-import { createWorld, failure } from "../../../testing/teams-support.ts";
+import type { Harness } from "../../../testing/harness.ts";
+import type { FakeProvider } from "../../../testing/fake-provider.ts";
+import { useEvaluationWorld, type EvaluationWorld } from "../../../testing/evaluations-support.ts";
+import { failure } from "../../../testing/teams-support.ts";
 import { createPrompt } from "../../../testing/prompts-support.ts";
 
+const fixture = useEvaluationWorld();
+const { finished } = fixture;
 let h: Harness;
-let world: Awaited<ReturnType<typeof createWorld>>;
+let world: EvaluationWorld["world"];
 let provider: FakeProvider;
 let team: { id: string };
 let connection: { id: string };
+beforeAll(() => void ({ h, world, provider, team, connection } = fixture));
 
 const MODEL = "gpt-4o-mini";
-
-beforeAll(async () => {
-  [h, provider] = await Promise.all([createHarness(), startFakeProvider()]);
-  world = await createWorld(h);
-  team = await world.team();
-  connection = await world.callers.orgAdmin.providers.create({
-    organizationId: world.organization.id, kind: "openai-compatible", name: "Local", baseUrl: provider.openaiBaseUrl, apiKey: provider.apiKey,
-  });
-  await h.services.evaluations.startWorker(h.services.db);
-});
-afterAll(() => Promise.all([h.close(), provider.close()]));
 
 /** A prompt whose version 1 answers politely and version 2 does not, with `cases` test cases (written as the test-cases procedures write them). */
 async function promptWithCases(cases: { variables: Record<string, unknown>; assertions: Assertion[] }[]) {
@@ -42,11 +35,6 @@ async function promptWithCases(cases: { variables: Record<string, unknown>; asse
 }
 
 const politeCase = (question: string) => ({ variables: { question }, assertions: [{ type: "contains" as const, value: "politely" }] });
-
-async function finished(id: string) {
-  await expect.poll(async () => (await world.callers.viewer.evaluations.get({ id })).status, { timeout: 10_000, interval: 50 }).toMatch(/done|failed|cancelled/);
-  return world.callers.viewer.evaluations.get({ id });
-}
 
 describe("an evaluation", () => {
   it("runs every case against each version, and answers its summary, its matrix and the cases that flipped", async () => {
