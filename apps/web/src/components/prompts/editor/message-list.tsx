@@ -1,10 +1,10 @@
 // A chat prompt's messages: each with its role and content, added, removed and moved; and its
 // placeholders, each its own block naming where a list of messages goes when the prompt is used.
 import { ArrowDown, ArrowUp, ListPlus, Plus, Trash2 } from "lucide-react";
-import { CHAT_ROLES, type ChatRole } from "@promptly/shared";
+import type { ChatRole } from "@promptly/shared";
 import { Button } from "@/components/ui/button";
 import { Input } from "@/components/ui/input";
-import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@/components/ui/select";
+import { RoleSelect } from "@/components/prompts/role-select";
 import { CodeEditor } from "./code-editor.tsx";
 import { newMessage, type DraftMessage } from "./draft.ts";
 import { placeholderText } from "../page/chat-messages.tsx";
@@ -79,21 +79,10 @@ function MessageItem({ message, number, isFirst, isLast, onRole, onContent, onMo
     <li className={placeholder ? "grid gap-2 rounded-md border border-dashed border-border bg-muted/40 p-3" : "grid gap-2 rounded-md border border-border p-3"}>
       <div className="flex flex-wrap items-center gap-2">
         <span className="text-sm font-medium">Message {number}</span>
-        {placeholder ? (
+        {message.role === "placeholder" ? (
           <span className="text-sm text-muted-foreground">Placeholder</span>
         ) : (
-          <Select value={message.role} onValueChange={(role) => onRole(role as ChatRole)}>
-            <SelectTrigger size="sm" aria-label={`Role of message ${number}`}>
-              <SelectValue />
-            </SelectTrigger>
-            <SelectContent>
-              {CHAT_ROLES.map((role) => (
-                <SelectItem key={role} value={role}>
-                  {role}
-                </SelectItem>
-              ))}
-            </SelectContent>
-          </Select>
+          <RoleSelect value={message.role} onChange={onRole} size="sm" label={`Role of message ${number}`} />
         )}
         <div className="ml-auto flex gap-1">
           <Button variant="ghost" size="icon" aria-label={`Move message ${number} up`} disabled={isFirst} onClick={() => onMove(-1)}>

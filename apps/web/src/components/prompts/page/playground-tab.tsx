@@ -7,7 +7,7 @@ import { useState, type KeyboardEvent } from "react";
 import { useNavigate } from "@tanstack/react-router";
 import { Play, Plus, RotateCcw, Square, Trash2 } from "lucide-react";
 import {
-  CHAT_ROLES, compile, effectiveContract, extractPlaceholders, isPlaceholder, versionLabel, type ChatMessage, type ChatRole, type PromptMessage, type PromptVersionBody,
+  compile, effectiveContract, extractPlaceholders, isPlaceholder, versionLabel, type ChatMessage, type ChatRole, type PromptMessage, type PromptVersionBody,
   type VariableProblem,
 } from "@promptly/shared";
 import { TestCaseDialog, type TestCaseSeed } from "@/components/evaluations/test-case-dialog";
@@ -16,7 +16,7 @@ import { keepPlaygroundDraft } from "@/components/prompts/editor/playground-draf
 import { Alert, AlertDescription, AlertTitle } from "@/components/ui/alert";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
-import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@/components/ui/select";
+import { RoleSelect } from "@/components/prompts/role-select";
 import { Skeleton } from "@/components/ui/skeleton";
 import { Textarea } from "@/components/ui/textarea";
 import { trpc, trpcClient } from "@/lib/trpc";
@@ -311,18 +311,7 @@ function PlaceholderFill({ name, messages, onChange }: { name: string; messages:
         {messages.map((message, index) => (
           <li key={index} className="grid gap-2">
             <div className="flex items-center gap-2">
-              <Select value={message.role} onValueChange={(role) => update(index, { role: role as ChatRole })}>
-                <SelectTrigger aria-label={`Role of ${name} message ${index + 1}`} className="w-36">
-                  <SelectValue />
-                </SelectTrigger>
-                <SelectContent>
-                  {CHAT_ROLES.map((role) => (
-                    <SelectItem key={role} value={role}>
-                      {role}
-                    </SelectItem>
-                  ))}
-                </SelectContent>
-              </Select>
+              <RoleSelect value={message.role} onChange={(role) => update(index, { role })} label={`Role of ${name} message ${index + 1}`} className="w-36" />
               <Button variant="ghost" size="icon" className="ml-auto" aria-label={`Remove ${name} message ${index + 1}`} onClick={() => onChange(messages.filter((_, i) => i !== index))}>
                 <Trash2 aria-hidden="true" />
               </Button>
@@ -361,18 +350,7 @@ function MessagesEditor({ messages, onChange }: { messages: PromptMessage[]; onC
           ) : (
           <li key={index} className="grid gap-2 rounded-md border p-3">
             <div className="flex items-center gap-2">
-              <Select value={message.role} onValueChange={(role) => update(index, { role: role as ChatRole })}>
-                <SelectTrigger aria-label={`Role of message ${index + 1}`} className="w-36">
-                  <SelectValue />
-                </SelectTrigger>
-                <SelectContent>
-                  {CHAT_ROLES.map((role) => (
-                    <SelectItem key={role} value={role}>
-                      {role}
-                    </SelectItem>
-                  ))}
-                </SelectContent>
-              </Select>
+              <RoleSelect value={message.role} onChange={(role) => update(index, { role })} label={`Role of message ${index + 1}`} className="w-36" />
               <Button variant="ghost" size="icon" className="ml-auto" aria-label={`Remove message ${index + 1}`} onClick={() => remove(index)}>
                 <Trash2 aria-hidden="true" />
               </Button>
