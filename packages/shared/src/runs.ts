@@ -81,7 +81,8 @@ const runDraftFields = {
       ]),
     )
     .max(RUN_FOLLOW_UP_MAX, RUN_MSG.followUpTooLong)
-    .refine((turns) => turns.reduce((sum, turn) => sum + turn.content.length, 0) <= RUN_DRAFT_TEXT_MAX, RUN_MSG.draftTooLong)
+    // A tool call's arguments count with the text: they are sent back to the provider as written.
+    .refine((turns) => turns.reduce((sum, turn) => sum + turn.content.length + ("toolCalls" in turn ? turn.toolCalls.reduce((n, call) => n + call.arguments.length, 0) : 0), 0) <= RUN_DRAFT_TEXT_MAX, RUN_MSG.draftTooLong)
     .optional(),
 };
 
