@@ -122,9 +122,14 @@ test("an admin connects a provider; an editor runs two models side by side on an
 
   // On a phone the columns stack, and nothing is wider than the screen.
   await editorPage.setViewportSize({ width: 375, height: 800 });
-  const [first, second] = [await column(editorPage, 1).boundingBox(), await column(editorPage, 2).boundingBox()];
-  expect(second!.y).toBeGreaterThanOrEqual(first!.y + first!.height);
-  expect(await editorPage.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+  // The layout follows the resize in a frame of its own: wait for it rather than measure the old one.
+  await expect
+    .poll(async () => {
+      const [first, second] = [await column(editorPage, 1).boundingBox(), await column(editorPage, 2).boundingBox()];
+      return second!.y >= first!.y + first!.height;
+    })
+    .toBe(true);
+  await expect.poll(() => editorPage.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
   expect(await seriousViolations(editorPage)).toEqual([]);
   await editorPage.setViewportSize({ width: 1280, height: 800 });
 
