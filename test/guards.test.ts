@@ -144,7 +144,7 @@ describe("the rules of the source", () => {
   it("`npm run guards` fails on a planted role rule in SQL outside the access module, and names it", () => {
     const planted = mkdtempSync(join(realpathSync(tmpdir()), "promptly-rules-"));
     try {
-      const file = "packages/api/src/services/collaboration/planted.ts";
+      const file = "packages/api/src/services/reviews/planted.ts";
       mkdirSync(join(planted, dirname(file)), { recursive: true });
       mkdirSync(join(planted, "apps"), { recursive: true });
       writeFileSync(join(planted, file), "export const q = Prisma.sql`SELECT 1 FROM team_members tm WHERE tm.role = 'admin'`;\n");

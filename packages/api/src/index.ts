@@ -19,7 +19,7 @@ export { setAppRole } from "./services/identity/app-roles.ts";
 export { scheduleHousekeeping } from "./services/platform/housekeeping.ts";
 export { startOutboxWorker } from "./services/platform/outbox.ts";
 export { warmStoredProviderSdks } from "./services/models/connections.ts";
-export { configureNotificationMail } from "./services/collaboration/notify.ts";
+export { configureNotificationMail } from "./services/notifications/notify.ts";
 export { startRuntimeSync } from "./services/runtime/runtime-cache.ts";
 export { avatarFileContentType } from "./services/identity/avatars.ts";
 export { DomainError } from "./errors.ts";
@@ -37,5 +37,5 @@ export { keyProject, pageRuntimePromptVersions } from "./services/runtime/runtim
 export type { ResolvedPrompt } from "./services/runtime/runtime-cache.ts";
 export { startRuntimeRun } from "./services/runtime/runtime-runs.ts";
 export { getRuntimeEvaluation, getRuntimeEvaluationItems, startRuntimeEvaluation } from "./services/evaluations/runtime-evaluations.ts";
-export type { RunEvent } from "./services/models/runs.ts";
+export type { RunEvent } from "./services/runs/runs.ts";
 export * as metrics from "./services/platform/metrics.ts";

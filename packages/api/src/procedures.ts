@@ -18,9 +18,9 @@ import { findInviteTeamId, findOrganizationInviteOrganizationId } from "./servic
 import { findApiKeyTeamId } from "./services/identity/api-keys.ts";
 import { findWebhookDeliveryTeamId, findWebhookTeamId } from "./services/webhooks/subscriptions.ts";
 import { loadPrompt, type LoadedPrompt, type PromptDecision } from "./services/prompts/loaded-prompt.ts";
-import { findCommentPromptId } from "./services/collaboration/comments.ts";
-import { findChangeRequestPromptId } from "./services/collaboration/change-requests.ts";
-import { findPromptRunPromptId } from "./services/models/runs.ts";
+import { findCommentPromptId } from "./services/reviews/comments.ts";
+import { findChangeRequestPromptId } from "./services/reviews/change-requests.ts";
+import { findPromptRunPromptId } from "./services/runs/runs.ts";
 import { findTestCasePromptId } from "./services/evaluations/test-cases.ts";
 import { findEvaluationPromptId } from "./services/evaluations/evaluations.ts";
 import type { AuditContext } from "./services/insight/audit.ts";

@@ -1,6 +1,6 @@
 import { approveChangeRequestInput } from "@promptly/shared";
 import { byChangeRequest, promptProcedure } from "../../procedures.ts";
-import { approveChangeRequest, changeRequestDecision } from "../../services/collaboration/change-requests.ts";
+import { approveChangeRequest, changeRequestDecision } from "../../services/reviews/change-requests.ts";
 
 /** Team admin level (the level that moves `production`), never the request's author. */
 export const approve = promptProcedure("label.protected", byChangeRequest)

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { createArchiveRequestInput } from "@promptly/shared";
 import { byPromptId, promptProcedure } from "../../procedures.ts";
-import { createArchiveRequest } from "../../services/collaboration/change-requests.ts";
+import { createArchiveRequest } from "../../services/reviews/change-requests.ts";
 
 /** Who may archive the prompt asks to archive one that carries `production`; the team's admins review it. */
 export const createArchive = promptProcedure("archive", byPromptId)

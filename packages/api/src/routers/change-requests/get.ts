@@ -1,5 +1,5 @@
 import { byChangeRequest, promptProcedure } from "../../procedures.ts";
-import { changeRequestDetail, getChangeRequest } from "../../services/collaboration/change-requests.ts";
+import { changeRequestDetail, getChangeRequest } from "../../services/reviews/change-requests.ts";
 
 /** The request with both versions for the diff, its reviews, and what the caller may do; readers of the prompt. */
 export const get = promptProcedure("read", byChangeRequest)

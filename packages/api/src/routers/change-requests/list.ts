@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { listChangeRequestsInput } from "@promptly/shared";
 import { protectedProcedure } from "../../procedures.ts";
-import { changeRequestItem, listChangeRequests } from "../../services/collaboration/change-requests.ts";
+import { changeRequestItem, listChangeRequests } from "../../services/reviews/change-requests.ts";
 
 /** Requests on the prompts the caller may read (of a team, of a prompt), newest first. */
 export const list = protectedProcedure

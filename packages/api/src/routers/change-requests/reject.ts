@@ -1,6 +1,6 @@
 import { rejectChangeRequestInput } from "@promptly/shared";
 import { byChangeRequest, promptProcedure } from "../../procedures.ts";
-import { changeRequestDecision, rejectChangeRequest } from "../../services/collaboration/change-requests.ts";
+import { changeRequestDecision, rejectChangeRequest } from "../../services/reviews/change-requests.ts";
 
 /** Team admin level, with a comment saying why; never the request's author (they withdraw it). */
 export const reject = promptProcedure("label.protected", byChangeRequest)

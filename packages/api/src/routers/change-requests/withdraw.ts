@@ -1,5 +1,5 @@
 import { byChangeRequest, promptProcedure } from "../../procedures.ts";
-import { withdrawChangeRequest } from "../../services/collaboration/change-requests.ts";
+import { withdrawChangeRequest } from "../../services/reviews/change-requests.ts";
 
 /** The author takes their request back (a row rule: the service checks that the caller wrote it). */
 export const withdraw = promptProcedure("read", byChangeRequest).mutation(({ ctx, input }) =>

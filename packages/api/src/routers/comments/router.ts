@@ -6,7 +6,7 @@ import { router } from "../../trpc.ts";
 import { byComment, byPromptId, promptProcedure } from "../../procedures.ts";
 import {
   commentPage, createComment, deleteComment, listComments, mentionCandidate, mentionCandidates, updateComment,
-} from "../../services/collaboration/comments.ts";
+} from "../../services/reviews/comments.ts";
 
 export const commentsRouter = router({
   /** Threads newest first, 20 a page, each with its replies. */

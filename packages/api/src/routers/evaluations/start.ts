@@ -1,6 +1,6 @@
 import { startEvaluationInput, evaluationSummary } from "@promptly/shared";
 import { byPromptId, promptProcedure } from "../../procedures.ts";
-import { runActorOf } from "../../services/models/runs.ts";
+import { runActorOf } from "../../services/runs/runs.ts";
 import { startEvaluation } from "../../services/evaluations/evaluations.ts";
 
 /** Runs every test case of the prompt against each chosen version, on the job queue (those who may run the prompt: editor level). */

@@ -4,7 +4,7 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createAccount, createHarness, createOrganization, createTeam, outcome, type Harness, type TestAccount } from "../../../testing/harness.ts";
-import { notify, type NotificationEvent } from "../../services/collaboration/notify.ts";
+import { notify, type NotificationEvent } from "../../services/notifications/notify.ts";
 
 let h: Harness;
 const db = () => h.database.db;

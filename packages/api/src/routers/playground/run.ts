@@ -1,6 +1,6 @@
 import { runPromptInput } from "@promptly/shared";
 import { byPromptId, promptProcedure } from "../../procedures.ts";
-import { runActorOf, streamRun } from "../../services/models/runs.ts";
+import { runActorOf, streamRun } from "../../services/runs/runs.ts";
 
 /**
  * Runs a version on a model of the organization's connections, as a subscription (server-sent events):

@@ -8,7 +8,7 @@ import { createHarness, type Harness } from "../../../testing/harness.ts";
 import { fakeAnswerText, startFakeProvider, type FakeProvider } from "../../../testing/fake-provider.ts";
 import { CALLER_KINDS, createWorld, failure, type SignedInAccount } from "../../../testing/teams-support.ts";
 import { createPrompt } from "../../../testing/prompts-support.ts";
-import { streamRun } from "../../services/models/runs.ts";
+import { streamRun } from "../../services/runs/runs.ts";
 import { pruneExpired } from "../../services/platform/housekeeping.ts";
 
 let h: Harness;

@@ -1,8 +1,8 @@
 import { z } from "zod";
 import { stagePlaygroundDraftInput } from "@promptly/shared";
 import { byPromptId, promptProcedure } from "../../procedures.ts";
-import { stagePlaygroundDraft } from "../../services/models/playground-drafts.ts";
-import { runActorOf } from "../../services/models/runs.ts";
+import { stagePlaygroundDraft } from "../../services/runs/playground-drafts.ts";
+import { runActorOf } from "../../services/runs/runs.ts";
 
 /**
  * Stages an edited body (template or messages, and a conversation's turns) for `playground.run`, whose

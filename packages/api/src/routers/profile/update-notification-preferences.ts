@@ -1,6 +1,6 @@
 import { notificationPreferencesInput } from "@promptly/shared";
 import { protectedProcedure } from "../../procedures.ts";
-import { updateNotificationPreferences as save } from "../../services/collaboration/notifications.ts";
+import { updateNotificationPreferences as save } from "../../services/notifications/notifications.ts";
 
 export const updateNotificationPreferences = protectedProcedure
   .input(notificationPreferencesInput)

@@ -1,6 +1,6 @@
 import { can, listRunsInput } from "@promptly/shared";
 import { byPromptId, promptProcedure } from "../../procedures.ts";
-import { listPromptRuns, promptRunPage } from "../../services/models/runs.ts";
+import { listPromptRuns, promptRunPage } from "../../services/runs/runs.ts";
 
 /** A prompt's runs, newest first, filtered by version, model and status (every reader of the prompt; key names to those who manage the team's keys). */
 export const list = promptProcedure("read", byPromptId)

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { byPromptId, promptProcedure } from "../../procedures.ts";
-import { promptRunModels } from "../../services/models/runs.ts";
+import { promptRunModels } from "../../services/runs/runs.ts";
 
 /** The models a prompt's runs used, for the Runs tab's model filter (every reader of the prompt). */
 export const models = promptProcedure("read", byPromptId)

@@ -8,7 +8,7 @@ import type { PromptTool, ResponseFormat, RunPromptInput } from "@promptly/share
 import { createHarness, type Harness } from "../../../testing/harness.ts";
 import { startFakeProvider, type FakeProvider } from "../../../testing/fake-provider.ts";
 import { createWorld, type SignedInAccount } from "../../../testing/teams-support.ts";
-import type { PromptRunItem } from "../../services/models/runs.ts";
+import type { PromptRunItem } from "../../services/runs/runs.ts";
 
 let h: Harness;
 let world: Awaited<ReturnType<typeof createWorld>>;

@@ -7,7 +7,7 @@ import { createHarness, type Harness } from "../../../testing/harness.ts";
 import { startFakeProvider, type FakeProvider } from "../../../testing/fake-provider.ts";
 import { createWorld, failure, type SignedInAccount } from "../../../testing/teams-support.ts";
 import { createPrompt } from "../../../testing/prompts-support.ts";
-import { streamRun } from "../../services/models/runs.ts";
+import { streamRun } from "../../services/runs/runs.ts";
 
 let h: Harness;
 let world: Awaited<ReturnType<typeof createWorld>>;

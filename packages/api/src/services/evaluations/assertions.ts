@@ -23,7 +23,7 @@ import { isDeepStrictEqual } from "node:util";
 import { z } from "zod";
 import { toolArgumentsSchema, type Assertion, type AssertionType, type ResponseFormat, type ToolCall } from "@promptly/shared";
 import { schemaMismatch } from "../prompts/json-schemas.ts";
-import { answerMatch } from "../models/runs.ts";
+import { answerMatch } from "../runs/runs.ts";
 
 export interface AssertionOutcome {
   type: AssertionType;

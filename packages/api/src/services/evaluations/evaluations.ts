@@ -11,7 +11,7 @@ import {
 import { fail } from "../../errors.ts";
 import { createdAtSortValue, decodeKeysetCursor, encodeKeysetCursor } from "../platform/keyset-cursor.ts";
 import { allowModel, allowTeamConnection, findRunConnection, listRunConnections, type RunConnectionRow } from "../models/connections.ts";
-import type { RunActor, RunPrompt } from "../models/runs.ts";
+import type { RunActor, RunPrompt } from "../runs/runs.ts";
 import type { EvaluationJobs } from "../types.ts";
 import { EVALUATION_CHANNEL } from "./queue.ts";
 

@@ -14,7 +14,7 @@ import type { ApiConfig } from "../types.ts";
 import { findRunConnection, openRunConnection } from "../models/connections.ts";
 import { completeModelAnswer, describeProviderError, type OpenConnection } from "../models/provider-client.ts";
 import { modelPriceFor } from "../models/prices.ts";
-import { costAt, modelInputOf, runParameters, versionSelect } from "../models/runs.ts";
+import { costAt, modelInputOf, runParameters, versionSelect } from "../runs/runs.ts";
 import { checkAssertions, type Judge } from "./assertions.ts";
 import type { PromptTool, ResponseFormat, ToolCall } from "@promptly/shared";
 import { createJudge } from "./judge.ts";

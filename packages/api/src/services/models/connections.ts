@@ -8,7 +8,7 @@ import type { ApiConfig } from "../types.ts";
 import { fail } from "../../errors.ts";
 import { auditAs, type AuditContext } from "../insight/audit.ts";
 import { openSecret, sealSecret } from "../platform/secret-box.ts";
-import { dropProviderAgents, outboundAllowed } from "./outbound.ts";
+import { dropProviderAgents, outboundAllowed } from "../platform/outbound.ts";
 import { listProviderModels, loadedProviderModules, warmProviderSdks, type OpenConnection } from "./provider-client.ts";
 
 type Config = Pick<ApiConfig, "secret" | "allowPrivateProviderUrls" | "providerTimeoutMs">;

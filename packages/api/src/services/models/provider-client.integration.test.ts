@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import Anthropic from "@anthropic-ai/sdk";
 import OpenAI from "openai";
 import { fakeAnswerText, startFakeProvider, type FakeProvider } from "../../../testing/fake-provider.ts";
-import { providerFetch } from "./outbound.ts";
+import { providerFetch } from "../platform/outbound.ts";
 import { streamModelAnswer, type StreamPiece } from "./provider-client.ts";
 
 let provider: FakeProvider;

@@ -1,11 +1,11 @@
 // Calls to model providers, through their official SDKs (`openai` for OpenAI and every OpenAI-compatible
 // server, `@anthropic-ai/sdk` for Anthropic), never hand-written HTTP. Every call goes through the
-// outbound rule's fetch (services/models/outbound.ts), with no SDK retries (a person is waiting and sees
+// outbound rule's fetch (services/platform/outbound.ts), with no SDK retries (a person is waiting and sees
 // the provider's answer) and a timeout. A failure becomes a ProviderFailure in plain words.
 import type Anthropic from "@anthropic-ai/sdk";
 import type OpenAI from "openai";
 import { openAiResponseFormat, openAiTools, type ChatMessage, type PromptTool, type ProviderKind, type ResponseFormat, type RunParameters, type ToolCall } from "@promptly/shared";
-import { PrivateAddressError, RedirectRefusedError, loadOutbound, outboundLoaded, providerFetch } from "./outbound.ts";
+import { PrivateAddressError, RedirectRefusedError, loadOutbound, outboundLoaded, providerFetch } from "../platform/outbound.ts";
 
 /** A connection with its key opened: only the services that call the provider hold one. */
 export interface OpenConnection {

@@ -8,7 +8,7 @@ import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createHarness, type Harness } from "../../../testing/harness.ts";
 import { createWorld } from "../../../testing/teams-support.ts";
-import { countAsPublicInTests, outboundFetch, PrivateAddressError, providerFetch } from "./outbound.ts";
+import { countAsPublicInTests, outboundFetch, PrivateAddressError, providerFetch } from "../platform/outbound.ts";
 import { completeModelAnswer, describeProviderError } from "./provider-client.ts";
 
 let h: Harness;

@@ -6,7 +6,7 @@ import {
   DEFAULT_ORGANIZATION_MEMBER_ROLE, INVITE_TTL_DAYS, MSG, ORGANIZATION_ROLES, TEAM_MSG, TEAM_ROLES, normalizeEmail, type OrganizationRole, type TeamRole,
 } from "@promptly/shared";
 import { fail } from "../../errors.ts";
-import { notify } from "../collaboration/notify.ts";
+import { notify } from "../notifications/notify.ts";
 import { enqueueMail } from "../platform/outbox.ts";
 import type { RateLimits } from "../platform/rate-limits.ts";
 import { auditAs, type AuditContext } from "../insight/audit.ts";

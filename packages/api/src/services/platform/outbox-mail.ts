@@ -7,7 +7,7 @@ import type { DbOrTx } from "@promptly/db";
 import { alreadyRegisteredEmail, magicLinkEmail, passwordResetEmail, verificationEmail } from "../identity/auth-emails.ts";
 import { renderEmail } from "./emails.ts";
 import { issueToken } from "../identity/tokens.ts";
-import { renderNotificationMail, type NotificationMailPayload } from "../collaboration/notification-inbox.ts";
+import { renderNotificationMail, type NotificationMailPayload } from "../notifications/notification-inbox.ts";
 import type { MailKind } from "@promptly/db";
 
 /** What each kind of message needs besides its recipient. */

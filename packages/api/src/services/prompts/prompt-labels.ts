@@ -4,7 +4,7 @@ import { PROMPT_MSG, PROTECTED_LABEL } from "@promptly/shared";
 import { fail } from "../../errors.ts";
 import { authorOf } from "../access/actor.ts";
 import type { AuditContext } from "../insight/audit.ts";
-import { notify } from "../collaboration/notify.ts";
+import { notify } from "../notifications/notify.ts";
 import type { LoadedPrompt } from "./loaded-prompt.ts";
 import { auditPrompt, refuseArchived, touchLivePrompt } from "./prompt-changes.ts";
 import { followMoveToIncluders } from "./prompt-includes.ts";

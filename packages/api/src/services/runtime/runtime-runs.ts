@@ -7,7 +7,7 @@ import type { ApiServices } from "../types.ts";
 import { fail } from "../../errors.ts";
 import type { KeyCaller } from "../access/visibility.ts";
 import { findTeamRunConnections, type RunConnectionRow } from "../models/connections.ts";
-import { streamRun, type RunEvent, type RunVersion } from "../models/runs.ts";
+import { streamRun, type RunEvent, type RunVersion } from "../runs/runs.ts";
 import { compileRuntimePrompt, keyPromptFor, runtimeSelector } from "./runtime-prompts.ts";
 
 type RunDeps = Pick<ApiServices, "db" | "runtime" | "config" | "now">;

@@ -6,7 +6,7 @@
 import type { Db } from "@promptly/db";
 import { WEBHOOK_MSG, type WebhookEvent } from "@promptly/shared";
 import { openSecret } from "../platform/secret-box.ts";
-import { outboundFetch } from "../models/outbound.ts";
+import { outboundFetch } from "../platform/outbound.ts";
 import type { WebhookPayload } from "./events.ts";
 import { queueDeliveryJobs } from "./jobs.ts";
 import { signatureHeader } from "./signature.ts";

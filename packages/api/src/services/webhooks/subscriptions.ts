@@ -7,7 +7,7 @@ import type { Db, DbOrTx } from "@promptly/db";
 import { WEBHOOK_EVENTS, WEBHOOK_MSG, type WebhookEvent, type WebhookSettings, type updateWebhookInput } from "@promptly/shared";
 import { fail } from "../../errors.ts";
 import { auditAs, type AuditContext } from "../insight/audit.ts";
-import { outboundAllowed } from "../models/outbound.ts";
+import { outboundAllowed } from "../platform/outbound.ts";
 import { createdAtSortValue, decodeKeysetCursor, encodeKeysetCursor } from "../platform/keyset-cursor.ts";
 import { sealSecret } from "../platform/secret-box.ts";
 import type { Actor } from "../access/actor.ts";

@@ -10,7 +10,7 @@ import { fail } from "../../errors.ts";
 import { createdAtSortValue, decodeKeysetCursor, encodeKeysetCursor } from "../platform/keyset-cursor.ts";
 import { avatarUrl } from "../identity/account.ts";
 import type { Caller } from "../access/access.ts";
-import { notify } from "./notify.ts";
+import { notify } from "../notifications/notify.ts";
 import { emitWebhookEvent } from "../webhooks/events.ts";
 import type { LoadedPrompt } from "../prompts/loaded-prompt.ts";
 import { archivedRefusal, refuse } from "../prompts/prompt-rules.ts";

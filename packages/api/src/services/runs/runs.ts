@@ -11,10 +11,10 @@ import {
 import type { ApiConfig } from "../types.ts";
 import { fail } from "../../errors.ts";
 import { createdAtSortValue, decodeKeysetCursor, encodeKeysetCursor } from "../platform/keyset-cursor.ts";
-import { allowModel, allowTeamConnection, findRunConnection, openRunConnection, type RunConnectionRow } from "./connections.ts";
+import { allowModel, allowTeamConnection, findRunConnection, openRunConnection, type RunConnectionRow } from "../models/connections.ts";
 import { withStagedDraft } from "./playground-drafts.ts";
-import { modelPriceFor } from "./prices.ts";
-import { describeProviderError, streamModelAnswer, type ModelInput } from "./provider-client.ts";
+import { modelPriceFor } from "../models/prices.ts";
+import { describeProviderError, streamModelAnswer, type ModelInput } from "../models/provider-client.ts";
 import { resolveIncludes, type IncludeBody, type IncludeReader } from "../prompts/prompt-includes.ts";
 import { schemaMismatch } from "../prompts/json-schemas.ts";
 import { TOOLS_MSG, toolCallSchema, type PromptTool, type ResponseFormat, type ToolCall } from "@promptly/shared";

@@ -16,7 +16,7 @@ import { auditAs, type AuditContext } from "../insight/audit.ts";
 import { auditPrompt } from "../prompts/prompt-changes.ts";
 import { authorAnswer, type RawAuthor } from "../prompts/prompt-rows.ts";
 import type { Caller } from "../access/access.ts";
-import { notify } from "./notify.ts";
+import { notify } from "../notifications/notify.ts";
 import type { LoadedPrompt } from "../prompts/loaded-prompt.ts";
 import { moveLabel } from "../prompts/prompt-labels.ts";
 import { personItem, promptVersionItem } from "../prompts/prompt-shapes.ts";
