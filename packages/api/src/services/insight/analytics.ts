@@ -9,7 +9,7 @@ import { Prisma, type DbOrTx } from "@promptly/db";
 import { BY_VERSION_LABEL, PROTECTED_LABEL, analyticsDays, can, type Access } from "@promptly/shared";
 import type { Caller } from "../access/visibility.ts";
 import { promptVisibility } from "../access/visibility.ts";
-import { promptRunStats, runStatsWhere } from "../runs/runs.ts";
+import { promptRunStats, runStatsWhere } from "./run-stats.ts";
 
 /** The first and last UTC day of a range ending today, as dates for SQL. */
 function rangeOf(days: number, now: Date) {
