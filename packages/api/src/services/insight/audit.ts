@@ -3,7 +3,6 @@
 // always has its event. Callers say who did what to what; nothing here is ever updated or deleted.
 import { Prisma, type DbOrTx } from "@promptly/db";
 import type { Actor } from "../access/actor.ts";
-import { emitAuditEvent } from "../webhooks/events.ts";
 
 /** Every audited action. */
 export type AuditAction =
@@ -94,7 +93,20 @@ const TARGET_NAMES: Record<string, (id: string) => Prisma.Sql> = {
 
 const json = (value: unknown) => (value === undefined ? null : JSON.stringify(value));
 
-/** Appends `entry`, and sends the webhook event it is (if any) to the team's subscriptions; pass the transaction of the change. */
+/**
+ * Who hears of every audited change, inside the change's transaction (so what they write commits with
+ * it or not at all): the webhooks turn it into an event for the team's subscriptions (webhooks/events.ts).
+ */
+export type AuditListener = (tx: DbOrTx, entry: AuditEntry, now: Date) => Promise<void>;
+
+const auditListeners = new Set<AuditListener>();
+
+/** Adds a listener of audited changes (once per listener, however often it is added). */
+export function onAudit(listener: AuditListener): void {
+  auditListeners.add(listener);
+}
+
+/** Appends `entry` and tells the listeners (the webhooks); pass the transaction of the change. */
 export async function audit(db: DbOrTx, entry: AuditEntry, now: Date): Promise<void> {
   const { actor, target } = entry;
   const actorId = actor.kind === "user" ? actor.userId : actor.kind === "apiKey" ? actor.apiKeyId : null;
@@ -114,5 +126,5 @@ export async function audit(db: DbOrTx, entry: AuditEntry, now: Date): Promise<v
             ${ACTOR_KIND[actor.kind]}::audit_actor_kind, ${actorId}::uuid, ${actorName}, ${entry.action},
             ${target.type}, ${target.id}, ${targetName}, ${json(entry.before)}::jsonb, ${json(entry.after)}::jsonb,
             ${entry.ip ?? null}, ${now})`;
-  await emitAuditEvent(db, entry, now);
+  for (const listener of auditListeners) await listener(db, entry, now);
 }

@@ -1,12 +1,13 @@
 // Webhook events: what a change of the team's prompts sends to its subscriptions. Emitted from the one
-// place every write passes through (the audit entry of the change, insight/audit.ts; a comment, which
-// is not audited, from its service), inside the change's transaction: each matching subscription gets
+// place every write passes through (the audit entry of the change: this module listens to insight/audit.ts;
+// a comment, which is not audited, from its service), inside the change's transaction: each matching subscription gets
 // a delivery row and a job, committed with the change or not at all, whatever the transport was
 // (tRPC, the REST API, MCP, the Langfuse-compatible API).
 import { randomUUID } from "node:crypto";
 import { Prisma, type DbOrTx } from "@promptly/db";
 import type { WebhookEvent } from "@promptly/shared";
 import type { Actor } from "../access/actor.ts";
+import { onAudit, type AuditEntry } from "../insight/audit.ts";
 import { queueDeliveryJobs } from "./jobs.ts";
 
 /** Who did it, as the receiver reads it. */
@@ -27,18 +28,6 @@ export interface WebhookPayload {
   data: Record<string, unknown> & { actor: EventActor; prompt: { id: string; name: string | null } | null };
 }
 
-/** What emitAuditEvent reads of an audit entry (insight/audit.ts's AuditEntry). */
-interface AuditedChange {
-  organizationId: string | null;
-  teamId?: string | null;
-  actor: Actor;
-  action: string;
-  target: { type: string; id: string; name?: string | null };
-  before?: unknown;
-  after?: unknown;
-  promptId?: string | null;
-}
-
 /** The audit actions that are webhook events. */
 const EVENT_OF_ACTION: Record<string, WebhookEvent> = {
   "prompt.create": "prompt.created",
@@ -55,7 +44,7 @@ const EVENT_OF_ACTION: Record<string, WebhookEvent> = {
 const record = (value: unknown): Record<string, unknown> => (value && typeof value === "object" ? (value as Record<string, unknown>) : {});
 
 /** The event's own facts, from the audit entry's before and after. */
-function dataOf(event: WebhookEvent, entry: AuditedChange): Record<string, unknown> {
+function dataOf(event: WebhookEvent, entry: AuditEntry): Record<string, unknown> {
   const before = record(entry.before);
   const after = record(entry.after);
   switch (event) {
@@ -89,8 +78,8 @@ function dataOf(event: WebhookEvent, entry: AuditedChange): Record<string, unkno
   }
 }
 
-/** The webhook event of an audit entry, if it is one; called by audit() in the change's transaction. */
-export async function emitAuditEvent(tx: DbOrTx, entry: AuditedChange, now: Date): Promise<void> {
+/** The webhook event of an audit entry, if it is one; heard from audit() in the change's transaction. */
+async function emitAuditEvent(tx: DbOrTx, entry: AuditEntry, now: Date): Promise<void> {
   const type = EVENT_OF_ACTION[entry.action];
   if (!type || !entry.organizationId || !entry.teamId) return;
   const promptId = entry.promptId ?? (entry.target.type === "prompt" ? entry.target.id : null);
@@ -157,3 +146,5 @@ const actorNameSql = (actor: Actor) =>
 
 const actorOf = (actor: Actor, name: string | null): EventActor =>
   actor.kind === "user" ? { kind: "user", id: actor.userId, name } : actor.kind === "apiKey" ? { kind: "apiKey", id: actor.apiKeyId, name } : { kind: "cli", id: null, name: null };
+
+onAudit(emitAuditEvent);
