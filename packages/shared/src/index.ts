@@ -28,3 +28,4 @@ export * from "./runs.ts";
 export * from "./evaluations.ts";
 export * from "./webhooks.ts";
 export * from "./prompt-includes.ts";
+export * from "./compare.ts";
