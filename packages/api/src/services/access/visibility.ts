@@ -3,8 +3,7 @@
 // it, so lists never filter after the query and a check never disagrees with a list. The prompt
 // library's visibility (private / team / organization) extends this rule.
 import { Prisma } from "@promptly/db";
-import type { AuthenticatedApiKey } from "../identity/api-keys.ts";
-import { PERMISSIONS, resolveAppRole, type Action, type AppRole, type OrganizationRole, type TeamRole } from "@promptly/shared";
+import { PERMISSIONS, resolveAppRole, type Action, type ApiKeyScope, type AppRole, type OrganizationRole, type TeamRole } from "@promptly/shared";
 
 /** The app role of a person with no stored one. */
 const DEFAULT_APP_ROLE: AppRole = resolveAppRole(false, null);
@@ -32,6 +31,19 @@ const NO_USER = "00000000-0000-0000-0000-000000000000";
 
 /** The operator running the command line on the server: a super user who is no person (audited as `cli`). */
 export const commandLineCaller = (): Caller => ({ userId: NO_USER, role: "super-user", isSuperUser: true, commandLine: true });
+
+/**
+ * An API key, as authenticating a request produces it: what it may do, acting only within `teamId`.
+ * The one type of a key: the principal, the runtime services, the REST routes and the cache take it.
+ */
+export interface AuthenticatedApiKey {
+  /** The key's id: the actor its writes are recorded as (audit trail). */
+  id: string;
+  teamId: string;
+  /** The labels it may fetch; null: any label and explicit versions. */
+  labels: string[] | null;
+  scopes: ApiKeyScope[];
+}
 
 /**
  * An API key as a caller: a viewer of its team (an editor with the `write` scope), so `can` grants

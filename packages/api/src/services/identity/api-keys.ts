@@ -4,7 +4,8 @@
 import { createHash, randomBytes } from "node:crypto";
 import { z } from "zod";
 import type { Db, DbOrTx } from "@promptly/db";
-import { API_KEY_MSG, API_KEY_PREFIX, API_KEY_PUBLIC_PREFIX, API_KEY_SCOPES, LANGFUSE_MSG, RUNTIME_MSG, type ApiKeyScope, type ApiKeySettings } from "@promptly/shared";
+import type { AuthenticatedApiKey } from "../access/visibility.ts";
+import { API_KEY_MSG, API_KEY_PREFIX, API_KEY_PUBLIC_PREFIX, API_KEY_SCOPES, LANGFUSE_MSG, RUNTIME_MSG, type ApiKeySettings } from "@promptly/shared";
 import type { RateLimits } from "../platform/rate-limits.ts";
 import { fail, type DomainErrorCode } from "../../errors.ts";
 import { auditAs, type AuditContext } from "../insight/audit.ts";
@@ -172,19 +173,6 @@ export async function revokeApiKey(
 }
 
 // ---- authenticating a request ----
-
-/**
- * An API key, as authenticating a request produces it: what it may do, acting only within `teamId`.
- * The one type of a key: the principal, the runtime services, the REST routes and the cache take it.
- */
-export interface AuthenticatedApiKey {
-  /** The key's id: the actor its writes are recorded as (audit trail). */
-  id: string;
-  teamId: string;
-  /** The labels it may fetch; null: any label and explicit versions. */
-  labels: string[] | null;
-  scopes: ApiKeyScope[];
-}
 
 /** A key as a cache keeps it: the key, and what decides on each use whether it is still valid. */
 export interface CachedApiKey extends AuthenticatedApiKey {
