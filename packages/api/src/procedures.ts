@@ -14,7 +14,8 @@ import { allowOrFail, authorize, promptAction, type Decision, type Resource } fr
 import { DomainError } from "./errors.ts";
 import { findMemberOrganizationId } from "./services/organizations/organizations.ts";
 import { findTeamMemberTeamId } from "./services/organizations/teams.ts";
-import { findInviteTeamId, findOrganizationInviteOrganizationId } from "./services/organizations/invites.ts";
+import { findInviteTeamId } from "./services/organizations/team-invites.ts";
+import { findOrganizationInviteOrganizationId } from "./services/organizations/organization-invites.ts";
 import { findApiKeyTeamId } from "./services/identity/api-keys.ts";
 import { findWebhookDeliveryTeamId, findWebhookTeamId } from "./services/webhooks/subscriptions.ts";
 import { loadPrompt, type LoadedPrompt, type PromptDecision } from "./services/prompts/loaded-prompt.ts";

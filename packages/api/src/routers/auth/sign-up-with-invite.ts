@@ -1,8 +1,8 @@
 import { signUpWithInviteInput } from "@promptly/shared";
 import { z } from "zod";
 import { publicProcedure } from "../../procedures.ts";
-import { createAccountFromInvite } from "../../services/identity/auth.ts";
-import { acceptedInvite } from "../../services/organizations/invites.ts";
+import { createAccountFromInvite } from "../../services/organizations/accept-invite.ts";
+import { acceptedInvite } from "../../services/organizations/accept-invite.ts";
 import { signInClientOf, withSessionCookie } from "../../auth/cookies.ts";
 
 /**

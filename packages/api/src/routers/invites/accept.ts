@@ -1,6 +1,6 @@
 import { inviteIdInput, MSG } from "@promptly/shared";
 import { signedInProcedure } from "../../procedures.ts";
-import { acceptInvite, acceptedInvite } from "../../services/organizations/invites.ts";
+import { acceptInvite, acceptedInvite } from "../../services/organizations/accept-invite.ts";
 
 /** The invitee joins the organization, and the team of a team invitation. */
 export const accept = signedInProcedure(MSG.inviteSignInRequired)

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { byTeamInvite, teamResourceProcedure } from "../../procedures.ts";
-import { cancelInvite } from "../../services/organizations/invites.ts";
+import { cancelInvite } from "../../services/organizations/team-invites.ts";
 
 /** Cancelling deletes a pending invite. */
 export const cancel = teamResourceProcedure("team.members.manage", byTeamInvite)

@@ -1,6 +1,6 @@
 import { inviteForm } from "@promptly/shared";
 import { byTeamId, teamResourceProcedure } from "../../procedures.ts";
-import { createInvite, createInviteResult } from "../../services/organizations/invites.ts";
+import { createInvite, createInviteResult } from "../../services/organizations/team-invites.ts";
 
 /**
  * Adds a colleague already in the team's organization at once; anyone else gets a pending invitation

@@ -1,6 +1,6 @@
 import { inviteIdInput } from "@promptly/shared";
 import { optionalViewerProcedure } from "../../procedures.ts";
-import { getInviteSummary, inviteSummary } from "../../services/organizations/invites.ts";
+import { getInviteSummary, inviteSummary } from "../../services/organizations/accept-invite.ts";
 
 /**
  * The accept page: open to whoever holds the link (the id is an unguessable UUID). It shows the team,

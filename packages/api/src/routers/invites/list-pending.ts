@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { byTeamId, teamResourceProcedure } from "../../procedures.ts";
-import { listPendingInvites, pendingInviteItem } from "../../services/organizations/invites.ts";
+import { listPendingInvites, pendingInviteItem } from "../../services/organizations/team-invites.ts";
 
 /** The team's pending invites, newest first, for its admins. */
 export const listPending = teamResourceProcedure("team.members.manage", byTeamId)

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { byOrganizationInvite, organizationResourceProcedure } from "../../procedures.ts";
-import { cancelOrganizationInvite } from "../../services/organizations/invites.ts";
+import { cancelOrganizationInvite } from "../../services/organizations/organization-invites.ts";
 
 /** Cancelling deletes a pending organization invitation. */
 export const cancel = organizationResourceProcedure("organization.members.manage", byOrganizationInvite)

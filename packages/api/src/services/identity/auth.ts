@@ -2,7 +2,6 @@
 // reset, sign-out. Nothing here reveals whether an address has an account: unknown addresses get the
 // same answers, in about the same time (a dummy argon2id hash; mail queued in the outbox for every
 // address alike, the account looked up only when the mail is sent).
-import { linkTokenMatches } from "../platform/secret-box.ts";
 import { hash, verify } from "@node-rs/argon2";
 import pLimit from "p-limit";
 import {
@@ -19,7 +18,6 @@ import { startSession } from "../../auth/session.ts";
 import { describeDevice } from "../../auth/user-agent.ts";
 import { enqueueMail } from "../platform/outbox.ts";
 import { consumeToken, findLiveToken, revokeEmailedLinks } from "./tokens.ts";
-import { acceptInviteIn, checkInviteAddress, type AcceptedInvite } from "../organizations/invites.ts";
 import type { RateLimitRule } from "../platform/rate-limits.ts";
 
 // ---- passwords ----
@@ -61,7 +59,7 @@ export const AUTH_RATE_LIMITS: Record<RateLimitedAction, { ip: RateLimitRule; em
   resendVerification: { ip: { limit: 10, windowMs: 15 * MINUTE }, email: { limit: 5, windowMs: 15 * MINUTE } },
 };
 
-async function enforceRateLimit(
+export async function enforceRateLimit(
   services: Pick<ApiServices, "rateLimits" | "config">,
   action: RateLimitedAction,
   ip: string,
@@ -87,7 +85,7 @@ const FIRST_ACCOUNT_LOCK = 7_253_001;
  * exactly one sign-up be the installation's first account (a super user); null when the address has
  * an account already.
  */
-async function insertAccount(
+export async function insertAccount(
   tx: DbTransaction,
   input: { email: string; passwordHash: string; fullName: string | undefined; emailVerifiedAt: Date | null },
 ): Promise<{ id: string } | null> {
@@ -131,39 +129,6 @@ export async function createAccount(
     const payload = { browserHash, redirectTo: safeRedirectPath(input.redirectTo) };
     await enqueueMail(tx, { kind: "email_verification", to: input.email, payload }, now);
   });
-}
-
-/**
- * Sign-up from an invitation, in one step. The invitation's id is the secret its email carried, so
- * holding it proves the address it was sent to: once the server has checked that the invitation is
- * live (pending, unexpired) and addressed to `email`, the account is created confirmed, the
- * invitation accepted and a session started. Account and acceptance are one transaction (the
- * acceptance re-checks the invitation under its conditional update, so a concurrent use fails).
- * An address that has an account already is told to sign in: whoever holds the link knows it anyway.
- */
-export async function createAccountFromInvite(
-  services: ApiServices,
-  client: SignInClient,
-  input: { inviteId: string; token: string; email: string; password: string; fullName?: string },
-): Promise<Extract<SignInResult, { status: "signed_in" }> & { accepted: AcceptedInvite }> {
-  await enforceRateLimit(services, "signUp", client.ip, input.email);
-  // The id alone is not proof: admins see it. A wrong token reads as an unknown invitation.
-  if (!linkTokenMatches(services.config.secret, "invite link v1", input.inviteId, input.token)) return fail("NOT_FOUND", MSG.inviteNotFound);
-  const now = services.now();
-  // Checked before the costly hash: junk or foreign invitations buy no argon2 work.
-  await checkInviteAddress(services.db, { inviteId: input.inviteId, email: input.email, now });
-  const passwordHash = await hashPassword(input.password);
-  const created = await services.db.$transaction(async (tx) => {
-    const user = await insertAccount(tx, { email: input.email, passwordHash, fullName: input.fullName, emailVerifiedAt: now });
-    if (!user) return fail("ALREADY_EXISTS", MSG.inviteAccountExists, "ACCOUNT_EXISTS");
-    const context = { actor: { kind: "user" as const, userId: user.id }, ip: client.ip, now };
-    const accepted = await acceptInviteIn(tx, { inviteId: input.inviteId, userId: user.id, email: input.email, now }, context);
-    return { userId: user.id, accepted };
-  });
-  // A new account has no second factor: completeSignIn signs it in at once.
-  const signedIn = await completeSignIn(services, client, { id: created.userId, twoFactorEnabled: false }, "password", null);
-  if (signedIn.status !== "signed_in") throw new Error("A new account cannot be waiting for a second factor");
-  return { ...signedIn, accepted: created.accepted };
 }
 
 /**
@@ -255,7 +220,7 @@ export async function recordSignIn(
  * Starts the session once the first factor is proven. With two-factor enabled the session waits for
  * the code (twoFactorVerified=false) and the sign-in is recorded after it; otherwise it is recorded now.
  */
-async function completeSignIn(
+export async function completeSignIn(
   services: ApiServices,
   client: SignInClient,
   user: { id: string; twoFactorEnabled: boolean },
