@@ -28,6 +28,8 @@ import { startOutboxWorker, type OutboxWorker } from "../src/services/platform/o
 import { EvaluationQueue } from "../src/services/evaluations/queue.ts";
 import { WebhookQueue } from "../src/services/webhooks/queue.ts";
 import { mailTo, type CapturedMail } from "./mailbox.ts";
+// Every domain's hooks onto the platform (mail kinds, webhook events), as a server process has them.
+import "../src/services/hooks.ts";
 
 const createCaller = createCallerFactory(appRouter);
 

@@ -8,8 +8,7 @@ import { SessionCache } from "../auth/session-cache.ts";
 import { createS3Storage, type S3Config } from "./platform/storage.ts";
 import { EvaluationQueue, type EvaluationQueueOptions } from "./evaluations/queue.ts";
 import { WebhookQueue, type WebhookQueueOptions } from "./webhooks/queue.ts";
-// Audited changes become webhook events: the webhooks module listens to the audit trail once loaded.
-import "./webhooks/events.ts";
+import "./hooks.ts";
 
 export interface ServicesConfig extends ApiConfig {
   databaseUrl: string;

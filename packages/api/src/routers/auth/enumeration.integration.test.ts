@@ -10,6 +10,8 @@ import { SUBJECTS } from "../../../testing/auth-support.ts";
 let h: Harness;
 beforeAll(async () => {
   h = await createHarness();
+  // Queued mail gets its job only once the queue exists: compared requests must both find it there.
+  await h.outbox.ready;
 });
 afterAll(() => h.close());
 

@@ -6,6 +6,7 @@ import { NOTIFICATION_DEFAULTS, resolveAppRole } from "@promptly/shared";
 import { z } from "zod";
 import { createdAtSortValue, decodeKeysetCursor, encodeKeysetCursor } from "../platform/keyset-cursor.ts";
 import { renderEmail } from "../platform/emails.ts";
+import { registerMailRenderer } from "../platform/outbox-mail.ts";
 import { notificationHref, notificationText, type NotificationFacts } from "./notification-text.ts";
 import { promptVisibility, type Caller } from "../access/visibility.ts";
 
@@ -87,8 +88,15 @@ export async function markNotificationsRead(db: DbOrTx, userId: string, ids: str
   return { updated: count };
 }
 
+declare module "../platform/outbox-mail.ts" {
+  interface MailPayloads {
+    /** Whose notifications, and which. */
+    notification: NotificationMailPayload;
+  }
+}
+
 /** What a notification mail's payload holds: whose notifications, and which. */
-export type NotificationMailPayload = {
+type NotificationMailPayload = {
   userId: string;
   notificationIds: string[];
 };
@@ -100,7 +108,7 @@ const absolute = (appUrl: string, path: string) => `${appUrl.replace(/\/+$/, "")
  * things the person may still read; nothing at all when they turned email notifications off or the
  * address changed. One notification: its own subject; several: a digest.
  */
-export async function renderNotificationMail(
+async function renderNotificationMail(
   db: DbOrTx,
   config: { appUrl: string },
   mail: { to: string; payload: NotificationMailPayload },
@@ -147,3 +155,5 @@ export async function renderNotificationMail(
     footerLink: settings,
   });
 }
+
+registerMailRenderer("notification", (mail, { db, config }) => renderNotificationMail(db, config, mail));

@@ -1,11 +1,13 @@
 // Organization invitations: inviting someone not in the organization, the pending list and cancelling.
 import type { Db, DbOrTx } from "@promptly/db";
 import { z } from "zod";
-import { INVITE_TTL_DAYS, MSG, ORGANIZATION_ROLES, normalizeEmail, type OrganizationRole } from "@promptly/shared";
+import { INVITE_TTL_DAYS, MSG, ORGANIZATION_ROLES, ORGANIZATION_ROLE_LABELS, normalizeEmail, type OrganizationRole } from "@promptly/shared";
 import { fail } from "../../errors.ts";
 import { enqueueMail } from "../platform/outbox.ts";
 import { auditAs, type AuditContext } from "../insight/audit.ts";
-import { DAY_MS, INVITE_LOCK, enforceInviteLimits, resendOf, type InviteDeps, type InviteLimits } from "./invite-limits.ts";
+import { registerMailRenderer } from "../platform/outbox-mail.ts";
+import { renderEmail } from "../platform/emails.ts";
+import { DAY_MS, INVITE_LOCK, acceptInviteUrl, enforceInviteLimits, inviterName, inviterSelect, resendOf, stillPending, type InviteDeps, type InviteLimits } from "./invite-basics.ts";
 
 export const organizationInviteItem = z.object({
   id: z.string(),
@@ -91,3 +93,20 @@ export async function cancelOrganizationInvite(db: Db, input: { organizationId: 
     });
   });
 }
+
+registerMailRenderer("organization_invite", async (mail, { db, config, at }) => {
+  const invite = await db.organizationInvite.findUnique({
+    where: { id: mail.payload.inviteId },
+    select: { id: true, email: true, role: true, status: true, expiresAt: true, invitedBy: inviterSelect, organization: { select: { name: true } } },
+  });
+  if (!invite || !stillPending(invite, mail.to, at.now)) return { skip: "The invitation is no longer pending" };
+  return renderEmail({
+    subject: `You're invited to join ${invite.organization.name} on Promptly`,
+    paragraphs: [
+      `${inviterName(invite.invitedBy)} invited you to join the organization ${invite.organization.name} as ${ORGANIZATION_ROLE_LABELS[invite.role]}.`,
+      "Sign in or create an account with this email address, then accept the invitation.",
+    ],
+    action: { label: "Accept invitation", url: acceptInviteUrl(config, invite.id) },
+    footnote: `This invitation expires in ${INVITE_TTL_DAYS} days. If you did not expect it, you can ignore this email.`,
+  });
+});

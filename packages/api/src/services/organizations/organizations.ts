@@ -9,7 +9,7 @@ import type { ActingMember } from "../access/actor.ts";
 import { canSql, organizationVisibility } from "../access/visibility.ts";
 import { getOrganizationMember, organizationMemberItem, type OrganizationMemberItem } from "./members.ts";
 import { createOrganizationInvite, organizationInviteItem } from "./organization-invites.ts";
-import { type InviteDeps, type InviteLimits } from "./invite-limits.ts";
+import { type InviteDeps, type InviteLimits } from "./invite-basics.ts";
 import { auditAs, type AuditContext } from "../insight/audit.ts";
 
 export const organizationListItem = z.object({

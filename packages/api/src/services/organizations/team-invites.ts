@@ -3,12 +3,14 @@
 // email): inviting again refreshes and re-sends it.
 import type { Db, DbOrTx } from "@promptly/db";
 import { z } from "zod";
-import { INVITE_TTL_DAYS, MSG, TEAM_MSG, TEAM_ROLES, normalizeEmail, type TeamRole } from "@promptly/shared";
+import { INVITE_TTL_DAYS, MSG, TEAM_MSG, TEAM_ROLES, TEAM_ROLE_LABELS, normalizeEmail, type TeamRole } from "@promptly/shared";
 import { fail } from "../../errors.ts";
 import { notify } from "../notifications/notify.ts";
 import { enqueueMail } from "../platform/outbox.ts";
 import { auditAs, type AuditContext } from "../insight/audit.ts";
-import { DAY_MS, INVITE_LOCK, enforceInviteLimits, resendOf, type InviteDeps, type InviteLimits } from "./invite-limits.ts";
+import { registerMailRenderer } from "../platform/outbox-mail.ts";
+import { renderEmail } from "../platform/emails.ts";
+import { DAY_MS, INVITE_LOCK, acceptInviteUrl, enforceInviteLimits, inviterName, inviterSelect, resendOf, stillPending, type InviteDeps, type InviteLimits } from "./invite-basics.ts";
 
 export const pendingInviteItem = z.object({
   id: z.string(),
@@ -140,3 +142,22 @@ export async function cancelInvite(db: Db, input: { teamId: string; inviteId: st
   });
 }
 
+registerMailRenderer("team_invite", async (mail, { db, config, at }) => {
+  const invite = await db.pendingInvite.findUnique({
+    where: { id: mail.payload.inviteId },
+    select: {
+      id: true, email: true, role: true, status: true, expiresAt: true, invitedBy: inviterSelect,
+      team: { select: { name: true, organization: { select: { name: true } } } },
+    },
+  });
+  if (!invite || !stillPending(invite, mail.to, at.now)) return { skip: "The invitation is no longer pending" };
+  return renderEmail({
+    subject: `You're invited to join ${invite.team.name} on Promptly`,
+    paragraphs: [
+      `${inviterName(invite.invitedBy)} invited you to join the team ${invite.team.name} in ${invite.team.organization.name} as ${TEAM_ROLE_LABELS[invite.role]}.`,
+      "Sign in or create an account with this email address, then accept the invitation.",
+    ],
+    action: { label: "Accept invitation", url: acceptInviteUrl(config, invite.id) },
+    footnote: `This invitation expires in ${INVITE_TTL_DAYS} days. If you did not expect it, you can ignore this email.`,
+  });
+});

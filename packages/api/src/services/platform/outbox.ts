@@ -9,10 +9,10 @@
 // Rows name what to send, not its text: emailed links are issued when the message goes out, so the
 // table never holds a usable token, and a request's answer never depends on who the address is.
 import PgBoss from "pg-boss";
-import { Prisma, type Db, type DbOrTx, type MailKind } from "@promptly/db";
+import { MailKind, Prisma, type Db, type DbOrTx } from "@promptly/db";
 import { listen, type Listener } from "@promptly/db/listen";
 import type { Mailer } from "./mailer.ts";
-import { renderOutboxMail, type MailRequest, type RenderedMail } from "./outbox-mail.ts";
+import { registeredMailKinds, renderOutboxMail, type MailRequest, type RenderedMail } from "./outbox-mail.ts";
 
 export type { MailRequest } from "./outbox-mail.ts";
 
@@ -203,6 +203,8 @@ export interface OutboxWorker {
   drain(): Promise<void>;
   /** Stops taking jobs; resolves once the drain in progress has finished (the rest wait for another process). */
   stop(): Promise<void>;
+  /** Resolves once the queue exists and the worker takes jobs (mail queued from then on gets its job at once). */
+  ready: Promise<void>;
 }
 
 /**
@@ -238,6 +240,8 @@ export function startOutboxWorker(
   deps: OutboxDeps,
   options: { databaseUrl: string; pollMs?: number; sweepMs?: number; onError?: (error: unknown) => void },
 ): OutboxWorker {
+  const unwritten = Object.values(MailKind).filter((kind) => !registeredMailKinds().includes(kind));
+  if (unwritten.length) throw new Error(`The outbox has no renderer for ${unwritten.join(", ")}: load the services' hooks (services/hooks.ts) first`);
   const onError = options.onError ?? ((error: unknown) => console.error("Outbox:", describeError(error)));
   let running: Promise<void> | null = null;
   let again = false;
@@ -314,6 +318,7 @@ export function startOutboxWorker(
 
   return {
     drain,
+    ready: started.catch(() => undefined),
     async stop() {
       stopped = true;
       if (sweeper) clearInterval(sweeper);

@@ -1,10 +1,11 @@
 // What every invitation shares, team or organization: its lifetime, the lock that serialises inviting
-// one address to one place, the limits on how many one person sends and one address receives, and the
-// quiet period in which inviting again sends no second mail.
+// one address to one place, the limits on how many one person sends and one address receives, the
+// quiet period in which inviting again sends no second mail, and the parts of its mail.
 import type { Db } from "@promptly/db";
-import { TEAM_MSG } from "@promptly/shared";
+import { TEAM_MSG, displayName } from "@promptly/shared";
 import { fail } from "../../errors.ts";
 import type { RateLimits } from "../platform/rate-limits.ts";
+import { linkToken } from "../platform/secret-box.ts";
 
 export const DAY_MS = 24 * 60 * 60 * 1000;
 /** Namespace of the advisory lock that serialises invitations of one address to one team or organization. */
@@ -46,3 +47,26 @@ export async function enforceInviteLimits(limits: InviteLimits, inviterId: strin
   ]);
   if (!byInviter.allowed || !byAddress.allowed) fail("RATE_LIMITED", TEAM_MSG.tooManyInvitations);
 }
+
+// ---- the invitation mail's parts ----
+
+declare module "../platform/outbox-mail.ts" {
+  interface MailPayloads {
+    team_invite: { inviteId: string };
+    organization_invite: { inviteId: string };
+  }
+}
+
+/** The invitation's page; its token (only the server can make it) lets the link's holder sign up as the invited address in one step. */
+export const acceptInviteUrl = (config: { appUrl: string; secret: string }, inviteId: string) =>
+  `${config.appUrl.replace(/\/+$/, "")}/auth/accept-invite?id=${encodeURIComponent(inviteId)}&token=${linkToken(config.secret, "invite link v1", inviteId)}`;
+
+export const inviterName = (inviter: { email: string; profile: { fullName: string | null } | null } | null) =>
+  inviter ? displayName(inviter.profile?.fullName, inviter.email) : "A colleague";
+
+export const inviterSelect = { select: { email: true, profile: { select: { fullName: true } } } } as const;
+
+/** Whether the invitation a queued mail is about can still be accepted by its address (otherwise the mail is skipped). */
+export const stillPending = (invite: { email: string; status: string; expiresAt: Date } | null, to: string, now: Date) =>
+  invite !== null && invite.status === "pending" && invite.expiresAt > now && invite.email === to;
+
