@@ -19,9 +19,45 @@ const TYPE_ONLY = /** @type {import("dependency-cruiser").DependencyType[]} */ (
 /** npm packages that only make sense on the server. Matches both resolved (node_modules/…) and unresolved names. */
 const SERVER_NPM = "(^|(^|/)node_modules/)(@trpc/server|@prisma/[^/]+|prisma|pg|nodemailer|minio|express)(/|$)";
 
+/**
+ * The domains of packages/api/src/services, lowest first. A folder may import only folders before it
+ * (types included), so the order reads as the architecture: the platform (outbox, mail, storage, the
+ * guarded HTTP client) knows no domain; access (who may do what) knows only the platform; and so on up
+ * to reviews, which weigh prompts' changes with evaluations' evidence. A lower domain that must hear of a
+ * higher one's work offers a hook (the audit trail's listeners, the outbox's mail renderers) that the
+ * higher one registers with (services/hooks.ts loads them all). Files at the services' root (index.ts,
+ * hooks.ts, types.ts) wire the folders together and stand outside the order.
+ */
+const SERVICE_ORDER = [
+  "platform", "access", "insight", "identity", "notifications", "webhooks", "organizations",
+  "models", "prompts", "runs", "runtime", "evaluations", "reviews",
+];
+
+/** One rule per folder: nothing it imports lies above it in SERVICE_ORDER. Tests may set up through any folder. */
+const serviceOrderRules = SERVICE_ORDER.slice(0, -1).map((folder, index) => ({
+  name: `services-order-${folder}`,
+  comment:
+    `services/${folder}/ may import only the service folders before it (${SERVICE_ORDER.slice(0, index).join(", ") || "none"}), ` +
+    `never ${SERVICE_ORDER.slice(index + 1).join(", ")}. If a lower domain must hear of a higher one, give it a hook to register with ` +
+    "(see onAudit in insight/audit.ts, registerMailRenderer in platform/outbox-mail.ts) or move the shared piece down.",
+  severity: /** @type {const} */ ("error"),
+  from: { path: `^packages/api/src/services/${folder}/`, pathNot: TESTS },
+  to: { path: `^packages/api/src/services/(${SERVICE_ORDER.slice(index + 1).join("|")})/` },
+}));
+
 /** @type {import("dependency-cruiser").IConfiguration} */
 module.exports = {
   forbidden: [
+    ...serviceOrderRules,
+    {
+      name: "services-in-a-known-folder",
+      comment:
+        "Every service lives in a folder of SERVICE_ORDER (or at the services' root, which wires them): a new " +
+        "folder takes its place in the order first.",
+      severity: "error",
+      from: { path: "^packages/api/src/services/[^/]+/", pathNot: `^packages/api/src/services/(${SERVICE_ORDER.join("|")})/` },
+      to: {},
+    },
     {
       name: "no-circular",
       comment:

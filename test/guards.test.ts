@@ -3,7 +3,9 @@
 // and every broken rule must be reported - while the allowed variants (type-only imports, test files)
 // must not be. The real tree is checked by `npm run guards`, not here.
 // Also the rules of the source that `npm run guards` checks beside the graph (scripts/guards/source-rules.ts):
-// the one visibility rule and the one role rule, shown here to catch what is planted.
+// the one visibility rule and the one role rule, shown here to catch what is planted. The services'
+// folder order (SERVICE_ORDER in .dependency-cruiser.cjs) is planted against both ways: a lower folder
+// importing a higher one, and a folder outside the order.
 import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
@@ -50,7 +52,14 @@ const FIXTURE: Record<string, string> = {
   "apps/server/src/deep-relative.ts": 'import { internal } from "../../../packages/api/src/internal.ts";\nexport const i = internal;\n',
   "apps/server/src/not-exported.ts": 'import { internal } from "@promptly/api/internal";\nexport const i = internal;\n',
   "apps/web/src/page.test.ts": 'import { appRouter } from "@promptly/api";\nexport const r = appRouter;\n',
-  // (c) the test harness, imported by production code (refused) and by a test (allowed)
+  // (c) the services' folder order: platform below identity; a test may set up through any folder
+  "packages/api/src/services/platform/mailer.ts": "export const mailer = 1;\n",
+  "packages/api/src/services/identity/account.ts": 'import { mailer } from "../platform/mailer.ts";\nexport const account = mailer;\n',
+  "packages/api/src/services/platform/up.ts": 'import { account } from "../identity/account.ts";\nexport const up = account;\n',
+  "packages/api/src/services/platform/up-types.ts": 'import type { account } from "../identity/account.ts";\nexport type Up = typeof account;\n',
+  "packages/api/src/services/platform/up.test.ts": 'import { account } from "../identity/account.ts";\nexport const up = account;\n',
+  "packages/api/src/services/misc/thing.ts": 'import { mailer } from "../platform/mailer.ts";\nexport const thing = mailer;\n',
+  // (d) the test harness, imported by production code (refused) and by a test (allowed)
   "packages/api/testing/harness.ts": "export const harness = 1;\n",
   "packages/api/src/uses-harness.ts": 'import { harness } from "../testing/harness.ts";\nexport const h = harness;\n',
   "packages/api/src/uses-harness.test.ts": 'import { harness } from "../testing/harness.ts";\nexport const h = harness;\n',
@@ -117,6 +126,9 @@ describe("dependency-cruiser configuration", () => {
         "no-deep-relative-import: apps/server/src/deep-relative.ts → packages/api/src/internal.ts",
         "workspace-imports-resolve: apps/server/src/not-exported.ts → @promptly/api/internal",
         "production-not-to-harness: packages/api/src/uses-harness.ts → packages/api/testing/harness.ts",
+        "services-order-platform: packages/api/src/services/platform/up.ts → packages/api/src/services/identity/account.ts",
+        "services-order-platform: packages/api/src/services/platform/up-types.ts → packages/api/src/services/identity/account.ts",
+        "services-in-a-known-folder: packages/api/src/services/misc/thing.ts → packages/api/src/services/platform/mailer.ts",
       ].sort(),
     );
   });

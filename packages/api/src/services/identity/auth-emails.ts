@@ -11,7 +11,7 @@ type LinkPage = "confirm-email" | "magic-link" | "reset-password";
 const authLink = (appUrl: string, page: LinkPage, token: string) =>
   `${appUrl.replace(/\/+$/, "")}/auth/${page}?token=${encodeURIComponent(token)}`;
 
-export function verificationEmail(appUrl: string, token: string) {
+function verificationEmail(appUrl: string, token: string) {
   return renderEmail({
     subject: "Confirm your email address",
     paragraphs: ["Welcome to Promptly! Please confirm your email address to finish creating your account."],
@@ -21,7 +21,7 @@ export function verificationEmail(appUrl: string, token: string) {
 }
 
 /** Sent instead of a verification email when someone signs up with an address that has an account. */
-export function alreadyRegisteredEmail(appUrl: string) {
+function alreadyRegisteredEmail(appUrl: string) {
   const base = appUrl.replace(/\/+$/, "");
   return renderEmail({
     subject: "You already have a Promptly account",
@@ -35,7 +35,7 @@ export function alreadyRegisteredEmail(appUrl: string) {
   });
 }
 
-export function magicLinkEmail(appUrl: string, token: string) {
+function magicLinkEmail(appUrl: string, token: string) {
   return renderEmail({
     subject: "Your Promptly sign-in link",
     paragraphs: ["Use the button below to sign in to Promptly. The link works once."],
@@ -44,7 +44,7 @@ export function magicLinkEmail(appUrl: string, token: string) {
   });
 }
 
-export function passwordResetEmail(appUrl: string, token: string) {
+function passwordResetEmail(appUrl: string, token: string) {
   return renderEmail({
     subject: "Reset your Promptly password",
     paragraphs: ["We received a request to reset the password of your Promptly account."],

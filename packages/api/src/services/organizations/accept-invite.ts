@@ -101,7 +101,7 @@ export async function getInviteSummary(
  * Refuses an invitation that cannot be accepted by `email`: unknown, used, cancelled or expired
  * (NOT_FOUND), or sent to another address (FORBIDDEN). The same checks as acceptInviteIn's.
  */
-export async function checkInviteAddress(db: DbOrTx, input: { inviteId: string; email: string; now: Date }): Promise<void> {
+async function checkInviteAddress(db: DbOrTx, input: { inviteId: string; email: string; now: Date }): Promise<void> {
   const invite = await findAnyInvite(db, input.inviteId);
   if (!isLive(invite, input.now)) return fail("NOT_FOUND", MSG.inviteNotFound);
   if (normalizeEmail(invite.email) !== normalizeEmail(input.email)) return fail("FORBIDDEN", MSG.inviteWrongEmail);
@@ -165,7 +165,7 @@ export async function acceptInvite(
 }
 
 /** acceptInvite inside the caller's transaction (sign-up from an invitation creates the account in the same one). */
-export async function acceptInviteIn(
+async function acceptInviteIn(
   tx: DbTransaction,
   input: { inviteId: string; userId: string; email: string; now: Date },
   context: AuditContext,

@@ -10,6 +10,7 @@ import type { DbOrTx } from "@promptly/db";
 /**
  * What each kind of message needs besides its recipient. Empty here: a domain adds its kinds with
  * `declare module "../platform/outbox-mail.ts" { interface MailPayloads { kind: Payload } }`.
+ * @public (read by the domains' declaration merging, which knip does not see as a use)
  */
 export interface MailPayloads {}
 
@@ -19,7 +20,7 @@ export type MailRequest = { [K in MailKindName]: { kind: K; to: string; payload:
 
 export type RenderedMail = { subject: string; text: string; html: string } | { skip: string };
 
-export interface MailRenderContext {
+interface MailRenderContext {
   db: DbOrTx;
   config: { appUrl: string; secret: string };
   /** When the message was queued, and now (its sending). */
