@@ -59,6 +59,11 @@ export const SOURCE_RULES: SourceRule[] = [
       { file: "packages/api/src/context.ts", line: "caller: keyCaller(key.apiKey)", reason: "tRPC's context, once per request" },
       { file: "apps/server/src/routes/v1/router.ts", line: ".caller = keyCaller(result.apiKey);", reason: "the REST, MCP and Langfuse door, once per request" },
       { file: "apps/server/src/fast-paths/fetch-from-memory.ts", line: "const caller = keyCaller(key);", reason: "the runtime fetch before Express, once per request" },
+      {
+        file: "apps/server/src/warm-up.ts",
+        line: "const caller = keyCaller({ id: randomUUID(),",
+        reason: "the start's warm-up reads a run's prompt as a key of the prompt's team would, for a key that does not exist, keeping nothing",
+      },
     ],
   },
   {

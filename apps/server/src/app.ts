@@ -53,6 +53,11 @@ export interface AppOptions {
   /** True while the process is shutting down: /api/health/ready answers 503 so load balancers stop sending requests. */
   isDraining?: () => boolean;
   /**
+   * True until the process's start has finished (its workers started, the run path warmed): /api/health
+   * and /api/health/ready answer 503 "starting", so nothing is sent to it before then.
+   */
+  isStarting?: () => boolean;
+  /**
    * False: every tRPC request goes through the adapter (its test compares the fast path's answers with
    * the adapter's). Default: FAST_PATHS (on unless set off).
    */
@@ -78,7 +83,7 @@ function namesSubscription(path: string): boolean {
 
 export function createApp({
   services, webDist, viteMiddleware, trustProxy, allowedHosts, testFaults = false, apiRateLimitPerMinute = 600,
-  logger = createLogger("error"), metricsToken, isDraining = () => false, trpcFastPath = fastPathsOn(), fetchFromMemory: fromMemory = fastPathsOn(),
+  logger = createLogger("error"), metricsToken, isDraining = () => false, isStarting = () => false, trpcFastPath = fastPathsOn(), fetchFromMemory: fromMemory = fastPathsOn(),
 }: AppOptions): Express {
   const app = express();
   // Express's own behaviour follows its "env" setting, not our config: never development by accident.
@@ -166,13 +171,15 @@ export function createApp({
   };
   // Liveness: the process answers; nothing else is checked, so a database outage does not get it restarted.
   app.get("/api/health/live", (_req, res) => void res.json({ status: "ok" }));
-  // Readiness: whether to send it requests: not while draining, nor while the database, storage or mail is down.
+  // Readiness: whether to send it requests: not while starting or draining, nor while the database, storage or mail is down.
   app.get("/api/health/ready", async (_req, res) => {
     if (isDraining()) return void res.status(503).json({ status: "draining" });
+    if (isStarting()) return void res.status(503).json({ status: "starting" });
     const { status, db, storage, mail } = await probedHealth();
     res.status(status === "ok" ? 200 : 503).json({ status, db, storage, mail });
   });
   app.get("/api/health", async (_req, res) => {
+    if (isStarting()) return void res.status(503).json({ status: "starting" });
     const report = await probedHealth();
     // Under a host name that is not ours (a load balancer probing by address, or a rebinding page),
     // only whether the parts are up: the outbox figures are for operators.

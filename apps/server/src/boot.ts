@@ -8,6 +8,7 @@ import {
 } from "@promptly/api";
 import type { RequestHandler } from "express";
 import { createApp } from "./app.ts";
+import { warmRunPath } from "./warm-up.ts";
 import { createHttpDrain } from "./drain.ts";
 import { createLogger, logDestination, type Logger } from "./logger.ts";
 import { openedPorts, type Env } from "./env.ts";
@@ -100,21 +101,29 @@ export async function boot(env: Env, opts: { viteMiddleware?: RequestHandler; lo
     });
     configureNotificationMail({ digestSeconds: env.NOTIFICATION_DIGEST_SECONDS });
     // The model providers' SDKs the stored connections call through load now, beside the rest of the
-    // start and not waited for by it: the first run does not wait for a module load (one that starts
-    // while they are still loading waits for the same load).
+    // start (readiness waits for them, with the rest of the run path's warm-up): the first run does not
+    // wait for a module load (one that starts while they are still loading waits for the same load).
     const sdksStarted = Date.now();
-    void warmStoredProviderSdks(services.db).then(
-      (modules) => modules.length && logger.info({ modules, ms: Date.now() - sdksStarted }, `Provider SDKs loaded ahead of the first run: ${modules.join(", ")}`),
-      warn("provider SDKs not loaded ahead of the first run"),
+    const sdksLoaded = warmStoredProviderSdks(services.db).then(
+      (modules) => {
+        if (modules.length) logger.info({ modules, ms: Date.now() - sdksStarted }, `Provider SDKs loaded ahead of the first run: ${modules.join(", ")}`);
+        return modules;
+      },
+      (error: unknown) => {
+        warn("provider SDKs not loaded ahead of the first run")(error);
+        return [];
+      },
     );
     await services.storage.ensureBucket().catch(warn("avatar bucket not ready"));
 
     if (env.TEST_FAULTS) logger.warn("TEST_FAULTS is on: requests may ask for API failures (for the end-to-end tests only)");
     const http = createHttpDrain();
+    // Readiness answers "starting" until the end of this start: the workers below started and the run path warmed.
+    let starting = true;
     const app = createApp({
       services, webDist: env.WEB_DIST, viteMiddleware: opts.viteMiddleware, trustProxy: env.TRUST_PROXY, allowedHosts: env.ALLOWED_HOSTS,
       testFaults: env.TEST_FAULTS, apiRateLimitPerMinute: env.API_RATE_LIMIT_PER_MINUTE, logger, metricsToken: env.METRICS_TOKEN,
-      isDraining: http.isDraining,
+      isDraining: http.isDraining, isStarting: () => starting,
     });
     const server = await new Promise<Server>((resolve, reject) => {
       const listening = app.listen(env.PORT, env.HOST, () => resolve(listening));
@@ -140,6 +149,9 @@ export async function boot(env: Env, opts: { viteMiddleware?: RequestHandler; lo
       databaseUrl: database.url,
       onError: warn("runtime cache"),
     });
+    // A first run costs what the later ones do: the run path is warmed (reads only) before readiness says ready.
+    await warmRunPath(services, { sdks: sdksLoaded, logger });
+    starting = false;
     return {
       services,
       logger,

@@ -19,6 +19,7 @@ export { setAppRole } from "./services/identity/app-roles.ts";
 export { scheduleHousekeeping } from "./services/platform/housekeeping.ts";
 export { startOutboxWorker } from "./services/platform/outbox.ts";
 export { warmStoredProviderSdks } from "./services/models/connections.ts";
+export { streamModelAnswer } from "./services/models/provider-client.ts";
 export { configureNotificationMail } from "./services/notifications/notify.ts";
 export { startRuntimeSync } from "./services/runtime/runtime-cache.ts";
 export { avatarFileContentType } from "./services/identity/avatars.ts";
