@@ -28,7 +28,7 @@ export { DOMAIN_ERRORS, ERROR_STATUS, JSON_RPC_ERROR } from "./error-table.ts";
 export { authenticateBearer, authenticateKeyPair, bearerKey, countKeyCalls, countKeyNow, knownApiKey, type BearerRefusal } from "./services/identity/api-keys.ts";
 export { allowOrFail, authorize, keyScopeFor, type Decision, type Resource } from "./services/access/authorize.ts";
 export { keyCaller, type KeyCaller } from "./services/access/visibility.ts";
-export { exportLibraryForCli, importLibraryForCli } from "./services/prompts/library.ts";
+export { exportLibraryForCli, importLibraryForCli } from "./services/prompts/library-cli.ts";
 export { findTeamForCommandLine } from "./services/organizations/teams.ts";
 export {
   cachedRuntimePrompt, compileRuntimePrompt, countRuntimeUse, createRuntimePrompt, createRuntimeVersion, deleteRuntimePrompt, saveRuntimePrompt, listRuntimePrompts, resolveRuntimePrompt, runtimeSelector,

@@ -4,7 +4,8 @@
 import { exportLibraryInput, importLibraryInput } from "@promptly/shared";
 import { router } from "../../trpc.ts";
 import { byTeamId, teamResourceProcedure } from "../../procedures.ts";
-import { applyImport, exportFile, exportLibraryFile, importPlan, previewImport, type LibraryRequest } from "../../services/prompts/library.ts";
+import { exportFile, exportLibraryFile } from "../../services/prompts/library-export.ts";
+import { applyImport, importPlan, previewImport, type LibraryRequest } from "../../services/prompts/library-import.ts";
 import type { Caller } from "../../services/access/access.ts";
 import type { TeamAccessInfo } from "../../services/access/access.ts";
 import type { AuditContext } from "../../services/insight/audit.ts";
