@@ -29,3 +29,4 @@ export * from "./evaluations.ts";
 export * from "./webhooks.ts";
 export * from "./prompt-includes.ts";
 export * from "./compare.ts";
+export * from "./production.ts";
