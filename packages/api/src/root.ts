@@ -29,6 +29,7 @@ import { auditLogRouter } from "./routers/audit-log/router.ts";
 import { usersRouter } from "./routers/users/router.ts";
 import { testCasesRouter } from "./routers/test-cases/router.ts";
 import { webhooksRouter } from "./routers/webhooks/router.ts";
+import { productionRouter } from "./routers/production/router.ts";
 
 export const appRouter = router({
   health: healthRouter,
@@ -61,6 +62,7 @@ export const appRouter = router({
   users: usersRouter,
   webhooks: webhooksRouter,
   testCases: testCasesRouter,
+  production: productionRouter,
 });
 
 export type AppRouter = typeof appRouter;

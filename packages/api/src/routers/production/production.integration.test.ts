@@ -1,0 +1,247 @@
+// The Production tab's reads through tRPC callers, on rollups and generations seeded with known values:
+// the figures per version and bucket (percentiles from merged histograms, scores' means and shares),
+// the filters, two versions compared with their sentences, the generations paged newest first with
+// their scores, one generation with its text only when its team keeps it; and who may read them.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { histOf, percentileFromHist } from "@promptly/shared";
+import { createHarness, type Harness } from "../../../testing/harness.ts";
+import { createLibraryWorld, createPrompt, failure } from "../../../testing/prompts-support.ts";
+
+let h: Harness;
+let world: Awaited<ReturnType<typeof createLibraryWorld>>;
+let team: { id: string };
+let prompt: { id: string; name: string };
+let other: { id: string; name: string };
+
+const HOUR = 3_600_000;
+/** The seeded data lies on 1 November 2026 (UTC), well before the harness's clock. */
+const DAY = Date.UTC(2026, 10, 1);
+const at = (hours: number, minutes = 0) => new Date(DAY + hours * HOUR + minutes * 60_000);
+const span = { from: at(0), to: at(48) };
+
+interface RollupRow {
+  version: number;
+  environment?: string;
+  model?: string;
+  hour: Date;
+  generations: number;
+  errors: number;
+  latencies: number[];
+  ttfts?: number[];
+  inputTokens?: number;
+  outputTokens?: number;
+  cost?: number;
+}
+
+async function insertRollup(promptId: string, row: RollupRow) {
+  const ttfts = row.ttfts ?? [];
+  const sum = (values: number[]) => values.reduce((total, value) => total + value, 0);
+  await h.services.db.$executeRaw`
+    INSERT INTO generation_rollups (prompt_id, version, environment, model, hour, generations, errors, latency_sum, latency_count, ttft_sum, ttft_count,
+                                    latency_hist, ttft_hist, input_tokens, output_tokens, cost)
+    VALUES (${promptId}::uuid, ${row.version}, ${row.environment ?? "production"}, ${row.model ?? "gpt-4o-mini"}, ${row.hour}, ${row.generations}, ${row.errors},
+            ${sum(row.latencies)}, ${row.latencies.length}, ${sum(ttfts)}, ${ttfts.length}, ${histOf(row.latencies)}::int[], ${histOf(ttfts)}::int[],
+            ${row.inputTokens ?? 0}, ${row.outputTokens ?? 0}, ${row.cost ?? 0})`;
+}
+
+async function insertScoreRollup(promptId: string, row: { version: number; environment?: string; hour: Date; name: string; dataType: string; values: (number | string)[] }) {
+  const numbers = row.values.filter((value): value is number => typeof value === "number");
+  const categories: Record<string, number> = {};
+  for (const value of row.values) {
+    const key = typeof value === "string" ? value : row.dataType === "boolean" ? (value === 1 ? "True" : "False") : null;
+    if (key !== null) categories[key] = (categories[key] ?? 0) + 1;
+  }
+  await h.services.db.$executeRaw`
+    INSERT INTO score_rollups (prompt_id, version, environment, hour, name, data_type, count, sum, sum_squares, categories)
+    VALUES (${promptId}::uuid, ${row.version}, ${row.environment ?? "production"}, ${row.hour}, ${row.name}, ${row.dataType}, ${row.values.length},
+            ${numbers.reduce((total, value) => total + value, 0)}, ${numbers.reduce((total, value) => total + value * value, 0)},
+            ${row.dataType === "numeric" ? "{}" : JSON.stringify(categories)}::jsonb)`;
+}
+
+/** The latencies 100, 200, ..., 100·n ms. */
+const steps = (n: number, step = 100) => Array.from({ length: n }, (_, i) => (i + 1) * step);
+
+beforeAll(async () => {
+  h = await createHarness();
+  world = await createLibraryWorld(h);
+  team = await world.team();
+  prompt = await createPrompt(world.callers.editor, team.id, { visibility: "team" });
+  other = await createPrompt(world.callers.editor, team.id, { visibility: "team" });
+  await world.callers.editor.promptVersions.create({ promptId: prompt.id, type: "text", template: "Answer {{ question }} briefly." });
+
+  // Version 1: 40 generations over two hours of the first day (4 errors), in production on one model.
+  await insertRollup(prompt.id, { version: 1, hour: at(1), generations: 20, errors: 1, latencies: steps(20), ttfts: steps(20, 10), inputTokens: 2000, outputTokens: 1000, cost: 0.2 });
+  await insertRollup(prompt.id, { version: 1, hour: at(2), generations: 20, errors: 3, latencies: steps(20), ttfts: steps(20, 10), inputTokens: 2000, outputTokens: 1000, cost: 0.2 });
+  // Version 2: 50 in production on another model the next day, and 10 in staging (filtered out by environment).
+  await insertRollup(prompt.id, { version: 2, model: "gpt-4o", hour: at(25), generations: 50, errors: 0, latencies: steps(50, 20), inputTokens: 5000, outputTokens: 2500, cost: 1 });
+  await insertRollup(prompt.id, { version: 2, environment: "staging", hour: at(26), generations: 10, errors: 10, latencies: steps(10, 1000), cost: 0.5 });
+  // Outside the span, and another prompt's: never counted.
+  await insertRollup(prompt.id, { version: 1, hour: at(-5), generations: 1000, errors: 1000, latencies: [] });
+  await insertRollup(other.id, { version: 1, hour: at(3), generations: 7, errors: 7, latencies: [] });
+
+  // Thumbs: version 1 half up (20 of 40), version 2 all but 2 of 50; a numeric rating and a categorical verdict.
+  await insertScoreRollup(prompt.id, { version: 1, hour: at(1), name: "thumbs", dataType: "boolean", values: [...Array(20).fill(1), ...Array(20).fill(0)] });
+  await insertScoreRollup(prompt.id, { version: 2, hour: at(25), name: "thumbs", dataType: "boolean", values: [...Array(48).fill(1), ...Array(2).fill(0)] });
+  await insertScoreRollup(prompt.id, { version: 1, hour: at(1), name: "rating", dataType: "numeric", values: [3, 4, 5] });
+  await insertScoreRollup(prompt.id, { version: 1, hour: at(2), name: "verdict", dataType: "categorical", values: ["good", "bad", "good"] });
+});
+afterAll(() => h.close());
+
+describe("production.metrics", () => {
+  it("answers each version's figures from the rollups of the span, newest version first", async () => {
+    const metrics = await world.callers.viewer.production.metrics({ promptId: prompt.id, ...span, environment: "production" });
+    expect(metrics.versions.map((version) => version.version)).toEqual([2, 1]);
+    const [v2, v1] = metrics.versions;
+    expect(v1).toMatchObject({
+      generations: 40, errors: 4, errorRate: 0.1, inputTokens: 4000, outputTokens: 2000, meanTokens: 150, latencyMeanMs: 1050,
+    });
+    expect(v1!.cost).toBeCloseTo(0.4, 10);
+    expect(v1!.meanCost).toBeCloseTo(0.01, 10);
+    // The two hours' histograms merged: the percentiles of the 40 latencies, each value twice.
+    const merged = histOf([...steps(20), ...steps(20)]);
+    expect(v1!.latencyP50Ms).toBeCloseTo(percentileFromHist(merged, 0.5)!, 10);
+    expect(v1!.latencyP95Ms).toBeCloseTo(percentileFromHist(merged, 0.95)!, 10);
+    expect(v1!.ttftP50Ms).toBeCloseTo(percentileFromHist(histOf([...steps(20, 10), ...steps(20, 10)]), 0.5)!, 10);
+    // Within the buckets' width (a factor of √2) of the exact median, 1,050 ms.
+    expect(v1!.latencyP50Ms!).toBeGreaterThan(1050 / Math.SQRT2);
+    expect(v1!.latencyP50Ms!).toBeLessThan(1050 * Math.SQRT2);
+    expect(v1!.scores).toEqual([
+      { name: "rating", dataType: "numeric", count: 3, mean: 4, share: null, categories: [] },
+      { name: "thumbs", dataType: "boolean", count: 40, mean: null, share: 0.5, categories: [{ value: "False", count: 20 }, { value: "True", count: 20 }] },
+      { name: "verdict", dataType: "categorical", count: 3, mean: null, share: null, categories: [{ value: "good", count: 2 }, { value: "bad", count: 1 }] },
+    ]);
+    expect(v2).toMatchObject({ generations: 50, errors: 0, errorRate: 0, ttftP50Ms: null, scores: [expect.objectContaining({ name: "thumbs", share: 0.96 })] });
+    expect(metrics.environments).toEqual(["production", "staging"]);
+    expect(metrics.models).toEqual(["gpt-4o", "gpt-4o-mini"]);
+  });
+
+  it("filters by environment, model and span", async () => {
+    const all = await world.callers.viewer.production.metrics({ promptId: prompt.id, ...span });
+    expect(all.versions.find((version) => version.version === 2)).toMatchObject({ generations: 60, errors: 10 });
+    const byModel = await world.callers.viewer.production.metrics({ promptId: prompt.id, ...span, model: "gpt-4o-mini" });
+    // Version 2 stays listed for its scores (which carry no model), with no generations of that model.
+    expect(byModel.versions.map(({ version, generations }) => ({ version, generations }))).toEqual([{ version: 2, generations: 10 }, { version: 1, generations: 40 }]);
+    const firstHours = await world.callers.viewer.production.metrics({ promptId: prompt.id, from: at(0), to: at(2) });
+    expect(firstHours.versions.map(({ version, generations }) => ({ version, generations }))).toEqual([{ version: 1, generations: 20 }]);
+    // The hour `from` falls in counts whole.
+    const fromInside = await world.callers.viewer.production.metrics({ promptId: prompt.id, from: at(1, 30), to: at(2) });
+    expect(fromInside.versions[0]).toMatchObject({ version: 1, generations: 20 });
+  });
+
+  it("draws a chart point per version and bucket that has generations", async () => {
+    // Days by default beyond two days.
+    const days = await world.callers.viewer.production.metrics({ promptId: prompt.id, from: at(0), to: at(49), environment: "production" });
+    expect(days.bucket).toBe("day");
+    expect(days.series).toEqual([
+      { version: 2, points: [expect.objectContaining({ at: at(24).toISOString(), generations: 50, errors: 0 })] },
+      { version: 1, points: [expect.objectContaining({ at: at(0).toISOString(), generations: 40, errors: 4 })] },
+    ]);
+    const hours = await world.callers.viewer.production.metrics({ promptId: prompt.id, ...span, environment: "production", bucket: "hour" });
+    expect(hours.series.find((line) => line.version === 1)!.points.map((point) => [point.at, point.generations, point.errors])).toEqual([
+      [at(1).toISOString(), 20, 1],
+      [at(2).toISOString(), 20, 3],
+    ]);
+    const p50 = hours.series.find((line) => line.version === 1)!.points[0]!.latencyP50Ms;
+    expect(p50).toBeCloseTo(percentileFromHist(histOf(steps(20)), 0.5)!, 10);
+  });
+
+  it("refuses a span that ends before it starts, and answers nothing for an empty one", async () => {
+    expect(await failure(world.callers.viewer.production.metrics({ promptId: prompt.id, from: at(5), to: at(1) }))).toMatchObject({ code: "BAD_REQUEST", message: "'from' must be before 'to'" });
+    const empty = await world.callers.viewer.production.metrics({ promptId: prompt.id, from: at(100), to: at(110) });
+    expect(empty).toMatchObject({ versions: [], series: [], environments: [], models: [], bucket: "hour" });
+  });
+
+  it("is read by the prompt's readers only: another tenant's people do not know it exists", async () => {
+    for (const kind of ["viewer", "editor", "admin", "orgAdmin", "superUser"] as const) {
+      await expect(world.callers[kind].production.metrics({ promptId: prompt.id, ...span })).resolves.toBeDefined();
+    }
+    for (const kind of ["outsider", "otherOrgMember", "orgMember"] as const) {
+      expect((await failure(world.callers[kind].production.metrics({ promptId: prompt.id, ...span }))).code).toBe("NOT_FOUND");
+      expect((await failure(world.callers[kind].production.generations({ promptId: prompt.id, ...span }))).code).toBe("NOT_FOUND");
+    }
+    expect((await failure(world.callers.anonymous.production.metrics({ promptId: prompt.id, ...span }))).code).toBe("UNAUTHORIZED");
+  });
+});
+
+describe("production.compare", () => {
+  it("compares two versions on the error rate, latency and each score, each with its sentence", async () => {
+    const comparison = await world.callers.viewer.production.compare({ promptId: prompt.id, ...span, environment: "production", a: 1, b: 2 });
+    expect(comparison).toMatchObject({ a: 1, b: 2, label: null, confidence: 0.95 });
+    const byMetric = Object.fromEntries(comparison.metrics.map((metric) => [metric.metric, metric]));
+    expect(Object.keys(byMetric)).toEqual(["error rate", "latency", "rating", "thumbs"]);
+    expect(byMetric["thumbs"]).toMatchObject({ kind: "proportion", a: { n: 40, value: 0.5 }, b: { n: 50, value: 0.96 }, significant: true });
+    expect(byMetric["thumbs"]!.difference).toBeCloseTo(0.46, 10);
+    expect(byMetric["thumbs"]!.verdict).toMatch(/^v2 is better on thumbs \(\+46\.0 points, 95% CI \+\d+\.\d to \+\d+\.\d, 50 vs 40 scored\)$/);
+    // Version 2 answers in 20 to 1,000 ms, version 1 in 100 to 2,000 ms: faster, by the spread the histograms show.
+    expect(byMetric["latency"]).toMatchObject({ kind: "mean", lowerIsBetter: true, unit: "ms", a: { n: 40, value: 1050 }, b: { n: 50, value: 510 }, significant: true });
+    // The better version minus the other: 540 ms less.
+    expect(byMetric["latency"]!.verdict).toMatch(/^v2 is better on latency \(-540 ms, 95% CI -\d+ to -\d+, 50 vs 40 scored\)$/);
+    expect(byMetric["latency"]!.note).toMatch(/histogram/);
+    // 4 errors in 40 against none in 50 (Newcombe's interval, which stays inside [-1, 1] where a Wald interval would not).
+    expect(byMetric["error rate"]).toMatchObject({ kind: "proportion", lowerIsBetter: true, a: { n: 40, value: 0.1 }, b: { n: 50, value: 0 } });
+    expect(byMetric["error rate"]!.verdict).toBe("v2 is better on error rate (-10.0 points, 95% CI -23.1 to -0.7, 50 vs 40 scored)");
+    // Only version 1 has ratings: no verdict.
+    expect(byMetric["rating"]).toMatchObject({ a: { n: 3, value: 4 }, b: { n: 0, value: null }, difference: null, significant: false });
+    expect(byMetric["rating"]!.verdict).toMatch(/^not enough data yet: about 57 more scored generations$/);
+  });
+
+  it("refuses the same version twice and a label that is not split", async () => {
+    expect(await failure(world.callers.viewer.production.compare({ promptId: prompt.id, a: 1, b: 1 }))).toMatchObject({ code: "BAD_REQUEST", message: "Choose two different versions to compare" });
+    expect(await failure(world.callers.viewer.production.compare({ promptId: prompt.id, label: "production" }))).toMatchObject({ code: "BAD_REQUEST" });
+  });
+});
+
+describe("production.generations and production.generation", () => {
+  const ids: string[] = [];
+  beforeAll(async () => {
+    const team_ = await h.services.db.team.findUniqueOrThrow({ where: { id: team.id }, select: { organizationId: true } });
+    // Five generations a minute apart (the newest last), the third an error; one of another prompt at the same time.
+    for (let i = 0; i < 5; i++) {
+      const [row] = await h.services.db.$queryRaw<{ id: string }[]>`
+        INSERT INTO generations (organization_id, team_id, prompt_id, prompt_name, version, trace_id, observation_id, source, model, environment,
+                                 started_at, latency_ms, ttft_ms, input_tokens, output_tokens, cost, status, error_message, user_ref, session_ref, input, output)
+        VALUES (${team_.organizationId}::uuid, ${team.id}::uuid, ${prompt.id}::uuid, ${prompt.name}, ${i < 3 ? 1 : 2}, ${`trace-${i}`}, ${`obs-${i}`}, 'api', 'gpt-4o-mini',
+                'production', ${at(3, i)}, ${100 + i}, ${10 + i}, ${20 + i}, ${30 + i}, ${0.001 * (i + 1)}, ${i === 2 ? "error" : "ok"}, ${i === 2 ? "timeout" : null},
+                ${`user-${i}`}, 'session-1', ${`question ${i}`}, ${`answer ${i}`})
+        RETURNING id::text`;
+      ids.push(row!.id);
+    }
+    await h.services.db.$executeRaw`
+      INSERT INTO generations (organization_id, team_id, prompt_id, prompt_name, version, observation_id, source, started_at, status)
+      VALUES (${team_.organizationId}::uuid, ${team.id}::uuid, ${other.id}::uuid, ${other.name}, 1, 'obs-other', 'api', ${at(3, 2)}, 'ok')`;
+    await h.services.db.$executeRaw`
+      INSERT INTO scores (organization_id, team_id, generation_id, prompt_id, version, name, data_type, value, string_value, comment, source)
+      VALUES (${team_.organizationId}::uuid, ${team.id}::uuid, ${ids[4]}::uuid, ${prompt.id}::uuid, 2, 'thumbs', 'boolean', 1, 'True', 'spot on', 'annotation')`;
+  });
+
+  it("pages the prompt's generations newest first, with their scores", async () => {
+    const first = await world.callers.viewer.production.generations({ promptId: prompt.id, ...span, limit: 2 });
+    expect(first.items.map((item) => item.id)).toEqual([ids[4], ids[3]]);
+    expect(first.items[0]).toMatchObject({
+      version: 2, model: "gpt-4o-mini", startedAt: at(3, 4).toISOString(), latencyMs: 104, ttftMs: 14, tokens: { input: 24, output: 34 }, status: "ok", error: null,
+      traceId: "trace-4", observationId: "obs-4", userRef: "user-4", sessionRef: "session-1", environment: "production",
+      scores: [expect.objectContaining({ name: "thumbs", dataType: "boolean", value: 1, stringValue: "True", comment: "spot on", source: "annotation" })],
+    });
+    expect(first.items[0]).not.toHaveProperty("input");
+    const second = await world.callers.viewer.production.generations({ promptId: prompt.id, ...span, limit: 2, cursor: first.nextCursor! });
+    const third = await world.callers.viewer.production.generations({ promptId: prompt.id, ...span, limit: 2, cursor: second.nextCursor! });
+    expect([...second.items, ...third.items].map((item) => item.id)).toEqual([ids[2], ids[1], ids[0]]);
+    expect(third.nextCursor).toBeNull();
+    const errors = await world.callers.viewer.production.generations({ promptId: prompt.id, ...span, status: "error" });
+    expect(errors.items.map((item) => [item.id, item.error])).toEqual([[ids[2], "timeout"]]);
+    const v1 = await world.callers.viewer.production.generations({ promptId: prompt.id, ...span, version: 1 });
+    expect(v1.items).toHaveLength(3);
+    expect((await failure(world.callers.viewer.production.generations({ promptId: prompt.id, cursor: "nonsense" }))).code).toBe("BAD_REQUEST");
+  });
+
+  it("opens one with its text only when the team keeps it, and never another prompt's", async () => {
+    const closed = await world.callers.viewer.production.generation({ promptId: prompt.id, id: ids[4]! });
+    // Stored, but the team does not keep text (now): none is shown.
+    expect(closed).toMatchObject({ id: ids[4], textKept: false, input: null, output: null, scores: [expect.objectContaining({ name: "thumbs" })] });
+    await h.services.db.$executeRaw`UPDATE teams SET keep_generation_text = true WHERE id = ${team.id}::uuid`;
+    const kept = await world.callers.viewer.production.generation({ promptId: prompt.id, id: ids[4]! });
+    expect(kept).toMatchObject({ textKept: true, input: "question 4", output: "answer 4" });
+    expect((await failure(world.callers.viewer.production.generation({ promptId: other.id, id: ids[4]! }))).code).toBe("NOT_FOUND");
+    expect((await failure(world.callers.outsider.production.generation({ promptId: prompt.id, id: ids[4]! }))).code).toBe("NOT_FOUND");
+  });
+});

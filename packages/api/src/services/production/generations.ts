@@ -1,0 +1,127 @@
+// A prompt's generations as they were recorded, newest first, a page at a time, with their scores;
+// one generation with its input and output when its team keeps them. Every figure of the Production
+// tab comes from the rollups (metrics.ts): these are the rows behind them, to look at one by one.
+import { z } from "zod";
+import { Prisma, type DbOrTx } from "@promptly/db";
+import { PRODUCTION_MSG, type GenerationDetail, type GenerationItem, type GenerationPage, type ProductionFilters } from "@promptly/shared";
+import { fail } from "../../errors.ts";
+import { decodeKeysetCursor, encodeKeysetCursor } from "../platform/keyset-cursor.ts";
+import { spanOf } from "./metrics.ts";
+
+export const GENERATIONS_PAGE = 50;
+
+export interface GenerationsQuery extends ProductionFilters {
+  version?: number;
+  status?: "ok" | "error";
+  cursor?: string;
+  limit?: number;
+}
+
+interface GenerationRow {
+  id: string;
+  version: number | null;
+  model: string | null;
+  startedAt: Date;
+  latencyMs: number | null;
+  ttftMs: number | null;
+  inputTokens: number | null;
+  outputTokens: number | null;
+  cost: number | null;
+  status: string;
+  error: string | null;
+  traceId: string | null;
+  observationId: string;
+  userRef: string | null;
+  sessionRef: string | null;
+  environment: string;
+}
+
+const generationColumns = Prisma.sql`
+  g.id::text AS id, g.version, g.model, g.started_at AS "startedAt", g.latency_ms AS "latencyMs", g.ttft_ms AS "ttftMs",
+  g.input_tokens AS "inputTokens", g.output_tokens AS "outputTokens", g.cost, g.status, g.error_message AS error,
+  g.trace_id AS "traceId", g.observation_id AS "observationId", g.user_ref AS "userRef", g.session_ref AS "sessionRef", g.environment`;
+
+/** Each generation's scores, oldest first. */
+async function scoresOf(db: DbOrTx, ids: string[]) {
+  if (ids.length === 0) return new Map<string, GenerationItem["scores"]>();
+  const rows = await db.$queryRaw<(GenerationItem["scores"][number] & { generationId: string; at: Date })[]>`
+    SELECT s.id::text AS id, s.generation_id::text AS "generationId", s.name, s.data_type AS "dataType", s.value, s.string_value AS "stringValue",
+           s.comment, s.source, s.created_at AS at
+    FROM scores s
+    WHERE s.generation_id IN (${Prisma.join(ids.map((id) => Prisma.sql`${id}::uuid`))})
+    ORDER BY s.created_at, s.id`;
+  const byGeneration = new Map<string, GenerationItem["scores"]>();
+  for (const { generationId, at, ...score } of rows) {
+    const list = byGeneration.get(generationId) ?? [];
+    list.push({ ...score, createdAt: at.toISOString() });
+    byGeneration.set(generationId, list);
+  }
+  return byGeneration;
+}
+
+function itemOf(row: GenerationRow, scores: GenerationItem["scores"]): GenerationItem {
+  return {
+    id: row.id,
+    version: row.version,
+    model: row.model,
+    startedAt: row.startedAt.toISOString(),
+    latencyMs: row.latencyMs,
+    ttftMs: row.ttftMs,
+    tokens: { input: row.inputTokens, output: row.outputTokens },
+    cost: row.cost,
+    status: row.status === "error" ? "error" : "ok",
+    error: row.error,
+    traceId: row.traceId,
+    observationId: row.observationId,
+    userRef: row.userRef,
+    sessionRef: row.sessionRef,
+    environment: row.environment,
+    scores,
+  };
+}
+
+/** The prompt's generations of the span, newest first (by start, then id), `limit` (default 50) a page. */
+export async function listGenerations(db: DbOrTx, promptId: string, query: GenerationsQuery, now: Date): Promise<GenerationPage> {
+  const span = spanOf(query, now);
+  const limit = query.limit ?? GENERATIONS_PAGE;
+  const parts = [
+    Prisma.sql`g.prompt_id = ${promptId}::uuid`,
+    // The span bounds the partitions read.
+    Prisma.sql`g.started_at >= ${span.from}::timestamptz`,
+    Prisma.sql`g.started_at < ${span.to}::timestamptz`,
+  ];
+  if (query.environment !== undefined) parts.push(Prisma.sql`g.environment = ${query.environment}`);
+  if (query.model !== undefined) parts.push(Prisma.sql`g.model = ${query.model}`);
+  if (query.version !== undefined) parts.push(Prisma.sql`g.version = ${query.version}`);
+  if (query.status !== undefined) parts.push(Prisma.sql`g.status = ${query.status}`);
+  if (query.cursor) {
+    const after = decodeKeysetCursor(query.cursor, z.iso.datetime().transform((at) => new Date(at)));
+    parts.push(Prisma.sql`(g.started_at, g.id) < (${after.sortValue}::timestamptz, ${after.id}::uuid)`);
+  }
+  const rows = await db.$queryRaw<GenerationRow[]>`
+    SELECT ${generationColumns}
+    FROM generations g
+    WHERE ${Prisma.join(parts, " AND ")}
+    ORDER BY g.started_at DESC, g.id DESC
+    LIMIT ${limit + 1}`;
+  const page = rows.slice(0, limit);
+  const scores = await scoresOf(db, page.map((row) => row.id));
+  const last = page.at(-1);
+  return {
+    items: page.map((row) => itemOf(row, scores.get(row.id) ?? [])),
+    nextCursor: rows.length > limit && last ? encodeKeysetCursor(last.startedAt.toISOString(), last.id) : null,
+  };
+}
+
+/** One generation of the prompt with its scores, and its input and output while its team keeps them. */
+export async function getGeneration(db: DbOrTx, promptId: string, id: string): Promise<GenerationDetail> {
+  const [row] = await db.$queryRaw<(GenerationRow & { input: string | null; output: string | null; textKept: boolean })[]>`
+    SELECT ${generationColumns}, g.input, g.output, t.keep_generation_text AS "textKept"
+    FROM generations g JOIN teams t ON t.id = g.team_id
+    WHERE g.id = ${id}::uuid AND g.prompt_id = ${promptId}::uuid`;
+  if (!row) return fail("NOT_FOUND", PRODUCTION_MSG.generationNotFound);
+  const scores = await scoresOf(db, [row.id]);
+  // Text stored while the team kept it is shown only while it still does.
+  const kept = row.textKept;
+  return { ...itemOf(row, scores.get(row.id) ?? []), input: kept ? row.input : null, output: kept ? row.output : null, textKept: kept };
+}

@@ -1,0 +1,348 @@
+// A prompt's production figures per version, read from the hourly rollups (never the generations
+// themselves): counts, error rate, latency and time-to-first-token percentiles from the merged
+// histograms, tokens, cost, and each score's mean or share; per chart bucket too. And two versions
+// compared on each of them, with the interval, the test and the sentence of shared/compare.ts.
+import { Prisma, type DbOrTx } from "@promptly/db";
+import {
+  LATENCY_BUCKETS, PRODUCTION_DEFAULT_DAYS, PRODUCTION_MAX_DAYS, PRODUCTION_MSG, compareMeans, compareProportions, percentileFromHist, summarize, verdict,
+  type MeanComparison, type MeanSample, type ProductionComparison, type ProductionComparisonMetric, type ProductionFilters, type ProductionMetrics,
+  type ProductionVersionMetrics, type ProportionComparison, type ScoreFigure,
+} from "@promptly/shared";
+import { fail } from "../../errors.ts";
+
+const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
+
+export interface ProductionSpan {
+  from: Date;
+  to: Date;
+}
+
+/** The span the filters mean: `to` (default now) back to `from` (default 7 days before it). */
+export function spanOf(filters: Pick<ProductionFilters, "from" | "to">, now: Date): ProductionSpan {
+  const to = filters.to ?? now;
+  const from = filters.from ?? new Date(to.getTime() - PRODUCTION_DEFAULT_DAYS * DAY);
+  if (!(from.getTime() < to.getTime())) return fail("INVALID", PRODUCTION_MSG.rangeOrder);
+  if (to.getTime() - from.getTime() > PRODUCTION_MAX_DAYS * DAY) return fail("INVALID", PRODUCTION_MSG.rangeTooLong);
+  return { from, to };
+}
+
+/** The rollup hours a span covers: each hour row holds [hour, hour + 1h), so the hour `from` falls in is counted. */
+function rollupWhere(alias: "r" | "s", promptId: string, span: ProductionSpan, filters: ProductionFilters, withModel: boolean): Prisma.Sql {
+  const table = Prisma.raw(alias);
+  const parts = [
+    Prisma.sql`${table}.prompt_id = ${promptId}::uuid`,
+    Prisma.sql`${table}.hour >= date_trunc('hour', ${span.from}::timestamptz)`,
+    Prisma.sql`${table}.hour < ${span.to}::timestamptz`,
+  ];
+  if (filters.environment !== undefined) parts.push(Prisma.sql`${table}.environment = ${filters.environment}`);
+  if (withModel && filters.model !== undefined) parts.push(Prisma.sql`${table}.model = ${filters.model}`);
+  return Prisma.join(parts, " AND ");
+}
+
+/** Sums of one version (and bucket) of generation_rollups. */
+interface GenerationSums {
+  version: number;
+  at: Date | null;
+  generations: number;
+  errors: number;
+  latencySum: number;
+  latencyCount: number;
+  ttftSum: number;
+  ttftCount: number;
+  inputTokens: number;
+  outputTokens: number;
+  cost: number;
+  latencyHist: number[];
+  ttftHist: number[];
+}
+
+const emptySums = (version: number, at: Date | null): GenerationSums => ({
+  version, at, generations: 0, errors: 0, latencySum: 0, latencyCount: 0, ttftSum: 0, ttftCount: 0, inputTokens: 0, outputTokens: 0, cost: 0, latencyHist: [], ttftHist: [],
+});
+
+function addHist(into: number[], from: readonly number[]) {
+  for (let i = 0; i < from.length; i++) into[i] = (into[i] ?? 0) + (from[i] ?? 0);
+}
+
+function addSums(into: GenerationSums, from: GenerationSums) {
+  into.generations += from.generations;
+  into.errors += from.errors;
+  into.latencySum += from.latencySum;
+  into.latencyCount += from.latencyCount;
+  into.ttftSum += from.ttftSum;
+  into.ttftCount += from.ttftCount;
+  into.inputTokens += from.inputTokens;
+  into.outputTokens += from.outputTokens;
+  into.cost += from.cost;
+  addHist(into.latencyHist, from.latencyHist);
+  addHist(into.ttftHist, from.ttftHist);
+}
+
+/**
+ * The rollups' sums per version and chart bucket (`bucket` null: the whole span in one), their
+ * histograms merged bucket by bucket in the database.
+ */
+async function generationSums(db: DbOrTx, promptId: string, span: ProductionSpan, filters: ProductionFilters, bucket: "hour" | "day" | null, versions?: readonly number[]) {
+  const where = Prisma.sql`${rollupWhere("r", promptId, span, filters, true)}${versions ? Prisma.sql` AND r.version IN (${Prisma.join([...versions])})` : Prisma.empty}`;
+  const at = bucket ? Prisma.sql`date_trunc(${bucket}, r.hour, 'UTC')` : Prisma.sql`NULL::timestamptz`;
+  const [rows, hists] = await Promise.all([
+    db.$queryRaw<{ version: number; at: Date | null; generations: number; errors: number; latencySum: number; latencyCount: number; ttftSum: number; ttftCount: number; inputTokens: number; outputTokens: number; cost: number }[]>`
+      SELECT r.version, ${at} AS at, SUM(r.generations)::float8 AS generations, SUM(r.errors)::float8 AS errors,
+             COALESCE(SUM(r.latency_sum), 0)::float8 AS "latencySum", SUM(r.latency_count)::float8 AS "latencyCount",
+             COALESCE(SUM(r.ttft_sum), 0)::float8 AS "ttftSum", SUM(r.ttft_count)::float8 AS "ttftCount",
+             COALESCE(SUM(r.input_tokens), 0)::float8 AS "inputTokens", COALESCE(SUM(r.output_tokens), 0)::float8 AS "outputTokens",
+             COALESCE(SUM(r.cost), 0)::float8 AS cost
+      FROM generation_rollups r
+      WHERE ${where}
+      GROUP BY 1, 2`,
+    db.$queryRaw<{ version: number; at: Date | null; kind: "latency" | "ttft"; i: number; n: number }[]>`
+      SELECT r.version, ${at} AS at, 'latency' AS kind, (u.i - 1)::int AS i, SUM(u.n)::float8 AS n
+      FROM generation_rollups r CROSS JOIN LATERAL unnest(r.latency_hist) WITH ORDINALITY AS u(n, i)
+      WHERE ${where}
+      GROUP BY 1, 2, 4
+      UNION ALL
+      SELECT r.version, ${at} AS at, 'ttft' AS kind, (u.i - 1)::int AS i, SUM(u.n)::float8 AS n
+      FROM generation_rollups r CROSS JOIN LATERAL unnest(r.ttft_hist) WITH ORDINALITY AS u(n, i)
+      WHERE ${where}
+      GROUP BY 1, 2, 4`,
+  ]);
+  const key = (version: number, at: Date | null) => `${version}\n${at?.toISOString() ?? ""}`;
+  const sums = new Map<string, GenerationSums>();
+  for (const row of rows) sums.set(key(row.version, row.at), { ...emptySums(row.version, row.at), ...row, latencyHist: [], ttftHist: [] });
+  for (const entry of hists) {
+    const into = sums.get(key(entry.version, entry.at));
+    if (!into) continue;
+    const hist = entry.kind === "latency" ? into.latencyHist : into.ttftHist;
+    while (hist.length < entry.i) hist.push(0);
+    hist[entry.i] = (hist[entry.i] ?? 0) + entry.n;
+  }
+  return [...sums.values()];
+}
+
+/** Sums of one version and score name of score_rollups, with each value's count. */
+interface ScoreSums {
+  version: number;
+  name: string;
+  dataType: ScoreFigure["dataType"];
+  count: number;
+  sum: number;
+  sumSquares: number;
+  categories: Map<string, number>;
+}
+
+/** The scores' sums per version and name (they carry no model: the model filter does not apply). */
+async function scoreSums(db: DbOrTx, promptId: string, span: ProductionSpan, filters: ProductionFilters, versions?: readonly number[]): Promise<ScoreSums[]> {
+  const where = Prisma.sql`${rollupWhere("s", promptId, span, filters, false)}${versions ? Prisma.sql` AND s.version IN (${Prisma.join([...versions])})` : Prisma.empty}`;
+  const [rows, categories] = await Promise.all([
+    db.$queryRaw<{ version: number; name: string; dataType: ScoreFigure["dataType"]; count: number; sum: number; sumSquares: number }[]>`
+      SELECT s.version, s.name, MIN(s.data_type) AS "dataType", SUM(s.count)::float8 AS count,
+             COALESCE(SUM(s.sum), 0)::float8 AS sum, COALESCE(SUM(s.sum_squares), 0)::float8 AS "sumSquares"
+      FROM score_rollups s
+      WHERE ${where}
+      GROUP BY 1, 2`,
+    db.$queryRaw<{ version: number; name: string; value: string; count: number }[]>`
+      SELECT s.version, s.name, c.key AS value, SUM(c.value::float8)::float8 AS count
+      FROM score_rollups s CROSS JOIN LATERAL jsonb_each_text(COALESCE(s.categories, '{}'::jsonb)) AS c(key, value)
+      WHERE ${where}
+      GROUP BY 1, 2, 3`,
+  ]);
+  const key = (version: number, name: string) => `${version}\n${name}`;
+  const sums = new Map<string, ScoreSums>();
+  for (const row of rows) sums.set(key(row.version, row.name), { ...row, categories: new Map() });
+  for (const row of categories) sums.get(key(row.version, row.name))?.categories.set(row.value, row.count);
+  return [...sums.values()];
+}
+
+const ratio = (part: number, whole: number) => (whole > 0 ? part / whole : null);
+const percentile = (hist: readonly number[], q: number) => (hist.some((n) => n > 0) ? percentileFromHist([...hist], q) : null);
+
+function scoreFigure(sums: ScoreSums): ScoreFigure {
+  const categories = [...sums.categories].map(([value, count]) => ({ value, count })).sort((a, b) => b.count - a.count || a.value.localeCompare(b.value));
+  return {
+    name: sums.name,
+    dataType: sums.dataType,
+    count: sums.count,
+    mean: sums.dataType === "numeric" ? ratio(sums.sum, sums.count) : null,
+    // Boolean scores are stored as 1 and 0: their sum counts the trues.
+    share: sums.dataType === "boolean" ? ratio(sums.sum, sums.count) : null,
+    categories: sums.dataType === "numeric" ? [] : categories,
+  };
+}
+
+function versionFigures(sums: GenerationSums, scores: ScoreSums[]): ProductionVersionMetrics {
+  return {
+    version: sums.version,
+    generations: sums.generations,
+    errors: sums.errors,
+    errorRate: ratio(sums.errors, sums.generations),
+    latencyP50Ms: percentile(sums.latencyHist, 0.5),
+    latencyP95Ms: percentile(sums.latencyHist, 0.95),
+    latencyMeanMs: ratio(sums.latencySum, sums.latencyCount),
+    ttftP50Ms: percentile(sums.ttftHist, 0.5),
+    inputTokens: sums.inputTokens,
+    outputTokens: sums.outputTokens,
+    meanTokens: ratio(sums.inputTokens + sums.outputTokens, sums.generations),
+    cost: sums.cost,
+    meanCost: ratio(sums.cost, sums.generations),
+    scores: scores.filter((score) => score.version === sums.version).map(scoreFigure).sort((a, b) => a.name.localeCompare(b.name)),
+  };
+}
+
+/** Per version, newest first: generation sums merged over buckets, with the versions that have only scores too. */
+function totalsByVersion(buckets: GenerationSums[], scores: ScoreSums[]): GenerationSums[] {
+  const totals = new Map<number, GenerationSums>();
+  for (const sums of buckets) {
+    const total = totals.get(sums.version) ?? emptySums(sums.version, null);
+    addSums(total, sums);
+    totals.set(sums.version, total);
+  }
+  for (const score of scores) if (!totals.has(score.version)) totals.set(score.version, emptySums(score.version, null));
+  return [...totals.values()].sort((a, b) => b.version - a.version);
+}
+
+/** The chart bucket a span gets by default: hours up to two days, else days. */
+export const defaultBucket = (span: ProductionSpan): "hour" | "day" => (span.to.getTime() - span.from.getTime() <= 2 * DAY ? "hour" : "day");
+
+/** The prompt's figures per version over the span, and per chart bucket for the charts. */
+export async function productionMetrics(
+  db: DbOrTx,
+  promptId: string,
+  filters: ProductionFilters & { bucket?: "hour" | "day" },
+  now: Date,
+): Promise<ProductionMetrics> {
+  const span = spanOf(filters, now);
+  const bucket = filters.bucket ?? defaultBucket(span);
+  const [buckets, scores, seen] = await Promise.all([
+    generationSums(db, promptId, span, filters, bucket),
+    scoreSums(db, promptId, span, filters),
+    db.$queryRaw<{ kind: "environment" | "model"; value: string }[]>`
+      SELECT DISTINCT 'environment' AS kind, r.environment AS value FROM generation_rollups r WHERE ${rollupWhere("r", promptId, span, {}, false)}
+      UNION
+      SELECT DISTINCT 'model' AS kind, r.model AS value FROM generation_rollups r WHERE ${rollupWhere("r", promptId, span, {}, false)} AND r.model <> ''`,
+  ]);
+  const versions = totalsByVersion(buckets, scores).map((total) => versionFigures(total, scores));
+  const series = versions.map(({ version }) => ({
+    version,
+    points: buckets
+      .filter((sums) => sums.version === version && sums.at)
+      .sort((a, b) => a.at!.getTime() - b.at!.getTime())
+      .map((sums) => ({
+        at: sums.at!.toISOString(),
+        generations: sums.generations,
+        errors: sums.errors,
+        latencyP50Ms: percentile(sums.latencyHist, 0.5),
+        latencyP95Ms: percentile(sums.latencyHist, 0.95),
+        cost: sums.cost,
+      })),
+  }));
+  const sorted = (kind: "environment" | "model") => seen.filter((row) => row.kind === kind).map((row) => row.value).sort();
+  return { from: span.from.toISOString(), to: span.to.toISOString(), bucket, environments: sorted("environment"), models: sorted("model"), versions, series };
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Comparing two versions
+// ---------------------------------------------------------------------------------------------------------------
+
+/** A histogram bucket's typical value: the geometric middle of its bounds (the last, open bucket: its lower bound). */
+function bucketValue(i: number): number {
+  const lower = i === 0 ? 0 : LATENCY_BUCKETS[i - 1]!;
+  const upper = LATENCY_BUCKETS[i];
+  if (upper === undefined) return lower;
+  return lower > 0 ? Math.sqrt(lower * upper) : upper / 2;
+}
+
+/**
+ * Latency as a mean sample: the exact mean of the rollups' sums, and the spread estimated from the
+ * merged histogram (the rollups keep no sum of squares of latencies).
+ */
+function latencySample(sums: GenerationSums): MeanSample {
+  const n = sums.latencyCount;
+  if (!(n > 0)) return { n: 0, mean: Number.NaN, variance: Number.NaN };
+  const mean = sums.latencySum / n;
+  const counted = sums.latencyHist.reduce((total, count) => total + count, 0);
+  if (counted < 2) return { n, mean, variance: Number.NaN };
+  const histMean = sums.latencyHist.reduce((total, count, i) => total + count * bucketValue(i), 0) / counted;
+  const squares = sums.latencyHist.reduce((total, count, i) => total + count * (bucketValue(i) - histMean) ** 2, 0);
+  return { n, mean, variance: squares / (counted - 1) };
+}
+
+const nullable = (value: number) => (Number.isFinite(value) ? value : null);
+
+function metricOf(
+  comparison: ProportionComparison | MeanComparison,
+  labels: { a: string; b: string },
+  metric: string,
+  options: { lowerIsBetter: boolean; unit: string | null; note?: string; minimumPerVersion?: number },
+): ProductionComparisonMetric {
+  const value = (side: ProportionComparison["a"] | MeanComparison["a"]) => nullable("rate" in side ? side.rate : side.mean);
+  return {
+    metric,
+    kind: comparison.kind,
+    lowerIsBetter: options.lowerIsBetter,
+    unit: options.unit,
+    a: { n: comparison.a.n, value: value(comparison.a) },
+    b: { n: comparison.b.n, value: value(comparison.b) },
+    difference: nullable(comparison.difference),
+    lower: nullable(comparison.lower),
+    upper: nullable(comparison.upper),
+    pValue: nullable(comparison.pValue),
+    significant: comparison.significant,
+    verdict: verdict({
+      metric, labelA: labels.a, labelB: labels.b, comparison, lowerIsBetter: options.lowerIsBetter, unit: options.unit ?? undefined, minimumPerVersion: options.minimumPerVersion,
+    }),
+    note: options.note ?? null,
+  };
+}
+
+/** The two versions a comparison names: both given, or a split label's version and candidate. */
+async function comparedVersions(db: DbOrTx, promptId: string, input: { a?: number; b?: number; label?: string }): Promise<{ a: number; b: number; label: string | null }> {
+  if (input.label !== undefined) {
+    if (input.a !== undefined || input.b !== undefined) return fail("INVALID", PRODUCTION_MSG.versionsOrLabel);
+    const [label] = await db.$queryRaw<{ version: number; candidate: number | null }[]>`
+      SELECT l.version, l.candidate_version AS candidate FROM prompt_labels l WHERE l.prompt_id = ${promptId}::uuid AND l.name = ${input.label}`;
+    if (!label || label.candidate === null) return fail("INVALID", PRODUCTION_MSG.notSplit(input.label));
+    return { a: label.version, b: label.candidate, label: input.label };
+  }
+  if (input.a === undefined || input.b === undefined || input.a === input.b) return fail("INVALID", PRODUCTION_MSG.sameVersions);
+  return { a: input.a, b: input.b, label: null };
+}
+
+/**
+ * Version b against version a on every figure both can be compared on: the error rate and mean latency
+ * of the generations, and each score (a boolean's share of true, a numeric's mean). Each with its
+ * interval and sentence.
+ */
+export async function compareProductionVersions(
+  db: DbOrTx,
+  promptId: string,
+  input: ProductionFilters & { a?: number; b?: number; label?: string },
+  now: Date,
+): Promise<ProductionComparison> {
+  const span = spanOf(input, now);
+  const { a, b, label } = await comparedVersions(db, promptId, input);
+  const [buckets, scores] = await Promise.all([generationSums(db, promptId, span, input, null, [a, b]), scoreSums(db, promptId, span, input, [a, b])]);
+  const sumsOf = (version: number) => buckets.find((sums) => sums.version === version) ?? emptySums(version, null);
+  const [sa, sb] = [sumsOf(a), sumsOf(b)];
+  const labels = { a: `v${a}`, b: `v${b}` };
+  const metrics: ProductionComparisonMetric[] = [
+    metricOf(compareProportions({ successes: sa.errors, total: sa.generations }, { successes: sb.errors, total: sb.generations }), labels, "error rate", { lowerIsBetter: true, unit: null }),
+    metricOf(compareMeans(latencySample(sa), latencySample(sb)), labels, "latency", {
+      lowerIsBetter: true, unit: "ms", note: "The spread of latencies is estimated from the histogram's buckets",
+    }),
+  ];
+  const names = [...new Set(scores.map((score) => score.name))].sort();
+  for (const name of names) {
+    const of = (version: number) => scores.find((score) => score.version === version && score.name === name);
+    const [scoreA, scoreB] = [of(a), of(b)];
+    const dataType = (scoreA ?? scoreB)!.dataType;
+    if (dataType === "categorical") continue;
+    const side = (score: ScoreSums | undefined) => ({ count: score?.count ?? 0, sum: score?.sum ?? 0, sumSquares: score?.sumSquares ?? 0 });
+    const comparison =
+      dataType === "boolean"
+        ? compareProportions({ successes: Math.round(side(scoreA).sum), total: side(scoreA).count }, { successes: Math.round(side(scoreB).sum), total: side(scoreB).count })
+        : compareMeans(summarize(side(scoreA)), summarize(side(scoreB)));
+    metrics.push(metricOf(comparison, labels, name, { lowerIsBetter: false, unit: null }));
+  }
+  return { a, b, label, confidence: 0.95, metrics };
+}

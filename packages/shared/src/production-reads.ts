@@ -1,0 +1,231 @@
+// Reading production signals: the figures per prompt version (from the hourly rollups), a comparison of
+// two versions, and the generations themselves. The web's Production tab, the tRPC procedures and
+// REST /api/v1 share these inputs and answers.
+import { z } from "zod";
+import { idSchema, plainText } from "./validation.ts";
+
+/** The time ranges the Production tab offers, and how long each is. */
+export const PRODUCTION_RANGES = ["24h", "7d", "30d", "90d"] as const;
+export type ProductionRange = (typeof PRODUCTION_RANGES)[number];
+export const PRODUCTION_RANGE_HOURS: Record<ProductionRange, number> = { "24h": 24, "7d": 168, "30d": 720, "90d": 2160 };
+
+/** Without `from`, the figures cover this many days up to `to` (or now). */
+export const PRODUCTION_DEFAULT_DAYS = 7;
+/** The longest span one request covers. */
+export const PRODUCTION_MAX_DAYS = 366;
+
+export const PRODUCTION_MSG = {
+  rangeOrder: "'from' must be before 'to'",
+  rangeTooLong: `The range covers at most ${PRODUCTION_MAX_DAYS} days`,
+  sameVersions: "Choose two different versions to compare",
+  versionsOrLabel: "Compare two versions (a and b) or a split label, not both",
+  notSplit: (label: string) => `The label '${label}' is not split between two versions`,
+  generationNotFound: "Generation not found",
+  empty: "No production data yet",
+} as const;
+
+const environmentSchema = plainText().trim().min(1).max(100);
+const modelSchema = plainText().trim().min(1).max(200);
+const instant = z.coerce.date();
+
+/** The filters every figure takes: a time span (ISO instants; default the last 7 days), an environment, a model. */
+export const productionFilters = z.object({
+  from: instant.optional(),
+  to: instant.optional(),
+  environment: environmentSchema.optional(),
+  /** The generations' model; the scores have no model, so their figures ignore it. */
+  model: modelSchema.optional(),
+});
+export type ProductionFilters = z.output<typeof productionFilters>;
+
+export const productionBuckets = ["hour", "day"] as const;
+
+export const productionMetricsInput = productionFilters.extend({
+  promptId: idSchema,
+  /** The charts' bucket; by default hours for spans up to two days, else days. */
+  bucket: z.enum(productionBuckets).optional(),
+});
+
+export const productionCompareInput = productionFilters.extend({
+  promptId: idSchema,
+  /** Two versions: `a` is the baseline, `b` the candidate. */
+  a: z.number().int().min(1).optional(),
+  b: z.number().int().min(1).optional(),
+  /** Or a split label: its version (the baseline) against its candidate. */
+  label: plainText().trim().min(1).max(64).optional(),
+});
+
+export const productionGenerationsInput = productionFilters.extend({
+  promptId: idSchema,
+  version: z.number().int().min(1).optional(),
+  status: z.enum(["ok", "error"]).optional(),
+  cursor: z.string().max(500).optional(),
+  limit: z.number().int().min(1).max(200).optional(),
+});
+
+export const productionGenerationInput = z.object({ promptId: idSchema, id: idSchema });
+
+// ---- answers ----
+
+const int = z.number().int();
+/** A figure with nothing to compute it from (no generation with a latency, say) is null. */
+const figure = z.number().nullable();
+
+export const scoreFigure = z.object({
+  name: z.string(),
+  dataType: z.enum(["numeric", "boolean", "categorical"]),
+  count: int,
+  /** Numeric scores: the mean value. */
+  mean: figure,
+  /** Boolean scores: the share of true (0 to 1). */
+  share: figure,
+  /** Boolean and categorical scores: each value's count, most frequent first. */
+  categories: z.array(z.object({ value: z.string(), count: int })),
+});
+export type ScoreFigure = z.infer<typeof scoreFigure>;
+
+const versionFigures = {
+  generations: int,
+  errors: int,
+  /** errors / generations (0 to 1). */
+  errorRate: figure,
+  latencyP50Ms: figure,
+  latencyP95Ms: figure,
+  latencyMeanMs: figure,
+  ttftP50Ms: figure,
+  inputTokens: int,
+  outputTokens: int,
+  /** Tokens (input + output) per generation. */
+  meanTokens: figure,
+  /** USD over the span, and per generation. */
+  cost: z.number(),
+  meanCost: figure,
+};
+
+export const productionVersionMetrics = z.object({ version: int, ...versionFigures, scores: z.array(scoreFigure) });
+export type ProductionVersionMetrics = z.infer<typeof productionVersionMetrics>;
+
+export const productionSeriesPoint = z.object({
+  at: z.iso.datetime(),
+  generations: int,
+  errors: int,
+  latencyP50Ms: figure,
+  latencyP95Ms: figure,
+  cost: z.number(),
+});
+
+export const productionMetrics = z.object({
+  from: z.iso.datetime(),
+  to: z.iso.datetime(),
+  bucket: z.enum(productionBuckets),
+  /** The environments and models seen over the span (for the filters), sorted. */
+  environments: z.array(z.string()),
+  models: z.array(z.string()),
+  versions: z.array(productionVersionMetrics),
+  /** Per version, each bucket of the span that has generations, oldest first. */
+  series: z.array(z.object({ version: int, points: z.array(productionSeriesPoint) })),
+});
+export type ProductionMetrics = z.infer<typeof productionMetrics>;
+
+/** REST's metrics answer: the span and the figures per version. */
+export const runtimeProductionMetrics = z.object({
+  from: z.iso.datetime(),
+  to: z.iso.datetime(),
+  environment: z.string().nullable(),
+  versions: z.array(productionVersionMetrics.omit({ meanTokens: true, latencyMeanMs: true, meanCost: true, errors: true })),
+});
+
+/** GET /api/v1/prompts/{name}/metrics: the span (default the last 7 days) and an environment. */
+export const runtimeProductionMetricsQuery = z.object({
+  from: z.iso.datetime({ offset: true }).optional(),
+  to: z.iso.datetime({ offset: true }).optional(),
+  environment: environmentSchema.optional(),
+  model: modelSchema.optional(),
+});
+
+export const productionComparisonMetric = z.object({
+  /** "error rate", "latency", "cost", or a score's name. */
+  metric: z.string(),
+  kind: z.enum(["proportion", "mean"]),
+  lowerIsBetter: z.boolean(),
+  unit: z.string().nullable(),
+  a: z.object({ n: int, value: figure }),
+  b: z.object({ n: int, value: figure }),
+  /** b - a, with its confidence interval (null when it cannot be computed yet). */
+  difference: figure,
+  lower: figure,
+  upper: figure,
+  pValue: figure,
+  significant: z.boolean(),
+  /** The sentence the page shows. */
+  verdict: z.string(),
+  /** How the figure was measured when it is not exact (latency's spread from the histogram). */
+  note: z.string().nullable(),
+});
+export type ProductionComparisonMetric = z.infer<typeof productionComparisonMetric>;
+
+export const productionComparison = z.object({
+  a: int,
+  b: int,
+  label: z.string().nullable(),
+  confidence: z.number(),
+  metrics: z.array(productionComparisonMetric),
+});
+export type ProductionComparison = z.infer<typeof productionComparison>;
+
+export const generationScore = z.object({
+  id: z.string(),
+  name: z.string(),
+  dataType: z.enum(["numeric", "boolean", "categorical"]),
+  value: z.number().nullable(),
+  stringValue: z.string().nullable(),
+  comment: z.string().nullable(),
+  source: z.string(),
+  createdAt: z.iso.datetime(),
+});
+
+export const generationItem = z.object({
+  id: z.string(),
+  version: int.nullable(),
+  model: z.string().nullable(),
+  startedAt: z.iso.datetime(),
+  latencyMs: figure,
+  ttftMs: figure,
+  tokens: z.object({ input: int.nullable(), output: int.nullable() }),
+  cost: figure,
+  status: z.enum(["ok", "error"]),
+  error: z.string().nullable(),
+  traceId: z.string().nullable(),
+  observationId: z.string(),
+  userRef: z.string().nullable(),
+  sessionRef: z.string().nullable(),
+  environment: z.string(),
+  scores: z.array(generationScore),
+});
+export type GenerationItem = z.infer<typeof generationItem>;
+
+export const generationPage = z.object({ items: z.array(generationItem), nextCursor: z.string().nullable() });
+export type GenerationPage = z.infer<typeof generationPage>;
+
+/** One generation with its text, when its team keeps it (else both null). */
+export const generationDetail = generationItem.extend({ input: z.string().nullable(), output: z.string().nullable(), textKept: z.boolean() });
+export type GenerationDetail = z.infer<typeof generationDetail>;
+
+export const PRODUCTION_EXPORT_FORMATS = ["json", "csv", "jsonl"] as const;
+
+/** GET /api/v1/prompts/{name}/generations: filters, a page (newest first) or an export of the whole span. */
+export const runtimeGenerationsQuery = z.object({
+  from: z.iso.datetime({ offset: true }).optional(),
+  to: z.iso.datetime({ offset: true }).optional(),
+  environment: environmentSchema.optional(),
+  model: modelSchema.optional(),
+  version: z.coerce.number().int().min(1).max(2 ** 31 - 1).optional(),
+  status: z.enum(["ok", "error"]).optional(),
+  cursor: z.string().max(500).optional(),
+  limit: z.coerce.number().int().min(1).max(200).optional(),
+  /** json (default): a page; csv or jsonl: every generation of the span, newest first, streamed (at most 100,000). */
+  format: z.enum(PRODUCTION_EXPORT_FORMATS).optional(),
+});
+
+/** The most rows one export writes. */
+export const PRODUCTION_EXPORT_LIMIT = 100_000;
