@@ -131,6 +131,16 @@ const EXAMPLES: Record<string, Example[]> = {
     { status: 403, path: "/prompts/a/b/versions", body: version },
     { status: 404, path: "/prompts/nope/versions", key: "write", body: version },
   ],
+  getPromptMetrics: [
+    { status: 200, path: "/prompts/a/b/metrics?environment=production" },
+    { status: 400, path: "/prompts/a/b/metrics?from=2026-02-01T00:00:00Z&to=2026-01-01T00:00:00Z" },
+    { status: 404, path: "/prompts/nope/metrics" },
+  ],
+  listPromptGenerations: [
+    { status: 200, path: "/prompts/a/b/generations?limit=10" },
+    { status: 400, path: "/prompts/a/b/generations?cursor=nonsense" },
+    { status: 404, path: "/prompts/nope/generations?format=csv" },
+  ],
   setLabel: [
     { status: 200, path: "/prompts/a/b/labels/staging", key: "write", body: { version: 1 } },
     { status: 400, path: "/prompts/a/b/labels/staging", key: "write", body: { version: "one" } },

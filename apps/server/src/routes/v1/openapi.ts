@@ -5,6 +5,7 @@
 import { z } from "zod";
 import {
   evaluationItemsAnswer, runtimeCompileInput, runtimeCompiled, runtimeCreatePromptInput, runtimeCreateVersionInput, runtimeCreatedPrompt, runtimeCreatedVersion,
+  generationPage, runtimeProductionMetrics,
   runtimeError, runtimeEvaluationInput, runtimeEvaluationSummary, runtimeLabelSet, runtimePrompt, runtimePromptPage, runtimeRunInput, runtimeRunResult, runtimeSetLabelInput,
 } from "@promptly/shared";
 import { keyScopeFor } from "@promptly/api";
@@ -30,6 +31,8 @@ const SCHEMAS = new Map<z.ZodType, { name: string; io: "input" | "output" }>([
   [runtimeEvaluationSummary, { name: "Evaluation", io: "output" }],
   [runtimeEvaluationInput, { name: "EvaluationInput", io: "input" }],
   [evaluationItemsAnswer, { name: "EvaluationItems", io: "output" }],
+  [runtimeProductionMetrics, { name: "ProductionMetrics", io: "output" }],
+  [generationPage, { name: "GenerationPage", io: "output" }],
 ]);
 
 function jsonSchema(schema: z.ZodType, io: "input" | "output") {
@@ -77,6 +80,7 @@ export function openApiDocument() {
             content: {
               "application/json": { schema: ref(answer.schema) },
               ...(answer.events && { "text/event-stream": { schema: { type: "string", description: answer.events } } }),
+              ...Object.fromEntries(Object.entries(answer.formats ?? {}).map(([type, description]) => [type, { schema: { type: "string", description } }])),
             },
           }),
         },

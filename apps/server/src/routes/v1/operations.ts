@@ -7,13 +7,14 @@ import { createHash } from "node:crypto";
 import type { Request, Response } from "express";
 import type { z } from "zod";
 import {
-  type KeyCaller, type Resource, compileRuntimePrompt, createRuntimePrompt, getRuntimeEvaluation, getRuntimeEvaluationItems, startRuntimeEvaluation, createRuntimeVersion, listRuntimePrompts, runtimeSelector, serveRuntimePrompt, setRuntimeLabel,
+  type KeyCaller, type Resource, compileRuntimePrompt, runtimeGenerationPages, runtimeGenerations, runtimeProductionMetrics, createRuntimePrompt, getRuntimeEvaluation, getRuntimeEvaluationItems, startRuntimeEvaluation, createRuntimeVersion, listRuntimePrompts, runtimeSelector, serveRuntimePrompt, setRuntimeLabel,
   startRuntimeRun, type ApiServices, type RunEvent,
 } from "@promptly/api";
 import {
   evaluationItemsAnswer, idSchema, promptLabelSchema, runtimeCompileInput, runtimeEvaluationInput, runtimeEvaluationSummary, runtimeCompiled, runtimeCreatePromptInput, runtimeCreateVersionInput, runtimeCreatedPrompt,
   runtimeCreatedVersion, runtimeError, runtimeGetQuery, runtimeLabelSet, runtimeListQuery, runtimePrompt, runtimePromptPage, runtimeRunInput, runtimeRunResult,
   runtimeSetLabelInput, type Action, type RuntimeError, type RuntimePrompt, type RuntimeRunResult, type VariableProblem,
+  PRODUCTION_EXPORT_LIMIT, csvText, generationPage, runtimeGenerationsQuery, runtimeProductionMetrics as productionMetricsAnswer, runtimeProductionMetricsQuery, type GenerationItem,
 } from "@promptly/shared";
 import { sendError } from "./http.ts";
 
@@ -22,6 +23,8 @@ interface Answer {
   schema?: z.ZodType;
   /** Also answered as server-sent events: what they are. */
   events?: string;
+  /** Also answered in these media types (asked for by the query): what each holds. */
+  formats?: Record<string, string>;
   headers?: Record<string, string>;
 }
 
@@ -126,7 +129,107 @@ export function matchesIfNoneMatch(header: string | undefined, etag: string): bo
   });
 }
 
+/** The columns of a generations export in CSV; scores as `name=value` pairs separated by "; ". */
+const GENERATION_CSV_HEADER = [
+  "id", "version", "model", "startedAt", "latencyMs", "ttftMs", "inputTokens", "outputTokens", "cost", "status", "error",
+  "traceId", "observationId", "userRef", "sessionRef", "environment", "scores",
+];
+
+const generationCsvRow = (item: GenerationItem) => [
+  item.id, item.version, item.model, item.startedAt, item.latencyMs, item.ttftMs, item.tokens.input, item.tokens.output, item.cost, item.status, item.error,
+  item.traceId, item.observationId, item.userRef, item.sessionRef, item.environment,
+  item.scores.map((score) => `${score.name}=${score.stringValue ?? score.value ?? ""}`).join("; "),
+];
+
+/** Parsed time bounds of a production query. */
+const spanQuery = (query: { from?: string; to?: string }) => ({
+  from: query.from === undefined ? undefined : new Date(query.from),
+  to: query.to === undefined ? undefined : new Date(query.to),
+});
+
+/** A production read refused before anything was written (a bad span, an unknown prompt) answers as any error does. */
+const productionErrors = {
+  400: error("Invalid filters, span (from after to, more than 366 days) or cursor"),
+  ...NAME_ERRORS,
+  ...COMMON_ERRORS,
+};
+
+/**
+ * Production reads come before getPrompt: its `{name}` takes any path, so `/prompts/a/metrics` would
+ * fetch a prompt named `a/metrics`. Such a prompt is fetched with its name encoded (`a%2Fmetrics`).
+ */
+const PRODUCTION_OPERATIONS: Operation[] = [
+  operation({
+    id: "getPromptMetrics",
+    method: "get",
+    path: "/prompts/{name}/metrics",
+    summary:
+      "A prompt's production figures per version over a span (default the last 7 days), from the hourly rollups: generations, error rate, " +
+      "latency p50 and p95, time to first token p50, tokens, cost (USD) and each score's mean (numeric) or share of true (boolean) with its count",
+    action: "prompt.read",
+    query: runtimeProductionMetricsQuery,
+    responses: { 200: { description: "The figures per version, newest version first", schema: productionMetricsAnswer }, ...productionErrors },
+    async handle({ services, caller, res, params, query }) {
+      const filters = { ...spanQuery(query), environment: query.environment, model: query.model };
+      res.setHeader("Cache-Control", "no-store").json(await runtimeProductionMetrics(services.db, caller, params["name"]!, filters, services.now()));
+    },
+  }),
+  operation({
+    id: "listPromptGenerations",
+    method: "get",
+    path: "/prompts/{name}/generations",
+    summary:
+      "A prompt's generations over a span (default the last 7 days), newest first, with their scores: a page (format json, up to 200 with limit; " +
+      `follow nextCursor), or every one of the span as CSV or JSON Lines (format csv or jsonl; at most ${PRODUCTION_EXPORT_LIMIT.toLocaleString("en-US")}, streamed)`,
+    action: "prompt.read",
+    query: runtimeGenerationsQuery,
+    responses: {
+      200: {
+        description: "A page of generations (json), or the export (csv, jsonl)",
+        schema: generationPage,
+        formats: {
+          "text/csv": `One row per generation, with a header row: ${GENERATION_CSV_HEADER.join(", ")}; scores as name=value pairs separated by "; "`,
+          "application/x-ndjson": "One generation per line, each as an item of the json page",
+        },
+      },
+      ...productionErrors,
+    },
+    async handle({ services, caller, res, params, query }) {
+      const { format = "json", cursor, limit, ...rest } = query;
+      const filters = { ...rest, ...spanQuery(rest) };
+      if (format === "json") {
+        return void res.setHeader("Cache-Control", "no-store").json(await runtimeGenerations(services.db, caller, params["name"]!, { ...filters, cursor, limit }, services.now()));
+      }
+      const pages = runtimeGenerationPages(services.db, caller, params["name"]!, filters, PRODUCTION_EXPORT_LIMIT, services.now());
+      // The first page is read before anything is sent, so an unknown prompt or a bad span answers as an error.
+      let next = await pages.next();
+      const csv = format === "csv";
+      const file = `${params["name"]!.replace(/[^a-z0-9._-]+/g, "_")}-generations.${format}`;
+      res.status(200).set({
+        "Content-Type": csv ? "text/csv; charset=utf-8" : "application/x-ndjson; charset=utf-8",
+        "Content-Disposition": `attachment; filename="${file}"`,
+        "Cache-Control": "no-store",
+      });
+      if (csv) res.write(csvText([GENERATION_CSV_HEADER]));
+      try {
+        for (; !next.done; next = await pages.next()) {
+          if (res.destroyed) return;
+          const items = next.value;
+          if (items.length === 0) continue;
+          res.write(csv ? csvText(items.map(generationCsvRow)) : items.map((item) => `${JSON.stringify(item)}\n`).join(""));
+        }
+      } catch (cause) {
+        // The answer has begun: a failure can only cut it short, never turn into an error answer.
+        res.destroy(cause as Error);
+        return;
+      }
+      res.end();
+    },
+  }),
+];
+
 export const V1_OPERATIONS: Operation[] = [
+  ...PRODUCTION_OPERATIONS,
   operation({
     id: "listPrompts",
     method: "get",
