@@ -27,6 +27,10 @@ import { fastPathAnswers } from "./fast-paths/answers.ts";
 import { fastPathsOn, type TrustProxy } from "./env.ts";
 
 const HEALTH_CACHE_MS = 1000;
+/** The paths that answer "starting" until the start has finished. */
+const READINESS_PATH = /^\/api\/health(\/ready)?\/?$/i;
+/** Logged (once) when readiness first answers "starting". */
+export const READINESS_STARTING = 'Readiness answers 503 "starting" until the start has finished';
 /** Answers smaller than this (bytes) are sent uncompressed. */
 const COMPRESSION_THRESHOLD = 1024;
 
@@ -110,8 +114,10 @@ export function createApp({
       else expressHandle(req, res, next);
     };
   }
-  // First, so every answer carries its request id and every request is logged and counted.
-  app.use(requestLogging(logger));
+  // First, so every answer carries its request id and every request is logged and counted. Except a
+  // readiness probe answered "starting": no failure, said once at info (below), not once per probe as an error.
+  const logRequest = requestLogging(logger);
+  app.use((req, res, next) => (isStarting() && READINESS_PATH.test(req.path) ? next() : logRequest(req, res, next)));
   if (metricsToken) {
     app.use(httpMetrics());
     // Before the host check: Prometheus scrapes by address, and the token is what guards this.
@@ -169,17 +175,23 @@ export function createApp({
     if (!probe || Date.now() - probe.at > HEALTH_CACHE_MS) probe = { at: Date.now(), report: checkHealth(services) };
     return probe.report;
   };
+  let saidStarting = false;
+  const answerStarting = (res: express.Response) => {
+    if (!saidStarting) logger.info(READINESS_STARTING);
+    saidStarting = true;
+    res.status(503).json({ status: "starting" });
+  };
   // Liveness: the process answers; nothing else is checked, so a database outage does not get it restarted.
   app.get("/api/health/live", (_req, res) => void res.json({ status: "ok" }));
   // Readiness: whether to send it requests: not while starting or draining, nor while the database, storage or mail is down.
   app.get("/api/health/ready", async (_req, res) => {
     if (isDraining()) return void res.status(503).json({ status: "draining" });
-    if (isStarting()) return void res.status(503).json({ status: "starting" });
+    if (isStarting()) return answerStarting(res);
     const { status, db, storage, mail } = await probedHealth();
     res.status(status === "ok" ? 200 : 503).json({ status, db, storage, mail });
   });
   app.get("/api/health", async (_req, res) => {
-    if (isStarting()) return void res.status(503).json({ status: "starting" });
+    if (isStarting()) return answerStarting(res);
     const report = await probedHealth();
     // Under a host name that is not ours (a load balancer probing by address, or a rebinding page),
     // only whether the parts are up: the outbox figures are for operators.

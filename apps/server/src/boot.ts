@@ -149,8 +149,12 @@ export async function boot(env: Env, opts: { viteMiddleware?: RequestHandler; lo
       databaseUrl: database.url,
       onError: warn("runtime cache"),
     });
-    // A first run costs what the later ones do: the run path is warmed (reads only) before readiness says ready.
-    await warmRunPath(services, { sdks: sdksLoaded, logger });
+    // A first run costs what the later ones do: the run path is warmed (reads only) before readiness
+    // says ready; and mail queued from then on gets its job at once: the mail queue's worker takes jobs.
+    await Promise.all([
+      warmRunPath(services, { sdks: sdksLoaded, logger }),
+      outbox.ready,
+    ]);
     starting = false;
     return {
       services,

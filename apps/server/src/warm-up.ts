@@ -3,17 +3,23 @@
 // modules (and its character decoder) loaded, the run input's schema compiled, Prisma's query plans of
 // the key and prompt lookups made, PostgreSQL's first planning of those statements and reading of the
 // tables' catalog on the connection the run gets, and the first call through a provider's SDK and
-// undici's fetch (building the request, reading the event stream). The warm-up goes through the same
-// functions as a run, with reads only: an API key that does not exist, the production version of a
-// stored prompt read for a key that does not exist either (kept in no cache), and a streamed answer
-// from a throwaway server of its own on the loopback, never a provider. Nothing is written, counted or
-// audited. A part that fails is logged and skipped; the warm-up as a whole gives up after WARM_UP_LIMIT_MS.
+// undici's fetch (building the request, reading the event stream), the read of the team's connections
+// and the opening of a sealed key, and the rate limits' first connection to their store (a key limited
+// to under 100 requests a minute is counted there before its run's provider call). The warm-up goes
+// through the same functions as a run, with reads only: an API key that does not exist, the production
+// version of a stored prompt read for a key that does not exist either (kept in no cache), a stored
+// connection read but a throwaway key opened (never kept), the store asked a `SELECT 1`, and a
+// streamed answer from a throwaway server of its own on the loopback, never a provider. Nothing is
+// written, counted or audited. A part that fails is logged and skipped; the warm-up as a whole gives
+// up after WARM_UP_LIMIT_MS.
 import { randomBytes, randomUUID } from "node:crypto";
 import { createServer, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { Readable } from "node:stream";
 import express from "express";
-import { DomainError, authenticateBearer, compileRuntimePrompt, keyCaller, resolveRuntimePrompt, runtimeSelector, streamModelAnswer, type ApiServices } from "@promptly/api";
+import {
+  DomainError, authenticateBearer, compileRuntimePrompt, keyCaller, resolveRuntimePrompt, runtimeSelector, streamModelAnswer, warmRunConnections, type ApiServices,
+} from "@promptly/api";
 import { API_KEY_PREFIX, RUNTIME_DEFAULT_LABEL, RUNTIME_MSG, runtimeRunInput, type ProviderKind } from "@promptly/shared";
 import type { Logger } from "./logger.ts";
 
@@ -78,6 +84,13 @@ async function readPrompt(services: ApiServices): Promise<boolean> {
     if (!(error instanceof DomainError && error.code === "NOT_FOUND")) throw error;
   }
   return stored !== null;
+}
+
+/** The rate limits' store answers once (its first connection opened), when limits are on; nothing is counted. */
+async function openRateLimitStore(services: ApiServices): Promise<boolean> {
+  if (!services.config.rateLimits) return false;
+  await services.rateLimits.ready();
+  return true;
 }
 
 /** One streamed answer in each SDK's dialect: a piece of text, then the usage. */
@@ -161,7 +174,10 @@ export async function warmRunPath(services: ApiServices, { sdks, logger }: { sdk
       await step("JSON body", parseRunBody);
       await step("API key lookup", () => lookUpKey(services));
       await step("prompt lookup", () => readPrompt(services));
+      await step("connection lookup", () => warmRunConnections(services.db, services.config));
     }
+    // Once, last: a connection is opened once (no code of ours to compile).
+    await part("rate limit store", () => openRateLimitStore(services));
   })();
   let timer: NodeJS.Timeout | undefined;
   const limit = new Promise<"limit">((resolve) => (timer = setTimeout(() => resolve("limit"), WARM_UP_LIMIT_MS)));

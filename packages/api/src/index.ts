@@ -18,7 +18,7 @@ export { setSuperUser } from "./services/identity/super-users.ts";
 export { setAppRole } from "./services/identity/app-roles.ts";
 export { scheduleHousekeeping } from "./services/platform/housekeeping.ts";
 export { startOutboxWorker } from "./services/platform/outbox.ts";
-export { warmStoredProviderSdks } from "./services/models/connections.ts";
+export { warmRunConnections, warmStoredProviderSdks } from "./services/models/connections.ts";
 export { streamModelAnswer } from "./services/models/provider-client.ts";
 export { configureNotificationMail } from "./services/notifications/notify.ts";
 export { startRuntimeSync } from "./services/runtime/runtime-cache.ts";

@@ -301,6 +301,30 @@ export function openRunConnection(config: Config, row: RunConnectionRow): OpenCo
   return (opened.connection = { id: row.id, organizationId: row.organizationId, kind, baseUrl: row.baseUrl, apiKey: opened.apiKey });
 }
 
+/**
+ * At start, ahead of the first run: a run's reads of its connections (a team's, with and without one
+ * named, and one by id) for the team of a stored connection, and the opening of a key through the
+ * same code as a run's, but a throwaway key sealed for a throwaway id and not kept: no stored key is
+ * opened. False when no team's organization has a connection.
+ */
+export async function warmRunConnections(db: DbOrTx, config: Config): Promise<boolean> {
+  const stored = await db.providerConnection.findFirst({
+    where: { organization: { teams: { some: {} } } },
+    select: { id: true, organization: { select: { teams: { select: { id: true }, take: 1 } } } },
+  });
+  const teamId = stored?.organization.teams[0]?.id;
+  if (!stored || !teamId) return false;
+  const [{ connections }] = await Promise.all([findTeamRunConnections(db, teamId), findTeamRunConnections(db, teamId, stored.id), findRunConnection(db, stored.id)]);
+  const id = randomUUID();
+  const row = connections[0] ?? { kind: "openai" as const, teams: [], organizationId: randomUUID(), name: "warm-up", baseUrl: null, models: [] };
+  try {
+    openRunConnection(config, { ...row, id, apiKeySealed: sealSecret(config.secret, SEAL, id, new TextEncoder().encode("warm-up")) });
+  } finally {
+    forgetConnection(id);
+  }
+  return true;
+}
+
 /** The connection with its key opened, for a call to the provider; never leaves the server. */
 export async function openProviderConnection(db: DbOrTx, config: Config, id: string): Promise<OpenConnection & { id: string; organizationId: string }> {
   const row = await db.providerConnection.findUnique({ where: { id }, select: { id: true, organizationId: true, kind: true, baseUrl: true, apiKeySealed: true } });
