@@ -69,6 +69,9 @@ export const PROMPT_MSG = {
   labelInvalid: `A label uses 1-${PROMPT_LABEL_MAX} lowercase letters, digits, '_', '-' and '.'`,
   labelLatest: "'latest' always means the highest version: it cannot be set or removed",
   labelNotFound: "Label not found",
+  splitWeightRange: "A split's weight is a whole percent from 1 to 99",
+  splitSameVersion: "The candidate must be another version than the one the label points at",
+  notSplit: "This label is not split: there is nothing to promote or roll back",
   versionNotFound: "Version not found",
   versionOrLabel: "Choose a version or a label, not both",
   lintFailed: "The prompt has errors: ",
@@ -238,6 +241,16 @@ export const getPromptInput = z
 
 export const setLabelInput = z.object({ promptId: idSchema, label: promptLabelSchema, version: z.number().int().min(1) });
 export const removeLabelInput = z.object({ promptId: idSchema, label: promptLabelSchema });
+/** A split release: the label keeps its version and serves `version` (the candidate) to `weight` percent of fetches. */
+export const splitLabelInput = z.object({
+  promptId: idSchema,
+  label: promptLabelSchema,
+  version: z.number().int().min(1),
+  weight: z.number({ error: PROMPT_MSG.splitWeightRange }).int(PROMPT_MSG.splitWeightRange).min(1, PROMPT_MSG.splitWeightRange).max(99, PROMPT_MSG.splitWeightRange),
+});
+/** Ends a split: `promote` makes the candidate the label's only version, `rollback` keeps the label's version alone. */
+export const endSplitInput = z.object({ promptId: idSchema, label: promptLabelSchema, outcome: z.enum(["promote", "rollback"]) });
+export type SplitOutcome = z.infer<typeof endSplitInput>["outcome"];
 export const setRatingInput = z.object({
   promptId: idSchema,
   stars: z.number({ error: PROMPT_MSG.starsRange }).int(PROMPT_MSG.starsRange).min(1, PROMPT_MSG.starsRange).max(5, PROMPT_MSG.starsRange),

@@ -2,7 +2,7 @@
 // that move `production` once the team's admins approve. Inputs and texts shared by the procedures
 // and the screens.
 import { z } from "zod";
-import { PROTECTED_LABEL, versionLabel } from "./prompts.ts";
+import { PROMPT_MSG, PROTECTED_LABEL, versionLabel } from "./prompts.ts";
 import { requiredPassRateSchema } from "./evaluations.ts";
 import { idSchema } from "./validation.ts";
 
@@ -56,11 +56,18 @@ export const CHANGE_REQUEST_STATUS_LABELS: Record<ChangeRequestStatus, string> =
   stale: "Needs refresh",
 };
 
-/** What a request proposes, in a few words: 'v3 to production', or 'Archive (production on v2)'. */
-export function changeRequestTitle(request: { kind: (typeof CHANGE_REQUEST_KINDS)[number]; label: string; baseVersion: number | null; proposedVersion: number | null }): string {
+/**
+ * What a request proposes, in a few words: 'v3 to production', 'v3 at 10% of production' (a split),
+ * 'v2 alone in production' (a split rolled back), or 'Archive (production on v2)'.
+ */
+export function changeRequestTitle(request: {
+  kind: (typeof CHANGE_REQUEST_KINDS)[number]; label: string; baseVersion: number | null; proposedVersion: number | null; proposedWeight?: number | null;
+}): string {
   if (request.kind === "archive" || request.proposedVersion === null) {
     return `Archive (${request.label} on ${request.baseVersion === null ? "no version" : versionLabel(request.baseVersion)})`;
   }
+  if (request.proposedWeight != null) return `${versionLabel(request.proposedVersion)} at ${request.proposedWeight}% of ${request.label}`;
+  if (request.proposedVersion === request.baseVersion) return `${versionLabel(request.proposedVersion)} alone in ${request.label}`;
   return `${versionLabel(request.proposedVersion)} to ${request.label}`;
 }
 
@@ -90,6 +97,8 @@ export const createChangeRequestInput = z.object({
   promptId: idSchema,
   label: z.literal(PROTECTED_LABEL, { error: REVIEW_MSG.onlyProduction }),
   version: z.number().int().min(1),
+  /** A split release: `production` keeps its version and serves `version` to this percent of fetches. */
+  weight: z.number({ error: PROMPT_MSG.splitWeightRange }).int(PROMPT_MSG.splitWeightRange).min(1, PROMPT_MSG.splitWeightRange).max(99, PROMPT_MSG.splitWeightRange).optional(),
   message: messageSchema.default(""),
 });
 export type CreateChangeRequestInput = z.input<typeof createChangeRequestInput>;

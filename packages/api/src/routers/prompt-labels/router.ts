@@ -1,7 +1,12 @@
-import { removeLabelInput, setLabelInput } from "@promptly/shared";
+import { z } from "zod";
+import { endSplitInput, removeLabelInput, setLabelInput, splitLabelInput } from "@promptly/shared";
 import { router } from "../../trpc.ts";
 import { KEYS_TOO, byPromptId, promptLabelProcedure } from "../../procedures.ts";
 import { removeLabel, setLabel } from "../../services/prompts/prompt-labels.ts";
+import { endSplitOrRequest, splitOrRequest } from "../../services/reviews/label-splits.ts";
+
+/** A split or its end: applied now, or (where the team reviews `production`) the change request that applies it once approved. */
+const splitAnswer = z.object({ applied: z.boolean(), changeRequestId: z.string().nullable() });
 
 export const promptLabelsRouter = router({
   /** Points a label at a version (a rollback points it at an older one); `production` needs team admin level. */
@@ -12,4 +17,16 @@ export const promptLabelsRouter = router({
   remove: promptLabelProcedure(byPromptId, KEYS_TOO)
     .input(removeLabelInput)
     .mutation(({ ctx, input }) => removeLabel(ctx.db, ctx.prompt, input.label, ctx.now(), ctx.audit)),
+
+  /** A split release: the label keeps its version and serves another to `weight` percent of fetches; a move of the label like any other. */
+  split: promptLabelProcedure(byPromptId, KEYS_TOO)
+    .input(splitLabelInput)
+    .output(splitAnswer)
+    .mutation(({ ctx, input }) => splitOrRequest(ctx.db, ctx.caller, ctx.prompt, input.label, input.version, input.weight, ctx.now(), ctx.audit)),
+
+  /** Ends a split in one move: promote its candidate, or roll back to the label's version alone. */
+  endSplit: promptLabelProcedure(byPromptId, KEYS_TOO)
+    .input(endSplitInput)
+    .output(splitAnswer)
+    .mutation(({ ctx, input }) => endSplitOrRequest(ctx.db, ctx.caller, ctx.prompt, input.label, input.outcome, ctx.now(), ctx.audit)),
 });

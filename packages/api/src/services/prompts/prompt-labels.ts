@@ -1,6 +1,6 @@
 // A prompt's labels: pointing one at a version (directly or inside a change request's transaction) and removing one.
 import type { Db, DbOrTx, DbTransaction } from "@promptly/db";
-import { PROMPT_MSG, PROTECTED_LABEL } from "@promptly/shared";
+import { PROMPT_MSG, PROTECTED_LABEL, type SplitOutcome } from "@promptly/shared";
 import { fail } from "../../errors.ts";
 import { authorOf } from "../access/actor.ts";
 import type { AuditContext } from "../insight/audit.ts";
@@ -65,16 +65,93 @@ export async function moveLabel(
   const { name } = await touchLivePrompt(tx, promptId, now);
   const exists = await tx.promptVersion.findUnique({ where: { promptId_version: { promptId, version } }, select: { id: true } });
   if (!exists) fail("NOT_FOUND", PROMPT_MSG.versionNotFound, "VERSION_NOT_FOUND");
-  // The label history: where it pointed before this move (null: it did not exist).
-  const previous = await tx.promptLabel.findUnique({ where: { promptId_name: { promptId, name: label } }, select: { version: true } });
-  await auditPrompt(tx, context, prompt, "prompt.label.set", { before: { label, version: previous?.version ?? null }, after: { label, version } });
+  // The label history: where it pointed before this move (null: it did not exist), and its split, if it was split.
+  const previous = await tx.promptLabel.findUnique({ where: { promptId_name: { promptId, name: label } }, select: splitSelect });
+  await auditPrompt(tx, context, prompt, "prompt.label.set", {
+    before: { label, version: previous?.version ?? null, ...splitOf(previous) },
+    after: { label, version },
+  });
+  // A move points the label at one version: a split it had ends here.
   await tx.$executeRaw`
     INSERT INTO prompt_labels (prompt_id, name, version, moved_by, moved_at)
     VALUES (${promptId}::uuid, ${label}, ${version}, ${moverId}::uuid, ${now})
-    ON CONFLICT (prompt_id, name) DO UPDATE SET version = EXCLUDED.version, moved_by = EXCLUDED.moved_by, moved_at = EXCLUDED.moved_at`;
+    ON CONFLICT (prompt_id, name) DO UPDATE SET version = EXCLUDED.version, candidate_version = NULL, candidate_weight = NULL,
+                                                moved_by = EXCLUDED.moved_by, moved_at = EXCLUDED.moved_at`;
   await followMoveToIncluders(tx, { prompt, name, label, previousVersion: previous?.version ?? null, version }, context.actor, now);
   if (label === PROTECTED_LABEL) await notify(tx, { kind: "production_moved", promptId, version, actorId: moverId }, now);
   return { label, version };
+}
+
+// ---- split releases ----
+
+const splitSelect = { version: true, candidateVersion: true, candidateWeight: true } as const;
+type LabelRow = { version: number; candidateVersion: number | null; candidateWeight: number | null };
+
+/** A label's split for the audit trail and webhooks: `{ split: { version, weight } }`, or nothing when it serves one version. */
+const splitOf = (row: LabelRow | null | undefined) =>
+  row?.candidateVersion != null && row.candidateWeight != null ? { split: { version: row.candidateVersion, weight: row.candidateWeight } } : {};
+
+/**
+ * Splits `label` in the caller's transaction, under the prompt row's lock: it keeps its version and
+ * serves `candidate` to `weight` percent of fetches (the rest stay on its version). A split is a move
+ * of the label: audited as one (with the split beside the version), so webhooks and notifications follow.
+ */
+export async function splitLabelIn(
+  tx: DbTransaction,
+  prompt: Pick<LoadedPrompt, "id" | "teamId" | "organizationId">,
+  label: string,
+  candidate: number,
+  weight: number,
+  moverId: string | null,
+  now: Date,
+  context: AuditContext,
+) {
+  const promptId = prompt.id;
+  await touchLivePrompt(tx, promptId, now);
+  const current = await tx.promptLabel.findUnique({ where: { promptId_name: { promptId, name: label } }, select: splitSelect });
+  if (!current) return fail("NOT_FOUND", PROMPT_MSG.labelNotFound, "LABEL_NOT_FOUND");
+  if (current.version === candidate) fail("INVALID", PROMPT_MSG.splitSameVersion, "SPLIT_SAME_VERSION");
+  if (!Number.isInteger(weight) || weight < 1 || weight > 99) fail("INVALID", PROMPT_MSG.splitWeightRange, "SPLIT_WEIGHT");
+  const exists = await tx.promptVersion.findUnique({ where: { promptId_version: { promptId, version: candidate } }, select: { id: true } });
+  if (!exists) fail("NOT_FOUND", PROMPT_MSG.versionNotFound, "VERSION_NOT_FOUND");
+  const split = { version: candidate, weight };
+  await auditPrompt(tx, context, prompt, "prompt.label.set", {
+    before: { label, version: current.version, ...splitOf(current) },
+    after: { label, version: current.version, split },
+  });
+  await tx.promptLabel.update({
+    where: { promptId_name: { promptId, name: label } },
+    data: { candidateVersion: candidate, candidateWeight: weight, movedById: moverId, movedAt: now },
+  });
+  if (label === PROTECTED_LABEL) await notify(tx, { kind: "production_moved", promptId, version: candidate, actorId: moverId }, now);
+  return { label, version: current.version, split };
+}
+
+/** The version a split's end leaves the label on: its candidate (`promote`) or its own version (`rollback`); refused when it is not split. */
+export async function splitEndVersion(db: DbOrTx, promptId: string, label: string, outcome: SplitOutcome): Promise<number> {
+  const current = await db.promptLabel.findUnique({ where: { promptId_name: { promptId, name: label } }, select: splitSelect });
+  if (!current) return fail("NOT_FOUND", PROMPT_MSG.labelNotFound, "LABEL_NOT_FOUND");
+  if (current.candidateVersion === null) return fail("STATE_CONFLICT", PROMPT_MSG.notSplit, "NOT_SPLIT");
+  return outcome === "promote" ? current.candidateVersion : current.version;
+}
+
+/** Splits `label` directly, as the prompt rules allow a move of it directly (`production`: team admin level, and no review required). */
+export async function splitLabel(db: Db, prompt: LoadedPrompt, label: string, candidate: number, weight: number, now: Date, context: AuditContext) {
+  refuseArchived(prompt);
+  await refuseDirectLabelChange(db, prompt, label, "move");
+  return db.$transaction((tx) => splitLabelIn(tx, prompt, label, candidate, weight, authorOf(context.actor), now, context));
+}
+
+/** Ends `label`'s split directly: one move onto the candidate (`promote`) or back onto its version alone (`rollback`). */
+export async function endSplit(db: Db, prompt: LoadedPrompt, label: string, outcome: SplitOutcome, now: Date, context: AuditContext) {
+  refuseArchived(prompt);
+  await refuseDirectLabelChange(db, prompt, label, "move");
+  return db.$transaction(async (tx) => {
+    await touchLivePrompt(tx, prompt.id, now);
+    // Read under the prompt's lock: a split ended meanwhile is refused, not ended twice.
+    const version = await splitEndVersion(tx, prompt.id, label, outcome);
+    return moveLabel(tx, prompt, label, version, authorOf(context.actor), now, context);
+  });
 }
 
 export async function removeLabel(db: Db, prompt: LoadedPrompt, label: string, now: Date, context: AuditContext) {

@@ -8,7 +8,8 @@ import { promptListItem } from "./prompt-shapes.ts";
 export const itemColumns = (caller: Caller) => Prisma.sql`
   p.id::text AS id, p.team_id::text AS "teamId", t.name AS "teamName", p.name, p.title, p.description, p.tags,
   p.visibility::text AS visibility, lv.type::text AS type, p.latest_version AS "latestVersion",
-  COALESCE((SELECT json_agg(json_build_object('name', l.name, 'version', l.version) ORDER BY l.name)
+  COALESCE((SELECT json_agg(json_build_object('name', l.name, 'version', l.version, 'split',
+                   CASE WHEN l.candidate_version IS NULL THEN NULL ELSE json_build_object('version', l.candidate_version, 'weight', l.candidate_weight) END) ORDER BY l.name)
             FROM prompt_labels l WHERE l.prompt_id = p.id), '[]'::json) AS labels,
   CASE WHEN p.author_id IS NULL THEN NULL
        ELSE json_build_object('id', p.author_id, 'fullName', ap.full_name, 'email', (SELECT au.email FROM users au WHERE au.id = p.author_id), 'avatarKey', ap.avatar_key) END AS author,

@@ -4,7 +4,8 @@ import { PROMPT_TYPES, PROMPT_VISIBILITIES, messageAnswer, promptToolSchema, res
 
 /** An author or reviewer: email is a colleague's address, for the name's fallback and its hover. */
 export const personItem = z.object({ id: z.string(), fullName: z.string().nullable(), email: z.string().nullable(), avatarUrl: z.string().nullable() });
-const labelItem = z.object({ name: z.string(), version: z.number() });
+/** A label and its version; `split`: it also serves that version to `weight` percent of fetches (the rest stay on `version`). */
+const labelItem = z.object({ name: z.string(), version: z.number(), split: z.object({ version: z.number(), weight: z.number() }).nullable() });
 
 export const promptListItem = z.object({
   id: z.string(),

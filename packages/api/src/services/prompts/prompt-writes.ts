@@ -170,7 +170,7 @@ export async function deleteLivePrompt(db: Db, caller: Caller, prompt: LoadedPro
   await db.$transaction(async (tx) => {
     await lockLivePrompt(tx, prompt.id);
     const stored = (await tx.promptVersion.findMany({ where: { promptId: prompt.id }, select: { version: true }, orderBy: { version: "asc" } })).map((row) => row.version);
-    const labels = await tx.promptLabel.findMany({ where: { promptId: prompt.id }, select: { name: true, version: true }, orderBy: { name: "asc" } });
+    const labels = await tx.promptLabel.findMany({ where: { promptId: prompt.id }, select: { name: true, version: true, candidateVersion: true, candidateWeight: true }, orderBy: { name: "asc" } });
     const latest = stored.at(-1)!;
     const named =
       which.version !== undefined ? [which.version]
@@ -180,9 +180,12 @@ export async function deleteLivePrompt(db: Db, caller: Caller, prompt: LoadedPro
     const versions = named.filter((version) => stored.includes(version));
     if (!versions.length) fail("NOT_FOUND", RUNTIME_MSG.promptNotFound(name, which.version !== undefined ? { version: which.version } : { label: which.label! }));
     const whole = versions.length === stored.length;
-    const gone = labels.filter((label) => versions.includes(label.version));
+    const gone = labels.filter((label) => versions.includes(label.version)).map(({ name: label, version }) => ({ name: label, version }));
+    // A split whose candidate goes ends: its label keeps its own version alone, a move of the label (of `production` too).
+    const splitsEnded = labels.filter((label) => !versions.includes(label.version) && label.candidateVersion !== null && versions.includes(label.candidateVersion));
     const production = await productionRemoval(tx, prompt.id);
-    if (production.productionVersion !== null && versions.includes(production.productionVersion)) {
+    const endsProductionSplit = splitsEnded.some((label) => label.name === PROTECTED_LABEL);
+    if (production.productionVersion !== null && (versions.includes(production.productionVersion) || endsProductionSplit)) {
       allowOrFail(authorize(caller, "prompt.delete", { label: PROTECTED_LABEL, prompt }));
       refuse(removalRefusal("delete", prompt, production));
     }
@@ -195,6 +198,14 @@ export async function deleteLivePrompt(db: Db, caller: Caller, prompt: LoadedPro
     await auditPrompt(tx, context, prompt, "prompt.version.delete", { name, before: { versions, labels: gone } });
     // Each label that goes is a move to nowhere in the label history, as a removal is.
     for (const label of gone) await auditPrompt(tx, context, prompt, "prompt.label.remove", { name, before: { label: label.name, version: label.version }, after: { label: label.name, version: null } });
+    for (const label of splitsEnded) {
+      await tx.promptLabel.update({ where: { promptId_name: { promptId: prompt.id, name: label.name } }, data: { candidateVersion: null, candidateWeight: null } });
+      await auditPrompt(tx, context, prompt, "prompt.label.set", {
+        name,
+        before: { label: label.name, version: label.version, split: { version: label.candidateVersion, weight: label.candidateWeight } },
+        after: { label: label.name, version: label.version },
+      });
+    }
     await tx.deletedPromptVersion.createMany({ data: versions.map((version) => ({ promptId: prompt.id, version, deletedAt: context.now })) });
     await touchLivePrompt(tx, prompt.id, context.now);
   });

@@ -18,7 +18,7 @@ import { authorAnswer, type RawAuthor } from "../prompts/prompt-rows.ts";
 import type { Caller } from "../access/access.ts";
 import { notify } from "../notifications/notify.ts";
 import type { LoadedPrompt } from "../prompts/loaded-prompt.ts";
-import { moveLabel } from "../prompts/prompt-labels.ts";
+import { moveLabel, splitLabelIn } from "../prompts/prompt-labels.ts";
 import { personItem, promptVersionItem } from "../prompts/prompt-shapes.ts";
 import { loadVersion } from "../prompts/prompt-versions.ts";
 import { approvalsToMove, archivedRefusal, changeRequestRefusal, lockLivePrompt, refuse } from "../prompts/prompt-rules.ts";
@@ -41,6 +41,8 @@ export const changeRequestItem = z.object({
   baseVersion: z.number().nullable(),
   /** Null for an archive request. */
   proposedVersion: z.number().nullable(),
+  /** A split: the label keeps its version and serves the proposed one to this percent of fetches; null: the proposed version alone. */
+  proposedWeight: z.number().nullable(),
   message: z.string(),
   /** `stale` also when the stored status is still `open` but `production` has moved since. */
   status: z.enum(CHANGE_REQUEST_STATUSES),
@@ -95,7 +97,7 @@ const effectiveStatus = Prisma.sql`CASE WHEN cr.status = 'open' AND cr.base_vers
 const itemSelect = Prisma.sql`
   SELECT cr.id::text AS id, cr.prompt_id::text AS "promptId", p.name AS "promptName", p.title AS "promptTitle",
          p.team_id::text AS "teamId", t.name AS "teamName", cr.kind::text AS kind, cr.label, cr.base_version AS "baseVersion",
-         cr.proposed_version AS "proposedVersion", cr.message, ${effectiveStatus} AS status,
+         cr.proposed_version AS "proposedVersion", cr.proposed_weight AS "proposedWeight", cr.message, ${effectiveStatus} AS status,
          CASE WHEN cr.author_id IS NULL THEN NULL
               ELSE json_build_object('id', cr.author_id, 'fullName', ap.full_name, 'email', (SELECT au.email FROM users au WHERE au.id = cr.author_id), 'avatarKey', ap.avatar_key) END AS author,
          (SELECT count(*) FROM change_request_reviews r WHERE r.change_request_id = cr.id AND r.decision = 'approved')::int AS approvals,
@@ -189,8 +191,8 @@ export async function getChangeRequest(db: DbOrTx, prompt: LoadedPrompt, id: str
 }
 
 /** A request that moves `production` to a version: the one the team's required pass rate gates. */
-const movesProduction = (request: { kind: string; label: string; proposedVersion: number | null }) =>
-  request.kind === "label" && request.label === PROTECTED_LABEL && request.proposedVersion !== null;
+const movesProduction = (request: { kind: string; label: string; baseVersion: number | null; proposedVersion: number | null }) =>
+  request.kind === "label" && request.label === PROTECTED_LABEL && request.proposedVersion !== null && request.proposedVersion !== request.baseVersion;
 
 /**
  * The evidence beside a request: the proposed version's latest finished evaluation, and the version
@@ -220,7 +222,12 @@ async function labelVersion(tx: DbTransaction, promptId: string, label: string):
 
 const refuseArchived = (prompt: LoadedPrompt) => refuse(archivedRefusal(prompt.archived, REVIEW_MSG.archived));
 
-/** A request to point `production` at `version`, based on what it points at now; the audit trail records it ("Review requested"). */
+/**
+ * A request to point `production` at `version`, based on what it points at now; the audit trail records it
+ * ("Review requested"). With `weight`, a split: `production` keeps its version and serves `version` to that
+ * percent of fetches. Without, `version` alone: a promotion, or, when `production` is split, its version
+ * (the split rolled back) or its candidate (promoted).
+ */
 export async function createChangeRequest(db: Db, caller: Caller, prompt: LoadedPrompt, input: CreateChangeRequestInput, now: Date, context: AuditContext) {
   refuseArchived(prompt);
   refuse(changeRequestRefusal(prompt.facts));
@@ -230,10 +237,17 @@ export async function createChangeRequest(db: Db, caller: Caller, prompt: Loaded
     await lockLivePrompt(tx, prompt.id, REVIEW_MSG.archived);
     const exists = await tx.promptVersion.findUnique({ where: { promptId_version: { promptId: prompt.id, version: input.version } }, select: { id: true } });
     if (!exists) fail("NOT_FOUND", PROMPT_MSG.versionNotFound, "VERSION_NOT_FOUND");
-    const baseVersion = await labelVersion(tx, prompt.id, label);
-    if (baseVersion === input.version) fail("STATE_CONFLICT", REVIEW_MSG.alreadyInProduction, "ALREADY_IN_PRODUCTION");
+    const current = await tx.promptLabel.findUnique({ where: { promptId_name: { promptId: prompt.id, name: label } }, select: { version: true, candidateVersion: true } });
+    const baseVersion = current?.version ?? null;
+    const weight = input.weight ?? null;
+    if (weight !== null && baseVersion === null) fail("NOT_FOUND", PROMPT_MSG.labelNotFound, "LABEL_NOT_FOUND");
+    if (weight !== null && baseVersion === input.version) fail("INVALID", PROMPT_MSG.splitSameVersion, "SPLIT_SAME_VERSION");
+    // Pointing a split `production` at its own version alone ends the split: that is a change.
+    if (weight === null && baseVersion === input.version && current?.candidateVersion == null) {
+      fail("STATE_CONFLICT", REVIEW_MSG.alreadyInProduction, "ALREADY_IN_PRODUCTION");
+    }
     const duplicate = await tx.changeRequest.findFirst({
-      where: { promptId: prompt.id, kind: "label", label, proposedVersion: input.version, status: { in: ["open", "stale"] } },
+      where: { promptId: prompt.id, kind: "label", label, proposedVersion: input.version, proposedWeight: weight, status: { in: ["open", "stale"] } },
       select: { id: true },
     });
     if (duplicate) fail("ALREADY_EXISTS", REVIEW_MSG.duplicateOpen, "DUPLICATE_REQUEST");
@@ -243,6 +257,7 @@ export async function createChangeRequest(db: Db, caller: Caller, prompt: Loaded
         label,
         baseVersion,
         proposedVersion: input.version,
+        proposedWeight: weight,
         message: input.message ?? "",
         authorId: caller.userId,
         createdAt: now,
@@ -251,7 +266,7 @@ export async function createChangeRequest(db: Db, caller: Caller, prompt: Loaded
       select: { id: true },
     });
     await notify(tx, { kind: "review_requested", changeRequestId: created.id, promptId: prompt.id, teamId: prompt.teamId, actorId: caller.userId }, now);
-    await auditRequested(tx, context, prompt, created.id, { kind: "label", label, baseVersion, proposedVersion: input.version }, input.message);
+    await auditRequested(tx, context, prompt, created.id, { kind: "label", label, baseVersion, proposedVersion: input.version, proposedWeight: weight }, input.message);
     return { id: created.id };
   });
 }
@@ -275,7 +290,7 @@ export async function createArchiveRequest(db: Db, caller: Caller, prompt: Loade
       select: { id: true },
     });
     await notify(tx, { kind: "review_requested", changeRequestId: created.id, promptId: prompt.id, teamId: prompt.teamId, actorId: caller.userId }, now);
-    await auditRequested(tx, context, prompt, created.id, { kind: "archive", label, baseVersion, proposedVersion: null }, input.message);
+    await auditRequested(tx, context, prompt, created.id, { kind: "archive", label, baseVersion, proposedVersion: null, proposedWeight: null }, input.message);
     return { id: created.id };
   });
 }
@@ -289,7 +304,7 @@ function auditRequested(tx: DbTransaction, context: AuditContext, prompt: Loaded
     action: "change_request.create",
     target: { type: "change_request", id, name: requestName(request) },
     before: { label: request.label, version: request.baseVersion },
-    after: { label: request.label, version: request.proposedVersion, ...(request.kind === "archive" ? { archive: true } : {}), message: message ?? "" },
+    after: { label: request.label, version: request.proposedVersion, ...proposedExtras(request), message: message ?? "" },
   });
 }
 
@@ -300,12 +315,20 @@ interface LockedRequest {
   label: string;
   baseVersion: number | null;
   proposedVersion: number | null;
+  proposedWeight: number | null;
 }
+
+/** What a request's audit entries add beside the proposed version: an archive, or a split's weight. */
+const proposedExtras = (request: Pick<LockedRequest, "kind" | "proposedWeight">) => ({
+  ...(request.kind === "archive" ? { archive: true } : {}),
+  ...(request.proposedWeight !== null ? { weight: request.proposedWeight } : {}),
+});
 
 /** Locks the request's row, then its prompt's: who decides second waits here and sees the first's decision. */
 async function lockRequest(tx: DbTransaction, id: string, promptId: string): Promise<LockedRequest> {
   const [row] = await tx.$queryRaw<LockedRequest[]>`
-    SELECT kind::text AS kind, status::text AS status, author_id::text AS "authorId", label, base_version AS "baseVersion", proposed_version AS "proposedVersion"
+    SELECT kind::text AS kind, status::text AS status, author_id::text AS "authorId", label, base_version AS "baseVersion", proposed_version AS "proposedVersion",
+           proposed_weight AS "proposedWeight"
     FROM change_requests WHERE id = ${id}::uuid FOR UPDATE`;
   if (!row) return fail("NOT_FOUND", MSG.notFound);
   await tx.$queryRaw`SELECT 1 FROM prompts WHERE id = ${promptId}::uuid FOR UPDATE`;
@@ -352,6 +375,8 @@ export async function approveChangeRequest(
         // An archive request: the prompt's row is locked and live (refused above otherwise).
         await tx.prompt.update({ where: { id: prompt.id }, data: { archivedAt: now, updatedAt: now } });
         await auditPrompt(tx, context, prompt, "prompt.archive", {});
+      } else if (request.proposedWeight !== null) {
+        await splitLabelIn(tx, prompt, request.label, request.proposedVersion, request.proposedWeight, caller.userId, now, context);
       } else {
         await moveLabel(tx, prompt, request.label, request.proposedVersion, caller.userId, now, context);
       }
@@ -383,14 +408,16 @@ function auditDecision(
     action,
     target: { type: "change_request", id, name: requestName(request) },
     before: { label: request.label, version: request.baseVersion },
-    after: { label: request.label, version: request.proposedVersion, ...(request.kind === "archive" ? { archive: true } : {}), ...after },
+    after: { label: request.label, version: request.proposedVersion, ...proposedExtras(request), ...after },
   });
 }
 
-const requestName = (request: Pick<LockedRequest, "label" | "baseVersion" | "proposedVersion">) =>
+const requestName = (request: Pick<LockedRequest, "label" | "baseVersion" | "proposedVersion" | "proposedWeight">) =>
   request.proposedVersion === null
     ? `archive (${request.label} on v${request.baseVersion ?? "–"})`
-    : `${request.label}: v${request.baseVersion ?? "–"} → v${request.proposedVersion}`;
+    : request.proposedWeight !== null
+      ? `${request.label}: v${request.baseVersion ?? "–"} ${100 - request.proposedWeight}% · v${request.proposedVersion} ${request.proposedWeight}%`
+      : `${request.label}: v${request.baseVersion ?? "–"} → v${request.proposedVersion}`;
 
 function notifyDecision(tx: DbTransaction, prompt: LoadedPrompt, id: string, request: LockedRequest, decision: "merged" | "archived" | "rejected", actorId: string, now: Date) {
   if (!request.authorId) return Promise.resolve();
@@ -434,7 +461,9 @@ export async function refreshChangeRequest(db: Db, caller: Caller, prompt: Loade
     const current = await labelVersion(tx, prompt.id, request.label);
     if (current === request.baseVersion && request.status === "open") fail("STATE_CONFLICT", REVIEW_MSG.notStale, "NOT_STALE");
     if (request.kind === "archive" && current === null) fail("STATE_CONFLICT", REVIEW_MSG.archiveWithoutProduction, "NO_PRODUCTION");
-    if (request.kind === "label" && current === request.proposedVersion) fail("STATE_CONFLICT", REVIEW_MSG.alreadyInProduction, "ALREADY_IN_PRODUCTION");
+    if (request.kind === "label" && current === request.proposedVersion && request.proposedWeight === null && request.proposedVersion !== request.baseVersion) {
+      fail("STATE_CONFLICT", REVIEW_MSG.alreadyInProduction, "ALREADY_IN_PRODUCTION");
+    }
     await tx.changeRequestReview.deleteMany({ where: { changeRequestId: id } });
     await tx.changeRequest.update({ where: { id }, data: { baseVersion: current, status: "open", updatedAt: now } });
     await notify(tx, { kind: "review_requested", changeRequestId: id, promptId: prompt.id, teamId: prompt.teamId, actorId: caller.userId }, now);

@@ -53,7 +53,8 @@ function dataOf(event: WebhookEvent, entry: AuditEntry): Record<string, unknown>
     case "prompt.version.created":
       return { version: after.version ?? null, commitMessage: after.commitMessage ?? "" };
     case "prompt.label.moved":
-      return { label: after.label, version: after.version, previousVersion: before.version ?? null };
+      // A split label names its candidate beside its version: `split: { version, weight }`.
+      return { label: after.label, version: after.version, previousVersion: before.version ?? null, ...(after.split ? { split: after.split } : {}) };
     case "prompt.version.deleted":
       return { versions: before.versions ?? [], labels: before.labels ?? [] };
     case "changeRequest.opened":
