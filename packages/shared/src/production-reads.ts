@@ -29,7 +29,7 @@ const modelSchema = plainText().trim().min(1).max(200);
 const instant = z.coerce.date();
 
 /** The filters every figure takes: a time span (ISO instants; default the last 7 days), an environment, a model. */
-export const productionFilters = z.object({
+const productionFilters = z.object({
   from: instant.optional(),
   to: instant.optional(),
   environment: environmentSchema.optional(),
@@ -38,7 +38,7 @@ export const productionFilters = z.object({
 });
 export type ProductionFilters = z.output<typeof productionFilters>;
 
-export const productionBuckets = ["hour", "day"] as const;
+const productionBuckets = ["hour", "day"] as const;
 
 export const productionMetricsInput = productionFilters.extend({
   promptId: idSchema,
@@ -71,7 +71,7 @@ const int = z.number().int();
 /** A figure with nothing to compute it from (no generation with a latency, say) is null. */
 const figure = z.number().nullable();
 
-export const scoreFigure = z.object({
+const scoreFigure = z.object({
   name: z.string(),
   dataType: z.enum(["numeric", "boolean", "categorical"]),
   count: int,
@@ -102,10 +102,10 @@ const versionFigures = {
   meanCost: figure,
 };
 
-export const productionVersionMetrics = z.object({ version: int, ...versionFigures, scores: z.array(scoreFigure) });
+const productionVersionMetrics = z.object({ version: int, ...versionFigures, scores: z.array(scoreFigure) });
 export type ProductionVersionMetrics = z.infer<typeof productionVersionMetrics>;
 
-export const productionSeriesPoint = z.object({
+const productionSeriesPoint = z.object({
   at: z.iso.datetime(),
   generations: int,
   errors: int,
@@ -143,7 +143,7 @@ export const runtimeProductionMetricsQuery = z.object({
   model: modelSchema.optional(),
 });
 
-export const productionComparisonMetric = z.object({
+const productionComparisonMetric = z.object({
   /** "error rate", "latency", "cost", or a score's name. */
   metric: z.string(),
   kind: z.enum(["proportion", "mean"]),
@@ -173,7 +173,7 @@ export const productionComparison = z.object({
 });
 export type ProductionComparison = z.infer<typeof productionComparison>;
 
-export const generationScore = z.object({
+const generationScore = z.object({
   id: z.string(),
   name: z.string(),
   dataType: z.enum(["numeric", "boolean", "categorical"]),
@@ -184,7 +184,7 @@ export const generationScore = z.object({
   createdAt: z.iso.datetime(),
 });
 
-export const generationItem = z.object({
+const generationItem = z.object({
   id: z.string(),
   version: int.nullable(),
   model: z.string().nullable(),
@@ -211,7 +211,7 @@ export type GenerationPage = z.infer<typeof generationPage>;
 export const generationDetail = generationItem.extend({ input: z.string().nullable(), output: z.string().nullable(), textKept: z.boolean() });
 export type GenerationDetail = z.infer<typeof generationDetail>;
 
-export const PRODUCTION_EXPORT_FORMATS = ["json", "csv", "jsonl"] as const;
+const PRODUCTION_EXPORT_FORMATS = ["json", "csv", "jsonl"] as const;
 
 /** GET /api/v1/prompts/{name}/generations: filters, a page (newest first) or an export of the whole span. */
 export const runtimeGenerationsQuery = z.object({

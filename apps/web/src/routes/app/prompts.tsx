@@ -2,10 +2,11 @@
 // own page is open to anyone who may read it (the server decides); the editor needs a team where
 // the person may create prompts.
 import { createRoute, lazyRouteComponent } from "@tanstack/react-router";
-import { PROMPT_SORTS, PROMPT_VISIBILITIES, RUN_STATUSES } from "@promptly/shared";
+import { PRODUCTION_RANGES, PROMPT_SORTS, PROMPT_VISIBILITIES, RUN_STATUSES } from "@promptly/shared";
 import { optionalBoolean, optionalInteger, optionalOneOf, optionalString, optionalStringArray, optionalStringOfLength, optionalUuid, searchOf } from "@/lib/search-params";
 import { api } from "@/lib/trpc";
 import { followPrompt } from "@/components/prompts/page/follow-prompt";
+import { productionMetricsQuery } from "@/components/production/production-search";
 import { loadWorkspace } from "@/lib/workspace";
 import { appLayoutRoute } from "../layouts.tsx";
 
@@ -57,7 +58,7 @@ export const newPromptRoute = createRoute({
 
 const promptSearch = searchOf({
   version: optionalInteger(1),
-  tab: optionalOneOf(["template", "try", "playground", "history", "compare", "runs", "cases", "evaluations", "comments", "usage", "activity"]),
+  tab: optionalOneOf(["template", "try", "playground", "history", "compare", "runs", "cases", "evaluations", "comments", "usage", "activity", "production"]),
   /** A comment to open on the Comments tab (links from notifications). */
   comment: optionalUuid,
   from: optionalInteger(1),
@@ -72,6 +73,13 @@ const promptSearch = searchOf({
   evaluationView: optionalOneOf(["results", "compare"]),
   base: optionalInteger(1),
   candidate: optionalInteger(1),
+  /** The Production tab's range, environment and model, its open generation, and the two versions it compares. */
+  prodRange: optionalOneOf(PRODUCTION_RANGES),
+  prodEnv: optionalStringOfLength(1, 100),
+  prodModel: optionalStringOfLength(1, 200),
+  generation: optionalUuid,
+  prodA: optionalInteger(1),
+  prodB: optionalInteger(1),
 });
 
 /**
@@ -83,11 +91,16 @@ export const promptRoute = createRoute({
   getParentRoute: () => appLayoutRoute,
   path: "/prompts/$promptId",
   validateSearch: promptSearch,
-  loaderDeps: ({ search }) => ({ version: search.version }),
+  loaderDeps: ({ search }) => ({
+    version: search.version,
+    // The Production tab's figures load with the page when it opens on that tab.
+    production: search.tab === "production" ? { prodRange: search.prodRange, prodEnv: search.prodEnv, prodModel: search.prodModel } : undefined,
+  }),
   loader: async ({ params, deps, cause }) => {
     const [, prompt] = await Promise.all([
       loadWorkspace(),
       api.prompts.get.ensureData({ id: params.promptId, version: deps.version }).catch(() => undefined),
+      deps.production && api.production.metrics.ensureData(productionMetricsQuery(params.promptId, deps.production)).catch(() => undefined),
     ]);
     if (prompt && cause === "enter" && (await followPrompt(prompt))) await loadWorkspace();
   },

@@ -8,7 +8,7 @@ import { fail } from "../../errors.ts";
 import { decodeKeysetCursor, encodeKeysetCursor } from "../platform/keyset-cursor.ts";
 import { spanOf } from "./metrics.ts";
 
-export const GENERATIONS_PAGE = 50;
+const GENERATIONS_PAGE = 50;
 
 export interface GenerationsQuery extends ProductionFilters {
   version?: number;

@@ -202,7 +202,7 @@ function totalsByVersion(buckets: GenerationSums[], scores: ScoreSums[]): Genera
 }
 
 /** The chart bucket a span gets by default: hours up to two days, else days. */
-export const defaultBucket = (span: ProductionSpan): "hour" | "day" => (span.to.getTime() - span.from.getTime() <= 2 * DAY ? "hour" : "day");
+const defaultBucket = (span: ProductionSpan): "hour" | "day" => (span.to.getTime() - span.from.getTime() <= 2 * DAY ? "hour" : "day");
 
 /** The prompt's figures per version over the span, and per chart bucket for the charts. */
 export async function productionMetrics(

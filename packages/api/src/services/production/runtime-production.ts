@@ -11,7 +11,7 @@ import { listGenerations, type GenerationsQuery } from "./generations.ts";
 import { productionMetrics } from "./metrics.ts";
 
 /** The id of the prompt of that name the key may read; else it does not exist for the key. */
-export async function keyReadablePromptId(db: DbOrTx, caller: KeyCaller, name: string): Promise<string> {
+async function keyReadablePromptId(db: DbOrTx, caller: KeyCaller, name: string): Promise<string> {
   const notFound = () => fail("NOT_FOUND", RUNTIME_MSG.promptNotFound(name));
   if (!promptNameSchema.safeParse(name).success) return notFound();
   const { joins, visible } = promptVisibility(caller);

@@ -1,12 +1,13 @@
 // The prompt's tabs, grouped as the work on a prompt goes, so the loop reads at a glance: Write & try
 // (Template, Try it, and the Playground for those who may run the prompt), Evaluate (Test cases,
-// Evaluations, Runs), Versions (History, Compare, Activity), Comments, Usage. The URL's `tab` keeps the
+// Evaluations, Runs), Versions (History, Compare, Activity), Comments, Usage, Production. The URL's `tab` keeps the
 // open tab itself (the values links have always used); the group follows from it. Every group shows
 // at 375 px: the list wraps into rows of three there, which leaves room for a sixth group.
 import { useRef, type ComponentType, type ReactNode } from "react";
-import { ChartColumn, FlaskConical, History, MessagesSquare, PenLine } from "lucide-react";
+import { ChartColumn, FlaskConical, Gauge, History, MessagesSquare, PenLine } from "lucide-react";
 import { CommentsTab } from "@/components/comments/comments-tab";
 import { EvaluationsTab } from "@/components/evaluations/evaluations-tab";
+import { ProductionTab } from "@/components/production/production-tab";
 import { TestCasesTab } from "@/components/evaluations/test-cases-tab";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "@/components/ui/tabs";
 import { ActivityTab } from "./activity-tab.tsx";
@@ -67,6 +68,7 @@ const GROUPS: Group[] = [
   },
   { value: "comments", label: "Comments", icon: MessagesSquare, tabs: [{ value: "comments", label: "Comments", render: (prompt) => <CommentsTab prompt={prompt} /> }] },
   { value: "usage", label: "Usage", icon: ChartColumn, tabs: [{ value: "usage", label: "Usage", render: (prompt) => <UsageTab prompt={prompt} /> }] },
+  { value: "production", label: "Production", icon: Gauge, tabs: [{ value: "production", label: "Production", render: (prompt) => <ProductionTab prompt={prompt} /> }] },
 ];
 
 /**
@@ -78,6 +80,7 @@ function impliedTab(search: PromptSearch): PromptTab {
   if (search.run || search.runVersion || search.runModel || search.runStatus) return "runs";
   if (search.evaluation) return "evaluations";
   if (search.from || search.to) return "compare";
+  if (search.generation || search.prodRange || search.prodEnv || search.prodModel) return "production";
   return "template";
 }
 

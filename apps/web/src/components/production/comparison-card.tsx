@@ -1,0 +1,99 @@
+// Two versions compared on every figure they share (error rate, latency, each score): the verdict's
+// sentence, each side's value and the difference's interval. The versions are chosen in the card (kept
+// in the URL); by default the two newest versions with data, the older as the baseline.
+import { versionLabel } from "@promptly/shared";
+import type { RouterOutputs } from "@promptly/api";
+import { LoadFailure } from "@/components/layout/load-failure";
+import { formatMs, formatRate } from "@/components/runs/run-format";
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
+import { Label } from "@/components/ui/label";
+import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@/components/ui/select";
+import { Skeleton } from "@/components/ui/skeleton";
+import { trpc } from "@/lib/trpc";
+import { usePromptSearch } from "@/components/prompts/page/route-api";
+import { DEFAULT_PRODUCTION_RANGE, productionSpan } from "./production-search.ts";
+
+type Metrics = RouterOutputs["production"]["metrics"];
+type Metric = RouterOutputs["production"]["compare"]["metrics"][number];
+
+/** A side's value as the metric reads: a rate in percent, a latency in ms or s, a mean as it is. */
+function valueText(metric: Metric, value: number | null): string {
+  if (value === null) return "–";
+  if (metric.kind === "proportion") return formatRate(value);
+  if (metric.unit === "ms") return formatMs(value);
+  return String(Number(value.toFixed(2)));
+}
+
+/** The difference's interval in the metric's units (points for rates). */
+function intervalText(metric: Metric): string {
+  if (metric.lower === null || metric.upper === null) return "–";
+  const scale = metric.kind === "proportion" ? 100 : 1;
+  const unit = metric.kind === "proportion" ? " points" : metric.unit ? ` ${metric.unit}` : "";
+  const signed = (value: number) => `${value > 0 ? "+" : ""}${Number((value * scale).toFixed(metric.kind === "proportion" ? 1 : 2))}`;
+  return `${signed(metric.lower)} to ${signed(metric.upper)}${unit}`;
+}
+
+export function ComparisonCard({ promptId, metrics, environment, model }: { promptId: string; metrics: Metrics; environment?: string; model?: string }) {
+  const [search, setSearch] = usePromptSearch();
+  const versions = metrics.versions.map((row) => row.version);
+  if (versions.length < 2) return null;
+  const b = search.prodB ?? versions[0]!;
+  const a = search.prodA ?? versions.find((version) => version !== b)!;
+  const choose = (side: "prodA" | "prodB", value: string) => setSearch({ [side]: Number(value) }, { replace: true });
+  return (
+    <Card role="region" aria-labelledby="production-compare-heading">
+      <CardHeader>
+        <CardTitle id="production-compare-heading">Compare two versions</CardTitle>
+        <CardDescription>Each figure of the candidate against the baseline over the same range, with its 95% confidence interval.</CardDescription>
+      </CardHeader>
+      <CardContent className="grid gap-4">
+        <div className="grid gap-3 sm:grid-cols-2">
+          {(
+            [
+              ["prodA", "Baseline", a],
+              ["prodB", "Candidate", b],
+            ] as const
+          ).map(([side, label, value]) => (
+            <div key={side} className="grid gap-1.5">
+              <Label htmlFor={`production-${side}`}>{label}</Label>
+              <Select value={String(value)} onValueChange={(next) => choose(side, next)}>
+                <SelectTrigger id={`production-${side}`} className="w-full">
+                  <SelectValue />
+                </SelectTrigger>
+                <SelectContent>
+                  {versions.map((version) => (
+                    <SelectItem key={version} value={String(version)}>
+                      {versionLabel(version)}
+                    </SelectItem>
+                  ))}
+                </SelectContent>
+              </Select>
+            </div>
+          ))}
+        </div>
+        {a === b ? <p className="text-sm text-muted-foreground">Choose two different versions to compare.</p> : <ComparisonResult promptId={promptId} a={a} b={b} environment={environment} model={model} />}
+      </CardContent>
+    </Card>
+  );
+}
+
+function ComparisonResult({ promptId, a, b, environment, model }: { promptId: string; a: number; b: number; environment?: string; model?: string }) {
+  const [search] = usePromptSearch();
+  const comparison = trpc.production.compare.useQuery({ promptId, a, b, environment, model, ...productionSpan(search.prodRange ?? DEFAULT_PRODUCTION_RANGE) });
+  if (comparison.isPending) return <Skeleton className="h-24 w-full" aria-label="Loading the comparison" />;
+  if (comparison.isError) return <LoadFailure title="The comparison could not be loaded" error={comparison.error} onRetry={() => void comparison.refetch()} />;
+  return (
+    <ul className="grid gap-3" aria-label={`${versionLabel(b)} against ${versionLabel(a)}`}>
+      {comparison.data.metrics.map((metric) => (
+        <li key={metric.metric} className="grid gap-1 rounded-md border border-border p-3 text-sm" data-metric={metric.metric}>
+          <p className="font-medium">{metric.verdict}</p>
+          <p className="text-muted-foreground">
+            {metric.metric}: {versionLabel(a)} {valueText(metric, metric.a.value)} ({metric.a.n.toLocaleString("en-US")}), {versionLabel(b)} {valueText(metric, metric.b.value)} (
+            {metric.b.n.toLocaleString("en-US")}); difference 95% CI {intervalText(metric)}
+            {metric.lowerIsBetter ? ", lower is better" : ""}.{metric.note ? ` ${metric.note}.` : ""}
+          </p>
+        </li>
+      ))}
+    </ul>
+  );
+}

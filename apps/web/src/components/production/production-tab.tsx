@@ -1,0 +1,280 @@
+// The Production tab: how the prompt's versions do in the teams' own applications, from the generations
+// and scores they send (OpenTelemetry, the Langfuse SDKs, /api/v1). Filters (range, environment, model)
+// live in the URL; the figures per version with small charts, two versions compared with the verdict
+// of each figure, and the generations themselves, newest first, each opening in a dialog.
+import { PRODUCTION_MSG, PRODUCTION_RANGES, versionLabel, type ProductionRange } from "@promptly/shared";
+import type { RouterOutputs } from "@promptly/api";
+import { LoadFailure } from "@/components/layout/load-failure";
+import { formatCost, formatMs, formatRate } from "@/components/runs/run-format";
+import { Badge } from "@/components/ui/badge";
+import { Button } from "@/components/ui/button";
+import { FilterSelect } from "@/components/ui/filter-select";
+import { Label } from "@/components/ui/label";
+import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@/components/ui/select";
+import { Skeleton } from "@/components/ui/skeleton";
+import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
+import { formatDateTime } from "@/lib/dates";
+import { trpc } from "@/lib/trpc";
+import { usePromptSearch } from "@/components/prompts/page/route-api";
+import type { PromptDetail } from "@/components/prompts/page/types";
+import { GenerationDialog } from "./generation-dialog.tsx";
+import { MiniBars, Sparkline } from "./mini-charts.tsx";
+import { ComparisonCard } from "./comparison-card.tsx";
+import { DEFAULT_PRODUCTION_RANGE, productionMetricsQuery, productionSpan } from "./production-search.ts";
+import { scoreText } from "./score-text.ts";
+
+type Metrics = RouterOutputs["production"]["metrics"];
+type VersionFigures = Metrics["versions"][number];
+type Generation = RouterOutputs["production"]["generations"]["items"][number];
+
+const RANGE_LABELS: Record<ProductionRange, string> = { "24h": "Last 24 hours", "7d": "Last 7 days", "30d": "Last 30 days", "90d": "Last 90 days" };
+
+export function ProductionTab({ prompt }: { prompt: PromptDetail }) {
+  const [search, setSearch] = usePromptSearch();
+  const range = search.prodRange ?? DEFAULT_PRODUCTION_RANGE;
+  const metrics = trpc.production.metrics.useQuery(productionMetricsQuery(prompt.id, search));
+  const filtered = search.prodEnv !== undefined || search.prodModel !== undefined;
+
+  return (
+    <div className="grid min-w-0 gap-4" data-testid="production-tab">
+      <form className="grid gap-3 sm:grid-cols-3" aria-label="Filter the production figures" onSubmit={(event) => event.preventDefault()}>
+        <div className="grid gap-1.5">
+          <Label htmlFor="production-range">Range</Label>
+          <Select value={range} onValueChange={(next) => setSearch({ prodRange: next as ProductionRange }, { replace: true })}>
+            <SelectTrigger id="production-range" className="w-full">
+              <SelectValue />
+            </SelectTrigger>
+            <SelectContent>
+              {PRODUCTION_RANGES.map((value) => (
+                <SelectItem key={value} value={value}>
+                  {RANGE_LABELS[value]}
+                </SelectItem>
+              ))}
+            </SelectContent>
+          </Select>
+        </div>
+        <FilterSelect
+          id="production-environment"
+          label="Environment"
+          anyLabel="All environments"
+          value={search.prodEnv}
+          options={withChosen(metrics.data?.environments ?? [], search.prodEnv).map((value) => ({ value, label: value }))}
+          onChange={(next) => setSearch({ prodEnv: next }, { replace: true })}
+        />
+        <FilterSelect
+          id="production-model"
+          label="Model"
+          anyLabel="All models"
+          value={search.prodModel}
+          options={withChosen(metrics.data?.models ?? [], search.prodModel).map((value) => ({ value, label: value }))}
+          onChange={(next) => setSearch({ prodModel: next }, { replace: true })}
+        />
+      </form>
+      {metrics.isPending ? (
+        <Skeleton className="h-40 w-full" aria-label="Loading the production figures" />
+      ) : metrics.isError ? (
+        <LoadFailure title="The production figures could not be loaded" error={metrics.error} onRetry={() => void metrics.refetch()} />
+      ) : metrics.data.versions.length === 0 ? (
+        filtered ? <p className="text-sm text-muted-foreground">No production data matches these filters in this range.</p> : <NoProductionData name={prompt.name} range={range} />
+      ) : (
+        <>
+          <VersionFiguresTable metrics={metrics.data} />
+          <ComparisonCard promptId={prompt.id} metrics={metrics.data} environment={search.prodEnv} model={search.prodModel} />
+          <GenerationList promptId={prompt.id} />
+        </>
+      )}
+      <GenerationDialog promptId={prompt.id} generationId={search.generation} onClose={() => setSearch({ generation: undefined })} />
+    </div>
+  );
+}
+
+/** A filter's options, with the chosen value kept even when this range has none of it (a link). */
+const withChosen = (values: string[], chosen: string | undefined) => [...new Set([...values, ...(chosen ? [chosen] : [])])];
+
+/** What to do when nothing has come in yet. */
+function NoProductionData({ name, range }: { name: string; range: ProductionRange }) {
+  return (
+    <div className="grid gap-2 rounded-lg border border-dashed border-border p-6 text-center text-sm text-muted-foreground" data-testid="production-empty">
+      <p className="font-medium text-foreground">{PRODUCTION_MSG.empty}</p>
+      <p>
+        Nothing arrived for <code className="font-mono text-xs break-all">{name}</code> in the {RANGE_LABELS[range].toLowerCase()}. Link your generations to this prompt
+        (the Langfuse SDKs' <code className="font-mono text-xs">prompt</code>, or OpenTelemetry spans with its name and version) and send them with a key that has the{" "}
+        <code className="font-mono text-xs">ingest</code> scope: see "Production signals" in the README, and{" "}
+        <a className="text-primary underline underline-offset-4" href="/api/docs">
+          the API reference
+        </a>
+        .
+      </p>
+    </div>
+  );
+}
+
+function ScoreCell({ scores }: { scores: VersionFigures["scores"] }) {
+  if (scores.length === 0) return <span className="text-muted-foreground">–</span>;
+  return (
+    <ul className="grid gap-0.5">
+      {scores.map((score) => (
+        <li key={score.name} className="whitespace-nowrap">
+          <span className="font-medium">{score.name}</span> {scoreText(score)}
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/** The figures per version, newest first, each with its generations and latency over the range. */
+function VersionFiguresTable({ metrics }: { metrics: Metrics }) {
+  const seriesOf = (version: number) => metrics.series.find((line) => line.version === version)?.points ?? [];
+  const bucket = metrics.bucket === "hour" ? "hour" : "day";
+  return (
+    <section aria-labelledby="production-figures-heading" className="grid min-w-0 gap-2">
+      <h3 id="production-figures-heading" className="text-sm font-semibold">
+        Figures per version
+      </h3>
+      <Table aria-label="Production figures per version">
+        <TableHeader>
+          <TableRow>
+            <TableHead>Version</TableHead>
+            <TableHead className="text-right">Generations</TableHead>
+            <TableHead className="text-right">Error rate</TableHead>
+            <TableHead className="text-right">Latency p50 / p95</TableHead>
+            <TableHead className="text-right">First token p50</TableHead>
+            <TableHead className="text-right">Tokens (mean)</TableHead>
+            <TableHead className="text-right">Cost (mean)</TableHead>
+            <TableHead>Scores</TableHead>
+            <TableHead>Generations per {bucket}</TableHead>
+            <TableHead>Latency p50 per {bucket}</TableHead>
+          </TableRow>
+        </TableHeader>
+        <TableBody>
+          {metrics.versions.map((row) => {
+            const points = seriesOf(row.version);
+            return (
+              <TableRow key={row.version} data-version={row.version}>
+                <TableHead scope="row" className="font-mono">
+                  {versionLabel(row.version)}
+                </TableHead>
+                <TableCell className="text-right tabular-nums">{row.generations.toLocaleString("en-US")}</TableCell>
+                <TableCell className="text-right tabular-nums">{row.errorRate === null ? "–" : formatRate(row.errorRate)}</TableCell>
+                <TableCell className="text-right whitespace-nowrap tabular-nums">
+                  {formatMs(row.latencyP50Ms)} / {formatMs(row.latencyP95Ms)}
+                </TableCell>
+                <TableCell className="text-right tabular-nums">{formatMs(row.ttftP50Ms)}</TableCell>
+                <TableCell className="text-right tabular-nums">{row.meanTokens === null ? "–" : Math.round(row.meanTokens).toLocaleString("en-US")}</TableCell>
+                <TableCell className="text-right whitespace-nowrap tabular-nums">
+                  {formatCost(row.cost)} ({formatCost(row.meanCost)})
+                </TableCell>
+                <TableCell className="text-xs">
+                  <ScoreCell scores={row.scores} />
+                </TableCell>
+                <TableCell>
+                  <MiniBars
+                    values={points.map((point) => point.generations)}
+                    marked={points.map((point) => point.errors)}
+                    label={`${versionLabel(row.version)}: generations per ${bucket}, errors darker, ${points.length} ${bucket}s with data`}
+                  />
+                </TableCell>
+                <TableCell>
+                  <Sparkline values={points.map((point) => point.latencyP50Ms)} label={`${versionLabel(row.version)}: median latency per ${bucket}`} />
+                </TableCell>
+              </TableRow>
+            );
+          })}
+        </TableBody>
+      </Table>
+    </section>
+  );
+}
+
+/** The generations of the range and filters, newest first, 50 a page with "Load more". */
+function GenerationList({ promptId }: { promptId: string }) {
+  const [search, setSearch] = usePromptSearch();
+  const input = { promptId, ...productionSpan(search.prodRange ?? DEFAULT_PRODUCTION_RANGE), environment: search.prodEnv, model: search.prodModel };
+  const generations = trpc.production.generations.useInfiniteQuery(input, { getNextPageParam: (page) => page.nextCursor ?? undefined });
+  const items = generations.data?.pages.flatMap((page) => page.items) ?? [];
+  return (
+    <section aria-labelledby="production-generations-heading" className="grid min-w-0 gap-2">
+      <h3 id="production-generations-heading" className="text-sm font-semibold">
+        Generations
+      </h3>
+      {generations.isPending ? (
+        <Skeleton className="h-20 w-full" aria-label="Loading the generations" />
+      ) : generations.isError ? (
+        <LoadFailure title="The generations could not be loaded" error={generations.error} onRetry={() => void generations.refetch()} />
+      ) : items.length === 0 ? (
+        <p className="text-sm text-muted-foreground">No generations in this range.</p>
+      ) : (
+        <>
+          <GenerationTable generations={items} onOpen={(id) => setSearch({ generation: id })} />
+          {generations.hasNextPage && (
+            <div>
+              <Button variant="outline" disabled={generations.isFetchingNextPage} onClick={() => void generations.fetchNextPage()}>
+                {generations.isFetchingNextPage ? "Loading…" : "Load more"}
+              </Button>
+            </div>
+          )}
+        </>
+      )}
+    </section>
+  );
+}
+
+function GenerationTable({ generations, onOpen }: { generations: Generation[]; onOpen(id: string): void }) {
+  return (
+    <Table aria-label="Generations">
+      <TableHeader>
+        <TableRow>
+          <TableHead>When</TableHead>
+          <TableHead>Version</TableHead>
+          <TableHead>Model</TableHead>
+          <TableHead>Environment</TableHead>
+          <TableHead>Status</TableHead>
+          <TableHead className="text-right">Latency</TableHead>
+          <TableHead className="text-right">Tokens in / out</TableHead>
+          <TableHead className="text-right">Cost</TableHead>
+          <TableHead>Scores</TableHead>
+        </TableRow>
+      </TableHeader>
+      <TableBody>
+        {generations.map((generation) => {
+          const startedAt = new Date(generation.startedAt);
+          return (
+            <TableRow key={generation.id} data-generation={generation.id} className="cursor-pointer" onClick={() => onOpen(generation.id)}>
+              <TableCell className="whitespace-nowrap">
+                {/* The row opens on a click anywhere; the button is its keyboard and screen-reader door. */}
+                <button
+                  type="button"
+                  className="text-primary underline-offset-4 hover:underline"
+                  aria-label={`Open the generation of ${formatDateTime(startedAt)}`}
+                  onClick={(event) => {
+                    event.stopPropagation();
+                    onOpen(generation.id);
+                  }}
+                >
+                  <time dateTime={generation.startedAt}>{formatDateTime(startedAt)}</time>
+                </button>
+              </TableCell>
+              <TableCell className="font-mono">{generation.version === null ? "–" : versionLabel(generation.version)}</TableCell>
+              <TableCell className="font-mono text-xs">{generation.model ?? "–"}</TableCell>
+              <TableCell>{generation.environment}</TableCell>
+              <TableCell className="min-w-32 max-w-72">
+                <Badge variant={generation.status === "error" ? "destructive" : "secondary"}>{generation.status === "error" ? "Error" : "OK"}</Badge>
+                {generation.error && <span className="mt-1 line-clamp-2 block text-xs whitespace-normal text-destructive">{generation.error}</span>}
+              </TableCell>
+              <TableCell className="text-right tabular-nums">{formatMs(generation.latencyMs)}</TableCell>
+              <TableCell className="text-right whitespace-nowrap tabular-nums">
+                {generation.tokens.input ?? "–"} / {generation.tokens.output ?? "–"}
+              </TableCell>
+              <TableCell className="text-right tabular-nums">{formatCost(generation.cost)}</TableCell>
+              <TableCell className="text-xs">
+                {generation.scores.length === 0
+                  ? "–"
+                  : generation.scores.map((score) => `${score.name}: ${score.stringValue ?? score.value ?? "–"}`).join(", ")}
+              </TableCell>
+            </TableRow>
+          );
+        })}
+      </TableBody>
+    </Table>
+  );
+}
