@@ -185,6 +185,15 @@ describe("production.compare", () => {
     expect(byMetric["rating"]!.verdict).toMatch(/^not enough data yet: about 57 more scored generations$/);
   });
 
+  it("compares a split label's version with its candidate", async () => {
+    await world.callers.editor.promptLabels.set({ promptId: prompt.id, label: "beta", version: 1 });
+    await world.callers.editor.promptLabels.split({ promptId: prompt.id, label: "beta", version: 2, weight: 10 });
+    const bySplit = await world.callers.viewer.production.compare({ promptId: prompt.id, ...span, environment: "production", label: "beta" });
+    const byVersions = await world.callers.viewer.production.compare({ promptId: prompt.id, ...span, environment: "production", a: 1, b: 2 });
+    expect(bySplit).toEqual({ ...byVersions, label: "beta" });
+    expect(await failure(world.callers.viewer.production.compare({ promptId: prompt.id, label: "beta", a: 1 }))).toMatchObject({ code: "BAD_REQUEST" });
+  });
+
   it("refuses the same version twice and a label that is not split", async () => {
     expect(await failure(world.callers.viewer.production.compare({ promptId: prompt.id, a: 1, b: 1 }))).toMatchObject({ code: "BAD_REQUEST", message: "Choose two different versions to compare" });
     expect(await failure(world.callers.viewer.production.compare({ promptId: prompt.id, label: "production" }))).toMatchObject({ code: "BAD_REQUEST" });
