@@ -31,8 +31,12 @@ export interface PromptClientOptions {
   onRefresh?: (name: string) => void;
 }
 
-/** Which version to fetch: a label (default `production`) or a version number, not both. */
-export type PromptSelector = { label?: string; version?: undefined } | { version: number; label?: undefined };
+/**
+ * Which version to fetch: a label (default `production`) or a version number, not both. `unit` (a stable
+ * id: a user, a session) is sent as X-Promptly-Unit: a split label then serves the unit the same one of
+ * its two versions every time (without one, each fetch from the server is picked by weight).
+ */
+export type PromptSelector = ({ label?: string; version?: undefined } | { version: number; label?: undefined }) & { unit?: string };
 
 export type GetPromptOptions = PromptSelector & {
   /**
@@ -178,14 +182,14 @@ export function createPromptClient(options: PromptClientOptions): PromptClient {
   const inFlight = new Map<string, Promise<Entry>>();
 
   /** One attempt, bounded by fetchTimeoutMs from the request to the last byte of the answer. */
-  async function attempt(url: string, etag: string | null): Promise<Fetched> {
+  async function attempt(url: string, etag: string | null, unit: string | undefined): Promise<Fetched> {
     const controller = new AbortController();
     const timer = setTimeout(() => controller.abort(), fetchTimeoutMs);
     let status = 0;
     let text: string;
     try {
       const response = await fetchImpl(url, {
-        headers: { authorization: `Bearer ${apiKey}`, accept: "application/json", ...(etag ? { "if-none-match": etag } : {}) },
+        headers: { authorization: `Bearer ${apiKey}`, accept: "application/json", ...(etag ? { "if-none-match": etag } : {}), ...(unit !== undefined ? { "x-promptly-unit": unit } : {}) },
         signal: controller.signal,
       });
       status = response.status;
@@ -219,7 +223,7 @@ export function createPromptClient(options: PromptClientOptions): PromptClient {
     for (let retry = 0; ; retry += 1) {
       try {
         const askedAt = now();
-        return { ...(await attempt(url, etag)), askedAt };
+        return { ...(await attempt(url, etag, selector.unit)), askedAt };
       } catch (error) {
         if (!retryable(error) || retry >= maxRetries) throw error;
         await sleep(retryDelayMs * 2 ** retry);
@@ -260,12 +264,15 @@ export function createPromptClient(options: PromptClientOptions): PromptClient {
 
   /** POSTs a run; answers the response when it is a 200, else throws what the server said. */
   async function postRun(name: string, values: Record<string, unknown>, runOptions: RunOptions, stream: boolean): Promise<Response> {
-    const { model, connectionId, signal, label, version, placeholders } = runOptions;
+    const { model, connectionId, signal, label, version, placeholders, unit } = runOptions;
     let response: Response;
     try {
       response = await fetchImpl(`${promptUrl(name)}/run`, {
         method: "POST",
-        headers: { authorization: `Bearer ${apiKey}`, "content-type": "application/json", accept: stream ? "text/event-stream" : "application/json" },
+        headers: {
+          authorization: `Bearer ${apiKey}`, "content-type": "application/json", accept: stream ? "text/event-stream" : "application/json",
+          ...(unit !== undefined ? { "x-promptly-unit": unit } : {}),
+        },
         body: JSON.stringify({ label, version, model, connectionId, variables: values, placeholders, stream }),
         signal,
       });
@@ -304,8 +311,11 @@ export function createPromptClient(options: PromptClientOptions): PromptClient {
     run: ((name: string, values: Record<string, unknown> = {}, options: RunOptions & { stream?: boolean } = {}) =>
       options.stream ? runStreamed(name, values, options) : runOnce(name, values, options)) as PromptClient["run"],
     get(name, options = {}) {
-      // Every selector is part of the key: `production` and version 3 are different answers.
-      const key = options.version !== undefined ? `${name}\nv${options.version}` : `${name}\nl${options.label ?? RUNTIME_DEFAULT_LABEL}`;
+      // Every selector is part of the key: `production` and version 3 are different answers, and so are
+      // two units of a split label (each keeps the version the server picked for it). Without a unit, the
+      // version a split label answered is kept for the TTL like any answer.
+      const selected = options.version !== undefined ? `${name}\nv${options.version}` : `${name}\nl${options.label ?? RUNTIME_DEFAULT_LABEL}`;
+      const key = options.unit !== undefined ? `${selected}\nu${options.unit}` : selected;
       const entry = cache.get(key);
       if (!entry) return miss(key, name, options);
       if (now() >= entry.freshUntil && !inFlight.has(key)) {

@@ -39,16 +39,31 @@ export const RUNTIME_MSG = {
   chooseConnection: (count: number) => `This team may use ${count} model connections: name one with connectionId`,
 } as const;
 
-/** Which version a request means: exactly one of them once resolved (the default label filled in). */
-export type RuntimeSelector = { label: string; version?: undefined } | { version: number; label?: undefined };
+/**
+ * Which version a request means: exactly one of them once resolved (the default label filled in). A
+ * split label serves one of its two versions by weight; `unit` (a caller's stable id: a user, a
+ * session) makes that pick the same for every fetch of the unit.
+ */
+export type RuntimeSelector = { label: string; version?: undefined; unit?: string } | { version: number; label?: undefined; unit?: string };
+
+/** The header that names a fetch's unit, for every runtime path (the query's or argument's `unit` wins). */
+export const UNIT_HEADER = "x-promptly-unit";
 
 const selectorLabel = z.union([promptLabelSchema, z.literal(LATEST_LABEL)]);
+
+/** A split label's unit: any short text that stays the same for one user, session or tenant. */
+export const runtimeUnitSchema = z
+  .string()
+  .min(1)
+  .max(200)
+  .describe("A stable id (a user, a session): a split label serves the same one of its versions for it on every fetch");
 
 /** The query of GET /api/v1/prompts/{name}: a label or a version, not both. */
 export const runtimeGetQuery = z
   .object({
     label: selectorLabel.optional(),
     version: z.coerce.number().int().min(1).max(2 ** 31 - 1).optional(),
+    unit: runtimeUnitSchema.optional(),
   })
   .refine((query) => query.label === undefined || query.version === undefined, PROMPT_MSG.versionOrLabel);
 
@@ -61,6 +76,7 @@ export const runtimeCompileInput = z
   .object({
     label: selectorLabel.optional(),
     version: z.number().int().min(1).max(2 ** 31 - 1).optional(),
+    unit: runtimeUnitSchema.optional(),
     variables: z.record(z.string(), z.unknown()).default({}),
     placeholders: placeholderValuesSchema.default({}),
   })
@@ -71,6 +87,7 @@ export const runtimeRunInput = z
   .object({
     label: selectorLabel.optional(),
     version: z.number().int().min(1).max(2 ** 31 - 1).optional(),
+    unit: runtimeUnitSchema.optional(),
     variables: z.record(z.string(), z.unknown()).default({}),
     placeholders: placeholderValuesSchema.default({}).describe("Each placeholder's messages by its name ([] for none): a run needs every placeholder filled"),
     model: z.string().trim().min(1).max(200).optional().describe("Absent: the version's model"),

@@ -9,7 +9,7 @@
 // the request goes on to the stack, which answers it in full.
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { authorize, bearerKey, cachedRuntimePrompt, countKeyNow, countRuntimeUse, keyCaller, knownApiKey, runtimeSelector, type ApiServices } from "@promptly/api";
-import type { RuntimeSelector } from "@promptly/shared";
+import { UNIT_HEADER, type RuntimeSelector } from "@promptly/shared";
 import { requestId, type requestLines } from "../logger.ts";
 import { countRequest } from "../metrics.ts";
 import { isAllowedHost } from "../security.ts";
@@ -76,7 +76,7 @@ function fetchNow({ services, ratePerMinute, allowedHosts, express, compressionT
   }
   const query = GET_PROMPT.query!.safeParse(express.parseQuery(search) ?? {});
   if (!query.success) return null;
-  const selector: RuntimeSelector = runtimeSelector(query.data as { label?: string; version?: number });
+  const selector: RuntimeSelector = runtimeSelector(query.data as { label?: string; version?: number; unit?: string }, req.headers[UNIT_HEADER]);
   if (!authorize(caller, GET_PROMPT.action, { fetch: selector }).ok) return null;
   const resolved = cachedRuntimePrompt(services.runtime, caller, name, selector);
   if (!resolved) return null;

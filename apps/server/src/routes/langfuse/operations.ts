@@ -13,7 +13,7 @@ import {
 import {
   LANGFUSE_MSG, LATEST_LABEL, PROMPT_MSG, PROTECTED_LABEL, langfuseCreateInput, langfuseDeleteQuery, langfuseGetQuery, langfuseListQuery,
   langfuseUpdateLabelsInput, defaultPromptTitle, langfuseConfigOf, langfusePromptNameSchema, namesOfBothKinds, PLACEHOLDER_MSG, promptLabelSchema, runtimeCreatePromptInput, splitLangfuseConfig,
-  type Action,
+  type Action, UNIT_HEADER,
 } from "@promptly/shared";
 import { allow } from "../v1/http.ts";
 import { changed, type Call, type Parsed } from "../v1/operations.ts";
@@ -176,9 +176,11 @@ export const LANGFUSE_OPERATIONS: LangfuseOperation[] = [
     action: "prompt.read",
     query: langfuseGetQuery,
     resource: ({ query }) => ({ fetch: runtimeSelector(versionOrLabel(query)) }),
-    async handle({ services, caller, res, params, query }) {
+    async handle({ services, caller, req, res, params, query }) {
       // Includes resolve unless `resolve=false`, which answers the version as written (Langfuse's `resolutionGraph: null` then).
-      res.json(langfusePrompt(await serveRuntimeVersion(services, caller, params["name"]!, runtimeSelector(query)), { resolve: query.resolve !== "false" }));
+      // A split label's unit comes in the X-Promptly-Unit header: the SDKs send no query of Promptly's own.
+      const selector = runtimeSelector(versionOrLabel(query), req.headers[UNIT_HEADER]);
+      res.json(langfusePrompt(await serveRuntimeVersion(services, caller, params["name"]!, selector), { resolve: query.resolve !== "false" }));
     },
   }),
   operation({

@@ -17,7 +17,7 @@ import {
 } from "@promptly/api";
 import {
   LANGFUSE_MSG, LATEST_LABEL, RUNTIME_DEFAULT_LABEL, defaultPromptTitle, langfusePromptNameSchema, promptLabelSchema, runtimeCompileInput, runtimeCreatePromptInput, runtimeGetQuery,
-  runtimeListQuery, splitLangfuseConfig, runtimeSetLabelInput, type Action, type RuntimeError, type RuntimePrompt,
+  runtimeListQuery, splitLangfuseConfig, runtimeSetLabelInput, type Action, type RuntimeError, type RuntimePrompt, UNIT_HEADER,
 } from "@promptly/shared";
 import { logRequestFailure } from "../../logger.ts";
 import { allow, parseOr400 } from "../v1/http.ts";
@@ -84,6 +84,7 @@ const selectorShape = {
   name: z.string().describe("The prompt's name, folders included (e.g. 'support/reply')"),
   label: z.string().optional().describe("The label to fetch (default 'production'; 'latest' is the newest version); not with version"),
   version: z.number().int().optional().describe("The version number to fetch; not with label"),
+  unit: z.string().optional().describe("A stable id (a user, a session): a split label serves it the same one of its two versions every time"),
 };
 
 const saveShape = {
@@ -146,9 +147,9 @@ export function mcpServer(services: ApiServices, caller: KeyCaller, req: Request
    * written. Both tools refuse alike, a version with a label and a prompt not found in the words of
    * Langfuse's MCP read tools (an include not found keeps its own message and reason).
    */
-  const fetchPrompt = (resolve: boolean) => async (args: { name: string; label?: string; version?: number }) => {
+  const fetchPrompt = (resolve: boolean) => async (args: { name: string; label?: string; version?: number; unit?: string }) => {
     if (args.label !== undefined && args.version !== undefined) throw new DomainError("INVALID", LANGFUSE_MSG.mcpVersionAndLabel);
-    const selector = runtimeSelector(parseOr400(runtimeGetQuery, { label: args.label, version: args.version }));
+    const selector = runtimeSelector(parseOr400(runtimeGetQuery, { label: args.label, version: args.version, unit: args.unit }), req.headers[UNIT_HEADER]);
     try {
       const served = await serveRuntimeVersion(services, caller, args.name, selector);
       return promptAnswer(resolve ? served.prompt : (served.unresolved ?? served.prompt));
@@ -220,8 +221,8 @@ export function mcpServer(services: ApiServices, caller: KeyCaller, req: Request
       action: "prompt.read",
     },
     async (args) => {
-      const input = parseOr400(runtimeCompileInput, { label: args.label, version: args.version, variables: args.variables, placeholders: args.placeholders });
-      const prompt = await serveRuntimePrompt(services, caller, args.name, runtimeSelector(input));
+      const input = parseOr400(runtimeCompileInput, { label: args.label, version: args.version, unit: args.unit, variables: args.variables, placeholders: args.placeholders });
+      const prompt = await serveRuntimePrompt(services, caller, args.name, runtimeSelector(input, req.headers[UNIT_HEADER]));
       const result = compileRuntimePrompt(prompt, input.variables, input.placeholders);
       if (!result.ok) throw new DomainError("INVALID", result.message, undefined, result.problems.map((problem) => ({ variable: problem.variable, message: problem.message })));
       const { ok: _ok, ...compiled } = result;

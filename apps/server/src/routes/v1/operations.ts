@@ -14,7 +14,7 @@ import {
   evaluationItemsAnswer, idSchema, promptLabelSchema, runtimeCompileInput, runtimeEvaluationInput, runtimeEvaluationSummary, runtimeCompiled, runtimeCreatePromptInput, runtimeCreateVersionInput, runtimeCreatedPrompt,
   runtimeCreatedVersion, runtimeError, runtimeGetQuery, runtimeLabelSet, runtimeListQuery, runtimePrompt, runtimePromptPage, runtimeRunInput, runtimeRunResult,
   runtimeSetLabelInput, type Action, type RuntimeError, type RuntimePrompt, type RuntimeRunResult, type VariableProblem,
-  PRODUCTION_EXPORT_LIMIT, csvText, generationPage, runtimeGenerationsQuery, runtimeProductionMetrics as productionMetricsAnswer, runtimeProductionMetricsQuery, type GenerationItem,
+  PRODUCTION_EXPORT_LIMIT, csvText, generationPage, runtimeGenerationsQuery, runtimeProductionMetrics as productionMetricsAnswer, runtimeProductionMetricsQuery, type GenerationItem, UNIT_HEADER,
 } from "@promptly/shared";
 import { sendError } from "./http.ts";
 
@@ -280,7 +280,7 @@ export const V1_OPERATIONS: Operation[] = [
       ...COMMON_ERRORS,
     },
     async handle({ services, caller, req, res, params, query }) {
-      const { body, etag } = sentAnswer(await serveRuntimePrompt(services, caller, params["name"]!, runtimeSelector(query)));
+      const { body, etag } = sentAnswer(await serveRuntimePrompt(services, caller, params["name"]!, runtimeSelector(query, req.headers[UNIT_HEADER])));
       res.setHeader("Cache-Control", FETCH_CACHE_CONTROL);
       res.setHeader("ETag", etag);
       if (matchesIfNoneMatch(req.get("if-none-match"), etag)) return void res.status(304).end();
@@ -302,8 +302,8 @@ export const V1_OPERATIONS: Operation[] = [
       ...NAME_ERRORS,
       ...COMMON_ERRORS,
     },
-    async handle({ services, caller, res, params, body }) {
-      const prompt = await serveRuntimePrompt(services, caller, params["name"]!, runtimeSelector(body));
+    async handle({ services, caller, req, res, params, body }) {
+      const prompt = await serveRuntimePrompt(services, caller, params["name"]!, runtimeSelector(body, req.headers[UNIT_HEADER]));
       const result = compileRuntimePrompt(prompt, body.variables, body.placeholders);
       if (!result.ok) return sendContractProblems(res, result);
       const { ok: _ok, ...compiled } = result;
@@ -330,13 +330,14 @@ export const V1_OPERATIONS: Operation[] = [
       502: error("The model's provider failed: its status in providerStatus, its message in message"),
       ...COMMON_ERRORS,
     },
-    async handle({ services, caller, res, params, body }) {
+    async handle({ services, caller, req, res, params, body }) {
       // The caller gone (a closed connection, not a finished answer) aborts the provider call; the run is recorded as stopped.
       const gone = new AbortController();
       res.on("close", () => {
         if (!res.writableFinished) gone.abort();
       });
-      const started = await startRuntimeRun(services, caller, params["name"]!, body, gone.signal);
+      const unit = body.unit ?? runtimeSelector({}, req.headers[UNIT_HEADER]).unit;
+      const started = await startRuntimeRun(services, caller, params["name"]!, { ...body, unit }, gone.signal);
       if (!started.ok) return sendContractProblems(res, started);
       if (!body.stream) {
         let done: Done | undefined;

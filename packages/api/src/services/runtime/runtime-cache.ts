@@ -45,6 +45,11 @@ export interface ResolvedPrompt {
   version: { id: string; createdAt: string; commitMessage: string; authorId: string | null; latestVersion: number };
   /** The prompt's facts, for the whole decision on a key's action on it (allowKeyOnPrompt). */
   facts: PromptFacts;
+  /**
+   * A split label's other version, resolved too, served to `weight` percent of its fetches (picked per
+   * fetch, so one entry answers both without a query); null for a version, or a label serving one.
+   */
+  split?: { weight: number; candidate: ResolvedPrompt } | null;
 }
 
 export class RuntimeCache implements ApiKeyCache {

@@ -4,10 +4,11 @@
 // and its writes have no author. Who may do what is the one decision's (access/authorize.ts), asked
 // here too, so a service refuses alike whichever adapter calls it; the rules of versions and labels
 // are prompts.ts's, reused here.
+import { createHash } from "node:crypto";
 import type { z } from "zod";
 import { Prisma, type Db, type DbOrTx } from "@promptly/db";
 import {
-  LATEST_LABEL, bodyIncludes, promptNameSchema, RUNTIME_DEFAULT_LABEL, RUNTIME_MSG, compile, effectiveContract, extractPlaceholders,
+  LATEST_LABEL, bodyIncludes, promptNameSchema, runtimeUnitSchema, RUNTIME_DEFAULT_LABEL, RUNTIME_MSG, compile, effectiveContract, extractPlaceholders,
   type PlaceholderValues, type PromptMessage, type PromptVersionBody,
   accessOf, type OrganizationRole, type PromptFacts, type RuntimePrompt, type TeamRole, type RuntimeSelector, type VariableProblem, type runtimeCreatePromptInput,
   type runtimeCreateVersionInput, type runtimeListQuery, type runtimePromptPage, type Action,
@@ -28,9 +29,35 @@ import { allowOrFail, authorize, type Resource } from "../access/authorize.ts";
 
 
 const LIST_LIMIT = 50;
-/** The version a fetch means: a version, or a label (the default label filled in). */
-export function runtimeSelector(query: { label?: string; version?: number }): RuntimeSelector {
-  return query.version !== undefined ? { version: query.version } : { label: query.label ?? RUNTIME_DEFAULT_LABEL };
+/**
+ * The version a fetch means: a version, or a label (the default label filled in), with the fetch's
+ * unit: the query's or argument's, else the X-Promptly-Unit header's (`headerUnit`).
+ */
+export function runtimeSelector(query: { label?: string; version?: number; unit?: string }, headerUnit?: string | string[]): RuntimeSelector {
+  const header = typeof headerUnit === "string" && runtimeUnitSchema.safeParse(headerUnit).success ? headerUnit : undefined;
+  const unit = query.unit ?? header;
+  const selector: RuntimeSelector = query.version !== undefined ? { version: query.version } : { label: query.label ?? RUNTIME_DEFAULT_LABEL };
+  return unit === undefined ? selector : { ...selector, unit };
+}
+
+/**
+ * Where a unit falls in a split label, in [0, 100): a hash of the prompt, the label and the unit, so
+ * a unit gets the same version on every fetch, in every process, and units spread evenly.
+ */
+export function splitBucket(promptId: string, label: string, unit: string): number {
+  return createHash("sha256").update(`${promptId}\n${label}\n${unit}`).digest().readUInt32BE(0) % 100;
+}
+
+/**
+ * The version a fetch of a split label is served: the candidate for `weight` of every hundred buckets,
+ * the label's version for the rest; by the unit's bucket, or at random without a unit. Made per fetch
+ * from what the cache holds, both versions resolved: no query.
+ */
+function pickVersion(resolved: ResolvedPrompt, selector: RuntimeSelector): ResolvedPrompt {
+  const split = resolved.split;
+  if (!split || selector.label === undefined) return resolved;
+  const bucket = selector.unit !== undefined ? splitBucket(resolved.promptId, selector.label, selector.unit) : Math.floor(Math.random() * 100);
+  return bucket < split.weight ? split.candidate : resolved;
 }
 
 /** The prompt of that name that the key may see (the one visibility rule: its team's, not private, not archived). */
@@ -57,10 +84,18 @@ async function getRuntimePrompt(db: DbOrTx, caller: KeyCaller, name: string, sel
   const notFound = () => fail("NOT_FOUND", RUNTIME_MSG.promptNotFound(name, selector));
   const prompt = (await findKeyPrompt(db, caller, name)) ?? notFound();
   let version = selector.version;
+  let split: ResolvedPrompt["split"] = null;
   if (selector.label === LATEST_LABEL) version = prompt.latestVersion;
   else if (selector.label !== undefined) {
-    const label = await db.promptLabel.findUnique({ where: { promptId_name: { promptId: prompt.id, name: selector.label } }, select: { version: true } });
+    const label = await db.promptLabel.findUnique({
+      where: { promptId_name: { promptId: prompt.id, name: selector.label } },
+      select: { version: true, candidateVersion: true, candidateWeight: true },
+    });
     version = label?.version ?? notFound();
+    // A split label: both versions resolved now, so each fetch picks one from memory.
+    if (label?.candidateVersion != null && label.candidateWeight != null) {
+      split = { weight: label.candidateWeight, candidate: await getRuntimePrompt(db, caller, name, { version: label.candidateVersion }) };
+    }
   }
   const row = await db.promptVersion.findUnique({
     where: { promptId_version: { promptId: prompt.id, version: version! } },
@@ -99,6 +134,7 @@ async function getRuntimePrompt(db: DbOrTx, caller: KeyCaller, name: string, sel
     includes: resolved?.refs ?? [],
     version: facts,
     facts: { visibility: prompt.visibility, authorId: prompt.authorId },
+    split,
   };
 }
 
@@ -144,7 +180,8 @@ const runtimeCacheKey = (caller: KeyCaller, name: string, selector: RuntimeSelec
  * not fetch, which it refuses). The caller has asked the decision.
  */
 export function cachedRuntimePrompt(runtime: RuntimeCache, caller: KeyCaller, name: string, selector: RuntimeSelector): ResolvedPrompt | undefined {
-  const resolved = runtime.prompt(runtimeCacheKey(caller, name, selector));
+  const kept = runtime.prompt(runtimeCacheKey(caller, name, selector));
+  const resolved = kept && pickVersion(kept, selector);
   return resolved && mayFetchIncludes(caller, resolved.includes) ? resolved : undefined;
 }
 
@@ -176,12 +213,15 @@ export async function resolveRuntimePrompt(
   selector: RuntimeSelector,
 ): Promise<ResolvedPrompt> {
   const cacheKey = runtimeCacheKey(caller, name, selector);
-  let resolved = deps.runtime.prompt(cacheKey);
-  if (!resolved) {
+  const kept = deps.runtime.prompt(cacheKey);
+  if (!kept) {
     const mark = deps.runtime.mark();
-    resolved = await getRuntimePrompt(deps.db, caller, name, selector);
-    deps.runtime.keepPrompt(cacheKey, resolved, mark);
-  } else refuseUnfetchableIncludes(caller, resolved.includes);
+    const read = await getRuntimePrompt(deps.db, caller, name, selector);
+    deps.runtime.keepPrompt(cacheKey, read, mark);
+    return pickVersion(read, selector);
+  }
+  const resolved = pickVersion(kept, selector);
+  refuseUnfetchableIncludes(caller, resolved.includes);
   return resolved;
 }
 
