@@ -5,6 +5,7 @@ import { PromptChangeRequests } from "@/components/reviews/prompt-change-request
 import { trpc } from "@/lib/trpc";
 import { PromptActions } from "./page/prompt-actions.tsx";
 import { PromptHeader } from "./page/prompt-header.tsx";
+import { SplitLabels } from "./page/split-labels.tsx";
 import { PromptPageSkeleton } from "./page/prompt-page-skeleton.tsx";
 import { PromptPlaceNotice } from "./page/prompt-place-notice.tsx";
 import { PromptTabs } from "./page/prompt-tabs.tsx";
@@ -30,6 +31,7 @@ export function PromptPage() {
     <div className="mx-auto grid w-full max-w-5xl min-w-0 grid-cols-1 gap-6">
       <PromptPlaceNotice prompt={prompt} />
       <PromptHeader prompt={prompt} />
+      <SplitLabels prompt={prompt} />
       <PromptChangeRequests promptId={prompt.id} />
       <div className="flex min-w-0 flex-wrap items-end justify-between gap-3">
         <VersionSelect label="Version" prompt={prompt} value={prompt.version.version} onValueChange={(version) => setSearch({ version })} />

@@ -8,6 +8,7 @@ import { formatDateTime } from "@/lib/dates";
 import { BookmarkButton } from "../bookmark-button.tsx";
 import { CopyButton } from "./copy-button.tsx";
 import { PromptRating } from "./prompt-rating.tsx";
+import { splitText } from "./split-labels.tsx";
 import type { PromptDetail } from "./types.ts";
 import { authorName } from "../author.ts";
 
@@ -51,7 +52,7 @@ export function PromptHeader({ prompt }: { prompt: PromptDetail }) {
         <ul aria-label="Labels" className="flex flex-wrap gap-1.5">
           {prompt.labels.map((label) => (
             <li key={label.name}>
-              <Badge>{`${label.name} → ${versionLabel(label.version)}`}</Badge>
+              <Badge>{label.split ? splitText({ ...label, split: label.split }) : `${label.name} → ${versionLabel(label.version)}`}</Badge>
             </li>
           ))}
         </ul>
