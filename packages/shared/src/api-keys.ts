@@ -8,9 +8,10 @@ import { plainText } from "./validation.ts";
  * `read` fetches and compiles prompts; `write` also creates prompts and versions and moves labels (never
  * `production`); `run` also runs them on the organization's models (it costs money, so `write` does not imply it);
  * `delete` also deletes prompts and versions (never the version `production` points to, nor what another
- * prompt includes; it cannot be undone, so no other scope implies it).
+ * prompt includes; it cannot be undone, so no other scope implies it); `ingest` sends production generations and
+ * scores into the key's team (OpenTelemetry, the Langfuse SDKs' ingestion, /api/v1/scores), linked to the prompts its team reads.
  */
-export const API_KEY_SCOPES = ["read", "write", "run", "delete"] as const;
+export const API_KEY_SCOPES = ["read", "write", "run", "delete", "ingest"] as const;
 export type ApiKeyScope = (typeof API_KEY_SCOPES)[number];
 
 /** Every key starts so: secret scanners and people recognise it. */
@@ -30,7 +31,7 @@ export const API_KEY_MSG = {
   labelsEmpty: "Choose at least one label, or none at all for a key that may fetch any label",
   tooManyLabels: `A key is bound to at most ${API_KEY_LABELS_MAX} labels`,
   scopesEmpty: "Choose at least one scope",
-  scopeInvalid: "A scope is 'read', 'write', 'run' or 'delete'",
+  scopeInvalid: "A scope is 'read', 'write', 'run', 'delete' or 'ingest'",
   expiresInDaysRange: `A key expires in 1 to ${API_KEY_EXPIRY_DAYS_MAX} days, or never`,
   notFound: "API key not found",
   // What a refused key is told (the runtime API answers 401 with these).

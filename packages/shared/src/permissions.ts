@@ -36,7 +36,7 @@ interface Grant {
    * its team, or an editor with `write`): the `run` scope runs its team's prompts, the `delete` scope
    * deletes them, whatever its role.
    */
-  keyScope?: "run" | "delete";
+  keyScope?: "run" | "delete" | "ingest";
 }
 
 // Team levels: an organization admin (and a super user, who may do everything) is at every level.
@@ -84,6 +84,8 @@ export const PERMISSIONS = {
   "prompt.rate": VIEWER_LEVEL,
   // Running a version on a model of the organization's provider connections (it costs money).
   "prompt.run": { ...EDITOR_LEVEL, keyScope: "run" },
+  // Sending production generations and scores into the key's team: keys with the `ingest` scope only.
+  "production.ingest": { teamRoles: [], keyScope: "ingest" },
   "comment.moderate": ADMIN_LEVEL,
   "apiKey.manage": ADMIN_LEVEL,
   // A team's webhooks: where its events are sent, and the secret they are signed with.

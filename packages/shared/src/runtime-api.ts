@@ -21,6 +21,7 @@ export const RUNTIME_MSG = {
   protectedLabel: `An API key never moves the '${PROTECTED_LABEL}' label: a team admin moves it in the app`,
   privateByKey: "An API key cannot create a private prompt: a private prompt belongs to a person",
   deleteScopeNeeded: "Deleting prompts needs an API key with the 'delete' scope",
+  ingestScopeNeeded: "Sending generations and scores needs an API key with the 'ingest' scope",
   deleteProduction: `An API key never deletes the version the '${PROTECTED_LABEL}' label points to: a team admin moves the label first, or deletes the prompt in the app`,
   rateLimited: "Too many requests with this API key: retry after the time in Retry-After",
   tooManyFailedKeys: "Too many unknown API keys from this address: retry after the time in Retry-After",

@@ -37,7 +37,7 @@ const notFound = (message: string = MSG.notFound): Decision => ({ ok: false, cod
 /** What a key may do without the `write` scope: read. */
 const KEY_READS: readonly Action[] = ["organization.read", "team.read", "prompt.read"];
 
-/** The scope a key needs for `action`: the one the permission table names for it (`run` to run a prompt on a model, `delete` to delete one), `read` to read, `write` for anything else. */
+/** The scope a key needs for `action`: the one the permission table names for it (`run` to run a prompt on a model, `delete` to delete one, `ingest` to send generations and scores), `read` to read, `write` for anything else. */
 export const keyScopeFor = (action: Action): ApiKeyScope => keyScopeGrant(action) ?? (KEY_READS.includes(action) ? "read" : "write");
 
 /** The key scope that stands in for the roles of `action`, by the permission table. */
@@ -71,6 +71,7 @@ function keyRefusal(key: NonNullable<Caller["apiKey"]>, action: Action, resource
   const scope = keyScopeFor(action);
   if (scope === "run" && !key.mayRun) return forbidden(RUNTIME_MSG.runScopeNeeded);
   if (scope === "delete" && !key.mayDelete) return forbidden(RUNTIME_MSG.deleteScopeNeeded);
+  if (scope === "ingest") return key.mayIngest ? null : forbidden(RUNTIME_MSG.ingestScopeNeeded);
   if (scope === "delete" && resource.label === PROTECTED_LABEL) return forbidden(RUNTIME_MSG.deleteProduction);
   if (scope === "delete" && key.labels) return forbidden(RUNTIME_MSG.labelsOnly(key.labels));
   const writes = scope === "write";

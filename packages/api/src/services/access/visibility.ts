@@ -16,9 +16,10 @@ export interface Caller {
    * Set when the caller is a team's API key (keyCaller): it holds `teamRole` in its team and is a
    * plain member of that team's organization, nothing anywhere else, and reads no private or archived prompt.
    * `labels`: the only labels it may fetch (null: any label and explicit versions). `mayRun`: it holds
-   * the `run` scope (runs prompts on the organization's models); `mayDelete`, the `delete` scope.
+   * the `run` scope (runs prompts on the organization's models); `mayDelete`, the `delete` scope;
+   * `mayIngest`, the `ingest` scope (sends production generations and scores).
    */
-  apiKey?: { id: string; teamId: string; teamRole: TeamRole; labels: readonly string[] | null; mayRun: boolean; mayDelete: boolean };
+  apiKey?: { id: string; teamId: string; teamRole: TeamRole; labels: readonly string[] | null; mayRun: boolean; mayDelete: boolean; mayIngest?: boolean };
   /** Set for the operator's command line on the server (commandLineCaller): every right, and no person. */
   commandLine?: true;
 }
@@ -56,6 +57,7 @@ export function keyCaller(apiKey: AuthenticatedApiKey): KeyCaller {
   const teamRole: TeamRole = apiKey.scopes.includes("write") ? "editor" : "viewer";
   return { userId: NO_USER, role: "user", isSuperUser: false, apiKey: {
       id: apiKey.id, teamId: apiKey.teamId, teamRole, labels: apiKey.labels, mayRun: apiKey.scopes.includes("run"), mayDelete: apiKey.scopes.includes("delete"),
+      mayIngest: apiKey.scopes.includes("ingest"),
     },
   };
 }

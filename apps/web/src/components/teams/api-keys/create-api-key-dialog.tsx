@@ -31,11 +31,12 @@ interface FormValues {
   write: boolean;
   run: boolean;
   delete: boolean;
+  ingest: boolean;
   expires: (typeof EXPIRY_OPTIONS)[number]["value"];
 }
 type KeySettings = z.output<typeof createApiKeyInput>;
 
-const DEFAULTS: FormValues = { name: "", labels: "", write: false, run: false, delete: false, expires: "90" };
+const DEFAULTS: FormValues = { name: "", labels: "", write: false, run: false, delete: false, ingest: false, expires: "90" };
 
 /** The procedure's input from what the form holds. */
 function toInput(values: FormValues): z.input<typeof createApiKeyInput> {
@@ -48,6 +49,7 @@ function toInput(values: FormValues): z.input<typeof createApiKeyInput> {
       ...(values.write ? (["write"] as const) : []),
       ...(values.run ? (["run"] as const) : []),
       ...(values.delete ? (["delete"] as const) : []),
+      ...(values.ingest ? (["ingest"] as const) : []),
     ],
     expiresInDays: values.expires === "never" ? null : Number(values.expires),
   };
@@ -76,6 +78,7 @@ export function CreateApiKeyDialog({ teamId, teamName, open, onOpenChange }: { t
   const writeId = useId();
   const runId = useId();
   const deleteId = useId();
+  const ingestId = useId();
 
   const create = trpc.apiKeys.create.useMutation({
     // Nothing keeps the answer once the dialog lets it go.
@@ -185,6 +188,9 @@ export function CreateApiKeyDialog({ teamId, teamName, open, onOpenChange }: { t
                 </ScopeCheckbox>
                 <ScopeCheckbox id={deleteId} disabled={busy} label="Delete: delete prompts and versions (Langfuse API)" {...register("delete")}>
                   Cannot be undone. Never the version production points to, nor one another prompt includes; Write does not include it.
+                </ScopeCheckbox>
+                <ScopeCheckbox id={ingestId} disabled={busy} label="Ingest: send production generations and scores" {...register("ingest")}>
+                  OpenTelemetry spans and Langfuse SDK traces and scores, into this team only.
                 </ScopeCheckbox>
                 {formState.errors.write && (
                   <p role="alert" className="text-sm text-destructive">
