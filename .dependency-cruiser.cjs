@@ -30,7 +30,7 @@ const SERVER_NPM = "(^|(^|/)node_modules/)(@trpc/server|@prisma/[^/]+|prisma|pg|
  */
 const SERVICE_ORDER = [
   "platform", "access", "insight", "identity", "notifications", "webhooks", "organizations",
-  "models", "prompts", "runs", "runtime", "evaluations", "reviews",
+  "models", "prompts", "runs", "runtime", "production", "evaluations", "reviews",
 ];
 
 /** One rule per folder: nothing it imports lies above it in SERVICE_ORDER. Tests may set up through any folder. */

@@ -41,3 +41,4 @@ export { getRuntimeEvaluation, getRuntimeEvaluationItems, startRuntimeEvaluation
 export type { RunEvent } from "./services/runs/runs.ts";
 export { runtimeGenerationPages, runtimeGenerations, runtimeProductionMetrics } from "./services/production/runtime-production.ts";
 export * as metrics from "./services/platform/metrics.ts";
+export { createApiScore, createLangfuseScore, ingestLangfuseBatch, ingestOtlpTraces } from "./services/production/production-api.ts";

@@ -27,6 +27,7 @@ import { analyticsRouter } from "./routers/analytics/router.ts";
 import { libraryRouter } from "./routers/library/router.ts";
 import { auditLogRouter } from "./routers/audit-log/router.ts";
 import { usersRouter } from "./routers/users/router.ts";
+import { scoresRouter } from "./routers/scores/router.ts";
 import { testCasesRouter } from "./routers/test-cases/router.ts";
 import { webhooksRouter } from "./routers/webhooks/router.ts";
 import { productionRouter } from "./routers/production/router.ts";
@@ -60,6 +61,7 @@ export const appRouter = router({
   library: libraryRouter,
   auditLog: auditLogRouter,
   users: usersRouter,
+  scores: scoresRouter,
   webhooks: webhooksRouter,
   testCases: testCasesRouter,
   production: productionRouter,

@@ -38,6 +38,14 @@ export const rateLimitRefusals = new Counter({
   registers: [metricsRegistry],
 });
 
+/** Production signals sent in: spans and events kept as generations, and spans dropped for naming no prompt. */
+export const productionIngested = new Counter({
+  name: "promptly_production_ingested_total",
+  help: "Production signals received, by source (otel, langfuse, api) and result (generation, score, dropped)",
+  labelNames: ["source", "result"] as const,
+  registers: [metricsRegistry],
+});
+
 /** Set when scraped: mail waiting in the outbox (queued or being retried). */
 const outboxDepth = new Gauge({
   name: "promptly_outbox_depth",

@@ -1,0 +1,474 @@
+// Production signals sent in by the teams' own code: generations (a model call made with a prompt
+// version) and scores, from OpenTelemetry, the Langfuse SDKs' ingestion or /api/v1, into the key's team.
+//
+// One request is one transaction, answered only once it has committed: the generations it names are
+// locked by their observation id (so a create and an update of one generation racing in two requests
+// merge instead of both inserting), their stored rows read and deleted, merged with what was sent and
+// written back in one multi-row INSERT; the hourly rollups get the difference (the merged rows'
+// contribution less the stored rows') in one upsert each. Scores are inserted in one statement, a
+// repeat of a sender's id doing nothing, and linked to their generation as soon as it is known.
+import { Prisma, type Db, type DbTransaction } from "@promptly/db";
+import {
+  DEFAULT_ENVIRONMENT, GENERATION_TEXT_MAX_BYTES, INGEST_MSG, histOf, type GenerationSource, type GenerationStatus, type ScoreDataType, type ScoreSource,
+} from "@promptly/shared";
+import { DomainError } from "../../errors.ts";
+import { promptVisibility, type Caller } from "../access/visibility.ts";
+import { modelPriceFor } from "../models/prices.ts";
+import { costAt } from "../runs/runs.ts";
+
+/** What one event says of a generation; fields left out are kept from what is stored (or empty). */
+export interface GenerationPatch {
+  observationId: string;
+  source: GenerationSource;
+  traceId?: string;
+  promptName?: string;
+  version?: number | null;
+  model?: string;
+  environment?: string;
+  startedAt?: Date;
+  endedAt?: Date;
+  completionStartAt?: Date;
+  inputTokens?: number;
+  outputTokens?: number;
+  cost?: number;
+  status?: GenerationStatus;
+  errorMessage?: string;
+  userRef?: string;
+  sessionRef?: string;
+  input?: unknown;
+  output?: unknown;
+  /** When it was sent: the start of a generation whose start was never said. */
+  seenAt: Date;
+}
+
+/** A score as sent: what it judges (a generation by id or by its observation/trace id, or a run) and its value. */
+export interface ScoreDraft {
+  generationId?: string;
+  runId?: string;
+  traceId?: string;
+  observationId?: string;
+  environment?: string;
+  name: string;
+  dataType: ScoreDataType;
+  value: number | null;
+  stringValue: string | null;
+  comment?: string;
+  source: ScoreSource;
+  authorUserId?: string;
+  apiKeyId?: string;
+  externalId?: string;
+  /** Refuse (NOT_FOUND) rather than store it unlinked when its generation or run is not found. */
+  mustExist?: boolean;
+}
+
+interface StoredGeneration {
+  id: string;
+  promptId: string | null;
+  promptName: string;
+  version: number | null;
+  traceId: string | null;
+  observationId: string;
+  source: GenerationSource;
+  model: string | null;
+  environment: string;
+  startedAt: Date;
+  endedAt: Date | null;
+  completionStartAt: Date | null;
+  latencyMs: number | null;
+  ttftMs: number | null;
+  inputTokens: number | null;
+  outputTokens: number | null;
+  cost: number | null;
+  status: GenerationStatus;
+  errorMessage: string | null;
+  userRef: string | null;
+  sessionRef: string | null;
+  input: string | null;
+  output: string | null;
+  /** Whether the start was said by a sender (else it is when the first event came). */
+  startSaid?: boolean;
+}
+
+export interface IngestResult {
+  generations: number;
+  scores: { id: string; linked: boolean; inserted: boolean }[];
+}
+
+/** A text cut to the team's limit at a character boundary. */
+function capText(value: unknown): string | null {
+  if (value === undefined || value === null) return null;
+  const text = typeof value === "string" ? value : JSON.stringify(value);
+  if (text === undefined) return null;
+  const bytes = Buffer.from(text, "utf8");
+  if (bytes.length <= GENERATION_TEXT_MAX_BYTES) return text;
+  return bytes.subarray(0, GENERATION_TEXT_MAX_BYTES).toString("utf8").replace(/\uFFFD+$/, "");
+}
+
+const hourOf = (date: Date) => new Date(Math.floor(date.getTime() / 3_600_000) * 3_600_000).toISOString();
+const msBetween = (from: Date | null, to: Date | null) => (from && to ? Math.max(0, to.getTime() - from.getTime()) : null);
+const defined = <T>(value: T | undefined, fallback: T): T => (value === undefined ? fallback : value);
+
+/** Folds the patches of one generation (in the order sent) over what is stored of it. */
+function merge(stored: StoredGeneration | undefined, patches: GenerationPatch[], keepText: boolean): StoredGeneration {
+  const first = patches[0]!;
+  let row: StoredGeneration = stored ?? {
+    id: crypto.randomUUID(), promptId: null, promptName: "", version: null, traceId: null, observationId: first.observationId, source: first.source,
+    model: null, environment: DEFAULT_ENVIRONMENT, startedAt: first.seenAt, endedAt: null, completionStartAt: null, latencyMs: null, ttftMs: null,
+    inputTokens: null, outputTokens: null, cost: null, status: "ok", errorMessage: null, userRef: null, sessionRef: null, input: null, output: null,
+    startSaid: false,
+  };
+  for (const patch of patches) {
+    const namesPrompt = patch.promptName !== undefined;
+    row = {
+      ...row,
+      // A prompt named again (or first) replaces the link: it is resolved again below.
+      promptName: defined(patch.promptName, row.promptName),
+      version: namesPrompt ? (patch.version ?? null) : row.version,
+      promptId: namesPrompt ? null : row.promptId,
+      traceId: defined(patch.traceId, row.traceId),
+      model: defined(patch.model, row.model),
+      environment: defined(patch.environment, row.environment),
+      startedAt: patch.startedAt ?? row.startedAt,
+      startSaid: row.startSaid || patch.startedAt !== undefined,
+      endedAt: defined(patch.endedAt, row.endedAt),
+      completionStartAt: defined(patch.completionStartAt, row.completionStartAt),
+      inputTokens: defined(patch.inputTokens, row.inputTokens),
+      outputTokens: defined(patch.outputTokens, row.outputTokens),
+      cost: defined(patch.cost, row.cost),
+      status: defined(patch.status, row.status),
+      errorMessage: defined(patch.errorMessage, row.errorMessage),
+      userRef: defined(patch.userRef, row.userRef),
+      sessionRef: defined(patch.sessionRef, row.sessionRef),
+      input: keepText && patch.input !== undefined ? capText(patch.input) : row.input,
+      output: keepText && patch.output !== undefined ? capText(patch.output) : row.output,
+    };
+  }
+  return { ...row, latencyMs: msBetween(row.startedAt, row.endedAt), ttftMs: msBetween(row.startedAt, row.completionStartAt) };
+}
+
+/** A linked generation's part of its hour's rollup, times `sign` (-1 takes a stored row's part out). */
+function generationContribution(row: StoredGeneration, sign: 1 | -1) {
+  return {
+    prompt_id: row.promptId!,
+    version: row.version!,
+    environment: row.environment,
+    model: row.model ?? "",
+    hour: hourOf(row.startedAt),
+    generations: sign,
+    errors: row.status === "error" ? sign : 0,
+    latency_sum: sign * (row.latencyMs ?? 0),
+    latency_count: row.latencyMs === null ? 0 : sign,
+    ttft_sum: sign * (row.ttftMs ?? 0),
+    ttft_count: row.ttftMs === null ? 0 : sign,
+    latency_hist: histOf(row.latencyMs === null ? [] : [row.latencyMs]).map((count) => count * sign),
+    ttft_hist: histOf(row.ttftMs === null ? [] : [row.ttftMs]).map((count) => count * sign),
+    input_tokens: sign * (row.inputTokens ?? 0),
+    output_tokens: sign * (row.outputTokens ?? 0),
+    cost: sign * (row.cost ?? 0),
+  };
+}
+type GenerationDelta = ReturnType<typeof generationContribution>;
+
+function sumGenerationDeltas(deltas: GenerationDelta[]): GenerationDelta[] {
+  const byKey = new Map<string, GenerationDelta>();
+  for (const delta of deltas) {
+    const key = [delta.prompt_id, delta.version, delta.environment, delta.model, delta.hour].join("\u0000");
+    const sum = byKey.get(key);
+    if (!sum) {
+      byKey.set(key, { ...delta, latency_hist: [...delta.latency_hist], ttft_hist: [...delta.ttft_hist] });
+      continue;
+    }
+    for (const field of ["generations", "errors", "latency_sum", "latency_count", "ttft_sum", "ttft_count", "input_tokens", "output_tokens", "cost"] as const) sum[field] += delta[field];
+    delta.latency_hist.forEach((count, i) => (sum.latency_hist[i] = (sum.latency_hist[i] ?? 0) + count));
+    delta.ttft_hist.forEach((count, i) => (sum.ttft_hist[i] = (sum.ttft_hist[i] ?? 0) + count));
+  }
+  // One order for every request: two transactions upserting the same hours cannot deadlock.
+  return [...byKey.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, delta]) => delta);
+}
+
+async function applyGenerationRollups(tx: DbTransaction, deltas: GenerationDelta[]) {
+  if (!deltas.length) return;
+  await tx.$executeRaw`
+    INSERT INTO generation_rollups AS r (prompt_id, version, environment, model, hour, generations, errors, latency_sum, latency_count,
+      ttft_sum, ttft_count, latency_hist, ttft_hist, input_tokens, output_tokens, cost)
+    SELECT prompt_id, version, environment, model, hour, generations, errors, latency_sum, latency_count, ttft_sum, ttft_count,
+      latency_hist, ttft_hist, input_tokens, output_tokens, cost
+      FROM jsonb_to_recordset(${JSON.stringify(deltas)}::jsonb) AS x(prompt_id uuid, version int, environment text, model text, hour timestamptz,
+        generations int, errors int, latency_sum float8, latency_count int, ttft_sum float8, ttft_count int, latency_hist int[], ttft_hist int[],
+        input_tokens bigint, output_tokens bigint, cost float8)
+    ON CONFLICT (prompt_id, version, environment, model, hour) DO UPDATE SET
+      generations = r.generations + EXCLUDED.generations, errors = r.errors + EXCLUDED.errors,
+      latency_sum = r.latency_sum + EXCLUDED.latency_sum, latency_count = r.latency_count + EXCLUDED.latency_count,
+      ttft_sum = r.ttft_sum + EXCLUDED.ttft_sum, ttft_count = r.ttft_count + EXCLUDED.ttft_count,
+      latency_hist = production_hist_add(r.latency_hist, EXCLUDED.latency_hist), ttft_hist = production_hist_add(r.ttft_hist, EXCLUDED.ttft_hist),
+      input_tokens = r.input_tokens + EXCLUDED.input_tokens, output_tokens = r.output_tokens + EXCLUDED.output_tokens, cost = r.cost + EXCLUDED.cost`;
+}
+
+interface LinkedScore {
+  prompt_id: string;
+  version: number;
+  environment: string;
+  created_at: Date;
+  name: string;
+  data_type: string;
+  value: number | null;
+  string_value: string | null;
+}
+
+function scoreContribution(score: LinkedScore, sign: 1 | -1) {
+  return {
+    prompt_id: score.prompt_id,
+    version: score.version,
+    environment: score.environment,
+    hour: hourOf(new Date(score.created_at)),
+    name: score.name,
+    data_type: score.data_type,
+    count: sign,
+    sum: sign * (score.value ?? 0),
+    sum_squares: sign * (score.value ?? 0) ** 2,
+    categories: score.string_value === null ? {} : ({ [score.string_value]: sign } as Record<string, number>),
+  };
+}
+type ScoreDelta = ReturnType<typeof scoreContribution>;
+
+async function applyScoreRollups(tx: DbTransaction, deltas: ScoreDelta[]) {
+  if (!deltas.length) return;
+  const byKey = new Map<string, ScoreDelta>();
+  for (const delta of deltas) {
+    const key = [delta.prompt_id, delta.version, delta.environment, delta.hour, delta.name].join("\u0000");
+    const sum = byKey.get(key);
+    if (!sum) {
+      byKey.set(key, { ...delta, categories: { ...delta.categories } });
+      continue;
+    }
+    sum.count += delta.count;
+    sum.sum += delta.sum;
+    sum.sum_squares += delta.sum_squares;
+    for (const [value, count] of Object.entries(delta.categories)) sum.categories[value] = (sum.categories[value] ?? 0) + count;
+  }
+  const rows = [...byKey.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, delta]) => delta);
+  await tx.$executeRaw`
+    INSERT INTO score_rollups AS r (prompt_id, version, environment, hour, name, data_type, count, sum, sum_squares, categories)
+    SELECT prompt_id, version, environment, hour, name, data_type, count, sum, sum_squares, categories
+      FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS x(prompt_id uuid, version int, environment text, hour timestamptz, name text,
+        data_type text, count int, sum float8, sum_squares float8, categories jsonb)
+    ON CONFLICT (prompt_id, version, environment, hour, name) DO UPDATE SET
+      data_type = EXCLUDED.data_type, count = r.count + EXCLUDED.count, sum = r.sum + EXCLUDED.sum, sum_squares = r.sum_squares + EXCLUDED.sum_squares,
+      categories = (SELECT coalesce(jsonb_object_agg(k, n), '{}'::jsonb) FROM (
+        SELECT k, sum(v::numeric)::int AS n FROM (SELECT * FROM jsonb_each_text(r.categories) UNION ALL SELECT * FROM jsonb_each_text(EXCLUDED.categories)) e(k, v)
+         GROUP BY k) s)`;
+}
+
+/**
+ * The prompt versions `caller` reads among the names and versions asked: "name\u0000version" → prompt id.
+ * A name or version the caller's team does not read (another team's, private, archived, unknown) is absent.
+ */
+async function readablePromptVersions(tx: DbTransaction, caller: Caller, asked: { name: string; version: number }[]): Promise<Map<string, string>> {
+  const found = new Map<string, string>();
+  if (!asked.length) return found;
+  const { joins, visible } = promptVisibility(caller);
+  const names = [...new Set(asked.map((pair) => pair.name))];
+  const versions = [...new Set(asked.map((pair) => pair.version))];
+  const rows = await tx.$queryRaw<{ id: string; name: string; version: number }[]>`
+    SELECT p.id, p.name, v.version FROM prompts p JOIN prompt_versions v ON v.prompt_id = p.id AND v.version = ANY(${versions}::int[])
+      ${joins}
+     WHERE ${visible} AND p.name = ANY(${names}::text[])`;
+  for (const row of rows) found.set(`${row.name}\u0000${row.version}`, row.id);
+  return found;
+}
+
+const GENERATION_COLUMNS = Prisma.sql`id, organization_id, team_id, prompt_id, prompt_name, version, trace_id, observation_id, source, model, environment,
+  started_at, ended_at, completion_start_at, latency_ms, ttft_ms, input_tokens, output_tokens, cost, status, error_message, user_ref, session_ref, input, output`;
+
+/**
+ * Writes what one request sent, for the caller's team (`teamId`), in one transaction: the generations
+ * merged by observation id, the scores (a repeat of a sender's id is a no-op), the rollups. Unknown
+ * prompts are stored unlinked. Returns once committed.
+ */
+export async function ingestProduction(
+  db: Db,
+  caller: Caller,
+  teamId: string,
+  sent: { generations: GenerationPatch[]; scores: ScoreDraft[] },
+): Promise<IngestResult> {
+  const patchesById = new Map<string, GenerationPatch[]>();
+  for (const patch of sent.generations) {
+    const list = patchesById.get(patch.observationId);
+    if (list) list.push(patch);
+    else patchesById.set(patch.observationId, [patch]);
+  }
+  const observationIds = [...patchesById.keys()].sort();
+
+  return db.$transaction(
+    async (tx) => {
+      const [team] = await tx.$queryRaw<{ organizationId: string; keepText: boolean }[]>`
+        SELECT organization_id AS "organizationId", keep_generation_text AS "keepText" FROM teams WHERE id = ${teamId}::uuid`;
+      if (!team) throw new Error(`team ${teamId} not found`);
+      const generationDeltas: GenerationDelta[] = [];
+      const scoreDeltas: ScoreDelta[] = [];
+      let written: StoredGeneration[] = [];
+
+      if (observationIds.length) {
+        // One writer per generation at a time, taken in one order (no deadlock between two requests).
+        await tx.$queryRaw`SELECT pg_advisory_xact_lock(hashtextextended(${teamId} || ':' || k, 0))::text
+                             FROM (SELECT unnest(${observationIds}::text[]) AS k ORDER BY 1) ids`;
+        const stored = await tx.$queryRaw<StoredGeneration[]>`
+          DELETE FROM generations WHERE team_id = ${teamId}::uuid AND observation_id = ANY(${observationIds}::text[])
+          RETURNING id, prompt_id AS "promptId", prompt_name AS "promptName", version, trace_id AS "traceId", observation_id AS "observationId", source,
+            model, environment, started_at AS "startedAt", ended_at AS "endedAt", completion_start_at AS "completionStartAt", latency_ms AS "latencyMs",
+            ttft_ms AS "ttftMs", input_tokens AS "inputTokens", output_tokens AS "outputTokens", cost, status, error_message AS "errorMessage",
+            user_ref AS "userRef", session_ref AS "sessionRef", input, output`;
+        const storedById = new Map(stored.map((row) => [row.observationId, { ...row, startSaid: true }]));
+        for (const row of stored) if (row.promptId && row.version !== null) generationDeltas.push(generationContribution(row, -1));
+
+        // A generation that never named a prompt is not kept (OpenTelemetry's other spans, Langfuse's plain generations).
+        written = observationIds.map((id) => merge(storedById.get(id), patchesById.get(id)!, team.keepText)).filter((row) => row.promptName !== "");
+        // Link what names a prompt the caller reads; a link kept from the stored row stays.
+        const asked = written.filter((row) => !row.promptId && row.promptName && row.version !== null).map((row) => ({ name: row.promptName, version: row.version! }));
+        const readable = await readablePromptVersions(tx, caller, asked);
+        const prices = new Map<string, Promise<{ inputPerMillion: number; outputPerMillion: number } | null>>();
+        for (const row of written) {
+          if (!row.promptId && row.version !== null) row.promptId = readable.get(`${row.promptName}\u0000${row.version}`) ?? null;
+          if (row.cost === null && row.model && row.inputTokens !== null && row.outputTokens !== null) {
+            let price = prices.get(row.model);
+            if (!price) prices.set(row.model, (price = modelPriceFor(tx, team.organizationId, row.model)));
+            row.cost = costAt(await price, row.inputTokens, row.outputTokens);
+          }
+        }
+        if (written.length) await tx.$executeRaw`
+          INSERT INTO generations (${GENERATION_COLUMNS})
+          SELECT ${GENERATION_COLUMNS} FROM jsonb_to_recordset(${JSON.stringify(
+            written.map((row) => ({
+              id: row.id, organization_id: team.organizationId, team_id: teamId, prompt_id: row.promptId, prompt_name: row.promptName, version: row.version,
+              trace_id: row.traceId, observation_id: row.observationId, source: row.source, model: row.model, environment: row.environment,
+              started_at: row.startedAt, ended_at: row.endedAt, completion_start_at: row.completionStartAt, latency_ms: row.latencyMs, ttft_ms: row.ttftMs,
+              input_tokens: row.inputTokens, output_tokens: row.outputTokens, cost: row.cost, status: row.status, error_message: row.errorMessage,
+              user_ref: row.userRef, session_ref: row.sessionRef, input: row.input, output: row.output,
+            })),
+          )}::jsonb) AS x(id uuid, organization_id uuid, team_id uuid, prompt_id uuid, prompt_name text, version int, trace_id text, observation_id text,
+            source text, model text, environment text, started_at timestamptz, ended_at timestamptz, completion_start_at timestamptz, latency_ms float8,
+            ttft_ms float8, input_tokens int, output_tokens int, cost float8, status text, error_message text, user_ref text, session_ref text, input text, output text)`;
+        for (const row of written) if (row.promptId && row.version !== null) generationDeltas.push(generationContribution(row, 1));
+
+        // Scores sent before their generation (or judging it before it was relinked) follow it now.
+        const relinked = await tx.$queryRaw<(LinkedScore & { old_prompt_id: string | null; old_version: number | null; old_environment: string })[]>`
+          UPDATE scores s SET generation_id = g.id, prompt_id = g.prompt_id, version = g.version, environment = g.environment
+            FROM jsonb_to_recordset(${JSON.stringify(written.map((row) => ({ id: row.id, observation_id: row.observationId, prompt_id: row.promptId, version: row.version, environment: row.environment })))}::jsonb)
+                   AS g(id uuid, observation_id text, prompt_id uuid, version int, environment text),
+                 scores o
+           WHERE s.team_id = ${teamId}::uuid AND o.id = s.id AND s.run_id IS NULL
+             AND (s.generation_id = g.id OR (s.generation_id IS NULL AND s.observation_id = g.observation_id))
+             AND (s.generation_id IS DISTINCT FROM g.id OR s.prompt_id IS DISTINCT FROM g.prompt_id OR s.version IS DISTINCT FROM g.version OR s.environment <> g.environment)
+          RETURNING s.prompt_id, s.version, s.environment, s.created_at, s.name, s.data_type, s.value, s.string_value,
+            o.prompt_id AS old_prompt_id, o.version AS old_version, o.environment AS old_environment`;
+        for (const score of relinked) {
+          if (score.old_prompt_id && score.old_version !== null) {
+            scoreDeltas.push(scoreContribution({ ...score, prompt_id: score.old_prompt_id, version: score.old_version, environment: score.old_environment }, -1));
+          }
+          if (score.prompt_id && score.version !== null) scoreDeltas.push(scoreContribution(score, 1));
+        }
+      }
+
+      const scoreResults: IngestResult["scores"] = [];
+      if (sent.scores.length) {
+        const targets = await scoreTargets(tx, caller, teamId, sent.scores);
+        const rows = sent.scores.map((score, index) => {
+          const target = targets[index]!;
+          return {
+            id: crypto.randomUUID(), organization_id: team.organizationId, team_id: teamId, generation_id: target.generationId, run_id: target.runId,
+            trace_id: score.traceId ?? target.traceId, observation_id: score.observationId ?? target.observationId,
+            prompt_id: target.promptId, version: target.version, environment: target.environment ?? score.environment ?? DEFAULT_ENVIRONMENT,
+            name: score.name, data_type: score.dataType, value: score.value, string_value: score.stringValue, comment: score.comment ?? null, source: score.source,
+            author_user_id: score.authorUserId ?? null, api_key_id: score.apiKeyId ?? null, external_id: score.externalId ?? null,
+          };
+        });
+        const inserted = await tx.$queryRaw<(LinkedScore & { id: string; external_id: string | null })[]>`
+          INSERT INTO scores (id, organization_id, team_id, generation_id, run_id, trace_id, observation_id, prompt_id, version, environment, name,
+            data_type, value, string_value, comment, source, author_user_id, api_key_id, external_id)
+          SELECT id, organization_id, team_id, generation_id, run_id, trace_id, observation_id, prompt_id, version, environment, name, data_type, value,
+            string_value, comment, source, author_user_id, api_key_id, external_id
+            FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS x(id uuid, organization_id uuid, team_id uuid, generation_id uuid, run_id uuid,
+              trace_id text, observation_id text, prompt_id uuid, version int, environment text, name text, data_type text, value float8, string_value text,
+              comment text, source text, author_user_id uuid, api_key_id uuid, external_id text)
+          ON CONFLICT (team_id, external_id) DO NOTHING
+          RETURNING id, prompt_id, version, environment, created_at, name, data_type, value, string_value, external_id`;
+        const insertedIds = new Set(inserted.map((score) => score.id));
+        for (const score of inserted) if (score.prompt_id && score.version !== null) scoreDeltas.push(scoreContribution(score, 1));
+        // A repeat answers the stored score's id.
+        const repeats = rows.filter((row) => !insertedIds.has(row.id) && row.external_id !== null).map((row) => row.external_id!);
+        const existing = repeats.length
+          ? await tx.$queryRaw<{ id: string; external_id: string; prompt_id: string | null }[]>`
+              SELECT id, external_id, prompt_id FROM scores WHERE team_id = ${teamId}::uuid AND external_id = ANY(${repeats}::text[])`
+          : [];
+        const existingByExternal = new Map(existing.map((row) => [row.external_id, row]));
+        for (const row of rows) {
+          if (insertedIds.has(row.id)) scoreResults.push({ id: row.id, linked: row.prompt_id !== null, inserted: true });
+          else {
+            const stored = existingByExternal.get(row.external_id ?? "");
+            scoreResults.push({ id: stored?.id ?? row.id, linked: Boolean(stored?.prompt_id), inserted: false });
+          }
+        }
+      }
+
+      await applyGenerationRollups(tx, sumGenerationDeltas(generationDeltas));
+      await applyScoreRollups(tx, scoreDeltas);
+      return { generations: written.length, scores: scoreResults };
+    },
+    { timeout: 30_000, maxWait: 10_000 },
+  );
+}
+
+interface ScoreTarget {
+  generationId: string | null;
+  runId: string | null;
+  traceId: string | null;
+  observationId: string | null;
+  promptId: string | null;
+  version: number | null;
+  environment: string | null;
+}
+
+/**
+ * What each score judges, as far as it is known now: a generation of the team (by id, by observation
+ * id, or a trace's first linked one), or a run of a prompt the caller reads. Unknown: stored unlinked.
+ */
+async function scoreTargets(tx: DbTransaction, caller: Caller, teamId: string, scores: ScoreDraft[]): Promise<ScoreTarget[]> {
+  const generationIds = scores.flatMap((score) => (score.generationId ? [score.generationId] : []));
+  const observationIds = scores.flatMap((score) => (score.observationId ? [score.observationId] : []));
+  const traceIds = scores.flatMap((score) => (!score.observationId && !score.generationId && score.traceId ? [score.traceId] : []));
+  const runIds = scores.flatMap((score) => (score.runId ? [score.runId] : []));
+  type Row = { id: string; observationId: string; traceId: string | null; promptId: string | null; version: number | null; environment: string; startedAt: Date };
+  const generations =
+    generationIds.length || observationIds.length || traceIds.length
+      ? await tx.$queryRaw<Row[]>`
+          SELECT id, observation_id AS "observationId", trace_id AS "traceId", prompt_id AS "promptId", version, environment, started_at AS "startedAt"
+            FROM generations
+           WHERE team_id = ${teamId}::uuid
+             AND (id = ANY(${generationIds}::uuid[]) OR observation_id = ANY(${observationIds}::text[]) OR trace_id = ANY(${traceIds}::text[]))
+           ORDER BY started_at`
+      : [];
+  const { joins, visible } = promptVisibility(caller);
+  const runs = runIds.length
+    ? await tx.$queryRaw<{ id: string; promptId: string; version: number }[]>`
+        SELECT r.id, r.prompt_id AS "promptId", r.version FROM prompt_runs r JOIN prompts p ON p.id = r.prompt_id ${joins}
+         WHERE r.id = ANY(${runIds}::uuid[]) AND p.team_id = ${teamId}::uuid AND ${visible}`
+    : [];
+  const none: ScoreTarget = { generationId: null, runId: null, traceId: null, observationId: null, promptId: null, version: null, environment: null };
+  const ofGeneration = (row: Row | undefined): ScoreTarget =>
+    row ? { ...none, generationId: row.id, traceId: row.traceId, observationId: row.observationId, promptId: row.promptId, version: row.version, environment: row.environment } : none;
+  return scores.map((score) => {
+    if (score.runId) {
+      const run = runs.find((row) => row.id === score.runId);
+      if (!run && score.mustExist) throw new DomainError("NOT_FOUND", INGEST_MSG.runNotFound);
+      return run ? { ...none, runId: run.id, promptId: run.promptId, version: run.version } : none;
+    }
+    if (score.generationId) {
+      const generation = generations.find((row) => row.id === score.generationId);
+      if (!generation && score.mustExist) throw new DomainError("NOT_FOUND", INGEST_MSG.generationNotFound);
+      return ofGeneration(generation);
+    }
+    if (score.observationId) return ofGeneration(generations.find((row) => row.observationId === score.observationId));
+    if (score.traceId) return ofGeneration(generations.find((row) => row.traceId === score.traceId && row.promptId) ?? generations.find((row) => row.traceId === score.traceId));
+    return none;
+  });
+}

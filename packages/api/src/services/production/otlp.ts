@@ -1,0 +1,193 @@
+// OTLP/HTTP trace requests (ExportTraceServiceRequest) as JSON or protobuf, read into one shape: the
+// protobuf wire format is read here by field number (opentelemetry-proto v1), unknown fields skipped by
+// wire type so newer senders keep working; ids become hex, 64-bit times decimal strings.
+import { DomainError } from "../../errors.ts";
+import { INGEST_MSG } from "@promptly/shared";
+
+export type AnyValue =
+  | { stringValue: string }
+  | { boolValue: boolean }
+  | { intValue: string | number }
+  | { doubleValue: number | string }
+  | { arrayValue: { values?: AnyValue[] } }
+  | { kvlistValue: { values?: KeyValue[] } }
+  | { bytesValue: string }
+  | Record<string, never>;
+export interface KeyValue { key: string; value?: AnyValue }
+interface OtlpSpan {
+  traceId: string;
+  spanId: string;
+  parentSpanId?: string;
+  name?: string;
+  startTimeUnixNano?: string | number;
+  endTimeUnixNano?: string | number;
+  attributes?: KeyValue[];
+  status?: { code?: number; message?: string };
+}
+export interface OtlpRequest {
+  resourceSpans?: { resource?: { attributes?: KeyValue[] }; scopeSpans?: { scope?: { name?: string; version?: string }; spans?: OtlpSpan[] }[] }[];
+}
+
+const MAX_DEPTH = 16;
+const utf8 = new TextDecoder();
+const hex = (bytes: Uint8Array) => Buffer.from(bytes).toString("hex");
+const bad = () => new DomainError("INVALID", INGEST_MSG.notOtlp);
+
+class Reader {
+  private pos = 0;
+  private readonly view: DataView;
+  constructor(private readonly buf: Uint8Array) {
+    this.view = new DataView(buf.buffer, buf.byteOffset, buf.byteLength);
+  }
+  done() {
+    return this.pos >= this.buf.length;
+  }
+  varint(): bigint {
+    let result = 0n;
+    let shift = 0n;
+    for (;;) {
+      if (this.pos >= this.buf.length) throw bad();
+      const byte = this.buf[this.pos++]!;
+      result |= BigInt(byte & 0x7f) << shift;
+      if (!(byte & 0x80)) return result;
+      shift += 7n;
+      if (shift > 63n) throw bad();
+    }
+  }
+  tag(): [number, number] {
+    const tag = Number(this.varint());
+    return [tag >>> 3, tag & 7];
+  }
+  bytes(): Uint8Array {
+    const length = Number(this.varint());
+    if (this.pos + length > this.buf.length) throw bad();
+    const bytes = this.buf.subarray(this.pos, this.pos + length);
+    this.pos += length;
+    return bytes;
+  }
+  fixed64(): bigint {
+    if (this.pos + 8 > this.buf.length) throw bad();
+    const value = this.view.getBigUint64(this.pos, true);
+    this.pos += 8;
+    return value;
+  }
+  double(): number {
+    if (this.pos + 8 > this.buf.length) throw bad();
+    const value = this.view.getFloat64(this.pos, true);
+    this.pos += 8;
+    return value;
+  }
+  skip(wire: number) {
+    if (wire === 0) this.varint();
+    else if (wire === 1) this.pos += 8;
+    else if (wire === 2) this.pos += Number(this.varint());
+    else if (wire === 5) this.pos += 4;
+    else throw bad();
+    if (this.pos > this.buf.length) throw bad();
+  }
+}
+
+type Fields = Record<number, (reader: Reader, wire: number) => void>;
+function message(buf: Uint8Array, fields: Fields) {
+  const reader = new Reader(buf);
+  while (!reader.done()) {
+    const [field, wire] = reader.tag();
+    const read = fields[field];
+    if (read) read(reader, wire);
+    else reader.skip(wire);
+  }
+}
+
+function anyValue(buf: Uint8Array, depth: number): AnyValue {
+  if (depth > MAX_DEPTH) throw bad();
+  let value: AnyValue = {};
+  message(buf, {
+    1: (r) => (value = { stringValue: utf8.decode(r.bytes()) }),
+    2: (r) => (value = { boolValue: r.varint() !== 0n }),
+    3: (r) => {
+      const int = BigInt.asIntN(64, r.varint());
+      value = { intValue: Number.isSafeInteger(Number(int)) ? Number(int) : int.toString() };
+    },
+    4: (r) => (value = { doubleValue: r.double() }),
+    5: (r) => {
+      const values: AnyValue[] = [];
+      message(r.bytes(), { 1: (q) => values.push(anyValue(q.bytes(), depth + 1)) });
+      value = { arrayValue: { values } };
+    },
+    6: (r) => {
+      const values: KeyValue[] = [];
+      message(r.bytes(), { 1: (q) => values.push(keyValue(q.bytes(), depth + 1)) });
+      value = { kvlistValue: { values } };
+    },
+    7: (r) => (value = { bytesValue: Buffer.from(r.bytes()).toString("base64") }),
+  });
+  return value;
+}
+
+function keyValue(buf: Uint8Array, depth = 0): KeyValue {
+  const kv: KeyValue = { key: "" };
+  message(buf, { 1: (r) => (kv.key = utf8.decode(r.bytes())), 2: (r) => (kv.value = anyValue(r.bytes(), depth)) });
+  return kv;
+}
+
+function span(buf: Uint8Array): OtlpSpan {
+  const s: OtlpSpan & { attributes: KeyValue[] } = { traceId: "", spanId: "", attributes: [], status: {} };
+  message(buf, {
+    1: (r) => (s.traceId = hex(r.bytes())),
+    2: (r) => (s.spanId = hex(r.bytes())),
+    4: (r) => {
+      const bytes = r.bytes();
+      if (bytes.length) s.parentSpanId = hex(bytes);
+    },
+    5: (r) => (s.name = utf8.decode(r.bytes())),
+    7: (r, wire) => (wire === 1 ? (s.startTimeUnixNano = r.fixed64().toString()) : r.skip(wire)),
+    8: (r, wire) => (wire === 1 ? (s.endTimeUnixNano = r.fixed64().toString()) : r.skip(wire)),
+    9: (r) => s.attributes.push(keyValue(r.bytes())),
+    15: (r) => message(r.bytes(), { 2: (q) => (s.status!.message = utf8.decode(q.bytes())), 3: (q) => (s.status!.code = Number(q.varint())) }),
+  });
+  return s;
+}
+
+/** Reads a protobuf ExportTraceServiceRequest; a truncated or malformed one is refused (INVALID). */
+export function decodeOtlpProtobuf(buf: Uint8Array): OtlpRequest {
+  const resourceSpans: NonNullable<OtlpRequest["resourceSpans"]> = [];
+  try {
+    message(buf, {
+      1: (r) => {
+        const rs: NonNullable<OtlpRequest["resourceSpans"]>[number] = { resource: { attributes: [] }, scopeSpans: [] };
+        message(r.bytes(), {
+          1: (q) => message(q.bytes(), { 1: (a) => rs.resource!.attributes!.push(keyValue(a.bytes())) }),
+          2: (q) => {
+            const ss: { scope: { name?: string; version?: string }; spans: OtlpSpan[] } = { scope: {}, spans: [] };
+            message(q.bytes(), {
+              1: (a) => message(a.bytes(), { 1: (b) => (ss.scope.name = utf8.decode(b.bytes())), 2: (b) => (ss.scope.version = utf8.decode(b.bytes())) }),
+              2: (a) => ss.spans.push(span(a.bytes())),
+            });
+            rs.scopeSpans!.push(ss);
+          },
+        });
+        resourceSpans.push(rs);
+      },
+    });
+  } catch (error) {
+    if (error instanceof DomainError) throw error;
+    throw bad();
+  }
+  return { resourceSpans };
+}
+
+/** An attribute's value as JavaScript: strings, numbers (a 64-bit int beyond 2^53 stays a string), booleans, arrays, objects. */
+export function plainValue(value: AnyValue | undefined, depth = 0): unknown {
+  if (!value || depth > MAX_DEPTH) return undefined;
+  if ("stringValue" in value) return value.stringValue;
+  if ("boolValue" in value) return value.boolValue;
+  if ("intValue" in value) {
+    const number = Number(value.intValue);
+    return Number.isSafeInteger(number) ? number : String(value.intValue);
+  }
+  if ("doubleValue" in value) return Number(value.doubleValue);
+  if ("arrayValue" in value) return (value.arrayValue.values ?? []).map((item) => plainValue(item, depth + 1));
+  if ("kvlistValue" in value) return Object.fromEntries((value.kvlistValue.values ?? []).map((kv) => [kv.key, plainValue(kv.value, depth + 1)]));
+  if ("bytesValue" in value) return value.bytesValue;
+  return undefined;
+}

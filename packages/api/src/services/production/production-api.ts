@@ -1,0 +1,119 @@
+// The ways in for production signals, over ingestProduction: an OTLP trace request, a Langfuse v3
+// ingestion batch, a Langfuse score, a score of /api/v1, and a person's thumbs in the app. Each reads
+// what was sent, refuses a malformed request as a whole (nothing written), and writes the rest in one
+// transaction before it answers.
+import type { Db } from "@promptly/db";
+import { INGEST_MSG, THUMBS_SCORE_NAME, scoreValueOf, type RuntimeScoreInput, type createScoreInput, type langfuseIngestionInput, type langfuseScoreBody } from "@promptly/shared";
+import type { z } from "zod";
+import { DomainError } from "../../errors.ts";
+import { allowOrFail, authorize } from "../access/authorize.ts";
+import type { Caller, KeyCaller } from "../access/visibility.ts";
+import { productionIngested } from "../platform/metrics.ts";
+import { ingestProduction, type GenerationPatch, type ScoreDraft } from "./ingest.ts";
+import { decodeOtlpProtobuf, type OtlpRequest } from "./otlp.ts";
+import { generationsFromOtlp, readLangfuseEvent, scoreFromLangfuse } from "./sources.ts";
+
+/** An OTLP/HTTP trace request's body, JSON or protobuf (already inflated): its spans naming a prompt become generations. */
+export async function ingestOtlpTraces(db: Db, caller: KeyCaller, body: Buffer, contentType: string, now: Date) {
+  allowOrFail(authorize(caller, "production.ingest"));
+  let request: OtlpRequest;
+  if (/^application\/(x-)?protobuf\b/i.test(contentType)) request = decodeOtlpProtobuf(body);
+  else if (/^application\/json\b/i.test(contentType)) {
+    try {
+      request = JSON.parse(body.toString("utf8")) as OtlpRequest;
+    } catch {
+      throw new DomainError("INVALID", INGEST_MSG.notOtlp);
+    }
+  } else throw new DomainError("INVALID", INGEST_MSG.unsupportedType);
+  const { generations, dropped } = generationsFromOtlp(request, now);
+  const result = await ingestProduction(db, caller, caller.apiKey.teamId, { generations, scores: [] });
+  productionIngested.inc({ source: "otel", result: "generation" }, result.generations);
+  productionIngested.inc({ source: "otel", result: "dropped" }, dropped + generations.length - result.generations);
+  return { generations: result.generations, dropped };
+}
+
+/**
+ * A Langfuse v3 ingestion batch: generations merged by their body id (in any order, repeated), traces'
+ * user and session handed to their generations, scores (a repeat of a score id is a no-op). Answered
+ * as Langfuse answers: each event's envelope id with 201, or with 400 and why.
+ */
+export async function ingestLangfuseBatch(db: Db, caller: KeyCaller, input: z.output<typeof langfuseIngestionInput>, now: Date) {
+  allowOrFail(authorize(caller, "production.ingest"));
+  const outcomes = input.batch.map((event) => readLangfuseEvent(event, caller.apiKey.id, now));
+  const traces = new Map<string, { userId?: string; sessionId?: string; environment?: string }>();
+  for (const outcome of outcomes) if (outcome.kind === "trace") traces.set(outcome.traceId, { ...traces.get(outcome.traceId), ...definedOnly(outcome) });
+  const generations: GenerationPatch[] = [];
+  const scores: ScoreDraft[] = [];
+  for (const outcome of outcomes) {
+    if (outcome.kind === "generation") {
+      const trace = outcome.patch.traceId ? traces.get(outcome.patch.traceId) : undefined;
+      generations.push({
+        ...outcome.patch,
+        userRef: trace?.userId,
+        sessionRef: trace?.sessionId,
+        environment: outcome.patch.environment ?? trace?.environment,
+      });
+    }
+    if (outcome.kind === "score") scores.push(outcome.score);
+  }
+  // A repeated score id inside one batch is one score.
+  const seen = new Set<string>();
+  const uniqueScores = scores.filter((score) => !score.externalId || (!seen.has(score.externalId) && seen.add(score.externalId)));
+  const result = await ingestProduction(db, caller, caller.apiKey.teamId, { generations, scores: uniqueScores });
+  productionIngested.inc({ source: "langfuse", result: "generation" }, result.generations);
+  productionIngested.inc({ source: "langfuse", result: "score" }, result.scores.filter((score) => score.inserted).length);
+  return {
+    successes: outcomes.filter((outcome) => outcome.kind !== "refused").map((outcome) => ({ id: outcome.id, status: 201 })),
+    errors: outcomes.flatMap((outcome) => (outcome.kind === "refused" ? [{ id: outcome.id, status: 400, message: outcome.message, error: outcome.error }] : [])),
+  };
+}
+
+function definedOnly(trace: { userId?: string; sessionId?: string; environment?: string }) {
+  return Object.fromEntries(Object.entries({ userId: trace.userId, sessionId: trace.sessionId, environment: trace.environment }).filter(([, value]) => value !== undefined));
+}
+
+/** Langfuse's POST /api/public/scores: one score; its id answered (a repeat of its id answers the stored one). */
+export async function createLangfuseScore(db: Db, caller: KeyCaller, body: z.output<typeof langfuseScoreBody>) {
+  allowOrFail(authorize(caller, "production.ingest"));
+  const score = scoreFromLangfuse(body, caller.apiKey.id);
+  if ("message" in score) throw new DomainError("INVALID", score.message);
+  const result = await ingestProduction(db, caller, caller.apiKey.teamId, { generations: [], scores: [score] });
+  productionIngested.inc({ source: "langfuse", result: "score" }, result.scores.filter((item) => item.inserted).length);
+  return { id: result.scores[0]!.id };
+}
+
+/** POST /api/v1/scores: a score on a generation (by id, or by trace and observation id) or a run the key's team reads. */
+export async function createApiScore(db: Db, caller: KeyCaller, input: RuntimeScoreInput) {
+  allowOrFail(authorize(caller, "production.ingest"));
+  const value = scoreValueOf(input.value, input.dataType);
+  if (!value.ok) throw new DomainError("INVALID", value.message, undefined, [{ path: "value", message: value.message }]);
+  const score: ScoreDraft = {
+    name: input.name, dataType: value.dataType, value: value.value, stringValue: value.stringValue, comment: input.comment, source: "api",
+    apiKeyId: caller.apiKey.id, externalId: input.id, generationId: input.generationId, runId: input.runId, traceId: input.traceId,
+    observationId: input.observationId, mustExist: true,
+  };
+  const result = await ingestProduction(db, caller, caller.apiKey.teamId, { generations: [], scores: [score] });
+  productionIngested.inc({ source: "api", result: "score" }, result.scores.filter((item) => item.inserted).length);
+  return { id: result.scores[0]!.id, linked: result.scores[0]!.linked };
+}
+
+/**
+ * A person's thumbs up or down (a boolean score named "thumbs") on a generation or a run of `prompt`,
+ * which the door has let the caller read; one of another prompt does not exist for them (NOT_FOUND).
+ */
+export async function createPersonScore(db: Db, caller: Caller, prompt: { id: string; teamId: string }, input: z.output<typeof createScoreInput>) {
+  const belongs = input.generationId
+    ? await db.$queryRaw<{ id: string }[]>`SELECT id FROM generations WHERE id = ${input.generationId}::uuid AND prompt_id = ${prompt.id}::uuid LIMIT 1`
+    : await db.$queryRaw<{ id: string }[]>`SELECT id FROM prompt_runs WHERE id = ${input.runId!}::uuid AND prompt_id = ${prompt.id}::uuid`;
+  if (!belongs.length) throw new DomainError("NOT_FOUND", input.generationId ? INGEST_MSG.generationNotFound : INGEST_MSG.runNotFound);
+  const value = scoreValueOf(input.up, "boolean");
+  if (!value.ok) throw new DomainError("INVALID", value.message);
+  const result = await ingestProduction(db, caller, prompt.teamId, {
+    generations: [],
+    scores: [{
+      name: THUMBS_SCORE_NAME, dataType: "boolean", value: value.value, stringValue: value.stringValue, comment: input.comment || undefined, source: "annotation",
+      authorUserId: caller.userId, generationId: input.generationId, runId: input.runId, mustExist: true,
+    }],
+  });
+  return { id: result.scores[0]!.id };
+}
