@@ -18,6 +18,9 @@ import {
 import { allow } from "../v1/http.ts";
 import { changed, type Call, type Parsed } from "../v1/operations.ts";
 import { parseOrInvalid } from "./http.ts";
+import { jsonDepthExceeds } from "../../security.ts";
+import { createLangfuseScore, ingestLangfuseBatch, ingestOtlpTraces } from "@promptly/api";
+import { LANGFUSE_INGESTION_MAX_BYTES, langfuseIngestionInput, langfuseScoreBody } from "@promptly/shared";
 
 
 export interface LangfuseOperation<Q extends z.ZodType | undefined = z.ZodType | undefined, B extends z.ZodType | undefined = z.ZodType | undefined> {
@@ -30,6 +33,8 @@ export interface LangfuseOperation<Q extends z.ZodType | undefined = z.ZodType |
   resource?(call: { query: Parsed<Q>; body: Parsed<B> }): Resource;
   query?: Q;
   body?: B;
+  /** The body is read as bytes (inflated when gzip'd), up to `limit`, and the handler decodes it: OTLP's protobuf, a batch bigger than JSON's 1 MB. */
+  rawBody?: { limit: string };
   handle(call: Call<Parsed<Q>, Parsed<B>>): Promise<void>;
 }
 
@@ -216,4 +221,51 @@ export const LANGFUSE_OPERATIONS: LangfuseOperation[] = [
       call.res.json(langfusePrompt(await resolveRuntimePrompt(services, caller, name, { version }), { resolve: false }));
     },
   }),
+  // Production signals (the `ingest` scope): OpenTelemetry traces, the v3 SDKs' batch ingestion and scores.
+  operation({
+    // OTLP/HTTP (@langfuse/otel, any OpenTelemetry exporter): JSON or protobuf, gzip'd or not. Answered once written.
+    method: "post",
+    path: "/otel/v1/traces",
+    action: "production.ingest",
+    rawBody: { limit: LANGFUSE_INGESTION_MAX_BYTES },
+    async handle({ services, caller, req, res }) {
+      const contentType = req.get("content-type") ?? "";
+      await ingestOtlpTraces(services.db, caller, bodyBytes(req.body), contentType, services.now());
+      // OTLP's success: an empty ExportTraceServiceResponse, in the request's encoding.
+      if (/protobuf/i.test(contentType)) res.status(200).type("application/x-protobuf").end(Buffer.alloc(0));
+      else res.status(200).json({});
+    },
+  }),
+  operation({
+    // The v3 SDKs' batch: 207 with each event's envelope id, as Langfuse answers (the SDK reads `errors`).
+    method: "post",
+    path: "/ingestion",
+    action: "production.ingest",
+    rawBody: { limit: LANGFUSE_INGESTION_MAX_BYTES },
+    async handle({ services, caller, req, res }) {
+      const input = parseOrInvalid(langfuseIngestionInput, jsonOf(bodyBytes(req.body)));
+      res.status(207).json(await ingestLangfuseBatch(services.db, caller, input, services.now()));
+    },
+  }),
+  operation({
+    method: "post",
+    path: "/scores",
+    action: "production.ingest",
+    body: langfuseScoreBody,
+    async handle({ services, caller, res, body }) {
+      res.json(await createLangfuseScore(services.db, caller, body));
+    },
+  }),
 ];
+
+const bodyBytes = (body: unknown) => (Buffer.isBuffer(body) ? body : Buffer.alloc(0));
+
+/** A raw body read as JSON with the same depth bound as every JSON body; refused as Langfuse refuses bad JSON. */
+function jsonOf(bytes: Buffer): unknown {
+  if (jsonDepthExceeds(bytes)) throw new DomainError("INVALID", "The request body is nested too deeply");
+  try {
+    return JSON.parse(bytes.toString("utf8"));
+  } catch {
+    throw new DomainError("INVALID", "The request body is not valid JSON");
+  }
+}

@@ -52,8 +52,13 @@ export function langfuseRouter(services: ApiServices, options: { ratePerMinute: 
   const router = Router();
   router.use(refuseOtherMethods());
   // The key first: a body is read only for a caller we know.
-  router.use(authenticate(services, options, authenticateKeyPair), express.json({ limit: "1mb", verify: refuseDeepJson }));
-  for (const operation of LANGFUSE_OPERATIONS) router[operation.method](routePattern(operation.path), route(services, operation));
+  router.use(authenticate(services, options, authenticateKeyPair));
+  // Bodies read as bytes (OTLP's protobuf, large batches) before JSON's parser, which then leaves them be.
+  for (const operation of LANGFUSE_OPERATIONS.filter((entry) => entry.rawBody)) {
+    router[operation.method](routePattern(operation.path), express.raw({ type: () => true, limit: operation.rawBody!.limit }), route(services, operation));
+  }
+  router.use(express.json({ limit: "1mb", verify: refuseDeepJson }));
+  for (const operation of LANGFUSE_OPERATIONS.filter((entry) => !entry.rawBody)) router[operation.method](routePattern(operation.path), route(services, operation));
   router.use(() => {
     throw new DomainError("NOT_FOUND", RUNTIME_MSG.notFound);
   });

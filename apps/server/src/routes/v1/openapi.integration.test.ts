@@ -29,8 +29,9 @@ beforeAll(async () => {
   const api = (await h.signedInClient(person.id)).api;
   const prompt = await api.prompts.create({ teamId, name: "a/b", title: "A B", visibility: "team", type: "text", template: "Hi {{ who }}" });
   await api.promptLabels.set({ promptId: prompt.id, label: "production", version: 1 });
-  const settings: [string, { labels?: string[]; scopes?: ("read" | "write" | "run")[] }][] = [
+  const settings: [string, { labels?: string[]; scopes?: ("read" | "write" | "run" | "ingest")[] }][] = [
     ["read", {}], ["write", { scopes: ["write"] }], ["bound", { labels: ["production"] }], ["limited", {}], ["run", { scopes: ["run"] }],
+    ["ingest", { scopes: ["ingest"] }],
   ];
   // Runs name their connection: one the provider answers, one with a key it refuses (a 502).
   const connection = async (name: string, apiKey: string) =>
@@ -148,6 +149,13 @@ const EXAMPLES: Record<string, Example[]> = {
     { status: 404, path: "/prompts/nope/labels/staging", key: "write", body: { version: 1 } },
   ],
 };
+EXAMPLES["createScore"] = [
+  // A trace not sent yet: stored, linked when its generation comes.
+  { status: 201, path: "/scores", key: "ingest", body: { traceId: "0af7651916cd43dd8448eb211c80319c", name: "helpful", value: true } },
+  { status: 400, path: "/scores", key: "ingest", body: { name: "helpful" } },
+  { status: 403, path: "/scores", body: { traceId: "t", name: "helpful", value: 1 } },
+  { status: 404, path: "/scores", key: "ingest", body: { generationId: "00000000-0000-4000-8000-000000000000", name: "helpful", value: 1 } },
+];
 /** Documented, but only met when an archive races the write: not reproducible by one request. */
 const RACE_ONLY = new Set(["createVersion 409", "setLabel 409"]);
 

@@ -9,6 +9,7 @@ import {
   runtimeError, runtimeEvaluationInput, runtimeEvaluationSummary, runtimeLabelSet, runtimePrompt, runtimePromptPage, runtimeRunInput, runtimeRunResult, runtimeSetLabelInput,
 } from "@promptly/shared";
 import { keyScopeFor } from "@promptly/api";
+import { runtimeScoreAnswer, runtimeScoreInput } from "@promptly/shared";
 import { V1_OPERATIONS, pathParameters, type Operation } from "./operations.ts";
 
 export { V1_OPERATIONS };
@@ -33,6 +34,8 @@ const SCHEMAS = new Map<z.ZodType, { name: string; io: "input" | "output" }>([
   [evaluationItemsAnswer, { name: "EvaluationItems", io: "output" }],
   [runtimeProductionMetrics, { name: "ProductionMetrics", io: "output" }],
   [generationPage, { name: "GenerationPage", io: "output" }],
+  [runtimeScoreInput, { name: "ScoreInput", io: "input" }],
+  [runtimeScoreAnswer, { name: "Score", io: "output" }],
 ]);
 
 function jsonSchema(schema: z.ZodType, io: "input" | "output") {

@@ -4,6 +4,8 @@
 // document from it, so no route exists without its entry in the document. Handlers parse nothing
 // themselves: the table's schemas are what the route validates with and what the document states.
 import { createHash } from "node:crypto";
+import { createApiScore } from "@promptly/api";
+import { runtimeScoreAnswer, runtimeScoreInput } from "@promptly/shared";
 import type { Request, Response } from "express";
 import type { z } from "zod";
 import {
@@ -481,6 +483,24 @@ export function routePattern(path: string): string | RegExp {
     .split(/(\{\w+\})/)
     .map((part) => (part === "{name}" ? "(.+?)" : /^\{\w+\}$/.test(part) ? "([^/]+)" : part.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")))
     .join("");
+  operation({
+    id: "createScore",
+    method: "post",
+    path: "/scores",
+    summary: "Score a production generation (by its id, or its trace and span id) or a run, in the key's team (the ingest scope); repeating your score id changes nothing",
+    action: "production.ingest",
+    body: runtimeScoreInput,
+    responses: {
+      201: { description: "Stored; linked says whether it counts for a prompt version (a generation not yet sent is linked when it comes)", schema: runtimeScoreAnswer },
+      400: error("Invalid input: every problem in details"),
+      403: error("The key lacks the ingest scope"),
+      404: error("No such generation or run for this key"),
+      ...COMMON_ERRORS,
+    },
+    async handle({ services, caller, res, body }) {
+      res.status(201).json(await createApiScore(services.db, caller, body));
+    },
+  }),
   return new RegExp(`^${source}\\/?$`);
 }
 
