@@ -64,7 +64,8 @@ function parameters(operation: Operation) {
     required: false,
     schema: jsonSchema(schema as z.ZodType, "input"),
   }));
-  return [...inPath, ...inQuery];
+  const inHeaders = Object.entries(operation.headers ?? {}).map(([name, description]) => ({ name, in: "header", required: false, description, schema: { type: "string" } }));
+  return [...inPath, ...inQuery, ...inHeaders];
 }
 
 /** The OpenAPI 3.1 document, built once per process. */

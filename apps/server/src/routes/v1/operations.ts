@@ -57,6 +57,8 @@ export interface Operation<Q extends z.ZodObject | undefined = z.ZodObject | und
   pathSchemas?: Record<string, z.ZodType<string>>;
   query?: Q;
   body?: B;
+  /** Request headers it reads beside Authorization, by name: what each says (the document states them as optional strings). */
+  headers?: Record<string, string>;
   responses: Record<number, Answer>;
   /** Answers the request (after the key, the decision and the input are checked): parse, call the service, map the result. */
   handle(call: Call<Parsed<Q>, Parsed<B>>): Promise<void> | void;
@@ -69,6 +71,12 @@ const error = (description: string): Answer => ({ description, schema: runtimeEr
 const COMMON_ERRORS: Record<number, Answer> = {
   401: error("No key, a malformed, unknown, revoked or expired key: the message says which"),
   429: { ...error("Over the key's request limit a minute"), headers: { "Retry-After": "Seconds until the key may ask again" } },
+};
+/** A split label's unit, as a header: what every fetch, compile and run of a label reads. */
+const UNIT_HEADERS = {
+  "X-Promptly-Unit":
+    "A stable id (a user, a session): a split label (one serving two versions by weight) serves it the same version on every request; " +
+    "without one each request is picked by weight. The query's or body's unit wins. The answer's version says which was served",
 };
 const NAME_ERRORS: Record<number, Answer> = {
   404: error("No such prompt for this key (another team's, private, archived), or no such label or version"),
@@ -269,9 +277,12 @@ export const V1_OPERATIONS: Operation[] = [
     id: "getPrompt",
     method: "get",
     path: "/prompts/{name}",
-    summary: "Fetch one version of a prompt: by label (default production) or by version",
+    summary:
+      "Fetch one version of a prompt: by label (default production) or by version. A split label serves its candidate to its weight of " +
+      "fetches and its version to the rest (the same one for a unit, given as unit or X-Promptly-Unit); the answer's version says which",
     action: "prompt.read",
     query: runtimeGetQuery,
+    headers: UNIT_HEADERS,
     resource: ({ query }) => ({ fetch: runtimeSelector(query) }),
     responses: {
       200: { description: "The version", schema: runtimePrompt, headers: { ETag: "Strong validator of the answer" } },
@@ -293,9 +304,10 @@ export const V1_OPERATIONS: Operation[] = [
     id: "compilePrompt",
     method: "post",
     path: "/prompts/{name}/compile",
-    summary: "Fill a version's variables with the shared compile",
+    summary: "Fill a version's variables with the shared compile (a split label's version picked as the fetch picks it)",
     action: "prompt.read",
     body: runtimeCompileInput,
+    headers: UNIT_HEADERS,
     resource: ({ body }) => ({ fetch: runtimeSelector(body) }),
     responses: {
       200: { description: "The text (text prompt) or messages (chat prompt)", schema: runtimeCompiled },
@@ -319,6 +331,7 @@ export const V1_OPERATIONS: Operation[] = [
     summary: "Run a version on a model of the organization's connections (the run scope), recorded as the key: JSON, or server-sent events with stream",
     action: "prompt.run",
     body: runtimeRunInput,
+    headers: UNIT_HEADERS,
     resource: ({ body }) => ({ fetch: runtimeSelector(body) }),
     responses: {
       200: {
