@@ -70,6 +70,25 @@ describe("pruneExpired", () => {
     // Nothing left to do: a second run deletes nothing.
     expect(await pruneExpired(db, now)).toEqual({ sessions: 0, tokens: 0, outbox: 0, rateLimits: 0, playgroundDrafts: 0 });
   });
+
+  it("adds the generations' partitions of this month and the next two, moving rows that landed in the default partition", async () => {
+    const db = h.database.db;
+    const organization = await db.organization.create({ data: { name: "Partitions" } });
+    const team = await db.team.create({ data: { name: "P", organizationId: organization.id } });
+    // Six months ahead: no partition yet, so the row lands in the default one.
+    const ahead = new Date(Date.UTC(h.clock.now().getUTCFullYear(), h.clock.now().getUTCMonth() + 6, 15));
+    await db.$executeRaw`INSERT INTO generations (organization_id, team_id, prompt_name, observation_id, source, started_at, status)
+                         VALUES (${organization.id}::uuid, ${team.id}::uuid, 'p', 'obs-ahead', 'api', ${ahead}, 'ok')`;
+    const where = () => db.$queryRaw<{ partition: string }[]>`SELECT tableoid::regclass::text AS partition FROM generations WHERE observation_id = 'obs-ahead'`;
+    expect(await where()).toEqual([{ partition: "generations_default" }]);
+    const month = (date: Date) => `generations_${date.getUTCFullYear()}_${String(date.getUTCMonth() + 1).padStart(2, "0")}`;
+    // Housekeeping two months before that month: the month is among the next two, and its row moves.
+    await pruneExpired(db, new Date(Date.UTC(ahead.getUTCFullYear(), ahead.getUTCMonth() - 2, 1)));
+    expect(await where()).toEqual([{ partition: month(ahead) }]);
+    // Run again: nothing to do.
+    await pruneExpired(db, new Date(Date.UTC(ahead.getUTCFullYear(), ahead.getUTCMonth() - 2, 1)));
+    expect(await where()).toEqual([{ partition: month(ahead) }]);
+  });
 });
 
 /** Every scheduler's finished runs (and failures) are announced here, for `until`. */

@@ -23,7 +23,9 @@ const OUTBOX_KEEP_MS = 7 * 24 * 60 * 60_000;
  * Deletes sessions past their absolute end or idle past their owner's session timeout (the same two
  * rules that end them on use), one-time tokens past their expiry, used or not, and rate-limit counters
  * whose window has ended (the PostgreSQL store; a new window overwrites its key's row anyway), and
- * staged playground drafts past their expiry.
+ * staged playground drafts past their expiry. Also makes sure the generations table has its partitions
+ * for this month and the next two (the migration's function: a no-op for a month that has one), so
+ * generations rarely land in the default partition.
  */
 export async function pruneExpired(db: DbOrTx, now: Date): Promise<PruneResult> {
   const sessions = await db.$executeRaw`
@@ -36,6 +38,7 @@ export async function pruneExpired(db: DbOrTx, now: Date): Promise<PruneResult> 
   });
   const rateLimits = await db.rateLimitCounter.deleteMany({ where: { expire: { lt: BigInt(now.getTime()) } } });
   const playgroundDrafts = await db.playgroundDraft.deleteMany({ where: { expiresAt: { lte: now } } });
+  await db.$queryRaw`SELECT production_ensure_generation_partition(${now}::timestamptz + m * interval '1 month')::text FROM generate_series(0, 2) AS m`;
   return { sessions, tokens: tokens.count, outbox: outbox.count, rateLimits: rateLimits.count, playgroundDrafts: playgroundDrafts.count };
 }
 
