@@ -1,5 +1,6 @@
 // The prompt page's tabs, grouped as the work goes: Write & try (Template, Try it, Playground),
-// Evaluate (Test cases, Evaluations, Runs), Versions (History, Compare, Activity), Comments, Usage.
+// Evaluate (Test cases, Evaluations, Runs), Versions (History, Compare, Activity), Comments, Usage,
+// Production.
 // Every group shows at 375 px; the URL keeps the open tab; every `?tab=` link of before still opens
 // its tab; axe finds nothing serious or critical with each group open, wide and narrow.
 import { expect, test, type Page } from "@playwright/test";
@@ -15,6 +16,7 @@ const GROUPS = [
   { name: "Versions", tabs: ["History", "Compare", "Activity"] },
   { name: "Comments", tabs: [] },
   { name: "Usage", tabs: [] },
+  { name: "Production", tabs: [] },
 ] as const;
 
 /** Every `?tab=` value links have used, the group it now opens in, and the tab's own name there. */
@@ -30,6 +32,7 @@ const DEEP_LINKS = [
   ["activity", "Versions", "Activity"],
   ["comments", "Comments", null],
   ["usage", "Usage", null],
+  ["production", "Production", null],
 ] as const;
 
 const sections = (page: Page) => page.getByRole("tablist", { name: "Prompt sections" });
@@ -53,7 +56,7 @@ test("at 375 px every group shows; a group opens its first tab, the URL keeps th
   await signIn(page, editor.email);
   await page.goto(`/prompts/${prompt.id}`);
 
-  // The five groups, in the work's order, all in sight on a phone (no scrolling the list sideways).
+  // The six groups, in the work's order, all in sight on a phone (no scrolling the list sideways).
   await expect(sections(page).getByRole("tab")).toHaveText(GROUPS.map((entry) => entry.name));
   for (const entry of GROUPS) await expect(group(page, entry.name)).toBeInViewport({ ratio: 1 });
   await expect(group(page, "Write & try")).toHaveAttribute("aria-selected", "true");

@@ -1,6 +1,6 @@
 // One generation, opened from the Production tab (production.generation): its version, model and
 // figures, its trace and observation ids (to find it in the application's own traces), its error, its
-// input and output when the team keeps them, and its scores.
+// input and output when the team keeps them, its scores, and a thumbs up or down to give it.
 import type { ReactNode } from "react";
 import { versionLabel } from "@promptly/shared";
 import type { RouterOutputs } from "@promptly/api";
@@ -13,6 +13,7 @@ import { Skeleton } from "@/components/ui/skeleton";
 import { formatDateTime } from "@/lib/dates";
 import { trpc } from "@/lib/trpc";
 import { CopyButton } from "@/components/prompts/page/copy-button";
+import { ScoreButtons } from "./score-buttons.tsx";
 
 type Generation = RouterOutputs["production"]["generation"];
 
@@ -39,7 +40,7 @@ function GenerationDetail({ promptId, id }: { promptId: string; id: string }) {
       </>
     );
   }
-  return <GenerationBody generation={generation.data} />;
+  return <GenerationBody promptId={promptId} generation={generation.data} />;
 }
 
 function Section({ title, children }: { title: string; children: ReactNode }) {
@@ -67,7 +68,7 @@ function IdLine({ label, value }: { label: string; value: string | null }) {
   );
 }
 
-function GenerationBody({ generation }: { generation: Generation }) {
+function GenerationBody({ promptId, generation }: { promptId: string; generation: Generation }) {
   const startedAt = new Date(generation.startedAt);
   const facts: [string, string][] = [
     ["Model", generation.model ?? "–"],
@@ -130,6 +131,7 @@ function GenerationBody({ generation }: { generation: Generation }) {
             ))}
           </ul>
         )}
+        <ScoreButtons promptId={promptId} generationId={generation.id} />
       </Section>
     </>
   );

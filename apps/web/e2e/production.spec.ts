@@ -1,0 +1,111 @@
+// The Production tab end to end, at a desktop width (1400 px) and a phone's (375 px): first the empty
+// state and its hint; then, with rollups and generations written for two versions over the last hours,
+// the figures per version with their charts, the two versions compared with their sentences, the
+// generations list, and one generation opened (its trace id, its kept text) and given a thumbs up.
+// No serious axe finding at either width, and the page never scrolls sideways on the phone.
+import { expect, test, type Page } from "@playwright/test";
+import { histOf } from "@promptly/shared";
+import { createAccount, createOrganizationWith, createTeamWith, signIn, uniqueName, withDb } from "./support/accounts.ts";
+import { seriousViolations } from "./support/axe.ts";
+import { consoleErrors } from "./support/console.ts";
+import { createPromptWith } from "./support/prompts.ts";
+
+/** Whether the page is wider than its window (something scrolls the whole page sideways). */
+const scrollsSideways = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth + 1);
+
+test("the Production tab shows the figures per version, compares two versions and opens a generation, at 1400 and 375 px", async ({ page }) => {
+  test.setTimeout(90_000);
+  const errors = consoleErrors(page);
+  const admin = await createAccount({ fullName: "Paz Production" });
+  const organization = await createOrganizationWith([{ userId: admin.id, role: "admin" }]);
+  const team = await createTeamWith(organization.id, [{ userId: admin.id, role: "admin" }], uniqueName("Prod"));
+  const prompt = await createPromptWith({ organizationId: organization.id, teamId: team.id, authorId: admin.id, template: "Answer {{ question }}." });
+  await withDb(async (client) => {
+    await client.query(`INSERT INTO prompt_versions (prompt_id, version, type, template, author_id) VALUES ($1, 2, 'text', 'Answer {{ question }} briefly.', $2)`, [prompt.id, admin.id]);
+    await client.query(`UPDATE prompts SET latest_version = 2 WHERE id = $1`, [prompt.id]);
+  });
+  await signIn(page, admin.email);
+  await page.setViewportSize({ width: 1400, height: 900 });
+
+  // Nothing sent yet: the empty state says how to send it.
+  await page.goto(`/prompts/${prompt.id}?tab=production`);
+  await expect(page.getByTestId("production-empty")).toContainText("No production data yet");
+  await expect(page.getByTestId("production-empty").getByRole("link", { name: "the API reference" })).toHaveAttribute("href", "/api/docs");
+  expect(await seriousViolations(page)).toEqual([]);
+
+  // Two hours of each version: v1 slower with errors and half thumbs up, v2 faster and liked.
+  const latencies = (n: number, step: number) => Array.from({ length: n }, (_, i) => (i + 1) * step);
+  await withDb(async (client) => {
+    await client.query(`UPDATE teams SET keep_generation_text = true WHERE id = $1`, [team.id]);
+    for (const [version, hoursAgo, generations, errors, step] of [
+      [1, 3, 40, 6, 60],
+      [1, 2, 40, 4, 60],
+      [2, 2, 40, 0, 20],
+      [2, 1, 40, 1, 20],
+    ] as const) {
+      const values = latencies(generations, step);
+      await client.query(
+        `INSERT INTO generation_rollups (prompt_id, version, environment, model, hour, generations, errors, latency_sum, latency_count, ttft_sum, ttft_count,
+                                         latency_hist, ttft_hist, input_tokens, output_tokens, cost)
+         VALUES ($1, $2, 'production', 'gpt-4o-mini', date_trunc('hour', now()) - make_interval(hours => $3), $4, $5, $6, $7, 0, 0, $8, $9, $10, $11, $12)`,
+        [prompt.id, version, hoursAgo, generations, errors, values.reduce((a, b) => a + b, 0), values.length, histOf(values), histOf([]), generations * 100, generations * 40, generations * 0.001],
+      );
+    }
+    for (const [version, up, down] of [[1, 30, 30], [2, 70, 10]] as const) {
+      await client.query(
+        `INSERT INTO score_rollups (prompt_id, version, environment, hour, name, data_type, count, sum, sum_squares, categories)
+         VALUES ($1, $2, 'production', date_trunc('hour', now()) - interval '2 hours', 'thumbs', 'boolean', $3, $4, $4, $5)`,
+        [prompt.id, version, up + down, up, JSON.stringify({ True: up, False: down })],
+      );
+    }
+    for (const [i, version, status] of [[0, 1, "error"], [1, 2, "ok"]] as const) {
+      await client.query(
+        `INSERT INTO generations (organization_id, team_id, prompt_id, prompt_name, version, trace_id, observation_id, source, model, environment, started_at,
+                                  latency_ms, input_tokens, output_tokens, cost, status, error_message, input, output)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, 'langfuse', 'gpt-4o-mini', 'production', now() - make_interval(mins => $8), 420, 100, 40, 0.001, $9, $10, $11, $12)`,
+        [organization.id, team.id, prompt.id, prompt.name, version, `trace-e2e-${i}`, `obs-${i}`, 30 - i * 10, status, status === "error" ? "upstream timeout" : null,
+          `What is ${i}?`, `It is ${i}.`],
+      );
+    }
+  });
+
+  for (const width of [1400, 375]) {
+    await page.setViewportSize({ width, height: width > 800 ? 900 : 800 });
+    await page.goto(`/prompts/${prompt.id}?tab=production&prodRange=24h`);
+    const figures = page.getByRole("table", { name: "Production figures per version" });
+    await expect(figures.locator("tbody tr")).toHaveCount(2);
+    await expect(figures.locator("tbody tr").nth(0).getByRole("rowheader")).toHaveText("v2");
+    await expect(figures.locator("tbody tr").nth(0)).toContainText("80");
+    await expect(figures.locator("tbody tr").nth(1)).toContainText("13%");
+    await expect(figures.locator("tbody tr").nth(0).getByRole("img", { name: /^v2: generations per hour/ })).toBeVisible();
+
+    const comparison = page.getByRole("region", { name: "Compare two versions" });
+    await expect(comparison.locator("[data-metric=thumbs]")).toContainText(/^v2 is better on thumbs \(\+37\.5 points, 95% CI/);
+    await expect(comparison.locator("[data-metric=latency]")).toContainText(/^v2 is better on latency \(-/);
+
+    const generations = page.getByRole("table", { name: "Generations" });
+    await expect(generations.locator("tbody tr")).toHaveCount(2);
+    expect(await scrollsSideways(page)).toBe(false);
+    expect(await seriousViolations(page)).toEqual([]);
+  }
+
+  // One generation opened from the keyboard: its trace id to copy, its text, and a thumbs up saved.
+  const generations = page.getByRole("table", { name: "Generations" });
+  await generations.locator("tbody tr").nth(0).getByRole("button", { name: /^Open the generation of / }).focus();
+  await page.keyboard.press("Enter");
+  const dialog = page.getByRole("dialog", { name: /^Generation of v2/ });
+  await expect(dialog).toContainText("trace-e2e-1");
+  await expect(dialog.getByRole("button", { name: "Copy the trace id" })).toBeVisible();
+  await expect(dialog.getByRole("region", { name: "Input" })).toContainText("What is 1?");
+  await expect(dialog.getByRole("region", { name: "Output" })).toContainText("It is 1.");
+  expect(await seriousViolations(page)).toEqual([]);
+  await dialog.getByRole("button", { name: "Thumbs up" }).click();
+  await expect(dialog.getByRole("button", { name: "Thumbs up" })).toHaveAttribute("aria-pressed", "true");
+  await dialog.getByLabel("Comment (optional)").fill("Short and right");
+  await dialog.getByRole("button", { name: "Save score" }).click();
+  await expect(dialog.getByRole("region", { name: "Scores" })).toContainText("Short and right");
+  await page.keyboard.press("Escape");
+  await expect(dialog).toBeHidden();
+  await expect(page).not.toHaveURL(/[?&]generation=/);
+  expect(errors).toEqual([]);
+});
