@@ -4,7 +4,8 @@
 // provider (it echoes the prompt). An API key with the run scope evaluates the `staging` version (3
 // cases of 4 pass) and the `legacy` one (1 of 4): the command follows each to the end, prints its
 // progress and summary, writes JUnit XML (read back by a strict reader) and exits 0 at or above
-// --min-pass, 1 below, 2 on the server's refusal or no server. The report's source, GET
+// --min-pass, 1 below, 2 on the server's refusal, no server, or cases that could not run (the
+// provider's connection pointed where nothing listens). The report's source, GET
 // /api/v1/evaluations/{id}/items, is read directly too: a two-version evaluation's items in order.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { spawn } from "node:child_process";
@@ -27,6 +28,7 @@ let runKey: string;
 let dir: string;
 let admin: Awaited<ReturnType<Harness["signedInClient"]>>["api"];
 let promptId: string;
+let connectionId: string;
 
 /** The repository's root, where `npm run cli` runs. */
 const ROOT = fileURLToPath(new URL("../../..", import.meta.url));
@@ -60,7 +62,7 @@ beforeAll(async () => {
   const organization = await createOrganization(h, [{ userId: person.id, role: "admin" }], "Acme");
   const teamId = (await createTeam(h, organization.id, [{ userId: person.id, role: "admin" }], "Core")).id;
   admin = (await h.signedInClient(person.id)).api;
-  await admin.providers.create({ organizationId: organization.id, kind: "openai-compatible", name: "Local", baseUrl: provider.openaiBaseUrl, apiKey: provider.apiKey });
+  connectionId = (await admin.providers.create({ organizationId: organization.id, kind: "openai-compatible", name: "Local", baseUrl: provider.openaiBaseUrl, apiKey: provider.apiKey })).id;
   promptId = (await admin.prompts.create({ teamId, name: "support/reply", title: "Reply", visibility: "team", type: "text", template: "Hi {{ customer }}", model: "gpt-4o-mini" })).id;
   await admin.promptVersions.create({ promptId, template: "Hello {{ customer }}, how can I help?", model: "gpt-4o-mini" });
   await admin.promptLabels.set({ promptId, label: "legacy", version: 1 });
@@ -108,7 +110,7 @@ describe("npm run cli -- eval against a running server", () => {
     expect(lines[0]).toMatch(/^Evaluation [0-9a-f-]{36} of support\/reply: 4 runs \(v2\)$/);
     // Progress: a line per change, ending done.
     const progress = lines.filter((line) => /^(queued|running|done): /.test(line));
-    expect(progress.at(-1)).toBe("done: 4 done, 0 failed, 0 remaining of 4");
+    expect(progress.at(-1)).toBe("done: 4 done (1 failed), 0 could not run, 0 remaining of 4");
     expect(lines).toContainEqual(expect.stringMatching(/^v2: 75 % passed, p50 \d+ ms, \d+ tokens, cost /));
     expect(lines).toContain(`JUnit XML written to ${junit}`);
     expect(lines).toContain("Every version passes at least 70 % of the cases.");
@@ -136,6 +138,31 @@ describe("npm run cli -- eval against a running server", () => {
     const { suites } = await junitOf(junit);
     expect(suites.map((suite) => [suite.attributes.name, suite.attributes.tests, suite.attributes.failures])).toEqual([["support/reply v1", "4", "3"]]);
     expect(suites[0]!.cases.map(({ outcome }) => outcome.split(":")[0])).toEqual(["failure", "failure", "failure", "passed"]);
+  });
+
+  it("exits 2 when cases could not run, whatever --min-pass, saying how many and the first one's reason", { timeout: 60_000 }, async () => {
+    // A base URL where nothing listens: a port a server of our own held and gave back.
+    const { createServer } = await import("node:net");
+    const closedPort = await new Promise<number>((resolve) => {
+      const held = createServer().listen(0, "127.0.0.1", () => {
+        const { port } = held.address() as { port: number };
+        held.close(() => resolve(port));
+      });
+    });
+    await admin.providers.update({ id: connectionId, baseUrl: `http://127.0.0.1:${closedPort}/v1`, apiKey: provider.apiKey });
+    try {
+      const junit = join(dir, "unreachable.xml");
+      const result = await cli(["support/reply", "--label", "staging", "--min-pass", "0", "--junit", junit, "--poll-ms", "50"]);
+      expect(result.code).toBe(2);
+      const lines = result.stdout.split("\n");
+      expect(lines.filter((line) => /^(queued|running|done): /.test(line)).at(-1)).toBe("done: 0 done (0 failed), 4 could not run, 0 remaining of 4");
+      expect(lines).toContainEqual(expect.stringMatching(/^v2: no case judged, 4 cases could not run, p50 unknown, /));
+      expect(result.stderr).toMatch(/^4 cases could not run: Could not reach the provider \(.+\)\n$/);
+      const { suites } = await junitOf(junit);
+      expect(suites[0]!.attributes).toMatchObject({ tests: "4", failures: "0", errors: "4" });
+    } finally {
+      await admin.providers.update({ id: connectionId, baseUrl: provider.openaiBaseUrl, apiKey: provider.apiKey });
+    }
   });
 
   it("GET /api/v1/evaluations/{id}/items: every item of a two-version evaluation, by version then case, with its outcome", { timeout: 30_000 }, async () => {

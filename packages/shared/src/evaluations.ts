@@ -54,6 +54,14 @@ export const EVALUATION_MSG = {
   unknownVariables: (names: string[], version: number, known: string[]) =>
     `${names.length === 1 ? `The prompt has no variable '${names[0]}'` : `The prompt has no variables ${names.map((name) => `'${name}'`).join(", ")}`}: version ${version} uses ${known.length ? known.map((name) => `'${name}'`).join(", ") : "none"}`,
   notCancellable: "This evaluation has already ended",
+  /** Cases that could not run (the provider could not be reached, a case broke the prompt's contract): "1 case could not run", "12 cases could not run". */
+  casesCouldNotRun: (count: number) => `${count.toLocaleString("en-US")} ${count === 1 ? "case" : "cases"} could not run`,
+  retryStillRunning: "This evaluation is still running: retry its cases in error once it has ended",
+  retryNothing: "This evaluation has no cases in error to retry",
+  retryCancelled: "This evaluation was cancelled: start a new one instead",
+  retryConnectionDeleted: (name: string) => `The connection '${name}' was deleted: start a new evaluation on another connection`,
+  passRateWithErrors: (count: number, required: number) =>
+    `${count.toLocaleString("en-US")} ${count === 1 ? "case" : "cases"} could not run in the candidate version's latest evaluation; this team requires ${required} % of the cases to pass, and every case to run, before production moves`,
   passRateTooLow: (passRate: number, required: number) =>
     `The candidate version's latest evaluation passes ${passRate} % of its cases; this team requires ${required} % before production moves`,
   notEvaluated: (required: number) => `This team requires an evaluation passing ${required} % of the cases before production moves; the candidate version has none`,
@@ -157,17 +165,29 @@ export const compareEvaluationInput = z.object({ id: idSchema, base: z.number().
 /** A team's required pass rate: 0-100, or null (off). */
 export const requiredPassRateSchema = z.number({ error: EVALUATION_MSG.passRateInvalid }).int(EVALUATION_MSG.passRateInvalid).min(0, EVALUATION_MSG.passRateInvalid).max(100, EVALUATION_MSG.passRateInvalid).nullable();
 
-/** Per version of an evaluation: pass rate (0-100, over all its cases), p50 latency, tokens and cost. */
+/**
+ * Per version of an evaluation: its cases that passed, failed (an assertion did not hold) and could not
+ * run (`errors`: the provider could not be reached, the case broke the prompt's contract); the pass
+ * rate (0-100, one decimal) is passed over passed + failed, null while no case was judged; p50
+ * latency, tokens and cost.
+ */
 const evaluationVersionSummary = z.object({
   version: z.number(),
-  passRate: z.number(),
+  passed: z.number(),
+  failed: z.number(),
+  errors: z.number(),
+  passRate: z.number().nullable(),
   p50Ms: z.number().nullable(),
   tokens: z.number(),
   cost: z.number().nullable(),
 });
 export type EvaluationVersionSummary = z.infer<typeof evaluationVersionSummary>;
 
-/** What `evaluations.get` and `GET /api/v1/evaluations/{id}` answer. `done`: items run and judged; `failed`: items that could not be run; the rest remain. */
+/**
+ * What `evaluations.get` and `GET /api/v1/evaluations/{id}` answer. `done`: cases run and judged
+ * (passed or failed); `failed`: of those, the ones whose assertions did not hold; `errors`: cases that
+ * could not run, `firstError` the first one's reason; the rest remain (or were cancelled).
+ */
 export const evaluationSummary = z.object({
   id: z.string(),
   promptId: z.string(),
@@ -175,6 +195,8 @@ export const evaluationSummary = z.object({
   total: z.number(),
   done: z.number(),
   failed: z.number(),
+  errors: z.number(),
+  firstError: z.string().nullable(),
   versions: z.array(evaluationVersionSummary),
   model: z.string().nullable(),
   connectionName: z.string(),

@@ -3,13 +3,15 @@
 // (POST /api/v1/prompts/{name}/evaluations with an API key of `run` scope), follows it (GET
 // /api/v1/evaluations/{id}) printing a line per change (a bar on a terminal), prints the summary,
 // writes JUnit XML when asked (GET /api/v1/evaluations/{id}/items), and exits:
-//   0  the evaluation finished and every version it ran passes at least --min-pass % of its cases (or no --min-pass);
+//   0  the evaluation finished, every case ran, and every version it ran passes at least --min-pass % of
+//      its cases (or no --min-pass);
 //   1  a version passes fewer;
 //   2  it could not be told: bad arguments, the server's refusal (a bad key, an unknown prompt: its
-//      message is printed), an unreachable server, or an evaluation that failed or was cancelled.
+//      message is printed), an unreachable server, an evaluation that failed or was cancelled, or one
+//      with cases that could not run (how many, and the first one's reason, are printed).
 import { writeFile } from "node:fs/promises";
 import { z } from "zod";
-import { evaluationItemsAnswer, evaluationSummary } from "@promptly/shared";
+import { EVALUATION_MSG, evaluationItemsAnswer, evaluationSummary } from "@promptly/shared";
 import { junitXml } from "./junit.ts";
 
 export const EVAL_USAGE =
@@ -81,7 +83,7 @@ export function parseEvalArgs(args: string[], env: Record<string, string | undef
 }
 
 /** What the command needs of an evaluation's summary (the REST answer has more, dates as text). */
-const summarySchema = evaluationSummary.pick({ id: true, status: true, total: true, done: true, failed: true, versions: true });
+const summarySchema = evaluationSummary.pick({ id: true, status: true, total: true, done: true, failed: true, errors: true, firstError: true, versions: true });
 type Summary = z.infer<typeof summarySchema>;
 
 const errorAnswer = z.object({ error: z.object({ message: z.string() }) });
@@ -128,12 +130,12 @@ async function call<T>(options: EvalOptions, method: "GET" | "POST", path: strin
 const BAR_WIDTH = 30;
 
 function progressText(summary: Summary): string {
-  const remaining = Math.max(0, summary.total - summary.done - summary.failed);
-  return `${summary.status}: ${summary.done} done, ${summary.failed} failed, ${remaining} remaining of ${summary.total}`;
+  const remaining = Math.max(0, summary.total - summary.done - summary.errors);
+  return `${summary.status}: ${summary.done} done (${summary.failed} failed), ${summary.errors} could not run, ${remaining} remaining of ${summary.total}`;
 }
 
 function bar(summary: Summary): string {
-  const filled = summary.total ? Math.round(((summary.done + summary.failed) / summary.total) * BAR_WIDTH) : 0;
+  const filled = summary.total ? Math.round(((summary.done + summary.errors) / summary.total) * BAR_WIDTH) : 0;
   return `[${"#".repeat(filled)}${"-".repeat(BAR_WIDTH - filled)}] ${progressText(summary)}`;
 }
 
@@ -161,7 +163,9 @@ export async function runEval(options: EvalOptions, io: EvalIo): Promise<number>
     }
     if (io.tty) io.write("\n");
     for (const version of summary.versions) {
-      io.out(`v${version.version}: ${version.passRate} % passed, p50 ${figure(version.p50Ms, " ms")}, ${version.tokens} tokens, cost ${version.cost === null ? "unknown" : `$${version.cost}`}`);
+      const rate = version.passRate === null ? "no case judged" : `${version.passRate} % passed`;
+      const notRun = version.errors ? `, ${EVALUATION_MSG.casesCouldNotRun(version.errors)}` : "";
+      io.out(`v${version.version}: ${rate}${notRun}, p50 ${figure(version.p50Ms, " ms")}, ${version.tokens} tokens, cost ${version.cost === null ? "unknown" : `$${version.cost}`}`);
     }
     if (options.junit) {
       const { items } = await call(options, "GET", `/evaluations/${encodeURIComponent(summary.id)}/items`, evaluationItemsAnswer);
@@ -172,10 +176,15 @@ export async function runEval(options: EvalOptions, io: EvalIo): Promise<number>
       io.err(`The evaluation ${summary.status === "failed" ? "failed" : "was cancelled"} before it finished.`);
       return 2;
     }
+    // A case that could not run says nothing of the prompt: the evaluation is no pass, whatever the rate.
+    if (summary.errors > 0) {
+      io.err(`${EVALUATION_MSG.casesCouldNotRun(summary.errors)}: ${summary.firstError ?? "no reason given"}`);
+      return 2;
+    }
     if (options.minPass === undefined) return 0;
-    const below = summary.versions.filter((version) => version.passRate < options.minPass!);
+    const below = summary.versions.filter((version) => version.passRate === null || version.passRate < options.minPass!);
     if (below.length) {
-      io.err(`Below the required ${options.minPass} %: ${below.map((version) => `v${version.version} at ${version.passRate} %`).join(", ")}.`);
+      io.err(`Below the required ${options.minPass} %: ${below.map((version) => `v${version.version} at ${version.passRate ?? 0} %`).join(", ")}.`);
       return 1;
     }
     io.out(`Every version passes at least ${options.minPass} % of the cases.`);

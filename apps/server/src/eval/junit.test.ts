@@ -26,8 +26,9 @@ describe("junitXml", () => {
     }),
   ];
   const versions = [
-    { version: 2, passRate: 33.3, p50Ms: 100, tokens: 30, cost: 0.002 },
-    { version: 3, passRate: 0, p50Ms: null, tokens: 0, cost: null },
+    // The case in error is not in the pass rate: one passed of two judged.
+    { version: 2, passed: 1, failed: 1, errors: 1, passRate: 50, p50Ms: 100, tokens: 30, cost: 0.002 },
+    { version: 3, passed: 0, failed: 1, errors: 0, passRate: 0, p50Ms: null, tokens: 0, cost: null },
   ];
   const xml = junitXml("ops/summary & co", "eval-1", versions, items);
   const root = readXml(xml);
@@ -41,7 +42,7 @@ describe("junitXml", () => {
     ]);
     const properties = root.children[0]!.children[0]!;
     expect(Object.fromEntries(properties.children.map((property) => [property.attributes.name, property.attributes.value]))).toEqual({
-      evaluation: "eval-1", passRate: "33.3", p50Ms: "100", tokens: "30", cost: "0.002",
+      evaluation: "eval-1", passRate: "50", p50Ms: "100", tokens: "30", cost: "0.002",
     });
   });
 

@@ -61,7 +61,7 @@ export function junitXml(prompt: string, evaluationId: string, versions: Evaluat
     });
     const properties = [
       ["evaluation", evaluationId],
-      ["passRate", String(version.passRate)],
+      ["passRate", String(version.passRate ?? "")],
       ["p50Ms", String(version.p50Ms ?? "")],
       ["tokens", String(version.tokens)],
       ["cost", String(version.cost ?? "")],

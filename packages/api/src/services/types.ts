@@ -28,8 +28,11 @@ export interface ApiConfig {
 
 /** The evaluations' job queue as the services use it (services/evaluations/queue.ts). */
 export interface EvaluationJobs {
-  /** Queues a job per item in `tx`, the transaction that creates the items. */
-  enqueue(tx: DbOrTx, connectionId: string, evaluationId: string, itemIds: readonly string[]): Promise<void>;
+  /**
+   * Queues a job per item in `tx`, the transaction that creates (or requeues) the items. `round`: a
+   * retry's, so the workers read the evaluation's connection and versions afresh for its items.
+   */
+  enqueue(tx: DbOrTx, connectionId: string, evaluationId: string, itemIds: readonly string[], round?: string): Promise<void>;
   /** Runs this process's share of the work until stop(). */
   startWorker(db: Db): Promise<void>;
   /** In-flight items get `graceMs` to finish, then go back to the queue. */

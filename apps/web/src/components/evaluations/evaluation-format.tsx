@@ -40,5 +40,5 @@ export function ItemStatusBadge({ status }: { status: ItemStatus }) {
   );
 }
 
-/** 70 %, 66.6 % (the server's one decimal). */
-export const formatPassRate = (passRate: number) => `${passRate.toLocaleString("en-US", { maximumFractionDigits: 1 })} %`;
+/** 70 %, 66.6 % (the server's one decimal); "–" when no case was judged (every one could not run). */
+export const formatPassRate = (passRate: number | null) => (passRate === null ? "–" : `${passRate.toLocaleString("en-US", { maximumFractionDigits: 1 })} %`);

@@ -102,8 +102,8 @@ describe("approving a production move with a required pass rate", () => {
     expect(await world.callers.viewer.changeRequests.evidence({ id: request.id })).toEqual({
       requiredPassRate: 90,
       sameCases: true,
-      candidate: { evaluationId: first, version: 2, createdAt: expect.any(Date), finishedAt: expect.any(Date), total: 10, passed: 7, passRate: 70, p50Ms: 105, tokens: 100, cost: expect.closeTo(0.01, 9) },
-      production: { evaluationId: first, version: 1, createdAt: expect.any(Date), finishedAt: expect.any(Date), total: 10, passed: 10, passRate: 100, p50Ms: 105, tokens: 100, cost: expect.closeTo(0.01, 9) },
+      candidate: { evaluationId: first, version: 2, createdAt: expect.any(Date), finishedAt: expect.any(Date), total: 10, passed: 7, failed: 3, errors: 0, firstError: null, passRate: 70, p50Ms: 105, tokens: 100, cost: expect.closeTo(0.01, 9) },
+      production: { evaluationId: first, version: 1, createdAt: expect.any(Date), finishedAt: expect.any(Date), total: 10, passed: 10, failed: 0, errors: 0, firstError: null, passRate: 100, p50Ms: 105, tokens: 100, cost: expect.closeTo(0.01, 9) },
     });
 
     // An evaluation still running counts for nothing; a finished one at 100 % lets the approval through.

@@ -47,13 +47,17 @@ describe("an evaluation", () => {
     ]);
     const callsBefore = provider.calls.length;
     const started = await world.callers.editor.evaluations.start({ promptId: prompt.id, versions: [1, 2], model: MODEL, connectionId: connection.id });
-    expect(started).toMatchObject({ status: "queued", total: 8, done: 0, failed: 0, connectionName: "Local", model: MODEL });
+    expect(started).toMatchObject({ status: "queued", total: 8, done: 0, failed: 0, errors: 0, firstError: null, connectionName: "Local", model: MODEL });
 
     const summary = await finished(started.id);
-    expect(summary).toMatchObject({ status: "done", total: 8, done: 6, failed: 2 });
+    // Six cases judged, two of them failed; the broken case could not run on either version.
+    expect(summary).toMatchObject({ status: "done", total: 8, done: 6, failed: 2, errors: 2, firstError: expect.stringMatching(/question/) });
     expect(summary.finishedAt).toBeInstanceOf(Date);
-    // Version 1: three of four cases pass; version 2 only the one that asks for "Echo".
-    expect(summary.versions.map(({ version, passRate }) => ({ version, passRate }))).toEqual([{ version: 1, passRate: 75 }, { version: 2, passRate: 25 }]);
+    // Version 1: its three judged cases pass; version 2 only the one that asks for "Echo" (the broken case is in neither rate).
+    expect(summary.versions.map(({ version, passed, failed, errors, passRate }) => ({ version, passed, failed, errors, passRate }))).toEqual([
+      { version: 1, passed: 3, failed: 0, errors: 1, passRate: 100 },
+      { version: 2, passed: 1, failed: 2, errors: 1, passRate: 33.3 },
+    ]);
     for (const version of summary.versions) {
       expect(version.p50Ms).toBeGreaterThanOrEqual(0);
       expect(version.tokens).toBeGreaterThan(0);
@@ -118,7 +122,7 @@ describe("an evaluation", () => {
     provider.failNext = { status: 429, count: 3 };
     try {
       const started = await world.callers.editor.evaluations.start({ promptId: prompt.id, versions: [1], model: MODEL });
-      expect(await finished(started.id)).toMatchObject({ status: "done", done: 2, failed: 0, versions: [{ version: 1, passRate: 100 }] });
+      expect(await finished(started.id)).toMatchObject({ status: "done", done: 2, failed: 0, errors: 0, versions: [{ version: 1, passRate: 100 }] });
       const items = await h.services.db.evaluationItem.findMany({ where: { evaluationId: started.id }, select: { attempts: true, rateLimited: true, status: true } });
       expect(items.every((item) => item.status === "passed")).toBe(true);
       expect(items.reduce((sum, item) => sum + item.rateLimited, 0)).toBe(3);

@@ -5,7 +5,8 @@ import { get } from "./get.ts";
 import { latestFor } from "./latest-for.ts";
 import { list } from "./list.ts";
 import { results } from "./results.ts";
+import { retryErrors } from "./retry-errors.ts";
 import { start } from "./start.ts";
 
 /** Evaluations: a prompt's test cases run in bulk against its versions, their progress, results and comparisons. */
-export const evaluationsRouter = router({ start, cancel, get, list, results, compare, latestFor });
+export const evaluationsRouter = router({ start, cancel, retryErrors, get, list, results, compare, latestFor });

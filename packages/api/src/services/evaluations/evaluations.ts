@@ -1,7 +1,9 @@
 // Evaluations: every test case of a prompt run against one or more of its versions, in
 // bulk, on the job queue (queue.ts). Started in one transaction (the items, a snapshot of the cases,
-// and their jobs), then read as a summary (per version: pass rate, p50 latency, tokens, cost), a
-// matrix of cases x versions, and the cases that flipped between two versions.
+// and their jobs), then read as a summary (per version: cases passed, failed and that could not run,
+// the pass rate over those judged, p50 latency, tokens, cost), a matrix of cases x versions, and the
+// cases that flipped between two versions. Its cases that could not run can be run again in it.
+import { randomUUID } from "node:crypto";
 import { z } from "zod";
 import { Prisma, type Db, type DbOrTx } from "@promptly/db";
 import {
@@ -95,6 +97,37 @@ export async function cancelEvaluation(db: Db, id: string): Promise<EvaluationSu
   return getEvaluation(db, id);
 }
 
+/**
+ * Runs an evaluation's cases in error again, in the same evaluation: refused while it is queued or
+ * running, once cancelled, when its connection was deleted, or with no case in error. In one
+ * transaction those items go back to pending (output, verdicts and figures cleared) and onto the
+ * queue, and the evaluation is running again until they are recorded; the cases that passed or failed
+ * keep their results.
+ */
+export async function retryEvaluationErrors(deps: StartDeps, id: string): Promise<EvaluationSummary> {
+  await deps.db.$transaction(
+    async (tx) => {
+      const [head] = await tx.$queryRaw<{ status: string; connectionId: string | null; connectionName: string }[]>`
+        SELECT status::text, connection_id::text AS "connectionId", connection_name AS "connectionName" FROM evaluations WHERE id = ${id}::uuid FOR UPDATE`;
+      if (!head) return fail("NOT_FOUND", EVALUATION_MSG.evaluationNotFound);
+      if (head.status === "queued" || head.status === "running") return fail("STATE_CONFLICT", EVALUATION_MSG.retryStillRunning, "EVALUATION_RUNNING");
+      if (head.status === "cancelled") return fail("STATE_CONFLICT", EVALUATION_MSG.retryCancelled, "EVALUATION_CANCELLED");
+      if (!head.connectionId) return fail("PRECONDITION", EVALUATION_MSG.retryConnectionDeleted(head.connectionName), "CONNECTION_DELETED");
+      const items = await tx.$queryRaw<{ id: string }[]>`
+        UPDATE evaluation_items SET status = 'pending', output = NULL, results = NULL, error = NULL, latency_ms = NULL, input_tokens = NULL, output_tokens = NULL,
+          cost = NULL, attempts = 0, rate_limited = 0, finished_at = NULL
+        WHERE evaluation_id = ${id}::uuid AND status = 'error'
+        RETURNING id::text`;
+      if (!items.length) return fail("STATE_CONFLICT", EVALUATION_MSG.retryNothing, "NO_ERRORS");
+      await tx.evaluation.update({ where: { id }, data: { status: "running", error: null, finishedAt: null }, select: { id: true } });
+      // A round of its own: the workers read the connection afresh (it may have been mended since).
+      await deps.evaluations.enqueue(tx, head.connectionId, id, items.map((item) => item.id), randomUUID());
+    },
+    { timeout: 30_000 },
+  );
+  return getEvaluation(deps.db, id);
+}
+
 /** The prompt an evaluation is of (the procedures' locator); null when there is none. */
 export async function findEvaluationPromptId(db: DbOrTx, id: string): Promise<string | null> {
   return (await db.evaluation.findUnique({ where: { id }, select: { promptId: true } }))?.promptId ?? null;
@@ -108,21 +141,24 @@ interface VersionRow {
   version: number;
   total: bigint;
   passed: bigint;
-  judged: bigint;
+  failed: bigint;
   errors: bigint;
+  /** The reason of its first case in error (by position). */
+  firstError: string | null;
   p50: number | null;
   tokens: bigint | null;
   cost: number | null;
 }
 
-/** Per evaluation and version: items, passed, judged (passed or failed), in error, p50 latency, tokens and cost. */
+/** Per evaluation and version: items, passed, failed, in error (and the first one's reason), p50 latency, tokens and cost. */
 async function versionRows(db: DbOrTx, ids: string[]): Promise<VersionRow[]> {
   if (!ids.length) return [];
   return db.$queryRaw<VersionRow[]>`
     SELECT evaluation_id::text AS "evaluationId", version, count(*) AS total,
            count(*) FILTER (WHERE status = 'passed') AS passed,
-           count(*) FILTER (WHERE status IN ('passed', 'failed')) AS judged,
+           count(*) FILTER (WHERE status = 'failed') AS failed,
            count(*) FILTER (WHERE status = 'error') AS errors,
+           (array_agg(error ORDER BY position) FILTER (WHERE status = 'error'))[1] AS "firstError",
            percentile_cont(0.5) WITHIN GROUP (ORDER BY latency_ms) FILTER (WHERE status IN ('passed', 'failed')) AS p50,
            sum(COALESCE(input_tokens, 0) + COALESCE(output_tokens, 0)) AS tokens,
            sum(cost) AS cost
@@ -130,21 +166,29 @@ async function versionRows(db: DbOrTx, ids: string[]): Promise<VersionRow[]> {
     GROUP BY evaluation_id, version ORDER BY version`;
 }
 
-/** A pass rate as a percentage with one decimal. */
-const percent = (part: number, whole: number) => (whole ? Math.round((part / whole) * 1000) / 10 : 0);
+/** A pass rate as a percentage with one decimal: the cases that passed over those judged (a case that could not run is neither); null when none was judged. */
+const passRateOf = (passed: number, failed: number) => (passed + failed ? Math.round((passed / (passed + failed)) * 1000) / 10 : null);
 
 function summaryOf(head: Head, rows: VersionRow[]): EvaluationSummary {
   const mine = rows.filter((row) => row.evaluationId === head.id);
+  const sum = (field: "total" | "passed" | "failed" | "errors") => mine.reduce((total, row) => total + Number(row[field]), 0);
   return evaluationSummary.parse({
     ...head,
-    total: mine.reduce((sum, row) => sum + Number(row.total), 0),
-    done: mine.reduce((sum, row) => sum + Number(row.judged), 0),
-    failed: mine.reduce((sum, row) => sum + Number(row.errors), 0),
+    total: sum("total"),
+    done: sum("passed") + sum("failed"),
+    failed: sum("failed"),
+    errors: sum("errors"),
+    firstError: mine.find((row) => row.firstError !== null)?.firstError ?? null,
     versions: head.versions.map((version) => {
       const row = mine.find((candidate) => candidate.version === version);
+      const passed = Number(row?.passed ?? 0);
+      const failed = Number(row?.failed ?? 0);
       return {
         version,
-        passRate: row ? percent(Number(row.passed), Number(row.total)) : 0,
+        passed,
+        failed,
+        errors: Number(row?.errors ?? 0),
+        passRate: passRateOf(passed, failed),
         p50Ms: row?.p50 === null || row?.p50 === undefined ? null : Math.round(row.p50),
         tokens: row?.tokens ? Number(row.tokens) : 0,
         cost: row?.cost ?? null,

@@ -1,10 +1,11 @@
 // Review with evidence: what a version's latest finished evaluation says of it (the gate on approving a
 // `production` move, and the change request page's comparison of the candidate with production).
 //
-// A version's pass rate is its items that passed over all its items in that evaluation (an item that
-// errored or was cancelled counts against it), x 100, rounded DOWN to one decimal: shown figures never
-// read at or above a whole threshold the version does not reach. "Latest": the most recently started
-// evaluation with status `done` that ran the version.
+// A version's pass rate is its items that passed over those judged (passed or failed) in that
+// evaluation, x 100, rounded DOWN to one decimal: shown figures never read at or above a whole
+// threshold the version does not reach. A case that could not run is no verdict on the version, so it
+// is not in the rate; but a required pass rate is met only by an evaluation where every case ran.
+// "Latest": the most recently started evaluation with status `done` that ran the version.
 import { z } from "zod";
 import { Prisma, type DbOrTx } from "@promptly/db";
 import { EVALUATION_MSG } from "@promptly/shared";
@@ -16,11 +17,14 @@ const versionEvidence = z.object({
   version: z.number(),
   createdAt: z.date(),
   finishedAt: z.date().nullable(),
-  /** The cases it ran, and how many passed. */
+  /** Its cases: how many passed, failed, and could not run (the first one's reason). */
   total: z.number(),
   passed: z.number(),
-  /** 0-100, one decimal, rounded down. */
-  passRate: z.number(),
+  failed: z.number(),
+  errors: z.number(),
+  firstError: z.string().nullable(),
+  /** Passed over passed + failed: 0-100, one decimal, rounded down; null when no case was judged. */
+  passRate: z.number().nullable(),
   p50Ms: z.number().nullable(),
   tokens: z.number(),
   /** US dollars; null: no item's cost is known. */
@@ -39,7 +43,7 @@ export const changeRequestEvidence = z.object({
   sameCases: z.boolean(),
 });
 
-const passRateOf = (passed: number, total: number) => (total === 0 ? 0 : Math.floor((passed * 1000) / total) / 10);
+const passRateOf = (passed: number, failed: number) => (passed + failed === 0 ? null : Math.floor((passed * 1000) / (passed + failed)) / 10);
 
 type Row = Omit<VersionEvidence, "passRate"> & { cases: string[] };
 
@@ -56,7 +60,10 @@ async function evidenceOf(db: DbOrTx, promptId: string, version: number, evaluat
     SELECT l.id::text AS "evaluationId", ${version}::int AS version, l.created_at AS "createdAt", l.finished_at AS "finishedAt",
            count(i.id)::int AS total,
            (count(i.id) FILTER (WHERE i.status = 'passed'))::int AS passed,
-           (percentile_cont(0.5) WITHIN GROUP (ORDER BY i.latency_ms))::float8 AS "p50Ms",
+           (count(i.id) FILTER (WHERE i.status = 'failed'))::int AS failed,
+           (count(i.id) FILTER (WHERE i.status = 'error'))::int AS errors,
+           (array_agg(i.error ORDER BY i.position) FILTER (WHERE i.status = 'error'))[1] AS "firstError",
+           (percentile_cont(0.5) WITHIN GROUP (ORDER BY i.latency_ms) FILTER (WHERE i.status IN ('passed', 'failed')))::float8 AS "p50Ms",
            COALESCE(sum(COALESCE(i.input_tokens, 0) + COALESCE(i.output_tokens, 0)), 0)::int AS tokens,
            sum(i.cost)::float8 AS cost,
            COALESCE(array_agg(i.test_case_id::text ORDER BY i.test_case_id) FILTER (WHERE i.test_case_id IS NOT NULL), '{}') AS cases
@@ -66,12 +73,12 @@ async function evidenceOf(db: DbOrTx, promptId: string, version: number, evaluat
 }
 
 const toEvidence = ({ cases: _cases, ...row }: Row): VersionEvidence =>
-  versionEvidence.parse({ ...row, p50Ms: row.p50Ms === null ? null : Math.round(row.p50Ms), passRate: passRateOf(row.passed, row.total) });
+  versionEvidence.parse({ ...row, p50Ms: row.p50Ms === null ? null : Math.round(row.p50Ms), passRate: passRateOf(row.passed, row.failed) });
 
-/** The pass rate (0-100, one decimal, rounded down) of `version` in its latest finished evaluation; null: none ran it. */
+/** The pass rate (0-100, one decimal, rounded down) of `version` in its latest finished evaluation; null: none ran it, or none of its cases was judged. */
 export async function latestEvaluationPassRate(db: DbOrTx, promptId: string, version: number): Promise<number | null> {
   const row = await evidenceOf(db, promptId, version);
-  return row ? passRateOf(row.passed, row.total) : null;
+  return row ? passRateOf(row.passed, row.failed) : null;
 }
 
 /** The candidate's latest evaluation, and production's on the same cases: in the candidate's evaluation when it ran production too. */
@@ -93,13 +100,16 @@ export async function requiredPassRate(db: DbOrTx, teamId: string): Promise<numb
 }
 
 /**
- * What stops `version` reaching `production` by the team's required pass rate: its latest finished
- * evaluation passes fewer of its cases than required, or there is none. Null when nothing does.
+ * What stops `version` reaching `production` by the team's required pass rate: there is no finished
+ * evaluation of it, some of its cases could not run in the latest (whatever the rate of the others),
+ * or it passes fewer of its cases than required. Null when nothing does.
  */
 export async function passRateRefusal(db: DbOrTx, prompt: { id: string; teamId: string }, version: number): Promise<Refusal | null> {
   const required = await requiredPassRate(db, prompt.teamId);
   if (required === null) return null;
-  const passRate = await latestEvaluationPassRate(db, prompt.id, version);
+  const row = await evidenceOf(db, prompt.id, version);
+  if (row && row.errors > 0) return { code: "PRECONDITION", message: EVALUATION_MSG.passRateWithErrors(row.errors, required), reason: "CASES_NOT_RUN" };
+  const passRate = row ? passRateOf(row.passed, row.failed) : null;
   if (passRate === null) return { code: "PRECONDITION", message: EVALUATION_MSG.notEvaluated(required), reason: "NOT_EVALUATED" };
   if (passRate < required) return { code: "PRECONDITION", message: EVALUATION_MSG.passRateTooLow(passRate, required), reason: "PASS_RATE_TOO_LOW" };
   return null;

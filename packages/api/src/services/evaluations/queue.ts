@@ -38,6 +38,8 @@ export interface EvaluationQueueOptions {
 interface JobData {
   evaluationId: string;
   itemId: string;
+  /** A retry's round: its items' context is read afresh, not the one kept from the earlier round. */
+  round?: string;
 }
 
 const queueName = (connectionId: string) => `evaluations-${connectionId}`;
@@ -102,12 +104,12 @@ export class EvaluationQueue implements EvaluationJobs {
     return created;
   }
 
-  /** Queues a job per item in `tx` (the transaction that creates them); the workers hear of it on commit. */
-  async enqueue(tx: DbOrTx, connectionId: string, evaluationId: string, itemIds: readonly string[]): Promise<void> {
+  /** Queues a job per item in `tx` (the transaction that creates or requeues them); the workers hear of it on commit. */
+  async enqueue(tx: DbOrTx, connectionId: string, evaluationId: string, itemIds: readonly string[], round?: string): Promise<void> {
     await this.#queue(connectionId);
     const name = queueName(connectionId);
     await this.boss.insert(
-      itemIds.map((itemId) => ({ name, data: { evaluationId, itemId } satisfies JobData, expireInSeconds: this.jobExpirySeconds })),
+      itemIds.map((itemId) => ({ name, data: { evaluationId, itemId, ...(round ? { round } : {}) } satisfies JobData, expireInSeconds: this.jobExpirySeconds })),
       { db: onTransaction(tx) },
     );
     await tx.$executeRaw`SELECT pg_notify(${EVALUATION_CHANNEL}, ${`start:${connectionId}`})`;
@@ -237,12 +239,14 @@ class Worker {
     return this.#stopping;
   }
 
-  context(evaluationId: string): Promise<EvaluationContext | null> {
-    let kept = this.contexts.get(evaluationId);
+  /** The evaluation's context, kept a minute per round (a retry's items read it afresh). */
+  context(evaluationId: string, round: string | undefined): Promise<EvaluationContext | null> {
+    const key = round ? `${evaluationId}:${round}` : evaluationId;
+    let kept = this.contexts.get(key);
     if (!kept) {
       kept = { at: Date.now(), context: loadEvaluationContext(this.db, this.config, evaluationId) };
-      kept.context.catch(() => this.contexts.delete(evaluationId));
-      this.contexts.set(evaluationId, kept);
+      kept.context.catch(() => this.contexts.delete(key));
+      this.contexts.set(key, kept);
     }
     return kept.context;
   }
@@ -263,7 +267,7 @@ class Worker {
   }
 }
 
-type Taken = { jobId: string; item: (PendingItem & { status: string; evaluationStatus: string }) | undefined };
+type Taken = { jobId: string; round: string | undefined; item: (PendingItem & { status: string; evaluationStatus: string }) | undefined };
 
 /** Items ran and not yet written: written together once this many wait, or the oldest waited this long (ms). */
 const RECORD_BATCH = 10;
@@ -378,7 +382,7 @@ class Lane {
         [jobs.map((job) => job.data.itemId)],
       )) as { rows: (PendingItem & { status: string; evaluationStatus: string })[] };
       const byId = new Map(items.map((item) => [item.id, item]));
-      this.#buffer.push(...jobs.map((job) => ({ jobId: job.id, item: byId.get(job.data.itemId) })));
+      this.#buffer.push(...jobs.map((job) => ({ jobId: job.id, round: job.data.round, item: byId.get(job.data.itemId) })));
     } catch (error) {
       this.worker.onError(error);
       this.#failed.push(...jobs.map((job) => job.id));
@@ -427,14 +431,14 @@ class Lane {
     if (failed.length) await this.worker.queue.fail(this.connectionId, failed);
   }
 
-  #start({ jobId, item }: Taken) {
+  #start({ jobId, round, item }: Taken) {
     this.#active++;
     void (async () => {
       try {
         const runnable = item && item.status === "pending" && (item.evaluationStatus === "queued" || item.evaluationStatus === "running") && !this.worker.cancelled.has(item.evaluationId);
         if (runnable) {
           this.#touched.add(item.evaluationId);
-          await this.#runItem(item, jobId);
+          await this.#runItem(item, jobId, round);
         }
         else this.#completed.push(jobId);
       } catch (error) {
@@ -447,11 +451,11 @@ class Lane {
     })();
   }
 
-  async #runItem(item: PendingItem, jobId: string) {
+  async #runItem(item: PendingItem, jobId: string, round: string | undefined) {
     const { worker } = this;
     let context: EvaluationContext | null;
     try {
-      context = await worker.context(item.evaluationId);
+      context = await worker.context(item.evaluationId, round);
     } catch (error) {
       if (!(error instanceof EvaluationCannotRun)) throw error;
       await failEvaluation(worker.db, item.evaluationId, error.message);
