@@ -37,6 +37,8 @@ test("the Production tab shows the figures per version, compares two versions an
   const latencies = (n: number, step: number) => Array.from({ length: n }, (_, i) => (i + 1) * step);
   await withDb(async (client) => {
     await client.query(`UPDATE teams SET keep_generation_text = true WHERE id = $1`, [team.id]);
+    // Production serves v1 and, to a fifth of fetches, v2: the comparison starts on that split.
+    await client.query(`INSERT INTO prompt_labels (prompt_id, name, version, candidate_version, candidate_weight) VALUES ($1, 'production', 1, 2, 20)`, [prompt.id]);
     for (const [version, hoursAgo, generations, errors, step] of [
       [1, 3, 40, 6, 60],
       [1, 2, 40, 4, 60],
@@ -80,6 +82,9 @@ test("the Production tab shows the figures per version, compares two versions an
     await expect(figures.locator("tbody tr").nth(0).getByRole("img", { name: /^v2: generations per hour/ })).toBeVisible();
 
     const comparison = page.getByRole("region", { name: "Compare two versions" });
+    await expect(comparison).toContainText("The production label is split: v1 serves 80% of fetches, v2 20%.");
+    await expect(comparison.getByRole("combobox", { name: "Baseline" })).toHaveText("v1");
+    await expect(comparison.getByRole("combobox", { name: "Candidate" })).toHaveText("v2");
     await expect(comparison.locator("[data-metric=thumbs]")).toContainText(/^v2 is better on thumbs \(\+37\.5 points, 95% CI/);
     await expect(comparison.locator("[data-metric=latency]")).toContainText(/^v2 is better on latency \(-/);
 

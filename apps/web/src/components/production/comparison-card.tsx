@@ -1,6 +1,7 @@
 // Two versions compared on every figure they share (error rate, latency, each score): the verdict's
 // sentence, each side's value and the difference's interval. The versions are chosen in the card (kept
-// in the URL); by default the two newest versions with data, the older as the baseline.
+// in the URL); by default a split label's version and candidate (production's first), else the two
+// newest versions with data, the older as the baseline.
 import { versionLabel } from "@promptly/shared";
 import type { RouterOutputs } from "@promptly/api";
 import { LoadFailure } from "@/components/layout/load-failure";
@@ -33,18 +34,29 @@ function intervalText(metric: Metric): string {
   return `${signed(metric.lower)} to ${signed(metric.upper)}${unit}`;
 }
 
-export function ComparisonCard({ promptId, metrics, environment, model }: { promptId: string; metrics: Metrics; environment?: string; model?: string }) {
+interface Label {
+  name: string;
+  version: number;
+  split: { version: number; weight: number } | null;
+}
+
+export function ComparisonCard({ promptId, metrics, labels, environment, model }: { promptId: string; metrics: Metrics; labels: Label[]; environment?: string; model?: string }) {
   const [search, setSearch] = usePromptSearch();
-  const versions = metrics.versions.map((row) => row.version);
+  const split = labels.find((label) => label.name === "production" && label.split) ?? labels.find((label) => label.split);
+  const versions = [...new Set([...metrics.versions.map((row) => row.version), ...(split ? [split.version, split.split!.version] : [])])].sort((x, y) => y - x);
   if (versions.length < 2) return null;
-  const b = search.prodB ?? versions[0]!;
-  const a = search.prodA ?? versions.find((version) => version !== b)!;
+  const b = search.prodB ?? split?.split!.version ?? versions[0]!;
+  const a = search.prodA ?? split?.version ?? versions.find((version) => version !== b)!;
   const choose = (side: "prodA" | "prodB", value: string) => setSearch({ [side]: Number(value) }, { replace: true });
   return (
     <Card role="region" aria-labelledby="production-compare-heading">
       <CardHeader>
         <CardTitle id="production-compare-heading">Compare two versions</CardTitle>
-        <CardDescription>Each figure of the candidate against the baseline over the same range, with its 95% confidence interval.</CardDescription>
+        <CardDescription>
+          Each figure of the candidate against the baseline over the same range, with its 95% confidence interval.
+          {split &&
+            ` The ${split.name} label is split: ${versionLabel(split.version)} serves ${100 - split.split!.weight}% of fetches, ${versionLabel(split.split!.version)} ${split.split!.weight}%.`}
+        </CardDescription>
       </CardHeader>
       <CardContent className="grid gap-4">
         <div className="grid gap-3 sm:grid-cols-2">

@@ -79,7 +79,7 @@ export function ProductionTab({ prompt }: { prompt: PromptDetail }) {
       ) : (
         <>
           <VersionFiguresTable metrics={metrics.data} />
-          <ComparisonCard promptId={prompt.id} metrics={metrics.data} environment={search.prodEnv} model={search.prodModel} />
+          <ComparisonCard promptId={prompt.id} metrics={metrics.data} labels={prompt.labels} environment={search.prodEnv} model={search.prodModel} />
           <GenerationList promptId={prompt.id} />
         </>
       )}
