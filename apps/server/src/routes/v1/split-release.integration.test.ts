@@ -198,6 +198,22 @@ describe("refusals change nothing", () => {
     expect(await h.database.db.changeRequest.count({ where: { promptId: w.promptId } })).toBe(requests);
   });
 
+  it("deleting a split's candidate ends the split (a key never does so to production)", async () => {
+    const d = await world(0);
+    await admin.promptLabels.set({ promptId: d.promptId, label: "staging", version: 1 });
+    await admin.promptLabels.split({ promptId: d.promptId, label: "staging", version: 2, weight: 50 });
+    await admin.promptLabels.split({ promptId: d.promptId, label: "production", version: 2, weight: 50 });
+    const deleter = (await admin.apiKeys.create({ teamId: d.teamId, name: "deleter", scopes: ["read", "write", "delete"] })).key;
+    const remove = () => fetch(`${server.base}/api/public/v2/prompts/${encodeURIComponent(d.name)}?version=2`, { method: "DELETE", headers: { authorization: `Bearer ${deleter}` } });
+    expect((await remove()).status).toBe(403);
+    expect(await production(d)).toEqual({ version: 1, candidateVersion: 2, candidateWeight: 50 });
+    // Production's split ended by its admin, the candidate goes: staging keeps its own version alone.
+    await admin.promptLabels.endSplit({ promptId: d.promptId, label: "production", outcome: "rollback" });
+    expect((await remove()).status).toBe(204);
+    const staging = await h.database.db.promptLabel.findUnique({ where: { promptId_name: { promptId: d.promptId, name: "staging" } }, select: { version: true, candidateVersion: true } });
+    expect(staging).toEqual({ version: 1, candidateVersion: null });
+  });
+
   it("refuses splitting an archived prompt's label", async () => {
     const archived = await world(0);
     await admin.prompts.archive({ id: archived.promptId });

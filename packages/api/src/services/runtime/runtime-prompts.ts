@@ -44,7 +44,7 @@ export function runtimeSelector(query: { label?: string; version?: number; unit?
  * Where a unit falls in a split label, in [0, 100): a hash of the prompt, the label and the unit, so
  * a unit gets the same version on every fetch, in every process, and units spread evenly.
  */
-export function splitBucket(promptId: string, label: string, unit: string): number {
+function splitBucket(promptId: string, label: string, unit: string): number {
   return createHash("sha256").update(`${promptId}\n${label}\n${unit}`).digest().readUInt32BE(0) % 100;
 }
 
