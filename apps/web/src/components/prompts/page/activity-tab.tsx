@@ -22,7 +22,8 @@ import type { PromptDetail } from "./types.ts";
 import { toastFailure, useRefreshPrompt } from "./use-refresh-prompt.ts";
 
 type Activity = RouterOutputs["auditLog"]["forPrompt"][number];
-type LabelState = { label: string; version: number | null };
+/** A label where it pointed; `split`: it also served that version to `weight` percent of fetches. */
+type LabelState = { label: string; version: number | null; split?: { version: number; weight: number } };
 
 const labelState = (value: unknown): LabelState | null =>
   value && typeof value === "object" && "label" in value ? (value as LabelState) : null;
@@ -36,6 +37,8 @@ function summary(item: Activity): string {
     case "prompt.version":
       return `Saved ${versionLabel((item.after as { version: number }).version)}`;
     case "prompt.label.set":
+      if (after?.split) return `Split ${after.label}: ${version(after.version)} ${100 - after.split.weight}% · ${versionLabel(after.split.version)} ${after.split.weight}%`;
+      if (before?.split) return `Ended the split of ${after?.label}: ${version(after?.version)} alone`;
       return `Moved ${after?.label} from ${version(before?.version)} to ${version(after?.version)}`;
     case "prompt.label.remove":
       return `Removed ${before?.label} (was on ${version(before?.version)})`;
