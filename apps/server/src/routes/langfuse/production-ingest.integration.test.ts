@@ -128,7 +128,7 @@ beforeAll(async () => {
   keys.read = await ks.key(teamId, { scopes: ["read", "write"] });
   keys.otherIngest = await ks.key(otherTeamId, { scopes: ["ingest"] });
   // The team keeps its generations' text (capped); off by default.
-  await db().$executeRaw`UPDATE teams SET keep_generation_text = true WHERE id = ${teamId}::uuid`;
+  expect(await ks.admin.teams.setGenerationText({ id: teamId, keep: true })).toEqual({ keepGenerationText: true });
 });
 afterAll(async () => {
   await ks?.close();

@@ -15,6 +15,7 @@ import { trpc } from "@/lib/trpc";
 import { cn } from "@/lib/utils";
 import { accessIn, useWorkspace } from "@/lib/workspace";
 import { TeamReviewsCard } from "@/components/reviews/team-reviews-card";
+import { ProductionTextCard } from "./production-text-card.tsx";
 import { ApiKeysCard } from "./api-keys/api-keys-card.tsx";
 import { WebhooksCard } from "./webhooks/webhooks-card.tsx";
 import { CreateTeamDialog } from "./create-team-dialog.tsx";
@@ -189,6 +190,7 @@ function TeamDetails({ team }: { team: Team }) {
       )}
 
       <TeamReviewsCard team={team} canManage={canManage} />
+      <ProductionTextCard team={team} canManage={canManage} />
 
       {canManageKeys && <ApiKeysCard team={team} />}
 

@@ -4,6 +4,7 @@ import { remove } from "./delete.ts";
 import { get } from "./get.ts";
 import { list } from "./list.ts";
 import { rename } from "./rename.ts";
+import { setGenerationText } from "./set-generation-text.ts";
 import { updateSettings } from "./update-settings.ts";
 
-export const teamsRouter = router({ list, get, create, rename, updateSettings, delete: remove });
+export const teamsRouter = router({ list, get, create, rename, updateSettings, setGenerationText, delete: remove });

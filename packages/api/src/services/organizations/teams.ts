@@ -23,6 +23,8 @@ export const teamListItem = z.object({
   requiredApprovals: z.number(),
   /** The pass rate (0-100) a version's latest evaluation must reach before `production` moves to it; null: off. */
   requiredPassRate: z.number().nullable(),
+  /** Whether production generations sent in keep their input and output text (capped); off by default. */
+  keepGenerationText: z.boolean(),
   /** The caller's role in the team; null when they see it as organization admin or super user. */
   myRole: z.enum(TEAM_ROLES).nullable(),
 });
@@ -38,6 +40,7 @@ const teamSelect = (userId: string) =>
     createdById: true,
     requiredApprovals: true,
     requiredPassRate: true,
+    keepGenerationText: true,
     organization: { select: { name: true } },
     _count: { select: { members: true } },
     members: { where: { userId }, select: { role: true } },
@@ -52,6 +55,7 @@ type TeamRow = {
   createdById: string | null;
   requiredApprovals: number;
   requiredPassRate: number | null;
+  keepGenerationText: boolean;
   organization: { name: string };
   _count: { members: number };
   members: { role: TeamRole }[];
@@ -68,6 +72,7 @@ const toTeamItem = (row: TeamRow): TeamListItem => ({
   createdById: row.createdById,
   requiredApprovals: row.requiredApprovals,
   requiredPassRate: row.requiredPassRate,
+  keepGenerationText: row.keepGenerationText,
   myRole: row.members[0]?.role ?? null,
 });
 
@@ -85,7 +90,8 @@ export async function listTeams(db: DbOrTx, caller: Caller, organizationId?: str
     SELECT t.id, t.name, t.organization_id AS "organizationId", o.name AS "organizationName",
            (SELECT count(*) FROM team_members c WHERE c.team_id = t.id)::int AS "memberCount",
            t.created_at AS "createdAt", t.updated_at AS "updatedAt", t.created_by AS "createdById",
-           t.required_approvals AS "requiredApprovals", t.required_pass_rate AS "requiredPassRate", my_tm.role::text AS "myRole"
+           t.required_approvals AS "requiredApprovals", t.required_pass_rate AS "requiredPassRate",
+           t.keep_generation_text AS "keepGenerationText", my_tm.role::text AS "myRole"
     FROM teams t
     JOIN organizations o ON o.id = t.organization_id
     ${joins}
@@ -152,6 +158,21 @@ export async function updateTeamSettings(db: Db, teamId: string, settings: { req
       before: pick(before, changed),
       after: pick(row, changed),
     });
+    return row;
+  });
+}
+
+/** Whether the team's production generations keep their input and output text from now on (audited as a settings change). */
+export async function setKeepGenerationText(db: Db, teamId: string, keep: boolean, context: AuditContext) {
+  return db.$transaction(async (tx) => {
+    const before = await tx.team.findUniqueOrThrow({ where: { id: teamId }, select: { keepGenerationText: true, organizationId: true } });
+    const row = await tx.team.update({ where: { id: teamId }, data: { keepGenerationText: keep }, select: { keepGenerationText: true } });
+    if (before.keepGenerationText !== keep) {
+      await auditAs(tx, context, {
+        organizationId: before.organizationId, teamId, action: "team.settings", target: { type: "team", id: teamId },
+        before: { keepGenerationText: before.keepGenerationText }, after: row,
+      });
+    }
     return row;
   });
 }
