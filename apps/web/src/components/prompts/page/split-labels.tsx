@@ -22,7 +22,7 @@ export function SplitLabels({ prompt }: { prompt: PromptDetail }) {
   const splits = prompt.labels.filter((label): label is SplitLabel => label.split !== null);
   if (splits.length === 0) return null;
   return (
-    <ul aria-label="Split labels" className="grid gap-2">
+    <ul aria-label="Split releases" className="grid gap-2">
       {splits.map((label) => (
         <SplitRow key={label.name} prompt={prompt} label={label} />
       ))}

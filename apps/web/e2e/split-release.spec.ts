@@ -1,0 +1,58 @@
+// A split release on the prompt page: production serving v1 and v2 by weight is shown with both, and a
+// team admin ends it in one step: promoting v2 moves production at once; where the team reviews
+// production, rolling back opens a change request instead, on its page.
+import { expect, test, type Page } from "@playwright/test";
+import { REVIEW_MSG } from "@promptly/shared";
+import { addOrganizationMember, createAccount, createOrganizationWith, createTeamWith, signIn, withDb } from "./support/accounts.ts";
+import { consoleErrors } from "./support/console.ts";
+import { createPromptWith } from "./support/prompts.ts";
+
+const toast = (page: Page, text: string) => page.locator("[data-sonner-toast]").filter({ hasText: text });
+
+const production = (promptId: string) =>
+  withDb(async (client) =>
+    (await client.query<{ version: number; candidate: number | null }>(`SELECT version, candidate_version AS candidate FROM prompt_labels WHERE prompt_id = $1 AND name = 'production'`, [promptId])).rows[0],
+  );
+
+/** A team (requiring `requiredApprovals`) whose prompt's production serves v1 90%, v2 10%; its admin signed in on `page`. */
+async function splitPrompt(page: Page, requiredApprovals: number, name: string) {
+  const admin = await createAccount({ fullName: "Sam Splitter" });
+  const organization = await createOrganizationWith([{ userId: admin.id, role: "member" }]);
+  const editor = await createAccount({ fullName: "Ed Itor" });
+  await addOrganizationMember(organization.id, editor.id);
+  const team = await createTeamWith(organization.id, [{ userId: admin.id, role: "admin" }, { userId: editor.id, role: "editor" }]);
+  const prompt = await createPromptWith({ organizationId: organization.id, teamId: team.id, authorId: editor.id, name, template: "Hello {{ name }}." });
+  await withDb(async (client) => {
+    await client.query(`INSERT INTO prompt_versions (prompt_id, version, type, template, author_id) VALUES ($1, 2, 'text', 'Hi {{ name }}!', $2)`, [prompt.id, editor.id]);
+    await client.query(`UPDATE prompts SET latest_version = 2 WHERE id = $1`, [prompt.id]);
+    await client.query(`INSERT INTO prompt_labels (prompt_id, name, version, candidate_version, candidate_weight) VALUES ($1, 'production', 1, 2, 10)`, [prompt.id]);
+    await client.query(`UPDATE teams SET required_approvals = $2 WHERE id = $1`, [team.id, requiredApprovals]);
+  });
+  await signIn(page, admin.email);
+  await page.goto(`/prompts/${prompt.id}`);
+  return prompt;
+}
+
+test("a split shows both versions, and promoting the candidate is one step", async ({ page }) => {
+  const errors = consoleErrors(page);
+  const prompt = await splitPrompt(page, 0, "support/split-promote");
+  const split = page.getByTestId("split-production");
+  await expect(split).toContainText("production: v1 90% · v2 10%");
+  await expect(page.getByRole("list", { name: "Labels" })).toContainText("production: v1 90% · v2 10%");
+  await split.getByRole("button", { name: "Promote v2" }).click();
+  await expect(toast(page, "'production' now points at v2")).toBeVisible();
+  await expect(split).toBeHidden();
+  await expect(page.getByRole("list", { name: "Labels" })).toContainText("production → v2");
+  expect(await production(prompt.id)).toEqual({ version: 2, candidate: null });
+  expect(errors).toEqual([]);
+});
+
+test("where the team reviews production, rolling back a split opens a change request", async ({ page }) => {
+  const prompt = await splitPrompt(page, 1, "support/split-rollback");
+  await page.getByTestId("split-production").getByRole("button", { name: "Roll back" }).click();
+  await expect(toast(page, REVIEW_MSG.requestedToast)).toBeVisible();
+  await page.waitForURL(/\/reviews\/[0-9a-f-]{36}$/);
+  await expect(page.getByRole("heading", { level: 1, name: "v1 alone in production" })).toBeVisible();
+  // Nothing moved yet: production still serves both.
+  expect(await production(prompt.id)).toEqual({ version: 1, candidate: 2 });
+});
