@@ -85,7 +85,8 @@ function addSums(into: GenerationSums, from: GenerationSums) {
  */
 async function generationSums(db: DbOrTx, promptId: string, span: ProductionSpan, filters: ProductionFilters, bucket: "hour" | "day" | null, versions?: readonly number[]) {
   const where = Prisma.sql`${rollupWhere("r", promptId, span, filters, true)}${versions ? Prisma.sql` AND r.version IN (${Prisma.join([...versions])})` : Prisma.empty}`;
-  const at = bucket ? Prisma.sql`date_trunc(${bucket}, r.hour, 'UTC')` : Prisma.sql`NULL::timestamptz`;
+  // date_bin from a UTC midnight: UTC days and hours, without date_trunc's time-zone work on each row.
+  const at = bucket ? Prisma.sql`date_bin(${bucket === "day" ? "1 day" : "1 hour"}::interval, r.hour, TIMESTAMPTZ '2000-01-01 00:00:00+00')` : Prisma.sql`NULL::timestamptz`;
   const [rows, hists] = await Promise.all([
     db.$queryRaw<{ version: number; at: Date | null; generations: number; errors: number; latencySum: number; latencyCount: number; ttftSum: number; ttftCount: number; inputTokens: number; outputTokens: number; cost: number }[]>`
       SELECT r.version, ${at} AS at, SUM(r.generations)::float8 AS generations, SUM(r.errors)::float8 AS errors,
@@ -99,12 +100,12 @@ async function generationSums(db: DbOrTx, promptId: string, span: ProductionSpan
     db.$queryRaw<{ version: number; at: Date | null; kind: "latency" | "ttft"; i: number; n: number }[]>`
       SELECT r.version, ${at} AS at, 'latency' AS kind, (u.i - 1)::int AS i, SUM(u.n)::float8 AS n
       FROM generation_rollups r CROSS JOIN LATERAL unnest(r.latency_hist) WITH ORDINALITY AS u(n, i)
-      WHERE ${where}
+      WHERE ${where} AND u.n > 0
       GROUP BY 1, 2, 4
       UNION ALL
       SELECT r.version, ${at} AS at, 'ttft' AS kind, (u.i - 1)::int AS i, SUM(u.n)::float8 AS n
       FROM generation_rollups r CROSS JOIN LATERAL unnest(r.ttft_hist) WITH ORDINALITY AS u(n, i)
-      WHERE ${where}
+      WHERE ${where} AND u.n > 0
       GROUP BY 1, 2, 4`,
   ]);
   const key = (version: number, at: Date | null) => `${version}\n${at?.toISOString() ?? ""}`;
