@@ -67,6 +67,7 @@ function dataOf(event: WebhookEvent, entry: AuditEntry): Record<string, unknown>
           label: after.label ?? before.label ?? null,
           baseVersion: before.version ?? null,
           proposedVersion: after.version ?? null,
+          ...(typeof after.weight === "number" ? { proposedWeight: after.weight } : {}),
           ...(after.archive ? { archive: true } : {}),
           ...(after.status !== undefined ? { status: after.status } : {}),
           ...(after.approvals !== undefined ? { approvals: after.approvals, approvalsNeeded: after.approvalsNeeded } : {}),
