@@ -168,7 +168,10 @@ describe("production.compare", () => {
     const comparison = await world.callers.viewer.production.compare({ promptId: prompt.id, ...span, environment: "production", a: 1, b: 2 });
     expect(comparison).toMatchObject({ a: 1, b: 2, label: null, confidence: 0.95 });
     const byMetric = Object.fromEntries(comparison.metrics.map((metric) => [metric.metric, metric]));
-    expect(Object.keys(byMetric)).toEqual(["error rate", "latency", "rating", "thumbs"]);
+    expect(Object.keys(byMetric)).toEqual(["error rate", "latency", "time to first token", "rating", "thumbs"]);
+    // Only version 1 reports first tokens (mean 105 ms): no verdict yet.
+    expect(byMetric["time to first token"]).toMatchObject({ a: { n: 40, value: 105 }, b: { n: 0, value: null }, significant: false });
+    expect(byMetric["time to first token"]!.verdict).toMatch(/^not enough data yet: about \d+ more scored generations$/);
     expect(byMetric["thumbs"]).toMatchObject({ kind: "proportion", a: { n: 40, value: 0.5 }, b: { n: 50, value: 0.96 }, significant: true });
     expect(byMetric["thumbs"]!.difference).toBeCloseTo(0.46, 10);
     expect(byMetric["thumbs"]!.verdict).toMatch(/^v2 is better on thumbs \(\+46\.0 points, 95% CI \+\d+\.\d to \+\d+\.\d, 50 vs 40 scored\)$/);

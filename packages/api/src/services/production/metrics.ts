@@ -254,19 +254,21 @@ function bucketValue(i: number): number {
 }
 
 /**
- * Latency as a mean sample: the exact mean of the rollups' sums, and the spread estimated from the
- * merged histogram (the rollups keep no sum of squares of latencies).
+ * A latency (total, or to the first token) as a mean sample: the exact mean of the rollups' sums, and
+ * the spread estimated from the merged histogram (the rollups keep no sum of squares of latencies).
  */
-function latencySample(sums: GenerationSums): MeanSample {
-  const n = sums.latencyCount;
-  if (!(n > 0)) return { n: 0, mean: Number.NaN, variance: Number.NaN };
-  const mean = sums.latencySum / n;
-  const counted = sums.latencyHist.reduce((total, count) => total + count, 0);
-  if (counted < 2) return { n, mean, variance: Number.NaN };
-  const histMean = sums.latencyHist.reduce((total, count, i) => total + count * bucketValue(i), 0) / counted;
-  const squares = sums.latencyHist.reduce((total, count, i) => total + count * (bucketValue(i) - histMean) ** 2, 0);
-  return { n, mean, variance: squares / (counted - 1) };
+function timeSample(count: number, sum: number, hist: readonly number[]): MeanSample {
+  if (!(count > 0)) return { n: 0, mean: Number.NaN, variance: Number.NaN };
+  const mean = sum / count;
+  const counted = hist.reduce((total, n) => total + n, 0);
+  if (counted < 2) return { n: count, mean, variance: Number.NaN };
+  const histMean = hist.reduce((total, n, i) => total + n * bucketValue(i), 0) / counted;
+  const squares = hist.reduce((total, n, i) => total + n * (bucketValue(i) - histMean) ** 2, 0);
+  return { n: count, mean, variance: squares / (counted - 1) };
 }
+
+const latencySample = (sums: GenerationSums) => timeSample(sums.latencyCount, sums.latencySum, sums.latencyHist);
+const ttftSample = (sums: GenerationSums) => timeSample(sums.ttftCount, sums.ttftSum, sums.ttftHist);
 
 const nullable = (value: number) => (Number.isFinite(value) ? value : null);
 
@@ -310,8 +312,8 @@ async function comparedVersions(db: DbOrTx, promptId: string, input: { a?: numbe
 }
 
 /**
- * Version b against version a on every figure both can be compared on: the error rate and mean latency
- * of the generations, and each score (a boolean's share of true, a numeric's mean). Each with its
+ * Version b against version a on every figure both can be compared on: the error rate, mean latency and
+ * mean time to first token of the generations, and each score (a boolean's share of true, a numeric's mean). Each with its
  * interval and sentence.
  */
 export async function compareProductionVersions(
@@ -332,6 +334,14 @@ export async function compareProductionVersions(
       lowerIsBetter: true, unit: "ms", note: "The spread of latencies is estimated from the histogram's buckets",
     }),
   ];
+  // Streamed generations only report a first token: compared when either version has one.
+  if (sa.ttftCount + sb.ttftCount > 0) {
+    metrics.push(
+      metricOf(compareMeans(ttftSample(sa), ttftSample(sb)), labels, "time to first token", {
+        lowerIsBetter: true, unit: "ms", note: "The spread of times to first token is estimated from the histogram's buckets",
+      }),
+    );
+  }
   const names = [...new Set(scores.map((score) => score.name))].sort();
   for (const name of names) {
     const of = (version: number) => scores.find((score) => score.version === version && score.name === name);
