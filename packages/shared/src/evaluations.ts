@@ -68,6 +68,20 @@ export const EVALUATION_MSG = {
   passRateInvalid: "The required pass rate is a whole number from 0 to 100",
 } as const;
 
+/** Network failures as Node names them, each in words for people who do not read error codes. */
+const NETWORK_WORDS: [RegExp, (match: string, at: string) => string][] = [
+  [/connect ECONNREFUSED ([^\s)]+)/, (_match, at) => `nothing answered at ${at}: the connection was refused`],
+  [/getaddrinfo (?:ENOTFOUND|EAI_AGAIN) ([^\s)]+)/, (_match, host) => `no server is known by the name ${host}`],
+  [/connect ETIMEDOUT ([^\s)]+)/, (_match, at) => `${at} did not answer in time`],
+  [/(?:read |write )?ECONNRESET()/, () => "the connection was cut off"],
+];
+
+/** Why a case could not run, with a network failure's code said in words ("connect ECONNREFUSED 127.0.0.1:9": "nothing answered at 127.0.0.1:9: ..."). */
+export function caseErrorInWords(error: string): string {
+  for (const [pattern, words] of NETWORK_WORDS) if (pattern.test(error)) return error.replace(pattern, words);
+  return error;
+}
+
 /** `value` as JSON, or undefined when it is not JSON. */
 function parsedJson(value: string): unknown {
   try {

@@ -7,7 +7,7 @@ import { randomUUID } from "node:crypto";
 import { z } from "zod";
 import { Prisma, type Db, type DbOrTx } from "@promptly/db";
 import {
-  EVALUATION_ITEM_STATUSES, EVALUATION_MSG, RUNTIME_MSG, RUN_MSG, evaluationSummary,
+  EVALUATION_ITEM_STATUSES, EVALUATION_MSG, RUNTIME_MSG, RUN_MSG, caseErrorInWords, evaluationSummary,
   type EvaluationItemsAnswer, type EvaluationSummary, type compareEvaluationInput, type listEvaluationsInput, type startEvaluationInput,
 } from "@promptly/shared";
 import { fail } from "../../errors.ts";
@@ -169,6 +169,9 @@ async function versionRows(db: DbOrTx, ids: string[]): Promise<VersionRow[]> {
 /** A pass rate as a percentage with one decimal: the cases that passed over those judged (a case that could not run is neither); null when none was judged. */
 const passRateOf = (passed: number, failed: number) => (passed + failed ? Math.round((passed / (passed + failed)) * 1000) / 10 : null);
 
+/** The first case's reason, said for people (the matrix keeps each case's reason as the provider gave it). */
+const firstErrorInWords = (error: string | null) => (error === null ? null : caseErrorInWords(error));
+
 function summaryOf(head: Head, rows: VersionRow[]): EvaluationSummary {
   const mine = rows.filter((row) => row.evaluationId === head.id);
   const sum = (field: "total" | "passed" | "failed" | "errors") => mine.reduce((total, row) => total + Number(row[field]), 0);
@@ -178,7 +181,7 @@ function summaryOf(head: Head, rows: VersionRow[]): EvaluationSummary {
     done: sum("passed") + sum("failed"),
     failed: sum("failed"),
     errors: sum("errors"),
-    firstError: mine.find((row) => row.firstError !== null)?.firstError ?? null,
+    firstError: firstErrorInWords(mine.find((row) => row.firstError !== null)?.firstError ?? null),
     versions: head.versions.map((version) => {
       const row = mine.find((candidate) => candidate.version === version);
       const passed = Number(row?.passed ?? 0);

@@ -8,7 +8,7 @@
 // "Latest": the most recently started evaluation with status `done` that ran the version.
 import { z } from "zod";
 import { Prisma, type DbOrTx } from "@promptly/db";
-import { EVALUATION_MSG } from "@promptly/shared";
+import { EVALUATION_MSG, caseErrorInWords } from "@promptly/shared";
 import type { Refusal } from "../prompts/prompt-rules.ts";
 
 /** A version's figures in one evaluation. */
@@ -73,7 +73,7 @@ async function evidenceOf(db: DbOrTx, promptId: string, version: number, evaluat
 }
 
 const toEvidence = ({ cases: _cases, ...row }: Row): VersionEvidence =>
-  versionEvidence.parse({ ...row, p50Ms: row.p50Ms === null ? null : Math.round(row.p50Ms), passRate: passRateOf(row.passed, row.failed) });
+  versionEvidence.parse({ ...row, p50Ms: row.p50Ms === null ? null : Math.round(row.p50Ms), passRate: passRateOf(row.passed, row.failed), firstError: row.firstError === null ? null : caseErrorInWords(row.firstError) });
 
 /** The pass rate (0-100, one decimal, rounded down) of `version` in its latest finished evaluation; null: none ran it, or none of its cases was judged. */
 export async function latestEvaluationPassRate(db: DbOrTx, promptId: string, version: number): Promise<number | null> {
