@@ -5,8 +5,11 @@
 // Playground run is then saved as a case, and a case given a judged assertion.
 // (2) With the team's required pass rate at 90 (set on the Teams page) and the proposed version at 70 %,
 // the reviewer sees both evaluations on the change request and Approve is refused with the figures; after
-// a passing evaluation it goes through. (3) An evaluation under way is cancelled from its page.
+// a passing evaluation it goes through. (3) An evaluation under way is cancelled from its page. (4) An
+// evaluation on a connection where nothing listens says how many cases could not run and why (no 0 %
+// pass rate); the connection mended, "Retry cases in error" runs them again and they pass.
 import { randomBytes } from "node:crypto";
+import { createServer } from "node:net";
 import { expect, test, type Page } from "@playwright/test";
 import { EVALUATION_MSG, REVIEW_MSG } from "@promptly/shared";
 import { startFakeProvider, type FakeProvider } from "../../../packages/api/testing/fake-provider.ts";
@@ -95,7 +98,7 @@ test("an editor imports 20 cases from CSV, a bad row reported by its line, evalu
     await run.getByRole("button", { name: "Run evaluation" }).click();
     await expect(run).toBeHidden();
     await expect(page.getByRole("progressbar", { name: "Evaluation progress" })).toBeVisible();
-    await expect(page.getByTestId("evaluation-counts")).toHaveText("40 done · 0 failed", { timeout: 20_000 });
+    await expect(page.getByTestId("evaluation-counts")).toHaveText("40 done · 0 could not run", { timeout: 20_000 });
   } finally {
     provider.answer.firstTokenDelayMs = 0;
   }
@@ -198,7 +201,7 @@ test("an evaluation under way is cancelled from its page: the calls in flight en
     await expect.poll(() => provider.openAnswers + provider.openStreams).toBe(5);
     await view.getByRole("button", { name: "Cancel evaluation" }).click();
     await expect(status.getByText("Cancelled", { exact: true })).toBeVisible();
-    await expect(view.getByTestId("evaluation-counts")).toHaveText("0 done · 0 failed · 5 not run");
+    await expect(view.getByTestId("evaluation-counts")).toHaveText("0 done · 0 could not run · 5 not run");
     await expect(view.getByRole("button", { name: "Cancel evaluation" })).toBeHidden();
     await expect.poll(() => provider.openAnswers + provider.openStreams, { timeout: 2_000 }).toBe(0);
   } finally {
@@ -208,6 +211,62 @@ test("an evaluation under way is cancelled from its page: the calls in flight en
     (await client.query<{ status: string }>(`SELECT DISTINCT i.status::text AS status FROM evaluation_items i JOIN evaluations e ON e.id = i.evaluation_id WHERE e.prompt_id = $1`, [prompt.id])).rows,
   );
   expect(statuses).toEqual([{ status: "cancelled" }]);
+  expect(errors).toEqual([]);
+});
+
+test("an evaluation whose connection cannot be reached says how many cases could not run and why; mended, the cases in error are retried and pass", async ({ page }) => {
+  const editor = await createAccount({ fullName: "Rhea Retrier" });
+  const { organization, team } = await createTeamInNewOrganization([{ userId: editor.id, role: "admin" }]);
+  await signIn(page, editor.email);
+  const errors = consoleErrors(page);
+  // A base URL where nothing listens: a port a server of our own held and gave back.
+  const closedPort = await new Promise<number>((resolve) => {
+    const server = createServer().listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+  const connection = (await callMutation(page.request, "providers.create", {
+    organizationId: organization.id, kind: "openai-compatible", name: uniqueName("Unreachable"), baseUrl: `http://127.0.0.1:${closedPort}/v1`, apiKey: provider.apiKey,
+  })) as { id: string };
+  const prompt = (await callMutation(page.request, "prompts.create", {
+    teamId: team.id, name: `e2e/${randomBytes(5).toString("hex")}`, title: uniqueName("Unreachable"), visibility: "team", type: "text", template: "Answer {{ question }}.", model: "gpt-4o-mini",
+  })) as { id: string };
+  await withDb(async (client) => {
+    for (let n = 0; n < 3; n++) await client.query(`INSERT INTO test_cases (prompt_id, variables, assertions) VALUES ($1, $2, $3)`, [prompt.id, { question: `q${n}` }, JSON.stringify([{ type: "contains", value: "Echo" }])]);
+  });
+  await activateTeam(page, organization.id, team.id);
+  await page.goto(`/prompts/${prompt.id}?tab=evaluations`);
+  await page.getByRole("button", { name: "Run evaluation" }).click();
+  await page.getByRole("dialog", { name: "Run evaluation" }).getByRole("button", { name: "Run evaluation" }).click();
+
+  // Done, with no pass rate: the three cases could not run, and the page says why.
+  const view = page.getByTestId("evaluation-view");
+  await expect(view.locator("header").first().getByText("Done", { exact: true })).toBeVisible();
+  await expect(view.getByTestId("evaluation-counts")).toHaveText("0 done · 3 could not run");
+  await expect(view.getByRole("table", { name: "Figures per version" }).locator("[data-version='1']")).toContainText(/v1\s*–\s*0\s*0\s*3/);
+  await expect(view.getByTestId("cases-not-run")).toContainText(`3 cases could not run: Could not reach the provider (nothing answered at 127.0.0.1:${closedPort}: the connection was refused)`);
+
+  // The list says it too, beside the pass rate, with the button.
+  await view.getByRole("button", { name: "All evaluations" }).click();
+  const row = page.getByRole("table", { name: "Evaluations" }).getByRole("row").nth(1);
+  await expect(row.getByTestId("cases-not-run")).toContainText("3 cases could not run: Could not reach the provider");
+
+  // The connection mended, the cases in error are retried from the list (the row does not open) and pass.
+  await callMutation(page.request, "providers.update", { id: connection.id, baseUrl: provider.openaiBaseUrl, apiKey: provider.apiKey });
+  await row.getByRole("button", { name: "Retry cases in error" }).click();
+  await expect(toast(page, "Running the 3 cases in error again")).toBeVisible();
+  await expect(page.getByTestId("evaluation-view")).toBeHidden();
+  await expect(row).toContainText("v1 100 %", { timeout: 10_000 });
+  await expect(row.getByTestId("cases-not-run")).toBeHidden();
+  await row.getByRole("button", { name: /^Open the evaluation of / }).click();
+  await expect(view.getByTestId("evaluation-counts")).toHaveText("3 done · 0 could not run");
+  await expect(view.getByTestId("cases-not-run")).toBeHidden();
+  const statuses = await withDb(async (client) =>
+    (await client.query<{ status: string; evaluations: number }>(
+      `SELECT i.status::text AS status, count(DISTINCT e.id)::int AS evaluations FROM evaluation_items i JOIN evaluations e ON e.id = i.evaluation_id WHERE e.prompt_id = $1 GROUP BY i.status`, [prompt.id])).rows,
+  );
+  expect(statuses).toEqual([{ status: "passed", evaluations: 1 }]);
   expect(errors).toEqual([]);
 });
 

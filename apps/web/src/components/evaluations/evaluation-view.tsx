@@ -1,5 +1,7 @@
-// One evaluation: its progress (polled every second while queued or running) with done / failed /
-// remaining and Cancel, the figures per version, then Results (cases x versions: each output and each
+// One evaluation: its progress (polled every second while queued or running) with done / could not
+// run / remaining and Cancel, the figures per version (passed, failed, could not run, the pass rate
+// over the cases judged) with the cases that could not run, their first reason and "Retry cases in
+// error", then Results (cases x versions: each output and each
 // assertion's verdict with its reason) or Compare (two versions: the cases that flipped, their outputs diffed).
 import { useEffect, useRef } from "react";
 import { ArrowLeft, Check, Square, X } from "lucide-react";
@@ -21,6 +23,7 @@ import { Tabs, TabsContent, TabsList, TabsTrigger } from "@/components/ui/tabs";
 import { formatDateTime } from "@/lib/dates";
 import { trpc } from "@/lib/trpc";
 import { assertionText, variablesText } from "./assertion-text.ts";
+import { CasesNotRun } from "./cases-not-run.tsx";
 import { EvaluationStatusBadge, ItemStatusBadge, formatPassRate, isActive } from "./evaluation-format.tsx";
 
 type Summary = RouterOutputs["evaluations"]["get"];
@@ -76,7 +79,7 @@ function EvaluationDetail({ prompt, summary }: { prompt: PromptDetail; summary: 
         </p>
       </header>
       <EvaluationProgress summary={summary} canCancel={prompt.can.run} />
-      <VersionFigures summary={summary} />
+      <VersionFigures summary={summary} canRetry={prompt.can.run} />
       <Tabs value={view} onValueChange={(next) => setSearch({ evaluationView: next as "results" | "compare" }, { replace: true })} className="min-w-0 gap-4">
         <TabsList aria-label="The evaluation's results">
           <TabsTrigger value="results">Results</TabsTrigger>
@@ -105,7 +108,7 @@ function EvaluationProgress({ summary, canCancel }: { summary: Summary; canCance
     },
     onError: (error) => toast.error(error.message),
   });
-  const finished = summary.done + summary.failed;
+  const finished = summary.done + summary.errors;
   const remaining = Math.max(0, summary.total - finished);
   const active = isActive(summary.status);
   return (
@@ -123,23 +126,27 @@ function EvaluationProgress({ summary, canCancel }: { summary: Summary; canCance
       </div>
       <Progress value={finished} max={Math.max(1, summary.total)} aria-label="Evaluation progress" aria-valuetext={`${finished} of ${summary.total}`} />
       <p className="text-sm tabular-nums" data-testid="evaluation-counts" aria-live="polite">
-        {`${summary.done} done · ${summary.failed} failed${active ? ` · ${remaining} remaining` : remaining > 0 ? ` · ${remaining} not run` : ""}`}
+        {`${summary.done} done · ${summary.errors} could not run${active ? ` · ${remaining} remaining` : remaining > 0 ? ` · ${remaining} not run` : ""}`}
       </p>
     </section>
   );
 }
 
-function VersionFigures({ summary }: { summary: Summary }) {
+function VersionFigures({ summary, canRetry }: { summary: Summary; canRetry: boolean }) {
   return (
     <section aria-labelledby="evaluation-figures" className="grid min-w-0 gap-2">
       <h3 id="evaluation-figures" className="text-sm font-semibold">
         Figures per version
       </h3>
+      <CasesNotRun evaluation={summary} canRetry={canRetry} />
       <Table aria-label="Figures per version">
         <TableHeader>
           <TableRow>
             <TableHead>Version</TableHead>
             <TableHead className="text-right">Pass rate</TableHead>
+            <TableHead className="text-right">Passed</TableHead>
+            <TableHead className="text-right">Failed</TableHead>
+            <TableHead className="text-right">Could not run</TableHead>
             <TableHead className="text-right">p50 latency</TableHead>
             <TableHead className="text-right">Tokens</TableHead>
             <TableHead className="text-right">Cost</TableHead>
@@ -150,6 +157,9 @@ function VersionFigures({ summary }: { summary: Summary }) {
             <TableRow key={version.version} data-version={version.version}>
               <TableCell className="font-mono">{versionLabel(version.version)}</TableCell>
               <TableCell className="text-right tabular-nums">{formatPassRate(version.passRate)}</TableCell>
+              <TableCell className="text-right tabular-nums">{version.passed.toLocaleString("en-US")}</TableCell>
+              <TableCell className="text-right tabular-nums">{version.failed.toLocaleString("en-US")}</TableCell>
+              <TableCell className={`text-right tabular-nums${version.errors ? " text-destructive" : ""}`}>{version.errors.toLocaleString("en-US")}</TableCell>
               <TableCell className="text-right tabular-nums">{formatMs(version.p50Ms)}</TableCell>
               <TableCell className="text-right tabular-nums">{version.tokens.toLocaleString("en-US")}</TableCell>
               <TableCell className="text-right tabular-nums">{formatCost(version.cost)}</TableCell>

@@ -1,5 +1,5 @@
 // The Evaluations tab: Run evaluation (those who may run the prompt), the prompt's evaluations newest
-// first, and one evaluation opened (its id in the URL): progress, figures per version, results, Compare.
+// first (each with its cases that could not run and "Retry cases in error"), and one evaluation opened (its id in the URL): progress, figures per version, results, Compare.
 import { versionLabel } from "@promptly/shared";
 import type { RouterOutputs } from "@promptly/api";
 import { LoadFailure } from "@/components/layout/load-failure";
@@ -10,6 +10,7 @@ import { SkeletonRows } from "@/components/ui/skeleton";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import { formatDateTime } from "@/lib/dates";
 import { trpc } from "@/lib/trpc";
+import { CasesNotRun } from "./cases-not-run.tsx";
 import { EvaluationStatusBadge, formatPassRate, isActive } from "./evaluation-format.tsx";
 import { EvaluationView } from "./evaluation-view.tsx";
 import { RunEvaluationDialog } from "./run-evaluation-dialog.tsx";
@@ -54,7 +55,7 @@ function EvaluationList({ prompt, onOpen }: { prompt: PromptDetail; onOpen(id: s
         </div>
       ) : (
         <>
-          <EvaluationTable evaluations={items} onOpen={onOpen} />
+          <EvaluationTable evaluations={items} canRetry={prompt.can.run} onOpen={onOpen} />
           {list.hasNextPage && (
             <div>
               <Button variant="outline" disabled={list.isFetchingNextPage} onClick={() => void list.fetchNextPage()}>
@@ -68,7 +69,7 @@ function EvaluationList({ prompt, onOpen }: { prompt: PromptDetail; onOpen(id: s
   );
 }
 
-function EvaluationTable({ evaluations, onOpen }: { evaluations: Evaluation[]; onOpen(id: string): void }) {
+function EvaluationTable({ evaluations, canRetry, onOpen }: { evaluations: Evaluation[]; canRetry: boolean; onOpen(id: string): void }) {
   return (
     <Table aria-label="Evaluations">
       <TableHeader>
@@ -101,10 +102,13 @@ function EvaluationTable({ evaluations, onOpen }: { evaluations: Evaluation[]; o
               <EvaluationStatusBadge status={evaluation.status} />
             </TableCell>
             <TableCell className="whitespace-nowrap tabular-nums">
-              {evaluation.done + evaluation.failed} of {evaluation.total}
+              {evaluation.done + evaluation.errors} of {evaluation.total}
             </TableCell>
-            <TableCell className="whitespace-nowrap tabular-nums">
-              {evaluation.versions.map((version) => `${versionLabel(version.version)} ${formatPassRate(version.passRate)}`).join(" · ")}
+            <TableCell className="max-w-md min-w-48 whitespace-normal">
+              <div className="grid min-w-0 gap-1.5">
+                <span className="tabular-nums">{evaluation.versions.map((version) => `${versionLabel(version.version)} ${formatPassRate(version.passRate)}`).join(" · ")}</span>
+                <CasesNotRun evaluation={evaluation} canRetry={canRetry} compact />
+              </div>
             </TableCell>
             <TableCell className="text-xs">
               {evaluation.model ? <span className="font-mono">{evaluation.model}</span> : "Each version's model"} on {evaluation.connectionName}

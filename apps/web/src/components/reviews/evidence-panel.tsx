@@ -2,7 +2,7 @@
 // version's (on the same cases where one evaluation ran both), each linked, and the team's required pass rate.
 import { Link } from "@tanstack/react-router";
 import { FlaskConical } from "lucide-react";
-import { versionLabel } from "@promptly/shared";
+import { EVALUATION_MSG, versionLabel } from "@promptly/shared";
 import type { RouterOutputs } from "@promptly/api";
 import { formatPassRate } from "@/components/evaluations/evaluation-format";
 import { LoadFailure } from "@/components/layout/load-failure";
@@ -83,6 +83,11 @@ function EvidenceTable({ evidence, promptId, proposedVersion, productionVersion 
                   <TableCell className="text-right font-medium tabular-nums">{formatPassRate(figures.passRate)}</TableCell>
                   <TableCell className="text-right tabular-nums">
                     {figures.passed} of {figures.total}
+                    {figures.errors > 0 && (
+                      <span className="block text-destructive" title={figures.firstError ?? undefined}>
+                        {EVALUATION_MSG.casesCouldNotRun(figures.errors)}
+                      </span>
+                    )}
                   </TableCell>
                   <TableCell className="text-right tabular-nums">{formatMs(figures.p50Ms)}</TableCell>
                   <TableCell className="text-right tabular-nums">{figures.tokens.toLocaleString("en-US")}</TableCell>
