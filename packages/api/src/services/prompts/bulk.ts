@@ -145,9 +145,10 @@ async function applyOne(tx: DbTransaction, row: Row, action: BulkAction, context
       return true;
     }
     case "setLabel": {
-      const [current] = await tx.$queryRaw<{ version: number }[]>`
-        SELECT version FROM prompt_labels WHERE prompt_id = ${row.id}::uuid AND name = ${action.label}`;
-      if (current?.version === row.latestVersion) return false;
+      const [current] = await tx.$queryRaw<{ version: number; split: boolean }[]>`
+        SELECT version, candidate_version IS NOT NULL AS split FROM prompt_labels WHERE prompt_id = ${row.id}::uuid AND name = ${action.label}`;
+      // Already on the newest version alone: nothing to do (a split there still ends, as any move of the label).
+      if (current?.version === row.latestVersion && !current.split) return false;
       // moveLabel writes the label's audit event (its history) itself.
       await moveLabel(tx, row, action.label, row.latestVersion, userId, now, context);
       return true;
