@@ -67,8 +67,8 @@ const counts = async () => {
 };
 const rollup = async (promptId: string, version: number) => {
   const [row] = await db().$queryRaw<{ generations: number; errors: number; latencyCount: number; inputTokens: bigint; cost: number }[]>`
-    SELECT sum(generations)::int AS generations, sum(errors)::int AS errors, sum(latency_count)::int AS "latencyCount", sum(input_tokens)::bigint AS "inputTokens",
-           sum(cost) AS cost
+    SELECT coalesce(sum(generations), 0)::int AS generations, coalesce(sum(errors), 0)::int AS errors, coalesce(sum(latency_count), 0)::int AS "latencyCount",
+           coalesce(sum(input_tokens), 0)::bigint AS "inputTokens", coalesce(sum(cost), 0) AS cost
       FROM generation_rollups WHERE prompt_id = ${promptId}::uuid AND version = ${version}`;
   return row!;
 };
@@ -324,6 +324,36 @@ describe("what is sent in, at the edges", () => {
     const [late] = await generationsOf(lateId);
     expect(await scoresOf(late!.id)).toMatchObject([{ stringValue: "poor", promptId: reply.id, version: 1 }]);
     expect(await scoreRollup(reply.id, 1, "quality")).toMatchObject({ count: 2, categories: { great: 1, poor: 1 } });
+  });
+
+  it("merges a generation's create and update sent at once in two requests into one row, counted once", async () => {
+    const id = "3d1c2b7a-0000-4000-8000-000000000003";
+    const at = new Date(Date.now() - 30_000);
+    const before = await rollup(reply.id, 2);
+    const answers = await Promise.all([
+      post("/ingestion", keys.ingest, { batch: [{ id: "c1", type: "generation-create", body: { id, startTime: at.toISOString(), promptName: "support/reply", promptVersion: 2, model: "gpt-4o-mini" } }] }),
+      post("/ingestion", keys.ingest, { batch: [{ id: "c2", type: "generation-update", body: { id, endTime: new Date(at.getTime() + 500).toISOString(), usageDetails: { input: 7, output: 1 } } }] }),
+    ]);
+    expect(answers.map((answer) => answer.status)).toEqual([207, 207]);
+    expect(await generationsOf(id)).toMatchObject([{ promptId: reply.id, version: 2, latencyMs: 500, inputTokens: 7, outputTokens: 1 }]);
+    const after = await rollup(reply.id, 2);
+    expect(after.generations - before.generations).toBe(1);
+    expect(Number(after.inputTokens) - Number(before.inputTokens)).toBe(7);
+
+    // The update answered before its create is sent: kept until the create names the prompt.
+    const later = "3d1c2b7a-0000-4000-8000-000000000004";
+    await post("/ingestion", keys.ingest, { batch: [{ id: "c3", type: "generation-update", body: { id: later, endTime: new Date(at.getTime() + 900).toISOString(), usageDetails: { input: 2, output: 2 } } }] });
+    await post("/ingestion", keys.ingest, { batch: [{ id: "c4", type: "generation-create", body: { id: later, startTime: at.toISOString(), promptName: "support/reply", promptVersion: 2 } }] });
+    expect(await generationsOf(later)).toMatchObject([{ promptId: reply.id, version: 2, latencyMs: 900, inputTokens: 2, outputTokens: 2 }]);
+    expect((await rollup(reply.id, 2)).generations - after.generations).toBe(1);
+  });
+
+  it("keeps a generation's text cut to 32 KB when the team keeps text", async () => {
+    const long = "é".repeat(20_000); // 40,000 bytes
+    await post("/otel/v1/traces", keys.ingest, otlpJson([{ spanId: "4000000000000001", attributes: { "promptly.prompt.name": "support/reply", "promptly.prompt.version": 1, "langfuse.observation.output": long } }]));
+    const [stored] = await generationsOf("4000000000000001");
+    expect(Buffer.byteLength(stored!.output!)).toBe(32 * 1024);
+    expect(stored!.output).toBe("é".repeat(16 * 1024));
   });
 
   it("refuses a key without the ingest scope, on every way in, and writes nothing", async () => {

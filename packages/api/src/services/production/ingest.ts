@@ -318,11 +318,15 @@ export async function ingestProduction(
             model, environment, started_at AS "startedAt", ended_at AS "endedAt", completion_start_at AS "completionStartAt", latency_ms AS "latencyMs",
             ttft_ms AS "ttftMs", input_tokens AS "inputTokens", output_tokens AS "outputTokens", cost, status, error_message AS "errorMessage",
             user_ref AS "userRef", session_ref AS "sessionRef", input, output`;
-        const storedById = new Map(stored.map((row) => [row.observationId, { ...row, startSaid: true }]));
+        // A stored row naming no prompt holds only updates so far (their create had not come): its start was a guess.
+        const storedById = new Map(stored.map((row) => [row.observationId, { ...row, startSaid: row.promptName !== "" }]));
         for (const row of stored) if (row.promptId && row.version !== null) generationDeltas.push(generationContribution(row, -1));
 
-        // A generation that never named a prompt is not kept (OpenTelemetry's other spans, Langfuse's plain generations).
-        written = observationIds.map((id) => merge(storedById.get(id), patchesById.get(id)!, team.keepText)).filter((row) => row.promptName !== "");
+        // A generation that never named a prompt is not kept (OpenTelemetry's other spans, Langfuse's plain generations),
+        // but Langfuse updates whose create has not come yet are: the create (another request, maybe later) may name one.
+        written = observationIds
+          .map((id) => merge(storedById.get(id), patchesById.get(id)!, team.keepText))
+          .filter((row) => row.promptName !== "" || (row.source === "langfuse" && !row.startSaid));
         // Link what names a prompt the caller reads; a link kept from the stored row stays.
         const asked = written.filter((row) => !row.promptId && row.promptName && row.version !== null).map((row) => ({ name: row.promptName, version: row.version! }));
         const readable = await readablePromptVersions(tx, caller, asked);

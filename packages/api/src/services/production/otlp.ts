@@ -80,7 +80,11 @@ class Reader {
   skip(wire: number) {
     if (wire === 0) this.varint();
     else if (wire === 1) this.pos += 8;
-    else if (wire === 2) this.pos += Number(this.varint());
+    else if (wire === 2) {
+      // The length first: `this.pos += …varint()` would read pos before the varint moved it.
+      const length = Number(this.varint());
+      this.pos += length;
+    }
     else if (wire === 5) this.pos += 4;
     else throw bad();
     if (this.pos > this.buf.length) throw bad();

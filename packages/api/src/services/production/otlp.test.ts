@@ -1,0 +1,133 @@
+// The OTLP protobuf reader and the reading of spans into generations, on bytes written here by field
+// number (the real exporters' bytes are read in the server's ingestion test).
+import { describe, expect, it } from "vitest";
+import { DomainError } from "../../errors.ts";
+import { decodeOtlpProtobuf, plainValue } from "./otlp.ts";
+import { generationsFromOtlp } from "./sources.ts";
+
+// A minimal protobuf writer: each field as tag + value.
+const varint = (value: bigint) => {
+  const bytes: number[] = [];
+  let v = BigInt.asUintN(64, value);
+  do {
+    let byte = Number(v & 0x7fn);
+    v >>= 7n;
+    if (v) byte |= 0x80;
+    bytes.push(byte);
+  } while (v);
+  return Buffer.from(bytes);
+};
+const tag = (field: number, wire: number) => varint(BigInt((field << 3) | wire));
+const bytesField = (field: number, value: Buffer | string) => {
+  const data = typeof value === "string" ? Buffer.from(value) : value;
+  return Buffer.concat([tag(field, 2), varint(BigInt(data.length)), data]);
+};
+const varintField = (field: number, value: bigint) => Buffer.concat([tag(field, 0), varint(value)]);
+const fixed64Field = (field: number, value: bigint) => {
+  const data = Buffer.alloc(8);
+  data.writeBigUInt64LE(value);
+  return Buffer.concat([tag(field, 1), data]);
+};
+const doubleField = (field: number, value: number) => {
+  const data = Buffer.alloc(8);
+  data.writeDoubleLE(value);
+  return Buffer.concat([tag(field, 1), data]);
+};
+/** A KeyValue as field `field` of its message (Resource's and KeyValueList's 1, Span's 9). */
+const keyValue = (key: string, value: Buffer, field = 1) => bytesField(field, Buffer.concat([bytesField(1, key), bytesField(2, value)]));
+const attribute = (key: string, value: Buffer) => keyValue(key, value, 9);
+const string = (text: string) => bytesField(1, text);
+
+function request(spanFields: Buffer[]) {
+  const span = Buffer.concat(spanFields);
+  const scopeSpans = Buffer.concat([bytesField(1, bytesField(1, "my-app")), bytesField(2, span)]);
+  const resource = keyValue("deployment.environment", string("production"));
+  const resourceSpans = Buffer.concat([bytesField(1, resource), bytesField(2, scopeSpans), bytesField(3, "schema")]);
+  return bytesField(1, resourceSpans);
+}
+
+const traceId = Buffer.from("0af7651916cd43dd8448eb211c80319c", "hex");
+const spanId = Buffer.from("b7ad6b7169203331", "hex");
+const start = 1_796_505_336_115_000_000n;
+const baseSpan = [
+  bytesField(1, traceId),
+  bytesField(2, spanId),
+  bytesField(5, "chat"),
+  varintField(6, 3n),
+  fixed64Field(7, start),
+  fixed64Field(8, start + 1_250_000_000n),
+  varintField(99, 7n), // a field a newer proto may add: skipped
+];
+
+describe("decodeOtlpProtobuf", () => {
+  it("reads ids as hex, times as decimal strings and every kind of attribute value", () => {
+    const decoded = decodeOtlpProtobuf(
+      request([
+        ...baseSpan,
+        attribute("s", string("text")),
+        attribute("b", varintField(2, 1n)),
+        attribute("i", varintField(3, -5n)),
+        attribute("big", varintField(3, 2n ** 60n)),
+        attribute("d", doubleField(4, 0.25)),
+        attribute("a", bytesField(5, Buffer.concat([bytesField(1, string("x")), bytesField(1, varintField(3, 2n))]))),
+        attribute("kv", bytesField(6, keyValue("inner", string("y")))),
+        bytesField(15, Buffer.concat([bytesField(2, "rate limited"), varintField(3, 2n)])),
+      ]),
+    );
+    const span = decoded.resourceSpans![0]!.scopeSpans![0]!.spans![0]!;
+    expect(span).toMatchObject({ traceId: "0af7651916cd43dd8448eb211c80319c", spanId: "b7ad6b7169203331", name: "chat", startTimeUnixNano: String(start), status: { code: 2, message: "rate limited" } });
+    const values = Object.fromEntries(span.attributes!.map((kv) => [kv.key, plainValue(kv.value)]));
+    expect(values).toEqual({ s: "text", b: true, i: -5, big: String(2n ** 60n), d: 0.25, a: ["x", 2], kv: { inner: "y" } });
+    expect(decoded.resourceSpans![0]!.resource!.attributes).toEqual([{ key: "deployment.environment", value: { stringValue: "production" } }]);
+  });
+
+  it("refuses truncated or malformed bytes as INVALID", () => {
+    const whole = request(baseSpan);
+    for (const bytes of [whole.subarray(0, whole.length - 3), Buffer.from([0x0a, 0xff, 0xff, 0x01]), Buffer.from([0x0b])]) {
+      expect(() => decodeOtlpProtobuf(bytes)).toThrow(DomainError);
+    }
+  });
+});
+
+describe("generationsFromOtlp", () => {
+  const received = new Date("2026-12-05T10:00:00Z");
+  const span = (attributes: Record<string, unknown>, extra: Record<string, unknown> = {}) => ({
+    resourceSpans: [{ scopeSpans: [{ spans: [{
+      traceId: "0af7651916cd43dd8448eb211c80319c", spanId: "b7ad6b7169203331", startTimeUnixNano: String(start), endTimeUnixNano: String(start + 2_000_000_000n),
+      attributes: Object.entries(attributes).map(([key, value]) => ({ key, value: typeof value === "number" ? { intValue: value } : { stringValue: String(value) } })),
+      ...extra,
+    }] }] }],
+  });
+
+  it("reads Langfuse's attributes first, the GenAI conventions after, and drops a span naming no prompt", () => {
+    const { generations, dropped } = generationsFromOtlp(
+      span({
+        "langfuse.observation.prompt.name": "support/reply", "langfuse.observation.prompt.version": 3, "gen_ai.request.model": "gpt-4o-mini",
+        "langfuse.observation.usage_details": '{"input":10,"output":5,"total":15}', "gen_ai.usage.input_tokens": 99,
+        "langfuse.observation.cost_details": '{"input":0.001,"output":0.002}', "langfuse.observation.completion_start_time": '"2026-12-05T10:00:00.250Z"',
+        "langfuse.observation.level": "ERROR", "langfuse.observation.status_message": "boom", "langfuse.environment": "staging", "user.id": "u", "session.id": "s",
+      }),
+      received,
+    );
+    expect(dropped).toBe(0);
+    expect(generations[0]).toMatchObject({
+      observationId: "b7ad6b7169203331", promptName: "support/reply", version: 3, model: "gpt-4o-mini", inputTokens: 10, outputTokens: 5, status: "error",
+      errorMessage: "boom", environment: "staging", userRef: "u", sessionRef: "s", completionStartAt: new Date("2026-12-05T10:00:00.250Z"),
+    });
+    expect(generations[0]!.cost).toBeCloseTo(0.003, 12);
+    expect(generations[0]!.endedAt!.getTime() - generations[0]!.startedAt!.getTime()).toBe(2000);
+    expect(generationsFromOtlp(span({ "http.method": "GET" }), received)).toEqual({ generations: [], dropped: 1 });
+    // The span's error status counts when no level is said.
+    expect(generationsFromOtlp(span({ "promptly.prompt.name": "p" }, { status: { code: 2, message: "down" } }), received).generations[0]).toMatchObject({ status: "error", errorMessage: "down", version: null });
+  });
+
+  it("refuses ids that are not hex, a span with no start, and what is not a request", () => {
+    const bad = span({ "promptly.prompt.name": "p" });
+    bad.resourceSpans[0]!.scopeSpans[0]!.spans[0]!.traceId = "zz";
+    expect(() => generationsFromOtlp(bad, received)).toThrow(/traceId/);
+    const noStart = span({ "promptly.prompt.name": "p" });
+    noStart.resourceSpans[0]!.scopeSpans[0]!.spans[0]!.startTimeUnixNano = "0";
+    expect(() => generationsFromOtlp(noStart, received)).toThrow(DomainError);
+    expect(() => generationsFromOtlp({ resourceSpans: "x" } as never, received)).toThrow(DomainError);
+  });
+});
