@@ -65,6 +65,8 @@ test("a team admin creates a key bound to production, copies it once, never sees
   await expect(dialog.getByRole("checkbox", { name: /^Run/ })).toHaveAccessibleDescription(/costs money; Write does not include it/);
   await expect(dialog.getByRole("checkbox", { name: /^Delete/ })).not.toBeChecked();
   await expect(dialog.getByRole("checkbox", { name: /^Delete/ })).toHaveAccessibleDescription(/Never the version production points to/);
+  await expect(dialog.getByRole("checkbox", { name: /^Ingest/ })).not.toBeChecked();
+  await expect(dialog.getByRole("checkbox", { name: /^Ingest/ })).toHaveAccessibleDescription(/into this team only/);
   await dialog.getByRole("textbox", { name: "Name" }).fill("Checkout service");
   await dialog.getByRole("textbox", { name: "Labels" }).fill("Production");
   await dialog.getByRole("button", { name: "Create key" }).click();
@@ -256,4 +258,27 @@ test("at 375 px the keys table scrolls in its own frame, never the page, and the
   await shown.getByRole("button", { name: "Done" }).click();
   await expect(keyRow(page, "Narrow screen key")).toContainText("latest");
   expect((await keysOf(team.id)).find((key) => key.name === "Narrow screen key")?.labels).toEqual(["production", "latest"]);
+});
+
+test("a team admin lets the team's production generations keep their text; an editor reads the setting and has no switch", async ({ page }) => {
+  const errors = consoleErrors(page);
+  const { admin, editor, team } = await world();
+  await signIn(page, admin.email);
+  await page.goto("/teams");
+  const card = page.getByTestId("production-text-card");
+  await expect(card).toContainText("keep only their figures");
+  const keep = card.getByRole("checkbox", { name: /^Keep generations' input and output text/ });
+  await expect(keep).not.toBeChecked();
+  await keep.check();
+  await expect(toast(page, "Generations' text is kept from now on")).toBeVisible();
+  await expect(card).toContainText("up to 32 KB each");
+  const stored = () => withDb(async (client) => (await client.query<{ keep: boolean }>(`SELECT keep_generation_text AS keep FROM teams WHERE id = $1`, [team.id])).rows[0]!.keep);
+  expect(await stored()).toBe(true);
+  expect(errors).toEqual([]);
+
+  await page.context().clearCookies();
+  await signIn(page, editor.email);
+  await page.goto("/teams");
+  await expect(page.getByTestId("production-text-card")).toContainText("up to 32 KB each");
+  await expect(page.getByTestId("production-text-card").getByRole("checkbox")).toHaveCount(0);
 });
