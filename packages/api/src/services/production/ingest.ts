@@ -355,12 +355,15 @@ export async function ingestProduction(
         for (const row of written) if (row.promptId && row.version !== null) generationDeltas.push(generationContribution(row, 1));
 
         // Scores sent before their generation (or judging it before it was relinked) follow it now.
-        const relinked = await tx.$queryRaw<(LinkedScore & { old_prompt_id: string | null; old_version: number | null; old_environment: string })[]>`
+        type Relinked = LinkedScore & { old_prompt_id: string | null; old_version: number | null; old_environment: string };
+        const relinked: Relinked[] = !written.length ? [] : await tx.$queryRaw<Relinked[]>`
           UPDATE scores s SET generation_id = g.id, prompt_id = g.prompt_id, version = g.version, environment = g.environment
             FROM jsonb_to_recordset(${JSON.stringify(written.map((row) => ({ id: row.id, observation_id: row.observationId, prompt_id: row.promptId, version: row.version, environment: row.environment })))}::jsonb)
                    AS g(id uuid, observation_id text, prompt_id uuid, version int, environment text),
                  scores o
            WHERE s.team_id = ${teamId}::uuid AND o.id = s.id AND s.run_id IS NULL
+             -- The scores of these generations, found by their two indexes (generation id, team and observation id).
+             AND (s.generation_id = ANY(${written.map((row) => row.id)}::uuid[]) OR s.observation_id = ANY(${written.map((row) => row.observationId)}::text[]))
              AND (s.generation_id = g.id OR (s.generation_id IS NULL AND s.observation_id = g.observation_id))
              AND (s.generation_id IS DISTINCT FROM g.id OR s.prompt_id IS DISTINCT FROM g.prompt_id OR s.version IS DISTINCT FROM g.version OR s.environment <> g.environment)
           RETURNING s.prompt_id, s.version, s.environment, s.created_at, s.name, s.data_type, s.value, s.string_value,
