@@ -483,19 +483,6 @@ export const V1_OPERATIONS: Operation[] = [
       call.res.json(moved);
     },
   }),
-];
-
-/**
- * The raw path an operation answers, matched by router.ts: a plain path as Express matches it, or, with
- * parameters, a pattern whose groups are the parameters in order (`{name}` may hold '/', sent plain or
- * encoded, so it is matched on the raw path; a trailing '/' is allowed).
- */
-export function routePattern(path: string): string | RegExp {
-  if (!path.includes("{")) return path;
-  const source = path
-    .split(/(\{\w+\})/)
-    .map((part) => (part === "{name}" ? "(.+?)" : /^\{\w+\}$/.test(part) ? "([^/]+)" : part.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")))
-    .join("");
   operation({
     id: "createScore",
     method: "post",
@@ -514,6 +501,19 @@ export function routePattern(path: string): string | RegExp {
       res.status(201).json(await createApiScore(services.db, caller, body));
     },
   }),
+];
+
+/**
+ * The raw path an operation answers, matched by router.ts: a plain path as Express matches it, or, with
+ * parameters, a pattern whose groups are the parameters in order (`{name}` may hold '/', sent plain or
+ * encoded, so it is matched on the raw path; a trailing '/' is allowed).
+ */
+export function routePattern(path: string): string | RegExp {
+  if (!path.includes("{")) return path;
+  const source = path
+    .split(/(\{\w+\})/)
+    .map((part) => (part === "{name}" ? "(.+?)" : /^\{\w+\}$/.test(part) ? "([^/]+)" : part.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")))
+    .join("");
   return new RegExp(`^${source}\\/?$`);
 }
 
