@@ -408,7 +408,7 @@ export const V1_OPERATIONS: Operation[] = [
     id: "getEvaluation",
     method: "get",
     path: "/evaluations/{id}",
-    summary: "An evaluation's status, progress (total, done, failed) and per-version pass rate, p50 latency, tokens and cost",
+    summary: "An evaluation's status, progress (total, done, failed, errors and the first error) and per-version passed, failed, errors and pass rate (over the cases judged), p50 latency, tokens and cost",
     action: "prompt.read",
     pathSchemas: { id: idSchema },
     responses: {
