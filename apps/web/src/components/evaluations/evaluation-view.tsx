@@ -14,9 +14,7 @@ import { usePromptSearch } from "@/components/prompts/page/route-api";
 import type { PromptDetail } from "@/components/prompts/page/types";
 import { formatCost, formatMs } from "@/components/runs/run-format";
 import { Button } from "@/components/ui/button";
-import { Label } from "@/components/ui/label";
 import { Progress } from "@/components/ui/progress";
-import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@/components/ui/select";
 import { Skeleton, SkeletonRows } from "@/components/ui/skeleton";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "@/components/ui/tabs";
@@ -25,6 +23,7 @@ import { trpc } from "@/lib/trpc";
 import { assertionText, variablesText } from "./assertion-text.ts";
 import { CasesNotRun } from "./cases-not-run.tsx";
 import { EvaluationStatusBadge, ItemStatusBadge, formatPassRate, isActive } from "./evaluation-format.tsx";
+import { VersionPicker } from "@/components/prompts/version-picker";
 
 type Summary = RouterOutputs["evaluations"]["get"];
 type Results = RouterOutputs["evaluations"]["results"];
@@ -257,8 +256,8 @@ function CompareVersions({ summary }: { summary: Summary }) {
   return (
     <div className="grid min-w-0 gap-4">
       <div className="flex flex-wrap items-end gap-3">
-        <VersionPicker label="Base" versions={versions} value={base} onChange={(version) => setSearch({ base: version }, { replace: true })} />
-        <VersionPicker label="Candidate" versions={versions} value={candidate} onChange={(version) => setSearch({ candidate: version }, { replace: true })} />
+        <VersionPicker id="compare-base" label="Base" versions={versions} value={base} onChange={(version) => setSearch({ base: version }, { replace: true })} />
+        <VersionPicker id="compare-candidate" label="Candidate" versions={versions} value={candidate} onChange={(version) => setSearch({ candidate: version }, { replace: true })} />
       </div>
       {base === candidate ? (
         <p className="text-sm text-muted-foreground">Choose two different versions.</p>
@@ -302,27 +301,6 @@ function CompareVersions({ summary }: { summary: Summary }) {
           </ol>
         </section>
       )}
-    </div>
-  );
-}
-
-function VersionPicker({ label, versions, value, onChange }: { label: string; versions: number[]; value: number; onChange(version: number): void }) {
-  const id = `compare-${label.toLowerCase()}`;
-  return (
-    <div className="grid gap-1.5">
-      <Label htmlFor={id}>{label}</Label>
-      <Select value={String(value)} onValueChange={(next) => onChange(Number(next))}>
-        <SelectTrigger id={id} className="w-32">
-          <SelectValue />
-        </SelectTrigger>
-        <SelectContent>
-          {versions.map((version) => (
-            <SelectItem key={version} value={String(version)}>
-              {versionLabel(version)}
-            </SelectItem>
-          ))}
-        </SelectContent>
-      </Select>
     </div>
   );
 }

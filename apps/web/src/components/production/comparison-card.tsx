@@ -8,9 +8,9 @@ import { LoadFailure } from "@/components/layout/load-failure";
 import { formatMs, formatRate } from "@/components/runs/run-format";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { Label } from "@/components/ui/label";
-import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@/components/ui/select";
 import { Skeleton } from "@/components/ui/skeleton";
 import { trpc } from "@/lib/trpc";
+import { VersionPicker } from "@/components/prompts/version-picker";
 import { usePromptSearch } from "@/components/prompts/page/route-api";
 import { DEFAULT_PRODUCTION_RANGE, productionSpan } from "./production-search.ts";
 
@@ -66,21 +66,7 @@ export function ComparisonCard({ promptId, metrics, labels, environment, model }
               ["prodB", "Candidate", b],
             ] as const
           ).map(([side, label, value]) => (
-            <div key={side} className="grid gap-1.5">
-              <Label htmlFor={`production-${side}`}>{label}</Label>
-              <Select value={String(value)} onValueChange={(next) => choose(side, next)}>
-                <SelectTrigger id={`production-${side}`} className="w-full">
-                  <SelectValue />
-                </SelectTrigger>
-                <SelectContent>
-                  {versions.map((version) => (
-                    <SelectItem key={version} value={String(version)}>
-                      {versionLabel(version)}
-                    </SelectItem>
-                  ))}
-                </SelectContent>
-              </Select>
-            </div>
+            <VersionPicker key={side} id={`production-${side}`} label={label} versions={versions} value={value} onChange={(version) => choose(side, String(version))} triggerClassName="w-full" />
           ))}
         </div>
         {a === b ? <p className="text-sm text-muted-foreground">Choose two different versions to compare.</p> : <ComparisonResult promptId={promptId} a={a} b={b} environment={environment} model={model} />}

@@ -2,10 +2,12 @@
 // one address to one place, the limits on how many one person sends and one address receives, the
 // quiet period in which inviting again sends no second mail, and the parts of its mail.
 import type { Db } from "@promptly/db";
-import { TEAM_MSG, displayName } from "@promptly/shared";
+import { INVITE_TTL_DAYS, TEAM_MSG, displayName } from "@promptly/shared";
 import { fail } from "../../errors.ts";
 import type { RateLimits } from "../platform/rate-limits.ts";
 import { linkToken } from "../platform/secret-box.ts";
+import { renderEmail } from "../platform/emails.ts";
+import type { RenderedMail } from "../platform/outbox-mail.ts";
 
 export const DAY_MS = 24 * 60 * 60 * 1000;
 /** Namespace of the advisory lock that serialises invitations of one address to one team or organization. */
@@ -58,15 +60,43 @@ declare module "../platform/outbox-mail.ts" {
 }
 
 /** The invitation's page; its token (only the server can make it) lets the link's holder sign up as the invited address in one step. */
-export const acceptInviteUrl = (config: { appUrl: string; secret: string }, inviteId: string) =>
+const acceptInviteUrl = (config: { appUrl: string; secret: string }, inviteId: string) =>
   `${config.appUrl.replace(/\/+$/, "")}/auth/accept-invite?id=${encodeURIComponent(inviteId)}&token=${linkToken(config.secret, "invite link v1", inviteId)}`;
 
-export const inviterName = (inviter: { email: string; profile: { fullName: string | null } | null } | null) =>
+const inviterName = (inviter: { email: string; profile: { fullName: string | null } | null } | null) =>
   inviter ? displayName(inviter.profile?.fullName, inviter.email) : "A colleague";
 
 export const inviterSelect = { select: { email: true, profile: { select: { fullName: true } } } } as const;
 
-/** Whether the invitation a queued mail is about can still be accepted by its address (otherwise the mail is skipped). */
-export const stillPending = (invite: { email: string; status: string; expiresAt: Date } | null, to: string, now: Date) =>
-  invite !== null && invite.status === "pending" && invite.expiresAt > now && invite.email === to;
+interface InvitationMail {
+  id: string;
+  email: string;
+  status: string;
+  expiresAt: Date;
+  invitedBy: { email: string; profile: { fullName: string | null } | null } | null;
+}
+
+/**
+ * The invitation mail, team or organization: skipped when the invitation can no longer be accepted by
+ * its address (cancelled, accepted, expired, or its address changed); else who invites to what, as what.
+ */
+export function invitationMail(
+  invite: InvitationMail | null,
+  mail: { to: string },
+  context: { config: { appUrl: string; secret: string }; at: { now: Date } },
+  what: { place: string; joins: string; role: string } | null,
+): RenderedMail {
+  if (!invite || !what || invite.status !== "pending" || invite.expiresAt <= context.at.now || invite.email !== mail.to) {
+    return { skip: "The invitation is no longer pending" };
+  }
+  return renderEmail({
+    subject: `You're invited to join ${what.place} on Promptly`,
+    paragraphs: [
+      `${inviterName(invite.invitedBy)} invited you to join ${what.joins} as ${what.role}.`,
+      "Sign in or create an account with this email address, then accept the invitation.",
+    ],
+    action: { label: "Accept invitation", url: acceptInviteUrl(context.config, invite.id) },
+    footnote: `This invitation expires in ${INVITE_TTL_DAYS} days. If you did not expect it, you can ignore this email.`,
+  });
+}
 

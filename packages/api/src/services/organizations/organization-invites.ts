@@ -6,8 +6,7 @@ import { fail } from "../../errors.ts";
 import { enqueueMail } from "../platform/outbox.ts";
 import { auditAs, type AuditContext } from "../insight/audit.ts";
 import { registerMailRenderer } from "../platform/outbox-mail.ts";
-import { renderEmail } from "../platform/emails.ts";
-import { DAY_MS, INVITE_LOCK, acceptInviteUrl, enforceInviteLimits, inviterName, inviterSelect, resendOf, stillPending, type InviteDeps, type InviteLimits } from "./invite-basics.ts";
+import { DAY_MS, INVITE_LOCK, enforceInviteLimits, inviterSelect, invitationMail, resendOf, type InviteDeps, type InviteLimits } from "./invite-basics.ts";
 
 export const organizationInviteItem = z.object({
   id: z.string(),
@@ -94,19 +93,14 @@ export async function cancelOrganizationInvite(db: Db, input: { organizationId: 
   });
 }
 
-registerMailRenderer("organization_invite", async (mail, { db, config, at }) => {
-  const invite = await db.organizationInvite.findUnique({
+registerMailRenderer("organization_invite", async (mail, context) => {
+  const invite = await context.db.organizationInvite.findUnique({
     where: { id: mail.payload.inviteId },
     select: { id: true, email: true, role: true, status: true, expiresAt: true, invitedBy: inviterSelect, organization: { select: { name: true } } },
   });
-  if (!invite || !stillPending(invite, mail.to, at.now)) return { skip: "The invitation is no longer pending" };
-  return renderEmail({
-    subject: `You're invited to join ${invite.organization.name} on Promptly`,
-    paragraphs: [
-      `${inviterName(invite.invitedBy)} invited you to join the organization ${invite.organization.name} as ${ORGANIZATION_ROLE_LABELS[invite.role]}.`,
-      "Sign in or create an account with this email address, then accept the invitation.",
-    ],
-    action: { label: "Accept invitation", url: acceptInviteUrl(config, invite.id) },
-    footnote: `This invitation expires in ${INVITE_TTL_DAYS} days. If you did not expect it, you can ignore this email.`,
+  return invitationMail(invite, mail, context, invite && {
+    place: invite.organization.name,
+    joins: `the organization ${invite.organization.name}`,
+    role: ORGANIZATION_ROLE_LABELS[invite.role],
   });
 });

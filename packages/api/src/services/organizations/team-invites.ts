@@ -9,8 +9,7 @@ import { notify } from "../notifications/notify.ts";
 import { enqueueMail } from "../platform/outbox.ts";
 import { auditAs, type AuditContext } from "../insight/audit.ts";
 import { registerMailRenderer } from "../platform/outbox-mail.ts";
-import { renderEmail } from "../platform/emails.ts";
-import { DAY_MS, INVITE_LOCK, acceptInviteUrl, enforceInviteLimits, inviterName, inviterSelect, resendOf, stillPending, type InviteDeps, type InviteLimits } from "./invite-basics.ts";
+import { DAY_MS, INVITE_LOCK, enforceInviteLimits, inviterSelect, invitationMail, resendOf, type InviteDeps, type InviteLimits } from "./invite-basics.ts";
 
 export const pendingInviteItem = z.object({
   id: z.string(),
@@ -142,22 +141,17 @@ export async function cancelInvite(db: Db, input: { teamId: string; inviteId: st
   });
 }
 
-registerMailRenderer("team_invite", async (mail, { db, config, at }) => {
-  const invite = await db.pendingInvite.findUnique({
+registerMailRenderer("team_invite", async (mail, context) => {
+  const invite = await context.db.pendingInvite.findUnique({
     where: { id: mail.payload.inviteId },
     select: {
       id: true, email: true, role: true, status: true, expiresAt: true, invitedBy: inviterSelect,
       team: { select: { name: true, organization: { select: { name: true } } } },
     },
   });
-  if (!invite || !stillPending(invite, mail.to, at.now)) return { skip: "The invitation is no longer pending" };
-  return renderEmail({
-    subject: `You're invited to join ${invite.team.name} on Promptly`,
-    paragraphs: [
-      `${inviterName(invite.invitedBy)} invited you to join the team ${invite.team.name} in ${invite.team.organization.name} as ${TEAM_ROLE_LABELS[invite.role]}.`,
-      "Sign in or create an account with this email address, then accept the invitation.",
-    ],
-    action: { label: "Accept invitation", url: acceptInviteUrl(config, invite.id) },
-    footnote: `This invitation expires in ${INVITE_TTL_DAYS} days. If you did not expect it, you can ignore this email.`,
+  return invitationMail(invite, mail, context, invite && {
+    place: invite.team.name,
+    joins: `the team ${invite.team.name} in ${invite.team.organization.name}`,
+    role: TEAM_ROLE_LABELS[invite.role],
   });
 });
