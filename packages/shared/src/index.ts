@@ -29,5 +29,6 @@ export * from "./evaluations.ts";
 export * from "./webhooks.ts";
 export * from "./prompt-includes.ts";
 export * from "./compare.ts";
+export * from "./production-ranges.ts";
 export * from "./production-reads.ts";
 export * from "./production.ts";

@@ -4,10 +4,6 @@
 import { z } from "zod";
 import { idSchema, plainText } from "./validation.ts";
 
-/** The time ranges the Production tab offers, and how long each is. */
-export const PRODUCTION_RANGES = ["24h", "7d", "30d", "90d"] as const;
-export type ProductionRange = (typeof PRODUCTION_RANGES)[number];
-export const PRODUCTION_RANGE_HOURS: Record<ProductionRange, number> = { "24h": 24, "7d": 168, "30d": 720, "90d": 2160 };
 
 /** Without `from`, the figures cover this many days up to `to` (or now). */
 export const PRODUCTION_DEFAULT_DAYS = 7;
