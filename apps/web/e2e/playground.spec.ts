@@ -130,6 +130,9 @@ test("an admin connects a provider; an editor runs two models side by side on an
     })
     .toBe(true);
   await expect.poll(() => editorPage.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+  // Judged from the top of the page: scrolled, the sticky header covers whatever passes under it, which
+  // axe counts as a target too small (it was a select, depending on where the resize left the page).
+  await editorPage.evaluate(() => window.scrollTo(0, 0));
   expect(await seriousViolations(editorPage)).toEqual([]);
   await editorPage.setViewportSize({ width: 1280, height: 800 });
 
