@@ -445,16 +445,18 @@ async function scoreTargets(tx: DbTransaction, caller: Caller, teamId: string, s
   const traceIds = scores.flatMap((score) => (!score.observationId && !score.generationId && score.traceId ? [score.traceId] : []));
   const runIds = scores.flatMap((score) => (score.runId ? [score.runId] : []));
   type Row = { id: string; observationId: string; traceId: string | null; promptId: string | null; version: number | null; environment: string; startedAt: Date };
+  // A linked generation is a target only when the caller may see its prompt (the one visibility rule);
+  // an unlinked one belongs to the team alone.
+  const { joins, visible } = promptVisibility(caller);
   const generations =
     generationIds.length || observationIds.length || traceIds.length
       ? await tx.$queryRaw<Row[]>`
-          SELECT id, observation_id AS "observationId", trace_id AS "traceId", prompt_id AS "promptId", version, environment, started_at AS "startedAt"
-            FROM generations
-           WHERE team_id = ${teamId}::uuid
-             AND (id = ANY(${generationIds}::uuid[]) OR observation_id = ANY(${observationIds}::text[]) OR trace_id = ANY(${traceIds}::text[]))
-           ORDER BY started_at`
+          SELECT g.id, g.observation_id AS "observationId", g.trace_id AS "traceId", g.prompt_id AS "promptId", g.version, g.environment, g.started_at AS "startedAt"
+            FROM generations g LEFT JOIN prompts p ON p.id = g.prompt_id ${joins}
+           WHERE g.team_id = ${teamId}::uuid AND (g.prompt_id IS NULL OR ${visible})
+             AND (g.id = ANY(${generationIds}::uuid[]) OR g.observation_id = ANY(${observationIds}::text[]) OR g.trace_id = ANY(${traceIds}::text[]))
+           ORDER BY g.started_at`
       : [];
-  const { joins, visible } = promptVisibility(caller);
   const runs = runIds.length
     ? await tx.$queryRaw<{ id: string; promptId: string; version: number }[]>`
         SELECT r.id, r.prompt_id AS "promptId", r.version FROM prompt_runs r JOIN prompts p ON p.id = r.prompt_id ${joins}
