@@ -7,7 +7,7 @@ import type { Caller } from "../access/access.ts";
 import type { AuditContext } from "../insight/audit.ts";
 import type { LoadedPrompt } from "../prompts/loaded-prompt.ts";
 import { endSplit, splitEndVersion, splitLabel } from "../prompts/prompt-labels.ts";
-import { requiredApprovals } from "../prompts/prompt-rules.ts";
+import { directLabelRefusal, requiredApprovals } from "../prompts/prompt-rules.ts";
 import { createChangeRequest } from "./change-requests.ts";
 
 /** What a split (or its end) did: applied now, or a change request made that applies it when approved. */
@@ -16,7 +16,9 @@ export interface SplitAnswer {
   changeRequestId: string | null;
 }
 
-const reviewed = async (db: Db, prompt: LoadedPrompt, label: string) => label === PROTECTED_LABEL && (await requiredApprovals(db, prompt.teamId)) > 0;
+/** Whether the prompt rules send a direct change of `label` to review (they decide it, as for any move). */
+const reviewed = async (db: Db, prompt: LoadedPrompt, label: string) =>
+  directLabelRefusal(label, prompt, label === PROTECTED_LABEL ? await requiredApprovals(db, prompt.teamId) : 0)?.reason === "REVIEW_REQUIRED";
 
 /** Splits `label`: it keeps its version and serves `candidate` to `weight` percent of fetches. */
 export async function splitOrRequest(
