@@ -230,7 +230,10 @@ export const LANGFUSE_OPERATIONS: LangfuseOperation[] = [
     rawBody: { limit: LANGFUSE_INGESTION_MAX_BYTES },
     async handle({ services, caller, req, res }) {
       const contentType = req.get("content-type") ?? "";
-      await ingestOtlpTraces(services.db, caller, bodyBytes(req.body), contentType, services.now());
+      const bytes = bodyBytes(req.body);
+      // JSON is held to the depth every other JSON body is (protobuf has no nesting to abuse).
+      if (!/protobuf/i.test(contentType) && jsonDepthExceeds(bytes)) throw new DomainError("INVALID", "The request body is nested too deeply");
+      await ingestOtlpTraces(services.db, caller, bytes, contentType, services.now());
       // OTLP's success: an empty ExportTraceServiceResponse, in the request's encoding.
       if (/protobuf/i.test(contentType)) res.status(200).type("application/x-protobuf").end(Buffer.alloc(0));
       else res.status(200).json({});

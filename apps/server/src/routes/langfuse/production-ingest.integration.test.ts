@@ -280,6 +280,9 @@ describe("what is sent in, at the edges", () => {
     const garbage = await post("/otel/v1/traces", keys.ingest, Buffer.from([0x0a, 0xff, 0xff, 0x01]), { "content-type": "application/x-protobuf" });
     expect(garbage.status).toBe(400);
     expect(await post("/otel/v1/traces", keys.ingest, Buffer.from("{nope"), {})).toMatchObject({ status: 400 });
+    // Valid JSON nested past the limit every JSON body has is refused before it is parsed.
+    const deep = `{"resourceSpans":${"[".repeat(100)}${"]".repeat(100)}}`;
+    expect(await post("/otel/v1/traces", keys.ingest, Buffer.from(deep))).toMatchObject({ status: 400, body: { message: "The request body is nested too deeply" } });
     expect(await post("/otel/v1/traces", keys.ingest, Buffer.from("x"), { "content-type": "text/plain" })).toMatchObject({ status: 400 });
     expect(await post("/ingestion", keys.ingest, { batch: "nope" })).toMatchObject({ status: 400 });
     expect(await counts()).toEqual(before);
