@@ -42,7 +42,17 @@ const signUpPasswordSchema = newPassword(PASSWORD_MAX, MSG.passwordTooLong).min(
   MSG.passwordMinSignUp,
 );
 
-export const idSchema = z.uuid({ error: MSG.notFound });
+/** The field an issue is about, as the request spelled it ("id", "messages.0.id"). */
+const fieldOf = (path: readonly PropertyKey[] | undefined) => (path?.length ? path.map(String).join(".") : "id");
+
+/**
+ * An id. A malformed one is answered like an unknown one ("Not found": nothing tells whether it exists);
+ * a missing one, or one that is no string, is a mistake in the request, answered naming its field.
+ */
+export const idSchema = z.uuid({
+  error: (issue) =>
+    issue.code !== "invalid_type" ? MSG.notFound : issue.input === undefined ? `Field "${fieldOf(issue.path)}" is required` : `Field "${fieldOf(issue.path)}" must be an id (a string)`,
+});
 
 /** A person's full name (profile, sign-up): plain text, at most NAME_MAX characters; empty means none. */
 const fullNameSchema = plainText().trim().max(NAME_MAX, `Full name cannot exceed ${NAME_MAX} characters`);

@@ -149,3 +149,17 @@ describe("teams.list", () => {
     expect((await solo.api.teams.list()).map((t) => t.name)).toEqual(["Alpha", "beta"]);
   });
 });
+
+describe("an input with a wrong field name", () => {
+  it("is answered BAD_REQUEST naming the field that is missing, not 'Not found'", async () => {
+    const team = await world.team();
+    // The team's id sent as `teamId`, where the procedure reads `id`.
+    const wrongName = { teamId: team.id, requiredApprovals: 1 } as unknown as { id: string; requiredApprovals: number };
+    expect(await failure(world.callers.admin.teams.updateSettings(wrongName))).toEqual({ code: "BAD_REQUEST", message: 'Field "id" is required' });
+    expect(await failure(world.callers.admin.teams.get({ id: 42 } as unknown as { id: string }))).toEqual({ code: "BAD_REQUEST", message: 'Field "id" must be an id (a string)' });
+    // A malformed id still answers as an unknown one: nothing tells whether it exists.
+    expect(await failure(world.callers.admin.teams.get({ id: "not-a-uuid" }))).toEqual({ code: "BAD_REQUEST", message: MSG.notFound });
+    const settings = await h.database.db.team.findUniqueOrThrow({ where: { id: team.id }, select: { requiredApprovals: true } });
+    expect(settings.requiredApprovals).toBe(0);
+  });
+});
