@@ -24,6 +24,20 @@ export function shouldRetryRead(failureCount: number, error: unknown): boolean {
   return failureCount < QUERY_RETRIES;
 }
 
+/**
+ * The `retry` of the read a fresh page load waits for (the signed-in person): a server that was not
+ * reached at all is told at once by a page that keeps trying on its own (instead of a blank page through
+ * every retry); a server that answered with a failure is retried as any read.
+ */
+export function shouldRetryReachedRead(failureCount: number, error: unknown): boolean {
+  return statusOf(error) !== undefined && shouldRetryRead(failureCount, error);
+}
+
+/** A request that never reached the server (no HTTP answer at all). */
+export function serverNotReached(error: unknown): boolean {
+  return statusOf(error) === undefined;
+}
+
 /** The query client's `retryDelay`: 1 s, 2 s, 4 s, ... up to the maximum. */
 export function readRetryDelay(failureCount: number): number {
   return Math.min(1000 * 2 ** failureCount, QUERY_RETRY_DELAY_MAX_MS);

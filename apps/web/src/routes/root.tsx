@@ -6,8 +6,7 @@ import { toast } from "sonner";
 import { ErrorFallback } from "@/components/layout/error-fallback";
 import { FocusHeadingOnNavigate } from "@/components/layout/focus-heading";
 import { RootNotFoundPage } from "@/components/layout/not-found";
-import { useMe } from "@/hooks/use-me";
-import { api } from "@/lib/trpc";
+import { ensureMe, useMe } from "@/hooks/use-me";
 
 /**
  * `?__throw=1` on any URL makes the root route fail before anything else loads, so the end-to-end suite can show the error fallback
@@ -20,7 +19,7 @@ export const rootRoute = createRootRoute({
   beforeLoad: ({ search }) => {
     if ((search as Record<string, unknown>)[TEST_ERROR_PARAM] !== undefined) throw new Error(TEST_ERROR_MESSAGE);
   },
-  loader: () => api.auth.me.ensureData(),
+  loader: () => ensureMe(),
   component: RootComponent,
   notFoundComponent: RootNotFoundPage,
   errorComponent: ErrorFallback,

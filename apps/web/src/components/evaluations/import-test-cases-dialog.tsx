@@ -127,7 +127,7 @@ function ImportForm({ promptId, onDone }: { promptId: string; onDone(): void }) 
         <Button type="button" variant="outline" disabled={busy} onClick={onDone}>
           Cancel
         </Button>
-        <Button type="submit" disabled={busy || !content.trim()}>
+        <Button type="submit" disabled={busy || !content.trim()} disabledReason={busy ? undefined : "Paste the test cases first"}>
           {busy ? "Importing..." : "Import test cases"}
         </Button>
       </DialogFooter>

@@ -1,10 +1,19 @@
 // The router's generic fallback: 'Unexpected Application Error!' with the message, and the
-// stack in development.
+// stack in development. A request that never reached the server is no defect of the page: it gets
+// the page that says Promptly cannot reach its server and keeps trying.
 import type { ErrorComponentProps } from "@tanstack/react-router";
 import { Link, useRouter } from "@tanstack/react-router";
+import { TRPCClientError } from "@trpc/client";
 import { Button } from "@/components/ui/button";
+import { serverNotReached } from "@/lib/read-failure";
+import { ServerUnreachable } from "./server-unreachable.tsx";
 
 export function ErrorFallback({ error, reset }: ErrorComponentProps) {
+  if (error instanceof TRPCClientError && serverNotReached(error)) return <ServerUnreachable reset={reset} />;
+  return <DefectFallback error={error} reset={reset} />;
+}
+
+function DefectFallback({ error, reset }: Pick<ErrorComponentProps, "error" | "reset">) {
   const router = useRouter();
   const message = error instanceof Error ? error.message : String(error);
   const stack = import.meta.env.DEV && error instanceof Error ? error.stack : undefined;

@@ -7,6 +7,7 @@ import { Link, useNavigate } from "@tanstack/react-router";
 import { Building2, Mail, Plus } from "lucide-react";
 import { ORGANIZATION_MSG, ORGANIZATION_ROLE_LABELS, TEAM_ROLE_LABELS, can, type OrganizationRole, type TeamRole } from "@promptly/shared";
 import { CreateOrganizationDialog } from "@/components/organizations/create-organization-dialog";
+import { CopyButton } from "@/components/prompts/page/copy-button";
 import { Button } from "@/components/ui/button";
 import { Skeleton } from "@/components/ui/skeleton";
 import { useMe } from "@/hooks/use-me";
@@ -59,6 +60,30 @@ function CreateFirstOrganization() {
 const roleLabel = (kind: "team" | "organization", role: string) =>
   kind === "team" ? TEAM_ROLE_LABELS[role as TeamRole] : ORGANIZATION_ROLE_LABELS[role as OrganizationRole];
 
+/**
+ * Only a super user creates organizations, so someone else gets in by invitation: who may send one, and
+ * the address to give them (the invitation must go to it), ready to copy.
+ */
+function AskForAnInvitation({ email }: { email: string | undefined }) {
+  return (
+    <div className="grid w-full justify-items-center gap-3">
+      <p className="text-sm text-muted-foreground">
+        Only a super user can create an organization. To join one, ask an organization admin or a team admin of it (or a
+        super user) to invite you: the invitation comes by email, and its link brings you straight in.
+      </p>
+      {email && (
+        <div className="flex w-full max-w-full flex-wrap items-center justify-center gap-2 rounded-md bg-muted p-3 text-sm">
+          <span className="text-muted-foreground">Your address to give them:</span>
+          <span data-testid="own-address" className="min-w-0 break-all font-medium">
+            {email}
+          </span>
+          <CopyButton text={email} label="Copy your address" />
+        </div>
+      )}
+    </div>
+  );
+}
+
 /** Someone in no organization: how to get into one, and the invitations already waiting for them. */
 function NoOrganization() {
   const invites = trpc.invites.mine.useQuery();
@@ -76,10 +101,7 @@ function NoOrganization() {
       {mayCreate ? (
         <CreateFirstOrganization />
       ) : (
-        <p className="text-sm text-muted-foreground">
-          Ask an administrator of your organization to invite you: the invitation comes by email, and its link brings you
-          straight in.
-        </p>
+        <AskForAnInvitation email={me?.user.email} />
       )}
       {invites.data && invites.data.length > 0 && (
         <div className="grid w-full gap-2 pt-2 text-left">

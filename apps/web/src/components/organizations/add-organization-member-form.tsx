@@ -93,7 +93,7 @@ export function AddOrganizationMemberForm({ organizationId }: { organizationId: 
               </div>
             )}
           />
-          <Button type="submit" className="sm:mt-[1.375rem]" disabled={busy || !email.trim()}>
+          <Button type="submit" className="sm:mt-[1.375rem]" disabled={busy || !email.trim()} disabledReason={busy ? undefined : "Enter the email address to add first"}>
             <UserPlus aria-hidden="true" />
             {busy ? "Adding..." : "Add"}
           </Button>

@@ -84,7 +84,7 @@ export function InvitePanel({ teamId, teamName, onClose }: { teamId: string; tea
             )}
           />
           <div className="flex gap-2 sm:pt-[1.375rem]">
-            <Button type="submit" disabled={emailEmpty || busy}>
+            <Button type="submit" disabled={emailEmpty || busy} disabledReason={busy ? undefined : "Enter the email address to invite first"}>
               {busy ? "Adding..." : "Add"}
             </Button>
             <Button

@@ -56,7 +56,7 @@ export function RenameTeamDialog({ team, open, onOpenChange }: { team: Team; ope
             <Button type="button" variant="outline" disabled={busy} onClick={() => onOpenChange(false)}>
               Cancel
             </Button>
-            <Button type="submit" disabled={busy || !watch("name")?.trim()}>
+            <Button type="submit" disabled={busy || !watch("name")?.trim()} disabledReason={busy ? undefined : "Type the team's new name first"}>
               {busy ? "Saving..." : "Save"}
             </Button>
           </DialogFooter>

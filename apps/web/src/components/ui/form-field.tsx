@@ -28,26 +28,28 @@ export function FormField({ label, error, description, id, className, labelAside
   const descriptionId = description ? `${controlId}-description` : undefined;
   const errorId = error ? `${controlId}-error` : undefined;
   const describedBy = [descriptionId, errorId].filter(Boolean).join(" ") || undefined;
+  const labelElement = <Label htmlFor={controlId} className={cn(error && "text-destructive", labelAside && "col-start-1 row-start-1")}>{label}</Label>;
   return (
-    <div data-slot="form-field" className={cn("grid grid-cols-1 gap-2", className)}>
-      {labelAside ? (
-        <div className="flex items-center justify-between gap-2">
-          <Label htmlFor={controlId} className={cn(error && "text-destructive")}>{label}</Label>
-          {labelAside}
-        </div>
-      ) : (
-        <Label htmlFor={controlId} className={cn(error && "text-destructive")}>{label}</Label>
-      )}
-      <Slot id={controlId} aria-invalid={error ? true : undefined} aria-describedby={describedBy}>
+    // With an aside the grid puts it beside the label on screen while it follows the control in the
+    // page's order: Tab from the field before goes to this control first, then to the aside.
+    <div data-slot="form-field" className={cn("grid gap-2", labelAside ? "grid-cols-[1fr_auto]" : "grid-cols-1", className)}>
+      {labelElement}
+      <Slot
+        id={controlId}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={describedBy}
+        className={labelAside ? "col-span-2 row-start-2" : undefined}
+      >
         {children}
       </Slot>
+      {labelAside && <div className="col-start-2 row-start-1 self-center">{labelAside}</div>}
       {description && (
-        <p id={descriptionId} className="text-sm text-muted-foreground">
+        <p id={descriptionId} className={cn("text-sm text-muted-foreground", labelAside && "col-span-2")}>
           {description}
         </p>
       )}
       {error && (
-        <p id={errorId} role="alert" className="text-sm text-destructive">
+        <p id={errorId} role="alert" className={cn("text-sm text-destructive", labelAside && "col-span-2")}>
           {error}
         </p>
       )}

@@ -9,11 +9,13 @@ export interface FormFooterProps {
   busy: boolean;
   submitLabel: string;
   submitDisabled?: boolean;
+  /** Why the submit button is disabled (its tooltip) when `submitDisabled`. */
+  submitDisabledReason?: string;
   onCancel: () => void;
 }
 
 /** The end of an action's form: the server's refusal, Cancel, and the submit button ('Saving...' while busy). */
-export function FormFooter({ serverError, busy, submitLabel, submitDisabled = false, onCancel }: FormFooterProps) {
+export function FormFooter({ serverError, busy, submitLabel, submitDisabled = false, submitDisabledReason, onCancel }: FormFooterProps) {
   return (
     <>
       {serverError && (
@@ -25,7 +27,7 @@ export function FormFooter({ serverError, busy, submitLabel, submitDisabled = fa
         <Button type="button" variant="outline" disabled={busy} onClick={onCancel}>
           Cancel
         </Button>
-        <Button type="submit" disabled={busy || submitDisabled}>
+        <Button type="submit" disabled={busy || submitDisabled} disabledReason={!busy && submitDisabled ? submitDisabledReason : undefined}>
           {busy ? "Saving..." : submitLabel}
         </Button>
       </DialogFooter>

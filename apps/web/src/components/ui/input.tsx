@@ -1,7 +1,11 @@
-import type { ComponentProps } from "react";
+import { useState, type ComponentProps } from "react";
 import { cn } from "@/lib/utils";
 
-export function Input({ className, type, ...props }: ComponentProps<"input">) {
+export function Input({ className, type, disabled, readOnly, onFocus, onBlur, ...props }: ComponentProps<"input">) {
+  const [focused, setFocused] = useState(false);
+  // A field disabled while it has focus (Enter in it started a save) is only read-only meanwhile: a native
+  // `disabled` would drop focus to the page's body.
+  const onlySaysDisabled = !!disabled && focused;
   return (
     <input
       type={type}
@@ -9,10 +13,21 @@ export function Input({ className, type, ...props }: ComponentProps<"input">) {
       className={cn(
         "flex h-9 w-full min-w-0 rounded-md border border-input bg-background px-3 py-1 text-sm shadow-xs transition-colors outline-none",
         "placeholder:text-muted-foreground file:border-0 file:bg-transparent file:text-sm file:font-medium",
-        "focus-visible:ring-2 focus-visible:ring-ring focus-visible:ring-offset-1 disabled:cursor-not-allowed disabled:opacity-50",
+        "focus-visible:ring-2 focus-visible:ring-ring focus-visible:ring-offset-1 disabled:cursor-not-allowed disabled:opacity-50 aria-disabled:opacity-50",
         "aria-invalid:border-destructive aria-invalid:ring-destructive/30",
         className,
       )}
+      disabled={onlySaysDisabled ? undefined : disabled}
+      readOnly={onlySaysDisabled || readOnly}
+      aria-disabled={onlySaysDisabled ? true : undefined}
+      onFocus={(event) => {
+        setFocused(true);
+        onFocus?.(event);
+      }}
+      onBlur={(event) => {
+        setFocused(false);
+        onBlur?.(event);
+      }}
       {...props}
     />
   );

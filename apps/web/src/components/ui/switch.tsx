@@ -1,14 +1,32 @@
-import type { ComponentProps } from "react";
+import { useState, type ComponentProps } from "react";
 import * as SwitchPrimitive from "@radix-ui/react-switch";
 import { cn } from "@/lib/utils";
 
-export function Switch({ className, ...props }: ComponentProps<typeof SwitchPrimitive.Root>) {
+export function Switch({ className, disabled, onClick, onFocus, onBlur, ...props }: ComponentProps<typeof SwitchPrimitive.Root>) {
+  const [focused, setFocused] = useState(false);
+  // A switch that saves when flipped and is disabled meanwhile keeps focus (a native `disabled` drops it
+  // to the page's body): it only says it is disabled and ignores presses.
+  const onlySaysDisabled = !!disabled && focused;
   return (
     <SwitchPrimitive.Root
+      disabled={onlySaysDisabled ? undefined : disabled}
+      aria-disabled={onlySaysDisabled ? true : undefined}
+      onClick={(event) => {
+        if (onlySaysDisabled) event.preventDefault();
+        else onClick?.(event);
+      }}
+      onFocus={(event) => {
+        setFocused(true);
+        onFocus?.(event);
+      }}
+      onBlur={(event) => {
+        setFocused(false);
+        onBlur?.(event);
+      }}
       data-slot="switch"
       className={cn(
         "peer inline-flex h-5 w-9 shrink-0 items-center rounded-full border border-transparent shadow-xs transition-colors outline-none",
-        "focus-visible:ring-2 focus-visible:ring-ring focus-visible:ring-offset-2 disabled:cursor-not-allowed disabled:opacity-50",
+        "focus-visible:ring-2 focus-visible:ring-ring focus-visible:ring-offset-2 disabled:cursor-not-allowed disabled:opacity-50 aria-disabled:cursor-not-allowed aria-disabled:opacity-50",
         "data-[state=checked]:bg-primary data-[state=unchecked]:bg-input",
         className,
       )}

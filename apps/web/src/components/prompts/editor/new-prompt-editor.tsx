@@ -18,7 +18,7 @@ import { EditorLoading, EditorNotice, EditorShell } from "./editor-shell.tsx";
 import { LintResults } from "./lint-results.tsx";
 import { PromptDetailsFields, type PromptDetails } from "./prompt-details-fields.tsx";
 import { firstIssue, useRefusal } from "./refusal.ts";
-import { SaveBar } from "./save-bar.tsx";
+import { SAVE_BLOCKED, SaveBar } from "./save-bar.tsx";
 import { UnsavedChangesGuard } from "./unsaved-changes-guard.tsx";
 import { VersionFields } from "./version-fields.tsx";
 import { useNameCheck } from "./use-name-check.ts";
@@ -115,7 +115,8 @@ function NewPromptForm({ teams, initialTeamId }: { teams: Team[]; initialTeamId:
   // a change to the version or a save.
   const untouched = !version.checkedChanged && !attempted;
   const shownLint = untouched ? { ...lintResult, errors: lintResult.errors.filter((error) => !saysNothingWrittenYet(error)) } : lintResult;
-  const blocked = shownLint.errors.length > 0 || "error" in config || nameCheck === "taken";
+  const blockedReason =
+    nameCheck === "taken" ? SAVE_BLOCKED.nameTaken : "error" in config ? SAVE_BLOCKED.config : shownLint.errors.length > 0 ? SAVE_BLOCKED.template : undefined;
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -169,7 +170,7 @@ function NewPromptForm({ teams, initialTeamId }: { teams: Team[]; initialTeamId:
         saveLabel="Create prompt"
         savingLabel="Creating..."
         saving={create.isPending}
-        blocked={blocked}
+        blockedReason={blockedReason}
         cancel={
           <Button variant="outline" asChild>
             <Link to="/prompts">Cancel</Link>

@@ -17,7 +17,7 @@ import { EditorLoading, EditorNotice, EditorShell } from "./editor-shell.tsx";
 import { LintResults } from "./lint-results.tsx";
 import { draftFromPlayground, dropPlaygroundDraft, readPlaygroundDraft, type PlaygroundDraft } from "./playground-draft.ts";
 import { useRefusal } from "./refusal.ts";
-import { SaveBar } from "./save-bar.tsx";
+import { SAVE_BLOCKED, SaveBar } from "./save-bar.tsx";
 import { UnsavedChangesGuard } from "./unsaved-changes-guard.tsx";
 import { VersionFields } from "./version-fields.tsx";
 import { useVersionDraft } from "./use-version-draft.ts";
@@ -82,7 +82,7 @@ function NewVersionForm({ prompt, playground, onSaved }: { prompt: Prompt; playg
   const version = useVersionDraft(() => (playground ? draftFromPlayground(prompt.version, playground) : draftFromVersion(prompt.version)));
   const { draft, setDraft, lintResult, config } = version;
   const refusal = useRefusal({ model: draft.model, config: draft.config, commitMessage: draft.commitMessage });
-  const blocked = lintResult.errors.length > 0 || "error" in config;
+  const blockedReason = "error" in config ? SAVE_BLOCKED.config : lintResult.errors.length > 0 ? SAVE_BLOCKED.template : undefined;
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -123,7 +123,7 @@ function NewVersionForm({ prompt, playground, onSaved }: { prompt: Prompt; playg
         saveLabel="Save version"
         savingLabel="Saving..."
         saving={save.isPending}
-        blocked={blocked}
+        blockedReason={blockedReason}
         cancel={
           <Button variant="outline" asChild>
             <Link to="/prompts/$promptId" params={{ promptId: prompt.id }}>

@@ -5,6 +5,13 @@ import { Button } from "@/components/ui/button";
 import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
 
+/** Why the save button is disabled, on its tooltip. */
+export const SAVE_BLOCKED = {
+  template: "Fix the template's errors listed above first",
+  config: "Fix the Config field first: it must be a JSON object of model parameters",
+  nameTaken: "This name is taken in the team: choose another first",
+} as const;
+
 interface SaveBarProps {
   commitMessage: string;
   onCommitMessage(commitMessage: string): void;
@@ -14,7 +21,8 @@ interface SaveBarProps {
   saveLabel: string;
   savingLabel: string;
   saving: boolean;
-  blocked: boolean;
+  /** Why it cannot save now (shown on the disabled button); undefined when it can. */
+  blockedReason?: string;
   /** A link back, styled as a button. */
   cancel: ReactNode;
 }
@@ -27,7 +35,7 @@ function useSaveShortcut(button: RefObject<HTMLButtonElement | null>) {
       const submit = button.current;
       if (!submit?.form) return;
       event.preventDefault();
-      if (!submit.disabled) submit.form.requestSubmit(submit);
+      if (!submit.disabled && submit.getAttribute("aria-disabled") !== "true") submit.form.requestSubmit(submit);
     };
     document.addEventListener("keydown", onKeyDown);
     return () => document.removeEventListener("keydown", onKeyDown);
@@ -35,7 +43,7 @@ function useSaveShortcut(button: RefObject<HTMLButtonElement | null>) {
 }
 
 /** Two children of the form: the bar must be the form's own child to stay stuck while all of it scrolls. */
-export function SaveBar({ commitMessage, onCommitMessage, commitMessageError, commitMessagePlaceholder, saveLabel, savingLabel, saving, blocked, cancel }: SaveBarProps) {
+export function SaveBar({ commitMessage, onCommitMessage, commitMessageError, commitMessagePlaceholder, saveLabel, savingLabel, saving, blockedReason, cancel }: SaveBarProps) {
   const button = useRef<HTMLButtonElement>(null);
   useSaveShortcut(button);
   return (
@@ -51,7 +59,7 @@ export function SaveBar({ commitMessage, onCommitMessage, commitMessageError, co
           Ctrl+S or ⌘S saves
         </span>
         {cancel}
-        <Button ref={button} type="submit" disabled={saving || blocked} aria-keyshortcuts="Control+S Meta+S">
+        <Button ref={button} type="submit" disabled={saving || !!blockedReason} disabledReason={saving ? undefined : blockedReason} aria-keyshortcuts="Control+S Meta+S">
           {saving ? savingLabel : saveLabel}
         </Button>
       </div>

@@ -70,7 +70,7 @@ export function DeletePromptDialog({ prompt }: { prompt: PromptDetail }) {
         </div>
         <AlertDialogFooter>
           <AlertDialogCancel disabled={busy}>Cancel</AlertDialogCancel>
-          <Button variant="destructive" disabled={busy || typed !== prompt.name} onClick={() => remove.mutate({ id: prompt.id })}>
+          <Button variant="destructive" disabled={busy || typed !== prompt.name} disabledReason={busy ? undefined : "Type the prompt's name above to confirm"} onClick={() => remove.mutate({ id: prompt.id })}>
             {busy ? "Deleting..." : "Delete prompt"}
           </Button>
         </AlertDialogFooter>

@@ -57,7 +57,12 @@ function RenameForm({ prompt, onDone }: { prompt: PromptDetail; onDone(): void }
       <FormField label="Name" error={error}>
         <Input autoComplete="off" spellCheck={false} className="font-mono" value={name} disabled={busy} onChange={(event) => setName(event.target.value)} />
       </FormField>
-      <FormFooter busy={busy} submitLabel="Save name" submitDisabled={!name.trim() || name.trim() === prompt.name} onCancel={onDone} />
+      <FormFooter
+        busy={busy}
+        submitLabel="Save name" submitDisabled={!name.trim() || name.trim() === prompt.name}
+        submitDisabledReason={name.trim() ? "The name is unchanged: type a new one" : "Type the new name first"}
+        onCancel={onDone}
+      />
     </form>
   );
 }

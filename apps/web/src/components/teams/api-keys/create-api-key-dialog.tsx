@@ -222,7 +222,7 @@ export function CreateApiKeyDialog({ teamId, teamName, open, onOpenChange }: { t
                 <Button type="button" variant="outline" disabled={busy} onClick={close}>
                   Cancel
                 </Button>
-                <Button type="submit" disabled={busy || !watch("name")?.trim()}>
+                <Button type="submit" disabled={busy || !watch("name")?.trim()} disabledReason={busy ? undefined : "Name the key first"}>
                   {busy ? "Creating..." : "Create key"}
                 </Button>
               </DialogFooter>

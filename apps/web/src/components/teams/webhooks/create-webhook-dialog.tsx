@@ -148,7 +148,7 @@ export function CreateWebhookDialog({ teamId, teamName, open, onOpenChange }: { 
                 <Button type="button" variant="outline" disabled={busy} onClick={close}>
                   Cancel
                 </Button>
-                <Button type="submit" disabled={busy || !watch("url")?.trim()}>
+                <Button type="submit" disabled={busy || !watch("url")?.trim()} disabledReason={busy ? undefined : "Enter the URL to send events to first"}>
                   {busy ? "Adding..." : "Add webhook"}
                 </Button>
               </DialogFooter>

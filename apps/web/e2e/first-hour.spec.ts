@@ -1,0 +1,140 @@
+// A newcomer's first hour: signing in with the keyboard alone, a server that cannot be reached on the
+// first load, someone in no organization told how to get into one, and saves that keep keyboard focus
+// on the control that saved (a disabled one says why).
+import { expect, test } from "@playwright/test";
+import { PASSWORD, createAccount, createOrganizationWith, createTeamWith, signIn } from "./support/accounts.ts";
+import { activateTeam } from "./support/organizations.ts";
+import { recordSecret } from "./support/secrets.ts";
+
+test("sign-in with the keyboard alone: type the email, Tab, type the password, Enter reaches the dashboard", async ({ page }) => {
+  const person = await createAccount({ fullName: "Key Board" });
+  const organization = await createOrganizationWith([{ userId: person.id, role: "member" }]);
+  await createTeamWith(organization.id, [{ userId: person.id, role: "editor" }]);
+  recordSecret("password", PASSWORD);
+  await page.goto("/auth/signin");
+  const email = page.getByLabel("Email");
+  const password = page.getByLabel("Password");
+  const forgot = page.getByRole("link", { name: "Forgot password?" });
+  // 'Forgot password?' keeps its place beside the password's label, above the field.
+  const [forgotBox, passwordBox] = [await forgot.boundingBox(), await password.boundingBox()];
+  expect(forgotBox!.y + forgotBox!.height).toBeLessThanOrEqual(passwordBox!.y);
+
+  await email.focus();
+  await page.keyboard.type(person.email);
+  await page.keyboard.press("Tab");
+  await expect(password).toBeFocused();
+  await page.keyboard.type(PASSWORD);
+  // After the password, focus goes on to the link.
+  await page.keyboard.press("Tab");
+  await expect(forgot).toBeFocused();
+  await page.keyboard.press("Shift+Tab");
+  await expect(password).toBeFocused();
+  await page.keyboard.press("Enter");
+  await expect(page).toHaveURL(/\/$/);
+  await expect(page.getByRole("heading", { level: 1, name: "Dashboard" })).toBeVisible();
+});
+
+test("a fresh load with every API request failing says within 3 s that Promptly cannot reach its server, retrying, and Try again brings the page", async ({ page }) => {
+  const person = await createAccount({ fullName: "Off Line" });
+  const organization = await createOrganizationWith([{ userId: person.id, role: "member" }]);
+  await createTeamWith(organization.id, [{ userId: person.id, role: "editor" }]);
+  await signIn(page, person.email);
+  await page.route("**/trpc/**", (route) => route.abort("connectionrefused"));
+
+  const started = Date.now();
+  await page.goto("/");
+  const failure = page.getByRole("alert").filter({ has: page.getByRole("heading", { name: "Promptly cannot reach its server" }) });
+  await expect(failure).toBeVisible({ timeout: 3_000 });
+  expect(Date.now() - started).toBeLessThan(3_000);
+  await expect(failure).toContainText(/Retrying/);
+  await expect(page.getByText("Unexpected Application Error!")).toHaveCount(0);
+  await expect(page.getByText("Failed to fetch")).toHaveCount(0);
+
+  // Still unreachable: Try again keeps the page, saying so.
+  await failure.getByRole("button", { name: "Try again" }).click();
+  await expect(failure).toContainText(/Retrying/);
+  await expect(page.getByRole("heading", { name: "Promptly cannot reach its server" })).toBeVisible();
+
+  await page.unrouteAll({ behavior: "wait" });
+  await failure.getByRole("button", { name: "Try again" }).click();
+  await expect(page.getByRole("heading", { level: 1, name: "Dashboard" })).toBeVisible();
+  await expect(page.getByRole("heading", { name: "Promptly cannot reach its server" })).toHaveCount(0);
+});
+
+test("the page that cannot reach the server tries again on its own and comes back once it answers", async ({ page }) => {
+  const person = await createAccount({ fullName: "Back Again" });
+  const organization = await createOrganizationWith([{ userId: person.id, role: "member" }]);
+  await createTeamWith(organization.id, [{ userId: person.id, role: "editor" }]);
+  await signIn(page, person.email);
+  await page.route("**/trpc/**", (route) => route.abort("connectionrefused"));
+  await page.goto("/settings/profile");
+  await expect(page.getByRole("heading", { name: "Promptly cannot reach its server" })).toBeVisible({ timeout: 3_000 });
+  await page.unrouteAll({ behavior: "wait" });
+  // The first automatic try is 2 s after the failure.
+  await expect(page.getByRole("heading", { level: 1, name: "Account Settings" })).toBeVisible({ timeout: 6_000 });
+  await expect(page.getByLabel("Full Name")).toHaveValue("Back Again");
+});
+
+test("someone who signed up and is in no organization is told who can invite them, with their address to copy", async ({ page, context }) => {
+  await context.grantPermissions(["clipboard-read", "clipboard-write"]);
+  const person = await createAccount({ fullName: "New Comer" });
+  await signIn(page, person.email);
+  await page.goto("/");
+  const panel = page.getByRole("region", { name: "You are not in an organization yet" });
+  await expect(panel).toContainText("Only a super user can create an organization.");
+  await expect(panel).toContainText("ask an organization admin or a team admin of it (or a super user) to invite you");
+  await expect(panel.getByTestId("own-address")).toHaveText(person.email);
+  await panel.getByRole("button", { name: "Copy your address" }).click();
+  await expect(page.locator("[data-sonner-toast]").filter({ hasText: "Copied to clipboard" })).toBeVisible();
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(person.email);
+  // Not the super user's way: no button to create an organization.
+  await expect(panel.getByRole("button", { name: "Create an organization" })).toHaveCount(0);
+});
+
+test("after a save keyboard focus stays on the control that saved, and a disabled button says why", async ({ page }) => {
+  test.setTimeout(90_000);
+  const person = await createAccount({ fullName: "Focus Keeper" });
+  const organization = await createOrganizationWith([{ userId: person.id, role: "admin" }]);
+  const team = await createTeamWith(organization.id, [{ userId: person.id, role: "admin" }]);
+  await signIn(page, person.email);
+  await activateTeam(page, organization.id, team.id);
+
+  // The profile: saved by the button with the keyboard, then by Enter in a field.
+  await page.goto("/settings/profile");
+  const save = page.getByRole("button", { name: "Save Changes" });
+  await page.getByLabel("Full Name").fill("Focus Keeper Two");
+  await save.focus();
+  await page.keyboard.press("Enter");
+  await expect(page.locator("[data-sonner-toast]").filter({ hasText: "Profile updated" })).toBeVisible();
+  await expect(save).toBeEnabled();
+  await expect(save).toBeFocused();
+  const fullName = page.getByLabel("Full Name");
+  await fullName.fill("Focus Keeper Three");
+  await fullName.press("Enter");
+  await expect(page.locator("[data-sonner-toast]").filter({ hasText: "Profile updated" })).toHaveCount(2);
+  await expect(fullName).toBeEditable();
+  await expect(fullName).toBeFocused();
+
+  // Notification settings.
+  await page.goto("/settings/notifications");
+  const saveNotifications = page.getByRole("button", { name: "Save Changes" });
+  await saveNotifications.click();
+  await expect(page.locator("[data-sonner-toast]").filter({ hasText: "Notification settings saved" })).toBeVisible();
+  await expect(saveNotifications).toBeEnabled();
+  await expect(saveNotifications).toBeFocused();
+
+  // The Teams page's invitation: Add keeps focus once the address is sent (and then says why it waits).
+  await page.goto("/teams");
+  await page.getByRole("button", { name: "Invite Member" }).first().click();
+  const invite = page.getByTestId("invite-panel");
+  const add = invite.getByRole("button", { name: "Add" });
+  await expect(add).toBeDisabled();
+  await add.hover();
+  await expect(page.getByRole("tooltip")).toHaveText("Enter the email address to invite first");
+  await invite.getByLabel("Email").fill("someone-new@example.test");
+  await add.click();
+  await expect(invite.getByLabel("Email")).toHaveValue("");
+  await expect(add).toBeFocused();
+  await expect(add).toBeDisabled();
+  await expect(page.getByRole("tooltip")).toHaveText("Enter the email address to invite first");
+});
