@@ -1,9 +1,9 @@
-// Layout at every width: no route scrolls sideways at 375 px, the header's controls never
+// Layout at every width: no route scrolls sideways at 375 or 768 px, the header's controls never
 // overlap and stay on screen at 375, 768, 1024 and 1400 px, and names cut short can still be read in
 // full (on hover and focus, in the switchers' lists, with the organization's slug).
 import { randomBytes } from "node:crypto";
 import { expect, test, type Locator, type Page } from "@playwright/test";
-import { addOrganizationMember, callMutation, createAccount, createOrganizationWith, createTeamWith, signIn, uniqueEmail } from "./support/accounts.ts";
+import { addOrganizationMember, callMutation, createAccount, createOrganizationWith, createTeamWith, signIn, uniqueEmail, withDb } from "./support/accounts.ts";
 import { createChangeRequestWith, createPromptWith } from "./support/prompts.ts";
 import { networkSettled, watchTraffic } from "./support/network.ts";
 import { everyRoute } from "./support/routes.ts";
@@ -45,7 +45,18 @@ async function crowdedWorld() {
     title: `A prompt whose title is long enough to wrap on a narrow screen ${suffix()}`,
     tags: ["layout", "narrow-screens"],
   });
-  const changeRequest = await createChangeRequestWith({ promptId: prompt.id, authorId: colleague.id, version: 1, message: "A message long enough to wrap on a narrow screen, as reviewers write them." });
+  // Production on version 1 and a second version with a line that has no place to break (a long URL),
+  // proposed for production: the review page shows their difference.
+  await withDb(async (client) => {
+    await client.query(`INSERT INTO prompt_versions (prompt_id, version, type, template, author_id) VALUES ($1, 2, 'text', $2, $3)`, [
+      prompt.id,
+      `Write about {{ topic }} and cite https://example.test/${"a-very-long-path-segment-".repeat(8)}end as the source.`,
+      colleague.id,
+    ]);
+    await client.query(`UPDATE prompts SET latest_version = 2 WHERE id = $1`, [prompt.id]);
+    await client.query(`INSERT INTO prompt_labels (prompt_id, name, version) VALUES ($1, 'production', 1)`, [prompt.id]);
+  });
+  const changeRequest = await createChangeRequestWith({ promptId: prompt.id, authorId: colleague.id, version: 2, message: "A message long enough to wrap on a narrow screen, as reviewers write them." });
   return { person, organization: { ...organization, slug }, twin: { ...twin, slug: twinSlug }, team, prompt, changeRequest };
 }
 
@@ -105,16 +116,32 @@ async function headerProblems(page: Page, width: number): Promise<string[]> {
   return problems;
 }
 
-/** How far the page scrolls sideways, and whether anything hides that (overflow hidden on the page's outer boxes). */
+/**
+ * How far the page scrolls sideways (its width against the viewport's, scroll bar excluded), what
+ * sticks out past its right edge (to name in a failure), and whether anything hides that (overflow
+ * hidden on the page's outer boxes).
+ */
 async function sidewaysScroll(page: Page) {
-  return page.evaluate(() => ({
-    scrollWidth: document.documentElement.scrollWidth,
-    innerWidth: window.innerWidth,
-    clipped: [document.documentElement, document.body, document.getElementById("main-content")]
-      .filter((element): element is HTMLElement => !!element)
-      .filter((element) => ["hidden", "clip"].includes(getComputedStyle(element).overflowX))
-      .map((element) => element.tagName.toLowerCase()),
-  }));
+  return page.evaluate(() => {
+    const clientWidth = document.documentElement.clientWidth;
+    const describe = (element: Element) =>
+      `${element.tagName.toLowerCase()}${element.id ? `#${element.id}` : ""}${element.getAttribute("data-testid") ? `[data-testid=${element.getAttribute("data-testid")}]` : ""}.${[...element.classList].slice(0, 4).join(".")}`;
+    // The outermost elements past the edge: their children need not be named as well.
+    const sticking = [...document.querySelectorAll("body *")]
+      .filter((element) => element.getBoundingClientRect().right > clientWidth + 0.5)
+      .filter((element) => !(element.parentElement && element.parentElement.getBoundingClientRect().right > clientWidth + 0.5))
+      .slice(0, 5)
+      .map(describe);
+    return {
+      scrollWidth: document.documentElement.scrollWidth,
+      clientWidth,
+      sticking,
+      clipped: [document.documentElement, document.body, document.getElementById("main-content")]
+        .filter((element): element is HTMLElement => !!element)
+        .filter((element) => ["hidden", "clip"].includes(getComputedStyle(element).overflowX))
+        .map((element) => element.tagName.toLowerCase()),
+    };
+  });
 }
 
 async function settle(page: Page) {
@@ -122,23 +149,25 @@ async function settle(page: Page) {
   await networkSettled(page);
 }
 
-test("no route scrolls sideways at 375 px for a super user", async ({ page }) => {
-  test.setTimeout(120_000);
-  await page.setViewportSize({ width: 375, height: 800 });
-  const { person, organization, team, prompt, changeRequest } = await crowdedWorld();
-  await signInTo(page, person.email, organization.id);
-  // Pending invitations of the team and of the organization, so every table on the way has rows.
-  await callMutation(page.request, "invites.create", { teamId: team.id, email: uniqueEmail("team-invitee-with-a-long-address"), role: "viewer" });
-  await callMutation(page.request, "organizationMembers.add", { organizationId: organization.id, email: uniqueEmail("organization-invitee-with-a-long-address"), role: "member" });
-  const found: string[] = [];
-  for (const [index, route] of everyRoute({ organizationId: organization.id, promptId: prompt.id, changeRequestId: changeRequest.id }).entries()) {
-    await visit(page, route, index === 0 ? "load" : "in the app");
-    const { scrollWidth, innerWidth, clipped } = await sidewaysScroll(page);
-    if (scrollWidth > innerWidth) found.push(`${route}: ${scrollWidth} px wide`);
-    if (clipped.length) found.push(`${route}: overflow-x hidden on ${clipped.join(", ")}`);
-  }
-  expect(found, found.join("\n")).toEqual([]);
-});
+for (const width of [375, 768]) {
+  test(`no route scrolls sideways at ${width} px for a super user`, async ({ page }) => {
+    test.setTimeout(120_000);
+    await page.setViewportSize({ width, height: 800 });
+    const { person, organization, team, prompt, changeRequest } = await crowdedWorld();
+    await signInTo(page, person.email, organization.id);
+    // Pending invitations of the team and of the organization, so every table on the way has rows.
+    await callMutation(page.request, "invites.create", { teamId: team.id, email: uniqueEmail("team-invitee-with-a-long-address"), role: "viewer" });
+    await callMutation(page.request, "organizationMembers.add", { organizationId: organization.id, email: uniqueEmail("organization-invitee-with-a-long-address"), role: "member" });
+    const found: string[] = [];
+    for (const [index, route] of everyRoute({ organizationId: organization.id, promptId: prompt.id, changeRequestId: changeRequest.id }).entries()) {
+      await visit(page, route, index === 0 ? "load" : "in the app");
+      const { scrollWidth, clientWidth, clipped, sticking } = await sidewaysScroll(page);
+      if (scrollWidth > clientWidth) found.push(`${route}: ${scrollWidth} px wide (${sticking.join("; ")})`);
+      if (clipped.length) found.push(`${route}: overflow-x hidden on ${clipped.join(", ")}`);
+    }
+    expect(found, found.join("\n")).toEqual([]);
+  });
+}
 
 test("an organization admin's /teams with members and a pending invitation fits 375 px; the tables show they scroll", async ({ page }) => {
   await page.setViewportSize({ width: 375, height: 800 });
@@ -154,7 +183,7 @@ test("an organization admin's /teams with members and a pending invitation fits 
   await visit(page, "/teams", "load");
   await expect(page.getByTestId("team-member-row").filter({ hasText: member.email })).toBeVisible();
   await expect(page.getByTestId("pending-invite-row").filter({ hasText: invitee })).toBeAttached();
-  const { scrollWidth, innerWidth } = await sidewaysScroll(page);
+  const { scrollWidth, clientWidth: innerWidth } = await sidewaysScroll(page);
   expect(scrollWidth).toBeLessThanOrEqual(innerWidth);
 
   // The team's own controls are all on screen.

@@ -281,8 +281,9 @@ function PromptList({ bookmarks }: { bookmarks: boolean }) {
   };
   return (
     <>
-      <div className="flex flex-col gap-3 sm:flex-row sm:items-end">
-        <div className="flex-1">
+      {/* Search, sort and the view controls share a row while they fit, and wrap where the sidebar leaves too little room (768 px). */}
+      <div className="flex flex-col gap-3 sm:flex-row sm:flex-wrap sm:items-end">
+        <div className="min-w-0 flex-1 sm:min-w-56">
           <SearchBox value={search.q ?? ""} onChange={(q) => update({ q })} />
         </div>
         <div className="grid gap-1.5 sm:w-56">
