@@ -62,6 +62,9 @@ function withoutEncoding({ gzip: _gzip, headers, ...answer }: Answer) {
 
 const query = (procedure: string, input?: unknown) =>
   `/trpc/${procedure}${input === undefined ? "" : `?input=${encodeURIComponent(JSON.stringify({ json: input }))}`}`;
+/** One query as httpBatchLink sends it (the web app, @promptly/client): a batch of one. */
+const batchOfOne = (procedure: string, input?: unknown) =>
+  `/trpc/${procedure}?batch=1&input=${encodeURIComponent(JSON.stringify(input === undefined ? {} : { 0: { json: input } }))}`;
 
 async function cookieOf(userId: string) {
   const client = await harness.signedInClient(userId);
@@ -120,6 +123,14 @@ describe("tRPC fast path", () => {
     ["FORBIDDEN: a team API key asking a person's procedure (teams.list)", () => [query("teams.list"), { authorization: `Bearer ${apiKey}` }], 403],
     ["UNAUTHORIZED: an unknown API key", () => [query("teams.get", { id: keyTeamId }), { authorization: `Bearer promptly_${"x".repeat(43)}` }], 401],
     ["the client's request id", () => [query("auth.me"), { cookie: member, "x-request-id": "tool-request-42" }], 200],
+    ["a batch of one with dates (auth.me)", () => [batchOfOne("auth.me"), { cookie: member }], 200],
+    ["a batch of one with input (organizations.get)", () => [batchOfOne("organizations.get", { organizationId }), { cookie: member }], 200],
+    ["a batch of one, a large answer (teams.list, 30 teams)", () => [batchOfOne("teams.list", { organizationId }), { cookie: member }], 200],
+    ["a batch of one without its input parameter (teams.list)", () => ["/trpc/teams.list?batch=1", { cookie: member }], 200],
+    ["a batch of one, NOT_FOUND", () => [batchOfOne("organizations.get", { organizationId }), { cookie: outsider }], 404],
+    ["a batch of one, UNAUTHORIZED", () => [batchOfOne("organizations.list"), {}], 401],
+    ["a batch of one, BAD_REQUEST with its zod issues", () => [batchOfOne("organizations.get", { organizationId: "not-an-id" }), { cookie: member }], 400],
+    ["a batch of one, an API key's query (teams.get)", () => [batchOfOne("teams.get", { id: keyTeamId }), { authorization: `Bearer ${apiKey}` }], 200],
   ];
   // Each case as a client that takes no encoding (an SDK, a script) and as a browser that takes gzip.
   const encodings: [taken: string, headers: Record<string, string>][] = [["no encoding", {}], ["gzip", { "accept-encoding": "gzip" }]];
@@ -175,6 +186,10 @@ describe("tRPC fast path", () => {
     ["input that is not JSON", "/trpc/organizations.get?input=%7Bnope"],
     ["the input twice", `${query("organizations.get", { organizationId: "x" })}&input=1`],
     ["a streaming client", query("auth.me"), { "trpc-accept": "application/jsonl" }],
+    ["a streaming client by its Accept header", query("auth.me"), { accept: "application/json, application/jsonl" }],
+    ["a streaming batch of one", batchOfOne("auth.me"), { "trpc-accept": "application/jsonl" }],
+    ["a batch whose input is not an object", `/trpc/auth.me?batch=1&input=${encodeURIComponent("[1]")}`],
+    ["another batch value", `/trpc/auth.me?batch=0&input=${encodeURIComponent("{}")}`],
   ];
 
   it.each(passedOn)("%s goes on to the adapter, which answers as before", async (_name, path, headers = {}, init = undefined) => {

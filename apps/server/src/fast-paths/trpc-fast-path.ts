@@ -1,9 +1,11 @@
-// The hot path of the API: one plain tRPC query over GET (auth.me, teams.list, ... as the web app's
-// loaders ask for them) is answered without the express adapter's conversion of the request and the
-// answer to fetch's Request/Response (about half of a small query's cost under load). It calls,
-// shapes errors and serialises with tRPC's own functions, so the answer is the adapter's: the same
-// status, body (superjson envelope, error shape with zod issues) and headers. Everything else
-// (batches, mutations, unknown paths, streaming, odd input) goes on to the adapter untouched.
+// The hot path of the API: one tRPC query over GET (auth.me, teams.list, ... as the web app's
+// loaders ask for them), alone or as a batch of one (`?batch=1`, which httpBatchLink sends even for
+// one call: every query of the web app and @promptly/client), is answered without the express
+// adapter's conversion of the request and the answer to fetch's Request/Response (about half of a
+// small query's cost under load). It calls, shapes errors and serialises with tRPC's own functions,
+// so the answer is the adapter's: the same status, body (superjson envelope, error shape with zod
+// issues; a batch's in an array) and headers. Everything else (batches of several calls, mutations,
+// unknown paths, streaming, odd input) goes on to the adapter untouched.
 import type { NextFunction, Request, Response } from "express";
 import {
   callTRPCProcedure, getTRPCErrorFromUnknown, getTRPCErrorShape, transformTRPCResponse, type AnyTRPCRouter, type TRPCError,
@@ -24,28 +26,36 @@ export interface FastPathOptions<TContext> {
   onError?(opts: { error: TRPCError; path: string; input: unknown; ctx: TContext | undefined; type: "query"; req: Request }): void;
 }
 
-/** What the fast path answers: one query and its input; null sends the request on to the adapter. */
-function plainQuery(router: AnyTRPCRouter, req: Request): { path: string; input: unknown } | null {
+/** What the fast path answers: one query, its input, and whether it came as a batch of one; null sends the request on to the adapter. */
+function plainQuery(router: AnyTRPCRouter, req: Request): { path: string; input: unknown; batch: boolean } | null {
   if (req.method !== "GET") return null;
-  // A streaming client (trpc-accept) and a request with a body type other than JSON take the adapter's checks.
-  if (req.headers["trpc-accept"] !== undefined) return null;
+  // A streaming client (trpc-accept, or application/jsonl among Accept's types, as the adapter reads
+  // them) and a request with a body type other than JSON take the adapter's checks.
+  if (req.headers["trpc-accept"] !== undefined || req.headers.accept?.includes("application/jsonl")) return null;
   const contentType = req.headers["content-type"];
   if (contentType !== undefined && !contentType.startsWith("application/json")) return null;
   const path = decodePath(req.path.slice(req.path.lastIndexOf("/") + 1));
   if (!path || path.includes(",")) return null;
   const procedure = (router._def.procedures as Record<string, { _def?: { type?: string } } | undefined>)[path];
   if (procedure?._def?.type !== "query") return null;
-  // Only `?input=...` (or nothing): batch, connectionParams and repeated keys are the adapter's.
+  // Only `?input=...` and `batch=1` (or nothing): connectionParams, another batch value and repeated keys are the adapter's.
   const query = req.query as Record<string, unknown>;
   let raw: unknown;
+  let batch = false;
   for (const key in query) {
-    if (key !== "input") return null;
-    raw = query[key];
+    if (key === "batch" && query[key] === "1") batch = true;
+    else if (key !== "input") return null;
+    else raw = query[key];
   }
-  if (raw === undefined) return { path, input: undefined };
+  if (raw === undefined) return { path, input: undefined, batch };
   if (typeof raw !== "string") return null;
   try {
-    return { path, input: router._def._config.transformer.input.deserialize(JSON.parse(raw)) };
+    const parsed: unknown = JSON.parse(raw);
+    if (!batch) return { path, input: router._def._config.transformer.input.deserialize(parsed), batch };
+    // A batch's input is an object of each call's input by its index (the adapter refuses anything else).
+    if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) return null;
+    const own = (parsed as Record<string, unknown>)["0"];
+    return { path, input: own === undefined ? undefined : router._def._config.transformer.input.deserialize(own), batch };
   } catch {
     return null; // the adapter words what is wrong with it
   }
@@ -68,7 +78,7 @@ export function trpcQueryFastPath<TContext>({ router, createContext, serializeTo
     void answer(call, req, res).catch(next);
   };
 
-  async function answer({ path, input }: { path: string; input: unknown }, req: Request, res: Response) {
+  async function answer({ path, input, batch }: { path: string; input: unknown; batch: boolean }, req: Request, res: Response) {
     let ctx: TContext | undefined;
     let body: { result: { data: unknown } } | { error: ReturnType<typeof getTRPCErrorShape> };
     try {
@@ -89,7 +99,10 @@ export function trpcQueryFastPath<TContext>({ router, createContext, serializeTo
     // With its length known, a small answer leaves in one write: compression (which writes the head
     // itself) would otherwise send it chunked, as a head, the chunk and a terminator.
     const data = "result" in body && serializeToJsonText ? serializeToJsonText(body.result.data) : null;
-    const text = data !== null ? `{"result":{"data":${data}}}` : JSON.stringify(transformTRPCResponse(config, body));
+    // A batch's answer is the list of its calls' answers; its status is its one call's.
+    const text = data !== null
+      ? (batch ? `[{"result":{"data":${data}}}]` : `{"result":{"data":${data}}}`)
+      : JSON.stringify(transformTRPCResponse(config, batch ? [body] : body));
     // Encoded once: Buffer.byteLength and then writing the string each encoded it (12% of a 500-team list's CPU).
     const bytes = Buffer.from(text);
     res.setHeader("content-length", bytes.length);
