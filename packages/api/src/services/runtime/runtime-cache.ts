@@ -19,6 +19,8 @@ const RUNTIME_CACHE_MAX_ENTRIES = 5_000;
 const RUNTIME_CHANNEL = "promptly_runtime";
 /** How often usage counts are added to prompt_usage (and once more at shutdown). */
 const USAGE_FLUSH_MS = 5_000;
+/** A UTC day, in ms: a use is counted on the day of its moment. */
+const DAY_MS = 86_400_000;
 /** How soon a lost listening connection is opened again, and retried while it fails. */
 const RECONNECT_MS = 1_000;
 
@@ -153,11 +155,23 @@ export class RuntimeCache implements ApiKeyCache {
 
   /** One use of a version by a key, asked for by `label` ('' for an explicit version), on `now`'s UTC day. */
   countUse(promptId: string, version: number, apiKeyId: string, label: string, now: Date) {
-    const day = now.toISOString().slice(0, 10);
+    const day = this.utcDay(now.getTime());
     const id = `${promptId} ${version} ${apiKeyId} ${day} ${label}`;
     const row = this.usage.get(id);
     if (row) row.count++;
     else this.usage.set(id, { promptId, version, apiKeyId, label, day, count: 1 });
+  }
+
+  /** The UTC day of the last use counted, and when it began and ends (ms): most uses fall on it. */
+  private day = { name: "", from: 0, to: 0 };
+
+  /** `at`'s UTC day as YYYY-MM-DD, formatted once a day rather than once a fetch. */
+  private utcDay(at: number): string {
+    if (at < this.day.from || at >= this.day.to) {
+      const from = at - (((at % DAY_MS) + DAY_MS) % DAY_MS);
+      this.day = { name: new Date(from).toISOString().slice(0, 10), from, to: from + DAY_MS };
+    }
+    return this.day.name;
   }
 
   /** Adds the counts so far to prompt_usage in one statement; on failure they are kept for the next flush. */
