@@ -123,12 +123,25 @@ export function prettyLine(line: string, colors = false): string {
   return `${parts.filter(Boolean).join("  ")}${stack}\n`;
 }
 
+/** The last millisecond a line was stamped with, and its stamp. */
+let stamped = { at: -1, text: "" };
+
+/**
+ * pino's isoTime, formatted once a millisecond: under load a process logs several lines in the same
+ * one, and formatting each line's date was about 1.5% of a runtime fetch's CPU. The same text as pino's.
+ */
+function isoTime(): string {
+  const at = Date.now();
+  if (at !== stamped.at) stamped = { at, text: `,"time":"${new Date(at).toISOString()}"` };
+  return stamped.text;
+}
+
 export function createLogger(level: Env["LOG_LEVEL"], destination: DestinationStream = stdout()): Logger {
   return pino(
     {
       level,
       base: { pid: process.pid },
-      timestamp: pino.stdTimeFunctions.isoTime,
+      timestamp: isoTime,
       redact: { paths: REDACT_PATHS, censor: "[redacted]" },
       serializers: { err: errorForLog, error: errorForLog },
     },
