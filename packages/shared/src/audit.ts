@@ -8,6 +8,7 @@ export const AUDIT_ACTION_LABELS = {
   "organization.create": "Organization created",
   "organization.rename": "Organization renamed",
   "organization.delete": "Organization deleted",
+  "organization.settings": "Organization settings changed",
   "team.create": "Team created",
   "team.rename": "Team renamed",
   "team.delete": "Team deleted",

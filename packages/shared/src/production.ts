@@ -97,6 +97,7 @@ export const INGEST_MSG = {
   numericValue: "A numeric score's value is a finite number",
   runNotFound: "Run not found",
   generationNotFound: "Generation not found",
+  teamNotFound: "The key's team no longer exists",
 } as const;
 
 const shortText = (max: number) => z.string().max(max);

@@ -9,6 +9,7 @@ export type AuditAction =
   | "organization.create"
   | "organization.rename"
   | "organization.delete"
+  | "organization.settings"
   | "team.create"
   | "team.rename"
   | "team.delete"

@@ -170,6 +170,8 @@ function generationContribution(row: StoredGeneration, sign: 1 | -1) {
 type GenerationDelta = ReturnType<typeof generationContribution>;
 
 function sumGenerationDeltas(deltas: GenerationDelta[]): GenerationDelta[] {
+    cost_count: row.cost === null ? 0 : sign,
+    cost_sum_squares: sign * (row.cost ?? 0) ** 2,
   const byKey = new Map<string, GenerationDelta>();
   for (const delta of deltas) {
     const key = [delta.prompt_id, delta.version, delta.environment, delta.model, delta.hour].join("\u0000");
@@ -178,7 +180,7 @@ function sumGenerationDeltas(deltas: GenerationDelta[]): GenerationDelta[] {
       byKey.set(key, { ...delta, latency_hist: [...delta.latency_hist], ttft_hist: [...delta.ttft_hist] });
       continue;
     }
-    for (const field of ["generations", "errors", "latency_sum", "latency_count", "ttft_sum", "ttft_count", "input_tokens", "output_tokens", "cost"] as const) sum[field] += delta[field];
+    for (const field of ["generations", "errors", "latency_sum", "latency_count", "ttft_sum", "ttft_count", "input_tokens", "output_tokens", "cost", "cost_count", "cost_sum_squares"] as const) sum[field] += delta[field];
     delta.latency_hist.forEach((count, i) => (sum.latency_hist[i] = (sum.latency_hist[i] ?? 0) + count));
     delta.ttft_hist.forEach((count, i) => (sum.ttft_hist[i] = (sum.ttft_hist[i] ?? 0) + count));
   }
@@ -190,18 +192,19 @@ async function applyGenerationRollups(tx: DbTransaction, deltas: GenerationDelta
   if (!deltas.length) return;
   await tx.$executeRaw`
     INSERT INTO generation_rollups AS r (prompt_id, version, environment, model, hour, generations, errors, latency_sum, latency_count,
-      ttft_sum, ttft_count, latency_hist, ttft_hist, input_tokens, output_tokens, cost)
+      ttft_sum, ttft_count, latency_hist, ttft_hist, input_tokens, output_tokens, cost, cost_count, cost_sum_squares)
     SELECT prompt_id, version, environment, model, hour, generations, errors, latency_sum, latency_count, ttft_sum, ttft_count,
-      latency_hist, ttft_hist, input_tokens, output_tokens, cost
+      latency_hist, ttft_hist, input_tokens, output_tokens, cost, cost_count, cost_sum_squares
       FROM jsonb_to_recordset(${JSON.stringify(deltas)}::jsonb) AS x(prompt_id uuid, version int, environment text, model text, hour timestamptz,
         generations int, errors int, latency_sum float8, latency_count int, ttft_sum float8, ttft_count int, latency_hist int[], ttft_hist int[],
-        input_tokens bigint, output_tokens bigint, cost float8)
+        input_tokens bigint, output_tokens bigint, cost float8, cost_count int, cost_sum_squares float8)
     ON CONFLICT (prompt_id, version, environment, model, hour) DO UPDATE SET
       generations = r.generations + EXCLUDED.generations, errors = r.errors + EXCLUDED.errors,
       latency_sum = r.latency_sum + EXCLUDED.latency_sum, latency_count = r.latency_count + EXCLUDED.latency_count,
       ttft_sum = r.ttft_sum + EXCLUDED.ttft_sum, ttft_count = r.ttft_count + EXCLUDED.ttft_count,
       latency_hist = production_hist_add(r.latency_hist, EXCLUDED.latency_hist), ttft_hist = production_hist_add(r.ttft_hist, EXCLUDED.ttft_hist),
-      input_tokens = r.input_tokens + EXCLUDED.input_tokens, output_tokens = r.output_tokens + EXCLUDED.output_tokens, cost = r.cost + EXCLUDED.cost`;
+      input_tokens = r.input_tokens + EXCLUDED.input_tokens, output_tokens = r.output_tokens + EXCLUDED.output_tokens, cost = r.cost + EXCLUDED.cost,
+      cost_count = r.cost_count + EXCLUDED.cost_count, cost_sum_squares = r.cost_sum_squares + EXCLUDED.cost_sum_squares`;
 }
 
 interface LinkedScore {
@@ -281,16 +284,104 @@ const GENERATION_COLUMNS = Prisma.sql`id, organization_id, team_id, prompt_id, p
   started_at, ended_at, completion_start_at, latency_ms, ttft_ms, input_tokens, output_tokens, cost, status, error_message, user_ref, session_ref, input, output`;
 
 /**
- * Writes what one request sent, for the caller's team (`teamId`), in one transaction: the generations
- * merged by observation id, the scores (a repeat of a sender's id is a no-op), the rollups. Unknown
- * prompts are stored unlinked. Returns once committed.
+ * Writes what one request sent, for the caller's team (`teamId`): the generations merged by
+ * observation id, the scores (a repeat of a sender's id is a no-op), the rollups. Unknown prompts are
+ * stored unlinked. Resolves once committed, so what is acknowledged is durable.
+ *
+ * Requests of one key that arrive while a batch is being written are written together in the next
+ * one (a group commit): many exporters sending 100 spans each share one transaction, its locks and
+ * its rollup upserts, instead of each taking its own and queueing on the same rollup rows. A request
+ * that must find its generation or run (a person's or the REST API's score) is written alone, and so
+ * is each request of a batch that failed, so one request's refusal is never another's.
  */
-export async function ingestProduction(
-  db: Db,
-  caller: Caller,
-  teamId: string,
-  sent: { generations: GenerationPatch[]; scores: ScoreDraft[] },
-): Promise<IngestResult> {
+interface Sent {
+  generations: GenerationPatch[];
+  scores: ScoreDraft[];
+}
+
+/** A request waiting for its batch: what it sent, and how it hears the outcome. */
+interface Waiting {
+  caller: Caller;
+  sent: Sent;
+  resolve: (result: IngestResult) => void;
+  reject: (error: unknown) => void;
+}
+
+/**
+ * Generations of one batch at the most: each takes an advisory lock for its transaction, and
+ * PostgreSQL's lock table holds 64 per connection by default (6,400 with 100 connections).
+ */
+const BATCH_MAX_GENERATIONS = 1_000;
+/** Batches of one process written at once: one filling while another commits keeps both sides busy. */
+const BATCHES_AT_ONCE = 2;
+
+/** Per database client: the requests waiting, by team and key, and the batches being written. */
+const queues = new WeakMap<Db, { waiting: Map<string, Waiting[]>; writing: number }>();
+
+export function ingestProduction(db: Db, caller: Caller, teamId: string, sent: Sent): Promise<IngestResult> {
+  if (!caller.apiKey || sent.scores.some((score) => score.mustExist)) return writeProduction(db, caller, teamId, sent);
+  let queue = queues.get(db);
+  if (!queue) queues.set(db, (queue = { waiting: new Map(), writing: 0 }));
+  const key = `${teamId}\u0000${caller.apiKey.id}`;
+  const promise = new Promise<IngestResult>((resolve, reject) => {
+    const list = queue.waiting.get(key);
+    const waiting = { caller, sent, resolve, reject };
+    if (list) list.push(waiting);
+    else queue.waiting.set(key, [waiting]);
+  });
+  drain(db, queue);
+  return promise;
+}
+
+/** Starts writing the next batch while fewer than BATCHES_AT_ONCE are being written. */
+function drain(db: Db, queue: { waiting: Map<string, Waiting[]>; writing: number }) {
+  while (queue.writing < BATCHES_AT_ONCE && queue.waiting.size) {
+    const [key, list] = queue.waiting.entries().next().value!;
+    // Whole requests up to the batch's size (a request larger than it goes alone).
+    let count = 0;
+    let taken = 0;
+    while (taken < list.length && (taken === 0 || count + list[taken]!.sent.generations.length <= BATCH_MAX_GENERATIONS)) {
+      count += list[taken]!.sent.generations.length;
+      taken += 1;
+    }
+    const batch = list.splice(0, taken);
+    if (!list.length) queue.waiting.delete(key);
+    queue.writing += 1;
+    void writeBatch(db, key.split("\u0000")[0]!, batch).finally(() => {
+      queue.writing -= 1;
+      drain(db, queue);
+    });
+  }
+}
+
+async function writeBatch(db: Db, teamId: string, batch: Waiting[]) {
+  if (batch.length === 1) {
+    const [only] = batch;
+    await writeProduction(db, only!.caller, teamId, only!.sent).then(only!.resolve, only!.reject);
+    return;
+  }
+  let result: IngestResult & { written: Set<string> };
+  try {
+    result = await writeProduction(db, batch[0]!.caller, teamId, {
+      generations: batch.flatMap((waiting) => waiting.sent.generations),
+      scores: batch.flatMap((waiting) => waiting.sent.scores),
+    });
+  } catch {
+    // Each alone: the one that failed hears why, the others are written.
+    await Promise.all(batch.map((waiting) => writeProduction(db, waiting.caller, teamId, waiting.sent).then(waiting.resolve, waiting.reject)));
+    return;
+  }
+  let offset = 0;
+  for (const waiting of batch) {
+    const ids = new Set(waiting.sent.generations.map((patch) => patch.observationId));
+    const scores = result.scores.slice(offset, offset + waiting.sent.scores.length);
+    offset += waiting.sent.scores.length;
+    waiting.resolve({ generations: [...ids].filter((id) => result.written.has(id)).length, scores });
+  }
+}
+
+/** One transaction writing what was sent (one request's, or a batch's): see ingestProduction. */
+async function writeProduction(db: Db, caller: Caller, teamId: string, sent: Sent): Promise<IngestResult & { written: Set<string> }> {
   const patchesById = new Map<string, GenerationPatch[]>();
   for (const patch of sent.generations) {
     const list = patchesById.get(patch.observationId);
@@ -303,7 +394,8 @@ export async function ingestProduction(
     async (tx) => {
       const [team] = await tx.$queryRaw<{ organizationId: string; keepText: boolean }[]>`
         SELECT organization_id AS "organizationId", keep_generation_text AS "keepText" FROM teams WHERE id = ${teamId}::uuid`;
-      if (!team) throw new Error(`team ${teamId} not found`);
+      // The key's team was deleted after the key was read: the sender hears 404, never a 500.
+      if (!team) throw new DomainError("NOT_FOUND", INGEST_MSG.teamNotFound);
       const generationDeltas: GenerationDelta[] = [];
       const scoreDeltas: ScoreDelta[] = [];
       let written: StoredGeneration[] = [];
@@ -363,7 +455,8 @@ export async function ingestProduction(
                  scores o
            WHERE s.team_id = ${teamId}::uuid AND o.id = s.id AND s.run_id IS NULL
              -- The scores of these generations, found by their two indexes (generation id, team and observation id).
-             AND (s.generation_id = ANY(${written.map((row) => row.id)}::uuid[]) OR s.observation_id = ANY(${written.map((row) => row.observationId)}::text[]))
+             -- A generation first written now has an id minted here, which no score can name yet: only stored ones' ids are looked up.
+             AND (s.generation_id = ANY(${stored.map((row) => row.id)}::uuid[]) OR s.observation_id = ANY(${written.map((row) => row.observationId)}::text[]))
              AND (s.generation_id = g.id OR (s.generation_id IS NULL AND s.observation_id = g.observation_id))
              AND (s.generation_id IS DISTINCT FROM g.id OR s.prompt_id IS DISTINCT FROM g.prompt_id OR s.version IS DISTINCT FROM g.version OR s.environment <> g.environment)
           RETURNING s.prompt_id, s.version, s.environment, s.created_at, s.name, s.data_type, s.value, s.string_value,
@@ -419,7 +512,7 @@ export async function ingestProduction(
 
       await applyGenerationRollups(tx, sumGenerationDeltas(generationDeltas));
       await applyScoreRollups(tx, scoreDeltas);
-      return { generations: written.length, scores: scoreResults };
+      return { generations: written.length, scores: scoreResults, written: new Set(written.map((row) => row.observationId)) };
     },
     { timeout: 30_000, maxWait: 10_000 },
   );
