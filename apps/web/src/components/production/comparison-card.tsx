@@ -5,34 +5,16 @@
 import { versionLabel } from "@promptly/shared";
 import type { RouterOutputs } from "@promptly/api";
 import { LoadFailure } from "@/components/layout/load-failure";
-import { formatMs, formatRate } from "@/components/runs/run-format";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { Label } from "@/components/ui/label";
 import { Skeleton } from "@/components/ui/skeleton";
 import { trpc } from "@/lib/trpc";
 import { VersionPicker } from "@/components/prompts/version-picker";
 import { usePromptSearch } from "@/components/prompts/page/route-api";
+import { ComparisonList } from "./comparison-list.tsx";
 import { DEFAULT_PRODUCTION_RANGE, productionSpan } from "./production-search.ts";
 
 type Metrics = RouterOutputs["production"]["metrics"];
-type Metric = RouterOutputs["production"]["compare"]["metrics"][number];
-
-/** A side's value as the metric reads: a rate in percent, a latency in ms or s, a mean as it is. */
-function valueText(metric: Metric, value: number | null): string {
-  if (value === null) return "–";
-  if (metric.kind === "proportion") return formatRate(value);
-  if (metric.unit === "ms") return formatMs(value);
-  return String(Number(value.toFixed(2)));
-}
-
-/** The difference's interval in the metric's units (points for rates). */
-function intervalText(metric: Metric): string {
-  if (metric.lower === null || metric.upper === null) return "–";
-  const scale = metric.kind === "proportion" ? 100 : 1;
-  const unit = metric.kind === "proportion" ? " points" : metric.unit ? ` ${metric.unit}` : "";
-  const signed = (value: number) => `${value > 0 ? "+" : ""}${Number((value * scale).toFixed(metric.kind === "proportion" ? 1 : 2))}`;
-  return `${signed(metric.lower)} to ${signed(metric.upper)}${unit}`;
-}
 
 interface Label {
   name: string;
@@ -80,18 +62,5 @@ function ComparisonResult({ promptId, a, b, environment, model }: { promptId: st
   const comparison = trpc.production.compare.useQuery({ promptId, a, b, environment, model, ...productionSpan(search.prodRange ?? DEFAULT_PRODUCTION_RANGE) });
   if (comparison.isPending) return <Skeleton className="h-24 w-full" aria-label="Loading the comparison" />;
   if (comparison.isError) return <LoadFailure title="The comparison could not be loaded" error={comparison.error} onRetry={() => void comparison.refetch()} />;
-  return (
-    <ul className="grid gap-3" aria-label={`${versionLabel(b)} against ${versionLabel(a)}`}>
-      {comparison.data.metrics.map((metric) => (
-        <li key={metric.metric} className="grid gap-1 rounded-md border border-border p-3 text-sm" data-metric={metric.metric}>
-          <p className="font-medium">{metric.verdict}</p>
-          <p className="text-muted-foreground">
-            {metric.metric}: {versionLabel(a)} {valueText(metric, metric.a.value)} ({metric.a.n.toLocaleString("en-US")}), {versionLabel(b)} {valueText(metric, metric.b.value)} (
-            {metric.b.n.toLocaleString("en-US")}); difference 95% CI {intervalText(metric)}
-            {metric.lowerIsBetter ? ", lower is better" : ""}.{metric.note ? ` ${metric.note}.` : ""}
-          </p>
-        </li>
-      ))}
-    </ul>
-  );
+  return <ComparisonList comparison={comparison.data} />;
 }

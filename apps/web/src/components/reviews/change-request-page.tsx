@@ -23,6 +23,7 @@ import { authorName } from "@/components/prompts/author";
 import { trpc } from "@/lib/trpc";
 import { ChangeRequestStatusBadge } from "./change-request-status.tsx";
 import { EvidencePanel } from "./evidence-panel.tsx";
+import { ProductionEvidence } from "./production-evidence.tsx";
 
 type ChangeRequest = RouterOutputs["changeRequests"]["get"];
 type Version = NonNullable<ChangeRequest["proposed"]>;
@@ -122,6 +123,7 @@ function ChangeRequestView({ request }: { request: ChangeRequest }) {
       {request.proposedVersion !== null && (
         <EvidencePanel changeRequestId={request.id} promptId={request.promptId} proposedVersion={request.proposedVersion} productionVersion={request.currentVersion} />
       )}
+      <ProductionEvidence request={request} />
 
       <Reviews request={request} />
       {awaiting && (request.isReviewer || request.isAuthor) && <ReviewActions request={request} />}
