@@ -8,6 +8,7 @@ import { DeletePromptDialog } from "./delete-prompt-dialog.tsx";
 import { EditDetailsDialog } from "./edit-details-dialog.tsx";
 import { RenameDialog } from "./rename-dialog.tsx";
 import { SetLabelDialog } from "./set-label-dialog.tsx";
+import { SplitProductionDialog, maySplitProduction } from "./split-production-dialog.tsx";
 import type { PromptDetail } from "./types.ts";
 
 export function PromptActions({ prompt }: { prompt: PromptDetail }) {
@@ -24,6 +25,7 @@ export function PromptActions({ prompt }: { prompt: PromptDetail }) {
         </Button>
       )}
       {active && can.write && <SetLabelDialog prompt={prompt} />}
+      {maySplitProduction(prompt) && <SplitProductionDialog prompt={prompt} />}
       {active && can.write && <EditDetailsDialog prompt={prompt} />}
       {active && can.rename && <RenameDialog prompt={prompt} />}
       {can.archive && <ArchiveButton prompt={prompt} />}
