@@ -63,6 +63,8 @@ export const PERMISSIONS = {
   "organization.create": SUPER_USER_ONLY,
   "organization.manage": SUPER_USER_ONLY,
   "organization.members.manage": { organizationRoles: ["admin"] },
+  // The organization's settings (how long production generations are kept).
+  "organization.settings.manage": { organizationRoles: ["admin"] },
   // A person's app role (the organization members page): super users only.
   "user.appRole.manage": SUPER_USER_ONLY,
   // Model provider connections and their prices (their keys are the organization's to keep).

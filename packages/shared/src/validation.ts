@@ -178,6 +178,14 @@ export const updateOrganizationInput = z.object({
   name: organizationNameSchema.optional(),
   slug: z.preprocess((v) => (typeof v === "string" && v.trim() === "" ? null : v), organizationSlugSchema.nullable().optional()),
 });
+/** How long production generations' own rows are kept, in days (their rollups are kept for good). */
+const GENERATION_RETENTION = { defaultDays: 90, minDays: 1, maxDays: 3650 } as const;
+export const organizationSettings = z.object({
+  generationRetentionDays: z.number().int()
+    .min(GENERATION_RETENTION.minDays, `Keep generations at least ${GENERATION_RETENTION.minDays} day`)
+    .max(GENERATION_RETENTION.maxDays, `Keep generations at most ${GENERATION_RETENTION.maxDays.toLocaleString("en")} days`),
+});
+export const organizationSettingsInput = organizationSettings.partial().extend({ organizationId: idSchema });
 export const organizationRoleSchema = z.enum(ORGANIZATION_ROLES);
 
 // ---- app roles ----

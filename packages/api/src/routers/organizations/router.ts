@@ -4,6 +4,7 @@ import { remove } from "./delete.ts";
 import { get } from "./get.ts";
 import { isAdmin } from "./is-admin.ts";
 import { list } from "./list.ts";
+import { settings, updateSettings } from "./settings.ts";
 import { update } from "./update.ts";
 
-export const organizationsRouter = router({ list, get, isAdmin, create, update, delete: remove });
+export const organizationsRouter = router({ list, get, isAdmin, create, update, settings, updateSettings, delete: remove });

@@ -9,6 +9,10 @@ export interface PruneResult {
   outbox: number;
   rateLimits: number;
   playgroundDrafts: number;
+  /** Generations deleted row by row (an organization keeping them fewer days than the longest). */
+  generations: number;
+  /** Monthly partitions of generations dropped whole (past every organization's retention). */
+  generationPartitions: number;
 }
 
 /** The advisory lock a run holds (its transaction's), so two processes never prune at once. */
@@ -25,7 +29,8 @@ const OUTBOX_KEEP_MS = 7 * 24 * 60 * 60_000;
  * whose window has ended (the PostgreSQL store; a new window overwrites its key's row anyway), and
  * staged playground drafts past their expiry. Also makes sure the generations table has its partitions
  * for this month and the next two (the migration's function: a no-op for a month that has one), so
- * generations rarely land in the default partition.
+ * generations rarely land in the default partition. And generations past their organization's retention
+ * go (their rollups stay, so the Production tab's figures do not change): see pruneGenerations.
  */
 export async function pruneExpired(db: DbOrTx, now: Date): Promise<PruneResult> {
   const sessions = await db.$executeRaw`
@@ -39,7 +44,44 @@ export async function pruneExpired(db: DbOrTx, now: Date): Promise<PruneResult> 
   const rateLimits = await db.rateLimitCounter.deleteMany({ where: { expire: { lt: BigInt(now.getTime()) } } });
   const playgroundDrafts = await db.playgroundDraft.deleteMany({ where: { expiresAt: { lte: now } } });
   await db.$queryRaw`SELECT production_ensure_generation_partition(${now}::timestamptz + m * interval '1 month')::text FROM generate_series(0, 2) AS m`;
-  return { sessions, tokens: tokens.count, outbox: outbox.count, rateLimits: rateLimits.count, playgroundDrafts: playgroundDrafts.count };
+  const pruned = await pruneGenerations(db, now);
+  return { sessions, tokens: tokens.count, outbox: outbox.count, rateLimits: rateLimits.count, playgroundDrafts: playgroundDrafts.count, ...pruned };
+}
+
+/** A month's partition of generations, as production_ensure_generation_partition names it. */
+const MONTH_PARTITION = /^generations_(\d{4})_(\d{2})$/;
+const DAY_MS = 24 * 60 * 60_000;
+
+/**
+ * Generations kept past their organization's retention (generation_retention_days, 90 by default)
+ * are deleted. A month whose every row is past every organization's retention is dropped whole
+ * (its partition: no row-by-row delete, no dead rows to vacuum); in the months left, the rows of an
+ * organization keeping them fewer days are deleted one by one. Scores and rollups are kept.
+ */
+async function pruneGenerations(db: DbOrTx, now: Date): Promise<{ generations: number; generationPartitions: number }> {
+  const [{ longest, shortest }] = await db.$queryRaw<[{ longest: number | null; shortest: number | null }]>`
+    SELECT max(generation_retention_days) AS longest, min(generation_retention_days) AS shortest FROM organizations`;
+  if (longest === null || shortest === null) return { generations: 0, generationPartitions: 0 };
+  const everyoneDone = now.getTime() - longest * DAY_MS;
+  const partitions = await db.$queryRaw<{ name: string }[]>`
+    SELECT c.relname AS name FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid WHERE i.inhparent = 'generations'::regclass`;
+  let generationPartitions = 0;
+  for (const { name } of partitions) {
+    const month = MONTH_PARTITION.exec(name);
+    if (!month) continue;
+    const monthEnd = Date.UTC(Number(month[1]), Number(month[2]), 1);
+    if (monthEnd > everyoneDone) continue;
+    // The name matched the pattern above: nothing else reaches the statement.
+    await db.$executeRawUnsafe(`DROP TABLE "${name}"`);
+    generationPartitions += 1;
+  }
+  // Only partitions holding rows older than the shortest retention are read (a constant bound on started_at prunes the rest).
+  const generations = await db.$executeRaw`
+    DELETE FROM generations g USING organizations o
+     WHERE o.id = g.organization_id
+       AND g.started_at < ${new Date(now.getTime() - shortest * DAY_MS)}::timestamptz
+       AND g.started_at < ${now}::timestamptz - o.generation_retention_days * interval '1 day'`;
+  return { generations, generationPartitions };
 }
 
 /** One run, unless another process's run holds the lock: its result, or null when skipped. */
