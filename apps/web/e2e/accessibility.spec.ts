@@ -83,12 +83,13 @@ async function world(persona: Persona) {
   await withDb((client) => client.query(`UPDATE prompts SET archived_at = now() WHERE id = $1`, [archived.id]));
   // The author asks for version 2 in production: the request's page, the Teams page's Reviews card.
   const changeRequest = await createChangeRequestWith({ promptId: prompt.id, authorId: author.id, version: 2 });
-  // One unread notification: the header's bell shows a count and its popover a link.
+  // One unread notification: the header's bell shows a count and its popover a link. It leads to a page
+  // the sweep does not open (the archived prompt's history), since opening it would read it.
   await withDb((client) =>
     client.query(`INSERT INTO notifications (user_id, kind, actor_id, prompt_id, data, created_at) VALUES ($1, 'production_moved', $2, $3, $4, now())`, [
       person.id,
       author.id,
-      prompt.id,
+      archived.id,
       JSON.stringify({ actorName: "Axe Author", promptName: "axe-prompt", version: 2 }),
     ]),
   );

@@ -2,6 +2,7 @@ import { createRouter } from "@tanstack/react-router";
 import { routeTree } from "./routes/tree.tsx";
 import { ErrorFallback } from "@/components/layout/error-fallback";
 import { NotFoundPage } from "@/components/layout/not-found";
+import { readNotificationsOnOpen } from "@/components/notifications/read-on-open";
 import { api, queryClient, whenSessionLost } from "@/lib/trpc";
 import { clearWorkspaceSelection } from "@/lib/workspace";
 
@@ -32,6 +33,8 @@ whenSessionLost(() => {
     api.auth.me.setData(undefined, null);
   })();
 });
+
+readNotificationsOnOpen(router);
 
 declare module "@tanstack/react-router" {
   interface Register {

@@ -8,6 +8,9 @@ export const notificationsListInput = z.object({ cursor: z.string().max(200).opt
 /** Marks the caller's notifications read: those named, or all of them when `ids` is left out. */
 export const notificationsMarkReadInput = z.object({ ids: z.array(idSchema).min(1).max(100).optional() }).optional();
 
+/** The app paths just opened (before any redirect): the caller's notifications leading there are read. */
+export const notificationsMarkOpenedInput = z.object({ hrefs: z.array(z.string().max(2000)).min(1).max(10) });
+
 /** How often the header asks for the unread count (and on window focus). */
 export const NOTIFICATIONS_POLL_MS = 30_000;
 

@@ -318,6 +318,27 @@ describe("the bell's procedures", () => {
     expect(await otherApi.notifications.unreadCount()).toEqual(editorBefore);
   });
 
+  it("markOpened: opening the page a notification leads to reads it (extra query values allowed), and only the caller's", async () => {
+    const { person, prompt } = await follower("Page Opener", { emailNotifications: false });
+    const { prompt: elsewhere } = await follower("Page Opener Two", { emailNotifications: false });
+    await moved(prompt.id, 1);
+    await moved(elsewhere.id, 1);
+    const personApi = await api(person);
+    const unread = async () => (await personApi.notifications.list()).items.filter((item) => !item.readAt).map((item) => item.href);
+    expect(await unread()).toEqual([`/prompts/${prompt.id}?tab=history`]);
+
+    // Another page, or the prompt's page without the history tab, reads nothing.
+    expect(await personApi.notifications.markOpened({ hrefs: ["/", `/prompts/${prompt.id}`, `/prompts/${prompt.id}?tab=runs`] })).toEqual({ updated: 0 });
+    // Someone else opening it reads nothing of the person's.
+    expect(await (await api(people.editor)).notifications.markOpened({ hrefs: [`/prompts/${prompt.id}?tab=history`] })).toEqual({ updated: 0 });
+    expect(await personApi.notifications.unreadCount()).toEqual({ count: 1, enabled: true });
+
+    expect(await personApi.notifications.markOpened({ hrefs: [`/prompts/${prompt.id}?tab=history&version=1`] })).toEqual({ updated: 1 });
+    expect(await unread()).toEqual([]);
+    expect(await personApi.notifications.unreadCount()).toEqual({ count: 0, enabled: true });
+    expect(await outcome(h.client().api.notifications.markOpened({ hrefs: ["/"] }))).toMatchObject({ code: "UNAUTHORIZED" });
+  });
+
   it("needs a signed-in caller", async () => {
     const anonymous = h.client().api;
     expect(await outcome(anonymous.notifications.unreadCount())).toMatchObject({ code: "UNAUTHORIZED" });

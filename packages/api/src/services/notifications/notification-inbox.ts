@@ -88,6 +88,33 @@ export async function markNotificationsRead(db: DbOrTx, userId: string, ids: str
   return { updated: count };
 }
 
+/** How many unread notifications an opened page is compared with (the newest). */
+const OPENED_MATCH_LIMIT = 500;
+
+/** Whether opening `opened` shows what a notification leads to: the same path, with each of its query values. */
+function leadsTo(target: string, opened: string): boolean {
+  const base = "http://app.invalid";
+  const [want, got] = [new URL(target, base), new URL(opened, base)];
+  const path = (url: URL) => url.pathname.replace(/\/+$/, "") || "/";
+  return path(want) === path(got) && [...want.searchParams].every(([key, value]) => got.searchParams.get(key) === value);
+}
+
+/**
+ * Marks read the caller's notifications that lead to a page just opened, however it was reached (the
+ * bell, the notification mail's link, a link from elsewhere): having seen it is having read it.
+ */
+export async function markOpenedNotificationsRead(db: DbOrTx, caller: Caller, hrefs: string[], now: Date): Promise<{ updated: number }> {
+  const { joins, visible } = mine(caller);
+  const rows = await db.$queryRaw<Row[]>`
+    SELECT ${rowColumns} FROM notifications n ${joins}
+    WHERE n.in_app AND n.read_at IS NULL AND ${visible}
+    ORDER BY n.created_at DESC, n.id DESC
+    LIMIT ${OPENED_MATCH_LIMIT}`;
+  const ids = rows.filter((row) => hrefs.some((opened) => leadsTo(notificationHref(row), opened))).map((row) => row.id);
+  if (!ids.length) return { updated: 0 };
+  return markNotificationsRead(db, caller.userId, ids, now);
+}
+
 declare module "../platform/outbox-mail.ts" {
   interface MailPayloads {
     /** Whose notifications, and which. */
