@@ -1,9 +1,11 @@
 // A newcomer's first hour: signing in with the keyboard alone, a server that cannot be reached on the
-// first load, someone in no organization told how to get into one, and saves that keep keyboard focus
-// on the control that saved (a disabled one says why).
+// first load, someone in no organization told how to get into one, saves that keep keyboard focus on
+// the control that saved (a disabled one says why), a test case's variables in the template's order,
+// and a notification read by opening where it leads.
 import { expect, test } from "@playwright/test";
-import { PASSWORD, createAccount, createOrganizationWith, createTeamWith, signIn } from "./support/accounts.ts";
+import { PASSWORD, callMutation, createAccount, createOrganizationWith, createTeamWith, signIn, withDb } from "./support/accounts.ts";
 import { activateTeam } from "./support/organizations.ts";
+import { createPromptWith } from "./support/prompts.ts";
 import { recordSecret } from "./support/secrets.ts";
 
 test("sign-in with the keyboard alone: type the email, Tab, type the password, Enter reaches the dashboard", async ({ page }) => {
@@ -137,4 +139,50 @@ test("after a save keyboard focus stays on the control that saved, and a disable
   await expect(add).toBeFocused();
   await expect(add).toBeDisabled();
   await expect(page.getByRole("tooltip")).toHaveText("Enter the email address to invite first");
+});
+
+test("a test case's variables show in the template's order, not the database's", async ({ page }) => {
+  const person = await createAccount({ fullName: "Case Writer" });
+  const organization = await createOrganizationWith([{ userId: person.id, role: "member" }]);
+  const team = await createTeamWith(organization.id, [{ userId: person.id, role: "editor" }]);
+  // PostgreSQL keeps a JSON object's keys shortest first: tone, topic, audience.
+  const prompt = await createPromptWith({ organizationId: organization.id, teamId: team.id, authorId: person.id, template: "Write about {{ topic }} for {{ audience }} in a {{ tone }} tone." });
+  await signIn(page, person.email);
+  await activateTeam(page, organization.id, team.id);
+  await callMutation(page.request, "testCases.create", { promptId: prompt.id, variables: { tone: "warm", audience: "children", topic: "tides" } });
+  await page.goto(`/prompts/${prompt.id}?tab=cases`);
+  const testCase = page.getByTestId("test-case").first();
+  await expect(testCase.locator("dt")).toHaveText(["topic", "audience", "tone"]);
+  await expect(testCase.locator("dd")).toHaveText(["tides", "children", "warm"]);
+});
+
+test("opening the page a notification leads to reads it, however it was reached (here its mail's link, typed in)", async ({ page }) => {
+  const person = await createAccount({ fullName: "Link Opener" });
+  const author = await createAccount({ fullName: "Ann Author" });
+  const organization = await createOrganizationWith([{ userId: person.id, role: "member" }, { userId: author.id, role: "member" }]);
+  const team = await createTeamWith(organization.id, [{ userId: person.id, role: "viewer" }, { userId: author.id, role: "admin" }]);
+  const prompt = await createPromptWith({ organizationId: organization.id, teamId: team.id, authorId: author.id, title: "Opened prompt" });
+  await withDb(async (client) => {
+    await client.query(`INSERT INTO notifications (user_id, kind, actor_id, prompt_id, data, created_at) VALUES ($1, 'production_moved', $2, $3, $4, now())`, [
+      person.id, author.id, prompt.id, JSON.stringify({ actorName: "Ann Author", promptName: prompt.name, version: 1 }),
+    ]);
+    await client.query(`INSERT INTO notifications (user_id, kind, actor_id, team_id, data, created_at) VALUES ($1, 'team_added', $2, $3, $4, now())`, [
+      person.id, author.id, team.id, JSON.stringify({ actorName: "Ann Author", teamName: team.name, organizationId: organization.id }),
+    ]);
+  });
+  const bell = page.getByRole("banner").getByRole("button", { name: /^Notifications/ });
+  await signIn(page, person.email);
+  await page.goto("/settings/profile");
+  await expect(bell).toHaveAccessibleName("Notifications, 2 unread");
+  // The prompt's page without its history tab is not where the notification leads.
+  await page.goto(`/prompts/${prompt.id}`);
+  await expect(page.getByRole("heading", { level: 1, name: "Opened prompt" })).toBeVisible();
+  await page.goto(`/prompts/${prompt.id}?tab=history`);
+  await expect(bell).toHaveAccessibleName("Notifications, 1 unread");
+  // The team notification's link makes the team active and lands on the plain dashboard: it reads it too.
+  await page.goto(`/?organizationId=${organization.id}&teamId=${team.id}`);
+  await expect(page).toHaveURL(/\/$/);
+  await expect(bell).toHaveAccessibleName("Notifications");
+  const unread = await withDb((client) => client.query(`SELECT count(*)::int AS n FROM notifications WHERE user_id = $1 AND read_at IS NULL`, [person.id]));
+  expect(unread.rows[0].n).toBe(0);
 });

@@ -82,6 +82,8 @@ test("a team admin adds a webhook, sees its secret once, and its deliveries arri
     await expect.poll(() => received.length).toBe(3);
     expect(received[2]!.headers["promptly-event"]).toBe("ping");
     expect(signedWith(secret, received[2]!.headers["promptly-signature"] as string, received[2]!.body)).toBe(true);
+    // Its last delivery shows how it ended once the receiver answered, without a reload.
+    await expect(page.getByTestId("webhook-row").getByText("Delivered (204)")).toBeVisible();
 
     // A team editor manages no webhooks: no card.
     const editorContext = await browser.newContext();

@@ -1,8 +1,9 @@
 // The Test cases tab: the prompt's cases, oldest first, each its variables, expected output and
 // assertions as chips. Editors add, edit, delete and import them; readers only read.
-import { useState } from "react";
+import { useMemo, useState } from "react";
 import { Pencil, Plus, Trash2 } from "lucide-react";
 import { toast } from "sonner";
+import { effectiveContract } from "@promptly/shared";
 import { LoadFailure } from "@/components/layout/load-failure";
 import type { PromptDetail } from "@/components/prompts/page/types";
 import { Badge } from "@/components/ui/badge";
@@ -19,6 +20,8 @@ export function TestCasesTab({ prompt }: { prompt: PromptDetail }) {
   const canWrite = prompt.can.write && !prompt.archivedAt;
   const [editing, setEditing] = useState<TestCase | "new" | null>(null);
   const [deleting, setDeleting] = useState<{ testCase: TestCase; number: number } | null>(null);
+  // The variables as the template names them, in its order (the database keeps a case's keys in an order of its own).
+  const variableOrder = useMemo(() => effectiveContract(prompt.version).map((variable) => variable.name), [prompt.version]);
 
   return (
     <div className="grid min-w-0 gap-4">
@@ -52,6 +55,7 @@ export function TestCasesTab({ prompt }: { prompt: PromptDetail }) {
             <TestCaseItem
               key={testCase.id}
               number={index + 1}
+              variableOrder={variableOrder}
               testCase={testCase}
               canWrite={canWrite}
               onEdit={() => setEditing(testCase)}
@@ -68,8 +72,19 @@ export function TestCasesTab({ prompt }: { prompt: PromptDetail }) {
   );
 }
 
-function TestCaseItem({ number, testCase, canWrite, onEdit, onDelete }: { number: number; testCase: TestCase; canWrite: boolean; onEdit(): void; onDelete(): void }) {
-  const variables = Object.entries(testCase.variables);
+/** A case's variables in the template's order; any the template does not name follow, by name. */
+function inTemplateOrder(variables: Record<string, unknown>, order: string[]): [string, unknown][] {
+  const rank = (name: string) => {
+    const index = order.indexOf(name);
+    return index === -1 ? order.length : index;
+  };
+  return Object.entries(variables).sort(([a], [b]) => rank(a) - rank(b) || a.localeCompare(b));
+}
+
+function TestCaseItem({
+  number, testCase, variableOrder, canWrite, onEdit, onDelete,
+}: { number: number; testCase: TestCase; variableOrder: string[]; canWrite: boolean; onEdit(): void; onDelete(): void }) {
+  const variables = inTemplateOrder(testCase.variables, variableOrder);
   return (
     <li className="grid min-w-0 gap-2 rounded-lg border p-3" data-testid="test-case" aria-label={`Case ${number}`}>
       <div className="flex flex-wrap items-center gap-2">

@@ -5,5 +5,7 @@ export function DeliveryStatus({ status, statusCode }: { status: "pending" | "su
   const code = statusCode === null ? "" : ` (${statusCode})`;
   if (status === "succeeded") return <Badge variant="secondary">Delivered{code}</Badge>;
   if (status === "failed") return <Badge variant="destructive">Failed{code}</Badge>;
-  return <Badge variant="outline">Pending{code}</Badge>;
+  // Answered but not delivered yet: it is tried again.
+  if (statusCode !== null) return <Badge variant="outline">Retrying{code}</Badge>;
+  return <Badge variant="outline">Pending</Badge>;
 }

@@ -19,8 +19,15 @@ import { DeliveriesDialog } from "./deliveries-dialog.tsx";
 import { DeliveryStatus } from "./delivery-status.tsx";
 import type { Webhook } from "./webhook-types.ts";
 
+const DELIVERY_POLL_MS = 2_000;
+
 export function WebhooksCard({ team }: { team: Team }) {
-  const webhooks = trpc.webhooks.list.useQuery({ teamId: team.id });
+  // A delivery is sent in the background after the list was read: while one is on its way the list is
+  // read again, so its last delivery shows how it ended (never 'Pending' after the receiver answered).
+  const webhooks = trpc.webhooks.list.useQuery(
+    { teamId: team.id },
+    { refetchInterval: (query) => (query.state.data?.some((webhook) => webhook.lastDelivery?.status === "pending") ? DELIVERY_POLL_MS : false) },
+  );
   const [creating, setCreating] = useState(false);
   const [viewing, setViewing] = useState<{ webhook: Webhook; open: boolean } | null>(null);
   const [deleting, setDeleting] = useState<{ webhook: Webhook; open: boolean } | null>(null);
