@@ -251,10 +251,9 @@ export async function productionMetrics(
   const [buckets, scores, seen] = await Promise.all([
     generationSums(db, promptId, span, filters, bucket),
     scoreSums(db, promptId, span, filters),
-    db.$queryRaw<{ kind: "environment" | "model"; value: string }[]>`
-      SELECT DISTINCT 'environment' AS kind, r.environment AS value FROM (${generationRows(promptId, span, {}, false, wholeDays(span), Prisma.empty)}) r
-      UNION
-      SELECT DISTINCT 'model' AS kind, r.model AS value FROM (${generationRows(promptId, span, {}, false, wholeDays(span), Prisma.empty)}) r WHERE r.model <> ''`,
+    // Every environment and model of the span, from one pass over its rows.
+    db.$queryRaw<{ environment: string; model: string }[]>`
+      SELECT DISTINCT r.environment, r.model FROM (${generationRows(promptId, span, {}, false, wholeDays(span), Prisma.empty)}) r`,
   ]);
   const versions = totalsByVersion(buckets, scores).map((total) => versionFigures(total, scores));
   const series = versions.map(({ version }) => ({
@@ -271,7 +270,7 @@ export async function productionMetrics(
         cost: sums.cost,
       })),
   }));
-  const sorted = (kind: "environment" | "model") => seen.filter((row) => row.kind === kind).map((row) => row.value).sort();
+  const sorted = (kind: "environment" | "model") => [...new Set(seen.map((row) => row[kind]).filter((value) => value !== ""))].sort();
   return { from: span.from.toISOString(), to: span.to.toISOString(), bucket, environments: sorted("environment"), models: sorted("model"), versions, series };
 }
 
