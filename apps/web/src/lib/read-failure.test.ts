@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { QUERY_RETRIES } from "@promptly/shared";
-import { readFailure, readRetryDelay, retryingLabel, shouldRetryRead } from "./read-failure.ts";
+import { readFailure, readRetryDelay, retryingLabel, serverNotReached, shouldRetryReachedRead, shouldRetryRead } from "./read-failure.ts";
 
 const answered = (httpStatus: number) => ({ message: "x", data: { httpStatus } });
 const unreachable = new TypeError("Failed to fetch");
@@ -25,6 +25,20 @@ describe("shouldRetryRead", () => {
 
   it("waits longer before each retry, 1 s first", () => {
     expect([0, 1, 2].map(readRetryDelay)).toEqual([1000, 2000, 4000]);
+  });
+});
+
+describe("shouldRetryReachedRead (the signed-in person a fresh page load waits for)", () => {
+  it("never retries a server that was not reached: the page says so at once and tries again itself", () => {
+    expect(serverNotReached(unreachable)).toBe(true);
+    expect(shouldRetryReachedRead(0, unreachable)).toBe(false);
+  });
+
+  it("retries a server's failure as any read, and never a refusal", () => {
+    expect(serverNotReached(answered(500))).toBe(false);
+    expect(shouldRetryReachedRead(0, answered(500))).toBe(true);
+    expect(shouldRetryReachedRead(QUERY_RETRIES, answered(500))).toBe(false);
+    expect(shouldRetryReachedRead(0, answered(401))).toBe(false);
   });
 });
 
