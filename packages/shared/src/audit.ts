@@ -44,6 +44,7 @@ export const AUDIT_ACTION_LABELS = {
   "provider.create": "Provider connection added",
   "provider.update": "Provider connection changed",
   "provider.delete": "Provider connection removed",
+  "provider.default": "Default connection chosen",
   "model_price.set": "Model price set",
   "two_factor.enable": "Two-factor turned on",
   "two_factor.disable": "Two-factor turned off",

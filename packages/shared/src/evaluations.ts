@@ -236,6 +236,8 @@ export const evaluationItemsAnswer = z.object({
       output: z.string().nullable(),
       results: z.array(assertionResult).nullable(),
       error: z.string().nullable(),
+      /** The provider's or the network's own words behind `error`. */
+      errorDetail: z.string().nullable().optional(),
       latencyMs: z.number().nullable(),
     }),
   ),

@@ -31,6 +31,29 @@ export const PROVIDER_MSG = {
   teamNotInOrganization: "Every team must belong to this organization",
   notFound: "Provider connection not found",
   priceInvalid: "A price is a number of US dollars per million tokens, from 0 to 10,000",
+  // A provider call that failed, in plain words with what to do; `name` is the connection's ("Local vLLM").
+  /** `Could not reach Local vLLM at 127.0.0.1:3959: is the server running?` */
+  unreachable: (name: string, address: string) => `Could not reach ${name} at ${address}: is the server running?`,
+  unknownHost: (name: string, host: string) => `Could not reach ${name}: no server is known by the name ${host}; check its base URL under Model Providers`,
+  keyRefused: (name: string) => `${name} refused the key: update it under Model Providers`,
+  noSuchModel: (name: string, model?: string) =>
+    model ? `${name} has no model '${model}': choose another model, or check the connection's models under Model Providers` : `${name} has no such model or endpoint: check its base URL under Model Providers`,
+  rateLimited: (name: string, retryAfterMs?: number) =>
+    `${name} is rate limiting requests (429): retry ${retryAfterMs === undefined ? "in a moment" : `in ${Math.max(1, Math.ceil(retryAfterMs / 1000))} s`}`,
+  providerFailed: (name: string, status: number) => `${name} failed with status ${status}: try again later`,
+  requestRefused: (name: string, status: number | null) => `${name} refused the request${status === null ? "" : ` (status ${status})`}: see Details`,
+  timedOut: (name: string, ms: number) => `${name} did not answer within ${Math.round(ms / 1000)} s: try again, or with a shorter input`,
+  privateAddress: (name: string, address: string) =>
+    `${name}'s base URL resolves to the private address ${address}, which is not allowed on this server`,
+  redirected: (name: string, status: number, host: string | null) =>
+    `${name} answered ${status} (${host ? `a redirect to ${host}` : "a redirect"}), and provider calls do not follow redirects`,
+  failedOther: (name: string) => `The call to ${name} failed: see Details`,
+  /** Which connection a run uses when it names none, and why: `Uses B good: the team's default`. */
+  usesConnection: (name: string, reason: "team" | "organization" | "onlyTested") =>
+    `Uses ${name}: ${reason === "team" ? "the team's default" : reason === "organization" ? "the organization's default" : "the only connection that passed its test"}`,
+  noConnectionChosen:
+    "No connection is chosen: this team and its organization have no default, and not exactly one connection passed its test. Pick one below, or test one under Model Providers",
+  defaultNotOpenToTeam: "This connection is not open to this team: open it to the team under Model Providers first",
 } as const;
 
 const providerNameSchema = plainText().trim().min(1, PROVIDER_MSG.nameRequired).max(PROVIDER_NAME_MAX, PROVIDER_MSG.nameTooLong);

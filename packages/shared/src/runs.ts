@@ -27,7 +27,6 @@ export const RUN_MSG = {
   tooManyRuns: (limit: number) =>
     `This organization already has ${limit} run${limit === 1 ? "" : "s"} in progress, the most allowed at once; wait for one to finish or stop one, then try again`,
   outputCut: `The answer was longer than ${RUN_OUTPUT_MAX_CHARS.toLocaleString("en-US")} characters and was cut there`,
-  timedOut: (ms: number) => `The provider did not finish in time (${Math.round(ms / 1000)} s)`,
   stopped: "Stopped",
   temperatureInvalid: "Temperature is a number from 0 to 2",
   maxTokensInvalid: "Max tokens is a whole number from 1 to 1,000,000",

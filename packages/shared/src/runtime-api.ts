@@ -36,8 +36,9 @@ export const RUNTIME_MSG = {
   /** A prompt keeps its type: `'reply' is a text prompt: its new versions must be text too`. */
   typeFixed: (name: string, type: string) => `'${name}' is a ${type} prompt: its new versions must be ${type} too`,
   noConnection: "No model connection of this organization is open to this team: an organization admin adds one",
-  /** `This team may use 2 model connections: name one with connectionId`. */
-  chooseConnection: (count: number) => `This team may use ${count} model connections: name one with connectionId`,
+  /** No connection named and none to pick: no default, and not exactly one that passed its test. */
+  chooseConnection: (count: number) =>
+    `This team may use ${count} model connection${count === 1 ? "" : "s"}, none of them a default or the only one that passed its test: name one with connectionId, or set a default or test one under Model Providers`,
 } as const;
 
 /**
@@ -235,6 +236,8 @@ export const runtimeError = z.object({
     details: z.array(z.object({ path: z.string().optional(), variable: z.string().optional(), message: z.string() })).optional(),
     /** A 502 from a run: the status the model's provider answered (null: it did not answer). */
     providerStatus: z.number().int().nullable().optional(),
+    /** A 502 from a run: the provider's or the network's own words behind `message` (null: none). */
+    detail: z.string().nullable().optional(),
   }),
 });
 export type RuntimeError = z.infer<typeof runtimeError>;

@@ -102,7 +102,7 @@ const runAnswer = ({ run }: Done): RuntimeRunResult => ({
 
 /** A run the provider failed (or did not answer in time): 502, its words and the status it answered. */
 const providerFailure = (done: Done): RuntimeError => ({
-  error: { code: "BAD_GATEWAY", message: done.run.error ?? "The provider failed", reason: "PROVIDER_FAILED", providerStatus: done.providerStatus ?? null },
+  error: { code: "BAD_GATEWAY", message: done.run.error ?? "The provider failed", reason: "PROVIDER_FAILED", providerStatus: done.providerStatus ?? null, detail: done.run.errorDetail },
 });
 
 /** One server-sent event. */

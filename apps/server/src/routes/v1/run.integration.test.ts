@@ -29,6 +29,8 @@ beforeAll(async () => {
   const teamId = (await createTeam(h, organization.id, [{ userId: person.id, role: "admin" }], "Core")).id;
   admin = (await h.signedInClient(person.id)).api;
   acmeConnectionId = (await admin.providers.create({ organizationId: organization.id, kind: "openai-compatible", name: "Local", baseUrl: provider.openaiBaseUrl, apiKey: provider.apiKey })).id;
+  // Tested, it is the one a run that names no connection uses (the only one that passed its test).
+  await admin.providers.test({ id: acmeConnectionId });
 
   const reply = await admin.prompts.create({
     teamId, name: "support/reply", title: "Support reply", visibility: "team", type: "text",
@@ -198,7 +200,7 @@ describe("POST /api/v1/prompts/{name}/run", () => {
     const line = logLines.map((entry) => JSON.parse(entry) as { requestId?: string; level: number; res?: { statusCode: number } }).find((entry) => entry.requestId === requestId && entry.res);
     expect(line).toMatchObject({ level: 40, res: { statusCode: 502 } });
     expect(runtimeError.parse(await response.json())).toEqual({
-      error: { code: "BAD_GATEWAY", message: "The provider refused the API key (401): Incorrect API key provided.", reason: "PROVIDER_FAILED", providerStatus: 401 },
+      error: { code: "BAD_GATEWAY", message: PROVIDER_MSG.keyRefused("Local"), reason: "PROVIDER_FAILED", providerStatus: 401, detail: "401: Incorrect API key provided." },
     });
     expect(await runCount()).toBe(before + 1);
     const [last] = await h.database.db.promptRun.findMany({ where: { promptId: replyId }, orderBy: { createdAt: "desc" }, take: 1 });
@@ -211,7 +213,7 @@ describe("POST /api/v1/prompts/{name}/run", () => {
     try {
       const response = await post(keys["run"]!.key, { variables: { customer: "Ada", topic: "billing" } });
       expect(response.status).toBe(502);
-      expect(runtimeError.parse(await response.json()).error.message).toBe("The provider refused the API key (401): Incorrect API key provided: [redacted]");
+      expect(runtimeError.parse(await response.json()).error).toMatchObject({ message: PROVIDER_MSG.keyRefused("Local"), detail: "401: Incorrect API key provided: [redacted]" });
     } finally {
       provider.failMessage = null;
     }
@@ -224,7 +226,7 @@ describe("POST /api/v1/prompts/{name}/run", () => {
     expect(events[0]!.data).toMatchObject({ error: { code: "BAD_GATEWAY", providerStatus: 500 }, run: { status: "failed" } });
   });
 
-  it("uses the organization's only connection, and asks to name one when there are several", async () => {
+  it("uses the only connection that passed its test, else a default, and asks to name one when none qualifies", async () => {
     const person = await createAccount(h, { fullName: "Bea Boss" });
     const organization = await createOrganization(h, [{ userId: person.id, role: "admin" }], "Beta");
     const teamId = (await createTeam(h, organization.id, [{ userId: person.id, role: "admin" }], "Core")).id;
@@ -239,6 +241,12 @@ describe("POST /api/v1/prompts/{name}/run", () => {
     // A connection limited to another team is not the key's team's to use, nor to count.
     const otherTeamId = (await createTeam(h, organization.id, [{ userId: person.id, role: "admin" }], "Other")).id;
     const limited = await boss.providers.create({ ...connection("Other team's"), teamIds: [otherTeamId] });
+    // Never tested: not used silently.
+    const untested = await post(key, { label: "latest" }, "solo");
+    expect(untested.status).toBe(400);
+    expect(runtimeError.parse(await untested.json()).error).toMatchObject({ message: RUNTIME_MSG.chooseConnection(1), reason: "CONNECTION_REQUIRED" });
+    await boss.providers.test({ id: first.id });
+    await boss.providers.test({ id: limited.id });
     const only = await post(key, { label: "latest" }, "solo");
     expect(only.status).toBe(200);
     expect(await runRow(((await only.json()) as { run: { id: string } }).run.id)).toMatchObject({ connectionId: first.id });
@@ -249,11 +257,16 @@ describe("POST /api/v1/prompts/{name}/run", () => {
     const elsewhere = await post(key, { label: "latest", connectionId: acmeConnectionId }, "solo");
     expect(elsewhere.status).toBe(404);
     expect(runtimeError.parse(await elsewhere.json()).error).toMatchObject({ message: PROVIDER_MSG.notFound });
-    await boss.providers.create(connection("Second"));
+    const second = await boss.providers.create(connection("Second"));
+    await boss.providers.test({ id: second.id });
     const two = await post(key, { label: "latest" }, "solo");
     expect(two.status).toBe(400);
     expect(runtimeError.parse(await two.json()).error).toMatchObject({ message: RUNTIME_MSG.chooseConnection(2), reason: "CONNECTION_REQUIRED" });
     expect((await post(key, { label: "latest", connectionId: first.id }, "solo")).status).toBe(200);
+    // The team's default, then, is what a run naming none uses.
+    await boss.teams.setDefaultConnection({ id: teamId, connectionId: second.id });
+    const chosen = await post(key, { label: "latest" }, "solo");
+    expect(await runRow(((await chosen.json()) as { run: { id: string } }).run.id)).toMatchObject({ connectionId: second.id });
   });
 });
 

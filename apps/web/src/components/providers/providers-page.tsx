@@ -49,6 +49,8 @@ const formatPrice = (value: number) => `$${value.toLocaleString("en-US", { maxim
 
 function Connections({ organizationId }: { organizationId: string }) {
   const connections = trpc.providers.list.useQuery({ organizationId });
+  const utils = trpc.useUtils();
+  const setDefault = trpc.providers.setDefault.useMutation({ onSettled: () => utils.providers.list.invalidate() });
   const { teams } = useWorkspace();
   const [editing, setEditing] = useState<ProviderConnection | "new" | null>(null);
   const [testing, setTesting] = useState<ProviderConnection | null>(null);
@@ -60,7 +62,10 @@ function Connections({ organizationId }: { organizationId: string }) {
       <CardHeader className="flex-row flex-wrap items-start justify-between gap-3">
         <div className="min-w-0 flex-1 basis-60 space-y-1.5">
           <CardTitle level={2}>Connections</CardTitle>
-          <CardDescription>Keys are stored encrypted and never shown again; only their last four characters are.</CardDescription>
+          <CardDescription>
+            Keys are stored encrypted and never shown again; only their last four characters are. The default is the connection a run uses when it names
+            none and its team has no default of its own; without one, only a connection that passed its test is used.
+          </CardDescription>
         </div>
         <Button onClick={() => setEditing("new")}>
           <Plus aria-hidden="true" />
@@ -88,13 +93,21 @@ function Connections({ organizationId }: { organizationId: string }) {
                 <TableHead>Key</TableHead>
                 <TableHead>Models</TableHead>
                 <TableHead>Teams</TableHead>
+                <TableHead>Last test</TableHead>
                 <TableHead className="text-right">Actions</TableHead>
               </TableRow>
             </TableHeader>
             <TableBody>
               {connections.data.map((connection) => (
                 <TableRow key={connection.id} data-testid="connection-row">
-                  <TableCell className="max-w-56 min-w-32 font-medium whitespace-normal wrap-anywhere">{connection.name}</TableCell>
+                  <TableCell className="max-w-56 min-w-32 font-medium whitespace-normal wrap-anywhere">
+                    {connection.name}
+                    {connection.isDefault && (
+                      <Badge variant="secondary" className="ml-2">
+                        Default
+                      </Badge>
+                    )}
+                  </TableCell>
                   <TableCell>{PROVIDER_KIND_LABELS[connection.kind]}</TableCell>
                   <TableCell className="max-w-64 min-w-32 whitespace-normal wrap-anywhere text-muted-foreground">{connection.baseUrl ?? "Provider's own"}</TableCell>
                   <TableCell className="font-mono" aria-label={`Key ending in ${connection.apiKeyLast4}`}>
@@ -110,8 +123,20 @@ function Connections({ organizationId }: { organizationId: string }) {
                       <span className="text-muted-foreground">Every team</span>
                     )}
                   </TableCell>
+                  <TableCell className="max-w-64 min-w-32 whitespace-normal wrap-anywhere" data-testid="last-test">
+                    <LastTest test={connection.lastTest} />
+                  </TableCell>
                   <TableCell className="text-right">
                     <div className="flex items-center justify-end gap-1">
+                      <Button
+                        variant="ghost"
+                        size="sm"
+                        disabled={setDefault.isPending}
+                        aria-label={connection.isDefault ? `Stop using ${connection.name} as the default` : `Make ${connection.name} the default`}
+                        onClick={() => setDefault.mutate({ organizationId, connectionId: connection.isDefault ? null : connection.id })}
+                      >
+                        {connection.isDefault ? "Unset default" : "Make default"}
+                      </Button>
                       <Button variant="outline" size="sm" aria-label={`Test connection ${connection.name}`} onClick={() => setTesting(connection)}>
                         <PlugZap aria-hidden="true" />
                         Test
@@ -134,6 +159,21 @@ function Connections({ organizationId }: { organizationId: string }) {
       <TestConnectionDialog connection={testing} onOpenChange={(open) => !open && setTesting(null)} />
       <DeleteConnectionDialog connection={deleting} onOpenChange={(open) => !open && setDeleting(null)} />
     </Card>
+  );
+}
+
+/** A connection's last "Test connection": whether it worked and when, or that it never ran. */
+function LastTest({ test }: { test: ProviderConnection["lastTest"] }) {
+  if (!test) return <span className="text-muted-foreground">Never tested</span>;
+  const when = new Date(test.at).toLocaleString("en-US", { dateStyle: "medium", timeStyle: "short" });
+  return test.ok ? (
+    <span>
+      Works <span className="text-muted-foreground">({when})</span>
+    </span>
+  ) : (
+    <span className="text-destructive">
+      Failed: {test.error} <span className="text-muted-foreground">({when})</span>
+    </span>
   );
 }
 

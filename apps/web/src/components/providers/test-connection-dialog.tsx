@@ -2,6 +2,7 @@
 // the models found or the provider's refusal in plain words (the server words it).
 import { useEffect } from "react";
 import { Button } from "@/components/ui/button";
+import { ErrorDetails } from "@/components/ui/error-details";
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from "@/components/ui/dialog";
 import { trpc } from "@/lib/trpc";
 import type { ProviderConnection } from "./provider-labels.ts";
@@ -12,7 +13,9 @@ export interface TestConnectionDialogProps {
 }
 
 export function TestConnectionDialog({ connection, onOpenChange }: TestConnectionDialogProps) {
-  const test = trpc.providers.test.useMutation();
+  const utils = trpc.useUtils();
+  // The connection keeps its last test: the list shows it once the test has answered.
+  const test = trpc.providers.test.useMutation({ onSettled: () => utils.providers.list.invalidate() });
   const { mutate, reset } = test;
   const id = connection?.id;
   useEffect(() => {
@@ -51,9 +54,10 @@ export function TestConnectionDialog({ connection, onOpenChange }: TestConnectio
               )}
             </>
           ) : result ? (
-            <p role="alert" className="text-sm text-destructive wrap-anywhere">
-              {result.message}
-            </p>
+            <div className="text-sm text-destructive wrap-anywhere">
+              <p role="alert">{result.message}</p>
+              <ErrorDetails detail={result.detail} />
+            </div>
           ) : null}
         </div>
         <DialogFooter>

@@ -16,6 +16,7 @@ import { cn } from "@/lib/utils";
 import { accessIn, useWorkspace } from "@/lib/workspace";
 import { TeamReviewsCard } from "@/components/reviews/team-reviews-card";
 import { ProductionTextCard } from "./production-text-card.tsx";
+import { DefaultConnectionCard } from "./default-connection-card.tsx";
 import { ApiKeysCard } from "./api-keys/api-keys-card.tsx";
 import { WebhooksCard } from "./webhooks/webhooks-card.tsx";
 import { CreateTeamDialog } from "./create-team-dialog.tsx";
@@ -191,6 +192,7 @@ function TeamDetails({ team }: { team: Team }) {
 
       <TeamReviewsCard team={team} canManage={canManage} />
       <ProductionTextCard team={team} canManage={canManage} />
+      {canManage && <DefaultConnectionCard teamId={team.id} />}
 
       {canManageKeys && <ApiKeysCard team={team} />}
 

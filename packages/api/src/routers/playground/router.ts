@@ -1,7 +1,8 @@
 import { router } from "../../trpc.ts";
 import { connections } from "./connections.ts";
+import { defaultConnection } from "./default-connection.ts";
 import { run } from "./run.ts";
 import { stage } from "./stage.ts";
 
 /** Running prompt versions on real models. */
-export const playgroundRouter = router({ connections, run, stage });
+export const playgroundRouter = router({ connections, defaultConnection, run, stage });

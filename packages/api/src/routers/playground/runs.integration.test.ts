@@ -135,14 +135,15 @@ describe("a streamed run", () => {
 
 describe("a provider's failure is a recorded run", () => {
   it.each([
-    [401, "The provider refused the API key (401): Incorrect API key provided."],
-    [429, "The provider's rate limit was reached (429): Rate limit reached for requests."],
-    [500, "The provider failed (500): The server had an error while processing your request."],
-  ])("%i: failed with the provider's reason", async (status, reason) => {
+    [401, PROVIDER_MSG.keyRefused("Local"), "401: Incorrect API key provided."],
+    [429, PROVIDER_MSG.rateLimited("Local"), "429: Rate limit reached for requests."],
+    [500, PROVIDER_MSG.providerFailed("Local", 500), "500: The server had an error while processing your request."],
+  ])("%i: failed in plain words, the provider's own in errorDetail", async (status, reason, detail) => {
     provider.failWith = status;
     const { deltas, run } = await runToEnd(world.callers.editor, runInput());
     expect(deltas).toEqual([]);
-    expect(await rowOf(run.id)).toMatchObject({ status: "failed", error: reason, output: "", inputTokens: null, cost: null, ttftMs: null });
+    expect(run).toMatchObject({ error: reason, errorDetail: detail });
+    expect(await rowOf(run.id)).toMatchObject({ status: "failed", error: reason, errorDetail: detail, output: "", inputTokens: null, cost: null, ttftMs: null });
   });
 
   it("a wrong key (Anthropic) is failed with the provider's 401", async () => {
@@ -150,7 +151,7 @@ describe("a provider's failure is a recorded run", () => {
       organizationId: world.organization.id, kind: "anthropic", name: "Wrong key", baseUrl: provider.anthropicBaseUrl, apiKey: "sk-wrong",
     });
     const { run } = await runToEnd(world.callers.editor, runInput({ connectionId: wrong.id, model: "claude-haiku-4-5" }));
-    expect(await rowOf(run.id)).toMatchObject({ status: "failed", error: "The provider refused the API key (401): invalid x-api-key", connectionName: "Wrong key" });
+    expect(await rowOf(run.id)).toMatchObject({ status: "failed", error: PROVIDER_MSG.keyRefused("Wrong key"), errorDetail: "401: invalid x-api-key", connectionName: "Wrong key" });
   });
 
   it("a provider that quotes the connection's key: the key is in neither the answer nor the record", async () => {
@@ -161,8 +162,8 @@ describe("a provider's failure is a recorded run", () => {
     provider.failMessage = `invalid x-api-key: ${key}`;
     try {
       const { run } = await runToEnd(world.callers.editor, runInput({ connectionId: quoting.id, model: "claude-haiku-4-5" }));
-      expect(run.error).toBe("The provider refused the API key (401): invalid x-api-key: [redacted]");
-      expect(await rowOf(run.id)).toMatchObject({ status: "failed", error: run.error });
+      expect(run).toMatchObject({ error: PROVIDER_MSG.keyRefused("Quoting"), errorDetail: "401: invalid x-api-key: [redacted]" });
+      expect(await rowOf(run.id)).toMatchObject({ status: "failed", error: run.error, errorDetail: run.errorDetail });
     } finally {
       provider.failMessage = null;
     }
@@ -172,7 +173,7 @@ describe("a provider's failure is a recorded run", () => {
     h.services.config.providerTimeoutMs = 1_000;
     provider.answer.firstTokenDelayMs = 3_000;
     const { run } = await runToEnd(world.callers.editor, runInput());
-    expect(await rowOf(run.id)).toMatchObject({ status: "failed", error: RUN_MSG.timedOut(1_000) });
+    expect(await rowOf(run.id)).toMatchObject({ status: "failed", error: PROVIDER_MSG.timedOut("Local", 1_000) });
   });
 });
 
@@ -182,11 +183,11 @@ describe("what a process keeps of a connection (its opened key, its sockets)", (
       organizationId: world.organization.id, kind: "openai-compatible", name: "Changing", baseUrl: provider.openaiBaseUrl, apiKey: "sk-old-key-0000",
     });
     const statusOf = async () => (await runToEnd(world.callers.editor, runInput({ connectionId: changing.id }))).run;
-    expect(await statusOf()).toMatchObject({ status: "failed", error: expect.stringContaining("(401)") });
+    expect(await statusOf()).toMatchObject({ status: "failed", error: PROVIDER_MSG.keyRefused("Changing") });
     await world.callers.orgAdmin.providers.update({ id: changing.id, apiKey: provider.apiKey });
     expect(await statusOf()).toMatchObject({ status: "succeeded", output: fakeAnswerText("Say hello twice.") });
     await world.callers.orgAdmin.providers.update({ id: changing.id, apiKey: "sk-other-key-1111" });
-    expect(await statusOf()).toMatchObject({ status: "failed", error: expect.stringContaining("(401)") });
+    expect(await statusOf()).toMatchObject({ status: "failed", error: PROVIDER_MSG.keyRefused("Changing") });
 
     // A base URL where nothing listens: a port a server of our own held and gave back.
     const { createServer } = await import("node:net");
@@ -197,7 +198,7 @@ describe("what a process keeps of a connection (its opened key, its sockets)", (
       });
     });
     await world.callers.orgAdmin.providers.update({ id: changing.id, apiKey: provider.apiKey, baseUrl: `http://127.0.0.1:${closedPort}/v1` });
-    expect(await statusOf()).toMatchObject({ status: "failed", error: expect.stringContaining("Could not reach the provider") });
+    expect(await statusOf()).toMatchObject({ status: "failed", error: PROVIDER_MSG.unreachable("Changing", `127.0.0.1:${closedPort}`), errorDetail: `connect ECONNREFUSED 127.0.0.1:${closedPort}` });
     await world.callers.orgAdmin.providers.update({ id: changing.id, apiKey: provider.apiKey, baseUrl: provider.openaiBaseUrl });
     expect(await statusOf()).toMatchObject({ status: "succeeded" });
 
@@ -330,7 +331,7 @@ describe("who may run (team editors and above, organization admins)", () => {
     const theirs = await world.callers.orgAdmin.providers.create({ organizationId, kind: "openai", name: "B theirs", baseUrl: provider.openaiBaseUrl, apiKey: provider.apiKey, teamIds: [elsewhere.id] });
     const offered = await world.callers.editor.playground.connections({ promptId: prompt.id });
     expect(offered.map((connection) => connection.id)).not.toContain(theirs.id);
-    expect(offered.find((connection) => connection.id === mine.id)).toEqual({ id: mine.id, kind: "openai-compatible", name: "A mine", models: ["local-llama"] });
+    expect(offered.find((connection) => connection.id === mine.id)).toEqual({ id: mine.id, kind: "openai-compatible", name: "A mine", models: ["local-llama"], lastTest: null });
     expect(offered.map((connection) => connection.name)).toEqual([...offered.map((connection) => connection.name)].sort());
     expect(offered.map((connection) => connection.id)).toEqual(expect.arrayContaining([openai.id, anthropic.id]));
     await world.callers.orgAdmin.providers.delete({ id: mine.id });

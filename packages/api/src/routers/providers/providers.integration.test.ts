@@ -122,31 +122,34 @@ describe("Test connection, through the providers' own SDKs", () => {
     expect(await world.callers.orgAdmin.providers.test({ id: wrong.id })).toEqual({
       ok: false,
       status: 401,
-      message: "The provider refused the API key (401): Incorrect API key provided.",
+      message: PROVIDER_MSG.keyRefused(wrong.name),
+      detail: "401: Incorrect API key provided.",
     });
     const anthropicWrong = await world.callers.orgAdmin.providers.create(compatible({ kind: "anthropic", baseUrl: provider.anthropicBaseUrl, apiKey: "sk-wrong" }));
     expect(await world.callers.orgAdmin.providers.test({ id: anthropicWrong.id })).toEqual({
       ok: false,
       status: 401,
-      message: "The provider refused the API key (401): invalid x-api-key",
+      message: PROVIDER_MSG.keyRefused(anthropicWrong.name),
+      detail: "401: invalid x-api-key",
     });
 
-    const { id } = await world.callers.orgAdmin.providers.create(compatible());
+    const { id, name } = await world.callers.orgAdmin.providers.create(compatible());
     provider.failWith = 429;
     try {
-      expect(await world.callers.orgAdmin.providers.test({ id })).toEqual({
+      expect(await world.callers.orgAdmin.providers.test({ id })).toMatchObject({
         ok: false,
         status: 429,
-        message: "The provider's rate limit was reached (429): Rate limit reached for requests.",
+        message: expect.stringMatching(new RegExp(`^${name} is rate limiting requests \\(429\\): retry in`)),
+        detail: "429: Rate limit reached for requests.",
       });
       provider.failWith = 500;
-      expect(await world.callers.orgAdmin.providers.test({ id })).toMatchObject({ ok: false, status: 500, message: expect.stringMatching(/^The provider failed \(500\)/) });
+      expect(await world.callers.orgAdmin.providers.test({ id })).toMatchObject({ ok: false, status: 500, message: PROVIDER_MSG.providerFailed(name, 500), detail: expect.stringMatching(/^500: /) });
     } finally {
       provider.failWith = null;
     }
 
     const nobody = await world.callers.orgAdmin.providers.create(compatible({ baseUrl: "http://127.0.0.1:9/v1" }));
-    expect(await world.callers.orgAdmin.providers.test({ id: nobody.id })).toMatchObject({ ok: false, status: null, message: expect.stringMatching(/^Could not reach the provider/) });
+    expect(await world.callers.orgAdmin.providers.test({ id: nobody.id })).toMatchObject({ ok: false, status: null, message: PROVIDER_MSG.unreachable(nobody.name, "127.0.0.1:9") });
   });
   it("never answers the key a provider quotes in its message, whole or masked", async () => {
     const key = "sk-proj-quotedKey0123456789abcdefWXYZ";
@@ -157,7 +160,8 @@ describe("Test connection, through the providers' own SDKs", () => {
       expect(masked).toEqual({
         ok: false,
         status: 401,
-        message: "The provider refused the API key (401): Incorrect API key provided: [redacted] You can find your API key at https://platform.openai.com/account/api-keys.",
+        message: PROVIDER_MSG.keyRefused(quoted.name),
+        detail: "401: Incorrect API key provided: [redacted] You can find your API key at https://platform.openai.com/account/api-keys.",
       });
       provider.failMessage = `Key ${key} is not valid (Authorization: Bearer ${key})`;
       const whole = await world.callers.orgAdmin.providers.test({ id: quoted.id });

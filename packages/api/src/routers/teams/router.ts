@@ -1,5 +1,6 @@
 import { router } from "../../trpc.ts";
 import { create } from "./create.ts";
+import { defaultConnection, setDefaultConnection } from "./default-connection.ts";
 import { remove } from "./delete.ts";
 import { get } from "./get.ts";
 import { list } from "./list.ts";
@@ -7,4 +8,4 @@ import { rename } from "./rename.ts";
 import { setGenerationText } from "./set-generation-text.ts";
 import { updateSettings } from "./update-settings.ts";
 
-export const teamsRouter = router({ list, get, create, rename, updateSettings, setGenerationText, delete: remove });
+export const teamsRouter = router({ list, get, create, rename, updateSettings, setGenerationText, defaultConnection, setDefaultConnection, delete: remove });

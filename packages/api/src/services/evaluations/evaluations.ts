@@ -236,6 +236,8 @@ const evaluationCell = z.object({
   /** Each assertion's verdict, with the judge's reason; null until the item ran (or when it could not). */
   results: z.array(assertionOutcome).nullable(),
   error: z.string().nullable(),
+  /** The provider's or the network's own words behind `error` (the page's Details). */
+  errorDetail: z.string().nullable(),
   latencyMs: z.number().nullable(),
   tokens: z.number().nullable(),
   cost: z.number().nullable(),
@@ -255,7 +257,7 @@ const evaluationCase = z.object({
 export const evaluationResults = z.object({ summary: evaluationSummary, cases: z.array(evaluationCase) });
 
 const itemSelect = {
-  position: true, testCaseId: true, variables: true, expected: true, version: true, status: true, output: true, results: true, error: true, latencyMs: true,
+  position: true, testCaseId: true, variables: true, expected: true, version: true, status: true, output: true, results: true, error: true, errorDetail: true, latencyMs: true,
   inputTokens: true, outputTokens: true, cost: true, attempts: true, rateLimited: true,
 } as const;
 type ItemRow = Prisma.EvaluationItemGetPayload<{ select: typeof itemSelect }>;
@@ -266,6 +268,7 @@ const cellOf = (row: ItemRow): z.infer<typeof evaluationCell> => ({
   output: row.output,
   results: row.results as z.infer<typeof evaluationCell>["results"],
   error: row.error,
+  errorDetail: row.errorDetail,
   latencyMs: row.latencyMs,
   tokens: row.inputTokens === null && row.outputTokens === null ? null : (row.inputTokens ?? 0) + (row.outputTokens ?? 0),
   cost: row.cost,
@@ -298,8 +301,8 @@ export async function evaluationItemsOf(db: DbOrTx, id: string): Promise<Evaluat
   const rows = await db.evaluationItem.findMany({ where: { evaluationId: id }, orderBy: [{ version: "asc" }, { position: "asc" }], select: itemSelect });
   return {
     items: rows.map((row) => {
-      const { version, status, output, results, error, latencyMs } = cellOf(row);
-      return { position: row.position, version, status, variables: row.variables as Record<string, unknown>, output, results, error, latencyMs };
+      const { version, status, output, results, error, errorDetail, latencyMs } = cellOf(row);
+      return { position: row.position, version, status, variables: row.variables as Record<string, unknown>, output, results, error, errorDetail, latencyMs };
     }),
   };
 }

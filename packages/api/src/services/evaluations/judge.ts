@@ -71,7 +71,7 @@ export function createJudge(deps: { db: Db; config: Config; organizationId: stri
       );
       for await (const piece of pieces) if (piece.type === "text") answer += piece.text;
     } catch (error) {
-      return { pass: false, reason: `The judge could not answer: ${describeProviderError(error, connection.apiKey).message}` };
+      return { pass: false, reason: `The judge could not answer: ${describeProviderError(error, connection, { model: assertion.model }).message}` };
     }
     return readVerdict(answer) ?? { pass: false, reason: `The judge's answer gave no verdict (expected {"pass": true|false, "reason": "..."}): ${quote(answer.trim())}` };
   };

@@ -134,6 +134,7 @@ export async function runEvaluationItem(deps: ItemDeps, context: EvaluationConte
   let inputTokens: number | null = null;
   let outputTokens: number | null = null;
   let error: string | null = null;
+  let errorDetail: string | null = null;
   const startedAt = performance.now();
   let latencyMs = 0;
   try {
@@ -157,12 +158,14 @@ export async function runEvaluationItem(deps: ItemDeps, context: EvaluationConte
         break;
       } catch (caught) {
         if (signal.aborted || caught instanceof Aborted) throw new Aborted();
-        const failure = describeProviderError(caught, context.connection.apiKey);
+        const failure = describeProviderError(caught, context.connection, { timeoutMs, model: version.model });
         if (failure.status === 429) rateLimited++;
         const retryable = failure.status === 429 || (failure.status !== null && failure.status >= 500);
         error = failure.message;
+        errorDetail = failure.detail;
         // Growing waits with some jitter, so items rate limited together do not all come back at once.
-        const delay = deps.retryBaseMs * 2 ** (attempts - 1) * (0.75 + Math.random() / 2);
+        // A provider that says when it takes calls again (Retry-After) is waited for at least that long.
+        const delay = Math.max(deps.retryBaseMs * 2 ** (attempts - 1) * (0.75 + Math.random() / 2), failure.retryAfterMs ?? 0);
         if (!retryable || attempts >= ITEM_MAX_ATTEMPTS || performance.now() - startedAt + delay > deps.retryBudgetMs) break;
         await wait(delay, signal);
       }
@@ -171,7 +174,7 @@ export async function runEvaluationItem(deps: ItemDeps, context: EvaluationConte
     if (caught instanceof Aborted) return null;
     throw caught;
   }
-  if (error !== null) return { status: "error", error, attempts, rateLimited, latencyMs: Math.round(performance.now() - startedAt) };
+  if (error !== null) return { status: "error", error, errorDetail, attempts, rateLimited, latencyMs: Math.round(performance.now() - startedAt) };
   const cost = costAt(version.price, inputTokens, outputTokens);
   let outcomes;
   try {
@@ -197,6 +200,7 @@ export interface Recorded {
   output?: string;
   results?: unknown;
   error?: string;
+  errorDetail?: string | null;
   latencyMs?: number;
   inputTokens?: number | null;
   outputTokens?: number | null;
@@ -214,16 +218,16 @@ export interface Recorded {
 export async function recordItems(sql: Sql, records: readonly { item: PendingItem; data: Recorded }[]): Promise<void> {
   if (!records.length) return;
   const rows = records.map(({ item, data }) => ({
-    id: item.id, status: data.status, output: data.output ?? null, results: data.results ?? null, error: data.error ?? null, latency_ms: data.latencyMs ?? null,
+    id: item.id, status: data.status, output: data.output ?? null, results: data.results ?? null, error: data.error ?? null, error_detail: data.errorDetail ?? null, latency_ms: data.latencyMs ?? null,
     input_tokens: data.inputTokens ?? null, output_tokens: data.outputTokens ?? null, cost: data.cost ?? null, attempts: data.attempts ?? 0, rate_limited: data.rateLimited ?? 0,
   }));
   await sql(
     `WITH input AS (
-       SELECT * FROM jsonb_to_recordset($1::jsonb) AS t(id uuid, status evaluation_item_status, output text, results jsonb, error text, latency_ms int,
+       SELECT * FROM jsonb_to_recordset($1::jsonb) AS t(id uuid, status evaluation_item_status, output text, results jsonb, error text, error_detail text, latency_ms int,
          input_tokens int, output_tokens int, cost float8, attempts int, rate_limited int)),
      recorded AS (
        UPDATE evaluation_items i SET status = input.status, output = input.output, results = CASE WHEN jsonb_typeof(input.results) = 'null' THEN NULL ELSE input.results END,
-         error = input.error, latency_ms = input.latency_ms, input_tokens = input.input_tokens, output_tokens = input.output_tokens, cost = input.cost,
+         error = input.error, error_detail = input.error_detail, latency_ms = input.latency_ms, input_tokens = input.input_tokens, output_tokens = input.output_tokens, cost = input.cost,
          attempts = input.attempts, rate_limited = input.rate_limited, finished_at = now()
        FROM input WHERE i.id = input.id AND i.status = 'pending'
        RETURNING i.id, i.evaluation_id)

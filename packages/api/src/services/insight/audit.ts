@@ -45,6 +45,7 @@ export type AuditAction =
   | "provider.create"
   | "provider.update"
   | "provider.delete"
+  | "provider.default"
   | "model_price.set"
   | "two_factor.enable"
   | "two_factor.disable"

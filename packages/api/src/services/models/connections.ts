@@ -13,6 +13,8 @@ import { listProviderModels, loadedProviderModules, warmProviderSdks, type OpenC
 
 type Config = Pick<ApiConfig, "secret" | "allowPrivateProviderUrls" | "providerTimeoutMs">;
 
+const connectionTest = z.object({ at: z.date(), ok: z.boolean(), error: z.string().nullable() }).nullable();
+
 export const providerConnectionItem = z.object({
   id: z.string(),
   organizationId: z.string(),
@@ -24,6 +26,10 @@ export const providerConnectionItem = z.object({
   models: z.array(z.string()),
   /** The teams that may use it; empty: every team of the organization. */
   teamIds: z.array(z.string()),
+  /** Its last "Test connection": when, whether it worked, and why not; null: never tested. */
+  lastTest: connectionTest,
+  /** The organization's default: what its teams' runs use when neither the run nor the team names one. */
+  isDefault: z.boolean(),
   createdAt: z.date(),
   updatedAt: z.date(),
 });
@@ -31,7 +37,7 @@ export type ProviderConnectionItem = z.infer<typeof providerConnectionItem>;
 
 export const providerTestResult = z.discriminatedUnion("ok", [
   z.object({ ok: z.literal(true), models: z.array(z.string()) }),
-  z.object({ ok: z.literal(false), status: z.number().nullable(), message: z.string() }),
+  z.object({ ok: z.literal(false), status: z.number().nullable(), message: z.string(), detail: z.string().nullable() }),
 ]);
 
 type DbKind = "openai" | "anthropic" | "openai_compatible";
@@ -41,16 +47,23 @@ const fromDbKind = (kind: DbKind): ProviderKind => (kind === "openai_compatible"
 const SEAL = "provider key v1" as const;
 const last4 = (key: string) => key.slice(-4);
 
+const testSelect = { lastTestedAt: true, lastTestOk: true, lastTestError: true } as const;
+type TestRow = { lastTestedAt: Date | null; lastTestOk: boolean | null; lastTestError: string | null };
+const testOf = (row: TestRow): z.infer<typeof connectionTest> =>
+  row.lastTestedAt === null || row.lastTestOk === null ? null : { at: row.lastTestedAt, ok: row.lastTestOk, error: row.lastTestError };
+
 const itemSelect = {
   id: true, organizationId: true, kind: true, name: true, baseUrl: true, apiKeyLast4: true, models: true, createdAt: true, updatedAt: true,
-  teams: { select: { teamId: true } },
+  teams: { select: { teamId: true } }, ...testSelect, defaultOfOrganizations: { select: { id: true } },
 } as const;
 
-type ItemRow = { kind: DbKind; teams: { teamId: string }[] } & Omit<ProviderConnectionItem, "kind" | "teamIds">;
-const toItem = ({ teams, kind, ...row }: ItemRow): ProviderConnectionItem => ({
+type ItemRow = { kind: DbKind; teams: { teamId: string }[]; defaultOfOrganizations: { id: string }[] } & TestRow & Omit<ProviderConnectionItem, "kind" | "teamIds" | "lastTest" | "isDefault">;
+const toItem = ({ teams, kind, lastTestedAt, lastTestOk, lastTestError, defaultOfOrganizations, ...row }: ItemRow): ProviderConnectionItem => ({
   ...row,
   kind: fromDbKind(kind),
   teamIds: teams.map((team) => team.teamId).sort(),
+  lastTest: testOf({ lastTestedAt, lastTestOk, lastTestError }),
+  isDefault: defaultOfOrganizations.length > 0,
 });
 
 /** The organization that owns a connection (the procedures' locator); null when there is none. */
@@ -91,7 +104,7 @@ export async function listProviderConnections(db: DbOrTx, organizationId: string
 }
 
 /** A connection as the playground offers it to a prompt's runners: what to choose by, nothing of the key. */
-export const runConnectionItem = providerConnectionItem.pick({ id: true, kind: true, name: true, models: true });
+export const runConnectionItem = providerConnectionItem.pick({ id: true, kind: true, name: true, models: true, lastTest: true });
 
 /**
  * The rule of a connection's teams: limited to none, it is open to every team of its organization.
@@ -103,12 +116,97 @@ const isOpenToTeam = (teams: readonly { teamId: string }[], teamId: string) => t
 export async function listRunConnections(db: DbOrTx, organizationId: string, teamId: string): Promise<z.infer<typeof runConnectionItem>[]> {
   const rows = await db.providerConnection.findMany({
     where: { organizationId, OR: [{ teams: { none: {} } }, { teams: { some: { teamId } } }] },
-    select: { id: true, kind: true, name: true, models: true },
+    select: { id: true, kind: true, name: true, models: true, ...testSelect },
     orderBy: [{ name: "asc" }, { id: "asc" }],
   });
-  const items = rows.map((row) => ({ ...row, kind: fromDbKind(row.kind) }));
+  const items = rows.map(({ lastTestedAt, lastTestOk, lastTestError, ...row }) => ({ ...row, kind: fromDbKind(row.kind), lastTest: testOf({ lastTestedAt, lastTestOk, lastTestError }) }));
   warmFor(items.map((item) => item.kind));
   return items;
+}
+
+const DEFAULT_REASONS = ["team", "organization", "onlyTested"] as const;
+type DefaultReason = (typeof DEFAULT_REASONS)[number];
+
+/** The connection a run uses when it names none, why, and the sentence that says so (or asks to pick or test one). */
+export const runConnectionChoice = z.object({ connectionId: z.string().nullable(), reason: z.enum(DEFAULT_REASONS).nullable(), message: z.string() });
+
+/**
+ * The one rule of the connection a run uses when it names none, among those open to the team: the
+ * team's default, else the organization's, else the only one whose last test worked. A connection
+ * failing or never tested is never picked silently: with no default and not exactly one that passed,
+ * there is none.
+ */
+export function chooseRunConnection<T extends { id: string; testedOk: boolean | null }>(
+  open: readonly T[],
+  defaults: { team: string | null; organization: string | null },
+): { connection: T; reason: DefaultReason } | null {
+  const teamDefault = defaults.team === null ? undefined : open.find((connection) => connection.id === defaults.team);
+  if (teamDefault) return { connection: teamDefault, reason: "team" };
+  const organizationDefault = defaults.organization === null ? undefined : open.find((connection) => connection.id === defaults.organization);
+  if (organizationDefault) return { connection: organizationDefault, reason: "organization" };
+  const passed = open.filter((connection) => connection.testedOk === true);
+  return passed.length === 1 ? { connection: passed[0]!, reason: "onlyTested" } : null;
+}
+
+/** The team's default connection and its organization's (ids; null: none chosen). */
+async function defaultsOf(db: DbOrTx, teamId: string): Promise<{ team: string | null; organization: string | null }> {
+  const team = await db.team.findUnique({ where: { id: teamId }, select: { defaultConnectionId: true, organization: { select: { defaultConnectionId: true } } } });
+  return { team: team?.defaultConnectionId ?? null, organization: team?.organization.defaultConnectionId ?? null };
+}
+
+/** The connection a team's run (the playground's) uses when it names none, and why, in words. */
+export async function chooseTeamRunConnection(db: DbOrTx, organizationId: string, teamId: string): Promise<z.infer<typeof runConnectionChoice>> {
+  const [open, defaults] = await Promise.all([listRunConnections(db, organizationId, teamId), defaultsOf(db, teamId)]);
+  const chosen = chooseRunConnection(open.map((item) => ({ ...item, testedOk: item.lastTest?.ok ?? null })), defaults);
+  if (!chosen) return { connectionId: null, reason: null, message: PROVIDER_MSG.noConnectionChosen };
+  return { connectionId: chosen.connection.id, reason: chosen.reason, message: PROVIDER_MSG.usesConnection(chosen.connection.name, chosen.reason) };
+}
+
+/** Sets (or clears, null) the organization's default connection: one of its own. */
+export async function setOrganizationDefaultConnection(db: Db, organizationId: string, connectionId: string | null, context: AuditContext): Promise<{ connectionId: string | null }> {
+  return db.$transaction(async (tx) => {
+    const connection = connectionId === null ? null : await tx.providerConnection.findFirst({ where: { id: connectionId, organizationId }, select: { id: true, name: true } });
+    if (connectionId !== null && !connection) return fail("NOT_FOUND", PROVIDER_MSG.notFound);
+    const before = await tx.organization.findUniqueOrThrow({ where: { id: organizationId }, select: { defaultConnectionId: true } });
+    await tx.organization.update({ where: { id: organizationId }, data: { defaultConnectionId: connectionId } });
+    if (before.defaultConnectionId !== connectionId) {
+      await auditAs(tx, context, {
+        organizationId, action: "provider.default", target: { type: "organization", id: organizationId },
+        before: { defaultConnectionId: before.defaultConnectionId }, after: { defaultConnectionId: connectionId, name: connection?.name ?? null },
+      });
+    }
+    return { connectionId };
+  });
+}
+
+/** A team's default connection and the connections it may choose from (those of its organization open to it). */
+export const teamDefaultConnection = z.object({ connectionId: z.string().nullable(), connections: z.array(runConnectionItem) });
+
+export async function getTeamDefaultConnection(db: DbOrTx, teamId: string): Promise<z.infer<typeof teamDefaultConnection>> {
+  const team = await db.team.findUniqueOrThrow({ where: { id: teamId }, select: { organizationId: true, defaultConnectionId: true } });
+  return { connectionId: team.defaultConnectionId, connections: await listRunConnections(db, team.organizationId, teamId) };
+}
+
+/** Sets (or clears, null) a team's default connection: one of its organization open to the team. */
+export async function setTeamDefaultConnection(db: Db, teamId: string, connectionId: string | null, context: AuditContext): Promise<{ connectionId: string | null }> {
+  return db.$transaction(async (tx) => {
+    const team = await tx.team.findUniqueOrThrow({ where: { id: teamId }, select: { organizationId: true, defaultConnectionId: true } });
+    let name: string | null = null;
+    if (connectionId !== null) {
+      const row = await tx.providerConnection.findFirst({ where: { id: connectionId, organizationId: team.organizationId }, select: { name: true, teams: { select: { teamId: true } } } });
+      if (!row) return fail("NOT_FOUND", PROVIDER_MSG.notFound);
+      if (!isOpenToTeam(row.teams, teamId)) fail("INVALID", PROVIDER_MSG.defaultNotOpenToTeam, "CONNECTION_NOT_FOR_TEAM");
+      name = row.name;
+    }
+    await tx.team.update({ where: { id: teamId }, data: { defaultConnectionId: connectionId } });
+    if (team.defaultConnectionId !== connectionId) {
+      await auditAs(tx, context, {
+        organizationId: team.organizationId, teamId, action: "provider.default", target: { type: "team", id: teamId },
+        before: { defaultConnectionId: team.defaultConnectionId }, after: { defaultConnectionId: connectionId, name },
+      });
+    }
+    return { connectionId };
+  });
 }
 
 export async function createProviderConnection(
@@ -217,7 +315,7 @@ export async function deleteProviderConnection(db: Db, id: string, context: Audi
  * in any process) or was kept past OPENED_KEY_TTL_MS (a key sits in memory no longer than that
  * unused). Never logged, never answered.
  */
-type OpenedKey = { sealed: string; apiKey: string; until: number; connection?: OpenConnection & { id: string; organizationId: string } };
+type OpenedKey = { sealed: string; apiKey: string; until: number; connection?: OpenConnection & { id: string; organizationId: string; name: string } };
 const openedKeys = new Map<string, OpenedKey>();
 const OPENED_KEY_TTL_MS = 5 * 60_000;
 const OPENED_KEYS_MAX = 500;
@@ -267,27 +365,42 @@ export async function findRunConnection(db: DbOrTx, id: string): Promise<RunConn
 }
 
 /**
- * In one query, a team's organization and the connections of it a run of the team may consider:
- * `connectionId` (when it is the organization's, whether or not open to the team: the run says why
- * not), else those open to the team (up to 10: enough to say there is more than one). Plain SQL: this
- * is on the path of every API run, before the provider is called.
+ * In one query, a team's organization, its defaults (the team's and the organization's connection),
+ * and the connections of it a run of the team may consider: `connectionId` (when it is the
+ * organization's, whether or not open to the team: the run says why not), else those open to the team,
+ * the defaults and those that passed their test first (up to 10: enough to choose by chooseRunConnection).
+ * Plain SQL: this is on the path of every API run, before the provider is called.
  */
-export async function findTeamRunConnections(db: DbOrTx, teamId: string, connectionId?: string): Promise<{ organizationId: string; connections: RunConnectionRow[] }> {
+export async function findTeamRunConnections(
+  db: DbOrTx,
+  teamId: string,
+  connectionId?: string,
+): Promise<{ organizationId: string; defaults: { team: string | null; organization: string | null }; connections: (RunConnectionRow & { testedOk: boolean | null })[] }> {
   const which = connectionId
     ? Prisma.sql`c.id = ${connectionId}::uuid`
     : Prisma.sql`(NOT EXISTS (SELECT 1 FROM provider_connection_teams ct WHERE ct.connection_id = c.id)
                   OR EXISTS (SELECT 1 FROM provider_connection_teams ct WHERE ct.connection_id = c.id AND ct.team_id = t.id))`;
-  const rows = await db.$queryRaw<({ teamOrganizationId: string; id: string | null; teamIds: string[] | null } & Omit<RunConnectionRow, "id" | "teams">)[]>`
-    SELECT t.organization_id::text AS "teamOrganizationId", c.id::text AS id, c.organization_id::text AS "organizationId", c.kind::text AS kind,
-           c.name, c.base_url AS "baseUrl", c.api_key_sealed AS "apiKeySealed", c.models,
+  const rows = await db.$queryRaw<
+    ({ teamOrganizationId: string; teamDefault: string | null; organizationDefault: string | null; id: string | null; teamIds: string[] | null; testedOk: boolean | null } & Omit<RunConnectionRow, "id" | "teams">)[]
+  >`
+    SELECT t.organization_id::text AS "teamOrganizationId", t.default_connection_id::text AS "teamDefault", o.default_connection_id::text AS "organizationDefault",
+           c.id::text AS id, c.organization_id::text AS "organizationId", c.kind::text AS kind,
+           c.name, c.base_url AS "baseUrl", c.api_key_sealed AS "apiKeySealed", c.models, c.last_test_ok AS "testedOk",
            (SELECT array_agg(ct.team_id::text) FROM provider_connection_teams ct WHERE ct.connection_id = c.id) AS "teamIds"
     FROM teams t
-    LEFT JOIN LATERAL (SELECT * FROM provider_connections c WHERE c.organization_id = t.organization_id AND ${which} LIMIT 10) c ON true
+    JOIN organizations o ON o.id = t.organization_id
+    LEFT JOIN LATERAL (
+      SELECT * FROM provider_connections c WHERE c.organization_id = t.organization_id AND ${which}
+      ORDER BY c.id = t.default_connection_id DESC NULLS LAST, c.id = o.default_connection_id DESC NULLS LAST, c.last_test_ok IS TRUE DESC, c.name
+      LIMIT 10) c ON true
     WHERE t.id = ${teamId}::uuid`;
   if (!rows.length) throw new Error(`No team ${teamId}`);
   return {
     organizationId: rows[0]!.teamOrganizationId,
-    connections: rows.flatMap(({ teamOrganizationId: _, id, teamIds, ...row }) => (id ? [{ ...row, id, teams: (teamIds ?? []).map((team) => ({ teamId: team })) }] : [])),
+    defaults: { team: rows[0]!.teamDefault, organization: rows[0]!.organizationDefault },
+    connections: rows.flatMap(({ teamOrganizationId: _, teamDefault: _t, organizationDefault: _o, id, teamIds, ...row }) =>
+      id ? [{ ...row, id, teams: (teamIds ?? []).map((team) => ({ teamId: team })) }] : [],
+    ),
   };
 }
 
@@ -297,8 +410,8 @@ export function openRunConnection(config: Config, row: RunConnectionRow): OpenCo
   const kind = fromDbKind(row.kind);
   // The same object while nothing of it changed: the provider's SDK client built for it is reused (provider-client.ts).
   const kept = opened.connection;
-  if (kept?.kind === kind && kept.baseUrl === row.baseUrl && kept.organizationId === row.organizationId) return kept;
-  return (opened.connection = { id: row.id, organizationId: row.organizationId, kind, baseUrl: row.baseUrl, apiKey: opened.apiKey });
+  if (kept?.kind === kind && kept.baseUrl === row.baseUrl && kept.organizationId === row.organizationId && kept.name === row.name) return kept;
+  return (opened.connection = { id: row.id, organizationId: row.organizationId, name: row.name, kind, baseUrl: row.baseUrl, apiKey: opened.apiKey });
 }
 
 /**
@@ -327,16 +440,26 @@ export async function warmRunConnections(db: DbOrTx, config: Config): Promise<bo
 
 /** The connection with its key opened, for a call to the provider; never leaves the server. */
 export async function openProviderConnection(db: DbOrTx, config: Config, id: string): Promise<OpenConnection & { id: string; organizationId: string }> {
-  const row = await db.providerConnection.findUnique({ where: { id }, select: { id: true, organizationId: true, kind: true, baseUrl: true, apiKeySealed: true } });
+  const row = await db.providerConnection.findUnique({ where: { id }, select: { id: true, organizationId: true, name: true, kind: true, baseUrl: true, apiKeySealed: true } });
   if (!row) return fail("NOT_FOUND", PROVIDER_MSG.notFound);
-  return { id: row.id, organizationId: row.organizationId, kind: fromDbKind(row.kind), baseUrl: row.baseUrl, apiKey: openedKey(config, row.id, row.apiKeySealed).apiKey };
+  return { id: row.id, organizationId: row.organizationId, name: row.name, kind: fromDbKind(row.kind), baseUrl: row.baseUrl, apiKey: openedKey(config, row.id, row.apiKeySealed).apiKey };
 }
 
-/** "Test connection": the provider's model list for the stored key, or why it could not be had. */
+/**
+ * "Test connection": the provider's model list for the stored key, or why it could not be had. The
+ * connection keeps the outcome (when, whether it worked, why not): a run picks no connection silently
+ * unless it passed its test.
+ */
 export async function testProviderConnection(deps: { db: Db; config: Config }, id: string) {
   const connection = await openProviderConnection(deps.db, deps.config, id);
-  return listProviderModels(connection, {
+  const result = await listProviderModels(connection, {
     allowPrivate: deps.config.allowPrivateProviderUrls ?? false,
     timeoutMs: deps.config.providerTimeoutMs ?? 60_000,
   });
+  // updateMany: a connection deleted meanwhile is no error of the test's.
+  await deps.db.providerConnection.updateMany({
+    where: { id },
+    data: { lastTestedAt: new Date(), lastTestOk: result.ok, lastTestError: result.ok ? null : result.message },
+  });
+  return result;
 }

@@ -4,13 +4,15 @@
 // the provider's answer) and a timeout. A failure becomes a ProviderFailure in plain words.
 import type Anthropic from "@anthropic-ai/sdk";
 import type OpenAI from "openai";
-import { openAiResponseFormat, openAiTools, type ChatMessage, type PromptTool, type ProviderKind, type ResponseFormat, type RunParameters, type ToolCall } from "@promptly/shared";
+import { PROVIDER_MSG, RUN_MSG, openAiResponseFormat, openAiTools, type ChatMessage, type PromptTool, type ProviderKind, type ResponseFormat, type RunParameters, type ToolCall } from "@promptly/shared";
 import { PrivateAddressError, RedirectRefusedError, loadOutbound, outboundLoaded, providerFetch } from "../platform/outbound.ts";
 
 /** A connection with its key opened: only the services that call the provider hold one. */
 export interface OpenConnection {
   /** A stored connection's id: its calls reuse its kept sockets (outbound.ts); none, a call of its own. */
   id?: string;
+  /** Its name, as failures name it ("Could not reach Local vLLM at …"); none: "The provider". */
+  name?: string;
   kind: ProviderKind;
   baseUrl: string | null;
   apiKey: string;
@@ -22,10 +24,16 @@ export interface CallOptions {
   signal?: AbortSignal;
 }
 
-/** What a failed call tells a person: the provider's HTTP status when there was one, and why in plain words. */
+/**
+ * What a failed call tells a person: the provider's HTTP status when there was one, why in plain words
+ * with what to do (`message`), and the provider's or the network's own words (`detail`, null when none).
+ */
 export interface ProviderFailure {
   status: number | null;
   message: string;
+  detail: string | null;
+  /** On a 429 with Retry-After: when the provider accepts calls again, in milliseconds. */
+  retryAfterMs?: number;
 }
 
 const DEFAULT_TIMEOUT_MS = 60_000;
@@ -138,43 +146,78 @@ function inCauses<T extends Error>(error: unknown, type: new (...args: never[]) 
   return undefined;
 }
 
+/** Where a connection's calls go, as `host:port` (the provider's own address when it has no base URL). */
+function connectionAddress(connection: Pick<OpenConnection, "kind" | "baseUrl">): string {
+  const url = new URL(connection.baseUrl ?? (connection.kind === "anthropic" ? "https://api.anthropic.com" : "https://api.openai.com"));
+  return `${url.hostname.replace(/^\[|\]$/g, "")}:${url.port || (url.protocol === "http:" ? "80" : "443")}`;
+}
+
+/** A Retry-After header (seconds, or an HTTP date) in milliseconds from now; undefined when absent or unreadable. */
+function retryAfterMs(headers: unknown): number | undefined {
+  const value = headers && typeof (headers as Headers).get === "function" ? (headers as Headers).get("retry-after") : undefined;
+  if (!value) return undefined;
+  const seconds = Number(value);
+  if (Number.isFinite(seconds) && seconds >= 0) return Math.round(seconds * 1000);
+  const at = Date.parse(value);
+  return Number.isNaN(at) ? undefined : Math.max(0, at - Date.now());
+}
+
+/** The deepest message of an error's chain of causes (fetch's "fetch failed" hides the connector's "connect ECONNREFUSED …"). */
+function innermostMessage(error: unknown): string | null {
+  let message: string | null = null;
+  for (let at = error, depth = 0; at instanceof Error && depth < 5; at = at.cause, depth++) if (at.message) message = at.message;
+  return message;
+}
+
 /**
- * Any error of a provider call, as a person should read it. The words that come from the provider or
- * the network are cleared of the connection's key (`apiKey`) and anything like one.
+ * Any error of a provider call, as a person should read it: in plain words naming the connection and
+ * what to do, the same for the playground, runs, evaluations and the APIs. The provider's or the
+ * network's own words go in `detail`, cleared (like the message) of the connection's key and anything
+ * like one. `timeoutMs`: the call's time limit, said when it ran out; `model`: the model asked for.
  */
-export function describeProviderError(error: unknown, apiKey: string): ProviderFailure {
-  const cause = (error as { cause?: unknown })?.cause;
+export function describeProviderError(
+  error: unknown,
+  connection: Pick<OpenConnection, "name" | "kind" | "baseUrl" | "apiKey">,
+  context: { timeoutMs?: number; model?: string } = {},
+): ProviderFailure {
+  const name = connection.name ?? "The provider";
+  const apiKey = connection.apiKey;
   const privateAddress = inCauses(error, PrivateAddressError);
-  if (privateAddress) {
-    return { status: null, message: `The connection's base URL resolves to the private address ${privateAddress.address}, which is not allowed on this server` };
-  }
+  if (privateAddress) return { status: null, message: PROVIDER_MSG.privateAddress(name, privateAddress.address), detail: null };
   const redirect = inCauses(error, RedirectRefusedError);
-  if (redirect) {
-    const where = redirect.host ? `a redirect to ${redirect.host}` : "a redirect";
-    return { status: redirect.status, message: `The provider answered ${redirect.status} (${where}), and provider calls do not follow redirects` };
-  }
+  if (redirect) return { status: redirect.status, message: PROVIDER_MSG.redirected(name, redirect.status, redirect.host), detail: null };
+  const raw = innermostMessage(error);
+  const detail = raw === null ? null : redactKey(raw, apiKey).slice(0, 1000);
   // An error of an SDK not loaded yet cannot be: its class is not asked.
-  const isA = (name: "APIUserAbortError" | "APIConnectionTimeoutError" | "APIConnectionError" | "APIError") =>
-    (sdks.OpenAI !== undefined && error instanceof sdks.OpenAI[name]) || (sdks.Anthropic !== undefined && error instanceof sdks.Anthropic[name]);
-  if (isA("APIUserAbortError")) return { status: null, message: "Stopped" };
-  if (isA("APIConnectionTimeoutError")) {
-    return { status: null, message: "The provider did not answer in time" };
-  }
+  const isA = (kind: "APIUserAbortError" | "APIConnectionTimeoutError" | "APIConnectionError" | "APIError") =>
+    (sdks.OpenAI !== undefined && error instanceof sdks.OpenAI[kind]) || (sdks.Anthropic !== undefined && error instanceof sdks.Anthropic[kind]);
+  if (isA("APIUserAbortError")) return { status: null, message: RUN_MSG.stopped, detail: null };
+  if (isA("APIConnectionTimeoutError")) return providerTimedOut(connection, context.timeoutMs ?? DEFAULT_TIMEOUT_MS, detail);
   if (isA("APIConnectionError")) {
-    const reason = cause instanceof Error ? (cause.cause instanceof Error ? cause.cause.message : cause.message) : "no answer";
-    return { status: null, message: `Could not reach the provider (${redactKey(reason, apiKey)})` };
+    const unknownHost = /getaddrinfo (?:ENOTFOUND|EAI_AGAIN) ([^\s)]+)/.exec(raw ?? "");
+    if (unknownHost) return { status: null, message: PROVIDER_MSG.unknownHost(name, unknownHost[1]!), detail };
+    return { status: null, message: PROVIDER_MSG.unreachable(name, connectionAddress(connection)), detail };
   }
   if (isA("APIError")) {
     const apiError = error as InstanceType<typeof OpenAI.APIError> | InstanceType<typeof Anthropic.APIError>;
     const status = apiError.status ?? null;
-    const detail = redactKey(providerMessage(apiError), apiKey);
-    if (status === 401 || status === 403) return { status, message: `The provider refused the API key (${status}): ${detail}` };
-    if (status === 429) return { status, message: `The provider's rate limit was reached (429): ${detail}` };
-    if (status === 404) return { status, message: `The provider does not know this model or endpoint (404): ${detail}` };
-    if (status !== null && status >= 500) return { status, message: `The provider failed (${status}): ${detail}` };
-    return { status, message: `The provider refused the request (${status ?? "no status"}): ${detail}` };
+    const said = redactKey(providerMessage(apiError), apiKey);
+    const withStatus = { status, detail: status === null ? said : `${status}: ${said}` };
+    if (status === 401 || status === 403) return { ...withStatus, message: PROVIDER_MSG.keyRefused(name) };
+    if (status === 404) return { ...withStatus, message: PROVIDER_MSG.noSuchModel(name, context.model) };
+    if (status === 429) {
+      const after = retryAfterMs(apiError.headers);
+      return { ...withStatus, message: PROVIDER_MSG.rateLimited(name, after), ...(after !== undefined ? { retryAfterMs: after } : {}) };
+    }
+    if (status !== null && status >= 500) return { ...withStatus, message: PROVIDER_MSG.providerFailed(name, status) };
+    return { ...withStatus, message: PROVIDER_MSG.requestRefused(name, status) };
   }
-  return { status: null, message: redactKey(error instanceof Error ? error.message : String(error), apiKey) };
+  return { status: null, message: PROVIDER_MSG.failedOther(name), detail };
+}
+
+/** A call that ran out of time (the SDK's timeout, or a run's own limit on the whole answer). */
+export function providerTimedOut(connection: Pick<OpenConnection, "name">, timeoutMs: number, detail: string | null = null): ProviderFailure {
+  return { status: null, message: PROVIDER_MSG.timedOut(connection.name ?? "The provider", timeoutMs), detail };
 }
 
 /** The models the provider lists for this key ("Test connection"), sorted; or why it failed. */
@@ -191,7 +234,7 @@ export async function listProviderModels(
     }
     return { ok: true, models: models.sort() };
   } catch (error) {
-    return { ok: false, ...describeProviderError(error, connection.apiKey) };
+    return { ok: false, ...describeProviderError(error, connection, { timeoutMs: options.timeoutMs }) };
   }
 }
 

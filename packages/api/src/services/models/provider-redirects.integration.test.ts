@@ -38,8 +38,8 @@ let internal: Awaited<ReturnType<typeof startServer>>;
 let redirector: Awaited<ReturnType<typeof startServer>>;
 /** Where the redirector sends every request. */
 let location = "";
-let openai: { id: string; baseUrl: string | null };
-let anthropic: { id: string; baseUrl: string | null };
+let openai: { id: string; name: string; baseUrl: string | null };
+let anthropic: { id: string; name: string; baseUrl: string | null };
 let prompt: { id: string };
 const apiKey = "sk-redirected-key-0001";
 
@@ -76,7 +76,7 @@ beforeEach(() => {
   h.services.config.allowPrivateProviderUrls = false;
 });
 
-const refused = (host: string) => `The provider answered 307 (a redirect to ${host}), and provider calls do not follow redirects`;
+const refused = (host: string, name = "The provider") => `${name} answered 307 (a redirect to ${host}), and provider calls do not follow redirects`;
 
 type Event = { type: "delta"; text: string } | { type: "done"; run: { id: string; status: string; output: string; error: string | null } };
 
@@ -101,7 +101,7 @@ async function wholeAnswer(connection: { id: string; baseUrl: string | null }, k
     (caught: unknown) => caught,
   );
   expect(error).not.toBeNull();
-  return describeProviderError(error, apiKey);
+  return describeProviderError(error, { kind, baseUrl: connection.baseUrl, apiKey });
 }
 
 describe("a provider's redirect is not followed", () => {
@@ -113,8 +113,8 @@ describe("a provider's redirect is not followed", () => {
   ])("Test connection, redirected to %s, fails naming the redirect", async (_, target, host) => {
     location = target();
     const before = redirector.seen.requests;
-    for (const { id } of [openai, anthropic]) {
-      expect(await world.callers.orgAdmin.providers.test({ id })).toEqual({ ok: false, status: 307, message: refused(host) });
+    for (const { id, name } of [openai, anthropic]) {
+      expect(await world.callers.orgAdmin.providers.test({ id })).toEqual({ ok: false, status: 307, message: refused(host, name), detail: null });
     }
     expect(redirector.seen.requests).toBe(before + 2);
     expect(internal.seen.connections).toBe(0);
@@ -123,23 +123,23 @@ describe("a provider's redirect is not followed", () => {
   it("a streamed run fails, recorded with the redirect named and nothing of the internal answer", async () => {
     for (const [connection, model] of [[openai, "gpt-4o-mini"], [anthropic, "claude-haiku-4-5"]] as const) {
       const run = await streamedRun(connection.id, model);
-      expect(run).toMatchObject({ status: "failed", output: "", error: refused("127.0.0.2") });
-      expect(await h.database.db.promptRun.findUniqueOrThrow({ where: { id: run.id } })).toMatchObject({ status: "failed", error: refused("127.0.0.2") });
+      expect(run).toMatchObject({ status: "failed", output: "", error: refused("127.0.0.2", connection.name) });
+      expect(await h.database.db.promptRun.findUniqueOrThrow({ where: { id: run.id } })).toMatchObject({ status: "failed", error: refused("127.0.0.2", connection.name) });
     }
     expect(internal.seen.connections).toBe(0);
   });
 
   it("a whole answer (an evaluation's case) fails naming the redirect", async () => {
-    expect(await wholeAnswer(openai, "openai-compatible")).toEqual({ status: 307, message: refused("127.0.0.2") });
-    expect(await wholeAnswer(anthropic, "anthropic")).toEqual({ status: 307, message: refused("127.0.0.2") });
+    expect(await wholeAnswer(openai, "openai-compatible")).toEqual({ status: 307, message: refused("127.0.0.2"), detail: null });
+    expect(await wholeAnswer(anthropic, "anthropic")).toEqual({ status: 307, message: refused("127.0.0.2"), detail: null });
     expect(internal.seen.connections).toBe(0);
   });
 
   it("with ALLOW_PRIVATE_PROVIDER_URLS too: a redirect to a private address is still not followed", async () => {
     h.services.config.allowPrivateProviderUrls = true;
-    expect(await world.callers.orgAdmin.providers.test({ id: openai.id })).toEqual({ ok: false, status: 307, message: refused("127.0.0.2") });
-    expect(await streamedRun(openai.id, "gpt-4o-mini")).toMatchObject({ status: "failed", error: refused("127.0.0.2") });
-    expect(await wholeAnswer(anthropic, "anthropic")).toEqual({ status: 307, message: refused("127.0.0.2") });
+    expect(await world.callers.orgAdmin.providers.test({ id: openai.id })).toEqual({ ok: false, status: 307, message: refused("127.0.0.2", "Moved"), detail: null });
+    expect(await streamedRun(openai.id, "gpt-4o-mini")).toMatchObject({ status: "failed", error: refused("127.0.0.2", "Moved") });
+    expect(await wholeAnswer(anthropic, "anthropic")).toEqual({ status: 307, message: refused("127.0.0.2"), detail: null });
     expect(internal.seen.connections).toBe(0);
   });
 
@@ -148,7 +148,8 @@ describe("a provider's redirect is not followed", () => {
     expect(await world.callers.orgAdmin.providers.test({ id: openai.id })).toEqual({
       ok: false,
       status: 307,
-      message: "The provider answered 307 (a redirect), and provider calls do not follow redirects",
+      message: "Moved answered 307 (a redirect), and provider calls do not follow redirects",
+      detail: null,
     });
   });
 });

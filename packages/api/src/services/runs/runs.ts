@@ -14,7 +14,7 @@ import { createdAtSortValue, decodeKeysetCursor, encodeKeysetCursor } from "../p
 import { allowModel, allowTeamConnection, findRunConnection, openRunConnection, type RunConnectionRow } from "../models/connections.ts";
 import { withStagedDraft } from "./playground-drafts.ts";
 import { modelPriceFor } from "../models/prices.ts";
-import { describeProviderError, streamModelAnswer, type ModelInput } from "../models/provider-client.ts";
+import { describeProviderError, providerTimedOut, streamModelAnswer, type ModelInput } from "../models/provider-client.ts";
 import { resolveIncludes, type IncludeBody, type IncludeReader } from "../prompts/prompt-includes.ts";
 import { schemaMismatch } from "../prompts/json-schemas.ts";
 import { TOOLS_MSG, toolCallSchema, type PromptTool, type ResponseFormat, type ToolCall } from "@promptly/shared";
@@ -64,6 +64,8 @@ export const promptRunItem = z.object({
   cost: z.number().nullable(),
   status: z.enum(RUN_STATUSES),
   error: z.string().nullable(),
+  /** The provider's or the network's own words for the failure, behind the plain words of `error`. */
+  errorDetail: z.string().nullable(),
   /** Said of a run that succeeded with something to know, e.g. that the answer was cut. */
   notice: z.string().nullable(),
   /** A run of the playground's edited, unsaved template or messages, or of a continued conversation: not the version as saved. */
@@ -119,7 +121,7 @@ export interface RunPrompt {
 const runSelect = {
   id: true, promptId: true, version: true, userId: true, apiKeyId: true, connectionId: true, connectionName: true, model: true, parameters: true,
   variables: true, input: true, output: true, inputTokens: true, outputTokens: true, ttftMs: true, totalMs: true, cost: true, status: true,
-  error: true, notice: true, draft: true, createdAt: true, toolCalls: true, schemaMatched: true, schemaProblem: true,
+  error: true, errorDetail: true, notice: true, draft: true, createdAt: true, toolCalls: true, schemaMatched: true, schemaProblem: true,
 } as const;
 
 /** The person's or key's name, read with the run (runSelect's rows carry no names). */
@@ -274,17 +276,17 @@ async function insertRun(db: Db, run: RunRecord): Promise<PromptRunItem> {
   const [row] = await hotQuery<Omit<PromptRunItem, "actor"> & { email: string | null; fullName: string | null; keyName: string | null }>(db, Prisma.sql`
     WITH run AS (
       INSERT INTO prompt_runs (organization_id, prompt_id, version, user_id, api_key_id, connection_id, connection_name, model, parameters, variables, input,
-                               output, input_tokens, output_tokens, ttft_ms, total_ms, cost, status, error, notice, draft, created_at,
+                               output, input_tokens, output_tokens, ttft_ms, total_ms, cost, status, error, error_detail, notice, draft, created_at,
                                tool_calls, schema_matched, schema_problem)
       VALUES (${run.organizationId}::uuid, ${run.promptId}::uuid, ${run.version}::int, ${run.userId}::uuid, ${run.apiKeyId}::uuid, ${run.connectionId}::uuid,
               ${run.connectionName}, ${run.model}, ${json(run.parameters)}::jsonb, ${json(run.variables)}::jsonb, ${json(run.input)}::jsonb, ${run.output},
               ${run.inputTokens}::int, ${run.outputTokens}::int, ${run.ttftMs}::int, ${run.totalMs}::int, ${run.cost}::float8, ${run.status}::prompt_run_status,
-              ${run.error}, ${run.notice}, ${run.draft}::boolean, ${run.createdAt}::timestamptz,
+              ${run.error}, ${run.errorDetail}, ${run.notice}, ${run.draft}::boolean, ${run.createdAt}::timestamptz,
               ${json(run.toolCalls)}::jsonb, ${run.schemaMatched}::boolean, ${run.schemaProblem})
       RETURNING *)
     SELECT run.id, run.prompt_id AS "promptId", run.version, run.user_id AS "userId", run.api_key_id AS "apiKeyId", run.connection_id AS "connectionId",
            run.connection_name AS "connectionName", run.model, run.parameters, run.variables, run.input, run.output, run.input_tokens AS "inputTokens",
-           run.output_tokens AS "outputTokens", run.ttft_ms AS "ttftMs", run.total_ms AS "totalMs", run.cost, run.status::text AS status, run.error, run.notice,
+           run.output_tokens AS "outputTokens", run.ttft_ms AS "ttftMs", run.total_ms AS "totalMs", run.cost, run.status::text AS status, run.error, run.error_detail AS "errorDetail", run.notice,
            run.draft, run.created_at AS "createdAt", run.tool_calls AS "toolCalls", run.schema_matched AS "schemaMatched",
            run.schema_problem AS "schemaProblem", u.email, p.full_name AS "fullName", k.name AS "keyName"
     FROM run LEFT JOIN users u ON u.id = run.user_id LEFT JOIN profiles p ON p.user_id = run.user_id LEFT JOIN api_keys k ON k.id = run.api_key_id`);
@@ -351,7 +353,7 @@ async function* answerRun(
   let notice: string | null = null;
   const toolCalls: ToolCall[] = [];
   // Until the answer ends one way or the other, an exit (the caller left the loop) is a stop.
-  let ending: { status: "succeeded" | "failed" | "stopped"; error: string | null } = { status: "stopped", error: RUN_MSG.stopped };
+  let ending: { status: "succeeded" | "failed" | "stopped"; error: string | null; errorDetail?: string | null } = { status: "stopped", error: RUN_MSG.stopped };
   let recorded: PromptRunItem | null = null;
   let providerStatus: number | null | undefined;
   let recording = false;
@@ -387,6 +389,7 @@ async function* answerRun(
       cost: inputTokens === null || outputTokens === null ? null : costAt(await priceOf(), inputTokens, outputTokens),
       status: ending.status,
       error: ending.error,
+      errorDetail: ending.errorDetail ?? null,
       notice,
       draft: prepared.draft,
       createdAt,
@@ -427,14 +430,14 @@ async function* answerRun(
         }
       }
       // An SDK stream may end quietly when aborted: the abort, not the quiet end, says how it ended.
-      ending = timedOut ? { status: "failed", error: RUN_MSG.timedOut(timeoutMs) } : controller.signal.aborted ? { status: "stopped", error: RUN_MSG.stopped } : { status: "succeeded", error: null };
+      ending = timedOut ? { status: "failed", error: providerTimedOut(prepared.connection, timeoutMs).message } : controller.signal.aborted ? { status: "stopped", error: RUN_MSG.stopped } : { status: "succeeded", error: null };
     } catch (error) {
-      if (timedOut) ending = { status: "failed", error: RUN_MSG.timedOut(timeoutMs) };
+      if (timedOut) ending = { status: "failed", error: providerTimedOut(prepared.connection, timeoutMs).message };
       else if (controller.signal.aborted) ending = { status: "stopped", error: RUN_MSG.stopped };
       else {
-        const failure = describeProviderError(error, prepared.connection.apiKey);
+        const failure = describeProviderError(error, prepared.connection, { timeoutMs, model: prepared.model });
         providerStatus = failure.status;
-        ending = { status: "failed", error: failure.message };
+        ending = { status: "failed", error: failure.message, errorDetail: failure.detail };
       }
     }
     recorded = await record();

@@ -6,7 +6,7 @@ import { RUNTIME_MSG, RUN_MSG, unfilledPlaceholders, type RuntimePrompt, type Va
 import type { ApiServices } from "../types.ts";
 import { fail } from "../../errors.ts";
 import type { KeyCaller } from "../access/visibility.ts";
-import { findTeamRunConnections, type RunConnectionRow } from "../models/connections.ts";
+import { chooseRunConnection, findTeamRunConnections, type RunConnectionRow } from "../models/connections.ts";
 import { streamRun, type RunEvent, type RunVersion } from "../runs/runs.ts";
 import { compileRuntimePrompt, keyPromptFor, runtimeSelector } from "./runtime-prompts.ts";
 
@@ -15,11 +15,14 @@ type RunDeps = Pick<ApiServices, "db" | "runtime" | "config" | "now">;
 /**
  * The team's organization and the connection a run uses, in one read: `connectionId` when given (null
  * when the organization has none such; streamRun refuses it, or one not open to the team), else the
- * organization's only one open to the team, else a 400 that says what to do.
+ * one chooseRunConnection picks (the team's default, the organization's, the only one that passed its
+ * test), else a 400 that says what to do.
  */
 async function runConnectionFor(deps: RunDeps, teamId: string, connectionId: string | undefined): Promise<{ organizationId: string; connection: RunConnectionRow | null }> {
-  const { organizationId, connections } = await findTeamRunConnections(deps.db, teamId, connectionId);
-  if (connectionId !== undefined || connections.length === 1) return { organizationId, connection: connections[0] ?? null };
+  const { organizationId, defaults, connections } = await findTeamRunConnections(deps.db, teamId, connectionId);
+  if (connectionId !== undefined) return { organizationId, connection: connections[0] ?? null };
+  const chosen = chooseRunConnection(connections, defaults);
+  if (chosen) return { organizationId, connection: chosen.connection };
   return fail(
     "INVALID",
     connections.length ? RUNTIME_MSG.chooseConnection(connections.length) : RUNTIME_MSG.noConnection,

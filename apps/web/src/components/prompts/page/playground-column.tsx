@@ -6,6 +6,7 @@ import { CornerDownLeft, ListPlus, LoaderCircle, Save, TriangleAlert, X } from "
 import type { RouterOutputs } from "@promptly/api";
 import { Alert, AlertDescription, AlertTitle } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
+import { ErrorDetails } from "@/components/ui/error-details";
 import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@/components/ui/select";
@@ -46,7 +47,8 @@ export function PlaygroundColumn(props: PlaygroundColumnProps) {
   const connection = connections.find((item) => item.id === connectionId);
   const running = column.streaming !== null;
   const pending = running ? [] : pendingToolCalls(column.turns);
-  const answered = !running && column.turns.at(-1)?.role === "assistant" && pending.length === 0;
+  // A failed run is not a conversation to carry on: no Continue after it.
+  const answered = !running && column.run?.status !== "failed" && column.turns.at(-1)?.role === "assistant" && pending.length === 0;
 
   return (
     <section aria-label={label} data-testid="playground-column" className="grid min-w-0 content-start gap-4 rounded-lg border p-4">
@@ -70,6 +72,7 @@ export function PlaygroundColumn(props: PlaygroundColumnProps) {
               {connections.map((item) => (
                 <SelectItem key={item.id} value={item.id}>
                   {item.name}
+                  {!item.lastTest ? " (not tested)" : item.lastTest.ok ? "" : " (test failed)"}
                 </SelectItem>
               ))}
             </SelectContent>
@@ -129,8 +132,11 @@ export function PlaygroundColumn(props: PlaygroundColumnProps) {
       {column.run?.status === "failed" && (
         <Alert variant="destructive">
           <TriangleAlert aria-hidden="true" />
-          <AlertTitle>The provider failed</AlertTitle>
-          <AlertDescription>{column.run.error}</AlertDescription>
+          <AlertTitle>The run failed</AlertTitle>
+          <AlertDescription>
+            <p>{column.run.error}</p>
+            <ErrorDetails detail={column.run.errorDetail} />
+          </AlertDescription>
         </Alert>
       )}
       {column.run?.notice && <p className="text-sm text-muted-foreground">{column.run.notice}</p>}

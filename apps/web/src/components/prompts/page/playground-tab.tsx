@@ -53,6 +53,8 @@ export function PlaygroundTab({ prompt }: { prompt: PromptDetail }) {
   const version = prompt.version;
   const navigate = useNavigate();
   const connections = trpc.playground.connections.useQuery({ promptId: prompt.id });
+  // The connection a column starts on, and why; none when no default qualifies (never a failing or untested one).
+  const chosenConnection = trpc.playground.defaultConnection.useQuery({ promptId: prompt.id });
   const savedMessages = version.messages ?? [];
   const [template, setTemplate] = useState(version.template ?? "");
   const [messages, setMessages] = useState<PromptMessage[]>(savedMessages);
@@ -75,7 +77,9 @@ export function PlaygroundTab({ prompt }: { prompt: PromptDetail }) {
   const placeholderNames = extractPlaceholders(body);
   const placeholders = Object.fromEntries(placeholderNames.map((name) => [name, fills[name] ?? []]));
   const offered = connections.data ?? [];
-  const connectionOf = (column: Column) => (offered.some((item) => item.id === column.settings.connectionId) ? column.settings.connectionId : (offered[0]?.id ?? ""));
+  const connectionOf = (column: Column) =>
+    offered.some((item) => item.id === column.settings.connectionId) ? column.settings.connectionId : (chosenConnection.data?.connectionId ?? "");
+  const unchosen = columns.some((column) => !connectionOf(column));
 
   /** The variables as typed, or null (with the problems shown) when they do not fit the contract. */
   const checkedValues = () => {
@@ -125,7 +129,7 @@ export function PlaygroundTab({ prompt }: { prompt: PromptDetail }) {
   };
 
   const runAll = () => {
-    if (running || !offered.length) return;
+    if (running || !offered.length || unchosen) return;
     const values = checkedValues();
     if (!values) return;
     const stage = stager();
@@ -253,7 +257,7 @@ export function PlaygroundTab({ prompt }: { prompt: PromptDetail }) {
               Stop
             </Button>
           ) : (
-            <Button onClick={runAll} disabled={!offered.length} aria-keyshortcuts="Control+Enter Meta+Enter">
+            <Button onClick={runAll} disabled={!offered.length || unchosen} aria-keyshortcuts="Control+Enter Meta+Enter">
               <Play aria-hidden="true" />
               Run
             </Button>
@@ -270,6 +274,12 @@ export function PlaygroundTab({ prompt }: { prompt: PromptDetail }) {
             <AlertDescription>An organization admin adds one under Model Providers (and may open it to this team).</AlertDescription>
           </Alert>
         ) : (
+          <>
+          {chosenConnection.data && (
+            <p role="status" data-testid="connection-notice" className={chosenConnection.data.connectionId ? "text-sm text-muted-foreground" : "text-sm text-destructive"}>
+              {chosenConnection.data.message}
+            </p>
+          )}
           <div className="grid min-w-0 grid-cols-1 gap-4 md:grid-cols-2 xl:grid-cols-3">
             {columns.map((column, index) => (
               <PlaygroundColumn
@@ -291,6 +301,7 @@ export function PlaygroundTab({ prompt }: { prompt: PromptDetail }) {
               />
             ))}
           </div>
+          </>
         )}
       </section>
       {prompt.can.write && !prompt.archivedAt && (
