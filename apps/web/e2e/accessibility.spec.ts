@@ -380,7 +380,7 @@ function routes(data: World): { group: Group; route: string; who?: Persona[]; op
           async open(page) {
             await main(page).getByRole("button", { name: `Test connection ${CONNECTION}`, exact: true }).click();
             const dialog = page.getByRole("dialog", { name: `Test ${CONNECTION}` });
-            await expect(dialog.getByRole("alert")).toContainText("Could not reach the provider");
+            await expect(dialog.getByRole("alert")).toContainText(`Could not reach ${CONNECTION} at`);
             return dialog;
           },
         },

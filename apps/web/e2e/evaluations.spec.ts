@@ -228,7 +228,7 @@ test("an evaluation whose connection cannot be reached says how many cases could
   });
   const connection = (await callMutation(page.request, "providers.create", {
     organizationId: organization.id, kind: "openai-compatible", name: uniqueName("Unreachable"), baseUrl: `http://127.0.0.1:${closedPort}/v1`, apiKey: provider.apiKey,
-  })) as { id: string };
+  })) as { id: string; name: string };
   const prompt = (await callMutation(page.request, "prompts.create", {
     teamId: team.id, name: `e2e/${randomBytes(5).toString("hex")}`, title: uniqueName("Unreachable"), visibility: "team", type: "text", template: "Answer {{ question }}.", model: "gpt-4o-mini",
   })) as { id: string };
@@ -245,12 +245,12 @@ test("an evaluation whose connection cannot be reached says how many cases could
   await expect(view.locator("header").first().getByText("Done", { exact: true })).toBeVisible();
   await expect(view.getByTestId("evaluation-counts")).toHaveText("0 done · 3 could not run");
   await expect(view.getByRole("table", { name: "Figures per version" }).locator("[data-version='1']")).toContainText(/v1\s*–\s*0\s*0\s*3/);
-  await expect(view.getByTestId("cases-not-run")).toContainText(`3 cases could not run: Could not reach the provider (nothing answered at 127.0.0.1:${closedPort}: the connection was refused)`);
+  await expect(view.getByTestId("cases-not-run")).toContainText(`3 cases could not run: Could not reach ${connection.name} at 127.0.0.1:${closedPort}: is the server running?`);
 
   // The list says it too, beside the pass rate, with the button.
   await view.getByRole("button", { name: "All evaluations" }).click();
   const row = page.getByRole("table", { name: "Evaluations" }).getByRole("row").nth(1);
-  await expect(row.getByTestId("cases-not-run")).toContainText("3 cases could not run: Could not reach the provider");
+  await expect(row.getByTestId("cases-not-run")).toContainText("3 cases could not run: Could not reach");
 
   // The connection mended, the cases in error are retried from the list (the row does not open) and pass.
   await callMutation(page.request, "providers.update", { id: connection.id, baseUrl: provider.openaiBaseUrl, apiKey: provider.apiKey });

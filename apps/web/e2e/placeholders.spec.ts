@@ -24,9 +24,11 @@ test("an author writes a chat prompt with a placeholder, sees it as its own bloc
   const admin = await createAccount({ fullName: "Hana History" });
   const { organization } = await createTeamInNewOrganization([{ userId: admin.id, role: "admin" }]);
   await signIn(page, admin.email);
-  await callMutation(page.request, "providers.create", {
+  const connection = (await callMutation(page.request, "providers.create", {
     organizationId: organization.id, kind: "openai-compatible", name: uniqueName("Local models"), baseUrl: provider.openaiBaseUrl, apiKey: provider.apiKey,
-  });
+  })) as { id: string };
+  // Tested, it is the connection the playground starts on (the only one that passed its test).
+  await callMutation(page.request, "providers.test", { id: connection.id });
 
   // The editor: two role messages, then a placeholder moved between them.
   const title = uniqueName("Support With History");

@@ -33,9 +33,11 @@ test("a tool call shows in the playground and is recorded; the author's tool res
   ]);
   // The connection and the prompt through the API: they are not under test here.
   const adminPage = await signedInPage(browser, admin.email);
-  await callMutation(adminPage.request, "providers.create", {
+  const connection = (await callMutation(adminPage.request, "providers.create", {
     organizationId: organization.id, kind: "openai-compatible", name: uniqueName("Local"), baseUrl: provider.openaiBaseUrl, apiKey: provider.apiKey,
-  });
+  })) as { id: string };
+  // Tested, it is the connection the playground starts on (the only one that passed its test).
+  await callMutation(adminPage.request, "providers.test", { id: connection.id });
   await adminPage.context().close();
   const page = await signedInPage(browser, editor.email);
   const errors = consoleErrors(page);

@@ -63,6 +63,21 @@ test("an admin connects a provider; an editor runs two models side by side on an
   await editorPage.goto(`/prompts/${prompt.id}`);
   await editorPage.getByRole("tab", { name: "Playground" }).click();
   await expect(editorPage).toHaveURL(/tab=playground/);
+  // Never tested, the only connection is not picked silently: the playground says so and asks to pick or test one.
+  const notice = editorPage.getByTestId("connection-notice");
+  await expect(notice).toHaveText(
+    "No connection is chosen: this team and its organization have no default, and not exactly one connection passed its test. Pick one below, or test one under Model Providers",
+  );
+  await expect(editorPage.getByRole("button", { name: "Run", exact: true })).toBeDisabled();
+  // The admin tests it: it works, and the page keeps that.
+  const row = page.getByTestId("connection-row").filter({ hasText: connectionName });
+  await expect(row.getByTestId("last-test")).toHaveText("Never tested");
+  await row.getByRole("button", { name: `Test connection ${connectionName}` }).click();
+  await expect(page.getByRole("dialog", { name: `Test ${connectionName}` })).toContainText("Connected: 3 models found.");
+  await page.getByRole("dialog", { name: `Test ${connectionName}` }).getByRole("button", { name: "Close", exact: true }).first().click();
+  await expect(row.getByTestId("last-test")).toContainText("Works");
+  await editorPage.reload();
+  await expect(notice).toHaveText(`Uses ${connectionName}: the only connection that passed its test`);
   const template = editorPage.getByRole("textbox", { name: "Template", exact: true });
   await expect(template).toHaveValue("Write about {{ topic }}.");
   await template.fill("Write a haiku about {{ topic }}.");
@@ -115,7 +130,13 @@ test("an admin connects a provider; an editor runs two models side by side on an
   provider.failWith = 429;
   try {
     await editorPage.getByRole("button", { name: "Run", exact: true }).click();
-    for (const number of [1, 2]) await expect(column(editorPage, number).getByRole("alert")).toContainText(/The provider failed.*rate limit.*\(429\)/s);
+    for (const number of [1, 2]) await expect(column(editorPage, number).getByRole("alert")).toContainText(`${connectionName} is rate limiting requests (429): retry in a moment`);
+    // The provider's own words behind Details; a failed run is not carried on (no Continue).
+    const details = column(editorPage, 1).getByTestId("error-details");
+    await expect(details.locator("pre")).toBeHidden();
+    await details.getByText("Details", { exact: true }).click();
+    await expect(details.locator("pre")).toHaveText("429: Rate limit reached for requests.");
+    await expect(column(editorPage, 1).getByRole("button", { name: "Continue" })).toHaveCount(0);
   } finally {
     provider.failWith = null;
   }
@@ -183,9 +204,11 @@ test("a long edited template (30,000 characters) runs from the tab and is contin
   const { organization, team } = await createTeamInNewOrganization([{ userId: editor.id, role: "admin" }]);
   const page = await signedInPage(browser, editor.email);
   const errors = consoleErrors(page);
-  await callMutation(page.request, "providers.create", {
+  const connection = (await callMutation(page.request, "providers.create", {
     organizationId: organization.id, kind: "openai-compatible", name: uniqueName("Local"), baseUrl: provider.openaiBaseUrl, apiKey: provider.apiKey,
-  });
+  })) as { id: string };
+  // Tested, it is the connection the playground starts on (the only one that passed its test).
+  await callMutation(page.request, "providers.test", { id: connection.id });
   const prompt = (await callMutation(page.request, "prompts.create", {
     teamId: team.id, name: `e2e/${randomBytes(5).toString("hex")}`, title: uniqueName("Long"), visibility: "team", type: "text", template: "Write about {{ topic }}.", model: "gpt-4o-mini",
   })) as { id: string };

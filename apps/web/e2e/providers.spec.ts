@@ -83,12 +83,17 @@ test("an organization admin adds an OpenAI-compatible connection, tests it, edit
   provider.failWith = 429;
   try {
     await testDialog.getByRole("button", { name: "Test again" }).click();
-    await expect(testDialog.getByRole("alert")).toHaveText(/^The provider's rate limit was reached \(429\)/);
+    await expect(testDialog.getByRole("alert")).toHaveText(`${name} is rate limiting requests (429): retry in a moment`);
+    // The provider's own words, folded under Details.
+    await testDialog.getByText("Details", { exact: true }).click();
+    await expect(testDialog.getByTestId("error-details")).toContainText("429: Rate limit reached for requests.");
   } finally {
     provider.failWith = null;
   }
   await testDialog.getByRole("button", { name: "Close", exact: true }).first().click();
   await expect(testDialog).toBeHidden();
+  // The connection keeps its last test, and shows it.
+  await expect(row.getByTestId("last-test")).toContainText(`Failed: ${name} is rate limiting requests (429)`);
 
   // Edit without typing the key: the field is empty and says the current key stays.
   const renamed = `${name} renamed`;

@@ -15,8 +15,8 @@ import { E2E } from "./support/env.ts";
 import { createPromptWith } from "./support/prompts.ts";
 import { recordSecret } from "./support/secrets.ts";
 
-const REFUSED_KEY = "The provider refused the API key (401): Incorrect API key provided.";
-const RATE_LIMITED = "The provider's rate limit was reached (429): Rate limit reached for requests.";
+const REFUSED_KEY = "Local models refused the key: update it under Model Providers";
+const RATE_LIMITED = "Local models is rate limiting requests (429): retry in a moment";
 
 let provider: FakeProvider;
 test.beforeAll(async () => {
@@ -46,9 +46,11 @@ test("API runs show in the Runs tab and the figures per version; a provider's 40
 
   // The connection and a `run` key, made through the API the Providers and Teams pages use.
   await signIn(page, admin.email);
-  await callMutation(page.request, "providers.create", {
+  const connection = (await callMutation(page.request, "providers.create", {
     organizationId: organization.id, kind: "openai-compatible", name: "Local models", baseUrl: provider.openaiBaseUrl, apiKey: provider.apiKey,
-  });
+  })) as { id: string };
+  // Tested, it is the one a run naming no connection uses.
+  await callMutation(page.request, "providers.test", { id: connection.id });
   const key = (await callMutation(page.request, "apiKeys.create", { teamId: team.id, name: "Writer service", scopes: ["run"] })) as { key: string };
   recordSecret("API key", key.key);
   const run = async (version: number, topic: string) => {
