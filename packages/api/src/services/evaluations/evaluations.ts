@@ -12,7 +12,7 @@ import {
 } from "@promptly/shared";
 import { fail } from "../../errors.ts";
 import { createdAtSortValue, decodeKeysetCursor, encodeKeysetCursor } from "../platform/keyset-cursor.ts";
-import { allowModel, allowTeamConnection, findRunConnection, listRunConnections, type RunConnectionRow } from "../models/connections.ts";
+import { allowModel, allowTeamConnection, chooseTeamRunConnection, findRunConnection, listRunConnections, type RunConnectionRow } from "../models/connections.ts";
 import type { RunActor, RunPrompt } from "../runs/runs.ts";
 import type { EvaluationJobs } from "../types.ts";
 import { EVALUATION_CHANNEL } from "./queue.ts";
@@ -21,8 +21,8 @@ type StartDeps = { db: Db; evaluations: EvaluationJobs };
 
 /**
  * The connection an evaluation runs on: `connectionId` when given (refused as a run refuses it: another
- * organization's does not exist, one not open to the team is forbidden), else the first by name of the
- * connections open to the team that offers every model the evaluation needs.
+ * organization's does not exist, one not open to the team is forbidden), else the one a run naming none
+ * uses (chooseRunConnection) when it offers every model the evaluation needs, else the first by name that does.
  */
 async function evaluationConnection(db: DbOrTx, prompt: RunPrompt, connectionId: string | undefined, models: string[]): Promise<RunConnectionRow> {
   if (connectionId) {
@@ -30,9 +30,12 @@ async function evaluationConnection(db: DbOrTx, prompt: RunPrompt, connectionId:
     allowTeamConnection(row, prompt);
     return row;
   }
-  const open = await listRunConnections(db, prompt.organizationId, prompt.teamId);
+  const [open, chosen] = await Promise.all([listRunConnections(db, prompt.organizationId, prompt.teamId), chooseTeamRunConnection(db, prompt.organizationId, prompt.teamId)]);
   if (!open.length) return fail("INVALID", RUNTIME_MSG.noConnection, "NO_CONNECTION");
-  const offering = open.find((connection) => !connection.models.length || models.every((model) => connection.models.includes(model))) ?? open[0]!;
+  const offers = (connection: (typeof open)[number]) => !connection.models.length || models.every((model) => connection.models.includes(model));
+  // The connection a run naming none uses (a default, or the only one that passed its test) when it offers the models; else one that does.
+  const preferred = open.find((connection) => connection.id === chosen.connectionId && offers(connection));
+  const offering = preferred ?? open.find(offers) ?? open[0]!;
   return (await findRunConnection(db, offering.id))!;
 }
 
