@@ -6,7 +6,7 @@ import { randomBytes } from "node:crypto";
 import { expect, test, type Page } from "@playwright/test";
 import { PAGE_REQUIREMENTS, PROVIDER_MSG } from "@promptly/shared";
 import { startFakeProvider, type FakeProvider } from "../../../packages/api/testing/fake-provider.ts";
-import { addOrganizationMember, createAccount, createOrganizationWith, createTeamWith, signIn, uniqueName } from "./support/accounts.ts";
+import { addOrganizationMember, callMutation, createAccount, createOrganizationWith, createTeamInNewOrganization, createTeamWith, signIn, uniqueName } from "./support/accounts.ts";
 import { seriousViolations } from "./support/axe.ts";
 import { consoleErrors } from "./support/console.ts";
 import { E2E } from "./support/env.ts";
@@ -94,6 +94,11 @@ test("an organization admin adds an OpenAI-compatible connection, tests it, edit
   await expect(testDialog).toBeHidden();
   // The connection keeps its last test, and shows it.
   await expect(row.getByTestId("last-test")).toContainText(`Failed: ${name} is rate limiting requests (429)`);
+  // The organization's default: marked in its row, and unset again.
+  await row.getByRole("button", { name: `Make default ${name}` }).click();
+  await expect(row.getByText("Default", { exact: true })).toBeVisible();
+  await row.getByRole("button", { name: `Unset default ${name}` }).click();
+  await expect(row.getByText("Default", { exact: true })).toBeHidden();
 
   // Edit without typing the key: the field is empty and says the current key stays.
   const renamed = `${name} renamed`;
@@ -178,5 +183,30 @@ test("a plain member of the organization cannot open Model providers: sent to th
   await expect(denied).toContainText(PAGE_REQUIREMENTS["page.providers"]);
   await expect(page.getByRole("heading", { name: "Connections" })).toHaveCount(0);
   expect(await seriousViolations(page)).toEqual([]);
+  expect(errors).toEqual([]);
+});
+
+test("a team admin picks the team's default connection on the Teams page; the playground says it uses it, and why", async ({ page }) => {
+  const admin = await createAccount({ fullName: "Tara Teamadmin" });
+  const { organization, team } = await createTeamInNewOrganization([{ userId: admin.id, role: "admin" }]);
+  await signIn(page, admin.email);
+  const errors = consoleErrors(page);
+  const connection = (name: string) => ({ organizationId: organization.id, kind: "openai-compatible", name, baseUrl: provider.openaiBaseUrl, apiKey: provider.apiKey });
+  await callMutation(page.request, "providers.create", connection(uniqueName("A first")));
+  const chosenName = uniqueName("B chosen");
+  await callMutation(page.request, "providers.create", connection(chosenName));
+  const prompt = (await callMutation(page.request, "prompts.create", {
+    teamId: team.id, name: `e2e/${randomBytes(5).toString("hex")}`, title: uniqueName("Defaults"), visibility: "team", type: "text", template: "Hi", model: "gpt-4o-mini",
+  })) as { id: string };
+
+  await page.goto("/teams");
+  const card = page.getByTestId("default-connection-card");
+  await card.getByRole("combobox", { name: "Team's default connection" }).click();
+  await page.getByRole("option", { name: `${chosenName} (not tested)` }).click();
+  await expect(card.getByRole("combobox", { name: "Team's default connection" })).toContainText(chosenName);
+
+  await page.goto(`/prompts/${prompt.id}?tab=playground`);
+  await expect(page.getByTestId("connection-notice")).toHaveText(`Uses ${chosenName}: the team's default`);
+  await expect(page.getByRole("region", { name: "Model 1", exact: true }).getByRole("combobox", { name: "Connection" })).toContainText(chosenName);
   expect(errors).toEqual([]);
 });

@@ -132,7 +132,7 @@ function Connections({ organizationId }: { organizationId: string }) {
                         variant="ghost"
                         size="sm"
                         disabled={setDefault.isPending}
-                        aria-label={connection.isDefault ? `Stop using ${connection.name} as the default` : `Make ${connection.name} the default`}
+                        aria-label={connection.isDefault ? `Unset default ${connection.name}` : `Make default ${connection.name}`}
                         onClick={() => setDefault.mutate({ organizationId, connectionId: connection.isDefault ? null : connection.id })}
                       >
                         {connection.isDefault ? "Unset default" : "Make default"}
