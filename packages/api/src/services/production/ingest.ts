@@ -165,13 +165,13 @@ function generationContribution(row: StoredGeneration, sign: 1 | -1) {
     input_tokens: sign * (row.inputTokens ?? 0),
     output_tokens: sign * (row.outputTokens ?? 0),
     cost: sign * (row.cost ?? 0),
+    cost_count: row.cost === null ? 0 : sign,
+    cost_sum_squares: sign * (row.cost ?? 0) ** 2,
   };
 }
 type GenerationDelta = ReturnType<typeof generationContribution>;
 
 function sumGenerationDeltas(deltas: GenerationDelta[]): GenerationDelta[] {
-    cost_count: row.cost === null ? 0 : sign,
-    cost_sum_squares: sign * (row.cost ?? 0) ** 2,
   const byKey = new Map<string, GenerationDelta>();
   for (const delta of deltas) {
     const key = [delta.prompt_id, delta.version, delta.environment, delta.model, delta.hour].join("\u0000");
@@ -283,17 +283,6 @@ async function readablePromptVersions(tx: DbTransaction, caller: Caller, asked: 
 const GENERATION_COLUMNS = Prisma.sql`id, organization_id, team_id, prompt_id, prompt_name, version, trace_id, observation_id, source, model, environment,
   started_at, ended_at, completion_start_at, latency_ms, ttft_ms, input_tokens, output_tokens, cost, status, error_message, user_ref, session_ref, input, output`;
 
-/**
- * Writes what one request sent, for the caller's team (`teamId`): the generations merged by
- * observation id, the scores (a repeat of a sender's id is a no-op), the rollups. Unknown prompts are
- * stored unlinked. Resolves once committed, so what is acknowledged is durable.
- *
- * Requests of one key that arrive while a batch is being written are written together in the next
- * one (a group commit): many exporters sending 100 spans each share one transaction, its locks and
- * its rollup upserts, instead of each taking its own and queueing on the same rollup rows. A request
- * that must find its generation or run (a person's or the REST API's score) is written alone, and so
- * is each request of a batch that failed, so one request's refusal is never another's.
- */
 interface Sent {
   generations: GenerationPatch[];
   scores: ScoreDraft[];
@@ -318,6 +307,17 @@ const BATCHES_AT_ONCE = 2;
 /** Per database client: the requests waiting, by team and key, and the batches being written. */
 const queues = new WeakMap<Db, { waiting: Map<string, Waiting[]>; writing: number }>();
 
+/**
+ * Writes what one request sent, for the caller's team (`teamId`): the generations merged by
+ * observation id, the scores (a repeat of a sender's id is a no-op), the rollups. Unknown prompts are
+ * stored unlinked. Resolves once committed, so what is acknowledged is durable.
+ *
+ * Requests of one key that arrive while a batch is being written are written together in the next
+ * one (a group commit): many exporters sending 100 spans each share one transaction, its locks and
+ * its rollup upserts, instead of each taking its own and queueing on the same rollup rows. A request
+ * that must find its generation or run (a person's or the REST API's score) is written alone, and so
+ * is each request of a batch that failed, so one request's refusal is never another's.
+ */
 export function ingestProduction(db: Db, caller: Caller, teamId: string, sent: Sent): Promise<IngestResult> {
   if (!caller.apiKey || sent.scores.some((score) => score.mustExist)) return writeProduction(db, caller, teamId, sent);
   let queue = queues.get(db);
