@@ -18,14 +18,17 @@ export class PromptlyApiError extends Error {
     message: string,
     /** Every problem of a 400, as the server listed them. */
     readonly details?: RuntimeError["error"]["details"],
-    options?: { cause?: unknown; providerStatus?: number | null },
+    options?: { cause?: unknown; providerStatus?: number | null; detail?: string | null },
   ) {
     super(message, options);
     if (options?.providerStatus !== undefined) this.providerStatus = options.providerStatus;
+    if (options?.detail !== undefined) this.detail = options.detail;
   }
 
   /** A run's 502: the HTTP status the model's provider answered (null: it did not answer). */
   readonly providerStatus?: number | null;
+  /** A run's 502: the provider's or the network's own words behind the message (null: none). */
+  readonly detail?: string | null;
 }
 
 /** `prompt.compile(values)` with values that break the prompt's variable contract: every offending variable is named. */

@@ -139,8 +139,8 @@ function refusalOf(status: number, text: string): PromptlyApiError {
     refusal = runtimeError.safeParse(null);
   }
   if (!refusal.success) return new PromptlyApiError(status, "INVALID_RESPONSE", `The server answered ${status} without an error of its API`);
-  const { code, message, details, providerStatus } = refusal.data.error;
-  return new PromptlyApiError(status, code, message, details, { providerStatus });
+  const { code, message, details, providerStatus, detail } = refusal.data.error;
+  return new PromptlyApiError(status, code, message, details, { providerStatus, detail });
 }
 
 /** The server-sent events of a streamed answer, as they arrive. */

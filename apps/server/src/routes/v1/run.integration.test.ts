@@ -297,7 +297,7 @@ describe("the TypeScript client's run", () => {
     expect(readOnly).toMatchObject({ status: 403, code: "FORBIDDEN", message: RUNTIME_MSG.runScopeNeeded });
     provider.failWith = 401;
     const failed = await client().run("support/reply", { customer: "A", topic: "billing" }).catch((error: unknown) => error);
-    expect(failed).toMatchObject({ status: 502, code: "BAD_GATEWAY", providerStatus: 401 });
+    expect(failed).toMatchObject({ status: 502, code: "BAD_GATEWAY", providerStatus: 401, detail: "401: Incorrect API key provided." });
     const streamed = (async () => {
       for await (const _event of client().run("support/reply", { customer: "A", topic: "billing" }, { stream: true }));
     })();

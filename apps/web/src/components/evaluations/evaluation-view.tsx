@@ -18,6 +18,7 @@ import { Progress } from "@/components/ui/progress";
 import { Skeleton, SkeletonRows } from "@/components/ui/skeleton";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "@/components/ui/tabs";
+import { ErrorDetails } from "@/components/ui/error-details";
 import { formatDateTime } from "@/lib/dates";
 import { trpc } from "@/lib/trpc";
 import { assertionText, variablesText } from "./assertion-text.ts";
@@ -223,7 +224,12 @@ function ResultCell({ cell }: { cell: Cell }) {
         {cell.rateLimited > 0 && <span>{cell.rateLimited === 1 ? "1 rate limit retried" : `${cell.rateLimited} rate limits retried`}</span>}
       </div>
       {cell.output !== null && <p className="line-clamp-6 text-sm whitespace-pre-wrap wrap-anywhere">{cell.output}</p>}
-      {cell.error && <p className="text-sm wrap-anywhere text-destructive">{cell.error}</p>}
+      {cell.error && (
+        <div className="text-sm wrap-anywhere text-destructive">
+          <p>{cell.error}</p>
+          <ErrorDetails detail={cell.errorDetail} />
+        </div>
+      )}
       {cell.results && cell.results.length > 0 && <AssertionOutcomes outcomes={cell.results} />}
     </div>
   );

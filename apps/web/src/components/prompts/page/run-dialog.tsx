@@ -8,6 +8,7 @@ import { LoadFailure } from "@/components/layout/load-failure";
 import { formatCost, formatMs, formatTokens } from "@/components/runs/run-format";
 import { RunStatusBadge } from "@/components/runs/run-status-badge";
 import { Alert, AlertDescription, AlertTitle } from "@/components/ui/alert";
+import { ErrorDetails } from "@/components/ui/error-details";
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from "@/components/ui/dialog";
 import { Skeleton } from "@/components/ui/skeleton";
 import { formatDateTime } from "@/lib/dates";
@@ -88,7 +89,10 @@ function RunBody({ run }: { run: Run }) {
       {run.status === "failed" && run.error && (
         <Alert variant="destructive">
           <AlertTitle>The run failed</AlertTitle>
-          <AlertDescription>{run.error}</AlertDescription>
+          <AlertDescription>
+            <p>{run.error}</p>
+            <ErrorDetails detail={run.errorDetail} />
+          </AlertDescription>
         </Alert>
       )}
       {run.status === "stopped" && (
