@@ -59,6 +59,11 @@ export interface ScoreDraft {
   externalId?: string;
   /** Refuse (NOT_FOUND) rather than store it unlinked when its generation or run is not found. */
   mustExist?: boolean;
+  /**
+   * The prompt the generation or run must be of (a person scores from that prompt's page): one of
+   * another prompt is not found. Checked with the rest, inside the write's transaction.
+   */
+  promptId?: string;
 }
 
 interface StoredGeneration {
@@ -558,19 +563,23 @@ async function scoreTargets(tx: DbTransaction, caller: Caller, teamId: string, s
   const none: ScoreTarget = { generationId: null, runId: null, traceId: null, observationId: null, promptId: null, version: null, environment: null };
   const ofGeneration = (row: Row | undefined): ScoreTarget =>
     row ? { ...none, generationId: row.id, traceId: row.traceId, observationId: row.observationId, promptId: row.promptId, version: row.version, environment: row.environment } : none;
+  const ofPrompt = (score: ScoreDraft, row: { promptId: string | null }) => score.promptId === undefined || row.promptId === score.promptId;
   return scores.map((score) => {
     if (score.runId) {
-      const run = runs.find((row) => row.id === score.runId);
+      const run = runs.find((row) => row.id === score.runId && ofPrompt(score, row));
       if (!run && score.mustExist) throw new DomainError("NOT_FOUND", INGEST_MSG.runNotFound);
       return run ? { ...none, runId: run.id, promptId: run.promptId, version: run.version } : none;
     }
     if (score.generationId) {
-      const generation = generations.find((row) => row.id === score.generationId);
+      const generation = generations.find((row) => row.id === score.generationId && ofPrompt(score, row));
       if (!generation && score.mustExist) throw new DomainError("NOT_FOUND", INGEST_MSG.generationNotFound);
       return ofGeneration(generation);
     }
-    if (score.observationId) return ofGeneration(generations.find((row) => row.observationId === score.observationId));
-    if (score.traceId) return ofGeneration(generations.find((row) => row.traceId === score.traceId && row.promptId) ?? generations.find((row) => row.traceId === score.traceId));
-    return none;
+    const generation = score.observationId
+      ? generations.find((row) => row.observationId === score.observationId)
+      : score.traceId ? (generations.find((row) => row.traceId === score.traceId && row.promptId) ?? generations.find((row) => row.traceId === score.traceId)) : undefined;
+    // /api/v1 answers a trace or span it cannot see as not found, as it does a generation id.
+    if (!generation && score.mustExist) throw new DomainError("NOT_FOUND", INGEST_MSG.generationNotFound);
+    return ofGeneration(generation);
   });
 }

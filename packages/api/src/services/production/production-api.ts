@@ -11,7 +11,7 @@ import type { Caller, KeyCaller } from "../access/visibility.ts";
 import { productionIngested } from "../platform/metrics.ts";
 import { ingestProduction, type GenerationPatch, type ScoreDraft } from "./ingest.ts";
 import { decodeOtlpProtobuf, type OtlpRequest } from "./otlp.ts";
-import { generationsFromOtlp, readLangfuseEvent, scoreFromLangfuse } from "./sources.ts";
+import { generationsFromOtlp, readLangfuseEvent, scoreDraftOf } from "./sources.ts";
 
 /** An OTLP/HTTP trace request's body, JSON or protobuf (already inflated): its spans naming a prompt become generations. */
 export async function ingestOtlpTraces(db: Db, caller: KeyCaller, body: Buffer, contentType: string, now: Date) {
@@ -75,7 +75,7 @@ function definedOnly(trace: { userId?: string; sessionId?: string; environment?:
 /** Langfuse's POST /api/public/scores: one score; its id answered (a repeat of its id answers the stored one). */
 export async function createLangfuseScore(db: Db, caller: KeyCaller, body: z.output<typeof langfuseScoreBody>) {
   allowOrFail(authorize(caller, "production.ingest"));
-  const score = scoreFromLangfuse(body, caller.apiKey.id);
+  const score = scoreDraftOf(body, caller.apiKey.id);
   if ("message" in score) throw new DomainError("INVALID", score.message);
   const result = await ingestProduction(db, caller, caller.apiKey.teamId, { generations: [], scores: [score] });
   productionIngested.inc({ source: "langfuse", result: "score" }, result.scores.filter((item) => item.inserted).length);
@@ -85,13 +85,8 @@ export async function createLangfuseScore(db: Db, caller: KeyCaller, body: z.out
 /** POST /api/v1/scores: a score on a generation (by id, or by trace and observation id) or a run the key's team reads. */
 export async function createApiScore(db: Db, caller: KeyCaller, input: RuntimeScoreInput) {
   allowOrFail(authorize(caller, "production.ingest"));
-  const value = scoreValueOf(input.value, input.dataType);
-  if (!value.ok) throw new DomainError("INVALID", value.message, undefined, [{ path: "value", message: value.message }]);
-  const score: ScoreDraft = {
-    name: input.name, dataType: value.dataType, value: value.value, stringValue: value.stringValue, comment: input.comment, source: "api",
-    apiKeyId: caller.apiKey.id, externalId: input.id, generationId: input.generationId, runId: input.runId, traceId: input.traceId,
-    observationId: input.observationId, mustExist: true,
-  };
+  const score = scoreDraftOf(input, caller.apiKey.id, true);
+  if ("message" in score) throw new DomainError("INVALID", score.message, undefined, [{ path: "value", message: score.message }]);
   const result = await ingestProduction(db, caller, caller.apiKey.teamId, { generations: [], scores: [score] });
   productionIngested.inc({ source: "api", result: "score" }, result.scores.filter((item) => item.inserted).length);
   return { id: result.scores[0]!.id, linked: result.scores[0]!.linked };
@@ -102,17 +97,14 @@ export async function createApiScore(db: Db, caller: KeyCaller, input: RuntimeSc
  * which the door has let the caller read; one of another prompt does not exist for them (NOT_FOUND).
  */
 export async function createPersonScore(db: Db, caller: Caller, prompt: { id: string; teamId: string }, input: z.output<typeof createScoreInput>) {
-  const belongs = input.generationId
-    ? await db.$queryRaw<{ id: string }[]>`SELECT id FROM generations WHERE id = ${input.generationId}::uuid AND prompt_id = ${prompt.id}::uuid LIMIT 1`
-    : await db.$queryRaw<{ id: string }[]>`SELECT id FROM prompt_runs WHERE id = ${input.runId!}::uuid AND prompt_id = ${prompt.id}::uuid`;
-  if (!belongs.length) throw new DomainError("NOT_FOUND", input.generationId ? INGEST_MSG.generationNotFound : INGEST_MSG.runNotFound);
   const value = scoreValueOf(input.up, "boolean");
   if (!value.ok) throw new DomainError("INVALID", value.message);
   const result = await ingestProduction(db, caller, prompt.teamId, {
     generations: [],
     scores: [{
       name: THUMBS_SCORE_NAME, dataType: "boolean", value: value.value, stringValue: value.stringValue, comment: input.comment || undefined, source: "annotation",
-      authorUserId: caller.userId, generationId: input.generationId, runId: input.runId, mustExist: true,
+      // That it is of this prompt is checked in the write's transaction, with what the caller may see.
+      authorUserId: caller.userId, generationId: input.generationId, runId: input.runId, mustExist: true, promptId: prompt.id,
     }],
   });
   return { id: result.scores[0]!.id };

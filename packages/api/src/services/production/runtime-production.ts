@@ -2,25 +2,14 @@
 // the one the key may read (its team's, not private, not archived), decided as every read of a prompt
 // is, then the same reads as the app's.
 import { type DbOrTx } from "@promptly/db";
-import { promptNameSchema, RUNTIME_MSG, type GenerationPage, type ProductionMetrics } from "@promptly/shared";
-import { fail } from "../../errors.ts";
-import { allowOrFail, authorize } from "../access/authorize.ts";
-import { promptVisibility, type KeyCaller } from "../access/visibility.ts";
-import { loadPrompt } from "../prompts/loaded-prompt.ts";
+import { type GenerationPage, type ProductionMetrics } from "@promptly/shared";
+import type { KeyCaller } from "../access/visibility.ts";
+import { loadKeyPrompt } from "../runtime/runtime-prompts.ts";
 import { listGenerations, type GenerationsQuery } from "./generations.ts";
 import { productionMetrics } from "./metrics.ts";
 
-/** The id of the prompt of that name the key may read; else it does not exist for the key. */
-async function keyReadablePromptId(db: DbOrTx, caller: KeyCaller, name: string): Promise<string> {
-  const notFound = () => fail("NOT_FOUND", RUNTIME_MSG.promptNotFound(name));
-  if (!promptNameSchema.safeParse(name).success) return notFound();
-  const { joins, visible } = promptVisibility(caller);
-  const [row] = await db.$queryRaw<{ id: string }[]>`SELECT p.id::text AS id FROM prompts p ${joins} WHERE p.name = ${name} AND ${visible}`;
-  const prompt = row ? await loadPrompt(db, caller, row.id) : null;
-  if (!prompt) return notFound();
-  allowOrFail(authorize(caller, "prompt.read", { prompt }), RUNTIME_MSG.promptNotFound(name));
-  return prompt.id;
-}
+/** The id of the prompt of that name the key may read (the runtime API's one lookup); else it does not exist for the key. */
+const keyReadablePromptId = async (db: DbOrTx, caller: KeyCaller, name: string) => (await loadKeyPrompt(db, caller, name, [], "prompt.read")).id;
 
 export async function runtimeProductionMetrics(db: DbOrTx, caller: KeyCaller, name: string, filters: { from?: Date; to?: Date; environment?: string; model?: string }, now: Date) {
   const promptId = await keyReadablePromptId(db, caller, name);

@@ -4,7 +4,7 @@
 // so a team moving from Langfuse sees the same figures.
 import { DomainError } from "../../errors.ts";
 import {
-  INGEST_MSG, langfuseGenerationBody, langfuseScoreBody, langfuseTraceBody, scoreValueOf, type LangfuseGenerationBody, type LangfuseScoreBody,
+  INGEST_MSG, langfuseGenerationBody, langfuseScoreBody, langfuseTraceBody, scoreValueOf, type LangfuseGenerationBody, type LangfuseScoreBody, type ScoreDataType,
 } from "@promptly/shared";
 import type { GenerationPatch, ScoreDraft } from "./ingest.ts";
 import { plainValue, type KeyValue, type OtlpRequest } from "./otlp.ts";
@@ -145,13 +145,28 @@ export type LangfuseEventOutcome =
   | { id: string; kind: "ignored" }
   | { id: string; kind: "refused"; message: string; error: unknown };
 
-/** A Langfuse score body as a score draft, or why it is refused. */
-export function scoreFromLangfuse(body: LangfuseScoreBody, apiKeyId: string): ScoreDraft | { message: string } {
-  const value = scoreValueOf(body.value, body.dataType);
+/** What a key sends of one score, from Langfuse's body or /api/v1's: what it judges and its value. */
+export interface SentScore {
+  name: string;
+  value: number | string | boolean;
+  dataType?: LangfuseScoreBody["dataType"] | ScoreDataType;
+  comment?: string;
+  id?: string;
+  generationId?: string;
+  runId?: string;
+  traceId?: string;
+  observationId?: string;
+  environment?: string;
+}
+
+/** A key's score as a draft (`mustExist`: refused when what it judges is not found, as /api/v1 answers), or why its value is refused. */
+export function scoreDraftOf(sent: SentScore, apiKeyId: string, mustExist = false): ScoreDraft | { message: string } {
+  const value = scoreValueOf(sent.value, sent.dataType);
   if (!value.ok) return { message: value.message };
   return {
-    name: body.name, dataType: value.dataType, value: value.value, stringValue: value.stringValue, comment: body.comment, source: "api", apiKeyId,
-    externalId: body.id, traceId: body.traceId, observationId: body.observationId, environment: body.environment,
+    name: sent.name, dataType: value.dataType, value: value.value, stringValue: value.stringValue, comment: sent.comment, source: "api", apiKeyId,
+    externalId: sent.id, generationId: sent.generationId, runId: sent.runId, traceId: sent.traceId, observationId: sent.observationId,
+    environment: sent.environment, ...(mustExist ? { mustExist } : {}),
   };
 }
 
@@ -177,7 +192,7 @@ export function readLangfuseEvent(event: { id: string; type: string; timestamp?:
     case "score-create": {
       const parsed = langfuseScoreBody.safeParse(event.body);
       if (!parsed.success) return { id: event.id, kind: "refused", message: "Invalid request data", error: parsed.error.issues };
-      const score = scoreFromLangfuse(parsed.data, apiKeyId);
+      const score = scoreDraftOf(parsed.data, apiKeyId);
       if ("message" in score) return { id: event.id, kind: "refused", message: score.message, error: score.message };
       return { id: event.id, kind: "score", score };
     }

@@ -288,10 +288,10 @@ export async function listRuntimePrompts(
 
 /**
  * The prompt as prompts.ts's writes take it, with the key's access in its team (a viewer, an editor
- * with the `write` scope), once the one decision allows `action` (a write, or a delete) with each of `labels` on it.
+ * with the `write` scope), once the one decision allows `action` (a read, a write, or a delete) with each of `labels` on it.
  */
-async function loadKeyPrompt(
-  db: DbOrTx, caller: KeyCaller, name: string, labels: readonly string[] = [], action: "prompt.write" | "prompt.delete" = "prompt.write",
+export async function loadKeyPrompt(
+  db: DbOrTx, caller: KeyCaller, name: string, labels: readonly string[] = [], action: "prompt.read" | "prompt.write" | "prompt.delete" = "prompt.write",
 ): Promise<LoadedPrompt> {
   // The key's action, and each label it names: what the caller alone decides, then again with the prompt.
   const resources: Resource[] = labels.length ? labels.map((label) => ({ label })) : [{}];
