@@ -75,7 +75,7 @@ test("archiving a production prompt under required review goes through a request
   const reason = page.getByTestId("approve-blocked-reason");
   await expect(reason).toHaveText(REVIEW_MSG.ownApproval);
   // The sentence is whole, and shown whole at a phone's width too: not cut off by its box.
-  await expect(reason).toHaveText("You cannot approve your own change request: another team admin has to approve it");
+  await expect(reason).toHaveText("You cannot approve your own change request: another team admin or an organization admin has to approve it");
   const fits = () => reason.evaluate((element) => element.scrollWidth <= element.clientWidth && element.scrollHeight <= element.clientHeight + 1);
   expect(await fits()).toBe(true);
   await page.setViewportSize({ width: 375, height: 800 });

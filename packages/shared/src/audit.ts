@@ -28,6 +28,7 @@ export const AUDIT_ACTION_LABELS = {
   "prompt.version": "Version saved",
   "prompt.version.delete": "Versions deleted",
   "prompt.label.set": "Label moved",
+  "prompt.label.rolled_back": "Production rolled back",
   "prompt.label.remove": "Label removed",
   "prompt.test_case.create": "Test case added",
   "prompt.test_case.update": "Test case changed",

@@ -241,12 +241,14 @@ export const getPromptInput = z
 
 export const setLabelInput = z.object({ promptId: idSchema, label: promptLabelSchema, version: z.number().int().min(1) });
 export const removeLabelInput = z.object({ promptId: idSchema, label: promptLabelSchema });
+/** A split's weight: the whole percent of fetches its candidate serves (the rest stay on the label's version). Every door that splits parses it. */
+export const splitWeightSchema = z.number({ error: PROMPT_MSG.splitWeightRange }).int(PROMPT_MSG.splitWeightRange).min(1, PROMPT_MSG.splitWeightRange).max(99, PROMPT_MSG.splitWeightRange);
 /** A split release: the label keeps its version and serves `version` (the candidate) to `weight` percent of fetches. */
 export const splitLabelInput = z.object({
   promptId: idSchema,
   label: promptLabelSchema,
   version: z.number().int().min(1),
-  weight: z.number({ error: PROMPT_MSG.splitWeightRange }).int(PROMPT_MSG.splitWeightRange).min(1, PROMPT_MSG.splitWeightRange).max(99, PROMPT_MSG.splitWeightRange),
+  weight: splitWeightSchema,
 });
 /** Ends a split: `promote` makes the candidate the label's only version, `rollback` keeps the label's version alone. */
 export const endSplitInput = z.object({ promptId: idSchema, label: promptLabelSchema, outcome: z.enum(["promote", "rollback"]) });

@@ -2,7 +2,7 @@
 // that move `production` once the team's admins approve. Inputs and texts shared by the procedures
 // and the screens.
 import { z } from "zod";
-import { PROMPT_MSG, PROTECTED_LABEL, versionLabel } from "./prompts.ts";
+import { PROTECTED_LABEL, splitWeightSchema, versionLabel } from "./prompts.ts";
 import { requiredPassRateSchema } from "./evaluations.ts";
 import { idSchema } from "./validation.ts";
 
@@ -26,7 +26,7 @@ export const REVIEW_MSG = {
   archived: "This prompt is archived: restore it before requesting or reviewing changes",
   privatePrompt: "A private prompt is its author's alone: nobody else could review it. Share it with the team to request a review",
   shareUnreviewed: "This team reviews changes to 'production': this private prompt's 'production' points at a version no change request approved, so it cannot be shared",
-  ownApproval: "You cannot approve your own change request: another team admin has to approve it",
+  ownApproval: "You cannot approve your own change request: another team admin or an organization admin has to approve it",
   ownReject: "You cannot review your own change request: withdraw it instead",
   alreadyReviewed: "You have already approved this change request",
   notOpen: "This change request is closed: it was already approved, rejected or withdrawn",
@@ -78,6 +78,33 @@ export function requiredApprovalsSentence(count: number): string {
   return `Moving 'production' needs a change request approved by ${approvals} other than its author. Nobody moves it directly.`;
 }
 
+/** Who approves a team's change requests, as the team's settings and a request's page say it. */
+export const APPROVERS_TEXT = "Who can approve: the team's admins other than the requester, the organization's admins, and super users.";
+
+/** A person who may approve, by id and the name shown. */
+interface Reviewer {
+  id: string;
+  name: string;
+}
+
+/**
+ * The warning beside a review setting nobody may satisfy for some requests: with one team admin, their own
+ * requests wait for an organization admin (or a super user when the organization has none); with none, every request does.
+ */
+export function approversWarning(teamAdmins: readonly Reviewer[], organizationAdmins: readonly Reviewer[]): string | null {
+  if (teamAdmins.length === 0) {
+    return organizationAdmins.length === 0
+      ? "This team has no admin and its organization no admin: only a super user can approve its change requests."
+      : "This team has no admin: only an organization admin or a super user can approve its change requests.";
+  }
+  if (teamAdmins.length > 1) return null;
+  const [only] = teamAdmins as [Reviewer];
+  const others = organizationAdmins.filter((admin) => admin.id !== only.id).map((admin) => admin.name);
+  return others.length === 0
+    ? `${only.name} is this team's only admin: their own change requests can only be approved by a super user, as the organization has no other admin. Add a second team admin.`
+    : `${only.name} is this team's only admin: their own change requests can only be approved by an organization admin (${others.join(", ")}).`;
+}
+
 /** How many approvals move the label: a request made while the team needs none still needs one. */
 export const approvalsNeeded = (requiredApprovals: number) => Math.max(1, requiredApprovals);
 
@@ -98,7 +125,7 @@ export const createChangeRequestInput = z.object({
   label: z.literal(PROTECTED_LABEL, { error: REVIEW_MSG.onlyProduction }),
   version: z.number().int().min(1),
   /** A split release: `production` keeps its version and serves `version` to this percent of fetches. */
-  weight: z.number({ error: PROMPT_MSG.splitWeightRange }).int(PROMPT_MSG.splitWeightRange).min(1, PROMPT_MSG.splitWeightRange).max(99, PROMPT_MSG.splitWeightRange).optional(),
+  weight: splitWeightSchema.optional(),
   message: messageSchema.default(""),
 });
 export type CreateChangeRequestInput = z.input<typeof createChangeRequestInput>;

@@ -1,7 +1,8 @@
 // A split release: `production` pointing at two versions by weight. Every runtime path (REST, the
 // Langfuse API, MCP) serves each fetch one of them by weight and says which; a unit always gets the same
 // one. Setting and ending a split are moves of `production`: a team admin's, and where the team reviews
-// `production`, a change request that applies it once approved. A refused split changes nothing.
+// `production`, a change request that applies it once approved (a rollback onto the label's own version
+// stays a team admin's direct move). A refused split changes nothing.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PROMPT_MSG, REVIEW_MSG } from "@promptly/shared";
 import { appProcess, createAccount, createHarness, createOrganization, createTeam, outcome, type AppProcess, type Harness } from "@promptly/api/testing";
@@ -256,13 +257,18 @@ describe("where the team reviews production", () => {
     ]);
   });
 
-  it("a rollback through review leaves production on its version alone", async () => {
+  it("a rollback is a team admin's direct move; an editor's goes through review; either leaves production on its version alone", async () => {
     const w = await world(1);
     const asked = await admin.promptLabels.split({ promptId: w.promptId, label: "production", version: 2, weight: 30 });
     await otherAdmin.changeRequests.approve({ id: asked.changeRequestId!, comment: "Fine" });
-    const rollback = await admin.promptLabels.endSplit({ promptId: w.promptId, label: "production", outcome: "rollback" });
+    const rollback = await editor.promptLabels.endSplit({ promptId: w.promptId, label: "production", outcome: "rollback" });
     expect(await admin.changeRequests.get({ id: rollback.changeRequestId! })).toMatchObject({ baseVersion: 1, proposedVersion: 1, proposedWeight: null });
     await otherAdmin.changeRequests.approve({ id: rollback.changeRequestId!, comment: "Back" });
+    expect(await production(w)).toEqual({ version: 1, candidateVersion: null, candidateWeight: null });
+
+    const again = await admin.promptLabels.split({ promptId: w.promptId, label: "production", version: 2, weight: 30 });
+    await otherAdmin.changeRequests.approve({ id: again.changeRequestId!, comment: "Once more" });
+    expect(await admin.promptLabels.endSplit({ promptId: w.promptId, label: "production", outcome: "rollback" })).toEqual({ applied: true, changeRequestId: null });
     expect(await production(w)).toEqual({ version: 1, candidateVersion: null, candidateWeight: null });
   });
 

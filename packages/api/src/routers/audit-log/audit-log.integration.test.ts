@@ -293,7 +293,8 @@ describe("the label history lets a label be rolled back", () => {
     await admin.api.promptLabels.set({ promptId, label: "production", version: (move.before as { version: number }).version });
     expect((await viewer.api.prompts.get({ id: promptId, label: "production" })).version.version).toBe(1);
     const after = await viewer.api.auditLog.forPrompt({ promptId });
-    expect(after.at(-1)).toMatchObject({ action: "prompt.label.set", before: { version: 2 }, after: { version: 1 } });
+    // Back to a version that held production: audited as a rollback.
+    expect(after.at(-1)).toMatchObject({ action: "prompt.label.rolled_back", before: { version: 2 }, after: { version: 1 } });
   });
 });
 

@@ -29,6 +29,7 @@ export type AuditAction =
   | "prompt.version"
   | "prompt.version.delete"
   | "prompt.label.set"
+  | "prompt.label.rolled_back"
   | "prompt.label.remove"
   | "prompt.test_case.create"
   | "prompt.test_case.update"

@@ -8,6 +8,10 @@ export type NotificationData = {
   actorName: string | null;
   promptName?: string;
   version?: number;
+  /** production_moved: a split started, `version` kept and this candidate served beside it. */
+  split?: { version: number; weight: number };
+  /** production_moved: a rollback to a version that held production before. */
+  rollback?: boolean;
   decision?: "approved" | "rejected" | "merged" | "archived";
   teamName?: string;
   /** team_added, invite_accepted: the team's organization (the link makes it active). */
@@ -49,6 +53,13 @@ export function notificationText(facts: NotificationFacts): string {
       if (data.decision === "archived") return `${actor} approved your change request on ${prompt}: the prompt is archived`;
       return `${actor} approved your change request on ${prompt}`;
     case "production_moved":
+      if (data.split) {
+        const serves = `v${data.version} ${100 - data.split.weight}% and v${data.split.version} ${data.split.weight}%`;
+        return data.actorName ? `${data.actorName} split production of ${prompt}: ${serves}` : `Production of ${prompt} now serves ${serves}`;
+      }
+      if (data.rollback) {
+        return data.actorName ? `${data.actorName} rolled production of ${prompt} back to v${data.version}` : `Production of ${prompt} was rolled back to v${data.version}`;
+      }
       return data.actorName
         ? `${data.actorName} moved production of ${prompt} to v${data.version}`
         : `Production of ${prompt} now serves v${data.version}`;

@@ -32,8 +32,11 @@ export type NotificationEvent =
       decision: "approved" | "rejected" | "merged" | "archived";
       actorId: string;
     }
-  /** `production` now points at `version`: the prompt's author and bookmarkers hear of it. */
-  | { kind: "production_moved"; promptId: string; version: number; actorId: string | null }
+  /**
+   * `production` now points at `version`: the prompt's author and bookmarkers hear of it. `split`: it kept
+   * `version` and started serving that candidate beside it; `rollback`: it went back to a version that held it.
+   */
+  | { kind: "production_moved"; promptId: string; version: number; split?: { version: number; weight: number }; rollback?: boolean; actorId: string | null }
   /** Someone was added to a team. */
   | { kind: "team_added"; teamId: string; userId: string; actorId: string }
   /** An invitation was accepted: whoever sent it hears of it. */
@@ -223,7 +226,11 @@ async function dataOf(tx: DbTransaction, event: NotificationEvent): Promise<Noti
     const prompt = await tx.prompt.findUnique({ where: { id: event.promptId }, select: { name: true } });
     data.promptName = prompt?.name ?? "a prompt";
   }
-  if (event.kind === "production_moved") data.version = event.version;
+  if (event.kind === "production_moved") {
+    data.version = event.version;
+    if (event.split) data.split = event.split;
+    if (event.rollback) data.rollback = true;
+  }
   if (event.kind === "review_decided") data.decision = event.decision;
   if (event.kind === "team_added" || event.kind === "invite_accepted") {
     const team = event.teamId ? await tx.team.findUnique({ where: { id: event.teamId }, select: { name: true, organizationId: true } }) : null;

@@ -8,7 +8,7 @@ import { notify } from "../notifications/notify.ts";
 import type { LoadedPrompt } from "./loaded-prompt.ts";
 import { auditPrompt, refuseArchived, touchLivePrompt } from "./prompt-changes.ts";
 import { followMoveToIncluders } from "./prompt-includes.ts";
-import { directLabelRefusal, refuse, requiredApprovals } from "./prompt-rules.ts";
+import { directLabelRefusal, productionRollback, productionRollbackTargets, refuse, requiredApprovals, splitRefusal, type LabelState } from "./prompt-rules.ts";
 
 /** What stops the caller moving (or removing) `label` of this prompt directly, by the prompt rules. */
 const refuseDirectLabelChange = async (
@@ -16,11 +16,25 @@ const refuseDirectLabelChange = async (
   prompt: Pick<LoadedPrompt, "teamId" | "facts" | "access">,
   label: string,
   change: "move" | "remove",
-) => refuse(directLabelRefusal(label, prompt, label === PROTECTED_LABEL ? await requiredApprovals(db, prompt.teamId) : 0, change));
+  rollback = false,
+) => refuse(directLabelRefusal(label, prompt, label === PROTECTED_LABEL ? await requiredApprovals(db, prompt.teamId) : 0, change, rollback));
 
-/** Points `label` at `version` (rolling back is pointing it at an older one). `production` needs team admin level, and no review required. */
+/**
+ * Points `label` at `version`. `production` needs team admin level, and no review required, except for a
+ * rollback (back to a version that held it before): that is direct for those who may move it, audited
+ * as a rollback.
+ */
 export async function setLabel(db: Db, prompt: LoadedPrompt, label: string, version: number, now: Date, context: AuditContext) {
-  await setLabels(db, prompt, [label], version, now, context);
+  if (label !== PROTECTED_LABEL) {
+    await setLabels(db, prompt, [label], version, now, context);
+    return { label, version };
+  }
+  refuseArchived(prompt);
+  const current = await db.promptLabel.findUnique({ where: { promptId_name: { promptId: prompt.id, name: label } }, select: splitSelect });
+  // The label history only grows, so a version that held production keeps that standing while the move waits for the lock.
+  const rollback = await productionRollback(db, prompt.id, version, current);
+  await refuseDirectLabelChange(db, prompt, label, "move", rollback);
+  await db.$transaction((tx) => moveLabel(tx, prompt, label, version, authorOf(context.actor), now, context, { rollback }));
   return { label, version };
 }
 
@@ -29,6 +43,12 @@ export async function setLabels(db: Db, prompt: LoadedPrompt, labels: readonly s
   refuseArchived(prompt);
   await refuseDirectLabelMoves(db, prompt, labels);
   await db.$transaction((tx) => moveLabels(tx, prompt, labels, version, now, context));
+}
+
+/** The versions `production` of the prompt could be rolled back to now. */
+export async function productionRollbacks(db: DbOrTx, promptId: string) {
+  const current = await db.promptLabel.findUnique({ where: { promptId_name: { promptId, name: PROTECTED_LABEL } }, select: splitSelect });
+  return { versions: await productionRollbackTargets(db, promptId, current) };
 }
 
 /** Before a write that moves `labels` (setLabels, or a new prompt's or version's labels): each move as the prompt rules allow it directly. */
@@ -60,14 +80,16 @@ export async function moveLabel(
   moverId: string | null,
   now: Date,
   context: AuditContext,
+  options: { rollback?: boolean } = {},
 ) {
   const promptId = prompt.id;
+  const rollback = options.rollback === true && label === PROTECTED_LABEL;
   const { name } = await touchLivePrompt(tx, promptId, now);
   const exists = await tx.promptVersion.findUnique({ where: { promptId_version: { promptId, version } }, select: { id: true } });
   if (!exists) fail("NOT_FOUND", PROMPT_MSG.versionNotFound, "VERSION_NOT_FOUND");
   // The label history: where it pointed before this move (null: it did not exist), and its split, if it was split.
   const previous = await tx.promptLabel.findUnique({ where: { promptId_name: { promptId, name: label } }, select: splitSelect });
-  await auditPrompt(tx, context, prompt, "prompt.label.set", {
+  await auditPrompt(tx, context, prompt, rollback ? "prompt.label.rolled_back" : "prompt.label.set", {
     before: { label, version: previous?.version ?? null, ...splitOf(previous) },
     after: { label, version },
   });
@@ -78,17 +100,16 @@ export async function moveLabel(
     ON CONFLICT (prompt_id, name) DO UPDATE SET version = EXCLUDED.version, candidate_version = NULL, candidate_weight = NULL,
                                                 moved_by = EXCLUDED.moved_by, moved_at = EXCLUDED.moved_at`;
   await followMoveToIncluders(tx, { prompt, name, label, previousVersion: previous?.version ?? null, version }, context.actor, now);
-  if (label === PROTECTED_LABEL) await notify(tx, { kind: "production_moved", promptId, version, actorId: moverId }, now);
+  if (label === PROTECTED_LABEL) await notify(tx, { kind: "production_moved", promptId, version, actorId: moverId, ...(rollback ? { rollback } : {}) }, now);
   return { label, version };
 }
 
 // ---- split releases ----
 
 const splitSelect = { version: true, candidateVersion: true, candidateWeight: true } as const;
-type LabelRow = { version: number; candidateVersion: number | null; candidateWeight: number | null };
 
 /** A label's split for the audit trail and webhooks: `{ split: { version, weight } }`, or nothing when it serves one version. */
-const splitOf = (row: LabelRow | null | undefined) =>
+const splitOf = (row: LabelState | null | undefined) =>
   row?.candidateVersion != null && row.candidateWeight != null ? { split: { version: row.candidateVersion, weight: row.candidateWeight } } : {};
 
 /**
@@ -108,10 +129,10 @@ export async function splitLabelIn(
 ) {
   const promptId = prompt.id;
   await touchLivePrompt(tx, promptId, now);
-  const current = await tx.promptLabel.findUnique({ where: { promptId_name: { promptId, name: label } }, select: splitSelect });
-  if (!current) return fail("NOT_FOUND", PROMPT_MSG.labelNotFound, "LABEL_NOT_FOUND");
-  if (current.version === candidate) fail("INVALID", PROMPT_MSG.splitSameVersion, "SPLIT_SAME_VERSION");
-  if (!Number.isInteger(weight) || weight < 1 || weight > 99) fail("INVALID", PROMPT_MSG.splitWeightRange, "SPLIT_WEIGHT");
+  const found = await tx.promptLabel.findUnique({ where: { promptId_name: { promptId, name: label } }, select: splitSelect });
+  // The weight was parsed by the door's schema (splitWeightSchema), and the database checks it again.
+  refuse(splitRefusal(found?.version ?? null, candidate));
+  const current = found!;
   const exists = await tx.promptVersion.findUnique({ where: { promptId_version: { promptId, version: candidate } }, select: { id: true } });
   if (!exists) fail("NOT_FOUND", PROMPT_MSG.versionNotFound, "VERSION_NOT_FOUND");
   const split = { version: candidate, weight };
@@ -123,13 +144,17 @@ export async function splitLabelIn(
     where: { promptId_name: { promptId, name: label } },
     data: { candidateVersion: candidate, candidateWeight: weight, movedById: moverId, movedAt: now },
   });
-  if (label === PROTECTED_LABEL) await notify(tx, { kind: "production_moved", promptId, version: candidate, actorId: moverId }, now);
+  // What moved: production keeps its version and now serves the candidate beside it.
+  if (label === PROTECTED_LABEL) await notify(tx, { kind: "production_moved", promptId, version: current.version, split, actorId: moverId }, now);
   return { label, version: current.version, split };
 }
 
-/** The version a split's end leaves the label on: its candidate (`promote`) or its own version (`rollback`); refused when it is not split. */
-export async function splitEndVersion(db: DbOrTx, promptId: string, label: string, outcome: SplitOutcome): Promise<number> {
-  const current = await db.promptLabel.findUnique({ where: { promptId_name: { promptId, name: label } }, select: splitSelect });
+/**
+ * The version a split's end leaves the label on: its candidate (`promote`) or its own version (`rollback`);
+ * refused when it is not split. Read in the transaction that ends it (or asks for its end), under the prompt's lock.
+ */
+export async function splitEndVersion(tx: DbTransaction, promptId: string, label: string, outcome: SplitOutcome): Promise<number> {
+  const current = await tx.promptLabel.findUnique({ where: { promptId_name: { promptId, name: label } }, select: splitSelect });
   if (!current) return fail("NOT_FOUND", PROMPT_MSG.labelNotFound, "LABEL_NOT_FOUND");
   if (current.candidateVersion === null) return fail("STATE_CONFLICT", PROMPT_MSG.notSplit, "NOT_SPLIT");
   return outcome === "promote" ? current.candidateVersion : current.version;
@@ -142,15 +167,20 @@ export async function splitLabel(db: Db, prompt: LoadedPrompt, label: string, ca
   return db.$transaction((tx) => splitLabelIn(tx, prompt, label, candidate, weight, authorOf(context.actor), now, context));
 }
 
-/** Ends `label`'s split directly: one move onto the candidate (`promote`) or back onto its version alone (`rollback`). */
+/**
+ * Ends `label`'s split directly: one move onto the candidate (`promote`) or back onto its version alone
+ * (`rollback`). Rolling `production` back onto its own version is a rollback (that version holds it):
+ * direct for those who may move it, whatever the team's reviews, and audited as one.
+ */
 export async function endSplit(db: Db, prompt: LoadedPrompt, label: string, outcome: SplitOutcome, now: Date, context: AuditContext) {
   refuseArchived(prompt);
-  await refuseDirectLabelChange(db, prompt, label, "move");
+  const rollback = outcome === "rollback" && label === PROTECTED_LABEL;
+  await refuseDirectLabelChange(db, prompt, label, "move", rollback);
   return db.$transaction(async (tx) => {
     await touchLivePrompt(tx, prompt.id, now);
     // Read under the prompt's lock: a split ended meanwhile is refused, not ended twice.
     const version = await splitEndVersion(tx, prompt.id, label, outcome);
-    return moveLabel(tx, prompt, label, version, authorOf(context.actor), now, context);
+    return moveLabel(tx, prompt, label, version, authorOf(context.actor), now, context, { rollback });
   });
 }
 

@@ -67,14 +67,70 @@ const mayMoveLabel = (label: string, prompt: RulePrompt) =>
  * Why the caller may not move (or remove) `label` directly, or null. `production` needs
  * prompt.label.protected; when the team requires reviews nobody moves it directly, team admins and
  * super users included: only an approved change request does. Private prompts too: a private prompt
- * is shared again with whatever `production` it carries, and keys serve that.
+ * is shared again with whatever `production` it carries, and keys serve that. A rollback (a move of
+ * `production` back to a version that held it before, see productionRollback) is the exception: those
+ * who may move `production` make it directly whatever the team's reviews and pass rate, so an incident
+ * never waits for a second admin.
  */
-export function directLabelRefusal(label: string, prompt: RulePrompt, approvalsRequired: number, change: "move" | "remove" = "move"): Refusal | null {
+export function directLabelRefusal(
+  label: string,
+  prompt: RulePrompt,
+  approvalsRequired: number,
+  change: "move" | "remove" = "move",
+  rollback = false,
+): Refusal | null {
   if (label !== PROTECTED_LABEL) return null;
+  if (change === "move" && rollback) return mayMoveLabel(label, prompt) ? null : { code: "FORBIDDEN", message: PROMPT_MSG.protectedLabel };
   if (approvalsRequired > 0) {
     return { code: "PRECONDITION", message: change === "move" ? REVIEW_MSG.reviewRequired : REVIEW_MSG.reviewRequiredRemove, reason: "REVIEW_REQUIRED" };
   }
   if (!mayMoveLabel(label, prompt)) return { code: "FORBIDDEN", message: PROMPT_MSG.protectedLabel };
+  return null;
+}
+
+/** A label's state: its version, and its split's candidate and weight (null: it serves its version alone). */
+export interface LabelState {
+  version: number;
+  candidateVersion: number | null;
+  candidateWeight: number | null;
+}
+
+/** The audit actions that move a label: the label history reads them (every move is audited, in its transaction). */
+const LABEL_MOVE_ACTIONS = ["prompt.label.set", "prompt.label.rolled_back"] as const;
+
+/**
+ * Whether pointing `production` at `version` alone is a rollback: `version` held `production` before (the
+ * label history: the audit trail, append-only, says where every move took it from and to), and the move
+ * changes the label (it is not already on `version` alone). `current` is the label as it is now.
+ */
+export async function productionRollback(db: DbOrTx, promptId: string, version: number, current: LabelState | null): Promise<boolean> {
+  if (current && current.version === version && current.candidateVersion === null) return false;
+  const [row] = await db.$queryRaw<{ held: boolean }[]>`
+    SELECT EXISTS (
+      SELECT 1 FROM audit_events e
+      WHERE e.prompt_id = ${promptId}::uuid AND e.action IN (${Prisma.join([...LABEL_MOVE_ACTIONS, "prompt.label.remove"])})
+        AND ((e.after->>'label' = ${PROTECTED_LABEL} AND (e.after->>'version')::int = ${version})
+          OR (e.before->>'label' = ${PROTECTED_LABEL} AND (e.before->>'version')::int = ${version}))) AS held`;
+  return row?.held ?? false;
+}
+
+/** The versions `production` could be rolled back to now: those that held it before, but the one it points at alone. */
+export async function productionRollbackTargets(db: DbOrTx, promptId: string, current: LabelState | null): Promise<number[]> {
+  const rows = await db.$queryRaw<{ version: number }[]>`
+    SELECT DISTINCT held.version FROM audit_events e
+    CROSS JOIN LATERAL (VALUES (e.after), (e.before)) AS side(state)
+    CROSS JOIN LATERAL (SELECT (side.state->>'version')::int AS version) AS held
+    WHERE e.prompt_id = ${promptId}::uuid AND e.action IN (${Prisma.join([...LABEL_MOVE_ACTIONS, "prompt.label.remove"])})
+      AND side.state->>'label' = ${PROTECTED_LABEL} AND held.version IS NOT NULL
+      AND EXISTS (SELECT 1 FROM prompt_versions v WHERE v.prompt_id = e.prompt_id AND v.version = held.version)
+    ORDER BY held.version DESC`;
+  return rows.map((row) => row.version).filter((version) => !(current && current.version === version && current.candidateVersion === null));
+}
+
+/** A split keeps the label's version and serves another beside it: the label must be set, and the candidate be another version. */
+export function splitRefusal(labelVersion: number | null, candidate: number): Refusal | null {
+  if (labelVersion === null) return { code: "NOT_FOUND", message: PROMPT_MSG.labelNotFound, reason: "LABEL_NOT_FOUND" };
+  if (labelVersion === candidate) return { code: "INVALID", message: PROMPT_MSG.splitSameVersion, reason: "SPLIT_SAME_VERSION" };
   return null;
 }
 

@@ -3,13 +3,14 @@
 // the team's admins (prompt.label.protected) approve or reject it; the approval that reaches the team's
 // required count moves the label in its own transaction. Every decision locks the request's row first
 // (then the prompt's), so two admins approving at once move the label once. A request whose base (the
-// version `production` pointed at when it was made) is no longer current is stale: it is marked so when
+// version `production` pointed at when it was made, with its split) is no longer current is stale: it is marked so when
 // read or approved, and its author refreshes it, which clears its approvals. A request keeps the versions
 // it compares (its base and its proposed version), so a closed one shows the same diff for good.
 import { z } from "zod";
 import { Prisma, type Db, type DbOrTx, type DbTransaction } from "@promptly/db";
 import {
   CHANGE_REQUEST_KINDS, CHANGE_REQUEST_STATUSES, MSG, approvalsNeeded, PROMPT_MSG, PROTECTED_LABEL, REVIEW_MSG, canOnPrompt, type ChangeRequestStatus, type CreateArchiveRequestInput, type CreateChangeRequestInput,
+  type SplitOutcome,
 } from "@promptly/shared";
 import { fail } from "../../errors.ts";
 import { auditAs, type AuditContext } from "../insight/audit.ts";
@@ -18,10 +19,10 @@ import { authorAnswer, type RawAuthor } from "../prompts/prompt-rows.ts";
 import type { Caller } from "../access/access.ts";
 import { notify } from "../notifications/notify.ts";
 import type { LoadedPrompt } from "../prompts/loaded-prompt.ts";
-import { moveLabel, splitLabelIn } from "../prompts/prompt-labels.ts";
+import { moveLabel, splitEndVersion, splitLabelIn } from "../prompts/prompt-labels.ts";
 import { personItem, promptVersionItem } from "../prompts/prompt-shapes.ts";
 import { loadVersion } from "../prompts/prompt-versions.ts";
-import { approvalsToMove, archivedRefusal, changeRequestRefusal, lockLivePrompt, refuse } from "../prompts/prompt-rules.ts";
+import { approvalsToMove, archivedRefusal, changeRequestRefusal, lockLivePrompt, refuse, splitRefusal, type LabelState } from "../prompts/prompt-rules.ts";
 import { promptVisibility } from "../access/visibility.ts";
 import { changeRequestEvidence, passRateRefusal, requiredPassRate, versionsEvidence } from "../evaluations/evidence.ts";
 
@@ -77,6 +78,11 @@ export const changeRequestDetail = changeRequestItem.extend({
   can: z.object({ approve: z.boolean(), reject: z.boolean(), withdraw: z.boolean(), refresh: z.boolean() }),
   /** Why a reviewer (or the author) may not approve now; null when they may. */
   approveBlockedReason: z.string().nullable(),
+  /**
+   * Who may approve it, by name: the team's admins and its organization's admins, the author left out
+   * (super users may too, and are not listed). Empty: nobody in the team or organization can.
+   */
+  approvers: z.array(personItem),
 });
 
 export const changeRequestDecision = z.object({
@@ -91,8 +97,8 @@ export const changeRequestDecision = z.object({
 type Person = RawAuthor;
 const person = authorAnswer;
 
-/** The effective status: an open request whose base is no longer what the label points at is stale. */
-const effectiveStatus = Prisma.sql`CASE WHEN cr.status = 'open' AND cr.base_version IS DISTINCT FROM pl.version THEN 'stale' ELSE cr.status::text END`;
+/** The effective status: an open request whose base is no longer the label's state (its version, or its split) is stale. */
+const effectiveStatus = Prisma.sql`CASE WHEN cr.status = 'open' AND (cr.base_version, cr.base_candidate_version, cr.base_candidate_weight) IS DISTINCT FROM (pl.version, pl.candidate_version, pl.candidate_weight) THEN 'stale' ELSE cr.status::text END`;
 
 const itemSelect = Prisma.sql`
   SELECT cr.id::text AS id, cr.prompt_id::text AS "promptId", p.name AS "promptName", p.title AS "promptTitle",
@@ -144,7 +150,7 @@ export async function getChangeRequest(db: DbOrTx, prompt: LoadedPrompt, id: str
   if (!row) return fail("NOT_FOUND", MSG.notFound);
   const item = toItem(row);
   if (item.status === "stale") await markStale(db, id, now);
-  const [base, proposed, reviews] = await Promise.all([
+  const [base, proposed, reviews, approvers] = await Promise.all([
     item.baseVersion === null ? null : loadVersion(db, item.promptId, item.baseVersion),
     item.proposedVersion === null ? null : loadVersion(db, item.promptId, item.proposedVersion),
     db.$queryRaw<(Record<string, unknown> & { reviewer: Person })[]>`
@@ -154,6 +160,7 @@ export async function getChangeRequest(db: DbOrTx, prompt: LoadedPrompt, id: str
       FROM change_request_reviews r LEFT JOIN profiles rp ON rp.user_id = r.reviewer_id
       WHERE r.change_request_id = ${id}::uuid
       ORDER BY r.created_at, r.id`,
+    approversOf(db, item.teamId, item.author?.id ?? null),
   ]);
   const userId = prompt.access.userId;
   const isAuthor = item.author?.id === userId;
@@ -187,6 +194,46 @@ export async function getChangeRequest(db: DbOrTx, prompt: LoadedPrompt, id: str
       refresh: isAuthor && item.status === "stale" && !prompt.archived,
     },
     approveBlockedReason: isReviewer || isAuthor ? approveBlockedReason : null,
+    approvers,
+  });
+}
+
+/** The team's admins and its organization's admins, by name: those who approve its change requests (prompt.label.protected). */
+async function reviewersOf(db: DbOrTx, teamId: string) {
+  const rows = await db.$queryRaw<{ person: Person; teamAdmin: boolean; organizationAdmin: boolean }[]>`
+    WITH team AS (SELECT id, organization_id FROM teams WHERE id = ${teamId}::uuid),
+    people AS (
+      SELECT tm.user_id, true AS team_admin, false AS organization_admin FROM team_members tm JOIN team ON tm.team_id = team.id WHERE tm.role = 'admin'
+      UNION ALL
+      SELECT om.user_id, false, true FROM organization_members om JOIN team ON om.organization_id = team.organization_id WHERE om.role = 'admin')
+    SELECT json_build_object('id', u.id, 'fullName', pr.full_name, 'email', u.email, 'avatarKey', pr.avatar_key) AS person,
+           bool_or(x.team_admin) AS "teamAdmin", bool_or(x.organization_admin) AS "organizationAdmin"
+    FROM people x JOIN users u ON u.id = x.user_id LEFT JOIN profiles pr ON pr.user_id = u.id
+    GROUP BY u.id, u.email, pr.full_name, pr.avatar_key
+    ORDER BY lower(COALESCE(NULLIF(pr.full_name, ''), u.email)), u.id`;
+  return rows.map((row) => ({ ...person(row.person)!, teamAdmin: row.teamAdmin, organizationAdmin: row.organizationAdmin }));
+}
+
+/** A reviewer as a person, without their roles. */
+const asPerson = ({ teamAdmin: _team, organizationAdmin: _organization, ...reviewer }: Awaited<ReturnType<typeof reviewersOf>>[number]) => reviewer;
+
+/** The people who may approve a request of the team, its author left out. */
+async function approversOf(db: DbOrTx, teamId: string, authorId: string | null) {
+  return (await reviewersOf(db, teamId)).filter((reviewer) => reviewer.id !== authorId).map(asPerson);
+}
+
+export const teamReviewersAnswer = z.object({
+  teamAdmins: z.array(personItem),
+  /** The organization's admins (some may be team admins too). */
+  organizationAdmins: z.array(personItem),
+});
+
+/** Who approves the team's change requests: its admins (never their own request), its organization's admins, and super users (not listed). */
+export async function teamReviewers(db: DbOrTx, teamId: string) {
+  const reviewers = await reviewersOf(db, teamId);
+  return teamReviewersAnswer.parse({
+    teamAdmins: reviewers.filter((reviewer) => reviewer.teamAdmin).map(asPerson),
+    organizationAdmins: reviewers.filter((reviewer) => reviewer.organizationAdmin).map(asPerson),
   });
 }
 
@@ -215,10 +262,23 @@ async function markStale(db: DbOrTx, id: string, now: Date) {
   await db.changeRequest.updateMany({ where: { id, status: "open" }, data: { status: "stale", updatedAt: now } });
 }
 
-async function labelVersion(tx: DbTransaction, promptId: string, label: string): Promise<number | null> {
-  const row = await tx.promptLabel.findUnique({ where: { promptId_name: { promptId, name: label } }, select: { version: true } });
-  return row?.version ?? null;
+/** The label's state now (null: not set), what a request's base is compared with. */
+function labelState(tx: DbTransaction, promptId: string, label: string): Promise<LabelState | null> {
+  return tx.promptLabel.findUnique({ where: { promptId_name: { promptId, name: label } }, select: { version: true, candidateVersion: true, candidateWeight: true } });
 }
+
+/** A request's base as stored: the label's version and split when it was made or refreshed. */
+const baseOf = (state: LabelState | null) => ({
+  baseVersion: state?.version ?? null,
+  baseCandidateVersion: state?.candidateVersion ?? null,
+  baseCandidateWeight: state?.candidateWeight ?? null,
+});
+
+/** Whether the label is still in the state the request was based on: its version and its split alike. */
+const isBase = (request: ReturnType<typeof baseOf>, state: LabelState | null) => {
+  const now = baseOf(state);
+  return request.baseVersion === now.baseVersion && request.baseCandidateVersion === now.baseCandidateVersion && request.baseCandidateWeight === now.baseCandidateWeight;
+};
 
 const refuseArchived = (prompt: LoadedPrompt) => refuse(archivedRefusal(prompt.archived, REVIEW_MSG.archived));
 
@@ -226,28 +286,37 @@ const refuseArchived = (prompt: LoadedPrompt) => refuse(archivedRefusal(prompt.a
  * A request to point `production` at `version`, based on what it points at now; the audit trail records it
  * ("Review requested"). With `weight`, a split: `production` keeps its version and serves `version` to that
  * percent of fetches. Without, `version` alone: a promotion, or, when `production` is split, its version
- * (the split rolled back) or its candidate (promoted).
+ * (the split rolled back) or its candidate (promoted). With `endSplit` instead of a version, the end of
+ * the split as it is when the request is made (read in its transaction).
  */
-export async function createChangeRequest(db: Db, caller: Caller, prompt: LoadedPrompt, input: CreateChangeRequestInput, now: Date, context: AuditContext) {
+export async function createChangeRequest(
+  db: Db,
+  caller: Caller,
+  prompt: LoadedPrompt,
+  input: CreateChangeRequestInput | (Omit<CreateChangeRequestInput, "version" | "weight"> & { endSplit: SplitOutcome }),
+  now: Date,
+  context: AuditContext,
+) {
   refuseArchived(prompt);
   refuse(changeRequestRefusal(prompt.facts));
   const label = PROTECTED_LABEL;
   return db.$transaction(async (tx) => {
     // Requests of one prompt are made and decided one at a time, under its row's lock.
     await lockLivePrompt(tx, prompt.id, REVIEW_MSG.archived);
-    const exists = await tx.promptVersion.findUnique({ where: { promptId_version: { promptId: prompt.id, version: input.version } }, select: { id: true } });
+    const version = "endSplit" in input ? await splitEndVersion(tx, prompt.id, label, input.endSplit) : input.version;
+    const exists = await tx.promptVersion.findUnique({ where: { promptId_version: { promptId: prompt.id, version } }, select: { id: true } });
     if (!exists) fail("NOT_FOUND", PROMPT_MSG.versionNotFound, "VERSION_NOT_FOUND");
-    const current = await tx.promptLabel.findUnique({ where: { promptId_name: { promptId: prompt.id, name: label } }, select: { version: true, candidateVersion: true } });
-    const baseVersion = current?.version ?? null;
-    const weight = input.weight ?? null;
-    if (weight !== null && baseVersion === null) fail("NOT_FOUND", PROMPT_MSG.labelNotFound, "LABEL_NOT_FOUND");
-    if (weight !== null && baseVersion === input.version) fail("INVALID", PROMPT_MSG.splitSameVersion, "SPLIT_SAME_VERSION");
+    const current = await labelState(tx, prompt.id, label);
+    const base = baseOf(current);
+    const baseVersion = base.baseVersion;
+    const weight = ("weight" in input ? input.weight : undefined) ?? null;
+    if (weight !== null) refuse(splitRefusal(baseVersion, version));
     // Pointing a split `production` at its own version alone ends the split: that is a change.
-    if (weight === null && baseVersion === input.version && current?.candidateVersion == null) {
+    if (weight === null && baseVersion === version && current?.candidateVersion == null) {
       fail("STATE_CONFLICT", REVIEW_MSG.alreadyInProduction, "ALREADY_IN_PRODUCTION");
     }
     const duplicate = await tx.changeRequest.findFirst({
-      where: { promptId: prompt.id, kind: "label", label, proposedVersion: input.version, proposedWeight: weight, status: { in: ["open", "stale"] } },
+      where: { promptId: prompt.id, kind: "label", label, proposedVersion: version, proposedWeight: weight, status: { in: ["open", "stale"] } },
       select: { id: true },
     });
     if (duplicate) fail("ALREADY_EXISTS", REVIEW_MSG.duplicateOpen, "DUPLICATE_REQUEST");
@@ -255,8 +324,8 @@ export async function createChangeRequest(db: Db, caller: Caller, prompt: Loaded
       data: {
         promptId: prompt.id,
         label,
-        baseVersion,
-        proposedVersion: input.version,
+        ...base,
+        proposedVersion: version,
         proposedWeight: weight,
         message: input.message ?? "",
         authorId: caller.userId,
@@ -266,7 +335,7 @@ export async function createChangeRequest(db: Db, caller: Caller, prompt: Loaded
       select: { id: true },
     });
     await notify(tx, { kind: "review_requested", changeRequestId: created.id, promptId: prompt.id, teamId: prompt.teamId, actorId: caller.userId }, now);
-    await auditRequested(tx, context, prompt, created.id, { kind: "label", label, baseVersion, proposedVersion: input.version, proposedWeight: weight }, input.message);
+    await auditRequested(tx, context, prompt, created.id, { kind: "label", label, baseVersion, proposedVersion: version, proposedWeight: weight }, input.message);
     return { id: created.id };
   });
 }
@@ -281,12 +350,13 @@ export async function createArchiveRequest(db: Db, caller: Caller, prompt: Loade
   const label = PROTECTED_LABEL;
   return db.$transaction(async (tx) => {
     await lockLivePrompt(tx, prompt.id, REVIEW_MSG.archived);
-    const baseVersion = await labelVersion(tx, prompt.id, label);
+    const base = baseOf(await labelState(tx, prompt.id, label));
+    const baseVersion = base.baseVersion;
     if (baseVersion === null) fail("STATE_CONFLICT", REVIEW_MSG.archiveWithoutProduction, "NO_PRODUCTION");
     const duplicate = await tx.changeRequest.findFirst({ where: { promptId: prompt.id, kind: "archive", status: { in: ["open", "stale"] } }, select: { id: true } });
     if (duplicate) fail("ALREADY_EXISTS", REVIEW_MSG.duplicateArchive, "DUPLICATE_REQUEST");
     const created = await tx.changeRequest.create({
-      data: { promptId: prompt.id, kind: "archive", label, baseVersion, proposedVersion: null, message: input.message ?? "", authorId: caller.userId, createdAt: now, updatedAt: now },
+      data: { promptId: prompt.id, kind: "archive", label, ...base, proposedVersion: null, message: input.message ?? "", authorId: caller.userId, createdAt: now, updatedAt: now },
       select: { id: true },
     });
     await notify(tx, { kind: "review_requested", changeRequestId: created.id, promptId: prompt.id, teamId: prompt.teamId, actorId: caller.userId }, now);
@@ -296,7 +366,14 @@ export async function createArchiveRequest(db: Db, caller: Caller, prompt: Loade
 }
 
 /** The audit trail's "Review requested", for a label request and an archive request alike. */
-function auditRequested(tx: DbTransaction, context: AuditContext, prompt: LoadedPrompt, id: string, request: Omit<LockedRequest, "status" | "authorId">, message: string | undefined) {
+function auditRequested(
+  tx: DbTransaction,
+  context: AuditContext,
+  prompt: LoadedPrompt,
+  id: string,
+  request: Pick<LockedRequest, "kind" | "label" | "baseVersion" | "proposedVersion" | "proposedWeight">,
+  message: string | undefined,
+) {
   return auditAs(tx, context, {
     organizationId: prompt.organizationId,
     teamId: prompt.teamId,
@@ -314,6 +391,8 @@ interface LockedRequest {
   authorId: string | null;
   label: string;
   baseVersion: number | null;
+  baseCandidateVersion: number | null;
+  baseCandidateWeight: number | null;
   proposedVersion: number | null;
   proposedWeight: number | null;
 }
@@ -327,7 +406,8 @@ const proposedExtras = (request: Pick<LockedRequest, "kind" | "proposedWeight">)
 /** Locks the request's row, then its prompt's: who decides second waits here and sees the first's decision. */
 async function lockRequest(tx: DbTransaction, id: string, promptId: string): Promise<LockedRequest> {
   const [row] = await tx.$queryRaw<LockedRequest[]>`
-    SELECT kind::text AS kind, status::text AS status, author_id::text AS "authorId", label, base_version AS "baseVersion", proposed_version AS "proposedVersion",
+    SELECT kind::text AS kind, status::text AS status, author_id::text AS "authorId", label, base_version AS "baseVersion",
+           base_candidate_version AS "baseCandidateVersion", base_candidate_weight AS "baseCandidateWeight", proposed_version AS "proposedVersion",
            proposed_weight AS "proposedWeight"
     FROM change_requests WHERE id = ${id}::uuid FOR UPDATE`;
   if (!row) return fail("NOT_FOUND", MSG.notFound);
@@ -359,7 +439,8 @@ export async function approveChangeRequest(
     const request = await lockRequest(tx, id, prompt.id);
     awaitingDecision(request);
     if (request.authorId === caller.userId) fail("FORBIDDEN", REVIEW_MSG.ownApproval, "OWN_REQUEST");
-    if (request.status === "stale" || (await labelVersion(tx, prompt.id, request.label)) !== request.baseVersion) {
+    // Stale when the label moved or its split changed since: a split (or its end) is decided on the split it was asked on.
+    if (request.status === "stale" || !isBase(request, await labelState(tx, prompt.id, request.label))) {
       await markStale(tx, id, now);
       return { stale: true } as const;
     }
@@ -458,14 +539,15 @@ export async function refreshChangeRequest(db: Db, caller: Caller, prompt: Loade
     const request = await lockRequest(tx, id, prompt.id);
     if (request.authorId !== caller.userId) fail("FORBIDDEN", REVIEW_MSG.authorOnly, "AUTHOR_ONLY");
     awaitingDecision(request);
-    const current = await labelVersion(tx, prompt.id, request.label);
-    if (current === request.baseVersion && request.status === "open") fail("STATE_CONFLICT", REVIEW_MSG.notStale, "NOT_STALE");
+    const state = await labelState(tx, prompt.id, request.label);
+    const current = state?.version ?? null;
+    if (isBase(request, state) && request.status === "open") fail("STATE_CONFLICT", REVIEW_MSG.notStale, "NOT_STALE");
     if (request.kind === "archive" && current === null) fail("STATE_CONFLICT", REVIEW_MSG.archiveWithoutProduction, "NO_PRODUCTION");
-    if (request.kind === "label" && current === request.proposedVersion && request.proposedWeight === null && request.proposedVersion !== request.baseVersion) {
+    if (request.kind === "label" && current === request.proposedVersion && state?.candidateVersion == null && request.proposedWeight === null) {
       fail("STATE_CONFLICT", REVIEW_MSG.alreadyInProduction, "ALREADY_IN_PRODUCTION");
     }
     await tx.changeRequestReview.deleteMany({ where: { changeRequestId: id } });
-    await tx.changeRequest.update({ where: { id }, data: { baseVersion: current, status: "open", updatedAt: now } });
+    await tx.changeRequest.update({ where: { id }, data: { ...baseOf(state), status: "open", updatedAt: now } });
     await notify(tx, { kind: "review_requested", changeRequestId: id, promptId: prompt.id, teamId: prompt.teamId, actorId: caller.userId }, now);
     return { id, status: "open" as const, baseVersion: current };
   });

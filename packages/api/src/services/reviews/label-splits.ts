@@ -1,12 +1,13 @@
 // Split releases: a label serving two versions by weight, set and ended as moves of the label. Where the
-// team reviews `production`, nobody splits it or ends its split directly: a change request is made
-// instead, and its approval applies the split (or its end). Elsewhere the prompt rules decide as for a move.
+// team reviews `production`, nobody splits it or promotes its candidate directly: a change request is made
+// instead, and its approval applies the split (or its end). Rolling a split of `production` back onto its
+// own version is a rollback, direct for those who may move it. Elsewhere the prompt rules decide as for a move.
 import type { Db } from "@promptly/db";
 import { PROTECTED_LABEL, type SplitOutcome } from "@promptly/shared";
 import type { Caller } from "../access/access.ts";
 import type { AuditContext } from "../insight/audit.ts";
 import type { LoadedPrompt } from "../prompts/loaded-prompt.ts";
-import { endSplit, splitEndVersion, splitLabel } from "../prompts/prompt-labels.ts";
+import { endSplit, splitLabel } from "../prompts/prompt-labels.ts";
 import { directLabelRefusal, requiredApprovals } from "../prompts/prompt-rules.ts";
 import { createChangeRequest } from "./change-requests.ts";
 
@@ -17,8 +18,8 @@ export interface SplitAnswer {
 }
 
 /** Whether the prompt rules send a direct change of `label` to review (they decide it, as for any move). */
-const reviewed = async (db: Db, prompt: LoadedPrompt, label: string) =>
-  directLabelRefusal(label, prompt, label === PROTECTED_LABEL ? await requiredApprovals(db, prompt.teamId) : 0)?.reason === "REVIEW_REQUIRED";
+const reviewed = async (db: Db, prompt: LoadedPrompt, label: string, rollback = false) =>
+  directLabelRefusal(label, prompt, label === PROTECTED_LABEL ? await requiredApprovals(db, prompt.teamId) : 0, "move", rollback)?.reason === "REVIEW_REQUIRED";
 
 /** Splits `label`: it keeps its version and serves `candidate` to `weight` percent of fetches. */
 export async function splitOrRequest(
@@ -36,9 +37,11 @@ export async function splitOrRequest(
 export async function endSplitOrRequest(
   db: Db, caller: Caller, prompt: LoadedPrompt, label: string, outcome: SplitOutcome, now: Date, context: AuditContext,
 ): Promise<SplitAnswer> {
-  if (await reviewed(db, prompt, label)) {
-    const version = await splitEndVersion(db, prompt.id, label, outcome);
-    const { id } = await createChangeRequest(db, caller, prompt, { promptId: prompt.id, label: PROTECTED_LABEL, version }, now, context);
+  // A rollback is direct for those who may move production; one who may not (an editor) asks for it as for a promotion.
+  const rollback = outcome === "rollback" && directLabelRefusal(label, prompt, 0, "move", true) === null;
+  if (!rollback && (await reviewed(db, prompt, label))) {
+    // The version it ends on is read in the request's own transaction, so a split changed meanwhile is not mistaken.
+    const { id } = await createChangeRequest(db, caller, prompt, { promptId: prompt.id, label: PROTECTED_LABEL, endSplit: outcome }, now, context);
     return { applied: false, changeRequestId: id };
   }
   await endSplit(db, prompt, label, outcome, now, context);

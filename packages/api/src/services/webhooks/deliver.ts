@@ -128,8 +128,12 @@ function slackText(payload: WebhookPayload): string {
       return `${who} created the prompt ${prompt}`;
     case "prompt.version.created":
       return `${who} saved version ${String(d.version)} of ${prompt}`;
-    case "prompt.label.moved":
+    case "prompt.label.moved": {
+      const split = d.split as { version: number; weight: number } | undefined;
+      if (split) return `${who} split the label *${String(d.label)}* of ${prompt}: version ${String(d.version)} ${100 - split.weight}%, version ${split.version} ${split.weight}%`;
+      if (d.rollback) return `${who} rolled the label *${String(d.label)}* of ${prompt} back to version ${String(d.version)}`;
       return `${who} moved the label *${String(d.label)}* of ${prompt} to version ${String(d.version)}`;
+    }
     case "prompt.served.changed": {
       const include = d.include as { prompt: { name: string }; label: string; version: number };
       const labels = Array.isArray(d.labels) ? (d.labels as string[]) : [];

@@ -33,6 +33,7 @@ const EVENT_OF_ACTION: Record<string, WebhookEvent> = {
   "prompt.create": "prompt.created",
   "prompt.version": "prompt.version.created",
   "prompt.label.set": "prompt.label.moved",
+  "prompt.label.rolled_back": "prompt.label.moved",
   "prompt.archive": "prompt.archived",
   "prompt.delete": "prompt.deleted",
   "prompt.version.delete": "prompt.version.deleted",
@@ -53,8 +54,16 @@ function dataOf(event: WebhookEvent, entry: AuditEntry): Record<string, unknown>
     case "prompt.version.created":
       return { version: after.version ?? null, commitMessage: after.commitMessage ?? "" };
     case "prompt.label.moved":
-      // A split label names its candidate beside its version: `split: { version, weight }`.
-      return { label: after.label, version: after.version, previousVersion: before.version ?? null, ...(after.split ? { split: after.split } : {}) };
+      // A split label names its candidate beside its version (`split: { version, weight }`), a split that
+      // ended names what it was (`previousSplit`), and a rollback to a version that held the label says so.
+      return {
+        label: after.label,
+        version: after.version,
+        previousVersion: before.version ?? null,
+        ...(after.split ? { split: after.split } : {}),
+        ...(before.split ? { previousSplit: before.split } : {}),
+        ...(entry.action === "prompt.label.rolled_back" ? { rollback: true } : {}),
+      };
     case "prompt.version.deleted":
       return { versions: before.versions ?? [], labels: before.labels ?? [] };
     case "changeRequest.opened":
