@@ -64,6 +64,11 @@ export const SOURCE_RULES: SourceRule[] = [
         line: "const caller = keyCaller({ id: randomUUID(),",
         reason: "the start's warm-up reads a run's prompt as a key of the prompt's team would, for a key that does not exist, keeping nothing",
       },
+      {
+        file: "apps/server/src/routes/api-docs/catalog.ts",
+        line: "const caller = keyCaller({ id: NO_ID, teamId: NO_ID, labels: null, scopes: [...API_KEY_SCOPES] });",
+        reason: "the reference page lists the MCP tools a key with every scope is offered, for a key that does not exist, calling none",
+      },
     ],
   },
   {

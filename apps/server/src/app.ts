@@ -200,7 +200,7 @@ export function createApp({
   });
 
   app.use("/avatars", avatarRoute(services));
-  app.use("/api/docs", apiDocsRoute());
+  app.use("/api/docs", apiDocsRoute(services));
   app.use("/api/v1", v1Router(services, { ratePerMinute: apiKeyRatePerMinute }));
   // MCP for agents: the same key, limit and services as /api/v1.
   app.use("/api/mcp", mcpRouter(services, { ratePerMinute: apiKeyRatePerMinute }));

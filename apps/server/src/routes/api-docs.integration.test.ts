@@ -1,56 +1,70 @@
-// The runtime API's reference page: Scalar's viewer from our own files renders the
-// OpenAPI document in a real browser under the app's CSP, and nothing is fetched from elsewhere.
-import { chromium } from "@playwright/test";
+// The API reference page: plain HTML from this origin (no script) that documents every operation of
+// /api/v1's OpenAPI document, every route of /api/public's table, and every tool the MCP server offers a
+// key with every scope, asked through /api/mcp itself, so a tool added or described anew shows here.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createHarness, type Harness } from "@promptly/api/testing";
-import { createApp } from "../app.ts";
-import { listenForTests, type TestServer } from "../../test/test-server.ts";
+import { API_KEY_SCOPES } from "@promptly/shared";
+import { startKeyServer, type KeyServer } from "../../test/key-server.ts";
+import { mcpClients } from "../../test/mcp-client.ts";
+import { LANGFUSE_OPERATIONS } from "./langfuse/operations.ts";
 import { V1_OPERATIONS } from "./v1/openapi.ts";
+import { LANGFUSE_ROUTE_NOTES } from "./api-docs/page.ts";
 
-let h: Harness;
-let server: TestServer;
+let ks: KeyServer;
+let html: string;
+
+const escaped = (text: string) => text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;").replace(/'/g, "&#39;");
 
 beforeAll(async () => {
-  h = await createHarness();
-  server = await listenForTests(createApp({ services: h.services }));
+  ks = await startKeyServer();
+  const page = await fetch(`${ks.server.base}/api/docs`);
+  expect(page.status).toBe(200);
+  expect(page.headers.get("content-type")).toMatch(/^text\/html/);
+  expect(page.headers.get("content-security-policy")).toContain("script-src 'self'");
+  html = await page.text();
 });
 afterAll(async () => {
-  await server.close();
-  await h.close();
+  await ks.close();
 });
 
 describe("GET /api/docs", () => {
-  it("serves a page and the viewer from this origin, under the app's CSP", async () => {
-    const page = await fetch(`${server.base}/api/docs`);
-    expect(page.status).toBe(200);
-    expect(page.headers.get("content-type")).toMatch(/^text\/html/);
-    expect(page.headers.get("content-security-policy")).toContain("script-src 'self'");
-    const html = await page.text();
-    expect([...html.matchAll(/src="([^"]+)"/g)].map(([, src]) => src)).toEqual(["/api/docs/viewer.js", "/api/docs/start.js"]);
-    expect(html).not.toMatch(/https?:\/\//);
-    const viewer = await fetch(`${server.base}/api/docs/viewer.js`);
-    expect(viewer.status).toBe(200);
-    expect(viewer.headers.get("content-type")).toMatch(/^application\/javascript/);
+  it("is plain HTML: no script, nothing loaded from another origin", () => {
+    expect(html).not.toMatch(/<script/i);
+    expect([...html.matchAll(/(?:src|href)="(https?:[^"]+)"/g)].map(([, url]) => url)).toEqual([]);
   });
 
-  it("renders every operation in a browser, with no CSP violation and no request to another origin", async () => {
-    const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium", args: ["--no-sandbox", "--disable-gpu"] });
-    try {
-      const page = await browser.newPage();
-      const problems: string[] = [];
-      page.on("console", (message) => {
-        if (/Content Security Policy|Refused to/i.test(message.text())) problems.push(message.text());
-      });
-      page.on("pageerror", (error) => problems.push(error.message));
-      page.on("request", (request) => {
-        if (!request.url().startsWith(server.base) && !request.url().startsWith("data:")) problems.push(`external request: ${request.url()}`);
-      });
-      await page.goto(`${server.base}/api/docs`);
-      await page.getByRole("heading", { name: "Promptly runtime API" }).waitFor({ timeout: 20_000 });
-      for (const operation of V1_OPERATIONS) await expect(page.getByText(operation.summary).first().isVisible()).resolves.toBe(true);
-      expect(problems).toEqual([]);
-    } finally {
-      await browser.close();
+  it("documents every operation of /api/v1 with its path, summary and key scope, and links the OpenAPI document", () => {
+    expect(html).toContain('href="/api/v1/openapi.json"');
+    for (const operation of V1_OPERATIONS) {
+      expect(html).toContain(`<code>/api/v1${escaped(operation.path)}</code>`);
+      expect(html).toContain(escaped(operation.summary));
+      expect(html).toContain(`<code>${operation.id}</code>`);
     }
+  });
+
+  it("documents every route of /api/public, each with what it does, and what differs from Langfuse", () => {
+    expect(Object.keys(LANGFUSE_ROUTE_NOTES).sort()).toEqual(LANGFUSE_OPERATIONS.map((operation) => `${operation.method.toUpperCase()} ${operation.path}`).sort());
+    for (const operation of LANGFUSE_OPERATIONS) {
+      expect(html).toContain(`<code>/api/public${escaped(operation.path)}</code>`);
+      expect(html).toContain(escaped(LANGFUSE_ROUTE_NOTES[`${operation.method.toUpperCase()} ${operation.path}`]!));
+    }
+    expect(html).toContain("What differs from Langfuse");
+  });
+
+  it("documents every tool /api/mcp offers a key with every scope, with its description and arguments", async () => {
+    const key = await ks.key(await ks.team("Docs"), { scopes: [...API_KEY_SCOPES] });
+    const clients = mcpClients(ks.server);
+    try {
+      const { tools } = await (await clients.connect(key.secretKey)).listTools();
+      expect(tools.map((tool) => tool.name)).toContain("createTextPrompt");
+      for (const tool of tools) {
+        expect(html).toContain(`<code>${tool.name}</code>`);
+        expect(html).toContain(escaped(tool.description!));
+        const section = html.slice(html.indexOf(`id="mcp-${tool.name.toLowerCase()}"`));
+        for (const argument of Object.keys(tool.inputSchema.properties ?? {})) expect(section).toContain(`<code>${argument}</code>`);
+      }
+    } finally {
+      await clients.close();
+    }
+    expect(html).toContain(`${ks.h.services.config.appUrl.replace(/\/$/, "")}/api/mcp`);
   });
 });

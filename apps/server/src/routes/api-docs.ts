@@ -1,50 +1,23 @@
-// The reference page of the runtime API at /api/docs: Scalar's packaged viewer, served from our own
-// files (no CDN), rendering /api/v1/openapi.json. No inline script: the page loads the viewer and a
-// small start script, both from this origin, so the app's script-src 'self' holds here too.
-import { createRequire } from "node:module";
+// The reference page of every HTTP API at /api/docs: /api/v1 from its OpenAPI document, /api/public
+// from its route table and MCP from its server's tool registry (api-docs/catalog.ts), rendered once per
+// process as plain HTML (api-docs/page.ts) with no script, so nothing leaves this origin.
 import { Router } from "express";
+import type { ApiServices } from "@promptly/api";
+import { apiCatalog } from "./api-docs/catalog.ts";
+import { apiDocsPage } from "./api-docs/page.ts";
 
-const require = createRequire(import.meta.url);
-const VIEWER = require.resolve("@scalar/api-reference/browser/standalone.js");
-
-const PAGE = `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Promptly runtime API reference</title>
-</head>
-<body>
-<div id="app"></div>
-<script src="/api/docs/viewer.js"></script>
-<script src="/api/docs/start.js"></script>
-</body>
-</html>
-`;
-
-// Nothing leaves this origin: no web fonts from Scalar's servers, no telemetry, no request proxy, no AI agent.
-const START = `Scalar.createApiReference("#app", {
-  url: "/api/v1/openapi.json",
-  withDefaultFonts: false,
-  telemetry: false,
-  agent: { disabled: true },
-  hideClientButton: true,
-  showDeveloperTools: "never",
-});
-`;
-
-export function apiDocsRoute(): Router {
+export function apiDocsRoute(services: ApiServices): Router {
   const router = Router();
-  router.get("/", (_req, res) => {
+  let page: Promise<string> | null = null;
+  router.get("/", async (req, res) => {
+    // Built by the first request (the MCP SDK loads then, not at start-up); a failure is tried again by the next.
+    page ??= apiCatalog(services, req).then((catalog) => apiDocsPage(catalog, services.config.appUrl.replace(/\/$/, "")));
+    const html = await page.catch((error: unknown) => {
+      page = null;
+      throw error;
+    });
     res.setHeader("Cache-Control", "no-cache");
-    res.type("html").send(PAGE);
-  });
-  router.get("/start.js", (_req, res) => {
-    res.setHeader("Cache-Control", "no-cache");
-    res.type("application/javascript").send(START);
-  });
-  router.get("/viewer.js", (_req, res) => {
-    res.sendFile(VIEWER, { maxAge: "1d", headers: { "Content-Type": "application/javascript; charset=utf-8" } });
+    res.type("html").send(html);
   });
   return router;
 }
