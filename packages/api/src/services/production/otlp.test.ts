@@ -1,6 +1,7 @@
 // The OTLP protobuf reader and the reading of spans into generations, on bytes written here by field
 // number (the real exporters' bytes are read in the server's ingestion test).
 import { describe, expect, it } from "vitest";
+import { INGEST_MSG } from "@promptly/shared";
 import { DomainError } from "../../errors.ts";
 import { decodeOtlpProtobuf, plainValue } from "./otlp.ts";
 import { generationsFromOtlp } from "./sources.ts";
@@ -129,5 +130,45 @@ describe("generationsFromOtlp", () => {
     noStart.resourceSpans[0]!.scopeSpans[0]!.spans[0]!.startTimeUnixNano = "0";
     expect(() => generationsFromOtlp(noStart, received)).toThrow(DomainError);
     expect(() => generationsFromOtlp({ resourceSpans: "x" } as never, received)).toThrow(DomainError);
+  });
+
+  it("holds a JSON body to the OTLP shape: what is not a list or an object where one goes is refused whole with the SDKs' 400", () => {
+    const refused = (body: unknown) => {
+      try {
+        generationsFromOtlp(body as never, received);
+      } catch (error) {
+        return error instanceof DomainError && error.code === "INVALID" && error.message === INGEST_MSG.notOtlp;
+      }
+      return false;
+    };
+    const named = () => span({ "promptly.prompt.name": "p" });
+    const withSpan = (change: (spanRow: Record<string, unknown>) => void) => {
+      const body = named();
+      change(body.resourceSpans[0]!.scopeSpans[0]!.spans[0]! as unknown as Record<string, unknown>);
+      return body;
+    };
+    for (const body of [
+      null, "x", 5,
+      { resourceSpans: [{ scopeSpans: "x" }] },
+      { resourceSpans: [{ scopeSpans: [{ spans: {} }] }] },
+      { resourceSpans: [{ scopeSpans: [{ spans: [null] }] }] },
+      { resourceSpans: [{ resource: { attributes: {} } }] },
+      withSpan((row) => (row["attributes"] = "a=b")),
+      // An attribute's value that is not an AnyValue object (it used to fail the request with a 500).
+      withSpan((row) => (row["attributes"] = [{ key: "promptly.prompt.name", value: "p" }])),
+      withSpan((row) => (row["status"] = "error")),
+    ]) expect(refused(body), JSON.stringify(body)).toBe(true);
+  });
+
+  it("accepts what exporters send: fields left out or null, unknown fields, a named status code, nothing at all", () => {
+    const body = span({ "promptly.prompt.name": "p" }, { droppedAttributesCount: 0, events: [], links: null, status: { code: "STATUS_CODE_UNSET" }, parentSpanId: null });
+    expect(generationsFromOtlp({ ...body, extra: true } as never, received).generations).toHaveLength(1);
+    expect(generationsFromOtlp({ resourceSpans: [{ resource: null, scopeSpans: [{ scope: { name: "x" }, spans: null }] }, null] } as never, received)).toEqual({ generations: [], dropped: 0 });
+    expect(generationsFromOtlp({} as never, received)).toEqual({ generations: [], dropped: 0 });
+    expect(generationsFromOtlp([] as never, received)).toEqual({ generations: [], dropped: 0 });
+    // An attribute without a key, or with no value, is skipped.
+    const loose = span({ "promptly.prompt.name": "p" });
+    loose.resourceSpans[0]!.scopeSpans[0]!.spans[0]!.attributes.push({ key: 7 } as never, { key: "empty" } as never);
+    expect(generationsFromOtlp(loose, received).generations).toHaveLength(1);
   });
 });

@@ -1,6 +1,7 @@
 // OTLP/HTTP trace requests (ExportTraceServiceRequest) as JSON or protobuf, read into one shape: the
 // protobuf wire format is read here by field number (opentelemetry-proto v1), unknown fields skipped by
 // wire type so newer senders keep working; ids become hex, 64-bit times decimal strings.
+import { z } from "zod";
 import { DomainError } from "../../errors.ts";
 import { INGEST_MSG } from "@promptly/shared";
 
@@ -26,6 +27,39 @@ interface OtlpSpan {
 }
 export interface OtlpRequest {
   resourceSpans?: { resource?: { attributes?: KeyValue[] }; scopeSpans?: { scope?: { name?: string; version?: string }; spans?: OtlpSpan[] }[] }[];
+}
+
+// The shape an OTLP JSON request must have to be read: lists where lists go, objects where objects
+// go. Fields are optional (an exporter leaves empty ones out, or sends null) and unknown ones pass, so
+// newer senders keep working; ids and times are checked as the spans are read (each refusal names what
+// was wrong). Anything else is refused whole with the one 400 the SDKs log.
+const keyValues = z.array(z.looseObject({ key: z.unknown().optional(), value: z.looseObject({}).nullish() }).nullish());
+const otlpSpan = z.looseObject({
+  traceId: z.unknown().optional(),
+  spanId: z.unknown().optional(),
+  startTimeUnixNano: z.unknown().optional(),
+  endTimeUnixNano: z.unknown().optional(),
+  attributes: keyValues.nullish(),
+  // Protobuf's JSON mapping may name the code instead of numbering it.
+  status: z.looseObject({ code: z.union([z.number(), z.string()]).nullish(), message: z.unknown().optional() }).nullish(),
+});
+const otlpRequestSchema = z.looseObject({
+  resourceSpans: z
+    .array(
+      z.looseObject({
+        resource: z.looseObject({ attributes: keyValues.nullish() }).nullish(),
+        scopeSpans: z.array(z.looseObject({ spans: z.array(otlpSpan).nullish() }).nullish()).nullish(),
+      }).nullish(),
+    )
+    .nullish(),
+});
+
+/** A request as read (JSON.parse, or the protobuf reader) held to the OTLP shape; else INVALID with the message the SDKs log. */
+export function otlpRequestOf(body: unknown): OtlpRequest {
+  // A JSON array names no resource spans: accepted with nothing in it, as it always was.
+  const parsed = otlpRequestSchema.safeParse(Array.isArray(body) ? {} : body);
+  if (!parsed.success) throw new DomainError("INVALID", INGEST_MSG.notOtlp);
+  return parsed.data as OtlpRequest;
 }
 
 const MAX_DEPTH = 16;

@@ -7,7 +7,7 @@ import {
   INGEST_MSG, langfuseGenerationBody, langfuseScoreBody, langfuseTraceBody, scoreValueOf, type LangfuseGenerationBody, type LangfuseScoreBody, type ScoreDataType,
 } from "@promptly/shared";
 import type { GenerationPatch, ScoreDraft } from "./ingest.ts";
-import { plainValue, type KeyValue, type OtlpRequest } from "./otlp.ts";
+import { otlpRequestOf, plainValue, type KeyValue, type OtlpRequest } from "./otlp.ts";
 
 const HEX_TRACE = /^[0-9a-f]{32}$/;
 const HEX_SPAN = /^[0-9a-f]{16}$/;
@@ -67,17 +67,13 @@ const objectOf = (value: unknown) => (value && typeof value === "object" && !Arr
 
 /** What one OTLP request holds: its generations (spans naming a prompt) and how many spans named none. */
 export function generationsFromOtlp(request: OtlpRequest, receivedAt: Date): { generations: GenerationPatch[]; dropped: number } {
-  if (!request || typeof request !== "object" || (request.resourceSpans !== undefined && !Array.isArray(request.resourceSpans))) {
-    throw new DomainError("INVALID", INGEST_MSG.notOtlp);
-  }
+  request = otlpRequestOf(request);
   const generations: GenerationPatch[] = [];
   let dropped = 0;
   for (const resourceSpans of request.resourceSpans ?? []) {
     const resource = attributeMap(resourceSpans?.resource?.attributes);
     for (const scopeSpans of resourceSpans?.scopeSpans ?? []) {
-      if (scopeSpans?.spans !== undefined && !Array.isArray(scopeSpans.spans)) throw new DomainError("INVALID", INGEST_MSG.notOtlp);
       for (const span of scopeSpans?.spans ?? []) {
-        if (!span || typeof span !== "object") throw new DomainError("INVALID", INGEST_MSG.notOtlp);
         const traceId = String(span.traceId ?? "").toLowerCase();
         const spanId = String(span.spanId ?? "").toLowerCase();
         if (!HEX_TRACE.test(traceId)) throw new DomainError("INVALID", INGEST_MSG.badId("traceId"));
@@ -132,7 +128,6 @@ export function generationsFromOtlp(request: OtlpRequest, receivedAt: Date): { g
 
 function attributeMap(attributes: KeyValue[] | undefined): Map<string, unknown> {
   const map = new Map<string, unknown>();
-  if (attributes !== undefined && !Array.isArray(attributes)) throw new DomainError("INVALID", INGEST_MSG.notOtlp);
   for (const attribute of attributes ?? []) if (attribute && typeof attribute.key === "string") map.set(attribute.key, plainValue(attribute.value));
   return map;
 }
