@@ -1,8 +1,7 @@
 // A split release on the prompt page: production serving v1 and v2 by weight is shown with both, and a
 // team admin ends it in one step: promoting v2 moves production at once; where the team reviews
-// production, rolling back opens a change request instead, on its page.
+// production, rolling back still does (the version it keeps held production), no review needed.
 import { expect, test, type Page } from "@playwright/test";
-import { REVIEW_MSG } from "@promptly/shared";
 import { addOrganizationMember, createAccount, createOrganizationWith, createTeamWith, signIn, withDb } from "./support/accounts.ts";
 import { consoleErrors } from "./support/console.ts";
 import { createPromptWith } from "./support/prompts.ts";
@@ -47,12 +46,10 @@ test("a split shows both versions, and promoting the candidate is one step", asy
   expect(errors).toEqual([]);
 });
 
-test("where the team reviews production, rolling back a split opens a change request", async ({ page }) => {
+test("where the team reviews production, its admin rolls a split back in one step: the version it keeps held production", async ({ page }) => {
   const prompt = await splitPrompt(page, 1, "support/split-rollback");
   await page.getByTestId("split-production").getByRole("button", { name: "Roll back" }).click();
-  await expect(toast(page, REVIEW_MSG.requestedToast)).toBeVisible();
-  await page.waitForURL(/\/reviews\/[0-9a-f-]{36}$/);
-  await expect(page.getByRole("heading", { level: 1, name: "v1 alone in production" })).toBeVisible();
-  // Nothing moved yet: production still serves both.
-  expect(await production(prompt.id)).toEqual({ version: 1, candidate: 2 });
+  await expect(toast(page, "'production' rolled back to v1")).toBeVisible();
+  await expect(page.getByTestId("split-production")).toBeHidden();
+  expect(await production(prompt.id)).toEqual({ version: 1, candidate: null });
 });

@@ -7,7 +7,7 @@ import { useId, useState } from "react";
 import { Link, getRouteApi } from "@tanstack/react-router";
 import { Check, GitPullRequestArrow, RefreshCw, Undo2, X } from "lucide-react";
 import { toast } from "sonner";
-import { CHANGE_REQUEST_TEXT_MAX, REVIEW_MSG, changeRequestTitle, versionLabel } from "@promptly/shared";
+import { CHANGE_REQUEST_TEXT_MAX, REVIEW_MSG, changeRequestTitle, displayName, versionLabel } from "@promptly/shared";
 import type { RouterOutputs } from "@promptly/api";
 import { LoadFailure } from "@/components/layout/load-failure";
 import { VersionDiff } from "@/components/prompts/page/compare-tab";
@@ -126,6 +126,13 @@ function ChangeRequestView({ request }: { request: ChangeRequest }) {
       <ProductionEvidence request={request} />
 
       <Reviews request={request} />
+      {awaiting && (
+        <p className="text-sm text-muted-foreground" data-testid="change-request-approvers">
+          {request.approvers.length > 0
+            ? `Who can approve: ${request.approvers.map((person) => displayName(person.fullName, person.email)).join(", ")}, or a super user.`
+            : "Who can approve: no team admin or organization admin other than its author, so only a super user can."}
+        </p>
+      )}
       {awaiting && (request.isReviewer || request.isAuthor) && <ReviewActions request={request} />}
     </div>
   );

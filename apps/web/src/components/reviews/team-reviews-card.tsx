@@ -3,7 +3,7 @@
 import { useId, useState } from "react";
 import { GitPullRequestArrow } from "lucide-react";
 import { toast } from "sonner";
-import { REQUIRED_APPROVALS_MAX, REVIEW_MSG, requiredApprovalsSentence, requiredPassRateSchema } from "@promptly/shared";
+import { APPROVERS_TEXT, REQUIRED_APPROVALS_MAX, REVIEW_MSG, approversWarning, displayName, requiredApprovalsSentence, requiredPassRateSchema } from "@promptly/shared";
 import { LoadFailure } from "@/components/layout/load-failure";
 import { Button } from "@/components/ui/button";
 import { FormField } from "@/components/ui/form-field";
@@ -35,6 +35,7 @@ export function TeamReviewsCard({ team, canManage }: { team: TeamFacts; canManag
         </CardDescription>
       </CardHeader>
       <CardContent className="grid gap-4">
+        {team.requiredApprovals > 0 && <Approvers teamId={team.id} />}
         {canManage && (
           <div className="grid min-w-0 gap-4 sm:grid-cols-2">
             <RequiredApprovalsSetting team={team} />
@@ -60,6 +61,23 @@ export function TeamReviewsCard({ team, canManage }: { team: TeamFacts; canManag
         </section>
       </CardContent>
     </Card>
+  );
+}
+
+/** Who can approve the team's requests, and a warning when one admin's own requests would wait for someone outside the team. */
+function Approvers({ teamId }: { teamId: string }) {
+  const reviewers = trpc.teams.reviewers.useQuery({ id: teamId });
+  const named = (people: { id: string; fullName: string | null; email: string | null }[]) => people.map((person) => ({ id: person.id, name: displayName(person.fullName, person.email) }));
+  const warning = reviewers.data ? approversWarning(named(reviewers.data.teamAdmins), named(reviewers.data.organizationAdmins)) : null;
+  return (
+    <div className="grid gap-1 text-sm" data-testid="team-approvers">
+      <p>{APPROVERS_TEXT}</p>
+      {warning && (
+        <p role="note" className="rounded-md border border-amber-500/50 bg-amber-500/10 p-2">
+          {warning}
+        </p>
+      )}
+    </div>
   );
 }
 

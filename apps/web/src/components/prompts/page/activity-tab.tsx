@@ -40,6 +40,8 @@ function summary(item: Activity): string {
       if (after?.split) return `Split ${after.label}: ${version(after.version)} ${100 - after.split.weight}% · ${versionLabel(after.split.version)} ${after.split.weight}%`;
       if (before?.split) return `Ended the split of ${after?.label}: ${version(after?.version)} alone`;
       return `Moved ${after?.label} from ${version(before?.version)} to ${version(after?.version)}`;
+    case "prompt.label.rolled_back":
+      return `Rolled ${after?.label} back from ${version(before?.version)} to ${version(after?.version)}`;
     case "prompt.label.remove":
       return `Removed ${before?.label} (was on ${version(before?.version)})`;
     case "change_request.create":

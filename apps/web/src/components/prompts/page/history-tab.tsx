@@ -2,6 +2,7 @@
 // each links to the page showing that version and, for who may write, offers 'Set label...' on it and
 // 'Restore as a new version' (each confirms what will change). Pages of 50, 'Load more' for the next.
 // A version that was run on models shows its figures (runs, errors, latency, tokens, cost) in a line.
+// A version that held production before (not where it is now) offers 'Roll back to vN' to those who may move production.
 import { Link } from "@tanstack/react-router";
 import { LATEST_LABEL, versionLabel, type VersionRunStats } from "@promptly/shared";
 import { runFiguresLine } from "@/components/runs/run-figures";
@@ -14,6 +15,7 @@ import { trpc } from "@/lib/trpc";
 import type { PromptDetail, VersionHistoryItem } from "./types.ts";
 import { authorName } from "../author.ts";
 import { RestoreVersionDialog } from "./restore-version-dialog.tsx";
+import { RollbackDialog } from "./rollback-dialog.tsx";
 import { SetLabelDialog } from "./set-label-dialog.tsx";
 
 export function HistoryTab({ prompt }: { prompt: PromptDetail }) {
@@ -23,6 +25,9 @@ export function HistoryTab({ prompt }: { prompt: PromptDetail }) {
   );
   // The figures are extra: the history shows without them while they load or if they fail.
   const stats = trpc.runs.stats.useQuery({ promptId: prompt.id });
+  const mayRollBack = prompt.can["label.protected"] && prompt.archivedAt === null;
+  // Extra too: without it, no row offers a rollback.
+  const rollbacks = trpc.promptLabels.rollbackTargets.useQuery({ promptId: prompt.id }, { enabled: mayRollBack });
   if (history.isPending) {
     return (
       <div className="grid gap-2" role="status" aria-label="Loading history">
@@ -39,7 +44,13 @@ export function HistoryTab({ prompt }: { prompt: PromptDetail }) {
     <div className="grid min-w-0 gap-3">
       <ol aria-label="Versions" className="divide-y divide-border rounded-md border border-border">
         {versions.map((item) => (
-          <HistoryRow key={item.version} item={item} prompt={prompt} runs={stats.data?.find((row) => row.version === item.version)} />
+          <HistoryRow
+            key={item.version}
+            item={item}
+            prompt={prompt}
+            runs={stats.data?.find((row) => row.version === item.version)}
+            rollBack={mayRollBack && (rollbacks.data?.versions.includes(item.version) ?? false)}
+          />
         ))}
       </ol>
       {history.hasNextPage && (
@@ -53,7 +64,7 @@ export function HistoryTab({ prompt }: { prompt: PromptDetail }) {
   );
 }
 
-function HistoryRow({ item, prompt, runs }: { item: VersionHistoryItem; prompt: PromptDetail; runs: VersionRunStats | undefined }) {
+function HistoryRow({ item, prompt, runs, rollBack }: { item: VersionHistoryItem; prompt: PromptDetail; runs: VersionRunStats | undefined; rollBack: boolean }) {
   const shown = item.version === prompt.version.version;
   const labels = [...(item.version === prompt.latestVersion ? [LATEST_LABEL] : []), ...item.labels];
   const writable = prompt.can.write && prompt.archivedAt === null;
@@ -85,10 +96,11 @@ function HistoryRow({ item, prompt, runs }: { item: VersionHistoryItem; prompt: 
           {runFiguresLine(runs)}
         </p>
       )}
-      {writable && (
+      {(writable || rollBack) && (
         <div className="flex flex-wrap gap-2 pt-1">
-          <SetLabelDialog prompt={prompt} version={item.version} />
-          {item.version !== prompt.latestVersion && <RestoreVersionDialog prompt={prompt} version={item.version} />}
+          {rollBack && <RollbackDialog prompt={prompt} version={item.version} />}
+          {writable && <SetLabelDialog prompt={prompt} version={item.version} />}
+          {writable && item.version !== prompt.latestVersion && <RestoreVersionDialog prompt={prompt} version={item.version} />}
         </div>
       )}
     </li>

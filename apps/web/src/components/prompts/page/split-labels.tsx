@@ -1,7 +1,7 @@
 // A split release on the prompt page: each label serving two versions by weight ('production: v7 90% ·
 // v8 10%'), and for who may move it, its end in one step: 'Promote v8' (the candidate alone) or 'Roll back'
-// (the label's version alone). Where the team reviews production, each makes a change request instead
-// and goes to its page, as a label move does.
+// (the label's version alone). Where the team reviews production, promoting makes a change request instead
+// and goes to its page, as a label move does; rolling back stays direct (the version it keeps held production).
 import { useNavigate } from "@tanstack/react-router";
 import { toast } from "sonner";
 import { PROTECTED_LABEL, REVIEW_MSG, versionLabel, type SplitOutcome } from "@promptly/shared";
