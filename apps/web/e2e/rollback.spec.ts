@@ -26,7 +26,7 @@ test("the only admin rolls production back from the History tab, whatever the te
     await client.query(`INSERT INTO prompt_labels (prompt_id, name, version) VALUES ($1, 'production', 2)`, [prompt.id]);
     // The label history: production went to v1, then from v1 to v2; v3 never held it.
     const move = `INSERT INTO audit_events (organization_id, team_id, prompt_id, actor_kind, actor_id, action, target_type, target_id, before, after, created_at)
-                  VALUES ($1, $2, $3, 'user', $4, 'prompt.label.set', 'prompt', $3, $5::jsonb, $6::jsonb, now() - $7::interval)`;
+                  VALUES ($1, $2, $3::uuid, 'user', $4, 'prompt.label.set', 'prompt', $3::text, $5::jsonb, $6::jsonb, now() - $7::interval)`;
     await client.query(move, [organization.id, team.id, prompt.id, admin.id, JSON.stringify({ label: "production", version: null }), JSON.stringify({ label: "production", version: 1 }), "2 days"]);
     await client.query(move, [organization.id, team.id, prompt.id, admin.id, JSON.stringify({ label: "production", version: 1 }), JSON.stringify({ label: "production", version: 2 }), "1 day"]);
     await client.query(`UPDATE teams SET required_approvals = 1, required_pass_rate = 90 WHERE id = $1`, [team.id]);
