@@ -10,12 +10,14 @@ import { RenameDialog } from "./rename-dialog.tsx";
 import { SetLabelDialog } from "./set-label-dialog.tsx";
 import { SplitProductionDialog, maySplitProduction } from "./split-production-dialog.tsx";
 import type { PromptDetail } from "./types.ts";
+import { UseInCodeButton } from "../use-in-code/use-in-code-button.tsx";
 
 export function PromptActions({ prompt }: { prompt: PromptDetail }) {
   const { can } = prompt;
   const active = prompt.archivedAt === null;
   return (
     <div className="flex flex-wrap items-center gap-2" data-testid="prompt-actions">
+      {active && <UseInCodeButton prompt={prompt} />}
       {active && can.write && (
         <Button asChild size="sm">
           <Link to="/prompts/$promptId/new-version" params={{ promptId: prompt.id }}>
