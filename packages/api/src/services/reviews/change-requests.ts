@@ -10,7 +10,7 @@ import { z } from "zod";
 import { Prisma, type Db, type DbOrTx, type DbTransaction } from "@promptly/db";
 import {
   CHANGE_REQUEST_KINDS, CHANGE_REQUEST_STATUSES, MSG, approvalsNeeded, PROMPT_MSG, PROTECTED_LABEL, REVIEW_MSG, canOnPrompt, type ChangeRequestStatus, type CreateArchiveRequestInput, type CreateChangeRequestInput,
-  type SplitOutcome,
+  accessOf, can, type OrganizationRole, type SplitOutcome, type TeamRole,
 } from "@promptly/shared";
 import { fail } from "../../errors.ts";
 import { auditAs, type AuditContext } from "../insight/audit.ts";
@@ -198,20 +198,29 @@ export async function getChangeRequest(db: DbOrTx, prompt: LoadedPrompt, id: str
   });
 }
 
-/** The team's admins and its organization's admins, by name: those who approve its change requests (prompt.label.protected). */
+/**
+ * The team's admins and its organization's admins, by name: those who approve its change requests
+ * (prompt.label.protected by their role in the team, or in the organization, as the permission table says).
+ */
 async function reviewersOf(db: DbOrTx, teamId: string) {
-  const rows = await db.$queryRaw<{ person: Person; teamAdmin: boolean; organizationAdmin: boolean }[]>`
+  const rows = await db.$queryRaw<{ person: Person; teamRole: TeamRole | null; organizationRole: OrganizationRole | null }[]>`
     WITH team AS (SELECT id, organization_id FROM teams WHERE id = ${teamId}::uuid),
     people AS (
-      SELECT tm.user_id, true AS team_admin, false AS organization_admin FROM team_members tm JOIN team ON tm.team_id = team.id WHERE tm.role = 'admin'
-      UNION ALL
-      SELECT om.user_id, false, true FROM organization_members om JOIN team ON om.organization_id = team.organization_id WHERE om.role = 'admin')
+      SELECT tm.user_id FROM team_members tm JOIN team ON tm.team_id = team.id
+      UNION
+      SELECT om.user_id FROM organization_members om JOIN team ON om.organization_id = team.organization_id)
     SELECT json_build_object('id', u.id, 'fullName', pr.full_name, 'email', u.email, 'avatarKey', pr.avatar_key) AS person,
-           bool_or(x.team_admin) AS "teamAdmin", bool_or(x.organization_admin) AS "organizationAdmin"
-    FROM people x JOIN users u ON u.id = x.user_id LEFT JOIN profiles pr ON pr.user_id = u.id
-    GROUP BY u.id, u.email, pr.full_name, pr.avatar_key
+           tm.role::text AS "teamRole", om.role::text AS "organizationRole"
+    FROM people x CROSS JOIN team JOIN users u ON u.id = x.user_id LEFT JOIN profiles pr ON pr.user_id = u.id
+    LEFT JOIN team_members tm ON tm.team_id = team.id AND tm.user_id = u.id
+    LEFT JOIN organization_members om ON om.organization_id = team.organization_id AND om.user_id = u.id
     ORDER BY lower(COALESCE(NULLIF(pr.full_name, ''), u.email)), u.id`;
-  return rows.map((row) => ({ ...person(row.person)!, teamAdmin: row.teamAdmin, organizationAdmin: row.organizationAdmin }));
+  // Super users may approve anywhere and are named as such, not listed.
+  const by = (where: { teamRole?: TeamRole | null; organizationRole?: OrganizationRole | null }) =>
+    can(accessOf({ role: "user", isSuperUser: false }, where), "prompt.label.protected");
+  return rows
+    .map((row) => ({ ...person(row.person)!, teamAdmin: by({ teamRole: row.teamRole }), organizationAdmin: by({ organizationRole: row.organizationRole }) }))
+    .filter((reviewer) => reviewer.teamAdmin || reviewer.organizationAdmin);
 }
 
 /** A reviewer as a person, without their roles. */
