@@ -24,6 +24,11 @@ interface PlaygroundColumnProps {
   connections: Connection[];
   /** The connection in use: the one chosen, else the first offered. */
   connectionId: string;
+  /** The versions a column may run ("edited" is the body being edited above), each with its name. */
+  versions: { value: string; label: string }[];
+  onVersion(version: string): void;
+  /** A note under the version (the one it runs could not be read, say). */
+  versionNote?: string;
   removable: boolean;
   canSave: boolean;
   onSettings(patch: Partial<ColumnSettings>): void;
@@ -44,6 +49,7 @@ export function PlaygroundColumn(props: PlaygroundColumnProps) {
   const label = `Model ${number}`;
   const modelsId = useId();
   const connectionFieldId = useId();
+  const versionFieldId = useId();
   const connection = connections.find((item) => item.id === connectionId);
   const running = column.streaming !== null;
   const pending = running ? [] : pendingToolCalls(column.turns);
@@ -62,6 +68,20 @@ export function PlaygroundColumn(props: PlaygroundColumnProps) {
       </div>
 
       <div className="grid gap-3 sm:grid-cols-2">
+        <FormField label="Version" className="sm:col-span-2" id={versionFieldId} description={props.versionNote}>
+          <Select value={String(column.version)} onValueChange={props.onVersion}>
+            <SelectTrigger id={versionFieldId} className="w-full">
+              <SelectValue />
+            </SelectTrigger>
+            <SelectContent>
+              {props.versions.map((item) => (
+                <SelectItem key={item.value} value={item.value}>
+                  {item.label}
+                </SelectItem>
+              ))}
+            </SelectContent>
+          </Select>
+        </FormField>
         <FormField label="Connection" className="sm:col-span-2" id={connectionFieldId}>
           <Select value={connectionId} onValueChange={(next) => onSettings({ connectionId: next })}>
             {/* The Select root renders nothing: the label's id goes to its trigger. */}

@@ -3,12 +3,12 @@
 // phone). Run (Ctrl/Cmd+Enter) streams every column at once, Stop ends them all. Runs of an edited
 // body are recorded as drafts: listed with the version, not counted in its figures. Only Save as new
 // version, through the editor, keeps anything.
-import { useState, type KeyboardEvent } from "react";
+import { useEffect, useState, type KeyboardEvent } from "react";
 import { useNavigate } from "@tanstack/react-router";
 import { Play, Plus, RotateCcw, Square, Trash2 } from "lucide-react";
 import {
   compile, effectiveContract, extractPlaceholders, isPlaceholder, versionLabel, type ChatMessage, type ChatRole, type PromptMessage, type PromptVersionBody,
-  type VariableProblem,
+  type VariableContract, type VariableProblem,
 } from "@promptly/shared";
 import { TestCaseDialog, type TestCaseSeed } from "@/components/evaluations/test-case-dialog";
 import { LoadFailure } from "@/components/layout/load-failure";
@@ -19,13 +19,16 @@ import { Button } from "@/components/ui/button";
 import { RoleSelect } from "@/components/prompts/role-select";
 import { Skeleton } from "@/components/ui/skeleton";
 import { Textarea } from "@/components/ui/textarea";
+import { useMe } from "@/hooks/use-me";
 import { trpc, trpcClient } from "@/lib/trpc";
 import { placeholderText } from "./chat-messages.tsx";
 import { PlaygroundColumn } from "./playground-column.tsx";
 import { configWithParameters, parametersOf, settingsFromVersion } from "./playground-settings.ts";
+import { forgetPlayground, keepPlayground, readPlayground } from "./playground-store.ts";
 import { typedValues, type FieldValue } from "./try-values.ts";
 import type { PromptDetail } from "./types.ts";
-import { MAX_COLUMNS, pendingToolCalls, usePlaygroundColumns, type PlaygroundColumn as Column, type RunInput, type Turn } from "./use-playground-columns.ts";
+import { MAX_COLUMNS, pendingToolCalls, usePlaygroundColumns, type ColumnSeed, type PlaygroundColumn as Column, type RunInput, type Turn } from "./use-playground-columns.ts";
+import { versionText } from "./version-select.tsx";
 import { VariableFields } from "./variable-field.tsx";
 
 /**
@@ -49,6 +52,28 @@ const sameMessage = (a: PromptMessage, b: PromptMessage) =>
   isPlaceholder(a) || isPlaceholder(b) ? isPlaceholder(a) && isPlaceholder(b) && a.name === b.name : a.role === b.role && a.content === b.content;
 const sameMessages = (a: PromptMessage[], b: PromptMessage[]) => a.length === b.length && a.every((m, i) => sameMessage(m, b[i]!));
 
+/** What a column runs: the version's number, the body compiled, its contract, and whether the body is the edited one (sent with the run). */
+interface ColumnPrompt {
+  number: number;
+  body: PromptVersionBody;
+  contract: VariableContract[];
+  sendsEdit: boolean;
+}
+
+const savedBody = (version: PromptDetail["version"]): PromptVersionBody =>
+  version.type === "text"
+    ? { type: "text", template: version.template ?? "", variables: version.variables }
+    : { type: "chat", messages: version.messages ?? [], variables: version.variables };
+
+/** The body's contract: its version's variables, any it adds as required strings, and those of the prompts it includes (the server resolves the includes of what it runs). */
+function contractOf(detail: PromptDetail, body: PromptVersionBody): VariableContract[] {
+  const own = effectiveContract(body);
+  const included = detail.resolved?.ok ? detail.resolved.variables.filter((variable) => !own.some((mine) => mine.name === variable.name)) : [];
+  return [...own, ...included];
+}
+
+const byName = (contracts: VariableContract[]) => contracts.filter((variable, index) => contracts.findIndex((other) => other.name === variable.name) === index);
+
 export function PlaygroundTab({ prompt }: { prompt: PromptDetail }) {
   const version = prompt.version;
   const navigate = useNavigate();
@@ -56,38 +81,66 @@ export function PlaygroundTab({ prompt }: { prompt: PromptDetail }) {
   // The connection a column starts on, and why; none when no default qualifies (never a failing or untested one).
   const chosenConnection = trpc.playground.defaultConnection.useQuery({ promptId: prompt.id });
   const savedMessages = version.messages ?? [];
-  const [template, setTemplate] = useState(version.template ?? "");
-  const [messages, setMessages] = useState<PromptMessage[]>(savedMessages);
-  const [fields, setFields] = useState<Record<string, FieldValue>>({});
+  // The playground as this person left it on this prompt (this browser's storage), until Reset.
+  const userId = useMe().data?.user.id;
+  const [kept] = useState(() => (userId ? readPlayground(userId, prompt.id) : null));
+  const keptEdit = kept?.fromVersion === version.version ? kept : null;
+  const [template, setTemplate] = useState(keptEdit?.template ?? version.template ?? "");
+  const [messages, setMessages] = useState<PromptMessage[]>(keptEdit?.messages ?? savedMessages);
+  // Shared by name by every column, and kept when a column's version changes (a value no version uses is set aside, not lost).
+  const [fields, setFields] = useState<Record<string, FieldValue>>(kept?.fields ?? {});
   // What fills each placeholder of the (edited) messages: a list of messages, none until added.
-  const [fills, setFills] = useState<Record<string, ChatMessage[]>>({});
+  const [fills, setFills] = useState<Record<string, ChatMessage[]>>(kept?.fills ?? {});
   const [problems, setProblems] = useState<VariableProblem[]>([]);
   const defaults = () => settingsFromVersion(version.model, version.config);
-  const { columns, change, start, stopAll, add, remove, running } = usePlaygroundColumns(defaults);
+  const fresh = (): ColumnSeed[] => [{ version: "edited", settings: defaults() }];
+  const { columns, change, start, stopAll, add, remove, reset, running } = usePlaygroundColumns(() =>
+    kept ? kept.columns.filter((column) => column.version === "edited" || column.version <= prompt.latestVersion) : fresh(),
+  );
   const [caseSeed, setCaseSeed] = useState<TestCaseSeed | null>(null);
 
   const edited = version.type === "text" ? template !== (version.template ?? "") : !sameMessages(messages, savedMessages);
   const body: PromptVersionBody =
     version.type === "text" ? { type: "text", template, variables: version.variables } : { type: "chat", messages, variables: version.variables };
-  // The edited prompt's contract: the version's variables, any the edit adds as required strings, and
-  // those of the prompts it includes (the server resolves the includes of what it runs).
-  const own = effectiveContract(body);
-  const included = prompt.resolved?.ok ? prompt.resolved.variables.filter((variable) => !own.some((mine) => mine.name === variable.name)) : [];
-  const contract = [...own, ...included];
-  const placeholderNames = extractPlaceholders(body);
+
+  // The other saved versions the columns run, read as the page reads a version.
+  const otherNumbers = [...new Set(columns.flatMap((column) => (column.version === "edited" || column.version === version.version ? [] : [column.version])))];
+  const others = trpc.useQueries((t) => otherNumbers.map((number) => t.prompts.get({ id: prompt.id, version: number })));
+  const detailOf = (number: number) => (number === version.version ? prompt : others[otherNumbers.indexOf(number)]?.data);
+  /** The column's prompt; undefined while its version loads (or when it could not be read). */
+  const promptOf = (column: Column): ColumnPrompt | undefined => {
+    if (column.version === "edited") return { number: version.version, body, contract: contractOf(prompt, body), sendsEdit: edited };
+    const detail = detailOf(column.version);
+    if (!detail) return undefined;
+    const saved = savedBody(detail.version);
+    return { number: column.version, body: saved, contract: contractOf(detail, saved), sendsEdit: false };
+  };
+  const columnPrompts = columns.map(promptOf);
+  const contract = byName(columnPrompts.flatMap((item) => item?.contract ?? []));
+  // Values typed for variables none of the chosen versions uses: kept, shown apart, used again when a version asks for them.
+  const asideFields = Object.entries(fields).filter(([name, value]) => value !== "" && value !== false && !contract.some((variable) => variable.name === name));
+  const oneVersion = new Set(columns.map((column) => (column.version === "edited" ? version.version : column.version))).size === 1;
+  const placeholderNames = [...new Set(columnPrompts.flatMap((item) => (item ? extractPlaceholders(item.body) : [])))];
   const placeholders = Object.fromEntries(placeholderNames.map((name) => [name, fills[name] ?? []]));
   const offered = connections.data ?? [];
   const connectionOf = (column: Column) =>
     offered.some((item) => item.id === column.settings.connectionId) ? column.settings.connectionId : (chosenConnection.data?.connectionId ?? "");
   const unchosen = columns.some((column) => !connectionOf(column));
+  const loading = columnPrompts.some((item) => !item);
 
-  /** The variables as typed, or null (with the problems shown) when they do not fit the contract. */
-  const checkedValues = () => {
-    const { values, problems: unparsed } = typedValues(contract, fields);
-    const result = compile(body, values, placeholders);
-    const found = [...unparsed, ...(result.ok ? [] : result.problems.filter((p) => !unparsed.some((u) => u.variable === p.variable)))];
+  /** The problems of the variables as typed for one column's version (none when they fit its contract). */
+  const problemsOf = (item: ColumnPrompt) => {
+    const { values, problems: unparsed } = typedValues(item.contract, fields);
+    const result = compile(item.body, values, placeholders);
+    return { values, found: [...unparsed, ...(result.ok ? [] : result.problems.filter((p) => !unparsed.some((u) => u.variable === p.variable)))] };
+  };
+
+  /** Each given column's variables as typed, or null (with the problems shown) when they do not fit its version's contract. */
+  const checkedValues = (items: ColumnPrompt[]) => {
+    const checked = items.map(problemsOf);
+    const found = checked.flatMap((item) => item.found).filter((problem, index, all) => all.findIndex((other) => other.variable === problem.variable) === index);
     setProblems(found);
-    return found.length ? null : values;
+    return found.length ? null : checked.map((item) => item.values);
   };
 
   /** Stages a draft once, however many columns run it (the server keeps it a while for them all). */
@@ -100,7 +153,7 @@ export function PlaygroundTab({ prompt }: { prompt: PromptDetail }) {
    * The column's run input: inline when it fits the URL, else a function that stages the edited prompt
    * and conversation first and answers the input naming the draft; null (said in the column) when refused.
    */
-  const inputFor = (column: Column, variables: Record<string, unknown>, followUp: Turn[], stage: (body: DraftBody) => Promise<string>): RunInput | (() => Promise<RunInput>) | null => {
+  const inputFor = (column: Column, item: ColumnPrompt, variables: Record<string, unknown>, followUp: Turn[], stage: (body: DraftBody) => Promise<string>): RunInput | (() => Promise<RunInput>) | null => {
     const parameters = parametersOf(column.settings);
     if ("errors" in parameters) {
       change(column.id, { errors: parameters.errors });
@@ -108,15 +161,15 @@ export function PlaygroundTab({ prompt }: { prompt: PromptDetail }) {
     }
     const base: RunInput = {
       promptId: prompt.id,
-      version: version.version,
+      version: item.number,
       connectionId: connectionOf(column),
       model: column.settings.model.trim() || undefined,
       variables,
-      ...(placeholderNames.length > 0 && { placeholders }),
+      ...(extractPlaceholders(item.body).length > 0 && { placeholders }),
       parameters: parameters.parameters,
     };
     // Only an edited body is sent: the version's own is on the server.
-    const body: DraftBody = { ...(edited && (version.type === "text" ? { template } : { messages })), ...(followUp.length > 0 && { followUp }) };
+    const body: DraftBody = { ...(item.sendsEdit && (version.type === "text" ? { template } : { messages })), ...(followUp.length > 0 && { followUp }) };
     const inline: RunInput = { ...base, ...body };
     // Staging costs a request first: only a long edited prompt or conversation is worth it.
     const staging = Object.keys(body).length > 0 && encodedLength(inline) > RUN_URL_STAGE_FROM;
@@ -129,21 +182,23 @@ export function PlaygroundTab({ prompt }: { prompt: PromptDetail }) {
   };
 
   const runAll = () => {
-    if (running || !offered.length || unchosen) return;
-    const values = checkedValues();
+    if (running || !offered.length || unchosen || loading) return;
+    const items = columnPrompts as ColumnPrompt[];
+    const values = checkedValues(items);
     if (!values) return;
     const stage = stager();
-    const inputs = columns.map((column) => [column, inputFor(column, values, [], stage)] as const);
+    const inputs = columns.map((column, index) => [column, inputFor(column, items[index]!, values[index]!, [], stage)] as const);
     if (inputs.some(([, input]) => !input)) return;
     for (const [column, input] of inputs) start(column.id, input!, []);
   };
 
   const continueWith = (column: Column) => {
     const reply = column.reply.trim();
-    if (!reply || column.streaming !== null) return;
-    const values = checkedValues();
+    const item = promptOf(column);
+    if (!reply || column.streaming !== null || !item) return;
+    const values = checkedValues([item]);
     const turns: Turn[] = [...column.turns, { role: "user", content: reply }];
-    const input = values && inputFor(column, values, turns, stager());
+    const input = values && inputFor(column, item, values[0]!, turns, stager());
     if (!input) return;
     change(column.id, { reply: "" });
     start(column.id, input, turns);
@@ -152,10 +207,11 @@ export function PlaygroundTab({ prompt }: { prompt: PromptDetail }) {
   /** The person's result for each tool call the last answer made, sent as tool turns: the conversation goes on. */
   const sendToolResults = (column: Column) => {
     const calls = pendingToolCalls(column.turns);
-    if (!calls.length || column.streaming !== null || calls.some((call) => !(column.toolResults[call.id] ?? "").trim())) return;
-    const values = checkedValues();
+    const item = promptOf(column);
+    if (!calls.length || column.streaming !== null || !item || calls.some((call) => !(column.toolResults[call.id] ?? "").trim())) return;
+    const values = checkedValues([item]);
     const turns: Turn[] = [...column.turns, ...calls.map((call): Turn => ({ role: "tool", toolCallId: call.id, content: column.toolResults[call.id]! }))];
-    const input = values && inputFor(column, values, turns, stager());
+    const input = values && inputFor(column, item, values[0]!, turns, stager());
     if (!input) return;
     change(column.id, { toolResults: {} });
     start(column.id, input, turns);
@@ -185,6 +241,35 @@ export function PlaygroundTab({ prompt }: { prompt: PromptDetail }) {
     setCaseSeed({ variables: typedValues(contract, fields).values, placeholders, expected: answer });
   };
 
+  // Kept as it is after each change (not while answers stream in: once they have come).
+  useEffect(() => {
+    if (!userId || running) return;
+    keepPlayground(userId, prompt.id, {
+      fromVersion: version.version,
+      template: version.type === "text" ? template : null,
+      messages: version.type === "chat" ? messages : null,
+      fields,
+      fills,
+      columns: columns.map((column) => ({ version: column.version, settings: column.settings, turns: column.turns, run: column.run })),
+    });
+  }, [userId, prompt.id, version.version, version.type, template, messages, fields, fills, columns, running]);
+
+  /** Starts over: one column on the edited body, no values, the version's own template; nothing kept. */
+  const resetAll = () => {
+    if (userId) forgetPlayground(userId, prompt.id);
+    reset(fresh());
+    setTemplate(version.template ?? "");
+    setMessages(savedMessages);
+    setFields({});
+    setFills({});
+    setProblems([]);
+  };
+
+  const versionChoices = [
+    { value: "edited", label: "Edited" },
+    ...Array.from({ length: prompt.latestVersion }, (_, index) => prompt.latestVersion - index).map((number) => ({ value: String(number), label: versionText(prompt, number) })),
+  ];
+
   const onKeyDown = (event: KeyboardEvent) => {
     if (event.key === "Enter" && (event.ctrlKey || event.metaKey)) {
       event.preventDefault();
@@ -193,7 +278,9 @@ export function PlaygroundTab({ prompt }: { prompt: PromptDetail }) {
   };
 
   return (
-    <div className="grid min-w-0 gap-6" onKeyDown={onKeyDown}>
+    // From 1280 px the columns and their answers sit beside the prompt and variables; narrower, below them.
+    <div className="grid min-w-0 gap-6 xl:grid-cols-[minmax(0,2fr)_minmax(0,3fr)] xl:items-start" onKeyDown={onKeyDown}>
+      <div className="grid min-w-0 gap-6">
       <section aria-labelledby="playground-prompt" className="grid min-w-0 gap-3">
         <div className="flex flex-wrap items-center gap-2">
           <h2 id="playground-prompt" className="text-base font-semibold">
@@ -240,14 +327,38 @@ export function PlaygroundTab({ prompt }: { prompt: PromptDetail }) {
         </h2>
         {contract.length === 0 && <p className="text-sm text-muted-foreground">This prompt has no variables.</p>}
         <VariableFields contract={contract} fields={fields} setFields={setFields} problems={problems} className="md:grid-cols-2" />
+        {asideFields.length > 0 && (
+          <div data-testid="variables-aside" className="grid gap-1 rounded-md border border-dashed p-3 text-sm">
+            <h3 className="font-medium">{oneVersion ? "Not used by this version" : "Not used by these versions"}</h3>
+            <p className="text-muted-foreground">Kept for a version that uses them.</p>
+            <dl className="grid grid-cols-[auto_minmax(0,1fr)] gap-x-3">
+              {asideFields.map(([name, value]) => (
+                <div key={name} className="contents">
+                  <dt className="font-mono">{name}</dt>
+                  <dd className="truncate">{String(value)}</dd>
+                </div>
+              ))}
+            </dl>
+          </div>
+        )}
       </section>
+      </div>
 
       <section aria-labelledby="playground-models" className="grid min-w-0 gap-3">
         <div className="flex flex-wrap items-center gap-2">
           <h2 id="playground-models" className="mr-auto text-base font-semibold">
             Models
           </h2>
-          <Button variant="outline" size="sm" disabled={columns.length >= MAX_COLUMNS} onClick={() => add({ ...defaults(), connectionId: connectionOf(columns.at(-1)!) })}>
+          <Button variant="ghost" size="sm" onClick={resetAll} disabled={running}>
+            <RotateCcw aria-hidden="true" />
+            Reset
+          </Button>
+          <Button
+            variant="outline"
+            size="sm"
+            disabled={columns.length >= MAX_COLUMNS}
+            onClick={() => add({ version: columns.at(-1)!.version, settings: { ...defaults(), connectionId: connectionOf(columns.at(-1)!) } })}
+          >
             <Plus aria-hidden="true" />
             Add model
           </Button>
@@ -257,13 +368,13 @@ export function PlaygroundTab({ prompt }: { prompt: PromptDetail }) {
               Stop
             </Button>
           ) : (
-            <Button onClick={runAll} disabled={!offered.length || unchosen} aria-keyshortcuts="Control+Enter Meta+Enter">
+            <Button onClick={runAll} disabled={!offered.length || unchosen || loading} aria-keyshortcuts="Control+Enter Meta+Enter">
               <Play aria-hidden="true" />
               Run
             </Button>
           )}
         </div>
-        <p className="text-sm text-muted-foreground">Ctrl+Enter (⌘+Enter) runs every model at once. Runs of an edited prompt are recorded as drafts, apart from the version's figures.</p>
+        <p className="text-sm text-muted-foreground">Ctrl+Enter (⌘+Enter) runs every column at once: columns on two versions compare them, on one version compare models. Runs of an edited prompt are recorded as drafts, apart from the version's figures.</p>
         {connections.isPending ? (
           <Skeleton className="h-40 w-full" />
         ) : connections.isError ? (
@@ -280,7 +391,7 @@ export function PlaygroundTab({ prompt }: { prompt: PromptDetail }) {
               {chosenConnection.data.message}
             </p>
           )}
-          <div className="grid min-w-0 grid-cols-1 gap-4 md:grid-cols-2 xl:grid-cols-3">
+          <div className="grid min-w-0 grid-cols-1 gap-4 md:grid-cols-2">
             {columns.map((column, index) => (
               <PlaygroundColumn
                 key={column.id}
@@ -288,6 +399,9 @@ export function PlaygroundTab({ prompt }: { prompt: PromptDetail }) {
                 number={index + 1}
                 connections={offered}
                 connectionId={connectionOf(column)}
+                versions={versionChoices}
+                onVersion={(next) => change(column.id, { version: next === "edited" ? "edited" : Number(next) })}
+                versionNote={column.version !== "edited" && !columnPrompts[index] ? (others[otherNumbers.indexOf(column.version)]?.isError ? "This version could not be loaded." : "Loading the version…") : undefined}
                 removable={columns.length > 1}
                 canSave={prompt.can.write && !prompt.archivedAt}
                 onSettings={(patch) => change(column.id, (current) => ({ settings: { ...current.settings, ...patch } }))}

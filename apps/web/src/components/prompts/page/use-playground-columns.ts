@@ -31,8 +31,12 @@ export const pendingToolCalls = (turns: readonly Turn[]): ToolCall[] => {
   return last?.role === "assistant" ? (last.toolCalls ?? []) : [];
 };
 
+/** What a column runs: a saved version by its number, or the body being edited above the columns. */
+export type ColumnVersion = number | "edited";
+
 export interface PlaygroundColumn {
   id: number;
+  version: ColumnVersion;
   settings: ColumnSettings;
   errors: ParameterErrors;
   turns: Turn[];
@@ -52,12 +56,16 @@ export interface PlaygroundColumn {
 export const MAX_COLUMNS = 3;
 
 let lastColumnId = 0;
-const newColumn = (settings: ColumnSettings): PlaygroundColumn => ({
-  id: ++lastColumnId, settings, errors: {}, turns: [], streaming: null, run: null, refusal: null, stopped: false, reply: "", toolResults: {},
+const newColumn = (settings: ColumnSettings, version: ColumnVersion, kept?: Pick<PlaygroundColumn, "turns" | "run">): PlaygroundColumn => ({
+  id: ++lastColumnId, version, settings, errors: {}, turns: [], streaming: null, run: null, refusal: null, stopped: false, reply: "", toolResults: {}, ...kept,
 });
 
-export function usePlaygroundColumns(initialSettings: () => ColumnSettings) {
-  const [columns, setColumns] = useState<PlaygroundColumn[]>(() => [newColumn(initialSettings())]);
+/** A column to start with: its version and settings, and what it last answered (a restored playground). */
+export type ColumnSeed = { version: ColumnVersion; settings: ColumnSettings } & Partial<Pick<PlaygroundColumn, "turns" | "run">>;
+const seeded = ({ version, settings, turns = [], run = null }: ColumnSeed) => newColumn(settings, version, { turns, run });
+
+export function usePlaygroundColumns(initialColumns: () => ColumnSeed[]) {
+  const [columns, setColumns] = useState<PlaygroundColumn[]>(() => initialColumns().map(seeded));
   const subscriptions = useRef(new Map<number, Unsubscribable>());
 
   // Leaving the tab (or the page) ends every run.
@@ -148,11 +156,17 @@ export function usePlaygroundColumns(initialSettings: () => ColumnSettings) {
     );
   };
 
-  const add = (settings: ColumnSettings) => setColumns((current) => (current.length >= MAX_COLUMNS ? current : [...current, newColumn(settings)]));
+  const add = (seed: ColumnSeed) => setColumns((current) => (current.length >= MAX_COLUMNS ? current : [...current, seeded(seed)]));
   const remove = (id: number) => {
     end(id);
     setColumns((current) => (current.length > 1 ? current.filter((column) => column.id !== id) : current));
   };
 
-  return { columns, change, start, stopAll, add, remove, running: columns.some((column) => column.streaming !== null) };
+  /** Ends every run and starts over with these columns. */
+  const reset = (seeds: ColumnSeed[]) => {
+    for (const id of [...subscriptions.current.keys()]) end(id);
+    setColumns(seeds.map(seeded));
+  };
+
+  return { columns, change, start, stopAll, add, remove, reset, running: columns.some((column) => column.streaming !== null) };
 }
