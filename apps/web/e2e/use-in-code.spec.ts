@@ -22,7 +22,7 @@ test("Use in code: the curl snippet's URL fetches this prompt with a key of its 
   await page.getByRole("button", { name: "Use in code" }).click();
   const dialog = page.getByRole("dialog", { name: "Use in code" });
   await expect(dialog.getByTestId("snippet-curl")).toBeVisible();
-  await expect(dialog.getByRole("link", { name: "Teams page" })).toHaveAttribute("href", "/teams");
+  await expect(dialog.getByRole("link", { name: "Teams page" })).toHaveAttribute("href", `/teams?organizationId=${organization.id}&teamId=${team.id}&newKey=true`);
   await expect(dialog.getByTestId("snippet-mcp")).toContainText(`${E2E.appUrl}/api/mcp`);
   expect(await seriousViolations(page)).toEqual([]);
 
@@ -32,6 +32,11 @@ test("Use in code: the curl snippet's URL fetches this prompt with a key of its 
   const answer = await fetch(url, { headers: { authorization: `Bearer ${created.key}` } });
   expect(answer.status).toBe(200);
   expect(await answer.json()).toMatchObject({ name: prompt.name, version: 1, template: "Hello {{ name }}" });
+
+  // The key link opens the team's Create API key on the Teams page.
+  await dialog.getByRole("link", { name: "Teams page" }).click();
+  await expect(page).toHaveURL(/\/teams\?newKey=true$/);
+  await expect(page.getByRole("dialog", { name: "Create API key" })).toBeVisible();
 });
 
 for (const width of [1400, 768, 375]) {

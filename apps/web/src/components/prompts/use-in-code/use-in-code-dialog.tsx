@@ -51,10 +51,14 @@ export function UseInCodeDialog({ prompt, open, onOpenChange }: { prompt: Prompt
         </div>
         <p className="text-sm">
           A team admin creates keys on the{" "}
-          <Link to="/teams" className="text-primary underline underline-offset-4">
+          <Link
+            to="/teams"
+            search={{ organizationId: prompt.organizationId, teamId: prompt.teamId, newKey: true }}
+            className="text-primary underline underline-offset-4"
+          >
             Teams page
           </Link>{" "}
-          (API keys, Create API key): the read scope fetches prompts; the Langfuse SDKs use the key as their secret key and its public key beside it.
+          of {prompt.teamName} (Create API key opens there): the read scope fetches prompts; the Langfuse SDKs use the key as their secret key and its public key beside it.
         </p>
         {snippets(base, prompt.name, label).map((snippet) => (
           <section key={snippet.id} aria-labelledby={`${labelId}-${snippet.id}`} className="grid min-w-0 gap-1.5" data-testid={`snippet-${snippet.id}`}>

@@ -1,6 +1,7 @@
 // The API keys card of the selected team, for team admins (apiKey.manage): the team's keys,
 // 'Create API key' and Revoke. Programs use a key for the runtime API; people never see one twice.
 import { useRef, useState } from "react";
+import { getRouteApi } from "@tanstack/react-router";
 import { KeyRound, Plus } from "lucide-react";
 import { LoadFailure } from "@/components/layout/load-failure";
 import { Button } from "@/components/ui/button";
@@ -13,9 +14,19 @@ import type { ApiKey } from "./api-key-types.ts";
 import { CreateApiKeyDialog } from "./create-api-key-dialog.tsx";
 import { RevokeApiKeyDialog } from "./revoke-api-key-dialog.tsx";
 
+// The Teams page's route by its id (importing the route file would close a cycle: it lazy-loads the page).
+const teamsRouteApi = getRouteApi("/app/teams");
+
 export function ApiKeysCard({ team }: { team: Team }) {
   const apiKeys = trpc.apiKeys.list.useQuery({ teamId: team.id });
-  const [creating, setCreating] = useState(false);
+  // `?newKey` (a prompt's Use in code) opens Create API key at once; closing it drops the parameter.
+  const { newKey } = teamsRouteApi.useSearch();
+  const navigate = teamsRouteApi.useNavigate();
+  const [creating, setCreatingState] = useState(Boolean(newKey));
+  const setCreating = (open: boolean) => {
+    setCreatingState(open);
+    if (!open && newKey) void navigate({ search: {}, replace: true });
+  };
   const [revoking, setRevoking] = useState<{ apiKey: ApiKey; open: boolean } | null>(null);
   const createButton = useRef<HTMLButtonElement>(null);
 
