@@ -1,4 +1,4 @@
-// One model column of the playground: its connection, model and parameters; the answer as it streams,
+// One column of the playground: the version it runs, its connection, model and parameters; the answer as it streams,
 // the conversation when continued, the run's figures (time to first token, total time, tokens, cost)
 // and, when it failed, the provider's reason in plain words.
 import { useId, type ReactNode } from "react";
@@ -9,6 +9,7 @@ import { Button } from "@/components/ui/button";
 import { ErrorDetails } from "@/components/ui/error-details";
 import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
+import { Label } from "@/components/ui/label";
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@/components/ui/select";
 import { Textarea } from "@/components/ui/textarea";
 import { Tooltip, TooltipContent, TooltipTrigger } from "@/components/ui/tooltip";
@@ -67,10 +68,14 @@ export function PlaygroundColumn(props: PlaygroundColumnProps) {
         )}
       </div>
 
-      <div className="grid gap-3 sm:grid-cols-2">
-        <FormField label="Version" className="sm:col-span-2" id={versionFieldId} description={props.versionNote}>
+      {/* The version first and the answer right under it: a wide screen shows every column's answer without scrolling. */}
+      <div className="grid gap-1.5">
+        <div className="flex items-center gap-2">
+          <Label htmlFor={versionFieldId} className="shrink-0">
+            Version
+          </Label>
           <Select value={String(column.version)} onValueChange={props.onVersion}>
-            <SelectTrigger id={versionFieldId} className="w-full">
+            <SelectTrigger id={versionFieldId} className="w-full min-w-0" aria-describedby={props.versionNote ? `${versionFieldId}-note` : undefined}>
               <SelectValue />
             </SelectTrigger>
             <SelectContent>
@@ -81,51 +86,12 @@ export function PlaygroundColumn(props: PlaygroundColumnProps) {
               ))}
             </SelectContent>
           </Select>
-        </FormField>
-        <FormField label="Connection" className="sm:col-span-2" id={connectionFieldId}>
-          <Select value={connectionId} onValueChange={(next) => onSettings({ connectionId: next })}>
-            {/* The Select root renders nothing: the label's id goes to its trigger. */}
-            <SelectTrigger id={connectionFieldId} className="w-full">
-              <SelectValue placeholder="Choose a connection" />
-            </SelectTrigger>
-            <SelectContent>
-              {connections.map((item) => (
-                <SelectItem key={item.id} value={item.id}>
-                  {item.name}
-                  {!item.lastTest ? " (not tested)" : item.lastTest.ok ? "" : " (test failed)"}
-                </SelectItem>
-              ))}
-            </SelectContent>
-          </Select>
-        </FormField>
-        <FormField label="Model" className="sm:col-span-2" description={connection?.models.length ? undefined : "Any model the provider offers."}>
-          <Input
-            value={column.settings.model}
-            list={connection?.models.length ? modelsId : undefined}
-            placeholder={connection?.models[0] ?? "e.g. gpt-4o-mini"}
-            autoComplete="off"
-            onChange={(event) => onSettings({ model: event.target.value })}
-          />
-        </FormField>
-        {connection && connection.models.length > 0 && (
-          <datalist id={modelsId}>
-            {connection.models.map((model) => (
-              <option key={model} value={model} />
-            ))}
-          </datalist>
+        </div>
+        {props.versionNote && (
+          <p id={`${versionFieldId}-note`} className="text-sm text-muted-foreground">
+            {props.versionNote}
+          </p>
         )}
-        <FormField label="Temperature" error={column.errors.temperature}>
-          <Input type="number" inputMode="decimal" step="0.1" min={0} max={2} placeholder="Default" value={column.settings.temperature} onChange={(event) => onSettings({ temperature: event.target.value })} />
-        </FormField>
-        <FormField label="Max tokens" error={column.errors.maxTokens}>
-          <Input type="number" inputMode="numeric" step="1" min={1} placeholder="Default" value={column.settings.maxTokens} onChange={(event) => onSettings({ maxTokens: event.target.value })} />
-        </FormField>
-        <FormField label="Top p" error={column.errors.topP}>
-          <Input type="number" inputMode="decimal" step="0.05" min={0} max={1} placeholder="Default" value={column.settings.topP} onChange={(event) => onSettings({ topP: event.target.value })} />
-        </FormField>
-        <FormField label="Stop sequences" description="One per line." error={column.errors.stop}>
-          <Textarea rows={1} className="min-h-9" value={column.settings.stop} onChange={(event) => onSettings({ stop: event.target.value })} />
-        </FormField>
       </div>
 
       <div aria-label={`Output of ${label.toLowerCase()}`} aria-live="polite" aria-busy={running} role="log" data-testid="column-output" className="grid min-h-24 content-start gap-3 rounded-md bg-muted/50 p-3 text-sm">
@@ -216,6 +182,53 @@ export function PlaygroundColumn(props: PlaygroundColumnProps) {
           </div>
         </form>
       )}
+
+      <div className="grid gap-3 sm:grid-cols-2">
+        <FormField label="Connection" className="sm:col-span-2" id={connectionFieldId}>
+          <Select value={connectionId} onValueChange={(next) => onSettings({ connectionId: next })}>
+            {/* The Select root renders nothing: the label's id goes to its trigger. */}
+            <SelectTrigger id={connectionFieldId} className="w-full">
+              <SelectValue placeholder="Choose a connection" />
+            </SelectTrigger>
+            <SelectContent>
+              {connections.map((item) => (
+                <SelectItem key={item.id} value={item.id}>
+                  {item.name}
+                  {!item.lastTest ? " (not tested)" : item.lastTest.ok ? "" : " (test failed)"}
+                </SelectItem>
+              ))}
+            </SelectContent>
+          </Select>
+        </FormField>
+        <FormField label="Model" className="sm:col-span-2" description={connection?.models.length ? undefined : "Any model the provider offers."}>
+          <Input
+            value={column.settings.model}
+            list={connection?.models.length ? modelsId : undefined}
+            placeholder={connection?.models[0] ?? "e.g. gpt-4o-mini"}
+            autoComplete="off"
+            onChange={(event) => onSettings({ model: event.target.value })}
+          />
+        </FormField>
+        {connection && connection.models.length > 0 && (
+          <datalist id={modelsId}>
+            {connection.models.map((model) => (
+              <option key={model} value={model} />
+            ))}
+          </datalist>
+        )}
+        <FormField label="Temperature" error={column.errors.temperature}>
+          <Input type="number" inputMode="decimal" step="0.1" min={0} max={2} placeholder="Default" value={column.settings.temperature} onChange={(event) => onSettings({ temperature: event.target.value })} />
+        </FormField>
+        <FormField label="Max tokens" error={column.errors.maxTokens}>
+          <Input type="number" inputMode="numeric" step="1" min={1} placeholder="Default" value={column.settings.maxTokens} onChange={(event) => onSettings({ maxTokens: event.target.value })} />
+        </FormField>
+        <FormField label="Top p" error={column.errors.topP}>
+          <Input type="number" inputMode="decimal" step="0.05" min={0} max={1} placeholder="Default" value={column.settings.topP} onChange={(event) => onSettings({ topP: event.target.value })} />
+        </FormField>
+        <FormField label="Stop sequences" description="One per line." error={column.errors.stop}>
+          <Textarea rows={1} className="min-h-9" value={column.settings.stop} onChange={(event) => onSettings({ stop: event.target.value })} />
+        </FormField>
+      </div>
 
       {props.canSave && (
         <div className="flex flex-wrap gap-2 border-t pt-3">
