@@ -32,3 +32,4 @@ export * from "./compare.ts";
 export * from "./production-ranges.ts";
 export * from "./production-reads.ts";
 export * from "./production.ts";
+export * from "./word-diff.ts";
