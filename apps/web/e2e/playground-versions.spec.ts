@@ -3,10 +3,11 @@
 // address); one Run answers each with its own version. The variables are shared by name and kept when a
 // column's version changes (a value the version does not use is set aside, not lost); the columns,
 // variables and answers come back after a reload, until Reset. At 1400x900 the first answer is in view.
+// Compare opens on what changed last (the latest against production) and marks the changed words.
 import { randomBytes } from "node:crypto";
 import { expect, test, type Page } from "@playwright/test";
 import { fakeAnswerText, startFakeProvider, type FakeProvider } from "../../../packages/api/testing/fake-provider.ts";
-import { callMutation, createAccount, createTeamInNewOrganization, signedInPage, uniqueName } from "./support/accounts.ts";
+import { callMutation, createAccount, createTeamInNewOrganization, signedInPage, signIn, uniqueName } from "./support/accounts.ts";
 import { consoleErrors } from "./support/console.ts";
 import { recordSecret } from "./support/secrets.ts";
 
@@ -101,4 +102,39 @@ test("two columns on versions 1 and 2 answer each with its version after one Run
   await expect(topic).toHaveValue("");
   await expect(first).toContainText("The answer shows here.");
   expect(errors).toEqual([]);
+});
+
+test("Compare opens on the latest version against production, marks the changed words inside a changed line, and shows both sides side by side", async ({ page }) => {
+  const admin = await createAccount({ fullName: "Cora Compareadmin" });
+  const { team } = await createTeamInNewOrganization([{ userId: admin.id, role: "admin" }]);
+  await signIn(page, admin.email);
+  const prompt = (await callMutation(page.request, "prompts.create", {
+    teamId: team.id, name: `e2e/${randomBytes(5).toString("hex")}`, title: uniqueName("Greeting"), visibility: "team", type: "text",
+    template: "Greet {{ name }} warmly.\nSign off.", model: "gpt-4o-mini",
+  })) as { id: string };
+  await callMutation(page.request, "promptLabels.set", { promptId: prompt.id, label: "production", version: 1 });
+  for (const template of ["Greet {{ name }} kindly.\nSign off.", "Greet {{ name }} briefly.\nSign off."]) {
+    await callMutation(page.request, "promptVersions.create", { promptId: prompt.id, type: "text", template, model: "gpt-4o-mini" });
+  }
+
+  await page.goto(`/prompts/${prompt.id}?tab=compare`);
+  // Version 3 is not production (version 1 is): it is compared with production.
+  await expect(page.getByRole("combobox", { name: "From" })).toHaveText("v1 · production");
+  await expect(page.getByRole("combobox", { name: "To" })).toHaveText("v3 · latest");
+  const diff = page.getByRole("region", { name: "Template diff" });
+  await expect(diff.locator('[data-diff="removed"] [data-word-diff="removed"]')).toHaveText("warmly");
+  await expect(diff.locator('[data-diff="added"] [data-word-diff="added"]')).toHaveText("briefly");
+  await expect(diff.locator('[data-diff="same"]')).toContainText("Sign off.");
+
+  // Side by side: the line before on the left, its replacement across from it on the right.
+  await page.getByRole("button", { name: "Side by side" }).click();
+  await expect(page.getByRole("button", { name: "Side by side" })).toHaveAttribute("aria-pressed", "true");
+  await expect(diff.locator('[data-side="before"] [data-diff="removed"]')).toContainText("Greet {{ name }} warmly.");
+  await expect(diff.locator('[data-side="after"] [data-diff="added"]')).toContainText("Greet {{ name }} briefly.");
+
+  // Production on the latest: the latest is compared with the one before it.
+  await callMutation(page.request, "promptLabels.set", { promptId: prompt.id, label: "production", version: 3 });
+  await page.goto(`/prompts/${prompt.id}?tab=compare`);
+  await expect(page.getByRole("combobox", { name: "From" })).toHaveText("v2");
+  await expect(page.getByRole("region", { name: "Template diff" }).locator('[data-word-diff="removed"]')).toHaveText("kindly");
 });

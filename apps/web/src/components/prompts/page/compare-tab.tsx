@@ -1,7 +1,12 @@
-// The Compare tab: 'From' and 'To' versions (default: the one before the shown one, and the shown one),
-// each fetched with prompts.get, line diffs of the template or messages, model, config, tools and response
-// format, and the variables as a table.
+// The Compare tab: 'From' and 'To' versions (default: the latest version, from production's when they
+// differ, else from the one before it), each fetched with prompts.get, line diffs of the template or
+// messages (the changed words marked inside changed lines), model, config, tools and response format,
+// unified or side by side, and the variables as a table.
+import { useState } from "react";
+import { Columns2 } from "lucide-react";
+import { PROTECTED_LABEL } from "@promptly/shared";
 import { Alert, AlertDescription, AlertTitle } from "@/components/ui/alert";
+import { Button } from "@/components/ui/button";
 import { Skeleton } from "@/components/ui/skeleton";
 import { trpc } from "@/lib/trpc";
 import { LineDiff } from "./line-diff.tsx";
@@ -13,9 +18,11 @@ import { VersionSelect } from "./version-select.tsx";
 
 export function CompareTab({ prompt }: { prompt: PromptDetail }) {
   const [search, setSearch] = usePromptSearch();
-  const shown = prompt.version.version;
-  const from = search.from ?? Math.max(1, shown - 1);
-  const to = search.to ?? shown;
+  // What changed last, and whether it is live yet: the latest version against production when it is not production, else against the one before.
+  const production = prompt.labels.find((label) => label.name === PROTECTED_LABEL)?.version;
+  const to = search.to ?? prompt.latestVersion;
+  const from = search.from ?? (production !== undefined && production !== to ? production : Math.max(1, to - 1));
+  const [sideBySide, setSideBySide] = useState(false);
   const before = trpc.prompts.get.useQuery({ id: prompt.id, version: from });
   const after = trpc.prompts.get.useQuery({ id: prompt.id, version: to });
   const failed = before.error ?? after.error;
@@ -25,6 +32,10 @@ export function CompareTab({ prompt }: { prompt: PromptDetail }) {
       <div className="flex flex-wrap items-end gap-3">
         <VersionSelect label="From" prompt={prompt} value={from} onValueChange={(version) => setSearch({ from: version }, { replace: true })} />
         <VersionSelect label="To" prompt={prompt} value={to} onValueChange={(version) => setSearch({ to: version }, { replace: true })} />
+        <Button variant="outline" size="sm" className="mb-0.5" aria-pressed={sideBySide} onClick={() => setSideBySide((current) => !current)}>
+          <Columns2 aria-hidden="true" />
+          Side by side
+        </Button>
       </div>
       {failed ? (
         <Alert variant="destructive">
@@ -32,7 +43,7 @@ export function CompareTab({ prompt }: { prompt: PromptDetail }) {
           <AlertDescription>{failed.message}</AlertDescription>
         </Alert>
       ) : before.data && after.data ? (
-        <VersionDiff before={before.data.version} after={after.data.version} />
+        <VersionDiff before={before.data.version} after={after.data.version} sideBySide={sideBySide} />
       ) : (
         <div role="status" aria-label="Loading versions" className="grid gap-2">
           <Skeleton className="h-24" />
@@ -49,7 +60,7 @@ const promptText = (version: PromptVersion) =>
     ? (version.messages ?? []).map((message) => ("type" in message ? `[placeholder] ${message.name}` : `[${message.role}]\n${message.content}`)).join("\n\n")
     : (version.template ?? "");
 
-export function VersionDiff({ before, after }: { before: PromptVersion; after: PromptVersion }) {
+export function VersionDiff({ before, after, sideBySide = false }: { before: PromptVersion; after: PromptVersion; sideBySide?: boolean }) {
   const textTitle = before.type !== after.type ? "Prompt" : after.type === "chat" ? "Messages" : "Template";
   const parts = [
     { title: textTitle, before: promptText(before), after: promptText(after) },
@@ -69,7 +80,7 @@ export function VersionDiff({ before, after }: { before: PromptVersion; after: P
           ) : part.table ? (
             <VariablesDiff before={before.variables} after={after.variables} />
           ) : (
-            <LineDiff before={part.before} after={part.after} label={part.title} />
+            <LineDiff before={part.before} after={part.after} label={part.title} sideBySide={sideBySide} />
           )}
         </section>
       ))}
