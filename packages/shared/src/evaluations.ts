@@ -246,3 +246,28 @@ export type EvaluationItemsAnswer = z.infer<typeof evaluationItemsAnswer>;
 
 /** The summary as the REST API answers it (GET /api/v1/evaluations/{id}): times as ISO 8601 strings. */
 export const runtimeEvaluationSummary = evaluationSummary.extend({ createdAt: z.iso.datetime(), finishedAt: z.iso.datetime().nullable() });
+
+/** Assertions one prompt's online evaluation runs on each sampled generation. */
+const ONLINE_ASSERTIONS_MAX = 20;
+const ONLINE_EVALUATION_MSG = {
+  assertionNamesUnique: "Each assertion needs a name of its own (it is the score's name)",
+  tooManyAssertions: `An online evaluation has at most ${ONLINE_ASSERTIONS_MAX} assertions`,
+} as const;
+
+/**
+ * A prompt's online evaluation: its assertions (each named: the score it writes) run on `samplePercent`
+ * of its generations whose output text is kept, judged ones until the day's judging cost reaches `dailyCapUsd`.
+ */
+export const onlineEvaluationSettings = z.object({
+  enabled: z.boolean(),
+  samplePercent: z.number().min(0).max(100),
+  dailyCapUsd: z.number().min(0).max(1_000_000),
+  assertions: z
+    .array(z.object({ name: z.string().trim().min(1).max(100), assertion: assertionSchema }))
+    .max(ONLINE_ASSERTIONS_MAX, ONLINE_EVALUATION_MSG.tooManyAssertions)
+    .refine((list) => new Set(list.map((item) => item.name)).size === list.length, ONLINE_EVALUATION_MSG.assertionNamesUnique),
+});
+export type OnlineEvaluationSettings = z.infer<typeof onlineEvaluationSettings>;
+export const setOnlineEvaluationInput = onlineEvaluationSettings.extend({ promptId: idSchema });
+/** The settings (off with no assertions until first set) and today's judging spend. */
+export const onlineEvaluationAnswer = onlineEvaluationSettings.extend({ spentTodayUsd: z.number(), evaluatedToday: z.number() });

@@ -46,8 +46,18 @@ function readVerdict(answer: string): { pass: boolean; reason: string } | null {
 
 const quote = (text: string) => JSON.stringify(text.length > QUOTE_MAX ? `${text.slice(0, QUOTE_MAX)}…` : text);
 
-/** The judge of a prompt's cases: runs each rubric on the assertion's connection and model, within the prompt's organization and team. */
-export function createJudge(deps: { db: Db; config: Config; organizationId: string; teamId: string }): Judge {
+/** The tokens one judgement took, as the provider reported them (what online evaluation prices against its daily cap). */
+export interface JudgeUsage {
+  model: string;
+  inputTokens: number;
+  outputTokens: number;
+}
+
+/**
+ * The judge of a prompt's cases: runs each rubric on the assertion's connection and model, within the
+ * prompt's organization and team. `onUsage` hears each answered call's tokens.
+ */
+export function createJudge(deps: { db: Db; config: Config; organizationId: string; teamId: string; onUsage?: (usage: JudgeUsage) => void }): Judge {
   return async (assertion, facts) => {
     if (!assertion.connectionId || !assertion.model) return { pass: false, reason: "A judged assertion needs a connection and a model to judge with" };
     const row = await findRunConnection(deps.db, assertion.connectionId);
@@ -59,6 +69,8 @@ export function createJudge(deps: { db: Db; config: Config; organizationId: stri
     }
     const connection = openRunConnection(deps.config, row);
     let answer = "";
+    // Providers report usage cumulatively (Anthropic in two events): the last figure of each is the call's.
+    const usage: JudgeUsage = { model: assertion.model, inputTokens: 0, outputTokens: 0 };
     try {
       const pieces = streamModelAnswer(
         connection,
@@ -69,7 +81,14 @@ export function createJudge(deps: { db: Db; config: Config; organizationId: stri
           parameters: { temperature: 0, maxTokens: JUDGE_MAX_TOKENS },
         },
       );
-      for await (const piece of pieces) if (piece.type === "text") answer += piece.text;
+      for await (const piece of pieces) {
+        if (piece.type === "text") answer += piece.text;
+        if (piece.type === "usage") {
+          usage.inputTokens = piece.inputTokens ?? usage.inputTokens;
+          usage.outputTokens = piece.outputTokens ?? usage.outputTokens;
+        }
+      }
+      deps.onUsage?.(usage);
     } catch (error) {
       return { pass: false, reason: `The judge could not answer: ${describeProviderError(error, connection, { model: assertion.model }).message}` };
     }

@@ -12,6 +12,7 @@ import type { Db, DbOrTx } from "@promptly/db";
 import { listen, type Listener } from "@promptly/db/listen";
 import { openSlotLocks, type SlotLocks } from "@promptly/db/slot-locks";
 import type { ApiConfig, EvaluationJobs } from "../types.ts";
+import { OnlineEvaluationWorker } from "./online.ts";
 import {
   EvaluationCannotRun, failEvaluation, finishIfComplete, loadEvaluationContext, recordItems, sweepEvaluations, runEvaluationItem, type EvaluationContext, type PendingItem,
   type Recorded,
@@ -32,6 +33,8 @@ export interface EvaluationQueueOptions {
   maintenanceIntervalSeconds?: number;
   /** The first wait after a 429 or a 5xx; doubled at each retry. */
   retryBaseMs?: number;
+  /** How often sampled production generations are looked for (online evaluation). */
+  onlineSweepMs?: number;
   onError?: (error: unknown) => void;
 }
 
@@ -58,6 +61,8 @@ export class EvaluationQueue implements EvaluationJobs {
   #started: Promise<void> | null = null;
   #queues = new Map<string, Promise<void>>();
   #worker: Worker | null = null;
+  /** Online evaluation's jobs, run where the evaluations' worker runs. */
+  online: OnlineEvaluationWorker | null = null;
 
   constructor(
     readonly options: EvaluationQueueOptions,
@@ -120,10 +125,16 @@ export class EvaluationQueue implements EvaluationJobs {
     await this.ready();
     this.#worker = new Worker(this, db, this.config);
     await this.#worker.start();
+    this.online = new OnlineEvaluationWorker(this.boss, db, this.config, {
+      sweepMs: this.options.onlineSweepMs, expireInSeconds: this.jobExpirySeconds, onError: this.options.onError,
+    });
+    await this.online.start();
   }
 
   /** Each in-flight item is given until `graceMs` to finish, then aborted (its job is failed, to be retried at once elsewhere). */
   async stop(graceMs = 10_000): Promise<void> {
+    await this.online?.stop();
+    this.online = null;
     await this.#worker?.stop(graceMs);
     this.#worker = null;
     const started = this.#started;

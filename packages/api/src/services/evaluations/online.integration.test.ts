@@ -1,0 +1,136 @@
+// Online evaluation against real PostgreSQL and pg-boss: generations ingested with their output kept are
+// sampled by the sweep, each assertion's verdict becomes a boolean score of source `eval` that the
+// Production tab's figures count; 0% samples none; a judged assertion (through a local OpenAI-compatible
+// server) stops for the day once the prompt's judging cost reaches its cap; a sweep or job run again
+// writes nothing twice; only a team admin sets it.
+import { describe, expect, it, beforeAll } from "vitest";
+import type { GenerationPatch } from "../production/ingest.ts";
+import { ingestProduction } from "../production/ingest.ts";
+import { keyCaller, type KeyCaller } from "../access/visibility.ts";
+import { useEvaluationWorld } from "../../../testing/evaluations-support.ts";
+import { createPrompt, failure } from "../../../testing/prompts-support.ts";
+import type { EvaluationQueue } from "./queue.ts";
+
+const fx = useEvaluationWorld();
+let key: KeyCaller;
+
+const db = () => fx.h.services.db;
+const queue = () => fx.h.services.evaluations as EvaluationQueue;
+const online = () => queue().online!;
+
+/** Ingests `count` finished generations of version 1 of `prompt` (through the same path as the SDKs), answering `output`. */
+async function ingest(prompt: { name: string }, count: number, output: string) {
+  const now = new Date();
+  const generations: GenerationPatch[] = Array.from({ length: count }, () => ({
+    observationId: crypto.randomUUID(), source: "otel", promptName: prompt.name, version: 1, model: "gpt-4o-mini", environment: "production",
+    startedAt: new Date(now.getTime() - 500), endedAt: now, input: "Greet Ada", output, seenAt: now,
+  }));
+  await ingestProduction(db(), key, fx.team.id, { generations, scores: [] });
+  const ids = await db().$queryRaw<{ id: string }[]>`
+    SELECT id::text FROM generations WHERE observation_id = ANY(${generations.map((patch) => patch.observationId)}::text[])`;
+  return ids.map((row) => row.id);
+}
+
+/** Every claimed generation of `promptId` evaluated (its job done). */
+async function settled(promptId: string) {
+  await expect
+    .poll(async () => (await db().$queryRaw<{ n: number }[]>`SELECT count(*)::int AS n FROM online_evaluation_runs WHERE prompt_id = ${promptId}::uuid AND status <> 'done'`)[0]!.n, { timeout: 15_000, interval: 50 })
+    .toBe(0);
+}
+
+const scoresOf = (generationIds: string[]) =>
+  db().$queryRaw<{ generation_id: string; name: string; value: number; source: string; comment: string | null }[]>`
+    SELECT generation_id::text, name, value, source, comment FROM scores WHERE generation_id = ANY(${generationIds}::uuid[]) ORDER BY name`;
+
+beforeAll(async () => {
+  const { admin } = fx.world.callers;
+  await admin.teams.setGenerationText({ id: fx.team.id, keep: true });
+  const created = await admin.apiKeys.create({ teamId: fx.team.id, name: "Tracing", scopes: ["ingest"] });
+  key = keyCaller({ id: created.id, teamId: fx.team.id, labels: null, scopes: ["ingest"] });
+});
+
+describe("online evaluation", () => {
+  it("scores every sampled kept generation once per assertion, counted in the Production figures; a rerun writes nothing twice", async () => {
+    const { admin, viewer } = fx.world.callers;
+    const prompt = await createPrompt(admin, fx.team.id, { visibility: "team" });
+    await admin.production.onlineEvaluation.set({
+      promptId: prompt.id, enabled: true, samplePercent: 100, dailyCapUsd: 1,
+      assertions: [{ name: "greets", assertion: { type: "contains", value: "Ada" } }, { name: "short", assertion: { type: "maxLength", value: "5" } }],
+    });
+    const ids = await ingest(prompt, 3, "Hello, Ada!");
+    expect(await online().sweep()).toBe(3);
+    await settled(prompt.id);
+    const scores = await scoresOf(ids);
+    expect(scores).toHaveLength(6);
+    expect(scores.every((score) => score.source === "eval")).toBe(true);
+    expect(scores.filter((score) => score.name === "greets").map((score) => score.value)).toEqual([1, 1, 1]);
+    expect(scores.filter((score) => score.name === "short").map((score) => score.comment)).toEqual(Array(3).fill("The output is 11 characters long, over the limit of 5"));
+
+    const metrics = await viewer.production.metrics({ promptId: prompt.id, from: new Date(Date.now() - 3_600_000), to: new Date(Date.now() + 3_600_000) });
+    const version = metrics.versions.find((row) => row.version === 1)!;
+    expect(version.scores.find((score) => score.name === "greets")).toMatchObject({ count: 3, share: 1 });
+    expect(version.scores.find((score) => score.name === "short")).toMatchObject({ count: 3, share: 0 });
+
+    // Nothing left to claim; a run of the same generation again (a retried job) is skipped.
+    expect(await online().sweep()).toBe(0);
+    await db().$executeRaw`UPDATE online_evaluation_runs SET status = 'queued' WHERE generation_id = ${ids[0]!}::uuid`;
+    await queue().boss.send("online-evaluations", { generationId: ids[0]! });
+    await settled(prompt.id);
+    expect(await scoresOf(ids)).toHaveLength(6);
+    const read = await viewer.production.onlineEvaluation.get({ promptId: prompt.id });
+    expect(read).toMatchObject({ enabled: true, samplePercent: 100, evaluatedToday: 3, spentTodayUsd: 0 });
+  });
+
+  it("samples nothing at 0%", async () => {
+    const { admin } = fx.world.callers;
+    const prompt = await createPrompt(admin, fx.team.id, { visibility: "team" });
+    await admin.production.onlineEvaluation.set({ promptId: prompt.id, enabled: true, samplePercent: 0, dailyCapUsd: 1, assertions: [{ name: "greets", assertion: { type: "contains", value: "Ada" } }] });
+    const ids = await ingest(prompt, 5, "Hello, Ada!");
+    await online().sweep();
+    expect(await db().onlineEvaluationRun.count({ where: { promptId: prompt.id } })).toBe(0);
+    expect(await scoresOf(ids)).toEqual([]);
+  });
+
+  it("judges until the day's judging cost reaches the cap, then only checks the programmatic assertions", async () => {
+    const { admin, orgAdmin } = fx.world.callers;
+    // About a hundred tokens a judgement at $1,000 per million: each costs about $0.1, over the cap of $0.05.
+    await orgAdmin.providers.setPrice({ organizationId: fx.world.organization.id, model: "gpt-4o-mini", inputPerMillion: 1000, outputPerMillion: 1000 });
+    fx.provider.answer.text = '{"pass": true, "reason": "It greets Ada by name."}';
+    const prompt = await createPrompt(admin, fx.team.id, { visibility: "team" });
+    await admin.production.onlineEvaluation.set({
+      promptId: prompt.id, enabled: true, samplePercent: 100, dailyCapUsd: 0.05,
+      assertions: [
+        { name: "greets", assertion: { type: "contains", value: "Ada" } },
+        { name: "polite", assertion: { type: "judge", value: "The answer greets the user by name.", connectionId: fx.connection.id, model: "gpt-4o-mini" } },
+      ],
+    });
+    const calls = fx.provider.calls.length;
+    const [first] = await ingest(prompt, 1, "Hello, Ada!");
+    await online().sweep();
+    await settled(prompt.id);
+    expect((await scoresOf([first!])).map((score) => [score.name, score.value])).toEqual([["greets", 1], ["polite", 1]]);
+    expect(fx.provider.calls.length).toBe(calls + 1);
+    const spent = (await admin.production.onlineEvaluation.get({ promptId: prompt.id })).spentTodayUsd;
+    expect(spent).toBeGreaterThanOrEqual(0.05);
+
+    const later = await ingest(prompt, 2, "Hello, Ada!");
+    await online().sweep();
+    await settled(prompt.id);
+    expect((await scoresOf(later)).map((score) => score.name)).toEqual(["greets", "greets"]);
+    expect(fx.provider.calls.length).toBe(calls + 1);
+    expect((await admin.production.onlineEvaluation.get({ promptId: prompt.id })).spentTodayUsd).toBe(spent);
+    fx.provider.answer.text = null;
+  });
+
+  it("only a team admin sets it; every reader of the prompt reads it", async () => {
+    const { admin, editor, viewer } = fx.world.callers;
+    const prompt = await createPrompt(admin, fx.team.id, { visibility: "team" });
+    const settings = { promptId: prompt.id, enabled: true, samplePercent: 10, dailyCapUsd: 1, assertions: [{ name: "json", assertion: { type: "json" as const } }] };
+    expect(await failure(editor.production.onlineEvaluation.set(settings))).toMatchObject({ code: "FORBIDDEN" });
+    expect(await failure(viewer.production.onlineEvaluation.set(settings))).toMatchObject({ code: "FORBIDDEN" });
+    expect(await viewer.production.onlineEvaluation.get({ promptId: prompt.id })).toMatchObject({ enabled: false, assertions: [] });
+    await admin.production.onlineEvaluation.set(settings);
+    expect(await viewer.production.onlineEvaluation.get({ promptId: prompt.id })).toMatchObject({ enabled: true, samplePercent: 10 });
+    expect(await failure(admin.production.onlineEvaluation.set({ ...settings, assertions: [...settings.assertions, ...settings.assertions] }))).toMatchObject({ code: "BAD_REQUEST" });
+  });
+});
