@@ -8,7 +8,7 @@ import type { ColumnSettings } from "./playground-settings.ts";
 import type { FieldValue } from "./try-values.ts";
 import type { ColumnVersion, PlaygroundColumn, Turn } from "./use-playground-columns.ts";
 
-export interface KeptColumn {
+interface KeptColumn {
   version: ColumnVersion;
   settings: ColumnSettings;
   turns: Turn[];
