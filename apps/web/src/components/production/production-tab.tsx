@@ -20,6 +20,7 @@ import type { PromptDetail } from "@/components/prompts/page/types";
 import { GenerationDialog } from "./generation-dialog.tsx";
 import { MiniBars, Sparkline } from "./mini-charts.tsx";
 import { ComparisonCard } from "./comparison-card.tsx";
+import { OnlineEvaluationCard } from "./online-evaluation-card.tsx";
 import { DEFAULT_PRODUCTION_RANGE, productionMetricsQuery, productionSpan } from "./production-search.ts";
 import { scoreText } from "./score-text.ts";
 
@@ -83,6 +84,7 @@ export function ProductionTab({ prompt }: { prompt: PromptDetail }) {
           <GenerationList promptId={prompt.id} />
         </>
       )}
+      <OnlineEvaluationCard promptId={prompt.id} mayEdit={prompt.can["label.protected"] && prompt.archivedAt === null} />
       <GenerationDialog promptId={prompt.id} generationId={search.generation} onClose={() => setSearch({ generation: undefined })} />
     </div>
   );
