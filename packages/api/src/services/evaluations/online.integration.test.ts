@@ -77,6 +77,11 @@ describe("online evaluation", () => {
     await queue().boss.send("online-evaluations", { generationId: ids[0]! });
     await settled(prompt.id);
     expect(await scoresOf(ids)).toHaveLength(6);
+    // A claim whose job was lost is queued again by a later sweep, and writes nothing twice either.
+    await db().$executeRaw`UPDATE online_evaluation_runs SET status = 'queued', created_at = now() - interval '2 hours' WHERE generation_id = ${ids[1]!}::uuid`;
+    expect(await online().sweep()).toBe(1);
+    await settled(prompt.id);
+    expect(await scoresOf(ids)).toHaveLength(6);
     const read = await viewer.production.onlineEvaluation.get({ promptId: prompt.id });
     expect(read).toMatchObject({ enabled: true, samplePercent: 100, evaluatedToday: 3, spentTodayUsd: 0 });
   });

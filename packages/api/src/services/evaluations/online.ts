@@ -10,6 +10,7 @@
 // - Judged assertions are priced from the tokens the judge reports and the model's price; once the
 //   prompt's judging cost of the UTC day reaches its cap, further generations get only their
 //   programmatic assertions that day (a judgement already under way is not stopped).
+// - A claim still queued an hour later (its job lost) is queued again by the sweep.
 // - A job run again (its process died) writes nothing twice: each score's id is
 //   `online:<generation>:<assertion name>`, and a run already done is skipped.
 import PgBoss from "pg-boss";
@@ -30,6 +31,8 @@ const ONLINE_QUEUE = "online-evaluations";
 /** Generations claimed per sweep at the most (the next sweep takes the rest). */
 const SWEEP_BATCH = 500;
 const SWEEP_LOOKBACK = "1 day";
+/** A claim still queued after this lost its job. */
+const STALE_CLAIM = "1 hour";
 const DEFAULT_SWEEP_MS = 30_000;
 
 const OFF: OnlineEvaluationSettings = { enabled: false, samplePercent: 0, dailyCapUsd: 0, assertions: [] };
@@ -133,6 +136,13 @@ export class OnlineEvaluationWorker {
          LIMIT ${SWEEP_BATCH}
         ON CONFLICT (generation_id) DO NOTHING
         RETURNING generation_id::text AS id`;
+      // A claim whose job was lost (its retries spent on a failing database) is queued again.
+      const stale = await tx.$queryRaw<{ id: string }[]>`
+        UPDATE online_evaluation_runs SET created_at = ${now}
+         WHERE generation_id IN (SELECT generation_id FROM online_evaluation_runs WHERE status = 'queued' AND created_at < ${now}::timestamptz - ${STALE_CLAIM}::interval
+                                  LIMIT ${SWEEP_BATCH} FOR UPDATE SKIP LOCKED)
+        RETURNING generation_id::text AS id`;
+      rows.push(...stale);
       if (rows.length) {
         await this.boss.insert(
           rows.map((row) => ({ name: ONLINE_QUEUE, data: { generationId: row.id } satisfies OnlineJob })),
