@@ -454,6 +454,8 @@ describe("staged drafts: a body too long for a run's URL, posted first and run b
 
   it("runs a staged 60,000-character template (several runs of one draft at once, each a recorded draft) as the provider receives it", async () => {
     expect(longTemplate).toHaveLength(60_000);
+    // Two 60,000-character bodies at once take seconds on a busy machine: the usual 5 s timeout would race them.
+    h.services.config.providerTimeoutMs = 60_000;
     const { draftId } = await world.callers.editor.playground.stage({ promptId: prompt.id, template: longTemplate });
     const calls = provider.calls.length;
     const [left, right] = await Promise.all([

@@ -578,8 +578,9 @@ async function scoreTargets(tx: DbTransaction, caller: Caller, teamId: string, s
     const generation = score.observationId
       ? generations.find((row) => row.observationId === score.observationId)
       : score.traceId ? (generations.find((row) => row.traceId === score.traceId && row.promptId) ?? generations.find((row) => row.traceId === score.traceId)) : undefined;
-    // /api/v1 answers a trace or span it cannot see as not found, as it does a generation id.
-    if (!generation && score.mustExist) throw new DomainError("NOT_FOUND", INGEST_MSG.generationNotFound);
+    // A trace or span not seen (not sent yet, or of a generation the caller may not see) is stored
+    // unlinked and linked when its generation comes: scores often arrive before the tracing
+    // exporter's batch, and the answer tells nothing of generations the caller may not see.
     return ofGeneration(generation);
   });
 }

@@ -1,7 +1,7 @@
 // Scores reach only what their sender may see, decided inside the write's transaction: a person's
 // thumbs on a generation of another prompt than the page's is not found, and a key's score by
-// generation id or trace id on a generation whose prompt was made private after it was linked is not
-// found either; neither writes anything.
+// generation id on a generation whose prompt was made private after it was linked is not found
+// either; neither writes anything. By trace id it is kept unlinked, as a trace not seen yet is.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { INGEST_MSG } from "@promptly/shared";
 import { createHarness, type Harness } from "../../../testing/harness.ts";
@@ -59,7 +59,7 @@ describe("a person's thumbs", () => {
 });
 
 describe("a key's score", () => {
-  it("on a generation of a prompt made private after it was linked is not found, by generation id or trace id, and writes nothing", async () => {
+  it("on a generation of a prompt made private after it was linked: by generation id not found, writing nothing; by trace id stored unlinked, as a trace not seen", async () => {
     const prompt = await createPrompt(world.callers.author, team.id, { visibility: "team" });
     const traceId = "b".repeat(32);
     const generationId = await insertGeneration(prompt, traceId);
@@ -68,7 +68,10 @@ describe("a key's score", () => {
     await db().$executeRaw`UPDATE prompts SET visibility = 'private' WHERE id = ${prompt.id}::uuid`;
     const before = await scoreCount();
     await expect(createApiScore(db(), key, { generationId, name: "helpful", value: true })).rejects.toMatchObject({ code: "NOT_FOUND", message: INGEST_MSG.generationNotFound });
-    await expect(createApiScore(db(), key, { traceId, name: "helpful", value: true })).rejects.toMatchObject({ code: "NOT_FOUND", message: INGEST_MSG.generationNotFound });
     expect(await scoreCount()).toBe(before);
+    const byTrace = await createApiScore(db(), key, { traceId, name: "helpful", value: true });
+    expect(byTrace).toMatchObject({ linked: false });
+    const [row] = await db().$queryRaw<{ generation_id: string | null; prompt_id: string | null }[]>`SELECT generation_id::text, prompt_id::text FROM scores WHERE id = ${byTrace.id}::uuid`;
+    expect(row).toEqual({ generation_id: null, prompt_id: null });
   });
 });
