@@ -431,7 +431,7 @@ async function measure(
 async function main() {
   const name = process.argv[2];
   const file = name && join(ROOT, "scripts/bench", `${name}.ts`);
-  if (!name || !existsSync(file!) || ["index", "types", "fake-provider-server"].includes(name)) {
+  if (!name || !existsSync(file!) || ["index", "types", "fake-provider-server", "sdk-client"].includes(name)) {
     console.error("usage: npm run bench -- <name>   (a file scripts/bench/<name>.ts, e.g. health, bundle)");
     process.exit(2);
   }

@@ -33,10 +33,15 @@ const ALL_LEVELS = [
   { streams: 1, runsPerStream: 25 },
   { streams: 50, runsPerStream: 3 },
 ] as const;
+/** BENCH_MODE=streamed (or whole): only runs answered that way; both by default. */
+const MODES = (["streamed", "whole"] as const).filter((mode) => !process.env.BENCH_MODE || mode === process.env.BENCH_MODE);
 /** BENCH_STREAMS=1 (or 50): only that level. */
 const LEVELS = ALL_LEVELS.filter((level) => !process.env.BENCH_STREAMS || String(level.streams) === process.env.BENCH_STREAMS);
 const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 4));
-const TARGET_ADDED_MS = 5;
+/** Time to first token added at p50: under 5 ms at one stream, at most 25 ms at 50 (where the server's work for 50 runs queues). */
+const targetAddedMs = (streams: number) => (streams === 1 ? 5 : 25);
+/** The server's CPU per run, less its idle rate, at every level and either way of answering. */
+const TARGET_CPU_MS = 2;
 /** The first run of a fresh server: its time to first token at most this much over the measured runs' p50 (1 stream). */
 const TARGET_FIRST_RUN_MS = 20;
 /** What the server logs once its start has loaded the SDKs of the stored connections. */
@@ -107,6 +112,21 @@ async function timed(
   return sample;
 }
 
+/** One whole (not streamed) request: its time to the answer stands for both the first token and the end. */
+async function timedWhole(request: () => Promise<Response>, outputOf: (body: unknown) => string): Promise<Sample> {
+  const started = performance.now();
+  const sample: Sample = { ttft: null, total: 0, output: "" };
+  try {
+    const response = await request();
+    if (!response.ok) sample.error = `HTTP ${response.status}: ${(await response.text()).slice(0, 200)}`;
+    else sample.output = outputOf(await response.json());
+  } catch (error) {
+    sample.error = String(error);
+  }
+  sample.total = sample.ttft = performance.now() - started;
+  return sample;
+}
+
 /** `streams` workers at once, each making `runsPerStream` calls one after the other. */
 async function wave(streams: number, runsPerStream: number, call: () => Promise<Sample>): Promise<Sample[]> {
   const workers = Array.from({ length: streams }, async () => {
@@ -141,6 +161,20 @@ async function startProvider(): Promise<{ child: ChildProcess; openaiBaseUrl: st
   return { child, ...address };
 }
 
+/** The openai SDK's own CPU per call (scripts/bench/sdk-client.ts) making the direct call at this level, in a bare process. */
+async function sdkCpuPerCall(call: { baseUrl: string; apiKey: string; model: string; text: string; stream: boolean; streams: number; runsPerStream: number }) {
+  const child = fork(fileURLToPath(new URL("sdk-client.ts", import.meta.url)), {
+    env: { ...process.env, SDK_CALL: JSON.stringify(call) },
+    stdio: ["ignore", "ignore", "inherit", "ipc"],
+  });
+  const result = await new Promise<{ cpuMs: number; calls: number; errors: number }>((resolve, reject) => {
+    child.once("message", (message) => resolve(message as { cpuMs: number; calls: number; errors: number }));
+    child.once("exit", (code) => reject(new Error(`the SDK client exited (${code}) before it answered`)));
+  });
+  if (result.errors) throw new Error(`the SDK client's calls failed ${result.errors} times`);
+  return result.cpuMs / result.calls;
+}
+
 async function stopProvider(child: ChildProcess) {
   if (child.exitCode !== null || child.signalCode !== null) return;
   const exited = new Promise((resolve) => child.once("exit", resolve));
@@ -154,9 +188,11 @@ async function setUp(server: RunningServer, provider: { openaiBaseUrl: string; a
     `SELECT t.organization_id, t.id AS team_id FROM teams t WHERE t.name = 'Support'`,
   );
   const cookie = await server.signIn(ADMIN);
-  await trpc(server.base, cookie, "providers.create", {
+  const connection = await trpc<{ id: string }>(server.base, cookie, "providers.create", {
     organizationId: ids!.organization_id, kind: "openai-compatible", name: "Local model server", baseUrl: provider.openaiBaseUrl, apiKey: provider.apiKey,
   });
+  // The organization's default: the runs name no connection, as a product's usually do not.
+  await trpc(server.base, cookie, "providers.setDefault", { organizationId: ids!.organization_id, connectionId: connection.id });
   const prompt = await trpc<{ id: string }>(server.base, cookie, "prompts.create", {
     teamId: ids!.team_id, name: NAME, title: "Support reply", visibility: "team", type: "text", template: TEMPLATE, model: MODEL,
     variables: [{ name: "product", type: "string" }, { name: "message", type: "string" }],
@@ -173,6 +209,16 @@ async function setUp(server: RunningServer, provider: { openaiBaseUrl: string; a
   const { text } = (await compiled.json()) as { text: string };
   return { promptId: prompt.id, key: key.key, text };
 }
+
+/** IDLE_MS of wall time with nothing asked of the server: its CPU per ms then (what it spends at rest). */
+async function idleRate(server: RunningServer): Promise<number> {
+  // What the last requests set going (a pool's idle check, a flush) settles first.
+  await new Promise((resolve) => setTimeout(resolve, 1_000));
+  const [cpuBefore, started] = [server.cpuMs(), performance.now()];
+  await new Promise((resolve) => setTimeout(resolve, IDLE_MS));
+  return (server.cpuMs() - cpuBefore) / (performance.now() - started);
+}
+const IDLE_MS = 4_000;
 
 const fmt = (n: number) => (Number.isFinite(n) ? n.toFixed(1) : "-");
 
@@ -222,6 +268,29 @@ export const benchmark: Benchmark = {
           },
         );
 
+      // Whole (not streamed) answers, both ways: the time to the first token is the time to the answer.
+      const wholeViaPromptly = () =>
+        timedWhole(
+          () =>
+            fetch(`${server.base}/api/v1/prompts/${NAME}/run`, {
+              method: "POST",
+              headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+              body: JSON.stringify({ variables: VARIABLES }),
+            }),
+          (body) => (body as { output: string }).output,
+        );
+      const wholeDirect = () =>
+        timedWhole(
+          () =>
+            fetch(`${provider.openaiBaseUrl}/chat/completions`, {
+              method: "POST",
+              headers: { authorization: `Bearer ${provider.apiKey}`, "content-type": "application/json" },
+              body: JSON.stringify({ model: MODEL, messages: [{ role: "user", content: text }] }),
+            }),
+          (body) => (body as { choices: { message: { content: string } }[] }).choices[0]!.message.content,
+        );
+      const sides = { streamed: [viaPromptly, direct], whole: [wholeViaPromptly, wholeDirect] } as const;
+
       // The first run of a fresh server: restarted with everything stored (as after a deploy), and run
       // once its health endpoint answers and it has loaded the provider's SDK, which it does beside the
       // rest of its start (a run sent before that waits for the load). Then a first direct call, and a
@@ -237,25 +306,37 @@ export const benchmark: Benchmark = {
       await wave(1, 10, direct);
       await wave(50, 1, viaPromptly);
       await wave(50, 1, direct);
+      if (MODES.includes("whole")) {
+        await wave(1, 10, wholeViaPromptly);
+        await wave(50, 1, wholeViaPromptly);
+        await wave(50, 1, wholeDirect);
+      }
       const { rows: [before] } = await server.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM prompt_runs WHERE prompt_id = $1 AND status = 'succeeded'`, [promptId]);
+
+      // The server's CPU at rest (its timers, the job queue's polling, pool keep-alives), per ms of wall
+      // time: subtracted from the runs' CPU, which is otherwise counted over the whole wave's wall time.
+      const idleMsPerMs = await idleRate(server);
 
       const rows: string[][] = [];
       const targets: string[] = [];
       let promptlyRuns = 0;
       let othersTtft: number | null = null;
-      for (const { streams, runsPerStream } of LEVELS) {
+      for (const mode of MODES) for (const { streams, runsPerStream } of LEVELS) {
+        const [viaPromptly, direct] = sides[mode];
         const ours: Sample[] = [];
         const theirs: Sample[] = [];
         let cpu = 0;
+        let wall = 0;
         const since = (await server.db.query<{ now: Date }>(`SELECT now()`)).rows[0]!.now;
         const [, rss] = await server.peakRss(async () => {
           for (let round = 0; round < ROUNDS; round++) {
             // Each side goes first in every other round.
             const sides = [
               async () => {
-                const cpuBefore = server.cpuMs();
+                const [cpuBefore, started] = [server.cpuMs(), performance.now()];
                 ours.push(...(await wave(streams, runsPerStream, viaPromptly)));
                 cpu += server.cpuMs() - cpuBefore;
+                wall += performance.now() - started;
               },
               async () => void theirs.push(...(await wave(streams, runsPerStream, direct))),
             ];
@@ -273,21 +354,26 @@ export const benchmark: Benchmark = {
         const ttft = (samples: Sample[]) => samples.filter((sample) => !sample.error && sample.ttft !== null).map((sample) => sample.ttft!);
         const total = (samples: Sample[]) => samples.filter((sample) => !sample.error).map((sample) => sample.total);
         const errors = (samples: Sample[]) => samples.filter((sample) => sample.error);
+        const cpuPerRun = (cpu - idleMsPerMs * wall) / ours.length;
+        const sdkCpu = await sdkCpuPerCall({
+          baseUrl: provider.openaiBaseUrl, apiKey: provider.apiKey, model: MODEL, text, stream: mode === "streamed", streams, runsPerStream: runsPerStream * 2,
+        });
         const added = percentile(ttft(ours), 50) - percentile(ttft(theirs), 50);
-        if (streams === 1) othersTtft = percentile(ttft(ours), 50);
+        if (streams === 1 && mode === "streamed") othersTtft = percentile(ttft(ours), 50);
         rows.push([
-          String(streams), String(ours.length),
+          mode, String(streams), String(ours.length),
           fmt(percentile(ttft(ours), 50)), fmt(percentile(ttft(ours), 95)),
           fmt(percentile(ttft(theirs), 50)), fmt(percentile(ttft(theirs), 95)),
           fmt(added), fmt(recorded!.p50 ?? Number.NaN),
           fmt(percentile(total(ours), 50)), fmt(percentile(total(ours), 95)),
           fmt(percentile(total(theirs), 50)), fmt(percentile(total(theirs), 95)),
           `${errors(ours).length}/${errors(theirs).length}`,
-          fmt(cpu / ours.length), String(rss),
+          fmt(cpuPerRun), fmt(cpu / ours.length), fmt(sdkCpu), String(rss),
         ]);
-        const where = `${streams} stream${streams === 1 ? "" : "s"} at once`;
+        const where = `${mode}, ${streams} stream${streams === 1 ? "" : "s"} at once`;
         targets.push(
-          `${added < TARGET_ADDED_MS ? "PASS" : "FAIL"}  time to first token added at p50, ${where}: ${fmt(added)} ms (target under ${TARGET_ADDED_MS} ms)`,
+          `${added <= targetAddedMs(streams) ? "PASS" : "FAIL"}  time to first token added at p50, ${where}: ${fmt(added)} ms (target at most ${targetAddedMs(streams)} ms)`,
+          `${cpuPerRun <= TARGET_CPU_MS ? "PASS" : "FAIL"}  server CPU per run, ${where}: ${fmt(cpuPerRun)} ms (target at most ${TARGET_CPU_MS} ms)`,
         );
         if (streams > 1) {
           const failed = errors(ours);
@@ -310,8 +396,8 @@ export const benchmark: Benchmark = {
       }
 
       const header = [
-        "streams", "runs", "TTFT p50", "TTFT p95", "direct TTFT p50", "direct TTFT p95", "added p50", "recorded TTFT p50",
-        "total p50", "total p95", "direct total p50", "direct total p95", "errors", "server CPU ms/run", "peak RSS MB",
+        "answer", "streams", "runs", "TTFT p50", "TTFT p95", "direct TTFT p50", "direct TTFT p95", "added p50", "recorded TTFT p50",
+        "total p50", "total p95", "direct total p50", "direct total p95", "errors", "server CPU ms/run", "with idle", "SDK client CPU ms/call", "peak RSS MB",
       ];
       const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i]!.length)));
       const line = (cells: string[]) => cells.map((cell, i) => cell.padStart(widths[i]!)).join("  ");
@@ -319,6 +405,9 @@ export const benchmark: Benchmark = {
         `Provider: first token after ${ANSWER.firstTokenDelayMs} ms, then a piece every ${ANSWER.chunkDelayMs} ms (${first.output.split(/\s+/).length} pieces).`,
         `${ROUNDS} rounds per level, Promptly and the direct calls alternating; times in ms, measured by the client; errors: Promptly's/direct's;`,
         `recorded TTFT: the runs' own, as the server records it from the start of its provider call (so TTFT less it is the work before the call, and the relay).`,
+        `server CPU ms/run: the server process's CPU during Promptly's waves less its idle rate (${fmt(idleMsPerMs * 1000)} ms per s, measured over ${IDLE_MS / 1000} s ` +
+          `with nothing asked) times the waves' wall time, per run; "with idle": without that subtraction;`,
+        `SDK client CPU: the openai SDK making the direct call from a bare process at the same level (its own CPU per call, the provider not included).`,
         `Server env: ${Object.entries(SERVER_ENV).map(([name, value]) => `${name}=${value}`).join(" ")}`,
         `  (the per-key rate limit is counted on every run but set above the load; the runs-at-once limit above 50).`,
         "",
