@@ -137,5 +137,9 @@ describe("online evaluation", () => {
     await admin.production.onlineEvaluation.set(settings);
     expect(await viewer.production.onlineEvaluation.get({ promptId: prompt.id })).toMatchObject({ enabled: true, samplePercent: 10 });
     expect(await failure(admin.production.onlineEvaluation.set({ ...settings, assertions: [...settings.assertions, ...settings.assertions] }))).toMatchObject({ code: "BAD_REQUEST" });
+    // A judge on a connection the organization does not have is refused, as on a test case.
+    const judged = { name: "judged", assertion: { type: "judge" as const, value: "Polite.", connectionId: crypto.randomUUID(), model: "gpt-4o-mini" } };
+    const refused = await failure(admin.production.onlineEvaluation.set({ ...settings, assertions: [judged] }));
+    expect(refused).toMatchObject({ code: "BAD_REQUEST" });
   });
 });

@@ -17,7 +17,9 @@ import PgBoss from "pg-boss";
 import type { Db, DbOrTx, Prisma } from "@promptly/db";
 import { onlineEvaluationSettings, type Assertion, type OnlineEvaluationSettings, type ResponseFormat, type setOnlineEvaluationInput } from "@promptly/shared";
 import type { z } from "zod";
+import { fail } from "../../errors.ts";
 import { auditAs, type AuditContext } from "../insight/audit.ts";
+import type { LoadedPrompt } from "../prompts/loaded-prompt.ts";
 import { authorOf } from "../access/actor.ts";
 import { commandLineCaller } from "../access/visibility.ts";
 import { modelPriceFor } from "../models/prices.ts";
@@ -26,6 +28,7 @@ import { costAt } from "../runs/runs.ts";
 import type { ApiConfig } from "../types.ts";
 import { checkAssertions } from "./assertions.ts";
 import { createJudge, type JudgeUsage } from "./judge.ts";
+import { judgeProblem } from "./test-cases.ts";
 
 const ONLINE_QUEUE = "online-evaluations";
 /** Generations claimed per sweep at the most (the next sweep takes the rest). */
@@ -57,10 +60,13 @@ function readSettings(row: { enabled: boolean; samplePercent: number; dailyCapUs
 
 /** Sets the prompt's online evaluation, audited as a change of the prompt's details. */
 export async function setOnlineEvaluation(
-  db: Db, prompt: { id: string; teamId: string; organizationId: string }, input: z.output<typeof setOnlineEvaluationInput>, context: AuditContext,
+  db: Db, prompt: LoadedPrompt, input: z.output<typeof setOnlineEvaluationInput>, context: AuditContext,
 ) {
   const { promptId: _promptId, ...settings } = input;
   const promptId = prompt.id;
+  // A judge's connection is checked as a test case's is: the organization's, open to the team, offering the model.
+  const judge = await judgeProblem(db, prompt, settings.assertions.map((item) => item.assertion));
+  if (judge) fail("INVALID", judge, "JUDGE_CONNECTION");
   return db.$transaction(async (tx) => {
     const before = await tx.onlineEvaluation.findUnique({ where: { promptId } });
     const data = { ...settings, assertions: settings.assertions as Prisma.InputJsonValue, updatedById: authorOf(context.actor), updatedAt: context.now };

@@ -80,7 +80,7 @@ function unknownVariables(variables: Record<string, unknown>, latest: { version:
 }
 
 /** Why a judged assertion's connection or model cannot judge for this prompt, or null. Each connection read once. */
-async function judgeProblem(db: DbOrTx, prompt: LoadedPrompt, assertions: Assertion[], seen = new Map<string, string | null>()): Promise<string | null> {
+export async function judgeProblem(db: DbOrTx, prompt: LoadedPrompt, assertions: Assertion[], seen = new Map<string, string | null>()): Promise<string | null> {
   for (const assertion of assertions) {
     if (assertion.type !== "judge" || !assertion.connectionId || !assertion.model) continue;
     const key = `${assertion.connectionId}\u0000${assertion.model}`;
