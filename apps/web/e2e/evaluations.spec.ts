@@ -41,9 +41,11 @@ test("an editor imports 20 cases from CSV, a bad row reported by its line, evalu
   // The connection and the prompt's two versions through the API: they are not under test here.
   const adminPage = await signedInPage(browser, admin.email);
   const connectionName = uniqueName("Local");
-  await callMutation(adminPage.request, "providers.create", {
+  const connection = (await callMutation(adminPage.request, "providers.create", {
     organizationId: organization.id, kind: "openai-compatible", name: connectionName, baseUrl: provider.openaiBaseUrl, apiKey: provider.apiKey,
-  });
+  })) as { id: string };
+  // Tested, so the playground may pick it (an untested connection is never picked silently).
+  await callMutation(adminPage.request, "providers.test", { id: connection.id });
   await adminPage.context().close();
   await signIn(page, editor.email);
   const errors = consoleErrors(page, { allow4xx: true });
