@@ -48,8 +48,8 @@ function diffRows(before: string, after: string) {
 }
 
 const MARK: Record<Kind, { sign: string; spoken?: string; className?: string; word?: string }> = {
-  added: { sign: "+", spoken: "Added", className: "bg-green-500/15 text-green-800 dark:text-green-300", word: "rounded-sm bg-green-500/35 font-semibold no-underline" },
-  removed: { sign: "-", spoken: "Removed", className: "bg-red-500/15 text-red-800 dark:text-red-300", word: "rounded-sm bg-red-500/35 font-semibold line-through" },
+  added: { sign: "+", spoken: "Added", className: "bg-green-500/15 text-green-800 dark:text-green-300", word: "rounded-sm bg-green-500/35 font-semibold text-green-950 no-underline dark:text-green-50" },
+  removed: { sign: "-", spoken: "Removed", className: "bg-red-500/15 text-red-800 dark:text-red-300", word: "rounded-sm bg-red-500/35 font-semibold text-red-950 line-through dark:text-red-50" },
   same: { sign: " " },
 };
 
