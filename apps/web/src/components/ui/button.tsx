@@ -1,6 +1,7 @@
 import { useState, type ComponentProps, type MouseEvent } from "react";
 import { Slot } from "@radix-ui/react-slot";
 import { cn } from "@/lib/utils";
+import { useFocused } from "./use-focused.ts";
 import { Tooltip, TooltipContent, TooltipTrigger } from "./tooltip.tsx";
 
 const base =
@@ -48,7 +49,7 @@ const refuse = (event: MouseEvent<HTMLButtonElement>) => event.preventDefault();
 export function Button(allProps: ButtonProps) {
   const { className, variant, size, asChild = false, type, disabled, disabledReason, onClick, onFocus, onBlur, ...props } = allProps;
   const explains = "disabledReason" in allProps && !asChild;
-  const [focused, setFocused] = useState(false);
+  const { focused, handlers: focusHandlers } = useFocused<HTMLButtonElement>(onFocus, onBlur);
   const [tooltipOpen, setTooltipOpen] = useState(false);
   const Component = asChild ? Slot : "button";
   // A native `disabled` drops focus to the page's body: a button that turns disabled while it has focus
@@ -62,14 +63,7 @@ export function Button(allProps: ButtonProps) {
       disabled={onlySaysDisabled ? undefined : disabled}
       aria-disabled={onlySaysDisabled ? true : undefined}
       onClick={onlySaysDisabled ? refuse : onClick}
-      onFocus={(event) => {
-        setFocused(true);
-        onFocus?.(event);
-      }}
-      onBlur={(event) => {
-        setFocused(false);
-        onBlur?.(event);
-      }}
+      {...focusHandlers}
       {...props}
     />
   );

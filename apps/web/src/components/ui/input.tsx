@@ -1,8 +1,9 @@
-import { useState, type ComponentProps } from "react";
+import type { ComponentProps } from "react";
 import { cn } from "@/lib/utils";
+import { useFocused } from "./use-focused.ts";
 
 export function Input({ className, type, disabled, readOnly, onFocus, onBlur, ...props }: ComponentProps<"input">) {
-  const [focused, setFocused] = useState(false);
+  const { focused, handlers: focusHandlers } = useFocused<HTMLInputElement>(onFocus, onBlur);
   // A field disabled while it has focus (Enter in it started a save) is only read-only meanwhile: a native
   // `disabled` would drop focus to the page's body.
   const onlySaysDisabled = !!disabled && focused;
@@ -20,14 +21,7 @@ export function Input({ className, type, disabled, readOnly, onFocus, onBlur, ..
       disabled={onlySaysDisabled ? undefined : disabled}
       readOnly={onlySaysDisabled || readOnly}
       aria-disabled={onlySaysDisabled ? true : undefined}
-      onFocus={(event) => {
-        setFocused(true);
-        onFocus?.(event);
-      }}
-      onBlur={(event) => {
-        setFocused(false);
-        onBlur?.(event);
-      }}
+      {...focusHandlers}
       {...props}
     />
   );

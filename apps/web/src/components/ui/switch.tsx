@@ -1,9 +1,10 @@
-import { useState, type ComponentProps } from "react";
+import type { ComponentProps } from "react";
 import * as SwitchPrimitive from "@radix-ui/react-switch";
 import { cn } from "@/lib/utils";
+import { useFocused } from "./use-focused.ts";
 
 export function Switch({ className, disabled, onClick, onFocus, onBlur, ...props }: ComponentProps<typeof SwitchPrimitive.Root>) {
-  const [focused, setFocused] = useState(false);
+  const { focused, handlers: focusHandlers } = useFocused<HTMLButtonElement>(onFocus, onBlur);
   // A switch that saves when flipped and is disabled meanwhile keeps focus (a native `disabled` drops it
   // to the page's body): it only says it is disabled and ignores presses.
   const onlySaysDisabled = !!disabled && focused;
@@ -15,14 +16,7 @@ export function Switch({ className, disabled, onClick, onFocus, onBlur, ...props
         if (onlySaysDisabled) event.preventDefault();
         else onClick?.(event);
       }}
-      onFocus={(event) => {
-        setFocused(true);
-        onFocus?.(event);
-      }}
-      onBlur={(event) => {
-        setFocused(false);
-        onBlur?.(event);
-      }}
+      {...focusHandlers}
       data-slot="switch"
       className={cn(
         "peer inline-flex h-5 w-9 shrink-0 items-center rounded-full border border-transparent shadow-xs transition-colors outline-none",
