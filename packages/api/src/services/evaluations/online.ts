@@ -29,6 +29,7 @@ import type { ApiConfig } from "../types.ts";
 import { checkAssertions } from "./assertions.ts";
 import { createJudge, type JudgeUsage } from "./judge.ts";
 import { judgeProblem } from "./test-cases.ts";
+import { ensureQueue } from "../platform/job-queues.ts";
 
 const ONLINE_QUEUE = "online-evaluations";
 /** Generations claimed per sweep at the most (the next sweep takes the rest). */
@@ -101,6 +102,7 @@ interface OnlineJob {
 export class OnlineEvaluationWorker {
   #workerId: string | null = null;
   #timer: NodeJS.Timeout | null = null;
+  #readied: Promise<void> | null = null;
 
   constructor(
     private readonly boss: PgBoss,
@@ -109,24 +111,33 @@ export class OnlineEvaluationWorker {
     private readonly options: { sweepMs?: number; expireInSeconds: number; onError?: (error: unknown) => void; now?: () => Date },
   ) {}
 
+  /**
+   * Only the sweep's timer: the queue is made and worked from the first sweep on (#ready), not while the
+   * process starts, where creating a queue (a partition of pg-boss's job table) beside the mail and
+   * webhook queues' start could deadlock them.
+   */
   async start(): Promise<void> {
-    if (!(await this.boss.getQueue(ONLINE_QUEUE))) {
-      await this.boss.createQueue(ONLINE_QUEUE, { name: ONLINE_QUEUE, retryLimit: 5, retryDelay: 5, retryBackoff: true, expireInSeconds: this.options.expireInSeconds }).catch(async (error: unknown) => {
-        // Another process created it at the same moment.
-        if (!(await this.boss.getQueue(ONLINE_QUEUE))) throw error;
-      });
-    }
-    this.#workerId = await this.boss.work<OnlineJob>(ONLINE_QUEUE, { batchSize: 5, pollingIntervalSeconds: 2 }, async (jobs) => {
-      // A failure throws, so pg-boss retries the batch's jobs; those done are skipped on the retry.
-      await Promise.all(jobs.map((job) => runOnlineEvaluation({ db: this.db, config: this.config, now: this.now() }, job.data.generationId)));
-    });
     this.#timer = setInterval(() => void this.sweep().catch((error: unknown) => this.options.onError?.(error)), this.options.sweepMs ?? DEFAULT_SWEEP_MS);
+  }
+
+  #ready(): Promise<void> {
+    this.#readied ??= (async () => {
+      await ensureQueue(this.boss, ONLINE_QUEUE, { retryLimit: 5, retryDelay: 5, retryBackoff: true, expireInSeconds: this.options.expireInSeconds });
+      if (!this.#timer) return;
+      this.#workerId = await this.boss.work<OnlineJob>(ONLINE_QUEUE, { batchSize: 5, pollingIntervalSeconds: 2 }, async (jobs) => {
+        // A failure throws, so pg-boss retries the batch's jobs; those done are skipped on the retry.
+        await Promise.all(jobs.map((job) => runOnlineEvaluation({ db: this.db, config: this.config, now: this.now() }, job.data.generationId)));
+      });
+    })();
+    this.#readied.catch(() => (this.#readied = null));
+    return this.#readied;
   }
 
   now = () => this.options.now?.() ?? new Date();
 
   /** Claims the sampled generations not yet evaluated of every enabled prompt, each with its job; how many. */
   async sweep(): Promise<number> {
+    await this.#ready();
     const now = this.now();
     const claimed = await this.db.$transaction(async (tx) => {
       const rows = await tx.$queryRaw<{ id: string }[]>`
@@ -164,8 +175,10 @@ export class OnlineEvaluationWorker {
   async stop(): Promise<void> {
     if (this.#timer) clearInterval(this.#timer);
     this.#timer = null;
+    await this.#readied?.catch(() => undefined);
     if (this.#workerId) await this.boss.offWork(ONLINE_QUEUE).catch(() => undefined);
     this.#workerId = null;
+    this.#readied = null;
   }
 }
 

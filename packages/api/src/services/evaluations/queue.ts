@@ -17,6 +17,7 @@ import {
   EvaluationCannotRun, failEvaluation, finishIfComplete, loadEvaluationContext, recordItems, sweepEvaluations, runEvaluationItem, type EvaluationContext, type PendingItem,
   type Recorded,
 } from "./run-item.ts";
+import { ensureQueue } from "../platform/job-queues.ts";
 
 export const EVALUATION_CHANNEL = "promptly_evaluations";
 /** Provider calls at once per connection, across every app process (EVALUATION_CONCURRENCY). */
@@ -96,12 +97,7 @@ export class EvaluationQueue implements EvaluationJobs {
     if (!created) {
       created = (async () => {
         await this.ready();
-        if (!(await this.boss.getQueue(name))) {
-          await this.boss.createQueue(name, { name, retryLimit: 20, retryDelay: 1, retryBackoff: true, expireInSeconds: this.jobExpirySeconds }).catch(async (error: unknown) => {
-            // Another process created it at the same moment.
-            if (!(await this.boss.getQueue(name))) throw error;
-          });
-        }
+        await ensureQueue(this.boss, name, { retryLimit: 20, retryDelay: 1, retryBackoff: true, expireInSeconds: this.jobExpirySeconds });
       })();
       created.catch(() => this.#queues.delete(name));
       this.#queues.set(name, created);

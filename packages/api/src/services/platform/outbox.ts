@@ -13,6 +13,7 @@ import { MailKind, Prisma, type Db, type DbOrTx } from "@promptly/db";
 import { listen, type Listener } from "@promptly/db/listen";
 import type { Mailer } from "./mailer.ts";
 import { registeredMailKinds, renderOutboxMail, type MailRequest, type RenderedMail } from "./outbox-mail.ts";
+import { ensureQueue } from "./job-queues.ts";
 
 export type { MailRequest } from "./outbox-mail.ts";
 
@@ -290,15 +291,7 @@ export function startOutboxWorker(
 
   const started = (async () => {
     await boss.start();
-    // Processes starting together may each try to create it (and deadlock one another): tried again until one has.
-    for (let attempt = 1; !(await boss.getQueue(MAIL_QUEUE)); attempt++) {
-      try {
-        await boss.createQueue(MAIL_QUEUE, { name: MAIL_QUEUE, retryLimit: 10, retryDelay: 5, expireInSeconds: JOB_EXPIRY_SECONDS });
-      } catch (error) {
-        if (attempt >= 5) throw error;
-        await new Promise((resolve) => setTimeout(resolve, 50 + Math.random() * 200 * attempt));
-      }
-    }
+    await ensureQueue(boss, MAIL_QUEUE, { retryLimit: 10, retryDelay: 5, expireInSeconds: JOB_EXPIRY_SECONDS });
     if (stopped) return;
     workerId = await boss.work(MAIL_QUEUE, { batchSize: 10, pollingIntervalSeconds: Math.max(0.5, (options.pollMs ?? 2_000) / 1000) }, async () => {
       await drain();

@@ -8,6 +8,7 @@ import { listen, type Listener } from "@promptly/db/listen";
 import type { ApiConfig, WebhookJobs } from "../types.ts";
 import { attemptDelivery, DEFAULT_DELIVERY_TIMINGS, type DeliveryTimings } from "./deliver.ts";
 import { PGBOSS_SCHEMA, queueDeliveryJobs, WEBHOOK_CHANNEL, WEBHOOK_QUEUE, type DeliveryJob } from "./jobs.ts";
+import { ensureQueue } from "../platform/job-queues.ts";
 
 export interface WebhookQueueOptions extends Partial<DeliveryTimings> {
   databaseUrl: string;
@@ -53,15 +54,7 @@ export class WebhookQueue implements WebhookJobs {
       await this.boss.start();
       // A job whose worker died is given to another after the attempt's time limit and a margin.
       const seconds = Math.ceil(this.timings.timeoutMs / 1000) + 30;
-      // Processes starting together may each try to create it (and deadlock one another): tried again until one has.
-      for (let attempt = 1; !(await this.boss.getQueue(WEBHOOK_QUEUE)); attempt++) {
-        try {
-          await this.boss.createQueue(WEBHOOK_QUEUE, { name: WEBHOOK_QUEUE, retryLimit: 5, retryDelay: seconds, expireInSeconds: seconds });
-        } catch (error) {
-          if (attempt >= 5) throw error;
-          await new Promise((resolve) => setTimeout(resolve, 50 + Math.random() * 200 * attempt));
-        }
-      }
+      await ensureQueue(this.boss, WEBHOOK_QUEUE, { retryLimit: 5, retryDelay: seconds, expireInSeconds: seconds });
     })();
     this.#started.catch(() => (this.#started = null));
     return this.#started;
