@@ -47,6 +47,10 @@ describe("mail waiting when a process is killed", () => {
     // Queued while the first process runs (its queue exists now), as a request would queue it: tried too.
     await enqueueMail(db, { kind: "already_registered", to: queued, payload: {} }, new Date());
     await expect.poll(states, { timeout: 60_000, interval: 200 }).toEqual(["pending:1", "pending:1"]);
+    // Killed once its attempts have ended: a job still running when its process dies waits for its lease to
+    // expire (minutes), which is the lease's own test, not this one's.
+    const activeJobs = async () => (await db.$queryRaw<{ n: number }[]>`SELECT count(*)::int AS n FROM pgboss.job WHERE name = 'mail' AND state = 'active'`)[0]!.n;
+    await expect.poll(activeJobs, { timeout: 60_000, interval: 100 }).toBe(0);
     first.child.kill("SIGKILL");
     await first.exited;
 
