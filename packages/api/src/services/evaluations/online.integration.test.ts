@@ -141,5 +141,9 @@ describe("online evaluation", () => {
     const judged = { name: "judged", assertion: { type: "judge" as const, value: "Polite.", connectionId: crypto.randomUUID(), model: "gpt-4o-mini" } };
     const refused = await failure(admin.production.onlineEvaluation.set({ ...settings, assertions: [judged] }));
     expect(refused).toMatchObject({ code: "BAD_REQUEST" });
+    // An archived prompt refuses it, as every change, and keeps what it had.
+    await admin.prompts.archive({ id: prompt.id });
+    expect(await failure(admin.production.onlineEvaluation.set({ ...settings, samplePercent: 50 }))).toMatchObject({ code: "CONFLICT" });
+    expect(await viewer.production.onlineEvaluation.get({ promptId: prompt.id })).toMatchObject({ samplePercent: 10 });
   });
 });

@@ -20,6 +20,7 @@ import type { z } from "zod";
 import { fail } from "../../errors.ts";
 import { auditAs, type AuditContext } from "../insight/audit.ts";
 import type { LoadedPrompt } from "../prompts/loaded-prompt.ts";
+import { lockLivePrompt } from "../prompts/prompt-rules.ts";
 import { authorOf } from "../access/actor.ts";
 import { commandLineCaller } from "../access/visibility.ts";
 import { modelPriceFor } from "../models/prices.ts";
@@ -69,6 +70,8 @@ export async function setOnlineEvaluation(
   const judge = await judgeProblem(db, prompt, settings.assertions.map((item) => item.assertion));
   if (judge) fail("INVALID", judge, "JUDGE_CONNECTION");
   return db.$transaction(async (tx) => {
+    // An archived prompt refuses every change until restored, this one too (not only its card).
+    await lockLivePrompt(tx, promptId);
     const before = await tx.onlineEvaluation.findUnique({ where: { promptId } });
     const data = { ...settings, assertions: settings.assertions as Prisma.InputJsonValue, updatedById: authorOf(context.actor), updatedAt: context.now };
     await tx.onlineEvaluation.upsert({ where: { promptId }, create: { promptId, ...data }, update: data });
