@@ -6,6 +6,7 @@ import { ASSERTION_TYPES, TEST_CASE_ASSERTIONS_MAX, type Assertion, type Asserti
 import { Button } from "@/components/ui/button";
 import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
+import { ModelInput } from "@/components/providers/model-input";
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@/components/ui/select";
 import { Textarea } from "@/components/ui/textarea";
 import { trpc } from "@/lib/trpc";
@@ -79,7 +80,6 @@ interface AssertionRowProps {
 function AssertionRow({ number, assertion, error, connections, onChange, onRemove }: AssertionRowProps) {
   const kindId = useId();
   const connectionId = useId();
-  const modelsId = useId();
   const type = assertion.type as AssertionType;
   const valueLabel = ASSERTION_VALUE_LABELS[type];
   const connection = connections.find((item) => item.id === assertion.connectionId);
@@ -150,21 +150,8 @@ function AssertionRow({ number, assertion, error, connections, onChange, onRemov
             </Select>
           </FormField>
           <FormField label={`Judge's model of assertion ${number}`}>
-            <Input
-              autoComplete="off"
-              list={connection?.models.length ? modelsId : undefined}
-              placeholder={connection?.models[0] ?? "e.g. gpt-4o-mini"}
-              value={assertion.model ?? ""}
-              onChange={(event) => onChange({ model: event.target.value })}
-            />
+            <ModelInput models={connection?.models} value={assertion.model ?? ""} onChange={(event) => onChange({ model: event.target.value })} />
           </FormField>
-          {connection && connection.models.length > 0 && (
-            <datalist id={modelsId}>
-              {connection.models.map((model) => (
-                <option key={model} value={model} />
-              ))}
-            </datalist>
-          )}
         </div>
       )}
     </li>

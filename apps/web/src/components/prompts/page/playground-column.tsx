@@ -9,6 +9,7 @@ import { Button } from "@/components/ui/button";
 import { ErrorDetails } from "@/components/ui/error-details";
 import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
+import { ModelInput } from "@/components/providers/model-input";
 import { Label } from "@/components/ui/label";
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@/components/ui/select";
 import { Textarea } from "@/components/ui/textarea";
@@ -48,7 +49,6 @@ interface PlaygroundColumnProps {
 export function PlaygroundColumn(props: PlaygroundColumnProps) {
   const { column, number, connections, connectionId, onSettings } = props;
   const label = `Model ${number}`;
-  const modelsId = useId();
   const connectionFieldId = useId();
   const versionFieldId = useId();
   const connection = connections.find((item) => item.id === connectionId);
@@ -201,21 +201,8 @@ export function PlaygroundColumn(props: PlaygroundColumnProps) {
           </Select>
         </FormField>
         <FormField label="Model" className="sm:col-span-2" description={connection?.models.length ? undefined : "Any model the provider offers."}>
-          <Input
-            value={column.settings.model}
-            list={connection?.models.length ? modelsId : undefined}
-            placeholder={connection?.models[0] ?? "e.g. gpt-4o-mini"}
-            autoComplete="off"
-            onChange={(event) => onSettings({ model: event.target.value })}
-          />
+          <ModelInput models={connection?.models} value={column.settings.model} onChange={(event) => onSettings({ model: event.target.value })} />
         </FormField>
-        {connection && connection.models.length > 0 && (
-          <datalist id={modelsId}>
-            {connection.models.map((model) => (
-              <option key={model} value={model} />
-            ))}
-          </datalist>
-        )}
         <FormField label="Temperature" error={column.errors.temperature}>
           <Input type="number" inputMode="decimal" step="0.1" min={0} max={2} placeholder="Default" value={column.settings.temperature} onChange={(event) => onSettings({ temperature: event.target.value })} />
         </FormField>
