@@ -138,3 +138,20 @@ test("Compare opens on the latest version against production, marks the changed 
   await expect(page.getByRole("combobox", { name: "From" })).toHaveText("v2");
   await expect(page.getByRole("region", { name: "Template diff" }).locator('[data-word-diff="removed"]')).toHaveText("kindly");
 });
+
+test("signing out forgets the playgrounds kept in this browser (a shared computer's next person finds none)", async ({ page }) => {
+  const person = await createAccount({ fullName: "Shared Desk" });
+  await signIn(page, person.email);
+  await page.goto("/settings/profile");
+  const kept = () => page.evaluate(() => Object.keys(localStorage).filter((key) => key.startsWith("promptly.playground.")));
+  await page.evaluate(() => {
+    localStorage.setItem("promptly.playground.someone.some-prompt", "{}");
+    localStorage.setItem("promptly.other-setting", "kept");
+  });
+  expect(await kept()).toHaveLength(1);
+  await page.getByRole("button", { name: "User menu" }).click();
+  await page.getByRole("menuitem", { name: "Log out" }).click();
+  await expect(page).toHaveURL(/\/auth\/signin$/);
+  expect(await kept()).toEqual([]);
+  expect(await page.evaluate(() => localStorage.getItem("promptly.other-setting"))).toBe("kept");
+});

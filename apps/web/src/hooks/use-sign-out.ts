@@ -1,9 +1,10 @@
-// Log out: end the session, forget the cached data and the saved active
-// team, then go to the sign-in screen. On failure: 'Error logging out' / 'Please try again'.
+// Log out: end the session, forget the cached data, the saved active team
+// and the kept playgrounds, then go to the sign-in screen. On failure: 'Error logging out' / 'Please try again'.
 import { useState } from "react";
 import { useRouter } from "@tanstack/react-router";
 import { toast } from "sonner";
 import { beginSignOut, queryClient, trpc, trpcClient } from "@/lib/trpc";
+import { forgetKeptPlaygrounds } from "@/lib/kept-playgrounds";
 import { clearWorkspaceSelection } from "@/lib/workspace";
 
 export function useSignOut() {
@@ -29,6 +30,7 @@ export function useSignOut() {
     // Signed out as far as the guards know, before navigating: the auth area sends signed-in people to /.
     utils.auth.me.setData(undefined, null);
     clearWorkspaceSelection();
+    forgetKeptPlaygrounds();
     try {
       await router.navigate({ to: "/auth/signin" });
     } finally {

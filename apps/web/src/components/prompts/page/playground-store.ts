@@ -7,6 +7,7 @@ import type { ChatMessage, PromptMessage } from "@promptly/shared";
 import type { ColumnSettings } from "./playground-settings.ts";
 import type { FieldValue } from "./try-values.ts";
 import type { ColumnVersion, PlaygroundColumn, Turn } from "./use-playground-columns.ts";
+import { KEPT_PLAYGROUND_PREFIX } from "@/lib/kept-playgrounds";
 
 interface KeptColumn {
   version: ColumnVersion;
@@ -25,7 +26,7 @@ export interface KeptPlayground {
   columns: KeptColumn[];
 }
 
-const keyOf = (userId: string, promptId: string) => `promptly.playground.${userId}.${promptId}`;
+const keyOf = (userId: string, promptId: string) => `${KEPT_PLAYGROUND_PREFIX}${userId}.${promptId}`;
 
 /** The kept playground, or null when there is none (or it cannot be read: a fresh one then). */
 export function readPlayground(userId: string, promptId: string): KeptPlayground | null {
