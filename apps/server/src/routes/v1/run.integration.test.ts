@@ -4,7 +4,7 @@
 // a provider's failure is a 502 with its status and message.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createPromptClient, PromptlyApiError, type RunStreamEvent } from "@promptly/client";
-import { PROVIDER_MSG, RUNTIME_MSG, RUN_MSG, runtimeError, runtimeRunResult, type RuntimeRunResult } from "@promptly/shared";
+import { DEFAULT_MODEL_PRICES, PROVIDER_MSG, RUNTIME_MSG, RUN_MSG, runtimeError, runtimeRunResult, type RuntimeRunResult } from "@promptly/shared";
 import { createAccount, createHarness, createOrganization, createTeam, type Harness } from "@promptly/api/testing";
 import { fakeAnswerText, startFakeProvider, type FakeProvider } from "@promptly/api/testing/fake-provider";
 import { createApp } from "../../app.ts";
@@ -19,6 +19,7 @@ const keys: Record<string, { id: string; key: string }> = {};
 const logLines: string[] = [];
 let replyId: string;
 let acmeConnectionId: string;
+let acmeId: string;
 let admin: Awaited<ReturnType<Harness["signedInClient"]>>["api"];
 
 beforeAll(async () => {
@@ -26,6 +27,7 @@ beforeAll(async () => {
   server = await listenForTests(createApp({ services: h.services, logger: createLogger("info", { write: (line: string) => void logLines.push(line) }) }));
   const person = await createAccount(h, { fullName: "Ada Admin" });
   const organization = await createOrganization(h, [{ userId: person.id, role: "admin" }], "Acme");
+  acmeId = organization.id;
   const teamId = (await createTeam(h, organization.id, [{ userId: person.id, role: "admin" }], "Core")).id;
   admin = (await h.signedInClient(person.id)).api;
   acmeConnectionId = (await admin.providers.create({ organizationId: organization.id, kind: "openai-compatible", name: "Local", baseUrl: provider.openaiBaseUrl, apiKey: provider.apiKey })).id;
@@ -414,5 +416,82 @@ describe("a chat prompt with tools and a response format", () => {
     provider.answer.text = JSON.stringify({ rain: "maybe" });
     const missed = runtimeRunResult.parse(await (await post(keys["run"]!.key, { variables: { city: "Oslo" } }, "support%2Fweather")).json());
     expect(missed.run).toMatchObject({ schemaMatched: false, schemaProblem: expect.stringContaining("rain") });
+  });
+});
+
+describe("a run answered whole and the same run streamed", () => {
+  /** What may differ between two runs of the same answer: the run's id, its times, the provider's id of a tool call. */
+  const sameParts = <T extends { id: string; ttftMs: number | null; totalMs: number; toolCalls?: unknown }>({ id: _id, ttftMs: _ttft, totalMs: _total, toolCalls, ...rest }: T) => ({
+    ...rest,
+    toolCalls: (toolCalls as { id: string }[] | undefined)?.map((call) => ({ ...call, id: "<id>" })),
+  });
+  const recorded = async (id: string) => {
+    const { createdAt: _createdAt, ...row } = await runRow(id);
+    return sameParts(row);
+  };
+
+  /**
+   * The run asked for whole (the provider asked for one JSON body) and streamed (its events): the same
+   * answer (the JSON body, the last event's) and the same recorded run. Returns the whole answer's body.
+   */
+  async function bothWays(body: Record<string, unknown>, name = "support/reply") {
+    const whole = await post(keys["run"]!.key, body, name);
+    const wholeBody = (await whole.json()) as Record<string, unknown>;
+    expect((provider.calls.at(-1)!.body as { stream?: boolean }).stream).toBeFalsy();
+    const streamed = await post(keys["run"]!.key, { ...body, stream: true }, name);
+    expect(streamed.status).toBe(200);
+    const last = (await eventsOf(streamed)).at(-1)!;
+    expect((provider.calls.at(-1)!.body as { stream?: boolean }).stream).toBe(true);
+    if (whole.status === 200) {
+      expect(last.event).toBe("done");
+      const [a, b] = [runtimeRunResult.parse(wholeBody), runtimeRunResult.parse(last.data)];
+      expect({ ...a, run: sameParts(a.run) }).toEqual({ ...b, run: sameParts(b.run) });
+      expect(await recorded(a.run.id)).toEqual(await recorded(b.run.id));
+    } else {
+      expect(whole.status).toBe(502);
+      expect(last.event).toBe("error");
+      const { run, ...error } = last.data as { run: RuntimeRunResult["run"] };
+      expect(wholeBody).toEqual(error);
+      const [streamedRow, wholeRow] = await h.database.db.promptRun.findMany({ orderBy: { createdAt: "desc" }, take: 2, select: { id: true } });
+      expect(streamedRow!.id).toBe(run.id);
+      expect(await recorded(wholeRow!.id)).toEqual(await recorded(streamedRow!.id));
+    }
+    return wholeBody;
+  }
+
+  /** The cost in JavaScript's arithmetic (runs.ts's costAt), which the insert's SQL must give to the bit. */
+  const costOf = (price: { inputPerMillion: number; outputPerMillion: number }, run: RuntimeRunResult["run"]) =>
+    (run.inputTokens! * price.inputPerMillion + run.outputTokens! * price.outputPerMillion) / 1_000_000;
+
+  it("a text answer, at the built-in price, at the organization's own and at none", async () => {
+    const builtIn = runtimeRunResult.parse(await bothWays({ variables: { customer: "Ada", topic: "billing" } }));
+    const price = DEFAULT_MODEL_PRICES.find((entry) => entry.model === "gpt-4o-mini")!;
+    expect(builtIn.run.cost).toBe(costOf(price, builtIn.run));
+
+    const own = { inputPerMillion: 1.1, outputPerMillion: 3.3 };
+    await admin.providers.setPrice({ organizationId: acmeId, model: "house-model", ...own });
+    const priced = runtimeRunResult.parse(await bothWays({ model: "house-model", variables: { customer: "Bo", topic: "shipping" } }));
+    expect(priced.run.cost).toBe(costOf(own, priced.run));
+
+    const unpriced = runtimeRunResult.parse(await bothWays({ model: "local-llama", variables: { customer: "Cy", topic: "billing" } }));
+    expect(unpriced.run.cost).toBeNull();
+  });
+
+  it("a tool call, and a JSON answer checked against the response format", async () => {
+    try {
+      provider.answer.toolCall = { name: "get_weather", arguments: { city: "Oslo" } };
+      expect(runtimeRunResult.parse(await bothWays({ variables: { city: "Oslo" } }, "support%2Fweather")).run.toolCalls).toHaveLength(1);
+      provider.answer.toolCall = null;
+      provider.answer.text = JSON.stringify({ rain: "maybe" });
+      expect(runtimeRunResult.parse(await bothWays({ variables: { city: "Oslo" } }, "support%2Fweather")).run.schemaMatched).toBe(false);
+    } finally {
+      provider.answer.toolCall = null;
+      provider.answer.text = null;
+    }
+  });
+
+  it.each([401, 500])("a provider's %i", async (status) => {
+    provider.failWith = status;
+    expect(runtimeError.parse(await bothWays({ variables: { customer: "Ada", topic: "billing" } })).error).toMatchObject({ code: "BAD_GATEWAY", providerStatus: status });
   });
 });

@@ -2,7 +2,7 @@
 // limited to some teams or open to all, and tested by asking the provider for its models.
 import { randomUUID } from "node:crypto";
 import { z } from "zod";
-import { Prisma, isUniqueViolation, type Db, type DbOrTx } from "@promptly/db";
+import { Prisma, hotQuery, isUniqueViolation, type Db, type DbOrTx } from "@promptly/db";
 import { PROVIDER_KINDS, PROVIDER_MSG, RUN_MSG, createProviderInput, updateNeedsKey, updateProviderInput, type ProviderKind } from "@promptly/shared";
 import type { ApiConfig } from "../types.ts";
 import { fail } from "../../errors.ts";
@@ -369,7 +369,8 @@ export async function findRunConnection(db: DbOrTx, id: string): Promise<RunConn
  * and the connections of it a run of the team may consider: `connectionId` (when it is the
  * organization's, whether or not open to the team: the run says why not), else those open to the team,
  * the defaults and those that passed their test first (up to 10: enough to choose by chooseRunConnection).
- * Plain SQL: this is on the path of every API run, before the provider is called.
+ * Plain SQL on our own connections (hotQuery, not Prisma's engine): this is on the path of every API
+ * run, before the provider is called.
  */
 export async function findTeamRunConnections(
   db: DbOrTx,
@@ -380,9 +381,9 @@ export async function findTeamRunConnections(
     ? Prisma.sql`c.id = ${connectionId}::uuid`
     : Prisma.sql`(NOT EXISTS (SELECT 1 FROM provider_connection_teams ct WHERE ct.connection_id = c.id)
                   OR EXISTS (SELECT 1 FROM provider_connection_teams ct WHERE ct.connection_id = c.id AND ct.team_id = t.id))`;
-  const rows = await db.$queryRaw<
-    ({ teamOrganizationId: string; teamDefault: string | null; organizationDefault: string | null; id: string | null; teamIds: string[] | null; testedOk: boolean | null } & Omit<RunConnectionRow, "id" | "teams">)[]
-  >`
+  const rows = await hotQuery<
+    { teamOrganizationId: string; teamDefault: string | null; organizationDefault: string | null; id: string | null; teamIds: string[] | null; testedOk: boolean | null } & Omit<RunConnectionRow, "id" | "teams">
+  >(db, Prisma.sql`
     SELECT t.organization_id::text AS "teamOrganizationId", t.default_connection_id::text AS "teamDefault", o.default_connection_id::text AS "organizationDefault",
            c.id::text AS id, c.organization_id::text AS "organizationId", c.kind::text AS kind,
            c.name, c.base_url AS "baseUrl", c.api_key_sealed AS "apiKeySealed", c.models, c.last_test_ok AS "testedOk",
@@ -393,7 +394,7 @@ export async function findTeamRunConnections(
       SELECT * FROM provider_connections c WHERE c.organization_id = t.organization_id AND ${which}
       ORDER BY c.id = t.default_connection_id DESC NULLS LAST, c.id = o.default_connection_id DESC NULLS LAST, c.last_test_ok IS TRUE DESC, c.name
       LIMIT 10) c ON true
-    WHERE t.id = ${teamId}::uuid`;
+    WHERE t.id = ${teamId}::uuid`);
   if (!rows.length) throw new Error(`No team ${teamId}`);
   return {
     organizationId: rows[0]!.teamOrganizationId,

@@ -373,6 +373,28 @@ export async function completeModelAnswer(
 }
 
 /**
+ * completeModelAnswer's one response as streamModelAnswer's pieces (its text whole, then the usage,
+ * then the tool calls), for a caller that reads the answer whole (a run asked for without a stream):
+ * one JSON body read whole costs the server far less than an event stream read piece by piece.
+ * OpenAI and compatible servers only: Anthropic's whole answer gives a tool call's arguments as an
+ * object (written again by JSON.stringify), not as the model's text that its stream gives.
+ */
+export async function* wholeModelAnswer(
+  connection: OpenConnection,
+  options: CallOptions,
+  request: { model: string; input: ModelInput; parameters: RunParameters } & ModelTools,
+): AsyncGenerator<StreamPiece> {
+  if (connection.kind === "anthropic") throw new Error("wholeModelAnswer: Anthropic's answers are read as streamed");
+  const answer = await completeModelAnswer(connection, options, request);
+  if (answer.text) yield { type: "text", text: answer.text };
+  // As the stream's last chunk reports it: both counts, or none (the provider sent no usage).
+  if (answer.inputTokens !== null || answer.outputTokens !== null) {
+    yield { type: "usage", ...(answer.inputTokens !== null ? { inputTokens: answer.inputTokens } : {}), ...(answer.outputTokens !== null ? { outputTokens: answer.outputTokens } : {}) };
+  }
+  for (const call of answer.toolCalls) yield { type: "toolCall", call };
+}
+
+/**
  * The model's answer to `input`, streamed: text pieces as they come and the usage once known. Errors
  * are the SDKs' (describeProviderError words them); `options.signal` aborts the provider call, and
  * leaving the loop early closes the provider's stream.

@@ -5,7 +5,7 @@
 import { z } from "zod";
 import { Prisma, hotQuery, type Db, type DbOrTx } from "@promptly/db";
 import {
-  bodyIncludes, DEFAULT_MAX_CONCURRENT_RUNS, RUNTIME_MSG, RUN_MSG, RUN_OUTPUT_MAX_CHARS, RUN_STATUSES, compile, displayName, isPlaceholder, runParametersSchema,
+  bodyIncludes, DEFAULT_MAX_CONCURRENT_RUNS, DEFAULT_MODEL_PRICES, RUNTIME_MSG, RUN_MSG, RUN_OUTPUT_MAX_CHARS, RUN_STATUSES, compile, displayName, isPlaceholder, runParametersSchema,
   unfilledPlaceholders, type ChatMessage, type PromptMessage, type PromptVersionBody, type RunParameters, type VariableContract, type listRunsInput, type runPromptInput,
 } from "@promptly/shared";
 import type { ApiConfig } from "../types.ts";
@@ -13,8 +13,7 @@ import { fail } from "../../errors.ts";
 import { createdAtSortValue, decodeKeysetCursor, encodeKeysetCursor } from "../platform/keyset-cursor.ts";
 import { allowModel, allowTeamConnection, findRunConnection, openRunConnection, type RunConnectionRow } from "../models/connections.ts";
 import { withStagedDraft } from "./playground-drafts.ts";
-import { modelPriceFor } from "../models/prices.ts";
-import { describeProviderError, providerTimedOut, streamModelAnswer, type ModelInput } from "../models/provider-client.ts";
+import { describeProviderError, providerTimedOut, streamModelAnswer, wholeModelAnswer, type ModelInput } from "../models/provider-client.ts";
 import { resolveIncludes, type IncludeBody, type IncludeReader } from "../prompts/prompt-includes.ts";
 import { schemaMismatch } from "../prompts/json-schemas.ts";
 import { TOOLS_MSG, toolCallSchema, type PromptTool, type ResponseFormat, type ToolCall } from "@promptly/shared";
@@ -264,12 +263,18 @@ const sameMessage = (a: PromptMessage, b: PromptMessage) =>
   isPlaceholder(a) || isPlaceholder(b) ? isPlaceholder(a) && isPlaceholder(b) && a.name === b.name : a.role === b.role && a.content === b.content;
 const sameMessages = (a: readonly PromptMessage[], b: readonly PromptMessage[]) => a.length === b.length && a.every((message, i) => sameMessage(message, b[i]!));
 
-/** A run's row as it is written. */
+/**
+ * A run's row as it is written; `cost` at the built-in price of the model (null when it has none, or
+ * without the usage): the organization's own price for it, when set, wins (read by the insert itself).
+ */
 type RunRecord = Omit<PromptRunItem, "id" | "actor" | "apiKeyId" | "userId" | "connectionId"> & { organizationId: string; userId: string | null; apiKeyId: string | null; connectionId: string };
 
 /**
  * Writes a run and answers it with its actor named, in one statement: Prisma's create with the actor's
- * relations took four round trips (BEGIN, INSERT, SELECT, COMMIT) at the end of every run.
+ * relations took four round trips (BEGIN, INSERT, SELECT, COMMIT) at the end of every run. The
+ * organization's own price of the model is read by the same statement (modelPriceFor's rule: its own
+ * price, else the built-in one), not by a query of its own on every run; the cost is the same
+ * arithmetic in float8 as costAt's.
  */
 async function insertRun(db: Db, run: RunRecord): Promise<PromptRunItem> {
   const json = (value: unknown) => JSON.stringify(value);
@@ -280,7 +285,10 @@ async function insertRun(db: Db, run: RunRecord): Promise<PromptRunItem> {
                                tool_calls, schema_matched, schema_problem)
       VALUES (${run.organizationId}::uuid, ${run.promptId}::uuid, ${run.version}::int, ${run.userId}::uuid, ${run.apiKeyId}::uuid, ${run.connectionId}::uuid,
               ${run.connectionName}, ${run.model}, ${json(run.parameters)}::jsonb, ${json(run.variables)}::jsonb, ${json(run.input)}::jsonb, ${run.output},
-              ${run.inputTokens}::int, ${run.outputTokens}::int, ${run.ttftMs}::int, ${run.totalMs}::int, ${run.cost}::float8, ${run.status}::prompt_run_status,
+              ${run.inputTokens}::int, ${run.outputTokens}::int, ${run.ttftMs}::int, ${run.totalMs}::int,
+              COALESCE((SELECT (${run.inputTokens}::int * mp.input_per_million + ${run.outputTokens}::int * mp.output_per_million) / 1000000
+                        FROM model_prices mp WHERE mp.organization_id = ${run.organizationId}::uuid AND mp.model = ${run.model}), ${run.cost}::float8),
+              ${run.status}::prompt_run_status,
               ${run.error}, ${run.errorDetail}, ${run.notice}, ${run.draft}::boolean, ${run.createdAt}::timestamptz,
               ${json(run.toolCalls)}::jsonb, ${run.schemaMatched}::boolean, ${run.schemaProblem})
       RETURNING *)
@@ -303,7 +311,9 @@ type RunDeps = { db: Db; config: Config; now: () => Date };
  * runs-at-once limit, a staged draft the caller may not run). Then the answer streams: `delta` events
  * as text comes, and `done` with the recorded run (a failure of the provider is a recorded run, not an
  * error). `signal` (a Stop, a closed page) aborts the provider call and records the run as stopped, as
- * does leaving the loop early.
+ * does leaving the loop early. `answer` "whole": the caller reads only `done` (a run asked for without
+ * a stream), so an OpenAI or compatible provider is asked for its answer in one response, read whole
+ * (one `delta` with all of its text); Anthropic's is streamed all the same.
  */
 export async function streamRun(
   deps: RunDeps,
@@ -312,6 +322,7 @@ export async function streamRun(
   input: z.output<typeof runPromptInput>,
   signal?: AbortSignal,
   preloaded?: RunPreloaded,
+  answer: "streamed" | "whole" = "streamed",
 ): Promise<AsyncGenerator<RunEvent>> {
   // A staged draft stands in for inline fields from here on: prepareRun and the record see its body.
   const run = await withStagedDraft(deps.db, actor, prompt.id, input, deps.now());
@@ -321,7 +332,7 @@ export async function streamRun(
   // its place; the answer's end frees it otherwise.
   if (signal?.aborted) release();
   else signal?.addEventListener("abort", release, { once: true });
-  return answerRun(deps, actor, prompt, run, prepared, release, signal);
+  return answerRun(deps, actor, prompt, run, prepared, release, signal, answer === "whole" && prepared.connection.kind !== "anthropic");
 }
 
 async function* answerRun(
@@ -331,7 +342,8 @@ async function* answerRun(
   input: z.output<typeof runPromptInput>,
   prepared: Awaited<ReturnType<typeof prepareRun>>,
   release: () => void,
-  signal?: AbortSignal,
+  signal: AbortSignal | undefined,
+  whole: boolean,
 ): AsyncGenerator<RunEvent> {
   const timeoutMs = deps.config.providerTimeoutMs ?? 60_000;
   const controller = new AbortController();
@@ -358,14 +370,6 @@ async function* answerRun(
   let providerStatus: number | null | undefined;
   let recording = false;
 
-  // The model's price at run time, read while the provider answers (from its first piece on: not on
-  // the way to the first token) instead of after it.
-  let price: ReturnType<typeof modelPriceFor> | undefined;
-  const priceOf = () => {
-    if (!price) (price = modelPriceFor(deps.db, prompt.organizationId, prepared.model)).catch(() => undefined);
-    return price;
-  };
-
   const record = async () => {
     recording = true;
     return insertRun(deps.db, {
@@ -385,8 +389,8 @@ async function* answerRun(
       outputTokens,
       ttftMs,
       totalMs: Math.round(performance.now() - startedAt),
-      // Without the usage there is no cost to compute, and no price to wait for.
-      cost: inputTokens === null || outputTokens === null ? null : costAt(await priceOf(), inputTokens, outputTokens),
+      // At the built-in price; the insert reads the organization's own (modelPriceFor's rule).
+      cost: costAt(DEFAULT_MODEL_PRICES.find((entry) => entry.model === prepared.model) ?? null, inputTokens, outputTokens),
       status: ending.status,
       error: ending.error,
       errorDetail: ending.errorDetail ?? null,
@@ -398,8 +402,10 @@ async function* answerRun(
     });
   };
 
+  // Whether the provider's answer was read to its end: nothing of the call is left to close then.
+  let readToEnd = false;
   try {
-    const answer = streamModelAnswer(
+    const answer = (whole ? wholeModelAnswer : streamModelAnswer)(
       prepared.connection,
       { allowPrivate: deps.config.allowPrivateProviderUrls ?? false, timeoutMs, signal: controller.signal },
       { model: prepared.model, input: prepared.modelInput, parameters: prepared.parameters, tools: prepared.tools, responseFormat: prepared.responseFormat },
@@ -422,13 +428,13 @@ async function* answerRun(
         const text = piece.text.length > room ? piece.text.slice(0, room) : piece.text;
         output += text;
         if (text) yield { type: "delta", text };
-        void priceOf();
         if (piece.text.length > room) {
           // Leaving the loop closes the provider's stream: nothing more is read or paid for.
           notice = RUN_MSG.outputCut;
           break;
         }
       }
+      readToEnd = notice === null;
       // An SDK stream may end quietly when aborted: the abort, not the quiet end, says how it ended.
       ending = timedOut ? { status: "failed", error: providerTimedOut(prepared.connection, timeoutMs).message } : controller.signal.aborted ? { status: "stopped", error: RUN_MSG.stopped } : { status: "succeeded", error: null };
     } catch (error) {
@@ -444,7 +450,9 @@ async function* answerRun(
   } finally {
     clearTimeout(timer);
     signal?.removeEventListener("abort", stopByCaller);
-    controller.abort();
+    // Closes whatever of the call is still open (a failure, the caller gone); an answer read to its end
+    // has nothing left, and an abort costs a DOMException and the SDK's and fetch's abort handlers.
+    if (!readToEnd) controller.abort();
     release();
     // The caller left while the answer was still coming: the run is recorded as stopped all the same.
     if (!recording) recorded = await record();

@@ -39,7 +39,8 @@ export type RuntimeRunStart =
  * and labels (the one decision), a prompt or version it may not see (404), variables that break the
  * contract (answered as compile answers them, every problem), no connection to choose, and streamRun's
  * own (a connection not open to the team, a model not offered, the runs-at-once limit). `signal` (the
- * caller gone) aborts the provider call; the run is recorded as stopped.
+ * caller gone) aborts the provider call; the run is recorded as stopped. Without `stream`, the
+ * provider is asked for its answer whole (streamRun's "whole").
  */
 export async function startRuntimeRun(
   deps: RunDeps,
@@ -77,6 +78,8 @@ export async function startRuntimeRun(
     { promptId: resolved.promptId, version: prompt.version, connectionId: connection?.id ?? input.connectionId!, model: input.model, variables: input.variables, placeholders: input.placeholders, parameters: {} },
     signal,
     { version, connection },
+    // Answered whole, the run asks the provider for its answer whole too.
+    input.stream ? "streamed" : "whole",
   );
   return { ok: true, prompt: resolved.prompt, events };
 }
