@@ -18,6 +18,7 @@ import { readFileSync } from "node:fs";
 import { Agent, request as httpRequest } from "node:http";
 import autocannon from "autocannon";
 import pg from "pg";
+import { copyFrom } from "@promptly/db";
 import { LATENCY_BUCKETS } from "@promptly/shared";
 import { adminOfOneTeam } from "./seed.ts";
 import type { Benchmark } from "./types.ts";
@@ -170,31 +171,6 @@ async function sendFor(seconds: number, connections: number, send: (batch: Span[
     }
   }));
   return sent / ((performance.now() - started) / 1000);
-}
-
-/** A COPY ... FROM STDIN of `data` on a pg client (the driver has no COPY of its own: its submittable protocol). */
-function copyIn(client: pg.PoolClient, sql: string, data: string): Promise<void> {
-  return new Promise((resolve, reject) => {
-    let failed: Error | null = null;
-    const query = {
-      submit(connection: { query(text: string): void }) {
-        connection.query(sql);
-      },
-      handleCopyInResponse(connection: { sendCopyFromChunk(chunk: Buffer): void; endCopyFrom(): void }) {
-        connection.sendCopyFromChunk(Buffer.from(data, "utf8"));
-        connection.endCopyFrom();
-      },
-      handleCommandComplete() {},
-      handleError(error: Error) {
-        failed = error;
-      },
-      handleReadyForQuery() {
-        if (failed) reject(failed);
-        else resolve();
-      },
-    };
-    void client.query(query as unknown as pg.QueryConfig);
-  });
 }
 
 const COPY_SQL = `COPY generations (id, organization_id, team_id, prompt_id, prompt_name, version, trace_id, observation_id, source, model, environment,
@@ -374,7 +350,7 @@ export const benchmark: Benchmark = {
     const copy = async (batch: Span[]) => {
       const client = await pool.connect();
       try {
-        await copyIn(client, COPY_SQL, copyRows(batch, ids!));
+        await copyFrom(client, COPY_SQL, copyRows(batch, ids!));
       } finally {
         client.release();
       }

@@ -4,7 +4,7 @@ import { randomBytes } from "node:crypto";
 import type { TeamRole } from "@promptly/shared";
 import { inject, vi } from "vitest";
 import { ZodError, z } from "zod";
-import { createDb, type Db } from "@promptly/db";
+import { createDb, derivedFrom, type Db } from "@promptly/db";
 import { createTestDatabase, type TestDatabase } from "@promptly/db/testing";
 import { appRouter } from "../src/root.ts";
 import { baseProcedure, createCallerFactory, router } from "../src/trpc.ts";
@@ -266,14 +266,17 @@ export interface AppProcess {
 export function appProcess(h: Harness, options: { rateLimitStore?: RateLimitStoreConfig; rateLimitKeyPrefix?: string; rateLimitReconcileMs?: number } = {}): AppProcess {
   let queries = 0;
   const client = createDb({ url: h.database.url, max: 4 });
-  const db = client.$extends({
-    query: {
-      async $allOperations({ args, query }) {
-        queries++;
-        return query(args);
+  const db = derivedFrom(
+    client.$extends({
+      query: {
+        async $allOperations({ args, query }) {
+          queries++;
+          return query(args);
+        },
       },
-    },
-  }) as unknown as Db;
+    }) as unknown as Db,
+    client,
+  );
   // Its own connection to the shared counters, as another process has.
   const rateLimits = new RateLimits(options.rateLimitStore ?? { store: "postgres", databaseUrl: h.database.url }, { keyPrefix: options.rateLimitKeyPrefix, reconcileMs: options.rateLimitReconcileMs });
   const services: ApiServices = { ...h.services, db, runtime: new RuntimeCache(), sessions: new SessionCache(), rateLimits };

@@ -71,6 +71,94 @@ export async function hotQuery<Row>(db: DbOrTx, sql: Prisma.Sql): Promise<Row[]>
   return result.rows;
 }
 
+/** Clients derived from one of ours (`$extends`) that may run rawTransaction on its pool. */
+const derivedPools = new WeakMap<Db, pg.Pool>();
+
+/**
+ * Lets `derived` (a client made from `base` with `$extends`) run rawTransaction on base's connections.
+ * Its other reads keep going through its extension (hotQuery does not take this path), so what the
+ * extension observes of them stays as it was.
+ */
+export function derivedFrom<T extends object>(derived: T, base: Db): T {
+  const pool = pools.get(base);
+  if (pool) derivedPools.set(derived as unknown as Db, pool);
+  return derived;
+}
+
+/** A transaction on one of the client's own connections: `Prisma.sql` statements, and COPY for bulk rows. */
+export interface RawTransaction {
+  query<Row>(sql: Prisma.Sql): Promise<Row[]>;
+  /** COPY `table` (`columns`) FROM STDIN of rows already in COPY's text format (see copyText). */
+  copy(table: string, columns: readonly string[], rows: string): Promise<void>;
+}
+
+/**
+ * Runs `work` in a transaction on the client's own pool, without Prisma's engine, so a bulk write can
+ * use COPY (PostgreSQL's batched insert: about half an INSERT's cost a row on a partitioned table) and
+ * its statements skip the engine's conversion of every value. Rows come back as node-postgres reads
+ * them: int8 and numeric as text (cast in the SQL where a number is wanted). Statements run under
+ * `timeoutMs`, as Prisma's interactive transactions do; any error rolls everything back.
+ */
+export async function rawTransaction<T>(db: Db, work: (tx: RawTransaction) => Promise<T>, { timeoutMs = 30_000 } = {}): Promise<T> {
+  const pool = pools.get(db) ?? derivedPools.get(db);
+  if (!pool) throw new Error("rawTransaction needs a client made by createDb (or one derived from it and told so by derivedFrom)");
+  const client = await pool.connect();
+  let broken = false;
+  try {
+    await client.query(`BEGIN; SET LOCAL statement_timeout = ${Math.max(1, Math.floor(timeoutMs))}`);
+    const tx: RawTransaction = {
+      query: async <Row>(sql: Prisma.Sql) => (await client.query<Row & pg.QueryResultRow>({ text: sql.text, values: sql.values as unknown[] })).rows,
+      copy: (table, columns, rows) => copyFrom(client, `COPY ${table} (${columns.join(", ")}) FROM STDIN`, rows),
+    };
+    const result = await work(tx);
+    await client.query("COMMIT");
+    return result;
+  } catch (error) {
+    // A connection that cannot even roll back is not given back to the pool.
+    await client.query("ROLLBACK").catch(() => (broken = true));
+    throw error;
+  } finally {
+    client.release(broken);
+  }
+}
+
+/**
+ * One value in COPY's text format: `\N` for null, backslash, tab, newline and carriage return escaped.
+ * A NUL character, which no PostgreSQL text can hold, becomes U+FFFD (as a decoder's replacement).
+ */
+export function copyText(value: string | number | boolean | Date | null | undefined): string {
+  if (value === null || value === undefined) return "\\N";
+  if (value instanceof Date) return value.toISOString();
+  if (typeof value !== "string") return String(value);
+  if (!/[\\\t\n\r\0]/.test(value)) return value;
+  return value.replace(/[\\\t\n\r\0]/g, (char) => (char === "\\" ? "\\\\" : char === "\t" ? "\\t" : char === "\n" ? "\\n" : char === "\r" ? "\\r" : "\uFFFD"));
+}
+
+/** COPY ... FROM STDIN of `data` on a node-postgres client (which has no COPY of its own: its submittable protocol). */
+export function copyFrom(client: pg.ClientBase, sql: string, data: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    let failed: Error | null = null;
+    const submittable = {
+      submit(connection: { query(text: string): void }) {
+        connection.query(sql);
+      },
+      handleCopyInResponse(connection: { sendCopyFromChunk(chunk: Buffer): void; endCopyFrom(): void }) {
+        if (data) connection.sendCopyFromChunk(Buffer.from(data, "utf8"));
+        connection.endCopyFrom();
+      },
+      handleCommandComplete() {},
+      handleError(error: Error) {
+        failed = error;
+      },
+      handleReadyForQuery() {
+        if (failed) reject(failed);
+        else resolve();
+      },
+    };
+    void client.query(submittable as unknown as pg.QueryConfig);
+  });
+}
+
 /** The pool's connections now: open in all, idle among them, and queries waiting for one. */
 export function dbPoolUse(db: Db): { total: number; idle: number; waiting: number } | null {
   const pool = pools.get(db);

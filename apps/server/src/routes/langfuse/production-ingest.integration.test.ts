@@ -359,6 +359,16 @@ describe("what is sent in, at the edges", () => {
     expect(stored!.output).toBe("é".repeat(16 * 1024));
   });
 
+  it("keeps text with tabs, line breaks, backslashes and quotes as sent (and a NUL, which PostgreSQL cannot hold, as U+FFFD)", async () => {
+    const input = 'Say "hi"\tthen\r\nwait \\N \\t\\\\ {"a": [1]}\n';
+    await post("/otel/v1/traces", keys.ingest, otlpJson([{
+      spanId: "4000000000000002",
+      attributes: { "promptly.prompt.name": "support/reply", "promptly.prompt.version": 1, "langfuse.observation.input": input, "langfuse.observation.output": "a\u0000b", "gen_ai.request.model": "tab\tmodel" },
+    }]));
+    const [stored] = await generationsOf("4000000000000002");
+    expect(stored).toMatchObject({ input, output: "a\uFFFDb", model: "tab\tmodel" });
+  });
+
   it("refuses a key without the ingest scope, on every way in, and writes nothing", async () => {
     const before = await counts();
     for (const [path, body] of [["/otel/v1/traces", otlpJson([{ attributes: { "promptly.prompt.name": "support/reply" } }])], ["/ingestion", { batch: [] }], ["/scores", { name: "x", value: 1 }]] as const) {

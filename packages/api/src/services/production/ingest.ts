@@ -7,7 +7,7 @@
 // written back in one multi-row INSERT; the hourly rollups get the difference (the merged rows'
 // contribution less the stored rows') in one upsert each. Scores are inserted in one statement, a
 // repeat of a sender's id doing nothing, and linked to their generation as soon as it is known.
-import { Prisma, type Db, type DbTransaction } from "@promptly/db";
+import { Prisma, copyText, rawTransaction, type Db, type RawTransaction } from "@promptly/db";
 import {
   DEFAULT_ENVIRONMENT, GENERATION_TEXT_MAX_BYTES, INGEST_MSG, histOf, type GenerationSource, type GenerationStatus, type ScoreDataType, type ScoreSource,
 } from "@promptly/shared";
@@ -193,9 +193,9 @@ function sumGenerationDeltas(deltas: GenerationDelta[]): GenerationDelta[] {
   return [...byKey.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, delta]) => delta);
 }
 
-async function applyGenerationRollups(tx: DbTransaction, deltas: GenerationDelta[]) {
+async function applyGenerationRollups(tx: RawTransaction, deltas: GenerationDelta[]) {
   if (!deltas.length) return;
-  await tx.$executeRaw`
+  await tx.query(Prisma.sql`
     INSERT INTO generation_rollups AS r (prompt_id, version, environment, model, hour, generations, errors, latency_sum, latency_count,
       ttft_sum, ttft_count, latency_hist, ttft_hist, input_tokens, output_tokens, cost, cost_count, cost_sum_squares)
     SELECT prompt_id, version, environment, model, hour, generations, errors, latency_sum, latency_count, ttft_sum, ttft_count,
@@ -209,7 +209,7 @@ async function applyGenerationRollups(tx: DbTransaction, deltas: GenerationDelta
       ttft_sum = r.ttft_sum + EXCLUDED.ttft_sum, ttft_count = r.ttft_count + EXCLUDED.ttft_count,
       latency_hist = production_hist_add(r.latency_hist, EXCLUDED.latency_hist), ttft_hist = production_hist_add(r.ttft_hist, EXCLUDED.ttft_hist),
       input_tokens = r.input_tokens + EXCLUDED.input_tokens, output_tokens = r.output_tokens + EXCLUDED.output_tokens, cost = r.cost + EXCLUDED.cost,
-      cost_count = r.cost_count + EXCLUDED.cost_count, cost_sum_squares = r.cost_sum_squares + EXCLUDED.cost_sum_squares`;
+      cost_count = r.cost_count + EXCLUDED.cost_count, cost_sum_squares = r.cost_sum_squares + EXCLUDED.cost_sum_squares`);
 }
 
 interface LinkedScore {
@@ -239,7 +239,7 @@ function scoreContribution(score: LinkedScore, sign: 1 | -1) {
 }
 type ScoreDelta = ReturnType<typeof scoreContribution>;
 
-async function applyScoreRollups(tx: DbTransaction, deltas: ScoreDelta[]) {
+async function applyScoreRollups(tx: RawTransaction, deltas: ScoreDelta[]) {
   if (!deltas.length) return;
   const byKey = new Map<string, ScoreDelta>();
   for (const delta of deltas) {
@@ -255,7 +255,7 @@ async function applyScoreRollups(tx: DbTransaction, deltas: ScoreDelta[]) {
     for (const [value, count] of Object.entries(delta.categories)) sum.categories[value] = (sum.categories[value] ?? 0) + count;
   }
   const rows = [...byKey.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, delta]) => delta);
-  await tx.$executeRaw`
+  await tx.query(Prisma.sql`
     INSERT INTO score_rollups AS r (prompt_id, version, environment, hour, name, data_type, count, sum, sum_squares, categories)
     SELECT prompt_id, version, environment, hour, name, data_type, count, sum, sum_squares, categories
       FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS x(prompt_id uuid, version int, environment text, hour timestamptz, name text,
@@ -264,29 +264,61 @@ async function applyScoreRollups(tx: DbTransaction, deltas: ScoreDelta[]) {
       data_type = EXCLUDED.data_type, count = r.count + EXCLUDED.count, sum = r.sum + EXCLUDED.sum, sum_squares = r.sum_squares + EXCLUDED.sum_squares,
       categories = (SELECT coalesce(jsonb_object_agg(k, n), '{}'::jsonb) FROM (
         SELECT k, sum(v::numeric)::int AS n FROM (SELECT * FROM jsonb_each_text(r.categories) UNION ALL SELECT * FROM jsonb_each_text(EXCLUDED.categories)) e(k, v)
-         GROUP BY k) s)`;
+         GROUP BY k) s)`);
 }
 
 /**
  * The prompt versions `caller` reads among the names and versions asked: "name\u0000version" → prompt id.
  * A name or version the caller's team does not read (another team's, private, archived, unknown) is absent.
  */
-async function readablePromptVersions(tx: DbTransaction, caller: Caller, asked: { name: string; version: number }[]): Promise<Map<string, string>> {
+async function readablePromptVersions(tx: RawTransaction, caller: Caller, asked: { name: string; version: number }[]): Promise<Map<string, string>> {
   const found = new Map<string, string>();
   if (!asked.length) return found;
   const { joins, visible } = promptVisibility(caller);
   const names = [...new Set(asked.map((pair) => pair.name))];
   const versions = [...new Set(asked.map((pair) => pair.version))];
-  const rows = await tx.$queryRaw<{ id: string; name: string; version: number }[]>`
+  const rows = await tx.query<{ id: string; name: string; version: number }>(Prisma.sql`
     SELECT p.id, p.name, v.version FROM prompts p JOIN prompt_versions v ON v.prompt_id = p.id AND v.version = ANY(${versions}::int[])
       ${joins}
-     WHERE ${visible} AND p.name = ANY(${names}::text[])`;
+     WHERE ${visible} AND p.name = ANY(${names}::text[])`);
   for (const row of rows) found.set(`${row.name}\u0000${row.version}`, row.id);
   return found;
 }
 
-const GENERATION_COLUMNS = Prisma.sql`id, organization_id, team_id, prompt_id, prompt_name, version, trace_id, observation_id, source, model, environment,
-  started_at, ended_at, completion_start_at, latency_ms, ttft_ms, input_tokens, output_tokens, cost, status, error_message, user_ref, session_ref, input, output`;
+const GENERATION_COLUMNS = [
+  "id", "organization_id", "team_id", "prompt_id", "prompt_name", "version", "trace_id", "observation_id", "source", "model", "environment", "started_at",
+  "ended_at", "completion_start_at", "latency_ms", "ttft_ms", "input_tokens", "output_tokens", "cost", "status", "error_message", "user_ref", "session_ref",
+  "input", "output",
+] as const;
+
+/** The generations to write as COPY's text: one line each, its values in GENERATION_COLUMNS' order. */
+function copyRowsOf(rows: StoredGeneration[], organizationId: string, teamId: string): string {
+  let text = "";
+  for (const row of rows) {
+    const values = [
+      row.id, organizationId, teamId, row.promptId, row.promptName, row.version, row.traceId, row.observationId, row.source, row.model, row.environment, row.startedAt,
+      row.endedAt, row.completionStartAt, row.latencyMs, row.ttftMs, row.inputTokens, row.outputTokens, row.cost, row.status, row.errorMessage, row.userRef,
+      row.sessionRef, row.input, row.output,
+    ];
+    text += values.map(copyText).join("\t") + "\n";
+  }
+  return text;
+}
+
+/**
+ * Where the stored rows of these generations can be, when every one says its start: no earlier than a
+ * day before the earliest (a row stored from an update that came first holds when it came, after the
+ * start, a sender's clock ahead of ours by less than a day), so the probe reads the recent months'
+ * partitions, not every one kept. A generation sent without its start may be stored anywhere.
+ */
+function startedSince(patches: GenerationPatch[]): Prisma.Sql {
+  let earliest = Infinity;
+  for (const patch of patches) {
+    if (!patch.startedAt) return Prisma.empty;
+    earliest = Math.min(earliest, patch.startedAt.getTime());
+  }
+  return Prisma.sql`AND started_at >= ${new Date(earliest - 86_400_000)}::timestamptz`;
+}
 
 interface Sent {
   generations: GenerationPatch[];
@@ -395,10 +427,11 @@ async function writeProduction(db: Db, caller: Caller, teamId: string, sent: Sen
   }
   const observationIds = [...patchesById.keys()].sort();
 
-  return db.$transaction(
+  return rawTransaction(
+    db,
     async (tx) => {
-      const [team] = await tx.$queryRaw<{ organizationId: string; keepText: boolean }[]>`
-        SELECT organization_id AS "organizationId", keep_generation_text AS "keepText" FROM teams WHERE id = ${teamId}::uuid`;
+      const [team] = await tx.query<{ organizationId: string; keepText: boolean }>(Prisma.sql`
+        SELECT organization_id AS "organizationId", keep_generation_text AS "keepText" FROM teams WHERE id = ${teamId}::uuid`);
       // The key's team was deleted after the key was read: the sender hears 404, never a 500.
       if (!team) throw new DomainError("NOT_FOUND", INGEST_MSG.teamNotFound);
       const generationDeltas: GenerationDelta[] = [];
@@ -407,14 +440,14 @@ async function writeProduction(db: Db, caller: Caller, teamId: string, sent: Sen
 
       if (observationIds.length) {
         // One writer per generation at a time, taken in one order (no deadlock between two requests).
-        await tx.$queryRaw`SELECT pg_advisory_xact_lock(hashtextextended(${teamId} || ':' || k, 0))::text
-                             FROM (SELECT unnest(${observationIds}::text[]) AS k ORDER BY 1) ids`;
-        const stored = await tx.$queryRaw<StoredGeneration[]>`
-          DELETE FROM generations WHERE team_id = ${teamId}::uuid AND observation_id = ANY(${observationIds}::text[])
+        await tx.query(Prisma.sql`SELECT pg_advisory_xact_lock(hashtextextended(${teamId} || ':' || k, 0))::text
+                                    FROM (SELECT unnest(${observationIds}::text[]) AS k ORDER BY 1) ids`);
+        const stored = await tx.query<StoredGeneration>(Prisma.sql`
+          DELETE FROM generations WHERE team_id = ${teamId}::uuid AND observation_id = ANY(${observationIds}::text[]) ${startedSince(sent.generations)}
           RETURNING id, prompt_id AS "promptId", prompt_name AS "promptName", version, trace_id AS "traceId", observation_id AS "observationId", source,
             model, environment, started_at AS "startedAt", ended_at AS "endedAt", completion_start_at AS "completionStartAt", latency_ms AS "latencyMs",
             ttft_ms AS "ttftMs", input_tokens AS "inputTokens", output_tokens AS "outputTokens", cost, status, error_message AS "errorMessage",
-            user_ref AS "userRef", session_ref AS "sessionRef", input, output`;
+            user_ref AS "userRef", session_ref AS "sessionRef", input, output`);
         // A stored row naming no prompt holds only updates so far (their create had not come): its start was a guess.
         const storedById = new Map(stored.map((row) => [row.observationId, { ...row, startSaid: row.promptName !== "" }]));
         for (const row of stored) if (row.promptId && row.version !== null) generationDeltas.push(generationContribution(row, -1));
@@ -432,28 +465,18 @@ async function writeProduction(db: Db, caller: Caller, teamId: string, sent: Sen
           if (!row.promptId && row.version !== null) row.promptId = readable.get(`${row.promptName}\u0000${row.version}`) ?? null;
           if (row.cost === null && row.model && row.inputTokens !== null && row.outputTokens !== null) {
             let price = prices.get(row.model);
-            if (!price) prices.set(row.model, (price = modelPriceFor(tx, team.organizationId, row.model)));
+            // Prices are the organization's settings, not part of this write: read beside it.
+            if (!price) prices.set(row.model, (price = modelPriceFor(db, team.organizationId, row.model)));
             row.cost = costAt(await price, row.inputTokens, row.outputTokens);
           }
         }
-        if (written.length) await tx.$executeRaw`
-          INSERT INTO generations (${GENERATION_COLUMNS})
-          SELECT ${GENERATION_COLUMNS} FROM jsonb_to_recordset(${JSON.stringify(
-            written.map((row) => ({
-              id: row.id, organization_id: team.organizationId, team_id: teamId, prompt_id: row.promptId, prompt_name: row.promptName, version: row.version,
-              trace_id: row.traceId, observation_id: row.observationId, source: row.source, model: row.model, environment: row.environment,
-              started_at: row.startedAt, ended_at: row.endedAt, completion_start_at: row.completionStartAt, latency_ms: row.latencyMs, ttft_ms: row.ttftMs,
-              input_tokens: row.inputTokens, output_tokens: row.outputTokens, cost: row.cost, status: row.status, error_message: row.errorMessage,
-              user_ref: row.userRef, session_ref: row.sessionRef, input: row.input, output: row.output,
-            })),
-          )}::jsonb) AS x(id uuid, organization_id uuid, team_id uuid, prompt_id uuid, prompt_name text, version int, trace_id text, observation_id text,
-            source text, model text, environment text, started_at timestamptz, ended_at timestamptz, completion_start_at timestamptz, latency_ms float8,
-            ttft_ms float8, input_tokens int, output_tokens int, cost float8, status text, error_message text, user_ref text, session_ref text, input text, output text)`;
+        // COPY: PostgreSQL inserts the rows in batches (an INSERT ... SELECT writes them one by one, at twice the cost).
+        if (written.length) await tx.copy("generations", GENERATION_COLUMNS, copyRowsOf(written, team.organizationId, teamId));
         for (const row of written) if (row.promptId && row.version !== null) generationDeltas.push(generationContribution(row, 1));
 
         // Scores sent before their generation (or judging it before it was relinked) follow it now.
         type Relinked = LinkedScore & { old_prompt_id: string | null; old_version: number | null; old_environment: string };
-        const relinked: Relinked[] = !written.length ? [] : await tx.$queryRaw<Relinked[]>`
+        const relinked: Relinked[] = !written.length ? [] : await tx.query<Relinked>(Prisma.sql`
           UPDATE scores s SET generation_id = g.id, prompt_id = g.prompt_id, version = g.version, environment = g.environment
             FROM jsonb_to_recordset(${JSON.stringify(written.map((row) => ({ id: row.id, observation_id: row.observationId, prompt_id: row.promptId, version: row.version, environment: row.environment })))}::jsonb)
                    AS g(id uuid, observation_id text, prompt_id uuid, version int, environment text),
@@ -465,7 +488,7 @@ async function writeProduction(db: Db, caller: Caller, teamId: string, sent: Sen
              AND (s.generation_id = g.id OR (s.generation_id IS NULL AND s.observation_id = g.observation_id))
              AND (s.generation_id IS DISTINCT FROM g.id OR s.prompt_id IS DISTINCT FROM g.prompt_id OR s.version IS DISTINCT FROM g.version OR s.environment <> g.environment)
           RETURNING s.prompt_id, s.version, s.environment, s.created_at, s.name, s.data_type, s.value, s.string_value,
-            o.prompt_id AS old_prompt_id, o.version AS old_version, o.environment AS old_environment`;
+            o.prompt_id AS old_prompt_id, o.version AS old_version, o.environment AS old_environment`);
         for (const score of relinked) {
           if (score.old_prompt_id && score.old_version !== null) {
             scoreDeltas.push(scoreContribution({ ...score, prompt_id: score.old_prompt_id, version: score.old_version, environment: score.old_environment }, -1));
@@ -487,7 +510,7 @@ async function writeProduction(db: Db, caller: Caller, teamId: string, sent: Sen
             author_user_id: score.authorUserId ?? null, api_key_id: score.apiKeyId ?? null, external_id: score.externalId ?? null,
           };
         });
-        const inserted = await tx.$queryRaw<(LinkedScore & { id: string; external_id: string | null })[]>`
+        const inserted = await tx.query<LinkedScore & { id: string; external_id: string | null }>(Prisma.sql`
           INSERT INTO scores (id, organization_id, team_id, generation_id, run_id, trace_id, observation_id, prompt_id, version, environment, name,
             data_type, value, string_value, comment, source, author_user_id, api_key_id, external_id)
           SELECT id, organization_id, team_id, generation_id, run_id, trace_id, observation_id, prompt_id, version, environment, name, data_type, value,
@@ -496,14 +519,14 @@ async function writeProduction(db: Db, caller: Caller, teamId: string, sent: Sen
               trace_id text, observation_id text, prompt_id uuid, version int, environment text, name text, data_type text, value float8, string_value text,
               comment text, source text, author_user_id uuid, api_key_id uuid, external_id text)
           ON CONFLICT (team_id, external_id) DO NOTHING
-          RETURNING id, prompt_id, version, environment, created_at, name, data_type, value, string_value, external_id`;
+          RETURNING id, prompt_id, version, environment, created_at, name, data_type, value, string_value, external_id`);
         const insertedIds = new Set(inserted.map((score) => score.id));
         for (const score of inserted) if (score.prompt_id && score.version !== null) scoreDeltas.push(scoreContribution(score, 1));
         // A repeat answers the stored score's id.
         const repeats = rows.filter((row) => !insertedIds.has(row.id) && row.external_id !== null).map((row) => row.external_id!);
         const existing = repeats.length
-          ? await tx.$queryRaw<{ id: string; external_id: string; prompt_id: string | null }[]>`
-              SELECT id, external_id, prompt_id FROM scores WHERE team_id = ${teamId}::uuid AND external_id = ANY(${repeats}::text[])`
+          ? await tx.query<{ id: string; external_id: string; prompt_id: string | null }>(Prisma.sql`
+              SELECT id, external_id, prompt_id FROM scores WHERE team_id = ${teamId}::uuid AND external_id = ANY(${repeats}::text[])`)
           : [];
         const existingByExternal = new Map(existing.map((row) => [row.external_id, row]));
         for (const row of rows) {
@@ -519,7 +542,7 @@ async function writeProduction(db: Db, caller: Caller, teamId: string, sent: Sen
       await applyScoreRollups(tx, scoreDeltas);
       return { generations: written.length, scores: scoreResults, written: new Set(written.map((row) => row.observationId)) };
     },
-    { timeout: 30_000, maxWait: 10_000 },
+    { timeoutMs: 30_000 },
   );
 }
 
@@ -537,7 +560,7 @@ interface ScoreTarget {
  * What each score judges, as far as it is known now: a generation of the team (by id, by observation
  * id, or a trace's first linked one), or a run of a prompt the caller reads. Unknown: stored unlinked.
  */
-async function scoreTargets(tx: DbTransaction, caller: Caller, teamId: string, scores: ScoreDraft[]): Promise<ScoreTarget[]> {
+async function scoreTargets(tx: RawTransaction, caller: Caller, teamId: string, scores: ScoreDraft[]): Promise<ScoreTarget[]> {
   const generationIds = scores.flatMap((score) => (score.generationId ? [score.generationId] : []));
   const observationIds = scores.flatMap((score) => (score.observationId ? [score.observationId] : []));
   const traceIds = scores.flatMap((score) => (!score.observationId && !score.generationId && score.traceId ? [score.traceId] : []));
@@ -548,17 +571,17 @@ async function scoreTargets(tx: DbTransaction, caller: Caller, teamId: string, s
   const { joins, visible } = promptVisibility(caller);
   const generations =
     generationIds.length || observationIds.length || traceIds.length
-      ? await tx.$queryRaw<Row[]>`
+      ? await tx.query<Row>(Prisma.sql`
           SELECT g.id, g.observation_id AS "observationId", g.trace_id AS "traceId", g.prompt_id AS "promptId", g.version, g.environment, g.started_at AS "startedAt"
             FROM generations g LEFT JOIN prompts p ON p.id = g.prompt_id ${joins}
            WHERE g.team_id = ${teamId}::uuid AND (g.prompt_id IS NULL OR ${visible})
              AND (g.id = ANY(${generationIds}::uuid[]) OR g.observation_id = ANY(${observationIds}::text[]) OR g.trace_id = ANY(${traceIds}::text[]))
-           ORDER BY g.started_at`
+           ORDER BY g.started_at`)
       : [];
   const runs = runIds.length
-    ? await tx.$queryRaw<{ id: string; promptId: string; version: number }[]>`
+    ? await tx.query<{ id: string; promptId: string; version: number }>(Prisma.sql`
         SELECT r.id, r.prompt_id AS "promptId", r.version FROM prompt_runs r JOIN prompts p ON p.id = r.prompt_id ${joins}
-         WHERE r.id = ANY(${runIds}::uuid[]) AND p.team_id = ${teamId}::uuid AND ${visible}`
+         WHERE r.id = ANY(${runIds}::uuid[]) AND p.team_id = ${teamId}::uuid AND ${visible}`)
     : [];
   const none: ScoreTarget = { generationId: null, runId: null, traceId: null, observationId: null, promptId: null, version: null, environment: null };
   const ofGeneration = (row: Row | undefined): ScoreTarget =>
