@@ -8,7 +8,7 @@ import express, { type Express, type RequestHandler } from "express";
 import * as trpcExpress from "@trpc/server/adapters/express";
 import type { TRPCError } from "@trpc/server";
 import { getHTTPStatusCodeFromError } from "@trpc/server/http";
-import { appRouter, checkHealth, createContext, serializeToJsonText, type ApiServices } from "@promptly/api";
+import { appRouter, checkHealth, createContext, directAnswers, serializeToJsonText, type ApiServices } from "@promptly/api";
 import {
   allowedHostNames, crossSiteGuard, errorHandler, eventStreamsOnly, hostGuard, noStore, refuseDeepJson, refuseDeepQueryInput, refuseMalformedPath, securityHeaderList, securityHeaders,
 } from "./security.ts";
@@ -163,7 +163,7 @@ export function createApp({
     eventStreamsOnly(namesSubscription),
     refuseDeepQueryInput,
     // Single queries (most requests) skip the adapter's fetch conversion, with the adapter's answers.
-    trpcFastPath ? trpcQueryFastPath({ router: appRouter, createContext: createTrpcContext, serializeToJsonText, onError: onTrpcError }) : [],
+    trpcFastPath ? trpcQueryFastPath({ router: appRouter, createContext: createTrpcContext, serializeToJsonText, directAnswers, onError: onTrpcError }) : [],
     express.json({ limit: "4mb", verify: refuseDeepJson }),
     trpcExpress.createExpressMiddleware({ router: appRouter, maxBatchSize: 20, createContext: createTrpcContext, onError: onTrpcError }),
   );

@@ -223,6 +223,22 @@ export function serializeToJsonText(value: unknown): string | null {
   return `{"json":${json},"meta":{"values":{${values}},"v":1}}`;
 }
 
+/**
+ * serializeToJsonText's text of a list of objects whose JSON is already written (`items`: each object's
+ * JSON joined by commas, as PostgreSQL's row_to_json writes them) and whose `dateKeys` hold Dates
+ * written as toISOString: the annotations list each item's dates in the order the walker meets them.
+ */
+export function listJsonText(list: { count: number; items: string }, dateKeys: readonly string[]): string {
+  if (list.count === 0 || dateKeys.length === 0) return `{"json":[${list.items}]}`;
+  // Each key's path after the item's index, as JSON.stringify writes the whole path (the index is digits).
+  const suffixes = dateKeys.map((key) => `${JSON.stringify(`.${escapeKey(key)}`).slice(1)}:["Date"]`);
+  let values = "";
+  for (let index = 0; index < list.count; index++) {
+    for (const suffix of suffixes) values += `${values ? ",\"" : "\""}${index}${suffix}`;
+  }
+  return `{"json":[${list.items}],"meta":{"values":{${values}},"v":1}}`;
+}
+
 export function serialize(value: unknown): SuperJSONResult {
   return serializeFast(value) ?? superjson.serialize(value);
 }

@@ -22,6 +22,11 @@ export interface FastPathOptions<TContext> {
    * serialize, byte for byte), or null to have it stringified; absent: always stringified.
    */
   serializeToJsonText?(data: unknown): string | null;
+  /**
+   * Queries whose data some function writes as JSON text itself (serializeToJsonText's text), by
+   * procedure path: given the context and the input, the text, or null to have the procedure answer.
+   */
+  directAnswers?: Readonly<Record<string, (ctx: TContext, input: unknown) => Promise<string | null>>>;
   /** The adapter's onError. */
   onError?(opts: { error: TRPCError; path: string; input: unknown; ctx: TContext | undefined; type: "query"; req: Request }): void;
 }
@@ -70,7 +75,7 @@ function decodePath(encoded: string): string | null {
 }
 
 /** Express middleware before the tRPC adapter: answers plain single queries itself, passes the rest on. */
-export function trpcQueryFastPath<TContext>({ router, createContext, serializeToJsonText, onError }: FastPathOptions<TContext>) {
+export function trpcQueryFastPath<TContext>({ router, createContext, serializeToJsonText, directAnswers = {}, onError }: FastPathOptions<TContext>) {
   const config = router._def._config;
   return (req: Request, res: Response, next: NextFunction) => {
     const call = plainQuery(router, req);
@@ -81,9 +86,15 @@ export function trpcQueryFastPath<TContext>({ router, createContext, serializeTo
   async function answer({ path, input, batch }: { path: string; input: unknown; batch: boolean }, req: Request, res: Response) {
     let ctx: TContext | undefined;
     let body: { result: { data: unknown } } | { error: ReturnType<typeof getTRPCErrorShape> };
+    /** The data as JSON text, where a direct answer wrote it. */
+    let written: string | null = null;
     try {
       ctx = await createContext({ req, res });
-      const data = await callTRPCProcedure({
+      const direct = Object.hasOwn(directAnswers, path) ? directAnswers[path] : undefined;
+      // Anything the direct answer leaves (a refusal, a failure) is the procedure's to answer, as without it.
+      written = direct ? await direct(ctx, input).catch(() => null) : null;
+      if (written !== null) fastPathAnswers.directAnswer++;
+      const data = written !== null ? null : await callTRPCProcedure({
         router, path, type: "query", ctx, getRawInput: async () => input, signal: undefined, batchIndex: 0,
       });
       body = { result: { data } };
@@ -98,7 +109,7 @@ export function trpcQueryFastPath<TContext>({ router, createContext, serializeTo
     res.setHeader("content-type", "application/json");
     // With its length known, a small answer leaves in one write: compression (which writes the head
     // itself) would otherwise send it chunked, as a head, the chunk and a terminator.
-    const data = "result" in body && serializeToJsonText ? serializeToJsonText(body.result.data) : null;
+    const data = written ?? ("result" in body && serializeToJsonText ? serializeToJsonText(body.result.data) : null);
     // A batch's answer is the list of its calls' answers; its status is its one call's.
     const text = data !== null
       ? (batch ? `[{"result":{"data":${data}}}]` : `{"result":{"data":${data}}}`)

@@ -5,6 +5,7 @@ import { APP_ROLES, ORGANIZATION_ROLES, TEAM_ROLES, type Action } from "@promptl
 import { z } from "zod";
 import { avatarUrl } from "../identity/account.ts";
 import { teamAccessFrom, teamAccessSql, type Caller, type TeamAccessRow, type TeamRead } from "../access/access.ts";
+import { isoTimeSql, type JsonList } from "../json-list.ts";
 
 const memberItem = <Role extends z.ZodType<string>>(role: Role) =>
   z.object({
@@ -32,10 +33,12 @@ type Place = { table: "organization_members"; organizationId: string } | { table
 const placeWhere = (place: Place) =>
   place.table === "organization_members" ? Prisma.sql`m.organization_id = ${place.organizationId}::uuid` : Prisma.sql`m.team_id = ${place.teamId}::uuid`;
 
+/** Whether the membership row `m` is the only admin among the rows read (a window over them). */
+const isLastAdmin = Prisma.sql`(m.role = 'admin' AND count(*) FILTER (WHERE m.role = 'admin') OVER () <= 1)`;
 /** A member's columns over `m` (the membership row) and the joins memberJoins makes. */
 const memberColumns = Prisma.sql`m.id::text AS id, m.user_id::text AS "userId", m.role::text AS role, m.joined_at AS "joinedAt",
            p.full_name AS "fullName", u.email, p.avatar_key AS "avatarKey", COALESCE(p.super_user, FALSE) AS "isSuperUser",
-           (m.role = 'admin' AND count(*) FILTER (WHERE m.role = 'admin') OVER () <= 1) AS "isLastAdmin"`;
+           ${isLastAdmin} AS "isLastAdmin"`;
 const memberJoins = Prisma.sql`JOIN users u ON u.id = m.user_id
     LEFT JOIN profiles p ON p.user_id = m.user_id`;
 /** An organization's member also shows their app role (joined from user_roles). */
@@ -89,6 +92,32 @@ export async function listTeamMembersFor(db: DbOrTx, caller: Caller, teamId: str
     members.push({ id, userId, role, joinedAt, fullName, email, avatarUrl: avatarUrl(avatarKey), isSuperUser, isLastAdmin });
   }
   return { access: teamAccessFrom(caller, teamId, rows[0]), result: members };
+}
+
+/**
+ * listTeamMembersFor's answer as PostgreSQL writes it: the caller's access in the team (teamAccessSql,
+ * the same statement's check) and, only where `action` is allowed, the members as JSON text
+ * (teamMemberItem's keys and values as the procedure sends them) in the list's order.
+ */
+export async function listTeamMembersJson(db: DbOrTx, caller: Caller, teamId: string, action: Action): Promise<TeamRead<JsonList>> {
+  const [row] = await hotQuery<TeamAccessRow & JsonList>(db, Prisma.sql`
+    SELECT a.*, l.count, l.items
+    FROM (${teamAccessSql(caller, teamId, action)}) a
+    CROSS JOIN LATERAL (
+      SELECT count(*)::int AS count, COALESCE(string_agg(row_to_json(item)::text, ',' ORDER BY s.role, s.joined_at, s.id), '') AS items
+      FROM (
+        SELECT m.id, m.user_id, m.role, m.joined_at, p.full_name, u.email, p.avatar_key, COALESCE(p.super_user, FALSE) AS super_user,
+               ${isLastAdmin} AS last_admin
+        FROM team_members m ${memberJoins}
+        WHERE m.team_id = ${teamId}::uuid AND a.allowed
+      ) s
+      CROSS JOIN LATERAL (
+        SELECT s.id::text AS id, s.user_id::text AS "userId", s.role::text AS role, ${isoTimeSql(Prisma.sql`s.joined_at`)} AS "joinedAt",
+               s.full_name AS "fullName", s.email, CASE WHEN s.avatar_key <> '' THEN '/' || s.avatar_key END AS "avatarUrl",
+               s.super_user AS "isSuperUser", s.last_admin AS "isLastAdmin"
+      ) item
+    ) l`);
+  return { access: teamAccessFrom(caller, teamId, row), result: row ?? { count: 0, items: "" } };
 }
 
 /** One organization member as the list shows them (after a role change, in the same transaction). */
