@@ -1,7 +1,7 @@
 // Starts the production build for the end-to-end suite with fresh embedded services
 // (ports from apps/web/e2e/support/env.ts; E2E_PORT_OFFSET moves them).
 import { spawn } from "node:child_process";
-import { createWriteStream, mkdirSync, rmSync } from "node:fs";
+import { cpSync, createWriteStream, existsSync, mkdirSync, rmSync } from "node:fs";
 import { createInterface } from "node:readline";
 
 const offset = Number(process.env.E2E_PORT_OFFSET ?? 0);
@@ -15,6 +15,12 @@ const E2E = {
 };
 rmSync(E2E.dataDir, { recursive: true, force: true });
 mkdirSync(E2E.dataDir, { recursive: true });
+// The server serves a copy of the web build taken now, not apps/web/dist itself: a build run meanwhile in
+// the same checkout (another session's, a developer's) empties and refills that folder under new file
+// names, and a page of this run then asked for a chunk that was gone (404) and failed mid-test.
+const WEB_BUILD = "apps/web/dist";
+const webDist = `${E2E.dataDir}/web`;
+if (existsSync(WEB_BUILD)) cpSync(WEB_BUILD, webDist, { recursive: true });
 
 // E2E_FROM_SOURCE=1 runs the server's TypeScript through tsx (no server build needed while developing).
 const entry = process.env.E2E_FROM_SOURCE === "1" ? ["--import", "tsx", "apps/server/src/main.ts"] : ["apps/server/dist/main.mjs"];
@@ -26,6 +32,7 @@ const child = spawn(process.execPath, entry, {
     PORT: String(E2E.port),
     APP_URL: `http://localhost:${E2E.port}`,
     DATA_DIR: E2E.dataDir,
+    ...(existsSync(webDist) ? { WEB_DIST: webDist } : {}),
     EMBEDDED_POSTGRES_PORT: String(E2E.postgresPort),
     EMBEDDED_S3_PORT: String(E2E.s3Port),
     SMTP_PORT: String(E2E.smtpPort),
