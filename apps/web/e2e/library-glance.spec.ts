@@ -86,6 +86,9 @@ test("the Activity tab lists newest first with the review request; the audit log
   await expect(page.getByRole("main").locator("select:not([aria-hidden=true])")).toHaveCount(0);
   for (const filter of ["Actor", "Action"]) expect(await page.getByRole("combobox", { name: filter }).evaluate((element) => element.tagName)).toBe("BUTTON");
   await page.getByRole("combobox", { name: "Action" }).click();
+  // The list has opened once it has focused the current choice, the first option, scrolled to the top:
+  // measured before that, that scroll would move the option under test.
+  await expect(page.getByRole("option", { name: "All actions" })).toBeFocused();
   // The long list's options move only as far as it scrolls: its scroll buttons, shown once there is
   // more above or below, take no room (one that did moved them 24 px, and a click as it appeared chose nothing).
   const [scrolledTo, twoFramesLater] = await page.getByRole("option", { name: "Review requested" }).evaluate(async (option) => {
