@@ -201,6 +201,14 @@ describe("the runtime fetch from memory", () => {
     expect(memory).toEqual(stack);
   });
 
+  it("reads a query text once and keeps its reading: a refused one is passed on each time, a kept one still decides per key", async () => {
+    for (let i = 0; i < 2; i++) {
+      expect((await seen(memoryOnly.base, "/api/v1/prompts/support/reply?label=staging&version=2", bearer("read"))).status).toBe(599);
+      expect((await seen(memoryOnly.base, "/api/v1/prompts/support/reply?label=staging", bearer("read"))).status).toBe(200);
+      expect((await seen(memoryOnly.base, "/api/v1/prompts/support/reply?label=staging", bearer("production"))).status).toBe(599);
+    }
+  });
+
   it("counts what it answers against the key's limit, as the stack does: of 101 fetches in a minute under a limit of 100, the last is refused", async () => {
     const limit = 100;
     const services = { ...app.services, config: { ...app.services.config, rateLimits: true } };

@@ -57,8 +57,37 @@ function isSecure(req: IncomingMessage, trustProxy: ExpressReading["trustProxy"]
 /** Characters after which Express reads a URL with url.parse rather than by splitting it at '?' (parseurl): the stack takes those. */
 const UNUSUAL_URL = /[\t\n\f\r #\u00a0\ufeff]/;
 
+type FetchQuery = { label?: string; version?: number; unit?: string };
+
+/** Query texts whose reading is kept: most fetches send none or one of a few; a client sending ever new ones only refills it. */
+const QUERIES_KEPT = 64;
+
+/**
+ * The route's reading of a query text (Express's query parser, then the route's schema), kept per
+ * text: the schema's parse was about a tenth of a fetch's own work. Null: the route refuses it.
+ */
+function queryReader(parseQuery: ExpressReading["parseQuery"]) {
+  const kept = new Map<string, Readonly<FetchQuery> | null>();
+  return (search: string): Readonly<FetchQuery> | null => {
+    let query = kept.get(search);
+    if (query === undefined) {
+      const parsed = GET_PROMPT.query!.safeParse(parseQuery(search) ?? {});
+      query = parsed.success ? Object.freeze(parsed.data as FetchQuery) : null;
+      if (kept.size >= QUERIES_KEPT) kept.clear();
+      kept.set(search, query);
+    }
+    return query;
+  };
+}
+
 /** A fetch this process can answer at once, counted; null sends the request on (nothing counted). */
-function fetchNow({ services, ratePerMinute, allowedHosts, express, compressionThreshold }: FetchFromMemoryOptions, req: IncomingMessage, path: string, search: string) {
+function fetchNow(
+  { services, ratePerMinute, allowedHosts, compressionThreshold }: FetchFromMemoryOptions,
+  readQuery: ReturnType<typeof queryReader>,
+  req: IncomingMessage,
+  path: string,
+  search: string,
+) {
   if (!isAllowedHost(allowedHosts, req.headers.host)) return null;
   const header = req.headers.authorization;
   const rawKey = header ? bearerKey(header) : null;
@@ -74,9 +103,9 @@ function fetchNow({ services, ratePerMinute, allowedHosts, express, compressionT
   } catch {
     return null;
   }
-  const query = GET_PROMPT.query!.safeParse(express.parseQuery(search) ?? {});
-  if (!query.success) return null;
-  const selector: RuntimeSelector = runtimeSelector(query.data as { label?: string; version?: number; unit?: string }, req.headers[UNIT_HEADER]);
+  const query = readQuery(search);
+  if (!query) return null;
+  const selector: RuntimeSelector = runtimeSelector(query, req.headers[UNIT_HEADER]);
   if (!authorize(caller, GET_PROMPT.action, { fetch: selector }).ok) return null;
   const resolved = cachedRuntimePrompt(services.runtime, caller, name, selector);
   if (!resolved) return null;
@@ -95,6 +124,7 @@ function fetchNow({ services, ratePerMinute, allowedHosts, express, compressionT
  * answer the request: called with each request before Express is (see createApp).
  */
 export function fetchFromMemory(options: FetchFromMemoryOptions) {
+  const readQuery = queryReader(options.express.parseQuery);
   return (req: IncomingMessage, res: ServerResponse): boolean => {
     const url = req.url!;
     if (req.method !== "GET" || !url.startsWith(PREFIX) || UNUSUAL_URL.test(url)) return false;
@@ -102,7 +132,7 @@ export function fetchFromMemory(options: FetchFromMemoryOptions) {
     const startedAt = options.metrics ? process.hrtime.bigint() : 0n;
     const mark = url.indexOf("?");
     const path = mark < 0 ? url : url.slice(0, mark);
-    const fetched = fetchNow(options, req, path, mark < 0 ? "" : url.slice(mark + 1));
+    const fetched = fetchNow(options, readQuery, req, path, mark < 0 ? "" : url.slice(mark + 1));
     if (!fetched) return false;
     const { answer, notModified, compressed } = fetched;
     const id = requestId(req.headers["x-request-id"]);
