@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { listen } from "@promptly/db/listen";
 import { API_KEY_MSG } from "@promptly/shared";
 import { appProcess, createAccount, createHarness, createOrganization, createTeam, type AppProcess, type Harness } from "@promptly/api/testing";
+import { startFakeProvider } from "@promptly/api/testing/fake-provider";
 import { createApp } from "../../app.ts";
 import { listenForTests, type TestServer } from "../../../test/test-server.ts";
 
@@ -227,6 +228,45 @@ describe("the notifications: every write that can change an answer sends one, in
     let another = "";
     expect(await heardDuring(async () => (another = (await adminViaA.apiKeys.create({ teamId, name: "another" })).key)), "a new key").toEqual([`key-prefix:${another.slice(0, 12)}`]);
     expect(await heardDuring(() => adminViaA.apiKeys.revoke({ id: key.id })), "revoke").toEqual([`key:${key.id}`]);
+  });
+
+  it("B keeps a team's run connections; a new default or a deleted connection made through A is followed by B's next run within 1 s", async () => {
+    const provider = await startFakeProvider();
+    try {
+      const person = await createAccount(h);
+      const organization = await createOrganization(h, [{ userId: person.id, role: "admin" }]);
+      const teamId = (await createTeam(h, organization.id, [{ userId: person.id, role: "admin" }])).id;
+      const admin = (await h.signedInClient(person.id, { services: a.services })).api;
+      const connection = (name: string) =>
+        admin.providers.create({ organizationId: organization.id, kind: "openai-compatible", name, baseUrl: provider.openaiBaseUrl, apiKey: provider.apiKey });
+      const [first, second] = [await connection("First"), await connection("Second")];
+      await admin.providers.setDefault({ organizationId: organization.id, connectionId: first.id });
+      const prompt = await admin.prompts.create({ teamId, name: "support/run", title: "Run", visibility: "team", type: "text", template: "Hello", model: "gpt-4o-mini" });
+      await admin.promptLabels.set({ promptId: prompt.id, label: "production", version: 1 });
+      const runKey = (await admin.apiKeys.create({ teamId, name: "runs", scopes: ["run"] })).key;
+      /** A run through B: its status, and the connection it was recorded on. */
+      const runOnB = async () => {
+        const response = await fetch(`${serverB.base}/api/v1/prompts/support/run/run`, {
+          method: "POST", headers: { authorization: `Bearer ${runKey}`, "content-type": "application/json" }, body: JSON.stringify({}),
+        });
+        if (response.status !== 200) return { status: response.status, connectionId: null };
+        const { run } = (await response.json()) as { run: { id: string } };
+        return { status: 200, connectionId: (await h.database.db.promptRun.findUniqueOrThrow({ where: { id: run.id }, select: { connectionId: true } })).connectionId };
+      };
+
+      await caughtUp(b);
+      expect(await runOnB()).toEqual({ status: 200, connectionId: first.id });
+      expect(b.services.runtime.teamRunConnections<{ defaults: { organization: string | null } }>(teamId, undefined)?.defaults.organization).toBe(first.id);
+      await admin.providers.setDefault({ organizationId: organization.id, connectionId: second.id });
+      await within(1_000, async () => (await runOnB()).connectionId === second.id);
+      // Deleted, it is no more the default: the only one left never passed a test, so the run asks to name one.
+      await admin.providers.delete({ id: second.id });
+      await within(1_000, async () => (await runOnB()).status === 400);
+      // What B heard (heardDuring's own marker drops everything, so it is asked last).
+      expect(await heardDuring(() => admin.providers.setDefault({ organizationId: organization.id, connectionId: first.id }))).toEqual(["run-connections"]);
+    } finally {
+      await provider.close();
+    }
   });
 });
 

@@ -57,6 +57,12 @@ export interface ResolvedPrompt {
 export class RuntimeCache implements ApiKeyCache {
   private readonly prompts: Lru<ResolvedPrompt>;
   private readonly keys: Lru<CachedApiKey>;
+  /**
+   * What a key's runs of a team read of its connections (runtime-runs.ts: findTeamRunConnections), by
+   * team and named connection; dropped whole by `run-connections` (migration run_connections_notify).
+   * Opaque here: this module may not import the connections' (they reach it through the services' types).
+   */
+  private readonly runConnections: Lru<unknown>;
   private listening = false;
   /** Moves on every invalidation: a database read that began before one is not kept. */
   private generation = 0;
@@ -70,6 +76,7 @@ export class RuntimeCache implements ApiKeyCache {
   constructor(maxEntries = RUNTIME_CACHE_MAX_ENTRIES) {
     this.prompts = new Lru(maxEntries);
     this.keys = new Lru(maxEntries);
+    this.runConnections = new Lru(maxEntries);
   }
 
   /** Take before reading the database; pass to `keep*` so a read overtaken by a change is not kept. */
@@ -83,6 +90,15 @@ export class RuntimeCache implements ApiKeyCache {
 
   keepPrompt(cacheKey: string, value: ResolvedPrompt, mark: number) {
     if (this.listening && mark === this.generation) this.prompts.set(cacheKey, value);
+  }
+
+  /** A team's run connections (with `connectionId`: that one only), as kept; undefined when not kept or not serving. */
+  teamRunConnections<T>(teamId: string, connectionId: string | undefined): T | undefined {
+    return this.listening ? (this.runConnections.get(`${teamId} ${connectionId ?? ""}`) as T | undefined) : undefined;
+  }
+
+  keepTeamRunConnections<T>(teamId: string, connectionId: string | undefined, value: T, mark: number) {
+    if (this.listening && mark === this.generation) this.runConnections.set(`${teamId} ${connectionId ?? ""}`, value);
   }
 
   apiKey(keyHash: string): CachedApiKey | undefined {
@@ -113,7 +129,8 @@ export class RuntimeCache implements ApiKeyCache {
 
   /**
    * A notification: `key-prefix:<prefix>` a new key's prefix (nothing kept changes), `team:<id>` drops
-   * the team's prompts and keys, `key:<id>` that key; anything else drops all.
+   * the team's prompts and keys, `key:<id>` that key, `run-connections` every team's run connections;
+   * anything else drops all.
    */
   invalidate(payload: string) {
     if (payload.startsWith("key-prefix:")) {
@@ -121,6 +138,10 @@ export class RuntimeCache implements ApiKeyCache {
       return;
     }
     this.generation++;
+    if (payload === "run-connections") {
+      this.runConnections.clear();
+      return;
+    }
     const [kind, id] = payload.split(":");
     if (kind === "team" && id) {
       this.prompts.dropWhere((entry) => entry.teamId === id);
@@ -130,6 +151,7 @@ export class RuntimeCache implements ApiKeyCache {
     } else {
       this.prompts.clear();
       this.keys.clear();
+      this.runConnections.clear();
     }
   }
 
@@ -141,6 +163,7 @@ export class RuntimeCache implements ApiKeyCache {
     this.keyPrefixesLoaded = false;
     this.prompts.clear();
     this.keys.clear();
+    this.runConnections.clear();
     this.listening = listening;
   }
 

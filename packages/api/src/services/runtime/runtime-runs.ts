@@ -19,7 +19,8 @@ type RunDeps = Pick<ApiServices, "db" | "runtime" | "config" | "now">;
  * test), else a 400 that says what to do.
  */
 async function runConnectionFor(deps: RunDeps, teamId: string, connectionId: string | undefined): Promise<{ organizationId: string; connection: RunConnectionRow | null }> {
-  const { organizationId, defaults, connections } = await findTeamRunConnections(deps.db, teamId, connectionId);
+  const { organizationId, defaults, connections } =
+    deps.runtime.teamRunConnections<RunConnections>(teamId, connectionId) ?? (await readRunConnections(deps, teamId, connectionId));
   if (connectionId !== undefined) return { organizationId, connection: connections[0] ?? null };
   const chosen = chooseRunConnection(connections, defaults);
   if (chosen) return { organizationId, connection: chosen.connection };
@@ -28,6 +29,19 @@ async function runConnectionFor(deps: RunDeps, teamId: string, connectionId: str
     connections.length ? RUNTIME_MSG.chooseConnection(connections.length) : RUNTIME_MSG.noConnection,
     connections.length ? "CONNECTION_REQUIRED" : "NO_CONNECTION",
   );
+}
+
+type RunConnections = Awaited<ReturnType<typeof findTeamRunConnections>>;
+
+/**
+ * findTeamRunConnections, kept by the runtime cache while it serves: no run waits for this read (nor
+ * for a pooled connection to make it, behind other runs' records) once one run of the team made it.
+ */
+async function readRunConnections(deps: RunDeps, teamId: string, connectionId: string | undefined): Promise<RunConnections> {
+  const mark = deps.runtime.mark();
+  const read = await findTeamRunConnections(deps.db, teamId, connectionId);
+  deps.runtime.keepTeamRunConnections(teamId, connectionId, read, mark);
+  return read;
 }
 
 export type RuntimeRunStart =
