@@ -15,7 +15,8 @@
 // runs against calling the model provider directly) gets the running server and reports its own lines.
 // A benchmark with `bare` also measures, in the same alternating rounds, a bare node:http server
 // (bare-server.mjs) answering each scenario with the bytes our server answered it (status, headers and
-// body, read once before the rounds) from memory: how far our server is from serving those bytes alone.
+// body, read once before the rounds) from memory: how far our server is from serving those bytes alone
+// ("ratio to bare": req/s; "p99 to bare": our p99 over the bare server's, each the rounds' median).
 import { execFileSync, fork, spawn, type ChildProcess } from "node:child_process";
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { request as httpRequest } from "node:http";
@@ -106,9 +107,11 @@ async function compareInRounds(
     cpuUs: median(rounds.map((pair) => pair[side]!.cpuUs)),
   });
   const ratio = median(rounds.map(([mine, base]) => mine.requestsPerSecond / Math.max(base.requestsPerSecond, 1)));
-  if (!bare) return { ours: summary(0), base: summary(1), ratio, bare: null, bareRatio: 0 };
+  if (!bare) return { ours: summary(0), base: summary(1), ratio, bare: null, bareRatio: 0, bareP99Ratio: 0 };
   const bareRatio = median(rounds.map(([mine, , plain]) => mine.requestsPerSecond / Math.max(plain!.requestsPerSecond, 1)));
-  return { ours: summary(0), base: summary(1), ratio, bare: summary(2), bareRatio };
+  // p99 is whole milliseconds: a bare p99 of 0 counts as 1 ms.
+  const bareP99Ratio = median(rounds.map(([mine, , plain]) => mine.p99 / Math.max(plain!.p99, 1)));
+  return { ours: summary(0), base: summary(1), ratio, bare: summary(2), bareRatio, bareP99Ratio };
 }
 
 /** Headers node:http writes itself on every answer: the bare server's own are as current as ours. */
@@ -393,7 +396,7 @@ async function measure(
       if (bare) await load(bareUrl, { connections, duration: benchmark.warmup });
     }
     let rss = 0;
-    const { ours, base, ratio, bare: plain, bareRatio } = await compareInRounds(
+    const { ours, base, ratio, bare: plain, bareRatio, bareP99Ratio } = await compareInRounds(
       async (duration) => {
         const [figures, peak] = await withPeakRss(app.pid!, () => load(request.url, { ...request, headers, connections, duration, pid: app.pid }));
         rss = Math.max(rss, peak);
@@ -413,7 +416,7 @@ async function measure(
       fmt(base.p50),
       fmt(base.p99),
       fmt(ratio, 2),
-      ...(plain ? [fmt(plain.requestsPerSecond, 0), fmt(plain.p50), fmt(plain.p99), fmt(bareRatio, 2)] : []),
+      ...(plain ? [fmt(plain.requestsPerSecond, 0), fmt(plain.p50), fmt(plain.p99), fmt(bareRatio, 2), fmt(bareP99Ratio, 2)] : []),
       fmt(ours.cpuUs, 0),
       fmt(base.cpuUs, 0),
       ...(plain ? [fmt(plain.cpuUs, 0)] : []),
@@ -478,7 +481,7 @@ async function main() {
     const header = [
       "scenario", ...(benchmark.variants ? ["variant"] : []), "conns",
       "req/s", "p50 ms", "p99 ms", "baseline req/s", "baseline p50", "baseline p99", "ratio",
-      ...(benchmark.bare ? ["bare req/s", "bare p50", "bare p99", "ratio to bare"] : []),
+      ...(benchmark.bare ? ["bare req/s", "bare p50", "bare p99", "ratio to bare", "p99 to bare"] : []),
       "CPU µs/req", "baseline CPU µs/req", ...(benchmark.bare ? ["bare CPU µs/req"] : []), "RSS MB", "errors",
     ];
     const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
