@@ -1,5 +1,5 @@
 // FAST_PATHS=off turns both fast paths of createApp off: a single tRPC query then goes through the
-// adapter and a runtime fetch the process holds through the whole stack. Their answers are the same
+// adapter (a list PostgreSQL would write too) and a runtime fetch the process holds through the whole stack. Their answers are the same
 // either way (their own tests show it), so who answered is read from the fast paths' own count. The
 // suite's second run sets it off for every test that goes through the host; this shows it is obeyed.
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
@@ -11,6 +11,7 @@ import { fastPathAnswers } from "./answers.ts";
 let h: Harness;
 let app: AppProcess;
 let newKey: () => Promise<string>;
+let cookie: string;
 
 beforeAll(async () => {
   h = await createHarness();
@@ -18,7 +19,8 @@ beforeAll(async () => {
   const person = await createAccount(h);
   const organization = await createOrganization(h, [{ userId: person.id, role: "member" }]);
   const teamId = (await createTeam(h, organization.id, [{ userId: person.id, role: "admin" }])).id;
-  const { api } = await h.signedInClient(person.id, { services: app.services });
+  const { api, cookies } = await h.signedInClient(person.id, { services: app.services });
+  cookie = [...cookies].map(([name, value]) => `${name}=${value}`).join("; ");
   const prompt = await api.prompts.create({ teamId, name: "reply", title: "Reply", visibility: "team", type: "text", template: "Hello" });
   await api.promptLabels.set({ promptId: prompt.id, label: "production", version: 1 });
   newKey = async () => (await api.apiKeys.create({ teamId, name: "tool" })).key;
@@ -42,6 +44,8 @@ describe("FAST_PATHS", () => {
       const before = { ...fastPathAnswers };
       const trpc = await fetch(`${server.base}/trpc/auth.me`);
       expect(trpc.status).toBe(200);
+      // A list whose data PostgreSQL writes on the tRPC fast path (directAnswers).
+      expect((await fetch(`${server.base}/trpc/teams.list`, { headers: { cookie } })).status).toBe(200);
       // A new key's first fetch is the stack's (the process keeps the key and the version); the
       // second is the fast path's, when it is on. The runtime cache keeps them only while it listens.
       await vi.waitUntil(() => app.services.runtime.mayBeApiKey("promptly_x") !== null, { timeout: 15_000 });
@@ -50,7 +54,9 @@ describe("FAST_PATHS", () => {
         const fetched = await fetch(`${server.base}/api/v1/prompts/reply`, { headers: { authorization: `Bearer ${key}` } });
         expect(fetched.status).toBe(200);
       }
-      expect(fastPathAnswers).toEqual({ trpcQuery: before.trpcQuery + answered, runtimeFetch: before.runtimeFetch + answered });
+      expect(fastPathAnswers).toEqual({
+        trpcQuery: before.trpcQuery + 2 * answered, runtimeFetch: before.runtimeFetch + answered, directAnswer: before.directAnswer + answered,
+      });
     } finally {
       vi.unstubAllEnvs();
       await server.close();
