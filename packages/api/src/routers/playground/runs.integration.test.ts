@@ -9,6 +9,7 @@ import { fakeAnswerText, startFakeProvider, type FakeProvider } from "../../../t
 import { CALLER_KINDS, createWorld, failure, type SignedInAccount } from "../../../testing/teams-support.ts";
 import { createPrompt } from "../../../testing/prompts-support.ts";
 import { streamRun } from "../../services/runs/runs.ts";
+import { findRunConnection } from "../../services/models/connections.ts";
 import { pruneExpired } from "../../services/platform/housekeeping.ts";
 
 let h: Harness;
@@ -548,5 +549,20 @@ describe("a run of a prompt that includes another", () => {
     const draft = await runToEnd(world.callers.editor, { ...input, template: `Whisper {{ word }} ${tag}!` });
     expect((await rowOf(draft.run.id)).input).toEqual({ type: "text", text: "Whisper hi in a soft voice!" });
     expect(await failure(runToEnd(world.callers.editor, runInput({ promptId: includer.id, variables: { word: "hi" } })))).toMatchObject({ code: "BAD_REQUEST" });
+  });
+});
+
+describe("what a run reads of its connection, in plain SQL", () => {
+  it("is what Prisma reads of it: open to all teams, to some, with models or without, and none for an unknown id", async () => {
+    const organizationId = world.organization.id;
+    const elsewhere = await h.database.db.team.create({ data: { organizationId, name: "Connections elsewhere" } });
+    const limited = await world.callers.orgAdmin.providers.create({
+      organizationId, kind: "openai", name: "Limited", baseUrl: provider.openaiBaseUrl, apiKey: provider.apiKey, models: ["a-model", "b-model"], teamIds: [team.id, elsewhere.id],
+    });
+    const select = { id: true, organizationId: true, kind: true, name: true, baseUrl: true, apiKeySealed: true, models: true, teams: { select: { teamId: true } } } as const;
+    const byTeam = (row: { teams: { teamId: string }[] } | null) => row && { ...row, teams: [...row.teams].sort((a, b) => a.teamId.localeCompare(b.teamId)) };
+    for (const id of [openai.id, anthropic.id, limited.id, "00000000-0000-4000-8000-000000000000"]) {
+      expect(byTeam(await findRunConnection(h.database.db, id)), id).toEqual(byTeam(await h.database.db.providerConnection.findUnique({ where: { id }, select })));
+    }
   });
 });

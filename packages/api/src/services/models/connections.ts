@@ -339,9 +339,6 @@ function forgetConnection(id: string) {
 }
 
 /** Everything a run needs of a connection, its key still sealed, in one read. */
-const runConnectionSelect = {
-  id: true, organizationId: true, kind: true, name: true, baseUrl: true, apiKeySealed: true, models: true, teams: { select: { teamId: true } },
-} as const;
 export type RunConnectionRow = { kind: DbKind; teams: { teamId: string }[]; id: string; organizationId: string; name: string; baseUrl: string | null; apiKeySealed: string; models: string[] };
 
 /**
@@ -359,9 +356,19 @@ export function allowModel(row: RunConnectionRow, model: string): void {
   if (row.models.length && !row.models.includes(model)) fail("INVALID", RUN_MSG.modelNotOffered(model), "MODEL_NOT_OFFERED");
 }
 
-/** A connection as a run needs it; null when there is none. */
+/**
+ * A connection as a run needs it; null when there is none. Plain SQL
+ * (hotQuery, not Prisma's engine): a playground run reads it before the provider is called.
+ */
 export async function findRunConnection(db: DbOrTx, id: string): Promise<RunConnectionRow | null> {
-  return db.providerConnection.findUnique({ where: { id }, select: runConnectionSelect });
+  const [row] = await hotQuery<Omit<RunConnectionRow, "teams"> & { teamIds: string[] | null }>(db, Prisma.sql`
+    SELECT c.id::text AS id, c.organization_id::text AS "organizationId", c.kind::text AS kind, c.name, c.base_url AS "baseUrl",
+           c.api_key_sealed AS "apiKeySealed", c.models,
+           (SELECT array_agg(ct.team_id::text) FROM provider_connection_teams ct WHERE ct.connection_id = c.id) AS "teamIds"
+    FROM provider_connections c WHERE c.id = ${id}::uuid`);
+  if (!row) return null;
+  const { teamIds, ...rest } = row;
+  return { ...rest, teams: (teamIds ?? []).map((teamId) => ({ teamId })) };
 }
 
 /**

@@ -185,6 +185,14 @@ export const versionSelect = { type: true, template: true, messages: true, varia
 /** What a run reads of its version. */
 export type RunVersion = Prisma.PromptVersionGetPayload<{ select: typeof versionSelect }>;
 
+/** A version as a run reads it (versionSelect's fields), in plain SQL (hotQuery, not Prisma's engine): a playground run reads it before the provider is called. */
+async function findRunVersion(db: DbOrTx, promptId: string, version: number): Promise<RunVersion | null> {
+  const [row] = await hotQuery<RunVersion>(db, Prisma.sql`
+    SELECT type::text AS type, template, messages, variables, model, config, tools, response_format AS "responseFormat"
+    FROM prompt_versions WHERE prompt_id = ${promptId}::uuid AND version = ${version}::int`);
+  return row ?? null;
+}
+
 /**
  * What a caller already read (the REST run: its version from the runtime cache, its connection with
  * the team's organization), so a run does not read it again; `connection` null: there is none.
@@ -198,7 +206,7 @@ export interface RunPreloaded {
 async function prepareRun(db: DbOrTx, config: Config, prompt: RunPrompt, input: z.output<typeof runPromptInput>, preloaded: RunPreloaded = {}) {
   // Independent reads, at once.
   const [version, connectionRow] = await Promise.all([
-    preloaded.version ?? db.promptVersion.findUnique({ where: { promptId_version: { promptId: prompt.id, version: input.version } }, select: versionSelect }),
+    preloaded.version ?? findRunVersion(db, prompt.id, input.version),
     preloaded.connection !== undefined ? preloaded.connection : findRunConnection(db, input.connectionId),
   ]);
   if (!version) return fail("NOT_FOUND", RUN_MSG.versionNotFound);
