@@ -29,6 +29,7 @@ import pg from "pg";
 import { migrate } from "@promptly/db/migrate";
 import { startEmbeddedPostgres, startEmbeddedS3, startMailCatcher, type EmbeddedService } from "../../apps/server/src/embedded.ts";
 import { freePort } from "../../test/free-port.ts";
+import { cpuMs } from "./cpu.ts";
 import { BENCH_PASSWORD, type Benchmark, type Scenario } from "./types.ts";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
@@ -69,15 +70,6 @@ async function load(
   };
 }
 
-/**
- * A process's CPU time so far (user + system, /proc/<pid>/stat, in ms). Per request it is the server's
- * own cost, which the machine's other load does not change the way it changes req/s.
- */
-function cpuMs(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
-  return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
-}
-const CLOCK_TICKS = Number(execFileSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).trim()) || 100;
 
 const median = (values: number[]) => {
   const sorted = [...values].sort((a, b) => a - b);

@@ -20,6 +20,7 @@ import autocannon from "autocannon";
 import pg from "pg";
 import { copyFrom } from "@promptly/db";
 import { LATENCY_BUCKETS } from "@promptly/shared";
+import { cpuMsOrNull } from "./cpu.ts";
 import { adminOfOneTeam } from "./seed.ts";
 import type { Benchmark } from "./types.ts";
 
@@ -392,19 +393,42 @@ export const benchmark: Benchmark = {
     const measuredFrom = new Date();
     const written = async () =>
       Number((await server.db.query<{ n: string }>(`SELECT count(*)::text AS n FROM generations WHERE received_at >= $1 AND observation_id NOT LIKE 'copy-%'`, [measuredFrom])).rows[0]!.n);
+    // The CPU each side took, from /proc: the server's and its database backends' (every backend of the
+    // bench's database, so the COPY's too). Per span it does not move with the machine's other load as
+    // spans/s does, and its ratio is the throughput ratio the two would show with the machine to themselves.
+    const backends = async () =>
+      (await server.db.query<{ pid: number }>(`SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND backend_type = 'client backend'`)).rows.map((row) => row.pid);
+    const cpuDuring = async (work: () => Promise<number>): Promise<{ rate: number; serverMs: number; databaseMs: number }> => {
+      const before = new Map((await backends()).map((pid) => [pid, cpuMsOrNull(pid) ?? 0]));
+      const serverBefore = server.cpuMs();
+      const rate = await work();
+      const serverMs = server.cpuMs() - serverBefore;
+      let databaseMs = 0;
+      for (const pid of new Set([...before.keys(), ...(await backends())])) databaseMs += Math.max(0, (cpuMsOrNull(pid) ?? before.get(pid) ?? 0) - (before.get(pid) ?? 0));
+      return { rate, serverMs, databaseMs };
+    };
     for (const format of PARTS.has("accept") ? (["json", "protobuf"] as const) : []) {
       await sendFor(1, INGEST_CONNECTIONS, ours(format, FULL_SPEED, 1)); // warm-up
-      const rounds: [number, number][] = [];
+      const rounds: [Awaited<ReturnType<typeof cpuDuring>>, Awaited<ReturnType<typeof cpuDuring>>][] = [];
       for (let round = 0; round < ROUNDS; round++) {
         const mine = ours(format, FULL_SPEED, SECONDS);
         const bare = copy(FULL_SPEED, SECONDS);
-        rounds.push([await sendFor(SECONDS, INGEST_CONNECTIONS, mine), await sendFor(SECONDS, INGEST_CONNECTIONS, bare)]);
+        rounds.push([await cpuDuring(() => sendFor(SECONDS, INGEST_CONNECTIONS, mine)), await cpuDuring(() => sendFor(SECONDS, INGEST_CONNECTIONS, bare))]);
       }
-      const mean = (side: 0 | 1) => rounds.reduce((sum, pair) => sum + pair[side], 0) / rounds.length;
-      const ratio = median(rounds.map(([mine, bare]) => mine / bare));
+      const mean = (side: 0 | 1) => rounds.reduce((sum, pair) => sum + pair[side].rate, 0) / rounds.length;
+      const ratio = median(rounds.map(([mine, bare]) => mine.rate / bare.rate));
+      // CPU ms per 1,000 spans (rows): each round's CPU over what it sent.
+      const per1000 = (side: 0 | 1, part: "serverMs" | "databaseMs") =>
+        median(rounds.map((pair) => (pair[side][part] * 1000) / Math.max(1, pair[side].rate * SECONDS)));
+      const mineCpu = per1000(0, "serverMs") + per1000(0, "databaseMs");
+      const bareCpu = per1000(1, "databaseMs");
       note(
         `OTLP ${format}, ${SPANS_PER_REQUEST} spans a request, ${INGEST_CONNECTIONS} senders: ${whole(mean(0))} spans/s; bare COPY of the same rows: ${whole(mean(1))} rows/s; ` +
           `ratio ${ratio.toFixed(2)} (targets at least 0.5x: ${ratio >= 0.5 ? "met" : "NOT met"}; 20,000 spans/s: ${mean(0) >= 20_000 ? "met" : "NOT met"})`,
+      );
+      note(
+        `  CPU per 1,000 spans: server ${per1000(0, "serverMs").toFixed(0)} ms + PostgreSQL ${per1000(0, "databaseMs").toFixed(0)} ms = ${mineCpu.toFixed(0)} ms; ` +
+          `bare COPY: PostgreSQL ${bareCpu.toFixed(0)} ms; CPU ratio ${(bareCpu / mineCpu).toFixed(2)} (the spans/s ratio on a machine left to them)`,
       );
     }
     note(`Ingestion wrote ${whole(await written())} generations, ${failures.count} requests refused or failed`);

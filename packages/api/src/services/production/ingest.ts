@@ -9,7 +9,7 @@
 // repeat of a sender's id doing nothing, and linked to their generation as soon as it is known.
 import { Prisma, copyText, rawTransaction, type Db, type RawTransaction } from "@promptly/db";
 import {
-  DEFAULT_ENVIRONMENT, GENERATION_TEXT_MAX_BYTES, INGEST_MSG, histOf, type GenerationSource, type GenerationStatus, type ScoreDataType, type ScoreSource,
+  DEFAULT_ENVIRONMENT, GENERATION_TEXT_MAX_BYTES, INGEST_MSG, LATENCY_BUCKETS, bucketOf, type GenerationSource, type GenerationStatus, type ScoreDataType, type ScoreSource,
 } from "@promptly/shared";
 import { DomainError } from "../../errors.ts";
 import { promptVisibility, type Caller } from "../access/visibility.ts";
@@ -151,46 +151,74 @@ function merge(stored: StoredGeneration | undefined, patches: GenerationPatch[],
   return { ...row, latencyMs: msBetween(row.startedAt, row.endedAt), ttftMs: msBetween(row.startedAt, row.completionStartAt) };
 }
 
-/** A linked generation's part of its hour's rollup, times `sign` (-1 takes a stored row's part out). */
-function generationContribution(row: StoredGeneration, sign: 1 | -1) {
-  return {
-    prompt_id: row.promptId!,
-    version: row.version!,
-    environment: row.environment,
-    model: row.model ?? "",
-    hour: hourOf(row.startedAt),
-    generations: sign,
-    errors: row.status === "error" ? sign : 0,
-    latency_sum: sign * (row.latencyMs ?? 0),
-    latency_count: row.latencyMs === null ? 0 : sign,
-    ttft_sum: sign * (row.ttftMs ?? 0),
-    ttft_count: row.ttftMs === null ? 0 : sign,
-    latency_hist: histOf(row.latencyMs === null ? [] : [row.latencyMs]).map((count) => count * sign),
-    ttft_hist: histOf(row.ttftMs === null ? [] : [row.ttftMs]).map((count) => count * sign),
-    input_tokens: sign * (row.inputTokens ?? 0),
-    output_tokens: sign * (row.outputTokens ?? 0),
-    cost: sign * (row.cost ?? 0),
-    cost_count: row.cost === null ? 0 : sign,
-    cost_sum_squares: sign * (row.cost ?? 0) ** 2,
-  };
+/** A rollup row's figures: the sum of its generations' parts (a stored row's taken out, the merged one's put in). */
+interface GenerationDelta {
+  prompt_id: string;
+  version: number;
+  environment: string;
+  model: string;
+  hour: string;
+  generations: number;
+  errors: number;
+  latency_sum: number;
+  latency_count: number;
+  ttft_sum: number;
+  ttft_count: number;
+  latency_hist: number[];
+  ttft_hist: number[];
+  input_tokens: number;
+  output_tokens: number;
+  cost: number;
+  cost_count: number;
+  cost_sum_squares: number;
 }
-type GenerationDelta = ReturnType<typeof generationContribution>;
 
-function sumGenerationDeltas(deltas: GenerationDelta[]): GenerationDelta[] {
-  const byKey = new Map<string, GenerationDelta>();
-  for (const delta of deltas) {
-    const key = [delta.prompt_id, delta.version, delta.environment, delta.model, delta.hour].join("\u0000");
-    const sum = byKey.get(key);
+/**
+ * The hourly rollups' changes of one write, summed per prompt version, environment, model and hour as
+ * each generation's part is added (times `sign`: -1 takes a stored row's part out): one small object
+ * per rollup row, not one per generation, on the path every ingested span takes.
+ */
+class GenerationDeltas {
+  private readonly byKey = new Map<string, GenerationDelta>();
+
+  add(row: StoredGeneration, sign: 1 | -1) {
+    const model = row.model ?? "";
+    const hour = hourOf(row.startedAt);
+    const key = `${row.promptId}\u0000${row.version}\u0000${row.environment}\u0000${model}\u0000${hour}`;
+    let sum = this.byKey.get(key);
     if (!sum) {
-      byKey.set(key, { ...delta, latency_hist: [...delta.latency_hist], ttft_hist: [...delta.ttft_hist] });
-      continue;
+      const empty = () => new Array<number>(LATENCY_BUCKETS.length + 1).fill(0);
+      sum = {
+        prompt_id: row.promptId!, version: row.version!, environment: row.environment, model, hour, generations: 0, errors: 0, latency_sum: 0, latency_count: 0,
+        ttft_sum: 0, ttft_count: 0, latency_hist: empty(), ttft_hist: empty(), input_tokens: 0, output_tokens: 0, cost: 0, cost_count: 0, cost_sum_squares: 0,
+      };
+      this.byKey.set(key, sum);
     }
-    for (const field of ["generations", "errors", "latency_sum", "latency_count", "ttft_sum", "ttft_count", "input_tokens", "output_tokens", "cost", "cost_count", "cost_sum_squares"] as const) sum[field] += delta[field];
-    delta.latency_hist.forEach((count, i) => (sum.latency_hist[i] = (sum.latency_hist[i] ?? 0) + count));
-    delta.ttft_hist.forEach((count, i) => (sum.ttft_hist[i] = (sum.ttft_hist[i] ?? 0) + count));
+    sum.generations += sign;
+    if (row.status === "error") sum.errors += sign;
+    if (row.latencyMs !== null) {
+      sum.latency_sum += sign * row.latencyMs;
+      sum.latency_count += sign;
+      sum.latency_hist[bucketOf(row.latencyMs)]! += sign;
+    }
+    if (row.ttftMs !== null) {
+      sum.ttft_sum += sign * row.ttftMs;
+      sum.ttft_count += sign;
+      sum.ttft_hist[bucketOf(row.ttftMs)]! += sign;
+    }
+    sum.input_tokens += sign * (row.inputTokens ?? 0);
+    sum.output_tokens += sign * (row.outputTokens ?? 0);
+    if (row.cost !== null) {
+      sum.cost += sign * row.cost;
+      sum.cost_count += sign;
+      sum.cost_sum_squares += sign * row.cost ** 2;
+    }
   }
-  // One order for every request: two transactions upserting the same hours cannot deadlock.
-  return [...byKey.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, delta]) => delta);
+
+  /** The sums, in one order for every request: two transactions upserting the same hours cannot deadlock. */
+  sorted(): GenerationDelta[] {
+    return [...this.byKey.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, delta]) => delta);
+  }
 }
 
 async function applyGenerationRollups(tx: RawTransaction, deltas: GenerationDelta[]) {
@@ -434,7 +462,7 @@ async function writeProduction(db: Db, caller: Caller, teamId: string, sent: Sen
         SELECT organization_id AS "organizationId", keep_generation_text AS "keepText" FROM teams WHERE id = ${teamId}::uuid`);
       // The key's team was deleted after the key was read: the sender hears 404, never a 500.
       if (!team) throw new DomainError("NOT_FOUND", INGEST_MSG.teamNotFound);
-      const generationDeltas: GenerationDelta[] = [];
+      const generationDeltas = new GenerationDeltas();
       const scoreDeltas: ScoreDelta[] = [];
       let written: StoredGeneration[] = [];
 
@@ -450,7 +478,7 @@ async function writeProduction(db: Db, caller: Caller, teamId: string, sent: Sen
             user_ref AS "userRef", session_ref AS "sessionRef", input, output`);
         // A stored row naming no prompt holds only updates so far (their create had not come): its start was a guess.
         const storedById = new Map(stored.map((row) => [row.observationId, { ...row, startSaid: row.promptName !== "" }]));
-        for (const row of stored) if (row.promptId && row.version !== null) generationDeltas.push(generationContribution(row, -1));
+        for (const row of stored) if (row.promptId && row.version !== null) generationDeltas.add(row, -1);
 
         // A generation that never named a prompt is not kept (OpenTelemetry's other spans, Langfuse's plain generations),
         // but Langfuse updates whose create has not come yet are: the create (another request, maybe later) may name one.
@@ -472,7 +500,7 @@ async function writeProduction(db: Db, caller: Caller, teamId: string, sent: Sen
         }
         // COPY: PostgreSQL inserts the rows in batches (an INSERT ... SELECT writes them one by one, at twice the cost).
         if (written.length) await tx.copy("generations", GENERATION_COLUMNS, copyRowsOf(written, team.organizationId, teamId));
-        for (const row of written) if (row.promptId && row.version !== null) generationDeltas.push(generationContribution(row, 1));
+        for (const row of written) if (row.promptId && row.version !== null) generationDeltas.add(row, 1);
 
         // Scores sent before their generation (or judging it before it was relinked) follow it now.
         type Relinked = LinkedScore & { old_prompt_id: string | null; old_version: number | null; old_environment: string };
@@ -538,7 +566,7 @@ async function writeProduction(db: Db, caller: Caller, teamId: string, sent: Sen
         }
       }
 
-      await applyGenerationRollups(tx, sumGenerationDeltas(generationDeltas));
+      await applyGenerationRollups(tx, generationDeltas.sorted());
       await applyScoreRollups(tx, scoreDeltas);
       return { generations: written.length, scores: scoreResults, written: new Set(written.map((row) => row.observationId)) };
     },
