@@ -17,8 +17,8 @@ import { listJsonText } from "./transformer.ts";
 import { list as teamsList } from "./routers/teams/list.ts";
 import { list as teamMembersList } from "./routers/team-members/list.ts";
 
-/** The data of a query's answer as JSON text, or null to have the procedure answer. */
-export type DirectAnswer = (ctx: Context, input: unknown) => Promise<string | null>;
+/** The data of a query's answer as JSON text in parts (their concatenation), or null to have the procedure answer. */
+export type DirectAnswer = (ctx: Context, input: unknown) => Promise<string[] | null>;
 
 /**
  * The fully signed-in person protectedProcedure and callerProcedure admit, with their app role; null

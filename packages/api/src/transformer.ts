@@ -224,19 +224,30 @@ export function serializeToJsonText(value: unknown): string | null {
 }
 
 /**
- * serializeToJsonText's text of a list of objects whose JSON is already written (`items`: each object's
- * JSON joined by commas, as PostgreSQL's row_to_json writes them) and whose `dateKeys` hold Dates
- * written as toISOString: the annotations list each item's dates in the order the walker meets them.
+ * serializeToJsonText's text of a list of objects whose JSON is already written (`pieces`: each one or
+ * more objects' JSON joined by commas, as PostgreSQL's row_to_json writes them, in the list's order) and
+ * whose `dateKeys` hold Dates written as toISOString: the annotations list each item's dates in the order
+ * the walker meets them. In parts, whose concatenation is the text: the pieces go to the answer's bytes
+ * as they are, never joined into one string (a large list's would stay in memory until a full collection).
  */
-export function listJsonText(list: { count: number; items: string }, dateKeys: readonly string[]): string {
-  if (list.count === 0 || dateKeys.length === 0) return `{"json":[${list.items}]}`;
+export function listJsonText(list: { count: number; pieces: readonly string[] }, dateKeys: readonly string[]): string[] {
+  const parts = ['{"json":['];
+  for (let index = 0; index < list.pieces.length; index++) {
+    if (index > 0) parts.push(",");
+    parts.push(list.pieces[index]!);
+  }
+  if (list.count === 0 || dateKeys.length === 0) {
+    parts.push("]}");
+    return parts;
+  }
   // Each key's path after the item's index, as JSON.stringify writes the whole path (the index is digits).
   const suffixes = dateKeys.map((key) => `${JSON.stringify(`.${escapeKey(key)}`).slice(1)}:["Date"]`);
   let values = "";
   for (let index = 0; index < list.count; index++) {
     for (const suffix of suffixes) values += `${values ? ",\"" : "\""}${index}${suffix}`;
   }
-  return `{"json":[${list.items}],"meta":{"values":{${values}},"v":1}}`;
+  parts.push('],"meta":{"values":{', values, '},"v":1}}');
+  return parts;
 }
 
 export function serialize(value: unknown): SuperJSONResult {

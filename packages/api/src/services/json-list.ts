@@ -2,10 +2,14 @@
 // checked and written again in JavaScript only to send the same text.
 import { Prisma } from "@promptly/db";
 
-/** A list's items as JSON text (each an object, joined by commas, in the list's order) and how many there are. */
+/**
+ * A list's items as JSON text, in the list's order: pieces each holding one or more objects joined by
+ * commas (a piece per row keeps a long list out of one large string, which stays in memory until a full
+ * collection), and how many objects there are.
+ */
 export interface JsonList {
   count: number;
-  items: string;
+  pieces: string[];
 }
 
 /**

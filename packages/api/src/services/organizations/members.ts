@@ -100,7 +100,7 @@ export async function listTeamMembersFor(db: DbOrTx, caller: Caller, teamId: str
  * (teamMemberItem's keys and values as the procedure sends them) in the list's order.
  */
 export async function listTeamMembersJson(db: DbOrTx, caller: Caller, teamId: string, action: Action): Promise<TeamRead<JsonList>> {
-  const [row] = await hotQuery<TeamAccessRow & JsonList>(db, Prisma.sql`
+  const [row] = await hotQuery<TeamAccessRow & { count: number; items: string }>(db, Prisma.sql`
     SELECT a.*, l.count, l.items
     FROM (${teamAccessSql(caller, teamId, action)}) a
     CROSS JOIN LATERAL (
@@ -117,7 +117,8 @@ export async function listTeamMembersJson(db: DbOrTx, caller: Caller, teamId: st
                s.super_user AS "isSuperUser", s.last_admin AS "isLastAdmin"
       ) item
     ) l`);
-  return { access: teamAccessFrom(caller, teamId, row), result: row ?? { count: 0, items: "" } };
+  // Few members a team: one piece.
+  return { access: teamAccessFrom(caller, teamId, row), result: { count: row?.count ?? 0, pieces: row?.count ? [row.items] : [] } };
 }
 
 /** One organization member as the list shows them (after a role change, in the same transaction). */
