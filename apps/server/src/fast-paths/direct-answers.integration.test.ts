@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { appProcess, createAccount, createHarness, createOrganization, createTeam, type AppProcess, type Harness } from "@promptly/api/testing";
 import { createApp } from "../app.ts";
 import { listenForTests, type TestServer } from "../../test/test-server.ts";
+import { trpcBatchOfOne as batchOfOne, trpcQuery as query, withoutFraming } from "../../test/trpc-paths.ts";
 import { fastPathAnswers } from "./answers.ts";
 
 let harness: Harness;
@@ -40,17 +41,6 @@ function seen(base: string, path: string, headers: Record<string, string> = {}) 
     req.end();
   });
 }
-
-/** The adapter streams its answer (chunked, gzipped over 1 kB); the fast path sends it whole: framing and encoding apart. */
-function withoutFraming({ headers, ...answer }: Answer) {
-  const { "content-encoding": _encoding, "content-length": _length, "transfer-encoding": _chunked, ...compared } = headers;
-  return { ...answer, headers: compared };
-}
-
-const query = (procedure: string, input?: unknown) =>
-  `/trpc/${procedure}${input === undefined ? "" : `?input=${encodeURIComponent(JSON.stringify({ json: input }))}`}`;
-const batchOfOne = (procedure: string, input?: unknown) =>
-  `/trpc/${procedure}?batch=1&input=${encodeURIComponent(JSON.stringify(input === undefined ? {} : { 0: { json: input } }))}`;
 
 async function cookieOf(userId: string, options?: { twoFactorVerified?: boolean }) {
   const client = await harness.signedInClient(userId, options);

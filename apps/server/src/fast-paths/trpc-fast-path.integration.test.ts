@@ -12,6 +12,7 @@ import { appRouter, createContext } from "@promptly/api";
 import { appProcess, createAccount, createHarness, createOrganization, createTeam, type AppProcess, type Harness } from "@promptly/api/testing";
 import { createApp } from "../app.ts";
 import { listenForTests, type TestServer } from "../../test/test-server.ts";
+import { trpcBatchOfOne as batchOfOne, trpcQuery as query, withoutFraming } from "../../test/trpc-paths.ts";
 import { trpcQueryFastPath } from "./trpc-fast-path.ts";
 
 let harness: Harness;
@@ -55,16 +56,9 @@ function seen(base: string, path: string, headers: Record<string, string> = {}, 
  * The answer apart from how it travels (see the top of the file): its encoding and its framing
  * (Content-Length, or chunks). Every other header, and Vary with it, stays compared.
  */
-function withoutEncoding({ gzip: _gzip, headers, ...answer }: Answer) {
-  const { "content-encoding": _encoding, "content-length": _length, "transfer-encoding": _chunked, ...compared } = headers;
-  return { ...answer, headers: compared };
+function withoutEncoding({ gzip: _gzip, ...answer }: Answer) {
+  return withoutFraming(answer);
 }
-
-const query = (procedure: string, input?: unknown) =>
-  `/trpc/${procedure}${input === undefined ? "" : `?input=${encodeURIComponent(JSON.stringify({ json: input }))}`}`;
-/** One query as httpBatchLink sends it (the web app, @promptly/client): a batch of one. */
-const batchOfOne = (procedure: string, input?: unknown) =>
-  `/trpc/${procedure}?batch=1&input=${encodeURIComponent(JSON.stringify(input === undefined ? {} : { 0: { json: input } }))}`;
 
 async function cookieOf(userId: string) {
   const client = await harness.signedInClient(userId);
