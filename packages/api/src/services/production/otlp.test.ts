@@ -88,6 +88,16 @@ describe("decodeOtlpProtobuf", () => {
       expect(() => decodeOtlpProtobuf(bytes)).toThrow(DomainError);
     }
   });
+
+  it("reads tags and lengths written longer than they need (up to ten bytes), as protobuf allows, the same as the short ones", () => {
+    // A varint of `value` padded to `size` bytes: each but the last with its continuation bit.
+    const padded = (value: number, size: number) => Buffer.from(Array.from({ length: size }, (_, index) => (Math.floor(value / 128 ** index) & 0x7f) | (index < size - 1 ? 0x80 : 0)));
+    const resourceSpans = Buffer.concat([bytesField(1, keyValue("deployment.environment", string("production"))), bytesField(2, bytesField(2, Buffer.concat(baseSpan)))]);
+    const short = Buffer.concat([padded(0x0a, 1), padded(resourceSpans.length, 2), resourceSpans]);
+    for (const [tagSize, lengthSize] of [[2, 2], [5, 5], [6, 7], [10, 10]]) {
+      expect(decodeOtlpProtobuf(Buffer.concat([padded(0x0a, tagSize!), padded(resourceSpans.length, lengthSize!), resourceSpans]))).toEqual(decodeOtlpProtobuf(short));
+    }
+  });
 });
 
 describe("generationsFromOtlp", () => {

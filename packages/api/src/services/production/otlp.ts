@@ -69,12 +69,31 @@ const bad = () => new DomainError("INVALID", INGEST_MSG.notOtlp);
 
 class Reader {
   private pos = 0;
-  private readonly view: DataView;
-  constructor(private readonly buf: Uint8Array) {
-    this.view = new DataView(buf.buffer, buf.byteOffset, buf.byteLength);
-  }
+  private view: DataView | undefined;
+  constructor(private readonly buf: Uint8Array) {}
   done() {
     return this.pos >= this.buf.length;
+  }
+  /**
+   * A varint as a number, for tags and lengths: read without BigInt while it fits in 35 bits (every
+   * real tag and length); a longer one is read again by varint() and converted, as it always was.
+   */
+  private uint(): number {
+    const start = this.pos;
+    let result = 0;
+    let multiplier = 1;
+    for (let index = 0; index < 5; index++) {
+      if (this.pos >= this.buf.length) throw bad();
+      const byte = this.buf[this.pos++]!;
+      result += (byte & 0x7f) * multiplier;
+      if (!(byte & 0x80)) return result;
+      multiplier *= 128;
+    }
+    this.pos = start;
+    return Number(this.varint());
+  }
+  private dataView(): DataView {
+    return (this.view ??= new DataView(this.buf.buffer, this.buf.byteOffset, this.buf.byteLength));
   }
   varint(): bigint {
     let result = 0n;
@@ -89,11 +108,11 @@ class Reader {
     }
   }
   tag(): [number, number] {
-    const tag = Number(this.varint());
+    const tag = this.uint();
     return [tag >>> 3, tag & 7];
   }
   bytes(): Uint8Array {
-    const length = Number(this.varint());
+    const length = this.uint();
     if (this.pos + length > this.buf.length) throw bad();
     const bytes = this.buf.subarray(this.pos, this.pos + length);
     this.pos += length;
@@ -101,13 +120,13 @@ class Reader {
   }
   fixed64(): bigint {
     if (this.pos + 8 > this.buf.length) throw bad();
-    const value = this.view.getBigUint64(this.pos, true);
+    const value = this.dataView().getBigUint64(this.pos, true);
     this.pos += 8;
     return value;
   }
   double(): number {
     if (this.pos + 8 > this.buf.length) throw bad();
-    const value = this.view.getFloat64(this.pos, true);
+    const value = this.dataView().getFloat64(this.pos, true);
     this.pos += 8;
     return value;
   }
@@ -116,7 +135,7 @@ class Reader {
     else if (wire === 1) this.pos += 8;
     else if (wire === 2) {
       // The length first: `this.pos += …varint()` would read pos before the varint moved it.
-      const length = Number(this.varint());
+      const length = this.uint();
       this.pos += length;
     }
     else if (wire === 5) this.pos += 4;
