@@ -116,39 +116,40 @@ const defined = <T>(value: T | undefined, fallback: T): T => (value === undefine
 /** Folds the patches of one generation (in the order sent) over what is stored of it. */
 function merge(stored: StoredGeneration | undefined, patches: GenerationPatch[], keepText: boolean): StoredGeneration {
   const first = patches[0]!;
-  let row: StoredGeneration = stored ?? {
+  // One row written in place (a copy of the stored one): every ingested span passes here.
+  const row: StoredGeneration = stored ? { ...stored } : {
     id: crypto.randomUUID(), promptId: null, promptName: "", version: null, traceId: null, observationId: first.observationId, source: first.source,
     model: null, environment: DEFAULT_ENVIRONMENT, startedAt: first.seenAt, endedAt: null, completionStartAt: null, latencyMs: null, ttftMs: null,
     inputTokens: null, outputTokens: null, cost: null, status: "ok", errorMessage: null, userRef: null, sessionRef: null, input: null, output: null,
     startSaid: false,
   };
   for (const patch of patches) {
-    const namesPrompt = patch.promptName !== undefined;
-    row = {
-      ...row,
-      // A prompt named again (or first) replaces the link: it is resolved again below.
-      promptName: defined(patch.promptName, row.promptName),
-      version: namesPrompt ? (patch.version ?? null) : row.version,
-      promptId: namesPrompt ? null : row.promptId,
-      traceId: defined(patch.traceId, row.traceId),
-      model: defined(patch.model, row.model),
-      environment: defined(patch.environment, row.environment),
-      startedAt: patch.startedAt ?? row.startedAt,
-      startSaid: row.startSaid || patch.startedAt !== undefined,
-      endedAt: defined(patch.endedAt, row.endedAt),
-      completionStartAt: defined(patch.completionStartAt, row.completionStartAt),
-      inputTokens: defined(patch.inputTokens, row.inputTokens),
-      outputTokens: defined(patch.outputTokens, row.outputTokens),
-      cost: defined(patch.cost, row.cost),
-      status: defined(patch.status, row.status),
-      errorMessage: defined(patch.errorMessage, row.errorMessage),
-      userRef: defined(patch.userRef, row.userRef),
-      sessionRef: defined(patch.sessionRef, row.sessionRef),
-      input: keepText && patch.input !== undefined ? capText(patch.input) : row.input,
-      output: keepText && patch.output !== undefined ? capText(patch.output) : row.output,
-    };
+    // A prompt named again (or first) replaces the link: it is resolved again below.
+    if (patch.promptName !== undefined) {
+      row.promptName = patch.promptName;
+      row.version = patch.version ?? null;
+      row.promptId = null;
+    }
+    row.traceId = defined(patch.traceId, row.traceId);
+    row.model = defined(patch.model, row.model);
+    row.environment = defined(patch.environment, row.environment);
+    row.startSaid = row.startSaid || patch.startedAt !== undefined;
+    row.startedAt = patch.startedAt ?? row.startedAt;
+    row.endedAt = defined(patch.endedAt, row.endedAt);
+    row.completionStartAt = defined(patch.completionStartAt, row.completionStartAt);
+    row.inputTokens = defined(patch.inputTokens, row.inputTokens);
+    row.outputTokens = defined(patch.outputTokens, row.outputTokens);
+    row.cost = defined(patch.cost, row.cost);
+    row.status = defined(patch.status, row.status);
+    row.errorMessage = defined(patch.errorMessage, row.errorMessage);
+    row.userRef = defined(patch.userRef, row.userRef);
+    row.sessionRef = defined(patch.sessionRef, row.sessionRef);
+    if (keepText && patch.input !== undefined) row.input = capText(patch.input);
+    if (keepText && patch.output !== undefined) row.output = capText(patch.output);
   }
-  return { ...row, latencyMs: msBetween(row.startedAt, row.endedAt), ttftMs: msBetween(row.startedAt, row.completionStartAt) };
+  row.latencyMs = msBetween(row.startedAt, row.endedAt);
+  row.ttftMs = msBetween(row.startedAt, row.completionStartAt);
+  return row;
 }
 
 /** A rollup row's figures: the sum of its generations' parts (a stored row's taken out, the merged one's put in). */
