@@ -276,6 +276,8 @@ export function appProcess(h: Harness, options: { rateLimitStore?: RateLimitStor
       },
     }) as unknown as Db,
     client,
+    // Its statements sent without Prisma's engine (hotQuery, hotRead, rawTransaction) count too.
+    () => queries++,
   );
   // Its own connection to the shared counters, as another process has.
   const rateLimits = new RateLimits(options.rateLimitStore ?? { store: "postgres", databaseUrl: h.database.url }, { keyPrefix: options.rateLimitKeyPrefix, reconcileMs: options.rateLimitReconcileMs });

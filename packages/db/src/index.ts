@@ -42,8 +42,9 @@ export function createDb({ url, max = 10 }: CreateDbOptions): Db {
  * Null when the client has no pool of ours (then the caller asks Prisma).
  */
 export async function hotRead<Row>(db: Db, statement: { name: string; text: string; values: unknown[] }): Promise<Row[] | null> {
-  const pool = pools.get(db);
+  const { pool, counted } = poolOf(db);
   if (!pool) return null;
+  counted();
   const result = await pool.query<Row & pg.QueryResultRow>(statement);
   return result.rows;
 }
@@ -59,8 +60,9 @@ const hotQueryNames = new Map<string, string>();
  * int4, bool, timestamptz and json; not int8, numeric or arrays of enums (cast those in the SQL).
  */
 export async function hotQuery<Row>(db: DbOrTx, sql: Prisma.Sql): Promise<Row[]> {
-  const pool = pools.get(db as Db);
+  const { pool, counted } = poolOf(db as Db);
   if (!pool) return (db as Db).$queryRaw<Row[]>(sql);
+  counted();
   const text = sql.text;
   let name = hotQueryNames.get(text);
   if (name === undefined && hotQueryNames.size < MAX_PREPARED_STATEMENTS) {
@@ -71,18 +73,29 @@ export async function hotQuery<Row>(db: DbOrTx, sql: Prisma.Sql): Promise<Row[]>
   return result.rows;
 }
 
-/** Clients derived from one of ours (`$extends`) that may run rawTransaction on its pool. */
-const derivedPools = new WeakMap<Db, pg.Pool>();
+/** Clients derived from one of ours (`$extends`): its pool, and what to tell of each statement run on it. */
+const derivedPools = new WeakMap<Db, { pool: pg.Pool; onStatement?: () => void }>();
 
 /**
- * Lets `derived` (a client made from `base` with `$extends`) run rawTransaction on base's connections.
- * Its other reads keep going through its extension (hotQuery does not take this path), so what the
- * extension observes of them stays as it was.
+ * Lets `derived` (a client made from `base` with `$extends`, e.g. one that counts its queries) run
+ * hotRead, hotQuery and rawTransaction on base's connections as base does, so what runs on it is what
+ * production runs; `onStatement` hears of each statement sent that way, as the extension hears of
+ * Prisma's.
  */
-export function derivedFrom<T extends object>(derived: T, base: Db): T {
+export function derivedFrom<T extends object>(derived: T, base: Db, onStatement?: () => void): T {
   const pool = pools.get(base);
-  if (pool) derivedPools.set(derived as unknown as Db, pool);
+  if (pool) derivedPools.set(derived as unknown as Db, { pool, onStatement });
   return derived;
+}
+
+const uncounted = () => {};
+
+/** The client's own pool (or the one it was derived from), and what counts a statement sent on it. */
+function poolOf(db: Db): { pool: pg.Pool | undefined; counted: () => void } {
+  const own = pools.get(db);
+  if (own) return { pool: own, counted: uncounted };
+  const derived = derivedPools.get(db);
+  return { pool: derived?.pool, counted: derived?.onStatement ?? uncounted };
 }
 
 /** A transaction on one of the client's own connections: `Prisma.sql` statements, and COPY for bulk rows. */
@@ -100,15 +113,21 @@ export interface RawTransaction {
  * `timeoutMs`, as Prisma's interactive transactions do; any error rolls everything back.
  */
 export async function rawTransaction<T>(db: Db, work: (tx: RawTransaction) => Promise<T>, { timeoutMs = 30_000 } = {}): Promise<T> {
-  const pool = pools.get(db) ?? derivedPools.get(db);
+  const { pool, counted } = poolOf(db);
   if (!pool) throw new Error("rawTransaction needs a client made by createDb (or one derived from it and told so by derivedFrom)");
   const client = await pool.connect();
   let broken = false;
   try {
     await client.query(`BEGIN; SET LOCAL statement_timeout = ${Math.max(1, Math.floor(timeoutMs))}`);
     const tx: RawTransaction = {
-      query: async <Row>(sql: Prisma.Sql) => (await client.query<Row & pg.QueryResultRow>({ text: sql.text, values: sql.values as unknown[] })).rows,
-      copy: (table, columns, rows) => copyFrom(client, `COPY ${table} (${columns.join(", ")}) FROM STDIN`, rows),
+      query: async <Row>(sql: Prisma.Sql) => {
+        counted();
+        return (await client.query<Row & pg.QueryResultRow>({ text: sql.text, values: sql.values as unknown[] })).rows;
+      },
+      copy: (table, columns, rows) => {
+        counted();
+        return copyFrom(client, `COPY ${table} (${columns.join(", ")}) FROM STDIN`, rows);
+      },
     };
     const result = await work(tx);
     await client.query("COMMIT");
