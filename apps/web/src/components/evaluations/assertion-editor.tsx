@@ -7,6 +7,7 @@ import { Button } from "@/components/ui/button";
 import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
 import { ModelInput } from "@/components/providers/model-input";
+import { ConnectionSelect } from "@/components/providers/connection-select";
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@/components/ui/select";
 import { Textarea } from "@/components/ui/textarea";
 import { trpc } from "@/lib/trpc";
@@ -136,18 +137,7 @@ function AssertionRow({ number, assertion, error, connections, onChange, onRemov
       {type === "judge" && (
         <div className="grid min-w-0 gap-3 sm:grid-cols-2">
           <FormField label={`Judge's connection of assertion ${number}`} id={connectionId}>
-            <Select value={assertion.connectionId ?? ""} onValueChange={(next) => onChange({ connectionId: next })}>
-              <SelectTrigger id={connectionId} className="w-full">
-                <SelectValue placeholder="Choose a connection" />
-              </SelectTrigger>
-              <SelectContent>
-                {connections.map((item) => (
-                  <SelectItem key={item.id} value={item.id}>
-                    {item.name}
-                  </SelectItem>
-                ))}
-              </SelectContent>
-            </Select>
+            <ConnectionSelect id={connectionId} value={assertion.connectionId ?? ""} onValueChange={(next) => onChange({ connectionId: next })} connections={connections} placeholder="Choose a connection" />
           </FormField>
           <FormField label={`Judge's model of assertion ${number}`}>
             <ModelInput models={connection?.models} value={assertion.model ?? ""} onChange={(event) => onChange({ model: event.target.value })} />

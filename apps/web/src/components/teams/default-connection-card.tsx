@@ -4,7 +4,8 @@ import { useId } from "react";
 import { toast } from "sonner";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { FormField } from "@/components/ui/form-field";
-import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@/components/ui/select";
+import { ConnectionSelect } from "@/components/providers/connection-select";
+import { SelectItem } from "@/components/ui/select";
 import { trpc } from "@/lib/trpc";
 
 /** Stands for "no team default" in the select (a connection id is a uuid). */
@@ -32,24 +33,16 @@ export function DefaultConnectionCard({ teamId }: { teamId: string }) {
       </CardHeader>
       <CardContent>
         <FormField label="Team's default connection" id={fieldId}>
-          <Select
+          <ConnectionSelect
+            id={fieldId}
             value={current.data?.connectionId ?? ORGANIZATION_DEFAULT}
             disabled={!current.data || update.isPending}
             onValueChange={(next) => update.mutate({ id: teamId, connectionId: next === ORGANIZATION_DEFAULT ? null : next })}
-          >
-            <SelectTrigger id={fieldId} className="w-full sm:w-80">
-              <SelectValue placeholder="Loading…" />
-            </SelectTrigger>
-            <SelectContent>
-              <SelectItem value={ORGANIZATION_DEFAULT}>The organization's default</SelectItem>
-              {connections.map((connection) => (
-                <SelectItem key={connection.id} value={connection.id}>
-                  {connection.name}
-                  {!connection.lastTest ? " (not tested)" : connection.lastTest.ok ? "" : " (test failed)"}
-                </SelectItem>
-              ))}
-            </SelectContent>
-          </Select>
+            connections={connections}
+            placeholder="Loading…"
+            className="w-full sm:w-80"
+            before={<SelectItem value={ORGANIZATION_DEFAULT}>The organization's default</SelectItem>}
+          />
         </FormField>
       </CardContent>
     </Card>

@@ -11,6 +11,7 @@ import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
 import { ModelInput } from "@/components/providers/model-input";
 import { Label } from "@/components/ui/label";
+import { ConnectionSelect } from "@/components/providers/connection-select";
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@/components/ui/select";
 import { Textarea } from "@/components/ui/textarea";
 import { Tooltip, TooltipContent, TooltipTrigger } from "@/components/ui/tooltip";
@@ -185,20 +186,7 @@ export function PlaygroundColumn(props: PlaygroundColumnProps) {
 
       <div className="grid gap-3 sm:grid-cols-2">
         <FormField label="Connection" className="sm:col-span-2" id={connectionFieldId}>
-          <Select value={connectionId} onValueChange={(next) => onSettings({ connectionId: next })}>
-            {/* The Select root renders nothing: the label's id goes to its trigger. */}
-            <SelectTrigger id={connectionFieldId} className="w-full">
-              <SelectValue placeholder="Choose a connection" />
-            </SelectTrigger>
-            <SelectContent>
-              {connections.map((item) => (
-                <SelectItem key={item.id} value={item.id}>
-                  {item.name}
-                  {!item.lastTest ? " (not tested)" : item.lastTest.ok ? "" : " (test failed)"}
-                </SelectItem>
-              ))}
-            </SelectContent>
-          </Select>
+          <ConnectionSelect id={connectionFieldId} value={connectionId} onValueChange={(next) => onSettings({ connectionId: next })} connections={connections} placeholder="Choose a connection" />
         </FormField>
         <FormField label="Model" className="sm:col-span-2" description={connection?.models.length ? undefined : "Any model the provider offers."}>
           <ModelInput models={connection?.models} value={column.settings.model} onChange={(event) => onSettings({ model: event.target.value })} />
