@@ -5,21 +5,15 @@
 // and response format changes, and the editor carries them into the next version, saying variables in
 // them are not filled.
 import { randomBytes } from "node:crypto";
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test } from "@playwright/test";
 import { PROMPT_MSG, TOOLS_MSG } from "@promptly/shared";
-import { fakeAnswerText, startFakeProvider, type FakeProvider } from "../../../packages/api/testing/fake-provider.ts";
+import { fakeAnswerText } from "../../../packages/api/testing/fake-provider.ts";
 import { callMutation, createAccount, createTeamInNewOrganization, signedInPage, uniqueName, withDb } from "./support/accounts.ts";
 import { consoleErrors } from "./support/console.ts";
-import { recordSecret } from "./support/secrets.ts";
+import { fakeProviderForFile, playgroundColumn as column, testedConnection } from "./support/providers.ts";
 
-let provider: FakeProvider;
-test.beforeAll(async () => {
-  provider = await startFakeProvider({ apiKey: `sk-e2e-${randomBytes(16).toString("hex")}` });
-  recordSecret("provider key", provider.apiKey);
-});
-test.afterAll(() => provider?.close());
+const provider = fakeProviderForFile();
 
-const column = (page: Page, number: number) => page.getByRole("region", { name: `Model ${number}`, exact: true });
 
 const runsOf = (promptId: string) =>
   withDb(async (client) => (await client.query<{ tool_calls: { name: string; arguments: string }[] }>(`SELECT tool_calls FROM prompt_runs WHERE prompt_id = $1 ORDER BY created_at`, [promptId])).rows);
@@ -33,11 +27,8 @@ test("a tool call shows in the playground and is recorded; the author's tool res
   ]);
   // The connection and the prompt through the API: they are not under test here.
   const adminPage = await signedInPage(browser, admin.email);
-  const connection = (await callMutation(adminPage.request, "providers.create", {
-    organizationId: organization.id, kind: "openai-compatible", name: uniqueName("Local"), baseUrl: provider.openaiBaseUrl, apiKey: provider.apiKey,
-  })) as { id: string };
   // Tested, it is the connection the playground starts on (the only one that passed its test).
-  await callMutation(adminPage.request, "providers.test", { id: connection.id });
+  await testedConnection(adminPage.request, organization.id, provider());
   await adminPage.context().close();
   const page = await signedInPage(browser, editor.email);
   const errors = consoleErrors(page);
@@ -47,7 +38,7 @@ test("a tool call shows in the playground and is recorded; the author's tool res
     tools: [{ name: "get_weather", description: "The forecast for a city", parameters: { type: "object", properties: { city: { type: "string" } }, required: ["city"] } }],
   })) as { id: string };
 
-  provider.answer.toolCall = { name: "get_weather", arguments: { city: "Oslo" } };
+  provider().answer.toolCall = { name: "get_weather", arguments: { city: "Oslo" } };
   try {
     await page.goto(`/prompts/${prompt.id}?tab=playground`);
     await page.getByLabel("city", { exact: true }).fill("Oslo");
@@ -65,11 +56,11 @@ test("a tool call shows in the playground and is recorded; the author's tool res
     await expect(output).toContainText(fakeAnswerText("Will it rain in Oslo?"));
     await expect(output.getByText("Rain all day, 12 °C", { exact: true })).toBeVisible();
     await expect(output).toContainText("Result of get_weather");
-    const sent = provider.calls.filter((item) => item.path === "/v1/chat/completions").at(-1)!.body as { messages: { role: string }[] };
+    const sent = provider().calls.filter((item) => item.path === "/v1/chat/completions").at(-1)!.body as { messages: { role: string }[] };
     expect(sent.messages.map((message) => message.role)).toEqual(["user", "assistant", "tool"]);
     await expect(column(page, 1).getByLabel("Your reply")).toBeVisible();
   } finally {
-    provider.answer.toolCall = null;
+    provider().answer.toolCall = null;
   }
 
   // A second version adds an argument to the tool and asks for a JSON answer: Compare shows both changes.

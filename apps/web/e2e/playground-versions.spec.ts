@@ -6,19 +6,13 @@
 // Compare opens on what changed last (the latest against production) and marks the changed words.
 import { randomBytes } from "node:crypto";
 import { expect, test, type Page } from "@playwright/test";
-import { fakeAnswerText, startFakeProvider, type FakeProvider } from "../../../packages/api/testing/fake-provider.ts";
+import { fakeAnswerText } from "../../../packages/api/testing/fake-provider.ts";
 import { callMutation, createAccount, createTeamInNewOrganization, signedInPage, signIn, uniqueName } from "./support/accounts.ts";
 import { consoleErrors } from "./support/console.ts";
-import { recordSecret } from "./support/secrets.ts";
+import { fakeProviderForFile, playgroundColumn as column, testedConnection } from "./support/providers.ts";
 
-let provider: FakeProvider;
-test.beforeAll(async () => {
-  provider = await startFakeProvider({ apiKey: `sk-e2e-${randomBytes(16).toString("hex")}` });
-  recordSecret("provider key", provider.apiKey);
-});
-test.afterAll(() => provider?.close());
+const provider = fakeProviderForFile();
 
-const column = (page: Page, number: number) => page.getByRole("region", { name: `Model ${number}`, exact: true });
 
 const chooseVersion = async (page: Page, number: number, option: string) => {
   await column(page, number).getByRole("combobox", { name: "Version" }).click();
@@ -35,10 +29,7 @@ test("two columns on versions 1 and 2 answer each with its version after one Run
   ]);
   // The connection and the versions through the API: they are not under test here.
   const adminPage = await signedInPage(browser, admin.email);
-  const connection = (await callMutation(adminPage.request, "providers.create", {
-    organizationId: organization.id, kind: "openai-compatible", name: uniqueName("Local"), baseUrl: provider.openaiBaseUrl, apiKey: provider.apiKey,
-  })) as { id: string };
-  await callMutation(adminPage.request, "providers.test", { id: connection.id });
+  await testedConnection(adminPage.request, organization.id, provider());
   await adminPage.context().close();
   const page = await signedInPage(browser, editor.email);
   await page.setViewportSize({ width: 1400, height: 900 });

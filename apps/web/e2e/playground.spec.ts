@@ -5,22 +5,16 @@
 // stopped, the provider's stream closed), and saves the edited template as version 2 through the editor.
 // A template too long for a run's URL is staged first (playground.stage) and run, and continued, by its draft.
 import { randomBytes } from "node:crypto";
-import { expect, test, type Page } from "@playwright/test";
-import { fakeAnswerText, startFakeProvider, type FakeProvider } from "../../../packages/api/testing/fake-provider.ts";
+import { expect, test } from "@playwright/test";
+import { fakeAnswerText } from "../../../packages/api/testing/fake-provider.ts";
 import { callMutation, createAccount, createTeamInNewOrganization, signIn, signedInPage, uniqueName, withDb } from "./support/accounts.ts";
 import { seriousViolations } from "./support/axe.ts";
 import { consoleErrors } from "./support/console.ts";
 import { E2E } from "./support/env.ts";
-import { recordSecret } from "./support/secrets.ts";
+import { fakeProviderForFile, playgroundColumn as column, testedConnection } from "./support/providers.ts";
 
-let provider: FakeProvider;
-test.beforeAll(async () => {
-  provider = await startFakeProvider({ apiKey: `sk-e2e-${randomBytes(16).toString("hex")}` });
-  recordSecret("provider key", provider.apiKey);
-});
-test.afterAll(() => provider?.close());
+const provider = fakeProviderForFile();
 
-const column = (page: Page, number: number) => page.getByRole("region", { name: `Model ${number}`, exact: true });
 
 const runsOf = (promptId: string) =>
   withDb(async (client) => (await client.query<{ model: string; status: string; draft: boolean }>(`SELECT model, status, draft FROM prompt_runs WHERE prompt_id = $1 ORDER BY created_at`, [promptId])).rows);
@@ -44,8 +38,8 @@ test("an admin connects a provider; an editor runs two models side by side on an
   await page.getByRole("option", { name: "OpenAI-compatible" }).click();
   const connectionName = uniqueName("Local models");
   await add.getByLabel("Name").fill(connectionName);
-  await add.getByLabel("Base URL").fill(provider.openaiBaseUrl);
-  await add.getByLabel("API key").fill(provider.apiKey);
+  await add.getByLabel("Base URL").fill(provider().openaiBaseUrl);
+  await add.getByLabel("API key").fill(provider().apiKey);
   await add.getByLabel("Models (optional)").fill("gpt-4o-mini, gpt-4o");
   await add.getByRole("button", { name: "Add connection" }).click();
   await expect(add).toBeHidden();
@@ -92,7 +86,7 @@ test("an admin connects a provider; an editor runs two models side by side on an
   await column(editorPage, 2).getByLabel("Max tokens").fill("200");
 
   // Run: the pieces show as they come (a short pause between them), then each column's figures.
-  provider.answer.chunkDelayMs = 150;
+  provider().answer.chunkDelayMs = 150;
   await editorPage.getByRole("button", { name: "Run", exact: true }).click();
   const answer = fakeAnswerText("Write a haiku about the sea.");
   const output = (number: number) => column(editorPage, number).getByTestId("column-output");
@@ -114,20 +108,20 @@ test("an admin connects a provider; an editor runs two models side by side on an
   expect((await runsOf(prompt.id)).map((run) => run.model).sort()).toEqual(["gpt-4o", "gpt-4o-mini"]);
 
   // Carry the first column's conversation on: its answer and the reply go after the prompt.
-  provider.answer.chunkDelayMs = 0;
-  const callsBefore = provider.calls.length;
+  provider().answer.chunkDelayMs = 0;
+  const callsBefore = provider().calls.length;
   await column(editorPage, 1).getByLabel("Your reply").fill("Now in French.");
   await column(editorPage, 1).getByRole("button", { name: "Continue" }).click();
   await expect(output(1)).toContainText(fakeAnswerText("Now in French."));
   await expect(output(1).getByText("Now in French.", { exact: true })).toBeVisible();
-  expect((provider.calls.slice(callsBefore).find((call) => call.path === "/v1/chat/completions")!.body as { messages: unknown }).messages).toEqual([
+  expect((provider().calls.slice(callsBefore).find((call) => call.path === "/v1/chat/completions")!.body as { messages: unknown }).messages).toEqual([
     { role: "user", content: "Write a haiku about the sea." },
     { role: "assistant", content: answer },
     { role: "user", content: "Now in French." },
   ]);
 
   // A provider that refuses says why, in its words.
-  provider.failWith = 429;
+  provider().failWith = 429;
   try {
     await editorPage.getByRole("button", { name: "Run", exact: true }).click();
     for (const number of [1, 2]) await expect(column(editorPage, number).getByRole("alert")).toContainText(`${connectionName} is rate limiting requests (429): retry in a moment`);
@@ -138,7 +132,7 @@ test("an admin connects a provider; an editor runs two models side by side on an
     await expect(details.locator("pre")).toHaveText("429: Rate limit reached for requests.");
     await expect(column(editorPage, 1).getByRole("button", { name: "Continue" })).toHaveCount(0);
   } finally {
-    provider.failWith = null;
+    provider().failWith = null;
   }
 
   // On a phone the columns stack, and nothing is wider than the screen.
@@ -158,7 +152,7 @@ test("an admin connects a provider; an editor runs two models side by side on an
   await editorPage.setViewportSize({ width: 1280, height: 800 });
 
   // A long third run (Ctrl+Enter), stopped midway: what came stays, the provider's streams close.
-  Object.assign(provider.answer, { chunkDelayMs: 50, repeat: 400 });
+  Object.assign(provider().answer, { chunkDelayMs: 50, repeat: 400 });
   await template.press("Control+Enter");
   await expect(output(1)).toHaveAttribute("aria-busy", "true");
   await expect(output(1)).toContainText(/Echo:.*Echo:/s);
@@ -167,8 +161,8 @@ test("an admin connects a provider; an editor runs two models side by side on an
   await expect(column(editorPage, 2).getByText("Stopped: the answer is what came before Stop.")).toBeVisible();
   await expect(editorPage.getByRole("button", { name: "Run", exact: true })).toBeEnabled();
   await expect.poll(async () => (await runsOf(prompt.id)).filter((run) => run.status === "stopped").length).toBe(2);
-  await expect.poll(() => provider.openStreams).toBe(0);
-  Object.assign(provider.answer, { chunkDelayMs: 0, repeat: 1 });
+  await expect.poll(() => provider().openStreams).toBe(0);
+  Object.assign(provider().answer, { chunkDelayMs: 0, repeat: 1 });
 
   // Save the edit with the second column's model: the editor opens filled; nothing is saved before Save version.
   await column(editorPage, 2).getByRole("button", { name: "Save as new version with model 2" }).click();
@@ -204,11 +198,8 @@ test("a long edited template (30,000 characters) runs from the tab and is contin
   const { organization, team } = await createTeamInNewOrganization([{ userId: editor.id, role: "admin" }]);
   const page = await signedInPage(browser, editor.email);
   const errors = consoleErrors(page);
-  const connection = (await callMutation(page.request, "providers.create", {
-    organizationId: organization.id, kind: "openai-compatible", name: uniqueName("Local"), baseUrl: provider.openaiBaseUrl, apiKey: provider.apiKey,
-  })) as { id: string };
   // Tested, it is the connection the playground starts on (the only one that passed its test).
-  await callMutation(page.request, "providers.test", { id: connection.id });
+  await testedConnection(page.request, organization.id, provider());
   const prompt = (await callMutation(page.request, "prompts.create", {
     teamId: team.id, name: `e2e/${randomBytes(5).toString("hex")}`, title: uniqueName("Long"), visibility: "team", type: "text", template: "Write about {{ topic }}.", model: "gpt-4o-mini",
   })) as { id: string };
@@ -223,7 +214,7 @@ test("a long edited template (30,000 characters) runs from the tab and is contin
   await page.getByRole("textbox", { name: "Template", exact: true }).fill(long);
   await page.getByLabel("topic", { exact: true }).fill("the sea");
   const sent = long.replace("{{ topic }}", "the sea");
-  const received = () => provider.calls.filter((call) => JSON.stringify(call.body).includes(sent)).map((call) => (call.body as { messages: unknown }).messages);
+  const received = () => provider().calls.filter((call) => JSON.stringify(call.body).includes(sent)).map((call) => (call.body as { messages: unknown }).messages);
 
   await page.getByRole("button", { name: "Run", exact: true }).click();
   await expect(column(page, 1).getByTestId("run-figures")).toBeVisible();
