@@ -4,7 +4,7 @@
 // a provider's failure is a 502 with its status and message.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createPromptClient, PromptlyApiError, type RunStreamEvent } from "@promptly/client";
-import { DEFAULT_MODEL_PRICES, PROVIDER_MSG, RUNTIME_MSG, RUN_MSG, runtimeError, runtimeRunResult, type RuntimeRunResult } from "@promptly/shared";
+import { DEFAULT_MODEL_PRICES, PROVIDER_MSG, RUNTIME_MSG, RUN_MSG, RUN_OUTPUT_MAX_CHARS, runtimeError, runtimeRunResult, type RuntimeRunResult } from "@promptly/shared";
 import { createAccount, createHarness, createOrganization, createTeam, type Harness } from "@promptly/api/testing";
 import { fakeAnswerText, startFakeProvider, type FakeProvider } from "@promptly/api/testing/fake-provider";
 import { createApp } from "../../app.ts";
@@ -452,9 +452,12 @@ describe("a run answered whole and the same run streamed", () => {
       expect(last.event).toBe("error");
       const { run, ...error } = last.data as { run: RuntimeRunResult["run"] };
       expect(wholeBody).toEqual(error);
-      const [streamedRow, wholeRow] = await h.database.db.promptRun.findMany({ orderBy: { createdAt: "desc" }, take: 2, select: { id: true } });
-      expect(streamedRow!.id).toBe(run.id);
-      expect(await recorded(wholeRow!.id)).toEqual(await recorded(streamedRow!.id));
+      // The two runs just recorded: the streamed one is named by its error event, the whole one is the other
+      // (two runs may share a created_at, so their order cannot tell them apart).
+      const latest = await h.database.db.promptRun.findMany({ orderBy: [{ createdAt: "desc" }, { id: "asc" }], take: 2, select: { id: true } });
+      expect(latest.map((row) => row.id)).toContain(run.id);
+      const wholeRow = latest.find((row) => row.id !== run.id)!;
+      expect(await recorded(wholeRow.id)).toEqual(await recorded(run.id));
     }
     return wholeBody;
   }
@@ -486,6 +489,21 @@ describe("a run answered whole and the same run streamed", () => {
       expect(runtimeRunResult.parse(await bothWays({ variables: { city: "Oslo" } }, "support%2Fweather")).run.schemaMatched).toBe(false);
     } finally {
       provider.answer.toolCall = null;
+      provider.answer.text = null;
+    }
+  });
+
+  it("a whole answer past the output's limit is cut, and still records the tokens and cost the call used", async () => {
+    try {
+      provider.answer.text = "word ".repeat(Math.ceil(RUN_OUTPUT_MAX_CHARS / 5) + 10);
+      const whole = await post(keys["run"]!.key, { variables: { customer: "Ada", topic: "billing" } }, "support/reply");
+      expect(whole.status).toBe(200);
+      const { output, run } = runtimeRunResult.parse(await whole.json());
+      expect(output).toHaveLength(RUN_OUTPUT_MAX_CHARS);
+      expect(run.inputTokens).toBeGreaterThan(0);
+      expect(run.outputTokens).toBeGreaterThan(0);
+      expect(run.cost).toBeGreaterThan(0);
+    } finally {
       provider.answer.text = null;
     }
   });

@@ -31,6 +31,14 @@ export async function modelPriceFor(db: DbOrTx, organizationId: string, model: s
     SELECT input_per_million AS "inputPerMillion", output_per_million AS "outputPerMillion" FROM model_prices
     WHERE organization_id = ${organizationId}::uuid AND model = ${model}`);
   if (own) return { model, inputPerMillion: own.inputPerMillion, outputPerMillion: own.outputPerMillion };
+  return builtInModelPrice(model);
+}
+
+/**
+ * The built-in price of `model` (DEFAULT_MODEL_PRICES), or null: what modelPriceFor falls back to
+ * when the organization set none. runs.ts's insert applies the same rule in SQL.
+ */
+export function builtInModelPrice(model: string): ModelPriceEntry | null {
   return DEFAULT_MODEL_PRICES.find((entry) => entry.model === model) ?? null;
 }
 

@@ -373,7 +373,7 @@ export async function completeModelAnswer(
 }
 
 /**
- * completeModelAnswer's one response as streamModelAnswer's pieces (its text whole, then the usage,
+ * completeModelAnswer's one response as streamModelAnswer's pieces (the usage, then its text whole,
  * then the tool calls), for a caller that reads the answer whole (a run asked for without a stream):
  * one JSON body read whole costs the server far less than an event stream read piece by piece.
  * OpenAI and compatible servers only: Anthropic's whole answer gives a tool call's arguments as an
@@ -386,11 +386,12 @@ export async function* wholeModelAnswer(
 ): AsyncGenerator<StreamPiece> {
   if (connection.kind === "anthropic") throw new Error("wholeModelAnswer: Anthropic's answers are read as streamed");
   const answer = await completeModelAnswer(connection, options, request);
-  if (answer.text) yield { type: "text", text: answer.text };
-  // As the stream's last chunk reports it: both counts, or none (the provider sent no usage).
+  // The usage first (the stream's last chunk reports it: both counts, or none): a reader that stops at
+  // an answer past its size still records what the call used.
   if (answer.inputTokens !== null || answer.outputTokens !== null) {
     yield { type: "usage", ...(answer.inputTokens !== null ? { inputTokens: answer.inputTokens } : {}), ...(answer.outputTokens !== null ? { outputTokens: answer.outputTokens } : {}) };
   }
+  if (answer.text) yield { type: "text", text: answer.text };
   for (const call of answer.toolCalls) yield { type: "toolCall", call };
 }
 

@@ -5,13 +5,14 @@
 import { z } from "zod";
 import { Prisma, hotQuery, type Db, type DbOrTx } from "@promptly/db";
 import {
-  bodyIncludes, DEFAULT_MAX_CONCURRENT_RUNS, DEFAULT_MODEL_PRICES, RUNTIME_MSG, RUN_MSG, RUN_OUTPUT_MAX_CHARS, RUN_STATUSES, compile, displayName, isPlaceholder, runParametersSchema,
+  bodyIncludes, DEFAULT_MAX_CONCURRENT_RUNS, RUNTIME_MSG, RUN_MSG, RUN_OUTPUT_MAX_CHARS, RUN_STATUSES, compile, displayName, isPlaceholder, runParametersSchema,
   unfilledPlaceholders, type ChatMessage, type PromptMessage, type PromptVersionBody, type RunParameters, type VariableContract, type listRunsInput, type runPromptInput,
 } from "@promptly/shared";
 import type { ApiConfig } from "../types.ts";
 import { fail } from "../../errors.ts";
 import { createdAtSortValue, decodeKeysetCursor, encodeKeysetCursor } from "../platform/keyset-cursor.ts";
 import { allowModel, allowTeamConnection, findRunConnection, openRunConnection, type RunConnectionRow } from "../models/connections.ts";
+import { builtInModelPrice } from "../models/prices.ts";
 import { withStagedDraft } from "./playground-drafts.ts";
 import { describeProviderError, providerTimedOut, streamModelAnswer, wholeModelAnswer, type ModelInput } from "../models/provider-client.ts";
 import { resolveIncludes, type IncludeBody, type IncludeReader } from "../prompts/prompt-includes.ts";
@@ -398,7 +399,7 @@ async function* answerRun(
       ttftMs,
       totalMs: Math.round(performance.now() - startedAt),
       // At the built-in price; the insert reads the organization's own (modelPriceFor's rule).
-      cost: costAt(DEFAULT_MODEL_PRICES.find((entry) => entry.model === prepared.model) ?? null, inputTokens, outputTokens),
+      cost: costAt(builtInModelPrice(prepared.model), inputTokens, outputTokens),
       status: ending.status,
       error: ending.error,
       errorDetail: ending.errorDetail ?? null,
