@@ -96,6 +96,22 @@ describe("online evaluation", () => {
     expect(await scoresOf(ids)).toEqual([]);
   });
 
+  it("evaluates nothing of an archived prompt (whose settings cannot change): neither a claim made before it was archived nor a new one", async () => {
+    const { admin } = fx.world.callers;
+    const prompt = await createPrompt(admin, fx.team.id, { visibility: "team" });
+    await admin.production.onlineEvaluation.set({ promptId: prompt.id, enabled: true, samplePercent: 100, dailyCapUsd: 1, assertions: [{ name: "greets", assertion: { type: "contains", value: "Ada" } }] });
+    const before = await ingest(prompt, 2, "Hello, Ada!");
+    await db().$executeRaw`UPDATE prompts SET archived_at = now() WHERE id = ${prompt.id}::uuid`;
+    // Claimed as the sweep had claimed them before the archive, then run.
+    await db().$executeRaw`INSERT INTO online_evaluation_runs (generation_id, prompt_id, day) SELECT unnest(${before}::uuid[]), ${prompt.id}::uuid, current_date`;
+    for (const generationId of before) await queue().boss.send("online-evaluations", { generationId });
+    await settled(prompt.id);
+    const after = await ingest(prompt, 2, "Hello, Ada!");
+    expect(await online().sweep()).toBe(0);
+    expect(await scoresOf([...before, ...after])).toEqual([]);
+    expect(await db().onlineEvaluationRun.count({ where: { promptId: prompt.id } })).toBe(2);
+  });
+
   it("judges until the day's judging cost reaches the cap, then only checks the programmatic assertions", async () => {
     const { admin, orgAdmin } = fx.world.callers;
     // About a hundred tokens a judgement at $1,000 per million: each costs about $0.1, over the cap of $0.05.

@@ -147,7 +147,8 @@ export class OnlineEvaluationWorker {
         INSERT INTO online_evaluation_runs (generation_id, prompt_id, day)
         SELECT g.id, g.prompt_id, ${utcDay(now)}::date
           FROM online_evaluations oe
-          JOIN prompts p ON p.id = oe.prompt_id
+          -- An archived prompt's settings cannot change until it is restored: it is not evaluated meanwhile.
+          JOIN prompts p ON p.id = oe.prompt_id AND p.archived_at IS NULL
           JOIN teams t ON t.id = p.team_id AND t.keep_generation_text
           JOIN generations g ON g.prompt_id = oe.prompt_id AND g.started_at > ${now}::timestamptz - ${SWEEP_LOOKBACK}::interval
          WHERE oe.enabled AND oe.sample_percent > 0 AND jsonb_array_length(oe.assertions) > 0 AND g.output IS NOT NULL
@@ -187,6 +188,8 @@ export class OnlineEvaluationWorker {
 
 interface Claimed {
   status: string;
+  /** Archived since it was claimed: an archived prompt is not evaluated (nor can its settings change). */
+  archived: boolean;
   promptId: string;
   teamId: string;
   organizationId: string;
@@ -204,7 +207,7 @@ interface Claimed {
 async function runOnlineEvaluation(deps: { db: Db; config: ApiConfig; now: Date }, generationId: string): Promise<void> {
   const { db, now } = deps;
   const [row] = await db.$queryRaw<Claimed[]>`
-    SELECT r.status, r.prompt_id AS "promptId", p.team_id AS "teamId", p.organization_id AS "organizationId", g.output, g.latency_ms AS "latencyMs", g.cost,
+    SELECT r.status, p.archived_at IS NOT NULL AS archived, r.prompt_id AS "promptId", p.team_id AS "teamId", p.organization_id AS "organizationId", g.output, g.latency_ms AS "latencyMs", g.cost,
            v.response_format AS "responseFormat", oe.enabled, oe.daily_cap_usd AS "dailyCapUsd", oe.sample_percent AS "samplePercent", oe.assertions
       FROM online_evaluation_runs r
       JOIN prompts p ON p.id = r.prompt_id
@@ -219,8 +222,8 @@ async function runOnlineEvaluation(deps: { db: Db; config: ApiConfig; now: Date 
     db.$executeRaw`UPDATE online_evaluation_runs SET status = 'done', cost = ${cost}, day = ${utcDay(now)}::date, finished_at = ${now}
                     WHERE generation_id = ${generationId}::uuid AND status <> 'done'`;
   const settings = row.enabled === null ? OFF : readSettings({ enabled: row.enabled, samplePercent: row.samplePercent ?? 0, dailyCapUsd: row.dailyCapUsd ?? 0, assertions: row.assertions });
-  // Turned off since it was claimed, or the generation was deleted (retention): nothing to judge.
-  if (!settings.enabled || row.output === null) {
+  // Turned off or archived since it was claimed, or the generation was deleted (retention): nothing to judge.
+  if (!settings.enabled || row.archived || row.output === null) {
     await finish(0);
     return;
   }
