@@ -107,8 +107,15 @@ export function trpcQueryFastPath<TContext>({ router, createContext, serializeTo
     try {
       ctx = await createContext({ req, res });
       const direct = Object.hasOwn(directAnswers, path) ? directAnswers[path] : undefined;
-      // Anything the direct answer leaves (a refusal, a failure) is the procedure's to answer, as without it.
-      written = direct ? await direct(ctx, input).catch(() => null) : null;
+      // Anything the direct answer leaves (a refusal, a failure) is the procedure's to answer, as without it;
+      // a failure is still reported as the adapter reports one, so a broken statement is seen, not run twice unseen.
+      const asked = ctx;
+      written = direct
+        ? await direct(asked, input).catch((cause: unknown) => {
+            onError?.({ error: getTRPCErrorFromUnknown(cause), path, input, ctx: asked, type: "query", req });
+            return null;
+          })
+        : null;
       if (written !== null) fastPathAnswers.directAnswer++;
       const data = written !== null ? null : await callTRPCProcedure({
         router, path, type: "query", ctx, getRawInput: async () => input, signal: undefined, batchIndex: 0,
