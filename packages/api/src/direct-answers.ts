@@ -2,10 +2,10 @@
 // PostgreSQL as JSON text, for the host's single-query fast path: the data the procedure would return,
 // serialised as the transformer writes it (serializeToJsonText's text), without the rows ever reaching
 // JavaScript. Each one decides who may read exactly as its procedure does, with the same functions
-// and statements (resolveCaller, the visibility rule, teamAccessSql and the one decision); whenever
-// the procedure would answer anything but the list (no session, a key, a second factor still to give,
-// a bad input, a team the caller may not read, a test fault), it answers null and the host calls the
-// procedure, which then gives its own error. Equal answers are proved by
+// and statements (signedInDecision, resolveCaller, the visibility rule, teamAccessSql and the one
+// decision); whenever the procedure would answer anything but the list (no session, a key, a second
+// factor still to give, a bad input, a team the caller may not read, a test fault), it answers null and
+// the host calls the procedure, which then gives its own error. Equal answers are proved by
 // apps/server/src/fast-paths/direct-answers.integration.test.ts.
 import type { Context } from "./context.ts";
 import type { Caller } from "./services/access/access.ts";
@@ -14,6 +14,7 @@ import { authorize } from "./services/access/authorize.ts";
 import { listTeamsJson } from "./services/organizations/teams.ts";
 import { listTeamMembersJson } from "./services/organizations/members.ts";
 import { listJsonText } from "./transformer.ts";
+import { signedInDecision } from "./procedures.ts";
 import { list as teamsList } from "./routers/teams/list.ts";
 import { list as teamMembersList } from "./routers/team-members/list.ts";
 
@@ -21,13 +22,15 @@ import { list as teamMembersList } from "./routers/team-members/list.ts";
 export type DirectAnswer = (ctx: Context, input: unknown) => Promise<string[] | null>;
 
 /**
- * The fully signed-in person protectedProcedure and callerProcedure admit, with their app role; null
- * for any other caller, and for a person without a stored app role (the procedure stores it).
+ * The fully signed-in person protectedProcedure and callerProcedure admit (their one decision,
+ * signedInDecision), with their app role; null for any caller they refuse, for a person without a
+ * stored app role (the procedure stores it), and for a request with test faults (the procedure fails it).
  */
 async function signedInCaller(ctx: Context): Promise<Caller | null> {
-  const principal = ctx.principal;
-  if (ctx.req.failing?.size || principal?.kind !== "user" || !principal.session.twoFactorVerified || !principal.user.appRole) return null;
-  const { userId, role, isSuperUser } = await resolveCaller(ctx.db, principal.user);
+  if (ctx.req.failing?.size) return null;
+  const decision = signedInDecision(ctx.principal);
+  if (typeof decision === "string" || !decision.user.appRole) return null;
+  const { userId, role, isSuperUser } = await resolveCaller(ctx.db, decision.user);
   return { userId, role, isSuperUser };
 }
 

@@ -12,6 +12,7 @@ export { createContext, type ApiServices } from "./context.ts";
 export { TestFault } from "./trpc.ts";
 export { MALFORMED_ENVELOPE, serializeToJsonText } from "./transformer.ts";
 export { directAnswers } from "./direct-answers.ts";
+export type { SignInRefusal } from "./procedures.ts";
 export { createServices, closeServices } from "./services/index.ts";
 export { createS3Storage } from "./services/platform/storage.ts";
 export { checkHealth } from "./services/platform/health.ts";

@@ -8,6 +8,7 @@ import type { DbOrTx } from "@promptly/db";
 import type { User } from "lucia";
 import { baseProcedure } from "./trpc.ts";
 import type { Context } from "./context.ts";
+import type { Principal } from "./principal.ts";
 import { findProviderConnectionOrganizationId } from "./services/models/connections.ts";
 import { loadOrganizationAccess, loadTeamAccess, resolveCaller, type Caller, type OrganizationDecision, type TeamRead } from "./services/access/access.ts";
 import { allowOrFail, authorize, promptAction, type Decision, type Resource } from "./services/access/authorize.ts";
@@ -46,12 +47,33 @@ export const sessionProcedure = baseProcedure.use(({ ctx, next }) => {
   return next({ ctx: { session: ctx.principal.session, user: ctx.principal.user } });
 });
 
+/** A request's person who has completed sign-in (both factors where they have two). */
+type SignedInPrincipal = Extract<Principal, { kind: "user" }>;
+/** Why a caller is not a fully signed-in person: a team's API key, nobody (or a refused key), or a session still waiting for its second factor. */
+export type SignInRefusal = "apiKey" | "anonymous" | "secondFactorPending";
+
+/**
+ * The one decision on who is a fully signed-in person, without throwing: the principal, or why not.
+ * signedInPerson throws its refusal; the tRPC fast path's direct answers leave a refused caller to the
+ * procedure, so a condition added here reaches both.
+ */
+export function signedInDecision(principal: Principal | null): SignedInPrincipal | SignInRefusal {
+  if (principal?.kind === "apiKey") return "apiKey";
+  if (principal?.kind !== "user") return "anonymous";
+  return principal.session.twoFactorVerified ? principal : "secondFactorPending";
+}
+
+/** What signedInPerson tells a refused caller (`anonymousMessage`: the builder's words for a visitor). */
+function signInRefused(refusal: SignInRefusal, anonymousMessage: string): DomainError {
+  if (refusal === "apiKey") return personOnly();
+  return unauthorized(refusal === "anonymous" ? anonymousMessage : MSG.twoFactorRequired);
+}
+
 /** The fully signed-in person of a request, with their app role, or the refusal for anyone else. */
 async function signedInPerson(ctx: Context, anonymousMessage: string) {
-  if (ctx.principal?.kind === "apiKey") throw personOnly();
-  if (ctx.principal?.kind !== "user") throw unauthorized(anonymousMessage);
-  const { session, user } = ctx.principal;
-  if (!session.twoFactorVerified) throw unauthorized(MSG.twoFactorRequired);
+  const decision = signedInDecision(ctx.principal);
+  if (typeof decision === "string") throw signInRefused(decision, anonymousMessage);
+  const { session, user } = decision;
   // The session lookup loaded the profile and role; only a missing role row needs a query.
   const { userId, role, isSuperUser } = await resolveCaller(ctx.db, user);
   const caller: Caller = { userId, role, isSuperUser };
@@ -107,8 +129,8 @@ export const signedInProcedure = signedIn;
  * for a session still waiting for its second factor (auth.me, invites.get answer them differently).
  */
 export const optionalViewerProcedure = baseProcedure.use(({ ctx, next }) => {
-  const principal = ctx.principal;
-  const signedInUser: User | null = principal?.kind === "user" && principal.session.twoFactorVerified ? principal.user : null;
+  const decision = signedInDecision(ctx.principal);
+  const signedInUser: User | null = typeof decision === "string" ? null : decision.user;
   return next({ ctx: { signedInUser } });
 });
 

@@ -6,6 +6,7 @@
 import { request } from "node:http";
 import { gunzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { SignInRefusal } from "@promptly/api";
 import { appProcess, createAccount, createHarness, createOrganization, createTeam, type AppProcess, type Harness } from "@promptly/api/testing";
 import { createApp } from "../app.ts";
 import { listenForTests, type TestServer } from "../../test/test-server.ts";
@@ -99,6 +100,20 @@ afterAll(async () => {
 describe("direct answers", () => {
   type Case = [name: string, request: () => [path: string, headers: Record<string, string>], status: number, direct: boolean];
   const as = (kind: string) => ({ cookie: cookies[kind]! });
+  /**
+   * A caller for each of signedInDecision's refusals (a new refusal does not compile until it has one
+   * here), with the status signedInPerson answers: the direct answers share the decision, so each is the
+   * procedure's to answer on both lists.
+   */
+  const refusedCallers: Record<SignInRefusal, [caller: string, headers: () => Record<string, string>, status: number]> = {
+    anonymous: ["no session: UNAUTHORIZED", () => ({}), 401],
+    apiKey: ["a team API key of the team: FORBIDDEN", () => ({ authorization: `Bearer ${apiKey}` }), 403],
+    secondFactorPending: ["a second factor still to give: UNAUTHORIZED", () => as("pending"), 401],
+  };
+  const bothLists: [list: string, path: () => string][] = [["teams.list", () => query("teams.list")], ["teamMembers.list", () => query("teamMembers.list", { teamId })]];
+  const refusedByBoth = Object.values(refusedCallers).flatMap(([caller, headers, status]) =>
+    bothLists.map(([list, path]): Case => [`${list}, ${caller}`, () => [path(), headers()], status, false]),
+  );
   const cases: Case[] = [
     ["teams.list, an organization's admin (every team, awkward names, settings, dates)", () => [query("teams.list", { organizationId }), as("orgAdmin")], 200, true],
     ["teams.list without input, an organization's admin", () => [query("teams.list"), as("orgAdmin")], 200, true],
@@ -109,9 +124,6 @@ describe("direct answers", () => {
     ["teams.list, another organization's admin asking this one (an empty list)", () => [query("teams.list", { organizationId }), as("outsider")], 200, true],
     ["teams.list, an unknown organization", () => [query("teams.list", { organizationId: "00000000-0000-4000-8000-000000000000" }), as("orgAdmin")], 200, true],
     ["teams.list as a batch of one", () => [batchOfOne("teams.list", { organizationId }), as("orgAdmin")], 200, true],
-    ["teams.list, no session: UNAUTHORIZED", () => [query("teams.list"), {}], 401, false],
-    ["teams.list, a second factor still to give: UNAUTHORIZED", () => [query("teams.list"), as("pending")], 401, false],
-    ["teams.list, a team API key: FORBIDDEN", () => [query("teams.list"), { authorization: `Bearer ${apiKey}` }], 403, false],
     ["teams.list, a malformed organization id: BAD_REQUEST", () => [query("teams.list", { organizationId: "nope" }), as("orgAdmin")], 400, false],
     ["teamMembers.list, the team's admin (names to escape, avatars, the last admin)", () => [query("teamMembers.list", { teamId }), as("teamAdmin")], 200, true],
     ["teamMembers.list, a viewer", () => [query("teamMembers.list", { teamId }), as("viewer")], 200, true],
@@ -123,11 +135,9 @@ describe("direct answers", () => {
     ["teamMembers.list, another organization's admin: NOT_FOUND", () => [query("teamMembers.list", { teamId }), as("outsider")], 404, false],
     ["teamMembers.list, an unknown team: NOT_FOUND", () => [query("teamMembers.list", { teamId: "00000000-0000-4000-8000-000000000000" }), as("orgAdmin")], 404, false],
     ["teamMembers.list, a batch of one refused: NOT_FOUND", () => [batchOfOne("teamMembers.list", { teamId }), as("outsider")], 404, false],
-    ["teamMembers.list, no session: UNAUTHORIZED", () => [query("teamMembers.list", { teamId }), {}], 401, false],
-    ["teamMembers.list, a second factor still to give: UNAUTHORIZED", () => [query("teamMembers.list", { teamId }), as("pending")], 401, false],
-    ["teamMembers.list, a team API key of the team: FORBIDDEN", () => [query("teamMembers.list", { teamId }), { authorization: `Bearer ${apiKey}` }], 403, false],
     ["teamMembers.list, a malformed team id: BAD_REQUEST", () => [query("teamMembers.list", { teamId: "nope" }), as("teamAdmin")], 400, false],
     ["teamMembers.list, no input: BAD_REQUEST", () => [query("teamMembers.list"), as("teamAdmin")], 400, false],
+    ...refusedByBoth,
   ];
   // Each as a client that takes no encoding and as a browser that takes gzip (a 500-team list is compressed).
   const asked = cases.flatMap(([name, request, status, direct]) =>
