@@ -4,10 +4,11 @@
 // allowTeamConnection). The answer is read tolerantly (a fenced block, words around the object); an
 // answer that says no verdict is a failure that says so, as is a provider's refusal.
 import type { Db } from "@promptly/db";
+import type { Assertion } from "@promptly/shared";
 import type { ApiConfig } from "../types.ts";
 import { allowModel, allowTeamConnection, findRunConnection, openRunConnection } from "../models/connections.ts";
 import { describeProviderError, streamModelAnswer } from "../models/provider-client.ts";
-import type { Judge } from "./assertions.ts";
+import type { Judge, RunFacts } from "./assertions.ts";
 
 type Config = Pick<ApiConfig, "secret" | "allowPrivateProviderUrls" | "providerTimeoutMs">;
 
@@ -24,6 +25,15 @@ const JUDGE_INSTRUCTION = [
 
 const judgeRequest = (rubric: string, output: string, expected: string | null | undefined) =>
   [`RUBRIC:\n${rubric}`, ...(expected != null ? [`EXPECTED:\n${expected}`] : []), `OUTPUT:\n${output}`].join("\n\n");
+
+/** The messages a judgement sends. */
+const judgeMessages = (assertion: Assertion, facts: RunFacts) => [
+  { role: "system" as const, content: JUDGE_INSTRUCTION },
+  { role: "user" as const, content: judgeRequest(assertion.value ?? "", facts.output, facts.expected) },
+];
+
+/** Tokens a chat request's framing may add to its text: per message, and once to start the answer. */
+const FRAMING_TOKENS = 16;
 
 /** The verdict in a judge's answer: the first JSON object in it with a boolean `pass` (a fenced block or words around it allowed). */
 function readVerdict(answer: string): { pass: boolean; reason: string } | null {
@@ -54,6 +64,17 @@ export interface JudgeUsage {
 }
 
 /**
+ * The most tokens one judgement can take, known before it is asked: every byte of its request a token
+ * (byte-level tokenizers, OpenAI's and Anthropic's among them, put at least one byte in each), the chat
+ * framing's, and the whole answer the judge is allowed. What online evaluation holds against its cap.
+ */
+export function judgeUsageBound(assertion: Assertion, facts: RunFacts): JudgeUsage {
+  const messages = judgeMessages(assertion, facts);
+  const bytes = messages.reduce((sum, message) => sum + Buffer.byteLength(message.content, "utf8"), 0);
+  return { model: assertion.model ?? "", inputTokens: bytes + FRAMING_TOKENS * (messages.length + 1), outputTokens: JUDGE_MAX_TOKENS };
+}
+
+/**
  * The judge of a prompt's cases: runs each rubric on the assertion's connection and model, within the
  * prompt's organization and team. `onUsage` hears each answered call's tokens.
  */
@@ -77,7 +98,7 @@ export function createJudge(deps: { db: Db; config: Config; organizationId: stri
         { allowPrivate: deps.config.allowPrivateProviderUrls ?? false, timeoutMs: deps.config.providerTimeoutMs ?? 60_000 },
         {
           model: assertion.model,
-          input: { type: "chat", messages: [{ role: "system", content: JUDGE_INSTRUCTION }, { role: "user", content: judgeRequest(assertion.value ?? "", facts.output, facts.expected) }] },
+          input: { type: "chat", messages: judgeMessages(assertion, facts) },
           parameters: { temperature: 0, maxTokens: JUDGE_MAX_TOKENS },
         },
       );

@@ -1,8 +1,9 @@
 // Online evaluation against real PostgreSQL and pg-boss: generations ingested with their output kept are
 // sampled by the sweep, each assertion's verdict becomes a boolean score of source `eval` that the
 // Production tab's figures count; 0% samples none; a judged assertion (through a local OpenAI-compatible
-// server) stops for the day once the prompt's judging cost reaches its cap; a sweep or job run again
-// writes nothing twice; only a team admin sets it.
+// server) stops for the day once the prompt's judging cost reaches its cap, jobs judging at once too (each
+// reserves its worst case first); a sweep or job run again writes nothing twice and never judges a
+// generation twice, a judgement paid before a failure counted once; only a team admin sets it.
 import { describe, expect, it, beforeAll } from "vitest";
 import type { GenerationPatch } from "../production/ingest.ts";
 import { ingestProduction } from "../production/ingest.ts";
@@ -41,6 +42,13 @@ async function settled(promptId: string) {
 const scoresOf = (generationIds: string[]) =>
   db().$queryRaw<{ generation_id: string; name: string; value: number; source: string; comment: string | null }[]>`
     SELECT generation_id::text, name, value, source, comment FROM scores WHERE generation_id = ANY(${generationIds}::uuid[]) ORDER BY name`;
+
+/** The state of the online evaluation job of a generation (pg-boss's: created, active, retry, completed...). */
+const jobState = async (generationId: string) =>
+  (await db().$queryRaw<{ state: string }[]>`SELECT state::text FROM pgboss.job WHERE name = 'online-evaluations' AND data->>'generationId' = ${generationId} ORDER BY created_on DESC LIMIT 1`)[0]?.state;
+
+const greets = { name: "greets", assertion: { type: "contains" as const, value: "Ada" } };
+const polite = () => ({ name: "polite", assertion: { type: "judge" as const, value: "The answer greets the user by name.", connectionId: fx.connection.id, model: "gpt-4o-mini" } });
 
 beforeAll(async () => {
   const { admin } = fx.world.callers;
@@ -140,6 +148,89 @@ describe("online evaluation", () => {
     expect((await scoresOf(later)).map((score) => score.name)).toEqual(["greets", "greets"]);
     expect(fx.provider.calls.length).toBe(calls + 1);
     expect((await admin.production.onlineEvaluation.get({ promptId: prompt.id })).spentTodayUsd).toBe(spent);
+    fx.provider.answer.text = null;
+  });
+
+  it("reserves each judgement's worst case before judging: jobs judging at once stop at the day's cap", async () => {
+    const { admin, orgAdmin } = fx.world.callers;
+    // A judgement costs about $0.1 and at worst (every byte of its request a token, and the judge's whole answer) under $1: either is over the cap.
+    await orgAdmin.providers.setPrice({ organizationId: fx.world.organization.id, model: "gpt-4o-mini", inputPerMillion: 1000, outputPerMillion: 1000 });
+    Object.assign(fx.provider.answer, { text: '{"pass": true, "reason": "It greets Ada by name."}', firstTokenDelayMs: 500 });
+    const prompt = await createPrompt(admin, fx.team.id, { visibility: "team" });
+    await admin.production.onlineEvaluation.set({ promptId: prompt.id, enabled: true, samplePercent: 100, dailyCapUsd: 0.05, assertions: [greets, polite()] });
+    const calls = fx.provider.calls.length;
+    // One worker's batch: five jobs judging at once, each of which read the day's spend as nothing so far.
+    const ids = await ingest(prompt, 5, "Hello, Ada!");
+    expect(await online().sweep()).toBe(5);
+    await settled(prompt.id);
+    // The first to reserve held the day at its cap while it judged; the others checked only the programmatic assertion.
+    expect(fx.provider.calls.length).toBe(calls + 1);
+    const scores = await scoresOf(ids);
+    expect(scores.filter((score) => score.name === "greets")).toHaveLength(5);
+    expect(scores.filter((score) => score.name === "polite")).toHaveLength(1);
+    const { spentTodayUsd } = await admin.production.onlineEvaluation.get({ promptId: prompt.id });
+    expect(spentTodayUsd).toBeGreaterThan(0.05);
+    expect(spentTodayUsd).toBeLessThan(0.05 + 1);
+    Object.assign(fx.provider.answer, { text: null, firstTokenDelayMs: 0 });
+  });
+
+  // A job that fails after judging is run again; the judgement it paid for counts, once, and is not bought again.
+  it.each([
+    ["writing the scores", "scores", "NEW.external_id LIKE 'online:%'"],
+    ["finishing the claim (the scores written)", "online_evaluation_runs", "NEW.status = 'done'"],
+  ])("a job failing while %s judges nothing again when run again", async (_what, table, when) => {
+    const { admin, orgAdmin } = fx.world.callers;
+    await orgAdmin.providers.setPrice({ organizationId: fx.world.organization.id, model: "gpt-4o-mini", inputPerMillion: 1000, outputPerMillion: 1000 });
+    fx.provider.answer.text = '{"pass": true, "reason": "It greets Ada by name."}';
+    const prompt = await createPrompt(admin, fx.team.id, { visibility: "team" });
+    await admin.production.onlineEvaluation.set({ promptId: prompt.id, enabled: true, samplePercent: 100, dailyCapUsd: 10, assertions: [greets, polite()] });
+    await db().$executeRawUnsafe(`CREATE OR REPLACE FUNCTION online_test_failure() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN IF ${when} THEN RAISE EXCEPTION 'the test stops this write'; END IF; RETURN NEW; END $$`);
+    await db().$executeRawUnsafe(`CREATE TRIGGER online_test_failure BEFORE INSERT OR UPDATE ON ${table} FOR EACH ROW EXECUTE FUNCTION online_test_failure()`);
+    const calls = fx.provider.calls.length;
+    const [id] = await ingest(prompt, 1, "Hello, Ada!");
+    try {
+      expect(await online().sweep()).toBe(1);
+      await expect.poll(() => jobState(id!), { timeout: 15_000, interval: 50 }).toBe("retry");
+    } finally {
+      await db().$executeRawUnsafe(`DROP TRIGGER online_test_failure ON ${table}`);
+    }
+    expect(fx.provider.calls.length).toBe(calls + 1);
+    await queue().boss.send("online-evaluations", { generationId: id! });
+    await settled(prompt.id);
+    expect(fx.provider.calls.length).toBe(calls + 1);
+    expect((await scoresOf([id!])).map((score) => [score.name, score.value])).toEqual([["greets", 1], ["polite", 1]]);
+    // The one judgement's cost, about $0.1, counted against the day.
+    const { spentTodayUsd } = await admin.production.onlineEvaluation.get({ promptId: prompt.id });
+    expect(spentTodayUsd).toBeGreaterThan(0.05);
+    expect(spentTodayUsd).toBeLessThan(0.2);
+    fx.provider.answer.text = null;
+  });
+
+  it("judges no generation twice: a judged score already written, or a claim left judging by a run that died (the judge maybe paid, its reservation kept as the cost)", async () => {
+    const { admin, orgAdmin } = fx.world.callers;
+    await orgAdmin.providers.setPrice({ organizationId: fx.world.organization.id, model: "gpt-4o-mini", inputPerMillion: 1000, outputPerMillion: 1000 });
+    fx.provider.answer.text = '{"pass": true, "reason": "It greets Ada by name."}';
+    const prompt = await createPrompt(admin, fx.team.id, { visibility: "team" });
+    await admin.production.onlineEvaluation.set({ promptId: prompt.id, enabled: true, samplePercent: 100, dailyCapUsd: 10, assertions: [greets, polite()] });
+    const calls = fx.provider.calls.length;
+    const [judged] = await ingest(prompt, 1, "Hello, Ada!");
+    await online().sweep();
+    await settled(prompt.id);
+    expect(fx.provider.calls.length).toBe(calls + 1);
+    // Queued again with its scores written, as a run that died before finishing left it before claims recorded their verdicts.
+    await db().$executeRaw`UPDATE online_evaluation_runs SET status = 'queued', cost = 0, verdicts = NULL WHERE generation_id = ${judged!}::uuid`;
+    await queue().boss.send("online-evaluations", { generationId: judged! });
+    await settled(prompt.id);
+    expect(fx.provider.calls.length).toBe(calls + 1);
+
+    const [unsure] = await ingest(prompt, 1, "Hello, Ada!");
+    await db().$executeRaw`INSERT INTO online_evaluation_runs (generation_id, prompt_id, day, status, reserved) VALUES (${unsure!}::uuid, ${prompt.id}::uuid, ${new Date().toISOString().slice(0, 10)}::date, 'judging', 0.7)`;
+    await queue().boss.send("online-evaluations", { generationId: unsure! });
+    await settled(prompt.id);
+    expect(fx.provider.calls.length).toBe(calls + 1);
+    expect((await scoresOf([unsure!])).map((score) => score.name)).toEqual(["greets"]);
+    expect((await admin.production.onlineEvaluation.get({ promptId: prompt.id })).spentTodayUsd).toBeCloseTo(0.7, 6);
     fx.provider.answer.text = null;
   });
 

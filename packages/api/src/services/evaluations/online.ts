@@ -7,16 +7,18 @@
 //   the last SWEEP_LOOKBACK (turning it on evaluates what comes in, not the prompt's whole history).
 // - A periodic sweep claims them (a row in online_evaluation_runs, whose key is the generation: never
 //   twice) and queues one pg-boss job each in the same transaction; workers of any process run them.
-// - Judged assertions are priced from the tokens the judge reports and the model's price; once the
-//   prompt's judging cost of the UTC day reaches its cap, further generations get only their
-//   programmatic assertions that day (a judgement already under way is not stopped).
-// - A claim still queued an hour later (its job lost) is queued again by the sweep.
-// - A job run again (its process died) writes nothing twice: each score's id is
-//   `online:<generation>:<assertion name>`, and a run already done is skipped.
+// - Judged assertions are priced from the tokens the judge reports and the model's price; a judgement
+//   starts only once its worst case is reserved under the prompt's cap for the UTC day (reserve), so
+//   jobs judging at once end the day at most one judgement's worst case over it. Once the day's cost
+//   reaches the cap, further generations get only their programmatic assertions that day.
+// - A claim not done an hour later (its job lost) is queued again by the sweep.
+// - A job run again (its process died) writes nothing twice and never pays a judge twice: each score's
+//   id is `online:<generation>:<assertion name>`, verdicts and cost are recorded before the scores are
+//   written, and a run already done is skipped (runOnlineEvaluation).
 import PgBoss from "pg-boss";
 import type { Db, DbOrTx, Prisma } from "@promptly/db";
 import { onlineEvaluationSettings, type Assertion, type OnlineEvaluationSettings, type ResponseFormat, type setOnlineEvaluationInput } from "@promptly/shared";
-import type { z } from "zod";
+import { z } from "zod";
 import { fail } from "../../errors.ts";
 import { auditAs, type AuditContext } from "../insight/audit.ts";
 import type { LoadedPrompt } from "../prompts/loaded-prompt.ts";
@@ -28,7 +30,7 @@ import { ingestProduction, type ScoreDraft } from "../production/ingest.ts";
 import { costAt } from "../runs/runs.ts";
 import type { ApiConfig } from "../types.ts";
 import { checkAssertions } from "./assertions.ts";
-import { createJudge, type JudgeUsage } from "./judge.ts";
+import { createJudge, judgeUsageBound, type JudgeUsage } from "./judge.ts";
 import { judgeProblem } from "./test-cases.ts";
 import { ensureQueue } from "../platform/job-queues.ts";
 
@@ -160,7 +162,7 @@ export class OnlineEvaluationWorker {
       // A claim whose job was lost (its retries spent on a failing database) is queued again.
       const stale = await tx.$queryRaw<{ id: string }[]>`
         UPDATE online_evaluation_runs SET created_at = ${now}
-         WHERE generation_id IN (SELECT generation_id FROM online_evaluation_runs WHERE status = 'queued' AND created_at < ${now}::timestamptz - ${STALE_CLAIM}::interval
+         WHERE generation_id IN (SELECT generation_id FROM online_evaluation_runs WHERE status <> 'done' AND created_at < ${now}::timestamptz - ${STALE_CLAIM}::interval
                                   LIMIT ${SWEEP_BATCH} FOR UPDATE SKIP LOCKED)
         RETURNING generation_id::text AS id`;
       rows.push(...stale);
@@ -186,8 +188,11 @@ export class OnlineEvaluationWorker {
   }
 }
 
+/** A claim's state: `judging` holds a reservation (its judge may have been paid), `judged` holds its verdicts and their cost. */
+type ClaimStatus = "queued" | "judging" | "judged" | "done";
+
 interface Claimed {
-  status: string;
+  status: ClaimStatus;
   /** Archived since it was claimed: an archived prompt is not evaluated (nor can its settings change). */
   archived: boolean;
   promptId: string;
@@ -201,58 +206,194 @@ interface Claimed {
   dailyCapUsd: number | null;
   samplePercent: number | null;
   assertions: Prisma.JsonValue;
+  /** What the claim holds against the day's cap while judging. */
+  reserved: number;
+  verdicts: Prisma.JsonValue;
 }
 
-/** One claimed generation's assertions, its verdicts written as scores and its judging cost recorded. */
-async function runOnlineEvaluation(deps: { db: Db; config: ApiConfig; now: Date }, generationId: string): Promise<void> {
-  const { db, now } = deps;
-  const [row] = await db.$queryRaw<Claimed[]>`
-    SELECT r.status, p.archived_at IS NOT NULL AS archived, r.prompt_id AS "promptId", p.team_id AS "teamId", p.organization_id AS "organizationId", g.output, g.latency_ms AS "latencyMs", g.cost,
-           v.response_format AS "responseFormat", oe.enabled, oe.daily_cap_usd AS "dailyCapUsd", oe.sample_percent AS "samplePercent", oe.assertions
+/** One assertion's verdict as a claim records it before its score is written. */
+const storedVerdicts = z.array(z.object({ name: z.string(), pass: z.boolean(), reason: z.string().optional() }));
+type Verdict = z.infer<typeof storedVerdicts>[number];
+
+interface RunDeps {
+  db: Db;
+  config: ApiConfig;
+  now: Date;
+}
+
+/**
+ * One claimed generation's assertions, its verdicts written as scores and its judging cost recorded.
+ *
+ * A claim moves queued → judging → judged → done, each move made only from the state it was read in
+ * (so two runs of one generation, a job retried while the first still runs, never both move it):
+ * - judging: the judgement's worst case is reserved against the day's cap before the judge is asked
+ *   (see reserve). A run that finds a claim judging cannot know whether the judge was paid: it never
+ *   asks again, records the programmatic verdicts alone and keeps the reservation as the cost.
+ * - judged: the verdicts and the judgement's real cost (replacing the reservation) are recorded before
+ *   any score is written, so a run after a failure writes them and finishes, without judging again.
+ * A claim with nothing to judge (none judged, or the day at its cap) goes from queued to done.
+ */
+async function runOnlineEvaluation(deps: RunDeps, generationId: string): Promise<void> {
+  // Each pass moves the claim on, or finds another run moved it first and reads it again.
+  for (let pass = 0; pass < 4; pass += 1) {
+    const claim = await readClaim(deps.db, generationId);
+    // Gone with its prompt, or done already (a retried job).
+    if (!claim || claim.status === "done") return;
+    const settings = claim.enabled === null ? OFF : readSettings({ enabled: claim.enabled, samplePercent: claim.samplePercent ?? 0, dailyCapUsd: claim.dailyCapUsd ?? 0, assertions: claim.assertions });
+    // Turned off or archived since it was claimed, or the generation was deleted (retention): nothing to judge.
+    const live = settings.enabled && !claim.archived && claim.output !== null;
+    if (claim.status === "judged") {
+      if (live) await writeScores(deps.db, generationId, claim, storedVerdicts.parse(claim.verdicts));
+      if (await finish(deps, generationId, "judged")) return;
+    } else if (claim.status === "judging") {
+      const unjudged = live ? await verdictsOf(deps, claim, settings.assertions.filter((item) => item.assertion.type !== "judge")) : [];
+      await recordVerdicts(deps.db, generationId, unjudged, claim.reserved);
+    } else if (!live) {
+      if (await finish(deps, generationId, "queued")) return;
+    } else if (await evaluate(deps, generationId, claim, settings.assertions)) {
+      return;
+    }
+  }
+  throw new Error(`The online evaluation of generation ${generationId} kept being moved by another run`);
+}
+
+function readClaim(db: Db, generationId: string): Promise<Claimed | undefined> {
+  return db.$queryRaw<Claimed[]>`
+    SELECT r.status, r.reserved, r.verdicts, p.archived_at IS NOT NULL AS archived, r.prompt_id AS "promptId", p.team_id AS "teamId", p.organization_id AS "organizationId",
+           g.output, g.latency_ms AS "latencyMs", g.cost, v.response_format AS "responseFormat", oe.enabled, oe.daily_cap_usd AS "dailyCapUsd",
+           oe.sample_percent AS "samplePercent", oe.assertions
       FROM online_evaluation_runs r
       JOIN prompts p ON p.id = r.prompt_id
       LEFT JOIN generations g ON g.id = r.generation_id
       LEFT JOIN prompt_versions v ON v.prompt_id = g.prompt_id AND v.version = g.version
       LEFT JOIN online_evaluations oe ON oe.prompt_id = r.prompt_id
      WHERE r.generation_id = ${generationId}::uuid
-     LIMIT 1`;
-  // Gone with its prompt, or done already (a retried job).
-  if (!row || row.status === "done") return;
-  const finish = (cost: number) =>
-    db.$executeRaw`UPDATE online_evaluation_runs SET status = 'done', cost = ${cost}, day = ${utcDay(now)}::date, finished_at = ${now}
-                    WHERE generation_id = ${generationId}::uuid AND status <> 'done'`;
-  const settings = row.enabled === null ? OFF : readSettings({ enabled: row.enabled, samplePercent: row.samplePercent ?? 0, dailyCapUsd: row.dailyCapUsd ?? 0, assertions: row.assertions });
-  // Turned off or archived since it was claimed, or the generation was deleted (retention): nothing to judge.
-  if (!settings.enabled || row.archived || row.output === null) {
-    await finish(0);
-    return;
+     LIMIT 1`.then((rows) => rows[0]);
+}
+
+type NamedAssertion = OnlineEvaluationSettings["assertions"][number];
+const externalIdOf = (generationId: string, name: string) => `online:${generationId}:${name}`;
+
+/**
+ * A queued claim: its judged assertions (those not scored already, by a run from before claims recorded
+ * their verdicts) judged if the day's cap lets a reservation in, then its verdicts written. False when
+ * another run moved the claim first.
+ */
+async function evaluate(deps: RunDeps, generationId: string, claim: Claimed, assertions: NamedAssertion[]): Promise<boolean> {
+  const { db } = deps;
+  const judged = assertions.filter((item) => item.assertion.type === "judge");
+  const scored = judged.length ? await scoredNames(db, claim.teamId, generationId, judged.map((item) => item.name)) : new Set<string>();
+  const toJudge = judged.filter((item) => !scored.has(item.name));
+  const programmatic = assertions.filter((item) => item.assertion.type !== "judge");
+  const prices = pricesOf(db, claim.organizationId);
+  if (toJudge.length) {
+    let worst = 0;
+    for (const item of toJudge) {
+      const bound = judgeUsageBound(item.assertion, factsOf(claim));
+      worst += costAt(await prices(bound.model), bound.inputTokens, bound.outputTokens) ?? 0;
+    }
+    const reservation = await reserve(db, claim.promptId, generationId, worst, deps.now);
+    if (reservation === "moved") return false;
+    if (reservation === "reserved") {
+      const usages: JudgeUsage[] = [];
+      const verdicts = await verdictsOf(deps, claim, [...programmatic, ...toJudge], (usage) => usages.push(usage));
+      let cost = 0;
+      for (const usage of usages) cost += costAt(await prices(usage.model), usage.inputTokens, usage.outputTokens) ?? 0;
+      // Moved meanwhile by a run that found it judging: that run's verdicts and cost (this reservation) stand.
+      if (!(await recordVerdicts(db, generationId, verdicts, cost))) return false;
+      await writeScores(db, generationId, claim, verdicts);
+      return finish(deps, generationId, "judged");
+    }
   }
-  const [spent] = await db.$queryRaw<{ spent: number }[]>`
-    SELECT coalesce(sum(cost), 0)::float8 AS spent FROM online_evaluation_runs
-     WHERE prompt_id = ${row.promptId}::uuid AND day = ${utcDay(now)}::date AND status = 'done'`;
-  const judgeAllowed = (spent?.spent ?? 0) < settings.dailyCapUsd;
-  const named = settings.assertions.filter((item) => judgeAllowed || item.assertion.type !== "judge");
-  const usages: JudgeUsage[] = [];
-  const judge = createJudge({ db, config: deps.config, organizationId: row.organizationId, teamId: row.teamId, onUsage: (usage) => usages.push(usage) });
-  const outcomes = await checkAssertions(
-    named.map((item): Assertion => item.assertion),
-    { output: row.output, latencyMs: row.latencyMs ?? 0, cost: row.cost, expected: null, responseFormat: row.responseFormat },
-    judge,
-  );
-  let cost = 0;
-  for (const usage of usages) cost += costAt(await modelPriceFor(db, row.organizationId, usage.model), usage.inputTokens, usage.outputTokens) ?? 0;
-  const scores: ScoreDraft[] = outcomes.map((outcome, index) => ({
+  // Nothing judged: the programmatic verdicts cost nothing and are written again harmlessly.
+  await writeScores(db, generationId, claim, await verdictsOf(deps, claim, programmatic));
+  return finish(deps, generationId, "queued");
+}
+
+const factsOf = (claim: Claimed) => ({ output: claim.output ?? "", latencyMs: claim.latencyMs ?? 0, cost: claim.cost, expected: null, responseFormat: claim.responseFormat });
+
+/** The organization's price of each model, each read once. */
+function pricesOf(db: Db, organizationId: string) {
+  const read = new Map<string, ReturnType<typeof modelPriceFor>>();
+  return (model: string) => {
+    let price = read.get(model);
+    if (!price) read.set(model, (price = modelPriceFor(db, organizationId, model)));
+    return price;
+  };
+}
+
+/** The assertions' verdicts on the claim's generation, the judge's tokens heard by `onUsage`. */
+async function verdictsOf(deps: RunDeps, claim: Claimed, assertions: NamedAssertion[], onUsage?: (usage: JudgeUsage) => void): Promise<Verdict[]> {
+  const judge = createJudge({ db: deps.db, config: deps.config, organizationId: claim.organizationId, teamId: claim.teamId, onUsage });
+  const outcomes = await checkAssertions(assertions.map((item): Assertion => item.assertion), factsOf(claim), judge);
+  return outcomes.map((outcome, index) => ({ name: assertions[index]!.name, pass: outcome.pass, ...(outcome.reason ? { reason: outcome.reason } : {}) }));
+}
+
+/** Which of the named judged assertions already have this generation's score. */
+async function scoredNames(db: Db, teamId: string, generationId: string, names: string[]): Promise<Set<string>> {
+  const rows = await db.$queryRaw<{ external_id: string }[]>`
+    SELECT external_id FROM scores WHERE team_id = ${teamId}::uuid AND external_id = ANY(${names.map((name) => externalIdOf(generationId, name))}::text[])`;
+  return new Set(names.filter((name) => rows.some((row) => row.external_id === externalIdOf(generationId, name))));
+}
+
+/**
+ * Reserves `worst` US dollars (the most the claim's judgement can cost) of the prompt's UTC day, if the
+ * day is under its cap counting every claim's judging cost and every reservation still held.
+ *
+ * Jobs of any number of processes judge at once, so reading the day's spend and then judging would let
+ * each of them in on the same spend. The prompt's settings row, locked for the transaction, makes the
+ * read and the reservation one step per prompt: a judgement starts only with its reservation held, and
+ * finishing replaces it with the real cost. The day therefore ends at most one judgement's worst case
+ * over its cap (the last one let in while under it), provided no judgement costs more than its bound
+ * (judgeUsageBound: each byte a token, the answer's limit). A model without a price costs nothing, as
+ * its judgements' real cost is nothing to the cap.
+ */
+async function reserve(db: Db, promptId: string, generationId: string, worst: number, now: Date): Promise<"reserved" | "capped" | "moved"> {
+  return db.$transaction(async (tx) => {
+    const [settings] = await tx.$queryRaw<{ cap: number }[]>`SELECT daily_cap_usd AS cap FROM online_evaluations WHERE prompt_id = ${promptId}::uuid FOR UPDATE`;
+    const [today] = await tx.$queryRaw<{ spent: number }[]>`
+      SELECT coalesce(sum(cost + reserved), 0)::float8 AS spent FROM online_evaluation_runs WHERE prompt_id = ${promptId}::uuid AND day = ${utcDay(now)}::date`;
+    if (!settings || (today?.spent ?? 0) >= settings.cap) return "capped";
+    const taken = await tx.$executeRaw`
+      UPDATE online_evaluation_runs SET status = 'judging', reserved = ${worst}, day = ${utcDay(now)}::date
+       WHERE generation_id = ${generationId}::uuid AND status = 'queued'`;
+    return taken ? "reserved" : "moved";
+  });
+}
+
+/** judging → judged: the verdicts, and what judging cost in place of the reservation; false if another run moved it first. */
+async function recordVerdicts(db: Db, generationId: string, verdicts: Verdict[], cost: number): Promise<boolean> {
+  const moved = await db.$executeRaw`
+    UPDATE online_evaluation_runs SET status = 'judged', verdicts = ${JSON.stringify(verdicts)}::jsonb, cost = ${cost}, reserved = 0
+     WHERE generation_id = ${generationId}::uuid AND status = 'judging'`;
+  return moved > 0;
+}
+
+/** The verdicts as boolean scores of source `eval`, each id `online:<generation>:<name>` (written once). */
+async function writeScores(db: Db, generationId: string, claim: Claimed, verdicts: Verdict[]): Promise<void> {
+  const scores: ScoreDraft[] = verdicts.map((verdict) => ({
     generationId,
-    promptId: row.promptId,
-    name: named[index]!.name,
+    promptId: claim.promptId,
+    name: verdict.name,
     dataType: "boolean",
-    value: outcome.pass ? 1 : 0,
-    stringValue: outcome.pass ? "True" : "False",
-    ...(outcome.reason ? { comment: outcome.reason } : {}),
+    value: verdict.pass ? 1 : 0,
+    stringValue: verdict.pass ? "True" : "False",
+    ...(verdict.reason ? { comment: verdict.reason } : {}),
     source: "eval",
-    externalId: `online:${generationId}:${named[index]!.name}`,
+    externalId: externalIdOf(generationId, verdict.name),
   }));
   // Written by the server itself, for the prompt whose generation this is (its own team's, as claimed).
-  if (scores.length) await ingestProduction(db, commandLineCaller(), row.teamId, { generations: [], scores });
-  await finish(cost);
+  if (scores.length) await ingestProduction(db, commandLineCaller(), claim.teamId, { generations: [], scores });
+}
+
+/**
+ * `from` → done; false if another run moved it first. A claim that judged keeps the day it reserved
+ * on (its cost is that day's); one that did not counts among the generations evaluated today.
+ */
+async function finish(deps: RunDeps, generationId: string, from: "queued" | "judged"): Promise<boolean> {
+  const moved = await deps.db.$executeRaw`
+    UPDATE online_evaluation_runs SET status = 'done', reserved = 0, finished_at = ${deps.now},
+           day = CASE WHEN status = 'queued' THEN ${utcDay(deps.now)}::date ELSE day END
+     WHERE generation_id = ${generationId}::uuid AND status = ${from}`;
+  return moved > 0;
 }
