@@ -11,7 +11,7 @@ import type { Context } from "./context.ts";
 import type { Caller } from "./services/access/access.ts";
 import { resolveCaller } from "./services/access/access.ts";
 import { authorize } from "./services/access/authorize.ts";
-import { listTeamsJson } from "./services/organizations/teams.ts";
+import { listTeamsJson, teamListDates } from "./services/organizations/teams.ts";
 import { listTeamMembersJson } from "./services/organizations/members.ts";
 import { listJsonText } from "./transformer.ts";
 import { signedInDecision } from "./procedures.ts";
@@ -42,7 +42,6 @@ function parsedInput<T>(procedure: { _def: { inputs: unknown[] } }, input: unkno
   return parsed.success ? { data: parsed.data as T } : null;
 }
 
-const TEAM_DATES = ["createdAt", "updatedAt"];
 const MEMBER_DATES = ["joinedAt"];
 
 export const directAnswers: Readonly<Record<string, DirectAnswer>> = {
@@ -50,7 +49,7 @@ export const directAnswers: Readonly<Record<string, DirectAnswer>> = {
     const parsed = parsedInput<{ organizationId?: string } | undefined>(teamsList, input);
     const caller = parsed && (await signedInCaller(ctx));
     if (!caller) return null;
-    return listJsonText(await listTeamsJson(ctx.db, caller, parsed.data?.organizationId), TEAM_DATES);
+    return listJsonText(await listTeamsJson(ctx.db, caller, parsed.data?.organizationId), teamListDates);
   },
   async "teamMembers.list"(ctx, input) {
     const parsed = parsedInput<{ teamId: string }>(teamMembersList, input);

@@ -1,5 +1,6 @@
 // A list that PostgreSQL writes as JSON text itself, for reads whose rows would otherwise be parsed,
 // checked and written again in JavaScript only to send the same text.
+import { z } from "zod";
 import { Prisma } from "@promptly/db";
 
 /**
@@ -17,3 +18,37 @@ export interface JsonList {
  * that writes JSON itself; the columns are timestamptz(3), so no fraction is lost.
  */
 export const isoTimeSql = (column: Prisma.Sql) => Prisma.sql`to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+
+/**
+ * One list item's columns for both statements of a list (rows JavaScript reads, JSON PostgreSQL
+ * writes), in the item schema's key order: the order the procedure's output parse writes them in.
+ */
+export interface ListColumns {
+  /** `expression AS "key"` for every key, dates as timestamptz: the rows of the procedure's statement. */
+  rows: Prisma.Sql;
+  /** The same with dates as toISOString writes them (isoTimeSql): the object row_to_json writes. */
+  json: Prisma.Sql;
+  /** The item's Date keys in its order: the annotations listJsonText writes for each item. */
+  dateKeys: readonly string[];
+}
+
+/** Whether a field is a date, maybe null or absent (listJsonText annotates the same dates on every item, so only the former fit a list). */
+const holdsDate = (schema: z.ZodType): boolean =>
+  schema instanceof z.ZodDate || ((schema instanceof z.ZodNullable || schema instanceof z.ZodOptional) && holdsDate(schema.unwrap() as z.ZodType));
+
+/**
+ * The columns of a list whose item is `item`, from each key's SQL expression; built once, where the
+ * service is loaded, never per request. Its Date fields are the columns written as dates.
+ */
+export function listColumns<Shape extends z.ZodRawShape>(item: z.ZodObject<Shape>, expressions: { [Key in keyof Shape]: Prisma.Sql }): ListColumns {
+  const keys = Object.keys(item.shape) as (keyof Shape & string)[];
+  const dateKeys = keys.filter((key) => item.shape[key] instanceof z.ZodDate);
+  const unannotated = keys.find((key) => !dateKeys.includes(key) && holdsDate(item.shape[key] as z.ZodType));
+  if (unannotated) throw new Error(`A list item's date may not be null or absent (${unannotated})`);
+  const columns = (date: (column: Prisma.Sql) => Prisma.Sql) =>
+    Prisma.join(keys.map((key) => Prisma.sql`${dateKeys.includes(key) ? date(expressions[key]) : expressions[key]} AS ${quoted(key)}`));
+  return { rows: columns((column) => column), json: columns(isoTimeSql), dateKeys };
+}
+
+/** A key as a column name (the schemas' keys are plain words). */
+const quoted = (key: string) => Prisma.raw(`"${key}"`);

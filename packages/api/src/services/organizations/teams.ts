@@ -7,7 +7,7 @@ import { checkLockedChange, lockMembers, type LockedMember } from "./last-admin.
 import type { Caller } from "../access/access.ts";
 import type { ActingMember } from "../access/actor.ts";
 import { teamVisibility } from "../access/visibility.ts";
-import { isoTimeSql, type JsonList } from "../json-list.ts";
+import { listColumns, type JsonList } from "../json-list.ts";
 import { getTeamMember, type TeamMemberItem } from "./members.ts";
 import { auditAs, type AuditContext } from "../insight/audit.ts";
 
@@ -77,51 +77,63 @@ const toTeamItem = (row: TeamRow): TeamListItem => ({
   myRole: row.members[0]?.role ?? null,
 });
 
+/** teamListItem's columns over a team `t`, its organization `o` and the caller's membership `my_tm` (teamVisibility's joins). */
+const teamColumns = listColumns(teamListItem, {
+  id: Prisma.sql`t.id`,
+  name: Prisma.sql`t.name`,
+  organizationId: Prisma.sql`t.organization_id`,
+  organizationName: Prisma.sql`o.name`,
+  memberCount: Prisma.sql`(SELECT count(*) FROM team_members c WHERE c.team_id = t.id)::int`,
+  createdAt: Prisma.sql`t.created_at`,
+  updatedAt: Prisma.sql`t.updated_at`,
+  createdById: Prisma.sql`t.created_by`,
+  requiredApprovals: Prisma.sql`t.required_approvals`,
+  requiredPassRate: Prisma.sql`t.required_pass_rate`,
+  keepGenerationText: Prisma.sql`t.keep_generation_text`,
+  myRole: Prisma.sql`my_tm.role::text`,
+});
+
+/** The Date fields of teams.list's items, as listTeamsJson's answer is annotated. */
+export const teamListDates = teamColumns.dateKeys;
+
 /**
- * The caller's teams, ordered by name: a super user sees all; an organization admin sees every team
- * of that organization; others the teams they are members of. Optionally one organization only.
+ * The statement of the teams the caller may see, by name (`select` over them; `item` a lateral
+ * subquery per team where the select reads one): a super user sees all; an organization admin
+ * every team of that organization; others the teams they are members of. Optionally one organization only.
  */
-export async function listTeams(db: DbOrTx, caller: Caller, organizationId?: string): Promise<TeamListItem[]> {
-  // One statement (member counts and the caller's role as sub-selects): a large organization's
-  // list costs one round trip instead of one per relation.
+function visibleTeams(caller: Caller, organizationId: string | undefined, select: Prisma.Sql, item: Prisma.Sql = Prisma.empty) {
   const { joins, visible } = teamVisibility(caller);
-  // Its columns are teamListItem's, in its order and types, so the rows are the answer as they come: the
-  // procedure's output schema checks them (a second parse here cost about a tenth of a 500-team list).
-  return hotQuery<TeamListItem>(db, Prisma.sql`
-    SELECT t.id, t.name, t.organization_id AS "organizationId", o.name AS "organizationName",
-           (SELECT count(*) FROM team_members c WHERE c.team_id = t.id)::int AS "memberCount",
-           t.created_at AS "createdAt", t.updated_at AS "updatedAt", t.created_by AS "createdById",
-           t.required_approvals AS "requiredApprovals", t.required_pass_rate AS "requiredPassRate",
-           t.keep_generation_text AS "keepGenerationText", my_tm.role::text AS "myRole"
+  return Prisma.sql`
+    ${select}
     FROM teams t
     JOIN organizations o ON o.id = t.organization_id
     ${joins}
+    ${item}
     WHERE ${organizationId ? Prisma.sql`t.organization_id = ${organizationId}::uuid` : Prisma.sql`TRUE`} AND ${visible}
-    ORDER BY t.name, t.id`);
+    ORDER BY t.name, t.id`;
+}
+
+/**
+ * The caller's teams (visibleTeams). One statement (member counts and the caller's role as
+ * sub-selects): a large organization's list costs one round trip instead of one per relation.
+ */
+export async function listTeams(db: DbOrTx, caller: Caller, organizationId?: string): Promise<TeamListItem[]> {
+  // Its columns are teamListItem's, in its order and types, so the rows are the answer as they come: the
+  // procedure's output schema checks them (a second parse here cost about a tenth of a 500-team list).
+  return hotQuery<TeamListItem>(db, visibleTeams(caller, organizationId, Prisma.sql`SELECT ${teamColumns.rows}`));
 }
 
 /**
  * listTeams's answer as PostgreSQL writes it: each team as JSON text (teamListItem's keys and values
  * as the procedure sends them, dates as toISOString writes them), a row each, in the list's order. The
- * same statement and visibility rule as listTeams; the teams never become objects in JavaScript
+ * same statement and columns as listTeams; the teams never become objects in JavaScript
  * (reading 500 rows, checking them against the schema and writing them again was most of the list's CPU).
  */
 export async function listTeamsJson(db: DbOrTx, caller: Caller, organizationId?: string): Promise<JsonList> {
-  const { joins, visible } = teamVisibility(caller);
-  const rows = await hotQuery<{ item: string }>(db, Prisma.sql`
-    SELECT row_to_json(item)::text AS item
-    FROM teams t
-    JOIN organizations o ON o.id = t.organization_id
-    ${joins}
-    CROSS JOIN LATERAL (
-      SELECT t.id, t.name, t.organization_id AS "organizationId", o.name AS "organizationName",
-             (SELECT count(*) FROM team_members c WHERE c.team_id = t.id)::int AS "memberCount",
-             ${isoTimeSql(Prisma.sql`t.created_at`)} AS "createdAt", ${isoTimeSql(Prisma.sql`t.updated_at`)} AS "updatedAt",
-             t.created_by AS "createdById", t.required_approvals AS "requiredApprovals", t.required_pass_rate AS "requiredPassRate",
-             t.keep_generation_text AS "keepGenerationText", my_tm.role::text AS "myRole"
-    ) item
-    WHERE ${organizationId ? Prisma.sql`t.organization_id = ${organizationId}::uuid` : Prisma.sql`TRUE`} AND ${visible}
-    ORDER BY t.name, t.id`);
+  const rows = await hotQuery<{ item: string }>(
+    db,
+    visibleTeams(caller, organizationId, Prisma.sql`SELECT row_to_json(item)::text AS item`, Prisma.sql`CROSS JOIN LATERAL (SELECT ${teamColumns.json}) item`),
+  );
   return { count: rows.length, pieces: rows.map((row) => row.item) };
 }
 
