@@ -12,7 +12,7 @@ import type { Caller } from "./services/access/access.ts";
 import { resolveCaller } from "./services/access/access.ts";
 import { authorize } from "./services/access/authorize.ts";
 import { listTeamsJson, teamListDates } from "./services/organizations/teams.ts";
-import { listTeamMembersJson } from "./services/organizations/members.ts";
+import { listTeamMembersJson, teamMemberDates } from "./services/organizations/members.ts";
 import { listJsonText } from "./transformer.ts";
 import { signedInDecision } from "./procedures.ts";
 import { list as teamsList } from "./routers/teams/list.ts";
@@ -42,8 +42,6 @@ function parsedInput<T>(procedure: { _def: { inputs: unknown[] } }, input: unkno
   return parsed.success ? { data: parsed.data as T } : null;
 }
 
-const MEMBER_DATES = ["joinedAt"];
-
 export const directAnswers: Readonly<Record<string, DirectAnswer>> = {
   async "teams.list"(ctx, input) {
     const parsed = parsedInput<{ organizationId?: string } | undefined>(teamsList, input);
@@ -58,6 +56,6 @@ export const directAnswers: Readonly<Record<string, DirectAnswer>> = {
     // teamReadProcedure's decision on the access the statement loaded with the members.
     const { access, result } = await listTeamMembersJson(ctx.db, caller, parsed.data.teamId, "team.read");
     if (!authorize(caller, "team.read", { place: access }).ok) return null;
-    return listJsonText(result, MEMBER_DATES);
+    return listJsonText(result, teamMemberDates);
   },
 };

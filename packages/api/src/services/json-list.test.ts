@@ -13,6 +13,7 @@ describe("listColumns", () => {
       `x.id AS "id",to_char(x.started_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "startedAt",x.n AS "count",` +
         `to_char(x.ended_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "endedAt"`,
     );
+    expect(columns.names.sql).toBe('"id","startedAt","count","endedAt"');
   });
 
   it("takes the dates from the schema, in its order", () => {

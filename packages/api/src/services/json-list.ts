@@ -17,7 +17,7 @@ export interface JsonList {
  * A timestamptz as JSON's value of its Date (toISOString: UTC, milliseconds, `Z`), for a statement
  * that writes JSON itself; the columns are timestamptz(3), so no fraction is lost.
  */
-export const isoTimeSql = (column: Prisma.Sql) => Prisma.sql`to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+const isoTimeSql = (column: Prisma.Sql) => Prisma.sql`to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 
 /**
  * One list item's columns for both statements of a list (rows JavaScript reads, JSON PostgreSQL
@@ -28,6 +28,8 @@ export interface ListColumns {
   rows: Prisma.Sql;
   /** The same with dates as toISOString writes them (isoTimeSql): the object row_to_json writes. */
   json: Prisma.Sql;
+  /** The keys alone, to pick the item out of a row that carries more (the sort keys of an aggregate). */
+  names: Prisma.Sql;
   /** The item's Date keys in its order: the annotations listJsonText writes for each item. */
   dateKeys: readonly string[];
 }
@@ -47,7 +49,7 @@ export function listColumns<Shape extends z.ZodRawShape>(item: z.ZodObject<Shape
   if (unannotated) throw new Error(`A list item's date may not be null or absent (${unannotated})`);
   const columns = (date: (column: Prisma.Sql) => Prisma.Sql) =>
     Prisma.join(keys.map((key) => Prisma.sql`${dateKeys.includes(key) ? date(expressions[key]) : expressions[key]} AS ${quoted(key)}`));
-  return { rows: columns((column) => column), json: columns(isoTimeSql), dateKeys };
+  return { rows: columns((column) => column), json: columns(isoTimeSql), names: Prisma.join(keys.map(quoted)), dateKeys };
 }
 
 /** A key as a column name (the schemas' keys are plain words). */

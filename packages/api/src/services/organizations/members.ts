@@ -3,9 +3,9 @@
 import { Prisma, hotQuery, type DbOrTx } from "@promptly/db";
 import { APP_ROLES, ORGANIZATION_ROLES, TEAM_ROLES, type Action } from "@promptly/shared";
 import { z } from "zod";
-import { avatarUrl } from "../identity/account.ts";
+import { avatarUrlSql } from "../identity/account.ts";
 import { teamAccessFrom, teamAccessSql, type Caller, type TeamAccessRow, type TeamRead } from "../access/access.ts";
-import { isoTimeSql, type JsonList } from "../json-list.ts";
+import { listColumns, type JsonList } from "../json-list.ts";
 
 const memberItem = <Role extends z.ZodType<string>>(role: Role) =>
   z.object({
@@ -35,10 +35,22 @@ const placeWhere = (place: Place) =>
 
 /** Whether the membership row `m` is the only admin among the rows read (a window over them). */
 const isLastAdmin = Prisma.sql`(m.role = 'admin' AND count(*) FILTER (WHERE m.role = 'admin') OVER () <= 1)`;
-/** A member's columns over `m` (the membership row) and the joins memberJoins makes. */
-const memberColumns = Prisma.sql`m.id::text AS id, m.user_id::text AS "userId", m.role::text AS role, m.joined_at AS "joinedAt",
-           p.full_name AS "fullName", u.email, p.avatar_key AS "avatarKey", COALESCE(p.super_user, FALSE) AS "isSuperUser",
-           ${isLastAdmin} AS "isLastAdmin"`;
+/** A member's columns over `m` (the membership row) and the joins memberJoins makes; an organization's member adds appRoleColumn. */
+const memberColumns = listColumns(teamMemberItem, {
+  id: Prisma.sql`m.id::text`,
+  userId: Prisma.sql`m.user_id::text`,
+  role: Prisma.sql`m.role::text`,
+  joinedAt: Prisma.sql`m.joined_at`,
+  fullName: Prisma.sql`p.full_name`,
+  email: Prisma.sql`u.email`,
+  avatarUrl: avatarUrlSql(Prisma.sql`p.avatar_key`),
+  isSuperUser: Prisma.sql`COALESCE(p.super_user, FALSE)`,
+  isLastAdmin,
+});
+
+/** The Date fields of teamMembers.list's items, as listTeamMembersJson's answer is annotated. */
+export const teamMemberDates = memberColumns.dateKeys;
+
 const memberJoins = Prisma.sql`JOIN users u ON u.id = m.user_id
     LEFT JOIN profiles p ON p.user_id = m.user_id`;
 /** An organization's member also shows their app role (joined from user_roles). */
@@ -47,11 +59,6 @@ const appRoleJoin = Prisma.sql`LEFT JOIN user_roles ur ON ur.user_id = m.user_id
 /** Admins first (the role enum's order), then by who joined first. */
 const memberOrder = Prisma.sql`ORDER BY m.role, m.joined_at, m.id`;
 
-type MemberRow = { id: string | null; avatarKey: string | null };
-/** A team member's row as memberColumns reads it. */
-type TeamMemberRow = Omit<TeamMemberItem, "avatarUrl"> & { avatarKey: string | null };
-const toMember = ({ avatarKey, ...row }: MemberRow) => ({ ...row, avatarUrl: avatarUrl(avatarKey) });
-
 /**
  * The members of an organization or a team, admins first (the role enum's order), then by who joined
  * first; `only` narrows to one membership row (the answer of a role change), still counting admins
@@ -59,13 +66,13 @@ const toMember = ({ avatarKey, ...row }: MemberRow) => ({ ...row, avatarUrl: ava
  */
 async function listMembers(db: DbOrTx, place: Place, only?: string): Promise<unknown[]> {
   const organization = place.table === "organization_members";
-  const rows = await db.$queryRaw<MemberRow[]>`
-    SELECT ${memberColumns}${organization ? Prisma.sql`, ${appRoleColumn}` : Prisma.empty}
+  const rows = await db.$queryRaw<{ id: string }[]>`
+    SELECT ${memberColumns.rows}${organization ? Prisma.sql`, ${appRoleColumn}` : Prisma.empty}
     FROM ${Prisma.raw(place.table)} m
     ${memberJoins} ${organization ? appRoleJoin : Prisma.empty}
     WHERE ${placeWhere(place)}
     ${memberOrder}`;
-  return rows.filter((row) => only === undefined || row.id === only).map(toMember);
+  return rows.filter((row) => only === undefined || row.id === only);
 }
 
 export async function listOrganizationMembers(db: DbOrTx, organizationId: string): Promise<OrganizationMemberItem[]> {
@@ -79,8 +86,8 @@ export async function listOrganizationMembers(db: DbOrTx, organizationId: string
  */
 export async function listTeamMembersFor(db: DbOrTx, caller: Caller, teamId: string, action: Action): Promise<TeamRead<TeamMemberItem[]>> {
   // The access row left-joined to the members: one row of NULL members when there are none to read.
-  const rows = await hotQuery<TeamAccessRow & { allowed: boolean } & (TeamMemberRow | { id: null })>(db, Prisma.sql`
-    SELECT a.*, ${memberColumns}
+  const rows = await hotQuery<TeamAccessRow & { allowed: boolean } & (TeamMemberItem | { id: null })>(db, Prisma.sql`
+    SELECT a.*, ${memberColumns.rows}
     FROM (${teamAccessSql(caller, teamId, action)}) a
     LEFT JOIN (team_members m ${memberJoins}) ON m.team_id = ${teamId}::uuid AND a.allowed
     ${memberOrder}`);
@@ -88,8 +95,8 @@ export async function listTeamMembersFor(db: DbOrTx, caller: Caller, teamId: str
   const members: TeamMemberItem[] = [];
   for (const row of rows) {
     if (row.id === null) continue;
-    const { id, userId, role, joinedAt, fullName, email, avatarKey, isSuperUser, isLastAdmin } = row;
-    members.push({ id, userId, role, joinedAt, fullName, email, avatarUrl: avatarUrl(avatarKey), isSuperUser, isLastAdmin });
+    const { id, userId, role, joinedAt, fullName, email, avatarUrl, isSuperUser, isLastAdmin } = row;
+    members.push({ id, userId, role, joinedAt, fullName, email, avatarUrl, isSuperUser, isLastAdmin });
   }
   return { access: teamAccessFrom(caller, teamId, rows[0]), result: members };
 }
@@ -104,18 +111,14 @@ export async function listTeamMembersJson(db: DbOrTx, caller: Caller, teamId: st
     SELECT a.*, l.count, l.items
     FROM (${teamAccessSql(caller, teamId, action)}) a
     CROSS JOIN LATERAL (
-      SELECT count(*)::int AS count, COALESCE(string_agg(row_to_json(item)::text, ',' ORDER BY s.role, s.joined_at, s.id), '') AS items
+      SELECT count(*)::int AS count, COALESCE(string_agg(row_to_json(item)::text, ',' ORDER BY s.sort_role, s.sort_joined_at, s.sort_id), '') AS items
       FROM (
-        SELECT m.id, m.user_id, m.role, m.joined_at, p.full_name, u.email, p.avatar_key, COALESCE(p.super_user, FALSE) AS super_user,
-               ${isLastAdmin} AS last_admin
+        SELECT ${memberColumns.json}, m.role AS sort_role, m.joined_at AS sort_joined_at, m.id AS sort_id
         FROM team_members m ${memberJoins}
         WHERE m.team_id = ${teamId}::uuid AND a.allowed
       ) s
-      CROSS JOIN LATERAL (
-        SELECT s.id::text AS id, s.user_id::text AS "userId", s.role::text AS role, ${isoTimeSql(Prisma.sql`s.joined_at`)} AS "joinedAt",
-               s.full_name AS "fullName", s.email, CASE WHEN s.avatar_key <> '' THEN '/' || s.avatar_key END AS "avatarUrl",
-               s.super_user AS "isSuperUser", s.last_admin AS "isLastAdmin"
-      ) item
+      -- The member alone, without the sort keys; isLastAdmin's window needs the rows of s, so item cannot compute it.
+      CROSS JOIN LATERAL (SELECT ${memberColumns.names}) item
     ) l`);
   // Few members a team: one piece.
   return { access: teamAccessFrom(caller, teamId, row), result: { count: row?.count ?? 0, pieces: row?.count ? [row.items] : [] } };
