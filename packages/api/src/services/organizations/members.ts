@@ -104,7 +104,8 @@ export async function listTeamMembersFor(db: DbOrTx, caller: Caller, teamId: str
 /**
  * listTeamMembersFor's answer as PostgreSQL writes it: the caller's access in the team (teamAccessSql,
  * the same statement's check) and, only where `action` is allowed, the members as JSON text
- * (teamMemberItem's keys and values as the procedure sends them) in the list's order.
+ * (teamMemberItem's keys and values as the procedure sends them) in the list's order. The columns are
+ * written in `s` (isLastAdmin's window counts its rows) and `item` picks them without the sort keys.
  */
 export async function listTeamMembersJson(db: DbOrTx, caller: Caller, teamId: string, action: Action): Promise<TeamRead<JsonList>> {
   const [row] = await hotQuery<TeamAccessRow & { count: number; items: string }>(db, Prisma.sql`
@@ -117,7 +118,6 @@ export async function listTeamMembersJson(db: DbOrTx, caller: Caller, teamId: st
         FROM team_members m ${memberJoins}
         WHERE m.team_id = ${teamId}::uuid AND a.allowed
       ) s
-      -- The member alone, without the sort keys; isLastAdmin's window needs the rows of s, so item cannot compute it.
       CROSS JOIN LATERAL (SELECT ${memberColumns.names}) item
     ) l`);
   // Few members a team: one piece.
