@@ -250,24 +250,52 @@ export const runtimeEvaluationSummary = evaluationSummary.extend({ createdAt: z.
 /** Assertions one prompt's online evaluation runs on each sampled generation. */
 const ONLINE_ASSERTIONS_MAX = 20;
 const ONLINE_EVALUATION_MSG = {
-  assertionNamesUnique: "Each assertion needs a name of its own (it is the score's name)",
+  assertionNameTaken: (name: string) => `Two assertions are named '${name}': each needs a name of its own (it is the score's name)`,
   tooManyAssertions: `An online evaluation has at most ${ONLINE_ASSERTIONS_MAX} assertions`,
 } as const;
+
+/** An assertion's name: the name of the scores it writes. */
+const onlineAssertionName = z.string().trim().min(1).max(100);
+
+/** Each name once (an unnamed assertion, of the input, is given one): a repeat is refused at its own place. */
+function namesOnce(list: { name?: string | undefined }[], context: z.RefinementCtx) {
+  const seen = new Set<string>();
+  list.forEach(({ name }, index) => {
+    if (name === undefined) return;
+    if (seen.has(name)) context.addIssue({ code: "custom", path: [index, "name"], message: ONLINE_EVALUATION_MSG.assertionNameTaken(name) });
+    seen.add(name);
+  });
+}
+
+const onlineEvaluationFields = {
+  enabled: z.boolean(),
+  samplePercent: z.number().min(0).max(100),
+  dailyCapUsd: z.number().min(0).max(1_000_000),
+};
 
 /**
  * A prompt's online evaluation: its assertions (each named: the score it writes) run on `samplePercent`
  * of its generations whose output text is kept, judged ones until the day's judging cost reaches `dailyCapUsd`.
  */
 export const onlineEvaluationSettings = z.object({
-  enabled: z.boolean(),
-  samplePercent: z.number().min(0).max(100),
-  dailyCapUsd: z.number().min(0).max(1_000_000),
+  ...onlineEvaluationFields,
   assertions: z
-    .array(z.object({ name: z.string().trim().min(1).max(100), assertion: assertionSchema }))
+    .array(z.object({ name: onlineAssertionName, assertion: assertionSchema }))
     .max(ONLINE_ASSERTIONS_MAX, ONLINE_EVALUATION_MSG.tooManyAssertions)
-    .refine((list) => new Set(list.map((item) => item.name)).size === list.length, ONLINE_EVALUATION_MSG.assertionNamesUnique),
+    .superRefine(namesOnce),
 });
 export type OnlineEvaluationSettings = z.infer<typeof onlineEvaluationSettings>;
-export const setOnlineEvaluationInput = onlineEvaluationSettings.extend({ promptId: idSchema });
+/**
+ * Setting it: an assertion keeps the name it is sent with (an existing one its own, so its scores stay one
+ * series); one sent without a name is new and is given one that names no other assertion or score of the prompt.
+ */
+export const setOnlineEvaluationInput = z.object({
+  promptId: idSchema,
+  ...onlineEvaluationFields,
+  assertions: z
+    .array(z.object({ name: onlineAssertionName.optional(), assertion: assertionSchema }))
+    .max(ONLINE_ASSERTIONS_MAX, ONLINE_EVALUATION_MSG.tooManyAssertions)
+    .superRefine(namesOnce),
+});
 /** The settings (off with no assertions until first set) and today's judging spend. */
 export const onlineEvaluationAnswer = onlineEvaluationSettings.extend({ spentTodayUsd: z.number(), evaluatedToday: z.number() });

@@ -19,6 +19,25 @@ export interface AssertionDraft {
   value: string;
   connectionId?: string;
   model?: string;
+  /** The name of the scores it writes, once it has one (an online evaluation's assertion). */
+  name?: string;
+}
+
+/** A stored assertion as the form holds it. */
+export const toDraft = (assertion: Omit<AssertionDraft, "value" | "name"> & { value?: string }): AssertionDraft => ({ ...assertion, value: assertion.value ?? "" });
+
+/**
+ * A failed parse's issues split: the first problem of each assertion by its index (issues under
+ * `assertions.<index>`), shown beside it, and the others, the form's own to show.
+ */
+export function assertionIssues<Issue extends { path: PropertyKey[]; message: string }>(issues: readonly Issue[]): { byAssertion: Record<number, string>; others: Issue[] } {
+  const byAssertion: Record<number, string> = {};
+  const others: Issue[] = [];
+  for (const issue of issues) {
+    if (issue.path[0] === "assertions" && typeof issue.path[1] === "number") byAssertion[issue.path[1]] ??= issue.message;
+    else others.push(issue);
+  }
+  return { byAssertion, others };
 }
 
 /** The drafts as the procedures take them (a kind without a value sends none). */
@@ -129,6 +148,7 @@ function AssertionRow({ number, assertion, error, connections, onChange, onRemov
           )}
         </FormField>
       )}
+      {assertion.name && <p className="text-sm text-muted-foreground">Score: {assertion.name}</p>}
       {!valueLabel && error && (
         <p role="alert" className="text-sm text-destructive">
           {error}

@@ -15,7 +15,7 @@ import { FormFooter } from "@/components/ui/form-footer";
 import { Skeleton } from "@/components/ui/skeleton";
 import { Textarea } from "@/components/ui/textarea";
 import { trpc } from "@/lib/trpc";
-import { AssertionEditor, toAssertions, type AssertionDraft } from "./assertion-editor.tsx";
+import { AssertionEditor, assertionIssues, toAssertions, toDraft, type AssertionDraft } from "./assertion-editor.tsx";
 
 export type TestCase = RouterOutputs["testCases"]["list"][number];
 
@@ -97,7 +97,7 @@ function CaseForm({
   );
   const [placeholderErrors, setPlaceholderErrors] = useState<Record<string, string>>({});
   const [expected, setExpected] = useState(start?.expected ?? "");
-  const [assertions, setAssertions] = useState<AssertionDraft[]>(() => (testCase?.assertions ?? []).map((assertion) => ({ ...assertion, value: assertion.value ?? "" })));
+  const [assertions, setAssertions] = useState<AssertionDraft[]>(() => (testCase?.assertions ?? []).map(toDraft));
   const [problems, setProblems] = useState<VariableProblem[]>([]);
   const [assertionErrors, setAssertionErrors] = useState<Record<number, string>>({});
   const [serverError, setServerError] = useState<string>();
@@ -127,16 +127,13 @@ function CaseForm({
       }
     }
     const parsed = testCaseInput.safeParse({ promptId, variables: values, placeholders, expected: expected === "" ? undefined : expected, assertions: toAssertions(assertions) });
-    const found: Record<number, string> = {};
-    if (!parsed.success) {
-      for (const issue of parsed.error.issues) {
-        if (issue.path[0] === "placeholders" && typeof issue.path[1] === "string") badPlaceholders[issue.path[1]] ??= EVALUATION_MSG.importPlaceholderJson(issue.path[1]);
-        if (issue.path[0] === "assertions" && typeof issue.path[1] === "number") found[issue.path[1]] ??= issue.message;
-        else if (issue.path[0] === "assertions") setServerError(issue.message);
-        else if (issue.path[0] === "expected") setServerError(`Expected output: ${issue.message}`);
-      }
+    const { byAssertion, others } = assertionIssues(parsed.error?.issues ?? []);
+    for (const issue of others) {
+      if (issue.path[0] === "placeholders" && typeof issue.path[1] === "string") badPlaceholders[issue.path[1]] ??= EVALUATION_MSG.importPlaceholderJson(issue.path[1]);
+      else if (issue.path[0] === "assertions") setServerError(issue.message);
+      else if (issue.path[0] === "expected") setServerError(`Expected output: ${issue.message}`);
     }
-    setAssertionErrors(found);
+    setAssertionErrors(byAssertion);
     setPlaceholderErrors(badPlaceholders);
     if (!parsed.success || unparsed.length || Object.keys(badPlaceholders).length) return;
     const { variables, expected: expectedOutput } = parsed.data;

@@ -3,8 +3,8 @@
 // settings and the day's judging spend; a team admin changes them.
 import { useEffect, useState } from "react";
 import { toast } from "sonner";
-import { setOnlineEvaluationInput, type Assertion } from "@promptly/shared";
-import { AssertionEditor, toAssertions, type AssertionDraft } from "@/components/evaluations/assertion-editor";
+import { setOnlineEvaluationInput } from "@promptly/shared";
+import { AssertionEditor, assertionIssues, toAssertions, toDraft, type AssertionDraft } from "@/components/evaluations/assertion-editor";
 import { formatCost } from "@/components/runs/run-format";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
@@ -13,16 +13,6 @@ import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
 import { Switch } from "@/components/ui/switch";
 import { trpc } from "@/lib/trpc";
-
-/** Each assertion's score name: its kind, numbered when the kind repeats ("contains", "contains 2"). */
-function scoreNames(assertions: Assertion[]): string[] {
-  const seen = new Map<string, number>();
-  return assertions.map((assertion) => {
-    const count = (seen.get(assertion.type) ?? 0) + 1;
-    seen.set(assertion.type, count);
-    return count === 1 ? assertion.type : `${assertion.type} ${count}`;
-  });
-}
 
 export function OnlineEvaluationCard({ promptId, mayEdit }: { promptId: string; mayEdit: boolean }) {
   const utils = trpc.useUtils();
@@ -39,7 +29,7 @@ export function OnlineEvaluationCard({ promptId, mayEdit }: { promptId: string; 
     setEnabled(current.data.enabled);
     setPercent(String(current.data.samplePercent));
     setCap(String(current.data.dailyCapUsd));
-    setAssertions(current.data.assertions.map(({ assertion }) => ({ ...assertion, value: assertion.value ?? "" })));
+    setAssertions(current.data.assertions.map(({ name, assertion }) => ({ ...toDraft(assertion), name })));
   }, [current.data]);
 
   const save = trpc.production.onlineEvaluation.set.useMutation({
@@ -52,19 +42,15 @@ export function OnlineEvaluationCard({ promptId, mayEdit }: { promptId: string; 
 
   const submit = () => {
     setError(undefined);
-    const list = toAssertions(assertions);
-    const names = scoreNames(list);
-    const parsed = setOnlineEvaluationInput.safeParse({
-      promptId, enabled, samplePercent: Number(percent), dailyCapUsd: Number(cap), assertions: list.map((assertion, index) => ({ name: names[index], assertion })),
+    // An assertion keeps its name (its scores stay one series); a new one is sent without and named by the server.
+    const list = toAssertions(assertions).map((assertion, index) => {
+      const { name } = assertions[index]!;
+      return name === undefined ? { assertion } : { name, assertion };
     });
-    const found: Record<number, string> = {};
-    if (!parsed.success) {
-      for (const issue of parsed.error.issues) {
-        if (issue.path[0] === "assertions" && typeof issue.path[1] === "number") found[issue.path[1]] ??= issue.message;
-        else setError(`${issue.path[0] === "samplePercent" ? "Sample" : issue.path[0] === "dailyCapUsd" ? "Daily cap" : "Assertions"}: ${issue.message}`);
-      }
-    }
-    setAssertionErrors(found);
+    const parsed = setOnlineEvaluationInput.safeParse({ promptId, enabled, samplePercent: Number(percent), dailyCapUsd: Number(cap), assertions: list });
+    const { byAssertion, others } = assertionIssues(parsed.error?.issues ?? []);
+    for (const issue of others) setError(`${issue.path[0] === "samplePercent" ? "Sample" : issue.path[0] === "dailyCapUsd" ? "Daily cap" : "Assertions"}: ${issue.message}`);
+    setAssertionErrors(byAssertion);
     if (parsed.success) save.mutate(parsed.data);
   };
 
@@ -73,8 +59,8 @@ export function OnlineEvaluationCard({ promptId, mayEdit }: { promptId: string; 
       <CardHeader>
         <CardTitle id="online-evaluation-heading">Online evaluation</CardTitle>
         <CardDescription>
-          Runs these assertions on a share of this prompt's generations whose output the team keeps; each verdict is a score named after its assertion's kind,
-          compared with the others above. Judged assertions stop for the day once their cost reaches the cap.
+          Runs these assertions on a share of this prompt's generations whose output the team keeps; each verdict is a score, compared with the others
+          above. A new assertion's score is named after its kind when saved, and keeps that name. Judged assertions stop for the day once their cost reaches the cap.
         </CardDescription>
       </CardHeader>
       <CardContent className="grid gap-4">

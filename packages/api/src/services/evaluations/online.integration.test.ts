@@ -234,6 +234,30 @@ describe("online evaluation", () => {
     fx.provider.answer.text = null;
   });
 
+  it("keeps each assertion's name (its score series) and names a new one after its kind, past every name taken; refuses a repeated name, changing nothing", async () => {
+    const { admin } = fx.world.callers;
+    const prompt = await createPrompt(admin, fx.team.id, { visibility: "team" });
+    const contains = (value: string) => ({ assertion: { type: "contains" as const, value } });
+    const settings = { promptId: prompt.id, enabled: true, samplePercent: 100, dailyCapUsd: 1 };
+    const names = (answer: { assertions: { name: string }[] }) => answer.assertions.map((item) => item.name);
+    expect(names(await admin.production.onlineEvaluation.set({ ...settings, assertions: [contains("Hello"), contains("Ada"), { assertion: { type: "json" } }] })))
+      .toEqual(["contains", "contains 2", "json"]);
+    // The first removed: the second keeps its name; a new one takes neither (nor the removed one's, whose scores may exist).
+    expect(names(await admin.production.onlineEvaluation.set({ ...settings, assertions: [{ name: "contains 2", ...contains("Ada") }, contains("Bye")] })))
+      .toEqual(["contains 2", "contains 3"]);
+    // A series the prompt has scores of ("contains 2", "contains 3") is not reused, though no assertion names it any more.
+    await ingest(prompt, 1, "Hello, Ada!");
+    await online().sweep();
+    await settled(prompt.id);
+    await admin.production.onlineEvaluation.set({ ...settings, assertions: [{ assertion: { type: "json" } }] });
+    expect(names(await admin.production.onlineEvaluation.set({ ...settings, assertions: [{ name: "json", assertion: { type: "json" } }, contains("Ada"), contains("Hi")] })))
+      .toEqual(["json", "contains", "contains 4"]);
+
+    const repeated = await failure(admin.production.onlineEvaluation.set({ ...settings, samplePercent: 5, assertions: [{ name: "greets", ...contains("Ada") }, { name: "greets", ...contains("Hi") }] }));
+    expect(repeated).toEqual({ code: "BAD_REQUEST", message: "Two assertions are named 'greets': each needs a name of its own (it is the score's name)" });
+    expect(await admin.production.onlineEvaluation.get({ promptId: prompt.id })).toMatchObject({ samplePercent: 100, assertions: [{ name: "json" }, { name: "contains" }, { name: "contains 4" }] });
+  });
+
   it("only a team admin sets it; every reader of the prompt reads it", async () => {
     const { admin, editor, viewer } = fx.world.callers;
     const prompt = await createPrompt(admin, fx.team.id, { visibility: "team" });

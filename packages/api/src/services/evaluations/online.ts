@@ -75,17 +75,41 @@ export async function setOnlineEvaluation(
     // An archived prompt refuses every change until restored, this one too (not only its card).
     await lockLivePrompt(tx, promptId);
     const before = await tx.onlineEvaluation.findUnique({ where: { promptId } });
-    const data = { ...settings, assertions: settings.assertions as Prisma.InputJsonValue, updatedById: authorOf(context.actor), updatedAt: context.now };
+    const previous = before ? readSettings(before) : OFF;
+    const after: OnlineEvaluationSettings = { ...settings, assertions: await namedAssertions(tx, promptId, settings.assertions, previous) };
+    const data = { ...after, assertions: after.assertions as Prisma.InputJsonValue, updatedById: authorOf(context.actor), updatedAt: context.now };
     await tx.onlineEvaluation.upsert({ where: { promptId }, create: { promptId, ...data }, update: data });
     await auditAs(tx, context, {
       organizationId: prompt.organizationId,
       teamId: prompt.teamId,
       action: "prompt.update",
       target: { type: "prompt", id: promptId },
-      before: { onlineEvaluation: before ? readSettings(before) : OFF },
-      after: { onlineEvaluation: settings },
+      before: { onlineEvaluation: previous },
+      after: { onlineEvaluation: after },
     });
     return getOnlineEvaluation(tx, promptId, context.now);
+  });
+}
+
+/**
+ * Each assertion with its name: the one it was sent with, or for a new one its kind, numbered from 2 past
+ * every name taken ("contains 2"): those sent, those of the assertions it replaces and those of the
+ * prompt's score series, so a new assertion never writes into another's series, nor one it ended.
+ */
+async function namedAssertions(
+  tx: DbOrTx, promptId: string, sent: z.output<typeof setOnlineEvaluationInput>["assertions"], previous: OnlineEvaluationSettings,
+): Promise<OnlineEvaluationSettings["assertions"]> {
+  const taken = new Set([...sent.flatMap((item) => (item.name === undefined ? [] : [item.name])), ...previous.assertions.map((item) => item.name)]);
+  if (sent.some((item) => item.name === undefined)) {
+    const series = await tx.$queryRaw<{ name: string }[]>`SELECT DISTINCT name FROM score_rollups WHERE prompt_id = ${promptId}::uuid`;
+    for (const row of series) taken.add(row.name);
+  }
+  return sent.map(({ name, assertion }) => {
+    if (name !== undefined) return { name, assertion };
+    let fresh: string = assertion.type;
+    for (let number = 2; taken.has(fresh); number += 1) fresh = `${assertion.type} ${number}`;
+    taken.add(fresh);
+    return { name: fresh, assertion };
   });
 }
 
