@@ -4,7 +4,7 @@ import type { Server } from "node:http";
 import { createServer } from "node:net";
 import { migrate } from "@promptly/db/migrate";
 import {
-  closeServices, configureNotificationMail, createServices, scheduleHousekeeping, startOutboxWorker, startRuntimeSync, warmStoredProviderSdks, type ApiServices,
+  closeServices, configureNotificationMail, createServices, scheduleHousekeeping, startIngestMerges, startOutboxWorker, startRuntimeSync, warmStoredProviderSdks, type ApiServices,
 } from "@promptly/api";
 import type { RequestHandler } from "express";
 import { createApp } from "./app.ts";
@@ -134,6 +134,8 @@ export async function boot(env: Env, opts: { viteMiddleware?: RequestHandler; lo
     const stopHousekeeping = scheduleHousekeeping(services, {
       onError: warn("housekeeping failed"),
     });
+    // Production signals accepted (appended) but not merged yet, by this process or one that stopped, are merged.
+    const stopIngestMerges = startIngestMerges(services.db, { onError: warn("production signals not merged yet") });
     // Mail goes out from its queue (pg-boss, shared by every app process): mail queued by an earlier run,
     // another process or an earlier version too.
     const outbox = startOutboxWorker(services, {
@@ -167,6 +169,8 @@ export async function boot(env: Env, opts: { viteMiddleware?: RequestHandler; lo
         // Cases being run get the same time; those cut are given back to the queue at once for another process.
         const [{ cut }] = await Promise.all([http.drain(env.SHUTDOWN_TIMEOUT_MS), stopHousekeeping(), outbox.stop(), services.evaluations.stop(env.SHUTDOWN_TIMEOUT_MS), services.webhooks.stop()]);
         if (cut) logger.warn({ cut, limitMs: env.SHUTDOWN_TIMEOUT_MS }, "requests still running at the shutdown limit were cut");
+        // After the last request's append: its merge (rows left unmerged wait for the next start's).
+        await stopIngestMerges();
         // After the server: the last requests' usage is counted, then flushed.
         await runtimeSync.stop();
         await closeServices(services);

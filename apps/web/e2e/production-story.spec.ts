@@ -101,6 +101,8 @@ test("a split is started, measured, scored by a person, compared and its winner 
   });
   expect(ingested.status).toBe(207);
   expect(await ingested.json()).toMatchObject({ errors: [] });
+  // Answered once appended: the server merges it right after.
+  await expect.poll(() => withDb(async (client) => (await client.query<{ n: number }>(`SELECT count(*)::int AS n FROM ingest_pending WHERE team_id = $1`, [team.id])).rows[0]!.n)).toBe(0);
 
   // Alice scores the newest generation herself: thumbs up with a comment.
   await page.goto(`/prompts/${prompt.id}?tab=production`);

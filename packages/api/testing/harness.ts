@@ -24,6 +24,7 @@ import { RateLimits, type RateLimitStoreConfig } from "../src/services/platform/
 export { RECONCILE_TOLERANCE } from "../src/services/platform/rate-limits.ts";
 import { RuntimeCache, startRuntimeSync, type RuntimeSync } from "../src/services/runtime/runtime-cache.ts";
 import { SessionCache } from "../src/auth/session-cache.ts";
+import { ingestSettled } from "../src/services/production/ingest.ts";
 import { startOutboxWorker, type OutboxWorker } from "../src/services/platform/outbox.ts";
 import { EvaluationQueue } from "../src/services/evaluations/queue.ts";
 import { WebhookQueue } from "../src/services/webhooks/queue.ts";
@@ -290,6 +291,8 @@ export function appProcess(h: Harness, options: { rateLimitStore?: RateLimitStor
     async close() {
       await sync.stop();
       await rateLimits.close();
+      // Production signals it accepted are merged before its connections end.
+      await ingestSettled(db);
       await client.$disconnect();
     },
   };

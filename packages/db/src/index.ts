@@ -142,6 +142,17 @@ export async function rawTransaction<T>(db: Db, work: (tx: RawTransaction) => Pr
 }
 
 /**
+ * One statement (a `Prisma.sql` template) on the client's own pool, outside any transaction (it
+ * commits alone): for writes of rawTransaction's callers that need no transaction of their own.
+ */
+export async function rawStatement<Row>(db: Db, sql: Prisma.Sql): Promise<Row[]> {
+  const { pool, counted } = poolOf(db);
+  if (!pool) throw new Error("rawStatement needs a client made by createDb (or one derived from it and told so by derivedFrom)");
+  counted();
+  return (await pool.query<Row & pg.QueryResultRow>({ text: sql.text, values: sql.values as unknown[] })).rows;
+}
+
+/**
  * One value in COPY's text format: `\N` for null, backslash, tab, newline and carriage return escaped.
  * A NUL character, which no PostgreSQL text can hold, becomes U+FFFD (as a decoder's replacement).
  */

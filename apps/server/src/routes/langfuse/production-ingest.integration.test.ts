@@ -14,7 +14,7 @@ import { startObservation } from "@langfuse/tracing";
 import { context, propagation, trace, SpanKind, SpanStatusCode } from "@opentelemetry/api";
 import { NodeTracerProvider, SimpleSpanProcessor } from "@opentelemetry/sdk-trace-node";
 import { OTLPTraceExporter as ProtoExporter } from "@opentelemetry/exporter-trace-otlp-proto";
-import { metrics } from "@promptly/api";
+import { ingestSettled, metrics } from "@promptly/api";
 import { DEFAULT_MODEL_PRICES, RUNTIME_MSG } from "@promptly/shared";
 import { basicAuth, startKeyServer, type KeyServer, type Pair } from "../../../test/key-server.ts";
 
@@ -49,23 +49,28 @@ interface GenerationRow {
 }
 
 const db = () => ks.h.services.db;
+/** What the tracing SDKs sent is answered once appended: the server's merges are waited for before a read. */
+const merged = () => ingestSettled(ks.app.services.db);
 async function generationsOf(observationId: string): Promise<GenerationRow[]> {
+  await merged();
   return db().$queryRaw<GenerationRow[]>`
     SELECT id, team_id AS "teamId", prompt_id AS "promptId", prompt_name AS "promptName", version, trace_id AS "traceId", source, model, environment,
            latency_ms AS "latencyMs", ttft_ms AS "ttftMs", input_tokens AS "inputTokens", output_tokens AS "outputTokens", cost, status,
            error_message AS "errorMessage", user_ref AS "userRef", session_ref AS "sessionRef", input, output
       FROM generations WHERE observation_id = ${observationId}`;
 }
-const scoresOf = (generationId: string) =>
-  db().$queryRaw<{ name: string; dataType: string; value: number | null; stringValue: string | null; promptId: string | null; version: number | null; comment: string | null; source: string }[]>`
+const scoresOf = async (generationId: string) =>
+  (await merged(), db()).$queryRaw<{ name: string; dataType: string; value: number | null; stringValue: string | null; promptId: string | null; version: number | null; comment: string | null; source: string }[]>`
     SELECT name, data_type AS "dataType", value, string_value AS "stringValue", prompt_id AS "promptId", version, comment, source
       FROM scores WHERE generation_id = ${generationId}::uuid ORDER BY created_at, name`;
 const counts = async () => {
+  await merged();
   const [row] = await db().$queryRaw<{ generations: number; scores: number }[]>`
     SELECT (SELECT count(*)::int FROM generations) AS generations, (SELECT count(*)::int FROM scores) AS scores`;
   return row!;
 };
 const rollup = async (promptId: string, version: number) => {
+  await merged();
   const [row] = await db().$queryRaw<{ generations: number; errors: number; latencyCount: number; inputTokens: bigint; cost: number }[]>`
     SELECT coalesce(sum(generations), 0)::int AS generations, coalesce(sum(errors), 0)::int AS errors, coalesce(sum(latency_count), 0)::int AS "latencyCount",
            coalesce(sum(input_tokens), 0)::bigint AS "inputTokens", coalesce(sum(cost), 0) AS cost
@@ -74,6 +79,7 @@ const rollup = async (promptId: string, version: number) => {
 };
 /** A score's rollups of a version, summed over environments and hours. */
 const scoreRollup = async (promptId: string, version: number, name: string) => {
+  await merged();
   const rows = await db().$queryRaw<{ count: number; sum: number; categories: Record<string, number> }[]>`
     SELECT count, sum, categories FROM score_rollups WHERE prompt_id = ${promptId}::uuid AND version = ${version} AND name = ${name}`;
   const categories: Record<string, number> = {};

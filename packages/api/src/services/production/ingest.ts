@@ -1,18 +1,21 @@
 // Production signals sent in by the teams' own code: generations (a model call made with a prompt
 // version) and scores, from OpenTelemetry, the Langfuse SDKs' ingestion or /api/v1, into the key's team.
 //
-// One request is one transaction, answered only once it has committed: the generations it names are
-// locked by their observation id (so a create and an update of one generation racing in two requests
+// The tracing SDKs' requests are answered once appended to ingest_pending (acceptProduction) and merged
+// from there in batches (any process's merges, each row once); a score sent on its own is written before
+// it is answered (ingestProduction). Either way one write is one transaction: the generations it names
+// are locked by their observation id (so a create and an update of one generation racing in two writes
 // merge instead of both inserting), their stored rows read and deleted, merged with what was sent and
-// written back in one multi-row INSERT; the hourly rollups get the difference (the merged rows'
-// contribution less the stored rows') in one upsert each. Scores are inserted in one statement, a
-// repeat of a sender's id doing nothing, and linked to their generation as soon as it is known.
-import { Prisma, copyText, rawTransaction, type Db, type RawTransaction } from "@promptly/db";
+// written back with COPY; the hourly rollups get the difference (the merged rows' contribution less the
+// stored rows') in one upsert each. Scores are inserted in one statement, a repeat of a sender's id doing
+// nothing, and linked to their generation as soon as it is known.
+import { Prisma, copyText, rawStatement, rawTransaction, type Db, type RawTransaction } from "@promptly/db";
 import {
   DEFAULT_ENVIRONMENT, GENERATION_TEXT_MAX_BYTES, INGEST_MSG, LATENCY_BUCKETS, bucketOf, type GenerationSource, type GenerationStatus, type ScoreDataType, type ScoreSource,
 } from "@promptly/shared";
 import { DomainError } from "../../errors.ts";
-import { promptVisibility, type Caller } from "../access/visibility.ts";
+import { promptVisibility, type Caller, type KeyCaller } from "../access/visibility.ts";
+import { productionIngested } from "../platform/metrics.ts";
 import { modelPriceFor } from "../models/prices.ts";
 import { costAt } from "../runs/runs.ts";
 
@@ -446,8 +449,262 @@ async function writeBatch(db: Db, teamId: string, batch: Waiting[]) {
   }
 }
 
+// ---- Accepted at once, written in batches: the tracing SDKs' requests ----------------------------------
+
+/** How a request accepted for a later merge counts on /metrics once merged. */
+export interface Accepted {
+  source: "otel" | "langfuse";
+  /** Spans that named no prompt: dropped at once, counted once the rest is merged. */
+  dropped: number;
+}
+
+/** An appended request waiting for its append's statement. */
+interface Appending {
+  caller: KeyCaller;
+  sent: Sent;
+  accepted: Accepted;
+  resolve: () => void;
+  reject: (error: unknown) => void;
+  /** Its batch failed: appended alone now. */
+  alone?: boolean;
+}
+
+/** Requests appended in one statement at the most. */
+const APPEND_MAX_ROWS = 50;
+/** Appended requests merged in one transaction at the most (each up to a few hundred generations). */
+const MERGE_MAX_ROWS = 10;
+/** Merges of one process at once: one committing while another reads and writes. */
+const MERGES_AT_ONCE = 2;
+/** A row that failed this many merges on its own is given up (logged): it would fail every merge. */
+const MERGE_MAX_ATTEMPTS = 20;
+/** How often a process looks for rows no merge is coming for (appended by a process that stopped). */
+const MERGE_SWEEP_MS = 5_000;
+
+interface MergeState {
+  appending: Appending[];
+  /** The append running, if any (one at a time: the others wait and share the next). */
+  appendRunning: Promise<void> | null;
+  /** The merges running. */
+  merging: Set<Promise<void>>;
+  /** Rows were appended since the running merges last looked. */
+  dirty: boolean;
+  onError: (error: unknown) => void;
+}
+const mergeStates = new WeakMap<Db, MergeState>();
+const mergeStateOf = (db: Db) => {
+  let state = mergeStates.get(db);
+  if (!state) mergeStates.set(db, (state = { appending: [], appendRunning: null, merging: new Set(), dirty: false, onError: () => undefined }));
+  return state;
+};
+
+/** The date fields of a patch, which JSON carries as text. */
+const PATCH_DATES = ["startedAt", "endedAt", "completionStartAt", "seenAt"] as const;
+
+/**
+ * Accepts what a tracing SDK sent (OTLP spans, a Langfuse ingestion batch) for the key's team: appended
+ * to `ingest_pending` and committed, so it is durable when this resolves and the sender is answered;
+ * merged into generations and scores (ingestProduction's write) by this process's merges right after,
+ * in batches of many requests, or by any process's if this one stops first. Under load the answer does
+ * not wait for the merge, so a sender's throughput is that of the append; what it sent shows once merged
+ * (milliseconds when the merges keep up). Requests arriving while an append runs share the next one.
+ */
+export function acceptProduction(db: Db, caller: KeyCaller, sent: Sent, accepted: Accepted): Promise<void> {
+  // The text kept is capped now: a pending row holds no more than the generation will.
+  for (const patch of sent.generations) {
+    if (patch.input !== undefined) patch.input = capText(patch.input);
+    if (patch.output !== undefined) patch.output = capText(patch.output);
+  }
+  const state = mergeStateOf(db);
+  const promise = new Promise<void>((resolve, reject) => state.appending.push({ caller, sent, accepted, resolve, reject }));
+  startAppend(db, state);
+  return promise;
+}
+
+/** Starts the append unless one runs (it takes what waits when it ends: nothing is left behind). */
+function startAppend(db: Db, state: MergeState) {
+  if (state.appendRunning || !state.appending.length) return;
+  state.appendRunning = appendWaiting(db, state).finally(() => {
+    state.appendRunning = null;
+    startAppend(db, state);
+  });
+}
+
+async function appendWaiting(db: Db, state: MergeState) {
+  while (state.appending.length) {
+    const batch = state.appending[0]!.alone ? state.appending.splice(0, 1) : state.appending.splice(0, APPEND_MAX_ROWS);
+    try {
+      await rawStatement(db, Prisma.sql`
+        INSERT INTO ingest_pending (team_id, caller, source, sent, dropped)
+        SELECT * FROM unnest(${batch.map((item) => item.caller.apiKey.teamId)}::uuid[], ${batch.map((item) => JSON.stringify(item.caller))}::jsonb[],
+          ${batch.map((item) => item.accepted.source)}::text[], ${batch.map((item) => JSON.stringify(item.sent))}::text[], ${batch.map((item) => item.accepted.dropped)}::int[])`);
+    } catch (error) {
+      // Each alone: one request's failure (its team deleted meanwhile) is not the others'.
+      if (batch.length > 1) state.appending.unshift(...batch.map((item) => ({ ...item, alone: true })));
+      else batch[0]!.reject(error);
+      continue;
+    }
+    for (const item of batch) item.resolve();
+    state.dirty = true;
+    startMerges(db, state);
+  }
+}
+
+/** Starts merging (up to MERGES_AT_ONCE at once) until no row is left that no other merge holds. */
+function startMerges(db: Db, state: MergeState) {
+  while (state.merging.size < MERGES_AT_ONCE) {
+    const merging: Promise<void> = (async () => {
+      for (;;) {
+        state.dirty = false;
+        if (!(await mergeOnce(db)) && !state.dirty) break;
+      }
+    })()
+      .catch((error: unknown) => state.onError(error))
+      .finally(() => {
+        state.merging.delete(merging);
+        // Rows appended while it was ending (it had looked already): merged now.
+        if (state.dirty) startMerges(db, state);
+      });
+    state.merging.add(merging);
+  }
+}
+
+interface PendingRow {
+  id: string;
+  teamId: string;
+  caller: KeyCaller;
+  source: Accepted["source"];
+  sent: string;
+  dropped: number;
+}
+
+const readSent = (text: string): Sent => {
+  const sent = JSON.parse(text) as Sent;
+  for (const patch of sent.generations) {
+    const dated = patch as unknown as Record<string, unknown>;
+    for (const field of PATCH_DATES) if (typeof dated[field] === "string") dated[field] = new Date(dated[field]);
+  }
+  return sent;
+};
+
+/**
+ * Merges up to MERGE_MAX_ROWS appended requests no other merge holds, in one transaction that deletes
+ * them: one ingestProduction write per team (a key's visibility is its team's). Returns how many it
+ * merged (0: none left). A batch that fails is merged row by row, so one row's failure is its own.
+ */
+async function mergeOnce(db: Db, only?: string): Promise<number> {
+  let merged: { row: PendingRow; sent: Sent; result: IngestResult & { written: Set<string> } }[] = [];
+  try {
+    merged = await rawTransaction(db, async (tx) => {
+      const rows = await tx.query<PendingRow>(Prisma.sql`
+        SELECT id::text, team_id AS "teamId", caller, source, sent, dropped FROM ingest_pending
+         WHERE ${only ? Prisma.sql`id = ${only}::bigint` : Prisma.sql`TRUE`} ORDER BY id LIMIT ${MERGE_MAX_ROWS} FOR UPDATE SKIP LOCKED`);
+      const done: typeof merged = [];
+      const byTeam = new Map<string, PendingRow[]>();
+      for (const row of rows) byTeam.set(row.teamId, [...(byTeam.get(row.teamId) ?? []), row]);
+      for (const teamId of [...byTeam.keys()].sort()) {
+        const teamRows = byTeam.get(teamId)!;
+        const sents = teamRows.map((row) => readSent(row.sent));
+        const result = await writeIn(tx, db, teamRows[0]!.caller, teamId, {
+          generations: sents.flatMap((sent) => sent.generations),
+          scores: sents.flatMap((sent) => sent.scores),
+        });
+        let offset = 0;
+        teamRows.forEach((row, index) => {
+          const sent = sents[index]!;
+          done.push({ row, sent, result: { ...result, scores: result.scores.slice(offset, offset + sent.scores.length) } });
+          offset += sent.scores.length;
+        });
+      }
+      if (rows.length) await tx.query(Prisma.sql`DELETE FROM ingest_pending WHERE id = ANY(${rows.map((row) => row.id)}::bigint[])`);
+      return done;
+    });
+  } catch (error) {
+    if (only) throw error;
+    return mergeRowByRow(db, error);
+  }
+  for (const { row, sent, result } of merged) countMerged(row, sent, result);
+  return merged.length;
+}
+
+/** After a batch failed: each row it could hold merged alone, one failing alone counted against it. */
+async function mergeRowByRow(db: Db, batchError: unknown): Promise<number> {
+  const ids = (await rawStatement<{ id: string }>(db, Prisma.sql`SELECT id::text FROM ingest_pending ORDER BY id LIMIT ${MERGE_MAX_ROWS}`)).map((row) => row.id);
+  if (!ids.length) throw batchError;
+  let merged = 0;
+  for (const id of ids) {
+    try {
+      merged += await mergeOnce(db, id);
+    } catch (error) {
+      mergeStateOf(db).onError(error);
+      // A refusal (the team gone) cannot pass later either; anything else is tried again, up to a limit.
+      const given = error instanceof DomainError ? 0 : MERGE_MAX_ATTEMPTS - 1;
+      const [row] = await rawStatement<{ attempts: number; source: string }>(db, Prisma.sql`
+        UPDATE ingest_pending SET attempts = attempts + 1 WHERE id = ${id}::bigint RETURNING attempts, source`);
+      if (row && row.attempts > given) {
+        await rawStatement(db, Prisma.sql`DELETE FROM ingest_pending WHERE id = ${id}::bigint`);
+        productionIngested.inc({ source: row.source, result: "failed" });
+      }
+    }
+  }
+  // Nothing merged and nothing given up: stop until the next sweep rather than spin on a failing database.
+  if (!merged) throw batchError;
+  return merged;
+}
+
+/** What a merged request counts on /metrics: its generations written, scores inserted, spans dropped. */
+function countMerged(row: PendingRow, sent: Sent, result: IngestResult & { written: Set<string> }) {
+  const ids = new Set(sent.generations.map((patch) => patch.observationId));
+  const written = [...ids].filter((id) => result.written.has(id)).length;
+  productionIngested.inc({ source: row.source, result: "generation" }, written);
+  productionIngested.inc({ source: row.source, result: "dropped" }, row.dropped + ids.size - written);
+  productionIngested.inc({ source: row.source, result: "score" }, result.scores.filter((score) => score.inserted).length);
+}
+
+/**
+ * Merges what any process appended and no merge is coming for (a process stopped before merging its
+ * rows), now and every MERGE_SWEEP_MS; `onError` hears a merge's failure. Returns a stop that waits
+ * for the merges running.
+ */
+export function startIngestMerges(db: Db, options: { onError?: (error: unknown) => void; everyMs?: number } = {}): () => Promise<void> {
+  const state = mergeStateOf(db);
+  if (options.onError) state.onError = options.onError;
+  const sweep = () => {
+    state.dirty = true;
+    startMerges(db, state);
+  };
+  const first = setTimeout(sweep, 0);
+  const timer = setInterval(sweep, options.everyMs ?? MERGE_SWEEP_MS);
+  first.unref();
+  timer.unref();
+  return async () => {
+    clearTimeout(first);
+    clearInterval(timer);
+    await ingestSettled(db);
+  };
+}
+
+/**
+ * Resolves once this process has nothing being appended or merged for `db`: what it accepted so far
+ * is merged (or its merge failed and waits for a sweep). For a stop, and for tests that read what
+ * they sent.
+ */
+export async function ingestSettled(db: Db): Promise<void> {
+  const state = mergeStates.get(db);
+  if (!state) return;
+  // An append running starts merges before it ends, and a merge ending may start another: looked at again.
+  while (state.appendRunning || state.merging.size) {
+    await state.appendRunning;
+    await Promise.all(state.merging);
+  }
+}
+
 /** One transaction writing what was sent (one request's, or a batch's): see ingestProduction. */
-async function writeProduction(db: Db, caller: Caller, teamId: string, sent: Sent): Promise<IngestResult & { written: Set<string> }> {
+function writeProduction(db: Db, caller: Caller, teamId: string, sent: Sent): Promise<IngestResult & { written: Set<string> }> {
+  return rawTransaction(db, (tx) => writeIn(tx, db, caller, teamId, sent), { timeoutMs: 30_000 });
+}
+
+/** What one request sent (or a batch's, or appended requests'), written in `tx`: see ingestProduction. */
+async function writeIn(tx: RawTransaction, db: Db, caller: Caller, teamId: string, sent: Sent): Promise<IngestResult & { written: Set<string> }> {
   const patchesById = new Map<string, GenerationPatch[]>();
   for (const patch of sent.generations) {
     const list = patchesById.get(patch.observationId);
@@ -456,123 +713,122 @@ async function writeProduction(db: Db, caller: Caller, teamId: string, sent: Sen
   }
   const observationIds = [...patchesById.keys()].sort();
 
-  return rawTransaction(
-    db,
-    async (tx) => {
-      const [team] = await tx.query<{ organizationId: string; keepText: boolean }>(Prisma.sql`
-        SELECT organization_id AS "organizationId", keep_generation_text AS "keepText" FROM teams WHERE id = ${teamId}::uuid`);
-      // The key's team was deleted after the key was read: the sender hears 404, never a 500.
-      if (!team) throw new DomainError("NOT_FOUND", INGEST_MSG.teamNotFound);
-      const generationDeltas = new GenerationDeltas();
-      const scoreDeltas: ScoreDelta[] = [];
-      let written: StoredGeneration[] = [];
+  const [team] = await tx.query<{ organizationId: string; keepText: boolean }>(Prisma.sql`
+    SELECT organization_id AS "organizationId", keep_generation_text AS "keepText" FROM teams WHERE id = ${teamId}::uuid`);
+  // The key's team was deleted after the key was read: the sender hears 404, never a 500.
+  if (!team) throw new DomainError("NOT_FOUND", INGEST_MSG.teamNotFound);
+  const generationDeltas = new GenerationDeltas();
+  const scoreDeltas: ScoreDelta[] = [];
+  let written: StoredGeneration[] = [];
 
-      if (observationIds.length) {
-        // One writer per generation at a time, taken in one order (no deadlock between two requests).
-        await tx.query(Prisma.sql`SELECT pg_advisory_xact_lock(hashtextextended(${teamId} || ':' || k, 0))::text
-                                    FROM (SELECT unnest(${observationIds}::text[]) AS k ORDER BY 1) ids`);
-        const stored = await tx.query<StoredGeneration>(Prisma.sql`
-          DELETE FROM generations WHERE team_id = ${teamId}::uuid AND observation_id = ANY(${observationIds}::text[]) ${startedSince(sent.generations)}
-          RETURNING id, prompt_id AS "promptId", prompt_name AS "promptName", version, trace_id AS "traceId", observation_id AS "observationId", source,
-            model, environment, started_at AS "startedAt", ended_at AS "endedAt", completion_start_at AS "completionStartAt", latency_ms AS "latencyMs",
-            ttft_ms AS "ttftMs", input_tokens AS "inputTokens", output_tokens AS "outputTokens", cost, status, error_message AS "errorMessage",
-            user_ref AS "userRef", session_ref AS "sessionRef", input, output`);
-        // A stored row naming no prompt holds only updates so far (their create had not come): its start was a guess.
-        const storedById = new Map(stored.map((row) => [row.observationId, { ...row, startSaid: row.promptName !== "" }]));
-        for (const row of stored) if (row.promptId && row.version !== null) generationDeltas.add(row, -1);
+  // One writer per generation at a time, taken in one order (no deadlock between two requests). A score
+  // naming an observation takes its lock too: written beside its generation's write, one of them waits
+  // and then sees the other (the score finds its generation, or the generation relinks the score).
+  const locked = [...new Set([...observationIds, ...sent.scores.flatMap((score) => (score.observationId ? [score.observationId] : []))])];
+  if (locked.length) {
+    await tx.query(Prisma.sql`SELECT pg_advisory_xact_lock(hashtextextended(${teamId} || ':' || k, 0))::text
+                                FROM (SELECT unnest(${locked}::text[]) AS k ORDER BY 1) ids`);
+  }
+  if (observationIds.length) {
+    const stored = await tx.query<StoredGeneration>(Prisma.sql`
+      DELETE FROM generations WHERE team_id = ${teamId}::uuid AND observation_id = ANY(${observationIds}::text[]) ${startedSince(sent.generations)}
+      RETURNING id, prompt_id AS "promptId", prompt_name AS "promptName", version, trace_id AS "traceId", observation_id AS "observationId", source,
+        model, environment, started_at AS "startedAt", ended_at AS "endedAt", completion_start_at AS "completionStartAt", latency_ms AS "latencyMs",
+        ttft_ms AS "ttftMs", input_tokens AS "inputTokens", output_tokens AS "outputTokens", cost, status, error_message AS "errorMessage",
+        user_ref AS "userRef", session_ref AS "sessionRef", input, output`);
+    // A stored row naming no prompt holds only updates so far (their create had not come): its start was a guess.
+    const storedById = new Map(stored.map((row) => [row.observationId, { ...row, startSaid: row.promptName !== "" }]));
+    for (const row of stored) if (row.promptId && row.version !== null) generationDeltas.add(row, -1);
 
-        // A generation that never named a prompt is not kept (OpenTelemetry's other spans, Langfuse's plain generations),
-        // but Langfuse updates whose create has not come yet are: the create (another request, maybe later) may name one.
-        written = observationIds
-          .map((id) => merge(storedById.get(id), patchesById.get(id)!, team.keepText))
-          .filter((row) => row.promptName !== "" || (row.source === "langfuse" && !row.startSaid));
-        // Link what names a prompt the caller reads; a link kept from the stored row stays.
-        const asked = written.filter((row) => !row.promptId && row.promptName && row.version !== null).map((row) => ({ name: row.promptName, version: row.version! }));
-        const readable = await readablePromptVersions(tx, caller, asked);
-        const prices = new Map<string, Promise<{ inputPerMillion: number; outputPerMillion: number } | null>>();
-        for (const row of written) {
-          if (!row.promptId && row.version !== null) row.promptId = readable.get(`${row.promptName}\u0000${row.version}`) ?? null;
-          if (row.cost === null && row.model && row.inputTokens !== null && row.outputTokens !== null) {
-            let price = prices.get(row.model);
-            // Prices are the organization's settings, not part of this write: read beside it.
-            if (!price) prices.set(row.model, (price = modelPriceFor(db, team.organizationId, row.model)));
-            row.cost = costAt(await price, row.inputTokens, row.outputTokens);
-          }
-        }
-        // COPY: PostgreSQL inserts the rows in batches (an INSERT ... SELECT writes them one by one, at twice the cost).
-        if (written.length) await tx.copy("generations", GENERATION_COLUMNS, copyRowsOf(written, team.organizationId, teamId));
-        for (const row of written) if (row.promptId && row.version !== null) generationDeltas.add(row, 1);
-
-        // Scores sent before their generation (or judging it before it was relinked) follow it now.
-        type Relinked = LinkedScore & { old_prompt_id: string | null; old_version: number | null; old_environment: string };
-        const relinked: Relinked[] = !written.length ? [] : await tx.query<Relinked>(Prisma.sql`
-          UPDATE scores s SET generation_id = g.id, prompt_id = g.prompt_id, version = g.version, environment = g.environment
-            FROM jsonb_to_recordset(${JSON.stringify(written.map((row) => ({ id: row.id, observation_id: row.observationId, prompt_id: row.promptId, version: row.version, environment: row.environment })))}::jsonb)
-                   AS g(id uuid, observation_id text, prompt_id uuid, version int, environment text),
-                 scores o
-           WHERE s.team_id = ${teamId}::uuid AND o.id = s.id AND s.run_id IS NULL
-             -- The scores of these generations, found by their two indexes (generation id, team and observation id).
-             -- A generation first written now has an id minted here, which no score can name yet: only stored ones' ids are looked up.
-             AND (s.generation_id = ANY(${stored.map((row) => row.id)}::uuid[]) OR s.observation_id = ANY(${written.map((row) => row.observationId)}::text[]))
-             AND (s.generation_id = g.id OR (s.generation_id IS NULL AND s.observation_id = g.observation_id))
-             AND (s.generation_id IS DISTINCT FROM g.id OR s.prompt_id IS DISTINCT FROM g.prompt_id OR s.version IS DISTINCT FROM g.version OR s.environment <> g.environment)
-          RETURNING s.prompt_id, s.version, s.environment, s.created_at, s.name, s.data_type, s.value, s.string_value,
-            o.prompt_id AS old_prompt_id, o.version AS old_version, o.environment AS old_environment`);
-        for (const score of relinked) {
-          if (score.old_prompt_id && score.old_version !== null) {
-            scoreDeltas.push(scoreContribution({ ...score, prompt_id: score.old_prompt_id, version: score.old_version, environment: score.old_environment }, -1));
-          }
-          if (score.prompt_id && score.version !== null) scoreDeltas.push(scoreContribution(score, 1));
-        }
+    // A generation that never named a prompt is not kept (OpenTelemetry's other spans, Langfuse's plain generations),
+    // but Langfuse updates whose create has not come yet are: the create (another request, maybe later) may name one.
+    written = observationIds
+      .map((id) => merge(storedById.get(id), patchesById.get(id)!, team.keepText))
+      .filter((row) => row.promptName !== "" || (row.source === "langfuse" && !row.startSaid));
+    // Link what names a prompt the caller reads; a link kept from the stored row stays.
+    const asked = written.filter((row) => !row.promptId && row.promptName && row.version !== null).map((row) => ({ name: row.promptName, version: row.version! }));
+    const readable = await readablePromptVersions(tx, caller, asked);
+    const prices = new Map<string, Promise<{ inputPerMillion: number; outputPerMillion: number } | null>>();
+    for (const row of written) {
+      if (!row.promptId && row.version !== null) row.promptId = readable.get(`${row.promptName}\u0000${row.version}`) ?? null;
+      if (row.cost === null && row.model && row.inputTokens !== null && row.outputTokens !== null) {
+        let price = prices.get(row.model);
+        // Prices are the organization's settings, not part of this write: read beside it.
+        if (!price) prices.set(row.model, (price = modelPriceFor(db, team.organizationId, row.model)));
+        row.cost = costAt(await price, row.inputTokens, row.outputTokens);
       }
+    }
+    // COPY: PostgreSQL inserts the rows in batches (an INSERT ... SELECT writes them one by one, at twice the cost).
+    if (written.length) await tx.copy("generations", GENERATION_COLUMNS, copyRowsOf(written, team.organizationId, teamId));
+    for (const row of written) if (row.promptId && row.version !== null) generationDeltas.add(row, 1);
 
-      const scoreResults: IngestResult["scores"] = [];
-      if (sent.scores.length) {
-        const targets = await scoreTargets(tx, caller, teamId, sent.scores);
-        const rows = sent.scores.map((score, index) => {
-          const target = targets[index]!;
-          return {
-            id: crypto.randomUUID(), organization_id: team.organizationId, team_id: teamId, generation_id: target.generationId, run_id: target.runId,
-            trace_id: score.traceId ?? target.traceId, observation_id: score.observationId ?? target.observationId,
-            prompt_id: target.promptId, version: target.version, environment: target.environment ?? score.environment ?? DEFAULT_ENVIRONMENT,
-            name: score.name, data_type: score.dataType, value: score.value, string_value: score.stringValue, comment: score.comment ?? null, source: score.source,
-            author_user_id: score.authorUserId ?? null, api_key_id: score.apiKeyId ?? null, external_id: score.externalId ?? null,
-          };
-        });
-        const inserted = await tx.query<LinkedScore & { id: string; external_id: string | null }>(Prisma.sql`
-          INSERT INTO scores (id, organization_id, team_id, generation_id, run_id, trace_id, observation_id, prompt_id, version, environment, name,
-            data_type, value, string_value, comment, source, author_user_id, api_key_id, external_id)
-          SELECT id, organization_id, team_id, generation_id, run_id, trace_id, observation_id, prompt_id, version, environment, name, data_type, value,
-            string_value, comment, source, author_user_id, api_key_id, external_id
-            FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS x(id uuid, organization_id uuid, team_id uuid, generation_id uuid, run_id uuid,
-              trace_id text, observation_id text, prompt_id uuid, version int, environment text, name text, data_type text, value float8, string_value text,
-              comment text, source text, author_user_id uuid, api_key_id uuid, external_id text)
-          ON CONFLICT (team_id, external_id) DO NOTHING
-          RETURNING id, prompt_id, version, environment, created_at, name, data_type, value, string_value, external_id`);
-        const insertedIds = new Set(inserted.map((score) => score.id));
-        for (const score of inserted) if (score.prompt_id && score.version !== null) scoreDeltas.push(scoreContribution(score, 1));
-        // A repeat answers the stored score's id.
-        const repeats = rows.filter((row) => !insertedIds.has(row.id) && row.external_id !== null).map((row) => row.external_id!);
-        const existing = repeats.length
-          ? await tx.query<{ id: string; external_id: string; prompt_id: string | null }>(Prisma.sql`
-              SELECT id, external_id, prompt_id FROM scores WHERE team_id = ${teamId}::uuid AND external_id = ANY(${repeats}::text[])`)
-          : [];
-        const existingByExternal = new Map(existing.map((row) => [row.external_id, row]));
-        for (const row of rows) {
-          if (insertedIds.has(row.id)) scoreResults.push({ id: row.id, linked: row.prompt_id !== null, inserted: true });
-          else {
-            const stored = existingByExternal.get(row.external_id ?? "");
-            scoreResults.push({ id: stored?.id ?? row.id, linked: Boolean(stored?.prompt_id), inserted: false });
-          }
-        }
+    // Scores sent before their generation (or judging it before it was relinked) follow it now.
+    type Relinked = LinkedScore & { old_prompt_id: string | null; old_version: number | null; old_environment: string };
+    const relinked: Relinked[] = !written.length ? [] : await tx.query<Relinked>(Prisma.sql`
+      UPDATE scores s SET generation_id = g.id, prompt_id = g.prompt_id, version = g.version, environment = g.environment
+        FROM jsonb_to_recordset(${JSON.stringify(written.map((row) => ({ id: row.id, observation_id: row.observationId, prompt_id: row.promptId, version: row.version, environment: row.environment })))}::jsonb)
+               AS g(id uuid, observation_id text, prompt_id uuid, version int, environment text),
+             scores o
+       WHERE s.team_id = ${teamId}::uuid AND o.id = s.id AND s.run_id IS NULL
+         -- The scores of these generations, found by their two indexes (generation id, team and observation id).
+         -- A generation first written now has an id minted here, which no score can name yet: only stored ones' ids are looked up.
+         AND (s.generation_id = ANY(${stored.map((row) => row.id)}::uuid[]) OR s.observation_id = ANY(${written.map((row) => row.observationId)}::text[]))
+         AND (s.generation_id = g.id OR (s.generation_id IS NULL AND s.observation_id = g.observation_id))
+         AND (s.generation_id IS DISTINCT FROM g.id OR s.prompt_id IS DISTINCT FROM g.prompt_id OR s.version IS DISTINCT FROM g.version OR s.environment <> g.environment)
+      RETURNING s.prompt_id, s.version, s.environment, s.created_at, s.name, s.data_type, s.value, s.string_value,
+        o.prompt_id AS old_prompt_id, o.version AS old_version, o.environment AS old_environment`);
+    for (const score of relinked) {
+      if (score.old_prompt_id && score.old_version !== null) {
+        scoreDeltas.push(scoreContribution({ ...score, prompt_id: score.old_prompt_id, version: score.old_version, environment: score.old_environment }, -1));
       }
+      if (score.prompt_id && score.version !== null) scoreDeltas.push(scoreContribution(score, 1));
+    }
+  }
 
-      await applyGenerationRollups(tx, generationDeltas.sorted());
-      await applyScoreRollups(tx, scoreDeltas);
-      return { generations: written.length, scores: scoreResults, written: new Set(written.map((row) => row.observationId)) };
-    },
-    { timeoutMs: 30_000 },
-  );
+  const scoreResults: IngestResult["scores"] = [];
+  if (sent.scores.length) {
+    const targets = await scoreTargets(tx, caller, teamId, sent.scores);
+    const rows = sent.scores.map((score, index) => {
+      const target = targets[index]!;
+      return {
+        id: crypto.randomUUID(), organization_id: team.organizationId, team_id: teamId, generation_id: target.generationId, run_id: target.runId,
+        trace_id: score.traceId ?? target.traceId, observation_id: score.observationId ?? target.observationId,
+        prompt_id: target.promptId, version: target.version, environment: target.environment ?? score.environment ?? DEFAULT_ENVIRONMENT,
+        name: score.name, data_type: score.dataType, value: score.value, string_value: score.stringValue, comment: score.comment ?? null, source: score.source,
+        author_user_id: score.authorUserId ?? null, api_key_id: score.apiKeyId ?? null, external_id: score.externalId ?? null,
+      };
+    });
+    const inserted = await tx.query<LinkedScore & { id: string; external_id: string | null }>(Prisma.sql`
+      INSERT INTO scores (id, organization_id, team_id, generation_id, run_id, trace_id, observation_id, prompt_id, version, environment, name,
+        data_type, value, string_value, comment, source, author_user_id, api_key_id, external_id)
+      SELECT id, organization_id, team_id, generation_id, run_id, trace_id, observation_id, prompt_id, version, environment, name, data_type, value,
+        string_value, comment, source, author_user_id, api_key_id, external_id
+        FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS x(id uuid, organization_id uuid, team_id uuid, generation_id uuid, run_id uuid,
+          trace_id text, observation_id text, prompt_id uuid, version int, environment text, name text, data_type text, value float8, string_value text,
+          comment text, source text, author_user_id uuid, api_key_id uuid, external_id text)
+      ON CONFLICT (team_id, external_id) DO NOTHING
+      RETURNING id, prompt_id, version, environment, created_at, name, data_type, value, string_value, external_id`);
+    const insertedIds = new Set(inserted.map((score) => score.id));
+    for (const score of inserted) if (score.prompt_id && score.version !== null) scoreDeltas.push(scoreContribution(score, 1));
+    // A repeat answers the stored score's id.
+    const repeats = rows.filter((row) => !insertedIds.has(row.id) && row.external_id !== null).map((row) => row.external_id!);
+    const existing = repeats.length
+      ? await tx.query<{ id: string; external_id: string; prompt_id: string | null }>(Prisma.sql`
+          SELECT id, external_id, prompt_id FROM scores WHERE team_id = ${teamId}::uuid AND external_id = ANY(${repeats}::text[])`)
+      : [];
+    const existingByExternal = new Map(existing.map((row) => [row.external_id, row]));
+    for (const row of rows) {
+      if (insertedIds.has(row.id)) scoreResults.push({ id: row.id, linked: row.prompt_id !== null, inserted: true });
+      else {
+        const stored = existingByExternal.get(row.external_id ?? "");
+        scoreResults.push({ id: stored?.id ?? row.id, linked: Boolean(stored?.prompt_id), inserted: false });
+      }
+    }
+  }
+
+  await applyGenerationRollups(tx, generationDeltas.sorted());
+  await applyScoreRollups(tx, scoreDeltas);
+  return { generations: written.length, scores: scoreResults, written: new Set(written.map((row) => row.observationId)) };
 }
 
 interface ScoreTarget {

@@ -1,7 +1,8 @@
-// The ways in for production signals, over ingestProduction: an OTLP trace request, a Langfuse v3
-// ingestion batch, a Langfuse score, a score of /api/v1, and a person's thumbs in the app. Each reads
-// what was sent, refuses a malformed request as a whole (nothing written), and writes the rest in one
-// transaction before it answers.
+// The ways in for production signals: an OTLP trace request, a Langfuse v3 ingestion batch, a Langfuse
+// score, a score of /api/v1, and a person's thumbs in the app. Each reads what was sent and refuses a
+// malformed request as a whole (nothing written). The tracing SDKs' requests (OTLP, ingestion batches)
+// are answered once appended (acceptProduction: durable, merged in batches right after); a score,
+// whose answer says its id and link, is written (ingestProduction) before it answers.
 import type { Db } from "@promptly/db";
 import { INGEST_MSG, THUMBS_SCORE_NAME, scoreValueOf, type RuntimeScoreInput, type createScoreInput, type langfuseIngestionInput, type langfuseScoreBody } from "@promptly/shared";
 import type { z } from "zod";
@@ -9,7 +10,7 @@ import { DomainError } from "../../errors.ts";
 import { allowOrFail, authorize } from "../access/authorize.ts";
 import type { Caller, KeyCaller } from "../access/visibility.ts";
 import { productionIngested } from "../platform/metrics.ts";
-import { ingestProduction, type GenerationPatch, type ScoreDraft } from "./ingest.ts";
+import { acceptProduction, ingestProduction, type GenerationPatch, type ScoreDraft } from "./ingest.ts";
 import { decodeOtlpProtobuf, type OtlpRequest } from "./otlp.ts";
 import { generationsFromOtlp, readLangfuseEvent, scoreDraftOf } from "./sources.ts";
 
@@ -26,10 +27,7 @@ export async function ingestOtlpTraces(db: Db, caller: KeyCaller, body: Buffer, 
     }
   } else throw new DomainError("INVALID", INGEST_MSG.unsupportedType);
   const { generations, dropped } = generationsFromOtlp(request, now);
-  const result = await ingestProduction(db, caller, caller.apiKey.teamId, { generations, scores: [] });
-  productionIngested.inc({ source: "otel", result: "generation" }, result.generations);
-  productionIngested.inc({ source: "otel", result: "dropped" }, dropped + generations.length - result.generations);
-  return { generations: result.generations, dropped };
+  await acceptProduction(db, caller, { generations, scores: [] }, { source: "otel", dropped });
 }
 
 /**
@@ -59,9 +57,7 @@ export async function ingestLangfuseBatch(db: Db, caller: KeyCaller, input: z.ou
   // A repeated score id inside one batch is one score.
   const seen = new Set<string>();
   const uniqueScores = scores.filter((score) => !score.externalId || (!seen.has(score.externalId) && seen.add(score.externalId)));
-  const result = await ingestProduction(db, caller, caller.apiKey.teamId, { generations, scores: uniqueScores });
-  productionIngested.inc({ source: "langfuse", result: "generation" }, result.generations);
-  productionIngested.inc({ source: "langfuse", result: "score" }, result.scores.filter((score) => score.inserted).length);
+  await acceptProduction(db, caller, { generations, scores: uniqueScores }, { source: "langfuse", dropped: 0 });
   return {
     successes: outcomes.filter((outcome) => outcome.kind !== "refused").map((outcome) => ({ id: outcome.id, status: 201 })),
     errors: outcomes.flatMap((outcome) => (outcome.kind === "refused" ? [{ id: outcome.id, status: 400, message: outcome.message, error: outcome.error }] : [])),

@@ -1,0 +1,16 @@
+-- CreateTable
+CREATE TABLE "ingest_pending" (
+    "id" BIGSERIAL NOT NULL,
+    "team_id" UUID NOT NULL,
+    "caller" JSONB NOT NULL,
+    "source" TEXT NOT NULL,
+    "sent" TEXT NOT NULL,
+    "dropped" INTEGER NOT NULL DEFAULT 0,
+    "attempts" INTEGER NOT NULL DEFAULT 0,
+    "received_at" TIMESTAMPTZ(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
+
+    CONSTRAINT "ingest_pending_pkey" PRIMARY KEY ("id")
+);
+
+-- AddForeignKey
+ALTER TABLE "ingest_pending" ADD CONSTRAINT "ingest_pending_team_id_fkey" FOREIGN KEY ("team_id") REFERENCES "teams"("id") ON DELETE CASCADE ON UPDATE CASCADE;
