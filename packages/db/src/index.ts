@@ -152,13 +152,33 @@ export async function rawStatement<Row>(db: Db, sql: Prisma.Sql): Promise<Row[]>
   return (await pool.query<Row & pg.QueryResultRow>({ text: sql.text, values: sql.values as unknown[] })).rows;
 }
 
+/** ISO text of the seconds seen lately (a batch's timestamps are close): toISOString is most of a row's COPY text. */
+const isoSeconds = new Map<number, string>();
+const YEAR_10000 = 253_402_300_800_000;
+
+/** `date.toISOString()`, from the text of its second when that was made lately. */
+function isoText(date: Date): string {
+  const time = date.getTime();
+  // Outside years 1970 to 9999 (or not a date): as toISOString says it (a sign, six digits, or a throw).
+  if (!(time >= 0 && time < YEAR_10000)) return date.toISOString();
+  const second = Math.floor(time / 1000);
+  let prefix = isoSeconds.get(second);
+  if (prefix === undefined) {
+    if (isoSeconds.size >= 4096) isoSeconds.clear();
+    prefix = date.toISOString().slice(0, 20);
+    isoSeconds.set(second, prefix);
+  }
+  const millis = time - second * 1000;
+  return `${prefix}${millis < 10 ? "00" : millis < 100 ? "0" : ""}${millis}Z`;
+}
+
 /**
  * One value in COPY's text format: `\N` for null, backslash, tab, newline and carriage return escaped.
  * A NUL character, which no PostgreSQL text can hold, becomes U+FFFD (as a decoder's replacement).
  */
 export function copyText(value: string | number | boolean | Date | null | undefined): string {
   if (value === null || value === undefined) return "\\N";
-  if (value instanceof Date) return value.toISOString();
+  if (value instanceof Date) return isoText(value);
   if (typeof value !== "string") return String(value);
   if (!/[\\\t\n\r\0]/.test(value)) return value;
   return value.replace(/[\\\t\n\r\0]/g, (char) => (char === "\\" ? "\\\\" : char === "\t" ? "\\t" : char === "\n" ? "\\n" : char === "\r" ? "\\r" : "\uFFFD"));
