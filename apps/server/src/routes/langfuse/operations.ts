@@ -223,7 +223,7 @@ export const LANGFUSE_OPERATIONS: LangfuseOperation[] = [
   }),
   // Production signals (the `ingest` scope): OpenTelemetry traces, the v3 SDKs' batch ingestion and scores.
   operation({
-    // OTLP/HTTP (@langfuse/otel, any OpenTelemetry exporter): JSON or protobuf, gzip'd or not. Answered once written.
+    // OTLP/HTTP (@langfuse/otel, any OpenTelemetry exporter): JSON or protobuf, gzip'd or not. Answered once appended (durable), merged right after.
     method: "post",
     path: "/otel/v1/traces",
     action: "production.ingest",

@@ -34,38 +34,83 @@ const stored = async (ids: string[]) =>
     SELECT observation_id AS "observationId", prompt_id::text AS "promptId" FROM generations WHERE observation_id = ANY(${ids}::text[]) ORDER BY 1`;
 const pending = async () => (await h.services.db.$queryRaw<{ n: number }[]>`SELECT count(*)::int AS n FROM ingest_pending WHERE team_id = ${team.id}::uuid`)[0]!.n;
 
-it("a merge cut off mid-transaction loses nothing acknowledged: another process merges it, once", async () => {
-  const ids = ["killed-0001", "killed-0002", "killed-0003"];
-  // The first process's merge is held inside its transaction: a generation's lock is taken elsewhere first.
+/** A connection holding a generation's lock, so a merge that reaches that generation waits inside its transaction. */
+async function holdGeneration(observationId: string) {
   const holder = new pg.Client({ connectionString: h.database.url });
   await holder.connect();
   await holder.query("BEGIN");
-  await holder.query(`SELECT pg_advisory_xact_lock(hashtextextended($1 || ':' || $2, 0))`, [team.id, ids[0]]);
+  await holder.query(`SELECT pg_advisory_xact_lock(hashtextextended($1 || ':' || $2, 0))`, [team.id, observationId]);
+  const waiting = async () => (await holder.query<{ n: number }>(`SELECT count(*)::int AS n FROM pg_locks WHERE locktype = 'advisory' AND NOT granted`)).rows[0]!.n;
+  const cancelWaiting = () => holder.query(`SELECT pg_cancel_backend(pid) FROM pg_locks WHERE locktype = 'advisory' AND NOT granted`);
+  return {
+    /**
+     * Cuts off every merge of `db` that waits on the lock until its merges end: each cut off has its
+     * statement cancelled and its transaction rolled back, as a killed process's is.
+     */
+    async cutUntilSettled(db: Db) {
+      let settled = false;
+      const settling = ingestSettled(db).then(() => (settled = true));
+      let cuts = 0;
+      while (!settled) {
+        if ((await waiting()) > 0) cuts += (await cancelWaiting()).rowCount ?? 0;
+        else await Promise.race([settling, new Promise((resolve) => setTimeout(resolve, 20))]);
+      }
+      return cuts;
+    },
+    async release() {
+      await holder.query("ROLLBACK");
+      await holder.end();
+    },
+  };
+}
 
+it("a merge cut off mid-transaction loses nothing acknowledged: another process merges it, once", async () => {
+  const ids = ["killed-0001", "killed-0002", "killed-0003"];
+  const held = await holdGeneration(ids[0]!);
   const first: Db = createDb({ url: h.database.url, max: 2 });
   // Acknowledged: what the sender is answered with once this resolves.
-  await acceptProduction(first, key, { generations: ids.map(span), scores: [] }, { source: "otel", dropped: 0 });
-  // Its merge has the rows (they are locked to any other merge) and waits on the generation's lock.
-  const mergeWaiting = async () =>
-    (await holder.query<{ n: number }>(`SELECT count(*)::int AS n FROM pg_locks WHERE locktype = 'advisory' AND NOT granted`)).rows[0]!.n;
+  await acceptProduction(first, key, { generations: ids.map((id) => ({ ...span(id), input: "the customer's words", output: "our answer" })), scores: [] }, { source: "otel", dropped: 0 });
   expect(await pending()).toBe(1);
-
-  // Cut off, twice: the batch's merge, then its retry of the row alone (a failure counted against the row).
-  for (let cut = 0; cut < 2; cut++) {
-    await expect.poll(mergeWaiting).toBe(1);
-    await holder.query(`SELECT pg_cancel_backend(pid) FROM pg_locks WHERE locktype = 'advisory' AND NOT granted`);
-  }
-  await ingestSettled(first);
+  // The team keeps no generation text: none is kept waiting either.
+  const [{ sent }] = await h.services.db.$queryRaw<[{ sent: string }]>`SELECT sent FROM ingest_pending WHERE team_id = ${team.id}::uuid`;
+  expect(sent).toContain("killed-0001");
+  expect(sent).not.toContain("customer");
+  expect(sent).not.toContain("our answer");
+  // Its merge takes the row and waits on the generation's lock; cut off, the row stays (a failed try counted on it) and the team waits here.
+  const cuts = await held.cutUntilSettled(first);
+  expect(cuts).toBeGreaterThan(0);
   await first.$disconnect();
-  await holder.query("ROLLBACK");
-  await holder.end();
+  await held.release();
   expect(await stored(ids)).toEqual([]);
   expect(await pending()).toBe(1);
-  expect((await h.services.db.$queryRaw<{ attempts: number }[]>`SELECT attempts FROM ingest_pending WHERE team_id = ${team.id}::uuid`)[0]!.attempts).toBe(1);
+  const [{ attempts }] = await h.services.db.$queryRaw<[{ attempts: number }]>`SELECT attempts FROM ingest_pending WHERE team_id = ${team.id}::uuid`;
+  expect(attempts).toBeGreaterThan(0);
+  expect(attempts).toBeLessThanOrEqual(cuts);
 
   // Another process, started, merges what is left: each generation once, linked to its version.
   const stop = startIngestMerges(h.services.db);
   await expect.poll(pending).toBe(0);
   await stop();
   expect(await stored(ids)).toEqual(ids.map((observationId) => ({ observationId, promptId: prompt.id })));
+});
+
+it("merges a team's requests in the order they came, even when the first fails to merge and the next would not", async () => {
+  const id = "ordered-0001";
+  // The first request fails to merge for another generation it holds (its lock taken here); the next holds only this one.
+  const held = await holdGeneration("ordered-0002");
+  const first: Db = createDb({ url: h.database.url, max: 2 });
+  // A generation's create, then its update (another request): the model named last is the one kept.
+  await acceptProduction(first, key, { generations: [{ ...span(id), model: "model-of-the-create" }, span("ordered-0002")], scores: [] }, { source: "otel", dropped: 0 });
+  await acceptProduction(first, key, { generations: [{ observationId: id, source: "otel", model: "model-of-the-update", seenAt: new Date() }], scores: [] }, { source: "otel", dropped: 0 });
+  // The two are merged together and cut off, then one by one: the create cut off alone, the update is not merged before it.
+  expect(await held.cutUntilSettled(first)).toBeGreaterThan(1);
+  await first.$disconnect();
+  await held.release();
+  expect(await pending()).toBe(2);
+
+  const stop = startIngestMerges(h.services.db);
+  await expect.poll(pending).toBe(0);
+  await stop();
+  const [row] = await h.services.db.$queryRaw<{ model: string }[]>`SELECT model FROM generations WHERE observation_id = ${id}`;
+  expect(row).toEqual({ model: "model-of-the-update" });
 });

@@ -476,8 +476,9 @@ const APPEND_MAX_ROWS = 50;
 const MERGE_MAX_ROWS = 10;
 /** Merges of one process at once: one committing while another reads and writes. */
 const MERGES_AT_ONCE = 2;
-/** A row that failed this many merges on its own is given up (logged): it would fail every merge. */
-const MERGE_MAX_ATTEMPTS = 20;
+/** A team whose row failed to merge alone waits this long before its next try here, doubling up to the most. */
+const MERGE_HOLD_BACK_MS = 1_000;
+const MERGE_HOLD_BACK_MAX_MS = 60_000;
 /**
  * A merge waits this long for more requests when fewer than MERGE_NOW_GENERATIONS are waiting: a merge
  * costs a dozen round trips whatever its size, so at a trickle of small requests one merge of a few
@@ -500,12 +501,16 @@ interface MergeState {
   unmerged: number;
   /** A merge waiting for more requests (MERGE_DELAY_MS): resolves once it has started. */
   delayed: Promise<void> | null;
+  /** Teams whose row failed to merge alone: not tried here again before `at`. */
+  heldBack: Map<string, { at: number; delay: number }>;
+  /** Stopping: the merges running end after their transaction, and none starts. */
+  stopping: boolean;
   onError: (error: unknown) => void;
 }
 const mergeStates = new WeakMap<Db, MergeState>();
 const mergeStateOf = (db: Db) => {
   let state = mergeStates.get(db);
-  if (!state) mergeStates.set(db, (state = { appending: [], appendRunning: null, merging: new Set(), dirty: false, unmerged: 0, delayed: null, onError: () => undefined }));
+  if (!state) mergeStates.set(db, (state = { appending: [], appendRunning: null, merging: new Set(), dirty: false, unmerged: 0, delayed: null, heldBack: new Map(), stopping: false, onError: () => undefined }));
   return state;
 };
 
@@ -558,17 +563,43 @@ const readSent = (text: string): Sent => {
  * not wait for the merge, so a sender's throughput is that of the append; what it sent shows once merged
  * (milliseconds when the merges keep up). Requests arriving while an append runs share the next one.
  */
-export function acceptProduction(db: Db, caller: KeyCaller, sent: Sent, accepted: Accepted): Promise<void> {
-  // The text kept is capped now: a pending row holds no more than the generation will.
+export async function acceptProduction(db: Db, caller: KeyCaller, sent: Sent, accepted: Accepted): Promise<void> {
+  // A pending row holds no more text than the generation will: none where the team keeps none, else capped.
+  const keepText = sent.generations.some((patch) => patch.input !== undefined || patch.output !== undefined) && (await teamKeepsText(db, caller.apiKey.teamId));
   for (const patch of sent.generations) {
-    if (patch.input !== undefined) patch.input = capText(patch.input);
-    if (patch.output !== undefined) patch.output = capText(patch.output);
+    if (patch.input !== undefined) patch.input = keepText ? capText(patch.input) : undefined;
+    if (patch.output !== undefined) patch.output = keepText ? capText(patch.output) : undefined;
   }
   const state = mergeStateOf(db);
   const promise = new Promise<void>((resolve, reject) => state.appending.push({ caller, sent, accepted, resolve, reject }));
   startAppend(db, state);
   return promise;
 }
+
+/** Teams' "keep generation text" as read lately (per process, for TEXT_SETTING_MS): asked of every request sending text. */
+const keepsText = new Map<string, { keep: boolean; at: number }>();
+const TEXT_SETTING_MS = 10_000;
+
+/**
+ * Whether the team keeps generation text, as read at most TEXT_SETTING_MS ago. The merge decides with
+ * the setting as it is then: text appended under "keep" just after it was turned off is dropped there;
+ * text sent in the seconds after it was turned on may be dropped here (this process had not read it yet).
+ */
+async function teamKeepsText(db: Db, teamId: string): Promise<boolean> {
+  const known = keepsText.get(teamId);
+  if (known && Date.now() - known.at < TEXT_SETTING_MS) return known.keep;
+  const [team] = await rawStatement<{ keep: boolean }>(db, Prisma.sql`SELECT keep_generation_text AS keep FROM teams WHERE id = ${teamId}::uuid`);
+  if (keepsText.size >= 10_000) keepsText.clear();
+  keepsText.set(teamId, { keep: team?.keep ?? false, at: Date.now() });
+  return team?.keep ?? false;
+}
+
+/** The team's text setting changed: read again by this process's next request. */
+export function forgetTeamTextSetting(teamId: string) {
+  keepsText.delete(teamId);
+}
+
+const isForeignKeyViolation = (error: unknown) => (error as { code?: unknown } | null)?.code === "23503";
 
 /** Starts the append unless one runs (it takes what waits when it ends: nothing is left behind). */
 function startAppend(db: Db, state: MergeState) {
@@ -585,12 +616,14 @@ async function appendWaiting(db: Db, state: MergeState) {
     try {
       // A row's values as parameters of their own: a text array parameter would be escaped character by character.
       const rows = batch.map((item) =>
-        Prisma.sql`(${item.caller.apiKey.teamId}::uuid, ${JSON.stringify(item.caller)}::jsonb, ${item.accepted.source}, ${writeSent(item.sent)}, ${item.accepted.dropped}::int)`);
-      await rawStatement(db, Prisma.sql`INSERT INTO ingest_pending (team_id, caller, source, sent, dropped) VALUES ${Prisma.join(rows)}`);
+        Prisma.sql`(${item.caller.apiKey.teamId}::uuid, ${JSON.stringify(item.caller)}::jsonb, ${item.accepted.source}, ${writeSent(item.sent)}, ${item.accepted.dropped}::int,
+                    ${item.sent.generations.length}::int)`);
+      await rawStatement(db, Prisma.sql`INSERT INTO ingest_pending (team_id, caller, source, sent, dropped, generations) VALUES ${Prisma.join(rows)}`);
     } catch (error) {
       // Each alone: one request's failure (its team deleted meanwhile) is not the others'.
       if (batch.length > 1) state.appending.unshift(...batch.map((item) => ({ ...item, alone: true })));
-      else batch[0]!.reject(error);
+      // The key's team was deleted after the key was read: the sender hears 404, never a 500.
+      else batch[0]!.reject(isForeignKeyViolation(error) ? new DomainError("NOT_FOUND", INGEST_MSG.teamNotFound) : error);
       continue;
     }
     for (const item of batch) item.resolve();
@@ -607,12 +640,12 @@ async function appendWaiting(db: Db, state: MergeState) {
 
 /** Starts merging (up to MERGES_AT_ONCE at once) until no row is left that no other merge holds. */
 function startMerges(db: Db, state: MergeState) {
-  while (state.merging.size < MERGES_AT_ONCE) {
+  while (!state.stopping && state.merging.size < MERGES_AT_ONCE) {
     const merging: Promise<void> = (async () => {
-      for (;;) {
+      while (!state.stopping) {
         state.dirty = false;
         state.unmerged = 0;
-        if (!(await mergeOnce(db)) && !state.dirty) break;
+        if (!(await mergeOnce(db, state)) && !state.dirty) break;
       }
     })()
       .catch((error: unknown) => state.onError(error))
@@ -627,77 +660,125 @@ function startMerges(db: Db, state: MergeState) {
 
 interface PendingRow {
   id: string;
-  teamId: string;
   caller: KeyCaller;
   source: Accepted["source"];
   sent: string;
   dropped: number;
+  generations: number;
 }
 
+type Merged = { row: PendingRow; sent: Sent; result: IngestResult & { written: Set<string> } }[];
 
 /**
- * Merges up to MERGE_MAX_ROWS appended requests no other merge holds, in one transaction that deletes
- * them: one ingestProduction write per team (a key's visibility is its team's). Returns how many it
- * merged (0: none left). A batch that fails is merged row by row, so one row's failure is its own.
+ * Merges the oldest appended requests of one team, in the order they were appended: the team whose
+ * oldest row is oldest among those no merge of any process holds (a lock per team: one merge of a team
+ * at a time, so a generation's create and update sent in two requests are applied in that order), up
+ * to MERGE_MAX_ROWS rows and BATCH_MAX_GENERATIONS generations, in one transaction that deletes them.
+ * Returns how many it merged (0: none left it may take). A batch that fails is merged row by row, in
+ * order, up to the first row that fails alone; that team then waits (see heldBack) while others go on.
  */
-async function mergeOnce(db: Db, only?: string): Promise<number> {
-  let merged: { row: PendingRow; sent: Sent; result: IngestResult & { written: Set<string> } }[] = [];
+async function mergeOnce(db: Db, state: MergeState): Promise<number> {
+  let team: string | null = null;
+  let ids: string[] = [];
+  let merged: Merged;
   try {
     merged = await rawTransaction(db, async (tx) => {
+      team = await lockOldestTeam(tx, state);
+      if (!team) return [];
       const rows = await tx.query<PendingRow>(Prisma.sql`
-        SELECT id::text, team_id AS "teamId", caller, source, sent, dropped FROM ingest_pending
-         WHERE ${only ? Prisma.sql`id = ${only}::bigint` : Prisma.sql`TRUE`} ORDER BY id LIMIT ${MERGE_MAX_ROWS} FOR UPDATE SKIP LOCKED`);
-      const done: typeof merged = [];
-      const byTeam = new Map<string, PendingRow[]>();
-      for (const row of rows) byTeam.set(row.teamId, [...(byTeam.get(row.teamId) ?? []), row]);
-      for (const teamId of [...byTeam.keys()].sort()) {
-        const teamRows = byTeam.get(teamId)!;
-        const sents = teamRows.map((row) => readSent(row.sent));
-        const result = await writeIn(tx, db, teamRows[0]!.caller, teamId, {
-          generations: sents.flatMap((sent) => sent.generations),
-          scores: sents.flatMap((sent) => sent.scores),
-        });
-        let offset = 0;
-        teamRows.forEach((row, index) => {
-          const sent = sents[index]!;
-          done.push({ row, sent, result: { ...result, scores: result.scores.slice(offset, offset + sent.scores.length) } });
-          offset += sent.scores.length;
-        });
+        SELECT id::text, caller, source, sent, dropped, generations FROM ingest_pending WHERE team_id = ${team}::uuid ORDER BY id LIMIT ${MERGE_MAX_ROWS}`);
+      // Whole requests up to the batch's size (a request larger than it goes alone).
+      const taken: PendingRow[] = [];
+      let count = 0;
+      for (const row of rows) {
+        if (taken.length && count + row.generations > BATCH_MAX_GENERATIONS) break;
+        taken.push(row);
+        count += row.generations;
       }
-      if (rows.length) await tx.query(Prisma.sql`DELETE FROM ingest_pending WHERE id = ANY(${rows.map((row) => row.id)}::bigint[])`);
-      return done;
+      ids = taken.map((row) => row.id);
+      return mergeRows(tx, db, team, taken);
     });
   } catch (error) {
-    if (only) throw error;
-    return mergeRowByRow(db, error);
+    if (!team || ids.length < 2) return failedAlone(db, state, team, ids[0], error);
+    return mergeOneByOne(db, state, team, ids);
   }
   for (const { row, sent, result } of merged) countMerged(row, sent, result);
+  if (team) state.heldBack.delete(team);
   return merged.length;
 }
 
-/** After a batch failed: each row it could hold merged alone, one failing alone counted against it. */
-async function mergeRowByRow(db: Db, batchError: unknown): Promise<number> {
-  const ids = (await rawStatement<{ id: string }>(db, Prisma.sql`SELECT id::text FROM ingest_pending ORDER BY id LIMIT ${MERGE_MAX_ROWS}`)).map((row) => row.id);
-  if (!ids.length) throw batchError;
+/** The team of the oldest rows no merge holds (skipping teams held back here after a failure), its merge lock taken; null: none. */
+async function lockOldestTeam(tx: RawTransaction, state: MergeState): Promise<string | null> {
+  const now = Date.now();
+  const heldBack = [...state.heldBack].flatMap(([team, until]) => (until.at > now ? [team] : []));
+  const candidates = await tx.query<{ teamId: string }>(Prisma.sql`
+    SELECT team_id AS "teamId" FROM ingest_pending WHERE NOT (team_id = ANY(${heldBack}::uuid[])) GROUP BY team_id ORDER BY min(id) LIMIT 20`);
+  for (const { teamId } of candidates) {
+    const [lock] = await tx.query<{ ok: boolean }>(Prisma.sql`SELECT pg_try_advisory_xact_lock(hashtextextended('ingest-merge:' || ${teamId}, 0)) AS ok`);
+    if (lock!.ok) return teamId;
+  }
+  return null;
+}
+
+/** Writes `rows` of `team` (one write: a key's visibility is its team's) and deletes them, in `tx`. */
+async function mergeRows(tx: RawTransaction, db: Db, team: string, rows: PendingRow[]): Promise<Merged> {
+  if (!rows.length) return [];
+  const sents = rows.map((row) => readSent(row.sent));
+  const result = await writeIn(tx, db, rows[0]!.caller, team, {
+    generations: sents.flatMap((sent) => sent.generations),
+    scores: sents.flatMap((sent) => sent.scores),
+  });
+  await tx.query(Prisma.sql`DELETE FROM ingest_pending WHERE id = ANY(${rows.map((row) => row.id)}::bigint[])`);
+  let offset = 0;
+  return rows.map((row, index) => {
+    const sent = sents[index]!;
+    offset += sent.scores.length;
+    return { row, sent, result: { ...result, scores: result.scores.slice(offset - sent.scores.length, offset) } };
+  });
+}
+
+/** After a batch of `team` failed: its rows merged one at a time, in order, up to the first that fails alone. */
+async function mergeOneByOne(db: Db, state: MergeState, team: string, ids: string[]): Promise<number> {
   let merged = 0;
   for (const id of ids) {
+    let done: Merged | null;
     try {
-      merged += await mergeOnce(db, id);
+      done = await rawTransaction(db, async (tx) => {
+        const [lock] = await tx.query<{ ok: boolean }>(Prisma.sql`SELECT pg_try_advisory_xact_lock(hashtextextended('ingest-merge:' || ${team}, 0)) AS ok`);
+        // Another merge has the team now: it takes the rest, in order.
+        if (!lock!.ok) return null;
+        const rows = await tx.query<PendingRow>(Prisma.sql`SELECT id::text, caller, source, sent, dropped, generations FROM ingest_pending WHERE id = ${id}::bigint`);
+        return mergeRows(tx, db, team, rows);
+      });
     } catch (error) {
-      mergeStateOf(db).onError(error);
-      // A refusal (the team gone) cannot pass later either; anything else is tried again, up to a limit.
-      const given = error instanceof DomainError ? 0 : MERGE_MAX_ATTEMPTS - 1;
-      const [row] = await rawStatement<{ attempts: number; source: string }>(db, Prisma.sql`
-        UPDATE ingest_pending SET attempts = attempts + 1 WHERE id = ${id}::bigint RETURNING attempts, source`);
-      if (row && row.attempts > given) {
-        await rawStatement(db, Prisma.sql`DELETE FROM ingest_pending WHERE id = ${id}::bigint`);
-        productionIngested.inc({ source: row.source, result: "failed" });
-      }
+      return merged + (await failedAlone(db, state, team, id, error));
     }
+    if (!done) return merged;
+    for (const { row, sent, result } of done) countMerged(row, sent, result);
+    merged += done.length;
   }
-  // Nothing merged and nothing given up: stop until the next sweep rather than spin on a failing database.
-  if (!merged) throw batchError;
+  state.heldBack.delete(team);
   return merged;
+}
+
+/**
+ * A row that failed to merge on its own. A refusal (its team gone: nothing of it can be written) is
+ * given up, logged and counted; any other failure keeps it (what was acknowledged is never dropped for
+ * a failure that may pass) and holds its team back in this process, for 1 s doubling up to a minute,
+ * so a failing database or a row that keeps failing is not tried in a loop and other teams go on.
+ */
+async function failedAlone(db: Db, state: MergeState, team: string | null, id: string | undefined, error: unknown): Promise<number> {
+  if (!team || !id) throw error;
+  state.onError(error);
+  if (error instanceof DomainError) {
+    const [row] = await rawStatement<{ source: string; generations: number }>(db, Prisma.sql`DELETE FROM ingest_pending WHERE id = ${id}::bigint RETURNING source, generations`);
+    if (row) productionIngested.inc({ source: row.source, result: "failed" }, row.generations);
+    return 0;
+  }
+  const delay = Math.min(MERGE_HOLD_BACK_MAX_MS, (state.heldBack.get(team)?.delay ?? MERGE_HOLD_BACK_MS / 2) * 2);
+  state.heldBack.set(team, { at: Date.now() + delay, delay });
+  await rawStatement(db, Prisma.sql`UPDATE ingest_pending SET attempts = attempts + 1 WHERE id = ${id}::bigint`).catch(() => undefined);
+  return 0;
 }
 
 /** What a merged request counts on /metrics: its generations written, scores inserted, spans dropped. */
@@ -705,7 +786,8 @@ function countMerged(row: PendingRow, sent: Sent, result: IngestResult & { writt
   const ids = new Set(sent.generations.map((patch) => patch.observationId));
   const written = [...ids].filter((id) => result.written.has(id)).length;
   productionIngested.inc({ source: row.source, result: "generation" }, written);
-  productionIngested.inc({ source: row.source, result: "dropped" }, row.dropped + ids.size - written);
+  // Spans dropped: OpenTelemetry's that named no prompt or were not kept (Langfuse's events are not counted so).
+  if (row.source === "otel") productionIngested.inc({ source: row.source, result: "dropped" }, row.dropped + ids.size - written);
   productionIngested.inc({ source: row.source, result: "score" }, result.scores.filter((score) => score.inserted).length);
 }
 
@@ -716,6 +798,7 @@ function countMerged(row: PendingRow, sent: Sent, result: IngestResult & { writt
  */
 export function startIngestMerges(db: Db, options: { onError?: (error: unknown) => void; everyMs?: number } = {}): () => Promise<void> {
   const state = mergeStateOf(db);
+  state.stopping = false;
   if (options.onError) state.onError = options.onError;
   const sweep = () => {
     state.dirty = true;
@@ -728,6 +811,8 @@ export function startIngestMerges(db: Db, options: { onError?: (error: unknown) 
   return async () => {
     clearTimeout(first);
     clearInterval(timer);
+    // The merges running end after their transaction (what is left waits for the next start's); appends still end.
+    state.stopping = true;
     await ingestSettled(db);
   };
 }
