@@ -4,7 +4,7 @@
 // teams or the organization's runs-at-once limit say no; and the figures per version.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { PLAYGROUND_DRAFT_TTL_MS, PROVIDER_MSG, RUNTIME_MSG, RUN_MSG, RUN_OUTPUT_MAX_CHARS, type RunPromptInput } from "@promptly/shared";
-import { createHarness, type Harness } from "../../../testing/harness.ts";
+import { appProcess, createHarness, type Harness } from "../../../testing/harness.ts";
 import { fakeAnswerText, startFakeProvider, type FakeProvider } from "../../../testing/fake-provider.ts";
 import { CALLER_KINDS, createWorld, failure, type SignedInAccount } from "../../../testing/teams-support.ts";
 import { createPrompt } from "../../../testing/prompts-support.ts";
@@ -275,6 +275,75 @@ describe("the runs-at-once place", () => {
     const events = [];
     for await (const event of unread) events.push(event);
     expect(events).toEqual([expect.objectContaining({ type: "done", run: expect.objectContaining({ status: "stopped" }) })]);
+  });
+});
+
+describe("runs that end at once", () => {
+  it("are recorded together, each run answered with its own row: its input, output, tokens and cost, committed", async () => {
+    h.services.config.providerMaxConcurrentRuns = 20;
+    // A process of its own, its statements counted.
+    const other = appProcess(h);
+    try {
+      const organizationId = world.organization.id;
+      // Each run's words, so its text, answer and token counts are its own.
+      const words = Array.from({ length: 20 }, (_, i) => Array.from({ length: i + 1 }, () => `w${i}`).join(" "));
+      const before = other.queries();
+      const ends = await Promise.all(
+        words.map(async (word) => {
+          const events: unknown[] = [];
+          const input = { ...runInput(), variables: { word }, parameters: {} };
+          for await (const event of await streamRun(other.services, { userId: world.accounts.editor.id }, { id: prompt.id, teamId: team.id, organizationId }, input)) events.push(event);
+          return { word, done: events.at(-1) as Extract<Event, { type: "done" }> };
+        }),
+      );
+      // Each run alone sends three statements (its version, its connection, its record): fewer, the records were written together.
+      expect(other.queries() - before).toBeLessThan(3 * words.length);
+      expect(new Set(ends.map(({ done }) => done.run.id)).size).toBe(words.length);
+      for (const { word, done } of ends) {
+        const text = `Say ${word} twice.`;
+        const answer = fakeAnswerText(text);
+        const [inputTokens, outputTokens] = [text.split(" ").length, answer.split(" ").length];
+        expect(done.run).toMatchObject({ status: "succeeded", variables: { word }, input: { type: "text", text }, output: answer, inputTokens, outputTokens });
+        expect(done.run.cost).toBeCloseTo((inputTokens * 0.15 + outputTokens * 0.6) / 1_000_000, 12);
+        // What the run answered is its row, as another connection reads it once the run has ended.
+        expect(done.run).toEqual(await world.callers.editor.runs.get({ id: done.run.id }));
+      }
+    } finally {
+      await other.close();
+    }
+  });
+
+  it("a record refused (its prompt deleted while it ran) fails its own run only: the others written with it are recorded", async () => {
+    h.services.config.providerMaxConcurrentRuns = 20;
+    Object.assign(provider.answer, { chunkDelayMs: 10, repeat: 2 });
+    const organizationId = world.organization.id;
+    const doomed = await world.callers.editor.prompts.create({ teamId: team.id, name: "doomed", title: "Doomed", visibility: "team", type: "text", template: "Say {{ word }} twice.", model: "gpt-4o-mini" });
+    const runs = await Promise.all(
+      Array.from({ length: 20 }, async (_, i) => {
+        const of = i % 2 ? doomed : prompt;
+        const input = { ...runInput(), promptId: of.id, variables: { word: `w${i}` }, parameters: {} };
+        const events = await streamRun(h.services, { userId: world.accounts.editor.id }, { id: of.id, teamId: team.id, organizationId }, input);
+        // Under way: its first piece read.
+        expect((await events.next()).value).toMatchObject({ type: "delta" });
+        return { promptId: of.id, events };
+      }),
+    );
+    await h.database.db.prompt.delete({ where: { id: doomed.id } });
+    const ends = await Promise.all(
+      runs.map(async ({ promptId, events }) => {
+        try {
+          let last: unknown;
+          for await (const event of events) last = event;
+          return { promptId, done: last as Extract<Event, { type: "done" }> };
+        } catch (error) {
+          return { promptId, error };
+        }
+      }),
+    );
+    for (const end of ends) {
+      if (end.promptId === doomed.id) expect(end).toMatchObject({ error: expect.objectContaining({ message: expect.stringContaining("foreign key") }) });
+      else expect((await rowOf(end.done!.run.id)).status).toBe("succeeded");
+    }
   });
 });
 

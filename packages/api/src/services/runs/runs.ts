@@ -2,6 +2,7 @@
 // everywhere), sent to the provider through its SDK and streamed back, limited (runs at once per
 // organization, a timeout, a size cut) and always recorded, whatever their end: succeeded, failed
 // (the provider's reason in plain words) or stopped (Stop, a closed page).
+import { randomUUID } from "node:crypto";
 import { z } from "zod";
 import { Prisma, hotQuery, type Db, type DbOrTx } from "@promptly/db";
 import {
@@ -278,28 +279,110 @@ const sameMessages = (a: readonly PromptMessage[], b: readonly PromptMessage[]) 
  */
 type RunRecord = Omit<PromptRunItem, "id" | "actor" | "apiKeyId" | "userId" | "connectionId"> & { organizationId: string; userId: string | null; apiKeyId: string | null; connectionId: string };
 
+/** A run's record waiting for the statement that writes it, with its id given here (so the statement's rows are told apart). */
+interface PendingRecord {
+  run: RunRecord & { id: string };
+  resolve: (item: PromptRunItem) => void;
+  reject: (error: unknown) => void;
+}
+
+/** Statements writing run records at once per database client: one filling while another commits. */
+const RECORD_STATEMENTS_AT_ONCE = 2;
+/** Records one statement writes at most. */
+const RECORDS_PER_STATEMENT = 100;
+/** Per database client: the records waiting for a statement, and the statements being written. */
+const recordQueues = new WeakMap<Db, { waiting: PendingRecord[]; writing: number }>();
+
 /**
- * Writes a run and answers it with its actor named, in one statement: Prisma's create with the actor's
- * relations took four round trips (BEGIN, INSERT, SELECT, COMMIT) at the end of every run. The
- * organization's own price of the model is read by the same statement (modelPriceFor's rule: its own
- * price, else the built-in one), not by a query of its own on every run; the cost is the same
- * arithmetic in float8 as costAt's.
+ * Writes a run and answers it with its actor named, once committed. Runs that end while
+ * RECORD_STATEMENTS_AT_ONCE statements are being written are written together by the next one (a
+ * group commit): at 50 runs at once their records shared the pool's connections one statement, one
+ * commit and one round trip each, on the same event loop as the other runs' answers. Each run still
+ * awaits its own row's commit, and a statement that fails is written again row by row, so one run's
+ * refused record is never another's.
  */
-async function insertRun(db: Db, run: RunRecord): Promise<PromptRunItem> {
-  const json = (value: unknown) => JSON.stringify(value);
-  const [row] = await hotQuery<Omit<PromptRunItem, "actor"> & { email: string | null; fullName: string | null; keyName: string | null }>(db, Prisma.sql`
-    WITH run AS (
-      INSERT INTO prompt_runs (organization_id, prompt_id, version, user_id, api_key_id, connection_id, connection_name, model, parameters, variables, input,
+function insertRun(db: Db, run: RunRecord): Promise<PromptRunItem> {
+  let queue = recordQueues.get(db);
+  if (!queue) recordQueues.set(db, (queue = { waiting: [], writing: 0 }));
+  const waiting = queue.waiting;
+  const item = new Promise<PromptRunItem>((resolve, reject) => waiting.push({ run: { ...run, id: randomUUID() }, resolve, reject }));
+  writeWaitingRecords(db, queue);
+  return item;
+}
+
+/** Starts the next statement of waiting records while fewer than RECORD_STATEMENTS_AT_ONCE are being written. */
+function writeWaitingRecords(db: Db, queue: { waiting: PendingRecord[]; writing: number }) {
+  while (queue.writing < RECORD_STATEMENTS_AT_ONCE && queue.waiting.length) {
+    const batch = queue.waiting.splice(0, RECORDS_PER_STATEMENT);
+    queue.writing += 1;
+    void writeRecords(db, batch).finally(() => {
+      queue.writing -= 1;
+      writeWaitingRecords(db, queue);
+    });
+  }
+}
+
+async function writeRecords(db: Db, batch: PendingRecord[]) {
+  let rows: RunRow[];
+  try {
+    rows = await insertRuns(db, batch.map((pending) => pending.run));
+  } catch (error) {
+    if (batch.length === 1) return batch[0]!.reject(error);
+    // Nothing of the statement was written: each alone, so the one refused hears why and the others are written.
+    await Promise.all(batch.map((pending) => insertRuns(db, [pending.run]).then(([row]) => answerRecorded(pending, row!), pending.reject)));
+    return;
+  }
+  batch.forEach((pending, index) => answerRecorded(pending, rows[index]!));
+}
+
+/** Answers a run with its written row, its actor named. */
+function answerRecorded(pending: PendingRecord, row: RunRow) {
+  try {
+    const { email, fullName, keyName, ...rest } = row;
+    pending.resolve(toItem({ ...rest, user: email === null ? null : { email, profile: { fullName } }, apiKey: keyName === null ? null : { name: keyName } }));
+  } catch (error) {
+    pending.reject(error);
+  }
+}
+
+/** A run's row as insertRuns reads it back, with its actor's names. */
+type RunRow = Omit<PromptRunItem, "actor"> & { email: string | null; fullName: string | null; keyName: string | null };
+
+/**
+ * Writes runs and reads them back (in the order given) with their actors' names, in one statement:
+ * Prisma's create with the actor's relations took four round trips (BEGIN, INSERT, SELECT, COMMIT) at
+ * the end of every run. The rows come as one array per column, so the statement's text (prepared once
+ * per connection) is the same for any number of them. The organization's own price of the model is
+ * read by the same statement (modelPriceFor's rule: its own price, else the built-in one), not by a
+ * query of its own on every run; the cost is the same arithmetic in float8 as costAt's.
+ */
+async function insertRuns(db: Db, runs: (RunRecord & { id: string })[]): Promise<RunRow[]> {
+  const column = <T>(value: (run: RunRecord & { id: string }) => T) => runs.map(value);
+  const json = (value: (run: RunRecord) => unknown) => column((run) => JSON.stringify(value(run)));
+  const rows = await hotQuery<RunRow>(db, Prisma.sql`
+    WITH given AS (
+      SELECT * FROM unnest(${column((run) => run.id)}::uuid[], ${column((run) => run.organizationId)}::uuid[], ${column((run) => run.promptId)}::uuid[],
+                           ${column((run) => run.version)}::int[], ${column((run) => run.userId)}::uuid[], ${column((run) => run.apiKeyId)}::uuid[],
+                           ${column((run) => run.connectionId)}::uuid[], ${column((run) => run.connectionName)}::text[], ${column((run) => run.model)}::text[],
+                           ${json((run) => run.parameters)}::jsonb[], ${json((run) => run.variables)}::jsonb[], ${json((run) => run.input)}::jsonb[],
+                           ${column((run) => run.output)}::text[], ${column((run) => run.inputTokens)}::int[], ${column((run) => run.outputTokens)}::int[],
+                           ${column((run) => run.ttftMs)}::int[], ${column((run) => run.totalMs)}::int[], ${column((run) => run.cost)}::float8[],
+                           ${column((run) => run.status)}::text[], ${column((run) => run.error)}::text[], ${column((run) => run.errorDetail)}::text[],
+                           ${column((run) => run.notice)}::text[], ${column((run) => run.draft)}::boolean[], ${column((run) => run.createdAt)}::timestamptz[],
+                           ${json((run) => run.toolCalls)}::jsonb[], ${column((run) => run.schemaMatched)}::boolean[], ${column((run) => run.schemaProblem)}::text[])
+        AS g(id, organization_id, prompt_id, version, user_id, api_key_id, connection_id, connection_name, model, parameters, variables, input,
+             output, input_tokens, output_tokens, ttft_ms, total_ms, cost, status, error, error_detail, notice, draft, created_at,
+             tool_calls, schema_matched, schema_problem)),
+    run AS (
+      INSERT INTO prompt_runs (id, organization_id, prompt_id, version, user_id, api_key_id, connection_id, connection_name, model, parameters, variables, input,
                                output, input_tokens, output_tokens, ttft_ms, total_ms, cost, status, error, error_detail, notice, draft, created_at,
                                tool_calls, schema_matched, schema_problem)
-      VALUES (${run.organizationId}::uuid, ${run.promptId}::uuid, ${run.version}::int, ${run.userId}::uuid, ${run.apiKeyId}::uuid, ${run.connectionId}::uuid,
-              ${run.connectionName}, ${run.model}, ${json(run.parameters)}::jsonb, ${json(run.variables)}::jsonb, ${json(run.input)}::jsonb, ${run.output},
-              ${run.inputTokens}::int, ${run.outputTokens}::int, ${run.ttftMs}::int, ${run.totalMs}::int,
-              COALESCE((SELECT (${run.inputTokens}::int * mp.input_per_million + ${run.outputTokens}::int * mp.output_per_million) / 1000000
-                        FROM model_prices mp WHERE mp.organization_id = ${run.organizationId}::uuid AND mp.model = ${run.model}), ${run.cost}::float8),
-              ${run.status}::prompt_run_status,
-              ${run.error}, ${run.errorDetail}, ${run.notice}, ${run.draft}::boolean, ${run.createdAt}::timestamptz,
-              ${json(run.toolCalls)}::jsonb, ${run.schemaMatched}::boolean, ${run.schemaProblem})
+      SELECT g.id, g.organization_id, g.prompt_id, g.version, g.user_id, g.api_key_id, g.connection_id, g.connection_name, g.model, g.parameters, g.variables, g.input,
+             g.output, g.input_tokens, g.output_tokens, g.ttft_ms, g.total_ms,
+             COALESCE((SELECT (g.input_tokens * mp.input_per_million + g.output_tokens * mp.output_per_million) / 1000000
+                       FROM model_prices mp WHERE mp.organization_id = g.organization_id AND mp.model = g.model), g.cost),
+             g.status::prompt_run_status, g.error, g.error_detail, g.notice, g.draft, g.created_at, g.tool_calls, g.schema_matched, g.schema_problem
+      FROM given g
       RETURNING *)
     SELECT run.id, run.prompt_id AS "promptId", run.version, run.user_id AS "userId", run.api_key_id AS "apiKeyId", run.connection_id AS "connectionId",
            run.connection_name AS "connectionName", run.model, run.parameters, run.variables, run.input, run.output, run.input_tokens AS "inputTokens",
@@ -307,8 +390,8 @@ async function insertRun(db: Db, run: RunRecord): Promise<PromptRunItem> {
            run.draft, run.created_at AS "createdAt", run.tool_calls AS "toolCalls", run.schema_matched AS "schemaMatched",
            run.schema_problem AS "schemaProblem", u.email, p.full_name AS "fullName", k.name AS "keyName"
     FROM run LEFT JOIN users u ON u.id = run.user_id LEFT JOIN profiles p ON p.user_id = run.user_id LEFT JOIN api_keys k ON k.id = run.api_key_id`);
-  const { email, fullName, keyName, ...rest } = row!;
-  return toItem({ ...rest, user: email === null ? null : { email, profile: { fullName } }, apiKey: keyName === null ? null : { name: keyName } });
+  const byId = new Map(rows.map((row) => [row.id, row]));
+  return runs.map((run) => byId.get(run.id)!);
 }
 
 type RunDeps = { db: Db; config: Config; now: () => Date };
