@@ -2,6 +2,7 @@
 CREATE TABLE "ingest_pending" (
     "id" BIGSERIAL NOT NULL,
     "team_id" UUID NOT NULL,
+    "shard" SMALLINT NOT NULL DEFAULT 0,
     "caller" JSONB NOT NULL,
     "source" TEXT NOT NULL,
     "sent" TEXT NOT NULL,
@@ -14,7 +15,7 @@ CREATE TABLE "ingest_pending" (
 );
 
 -- CreateIndex
-CREATE INDEX "ingest_pending_team_id_id_idx" ON "ingest_pending"("team_id", "id");
+CREATE INDEX "ingest_pending_team_id_shard_id_idx" ON "ingest_pending"("team_id", "shard", "id");
 
 -- AddForeignKey
 ALTER TABLE "ingest_pending" ADD CONSTRAINT "ingest_pending_team_id_fkey" FOREIGN KEY ("team_id") REFERENCES "teams"("id") ON DELETE CASCADE ON UPDATE CASCADE;

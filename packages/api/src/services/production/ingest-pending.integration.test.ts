@@ -8,7 +8,7 @@ import { createDb, type Db } from "@promptly/db";
 import { createHarness, type Harness } from "../../../testing/harness.ts";
 import { createLibraryWorld, createPrompt } from "../../../testing/prompts-support.ts";
 import { keyCaller, type KeyCaller } from "../access/visibility.ts";
-import { acceptProduction, ingestSettled, startIngestMerges, type GenerationPatch } from "./ingest.ts";
+import { acceptProduction, ingestSettled, shardOf, startIngestMerges, type GenerationPatch } from "./ingest.ts";
 
 let h: Harness;
 let team: { id: string };
@@ -32,14 +32,16 @@ const span = (observationId: string): GenerationPatch => ({
 const stored = async (ids: string[]) =>
   h.services.db.$queryRaw<{ observationId: string; promptId: string | null }[]>`
     SELECT observation_id AS "observationId", prompt_id::text AS "promptId" FROM generations WHERE observation_id = ANY(${ids}::text[]) ORDER BY 1`;
-const pending = async () => (await h.services.db.$queryRaw<{ n: number }[]>`SELECT count(*)::int AS n FROM ingest_pending WHERE team_id = ${team.id}::uuid`)[0]!.n;
+/** The team's generation events waiting to be merged (a request's are in a row per shard). */
+const pending = async () =>
+  (await h.services.db.$queryRaw<{ n: number }[]>`SELECT coalesce(sum(generations), 0)::int AS n FROM ingest_pending WHERE team_id = ${team.id}::uuid`)[0]!.n;
 
-/** A connection holding a generation's lock, so a merge that reaches that generation waits inside its transaction. */
-async function holdGeneration(observationId: string) {
+/** A connection holding generations' locks, so a merge that reaches one of them waits inside its transaction. */
+async function holdGenerations(...observationIds: string[]) {
   const holder = new pg.Client({ connectionString: h.database.url });
   await holder.connect();
   await holder.query("BEGIN");
-  await holder.query(`SELECT pg_advisory_xact_lock(hashtextextended($1 || ':' || $2, 0))`, [team.id, observationId]);
+  for (const id of observationIds) await holder.query(`SELECT pg_advisory_xact_lock(hashtextextended($1 || ':' || $2, 0))`, [team.id, id]);
   const waiting = async () => (await holder.query<{ n: number }>(`SELECT count(*)::int AS n FROM pg_locks WHERE locktype = 'advisory' AND NOT granted`)).rows[0]!.n;
   const cancelWaiting = () => holder.query(`SELECT pg_cancel_backend(pid) FROM pg_locks WHERE locktype = 'advisory' AND NOT granted`);
   return {
@@ -66,13 +68,13 @@ async function holdGeneration(observationId: string) {
 
 it("a merge cut off mid-transaction loses nothing acknowledged: another process merges it, once", async () => {
   const ids = ["killed-0001", "killed-0002", "killed-0003"];
-  const held = await holdGeneration(ids[0]!);
+  const held = await holdGenerations(...ids);
   const first: Db = createDb({ url: h.database.url, max: 2 });
   // Acknowledged: what the sender is answered with once this resolves.
   await acceptProduction(first, key, { generations: ids.map((id) => ({ ...span(id), input: "the customer's words", output: "our answer" })), scores: [] }, { source: "otel", dropped: 0 });
-  expect(await pending()).toBe(1);
+  expect(await pending()).toBe(3);
   // The team keeps no generation text: none is kept waiting either.
-  const [{ sent }] = await h.services.db.$queryRaw<[{ sent: string }]>`SELECT sent FROM ingest_pending WHERE team_id = ${team.id}::uuid`;
+  const sent = (await h.services.db.$queryRaw<{ sent: string }[]>`SELECT sent FROM ingest_pending WHERE team_id = ${team.id}::uuid`).map((row) => row.sent).join();
   expect(sent).toContain("killed-0001");
   expect(sent).not.toContain("customer");
   expect(sent).not.toContain("our answer");
@@ -82,8 +84,8 @@ it("a merge cut off mid-transaction loses nothing acknowledged: another process 
   await first.$disconnect();
   await held.release();
   expect(await stored(ids)).toEqual([]);
-  expect(await pending()).toBe(1);
-  const [{ attempts }] = await h.services.db.$queryRaw<[{ attempts: number }]>`SELECT attempts FROM ingest_pending WHERE team_id = ${team.id}::uuid`;
+  expect(await pending()).toBe(3);
+  const [{ attempts }] = await h.services.db.$queryRaw<[{ attempts: number }]>`SELECT min(attempts)::int AS attempts FROM ingest_pending WHERE team_id = ${team.id}::uuid`;
   expect(attempts).toBeGreaterThan(0);
   expect(attempts).toBeLessThanOrEqual(cuts);
 
@@ -96,17 +98,18 @@ it("a merge cut off mid-transaction loses nothing acknowledged: another process 
 
 it("merges a team's requests in the order they came, even when the first fails to merge and the next would not", async () => {
   const id = "ordered-0001";
-  // The first request fails to merge for another generation it holds (its lock taken here); the next holds only this one.
-  const held = await holdGeneration("ordered-0002");
+  // The first request fails to merge for another generation it holds (its lock taken here, and merged in the same shard); the next holds only this one.
+  const other = ["ordered-0002", "ordered-0003", "ordered-0004", "ordered-0005"].find((candidate) => shardOf(candidate) === shardOf(id))!;
+  const held = await holdGenerations(other);
   const first: Db = createDb({ url: h.database.url, max: 2 });
   // A generation's create, then its update (another request): the model named last is the one kept.
-  await acceptProduction(first, key, { generations: [{ ...span(id), model: "model-of-the-create" }, span("ordered-0002")], scores: [] }, { source: "otel", dropped: 0 });
+  await acceptProduction(first, key, { generations: [{ ...span(id), model: "model-of-the-create" }, span(other)], scores: [] }, { source: "otel", dropped: 0 });
   await acceptProduction(first, key, { generations: [{ observationId: id, source: "otel", model: "model-of-the-update", seenAt: new Date() }], scores: [] }, { source: "otel", dropped: 0 });
   // The two are merged together and cut off, then one by one: the create cut off alone, the update is not merged before it.
   expect(await held.cutUntilSettled(first)).toBeGreaterThan(1);
   await first.$disconnect();
   await held.release();
-  expect(await pending()).toBe(2);
+  expect(await pending()).toBe(3);
 
   const stop = startIngestMerges(h.services.db);
   await expect.poll(pending).toBe(0);

@@ -599,6 +599,29 @@ export function forgetTeamTextSetting(teamId: string) {
   keepsText.delete(teamId);
 }
 
+/**
+ * Shards of a team's pending requests, merged apart (one merge of a shard at a time, in the order its
+ * rows came): a generation's events always fall in one shard (by its observation id), so they are
+ * applied in the order sent, while a team's two shards are merged at once (the database works on one
+ * while this process prepares the other).
+ */
+const SHARDS = 2;
+export const shardOf = (key: string | undefined) => {
+  if (!key) return 0;
+  let hash = 0;
+  for (let index = 0; index < key.length; index++) hash = (hash * 31 + key.charCodeAt(index)) | 0;
+  return Math.abs(hash) % SHARDS;
+};
+
+/** What a request sent, by shard: its generations by their observation id, its scores by theirs (shard 0 when they name none). */
+function shardsOf(sent: Sent): { shard: number; sent: Sent }[] {
+  const parts = Array.from({ length: SHARDS }, (): Sent => ({ generations: [], scores: [] }));
+  for (const patch of sent.generations) parts[shardOf(patch.observationId)]!.generations.push(patch);
+  for (const score of sent.scores) parts[shardOf(score.observationId)]!.scores.push(score);
+  // Shard 0 always: a request whose spans all named no prompt still counts them once merged.
+  return parts.flatMap((part, shard) => (shard === 0 || part.generations.length || part.scores.length ? [{ shard, sent: part }] : []));
+}
+
 const isForeignKeyViolation = (error: unknown) => (error as { code?: unknown } | null)?.code === "23503";
 
 /** Starts the append unless one runs (it takes what waits when it ends: nothing is left behind). */
@@ -615,10 +638,11 @@ async function appendWaiting(db: Db, state: MergeState) {
     const batch = state.appending[0]!.alone ? state.appending.splice(0, 1) : state.appending.splice(0, APPEND_MAX_ROWS);
     try {
       // A row's values as parameters of their own: a text array parameter would be escaped character by character.
-      const rows = batch.map((item) =>
-        Prisma.sql`(${item.caller.apiKey.teamId}::uuid, ${JSON.stringify(item.caller)}::jsonb, ${item.accepted.source}, ${writeSent(item.sent)}, ${item.accepted.dropped}::int,
-                    ${item.sent.generations.length}::int)`);
-      await rawStatement(db, Prisma.sql`INSERT INTO ingest_pending (team_id, caller, source, sent, dropped, generations) VALUES ${Prisma.join(rows)}`);
+      const rows = batch.flatMap((item) =>
+        shardsOf(item.sent).map(({ shard, sent }) =>
+          Prisma.sql`(${item.caller.apiKey.teamId}::uuid, ${shard}::smallint, ${JSON.stringify(item.caller)}::jsonb, ${item.accepted.source}, ${writeSent(sent)},
+                      ${shard === 0 ? item.accepted.dropped : 0}::int, ${sent.generations.length}::int)`));
+      await rawStatement(db, Prisma.sql`INSERT INTO ingest_pending (team_id, shard, caller, source, sent, dropped, generations) VALUES ${Prisma.join(rows)}`);
     } catch (error) {
       // Each alone: one request's failure (its team deleted meanwhile) is not the others'.
       if (batch.length > 1) state.appending.unshift(...batch.map((item) => ({ ...item, alone: true })));
@@ -629,7 +653,7 @@ async function appendWaiting(db: Db, state: MergeState) {
     for (const item of batch) item.resolve();
     state.dirty = true;
     state.unmerged += batch.reduce((sum, item) => sum + item.sent.generations.length, 0);
-    // Many waiting: merged at once (two merges); a few: by the merge running when it looks again, or by one a moment later.
+    // Many waiting: merged at once (a merge a shard); a few: by the merge running when it looks again, or by one a moment later.
     if (state.unmerged >= MERGE_NOW_GENERATIONS) startMerges(db, state);
     else if (!state.merging.size) state.delayed ??= new Promise<void>((resolve) => setTimeout(resolve, MERGE_DELAY_MS)).then(() => {
       state.delayed = null;
@@ -670,23 +694,27 @@ interface PendingRow {
 type Merged = { row: PendingRow; sent: Sent; result: IngestResult & { written: Set<string> } }[];
 
 /**
- * Merges the oldest appended requests of one team, in the order they were appended: the team whose
- * oldest row is oldest among those no merge of any process holds (a lock per team: one merge of a team
- * at a time, so a generation's create and update sent in two requests are applied in that order), up
- * to MERGE_MAX_ROWS rows and BATCH_MAX_GENERATIONS generations, in one transaction that deletes them.
- * Returns how many it merged (0: none left it may take). A batch that fails is merged row by row, in
- * order, up to the first row that fails alone; that team then waits (see heldBack) while others go on.
+ * Merges the oldest appended requests of one team's shard, in the order they were appended: the shard
+ * whose oldest row is oldest among those no merge of any process holds (a lock per shard: one merge of
+ * a shard at a time, so a generation's create and update sent in two requests are applied in that
+ * order), up to MERGE_MAX_ROWS rows and BATCH_MAX_GENERATIONS generations, in one transaction that
+ * deletes them. Returns how many it merged (0: none left it may take). A batch that fails is merged row
+ * by row, in order, up to the first row that fails alone; that team then waits (see heldBack) while
+ * others go on.
  */
 async function mergeOnce(db: Db, state: MergeState): Promise<number> {
   let team: string | null = null;
+  let shard = 0;
   let ids: string[] = [];
   let merged: Merged;
   try {
     merged = await rawTransaction(db, async (tx) => {
-      team = await lockOldestTeam(tx, state);
-      if (!team) return [];
+      const oldest = await lockOldestShard(tx, state);
+      if (!oldest) return [];
+      ({ team, shard } = oldest);
       const rows = await tx.query<PendingRow>(Prisma.sql`
-        SELECT id::text, caller, source, sent, dropped, generations FROM ingest_pending WHERE team_id = ${team}::uuid ORDER BY id LIMIT ${MERGE_MAX_ROWS}`);
+        SELECT id::text, caller, source, sent, dropped, generations FROM ingest_pending
+         WHERE team_id = ${team}::uuid AND shard = ${shard}::smallint ORDER BY id LIMIT ${MERGE_MAX_ROWS}`);
       // Whole requests up to the batch's size (a request larger than it goes alone).
       const taken: PendingRow[] = [];
       let count = 0;
@@ -700,24 +728,27 @@ async function mergeOnce(db: Db, state: MergeState): Promise<number> {
     });
   } catch (error) {
     if (!team || ids.length < 2) return failedAlone(db, state, team, ids[0], error);
-    return mergeOneByOne(db, state, team, ids);
+    return mergeOneByOne(db, state, team, shard, ids);
   }
   for (const { row, sent, result } of merged) countMerged(row, sent, result);
   if (team) state.heldBack.delete(team);
   return merged.length;
 }
 
-/** The team of the oldest rows no merge holds (skipping teams held back here after a failure), its merge lock taken; null: none. */
-async function lockOldestTeam(tx: RawTransaction, state: MergeState): Promise<string | null> {
+/** The team and shard of the oldest rows no merge holds (skipping teams held back here after a failure), its merge lock taken; null: none. */
+async function lockOldestShard(tx: RawTransaction, state: MergeState): Promise<{ team: string; shard: number } | null> {
   const now = Date.now();
   const heldBack = [...state.heldBack].flatMap(([team, until]) => (until.at > now ? [team] : []));
-  const candidates = await tx.query<{ teamId: string }>(Prisma.sql`
-    SELECT team_id AS "teamId" FROM ingest_pending WHERE NOT (team_id = ANY(${heldBack}::uuid[])) GROUP BY team_id ORDER BY min(id) LIMIT 20`);
-  for (const { teamId } of candidates) {
-    const [lock] = await tx.query<{ ok: boolean }>(Prisma.sql`SELECT pg_try_advisory_xact_lock(hashtextextended('ingest-merge:' || ${teamId}, 0)) AS ok`);
-    if (lock!.ok) return teamId;
-  }
+  const candidates = await tx.query<{ team: string; shard: number }>(Prisma.sql`
+    SELECT team_id AS team, shard FROM ingest_pending WHERE NOT (team_id = ANY(${heldBack}::uuid[])) GROUP BY team_id, shard ORDER BY min(id) LIMIT 20`);
+  for (const candidate of candidates) if (await lockShard(tx, candidate.team, candidate.shard)) return candidate;
   return null;
+}
+
+/** The merge lock of a team's shard, for this transaction, if no other merge (of any process) has it. */
+async function lockShard(tx: RawTransaction, team: string, shard: number): Promise<boolean> {
+  const [lock] = await tx.query<{ ok: boolean }>(Prisma.sql`SELECT pg_try_advisory_xact_lock(hashtextextended('ingest-merge:' || ${team} || ':' || ${shard}::text, 0)) AS ok`);
+  return lock!.ok;
 }
 
 /** Writes `rows` of `team` (one write: a key's visibility is its team's) and deletes them, in `tx`. */
@@ -737,16 +768,15 @@ async function mergeRows(tx: RawTransaction, db: Db, team: string, rows: Pending
   });
 }
 
-/** After a batch of `team` failed: its rows merged one at a time, in order, up to the first that fails alone. */
-async function mergeOneByOne(db: Db, state: MergeState, team: string, ids: string[]): Promise<number> {
+/** After a batch of a team's shard failed: its rows merged one at a time, in order, up to the first that fails alone. */
+async function mergeOneByOne(db: Db, state: MergeState, team: string, shard: number, ids: string[]): Promise<number> {
   let merged = 0;
   for (const id of ids) {
     let done: Merged | null;
     try {
       done = await rawTransaction(db, async (tx) => {
-        const [lock] = await tx.query<{ ok: boolean }>(Prisma.sql`SELECT pg_try_advisory_xact_lock(hashtextextended('ingest-merge:' || ${team}, 0)) AS ok`);
-        // Another merge has the team now: it takes the rest, in order.
-        if (!lock!.ok) return null;
+        // Another merge has the shard now: it takes the rest, in order.
+        if (!(await lockShard(tx, team, shard))) return null;
         const rows = await tx.query<PendingRow>(Prisma.sql`SELECT id::text, caller, source, sent, dropped, generations FROM ingest_pending WHERE id = ${id}::bigint`);
         return mergeRows(tx, db, team, rows);
       });
