@@ -484,8 +484,8 @@ const MERGE_HOLD_BACK_MAX_MS = 60_000;
  * costs a dozen round trips whatever its size, so at a trickle of small requests one merge of a few
  * instead of one each spares the database and the runtime beside it; the figures lag by this at most.
  */
-const MERGE_DELAY_MS = 200;
-const MERGE_NOW_GENERATIONS = 500;
+const MERGE_DELAY_MS = 500;
+const MERGE_NOW_GENERATIONS = 1_000;
 /** How often a process looks for rows no merge is coming for (appended by a process that stopped). */
 const MERGE_SWEEP_MS = 5_000;
 
