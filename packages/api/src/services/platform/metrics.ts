@@ -54,6 +54,14 @@ const outboxDepth = new Gauge({
   registers: [metricsRegistry],
 });
 
+/** Set when scraped: production signals answered but not merged yet (every process's), and how long the oldest has waited. */
+const ingestPending = new Gauge({
+  name: "promptly_ingest_pending",
+  help: "Production signals accepted and not merged yet (all processes): requests, generation events, and the oldest's age in seconds",
+  labelNames: ["what"] as const,
+  registers: [metricsRegistry],
+});
+
 /** Set when scraped: the database pool's connections. */
 const dbPool = new Gauge({
   name: "promptly_db_pool_connections",
@@ -62,7 +70,7 @@ const dbPool = new Gauge({
   registers: [metricsRegistry],
 });
 
-/** Sets the gauges read at scrape time (database pool, outbox), then renders every metric in Prometheus's text format. */
+/** Sets the gauges read at scrape time (database pool, outbox, pending ingestion), then renders every metric in Prometheus's text format. */
 export async function renderMetrics(services: { db: Db }): Promise<string> {
   const pool = dbPoolUse(services.db);
   if (pool) {
@@ -75,5 +83,15 @@ export async function renderMetrics(services: { db: Db }): Promise<string> {
   const rows = await services.db.$queryRaw<{ status: string; count: bigint }[]>`
     SELECT status::text, count(*) AS count FROM outbox WHERE status IN ('pending', 'failed') GROUP BY status`.catch(() => null);
   for (const row of rows ?? []) outboxDepth.set({ status: row.status }, Number(row.count));
+  // A backlog that grows (or an oldest that ages) is ingestion the merges do not keep up with, or a request that keeps failing.
+  ingestPending.reset();
+  const [pending] = (await services.db.$queryRaw<{ requests: number; generations: number; oldest: number }[]>`
+    SELECT count(*)::int AS requests, coalesce(sum(generations), 0)::int AS generations,
+           coalesce(extract(epoch FROM now() - min(received_at)), 0)::float8 AS oldest FROM ingest_pending`.catch(() => null)) ?? [];
+  if (pending) {
+    ingestPending.set({ what: "requests" }, pending.requests);
+    ingestPending.set({ what: "generations" }, pending.generations);
+    ingestPending.set({ what: "oldest_seconds" }, pending.oldest);
+  }
   return metricsRegistry.metrics();
 }

@@ -8,6 +8,7 @@ import { createDb, type Db } from "@promptly/db";
 import { createHarness, type Harness } from "../../../testing/harness.ts";
 import { createLibraryWorld, createPrompt } from "../../../testing/prompts-support.ts";
 import { keyCaller, type KeyCaller } from "../access/visibility.ts";
+import { renderMetrics } from "../platform/metrics.ts";
 import { acceptProduction, ingestSettled, shardOf, startIngestMerges, type GenerationPatch } from "./ingest.ts";
 
 let h: Harness;
@@ -75,6 +76,10 @@ it("a merge cut off mid-transaction loses nothing acknowledged: another process 
   // Acknowledged: what the sender is answered with once this resolves.
   await acceptProduction(first, key, { generations: ids.map((id) => ({ ...span(id), input: "the customer's words", output: "our answer" })), scores: [] }, { source: "otel", dropped: 0 });
   expect(await pending()).toBe(3);
+  // /metrics tells the backlog.
+  const metrics = await renderMetrics({ db: h.services.db });
+  expect(metrics).toMatch(/^promptly_ingest_pending\{what="generations"\} 3$/m);
+  expect(metrics).toMatch(/^promptly_ingest_pending\{what="requests"\} [12]$/m);
   // The team keeps no generation text: none is kept waiting either.
   const sent = (await h.services.db.$queryRaw<{ sent: string }[]>`SELECT sent FROM ingest_pending WHERE team_id = ${team.id}::uuid`).map((row) => row.sent).join();
   expect(sent).toContain("killed-0001");
