@@ -98,6 +98,13 @@ function poolOf(db: Db): { pool: pg.Pool | undefined; counted: () => void } {
   return { pool: derived?.pool, counted: derived?.onStatement ?? uncounted };
 }
 
+/** poolOf for what runs only on our own connections (no Prisma to fall back on): `what` names it when there are none. */
+function ownPoolOf(db: Db, what: string): { pool: pg.Pool; counted: () => void } {
+  const { pool, counted } = poolOf(db);
+  if (!pool) throw new Error(`${what} needs a client made by createDb (or one derived from it and told so by derivedFrom)`);
+  return { pool, counted };
+}
+
 /** A transaction on one of the client's own connections: `Prisma.sql` statements, and COPY for bulk rows. */
 export interface RawTransaction {
   query<Row>(sql: Prisma.Sql): Promise<Row[]>;
@@ -113,8 +120,7 @@ export interface RawTransaction {
  * `timeoutMs`, as Prisma's interactive transactions do; any error rolls everything back.
  */
 export async function rawTransaction<T>(db: Db, work: (tx: RawTransaction) => Promise<T>, { timeoutMs = 30_000 } = {}): Promise<T> {
-  const { pool, counted } = poolOf(db);
-  if (!pool) throw new Error("rawTransaction needs a client made by createDb (or one derived from it and told so by derivedFrom)");
+  const { pool, counted } = ownPoolOf(db, "rawTransaction");
   const client = await pool.connect();
   let broken = false;
   try {
@@ -146,8 +152,7 @@ export async function rawTransaction<T>(db: Db, work: (tx: RawTransaction) => Pr
  * commits alone): for writes of rawTransaction's callers that need no transaction of their own.
  */
 export async function rawStatement<Row>(db: Db, sql: Prisma.Sql): Promise<Row[]> {
-  const { pool, counted } = poolOf(db);
-  if (!pool) throw new Error("rawStatement needs a client made by createDb (or one derived from it and told so by derivedFrom)");
+  const { pool, counted } = ownPoolOf(db, "rawStatement");
   counted();
   return (await pool.query<Row & pg.QueryResultRow>({ text: sql.text, values: sql.values as unknown[] })).rows;
 }

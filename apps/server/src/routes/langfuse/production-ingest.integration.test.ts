@@ -222,7 +222,8 @@ describe("@langfuse/otel and @langfuse/tracing, unchanged", () => {
 
 describe("a plain OpenTelemetry protobuf exporter with GenAI attributes", () => {
   it("sends gzip'd protobuf: the span naming a prompt becomes a generation with its error, the other is dropped and counted", async () => {
-    const dropped = async () => (await metrics.productionIngested.get()).values.find((value) => value.labels["source"] === "otel" && value.labels["result"] === "dropped")?.value ?? 0;
+    // Counted when merged: read once the merges of what came before are done.
+    const dropped = async () => (await merged(), await metrics.productionIngested.get()).values.find((value) => value.labels["source"] === "otel" && value.labels["result"] === "dropped")?.value ?? 0;
     const droppedBefore = await dropped();
     const exporter = new ProtoExporter({
       url: `${ks.server.base}/api/public/otel/v1/traces`, headers: { Authorization: basicAuth(keys.ingest) }, // The exporter's CompressionAlgorithm.GZIP (its enum lives in a package of its own).
