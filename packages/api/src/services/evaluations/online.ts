@@ -355,9 +355,10 @@ async function verdictsOf(deps: RunDeps, claim: Claimed, assertions: NamedAssert
 
 /** Which of the named judged assertions already have this generation's score. */
 async function scoredNames(db: Db, teamId: string, generationId: string, names: string[]): Promise<Set<string>> {
+  const byId = new Map(names.map((name) => [externalIdOf(generationId, name), name]));
   const rows = await db.$queryRaw<{ external_id: string }[]>`
-    SELECT external_id FROM scores WHERE team_id = ${teamId}::uuid AND external_id = ANY(${names.map((name) => externalIdOf(generationId, name))}::text[])`;
-  return new Set(names.filter((name) => rows.some((row) => row.external_id === externalIdOf(generationId, name))));
+    SELECT external_id FROM scores WHERE team_id = ${teamId}::uuid AND external_id = ANY(${[...byId.keys()]}::text[])`;
+  return new Set(rows.map((row) => byId.get(row.external_id)!));
 }
 
 /**
