@@ -14,7 +14,6 @@ import { fakeProviderForFile, playgroundColumn as column, testedConnection } fro
 
 const provider = fakeProviderForFile();
 
-
 const runsOf = (promptId: string) =>
   withDb(async (client) => (await client.query<{ tool_calls: { name: string; arguments: string }[] }>(`SELECT tool_calls FROM prompt_runs WHERE prompt_id = $1 ORDER BY created_at`, [promptId])).rows);
 

@@ -13,7 +13,6 @@ import { fakeProviderForFile, playgroundColumn as column, testedConnection } fro
 
 const provider = fakeProviderForFile();
 
-
 const chooseVersion = async (page: Page, number: number, option: string) => {
   await column(page, number).getByRole("combobox", { name: "Version" }).click();
   await page.getByRole("option", { name: option, exact: true }).click();

@@ -15,7 +15,6 @@ import { fakeProviderForFile, playgroundColumn as column, testedConnection } fro
 
 const provider = fakeProviderForFile();
 
-
 const runsOf = (promptId: string) =>
   withDb(async (client) => (await client.query<{ model: string; status: string; draft: boolean }>(`SELECT model, status, draft FROM prompt_runs WHERE prompt_id = $1 ORDER BY created_at`, [promptId])).rows);
 
