@@ -249,8 +249,9 @@ export const runtimeEvaluationSummary = evaluationSummary.extend({ createdAt: z.
 
 /** Assertions one prompt's online evaluation runs on each sampled generation. */
 const ONLINE_ASSERTIONS_MAX = 20;
-const ONLINE_EVALUATION_MSG = {
+export const ONLINE_EVALUATION_MSG = {
   assertionNameTaken: (name: string) => `Two assertions are named '${name}': each needs a name of its own (it is the score's name)`,
+  assertionNameScored: (name: string) => `The prompt already has scores named '${name}': a new assertion needs a name of its own (it is the score's name)`,
   tooManyAssertions: `An online evaluation has at most ${ONLINE_ASSERTIONS_MAX} assertions`,
 } as const;
 

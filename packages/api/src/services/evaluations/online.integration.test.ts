@@ -234,7 +234,7 @@ describe("online evaluation", () => {
     fx.provider.answer.text = null;
   });
 
-  it("keeps each assertion's name (its score series) and names a new one after its kind, past every name taken; refuses a repeated name, changing nothing", async () => {
+  it("keeps each assertion's name (its score series) and names a new one after its kind, past every name taken; refuses a repeated name or a new one a series has, changing nothing", async () => {
     const { admin } = fx.world.callers;
     const prompt = await createPrompt(admin, fx.team.id, { visibility: "team" });
     const contains = (value: string) => ({ assertion: { type: "contains" as const, value } });
@@ -255,6 +255,9 @@ describe("online evaluation", () => {
 
     const repeated = await failure(admin.production.onlineEvaluation.set({ ...settings, samplePercent: 5, assertions: [{ name: "greets", ...contains("Ada") }, { name: "greets", ...contains("Hi") }] }));
     expect(repeated).toEqual({ code: "BAD_REQUEST", message: "Two assertions are named 'greets': each needs a name of its own (it is the score's name)" });
+    // A new assertion named as a series the prompt has scores of (an ended assertion's here; the team's own code's, say) is refused too.
+    const scored = await failure(admin.production.onlineEvaluation.set({ ...settings, samplePercent: 5, assertions: [{ name: "json", assertion: { type: "json" } }, { name: "contains 3", ...contains("Ada") }] }));
+    expect(scored).toEqual({ code: "BAD_REQUEST", message: "The prompt already has scores named 'contains 3': a new assertion needs a name of its own (it is the score's name)" });
     expect(await admin.production.onlineEvaluation.get({ promptId: prompt.id })).toMatchObject({ samplePercent: 100, assertions: [{ name: "json" }, { name: "contains" }, { name: "contains 4" }] });
   });
 

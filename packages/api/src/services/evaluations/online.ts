@@ -17,9 +17,9 @@
 //   written, and a run already done is skipped (runOnlineEvaluation).
 import PgBoss from "pg-boss";
 import type { Db, DbOrTx, Prisma } from "@promptly/db";
-import { onlineEvaluationSettings, type Assertion, type OnlineEvaluationSettings, type ResponseFormat, type setOnlineEvaluationInput } from "@promptly/shared";
+import { ONLINE_EVALUATION_MSG, onlineEvaluationSettings, type Assertion, type OnlineEvaluationSettings, type ResponseFormat, type setOnlineEvaluationInput } from "@promptly/shared";
 import { z } from "zod";
-import { fail } from "../../errors.ts";
+import { DomainError, fail } from "../../errors.ts";
 import { auditAs, type AuditContext } from "../insight/audit.ts";
 import type { LoadedPrompt } from "../prompts/loaded-prompt.ts";
 import { lockLivePrompt } from "../prompts/prompt-rules.ts";
@@ -94,16 +94,24 @@ export async function setOnlineEvaluation(
 /**
  * Each assertion with its name: the one it was sent with, or for a new one its kind, numbered from 2 past
  * every name taken ("contains 2"): those sent, those of the assertions it replaces and those of the
- * prompt's score series, so a new assertion never writes into another's series, nor one it ended.
+ * prompt's score series, so a new assertion never writes into another's series, nor one it ended. A
+ * new assertion sent with a name one of those series has is refused, for the same reason.
  */
 async function namedAssertions(
   tx: DbOrTx, promptId: string, sent: z.output<typeof setOnlineEvaluationInput>["assertions"], previous: OnlineEvaluationSettings,
 ): Promise<OnlineEvaluationSettings["assertions"]> {
-  const taken = new Set([...sent.flatMap((item) => (item.name === undefined ? [] : [item.name])), ...previous.assertions.map((item) => item.name)]);
-  if (sent.some((item) => item.name === undefined)) {
-    const series = await tx.$queryRaw<{ name: string }[]>`SELECT DISTINCT name FROM score_rollups WHERE prompt_id = ${promptId}::uuid`;
-    for (const row of series) taken.add(row.name);
+  // A name sent is an assertion's it replaces (its series goes on), or new: then no series the prompt has scores of (its team's own, say).
+  const previousNames = new Set(previous.assertions.map((item) => item.name));
+  const isNew = (name: string | undefined) => name === undefined || !previousNames.has(name);
+  const series = sent.some((item) => isNew(item.name))
+    ? new Set((await tx.$queryRaw<{ name: string }[]>`SELECT DISTINCT name FROM score_rollups WHERE prompt_id = ${promptId}::uuid`).map((row) => row.name))
+    : new Set<string>();
+  const clash = sent.findIndex((item) => item.name !== undefined && isNew(item.name) && series.has(item.name));
+  if (clash >= 0) {
+    const message = ONLINE_EVALUATION_MSG.assertionNameScored(sent[clash]!.name!);
+    throw new DomainError("INVALID", message, undefined, [{ path: `assertions.${clash}.name`, message }]);
   }
+  const taken = new Set([...sent.flatMap((item) => (item.name === undefined ? [] : [item.name])), ...previousNames, ...series]);
   return sent.map(({ name, assertion }) => {
     if (name !== undefined) return { name, assertion };
     let fresh: string = assertion.type;
