@@ -151,6 +151,25 @@ describe("online evaluation", () => {
     fx.provider.answer.text = null;
   });
 
+  it("counts a judgement that failed without telling its usage at its worst case against the day's cap, never as free", async () => {
+    const { admin, orgAdmin } = fx.world.callers;
+    await orgAdmin.providers.setPrice({ organizationId: fx.world.organization.id, model: "gpt-4o-mini", inputPerMillion: 1000, outputPerMillion: 1000 });
+    const prompt = await createPrompt(admin, fx.team.id, { visibility: "team" });
+    await admin.production.onlineEvaluation.set({ promptId: prompt.id, enabled: true, samplePercent: 100, dailyCapUsd: 100, assertions: [greets, polite()] });
+    fx.provider.failWith = 400;
+    try {
+      const [generation] = await ingest(prompt, 1, "Hello, Ada!");
+      await online().sweep();
+      await settled(prompt.id);
+      expect((await scoresOf([generation!])).map((score) => score.name)).toContain("greets");
+    } finally {
+      fx.provider.failWith = null;
+    }
+    const [run] = await db().$queryRaw<{ cost: number }[]>`SELECT cost FROM online_evaluation_runs WHERE prompt_id = ${prompt.id}::uuid`;
+    expect(run!.cost).toBeGreaterThan(0);
+    expect((await admin.production.onlineEvaluation.get({ promptId: prompt.id })).spentTodayUsd).toBe(run!.cost);
+  });
+
   it("reserves each judgement's worst case before judging: jobs judging at once stop at the day's cap", async () => {
     const { admin, orgAdmin } = fx.world.callers;
     // A judgement costs about $0.1 and at worst (every byte of its request a token, and the judge's whole answer) under $1: either is over the cap.
