@@ -336,6 +336,29 @@ describe("what is sent in, at the edges", () => {
     expect(await scoreRollup(reply.id, 1, "quality")).toMatchObject({ count: 2, categories: { great: 1, poor: 1 } });
   });
 
+  it("links a score naming only a trace, sent before any generation of it, to the trace's generation of a prompt when it comes", async () => {
+    const traceId = "3d1c2b7a-0000-4000-8000-0000000000bb";
+    const [plainId, linkedId] = ["3d1c2b7a-0000-4000-8000-000000000011", "3d1c2b7a-0000-4000-8000-000000000012"];
+    const at = new Date(Date.now() - 45_000);
+    const score = await post("/scores", keys.ingest, { id: "score-trace-only", name: "trace-quality", value: 0.75, traceId });
+    expect(score.status).toBe(200);
+    await merged();
+    expect((await db().$queryRaw<{ generationId: string | null }[]>`
+      SELECT generation_id AS "generationId" FROM scores WHERE external_id = 'score-trace-only'`)).toEqual([{ generationId: null }]);
+    // The trace's spans come later, in one batch: a plain one first, then the one of the prompt, which the score judges.
+    await post("/ingestion", keys.ingest, { batch: [
+      { id: "t1", type: "generation-create", body: { id: plainId, traceId, startTime: at.toISOString(), model: "gpt-4o-mini" } },
+      { id: "t2", type: "generation-create", body: { id: linkedId, traceId, startTime: new Date(at.getTime() + 10).toISOString(), promptName: "support/reply", promptVersion: 1 } },
+    ] });
+    const [linked] = await generationsOf(linkedId);
+    expect(await scoresOf(linked!.id)).toMatchObject([{ name: "trace-quality", value: 0.75, promptId: reply.id, version: 1 }]);
+    expect(await scoreRollup(reply.id, 1, "trace-quality")).toMatchObject({ count: 1, sum: 0.75 });
+    // Linked once: a later generation of the same trace leaves it where it is.
+    await post("/ingestion", keys.ingest, { batch: [{ id: "t3", type: "generation-create", body: { id: "3d1c2b7a-0000-4000-8000-000000000013", traceId, startTime: at.toISOString(), promptName: "support/reply", promptVersion: 2 } }] });
+    expect(await scoresOf(linked!.id)).toHaveLength(1);
+    expect(await scoreRollup(reply.id, 2, "trace-quality")).toMatchObject({ count: 0 });
+  });
+
   it("merges a generation's create and update sent at once in two requests into one row, counted once", async () => {
     const id = "3d1c2b7a-0000-4000-8000-000000000003";
     const at = new Date(Date.now() - 30_000);

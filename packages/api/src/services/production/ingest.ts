@@ -889,7 +889,14 @@ async function writeIn(tx: RawTransaction, db: Db, caller: Caller, teamId: strin
   // One writer per generation at a time, taken in one order (no deadlock between two requests). A score
   // naming an observation takes its lock too: written beside its generation's write, one of them waits
   // and then sees the other (the score finds its generation, or the generation relinks the score).
-  const locked = [...new Set([...observationIds, ...sent.scores.flatMap((score) => (score.observationId ? [score.observationId] : []))])];
+  // A score naming only a trace takes the trace's lock, as does a generation of that trace: the score
+  // finds the generation, or the generation's write finds the score and links it.
+  const locked = [...new Set([
+    ...observationIds,
+    ...sent.scores.flatMap((score) => (score.observationId ? [score.observationId] : [])),
+    ...sent.generations.flatMap((patch) => (patch.traceId ? [traceLockKey(patch.traceId)] : [])),
+    ...sent.scores.flatMap((score) => (isTraceOnly(score) ? [traceLockKey(score.traceId!)] : [])),
+  ])];
   if (locked.length) {
     await tx.query(Prisma.sql`SELECT pg_advisory_xact_lock(hashtextextended(${teamId} || ':' || k, 0))::text
                                 FROM (SELECT unnest(${locked}::text[]) AS k ORDER BY 1) ids`);
@@ -942,6 +949,24 @@ async function writeIn(tx: RawTransaction, db: Db, caller: Caller, teamId: strin
          AND (s.generation_id IS DISTINCT FROM g.id OR s.prompt_id IS DISTINCT FROM g.prompt_id OR s.version IS DISTINCT FROM g.version OR s.environment <> g.environment)
       RETURNING s.prompt_id, s.version, s.environment, s.created_at, s.name, s.data_type, s.value, s.string_value,
         o.prompt_id AS old_prompt_id, o.version AS old_version, o.environment AS old_environment`);
+    // Scores naming only a trace, sent before any generation of it was written, follow the trace's first
+    // generation now (one of a prompt first, as a score finds it when the trace is already stored).
+    const traced = written.filter((row) => row.traceId);
+    if (traced.length) {
+      relinked.push(...(await tx.query<Relinked>(Prisma.sql`
+        UPDATE scores s SET generation_id = g.id, observation_id = g.observation_id, prompt_id = g.prompt_id, version = g.version, environment = g.environment
+          FROM (SELECT DISTINCT ON (x.trace_id) x.*
+                  FROM jsonb_to_recordset(${JSON.stringify(traced.map((row) => ({
+                    id: row.id, observation_id: row.observationId, trace_id: row.traceId, prompt_id: row.promptId, version: row.version,
+                    environment: row.environment, started_at: row.startedAt,
+                  })))}::jsonb) AS x(id uuid, observation_id text, trace_id text, prompt_id uuid, version int, environment text, started_at timestamptz)
+                 ORDER BY x.trace_id, x.prompt_id IS NULL, x.started_at) g,
+               scores o
+         WHERE s.team_id = ${teamId}::uuid AND o.id = s.id AND s.trace_id = ANY(${[...new Set(traced.map((row) => row.traceId!))]}::text[])
+           AND s.trace_id = g.trace_id AND s.generation_id IS NULL AND s.observation_id IS NULL AND s.run_id IS NULL
+        RETURNING s.prompt_id, s.version, s.environment, s.created_at, s.name, s.data_type, s.value, s.string_value,
+          o.prompt_id AS old_prompt_id, o.version AS old_version, o.environment AS old_environment`)));
+    }
     for (const score of relinked) {
       if (score.old_prompt_id && score.old_version !== null) {
         scoreDeltas.push(scoreContribution({ ...score, prompt_id: score.old_prompt_id, version: score.old_version, environment: score.old_environment }, -1));
@@ -996,6 +1021,11 @@ async function writeIn(tx: RawTransaction, db: Db, caller: Caller, teamId: strin
   return { generations: written.length, scores: scoreResults, written: new Set(written.map((row) => row.observationId)) };
 }
 
+/** A score that names a trace and nothing in it: it judges the trace's first generation. */
+const isTraceOnly = (score: ScoreDraft) => Boolean(score.traceId && !score.observationId && !score.generationId && !score.runId);
+/** The advisory lock key of a trace (beside those of observation ids, in the same team's space). */
+const traceLockKey = (traceId: string) => `trace:${traceId}`;
+
 interface ScoreTarget {
   generationId: string | null;
   runId: string | null;
@@ -1013,7 +1043,7 @@ interface ScoreTarget {
 async function scoreTargets(tx: RawTransaction, caller: Caller, teamId: string, scores: ScoreDraft[]): Promise<ScoreTarget[]> {
   const generationIds = scores.flatMap((score) => (score.generationId ? [score.generationId] : []));
   const observationIds = scores.flatMap((score) => (score.observationId ? [score.observationId] : []));
-  const traceIds = scores.flatMap((score) => (!score.observationId && !score.generationId && score.traceId ? [score.traceId] : []));
+  const traceIds = scores.flatMap((score) => (isTraceOnly(score) ? [score.traceId!] : []));
   const runIds = scores.flatMap((score) => (score.runId ? [score.runId] : []));
   type Row = { id: string; observationId: string; traceId: string | null; promptId: string | null; version: number | null; environment: string; startedAt: Date };
   // A linked generation is a target only when the caller may see its prompt (the one visibility rule);
