@@ -18,6 +18,7 @@ import {
   runtimeSetLabelInput, type Action, type RuntimeError, type RuntimePrompt, type RuntimeRunResult, type VariableProblem,
   PRODUCTION_EXPORT_LIMIT, csvText, generationPage, runtimeGenerationsQuery, runtimeProductionMetrics as productionMetricsAnswer, runtimeProductionMetricsQuery, type GenerationItem, UNIT_HEADER,
 } from "@promptly/shared";
+import { EventWriter } from "./event-writer.ts";
 import { sendError } from "./http.ts";
 
 interface Answer {
@@ -104,9 +105,6 @@ const runAnswer = ({ run }: Done): RuntimeRunResult => ({
 const providerFailure = (done: Done): RuntimeError => ({
   error: { code: "BAD_GATEWAY", message: done.run.error ?? "The provider failed", reason: "PROVIDER_FAILED", providerStatus: done.providerStatus ?? null, detail: done.run.errorDetail },
 });
-
-/** One server-sent event. */
-const sse = (res: Response, event: string, data: unknown) => res.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
 
 /** A strong validator of exactly these bytes. */
 const etagOf = (body: string) => `"${createHash("sha256").update(body).digest("base64url").slice(0, 32)}"`;
@@ -370,14 +368,16 @@ export const V1_OPERATIONS: Operation[] = [
       setImmediate(() => {
         if (!res.headersSent && !res.destroyed) res.flushHeaders();
       });
+      const writer = new EventWriter(res);
       try {
         for (let next = await first; !next.done; next = await events.next()) {
           const event = next.value;
-          if (event.type === "delta") sse(res, "delta", { text: event.text });
-          else if (event.run.status === "failed") sse(res, "error", { ...providerFailure(event), run: runAnswer(event).run });
-          else sse(res, "done", runAnswer(event));
+          if (event.type === "delta") writer.send("delta", { text: event.text });
+          else if (event.run.status === "failed") writer.send("error", { ...providerFailure(event), run: runAnswer(event).run }, true);
+          else writer.send("done", runAnswer(event), true);
         }
       } finally {
+        writer.flush();
         // As `for await` would: an exit before the end closes the run (recorded as stopped).
         await events.return(undefined);
       }

@@ -1,0 +1,63 @@
+// The streamed run's events: the first written at once, those that come close written together after
+// the pace, the last at once with what waits; the bytes those of the events one after the other.
+import { describe, expect, it } from "vitest";
+import type { Response } from "express";
+import { EventWriter } from "./event-writer.ts";
+
+/** A response that keeps what is written, and says when the next write comes. */
+function response() {
+  const writes: { text: string; at: number }[] = [];
+  let wrote: (() => void) | undefined;
+  const res = {
+    destroyed: false,
+    write(text: string) {
+      writes.push({ text, at: performance.now() });
+      wrote?.();
+      return true;
+    },
+  };
+  const nextWrite = () => new Promise<void>((resolve) => (wrote = resolve));
+  return { res: res as unknown as Response & { destroyed: boolean }, writes, nextWrite };
+}
+const frame = (event: string, data: unknown) => `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
+
+describe("EventWriter", () => {
+  it("writes the first event at once, paces those that come close, and the last at once with what waits", async () => {
+    const { res, writes, nextWrite } = response();
+    const writer = new EventWriter(res, 40);
+    const started = performance.now();
+    writer.send("delta", { text: "Hel" });
+    expect(writes.map((write) => write.text)).toEqual([frame("delta", { text: "Hel" })]);
+    const second = nextWrite();
+    writer.send("delta", { text: "lo" });
+    writer.send("delta", { text: " there" });
+    expect(writes).toHaveLength(1);
+    await second;
+    expect(writes[1]!.text).toBe(frame("delta", { text: "lo" }) + frame("delta", { text: " there" }));
+    expect(writes[1]!.at - started).toBeGreaterThanOrEqual(39);
+    // Within the pace again: it waits, until the last event, which takes it along at once.
+    writer.send("delta", { text: "!" });
+    expect(writes).toHaveLength(2);
+    writer.send("done", { output: "Hello there!" }, true);
+    expect(writes.map((write) => write.text)).toEqual([
+      frame("delta", { text: "Hel" }),
+      frame("delta", { text: "lo" }) + frame("delta", { text: " there" }),
+      frame("delta", { text: "!" }) + frame("done", { output: "Hello there!" }),
+    ]);
+  });
+
+  it("writes what waits when flushed (the answer ending another way), and nothing to a closed response", async () => {
+    const { res, writes } = response();
+    const writer = new EventWriter(res, 10_000);
+    writer.send("delta", { text: "a" });
+    writer.send("delta", { text: "b" });
+    writer.flush();
+    expect(writes.map((write) => write.text)).toEqual([frame("delta", { text: "a" }), frame("delta", { text: "b" })]);
+    writer.flush();
+    expect(writes).toHaveLength(2);
+    writer.send("delta", { text: "c" });
+    res.destroyed = true;
+    writer.flush();
+    expect(writes).toHaveLength(2);
+  });
+});
