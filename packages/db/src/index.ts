@@ -18,19 +18,32 @@ export interface CreateDbOptions {
   url: string;
   /** Pool size of node-postgres; the default suits one small server process. */
   max?: number;
+  /** Where a lost connection is told (a database restart, a terminated backend); console.warn by default. */
+  warn?: (line: string) => void;
 }
 
 /** Each client's node-postgres pool, read when metrics are scraped. */
 const pools = new WeakMap<Db, pg.Pool>();
 
 /** One client per process: create it at start-up and pass it down as `ctx.db`. */
-export function createDb({ url, max = 10 }: CreateDbOptions): Db {
+export function createDb({ url, max = 10, warn = console.warn }: CreateDbOptions): Db {
   // Our own pool rather than the adapter's, so its use can be measured; $disconnect still ends it.
   // Prisma's queries bring their own type parsers; hotRead and hotQuery read timestamptz with the fast one.
   const pool = new pg.Pool({ connectionString: url, max, types: fastTimestampTypes });
   // An idle connection that drops (a database restart) must not crash the process: the pool forgets
   // it, and the next query opens a new one or fails with its own error.
   pool.on("error", () => {});
+  // A connection lost while checked out (a transaction's, rawTransaction's) must not crash it either: the pool
+  // listens only to idle ones. Its pending query fails with the error, and its holder releases it with that.
+  // Told once per connection (node-postgres may emit twice: the server's message, then the socket's end).
+  pool.on("connect", (client) => {
+    let told = false;
+    client.on("error", (error) => {
+      if (told) return;
+      told = true;
+      warn(`database connection lost: ${error.message}`);
+    });
+  });
   const db = new PrismaClient({ adapter: new PrismaPg(pool, { disposeExternalPool: true, statementNameGenerator: preparedStatementNames() }) });
   pools.set(db, pool);
   return db;
@@ -122,7 +135,7 @@ export interface RawTransaction {
 export async function rawTransaction<T>(db: Db, work: (tx: RawTransaction) => Promise<T>, { timeoutMs = 30_000 } = {}): Promise<T> {
   const { pool, counted } = ownPoolOf(db, "rawTransaction");
   const client = await pool.connect();
-  let broken = false;
+  let broken: Error | undefined;
   try {
     await client.query(`BEGIN; SET LOCAL statement_timeout = ${Math.max(1, Math.floor(timeoutMs))}`);
     const tx: RawTransaction = {
@@ -139,8 +152,11 @@ export async function rawTransaction<T>(db: Db, work: (tx: RawTransaction) => Pr
     await client.query("COMMIT");
     return result;
   } catch (error) {
-    // A connection that cannot even roll back is not given back to the pool.
-    await client.query("ROLLBACK").catch(() => (broken = true));
+    // A connection that cannot even roll back (lost, or its backend terminated) is released with the
+    // error, so the pool discards it instead of lending it again.
+    await client.query("ROLLBACK").catch((rollbackError: unknown) => {
+      broken = rollbackError instanceof Error ? rollbackError : new Error(String(rollbackError));
+    });
     throw error;
   } finally {
     client.release(broken);
@@ -224,11 +240,13 @@ export type Pool = pg.Pool;
 
 /**
  * A plain node-postgres pool beside the Prisma client, for statements a library writes itself (the
- * rate-limit counters' upsert). Errors of idle connections go to `onError` instead of crashing the process.
+ * rate-limit counters' upsert). Errors of its connections, idle or checked out, go to `onError` instead of
+ * crashing the process (a checked-out one's pending query fails with the error as well).
  */
 export function createPool({ url, max = 4 }: CreateDbOptions, onError: (error: Error) => void): Pool {
   const pool = new pg.Pool({ connectionString: url, max, connectionTimeoutMillis: 5_000 });
   pool.on("error", onError);
+  pool.on("connect", (client) => client.on("error", onError));
   return pool;
 }
 

@@ -53,6 +53,8 @@ export interface MigrateResult {
 export async function migrate(databaseUrl: string, dir = DEFAULT_MIGRATIONS_DIR): Promise<MigrateResult> {
   const migrations = readMigrations(dir);
   const client = new pg.Client({ connectionString: databaseUrl });
+  // A connection lost mid-migration fails the pending statement (and so migrate) instead of crashing the process.
+  client.on("error", () => {});
   await client.connect();
   try {
     await client.query("SET client_min_messages TO warning");

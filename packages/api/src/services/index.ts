@@ -27,7 +27,7 @@ export interface ServicesConfig extends ApiConfig {
 
 /** Wires the process-wide services from configuration. */
 export function createServices(config: ServicesConfig): ApiServices {
-  const db = createDb({ url: config.databaseUrl });
+  const db = createDb({ url: config.databaseUrl, warn: config.warn });
   const now = config.now ?? (() => new Date());
   const apiConfig: ApiConfig = {
     appUrl: config.appUrl,
