@@ -1,8 +1,11 @@
 // Admin commands (loaded by cli.ts for every command but eval): npm run cli -- grant-super-user <email>;
-// prompts export|import for git-based workflows; backup|restore of the database and the avatars.
+// prompts export|import for git-based workflows; backup|restore of the database and the avatars;
+// ingest-retry of the production signals set aside after failing to merge again and again.
 import { join } from "node:path";
 import { createDb } from "@promptly/db";
-import { DomainError, createS3Storage, exportLibraryForCli, findTeamForCommandLine, importLibraryForCli, setAppRole, setSuperUser } from "@promptly/api";
+import {
+  DomainError, createS3Storage, exportLibraryForCli, findTeamForCommandLine, importLibraryForCli, retrySetAsideIngestion, setAppRole, setSuperUser,
+} from "@promptly/api";
 import { APP_ROLES, normalizeEmail, type AppRole } from "@promptly/shared";
 import { BackupError, restoreBackup, writeBackup, type AvatarStore } from "./backup.ts";
 import { EVAL_USAGE } from "./eval/command.ts";
@@ -21,6 +24,7 @@ const USAGE = [
   "       npm run cli -- prompts import --team <team id, slug or name> [--org <organization>] [--dry-run] < library.json",
   "       npm run cli -- backup <file>",
   "       npm run cli -- restore <file> [--force]",
+  "       npm run cli -- ingest-retry",
   EVAL_USAGE,
 ].join("\n");
 
@@ -72,7 +76,8 @@ async function main() {
   const library = libraryCommand(process.argv.slice(2));
   const backup = backupCommand(process.argv.slice(2));
   const known = command === "grant-super-user" || command === "revoke-super-user" || command === "set-role";
-  if (!library && !backup && (!known || !email || (command === "set-role" && !STORED_ROLES.includes(role as never)))) {
+  const ingestRetry = command === "ingest-retry" && email === undefined;
+  if (!library && !backup && !ingestRetry && (!known || !email || (command === "set-role" && !STORED_ROLES.includes(role as never)))) {
     console.error(USAGE);
     process.exit(2);
   }
@@ -99,6 +104,11 @@ async function main() {
     db = createDb({ url, max: 1 });
     if (library) {
       await runLibraryCommand(db, library);
+      return;
+    }
+    if (ingestRetry) {
+      const count = await retrySetAsideIngestion(db);
+      console.log(count ? `${count} set-aside request${count === 1 ? "" : "s"} put back: the running servers merge them within seconds.` : "No request is set aside.");
       return;
     }
     const user = await db.user.findUnique({ where: { email: normalizeEmail(email!) }, select: { id: true } });

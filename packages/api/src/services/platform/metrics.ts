@@ -41,7 +41,7 @@ export const rateLimitRefusals = new Counter({
 /** Production signals sent in: spans and events kept as generations, and spans dropped for naming no prompt. */
 export const productionIngested = new Counter({
   name: "promptly_production_ingested_total",
-  help: "Production signals received, by source (otel, langfuse, api) and result (generation, score, dropped; failed: an accepted request given up after failing to merge)",
+  help: "Production signals received, by source (otel, langfuse, api) and result (generation, score, dropped; failed: an accepted request given up after failing to merge; set_aside: one kept aside for an operator after failing to merge again and again)",
   labelNames: ["source", "result"] as const,
   registers: [metricsRegistry],
 });
@@ -57,7 +57,7 @@ const outboxDepth = new Gauge({
 /** Set when scraped: production signals answered but not merged yet (every process's), and how long the oldest has waited. */
 const ingestPending = new Gauge({
   name: "promptly_ingest_pending",
-  help: "Production signals accepted and not merged yet (all processes): requests, generation events, and the oldest's age in seconds",
+  help: "Production signals accepted and not merged yet (all processes): requests, generation events, the oldest's age in seconds, and requests set aside (kept, not merged) after failing again and again",
   labelNames: ["what"] as const,
   registers: [metricsRegistry],
 });
@@ -85,13 +85,15 @@ export async function renderMetrics(services: { db: Db }): Promise<string> {
   for (const row of rows ?? []) outboxDepth.set({ status: row.status }, Number(row.count));
   // A backlog that grows (or an oldest that ages) is ingestion the merges do not keep up with, or a request that keeps failing.
   ingestPending.reset();
-  const [pending] = (await services.db.$queryRaw<{ requests: number; generations: number; oldest: number }[]>`
-    SELECT count(*)::int AS requests, coalesce(sum(generations), 0)::int AS generations,
-           coalesce(extract(epoch FROM now() - min(received_at)), 0)::float8 AS oldest FROM ingest_pending`.catch(() => null)) ?? [];
+  const [pending] = (await services.db.$queryRaw<{ requests: number; generations: number; oldest: number; setAside: number }[]>`
+    SELECT count(*) FILTER (WHERE set_aside_at IS NULL)::int AS requests, coalesce(sum(generations) FILTER (WHERE set_aside_at IS NULL), 0)::int AS generations,
+           coalesce(extract(epoch FROM now() - min(received_at) FILTER (WHERE set_aside_at IS NULL)), 0)::float8 AS oldest,
+           count(*) FILTER (WHERE set_aside_at IS NOT NULL)::int AS "setAside" FROM ingest_pending`.catch(() => null)) ?? [];
   if (pending) {
     ingestPending.set({ what: "requests" }, pending.requests);
     ingestPending.set({ what: "generations" }, pending.generations);
     ingestPending.set({ what: "oldest_seconds" }, pending.oldest);
+    ingestPending.set({ what: "set_aside" }, pending.setAside);
   }
   return metricsRegistry.metrics();
 }

@@ -480,6 +480,12 @@ const MERGES_AT_ONCE = 2;
 const MERGE_HOLD_BACK_MS = 1_000;
 const MERGE_HOLD_BACK_MAX_MS = 60_000;
 /**
+ * A request that failed alone this many times, not for a passing cause (a lost connection, a timeout, a
+ * conflict, the database short of something), is set aside (kept, not merged) so its team's other
+ * requests go on: about three minutes of tries with the hold-backs above.
+ */
+const MERGE_SET_ASIDE_ATTEMPTS = 8;
+/**
  * A merge waits this long for more requests when fewer than MERGE_NOW_GENERATIONS are waiting: a merge
  * costs a dozen round trips whatever its size, so at a trickle of small requests one merge of a few
  * instead of one each spares the database and the runtime beside it; the figures lag by this at most.
@@ -714,7 +720,7 @@ async function mergeOnce(db: Db, state: MergeState): Promise<number> {
       ({ team, shard } = oldest);
       const rows = await tx.query<PendingRow>(Prisma.sql`
         SELECT id::text, caller, source, sent, dropped, generations FROM ingest_pending
-         WHERE team_id = ${team}::uuid AND shard = ${shard}::smallint ORDER BY id LIMIT ${MERGE_MAX_ROWS}`);
+         WHERE team_id = ${team}::uuid AND shard = ${shard}::smallint AND set_aside_at IS NULL ORDER BY id LIMIT ${MERGE_MAX_ROWS}`);
       // Whole requests up to the batch's size (a request larger than it goes alone).
       const taken: PendingRow[] = [];
       let count = 0;
@@ -740,7 +746,8 @@ async function lockOldestShard(tx: RawTransaction, state: MergeState): Promise<{
   const now = Date.now();
   const heldBack = [...state.heldBack].flatMap(([team, until]) => (until.at > now ? [team] : []));
   const candidates = await tx.query<{ team: string; shard: number }>(Prisma.sql`
-    SELECT team_id AS team, shard FROM ingest_pending WHERE NOT (team_id = ANY(${heldBack}::uuid[])) GROUP BY team_id, shard ORDER BY min(id) LIMIT 20`);
+    SELECT team_id AS team, shard FROM ingest_pending WHERE set_aside_at IS NULL AND NOT (team_id = ANY(${heldBack}::uuid[]))
+     GROUP BY team_id, shard ORDER BY min(id) LIMIT 20`);
   for (const candidate of candidates) if (await lockShard(tx, candidate.team, candidate.shard)) return candidate;
   return null;
 }
@@ -777,7 +784,8 @@ async function mergeOneByOne(db: Db, state: MergeState, team: string, shard: num
       done = await rawTransaction(db, async (tx) => {
         // Another merge has the shard now: it takes the rest, in order.
         if (!(await lockShard(tx, team, shard))) return null;
-        const rows = await tx.query<PendingRow>(Prisma.sql`SELECT id::text, caller, source, sent, dropped, generations FROM ingest_pending WHERE id = ${id}::bigint`);
+        const rows = await tx.query<PendingRow>(Prisma.sql`
+          SELECT id::text, caller, source, sent, dropped, generations FROM ingest_pending WHERE id = ${id}::bigint AND set_aside_at IS NULL`);
         return mergeRows(tx, db, team, rows);
       });
     } catch (error) {
@@ -795,7 +803,10 @@ async function mergeOneByOne(db: Db, state: MergeState, team: string, shard: num
  * A row that failed to merge on its own. A refusal (its team gone: nothing of it can be written) is
  * given up, logged and counted; any other failure keeps it (what was acknowledged is never dropped for
  * a failure that may pass) and holds its team back in this process, for 1 s doubling up to a minute,
- * so a failing database or a row that keeps failing is not tried in a loop and other teams go on.
+ * so a failing database or a row that keeps failing is not tried in a loop and other teams go on. A row
+ * that keeps failing for a cause that does not pass (its content, or a fault of this code) is set aside
+ * after MERGE_SET_ASIDE_ATTEMPTS tries: kept with its error for an operator, and its team goes on.
+ * Answers how many rows it took out of the merges' way (a set-aside one counts: look again at once).
  */
 async function failedAlone(db: Db, state: MergeState, team: string | null, id: string | undefined, error: unknown): Promise<number> {
   if (!team || !id) throw error;
@@ -805,10 +816,43 @@ async function failedAlone(db: Db, state: MergeState, team: string | null, id: s
     if (row) productionIngested.inc({ source: row.source, result: "failed" }, row.generations);
     return 0;
   }
+  const message = (error instanceof Error ? error.message : String(error)).slice(0, 2_000);
+  const [row] = await rawStatement<{ setAside: boolean; source: string; generations: number }>(db, Prisma.sql`
+    UPDATE ingest_pending SET attempts = attempts + 1, last_error = ${message},
+           set_aside_at = CASE WHEN attempts + 1 >= ${MERGE_SET_ASIDE_ATTEMPTS}::int AND ${!isPassingFailure(error)} THEN now() END
+     WHERE id = ${id}::bigint
+     RETURNING set_aside_at IS NOT NULL AS "setAside", source, generations`).catch(() => []);
+  if (row?.setAside) {
+    state.heldBack.delete(team);
+    productionIngested.inc({ source: row.source, result: "set_aside" }, row.generations);
+    return 1;
+  }
   const delay = Math.min(MERGE_HOLD_BACK_MAX_MS, (state.heldBack.get(team)?.delay ?? MERGE_HOLD_BACK_MS / 2) * 2);
   state.heldBack.set(team, { at: Date.now() + delay, delay });
-  await rawStatement(db, Prisma.sql`UPDATE ingest_pending SET attempts = attempts + 1 WHERE id = ${id}::bigint`).catch(() => undefined);
   return 0;
+}
+
+/**
+ * A failure that may pass by itself: the database unreachable or restarting, a statement cancelled or
+ * timed out, a conflict with another transaction, the server short of a resource (PostgreSQL's classes
+ * 08, 40, 53, 55, 57, 58), or a connection lost or refused on the way.
+ */
+function isPassingFailure(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  if (typeof code === "string" && /^(08|40|53|55|57|58)/.test(code)) return true;
+  if (typeof code === "string" && /^(ECONN|ETIMEDOUT|EPIPE|ENOTFOUND|EAI_AGAIN)/.test(code)) return true;
+  const message = error instanceof Error ? error.message : "";
+  return /Connection terminated|timeout|timed out|Client has encountered a connection error|Cannot use a pool after calling end/i.test(message);
+}
+
+/**
+ * Puts the set-aside requests back among those merged, their tries counted anew, and answers how many:
+ * after the cause is mended (npm run cli -- ingest-retry). The servers' sweeps take them within seconds.
+ */
+export async function retrySetAsideIngestion(db: Db): Promise<number> {
+  const rows = await rawStatement<{ id: string }>(db, Prisma.sql`
+    UPDATE ingest_pending SET set_aside_at = NULL, attempts = 0 WHERE set_aside_at IS NOT NULL RETURNING id::text`);
+  return rows.length;
 }
 
 /** What a merged request counts on /metrics: its generations written, scores inserted, spans dropped. */
