@@ -1,16 +1,26 @@
 // `npm run bench -- run`: what Promptly adds to a streamed run of a prompt, against calling the model
 // provider directly, in the same run. The provider is the tests' fake (OpenAI's streamed chat
-// completions) in a process of its own, answering every call alike: the first token after 20 ms, then a
-// piece (about a word) every 5 ms. Through Promptly: POST /api/v1/prompts/{name}/run with stream: true
+// completions) in a process of its own, answering in two ways, one after the other:
+// - paced, as a model streams: the first token after 20 ms, then a piece (about a word) every 5 ms;
+// - at once (no wait before the first token nor between the pieces, the same text), as the product's
+//   own measurement of the server's CPU was made: against a local server that answers at once.
+// Through Promptly: POST /api/v1/prompts/{name}/run with stream: true
 // and a key with the run scope (the server looks the key up and counts it against its rate limit,
 // resolves and compiles the production version, opens the connection's sealed key, calls the provider
 // through the openai SDK, relays each piece as a `delta` event and records the run). Directly: the same
 // chat completion request (the compiled text as the one user message) to the provider. Both are read by
 // the same client code (fetch and a server-sent events reader), which times the first piece of text
-// and the end. At 1 and 50 streams at once, in rounds alternating between the two (a shared machine's
-// load drifts over seconds). Targets: time to first token added (Promptly's p50 less the direct p50)
-// under 5 ms, at 1 and at 50 streams; 50 streams at once without an error. Reported too: total times,
-// the server's CPU time per run and its peak RSS.
+// and the end. With the paced provider, at 1 and 50 streams at once, in rounds alternating between the
+// two (a shared machine's load drifts over seconds). Targets: time to first token added (Promptly's p50
+// less the direct p50) under 5 ms, at 1 and at 50 streams; 50 streams at once without an error.
+// Reported too: total times, the server's CPU time per run beside the openai SDK's own per call from a
+// bare process (and the difference), and its peak RSS.
+// The server's CPU per run is judged against its target (at most 2 ms, streamed or whole, at 1 and at
+// 50 streams) with the provider answering at once only, since that is the condition the target was set
+// under: the openai SDK's 1.4-1.6 ms a call it was weighed against were measured so. With the paced
+// provider every piece costs a wake-up and a socket write in whoever makes the call (the bare SDK then
+// spends several times the target a call), so there the server's CPU is reported beside the SDK's, not
+// judged.
 // The server runs with ALLOW_PRIVATE_PROVIDER_URLS=true (the provider listens on 127.0.0.1),
 // PROVIDER_MAX_CONCURRENT_RUNS=64 (the default 4 would refuse 46 of 50 runs at once) and the per-key
 // rate limit on, as by default, but at 1,000,000 a minute (API_RATE_LIMIT_PER_MINUTE), so every run is
@@ -28,6 +38,8 @@ const TEMPLATE = "You are a friendly support agent for {{ product }}.\n\nCustome
 const VARIABLES = { product: "Acme Cloud", message: "My invoice shows the same charge twice this month. Can you check it?" };
 /** How the provider answers, through Promptly and directly alike. */
 const ANSWER = { firstTokenDelayMs: 20, chunkDelayMs: 5, repeat: 1 };
+/** The provider of the CPU target's own measurement: the same text, all of it at once. */
+const AT_ONCE = { ...ANSWER, firstTokenDelayMs: 0, chunkDelayMs: 0 };
 /** Streams at once, and the runs each stream makes one after the other in each round (per side). */
 const ALL_LEVELS = [
   { streams: 1, runsPerStream: 25 },
@@ -37,10 +49,16 @@ const ALL_LEVELS = [
 const MODES = (["streamed", "whole"] as const).filter((mode) => !process.env.BENCH_MODE || mode === process.env.BENCH_MODE);
 /** BENCH_STREAMS=1 (or 50): only that level. */
 const LEVELS = ALL_LEVELS.filter((level) => !process.env.BENCH_STREAMS || String(level.streams) === process.env.BENCH_STREAMS);
+/**
+ * The same levels with the provider answering at once, with more runs a round: a run then takes a few
+ * ms, and the server's CPU is read from /proc in ticks of 10 ms, so a round must spend hundreds of ms
+ * for a figure of 2 ms a run to mean anything.
+ */
+const AT_ONCE_LEVELS = LEVELS.map(({ streams }) => ({ streams, runsPerStream: streams === 1 ? 100 : 4 }));
 const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 4));
 /** Time to first token added at p50: under 5 ms at one stream, at most 25 ms at 50 (where the server's work for 50 runs queues). */
 const targetAddedMs = (streams: number) => (streams === 1 ? 5 : 25);
-/** The server's CPU per run, less its idle rate, at every level and either way of answering. */
+/** The server's CPU per run, less its idle rate, at every level and either way of answering, with the provider answering at once. */
 const TARGET_CPU_MS = 2;
 /** The first run of a fresh server: its time to first token at most this much over the measured runs' p50 (1 stream). */
 const TARGET_FIRST_RUN_MS = 20;
@@ -161,6 +179,14 @@ async function startProvider(): Promise<{ child: ChildProcess; openaiBaseUrl: st
   return { child, ...address };
 }
 
+/** Changes how the provider answers the next calls; resolves once it has acknowledged the change. */
+async function setAnswer(child: ChildProcess, answer: typeof ANSWER) {
+  await new Promise<void>((resolve, reject) => {
+    child.once("message", () => resolve());
+    child.send(answer, (error) => error && reject(error));
+  });
+}
+
 /** The openai SDK's own CPU per call (scripts/bench/sdk-client.ts) making the direct call at this level, in a bare process. */
 async function sdkCpuPerCall(call: { baseUrl: string; apiKey: string; model: string; text: string; stream: boolean; streams: number; runsPerStream: number }) {
   const child = fork(fileURLToPath(new URL("sdk-client.ts", import.meta.url)), {
@@ -225,7 +251,7 @@ const fmt = (n: number) => (Number.isFinite(n) ? n.toFixed(1) : "-");
 export const benchmark: Benchmark = {
   description:
     `a streamed run through POST /api/v1/prompts/{name}/run against the same call straight to the model provider, ` +
-    `at ${LEVELS.map((level) => level.streams).join(" and ")} streams at once`,
+    `at ${LEVELS.map((level) => level.streams).join(" and ")} streams at once, and the server's CPU per run with a provider answering at once`,
   serverEnv: () => SERVER_ENV,
   async seed(context) {
     await adminOfOneTeam(context, ADMIN, "Bench Admin");
@@ -368,12 +394,11 @@ export const benchmark: Benchmark = {
           fmt(percentile(total(ours), 50)), fmt(percentile(total(ours), 95)),
           fmt(percentile(total(theirs), 50)), fmt(percentile(total(theirs), 95)),
           `${errors(ours).length}/${errors(theirs).length}`,
-          fmt(cpuPerRun), fmt(cpu / ours.length), fmt(sdkCpu), String(rss),
+          fmt(cpuPerRun), fmt(cpu / ours.length), fmt(sdkCpu), fmt(cpuPerRun - sdkCpu), String(rss),
         ]);
         const where = `${mode}, ${streams} stream${streams === 1 ? "" : "s"} at once`;
         targets.push(
           `${added <= targetAddedMs(streams) ? "PASS" : "FAIL"}  time to first token added at p50, ${where}: ${fmt(added)} ms (target at most ${targetAddedMs(streams)} ms)`,
-          `${cpuPerRun <= TARGET_CPU_MS ? "PASS" : "FAIL"}  server CPU per run, ${where}: ${fmt(cpuPerRun)} ms (target at most ${TARGET_CPU_MS} ms)`,
         );
         if (streams > 1) {
           const failed = errors(ours);
@@ -382,6 +407,48 @@ export const benchmark: Benchmark = {
         }
       }
       const { rows: [after] } = await server.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM prompt_runs WHERE prompt_id = $1 AND status = 'succeeded'`, [promptId]);
+
+      // As the CPU target was measured: the provider answers at once, so a run's CPU is the work of the
+      // run itself, not of waking for each piece. Promptly's waves only (no direct calls between them:
+      // the time to first token is the paced part's to judge), after a few unmeasured runs at each level
+      // (the first at-once answers take paths the paced ones did not), and the SDK's own CPU per call
+      // from a bare process against the same provider. The idle rate is the one measured above.
+      await setAnswer(provider.child, AT_ONCE);
+      const atOnceRows: string[][] = [];
+      const cpuTargets: string[] = [];
+      for (const mode of MODES) for (const { streams, runsPerStream } of AT_ONCE_LEVELS) {
+        const [viaPromptly] = sides[mode];
+        await wave(streams, streams === 1 ? 10 : 1, viaPromptly);
+        const ours: Sample[] = [];
+        let cpu = 0;
+        let wall = 0;
+        const [, rss] = await server.peakRss(async () => {
+          for (let round = 0; round < ROUNDS; round++) {
+            const [cpuBefore, started] = [server.cpuMs(), performance.now()];
+            ours.push(...(await wave(streams, runsPerStream, viaPromptly)));
+            cpu += server.cpuMs() - cpuBefore;
+            wall += performance.now() - started;
+          }
+        });
+        const done = ours.filter((sample) => !sample.error);
+        const cpuPerRun = (cpu - idleMsPerMs * wall) / ours.length;
+        const sdkCpu = await sdkCpuPerCall({
+          baseUrl: provider.openaiBaseUrl, apiKey: provider.apiKey, model: MODEL, text, stream: mode === "streamed", streams, runsPerStream,
+        });
+        atOnceRows.push([
+          mode, String(streams), String(ours.length),
+          fmt(percentile(done.filter((sample) => sample.ttft !== null).map((sample) => sample.ttft!), 50)),
+          fmt(percentile(done.map((sample) => sample.total), 50)), fmt(percentile(done.map((sample) => sample.total), 95)),
+          String(ours.length - done.length),
+          fmt(cpuPerRun), fmt(cpu / ours.length), fmt(sdkCpu), fmt(cpuPerRun - sdkCpu), String(rss),
+        ]);
+        cpuTargets.push(
+          `${cpuPerRun <= TARGET_CPU_MS && done.length === ours.length ? "PASS" : "FAIL"}  server CPU per run (provider answering at once), ${mode}, ` +
+            `${streams} stream${streams === 1 ? "" : "s"}: ${fmt(cpuPerRun)} ms (target at most ${TARGET_CPU_MS} ms)` +
+            (done.length === ours.length ? "" : `; ${ours.length - done.length} of ${ours.length} runs failed, e.g. ${ours.find((sample) => sample.error)!.error}`),
+        );
+      }
+      // Nothing follows that calls the provider: it is not set back to pacing its answers.
       const firstOver = othersTtft === null ? null : first.ttft! - othersTtft;
       const firstRun = [
         `First run of a fresh server (restarted; its health endpoint answered ${fmt(restarted.healthMs)} ms after the spawn, its provider SDKs ` +
@@ -397,26 +464,40 @@ export const benchmark: Benchmark = {
 
       const header = [
         "answer", "streams", "runs", "TTFT p50", "TTFT p95", "direct TTFT p50", "direct TTFT p95", "added p50", "recorded TTFT p50",
-        "total p50", "total p95", "direct total p50", "direct total p95", "errors", "server CPU ms/run", "with idle", "SDK client CPU ms/call", "peak RSS MB",
+        "total p50", "total p95", "direct total p50", "direct total p95", "errors", "server CPU ms/run", "with idle", "SDK client CPU ms/call", "over SDK", "peak RSS MB",
       ];
-      const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i]!.length)));
-      const line = (cells: string[]) => cells.map((cell, i) => cell.padStart(widths[i]!)).join("  ");
+      const atOnceHeader = [
+        "answer", "streams", "runs", "TTFT p50", "total p50", "total p95", "errors", "server CPU ms/run", "with idle", "SDK client CPU ms/call", "over SDK", "peak RSS MB",
+      ];
+      const table = (head: string[], body: string[][]) => {
+        const widths = head.map((h, i) => Math.max(h.length, ...body.map((row) => row[i]!.length)));
+        const line = (cells: string[]) => cells.map((cell, i) => cell.padStart(widths[i]!)).join("  ");
+        return [line(head), ...body.map(line)];
+      };
       return [
         `Provider: first token after ${ANSWER.firstTokenDelayMs} ms, then a piece every ${ANSWER.chunkDelayMs} ms (${first.output.split(/\s+/).length} pieces).`,
         `${ROUNDS} rounds per level, Promptly and the direct calls alternating; times in ms, measured by the client; errors: Promptly's/direct's;`,
         `recorded TTFT: the runs' own, as the server records it from the start of its provider call (so TTFT less it is the work before the call, and the relay).`,
         `server CPU ms/run: the server process's CPU during Promptly's waves less its idle rate (${fmt(idleMsPerMs * 1000)} ms per s, measured over ${IDLE_MS / 1000} s ` +
           `with nothing asked) times the waves' wall time, per run; "with idle": without that subtraction;`,
-        `SDK client CPU: the openai SDK making the direct call from a bare process at the same level (its own CPU per call, the provider not included).`,
+        `SDK client CPU: the openai SDK making the direct call from a bare process at the same level (its own CPU per call, the provider not included);`,
+        `over SDK: server CPU ms/run less it. With a paced provider each piece wakes whoever makes the call: reported, not judged against the CPU target.`,
         `Server env: ${Object.entries(SERVER_ENV).map(([name, value]) => `${name}=${value}`).join(" ")}`,
         `  (the per-key rate limit is counted on every run but set above the load; the runs-at-once limit above 50).`,
         "",
-        line(header),
-        ...rows.map(line),
+        ...table(header, rows),
         "",
         ...firstRun,
         `Runs recorded as succeeded during the measure: ${after!.n - before!.n} of ${promptlyRuns}`,
         ...targets,
+        "",
+        `As the issue measures it: a provider that answers at once (no wait before the first token nor between the pieces; the same text).`,
+        `${ROUNDS} rounds per level of Promptly's runs only, after unmeasured ones; server CPU ms/run, "with idle", SDK client CPU and over SDK as above`,
+        `(the same idle rate); errors: Promptly's. The CPU target applies here.`,
+        "",
+        ...table(atOnceHeader, atOnceRows),
+        "",
+        ...cpuTargets,
       ];
     } finally {
       await stopProvider(provider.child);
