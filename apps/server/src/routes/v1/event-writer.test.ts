@@ -24,26 +24,33 @@ const frame = (event: string, data: unknown) => `event: ${event}\ndata: ${JSON.s
 describe("EventWriter", () => {
   it("writes the first event at once, paces those that come close, and the last at once with what waits", async () => {
     const { res, writes, nextWrite } = response();
-    const writer = new EventWriter(res, 40);
-    const started = performance.now();
+    let now = 1_000;
+    const writer = new EventWriter(res, 40, () => now);
     writer.send("delta", { text: "Hel" });
     expect(writes.map((write) => write.text)).toEqual([frame("delta", { text: "Hel" })]);
+    // Within the pace: they wait; none comes after them, so they go after twice the pace (a timer).
     const second = nextWrite();
+    const waiting = performance.now();
+    now += 5;
     writer.send("delta", { text: "lo" });
     writer.send("delta", { text: " there" });
     expect(writes).toHaveLength(1);
     await second;
     expect(writes[1]!.text).toBe(frame("delta", { text: "lo" }) + frame("delta", { text: " there" }));
-    expect(writes[1]!.at - started).toBeGreaterThanOrEqual(39);
-    // Within the pace again: it waits, until the last event, which takes it along at once.
-    writer.send("delta", { text: "!" });
+    expect(writes[1]!.at - waiting).toBeGreaterThanOrEqual(70);
+    // One waits; the next, coming after the pace, takes it along at once.
+    now += 10;
+    writer.send("delta", { text: "," });
     expect(writes).toHaveLength(2);
-    writer.send("done", { output: "Hello there!" }, true);
-    expect(writes.map((write) => write.text)).toEqual([
-      frame("delta", { text: "Hel" }),
-      frame("delta", { text: "lo" }) + frame("delta", { text: " there" }),
-      frame("delta", { text: "!" }) + frame("done", { output: "Hello there!" }),
-    ]);
+    now += 40;
+    writer.send("delta", { text: " you" });
+    expect(writes[2]!.text).toBe(frame("delta", { text: "," }) + frame("delta", { text: " you" }));
+    // Within the pace again: it waits, until the last event, which takes it along at once.
+    now += 1;
+    writer.send("delta", { text: "!" });
+    expect(writes).toHaveLength(3);
+    writer.send("done", { output: "Hello there, you!" }, true);
+    expect(writes.map((write) => write.text).slice(3)).toEqual([frame("delta", { text: "!" }) + frame("done", { output: "Hello there, you!" })]);
   });
 
   it("writes what waits when flushed (the answer ending another way), and nothing to a closed response", async () => {
