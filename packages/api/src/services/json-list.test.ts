@@ -23,6 +23,7 @@ describe("listColumns", () => {
   it.each([
     ["null", z.date().nullable()],
     ["absent", z.date().optional()],
+    ["absent, with a default", z.date().nullable().default(null)],
   ])("refuses a date that may be %s (the annotations would claim it on every item)", (_name, schema) => {
     expect(() => listColumns(z.object({ at: schema }), { at: Prisma.sql`x.at` })).toThrow("A list item's date may not be null or absent (at)");
   });

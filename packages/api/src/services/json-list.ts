@@ -34,9 +34,13 @@ export interface ListColumns {
   dateKeys: readonly string[];
 }
 
-/** Whether a field is a date, maybe null or absent (listJsonText annotates the same dates on every item, so only the former fit a list). */
+/**
+ * Whether a field is a date, maybe null, absent or defaulted (listJsonText annotates the same dates on
+ * every item, so only a plain date fits a list).
+ */
 const holdsDate = (schema: z.ZodType): boolean =>
-  schema instanceof z.ZodDate || ((schema instanceof z.ZodNullable || schema instanceof z.ZodOptional) && holdsDate(schema.unwrap() as z.ZodType));
+  schema instanceof z.ZodDate ||
+  ((schema instanceof z.ZodNullable || schema instanceof z.ZodOptional || schema instanceof z.ZodDefault) && holdsDate(schema.unwrap() as z.ZodType));
 
 /**
  * The columns of a list whose item is `item`, from each key's SQL expression; built once, where the
