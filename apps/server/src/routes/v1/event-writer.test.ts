@@ -7,6 +7,7 @@ import { EventWriter } from "./event-writer.ts";
 /** A response that keeps what is written, and says when the next write comes. */
 function response() {
   const writes: { text: string; at: number }[] = [];
+  const ended: (string | undefined)[] = [];
   let wrote: (() => void) | undefined;
   const res = {
     destroyed: false,
@@ -15,15 +16,18 @@ function response() {
       wrote?.();
       return true;
     },
+    end(text?: string) {
+      ended.push(text);
+    },
   };
   const nextWrite = () => new Promise<void>((resolve) => (wrote = resolve));
-  return { res: res as unknown as Response & { destroyed: boolean }, writes, nextWrite };
+  return { res: res as unknown as Response & { destroyed: boolean }, writes, ended, nextWrite };
 }
 const frame = (event: string, data: unknown) => `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
 
 describe("EventWriter", () => {
   it("writes the first event at once, paces those that come close, and the last at once with what waits", async () => {
-    const { res, writes, nextWrite } = response();
+    const { res, writes, ended, nextWrite } = response();
     let now = 1_000;
     const writer = new EventWriter(res, 40, () => now);
     writer.send("delta", { text: "Hel" });
@@ -49,12 +53,12 @@ describe("EventWriter", () => {
     now += 1;
     writer.send("delta", { text: "!" });
     expect(writes).toHaveLength(3);
-    writer.send("done", { output: "Hello there, you!" }, true);
-    expect(writes.map((write) => write.text).slice(3)).toEqual([frame("delta", { text: "!" }) + frame("done", { output: "Hello there, you!" })]);
+    writer.end({ event: "done", data: { output: "Hello there, you!" } });
+    expect(ended).toEqual([frame("delta", { text: "!" }) + frame("done", { output: "Hello there, you!" })]);
   });
 
-  it("writes what waits when flushed (the answer ending another way), and nothing to a closed response", async () => {
-    const { res, writes } = response();
+  it("writes what waits when flushed (the answer cut short), ends with nothing left, and writes nothing to a closed response", async () => {
+    const { res, writes, ended } = response();
     const writer = new EventWriter(res, 10_000);
     writer.send("delta", { text: "a" });
     writer.send("delta", { text: "b" });
@@ -62,9 +66,13 @@ describe("EventWriter", () => {
     expect(writes.map((write) => write.text)).toEqual([frame("delta", { text: "a" }), frame("delta", { text: "b" })]);
     writer.flush();
     expect(writes).toHaveLength(2);
+    writer.end();
+    expect(ended).toEqual([undefined]);
     writer.send("delta", { text: "c" });
     res.destroyed = true;
     writer.flush();
+    writer.end({ event: "done", data: {} });
     expect(writes).toHaveLength(2);
+    expect(ended).toHaveLength(1);
   });
 });

@@ -3,11 +3,13 @@
 // milliseconds. The first event goes at once (the time to first token is the caller's to see); one that
 // comes within EVENT_PACE_MS of the last write waits for the next event that comes after it (the model's
 // next piece, which wakes the server anyway), or for twice the pace when none comes, whichever is first;
-// the last event goes at once with what waits. The bytes are the same, event by event; a person sees no
-// 10 or 20 ms.
+// the last event goes with what waits and the end of the body, in one write. The bytes are the same,
+// event by event; a person sees no 10 or 20 ms.
 import type { Response } from "express";
 
 const EVENT_PACE_MS = 10;
+
+const frame = (event: string, data: unknown) => `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
 
 export class EventWriter {
   private pending = "";
@@ -20,16 +22,27 @@ export class EventWriter {
     private readonly clock = () => performance.now(),
   ) {}
 
-  /** One event; `last` writes it, and what waits, at once. */
-  send(event: string, data: unknown, last = false): void {
-    this.pending += `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
+  /** One event, written at once or paced. */
+  send(event: string, data: unknown): void {
+    this.pending += frame(event, data);
     const now = this.clock();
-    if (last || now - this.lastWrite >= this.paceMs) return this.flush(now);
+    if (now - this.lastWrite >= this.paceMs) return this.flush(now);
     // No more events coming: what waits goes after twice the pace (a timer that seldom fires while they come).
     this.timer ??= setTimeout(() => this.flush(), this.lastWrite + 2 * this.paceMs - now);
   }
 
-  /** Writes what waits (called before the answer ends, however it ends). */
+  /** Ends the answer with what waits and the last event, in one write with the end of the body. */
+  end(last?: { event: string; data: unknown }): void {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    const text = this.pending + (last ? frame(last.event, last.data) : "");
+    this.pending = "";
+    if (this.res.destroyed) return;
+    if (text) this.res.end(text);
+    else this.res.end();
+  }
+
+  /** Writes what waits (an answer cut short another way). */
   flush(now = this.clock()): void {
     clearTimeout(this.timer);
     this.timer = undefined;

@@ -369,19 +369,23 @@ export const V1_OPERATIONS: Operation[] = [
         if (!res.headersSent && !res.destroyed) res.flushHeaders();
       });
       const writer = new EventWriter(res);
+      // The run's last event (done or error), written with the end of the answer.
+      let last: { event: string; data: unknown } | undefined;
       try {
         for (let next = await first; !next.done; next = await events.next()) {
           const event = next.value;
           if (event.type === "delta") writer.send("delta", { text: event.text });
-          else if (event.run.status === "failed") writer.send("error", { ...providerFailure(event), run: runAnswer(event).run }, true);
-          else writer.send("done", runAnswer(event), true);
+          else if (event.run.status === "failed") last = { event: "error", data: { ...providerFailure(event), run: runAnswer(event).run } };
+          else last = { event: "done", data: runAnswer(event) };
         }
-      } finally {
+      } catch (error) {
         writer.flush();
+        throw error;
+      } finally {
         // As `for await` would: an exit before the end closes the run (recorded as stopped).
         await events.return(undefined);
       }
-      res.end();
+      writer.end(last);
     },
   }),
   operation({
