@@ -127,19 +127,20 @@ it("merges a team's requests in the order they came, even when the first fails t
 
 it("sets aside a request that keeps failing for what it holds, with its error, so the team's next requests go on; put back, it is merged", async () => {
   const next = ["aside-0001", "aside-0002", "aside-0003", "aside-0004"].find((candidate) => shardOf(candidate) === 0)!;
-  // A request no merge can read (as a fault of this code on what it holds would be), tried all but once already, first in its shard.
+  // A request no merge can read (as a fault of this code on what it holds would be), first in its shard: it failed for that all but
+  // once already, and twice for a cause that passes (a lost connection, say), which does not count towards setting it aside.
   await h.services.db.$executeRaw`
-    INSERT INTO ingest_pending (team_id, shard, caller, source, sent, generations, attempts)
-    VALUES (${team.id}::uuid, 0, ${JSON.stringify(key)}::jsonb, 'otel', 'not what was sent', 1, 7)`;
+    INSERT INTO ingest_pending (team_id, shard, caller, source, sent, generations, attempts, lasting_failures)
+    VALUES (${team.id}::uuid, 0, ${JSON.stringify(key)}::jsonb, 'otel', 'not what was sent', 1, 9, 7)`;
   const db: Db = createDb({ url: h.database.url, max: 2 });
   await acceptProduction(db, key, { generations: [span(next)], scores: [] }, { source: "otel", dropped: 0 });
   await ingestSettled(db);
   await db.$disconnect();
   // The next request is merged; the one that failed again is kept aside with its error.
   expect(await stored([next])).toEqual([{ observationId: next, promptId: prompt.id }]);
-  const aside = await h.services.db.$queryRaw<{ attempts: number; lastError: string; setAside: boolean }[]>`
-    SELECT attempts, last_error AS "lastError", set_aside_at IS NOT NULL AS "setAside" FROM ingest_pending WHERE team_id = ${team.id}::uuid`;
-  expect(aside).toEqual([{ attempts: 8, lastError: expect.stringMatching(/JSON/), setAside: true }]);
+  const aside = await h.services.db.$queryRaw<{ attempts: number; lasting: number; lastError: string; setAside: boolean }[]>`
+    SELECT attempts, lasting_failures AS lasting, last_error AS "lastError", set_aside_at IS NOT NULL AS "setAside" FROM ingest_pending WHERE team_id = ${team.id}::uuid`;
+  expect(aside).toEqual([{ attempts: 10, lasting: 8, lastError: expect.stringMatching(/JSON/), setAside: true }]);
   const metrics = await renderMetrics({ db: h.services.db });
   expect(metrics).toMatch(/^promptly_ingest_pending\{what="set_aside"\} 1$/m);
   expect(metrics).toMatch(/^promptly_ingest_pending\{what="requests"\} 0$/m);

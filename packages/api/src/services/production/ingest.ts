@@ -480,9 +480,10 @@ const MERGES_AT_ONCE = 2;
 const MERGE_HOLD_BACK_MS = 1_000;
 const MERGE_HOLD_BACK_MAX_MS = 60_000;
 /**
- * A request that failed alone this many times, not for a passing cause (a lost connection, a timeout, a
- * conflict, the database short of something), is set aside (kept, not merged) so its team's other
- * requests go on: about three minutes of tries with the hold-backs above.
+ * A request that failed alone this many times for a cause that does not pass by itself (not a lost
+ * connection, a timeout, a conflict, the database short of something, code ahead of its migration) is
+ * set aside (kept, not merged) so its team's other requests go on: about three minutes of tries with
+ * the hold-backs above, in one process.
  */
 const MERGE_SET_ASIDE_ATTEMPTS = 8;
 /**
@@ -817,9 +818,10 @@ async function failedAlone(db: Db, state: MergeState, team: string | null, id: s
     return 0;
   }
   const message = (error instanceof Error ? error.message : String(error)).slice(0, 2_000);
+  const lasting = !isPassingFailure(error);
   const [row] = await rawStatement<{ setAside: boolean; source: string; generations: number }>(db, Prisma.sql`
-    UPDATE ingest_pending SET attempts = attempts + 1, last_error = ${message},
-           set_aside_at = CASE WHEN attempts + 1 >= ${MERGE_SET_ASIDE_ATTEMPTS}::int AND ${!isPassingFailure(error)} THEN now() END
+    UPDATE ingest_pending SET attempts = attempts + 1, last_error = ${message}, lasting_failures = lasting_failures + ${lasting ? 1 : 0}::int,
+           set_aside_at = CASE WHEN ${lasting} AND lasting_failures + 1 >= ${MERGE_SET_ASIDE_ATTEMPTS}::int THEN now() END
      WHERE id = ${id}::bigint
      RETURNING set_aside_at IS NOT NULL AS "setAside", source, generations`).catch(() => []);
   if (row?.setAside) {
@@ -833,17 +835,20 @@ async function failedAlone(db: Db, state: MergeState, team: string | null, id: s
 }
 
 /**
- * A failure that may pass by itself: the database unreachable or restarting, a statement cancelled or
- * timed out, a conflict with another transaction, the server short of a resource (PostgreSQL's classes
- * 08, 40, 53, 55, 57, 58), or a connection lost or refused on the way.
+ * A failure that may pass by itself. PostgreSQL's, by its class alone: the connection (08), a conflict
+ * with another transaction (40), code ahead of its migration or a grant missing (42), the server short of
+ * a resource (53), an object in use (55), a statement cancelled or timed out or the server stopping (57),
+ * a system error (58). The network's, by its code. Otherwise by the connection pool's words for a lost
+ * connection.
  */
 function isPassingFailure(error: unknown): boolean {
   const code = (error as { code?: unknown } | null)?.code;
-  if (typeof code === "string" && /^(08|40|53|55|57|58)/.test(code)) return true;
-  if (typeof code === "string" && /^(ECONN|ETIMEDOUT|EPIPE|ENOTFOUND|EAI_AGAIN)/.test(code)) return true;
+  if (typeof code === "string" && /^[0-9A-Z]{5}$/.test(code)) return /^(08|40|42|53|55|57|58)/.test(code);
+  if (typeof code === "string") return PASSING_NETWORK_CODES.has(code);
   const message = error instanceof Error ? error.message : "";
-  return /Connection terminated|timeout|timed out|Client has encountered a connection error|Cannot use a pool after calling end/i.test(message);
+  return /Connection terminated|Client has encountered a connection error|Cannot use a pool after calling end|timeout exceeded when trying to connect|socket hang up/i.test(message);
 }
+const PASSING_NETWORK_CODES = new Set(["ECONNREFUSED", "ECONNRESET", "ECONNABORTED", "ETIMEDOUT", "EPIPE", "ENOTFOUND", "EAI_AGAIN", "EHOSTUNREACH", "ENETUNREACH", "ENOTCONN"]);
 
 /**
  * Puts the set-aside requests back among those merged, their tries counted anew, and answers how many:
@@ -851,7 +856,7 @@ function isPassingFailure(error: unknown): boolean {
  */
 export async function retrySetAsideIngestion(db: Db): Promise<number> {
   const rows = await rawStatement<{ id: string }>(db, Prisma.sql`
-    UPDATE ingest_pending SET set_aside_at = NULL, attempts = 0 WHERE set_aside_at IS NOT NULL RETURNING id::text`);
+    UPDATE ingest_pending SET set_aside_at = NULL, attempts = 0, lasting_failures = 0 WHERE set_aside_at IS NOT NULL RETURNING id::text`);
   return rows.length;
 }
 
@@ -935,15 +940,20 @@ async function writeIn(tx: RawTransaction, db: Db, caller: Caller, teamId: strin
   // and then sees the other (the score finds its generation, or the generation relinks the score).
   // A score naming only a trace takes the trace's lock, as does a generation of that trace: the score
   // finds the generation, or the generation's write finds the score and links it.
-  const locked = [...new Set([
-    ...observationIds,
-    ...sent.scores.flatMap((score) => (score.observationId ? [score.observationId] : [])),
-    ...sent.generations.flatMap((patch) => (patch.traceId ? [traceLockKey(patch.traceId)] : [])),
-    ...sent.scores.flatMap((score) => (isTraceOnly(score) ? [traceLockKey(score.traceId!)] : [])),
-  ])];
-  if (locked.length) {
-    await tx.query(Prisma.sql`SELECT pg_advisory_xact_lock(hashtextextended(${teamId} || ':' || k, 0))::text
-                                FROM (SELECT unnest(${locked}::text[]) AS k ORDER BY 1) ids`);
+  // A generation takes its trace's lock shared (the writes of a trace's generations go on side by side,
+  // a score linked twice is kept from it by the score's row lock), a score naming only the trace takes
+  // it alone; a key taken both ways is taken alone.
+  const locks = new Map<string, boolean>();
+  const lock = (key: string, shared: boolean) => locks.set(key, (locks.get(key) ?? true) && shared);
+  for (const id of observationIds) lock(id, false);
+  for (const score of sent.scores) if (score.observationId) lock(score.observationId, false);
+  for (const patch of sent.generations) if (patch.traceId) lock(traceLockKey(patch.traceId), true);
+  for (const score of sent.scores) if (isTraceOnly(score)) lock(traceLockKey(score.traceId!), false);
+  if (locks.size) {
+    await tx.query(Prisma.sql`
+      SELECT (CASE WHEN shared THEN pg_advisory_xact_lock_shared(h) ELSE pg_advisory_xact_lock(h) END)::text
+        FROM (SELECT hashtextextended(${teamId} || ':' || k, 0) AS h, shared
+                FROM unnest(${[...locks.keys()]}::text[], ${[...locks.values()]}::boolean[]) AS x(k, shared) ORDER BY k) ids`);
   }
   if (observationIds.length) {
     const stored = await tx.query<StoredGeneration>(Prisma.sql`
@@ -993,21 +1003,27 @@ async function writeIn(tx: RawTransaction, db: Db, caller: Caller, teamId: strin
          AND (s.generation_id IS DISTINCT FROM g.id OR s.prompt_id IS DISTINCT FROM g.prompt_id OR s.version IS DISTINCT FROM g.version OR s.environment <> g.environment)
       RETURNING s.prompt_id, s.version, s.environment, s.created_at, s.name, s.data_type, s.value, s.string_value,
         o.prompt_id AS old_prompt_id, o.version AS old_version, o.environment AS old_environment`);
-    // Scores naming only a trace, sent before any generation of it was written, follow the trace's first
-    // generation now (one of a prompt first, as a score finds it when the trace is already stored).
-    const traced = written.filter((row) => row.traceId);
-    if (traced.length) {
+    // Scores naming only a trace, sent before any generation of it was stored, follow the trace's first
+    // generation now, chosen as a score sent now would choose it (one of a prompt the writer sees first,
+    // then the earliest), among the trace's stored generations with these. Rare: the generations are read
+    // only for traces with such a score waiting.
+    const traceIds = [...new Set(written.flatMap((row) => (row.traceId ? [row.traceId] : [])))];
+    if (traceIds.length) {
+      const { joins, visible } = promptVisibility(caller);
       relinked.push(...(await tx.query<Relinked>(Prisma.sql`
+        WITH waiting AS (
+          SELECT DISTINCT trace_id FROM scores
+           WHERE team_id = ${teamId}::uuid AND trace_id = ANY(${traceIds}::text[]) AND generation_id IS NULL AND observation_id IS NULL AND run_id IS NULL
+        ), first AS (
+          SELECT DISTINCT ON (g.trace_id) g.id, g.observation_id, g.trace_id, g.prompt_id, g.version, g.environment
+            FROM generations g JOIN waiting w ON w.trace_id = g.trace_id LEFT JOIN prompts p ON p.id = g.prompt_id ${joins}
+           WHERE g.team_id = ${teamId}::uuid AND (g.prompt_id IS NULL OR ${visible})
+           ORDER BY g.trace_id, g.prompt_id IS NULL, g.started_at
+        )
         UPDATE scores s SET generation_id = g.id, observation_id = g.observation_id, prompt_id = g.prompt_id, version = g.version, environment = g.environment
-          FROM (SELECT DISTINCT ON (x.trace_id) x.*
-                  FROM jsonb_to_recordset(${JSON.stringify(traced.map((row) => ({
-                    id: row.id, observation_id: row.observationId, trace_id: row.traceId, prompt_id: row.promptId, version: row.version,
-                    environment: row.environment, started_at: row.startedAt,
-                  })))}::jsonb) AS x(id uuid, observation_id text, trace_id text, prompt_id uuid, version int, environment text, started_at timestamptz)
-                 ORDER BY x.trace_id, x.prompt_id IS NULL, x.started_at) g,
-               scores o
-         WHERE s.team_id = ${teamId}::uuid AND o.id = s.id AND s.trace_id = ANY(${[...new Set(traced.map((row) => row.traceId!))]}::text[])
-           AND s.trace_id = g.trace_id AND s.generation_id IS NULL AND s.observation_id IS NULL AND s.run_id IS NULL
+          FROM first g, scores o
+         WHERE s.team_id = ${teamId}::uuid AND o.id = s.id AND s.trace_id = g.trace_id
+           AND s.generation_id IS NULL AND s.observation_id IS NULL AND s.run_id IS NULL
         RETURNING s.prompt_id, s.version, s.environment, s.created_at, s.name, s.data_type, s.value, s.string_value,
           o.prompt_id AS old_prompt_id, o.version AS old_version, o.environment AS old_environment`)));
     }
