@@ -245,8 +245,17 @@ export type Pool = pg.Pool;
  */
 export function createPool({ url, max = 4 }: CreateDbOptions, onError: (error: Error) => void): Pool {
   const pool = new pg.Pool({ connectionString: url, max, connectionTimeoutMillis: 5_000 });
-  pool.on("error", onError);
-  pool.on("connect", (client) => client.on("error", onError));
+  // A connection's error is told once, by its own listener (idle or checked out); the pool's, which an
+  // idle connection's error also reaches, only keeps it from being uncaught.
+  const told = new WeakSet<pg.PoolClient>();
+  pool.on("error", () => undefined);
+  pool.on("connect", (client) =>
+    client.on("error", (error) => {
+      if (told.has(client)) return;
+      told.add(client);
+      onError(error);
+    }),
+  );
   return pool;
 }
 
