@@ -17,13 +17,13 @@ export async function schemaSnapshot(url: string): Promise<string[]> {
           AND ${notPartition("table_name")}`,
       `SELECT 'enum ' || t.typname || ' ' || string_agg(e.enumlabel, ',' ORDER BY e.enumsortorder) AS line
          FROM pg_type t JOIN pg_enum e ON e.enumtypid = t.oid GROUP BY t.typname`,
-      // Search indexes (named *_trgm and *_fts) and CHECK constraints are written by hand in migrations: Prisma's
-      // schema cannot say them, so they are not part of the comparison (tests of their own check them).
+      // Search indexes (named *_trgm and *_fts), partial indexes (a WHERE) and CHECK constraints are written by hand in
+      // migrations: Prisma's schema cannot say them, so they are not part of the comparison (tests of their own check them).
       // Nor is a table's persistence (rate_limits is UNLOGGED): no query here reads it.
       // A partitioned table's index reads `ON ONLY`, which Prisma's plain table would not.
       `SELECT 'index ' || replace(indexdef, ' ON ONLY ', ' ON ') AS line FROM pg_indexes
         WHERE schemaname = 'public' AND tablename <> '_prisma_migrations' AND indexname NOT LIKE '%\\_trgm' AND indexname NOT LIKE '%\\_fts'
-          AND ${notPartition("tablename")}`,
+          AND indexdef NOT LIKE '% WHERE %' AND ${notPartition("tablename")}`,
       `SELECT 'constraint ' || c.conrelid::regclass::text || ' ' || c.conname || ' ' || pg_get_constraintdef(c.oid) AS line
          FROM pg_constraint c JOIN pg_namespace n ON n.oid = c.connamespace
         WHERE n.nspname = 'public' AND c.contype <> 'c' AND c.conrelid::regclass::text NOT IN ('_prisma_migrations', '"_prisma_migrations"') AND c.conrelid <> 0

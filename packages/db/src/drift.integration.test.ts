@@ -52,6 +52,19 @@ describe("schema drift", () => {
     expect(actual, "prisma/schema.prisma and prisma/migrations disagree: run `npm run db:migration -- <name>`").toEqual(expected);
   });
 
+  it("keeps the partial index of scores waiting for their trace's generation, which only its migration says", async () => {
+    const client = new pg.Client({ connectionString: await migratedFromNothing() });
+    await client.connect();
+    try {
+      const { rows } = await client.query<{ indexdef: string }>(`SELECT indexdef FROM pg_indexes WHERE indexname = 'scores_waiting_trace_idx'`);
+      expect(rows.map((row) => row.indexdef)).toEqual([
+        "CREATE INDEX scores_waiting_trace_idx ON public.scores USING btree (team_id, trace_id) WHERE ((generation_id IS NULL) AND (observation_id IS NULL) AND (run_id IS NULL))",
+      ]);
+    } finally {
+      await client.end();
+    }
+  });
+
   it("keeps rate_limits UNLOGGED, which only its migration says (the comparison leaves persistence out)", async () => {
     const client = new pg.Client({ connectionString: await migratedFromNothing() });
     await client.connect();
