@@ -62,12 +62,15 @@ export async function attemptDelivery(deps: DeliveryDeps, deliveryId: string): P
     await settle(deps, row, { ok: false, statusCode: null, error: WEBHOOK_MSG.inactive }, true);
     return "failed";
   }
-  const secret = Buffer.from(openSecret(deps.config.secret, "webhook secret v1", row.subscriptionId, row.secretSealed)).toString("utf8");
-  const payload = orderedPayload(row.payload);
-  const body = JSON.stringify(row.slack ? { text: slackText(payload) } : payload);
-  const timestamp = Math.floor(Date.now() / 1000);
   let outcome: { ok: boolean; statusCode: number | null; error: string | null };
   try {
+    // Inside the attempt: a secret that no longer opens (APP_SECRET changed) or a payload that cannot be
+    // written is this attempt's failure, retried and given up like any other, not a job that throws
+    // before the attempt counts (which the sweep would queue again every few minutes, forever).
+    const secret = openWebhookSecret(deps.config.secret, row);
+    const payload = orderedPayload(row.payload);
+    const body = JSON.stringify(row.slack ? { text: slackText(payload) } : payload);
+    const timestamp = Math.floor(Date.now() / 1000);
     const response = await outboundFetch(deps.config.allowPrivateWebhookUrls ?? false)(row.url, {
       method: "POST",
       headers: {
@@ -90,6 +93,14 @@ export async function attemptDelivery(deps: DeliveryDeps, deliveryId: string): P
   const final = !outcome.ok && row.attempts >= timings.maxAttempts;
   await settle(deps, row, outcome, final);
   return outcome.ok ? "succeeded" : final ? "failed" : "retrying";
+}
+
+function openWebhookSecret(appSecret: string, row: Claimed): string {
+  try {
+    return Buffer.from(openSecret(appSecret, "webhook secret v1", row.subscriptionId, row.secretSealed)).toString("utf8");
+  } catch {
+    throw new Error("The webhook's signing secret could not be read (was APP_SECRET changed?): create the webhook again");
+  }
 }
 
 async function settle(deps: DeliveryDeps, row: Claimed, outcome: { ok: boolean; statusCode: number | null; error: string | null }, final: boolean) {
