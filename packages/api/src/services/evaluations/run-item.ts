@@ -55,6 +55,14 @@ export async function loadEvaluationContext(db: Db, config: Config, evaluationId
   if (!evaluation) return null;
   const connectionRow = evaluation.connectionId ? await findRunConnection(db, evaluation.connectionId) : null;
   if (!connectionRow) throw new EvaluationCannotRun(connectionDeleted(evaluation.connectionName));
+  let connection: EvaluationContext["connection"];
+  try {
+    connection = openRunConnection(config, connectionRow);
+  } catch {
+    // A key sealed under another app secret (APP_SECRET changed) opens for no item: the evaluation fails
+    // now, saying why, rather than each item's job failing its retries over days while it shows running.
+    throw new EvaluationCannotRun(connectionKeyUnreadable(connectionRow.name));
+  }
   const rows = await db.promptVersion.findMany({ where: { promptId: evaluation.promptId, version: { in: evaluation.versions } }, select: { version: true, ...versionSelect } });
   const versions = new Map<number, PreparedVersion>();
   for (const row of rows) {
@@ -70,7 +78,7 @@ export async function loadEvaluationContext(db: Db, config: Config, evaluationId
   return {
     id: evaluation.id,
     organizationId: evaluation.organizationId,
-    connection: openRunConnection(config, connectionRow),
+    connection,
     versions,
     judge: createJudge({ db, config, organizationId: evaluation.organizationId, teamId: evaluation.prompt.teamId }),
   };
@@ -262,6 +270,7 @@ export async function sweepEvaluations(db: Db): Promise<void> {
 }
 
 const connectionDeleted = (name: string) => `The connection '${name}' was deleted`;
+const connectionKeyUnreadable = (name: string) => `The API key of the connection '${name}' could not be read (was APP_SECRET changed?): enter it again`;
 
 /** The whole evaluation could not run (its connection is gone): failed, its pending items in error with the reason. */
 export async function failEvaluation(db: Db, evaluationId: string, reason: string): Promise<void> {
