@@ -208,7 +208,6 @@ export function copyText(value: string | number | boolean | Date | null | undefi
 /** COPY ... FROM STDIN of `data` on a node-postgres client (which has no COPY of its own: its submittable protocol). */
 export function copyFrom(client: pg.ClientBase, sql: string, data: string): Promise<void> {
   return new Promise((resolve, reject) => {
-    let failed: Error | null = null;
     const submittable = {
       submit(connection: { query(text: string): void }) {
         connection.query(sql);
@@ -218,12 +217,14 @@ export function copyFrom(client: pg.ClientBase, sql: string, data: string): Prom
         connection.endCopyFrom();
       },
       handleCommandComplete() {},
+      // Failed at once, as node-postgres's own queries are: a connection lost (its backend terminated)
+      // never sends the ReadyForQuery this would otherwise wait for. The client's next statement (the
+      // ROLLBACK) still waits for it on a live connection.
       handleError(error: Error) {
-        failed = error;
+        reject(error);
       },
       handleReadyForQuery() {
-        if (failed) reject(failed);
-        else resolve();
+        resolve();
       },
     };
     void client.query(submittable as unknown as pg.QueryConfig);
