@@ -242,9 +242,15 @@ export async function recordItems(sql: Sql, records: readonly { item: PendingIte
      UPDATE evaluations e SET status = 'done', finished_at = now()
      WHERE e.id IN (SELECT evaluation_id FROM recorded) AND e.status IN ('queued', 'running')
        AND NOT EXISTS (SELECT 1 FROM evaluation_items p WHERE p.evaluation_id = e.id AND p.status = 'pending' AND NOT EXISTS (SELECT 1 FROM recorded r WHERE r.id = p.id))`,
-    [JSON.stringify(rows)],
+    [JSON.stringify(rows, storable)],
   );
 }
+
+/**
+ * NUL, which no PostgreSQL text or jsonb can hold, as U+FFFD (as ingested generations have it): a model
+ * that answers one would otherwise have its item refused at every try, and called again at each.
+ */
+const storable = (_key: string, value: unknown) => (typeof value === "string" && value.includes("\u0000") ? value.replaceAll("\u0000", "\uFFFD") : value);
 
 /** Done once no item is pending: after a lane ran out of work (two last items recorded at once may each have seen the other pending). */
 export async function finishIfComplete(sql: Sql, evaluationIds: string[]): Promise<void> {
