@@ -112,6 +112,87 @@ function capText(value: unknown): string | null {
   return bytes.subarray(0, GENERATION_TEXT_MAX_BYTES).toString("utf8").replace(/\uFFFD+$/, "");
 }
 
+// ---- What a sender says, held to what PostgreSQL stores -------------------------------------------------
+// Every way in passes here before anything is kept (and a pending row again before it is merged), so a
+// value the door accepts is never one the merge's write refuses: out-of-range values are normalized, not
+// refused (an SDK told "rejected" may retry forever; one told "accepted" must see its data).
+
+const INT4_MAX = 2_147_483_647;
+/** The largest cost or score value kept (either sign): their squares are summed in float8, which overflows past 1.8e308. */
+const AMOUNT_MAX = 1e100;
+/** Times kept: years 1 to 9999 (PostgreSQL has no year 0, and COPY's text takes a four-digit year); others are not said. */
+const TIME_MIN = Date.parse("0001-01-01T00:00:00.000Z");
+const TIME_MAX = Date.parse("9999-12-31T23:59:59.999Z");
+/**
+ * Texts' lengths (UTF-16 code units, as Langfuse's schema counts them, which holds its senders to these):
+ * ids, model and environment are in btree indexes, whose entries hold some 2,700 bytes at most.
+ */
+const TEXT_MAX = { id: 200, model: 200, environment: 100, promptName: 500, ref: 500, errorMessage: 5_000, scoreName: 200, stringValue: 1_000, comment: 5_000 } as const;
+/** What no PostgreSQL text holds: NUL, and a lone surrogate (no UTF-8 encodes it; jsonb refuses its escape). */
+const UNSTORABLE = /[\u0000\uD800-\uDFFF]/u;
+const UNSTORABLE_ALL = /[\u0000\uD800-\uDFFF]/gu;
+
+/** A text as stored: cut to `max` (never inside a surrogate pair), NUL and lone surrogates as U+FFFD. */
+function storableText(text: string, max: number): string {
+  if (text.length <= max && !UNSTORABLE.test(text)) return text;
+  let cut = text;
+  if (cut.length > max) {
+    const high = cut.charCodeAt(max - 1);
+    const low = cut.charCodeAt(max);
+    cut = cut.slice(0, high >= 0xd800 && high <= 0xdbff && low >= 0xdc00 && low <= 0xdfff ? max - 1 : max);
+  }
+  return cut.replace(UNSTORABLE_ALL, "\uFFFD");
+}
+const textOf = <T extends string | null | undefined>(value: T, max: number): T => (typeof value === "string" ? (storableText(value, max) as T) : value);
+/** A count (tokens): a negative one or not a number is not said; one beyond int4 is its largest. */
+const countOf = (value: number | undefined) => (value === undefined ? undefined : Number.isFinite(value) && value >= 0 ? Math.min(Math.round(value), INT4_MAX) : undefined);
+/** A prompt version: an integer from 1 to int4's largest, else none said (the generation is stored unlinked). */
+const versionOf = (value: number | null | undefined) => (value === undefined || value === null ? value : Number.isInteger(value) && value >= 1 && value <= INT4_MAX ? value : null);
+/** An amount (cost, score value) within ±AMOUNT_MAX (a sum of parts that overflowed to Infinity included); NaN: not said. */
+const amountOf = <T extends number | null | undefined>(value: T): T | undefined =>
+  typeof value !== "number" ? value : Number.isNaN(value) ? undefined : (Math.min(AMOUNT_MAX, Math.max(-AMOUNT_MAX, value)) as T);
+/** A time PostgreSQL stores, or not said. */
+const timeOf = (value: Date | undefined) => (value === undefined ? undefined : value.getTime() >= TIME_MIN && value.getTime() <= TIME_MAX ? value : undefined);
+
+/** A generation event held to what is stored (in place: every ingested span passes here). */
+function normalizePatch(patch: GenerationPatch) {
+  patch.observationId = storableText(patch.observationId, TEXT_MAX.id);
+  patch.traceId = textOf(patch.traceId, TEXT_MAX.id);
+  patch.promptName = textOf(patch.promptName, TEXT_MAX.promptName);
+  patch.version = versionOf(patch.version);
+  patch.model = textOf(patch.model, TEXT_MAX.model);
+  patch.environment = textOf(patch.environment, TEXT_MAX.environment);
+  patch.startedAt = timeOf(patch.startedAt);
+  patch.endedAt = timeOf(patch.endedAt);
+  patch.completionStartAt = timeOf(patch.completionStartAt);
+  patch.inputTokens = countOf(patch.inputTokens);
+  patch.outputTokens = countOf(patch.outputTokens);
+  patch.cost = amountOf(patch.cost);
+  patch.errorMessage = textOf(patch.errorMessage, TEXT_MAX.errorMessage);
+  patch.userRef = textOf(patch.userRef, TEXT_MAX.ref);
+  patch.sessionRef = textOf(patch.sessionRef, TEXT_MAX.ref);
+  // When it came stands for a start not said: a sender's clock out of range is replaced by ours.
+  if (!timeOf(patch.seenAt)) patch.seenAt = new Date();
+}
+
+/** A score held to what is stored (in place). */
+function normalizeScore(score: ScoreDraft) {
+  score.traceId = textOf(score.traceId, TEXT_MAX.id);
+  score.observationId = textOf(score.observationId, TEXT_MAX.id);
+  score.externalId = textOf(score.externalId, TEXT_MAX.id);
+  score.environment = textOf(score.environment, TEXT_MAX.environment);
+  score.name = storableText(score.name, TEXT_MAX.scoreName);
+  score.value = amountOf(score.value) ?? null;
+  score.stringValue = textOf(score.stringValue, TEXT_MAX.stringValue);
+  score.comment = textOf(score.comment, TEXT_MAX.comment);
+}
+
+function normalizeSent(sent: Sent): Sent {
+  for (const patch of sent.generations) normalizePatch(patch);
+  for (const score of sent.scores) normalizeScore(score);
+  return sent;
+}
+
 const hourOf = (date: Date) => new Date(Math.floor(date.getTime() / 3_600_000) * 3_600_000).toISOString();
 const msBetween = (from: Date | null, to: Date | null) => (from && to ? Math.max(0, to.getTime() - from.getTime()) : null);
 const defined = <T>(value: T | undefined, fallback: T): T => (value === undefined ? fallback : value);
@@ -389,6 +470,7 @@ const queues = new WeakMap<Db, { waiting: Map<string, Waiting[]>; writing: numbe
  * is each request of a batch that failed, so one request's refusal is never another's.
  */
 export function ingestProduction(db: Db, caller: Caller, teamId: string, sent: Sent): Promise<IngestResult> {
+  normalizeSent(sent);
   if (!caller.apiKey || sent.scores.some((score) => score.mustExist)) return writeProduction(db, caller, teamId, sent);
   let queue = queues.get(db);
   if (!queue) queues.set(db, (queue = { waiting: new Map(), writing: 0 }));
@@ -571,6 +653,7 @@ const readSent = (text: string): Sent => {
  * (milliseconds when the merges keep up). Requests arriving while an append runs share the next one.
  */
 export async function acceptProduction(db: Db, caller: KeyCaller, sent: Sent, accepted: Accepted): Promise<void> {
+  normalizeSent(sent);
   // A pending row holds no more text than the generation will: none where the team keeps none, else capped.
   const keepText = sent.generations.some((patch) => patch.input !== undefined || patch.output !== undefined) && (await teamKeepsText(db, caller.apiKey.teamId));
   for (const patch of sent.generations) {
@@ -762,7 +845,8 @@ async function lockShard(tx: RawTransaction, team: string, shard: number): Promi
 /** Writes `rows` of `team` (one write: a key's visibility is its team's) and deletes them, in `tx`. */
 async function mergeRows(tx: RawTransaction, db: Db, team: string, rows: PendingRow[]): Promise<Merged> {
   if (!rows.length) return [];
-  const sents = rows.map((row) => readSent(row.sent));
+  // Normalized again: a row appended before a bound was added here merges once retried.
+  const sents = rows.map((row) => normalizeSent(readSent(row.sent)));
   const result = await writeIn(tx, db, rows[0]!.caller, team, {
     generations: sents.flatMap((sent) => sent.generations),
     scores: sents.flatMap((sent) => sent.scores),
