@@ -287,8 +287,8 @@ describe("text PostgreSQL cannot hold", () => {
     });
     expect(await scores(teamId)).toEqual([
       { externalId: fixed("score-1"), name: fixed("quality"), value: null, stringValue: fixed("good"), comment: fixed("comment"), traceId: fixed("trace"), observationId: fixed("obs"), environment: fixed("lf-env"), generationId: generation.id, promptId },
-      // Written before its generation was merged, linked when it was (its trace not said, left so).
-      { externalId: fixed("score-2"), name: fixed("alone"), value: 0.5, stringValue: null, comment: fixed("c"), traceId: null, observationId: fixed("obs"), environment: fixed("lf-env"), generationId: generation.id, promptId },
+      // Written before its generation was merged, linked when it was (its trace, not said, taken from the generation).
+      { externalId: fixed("score-2"), name: fixed("alone"), value: 0.5, stringValue: null, comment: fixed("c"), traceId: fixed("trace"), observationId: fixed("obs"), environment: fixed("lf-env"), generationId: generation.id, promptId },
       { externalId: fixed("score-3"), name: "waiting", value: 1, stringValue: null, comment: null, traceId: fixed("later"), observationId: null, environment: "default", generationId: null, promptId: null },
     ]);
     expect((await rollup(promptId)).models.sort()).toEqual([fixed("lf-model"), fixed("model")]);

@@ -1075,9 +1075,11 @@ async function writeIn(tx: RawTransaction, db: Db, caller: Caller, teamId: strin
     // Scores sent before their generation (or judging it before it was relinked) follow it now.
     type Relinked = LinkedScore & { old_prompt_id: string | null; old_version: number | null; old_environment: string };
     const relinked: Relinked[] = !written.length ? [] : await tx.query<Relinked>(Prisma.sql`
-      UPDATE scores s SET generation_id = g.id, prompt_id = g.prompt_id, version = g.version, environment = g.environment
-        FROM jsonb_to_recordset(${JSON.stringify(written.map((row) => ({ id: row.id, observation_id: row.observationId, prompt_id: row.promptId, version: row.version, environment: row.environment })))}::jsonb)
-               AS g(id uuid, observation_id text, prompt_id uuid, version int, environment text),
+      UPDATE scores s SET generation_id = g.id, prompt_id = g.prompt_id, version = g.version, environment = g.environment, trace_id = coalesce(s.trace_id, g.trace_id)
+        FROM jsonb_to_recordset(${JSON.stringify(written.map((row) => ({
+          id: row.id, observation_id: row.observationId, trace_id: row.traceId, prompt_id: row.promptId, version: row.version, environment: row.environment,
+        })))}::jsonb)
+               AS g(id uuid, observation_id text, trace_id text, prompt_id uuid, version int, environment text),
              scores o
        WHERE s.team_id = ${teamId}::uuid AND o.id = s.id AND s.run_id IS NULL
          -- The scores of these generations, found by their two indexes (generation id, team and observation id).
