@@ -226,6 +226,38 @@ describe("online evaluation", () => {
     fx.provider.answer.text = null;
   });
 
+  it("fails only the job that failed: the others of its batch judge on, neither failed nor retried with it", async () => {
+    const { admin, orgAdmin } = fx.world.callers;
+    await orgAdmin.providers.setPrice({ organizationId: fx.world.organization.id, model: "gpt-4o-mini", inputPerMillion: 1000, outputPerMillion: 1000 });
+    // The judge answers slowly: the failing job fails while the other still judges.
+    Object.assign(fx.provider.answer, { text: '{"pass": true, "reason": "It greets Ada by name."}', firstTokenDelayMs: 3_000 });
+    const prompt = await createPrompt(admin, fx.team.id, { visibility: "team" });
+    await admin.production.onlineEvaluation.set({ promptId: prompt.id, enabled: true, samplePercent: 100, dailyCapUsd: 10, assertions: [greets, polite()] });
+    const [failing, judging] = await ingest(prompt, 2, "Hello, Ada!");
+    // The failing generation's claim refuses every move, so its job fails at once.
+    await db().$executeRawUnsafe(`CREATE OR REPLACE FUNCTION online_test_batch_failure() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN IF NEW.generation_id = '${failing!}'::uuid THEN RAISE EXCEPTION 'the test stops this write'; END IF; RETURN NEW; END $$`);
+    await db().$executeRawUnsafe(`CREATE TRIGGER online_test_batch_failure BEFORE UPDATE ON online_evaluation_runs FOR EACH ROW EXECUTE FUNCTION online_test_batch_failure()`);
+    try {
+      // Both jobs queued together: one worker's batch.
+      expect(await online().sweep()).toBe(2);
+      await expect.poll(() => jobState(failing!), { timeout: 15_000, interval: 50 }).toBe("retry");
+      // The other job is still judging, its job still active: not failed with the batch (a retry would find it judging and lose its verdict).
+      expect(await jobState(judging!)).toBe("active");
+      expect((await db().$queryRaw<{ status: string }[]>`SELECT status::text FROM online_evaluation_runs WHERE generation_id = ${judging!}::uuid`)[0]!.status).toBe("judging");
+      await expect.poll(() => jobState(judging!), { timeout: 15_000, interval: 50 }).toBe("completed");
+    } finally {
+      await db().$executeRawUnsafe(`DROP TRIGGER online_test_batch_failure ON online_evaluation_runs`);
+      Object.assign(fx.provider.answer, { firstTokenDelayMs: 0 });
+    }
+    expect((await scoresOf([judging!])).map((score) => [score.name, score.value])).toEqual([["greets", 1], ["polite", 1]]);
+    // The failed one is run again (as its retry would) and judged.
+    await queue().boss.send("online-evaluations", { generationId: failing! });
+    await settled(prompt.id);
+    expect((await scoresOf([failing!])).map((score) => [score.name, score.value])).toEqual([["greets", 1], ["polite", 1]]);
+    fx.provider.answer.text = null;
+  });
+
   it("judges no generation twice: a judged score already written, or a claim left judging by a run that died (the judge maybe paid, its reservation kept as the cost)", async () => {
     const { admin, orgAdmin } = fx.world.callers;
     await orgAdmin.providers.setPrice({ organizationId: fx.world.organization.id, model: "gpt-4o-mini", inputPerMillion: 1000, outputPerMillion: 1000 });

@@ -162,8 +162,22 @@ export class OnlineEvaluationWorker {
       await ensureQueue(this.boss, ONLINE_QUEUE, { retryLimit: 5, retryDelay: 5, retryBackoff: true, expireInSeconds: this.options.expireInSeconds });
       if (!this.#timer) return;
       this.#workerId = await this.boss.work<OnlineJob>(ONLINE_QUEUE, { batchSize: 5, pollingIntervalSeconds: 2 }, async (jobs) => {
-        // A failure throws, so pg-boss retries the batch's jobs; those done are skipped on the retry.
-        await Promise.all(jobs.map((job) => runOnlineEvaluation({ db: this.db, config: this.config, now: this.now() }, job.data.generationId)));
+        // Each job's failure is its own: failed at once (pg-boss retries it), while the batch's other jobs
+        // judge on. Failing the batch would retry them mid-judging, and a run that finds a claim judging
+        // takes it for a dead run's: it records the programmatic verdicts alone, the judge's lost.
+        const outcomes = await Promise.allSettled(
+          jobs.map(async (job) => {
+            try {
+              await runOnlineEvaluation({ db: this.db, config: this.config, now: this.now() }, job.data.generationId);
+            } catch (error) {
+              await this.boss.fail(ONLINE_QUEUE, job.id, error as object);
+            }
+          }),
+        );
+        // A failure that could not be recorded (the database gone) fails the batch, every job settled by now;
+        // pg-boss retries its jobs, those done are skipped on the retry.
+        const unrecorded = outcomes.find((outcome) => outcome.status === "rejected");
+        if (unrecorded) throw unrecorded.reason;
       });
     })();
     this.#readied.catch(() => (this.#readied = null));
