@@ -76,19 +76,31 @@ export function judgeUsageBound(assertion: Assertion, facts: RunFacts): JudgeUsa
 
 /**
  * The judge of a prompt's cases: runs each rubric on the assertion's connection and model, within the
- * prompt's organization and team. `onUsage` hears each answered call's tokens.
+ * prompt's organization and team. `onUsage` hears each answered call's tokens, and no tokens for a
+ * judgement refused before it was sent (no connection or model, the connection unusable or its key unreadable).
  */
 export function createJudge(deps: { db: Db; config: Config; organizationId: string; teamId: string; onUsage?: (usage: JudgeUsage) => void }): Judge {
   return async (assertion, facts) => {
-    if (!assertion.connectionId || !assertion.model) return { pass: false, reason: "A judged assertion needs a connection and a model to judge with" };
+    // A judgement refused before it reaches the provider took no tokens: heard as such, so it costs nothing.
+    const unsent = (reason: string) => {
+      deps.onUsage?.({ model: assertion.model ?? "", inputTokens: 0, outputTokens: 0 });
+      return { pass: false, reason };
+    };
+    if (!assertion.connectionId || !assertion.model) return unsent("A judged assertion needs a connection and a model to judge with");
     const row = await findRunConnection(deps.db, assertion.connectionId);
     try {
       allowTeamConnection(row, deps);
       allowModel(row, assertion.model);
     } catch (error) {
-      return { pass: false, reason: `The judge's connection cannot be used: ${(error as Error).message}` };
+      return unsent(`The judge's connection cannot be used: ${(error as Error).message}`);
     }
-    const connection = openRunConnection(deps.config, row);
+    let connection: ReturnType<typeof openRunConnection>;
+    try {
+      connection = openRunConnection(deps.config, row);
+    } catch {
+      // A key sealed under another app secret (APP_SECRET changed) opens for no judgement: said as a run's evaluation says it.
+      return unsent(`The judge's connection cannot be used: The API key of the connection '${row.name}' could not be read (was APP_SECRET changed?): enter it again`);
+    }
     let answer = "";
     // Providers report usage cumulatively (Anthropic in two events): the last figure of each is the call's.
     const usage: JudgeUsage = { model: assertion.model, inputTokens: 0, outputTokens: 0 };

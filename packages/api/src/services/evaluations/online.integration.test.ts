@@ -10,6 +10,7 @@ import { ingestProduction } from "../production/ingest.ts";
 import { keyCaller, type KeyCaller } from "../access/visibility.ts";
 import { useEvaluationWorld } from "../../../testing/evaluations-support.ts";
 import { createPrompt, failure } from "../../../testing/prompts-support.ts";
+import { sealSecret } from "../platform/secret-box.ts";
 import type { EvaluationQueue } from "./queue.ts";
 
 const fx = useEvaluationWorld();
@@ -256,6 +257,34 @@ describe("online evaluation", () => {
     await settled(prompt.id);
     expect((await scoresOf([failing!])).map((score) => [score.name, score.value])).toEqual([["greets", 1], ["polite", 1]]);
     fx.provider.answer.text = null;
+  });
+
+  it("fails a judge whose connection key no longer opens (APP_SECRET changed) with the reason, charging nothing: it never reached the provider", async () => {
+    const { admin, orgAdmin } = fx.world.callers;
+    await orgAdmin.providers.setPrice({ organizationId: fx.world.organization.id, model: "gpt-4o-mini", inputPerMillion: 1000, outputPerMillion: 1000 });
+    const connection = await orgAdmin.providers.create({
+      organizationId: fx.world.organization.id, kind: "openai-compatible", name: "Resealed judge", baseUrl: fx.provider.openaiBaseUrl, apiKey: fx.provider.apiKey,
+    });
+    const prompt = await createPrompt(admin, fx.team.id, { visibility: "team" });
+    await admin.production.onlineEvaluation.set({
+      promptId: prompt.id, enabled: true, samplePercent: 100, dailyCapUsd: 10,
+      assertions: [greets, { name: "polite", assertion: { ...polite().assertion, connectionId: connection.id } }],
+    });
+    // Its key sealed under another app secret, as after APP_SECRET changed.
+    const foreign = sealSecret("another-app-secret-another-app-secret-0", "provider key v1", connection.id, Buffer.from(fx.provider.apiKey));
+    await db().$executeRaw`UPDATE provider_connections SET api_key_sealed = ${foreign} WHERE id = ${connection.id}::uuid`;
+    const calls = fx.provider.calls.length;
+    const [id] = await ingest(prompt, 1, "Hello, Ada!");
+    expect(await online().sweep()).toBe(1);
+    await settled(prompt.id);
+    expect(fx.provider.calls.length).toBe(calls);
+    expect((await scoresOf([id!])).map((score) => [score.name, score.value, score.comment])).toEqual([
+      ["greets", 1, null],
+      ["polite", 0, "The judge's connection cannot be used: The API key of the connection 'Resealed judge' could not be read (was APP_SECRET changed?): enter it again"],
+    ]);
+    const [run] = await db().$queryRaw<{ cost: number; reserved: number }[]>`SELECT cost, reserved FROM online_evaluation_runs WHERE generation_id = ${id!}::uuid`;
+    expect(run).toEqual({ cost: 0, reserved: 0 });
+    expect((await admin.production.onlineEvaluation.get({ promptId: prompt.id })).spentTodayUsd).toBe(0);
   });
 
   it("judges no generation twice: a judged score already written, or a claim left judging by a run that died (the judge maybe paid, its reservation kept as the cost)", async () => {

@@ -345,7 +345,8 @@ async function evaluate(deps: RunDeps, generationId: string, claim: Claimed, ass
       const verdicts = await verdictsOf(deps, claim, [...programmatic, ...toJudge], (usage) => usages.push(usage));
       let cost = 0;
       for (const usage of usages) cost += costAt(await prices(usage.model), usage.inputTokens, usage.outputTokens) ?? 0;
-      // A judgement that told no usage (it failed, maybe after the provider counted its tokens) costs its worst case to the cap.
+      // A judgement that told no usage (it failed, maybe after the provider counted its tokens) costs its worst case to the cap;
+      // one refused before it was sent (its connection's key unreadable, say) tells none taken and costs nothing.
       if (usages.length < toJudge.length) cost = worst;
       // Moved meanwhile by a run that found it judging: that run's verdicts and cost (this reservation) stand.
       if (!(await recordVerdicts(db, generationId, verdicts, cost))) return false;
