@@ -12,6 +12,7 @@ import {
 import type { ApiConfig } from "../types.ts";
 import { fail } from "../../errors.ts";
 import { createdAtSortValue, decodeKeysetCursor, encodeKeysetCursor } from "../platform/keyset-cursor.ts";
+import { storableJson, storableText } from "../platform/storable-text.ts";
 import { allowModel, allowTeamConnection, findRunConnection, openRunConnection, type RunConnectionRow } from "../models/connections.ts";
 import { builtInModelPrice } from "../models/prices.ts";
 import { withStagedDraft } from "./playground-drafts.ts";
@@ -358,18 +359,21 @@ type RunRow = Omit<PromptRunItem, "actor"> & { email: string | null; fullName: s
  */
 async function insertRuns(db: Db, runs: (RunRecord & { id: string })[]): Promise<RunRow[]> {
   const column = <T>(value: (run: RunRecord & { id: string }) => T) => runs.map(value);
-  const json = (value: (run: RunRecord) => unknown) => column((run) => JSON.stringify(value(run)));
+  // Texts from outside (the model's answer and tool calls, the provider's error, the variables) with
+  // NUL and lone surrogates as U+FFFD, which PostgreSQL would refuse, failing the run's record.
+  const text = (value: (run: RunRecord) => string | null) => column((run) => storableText(value(run)));
+  const json = (value: (run: RunRecord) => unknown) => column((run) => storableJson(value(run)));
   const rows = await hotQuery<RunRow>(db, Prisma.sql`
     WITH given AS (
       SELECT * FROM unnest(${column((run) => run.id)}::uuid[], ${column((run) => run.organizationId)}::uuid[], ${column((run) => run.promptId)}::uuid[],
                            ${column((run) => run.version)}::int[], ${column((run) => run.userId)}::uuid[], ${column((run) => run.apiKeyId)}::uuid[],
-                           ${column((run) => run.connectionId)}::uuid[], ${column((run) => run.connectionName)}::text[], ${column((run) => run.model)}::text[],
+                           ${column((run) => run.connectionId)}::uuid[], ${text((run) => run.connectionName)}::text[], ${text((run) => run.model)}::text[],
                            ${json((run) => run.parameters)}::jsonb[], ${json((run) => run.variables)}::jsonb[], ${json((run) => run.input)}::jsonb[],
-                           ${column((run) => run.output)}::text[], ${column((run) => run.inputTokens)}::int[], ${column((run) => run.outputTokens)}::int[],
+                           ${text((run) => run.output)}::text[], ${column((run) => run.inputTokens)}::int[], ${column((run) => run.outputTokens)}::int[],
                            ${column((run) => run.ttftMs)}::int[], ${column((run) => run.totalMs)}::int[], ${column((run) => run.cost)}::float8[],
-                           ${column((run) => run.status)}::text[], ${column((run) => run.error)}::text[], ${column((run) => run.errorDetail)}::text[],
-                           ${column((run) => run.notice)}::text[], ${column((run) => run.draft)}::boolean[], ${column((run) => run.createdAt)}::timestamptz[],
-                           ${json((run) => run.toolCalls)}::jsonb[], ${column((run) => run.schemaMatched)}::boolean[], ${column((run) => run.schemaProblem)}::text[])
+                           ${column((run) => run.status)}::text[], ${text((run) => run.error)}::text[], ${text((run) => run.errorDetail)}::text[],
+                           ${text((run) => run.notice)}::text[], ${column((run) => run.draft)}::boolean[], ${column((run) => run.createdAt)}::timestamptz[],
+                           ${json((run) => run.toolCalls)}::jsonb[], ${column((run) => run.schemaMatched)}::boolean[], ${text((run) => run.schemaProblem)}::text[])
         AS g(id, organization_id, prompt_id, version, user_id, api_key_id, connection_id, connection_name, model, parameters, variables, input,
              output, input_tokens, output_tokens, ttft_ms, total_ms, cost, status, error, error_detail, notice, draft, created_at,
              tool_calls, schema_matched, schema_problem)),
