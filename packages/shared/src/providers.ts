@@ -22,6 +22,8 @@ export const PROVIDER_MSG = {
   keyRequired: "API key is required",
   keyTooLong: `An API key has at most ${PROVIDER_KEY_MAX} characters`,
   keyRequiredForBaseUrl: "Enter the API key again to change the base URL",
+  /** A stored key sealed under another app secret: no call can be made with it. */
+  keyUnreadable: (name: string) => `The API key of the connection '${name}' could not be read (was APP_SECRET changed?): enter it again`,
   baseUrlRequired: "An OpenAI-compatible connection needs its base URL",
   baseUrlInvalid: "The base URL must be an http or https URL without credentials, query or fragment",
   baseUrlPrivate:

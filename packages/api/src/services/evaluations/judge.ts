@@ -4,7 +4,7 @@
 // allowTeamConnection). The answer is read tolerantly (a fenced block, words around the object); an
 // answer that says no verdict is a failure that says so, as is a provider's refusal.
 import type { Db } from "@promptly/db";
-import type { Assertion } from "@promptly/shared";
+import { PROVIDER_MSG, type Assertion } from "@promptly/shared";
 import type { ApiConfig } from "../types.ts";
 import { allowModel, allowTeamConnection, findRunConnection, openRunConnection } from "../models/connections.ts";
 import { describeProviderError, streamModelAnswer } from "../models/provider-client.ts";
@@ -99,7 +99,7 @@ export function createJudge(deps: { db: Db; config: Config; organizationId: stri
       connection = openRunConnection(deps.config, row);
     } catch {
       // A key sealed under another app secret (APP_SECRET changed) opens for no judgement: said as a run's evaluation says it.
-      return unsent(`The judge's connection cannot be used: The API key of the connection '${row.name}' could not be read (was APP_SECRET changed?): enter it again`);
+      return unsent(`The judge's connection cannot be used: ${PROVIDER_MSG.keyUnreadable(row.name)}`);
     }
     let answer = "";
     // Providers report usage cumulatively (Anthropic in two events): the last figure of each is the call's.

@@ -16,7 +16,7 @@ import { completeModelAnswer, describeProviderError, type OpenConnection } from 
 import { modelPriceFor } from "../models/prices.ts";
 import { costAt, modelInputOf, runParameters, versionSelect } from "../runs/runs.ts";
 import { checkAssertions, type Judge } from "./assertions.ts";
-import type { PromptTool, ResponseFormat, ToolCall } from "@promptly/shared";
+import { PROVIDER_MSG, type PromptTool, type ResponseFormat, type ToolCall } from "@promptly/shared";
 import { createJudge } from "./judge.ts";
 
 type Config = ApiConfig;
@@ -61,7 +61,7 @@ export async function loadEvaluationContext(db: Db, config: Config, evaluationId
   } catch {
     // A key sealed under another app secret (APP_SECRET changed) opens for no item: the evaluation fails
     // now, saying why, rather than each item's job failing its retries over days while it shows running.
-    throw new EvaluationCannotRun(connectionKeyUnreadable(connectionRow.name));
+    throw new EvaluationCannotRun(PROVIDER_MSG.keyUnreadable(connectionRow.name));
   }
   const rows = await db.promptVersion.findMany({ where: { promptId: evaluation.promptId, version: { in: evaluation.versions } }, select: { version: true, ...versionSelect } });
   const versions = new Map<number, PreparedVersion>();
@@ -276,7 +276,6 @@ export async function sweepEvaluations(db: Db): Promise<void> {
 }
 
 const connectionDeleted = (name: string) => `The connection '${name}' was deleted`;
-const connectionKeyUnreadable = (name: string) => `The API key of the connection '${name}' could not be read (was APP_SECRET changed?): enter it again`;
 
 /** The whole evaluation could not run (its connection is gone): failed, its pending items in error with the reason. */
 export async function failEvaluation(db: Db, evaluationId: string, reason: string): Promise<void> {
