@@ -267,9 +267,59 @@ const NULL_BODY_STATUSES = new Set([101, 103, 204, 205, 304]);
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 
 /**
+ * The most of an answer read whole, as sent and once decoded: generous for any model's answer, and a
+ * provider (its URL an admin's to set) that answers endlessly, or a small gzip that inflates to
+ * gigabytes, fails its call instead of taking the server's memory.
+ */
+export const BUFFERED_ANSWER_MAX_BYTES = 32 * 1024 * 1024;
+
+/** An answer past BUFFERED_ANSWER_MAX_BYTES: the cause of its call's "fetch failed". */
+class AnswerTooLargeError extends Error {
+  constructor(what: "sent" | "decoded") {
+    super(`The provider's answer is larger than ${BUFFERED_ANSWER_MAX_BYTES / 1024 / 1024} MiB${what === "decoded" ? " once decompressed" : ""}`);
+    this.name = "AnswerTooLargeError";
+  }
+}
+
+/** A body read to its end, or AnswerTooLargeError (the rest left unread, the connection closed) once past the cap. */
+async function readCapped(body: Awaited<ReturnType<Undici["request"]>>["body"], declaredLength: string | string[] | undefined): Promise<Buffer> {
+  if (typeof declaredLength === "string" && Number(declaredLength) > BUFFERED_ANSWER_MAX_BYTES) {
+    body.destroy();
+    throw new AnswerTooLargeError("sent");
+  }
+  const chunks: Buffer[] = [];
+  let length = 0;
+  for await (const chunk of body as AsyncIterable<Buffer>) {
+    length += chunk.length;
+    if (length > BUFFERED_ANSWER_MAX_BYTES) {
+      body.destroy();
+      throw new AnswerTooLargeError("sent");
+    }
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks, length);
+}
+
+/** A compressed body decoded, at most BUFFERED_ANSWER_MAX_BYTES of it; the same bytes for an encoding not decoded here. */
+function decoded(bytes: Buffer, encoding: string): Buffer {
+  const options = { maxOutputLength: BUFFERED_ANSWER_MAX_BYTES };
+  try {
+    if (encoding === "gzip" || encoding === "x-gzip") return gunzipSync(bytes, options);
+    if (encoding === "deflate") return inflateSync(bytes, options);
+    if (encoding === "br") return brotliDecompressSync(bytes, options);
+    return bytes;
+  } catch (error) {
+    // As fetch fails a body it cannot decode: a network error, said why.
+    const cause = (error as { code?: string }).code === "ERR_BUFFER_TOO_LARGE" ? new AnswerTooLargeError("decoded") : error;
+    throw new TypeError("fetch failed", { cause });
+  }
+}
+
+/**
  * fetch's behaviour for a request with a string body whose answer is read whole: errors as fetch's (a
  * network error is a TypeError "fetch failed" with the cause, an abort the signal's reason), a
- * compressed body decoded, a redirect answered as it came (as fetch's `redirect: "manual"`).
+ * compressed body decoded, a redirect answered as it came (as fetch's `redirect: "manual"`). An answer
+ * past BUFFERED_ANSWER_MAX_BYTES (as sent, or decoded) is a network error, its cause AnswerTooLargeError.
  */
 async function bufferedFetch(input: string | URL, init: Parameters<Undici["fetch"]>[1], dispatcher: Agent): Promise<Response> {
   const signal = init?.signal ?? undefined;
@@ -279,7 +329,7 @@ async function bufferedFetch(input: string | URL, init: Parameters<Undici["fetch
   let bytes: Buffer;
   try {
     answer = await loadUndici().request(input, { method: (init?.method ?? "GET") as "GET", headers, body: (init?.body as string | undefined) ?? null, signal, dispatcher });
-    bytes = Buffer.from(await answer.body.arrayBuffer());
+    bytes = await readCapped(answer.body, answer.headers["content-length"]);
   } catch (error) {
     if (signal?.aborted) throw signal.reason ?? error;
     throw new TypeError("fetch failed", { cause: error });
@@ -291,9 +341,7 @@ async function bufferedFetch(input: string | URL, init: Parameters<Undici["fetch
   }
   const encoding = responseHeaders.get("content-encoding")?.trim().toLowerCase();
   if (encoding && bytes.length) {
-    if (encoding === "gzip" || encoding === "x-gzip") bytes = gunzipSync(bytes);
-    else if (encoding === "deflate") bytes = inflateSync(bytes);
-    else if (encoding === "br") bytes = brotliDecompressSync(bytes);
+    bytes = decoded(bytes, encoding);
     if (["gzip", "x-gzip", "deflate", "br"].includes(encoding)) {
       responseHeaders.delete("content-encoding");
       responseHeaders.delete("content-length");
