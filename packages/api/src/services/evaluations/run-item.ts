@@ -16,6 +16,7 @@ import { completeModelAnswer, describeProviderError, type OpenConnection } from 
 import { modelPriceFor } from "../models/prices.ts";
 import { costAt, modelInputOf, runParameters, versionSelect } from "../runs/runs.ts";
 import { checkAssertions, type Judge } from "./assertions.ts";
+import { storableJson } from "../platform/storable-text.ts";
 import { PROVIDER_MSG, type PromptTool, type ResponseFormat, type ToolCall } from "@promptly/shared";
 import { createJudge } from "./judge.ts";
 
@@ -242,15 +243,9 @@ export async function recordItems(sql: Sql, records: readonly { item: PendingIte
      UPDATE evaluations e SET status = 'done', finished_at = now()
      WHERE e.id IN (SELECT evaluation_id FROM recorded) AND e.status IN ('queued', 'running')
        AND NOT EXISTS (SELECT 1 FROM evaluation_items p WHERE p.evaluation_id = e.id AND p.status = 'pending' AND NOT EXISTS (SELECT 1 FROM recorded r WHERE r.id = p.id))`,
-    [JSON.stringify(rows, storable)],
+    [storableJson(rows)],
   );
 }
-
-/**
- * NUL, which no PostgreSQL text or jsonb can hold, as U+FFFD (as ingested generations have it): a model
- * that answers one would otherwise have its item refused at every try, and called again at each.
- */
-const storable = (_key: string, value: unknown) => (typeof value === "string" && value.includes("\u0000") ? value.replaceAll("\u0000", "\uFFFD") : value);
 
 /** Done once no item is pending: after a lane ran out of work (two last items recorded at once may each have seen the other pending). */
 export async function finishIfComplete(sql: Sql, evaluationIds: string[]): Promise<void> {

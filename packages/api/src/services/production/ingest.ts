@@ -14,6 +14,7 @@ import {
   DEFAULT_ENVIRONMENT, GENERATION_TEXT_MAX_BYTES, INGEST_MSG, LATENCY_BUCKETS, bucketOf, type GenerationSource, type GenerationStatus, type ScoreDataType, type ScoreSource,
 } from "@promptly/shared";
 import { DomainError } from "../../errors.ts";
+import { storableText } from "../platform/storable-text.ts";
 import { promptVisibility, type Caller, type KeyCaller } from "../access/visibility.ts";
 import { productionIngested } from "../platform/metrics.ts";
 import { modelPriceFor } from "../models/prices.ts";
@@ -128,22 +129,14 @@ const TIME_MAX = Date.parse("9999-12-31T23:59:59.999Z");
  * ids, model and environment are in btree indexes, whose entries hold some 2,700 bytes at most.
  */
 const TEXT_MAX = { id: 200, model: 200, environment: 100, promptName: 500, ref: 500, errorMessage: 5_000, scoreName: 200, stringValue: 1_000, comment: 5_000 } as const;
-/** What no PostgreSQL text holds: NUL, and a lone surrogate (no UTF-8 encodes it; jsonb refuses its escape). */
-const UNSTORABLE = /[\u0000\uD800-\uDFFF]/u;
-const UNSTORABLE_ALL = /[\u0000\uD800-\uDFFF]/gu;
-
 /** A text as stored: cut to `max` (never inside a surrogate pair), NUL and lone surrogates as U+FFFD. */
-function storableText(text: string, max: number): string {
-  if (text.length <= max && !UNSTORABLE.test(text)) return text;
-  let cut = text;
-  if (cut.length > max) {
-    const high = cut.charCodeAt(max - 1);
-    const low = cut.charCodeAt(max);
-    cut = cut.slice(0, high >= 0xd800 && high <= 0xdbff && low >= 0xdc00 && low <= 0xdfff ? max - 1 : max);
-  }
-  return cut.replace(UNSTORABLE_ALL, "\uFFFD");
+function storableCut(text: string, max: number): string {
+  if (text.length <= max) return storableText(text);
+  const high = text.charCodeAt(max - 1);
+  const low = text.charCodeAt(max);
+  return storableText(text.slice(0, high >= 0xd800 && high <= 0xdbff && low >= 0xdc00 && low <= 0xdfff ? max - 1 : max));
 }
-const textOf = <T extends string | null | undefined>(value: T, max: number): T => (typeof value === "string" ? (storableText(value, max) as T) : value);
+const textOf = <T extends string | null | undefined>(value: T, max: number): T => (typeof value === "string" ? (storableCut(value, max) as T) : value);
 /** A count (tokens): a negative one or not a number is not said; one beyond int4 is its largest. */
 const countOf = (value: number | undefined) => (value === undefined ? undefined : Number.isFinite(value) && value >= 0 ? Math.min(Math.round(value), INT4_MAX) : undefined);
 /** A prompt version: an integer from 1 to int4's largest, else none said (the generation is stored unlinked). */
@@ -156,7 +149,7 @@ const timeOf = (value: Date | undefined) => (value === undefined ? undefined : v
 
 /** A generation event held to what is stored (in place: every ingested span passes here). */
 function normalizePatch(patch: GenerationPatch) {
-  patch.observationId = storableText(patch.observationId, TEXT_MAX.id);
+  patch.observationId = storableCut(patch.observationId, TEXT_MAX.id);
   patch.traceId = textOf(patch.traceId, TEXT_MAX.id);
   patch.promptName = textOf(patch.promptName, TEXT_MAX.promptName);
   patch.version = versionOf(patch.version);
@@ -181,7 +174,7 @@ function normalizeScore(score: ScoreDraft) {
   score.observationId = textOf(score.observationId, TEXT_MAX.id);
   score.externalId = textOf(score.externalId, TEXT_MAX.id);
   score.environment = textOf(score.environment, TEXT_MAX.environment);
-  score.name = storableText(score.name, TEXT_MAX.scoreName);
+  score.name = storableCut(score.name, TEXT_MAX.scoreName);
   score.value = amountOf(score.value) ?? null;
   score.stringValue = textOf(score.stringValue, TEXT_MAX.stringValue);
   score.comment = textOf(score.comment, TEXT_MAX.comment);
