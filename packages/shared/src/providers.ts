@@ -50,6 +50,7 @@ export const PROVIDER_MSG = {
   redirected: (name: string, status: number, host: string | null) =>
     `${name} answered ${status} (${host ? `a redirect to ${host}` : "a redirect"}), and provider calls do not follow redirects`,
   failedOther: (name: string) => `The call to ${name} failed: see Details`,
+  answerTooLarge: (name: string, mib: number) => `${name} sent an answer larger than ${mib} MiB, more than any model's answer: check its base URL`,
   /** Which connection a run uses when it names none, and why: `Uses B good: the team's default`. */
   usesConnection: (name: string, reason: "team" | "organization" | "onlyTested") =>
     `Uses ${name}: ${reason === "team" ? "the team's default" : reason === "organization" ? "the organization's default" : "the only connection that passed its test"}`,

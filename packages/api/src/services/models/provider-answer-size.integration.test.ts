@@ -7,6 +7,7 @@ import { createServer, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { gzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { PROVIDER_MSG } from "@promptly/shared";
 import { BUFFERED_ANSWER_MAX_BYTES } from "../platform/outbound.ts";
 import { completeModelAnswer, describeProviderError } from "./provider-client.ts";
 
@@ -95,19 +96,19 @@ async function wholeAnswer(path: string) {
 describe("a provider's whole answer past the cap", () => {
   it("fails the call, saying the answer was too large, when its length says so", async () => {
     const failure = await wholeAnswer("/declared");
-    expect(failure).toMatchObject({ ok: false, status: null, message: expect.stringContaining("Big") });
+    expect(failure).toMatchObject({ ok: false, status: null, message: PROVIDER_MSG.answerTooLarge("Big", 32) });
     expect(failure).toMatchObject({ detail: expect.stringContaining("larger than 32 MiB") });
   });
 
   it("fails the call when the body without a length runs past the cap, read no further", async () => {
     const failure = await wholeAnswer("/endless");
-    expect(failure).toMatchObject({ ok: false, status: null, detail: expect.stringContaining("larger than 32 MiB") });
+    expect(failure).toMatchObject({ ok: false, status: null, message: PROVIDER_MSG.answerTooLarge("Big", 32), detail: expect.stringContaining("larger than 32 MiB") });
     expect(endlessWritten).toBeLessThan(64 * MiB);
   });
 
   it("fails the call when a small gzip inflates past the cap", async () => {
     const failure = await wholeAnswer("/bomb");
-    expect(failure).toMatchObject({ ok: false, status: null, detail: expect.stringContaining("larger than 32 MiB once decompressed") });
+    expect(failure).toMatchObject({ ok: false, status: null, message: PROVIDER_MSG.answerTooLarge("Big", 32), detail: expect.stringContaining("larger than 32 MiB once decompressed") });
   });
 
   it("leaves answers within the cap as they were, compressed or not, after those", async () => {

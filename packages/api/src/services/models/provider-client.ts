@@ -5,7 +5,7 @@
 import type Anthropic from "@anthropic-ai/sdk";
 import type OpenAI from "openai";
 import { PROVIDER_MSG, RUN_MSG, openAiResponseFormat, openAiTools, type ChatMessage, type PromptTool, type ProviderKind, type ResponseFormat, type RunParameters, type ToolCall } from "@promptly/shared";
-import { PrivateAddressError, RedirectRefusedError, loadOutbound, outboundLoaded, providerFetch } from "../platform/outbound.ts";
+import { AnswerTooLargeError, BUFFERED_ANSWER_MAX_BYTES, PrivateAddressError, RedirectRefusedError, loadOutbound, outboundLoaded, providerFetch } from "../platform/outbound.ts";
 
 /** A connection with its key opened: only the services that call the provider hold one. */
 export interface OpenConnection {
@@ -186,6 +186,9 @@ export function describeProviderError(
   if (privateAddress) return { status: null, message: PROVIDER_MSG.privateAddress(name, privateAddress.address), detail: null };
   const redirect = inCauses(error, RedirectRefusedError);
   if (redirect) return { status: redirect.status, message: PROVIDER_MSG.redirected(name, redirect.status, redirect.host), detail: null };
+  if (inCauses(error, AnswerTooLargeError)) {
+    return { status: null, message: PROVIDER_MSG.answerTooLarge(name, BUFFERED_ANSWER_MAX_BYTES / 1024 / 1024), detail: innermostMessage(error) };
+  }
   const raw = innermostMessage(error);
   const detail = raw === null ? null : redactKey(raw, apiKey).slice(0, 1000);
   // An error of an SDK not loaded yet cannot be: its class is not asked.

@@ -274,7 +274,7 @@ const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 export const BUFFERED_ANSWER_MAX_BYTES = 32 * 1024 * 1024;
 
 /** An answer past BUFFERED_ANSWER_MAX_BYTES: the cause of its call's "fetch failed". */
-class AnswerTooLargeError extends Error {
+export class AnswerTooLargeError extends Error {
   constructor(what: "sent" | "decoded") {
     super(`The provider's answer is larger than ${BUFFERED_ANSWER_MAX_BYTES / 1024 / 1024} MiB${what === "decoded" ? " once decompressed" : ""}`);
     this.name = "AnswerTooLargeError";
