@@ -9,7 +9,9 @@
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ingestSettled } from "@promptly/api";
+import { Prisma } from "@promptly/db";
 import { basicAuth, startKeyServer, type KeyServer, type Pair } from "../../../test/key-server.ts";
+import { storedGenerations, type StoredGenerationRow } from "../../../test/stored-generations.ts";
 
 let ks: KeyServer;
 let teams = 0;
@@ -38,38 +40,11 @@ async function mergedClean(teamId: string) {
   expect(pending).toEqual([]);
 }
 
-interface Stored {
-  id: string;
-  promptId: string | null;
-  promptName: string;
-  version: number | null;
-  traceId: string | null;
-  observationId: string;
-  model: string | null;
-  environment: string;
-  startedAt: Date;
-  endedAt: Date | null;
-  completionStartAt: Date | null;
-  latencyMs: number | null;
-  ttftMs: number | null;
-  inputTokens: number | null;
-  outputTokens: number | null;
-  cost: number | null;
-  status: string;
-  errorMessage: string | null;
-  userRef: string | null;
-  sessionRef: string | null;
-}
-
-async function generations(teamId: string): Promise<Stored[]> {
+async function generations(teamId: string): Promise<StoredGenerationRow[]> {
   await mergedClean(teamId);
-  return db().$queryRaw<Stored[]>`
-    SELECT id, prompt_id AS "promptId", prompt_name AS "promptName", version, trace_id AS "traceId", observation_id AS "observationId", model, environment,
-           started_at AS "startedAt", ended_at AS "endedAt", completion_start_at AS "completionStartAt", latency_ms AS "latencyMs", ttft_ms AS "ttftMs",
-           input_tokens AS "inputTokens", output_tokens AS "outputTokens", cost, status, error_message AS "errorMessage", user_ref AS "userRef", session_ref AS "sessionRef"
-      FROM generations WHERE team_id = ${teamId}::uuid ORDER BY observation_id`;
+  return storedGenerations(db(), Prisma.sql`team_id = ${teamId}::uuid`);
 }
-const byId = (rows: Stored[], observationId: string) => rows.find((row) => row.observationId === observationId);
+const byId = (rows: StoredGenerationRow[], observationId: string) => rows.find((row) => row.observationId === observationId);
 
 async function scores(teamId: string) {
   await mergedClean(teamId);

@@ -16,7 +16,9 @@ import { NodeTracerProvider, SimpleSpanProcessor } from "@opentelemetry/sdk-trac
 import { OTLPTraceExporter as ProtoExporter } from "@opentelemetry/exporter-trace-otlp-proto";
 import { ingestSettled, metrics } from "@promptly/api";
 import { DEFAULT_MODEL_PRICES, RUNTIME_MSG } from "@promptly/shared";
+import { Prisma } from "@promptly/db";
 import { basicAuth, startKeyServer, type KeyServer, type Pair } from "../../../test/key-server.ts";
+import { storedGenerations, type StoredGenerationRow } from "../../../test/stored-generations.ts";
 
 let ks: KeyServer;
 let teamId: string;
@@ -25,39 +27,12 @@ let reply: { id: string };
 let theirs: { id: string };
 const keys = {} as Record<"ingest" | "read" | "otherIngest", Pair & { id: string }>;
 
-interface GenerationRow {
-  id: string;
-  teamId: string;
-  promptId: string | null;
-  promptName: string;
-  version: number | null;
-  traceId: string | null;
-  source: string;
-  model: string | null;
-  environment: string;
-  latencyMs: number | null;
-  ttftMs: number | null;
-  inputTokens: number | null;
-  outputTokens: number | null;
-  cost: number | null;
-  status: string;
-  errorMessage: string | null;
-  userRef: string | null;
-  sessionRef: string | null;
-  input: string | null;
-  output: string | null;
-}
-
 const db = () => ks.h.services.db;
 /** What the tracing SDKs sent is answered once appended: the server's merges are waited for before a read. */
 const merged = () => ingestSettled(ks.app.services.db);
-async function generationsOf(observationId: string): Promise<GenerationRow[]> {
+async function generationsOf(observationId: string): Promise<StoredGenerationRow[]> {
   await merged();
-  return db().$queryRaw<GenerationRow[]>`
-    SELECT id, team_id AS "teamId", prompt_id AS "promptId", prompt_name AS "promptName", version, trace_id AS "traceId", source, model, environment,
-           latency_ms AS "latencyMs", ttft_ms AS "ttftMs", input_tokens AS "inputTokens", output_tokens AS "outputTokens", cost, status,
-           error_message AS "errorMessage", user_ref AS "userRef", session_ref AS "sessionRef", input, output
-      FROM generations WHERE observation_id = ${observationId}`;
+  return storedGenerations(db(), Prisma.sql`observation_id = ${observationId}`);
 }
 const scoresOf = async (generationId: string) =>
   (await merged(), db()).$queryRaw<{ name: string; dataType: string; value: number | null; stringValue: string | null; promptId: string | null; version: number | null; comment: string | null; source: string }[]>`
