@@ -11,6 +11,7 @@ import { createPrompt } from "../../../testing/prompts-support.ts";
 import { streamRun } from "../../services/runs/runs.ts";
 import { findRunConnection } from "../../services/models/connections.ts";
 import { pruneExpired } from "../../services/platform/housekeeping.ts";
+import { sealSecret } from "../../services/platform/secret-box.ts";
 
 let h: Harness;
 let world: Awaited<ReturnType<typeof createWorld>>;
@@ -206,6 +207,21 @@ describe("what a process keeps of a connection (its opened key, its sockets)", (
     await world.callers.orgAdmin.providers.delete({ id: changing.id });
     const calls = provider.calls.length;
     expect(await failure(world.callers.editor.playground.run(runInput({ connectionId: changing.id })))).toEqual({ code: "NOT_FOUND", message: PROVIDER_MSG.notFound });
+    expect(provider.calls.length).toBe(calls);
+  });
+});
+
+describe("a run on a connection whose key no longer opens (sealed under another app secret)", () => {
+  it("is refused with the reason by the connection's name, calling nobody", async () => {
+    const resealed = await world.callers.orgAdmin.providers.create({ organizationId: world.organization.id, kind: "openai-compatible", name: "Resealed", baseUrl: provider.openaiBaseUrl, apiKey: provider.apiKey });
+    const foreign = sealSecret("another-app-secret-another-app-secret-0", "provider key v1", resealed.id, Buffer.from(provider.apiKey));
+    await h.services.db.$executeRaw`UPDATE provider_connections SET api_key_sealed = ${foreign} WHERE id = ${resealed.id}::uuid`;
+    const calls = provider.calls.length;
+    const refused = await runToEnd(world.callers.editor, runInput({ connectionId: resealed.id })).then(
+      () => null,
+      (error: { code?: string; message: string }) => ({ code: error.code, message: error.message }),
+    );
+    expect(refused).toEqual({ code: "PRECONDITION_FAILED", message: PROVIDER_MSG.keyUnreadable("Resealed") });
     expect(provider.calls.length).toBe(calls);
   });
 });

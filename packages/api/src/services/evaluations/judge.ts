@@ -4,7 +4,7 @@
 // allowTeamConnection). The answer is read tolerantly (a fenced block, words around the object); an
 // answer that says no verdict is a failure that says so, as is a provider's refusal.
 import type { Db } from "@promptly/db";
-import { PROVIDER_MSG, type Assertion } from "@promptly/shared";
+import type { Assertion } from "@promptly/shared";
 import type { ApiConfig } from "../types.ts";
 import { allowModel, allowTeamConnection, findRunConnection, openRunConnection } from "../models/connections.ts";
 import { describeProviderError, streamModelAnswer } from "../models/provider-client.ts";
@@ -97,9 +97,9 @@ export function createJudge(deps: { db: Db; config: Config; organizationId: stri
     let connection: ReturnType<typeof openRunConnection>;
     try {
       connection = openRunConnection(deps.config, row);
-    } catch {
+    } catch (error) {
       // A key sealed under another app secret (APP_SECRET changed) opens for no judgement: said as a run's evaluation says it.
-      return unsent(`The judge's connection cannot be used: ${PROVIDER_MSG.keyUnreadable(row.name)}`);
+      return unsent(`The judge's connection cannot be used: ${(error as Error).message}`);
     }
     let answer = "";
     // Providers report usage cumulatively (Anthropic in two events): the last figure of each is the call's.

@@ -17,7 +17,7 @@ import { modelPriceFor } from "../models/prices.ts";
 import { costAt, modelInputOf, runParameters, versionSelect } from "../runs/runs.ts";
 import { checkAssertions, type Judge } from "./assertions.ts";
 import { storableJson } from "../platform/storable-text.ts";
-import { PROVIDER_MSG, type PromptTool, type ResponseFormat, type ToolCall } from "@promptly/shared";
+import type { PromptTool, ResponseFormat, ToolCall } from "@promptly/shared";
 import { createJudge } from "./judge.ts";
 
 type Config = ApiConfig;
@@ -59,10 +59,10 @@ export async function loadEvaluationContext(db: Db, config: Config, evaluationId
   let connection: EvaluationContext["connection"];
   try {
     connection = openRunConnection(config, connectionRow);
-  } catch {
+  } catch (error) {
     // A key sealed under another app secret (APP_SECRET changed) opens for no item: the evaluation fails
-    // now, saying why, rather than each item's job failing its retries over days while it shows running.
-    throw new EvaluationCannotRun(PROVIDER_MSG.keyUnreadable(connectionRow.name));
+    // now, saying why (openRunConnection's words), rather than each item's job failing its retries over days.
+    throw new EvaluationCannotRun((error as Error).message);
   }
   const rows = await db.promptVersion.findMany({ where: { promptId: evaluation.promptId, version: { in: evaluation.versions } }, select: { version: true, ...versionSelect } });
   const versions = new Map<number, PreparedVersion>();

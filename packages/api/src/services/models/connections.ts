@@ -320,12 +320,22 @@ const openedKeys = new Map<string, OpenedKey>();
 const OPENED_KEY_TTL_MS = 5 * 60_000;
 const OPENED_KEYS_MAX = 500;
 
-/** The connection's key opened from `sealed`, kept (with the run connection made of it) while valid. */
-function openedKey(config: Config, id: string, sealed: string): OpenedKey {
+/**
+ * The connection's key opened from `sealed`, kept (with the run connection made of it) while valid. A key
+ * sealed under another app secret (APP_SECRET changed) opens for no call: PRECONDITION, saying so by the
+ * connection's name, for every caller (a run, an evaluation, a judge).
+ */
+function openedKey(config: Config, id: string, sealed: string, name: string): OpenedKey {
   const now = Date.now();
   const kept = openedKeys.get(id);
   if (kept && kept.sealed === sealed && kept.until > now) return kept;
-  const opened = { sealed, apiKey: new TextDecoder().decode(openSecret(config.secret, SEAL, id, sealed)), until: now + OPENED_KEY_TTL_MS };
+  let apiKey: string;
+  try {
+    apiKey = new TextDecoder().decode(openSecret(config.secret, SEAL, id, sealed));
+  } catch {
+    return fail("PRECONDITION", PROVIDER_MSG.keyUnreadable(name));
+  }
+  const opened = { sealed, apiKey, until: now + OPENED_KEY_TTL_MS };
   openedKeys.delete(id);
   openedKeys.set(id, opened);
   if (openedKeys.size > OPENED_KEYS_MAX) openedKeys.delete(openedKeys.keys().next().value!);
@@ -414,7 +424,7 @@ export async function findTeamRunConnections(
 
 /** A connection read for a run, with its key opened; never leaves the server. */
 export function openRunConnection(config: Config, row: RunConnectionRow): OpenConnection & { id: string; organizationId: string } {
-  const opened = openedKey(config, row.id, row.apiKeySealed);
+  const opened = openedKey(config, row.id, row.apiKeySealed, row.name);
   const kind = fromDbKind(row.kind);
   // The same object while nothing of it changed: the provider's SDK client built for it is reused (provider-client.ts).
   const kept = opened.connection;
@@ -450,7 +460,7 @@ export async function warmRunConnections(db: DbOrTx, config: Config): Promise<bo
 export async function openProviderConnection(db: DbOrTx, config: Config, id: string): Promise<OpenConnection & { id: string; organizationId: string }> {
   const row = await db.providerConnection.findUnique({ where: { id }, select: { id: true, organizationId: true, name: true, kind: true, baseUrl: true, apiKeySealed: true } });
   if (!row) return fail("NOT_FOUND", PROVIDER_MSG.notFound);
-  return { id: row.id, organizationId: row.organizationId, name: row.name, kind: fromDbKind(row.kind), baseUrl: row.baseUrl, apiKey: openedKey(config, row.id, row.apiKeySealed).apiKey };
+  return { id: row.id, organizationId: row.organizationId, name: row.name, kind: fromDbKind(row.kind), baseUrl: row.baseUrl, apiKey: openedKey(config, row.id, row.apiKeySealed, row.name).apiKey };
 }
 
 /**
