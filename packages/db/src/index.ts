@@ -30,20 +30,7 @@ export function createDb({ url, max = 10, warn = console.warn }: CreateDbOptions
   // Our own pool rather than the adapter's, so its use can be measured; $disconnect still ends it.
   // Prisma's queries bring their own type parsers; hotRead and hotQuery read timestamptz with the fast one.
   const pool = new pg.Pool({ connectionString: url, max, types: fastTimestampTypes });
-  // An idle connection that drops (a database restart) must not crash the process: the pool forgets
-  // it, and the next query opens a new one or fails with its own error.
-  pool.on("error", () => {});
-  // A connection lost while checked out (a transaction's, rawTransaction's) must not crash it either: the pool
-  // listens only to idle ones. Its pending query fails with the error, and its holder releases it with that.
-  // Told once per connection (node-postgres may emit twice: the server's message, then the socket's end).
-  pool.on("connect", (client) => {
-    let told = false;
-    client.on("error", (error) => {
-      if (told) return;
-      told = true;
-      warn(`database connection lost: ${error.message}`);
-    });
-  });
+  tellConnectionErrors(pool, (error) => warn(`database connection lost: ${error.message}`));
   const db = new PrismaClient({ adapter: new PrismaPg(pool, { disposeExternalPool: true, statementNameGenerator: preparedStatementNames() }) });
   pools.set(db, pool);
   return db;
@@ -246,18 +233,27 @@ export type Pool = pg.Pool;
  */
 export function createPool({ url, max = 4 }: CreateDbOptions, onError: (error: Error) => void): Pool {
   const pool = new pg.Pool({ connectionString: url, max, connectionTimeoutMillis: 5_000 });
-  // A connection's error is told once, by its own listener (idle or checked out); the pool's, which an
-  // idle connection's error also reaches, only keeps it from being uncaught.
+  tellConnectionErrors(pool, onError);
+  return pool;
+}
+
+/**
+ * A connection that drops (a database restart, its backend terminated) must not crash the process,
+ * idle or checked out (a transaction's, rawTransaction's: the pool listens only to idle ones). Its
+ * pending query fails with the error and its holder releases it with that; `tell` hears it once per
+ * connection (node-postgres may emit twice: the server's message, then the socket's end). The pool's own
+ * listener, which an idle connection's error also reaches, only keeps it from being uncaught.
+ */
+function tellConnectionErrors(pool: Pool, tell: (error: Error) => void): void {
   const told = new WeakSet<pg.PoolClient>();
   pool.on("error", () => undefined);
   pool.on("connect", (client) =>
     client.on("error", (error) => {
       if (told.has(client)) return;
       told.add(client);
-      onError(error);
+      tell(error);
     }),
   );
-  return pool;
 }
 
 /** Distinct statements prepared at most: beyond, a statement is planned each time (bounds the server's memory). */
