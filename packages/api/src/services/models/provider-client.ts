@@ -186,11 +186,9 @@ export function describeProviderError(
   if (privateAddress) return { status: null, message: PROVIDER_MSG.privateAddress(name, privateAddress.address), detail: null };
   const redirect = inCauses(error, RedirectRefusedError);
   if (redirect) return { status: redirect.status, message: PROVIDER_MSG.redirected(name, redirect.status, redirect.host), detail: null };
-  if (inCauses(error, AnswerTooLargeError)) {
-    return { status: null, message: PROVIDER_MSG.answerTooLarge(name, BUFFERED_ANSWER_MAX_BYTES / 1024 / 1024), detail: innermostMessage(error) };
-  }
   const raw = innermostMessage(error);
   const detail = raw === null ? null : redactKey(raw, apiKey).slice(0, 1000);
+  if (inCauses(error, AnswerTooLargeError)) return { status: null, message: PROVIDER_MSG.answerTooLarge(name, BUFFERED_ANSWER_MAX_BYTES / 1024 / 1024), detail };
   // An error of an SDK not loaded yet cannot be: its class is not asked.
   const isA = (kind: "APIUserAbortError" | "APIConnectionTimeoutError" | "APIConnectionError" | "APIError") =>
     (sdks.OpenAI !== undefined && error instanceof sdks.OpenAI[kind]) || (sdks.Anthropic !== undefined && error instanceof sdks.Anthropic[kind]);
