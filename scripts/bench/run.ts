@@ -182,8 +182,16 @@ async function startProvider(): Promise<{ child: ChildProcess; openaiBaseUrl: st
 /** Changes how the provider answers the next calls; resolves once it has acknowledged the change. */
 async function setAnswer(child: ChildProcess, answer: typeof ANSWER) {
   await new Promise<void>((resolve, reject) => {
-    child.once("message", () => resolve());
-    child.once("exit", (code) => reject(new Error(`the fake provider exited (${code}) before it took the new answer`)));
+    const took = () => {
+      child.off("exit", exited);
+      resolve();
+    };
+    const exited = (code: number | null) => {
+      child.off("message", took);
+      reject(new Error(`the fake provider exited (${code}) before it took the new answer`));
+    };
+    child.once("message", took);
+    child.once("exit", exited);
     child.send(answer, (error) => error && reject(error));
   });
 }

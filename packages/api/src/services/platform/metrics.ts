@@ -41,7 +41,7 @@ export const rateLimitRefusals = new Counter({
 /** Production signals sent in: spans and events kept as generations, and spans dropped for naming no prompt. */
 export const productionIngested = new Counter({
   name: "promptly_production_ingested_total",
-  help: "Production signals received, by source (otel, langfuse, api) and result (generation, score, dropped; failed: an accepted request given up after failing to merge; set_aside: one kept aside for an operator after failing to merge again and again)",
+  help: "Production signals received, by source (otel, langfuse, api) and result (generation, score, dropped; failed: the generation events of an accepted request given up after failing to merge; set_aside: those of one kept aside for an operator after failing to merge again and again)",
   labelNames: ["source", "result"] as const,
   registers: [metricsRegistry],
 });
