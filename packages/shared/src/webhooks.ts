@@ -36,6 +36,8 @@ export const WEBHOOK_EVENT_TEXT: Record<WebhookEvent, string> = {
 const WEBHOOK_URL_MAX = 2000;
 
 export const WEBHOOK_MSG = {
+  /** A subscription's secret sealed under another app secret: no delivery can be signed. */
+  secretUnreadable: "The webhook's signing secret could not be read (was APP_SECRET changed?): create the webhook again",
   urlInvalid: "Enter a URL starting with https:// or http://",
   urlTooLong: `A webhook URL has at most ${WEBHOOK_URL_MAX} characters`,
   urlCredentials: "A webhook URL may not carry a user name or password",

@@ -3,6 +3,7 @@
 // is recorded with a reason and waits its delay, and the last one fails it for good. It never throws out
 // of the attempt, which left the delivery pending for the sweep to queue again every few minutes, forever.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { WEBHOOK_MSG } from "@promptly/shared";
 import { createHarness, type Harness } from "../../../testing/harness.ts";
 import { createWorld } from "../../../testing/teams-support.ts";
 import { sealSecret } from "../platform/secret-box.ts";
@@ -33,13 +34,13 @@ describe("attemptDelivery", () => {
     expect(await attemptDelivery(deps, delivery.id)).toBe("retrying");
     const first = await db.webhookDelivery.findUniqueOrThrow({ where: { id: delivery.id } });
     expect(first).toMatchObject({ status: "pending", attempts: 1, lastStatusCode: null });
-    expect(first.lastError).toMatch(/signing secret could not be read/);
+    expect(first.lastError).toBe(WEBHOOK_MSG.secretUnreadable);
     expect(first.nextAttemptAt!.getTime()).toBeGreaterThanOrEqual(before + 60_000);
 
     await db.$executeRaw`UPDATE webhook_deliveries SET next_attempt_at = now() WHERE id = ${delivery.id}::uuid`;
     expect(await attemptDelivery(deps, delivery.id)).toBe("failed");
     const last = await db.webhookDelivery.findUniqueOrThrow({ where: { id: delivery.id } });
     expect(last).toMatchObject({ status: "failed", attempts: 2, nextAttemptAt: null });
-    expect(last.lastError).toMatch(/signing secret could not be read/);
+    expect(last.lastError).toBe(WEBHOOK_MSG.secretUnreadable);
   });
 });

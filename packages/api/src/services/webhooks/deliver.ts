@@ -99,7 +99,7 @@ function openWebhookSecret(appSecret: string, row: Claimed): string {
   try {
     return Buffer.from(openSecret(appSecret, "webhook secret v1", row.subscriptionId, row.secretSealed)).toString("utf8");
   } catch {
-    throw new Error("The webhook's signing secret could not be read (was APP_SECRET changed?): create the webhook again");
+    throw new Error(WEBHOOK_MSG.secretUnreadable);
   }
 }
 
