@@ -1097,6 +1097,7 @@ async function writeIn(tx: RawTransaction, db: Db, caller: Caller, teamId: strin
           SELECT DISTINCT ON (g.trace_id) g.id, g.observation_id, g.trace_id, g.prompt_id, g.version, g.environment
             FROM generations g JOIN waiting w ON w.trace_id = g.trace_id LEFT JOIN prompts p ON p.id = g.prompt_id ${joins}
            WHERE g.team_id = ${teamId}::uuid AND (g.prompt_id IS NULL OR ${visible})
+           -- scoreTargets' rule for a trace's generation, in SQL: one of a prompt first, then the earliest (change both together).
            ORDER BY g.trace_id, g.prompt_id IS NULL, g.started_at
         )
         UPDATE scores s SET generation_id = g.id, observation_id = g.observation_id, prompt_id = g.prompt_id, version = g.version, environment = g.environment
@@ -1219,6 +1220,7 @@ async function scoreTargets(tx: RawTransaction, caller: Caller, teamId: string, 
     }
     const generation = score.observationId
       ? generations.find((row) => row.observationId === score.observationId)
+      // A trace's generation: one of a prompt first, then the earliest (the rows are by start); writeIn's relink of waiting scores orders alike.
       : score.traceId ? (generations.find((row) => row.traceId === score.traceId && row.promptId) ?? generations.find((row) => row.traceId === score.traceId)) : undefined;
     // A trace or span not seen (not sent yet, or of a generation the caller may not see) is stored
     // unlinked and linked when its generation comes: scores often arrive before the tracing
