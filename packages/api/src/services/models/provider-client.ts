@@ -39,10 +39,10 @@ export interface ProviderFailure {
 const DEFAULT_TIMEOUT_MS = 60_000;
 
 /** What both SDKs are built with: the connection's key and base URL, the outbound rule's fetch, no retries, the timeout. */
-const clientOptions = (connection: OpenConnection, options: CallOptions, buffered: boolean) => ({
+const clientOptions = (connection: OpenConnection, options: CallOptions) => ({
   apiKey: connection.apiKey,
   baseURL: connection.baseUrl ?? undefined,
-  fetch: providerFetch(options.allowPrivate, connection.id ? { id: connection.id, baseUrl: connection.baseUrl } : undefined, buffered),
+  fetch: providerFetch(options.allowPrivate, connection.id ? { id: connection.id, baseUrl: connection.baseUrl } : undefined),
   maxRetries: 0,
   timeout: options.timeoutMs || DEFAULT_TIMEOUT_MS,
 });
@@ -58,14 +58,13 @@ function sdkClient<T extends OpenAI | Anthropic>(
   sdk: "openai" | "anthropic",
   connection: OpenConnection,
   options: CallOptions,
-  buffered: boolean,
   build: (options: ReturnType<typeof clientOptions>) => T,
 ): T {
   let clients = builtClients.get(connection);
   if (!clients) builtClients.set(connection, (clients = new Map()));
-  const key = `${sdk}:${options.allowPrivate}:${options.timeoutMs}:${buffered}`;
+  const key = `${sdk}:${options.allowPrivate}:${options.timeoutMs}`;
   let client = clients.get(key) as T | undefined;
-  if (!client) clients.set(key, (client = build(clientOptions(connection, options, buffered))));
+  if (!client) clients.set(key, (client = build(clientOptions(connection, options))));
   return client;
 }
 
@@ -104,14 +103,13 @@ export const loadedProviderModules = (): string[] => [
   ...(sdks.OpenAI ? ["openai"] : []), ...(sdks.Anthropic ? ["@anthropic-ai/sdk"] : []), ...(outboundLoaded() ? ["undici"] : []),
 ];
 
-/** `buffered`: the answer is read whole, not streamed (outbound.ts's cheaper fetch for it). */
-const openaiClient = async (connection: OpenConnection, options: CallOptions, buffered = false) => {
+const openaiClient = async (connection: OpenConnection, options: CallOptions) => {
   const Sdk = await loadOpenAI();
-  return sdkClient("openai", connection, options, buffered, (built) => new Sdk(built));
+  return sdkClient("openai", connection, options, (built) => new Sdk(built));
 };
-const anthropicClient = async (connection: OpenConnection, options: CallOptions, buffered = false) => {
+const anthropicClient = async (connection: OpenConnection, options: CallOptions) => {
   const Sdk = await loadAnthropic();
-  return sdkClient("anthropic", connection, options, buffered, (built) => new Sdk(built));
+  return sdkClient("anthropic", connection, options, (built) => new Sdk(built));
 };
 
 /** The provider's own message, without its JSON wrapping where the SDK kept it. */
@@ -356,7 +354,7 @@ export async function completeModelAnswer(
 ): Promise<{ text: string; toolCalls: ToolCall[]; inputTokens: number | null; outputTokens: number | null }> {
   const messages = asMessages(request.input);
   if (connection.kind === "anthropic") {
-    const message = await (await anthropicClient(connection, options, true)).messages.create(
+    const message = await (await anthropicClient(connection, options)).messages.create(
       { ...anthropicRequest(request.model, messages, request.parameters, request), stream: false },
       { signal: options.signal },
     );
@@ -364,7 +362,7 @@ export async function completeModelAnswer(
     const toolCalls = message.content.flatMap((block) => (block.type === "tool_use" ? [{ id: block.id, name: block.name, arguments: JSON.stringify(block.input) }] : []));
     return { text, toolCalls, inputTokens: message.usage.input_tokens, outputTokens: message.usage.output_tokens };
   }
-  const completion = await (await openaiClient(connection, options, true)).chat.completions.create(
+  const completion = await (await openaiClient(connection, options)).chat.completions.create(
     { ...openaiRequest(connection, request.model, messages, request.parameters, request), stream: false },
     { signal: options.signal },
   );

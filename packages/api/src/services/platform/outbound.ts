@@ -6,7 +6,8 @@
 // a provider's redirect is a failed call.
 import { lookup as dnsLookup, type LookupAddress } from "node:dns";
 import { BlockList, createServer, isIP, type AddressInfo } from "node:net";
-import { brotliDecompressSync, gunzipSync, inflateSync } from "node:zlib";
+import { pipeline, type Readable, type Transform } from "node:stream";
+import { brotliDecompressSync, createBrotliDecompress, createGunzip, createInflate, gunzipSync, inflateSync } from "node:zlib";
 import { createRequire } from "node:module";
 import type { Agent } from "undici";
 
@@ -216,13 +217,13 @@ export function dropProviderAgents(connectionId: string): void {
  * with a RedirectRefusedError. With
  * `connection` (a stored connection), the dispatcher is that connection's kept agent, looked up at each
  * call (a client kept across calls follows a changed connection's new agent; the check runs on each
- * connection it opens); without, one for this fetch alone. `buffered`: for answers read whole (not
- * streamed), each call a plain undici request whose body is read whole into the Response: about 250 µs
- * of CPU less per call than fetch's streams (an evaluation makes thousands of such calls).
+ * connection it opens); without, one for this fetch alone. Each call is a plain undici request, not
+ * undici's fetch (see providerRequest): about 250 µs of CPU less per answer read whole (an evaluation
+ * makes thousands of such calls) and 500 µs per streamed one.
  */
-export function providerFetch(allowPrivate: boolean, connection?: { id: string; baseUrl: string | null }, buffered = false): typeof fetch {
+export function providerFetch(allowPrivate: boolean, connection?: { id: string; baseUrl: string | null }): typeof fetch {
   const ownAgent = connection ? null : guardedAgent(allowPrivate);
-  const guarded = fetchThrough(() => ownAgent ?? keptAgent(connection!.id, connection!.baseUrl, allowPrivate), buffered);
+  const guarded = fetchThrough(() => ownAgent ?? keptAgent(connection!.id, connection!.baseUrl, allowPrivate), true);
   return (async (input: Parameters<typeof fetch>[0], init?: Parameters<typeof fetch>[1]) => {
     const response = await guarded(input, init);
     if (!REDIRECT_STATUSES.has(response.status)) return response;
@@ -251,12 +252,16 @@ export function outboundFetch(allowPrivate: boolean): typeof fetch {
   return fetchThrough(() => dispatcher, false);
 }
 
-/** The rule's fetch over the agent `agentOf` answers at each call (its connector checks each address); never following a redirect. */
-function fetchThrough(agentOf: () => Agent, buffered: boolean): typeof fetch {
+/**
+ * The rule's fetch over the agent `agentOf` answers at each call (its connector checks each address);
+ * never following a redirect. `provider`: a provider SDK's calls (a string body, or none) go through
+ * providerRequest.
+ */
+function fetchThrough(agentOf: () => Agent, provider: boolean): typeof fetch {
   const guarded = ((input: Parameters<Undici["fetch"]>[0], init?: Parameters<Undici["fetch"]>[1]) => {
     const dispatcher = agentOf();
-    if (buffered && (typeof input === "string" || input instanceof URL) && (init?.body == null || typeof init.body === "string")) {
-      return bufferedFetch(input, init, dispatcher);
+    if (provider && (typeof input === "string" || input instanceof URL) && (init?.body == null || typeof init.body === "string")) {
+      return providerRequest(input, init, dispatcher);
     }
     return loadUndici().fetch(input, { ...init, redirect: "manual", dispatcher });
   }) as unknown as typeof fetch;
@@ -267,9 +272,9 @@ const NULL_BODY_STATUSES = new Set([101, 103, 204, 205, 304]);
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 
 /**
- * The most of an answer read whole, as sent and once decoded: generous for any model's answer, and a
- * provider (its URL an admin's to set) that answers endlessly, or a small gzip that inflates to
- * gigabytes, fails its call instead of taking the server's memory.
+ * The most of a provider's answer, as sent and once decoded, read whole or streamed: generous for any
+ * model's answer, and a provider (its URL an admin's to set) that answers endlessly, or a small gzip
+ * that inflates to gigabytes, fails its call instead of taking the server's memory.
  */
 export const BUFFERED_ANSWER_MAX_BYTES = 32 * 1024 * 1024;
 
@@ -300,6 +305,61 @@ async function readCapped(body: Awaited<ReturnType<Undici["request"]>>["body"], 
   return Buffer.concat(chunks, length);
 }
 
+/** The content encodings a provider's answer is decoded from, as fetch decodes them. */
+const DECODED_ENCODINGS = new Set(["gzip", "x-gzip", "deflate", "br"]);
+
+/** A decoder of `encoding` (one of DECODED_ENCODINGS) for a streamed body. */
+function decoderStream(encoding: string): Transform {
+  if (encoding === "deflate") return createInflate();
+  if (encoding === "br") return createBrotliDecompress();
+  return createGunzip();
+}
+
+/**
+ * A streamed answer (server-sent events) as the provider SDKs read it: its body undici's Node stream
+ * (decoded when `encoding` is one), handed over as an async iterable, which both SDKs read as it is
+ * (their ReadableStreamToAsyncIterable) in place of fetch's WHATWG stream, the costlier part of a
+ * streamed call. Read as fetch's body fails: an abort as the signal's reason, a cut connection or a
+ * body that cannot be decoded as a TypeError "terminated" with the cause, and once past
+ * BUFFERED_ANSWER_MAX_BYTES (decoded) with AnswerTooLargeError as the cause, the connection closed.
+ * Leaving the loop early (the SDK's cancel) closes it too.
+ */
+function streamedResponse(sent: Readable, encoding: string | null, status: number, headers: Headers, signal: AbortSignal | undefined): Response {
+  const body: Readable = encoding ? pipeline(sent, decoderStream(encoding), () => undefined) : sent;
+  const close = () => {
+    body.destroy();
+    sent.destroy();
+  };
+  const chunks: AsyncIterable<Uint8Array> = {
+    [Symbol.asyncIterator]() {
+      const reading = body[Symbol.asyncIterator]() as AsyncIterator<Uint8Array>;
+      let length = 0;
+      return {
+        async next() {
+          let step: IteratorResult<Uint8Array>;
+          try {
+            step = await reading.next();
+          } catch (error) {
+            throw fetchFailure(error, signal, "terminated");
+          }
+          if (!step.done && (length += step.value.length) > BUFFERED_ANSWER_MAX_BYTES) {
+            close();
+            throw new TypeError("terminated", { cause: new AnswerTooLargeError(encoding ? "decoded" : "sent") });
+          }
+          return step;
+        },
+        async return() {
+          close();
+          return { done: true, value: undefined };
+        },
+      };
+    },
+  };
+  const response = new Response(null, { status, headers });
+  Object.defineProperty(response, "body", { value: chunks });
+  return response;
+}
+
 /** A compressed body decoded, at most BUFFERED_ANSWER_MAX_BYTES of it; the same bytes for an encoding not decoded here. */
 function decoded(bytes: Buffer, encoding: string): Buffer {
   const options = { maxOutputLength: BUFFERED_ANSWER_MAX_BYTES };
@@ -315,24 +375,27 @@ function decoded(bytes: Buffer, encoding: string): Buffer {
   }
 }
 
+/** A failure as fetch gives it: an abort the signal's reason, anything else a TypeError (`message`) with the cause. */
+const fetchFailure = (error: unknown, signal: AbortSignal | undefined, message: string): unknown =>
+  signal?.aborted ? (signal.reason ?? error) : new TypeError(message, { cause: error });
+
 /**
- * fetch's behaviour for a request with a string body whose answer is read whole: errors as fetch's (a
- * network error is a TypeError "fetch failed" with the cause, an abort the signal's reason), a
- * compressed body decoded, a redirect answered as it came (as fetch's `redirect: "manual"`). An answer
- * past BUFFERED_ANSWER_MAX_BYTES (as sent, or decoded) is a network error, its cause AnswerTooLargeError.
+ * fetch's behaviour for a provider SDK's request (a string body, or none), through a plain undici
+ * request: errors as fetch's (a network error is a TypeError "fetch failed" with the cause, an abort
+ * the signal's reason), a compressed body decoded, a redirect answered as it came (as fetch's
+ * `redirect: "manual"`). A successful answer of server-sent events streams (streamedResponse); any
+ * other is read whole. An answer past BUFFERED_ANSWER_MAX_BYTES (as sent, or decoded) is a network
+ * error, its cause AnswerTooLargeError.
  */
-async function bufferedFetch(input: string | URL, init: Parameters<Undici["fetch"]>[1], dispatcher: Agent): Promise<Response> {
+async function providerRequest(input: string | URL, init: Parameters<Undici["fetch"]>[1], dispatcher: Agent): Promise<Response> {
   const signal = init?.signal ?? undefined;
   const headers: string[] = [];
   new Headers(init?.headers as ConstructorParameters<typeof Headers>[0]).forEach((value, name) => headers.push(name, value));
   let answer: Awaited<ReturnType<Undici["request"]>>;
-  let bytes: Buffer;
   try {
     answer = await loadUndici().request(input, { method: (init?.method ?? "GET") as "GET", headers, body: (init?.body as string | undefined) ?? null, signal, dispatcher });
-    bytes = await readCapped(answer.body, answer.headers["content-length"]);
   } catch (error) {
-    if (signal?.aborted) throw signal.reason ?? error;
-    throw new TypeError("fetch failed", { cause: error });
+    throw fetchFailure(error, signal, "fetch failed");
   }
   const responseHeaders = new Headers();
   for (const [name, value] of Object.entries(answer.headers)) {
@@ -340,12 +403,20 @@ async function bufferedFetch(input: string | URL, init: Parameters<Undici["fetch
     for (const one of Array.isArray(value) ? value : [value]) responseHeaders.append(name, one);
   }
   const encoding = responseHeaders.get("content-encoding")?.trim().toLowerCase();
-  if (encoding && bytes.length) {
-    bytes = decoded(bytes, encoding);
-    if (["gzip", "x-gzip", "deflate", "br"].includes(encoding)) {
-      responseHeaders.delete("content-encoding");
-      responseHeaders.delete("content-length");
-    }
+  const decodes = encoding !== undefined && DECODED_ENCODINGS.has(encoding);
+  if (decodes) {
+    responseHeaders.delete("content-encoding");
+    responseHeaders.delete("content-length");
   }
+  if (answer.statusCode >= 200 && answer.statusCode < 300 && responseHeaders.get("content-type")?.trim().toLowerCase().startsWith("text/event-stream")) {
+    return streamedResponse(answer.body, decodes ? encoding : null, answer.statusCode, responseHeaders, signal);
+  }
+  let bytes: Buffer;
+  try {
+    bytes = await readCapped(answer.body, answer.headers["content-length"]);
+  } catch (error) {
+    throw fetchFailure(error, signal, "fetch failed");
+  }
+  if (decodes && bytes.length) bytes = decoded(bytes, encoding);
   return new Response(NULL_BODY_STATUSES.has(answer.statusCode) ? null : new Uint8Array(bytes), { status: answer.statusCode, headers: responseHeaders });
 }
