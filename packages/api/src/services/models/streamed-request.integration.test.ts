@@ -1,0 +1,122 @@
+// A streamed answer reaches the SDKs as undici's own body stream (outbound.ts's providerRequest), not
+// fetch's: it must read as fetch's did. A compressed stream is decoded piece by piece, leaving the loop
+// or aborting closes the provider's connection, and a connection cut mid-answer fails the call as
+// fetch's body would. A local server stands in for the provider.
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { createGzip } from "node:zlib";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { streamModelAnswer, type OpenConnection, type StreamPiece } from "./provider-client.ts";
+
+const openaiEvent = (delta: object) =>
+  `data: ${JSON.stringify({ id: "chatcmpl-1", object: "chat.completion.chunk", created: 0, model: "m", choices: [{ index: 0, delta, logprobs: null, finish_reason: null }] })}\n\n`;
+const anthropicEvent = (data: { type: string } & Record<string, unknown>) => `event: ${data.type}\ndata: ${JSON.stringify(data)}\n\n`;
+const anthropicStart = anthropicEvent({
+  type: "message_start",
+  message: { id: "msg_1", type: "message", role: "assistant", model: "m", content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: 1, output_tokens: 1 } },
+});
+const anthropicText = (text: string) => anthropicEvent({ type: "content_block_delta", index: 0, delta: { type: "text_delta", text } });
+const anthropicEnd =
+  anthropicEvent({ type: "content_block_stop", index: 0 }) +
+  anthropicEvent({ type: "message_delta", delta: { stop_reason: "end_turn", stop_sequence: null }, usage: { output_tokens: 3 } }) +
+  anthropicEvent({ type: "message_stop" });
+const words = ["Once ", "upon ", "a ", "time"];
+
+/** Each answer's events, by kind: the words as text pieces, then the end. */
+const events = {
+  openai: [openaiEvent({ role: "assistant", content: "" }), ...words.map((word) => openaiEvent({ content: word })), "data: [DONE]\n\n"],
+  anthropic: [anthropicStart, anthropicEvent({ type: "content_block_start", index: 0, content_block: { type: "text", text: "" } }), ...words.map(anthropicText), anthropicEnd],
+};
+
+/** The test's way to see the provider's side: each answer's close. */
+let closed: Promise<void>[] = [];
+let mode: "gzip" | "hold" | "cut" = "gzip";
+
+function answer(kind: "openai" | "anthropic", res: ServerResponse) {
+  const list = events[kind];
+  closed.push(new Promise((resolve) => res.on("close", () => resolve())));
+  if (mode === "gzip") {
+    // Compressed, each event flushed as it goes: the client decodes pieces as they come.
+    res.writeHead(200, { "content-type": "text/event-stream", "content-encoding": "gzip" });
+    const gzip = createGzip();
+    gzip.pipe(res);
+    for (const event of list) gzip.write(event, () => gzip.flush());
+    gzip.end();
+    return;
+  }
+  res.writeHead(200, { "content-type": "text/event-stream" });
+  // The head of the answer and its first word; then held open, or the connection cut.
+  res.write(list.slice(0, kind === "openai" ? 2 : 3).join(""), () => {
+    if (mode === "cut") res.socket?.destroy();
+  });
+}
+
+const server = createServer((req: IncomingMessage, res: ServerResponse) => {
+  req.resume();
+  req.on("end", () => answer(req.url?.includes("/messages") ? "anthropic" : "openai", res));
+});
+let baseUrl = "";
+beforeAll(async () => {
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+afterAll(async () => {
+  server.closeAllConnections();
+  await new Promise((resolve) => server.close(resolve));
+});
+
+const kinds = ["openai-compatible", "anthropic"] as const;
+const connectionOf = (kind: (typeof kinds)[number]): OpenConnection => ({ kind, baseUrl: kind === "anthropic" ? baseUrl : `${baseUrl}/v1`, apiKey: "sk-streamed-0001" });
+const ask = (kind: (typeof kinds)[number], signal?: AbortSignal) =>
+  streamModelAnswer(connectionOf(kind), { allowPrivate: true, timeoutMs: 10_000, signal }, { model: "m", input: { type: "text", text: "A story" }, parameters: {} });
+const textOf = (pieces: StreamPiece[]) => pieces.flatMap((piece) => (piece.type === "text" ? [piece.text] : [])).join("");
+
+describe("a streamed answer read from undici's body", () => {
+  it.each(kinds)("%s: a gzip-compressed event stream is decoded, every piece in order", async (kind) => {
+    mode = "gzip";
+    const pieces: StreamPiece[] = [];
+    for await (const piece of ask(kind)) pieces.push(piece);
+    expect(textOf(pieces)).toBe(words.join(""));
+  });
+
+  it.each(kinds)("%s: leaving the loop after the first piece closes the provider's connection", async (kind) => {
+    mode = "hold";
+    closed = [];
+    for await (const piece of ask(kind)) {
+      if (piece.type === "text") break;
+    }
+    // The answer was held open by the server: only the client's close ends it.
+    await expect(closed[0]).resolves.toBeUndefined();
+  });
+
+  it.each(kinds)("%s: an abort after the first piece ends the answer and closes the provider's connection", async (kind) => {
+    mode = "hold";
+    closed = [];
+    const controller = new AbortController();
+    const pieces: StreamPiece[] = [];
+    const reading = (async () => {
+      for await (const piece of ask(kind, controller.signal)) {
+        pieces.push(piece);
+        if (piece.type === "text") controller.abort();
+      }
+    })();
+    // As with fetch: the SDKs end (or fail with their abort error) once the signal is aborted.
+    await reading.catch((error: unknown) => expect((error as Error).name).toMatch(/Abort/));
+    expect(textOf(pieces)).toBe(words[0]);
+    await expect(closed[0]).resolves.toBeUndefined();
+  });
+
+  it.each(kinds)("%s: a connection cut mid-answer fails the call as fetch's body did (TypeError terminated)", async (kind) => {
+    mode = "cut";
+    const pieces: StreamPiece[] = [];
+    const failure = await (async () => {
+      for await (const piece of ask(kind)) pieces.push(piece);
+    })().then(
+      () => null,
+      (error: unknown) => error,
+    );
+    expect(textOf(pieces)).toBe(words[0]);
+    expect(failure).toBeInstanceOf(TypeError);
+    expect((failure as TypeError).message).toBe("terminated");
+  });
+});
