@@ -107,7 +107,7 @@ async function main() {
       return;
     }
     if (ingestRetry) {
-      const count = await retrySetAsideIngestion(db);
+      const count = await retrySetAsideIngestion(db, new Date());
       console.log(count ? `${count} set-aside request${count === 1 ? "" : "s"} put back: the running servers merge them within seconds.` : "No request is set aside.");
       return;
     }

@@ -52,6 +52,7 @@ export const AUDIT_ACTION_LABELS = {
   "super_user.grant": "Super user granted",
   "super_user.revoke": "Super user revoked",
   "user.app_role": "App role changed",
+  "ingestion.retry": "Set-aside production signals put back",
 } as const satisfies Record<string, string>;
 
 /** The audit log's page size. */

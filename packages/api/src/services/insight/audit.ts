@@ -52,7 +52,8 @@ export type AuditAction =
   | "two_factor.disable"
   | "super_user.grant"
   | "super_user.revoke"
-  | "user.app_role";
+  | "user.app_role"
+  | "ingestion.retry";
 
 export interface AuditEntry {
   /** The organization it happened in; null only for account-level events (two-factor, super user). */

@@ -38,10 +38,14 @@ export const rateLimitRefusals = new Counter({
   registers: [metricsRegistry],
 });
 
-/** Production signals sent in: spans and events kept as generations, and spans dropped for naming no prompt. */
+/**
+ * Production signals sent in, one unit a signal: a generation (however many events of it one request
+ * holds), a score, or a span dropped. Set aside and put back count the same units, so what is aside now
+ * is set_aside minus put_back.
+ */
 export const productionIngested = new Counter({
   name: "promptly_production_ingested_total",
-  help: "Production signals received, by source (otel, langfuse, api) and result (generation, score, dropped; failed: the generation events of an accepted request given up after failing to merge; set_aside: those of one kept aside for an operator after failing to merge again and again)",
+  help: "Production signals received, by source (otel, langfuse, api) and result; one unit is a generation (its events in one request count once), a score or a dropped span. generation, score: written; dropped: spans that named no prompt or were not kept; failed: the signals of an accepted request given up after failing to merge; set_aside: those of a request set aside for an operator after failing to merge again and again, each time it is; put_back: those of a set-aside request put back (ingest-retry), counted when it is next merged or fails, so set_aside minus put_back is what is aside now",
   labelNames: ["source", "result"] as const,
   registers: [metricsRegistry],
 });

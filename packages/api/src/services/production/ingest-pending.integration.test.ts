@@ -36,6 +36,15 @@ const stored = async (ids: string[]) =>
 /** The team's generation events waiting to be merged (a request's are in a row per shard). */
 const pending = async () =>
   (await h.services.db.$queryRaw<{ n: number }[]>`SELECT coalesce(sum(generations), 0)::int AS n FROM ingest_pending WHERE team_id = ${team.id}::uuid`)[0]!.n;
+/** The team's requests waiting (set aside or not). */
+const pendingRows = async () =>
+  h.services.db.$queryRaw<{ attempts: number; lasting: number; lastError: string | null; setAside: boolean }[]>`
+    SELECT attempts, lasting_failures AS lasting, last_error AS "lastError", set_aside_at IS NOT NULL AS "setAside" FROM ingest_pending WHERE team_id = ${team.id}::uuid ORDER BY id`;
+/** What /metrics counts of OpenTelemetry's signals so far under `result`. */
+const ingested = async (result: string) => {
+  const metrics = await renderMetrics({ db: h.services.db });
+  return Number(new RegExp(`^promptly_production_ingested_total\\{source="otel",result="${result}"\\} (\\d+)$`, "m").exec(metrics)?.[1] ?? 0);
+};
 
 /** A connection holding generations' locks, so a merge that reaches one of them waits inside its transaction. */
 async function holdGenerations(...observationIds: string[]) {
@@ -61,6 +70,10 @@ async function holdGenerations(...observationIds: string[]) {
         else await Promise.race([settling, new Promise((resolve) => setTimeout(resolve, 20))]);
       }
       return cuts;
+    },
+    /** Cuts off every merge that waits on the lock until `done` says so (merges started by a sweep, say). */
+    async cutUntil(done: () => Promise<boolean>) {
+      while (!(await done())) if ((await waiting()) > 0) await cancelWaiting();
     },
     async release() {
       await holder.query("ROLLBACK");
@@ -140,7 +153,9 @@ it("sets aside a request that keeps failing for what it holds, with its error, s
   expect(await stored([next])).toEqual([{ observationId: next, promptId: prompt.id }]);
   const aside = await h.services.db.$queryRaw<{ attempts: number; lasting: number; lastError: string; setAside: boolean }[]>`
     SELECT attempts, lasting_failures AS lasting, last_error AS "lastError", set_aside_at IS NOT NULL AS "setAside" FROM ingest_pending WHERE team_id = ${team.id}::uuid`;
-  expect(aside).toEqual([{ attempts: 10, lasting: 8, lastError: expect.stringMatching(/JSON/), setAside: true }]);
+  expect(aside).toEqual([{ attempts: 10, lasting: 8, lastError: expect.stringMatching(/^SyntaxError: .*JSON/), setAside: true }]);
+  // The error is kept for an operator without what was sent (JSON.parse quotes it).
+  expect(aside[0]!.lastError).not.toContain("what was sent");
   const metrics = await renderMetrics({ db: h.services.db });
   expect(metrics).toMatch(/^promptly_ingest_pending\{what="set_aside"\} 1$/m);
   expect(metrics).toMatch(/^promptly_ingest_pending\{what="requests"\} 0$/m);
@@ -149,9 +164,71 @@ it("sets aside a request that keeps failing for what it holds, with its error, s
   // Mended (here: what it holds made readable) and put back, as `npm run cli -- ingest-retry` does: merged by the next sweep.
   await h.services.db.$executeRaw`
     UPDATE ingest_pending SET sent = ${JSON.stringify({ generations: [], scores: [] })} WHERE team_id = ${team.id}::uuid`;
-  expect(await retrySetAsideIngestion(h.services.db)).toBe(1);
-  expect(await retrySetAsideIngestion(h.services.db)).toBe(0);
+  expect(await retrySetAsideIngestion(h.services.db, new Date())).toBe(1);
+  expect(await retrySetAsideIngestion(h.services.db, new Date())).toBe(0);
   const stop = startIngestMerges(h.services.db);
   await expect.poll(pending).toBe(0);
   await stop();
+});
+
+it("sets aside a request that keeps failing for a cause taken as passing, after enough tries for an outage to pass; put back, it counts once", async () => {
+  // A request of scores only, which its merges cannot write while their observation's lock is held (each cut off: a cancelled statement, which may pass).
+  const observationId = "passing-0001";
+  const scores = ["first", "second"].map((name) => ({ observationId, name, dataType: "numeric" as const, value: 1, stringValue: null, source: "api" as const }));
+  const before = { setAside: await ingested("set_aside"), putBack: await ingested("put_back"), score: await ingested("score") };
+  const held = await holdGenerations(observationId);
+  const first: Db = createDb({ url: h.database.url, max: 2 });
+  await acceptProduction(first, key, { generations: [], scores }, { source: "otel", dropped: 0 });
+  expect(await held.cutUntilSettled(first)).toBeGreaterThan(0);
+  await first.$disconnect();
+  expect(await pendingRows()).toEqual([{ attempts: expect.any(Number), lasting: 0, lastError: expect.stringMatching(/^57014: /), setAside: false }]);
+  // It has failed so all but once (about two hours of one process's tries): the next try sets it aside, its team's next requests go on.
+  await h.services.db.$executeRaw`UPDATE ingest_pending SET attempts = 119 WHERE team_id = ${team.id}::uuid`;
+  const second: Db = createDb({ url: h.database.url, max: 2 });
+  const stopSecond = startIngestMerges(second);
+  await held.cutUntil(async () => (await pendingRows()).every((row) => row.setAside));
+  await stopSecond();
+  await second.$disconnect();
+  expect(await pendingRows()).toEqual([{ attempts: 120, lasting: 0, lastError: expect.stringMatching(/^57014: /), setAside: true }]);
+  // Counted by its signals (two scores), not by its generations (none).
+  expect(await ingested("set_aside")).toBe(before.setAside + 2);
+
+  // Put back (audited, with how many), then merged once the cause passed: counted as put back and as written, once each.
+  expect(await retrySetAsideIngestion(h.services.db, new Date())).toBe(1);
+  const audited = await h.services.db.$queryRaw<{ actor: string; after: unknown }[]>`
+    SELECT actor_kind::text AS actor, after FROM audit_events WHERE action = 'ingestion.retry' ORDER BY created_at DESC LIMIT 1`;
+  expect(audited).toEqual([{ actor: "cli", after: { requests: 1 } }]);
+  await held.release();
+  const stop = startIngestMerges(h.services.db);
+  await expect.poll(async () => (await pendingRows()).length).toBe(0);
+  await stop();
+  expect(await ingested("put_back")).toBe(before.putBack + 2);
+  expect(await ingested("score")).toBe(before.score + 2);
+  expect(await ingested("set_aside")).toBe(before.setAside + 2);
+});
+
+it("tells a failure it cannot record on the request and keeps the request pending as it was", async () => {
+  // Recording the failure fails (here: a trigger refusing it; in life, the database failing again).
+  await h.services.db.$executeRawUnsafe(`
+    CREATE FUNCTION refuse_pending_update() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'not now'; END $$`);
+  await h.services.db.$executeRawUnsafe(`CREATE TRIGGER refuse_pending_update BEFORE UPDATE ON ingest_pending FOR EACH ROW EXECUTE FUNCTION refuse_pending_update()`);
+  try {
+    await h.services.db.$executeRaw`DELETE FROM ingest_pending WHERE team_id = ${team.id}::uuid`;
+    await h.services.db.$executeRaw`
+      INSERT INTO ingest_pending (team_id, shard, caller, source, sent, generations) VALUES (${team.id}::uuid, 0, ${JSON.stringify(key)}::jsonb, 'otel', 'unreadable', 1)`;
+    const heard: unknown[] = [];
+    const db: Db = createDb({ url: h.database.url, max: 2 });
+    const stop = startIngestMerges(db, { onError: (error) => heard.push(error) });
+    // The merge's failure is heard, and so is that it could not be recorded.
+    const notRecorded = () => heard.filter((error) => /kept pending, its failure not recorded: P0001: not now/.test(String(error))).length;
+    await expect.poll(notRecorded).toBeGreaterThan(0);
+    await stop();
+    await db.$disconnect();
+    expect(heard[0]).toBeInstanceOf(SyntaxError);
+    expect(await pendingRows()).toEqual([{ attempts: 0, lasting: 0, lastError: null, setAside: false }]);
+  } finally {
+    await h.services.db.$executeRawUnsafe(`DROP TRIGGER refuse_pending_update ON ingest_pending`);
+    await h.services.db.$executeRawUnsafe(`DROP FUNCTION refuse_pending_update()`);
+    await h.services.db.$executeRaw`DELETE FROM ingest_pending WHERE team_id = ${team.id}::uuid`;
+  }
 });

@@ -14,6 +14,7 @@ import {
   DEFAULT_ENVIRONMENT, GENERATION_TEXT_MAX_BYTES, INGEST_MSG, LATENCY_BUCKETS, bucketOf, type GenerationSource, type GenerationStatus, type ScoreDataType, type ScoreSource,
 } from "@promptly/shared";
 import { DomainError } from "../../errors.ts";
+import { audit } from "../insight/audit.ts";
 import { storableText } from "../platform/storable-text.ts";
 import { promptVisibility, type Caller, type KeyCaller } from "../access/visibility.ts";
 import { productionIngested } from "../platform/metrics.ts";
@@ -562,6 +563,17 @@ const MERGE_HOLD_BACK_MAX_MS = 60_000;
  */
 const MERGE_SET_ASIDE_ATTEMPTS = 8;
 /**
+ * A request that failed alone this many times in all, passing causes included, is set aside too: a cause
+ * taken for passing may not pass (code deployed ahead of a migration that never comes, a fault of ours
+ * that throws a network-like error) and must not hold its team back for good. A database restart or a
+ * migration window of about an hour passes well within it: one process tries a held-back team about once
+ * a minute (the hold-backs above, and the sweep), so 120 tries are about two hours; with two servers
+ * merging, about one.
+ */
+const MERGE_SET_ASIDE_ANY_ATTEMPTS = 120;
+/** What ingest_pending.last_error keeps of a failure at the most. */
+const LAST_ERROR_MAX_CHARS = 500;
+/**
  * A merge waits this long for more requests when fewer than MERGE_NOW_GENERATIONS are waiting: a merge
  * costs a dozen round trips whatever its size, so at a trickle of small requests one merge of a few
  * instead of one each spares the database and the runtime beside it; the figures lag by this at most.
@@ -774,7 +786,8 @@ interface PendingRow {
   generations: number;
 }
 
-type Merged = { row: PendingRow; sent: Sent; result: IngestResult & { written: Set<string> } }[];
+/** Each merged row with what it sent and wrote; `putBack`: it had been set aside and put back (ingest-retry) and failed no more since. */
+type Merged = { row: PendingRow; sent: Sent; result: IngestResult & { written: Set<string> }; putBack: boolean }[];
 
 /**
  * Merges the oldest appended requests of one team's shard, in the order they were appended: the shard
@@ -813,7 +826,7 @@ async function mergeOnce(db: Db, state: MergeState): Promise<number> {
     if (!team || ids.length < 2) return failedAlone(db, state, team, ids[0], error);
     return mergeOneByOne(db, state, team, shard, ids);
   }
-  for (const { row, sent, result } of merged) countMerged(row, sent, result);
+  for (const done of merged) countMerged(done);
   if (team) state.heldBack.delete(team);
   return merged.length;
 }
@@ -844,12 +857,15 @@ async function mergeRows(tx: RawTransaction, db: Db, team: string, rows: Pending
     generations: sents.flatMap((sent) => sent.generations),
     scores: sents.flatMap((sent) => sent.scores),
   });
-  await tx.query(Prisma.sql`DELETE FROM ingest_pending WHERE id = ANY(${rows.map((row) => row.id)}::bigint[])`);
+  // Whether each was put back is read as it is deleted (the row as it is then, after any other process's write to it).
+  const deleted = await tx.query<{ id: string; putBack: boolean }>(Prisma.sql`
+    DELETE FROM ingest_pending WHERE id = ANY(${rows.map((row) => row.id)}::bigint[]) RETURNING id::text, ${PUT_BACK} AS "putBack"`);
+  const putBack = new Set(deleted.flatMap((row) => (row.putBack ? [row.id] : [])));
   let offset = 0;
   return rows.map((row, index) => {
     const sent = sents[index]!;
     offset += sent.scores.length;
-    return { row, sent, result: { ...result, scores: result.scores.slice(offset - sent.scores.length, offset) } };
+    return { row, sent, result: { ...result, scores: result.scores.slice(offset - sent.scores.length, offset) }, putBack: putBack.has(row.id) };
   });
 }
 
@@ -870,7 +886,7 @@ async function mergeOneByOne(db: Db, state: MergeState, team: string, shard: num
       return merged + (await failedAlone(db, state, team, id, error));
     }
     if (!done) return merged;
-    for (const { row, sent, result } of done) countMerged(row, sent, result);
+    for (const one of done) countMerged(one);
     merged += done.length;
   }
   state.heldBack.delete(team);
@@ -883,32 +899,93 @@ async function mergeOneByOne(db: Db, state: MergeState, team: string, shard: num
  * a failure that may pass) and holds its team back in this process, for 1 s doubling up to a minute,
  * so a failing database or a row that keeps failing is not tried in a loop and other teams go on. A row
  * that keeps failing for a cause that does not pass (its content, or a fault of this code) is set aside
- * after MERGE_SET_ASIDE_ATTEMPTS tries: kept with its error for an operator, and its team goes on.
- * Answers how many rows it took out of the merges' way (a set-aside one counts: look again at once).
+ * after MERGE_SET_ASIDE_ATTEMPTS tries, and one failing for any cause after MERGE_SET_ASIDE_ANY_ATTEMPTS:
+ * kept with its error for an operator, and its team goes on. A failure that cannot be recorded is told
+ * (onError) and leaves the row pending as it was. Answers how many rows it took out of the merges' way
+ * (a set-aside one counts: look again at once).
  */
 async function failedAlone(db: Db, state: MergeState, team: string | null, id: string | undefined, error: unknown): Promise<number> {
   if (!team || !id) throw error;
   state.onError(error);
   if (error instanceof DomainError) {
-    const [row] = await rawStatement<{ source: string; generations: number }>(db, Prisma.sql`DELETE FROM ingest_pending WHERE id = ${id}::bigint RETURNING source, generations`);
-    if (row) productionIngested.inc({ source: row.source, result: "failed" }, row.generations);
+    const [row] = await rawStatement<SettledRow>(db, Prisma.sql`
+      DELETE FROM ingest_pending WHERE id = ${id}::bigint RETURNING source, dropped, generations, sent, ${PUT_BACK} AS "putBack"`);
+    if (row) countSettled(row, "failed");
     return 0;
   }
-  const message = (error instanceof Error ? error.message : String(error)).slice(0, 2_000);
   const lasting = !isPassingFailure(error);
-  const [row] = await rawStatement<{ setAside: boolean; source: string; generations: number }>(db, Prisma.sql`
-    UPDATE ingest_pending SET attempts = attempts + 1, last_error = ${message}, lasting_failures = lasting_failures + ${lasting ? 1 : 0}::int,
-           set_aside_at = CASE WHEN ${lasting} AND lasting_failures + 1 >= ${MERGE_SET_ASIDE_ATTEMPTS}::int THEN now() END
-     WHERE id = ${id}::bigint
-     RETURNING set_aside_at IS NOT NULL AS "setAside", source, generations`).catch(() => []);
+  let row: (SettledRow & { setAside: boolean }) | undefined;
+  try {
+    // Locked first, so two processes failing on it at once each see the other's count (and only one was put back).
+    [row] = await rawStatement<SettledRow & { setAside: boolean }>(db, Prisma.sql`
+      WITH was AS (SELECT id, ${PUT_BACK} AS put_back FROM ingest_pending WHERE id = ${id}::bigint FOR UPDATE)
+      UPDATE ingest_pending p SET attempts = p.attempts + 1, last_error = ${errorForOperator(error)}, lasting_failures = p.lasting_failures + ${lasting ? 1 : 0}::int,
+             set_aside_at = CASE WHEN (${lasting} AND p.lasting_failures + 1 >= ${MERGE_SET_ASIDE_ATTEMPTS}::int)
+                                   OR p.attempts + 1 >= ${MERGE_SET_ASIDE_ANY_ATTEMPTS}::int THEN now() END
+        FROM was WHERE p.id = was.id
+      RETURNING p.set_aside_at IS NOT NULL AS "setAside", was.put_back AS "putBack", p.source, p.dropped, p.generations,
+                CASE WHEN p.set_aside_at IS NOT NULL OR was.put_back THEN p.sent END AS sent`);
+  } catch (recordError) {
+    state.onError(new Error(`A request that failed to merge is kept pending, its failure not recorded: ${errorForOperator(recordError)}`, { cause: recordError }));
+  }
+  if (row) countSettled(row, row.setAside ? "set_aside" : null);
   if (row?.setAside) {
     state.heldBack.delete(team);
-    productionIngested.inc({ source: row.source, result: "set_aside" }, row.generations);
     return 1;
   }
   const delay = Math.min(MERGE_HOLD_BACK_MAX_MS, (state.heldBack.get(team)?.delay ?? MERGE_HOLD_BACK_MS / 2) * 2);
   state.heldBack.set(team, { at: Date.now() + delay, delay });
   return 0;
+}
+
+/** A row set aside, put back (ingest-retry) and not failed since: its tries counted anew, its last error kept. */
+const PUT_BACK = Prisma.sql`(attempts = 0 AND last_error IS NOT NULL)`;
+
+/** A pending row given up, failed or set aside: what /metrics counts of it (`sent` read only when it is counted). */
+interface SettledRow {
+  source: string;
+  dropped: number;
+  generations: number;
+  sent: string | null;
+  putBack: boolean;
+}
+
+/**
+ * The signals of a row as /metrics counts them, one unit each: its generations (however many events
+ * of one it holds), its scores, and OpenTelemetry's spans dropped. An unreadable row: its generation events.
+ */
+function signalsOf(row: { source: string; dropped: number; generations: number }, sent: Sent | null): number {
+  const generations = sent ? new Set(sent.generations.map((patch) => patch.observationId)).size : row.generations;
+  return generations + (sent?.scores.length ?? 0) + (row.source === "otel" ? row.dropped : 0);
+}
+
+/** Counts a row leaving the merges' way (`result`), and once, when it is next merged or failed, that it was put back. */
+function countSettled(row: SettledRow, result: "failed" | "set_aside" | null) {
+  if (!result && !row.putBack) return;
+  let sent: Sent | null = null;
+  try {
+    if (row.sent !== null) sent = readSent(row.sent);
+  } catch {
+    // Unreadable (why it failed, likely): counted by its generation events.
+  }
+  const signals = signalsOf(row, sent);
+  if (row.putBack) productionIngested.inc({ source: row.source, result: "put_back" }, signals);
+  if (result) productionIngested.inc({ source: row.source, result }, signals);
+}
+
+/**
+ * What ingest_pending.last_error keeps of a failure, for an operator and without what was sent: the
+ * SQLSTATE (else the error's name) and the first line of the message, never PostgreSQL's DETAIL (which
+ * quotes the values), with quoted text replaced where it is a value (PostgreSQL's data errors, class 22,
+ * and ours, such as JSON.parse's) rather than a name of ours (a constraint, a column), capped.
+ */
+function errorForOperator(error: unknown): string {
+  const code = (error as { code?: unknown } | null)?.code;
+  const sqlState = typeof code === "string" && /^[0-9A-Z]{5}$/.test(code) ? code : null;
+  const name = sqlState ?? (typeof code === "string" ? code : error instanceof Error ? error.name : "Error");
+  const line = (error instanceof Error ? error.message : String(error)).split("\n", 1)[0]!;
+  const told = sqlState && !sqlState.startsWith("22") ? line : line.replace(/"(?:[^"\\]|\\.)*"?/g, '"…"');
+  return `${name}: ${told}`.slice(0, LAST_ERROR_MAX_CHARS);
 }
 
 /**
@@ -928,17 +1005,27 @@ function isPassingFailure(error: unknown): boolean {
 const PASSING_NETWORK_CODES = new Set(["ECONNREFUSED", "ECONNRESET", "ECONNABORTED", "ETIMEDOUT", "EPIPE", "ENOTFOUND", "EAI_AGAIN", "EHOSTUNREACH", "ENETUNREACH", "ENOTCONN"]);
 
 /**
- * Puts the set-aside requests back among those merged, their tries counted anew, and answers how many:
- * after the cause is mended (npm run cli -- ingest-retry). The servers' sweeps take them within seconds.
+ * Puts the set-aside requests back among those merged, their tries counted anew (their last error kept
+ * until they fail again), and answers how many: after the cause is mended (npm run cli -- ingest-retry),
+ * on the audit trail with how many it put back. The servers' sweeps take them within seconds.
  */
-export async function retrySetAsideIngestion(db: Db): Promise<number> {
-  const rows = await rawStatement<{ id: string }>(db, Prisma.sql`
-    UPDATE ingest_pending SET set_aside_at = NULL, attempts = 0, lasting_failures = 0 WHERE set_aside_at IS NOT NULL RETURNING id::text`);
-  return rows.length;
+export async function retrySetAsideIngestion(db: Db, now: Date): Promise<number> {
+  return db.$transaction(async (tx) => {
+    const rows = await tx.$queryRaw<{ id: string }[]>`
+      UPDATE ingest_pending SET set_aside_at = NULL, attempts = 0, lasting_failures = 0 WHERE set_aside_at IS NOT NULL RETURNING id::text`;
+    if (rows.length) {
+      await audit(tx, {
+        organizationId: null, actor: { kind: "cli" }, action: "ingestion.retry",
+        target: { type: "ingestion", id: "set_aside", name: "Production signals set aside" }, after: { requests: rows.length },
+      }, now);
+    }
+    return rows.length;
+  });
 }
 
-/** What a merged request counts on /metrics: its generations written, scores inserted, spans dropped. */
-function countMerged(row: PendingRow, sent: Sent, result: IngestResult & { written: Set<string> }) {
+/** What a merged request counts on /metrics: its generations written, scores inserted, spans dropped (and that it was put back). */
+function countMerged({ row, sent, result, putBack }: Merged[number]) {
+  if (putBack) productionIngested.inc({ source: row.source, result: "put_back" }, signalsOf(row, sent));
   const ids = new Set(sent.generations.map((patch) => patch.observationId));
   const written = [...ids].filter((id) => result.written.has(id)).length;
   productionIngested.inc({ source: row.source, result: "generation" }, written);
