@@ -6,6 +6,7 @@ import type Anthropic from "@anthropic-ai/sdk";
 import type OpenAI from "openai";
 import { PROVIDER_MSG, RUN_MSG, openAiResponseFormat, openAiTools, type ChatMessage, type PromptTool, type ProviderKind, type ResponseFormat, type RunParameters, type ToolCall } from "@promptly/shared";
 import { AnswerTooLargeError, BUFFERED_ANSWER_MAX_BYTES, PrivateAddressError, RedirectRefusedError, loadOutbound, outboundLoaded, providerFetch } from "../platform/outbound.ts";
+import { wholeEvents } from "./whole-events.ts";
 
 /** A connection with its key opened: only the services that call the provider hold one. */
 export interface OpenConnection {
@@ -105,7 +106,8 @@ export const loadedProviderModules = (): string[] => [
 
 const openaiClient = async (connection: OpenConnection, options: CallOptions) => {
   const Sdk = await loadOpenAI();
-  return sdkClient("openai", connection, options, (built) => new Sdk(built));
+  // Its SDK searches an unended event again at each piece of it: it is given whole events (whole-events.ts).
+  return sdkClient("openai", connection, options, (built) => new Sdk({ ...built, fetch: wholeEvents(built.fetch) }));
 };
 const anthropicClient = async (connection: OpenConnection, options: CallOptions) => {
   const Sdk = await loadAnthropic();

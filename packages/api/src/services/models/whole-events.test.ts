@@ -1,0 +1,73 @@
+// An event stream handed on in whole events: the same bytes, each event as soon as the piece holding its
+// end comes, however the provider's bytes were cut (an end split across pieces, CRLF or CR line ends).
+import { describe, expect, it } from "vitest";
+import { inWholeEvents } from "./whole-events.ts";
+
+const bytes = (text: string) => new TextEncoder().encode(text);
+const text = (piece: Uint8Array) => new TextDecoder().decode(piece);
+
+/** What inWholeEvents hands on for `pieces`, each with how many pieces had been read when it was. */
+async function handedOn(pieces: string[]) {
+  let read = 0;
+  const source = (async function* () {
+    for (const piece of pieces) {
+      read++;
+      yield bytes(piece);
+    }
+  })();
+  const out: { text: string; read: number }[] = [];
+  for await (const piece of inWholeEvents(source)) out.push({ text: text(piece), read });
+  return out;
+}
+
+describe("an event stream in whole events", () => {
+  it.each([
+    ["LF", "\n"],
+    ["CRLF", "\r\n"],
+    ["CR", "\r"],
+  ])("hands on each event (%s line ends) with the piece that ends it, the bytes unchanged", async (_name, end) => {
+    const events = [`data: {"a":1}${end}${end}`, `event: x${end}data: {"b":2}${end}${end}`, `data: [DONE]${end}${end}`];
+    const stream = events.join("");
+    // Cut at every place: the end of each event may fall in any piece.
+    for (let cut = 1; cut < stream.length; cut++) {
+      const out = await handedOn([stream.slice(0, cut), stream.slice(cut)]);
+      expect(out.map((piece) => piece.text).join("")).toBe(stream);
+      for (const piece of out) expect(events.some((event) => piece.text.endsWith(event))).toBe(true);
+    }
+    // One byte a piece: each event is handed on as soon as its last byte is read, nothing later.
+    const out = await handedOn([...stream]);
+    expect(out.map((piece) => piece.text)).toEqual(events);
+    let at = 0;
+    expect(out.map((piece) => piece.read)).toEqual(events.map((event) => (at += event.length)));
+  });
+
+  it("hands on several events of one piece together, and what is left of an unended event at the stream's end", async () => {
+    expect(await handedOn(["data: 1\n\ndata: 2\n\ndata: 3", "\n", "data: 4"])).toEqual([
+      { text: "data: 1\n\ndata: 2\n\n", read: 1 },
+      { text: "data: 3\ndata: 4", read: 3 },
+    ]);
+  });
+
+  it("holds a long event's pieces and hands it on once, whole", async () => {
+    const piece = "x".repeat(64 * 1024);
+    const out = await handedOn(["data: ", ...Array.from({ length: 64 }, () => piece), "\n", "\nda", "ta: [DONE]\n\n"]);
+    expect(out.map((one) => [one.text.length, one.read])).toEqual([[6 + 64 * piece.length + 2, 67], ["data: [DONE]\n\n".length, 68]]);
+  });
+
+  it("closes the stream under it when its reader leaves", async () => {
+    let closed = false;
+    const source = (async function* () {
+      try {
+        yield bytes("data: 1\n\n");
+        yield bytes("data: 2\n\n");
+      } finally {
+        closed = true;
+      }
+    })();
+    for await (const piece of inWholeEvents(source)) {
+      expect(text(piece)).toBe("data: 1\n\n");
+      break;
+    }
+    expect(closed).toBe(true);
+  });
+});
