@@ -1,15 +1,20 @@
-// A provider's whole answer (not streamed: an evaluation's case, an API run without a stream) is read up
-// to BUFFERED_ANSWER_MAX_BYTES, as sent and once decompressed: a provider that answers endlessly, or a
-// small gzip that inflates past the cap, fails the call as a provider failure, saying why, and the
-// server goes on answering calls. A local server stands in for the provider.
+// A provider's answer is read up to BUFFERED_ANSWER_MAX_BYTES, whole (an evaluation's case, an API run
+// without a stream: as sent and once decompressed) or streamed (a run's events, OpenAI's and
+// Anthropic's alike): a provider that answers endlessly, a stream that never ends (a tool call's
+// arguments, one event without a line break), or a small gzip that inflates past the cap, fails the
+// call as a provider failure, saying why, and the server goes on answering calls. A local server stands
+// in for the provider.
 import { randomUUID } from "node:crypto";
 import { createServer, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { gzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { PROVIDER_MSG } from "@promptly/shared";
+import { PROVIDER_MSG, RUN_MSG, RUN_OUTPUT_MAX_CHARS } from "@promptly/shared";
+import { createHarness, type Harness } from "../../../testing/harness.ts";
+import { createWorld } from "../../../testing/teams-support.ts";
 import { BUFFERED_ANSWER_MAX_BYTES } from "../platform/outbound.ts";
-import { completeModelAnswer, describeProviderError } from "./provider-client.ts";
+import { streamRun } from "../runs/runs.ts";
+import { completeModelAnswer, describeProviderError, streamModelAnswer } from "./provider-client.ts";
 
 const apiKey = "sk-answer-size-0001";
 const completion = (text: string) =>
@@ -20,6 +25,23 @@ const completion = (text: string) =>
   });
 
 const MiB = 1024 * 1024;
+
+/** A server-sent event of OpenAI's chat completion stream, its delta as given. */
+const openaiEvent = (delta: object) =>
+  `data: ${JSON.stringify({ id: "chatcmpl-1", object: "chat.completion.chunk", created: 0, model: "m", choices: [{ index: 0, delta, logprobs: null, finish_reason: null }] })}\n\n`;
+/** A server-sent event of Anthropic's messages stream. */
+const anthropicEvent = (data: { type: string } & Record<string, unknown>) => `event: ${data.type}\ndata: ${JSON.stringify(data)}\n\n`;
+const anthropicStart =
+  anthropicEvent({
+    type: "message_start",
+    message: { id: "msg_1", type: "message", role: "assistant", model: "m", content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: 1, output_tokens: 1 } },
+  });
+/** 64 KiB of a tool call's arguments, or of text. */
+const many = "x".repeat(64 * 1024);
+const eventStream = { "content-type": "text/event-stream", "cache-control": "no-cache" };
+/** What follows the head of an event that never ends (its JSON string left open): `x`s, never a line break. */
+const endlessLine = Buffer.alloc(MiB, "x");
+
 /** What the server answers at each path, and how much of an endless answer it wrote. */
 const answers: Record<string, (res: ServerResponse) => void> = {
   // Declared too large: refused before it is read.
@@ -47,21 +69,58 @@ const answers: Record<string, (res: ServerResponse) => void> = {
     res.writeHead(200, { "content-type": "application/json" });
     res.end(completion("hello"));
   },
+  // Streamed answers that never end: a tool call whose arguments keep coming, one event without a line
+  // break, one event of data lines without the blank line that ends it, text that keeps coming.
+  "/tool-arguments/v1/chat/completions": (res) => {
+    res.writeHead(200, eventStream);
+    const head = openaiEvent({ role: "assistant", content: null, tool_calls: [{ index: 0, id: "call_1", type: "function", function: { name: "get_weather", arguments: "" } }] });
+    writeEndlessly(res, { head, piece: Buffer.from(openaiEvent({ tool_calls: [{ index: 0, function: { arguments: many } }] })), open: true });
+  },
+  "/one-line/v1/chat/completions": (res) => {
+    res.writeHead(200, eventStream);
+    writeEndlessly(res, { head: openaiEvent({ role: "assistant", content: "" }) + `data: {"id":"chatcmpl-1","object":"chat.completion.chunk","created":0,"model":"m","choices":[{"index":0,"delta":{"content":"`, piece: endlessLine, open: true });
+  },
+  "/data-lines/v1/chat/completions": (res) => {
+    res.writeHead(200, eventStream);
+    writeEndlessly(res, { head: openaiEvent({ role: "assistant", content: "" }), piece: Buffer.from(`data: ${many}\n`), open: true });
+  },
+  "/text/v1/chat/completions": (res) => {
+    res.writeHead(200, eventStream);
+    writeEndlessly(res, { head: openaiEvent({ role: "assistant", content: "" }), piece: Buffer.from(openaiEvent({ content: many })), open: true });
+  },
+  "/tool-arguments/v1/messages": (res) => {
+    res.writeHead(200, eventStream);
+    const head = anthropicStart + anthropicEvent({ type: "content_block_start", index: 0, content_block: { type: "tool_use", id: "toolu_1", name: "get_weather", input: {} } });
+    writeEndlessly(res, { head, piece: Buffer.from(anthropicEvent({ type: "content_block_delta", index: 0, delta: { type: "input_json_delta", partial_json: many } })), open: true });
+  },
+  "/one-line/v1/messages": (res) => {
+    res.writeHead(200, eventStream);
+    const head =
+      anthropicStart + anthropicEvent({ type: "content_block_start", index: 0, content_block: { type: "text", text: "" } }) +
+      `event: content_block_delta\ndata: {"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"`;
+    writeEndlessly(res, { head, piece: endlessLine, open: true });
+  },
 };
+/** How much of the last endless answer the server wrote (it writes only as fast as the client reads). */
 let endlessWritten = 0;
+/** The most an endless answer is written; a streamed one is then held open, never ended. */
+const ENDLESS_MAX = 64 * MiB;
 
-/** Writes 1 MiB pieces (as the client reads them) until the client leaves, or 64 MiB. */
-function writeEndlessly(res: ServerResponse) {
-  const piece = Buffer.alloc(MiB, 0x20);
+/**
+ * Writes `head`, then `piece` again and again (as the client reads them) until the client leaves, or
+ * until ENDLESS_MAX; then ends the answer, or with `open` holds it open without end.
+ */
+function writeEndlessly(res: ServerResponse, { head = "", piece = Buffer.alloc(MiB, 0x20), open = false }: { head?: string; piece?: Buffer; open?: boolean } = {}) {
   endlessWritten = 0;
   const write = () => {
-    while (!res.destroyed && endlessWritten < 64 * MiB) {
+    while (!res.destroyed && endlessWritten < ENDLESS_MAX) {
       endlessWritten += piece.length;
       if (!res.write(piece)) return void res.once("drain", write);
     }
-    res.end();
+    if (!open) res.end();
   };
   res.on("error", () => undefined);
+  res.write(head);
   write();
 }
 
@@ -103,7 +162,7 @@ describe("a provider's whole answer past the cap", () => {
   it("fails the call when the body without a length runs past the cap, read no further", async () => {
     const failure = await wholeAnswer("/endless");
     expect(failure).toMatchObject({ ok: false, status: null, message: PROVIDER_MSG.answerTooLarge("Big", 32), detail: expect.stringContaining("larger than 32 MiB") });
-    expect(endlessWritten).toBeLessThan(64 * MiB);
+    expect(endlessWritten).toBeLessThan(ENDLESS_MAX);
   });
 
   it("fails the call when a small gzip inflates past the cap", async () => {
@@ -114,5 +173,82 @@ describe("a provider's whole answer past the cap", () => {
   it("leaves answers within the cap as they were, compressed or not, after those", async () => {
     expect(await wholeAnswer("/plain")).toEqual({ ok: true, text: "hello" });
     expect(await wholeAnswer("/small-gzip")).toEqual({ ok: true, text: "compressed hello" });
+  });
+});
+
+type Done = { type: "done"; run: { id: string; status: string; output: string | null; error: string | null; errorDetail: string | null; notice: string | null; totalMs: number; toolCalls: unknown } };
+
+describe("a provider's streamed answer past the cap", () => {
+  let h: Harness;
+  let world: Awaited<ReturnType<typeof createWorld>>;
+  let prompt: { id: string; teamId: string; organizationId: string };
+  /** The provider's time limit of these runs: a run the cap ends ends long before it. */
+  const timeoutMs = 30_000;
+
+  beforeAll(async () => {
+    h = await createHarness();
+    h.services.config.providerTimeoutMs = timeoutMs;
+    world = await createWorld(h);
+    const team = await world.team();
+    const created = await world.callers.editor.prompts.create({ teamId: team.id, name: "greeter", title: "Greeter", visibility: "team", type: "text", template: "Say hello.", model: "m" });
+    prompt = { id: created.id, teamId: team.id, organizationId: world.organization.id };
+  });
+  afterAll(() => h.close());
+
+  /** A connection named `Big <kind> <path>` whose answers come from `path` of the local server. */
+  const connectionTo = (kind: "openai-compatible" | "anthropic", path: string) =>
+    world.callers.orgAdmin.providers.create({ organizationId: world.organization.id, kind, name: nameOf(kind, path), baseUrl: kind === "anthropic" ? `${base}${path}` : `${base}${path}/v1`, apiKey });
+  const nameOf = (kind: string, path: string) => `Big ${kind} ${path}`;
+
+  /** A streamed run (the playground's) of the prompt through a connection to `path`, to its end, and its record as stored. */
+  async function streamedRun(kind: "openai-compatible" | "anthropic", path: string) {
+    const connection = await connectionTo(kind, path);
+    const events: unknown[] = [];
+    const input = { promptId: prompt.id, version: 1, connectionId: connection.id, variables: {}, parameters: {} };
+    for await (const event of await streamRun(h.services, { userId: world.accounts.editor.id }, prompt, input)) events.push(event);
+    const { run } = events.at(-1) as Done;
+    const stored = await h.database.db.promptRun.findUniqueOrThrow({ where: { id: run.id }, select: { status: true, output: true, error: true, errorDetail: true, toolCalls: true } });
+    return { run, stored };
+  }
+
+  it.each([
+    ["openai-compatible", "/tool-arguments", "a tool call whose arguments never end"],
+    ["anthropic", "/tool-arguments", "a tool call whose arguments never end"],
+    ["openai-compatible", "/one-line", "one event without a line break"],
+    ["anthropic", "/one-line", "one event without a line break"],
+    ["openai-compatible", "/data-lines", "one event of data lines never ended"],
+  ] as const)("fails a run of %s at %s (%s), saying the answer was too large, long before the timeout", async (kind, path, _what) => {
+    const { run, stored } = await streamedRun(kind, path);
+    const failed = { status: "failed", error: PROVIDER_MSG.answerTooLarge(nameOf(kind, path), 32), errorDetail: expect.stringContaining("larger than 32 MiB") };
+    expect(run).toMatchObject({ ...failed, output: "", toolCalls: [] });
+    expect(stored).toMatchObject({ ...failed, output: "", toolCalls: [] });
+    // Read no further than the cap (and what the sockets hold), the call closed: it ended by the cap, not the timeout.
+    expect(endlessWritten).toBeLessThan(BUFFERED_ANSWER_MAX_BYTES + 16 * MiB);
+    expect(run.totalMs).toBeLessThan(timeoutMs / 3);
+  });
+
+  it("still cuts a run's endless text at the output's limit, as a run that succeeded", async () => {
+    const { run, stored } = await streamedRun("openai-compatible", "/text");
+    expect(run).toMatchObject({ status: "succeeded", error: null, notice: RUN_MSG.outputCut });
+    expect(stored.output).toHaveLength(RUN_OUTPUT_MAX_CHARS);
+    expect(endlessWritten).toBeLessThan(BUFFERED_ANSWER_MAX_BYTES);
+  });
+
+  it("fails a reader that takes all of an endless text (a judge's), saying the answer was too large", async () => {
+    const connection = { id: randomUUID(), name: "Big", kind: "openai-compatible" as const, baseUrl: `${base}/text/v1`, apiKey };
+    let read = 0;
+    const failure = await (async () => {
+      try {
+        for await (const piece of streamModelAnswer(connection, { allowPrivate: true, timeoutMs }, { model: "m", input: { type: "text", text: "Hello" }, parameters: {} })) {
+          if (piece.type === "text") read += piece.text.length;
+        }
+        return null;
+      } catch (error) {
+        return describeProviderError(error, connection);
+      }
+    })();
+    expect(failure).toMatchObject({ status: null, message: PROVIDER_MSG.answerTooLarge("Big", 32), detail: expect.stringContaining("larger than 32 MiB") });
+    expect(read).toBeLessThanOrEqual(BUFFERED_ANSWER_MAX_BYTES);
+    expect(endlessWritten).toBeLessThan(BUFFERED_ANSWER_MAX_BYTES + 16 * MiB);
   });
 });
