@@ -13,7 +13,7 @@ function valueText(metric: Metric, value: number | null): string {
   if (value === null) return "–";
   if (metric.kind === "proportion") return formatRate(value);
   if (metric.unit === "ms") return formatMs(value);
-  return String(Number(value.toFixed(2)));
+  return value.toLocaleString("en-US", { maximumFractionDigits: 2 });
 }
 
 /** The difference's interval in the metric's units (points for rates). */
@@ -21,7 +21,12 @@ function intervalText(metric: Metric): string {
   if (metric.lower === null || metric.upper === null) return "–";
   const scale = metric.kind === "proportion" ? 100 : 1;
   const unit = metric.kind === "proportion" ? " points" : metric.unit ? ` ${metric.unit}` : "";
-  const signed = (value: number) => `${value > 0 ? "+" : ""}${Number((value * scale).toFixed(metric.kind === "proportion" ? 1 : 2))}`;
+  // Grouped like the counts beside it: a latency interval of +144,706.81 ms, not +144706.81.
+  const decimals = metric.kind === "proportion" ? 1 : 2;
+  const signed = (value: number) => {
+    const rounded = Number((value * scale).toFixed(decimals)) || 0; // no "-0"
+    return `${rounded > 0 ? "+" : ""}${rounded.toLocaleString("en-US", { maximumFractionDigits: decimals })}`;
+  };
   return `${signed(metric.lower)} to ${signed(metric.upper)}${unit}`;
 }
 

@@ -5,7 +5,7 @@
 import { PRODUCTION_MSG, PRODUCTION_RANGES, versionLabel, type ProductionRange } from "@promptly/shared";
 import type { RouterOutputs } from "@promptly/api";
 import { LoadFailure } from "@/components/layout/load-failure";
-import { formatCost, formatMs, formatRate } from "@/components/runs/run-format";
+import { formatCost, formatMs, formatRate, formatTokens } from "@/components/runs/run-format";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { FilterSelect } from "@/components/ui/filter-select";
@@ -257,15 +257,24 @@ function GenerationTable({ generations, onOpen }: { generations: Generation[]; o
                 </button>
               </TableCell>
               <TableCell className="font-mono">{generation.version === null ? "–" : versionLabel(generation.version)}</TableCell>
-              <TableCell className="font-mono text-xs">{generation.model ?? "–"}</TableCell>
+              <TableCell className="font-mono text-xs">
+                {/* A fine-tuned model's id can run to 100 characters without a space: cut, whole on hover. */}
+                <span className="block max-w-56 truncate" title={generation.model ?? undefined}>
+                  {generation.model ?? "–"}
+                </span>
+              </TableCell>
               <TableCell>{generation.environment}</TableCell>
               <TableCell className="min-w-32 max-w-72">
                 <Badge variant={generation.status === "error" ? "destructive" : "secondary"}>{generation.status === "error" ? "Error" : "OK"}</Badge>
-                {generation.error && <span className="mt-1 line-clamp-2 block text-xs whitespace-normal text-destructive">{generation.error}</span>}
+                {generation.error && (
+                  <span className="mt-1 line-clamp-2 block text-xs whitespace-normal text-destructive" title={generation.error}>
+                    {generation.error}
+                  </span>
+                )}
               </TableCell>
               <TableCell className="text-right tabular-nums">{formatMs(generation.latencyMs)}</TableCell>
               <TableCell className="text-right whitespace-nowrap tabular-nums">
-                {generation.tokens.input ?? "–"} / {generation.tokens.output ?? "–"}
+                {formatTokens(generation.tokens.input, generation.tokens.output)}
               </TableCell>
               <TableCell className="text-right tabular-nums">{formatCost(generation.cost)}</TableCell>
               <TableCell className="text-xs">

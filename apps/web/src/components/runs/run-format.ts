@@ -10,7 +10,7 @@ export function formatMs(ms: number | null): string {
   if (ms === null) return NONE;
   if (ms < 1000) return `${Math.round(ms)} ms`;
   const seconds = ms / 1000;
-  return `${seconds < 10 ? seconds.toFixed(1) : Math.round(seconds)} s`;
+  return `${seconds < 10 ? seconds.toFixed(1) : Math.round(seconds).toLocaleString("en-US")} s`;
 }
 
 const cents = new Intl.NumberFormat("en-US", { style: "currency", currency: "USD", minimumFractionDigits: 2, maximumFractionDigits: 2 });
