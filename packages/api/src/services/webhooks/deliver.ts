@@ -2,11 +2,13 @@
 // subscription's URL under the outbound rule (no private addresses unless allowed, checked on the
 // address actually connected to; no redirects followed; a time limit), and its outcome written on the
 // delivery. A failed attempt schedules the next one with a growing delay, in the same transaction,
-// until the last attempt fails for good.
+// until the last attempt fails for good; a failure no retry can mend (the secret cannot be read, the
+// body cannot be written, the URL's own host is refused by the outbound rule) fails it at once.
+import { isIP } from "node:net";
 import type { Db } from "@promptly/db";
 import { WEBHOOK_MSG, type WebhookEvent } from "@promptly/shared";
 import { openSecret } from "../platform/secret-box.ts";
-import { outboundFetch } from "../platform/outbound.ts";
+import { outboundFetch, PrivateAddressError } from "../platform/outbound.ts";
 import type { WebhookPayload } from "./events.ts";
 import { queueDeliveryJobs } from "./jobs.ts";
 import { signatureHeader } from "./signature.ts";
@@ -62,25 +64,30 @@ export async function attemptDelivery(deps: DeliveryDeps, deliveryId: string): P
     await settle(deps, row, { ok: false, statusCode: null, error: WEBHOOK_MSG.inactive }, true);
     return "failed";
   }
-  let outcome: { ok: boolean; statusCode: number | null; error: string | null };
+  // Built from what is stored before anything is sent: a secret that no longer opens (APP_SECRET changed)
+  // or a body that cannot be written fails the same way at every attempt, so the delivery fails at once
+  // with the reason instead of spending its retries over hours.
+  let request: { secret: string; body: string };
   try {
-    // Inside the attempt: a secret that no longer opens (APP_SECRET changed) or a payload that cannot be
-    // written is this attempt's failure, retried and given up like any other, not a job that throws
-    // before the attempt counts (which the sweep would queue again every few minutes, forever).
-    const secret = openWebhookSecret(deps.config.secret, row);
-    const payload = orderedPayload(row.payload);
-    const body = JSON.stringify(row.slack ? { text: slackText(payload) } : payload);
+    request = buildRequest(deps.config.secret, row);
+  } catch (error) {
+    await settle(deps, row, { ok: false, statusCode: null, error: describe(error, timings.timeoutMs) }, true);
+    return "failed";
+  }
+  let outcome: Outcome;
+  let permanent = false;
+  try {
     const timestamp = Math.floor(Date.now() / 1000);
     const response = await outboundFetch(deps.config.allowPrivateWebhookUrls ?? false)(row.url, {
       method: "POST",
       headers: {
         "Content-Type": "application/json",
         "User-Agent": "Promptly-Webhooks/1",
-        "Promptly-Signature": signatureHeader(secret, body, timestamp),
+        "Promptly-Signature": signatureHeader(request.secret, request.body, timestamp),
         "Promptly-Event": row.event,
         "Promptly-Delivery": row.id,
       },
-      body,
+      body: request.body,
       redirect: "manual",
       signal: AbortSignal.timeout(timings.timeoutMs),
     });
@@ -88,11 +95,32 @@ export async function attemptDelivery(deps: DeliveryDeps, deliveryId: string): P
     const ok = response.status >= 200 && response.status < 300;
     outcome = { ok, statusCode: response.status, error: ok ? null : `The receiver answered ${response.status}` };
   } catch (error) {
-    outcome = { ok: false, statusCode: null, error: describe(error, timings.timeoutMs) };
+    permanent = hostRefusedForGood(error, row.url);
+    outcome = { ok: false, statusCode: null, error: permanent ? WEBHOOK_MSG.urlPrivate : describe(error, timings.timeoutMs) };
   }
-  const final = !outcome.ok && row.attempts >= timings.maxAttempts;
+  const final = !outcome.ok && (permanent || row.attempts >= timings.maxAttempts);
   await settle(deps, row, outcome, final);
   return outcome.ok ? "succeeded" : final ? "failed" : "retrying";
+}
+
+type Outcome = { ok: boolean; statusCode: number | null; error: string | null };
+
+/** The delivery's signing secret and body; throws (the secretUnreadable message for the secret) when either cannot be made. */
+function buildRequest(appSecret: string, row: Claimed): { secret: string; body: string } {
+  const secret = openWebhookSecret(appSecret, row);
+  const payload = orderedPayload(row.payload);
+  return { secret, body: JSON.stringify(row.slack ? { text: slackText(payload) } : payload) };
+}
+
+/**
+ * Whether the outbound rule refused the URL's own host: a private IP literal, or localhost (always
+ * loopback). Only the webhook's URL or the operator's setting can change that, never a retry; a name
+ * that resolved to a private address may resolve elsewhere later, and is retried.
+ */
+function hostRefusedForGood(error: unknown, url: string): boolean {
+  if (!((error as { cause?: unknown }).cause instanceof PrivateAddressError)) return false;
+  const host = new URL(url).hostname.replace(/^\[|\]$/g, "").toLowerCase();
+  return isIP(host) !== 0 || host === "localhost" || host.endsWith(".localhost");
 }
 
 function openWebhookSecret(appSecret: string, row: Claimed): string {
@@ -103,7 +131,7 @@ function openWebhookSecret(appSecret: string, row: Claimed): string {
   }
 }
 
-async function settle(deps: DeliveryDeps, row: Claimed, outcome: { ok: boolean; statusCode: number | null; error: string | null }, final: boolean) {
+async function settle(deps: DeliveryDeps, row: Claimed, outcome: Outcome, final: boolean) {
   await deps.db.$transaction(async (tx) => {
     if (outcome.ok || final) {
       await tx.$executeRaw`
