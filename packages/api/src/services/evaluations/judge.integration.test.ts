@@ -8,7 +8,7 @@ import { PROVIDER_MSG, RUN_MSG, type Assertion } from "@promptly/shared";
 import { createHarness, type Harness } from "../../../testing/harness.ts";
 import { startFakeProvider, type FakeProvider } from "../../../testing/fake-provider.ts";
 import { createWorld } from "../../../testing/teams-support.ts";
-import { createJudge } from "./judge.ts";
+import { createJudge, type JudgeCall } from "./judge.ts";
 import type { Judge } from "./assertions.ts";
 
 let h: Harness;
@@ -80,5 +80,28 @@ describe("createJudge", () => {
     expect(await judge(rubric(otherTeamOnly.id), facts)).toEqual({ pass: false, reason: `The judge's connection cannot be used: ${RUN_MSG.connectionNotForTeam}` });
     expect(await judge(rubric(openai.id, "gpt-5"), facts)).toEqual({ pass: false, reason: `The judge's connection cannot be used: ${RUN_MSG.modelNotOffered("gpt-5")}` });
     expect(provider.calls.length).toBe(calls);
+  });
+
+  it("tells each call's fate: answered with the provider's tokens, failed once sent with none known, refused before the provider as not sent", async () => {
+    const told: JudgeCall[] = [];
+    const team = await world.team();
+    const hearing = createJudge({ db: h.database.db, config: h.services.config, organizationId: world.organization.id, teamId: team.id, onCall: (call) => told.push(call) });
+    provider.answer.text = '{"pass": true, "reason": "It greets Ada by name."}';
+    await hearing(rubric(openai.id), facts);
+    provider.failWith = 500;
+    await hearing(rubric(openai.id), facts);
+    const calls = provider.calls.length;
+    await hearing(rubric(otherTeamOnly.id), facts);
+    await hearing({ type: "judge", value: "Polite." }, facts);
+    expect(provider.calls.length).toBe(calls);
+    expect(told).toEqual([
+      { sent: true, usage: { model: "gpt-4o-mini", inputTokens: expect.any(Number), outputTokens: expect.any(Number) } },
+      { sent: true, usage: null },
+      { sent: false },
+      { sent: false },
+    ]);
+    const answered = told[0] as { usage: { inputTokens: number; outputTokens: number } };
+    expect(answered.usage.inputTokens).toBeGreaterThan(0);
+    expect(answered.usage.outputTokens).toBeGreaterThan(0);
   });
 });

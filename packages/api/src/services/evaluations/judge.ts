@@ -64,6 +64,13 @@ export interface JudgeUsage {
 }
 
 /**
+ * What became of one judgement's call, told once per judgement: not sent (refused before the provider
+ * was asked: it cost nothing), answered (the provider's tokens), or failed once sent (what the provider
+ * counted is unknown: the caller must assume the worst).
+ */
+export type JudgeCall = { sent: false } | { sent: true; usage: JudgeUsage } | { sent: true; usage: null };
+
+/**
  * The most tokens one judgement can take, known before it is asked: every byte of its request a token
  * (byte-level tokenizers, OpenAI's and Anthropic's among them, put at least one byte in each), the chat
  * framing's, and the whole answer the judge is allowed. What online evaluation holds against its cap.
@@ -76,14 +83,14 @@ export function judgeUsageBound(assertion: Assertion, facts: RunFacts): JudgeUsa
 
 /**
  * The judge of a prompt's cases: runs each rubric on the assertion's connection and model, within the
- * prompt's organization and team. `onUsage` hears each answered call's tokens, and no tokens for a
- * judgement refused before it was sent (no connection or model, the connection unusable or its key unreadable).
+ * prompt's organization and team. `onCall` hears what became of each judgement's call (JudgeCall): not
+ * sent when refused before the provider (no connection or model, the connection unusable or its key
+ * unreadable), else answered with its tokens or failed.
  */
-export function createJudge(deps: { db: Db; config: Config; organizationId: string; teamId: string; onUsage?: (usage: JudgeUsage) => void }): Judge {
+export function createJudge(deps: { db: Db; config: Config; organizationId: string; teamId: string; onCall?: (call: JudgeCall) => void }): Judge {
   return async (assertion, facts) => {
-    // A judgement refused before it reaches the provider took no tokens: heard as such, so it costs nothing.
     const unsent = (reason: string) => {
-      deps.onUsage?.({ model: assertion.model ?? "", inputTokens: 0, outputTokens: 0 });
+      deps.onCall?.({ sent: false });
       return { pass: false, reason };
     };
     if (!assertion.connectionId || !assertion.model) return unsent("A judged assertion needs a connection and a model to judge with");
@@ -121,10 +128,12 @@ export function createJudge(deps: { db: Db; config: Config; organizationId: stri
           usage.outputTokens = piece.outputTokens ?? usage.outputTokens;
         }
       }
-      deps.onUsage?.(usage);
     } catch (error) {
+      // The provider may have counted tokens before it failed (or the answer was cut): unknown, so said as such.
+      deps.onCall?.({ sent: true, usage: null });
       return { pass: false, reason: `The judge could not answer: ${describeProviderError(error, connection, { model: assertion.model }).message}` };
     }
+    deps.onCall?.({ sent: true, usage });
     return readVerdict(answer) ?? { pass: false, reason: `The judge's answer gave no verdict (expected {"pass": true|false, "reason": "..."}): ${quote(answer.trim())}` };
   };
 }

@@ -30,7 +30,7 @@ import { ingestProduction, type ScoreDraft } from "../production/ingest.ts";
 import { costAt } from "../runs/runs.ts";
 import type { ApiConfig } from "../types.ts";
 import { checkAssertions } from "./assertions.ts";
-import { createJudge, judgeUsageBound, type JudgeUsage } from "./judge.ts";
+import { createJudge, judgeUsageBound, type JudgeCall } from "./judge.ts";
 import { judgeProblem } from "./test-cases.ts";
 import { ensureQueue } from "../platform/job-queues.ts";
 
@@ -341,13 +341,14 @@ async function evaluate(deps: RunDeps, generationId: string, claim: Claimed, ass
     const reservation = await reserve(db, claim.promptId, generationId, worst, deps.now);
     if (reservation === "moved") return false;
     if (reservation === "reserved") {
-      const usages: JudgeUsage[] = [];
-      const verdicts = await verdictsOf(deps, claim, [...programmatic, ...toJudge], (usage) => usages.push(usage));
+      const calls: JudgeCall[] = [];
+      const verdicts = await verdictsOf(deps, claim, [...programmatic, ...toJudge], (call) => calls.push(call));
+      // The reservation settles to the real cost: an answered call at its tokens' price, one never sent (refused before
+      // the provider, its connection's key unreadable, say) at nothing. A call sent that failed (the provider maybe counted
+      // its tokens), or one not told at all, makes the whole judgement cost its worst case, as reserved.
       let cost = 0;
-      for (const usage of usages) cost += costAt(await prices(usage.model), usage.inputTokens, usage.outputTokens) ?? 0;
-      // A judgement that told no usage (it failed, maybe after the provider counted its tokens) costs its worst case to the cap;
-      // one refused before it was sent (its connection's key unreadable, say) tells none taken and costs nothing.
-      if (usages.length < toJudge.length) cost = worst;
+      for (const call of calls) if (call.sent && call.usage) cost += costAt(await prices(call.usage.model), call.usage.inputTokens, call.usage.outputTokens) ?? 0;
+      if (calls.length < toJudge.length || calls.some((call) => call.sent && !call.usage)) cost = worst;
       // Moved meanwhile by a run that found it judging: that run's verdicts and cost (this reservation) stand.
       if (!(await recordVerdicts(db, generationId, verdicts, cost))) return false;
       await writeScores(db, generationId, claim, verdicts);
@@ -371,9 +372,9 @@ function pricesOf(db: Db, organizationId: string) {
   };
 }
 
-/** The assertions' verdicts on the claim's generation, the judge's tokens heard by `onUsage`. */
-async function verdictsOf(deps: RunDeps, claim: Claimed, assertions: NamedAssertion[], onUsage?: (usage: JudgeUsage) => void): Promise<Verdict[]> {
-  const judge = createJudge({ db: deps.db, config: deps.config, organizationId: claim.organizationId, teamId: claim.teamId, onUsage });
+/** The assertions' verdicts on the claim's generation, what became of each judge's call heard by `onCall`. */
+async function verdictsOf(deps: RunDeps, claim: Claimed, assertions: NamedAssertion[], onCall?: (call: JudgeCall) => void): Promise<Verdict[]> {
+  const judge = createJudge({ db: deps.db, config: deps.config, organizationId: claim.organizationId, teamId: claim.teamId, onCall });
   const outcomes = await checkAssertions(assertions.map((item): Assertion => item.assertion), factsOf(claim), judge);
   return outcomes.map((outcome, index) => ({ name: assertions[index]!.name, pass: outcome.pass, ...(outcome.reason ? { reason: outcome.reason } : {}) }));
 }
