@@ -12,6 +12,7 @@ import { useEvaluationWorld } from "../../../testing/evaluations-support.ts";
 import { createPrompt, failure } from "../../../testing/prompts-support.ts";
 import { sealSecret } from "../platform/secret-box.ts";
 import type { EvaluationQueue } from "./queue.ts";
+import { judgeUsageBound } from "./judge.ts";
 
 const fx = useEvaluationWorld();
 let key: KeyCaller;
@@ -192,6 +193,47 @@ describe("online evaluation", () => {
     expect(spentTodayUsd).toBeGreaterThan(0.05);
     expect(spentTodayUsd).toBeLessThan(0.05 + 1);
     Object.assign(fx.provider.answer, { text: null, firstTokenDelayMs: 0 });
+  });
+
+  it("settles each reservation to the judgement's real cost: a cap the worst cases would pass but the real costs do not lets the later jobs judge", async () => {
+    const { admin, orgAdmin } = fx.world.callers;
+    // At $1,000 per million tokens a judgement really costs under $0.1; its worst case (every byte of its request a token,
+    // and the judge's whole answer) is over the cap of $0.25: held at the worst case, the day would judge one generation.
+    await orgAdmin.providers.setPrice({ organizationId: fx.world.organization.id, model: "gpt-4o-mini", inputPerMillion: 1000, outputPerMillion: 1000 });
+    fx.provider.answer.text = '{"pass": true, "reason": "It greets Ada by name."}';
+    const cap = 0.25;
+    const bound = judgeUsageBound(polite().assertion, { output: "Hello, Ada!", latencyMs: 0, cost: null, expected: null });
+    expect((bound.inputTokens + bound.outputTokens) * 1000 / 1_000_000).toBeGreaterThan(cap);
+    const prompt = await createPrompt(admin, fx.team.id, { visibility: "team" });
+    await admin.production.onlineEvaluation.set({ promptId: prompt.id, enabled: true, samplePercent: 100, dailyCapUsd: cap, assertions: [greets, polite()] });
+    const calls = fx.provider.calls.length;
+    // One at a time, so each reserves knowing what the ones before really cost, until one finds the day at its cap.
+    const judged: string[] = [];
+    let capped: string | undefined;
+    for (let n = 0; n < 10 && !capped; n += 1) {
+      const [id] = await ingest(prompt, 1, "Hello, Ada!");
+      expect(await online().sweep()).toBe(1);
+      await settled(prompt.id);
+      const names = (await scoresOf([id!])).map((score) => score.name);
+      if (names.includes("polite")) judged.push(id!);
+      else capped = id;
+    }
+    expect(capped).toBeDefined();
+    expect(judged.length).toBeGreaterThan(1);
+    expect(fx.provider.calls.length).toBe(calls + judged.length);
+    const runs = await db().$queryRaw<{ id: string; cost: number; reserved: number }[]>`
+      SELECT generation_id::text AS id, cost, reserved FROM online_evaluation_runs WHERE prompt_id = ${prompt.id}::uuid`;
+    const costs = judged.map((id) => runs.find((run) => run.id === id)!);
+    for (const run of costs) expect(run).toEqual({ id: run.id, cost: costs[0]!.cost, reserved: 0 });
+    expect(runs.find((run) => run.id === capped)).toMatchObject({ cost: 0, reserved: 0 });
+    // The day's spend is what the judgements really cost: it reached the cap with the last one, not before.
+    const real = costs[0]!.cost;
+    expect(real).toBeGreaterThan(0);
+    const { spentTodayUsd } = await admin.production.onlineEvaluation.get({ promptId: prompt.id });
+    expect(spentTodayUsd).toBeCloseTo(real * judged.length, 9);
+    expect(real * (judged.length - 1)).toBeLessThan(cap);
+    expect(spentTodayUsd).toBeGreaterThanOrEqual(cap);
+    fx.provider.answer.text = null;
   });
 
   // A job that fails after judging is run again; the judgement it paid for counts, once, and is not bought again.
