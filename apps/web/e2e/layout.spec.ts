@@ -42,7 +42,7 @@ async function crowdedWorld() {
     organizationId: organization.id,
     teamId: team.id,
     authorId: person.id,
-    title: `A prompt whose title is long enough to wrap on a narrow screen ${suffix()}`,
+    title: `A prompt whose title is long enough to wrap on a narrow screen, even ${"Unbroken".repeat(4)} ${suffix()}`,
     tags: ["layout", "narrow-screens"],
   });
   // Production on version 1 and a second version with a line that has no place to break (a long URL),

@@ -37,7 +37,7 @@ function PromptCard({ prompt, selection }: { prompt: PromptCardData; selection?:
             />
           )}
           <div className="min-w-0 flex-1">
-            <CardTitle className="text-base">
+            <CardTitle className="text-base wrap-anywhere">
               <Link to="/prompts/$promptId" params={{ promptId: prompt.id }} className="hover:underline focus-visible:underline">
                 {prompt.title}
               </Link>
@@ -157,7 +157,7 @@ export function PromptTable({ prompts, selection }: { prompts: PromptCardData[];
               </TableCell>
             )}
             <TableCell className="min-w-48 whitespace-normal">
-              <Link to="/prompts/$promptId" params={{ promptId: prompt.id }} className="font-medium hover:underline focus-visible:underline">
+              <Link to="/prompts/$promptId" params={{ promptId: prompt.id }} className="font-medium wrap-anywhere hover:underline focus-visible:underline">
                 {prompt.title}
               </Link>
               <p className="font-mono text-xs wrap-anywhere text-muted-foreground">

@@ -23,7 +23,7 @@ export function PromptHeader({ prompt }: { prompt: PromptDetail }) {
       )}
       <div className="flex min-w-0 items-start gap-2">
         <div className="grid min-w-0 flex-1 gap-2">
-          <h1 className="text-2xl font-semibold tracking-tight break-words">{prompt.title}</h1>
+          <h1 className="text-2xl font-semibold tracking-tight wrap-anywhere">{prompt.title}</h1>
           <div className="flex min-w-0 flex-wrap items-center gap-2">
             <code data-testid="prompt-name" className="min-w-0 rounded bg-muted px-1.5 py-0.5 font-mono text-sm break-all">
               {prompt.name}
