@@ -42,6 +42,8 @@ export const WEBHOOK_MSG = {
   urlTooLong: `A webhook URL has at most ${WEBHOOK_URL_MAX} characters`,
   urlCredentials: "A webhook URL may not carry a user name or password",
   urlPrivate: "This URL points to a private or loopback address; webhooks may only call public addresses",
+  /** A port fetch never calls (the Fetch standard's "bad ports", such as 25 or 6000). */
+  urlPortBlocked: "Webhooks cannot be sent to this URL's port (one that web requests never use, such as 25 or 6000): choose another port",
   eventsEmpty: "Choose at least one event",
   eventInvalid: "Unknown event",
   notFound: "Webhook not found",

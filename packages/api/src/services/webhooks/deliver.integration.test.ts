@@ -1,8 +1,8 @@
 // A delivery that no retry can mend fails at its first attempt, with its reason in the deliveries list:
 // a subscription secret that no longer opens (the app secret was changed, or the database restored under
 // another one), a body that cannot be written, a URL whose own host the outbound rule refuses (a private
-// IP literal or localhost, saved while private receivers were allowed). A receiver that cannot be reached
-// is still retried with its delay.
+// IP literal, saved while private receivers were allowed) or whose port fetch never calls.
+// A receiver that cannot be reached is still retried with its delay.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createServer } from "node:net";
 import type { AddressInfo } from "node:net";
@@ -71,7 +71,7 @@ describe("attemptDelivery", () => {
     expect(row.lastError).toMatch(/\S/);
   });
 
-  it.each(["http://10.1.2.3/hook", "http://[::1]:8080/hook", "http://127.0.0.1:8080/hook", "http://localhost:8080/hook"])(
+  it.each(["http://10.1.2.3/hook", "http://[::1]:8080/hook", "http://127.0.0.1:8080/hook"])(
     "fails a delivery to %s, refused by the outbound rule, at its first attempt",
     async (url) => {
       const { subscriptionId, deliveryId } = await pendingDelivery();
@@ -80,6 +80,12 @@ describe("attemptDelivery", () => {
       await expectFailedAtOnce(deliveryId, WEBHOOK_MSG.urlPrivate);
     },
   );
+
+  it.each(["https://hooks.example.com:25/hook", "http://93.184.215.14:6000/hook"])("fails a delivery to %s, a port fetch never calls, at its first attempt", async (url) => {
+    const { subscriptionId, deliveryId } = await pendingDelivery();
+    await db().$executeRaw`UPDATE webhook_subscriptions SET url = ${url} WHERE id = ${subscriptionId}::uuid`;
+    await expectFailedAtOnce(deliveryId, WEBHOOK_MSG.urlPortBlocked);
+  });
 
   it("retries a receiver that refuses the connection, with its delay, and fails it after the last attempt", async () => {
     const { subscriptionId, deliveryId } = await pendingDelivery();

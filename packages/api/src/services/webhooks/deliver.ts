@@ -3,7 +3,7 @@
 // address actually connected to; no redirects followed; a time limit), and its outcome written on the
 // delivery. A failed attempt schedules the next one with a growing delay, in the same transaction,
 // until the last attempt fails for good; a failure no retry can mend (the secret cannot be read, the
-// body cannot be written, the URL's own host is refused by the outbound rule) fails it at once.
+// body cannot be written, the URL's own host or its port refused for good) fails it at once.
 import { isIP } from "node:net";
 import type { Db } from "@promptly/db";
 import { WEBHOOK_MSG, type WebhookEvent } from "@promptly/shared";
@@ -95,8 +95,9 @@ export async function attemptDelivery(deps: DeliveryDeps, deliveryId: string): P
     const ok = response.status >= 200 && response.status < 300;
     outcome = { ok, statusCode: response.status, error: ok ? null : `The receiver answered ${response.status}` };
   } catch (error) {
-    permanent = hostRefusedForGood(error, row.url);
-    outcome = { ok: false, statusCode: null, error: permanent ? WEBHOOK_MSG.urlPrivate : describe(error, timings.timeoutMs) };
+    const refusal = refusedForGood(error, row.url);
+    permanent = refusal !== null;
+    outcome = { ok: false, statusCode: null, error: refusal ?? describe(error, timings.timeoutMs) };
   }
   const final = !outcome.ok && (permanent || row.attempts >= timings.maxAttempts);
   await settle(deps, row, outcome, final);
@@ -113,14 +114,17 @@ function buildRequest(appSecret: string, row: Claimed): { secret: string; body: 
 }
 
 /**
- * Whether the outbound rule refused the URL's own host: a private IP literal, or localhost (always
- * loopback). Only the webhook's URL or the operator's setting can change that, never a retry; a name
- * that resolved to a private address may resolve elsewhere later, and is retried.
+ * Why the URL itself is refused, so that no retry can pass it (null: retried). The outbound rule refuses
+ * its own host, a private IP literal: only the URL or the operator's setting changes that, while a name
+ * that resolved to a private address may resolve elsewhere later.
+ * Or fetch refuses its port (undici's "bad port" network error; the Fetch standard's blocked ports).
  */
-function hostRefusedForGood(error: unknown, url: string): boolean {
-  if (!((error as { cause?: unknown }).cause instanceof PrivateAddressError)) return false;
+function refusedForGood(error: unknown, url: string): string | null {
+  const cause = (error as { cause?: unknown }).cause;
+  if (cause instanceof Error && cause.message === "bad port") return WEBHOOK_MSG.urlPortBlocked;
+  if (!(cause instanceof PrivateAddressError)) return null;
   const host = new URL(url).hostname.replace(/^\[|\]$/g, "").toLowerCase();
-  return isIP(host) !== 0 || host === "localhost" || host.endsWith(".localhost");
+  return isIP(host) !== 0 ? WEBHOOK_MSG.urlPrivate : null;
 }
 
 function openWebhookSecret(appSecret: string, row: Claimed): string {
