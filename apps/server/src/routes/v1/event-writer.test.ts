@@ -75,4 +75,16 @@ describe("EventWriter", () => {
     expect(writes).toHaveLength(2);
     expect(ended).toHaveLength(1);
   });
+
+  it("writes nothing after the end: an event or a second end that races it is dropped", () => {
+    const { res, writes, ended } = response();
+    const writer = new EventWriter(res, 40, () => 1_000);
+    writer.send("delta", { text: "Hi" });
+    writer.end({ event: "error", data: { message: "stopped" } });
+    writer.send("delta", { text: " late" });
+    writer.flush();
+    writer.end({ event: "done", data: {} });
+    expect(writes.map((write) => write.text)).toEqual([frame("delta", { text: "Hi" })]);
+    expect(ended).toEqual([frame("error", { message: "stopped" })]);
+  });
 });

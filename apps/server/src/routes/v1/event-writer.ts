@@ -15,6 +15,8 @@ export class EventWriter {
   private pending = "";
   private lastWrite = Number.NEGATIVE_INFINITY;
   private timer: NodeJS.Timeout | undefined;
+  /** Once ended, nothing more is written (a piece that races the answer's end is dropped, not written after it). */
+  private ended = false;
 
   constructor(
     private readonly res: Response,
@@ -24,6 +26,7 @@ export class EventWriter {
 
   /** One event, written at once or paced. */
   send(event: string, data: unknown): void {
+    if (this.ended) return;
     this.pending += frame(event, data);
     const now = this.clock();
     if (now - this.lastWrite >= this.paceMs) return this.flush(now);
@@ -33,6 +36,8 @@ export class EventWriter {
 
   /** Ends the answer with what waits and the last event, in one write with the end of the body. */
   end(last?: { event: string; data: unknown }): void {
+    if (this.ended) return;
+    this.ended = true;
     clearTimeout(this.timer);
     this.timer = undefined;
     const text = this.pending + (last ? frame(last.event, last.data) : "");
