@@ -94,6 +94,8 @@ function useUpdateSettings(options: { onError?(message: string): void } = {}) {
   });
 }
 
+const approvalsText = (count: number) => (count === 0 ? "None: admins move production directly" : count === 1 ? "1 approval" : `${count} approvals`);
+
 function RequiredApprovalsSetting({ team }: { team: TeamFacts }) {
   const id = useId();
   const update = useUpdateSettings();
@@ -105,13 +107,14 @@ function RequiredApprovalsSetting({ team }: { team: TeamFacts }) {
         disabled={update.isPending}
         onValueChange={(value) => update.mutate({ id: team.id, requiredApprovals: Number(value) })}
       >
-        <SelectTrigger id={id} className="w-full sm:w-72">
+        {/* As wide as its longest choice where there is room; cut on a phone, whole on hover. */}
+        <SelectTrigger id={id} className="w-full sm:w-auto sm:min-w-72" title={approvalsText(team.requiredApprovals)}>
           <SelectValue />
         </SelectTrigger>
         <SelectContent>
           {OPTIONS.map((count) => (
             <SelectItem key={count} value={String(count)}>
-              {count === 0 ? "None: admins move production directly" : count === 1 ? "1 approval" : `${count} approvals`}
+              {approvalsText(count)}
             </SelectItem>
           ))}
         </SelectContent>
