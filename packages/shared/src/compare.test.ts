@@ -267,6 +267,10 @@ describe("verdict", () => {
     expect(verdict({ metric: "latency", labelA: "v7", labelB: "v8", comparison, lowerIsBetter: true, unit: "ms" })).toBe(
       "v8 is better on latency (-120 ms, 95% CI -131 to -109, 4,800 vs 5,000 scored)",
     );
+    const slow = compareMeans({ n: 5000, mean: 840_000, variance: 300_000 ** 2 }, { n: 4800, mean: 636_025, variance: 280_000 ** 2 });
+    expect(verdict({ metric: "latency", labelA: "v7", labelB: "v8", comparison: slow, lowerIsBetter: true, unit: "ms" })).toMatch(
+      /^v8 is better on latency \(-203,975 ms, 95% CI -215,\d{3} to -192,\d{3}, 4,800 vs 5,000 scored\)$/,
+    );
     const errors = compareProportions({ successes: 40, total: 2000 }, { successes: 70, total: 2000 });
     expect(verdict({ metric: "error rate", labelA: "v7", labelB: "v8", comparison: errors, lowerIsBetter: true })).toBe(
       "v7 is better on error rate (-1.5 points, 95% CI -2.5 to -0.5, 2,000 vs 2,000 scored)",

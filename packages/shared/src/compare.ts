@@ -400,10 +400,18 @@ function formatCount(n: number): string {
   return countFormat.format(n);
 }
 
-/** A signed number: "+6.1", "-0.4", "0.0" (a zero that rounds from either side has no sign). */
+const signedFormats = new Map<number, Intl.NumberFormat>();
+const signedFormat = (decimals: number) => {
+  let format = signedFormats.get(decimals);
+  if (!format) signedFormats.set(decimals, (format = new Intl.NumberFormat("en-US", { minimumFractionDigits: decimals, maximumFractionDigits: decimals })));
+  return format;
+};
+
+/** A signed number: "+6.1", "-0.4", "0.0" (a zero that rounds from either side has no sign), "-203,975" (thousands grouped, as counts are). */
 function formatSigned(value: number, decimals: number): string {
-  const text = Math.abs(value).toFixed(decimals);
-  if (Number(text) === 0) return text;
+  const rounded = Math.abs(value).toFixed(decimals);
+  const text = signedFormat(decimals).format(Number(rounded));
+  if (Number(rounded) === 0) return text;
   return `${value < 0 ? "-" : "+"}${text}`;
 }
 
