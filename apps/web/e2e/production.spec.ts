@@ -1,19 +1,30 @@
 // The Production tab end to end, at a desktop width (1400 px) and a phone's (375 px): first the empty
 // state and its hint; then, with rollups and generations written for two versions over the last hours,
 // the figures per version with their charts, the two versions compared with their sentences, the
-// generations list, and one generation opened (its trace id, its kept text) and given a thumbs up.
+// generations list, and one generation opened (its trace id, its kept text) and given a thumbs up; then
+// the generations exported as CSV (REST /api/v1's columns) and JSON Lines from the phone.
 // No serious axe finding at either width, and the page never scrolls sideways on the phone.
-import { expect, test, type Page } from "@playwright/test";
-import { histOf } from "@promptly/shared";
+import { readFile } from "node:fs/promises";
+import { expect, test, type Download, type Page } from "@playwright/test";
+import { histOf, parseCsv } from "@promptly/shared";
 import { createAccount, createOrganizationWith, createTeamWith, signIn, uniqueName, withDb } from "./support/accounts.ts";
 import { seriousViolations } from "./support/axe.ts";
 import { consoleErrors } from "./support/console.ts";
 import { createPromptWith } from "./support/prompts.ts";
 
+/** Chooses a format in the generations' Export menu and waits for the file it saves. */
+async function exportGenerations(page: Page, format: "CSV" | "JSON Lines"): Promise<{ download: Download; text: string }> {
+  await page.getByRole("button", { name: "Export generations" }).click();
+  const downloading = page.waitForEvent("download");
+  await page.getByRole("menuitem", { name: format, exact: true }).click();
+  const download = await downloading;
+  return { download, text: await readFile((await download.path())!, "utf8") };
+}
+
 /** Whether the page is wider than its window (something scrolls the whole page sideways). */
 const scrollsSideways = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth + 1);
 
-test("the Production tab shows the figures per version, compares two versions and opens a generation, at 1400 and 375 px", async ({ page }) => {
+test("the Production tab shows the figures per version, compares two versions, opens a generation and exports the generations, at 1400 and 375 px", async ({ page }) => {
   test.setTimeout(90_000);
   const errors = consoleErrors(page);
   const admin = await createAccount({ fullName: "Paz Production" });
@@ -112,5 +123,32 @@ test("the Production tab shows the figures per version, compares two versions an
   await page.keyboard.press("Escape");
   await expect(dialog).toBeHidden();
   await expect(page).not.toHaveURL(/[?&]generation=/);
+
+  // Both generations exported on the phone, the thumbs up with its generation.
+  await page.setViewportSize({ width: 375, height: 800 });
+  const [ok, failed] = await withDb(async (client) => {
+    const { rows } = await client.query<{ id: string }>(`SELECT id FROM generations WHERE prompt_id = $1 ORDER BY observation_id DESC`, [prompt.id]);
+    return rows.map((row) => row.id);
+  });
+  const fileName = prompt.name.replace(/[^a-z0-9._-]+/g, "_");
+  const startedAt = expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+  const csv = await exportGenerations(page, "CSV");
+  expect(csv.download.suggestedFilename()).toBe(`${fileName}-generations.csv`);
+  expect(parseCsv(csv.text).records.map((record) => record.cells)).toEqual([
+    ["id", "version", "model", "startedAt", "latencyMs", "ttftMs", "inputTokens", "outputTokens", "cost", "status", "error", "traceId", "observationId", "userRef", "sessionRef", "environment", "scores"],
+    [ok, "2", "gpt-4o-mini", startedAt, "420", "", "100", "40", "0.001", "ok", "", "trace-e2e-1", "obs-1", "", "", "production", "thumbs=True"],
+    [failed, "1", "gpt-4o-mini", startedAt, "420", "", "100", "40", "0.001", "error", "upstream timeout", "trace-e2e-0", "obs-0", "", "", "production", ""],
+  ]);
+  await expect(page.getByRole("button", { name: "Export generations" })).toBeEnabled();
+  const jsonl = await exportGenerations(page, "JSON Lines");
+  expect(jsonl.download.suggestedFilename()).toBe(`${fileName}-generations.jsonl`);
+  const lines = jsonl.text.trimEnd().split("\n").map((line) => JSON.parse(line) as Record<string, unknown>);
+  expect(lines).toHaveLength(2);
+  expect(lines[0]).toMatchObject({
+    id: ok, version: 2, model: "gpt-4o-mini", latencyMs: 420, tokens: { input: 100, output: 40 }, status: "ok", traceId: "trace-e2e-1", environment: "production",
+    scores: [expect.objectContaining({ name: "thumbs", dataType: "boolean", stringValue: "True", comment: "Short and right" })],
+  });
+  expect(lines[1]).toMatchObject({ id: failed, status: "error", error: "upstream timeout", scores: [] });
+  expect(await scrollsSideways(page)).toBe(false);
   expect(errors).toEqual([]);
 });

@@ -2,6 +2,7 @@
 // two versions, and the generations themselves. The web's Production tab, the tRPC procedures and
 // REST /api/v1 share these inputs and answers.
 import { z } from "zod";
+import type { CsvCell } from "./csv.ts";
 import { idSchema, plainText } from "./validation.ts";
 
 
@@ -225,3 +226,19 @@ export const runtimeGenerationsQuery = z.object({
 
 /** The most rows one export writes. */
 export const PRODUCTION_EXPORT_LIMIT = 100_000;
+
+/** The columns of a generations export in CSV (REST /api/v1 and the Production tab's download alike). */
+export const GENERATION_CSV_HEADER = [
+  "id", "version", "model", "startedAt", "latencyMs", "ttftMs", "inputTokens", "outputTokens", "cost", "status", "error",
+  "traceId", "observationId", "userRef", "sessionRef", "environment", "scores",
+];
+
+/** One generation as a row under GENERATION_CSV_HEADER; scores as `name=value` pairs separated by "; ". */
+export const generationCsvRow = (item: GenerationItem): CsvCell[] => [
+  item.id, item.version, item.model, item.startedAt, item.latencyMs, item.ttftMs, item.tokens.input, item.tokens.output, item.cost, item.status, item.error,
+  item.traceId, item.observationId, item.userRef, item.sessionRef, item.environment,
+  item.scores.map((score) => `${score.name}=${score.stringValue ?? score.value ?? ""}`).join("; "),
+];
+
+/** A generations export's file name: the prompt's name made safe, then `-generations.csv` or `.jsonl`. */
+export const generationExportFileName = (promptName: string, format: "csv" | "jsonl") => `${promptName.replace(/[^a-z0-9._-]+/g, "_")}-generations.${format}`;

@@ -16,7 +16,7 @@ import {
   evaluationItemsAnswer, idSchema, promptLabelSchema, runtimeCompileInput, runtimeEvaluationInput, runtimeEvaluationSummary, runtimeCompiled, runtimeCreatePromptInput, runtimeCreateVersionInput, runtimeCreatedPrompt,
   runtimeCreatedVersion, runtimeError, runtimeGetQuery, runtimeLabelSet, runtimeListQuery, runtimePrompt, runtimePromptPage, runtimeRunInput, runtimeRunResult,
   runtimeSetLabelInput, type Action, type RuntimeError, type RuntimePrompt, type RuntimeRunResult, type VariableProblem,
-  PRODUCTION_EXPORT_LIMIT, csvText, generationPage, runtimeGenerationsQuery, runtimeProductionMetrics as productionMetricsAnswer, runtimeProductionMetricsQuery, type GenerationItem, UNIT_HEADER,
+  PRODUCTION_EXPORT_LIMIT, csvText, generationPage, runtimeGenerationsQuery, runtimeProductionMetrics as productionMetricsAnswer, runtimeProductionMetricsQuery, GENERATION_CSV_HEADER, generationCsvRow, generationExportFileName, UNIT_HEADER,
 } from "@promptly/shared";
 import { EventWriter } from "./event-writer.ts";
 import { sendError } from "./http.ts";
@@ -137,18 +137,6 @@ export function matchesIfNoneMatch(header: string | undefined, etag: string): bo
   });
 }
 
-/** The columns of a generations export in CSV; scores as `name=value` pairs separated by "; ". */
-const GENERATION_CSV_HEADER = [
-  "id", "version", "model", "startedAt", "latencyMs", "ttftMs", "inputTokens", "outputTokens", "cost", "status", "error",
-  "traceId", "observationId", "userRef", "sessionRef", "environment", "scores",
-];
-
-const generationCsvRow = (item: GenerationItem) => [
-  item.id, item.version, item.model, item.startedAt, item.latencyMs, item.ttftMs, item.tokens.input, item.tokens.output, item.cost, item.status, item.error,
-  item.traceId, item.observationId, item.userRef, item.sessionRef, item.environment,
-  item.scores.map((score) => `${score.name}=${score.stringValue ?? score.value ?? ""}`).join("; "),
-];
-
 /** Parsed time bounds of a production query. */
 const spanQuery = (query: { from?: string; to?: string }) => ({
   from: query.from === undefined ? undefined : new Date(query.from),
@@ -212,7 +200,7 @@ const PRODUCTION_OPERATIONS: Operation[] = [
       // The first page is read before anything is sent, so an unknown prompt or a bad span answers as an error.
       let next = await pages.next();
       const csv = format === "csv";
-      const file = `${params["name"]!.replace(/[^a-z0-9._-]+/g, "_")}-generations.${format}`;
+      const file = generationExportFileName(params["name"]!, format);
       res.status(200).set({
         "Content-Type": csv ? "text/csv; charset=utf-8" : "application/x-ndjson; charset=utf-8",
         "Content-Disposition": `attachment; filename="${file}"`,

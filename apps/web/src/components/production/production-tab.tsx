@@ -1,7 +1,8 @@
 // The Production tab: how the prompt's versions do in the teams' own applications, from the generations
 // and scores they send (OpenTelemetry, the Langfuse SDKs, /api/v1). Filters (range, environment, model)
 // live in the URL; the figures per version with small charts, two versions compared with the verdict
-// of each figure, and the generations themselves, newest first, each opening in a dialog.
+// of each figure, and the generations themselves, newest first, each opening in a dialog, exportable as
+// CSV or JSON Lines.
 import { PRODUCTION_MSG, PRODUCTION_RANGES, versionLabel, type ProductionRange } from "@promptly/shared";
 import type { RouterOutputs } from "@promptly/api";
 import { LoadFailure } from "@/components/layout/load-failure";
@@ -18,6 +19,7 @@ import { trpc } from "@/lib/trpc";
 import { usePromptSearch } from "@/components/prompts/page/route-api";
 import type { PromptDetail } from "@/components/prompts/page/types";
 import { GenerationDialog } from "./generation-dialog.tsx";
+import { GenerationExport } from "./generation-export.tsx";
 import { MiniBars, Sparkline } from "./mini-charts.tsx";
 import { ComparisonCard } from "./comparison-card.tsx";
 import { OnlineEvaluationCard } from "./online-evaluation-card.tsx";
@@ -81,7 +83,7 @@ export function ProductionTab({ prompt }: { prompt: PromptDetail }) {
         <>
           <VersionFiguresTable metrics={metrics.data} />
           <ComparisonCard promptId={prompt.id} metrics={metrics.data} labels={prompt.labels} environment={search.prodEnv} model={search.prodModel} />
-          <GenerationList promptId={prompt.id} />
+          <GenerationList promptId={prompt.id} promptName={prompt.name} />
         </>
       )}
       <OnlineEvaluationCard promptId={prompt.id} mayEdit={prompt.can["label.protected"] && prompt.archivedAt === null} />
@@ -188,17 +190,20 @@ function VersionFiguresTable({ metrics }: { metrics: Metrics }) {
   );
 }
 
-/** The generations of the range and filters, newest first, 50 a page with "Load more". */
-function GenerationList({ promptId }: { promptId: string }) {
+/** The generations of the range and filters, newest first, 50 a page with "Load more", and their export. */
+function GenerationList({ promptId, promptName }: { promptId: string; promptName: string }) {
   const [search, setSearch] = usePromptSearch();
   const input = { promptId, ...productionSpan(search.prodRange ?? DEFAULT_PRODUCTION_RANGE), environment: search.prodEnv, model: search.prodModel };
   const generations = trpc.production.generations.useInfiniteQuery(input, { getNextPageParam: (page) => page.nextCursor ?? undefined });
   const items = generations.data?.pages.flatMap((page) => page.items) ?? [];
   return (
     <section aria-labelledby="production-generations-heading" className="grid min-w-0 gap-2">
-      <h3 id="production-generations-heading" className="text-sm font-semibold">
-        Generations
-      </h3>
+      <div className="flex flex-wrap items-center justify-between gap-2">
+        <h3 id="production-generations-heading" className="text-sm font-semibold">
+          Generations
+        </h3>
+        {items.length > 0 && <GenerationExport promptName={promptName} filters={input} />}
+      </div>
       {generations.isPending ? (
         <Skeleton className="h-20 w-full" aria-label="Loading the generations" />
       ) : generations.isError ? (
