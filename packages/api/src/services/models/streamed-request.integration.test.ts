@@ -6,7 +6,9 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import type { AddressInfo } from "node:net";
 import { createGzip } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { providerFetch } from "../platform/outbound.ts";
 import { streamModelAnswer, type OpenConnection, type StreamPiece } from "./provider-client.ts";
+import { wholeEvents } from "./whole-events.ts";
 
 const openaiEvent = (delta: object) =>
   `data: ${JSON.stringify({ id: "chatcmpl-1", object: "chat.completion.chunk", created: 0, model: "m", choices: [{ index: 0, delta, logprobs: null, finish_reason: null }] })}\n\n`;
@@ -30,7 +32,7 @@ const events = {
 
 /** The test's way to see the provider's side: each answer's close. */
 let closed: Promise<void>[] = [];
-let mode: "gzip" | "hold" | "cut" = "gzip";
+let mode: "gzip" | "hold" | "cut" | "plain" = "gzip";
 
 function answer(kind: "openai" | "anthropic", res: ServerResponse) {
   const list = events[kind];
@@ -45,6 +47,7 @@ function answer(kind: "openai" | "anthropic", res: ServerResponse) {
     return;
   }
   res.writeHead(200, { "content-type": "text/event-stream" });
+  if (mode === "plain") return void res.end(list.join(""));
   // The head of the answer and its first word; then held open, or the connection cut.
   res.write(list.slice(0, kind === "openai" ? 2 : 3).join(""), () => {
     if (mode === "cut") res.socket?.destroy();
@@ -118,5 +121,13 @@ describe("a streamed answer read from undici's body", () => {
     expect(textOf(pieces)).toBe(words[0]);
     expect(failure).toBeInstanceOf(TypeError);
     expect((failure as TypeError).message).toBe("terminated");
+  });
+
+  it("an event stream answered to a call that asked for none is read whole by text(), as fetch's is (the connection not left unread)", async () => {
+    mode = "plain";
+    for (const fetchAnswer of [providerFetch(true), wholeEvents(providerFetch(true))]) {
+      const response = await fetchAnswer(`${baseUrl}/v1/chat/completions`, { method: "POST", body: "{}" });
+      expect(await response.text()).toBe(events.openai.join(""));
+    }
   });
 });

@@ -98,7 +98,13 @@ export function wholeEvents(fetchAnswer: typeof fetch): typeof fetch {
     if (!body || !response.headers.get("content-type")?.trim().toLowerCase().startsWith("text/event-stream")) return response;
     // The body as given may not be redefined: the same answer, its body handed on in whole events.
     const framed = new Response(null, { status: response.status, statusText: response.statusText, headers: response.headers });
-    Object.defineProperty(framed, "body", { value: inWholeEvents(body) });
+    // Read whole instead (a call that asked for no stream): as the answer itself reads.
+    Object.defineProperties(framed, {
+      body: { value: inWholeEvents(body) },
+      arrayBuffer: { value: () => response.arrayBuffer() },
+      text: { value: () => response.text() },
+      json: { value: () => response.json() as Promise<unknown> },
+    });
     return framed;
   }) as typeof fetch;
 }

@@ -322,7 +322,8 @@ function decoderStream(encoding: string): Transform {
  * streamed call. Read as fetch's body fails: an abort as the signal's reason, a cut connection or a
  * body that cannot be decoded as a TypeError "terminated" with the cause, and once past
  * BUFFERED_ANSWER_MAX_BYTES (decoded) with AnswerTooLargeError as the cause, the connection closed.
- * Leaving the loop early (the SDK's cancel) closes it too.
+ * Leaving the loop early (the SDK's cancel) closes it too; its text(), json() or arrayBuffer() read it
+ * whole, as fetch's would.
  */
 function streamedResponse(sent: Readable, encoding: string | null, status: number, headers: Headers, signal: AbortSignal | undefined): Response {
   const body: Readable = encoding ? pipeline(sent, decoderStream(encoding), () => undefined) : sent;
@@ -355,8 +356,20 @@ function streamedResponse(sent: Readable, encoding: string | null, status: numbe
       };
     },
   };
+  // Read whole by a caller that did not ask for a stream (a provider that always streams): the same
+  // capped reading, then its text; the connection is not left open with the answer unread.
+  const whole = async () => {
+    const read: Uint8Array[] = [];
+    for await (const chunk of chunks) read.push(chunk);
+    return Buffer.concat(read);
+  };
   const response = new Response(null, { status, headers });
-  Object.defineProperty(response, "body", { value: chunks });
+  Object.defineProperties(response, {
+    body: { value: chunks },
+    arrayBuffer: { value: async () => new Uint8Array(await whole()).buffer },
+    text: { value: async () => (await whole()).toString("utf8") },
+    json: { value: async () => JSON.parse((await whole()).toString("utf8")) as unknown },
+  });
   return response;
 }
 
