@@ -925,22 +925,24 @@ async function failedAlone(db: Db, state: MergeState, team: string | null, id: s
     return 0;
   }
   const lasting = !isPassingFailure(error);
-  let row: (SettledRow & { setAside: boolean }) | undefined;
+  let row: (SettledRow & { setAside: boolean; aside: boolean }) | undefined;
   try {
     // Locked first, so two processes failing on it at once each see the other's count (and only one was put back).
-    [row] = await rawStatement<SettledRow & { setAside: boolean }>(db, Prisma.sql`
-      WITH was AS (SELECT id, ${PUT_BACK} AS put_back FROM ingest_pending WHERE id = ${id}::bigint FOR UPDATE)
+    [row] = await rawStatement<SettledRow & { setAside: boolean; aside: boolean }>(db, Prisma.sql`
+      -- A row another process set aside meanwhile stays aside, counted once (by that process).
+      WITH was AS (SELECT id, ${PUT_BACK} AS put_back, set_aside_at IS NOT NULL AS aside FROM ingest_pending WHERE id = ${id}::bigint FOR UPDATE)
       UPDATE ingest_pending p SET attempts = p.attempts + 1, last_error = ${errorForOperator(error)}, lasting_failures = p.lasting_failures + ${lasting ? 1 : 0}::int,
-             set_aside_at = CASE WHEN (${lasting} AND p.lasting_failures + 1 >= ${MERGE_SET_ASIDE_ATTEMPTS}::int)
+             set_aside_at = CASE WHEN p.set_aside_at IS NOT NULL THEN p.set_aside_at
+                                 WHEN (${lasting} AND p.lasting_failures + 1 >= ${MERGE_SET_ASIDE_ATTEMPTS}::int)
                                    OR p.attempts + 1 >= ${MERGE_SET_ASIDE_ANY_ATTEMPTS}::int THEN now() END
         FROM was WHERE p.id = was.id
-      RETURNING p.set_aside_at IS NOT NULL AS "setAside", was.put_back AS "putBack", p.source, p.dropped, p.generations,
-                CASE WHEN p.set_aside_at IS NOT NULL OR was.put_back THEN p.sent END AS sent`);
+      RETURNING p.set_aside_at IS NOT NULL AS aside, p.set_aside_at IS NOT NULL AND NOT was.aside AS "setAside", was.put_back AND NOT was.aside AS "putBack", p.source, p.dropped, p.generations,
+                CASE WHEN (p.set_aside_at IS NOT NULL OR was.put_back) AND NOT was.aside THEN p.sent END AS sent`);
   } catch (recordError) {
     state.onError(new Error(`A request that failed to merge is kept pending, its failure not recorded: ${errorForOperator(recordError)}`, { cause: recordError }));
   }
   if (row) countSettled(row, row.setAside ? "set_aside" : null);
-  if (row?.setAside) {
+  if (row?.aside) {
     state.heldBack.delete(team);
     return 1;
   }
