@@ -28,6 +28,8 @@ interface FakeAnswerOptions {
    * back to null; a request that ends with a tool result is answered with text all the same.
    */
   toolCall: { name: string; arguments: Record<string, unknown> } | null;
+  /** A streamed OpenAI answer tells no usage even when asked for it (a server that ignores stream_options), until set back to false. */
+  noUsage: boolean;
 }
 
 interface RecordedCall {
@@ -151,7 +153,7 @@ export async function startFakeProvider(options: FakeProviderOptions = {}): Prom
   const models = options.models ?? ["gpt-4o-mini", "claude-haiku-4-5", "local-llama"];
   const calls: RecordedCall[] = [];
   const state = { failWith: null as number | null, failMessage: null as string | null, openStreams: 0, openAnswers: 0, abandonedStreams: 0 };
-  const answer: FakeAnswerOptions = { firstTokenDelayMs: 0, chunkDelayMs: 0, repeat: 1, text: null, toolCall: null };
+  const answer: FakeAnswerOptions = { firstTokenDelayMs: 0, chunkDelayMs: 0, repeat: 1, text: null, toolCall: null, noUsage: false };
 
   /**
    * Writes a server-sent event stream: headers at once, the first piece after the slow-start delay, then
@@ -227,7 +229,7 @@ export async function startFakeProvider(options: FakeProviderOptions = {}): Prom
       ...content,
       chunk({}, call ? "tool_calls" : "stop"),
       // With stream_options.include_usage: one last chunk with no choices and the usage.
-      ...(body.stream_options?.include_usage ? [() => `data: ${JSON.stringify({ id, object: "chat.completion.chunk", created, model, choices: [], usage: fullUsage })}\n\n`] : []),
+      ...(body.stream_options?.include_usage && !answer.noUsage ? [() => `data: ${JSON.stringify({ id, object: "chat.completion.chunk", created, model, choices: [], usage: fullUsage })}\n\n`] : []),
       () => "data: [DONE]\n\n",
     ];
     await stream(res, events, 1);

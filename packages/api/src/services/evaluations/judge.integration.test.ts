@@ -38,6 +38,8 @@ beforeAll(async () => {
 afterAll(() => Promise.all([h.close(), provider.close()]));
 afterEach(() => {
   provider.answer.text = null;
+  provider.answer.noUsage = false;
+  provider.answer.chunkDelayMs = 0;
   provider.failWith = null;
 });
 
@@ -103,5 +105,23 @@ describe("createJudge", () => {
     const answered = told[0] as { usage: { inputTokens: number; outputTokens: number } };
     expect(answered.usage.inputTokens).toBeGreaterThan(0);
     expect(answered.usage.outputTokens).toBeGreaterThan(0);
+  });
+
+  it("tells an answer whose provider told no usage as unknown (the worst assumed), not as free", async () => {
+    const told: JudgeCall[] = [];
+    const team = await world.team();
+    const hearing = createJudge({ db: h.database.db, config: h.services.config, organizationId: world.organization.id, teamId: team.id, onCall: (call) => told.push(call) });
+    provider.answer.text = '{"pass": true, "reason": "It greets Ada by name."}';
+    provider.answer.noUsage = true;
+    expect(await hearing(rubric(openai.id), facts)).toEqual({ pass: true, reason: "It greets Ada by name." });
+    expect(told).toEqual([{ sent: true, usage: null }]);
+  });
+
+  it("gives the whole answer twice the provider's time limit: a stream kept open fails the judgement as timed out", async () => {
+    const team = await world.team();
+    const limited = createJudge({ db: h.database.db, config: { ...h.services.config, providerTimeoutMs: 500 }, organizationId: world.organization.id, teamId: team.id });
+    provider.answer.text = '{"pass": true, "reason": "It greets Ada by name, slowly."}';
+    provider.answer.chunkDelayMs = 60_000;
+    expect(await limited(rubric(openai.id), facts)).toEqual({ pass: false, reason: `The judge could not answer: ${PROVIDER_MSG.timedOut("Local", 1_000)}` });
   });
 });

@@ -7,7 +7,7 @@ import type { Db } from "@promptly/db";
 import type { Assertion } from "@promptly/shared";
 import type { ApiConfig } from "../types.ts";
 import { allowModel, allowTeamConnection, findRunConnection, openRunConnection } from "../models/connections.ts";
-import { describeProviderError, streamModelAnswer } from "../models/provider-client.ts";
+import { describeProviderError, providerTimedOut, streamModelAnswer } from "../models/provider-client.ts";
 import type { Judge, RunFacts } from "./assertions.ts";
 
 type Config = Pick<ApiConfig, "secret" | "allowPrivateProviderUrls" | "providerTimeoutMs">;
@@ -111,10 +111,17 @@ export function createJudge(deps: { db: Db; config: Config; organizationId: stri
     let answer = "";
     // Providers report usage cumulatively (Anthropic in two events): the last figure of each is the call's.
     const usage: JudgeUsage = { model: assertion.model, inputTokens: 0, outputTokens: 0 };
+    let usageTold = false;
+    const timeoutMs = deps.config.providerTimeoutMs ?? 60_000;
+    // The SDK's timeout ends at the answer's headers: the whole answer gets twice it (within the job's
+    // expiry, queue.ts), so a provider that keeps the stream open (comments, keep-alives) cannot hold the
+    // judgement, or its job, forever.
+    const answerLimitMs = 2 * timeoutMs;
+    const limit = AbortSignal.timeout(answerLimitMs);
     try {
       const pieces = streamModelAnswer(
         connection,
-        { allowPrivate: deps.config.allowPrivateProviderUrls ?? false, timeoutMs: deps.config.providerTimeoutMs ?? 60_000 },
+        { allowPrivate: deps.config.allowPrivateProviderUrls ?? false, timeoutMs, signal: limit },
         {
           model: assertion.model,
           input: { type: "chat", messages: judgeMessages(assertion, facts) },
@@ -124,16 +131,21 @@ export function createJudge(deps: { db: Db; config: Config; organizationId: stri
       for await (const piece of pieces) {
         if (piece.type === "text") answer += piece.text;
         if (piece.type === "usage") {
+          usageTold = true;
           usage.inputTokens = piece.inputTokens ?? usage.inputTokens;
           usage.outputTokens = piece.outputTokens ?? usage.outputTokens;
         }
       }
+      // An SDK may end its stream quietly on the abort: the answer is cut, not whole.
+      if (limit.aborted) throw limit.reason;
     } catch (error) {
       // The provider may have counted tokens before it failed (or the answer was cut): unknown, so said as such.
       deps.onCall?.({ sent: true, usage: null });
-      return { pass: false, reason: `The judge could not answer: ${describeProviderError(error, connection, { model: assertion.model }).message}` };
+      const failure = limit.aborted ? providerTimedOut(connection, answerLimitMs) : describeProviderError(error, connection, { model: assertion.model });
+      return { pass: false, reason: `The judge could not answer: ${failure.message}` };
     }
-    deps.onCall?.({ sent: true, usage });
+    // A provider that told no usage (one that ignores stream_options.include_usage): what it counted is unknown, so the worst is assumed.
+    deps.onCall?.({ sent: true, usage: usageTold ? usage : null });
     return readVerdict(answer) ?? { pass: false, reason: `The judge's answer gave no verdict (expected {"pass": true|false, "reason": "..."}): ${quote(answer.trim())}` };
   };
 }
