@@ -994,7 +994,8 @@ function countSettled(row: SettledRow, result: "failed" | "set_aside" | null) {
  */
 function errorForOperator(error: unknown): string {
   const code = (error as { code?: unknown } | null)?.code;
-  const sqlState = typeof code === "string" && /^[0-9A-Z]{5}$/.test(code) ? code : null;
+  // A SQLSTATE, not Prisma's own codes (P2010's message quotes the database's, values and all).
+  const sqlState = typeof code === "string" && /^[0-9A-Z]{5}$/.test(code) && !/^P\d{4}$/.test(code) ? code : null;
   const name = sqlState ?? (typeof code === "string" ? code : error instanceof Error ? error.name : "Error");
   const line = (error instanceof Error ? error.message : String(error)).split("\n", 1)[0]!;
   const told = sqlState && !sqlState.startsWith("22") ? line : line.replace(/"(?:[^"\\]|\\.)*"?/g, '"…"');
