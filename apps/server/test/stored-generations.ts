@@ -1,32 +1,9 @@
 // The generations a test sent in, as stored (every column a test asserts on), for the ingestion tests.
+import type { StoredGeneration } from "@promptly/api";
 import { Prisma, type Db } from "@promptly/db";
 
-export interface StoredGenerationRow {
-  id: string;
-  teamId: string;
-  promptId: string | null;
-  promptName: string;
-  version: number | null;
-  traceId: string | null;
-  observationId: string;
-  source: string;
-  model: string | null;
-  environment: string;
-  startedAt: Date;
-  endedAt: Date | null;
-  completionStartAt: Date | null;
-  latencyMs: number | null;
-  ttftMs: number | null;
-  inputTokens: number | null;
-  outputTokens: number | null;
-  cost: number | null;
-  status: string;
-  errorMessage: string | null;
-  userRef: string | null;
-  sessionRef: string | null;
-  input: string | null;
-  output: string | null;
-}
+/** A stored generation (the service's own row) with its team. */
+export type StoredGenerationRow = Omit<StoredGeneration, "startSaid"> & { teamId: string };
 
 /** The stored generations `where` selects, by observation id. */
 export function storedGenerations(db: Db, where: Prisma.Sql): Promise<StoredGenerationRow[]> {

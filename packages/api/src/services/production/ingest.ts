@@ -71,7 +71,8 @@ export interface ScoreDraft {
   promptId?: string;
 }
 
-interface StoredGeneration {
+/** A generation as stored (its columns a merge reads and writes). */
+export interface StoredGeneration {
   id: string;
   promptId: string | null;
   promptName: string;
