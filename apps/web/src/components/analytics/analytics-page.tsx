@@ -16,6 +16,7 @@ import { RunFiguresTable } from "@/components/runs/run-figures";
 import { Skeleton } from "@/components/ui/skeleton";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import { trpc } from "@/lib/trpc";
+import { saveFile } from "@/lib/save-file";
 import { useWorkspace } from "@/lib/workspace";
 import { ChartSection, Lines, SeriesKey, SeriesTable, Sparkline, StackedBars, type Series } from "./charts.tsx";
 import { analyticsCsv } from "./csv.ts";
@@ -263,16 +264,7 @@ function sortValue(row: PromptRow, key: SortKey): string | number {
   return row[key];
 }
 
-function download(name: string, text: string) {
-  const url = URL.createObjectURL(new Blob([text], { type: "text/csv;charset=utf-8" }));
-  const link = document.createElement("a");
-  link.href = url;
-  link.download = name;
-  document.body.append(link);
-  link.click();
-  link.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 1000);
-}
+const download = (name: string, text: string) => saveFile(name, text, "text/csv;charset=utf-8");
 
 function PromptTable({ overview, days }: { overview: Overview; days: AnalyticsRange }) {
   const [sort, setSort] = useState<{ key: SortKey; descending: boolean }>({ key: "fetches", descending: true });

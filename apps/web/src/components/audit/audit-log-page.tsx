@@ -16,6 +16,7 @@ import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@
 import { callerOf, useMe } from "@/hooks/use-me";
 import { formatDateTime } from "@/lib/dates";
 import { trpc } from "@/lib/trpc";
+import { saveFile } from "@/lib/save-file";
 import { accessIn, useWorkspace } from "@/lib/workspace";
 import { actionLabel, actorLabel, auditCsv } from "./audit-csv.ts";
 import { ActorName } from "./actor-name.tsx";
@@ -145,14 +146,7 @@ function AuditLog({ organizationId, organizationName }: { organizationId: string
         rows.push(...page.items);
         cursor = page.nextCursor ?? undefined;
       } while (cursor);
-      const url = URL.createObjectURL(new Blob([auditCsv(rows)], { type: "text/csv;charset=utf-8" }));
-      const link = document.createElement("a");
-      link.href = url;
-      link.download = `audit-log-${new Date().toISOString().slice(0, 10)}.csv`;
-      document.body.append(link);
-      link.click();
-      link.remove();
-      URL.revokeObjectURL(url);
+      saveFile(`audit-log-${new Date().toISOString().slice(0, 10)}.csv`, auditCsv(rows), "text/csv;charset=utf-8");
     } catch {
       toast.error("The audit log could not be downloaded", { description: "Check your connection and try again." });
     } finally {

@@ -9,6 +9,7 @@ import { GENERATION_CSV_HEADER, PRODUCTION_EXPORT_LIMIT, csvText, generationCsvR
 import { Button } from "@/components/ui/button";
 import { DropdownMenu, DropdownMenuContent, DropdownMenuItem, DropdownMenuTrigger } from "@/components/ui/dropdown-menu";
 import { trpc } from "@/lib/trpc";
+import { saveFile } from "@/lib/save-file";
 
 type Generation = RouterOutputs["production"]["generations"]["items"][number];
 type GenerationFilters = Omit<RouterInputs["production"]["generations"], "cursor" | "limit">;
@@ -38,14 +39,7 @@ export function GenerationExport({ promptName, filters }: { promptName: string; 
       } while (cursor && items.length < PRODUCTION_EXPORT_LIMIT);
       const kept = items.slice(0, PRODUCTION_EXPORT_LIMIT);
       const type = format === "csv" ? "text/csv;charset=utf-8" : "application/x-ndjson;charset=utf-8";
-      const url = URL.createObjectURL(new Blob([fileText(format, kept)], { type }));
-      const link = document.createElement("a");
-      link.href = url;
-      link.download = generationExportFileName(promptName, format);
-      document.body.append(link);
-      link.click();
-      link.remove();
-      setTimeout(() => URL.revokeObjectURL(url), 1000);
+      saveFile(generationExportFileName(promptName, format), fileText(format, kept), type);
       if (more) {
         const limit = PRODUCTION_EXPORT_LIMIT.toLocaleString("en-US");
         toast.warning(`The export holds only the first ${limit} generations`, { description: "Narrow the range or the filters to export the rest." });

@@ -13,6 +13,7 @@ import { Label } from "@/components/ui/label";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import { callerOf, useMe } from "@/hooks/use-me";
 import { trpc } from "@/lib/trpc";
+import { saveFile } from "@/lib/save-file";
 import { accessIn, useWorkspace } from "@/lib/workspace";
 import { useRefreshPrompt, toastFailure } from "./page/use-refresh-prompt.ts";
 
@@ -21,14 +22,7 @@ type ImportPlan = RouterOutputs["library"]["previewImport"];
 /** Saves a file the server made (JSON text or base64 bytes) through a temporary link. */
 function download(file: RouterOutputs["library"]["export"]) {
   const bytes = file.encoding === "base64" ? Uint8Array.from(atob(file.data), (c) => c.charCodeAt(0)) : new TextEncoder().encode(file.data);
-  const url = URL.createObjectURL(new Blob([bytes], { type: file.mimeType }));
-  const link = document.createElement("a");
-  link.href = url;
-  link.download = file.fileName;
-  document.body.append(link);
-  link.click();
-  link.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 1000);
+  saveFile(file.fileName, bytes, file.mimeType);
 }
 
 const OUTCOME_LABELS: Record<ImportPlan["items"][number]["outcome"], string> = {
