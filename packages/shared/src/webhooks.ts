@@ -51,6 +51,30 @@ export const WEBHOOK_MSG = {
   inactive: "The webhook is turned off",
 } as const;
 
+/**
+ * The ports fetch never calls over http(s): the Fetch standard's "port blocking" list ("bad port",
+ * https://fetch.spec.whatwg.org/#port-blocking). undici's `badPorts` is the same list without 0, added to
+ * the standard in 2025 (nothing listens there). A URL's default port (80, 443) is not on it.
+ */
+const BLOCKED_PORTS = new Set([
+  "0", "1", "7", "9", "11", "13", "15", "17", "19", "20", "21", "22", "23", "25", "37", "42", "43", "53", "69", "77", "79",
+  "87", "95", "101", "102", "103", "104", "109", "110", "111", "113", "115", "117", "119", "123", "135", "137",
+  "139", "143", "161", "179", "389", "427", "465", "512", "513", "514", "515", "526", "530", "531", "532",
+  "540", "548", "554", "556", "563", "587", "601", "636", "989", "990", "993", "995", "1719", "1720", "1723",
+  "2049", "3659", "4045", "4190", "5060", "5061", "6000", "6566", "6665", "6666", "6667", "6668", "6669", "6679",
+  "6697", "10080",
+]);
+
+/** Whether fetch refuses to call this http(s) URL for its port (false for a URL that does not parse). */
+export function webhookPortBlocked(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return (url.protocol === "https:" || url.protocol === "http:") && BLOCKED_PORTS.has(url.port);
+  } catch {
+    return false;
+  }
+}
+
 const webhookUrlSchema = z
   .string({ error: WEBHOOK_MSG.urlInvalid })
   .trim()
@@ -70,7 +94,8 @@ const webhookUrlSchema = z
     } catch {
       return true;
     }
-  }, WEBHOOK_MSG.urlCredentials);
+  }, WEBHOOK_MSG.urlCredentials)
+  .refine((value) => !webhookPortBlocked(value), WEBHOOK_MSG.urlPortBlocked);
 
 const webhookEventsSchema = z
   .array(z.enum(WEBHOOK_EVENTS, { error: WEBHOOK_MSG.eventInvalid }))

@@ -1,5 +1,5 @@
-// A team's webhooks: who may manage them (team admin level), what create refuses (bad URLs, private
-// addresses without ALLOW_PRIVATE_WEBHOOK_URLS, no events), and that an event makes a delivery only
+// A team's webhooks: who may manage them (team admin level), what create and update refuse (bad URLs,
+// ports fetch never calls, private addresses without ALLOW_PRIVATE_WEBHOOK_URLS, no events), and that an event makes a delivery only
 // for the team's active subscriptions that ask for it, in the transaction of the change.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createServer } from "node:http";
@@ -66,6 +66,9 @@ describe("webhooks.create", () => {
     ["another scheme", "ftp://hooks.example.com/x", WEBHOOK_MSG.urlInvalid],
     ["no URL", "hooks", WEBHOOK_MSG.urlInvalid],
     ["credentials in the URL", "https://user:pw@hooks.example.com/x", WEBHOOK_MSG.urlCredentials],
+    ["X11's port, one fetch never calls", "http://example.com:6000/hook", WEBHOOK_MSG.urlPortBlocked],
+    ["SMTP's port", "https://hooks.example.com:25/hook", WEBHOOK_MSG.urlPortBlocked],
+    ["the last port fetch never calls", "https://hooks.example.com:10080/hook", WEBHOOK_MSG.urlPortBlocked],
   ])("refuses %s, and creates nothing", async (_what, url, message) => {
     const team = await world.team();
     expect(await failure(world.callers.admin.webhooks.create({ teamId: team.id, url, events: ["prompt.created"] }))).toEqual({ code: "BAD_REQUEST", message });
@@ -78,6 +81,25 @@ describe("webhooks.create", () => {
     expect((await db().webhookSubscription.findUniqueOrThrow({ where: { id } })).url).toBe(URL_OK);
   });
 
+  it.each(["http://example.com:6000/hook", "https://hooks.example.com:6665/hook"])("refuses %s, a port fetch never calls, on update too, and changes nothing", async (url) => {
+    const { id } = await teamWithWebhook();
+    const before = await db().webhookSubscription.findUniqueOrThrow({ where: { id } });
+    expect(await failure(world.callers.admin.webhooks.update({ id, url, active: false }))).toEqual({ code: "BAD_REQUEST", message: WEBHOOK_MSG.urlPortBlocked });
+    expect(await db().webhookSubscription.findUniqueOrThrow({ where: { id } })).toEqual(before);
+  });
+
+  it.each(["https://hooks.example.com:443/hook", "http://hooks.example.com:8080/hook", "http://hooks.example.com/hook", "http://hooks.example.com:6001/hook"])(
+    "accepts %s on create and on update",
+    async (url) => {
+      const team = await world.team();
+      const { id } = await world.callers.admin.webhooks.create({ teamId: team.id, url, events: ["prompt.created"] });
+      expect((await db().webhookSubscription.findUniqueOrThrow({ where: { id } })).url).toBe(url);
+      const other = await teamWithWebhook();
+      await world.callers.admin.webhooks.update({ id: other.id, url });
+      expect((await db().webhookSubscription.findUniqueOrThrow({ where: { id: other.id } })).url).toBe(url);
+    },
+  );
+
   it("refuses no events and unknown ones", async () => {
     const team = await world.team();
     expect(await failure(world.callers.admin.webhooks.create({ teamId: team.id, url: URL_OK, events: [] }))).toEqual({ code: "BAD_REQUEST", message: WEBHOOK_MSG.eventsEmpty });
@@ -89,7 +111,7 @@ describe("webhooks.create", () => {
     try {
       const local = await createWorld(allowing);
       const team = await local.team();
-      expect(await outcome(local.callers.admin.webhooks.create({ teamId: team.id, url: "http://127.0.0.1:9/hook", events: ["prompt.created"] }))).toBe("OK");
+      expect(await outcome(local.callers.admin.webhooks.create({ teamId: team.id, url: "http://127.0.0.1:8080/hook", events: ["prompt.created"] }))).toBe("OK");
     } finally {
       await allowing.close();
     }

@@ -1,12 +1,14 @@
 // A delivery that no retry can mend fails at its first attempt, with its reason in the deliveries list:
 // a subscription secret that no longer opens (the app secret was changed, or the database restored under
 // another one), a body that cannot be written, a URL whose own host the outbound rule refuses (a private
-// IP literal, saved while private receivers were allowed) or whose port fetch never calls.
+// IP literal, saved while private receivers were allowed) or whose port fetch never calls (saved before
+// create and update refused it).
 // A receiver that cannot be reached is still retried with its delay.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createRequire } from "node:module";
 import { createServer } from "node:net";
 import type { AddressInfo } from "node:net";
-import { WEBHOOK_MSG } from "@promptly/shared";
+import { WEBHOOK_MSG, webhookPortBlocked } from "@promptly/shared";
 import { createHarness, type Harness } from "../../../testing/harness.ts";
 import { createWorld } from "../../../testing/teams-support.ts";
 import { countAsPublicInTests } from "../platform/outbound.ts";
@@ -81,10 +83,21 @@ describe("attemptDelivery", () => {
     },
   );
 
-  it.each(["https://hooks.example.com:25/hook", "http://93.184.215.14:6000/hook"])("fails a delivery to %s, a port fetch never calls, at its first attempt", async (url) => {
-    const { subscriptionId, deliveryId } = await pendingDelivery();
-    await db().$executeRaw`UPDATE webhook_subscriptions SET url = ${url} WHERE id = ${subscriptionId}::uuid`;
-    await expectFailedAtOnce(deliveryId, WEBHOOK_MSG.urlPortBlocked);
+  // Port 0 is on the Fetch standard's list but not (yet) undici's: refused here before fetch sees it.
+  it.each(["https://hooks.example.com:25/hook", "http://93.184.215.14:6000/hook", "http://hooks.example.com:0/hook"])(
+    "fails a delivery to %s, a port fetch never calls, at its first attempt",
+    async (url) => {
+      const { subscriptionId, deliveryId } = await pendingDelivery();
+      await db().$executeRaw`UPDATE webhook_subscriptions SET url = ${url} WHERE id = ${subscriptionId}::uuid`;
+      await expectFailedAtOnce(deliveryId, WEBHOOK_MSG.urlPortBlocked);
+    },
+  );
+
+  it("refuses before sending every port undici's fetch refuses, and besides them only port 0", () => {
+    const undiciBadPorts = (createRequire(import.meta.url)("undici/lib/web/fetch/constants.js") as { badPorts: readonly string[] }).badPorts;
+    const blocked = Array.from({ length: 65536 }, (_, port) => String(port)).filter((port) => webhookPortBlocked(`https://hooks.example.com:${port}/hook`));
+    expect(new Set(blocked)).toEqual(new Set(["0", ...undiciBadPorts]));
+    expect(webhookPortBlocked("https://hooks.example.com/hook")).toBe(false);
   });
 
   it("retries a receiver that refuses the connection, with its delay, and fails it after the last attempt", async () => {

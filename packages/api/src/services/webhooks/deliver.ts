@@ -6,7 +6,7 @@
 // body cannot be written, the URL's own host or its port refused for good) fails it at once.
 import { isIP } from "node:net";
 import type { Db } from "@promptly/db";
-import { WEBHOOK_MSG, type WebhookEvent } from "@promptly/shared";
+import { WEBHOOK_MSG, webhookPortBlocked, type WebhookEvent } from "@promptly/shared";
 import { openSecret } from "../platform/secret-box.ts";
 import { outboundFetch, PrivateAddressError } from "../platform/outbound.ts";
 import type { WebhookPayload } from "./events.ts";
@@ -64,6 +64,11 @@ export async function attemptDelivery(deps: DeliveryDeps, deliveryId: string): P
     await settle(deps, row, { ok: false, statusCode: null, error: WEBHOOK_MSG.inactive }, true);
     return "failed";
   }
+  // Refused on create and update; a URL saved before that with such a port is refused the same way here.
+  if (webhookPortBlocked(row.url)) {
+    await settle(deps, row, { ok: false, statusCode: null, error: WEBHOOK_MSG.urlPortBlocked }, true);
+    return "failed";
+  }
   // Built from what is stored before anything is sent: a secret that no longer opens (APP_SECRET changed)
   // or a body that cannot be written fails the same way at every attempt, so the delivery fails at once
   // with the reason instead of spending its retries over hours.
@@ -117,11 +122,9 @@ function buildRequest(appSecret: string, row: Claimed): { secret: string; body: 
  * Why the URL itself is refused, so that no retry can pass it (null: retried). The outbound rule refuses
  * its own host, a private IP literal: only the URL or the operator's setting changes that, while a name
  * that resolved to a private address may resolve elsewhere later.
- * Or fetch refuses its port (undici's "bad port" network error; the Fetch standard's blocked ports).
  */
 function refusedForGood(error: unknown, url: string): string | null {
   const cause = (error as { cause?: unknown }).cause;
-  if (cause instanceof Error && cause.message === "bad port") return WEBHOOK_MSG.urlPortBlocked;
   if (!(cause instanceof PrivateAddressError)) return null;
   const host = new URL(url).hostname.replace(/^\[|\]$/g, "").toLowerCase();
   return isIP(host) !== 0 ? WEBHOOK_MSG.urlPrivate : null;
