@@ -4,6 +4,7 @@
 // server) stops for the day once the prompt's judging cost reaches its cap, jobs judging at once too (each
 // reserves its worst case first); a sweep or job run again writes nothing twice and never judges a
 // generation twice, a judgement paid before a failure counted once; only a team admin sets it.
+import pg from "pg";
 import { describe, expect, it, beforeAll } from "vitest";
 import type { GenerationPatch } from "../production/ingest.ts";
 import { ingestProduction } from "../production/ingest.ts";
@@ -45,9 +46,26 @@ const scoresOf = (generationIds: string[]) =>
   db().$queryRaw<{ generation_id: string; name: string; value: number; source: string; comment: string | null }[]>`
     SELECT generation_id::text, name, value, source, comment FROM scores WHERE generation_id = ANY(${generationIds}::uuid[]) ORDER BY name`;
 
+const ONLINE_QUEUE = "online-evaluations";
+
 /** The state of the online evaluation job of a generation (pg-boss's: created, active, retry, completed...). */
 const jobState = async (generationId: string) =>
-  (await db().$queryRaw<{ state: string }[]>`SELECT state::text FROM pgboss.job WHERE name = 'online-evaluations' AND data->>'generationId' = ${generationId} ORDER BY created_on DESC LIMIT 1`)[0]?.state;
+  (await db().$queryRaw<{ state: string }[]>`SELECT state::text FROM pgboss.job WHERE name = ${ONLINE_QUEUE} AND data->>'generationId' = ${generationId} ORDER BY created_on DESC LIMIT 1`)[0]?.state;
+
+/** The state of the online evaluation job of a generation and how many times a worker took it (pg-boss counts each take after the first). */
+const jobAttempts = async (generationId: string) =>
+  (await db().$queryRaw<{ state: string; attempts: number }[]>`
+    SELECT state::text, retry_count + 1 AS attempts FROM pgboss.job WHERE name = ${ONLINE_QUEUE} AND data->>'generationId' = ${generationId} ORDER BY created_on DESC LIMIT 1`)[0];
+
+/** The advisory lock (two keys: this one, 0) a test holds to keep a job waiting in a trigger until it lets it go. */
+const JUDGING_GATE = 7_310_272;
+
+/** How many statements of this test's database wait for the gate. */
+const waitingAtGate = async () =>
+  (await db().$queryRaw<{ n: number }[]>`
+    SELECT count(*)::int AS n FROM pg_locks
+     WHERE locktype = 'advisory' AND NOT granted AND classid = ${JUDGING_GATE}::oid AND objid = 0 AND objsubid = 2
+       AND database = (SELECT oid FROM pg_database WHERE datname = current_database())`)[0]!.n;
 
 const greets = { name: "greets", assertion: { type: "contains" as const, value: "Ada" } };
 const polite = () => ({ name: "polite", assertion: { type: "judge" as const, value: "The answer greets the user by name.", connectionId: fx.connection.id, model: "gpt-4o-mini" } });
@@ -272,32 +290,55 @@ describe("online evaluation", () => {
   it("fails only the job that failed: the others of its batch judge on, neither failed nor retried with it", async () => {
     const { admin, orgAdmin } = fx.world.callers;
     await orgAdmin.providers.setPrice({ organizationId: fx.world.organization.id, model: "gpt-4o-mini", inputPerMillion: 1000, outputPerMillion: 1000 });
-    // The judge answers slowly: the failing job fails while the other still judges.
-    Object.assign(fx.provider.answer, { text: '{"pass": true, "reason": "It greets Ada by name."}', firstTokenDelayMs: 3_000 });
+    fx.provider.answer.text = '{"pass": true, "reason": "It greets Ada by name."}';
     const prompt = await createPrompt(admin, fx.team.id, { visibility: "team" });
     await admin.production.onlineEvaluation.set({ promptId: prompt.id, enabled: true, samplePercent: 100, dailyCapUsd: 10, assertions: [greets, polite()] });
+    // The jobs expire (pg-boss fails them as a dead process's, the whole batch) only long after this test: here only the
+    // worker decides which job fails. A sweep with nothing to claim yet makes the queue, should no test have swept before.
+    await online().sweep();
+    await queue().boss.updateQueue(ONLINE_QUEUE, { name: ONLINE_QUEUE, expireInSeconds: 600 });
     const [failing, judging] = await ingest(prompt, 2, "Hello, Ada!");
-    // The failing generation's claim refuses every move, so its job fails at once.
+    // The failing generation's claim refuses every move, so its job fails at once; the judging one, judged, waits to record
+    // its verdicts until the test lets it, so it is still judging when the other fails however slowly the jobs run.
     await db().$executeRawUnsafe(`CREATE OR REPLACE FUNCTION online_test_batch_failure() RETURNS trigger LANGUAGE plpgsql AS $$
-      BEGIN IF NEW.generation_id = '${failing!}'::uuid THEN RAISE EXCEPTION 'the test stops this write'; END IF; RETURN NEW; END $$`);
+      BEGIN
+        IF NEW.generation_id = '${failing!}'::uuid THEN RAISE EXCEPTION 'the test stops this write'; END IF;
+        IF NEW.generation_id = '${judging!}'::uuid AND NEW.status = 'judged' THEN PERFORM pg_advisory_xact_lock(${JUDGING_GATE}, 0); END IF;
+        RETURN NEW;
+      END $$`);
     await db().$executeRawUnsafe(`CREATE TRIGGER online_test_batch_failure BEFORE UPDATE ON online_evaluation_runs FOR EACH ROW EXECUTE FUNCTION online_test_batch_failure()`);
+    const gate = new pg.Client({ connectionString: fx.h.database.url });
+    await gate.connect();
+    await gate.query("BEGIN");
+    await gate.query(`SELECT pg_advisory_xact_lock(${JUDGING_GATE}, 0)`);
+    const calls = fx.provider.calls.length;
     try {
       // Both jobs queued together: one worker's batch.
       expect(await online().sweep()).toBe(2);
       await expect.poll(() => jobState(failing!), { timeout: 15_000, interval: 50 }).toBe("retry");
-      // The other job is still judging, its job still active: not failed with the batch (a retry would find it judging and lose its verdict).
+      await expect.poll(waitingAtGate, { timeout: 15_000, interval: 50 }).toBe(1);
+      // The other job has its judge's answer and is still judging, its job still active: not failed with the batch (a retry
+      // would find it judging and lose its verdict).
+      expect(fx.provider.calls.length).toBe(calls + 1);
       expect(await jobState(judging!)).toBe("active");
       expect((await db().$queryRaw<{ status: string }[]>`SELECT status::text FROM online_evaluation_runs WHERE generation_id = ${judging!}::uuid`)[0]!.status).toBe("judging");
+      await gate.query("COMMIT");
       await expect.poll(() => jobState(judging!), { timeout: 15_000, interval: 50 }).toBe("completed");
     } finally {
+      // The gate let go first: the trigger cannot be dropped while a write waits in it.
+      await gate.end();
       await db().$executeRawUnsafe(`DROP TRIGGER online_test_batch_failure ON online_evaluation_runs`);
-      Object.assign(fx.provider.answer, { firstTokenDelayMs: 0 });
+      await queue().boss.updateQueue(ONLINE_QUEUE, { name: ONLINE_QUEUE, expireInSeconds: queue().jobExpirySeconds });
     }
+    // Run once, never retried.
+    expect(await jobAttempts(judging!)).toEqual({ state: "completed", attempts: 1 });
     expect((await scoresOf([judging!])).map((score) => [score.name, score.value])).toEqual([["greets", 1], ["polite", 1]]);
-    // The failed one is run again (as its retry would) and judged.
-    await queue().boss.send("online-evaluations", { generationId: failing! });
-    await settled(prompt.id);
+    // The failed one's retry (brought forward: pg-boss waits 5 s and more) runs it again and judges it.
+    await db().$executeRaw`UPDATE pgboss.job SET start_after = now() WHERE name = ${ONLINE_QUEUE} AND state = 'retry' AND data->>'generationId' = ${failing!}`;
+    await expect.poll(() => jobState(failing!), { timeout: 15_000, interval: 50 }).toBe("completed");
+    expect(await jobAttempts(failing!)).toEqual({ state: "completed", attempts: 2 });
     expect((await scoresOf([failing!])).map((score) => [score.name, score.value])).toEqual([["greets", 1], ["polite", 1]]);
+    expect(fx.provider.calls.length).toBe(calls + 2);
     fx.provider.answer.text = null;
   });
 
