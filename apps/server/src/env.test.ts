@@ -21,6 +21,10 @@ describe("loadEnv", () => {
     expect(env.PROVIDER_MAX_CONCURRENT_RUNS).toBe(4);
   });
 
+  it("takes a job expiry of twice the provider timeout, the least a judge's answer needs", () => {
+    expect(loadEnv({ DATA_DIR: dataDir, EVALUATION_JOB_EXPIRY_SECONDS: "120" }).EVALUATION_JOB_EXPIRY_SECONDS).toBe(120);
+  });
+
   it.each([
     [{ DATABASE_URL: "nonsense" }, "Invalid configuration: DATABASE_URL must be a URL starting with postgres:// or postgresql://"],
     [{ PORT: "http" }, "Invalid configuration: PORT"],
@@ -43,6 +47,8 @@ describe("loadEnv", () => {
     [{ ALLOW_PRIVATE_PROVIDER_URLS: "sometimes" }, "Invalid configuration: ALLOW_PRIVATE_PROVIDER_URLS"],
     [{ PROVIDER_TIMEOUT_MS: "10" }, "Invalid configuration: PROVIDER_TIMEOUT_MS"],
     [{ PROVIDER_MAX_CONCURRENT_RUNS: "0" }, "Invalid configuration: PROVIDER_MAX_CONCURRENT_RUNS"],
+    [{ EVALUATION_JOB_EXPIRY_SECONDS: "119" }, "Invalid configuration: EVALUATION_JOB_EXPIRY_SECONDS must be at least 120 (twice PROVIDER_TIMEOUT_MS"],
+    [{ PROVIDER_TIMEOUT_MS: "90500", EVALUATION_JOB_EXPIRY_SECONDS: "180" }, "Invalid configuration: EVALUATION_JOB_EXPIRY_SECONDS must be at least 181"],
     [{ FAST_PATHS: "fast" }, "Invalid configuration: FAST_PATHS must be on or off (off answers every request through the full stack)"],
   ])("refuses %o with a message naming the variable", (vars, message) => {
     expect(() => loadEnv({ DATA_DIR: dataDir, ...vars })).toThrow(ConfigError);

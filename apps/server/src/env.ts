@@ -90,7 +90,7 @@ const schema = z.object({
   PROVIDER_MAX_CONCURRENT_RUNS: z.coerce.number().int().min(1).max(1_000).default(4),
   /** Evaluations: provider calls at once per connection, across every app process. */
   EVALUATION_CONCURRENCY: z.coerce.number().int().min(1).max(1_000).default(20),
-  /** Evaluations: how long a taken job may run before another process takes it over (its process died); default: twice PROVIDER_TIMEOUT_MS and 30 s. */
+  /** Evaluations: how long a taken job may run before another process takes it over (its process died); default: twice PROVIDER_TIMEOUT_MS and 30 s, at least twice PROVIDER_TIMEOUT_MS. */
   EVALUATION_JOB_EXPIRY_SECONDS: z.coerce.number().int().min(1).max(86_400).optional(),
   /**
    * On SIGTERM/SIGINT, how long requests in flight may still run before they are cut (milliseconds).
@@ -167,6 +167,15 @@ export function loadEnv(source: NodeJS.ProcessEnv = process.env, stdoutIsTermina
     throw new ConfigError("Invalid configuration: SMTP_SECURE needs SMTP_HOST (the embedded mail catcher speaks plain SMTP)");
   }
   if (env.SMTP_USER && !env.SMTP_PASSWORD) throw new ConfigError("Invalid configuration: SMTP_PASSWORD is required when SMTP_USER is set");
+  // A judge's answer may take twice the provider timeout: a job expiring sooner is failed and run again while it
+  // still runs (the queue fails every job of a batch whose handler outlives their expiry), and its verdict is lost.
+  const longestJudgeSeconds = Math.ceil((2 * env.PROVIDER_TIMEOUT_MS) / 1000);
+  if (env.EVALUATION_JOB_EXPIRY_SECONDS !== undefined && env.EVALUATION_JOB_EXPIRY_SECONDS < longestJudgeSeconds) {
+    throw new ConfigError(
+      `Invalid configuration: EVALUATION_JOB_EXPIRY_SECONDS must be at least ${longestJudgeSeconds} (twice PROVIDER_TIMEOUT_MS, the longest a judge's answer may take), ` +
+        "or a job would be run again while it still runs",
+    );
+  }
   assertDistinctPorts(env);
   return {
     ...env,
