@@ -31,17 +31,21 @@ interface RollupRow {
   inputTokens?: number;
   outputTokens?: number;
   cost?: number;
+  /** How many of the generations have a cost (by default all, when a cost is given), each costing the same. */
+  costCount?: number;
 }
 
 async function insertRollup(promptId: string, row: RollupRow) {
   const ttfts = row.ttfts ?? [];
   const sum = (values: number[]) => values.reduce((total, value) => total + value, 0);
+  const cost = row.cost ?? 0;
+  const costCount = row.costCount ?? (row.cost === undefined ? 0 : row.generations);
   await h.services.db.$executeRaw`
     INSERT INTO generation_rollups (prompt_id, version, environment, model, hour, generations, errors, latency_sum, latency_count, ttft_sum, ttft_count,
-                                    latency_hist, ttft_hist, input_tokens, output_tokens, cost)
+                                    latency_hist, ttft_hist, input_tokens, output_tokens, cost, cost_count, cost_sum_squares)
     VALUES (${promptId}::uuid, ${row.version}, ${row.environment ?? "production"}, ${row.model ?? "gpt-4o-mini"}, ${row.hour}, ${row.generations}, ${row.errors},
             ${sum(row.latencies)}, ${row.latencies.length}, ${sum(ttfts)}, ${ttfts.length}, ${histOf(row.latencies)}::int[], ${histOf(ttfts)}::int[],
-            ${row.inputTokens ?? 0}, ${row.outputTokens ?? 0}, ${row.cost ?? 0})`;
+            ${row.inputTokens ?? 0}, ${row.outputTokens ?? 0}, ${cost}, ${costCount}, ${costCount > 0 ? (cost * cost) / costCount : 0})`;
 }
 
 async function insertScoreRollup(promptId: string, row: { version: number; environment?: string; hour: Date; name: string; dataType: string; values: (number | string)[] }) {
@@ -72,8 +76,9 @@ beforeAll(async () => {
   // Version 1: 40 generations over two hours of the first day (4 errors), in production on one model.
   await insertRollup(prompt.id, { version: 1, hour: at(1), generations: 20, errors: 1, latencies: steps(20), ttfts: steps(20, 10), inputTokens: 2000, outputTokens: 1000, cost: 0.2 });
   await insertRollup(prompt.id, { version: 1, hour: at(2), generations: 20, errors: 3, latencies: steps(20), ttfts: steps(20, 10), inputTokens: 2000, outputTokens: 1000, cost: 0.2 });
-  // Version 2: 50 in production on another model the next day, and 10 in staging (filtered out by environment).
-  await insertRollup(prompt.id, { version: 2, model: "gpt-4o", hour: at(25), generations: 50, errors: 0, latencies: steps(50, 20), inputTokens: 5000, outputTokens: 2500, cost: 1 });
+  // Version 2: 50 in production on another model the next day (25 of them with no price, so no cost), and 10 in
+  // staging (filtered out by environment).
+  await insertRollup(prompt.id, { version: 2, model: "gpt-4o", hour: at(25), generations: 50, errors: 0, latencies: steps(50, 20), inputTokens: 5000, outputTokens: 2500, cost: 1, costCount: 25 });
   await insertRollup(prompt.id, { version: 2, environment: "staging", hour: at(26), generations: 10, errors: 10, latencies: steps(10, 1000), cost: 0.5 });
   // Outside the span, and another prompt's: never counted.
   await insertRollup(prompt.id, { version: 1, hour: at(-5), generations: 1000, errors: 1000, latencies: [] });
@@ -111,6 +116,8 @@ describe("production.metrics", () => {
       { name: "verdict", dataType: "categorical", count: 3, mean: null, share: null, categories: [{ value: "good", count: 2 }, { value: "bad", count: 1 }] },
     ]);
     expect(v2).toMatchObject({ generations: 50, errors: 0, errorRate: 0, ttftP50Ms: null, scores: [expect.objectContaining({ name: "thumbs", share: 0.96 })] });
+    // $1 over the 25 generations with a cost: 4 cents each, not 2 (a generation with no price is not free).
+    expect(v2!.meanCost).toBeCloseTo(0.04, 10);
     expect(metrics.environments).toEqual(["production", "staging"]);
     expect(metrics.models).toEqual(["gpt-4o", "gpt-4o-mini"]);
   });
@@ -168,7 +175,11 @@ describe("production.compare", () => {
     const comparison = await world.callers.viewer.production.compare({ promptId: prompt.id, ...span, environment: "production", a: 1, b: 2 });
     expect(comparison).toMatchObject({ a: 1, b: 2, label: null, confidence: 0.95 });
     const byMetric = Object.fromEntries(comparison.metrics.map((metric) => [metric.metric, metric]));
-    expect(Object.keys(byMetric)).toEqual(["error rate", "latency", "time to first token", "rating", "thumbs"]);
+    expect(Object.keys(byMetric)).toEqual(["error rate", "latency", "time to first token", "cost per generation", "rating", "thumbs"]);
+    // Per generation with a cost: version 2's $1 over its 25 priced generations.
+    expect(byMetric["cost per generation"]).toMatchObject({ a: { n: 40 }, b: { n: 25 } });
+    expect(byMetric["cost per generation"]!.a.value).toBeCloseTo(0.01, 10);
+    expect(byMetric["cost per generation"]!.b.value).toBeCloseTo(0.04, 10);
     // Only version 1 reports first tokens (mean 105 ms): no verdict yet.
     expect(byMetric["time to first token"]).toMatchObject({ a: { n: 40, value: 105 }, b: { n: 0, value: null }, significant: false });
     expect(byMetric["time to first token"]!.verdict).toMatch(/^not enough data yet: about \d+ more scored generations$/);

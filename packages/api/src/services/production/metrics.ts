@@ -219,7 +219,8 @@ function versionFigures(sums: GenerationSums, scores: ScoreSums[]): ProductionVe
     outputTokens: sums.outputTokens,
     meanTokens: ratio(sums.inputTokens + sums.outputTokens, sums.generations),
     cost: sums.cost,
-    meanCost: ratio(sums.cost, sums.generations),
+    // Over the generations whose cost is known: one with no price for its model is not free.
+    meanCost: ratio(sums.cost, sums.costCount),
     scores: scores.filter((score) => score.version === sums.version).map(scoreFigure).sort((a, b) => a.name.localeCompare(b.name)),
   };
 }
