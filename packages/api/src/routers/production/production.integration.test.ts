@@ -3,7 +3,7 @@
 // the filters, two versions compared with their sentences, the generations paged newest first with
 // their scores, one generation with its text only when its team keeps it; and who may read them.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { histOf, percentileFromHist } from "@promptly/shared";
+import { LATENCY_BUCKETS, bucketOf, compareMeans, histOf, percentileFromHist } from "@promptly/shared";
 import { createHarness, type Harness } from "../../../testing/harness.ts";
 import { createLibraryWorld, createPrompt, failure } from "../../../testing/prompts-support.ts";
 
@@ -206,6 +206,28 @@ describe("production.compare", () => {
     const byVersions = await world.callers.viewer.production.compare({ promptId: prompt.id, ...span, environment: "production", a: 1, b: 2 });
     expect(bySplit).toEqual({ ...byVersions, label: "beta" });
     expect(await failure(world.callers.viewer.production.compare({ promptId: prompt.id, label: "beta", a: 1 }))).toMatchObject({ code: "BAD_REQUEST" });
+  });
+
+  it("never reads latencies that share one histogram bucket as an exact difference", async () => {
+    const close = await createPrompt(world.callers.editor, team.id, { visibility: "team" });
+    await world.callers.editor.promptVersions.create({ promptId: close.id, type: "text", template: "Answer {{ question }} at once." });
+    // 40 generations each at 1,100 ms against 1,110 ms (and first tokens at 300 against 310 ms): each side in one bucket.
+    await insertRollup(close.id, { version: 1, hour: at(1), generations: 40, errors: 0, latencies: Array(40).fill(1100), ttfts: Array(40).fill(300) });
+    await insertRollup(close.id, { version: 2, hour: at(1), generations: 40, errors: 0, latencies: Array(40).fill(1110), ttfts: Array(40).fill(310) });
+    const comparison = await world.callers.viewer.production.compare({ promptId: close.id, ...span, a: 1, b: 2 });
+    const byMetric = Object.fromEntries(comparison.metrics.map((metric) => [metric.metric, metric]));
+    for (const [metric, value] of [["latency", 1100], ["time to first token", 300]] as const) {
+      // The spread within the bucket, as if uniform in it: width²/12 per generation (n - 1 in the sample variance's denominator).
+      const bucket = bucketOf(value);
+      const width = LATENCY_BUCKETS[bucket]! - LATENCY_BUCKETS[bucket - 1]!;
+      const variance = (40 * (width ** 2 / 12)) / 39;
+      const expected = compareMeans({ n: 40, mean: value, variance }, { n: 40, mean: value + 10, variance });
+      expect(byMetric[metric]).toMatchObject({ a: { n: 40, value }, b: { n: 40, value: value + 10 }, significant: false });
+      expect(byMetric[metric]!.difference).toBeCloseTo(10, 10);
+      expect(byMetric[metric]!.lower).toBeCloseTo(expected.lower, 8);
+      expect(byMetric[metric]!.upper).toBeCloseTo(expected.upper, 8);
+      expect(byMetric[metric]!.verdict).toMatch(/^not enough data yet: about [\d,]+ more (scored )?generations$/);
+    }
   });
 
   it("refuses the same version twice and a label that is not split", async () => {

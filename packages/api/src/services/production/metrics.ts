@@ -279,17 +279,24 @@ export async function productionMetrics(
 // Comparing two versions
 // ---------------------------------------------------------------------------------------------------------------
 
+/** A histogram bucket's bounds; the open last bucket is taken as one more step of √2, as the others are wide. */
+function bucketBounds(i: number): { lower: number; upper: number } {
+  const lower = i === 0 ? 0 : LATENCY_BUCKETS[i - 1]!;
+  return { lower, upper: LATENCY_BUCKETS[i] ?? lower * Math.SQRT2 };
+}
+
 /** A histogram bucket's typical value: the geometric middle of its bounds (the last, open bucket: its lower bound). */
 function bucketValue(i: number): number {
-  const lower = i === 0 ? 0 : LATENCY_BUCKETS[i - 1]!;
-  const upper = LATENCY_BUCKETS[i];
-  if (upper === undefined) return lower;
+  const { lower, upper } = bucketBounds(i);
+  if (i >= LATENCY_BUCKETS.length) return lower;
   return lower > 0 ? Math.sqrt(lower * upper) : upper / 2;
 }
 
 /**
  * A latency (total, or to the first token) as a mean sample: the exact mean of the rollups' sums, and
- * the spread estimated from the merged histogram (the rollups keep no sum of squares of latencies).
+ * the spread estimated from the merged histogram (the rollups keep no sum of squares of latencies): the
+ * spread of the buckets' values, plus the spread within each bucket (width²/12, as if uniform in it). The
+ * latter keeps the estimate above zero, so values sharing one bucket never read as an exact difference.
  */
 function timeSample(count: number, sum: number, hist: readonly number[]): MeanSample {
   if (!(count > 0)) return { n: 0, mean: Number.NaN, variance: Number.NaN };
@@ -297,7 +304,10 @@ function timeSample(count: number, sum: number, hist: readonly number[]): MeanSa
   const counted = hist.reduce((total, n) => total + n, 0);
   if (counted < 2) return { n: count, mean, variance: Number.NaN };
   const histMean = hist.reduce((total, n, i) => total + n * bucketValue(i), 0) / counted;
-  const squares = hist.reduce((total, n, i) => total + n * (bucketValue(i) - histMean) ** 2, 0);
+  const squares = hist.reduce((total, n, i) => {
+    const { lower, upper } = bucketBounds(i);
+    return total + n * ((bucketValue(i) - histMean) ** 2 + (upper - lower) ** 2 / 12);
+  }, 0);
   return { n: count, mean, variance: squares / (counted - 1) };
 }
 
