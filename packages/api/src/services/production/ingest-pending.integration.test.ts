@@ -207,6 +207,43 @@ it("sets aside a request that keeps failing for a cause taken as passing, after 
   expect(await ingested("set_aside")).toBe(before.setAside + 2);
 });
 
+it("keeps aside a request another process set aside while this one's failure on it was being recorded: counted once, its team not held back", async () => {
+  // In shard 0, so the request is one row.
+  const [id, next] = ["raced-0001", "raced-0002", "raced-0003", "raced-0004", "raced-0005"].filter((candidate) => shardOf(candidate) === 0);
+  const before = await ingested("set_aside");
+  // This process's merge of the request waits on its generation's lock here, and is cut off (a cause taken as passing).
+  const held = await holdGenerations(id!);
+  const db: Db = createDb({ url: h.database.url, max: 2 });
+  await acceptProduction(db, key, { generations: [span(id!)], scores: [] }, { source: "otel", dropped: 0 });
+  // Meanwhile another process's eighth lasting failure on it sets it aside, in a transaction still open: this merge took the row as pending.
+  const other = new pg.Client({ connectionString: h.database.url });
+  await other.connect();
+  await other.query("BEGIN");
+  await other.query(
+    `UPDATE ingest_pending SET attempts = 8, lasting_failures = 8, last_error = 'SyntaxError: unreadable', set_aside_at = '2026-01-01T00:00:00Z' WHERE team_id = $1`, [team.id]);
+  // This merge's failure is recorded once that transaction ends: cut off until its record waits on the row's lock (this database's backends only).
+  const waitingOnRow = async () => (await other.query<{ n: number }>(`
+    SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND wait_event = 'transactionid'`)).rows[0]!.n > 0;
+  await held.cutUntil(waitingOnRow);
+  await other.query("COMMIT");
+  await other.end();
+  // This process's other merge may have taken the row as pending too before that commit: cut off as well.
+  await held.cutUntilSettled(db);
+  await held.release();
+  // Still aside as the other process set it (its time kept, not counted again here), this failure recorded on it.
+  const rows = await h.services.db.$queryRaw<{ attempts: number; lasting: number; lastError: string; setAsideAt: Date | null }[]>`
+    SELECT attempts, lasting_failures AS lasting, last_error AS "lastError", set_aside_at AS "setAsideAt" FROM ingest_pending WHERE team_id = ${team.id}::uuid`;
+  expect(rows).toEqual([{ attempts: expect.any(Number), lasting: 8, lastError: expect.stringMatching(/^57014: /), setAsideAt: new Date("2026-01-01T00:00:00Z") }]);
+  expect(rows[0]!.attempts).toBeGreaterThan(8);
+  expect(await ingested("set_aside")).toBe(before);
+  // Its team is not held back: a request sent next is merged by the next merge (half a second on, within the hold-back's first second).
+  await acceptProduction(db, key, { generations: [span(next!)], scores: [] }, { source: "otel", dropped: 0 });
+  await ingestSettled(db);
+  await db.$disconnect();
+  expect(await stored([next!])).toEqual([{ observationId: next, promptId: prompt.id }]);
+  await h.services.db.$executeRaw`DELETE FROM ingest_pending WHERE team_id = ${team.id}::uuid`;
+});
+
 it("tells a failure it cannot record on the request and keeps the request pending as it was", async () => {
   // Recording the failure fails (here: a trigger refusing it; in life, the database failing again).
   await h.services.db.$executeRawUnsafe(`
