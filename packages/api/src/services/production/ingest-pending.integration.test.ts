@@ -244,6 +244,33 @@ it("keeps aside a request another process set aside while this one's failure on 
   await h.services.db.$executeRaw`DELETE FROM ingest_pending WHERE team_id = ${team.id}::uuid`;
 });
 
+it("keeps of a failure under a Prisma error code its first line only, capped, the values it quotes blanked", async () => {
+  // Prisma's P2010 quotes the database's message, values and all; a SQLSTATE it is not. No merge statement goes through
+  // Prisma's engine today, so a trigger on the merge's delete raises that code here, its message quoting a value as the database's does.
+  await h.services.db.$executeRawUnsafe(`
+    CREATE FUNCTION fail_pending_delete() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN
+      RAISE EXCEPTION USING ERRCODE = 'P2010', MESSAGE = 'Raw query failed. Code: 22P02. Message: '
+        || repeat('invalid input syntax for type uuid: "the customer''s words"; ', 20) || E'\\nDETAIL: the customer''s words';
+    END $$`);
+  await h.services.db.$executeRawUnsafe(`CREATE TRIGGER fail_pending_delete BEFORE DELETE ON ingest_pending FOR EACH ROW EXECUTE FUNCTION fail_pending_delete()`);
+  try {
+    const id = ["prisma-0001", "prisma-0002", "prisma-0003", "prisma-0004"].find((candidate) => shardOf(candidate) === 0)!;
+    const db: Db = createDb({ url: h.database.url, max: 2 });
+    await acceptProduction(db, key, { generations: [span(id)], scores: [] }, { source: "otel", dropped: 0 });
+    await ingestSettled(db);
+    await db.$disconnect();
+    const rows = await pendingRows();
+    expect(rows).toHaveLength(1);
+    const [row] = rows;
+    expect(row!.lastError).toBe(`P2010: Raw query failed. Code: 22P02. Message: ${'invalid input syntax for type uuid: "…"; '.repeat(20)}`.slice(0, 500));
+    expect(row!.lastError).not.toContain("customer");
+  } finally {
+    await h.services.db.$executeRawUnsafe(`DROP TRIGGER fail_pending_delete ON ingest_pending`);
+    await h.services.db.$executeRawUnsafe(`DROP FUNCTION fail_pending_delete()`);
+    await h.services.db.$executeRaw`DELETE FROM ingest_pending WHERE team_id = ${team.id}::uuid`;
+  }
+});
+
 it("tells a failure it cannot record on the request and keeps the request pending as it was", async () => {
   // Recording the failure fails (here: a trigger refusing it; in life, the database failing again).
   await h.services.db.$executeRawUnsafe(`
