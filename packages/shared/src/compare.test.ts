@@ -282,10 +282,25 @@ describe("verdict", () => {
     expect(verdict({ metric: "thumbs-up", labelA: "v7", labelB: "v8", comparison })).toBe("not enough data yet: about 2,600 more scored generations");
   });
 
-  it("asks for the minimum sample on each side before any verdict", () => {
+  it("asks for the minimum sample on each side before any verdict, in all at the current split", () => {
     const comparison = compareProportions({ successes: 2, total: 20 }, { successes: 20, total: 25 });
     expect(comparison.significant).toBe(true);
-    expect(verdict({ metric: "thumbs-up", labelA: "v7", labelB: "v8", comparison })).toBe("not enough data yet: about 15 more scored generations");
+    // 45 now, 20 of them A's: 67.5 in all give A its 30, so 23 more.
+    expect(verdict({ metric: "thumbs-up", labelA: "v7", labelB: "v8", comparison })).toBe("not enough data yet: about 23 more scored generations");
+    // 10,000 against 5: B reaches 30 after 60,030 in all, 50,025 more (rounded up to two digits).
+    const lopsided = compareProportions({ successes: 5000, total: 10_000 }, { successes: 5, total: 5 });
+    expect(verdict({ metric: "thumbs-up", labelA: "v7", labelB: "v8", comparison: lopsided })).toBe("not enough data yet: about 51,000 more scored generations");
+    // With nothing on one side the split is unknown: each side's own shortfall.
+    const empty = compareProportions({ successes: 10, total: 20 }, { successes: 0, total: 0 });
+    expect(verdict({ metric: "thumbs-up", labelA: "v7", labelB: "v8", comparison: empty })).toBe("not enough data yet: about 40 more scored generations");
+  });
+
+  it("counts generations, not scored ones, for what every generation reports", () => {
+    const comparison = compareMeans({ n: 10_000, mean: 800, variance: 20 ** 2 }, { n: 5, mean: 700, variance: 20 ** 2 });
+    expect(comparison.significant).toBe(true);
+    expect(verdict({ metric: "latency", labelA: "v7", labelB: "v8", comparison, lowerIsBetter: true, unit: "ms", counted: "generations" })).toBe(
+      "not enough data yet: about 51,000 more generations",
+    );
   });
 
   it("reports no difference when the rates are exactly equal on plenty of data", () => {

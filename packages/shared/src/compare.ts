@@ -391,6 +391,8 @@ export interface VerdictInput {
   /** Decimals for a difference of means; by default from the interval's width (two significant digits of it). */
   decimals?: number;
   minimumPerVersion?: number;
+  /** What the counts are of, as "about N more …" says: a score's "scored generations" (the default), or "generations" for latency, cost, errors. */
+  counted?: "scored generations" | "generations";
 }
 
 const countFormat = new Intl.NumberFormat("en-US", { maximumFractionDigits: 0 });
@@ -426,6 +428,17 @@ export function roughCount(n: number): number {
   return Math.ceil(n / step) * step;
 }
 
+/**
+ * More observations in all, split as the two sides are split now, for the smaller side to reach `minimum`
+ * (at 10,000 against 5, about 50,000 more, not 25). With a side at 0 the split is unknown: each side's own shortfall.
+ */
+function shortfallOf(nA: number, nB: number, minimum: number): number {
+  const smaller = Math.min(nA, nB);
+  if (smaller >= minimum) return 0;
+  if (smaller === 0) return Math.max(0, minimum - nA) + Math.max(0, minimum - nB);
+  return Math.ceil((minimum * (nA + nB)) / smaller - (nA + nB));
+}
+
 function autoDecimals(halfWidth: number): number {
   if (!(halfWidth > 0) || !Number.isFinite(halfWidth)) return 2;
   return Math.min(6, Math.max(0, 1 - Math.floor(Math.log10(halfWidth))));
@@ -438,15 +451,15 @@ function autoDecimals(halfWidth: number): number {
  * minus the other, and the counts are in that order too.
  */
 export function verdict(input: VerdictInput): string {
-  const { metric, labelA, labelB, comparison, lowerIsBetter = false, unit } = input;
+  const { metric, labelA, labelB, comparison, lowerIsBetter = false, unit, counted = "scored generations" } = input;
   // Two per side at the least: a variance needs two values.
   const minimum = Math.max(2, input.minimumPerVersion ?? MINIMUM_SCORED_PER_VERSION);
   const nA = comparison.a.n;
   const nB = comparison.b.n;
-  const shortfall = Math.max(0, minimum - nA) + Math.max(0, minimum - nB);
+  const shortfall = shortfallOf(nA, nB, minimum);
   if (shortfall > 0 || !comparison.significant) {
     const more = Math.max(shortfall, comparison.moreNeeded ?? 0);
-    if (more > 0) return `not enough data yet: about ${formatCount(roughCount(more))} more scored generations`;
+    if (more > 0) return `not enough data yet: about ${formatCount(roughCount(more))} more ${counted}`;
   }
 
   const isProportion = comparison.kind === "proportion";

@@ -182,7 +182,7 @@ describe("production.compare", () => {
     expect(byMetric["cost per generation"]!.b.value).toBeCloseTo(0.04, 10);
     // Only version 1 reports first tokens (mean 105 ms): no verdict yet.
     expect(byMetric["time to first token"]).toMatchObject({ a: { n: 40, value: 105 }, b: { n: 0, value: null }, significant: false });
-    expect(byMetric["time to first token"]!.verdict).toMatch(/^not enough data yet: about \d+ more scored generations$/);
+    expect(byMetric["time to first token"]!.verdict).toMatch(/^not enough data yet: about \d+ more generations$/);
     expect(byMetric["thumbs"]).toMatchObject({ kind: "proportion", a: { n: 40, value: 0.5 }, b: { n: 50, value: 0.96 }, significant: true });
     expect(byMetric["thumbs"]!.difference).toBeCloseTo(0.46, 10);
     expect(byMetric["thumbs"]!.verdict).toMatch(/^v2 is better on thumbs \(\+46\.0 points, 95% CI \+\d+\.\d to \+\d+\.\d, 50 vs 40 scored\)$/);
@@ -226,7 +226,7 @@ describe("production.compare", () => {
       expect(byMetric[metric]!.difference).toBeCloseTo(10, 10);
       expect(byMetric[metric]!.lower).toBeCloseTo(expected.lower, 8);
       expect(byMetric[metric]!.upper).toBeCloseTo(expected.upper, 8);
-      expect(byMetric[metric]!.verdict).toMatch(/^not enough data yet: about [\d,]+ more (scored )?generations$/);
+      expect(byMetric[metric]!.verdict).toMatch(/^not enough data yet: about [\d,]+ more generations$/);
     }
   });
 

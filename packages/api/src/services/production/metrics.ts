@@ -320,7 +320,7 @@ function metricOf(
   comparison: ProportionComparison | MeanComparison,
   labels: { a: string; b: string },
   metric: string,
-  options: { lowerIsBetter: boolean; unit: string | null; note?: string; minimumPerVersion?: number },
+  options: { lowerIsBetter: boolean; unit: string | null; note?: string; minimumPerVersion?: number; counted?: "scored generations" | "generations" },
 ): ProductionComparisonMetric {
   const value = (side: ProportionComparison["a"] | MeanComparison["a"]) => nullable("rate" in side ? side.rate : side.mean);
   return {
@@ -337,6 +337,7 @@ function metricOf(
     significant: comparison.significant,
     verdict: verdict({
       metric, labelA: labels.a, labelB: labels.b, comparison, lowerIsBetter: options.lowerIsBetter, unit: options.unit ?? undefined, minimumPerVersion: options.minimumPerVersion,
+      counted: options.counted,
     }),
     note: options.note ?? null,
   };
@@ -373,23 +374,23 @@ export async function compareProductionVersions(
   const [sa, sb] = [sumsOf(a), sumsOf(b)];
   const labels = { a: `v${a}`, b: `v${b}` };
   const metrics: ProductionComparisonMetric[] = [
-    metricOf(compareProportions({ successes: sa.errors, total: sa.generations }, { successes: sb.errors, total: sb.generations }), labels, "error rate", { lowerIsBetter: true, unit: null }),
+    metricOf(compareProportions({ successes: sa.errors, total: sa.generations }, { successes: sb.errors, total: sb.generations }), labels, "error rate", { lowerIsBetter: true, unit: null, counted: "generations" }),
     metricOf(compareMeans(latencySample(sa), latencySample(sb)), labels, "latency", {
-      lowerIsBetter: true, unit: "ms", note: "The spread of latencies is estimated from the histogram's buckets",
+      lowerIsBetter: true, unit: "ms", counted: "generations", note: "The spread of latencies is estimated from the histogram's buckets",
     }),
   ];
   // Streamed generations only report a first token: compared when either version has one.
   if (sa.ttftCount + sb.ttftCount > 0) {
     metrics.push(
       metricOf(compareMeans(ttftSample(sa), ttftSample(sb)), labels, "time to first token", {
-        lowerIsBetter: true, unit: "ms", note: "The spread of times to first token is estimated from the histogram's buckets",
+        lowerIsBetter: true, unit: "ms", counted: "generations", note: "The spread of times to first token is estimated from the histogram's buckets",
       }),
     );
   }
   // Cost per generation, over the generations whose cost is known: the rollups keep its sum of squares, so the spread is exact.
   if (sa.costCount + sb.costCount > 0) {
     const costSample = (sums: GenerationSums) => summarize({ count: sums.costCount, sum: sums.cost, sumSquares: sums.costSumSquares });
-    metrics.push(metricOf(compareMeans(costSample(sa), costSample(sb)), labels, "cost per generation", { lowerIsBetter: true, unit: "USD" }));
+    metrics.push(metricOf(compareMeans(costSample(sa), costSample(sb)), labels, "cost per generation", { lowerIsBetter: true, unit: "USD", counted: "generations" }));
   }
   const names = [...new Set(scores.map((score) => score.name))].sort();
   for (const name of names) {
