@@ -33,8 +33,9 @@ export interface PromptClientOptions {
 
 /**
  * Which version to fetch: a label (default `production`) or a version number, not both. `unit` (a stable
- * id: a user, a session) is sent as X-Promptly-Unit: a split label then serves the unit the same one of
- * its two versions every time (without one, each fetch from the server is picked by weight).
+ * id: a user, a session; 1 to 200 characters, any text) is sent as the `unit` query parameter (in the body
+ * of a run): a split label then serves the unit the same one of its two versions every time (without
+ * one, each fetch from the server is picked by weight).
  */
 export type PromptSelector = ({ label?: string; version?: undefined } | { version: number; label?: undefined }) & { unit?: string };
 
@@ -182,14 +183,14 @@ export function createPromptClient(options: PromptClientOptions): PromptClient {
   const inFlight = new Map<string, Promise<Entry>>();
 
   /** One attempt, bounded by fetchTimeoutMs from the request to the last byte of the answer. */
-  async function attempt(url: string, etag: string | null, unit: string | undefined): Promise<Fetched> {
+  async function attempt(url: string, etag: string | null): Promise<Fetched> {
     const controller = new AbortController();
     const timer = setTimeout(() => controller.abort(), fetchTimeoutMs);
     let status = 0;
     let text: string;
     try {
       const response = await fetchImpl(url, {
-        headers: { authorization: `Bearer ${apiKey}`, accept: "application/json", ...(etag ? { "if-none-match": etag } : {}), ...(unit !== undefined ? { "x-promptly-unit": unit } : {}) },
+        headers: { authorization: `Bearer ${apiKey}`, accept: "application/json", ...(etag ? { "if-none-match": etag } : {}) },
         signal: controller.signal,
       });
       status = response.status;
@@ -219,11 +220,12 @@ export function createPromptClient(options: PromptClientOptions): PromptClient {
   /** The answer, and when the request that got it was sent (`askedAt`, on the TTL's clock). */
   async function fetchPrompt(name: string, selector: PromptSelector, etag: string | null): Promise<Fetched & { askedAt: number }> {
     const query = selector.version !== undefined ? `version=${selector.version}` : `label=${encodeURIComponent(selector.label ?? RUNTIME_DEFAULT_LABEL)}`;
-    const url = `${promptUrl(name)}?${query}`;
+    // The unit in the query, not in X-Promptly-Unit: a header carries only Latin-1 and loses the spaces at its ends.
+    const url = `${promptUrl(name)}?${query}${selector.unit !== undefined ? `&unit=${encodeURIComponent(selector.unit)}` : ""}`;
     for (let retry = 0; ; retry += 1) {
       try {
         const askedAt = now();
-        return { ...(await attempt(url, etag, selector.unit)), askedAt };
+        return { ...(await attempt(url, etag)), askedAt };
       } catch (error) {
         if (!retryable(error) || retry >= maxRetries) throw error;
         await sleep(retryDelayMs * 2 ** retry);
@@ -271,9 +273,8 @@ export function createPromptClient(options: PromptClientOptions): PromptClient {
         method: "POST",
         headers: {
           authorization: `Bearer ${apiKey}`, "content-type": "application/json", accept: stream ? "text/event-stream" : "application/json",
-          ...(unit !== undefined ? { "x-promptly-unit": unit } : {}),
         },
-        body: JSON.stringify({ label, version, model, connectionId, variables: values, placeholders, stream }),
+        body: JSON.stringify({ label, version, unit, model, connectionId, variables: values, placeholders, stream }),
         signal,
       });
     } catch (cause) {

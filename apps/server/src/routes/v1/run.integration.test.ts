@@ -306,6 +306,26 @@ describe("the TypeScript client's run", () => {
     await expect(streamed).rejects.toMatchObject({ status: 502, code: "BAD_GATEWAY", providerStatus: 401 });
   });
 
+  it("runs a split label's version for a unit as given (not Latin-1, a space at its end): the one a fetch with ?unit= gives", async () => {
+    const teamId = (await admin.prompts.get({ id: replyId })).teamId;
+    const split = await admin.prompts.create({ teamId, name: "split/run", title: "Split", visibility: "team", type: "text", template: "Version one", model: "gpt-4o-mini" });
+    await admin.promptVersions.create({ promptId: split.id, template: "Version two", model: "gpt-4o-mini" });
+    await admin.promptLabels.set({ promptId: split.id, label: "production", version: 1 });
+    await admin.promptLabels.split({ promptId: split.id, label: "production", version: 2, weight: 50 });
+    const fetched = async (unit: string) => {
+      const response = await fetch(`${server.base}/api/v1/prompts/split/run?unit=${encodeURIComponent(unit)}`, { headers: { authorization: `Bearer ${keys["read"]!.key}` } });
+      return ((await response.json()) as { version: number }).version;
+    };
+    // A unit whose trailing space changes its version: a header would have lost the space.
+    let spaced: string | undefined;
+    for (let i = 0; spaced === undefined && i < 200; i++) if ((await fetched(`user-${i} `)) !== (await fetched(`user-${i}`))) spaced = `user-${i} `;
+    expect(spaced).toBeDefined();
+    for (const unit of ["用户-42", spaced!]) {
+      const version = await fetched(unit);
+      for (let i = 0; i < 3; i++) expect((await client().run("split/run", {}, { unit })).run.version).toBe(version);
+    }
+  });
+
   it("a stop through the signal rejects with the signal's reason, not a network error, and the run is recorded as stopped", async () => {
     Object.assign(provider.answer, { chunkDelayMs: 20, repeat: 200 });
     try {

@@ -155,6 +155,31 @@ describe("a split of production", () => {
     for (const [unit, version] of seen) expect(await restVersion(w, { header: unit })).toBe(version);
   });
 
+  it("the client sends a unit as given (not Latin-1, a space at its end): its version is the one ?unit= gives, every time", async () => {
+    // A unit whose trailing space changes its version: a header would have lost the space.
+    let spaced: string | undefined;
+    for (let i = 0; spaced === undefined && i < 200; i++) {
+      if ((await restVersion(w, { unit: `user-${i} ` })) !== (await restVersion(w, { unit: `user-${i}` }))) spaced = `user-${i} `;
+    }
+    expect(spaced).toBeDefined();
+    const units = ["用户-42", "ユーザー 7", spaced!];
+    const expected = new Map<string, number>();
+    for (const unit of units) expected.set(unit, await restVersion(w, { unit }));
+
+    let clock = 0;
+    const client = createPromptClient({ url: server.base, apiKey: w.key, cacheTtlSeconds: 1, now: () => clock, retryDelayMs: 1 });
+    for (let round = 0; round < 20; round++) {
+      // Past the TTL on every round, so each get revalidates its unit's answer with the server.
+      clock += 2_000;
+      for (const unit of units) {
+        const prompt = await client.get(w.name, { unit, fallback: "Not from the server" });
+        expect({ unit, isFallback: prompt.isFallback, version: prompt.version }).toEqual({ unit, isFallback: false, version: expected.get(unit) });
+      }
+    }
+    // A new client (nothing cached) too.
+    for (const unit of units) expect((await createPromptClient({ url: server.base, apiKey: w.key }).get(w.name, { unit })).version).toBe(expected.get(unit));
+  });
+
   it("serves both versions on the Langfuse API and MCP without a unit", async () => {
     const mcp = await clients.connect(w.key);
     const seen = { langfuse: new Set<number>(), mcp: new Set<number>() };
