@@ -39,13 +39,17 @@ export interface ProviderFailure {
 
 const DEFAULT_TIMEOUT_MS = 60_000;
 
-/** What both SDKs are built with: the connection's key and base URL, the outbound rule's fetch, no retries, the timeout. */
+/**
+ * What both SDKs are built with: the connection's key and base URL, the outbound rule's fetch, no retries, the timeout,
+ * and no logging of their own (an event they cannot parse they would print whole, the prompt's and answer's text with it).
+ */
 const clientOptions = (connection: OpenConnection, options: CallOptions) => ({
   apiKey: connection.apiKey,
   baseURL: connection.baseUrl ?? undefined,
   fetch: providerFetch(options.allowPrivate, connection.id ? { id: connection.id, baseUrl: connection.baseUrl } : undefined),
   maxRetries: 0,
   timeout: options.timeoutMs || DEFAULT_TIMEOUT_MS,
+  logLevel: "off" as const,
 });
 
 /**
