@@ -7,6 +7,7 @@ import {
   type PlaceholderValues, type PromptMessage,
   type PromptVersionBody, type RuntimePrompt, type RuntimeRunResult,
 } from "@promptly/shared";
+import { BoundedCache } from "./bounded-cache.ts";
 import { PromptCompileError, PromptlyApiError } from "./errors.ts";
 
 export interface PromptClientOptions {
@@ -16,6 +17,8 @@ export interface PromptClientOptions {
   apiKey: string;
   /** How long a fetched prompt is answered without asking the server. Default 60. */
   cacheTtlSeconds?: number;
+  /** How many prompts (each name, selector and unit) are kept; past it the ones not read lately go. Default 1000. */
+  cacheMaxEntries?: number;
   /** One attempt's limit, answer body included. Default 5000. */
   fetchTimeoutMs?: number;
   /** Retries of a network error, a timeout or a 5xx (a 4xx is never retried). Default 2. */
@@ -171,14 +174,14 @@ const retryable = (error: unknown) => error instanceof PromptlyApiError && (erro
 
 export function createPromptClient(options: PromptClientOptions): PromptClient {
   const {
-    apiKey, cacheTtlSeconds = 60, fetchTimeoutMs = 5000, maxRetries = 2, retryDelayMs = 250, now = Date.now, onRefreshError, onRefresh,
+    apiKey, cacheTtlSeconds = 60, cacheMaxEntries = 1000, fetchTimeoutMs = 5000, maxRetries = 2, retryDelayMs = 250, now = Date.now, onRefreshError, onRefresh,
   } = options;
   const fetchImpl = options.fetch ?? fetch;
   const base = `${options.url.replace(/\/+$/, "")}/api/v1/prompts/`;
   /** A prompt's address: each part of its name (a folder path) encoded on its own. */
   const promptUrl = (name: string) => `${base}${name.split("/").map(encodeURIComponent).join("/")}`;
   const ttlMs = cacheTtlSeconds * 1000;
-  const cache = new Map<string, Entry>();
+  const cache = new BoundedCache<Entry>(cacheMaxEntries);
   /** The one request per key under way (a miss or a refresh): concurrent gets share it. */
   const inFlight = new Map<string, Promise<Entry>>();
 

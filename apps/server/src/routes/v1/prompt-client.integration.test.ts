@@ -135,6 +135,40 @@ describe("the cache", () => {
     expect(server.arrived - before).toBe(3);
   });
 
+  it("keeps at most cacheMaxEntries entries: past it the one not read lately goes, and its next get fetches it again", async () => {
+    const { client } = clientOf(server, { cacheMaxEntries: 3 });
+    const before = server.arrived;
+    const first = await client.get("support/reply", { unit: "a" });
+    await client.get("support/reply", { unit: "b" });
+    await client.get("support/reply", { unit: "c" });
+    expect(server.arrived - before).toBe(3);
+    // Read since: a and c. A fourth entry makes b, the one not read, go.
+    expect(await client.get("support/reply", { unit: "a" })).toBe(first);
+    await client.get("support/reply", { unit: "c" });
+    await client.get("support/reply", { unit: "d" });
+    expect(server.arrived - before).toBe(4);
+    expect(await client.get("support/reply", { unit: "a" })).toBe(first);
+    await client.get("support/reply", { unit: "c" });
+    await client.get("support/reply", { unit: "d" });
+    expect(server.arrived - before).toBe(4);
+    await client.get("support/reply", { unit: "b" });
+    expect(server.arrived - before).toBe(5);
+  });
+
+  it("keeps 1,000 entries by default: a unit's entry goes after 1,000 other units were fetched", async () => {
+    const { client } = clientOf(server);
+    const before = server.arrived;
+    await client.get("support/reply", { unit: "first" });
+    for (let batch = 0; batch < 1000; batch += 10) {
+      await Promise.all(Array.from({ length: 10 }, (_, i) => client.get("support/reply", { unit: `user-${batch + i}` })));
+    }
+    expect(server.arrived - before).toBe(1001);
+    await client.get("support/reply", { unit: "user-999" });
+    expect(server.arrived - before).toBe(1001);
+    await client.get("support/reply", { unit: "first" });
+    expect(server.arrived - before).toBe(1002);
+  });
+
   it("50 concurrent gets of a missing key share one request", async () => {
     const { client } = clientOf(server);
     const before = server.arrived;
