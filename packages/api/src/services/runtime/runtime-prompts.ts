@@ -49,15 +49,19 @@ function splitBucket(promptId: string, label: string, unit: string): number {
 }
 
 /**
- * The version a fetch of a split label is served: the candidate for `weight` of every hundred buckets,
- * the label's version for the rest; by the unit's bucket, or at random without a unit. Made per fetch
- * from what the cache holds, both versions resolved: no query.
+ * Whether a fetch of a split label is served its candidate: for `weight` of every hundred buckets, by the
+ * unit's bucket, or at random without a unit.
  */
+function picksCandidate(promptId: string, selector: RuntimeSelector & { label: string }, weight: number): boolean {
+  const bucket = selector.unit !== undefined ? splitBucket(promptId, selector.label, selector.unit) : Math.floor(Math.random() * 100);
+  return bucket < weight;
+}
+
+/** The version a fetch of a kept answer is served: a split label's picked per fetch from what the cache holds, both versions resolved (no query). */
 function pickVersion(resolved: ResolvedPrompt, selector: RuntimeSelector): ResolvedPrompt {
   const split = resolved.split;
   if (!split || selector.label === undefined) return resolved;
-  const bucket = selector.unit !== undefined ? splitBucket(resolved.promptId, selector.label, selector.unit) : Math.floor(Math.random() * 100);
-  return bucket < split.weight ? split.candidate : resolved;
+  return picksCandidate(resolved.promptId, selector, split.weight) ? split.candidate : resolved;
 }
 
 /** The prompt of that name that the key may see (the one visibility rule: its team's, not private, not archived). */
@@ -79,26 +83,58 @@ async function findKeyPrompt(db: DbOrTx, caller: KeyCaller, name: string) {
   return prompt ?? null;
 }
 
-/** One version of a prompt, as a tool receives it; 404 names the prompt and what was asked for. */
-async function getRuntimePrompt(db: DbOrTx, caller: KeyCaller, name: string, selector: RuntimeSelector): Promise<ResolvedPrompt> {
+/** A version's resolution, or the refusal it met (an include the key may not fetch, one changed since), for a split's two versions. */
+type Resolution = { ok: true; resolved: ResolvedPrompt } | { ok: false; error: DomainError };
+
+const settle = (reading: Promise<ResolvedPrompt>): Promise<Resolution> =>
+  reading.then(
+    (resolved) => ({ ok: true, resolved }),
+    (error: unknown) => {
+      if (error instanceof DomainError) return { ok: false, error };
+      throw error;
+    },
+  );
+
+/**
+ * A fetch read from the database: the version it is served (404 names the prompt and what was asked
+ * for), and the answer kept for the next fetches (null: not kept). A split label resolves both its
+ * versions, so each later fetch picks one from memory. A version refused (an include the key may not
+ * fetch, one changed since) refuses only the fetches that pick it, as a kept answer does (which asks
+ * about the picked version's includes alone); the refusal is not kept, nor the label's answer with it.
+ */
+async function getRuntimePrompt(db: DbOrTx, caller: KeyCaller, name: string, selector: RuntimeSelector): Promise<{ served: ResolvedPrompt; kept: ResolvedPrompt | null }> {
   const notFound = () => fail("NOT_FOUND", RUNTIME_MSG.promptNotFound(name, selector));
   const prompt = (await findKeyPrompt(db, caller, name)) ?? notFound();
-  let version = selector.version;
-  let split: ResolvedPrompt["split"] = null;
-  if (selector.label === LATEST_LABEL) version = prompt.latestVersion;
-  else if (selector.label !== undefined) {
-    const label = await db.promptLabel.findUnique({
-      where: { promptId_name: { promptId: prompt.id, name: selector.label } },
-      select: { version: true, candidateVersion: true, candidateWeight: true },
-    });
-    version = label?.version ?? notFound();
-    // A split label: both versions resolved now, so each fetch picks one from memory.
-    if (label?.candidateVersion != null && label.candidateWeight != null) {
-      split = { weight: label.candidateWeight, candidate: await getRuntimePrompt(db, caller, name, { version: label.candidateVersion }) };
-    }
-  }
+  const one = async (version: number) => {
+    const resolved = await resolveVersion(db, caller, prompt, version, notFound);
+    return { served: resolved, kept: resolved };
+  };
+  if (selector.label === undefined) return one(selector.version);
+  if (selector.label === LATEST_LABEL) return one(prompt.latestVersion);
+  const label = await db.promptLabel.findUnique({
+    where: { promptId_name: { promptId: prompt.id, name: selector.label } },
+    select: { version: true, candidateVersion: true, candidateWeight: true },
+  });
+  if (!label) return notFound();
+  if (label.candidateVersion === null || label.candidateWeight === null) return one(label.version);
+  const main = await settle(resolveVersion(db, caller, prompt, label.version, notFound));
+  const candidate = await settle(resolveVersion(db, caller, prompt, label.candidateVersion, notFound));
+  const picked = picksCandidate(prompt.id, selector, label.candidateWeight) ? candidate : main;
+  if (!picked.ok) throw picked.error;
+  const kept = main.ok && candidate.ok ? { ...main.resolved, split: { weight: label.candidateWeight, candidate: candidate.resolved } } : null;
+  return { served: picked.resolved, kept };
+}
+
+/** One version of a prompt, as a tool receives it. */
+async function resolveVersion(
+  db: DbOrTx,
+  caller: KeyCaller,
+  prompt: NonNullable<Awaited<ReturnType<typeof findKeyPrompt>>>,
+  version: number,
+  notFound: () => never,
+): Promise<ResolvedPrompt> {
   const row = await db.promptVersion.findUnique({
-    where: { promptId_version: { promptId: prompt.id, version: version! } },
+    where: { promptId_version: { promptId: prompt.id, version } },
     select: {
       id: true, version: true, type: true, template: true, messages: true, variables: true, model: true, config: true, tools: true, responseFormat: true, commitMessage: true, authorId: true, createdAt: true,
       labels: { select: { name: true }, orderBy: { name: "asc" } },
@@ -134,7 +170,7 @@ async function getRuntimePrompt(db: DbOrTx, caller: KeyCaller, name: string, sel
     includes: resolved?.refs ?? [],
     version: facts,
     facts: { visibility: prompt.visibility, authorId: prompt.authorId },
-    split,
+    split: null,
   };
 }
 
@@ -217,8 +253,8 @@ export async function resolveRuntimePrompt(
   if (!kept) {
     const mark = deps.runtime.mark();
     const read = await getRuntimePrompt(deps.db, caller, name, selector);
-    deps.runtime.keepPrompt(cacheKey, read, mark);
-    return pickVersion(read, selector);
+    if (read.kept) deps.runtime.keepPrompt(cacheKey, read.kept, mark);
+    return read.served;
   }
   const resolved = pickVersion(kept, selector);
   refuseUnfetchableIncludes(caller, resolved.includes);

@@ -1,0 +1,114 @@
+// How a split label's fetches are served, beyond the pick by weight: a version that cannot be served
+// to a key refuses only the fetches that pick it, whether the answer is kept in memory or not; the
+// X-Promptly-Unit header is held to the query's unit rule; the candidate's answer lists the label it
+// is served under; and deleting one of a split's versions leaves the label on the other.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { RUNTIME_MSG } from "@promptly/shared";
+import { appProcess, createAccount, createHarness, createOrganization, createTeam, type AppProcess, type Harness } from "@promptly/api/testing";
+import { createApp } from "../../app.ts";
+import { listenForTests, type TestServer } from "../../../test/test-server.ts";
+import { mcpClients } from "../../../test/mcp-client.ts";
+
+let h: Harness;
+let app: AppProcess;
+let server: TestServer;
+let clients: ReturnType<typeof mcpClients>;
+let teamId: string;
+type Api = Awaited<ReturnType<Harness["signedInClient"]>>["api"];
+let admin: Api;
+const keys = {} as Record<"read" | "bound" | "deleter", string>;
+
+const tag = (name: string, selector: string) => `@@@langfusePrompt:name=${name}|${selector}@@@`;
+
+/** Resolves once `check` holds, asking every 20 ms; fails after `withinMs`. */
+async function within(withinMs: number, check: () => Promise<boolean>) {
+  const start = Date.now();
+  while (!(await check())) {
+    if (Date.now() - start > withinMs) throw new Error(`not within ${withinMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+beforeAll(async () => {
+  h = await createHarness();
+  app = appProcess(h);
+  server = await listenForTests(createApp({ services: app.services }));
+  clients = mcpClients(server);
+  const adminId = (await createAccount(h, { fullName: "Ada Admin" })).id;
+  const organizationId = (await createOrganization(h, [{ userId: adminId, role: "member" }], "Acme")).id;
+  teamId = (await createTeam(h, organizationId, [{ userId: adminId, role: "admin" }], "Core")).id;
+  admin = (await h.signedInClient(adminId)).api;
+  keys.read = (await admin.apiKeys.create({ teamId, name: "read" })).key;
+  keys.bound = (await admin.apiKeys.create({ teamId, name: "bound", labels: ["production"] })).key;
+  keys.deleter = (await admin.apiKeys.create({ teamId, name: "deleter", scopes: ["read", "write", "delete"] })).key;
+  await within(5_000, async () => app.services.runtime.serving);
+});
+afterAll(async () => {
+  await clients.close();
+  await server.close();
+  await app.close();
+  await h.close();
+});
+
+let prompts = 0;
+
+/** A prompt of `templates` (v1, v2, ...), production on v1 and split onto v2 at `weight`. */
+async function splitPrompt(templates: string[], weight = 50) {
+  prompts += 1;
+  const name = `support/served-${prompts}`;
+  const prompt = await admin.prompts.create({ teamId, name, title: "Reply", visibility: "team", type: "text", template: templates[0]! });
+  for (const template of templates.slice(1)) await admin.promptVersions.create({ promptId: prompt.id, template });
+  await admin.promptLabels.set({ promptId: prompt.id, label: "production", version: 1 });
+  await admin.promptLabels.split({ promptId: prompt.id, label: "production", version: 2, weight });
+  return { id: prompt.id, name };
+}
+
+async function get(path: string, key: string, headers: Record<string, string> = {}) {
+  const response = await fetch(`${server.base}${path}`, { headers: { authorization: `Bearer ${key}`, ...headers } });
+  return { status: response.status, json: (await response.json()) as Record<string, any> };
+}
+
+/** What a key's REST fetch of production answers a unit: its version, or its refusal. */
+async function served(name: string, key: string, unit: string) {
+  const { status, json } = await get(`/api/v1/prompts/${name}?label=production&unit=${unit}`, key);
+  return status === 200 ? { status, version: json.version as number } : { status, message: json.error.message as string };
+}
+
+const units = Array.from({ length: 40 }, (_, i) => `unit-${i}`);
+
+describe("a version a key may not be served refuses only the fetches that pick it", () => {
+  it.each([
+    ["the candidate", 2],
+    ["the label's own version", 1],
+  ])("%s including a label the key is not bound to: the same answers from the database and from memory", async (_, refusedVersion) => {
+    const snippetName = `snippets/tone-${refusedVersion}`;
+    const snippet = await admin.prompts.create({ teamId, name: snippetName, title: "Tone", visibility: "team", type: "text", template: "Be kind." });
+    await admin.promptLabels.set({ promptId: snippet.id, label: "staging", version: 1 });
+    const including = `Hello. ${tag(snippetName, "label=staging")}`;
+    const w = await splitPrompt(refusedVersion === 2 ? ["Hello.", including] : [including, "Hello."]);
+    const refusal = `${RUNTIME_MSG.labelsOnly(["production"])} (include '${snippetName}' (label 'staging'))`;
+    // Which version each unit is picked, as a key bound to nothing is served it.
+    const picked = new Map<string, number>();
+    for (const unit of units) picked.set(unit, (await served(w.name, keys.read, unit)).version!);
+    expect(new Set(picked.values())).toEqual(new Set([1, 2]));
+    const expected = units.map((unit) =>
+      picked.get(unit) === refusedVersion ? { status: 403, message: refusal } : { status: 200, version: picked.get(unit) },
+    );
+
+    // Nothing kept: each fetch is read from the database.
+    const cold = [];
+    for (const unit of units) {
+      app.services.runtime.invalidate(`team:${teamId}`);
+      cold.push(await served(w.name, keys.bound, unit));
+    }
+    expect(cold).toEqual(expected);
+
+    // Kept by another key's fetch: each fetch is answered from memory, alike.
+    await served(w.name, keys.read, "filler");
+    const queries = app.queries();
+    const warm = [];
+    for (const unit of units) warm.push(await served(w.name, keys.bound, unit));
+    expect(app.queries(), "answered from memory").toBe(queries);
+    expect(warm).toEqual(expected);
+  });
+});
