@@ -40,6 +40,9 @@ const pending = async () =>
 const pendingRows = async () =>
   h.services.db.$queryRaw<{ attempts: number; lasting: number; lastError: string | null; setAside: boolean }[]>`
     SELECT attempts, lasting_failures AS lasting, last_error AS "lastError", set_aside_at IS NOT NULL AS "setAside" FROM ingest_pending WHERE team_id = ${team.id}::uuid ORDER BY id`;
+/** When each of the team's waiting requests first failed (in order). */
+const firstFailures = async () =>
+  h.services.db.$queryRaw<{ firstFailedAt: Date | null }[]>`SELECT first_failed_at AS "firstFailedAt" FROM ingest_pending WHERE team_id = ${team.id}::uuid ORDER BY id`;
 /** What /metrics counts of OpenTelemetry's signals so far under `result`. */
 const ingested = async (result: string) => {
   const metrics = await renderMetrics({ db: h.services.db });
@@ -171,7 +174,7 @@ it("sets aside a request that keeps failing for what it holds, with its error, s
   await stop();
 });
 
-it("sets aside a request that keeps failing for a cause taken as passing, after enough tries for an outage to pass; put back, it counts once", async () => {
+it("sets aside a request that keeps failing for a cause taken as passing once it has failed long enough for an outage to pass, however often tried; put back, it counts once", async () => {
   // A request of scores only, which its merges cannot write while their observation's lock is held (each cut off: a cancelled statement, which may pass).
   const observationId = "passing-0001";
   const scores = ["first", "second"].map((name) => ({ observationId, name, dataType: "numeric" as const, value: 1, stringValue: null, source: "api" as const }));
@@ -182,19 +185,28 @@ it("sets aside a request that keeps failing for a cause taken as passing, after 
   expect(await held.cutUntilSettled(first)).toBeGreaterThan(0);
   await first.$disconnect();
   expect(await pendingRows()).toEqual([{ attempts: expect.any(Number), lasting: 0, lastError: expect.stringMatching(/^57014: /), setAside: false }]);
-  // It has failed so all but once (about two hours of one process's tries): the next try sets it aside, its team's next requests go on.
-  await h.services.db.$executeRaw`UPDATE ingest_pending SET attempts = 119 WHERE team_id = ${team.id}::uuid`;
+  expect(await firstFailures()).toEqual([{ firstFailedAt: expect.any(Date) }]);
+  // Tried far more often than one server would in two hours (many servers at it), but failing for less: still merged, its first failure's time kept.
+  await h.services.db.$executeRaw`UPDATE ingest_pending SET attempts = 500, first_failed_at = now() - interval '119 minutes' WHERE team_id = ${team.id}::uuid`;
+  const [{ firstFailedAt }] = (await firstFailures()) as [{ firstFailedAt: Date }];
   const second: Db = createDb({ url: h.database.url, max: 2 });
-  const stopSecond = startIngestMerges(second);
+  const stopSecond = startIngestMerges(second, { everyMs: 100 });
+  await held.cutUntil(async () => (await pendingRows())[0]!.attempts > 500);
+  expect(await pendingRows()).toEqual([{ attempts: 501, lasting: 0, lastError: expect.stringMatching(/^57014: /), setAside: false }]);
+  expect(await firstFailures()).toEqual([{ firstFailedAt }]);
+  // Failing for two hours now: the next try sets it aside, its team's next requests go on.
+  await h.services.db.$executeRaw`UPDATE ingest_pending SET first_failed_at = now() - interval '2 hours' WHERE team_id = ${team.id}::uuid`;
   await held.cutUntil(async () => (await pendingRows()).every((row) => row.setAside));
   await stopSecond();
   await second.$disconnect();
-  expect(await pendingRows()).toEqual([{ attempts: 120, lasting: 0, lastError: expect.stringMatching(/^57014: /), setAside: true }]);
+  expect(await pendingRows()).toEqual([{ attempts: expect.any(Number), lasting: 0, lastError: expect.stringMatching(/^57014: /), setAside: true }]);
+  expect((await pendingRows())[0]!.attempts).toBeGreaterThan(501);
   // Counted by its signals (two scores), not by its generations (none).
   expect(await ingested("set_aside")).toBe(before.setAside + 2);
 
   // Put back (audited, with how many), then merged once the cause passed: counted as put back and as written, once each.
   expect(await retrySetAsideIngestion(h.services.db, new Date())).toBe(1);
+  expect(await firstFailures()).toEqual([{ firstFailedAt: null }]);
   const audited = await h.services.db.$queryRaw<{ actor: string; after: unknown }[]>`
     SELECT actor_kind::text AS actor, after FROM audit_events WHERE action = 'ingestion.retry' ORDER BY created_at DESC LIMIT 1`;
   expect(audited).toEqual([{ actor: "cli", after: { requests: 1 } }]);

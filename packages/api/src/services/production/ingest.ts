@@ -564,14 +564,21 @@ const MERGE_HOLD_BACK_MAX_MS = 60_000;
  */
 const MERGE_SET_ASIDE_ATTEMPTS = 8;
 /**
- * A request that failed alone this many times in all, passing causes included, is set aside too: a cause
- * taken for passing may not pass (code deployed ahead of a migration that never comes, a fault of ours
- * that throws a network-like error) and must not hold its team back for good. A database restart or a
- * migration window of about an hour passes well within it: one process tries a held-back team about once
- * a minute (the hold-backs above, and the sweep), so 120 tries are about two hours; with two servers
- * merging, about one.
+ * A request that has failed alone for this long (since its first failure, kept on its row), passing
+ * causes included, is set aside too: a cause taken for passing may not pass (code deployed ahead of a
+ * migration that never comes, a fault of ours that throws a network-like error) and must not hold its
+ * team back for good. A database restart or a migration window of about an hour passes well within it,
+ * however many servers try it meanwhile.
  */
-const MERGE_SET_ASIDE_ANY_ATTEMPTS = 120;
+const MERGE_SET_ASIDE_AFTER_MS = 2 * 60 * 60_000;
+/**
+ * A request that failed alone this many times in all is set aside however short a time they took: a
+ * backstop for tries far faster than the hold-backs allow. One server tries a held-back team about once
+ * a minute (the hold-backs above, and the sweep), about 120 tries in MERGE_SET_ASIDE_AFTER_MS: it takes
+ * more than eight servers trying it (or processes restarting over and over, their hold-backs lost) for
+ * this to come first (at 120, its value before the time rule, two servers set a request aside in an hour).
+ */
+const MERGE_SET_ASIDE_ANY_ATTEMPTS = 1_000;
 /** What ingest_pending.last_error keeps of a failure at the most. */
 const LAST_ERROR_MAX_CHARS = 500;
 /**
@@ -911,7 +918,8 @@ async function mergeOneByOne(db: Db, state: MergeState, team: string, shard: num
  * a failure that may pass) and holds its team back in this process, for 1 s doubling up to a minute,
  * so a failing database or a row that keeps failing is not tried in a loop and other teams go on. A row
  * that keeps failing for a cause that does not pass (its content, or a fault of this code) is set aside
- * after MERGE_SET_ASIDE_ATTEMPTS tries, and one failing for any cause after MERGE_SET_ASIDE_ANY_ATTEMPTS:
+ * after MERGE_SET_ASIDE_ATTEMPTS tries, and one failing for any cause once it has failed for
+ * MERGE_SET_ASIDE_AFTER_MS (or after MERGE_SET_ASIDE_ANY_ATTEMPTS tries, however quick):
  * kept with its error for an operator, and its team goes on. A failure that cannot be recorded is told
  * (onError) and leaves the row pending as it was. Answers how many rows it took out of the merges' way
  * (a set-aside one counts: look again at once).
@@ -933,9 +941,11 @@ async function failedAlone(db: Db, state: MergeState, team: string | null, id: s
       -- A row another process set aside meanwhile stays aside, counted once (by that process).
       WITH was AS (SELECT id, ${PUT_BACK} AS put_back, set_aside_at IS NOT NULL AS aside FROM ingest_pending WHERE id = ${id}::bigint FOR UPDATE)
       UPDATE ingest_pending p SET attempts = p.attempts + 1, last_error = ${errorForOperator(error)}, lasting_failures = p.lasting_failures + ${lasting ? 1 : 0}::int,
+             first_failed_at = coalesce(p.first_failed_at, now()),
              set_aside_at = CASE WHEN p.set_aside_at IS NOT NULL THEN p.set_aside_at
                                  WHEN (${lasting} AND p.lasting_failures + 1 >= ${MERGE_SET_ASIDE_ATTEMPTS}::int)
-                                   OR p.attempts + 1 >= ${MERGE_SET_ASIDE_ANY_ATTEMPTS}::int THEN now() END
+                                   OR p.attempts + 1 >= ${MERGE_SET_ASIDE_ANY_ATTEMPTS}::int
+                                   OR p.first_failed_at <= now() - ${MERGE_SET_ASIDE_AFTER_MS}::int * interval '1 millisecond' THEN now() END
         FROM was WHERE p.id = was.id
       RETURNING p.set_aside_at IS NOT NULL AS aside, p.set_aside_at IS NOT NULL AND NOT was.aside AS "setAside", was.put_back AND NOT was.aside AS "putBack", p.source, p.dropped, p.generations,
                 CASE WHEN (p.set_aside_at IS NOT NULL OR was.put_back) AND NOT was.aside THEN p.sent END AS sent`);
@@ -952,7 +962,7 @@ async function failedAlone(db: Db, state: MergeState, team: string | null, id: s
   return 0;
 }
 
-/** A row set aside, put back (ingest-retry) and not failed since: its tries counted anew, its last error kept. */
+/** A row set aside, put back (ingest-retry) and not failed since: its tries and first failure counted anew, its last error kept. */
 const PUT_BACK = Prisma.sql`(attempts = 0 AND last_error IS NOT NULL)`;
 
 /** A pending row given up, failed or set aside: what /metrics counts of it (`sent` read only when it is counted). */
@@ -1020,14 +1030,15 @@ function isPassingFailure(error: unknown): boolean {
 const PASSING_NETWORK_CODES = new Set(["ECONNREFUSED", "ECONNRESET", "ECONNABORTED", "ETIMEDOUT", "EPIPE", "ENOTFOUND", "EAI_AGAIN", "EHOSTUNREACH", "ENETUNREACH", "ENOTCONN"]);
 
 /**
- * Puts the set-aside requests back among those merged, their tries counted anew (their last error kept
- * until they fail again), and answers how many: after the cause is mended (npm run cli -- ingest-retry),
- * on the audit trail with how many it put back. The servers' sweeps take them within seconds.
+ * Puts the set-aside requests back among those merged, their tries and their time failing counted anew
+ * (their last error kept until they fail again), and answers how many: after the cause is mended (npm run
+ * cli -- ingest-retry), on the audit trail with how many it put back. The servers' sweeps take them within
+ * seconds.
  */
 export async function retrySetAsideIngestion(db: Db, now: Date): Promise<number> {
   return db.$transaction(async (tx) => {
     const rows = await tx.$queryRaw<{ id: string }[]>`
-      UPDATE ingest_pending SET set_aside_at = NULL, attempts = 0, lasting_failures = 0 WHERE set_aside_at IS NOT NULL RETURNING id::text`;
+      UPDATE ingest_pending SET set_aside_at = NULL, attempts = 0, lasting_failures = 0, first_failed_at = NULL WHERE set_aside_at IS NOT NULL RETURNING id::text`;
     if (rows.length) {
       await audit(tx, {
         organizationId: null, actor: { kind: "cli" }, action: "ingestion.retry",
