@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import {
   compareMeans,
   compareProportions,
+  differenceDecimals,
   logGamma,
   normalCdf,
   normalQuantile,
@@ -275,6 +276,24 @@ describe("verdict", () => {
     expect(verdict({ metric: "error rate", labelA: "v7", labelB: "v8", comparison: errors, lowerIsBetter: true })).toBe(
       "v7 is better on error rate (-1.5 points, 95% CI -2.5 to -0.5, 2,000 vs 2,000 scored)",
     );
+  });
+
+  it("shows as many decimals as the interval needs to read apart from 0 and from itself", () => {
+    // 0.10% against 0.13% errors over a million generations each: -0.03 points, 95% CI -0.0391 to -0.0209.
+    const errors = compareProportions({ successes: 1000, total: 1_000_000 }, { successes: 1300, total: 1_000_000 });
+    expect(errors.significant).toBe(true);
+    expect(verdict({ metric: "error rate", labelA: "v7", labelB: "v8", comparison: errors, lowerIsBetter: true, counted: "generations" })).toBe(
+      "v7 is better on error rate (-0.03 points, 95% CI -0.04 to -0.02, 1,000,000 vs 1,000,000 scored)",
+    );
+    expect(differenceDecimals("proportion", errors.lower, errors.upper)).toBe(2);
+    // Ends that 1 decimal reads as the same number, and one it reads as 0.
+    expect(differenceDecimals("proportion", 0.0112, 0.0114)).toBe(2);
+    expect(differenceDecimals("proportion", -0.00004, 0.05)).toBe(3);
+    // Capped: points to 4 decimals, means to 6.
+    expect(differenceDecimals("proportion", 1e-12, 2e-12)).toBe(4);
+    expect(differenceDecimals("mean", 1e-12, 2e-12)).toBe(6);
+    // A mean's two significant digits of the half-width already read apart.
+    expect(differenceDecimals("mean", -131.2, -108.8)).toBe(0);
   });
 
   it("says how much more data is needed when the difference is not significant", () => {

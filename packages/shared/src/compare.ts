@@ -388,7 +388,7 @@ export interface VerdictInput {
   lowerIsBetter?: boolean;
   /** Unit written after a difference of means ("ms", "tokens"); proportions are always in percentage points. */
   unit?: string;
-  /** Decimals for a difference of means; by default from the interval's width (two significant digits of it). */
+  /** Decimals for a difference of means; by default from the interval's width (see differenceDecimals). */
   decimals?: number;
   minimumPerVersion?: number;
   /** What the counts are of, as "about N more …" says: a score's "scored generations" (the default), or "generations" for latency, cost, errors. */
@@ -444,6 +444,28 @@ function autoDecimals(halfWidth: number): number {
   return Math.min(6, Math.max(0, 1 - Math.floor(Math.log10(halfWidth))));
 }
 
+/** The most decimals a difference is shown with: of percentage points, and of a mean's unit. */
+const MAX_POINT_DECIMALS = 4;
+const MAX_MEAN_DECIMALS = 6;
+
+/**
+ * Decimals for a difference and its interval as shown (percentage points for rates, the unit for means):
+ * one for points and two significant digits of the half-width for means, then more (up to a cap) until the
+ * interval's ends read apart from each other and from 0: 0.10% against 0.13% of a million each is -0.04
+ * to -0.02 points, not 0.0 to 0.0.
+ */
+export function differenceDecimals(kind: "proportion" | "mean", lower: number, upper: number): number {
+  const scale = kind === "proportion" ? 100 : 1;
+  const [low, high] = [lower * scale, upper * scale];
+  let decimals = kind === "proportion" ? 1 : autoDecimals((high - low) / 2);
+  if (!Number.isFinite(low) || !Number.isFinite(high)) return decimals;
+  const cap = Math.max(decimals, kind === "proportion" ? MAX_POINT_DECIMALS : MAX_MEAN_DECIMALS);
+  const readsAsZero = (value: number) => value !== 0 && Number(value.toFixed(decimals)) === 0;
+  const unclear = () => readsAsZero(low) || readsAsZero(high) || (low !== high && low.toFixed(decimals) === high.toFixed(decimals));
+  while (decimals < cap && unclear()) decimals += 1;
+  return decimals;
+}
+
 /**
  * The sentence the prompt page shows for one metric, such as
  * "v8 is better on thumbs-up (+6.1 points, 95% CI +2.3 to +9.9, 1,204 vs 11,380 scored)", or
@@ -464,7 +486,7 @@ export function verdict(input: VerdictInput): string {
 
   const isProportion = comparison.kind === "proportion";
   const scale = isProportion ? 100 : 1;
-  const decimals = isProportion ? 1 : (input.decimals ?? autoDecimals(((comparison.upper - comparison.lower) / 2) * scale));
+  const decimals = !isProportion && input.decimals !== undefined ? input.decimals : differenceDecimals(comparison.kind, comparison.lower, comparison.upper);
   const suffix = isProportion ? " points" : unit ? ` ${unit}` : "";
   const level = formatPercent(comparison.confidence);
 
