@@ -72,6 +72,7 @@ export const PROMPT_MSG = {
   splitWeightRange: "A split's weight is a whole percent from 1 to 99",
   splitSameVersion: "The candidate must be another version than the one the label points at",
   notSplit: "This label is not split: there is nothing to promote or roll back",
+  splitChanged: "This label's split changed since it was shown: nothing was promoted or rolled back, look at it again",
   versionNotFound: "Version not found",
   versionOrLabel: "Choose a version or a label, not both",
   lintFailed: "The prompt has errors: ",
@@ -250,9 +251,20 @@ export const splitLabelInput = z.object({
   version: z.number().int().min(1),
   weight: splitWeightSchema,
 });
-/** Ends a split: `promote` makes the candidate the label's only version, `rollback` keeps the label's version alone. */
-export const endSplitInput = z.object({ promptId: idSchema, label: promptLabelSchema, outcome: z.enum(["promote", "rollback"]) });
+/** A split as its caller saw it, in the shape the prompt's labels show it: the label's version and its candidate with the weight. */
+const seenSplitSchema = z.object({
+  version: z.number().int().min(1),
+  split: z.object({ version: z.number().int().min(1), weight: splitWeightSchema }),
+});
+/**
+ * Ends a split: `promote` makes the candidate the label's only version, `rollback` keeps the label's version alone.
+ * `expected` is the split the caller saw (the web app always sends it): ended only if the label is still split so.
+ * Without it (older callers), the split is ended as it is.
+ */
+export const endSplitInput = z.object({ promptId: idSchema, label: promptLabelSchema, outcome: z.enum(["promote", "rollback"]), expected: seenSplitSchema.optional() });
 export type SplitOutcome = z.infer<typeof endSplitInput>["outcome"];
+/** What ending a split asks: its outcome, and the split it was asked on, when the caller said. */
+export type SplitEnd = Pick<z.infer<typeof endSplitInput>, "outcome" | "expected">;
 export const setRatingInput = z.object({
   promptId: idSchema,
   stars: z.number({ error: PROMPT_MSG.starsRange }).int(PROMPT_MSG.starsRange).min(1, PROMPT_MSG.starsRange).max(5, PROMPT_MSG.starsRange),

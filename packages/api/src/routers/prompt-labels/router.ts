@@ -35,9 +35,12 @@ export const promptLabelsRouter = router({
     .output(splitAnswer)
     .mutation(({ ctx, input }) => splitOrRequest(ctx.db, ctx.caller, ctx.prompt, input.label, input.version, input.weight, ctx.now(), ctx.audit)),
 
-  /** Ends a split in one move: promote its candidate, or roll back to the label's version alone. */
+  /**
+   * Ends a split in one move: promote its candidate, or roll back to the label's version alone. With `expected`
+   * (the split the caller saw), a split changed since is refused (CONFLICT) and nothing is moved or asked.
+   */
   endSplit: promptLabelProcedure(byPromptId, KEYS_TOO)
     .input(endSplitInput)
     .output(splitAnswer)
-    .mutation(({ ctx, input }) => endSplitOrRequest(ctx.db, ctx.caller, ctx.prompt, input.label, input.outcome, ctx.now(), ctx.audit)),
+    .mutation(({ ctx, input }) => endSplitOrRequest(ctx.db, ctx.caller, ctx.prompt, input.label, input, ctx.now(), ctx.audit)),
 });

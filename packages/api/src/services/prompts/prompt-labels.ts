@@ -1,6 +1,6 @@
 // A prompt's labels: pointing one at a version (directly or inside a change request's transaction) and removing one.
 import type { Db, DbOrTx, DbTransaction } from "@promptly/db";
-import { PROMPT_MSG, PROTECTED_LABEL, type SplitOutcome } from "@promptly/shared";
+import { PROMPT_MSG, PROTECTED_LABEL, type SplitEnd } from "@promptly/shared";
 import { fail } from "../../errors.ts";
 import { authorOf } from "../access/actor.ts";
 import type { AuditContext } from "../insight/audit.ts";
@@ -151,13 +151,19 @@ export async function splitLabelIn(
 
 /**
  * The version a split's end leaves the label on: its candidate (`promote`) or its own version (`rollback`);
- * refused when it is not split. Read in the transaction that ends it (or asks for its end), under the prompt's lock.
+ * refused when it is not split, or not split as the caller saw it (`expected`). Read in the transaction that
+ * ends it (or asks for its end), under the prompt's lock.
  */
-export async function splitEndVersion(tx: DbTransaction, promptId: string, label: string, outcome: SplitOutcome): Promise<number> {
+export async function splitEndVersion(tx: DbTransaction, promptId: string, label: string, end: SplitEnd): Promise<number> {
   const current = await tx.promptLabel.findUnique({ where: { promptId_name: { promptId, name: label } }, select: splitSelect });
   if (!current) return fail("NOT_FOUND", PROMPT_MSG.labelNotFound, "LABEL_NOT_FOUND");
   if (current.candidateVersion === null) return fail("STATE_CONFLICT", PROMPT_MSG.notSplit, "NOT_SPLIT");
-  return outcome === "promote" ? current.candidateVersion : current.version;
+  // "Promote v2" must never promote the v3 another admin split it to since.
+  const { expected } = end;
+  if (expected && (expected.version !== current.version || expected.split.version !== current.candidateVersion || expected.split.weight !== current.candidateWeight)) {
+    return fail("STATE_CONFLICT", PROMPT_MSG.splitChanged, "SPLIT_CHANGED");
+  }
+  return end.outcome === "promote" ? current.candidateVersion : current.version;
 }
 
 /** Splits `label` directly, as the prompt rules allow a move of it directly (`production`: team admin level, and no review required). */
@@ -172,14 +178,14 @@ export async function splitLabel(db: Db, prompt: LoadedPrompt, label: string, ca
  * (`rollback`). Rolling `production` back onto its own version is a rollback (that version holds it):
  * direct for those who may move it, whatever the team's reviews, and audited as one.
  */
-export async function endSplit(db: Db, prompt: LoadedPrompt, label: string, outcome: SplitOutcome, now: Date, context: AuditContext) {
+export async function endSplit(db: Db, prompt: LoadedPrompt, label: string, end: SplitEnd, now: Date, context: AuditContext) {
   refuseArchived(prompt);
-  const rollback = outcome === "rollback" && label === PROTECTED_LABEL;
+  const rollback = end.outcome === "rollback" && label === PROTECTED_LABEL;
   await refuseDirectLabelChange(db, prompt, label, "move", rollback);
   return db.$transaction(async (tx) => {
     await touchLivePrompt(tx, prompt.id, now);
-    // Read under the prompt's lock: a split ended meanwhile is refused, not ended twice.
-    const version = await splitEndVersion(tx, prompt.id, label, outcome);
+    // Read under the prompt's lock: a split ended or changed meanwhile is refused, not ended twice.
+    const version = await splitEndVersion(tx, prompt.id, label, end);
     return moveLabel(tx, prompt, label, version, authorOf(context.actor), now, context, { rollback });
   });
 }

@@ -10,7 +10,7 @@ import { z } from "zod";
 import { Prisma, type Db, type DbOrTx, type DbTransaction } from "@promptly/db";
 import {
   CHANGE_REQUEST_KINDS, CHANGE_REQUEST_STATUSES, MSG, approvalsNeeded, PROMPT_MSG, PROTECTED_LABEL, REVIEW_MSG, canOnPrompt, type ChangeRequestStatus, type CreateArchiveRequestInput, type CreateChangeRequestInput,
-  accessOf, can, type OrganizationRole, type SplitOutcome, type TeamRole,
+  accessOf, can, type OrganizationRole, type SplitEnd, type TeamRole,
 } from "@promptly/shared";
 import { fail } from "../../errors.ts";
 import { auditAs, type AuditContext } from "../insight/audit.ts";
@@ -296,13 +296,13 @@ const refuseArchived = (prompt: LoadedPrompt) => refuse(archivedRefusal(prompt.a
  * ("Review requested"). With `weight`, a split: `production` keeps its version and serves `version` to that
  * percent of fetches. Without, `version` alone: a promotion, or, when `production` is split, its version
  * (the split rolled back) or its candidate (promoted). With `endSplit` instead of a version, the end of
- * the split as it is when the request is made (read in its transaction).
+ * the split as it is when the request is made (read in its transaction), refused if it is not the split its author saw.
  */
 export async function createChangeRequest(
   db: Db,
   caller: Caller,
   prompt: LoadedPrompt,
-  input: CreateChangeRequestInput | (Omit<CreateChangeRequestInput, "version" | "weight"> & { endSplit: SplitOutcome }),
+  input: CreateChangeRequestInput | (Omit<CreateChangeRequestInput, "version" | "weight"> & { endSplit: SplitEnd }),
   now: Date,
   context: AuditContext,
 ) {

@@ -3,7 +3,7 @@
 // instead, and its approval applies the split (or its end). Rolling a split of `production` back onto its
 // own version is a rollback, direct for those who may move it. Elsewhere the prompt rules decide as for a move.
 import type { Db } from "@promptly/db";
-import { PROTECTED_LABEL, type SplitOutcome } from "@promptly/shared";
+import { PROTECTED_LABEL, type SplitEnd } from "@promptly/shared";
 import type { Caller } from "../access/access.ts";
 import type { AuditContext } from "../insight/audit.ts";
 import type { LoadedPrompt } from "../prompts/loaded-prompt.ts";
@@ -33,17 +33,20 @@ export async function splitOrRequest(
   return { applied: true, changeRequestId: null };
 }
 
-/** Ends `label`'s split in one move: `promote` onto its candidate, `rollback` onto its own version alone. */
+/**
+ * Ends `label`'s split in one move: `promote` onto its candidate, `rollback` onto its own version alone;
+ * refused, with nothing changed or asked, when the label is no longer split as `end.expected` says.
+ */
 export async function endSplitOrRequest(
-  db: Db, caller: Caller, prompt: LoadedPrompt, label: string, outcome: SplitOutcome, now: Date, context: AuditContext,
+  db: Db, caller: Caller, prompt: LoadedPrompt, label: string, end: SplitEnd, now: Date, context: AuditContext,
 ): Promise<SplitAnswer> {
   // A rollback is direct for those who may move production; one who may not (an editor) asks for it as for a promotion.
-  const rollback = outcome === "rollback" && directLabelRefusal(label, prompt, 0, "move", true) === null;
+  const rollback = end.outcome === "rollback" && directLabelRefusal(label, prompt, 0, "move", true) === null;
   if (!rollback && (await reviewed(db, prompt, label))) {
     // The version it ends on is read in the request's own transaction, so a split changed meanwhile is not mistaken.
-    const { id } = await createChangeRequest(db, caller, prompt, { promptId: prompt.id, label: PROTECTED_LABEL, endSplit: outcome }, now, context);
+    const { id } = await createChangeRequest(db, caller, prompt, { promptId: prompt.id, label: PROTECTED_LABEL, endSplit: end }, now, context);
     return { applied: false, changeRequestId: id };
   }
-  await endSplit(db, prompt, label, outcome, now, context);
+  await endSplit(db, prompt, label, end, now, context);
   return { applied: true, changeRequestId: null };
 }
