@@ -2,6 +2,7 @@
 // v8 10%'), and for who may move it, its end in one step: 'Promote v8' (the candidate alone) or 'Roll back'
 // (the label's version alone). Where the team reviews production, promoting makes a change request instead
 // and goes to its page, as a label move does; rolling back stays direct (the version it keeps held production).
+// The end names the split shown: one changed meanwhile (another admin split it again) is refused, told, and reloaded.
 import { useNavigate } from "@tanstack/react-router";
 import { toast } from "sonner";
 import { PROTECTED_LABEL, REVIEW_MSG, versionLabel, type SplitOutcome } from "@promptly/shared";
@@ -45,9 +46,14 @@ function SplitRow({ prompt, label }: { prompt: PromptDetail; label: SplitLabel }
       toast.success(outcome === "promote" ? `'${label.name}' now points at ${versionLabel(label.split.version)}` : `'${label.name}' rolled back to ${versionLabel(label.version)}`);
       await refresh();
     },
-    onError: toastFailure("The split was not ended"),
+    async onError(error) {
+      toastFailure("The split was not ended")(error);
+      // Refused because the split changed since it was shown: show it as it is now.
+      if (error.data?.code === "CONFLICT") await refresh();
+    },
   });
-  const ending = (outcome: SplitOutcome) => () => end.mutate({ promptId: prompt.id, label: label.name, outcome });
+  const expected = { version: label.version, split: { version: label.split.version, weight: label.split.weight } };
+  const ending = (outcome: SplitOutcome) => () => end.mutate({ promptId: prompt.id, label: label.name, outcome, expected });
   return (
     <li className="flex flex-wrap items-center gap-2" data-testid={`split-${label.name}`}>
       <Badge variant="outline">{splitText(label)}</Badge>
