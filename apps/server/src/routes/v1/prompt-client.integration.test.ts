@@ -1,6 +1,7 @@
 // The caching prompt client (@promptly/client's createPromptClient) against a real app and database:
 // requests are counted by the server in front of the app, time is the client's injected clock. TTL,
-// one background refresh for 50 concurrent gets, stale answers while refreshing, ETag revalidation, a
+// one background refresh for 50 concurrent gets, stale answers while refreshing, ETag revalidation, the
+// bound of the cache (past it the entry not read lately goes and is fetched again), a
 // failed refresh keeping the entry, fallbacks and typed errors with the server down, 5xx retries,
 // 404 / 401 / 403 refusals, compile errors as the server words them, and the example script.
 import { execFile } from "node:child_process";
