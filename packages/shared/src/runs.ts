@@ -8,7 +8,7 @@ import { idSchema, multilineText } from "./validation.ts";
 import { toolCallSchema } from "./prompt-tools.ts";
 import { RUN_STATUSES } from "./options.ts";
 
-/** An answer longer than this many characters is cut there, with a notice. */
+/** An answer longer than this many characters (its text and its tool calls' ids, names and arguments together) is cut there, with a notice. */
 export const RUN_OUTPUT_MAX_CHARS = 200_000;
 /** Runs of one organization at once (per app process) unless PROVIDER_MAX_CONCURRENT_RUNS says otherwise. */
 export const DEFAULT_MAX_CONCURRENT_RUNS = 4;

@@ -1,9 +1,9 @@
 // A provider's answer is read up to BUFFERED_ANSWER_MAX_BYTES, whole (an evaluation's case, an API run
 // without a stream: as sent and once decompressed) or streamed (a run's events, OpenAI's and
-// Anthropic's alike): a provider that answers endlessly, a stream that never ends (a tool call's
-// arguments, one event without a line break), or a small gzip that inflates past the cap, fails the
-// call as a provider failure, saying why, and the server goes on answering calls. A local server stands
-// in for the provider.
+// Anthropic's alike): a provider that answers endlessly, a stream that never ends (one event without a
+// line break), or a small gzip that inflates past the cap, fails the call as a provider failure, saying
+// why, and the server goes on answering calls. A run's answer, its text and its tool calls together, is
+// cut at the output's limit long before that. A local server stands in for the provider.
 import { randomUUID } from "node:crypto";
 import { createServer, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -38,6 +38,9 @@ const anthropicStart =
   });
 /** 64 KiB of a tool call's arguments, or of text. */
 const many = "x".repeat(64 * 1024);
+/** Text of three quarters of a run's limit, and a tool call's arguments of a half (too many with the text) or of a tenth. */
+const longText = "t".repeat((RUN_OUTPUT_MAX_CHARS / 4) * 3);
+const toolArguments = (length: number) => JSON.stringify({ note: "a".repeat(length - 11) });
 const eventStream = { "content-type": "text/event-stream", "cache-control": "no-cache" };
 /** What follows the head of an event that never ends (its JSON string left open): `x`s, never a line break. */
 const endlessLine = Buffer.alloc(MiB, "x");
@@ -69,6 +72,12 @@ const answers: Record<string, (res: ServerResponse) => void> = {
     res.writeHead(200, { "content-type": "application/json" });
     res.end(completion("hello"));
   },
+  // Text, then a tool call past the run's limit with it, in one JSON answer.
+  "/text-and-tool-whole/v1/chat/completions": (res) => {
+    res.writeHead(200, { "content-type": "application/json" });
+    const message = { role: "assistant", content: longText, refusal: null, tool_calls: [{ id: "call_1", type: "function", function: { name: "note", arguments: toolArguments(RUN_OUTPUT_MAX_CHARS / 2) } }] };
+    res.end(JSON.stringify({ ...JSON.parse(completion("")), choices: [{ index: 0, finish_reason: "tool_calls", logprobs: null, message }] }));
+  },
   // Streamed answers that never end: a tool call whose arguments keep coming, one event without a line
   // break, one event of data lines without the blank line that ends it, text that keeps coming.
   "/tool-arguments/v1/chat/completions": (res) => {
@@ -88,6 +97,9 @@ const answers: Record<string, (res: ServerResponse) => void> = {
     res.writeHead(200, eventStream);
     writeEndlessly(res, { head: openaiEvent({ role: "assistant", content: "" }), piece: Buffer.from(openaiEvent({ content: many })), open: true });
   },
+  // Text, then a tool call past the run's limit with it (or within it), its arguments in 10,000-character pieces.
+  "/text-and-tool/v1/chat/completions": (res) => textAndTool(res, RUN_OUTPUT_MAX_CHARS / 2),
+  "/text-and-small-tool/v1/chat/completions": (res) => textAndTool(res, RUN_OUTPUT_MAX_CHARS / 10),
   "/tool-arguments/v1/messages": (res) => {
     res.writeHead(200, eventStream);
     const head = anthropicStart + anthropicEvent({ type: "content_block_start", index: 0, content_block: { type: "tool_use", id: "toolu_1", name: "get_weather", input: {} } });
@@ -101,6 +113,15 @@ const answers: Record<string, (res: ServerResponse) => void> = {
     writeEndlessly(res, { head, piece: endlessLine, open: true });
   },
 };
+function textAndTool(res: ServerResponse, argumentsLength: number) {
+  res.writeHead(200, eventStream);
+  res.write(openaiEvent({ role: "assistant", content: longText }));
+  res.write(openaiEvent({ tool_calls: [{ index: 0, id: "call_1", type: "function", function: { name: "note", arguments: "" } }] }));
+  const text = toolArguments(argumentsLength);
+  for (let at = 0; at < text.length; at += 10_000) res.write(openaiEvent({ tool_calls: [{ index: 0, function: { arguments: text.slice(at, at + 10_000) } }] }));
+  res.end(openaiEvent({}) + "data: [DONE]\n\n");
+}
+
 /** How much of the last endless answer the server wrote (it writes only as fast as the client reads). */
 let endlessWritten = 0;
 /** The most an endless answer is written; a streamed one is then held open, never ended. */
@@ -200,20 +221,21 @@ describe("a provider's streamed answer past the cap", () => {
     world.callers.orgAdmin.providers.create({ organizationId: world.organization.id, kind, name: nameOf(kind, path), baseUrl: kind === "anthropic" ? `${base}${path}` : `${base}${path}/v1`, apiKey });
   const nameOf = (kind: string, path: string) => `Big ${kind} ${path}`;
 
-  /** A streamed run (the playground's) of the prompt through a connection to `path`, to its end, and its record as stored. */
-  async function streamedRun(kind: "openai-compatible" | "anthropic", path: string) {
+  /**
+   * A streamed run (the playground's) of the prompt through a connection to `path`, to its end, and its
+   * record as stored; `answer` "whole": the run asked for without a stream (the provider's answer read whole).
+   */
+  async function streamedRun(kind: "openai-compatible" | "anthropic", path: string, answer: "streamed" | "whole" = "streamed") {
     const connection = await connectionTo(kind, path);
     const events: unknown[] = [];
     const input = { promptId: prompt.id, version: 1, connectionId: connection.id, variables: {}, parameters: {} };
-    for await (const event of await streamRun(h.services, { userId: world.accounts.editor.id }, prompt, input)) events.push(event);
+    for await (const event of await streamRun(h.services, { userId: world.accounts.editor.id }, prompt, input, undefined, undefined, answer)) events.push(event);
     const { run } = events.at(-1) as Done;
     const stored = await h.database.db.promptRun.findUniqueOrThrow({ where: { id: run.id }, select: { status: true, output: true, error: true, errorDetail: true, toolCalls: true } });
     return { run, stored };
   }
 
   it.each([
-    ["openai-compatible", "/tool-arguments", "a tool call whose arguments never end"],
-    ["anthropic", "/tool-arguments", "a tool call whose arguments never end"],
     ["openai-compatible", "/one-line", "one event without a line break"],
     ["anthropic", "/one-line", "one event without a line break"],
     ["openai-compatible", "/data-lines", "one event of data lines never ended"],
@@ -232,6 +254,30 @@ describe("a provider's streamed answer past the cap", () => {
     expect(run).toMatchObject({ status: "succeeded", error: null, notice: RUN_MSG.outputCut });
     expect(stored.output).toHaveLength(RUN_OUTPUT_MAX_CHARS);
     expect(endlessWritten).toBeLessThan(BUFFERED_ANSWER_MAX_BYTES);
+  });
+
+  it.each(["openai-compatible", "anthropic"] as const)("cuts a run of %s at a tool call whose arguments never end, as a long text, without the call", async (kind) => {
+    const { run, stored } = await streamedRun(kind, "/tool-arguments");
+    const cut = { status: "succeeded", error: null, errorDetail: null, output: "", toolCalls: [] };
+    expect(run).toMatchObject({ ...cut, notice: RUN_MSG.outputCut });
+    expect(stored).toMatchObject(cut);
+    // Its arguments read no further than the limit (and what the sockets hold).
+    expect(endlessWritten).toBeLessThan(BUFFERED_ANSWER_MAX_BYTES);
+    expect(run.totalMs).toBeLessThan(timeoutMs / 3);
+  });
+
+  it.each([
+    ["streamed", "/text-and-tool"],
+    ["whole", "/text-and-tool-whole"],
+  ] as const)("counts a tool call with the text (answer %s): past the limit together, the text is kept and the call left out", async (answer, path) => {
+    const { run, stored } = await streamedRun("openai-compatible", path, answer);
+    expect(run).toMatchObject({ status: "succeeded", error: null, notice: RUN_MSG.outputCut, output: longText, toolCalls: [] });
+    expect(stored).toMatchObject({ output: longText, toolCalls: [] });
+  });
+
+  it("keeps a tool call that fits within the limit with the text", async () => {
+    const { run } = await streamedRun("openai-compatible", "/text-and-small-tool");
+    expect(run).toMatchObject({ status: "succeeded", notice: null, output: longText, toolCalls: [{ id: "call_1", name: "note", arguments: toolArguments(RUN_OUTPUT_MAX_CHARS / 10) }] });
   });
 
   it("fails a reader that takes all of an endless text (a judge's), saying the answer was too large", async () => {

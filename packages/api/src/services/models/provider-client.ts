@@ -258,11 +258,20 @@ export interface ModelTools {
   responseFormat?: ResponseFormat | null;
 }
 
-/** A piece of a streamed answer: text, a tool call the model made (whole), or the usage the provider reports (input and output tokens). */
+/**
+ * A piece of a streamed answer: text, a tool call the model made (whole), the usage the provider reports
+ * (input and output tokens), or how many characters of a tool call (its id, name and arguments) came
+ * since the last piece: a call comes whole only at its end, and a reader that limits the answer's size
+ * counts its characters as they come, so it can stop an endless call before holding all of it.
+ */
 export type StreamPiece =
   | { type: "text"; text: string }
   | { type: "toolCall"; call: ToolCall }
+  | { type: "toolCallText"; length: number }
   | { type: "usage"; inputTokens?: number; outputTokens?: number };
+
+/** The characters of a whole tool call, as toolCallText pieces count them. */
+const toolCallLength = (call: ToolCall) => call.id.length + call.name.length + call.arguments.length;
 
 /** Anthropic's API requires max_tokens; this is sent when neither the run nor the version sets it. */
 const ANTHROPIC_DEFAULT_MAX_TOKENS = 4_096;
@@ -397,11 +406,15 @@ export async function* wholeModelAnswer(
     yield { type: "usage", ...(answer.inputTokens !== null ? { inputTokens: answer.inputTokens } : {}), ...(answer.outputTokens !== null ? { outputTokens: answer.outputTokens } : {}) };
   }
   if (answer.text) yield { type: "text", text: answer.text };
-  for (const call of answer.toolCalls) yield { type: "toolCall", call };
+  for (const call of answer.toolCalls) {
+    yield { type: "toolCallText", length: toolCallLength(call) };
+    yield { type: "toolCall", call };
+  }
 }
 
 /**
- * The model's answer to `input`, streamed: text pieces as they come and the usage once known. Errors
+ * The model's answer to `input`, streamed: text pieces as they come, each tool call whole once it is (its
+ * characters counted as they come), and the usage once known. Errors
  * are the SDKs' (describeProviderError words them); `options.signal` aborts the provider call, and
  * leaving the loop early closes the provider's stream.
  */
@@ -419,11 +432,16 @@ export async function* streamModelAnswer(
     for await (const event of stream) {
       if (event.type === "message_start") yield { type: "usage", inputTokens: event.message.usage.input_tokens, outputTokens: event.message.usage.output_tokens };
       else if (event.type === "content_block_start" && event.content_block.type === "tool_use") {
-        calls.set(event.index, { id: event.content_block.id, name: event.content_block.name, arguments: "" });
+        const call = { id: event.content_block.id, name: event.content_block.name, arguments: "" };
+        calls.set(event.index, call);
+        yield { type: "toolCallText", length: toolCallLength(call) };
       } else if (event.type === "content_block_delta" && event.delta.type === "text_delta") yield { type: "text", text: event.delta.text };
       else if (event.type === "content_block_delta" && event.delta.type === "input_json_delta") {
         const call = calls.get(event.index);
-        if (call) call.arguments += event.delta.partial_json;
+        if (call) {
+          call.arguments += event.delta.partial_json;
+          yield { type: "toolCallText", length: event.delta.partial_json.length };
+        }
       } else if (event.type === "content_block_stop" && calls.has(event.index)) {
         const call = calls.get(event.index)!;
         calls.delete(event.index);
@@ -443,7 +461,11 @@ export async function* streamModelAnswer(
     if (delta?.content) yield { type: "text", text: delta.content };
     for (const piece of delta?.tool_calls ?? []) {
       const call = calls.get(piece.index) ?? { id: "", name: "", arguments: "" };
-      calls.set(piece.index, { id: piece.id ?? call.id, name: call.name + (piece.function?.name ?? ""), arguments: call.arguments + (piece.function?.arguments ?? "") });
+      const grown = { id: piece.id ?? call.id, name: call.name + (piece.function?.name ?? ""), arguments: call.arguments + (piece.function?.arguments ?? "") };
+      calls.set(piece.index, grown);
+      // An id said again (some servers repeat it on every piece) is not counted again.
+      const added = toolCallLength(grown) - toolCallLength(call);
+      if (added > 0) yield { type: "toolCallText", length: added };
     }
     if (chunk.usage) yield { type: "usage", inputTokens: chunk.usage.prompt_tokens, outputTokens: chunk.usage.completion_tokens };
   }

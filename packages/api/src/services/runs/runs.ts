@@ -460,6 +460,8 @@ async function* answerRun(
   let outputTokens: number | null = null;
   let notice: string | null = null;
   const toolCalls: ToolCall[] = [];
+  // The characters of the tool calls so far (whole or still coming): the answer's limit counts them with the text.
+  let toolCallChars = 0;
   // Until the answer ends one way or the other, an exit (the caller left the loop) is a stop.
   let ending: { status: "succeeded" | "failed" | "stopped"; error: string | null; errorDetail?: string | null } = { status: "stopped", error: RUN_MSG.stopped };
   let recorded: PromptRunItem | null = null;
@@ -514,13 +516,22 @@ async function* answerRun(
           toolCalls.push(piece.call);
           continue;
         }
+        if (piece.type === "toolCallText") {
+          toolCallChars += piece.length;
+          // Cut as a long text is: the call still coming is left out (half of its arguments is no call).
+          if (output.length + toolCallChars > RUN_OUTPUT_MAX_CHARS) {
+            notice = RUN_MSG.outputCut;
+            break;
+          }
+          continue;
+        }
         if (piece.type === "usage") {
           if (piece.inputTokens !== undefined) inputTokens = piece.inputTokens;
           if (piece.outputTokens !== undefined) outputTokens = piece.outputTokens;
           continue;
         }
         ttftMs ??= Math.round(performance.now() - startedAt);
-        const room = RUN_OUTPUT_MAX_CHARS - output.length;
+        const room = RUN_OUTPUT_MAX_CHARS - output.length - toolCallChars;
         const text = piece.text.length > room ? piece.text.slice(0, room) : piece.text;
         output += text;
         if (text) yield { type: "delta", text };
