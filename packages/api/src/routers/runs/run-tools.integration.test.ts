@@ -134,3 +134,20 @@ describe.each(["openai", "anthropic"] as const)("a run on the %s protocol", (pro
     expect(run).toMatchObject({ toolCalls: [], schemaMatched: null, schemaProblem: null });
   });
 });
+
+describe("the runs list", () => {
+  it("gives each tool call's arguments cut to 1,000 characters; the run itself has them whole", async () => {
+    const prompt = await chatPrompt("weather-listed", { tools: [weatherTool] });
+    provider.answer.toolCall = { name: "get_weather", arguments: { city: "O".repeat(5_000) } };
+    try {
+      const run = await runToEnd(world.callers.editor, { promptId: prompt.id, version: 1, connectionId: connections.openai, model: "gpt-4o-mini", variables: { city: "Oslo" } });
+      const whole = run.toolCalls[0]!;
+      expect(whole.arguments).toBe(JSON.stringify({ city: "O".repeat(5_000) }));
+      const { items } = await world.callers.viewer.runs.list({ promptId: prompt.id });
+      expect(items.map((item) => item.toolCalls)).toEqual([[{ id: whole.id, name: "get_weather", arguments: whole.arguments.slice(0, 1_000) }]]);
+      expect((await world.callers.viewer.runs.get({ id: run.id })).toolCalls).toEqual([whole]);
+    } finally {
+      provider.answer.toolCall = null;
+    }
+  });
+});

@@ -76,7 +76,10 @@ export const promptRunItem = z.object({
 });
 export type PromptRunItem = z.infer<typeof promptRunItem>;
 
-/** The list's rows: everything but the (possibly long) input and output. */
+/** In the list, each tool call's arguments are cut at this many characters (runs.get has them whole). */
+const LISTED_TOOL_ARGUMENTS_MAX = 1_000;
+
+/** The list's rows: everything but the (possibly long) input and output, the tool calls' arguments cut at LISTED_TOOL_ARGUMENTS_MAX. */
 const promptRunSummary = promptRunItem.omit({ input: true, output: true, variables: true });
 export const promptRunPage = z.object({ items: z.array(promptRunSummary), nextCursor: z.string().nullable() });
 
@@ -592,11 +595,30 @@ export async function listPromptRuns(db: DbOrTx, input: z.output<typeof listRuns
     },
     orderBy: [{ createdAt: "desc" }, { id: "desc" }],
     take: input.limit + 1,
-    select: { ...runSelect, ...actorSelect, input: false, output: false, variables: false },
+    select: { ...runSelect, ...actorSelect, input: false, output: false, variables: false, toolCalls: false },
   });
-  const items = rows.slice(0, input.limit).map(({ user: _user, apiKey: _apiKey, ...row }) => promptRunSummary.parse({ ...row, actor: actorOf({ user: _user, apiKey: _apiKey }, showKeyNames) }));
+  const page = rows.slice(0, input.limit);
+  const toolCalls = await listedToolCalls(db, page.map((row) => row.id));
+  const items = page.map(({ user: _user, apiKey: _apiKey, ...row }) =>
+    promptRunSummary.parse({ ...row, toolCalls: toolCalls.get(row.id) ?? [], actor: actorOf({ user: _user, apiKey: _apiKey }, showKeyNames) }),
+  );
   const last = items.at(-1);
   return { items, nextCursor: rows.length > input.limit && last ? encodeKeysetCursor(last.createdAt.toISOString(), last.id) : null };
+}
+
+/**
+ * The tool calls of these runs, each call's arguments cut at LISTED_TOOL_ARGUMENTS_MAX in the database: a
+ * page of runs whose calls are long (up to the output's limit each, more for a run recorded before calls
+ * were counted in it) does not bring them all to the server and the page.
+ */
+async function listedToolCalls(db: DbOrTx, ids: string[]): Promise<Map<string, ToolCall[]>> {
+  if (!ids.length) return new Map();
+  const rows = await hotQuery<{ id: string; toolCalls: ToolCall[] }>(db, Prisma.sql`
+    SELECT r.id, (SELECT COALESCE(jsonb_agg(jsonb_build_object('id', left(c.call->>'id', 200), 'name', left(c.call->>'name', 200),
+                                                                'arguments', left(c.call->>'arguments', ${LISTED_TOOL_ARGUMENTS_MAX}::int)) ORDER BY c.at), '[]'::jsonb)
+                  FROM jsonb_array_elements(r.tool_calls) WITH ORDINALITY AS c(call, at)) AS "toolCalls"
+    FROM prompt_runs r WHERE r.id = ANY(${ids}::uuid[])`);
+  return new Map(rows.map((row) => [row.id, row.toolCalls]));
 }
 
 /** The models a prompt's runs used, by name. */
