@@ -87,6 +87,8 @@ test("a split is started, measured, scored by a person, compared and its winner 
   await bobPage.getByRole("button", { name: "Approve", exact: true }).click();
   await expect(toast(bobPage, REVIEW_MSG.mergedToast)).toBeVisible();
   expect(await production(prompt.id)).toEqual({ version: 1, candidate: 2, weight: 20 });
+  // The comparison counts from the split's start: as if approved two hours ago, before the generations reported below.
+  await withDb((client) => client.query(`UPDATE prompt_labels SET moved_at = now() - interval '2 hours' WHERE prompt_id = $1 AND name = 'production'`, [prompt.id]));
 
   // The team's code reports what happened, with an ingest key: v1 slower and liked by 40%, v2 faster and liked by 80%.
   const key = (await callMutation(page.request, "apiKeys.create", { teamId: team.id, name: "Support tracing", scopes: ["ingest"] })) as { key: string };

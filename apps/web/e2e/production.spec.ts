@@ -48,8 +48,11 @@ test("the Production tab shows the figures per version, compares two versions, o
   const latencies = (n: number, step: number) => Array.from({ length: n }, (_, i) => (i + 1) * step);
   await withDb(async (client) => {
     await client.query(`UPDATE teams SET keep_generation_text = true WHERE id = $1`, [team.id]);
-    // Production serves v1 and, to a fifth of fetches, v2: the comparison starts on that split.
-    await client.query(`INSERT INTO prompt_labels (prompt_id, name, version, candidate_version, candidate_weight) VALUES ($1, 'production', 1, 2, 20)`, [prompt.id]);
+    // Production has served v1 and, to a fifth of fetches, v2 for three hours: the comparison starts on that split, and from when it began.
+    await client.query(
+      `INSERT INTO prompt_labels (prompt_id, name, version, candidate_version, candidate_weight, moved_at) VALUES ($1, 'production', 1, 2, 20, date_trunc('hour', now()) - interval '3 hours')`,
+      [prompt.id],
+    );
     for (const [version, hoursAgo, generations, errors, step] of [
       [1, 3, 40, 6, 60],
       [1, 2, 40, 4, 60],
@@ -94,6 +97,7 @@ test("the Production tab shows the figures per version, compares two versions, o
 
     const comparison = page.getByRole("region", { name: "Compare two versions" });
     await expect(comparison).toContainText("The production label is split: v1 serves 80% of fetches, v2 20%.");
+    await expect(comparison.getByTestId("comparison-since")).toHaveText(/^Since the split began .+\.$/);
     await expect(comparison.getByRole("combobox", { name: "Baseline" })).toHaveText("v1");
     await expect(comparison.getByRole("combobox", { name: "Candidate" })).toHaveText("v2");
     await expect(comparison.locator("[data-metric=thumbs]")).toContainText(/^v2 is better on thumbs \(\+37\.5 points, 95% CI/);

@@ -166,6 +166,8 @@ export const productionComparison = z.object({
   b: int,
   label: z.string().nullable(),
   confidence: z.number(),
+  /** When the two versions are a current split's that began inside the span: its start, where the comparison starts too. */
+  since: z.iso.datetime().nullable(),
   metrics: z.array(productionComparisonMetric),
 });
 export type ProductionComparison = z.infer<typeof productionComparison>;

@@ -1,15 +1,16 @@
 // Two versions' production figures compared, one item per figure: the verdict's sentence, each side's
-// value and count, and the difference's 95% interval. The Production tab and a change request's
-// production evidence show the same list.
+// value and count, and the difference's 95% interval (since the split began, for a current split's two
+// sides). The Production tab and a change request's production evidence show the same list.
 import { versionLabel } from "@promptly/shared";
 import type { RouterOutputs } from "@promptly/api";
+import { formatDateTime } from "@/lib/dates";
 import { comparisonIntervalText, comparisonValueText } from "./comparison-format.ts";
 
 type Comparison = RouterOutputs["production"]["compare"];
 
 export function ComparisonList({ comparison }: { comparison: Comparison }) {
   const { a, b } = comparison;
-  return (
+  const list = (
     <ul className="grid gap-3" aria-label={`${versionLabel(b)} against ${versionLabel(a)}`}>
       {comparison.metrics.map((metric) => (
         <li key={metric.metric} className="grid gap-1 rounded-md border border-border p-3 text-sm wrap-anywhere" data-metric={metric.metric}>
@@ -22,5 +23,14 @@ export function ComparisonList({ comparison }: { comparison: Comparison }) {
         </li>
       ))}
     </ul>
+  );
+  if (comparison.since === null) return list;
+  return (
+    <div className="grid gap-3">
+      <p className="text-sm text-muted-foreground" data-testid="comparison-since">
+        Since the split began {formatDateTime(new Date(comparison.since))}.
+      </p>
+      {list}
+    </div>
   );
 }

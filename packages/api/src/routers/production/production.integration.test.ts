@@ -173,7 +173,7 @@ describe("production.metrics", () => {
 describe("production.compare", () => {
   it("compares two versions on the error rate, latency and each score, each with its sentence", async () => {
     const comparison = await world.callers.viewer.production.compare({ promptId: prompt.id, ...span, environment: "production", a: 1, b: 2 });
-    expect(comparison).toMatchObject({ a: 1, b: 2, label: null, confidence: 0.95 });
+    expect(comparison).toMatchObject({ a: 1, b: 2, label: null, confidence: 0.95, since: null });
     const byMetric = Object.fromEntries(comparison.metrics.map((metric) => [metric.metric, metric]));
     expect(Object.keys(byMetric)).toEqual(["error rate", "latency", "time to first token", "cost per generation", "rating", "thumbs"]);
     // Per generation with a cost: version 2's $1 over its 25 priced generations.
@@ -228,6 +228,35 @@ describe("production.compare", () => {
       expect(byMetric[metric]!.upper).toBeCloseTo(expected.upper, 8);
       expect(byMetric[metric]!.verdict).toMatch(/^not enough data yet: about [\d,]+ more generations$/);
     }
+  });
+
+  it("compares a current split's two sides since the split began, when that is inside the span", async () => {
+    const split = await createPrompt(world.callers.editor, team.id, { visibility: "team" });
+    await world.callers.editor.promptVersions.create({ promptId: split.id, type: "text", template: "Answer {{ question }} kindly." });
+    // Version 1 alone for the first hours (all failing), then both from hour 5, when the label was split.
+    await insertRollup(split.id, { version: 1, hour: at(1), generations: 100, errors: 100, latencies: [] });
+    await insertRollup(split.id, { version: 1, hour: at(5), generations: 40, errors: 4, latencies: [] });
+    await insertRollup(split.id, { version: 2, hour: at(5), generations: 40, errors: 2, latencies: [] });
+    await h.services.db.$executeRaw`
+      INSERT INTO prompt_labels (prompt_id, name, version, candidate_version, candidate_weight, moved_at) VALUES (${split.id}::uuid, 'canary', 1, 2, 50, ${at(5, 20)})`;
+    const errorRate = (comparison: { metrics: { metric: string; a: { n: number }; b: { n: number } }[] }) => comparison.metrics.find((metric) => metric.metric === "error rate")!;
+    for (const versions of [{ a: 1, b: 2 }, { a: 2, b: 1 }, { label: "canary" }]) {
+      const since = await world.callers.viewer.production.compare({ promptId: split.id, ...span, ...versions });
+      expect(since.since).toBe(at(5, 20).toISOString());
+      // From the rollup hour the split began in: version 1's failing hours alone are left out.
+      expect(errorRate(since)).toMatchObject({ a: { n: 40 }, b: { n: 40 } });
+    }
+    // A span that ends before the split began, or starts after it: the span as asked.
+    const before = await world.callers.viewer.production.compare({ promptId: split.id, from: at(0), to: at(4), a: 1, b: 2 });
+    expect(before.since).toBeNull();
+    expect(errorRate(before)).toMatchObject({ a: { n: 100 }, b: { n: 0 } });
+    const after = await world.callers.viewer.production.compare({ promptId: split.id, from: at(6), to: at(48), a: 1, b: 2 });
+    expect(after.since).toBeNull();
+    // Two versions no label splits: the span as asked.
+    await h.services.db.$executeRaw`UPDATE prompt_labels SET candidate_version = NULL, candidate_weight = NULL WHERE prompt_id = ${split.id}::uuid`;
+    const ended = await world.callers.viewer.production.compare({ promptId: split.id, ...span, a: 1, b: 2 });
+    expect(ended.since).toBeNull();
+    expect(errorRate(ended)).toMatchObject({ a: { n: 140 }, b: { n: 40 } });
   });
 
   it("refuses the same version twice and a label that is not split", async () => {

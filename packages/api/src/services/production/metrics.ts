@@ -357,9 +357,20 @@ async function comparedVersions(db: DbOrTx, promptId: string, input: { a?: numbe
 }
 
 /**
+ * When versions a and b began to share a label's traffic: the start of the current splits between them
+ * (the earliest, when two labels split them), or null when no label splits them now.
+ */
+async function splitStart(db: DbOrTx, promptId: string, a: number, b: number): Promise<Date | null> {
+  const [row] = await db.$queryRaw<{ since: Date | null }[]>`
+    SELECT MIN(l.moved_at) AS since FROM prompt_labels l
+    WHERE l.prompt_id = ${promptId}::uuid AND ((l.version = ${a} AND l.candidate_version = ${b}) OR (l.version = ${b} AND l.candidate_version = ${a}))`;
+  return row?.since ?? null;
+}
+
+/**
  * Version b against version a on every figure both can be compared on: the error rate, mean latency,
  * mean time to first token and mean cost of the generations, and each score (a boolean's share of true, a numeric's mean). Each with its
- * interval and sentence.
+ * interval and sentence. The two sides of a current split are compared since it began, when that is inside the span.
  */
 export async function compareProductionVersions(
   db: DbOrTx,
@@ -367,8 +378,13 @@ export async function compareProductionVersions(
   input: ProductionFilters & { a?: number; b?: number; label?: string },
   now: Date,
 ): Promise<ProductionComparison> {
-  const span = spanOf(input, now);
+  const range = spanOf(input, now);
   const { a, b, label } = await comparedVersions(db, promptId, input);
+  // A current split's two sides are compared from its start (from the rollup hour it falls in): before it, one of
+  // them served alone, to another time's traffic.
+  const began = await splitStart(db, promptId, a, b);
+  const since = began && began > range.from && began < range.to ? began : null;
+  const span = since ? { from: since, to: range.to } : range;
   const [buckets, scores] = await Promise.all([generationSums(db, promptId, span, input, null, [a, b]), scoreSums(db, promptId, span, input, [a, b])]);
   const sumsOf = (version: number) => buckets.find((sums) => sums.version === version) ?? emptySums(version, null);
   const [sa, sb] = [sumsOf(a), sumsOf(b)];
@@ -405,5 +421,5 @@ export async function compareProductionVersions(
         : compareMeans(summarize(side(scoreA)), summarize(side(scoreB)));
     metrics.push(metricOf(comparison, labels, name, { lowerIsBetter: false, unit: null }));
   }
-  return { a, b, label, confidence: 0.95, metrics };
+  return { a, b, label, confidence: 0.95, since: since?.toISOString() ?? null, metrics };
 }
