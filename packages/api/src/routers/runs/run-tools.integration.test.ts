@@ -4,7 +4,7 @@
 // result continues the conversation, and a structured answer is checked against the schema, the run
 // saying whether it matched.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { PromptTool, ResponseFormat, RunPromptInput } from "@promptly/shared";
+import { PROVIDER_MSG, type PromptTool, type ResponseFormat, type RunPromptInput } from "@promptly/shared";
 import { createHarness, type Harness } from "../../../testing/harness.ts";
 import { startFakeProvider, type FakeProvider } from "../../../testing/fake-provider.ts";
 import { createWorld, type SignedInAccount } from "../../../testing/teams-support.ts";
@@ -123,6 +123,22 @@ describe.each(["openai", "anthropic"] as const)("a run on the %s protocol", (pro
       expect(await runToEnd(world.callers.editor, input(prompt.id))).toMatchObject({ schemaMatched: false, schemaProblem: "The answer is not JSON" });
     } finally {
       provider.answer.text = null;
+    }
+  });
+
+  it("records no tool call on a run its time limit ended while the call was coming", async () => {
+    const prompt = await chatPrompt(`weather-late-${protocol}`, { tools: [weatherTool] });
+    const timeoutMs = h.services.config.providerTimeoutMs;
+    // The call's head comes at once, the rest of it long after the run's time limit.
+    Object.assign(provider.answer, { toolCall: { name: "get_weather", arguments: { city: "Oslo" } }, chunkDelayMs: 30_000 });
+    h.services.config.providerTimeoutMs = 1_000;
+    try {
+      const run = await runToEnd(world.callers.editor, input(prompt.id));
+      expect(run).toMatchObject({ status: "failed", error: PROVIDER_MSG.timedOut(protocol === "openai" ? "openai-compatible" : "anthropic", 1_000), toolCalls: [] });
+      expect(await h.database.db.promptRun.findUniqueOrThrow({ where: { id: run.id }, select: { toolCalls: true } })).toEqual({ toolCalls: [] });
+    } finally {
+      Object.assign(provider.answer, { toolCall: null, chunkDelayMs: 0 });
+      h.services.config.providerTimeoutMs = timeoutMs;
     }
   });
 

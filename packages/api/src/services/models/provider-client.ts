@@ -469,5 +469,7 @@ export async function* streamModelAnswer(
     }
     if (chunk.usage) yield { type: "usage", inputTokens: chunk.usage.prompt_tokens, outputTokens: chunk.usage.completion_tokens };
   }
+  // The SDK ends an aborted stream quietly: its calls may be halves (arguments cut mid-way), not calls the model made.
+  if (options.signal?.aborted) return;
   for (const call of [...calls.entries()].sort(([a], [b]) => a - b).map(([, call]) => call)) yield { type: "toolCall", call };
 }

@@ -29,10 +29,18 @@ const events = {
   openai: [openaiEvent({ role: "assistant", content: "" }), ...words.map((word) => openaiEvent({ content: word })), "data: [DONE]\n\n"],
   anthropic: [anthropicStart, anthropicEvent({ type: "content_block_start", index: 0, content_block: { type: "text", text: "" } }), ...words.map(anthropicText), anthropicEnd],
 };
+/** The head of an answer that is a tool call, its arguments cut short (the rest never comes). */
+const halfToolCall = {
+  openai: openaiEvent({ role: "assistant", content: null, tool_calls: [{ index: 0, id: "call_1", type: "function", function: { name: "delete_account", arguments: '{"id": "12' } }] }),
+  anthropic:
+    anthropicStart +
+    anthropicEvent({ type: "content_block_start", index: 0, content_block: { type: "tool_use", id: "toolu_1", name: "delete_account", input: {} } }) +
+    anthropicEvent({ type: "content_block_delta", index: 0, delta: { type: "input_json_delta", partial_json: '{"id": "12' } }),
+};
 
 /** The test's way to see the provider's side: each answer's close. */
 let closed: Promise<void>[] = [];
-let mode: "gzip" | "hold" | "cut" | "plain" = "gzip";
+let mode: "gzip" | "hold" | "cut" | "plain" | "half-tool-call" = "gzip";
 
 function answer(kind: "openai" | "anthropic", res: ServerResponse) {
   const list = events[kind];
@@ -48,6 +56,7 @@ function answer(kind: "openai" | "anthropic", res: ServerResponse) {
   }
   res.writeHead(200, { "content-type": "text/event-stream" });
   if (mode === "plain") return void res.end(list.join(""));
+  if (mode === "half-tool-call") return void res.write(halfToolCall[kind]);
   // The head of the answer and its first word; then held open, or the connection cut.
   res.write(list.slice(0, kind === "openai" ? 2 : 3).join(""), () => {
     if (mode === "cut") res.socket?.destroy();
@@ -106,6 +115,23 @@ describe("a streamed answer read from undici's body", () => {
     // As with fetch: the SDKs end (or fail with their abort error) once the signal is aborted.
     await reading.catch((error: unknown) => expect((error as Error).name).toMatch(/Abort/));
     expect(textOf(pieces)).toBe(words[0]);
+    await expect(closed[0]).resolves.toBeUndefined();
+  });
+
+  it.each(kinds)("%s: an abort while a tool call is coming ends the answer without the call's half", async (kind) => {
+    mode = "half-tool-call";
+    closed = [];
+    const controller = new AbortController();
+    const pieces: StreamPiece[] = [];
+    const reading = (async () => {
+      for await (const piece of ask(kind, controller.signal)) {
+        pieces.push(piece);
+        if (piece.type === "toolCallText") controller.abort();
+      }
+    })();
+    await reading.catch((error: unknown) => expect((error as Error).name).toMatch(/Abort/));
+    expect(pieces.some((piece) => piece.type === "toolCallText")).toBe(true);
+    expect(pieces.filter((piece) => piece.type === "toolCall")).toEqual([]);
     await expect(closed[0]).resolves.toBeUndefined();
   });
 
