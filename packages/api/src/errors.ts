@@ -32,6 +32,10 @@ export class DomainError extends Error {
   }
 }
 
+/** An input a door's schema refuses: each problem one detail, every one of them said in the message. */
+export const invalidInput = (details: readonly ErrorDetail[]): DomainError =>
+  new DomainError("INVALID", `Invalid request: ${details.map((d) => (d.path ? `${d.path}: ${d.message}` : d.message)).join("; ")}`, undefined, details);
+
 export const fail = (code: DomainErrorCode, message: string, reason?: string): never => {
   throw new DomainError(code, message, reason);
 };

@@ -25,7 +25,7 @@ export { streamModelAnswer } from "./services/models/provider-client.ts";
 export { configureNotificationMail } from "./services/notifications/notify.ts";
 export { startRuntimeSync } from "./services/runtime/runtime-cache.ts";
 export { avatarFileContentType } from "./services/identity/avatars.ts";
-export { DomainError } from "./errors.ts";
+export { DomainError, invalidInput } from "./errors.ts";
 export { DOMAIN_ERRORS, ERROR_STATUS, JSON_RPC_ERROR } from "./error-table.ts";
 export { authenticateBearer, authenticateKeyPair, bearerKey, countKeyCalls, countKeyNow, knownApiKey, type BearerRefusal } from "./services/identity/api-keys.ts";
 export { allowOrFail, authorize, keyScopeFor, type Decision, type Resource } from "./services/access/authorize.ts";

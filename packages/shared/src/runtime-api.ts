@@ -58,7 +58,10 @@ export const runtimeUnitSchema = z
   .string()
   .min(1)
   .max(200)
-  .describe("A stable id (a user, a session): a split label serves the same one of its versions for it on every fetch");
+  .describe(
+    "A stable id (a user, a session): a split label serves the same one of its versions for it on every fetch. Taken as sent, " +
+      "spaces at either end too (the X-Promptly-Unit header loses those: send such a unit here)",
+  );
 
 /** The query of GET /api/v1/prompts/{name}: a label or a version, not both. */
 export const runtimeGetQuery = z

@@ -105,7 +105,13 @@ function fetchNow(
   }
   const query = readQuery(search);
   if (!query) return null;
-  const selector: RuntimeSelector = runtimeSelector(query, req.headers[UNIT_HEADER]);
+  let selector: RuntimeSelector;
+  try {
+    selector = runtimeSelector(query, req.headers[UNIT_HEADER]);
+  } catch {
+    // A unit header the route refuses: the stack answers the refusal.
+    return null;
+  }
   if (!authorize(caller, GET_PROMPT.action, { fetch: selector }).ok) return null;
   const resolved = cachedRuntimePrompt(services.runtime, caller, name, selector);
   if (!resolved) return null;

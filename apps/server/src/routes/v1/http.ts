@@ -5,7 +5,7 @@
 // API's read the same error.
 import type { ErrorRequestHandler, Response } from "express";
 import { z } from "zod";
-import { DOMAIN_ERRORS, DomainError, ERROR_STATUS, allowOrFail, type Decision } from "@promptly/api";
+import { DOMAIN_ERRORS, DomainError, ERROR_STATUS, allowOrFail, invalidInput, type Decision } from "@promptly/api";
 import type { RuntimeError } from "@promptly/shared";
 import { logRequestFailure } from "../../logger.ts";
 
@@ -27,8 +27,7 @@ export function sendError(res: Response, code: ErrorCode, message: string, more:
 export function parseOr400<T extends z.ZodType>(schema: T, value: unknown): z.output<T> {
   const parsed = schema.safeParse(value ?? {});
   if (parsed.success) return parsed.data;
-  const details = parsed.error.issues.map((issue) => ({ path: issue.path.map(String).join("."), message: issue.message }));
-  throw new DomainError("INVALID", `Invalid request: ${details.map((d) => (d.path ? `${d.path}: ${d.message}` : d.message)).join("; ")}`, undefined, details);
+  throw invalidInput(parsed.error.issues.map((issue) => ({ path: issue.path.map(String).join("."), message: issue.message })));
 }
 
 /** Body-parser failures keep their words; anything unknown is a 500 that says nothing of our internals. */

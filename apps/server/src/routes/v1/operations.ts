@@ -77,7 +77,9 @@ const COMMON_ERRORS: Record<number, Answer> = {
 const UNIT_HEADERS = {
   "X-Promptly-Unit":
     "A stable id (a user, a session): a split label (one serving two versions by weight) serves it the same version on every request; " +
-    "without one each request is picked by weight. The query's or body's unit wins. The answer's version says which was served",
+    "without one each request is picked by weight. The query's or body's unit wins. The answer's version says which was served. " +
+    "Held to the query's rule (1 to 200 characters, else 400). HTTP drops spaces at either end of a header's value: send a unit " +
+    "that begins or ends with spaces as unit in the query or body",
 };
 const NAME_ERRORS: Record<number, Answer> = {
   404: error("No such prompt for this key (another team's, private, archived), or no such label or version"),

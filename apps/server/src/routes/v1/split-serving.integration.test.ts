@@ -112,3 +112,38 @@ describe("a version a key may not be served refuses only the fetches that pick i
     expect(warm).toEqual(expected);
   });
 });
+
+describe("the unit header is held to the query's unit rule", () => {
+  it("a unit over 200 characters is refused alike in the header (400, the query's message), from the database and from memory", async () => {
+    const w = await splitPrompt(["Version one", "Version two"]);
+    const long = "u".repeat(201);
+    const byQuery = await get(`/api/v1/prompts/${w.name}?label=production&unit=${long}`, keys.read);
+    expect(byQuery).toMatchObject({ status: 400, json: { error: { code: "BAD_REQUEST", message: expect.stringContaining("unit:") } } });
+    app.services.runtime.invalidate(`team:${teamId}`);
+    expect(await get(`/api/v1/prompts/${w.name}?label=production`, keys.read, { "x-promptly-unit": long })).toEqual(byQuery);
+    // Kept now (the fetch from memory answers what it can): the header is refused all the same.
+    expect((await get(`/api/v1/prompts/${w.name}?label=production`, keys.read)).status).toBe(200);
+    expect(await get(`/api/v1/prompts/${w.name}?label=production`, keys.read, { "x-promptly-unit": long })).toEqual(byQuery);
+    const compiled = await fetch(`${server.base}/api/v1/prompts/${w.name}/compile`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${keys.read}`, "content-type": "application/json", "x-promptly-unit": long },
+      body: JSON.stringify({ label: "production" }),
+    });
+    expect({ status: compiled.status, json: await compiled.json() }).toEqual(byQuery);
+    const langfuse = await get(`/api/public/v2/prompts/${encodeURIComponent(w.name)}?label=production`, keys.read, { "x-promptly-unit": long });
+    expect(langfuse).toMatchObject({ status: 400, json: { message: byQuery.json.error.message } });
+    // 200 characters is a unit, in the header as in the query, and the same one.
+    const longest = "u".repeat(200);
+    const inQuery = await get(`/api/v1/prompts/${w.name}?label=production&unit=${longest}`, keys.read);
+    expect(inQuery.status).toBe(200);
+    for (let i = 0; i < 5; i++) expect((await get(`/api/v1/prompts/${w.name}?label=production`, keys.read, { "x-promptly-unit": longest })).json.version).toBe(inQuery.json.version);
+  });
+
+  it("the API's description says to send a unit with spaces at either end in the query", async () => {
+    const document = (await (await fetch(`${server.base}/api/v1/openapi.json`)).json()) as { paths: Record<string, Record<string, { parameters?: { name: string; in: string; description?: string; schema: { description?: string } }[] }>> };
+    const parameters = document.paths["/prompts/{name}"]!.get!.parameters!;
+    expect(parameters.find((p) => p.in === "header" && p.name === "X-Promptly-Unit")?.description).toMatch(/spaces at either end.*in the query/);
+    // The query's, in its schema (as the body's unit of compile and run).
+    expect(parameters.find((p) => p.in === "query" && p.name === "unit")?.schema.description).toMatch(/X-Promptly-Unit header loses those/);
+  });
+});

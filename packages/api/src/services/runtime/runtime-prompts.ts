@@ -13,7 +13,7 @@ import {
   accessOf, type OrganizationRole, type PromptFacts, type RuntimePrompt, type TeamRole, type RuntimeSelector, type VariableProblem, type runtimeCreatePromptInput,
   type runtimeCreateVersionInput, type runtimeListQuery, type runtimePromptPage, type Action,
 } from "@promptly/shared";
-import { DomainError, fail } from "../../errors.ts";
+import { DomainError, fail, invalidInput } from "../../errors.ts";
 import { decodeKeysetCursor, encodeKeysetCursor } from "../platform/keyset-cursor.ts";
 import type { AuditContext } from "../insight/audit.ts";
 import type { LoadedPrompt } from "../prompts/loaded-prompt.ts";
@@ -31,10 +31,16 @@ import { allowOrFail, authorize, type Resource } from "../access/authorize.ts";
 const LIST_LIMIT = 50;
 /**
  * The version a fetch means: a version, or a label (the default label filled in), with the fetch's
- * unit: the query's or argument's, else the X-Promptly-Unit header's (`headerUnit`).
+ * unit: the query's or argument's, else the X-Promptly-Unit header's (`headerUnit`), which the query's
+ * rule holds to: a unit it refuses is refused in the query's words (400), not dropped.
  */
 export function runtimeSelector(query: { label?: string; version?: number; unit?: string }, headerUnit?: string | string[]): RuntimeSelector {
-  const header = typeof headerUnit === "string" && runtimeUnitSchema.safeParse(headerUnit).success ? headerUnit : undefined;
+  let header: string | undefined;
+  if (query.unit === undefined && typeof headerUnit === "string") {
+    const parsed = runtimeUnitSchema.safeParse(headerUnit);
+    if (!parsed.success) throw invalidInput(parsed.error.issues.map((issue) => ({ path: "unit", message: issue.message })));
+    header = parsed.data;
+  }
   const unit = query.unit ?? header;
   const selector: RuntimeSelector = query.version !== undefined ? { version: query.version } : { label: query.label ?? RUNTIME_DEFAULT_LABEL };
   return unit === undefined ? selector : { ...selector, unit };
