@@ -64,6 +64,24 @@ describe("createJudge", () => {
     expect(sent.system).toContain("strict evaluator");
   });
 
+  it("finds the verdict after prose with braces, and past braces inside its own strings", async () => {
+    provider.answer.text = 'I read {the output} and {"notes": "none"} first. {"pass": true, "reason": "It prints {\\"name\\": \\"Ada\\"} and a lone } brace."} Done.';
+    expect(await judge(rubric(openai.id), facts)).toEqual({ pass: true, reason: 'It prints {"name": "Ada"} and a lone } brace.' });
+    provider.answer.text = '{"result": {"pass": "false", "reason": "A quote \\" and a { in it."}}';
+    expect(await judge(rubric(openai.id), facts)).toEqual({ pass: false, reason: 'A quote " and a { in it.' });
+  });
+
+  it("reads an answer of many braces (steered by the judged text) in linear time, with the verdict it had before", async () => {
+    provider.answer.text = `${"{}".repeat(50)}{"pass": true, "reason": "After the braces."}`;
+    expect(await judge(rubric(openai.id), facts)).toEqual({ pass: true, reason: "After the braces." });
+    // Each span of it tried as JSON took minutes of CPU (84 s at 8,000 characters), the event loop blocked.
+    provider.answer.text = "{}".repeat(8_000);
+    const startedAt = performance.now();
+    const judged = await judge(rubric(openai.id), facts);
+    expect(performance.now() - startedAt).toBeLessThan(3_000);
+    expect(judged).toEqual({ pass: false, reason: expect.stringContaining("The judge's answer gave no verdict") });
+  });
+
   it("an answer without a verdict fails, quoting it", async () => {
     provider.answer.text = "Looks fine to me.";
     expect(await judge(rubric(openai.id), facts)).toEqual({ pass: false, reason: 'The judge\'s answer gave no verdict (expected {"pass": true|false, "reason": "..."}): "Looks fine to me."' });

@@ -35,21 +35,53 @@ const judgeMessages = (assertion: Assertion, facts: RunFacts) => [
 /** Tokens a chat request's framing may add to its text: per message, and once to start the answer. */
 const FRAMING_TOKENS = 16;
 
-/** The verdict in a judge's answer: the first JSON object in it with a boolean `pass` (a fenced block or words around it allowed). */
+/** How much of a judge's answer is searched for its verdict: its first 64 KiB (a verdict is a sentence or two, first in the answer). */
+const VERDICT_SEARCH_CHARS = 64 * 1024;
+/** How many of its objects' starts are tried at most (each is one pass over the text after it). */
+const VERDICT_CANDIDATES_MAX = 128;
+
+/**
+ * Where the JSON object that starts at `start` (a `{`) ends, one past its closing brace, braces inside
+ * its strings (escapes respected) not counted; -1 when it does not end in `text`.
+ */
+function objectEnd(text: string, start: number): number {
+  let depth = 0;
+  let inString = false;
+  for (let at = start; at < text.length; at++) {
+    const code = text.charCodeAt(at);
+    if (inString) {
+      if (code === 0x5c) at++;
+      else if (code === 0x22) inString = false;
+    } else if (code === 0x22) inString = true;
+    else if (code === 0x7b) depth++;
+    else if (code === 0x7d && --depth === 0) return at + 1;
+  }
+  return -1;
+}
+
+/**
+ * The verdict in a judge's answer: the first JSON object in it with a boolean `pass` (a fenced block or
+ * words around it allowed). Each `{` is parsed once, up to its matching `}` (a valid object can end
+ * nowhere else), so a judged text that steers the judge into braces costs linear work per start, and
+ * at most VERDICT_CANDIDATES_MAX starts in the first VERDICT_SEARCH_CHARS of the answer.
+ */
 function readVerdict(answer: string): { pass: boolean; reason: string } | null {
-  for (let start = answer.indexOf("{"); start !== -1; start = answer.indexOf("{", start + 1)) {
-    for (let end = answer.lastIndexOf("}"); end > start; end = answer.lastIndexOf("}", end - 1)) {
-      try {
-        const parsed = JSON.parse(answer.slice(start, end + 1)) as unknown;
-        if (!parsed || typeof parsed !== "object") continue;
-        const { pass, reason } = parsed as { pass?: unknown; reason?: unknown };
-        const verdict = typeof pass === "boolean" ? pass : pass === "true" ? true : pass === "false" ? false : null;
-        if (verdict === null) continue;
-        return { pass: verdict, reason: typeof reason === "string" && reason.trim() ? reason.trim() : verdict ? "The judge passed it without a reason" : "The judge failed it without a reason" };
-      } catch {
-        // Not this span; try a shorter one.
-      }
+  const text = answer.slice(0, VERDICT_SEARCH_CHARS);
+  let tried = 0;
+  for (let start = text.indexOf("{"); start !== -1 && tried < VERDICT_CANDIDATES_MAX; start = text.indexOf("{", start + 1), tried++) {
+    const end = objectEnd(text, start);
+    if (end < 0) continue;
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(text.slice(start, end));
+    } catch {
+      continue;
     }
+    if (!parsed || typeof parsed !== "object") continue;
+    const { pass, reason } = parsed as { pass?: unknown; reason?: unknown };
+    const verdict = typeof pass === "boolean" ? pass : pass === "true" ? true : pass === "false" ? false : null;
+    if (verdict === null) continue;
+    return { pass: verdict, reason: typeof reason === "string" && reason.trim() ? reason.trim() : verdict ? "The judge passed it without a reason" : "The judge failed it without a reason" };
   }
   return null;
 }
