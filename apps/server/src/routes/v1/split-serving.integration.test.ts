@@ -7,7 +7,7 @@ import { RUNTIME_MSG } from "@promptly/shared";
 import { appProcess, createAccount, createHarness, createOrganization, createTeam, type AppProcess, type Harness } from "@promptly/api/testing";
 import { createApp } from "../../app.ts";
 import { listenForTests, type TestServer } from "../../../test/test-server.ts";
-import { mcpClients } from "../../../test/mcp-client.ts";
+import { callTool, mcpClients, toolJson } from "../../../test/mcp-client.ts";
 
 let h: Harness;
 let app: AppProcess;
@@ -145,5 +145,32 @@ describe("the unit header is held to the query's unit rule", () => {
     expect(parameters.find((p) => p.in === "header" && p.name === "X-Promptly-Unit")?.description).toMatch(/spaces at either end.*in the query/);
     // The query's, in its schema (as the body's unit of compile and run).
     expect(parameters.find((p) => p.in === "query" && p.name === "unit")?.schema.description).toMatch(/X-Promptly-Unit header loses those/);
+  });
+});
+
+describe("the candidate's answer lists the label it is served under", () => {
+  it("on REST, the Langfuse API and MCP, from the database and from memory; the label's own version answers as before", async () => {
+    const w = await splitPrompt(["Version one", "Version two"]);
+    await admin.promptLabels.set({ promptId: w.id, label: "qa", version: 2 });
+    const picked = new Map<string, number>();
+    for (const unit of units) picked.set(unit, (await served(w.name, keys.read, unit)).version!);
+    const onCandidate = units.find((unit) => picked.get(unit) === 2)!;
+    const onMain = units.find((unit) => picked.get(unit) === 1)!;
+    const mcp = await clients.connect(keys.read);
+    for (const cache of ["cold", "kept"]) {
+      if (cache === "cold") app.services.runtime.invalidate(`team:${teamId}`);
+      const rest = (unit: string) => get(`/api/v1/prompts/${w.name}?label=production&unit=${unit}`, keys.read);
+      expect((await rest(onCandidate)).json, cache).toMatchObject({ version: 2, labels: ["production", "qa"] });
+      expect((await rest(onMain)).json, cache).toMatchObject({ version: 1, labels: ["production"] });
+      const langfuse = (unit: string) => get(`/api/public/v2/prompts/${encodeURIComponent(w.name)}?label=production`, keys.read, { "x-promptly-unit": unit });
+      expect((await langfuse(onCandidate)).json, cache).toMatchObject({ version: 2, labels: ["production", "qa", "latest"] });
+      expect((await langfuse(onMain)).json, cache).toMatchObject({ version: 1, labels: ["production"] });
+      const tool = async (unit: string) => toolJson(await callTool(mcp, "getPrompt", { name: w.name, label: "production", unit }));
+      expect(await tool(onCandidate), cache).toMatchObject({ version: 2, labels: ["production", "qa"] });
+      expect(await tool(onMain), cache).toMatchObject({ version: 1, labels: ["production"] });
+    }
+    // Fetched by its number or another label, the candidate serves no production fetch: its own labels.
+    expect((await get(`/api/v1/prompts/${w.name}?version=2`, keys.read)).json).toMatchObject({ version: 2, labels: ["qa"] });
+    expect((await get(`/api/v1/prompts/${w.name}?label=qa`, keys.read)).json).toMatchObject({ version: 2, labels: ["qa"] });
   });
 });

@@ -124,20 +124,24 @@ async function getRuntimePrompt(db: DbOrTx, caller: KeyCaller, name: string, sel
   if (!label) return notFound();
   if (label.candidateVersion === null || label.candidateWeight === null) return one(label.version);
   const main = await settle(resolveVersion(db, caller, prompt, label.version, notFound));
-  const candidate = await settle(resolveVersion(db, caller, prompt, label.candidateVersion, notFound));
+  const candidate = await settle(resolveVersion(db, caller, prompt, label.candidateVersion, notFound, selector.label));
   const picked = picksCandidate(prompt.id, selector, label.candidateWeight) ? candidate : main;
   if (!picked.ok) throw picked.error;
   const kept = main.ok && candidate.ok ? { ...main.resolved, split: { weight: label.candidateWeight, candidate: candidate.resolved } } : null;
   return { served: picked.resolved, kept };
 }
 
-/** One version of a prompt, as a tool receives it. */
+/**
+ * One version of a prompt, as a tool receives it, with the labels on it; `servedUnder`: the split label
+ * that serves it as its candidate, listed too (it serves that label's fetches, as Langfuse's clients read it).
+ */
 async function resolveVersion(
   db: DbOrTx,
   caller: KeyCaller,
   prompt: NonNullable<Awaited<ReturnType<typeof findKeyPrompt>>>,
   version: number,
   notFound: () => never,
+  servedUnder?: string,
 ): Promise<ResolvedPrompt> {
   const row = await db.promptVersion.findUnique({
     where: { promptId_version: { promptId: prompt.id, version } },
@@ -147,6 +151,8 @@ async function resolveVersion(
     },
   });
   if (!row) return notFound();
+  const labels = row.labels.map((label) => label.name);
+  if (servedUnder !== undefined && !labels.includes(servedUnder)) labels.splice(labels.filter((name) => name < servedUnder).length, 0, servedUnder);
   const written: IncludeBody = row.type === "text" ? { type: row.type, template: row.template ?? "" } : { type: row.type, messages: row.messages as unknown as PromptMessage[] };
   const reader = { caller, access: { ...accessOf(caller, { teamRole: prompt.teamRole, organizationRole: prompt.organizationRole }), userId: caller.userId } };
   const resolved = bodyIncludes(written).length
@@ -163,7 +169,7 @@ async function resolveVersion(
     config: row.config as Record<string, unknown>,
     tools: row.tools as unknown as RuntimePrompt["tools"],
     responseFormat: row.responseFormat as unknown as RuntimePrompt["responseFormat"],
-    labels: row.labels.map((label) => label.name),
+    labels,
     tags: prompt.tags,
     updatedAt: prompt.updatedAt.toISOString(),
   });
