@@ -3,6 +3,8 @@
 // read from a fenced block or words around it; no verdict, a provider's failure, a connection of
 // another organization or closed to the team, and a model the connection does not offer are failures
 // that say why.
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { PROVIDER_MSG, RUN_MSG, type Assertion } from "@promptly/shared";
 import { createHarness, type Harness } from "../../../testing/harness.ts";
@@ -141,5 +143,22 @@ describe("createJudge", () => {
     provider.answer.text = '{"pass": true, "reason": "It greets Ada by name, slowly."}';
     provider.answer.chunkDelayMs = 60_000;
     expect(await limited(rubric(openai.id), facts)).toEqual({ pass: false, reason: `The judge could not answer: ${PROVIDER_MSG.timedOut("Local", 1_000)}` });
+  });
+
+  it("says the provider's time limit it was given when the provider never answers, not the default's", async () => {
+    // A provider that takes the request and never sends its answer's headers: the SDK's own timeout ends the call.
+    const silent = createServer((req) => req.resume());
+    await new Promise<void>((resolve) => silent.listen(0, "127.0.0.1", resolve));
+    try {
+      const team = await world.team();
+      const connection = await world.callers.orgAdmin.providers.create({
+        organizationId: world.organization.id, kind: "openai-compatible", name: "Silent", baseUrl: `http://127.0.0.1:${(silent.address() as AddressInfo).port}/v1`, apiKey: provider.apiKey,
+      });
+      const limited = createJudge({ db: h.database.db, config: { ...h.services.config, providerTimeoutMs: 1_000 }, organizationId: world.organization.id, teamId: team.id });
+      expect(await limited(rubric(connection.id), facts)).toEqual({ pass: false, reason: `The judge could not answer: ${PROVIDER_MSG.timedOut("Silent", 1_000)}` });
+    } finally {
+      silent.closeAllConnections();
+      await new Promise((resolve) => silent.close(resolve));
+    }
   });
 });

@@ -173,7 +173,7 @@ export function createJudge(deps: { db: Db; config: Config; organizationId: stri
     } catch (error) {
       // The provider may have counted tokens before it failed (or the answer was cut): unknown, so said as such.
       deps.onCall?.({ sent: true, usage: null });
-      const failure = limit.aborted ? providerTimedOut(connection, answerLimitMs) : describeProviderError(error, connection, { model: assertion.model });
+      const failure = limit.aborted ? providerTimedOut(connection, answerLimitMs) : describeProviderError(error, connection, { timeoutMs, model: assertion.model });
       return { pass: false, reason: `The judge could not answer: ${failure.message}` };
     }
     // A provider that told no usage (one that ignores stream_options.include_usage): what it counted is unknown, so the worst is assumed.
