@@ -13,10 +13,11 @@ const CR = 0x0d;
  */
 function lastEventEnd(chunk: Uint8Array, before: Uint8Array): number {
   const at = (index: number) => (index >= 0 ? chunk[index] : before[before.length + index]);
+  // One step back a byte: searching for each of LF and CR would go back to the piece's start for the
+  // one it lacks at every line, quadratic in a piece of many short lines.
   for (let index = chunk.length - 1; index >= 0; index--) {
-    index = Math.max(chunk.lastIndexOf(LF, index), chunk.lastIndexOf(CR, index));
-    if (index < 0) return -1;
     const byte = chunk[index];
+    if (byte !== LF && byte !== CR) continue;
     if (at(index - 1) === byte || (byte === LF && at(index - 1) === CR && at(index - 2) === LF && at(index - 3) === CR)) return index + 1;
   }
   return -1;
