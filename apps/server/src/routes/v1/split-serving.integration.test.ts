@@ -174,3 +174,34 @@ describe("the candidate's answer lists the label it is served under", () => {
     expect((await get(`/api/v1/prompts/${w.name}?label=qa`, keys.read)).json).toMatchObject({ version: 2, labels: ["qa"] });
   });
 });
+
+describe("deleting one of a split's versions leaves the label on the other", () => {
+  const staging = async (promptId: string) =>
+    h.database.db.promptLabel.findUnique({ where: { promptId_name: { promptId, name: "staging" } }, select: { version: true, candidateVersion: true, candidateWeight: true } });
+
+  it.each([
+    ["its own version, by number", "version=2", 3],
+    ["its own version, by the label", "label=staging", 3],
+    ["its candidate", "version=3", 2],
+  ])("%s (the Langfuse API's delete): the label points at the version left alone, audited as a move", async (_, which, left) => {
+    // Production on v1, staging on v2 split onto v3.
+    const w = await splitPrompt(["Version one", "Version two", "Version three"]);
+    await admin.promptLabels.endSplit({ promptId: w.id, label: "production", outcome: "rollback" });
+    await admin.promptLabels.set({ promptId: w.id, label: "staging", version: 2 });
+    await admin.promptLabels.split({ promptId: w.id, label: "staging", version: 3, weight: 50 });
+    const deleted = await fetch(`${server.base}/api/public/v2/prompts/${encodeURIComponent(w.name)}?${which}`, { method: "DELETE", headers: { authorization: `Bearer ${keys.deleter}` } });
+    expect(deleted.status).toBe(204);
+
+    expect(await staging(w.id)).toEqual({ version: left, candidateVersion: null, candidateWeight: null });
+    for (let i = 0; i < 10; i++) {
+      expect((await get(`/api/v1/prompts/${w.name}?label=staging&unit=unit-${i}`, keys.read)).json).toMatchObject({ version: left, labels: ["staging"] });
+    }
+    // What the delete recorded (its events share its moment): no label removed, staging moved.
+    const events = await h.database.db.auditEvent.findMany({ where: { promptId: w.id }, orderBy: { createdAt: "asc" }, select: { action: true, before: true, after: true, createdAt: true } });
+    const last = events.at(-1)!.createdAt.getTime();
+    expect(events.filter((event) => event.createdAt.getTime() === last).map(({ createdAt: _, ...event }) => event).sort((a, b) => a.action.localeCompare(b.action))).toEqual([
+      { action: "prompt.label.set", before: { label: "staging", version: 2, split: { version: 3, weight: 50 } }, after: { label: "staging", version: left } },
+      { action: "prompt.version.delete", before: { versions: [5 - left], labels: [] }, after: null },
+    ]);
+  });
+});

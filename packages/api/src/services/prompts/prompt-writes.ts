@@ -9,7 +9,7 @@ import type { TeamAccessInfo } from "../access/access.ts";
 import type { LoadedPrompt } from "./loaded-prompt.ts";
 import { refuseBrokenIncludes, saveIncludes } from "./prompt-includes.ts";
 import { allowOrFail, authorize } from "../access/authorize.ts";
-import { moveLabels, refuseDirectLabelMoves } from "./prompt-labels.ts";
+import { moveLabel, moveLabels, refuseDirectLabelMoves } from "./prompt-labels.ts";
 import { auditPrompt, bodyOf, refuseArchived, touchLivePrompt, versionData } from "./prompt-changes.ts";
 import { lockLivePrompt, productionRemoval, refuse, removalRefusal, shareRefusal } from "./prompt-rules.ts";
 
@@ -163,8 +163,9 @@ export type DeletedVersions = { version: number; label?: undefined } | { label: 
  * includes what goes (refuseBrokenIncludes), and, where the version `production` points to goes, unless
  * the one decision lets the caller take `production` (never a key) and the removal rule allows it (with
  * reviews required, nobody). A version goes by being recorded in deleted_prompt_versions, whose trigger
- * deletes it past the immutability trigger; its number is never given again. Audited (prompt.delete, or
- * prompt.version.delete and each label that went with it), which sends the webhook event.
+ * deletes it past the immutability trigger; its number is never given again. A split label one of whose
+ * versions goes stays, on the other version alone. Audited (prompt.delete, or prompt.version.delete, each
+ * label that went with it and each split so ended, as a move of its label), which sends the webhook event.
  */
 export async function deleteLivePrompt(db: Db, caller: Caller, prompt: LoadedPrompt, name: string, which: DeletedVersions, context: AuditContext) {
   await db.$transaction(async (tx) => {
@@ -180,9 +181,13 @@ export async function deleteLivePrompt(db: Db, caller: Caller, prompt: LoadedPro
     const versions = named.filter((version) => stored.includes(version));
     if (!versions.length) fail("NOT_FOUND", RUNTIME_MSG.promptNotFound(name, which.version !== undefined ? { version: which.version } : { label: which.label! }));
     const whole = versions.length === stored.length;
-    const gone = labels.filter((label) => versions.includes(label.version)).map(({ name: label, version }) => ({ name: label, version }));
-    // A split whose candidate goes ends: its label keeps its own version alone, a move of the label (of `production` too).
-    const splitsEnded = labels.filter((label) => !versions.includes(label.version) && label.candidateVersion !== null && versions.includes(label.candidateVersion));
+    // A split one of whose versions goes ends in favour of the other: its label stays, on the version left
+    // alone (a move of the label, of `production` too). A label whose every version goes goes with them.
+    const splitsEnded = labels
+      .filter((label) => label.candidateVersion !== null && versions.includes(label.version) !== versions.includes(label.candidateVersion))
+      .map((label) => ({ name: label.name, left: versions.includes(label.version) ? label.candidateVersion! : label.version }));
+    const moved = new Set(splitsEnded.map((label) => label.name));
+    const gone = labels.filter((label) => versions.includes(label.version) && !moved.has(label.name)).map(({ name: label, version }) => ({ name: label, version }));
     const production = await productionRemoval(tx, prompt.id);
     const endsProductionSplit = splitsEnded.some((label) => label.name === PROTECTED_LABEL);
     if (production.productionVersion !== null && (versions.includes(production.productionVersion) || endsProductionSplit)) {
@@ -198,14 +203,7 @@ export async function deleteLivePrompt(db: Db, caller: Caller, prompt: LoadedPro
     await auditPrompt(tx, context, prompt, "prompt.version.delete", { name, before: { versions, labels: gone } });
     // Each label that goes is a move to nowhere in the label history, as a removal is.
     for (const label of gone) await auditPrompt(tx, context, prompt, "prompt.label.remove", { name, before: { label: label.name, version: label.version }, after: { label: label.name, version: null } });
-    for (const label of splitsEnded) {
-      await tx.promptLabel.update({ where: { promptId_name: { promptId: prompt.id, name: label.name } }, data: { candidateVersion: null, candidateWeight: null } });
-      await auditPrompt(tx, context, prompt, "prompt.label.set", {
-        name,
-        before: { label: label.name, version: label.version, split: { version: label.candidateVersion, weight: label.candidateWeight } },
-        after: { label: label.name, version: label.version },
-      });
-    }
+    for (const label of splitsEnded) await moveLabel(tx, prompt, label.name, label.left, authorOf(context.actor), context.now, context);
     await tx.deletedPromptVersion.createMany({ data: versions.map((version) => ({ promptId: prompt.id, version, deletedAt: context.now })) });
     await touchLivePrompt(tx, prompt.id, context.now);
   });
