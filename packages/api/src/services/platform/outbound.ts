@@ -356,8 +356,8 @@ function streamedResponse(sent: Readable, encoding: string | null, status: numbe
       };
     },
   };
-  // Read whole by a caller that did not ask for a stream (a provider that always streams): the same
-  // capped reading, then its text; the connection is not left open with the answer unread.
+  // Read whole (a call that asked for no stream is read whole before it resolves, providerRequest): the
+  // same capped reading, then its text; the connection is not left open with the answer unread.
   const whole = async () => {
     const read: Uint8Array[] = [];
     for await (const chunk of chunks) read.push(chunk);
@@ -393,12 +393,20 @@ const fetchFailure = (error: unknown, signal: AbortSignal | undefined, message: 
   signal?.aborted ? (signal.reason ?? error) : new TypeError(message, { cause: error });
 
 /**
+ * Whether a provider SDK's request asked for its answer streamed: both SDKs then send `"stream":true`
+ * in its JSON body, as JSON.stringify writes it (inside a string its quotes would be escaped).
+ */
+const asksForStream = (body: unknown): boolean => typeof body === "string" && body.includes('"stream":true');
+
+/**
  * fetch's behaviour for a provider SDK's request (a string body, or none), through a plain undici
  * request: errors as fetch's (a network error is a TypeError "fetch failed" with the cause, an abort
  * the signal's reason), a compressed body decoded, a redirect answered as it came (as fetch's
- * `redirect: "manual"`). A successful answer of server-sent events streams (streamedResponse); any
- * other is read whole. An answer past BUFFERED_ANSWER_MAX_BYTES (as sent, or decoded) is a network
- * error, its cause AnswerTooLargeError.
+ * `redirect: "manual"`). A successful answer of server-sent events to a request that asked for a
+ * stream streams (streamedResponse); any other is read whole before the call resolves, so within the
+ * SDK's timeout, which ends when fetch resolves (an event stream answered to a call that asked for
+ * none, keep-alive comments every few seconds, would otherwise be read with no time limit). An answer
+ * past BUFFERED_ANSWER_MAX_BYTES (as sent, or decoded) is a network error, its cause AnswerTooLargeError.
  */
 async function providerRequest(input: string | URL, init: Parameters<Undici["fetch"]>[1], dispatcher: Agent): Promise<Response> {
   const signal = init?.signal ?? undefined;
@@ -421,7 +429,10 @@ async function providerRequest(input: string | URL, init: Parameters<Undici["fet
     responseHeaders.delete("content-encoding");
     responseHeaders.delete("content-length");
   }
-  if (answer.statusCode >= 200 && answer.statusCode < 300 && responseHeaders.get("content-type")?.trim().toLowerCase().startsWith("text/event-stream")) {
+  if (
+    answer.statusCode >= 200 && answer.statusCode < 300 && responseHeaders.get("content-type")?.trim().toLowerCase().startsWith("text/event-stream") &&
+    asksForStream(init?.body)
+  ) {
     return streamedResponse(answer.body, decodes ? encoding : null, answer.statusCode, responseHeaders, signal);
   }
   let bytes: Buffer;
