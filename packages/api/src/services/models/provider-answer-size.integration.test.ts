@@ -44,6 +44,8 @@ const toolArguments = (length: number) => JSON.stringify({ note: "a".repeat(leng
 const eventStream = { "content-type": "text/event-stream", "cache-control": "no-cache" };
 /** What follows the head of an event that never ends (its JSON string left open): `x`s, never a line break. */
 const endlessLine = Buffer.alloc(MiB, "x");
+/** Some 80 KiB of gzip members that hold nothing. */
+const emptyGzipMembers = Buffer.concat(Array.from({ length: 4096 }, () => gzipSync(Buffer.alloc(0))));
 
 /** What the server answers at each path, and how much of an endless answer it wrote. */
 const answers: Record<string, (res: ServerResponse) => void> = {
@@ -92,6 +94,11 @@ const answers: Record<string, (res: ServerResponse) => void> = {
   "/data-lines/v1/chat/completions": (res) => {
     res.writeHead(200, eventStream);
     writeEndlessly(res, { head: openaiEvent({ role: "assistant", content: "" }), piece: Buffer.from(`data: ${many}\n`), open: true });
+  },
+  // A compressed stream of empty gzip members: nothing once decoded, endlessly.
+  "/empty-gzip/v1/chat/completions": (res) => {
+    res.writeHead(200, { ...eventStream, "content-encoding": "gzip" });
+    writeEndlessly(res, { piece: emptyGzipMembers });
   },
   "/text/v1/chat/completions": (res) => {
     res.writeHead(200, eventStream);
@@ -278,6 +285,21 @@ describe("a provider's streamed answer past the cap", () => {
   it("keeps a tool call that fits within the limit with the text", async () => {
     const { run } = await streamedRun("openai-compatible", "/text-and-small-tool");
     expect(run).toMatchObject({ status: "succeeded", notice: null, output: longText, toolCalls: [{ id: "call_1", name: "note", arguments: toolArguments(RUN_OUTPUT_MAX_CHARS / 10) }] });
+  });
+
+  it("fails a compressed stream past the cap as sent, though it decodes to nothing", async () => {
+    const connection = { id: randomUUID(), name: "Big", kind: "openai-compatible" as const, baseUrl: `${base}/empty-gzip/v1`, apiKey };
+    const failure = await (async () => {
+      try {
+        for await (const _piece of streamModelAnswer(connection, { allowPrivate: true, timeoutMs }, { model: "m", input: { type: "text", text: "Hello" }, parameters: {} }));
+        return null;
+      } catch (error) {
+        return describeProviderError(error, connection);
+      }
+    })();
+    expect(failure).toMatchObject({ status: null, message: PROVIDER_MSG.answerTooLarge("Big", 32), detail: expect.stringMatching(/larger than 32 MiB$/) });
+    // Read no further than the cap (and what the sockets hold): the server would have written 64 MiB.
+    expect(endlessWritten).toBeLessThan(BUFFERED_ANSWER_MAX_BYTES + 16 * MiB);
   });
 
   it("fails a reader that takes all of an endless text (a judge's), saying the answer was too large", async () => {

@@ -321,12 +321,19 @@ function decoderStream(encoding: string): Transform {
  * (their ReadableStreamToAsyncIterable) in place of fetch's WHATWG stream, the costlier part of a
  * streamed call. Read as fetch's body fails: an abort as the signal's reason, a cut connection or a
  * body that cannot be decoded as a TypeError "terminated" with the cause, and once past
- * BUFFERED_ANSWER_MAX_BYTES (decoded) with AnswerTooLargeError as the cause, the connection closed.
+ * BUFFERED_ANSWER_MAX_BYTES (as sent, or decoded) with AnswerTooLargeError as the cause, the connection closed.
  * Leaving the loop early (the SDK's cancel) closes it too; its text(), json() or arrayBuffer() read it
  * whole, as fetch's would.
  */
 function streamedResponse(sent: Readable, encoding: string | null, status: number, headers: Headers, signal: AbortSignal | undefined): Response {
   const body: Readable = encoding ? pipeline(sent, decoderStream(encoding), () => undefined) : sent;
+  // Compressed, the bytes as sent count too: empty gzip members decode to nothing, endlessly.
+  if (encoding) {
+    let sentLength = 0;
+    sent.on("data", (chunk: Buffer) => {
+      if ((sentLength += chunk.length) > BUFFERED_ANSWER_MAX_BYTES) sent.destroy(new AnswerTooLargeError("sent"));
+    });
+  }
   const close = () => {
     body.destroy();
     sent.destroy();
