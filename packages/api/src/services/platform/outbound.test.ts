@@ -21,6 +21,9 @@ describe("the outbound address rule", () => {
     ["IPv4-translated public address (never routed on the internet)", "[::ffff:0:8.8.8.8]"],
     ["NAT64 to a private network", "[64:ff9b::10.0.0.1]"],
     ["6to4 to a private network", "[2002:c0a8:1::1]"],
+    ["IPv6 site-local (deprecated, still routed inside some networks)", "[fec0::1]"],
+    ["IPv6 site-local, its last block", "[feff:ffff::1]"],
+    ["IPv6 discard-only", "[100::1]"],
   ])("refuses %s (%s)", async (_, host) => {
     expect(await outboundAllowed(`http://${host}:8080/v1`, false)).toBe(false);
     expect(await outboundAllowed(`http://${host}:8080/v1`, true)).toBe(true);

@@ -55,8 +55,11 @@ for (const [network, prefix] of [
   ["192.0.0.0", 24], ["192.168.0.0", 16], ["198.18.0.0", 15], ["224.0.0.0", 4], ["240.0.0.0", 4],
 ] as const) PRIVATE.addSubnet(network, prefix, "ipv4");
 // ::/96 (IPv4-compatible, deprecated; :: and ::1 too) and ::ffff:0:0:0/96 (IPv4-translated) carry an IPv4
-// address and are never routed on the internet: refused whole, whatever they carry.
-for (const [network, prefix] of [["::", 96], ["::ffff:0:0:0", 96], ["fc00::", 7], ["fe80::", 10], ["ff00::", 8], ["64:ff9b:1::", 48]] as const) PRIVATE.addSubnet(network, prefix, "ipv6");
+// address and are never routed on the internet: refused whole, whatever they carry. fec0::/10 (site-local,
+// deprecated but still routed inside some networks) and 100::/64 (discard-only) are no public addresses either.
+for (const [network, prefix] of [
+  ["::", 96], ["::ffff:0:0:0", 96], ["100::", 64], ["fc00::", 7], ["fe80::", 10], ["fec0::", 10], ["ff00::", 8], ["64:ff9b:1::", 48],
+] as const) PRIVATE.addSubnet(network, prefix, "ipv6");
 
 /**
  * IPv6 ranges that carry an IPv4 address (NAT64's well-known prefix, 6to4): reaching them reaches that
