@@ -10,6 +10,12 @@ import { RUN_STATUSES } from "./options.ts";
 
 /** An answer longer than this many characters (its text and its tool calls' ids, names and arguments together) is cut there, with a notice. */
 export const RUN_OUTPUT_MAX_CHARS = 200_000;
+/**
+ * An answer with more tool calls than this is cut before the next, as a long one is (an empty call counts
+ * no character, so a provider could otherwise send millions). Neither OpenAI nor Anthropic documents a limit
+ * on one answer's calls; OpenAI takes at most 128 tools in a request, and a model calls a few at once.
+ */
+export const RUN_ANSWER_TOOL_CALLS_MAX = 128;
 /** Runs of one organization at once (per app process) unless PROVIDER_MAX_CONCURRENT_RUNS says otherwise. */
 export const DEFAULT_MAX_CONCURRENT_RUNS = 4;
 const RUN_STOP_MAX = 4;

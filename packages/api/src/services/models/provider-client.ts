@@ -261,13 +261,14 @@ export interface ModelTools {
 /**
  * A piece of a streamed answer: text, a tool call the model made (whole), the usage the provider reports
  * (input and output tokens), or how many characters of a tool call (its id, name and arguments) came
- * since the last piece: a call comes whole only at its end, and a reader that limits the answer's size
- * counts its characters as they come, so it can stop an endless call before holding all of it.
+ * since the last piece, `begins` when they begin a call (even with none): a call comes whole only at its
+ * end, and a reader that limits the answer's size counts its characters and calls as they come, so it can
+ * stop an endless call, or endless empty ones, before holding all of them.
  */
 export type StreamPiece =
   | { type: "text"; text: string }
   | { type: "toolCall"; call: ToolCall }
-  | { type: "toolCallText"; length: number }
+  | { type: "toolCallText"; length: number; begins?: true }
   | { type: "usage"; inputTokens?: number; outputTokens?: number };
 
 /** The characters of a whole tool call, as toolCallText pieces count them. */
@@ -407,7 +408,7 @@ export async function* wholeModelAnswer(
   }
   if (answer.text) yield { type: "text", text: answer.text };
   for (const call of answer.toolCalls) {
-    yield { type: "toolCallText", length: toolCallLength(call) };
+    yield { type: "toolCallText", length: toolCallLength(call), begins: true };
     yield { type: "toolCall", call };
   }
 }
@@ -434,7 +435,7 @@ export async function* streamModelAnswer(
       else if (event.type === "content_block_start" && event.content_block.type === "tool_use") {
         const call = { id: event.content_block.id, name: event.content_block.name, arguments: "" };
         calls.set(event.index, call);
-        yield { type: "toolCallText", length: toolCallLength(call) };
+        yield { type: "toolCallText", length: toolCallLength(call), begins: true };
       } else if (event.type === "content_block_delta" && event.delta.type === "text_delta") yield { type: "text", text: event.delta.text };
       else if (event.type === "content_block_delta" && event.delta.type === "input_json_delta") {
         const call = calls.get(event.index);
@@ -460,12 +461,14 @@ export async function* streamModelAnswer(
     const delta = chunk.choices[0]?.delta;
     if (delta?.content) yield { type: "text", text: delta.content };
     for (const piece of delta?.tool_calls ?? []) {
-      const call = calls.get(piece.index) ?? { id: "", name: "", arguments: "" };
+      const known = calls.get(piece.index);
+      const call = known ?? { id: "", name: "", arguments: "" };
       const grown = { id: piece.id ?? call.id, name: call.name + (piece.function?.name ?? ""), arguments: call.arguments + (piece.function?.arguments ?? "") };
       calls.set(piece.index, grown);
-      // An id said again (some servers repeat it on every piece) is not counted again.
+      // An id said again (some servers repeat it on every piece) is not counted again; a new index is a call begun, empty or not.
       const added = toolCallLength(grown) - toolCallLength(call);
-      if (added > 0) yield { type: "toolCallText", length: added };
+      if (!known) yield { type: "toolCallText", length: added, begins: true };
+      else if (added > 0) yield { type: "toolCallText", length: added };
     }
     if (chunk.usage) yield { type: "usage", inputTokens: chunk.usage.prompt_tokens, outputTokens: chunk.usage.completion_tokens };
   }

@@ -6,7 +6,7 @@ import { randomUUID } from "node:crypto";
 import { z } from "zod";
 import { Prisma, hotQuery, type Db, type DbOrTx } from "@promptly/db";
 import {
-  bodyIncludes, DEFAULT_MAX_CONCURRENT_RUNS, RUNTIME_MSG, RUN_MSG, RUN_OUTPUT_MAX_CHARS, RUN_STATUSES, compile, displayName, isPlaceholder, runParametersSchema,
+  bodyIncludes, DEFAULT_MAX_CONCURRENT_RUNS, RUNTIME_MSG, RUN_MSG, RUN_ANSWER_TOOL_CALLS_MAX, RUN_OUTPUT_MAX_CHARS, RUN_STATUSES, compile, displayName, isPlaceholder, runParametersSchema,
   unfilledPlaceholders, type ChatMessage, type PromptMessage, type PromptVersionBody, type RunParameters, type VariableContract, type listRunsInput, type runPromptInput,
 } from "@promptly/shared";
 import type { ApiConfig } from "../types.ts";
@@ -465,6 +465,8 @@ async function* answerRun(
   const toolCalls: ToolCall[] = [];
   // The characters of the tool calls so far (whole or still coming): the answer's limit counts them with the text.
   let toolCallChars = 0;
+  // The tool calls begun so far (RUN_ANSWER_TOOL_CALLS_MAX at most): empty ones count no character.
+  let toolCallsBegun = 0;
   // Until the answer ends one way or the other, an exit (the caller left the loop) is a stop.
   let ending: { status: "succeeded" | "failed" | "stopped"; error: string | null; errorDetail?: string | null } = { status: "stopped", error: RUN_MSG.stopped };
   let recorded: PromptRunItem | null = null;
@@ -521,8 +523,9 @@ async function* answerRun(
         }
         if (piece.type === "toolCallText") {
           toolCallChars += piece.length;
+          if (piece.begins) toolCallsBegun++;
           // Cut as a long text is: the call still coming is left out (half of its arguments is no call).
-          if (output.length + toolCallChars > RUN_OUTPUT_MAX_CHARS) {
+          if (output.length + toolCallChars > RUN_OUTPUT_MAX_CHARS || toolCallsBegun > RUN_ANSWER_TOOL_CALLS_MAX) {
             notice = RUN_MSG.outputCut;
             break;
           }
