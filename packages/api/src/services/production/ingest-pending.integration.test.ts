@@ -256,6 +256,57 @@ it("keeps aside a request another process set aside while this one's failure on 
   await h.services.db.$executeRaw`DELETE FROM ingest_pending WHERE team_id = ${team.id}::uuid`;
 });
 
+it("counts a request another process set aside after this one's merge read it as pending, and this merge then wrote, as put back: set_aside minus put_back is what is aside", async () => {
+  // In shard 0, so the request is one row.
+  const id = ["merged-aside-0001", "merged-aside-0002", "merged-aside-0003", "merged-aside-0004"].find((candidate) => shardOf(candidate) === 0)!;
+  const aside = async () => (await ingested("set_aside")) - (await ingested("put_back"));
+  const before = { aside: await aside(), setAside: await ingested("set_aside") };
+  // Two processes, their connections told apart by name.
+  const processDb = (name: string): Db => {
+    const url = new URL(h.database.url);
+    url.searchParams.set("application_name", name);
+    return createDb({ url: url.toString(), max: 2 });
+  };
+  // Process B's merges of the request wait on its generation's lock here, and are cut off (a cause taken as passing)...
+  const held = await holdGenerations(id);
+  const b = processDb("merge-b");
+  await acceptProduction(b, key, { generations: [span(id)], scores: [] }, { source: "otel", dropped: 0 });
+  // ...once it has failed for two hours: its failure's record sets it aside.
+  await h.services.db.$executeRaw`UPDATE ingest_pending SET first_failed_at = now() - interval '2 hours' WHERE team_id = ${team.id}::uuid`;
+  // That record waits on the row's lock, held here, until process A's merge has read the row as pending and waits on the generation's lock.
+  const rowHolder = new pg.Client({ connectionString: h.database.url });
+  await rowHolder.connect();
+  await rowHolder.query("BEGIN");
+  await rowHolder.query(`SELECT id FROM ingest_pending WHERE team_id = $1 FOR UPDATE`, [team.id]);
+  // Watched from outside any transaction (pg_stat_activity is read once a transaction), this database's backends only.
+  const watcher = new pg.Client({ connectionString: h.database.url });
+  await watcher.connect();
+  const waiting = (name: string, on: "advisory" | "transactionid") => `
+    SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND application_name = '${name}' AND wait_event_type = 'Lock' AND wait_event = '${on}'`;
+  const some = async (sql: string) => ((await watcher.query(sql)).rowCount ?? 0) > 0;
+  await held.cutUntil(() => some(waiting("merge-b", "transactionid")));
+  const a = processDb("merge-a");
+  const stopA = startIngestMerges(a, { everyMs: 50 });
+  // B's other merge may have taken the shard after the first was cut off: cut off as well (its record waits on the row too), so A's merge takes it.
+  while (!(await some(waiting("merge-a", "advisory")))) await watcher.query(`SELECT pg_cancel_backend(pid) FROM (${waiting("merge-b", "advisory")}) b`);
+  // B sets it aside (counted once), while A's merge holds it as read.
+  await rowHolder.query("COMMIT");
+  await rowHolder.end();
+  await watcher.end();
+  await ingestSettled(b);
+  await b.$disconnect();
+  expect(await pendingRows()).toEqual([{ attempts: expect.any(Number), lasting: 0, lastError: expect.stringMatching(/^57014: /), setAside: true }]);
+  expect(await ingested("set_aside")).toBe(before.setAside + 1);
+  expect(await aside()).toBe(before.aside + 1);
+  // A's merge goes on: it writes and deletes the row it read, which leaves the aside set.
+  await held.release();
+  await stopA();
+  await a.$disconnect();
+  expect(await pendingRows()).toEqual([]);
+  expect(await stored([id])).toEqual([{ observationId: id, promptId: prompt.id }]);
+  expect(await aside()).toBe(before.aside);
+});
+
 it("keeps of a failure under a Prisma error code its first line only, capped, the values it quotes blanked", async () => {
   // Prisma's P2010 quotes the database's message, values and all; a SQLSTATE it is not. No merge statement goes through
   // Prisma's engine today, so a trigger on the merge's delete raises that code here, its message quoting a value as the database's does.

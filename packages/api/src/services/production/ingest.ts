@@ -794,7 +794,7 @@ interface PendingRow {
   generations: number;
 }
 
-/** Each merged row with what it sent and wrote; `putBack`: it had been set aside and put back (ingest-retry) and failed no more since. */
+/** Each merged row with what it sent and wrote; `putBack`: it leaves the aside set (put back by ingest-retry and failed no more since, or set aside by another process meanwhile). */
 type Merged = { row: PendingRow; sent: Sent; result: IngestResult & { written: Set<string> }; putBack: boolean }[];
 
 /**
@@ -876,9 +876,10 @@ async function mergeRows(tx: RawTransaction, db: Db, team: string, rows: Pending
     generations: sents.flatMap((sent) => sent.generations),
     scores: sents.flatMap((sent) => sent.scores),
   });
-  // Whether each was put back is read as it is deleted (the row as it is then, after any other process's write to it).
+  // Whether each was put back is read as it is deleted (the row as it is then, after any other process's write to it):
+  // one another process set aside after this merge read it is merged all the same, and leaves the aside set (LEFT_ASIDE).
   const deleted = await tx.query<{ id: string; putBack: boolean }>(Prisma.sql`
-    DELETE FROM ingest_pending WHERE id = ANY(${rows.map((row) => row.id)}::bigint[]) RETURNING id::text, ${PUT_BACK} AS "putBack"`);
+    DELETE FROM ingest_pending WHERE id = ANY(${rows.map((row) => row.id)}::bigint[]) RETURNING id::text, ${LEFT_ASIDE} AS "putBack"`);
   const putBack = new Set(deleted.flatMap((row) => (row.putBack ? [row.id] : [])));
   let offset = 0;
   return rows.map((row, index) => {
@@ -929,7 +930,7 @@ async function failedAlone(db: Db, state: MergeState, team: string | null, id: s
   state.onError(error);
   if (error instanceof DomainError) {
     const [row] = await rawStatement<SettledRow>(db, Prisma.sql`
-      DELETE FROM ingest_pending WHERE id = ${id}::bigint RETURNING source, dropped, generations, sent, ${PUT_BACK} AS "putBack"`);
+      DELETE FROM ingest_pending WHERE id = ${id}::bigint RETURNING source, dropped, generations, sent, ${LEFT_ASIDE} AS "putBack"`);
     if (row) countSettled(row, "failed");
     return 0;
   }
@@ -964,6 +965,11 @@ async function failedAlone(db: Db, state: MergeState, team: string | null, id: s
 
 /** A row set aside, put back (ingest-retry) and not failed since: its tries and first failure counted anew, its last error kept. */
 const PUT_BACK = Prisma.sql`(attempts = 0 AND last_error IS NOT NULL)`;
+/**
+ * A row deleted (merged, or given up) that leaves the aside set: put back and not failed since, or set aside by
+ * another process after this one read it as pending. Counted as put back, so set_aside minus put_back is what is aside now.
+ */
+const LEFT_ASIDE = Prisma.sql`(${PUT_BACK} OR set_aside_at IS NOT NULL)`;
 
 /** A pending row given up, failed or set aside: what /metrics counts of it (`sent` read only when it is counted). */
 interface SettledRow {
