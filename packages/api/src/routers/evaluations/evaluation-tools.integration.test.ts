@@ -3,7 +3,7 @@
 // holding values or matching a schema) and the response-format assertion pass and fail where they should.
 import { beforeAll, describe, expect, it } from "vitest";
 import type { Prisma } from "@promptly/db";
-import { EVALUATION_MSG, testCaseInput, type Assertion, type PromptTool, type ResponseFormat } from "@promptly/shared";
+import { EVALUATION_MSG, RUN_OUTPUT_MAX_CHARS, testCaseInput, type Assertion, type PromptTool, type ResponseFormat } from "@promptly/shared";
 import type { Harness } from "../../../testing/harness.ts";
 import type { FakeProvider } from "../../../testing/fake-provider.ts";
 import { useEvaluationWorld, type EvaluationWorld } from "../../../testing/evaluations-support.ts";
@@ -74,6 +74,40 @@ describe("an evaluation of tools and a response format", () => {
     expect(results[0]!.versions[1]!.results).toMatchObject([{ type: "toolCalled", pass: false, reason: 'The model did not call "get_weather"' }, { pass: false }]);
     expect(v1(3).results).toMatchObject([{ type: "responseSchema", pass: false, reason: "The version has no JSON response format to check the output against" }]);
     expect(results[3]!.versions[2]!.results).toMatchObject([{ type: "responseSchema", pass: false, reason: "the answer must have required property 'wind'" }]);
+  });
+});
+
+describe("an evaluation item's answer past the run's limit", () => {
+  it("is checked and stored as a run records it: a tool call too long with the rest left out, an ordinary one kept", async () => {
+    const messages = [{ role: "user" as const, content: "Weather in {{ city }}?" }];
+    const prompt = await world.callers.editor.prompts.create({ teamId: team.id, name: "weather-long", title: "Weather", visibility: "team", type: "chat", messages, tools: [weatherTool] });
+    const assertions: Assertion[] = [{ type: "toolCalled", value: "get_weather" }, toolArguments({ tool: "get_weather", values: { city: "Oslo" } })];
+    await h.services.db.testCase.create({ data: { promptId: prompt.id, variables: { city: "Oslo" }, assertions: assertions as unknown as Prisma.InputJsonArray } });
+    /** The one item of an evaluation whose model calls the tool with `city`, as stored. */
+    const itemCalling = async (city: string) => {
+      provider.answer.toolCall = { name: "get_weather", arguments: { city } };
+      try {
+        const started = await world.callers.editor.evaluations.start({ promptId: prompt.id, versions: [1], model: "gpt-4o-mini", connectionId: connection.id });
+        expect((await finished(started.id)).status).toBe("done");
+        return await h.services.db.evaluationItem.findFirstOrThrow({ where: { evaluationId: started.id }, select: { status: true, output: true, results: true } });
+      } finally {
+        provider.answer.toolCall = null;
+      }
+    };
+
+    // Its arguments alone are past the limit: the call is left out, so neither checked nor quoted in a reason.
+    const long = await itemCalling("x".repeat(RUN_OUTPUT_MAX_CHARS));
+    expect(long).toEqual({
+      status: "failed",
+      output: "",
+      results: [
+        { type: "toolCalled", value: "get_weather", pass: false, reason: 'The model did not call "get_weather"' },
+        { ...assertions[1], pass: false, reason: 'The model did not call "get_weather"' },
+      ],
+    });
+
+    const ordinary = await itemCalling("Oslo");
+    expect(ordinary).toEqual({ status: "passed", output: 'get_weather({"city":"Oslo"})', results: assertions.map((assertion) => ({ ...assertion, pass: true })) });
   });
 });
 

@@ -14,7 +14,7 @@ import type { ApiConfig } from "../types.ts";
 import { findRunConnection, openRunConnection } from "../models/connections.ts";
 import { completeModelAnswer, describeProviderError, type OpenConnection } from "../models/provider-client.ts";
 import { modelPriceFor } from "../models/prices.ts";
-import { costAt, modelInputOf, runParameters, versionSelect } from "../runs/runs.ts";
+import { answerWithinLimit, costAt, modelInputOf, runParameters, versionSelect } from "../runs/runs.ts";
 import { checkAssertions, type Judge } from "./assertions.ts";
 import { storableJson } from "../platform/storable-text.ts";
 import type { PromptTool, ResponseFormat, ToolCall } from "@promptly/shared";
@@ -156,9 +156,11 @@ export async function runEvaluationItem(deps: ItemDeps, context: EvaluationConte
           { allowPrivate: deps.config.allowPrivateProviderUrls ?? false, timeoutMs, signal },
           { model: version.model, input: modelInputOf(compiled), parameters: version.parameters, tools: version.tools, responseFormat: version.responseFormat },
         );
-        toolCalls = answer.toolCalls;
+        // Checked and recorded as a run records it: its text and tool calls together cut at the run's limit.
+        const kept = answerWithinLimit(answer);
+        toolCalls = kept.toolCalls;
         // An answer that is only tool calls reads as them: `get_weather({"city":"Oslo"})`.
-        output = (answer.text || toolCalls.map((call) => `${call.name}(${call.arguments})`).join("\n")).slice(0, RUN_OUTPUT_MAX_CHARS);
+        output = (kept.text || toolCalls.map((call) => `${call.name}(${call.arguments})`).join("\n")).slice(0, RUN_OUTPUT_MAX_CHARS);
         inputTokens = answer.inputTokens;
         outputTokens = answer.outputTokens;
         if (signal.aborted) throw new Aborted();

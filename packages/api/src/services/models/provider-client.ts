@@ -272,7 +272,7 @@ export type StreamPiece =
   | { type: "usage"; inputTokens?: number; outputTokens?: number };
 
 /** The characters of a whole tool call, as toolCallText pieces count them. */
-const toolCallLength = (call: ToolCall) => call.id.length + call.name.length + call.arguments.length;
+export const toolCallLength = (call: ToolCall) => call.id.length + call.name.length + call.arguments.length;
 
 /** Anthropic's API requires max_tokens; this is sent when neither the run nor the version sets it. */
 const ANTHROPIC_DEFAULT_MAX_TOKENS = 4_096;

@@ -16,7 +16,7 @@ import { storableJson, storableText } from "../platform/storable-text.ts";
 import { allowModel, allowTeamConnection, findRunConnection, openRunConnection, type RunConnectionRow } from "../models/connections.ts";
 import { builtInModelPrice } from "../models/prices.ts";
 import { withStagedDraft } from "./playground-drafts.ts";
-import { describeProviderError, providerTimedOut, streamModelAnswer, wholeModelAnswer, type ModelInput } from "../models/provider-client.ts";
+import { describeProviderError, providerTimedOut, streamModelAnswer, toolCallLength, wholeModelAnswer, type ModelInput } from "../models/provider-client.ts";
 import { resolveIncludes, type IncludeBody, type IncludeReader } from "../prompts/prompt-includes.ts";
 import { schemaMismatch } from "../prompts/json-schemas.ts";
 import { TOOLS_MSG, toolCallSchema, type PromptTool, type ResponseFormat, type ToolCall } from "@promptly/shared";
@@ -264,6 +264,23 @@ async function resolveRunIncludes(db: DbOrTx, prompt: RunPrompt, reader: Include
 /** A call's cost in US dollars at `price`; null: the price or the usage is unknown. */
 export const costAt = (price: { inputPerMillion: number; outputPerMillion: number } | null, inputTokens: number | null, outputTokens: number | null): number | null =>
   price && inputTokens !== null && outputTokens !== null ? (inputTokens * price.inputPerMillion + outputTokens * price.outputPerMillion) / 1_000_000 : null;
+
+/**
+ * A whole answer as a run records it (answerRun's cut of the same pieces: the text, then each call): its
+ * text up to RUN_OUTPUT_MAX_CHARS, then its tool calls in order while their ids, names and arguments fit
+ * with it, RUN_ANSWER_TOOL_CALLS_MAX at most; the call past either limit and those after it are left out.
+ */
+export function answerWithinLimit(answer: { text: string; toolCalls: ToolCall[] }): { text: string; toolCalls: ToolCall[] } {
+  if (answer.text.length > RUN_OUTPUT_MAX_CHARS) return { text: answer.text.slice(0, RUN_OUTPUT_MAX_CHARS), toolCalls: [] };
+  let length = answer.text.length;
+  const toolCalls: ToolCall[] = [];
+  for (const call of answer.toolCalls) {
+    length += toolCallLength(call);
+    if (length > RUN_OUTPUT_MAX_CHARS || toolCalls.length === RUN_ANSWER_TOOL_CALLS_MAX) break;
+    toolCalls.push(call);
+  }
+  return { text: answer.text, toolCalls };
+}
 
 /** What the provider is sent for a compiled version: its text, or its messages (a placeholder left unfilled is refused, naming each). */
 export function modelInputOf(compiled: { text: string } | { messages: PromptMessage[] }): ModelInput {
