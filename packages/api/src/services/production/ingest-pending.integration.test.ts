@@ -9,7 +9,9 @@ import { createHarness, type Harness } from "../../../testing/harness.ts";
 import { createLibraryWorld, createPrompt } from "../../../testing/prompts-support.ts";
 import { keyCaller, type KeyCaller } from "../access/visibility.ts";
 import { renderMetrics } from "../platform/metrics.ts";
-import { acceptProduction, ingestSettled, retrySetAsideIngestion, shardOf, startIngestMerges, type GenerationPatch } from "./ingest.ts";
+import {
+  acceptProduction, errorForOperator, ingestSettled, isPassingFailure, retrySetAsideIngestion, shardOf, startIngestMerges, type GenerationPatch,
+} from "./ingest.ts";
 
 let h: Harness;
 let team: { id: string };
@@ -332,6 +334,33 @@ it("keeps of a failure under a Prisma error code its first line only, capped, th
     await h.services.db.$executeRawUnsafe(`DROP FUNCTION fail_pending_delete()`);
     await h.services.db.$executeRaw`DELETE FROM ingest_pending WHERE team_id = ${team.id}::uuid`;
   }
+});
+
+it("reads a Prisma error's database code and message beneath its wrapping: a conflict or cancel that passes counts as passing, its last error says what the database said", async () => {
+  // Real errors of the app's Prisma client (P2010, its message starting with a blank line), each raised by the database.
+  const raised = (code: string, message: string) =>
+    h.services.db.$executeRawUnsafe(`DO $$ BEGIN RAISE EXCEPTION USING ERRCODE = '${code}', MESSAGE = '${message}', DETAIL = 'the customer''s words'; END $$`).then(
+      () => { throw new Error("not raised"); }, (error: unknown) => error);
+  const cases = [
+    { error: await raised("40001", "could not serialize access due to concurrent update"), passing: true, lastError: "40001: could not serialize access due to concurrent update" },
+    { error: await raised("40P01", "deadlock detected"), passing: true, lastError: "40P01: deadlock detected" },
+    { error: await raised("57014", "canceling statement due to statement timeout"), passing: true, lastError: "57014: canceling statement due to statement timeout" },
+    // A value sent that the database refuses does not pass; the value it quotes is blanked.
+    {
+      error: await h.services.db.$queryRaw`SELECT ${"the customer's words"}::uuid`.then(() => { throw new Error("not raised"); }, (error: unknown) => error),
+      passing: false, lastError: '22P02: invalid input syntax for type uuid: "…"',
+    },
+  ];
+  for (const { error, passing, lastError } of cases) {
+    expect((error as { code?: unknown }).code).toBe("P2010");
+    expect((error as Error).message).toMatch(/^\n/);
+    expect({ passing: isPassingFailure(error), lastError: errorForOperator(error) }).toEqual({ passing, lastError });
+  }
+  // One the database did not raise keeps the first line that says something.
+  const invalid = await h.services.db.team.findUnique({ where: {} } as never).then(() => { throw new Error("not raised"); }, (error: unknown) => error);
+  expect((invalid as Error).message).toMatch(/^\n/);
+  expect(errorForOperator(invalid)).toMatch(/^PrismaClientValidationError: Invalid `.*findUnique\(\)` invocation/);
+  expect(isPassingFailure(invalid)).toBe(false);
 });
 
 it("tells a failure it cannot record on the request and keeps the request pending as it was", async () => {

@@ -1004,30 +1004,43 @@ function countSettled(row: SettledRow, result: "failed" | "set_aside" | null) {
 }
 
 /**
+ * The database's own code and message of a failure: what Prisma's driver adapter read from PostgreSQL (its
+ * errors, P2010 and the like, wrap them in a message of its own that starts with a blank line), else the error's.
+ */
+function databaseErrorOf(error: unknown): { code: unknown; message: string } {
+  const cause = (error as { meta?: { driverAdapterError?: { cause?: { originalCode?: unknown; originalMessage?: unknown; code?: unknown; message?: unknown } } } } | null)
+    ?.meta?.driverAdapterError?.cause;
+  const code = cause?.originalCode ?? cause?.code;
+  const message = cause?.originalMessage ?? cause?.message;
+  if (typeof code === "string" && typeof message === "string") return { code, message };
+  return { code: (error as { code?: unknown } | null)?.code, message: error instanceof Error ? error.message : String(error) };
+}
+
+/**
  * What ingest_pending.last_error keeps of a failure, for an operator and without what was sent: the
  * SQLSTATE (else the error's name) and the first line of the message, never PostgreSQL's DETAIL (which
  * quotes the values), with quoted text replaced where it is a value (PostgreSQL's data errors, class 22,
  * and ours, such as JSON.parse's) rather than a name of ours (a constraint, a column), capped.
  */
-function errorForOperator(error: unknown): string {
-  const code = (error as { code?: unknown } | null)?.code;
+export function errorForOperator(error: unknown): string {
+  const { code, message } = databaseErrorOf(error);
   // A SQLSTATE, not Prisma's own codes (P2010's message quotes the database's, values and all).
   const sqlState = typeof code === "string" && /^[0-9A-Z]{5}$/.test(code) && !/^P\d{4}$/.test(code) ? code : null;
   const name = sqlState ?? (typeof code === "string" ? code : error instanceof Error ? error.name : "Error");
-  const line = (error instanceof Error ? error.message : String(error)).split("\n", 1)[0]!;
+  const line = message.split("\n").find((part) => part.trim()) ?? "";
   const told = sqlState && !sqlState.startsWith("22") ? line : line.replace(/"(?:[^"\\]|\\.)*"?/g, '"…"');
   return `${name}: ${told}`.slice(0, LAST_ERROR_MAX_CHARS);
 }
 
 /**
- * A failure that may pass by itself. PostgreSQL's, by its class alone: the connection (08), a conflict
- * with another transaction (40), code ahead of its migration or a grant missing (42), the server short of
- * a resource (53), an object in use (55), a statement cancelled or timed out or the server stopping (57),
- * a system error (58). The network's, by its code. Otherwise by the connection pool's words for a lost
- * connection.
+ * A failure that may pass by itself. PostgreSQL's, by its class alone (read beneath Prisma's wrapping): the
+ * connection (08), a conflict with another transaction (40), code ahead of its migration or a grant missing
+ * (42), the server short of a resource (53), an object in use (55), a statement cancelled or timed out or the
+ * server stopping (57), a system error (58). The network's, by its code. Otherwise by the connection pool's
+ * words for a lost connection.
  */
-function isPassingFailure(error: unknown): boolean {
-  const code = (error as { code?: unknown } | null)?.code;
+export function isPassingFailure(error: unknown): boolean {
+  const { code } = databaseErrorOf(error);
   if (typeof code === "string" && /^[0-9A-Z]{5}$/.test(code)) return /^(08|40|42|53|55|57|58)/.test(code);
   if (typeof code === "string") return PASSING_NETWORK_CODES.has(code);
   const message = error instanceof Error ? error.message : "";
