@@ -7,9 +7,11 @@
 // start then is when it came), NUL and lone surrogates as U+FFFD, and texts cut to the lengths Langfuse's
 // own schema allows (model 200, environment 100, prompt name, user and session 500, an error 5,000).
 import { randomBytes } from "node:crypto";
+import { gzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ingestSettled } from "@promptly/api";
 import { Prisma } from "@promptly/db";
+import { INGEST_MSG } from "@promptly/shared";
 import { basicAuth, startKeyServer, type KeyServer, type Pair } from "../../../test/key-server.ts";
 import { storedGenerations, type StoredGenerationRow } from "../../../test/stored-generations.ts";
 
@@ -308,5 +310,35 @@ describe("texts longer than an index entry holds", () => {
     const model = `${"m".repeat(199)}😀tail`;
     expect(await post("/otel/v1/traces", key, otlp([{ spanId: "e000000000000003", attributes: { ...prompt, "gen_ai.request.model": model } }]))).toEqual({ status: 200, body: {} });
     expect(byId(await generations(teamId), "e000000000000003")).toMatchObject({ model: "m".repeat(199) });
+  });
+});
+
+describe("requests that would decode into far more than they weigh", () => {
+  const TRACE = "0af7651916cd43dd8448eb211c80319c";
+  const varint = (n: number) => {
+    const out: number[] = [];
+    for (; n > 127; n = Math.floor(n / 128)) out.push((n & 127) | 128);
+    return Buffer.from([...out, n]);
+  };
+  const field = (no: number, bytes: Buffer) => Buffer.concat([varint((no << 3) | 2), varint(bytes.length), bytes]);
+  async function sendGzip(pair: Pair, body: Buffer | string, contentType: string) {
+    const response = await fetch(`${ks.server.base}/api/public/otel/v1/traces`, {
+      method: "POST", headers: { authorization: basicAuth(pair), "content-type": contentType, "content-encoding": "gzip" }, body: gzipSync(body, { level: 9 }),
+    });
+    return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+  }
+
+  it("refuses a few KB gzip'd that hold millions of empty attributes (protobuf or JSON) with 400, before building them", async () => {
+    const { teamId, key } = await edge();
+    // One span (ids and start) followed by 2,400,000 empty attributes (field 9, length 0): 4.8 MB, 5 KB gzip'd.
+    const start = Buffer.alloc(9);
+    start[0] = (7 << 3) | 1;
+    start.writeBigUInt64LE(1_700_000_000_000_000_000n, 1);
+    const span = Buffer.concat([field(1, Buffer.from(TRACE, "hex")), field(2, Buffer.from("b7ad6b7169203333", "hex")), start, Buffer.alloc(4_800_000, Buffer.from([0x4a, 0x00]))]);
+    const tooMany = { status: 400, body: { message: INGEST_MSG.tooManyNodes(1_000_000) } };
+    expect(await sendGzip(key, field(1, field(2, field(2, span))), "application/x-protobuf")).toMatchObject(tooMany);
+    const json = `{"resourceSpans":[{"scopeSpans":[{"spans":[{"traceId":"${TRACE}","spanId":"b7ad6b7169203339","startTimeUnixNano":"1700000000000000000","attributes":[${"{},".repeat(1_600_000)}{}]}]}]}]}`;
+    expect(await sendGzip(key, json, "application/json")).toMatchObject(tooMany);
+    expect(await generations(teamId)).toEqual([]);
   });
 });

@@ -3,8 +3,8 @@
 import { describe, expect, it } from "vitest";
 import { INGEST_MSG } from "@promptly/shared";
 import { DomainError } from "../../errors.ts";
-import { decodeOtlpProtobuf, plainValue } from "./otlp.ts";
-import { generationsFromOtlp } from "./sources.ts";
+import { OTLP_MAX_NODES, decodeOtlpProtobuf, parseOtlpJson, plainValue } from "./otlp.ts";
+import { SPAN_ATTRIBUTES_READ, generationsFromOtlp } from "./sources.ts";
 
 // A minimal protobuf writer: each field as tag + value.
 const varint = (value: bigint) => {
@@ -97,6 +97,64 @@ describe("decodeOtlpProtobuf", () => {
     for (const [tagSize, lengthSize] of [[2, 2], [5, 5], [6, 7], [10, 10]]) {
       expect(decodeOtlpProtobuf(Buffer.concat([padded(0x0a, tagSize!), padded(resourceSpans.length, lengthSize!), resourceSpans]))).toEqual(decodeOtlpProtobuf(short));
     }
+  });
+});
+
+describe("what one request may decode", () => {
+  const promptAttributes = (index: number) => [
+    attribute("promptly.prompt.name", string("support/reply")), attribute("promptly.prompt.version", varintField(3, BigInt(index % 10 ? 1 : 2))),
+    attribute("gen_ai.request.model", string(index % 3 ? "gpt-4o-mini" : "gpt-4o")), attribute("gen_ai.usage.input_tokens", varintField(3, BigInt(200 + (index % 400)))),
+    attribute("gen_ai.usage.output_tokens", varintField(3, BigInt(50 + (index % 300)))),
+  ];
+
+  it("reads 5 MB of the densest real spans (five short attributes each), protobuf or JSON", () => {
+    const spans = Array.from({ length: 20_000 }, (_, index) => {
+      const id = Buffer.alloc(8);
+      id.writeUInt32BE(index + 1, 4);
+      return bytesField(2, Buffer.concat([bytesField(1, traceId), bytesField(2, id), bytesField(5, "chat"), varintField(6, 3n), fixed64Field(7, start), fixed64Field(8, start + 1n), ...promptAttributes(index)]));
+    });
+    const protobuf = bytesField(1, Buffer.concat([bytesField(1, keyValue("service.name", string("checkout"))), bytesField(2, Buffer.concat([bytesField(1, bytesField(1, "my-app")), ...spans]))]));
+    expect(protobuf.length).toBeGreaterThan(4_500_000);
+    expect(decodeOtlpProtobuf(protobuf, SPAN_ATTRIBUTES_READ).resourceSpans![0]!.scopeSpans![0]!.spans).toHaveLength(20_000);
+    const json = Buffer.from(JSON.stringify({ resourceSpans: [{ scopeSpans: [{ spans: Array.from({ length: 9_500 }, (_, index) => ({
+      traceId: "0af7651916cd43dd8448eb211c80319c", spanId: String(index + 1).padStart(16, "0"), name: "chat", kind: 3, startTimeUnixNano: String(start), endTimeUnixNano: String(start + 1n),
+      attributes: [["promptly.prompt.name", { stringValue: "support/reply" }], ["promptly.prompt.version", { intValue: 1 }], ["gen_ai.request.model", { stringValue: "gpt-4o-mini" }],
+        ["gen_ai.usage.input_tokens", { intValue: 200 + (index % 400) }], ["gen_ai.usage.output_tokens", { intValue: 50 + (index % 300) }]].map(([key, value]) => ({ key, value })),
+      status: { code: 0 },
+    })) }] }] }));
+    expect(json.length).toBeGreaterThan(5_000_000);
+    expect(generationsFromOtlp(parseOtlpJson(json) as never, new Date()).generations).toHaveLength(9_500);
+  });
+
+  it("refuses a request past a million spans, attributes and values whole, with the reason, without building them", () => {
+    const refusal = INGEST_MSG.tooManyNodes(OTLP_MAX_NODES);
+    const flood = (bytes: number[], count: number) => Buffer.alloc(bytes.length * count, Buffer.from(bytes));
+    // Empty attributes, empty array values, empty spans: two bytes each.
+    expect(() => decodeOtlpProtobuf(request([...baseSpan, flood([0x4a, 0x00], 1_000_001)]))).toThrow(refusal);
+    expect(() => decodeOtlpProtobuf(request([...baseSpan, attribute("promptly.prompt.name", bytesField(5, flood([0x0a, 0x00], 1_000_001)))]))).toThrow(refusal);
+    expect(() => decodeOtlpProtobuf(bytesField(1, bytesField(2, flood([0x12, 0x00], 250_001))))).toThrow(refusal);
+    expect(() => parseOtlpJson(Buffer.from(`[${"{},".repeat(500_000)}{}]`))).toThrow(refusal);
+    // Strings are skipped: what they hold is not counted.
+    expect(parseOtlpJson(Buffer.from(JSON.stringify({ resourceSpans: [], note: "{},".repeat(500_000) })))).toMatchObject({ resourceSpans: [] });
+  });
+
+  it("reads the first 128 attributes of a span (as the OpenTelemetry SDKs keep them), only those it reads, and the first 1,024 values of a list", () => {
+    const noise = Array.from({ length: 127 }, (_, index) => attribute(`http.header.${index}`, string("x")));
+    const named = (before: number) => request([...baseSpan, ...noise.slice(0, before), attribute("promptly.prompt.name", string("p"))]);
+    const received = new Date();
+    expect(generationsFromOtlp(decodeOtlpProtobuf(named(127), SPAN_ATTRIBUTES_READ), received)).toMatchObject({ generations: [{ promptName: "p" }], dropped: 0 });
+    expect(generationsFromOtlp(decodeOtlpProtobuf(request([...baseSpan, ...noise, attribute("x", string("y")), attribute("promptly.prompt.name", string("p"))]), SPAN_ATTRIBUTES_READ), received)).toEqual({ generations: [], dropped: 1 });
+    // Only the attributes read are decoded (the 127 others are not kept).
+    expect(decodeOtlpProtobuf(named(127), SPAN_ATTRIBUTES_READ).resourceSpans![0]!.scopeSpans![0]!.spans![0]!.attributes).toEqual([{ key: "promptly.prompt.name", value: { stringValue: "p" } }]);
+    // The same in JSON: the 129th attribute is not read.
+    const json = (count: number) => ({ resourceSpans: [{ scopeSpans: [{ spans: [{ traceId: "0af7651916cd43dd8448eb211c80319c", spanId: "b7ad6b7169203331", startTimeUnixNano: String(start),
+      attributes: [...Array.from({ length: count }, (_, index) => ({ key: `k${index}`, value: { stringValue: "x" } })), { key: "promptly.prompt.name", value: { stringValue: "p" } }] }] }] }] });
+    expect(generationsFromOtlp(json(127), received).generations).toHaveLength(1);
+    expect(generationsFromOtlp(json(128), received)).toEqual({ generations: [], dropped: 1 });
+    const list = bytesField(5, Buffer.concat(Array.from({ length: 2_000 }, (_, index) => bytesField(1, varintField(3, BigInt(index))))));
+    const input = decodeOtlpProtobuf(request([...baseSpan, attribute("langfuse.observation.input", list)]), SPAN_ATTRIBUTES_READ).resourceSpans![0]!.scopeSpans![0]!.spans![0]!.attributes![0]!;
+    expect(plainValue(input.value)).toEqual(Array.from({ length: 1_024 }, (_, index) => index));
+    expect(plainValue({ arrayValue: { values: Array.from({ length: 2_000 }, (_, index) => ({ intValue: index })) } })).toHaveLength(1_024);
   });
 });
 

@@ -155,7 +155,54 @@ function message(buf: Uint8Array, fields: Fields) {
   }
 }
 
-function anyValue(buf: Uint8Array, depth: number): AnyValue {
+/**
+ * What one request may decode: a few bytes each, a flood of empty spans, attributes or values would
+ * cost a hundred times their size in objects (a 5 KB gzip'd request held hundreds of MB). A span, a
+ * scope's or a resource's spans count as CONTAINER_NODES (each makes several objects); in JSON, every
+ * object, array and comma counts. Far above real traffic: a 5 MB request of the densest real spans
+ * (five short attributes each) counts about 180,000 in protobuf and 285,000 in JSON.
+ */
+export const OTLP_MAX_NODES = 1_000_000;
+/** Attributes read of a span or a resource: the first 128 (the OpenTelemetry SDKs' default attributeCountLimit); the rest dropped, as the SDKs drop them. */
+export const MAX_ATTRIBUTES = 128;
+/** Values read of an array or a key-value list: the first 1,024, the rest dropped. */
+const MAX_VALUES = 1_024;
+const CONTAINER_NODES = 4;
+const tooMany = () => new DomainError("INVALID", INGEST_MSG.tooManyNodes(OTLP_MAX_NODES));
+
+/** One request's decoding: the spans, attributes and values it may still decode (every one counts, kept or dropped), and the attribute keys kept (all when not said). */
+interface Decoding {
+  left: number;
+  keys?: ReadonlySet<string>;
+}
+function counted(decoding: Decoding, nodes = 1) {
+  if ((decoding.left -= nodes) < 0) throw tooMany();
+}
+
+/** A span's or resource's attributes field: each counted, the first MAX_ATTRIBUTES read, of those only the keys kept (the others' values never decoded). */
+function attributesInto(list: KeyValue[], decoding: Decoding) {
+  let seen = 0;
+  return (reader: Reader) => {
+    counted(decoding);
+    const bytes = reader.bytes();
+    if (seen++ >= MAX_ATTRIBUTES) return;
+    const kv = keyValue(bytes, decoding, 0, decoding.keys);
+    if (kv) list.push(kv);
+  };
+}
+
+/** An array's or key-value list's values field: each counted, the first MAX_VALUES read. */
+function valuesInto<T>(list: T[], decoding: Decoding, read: (bytes: Uint8Array) => T | undefined) {
+  return (reader: Reader) => {
+    counted(decoding);
+    const bytes = reader.bytes();
+    if (list.length >= MAX_VALUES) return;
+    const value = read(bytes);
+    if (value) list.push(value);
+  };
+}
+
+function anyValue(buf: Uint8Array, decoding: Decoding, depth: number): AnyValue {
   if (depth > MAX_DEPTH) throw bad();
   let value: AnyValue = {};
   message(buf, {
@@ -168,12 +215,12 @@ function anyValue(buf: Uint8Array, depth: number): AnyValue {
     4: (r) => (value = { doubleValue: r.double() }),
     5: (r) => {
       const values: AnyValue[] = [];
-      message(r.bytes(), { 1: (q) => values.push(anyValue(q.bytes(), depth + 1)) });
+      message(r.bytes(), { 1: valuesInto(values, decoding, (bytes) => anyValue(bytes, decoding, depth + 1)) });
       value = { arrayValue: { values } };
     },
     6: (r) => {
       const values: KeyValue[] = [];
-      message(r.bytes(), { 1: (q) => values.push(keyValue(q.bytes(), depth + 1)) });
+      message(r.bytes(), { 1: valuesInto(values, decoding, (bytes) => keyValue(bytes, decoding, depth + 1)) });
       value = { kvlistValue: { values } };
     },
     7: (r) => (value = { bytesValue: Buffer.from(r.bytes()).toString("base64") }),
@@ -181,13 +228,16 @@ function anyValue(buf: Uint8Array, depth: number): AnyValue {
   return value;
 }
 
-function keyValue(buf: Uint8Array, depth = 0): KeyValue {
-  const kv: KeyValue = { key: "" };
-  message(buf, { 1: (r) => (kv.key = utf8.decode(r.bytes())), 2: (r) => (kv.value = anyValue(r.bytes(), depth)) });
-  return kv;
+/** A KeyValue; undefined when `keys` says which are kept and its key is not one (its value then not decoded). */
+function keyValue(buf: Uint8Array, decoding: Decoding, depth: number, keys?: ReadonlySet<string>): KeyValue | undefined {
+  let key = "";
+  let value: Uint8Array | undefined;
+  message(buf, { 1: (r) => (key = utf8.decode(r.bytes())), 2: (r) => (value = r.bytes()) });
+  if (keys && !keys.has(key)) return undefined;
+  return value ? { key, value: anyValue(value, decoding, depth) } : { key };
 }
 
-function span(buf: Uint8Array): OtlpSpan {
+function span(buf: Uint8Array, decoding: Decoding): OtlpSpan {
   const s: OtlpSpan & { attributes: KeyValue[] } = { traceId: "", spanId: "", attributes: [], status: {} };
   message(buf, {
     1: (r) => (s.traceId = hex(r.bytes())),
@@ -199,26 +249,35 @@ function span(buf: Uint8Array): OtlpSpan {
     5: (r) => (s.name = utf8.decode(r.bytes())),
     7: (r, wire) => (wire === 1 ? (s.startTimeUnixNano = r.fixed64().toString()) : r.skip(wire)),
     8: (r, wire) => (wire === 1 ? (s.endTimeUnixNano = r.fixed64().toString()) : r.skip(wire)),
-    9: (r) => s.attributes.push(keyValue(r.bytes())),
+    9: attributesInto(s.attributes, decoding),
     15: (r) => message(r.bytes(), { 2: (q) => (s.status!.message = utf8.decode(q.bytes())), 3: (q) => (s.status!.code = Number(q.varint())) }),
   });
   return s;
 }
 
-/** Reads a protobuf ExportTraceServiceRequest; a truncated or malformed one is refused (INVALID). */
-export function decodeOtlpProtobuf(buf: Uint8Array): OtlpRequest {
+/**
+ * Reads a protobuf ExportTraceServiceRequest; a truncated or malformed one is refused (INVALID), as is
+ * one past OTLP_MAX_NODES. `keys`: the attribute keys kept (those read of it), the others dropped undecoded.
+ */
+export function decodeOtlpProtobuf(buf: Uint8Array, keys?: ReadonlySet<string>): OtlpRequest {
+  const decoding: Decoding = { left: OTLP_MAX_NODES, keys };
   const resourceSpans: NonNullable<OtlpRequest["resourceSpans"]> = [];
   try {
     message(buf, {
       1: (r) => {
+        counted(decoding, CONTAINER_NODES);
         const rs: NonNullable<OtlpRequest["resourceSpans"]>[number] = { resource: { attributes: [] }, scopeSpans: [] };
         message(r.bytes(), {
-          1: (q) => message(q.bytes(), { 1: (a) => rs.resource!.attributes!.push(keyValue(a.bytes())) }),
+          1: (q) => message(q.bytes(), { 1: attributesInto(rs.resource!.attributes!, decoding) }),
           2: (q) => {
+            counted(decoding, CONTAINER_NODES);
             const ss: { scope: { name?: string; version?: string }; spans: OtlpSpan[] } = { scope: {}, spans: [] };
             message(q.bytes(), {
               1: (a) => message(a.bytes(), { 1: (b) => (ss.scope.name = utf8.decode(b.bytes())), 2: (b) => (ss.scope.version = utf8.decode(b.bytes())) }),
-              2: (a) => ss.spans.push(span(a.bytes())),
+              2: (a) => {
+                counted(decoding, CONTAINER_NODES);
+                ss.spans.push(span(a.bytes(), decoding));
+              },
             });
             rs.scopeSpans!.push(ss);
           },
@@ -233,6 +292,28 @@ export function decodeOtlpProtobuf(buf: Uint8Array): OtlpRequest {
   return { resourceSpans };
 }
 
+/**
+ * An OTLP JSON body parsed, refused unparsed (INVALID) when it holds more than OTLP_MAX_NODES values:
+ * counted as its objects, arrays and commas (strings skipped, escapes honoured), so nothing is built first.
+ */
+export function parseOtlpJson(body: Buffer): unknown {
+  let nodes = 0;
+  let inString = false;
+  for (let i = 0; i < body.length; i++) {
+    const c = body[i]!;
+    if (inString) {
+      if (c === 0x5c) i++; // backslash: skip the escaped character
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if ((c === 0x5b || c === 0x7b || c === 0x2c) && ++nodes > OTLP_MAX_NODES) throw tooMany();
+  }
+  try {
+    return JSON.parse(body.toString("utf8"));
+  } catch {
+    throw bad();
+  }
+}
+
 /** An attribute's value as JavaScript: strings, numbers (a 64-bit int beyond 2^53 stays a string), booleans, arrays, objects. */
 export function plainValue(value: AnyValue | undefined, depth = 0): unknown {
   if (!value || depth > MAX_DEPTH) return undefined;
@@ -243,8 +324,8 @@ export function plainValue(value: AnyValue | undefined, depth = 0): unknown {
     return Number.isSafeInteger(number) ? number : String(value.intValue);
   }
   if ("doubleValue" in value) return Number(value.doubleValue);
-  if ("arrayValue" in value) return (value.arrayValue.values ?? []).map((item) => plainValue(item, depth + 1));
-  if ("kvlistValue" in value) return Object.fromEntries((value.kvlistValue.values ?? []).map((kv) => [kv.key, plainValue(kv.value, depth + 1)]));
+  if ("arrayValue" in value) return (value.arrayValue.values ?? []).slice(0, MAX_VALUES).map((item) => plainValue(item, depth + 1));
+  if ("kvlistValue" in value) return Object.fromEntries((value.kvlistValue.values ?? []).slice(0, MAX_VALUES).map((kv) => [kv.key, plainValue(kv.value, depth + 1)]));
   if ("bytesValue" in value) return value.bytesValue;
   return undefined;
 }

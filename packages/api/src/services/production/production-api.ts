@@ -11,21 +11,16 @@ import { allowOrFail, authorize } from "../access/authorize.ts";
 import type { Caller, KeyCaller } from "../access/visibility.ts";
 import { productionIngested } from "../platform/metrics.ts";
 import { acceptProduction, ingestProduction, type GenerationPatch, type ScoreDraft } from "./ingest.ts";
-import { decodeOtlpProtobuf, type OtlpRequest } from "./otlp.ts";
-import { generationsFromOtlp, readLangfuseEvent, scoreDraftOf } from "./sources.ts";
+import { decodeOtlpProtobuf, parseOtlpJson, type OtlpRequest } from "./otlp.ts";
+import { SPAN_ATTRIBUTES_READ, generationsFromOtlp, readLangfuseEvent, scoreDraftOf } from "./sources.ts";
 
 /** An OTLP/HTTP trace request's body, JSON or protobuf (already inflated): its spans naming a prompt become generations. */
 export async function ingestOtlpTraces(db: Db, caller: KeyCaller, body: Buffer, contentType: string, now: Date) {
   allowOrFail(authorize(caller, "production.ingest"));
   let request: OtlpRequest;
-  if (/^application\/(x-)?protobuf\b/i.test(contentType)) request = decodeOtlpProtobuf(body);
-  else if (/^application\/json\b/i.test(contentType)) {
-    try {
-      request = JSON.parse(body.toString("utf8")) as OtlpRequest;
-    } catch {
-      throw new DomainError("INVALID", INGEST_MSG.notOtlp);
-    }
-  } else throw new DomainError("INVALID", INGEST_MSG.unsupportedType);
+  if (/^application\/(x-)?protobuf\b/i.test(contentType)) request = decodeOtlpProtobuf(body, SPAN_ATTRIBUTES_READ);
+  else if (/^application\/json\b/i.test(contentType)) request = parseOtlpJson(body) as OtlpRequest;
+  else throw new DomainError("INVALID", INGEST_MSG.unsupportedType);
   const { generations, dropped } = generationsFromOtlp(request, now);
   await acceptProduction(db, caller, { generations, scores: [] }, { source: "otel", dropped });
 }

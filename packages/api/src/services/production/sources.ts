@@ -7,7 +7,19 @@ import {
   INGEST_MSG, langfuseGenerationBody, langfuseScoreBody, langfuseTraceBody, scoreValueOf, type LangfuseGenerationBody, type LangfuseScoreBody, type ScoreDataType,
 } from "@promptly/shared";
 import type { GenerationPatch, ScoreDraft } from "./ingest.ts";
-import { otlpRequestOf, plainValue, type KeyValue, type OtlpRequest } from "./otlp.ts";
+import { MAX_ATTRIBUTES, otlpRequestOf, plainValue, type KeyValue, type OtlpRequest } from "./otlp.ts";
+
+/** Every attribute a span (or its resource) is read for: the others are never converted, nor decoded from protobuf. */
+const SPAN_ATTRIBUTES = [
+  "langfuse.observation.prompt.name", "langfuse.observation.prompt.version", "langfuse.prompt.name", "langfuse.prompt.version", "promptly.prompt.name", "promptly.prompt.version",
+  "langfuse.observation.usage_details", "langfuse.observation.cost_details", "langfuse.observation.level", "langfuse.observation.status_message",
+  "langfuse.observation.model.name", "langfuse.observation.completion_start_time", "langfuse.observation.input", "langfuse.observation.output",
+  "langfuse.environment", "langfuse.user.id", "langfuse.session.id", "user.id", "session.id", "deployment.environment.name", "deployment.environment",
+  "gen_ai.usage.input_tokens", "gen_ai.usage.prompt_tokens", "gen_ai.usage.output_tokens", "gen_ai.usage.completion_tokens", "gen_ai.usage.cost",
+  "gen_ai.request.model", "gen_ai.response.model", "gen_ai.conversation.id", "gen_ai.input.messages", "gen_ai.output.messages",
+] as const;
+type SpanAttribute = (typeof SPAN_ATTRIBUTES)[number];
+export const SPAN_ATTRIBUTES_READ: ReadonlySet<string> = new Set(SPAN_ATTRIBUTES);
 
 const HEX_TRACE = /^[0-9a-f]{32}$/;
 const HEX_SPAN = /^[0-9a-f]{16}$/;
@@ -126,9 +138,12 @@ export function generationsFromOtlp(request: OtlpRequest, receivedAt: Date): { g
   return { generations, dropped };
 }
 
-function attributeMap(attributes: KeyValue[] | undefined): Map<string, unknown> {
-  const map = new Map<string, unknown>();
-  for (const attribute of attributes ?? []) if (attribute && typeof attribute.key === "string") map.set(attribute.key, plainValue(attribute.value));
+/** The attributes read, of the first MAX_ATTRIBUTES sent (the rest dropped, as the OpenTelemetry SDKs drop them). */
+function attributeMap(attributes: KeyValue[] | undefined): Map<SpanAttribute, unknown> {
+  const map = new Map<SpanAttribute, unknown>();
+  for (const attribute of (attributes ?? []).slice(0, MAX_ATTRIBUTES)) {
+    if (attribute && SPAN_ATTRIBUTES_READ.has(attribute.key)) map.set(attribute.key as SpanAttribute, plainValue(attribute.value));
+  }
   return map;
 }
 
