@@ -313,6 +313,19 @@ describe("texts longer than an index entry holds", () => {
   });
 });
 
+describe("attribute values of the wrong shape", () => {
+  it("reads them as no value (200, the span kept), never a 500", async () => {
+    const { teamId, key } = await edge();
+    const values = [{ arrayValue: null }, { arrayValue: { values: "x" } }, { kvlistValue: { values: [null] } }, { stringValue: [["deep"]] }];
+    for (const [index, value] of values.entries()) {
+      const body = otlp([{ spanId: `f00000000000000${index}`, attributes: prompt }]);
+      body.resourceSpans[0]!.scopeSpans[0]!.spans[0]!.attributes.push({ key: "langfuse.observation.input", value } as never);
+      expect(await post("/otel/v1/traces", key, body), JSON.stringify(value)).toEqual({ status: 200, body: {} });
+    }
+    expect((await generations(teamId)).map((row) => row.observationId).sort()).toEqual(values.map((_, index) => `f00000000000000${index}`));
+  });
+});
+
 describe("requests that would decode into far more than they weigh", () => {
   const TRACE = "0af7651916cd43dd8448eb211c80319c";
   const varint = (n: number) => {

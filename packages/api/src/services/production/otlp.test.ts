@@ -228,6 +228,22 @@ describe("generationsFromOtlp", () => {
     ]) expect(refused(body), JSON.stringify(body)).toBe(true);
   });
 
+  it("reads an attribute's JSON value of the wrong type as no value, never failing: a list that is not one, an entry that is not a KeyValue, a string that is not one", () => {
+    for (const value of [{ arrayValue: null }, { arrayValue: { values: "x" } }, { kvlistValue: null }, { kvlistValue: { values: 5 } }]) {
+      expect(plainValue(value as never), JSON.stringify(value)).toEqual("arrayValue" in value ? [] : {});
+    }
+    expect(plainValue({ kvlistValue: { values: [null, 5, { key: 7 }, { key: "k", value: { stringValue: "v" } }] } } as never)).toEqual({ k: "v" });
+    expect(plainValue({ arrayValue: { values: [null, 5, { stringValue: "v" }] } } as never)).toEqual([undefined, undefined, "v"]);
+    for (const value of [{ stringValue: [[1]] }, { stringValue: 5 }, { boolValue: "yes" }, { intValue: {} }, { doubleValue: [] }, { bytesValue: 1 }]) {
+      expect(plainValue(value as never), JSON.stringify(value)).toBeUndefined();
+    }
+    const body = span({ "promptly.prompt.name": "p" });
+    body.resourceSpans[0]!.scopeSpans[0]!.spans[0]!.attributes.push(
+      { key: "langfuse.observation.input", value: { kvlistValue: { values: [null] } } } as never, { key: "langfuse.observation.output", value: { arrayValue: null } } as never,
+    );
+    expect(generationsFromOtlp(body, received).generations[0]).toMatchObject({ promptName: "p", input: {}, output: [] });
+  });
+
   it("accepts what exporters send: fields left out or null, unknown fields, a named status code, nothing at all", () => {
     const body = span({ "promptly.prompt.name": "p" }, { droppedAttributesCount: 0, events: [], links: null, status: { code: "STATUS_CODE_UNSET" }, parentSpanId: null });
     expect(generationsFromOtlp({ ...body, extra: true } as never, received).generations).toHaveLength(1);

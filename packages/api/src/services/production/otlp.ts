@@ -314,18 +314,29 @@ export function parseOtlpJson(body: Buffer): unknown {
   }
 }
 
-/** An attribute's value as JavaScript: strings, numbers (a 64-bit int beyond 2^53 stays a string), booleans, arrays, objects. */
+/** An AnyValue's list (an array's values, a key-value list's), as sent in JSON: anything but a list read as none. */
+const listOf = (list: unknown): unknown[] => (list && typeof list === "object" && Array.isArray((list as { values?: unknown }).values) ? (list as { values: unknown[] }).values : []);
+
+/**
+ * An attribute's value as JavaScript: strings, numbers (a 64-bit int beyond 2^53 stays a string), booleans,
+ * arrays, objects. A JSON value of the wrong type (a string that is not one, a list that is not a list, an
+ * entry that is not a KeyValue) is read as no value, never failing the request.
+ */
 export function plainValue(value: AnyValue | undefined, depth = 0): unknown {
-  if (!value || depth > MAX_DEPTH) return undefined;
-  if ("stringValue" in value) return value.stringValue;
-  if ("boolValue" in value) return value.boolValue;
+  if (!value || typeof value !== "object" || depth > MAX_DEPTH) return undefined;
+  if ("stringValue" in value) return typeof value.stringValue === "string" ? value.stringValue : undefined;
+  if ("boolValue" in value) return typeof value.boolValue === "boolean" ? value.boolValue : undefined;
   if ("intValue" in value) {
+    if (typeof value.intValue !== "string" && typeof value.intValue !== "number") return undefined;
     const number = Number(value.intValue);
     return Number.isSafeInteger(number) ? number : String(value.intValue);
   }
-  if ("doubleValue" in value) return Number(value.doubleValue);
-  if ("arrayValue" in value) return (value.arrayValue.values ?? []).slice(0, MAX_VALUES).map((item) => plainValue(item, depth + 1));
-  if ("kvlistValue" in value) return Object.fromEntries((value.kvlistValue.values ?? []).slice(0, MAX_VALUES).map((kv) => [kv.key, plainValue(kv.value, depth + 1)]));
-  if ("bytesValue" in value) return value.bytesValue;
+  if ("doubleValue" in value) return typeof value.doubleValue === "number" || typeof value.doubleValue === "string" ? Number(value.doubleValue) : undefined;
+  if ("arrayValue" in value) return listOf(value.arrayValue).slice(0, MAX_VALUES).map((item) => plainValue(item as AnyValue, depth + 1));
+  if ("kvlistValue" in value) {
+    const entries = listOf(value.kvlistValue).slice(0, MAX_VALUES) as (KeyValue | null)[];
+    return Object.fromEntries(entries.flatMap((kv) => (kv && typeof kv === "object" && typeof kv.key === "string" ? [[kv.key, plainValue(kv.value, depth + 1)]] : [])));
+  }
+  if ("bytesValue" in value) return typeof value.bytesValue === "string" ? value.bytesValue : undefined;
   return undefined;
 }
