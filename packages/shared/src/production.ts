@@ -91,6 +91,7 @@ export const INGEST_MSG = {
   unsupportedType: "Send OTLP traces as application/json or application/x-protobuf",
   badId: (what: string) => `A span's ${what} must be hex (trace id 16 bytes, span id 8 bytes)`,
   badTime: "A span's start time is missing or not a time",
+  tooDeep: "The request body is nested too deeply",
   tooManyNodes: (max: number) => `The request holds more than ${max.toLocaleString("en")} spans, attributes and values: send its spans in smaller batches`,
   scoreTarget: "Name what the score judges: generationId, traceId or runId",
   booleanValue: "A boolean score's value is true or false (or 1 or 0)",

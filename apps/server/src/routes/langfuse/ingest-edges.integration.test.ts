@@ -326,6 +326,28 @@ describe("attribute values of the wrong shape", () => {
   });
 });
 
+describe("the encoding, by the Content-Type's media type", () => {
+  it("reads JSON whose type's parameters name protobuf as JSON, its depth held like any JSON body's (400, not a 500)", async () => {
+    const { teamId, key } = await edge();
+    const deep = JSON.stringify(otlp([{ spanId: "f100000000000001", attributes: { ...prompt, "langfuse.observation.input": "__DEEP__" } }]))
+      .replace('"__DEEP__"', "[".repeat(200_000) + "]".repeat(200_000));
+    const send = async (body: string, contentType: string) => {
+      const response = await fetch(`${ks.server.base}/api/public/otel/v1/traces`, { method: "POST", headers: { authorization: basicAuth(key), "content-type": contentType }, body });
+      return { status: response.status, type: response.headers.get("content-type"), body: await response.text() };
+    };
+    for (const contentType of ["application/json; x=protobuf", "application/json", "Application/JSON; charset=utf-8"]) {
+      expect(await send(deep, contentType), contentType).toMatchObject({ status: 400, body: JSON.stringify({ message: INGEST_MSG.tooDeep, error: "InvalidRequestError" }) });
+    }
+    // Accepted as JSON and answered in JSON, whatever the parameters say; a type that only mentions JSON or protobuf is refused.
+    const body = JSON.stringify(otlp([{ spanId: "f100000000000002", attributes: prompt }]));
+    expect(await send(body, "application/json; x=protobuf")).toMatchObject({ status: 200, type: expect.stringMatching(/^application\/json/), body: "{}" });
+    for (const contentType of ["application/json-seq", "text/plain; x=application/json", "application/x-protobuf-json", "application/vnd.protobuf"]) {
+      expect(await send(body, contentType), contentType).toMatchObject({ status: 400, body: expect.stringContaining(INGEST_MSG.unsupportedType) });
+    }
+    expect((await generations(teamId)).map((row) => row.observationId)).toEqual(["f100000000000002"]);
+  });
+});
+
 describe("requests that would decode into far more than they weigh", () => {
   const TRACE = "0af7651916cd43dd8448eb211c80319c";
   const varint = (n: number) => {

@@ -229,13 +229,10 @@ export const LANGFUSE_OPERATIONS: LangfuseOperation[] = [
     action: "production.ingest",
     rawBody: { limit: LANGFUSE_INGESTION_MAX_BYTES },
     async handle({ services, caller, req, res }) {
-      const contentType = req.get("content-type") ?? "";
-      const bytes = bodyBytes(req.body);
-      // JSON is held to the depth every other JSON body is (protobuf has no nesting to abuse).
-      if (!/protobuf/i.test(contentType) && jsonDepthExceeds(bytes)) throw new DomainError("INVALID", "The request body is nested too deeply");
-      await ingestOtlpTraces(services.db, caller, bytes, contentType, services.now());
+      // JSON is held to the depth every other JSON body is, as it is read (protobuf has no nesting to abuse).
+      const { encoding } = await ingestOtlpTraces(services.db, caller, bodyBytes(req.body), req.get("content-type") ?? "", services.now());
       // OTLP's success: an empty ExportTraceServiceResponse, in the request's encoding.
-      if (/protobuf/i.test(contentType)) res.status(200).type("application/x-protobuf").end(Buffer.alloc(0));
+      if (encoding === "protobuf") res.status(200).type("application/x-protobuf").end(Buffer.alloc(0));
       else res.status(200).json({});
     },
   }),

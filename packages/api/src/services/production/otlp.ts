@@ -292,12 +292,25 @@ export function decodeOtlpProtobuf(buf: Uint8Array, keys?: ReadonlySet<string>):
   return { resourceSpans };
 }
 
+/** How an OTLP/HTTP body is encoded, by its Content-Type's media type (its parameters aside): the one decision of both the reading and the answer. */
+export function otlpEncodingOf(contentType: string): "json" | "protobuf" | undefined {
+  const mediaType = contentType.split(";")[0]!.trim().toLowerCase();
+  if (mediaType === "application/json") return "json";
+  if (mediaType === "application/x-protobuf" || mediaType === "application/protobuf") return "protobuf";
+  return undefined;
+}
+
+/** As deep as every JSON body may nest. */
+const MAX_JSON_DEPTH = 64;
+
 /**
- * An OTLP JSON body parsed, refused unparsed (INVALID) when it holds more than OTLP_MAX_NODES values:
- * counted as its objects, arrays and commas (strings skipped, escapes honoured), so nothing is built first.
+ * An OTLP JSON body parsed, refused unparsed (INVALID) when it nests deeper than MAX_JSON_DEPTH or holds
+ * more than OTLP_MAX_NODES values: counted as its objects, arrays and commas (strings skipped, escapes
+ * honoured), so nothing is built, or recursed on, first.
  */
 export function parseOtlpJson(body: Buffer): unknown {
   let nodes = 0;
+  let depth = 0;
   let inString = false;
   for (let i = 0; i < body.length; i++) {
     const c = body[i]!;
@@ -305,7 +318,11 @@ export function parseOtlpJson(body: Buffer): unknown {
       if (c === 0x5c) i++; // backslash: skip the escaped character
       else if (c === 0x22) inString = false;
     } else if (c === 0x22) inString = true;
-    else if ((c === 0x5b || c === 0x7b || c === 0x2c) && ++nodes > OTLP_MAX_NODES) throw tooMany();
+    else if (c === 0x5d || c === 0x7d) depth--;
+    else if (c === 0x5b || c === 0x7b || c === 0x2c) {
+      if (++nodes > OTLP_MAX_NODES) throw tooMany();
+      if (c !== 0x2c && ++depth > MAX_JSON_DEPTH) throw new DomainError("INVALID", INGEST_MSG.tooDeep);
+    }
   }
   try {
     return JSON.parse(body.toString("utf8"));

@@ -11,18 +11,21 @@ import { allowOrFail, authorize } from "../access/authorize.ts";
 import type { Caller, KeyCaller } from "../access/visibility.ts";
 import { productionIngested } from "../platform/metrics.ts";
 import { acceptProduction, ingestProduction, type GenerationPatch, type ScoreDraft } from "./ingest.ts";
-import { decodeOtlpProtobuf, parseOtlpJson, type OtlpRequest } from "./otlp.ts";
+import { decodeOtlpProtobuf, otlpEncodingOf, parseOtlpJson, type OtlpRequest } from "./otlp.ts";
 import { SPAN_ATTRIBUTES_READ, generationsFromOtlp, readLangfuseEvent, scoreDraftOf } from "./sources.ts";
 
-/** An OTLP/HTTP trace request's body, JSON or protobuf (already inflated): its spans naming a prompt become generations. */
-export async function ingestOtlpTraces(db: Db, caller: KeyCaller, body: Buffer, contentType: string, now: Date) {
+/**
+ * An OTLP/HTTP trace request's body, JSON or protobuf by its Content-Type (already inflated): its spans
+ * naming a prompt become generations. Answers the encoding read, the one the answer is sent in.
+ */
+export async function ingestOtlpTraces(db: Db, caller: KeyCaller, body: Buffer, contentType: string, now: Date): Promise<{ encoding: "json" | "protobuf" }> {
   allowOrFail(authorize(caller, "production.ingest"));
-  let request: OtlpRequest;
-  if (/^application\/(x-)?protobuf\b/i.test(contentType)) request = decodeOtlpProtobuf(body, SPAN_ATTRIBUTES_READ);
-  else if (/^application\/json\b/i.test(contentType)) request = parseOtlpJson(body) as OtlpRequest;
-  else throw new DomainError("INVALID", INGEST_MSG.unsupportedType);
+  const encoding = otlpEncodingOf(contentType);
+  if (!encoding) throw new DomainError("INVALID", INGEST_MSG.unsupportedType);
+  const request = encoding === "protobuf" ? decodeOtlpProtobuf(body, SPAN_ATTRIBUTES_READ) : (parseOtlpJson(body) as OtlpRequest);
   const { generations, dropped } = generationsFromOtlp(request, now);
   await acceptProduction(db, caller, { generations, scores: [] }, { source: "otel", dropped });
+  return { encoding };
 }
 
 /**
