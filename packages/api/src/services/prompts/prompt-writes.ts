@@ -143,15 +143,34 @@ export async function setArchived(db: Db, prompt: LoadedPrompt, archived: boolea
   });
 }
 
-/** For good, with its versions, labels, bookmarks and ratings; archived prompts only. */
+/** For good, with its versions, labels, bookmarks and ratings, and its production data; archived prompts only. */
 export async function deletePrompt(db: Db, prompt: LoadedPrompt, context: AuditContext) {
   await db.$transaction(async (tx) => {
-    await tx.$queryRaw`SELECT 1 FROM prompts WHERE id = ${prompt.id}::uuid FOR UPDATE`;
+    const [locked] = await tx.$queryRaw<{ archived: boolean }[]>`SELECT archived_at IS NOT NULL AS archived FROM prompts WHERE id = ${prompt.id}::uuid FOR UPDATE`;
     refuse(removalRefusal("delete", prompt, await productionRemoval(tx, prompt.id)));
+    if (!locked?.archived) fail("STATE_CONFLICT", PROMPT_MSG.notArchived, "NOT_ARCHIVED");
     await auditPrompt(tx, context, prompt, "prompt.delete", {});
-    const { count } = await tx.prompt.deleteMany({ where: { id: prompt.id, archivedAt: { not: null } } });
-    if (count === 0) fail("STATE_CONFLICT", PROMPT_MSG.notArchived, "NOT_ARCHIVED");
+    await deleteProductionOf(tx, prompt.id);
+    await tx.prompt.delete({ where: { id: prompt.id } });
   });
+}
+
+/**
+ * A deleted prompt's production data goes with it: its generations (their text too) and the scores of them
+ * or of it (its rollups and runs go by their foreign keys). Left unlinked (the foreign keys' SET NULL), a
+ * generation was linked by its name again at its next update, to whichever prompt took the name, read by
+ * people who never read the old one. The same rows the SET NULL rewrote, in the delete's transaction; the
+ * caller holds the prompt's row lock, so no generation or score links to it meanwhile.
+ */
+async function deleteProductionOf(tx: DbTransaction, promptId: string) {
+  await tx.$executeRaw`
+    WITH gone AS (DELETE FROM generations WHERE prompt_id = ${promptId}::uuid RETURNING id, team_id, observation_id),
+         judged AS (DELETE FROM scores s USING gone g WHERE s.generation_id = g.id),
+         -- One of them a score's writer could not see: its score waits for it by its observation id.
+         waiting AS (DELETE FROM scores s USING gone g
+                      WHERE s.team_id = g.team_id AND s.observation_id = g.observation_id AND s.generation_id IS NULL AND s.run_id IS NULL)
+    -- The prompt's other scores (of its runs, of generations past their retention); each score is deleted by one part alone.
+    DELETE FROM scores s WHERE s.prompt_id = ${promptId}::uuid AND (s.generation_id IS NULL OR NOT EXISTS (SELECT 1 FROM gone g WHERE g.id = s.generation_id))`;
 }
 
 /** What a delete of a live prompt takes: the whole prompt, one version, or the version a label points to (`latest`: the newest). */
@@ -197,6 +216,7 @@ export async function deleteLivePrompt(db: Db, caller: Caller, prompt: LoadedPro
     await refuseBrokenIncludes(tx, caller, { id: prompt.id, teamId: prompt.teamId, name }, { whole, versions, labels: gone.map((label) => label.name), latest: versions.includes(latest) });
     if (whole) {
       await auditPrompt(tx, context, prompt, "prompt.delete", { name, before: { versions, labels: gone } });
+      await deleteProductionOf(tx, prompt.id);
       await tx.prompt.delete({ where: { id: prompt.id } });
       return;
     }

@@ -56,7 +56,7 @@ export function DeletePromptDialog({ prompt }: { prompt: PromptDetail }) {
         <AlertDialogHeader>
           <AlertDialogTitle className="break-words">Delete {prompt.title}?</AlertDialogTitle>
           <AlertDialogDescription>
-            The prompt, all its versions, labels, bookmarks and ratings are deleted for good. This cannot be undone.
+            The prompt, all its versions, labels, bookmarks and ratings, and its production generations and scores are deleted for good. This cannot be undone.
           </AlertDialogDescription>
         </AlertDialogHeader>
         <div className="grid gap-3 text-sm" data-testid="delete-impact">
