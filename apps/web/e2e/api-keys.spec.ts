@@ -271,7 +271,7 @@ test("a team admin lets the team's production generations keep their text; an ed
   await expect(keep).not.toBeChecked();
   await keep.check();
   await expect(toast(page, "Generations' text is kept from now on")).toBeVisible();
-  await expect(card).toContainText("up to 32 KB each");
+  await expect(card).toContainText("up to 32 KB each. Turning this off deletes the text kept so far.");
   const stored = () => withDb(async (client) => (await client.query<{ keep: boolean }>(`SELECT keep_generation_text AS keep FROM teams WHERE id = $1`, [team.id])).rows[0]!.keep);
   expect(await stored()).toBe(true);
   expect(errors).toEqual([]);

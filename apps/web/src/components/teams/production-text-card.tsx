@@ -1,6 +1,6 @@
 // The Teams page's Production card: whether the team's production generations (sent by OpenTelemetry,
 // the Langfuse SDKs or /api/v1) keep their input and output text. Off by default: only their figures
-// are kept. Team admins switch it; everyone who sees the team reads it.
+// are kept; turning it off deletes the text kept so far. Team admins switch it; everyone who sees the team reads it.
 import { useEffect, useId, useState } from "react";
 import { toast } from "sonner";
 import { GENERATION_TEXT_MAX_BYTES } from "@promptly/shared";
@@ -16,7 +16,7 @@ export function ProductionTextCard({ team, canManage }: { team: { id: string; ke
   useEffect(() => setChecked(team.keepGenerationText), [team.keepGenerationText]);
   const update = trpc.teams.setGenerationText.useMutation({
     async onSuccess({ keepGenerationText }) {
-      toast.success(keepGenerationText ? "Generations' text is kept from now on" : "Generations' text is no longer kept");
+      toast.success(keepGenerationText ? "Generations' text is kept from now on" : "Generations' text is no longer kept; the text kept so far is deleted");
       await Promise.all([utils.teams.list.invalidate(), utils.teams.get.invalidate()]);
     },
     onError: (error, input) => {
@@ -31,7 +31,7 @@ export function ProductionTextCard({ team, canManage }: { team: { id: string; ke
         <CardTitle>Production</CardTitle>
         <CardDescription>
           {team.keepGenerationText
-            ? `Generations sent in keep their input and output text, up to ${limit} each.`
+            ? `Generations sent in keep their input and output text, up to ${limit} each. Turning this off deletes the text kept so far.`
             : "Generations sent in keep only their figures (tokens, latency, cost, status), not their text."}
         </CardDescription>
       </CardHeader>

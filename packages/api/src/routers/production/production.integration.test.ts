@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { LATENCY_BUCKETS, bucketOf, compareMeans, histOf, percentileFromHist } from "@promptly/shared";
 import { createHarness, type Harness } from "../../../testing/harness.ts";
 import { createLibraryWorld, createPrompt, failure } from "../../../testing/prompts-support.ts";
+import { pruneExpired } from "../../services/platform/housekeeping.ts";
 
 let h: Harness;
 let world: Awaited<ReturnType<typeof createLibraryWorld>>;
@@ -317,5 +318,30 @@ describe("production.generations and production.generation", () => {
     expect(kept).toMatchObject({ textKept: true, input: "question 4", output: "answer 4" });
     expect((await failure(world.callers.viewer.production.generation({ promptId: other.id, id: ids[4]! }))).code).toBe("NOT_FOUND");
     expect((await failure(world.callers.outsider.production.generation({ promptId: prompt.id, id: ids[4]! }))).code).toBe("NOT_FOUND");
+  });
+
+  it("deletes the text kept so far once the team stops keeping it: never shown again, even kept again; housekeeping clears it, later text stays", async () => {
+    const { admin, viewer } = world.callers;
+    const storedText = async (id: string) =>
+      (await h.services.db.$queryRaw<{ input: string | null; output: string | null }[]>`SELECT input, output FROM generations WHERE id = ${id}::uuid`)[0];
+    await admin.teams.setGenerationText({ id: team.id, keep: true });
+    expect(await viewer.production.generation({ promptId: prompt.id, id: ids[3]! })).toMatchObject({ textKept: true, input: "question 3", output: "answer 3" });
+    await admin.teams.setGenerationText({ id: team.id, keep: false });
+    await admin.teams.setGenerationText({ id: team.id, keep: true });
+    // Still stored until housekeeping's next run, but already gone for every reader.
+    expect(await storedText(ids[3]!)).toEqual({ input: "question 3", output: "answer 3" });
+    expect(await viewer.production.generation({ promptId: prompt.id, id: ids[3]! })).toMatchObject({ textKept: true, input: null, output: null });
+    // Sent once it was kept again: kept and shown.
+    const team_ = await h.services.db.team.findUniqueOrThrow({ where: { id: team.id }, select: { organizationId: true } });
+    const [later] = await h.services.db.$queryRaw<{ id: string }[]>`
+      INSERT INTO generations (organization_id, team_id, prompt_id, prompt_name, version, observation_id, source, started_at, status, input, output)
+      VALUES (${team_.organizationId}::uuid, ${team.id}::uuid, ${prompt.id}::uuid, ${prompt.name}, 2, 'obs-later', 'api', now(), 'ok', 'question later', 'answer later')
+      RETURNING id::text`;
+    expect((await pruneExpired(h.services.db, new Date())).generationTexts).toBe(ids.length);
+    for (const id of ids) expect(await storedText(id)).toEqual({ input: null, output: null });
+    expect(await storedText(later!.id)).toEqual({ input: "question later", output: "answer later" });
+    expect(await viewer.production.generation({ promptId: prompt.id, id: later!.id })).toMatchObject({ input: "question later", output: "answer later" });
+    expect((await pruneExpired(h.services.db, new Date())).generationTexts).toBe(0);
+    await h.services.db.$executeRaw`DELETE FROM generations WHERE id = ${later!.id}::uuid`;
   });
 });

@@ -424,6 +424,37 @@ describe("online evaluation", () => {
     expect(await admin.production.onlineEvaluation.get({ promptId: prompt.id })).toMatchObject({ samplePercent: 100, assertions: [{ name: "json" }, { name: "contains" }, { name: "contains 4" }] });
   });
 
+  it("sends no output to the judge once the team stops keeping text: neither a job picked up before nor a claim queued again after", async () => {
+    const { admin, orgAdmin } = fx.world.callers;
+    await orgAdmin.providers.setPrice({ organizationId: fx.world.organization.id, model: "gpt-4o-mini", inputPerMillion: 0, outputPerMillion: 0 });
+    fx.provider.answer.text = '{"pass": true, "reason": "Fine."}';
+    const prompt = await createPrompt(admin, fx.team.id, { visibility: "team" });
+    await admin.production.onlineEvaluation.set({ promptId: prompt.id, enabled: true, samplePercent: 100, dailyCapUsd: 10, assertions: [greets, polite()] });
+    // The worker works from the first sweep on.
+    await online().sweep();
+    const calls = fx.provider.calls.length;
+    const [picked, lost] = await ingest(prompt, 2, "SECRET-OUTPUT-TEXT for Ada");
+    try {
+      // Claimed by a sweep while the text was kept, the job not run yet; the other claim's job lost an hour ago.
+      await db().$executeRaw`INSERT INTO online_evaluation_runs (generation_id, prompt_id, day) VALUES (${picked!}::uuid, ${prompt.id}::uuid, current_date)`;
+      await db().$executeRaw`INSERT INTO online_evaluation_runs (generation_id, prompt_id, day, created_at) VALUES (${lost!}::uuid, ${prompt.id}::uuid, current_date, now() - interval '2 hours')`;
+      await admin.teams.setGenerationText({ id: fx.team.id, keep: false });
+      await queue().boss.send("online-evaluations", { generationId: picked! });
+      await expect.poll(async () => (await db().onlineEvaluationRun.findUnique({ where: { generationId: picked! } }))?.status, { timeout: 15_000, interval: 50 }).toBe("done");
+      // Kept on again: the text from before is gone for good, the lost claim queued again judges nothing either.
+      await admin.teams.setGenerationText({ id: fx.team.id, keep: true });
+      expect(await online().sweep()).toBe(1);
+      await settled(prompt.id);
+      expect(fx.provider.calls.slice(calls).filter((call) => JSON.stringify(call.body).includes("SECRET-OUTPUT-TEXT"))).toEqual([]);
+      expect(fx.provider.calls.length).toBe(calls);
+      expect(await scoresOf([picked!, lost!])).toEqual([]);
+      expect(await db().onlineEvaluationRun.count({ where: { promptId: prompt.id, status: "done" } })).toBe(2);
+    } finally {
+      await admin.teams.setGenerationText({ id: fx.team.id, keep: true });
+      fx.provider.answer.text = null;
+    }
+  });
+
   it("only a team admin sets it; every reader of the prompt reads it", async () => {
     const { admin, editor, viewer } = fx.world.callers;
     const prompt = await createPrompt(admin, fx.team.id, { visibility: "team" });

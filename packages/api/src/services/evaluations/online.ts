@@ -12,6 +12,8 @@
 //   jobs judging at once end the day at most one judgement's worst case over it. Once the day's cost
 //   reaches the cap, further generations get only their programmatic assertions that day.
 // - A claim not done an hour later (its job lost) is queued again by the sweep.
+// - A claim's job reads the output again, only while the team still keeps it (generationTextReadable):
+//   one run after the team stopped keeping text ends done with nothing judged, its text never sent.
 // - A job run again (its process died) writes nothing twice and never pays a judge twice: each score's
 //   id is `online:<generation>:<assertion name>`, verdicts and cost are recorded before the scores are
 //   written, and a run already done is skipped (runOnlineEvaluation).
@@ -26,6 +28,7 @@ import { lockLivePrompt } from "../prompts/prompt-rules.ts";
 import { authorOf } from "../access/actor.ts";
 import { commandLineCaller } from "../access/visibility.ts";
 import { modelPriceFor } from "../models/prices.ts";
+import { generationTextReadable } from "../platform/generation-text.ts";
 import { ingestProduction, type ScoreDraft } from "../production/ingest.ts";
 import { costAt } from "../runs/runs.ts";
 import type { ApiConfig } from "../types.ts";
@@ -199,7 +202,7 @@ export class OnlineEvaluationWorker {
           JOIN prompts p ON p.id = oe.prompt_id AND p.archived_at IS NULL
           JOIN teams t ON t.id = p.team_id AND t.keep_generation_text
           JOIN generations g ON g.prompt_id = oe.prompt_id AND g.started_at > ${now}::timestamptz - ${SWEEP_LOOKBACK}::interval
-         WHERE oe.enabled AND oe.sample_percent > 0 AND jsonb_array_length(oe.assertions) > 0 AND g.output IS NOT NULL
+         WHERE oe.enabled AND oe.sample_percent > 0 AND jsonb_array_length(oe.assertions) > 0 AND g.output IS NOT NULL AND ${generationTextReadable}
            AND (hashtextextended(g.id::text, 0) % 10000 + 10000) % 10000 < round(oe.sample_percent * 100)
            AND NOT EXISTS (SELECT 1 FROM online_evaluation_runs r WHERE r.generation_id = g.id)
          LIMIT ${SWEEP_BATCH}
@@ -286,7 +289,7 @@ async function runOnlineEvaluation(deps: RunDeps, generationId: string): Promise
     // Gone with its prompt, or done already (a retried job).
     if (!claim || claim.status === "done") return;
     const settings = claim.enabled === null ? OFF : readSettings({ enabled: claim.enabled, samplePercent: claim.samplePercent ?? 0, dailyCapUsd: claim.dailyCapUsd ?? 0, assertions: claim.assertions });
-    // Turned off or archived since it was claimed, or the generation was deleted (retention): nothing to judge.
+    // Turned off or archived since it was claimed, the generation deleted (retention) or its text no longer kept: nothing to judge.
     const live = settings.enabled && !claim.archived && claim.output !== null;
     if (claim.status === "judged") {
       if (live) await writeScores(deps.db, generationId, claim, storedVerdicts.parse(claim.verdicts));
@@ -306,10 +309,11 @@ async function runOnlineEvaluation(deps: RunDeps, generationId: string): Promise
 function readClaim(db: Db, generationId: string): Promise<Claimed | undefined> {
   return db.$queryRaw<Claimed[]>`
     SELECT r.status, r.reserved, r.verdicts, p.archived_at IS NOT NULL AS archived, r.prompt_id AS "promptId", p.team_id AS "teamId", p.organization_id AS "organizationId",
-           g.output, g.latency_ms AS "latencyMs", g.cost, v.response_format AS "responseFormat", oe.enabled, oe.daily_cap_usd AS "dailyCapUsd",
+           CASE WHEN ${generationTextReadable} THEN g.output END AS output, g.latency_ms AS "latencyMs", g.cost, v.response_format AS "responseFormat", oe.enabled, oe.daily_cap_usd AS "dailyCapUsd",
            oe.sample_percent AS "samplePercent", oe.assertions
       FROM online_evaluation_runs r
       JOIN prompts p ON p.id = r.prompt_id
+      JOIN teams t ON t.id = p.team_id
       LEFT JOIN generations g ON g.id = r.generation_id
       LEFT JOIN prompt_versions v ON v.prompt_id = g.prompt_id AND v.version = g.version
       LEFT JOIN online_evaluations oe ON oe.prompt_id = r.prompt_id

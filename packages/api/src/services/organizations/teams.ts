@@ -200,11 +200,17 @@ export async function updateTeamSettings(db: Db, teamId: string, settings: { req
   });
 }
 
-/** Whether the team's production generations keep their input and output text from now on (audited as a settings change). */
+/**
+ * Whether the team's production generations keep their input and output text from now on (audited as a
+ * settings change). Turning it off deletes the text kept so far: it is never shown again, even once turned
+ * on again, and housekeeping clears it in batches (clearGenerationText).
+ */
 export async function setKeepGenerationText(db: Db, teamId: string, keep: boolean, context: AuditContext) {
   return db.$transaction(async (tx) => {
     const before = await tx.team.findUniqueOrThrow({ where: { id: teamId }, select: { keepGenerationText: true, organizationId: true } });
     const row = await tx.team.update({ where: { id: teamId }, data: { keepGenerationText: keep }, select: { keepGenerationText: true } });
+    // The database's clock, as generations' received_at is.
+    if (before.keepGenerationText && !keep) await tx.$executeRaw`UPDATE teams SET generation_text_cleared_before = now() WHERE id = ${teamId}::uuid`;
     if (before.keepGenerationText !== keep) {
       await auditAs(tx, context, {
         organizationId: before.organizationId, teamId, action: "team.settings", target: { type: "team", id: teamId },

@@ -2,6 +2,7 @@
 // sign-in and every emailed link stay small. Login events are kept: they are the account's history.
 // Every app process schedules it; an advisory lock lets one process at a time run it.
 import type { Db, DbOrTx } from "@promptly/db";
+import { clearGenerationText } from "./generation-text.ts";
 
 export interface PruneResult {
   sessions: number;
@@ -13,12 +14,17 @@ export interface PruneResult {
   generations: number;
   /** Monthly partitions of generations dropped whole (past every organization's retention). */
   generationPartitions: number;
+  /** Generations whose input and output were cleared (their team stopped keeping text: see clearGenerationText). */
+  generationTexts: number;
 }
 
 /** The advisory lock a run holds (its transaction's), so two processes never prune at once. */
 const HOUSEKEEPING_LOCK = 7_253_018;
 /** A run deletes in one transaction: allow it far longer than Prisma's default of 5 s. */
 const RUN_TIMEOUT_MS = 10 * 60_000;
+
+/** Generations whose text a run clears at the most (the next run goes on): a run is one transaction. */
+const TEXT_CLEAR_BATCH = 5_000;
 
 /** Sent and skipped mail is kept a week (to answer "did it go out?"); failed mail until someone looks. */
 const OUTBOX_KEEP_MS = 7 * 24 * 60 * 60_000;
@@ -30,7 +36,8 @@ const OUTBOX_KEEP_MS = 7 * 24 * 60 * 60_000;
  * staged playground drafts past their expiry. Also makes sure the generations table has its partitions
  * for this month and the next two (the migration's function: a no-op for a month that has one), so
  * generations rarely land in the default partition. And generations past their organization's retention
- * go (their rollups stay, so the Production tab's figures do not change): see pruneGenerations.
+ * go (their rollups stay, so the Production tab's figures do not change): see pruneGenerations. And the
+ * text of teams that stopped keeping it is cleared, a batch a run: see clearGenerationText.
  */
 export async function pruneExpired(db: DbOrTx, now: Date): Promise<PruneResult> {
   const sessions = await db.$executeRaw`
@@ -45,7 +52,8 @@ export async function pruneExpired(db: DbOrTx, now: Date): Promise<PruneResult> 
   const playgroundDrafts = await db.playgroundDraft.deleteMany({ where: { expiresAt: { lte: now } } });
   await db.$queryRaw`SELECT production_ensure_generation_partition(${now}::timestamptz + m * interval '1 month')::text FROM generate_series(0, 2) AS m`;
   const pruned = await pruneGenerations(db, now);
-  return { sessions, tokens: tokens.count, outbox: outbox.count, rateLimits: rateLimits.count, playgroundDrafts: playgroundDrafts.count, ...pruned };
+  const generationTexts = await clearGenerationText(db, TEXT_CLEAR_BATCH);
+  return { sessions, tokens: tokens.count, outbox: outbox.count, rateLimits: rateLimits.count, playgroundDrafts: playgroundDrafts.count, ...pruned, generationTexts };
 }
 
 /** A month's partition of generations, as production_ensure_generation_partition names it. */

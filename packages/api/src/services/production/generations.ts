@@ -6,6 +6,7 @@ import { Prisma, type DbOrTx } from "@promptly/db";
 import { PRODUCTION_MSG, type GenerationDetail, type GenerationItem, type GenerationPage, type ProductionFilters } from "@promptly/shared";
 import { fail } from "../../errors.ts";
 import { decodeKeysetCursor, encodeKeysetCursor } from "../platform/keyset-cursor.ts";
+import { generationTextReadable } from "../platform/generation-text.ts";
 import { spanOf } from "./metrics.ts";
 
 const GENERATIONS_PAGE = 50;
@@ -116,12 +117,11 @@ export async function listGenerations(db: DbOrTx, promptId: string, query: Gener
 /** One generation of the prompt with its scores, and its input and output while its team keeps them. */
 export async function getGeneration(db: DbOrTx, promptId: string, id: string): Promise<GenerationDetail> {
   const [row] = await db.$queryRaw<(GenerationRow & { input: string | null; output: string | null; textKept: boolean })[]>`
-    SELECT ${generationColumns}, g.input, g.output, t.keep_generation_text AS "textKept"
+    SELECT ${generationColumns}, CASE WHEN ${generationTextReadable} THEN g.input END AS input, CASE WHEN ${generationTextReadable} THEN g.output END AS output,
+           t.keep_generation_text AS "textKept"
     FROM generations g JOIN teams t ON t.id = g.team_id
     WHERE g.id = ${id}::uuid AND g.prompt_id = ${promptId}::uuid`;
   if (!row) return fail("NOT_FOUND", PRODUCTION_MSG.generationNotFound);
   const scores = await scoresOf(db, [row.id]);
-  // Text stored while the team kept it is shown only while it still does.
-  const kept = row.textKept;
-  return { ...itemOf(row, scores.get(row.id) ?? []), input: kept ? row.input : null, output: kept ? row.output : null, textKept: kept };
+  return { ...itemOf(row, scores.get(row.id) ?? []), input: row.input, output: row.output, textKept: row.textKept };
 }
