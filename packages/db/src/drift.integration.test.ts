@@ -65,6 +65,22 @@ describe("schema drift", () => {
     }
   });
 
+  it("keeps the partial unique indexes of one thumbs per person on a generation and on a run, which only their migration says", async () => {
+    const client = new pg.Client({ connectionString: await migratedFromNothing() });
+    await client.connect();
+    try {
+      const { rows } = await client.query<{ indexdef: string }>(
+        `SELECT indexdef FROM pg_indexes WHERE indexname IN ('scores_author_generation_name_key', 'scores_author_run_name_key') ORDER BY indexname`,
+      );
+      expect(rows.map((row) => row.indexdef)).toEqual([
+        "CREATE UNIQUE INDEX scores_author_generation_name_key ON public.scores USING btree (author_user_id, generation_id, name) WHERE ((author_user_id IS NOT NULL) AND (generation_id IS NOT NULL))",
+        "CREATE UNIQUE INDEX scores_author_run_name_key ON public.scores USING btree (author_user_id, run_id, name) WHERE ((author_user_id IS NOT NULL) AND (run_id IS NOT NULL))",
+      ]);
+    } finally {
+      await client.end();
+    }
+  });
+
   it("keeps rate_limits UNLOGGED, which only its migration says (the comparison leaves persistence out)", async () => {
     const client = new pg.Client({ connectionString: await migratedFromNothing() });
     await client.connect();

@@ -207,8 +207,11 @@ export const generationPage = z.object({ items: z.array(generationItem), nextCur
 export type GenerationPage = z.infer<typeof generationPage>;
 
 /** One generation with its text, when its team keeps it (else both null). */
-export const generationDetail = generationItem.extend({ input: z.string().nullable(), output: z.string().nullable(), textKept: z.boolean() });
+const generationDetail = generationItem.extend({ input: z.string().nullable(), output: z.string().nullable(), textKept: z.boolean() });
 export type GenerationDetail = z.infer<typeof generationDetail>;
+
+/** One generation as the app shows it to a person: with their own thumbs on it (up or down, and its comment), if they gave one. */
+export const generationForPerson = generationDetail.extend({ ownThumbs: z.object({ up: z.boolean(), comment: z.string().nullable() }).nullable() });
 
 const PRODUCTION_EXPORT_FORMATS = ["json", "csv", "jsonl"] as const;
 

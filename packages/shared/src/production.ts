@@ -202,16 +202,17 @@ export function scoreValueOf(value: number | string | boolean, dataType?: ScoreD
   return { ok: true, dataType: type, value: number, stringValue: null };
 }
 
-/** A person's thumbs up or down in the app, on a generation or a run. */
-export const createScoreInput = z
-  .object({
-    promptId: idSchema,
-    generationId: idSchema.optional(),
-    runId: idSchema.optional(),
-    up: z.boolean(),
-    comment: z.string().trim().max(2000).optional(),
-  })
-  .refine((input) => (input.generationId ? 1 : 0) + (input.runId ? 1 : 0) === 1, { message: INGEST_MSG.scoreTarget, path: ["generationId"] });
+/** What a person's thumbs judges: one generation or one run of the prompt. */
+const thumbsTarget = z.object({ promptId: idSchema, generationId: idSchema.optional(), runId: idSchema.optional() });
+const oneTarget = (input: z.infer<typeof thumbsTarget>) => (input.generationId ? 1 : 0) + (input.runId ? 1 : 0) === 1;
+
+/** A person's thumbs up or down in the app, on a generation or a run: their one thumbs there, a second replacing the first (its comment too). */
+export const createScoreInput = thumbsTarget
+  .extend({ up: z.boolean(), comment: z.string().trim().max(2000).optional() })
+  .refine(oneTarget, { message: INGEST_MSG.scoreTarget, path: ["generationId"] });
+
+/** A person removes their own thumbs from a generation or a run. */
+export const removeScoreInput = thumbsTarget.refine(oneTarget, { message: INGEST_MSG.scoreTarget, path: ["generationId"] });
 
 /** The largest OTLP request or Langfuse ingestion batch read (Langfuse's own server takes 4.5 MB). */
 export const LANGFUSE_INGESTION_MAX_BYTES = "5mb";

@@ -1,14 +1,14 @@
 // The ways in for production signals: an OTLP trace request, a Langfuse v3 ingestion batch, a Langfuse
-// score, a score of /api/v1, and a person's thumbs in the app. Each reads what was sent and refuses a
+// score and a score of /api/v1 (a person's thumbs in the app: thumbs.ts). Each reads what was sent and refuses a
 // malformed request as a whole (nothing written). The tracing SDKs' requests (OTLP, ingestion batches)
 // are answered once appended (acceptProduction: durable, merged in batches right after); a score,
 // whose answer says its id and link, is written (ingestProduction) before it answers.
 import type { Db } from "@promptly/db";
-import { INGEST_MSG, THUMBS_SCORE_NAME, scoreValueOf, type RuntimeScoreInput, type createScoreInput, type langfuseIngestionInput, type langfuseScoreBody } from "@promptly/shared";
+import { INGEST_MSG, type RuntimeScoreInput, type langfuseIngestionInput, type langfuseScoreBody } from "@promptly/shared";
 import type { z } from "zod";
 import { DomainError } from "../../errors.ts";
 import { allowOrFail, authorize } from "../access/authorize.ts";
-import type { Caller, KeyCaller } from "../access/visibility.ts";
+import type { KeyCaller } from "../access/visibility.ts";
 import { productionIngested } from "../platform/metrics.ts";
 import { acceptProduction, ingestProduction, type GenerationPatch, type ScoreDraft } from "./ingest.ts";
 import { decodeOtlpProtobuf, otlpEncodingOf, parseOtlpJson, type OtlpRequest } from "./otlp.ts";
@@ -84,22 +84,4 @@ export async function createApiScore(db: Db, caller: KeyCaller, input: RuntimeSc
   const result = await ingestProduction(db, caller, caller.apiKey.teamId, { generations: [], scores: [score] });
   productionIngested.inc({ source: "api", result: "score" }, result.scores.filter((item) => item.inserted).length);
   return { id: result.scores[0]!.id, linked: result.scores[0]!.linked };
-}
-
-/**
- * A person's thumbs up or down (a boolean score named "thumbs") on a generation or a run of `prompt`,
- * which the door has let the caller read; one of another prompt does not exist for them (NOT_FOUND).
- */
-export async function createPersonScore(db: Db, caller: Caller, prompt: { id: string; teamId: string }, input: z.output<typeof createScoreInput>) {
-  const value = scoreValueOf(input.up, "boolean");
-  if (!value.ok) throw new DomainError("INVALID", value.message);
-  const result = await ingestProduction(db, caller, prompt.teamId, {
-    generations: [],
-    scores: [{
-      name: THUMBS_SCORE_NAME, dataType: "boolean", value: value.value, stringValue: value.stringValue, comment: input.comment || undefined, source: "annotation",
-      // That it is of this prompt is checked in the write's transaction, with what the caller may see.
-      authorUserId: caller.userId, generationId: input.generationId, runId: input.runId, mustExist: true, promptId: prompt.id,
-    }],
-  });
-  return { id: result.scores[0]!.id };
 }
