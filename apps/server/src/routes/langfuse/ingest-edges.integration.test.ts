@@ -11,7 +11,7 @@ import { gzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ingestSettled } from "@promptly/api";
 import { Prisma } from "@promptly/db";
-import { INGEST_MSG } from "@promptly/shared";
+import { INGEST_MSG, RUNTIME_MSG } from "@promptly/shared";
 import { basicAuth, startKeyServer, type KeyServer, type Pair } from "../../../test/key-server.ts";
 import { storedGenerations, type StoredGenerationRow } from "../../../test/stored-generations.ts";
 
@@ -345,6 +345,19 @@ describe("the encoding, by the Content-Type's media type", () => {
       expect(await send(body, contentType), contentType).toMatchObject({ status: 400, body: expect.stringContaining(INGEST_MSG.unsupportedType) });
     }
     expect((await generations(teamId)).map((row) => row.observationId)).toEqual(["f100000000000002"]);
+  });
+});
+
+describe("a key that may not send", () => {
+  it("is refused 403 before its body is read: a gzip'd body inflating past the 5 MB limit is not inflated (413) first", async () => {
+    const teamId = await ks.team(`Edges ${++teams}`);
+    const readOnly = await ks.key(teamId, { scopes: ["read"] });
+    for (const path of ["/otel/v1/traces", "/ingestion"]) {
+      const response = await fetch(`${ks.server.base}/api/public${path}`, {
+        method: "POST", headers: { authorization: basicAuth(readOnly), "content-type": "application/json", "content-encoding": "gzip" }, body: gzipSync(Buffer.alloc(6_000_000, 0x20)),
+      });
+      expect({ status: response.status, body: await response.json() }, path).toEqual({ status: 403, body: { message: RUNTIME_MSG.ingestScopeNeeded, error: "ForbiddenError" } });
+    }
   });
 });
 

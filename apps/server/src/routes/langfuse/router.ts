@@ -29,6 +29,14 @@ function route(services: ApiServices, operation: LangfuseOperation): RequestHand
   };
 }
 
+/** The decision on the operation's action alone, as `route` asks it first: for a route whose body is read before it. */
+function allowedAction(operation: LangfuseOperation): RequestHandler {
+  return (_req, res, next) => {
+    allow(authorize(callerOf(res), operation.action));
+    next();
+  };
+}
+
 /**
  * A path of the table asked with a method none of its routes take: 405 with the methods they take in
  * `Allow`, before the key is checked, as Langfuse answers (its SDKs' auth check reads GET /projects).
@@ -53,9 +61,10 @@ export function langfuseRouter(services: ApiServices, options: { ratePerMinute: 
   router.use(refuseOtherMethods());
   // The key first: a body is read only for a caller we know.
   router.use(authenticate(services, options, authenticateKeyPair));
-  // Bodies read as bytes (OTLP's protobuf, large batches) before JSON's parser, which then leaves them be.
+  // Bodies read as bytes (OTLP's protobuf, large batches) before JSON's parser, which then leaves them be;
+  // the key's action first, so a key that may not send one is refused before its body is read (or inflated).
   for (const operation of LANGFUSE_OPERATIONS.filter((entry) => entry.rawBody)) {
-    router[operation.method](routePattern(operation.path), express.raw({ type: () => true, limit: operation.rawBody!.limit }), route(services, operation));
+    router[operation.method](routePattern(operation.path), allowedAction(operation), express.raw({ type: () => true, limit: operation.rawBody!.limit }), route(services, operation));
   }
   router.use(express.json({ limit: "1mb", verify: refuseDeepJson }));
   for (const operation of LANGFUSE_OPERATIONS.filter((entry) => !entry.rawBody)) router[operation.method](routePattern(operation.path), route(services, operation));
