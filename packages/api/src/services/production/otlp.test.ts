@@ -89,6 +89,14 @@ describe("decodeOtlpProtobuf", () => {
     }
   });
 
+  it("refuses a tag beyond 32 bits (a field number holds 29) as malformed, never as the field of its low bits", () => {
+    const resourceSpans = bytesField(1, Buffer.concat([bytesField(2, bytesField(2, Buffer.concat(baseSpan)))])).subarray(1);
+    expect(decodeOtlpProtobuf(Buffer.concat([varint(0x0an), resourceSpans])).resourceSpans).toHaveLength(1);
+    for (const high of [2n ** 32n, 2n ** 35n, 2n ** 63n]) {
+      expect(() => decodeOtlpProtobuf(Buffer.concat([varint(high + 0x0an), resourceSpans])), String(high)).toThrow(INGEST_MSG.notOtlp);
+    }
+  });
+
   it("reads tags and lengths written longer than they need (up to ten bytes), as protobuf allows, the same as the short ones", () => {
     // A varint of `value` padded to `size` bytes: each but the last with its continuation bit.
     const padded = (value: number, size: number) => Buffer.from(Array.from({ length: size }, (_, index) => (Math.floor(value / 128 ** index) & 0x7f) | (index < size - 1 ? 0x80 : 0)));

@@ -109,6 +109,8 @@ class Reader {
   }
   tag(): [number, number] {
     const tag = this.uint();
+    // A field number holds 29 bits: a longer tag is malformed (`>>> 3` would read its low 32 bits as another field).
+    if (tag > 0xffffffff) throw bad();
     return [tag >>> 3, tag & 7];
   }
   bytes(): Uint8Array {
