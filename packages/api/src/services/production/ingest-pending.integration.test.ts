@@ -4,7 +4,7 @@
 // and leave nothing pending.
 import pg from "pg";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { createDb, type Db } from "@promptly/db";
+import { Prisma, createDb, type Db } from "@promptly/db";
 import { createHarness, type Harness } from "../../../testing/harness.ts";
 import { createLibraryWorld, createPrompt } from "../../../testing/prompts-support.ts";
 import { keyCaller, type KeyCaller } from "../access/visibility.ts";
@@ -361,6 +361,33 @@ it("reads a Prisma error's database code and message beneath its wrapping: a con
   expect((invalid as Error).message).toMatch(/^\n/);
   expect(errorForOperator(invalid)).toMatch(/^PrismaClientValidationError: Invalid `.*findUnique\(\)` invocation/);
   expect(isPassingFailure(invalid)).toBe(false);
+});
+
+it("counts Prisma's failures that hold no database code as passing when they pass by nature: the database not reached, a timeout, a closed connection, the pool empty", async () => {
+  // Real ones of the app's client: a database not reached is P1001 from a model query, P2010 around the adapter's DatabaseNotReachable from a raw one.
+  const unreachable = createDb({ url: "postgresql://promptly:promptly@127.0.0.1:1/promptly", warn: () => undefined });
+  try {
+    const caught = (work: Promise<unknown>) => work.then(() => { throw new Error("not raised"); }, (error: unknown) => error);
+    const model = await caught(unreachable.team.findFirst());
+    const raw = await caught(unreachable.$queryRaw`SELECT 1`);
+    expect(model).toMatchObject({ code: "P1001" });
+    expect(raw).toMatchObject({ code: "P2010", meta: { driverAdapterError: { cause: { kind: "DatabaseNotReachable" } } } });
+    expect([isPassingFailure(model), isPassingFailure(raw)]).toEqual([true, true]);
+  } finally {
+    await unreachable.$disconnect().catch(() => undefined);
+  }
+  // The others as Prisma builds them (the driver adapter's kinds map to P1008 and P1017; P1002 and P2024 are the query engine's words).
+  const known = (code: string, message: string) => new Prisma.PrismaClientKnownRequestError(message, { code, clientVersion: Prisma.prismaVersion.client });
+  for (const [code, message] of [
+    ["P1002", "The database server was reached but timed out."],
+    ["P1008", "Operation has timed out"],
+    ["P1017", "Server has closed the connection."],
+    ["P2024", "Timed out fetching a new connection from the connection pool."],
+    ["P2034", "Transaction failed due to a write conflict or a deadlock. Please retry your transaction"],
+    ["P2037", "Too many database connections opened"],
+  ]) expect({ code, passing: isPassingFailure(known(code!, message!)) }).toEqual({ code, passing: true });
+  // What is sent or our own code stays a lasting failure: a unique violation, a value out of range, PL/pgSQL's raise (P0001, not Prisma's).
+  for (const code of ["P2002", "P2020", "P0001"]) expect({ code, passing: isPassingFailure(known(code, "refused")) }).toEqual({ code, passing: false });
 });
 
 it("tells a failure it cannot record on the request and keeps the request pending as it was", async () => {

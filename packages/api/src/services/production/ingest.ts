@@ -1008,13 +1008,17 @@ function countSettled(row: SettledRow, result: "failed" | "set_aside" | null) {
  * errors, P2010 and the like, wrap them in a message of its own that starts with a blank line), else the error's.
  */
 function databaseErrorOf(error: unknown): { code: unknown; message: string } {
-  const cause = (error as { meta?: { driverAdapterError?: { cause?: { originalCode?: unknown; originalMessage?: unknown; code?: unknown; message?: unknown } } } } | null)
-    ?.meta?.driverAdapterError?.cause;
+  const cause = adapterCauseOf(error);
   const code = cause?.originalCode ?? cause?.code;
   const message = cause?.originalMessage ?? cause?.message;
   if (typeof code === "string" && typeof message === "string") return { code, message };
   return { code: (error as { code?: unknown } | null)?.code, message: error instanceof Error ? error.message : String(error) };
 }
+
+/** What Prisma's driver adapter said of a failure beneath Prisma's error, if it did. */
+const adapterCauseOf = (error: unknown) =>
+  (error as { meta?: { driverAdapterError?: { cause?: { kind?: unknown; originalCode?: unknown; originalMessage?: unknown; code?: unknown; message?: unknown } } } } | null)
+    ?.meta?.driverAdapterError?.cause;
 
 /**
  * What ingest_pending.last_error keeps of a failure, for an operator and without what was sent: the
@@ -1036,16 +1040,28 @@ export function errorForOperator(error: unknown): string {
  * A failure that may pass by itself. PostgreSQL's, by its class alone (read beneath Prisma's wrapping): the
  * connection (08), a conflict with another transaction (40), code ahead of its migration or a grant missing
  * (42), the server short of a resource (53), an object in use (55), a statement cancelled or timed out or the
- * server stopping (57), a system error (58). The network's, by its code. Otherwise by the connection pool's
- * words for a lost connection.
+ * server stopping (57), a system error (58). Prisma's that hold no database code (the database not reached, a
+ * timeout, a closed connection, the pool empty), by its code or its driver adapter's kind. The network's, by
+ * its code. Otherwise by the connection pool's words for a lost connection.
  */
 export function isPassingFailure(error: unknown): boolean {
+  const kind = adapterCauseOf(error)?.kind;
+  if (typeof kind === "string" && PASSING_ADAPTER_KINDS.has(kind)) return true;
   const { code } = databaseErrorOf(error);
+  if (typeof code === "string" && PASSING_PRISMA_CODES.has(code)) return true;
   if (typeof code === "string" && /^[0-9A-Z]{5}$/.test(code)) return /^(08|40|42|53|55|57|58)/.test(code);
   if (typeof code === "string") return PASSING_NETWORK_CODES.has(code);
   const message = error instanceof Error ? error.message : "";
   return /Connection terminated|Client has encountered a connection error|Cannot use a pool after calling end|timeout exceeded when trying to connect|socket hang up/i.test(message);
 }
+/**
+ * Prisma's own codes of failures that pass, which hold no database code: the database not reached (P1001),
+ * timed out (P1002, P1008), the connection closed by the server (P1017), no connection free in the pool in
+ * time (P2024), a write conflict or deadlock (P2034), too many connections (P2037).
+ */
+const PASSING_PRISMA_CODES = new Set(["P1001", "P1002", "P1008", "P1017", "P2024", "P2034", "P2037"]);
+/** The driver adapter's kinds of the same failures, which a raw query's P2010 wraps as they are (no database code). */
+const PASSING_ADAPTER_KINDS = new Set(["DatabaseNotReachable", "SocketTimeout", "ConnectionClosed", "TransactionWriteConflict", "TooManyConnections"]);
 const PASSING_NETWORK_CODES = new Set(["ECONNREFUSED", "ECONNRESET", "ECONNABORTED", "ETIMEDOUT", "EPIPE", "ENOTFOUND", "EAI_AGAIN", "EHOSTUNREACH", "ENETUNREACH", "ENOTCONN"]);
 
 /**
