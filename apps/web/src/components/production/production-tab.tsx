@@ -87,7 +87,7 @@ export function ProductionTab({ prompt }: { prompt: PromptDetail }) {
         </>
       )}
       <OnlineEvaluationCard promptId={prompt.id} mayEdit={prompt.can["label.protected"] && prompt.archivedAt === null} />
-      <GenerationDialog promptId={prompt.id} generationId={search.generation} onClose={() => setSearch({ generation: undefined })} />
+      <GenerationDialog promptId={prompt.id} archived={prompt.archivedAt !== null} generationId={search.generation} onClose={() => setSearch({ generation: undefined })} />
     </div>
   );
 }
