@@ -37,6 +37,7 @@ describe("team levels in the permission table", () => {
       "prompt.read": viewer,
       "prompt.rate": viewer,
       "analytics.read": viewer,
+      "production.text.read": viewer,
     };
     for (const [action, allowed] of Object.entries(expected)) expect([action, can(access, action as Action)]).toEqual([action, allowed]);
   });

@@ -93,6 +93,9 @@ export const PERMISSIONS = {
   // A team's webhooks: where its events are sent, and the secret they are signed with.
   "webhook.manage": ADMIN_LEVEL,
   "analytics.read": VIEWER_LEVEL,
+  // A production generation's input and output (the words of the team's own users): its team's members and
+  // organization admins, not every reader of an organization prompt (they see the generation without it).
+  "production.text.read": VIEWER_LEVEL,
   // The organization's audit log: its admins and super users.
   "audit.read": { organizationRoles: ["admin"] },
   // Pages of the main area (route table and sidebar): who may open each, and sees it in the sidebar.

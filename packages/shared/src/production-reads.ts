@@ -206,8 +206,11 @@ export type GenerationItem = z.infer<typeof generationItem>;
 export const generationPage = z.object({ items: z.array(generationItem), nextCursor: z.string().nullable() });
 export type GenerationPage = z.infer<typeof generationPage>;
 
-/** One generation with its text, when its team keeps it (else both null). */
-const generationDetail = generationItem.extend({ input: z.string().nullable(), output: z.string().nullable(), textKept: z.boolean() });
+/**
+ * One generation with its text, when its team keeps it (else both null) and the caller may read it
+ * (`textReadable`: the team's members and organization admins; else both null too).
+ */
+const generationDetail = generationItem.extend({ input: z.string().nullable(), output: z.string().nullable(), textKept: z.boolean(), textReadable: z.boolean() });
 export type GenerationDetail = z.infer<typeof generationDetail>;
 
 /** One generation as the app shows it to a person: with their own thumbs on it (up or down, and its comment), if they gave one. */

@@ -1,6 +1,6 @@
 // One generation, opened from the Production tab (production.generation): its version, model and
 // figures, its trace and observation ids (to find it in the application's own traces), its error, its
-// input and output when the team keeps them, its scores, and the person's own thumbs up or down to give, change or remove.
+// input and output when the team keeps them (to its members and organization admins), its scores, and a thumbs up or down to give it.
 import type { ReactNode } from "react";
 import { versionLabel } from "@promptly/shared";
 import type { RouterOutputs } from "@promptly/api";
@@ -17,15 +17,15 @@ import { ScoreButtons } from "./score-buttons.tsx";
 
 type Generation = RouterOutputs["production"]["generation"];
 
-export function GenerationDialog({ promptId, archived, generationId, onClose }: { promptId: string; archived: boolean; generationId: string | undefined; onClose(): void }) {
+export function GenerationDialog({ promptId, generationId, onClose }: { promptId: string; generationId: string | undefined; onClose(): void }) {
   return (
     <Dialog open={generationId !== undefined} onOpenChange={(open) => !open && onClose()}>
-      <DialogContent className="max-h-[90vh] overflow-y-auto sm:max-w-3xl">{generationId && <GenerationDetail promptId={promptId} archived={archived} id={generationId} />}</DialogContent>
+      <DialogContent className="max-h-[90vh] overflow-y-auto sm:max-w-3xl">{generationId && <GenerationDetail promptId={promptId} id={generationId} />}</DialogContent>
     </Dialog>
   );
 }
 
-function GenerationDetail({ promptId, archived, id }: { promptId: string; archived: boolean; id: string }) {
+function GenerationDetail({ promptId, id }: { promptId: string; id: string }) {
   const generation = trpc.production.generation.useQuery({ promptId, id });
   if (generation.isPending || generation.isError) {
     return (
@@ -40,7 +40,7 @@ function GenerationDetail({ promptId, archived, id }: { promptId: string; archiv
       </>
     );
   }
-  return <GenerationBody promptId={promptId} archived={archived} generation={generation.data} />;
+  return <GenerationBody promptId={promptId} generation={generation.data} />;
 }
 
 function Section({ title, children }: { title: string; children: ReactNode }) {
@@ -68,7 +68,7 @@ function IdLine({ label, value }: { label: string; value: string | null }) {
   );
 }
 
-function GenerationBody({ promptId, archived, generation }: { promptId: string; archived: boolean; generation: Generation }) {
+function GenerationBody({ promptId, generation }: { promptId: string; generation: Generation }) {
   const startedAt = new Date(generation.startedAt);
   const facts: [string, string][] = [
     ["Model", generation.model ?? "–"],
@@ -110,13 +110,15 @@ function GenerationBody({ promptId, archived, generation }: { promptId: string; 
           <AlertDescription className="break-words">{generation.error}</AlertDescription>
         </Alert>
       )}
-      {generation.textKept ? (
+      {!generation.textKept ? (
+        <p className="text-sm text-muted-foreground">This team does not keep generations' input and output; a team admin can turn that on in the team's settings.</p>
+      ) : !generation.textReadable ? (
+        <p className="text-sm text-muted-foreground">Only members of this prompt's team and organization admins see its generations' input and output.</p>
+      ) : (
         <>
           <Section title="Input">{plain(generation.input)}</Section>
           <Section title="Output">{plain(generation.output)}</Section>
         </>
-      ) : (
-        <p className="text-sm text-muted-foreground">This team does not keep generations' input and output; a team admin can turn that on in the team's settings.</p>
       )}
       <Section title="Scores">
         {generation.scores.length === 0 ? (
@@ -131,7 +133,7 @@ function GenerationBody({ promptId, archived, generation }: { promptId: string; 
             ))}
           </ul>
         )}
-        <ScoreButtons promptId={promptId} generationId={generation.id} own={generation.ownThumbs} archived={archived} />
+        <ScoreButtons promptId={promptId} generationId={generation.id} />
       </Section>
     </>
   );

@@ -320,6 +320,22 @@ describe("production.generations and production.generation", () => {
     expect((await failure(world.callers.outsider.production.generation({ promptId: prompt.id, id: ids[4]! }))).code).toBe("NOT_FOUND");
   });
 
+  it("shows the text only to the team's members and organization admins: another reader of an organization prompt sees the generation without it", async () => {
+    const { orgMember, orgAdmin, superUser, viewer, editor, otherOrgMember } = world.callers;
+    // Kept by the team (the test before), on a prompt the whole organization reads.
+    await h.services.db.$executeRaw`UPDATE prompts SET visibility = 'organization' WHERE id = ${prompt.id}::uuid`;
+    try {
+      for (const caller of [viewer, editor, orgAdmin, superUser]) {
+        expect(await caller.production.generation({ promptId: prompt.id, id: ids[4]! })).toMatchObject({ textKept: true, textReadable: true, input: "question 4", output: "answer 4" });
+      }
+      const member = await orgMember.production.generation({ promptId: prompt.id, id: ids[4]! });
+      expect(member).toMatchObject({ id: ids[4], textKept: true, textReadable: false, input: null, output: null, latencyMs: 104, scores: [expect.objectContaining({ name: "thumbs" })] });
+      expect((await failure(otherOrgMember.production.generation({ promptId: prompt.id, id: ids[4]! }))).code).toBe("NOT_FOUND");
+    } finally {
+      await h.services.db.$executeRaw`UPDATE prompts SET visibility = 'team' WHERE id = ${prompt.id}::uuid`;
+    }
+  });
+
   it("deletes the text kept so far once the team stops keeping it: never shown again, even kept again; housekeeping clears it, later text stays", async () => {
     const { admin, viewer } = world.callers;
     const storedText = async (id: string) =>

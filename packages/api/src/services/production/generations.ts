@@ -114,14 +114,18 @@ export async function listGenerations(db: DbOrTx, promptId: string, query: Gener
   };
 }
 
-/** One generation of the prompt with its scores, and its input and output while its team keeps them. */
-export async function getGeneration(db: DbOrTx, promptId: string, id: string): Promise<GenerationDetail> {
+/**
+ * One generation of the prompt with its scores, and its input and output while its team keeps them, to a
+ * caller who may read them (`textReadable`: production.text.read in the prompt's team).
+ */
+export async function getGeneration(db: DbOrTx, promptId: string, id: string, textReadable: boolean): Promise<GenerationDetail> {
+  const readable = textReadable ? generationTextReadable : Prisma.sql`false`;
   const [row] = await db.$queryRaw<(GenerationRow & { input: string | null; output: string | null; textKept: boolean })[]>`
-    SELECT ${generationColumns}, CASE WHEN ${generationTextReadable} THEN g.input END AS input, CASE WHEN ${generationTextReadable} THEN g.output END AS output,
+    SELECT ${generationColumns}, CASE WHEN ${readable} THEN g.input END AS input, CASE WHEN ${readable} THEN g.output END AS output,
            t.keep_generation_text AS "textKept"
     FROM generations g JOIN teams t ON t.id = g.team_id
     WHERE g.id = ${id}::uuid AND g.prompt_id = ${promptId}::uuid`;
   if (!row) return fail("NOT_FOUND", PRODUCTION_MSG.generationNotFound);
   const scores = await scoresOf(db, [row.id]);
-  return { ...itemOf(row, scores.get(row.id) ?? []), input: row.input, output: row.output, textKept: row.textKept };
+  return { ...itemOf(row, scores.get(row.id) ?? []), input: row.input, output: row.output, textKept: row.textKept, textReadable };
 }
