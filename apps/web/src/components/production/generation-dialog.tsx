@@ -1,6 +1,6 @@
 // One generation, opened from the Production tab (production.generation): its version, model and
 // figures, its trace and observation ids (to find it in the application's own traces), its error, its
-// input and output when the team keeps them (to its members and organization admins), its scores, and a thumbs up or down to give it.
+// input and output when the team keeps them (to its members and organization admins), its scores, and the person's own thumbs up or down to give, change or remove.
 import type { ReactNode } from "react";
 import { versionLabel } from "@promptly/shared";
 import type { RouterOutputs } from "@promptly/api";
@@ -17,15 +17,15 @@ import { ScoreButtons } from "./score-buttons.tsx";
 
 type Generation = RouterOutputs["production"]["generation"];
 
-export function GenerationDialog({ promptId, generationId, onClose }: { promptId: string; generationId: string | undefined; onClose(): void }) {
+export function GenerationDialog({ promptId, archived, generationId, onClose }: { promptId: string; archived: boolean; generationId: string | undefined; onClose(): void }) {
   return (
     <Dialog open={generationId !== undefined} onOpenChange={(open) => !open && onClose()}>
-      <DialogContent className="max-h-[90vh] overflow-y-auto sm:max-w-3xl">{generationId && <GenerationDetail promptId={promptId} id={generationId} />}</DialogContent>
+      <DialogContent className="max-h-[90vh] overflow-y-auto sm:max-w-3xl">{generationId && <GenerationDetail promptId={promptId} archived={archived} id={generationId} />}</DialogContent>
     </Dialog>
   );
 }
 
-function GenerationDetail({ promptId, id }: { promptId: string; id: string }) {
+function GenerationDetail({ promptId, archived, id }: { promptId: string; archived: boolean; id: string }) {
   const generation = trpc.production.generation.useQuery({ promptId, id });
   if (generation.isPending || generation.isError) {
     return (
@@ -40,7 +40,7 @@ function GenerationDetail({ promptId, id }: { promptId: string; id: string }) {
       </>
     );
   }
-  return <GenerationBody promptId={promptId} generation={generation.data} />;
+  return <GenerationBody promptId={promptId} archived={archived} generation={generation.data} />;
 }
 
 function Section({ title, children }: { title: string; children: ReactNode }) {
@@ -68,7 +68,7 @@ function IdLine({ label, value }: { label: string; value: string | null }) {
   );
 }
 
-function GenerationBody({ promptId, generation }: { promptId: string; generation: Generation }) {
+function GenerationBody({ promptId, archived, generation }: { promptId: string; archived: boolean; generation: Generation }) {
   const startedAt = new Date(generation.startedAt);
   const facts: [string, string][] = [
     ["Model", generation.model ?? "–"],
@@ -133,7 +133,7 @@ function GenerationBody({ promptId, generation }: { promptId: string; generation
             ))}
           </ul>
         )}
-        <ScoreButtons promptId={promptId} generationId={generation.id} />
+        <ScoreButtons promptId={promptId} generationId={generation.id} own={generation.ownThumbs} archived={archived} />
       </Section>
     </>
   );
