@@ -20,6 +20,7 @@ import { promptVisibility, type Caller, type KeyCaller } from "../access/visibil
 import { productionIngested } from "../platform/metrics.ts";
 import { modelPriceFor } from "../models/prices.ts";
 import { costAt } from "../runs/runs.ts";
+import { applyScoreRollups, scoreContribution, type LinkedScore } from "./score-rollups.ts";
 
 /** What one event says of a generation; fields left out are kept from what is stored (or empty). */
 export interface GenerationPatch {
@@ -318,61 +319,6 @@ async function applyGenerationRollups(tx: RawTransaction, deltas: GenerationDelt
       latency_hist = production_hist_add(r.latency_hist, EXCLUDED.latency_hist), ttft_hist = production_hist_add(r.ttft_hist, EXCLUDED.ttft_hist),
       input_tokens = r.input_tokens + EXCLUDED.input_tokens, output_tokens = r.output_tokens + EXCLUDED.output_tokens, cost = r.cost + EXCLUDED.cost,
       cost_count = r.cost_count + EXCLUDED.cost_count, cost_sum_squares = r.cost_sum_squares + EXCLUDED.cost_sum_squares`);
-}
-
-interface LinkedScore {
-  prompt_id: string;
-  version: number;
-  environment: string;
-  created_at: Date;
-  name: string;
-  data_type: string;
-  value: number | null;
-  string_value: string | null;
-}
-
-function scoreContribution(score: LinkedScore, sign: 1 | -1) {
-  return {
-    prompt_id: score.prompt_id,
-    version: score.version,
-    environment: score.environment,
-    hour: hourOf(new Date(score.created_at)),
-    name: score.name,
-    data_type: score.data_type,
-    count: sign,
-    sum: sign * (score.value ?? 0),
-    sum_squares: sign * (score.value ?? 0) ** 2,
-    categories: score.string_value === null ? {} : ({ [score.string_value]: sign } as Record<string, number>),
-  };
-}
-type ScoreDelta = ReturnType<typeof scoreContribution>;
-
-async function applyScoreRollups(tx: RawTransaction, deltas: ScoreDelta[]) {
-  if (!deltas.length) return;
-  const byKey = new Map<string, ScoreDelta>();
-  for (const delta of deltas) {
-    const key = [delta.prompt_id, delta.version, delta.environment, delta.hour, delta.name].join("\u0000");
-    const sum = byKey.get(key);
-    if (!sum) {
-      byKey.set(key, { ...delta, categories: { ...delta.categories } });
-      continue;
-    }
-    sum.count += delta.count;
-    sum.sum += delta.sum;
-    sum.sum_squares += delta.sum_squares;
-    for (const [value, count] of Object.entries(delta.categories)) sum.categories[value] = (sum.categories[value] ?? 0) + count;
-  }
-  const rows = [...byKey.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, delta]) => delta);
-  await tx.query(Prisma.sql`
-    INSERT INTO score_rollups AS r (prompt_id, version, environment, hour, name, data_type, count, sum, sum_squares, categories)
-    SELECT prompt_id, version, environment, hour, name, data_type, count, sum, sum_squares, categories
-      FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS x(prompt_id uuid, version int, environment text, hour timestamptz, name text,
-        data_type text, count int, sum float8, sum_squares float8, categories jsonb)
-    ON CONFLICT (prompt_id, version, environment, hour, name) DO UPDATE SET
-      data_type = EXCLUDED.data_type, count = r.count + EXCLUDED.count, sum = r.sum + EXCLUDED.sum, sum_squares = r.sum_squares + EXCLUDED.sum_squares,
-      categories = (SELECT coalesce(jsonb_object_agg(k, n), '{}'::jsonb) FROM (
-        SELECT k, sum(v::numeric)::int AS n FROM (SELECT * FROM jsonb_each_text(r.categories) UNION ALL SELECT * FROM jsonb_each_text(EXCLUDED.categories)) e(k, v)
-         GROUP BY k) s)`);
 }
 
 /**
@@ -1157,7 +1103,7 @@ async function writeIn(tx: RawTransaction, db: Db, caller: Caller, teamId: strin
   // The key's team was deleted after the key was read: the sender hears 404, never a 500.
   if (!team) throw new DomainError("NOT_FOUND", INGEST_MSG.teamNotFound);
   const generationDeltas = new GenerationDeltas();
-  const scoreDeltas: ScoreDelta[] = [];
+  const scoreDeltas: ReturnType<typeof scoreContribution>[] = [];
   let written: StoredGeneration[] = [];
 
   // One writer per generation at a time, taken in one order (no deadlock between two requests). A score
