@@ -3,11 +3,10 @@
 // Map lookup: within the TTL nothing is sent; after it the cached prompt is answered at once and one
 // background refresh per key asks again with If-None-Match. Only a miss waits for the network.
 import {
-  RUNTIME_DEFAULT_LABEL, RUNTIME_MSG, compile, effectiveContract, extractPlaceholders, runtimeError, runtimePrompt, runtimeRunResult, type CompileResult,
+  Lru, RUNTIME_DEFAULT_LABEL, RUNTIME_MSG, compile, effectiveContract, extractPlaceholders, runtimeError, runtimePrompt, runtimeRunResult, type CompileResult,
   type PlaceholderValues, type PromptMessage,
   type PromptVersionBody, type RuntimePrompt, type RuntimeRunResult,
 } from "@promptly/shared";
-import { BoundedCache } from "./bounded-cache.ts";
 import { PromptCompileError, PromptlyApiError } from "./errors.ts";
 
 export interface PromptClientOptions {
@@ -181,7 +180,8 @@ export function createPromptClient(options: PromptClientOptions): PromptClient {
   /** A prompt's address: each part of its name (a folder path) encoded on its own. */
   const promptUrl = (name: string) => `${base}${name.split("/").map(encodeURIComponent).join("/")}`;
   const ttlMs = cacheTtlSeconds * 1000;
-  const cache = new BoundedCache<Entry>(cacheMaxEntries);
+  if (!Number.isInteger(cacheMaxEntries) || cacheMaxEntries < 1) throw new RangeError(`cacheMaxEntries must be a whole number of at least 1, not ${cacheMaxEntries}`);
+  const cache = new Lru<Entry>(cacheMaxEntries);
   /** The one request per key under way (a miss or a refresh): concurrent gets share it. */
   const inFlight = new Map<string, Promise<Entry>>();
 

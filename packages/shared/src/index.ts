@@ -33,3 +33,4 @@ export * from "./production-ranges.ts";
 export * from "./production-reads.ts";
 export * from "./production.ts";
 export * from "./word-diff.ts";
+export * from "./lru.ts";

@@ -5,7 +5,7 @@
 // listening: a lost connection clears them, and sessions come from the database until LISTEN is back.
 // Within this process a mutation needs no notification: while one runs nothing new is kept, and when
 // it ends every entry goes, so the process that ended a session refuses it on the very next request.
-import { Lru } from "../services/platform/lru.ts";
+import { Lru } from "@promptly/shared";
 import type { SessionRow } from "./lucia.ts";
 
 /** Sessions kept; those not read lately go first (Lru). */

@@ -9,7 +9,7 @@ import { API_KEY_MSG, API_KEY_PREFIX, API_KEY_PUBLIC_PREFIX, API_KEY_SCOPES, LAN
 import type { RateLimits } from "../platform/rate-limits.ts";
 import { fail, type DomainErrorCode } from "../../errors.ts";
 import { auditAs, type AuditContext } from "../insight/audit.ts";
-import { Lru } from "../platform/lru.ts";
+import { Lru } from "@promptly/shared";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 /** lastUsedAt moves at most once a minute per key: a busy key costs one write a minute, not one a request. */

@@ -9,7 +9,7 @@ import type { Db } from "@promptly/db";
 import { listen, type Listener } from "@promptly/db/listen";
 import type { IncludeRef, PromptFacts, RuntimePrompt } from "@promptly/shared";
 import type { ApiKeyCache, CachedApiKey } from "../identity/api-keys.ts";
-import { Lru } from "../platform/lru.ts";
+import { Lru } from "@promptly/shared";
 import { runtimeCacheLookups } from "../platform/metrics.ts";
 import { isSessionPayload, type SessionCache } from "../../auth/session-cache.ts";
 

@@ -1,6 +1,6 @@
 /**
  * A bounded map that drops entries not read lately (the runtime cache's prompts and keys, the
- * session cache). A read only marks its entry; when an entry past the bound comes in, the oldest
+ * session cache, the prompt client's cache). A read only marks its entry; when an entry past the bound comes in, the oldest
  * unmarked one goes, and each marked one met on the way is unmarked and moved to the back: a second
  * chance, the CLOCK approximation of least recently used.
  *
