@@ -374,6 +374,20 @@ describe("what is sent in, at the edges", () => {
     expect(stored).toMatchObject({ input, output: "a\uFFFDb", model: "tab\tmodel" });
   });
 
+  it("keeps none of a generation's stored text once the team keeps none: its next update drops it, before housekeeping clears it", async () => {
+    const span = (attributes: Record<string, unknown>) => otlpJson([{ spanId: "4000000000000003", attributes: { "promptly.prompt.name": "support/reply", "promptly.prompt.version": 1, ...attributes } }]);
+    await post("/otel/v1/traces", keys.ingest, span({ "langfuse.observation.input": "kept in", "langfuse.observation.output": "kept out" }));
+    expect(await generationsOf("4000000000000003")).toMatchObject([{ input: "kept in", output: "kept out" }]);
+    // Turned off in the database alone (the setting's own clearing not run): the merge reads the team's setting as it writes.
+    await db().$executeRaw`UPDATE teams SET keep_generation_text = false WHERE id = ${teamId}::uuid`;
+    try {
+      await post("/otel/v1/traces", keys.ingest, span({ "gen_ai.request.model": "later-model" }));
+      expect(await generationsOf("4000000000000003")).toMatchObject([{ model: "later-model", input: null, output: null }]);
+    } finally {
+      await db().$executeRaw`UPDATE teams SET keep_generation_text = true WHERE id = ${teamId}::uuid`;
+    }
+  });
+
   it("refuses a key without the ingest scope, on every way in, and writes nothing", async () => {
     const before = await counts();
     for (const [path, body] of [["/otel/v1/traces", otlpJson([{ attributes: { "promptly.prompt.name": "support/reply" } }])], ["/ingestion", { batch: [] }], ["/scores", { name: "x", value: 1 }]] as const) {

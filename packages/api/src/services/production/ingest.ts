@@ -203,6 +203,11 @@ function merge(stored: StoredGeneration | undefined, patches: GenerationPatch[],
     inputTokens: null, outputTokens: null, cost: null, status: "ok", errorMessage: null, userRef: null, sessionRef: null, input: null, output: null,
     startSaid: false,
   };
+  // A team that keeps no text keeps none of what was stored before either (turned off since: being cleared).
+  if (!keepText) {
+    row.input = null;
+    row.output = null;
+  }
   for (const patch of patches) {
     // A prompt named again (or first) replaces the link: it is resolved again below.
     if (patch.promptName !== undefined) {
