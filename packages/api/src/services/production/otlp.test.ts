@@ -146,19 +146,23 @@ describe("what one request may decode", () => {
     expect(parseOtlpJson(Buffer.from(JSON.stringify({ resourceSpans: [], note: "{},".repeat(500_000) })))).toMatchObject({ resourceSpans: [] });
   });
 
-  it("reads the first 128 attributes of a span (as the OpenTelemetry SDKs keep them), only those it reads, and the first 1,024 values of a list", () => {
-    const noise = Array.from({ length: 127 }, (_, index) => attribute(`http.header.${index}`, string("x")));
+  it("reads the attributes it knows wherever they stand among others (128 of them at most), only those, and the first 1,024 values of a list", () => {
+    const noise = Array.from({ length: 300 }, (_, index) => attribute(`gen_ai.prompt.${index}.content`, string("x")));
     const named = (before: number) => request([...baseSpan, ...noise.slice(0, before), attribute("promptly.prompt.name", string("p"))]);
     const received = new Date();
     expect(generationsFromOtlp(decodeOtlpProtobuf(named(127), SPAN_ATTRIBUTES_READ), received)).toMatchObject({ generations: [{ promptName: "p" }], dropped: 0 });
-    expect(generationsFromOtlp(decodeOtlpProtobuf(request([...baseSpan, ...noise, attribute("x", string("y")), attribute("promptly.prompt.name", string("p"))]), SPAN_ATTRIBUTES_READ), received)).toEqual({ generations: [], dropped: 1 });
+    // A span sent with a higher attribute limit (a long chat's flattened messages): its prompt is still read.
+    expect(generationsFromOtlp(decodeOtlpProtobuf(named(300), SPAN_ATTRIBUTES_READ), received)).toMatchObject({ generations: [{ promptName: "p" }], dropped: 0 });
+    // At most 128 attributes kept, of those read.
+    const repeated = request([...baseSpan, ...Array.from({ length: 128 }, () => attribute("user.id", string("u"))), attribute("promptly.prompt.name", string("p"))]);
+    expect(generationsFromOtlp(decodeOtlpProtobuf(repeated, SPAN_ATTRIBUTES_READ), received)).toEqual({ generations: [], dropped: 1 });
     // Only the attributes read are decoded (the 127 others are not kept).
     expect(decodeOtlpProtobuf(named(127), SPAN_ATTRIBUTES_READ).resourceSpans![0]!.scopeSpans![0]!.spans![0]!.attributes).toEqual([{ key: "promptly.prompt.name", value: { stringValue: "p" } }]);
-    // The same in JSON: the 129th attribute is not read.
-    const json = (count: number) => ({ resourceSpans: [{ scopeSpans: [{ spans: [{ traceId: "0af7651916cd43dd8448eb211c80319c", spanId: "b7ad6b7169203331", startTimeUnixNano: String(start),
-      attributes: [...Array.from({ length: count }, (_, index) => ({ key: `k${index}`, value: { stringValue: "x" } })), { key: "promptly.prompt.name", value: { stringValue: "p" } }] }] }] }] });
-    expect(generationsFromOtlp(json(127), received).generations).toHaveLength(1);
-    expect(generationsFromOtlp(json(128), received)).toEqual({ generations: [], dropped: 1 });
+    // The same in JSON: a known attribute after 300 others is read; after 128 known ones it is not.
+    const json = (keys: string[]) => ({ resourceSpans: [{ scopeSpans: [{ spans: [{ traceId: "0af7651916cd43dd8448eb211c80319c", spanId: "b7ad6b7169203331", startTimeUnixNano: String(start),
+      attributes: [...keys.map((key) => ({ key, value: { stringValue: "x" } })), { key: "promptly.prompt.name", value: { stringValue: "p" } }] }] }] }] });
+    expect(generationsFromOtlp(json(Array.from({ length: 300 }, (_, index) => `k${index}`)), received).generations).toHaveLength(1);
+    expect(generationsFromOtlp(json(Array.from({ length: 128 }, () => "user.id")), received)).toEqual({ generations: [], dropped: 1 });
     const list = bytesField(5, Buffer.concat(Array.from({ length: 2_000 }, (_, index) => bytesField(1, varintField(3, BigInt(index))))));
     const input = decodeOtlpProtobuf(request([...baseSpan, attribute("langfuse.observation.input", list)]), SPAN_ATTRIBUTES_READ).resourceSpans![0]!.scopeSpans![0]!.spans![0]!.attributes![0]!;
     expect(plainValue(input.value)).toEqual(Array.from({ length: 1_024 }, (_, index) => index));

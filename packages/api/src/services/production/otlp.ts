@@ -165,7 +165,11 @@ function message(buf: Uint8Array, fields: Fields) {
  * (five short attributes each) counts about 180,000 in protobuf and 285,000 in JSON.
  */
 export const OTLP_MAX_NODES = 1_000_000;
-/** Attributes read of a span or a resource: the first 128 (the OpenTelemetry SDKs' default attributeCountLimit); the rest dropped, as the SDKs drop them. */
+/**
+ * Attributes kept of a span or a resource: the first 128 of those read (the OpenTelemetry SDKs' default
+ * attributeCountLimit), the others (never kept) not counted: a span sent with a higher limit, such as a
+ * long chat's flattened gen_ai.prompt.N.* attributes, still has the ones read wherever they stand.
+ */
 export const MAX_ATTRIBUTES = 128;
 /** Values read of an array or a key-value list: the first 1,024, the rest dropped. */
 const MAX_VALUES = 1_024;
@@ -181,15 +185,17 @@ function counted(decoding: Decoding, nodes = 1) {
   if ((decoding.left -= nodes) < 0) throw tooMany();
 }
 
-/** A span's or resource's attributes field: each counted, the first MAX_ATTRIBUTES read, of those only the keys kept (the others' values never decoded). */
+/** A span's or resource's attributes field: each counted, only the keys kept read (the others' values never decoded), MAX_ATTRIBUTES of them at most. */
 function attributesInto(list: KeyValue[], decoding: Decoding) {
-  let seen = 0;
+  let kept = 0;
   return (reader: Reader) => {
     counted(decoding);
     const bytes = reader.bytes();
-    if (seen++ >= MAX_ATTRIBUTES) return;
+    if (kept >= MAX_ATTRIBUTES) return;
     const kv = keyValue(bytes, decoding, 0, decoding.keys);
-    if (kv) list.push(kv);
+    if (!kv) return;
+    kept += 1;
+    list.push(kv);
   };
 }
 

@@ -138,11 +138,15 @@ export function generationsFromOtlp(request: OtlpRequest, receivedAt: Date): { g
   return { generations, dropped };
 }
 
-/** The attributes read, of the first MAX_ATTRIBUTES sent (the rest dropped, as the OpenTelemetry SDKs drop them). */
+/** The attributes read, wherever they stand among the others, MAX_ATTRIBUTES of them at most (as the protobuf reader keeps them). */
 function attributeMap(attributes: KeyValue[] | undefined): Map<SpanAttribute, unknown> {
   const map = new Map<SpanAttribute, unknown>();
-  for (const attribute of (attributes ?? []).slice(0, MAX_ATTRIBUTES)) {
-    if (attribute && SPAN_ATTRIBUTES_READ.has(attribute.key)) map.set(attribute.key as SpanAttribute, plainValue(attribute.value));
+  let kept = 0;
+  for (const attribute of attributes ?? []) {
+    if (kept >= MAX_ATTRIBUTES) break;
+    if (!attribute || !SPAN_ATTRIBUTES_READ.has(attribute.key)) continue;
+    kept += 1;
+    map.set(attribute.key as SpanAttribute, plainValue(attribute.value));
   }
   return map;
 }
