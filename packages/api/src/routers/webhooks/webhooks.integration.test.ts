@@ -183,9 +183,10 @@ describe("delivery time", () => {
       // Saved while public; its name resolves to loopback now (as a rebinding DNS answer would).
       await db().webhookSubscription.update({ where: { id }, data: { url: `http://localhost:${(receiver.address() as AddressInfo).port}/hook` } });
       await world.callers.admin.prompts.create({ teamId: team.id, name: "rebound", title: "Rebound", visibility: "team", type: "text", template: "Hi" });
-      const deadline = Date.now() + 10_000;
+      const deadline = Date.now() + 30_000;
       let delivery = await db().webhookDelivery.findFirstOrThrow({ where: { subscriptionId: id } });
-      while (delivery.attempts === 0 || delivery.lastAttemptAt === null || delivery.lastError === null) {
+      // An attempt that ran out of the harness's 2 s on a loaded machine (the lookup queued) is retried 200 ms later: the next one says.
+      while (delivery.attempts === 0 || delivery.lastAttemptAt === null || delivery.lastError === null || delivery.lastError.startsWith("No answer within")) {
         if (Date.now() > deadline) throw new Error("no attempt was made");
         await new Promise((resolve) => setTimeout(resolve, 25));
         delivery = await db().webhookDelivery.findFirstOrThrow({ where: { subscriptionId: id } });
