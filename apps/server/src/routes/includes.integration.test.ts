@@ -12,6 +12,7 @@ import { createPromptClient } from "@promptly/client";
 import { INCLUDE_MSG, RUNTIME_MSG } from "@promptly/shared";
 import { createApp } from "../app.ts";
 import { listenForTests, type TestServer } from "../../test/test-server.ts";
+import { within } from "../../test/within.ts";
 
 let h: Harness;
 let app: AppProcess;
@@ -49,15 +50,6 @@ const tool = async (name: string, args: Record<string, unknown>) => {
   expect(result.isError ?? false, text).toBe(false);
   return JSON.parse(text) as Record<string, any>;
 };
-
-/** Resolves once `check` holds, trying every 20 ms; fails after `withinMs`. */
-async function within(withinMs: number, check: () => Promise<boolean>) {
-  const start = Date.now();
-  while (!(await check())) {
-    if (Date.now() - start > withinMs) throw new Error(`not within ${withinMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
 
 beforeAll(async () => {
   h = await createHarness();

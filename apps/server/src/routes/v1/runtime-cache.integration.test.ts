@@ -10,6 +10,7 @@ import { appProcess, createAccount, createHarness, createOrganization, createTea
 import { startFakeProvider } from "@promptly/api/testing/fake-provider";
 import { createApp } from "../../app.ts";
 import { listenForTests, type TestServer } from "../../../test/test-server.ts";
+import { within } from "../../../test/within.ts";
 
 let h: Harness;
 let a: AppProcess;
@@ -21,16 +22,6 @@ let promptId: string;
 let writeKey: string;
 let readKey: string;
 let readKeyId: string;
-
-/** Resolves once `check` holds, trying every 50 ms; fails after `withinMs`. Returns how long it took. */
-async function within(withinMs: number, check: () => Promise<boolean>): Promise<number> {
-  const start = Date.now();
-  for (;;) {
-    if (await check()) return Date.now() - start;
-    if (Date.now() - start > withinMs) throw new Error(`not within ${withinMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
 
 const listening = (process: AppProcess) => within(5_000, async () => process.services.runtime.serving);
 

@@ -8,6 +8,7 @@ import { appProcess, createAccount, createHarness, createOrganization, createTea
 import { createApp } from "../../app.ts";
 import { listenForTests, type TestServer } from "../../../test/test-server.ts";
 import { callTool, mcpClients, toolJson } from "../../../test/mcp-client.ts";
+import { within } from "../../../test/within.ts";
 
 let h: Harness;
 let app: AppProcess;
@@ -19,15 +20,6 @@ let admin: Api;
 const keys = {} as Record<"read" | "bound" | "deleter", string>;
 
 const tag = (name: string, selector: string) => `@@@langfusePrompt:name=${name}|${selector}@@@`;
-
-/** Resolves once `check` holds, asking every 20 ms; fails after `withinMs`. */
-async function within(withinMs: number, check: () => Promise<boolean>) {
-  const start = Date.now();
-  while (!(await check())) {
-    if (Date.now() - start > withinMs) throw new Error(`not within ${withinMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
 
 beforeAll(async () => {
   h = await createHarness();
