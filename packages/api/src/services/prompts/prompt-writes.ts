@@ -1,6 +1,6 @@
 // Creating, updating, renaming, archiving and deleting prompts, and whether a name is free in a team.
 import { isUniqueViolation, type Db, type DbOrTx, type DbTransaction } from "@promptly/db";
-import { LATEST_LABEL, PROMPT_MSG, PROTECTED_LABEL, RUNTIME_MSG, canOnPrompt, type CreatePromptInput, type PromptFacts } from "@promptly/shared";
+import { LATEST_LABEL, MSG, PROMPT_MSG, PROTECTED_LABEL, RUNTIME_MSG, canOnPrompt, type CreatePromptInput, type PromptFacts } from "@promptly/shared";
 import { fail } from "../../errors.ts";
 import { authorOf } from "../access/actor.ts";
 import { auditAs, type AuditContext } from "../insight/audit.ts";
@@ -154,11 +154,18 @@ export async function deletePrompt(db: Db, prompt: LoadedPrompt, context: AuditC
   await db.$transaction(async (tx) => {
     const [locked] = await tx.$queryRaw<{ archived: boolean }[]>`SELECT archived_at IS NOT NULL AS archived FROM prompts WHERE id = ${prompt.id}::uuid FOR UPDATE`;
     refuse(removalRefusal("delete", prompt, await productionRemoval(tx, prompt.id)));
-    if (!locked?.archived) fail("STATE_CONFLICT", PROMPT_MSG.notArchived, "NOT_ARCHIVED");
-    await auditPrompt(tx, context, prompt, "prompt.delete", {});
-    await deleteProductionOf(tx, prompt.id);
-    await tx.prompt.delete({ where: { id: prompt.id } });
+    // Deleted meanwhile (another tab, another admin): gone, not "not archived".
+    if (!locked) return fail("NOT_FOUND", MSG.notFound);
+    if (!locked.archived) fail("STATE_CONFLICT", PROMPT_MSG.notArchived, "NOT_ARCHIVED");
+    await deleteWholePrompt(tx, prompt, context, {});
   }, { timeout: PROMPT_DELETE_TIMEOUT_MS });
+}
+
+/** The prompt deleted for good, audited (prompt.delete with `detail`), its production data with it; the caller holds its row lock. */
+async function deleteWholePrompt(tx: DbTransaction, prompt: LoadedPrompt, context: AuditContext, detail: Parameters<typeof auditPrompt>[4]) {
+  await auditPrompt(tx, context, prompt, "prompt.delete", detail);
+  await deleteProductionOf(tx, prompt.id);
+  await tx.prompt.delete({ where: { id: prompt.id } });
 }
 
 /**
@@ -220,12 +227,7 @@ export async function deleteLivePrompt(db: Db, caller: Caller, prompt: LoadedPro
       refuse(removalRefusal("delete", prompt, production));
     }
     await refuseBrokenIncludes(tx, caller, { id: prompt.id, teamId: prompt.teamId, name }, { whole, versions, labels: gone.map((label) => label.name), latest: versions.includes(latest) });
-    if (whole) {
-      await auditPrompt(tx, context, prompt, "prompt.delete", { name, before: { versions, labels: gone } });
-      await deleteProductionOf(tx, prompt.id);
-      await tx.prompt.delete({ where: { id: prompt.id } });
-      return;
-    }
+    if (whole) return deleteWholePrompt(tx, prompt, context, { name, before: { versions, labels: gone } });
     await auditPrompt(tx, context, prompt, "prompt.version.delete", { name, before: { versions, labels: gone } });
     // Each label that goes is a move to nowhere in the label history, as a removal is.
     for (const label of gone) await auditPrompt(tx, context, prompt, "prompt.label.remove", { name, before: { label: label.name, version: label.version }, after: { label: label.name, version: null } });
