@@ -4,7 +4,7 @@
 // and its comment, where it was counted), and its author alone can remove it. The hourly rollups move
 // by the difference in the same transaction. An archived prompt refuses both, as every other change.
 import { Prisma, rawTransaction, type Db, type DbOrTx, type RawTransaction } from "@promptly/db";
-import { DEFAULT_ENVIRONMENT, INGEST_MSG, THUMBS_SCORE_NAME, type createScoreInput, type removeScoreInput } from "@promptly/shared";
+import { DEFAULT_ENVIRONMENT, INGEST_MSG, THUMBS_SCORE_NAME, scoreValueOf, type createScoreInput, type removeScoreInput } from "@promptly/shared";
 import type { z } from "zod";
 import { DomainError } from "../../errors.ts";
 import { promptVisibility, type Caller } from "../access/visibility.ts";
@@ -53,13 +53,14 @@ async function lockedTarget(tx: RawTransaction, caller: Caller, prompt: { id: st
 
 const STORED_COLUMNS = Prisma.sql`id::text, prompt_id::text, version, environment, created_at, name, data_type, value, string_value`;
 
+/** The caller's own thumbs on a generation or a run: what its partial unique index keys. */
+const ownThumbsWhere = (caller: Caller, target: { generationId?: string | null; runId?: string | null }) => Prisma.sql`
+  author_user_id = ${caller.userId}::uuid AND name = ${THUMBS_SCORE_NAME}
+  AND ${target.runId ? Prisma.sql`run_id = ${target.runId}::uuid` : Prisma.sql`generation_id = ${target.generationId}::uuid`}`;
+
 /** The caller's own thumbs on the target, row-locked. */
 async function ownThumbs(tx: RawTransaction, caller: Caller, target: TargetRow): Promise<StoredThumbs | undefined> {
-  const [row] = await tx.query<StoredThumbs>(Prisma.sql`
-    SELECT ${STORED_COLUMNS} FROM scores
-     WHERE author_user_id = ${caller.userId}::uuid AND name = ${THUMBS_SCORE_NAME}
-       AND ${target.runId ? Prisma.sql`run_id = ${target.runId}::uuid` : Prisma.sql`generation_id = ${target.generationId}::uuid`}
-     FOR UPDATE`);
+  const [row] = await tx.query<StoredThumbs>(Prisma.sql`SELECT ${STORED_COLUMNS} FROM scores WHERE ${ownThumbsWhere(caller, target)} FOR UPDATE`);
   return row;
 }
 
@@ -69,13 +70,12 @@ const contribution = (score: StoredThumbs, sign: 1 | -1) =>
 
 /** A person's thumbs up or down, with an optional comment: their first on the target, or replacing the one they gave. */
 export function giveThumbs(db: Db, caller: Caller, prompt: { id: string; teamId: string }, input: z.output<typeof createScoreInput>): Promise<{ id: string }> {
-  const value = input.up ? 1 : 0;
-  const stringValue = input.up ? "True" : "False";
+  const { value, stringValue } = scoreValueOf(input.up, "boolean") as { value: number; stringValue: string };
   const comment = input.comment ? storableText(input.comment) : null;
   return rawTransaction(db, async (tx) => {
     const target = await lockedTarget(tx, caller, prompt, input);
-    // Two first thumbs at once: the unique index lets one insert; the other finds it and replaces it.
-    for (;;) {
+    // Two first thumbs at once: the unique index lets one insert; the other finds it and replaces it (a second try, the last).
+    for (let tries = 0; tries < 2; tries++) {
       const stored = await ownThumbs(tx, caller, target);
       if (stored) {
         const [changed] = await tx.query<StoredThumbs>(Prisma.sql`
@@ -89,13 +89,15 @@ export function giveThumbs(db: Db, caller: Caller, prompt: { id: string; teamId:
         VALUES (${target.organizationId}::uuid, ${prompt.teamId}::uuid, ${target.generationId}::uuid, ${target.runId}::uuid, ${target.traceId},
           ${target.observationId}, ${prompt.id}::uuid, ${target.version}, ${target.environment}, ${THUMBS_SCORE_NAME}, 'boolean', ${value}, ${stringValue},
           ${comment}, 'annotation', ${caller.userId}::uuid)
-        ON CONFLICT DO NOTHING
+        ON CONFLICT (author_user_id, ${target.runId ? Prisma.sql`run_id` : Prisma.sql`generation_id`}, name)
+          WHERE author_user_id IS NOT NULL AND ${target.runId ? Prisma.sql`run_id` : Prisma.sql`generation_id`} IS NOT NULL DO NOTHING
         RETURNING ${STORED_COLUMNS}`);
       if (inserted) {
         await applyScoreRollups(tx, contribution(inserted, 1));
         return { id: inserted.id };
       }
     }
+    throw new Error("A thumbs neither inserted nor found after a conflict on its unique index");
   });
 }
 
@@ -113,9 +115,6 @@ export function removeThumbs(db: Db, caller: Caller, prompt: { id: string; teamI
 
 /** The caller's own thumbs on a generation or a run (null: none), for the app to show it pressed. */
 export async function ownThumbsOn(db: DbOrTx, caller: Caller, target: { generationId?: string; runId?: string }) {
-  const [row] = await db.$queryRaw<{ value: number | null; comment: string | null }[]>`
-    SELECT value, comment FROM scores
-     WHERE author_user_id = ${caller.userId}::uuid AND name = ${THUMBS_SCORE_NAME}
-       AND ${target.runId ? Prisma.sql`run_id = ${target.runId}::uuid` : Prisma.sql`generation_id = ${target.generationId}::uuid`}`;
+  const [row] = await db.$queryRaw<{ value: number | null; comment: string | null }[]>`SELECT value, comment FROM scores WHERE ${ownThumbsWhere(caller, target)}`;
   return row ? { up: row.value === 1, comment: row.comment } : null;
 }
