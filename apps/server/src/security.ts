@@ -2,6 +2,7 @@
 // request refusal, no caching of personal answers, bounded JSON, and error answers without internals.
 import type { ErrorRequestHandler, NextFunction, Request, Response } from "express";
 import { logRequestFailure } from "./logger.ts";
+import { MAX_JSON_DEPTH, jsonBeyond } from "@promptly/shared";
 
 const CSP = [
   "default-src 'self'",
@@ -189,25 +190,8 @@ export function noStore(_req: Request, res: Response, next: NextFunction) {
   next();
 }
 
-/** Deeper JSON than any of our inputs needs; refused before parsing so nothing recurses on it. */
-const MAX_JSON_DEPTH = 64;
-
 /** True when `text` nests arrays and objects deeper than `max` (strings are skipped, escapes honoured). */
-export function jsonDepthExceeds(text: string | Buffer, max = MAX_JSON_DEPTH): boolean {
-  let depth = 0;
-  let inString = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = typeof text === "string" ? text.charCodeAt(i) : text[i]!;
-    if (inString) {
-      if (c === 0x5c) i++; // backslash: skip the escaped character
-      else if (c === 0x22) inString = false;
-    } else if (c === 0x22) inString = true;
-    else if (c === 0x5b || c === 0x7b) {
-      if (++depth > max) return true;
-    } else if (c === 0x5d || c === 0x7d) depth--;
-  }
-  return false;
-}
+export const jsonDepthExceeds = (text: string | Buffer, max = MAX_JSON_DEPTH): boolean => jsonBeyond(text, max) === "deep";
 
 class TooDeepError extends Error {
   readonly status = 400;

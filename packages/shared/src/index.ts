@@ -34,3 +34,4 @@ export * from "./production-reads.ts";
 export * from "./production.ts";
 export * from "./word-diff.ts";
 export * from "./lru.ts";
+export * from "./json-scan.ts";

@@ -20,7 +20,7 @@ import { promptVisibility, type Caller, type KeyCaller } from "../access/visibil
 import { productionIngested } from "../platform/metrics.ts";
 import { modelPriceFor } from "../models/prices.ts";
 import { costAt } from "../runs/runs.ts";
-import { applyScoreRollups, scoreContribution, type LinkedScore } from "./score-rollups.ts";
+import { applyScoreRollups, hourOf, scoreContribution, type LinkedScore } from "./score-rollups.ts";
 
 /** What one event says of a generation; fields left out are kept from what is stored (or empty). */
 export interface GenerationPatch {
@@ -189,7 +189,6 @@ function normalizeSent(sent: Sent): Sent {
   return sent;
 }
 
-const hourOf = (date: Date) => new Date(Math.floor(date.getTime() / 3_600_000) * 3_600_000).toISOString();
 const msBetween = (from: Date | null, to: Date | null) => (from && to ? Math.max(0, to.getTime() - from.getTime()) : null);
 const defined = <T>(value: T | undefined, fallback: T): T => (value === undefined ? fallback : value);
 

@@ -3,7 +3,7 @@
 // wire type so newer senders keep working; ids become hex, 64-bit times decimal strings.
 import { z } from "zod";
 import { DomainError } from "../../errors.ts";
-import { INGEST_MSG } from "@promptly/shared";
+import { INGEST_MSG, MAX_JSON_DEPTH, jsonBeyond } from "@promptly/shared";
 
 export type AnyValue =
   | { stringValue: string }
@@ -308,30 +308,15 @@ export function otlpEncodingOf(contentType: string): "json" | "protobuf" | undef
   return undefined;
 }
 
-/** As deep as every JSON body may nest. */
-const MAX_JSON_DEPTH = 64;
-
 /**
  * An OTLP JSON body parsed, refused unparsed (INVALID) when it nests deeper than MAX_JSON_DEPTH or holds
  * more than OTLP_MAX_NODES values: counted as its objects, arrays and commas (strings skipped, escapes
  * honoured), so nothing is built, or recursed on, first.
  */
 export function parseOtlpJson(body: Buffer): unknown {
-  let nodes = 0;
-  let depth = 0;
-  let inString = false;
-  for (let i = 0; i < body.length; i++) {
-    const c = body[i]!;
-    if (inString) {
-      if (c === 0x5c) i++; // backslash: skip the escaped character
-      else if (c === 0x22) inString = false;
-    } else if (c === 0x22) inString = true;
-    else if (c === 0x5d || c === 0x7d) depth--;
-    else if (c === 0x5b || c === 0x7b || c === 0x2c) {
-      if (++nodes > OTLP_MAX_NODES) throw tooMany();
-      if (c !== 0x2c && ++depth > MAX_JSON_DEPTH) throw new DomainError("INVALID", INGEST_MSG.tooDeep);
-    }
-  }
+  const beyond = jsonBeyond(body, MAX_JSON_DEPTH, OTLP_MAX_NODES);
+  if (beyond === "many") throw tooMany();
+  if (beyond === "deep") throw new DomainError("INVALID", INGEST_MSG.tooDeep);
   try {
     return JSON.parse(body.toString("utf8"));
   } catch {

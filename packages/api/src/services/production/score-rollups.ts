@@ -16,7 +16,8 @@ export interface LinkedScore {
   string_value: string | null;
 }
 
-const hourOf = (date: Date) => new Date(Math.floor(date.getTime() / 3_600_000) * 3_600_000).toISOString();
+/** The hour a rollup row keeps an instant in (UTC, ISO text). */
+export const hourOf = (date: Date) => new Date(Math.floor(date.getTime() / 3_600_000) * 3_600_000).toISOString();
 
 /** A score's part of its rollup row, times `sign` (-1 takes it out). */
 export function scoreContribution(score: LinkedScore, sign: 1 | -1) {
