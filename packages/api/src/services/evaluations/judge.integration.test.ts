@@ -80,7 +80,8 @@ describe("createJudge", () => {
     provider.answer.text = "{}".repeat(8_000);
     const startedAt = performance.now();
     const judged = await judge(rubric(openai.id), facts);
-    expect(performance.now() - startedAt).toBeLessThan(3_000);
+    // Loose for a loaded machine (a provider call included), far below the old reading's minutes.
+    expect(performance.now() - startedAt).toBeLessThan(20_000);
     expect(judged).toEqual({ pass: false, reason: expect.stringContaining("The judge's answer gave no verdict") });
   });
 

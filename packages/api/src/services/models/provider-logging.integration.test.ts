@@ -38,5 +38,6 @@ it.each(["openai-compatible", "anthropic"] as const)("%s: an event that is not J
   const child = await promisify(execFile)(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], { encoding: "utf8", timeout: 60_000 });
   expect(child.stdout).toBe("failed: SyntaxError");
   expect(child.stderr).not.toContain(SECRET);
-  expect(child.stderr).toBe("");
+  // No SDK log line (its parse error printed the event whole); a warning of Node or tsx may stand.
+  expect(child.stderr).not.toMatch(/Could not parse|openai|anthropic/i);
 });

@@ -59,11 +59,12 @@ describe("an event stream in whole events", () => {
     ["CR", "\r"],
   ])("finds an event's end in linear time in pieces of many short lines (%s)", async (_name, end) => {
     // One event of 2 MiB of short data lines in 64 KiB pieces, then its blank line. Each line's search
-    // for the line end its piece lacked went back to the piece's start: about 8 s of CPU for this, now milliseconds.
+    // for the line end its piece lacked went back to the piece's start: about 8 s of CPU for this, now milliseconds
+    // (the bound is loose, for a loaded machine, and still far below the quadratic search).
     const piece = `d${end}`.repeat(32 * 1024);
     const startedAt = performance.now();
     const out = await handedOn([...Array.from({ length: 32 }, () => piece), end]);
-    expect(performance.now() - startedAt).toBeLessThan(500);
+    expect(performance.now() - startedAt).toBeLessThan(3_000);
     expect(out.map((one) => [one.text.length, one.read])).toEqual([[32 * piece.length + 1, 33]]);
   });
 
