@@ -6,6 +6,7 @@ import { isIP } from "node:net";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { z } from "zod";
+import { judgeAnswerLimitMs } from "@promptly/shared";
 
 export const REPO_ROOT = resolve(fileURLToPath(new URL("../../..", import.meta.url)));
 
@@ -169,7 +170,7 @@ export function loadEnv(source: NodeJS.ProcessEnv = process.env, stdoutIsTermina
   if (env.SMTP_USER && !env.SMTP_PASSWORD) throw new ConfigError("Invalid configuration: SMTP_PASSWORD is required when SMTP_USER is set");
   // A judge's answer may take twice the provider timeout: a job expiring sooner is failed and run again while it
   // still runs (the queue fails every job of a batch whose handler outlives their expiry), and its verdict is lost.
-  const longestJudgeSeconds = Math.ceil((2 * env.PROVIDER_TIMEOUT_MS) / 1000);
+  const longestJudgeSeconds = Math.ceil(judgeAnswerLimitMs(env.PROVIDER_TIMEOUT_MS) / 1000);
   if (env.EVALUATION_JOB_EXPIRY_SECONDS !== undefined && env.EVALUATION_JOB_EXPIRY_SECONDS < longestJudgeSeconds) {
     throw new ConfigError(
       `Invalid configuration: EVALUATION_JOB_EXPIRY_SECONDS must be at least ${longestJudgeSeconds} (twice PROVIDER_TIMEOUT_MS, the longest a judge's answer may take), ` +

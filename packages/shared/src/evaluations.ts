@@ -300,3 +300,10 @@ export const setOnlineEvaluationInput = z.object({
 });
 /** The settings (off with no assertions until first set) and today's judging spend. */
 export const onlineEvaluationAnswer = onlineEvaluationSettings.extend({ spentTodayUsd: z.number(), evaluatedToday: z.number() });
+
+/**
+ * How long a judge's whole answer may take: twice the provider's timeout (the SDK's ends at the answer's
+ * headers), so a provider keeping its stream open cannot hold a judgement. A judging job must not expire
+ * sooner (the queue's default expiry and the start-up check of EVALUATION_JOB_EXPIRY_SECONDS follow it).
+ */
+export const judgeAnswerLimitMs = (providerTimeoutMs: number) => 2 * providerTimeoutMs;

@@ -4,7 +4,7 @@
 // allowTeamConnection). The answer is read tolerantly (a fenced block, words around the object); an
 // answer that says no verdict is a failure that says so, as is a provider's refusal.
 import type { Db } from "@promptly/db";
-import type { Assertion } from "@promptly/shared";
+import { judgeAnswerLimitMs, type Assertion } from "@promptly/shared";
 import type { ApiConfig } from "../types.ts";
 import { allowModel, allowTeamConnection, findRunConnection, openRunConnection } from "../models/connections.ts";
 import { describeProviderError, providerTimedOut, streamModelAnswer } from "../models/provider-client.ts";
@@ -148,7 +148,7 @@ export function createJudge(deps: { db: Db; config: Config; organizationId: stri
     // The SDK's timeout ends at the answer's headers: the whole answer gets twice it (within the job's
     // expiry, queue.ts), so a provider that keeps the stream open (comments, keep-alives) cannot hold the
     // judgement, or its job, forever.
-    const answerLimitMs = 2 * timeoutMs;
+    const answerLimitMs = judgeAnswerLimitMs(timeoutMs);
     const limit = AbortSignal.timeout(answerLimitMs);
     try {
       const pieces = streamModelAnswer(

@@ -12,6 +12,7 @@ import type { Db, DbOrTx } from "@promptly/db";
 import { listen, type Listener } from "@promptly/db/listen";
 import { openSlotLocks, type SlotLocks } from "@promptly/db/slot-locks";
 import type { ApiConfig, EvaluationJobs } from "../types.ts";
+import { judgeAnswerLimitMs } from "@promptly/shared";
 import { OnlineEvaluationWorker } from "./online.ts";
 import {
   EvaluationCannotRun, failEvaluation, finishIfComplete, loadEvaluationContext, recordItems, sweepEvaluations, runEvaluationItem, type EvaluationContext, type PendingItem,
@@ -71,7 +72,7 @@ export class EvaluationQueue implements EvaluationJobs {
   ) {
     this.concurrency = options.concurrency ?? DEFAULT_EVALUATION_CONCURRENCY;
     // The provider's timeout for the first call and its retries' waits, with room to spare.
-    this.jobExpirySeconds = options.jobExpirySeconds ?? Math.ceil(((config.providerTimeoutMs ?? 60_000) * 2) / 1000) + 30;
+    this.jobExpirySeconds = options.jobExpirySeconds ?? Math.ceil(judgeAnswerLimitMs(config.providerTimeoutMs ?? 60_000) / 1000) + 30;
     this.boss = new PgBoss({
       connectionString: options.databaseUrl,
       schema: SCHEMA,
