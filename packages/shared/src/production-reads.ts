@@ -52,12 +52,15 @@ export const productionCompareInput = productionFilters.extend({
   label: plainText().trim().min(1).max(64).optional(),
 });
 
+/** The largest page of generations a read gives (the app's list and export, the REST list). */
+export const GENERATIONS_PAGE_MAX = 200;
+
 export const productionGenerationsInput = productionFilters.extend({
   promptId: idSchema,
   version: z.number().int().min(1).optional(),
   status: z.enum(["ok", "error"]).optional(),
   cursor: z.string().max(500).optional(),
-  limit: z.number().int().min(1).max(200).optional(),
+  limit: z.number().int().min(1).max(GENERATIONS_PAGE_MAX).optional(),
 });
 
 export const productionGenerationInput = z.object({ promptId: idSchema, id: idSchema });
@@ -227,7 +230,7 @@ export const runtimeGenerationsQuery = z.object({
   version: z.coerce.number().int().min(1).max(2 ** 31 - 1).optional(),
   status: z.enum(["ok", "error"]).optional(),
   cursor: z.string().max(500).optional(),
-  limit: z.coerce.number().int().min(1).max(200).optional(),
+  limit: z.coerce.number().int().min(1).max(GENERATIONS_PAGE_MAX).optional(),
   /** json (default): a page; csv or jsonl: every generation of the span, newest first, streamed (at most 100,000). */
   format: z.enum(PRODUCTION_EXPORT_FORMATS).optional(),
 });
@@ -249,4 +252,7 @@ export const generationCsvRow = (item: GenerationItem): CsvCell[] => [
 ];
 
 /** A generations export's file name: the prompt's name made safe, then `-generations.csv` or `.jsonl`. */
+/** Generations as JSON Lines: each the item a page gives, one a line. */
+export const generationJsonLines = (items: GenerationItem[]) => items.map((item) => `${JSON.stringify(item)}\n`).join("");
+
 export const generationExportFileName = (promptName: string, format: "csv" | "jsonl") => `${promptName.replace(/[^a-z0-9._-]+/g, "_")}-generations.${format}`;

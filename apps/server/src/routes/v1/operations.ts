@@ -16,7 +16,7 @@ import {
   evaluationItemsAnswer, idSchema, promptLabelSchema, runtimeCompileInput, runtimeEvaluationInput, runtimeEvaluationSummary, runtimeCompiled, runtimeCreatePromptInput, runtimeCreateVersionInput, runtimeCreatedPrompt,
   runtimeCreatedVersion, runtimeError, runtimeGetQuery, runtimeLabelSet, runtimeListQuery, runtimePrompt, runtimePromptPage, runtimeRunInput, runtimeRunResult,
   runtimeSetLabelInput, type Action, type RuntimeError, type RuntimePrompt, type RuntimeRunResult, type VariableProblem,
-  PRODUCTION_EXPORT_LIMIT, csvText, generationPage, runtimeGenerationsQuery, runtimeProductionMetrics as productionMetricsAnswer, runtimeProductionMetricsQuery, GENERATION_CSV_HEADER, generationCsvRow, generationExportFileName, UNIT_HEADER,
+  PRODUCTION_EXPORT_LIMIT, csvText, generationPage, runtimeGenerationsQuery, runtimeProductionMetrics as productionMetricsAnswer, runtimeProductionMetricsQuery, GENERATION_CSV_HEADER, generationCsvRow, generationExportFileName, generationJsonLines, UNIT_HEADER,
 } from "@promptly/shared";
 import { EventWriter } from "./event-writer.ts";
 import { sendError } from "./http.ts";
@@ -214,7 +214,7 @@ const PRODUCTION_OPERATIONS: Operation[] = [
           if (res.destroyed) return;
           const items = next.value;
           if (items.length === 0) continue;
-          res.write(csv ? csvText(items.map(generationCsvRow)) : items.map((item) => `${JSON.stringify(item)}\n`).join(""));
+          res.write(csv ? csvText(items.map(generationCsvRow)) : generationJsonLines(items));
         }
       } catch (cause) {
         // The answer has begun: a failure can only cut it short, never turn into an error answer.

@@ -1,11 +1,11 @@
 // The Production tab's "Export" menu: every generation of the tab's filters as CSV or JSON Lines, read a
 // page at a time and saved through a temporary link. The CSV's columns and cells are REST /api/v1's
-// (the shared GENERATION_CSV_HEADER and generationCsvRow), so the two exports cannot drift.
+// (the shared GENERATION_CSV_HEADER, generationCsvRow and generationJsonLines), so the two exports cannot drift.
 import { useState } from "react";
 import { ChevronDown, Download } from "lucide-react";
 import { toast } from "sonner";
 import type { RouterInputs, RouterOutputs } from "@promptly/api";
-import { GENERATION_CSV_HEADER, PRODUCTION_EXPORT_LIMIT, csvText, generationCsvRow, generationExportFileName } from "@promptly/shared";
+import { GENERATIONS_PAGE_MAX, GENERATION_CSV_HEADER, PRODUCTION_EXPORT_LIMIT, csvText, generationCsvRow, generationExportFileName, generationJsonLines } from "@promptly/shared";
 import { Button } from "@/components/ui/button";
 import { DropdownMenu, DropdownMenuContent, DropdownMenuItem, DropdownMenuTrigger } from "@/components/ui/dropdown-menu";
 import { trpc } from "@/lib/trpc";
@@ -15,11 +15,8 @@ type Generation = RouterOutputs["production"]["generations"]["items"][number];
 type GenerationFilters = Omit<RouterInputs["production"]["generations"], "cursor" | "limit">;
 type ExportFormat = "csv" | "jsonl";
 
-/** The largest page production.generations gives. */
-const EXPORT_PAGE = 200;
-
 const fileText = (format: ExportFormat, items: Generation[]) =>
-  format === "csv" ? csvText([GENERATION_CSV_HEADER, ...items.map(generationCsvRow)]) : items.map((item) => `${JSON.stringify(item)}\n`).join("");
+  format === "csv" ? csvText([GENERATION_CSV_HEADER, ...items.map(generationCsvRow)]) : generationJsonLines(items);
 
 export function GenerationExport({ promptName, filters }: { promptName: string; filters: GenerationFilters }) {
   const utils = trpc.useUtils();
@@ -32,7 +29,7 @@ export function GenerationExport({ promptName, filters }: { promptName: string; 
       let cursor: string | undefined;
       let more = false;
       do {
-        const page = await utils.client.production.generations.query({ ...filters, cursor, limit: EXPORT_PAGE });
+        const page = await utils.client.production.generations.query({ ...filters, cursor, limit: GENERATIONS_PAGE_MAX });
         items.push(...page.items);
         cursor = page.nextCursor ?? undefined;
         more = cursor !== undefined || items.length > PRODUCTION_EXPORT_LIMIT;

@@ -200,7 +200,7 @@ export class OnlineEvaluationWorker {
           FROM online_evaluations oe
           -- An archived prompt's settings cannot change until it is restored: it is not evaluated meanwhile.
           JOIN prompts p ON p.id = oe.prompt_id AND p.archived_at IS NULL
-          JOIN teams t ON t.id = p.team_id AND t.keep_generation_text
+          JOIN teams t ON t.id = p.team_id
           JOIN generations g ON g.prompt_id = oe.prompt_id AND g.started_at > ${now}::timestamptz - ${SWEEP_LOOKBACK}::interval
          WHERE oe.enabled AND oe.sample_percent > 0 AND jsonb_array_length(oe.assertions) > 0 AND g.output IS NOT NULL AND ${generationTextReadable}
            AND (hashtextextended(g.id::text, 0) % 10000 + 10000) % 10000 < round(oe.sample_percent * 100)
