@@ -139,8 +139,9 @@ describe("the migration to one thumbs per person", () => {
   it("keeps each person's latest thumbs and takes the others out of the rollups", async () => {
     const prompt = await createPrompt(world.callers.editor, team.id, { visibility: "team" });
     const generationId = await insertGeneration(prompt);
-    const migration = readMigrations().find((entry) => entry.name.endsWith("_person_thumbs_once"))!;
-    expect(migration).toBeDefined();
+    const found = readMigrations().find((entry) => entry.name.endsWith("_person_thumbs_once"));
+    expect(found).toBeDefined();
+    const migration = found!;
     // As before it: no index, a viewer's three thumbs (down, down, then up), an admin's one, each counted.
     await rawTransaction(db(), (tx) => tx.query(Prisma.raw(`DROP INDEX scores_author_generation_name_key; DROP INDEX scores_author_run_name_key`)));
     const given = [
