@@ -78,6 +78,8 @@ export type PromptRunItem = z.infer<typeof promptRunItem>;
 
 /** In the list, each tool call's arguments are cut at this many characters (runs.get has them whole). */
 const LISTED_TOOL_ARGUMENTS_MAX = 1_000;
+/** A listed tool call's id and name, cut at this many characters (a provider's are a few dozen). */
+const LISTED_TOOL_NAME_MAX = 200;
 
 /** The list's rows: everything but the (possibly long) input and output, the tool calls' arguments cut at LISTED_TOOL_ARGUMENTS_MAX. */
 const promptRunSummary = promptRunItem.omit({ input: true, output: true, variables: true });
@@ -634,7 +636,7 @@ export async function listPromptRuns(db: DbOrTx, input: z.output<typeof listRuns
 async function listedToolCalls(db: DbOrTx, ids: string[]): Promise<Map<string, ToolCall[]>> {
   if (!ids.length) return new Map();
   const rows = await hotQuery<{ id: string; toolCalls: ToolCall[] }>(db, Prisma.sql`
-    SELECT r.id, (SELECT COALESCE(jsonb_agg(jsonb_build_object('id', left(c.call->>'id', 200), 'name', left(c.call->>'name', 200),
+    SELECT r.id, (SELECT COALESCE(jsonb_agg(jsonb_build_object('id', left(c.call->>'id', ${LISTED_TOOL_NAME_MAX}::int), 'name', left(c.call->>'name', ${LISTED_TOOL_NAME_MAX}::int),
                                                                 'arguments', left(c.call->>'arguments', ${LISTED_TOOL_ARGUMENTS_MAX}::int)) ORDER BY c.at), '[]'::jsonb)
                   FROM jsonb_array_elements(r.tool_calls) WITH ORDINALITY AS c(call, at)) AS "toolCalls"
     FROM prompt_runs r WHERE r.id = ANY(${ids}::uuid[])`);
