@@ -7,7 +7,7 @@
 // ours is compared with the baseline's round right after it and the ratio is the median of the
 // rounds', not one 10 s run against another 10 s later. BENCH_DURATION (s, default 10) and BENCH_CONNECTIONS
 // (default 50) tune the load; BENCH_ONLY=<text> runs only the scenarios whose name contains it; BENCH_PROFILE=<dir> writes a V8 CPU profile of the server (open it in
-// Chrome DevTools) to that folder, and the baseline's to <dir>/baseline. The server runs as `npm start` runs it (apps/server/start.sh)
+// Chrome DevTools) to that folder, and the baseline's to <dir>/baseline. BENCH_NODE_ARGS=<options> gives the server's node more options (e.g. --heapsnapshot-signal=SIGUSR2). The server runs as `npm start` runs it (apps/server/start.sh)
 // against external services, as in production: the database, an S3 server and a mail catcher that
 // this process starts, so the RSS reported is the app's alone. A benchmark with variants (e.g. data
 // sizes) runs once per variant (BENCH_VARIANT=<text>: only those whose name contains it), each on a fresh database `<name>_<variant>` of the same PostgreSQL,
@@ -290,7 +290,11 @@ async function measure(
   const appDataDir = variant ? join(dataDir, `app-${variant}`) : dataDir;
   mkdirSync(appDataDir, { recursive: true });
   // The server as `npm start` runs it (its memory settings included).
-  const profile = process.env.BENCH_PROFILE ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : [];
+  // BENCH_NODE_ARGS: more options for the server's node (e.g. --heapsnapshot-signal=SIGUSR2), split at spaces.
+  const profile = [
+    ...(process.env.BENCH_PROFILE ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : []),
+    ...(process.env.BENCH_NODE_ARGS?.split(" ").filter(Boolean) ?? []),
+  ];
   const startApp = (readStdout = false) => spawn(join(ROOT, "apps/server/start.sh"), profile, {
     cwd: ROOT,
     stdio: ["ignore", readStdout ? "pipe" : "ignore", "inherit"],
