@@ -149,6 +149,19 @@ const amountOf = <T extends number | null | undefined>(value: T): T | undefined 
   typeof value !== "number" ? value : Number.isNaN(value) ? undefined : (Math.min(AMOUNT_MAX, Math.max(-AMOUNT_MAX, value)) as T);
 /** A time PostgreSQL stores, or not said. */
 const timeOf = (value: Date | undefined) => (value === undefined ? undefined : value.getTime() >= TIME_MIN && value.getTime() <= TIME_MAX ? value : undefined);
+/**
+ * How far ahead of our clock a generation's start (or when it was sent) may be: a sender's clock a little
+ * ahead is kept, one further ahead (a year 9999 start) is not said, and the time it was received stands for
+ * it. Generations are partitioned by month of their start, and one far ahead would stay in the default
+ * partition for good. Checked against our clock whenever a patch is normalized (again at its merge, later:
+ * a start accepted when received still is).
+ */
+const FUTURE_MAX_MS = 86_400_000;
+/** A start (or a send time): a time stored, no more than FUTURE_MAX_MS ahead of now; else not said. */
+const startOf = (value: Date | undefined) => {
+  const time = timeOf(value);
+  return time && time.getTime() <= Date.now() + FUTURE_MAX_MS ? time : undefined;
+};
 
 /** A generation event held to what is stored (in place: every ingested span passes here). */
 function normalizePatch(patch: GenerationPatch) {
@@ -158,7 +171,7 @@ function normalizePatch(patch: GenerationPatch) {
   patch.version = versionOf(patch.version);
   patch.model = textOf(patch.model, TEXT_MAX.model);
   patch.environment = textOf(patch.environment, TEXT_MAX.environment);
-  patch.startedAt = timeOf(patch.startedAt);
+  patch.startedAt = startOf(patch.startedAt);
   patch.endedAt = timeOf(patch.endedAt);
   patch.completionStartAt = timeOf(patch.completionStartAt);
   patch.inputTokens = countOf(patch.inputTokens);
@@ -167,8 +180,8 @@ function normalizePatch(patch: GenerationPatch) {
   patch.errorMessage = textOf(patch.errorMessage, TEXT_MAX.errorMessage);
   patch.userRef = textOf(patch.userRef, TEXT_MAX.ref);
   patch.sessionRef = textOf(patch.sessionRef, TEXT_MAX.ref);
-  // When it came stands for a start not said: a sender's clock out of range is replaced by ours.
-  if (!timeOf(patch.seenAt)) patch.seenAt = new Date();
+  // When it came stands for a start not said: a sender's clock out of range (or far ahead) is replaced by ours.
+  if (!startOf(patch.seenAt)) patch.seenAt = new Date();
 }
 
 /** A score held to what is stored (in place). */

@@ -1,0 +1,52 @@
+// Edges of the merge of production signals, against the real database: a start far ahead of our clock
+// is not said (the time it came stands for it), so no generation is kept in the default partition for good.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createHarness, type Harness } from "../../../testing/harness.ts";
+import { createLibraryWorld, createPrompt } from "../../../testing/prompts-support.ts";
+import { keyCaller, type KeyCaller } from "../access/visibility.ts";
+import { ingestProduction, type GenerationPatch, type ScoreDraft } from "./ingest.ts";
+
+let h: Harness;
+let world: Awaited<ReturnType<typeof createLibraryWorld>>;
+let team: { id: string };
+let key: KeyCaller;
+let prompt: { id: string; name: string };
+
+const db = () => h.database.db;
+const event = (observationId: string, fields: Partial<GenerationPatch>): GenerationPatch => ({ observationId, source: "langfuse", seenAt: new Date(), ...fields });
+const send = (generations: GenerationPatch[], scores: ScoreDraft[] = []) => ingestProduction(db(), key, team.id, { generations, scores });
+const generation = async (observationId: string) =>
+  (await db().$queryRaw<{ id: string; startedAt: Date; partition: string; cost: number | null; environment: string }[]>`
+    SELECT id::text, started_at AS "startedAt", tableoid::regclass::text AS partition, cost, environment FROM generations
+     WHERE team_id = ${team.id}::uuid AND observation_id = ${observationId}`)[0];
+
+beforeAll(async () => {
+  h = await createHarness();
+  world = await createLibraryWorld(h);
+  team = await world.team();
+  prompt = await createPrompt(world.callers.editor, team.id, { visibility: "team" });
+  const created = await world.callers.admin.apiKeys.create({ teamId: team.id, name: "Tracing", scopes: ["ingest"] });
+  key = keyCaller({ id: created.id, teamId: team.id, labels: null, scopes: ["ingest"] });
+});
+afterAll(() => h.close());
+
+describe("a start far ahead of our clock", () => {
+  it("is not said: the time it came stands for it (a start an hour ahead is kept as sent)", async () => {
+    const before = Date.now();
+    const soon = new Date(before + 3_600_000);
+    await send([
+      event("future-far", { promptName: prompt.name, version: 1, startedAt: new Date("9000-01-01T00:00:00.000Z") }),
+      // When it was sent, far ahead too (a sender's event timestamp): our clock stands for it.
+      event("future-sent", { promptName: prompt.name, version: 1, seenAt: new Date("9000-01-01T00:00:00.000Z") }),
+      event("future-soon", { promptName: prompt.name, version: 1, startedAt: soon }),
+    ]);
+    const after = Date.now();
+    for (const id of ["future-far", "future-sent"]) {
+      const row = (await generation(id))!;
+      expect(row.startedAt.getTime(), id).toBeGreaterThanOrEqual(before - 1_000);
+      expect(row.startedAt.getTime(), id).toBeLessThanOrEqual(after + 1_000);
+      expect(row.partition, id).not.toBe("generations_default");
+    }
+    expect((await generation("future-soon"))!.startedAt).toEqual(soon);
+  });
+});
