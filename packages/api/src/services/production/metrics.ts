@@ -155,7 +155,7 @@ async function generationSums(db: DbOrTx, promptId: string, span: ProductionSpan
   return rows.map((row): GenerationSums => ({ ...row, latencyHist: trimmed(row.latencyHist), ttftHist: trimmed(row.ttftHist) }));
 }
 
-/** Sums of one version and score name of score_rollups, with each value's count. */
+/** Sums of one version, score name and data type of score_rollups, with each value's count. */
 interface ScoreSums {
   version: number;
   name: string;
@@ -166,26 +166,29 @@ interface ScoreSums {
   categories: Map<string, number>;
 }
 
-/** The scores' sums per version and name (they carry no model: the model filter does not apply). */
+/**
+ * The scores' sums per version, name and data type (they carry no model: the model filter does not apply).
+ * A name sent with two types is two series: a yes/no "quality" and a numeric one never add into one sum.
+ */
 async function scoreSums(db: DbOrTx, promptId: string, span: ProductionSpan, filters: ProductionFilters, versions?: readonly number[]): Promise<ScoreSums[]> {
   const where = Prisma.sql`${rollupWhere("s", promptId, span, filters, false)}${versions ? Prisma.sql` AND s.version IN (${Prisma.join([...versions])})` : Prisma.empty}`;
   const [rows, categories] = await Promise.all([
     db.$queryRaw<{ version: number; name: string; dataType: ScoreFigure["dataType"]; count: number; sum: number; sumSquares: number }[]>`
-      SELECT s.version, s.name, MIN(s.data_type) AS "dataType", SUM(s.count)::float8 AS count,
+      SELECT s.version, s.name, s.data_type AS "dataType", SUM(s.count)::float8 AS count,
              COALESCE(SUM(s.sum), 0)::float8 AS sum, COALESCE(SUM(s.sum_squares), 0)::float8 AS "sumSquares"
       FROM score_rollups s
       WHERE ${where}
-      GROUP BY 1, 2`,
-    db.$queryRaw<{ version: number; name: string; value: string; count: number }[]>`
-      SELECT s.version, s.name, c.key AS value, SUM(c.value::float8)::float8 AS count
+      GROUP BY 1, 2, 3`,
+    db.$queryRaw<{ version: number; name: string; dataType: string; value: string; count: number }[]>`
+      SELECT s.version, s.name, s.data_type AS "dataType", c.key AS value, SUM(c.value::float8)::float8 AS count
       FROM score_rollups s CROSS JOIN LATERAL jsonb_each_text(COALESCE(s.categories, '{}'::jsonb)) AS c(key, value)
       WHERE ${where}
-      GROUP BY 1, 2, 3`,
+      GROUP BY 1, 2, 3, 4`,
   ]);
-  const key = (version: number, name: string) => `${version}\n${name}`;
+  const key = (version: number, name: string, dataType: string) => `${version}\n${dataType}\n${name}`;
   const sums = new Map<string, ScoreSums>();
-  for (const row of rows) sums.set(key(row.version, row.name), { ...row, categories: new Map() });
-  for (const row of categories) sums.get(key(row.version, row.name))?.categories.set(row.value, row.count);
+  for (const row of rows) sums.set(key(row.version, row.name, row.dataType), { ...row, categories: new Map() });
+  for (const row of categories) sums.get(key(row.version, row.name, row.dataType))?.categories.set(row.value, row.count);
   return [...sums.values()];
 }
 
@@ -221,7 +224,11 @@ function versionFigures(sums: GenerationSums, scores: ScoreSums[]): ProductionVe
     cost: sums.cost,
     // Over the generations whose cost is known: one with no price for its model is not free.
     meanCost: ratio(sums.cost, sums.costCount),
-    scores: scores.filter((score) => score.version === sums.version).map(scoreFigure).sort((a, b) => a.name.localeCompare(b.name)),
+    // A name sent with two types is two figures, side by side (by name, then type).
+    scores: scores
+      .filter((score) => score.version === sums.version)
+      .map(scoreFigure)
+      .sort((a, b) => a.name.localeCompare(b.name) || a.dataType.localeCompare(b.dataType)),
   };
 }
 
@@ -408,18 +415,22 @@ export async function compareProductionVersions(
     const costSample = (sums: GenerationSums) => summarize({ count: sums.costCount, sum: sums.cost, sumSquares: sums.costSumSquares });
     metrics.push(metricOf(compareMeans(costSample(sa), costSample(sb)), labels, "cost per generation", { lowerIsBetter: true, unit: "USD", counted: "generations" }));
   }
-  const names = [...new Set(scores.map((score) => score.name))].sort();
-  for (const name of names) {
-    const of = (version: number) => scores.find((score) => score.version === version && score.name === name);
+  // Each score series of a name and data type is compared with the same series of the other version, never a
+  // yes/no score with a numeric one of the same name: a name the two versions scored with two types is compared
+  // per type, each named with its type.
+  const series = [...new Map(scores.map((score) => [`${score.dataType}\n${score.name}`, { name: score.name, dataType: score.dataType }])).values()]
+    .filter((score) => score.dataType !== "categorical")
+    .sort((x, y) => x.name.localeCompare(y.name) || x.dataType.localeCompare(y.dataType));
+  for (const { name, dataType } of series) {
+    const of = (version: number) => scores.find((score) => score.version === version && score.name === name && score.dataType === dataType);
     const [scoreA, scoreB] = [of(a), of(b)];
-    const dataType = (scoreA ?? scoreB)!.dataType;
-    if (dataType === "categorical") continue;
+    const typed = new Set(scores.filter((score) => score.name === name).map((score) => score.dataType)).size > 1;
     const side = (score: ScoreSums | undefined) => ({ count: score?.count ?? 0, sum: score?.sum ?? 0, sumSquares: score?.sumSquares ?? 0 });
     const comparison =
       dataType === "boolean"
         ? compareProportions({ successes: Math.round(side(scoreA).sum), total: side(scoreA).count }, { successes: Math.round(side(scoreB).sum), total: side(scoreB).count })
         : compareMeans(summarize(side(scoreA)), summarize(side(scoreB)));
-    metrics.push(metricOf(comparison, labels, name, { lowerIsBetter: false, unit: null }));
+    metrics.push(metricOf(comparison, labels, typed ? `${name} (${dataType})` : name, { lowerIsBetter: false, unit: null }));
   }
   return { a, b, label, confidence: 0.95, since: since?.toISOString() ?? null, metrics };
 }

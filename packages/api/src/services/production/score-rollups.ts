@@ -1,6 +1,7 @@
 // The hourly score rollups kept beside the scores: each change of a linked score (one written, one
-// whose value changed, one removed) adds its difference to its prompt version, environment, hour and
-// score name, in the transaction that changes the score. A rollup row left with no score is deleted,
+// whose value changed, one removed) adds its difference to its prompt version, environment, hour,
+// score name and data type, in the transaction that changes the score. A name sent with two types is
+// two rows, each summing values of its own type. A rollup row left with no score is deleted,
 // so a name nobody scores any more is no figure of 0.
 import { Prisma, type RawTransaction } from "@promptly/db";
 
@@ -40,7 +41,7 @@ type ScoreDelta = ReturnType<typeof scoreContribution>;
 export async function applyScoreRollups(tx: RawTransaction, deltas: ScoreDelta[]) {
   const byKey = new Map<string, ScoreDelta>();
   for (const delta of deltas) {
-    const key = [delta.prompt_id, delta.version, delta.environment, delta.hour, delta.name].join("\u0000");
+    const key = [delta.prompt_id, delta.version, delta.environment, delta.hour, delta.name, delta.data_type].join("\u0000");
     const sum = byKey.get(key);
     if (!sum) {
       byKey.set(key, { ...delta, categories: { ...delta.categories } });
@@ -63,14 +64,15 @@ export async function applyScoreRollups(tx: RawTransaction, deltas: ScoreDelta[]
     SELECT prompt_id, version, environment, hour, name, data_type, count, sum, sum_squares, categories
       FROM jsonb_to_recordset(${keys}::jsonb) AS x(prompt_id uuid, version int, environment text, hour timestamptz, name text,
         data_type text, count int, sum float8, sum_squares float8, categories jsonb)
-    ON CONFLICT (prompt_id, version, environment, hour, name) DO UPDATE SET
-      data_type = EXCLUDED.data_type, count = r.count + EXCLUDED.count, sum = r.sum + EXCLUDED.sum, sum_squares = r.sum_squares + EXCLUDED.sum_squares,
+    ON CONFLICT (prompt_id, version, environment, hour, name, data_type) DO UPDATE SET
+      count = r.count + EXCLUDED.count, sum = r.sum + EXCLUDED.sum, sum_squares = r.sum_squares + EXCLUDED.sum_squares,
       categories = (SELECT coalesce(jsonb_object_agg(k, n), '{}'::jsonb) FROM (
         SELECT k, sum(v::numeric)::int AS n FROM (SELECT * FROM jsonb_each_text(r.categories) UNION ALL SELECT * FROM jsonb_each_text(EXCLUDED.categories)) e(k, v)
          GROUP BY k HAVING sum(v::numeric) <> 0) s)`);
   if (rows.some((delta) => delta.count < 0)) {
     await tx.query(Prisma.sql`
-      DELETE FROM score_rollups r USING jsonb_to_recordset(${keys}::jsonb) AS x(prompt_id uuid, version int, environment text, hour timestamptz, name text)
-       WHERE r.prompt_id = x.prompt_id AND r.version = x.version AND r.environment = x.environment AND r.hour = x.hour AND r.name = x.name AND r.count = 0`);
+      DELETE FROM score_rollups r USING jsonb_to_recordset(${keys}::jsonb) AS x(prompt_id uuid, version int, environment text, hour timestamptz, name text, data_type text)
+       WHERE r.prompt_id = x.prompt_id AND r.version = x.version AND r.environment = x.environment AND r.hour = x.hour AND r.name = x.name
+         AND r.data_type = x.data_type AND r.count = 0`);
   }
 }
