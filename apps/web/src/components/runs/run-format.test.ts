@@ -27,6 +27,10 @@ describe("a run's figures", () => {
     [0, "0%"],
     [1 / 3, "33%"],
     [0.004, "<1%"],
+    [0.01, "1%"],
+    [0.99, "99%"],
+    [0.996, ">99%"],
+    [0.999, ">99%"],
     [1, "100%"],
   ])("rate %s reads %s", (rate, text) => expect(formatRate(rate)).toBe(text));
 });

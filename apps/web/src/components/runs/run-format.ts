@@ -30,9 +30,10 @@ export function formatTokens(input: number | null, output: number | null): strin
   return `${one(input)} / ${one(output)}`;
 }
 
-/** 0.333… reads 33%; a rate under 1% that is not zero reads "<1%". */
+/** 0.333… reads 33%; a rate under 1% that is not zero reads "<1%", one over 99% that is not all ">99%". */
 export function formatRate(rate: number): string {
   if (rate > 0 && rate < 0.01) return "<1%";
+  if (rate > 0.99 && rate < 1) return ">99%";
   return `${Math.round(rate * 100)}%`;
 }
 
