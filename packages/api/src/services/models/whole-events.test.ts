@@ -1,7 +1,7 @@
 // An event stream handed on in whole events: the same bytes, each event as soon as the piece holding its
 // end comes, however the provider's bytes were cut (an end split across pieces, CRLF or CR line ends).
 import { describe, expect, it } from "vitest";
-import { inWholeEvents } from "./whole-events.ts";
+import { inWholeEvents, withoutThreadEvents } from "./whole-events.ts";
 
 const bytes = (text: string) => new TextEncoder().encode(text);
 const text = (piece: Uint8Array) => new TextDecoder().decode(piece);
@@ -83,5 +83,41 @@ describe("an event stream in whole events", () => {
       break;
     }
     expect(closed).toBe(true);
+  });
+});
+
+describe("events named thread.… dropped", () => {
+  const kept = (events: string) => text(withoutThreadEvents(bytes(events)));
+
+  it.each([
+    ["LF", "\n"],
+    ["CRLF", "\r\n"],
+    ["CR", "\r"],
+  ])("drops each event named thread.… whole (%s line ends), the others' bytes unchanged", (_name, end) => {
+    const [a, b] = [`data: {"a":1}${end}${end}`, `: a comment${end}data: {"b":2}${end}${end}`];
+    const threads = [
+      `event: thread.message.delta${end}data: not JSON${end}${end}`,
+      `event:thread.run.created${end}data: {"id":"run_1"}${end}data: 2${end}${end}`,
+      `id: 1${end}event: thread.run.step${end}${end}`,
+      `event: message${end}event: thread.x${end}data: {}${end}${end}`,
+    ];
+    expect(kept([threads[0], a, threads[1], threads[2], b, threads[3]].join(""))).toBe(a + b);
+    expect(kept(threads.join(""))).toBe("");
+    // Unended at the stream's end: the SDK reads it as well.
+    expect(kept(`${a}event: thread.x${end}data: y${end}`)).toBe(a);
+  });
+
+  it("keeps every other event as it is: thread. elsewhere, another name, [DONE] (which ends the stream)", () => {
+    for (const events of [
+      'data: {"text":"thread.message"}\n\n',
+      "event: thread\ndata: {}\n\nevent: threads.x\ndata: {}\n\nevent:  thread.x\ndata: {}\n\n",
+      "event: thread.x\nevent: message\ndata: {}\n\n",
+      "thread.x: 1\n\n: event: thread.x\n\n",
+      "event: thread.done\ndata: [DONE]\n\n",
+    ]) {
+      const piece = bytes(events);
+      expect(withoutThreadEvents(piece)).toBe(piece);
+    }
+    expect(kept("event: thread.x\ndata: 1\n\nevent: thread.done\ndata: [DONE]\n\n")).toBe("event: thread.done\ndata: [DONE]\n\n");
   });
 });
