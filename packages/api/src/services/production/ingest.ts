@@ -99,6 +99,8 @@ export interface StoredGeneration {
   output: string | null;
   /** Whether the start was said by a sender (else it is when the first event came). */
   startSaid?: boolean;
+  /** Whether the cost was said by a sender (else it is computed from the model's price and the tokens, again at every merge). */
+  costSaid?: boolean;
 }
 
 export interface IngestResult {
@@ -213,7 +215,7 @@ function merge(stored: StoredGeneration | undefined, patches: GenerationPatch[],
     id: crypto.randomUUID(), promptId: null, promptName: "", version: null, traceId: null, observationId: first.observationId, source: first.source,
     model: null, environment: DEFAULT_ENVIRONMENT, startedAt: first.seenAt, endedAt: null, completionStartAt: null, latencyMs: null, ttftMs: null,
     inputTokens: null, outputTokens: null, cost: null, status: "ok", errorMessage: null, userRef: null, sessionRef: null, input: null, output: null,
-    startSaid: false,
+    startSaid: false, costSaid: false,
   };
   // A team that keeps no text keeps none of what was stored before either (turned off since: being cleared).
   if (!keepText) {
@@ -236,6 +238,7 @@ function merge(stored: StoredGeneration | undefined, patches: GenerationPatch[],
     row.completionStartAt = defined(patch.completionStartAt, row.completionStartAt);
     row.inputTokens = defined(patch.inputTokens, row.inputTokens);
     row.outputTokens = defined(patch.outputTokens, row.outputTokens);
+    row.costSaid = row.costSaid || patch.cost !== undefined;
     row.cost = defined(patch.cost, row.cost);
     row.status = defined(patch.status, row.status);
     row.errorMessage = defined(patch.errorMessage, row.errorMessage);
@@ -1150,8 +1153,24 @@ async function writeIn(tx: RawTransaction, db: Db, caller: Caller, teamId: strin
         model, environment, started_at AS "startedAt", ended_at AS "endedAt", completion_start_at AS "completionStartAt", latency_ms AS "latencyMs",
         ttft_ms AS "ttftMs", input_tokens AS "inputTokens", output_tokens AS "outputTokens", cost, status, error_message AS "errorMessage",
         user_ref AS "userRef", session_ref AS "sessionRef", input, output`);
+    const prices = new Map<string, Promise<{ inputPerMillion: number; outputPerMillion: number } | null>>();
+    // Prices are the organization's settings, not part of this write: read beside it.
+    const priceOf = (model: string) => {
+      let price = prices.get(model);
+      if (!price) prices.set(model, (price = modelPriceFor(db, team.organizationId, model)));
+      return price;
+    };
+    /** The cost of a row's tokens at its model's price (null: no model, no price, or tokens not said). */
+    const computedCost = async (row: StoredGeneration) =>
+      row.model && row.inputTokens !== null && row.outputTokens !== null ? costAt(await priceOf(row.model), row.inputTokens, row.outputTokens) : null;
     // A stored row naming no prompt holds only updates so far (their create had not come): its start was a guess.
-    const storedById = new Map(stored.map((row) => [row.observationId, { ...row, startSaid: row.promptName !== "" }]));
+    // Its cost was said unless it is what its tokens cost at the model's price (computed at its last merge): one
+    // computed is computed again below, so tokens sent later (a create's input, an update's output) are all counted.
+    const storedById = new Map<string, StoredGeneration>();
+    for (const row of stored) {
+      const costSaid = row.cost !== null && row.cost !== (await computedCost(row));
+      storedById.set(row.observationId, { ...row, startSaid: row.promptName !== "", costSaid });
+    }
     for (const row of stored) if (row.promptId && row.version !== null) generationDeltas.add(row, -1);
 
     // A generation that never named a prompt is not kept (OpenTelemetry's other spans, Langfuse's plain generations),
@@ -1162,15 +1181,10 @@ async function writeIn(tx: RawTransaction, db: Db, caller: Caller, teamId: strin
     // Link what names a prompt the caller reads; a link kept from the stored row stays.
     const asked = written.filter((row) => !row.promptId && row.promptName && row.version !== null).map((row) => ({ name: row.promptName, version: row.version! }));
     const readable = await readablePromptVersions(tx, caller, asked);
-    const prices = new Map<string, Promise<{ inputPerMillion: number; outputPerMillion: number } | null>>();
     for (const row of written) {
       if (!row.promptId && row.version !== null) row.promptId = readable.get(`${row.promptName}\u0000${row.version}`) ?? null;
-      if (row.cost === null && row.model && row.inputTokens !== null && row.outputTokens !== null) {
-        let price = prices.get(row.model);
-        // Prices are the organization's settings, not part of this write: read beside it.
-        if (!price) prices.set(row.model, (price = modelPriceFor(db, team.organizationId, row.model)));
-        row.cost = costAt(await price, row.inputTokens, row.outputTokens);
-      }
+      // A cost not said is what the tokens cost now, however many merges brought them.
+      if (!row.costSaid) row.cost = await computedCost(row);
     }
     // COPY: PostgreSQL inserts the rows in batches (an INSERT ... SELECT writes them one by one, at twice the cost).
     if (written.length) await tx.copy("generations", GENERATION_COLUMNS, copyRowsOf(written, team.organizationId, teamId));

@@ -1,6 +1,9 @@
 // Edges of the merge of production signals, against the real database: a start far ahead of our clock
-// is not said (the time it came stands for it), so no generation is kept in the default partition for good.
+// is not said (the time it came stands for it), so no generation is kept in the default partition for good;
+// a cost not sent is computed again at every merge from all the tokens sent so far, a cost sent is kept.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { builtInModelPrice } from "../models/prices.ts";
+import { costAt } from "../runs/runs.ts";
 import { createHarness, type Harness } from "../../../testing/harness.ts";
 import { createLibraryWorld, createPrompt } from "../../../testing/prompts-support.ts";
 import { keyCaller, type KeyCaller } from "../access/visibility.ts";
@@ -48,5 +51,27 @@ describe("a start far ahead of our clock", () => {
       expect(row.partition, id).not.toBe("generations_default");
     }
     expect((await generation("future-soon"))!.startedAt).toEqual(soon);
+  });
+});
+
+describe("a generation's cost", () => {
+  const rolledUpCost = async (promptId: string) =>
+    (await db().$queryRaw<{ cost: number }[]>`SELECT coalesce(sum(cost), 0)::float8 AS cost FROM generation_rollups WHERE prompt_id = ${promptId}::uuid`)[0]!.cost;
+
+  it("not sent is computed again at a later merge from all its tokens (an update's output counted); a cost sent is kept", async () => {
+    const own = await createPrompt(world.callers.editor, team.id, { visibility: "team" });
+    const price = builtInModelPrice("gpt-4o-mini")!;
+    const start = new Date(Date.now() - 1_000);
+    await send([
+      event("cost-computed", { promptName: own.name, version: 1, model: "gpt-4o-mini", startedAt: start, inputTokens: 100, outputTokens: 0 }),
+      event("cost-sent", { promptName: own.name, version: 1, model: "gpt-4o-mini", startedAt: start, inputTokens: 100, outputTokens: 0, cost: 0.5 }),
+    ]);
+    expect((await generation("cost-computed"))!.cost).toBe(costAt(price, 100, 0));
+    await send([event("cost-computed", { inputTokens: 100, outputTokens: 500 }), event("cost-sent", { inputTokens: 100, outputTokens: 500 })]);
+    const computed = costAt(price, 100, 500)!;
+    expect((await generation("cost-computed"))!.cost).toBe(computed);
+    expect((await generation("cost-sent"))!.cost).toBe(0.5);
+    // The rollups moved with it: the first cost taken out, the new one put in.
+    expect(await rolledUpCost(own.id)).toBeCloseTo(computed + 0.5, 12);
   });
 });
