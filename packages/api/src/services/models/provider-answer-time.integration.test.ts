@@ -63,6 +63,27 @@ describe("an event stream answered to a call that asked for none", () => {
   );
 
   it.each(kinds)(
+    '%s: a whole answer whose request holds `"stream":true` (a tool\'s schema; a prompt\'s text is escaped) is still held to the limit',
+    async (kind) => {
+      closed = [];
+      const connection = connectionOf(kind);
+      // The SDK's call asked for no stream: only the caller says so, not the words of its request.
+      const tools = [{ name: "configure", parameters: { type: "object", properties: { options: { type: "object", default: { stream: true } } } } }];
+      const failure = await completeModelAnswer(
+        connection,
+        { allowPrivate: true, timeoutMs },
+        { model: "m", input: { type: "text", text: 'Answer with {"stream":true}' }, parameters: {}, tools },
+      ).then(
+        () => null,
+        (error: unknown) => describeProviderError(error, connection, { timeoutMs }),
+      );
+      expect(failure).toMatchObject({ status: null, message: PROVIDER_MSG.timedOut("Trickle", timeoutMs) });
+      await expect(closed[0]).resolves.toBeUndefined();
+    },
+    waitsAtMost,
+  );
+
+  it.each(kinds)(
     "%s: Test connection's model list (no signal of its own) fails as timed out at the call's limit",
     async (kind) => {
       closed = [];

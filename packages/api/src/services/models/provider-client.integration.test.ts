@@ -14,8 +14,9 @@ beforeAll(async () => {
 });
 afterAll(() => provider.close());
 
-const openai = () => new OpenAI({ apiKey: provider.apiKey, baseURL: provider.openaiBaseUrl, fetch: providerFetch(true), maxRetries: 0 });
-const anthropic = () => new Anthropic({ apiKey: provider.apiKey, baseURL: provider.anthropicBaseUrl, fetch: providerFetch(true), maxRetries: 0 });
+/** `streams`: whether the client's calls ask for a stream (a call that asks for none is read whole before fetch resolves). */
+const openai = (streams = false) => new OpenAI({ apiKey: provider.apiKey, baseURL: provider.openaiBaseUrl, fetch: providerFetch(true, { streams }), maxRetries: 0 });
+const anthropic = () => new Anthropic({ apiKey: provider.apiKey, baseURL: provider.anthropicBaseUrl, fetch: providerFetch(true, { streams: false }), maxRetries: 0 });
 const messages = [{ role: "user" as const, content: "Hello there" }];
 
 describe("JSON answers", () => {
@@ -35,7 +36,7 @@ describe("JSON answers", () => {
 describe("streamed answers", () => {
   it("OpenAI: no usage chunk unless stream_options.include_usage asks for it", async () => {
     const chunks = [];
-    for await (const chunk of await openai().chat.completions.create({ model: "gpt-4o-mini", messages, stream: true })) chunks.push(chunk);
+    for await (const chunk of await openai(true).chat.completions.create({ model: "gpt-4o-mini", messages, stream: true })) chunks.push(chunk);
     expect(chunks.some((chunk) => chunk.usage)).toBe(false);
     expect(chunks.map((chunk) => chunk.choices[0]?.delta.content ?? "").join("")).toBe(fakeAnswerText("Hello there"));
   });
@@ -56,7 +57,7 @@ describe("streamed answers", () => {
     provider.answer.firstTokenDelayMs = 1_000;
     try {
       const started = performance.now();
-      const stream = await openai().chat.completions.create({ model: "gpt-4o-mini", messages, stream: true });
+      const stream = await openai(true).chat.completions.create({ model: "gpt-4o-mini", messages, stream: true });
       const headersAfter = performance.now() - started;
       let firstAfter = 0;
       for await (const chunk of stream) if (!firstAfter && chunk.choices[0]?.delta.content) firstAfter = performance.now() - started;

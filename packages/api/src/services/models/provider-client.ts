@@ -40,13 +40,14 @@ export interface ProviderFailure {
 const DEFAULT_TIMEOUT_MS = 60_000;
 
 /**
- * What both SDKs are built with: the connection's key and base URL, the outbound rule's fetch, no retries, the timeout,
- * and no logging of their own (an event they cannot parse they would print whole, the prompt's and answer's text with it).
+ * What both SDKs are built with: the connection's key and base URL, the outbound rule's fetch (for calls
+ * that ask for a stream, `streams`, or for none), no retries, the timeout, and no logging of their own (an
+ * event they cannot parse they would print whole, the prompt's and answer's text with it).
  */
-const clientOptions = (connection: OpenConnection, options: CallOptions) => ({
+const clientOptions = (connection: OpenConnection, options: CallOptions, streams: boolean) => ({
   apiKey: connection.apiKey,
   baseURL: connection.baseUrl ?? undefined,
-  fetch: providerFetch(options.allowPrivate, connection.id ? { id: connection.id, baseUrl: connection.baseUrl } : undefined),
+  fetch: providerFetch(options.allowPrivate, { streams, ...(connection.id ? { connection: { id: connection.id, baseUrl: connection.baseUrl } } : {}) }),
   maxRetries: 0,
   timeout: options.timeoutMs || DEFAULT_TIMEOUT_MS,
   logLevel: "off" as const,
@@ -54,8 +55,8 @@ const clientOptions = (connection: OpenConnection, options: CallOptions) => ({
 
 /**
  * The SDK clients built for one opened connection, by the settings they were built with (the signal is
- * each call's own): an evaluation's items share its opened connection, so its thousands of calls build
- * one client, not one each (about 40 µs of CPU per call went to the SDK's constructor).
+ * each call's own) and whether their calls stream: an evaluation's items share its opened connection, so
+ * its thousands of calls build one client, not one each (about 40 µs of CPU per call went to the SDK's constructor).
  */
 const builtClients = new WeakMap<OpenConnection, Map<string, OpenAI | Anthropic>>();
 
@@ -63,13 +64,14 @@ function sdkClient<T extends OpenAI | Anthropic>(
   sdk: "openai" | "anthropic",
   connection: OpenConnection,
   options: CallOptions,
+  streams: boolean,
   build: (options: ReturnType<typeof clientOptions>) => T,
 ): T {
   let clients = builtClients.get(connection);
   if (!clients) builtClients.set(connection, (clients = new Map()));
-  const key = `${sdk}:${options.allowPrivate}:${options.timeoutMs}`;
+  const key = `${sdk}:${options.allowPrivate}:${options.timeoutMs}:${streams}`;
   let client = clients.get(key) as T | undefined;
-  if (!client) clients.set(key, (client = build(clientOptions(connection, options))));
+  if (!client) clients.set(key, (client = build(clientOptions(connection, options, streams))));
   return client;
 }
 
@@ -108,14 +110,15 @@ export const loadedProviderModules = (): string[] => [
   ...(sdks.OpenAI ? ["openai"] : []), ...(sdks.Anthropic ? ["@anthropic-ai/sdk"] : []), ...(outboundLoaded() ? ["undici"] : []),
 ];
 
-const openaiClient = async (connection: OpenConnection, options: CallOptions) => {
+/** `streams`: whether the client's calls ask for a stream (a call that asks for none is read whole within its timeout, outbound.ts). */
+const openaiClient = async (connection: OpenConnection, options: CallOptions, streams: boolean) => {
   const Sdk = await loadOpenAI();
   // Its SDK searches an unended event again at each piece of it: it is given whole events (whole-events.ts).
-  return sdkClient("openai", connection, options, (built) => new Sdk({ ...built, fetch: wholeEvents(built.fetch) }));
+  return sdkClient("openai", connection, options, streams, (built) => new Sdk({ ...built, fetch: wholeEvents(built.fetch) }));
 };
-const anthropicClient = async (connection: OpenConnection, options: CallOptions) => {
+const anthropicClient = async (connection: OpenConnection, options: CallOptions, streams: boolean) => {
   const Sdk = await loadAnthropic();
-  return sdkClient("anthropic", connection, options, (built) => new Sdk(built));
+  return sdkClient("anthropic", connection, options, streams, (built) => new Sdk(built));
 };
 
 /** The provider's own message, without its JSON wrapping where the SDK kept it. */
@@ -233,9 +236,9 @@ export async function listProviderModels(
   try {
     const models: string[] = [];
     if (connection.kind === "anthropic") {
-      for await (const model of (await anthropicClient(connection, options)).models.list({}, { signal: options.signal })) models.push(model.id);
+      for await (const model of (await anthropicClient(connection, options, false)).models.list({}, { signal: options.signal })) models.push(model.id);
     } else {
-      for await (const model of (await openaiClient(connection, options)).models.list({ signal: options.signal })) models.push(model.id);
+      for await (const model of (await openaiClient(connection, options, false)).models.list({ signal: options.signal })) models.push(model.id);
     }
     return { ok: true, models: models.sort() };
   } catch (error) {
@@ -370,7 +373,7 @@ export async function completeModelAnswer(
 ): Promise<{ text: string; toolCalls: ToolCall[]; inputTokens: number | null; outputTokens: number | null }> {
   const messages = asMessages(request.input);
   if (connection.kind === "anthropic") {
-    const message = await (await anthropicClient(connection, options)).messages.create(
+    const message = await (await anthropicClient(connection, options, false)).messages.create(
       { ...anthropicRequest(request.model, messages, request.parameters, request), stream: false },
       { signal: options.signal },
     );
@@ -378,7 +381,7 @@ export async function completeModelAnswer(
     const toolCalls = message.content.flatMap((block) => (block.type === "tool_use" ? [{ id: block.id, name: block.name, arguments: JSON.stringify(block.input) }] : []));
     return { text, toolCalls, inputTokens: message.usage.input_tokens, outputTokens: message.usage.output_tokens };
   }
-  const completion = await (await openaiClient(connection, options)).chat.completions.create(
+  const completion = await (await openaiClient(connection, options, false)).chat.completions.create(
     { ...openaiRequest(connection, request.model, messages, request.parameters, request), stream: false },
     { signal: options.signal },
   );
@@ -427,7 +430,7 @@ export async function* streamModelAnswer(
   const { model, parameters } = request;
   const messages = asMessages(request.input);
   if (connection.kind === "anthropic") {
-    const stream = await (await anthropicClient(connection, options)).messages.create({ ...anthropicRequest(model, messages, parameters, request), stream: true }, { signal: options.signal });
+    const stream = await (await anthropicClient(connection, options, true)).messages.create({ ...anthropicRequest(model, messages, parameters, request), stream: true }, { signal: options.signal });
     // A tool_use block's input comes as pieces of JSON text, whole at the block's end.
     const calls = new Map<number, ToolCall>();
     for await (const event of stream) {
@@ -451,7 +454,7 @@ export async function* streamModelAnswer(
     }
     return;
   }
-  const stream = await (await openaiClient(connection, options)).chat.completions.create(
+  const stream = await (await openaiClient(connection, options, true)).chat.completions.create(
     { ...openaiRequest(connection, model, messages, parameters, request), stream: true, stream_options: { include_usage: true } },
     { signal: options.signal },
   );

@@ -157,7 +157,7 @@ describe("a provider's redirect is not followed", () => {
 describe("no outbound call connects to a private IP literal", () => {
   it.each(["127.0.0.2", "[::ffff:127.0.0.2]", "2130706434", "0x7f.0.0.2"])("%s is refused at connect time, providers and webhooks alike", async (host) => {
     const url = `http://${host}:${internal.port}/v1/models`;
-    for (const fetch of [providerFetch(false), outboundFetch(false)]) {
+    for (const fetch of [providerFetch(false, { streams: false }), outboundFetch(false)]) {
       const error = await fetch(url, { method: "POST", body: "{}" }).then(
         () => null,
         (caught: unknown) => caught as { cause?: unknown },

@@ -151,7 +151,7 @@ describe("a streamed answer read from undici's body", () => {
 
   it("an event stream answered to a call that asked for none is read whole by text(), as fetch's is (the connection not left unread)", async () => {
     mode = "plain";
-    for (const fetchAnswer of [providerFetch(true), wholeEvents(providerFetch(true))]) {
+    for (const fetchAnswer of [providerFetch(true, { streams: false }), wholeEvents(providerFetch(true, { streams: false }))]) {
       const response = await fetchAnswer(`${baseUrl}/v1/chat/completions`, { method: "POST", body: "{}" });
       expect(await response.text()).toBe(events.openai.join(""));
     }

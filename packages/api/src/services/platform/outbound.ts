@@ -217,16 +217,17 @@ export function dropProviderAgents(connectionId: string): void {
  * The fetch the provider SDKs use: undici with a connector that refuses private addresses (unless
  * allowed) after resolving the name, so the check holds for the address actually connected to. A
  * redirect is never followed, allowed or not (a model API has no reason to send one): the call fails
- * with a RedirectRefusedError. With
+ * with a RedirectRefusedError. `streams`: whether the SDK's calls through it ask for their answers
+ * streamed (its caller knows; see providerRequest). With
  * `connection` (a stored connection), the dispatcher is that connection's kept agent, looked up at each
  * call (a client kept across calls follows a changed connection's new agent; the check runs on each
  * connection it opens); without, one for this fetch alone. Each call is a plain undici request, not
  * undici's fetch (see providerRequest): about 250 µs of CPU less per answer read whole (an evaluation
  * makes thousands of such calls) and 500 µs per streamed one.
  */
-export function providerFetch(allowPrivate: boolean, connection?: { id: string; baseUrl: string | null }): typeof fetch {
+export function providerFetch(allowPrivate: boolean, { streams, connection }: { streams: boolean; connection?: { id: string; baseUrl: string | null } }): typeof fetch {
   const ownAgent = connection ? null : guardedAgent(allowPrivate);
-  const guarded = fetchThrough(() => ownAgent ?? keptAgent(connection!.id, connection!.baseUrl, allowPrivate), true);
+  const guarded = fetchThrough(() => ownAgent ?? keptAgent(connection!.id, connection!.baseUrl, allowPrivate), { streams });
   return (async (input: Parameters<typeof fetch>[0], init?: Parameters<typeof fetch>[1]) => {
     const response = await guarded(input, init);
     if (!REDIRECT_STATUSES.has(response.status)) return response;
@@ -252,19 +253,19 @@ export function outboundFetch(allowPrivate: boolean): typeof fetch {
   let agent = ruleAgents.get(allowPrivate);
   if (!agent) ruleAgents.set(allowPrivate, (agent = guardedAgent(allowPrivate)));
   const dispatcher = agent;
-  return fetchThrough(() => dispatcher, false);
+  return fetchThrough(() => dispatcher, null);
 }
 
 /**
  * The rule's fetch over the agent `agentOf` answers at each call (its connector checks each address);
  * never following a redirect. `provider`: a provider SDK's calls (a string body, or none) go through
- * providerRequest.
+ * providerRequest, `streams` whether they ask for a stream; null for any other call.
  */
-function fetchThrough(agentOf: () => Agent, provider: boolean): typeof fetch {
+function fetchThrough(agentOf: () => Agent, provider: { streams: boolean } | null): typeof fetch {
   const guarded = ((input: Parameters<Undici["fetch"]>[0], init?: Parameters<Undici["fetch"]>[1]) => {
     const dispatcher = agentOf();
     if (provider && (typeof input === "string" || input instanceof URL) && (init?.body == null || typeof init.body === "string")) {
-      return providerRequest(input, init, dispatcher);
+      return providerRequest(input, init, dispatcher, provider.streams);
     }
     return loadUndici().fetch(input, { ...init, redirect: "manual", dispatcher });
   }) as unknown as typeof fetch;
@@ -403,22 +404,17 @@ const fetchFailure = (error: unknown, signal: AbortSignal | undefined, message: 
   signal?.aborted ? (signal.reason ?? error) : new TypeError(message, { cause: error });
 
 /**
- * Whether a provider SDK's request asked for its answer streamed: both SDKs then send `"stream":true`
- * in its JSON body, as JSON.stringify writes it (inside a string its quotes would be escaped).
- */
-const asksForStream = (body: unknown): boolean => typeof body === "string" && body.includes('"stream":true');
-
-/**
  * fetch's behaviour for a provider SDK's request (a string body, or none), through a plain undici
  * request: errors as fetch's (a network error is a TypeError "fetch failed" with the cause, an abort
  * the signal's reason), a compressed body decoded, a redirect answered as it came (as fetch's
- * `redirect: "manual"`). A successful answer of server-sent events to a request that asked for a
- * stream streams (streamedResponse); any other is read whole before the call resolves, so within the
+ * `redirect: "manual"`). A successful answer of server-sent events to a call that asked for a stream
+ * (`streams`, said by its caller: the request's JSON may hold `"stream":true` in a tool's schema)
+ * streams (streamedResponse); any other is read whole before the call resolves, so within the
  * SDK's timeout, which ends when fetch resolves (an event stream answered to a call that asked for
  * none, keep-alive comments every few seconds, would otherwise be read with no time limit). An answer
  * past BUFFERED_ANSWER_MAX_BYTES (as sent, or decoded) is a network error, its cause AnswerTooLargeError.
  */
-async function providerRequest(input: string | URL, init: Parameters<Undici["fetch"]>[1], dispatcher: Agent): Promise<Response> {
+async function providerRequest(input: string | URL, init: Parameters<Undici["fetch"]>[1], dispatcher: Agent, streams: boolean): Promise<Response> {
   const signal = init?.signal ?? undefined;
   const headers: string[] = [];
   new Headers(init?.headers as ConstructorParameters<typeof Headers>[0]).forEach((value, name) => headers.push(name, value));
@@ -440,8 +436,7 @@ async function providerRequest(input: string | URL, init: Parameters<Undici["fet
     responseHeaders.delete("content-length");
   }
   if (
-    answer.statusCode >= 200 && answer.statusCode < 300 && responseHeaders.get("content-type")?.trim().toLowerCase().startsWith("text/event-stream") &&
-    asksForStream(init?.body)
+    streams && answer.statusCode >= 200 && answer.statusCode < 300 && responseHeaders.get("content-type")?.trim().toLowerCase().startsWith("text/event-stream")
   ) {
     return streamedResponse(answer.body, decodes ? encoding : null, answer.statusCode, responseHeaders, signal);
   }
