@@ -122,6 +122,8 @@ export const productionMetrics = z.object({
   environments: z.array(z.string()),
   models: z.array(z.string()),
   versions: z.array(productionVersionMetrics),
+  /** True when a model filter is set: the scores carry no model, so their figures are of every model's generations. */
+  scoresAllModels: z.boolean(),
   /** Per version, each bucket of the span that has generations, oldest first. */
   series: z.array(z.object({ version: int, points: z.array(productionSeriesPoint) })),
 });
@@ -133,6 +135,8 @@ export const runtimeProductionMetrics = z.object({
   to: z.iso.datetime(),
   environment: z.string().nullable(),
   versions: z.array(productionVersionMetrics.omit({ meanTokens: true, latencyMeanMs: true, meanCost: true, errors: true })),
+  /** True when a model is asked for: the scores carry no model, so their figures are of every model's generations. */
+  scoresAllModels: z.boolean(),
 });
 
 /** GET /api/v1/prompts/{name}/metrics: the span (default the last 7 days) and an environment. */
@@ -140,7 +144,9 @@ export const runtimeProductionMetricsQuery = z.object({
   from: z.iso.datetime({ offset: true }).optional(),
   to: z.iso.datetime({ offset: true }).optional(),
   environment: environmentSchema.optional(),
-  model: modelSchema.optional(),
+  model: modelSchema
+    .optional()
+    .describe("The generations' model: filters the generation figures. Scores carry no model, so they are not filtered by it (the answer says so with scoresAllModels)"),
 });
 
 const productionComparisonMetric = z.object({

@@ -135,11 +135,13 @@ const EXAMPLES: Record<string, Example[]> = {
   getPromptMetrics: [
     { status: 200, path: "/prompts/a/b/metrics?environment=production" },
     { status: 400, path: "/prompts/a/b/metrics?from=2026-02-01T00:00:00Z&to=2026-01-01T00:00:00Z" },
+    { status: 403, path: "/prompts/a/b/metrics", key: "bound" },
     { status: 404, path: "/prompts/nope/metrics" },
   ],
   listPromptGenerations: [
     { status: 200, path: "/prompts/a/b/generations?limit=10" },
     { status: 400, path: "/prompts/a/b/generations?cursor=nonsense" },
+    { status: 403, path: "/prompts/a/b/generations", key: "bound" },
     { status: 404, path: "/prompts/nope/generations?format=csv" },
   ],
   setLabel: [
@@ -179,6 +181,9 @@ describe("GET /api/v1/openapi.json", () => {
     const listed = Object.entries(document.paths).flatMap(([path, methods]) => Object.keys(methods).map((method) => `${method} ${path}`));
     expect(listed.sort()).toEqual(V1_OPERATIONS.map((operation) => `${operation.method} ${operation.path}`).sort());
     expect(JSON.stringify(document)).not.toContain("fonts.");
+    // The metrics' model filter says the scores are not filtered by it.
+    const metrics = document.paths["/prompts/{name}/metrics"]!["get"] as { parameters: { name: string; schema: { description?: string } }[] };
+    expect(metrics.parameters.find((parameter) => parameter.name === "model")?.schema.description).toContain("Scores carry no model, so they are not filtered by it");
   });
 });
 

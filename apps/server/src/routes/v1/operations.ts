@@ -148,6 +148,7 @@ const spanQuery = (query: { from?: string; to?: string }) => ({
 /** A production read refused before anything was written (a bad span, an unknown prompt) answers as any error does. */
 const productionErrors = {
   400: error("Invalid filters, span (from after to, more than 366 days) or cursor"),
+  403: error("The key is bound to labels"),
   ...NAME_ERRORS,
   ...COMMON_ERRORS,
 };
@@ -163,7 +164,8 @@ const PRODUCTION_OPERATIONS: Operation[] = [
     path: "/prompts/{name}/metrics",
     summary:
       "A prompt's production figures per version over a span (default the last 7 days), from the hourly rollups: generations, error rate, " +
-      "latency p50 and p95, time to first token p50, tokens, cost (USD) and each score's mean (numeric) or share of true (boolean) with its count",
+      "latency p50 and p95, time to first token p50, tokens, cost (USD) and each score's mean (numeric) or share of true (boolean) with its count. " +
+      "A model filter applies to the generation figures only: scores carry no model (scoresAllModels says so)",
     action: "prompt.read",
     query: runtimeProductionMetricsQuery,
     responses: { 200: { description: "The figures per version, newest version first", schema: productionMetricsAnswer }, ...productionErrors },

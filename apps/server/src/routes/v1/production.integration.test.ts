@@ -80,7 +80,7 @@ describe("GET /api/v1/prompts/{name}/metrics", () => {
     expect(response.status).toBe(200);
     expect(response.headers.get("cache-control")).toBe("no-store");
     const body = (await response.json()) as { from: string; to: string; environment: string; versions: Record<string, unknown>[] };
-    expect(body).toMatchObject({ from: at(0).toISOString(), to: at(48).toISOString(), environment: "production" });
+    expect(body).toMatchObject({ from: at(0).toISOString(), to: at(48).toISOString(), environment: "production", scoresAllModels: false });
     expect(body.versions).toEqual([
       expect.objectContaining({ version: 2, generations: 10, errorRate: 0, inputTokens: 100, outputTokens: 50, cost: 0.05, ttftP50Ms: null, scores: [] }),
       expect.objectContaining({
@@ -91,6 +91,10 @@ describe("GET /api/v1/prompts/{name}/metrics", () => {
     const v1 = body.versions[1] as { latencyP50Ms: number; latencyP95Ms: number };
     expect(v1.latencyP50Ms).toBeGreaterThan(100);
     expect(v1.latencyP95Ms).toBeGreaterThan(v1.latencyP50Ms);
+    // A model asked for filters the generations, not the scores (they carry no model): the answer says they are every model's.
+    const byModel = (await (await get(`/prompts/support/reply/metrics?${SPAN}&model=gpt-4o`)).json()) as { scoresAllModels: boolean; versions: Record<string, unknown>[] };
+    expect(byModel.scoresAllModels).toBe(true);
+    expect(byModel.versions).toEqual([expect.objectContaining({ version: 1, generations: 0, scores: [expect.objectContaining({ name: "thumbs", count: 4 })] })]);
     // The encoded name reaches the same prompt.
     expect(((await (await get(`/prompts/support%2Freply/metrics?${SPAN}`)).json()) as { versions: unknown[] }).versions).toHaveLength(2);
   });

@@ -126,7 +126,10 @@ describe("production.metrics", () => {
   it("filters by environment, model and span", async () => {
     const all = await world.callers.viewer.production.metrics({ promptId: prompt.id, ...span });
     expect(all.versions.find((version) => version.version === 2)).toMatchObject({ generations: 60, errors: 10 });
+    expect(all.scoresAllModels).toBe(false);
     const byModel = await world.callers.viewer.production.metrics({ promptId: prompt.id, ...span, model: "gpt-4o-mini" });
+    // The scores carry no model: with one asked for, the answer says they are every model's.
+    expect(byModel.scoresAllModels).toBe(true);
     // Version 2 stays listed for its scores (which carry no model), with no generations of that model.
     expect(byModel.versions.map(({ version, generations }) => ({ version, generations }))).toEqual([{ version: 2, generations: 10 }, { version: 1, generations: 40 }]);
     const firstHours = await world.callers.viewer.production.metrics({ promptId: prompt.id, from: at(0), to: at(2) });

@@ -279,7 +279,11 @@ export async function productionMetrics(
       })),
   }));
   const sorted = (kind: "environment" | "model") => [...new Set(seen.map((row) => row[kind]).filter((value) => value !== ""))].sort();
-  return { from: span.from.toISOString(), to: span.to.toISOString(), bucket, environments: sorted("environment"), models: sorted("model"), versions, series };
+  return {
+    from: span.from.toISOString(), to: span.to.toISOString(), bucket, environments: sorted("environment"), models: sorted("model"), versions,
+    // The scores carry no model: with a model asked for, they are still every model's, and the answer says so.
+    scoresAllModels: filters.model !== undefined, series,
+  };
 }
 
 // ---------------------------------------------------------------------------------------------------------------

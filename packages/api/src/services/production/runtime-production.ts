@@ -19,6 +19,7 @@ export async function runtimeProductionMetrics(db: DbOrTx, caller: KeyCaller, na
     to: metrics.to,
     environment: filters.environment ?? null,
     versions: metrics.versions.map(({ meanTokens: _t, latencyMeanMs: _l, meanCost: _c, errors: _e, ...figures }) => figures),
+    scoresAllModels: metrics.scoresAllModels,
   };
 }
 
