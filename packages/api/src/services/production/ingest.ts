@@ -1207,10 +1207,10 @@ async function writeIn(tx: RawTransaction, db: Db, caller: Caller, teamId: strin
          AND (s.generation_id IS DISTINCT FROM g.id OR s.prompt_id IS DISTINCT FROM g.prompt_id OR s.version IS DISTINCT FROM g.version OR s.environment <> g.environment)
       RETURNING s.prompt_id, s.version, s.environment, s.created_at, s.name, s.data_type, s.value, s.string_value,
         o.prompt_id AS old_prompt_id, o.version AS old_version, o.environment AS old_environment`);
-    // Scores naming only a trace, sent before any generation of it was stored, follow the trace's first
-    // generation now, chosen as a score sent now would choose it (one of a prompt the writer sees first,
-    // then the earliest), among the trace's stored generations with these. Rare: the generations are read
-    // only for traces with such a score waiting.
+    // Scores naming only a trace, sent before any linked generation of it was stored, follow the trace's
+    // first generation linked to a prompt now, chosen as a score sent now would choose it (the earliest one
+    // of a prompt the writer sees), among the trace's stored generations with these. Rare: the generations
+    // are read only for traces with such a score waiting.
     const traceIds = [...new Set(written.flatMap((row) => (row.traceId ? [row.traceId] : [])))];
     if (traceIds.length) {
       const { joins, visible } = promptVisibility(caller);
@@ -1221,9 +1221,9 @@ async function writeIn(tx: RawTransaction, db: Db, caller: Caller, teamId: strin
         ), first AS (
           SELECT DISTINCT ON (g.trace_id) g.id, g.observation_id, g.trace_id, g.prompt_id, g.version, g.environment
             FROM generations g JOIN waiting w ON w.trace_id = g.trace_id LEFT JOIN prompts p ON p.id = g.prompt_id ${joins}
-           WHERE g.team_id = ${teamId}::uuid AND (g.prompt_id IS NULL OR ${visible})
-           -- scoreTargets' rule for a trace's generation, in SQL: one of a prompt first, then the earliest (change both together).
-           ORDER BY g.trace_id, g.prompt_id IS NULL, g.started_at
+           WHERE g.team_id = ${teamId}::uuid AND g.prompt_id IS NOT NULL AND ${visible}
+           -- scoreTargets' rule for a trace's generation, in SQL: the earliest one of a prompt (change both together).
+           ORDER BY g.trace_id, g.started_at
         )
         UPDATE scores s SET generation_id = g.id, observation_id = g.observation_id, prompt_id = g.prompt_id, version = g.version, environment = g.environment
           FROM first g, scores o
@@ -1345,8 +1345,10 @@ async function scoreTargets(tx: RawTransaction, caller: Caller, teamId: string, 
     }
     const generation = score.observationId
       ? generations.find((row) => row.observationId === score.observationId)
-      // A trace's generation: one of a prompt first, then the earliest (the rows are by start); writeIn's relink of waiting scores orders alike.
-      : score.traceId ? (generations.find((row) => row.traceId === score.traceId && row.promptId) ?? generations.find((row) => row.traceId === score.traceId)) : undefined;
+      // A trace's generation: the earliest one of a prompt (the rows are by start); writeIn's relink of waiting scores orders alike.
+      // Never one of no prompt: that one may hold only updates so far, dropped if its create names none, the score then
+      // left naming a generation gone (the relink looks for scores naming nothing but their trace).
+      : score.traceId ? generations.find((row) => row.traceId === score.traceId && row.promptId) : undefined;
     // A trace or span not seen (not sent yet, or of a generation the caller may not see) is stored
     // unlinked and linked when its generation comes: scores often arrive before the tracing
     // exporter's batch, and the answer tells nothing of generations the caller may not see.

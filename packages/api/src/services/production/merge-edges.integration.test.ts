@@ -1,6 +1,8 @@
 // Edges of the merge of production signals, against the real database: a start far ahead of our clock
 // is not said (the time it came stands for it), so no generation is kept in the default partition for good;
-// a cost not sent is computed again at every merge from all the tokens sent so far, a cost sent is kept.
+// a cost not sent is computed again at every merge from all the tokens sent so far, a cost sent is kept;
+// a score naming only a trace waits for a generation of the trace linked to a prompt (never one of no prompt,
+// which may be dropped when its create comes).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { builtInModelPrice } from "../models/prices.ts";
 import { costAt } from "../runs/runs.ts";
@@ -73,5 +75,27 @@ describe("a generation's cost", () => {
     expect((await generation("cost-sent"))!.cost).toBe(0.5);
     // The rollups moved with it: the first cost taken out, the new one put in.
     expect(await rolledUpCost(own.id)).toBeCloseTo(computed + 0.5, 12);
+  });
+});
+
+describe("a score naming only a trace", () => {
+  const scoreRow = async (id: string) =>
+    (await db().$queryRaw<{ generationId: string | null; observationId: string | null; promptId: string | null }[]>`
+      SELECT generation_id::text AS "generationId", observation_id AS "observationId", prompt_id::text AS "promptId" FROM scores WHERE id = ${id}::uuid`)[0]!;
+
+  it("sent while the trace holds only a generation of no prompt yet (an update first) waits, and follows the trace's linked generation once it comes", async () => {
+    const traceId = "trace-only-waits";
+    // An update first (no prompt, no start): kept, its create may name a prompt.
+    await send([event("to-drop", { traceId, model: "gpt-4o-mini" })]);
+    const sent = await send([], [{ traceId, name: "helpful", dataType: "numeric", value: 1, stringValue: null, source: "api", apiKeyId: key.apiKey.id }]);
+    const scoreId = sent.scores[0]!.id;
+    expect(await scoreRow(scoreId)).toEqual({ generationId: null, observationId: null, promptId: null });
+    // Its create names no prompt: dropped.
+    await send([event("to-drop", { startedAt: new Date() })]);
+    expect(await generation("to-drop")).toBeUndefined();
+    // The trace's generation of a prompt: the score follows it.
+    await send([event("kept", { traceId, promptName: prompt.name, version: 1, startedAt: new Date() })]);
+    const kept = (await generation("kept"))!;
+    expect(await scoreRow(scoreId)).toEqual({ generationId: kept.id, observationId: "kept", promptId: prompt.id });
   });
 });
