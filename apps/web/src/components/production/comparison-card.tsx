@@ -3,7 +3,6 @@
 // in the URL); by default a split label's version and candidate (production's first), else the two
 // newest versions with data, the older as the baseline.
 import { versionLabel } from "@promptly/shared";
-import type { RouterOutputs } from "@promptly/api";
 import { LoadFailure } from "@/components/layout/load-failure";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { Label } from "@/components/ui/label";
@@ -14,18 +13,17 @@ import { usePromptSearch } from "@/components/prompts/page/route-api";
 import { ComparisonList } from "./comparison-list.tsx";
 import { DEFAULT_PRODUCTION_RANGE, productionSpan } from "./production-search.ts";
 
-type Metrics = RouterOutputs["production"]["metrics"];
-
 interface Label {
   name: string;
   version: number;
   split: { version: number; weight: number } | null;
 }
 
-export function ComparisonCard({ promptId, metrics, labels, environment, model }: { promptId: string; metrics: Metrics; labels: Label[]; environment?: string; model?: string }) {
+/** `versionsWithData`: the versions the figures show (none while they load or when they failed; a split's two still compare). */
+export function ComparisonCard({ promptId, versionsWithData, labels, environment, model }: { promptId: string; versionsWithData: number[]; labels: Label[]; environment?: string; model?: string }) {
   const [search, setSearch] = usePromptSearch();
   const split = labels.find((label) => label.name === "production" && label.split) ?? labels.find((label) => label.split);
-  const versions = [...new Set([...metrics.versions.map((row) => row.version), ...(split ? [split.version, split.split!.version] : [])])].sort((x, y) => y - x);
+  const versions = [...new Set([...versionsWithData, ...(split ? [split.version, split.split!.version] : [])])].sort((x, y) => y - x);
   if (versions.length < 2) return null;
   const b = search.prodB ?? split?.split!.version ?? versions[0]!;
   const a = search.prodA ?? split?.version ?? versions.find((version) => version !== b)!;

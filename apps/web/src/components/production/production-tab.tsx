@@ -37,6 +37,8 @@ export function ProductionTab({ prompt }: { prompt: PromptDetail }) {
   const range = search.prodRange ?? DEFAULT_PRODUCTION_RANGE;
   const metrics = trpc.production.metrics.useQuery(productionMetricsQuery(prompt.id, search));
   const filtered = search.prodEnv !== undefined || search.prodModel !== undefined;
+  // Nothing arrived in the range: the empty state alone, with no empty comparison or list beneath it.
+  const noData = metrics.isSuccess && metrics.data.versions.length === 0;
 
   return (
     <div className="grid min-w-0 gap-4" data-testid="production-tab">
@@ -77,12 +79,15 @@ export function ProductionTab({ prompt }: { prompt: PromptDetail }) {
         <Skeleton className="h-40 w-full" aria-label="Loading the production figures" />
       ) : metrics.isError ? (
         <LoadFailure title="The production figures could not be loaded" error={metrics.error} onRetry={() => void metrics.refetch()} />
-      ) : metrics.data.versions.length === 0 ? (
+      ) : noData ? (
         filtered ? <p className="text-sm text-muted-foreground">No production data matches these filters in this range.</p> : <NoProductionData name={prompt.name} range={range} />
       ) : (
+        <VersionFiguresTable metrics={metrics.data} />
+      )}
+      {/* The comparison and the generations have queries of their own: a failed figures query leaves them be. */}
+      {!noData && (
         <>
-          <VersionFiguresTable metrics={metrics.data} />
-          <ComparisonCard promptId={prompt.id} metrics={metrics.data} labels={prompt.labels} environment={search.prodEnv} model={search.prodModel} />
+          <ComparisonCard promptId={prompt.id} versionsWithData={metrics.data?.versions.map((row) => row.version) ?? []} labels={prompt.labels} environment={search.prodEnv} model={search.prodModel} />
           <GenerationList promptId={prompt.id} promptName={prompt.name} />
         </>
       )}
