@@ -182,15 +182,7 @@ export function wholeEvents(fetchAnswer: typeof fetch): typeof fetch {
     const response = await fetchAnswer(input, init);
     const body = response.body as unknown as AsyncIterable<Uint8Array> | null;
     if (!body || !response.headers.get("content-type")?.trim().toLowerCase().startsWith("text/event-stream")) return response;
-    // The body as given may not be redefined: the same answer, its body handed on in whole events.
-    const framed = new Response(null, { status: response.status, statusText: response.statusText, headers: response.headers });
-    // Read whole instead (a call that asked for no stream): as the answer itself reads.
-    Object.defineProperties(framed, {
-      body: { value: threadEventsDropped(inWholeEvents(body)) },
-      arrayBuffer: { value: () => response.arrayBuffer() },
-      text: { value: () => response.text() },
-      json: { value: () => response.json() as Promise<unknown> },
-    });
-    return framed;
+    // The same answer, its body handed on in whole events; read whole instead (text(), json()), as it came.
+    return Object.defineProperty(response, "body", { value: threadEventsDropped(inWholeEvents(body)) });
   }) as typeof fetch;
 }

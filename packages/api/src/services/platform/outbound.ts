@@ -376,7 +376,8 @@ function streamedResponse(sent: Readable, encoding: string | null, status: numbe
   };
   const response = new Response(null, { status, headers });
   Object.defineProperties(response, {
-    body: { value: chunks },
+    // Configurable: a reader may hand the same answer on in other pieces (whole-events.ts).
+    body: { value: chunks, configurable: true },
     arrayBuffer: { value: async () => new Uint8Array(await whole()).buffer },
     text: { value: async () => (await whole()).toString("utf8") },
     json: { value: async () => JSON.parse((await whole()).toString("utf8")) as unknown },
