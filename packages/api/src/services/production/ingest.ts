@@ -1134,10 +1134,14 @@ async function writeIn(tx: RawTransaction, db: Db, caller: Caller, teamId: strin
   // A generation takes its trace's lock shared (the writes of a trace's generations go on side by side,
   // a score linked twice is kept from it by the score's row lock), a score naming only the trace takes
   // it alone; a key taken both ways is taken alone.
+  // A score naming its generation by id takes that generation's observation lock too (looked up first, so
+  // every lock is taken in the one order): a merge of the generation (its environment or version changed)
+  // and the score take turns, and the score reads the generation as the merge left it.
   const locks = new Map<string, boolean>();
   const lock = (key: string, shared: boolean) => locks.set(key, (locks.get(key) ?? true) && shared);
   for (const id of observationIds) lock(id, false);
   for (const score of sent.scores) if (score.observationId) lock(score.observationId, false);
+  for (const id of await observationIdsOf(tx, teamId, sent.scores.flatMap((score) => (score.generationId ? [score.generationId] : [])))) lock(id, false);
   for (const patch of sent.generations) if (patch.traceId) lock(traceLockKey(patch.traceId), true);
   for (const score of sent.scores) if (isTraceOnly(score)) lock(traceLockKey(score.traceId!), false);
   if (locks.size) {
@@ -1284,6 +1288,24 @@ async function writeIn(tx: RawTransaction, db: Db, caller: Caller, teamId: strin
   await applyGenerationRollups(tx, generationDeltas.sorted());
   await applyScoreRollups(tx, scoreDeltas);
   return { generations: written.length, scores: scoreResults, written: new Set(written.map((row) => row.observationId)) };
+}
+
+/** The observation ids of a team's generations, by generation id (an observation's id never changes: its merges keep the row's id). */
+async function observationIdsOf(tx: RawTransaction, teamId: string, generationIds: string[]): Promise<string[]> {
+  if (!generationIds.length) return [];
+  const rows = await tx.query<{ observationId: string }>(Prisma.sql`
+    SELECT DISTINCT observation_id AS "observationId" FROM generations WHERE team_id = ${teamId}::uuid AND id = ANY(${generationIds}::uuid[])`);
+  return rows.map((row) => row.observationId);
+}
+
+/**
+ * Takes the write lock of the generation `generationId` of the team (the one its merges take, by its
+ * observation id) for the transaction, if the generation is stored: a score written on it after this reads
+ * it as its last merge left it, and its next merge waits for the score (and relinks it).
+ */
+export async function lockGeneration(tx: RawTransaction, teamId: string, generationId: string): Promise<void> {
+  const [observationId] = await observationIdsOf(tx, teamId, [generationId]);
+  if (observationId !== undefined) await tx.query(Prisma.sql`SELECT pg_advisory_xact_lock(hashtextextended(${teamId} || ':' || ${observationId}, 0))::text`);
 }
 
 /** A score that names a trace and nothing in it: it judges the trace's first generation. */

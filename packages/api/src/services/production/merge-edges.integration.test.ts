@@ -2,13 +2,16 @@
 // is not said (the time it came stands for it), so no generation is kept in the default partition for good;
 // a cost not sent is computed again at every merge from all the tokens sent so far, a cost sent is kept;
 // a score naming only a trace waits for a generation of the trace linked to a prompt (never one of no prompt,
-// which may be dropped when its create comes).
+// which may be dropped when its create comes); a score by generation id (a key's, a person's thumbs) takes
+// turns with the generation's merge on its observation's lock, and reads it as the merge left it.
+import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { builtInModelPrice } from "../models/prices.ts";
 import { costAt } from "../runs/runs.ts";
 import { createHarness, type Harness } from "../../../testing/harness.ts";
 import { createLibraryWorld, createPrompt } from "../../../testing/prompts-support.ts";
 import { keyCaller, type KeyCaller } from "../access/visibility.ts";
+import { createApiScore } from "./production-api.ts";
 import { ingestProduction, type GenerationPatch, type ScoreDraft } from "./ingest.ts";
 
 let h: Harness;
@@ -97,5 +100,56 @@ describe("a score naming only a trace", () => {
     await send([event("kept", { traceId, promptName: prompt.name, version: 1, startedAt: new Date() })]);
     const kept = (await generation("kept"))!;
     expect(await scoreRow(scoreId)).toEqual({ generationId: kept.id, observationId: "kept", promptId: prompt.id });
+  });
+});
+
+describe("a score by generation id", () => {
+  /**
+   * Another connection in the midst of a merge of the generation: its observation's lock held, its environment
+   * changed and not committed yet. `commitAfter` commits it once `score` waits on the lock (or has ended).
+   */
+  async function mergeHolding(observationId: string, generationId: string) {
+    const holder = new pg.Client({ connectionString: h.database.url });
+    await holder.connect();
+    await holder.query("BEGIN");
+    await holder.query(`SELECT pg_advisory_xact_lock(hashtextextended($1 || ':' || $2, 0))`, [team.id, observationId]);
+    await holder.query(`UPDATE generations SET environment = 'staging' WHERE id = $1::uuid`, [generationId]);
+    // This test's database only: pg_locks shows every database of the server.
+    const waiting = async () =>
+      (await holder.query<{ n: number }>(`SELECT count(*)::int AS n FROM pg_locks WHERE locktype = 'advisory' AND NOT granted
+         AND database = (SELECT oid FROM pg_database WHERE datname = current_database())`)).rows[0]!.n;
+    return {
+      async commitAfter<T>(score: Promise<T>): Promise<{ waited: boolean; result: T }> {
+        let settled = false;
+        const done = score.finally(() => (settled = true));
+        done.catch(() => undefined);
+        let waited = false;
+        while (!settled && !(waited = (await waiting()) > 0)) await Promise.race([done.catch(() => undefined), new Promise((resolve) => setTimeout(resolve, 10))]);
+        await holder.query("COMMIT");
+        await holder.end();
+        return { waited, result: await done };
+      },
+    };
+  }
+  const environmentOf = async (scoreId: string) =>
+    (await db().$queryRaw<{ environment: string }[]>`SELECT environment FROM scores WHERE id = ${scoreId}::uuid`)[0]!.environment;
+
+  it("from a key waits for the generation's merge and is written under the environment it left", async () => {
+    await send([event("locked-api", { promptName: prompt.name, version: 1, startedAt: new Date() })]);
+    const generationId = (await generation("locked-api"))!.id;
+    const merge = await mergeHolding("locked-api", generationId);
+    const { waited, result } = await merge.commitAfter(createApiScore(db(), key, { generationId, name: "helpful", value: true }));
+    expect(waited).toBe(true);
+    expect(result.linked).toBe(true);
+    expect(await environmentOf(result.id)).toBe("staging");
+  });
+
+  it("from a person's thumbs waits for the generation's merge and is written under the environment it left", async () => {
+    await send([event("locked-thumbs", { promptName: prompt.name, version: 1, startedAt: new Date() })]);
+    const generationId = (await generation("locked-thumbs"))!.id;
+    const merge = await mergeHolding("locked-thumbs", generationId);
+    const { waited, result } = await merge.commitAfter(world.callers.editor.scores.create({ promptId: prompt.id, generationId, up: true }));
+    expect(waited).toBe(true);
+    expect(await environmentOf(result.id)).toBe("staging");
   });
 });

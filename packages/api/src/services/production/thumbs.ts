@@ -10,6 +10,7 @@ import { DomainError } from "../../errors.ts";
 import { promptVisibility, type Caller } from "../access/visibility.ts";
 import { storableText } from "../platform/storable-text.ts";
 import { archivedRefusal, refuse } from "../prompts/prompt-rules.ts";
+import { lockGeneration } from "./ingest.ts";
 import { applyScoreRollups, scoreContribution, type LinkedScore } from "./score-rollups.ts";
 
 /** What a thumbs judges: one generation or one run of the prompt. */
@@ -39,6 +40,9 @@ async function lockedTarget(tx: RawTransaction, caller: Caller, prompt: { id: st
      WHERE p.id = ${prompt.id}::uuid AND p.team_id = ${prompt.teamId}::uuid AND ${visible} FOR SHARE OF p`);
   if (!live) throw notFound();
   refuse(archivedRefusal(live.archived));
+  // The generation's merges and this take turns (its observation's lock): it is read as its last merge left it
+  // (its version and environment), and a merge after this relinks the thumbs.
+  if (target.generationId) await lockGeneration(tx, prompt.teamId, target.generationId);
   const [row] = target.runId
     ? await tx.query<Omit<TargetRow, "organizationId">>(Prisma.sql`
         SELECT NULL AS "generationId", r.id::text AS "runId", NULL AS "traceId", NULL AS "observationId", r.version, ${DEFAULT_ENVIRONMENT}::text AS environment
