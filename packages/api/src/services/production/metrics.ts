@@ -27,13 +27,23 @@ export function spanOf(filters: Pick<ProductionFilters, "from" | "to">, now: Dat
   return { from, to };
 }
 
-/** The rollup hours a span covers: each hour row holds [hour, hour + 1h), so the hour `from` falls in is counted. */
+/**
+ * An instant as a query parameter: ISO text with its Z, so the database reads the same instant in any
+ * session time zone (a Date is sent without its offset, read in the session's zone).
+ */
+const instant = (date: Date) => Prisma.sql`${date.toISOString()}::timestamptz`;
+
+/**
+ * The rollup hours a span covers: each hour row holds [hour, hour + 1h), so the UTC hour `from` falls in is
+ * counted. That hour is computed here, not by date_trunc('hour', …), which truncates in the session's time
+ * zone: in one offset by half an hour (Asia/Kolkata) an hour starts at :30 UTC, and the row `from` falls in was left out.
+ */
 function rollupWhere(alias: "r" | "s", promptId: string, span: ProductionSpan, filters: ProductionFilters, withModel: boolean): Prisma.Sql {
   const table = Prisma.raw(alias);
   const parts = [
     Prisma.sql`${table}.prompt_id = ${promptId}::uuid`,
-    Prisma.sql`${table}.hour >= date_trunc('hour', ${span.from}::timestamptz)`,
-    Prisma.sql`${table}.hour < ${span.to}::timestamptz`,
+    Prisma.sql`${table}.hour >= ${instant(new Date(Math.floor(span.from.getTime() / HOUR) * HOUR))}`,
+    Prisma.sql`${table}.hour < ${instant(span.to)}`,
   ];
   if (filters.environment !== undefined) parts.push(Prisma.sql`${table}.environment = ${filters.environment}`);
   if (withModel && filters.model !== undefined) parts.push(Prisma.sql`${table}.model = ${filters.model}`);
@@ -62,10 +72,10 @@ const ROLLUP_COLUMNS = Prisma.raw(`version, environment, model, generations, err
 function generationRows(promptId: string, span: ProductionSpan, filters: ProductionFilters, withModel: boolean, days: { first: Date; end: Date } | null, extra: Prisma.Sql): Prisma.Sql {
   const hourly = Prisma.sql`SELECT r.hour, ${ROLLUP_COLUMNS} FROM generation_rollups r WHERE ${rollupWhere("r", promptId, span, filters, withModel)}${extra}`;
   if (!days) return hourly;
-  const daily = [Prisma.sql`r.prompt_id = ${promptId}::uuid`, Prisma.sql`r.day >= ${days.first}::timestamptz`, Prisma.sql`r.day < ${days.end}::timestamptz`];
+  const daily = [Prisma.sql`r.prompt_id = ${promptId}::uuid`, Prisma.sql`r.day >= ${instant(days.first)}`, Prisma.sql`r.day < ${instant(days.end)}`];
   if (filters.environment !== undefined) daily.push(Prisma.sql`r.environment = ${filters.environment}`);
   if (withModel && filters.model !== undefined) daily.push(Prisma.sql`r.model = ${filters.model}`);
-  return Prisma.sql`${hourly} AND NOT (r.hour >= ${days.first}::timestamptz AND r.hour < ${days.end}::timestamptz)
+  return Prisma.sql`${hourly} AND NOT (r.hour >= ${instant(days.first)} AND r.hour < ${instant(days.end)})
     UNION ALL
     SELECT r.day AS hour, ${ROLLUP_COLUMNS} FROM generation_rollups_daily r WHERE ${Prisma.join(daily, " AND ")}${extra}`;
 }
