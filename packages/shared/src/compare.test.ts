@@ -265,16 +265,16 @@ describe("verdict", () => {
 
   it("prefers the lower value where lower is better, with units for means", () => {
     const comparison = compareMeans({ n: 5000, mean: 840, variance: 300 ** 2 }, { n: 4800, mean: 720, variance: 280 ** 2 });
-    expect(verdict({ metric: "latency", labelA: "v7", labelB: "v8", comparison, lowerIsBetter: true, unit: "ms" })).toBe(
-      "v8 is better on latency (-120 ms, 95% CI -131 to -109, 4,800 vs 5,000 scored)",
+    expect(verdict({ metric: "latency", labelA: "v7", labelB: "v8", comparison, lowerIsBetter: true, unit: "ms", counted: "generations" })).toBe(
+      "v8 is better on latency (-120 ms, 95% CI -131 to -109, 4,800 vs 5,000 generations)",
     );
     const slow = compareMeans({ n: 5000, mean: 840_000, variance: 300_000 ** 2 }, { n: 4800, mean: 636_025, variance: 280_000 ** 2 });
-    expect(verdict({ metric: "latency", labelA: "v7", labelB: "v8", comparison: slow, lowerIsBetter: true, unit: "ms" })).toMatch(
-      /^v8 is better on latency \(-203,975 ms, 95% CI -215,\d{3} to -192,\d{3}, 4,800 vs 5,000 scored\)$/,
+    expect(verdict({ metric: "latency", labelA: "v7", labelB: "v8", comparison: slow, lowerIsBetter: true, unit: "ms", counted: "generations" })).toMatch(
+      /^v8 is better on latency \(-203,975 ms, 95% CI -215,\d{3} to -192,\d{3}, 4,800 vs 5,000 generations\)$/,
     );
     const errors = compareProportions({ successes: 40, total: 2000 }, { successes: 70, total: 2000 });
-    expect(verdict({ metric: "error rate", labelA: "v7", labelB: "v8", comparison: errors, lowerIsBetter: true })).toBe(
-      "v7 is better on error rate (-1.5 points, 95% CI -2.5 to -0.5, 2,000 vs 2,000 scored)",
+    expect(verdict({ metric: "error rate", labelA: "v7", labelB: "v8", comparison: errors, lowerIsBetter: true, counted: "generations" })).toBe(
+      "v7 is better on error rate (-1.5 points, 95% CI -2.5 to -0.5, 2,000 vs 2,000 generations)",
     );
   });
 
@@ -283,7 +283,7 @@ describe("verdict", () => {
     const errors = compareProportions({ successes: 1000, total: 1_000_000 }, { successes: 1300, total: 1_000_000 });
     expect(errors.significant).toBe(true);
     expect(verdict({ metric: "error rate", labelA: "v7", labelB: "v8", comparison: errors, lowerIsBetter: true, counted: "generations" })).toBe(
-      "v7 is better on error rate (-0.03 points, 95% CI -0.04 to -0.02, 1,000,000 vs 1,000,000 scored)",
+      "v7 is better on error rate (-0.03 points, 95% CI -0.04 to -0.02, 1,000,000 vs 1,000,000 generations)",
     );
     expect(differenceDecimals("proportion", errors.lower, errors.upper)).toBe(2);
     // Ends that 1 decimal reads as the same number, and one it reads as 0.
@@ -326,6 +326,10 @@ describe("verdict", () => {
     const comparison = compareProportions({ successes: 300, total: 1000 }, { successes: 600, total: 2000 });
     expect(verdict({ metric: "thumbs-up", labelA: "v7", labelB: "v8", comparison })).toBe(
       "no difference on thumbs-up so far (95% CI -3.5 to +3.4 points, 1,000 vs 2,000 scored)",
+    );
+    // Of what every generation reports, the counts are of generations.
+    expect(verdict({ metric: "error rate", labelA: "v7", labelB: "v8", comparison, lowerIsBetter: true, counted: "generations" })).toBe(
+      "no difference on error rate so far (95% CI -3.5 to +3.4 points, 1,000 vs 2,000 generations)",
     );
   });
 

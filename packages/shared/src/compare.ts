@@ -391,7 +391,10 @@ export interface VerdictInput {
   /** Decimals for a difference of means; by default from the interval's width (see differenceDecimals). */
   decimals?: number;
   minimumPerVersion?: number;
-  /** What the counts are of, as "about N more …" says: a score's "scored generations" (the default), or "generations" for latency, cost, errors. */
+  /**
+   * What the counts are of: a score's "scored generations" (the default; "… vs … scored"), or "generations" for latency,
+   * cost, errors ("… vs … generations"), as "about N more …" and the counts after the interval say.
+   */
   counted?: "scored generations" | "generations";
 }
 
@@ -469,8 +472,9 @@ export function differenceDecimals(kind: "proportion" | "mean", lower: number, u
 /**
  * The sentence the prompt page shows for one metric, such as
  * "v8 is better on thumbs-up (+6.1 points, 95% CI +2.3 to +9.9, 1,204 vs 11,380 scored)", or
- * "not enough data yet: about 1,300 more scored generations". The difference and interval are the better version
- * minus the other, and the counts are in that order too.
+ * "not enough data yet: about 1,300 more scored generations"; for what every generation reports (latency, errors)
+ * "… 4,800 vs 5,000 generations)". The difference and interval are the better version minus the other, and the
+ * counts are in that order too.
  */
 export function verdict(input: VerdictInput): string {
   const { metric, labelA, labelB, comparison, lowerIsBetter = false, unit, counted = "scored generations" } = input;
@@ -479,6 +483,7 @@ export function verdict(input: VerdictInput): string {
   const nA = comparison.a.n;
   const nB = comparison.b.n;
   const shortfall = shortfallOf(nA, nB, minimum);
+  const countedShort = counted === "generations" ? "generations" : "scored";
   if (shortfall > 0 || !comparison.significant) {
     const more = Math.max(shortfall, comparison.moreNeeded ?? 0);
     if (more > 0) return `not enough data yet: about ${formatCount(roughCount(more))} more ${counted}`;
@@ -493,7 +498,7 @@ export function verdict(input: VerdictInput): string {
   if (!comparison.significant) {
     // Enough data and not one more would help: the observed difference is exactly zero.
     const interval = `${formatSigned(comparison.lower * scale, decimals)} to ${formatSigned(comparison.upper * scale, decimals)}`;
-    return `no difference on ${metric} so far (${level} CI ${interval}${suffix}, ${formatCount(nA)} vs ${formatCount(nB)} scored)`;
+    return `no difference on ${metric} so far (${level} CI ${interval}${suffix}, ${formatCount(nA)} vs ${formatCount(nB)} ${countedShort})`;
   }
 
   const bHigher = comparison.difference > 0;
@@ -506,6 +511,6 @@ export function verdict(input: VerdictInput): string {
   const [better, nBetter, nOther] = bBetter ? [labelB, nB, nA] : [labelA, nA, nB];
   return (
     `${better} is better on ${metric} (${formatSigned(difference, decimals)}${suffix}, ${level} CI ` +
-    `${formatSigned(low, decimals)} to ${formatSigned(high, decimals)}, ${formatCount(nBetter)} vs ${formatCount(nOther)} scored)`
+    `${formatSigned(low, decimals)} to ${formatSigned(high, decimals)}, ${formatCount(nBetter)} vs ${formatCount(nOther)} ${countedShort})`
   );
 }

@@ -193,11 +193,11 @@ describe("production.compare", () => {
     // Version 2 answers in 20 to 1,000 ms, version 1 in 100 to 2,000 ms: faster, by the spread the histograms show.
     expect(byMetric["latency"]).toMatchObject({ kind: "mean", lowerIsBetter: true, unit: "ms", a: { n: 40, value: 1050 }, b: { n: 50, value: 510 }, significant: true });
     // The better version minus the other: 540 ms less.
-    expect(byMetric["latency"]!.verdict).toMatch(/^v2 is better on latency \(-540 ms, 95% CI -\d+ to -\d+, 50 vs 40 scored\)$/);
+    expect(byMetric["latency"]!.verdict).toMatch(/^v2 is better on latency \(-540 ms, 95% CI -\d+ to -\d+, 50 vs 40 generations\)$/);
     expect(byMetric["latency"]!.note).toMatch(/histogram/);
     // 4 errors in 40 against none in 50 (Newcombe's interval, which stays inside [-1, 1] where a Wald interval would not).
     expect(byMetric["error rate"]).toMatchObject({ kind: "proportion", lowerIsBetter: true, a: { n: 40, value: 0.1 }, b: { n: 50, value: 0 } });
-    expect(byMetric["error rate"]!.verdict).toBe("v2 is better on error rate (-10.0 points, 95% CI -23.1 to -0.7, 50 vs 40 scored)");
+    expect(byMetric["error rate"]!.verdict).toBe("v2 is better on error rate (-10.0 points, 95% CI -23.1 to -0.7, 50 vs 40 generations)");
     // Only version 1 has ratings: no verdict.
     expect(byMetric["rating"]).toMatchObject({ a: { n: 3, value: 4 }, b: { n: 0, value: null }, difference: null, significant: false });
     expect(byMetric["rating"]!.verdict).toMatch(/^not enough data yet: about 57 more scored generations$/);
