@@ -3,16 +3,18 @@
 // a cost not sent is computed again at every merge from all the tokens sent so far, a cost sent is kept;
 // a score naming only a trace waits for a generation of the trace linked to a prompt (never one of no prompt,
 // which may be dropped when its create comes); a score by generation id (a key's, a person's thumbs) takes
-// turns with the generation's merge on its observation's lock, and reads it as the merge left it.
+// turns with the generation's merge on its observation's lock, and reads it as the merge left it; a key may
+// not send a score of an id online evaluation gives its verdicts (its own would then be a repeat, not written).
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { builtInModelPrice } from "../models/prices.ts";
-import { costAt } from "../runs/runs.ts";
+import { langfuseIngestionInput, langfuseScoreBody } from "@promptly/shared";
 import { createHarness, type Harness } from "../../../testing/harness.ts";
 import { createLibraryWorld, createPrompt } from "../../../testing/prompts-support.ts";
 import { keyCaller, type KeyCaller } from "../access/visibility.ts";
-import { createApiScore } from "./production-api.ts";
-import { ingestProduction, type GenerationPatch, type ScoreDraft } from "./ingest.ts";
+import { builtInModelPrice } from "../models/prices.ts";
+import { costAt } from "../runs/runs.ts";
+import { createApiScore, createLangfuseScore, ingestLangfuseBatch } from "./production-api.ts";
+import { ingestProduction, ingestSettled, type GenerationPatch, type ScoreDraft } from "./ingest.ts";
 
 let h: Harness;
 let world: Awaited<ReturnType<typeof createLibraryWorld>>;
@@ -151,5 +153,26 @@ describe("a score by generation id", () => {
     const { waited, result } = await merge.commitAfter(world.callers.editor.scores.create({ promptId: prompt.id, generationId, up: true }));
     expect(waited).toBe(true);
     expect(await environmentOf(result.id)).toBe("staging");
+  });
+});
+
+describe("a key's score of an online evaluation's id", () => {
+  it("is refused: alone with 400 and why, in an ingestion batch as that event's error (the others written)", async () => {
+    await send([event("online-target", { promptName: prompt.name, version: 1, startedAt: new Date() })]);
+    const generationId = (await generation("online-target"))!.id;
+    const reserved = `online:${generationId}:polite`;
+    const refusal = { code: "INVALID", message: expect.stringContaining('"online:"') };
+    await expect(createApiScore(db(), key, { generationId, name: "polite", value: true, id: reserved })).rejects.toMatchObject(refusal);
+    await expect(createLangfuseScore(db(), key, langfuseScoreBody.parse({ id: reserved, name: "polite", value: 1, observationId: "online-target" }))).rejects.toMatchObject(refusal);
+    const answer = await ingestLangfuseBatch(db(), key, langfuseIngestionInput.parse({ batch: [
+      { id: "e1", type: "score-create", body: { id: reserved, name: "polite", value: 1, observationId: "online-target" } },
+      { id: "e2", type: "score-create", body: { id: "mine-1", name: "polite", value: 1, observationId: "online-target" } },
+    ] }), new Date());
+    expect(answer.successes).toEqual([{ id: "e2", status: 201 }]);
+    expect(answer.errors).toMatchObject([{ id: "e1", status: 400, message: expect.stringContaining('"online:"') }]);
+    await ingestSettled(db());
+    const stored = await db().$queryRaw<{ externalId: string }[]>`
+      SELECT external_id AS "externalId" FROM scores WHERE team_id = ${team.id}::uuid AND external_id IN (${reserved}, 'mine-1')`;
+    expect(stored).toEqual([{ externalId: "mine-1" }]);
   });
 });

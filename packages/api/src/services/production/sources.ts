@@ -173,8 +173,17 @@ export interface SentScore {
   environment?: string;
 }
 
-/** A key's score as a draft (`mustExist`: refused when what it judges is not found, as /api/v1 answers), or why its value is refused. */
+/**
+ * The start of the score ids online evaluation gives its verdicts (`online:<generation>:<assertion>`,
+ * evaluations/online.ts), written once each (a repeat of an id does nothing): a key's score of such an id
+ * would take the verdict's place, so a key may not send one.
+ */
+const ONLINE_SCORE_ID_PREFIX = "online:";
+const reservedScoreIdMessage = `A score id may not start with "${ONLINE_SCORE_ID_PREFIX}": those are online evaluation's`;
+
+/** A key's score as a draft (`mustExist`: refused when what it judges is not found, as /api/v1 answers), or why it is refused (its id or its value). */
 export function scoreDraftOf(sent: SentScore, apiKeyId: string, mustExist = false): ScoreDraft | { message: string } {
+  if (sent.id?.startsWith(ONLINE_SCORE_ID_PREFIX)) return { message: reservedScoreIdMessage };
   const value = scoreValueOf(sent.value, sent.dataType);
   if (!value.ok) return { message: value.message };
   return {
