@@ -58,7 +58,7 @@ describe("pruneExpired", () => {
     // A real session, signed in through the API's own session code, must keep working.
     const client = await h.signedInClient(relaxed.id);
 
-    expect(await pruneExpired(db, now)).toEqual({ sessions: 3, tokens: 2, outbox: 2, rateLimits: 1, playgroundDrafts: 0, generations: 0, generationPartitions: 0, generationTexts: 0 });
+    expect(await pruneExpired(db, now)).toEqual({ sessions: 3, tokens: 2, outbox: 2, rateLimits: 1, playgroundDrafts: 0, generations: 0, generationPartitions: 0, generationTexts: 0, partitionsPostponed: false });
     expect((await db.rateLimitCounter.findMany({ select: { key: true } })).map((c) => c.key)).toEqual(["signIn:ip:running"]);
     expect((await db.outboxMessage.findMany({ select: { status: true } })).map((m) => m.status).sort()).toEqual(["failed", "pending", "sent"]);
 
@@ -68,7 +68,7 @@ describe("pruneExpired", () => {
     expect(tokens.map((t) => t.tokenHash).sort()).toEqual(["unused-live", "used-live"]);
     expect((await client.api.auth.me())?.user.id).toBe(relaxed.id);
     // Nothing left to do: a second run deletes nothing.
-    expect(await pruneExpired(db, now)).toEqual({ sessions: 0, tokens: 0, outbox: 0, rateLimits: 0, playgroundDrafts: 0, generations: 0, generationPartitions: 0, generationTexts: 0 });
+    expect(await pruneExpired(db, now)).toEqual({ sessions: 0, tokens: 0, outbox: 0, rateLimits: 0, playgroundDrafts: 0, generations: 0, generationPartitions: 0, generationTexts: 0, partitionsPostponed: false });
   });
 
   it("adds the generations' partitions of this month and the next two, moving rows that landed in the default partition", async () => {
@@ -88,6 +88,136 @@ describe("pruneExpired", () => {
     // Run again: nothing to do.
     await pruneExpired(db, new Date(Date.UTC(ahead.getUTCFullYear(), ahead.getUTCMonth() - 2, 1)));
     expect(await where()).toEqual([{ partition: month(ahead) }]);
+  });
+});
+
+/** A month's partition of generations, as production_ensure_generation_partition names it. */
+const monthPartition = (date: Date) => `generations_${date.getUTCFullYear()}_${String(date.getUTCMonth() + 1).padStart(2, "0")}`;
+/** The 15th of the month `months` after the test clock's. */
+const monthsAhead = (months: number) => new Date(Date.UTC(h.clock.now().getUTCFullYear(), h.clock.now().getUTCMonth() + months, 15));
+const DAY = 24 * 60 * MINUTE;
+
+/** An organization keeping generations `retentionDays`, its team, and a writer of its generations started at the given times. */
+async function generationsOf(retentionDays: number) {
+  const db = h.database.db;
+  const organization = await db.organization.create({ data: { name: `Keeps ${retentionDays} days`, generationRetentionDays: retentionDays } });
+  const team = await db.team.create({ data: { name: "G", organizationId: organization.id } });
+  return {
+    organization,
+    insert: (startedAts: Date[]) =>
+      db.$queryRaw<{ id: string; startedAt: Date }[]>`
+        INSERT INTO generations (organization_id, team_id, prompt_name, observation_id, source, started_at, status)
+        SELECT ${organization.id}::uuid, ${team.id}::uuid, 'p', gen_random_uuid()::text, 'api', s, 'ok' FROM unnest(${startedAts}::timestamptz[]) AS s
+        RETURNING id::text, started_at AS "startedAt"`,
+    count: async () =>
+      (await db.$queryRaw<[{ n: number }]>`SELECT count(*)::int AS n FROM generations WHERE organization_id = ${organization.id}::uuid`)[0].n,
+  };
+}
+
+const partitionExists = async (name: string) =>
+  (await h.database.db.$queryRaw<[{ found: boolean }]>`SELECT to_regclass(${name}) IS NOT NULL AS found`)[0].found;
+
+/** Polls until `check` holds (a lock wait starting in another connection has no event to wait for). */
+async function eventually(check: () => Promise<boolean>, what: string) {
+  const deadline = Date.now() + 10_000;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`not within 10 s: ${what}`);
+  }
+}
+
+describe("the generations' partitions, made and dropped in short transactions of their own", () => {
+  it("waits for a busy partition lock 2 s at most, leaves the partitions to the next run, and does the rest of the run", async () => {
+    const db = h.database.db;
+    // Three years ahead: its month and the next two have no partition yet (making them locks the default partition).
+    const now = monthsAhead(36);
+    const newMonths = [0, 1, 2].map((m) => monthPartition(monthsAhead(36 + m)));
+    // A month past anyone's retention (3650 days at most): dropped whole (that locks generations).
+    await db.$queryRaw`SELECT production_ensure_generation_partition('2000-01-15T00:00:00Z'::timestamptz)::text`;
+    const short = await generationsOf(7);
+    const expiredCounter = (key: string) => db.rateLimitCounter.create({ data: { key, points: 1, expire: BigInt(now.getTime() - MINUTE) } });
+    const counterExists = async (key: string) => (await db.rateLimitCounter.count({ where: { key } })) > 0;
+    const reader = new pg.Client({ connectionString: h.database.url });
+    await reader.connect();
+    try {
+      // A long read of the default partition: making a partition cannot get its lock.
+      await expiredCounter("partitions:1");
+      await short.insert([new Date(now.getTime() - 30 * DAY)]);
+      await reader.query("BEGIN");
+      await reader.query("SELECT count(*) FROM generations_default");
+      const first = await pruneExpired(db, now);
+      expect(first).toMatchObject({ partitionsPostponed: true, generationPartitions: 0 });
+      expect(await counterExists("partitions:1")).toBe(false);
+      expect(await short.count()).toBe(0);
+      for (const name of newMonths) expect(await partitionExists(name)).toBe(false);
+      expect(await partitionExists("generations_2000_01")).toBe(true);
+      await reader.query("COMMIT");
+
+      // A long read holding generations itself (not its partitions): the months are made, the drop cannot get its lock.
+      await expiredCounter("partitions:2");
+      await reader.query("BEGIN");
+      await reader.query("LOCK TABLE ONLY generations IN ACCESS SHARE MODE");
+      const second = await pruneExpired(db, now);
+      expect(second).toMatchObject({ partitionsPostponed: true, generationPartitions: 0 });
+      expect(await counterExists("partitions:2")).toBe(false);
+      for (const name of newMonths) expect(await partitionExists(name)).toBe(true);
+      expect(await partitionExists("generations_2000_01")).toBe(true);
+      await reader.query("COMMIT");
+
+      // Nothing in the way: the next run drops it.
+      const third = await pruneExpired(db, now);
+      expect(third.partitionsPostponed).toBe(false);
+      expect(third.generationPartitions).toBeGreaterThanOrEqual(1);
+      expect(await partitionExists("generations_2000_01")).toBe(false);
+    } finally {
+      await reader.end();
+    }
+  });
+
+  it("has committed its partition changes before deleting old generations: no lock of theirs is held while it deletes", async () => {
+    const db = h.database.db;
+    // Five years ahead: the run makes three months' partitions, then deletes the generations past their retention.
+    const now = monthsAhead(60);
+    // Nothing is past everyone's retention (no partition to drop): an organization keeps generations ten years.
+    await generationsOf(3650);
+    const short = await generationsOf(7);
+    // In the month before, which has its partition (not the default one that making a partition locks).
+    await db.$queryRaw`SELECT production_ensure_generation_partition(${monthsAhead(59)}::timestamptz)::text`;
+    const [doomed] = await short.insert([monthsAhead(59)]);
+    // A row lock keeps the run in its delete of old generations, as a long delete would.
+    const rowHolder = new pg.Client({ connectionString: h.database.url });
+    const watcher = new pg.Client({ connectionString: h.database.url });
+    await rowHolder.connect();
+    await watcher.connect();
+    try {
+      await rowHolder.query("BEGIN");
+      await rowHolder.query("SELECT 1 FROM generations WHERE id = $1 AND started_at = $2 FOR UPDATE", [doomed!.id, doomed!.startedAt]);
+      const run = pruneExpired(db, now);
+      // This database's backends only.
+      await eventually(
+        async () =>
+          ((await watcher.query(`SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND query LIKE '%DELETE FROM generations%'`))
+            .rowCount ?? 0) > 0,
+        "the run's delete of old generations waits for the row",
+      );
+      // The partitions it made are there, and none of their locks is held any more.
+      expect(await partitionExists(monthPartition(monthsAhead(60)))).toBe(true);
+      const { rows: strongLocks } = await watcher.query(`
+        SELECT c.relname, l.mode FROM pg_locks l JOIN pg_class c ON c.oid = l.relation
+         WHERE l.database = (SELECT oid FROM pg_database WHERE datname = current_database()) AND l.locktype = 'relation'
+           AND c.relname LIKE 'generations%' AND l.mode IN ('AccessExclusiveLock', 'ExclusiveLock', 'ShareRowExclusiveLock', 'ShareLock', 'ShareUpdateExclusiveLock')`);
+      expect(strongLocks).toEqual([]);
+      // A read of generations is not held up by the run.
+      await watcher.query("SET lock_timeout = '1s'");
+      const { rows } = await watcher.query<{ n: number }>("SELECT count(*)::int AS n FROM generations WHERE organization_id = $1", [short.organization.id]);
+      expect(rows).toEqual([{ n: 1 }]);
+
+      await rowHolder.query("COMMIT");
+      expect(await run).toMatchObject({ partitionsPostponed: false, generations: 1 });
+      expect(await short.count()).toBe(0);
+    } finally {
+      await rowHolder.end();
+      await watcher.end();
+    }
   });
 });
 

@@ -1,7 +1,9 @@
 // Housekeeping: rows that can never be used again are deleted, so the tables that grow with every
 // sign-in and every emailed link stay small. Login events are kept: they are the account's history.
-// Every app process schedules it; an advisory lock lets one process at a time run it.
-import type { Db, DbOrTx } from "@promptly/db";
+// Every app process schedules it; an advisory lock lets one process at a time run it. A run is many short
+// transactions, not one: what locks generations as a whole (a month's partition made or dropped) commits
+// at once, and what takes long (deleting old generations) never holds such a lock.
+import { Prisma, rawTransaction, type Db } from "@promptly/db";
 import { clearGenerationText } from "./generation-text.ts";
 
 export interface PruneResult {
@@ -16,15 +18,33 @@ export interface PruneResult {
   generationPartitions: number;
   /** Generations whose input and output were cleared (their team stopped keeping text: see clearGenerationText). */
   generationTexts: number;
+  /** The partitions' work was left to the next run: a lock it needed was held past PARTITION_LOCK_TIMEOUT_MS. */
+  partitionsPostponed: boolean;
 }
 
-/** The advisory lock a run holds (its transaction's), so two processes never prune at once. */
+/**
+ * The advisory lock a run holds, so two processes never prune at once: taken by a transaction of its
+ * own, on a connection of its own, that stays open (and does nothing else) until the run ends. A process
+ * that dies or loses that connection lets go of it at once.
+ */
 const HOUSEKEEPING_LOCK = 7_253_018;
-/** A run deletes in one transaction: allow it far longer than Prisma's default of 5 s. */
-const RUN_TIMEOUT_MS = 10 * 60_000;
+/** How long a run may hold it (its lock's transaction ends then, run or not). */
+const LOCK_HOLD_MS = 60 * 60_000;
 
-/** Generations whose text a run clears at the most (the next run goes on): a run is one transaction. */
+/**
+ * How long making or dropping a partition waits for the lock it needs on generations (its default
+ * partition or the table itself): every query on generations queues behind that wait, so it is short;
+ * a run that does not get it leaves the partitions to the next one.
+ */
+const PARTITION_LOCK_TIMEOUT_MS = 2_000;
+/** Moving the default partition's rows of a new month may take a while (the lock is already held then). */
+const PARTITION_STATEMENT_TIMEOUT_MS = 5 * 60_000;
+
+/** Generations whose text a run clears at the most (the next run goes on), in one transaction. */
 const TEXT_CLEAR_BATCH = 5_000;
+const TEXT_CLEAR_TIMEOUT_MS = 60_000;
+/** One DELETE of generations past their retention (its own transaction). */
+const RETENTION_STATEMENT_TIMEOUT_MS = 10 * 60_000;
 
 /** Sent and skipped mail is kept a week (to answer "did it go out?"); failed mail until someone looks. */
 const OUTBOX_KEEP_MS = 7 * 24 * 60 * 60_000;
@@ -33,13 +53,13 @@ const OUTBOX_KEEP_MS = 7 * 24 * 60 * 60_000;
  * Deletes sessions past their absolute end or idle past their owner's session timeout (the same two
  * rules that end them on use), one-time tokens past their expiry, used or not, and rate-limit counters
  * whose window has ended (the PostgreSQL store; a new window overwrites its key's row anyway), and
- * staged playground drafts past their expiry. Also makes sure the generations table has its partitions
- * for this month and the next two (the migration's function: a no-op for a month that has one), so
- * generations rarely land in the default partition. And generations past their organization's retention
- * go (their rollups stay, so the Production tab's figures do not change): see pruneGenerations. And the
- * text of teams that stopped keeping it is cleared, a batch a run: see clearGenerationText.
+ * staged playground drafts past their expiry. Then the generations' partitions (see
+ * maintainPartitions), in transactions of their own that commit before anything else goes on; then
+ * generations past their organization's retention go (their rollups stay, so the Production tab's
+ * figures do not change): see pruneGenerations. And the text of teams that stopped keeping it is
+ * cleared, a batch a run: see clearGenerationText. Every step commits on its own.
  */
-export async function pruneExpired(db: DbOrTx, now: Date): Promise<PruneResult> {
+export async function pruneExpired(db: Db, now: Date): Promise<PruneResult> {
   const sessions = await db.$executeRaw`
     DELETE FROM sessions s USING users u
     WHERE u.id = s.user_id
@@ -50,73 +70,143 @@ export async function pruneExpired(db: DbOrTx, now: Date): Promise<PruneResult> 
   });
   const rateLimits = await db.rateLimitCounter.deleteMany({ where: { expire: { lt: BigInt(now.getTime()) } } });
   const playgroundDrafts = await db.playgroundDraft.deleteMany({ where: { expiresAt: { lte: now } } });
-  await db.$queryRaw`SELECT production_ensure_generation_partition(${now}::timestamptz + m * interval '1 month')::text FROM generate_series(0, 2) AS m`;
-  const pruned = await pruneGenerations(db, now);
-  const generationTexts = await clearGenerationText(db, TEXT_CLEAR_BATCH);
-  return { sessions, tokens: tokens.count, outbox: outbox.count, rateLimits: rateLimits.count, playgroundDrafts: playgroundDrafts.count, ...pruned, generationTexts };
+  const partitions = await maintainPartitions(db, now);
+  const generations = await pruneGenerations(db, now);
+  const generationTexts = await db.$transaction((tx) => clearGenerationText(tx, TEXT_CLEAR_BATCH), { timeout: TEXT_CLEAR_TIMEOUT_MS });
+  return {
+    sessions, tokens: tokens.count, outbox: outbox.count, rateLimits: rateLimits.count, playgroundDrafts: playgroundDrafts.count,
+    generations, generationPartitions: partitions.dropped, generationTexts, partitionsPostponed: partitions.postponed,
+  };
 }
 
 /** A month's partition of generations, as production_ensure_generation_partition names it. */
 const MONTH_PARTITION = /^generations_(\d{4})_(\d{2})$/;
 const DAY_MS = 24 * 60 * 60_000;
 
+/** PostgreSQL's lock_not_available: a lock wait ran past lock_timeout. */
+const LOCK_NOT_AVAILABLE = "55P03";
+
 /**
- * Generations kept past their organization's retention (generation_retention_days, 90 by default)
- * are deleted. A month whose every row is past every organization's retention is dropped whole
- * (its partition: no row-by-row delete, no dead rows to vacuum); in the months left, the rows of an
- * organization keeping them fewer days are deleted one by one. Scores and rollups are kept.
+ * One change of generations' partitions, in a transaction of its own (its locks end at its commit)
+ * that waits for them at most PARTITION_LOCK_TIMEOUT_MS: false when it did not get them (rolled back).
  */
-async function pruneGenerations(db: DbOrTx, now: Date): Promise<{ generations: number; generationPartitions: number }> {
-  const [{ longest, shortest }] = await db.$queryRaw<[{ longest: number | null; shortest: number | null }]>`
-    SELECT max(generation_retention_days) AS longest, min(generation_retention_days) AS shortest FROM organizations`;
-  if (longest === null || shortest === null) return { generations: 0, generationPartitions: 0 };
+async function partitionChange(db: Db, change: Prisma.Sql): Promise<boolean> {
+  try {
+    await rawTransaction(
+      db,
+      async (tx) => {
+        await tx.query(Prisma.sql`SELECT set_config('lock_timeout', ${`${PARTITION_LOCK_TIMEOUT_MS}ms`}, true)`);
+        await tx.query(change);
+      },
+      { timeoutMs: PARTITION_STATEMENT_TIMEOUT_MS },
+    );
+    return true;
+  } catch (error) {
+    if ((error as { code?: unknown }).code === LOCK_NOT_AVAILABLE) return false;
+    throw error;
+  }
+}
+
+/**
+ * Makes sure the generations table has its partitions for this month and the next two (the
+ * migration's function: a no-op for a month that has one), so generations rarely land in the default
+ * partition; then drops whole each month whose every row is past every organization's retention
+ * (generation_retention_days, 90 by default): no row-by-row delete, no dead rows to vacuum. Making a
+ * partition locks the default one, dropping one locks generations, against every query: each is its own
+ * short transaction, and the first that cannot get its lock in time leaves the rest to the next run.
+ */
+async function maintainPartitions(db: Db, now: Date): Promise<{ dropped: number; postponed: boolean }> {
+  const made = await partitionChange(
+    db,
+    Prisma.sql`SELECT production_ensure_generation_partition(${now}::timestamptz + m * interval '1 month')::text FROM generate_series(0, 2) AS m`,
+  );
+  if (!made) return { dropped: 0, postponed: true };
+  const [{ longest }] = await db.$queryRaw<[{ longest: number | null }]>`SELECT max(generation_retention_days) AS longest FROM organizations`;
+  if (longest === null) return { dropped: 0, postponed: false };
   const everyoneDone = now.getTime() - longest * DAY_MS;
   const partitions = await db.$queryRaw<{ name: string }[]>`
     SELECT c.relname AS name FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid WHERE i.inhparent = 'generations'::regclass`;
-  let generationPartitions = 0;
+  let dropped = 0;
   for (const { name } of partitions) {
     const month = MONTH_PARTITION.exec(name);
     if (!month) continue;
     const monthEnd = Date.UTC(Number(month[1]), Number(month[2]), 1);
     if (monthEnd > everyoneDone) continue;
     // The name matched the pattern above: nothing else reaches the statement.
-    await db.$executeRawUnsafe(`DROP TABLE "${name}"`);
-    generationPartitions += 1;
+    if (!(await partitionChange(db, Prisma.raw(`DROP TABLE "${name}"`)))) return { dropped, postponed: true };
+    dropped += 1;
   }
-  // Only partitions holding rows older than the shortest retention are read (a constant bound on started_at prunes the rest).
-  const generations = await db.$executeRaw`
-    DELETE FROM generations g USING organizations o
-     WHERE o.id = g.organization_id
-       AND g.started_at < ${new Date(now.getTime() - shortest * DAY_MS)}::timestamptz
-       AND g.started_at < ${now}::timestamptz - o.generation_retention_days * interval '1 day'`;
-  return { generations, generationPartitions };
+  return { dropped, postponed: false };
 }
 
-/** One run, unless another process's run holds the lock: its result, or null when skipped. */
+/**
+ * Generations kept past their organization's retention are deleted (the months past everyone's
+ * retention were dropped whole by maintainPartitions). Scores and rollups are kept.
+ */
+async function pruneGenerations(db: Db, now: Date): Promise<number> {
+  const [{ shortest }] = await db.$queryRaw<[{ shortest: number | null }]>`SELECT min(generation_retention_days) AS shortest FROM organizations`;
+  if (shortest === null) return 0;
+  // Only partitions holding rows older than the shortest retention are read (a constant bound on started_at prunes the rest).
+  return rawTransaction(
+    db,
+    async (tx) => {
+      const deleted = await tx.query<{ n: number }>(Prisma.sql`
+        WITH d AS (
+          DELETE FROM generations g USING organizations o
+           WHERE o.id = g.organization_id
+             AND g.started_at < ${new Date(now.getTime() - shortest * DAY_MS)}::timestamptz
+             AND g.started_at < ${now}::timestamptz - o.generation_retention_days * interval '1 day'
+          RETURNING 1)
+        SELECT count(*)::int AS n FROM d`);
+      return deleted[0]!.n;
+    },
+    { timeoutMs: RETENTION_STATEMENT_TIMEOUT_MS },
+  );
+}
+
+/**
+ * One run, unless another process's run holds the lock: its result, or null when skipped. The lock's
+ * transaction only holds the lock (it reads nothing, so it keeps no snapshot); the run's own
+ * transactions are on other connections.
+ */
 function pruneExpiredOnce(db: Db, now: Date): Promise<PruneResult | null> {
   return db.$transaction(
-    async (tx) => {
-      const [{ locked }] = await tx.$queryRaw<[{ locked: boolean }]>`SELECT pg_try_advisory_xact_lock(${HOUSEKEEPING_LOCK}::bigint) AS locked`;
-      return locked ? pruneExpired(tx, now) : null;
+    async (lock) => {
+      const [{ locked }] = await lock.$queryRaw<[{ locked: boolean }]>`SELECT pg_try_advisory_xact_lock(${HOUSEKEEPING_LOCK}::bigint) AS locked`;
+      return locked ? pruneExpired(db, now) : null;
     },
-    { timeout: RUN_TIMEOUT_MS },
+    { timeout: LOCK_HOLD_MS },
   );
 }
 
 /**
  * Prunes now and then every `everyMs` (default hourly) for as long as the server runs; a failed run
  * is reported and the next one tries again. Runs never overlap, in this process nor across processes
- * (a run finding another one in progress skips: `onRun` hears null). stop() cancels the schedule and
- * resolves once a run in progress has finished, so the database can be closed after it.
+ * (a run finding another one in progress skips: `onRun` hears null). A run that left the partitions to
+ * the next one (their lock was busy) is told to `onWarning` (`onError` when not given), and still runs
+ * the rest. stop() cancels the schedule and resolves once a run in progress has finished, so the
+ * database can be closed after it.
  */
 export function scheduleHousekeeping(
   services: { db: Db; now: () => Date },
-  options: { everyMs?: number; onError?: (error: unknown) => void; onRun?: (result: PruneResult | null) => void } = {},
+  options: {
+    everyMs?: number;
+    onError?: (error: unknown) => void;
+    onWarning?: (error: unknown) => void;
+    onRun?: (result: PruneResult | null) => void;
+  } = {},
 ): () => Promise<void> {
   let running: Promise<void> | null = null;
+  const warn = options.onWarning ?? options.onError;
+  const ran = (result: PruneResult | null) => {
+    if (result?.partitionsPostponed) {
+      warn?.(new Error(`generations' partitions left to the next run: their lock was busy for ${PARTITION_LOCK_TIMEOUT_MS} ms`));
+    }
+    options.onRun?.(result);
+  };
   const run = () => {
     running ??= pruneExpiredOnce(services.db, services.now())
-      .then((result) => options.onRun?.(result), (error: unknown) => options.onError?.(error))
+      .then(ran, (error: unknown) => options.onError?.(error))
       .finally(() => {
         running = null;
       });
