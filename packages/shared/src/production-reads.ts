@@ -257,8 +257,12 @@ export const generationCsvRow = (item: GenerationItem): CsvCell[] => [
   item.scores.map((score) => `${score.name}=${score.stringValue ?? score.value ?? ""}`).join("; "),
 ];
 
-/** A generations export's file name: the prompt's name made safe, then `-generations.csv` or `.jsonl`. */
 /** Generations as JSON Lines: each the item a page gives, one a line. */
 export const generationJsonLines = (items: GenerationItem[]) => items.map((item) => `${JSON.stringify(item)}\n`).join("");
 
-export const generationExportFileName = (promptName: string, format: "csv" | "jsonl") => `${promptName.replace(/[^a-z0-9._-]+/g, "_")}-generations.${format}`;
+/**
+ * A generations export's file name (the app's download and REST's Content-Disposition): the prompt's name
+ * made safe, each run of other characters than letters of either case, digits, '.', '_' and '-' one '_'
+ * ("Support-Bot", "a/b" to "a_b"), then `-generations.csv` or `.jsonl`.
+ */
+export const generationExportFileName = (promptName: string, format: "csv" | "jsonl") => `${promptName.replace(/[^A-Za-z0-9._-]+/g, "_")}-generations.${format}`;
