@@ -2,7 +2,8 @@
 // state and its hint; then, with rollups and generations written for two versions over the last hours,
 // the figures per version with their charts, the two versions compared with their sentences, the
 // generations list, and one generation opened (its trace id, its kept text) and given a thumbs up; then
-// the generations exported as CSV (REST /api/v1's columns) and JSON Lines from the phone.
+// the generations exported as CSV (REST /api/v1's columns) and JSON Lines from the phone; last, over 7
+// days, the charts' hidden figures per UTC day with an empty day in its place.
 // No serious axe finding at either width, and the page never scrolls sideways on the phone.
 import { readFile } from "node:fs/promises";
 import { expect, test, type Download, type Page } from "@playwright/test";
@@ -170,5 +171,39 @@ test("the Production tab shows the figures per version, compares two versions, o
   });
   expect(lines[1]).toMatchObject({ id: failed, status: "error", error: "upstream timeout", scores: [] });
   expect(await scrollsSideways(page)).toBe(false);
+
+  // Over 7 days the charts are per UTC day, every day of the range, the empty ones too: v1 also ran three
+  // days ago, so the day after that reads "no generations" in the charts' hidden figures, in its place.
+  const gapDay = await withDb(async (client) => {
+    const values = latencies(40, 60);
+    const { rows } = await client.query<{ hour: Date }>(
+      `INSERT INTO generation_rollups (prompt_id, version, environment, model, hour, generations, errors, latency_sum, latency_count, ttft_sum, ttft_count,
+                                       latency_hist, ttft_hist, input_tokens, output_tokens, cost)
+       VALUES ($1, 1, 'production', 'gpt-4o-mini', date_trunc('hour', now()) - interval '72 hours', 40, 5, $2, $3, 0, 0, $4, $5, 4000, 1600, 0.04) RETURNING hour`,
+      [prompt.id, values.reduce((a, b) => a + b, 0), values.length, histOf(values), histOf([])],
+    );
+    return rows[0]!.hour;
+  });
+  await page.setViewportSize({ width: 1400, height: 900 });
+  await page.goto(`/prompts/${prompt.id}?tab=production&prodRange=7d`);
+  await expect(page.getByTestId("production-chart-legend")).toContainText("every UTC day of the range");
+  const v1 = page.getByRole("table", { name: "Production figures per version" }).locator("tbody tr[data-version='1']");
+  await expect(v1.getByRole("img", { name: /^v1: generations per day \(UTC\), errors darker, [23] days of [78] with generations$/ })).toBeVisible();
+  // v2 ran on one UTC day, two when its hours straddle midnight.
+  await expect(page.getByRole("img", { name: /^v2: generations per day \(UTC\), errors darker, (1 day|2 days) of [78] with generations$/ })).toBeVisible();
+  // The days as the reader's locale writes them, in UTC.
+  const [ran, empty] = await page.evaluate(
+    (at) => [at, at + 86_400_000].map((time) => new Intl.DateTimeFormat(undefined, { timeZone: "UTC", dateStyle: "medium" }).format(new Date(Math.floor(time / 86_400_000) * 86_400_000))),
+    gapDay.getTime(),
+  );
+  const generationsPerDay = v1.getByRole("list", { name: "v1: generations and errors per day (UTC)" });
+  await expect(generationsPerDay).toContainText(`${ran} (UTC): 40 generations, 5 errors`);
+  const days = await generationsPerDay.getByRole("listitem").allTextContents();
+  expect(days.length === 7 || days.length === 8).toBe(true);
+  expect(days[days.indexOf(`${ran} (UTC): 40 generations, 5 errors`) + 1]).toBe(`${empty} (UTC): no generations`);
+  const latencyPerDay = v1.getByRole("list", { name: "v1: median latency per day (UTC), each day" });
+  await expect(latencyPerDay.getByRole("listitem")).toHaveCount(days.length);
+  await expect(latencyPerDay).toContainText(`${empty} (UTC): no generations`);
+  expect(await seriousViolations(page)).toEqual([]);
   expect(errors).toEqual([]);
 });

@@ -20,6 +20,7 @@ import { usePromptSearch } from "@/components/prompts/page/route-api";
 import type { PromptDetail } from "@/components/prompts/page/types";
 import { GenerationDialog } from "./generation-dialog.tsx";
 import { GenerationExport } from "./generation-export.tsx";
+import { bucketText, chartBuckets, counted } from "./chart-buckets.ts";
 import { MiniBars, Sparkline } from "./mini-charts.tsx";
 import { ComparisonCard } from "./comparison-card.tsx";
 import { OnlineEvaluationCard } from "./online-evaluation-card.tsx";
@@ -133,13 +134,20 @@ function ScoreCell({ scores }: { scores: VersionFigures["scores"] }) {
 
 /** The figures per version, newest first, each with its generations and latency over the range. */
 function VersionFiguresTable({ metrics }: { metrics: Metrics }) {
-  const seriesOf = (version: number) => metrics.series.find((line) => line.version === version)?.points ?? [];
-  const bucket = metrics.bucket === "hour" ? "hour" : "day";
+  const bucket = metrics.bucket;
+  // A version with no generations in the range (scores only) has no chart.
+  const bucketsOf = (version: number) => {
+    const points = metrics.series.find((line) => line.version === version)?.points ?? [];
+    return points.length === 0 ? [] : chartBuckets(points, metrics);
+  };
   return (
     <section aria-labelledby="production-figures-heading" className="grid min-w-0 gap-2">
       <h3 id="production-figures-heading" className="text-sm font-semibold">
         Figures per version
       </h3>
+      <p className="text-xs text-muted-foreground" data-testid="production-chart-legend">
+        The charts show every UTC {bucket} of the range, oldest first, empty ones too; the darker part of a bar is errors.
+      </p>
       <Table aria-label="Production figures per version">
         <TableHeader>
           <TableRow>
@@ -151,13 +159,16 @@ function VersionFiguresTable({ metrics }: { metrics: Metrics }) {
             <TableHead className="text-right">Tokens (mean)</TableHead>
             <TableHead className="text-right">Cost (mean)</TableHead>
             <TableHead>Scores</TableHead>
-            <TableHead>Generations per {bucket}</TableHead>
-            <TableHead>Latency p50 per {bucket}</TableHead>
+            <TableHead>Generations per {bucket} (UTC)</TableHead>
+            <TableHead>Latency p50 per {bucket} (UTC)</TableHead>
           </TableRow>
         </TableHeader>
         <TableBody>
           {metrics.versions.map((row) => {
-            const points = seriesOf(row.version);
+            const buckets = bucketsOf(row.version);
+            const version = versionLabel(row.version);
+            const when = (at: Date) => `${bucketText(at, bucket)} (UTC)`;
+            const withGenerations = buckets.filter((point) => point.generations > 0).length;
             return (
               <TableRow key={row.version} data-version={row.version}>
                 <TableHead scope="row" className="font-mono">
@@ -176,15 +187,31 @@ function VersionFiguresTable({ metrics }: { metrics: Metrics }) {
                 <TableCell className="text-xs">
                   <ScoreCell scores={row.scores} />
                 </TableCell>
-                <TableCell>
+                {/* relative: the hidden figures (position: absolute) stay inside the table's scroll box, not widening the page. */}
+                <TableCell className="relative">
                   <MiniBars
-                    values={points.map((point) => point.generations)}
-                    marked={points.map((point) => point.errors)}
-                    label={`${versionLabel(row.version)}: generations per ${bucket}, errors darker, ${points.length} ${bucket}s with data`}
+                    values={buckets.map((point) => point.generations)}
+                    marked={buckets.map((point) => point.errors)}
+                    label={`${version}: generations per ${bucket} (UTC), errors darker, ${counted(withGenerations, bucket)} of ${buckets.length} with generations`}
+                    data={{
+                      label: `${version}: generations and errors per ${bucket} (UTC)`,
+                      items: buckets.map((point) =>
+                        point.generations === 0 ? `${when(point.at)}: no generations` : `${when(point.at)}: ${counted(point.generations, "generation")}, ${counted(point.errors, "error")}`,
+                      ),
+                    }}
                   />
                 </TableCell>
-                <TableCell>
-                  <Sparkline values={points.map((point) => point.latencyP50Ms)} label={`${versionLabel(row.version)}: median latency per ${bucket}`} />
+                <TableCell className="relative">
+                  <Sparkline
+                    values={buckets.map((point) => point.latencyP50Ms)}
+                    label={`${version}: median latency per ${bucket} (UTC)`}
+                    data={{
+                      label: `${version}: median latency per ${bucket} (UTC), each ${bucket}`,
+                      items: buckets.map(
+                        (point) => `${when(point.at)}: ${point.latencyP50Ms !== null ? formatMs(point.latencyP50Ms) : point.generations === 0 ? "no generations" : "no latency"}`,
+                      ),
+                    }}
+                  />
                 </TableCell>
               </TableRow>
             );
