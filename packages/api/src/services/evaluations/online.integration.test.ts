@@ -35,10 +35,10 @@ async function ingest(prompt: { name: string }, count: number, output: string) {
   return ids.map((row) => row.id);
 }
 
-/** Every claimed generation of `promptId` evaluated (its job done). */
+/** Every claimed generation of `promptId` finished (its job done): evaluated, or let go with nothing to evaluate. */
 async function settled(promptId: string) {
   await expect
-    .poll(async () => (await db().$queryRaw<{ n: number }[]>`SELECT count(*)::int AS n FROM online_evaluation_runs WHERE prompt_id = ${promptId}::uuid AND status <> 'done'`)[0]!.n, { timeout: 15_000, interval: 50 })
+    .poll(async () => (await db().$queryRaw<{ n: number }[]>`SELECT count(*)::int AS n FROM online_evaluation_runs WHERE prompt_id = ${promptId}::uuid AND status NOT IN ('done', 'skipped')`)[0]!.n, { timeout: 15_000, interval: 50 })
     .toBe(0);
 }
 
@@ -138,6 +138,9 @@ describe("online evaluation", () => {
     expect(await online().sweep()).toBe(0);
     expect(await scoresOf([...before, ...after])).toEqual([]);
     expect(await db().onlineEvaluationRun.count({ where: { promptId: prompt.id } })).toBe(2);
+    // Let go without evaluating: not among the generations evaluated today.
+    expect(await db().onlineEvaluationRun.count({ where: { promptId: prompt.id, status: "skipped" } })).toBe(2);
+    expect((await admin.production.onlineEvaluation.get({ promptId: prompt.id })).evaluatedToday).toBe(0);
   });
 
   it("judges until the day's judging cost reaches the cap, then only checks the programmatic assertions", async () => {
@@ -440,7 +443,7 @@ describe("online evaluation", () => {
       await db().$executeRaw`INSERT INTO online_evaluation_runs (generation_id, prompt_id, day, created_at) VALUES (${lost!}::uuid, ${prompt.id}::uuid, current_date, now() - interval '2 hours')`;
       await admin.teams.setGenerationText({ id: fx.team.id, keep: false });
       await queue().boss.send("online-evaluations", { generationId: picked! });
-      await expect.poll(async () => (await db().onlineEvaluationRun.findUnique({ where: { generationId: picked! } }))?.status, { timeout: 15_000, interval: 50 }).toBe("done");
+      await expect.poll(async () => (await db().onlineEvaluationRun.findUnique({ where: { generationId: picked! } }))?.status, { timeout: 15_000, interval: 50 }).toBe("skipped");
       // Kept on again: the text from before is gone for good, the lost claim queued again judges nothing either.
       await admin.teams.setGenerationText({ id: fx.team.id, keep: true });
       expect(await online().sweep()).toBe(1);
@@ -448,7 +451,9 @@ describe("online evaluation", () => {
       expect(fx.provider.calls.slice(calls).filter((call) => JSON.stringify(call.body).includes("SECRET-OUTPUT-TEXT"))).toEqual([]);
       expect(fx.provider.calls.length).toBe(calls);
       expect(await scoresOf([picked!, lost!])).toEqual([]);
-      expect(await db().onlineEvaluationRun.count({ where: { promptId: prompt.id, status: "done" } })).toBe(2);
+      // Both let go with nothing to evaluate: none evaluated today.
+      expect(await db().onlineEvaluationRun.count({ where: { promptId: prompt.id, status: "skipped" } })).toBe(2);
+      expect((await admin.production.onlineEvaluation.get({ promptId: prompt.id })).evaluatedToday).toBe(0);
     } finally {
       await admin.teams.setGenerationText({ id: fx.team.id, keep: true });
       fx.provider.answer.text = null;

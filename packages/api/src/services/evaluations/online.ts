@@ -49,13 +49,17 @@ const OFF: OnlineEvaluationSettings = { enabled: false, samplePercent: 0, dailyC
 
 const utcDay = (now: Date) => now.toISOString().slice(0, 10);
 
-/** The prompt's online evaluation (off, with no assertions, until first set) and the UTC day's judging spend. */
+/**
+ * The prompt's online evaluation (off, with no assertions, until first set), the UTC day's judging spend and
+ * the generations evaluated that day: those finished with their verdicts written (`done`), not those let go
+ * without (`skipped`: turned off, archived or the text no longer kept), whose judging cost counts all the same.
+ */
 export async function getOnlineEvaluation(db: DbOrTx, promptId: string, now: Date) {
   const row = await db.onlineEvaluation.findUnique({ where: { promptId } });
   const settings = row ? readSettings(row) : OFF;
   const [today] = await db.$queryRaw<{ spent: number; evaluated: number }[]>`
-    SELECT coalesce(sum(cost), 0)::float8 AS spent, count(*)::int AS evaluated
-      FROM online_evaluation_runs WHERE prompt_id = ${promptId}::uuid AND day = ${utcDay(now)}::date AND status = 'done'`;
+    SELECT coalesce(sum(cost), 0)::float8 AS spent, (count(*) FILTER (WHERE status = 'done'))::int AS evaluated
+      FROM online_evaluation_runs WHERE prompt_id = ${promptId}::uuid AND day = ${utcDay(now)}::date AND status IN ('done', 'skipped')`;
   return { ...settings, spentTodayUsd: today?.spent ?? 0, evaluatedToday: today?.evaluated ?? 0 };
 }
 
@@ -211,7 +215,7 @@ export class OnlineEvaluationWorker {
       // A claim whose job was lost (its retries spent on a failing database) is queued again.
       const stale = await tx.$queryRaw<{ id: string }[]>`
         UPDATE online_evaluation_runs SET created_at = ${now}
-         WHERE generation_id IN (SELECT generation_id FROM online_evaluation_runs WHERE status <> 'done' AND created_at < ${now}::timestamptz - ${STALE_CLAIM}::interval
+         WHERE generation_id IN (SELECT generation_id FROM online_evaluation_runs WHERE status NOT IN ('done', 'skipped') AND created_at < ${now}::timestamptz - ${STALE_CLAIM}::interval
                                   LIMIT ${SWEEP_BATCH} FOR UPDATE SKIP LOCKED)
         RETURNING generation_id::text AS id`;
       rows.push(...stale);
@@ -237,8 +241,11 @@ export class OnlineEvaluationWorker {
   }
 }
 
-/** A claim's state: `judging` holds a reservation (its judge may have been paid), `judged` holds its verdicts and their cost. */
-type ClaimStatus = "queued" | "judging" | "judged" | "done";
+/**
+ * A claim's state: `judging` holds a reservation (its judge may have been paid), `judged` holds its verdicts and their cost;
+ * finished, `done` with its verdicts written, `skipped` without (nothing left to evaluate: turned off, archived, text not kept).
+ */
+type ClaimStatus = "queued" | "judging" | "judged" | "done" | "skipped";
 
 interface Claimed {
   status: ClaimStatus;
@@ -287,18 +294,18 @@ async function runOnlineEvaluation(deps: RunDeps, generationId: string): Promise
   for (let pass = 0; pass < 4; pass += 1) {
     const claim = await readClaim(deps.db, generationId);
     // Gone with its prompt, or done already (a retried job).
-    if (!claim || claim.status === "done") return;
+    if (!claim || claim.status === "done" || claim.status === "skipped") return;
     const settings = claim.enabled === null ? OFF : readSettings({ enabled: claim.enabled, samplePercent: claim.samplePercent ?? 0, dailyCapUsd: claim.dailyCapUsd ?? 0, assertions: claim.assertions });
     // Turned off or archived since it was claimed, the generation deleted (retention) or its text no longer kept: nothing to judge.
     const live = settings.enabled && !claim.archived && claim.output !== null;
     if (claim.status === "judged") {
       if (live) await writeScores(deps.db, generationId, claim, storedVerdicts.parse(claim.verdicts));
-      if (await finish(deps, generationId, "judged")) return;
+      if (await finish(deps, generationId, "judged", live ? "done" : "skipped")) return;
     } else if (claim.status === "judging") {
       const unjudged = live ? await verdictsOf(deps, claim, settings.assertions.filter((item) => item.assertion.type !== "judge")) : [];
       await recordVerdicts(deps.db, generationId, unjudged, claim.reserved);
     } else if (!live) {
-      if (await finish(deps, generationId, "queued")) return;
+      if (await finish(deps, generationId, "queued", "skipped")) return;
     } else if (await evaluate(deps, generationId, claim, settings.assertions)) {
       return;
     }
@@ -356,12 +363,12 @@ async function evaluate(deps: RunDeps, generationId: string, claim: Claimed, ass
       // Moved meanwhile by a run that found it judging: that run's verdicts and cost (this reservation) stand.
       if (!(await recordVerdicts(db, generationId, verdicts, cost))) return false;
       await writeScores(db, generationId, claim, verdicts);
-      return finish(deps, generationId, "judged");
+      return finish(deps, generationId, "judged", "done");
     }
   }
   // Nothing judged: the programmatic verdicts cost nothing and are written again harmlessly.
   await writeScores(db, generationId, claim, await verdictsOf(deps, claim, programmatic));
-  return finish(deps, generationId, "queued");
+  return finish(deps, generationId, "queued", "done");
 }
 
 const factsOf = (claim: Claimed) => ({ output: claim.output ?? "", latencyMs: claim.latencyMs ?? 0, cost: claim.cost, expected: null, responseFormat: claim.responseFormat });
@@ -442,12 +449,13 @@ async function writeScores(db: Db, generationId: string, claim: Claimed, verdict
 }
 
 /**
- * `from` → done; false if another run moved it first. A claim that judged keeps the day it reserved
- * on (its cost is that day's); one that did not counts among the generations evaluated today.
+ * `from` → `to` (done, its verdicts written; skipped, none); false if another run moved it first. A claim
+ * that judged keeps the day it reserved on (its cost is that day's); one that did not takes today, and
+ * done counts among the generations evaluated today.
  */
-async function finish(deps: RunDeps, generationId: string, from: "queued" | "judged"): Promise<boolean> {
+async function finish(deps: RunDeps, generationId: string, from: "queued" | "judged", to: "done" | "skipped"): Promise<boolean> {
   const moved = await deps.db.$executeRaw`
-    UPDATE online_evaluation_runs SET status = 'done', reserved = 0, finished_at = ${deps.now},
+    UPDATE online_evaluation_runs SET status = ${to}, reserved = 0, finished_at = ${deps.now},
            day = CASE WHEN status = 'queued' THEN ${utcDay(deps.now)}::date ELSE day END
      WHERE generation_id = ${generationId}::uuid AND status = ${from}`;
   return moved > 0;
