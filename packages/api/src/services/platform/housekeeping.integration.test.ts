@@ -221,6 +221,51 @@ describe("the generations' partitions, made and dropped in short transactions of
   });
 });
 
+describe("generations past their organization's retention", () => {
+  it("are deleted oldest first, a batch a transaction: the batches done are gone for everyone while the next one runs", async () => {
+    const db = h.database.db;
+    const now = monthsAhead(84);
+    // Nothing is past everyone's retention (no partition to drop): an organization keeps generations ten years.
+    const long = await generationsOf(3650);
+    const short = await generationsOf(7);
+    await db.$queryRaw`SELECT production_ensure_generation_partition(${monthsAhead(83)}::timestamptz)::text`;
+    // Eight past the week the organization keeps, a minute apart; one within it; another organization's of the same time.
+    const doomed = await short.insert(Array.from({ length: 8 }, (_, i) => new Date(monthsAhead(83).getTime() + i * MINUTE)));
+    await short.insert([new Date(now.getTime() - DAY)]);
+    await long.insert([monthsAhead(83)]);
+    const newest = doomed.reduce((a, b) => (a.startedAt > b.startedAt ? a : b));
+    // The newest one's row is locked: the run waits in its third batch of three (the seventh and eighth).
+    const rowHolder = new pg.Client({ connectionString: h.database.url });
+    const watcher = new pg.Client({ connectionString: h.database.url });
+    await rowHolder.connect();
+    await watcher.connect();
+    try {
+      await rowHolder.query("BEGIN");
+      await rowHolder.query("SELECT 1 FROM generations WHERE id = $1 AND started_at = $2 FOR UPDATE", [newest.id, newest.startedAt]);
+      const run = pruneExpired(db, now, { retentionBatch: 3 });
+      // This database's backends only.
+      await eventually(
+        async () =>
+          ((await watcher.query(`SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND query LIKE '%DELETE FROM generations%'`))
+            .rowCount ?? 0) > 0,
+        "the run's delete of old generations waits for the row",
+      );
+      // The first two batches have committed: another connection sees the last batch's two and the one kept.
+      expect(await short.count()).toBe(3);
+
+      await rowHolder.query("COMMIT");
+      const result = await run;
+      // (With other tests' generations past their own organizations' retention by then.)
+      expect(result.generations).toBeGreaterThanOrEqual(8);
+      expect(await short.count()).toBe(1);
+      expect(await long.count()).toBe(1);
+    } finally {
+      await rowHolder.end();
+      await watcher.end();
+    }
+  });
+});
+
 /** Every scheduler's finished runs (and failures) are announced here, for `until`. */
 const finished = new EventEmitter();
 

@@ -12,7 +12,7 @@ export interface PruneResult {
   outbox: number;
   rateLimits: number;
   playgroundDrafts: number;
-  /** Generations deleted row by row (an organization keeping them fewer days than the longest). */
+  /** Generations deleted row by row, a batch a transaction (past their organization's retention, in a month not dropped whole). */
   generations: number;
   /** Monthly partitions of generations dropped whole (past every organization's retention). */
   generationPartitions: number;
@@ -43,8 +43,11 @@ const PARTITION_STATEMENT_TIMEOUT_MS = 5 * 60_000;
 /** Generations whose text a run clears at the most (the next run goes on), in one transaction. */
 const TEXT_CLEAR_BATCH = 5_000;
 const TEXT_CLEAR_TIMEOUT_MS = 60_000;
-/** One DELETE of generations past their retention (its own transaction). */
-const RETENTION_STATEMENT_TIMEOUT_MS = 10 * 60_000;
+/** Generations past their retention deleted a transaction at the most. */
+const RETENTION_BATCH = 5_000;
+const RETENTION_STATEMENT_TIMEOUT_MS = 60_000;
+/** A run starts no other batch of them after this long (the next run goes on). */
+const RETENTION_BUDGET_MS = 10 * 60_000;
 
 /** Sent and skipped mail is kept a week (to answer "did it go out?"); failed mail until someone looks. */
 const OUTBOX_KEEP_MS = 7 * 24 * 60 * 60_000;
@@ -59,7 +62,8 @@ const OUTBOX_KEEP_MS = 7 * 24 * 60 * 60_000;
  * figures do not change): see pruneGenerations. And the text of teams that stopped keeping it is
  * cleared, a batch a run: see clearGenerationText. Every step commits on its own.
  */
-export async function pruneExpired(db: Db, now: Date): Promise<PruneResult> {
+export async function pruneExpired(db: Db, now: Date, options: { retentionBatch?: number } = {}): Promise<PruneResult> {
+  const startedAt = performance.now();
   const sessions = await db.$executeRaw`
     DELETE FROM sessions s USING users u
     WHERE u.id = s.user_id
@@ -71,7 +75,7 @@ export async function pruneExpired(db: Db, now: Date): Promise<PruneResult> {
   const rateLimits = await db.rateLimitCounter.deleteMany({ where: { expire: { lt: BigInt(now.getTime()) } } });
   const playgroundDrafts = await db.playgroundDraft.deleteMany({ where: { expiresAt: { lte: now } } });
   const partitions = await maintainPartitions(db, now);
-  const generations = await pruneGenerations(db, now);
+  const generations = await pruneGenerations(db, now, { batch: options.retentionBatch ?? RETENTION_BATCH, budgetMs: RETENTION_BUDGET_MS, startedAt });
   const generationTexts = await db.$transaction((tx) => clearGenerationText(tx, TEXT_CLEAR_BATCH), { timeout: TEXT_CLEAR_TIMEOUT_MS });
   return {
     sessions, tokens: tokens.count, outbox: outbox.count, rateLimits: rateLimits.count, playgroundDrafts: playgroundDrafts.count,
@@ -141,27 +145,46 @@ async function maintainPartitions(db: Db, now: Date): Promise<{ dropped: number;
 
 /**
  * Generations kept past their organization's retention are deleted (the months past everyone's
- * retention were dropped whole by maintainPartitions). Scores and rollups are kept.
+ * retention were dropped whole by maintainPartitions), organization by organization, oldest first,
+ * `batch` rows a transaction: lowering a retention from 90 days to 7 is many short deletes, never one
+ * long one. Once `budgetMs` has passed since `startedAt` no other batch starts (the next run goes on).
+ * Scores and rollups are kept. How many were deleted.
  */
-async function pruneGenerations(db: Db, now: Date): Promise<number> {
-  const [{ shortest }] = await db.$queryRaw<[{ shortest: number | null }]>`SELECT min(generation_retention_days) AS shortest FROM organizations`;
-  if (shortest === null) return 0;
-  // Only partitions holding rows older than the shortest retention are read (a constant bound on started_at prunes the rest).
-  return rawTransaction(
-    db,
-    async (tx) => {
-      const deleted = await tx.query<{ n: number }>(Prisma.sql`
-        WITH d AS (
-          DELETE FROM generations g USING organizations o
-           WHERE o.id = g.organization_id
-             AND g.started_at < ${new Date(now.getTime() - shortest * DAY_MS)}::timestamptz
-             AND g.started_at < ${now}::timestamptz - o.generation_retention_days * interval '1 day'
-          RETURNING 1)
-        SELECT count(*)::int AS n FROM d`);
-      return deleted[0]!.n;
-    },
-    { timeoutMs: RETENTION_STATEMENT_TIMEOUT_MS },
-  );
+async function pruneGenerations(db: Db, now: Date, { batch, budgetMs, startedAt }: { batch: number; budgetMs: number; startedAt: number }): Promise<number> {
+  // Only organizations with some: a probe of the index on (organization_id, started_at) each (LIMIT keeps the
+  // lateral read a probe per organization, never a join reading every generation).
+  const due = await db.$queryRaw<{ id: string; cutoff: Date }[]>`
+    SELECT o.id::text AS id, c.cutoff
+      FROM organizations o
+     CROSS JOIN LATERAL (SELECT ${now}::timestamptz - o.generation_retention_days * interval '1 day' AS cutoff) c
+     CROSS JOIN LATERAL (SELECT 1 FROM generations g WHERE g.organization_id = o.id AND g.started_at < c.cutoff LIMIT 1) past`;
+  let deleted = 0;
+  for (const { id, cutoff } of due) {
+    for (;;) {
+      if (performance.now() - startedAt > budgetMs) return deleted;
+      // The delete reads the organization's rows up to the batch's newest through the same index (never a join
+      // the planner could turn into a scan of whole months), and only the partitions they may be in.
+      const [{ n }] = (await rawTransaction(
+        db,
+        (tx) =>
+          tx.query<{ n: number }>(Prisma.sql`
+            WITH doomed AS (
+              SELECT id, started_at FROM generations
+               WHERE organization_id = ${id}::uuid AND started_at < ${cutoff}::timestamptz
+               ORDER BY started_at LIMIT ${batch}),
+            d AS (
+              DELETE FROM generations g
+               WHERE g.organization_id = ${id}::uuid AND g.started_at < ${cutoff}::timestamptz
+                 AND g.started_at <= (SELECT max(started_at) FROM doomed) AND g.id = ANY (ARRAY(SELECT id FROM doomed))
+              RETURNING 1)
+            SELECT count(*)::int AS n FROM d`),
+        { timeoutMs: RETENTION_STATEMENT_TIMEOUT_MS },
+      )) as [{ n: number }];
+      deleted += n;
+      if (n < batch) break;
+    }
+  }
+  return deleted;
 }
 
 /**
