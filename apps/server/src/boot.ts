@@ -133,6 +133,8 @@ export async function boot(env: Env, opts: { viteMiddleware?: RequestHandler; lo
     // Dead sessions and expired emailed links are deleted while the server runs.
     const stopHousekeeping = scheduleHousekeeping(services, {
       onError: warn("housekeeping failed"),
+      // Partitions whose lock was busy: made or dropped by the next run, not a failure.
+      onWarning: warn("housekeeping postponed"),
     });
     // Production signals accepted (appended) but not merged yet, by this process or one that stopped, are merged.
     const stopIngestMerges = startIngestMerges(services.db, { onError: warn("production signals not merged yet") });
