@@ -3,13 +3,15 @@
 // the figures per version with their charts, the two versions compared with their sentences, the
 // generations list, and one generation opened (its trace id, its kept text) and given a thumbs up; then
 // the generations exported as CSV (REST /api/v1's columns) and JSON Lines from the phone; last, over 7
-// days, the charts' hidden figures per UTC day with an empty day in its place.
+// days, the charts' hidden figures per UTC day with an empty day in its place; and with the figures
+// failing, the comparison and the generations still shown.
 // No serious axe finding at either width, and the page never scrolls sideways on the phone.
 import { readFile } from "node:fs/promises";
 import { expect, test, type Download, type Page } from "@playwright/test";
 import { histOf, parseCsv } from "@promptly/shared";
 import { createAccount, createOrganizationWith, createTeamWith, signIn, uniqueName, withDb } from "./support/accounts.ts";
 import { seriousViolations } from "./support/axe.ts";
+import { E2E } from "./support/env.ts";
 import { consoleErrors } from "./support/console.ts";
 import { createPromptWith } from "./support/prompts.ts";
 
@@ -206,4 +208,13 @@ test("the Production tab shows the figures per version, compares two versions, o
   await expect(latencyPerDay).toContainText(`${empty} (UTC): no generations`);
   expect(await seriousViolations(page)).toEqual([]);
   expect(errors).toEqual([]);
+
+  // The figures failing (a real 500, TEST_FAULTS' cookie) leave the comparison and the generations be:
+  // each has its own query and its own error state.
+  await page.context().addCookies([{ name: "promptly-test-faults", value: "production.metrics", url: E2E.appUrl }]);
+  await page.goto(`/prompts/${prompt.id}?tab=production&prodRange=24h`);
+  await expect(page.getByText("The production figures could not be loaded")).toBeVisible({ timeout: 25_000 });
+  await expect(page.getByRole("table", { name: "Generations" }).locator("tbody tr")).toHaveCount(2);
+  await expect(page.getByRole("region", { name: "Compare two versions" }).locator("[data-metric=thumbs]")).toContainText(/^v2 is better on thumbs/);
+  await page.context().clearCookies({ name: "promptly-test-faults" });
 });
