@@ -3,6 +3,7 @@ import { PrismaPg } from "@prisma/adapter-pg";
 import pg from "pg";
 import { PrismaClient, Prisma } from "./generated/prisma/client.ts";
 import { fastTimestampTypes } from "./timestamps.ts";
+import { utcSessions } from "./utc-sessions.ts";
 
 export { Prisma } from "./generated/prisma/client.ts";
 export type * from "./generated/prisma/models.ts";
@@ -29,7 +30,7 @@ const pools = new WeakMap<Db, pg.Pool>();
 export function createDb({ url, max = 10, warn = console.warn }: CreateDbOptions): Db {
   // Our own pool rather than the adapter's, so its use can be measured; $disconnect still ends it.
   // Prisma's queries bring their own type parsers; hotRead and hotQuery read timestamptz with the fast one.
-  const pool = new pg.Pool({ connectionString: url, max, types: fastTimestampTypes });
+  const pool = new pg.Pool({ ...utcSessions(url), max, types: fastTimestampTypes });
   tellConnectionErrors(pool, (error) => warn(`database connection lost: ${error.message}`));
   const db = new PrismaClient({ adapter: new PrismaPg(pool, { disposeExternalPool: true, statementNameGenerator: preparedStatementNames() }) });
   pools.set(db, pool);
@@ -232,7 +233,7 @@ export type Pool = pg.Pool;
  * crashing the process (a checked-out one's pending query fails with the error as well).
  */
 export function createPool({ url, max = 4 }: CreateDbOptions, onError: (error: Error) => void): Pool {
-  const pool = new pg.Pool({ connectionString: url, max, connectionTimeoutMillis: 5_000 });
+  const pool = new pg.Pool({ ...utcSessions(url), max, connectionTimeoutMillis: 5_000 });
   tellConnectionErrors(pool, onError);
   return pool;
 }

@@ -1,6 +1,7 @@
 // LISTEN on a PostgreSQL channel over a dedicated connection: pg_notify() inside a transaction is
 // delivered when it commits, so listeners in every app process hear of work as soon as it exists.
 import pg from "pg";
+import { utcSessions } from "./utc-sessions.ts";
 
 export interface Listener {
   /** False after the connection failed; the owner may start a new listener. */
@@ -20,7 +21,7 @@ export async function listen(
   onClose?: () => void,
 ): Promise<Listener> {
   if (!/^[a-z_][a-z0-9_]*$/.test(channel)) throw new Error(`Invalid channel name: ${channel}`);
-  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 5_000 });
+  const client = new pg.Client({ ...utcSessions(url), connectionTimeoutMillis: 5_000 });
   let alive = true;
   let opened = false;
   const lost = () => {

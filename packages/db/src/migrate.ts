@@ -6,6 +6,7 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import pg from "pg";
+import { utcSessions } from "./utc-sessions.ts";
 
 /** The advisory lock key that Prisma's schema engine takes around migrations. */
 const PRISMA_ADVISORY_LOCK = 72707369;
@@ -52,7 +53,7 @@ export interface MigrateResult {
  */
 export async function migrate(databaseUrl: string, dir = DEFAULT_MIGRATIONS_DIR): Promise<MigrateResult> {
   const migrations = readMigrations(dir);
-  const client = new pg.Client({ connectionString: databaseUrl });
+  const client = new pg.Client(utcSessions(databaseUrl));
   // A connection lost mid-migration fails the pending statement (and so migrate) instead of crashing the process.
   client.on("error", () => {});
   await client.connect();

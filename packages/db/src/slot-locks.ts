@@ -2,6 +2,7 @@
 // connection. A slot is held while its lock is; a process that dies (or loses its connection) lets go
 // of every slot it held at once, with no lease to wait out.
 import pg from "pg";
+import { utcSessions } from "./utc-sessions.ts";
 
 export interface SlotLocks {
   /** False once the connection is lost: every slot it held is free again, whatever its owner believes. */
@@ -13,7 +14,7 @@ export interface SlotLocks {
 }
 
 export async function openSlotLocks(url: string, onError: (error: unknown) => void): Promise<SlotLocks> {
-  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 5_000 });
+  const client = new pg.Client({ ...utcSessions(url), connectionTimeoutMillis: 5_000 });
   let alive = true;
   client.on("error", (error) => {
     alive = false;
