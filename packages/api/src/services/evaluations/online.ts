@@ -30,6 +30,7 @@ import { commandLineCaller } from "../access/visibility.ts";
 import { modelPriceFor } from "../models/prices.ts";
 import { generationTextReadable } from "../platform/generation-text.ts";
 import { ingestProduction, type ScoreDraft } from "../production/ingest.ts";
+import { ONLINE_SCORE_ID_PREFIX } from "../production/sources.ts";
 import { costAt } from "../runs/runs.ts";
 import type { ApiConfig } from "../types.ts";
 import { checkAssertions } from "./assertions.ts";
@@ -329,7 +330,7 @@ function readClaim(db: Db, generationId: string): Promise<Claimed | undefined> {
 }
 
 type NamedAssertion = OnlineEvaluationSettings["assertions"][number];
-const externalIdOf = (generationId: string, name: string) => `online:${generationId}:${name}`;
+const externalIdOf = (generationId: string, name: string) => `${ONLINE_SCORE_ID_PREFIX}${generationId}:${name}`;
 
 /**
  * A queued claim: its judged assertions (those not scored already, by a run from before claims recorded

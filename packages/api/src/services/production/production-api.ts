@@ -70,7 +70,8 @@ function definedOnly(trace: { userId?: string; sessionId?: string; environment?:
 export async function createLangfuseScore(db: Db, caller: KeyCaller, body: z.output<typeof langfuseScoreBody>) {
   allowOrFail(authorize(caller, "production.ingest"));
   const score = scoreDraftOf(body, caller.apiKey.id);
-  if ("message" in score) throw new DomainError("INVALID", score.message);
+  // A refused id is named as Langfuse names a field its schema refuses; a refused value is answered as before.
+  if ("message" in score) throw new DomainError("INVALID", score.message, undefined, score.field === "id" ? [{ path: "id", message: score.message }] : undefined);
   const result = await ingestProduction(db, caller, caller.apiKey.teamId, { generations: [], scores: [score] });
   productionIngested.inc({ source: "langfuse", result: "score" }, result.scores.filter((item) => item.inserted).length);
   return { id: result.scores[0]!.id };
@@ -80,7 +81,7 @@ export async function createLangfuseScore(db: Db, caller: KeyCaller, body: z.out
 export async function createApiScore(db: Db, caller: KeyCaller, input: RuntimeScoreInput) {
   allowOrFail(authorize(caller, "production.ingest"));
   const score = scoreDraftOf(input, caller.apiKey.id, true);
-  if ("message" in score) throw new DomainError("INVALID", score.message, undefined, [{ path: "value", message: score.message }]);
+  if ("message" in score) throw new DomainError("INVALID", score.message, undefined, [{ path: score.field, message: score.message }]);
   const result = await ingestProduction(db, caller, caller.apiKey.teamId, { generations: [], scores: [score] });
   productionIngested.inc({ source: "api", result: "score" }, result.scores.filter((item) => item.inserted).length);
   return { id: result.scores[0]!.id, linked: result.scores[0]!.linked };

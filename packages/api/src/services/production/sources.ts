@@ -178,14 +178,17 @@ export interface SentScore {
  * evaluations/online.ts), written once each (a repeat of an id does nothing): a key's score of such an id
  * would take the verdict's place, so a key may not send one.
  */
-const ONLINE_SCORE_ID_PREFIX = "online:";
+export const ONLINE_SCORE_ID_PREFIX = "online:";
 const reservedScoreIdMessage = `A score id may not start with "${ONLINE_SCORE_ID_PREFIX}": those are online evaluation's`;
 
-/** A key's score as a draft (`mustExist`: refused when what it judges is not found, as /api/v1 answers), or why it is refused (its id or its value). */
-export function scoreDraftOf(sent: SentScore, apiKeyId: string, mustExist = false): ScoreDraft | { message: string } {
-  if (sent.id?.startsWith(ONLINE_SCORE_ID_PREFIX)) return { message: reservedScoreIdMessage };
+/**
+ * A key's score as a draft (`mustExist`: refused when what it judges is not found, as /api/v1 answers), or
+ * why it is refused and the field refused (its id or its value).
+ */
+export function scoreDraftOf(sent: SentScore, apiKeyId: string, mustExist = false): ScoreDraft | { message: string; field: "id" | "value" } {
+  if (sent.id?.startsWith(ONLINE_SCORE_ID_PREFIX)) return { message: reservedScoreIdMessage, field: "id" };
   const value = scoreValueOf(sent.value, sent.dataType);
-  if (!value.ok) return { message: value.message };
+  if (!value.ok) return { message: value.message, field: "value" };
   return {
     name: sent.name, dataType: value.dataType, value: value.value, stringValue: value.stringValue, comment: sent.comment, source: "api", apiKeyId,
     externalId: sent.id, generationId: sent.generationId, runId: sent.runId, traceId: sent.traceId, observationId: sent.observationId,
