@@ -54,7 +54,8 @@ function SparklineImage({ values, label, className }: { values: (number | null)[
   return (
     <svg role="img" aria-label={label} viewBox={`0 0 ${WIDTH} ${HEIGHT}`} className={className ?? "h-8 w-28"} preserveAspectRatio="none">
       <path d={path} fill="none" stroke="currentColor" strokeWidth={1.5} vectorEffect="non-scaling-stroke" className="text-primary" />
-      {known.length === 1 && values.map((value, i) => value !== null && <circle key={i} cx={x(i)} cy={y(value)} r={2} className="fill-primary" />)}
+      {/* A value with gaps on both sides draws no line: a dot shows it. */}
+      {values.map((value, i) => value !== null && (values[i - 1] ?? null) === null && (values[i + 1] ?? null) === null && <circle key={i} cx={x(i)} cy={y(value)} r={2} className="fill-primary" />)}
     </svg>
   );
 }
