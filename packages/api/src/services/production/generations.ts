@@ -11,6 +11,16 @@ import { spanOf } from "./metrics.ts";
 
 const GENERATIONS_PAGE = 50;
 
+/**
+ * Instants go to and come from the database as ISO text with its Z, so a page reads the same rows in any
+ * session time zone: a Date parameter is sent without its offset (read in the session's zone), and a
+ * timestamptz read back as a Date loses the session's offset (the driver adapter takes it for UTC); the
+ * next page's cursor is built from what was read, so both matter. The columns are timestamptz(3): no
+ * fraction is lost.
+ */
+const instant = (date: Date) => Prisma.sql`${date.toISOString()}::timestamptz`;
+const isoTime = (column: Prisma.Sql) => Prisma.sql`to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+
 export interface GenerationsQuery extends ProductionFilters {
   version?: number;
   status?: "ok" | "error";
@@ -22,7 +32,8 @@ interface GenerationRow {
   id: string;
   version: number | null;
   model: string | null;
-  startedAt: Date;
+  /** ISO text with its Z (isoTime). */
+  startedAt: string;
   latencyMs: number | null;
   ttftMs: number | null;
   inputTokens: number | null;
@@ -38,23 +49,23 @@ interface GenerationRow {
 }
 
 const generationColumns = Prisma.sql`
-  g.id::text AS id, g.version, g.model, g.started_at AS "startedAt", g.latency_ms AS "latencyMs", g.ttft_ms AS "ttftMs",
+  g.id::text AS id, g.version, g.model, ${isoTime(Prisma.sql`g.started_at`)} AS "startedAt", g.latency_ms AS "latencyMs", g.ttft_ms AS "ttftMs",
   g.input_tokens AS "inputTokens", g.output_tokens AS "outputTokens", g.cost, g.status, g.error_message AS error,
   g.trace_id AS "traceId", g.observation_id AS "observationId", g.user_ref AS "userRef", g.session_ref AS "sessionRef", g.environment`;
 
 /** Each generation's scores, oldest first. */
 async function scoresOf(db: DbOrTx, ids: string[]) {
   if (ids.length === 0) return new Map<string, GenerationItem["scores"]>();
-  const rows = await db.$queryRaw<(GenerationItem["scores"][number] & { generationId: string; at: Date })[]>`
+  const rows = await db.$queryRaw<(GenerationItem["scores"][number] & { generationId: string; at: string })[]>`
     SELECT s.id::text AS id, s.generation_id::text AS "generationId", s.name, s.data_type AS "dataType", s.value, s.string_value AS "stringValue",
-           s.comment, s.source, s.created_at AS at
+           s.comment, s.source, ${isoTime(Prisma.sql`s.created_at`)} AS at
     FROM scores s
     WHERE s.generation_id IN (${Prisma.join(ids.map((id) => Prisma.sql`${id}::uuid`))})
     ORDER BY s.created_at, s.id`;
   const byGeneration = new Map<string, GenerationItem["scores"]>();
   for (const { generationId, at, ...score } of rows) {
     const list = byGeneration.get(generationId) ?? [];
-    list.push({ ...score, createdAt: at.toISOString() });
+    list.push({ ...score, createdAt: at });
     byGeneration.set(generationId, list);
   }
   return byGeneration;
@@ -65,7 +76,7 @@ function itemOf(row: GenerationRow, scores: GenerationItem["scores"]): Generatio
     id: row.id,
     version: row.version,
     model: row.model,
-    startedAt: row.startedAt.toISOString(),
+    startedAt: row.startedAt,
     latencyMs: row.latencyMs,
     ttftMs: row.ttftMs,
     tokens: { input: row.inputTokens, output: row.outputTokens },
@@ -88,8 +99,8 @@ export async function listGenerations(db: DbOrTx, promptId: string, query: Gener
   const parts = [
     Prisma.sql`g.prompt_id = ${promptId}::uuid`,
     // The span bounds the partitions read.
-    Prisma.sql`g.started_at >= ${span.from}::timestamptz`,
-    Prisma.sql`g.started_at < ${span.to}::timestamptz`,
+    Prisma.sql`g.started_at >= ${instant(span.from)}`,
+    Prisma.sql`g.started_at < ${instant(span.to)}`,
   ];
   if (query.environment !== undefined) parts.push(Prisma.sql`g.environment = ${query.environment}`);
   if (query.model !== undefined) parts.push(Prisma.sql`g.model = ${query.model}`);
@@ -97,7 +108,7 @@ export async function listGenerations(db: DbOrTx, promptId: string, query: Gener
   if (query.status !== undefined) parts.push(Prisma.sql`g.status = ${query.status}`);
   if (query.cursor) {
     const after = decodeKeysetCursor(query.cursor, z.iso.datetime().transform((at) => new Date(at)));
-    parts.push(Prisma.sql`(g.started_at, g.id) < (${after.sortValue}::timestamptz, ${after.id}::uuid)`);
+    parts.push(Prisma.sql`(g.started_at, g.id) < (${instant(after.sortValue)}, ${after.id}::uuid)`);
   }
   const rows = await db.$queryRaw<GenerationRow[]>`
     SELECT ${generationColumns}
@@ -110,7 +121,7 @@ export async function listGenerations(db: DbOrTx, promptId: string, query: Gener
   const last = page.at(-1);
   return {
     items: page.map((row) => itemOf(row, scores.get(row.id) ?? [])),
-    nextCursor: rows.length > limit && last ? encodeKeysetCursor(last.startedAt.toISOString(), last.id) : null,
+    nextCursor: rows.length > limit && last ? encodeKeysetCursor(last.startedAt, last.id) : null,
   };
 }
 
