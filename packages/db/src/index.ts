@@ -9,6 +9,13 @@ export { Prisma } from "./generated/prisma/client.ts";
 export type * from "./generated/prisma/models.ts";
 export * from "./generated/prisma/enums.ts";
 
+/**
+ * An instant as a raw query's parameter: ISO text with its Z, so the database reads the same instant in
+ * any session time zone (the driver adapter sends a Date without its offset, read in the session's zone).
+ * Every connection of ours is in UTC (utcSessions), so this holds even in a session set otherwise.
+ */
+export const sqlInstant = (date: Date) => Prisma.sql`${date.toISOString()}::timestamptz`;
+
 export type Db = PrismaClient;
 /** The client inside `db.$transaction(async (tx) => ...)`. */
 export type DbTransaction = Parameters<Parameters<Db["$transaction"]>[0]>[0];

@@ -18,7 +18,7 @@
 //   id is `online:<generation>:<assertion name>`, verdicts and cost are recorded before the scores are
 //   written, and a run already done is skipped (runOnlineEvaluation).
 import PgBoss from "pg-boss";
-import { Prisma, type Db, type DbOrTx } from "@promptly/db";
+import { Prisma, sqlInstant, type Db, type DbOrTx } from "@promptly/db";
 import { ONLINE_EVALUATION_MSG, onlineEvaluationSettings, type Assertion, type OnlineEvaluationSettings, type ResponseFormat, type setOnlineEvaluationInput } from "@promptly/shared";
 import { z } from "zod";
 import { DomainError, fail } from "../../errors.ts";
@@ -49,11 +49,6 @@ const DEFAULT_SWEEP_MS = 30_000;
 const OFF: OnlineEvaluationSettings = { enabled: false, samplePercent: 0, dailyCapUsd: 0, assertions: [] };
 
 const utcDay = (now: Date) => now.toISOString().slice(0, 10);
-/**
- * An instant as a query parameter: ISO text with its Z, so the database reads the same instant in any
- * session time zone (a Date is sent without its offset, read in the session's zone).
- */
-const instant = (date: Date) => Prisma.sql`${date.toISOString()}::timestamptz`;
 
 /**
  * The prompt's online evaluation (off, with no assertions, until first set), the UTC day's judging spend and
@@ -211,7 +206,7 @@ export class OnlineEvaluationWorker {
           -- An archived prompt's settings cannot change until it is restored: it is not evaluated meanwhile.
           JOIN prompts p ON p.id = oe.prompt_id AND p.archived_at IS NULL
           JOIN teams t ON t.id = p.team_id
-          JOIN generations g ON g.prompt_id = oe.prompt_id AND g.started_at > ${instant(now)} - ${SWEEP_LOOKBACK}::interval
+          JOIN generations g ON g.prompt_id = oe.prompt_id AND g.started_at > ${sqlInstant(now)} - ${SWEEP_LOOKBACK}::interval
          WHERE oe.enabled AND oe.sample_percent > 0 AND jsonb_array_length(oe.assertions) > 0 AND g.output IS NOT NULL AND ${generationTextReadable}
            AND (hashtextextended(g.id::text, 0) % 10000 + 10000) % 10000 < round(oe.sample_percent * 100)
            AND NOT EXISTS (SELECT 1 FROM online_evaluation_runs r WHERE r.generation_id = g.id)
@@ -220,8 +215,8 @@ export class OnlineEvaluationWorker {
         RETURNING generation_id::text AS id`;
       // A claim whose job was lost (its retries spent on a failing database) is queued again.
       const stale = await tx.$queryRaw<{ id: string }[]>`
-        UPDATE online_evaluation_runs SET created_at = ${instant(now)}
-         WHERE generation_id IN (SELECT generation_id FROM online_evaluation_runs WHERE status NOT IN ('done', 'skipped') AND created_at < ${instant(now)} - ${STALE_CLAIM}::interval
+        UPDATE online_evaluation_runs SET created_at = ${sqlInstant(now)}
+         WHERE generation_id IN (SELECT generation_id FROM online_evaluation_runs WHERE status NOT IN ('done', 'skipped') AND created_at < ${sqlInstant(now)} - ${STALE_CLAIM}::interval
                                   LIMIT ${SWEEP_BATCH} FOR UPDATE SKIP LOCKED)
         RETURNING generation_id::text AS id`;
       rows.push(...stale);
@@ -461,7 +456,7 @@ async function writeScores(db: Db, generationId: string, claim: Claimed, verdict
  */
 async function finish(deps: RunDeps, generationId: string, from: "queued" | "judged", to: "done" | "skipped"): Promise<boolean> {
   const moved = await deps.db.$executeRaw`
-    UPDATE online_evaluation_runs SET status = ${to}, reserved = 0, finished_at = ${instant(deps.now)},
+    UPDATE online_evaluation_runs SET status = ${to}, reserved = 0, finished_at = ${sqlInstant(deps.now)},
            day = CASE WHEN status = 'queued' THEN ${utcDay(deps.now)}::date ELSE day END
      WHERE generation_id = ${generationId}::uuid AND status = ${from}`;
   return moved > 0;

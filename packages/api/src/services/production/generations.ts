@@ -2,7 +2,7 @@
 // one generation with its input and output when its team keeps them. Every figure of the Production
 // tab comes from the rollups (metrics.ts): these are the rows behind them, to look at one by one.
 import { z } from "zod";
-import { Prisma, type DbOrTx } from "@promptly/db";
+import { Prisma, sqlInstant, type DbOrTx } from "@promptly/db";
 import { PRODUCTION_MSG, type GenerationDetail, type GenerationItem, type GenerationPage, type ProductionFilters } from "@promptly/shared";
 import { fail } from "../../errors.ts";
 import { decodeKeysetCursor, encodeKeysetCursor } from "../platform/keyset-cursor.ts";
@@ -12,13 +12,12 @@ import { spanOf } from "./metrics.ts";
 const GENERATIONS_PAGE = 50;
 
 /**
- * Instants go to and come from the database as ISO text with its Z, so a page reads the same rows in any
+ * Instants go to (sqlInstant) and come from the database as ISO text with its Z, so a page reads the same rows in any
  * session time zone: a Date parameter is sent without its offset (read in the session's zone), and a
  * timestamptz read back as a Date loses the session's offset (the driver adapter takes it for UTC); the
  * next page's cursor is built from what was read, so both matter. The columns are timestamptz(3): no
  * fraction is lost.
  */
-const instant = (date: Date) => Prisma.sql`${date.toISOString()}::timestamptz`;
 const isoTime = (column: Prisma.Sql) => Prisma.sql`to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 
 export interface GenerationsQuery extends ProductionFilters {
@@ -99,8 +98,8 @@ export async function listGenerations(db: DbOrTx, promptId: string, query: Gener
   const parts = [
     Prisma.sql`g.prompt_id = ${promptId}::uuid`,
     // The span bounds the partitions read.
-    Prisma.sql`g.started_at >= ${instant(span.from)}`,
-    Prisma.sql`g.started_at < ${instant(span.to)}`,
+    Prisma.sql`g.started_at >= ${sqlInstant(span.from)}`,
+    Prisma.sql`g.started_at < ${sqlInstant(span.to)}`,
   ];
   if (query.environment !== undefined) parts.push(Prisma.sql`g.environment = ${query.environment}`);
   if (query.model !== undefined) parts.push(Prisma.sql`g.model = ${query.model}`);
@@ -108,7 +107,7 @@ export async function listGenerations(db: DbOrTx, promptId: string, query: Gener
   if (query.status !== undefined) parts.push(Prisma.sql`g.status = ${query.status}`);
   if (query.cursor) {
     const after = decodeKeysetCursor(query.cursor, z.iso.datetime().transform((at) => new Date(at)));
-    parts.push(Prisma.sql`(g.started_at, g.id) < (${instant(after.sortValue)}, ${after.id}::uuid)`);
+    parts.push(Prisma.sql`(g.started_at, g.id) < (${sqlInstant(after.sortValue)}, ${after.id}::uuid)`);
   }
   const rows = await db.$queryRaw<GenerationRow[]>`
     SELECT ${generationColumns}

@@ -2,7 +2,7 @@
 // themselves): counts, error rate, latency and time-to-first-token percentiles from the merged
 // histograms, tokens, cost, and each score's mean or share; per chart bucket too. And two versions
 // compared on each of them, with the interval, the test and the sentence of shared/compare.ts.
-import { Prisma, type DbOrTx } from "@promptly/db";
+import { Prisma, sqlInstant, type DbOrTx } from "@promptly/db";
 import {
   LATENCY_BUCKETS, PRODUCTION_DEFAULT_DAYS, PRODUCTION_MAX_DAYS, PRODUCTION_MSG, compareMeans, compareProportions, percentileFromHist, summarize, verdict,
   type MeanComparison, type MeanSample, type ProductionComparison, type ProductionComparisonMetric, type ProductionFilters, type ProductionMetrics,
@@ -27,11 +27,6 @@ export function spanOf(filters: Pick<ProductionFilters, "from" | "to">, now: Dat
   return { from, to };
 }
 
-/**
- * An instant as a query parameter: ISO text with its Z, so the database reads the same instant in any
- * session time zone (a Date is sent without its offset, read in the session's zone).
- */
-const instant = (date: Date) => Prisma.sql`${date.toISOString()}::timestamptz`;
 
 /**
  * The rollup hours a span covers: each hour row holds [hour, hour + 1h), so the UTC hour `from` falls in is
@@ -42,8 +37,8 @@ function rollupWhere(alias: "r" | "s", promptId: string, span: ProductionSpan, f
   const table = Prisma.raw(alias);
   const parts = [
     Prisma.sql`${table}.prompt_id = ${promptId}::uuid`,
-    Prisma.sql`${table}.hour >= ${instant(new Date(Math.floor(span.from.getTime() / HOUR) * HOUR))}`,
-    Prisma.sql`${table}.hour < ${instant(span.to)}`,
+    Prisma.sql`${table}.hour >= ${sqlInstant(new Date(Math.floor(span.from.getTime() / HOUR) * HOUR))}`,
+    Prisma.sql`${table}.hour < ${sqlInstant(span.to)}`,
   ];
   if (filters.environment !== undefined) parts.push(Prisma.sql`${table}.environment = ${filters.environment}`);
   if (withModel && filters.model !== undefined) parts.push(Prisma.sql`${table}.model = ${filters.model}`);
@@ -72,10 +67,10 @@ const ROLLUP_COLUMNS = Prisma.raw(`version, environment, model, generations, err
 function generationRows(promptId: string, span: ProductionSpan, filters: ProductionFilters, withModel: boolean, days: { first: Date; end: Date } | null, extra: Prisma.Sql): Prisma.Sql {
   const hourly = Prisma.sql`SELECT r.hour, ${ROLLUP_COLUMNS} FROM generation_rollups r WHERE ${rollupWhere("r", promptId, span, filters, withModel)}${extra}`;
   if (!days) return hourly;
-  const daily = [Prisma.sql`r.prompt_id = ${promptId}::uuid`, Prisma.sql`r.day >= ${instant(days.first)}`, Prisma.sql`r.day < ${instant(days.end)}`];
+  const daily = [Prisma.sql`r.prompt_id = ${promptId}::uuid`, Prisma.sql`r.day >= ${sqlInstant(days.first)}`, Prisma.sql`r.day < ${sqlInstant(days.end)}`];
   if (filters.environment !== undefined) daily.push(Prisma.sql`r.environment = ${filters.environment}`);
   if (withModel && filters.model !== undefined) daily.push(Prisma.sql`r.model = ${filters.model}`);
-  return Prisma.sql`${hourly} AND NOT (r.hour >= ${instant(days.first)} AND r.hour < ${instant(days.end)})
+  return Prisma.sql`${hourly} AND NOT (r.hour >= ${sqlInstant(days.first)} AND r.hour < ${sqlInstant(days.end)})
     UNION ALL
     SELECT r.day AS hour, ${ROLLUP_COLUMNS} FROM generation_rollups_daily r WHERE ${Prisma.join(daily, " AND ")}${extra}`;
 }
