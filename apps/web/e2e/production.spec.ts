@@ -1,10 +1,11 @@
 // The Production tab end to end, at a desktop width (1400 px) and a phone's (375 px): first the empty
 // state and its hint; then, with rollups and generations written for two versions over the last hours,
-// the figures per version with their charts, the two versions compared with their sentences, the
-// generations list, and one generation opened (its trace id, its kept text) and given a thumbs up; then
-// the generations exported as CSV (REST /api/v1's columns) and JSON Lines from the phone; last, over 7
-// days, the charts' hidden figures per UTC day with an empty day in its place; and with the figures
-// failing, the comparison and the generations still shown.
+// the figures per version with their charts and scores (a name sent with two types shows each type; with
+// a model chosen, a note says the scores are every model's), the two versions compared with their
+// sentences, the generations list, and one generation opened (its trace id, its kept text) and given a
+// thumbs up; then the generations exported as CSV (REST /api/v1's columns) and JSON Lines from the
+// phone; last, over 7 days, the charts' hidden figures per UTC day with an empty day in its place; and
+// with the figures failing, the comparison and the generations still shown.
 // No serious axe finding at either width, and the page never scrolls sideways on the phone.
 import { readFile } from "node:fs/promises";
 import { expect, test, type Download, type Page } from "@playwright/test";
@@ -77,6 +78,17 @@ test("the Production tab shows the figures per version, compares two versions, o
         [prompt.id, version, up + down, up, JSON.stringify({ True: up, False: down })],
       );
     }
+    // v2's "quality" was sent both as yes/no and as a number: two series of one name, each its own rollup row.
+    for (const [dataType, count, sum, sumSquares, categories] of [
+      ["boolean", 4, 3, 3, { True: 3, False: 1 }],
+      ["numeric", 2, 9, 41, {}],
+    ] as const) {
+      await client.query(
+        `INSERT INTO score_rollups (prompt_id, version, environment, hour, name, data_type, count, sum, sum_squares, categories)
+         VALUES ($1, 2, 'production', date_trunc('hour', now()) - interval '2 hours', 'quality', $2, $3, $4, $5, $6)`,
+        [prompt.id, dataType, count, sum, sumSquares, JSON.stringify(categories)],
+      );
+    }
     for (const [i, version, status] of [[0, 1, "error"], [1, 2, "ok"]] as const) {
       await client.query(
         `INSERT INTO generations (organization_id, team_id, prompt_id, prompt_name, version, trace_id, observation_id, source, model, environment, started_at,
@@ -97,6 +109,16 @@ test("the Production tab shows the figures per version, compares two versions, o
     await expect(figures.locator("tbody tr").nth(0)).toContainText("80");
     await expect(figures.locator("tbody tr").nth(1)).toContainText("13%");
     await expect(figures.locator("tbody tr").nth(0).getByRole("img", { name: /^v2: generations per hour/ })).toBeVisible();
+    // The name sent with two types is two figures, each with its type; a name with one type has none.
+    await expect(figures.getByRole("list", { name: "v2: scores" }).getByRole("listitem")).toHaveText([
+      "quality (boolean) 75% true (4 scored)",
+      "quality (numeric) mean 4.5 (2 scored)",
+      "thumbs 88% true (80 scored)",
+    ]);
+    await expect(figures.getByRole("list", { name: "v1: scores" }).getByRole("listitem")).toHaveText(["thumbs 50% true (60 scored)"]);
+    // No model chosen: the scores are as filtered as the rest, and nothing says otherwise.
+    await expect(page.getByTestId("production-scores-all-models")).toHaveCount(0);
+    await expect(figures.getByRole("columnheader", { name: "Scores", exact: true })).toBeVisible();
 
     const comparison = page.getByRole("region", { name: "Compare two versions" });
     await expect(comparison).toContainText("The production label is split: v1 serves 80% of fetches, v2 20%.");
@@ -111,6 +133,19 @@ test("the Production tab shows the figures per version, compares two versions, o
     expect(await scrollsSideways(page)).toBe(false);
     expect(await seriousViolations(page)).toEqual([]);
   }
+
+  // A model chosen: the generation figures are that model's, but the scores carry no model, and the figures say so.
+  await page.goto(`/prompts/${prompt.id}?tab=production&prodRange=24h&prodModel=gpt-4o-mini`);
+  const byModel = page.getByRole("table", { name: "Production figures per version" });
+  await expect(byModel.locator("tbody tr")).toHaveCount(2);
+  await expect(page.getByTestId("production-scores-all-models")).toHaveText("Scores are for all models: they carry no model, so the model filter does not apply to them.");
+  await expect(page.getByTestId("production-scores-all-models")).toBeVisible();
+  await expect(byModel.getByRole("columnheader", { name: "Scores (all models)" })).toHaveAccessibleDescription(
+    "Scores are for all models: they carry no model, so the model filter does not apply to them.",
+  );
+  expect(await seriousViolations(page)).toEqual([]);
+  await page.goto(`/prompts/${prompt.id}?tab=production&prodRange=24h`);
+  await expect(page.getByRole("table", { name: "Production figures per version" }).locator("tbody tr")).toHaveCount(2);
 
   // One generation opened from the keyboard: its trace id to copy, its text, and a thumbs up saved.
   const generations = page.getByRole("table", { name: "Generations" });
@@ -153,7 +188,8 @@ test("the Production tab shows the figures per version, compares two versions, o
     const { rows } = await client.query<{ id: string }>(`SELECT id FROM generations WHERE prompt_id = $1 ORDER BY observation_id DESC`, [prompt.id]);
     return rows.map((row) => row.id);
   });
-  const fileName = prompt.name.replace(/[^a-z0-9._-]+/g, "_");
+  // The shared rule (generationExportFileName): each run of other characters than letters of either case, digits, '.', '_' and '-' is one '_'.
+  const fileName = prompt.name.replace(/[^A-Za-z0-9._-]+/g, "_");
   const startedAt = expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
   const csv = await exportGenerations(page, "CSV");
   expect(csv.download.suggestedFilename()).toBe(`${fileName}-generations.csv`);

@@ -119,13 +119,18 @@ function NoProductionData({ name, range }: { name: string; range: ProductionRang
   );
 }
 
-function ScoreCell({ scores }: { scores: VersionFigures["scores"] }) {
+/**
+ * A version's score figures, by name then type. A name sent with two types is two figures: each named with
+ * its type, as the comparison names them ("quality (boolean)", "quality (numeric)").
+ */
+function ScoreCell({ scores, label }: { scores: VersionFigures["scores"]; label: string }) {
   if (scores.length === 0) return <span className="text-muted-foreground">–</span>;
+  const typed = (name: string) => scores.filter((score) => score.name === name).length > 1;
   return (
-    <ul className="grid gap-0.5">
+    <ul className="grid gap-0.5" aria-label={label}>
       {scores.map((score) => (
-        <li key={score.name} className="whitespace-nowrap">
-          <span className="font-medium">{score.name}</span> {scoreText(score)}
+        <li key={`${score.dataType}\n${score.name}`} className="whitespace-nowrap">
+          <span className="font-medium">{typed(score.name) ? `${score.name} (${score.dataType})` : score.name}</span> {scoreText(score)}
         </li>
       ))}
     </ul>
@@ -148,6 +153,12 @@ function VersionFiguresTable({ metrics }: { metrics: Metrics }) {
       <p className="text-xs text-muted-foreground" data-testid="production-chart-legend">
         The charts show every UTC {bucket} of the range, oldest first, empty ones too; the darker part of a bar is errors.
       </p>
+      {/* Scores carry no model: with a model chosen, the generation figures are that model's, the scores every model's. */}
+      {metrics.scoresAllModels && (
+        <p id="production-scores-all-models" className="text-xs text-muted-foreground" data-testid="production-scores-all-models">
+          Scores are for all models: they carry no model, so the model filter does not apply to them.
+        </p>
+      )}
       <Table aria-label="Production figures per version">
         <TableHeader>
           <TableRow>
@@ -158,7 +169,7 @@ function VersionFiguresTable({ metrics }: { metrics: Metrics }) {
             <TableHead className="text-right">First token p50</TableHead>
             <TableHead className="text-right">Tokens (mean)</TableHead>
             <TableHead className="text-right">Cost (mean)</TableHead>
-            <TableHead>Scores</TableHead>
+            <TableHead aria-describedby={metrics.scoresAllModels ? "production-scores-all-models" : undefined}>{metrics.scoresAllModels ? "Scores (all models)" : "Scores"}</TableHead>
             <TableHead>Generations per {bucket} (UTC)</TableHead>
             <TableHead>Latency p50 per {bucket} (UTC)</TableHead>
           </TableRow>
@@ -185,7 +196,7 @@ function VersionFiguresTable({ metrics }: { metrics: Metrics }) {
                   {formatCost(row.cost)} ({formatCost(row.meanCost)})
                 </TableCell>
                 <TableCell className="text-xs">
-                  <ScoreCell scores={row.scores} />
+                  <ScoreCell scores={row.scores} label={`${version}: scores`} />
                 </TableCell>
                 {/* relative: the hidden figures (position: absolute) stay inside the table's scroll box, not widening the page. */}
                 <TableCell className="relative">
