@@ -435,10 +435,15 @@ export async function compareProductionVersions(
     const [scoreA, scoreB] = [of(a), of(b)];
     const typed = new Set(scores.filter((score) => score.name === name).map((score) => score.dataType)).size > 1;
     const side = (score: ScoreSums | undefined) => ({ count: score?.count ?? 0, sum: score?.sum ?? 0, sumSquares: score?.sumSquares ?? 0 });
+    // Rows summed before the rollups were kept per data type may hold both types' values (a numeric 5 in a
+    // yes/no row), and one of them taken away since leaves a count below zero: such a side is read within
+    // what a share can be (0 to its count of true, a count of at least 0) rather than failing the comparison.
+    const proportion = (score: ScoreSums | undefined) => {
+      const total = Math.max(0, side(score).count);
+      return { successes: Math.min(total, Math.max(0, Math.round(side(score).sum))), total };
+    };
     const comparison =
-      dataType === "boolean"
-        ? compareProportions({ successes: Math.round(side(scoreA).sum), total: side(scoreA).count }, { successes: Math.round(side(scoreB).sum), total: side(scoreB).count })
-        : compareMeans(summarize(side(scoreA)), summarize(side(scoreB)));
+      dataType === "boolean" ? compareProportions(proportion(scoreA), proportion(scoreB)) : compareMeans(summarize(side(scoreA)), summarize(side(scoreB)));
     metrics.push(metricOf(comparison, labels, typed ? `${name} (${dataType})` : name, { lowerIsBetter: false, unit: null }));
   }
   return { a, b, label, confidence: 0.95, since: since?.toISOString() ?? null, metrics };

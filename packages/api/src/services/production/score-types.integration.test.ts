@@ -72,4 +72,18 @@ describe("one score name with two data types", () => {
       { metric: "quality (numeric)", kind: "mean", a: { n: 0, value: null }, b: { n: 1, value: 5 } },
     ]);
   });
+
+  it("compares rows summed before the rollups were kept per type (a numeric value in a yes/no row, a count below zero) without failing", async () => {
+    const prompt = await createPrompt(world.callers.editor, team.id, { visibility: "team" });
+    await world.callers.editor.promptVersions.create({ promptId: prompt.id, type: "text", template: "Answer {{ question }} briefly." });
+    // As the migration left them: version 1's yes/no row holds a numeric 5 (1 score), version 2's one taken away since (-1).
+    for (const [version, count, sum] of [[1, 1, 5], [2, -1, -1]] as const) {
+      await db().$executeRaw`
+        INSERT INTO score_rollups (prompt_id, version, environment, hour, name, data_type, count, sum, sum_squares, categories)
+        VALUES (${prompt.id}::uuid, ${version}, 'production', date_trunc('hour', now()), 'legacy', 'boolean', ${count}, ${sum}, ${sum * sum}, '{}'::jsonb)`;
+    }
+    const comparison = await world.callers.viewer.production.compare({ promptId: prompt.id, a: 1, b: 2, ...around() });
+    const legacy = comparison.metrics.filter((metric) => metric.metric === "legacy");
+    expect(legacy.map(({ kind, a, b }) => ({ kind, a, b }))).toEqual([{ kind: "proportion", a: { n: 1, value: 1 }, b: { n: 0, value: null } }]);
+  });
 });
