@@ -404,3 +404,47 @@ describe("housekeeping in several app processes", () => {
     }
   });
 });
+
+describe("the run's lock on a database that ends sessions idle in a transaction", () => {
+  it("is held for the whole run, however long: its transaction sits idle, and is not ended", async () => {
+    const now = monthsAhead(96);
+    // Nothing is past everyone's retention (no partition to drop): an organization keeps generations ten years.
+    await generationsOf(3650);
+    const short = await generationsOf(7);
+    await h.database.db.$queryRaw`SELECT production_ensure_generation_partition(${monthsAhead(95)}::timestamptz)::text`;
+    const [doomed] = await short.insert([monthsAhead(95)]);
+    // A process whose sessions idle in a transaction are ended after 300 ms (a setting some hosts make).
+    const url = new URL(h.database.url);
+    url.searchParams.set("options", "-c idle_in_transaction_session_timeout=300");
+    const db = createDb({ url: url.toString(), max: 3 });
+    const rowHolder = new pg.Client({ connectionString: h.database.url });
+    const watcher = new pg.Client({ connectionString: h.database.url });
+    await rowHolder.connect();
+    await watcher.connect();
+    const scheduler = scheduled(db, 60 * MINUTE, () => now);
+    try {
+      // A row lock keeps the run in its delete of old generations well past the 300 ms.
+      await rowHolder.query("BEGIN");
+      await rowHolder.query("SELECT 1 FROM generations WHERE id = $1 AND started_at = $2 FOR UPDATE", [doomed!.id, doomed!.startedAt]);
+      // This database's backends only.
+      await eventually(
+        async () =>
+          ((await watcher.query(`
+            SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND query LIKE '%DELETE FROM generations%'
+               AND clock_timestamp() - query_start > interval '1 second'`)).rowCount ?? 0) > 0,
+        "the run's delete of old generations has waited a second",
+      );
+      await rowHolder.query("COMMIT");
+      await until(() => scheduler.runs.length + scheduler.errors.length > 0);
+      expect(scheduler.errors).toEqual([]);
+      // (With other tests' generations past their own organizations' retention by then.)
+      expect(scheduler.runs[0]?.generations).toBeGreaterThanOrEqual(1);
+      expect(await short.count()).toBe(0);
+    } finally {
+      await scheduler.stop();
+      await rowHolder.end();
+      await watcher.end();
+      await db.$disconnect();
+    }
+  });
+});

@@ -195,6 +195,9 @@ async function pruneGenerations(db: Db, now: Date, { batch, budgetMs, startedAt 
 function pruneExpiredOnce(db: Db, now: Date): Promise<PruneResult | null> {
   return db.$transaction(
     async (lock) => {
+      // It sits idle in its transaction for the whole run: a database whose idle_in_transaction_session_timeout
+      // is shorter would end it, letting another process's run start beside this one.
+      await lock.$queryRaw`SELECT set_config('idle_in_transaction_session_timeout', '0', true)`;
       const [{ locked }] = await lock.$queryRaw<[{ locked: boolean }]>`SELECT pg_try_advisory_xact_lock(${HOUSEKEEPING_LOCK}::bigint) AS locked`;
       return locked ? pruneExpired(db, now) : null;
     },
