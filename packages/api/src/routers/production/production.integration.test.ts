@@ -356,8 +356,21 @@ describe("production.generations and production.generation", () => {
       INSERT INTO generations (organization_id, team_id, prompt_id, prompt_name, version, observation_id, source, started_at, status, input, output)
       VALUES (${team_.organizationId}::uuid, ${team.id}::uuid, ${prompt.id}::uuid, ${prompt.name}, 2, 'obs-later', 'api', now(), 'ok', 'question later', 'answer later')
       RETURNING id::text`;
+    // Online evaluation's judge gave a reason quoting the answer (its score's comment, its claim's verdict).
+    await h.services.db.$executeRaw`
+      INSERT INTO scores (organization_id, team_id, generation_id, prompt_id, version, name, data_type, value, string_value, comment, source)
+      VALUES (${team_.organizationId}::uuid, ${team.id}::uuid, ${ids[3]}::uuid, ${prompt.id}::uuid, 2, 'polite', 'boolean', 1, 'True', 'It says "answer 3" politely', 'eval')`;
+    await h.services.db.$executeRaw`
+      INSERT INTO online_evaluation_runs (generation_id, prompt_id, day, status, verdicts)
+      VALUES (${ids[3]}::uuid, ${prompt.id}::uuid, current_date, 'done', ${JSON.stringify([{ name: "polite", pass: true, reason: 'It says "answer 3" politely' }])}::jsonb)`;
     expect((await pruneExpired(h.services.db, new Date())).generationTexts).toBe(ids.length);
     for (const id of ids) expect(await storedText(id)).toEqual({ input: null, output: null });
+    // The judge's reasons went with the text, its verdicts stayed; a person's comment is the person's own and stays.
+    expect(await h.services.db.$queryRaw`SELECT source, value, comment FROM scores WHERE generation_id IN (${ids[3]}::uuid, ${ids[4]}::uuid) ORDER BY source`).toEqual([
+      { source: "annotation", value: 1, comment: "spot on" },
+      { source: "eval", value: 1, comment: null },
+    ]);
+    expect(await h.services.db.$queryRaw`SELECT verdicts FROM online_evaluation_runs WHERE generation_id = ${ids[3]}::uuid`).toEqual([{ verdicts: [{ name: "polite", pass: true }] }]);
     expect(await storedText(later!.id)).toEqual({ input: "question later", output: "answer later" });
     expect(await viewer.production.generation({ promptId: prompt.id, id: later!.id })).toMatchObject({ input: "question later", output: "answer later" });
     expect((await pruneExpired(h.services.db, new Date())).generationTexts).toBe(0);

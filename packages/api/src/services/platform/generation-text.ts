@@ -15,11 +15,13 @@ export const generationTextReadable = Prisma.sql`(t.keep_generation_text
  * Clears the input and output of up to `limit` generations whose text can no longer be read
  * (generationTextReadable): those of a team that stopped keeping text, from before it stopped. A team
  * with none left ends its clearing, unless it stopped within the last minute (a merge that read the
- * setting before may still be writing text). How many were cleared.
+ * setting before may still be writing text). Online evaluation's reasons for those generations go too
+ * (a judge's reason may quote the text): the scores' comments and the claims' verdicts' reasons. How
+ * many were cleared.
  */
 export async function clearGenerationText(db: DbOrTx, limit: number): Promise<number> {
   // Only teams that stopped keeping text, each read through the index of generations holding text.
-  const cleared = await db.$executeRaw`
+  const [{ n: cleared }] = await db.$queryRaw<[{ n: number }]>`
     WITH doomed AS (
       SELECT d.id, d.started_at
         FROM teams t CROSS JOIN LATERAL (
@@ -28,7 +30,18 @@ export async function clearGenerationText(db: DbOrTx, limit: number): Promise<nu
            LIMIT ${limit}) d
        WHERE t.generation_text_cleared_before IS NOT NULL
        LIMIT ${limit})
-    UPDATE generations g SET input = NULL, output = NULL FROM doomed WHERE g.id = doomed.id AND g.started_at = doomed.started_at`;
+    , cleared AS (
+      UPDATE generations g SET input = NULL, output = NULL FROM doomed WHERE g.id = doomed.id AND g.started_at = doomed.started_at RETURNING g.id)
+    -- Online evaluation's judge wrote its reasons from that text, and may quote it: they go with it (its verdicts stay).
+    , reasons AS (
+      UPDATE scores s SET comment = NULL FROM cleared WHERE s.generation_id = cleared.id AND s.source = 'eval' AND s.comment IS NOT NULL)
+    , claims AS (
+      UPDATE online_evaluation_runs r
+         SET verdicts = CASE WHEN jsonb_typeof(r.verdicts) = 'array' THEN COALESCE((
+               SELECT jsonb_agg(CASE WHEN jsonb_typeof(v) = 'object' THEN v - 'reason' ELSE v END ORDER BY i)
+                 FROM jsonb_array_elements(r.verdicts) WITH ORDINALITY AS e(v, i)), '[]'::jsonb) ELSE r.verdicts END
+        FROM cleared WHERE r.generation_id = cleared.id AND r.verdicts IS NOT NULL)
+    SELECT count(*)::int AS n FROM cleared`;
   await db.$executeRaw`
     UPDATE teams t SET generation_text_cleared_before = NULL
      WHERE t.generation_text_cleared_before < now() - interval '1 minute'
