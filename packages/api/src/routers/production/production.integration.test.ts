@@ -334,7 +334,21 @@ describe("production.generations and production.generation", () => {
       const member = await orgMember.production.generation({ promptId: prompt.id, id: ids[4]! });
       expect(member).toMatchObject({ id: ids[4], textKept: true, textReadable: false, input: null, output: null, latencyMs: 104, scores: [expect.objectContaining({ name: "thumbs" })] });
       expect((await failure(otherOrgMember.production.generation({ promptId: prompt.id, id: ids[4]! }))).code).toBe("NOT_FOUND");
+
+      // Online evaluation's judge gave a reason quoting the answer: shown as the text is; a person's comment to every reader.
+      await h.services.db.$executeRaw`
+        INSERT INTO scores (organization_id, team_id, generation_id, prompt_id, version, name, data_type, value, string_value, comment, source, created_at)
+        SELECT organization_id, team_id, generation_id, prompt_id, version, 'polite', 'boolean', 1, 'True', 'It says "answer 4" politely', 'eval', created_at + interval '1 second'
+          FROM scores WHERE generation_id = ${ids[4]}::uuid AND name = 'thumbs'`;
+      const comments = (item: { scores: { source: string; comment: string | null }[] }) => item.scores.map(({ source, comment }) => ({ source, comment }));
+      const shown = [{ source: "annotation", comment: "spot on" }, { source: "eval", comment: 'It says "answer 4" politely' }];
+      const withheld = [{ source: "annotation", comment: "spot on" }, { source: "eval", comment: null }];
+      expect(comments(await viewer.production.generation({ promptId: prompt.id, id: ids[4]! }))).toEqual(shown);
+      expect(comments((await viewer.production.generations({ promptId: prompt.id, ...span, limit: 1 })).items[0]!)).toEqual(shown);
+      expect(comments(await orgMember.production.generation({ promptId: prompt.id, id: ids[4]! }))).toEqual(withheld);
+      expect(comments((await orgMember.production.generations({ promptId: prompt.id, ...span, limit: 1 })).items[0]!)).toEqual(withheld);
     } finally {
+      await h.services.db.$executeRaw`DELETE FROM scores WHERE generation_id = ${ids[4]}::uuid AND source = 'eval'`;
       await h.services.db.$executeRaw`UPDATE prompts SET visibility = 'team' WHERE id = ${prompt.id}::uuid`;
     }
   });

@@ -41,8 +41,8 @@ describe("a prompt's generations", () => {
   it("page the span's generations with their starts, in a session whose time zone is not UTC", async () => {
     const pages = await h.services.db.$transaction(async (tx) => {
       await tx.$executeRaw`SET LOCAL TIME ZONE 'Asia/Kolkata'`;
-      const first = await listGenerations(tx, prompt.id, { from, to, limit: 1 }, now);
-      const second = first.nextCursor ? await listGenerations(tx, prompt.id, { from, to, limit: 1, cursor: first.nextCursor }, now) : null;
+      const first = await listGenerations(tx, prompt.id, { from, to, limit: 1 }, now, true);
+      const second = first.nextCursor ? await listGenerations(tx, prompt.id, { from, to, limit: 1, cursor: first.nextCursor }, now, true) : null;
       return [first, second] as const;
     });
     const [first, second] = pages;

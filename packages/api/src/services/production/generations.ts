@@ -52,13 +52,19 @@ const generationColumns = Prisma.sql`
   g.input_tokens AS "inputTokens", g.output_tokens AS "outputTokens", g.cost, g.status, g.error_message AS error,
   g.trace_id AS "traceId", g.observation_id AS "observationId", g.user_ref AS "userRef", g.session_ref AS "sessionRef", g.environment`;
 
-/** Each generation's scores, oldest first. */
-async function scoresOf(db: DbOrTx, ids: string[]) {
+/**
+ * Each generation's scores, oldest first. Online evaluation's judge wrote its reasons (the `eval` scores'
+ * comments) from the generation's text and may quote it: they are shown as the text is, to a caller who
+ * may read it (`textReadable`: production.text.read in the prompt's team) while its team keeps it
+ * (generationTextReadable); to anyone else the verdict comes without its reason.
+ */
+async function scoresOf(db: DbOrTx, ids: string[], textReadable: boolean) {
   if (ids.length === 0) return new Map<string, GenerationItem["scores"]>();
+  const reasonReadable = textReadable ? generationTextReadable : Prisma.sql`false`;
   const rows = await db.$queryRaw<(GenerationItem["scores"][number] & { generationId: string; at: string })[]>`
     SELECT s.id::text AS id, s.generation_id::text AS "generationId", s.name, s.data_type AS "dataType", s.value, s.string_value AS "stringValue",
-           s.comment, s.source, ${isoTime(Prisma.sql`s.created_at`)} AS at
-    FROM scores s
+           CASE WHEN s.source <> 'eval' OR ${reasonReadable} THEN s.comment END AS comment, s.source, ${isoTime(Prisma.sql`s.created_at`)} AS at
+    FROM scores s JOIN generations g ON g.id = s.generation_id JOIN teams t ON t.id = g.team_id
     WHERE s.generation_id IN (${Prisma.join(ids.map((id) => Prisma.sql`${id}::uuid`))})
     ORDER BY s.created_at, s.id`;
   const byGeneration = new Map<string, GenerationItem["scores"]>();
@@ -91,8 +97,11 @@ function itemOf(row: GenerationRow, scores: GenerationItem["scores"]): Generatio
   };
 }
 
-/** The prompt's generations of the span, newest first (by start, then id), `limit` (default 50) a page. */
-export async function listGenerations(db: DbOrTx, promptId: string, query: GenerationsQuery, now: Date): Promise<GenerationPage> {
+/**
+ * The prompt's generations of the span, newest first (by start, then id), `limit` (default 50) a page;
+ * `textReadable` as for scoresOf.
+ */
+export async function listGenerations(db: DbOrTx, promptId: string, query: GenerationsQuery, now: Date, textReadable: boolean): Promise<GenerationPage> {
   const span = spanOf(query, now);
   const limit = query.limit ?? GENERATIONS_PAGE;
   const parts = [
@@ -116,7 +125,7 @@ export async function listGenerations(db: DbOrTx, promptId: string, query: Gener
     ORDER BY g.started_at DESC, g.id DESC
     LIMIT ${limit + 1}`;
   const page = rows.slice(0, limit);
-  const scores = await scoresOf(db, page.map((row) => row.id));
+  const scores = await scoresOf(db, page.map((row) => row.id), textReadable);
   const last = page.at(-1);
   return {
     items: page.map((row) => itemOf(row, scores.get(row.id) ?? [])),
@@ -136,6 +145,6 @@ export async function getGeneration(db: DbOrTx, promptId: string, id: string, te
     FROM generations g JOIN teams t ON t.id = g.team_id
     WHERE g.id = ${id}::uuid AND g.prompt_id = ${promptId}::uuid`;
   if (!row) return fail("NOT_FOUND", PRODUCTION_MSG.generationNotFound);
-  const scores = await scoresOf(db, [row.id]);
+  const scores = await scoresOf(db, [row.id], textReadable);
   return { ...itemOf(row, scores.get(row.id) ?? []), input: row.input, output: row.output, textKept: row.textKept, textReadable };
 }

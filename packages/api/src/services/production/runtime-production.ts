@@ -2,7 +2,7 @@
 // the one the key may read (its team's, not private, not archived), decided as every read of a prompt
 // is, then the same reads as the app's.
 import { type DbOrTx } from "@promptly/db";
-import { type GenerationPage, type ProductionMetrics } from "@promptly/shared";
+import { can, type GenerationPage, type ProductionMetrics } from "@promptly/shared";
 import type { KeyCaller } from "../access/visibility.ts";
 import { loadKeyPrompt } from "../runtime/runtime-prompts.ts";
 import { listGenerations, type GenerationsQuery } from "./generations.ts";
@@ -24,7 +24,8 @@ export async function runtimeProductionMetrics(db: DbOrTx, caller: KeyCaller, na
 }
 
 export async function runtimeGenerations(db: DbOrTx, caller: KeyCaller, name: string, query: GenerationsQuery, now: Date): Promise<GenerationPage> {
-  return listGenerations(db, await keyReadablePromptId(db, caller, name), query, now);
+  const prompt = await loadKeyPrompt(db, caller, name, [], "prompt.read");
+  return listGenerations(db, prompt.id, query, now, can(prompt.access, "production.text.read"));
 }
 
 /**
@@ -32,13 +33,14 @@ export async function runtimeGenerations(db: DbOrTx, caller: KeyCaller, name: st
  * streams them as they come, so memory holds one page.
  */
 export async function* runtimeGenerationPages(db: DbOrTx, caller: KeyCaller, name: string, query: Omit<GenerationsQuery, "cursor" | "limit">, limit: number, now: Date) {
-  const promptId = await keyReadablePromptId(db, caller, name);
+  const prompt = await loadKeyPrompt(db, caller, name, [], "prompt.read");
+  const textReadable = can(prompt.access, "production.text.read");
   // The span is fixed once, so a page read later covers the same instants.
   const to = query.to ?? now;
   let cursor: string | undefined;
   let left = limit;
   while (left > 0) {
-    const page = await listGenerations(db, promptId, { ...query, to, cursor, limit: Math.min(500, left) }, now);
+    const page = await listGenerations(db, prompt.id, { ...query, to, cursor, limit: Math.min(500, left) }, now, textReadable);
     yield page.items;
     left -= page.items.length;
     if (!page.nextCursor) return;
