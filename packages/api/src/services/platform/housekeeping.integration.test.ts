@@ -125,6 +125,38 @@ async function eventually(check: () => Promise<boolean>, what: string) {
   }
 }
 
+/**
+ * `row` locked by another connection (the run's delete of old generations waits for it, as for a long
+ * delete) until release(), and a connection watching: deleteWaits() resolves once that delete has waited
+ * for it at least `waited` (an interval's text). This database's backends only.
+ */
+async function holdingRow(row: { id: string; startedAt: Date }) {
+  const holder = new pg.Client({ connectionString: h.database.url });
+  const watcher = new pg.Client({ connectionString: h.database.url });
+  await holder.connect();
+  await watcher.connect();
+  await holder.query("BEGIN");
+  await holder.query("SELECT 1 FROM generations WHERE id = $1 AND started_at = $2 FOR UPDATE", [row.id, row.startedAt]);
+  return {
+    watcher,
+    deleteWaits: (waited = "0 s") =>
+      eventually(
+        async () =>
+          ((await watcher.query(
+            `SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND query LIKE '%DELETE FROM generations%'
+                AND clock_timestamp() - query_start >= $1::interval`,
+            [waited],
+          )).rowCount ?? 0) > 0,
+        `the run's delete of old generations has waited ${waited} for the row`,
+      ),
+    release: () => holder.query("COMMIT"),
+    end: async () => {
+      await holder.end();
+      await watcher.end();
+    },
+  };
+}
+
 describe("the generations' partitions, made and dropped in short transactions of their own", () => {
   it("waits for a busy partition lock 2 s at most, leaves the partitions to the next run, and does the rest of the run", async () => {
     const db = h.database.db;
@@ -184,21 +216,11 @@ describe("the generations' partitions, made and dropped in short transactions of
     await db.$queryRaw`SELECT production_ensure_generation_partition(${monthsAhead(59)}::timestamptz)::text`;
     const [doomed] = await short.insert([monthsAhead(59)]);
     // A row lock keeps the run in its delete of old generations, as a long delete would.
-    const rowHolder = new pg.Client({ connectionString: h.database.url });
-    const watcher = new pg.Client({ connectionString: h.database.url });
-    await rowHolder.connect();
-    await watcher.connect();
+    const held = await holdingRow(doomed!);
+    const { watcher } = held;
     try {
-      await rowHolder.query("BEGIN");
-      await rowHolder.query("SELECT 1 FROM generations WHERE id = $1 AND started_at = $2 FOR UPDATE", [doomed!.id, doomed!.startedAt]);
       const run = pruneExpired(db, now);
-      // This database's backends only.
-      await eventually(
-        async () =>
-          ((await watcher.query(`SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND query LIKE '%DELETE FROM generations%'`))
-            .rowCount ?? 0) > 0,
-        "the run's delete of old generations waits for the row",
-      );
+      await held.deleteWaits();
       // The partitions it made are there, and none of their locks is held any more.
       expect(await partitionExists(monthPartition(monthsAhead(60)))).toBe(true);
       const { rows: strongLocks } = await watcher.query(`
@@ -211,12 +233,11 @@ describe("the generations' partitions, made and dropped in short transactions of
       const { rows } = await watcher.query<{ n: number }>("SELECT count(*)::int AS n FROM generations WHERE organization_id = $1", [short.organization.id]);
       expect(rows).toEqual([{ n: 1 }]);
 
-      await rowHolder.query("COMMIT");
+      await held.release();
       expect(await run).toMatchObject({ partitionsPostponed: false, generations: 1 });
       expect(await short.count()).toBe(0);
     } finally {
-      await rowHolder.end();
-      await watcher.end();
+      await held.end();
     }
   });
 });
@@ -235,33 +256,21 @@ describe("generations past their organization's retention", () => {
     await long.insert([monthsAhead(83)]);
     const newest = doomed.reduce((a, b) => (a.startedAt > b.startedAt ? a : b));
     // The newest one's row is locked: the run waits in its third batch of three (the seventh and eighth).
-    const rowHolder = new pg.Client({ connectionString: h.database.url });
-    const watcher = new pg.Client({ connectionString: h.database.url });
-    await rowHolder.connect();
-    await watcher.connect();
+    const held = await holdingRow(newest);
     try {
-      await rowHolder.query("BEGIN");
-      await rowHolder.query("SELECT 1 FROM generations WHERE id = $1 AND started_at = $2 FOR UPDATE", [newest.id, newest.startedAt]);
       const run = pruneExpired(db, now, { retentionBatch: 3 });
-      // This database's backends only.
-      await eventually(
-        async () =>
-          ((await watcher.query(`SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND query LIKE '%DELETE FROM generations%'`))
-            .rowCount ?? 0) > 0,
-        "the run's delete of old generations waits for the row",
-      );
+      await held.deleteWaits();
       // The first two batches have committed: another connection sees the last batch's two and the one kept.
       expect(await short.count()).toBe(3);
 
-      await rowHolder.query("COMMIT");
+      await held.release();
       const result = await run;
       // (With other tests' generations past their own organizations' retention by then.)
       expect(result.generations).toBeGreaterThanOrEqual(8);
       expect(await short.count()).toBe(1);
       expect(await long.count()).toBe(1);
     } finally {
-      await rowHolder.end();
-      await watcher.end();
+      await held.end();
     }
   });
 });
@@ -417,24 +426,12 @@ describe("the run's lock on a database that ends sessions idle in a transaction"
     const url = new URL(h.database.url);
     url.searchParams.set("options", "-c idle_in_transaction_session_timeout=300");
     const db = createDb({ url: url.toString(), max: 3 });
-    const rowHolder = new pg.Client({ connectionString: h.database.url });
-    const watcher = new pg.Client({ connectionString: h.database.url });
-    await rowHolder.connect();
-    await watcher.connect();
+    // A row lock keeps the run in its delete of old generations well past the 300 ms.
+    const held = await holdingRow(doomed!);
     const scheduler = scheduled(db, 60 * MINUTE, () => now);
     try {
-      // A row lock keeps the run in its delete of old generations well past the 300 ms.
-      await rowHolder.query("BEGIN");
-      await rowHolder.query("SELECT 1 FROM generations WHERE id = $1 AND started_at = $2 FOR UPDATE", [doomed!.id, doomed!.startedAt]);
-      // This database's backends only.
-      await eventually(
-        async () =>
-          ((await watcher.query(`
-            SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND query LIKE '%DELETE FROM generations%'
-               AND clock_timestamp() - query_start > interval '1 second'`)).rowCount ?? 0) > 0,
-        "the run's delete of old generations has waited a second",
-      );
-      await rowHolder.query("COMMIT");
+      await held.deleteWaits("1 s");
+      await held.release();
       await until(() => scheduler.runs.length + scheduler.errors.length > 0);
       expect(scheduler.errors).toEqual([]);
       // (With other tests' generations past their own organizations' retention by then.)
@@ -442,8 +439,7 @@ describe("the run's lock on a database that ends sessions idle in a transaction"
       expect(await short.count()).toBe(0);
     } finally {
       await scheduler.stop();
-      await rowHolder.end();
-      await watcher.end();
+      await held.end();
       await db.$disconnect();
     }
   });
