@@ -15,6 +15,7 @@ import { createWorld } from "../../../testing/teams-support.ts";
 import { BUFFERED_ANSWER_MAX_BYTES } from "../platform/outbound.ts";
 import { streamRun } from "../runs/runs.ts";
 import { completeModelAnswer, describeProviderError, streamModelAnswer } from "./provider-client.ts";
+import { anthropicEvent, anthropicStart, openaiEvent, eventStream } from "../../../testing/provider-events.ts";
 
 const apiKey = "sk-answer-size-0001";
 const completion = (text: string) =>
@@ -26,22 +27,11 @@ const completion = (text: string) =>
 
 const MiB = 1024 * 1024;
 
-/** A server-sent event of OpenAI's chat completion stream, its delta as given. */
-const openaiEvent = (delta: object) =>
-  `data: ${JSON.stringify({ id: "chatcmpl-1", object: "chat.completion.chunk", created: 0, model: "m", choices: [{ index: 0, delta, logprobs: null, finish_reason: null }] })}\n\n`;
-/** A server-sent event of Anthropic's messages stream. */
-const anthropicEvent = (data: { type: string } & Record<string, unknown>) => `event: ${data.type}\ndata: ${JSON.stringify(data)}\n\n`;
-const anthropicStart =
-  anthropicEvent({
-    type: "message_start",
-    message: { id: "msg_1", type: "message", role: "assistant", model: "m", content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: 1, output_tokens: 1 } },
-  });
 /** 64 KiB of a tool call's arguments, or of text. */
 const many = "x".repeat(64 * 1024);
 /** Text of three quarters of a run's limit, and a tool call's arguments of a half (too many with the text) or of a tenth. */
 const longText = "t".repeat((RUN_OUTPUT_MAX_CHARS / 4) * 3);
 const toolArguments = (length: number) => JSON.stringify({ note: "a".repeat(length - 11) });
-const eventStream = { "content-type": "text/event-stream", "cache-control": "no-cache" };
 /** What follows the head of an event that never ends (its JSON string left open): `x`s, never a line break. */
 const endlessLine = Buffer.alloc(MiB, "x");
 /** Some 80 KiB of gzip members that hold nothing. */

@@ -9,20 +9,13 @@ import { RUN_ANSWER_TOOL_CALLS_MAX, RUN_MSG } from "@promptly/shared";
 import { createHarness, type Harness } from "../../../testing/harness.ts";
 import { createWorld } from "../../../testing/teams-support.ts";
 import { streamRun } from "../runs/runs.ts";
+import { anthropicEvent, anthropicStart, openaiEvent, eventStream } from "../../../testing/provider-events.ts";
 
 const apiKey = "sk-tool-call-count-0001";
 /** How many empty calls a flooding provider sends. */
 const FLOOD = 5_000;
 
-const openaiEvent = (delta: object) =>
-  `data: ${JSON.stringify({ id: "chatcmpl-1", object: "chat.completion.chunk", created: 0, model: "m", choices: [{ index: 0, delta, logprobs: null, finish_reason: null }] })}\n\n`;
-const anthropicEvent = (data: { type: string } & Record<string, unknown>) => `event: ${data.type}\ndata: ${JSON.stringify(data)}\n\n`;
-const anthropicStart = anthropicEvent({
-  type: "message_start",
-  message: { id: "msg_1", type: "message", role: "assistant", model: "m", content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: 1, output_tokens: 1 } },
-});
 const anthropicEnd = anthropicEvent({ type: "message_delta", delta: { stop_reason: "tool_use", stop_sequence: null }, usage: { output_tokens: 1 } }) + anthropicEvent({ type: "message_stop" });
-const eventStream = { "content-type": "text/event-stream", "cache-control": "no-cache" };
 
 /** `count` calls of OpenAI's stream: empty (an index alone), or each named `note` with small arguments. */
 const openaiCalls = (count: number, empty: boolean) =>

@@ -9,14 +9,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { providerFetch } from "../platform/outbound.ts";
 import { streamModelAnswer, type OpenConnection, type StreamPiece } from "./provider-client.ts";
 import { wholeEvents } from "./whole-events.ts";
+import { anthropicEvent, anthropicStart, openaiEvent } from "../../../testing/provider-events.ts";
 
-const openaiEvent = (delta: object) =>
-  `data: ${JSON.stringify({ id: "chatcmpl-1", object: "chat.completion.chunk", created: 0, model: "m", choices: [{ index: 0, delta, logprobs: null, finish_reason: null }] })}\n\n`;
-const anthropicEvent = (data: { type: string } & Record<string, unknown>) => `event: ${data.type}\ndata: ${JSON.stringify(data)}\n\n`;
-const anthropicStart = anthropicEvent({
-  type: "message_start",
-  message: { id: "msg_1", type: "message", role: "assistant", model: "m", content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: 1, output_tokens: 1 } },
-});
 const anthropicText = (text: string) => anthropicEvent({ type: "content_block_delta", index: 0, delta: { type: "text_delta", text } });
 const anthropicEnd =
   anthropicEvent({ type: "content_block_stop", index: 0 }) +
