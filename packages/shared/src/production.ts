@@ -97,6 +97,7 @@ export const INGEST_MSG = {
   booleanValue: "A boolean score's value is true or false (or 1 or 0)",
   categoricalValue: "A categorical score's value is a string",
   numericValue: "A numeric score's value is a finite number",
+  reservedScoreId: (prefix: string) => `A score id may not start with "${prefix}": those are online evaluation's`,
   runNotFound: "Run not found",
   generationNotFound: "Generation not found",
   teamNotFound: "The key's team no longer exists",

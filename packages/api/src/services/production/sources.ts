@@ -179,14 +179,13 @@ export interface SentScore {
  * would take the verdict's place, so a key may not send one.
  */
 export const ONLINE_SCORE_ID_PREFIX = "online:";
-const reservedScoreIdMessage = `A score id may not start with "${ONLINE_SCORE_ID_PREFIX}": those are online evaluation's`;
 
 /**
  * A key's score as a draft (`mustExist`: refused when what it judges is not found, as /api/v1 answers), or
  * why it is refused and the field refused (its id or its value).
  */
 export function scoreDraftOf(sent: SentScore, apiKeyId: string, mustExist = false): ScoreDraft | { message: string; field: "id" | "value" } {
-  if (sent.id?.startsWith(ONLINE_SCORE_ID_PREFIX)) return { message: reservedScoreIdMessage, field: "id" };
+  if (sent.id?.startsWith(ONLINE_SCORE_ID_PREFIX)) return { message: INGEST_MSG.reservedScoreId(ONLINE_SCORE_ID_PREFIX), field: "id" };
   const value = scoreValueOf(sent.value, sent.dataType);
   if (!value.ok) return { message: value.message, field: "value" };
   return {
