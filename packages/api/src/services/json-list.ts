@@ -17,7 +17,7 @@ export interface JsonList {
  * A timestamptz as JSON's value of its Date (toISOString: UTC, milliseconds, `Z`), for a statement
  * that writes JSON itself; the columns are timestamptz(3), so no fraction is lost.
  */
-const isoTimeSql = (column: Prisma.Sql) => Prisma.sql`to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+export const isoTimeSql = (column: Prisma.Sql) => Prisma.sql`to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 
 /**
  * One list item's columns for both statements of a list (rows JavaScript reads, JSON PostgreSQL

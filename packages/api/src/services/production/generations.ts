@@ -8,17 +8,17 @@ import { fail } from "../../errors.ts";
 import { decodeKeysetCursor, encodeKeysetCursor } from "../platform/keyset-cursor.ts";
 import { generationTextReadable } from "../platform/generation-text.ts";
 import { spanOf } from "./metrics.ts";
+import { isoTimeSql } from "../json-list.ts";
 
 const GENERATIONS_PAGE = 50;
 
 /**
- * Instants go to (sqlInstant) and come from the database as ISO text with its Z, so a page reads the same rows in any
+ * Instants go to (sqlInstant) and come from (isoTimeSql) the database as ISO text with its Z, so a page reads the same rows in any
  * session time zone: a Date parameter is sent without its offset (read in the session's zone), and a
  * timestamptz read back as a Date loses the session's offset (the driver adapter takes it for UTC); the
  * next page's cursor is built from what was read, so both matter. The columns are timestamptz(3): no
  * fraction is lost.
  */
-const isoTime = (column: Prisma.Sql) => Prisma.sql`to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 
 export interface GenerationsQuery extends ProductionFilters {
   version?: number;
@@ -48,7 +48,7 @@ interface GenerationRow {
 }
 
 const generationColumns = Prisma.sql`
-  g.id::text AS id, g.version, g.model, ${isoTime(Prisma.sql`g.started_at`)} AS "startedAt", g.latency_ms AS "latencyMs", g.ttft_ms AS "ttftMs",
+  g.id::text AS id, g.version, g.model, ${isoTimeSql(Prisma.sql`g.started_at`)} AS "startedAt", g.latency_ms AS "latencyMs", g.ttft_ms AS "ttftMs",
   g.input_tokens AS "inputTokens", g.output_tokens AS "outputTokens", g.cost, g.status, g.error_message AS error,
   g.trace_id AS "traceId", g.observation_id AS "observationId", g.user_ref AS "userRef", g.session_ref AS "sessionRef", g.environment`;
 
@@ -63,7 +63,7 @@ async function scoresOf(db: DbOrTx, ids: string[], textReadable: boolean) {
   const reasonReadable = textReadable ? generationTextReadable : Prisma.sql`false`;
   const rows = await db.$queryRaw<(GenerationItem["scores"][number] & { generationId: string; at: string })[]>`
     SELECT s.id::text AS id, s.generation_id::text AS "generationId", s.name, s.data_type AS "dataType", s.value, s.string_value AS "stringValue",
-           CASE WHEN s.source <> 'eval' OR ${reasonReadable} THEN s.comment END AS comment, s.source, ${isoTime(Prisma.sql`s.created_at`)} AS at
+           CASE WHEN s.source <> 'eval' OR ${reasonReadable} THEN s.comment END AS comment, s.source, ${isoTimeSql(Prisma.sql`s.created_at`)} AS at
     FROM scores s JOIN generations g ON g.id = s.generation_id JOIN teams t ON t.id = g.team_id
     WHERE s.generation_id IN (${Prisma.join(ids.map((id) => Prisma.sql`${id}::uuid`))})
     ORDER BY s.created_at, s.id`;
