@@ -6,10 +6,10 @@
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, afterEach, beforeAll, expect, it, vi } from "vitest";
+import { openaiEvent } from "../../../testing/provider-events.ts";
 import { streamModelAnswer, type StreamPiece } from "./provider-client.ts";
 
-const chunk = (content: string) =>
-  `data: ${JSON.stringify({ id: "chatcmpl-1", object: "chat.completion.chunk", created: 0, model: "m", choices: [{ index: 0, delta: { content }, logprobs: null, finish_reason: null }] })}\n\n`;
+const chunk = (content: string) => openaiEvent({ content });
 const answer = [
   chunk("Once "),
   "event: thread.message.delta\ndata: not JSON, the answer's text in it\n\n",

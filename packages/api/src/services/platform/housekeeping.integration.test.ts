@@ -122,6 +122,8 @@ async function eventually(check: () => Promise<boolean>, what: string) {
   const deadline = Date.now() + 10_000;
   while (!(await check())) {
     if (Date.now() > deadline) throw new Error(`not within 10 s: ${what}`);
+    // A pause between checks, so the polling does not keep the database busy.
+    await new Promise((resolve) => setTimeout(resolve, 20));
   }
 }
 
