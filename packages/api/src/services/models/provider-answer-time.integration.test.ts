@@ -43,37 +43,20 @@ const timeoutMs = 1_000;
 const waitsAtMost = 10 * timeoutMs;
 
 describe("an event stream answered to a call that asked for none", () => {
-  it.each(kinds)(
-    "%s: a whole answer (an evaluation's item, with its signal) fails as timed out at the call's limit, the connection closed",
-    async (kind) => {
-      closed = [];
-      const connection = connectionOf(kind);
-      const failure = await completeModelAnswer(
-        connection,
-        { allowPrivate: true, timeoutMs, signal: new AbortController().signal },
-        { model: "m", input: { type: "text", text: "x" }, parameters: {} },
-      ).then(
-        () => null,
-        (error: unknown) => describeProviderError(error, connection, { timeoutMs }),
-      );
-      expect(failure).toMatchObject({ status: null, message: PROVIDER_MSG.timedOut("Trickle", timeoutMs) });
-      await expect(closed[0]).resolves.toBeUndefined();
-    },
-    waitsAtMost,
-  );
+  // The SDK's call asked for no stream: only the caller says so, not the words of its request (a tool's
+  // schema may hold `"stream":true`; a prompt's text is escaped).
+  const tools = [{ name: "configure", parameters: { type: "object", properties: { options: { type: "object", default: { stream: true } } } } }];
+  const wholeCalls = [
+    ["an evaluation's item, with its signal", true, { model: "m", input: { type: "text", text: "x" }, parameters: {} }],
+    ['its request holding `"stream":true`, without a signal', false, { model: "m", input: { type: "text", text: 'Answer with {"stream":true}' }, parameters: {}, tools }],
+  ] as const;
 
-  it.each(kinds)(
-    '%s: a whole answer whose request holds `"stream":true` (a tool\'s schema; a prompt\'s text is escaped) is still held to the limit',
-    async (kind) => {
+  it.each(kinds.flatMap((kind) => wholeCalls.map(([what, withSignal, request]) => [kind, what, withSignal, request] as const)))(
+    "%s: a whole answer (%s) fails as timed out at the call's limit, the connection closed",
+    async (kind, _what, withSignal, request) => {
       closed = [];
       const connection = connectionOf(kind);
-      // The SDK's call asked for no stream: only the caller says so, not the words of its request.
-      const tools = [{ name: "configure", parameters: { type: "object", properties: { options: { type: "object", default: { stream: true } } } } }];
-      const failure = await completeModelAnswer(
-        connection,
-        { allowPrivate: true, timeoutMs },
-        { model: "m", input: { type: "text", text: 'Answer with {"stream":true}' }, parameters: {}, tools },
-      ).then(
+      const failure = await completeModelAnswer(connection, { allowPrivate: true, timeoutMs, ...(withSignal ? { signal: new AbortController().signal } : {}) }, request).then(
         () => null,
         (error: unknown) => describeProviderError(error, connection, { timeoutMs }),
       );
