@@ -16,6 +16,7 @@ import { RunFiguresTable } from "@/components/runs/run-figures";
 import { Skeleton } from "@/components/ui/skeleton";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import { trpc } from "@/lib/trpc";
+import { plural } from "@/lib/plural";
 import { saveFile } from "@/lib/save-file";
 import { useWorkspace } from "@/lib/workspace";
 import { ChartSection, Lines, SeriesKey, SeriesTable, Sparkline, StackedBars, type Series } from "./charts.tsx";
@@ -31,7 +32,6 @@ const ALL_TEAMS = "all";
 const CHART_PROMPTS = 5;
 
 const sum = (values: number[]) => values.reduce((total, n) => total + n, 0);
-const plural = (n: number, one: string, many = `${one}s`) => `${n.toLocaleString("en-US")} ${n === 1 ? one : many}`;
 
 function Filters({ days, teamId, onChange }: { days: AnalyticsRange; teamId?: string; onChange: (patch: { days?: AnalyticsRange; teamId?: string }) => void }) {
   const { teams } = useWorkspace();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { bucketText, chartBuckets, counted } from "./chart-buckets.ts";
+import { bucketText, chartBuckets } from "./chart-buckets.ts";
 
 const point = (at: string, generations: number, errors = 0, latencyP50Ms: number | null = 100) => ({ at, generations, errors, latencyP50Ms, latencyP95Ms: latencyP50Ms, cost: 0 });
 
@@ -30,11 +30,4 @@ describe("the charts' buckets", () => {
     expect(bucketText(at, "day", "en-US")).toBe("Dec 3, 2026");
     expect(bucketText(new Date("2026-12-03T14:00:00.000Z"), "hour", "en-US")).toBe("Dec 3, 2026, 2:00 PM");
   });
-
-  it.each([
-    [1, "day", "1 day"],
-    [8, "day", "8 days"],
-    [0, "hour", "0 hours"],
-    [1_000, "generation", "1,000 generations"],
-  ] as const)("%s %s reads %s", (n, noun, text) => expect(counted(n, noun)).toBe(text));
 });

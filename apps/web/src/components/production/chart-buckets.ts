@@ -46,6 +46,3 @@ export function bucketText(at: Date, bucket: ChartBucketSize, locale?: string): 
   }
   return format.format(at);
 }
-
-/** "1 day", "8 days", "1 generation", "40 generations". */
-export const counted = (n: number, noun: string) => `${n.toLocaleString("en-US")} ${noun}${n === 1 ? "" : "s"}`;

@@ -15,12 +15,13 @@ import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@
 import { Skeleton } from "@/components/ui/skeleton";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import { formatDateTime } from "@/lib/dates";
+import { plural } from "@/lib/plural";
 import { trpc } from "@/lib/trpc";
 import { usePromptSearch } from "@/components/prompts/page/route-api";
 import type { PromptDetail } from "@/components/prompts/page/types";
 import { GenerationDialog } from "./generation-dialog.tsx";
 import { GenerationExport } from "./generation-export.tsx";
-import { bucketText, chartBuckets, counted } from "./chart-buckets.ts";
+import { bucketText, chartBuckets } from "./chart-buckets.ts";
 import { MiniBars, Sparkline } from "./mini-charts.tsx";
 import { ComparisonCard } from "./comparison-card.tsx";
 import { OnlineEvaluationCard } from "./online-evaluation-card.tsx";
@@ -203,11 +204,11 @@ function VersionFiguresTable({ metrics }: { metrics: Metrics }) {
                   <MiniBars
                     values={buckets.map((point) => point.generations)}
                     marked={buckets.map((point) => point.errors)}
-                    label={`${version}: generations per ${bucket} (UTC), errors darker, ${counted(withGenerations, bucket)} of ${buckets.length} with generations`}
+                    label={`${version}: generations per ${bucket} (UTC), errors darker, ${plural(withGenerations, bucket)} of ${buckets.length} with generations`}
                     data={{
                       label: `${version}: generations and errors per ${bucket} (UTC)`,
                       items: buckets.map((point) =>
-                        point.generations === 0 ? `${when(point.at)}: no generations` : `${when(point.at)}: ${counted(point.generations, "generation")}, ${counted(point.errors, "error")}`,
+                        point.generations === 0 ? `${when(point.at)}: no generations` : `${when(point.at)}: ${plural(point.generations, "generation")}, ${plural(point.errors, "error")}`,
                       ),
                     }}
                   />
