@@ -22,9 +22,8 @@ const db = () => fx.h.services.db;
 const queue = () => fx.h.services.evaluations as EvaluationQueue;
 const online = () => queue().online!;
 
-/** Ingests `count` finished generations of version 1 of `prompt` (through the same path as the SDKs), answering `output`. */
-async function ingest(prompt: { name: string }, count: number, output: string) {
-  const now = new Date();
+/** Ingests `count` finished generations of version 1 of `prompt` (through the same path as the SDKs), answering `output`, ended at `now`. */
+async function ingest(prompt: { name: string }, count: number, output: string, now = new Date()) {
   const generations: GenerationPatch[] = Array.from({ length: count }, () => ({
     observationId: crypto.randomUUID(), source: "otel", promptName: prompt.name, version: 1, model: "gpt-4o-mini", environment: "production",
     startedAt: new Date(now.getTime() - 500), endedAt: now, input: "Greet Ada", output, seenAt: now,
@@ -112,6 +111,35 @@ describe("online evaluation", () => {
     expect(await scoresOf(ids)).toHaveLength(6);
     const read = await viewer.production.onlineEvaluation.get({ promptId: prompt.id });
     expect(read).toMatchObject({ enabled: true, samplePercent: 100, evaluatedToday: 3, spentTodayUsd: 0 });
+  });
+
+  it("queues a lost claim again only while its generation is within the sweep's day: an older one, or one whose generation is gone, is let go as skipped, its reservation counted once", async () => {
+    const { admin } = fx.world.callers;
+    const prompt = await createPrompt(admin, fx.team.id, { visibility: "team" });
+    await admin.production.onlineEvaluation.set({ promptId: prompt.id, enabled: true, samplePercent: 100, dailyCapUsd: 1, assertions: [greets] });
+    const [recent] = await ingest(prompt, 1, "Hello, Ada!");
+    const [old] = await ingest(prompt, 1, "Hello, Ada!", new Date(Date.now() - 26 * 3_600_000));
+    const gone = crypto.randomUUID();
+    const today = new Date().toISOString().slice(0, 10);
+    // Each lost its job two hours ago; the old one's run died judging, its worst case still reserved (its judge maybe paid).
+    await db().$executeRaw`
+      INSERT INTO online_evaluation_runs (generation_id, prompt_id, day, status, reserved, created_at)
+      VALUES (${recent!}::uuid, ${prompt.id}::uuid, ${today}::date, 'queued', 0, now() - interval '2 hours'),
+             (${old!}::uuid, ${prompt.id}::uuid, ${today}::date, 'judging', 0.3, now() - interval '2 hours'),
+             (${gone}::uuid, ${prompt.id}::uuid, ${today}::date, 'queued', 0, now() - interval '2 hours')
+      ON CONFLICT (generation_id) DO UPDATE SET status = EXCLUDED.status, reserved = EXCLUDED.reserved, created_at = EXCLUDED.created_at`;
+    await online().sweep();
+    const claims = await db().$queryRaw<{ id: string; status: string; cost: number; reserved: number }[]>`
+      SELECT generation_id::text AS id, status, cost, reserved FROM online_evaluation_runs WHERE generation_id = ANY(${[old!, gone]}::uuid[])`;
+    expect(Object.fromEntries(claims.map(({ id, ...claim }) => [id, claim]))).toEqual({
+      [old!]: { status: "skipped", cost: 0.3, reserved: 0 },
+      [gone]: { status: "skipped", cost: 0, reserved: 0 },
+    });
+    // Let go by the sweep itself: no job of either, not run again.
+    expect([await jobState(old!), await jobState(gone)]).toEqual([undefined, undefined]);
+    await settled(prompt.id);
+    expect((await scoresOf([recent!, old!])).map((score) => [score.generation_id, score.name])).toEqual([[recent!, "greets"]]);
+    expect(await admin.production.onlineEvaluation.get({ promptId: prompt.id })).toMatchObject({ evaluatedToday: 1, spentTodayUsd: 0.3 });
   });
 
   it("samples nothing at 0%", async () => {

@@ -11,7 +11,10 @@
 //   starts only once its worst case is reserved under the prompt's cap for the UTC day (reserve), so
 //   jobs judging at once end the day at most one judgement's worst case over it. Once the day's cost
 //   reaches the cap, further generations get only their programmatic assertions that day.
-// - A claim not done an hour later (its job lost) is queued again by the sweep.
+// - A claim not done an hour later (its job lost) is queued again by the sweep, while its generation is one
+//   the sweep would claim (started within the last SWEEP_LOOKBACK); past that, or its generation gone
+//   (retention), it is let go as skipped. A generation whose job always fails (or kills its process) is so
+//   tried again for a day at most, not every hour for ever.
 // - A claim's job reads the output again, only while the team still keeps it (generationTextReadable):
 //   one run after the team stopped keeping text ends done with nothing judged, its text never sent.
 // - A job run again (its process died) writes nothing twice and never pays a judge twice: each score's
@@ -44,6 +47,9 @@ const SWEEP_BATCH = 500;
 const SWEEP_LOOKBACK = "1 day";
 /** A claim still queued after this lost its job. */
 const STALE_CLAIM = "1 hour";
+/** A stale claim of `r` is queued again only while its generation is still this recent (the sweep's own window). */
+const generationRecent = (now: Date) => Prisma.sql`EXISTS (
+  SELECT 1 FROM generations g WHERE g.id = r.generation_id AND g.started_at > ${sqlInstant(now)} - ${SWEEP_LOOKBACK}::interval)`;
 const DEFAULT_SWEEP_MS = 30_000;
 
 const OFF: OnlineEvaluationSettings = { enabled: false, samplePercent: 0, dailyCapUsd: 0, assertions: [] };
@@ -53,7 +59,7 @@ const utcDay = (now: Date) => now.toISOString().slice(0, 10);
 /**
  * The prompt's online evaluation (off, with no assertions, until first set), the UTC day's judging spend and
  * the generations evaluated that day: those finished with their verdicts written (`done`), not those let go
- * without (`skipped`: turned off, archived or the text no longer kept), whose judging cost counts all the same.
+ * without (`skipped`: turned off, archived, the text no longer kept or its generation too old to try again), whose judging cost counts all the same.
  */
 export async function getOnlineEvaluation(db: DbOrTx, promptId: string, now: Date) {
   const row = await db.onlineEvaluation.findUnique({ where: { promptId } });
@@ -213,12 +219,17 @@ export class OnlineEvaluationWorker {
          LIMIT ${SWEEP_BATCH}
         ON CONFLICT (generation_id) DO NOTHING
         RETURNING generation_id::text AS id`;
+      const staleClaims = Prisma.sql`SELECT generation_id FROM online_evaluation_runs r
+        WHERE status NOT IN ('done', 'skipped') AND created_at < ${sqlInstant(now)} - ${STALE_CLAIM}::interval`;
       // A claim whose job was lost (its retries spent on a failing database) is queued again.
       const stale = await tx.$queryRaw<{ id: string }[]>`
         UPDATE online_evaluation_runs SET created_at = ${sqlInstant(now)}
-         WHERE generation_id IN (SELECT generation_id FROM online_evaluation_runs WHERE status NOT IN ('done', 'skipped') AND created_at < ${sqlInstant(now)} - ${STALE_CLAIM}::interval
-                                  LIMIT ${SWEEP_BATCH} FOR UPDATE SKIP LOCKED)
+         WHERE generation_id IN (${staleClaims} AND ${generationRecent(now)} LIMIT ${SWEEP_BATCH} FOR UPDATE SKIP LOCKED)
         RETURNING generation_id::text AS id`;
+      // Its generation too old, or gone: let go, its reservation kept as its cost (a run that died judging may have paid the judge).
+      await tx.$executeRaw`
+        UPDATE online_evaluation_runs SET status = 'skipped', cost = cost + reserved, reserved = 0, finished_at = ${sqlInstant(now)}
+         WHERE generation_id IN (${staleClaims} AND NOT ${generationRecent(now)} LIMIT ${SWEEP_BATCH} FOR UPDATE SKIP LOCKED)`;
       rows.push(...stale);
       if (rows.length) {
         await this.boss.insert(
@@ -244,7 +255,8 @@ export class OnlineEvaluationWorker {
 
 /**
  * A claim's state: `judging` holds a reservation (its judge may have been paid), `judged` holds its verdicts and their cost;
- * finished, `done` with its verdicts written, `skipped` without (nothing left to evaluate: turned off, archived, text not kept).
+ * finished, `done` with its verdicts written, `skipped` without (nothing left to evaluate: turned off, archived, text not kept,
+ * generation gone; or its job lost once too often, see the sweep).
  */
 type ClaimStatus = "queued" | "judging" | "judged" | "done" | "skipped";
 
