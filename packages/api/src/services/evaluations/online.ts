@@ -59,7 +59,8 @@ const utcDay = (now: Date) => now.toISOString().slice(0, 10);
 /**
  * The prompt's online evaluation (off, with no assertions, until first set), the UTC day's judging spend and
  * the generations evaluated that day: those finished with their verdicts written (`done`), not those let go
- * without (`skipped`: turned off, archived, the text no longer kept or its generation too old to try again), whose judging cost counts all the same.
+ * without (`skipped`: turned off, archived, the text no longer kept or its generation too old to try again),
+ * whose judging cost counts all the same.
  */
 export async function getOnlineEvaluation(db: DbOrTx, promptId: string, now: Date) {
   const row = await db.onlineEvaluation.findUnique({ where: { promptId } });
@@ -256,7 +257,7 @@ export class OnlineEvaluationWorker {
 /**
  * A claim's state: `judging` holds a reservation (its judge may have been paid), `judged` holds its verdicts and their cost;
  * finished, `done` with its verdicts written, `skipped` without (nothing left to evaluate: turned off, archived, text not kept,
- * generation gone; or its job lost once too often, see the sweep).
+ * generation gone, or its job lost after the generation grew too old to try again: see the sweep).
  */
 type ClaimStatus = "queued" | "judging" | "judged" | "done" | "skipped";
 
