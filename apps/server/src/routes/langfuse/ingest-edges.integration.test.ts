@@ -4,7 +4,7 @@
 // What is kept of an out-of-range value: integers beyond int4 clamped to its largest (a negative count is
 // not said), a prompt version outside 1..2^31-1 not said (unlinked), costs and score values clamped to
 // ±1e100 (their squares are summed in float8), a time outside years 1-9999 or not a time not said (a
-// start then is when it came), NUL and lone surrogates as U+FFFD, and texts cut to the lengths Langfuse's
+// start then is when it came; one before the organization's retention is accepted and not kept), NUL and lone surrogates as U+FFFD, and texts cut to the lengths Langfuse's
 // own schema allows (model 200, environment 100, prompt name, user and session 500, an error 5,000).
 import { randomBytes } from "node:crypto";
 import { gzipSync } from "node:zlib";
@@ -176,7 +176,7 @@ describe("floats whose squares float8 cannot sum", () => {
 });
 
 describe("times beyond PostgreSQL's range, or not times", () => {
-  it("leaves them unsaid (a start then is when the event came), and keeps years 1 to 9999 as sent", async () => {
+  it("leaves them unsaid (a start then is when the event came), keeps an end in year 9999 as sent, and drops a year-1 start (past the retention)", async () => {
     const { teamId, promptId, key } = await edge();
     const before = Date.now();
     expect(await post("/otel/v1/traces", key, otlp([
@@ -193,14 +193,19 @@ describe("times beyond PostgreSQL's range, or not times", () => {
       { id: "g3", type: "generation-update", timestamp: "-100000-01-01T00:00:00.000Z", body: { id: "lf-update", endTime: new Date(before + 1).toISOString() } },
     ] });
     expect(batch).toMatchObject({ status: 207, body: { errors: [] } });
-    // Alone: where its stored row may be is looked for from a day before its start.
+    const start = new Date(before - 86_400_000).toISOString();
     expect(await post("/ingestion", key, { batch: [
-      { id: "g4", type: "generation-create", body: { id: "lf-edges", startTime: "0001-01-01T00:00:00.000Z", endTime: "9999-12-31T23:59:59.999Z", promptName: "edge", promptVersion: 1 } },
+      { id: "g4", type: "generation-create", body: { id: "lf-edges", startTime: start, endTime: "9999-12-31T23:59:59.999Z", promptName: "edge", promptVersion: 1 } },
+    ] })).toMatchObject({ status: 207, body: { errors: [] } });
+    // Alone: where its stored row may be is looked for from a day before its start (the merge does not fail on it);
+    // then, started before the organization's retention, it is accepted and not kept.
+    expect(await post("/ingestion", key, { batch: [
+      { id: "g5", type: "generation-create", body: { id: "lf-year-1", startTime: "0001-01-01T00:00:00.000Z", endTime: "9999-12-31T23:59:59.999Z", promptName: "edge", promptVersion: 1 } },
     ] })).toMatchObject({ status: 207, body: { errors: [] } });
     await mergedClean(teamId);
     // Sent again: the stored row is found and merged, not written twice.
     expect(await post("/ingestion", key, { batch: [
-      { id: "g5", type: "generation-update", body: { id: "lf-edges", startTime: "0001-01-01T00:00:00.000Z", model: "again" } },
+      { id: "g6", type: "generation-update", body: { id: "lf-edges", startTime: start, model: "again" } },
     ] })).toMatchObject({ status: 207, body: { errors: [] } });
     const after = Date.now();
 
@@ -217,10 +222,11 @@ describe("times beyond PostgreSQL's range, or not times", () => {
     expect(near(byId(rows, "lf-update")!.startedAt)).toBe(true);
     expect(rows.filter((row) => row.observationId === "lf-edges")).toHaveLength(1);
     expect(byId(rows, "lf-edges")).toMatchObject({
-      promptId, model: "again", startedAt: new Date("0001-01-01T00:00:00.000Z"), endedAt: new Date("9999-12-31T23:59:59.999Z"),
-      latencyMs: Date.parse("9999-12-31T23:59:59.999Z") - Date.parse("0001-01-01T00:00:00.000Z"),
+      promptId, model: "again", startedAt: new Date(start), endedAt: new Date("9999-12-31T23:59:59.999Z"),
+      latencyMs: Date.parse("9999-12-31T23:59:59.999Z") - Date.parse(start),
     });
-    // All but the update, which names no prompt.
+    expect(byId(rows, "lf-year-1")).toBeUndefined();
+    // All but the update, which names no prompt, and the year-1 start.
     expect((await rollup(promptId)).generations).toBe(7);
   });
 });
