@@ -269,6 +269,7 @@ interface GenerationDelta {
   ttft_hist: number[];
   input_tokens: number;
   output_tokens: number;
+  token_count: number;
   cost: number;
   cost_count: number;
   cost_sum_squares: number;
@@ -291,7 +292,8 @@ class GenerationDeltas {
       const empty = () => new Array<number>(LATENCY_BUCKETS.length + 1).fill(0);
       sum = {
         prompt_id: row.promptId!, version: row.version!, environment: row.environment, model, hour, generations: 0, errors: 0, latency_sum: 0, latency_count: 0,
-        ttft_sum: 0, ttft_count: 0, latency_hist: empty(), ttft_hist: empty(), input_tokens: 0, output_tokens: 0, cost: 0, cost_count: 0, cost_sum_squares: 0,
+        ttft_sum: 0, ttft_count: 0, latency_hist: empty(), ttft_hist: empty(), input_tokens: 0, output_tokens: 0, token_count: 0, cost: 0, cost_count: 0,
+        cost_sum_squares: 0,
       };
       this.byKey.set(key, sum);
     }
@@ -309,6 +311,7 @@ class GenerationDeltas {
     }
     sum.input_tokens += sign * (row.inputTokens ?? 0);
     sum.output_tokens += sign * (row.outputTokens ?? 0);
+    if (row.inputTokens !== null || row.outputTokens !== null) sum.token_count += sign;
     if (row.cost !== null) {
       sum.cost += sign * row.cost;
       sum.cost_count += sign;
@@ -326,18 +329,19 @@ async function applyGenerationRollups(tx: RawTransaction, deltas: GenerationDelt
   if (!deltas.length) return;
   await tx.query(Prisma.sql`
     INSERT INTO generation_rollups AS r (prompt_id, version, environment, model, hour, generations, errors, latency_sum, latency_count,
-      ttft_sum, ttft_count, latency_hist, ttft_hist, input_tokens, output_tokens, cost, cost_count, cost_sum_squares)
+      ttft_sum, ttft_count, latency_hist, ttft_hist, input_tokens, output_tokens, token_count, cost, cost_count, cost_sum_squares)
     SELECT prompt_id, version, environment, model, hour, generations, errors, latency_sum, latency_count, ttft_sum, ttft_count,
-      latency_hist, ttft_hist, input_tokens, output_tokens, cost, cost_count, cost_sum_squares
+      latency_hist, ttft_hist, input_tokens, output_tokens, token_count, cost, cost_count, cost_sum_squares
       FROM jsonb_to_recordset(${JSON.stringify(deltas)}::jsonb) AS x(prompt_id uuid, version int, environment text, model text, hour timestamptz,
         generations int, errors int, latency_sum float8, latency_count int, ttft_sum float8, ttft_count int, latency_hist int[], ttft_hist int[],
-        input_tokens bigint, output_tokens bigint, cost float8, cost_count int, cost_sum_squares float8)
+        input_tokens bigint, output_tokens bigint, token_count int, cost float8, cost_count int, cost_sum_squares float8)
     ON CONFLICT (prompt_id, version, environment, model, hour) DO UPDATE SET
       generations = r.generations + EXCLUDED.generations, errors = r.errors + EXCLUDED.errors,
       latency_sum = r.latency_sum + EXCLUDED.latency_sum, latency_count = r.latency_count + EXCLUDED.latency_count,
       ttft_sum = r.ttft_sum + EXCLUDED.ttft_sum, ttft_count = r.ttft_count + EXCLUDED.ttft_count,
       latency_hist = production_hist_add(r.latency_hist, EXCLUDED.latency_hist), ttft_hist = production_hist_add(r.ttft_hist, EXCLUDED.ttft_hist),
-      input_tokens = r.input_tokens + EXCLUDED.input_tokens, output_tokens = r.output_tokens + EXCLUDED.output_tokens, cost = r.cost + EXCLUDED.cost,
+      input_tokens = r.input_tokens + EXCLUDED.input_tokens, output_tokens = r.output_tokens + EXCLUDED.output_tokens,
+      token_count = r.token_count + EXCLUDED.token_count, cost = r.cost + EXCLUDED.cost,
       cost_count = r.cost_count + EXCLUDED.cost_count, cost_sum_squares = r.cost_sum_squares + EXCLUDED.cost_sum_squares`);
 }
 

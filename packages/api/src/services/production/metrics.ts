@@ -58,7 +58,7 @@ function wholeDays(span: ProductionSpan): { first: Date; end: Date } | null {
 }
 
 const ROLLUP_COLUMNS = Prisma.raw(`version, environment, model, generations, errors, latency_sum, latency_count, ttft_sum, ttft_count, latency_hist,
-  ttft_hist, input_tokens, output_tokens, cost, cost_count, cost_sum_squares`);
+  ttft_hist, input_tokens, output_tokens, token_count, cost, cost_count, cost_sum_squares`);
 
 /**
  * The generation rollup rows of a span as one set with an `hour` column (a day's row at its midnight),
@@ -87,6 +87,7 @@ interface GenerationSums {
   ttftCount: number;
   inputTokens: number;
   outputTokens: number;
+  tokenCount: number;
   cost: number;
   costCount: number;
   costSumSquares: number;
@@ -95,7 +96,8 @@ interface GenerationSums {
 }
 
 const emptySums = (version: number, at: Date | null): GenerationSums => ({
-  version, at, generations: 0, errors: 0, latencySum: 0, latencyCount: 0, ttftSum: 0, ttftCount: 0, inputTokens: 0, outputTokens: 0, cost: 0, costCount: 0, costSumSquares: 0,
+  version, at, generations: 0, errors: 0, latencySum: 0, latencyCount: 0, ttftSum: 0, ttftCount: 0, inputTokens: 0, outputTokens: 0, tokenCount: 0, cost: 0, costCount: 0,
+  costSumSquares: 0,
   latencyHist: [], ttftHist: [],
 });
 
@@ -112,6 +114,7 @@ function addSums(into: GenerationSums, from: GenerationSums) {
   into.ttftCount += from.ttftCount;
   into.inputTokens += from.inputTokens;
   into.outputTokens += from.outputTokens;
+  into.tokenCount += from.tokenCount;
   into.cost += from.cost;
   into.costCount += from.costCount;
   into.costSumSquares += from.costSumSquares;
@@ -153,6 +156,7 @@ async function generationSums(db: DbOrTx, promptId: string, span: ProductionSpan
            COALESCE(SUM(r.latency_sum), 0)::float8 AS "latencySum", SUM(r.latency_count)::float8 AS "latencyCount",
            COALESCE(SUM(r.ttft_sum), 0)::float8 AS "ttftSum", SUM(r.ttft_count)::float8 AS "ttftCount",
            COALESCE(SUM(r.input_tokens), 0)::float8 AS "inputTokens", COALESCE(SUM(r.output_tokens), 0)::float8 AS "outputTokens",
+           SUM(r.token_count)::float8 AS "tokenCount",
            COALESCE(SUM(r.cost), 0)::float8 AS cost, SUM(r.cost_count)::float8 AS "costCount", COALESCE(SUM(r.cost_sum_squares), 0)::float8 AS "costSumSquares",
            ${histSums("latency_hist")} AS "latencyHist", ${histSums("ttft_hist")} AS "ttftHist"
     FROM (${rollups}) r
@@ -225,7 +229,8 @@ function versionFigures(sums: GenerationSums, scores: ScoreSums[]): ProductionVe
     ttftP50Ms: percentile(sums.ttftHist, 0.5),
     inputTokens: sums.inputTokens,
     outputTokens: sums.outputTokens,
-    meanTokens: ratio(sums.inputTokens + sums.outputTokens, sums.generations),
+    // Over the generations whose usage is known: one that reported none did not use 0 tokens.
+    meanTokens: ratio(sums.inputTokens + sums.outputTokens, sums.tokenCount),
     cost: sums.cost,
     // Over the generations whose cost is known: one with no price for its model is not free.
     meanCost: ratio(sums.cost, sums.costCount),

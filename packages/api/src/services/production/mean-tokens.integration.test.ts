@@ -1,0 +1,66 @@
+// The mean tokens per generation is over the generations that reported their usage (input or output
+// tokens said), as the mean cost is over those whose cost is known: one that reported none did not use
+// 0 tokens. Kept by the merge's deltas in the hourly rollups, and by their trigger in the daily ones.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createHarness, type Harness } from "../../../testing/harness.ts";
+import { createLibraryWorld, createPrompt } from "../../../testing/prompts-support.ts";
+import { keyCaller, type KeyCaller } from "../access/visibility.ts";
+import { ingestProduction, type GenerationPatch } from "./ingest.ts";
+import { productionMetrics } from "./metrics.ts";
+
+const DAY = 24 * 60 * 60_000;
+
+let h: Harness;
+let world: Awaited<ReturnType<typeof createLibraryWorld>>;
+let team: { id: string };
+let key: KeyCaller;
+
+const db = () => h.database.db;
+
+beforeAll(async () => {
+  h = await createHarness();
+  world = await createLibraryWorld(h);
+  team = await world.team();
+  const created = await world.callers.admin.apiKeys.create({ teamId: team.id, name: "Tracing", scopes: ["ingest"] });
+  key = keyCaller({ id: created.id, teamId: team.id, labels: null, scopes: ["ingest"] });
+});
+afterAll(() => h.close());
+
+describe("the mean tokens per generation", () => {
+  it("leaves out the generations that reported no usage, over hours and whole days alike", async () => {
+    const prompt = await createPrompt(world.callers.editor, team.id, { visibility: "team" });
+    const now = new Date();
+    // Three days back: a week's span reads its day from the daily rollups, a span of hours around it the hourly ones.
+    const startedAt = new Date(Math.floor((now.getTime() - 3 * DAY) / DAY) * DAY + 12 * 3_600_000);
+    const event = (observationId: string, fields: Partial<GenerationPatch> = {}): GenerationPatch => ({
+      observationId, source: "otel", promptName: prompt.name, version: 1, startedAt, seenAt: now, ...fields,
+    });
+    const send = (generations: GenerationPatch[]) => ingestProduction(db(), key, team.id, { generations, scores: [] });
+    const meanTokens = async (from: Date, to: Date) => {
+      const metrics = await productionMetrics(db(), prompt.id, { from, to }, now);
+      return metrics.versions.find((figures) => figures.version === 1)?.meanTokens;
+    };
+    const hours = () => meanTokens(new Date(startedAt.getTime() - 3_600_000), new Date(startedAt.getTime() + 3_600_000));
+    const week = () => meanTokens(new Date(now.getTime() - 7 * DAY), now);
+
+    await send([event("with-usage", { inputTokens: 60, outputTokens: 40 }), event("without-usage")]);
+    expect(await hours()).toBe(100);
+    expect(await week()).toBe(100);
+
+    // Its usage reported by a later event: counted from then on.
+    await send([event("without-usage", { outputTokens: 50 })]);
+    expect(await hours()).toBe(75);
+    expect(await week()).toBe(75);
+  });
+
+  it("is none when no generation reported usage", async () => {
+    const prompt = await createPrompt(world.callers.editor, team.id, { visibility: "team" });
+    const now = new Date();
+    await ingestProduction(db(), key, team.id, {
+      generations: [{ observationId: "no-usage", source: "otel", promptName: prompt.name, version: 1, startedAt: new Date(now.getTime() - 60_000), seenAt: now }],
+      scores: [],
+    });
+    const metrics = await productionMetrics(db(), prompt.id, {}, now);
+    expect(metrics.versions).toMatchObject([{ version: 1, generations: 1, meanTokens: null }]);
+  });
+});
