@@ -299,3 +299,12 @@ export function inTransaction<T>(db: DbOrTx, work: (tx: DbTransaction) => Promis
 export function isUniqueViolation(error: unknown): boolean {
   return typeof error === "object" && error !== null && (error as { code?: string }).code === "P2002";
 }
+
+/**
+ * True when PostgreSQL ended the transaction as deadlocked (40P01): Prisma's P2034 for its own queries; a
+ * raw query's P2010 carries the code its driver adapter read. Only the transaction ended: run again, it can pass.
+ */
+export function isDeadlock(error: unknown): boolean {
+  const failure = error as { code?: unknown; meta?: { driverAdapterError?: { cause?: { originalCode?: unknown } } } } | null;
+  return failure?.code === "P2034" || failure?.meta?.driverAdapterError?.cause?.originalCode === "40P01";
+}
