@@ -1,11 +1,11 @@
 // The Production tab end to end, at a desktop width (1400 px) and a phone's (375 px): first the empty
 // state and its hint; then, with rollups and generations written for two versions over the last hours,
 // the figures per version with their charts and scores (a name sent with two types shows each type; with
-// a model chosen, a note says the scores are every model's), the two versions compared with their
-// sentences, the generations list, and one generation opened (its trace id, its kept text) and given a
-// thumbs up; then the generations exported as CSV (REST /api/v1's columns) and JSON Lines from the
-// phone; last, over 7 days, the charts' hidden figures per UTC day with an empty day in its place; and
-// with the figures failing, the comparison and the generations still shown.
+// a model chosen, a note there and in the comparison says the scores are every model's), the two
+// versions compared with their sentences, the generations list, and one generation opened (its trace id,
+// its kept text) and given a thumbs up; then the generations exported as CSV (REST /api/v1's columns)
+// and JSON Lines from the phone; last, over 7 days, the charts' hidden figures per UTC day with an empty
+// day in its place; and with the figures failing, the comparison and the generations still shown.
 // No serious axe finding at either width, and the page never scrolls sideways on the phone.
 import { readFile } from "node:fs/promises";
 import { expect, test, type Download, type Page } from "@playwright/test";
@@ -121,6 +121,7 @@ test("the Production tab shows the figures per version, compares two versions, o
     await expect(figures.getByRole("columnheader", { name: "Scores", exact: true })).toBeVisible();
 
     const comparison = page.getByRole("region", { name: "Compare two versions" });
+    await expect(comparison.getByTestId("production-compare-scores-all-models")).toHaveCount(0);
     await expect(comparison).toContainText("The production label is split: v1 serves 80% of fetches, v2 20%.");
     await expect(comparison.getByTestId("comparison-since")).toHaveText(/^Since the split began .+\.$/);
     await expect(comparison.getByRole("combobox", { name: "Baseline" })).toHaveText("v1");
@@ -134,15 +135,18 @@ test("the Production tab shows the figures per version, compares two versions, o
     expect(await seriousViolations(page)).toEqual([]);
   }
 
-  // A model chosen: the generation figures are that model's, but the scores carry no model, and the figures say so.
+  // A model chosen: the generation figures are that model's, but the scores carry no model, and the figures and the comparison say so.
   await page.goto(`/prompts/${prompt.id}?tab=production&prodRange=24h&prodModel=gpt-4o-mini`);
   const byModel = page.getByRole("table", { name: "Production figures per version" });
   await expect(byModel.locator("tbody tr")).toHaveCount(2);
-  await expect(page.getByTestId("production-scores-all-models")).toHaveText("Scores are for all models: they carry no model, so the model filter does not apply to them.");
+  const scoresAllModels = "Scores are for all models: they carry no model, so the model filter does not apply to them.";
+  await expect(page.getByTestId("production-scores-all-models")).toHaveText(scoresAllModels);
   await expect(page.getByTestId("production-scores-all-models")).toBeVisible();
-  await expect(byModel.getByRole("columnheader", { name: "Scores (all models)" })).toHaveAccessibleDescription(
-    "Scores are for all models: they carry no model, so the model filter does not apply to them.",
-  );
+  await expect(byModel.getByRole("columnheader", { name: "Scores (all models)" })).toHaveAccessibleDescription(scoresAllModels);
+  const comparisonByModel = page.getByRole("region", { name: "Compare two versions" });
+  await expect(comparisonByModel.locator("[data-metric=thumbs]")).toBeVisible();
+  await expect(comparisonByModel.getByTestId("production-compare-scores-all-models")).toHaveText(scoresAllModels);
+  await expect(comparisonByModel.getByTestId("production-compare-scores-all-models")).toBeVisible();
   expect(await seriousViolations(page)).toEqual([]);
   await page.goto(`/prompts/${prompt.id}?tab=production&prodRange=24h`);
   await expect(page.getByRole("table", { name: "Production figures per version" }).locator("tbody tr")).toHaveCount(2);

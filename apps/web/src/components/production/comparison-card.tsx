@@ -12,6 +12,7 @@ import { VersionPicker } from "@/components/prompts/version-picker";
 import { usePromptSearch } from "@/components/prompts/page/route-api";
 import { ComparisonList } from "./comparison-list.tsx";
 import { DEFAULT_PRODUCTION_RANGE, productionSpan } from "./production-search.ts";
+import { ScoresAllModelsNote } from "./scores-all-models-note.tsx";
 
 interface Label {
   name: string;
@@ -19,8 +20,25 @@ interface Label {
   split: { version: number; weight: number } | null;
 }
 
-/** `versionsWithData`: the versions the figures show (none while they load or when they failed; a split's two still compare). */
-export function ComparisonCard({ promptId, versionsWithData, labels, environment, model }: { promptId: string; versionsWithData: number[]; labels: Label[]; environment?: string; model?: string }) {
+/**
+ * `versionsWithData`: the versions the figures show (none while they load or when they failed; a split's two still compare).
+ * `scoresAllModels`: the figures' answer says the scores are every model's (a model chosen), and so are the comparison's.
+ */
+export function ComparisonCard({
+  promptId,
+  versionsWithData,
+  labels,
+  environment,
+  model,
+  scoresAllModels,
+}: {
+  promptId: string;
+  versionsWithData: number[];
+  labels: Label[];
+  environment?: string;
+  model?: string;
+  scoresAllModels: boolean;
+}) {
   const [search, setSearch] = usePromptSearch();
   const split = labels.find((label) => label.name === "production" && label.split) ?? labels.find((label) => label.split);
   const versions = [...new Set([...versionsWithData, ...(split ? [split.version, split.split!.version] : [])])].sort((x, y) => y - x);
@@ -49,7 +67,14 @@ export function ComparisonCard({ promptId, versionsWithData, labels, environment
             <VersionPicker key={side} id={`production-${side}`} label={label} versions={versions} value={value} onChange={(version) => choose(side, String(version))} triggerClassName="w-full" />
           ))}
         </div>
-        {a === b ? <p className="text-sm text-muted-foreground">Choose two different versions to compare.</p> : <ComparisonResult promptId={promptId} a={a} b={b} environment={environment} model={model} />}
+        {a === b ? (
+          <p className="text-sm text-muted-foreground">Choose two different versions to compare.</p>
+        ) : (
+          <>
+            {scoresAllModels && <ScoresAllModelsNote id="production-compare-scores-all-models" />}
+            <ComparisonResult promptId={promptId} a={a} b={b} environment={environment} model={model} />
+          </>
+        )}
       </CardContent>
     </Card>
   );

@@ -26,6 +26,7 @@ import { MiniBars, Sparkline } from "./mini-charts.tsx";
 import { ComparisonCard } from "./comparison-card.tsx";
 import { OnlineEvaluationCard } from "./online-evaluation-card.tsx";
 import { DEFAULT_PRODUCTION_RANGE, productionMetricsQuery, productionSpan } from "./production-search.ts";
+import { ScoresAllModelsNote } from "./scores-all-models-note.tsx";
 import { scoreText } from "./score-text.ts";
 
 type Metrics = RouterOutputs["production"]["metrics"];
@@ -89,7 +90,14 @@ export function ProductionTab({ prompt }: { prompt: PromptDetail }) {
       {/* The comparison and the generations have queries of their own: a failed figures query leaves them be. */}
       {!noData && (
         <>
-          <ComparisonCard promptId={prompt.id} versionsWithData={metrics.data?.versions.map((row) => row.version) ?? []} labels={prompt.labels} environment={search.prodEnv} model={search.prodModel} />
+          <ComparisonCard
+            promptId={prompt.id}
+            versionsWithData={metrics.data?.versions.map((row) => row.version) ?? []}
+            labels={prompt.labels}
+            environment={search.prodEnv}
+            model={search.prodModel}
+            scoresAllModels={metrics.data?.scoresAllModels ?? false}
+          />
           <GenerationList promptId={prompt.id} promptName={prompt.name} />
         </>
       )}
@@ -154,12 +162,7 @@ function VersionFiguresTable({ metrics }: { metrics: Metrics }) {
       <p className="text-xs text-muted-foreground" data-testid="production-chart-legend">
         The charts show every UTC {bucket} of the range, oldest first, empty ones too; the darker part of a bar is errors.
       </p>
-      {/* Scores carry no model: with a model chosen, the generation figures are that model's, the scores every model's. */}
-      {metrics.scoresAllModels && (
-        <p id="production-scores-all-models" className="text-xs text-muted-foreground" data-testid="production-scores-all-models">
-          Scores are for all models: they carry no model, so the model filter does not apply to them.
-        </p>
-      )}
+      {metrics.scoresAllModels && <ScoresAllModelsNote id="production-scores-all-models" />}
       <Table aria-label="Production figures per version">
         <TableHeader>
           <TableRow>
