@@ -41,12 +41,14 @@ async function insertRollup(promptId: string, row: RollupRow) {
   const sum = (values: number[]) => values.reduce((total, value) => total + value, 0);
   const cost = row.cost ?? 0;
   const costCount = row.costCount ?? (row.cost === undefined ? 0 : row.generations);
+  // Every generation reported its usage when tokens are given, none when not.
+  const tokenCount = row.inputTokens === undefined && row.outputTokens === undefined ? 0 : row.generations;
   await h.services.db.$executeRaw`
     INSERT INTO generation_rollups (prompt_id, version, environment, model, hour, generations, errors, latency_sum, latency_count, ttft_sum, ttft_count,
-                                    latency_hist, ttft_hist, input_tokens, output_tokens, cost, cost_count, cost_sum_squares)
+                                    latency_hist, ttft_hist, input_tokens, output_tokens, token_count, cost, cost_count, cost_sum_squares)
     VALUES (${promptId}::uuid, ${row.version}, ${row.environment ?? "production"}, ${row.model ?? "gpt-4o-mini"}, ${row.hour}, ${row.generations}, ${row.errors},
             ${sum(row.latencies)}, ${row.latencies.length}, ${sum(ttfts)}, ${ttfts.length}, ${histOf(row.latencies)}::int[], ${histOf(ttfts)}::int[],
-            ${row.inputTokens ?? 0}, ${row.outputTokens ?? 0}, ${cost}, ${costCount}, ${costCount > 0 ? (cost * cost) / costCount : 0})`;
+            ${row.inputTokens ?? 0}, ${row.outputTokens ?? 0}, ${tokenCount}, ${cost}, ${costCount}, ${costCount > 0 ? (cost * cost) / costCount : 0})`;
 }
 
 async function insertScoreRollup(promptId: string, row: { version: number; environment?: string; hour: Date; name: string; dataType: string; values: (number | string)[] }) {
