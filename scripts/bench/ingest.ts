@@ -289,13 +289,14 @@ export const benchmark: Benchmark = {
     const rows = `SELECT prompt_id, version, environment, coalesce(model, '') AS model, date_bin('1 hour', started_at, TIMESTAMPTZ '2000-01-01 00:00:00+00') AS hour,
                          status, latency_ms, ttft_ms, input_tokens, output_tokens, cost FROM generations WHERE prompt_id = '${prompt!.id}'`;
     await db.query(`
-      INSERT INTO generation_rollups (${keys}, generations, errors, latency_sum, latency_count, ttft_sum, ttft_count, input_tokens, output_tokens, cost,
-        cost_count, cost_sum_squares, latency_hist)
+      INSERT INTO generation_rollups (${keys}, generations, errors, latency_sum, latency_count, ttft_sum, ttft_count, input_tokens, output_tokens, token_count,
+        cost, cost_count, cost_sum_squares, latency_hist)
       SELECT ${keys}, sum(n), sum(errors), sum(latency_sum), sum(latency_count), sum(ttft_sum), sum(ttft_count), sum(input_tokens), sum(output_tokens),
-             sum(cost), sum(cost_count), sum(cost_sum_squares), ${HIST_OF("array_agg(b), array_agg(latency_count)")}
+             sum(token_count), sum(cost), sum(cost_count), sum(cost_sum_squares), ${HIST_OF("array_agg(b), array_agg(latency_count)")}
         FROM (SELECT ${keys}, ${bucketSql("latency_ms")} AS b, count(*) AS n, count(*) FILTER (WHERE status = 'error') AS errors,
                      sum(latency_ms) AS latency_sum, count(latency_ms) AS latency_count, coalesce(sum(ttft_ms), 0) AS ttft_sum, count(ttft_ms) AS ttft_count,
-                     coalesce(sum(input_tokens), 0) AS input_tokens, coalesce(sum(output_tokens), 0) AS output_tokens, coalesce(sum(cost), 0) AS cost,
+                     coalesce(sum(input_tokens), 0) AS input_tokens, coalesce(sum(output_tokens), 0) AS output_tokens,
+                     count(*) FILTER (WHERE input_tokens IS NOT NULL OR output_tokens IS NOT NULL) AS token_count, coalesce(sum(cost), 0) AS cost,
                      count(cost) AS cost_count, coalesce(sum(cost * cost), 0) AS cost_sum_squares
                 FROM (${rows}) g GROUP BY ${keys}, b) x
        GROUP BY ${keys}`);
