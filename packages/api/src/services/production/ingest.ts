@@ -686,13 +686,46 @@ export const shardOf = (key: string | undefined) => {
   return Math.abs(hash) % SHARDS;
 };
 
-/** What a request sent, by shard: its generations by their observation id, its scores by theirs (shard 0 when they name none). */
-function shardsOf(sent: Sent): { shard: number; sent: Sent }[] {
+/**
+ * Generations and scores a pending row holds at the most: a larger request is appended as several rows of
+ * each shard, in order (its generations, then its scores, which so come after the generations they name).
+ * A merge takes a lock per generation and per trace, and PostgreSQL's lock table holds some 10,000 to
+ * 20,000 for all its transactions at once (with the default max_locks_per_transaction of 64): a request of
+ * 24,000 spans of as many traces (12,000 a shard), merged whole, ran out of it and failed every time (other
+ * transactions of the server with it), until it was set aside. A merge takes whole rows, up to
+ * BATCH_MAX_GENERATIONS generations, so at most a few thousand locks.
+ */
+const PENDING_ROW_MAX_ITEMS = 250;
+
+/**
+ * What a request sent, as its pending rows: by shard (its generations by their observation id, its scores by
+ * theirs, shard 0 when they name none), each shard's cut in rows of PENDING_ROW_MAX_ITEMS at the most.
+ * `first`: the row that counts the request's dropped spans (there is always one, in shard 0: a request whose
+ * spans all named no prompt still counts them once merged).
+ */
+function pendingRowsOf(sent: Sent): { shard: number; sent: Sent; first: boolean }[] {
   const parts = Array.from({ length: SHARDS }, (): Sent => ({ generations: [], scores: [] }));
   for (const patch of sent.generations) parts[shardOf(patch.observationId)]!.generations.push(patch);
   for (const score of sent.scores) parts[shardOf(score.observationId)]!.scores.push(score);
-  // Shard 0 always: a request whose spans all named no prompt still counts them once merged.
-  return parts.flatMap((part, shard) => (shard === 0 || part.generations.length || part.scores.length ? [{ shard, sent: part }] : []));
+  return parts.flatMap((part, shard) => {
+    const rows: { shard: number; sent: Sent; first: boolean }[] = [];
+    for (let at = 0; at < part.generations.length; at += PENDING_ROW_MAX_ITEMS) {
+      rows.push({ shard, sent: { generations: part.generations.slice(at, at + PENDING_ROW_MAX_ITEMS), scores: [] }, first: false });
+    }
+    // The scores fill the last row of generations first, then rows of their own.
+    let scoresAt = 0;
+    const last = rows.at(-1);
+    if (last) {
+      scoresAt = Math.min(part.scores.length, PENDING_ROW_MAX_ITEMS - last.sent.generations.length);
+      last.sent.scores = part.scores.slice(0, scoresAt);
+    }
+    for (; scoresAt < part.scores.length; scoresAt += PENDING_ROW_MAX_ITEMS) {
+      rows.push({ shard, sent: { generations: [], scores: part.scores.slice(scoresAt, scoresAt + PENDING_ROW_MAX_ITEMS) }, first: false });
+    }
+    if (shard === 0 && !rows.length) rows.push({ shard, sent: part, first: false });
+    if (shard === 0) rows[0]!.first = true;
+    return rows;
+  });
 }
 
 const isForeignKeyViolation = (error: unknown) => (error as { code?: unknown } | null)?.code === "23503";
@@ -712,9 +745,9 @@ async function appendWaiting(db: Db, state: MergeState) {
     try {
       // A row's values as parameters of their own: a text array parameter would be escaped character by character.
       const rows = batch.flatMap((item) =>
-        shardsOf(item.sent).map(({ shard, sent }) =>
+        pendingRowsOf(item.sent).map(({ shard, sent, first }) =>
           Prisma.sql`(${item.caller.apiKey.teamId}::uuid, ${shard}::smallint, ${JSON.stringify(item.caller)}::jsonb, ${item.accepted.source}, ${writeSent(sent)},
-                      ${shard === 0 ? item.accepted.dropped : 0}::int, ${sent.generations.length}::int)`));
+                      ${first ? item.accepted.dropped : 0}::int, ${sent.generations.length}::int)`));
       await rawStatement(db, Prisma.sql`INSERT INTO ingest_pending (team_id, shard, caller, source, sent, dropped, generations) VALUES ${Prisma.join(rows)}`);
     } catch (error) {
       // Each alone: one request's failure (its team deleted meanwhile) is not the others'.
