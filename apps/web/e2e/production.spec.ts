@@ -66,8 +66,8 @@ test("the Production tab shows the figures per version, compares two versions, o
       const values = latencies(generations, step);
       await client.query(
         `INSERT INTO generation_rollups (prompt_id, version, environment, model, hour, generations, errors, latency_sum, latency_count, ttft_sum, ttft_count,
-                                         latency_hist, ttft_hist, input_tokens, output_tokens, cost)
-         VALUES ($1, $2, 'production', 'gpt-4o-mini', date_trunc('hour', now()) - make_interval(hours => $3), $4, $5, $6, $7, 0, 0, $8, $9, $10, $11, $12)`,
+                                         latency_hist, ttft_hist, input_tokens, output_tokens, token_count, cost)
+         VALUES ($1, $2, 'production', 'gpt-4o-mini', date_trunc('hour', now()) - make_interval(hours => $3), $4, $5, $6, $7, 0, 0, $8, $9, $10, $11, $4, $12)`,
         [prompt.id, version, hoursAgo, generations, errors, values.reduce((a, b) => a + b, 0), values.length, histOf(values), histOf([]), generations * 100, generations * 40, generations * 0.001],
       );
     }
@@ -108,6 +108,8 @@ test("the Production tab shows the figures per version, compares two versions, o
     await expect(figures.locator("tbody tr").nth(0).getByRole("rowheader")).toHaveText("v2");
     await expect(figures.locator("tbody tr").nth(0)).toContainText("80");
     await expect(figures.locator("tbody tr").nth(1)).toContainText("13%");
+    // Tokens (mean), the row's fifth cell: 100 in and 40 out for each generation, every one of which reported its usage.
+    await expect(figures.locator("tbody tr").nth(0).getByRole("cell").nth(4)).toHaveText("140");
     await expect(figures.locator("tbody tr").nth(0).getByRole("img", { name: /^v2: generations per hour/ })).toBeVisible();
     // The name sent with two types is two figures, each with its type; a name with one type has none.
     await expect(figures.getByRole("list", { name: "v2: scores" }).getByRole("listitem")).toHaveText([
@@ -220,8 +222,8 @@ test("the Production tab shows the figures per version, compares two versions, o
     const values = latencies(40, 60);
     const { rows } = await client.query<{ hour: Date }>(
       `INSERT INTO generation_rollups (prompt_id, version, environment, model, hour, generations, errors, latency_sum, latency_count, ttft_sum, ttft_count,
-                                       latency_hist, ttft_hist, input_tokens, output_tokens, cost)
-       VALUES ($1, 1, 'production', 'gpt-4o-mini', date_trunc('hour', now()) - interval '72 hours', 40, 5, $2, $3, 0, 0, $4, $5, 4000, 1600, 0.04) RETURNING hour`,
+                                       latency_hist, ttft_hist, input_tokens, output_tokens, token_count, cost)
+       VALUES ($1, 1, 'production', 'gpt-4o-mini', date_trunc('hour', now()) - interval '72 hours', 40, 5, $2, $3, 0, 0, $4, $5, 4000, 1600, 40, 0.04) RETURNING hour`,
       [prompt.id, values.reduce((a, b) => a + b, 0), values.length, histOf(values), histOf([])],
     );
     return rows[0]!.hour;
