@@ -5,6 +5,7 @@
 import { PROMPT_VISIBILITIES, type PromptVisibility } from "@promptly/shared";
 import { CALLER_KINDS, createSignedInAccount, createTeam, createWorld, type SignedInAccount } from "./teams-support.ts";
 import type { Harness } from "./harness.ts";
+import { keyCaller, type KeyCaller } from "../src/services/access/visibility.ts";
 
 export { failure, outcome } from "./teams-support.ts";
 
@@ -57,7 +58,13 @@ export async function createLibraryWorld(h: Harness) {
     return { organizationId: organization.id, team: await team("Core", organization.id) };
   };
 
-  return { ...world, accounts, callers, elsewhere: { id: elsewhere.id, team: elsewhereTeam }, team, space };
+  /** A key of the team with the ingest scope (made by its admin), as the production services take their caller. */
+  const ingestKey = async (teamId: string, name = "Tracing"): Promise<KeyCaller> => {
+    const created = await world.callers.admin.apiKeys.create({ teamId, name, scopes: ["ingest"] });
+    return keyCaller({ id: created.id, teamId, labels: null, scopes: ["ingest"] });
+  };
+
+  return { ...world, accounts, callers, elsewhere: { id: elsewhere.id, team: elsewhereTeam }, team, space, ingestKey };
 }
 
 /**

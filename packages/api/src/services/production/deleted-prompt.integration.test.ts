@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createHarness, type Harness } from "../../../testing/harness.ts";
 import { createLibraryWorld, createPrompt, promptName } from "../../../testing/prompts-support.ts";
-import { keyCaller, type Caller, type KeyCaller } from "../access/visibility.ts";
+import type { Caller, KeyCaller } from "../access/visibility.ts";
 import { loadPrompt } from "../prompts/loaded-prompt.ts";
 import { deleteLivePrompt } from "../prompts/prompt-writes.ts";
 import { ingestProduction, type GenerationPatch } from "./ingest.ts";
@@ -34,8 +34,7 @@ beforeAll(async () => {
   world = await createLibraryWorld(h);
   team = await world.team();
   await world.callers.admin.teams.setGenerationText({ id: team.id, keep: true });
-  const created = await world.callers.admin.apiKeys.create({ teamId: team.id, name: "Tracing", scopes: ["ingest"] });
-  key = keyCaller({ id: created.id, teamId: team.id, labels: null, scopes: ["ingest"] });
+  key = await world.ingestKey(team.id);
 });
 afterAll(() => h.close());
 

@@ -5,7 +5,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createHarness, type Harness } from "../../../testing/harness.ts";
 import { createLibraryWorld, createPrompt } from "../../../testing/prompts-support.ts";
-import { keyCaller } from "../access/visibility.ts";
 import { listGenerations } from "./generations.ts";
 import { ingestProduction } from "./ingest.ts";
 
@@ -28,8 +27,7 @@ beforeAll(async () => {
   const world = await createLibraryWorld(h);
   const team = await world.team();
   prompt = await createPrompt(world.callers.editor, team.id, { visibility: "team" });
-  const created = await world.callers.admin.apiKeys.create({ teamId: team.id, name: "Tracing", scopes: ["ingest"] });
-  const key = keyCaller({ id: created.id, teamId: team.id, labels: null, scopes: ["ingest"] });
+  const key = await world.ingestKey(team.id);
   await ingestProduction(h.database.db, key, team.id, {
     generations: Object.entries(started).map(([observationId, startedAt]) => ({ observationId, source: "langfuse", promptName: prompt.name, version: 1, startedAt, seenAt: new Date() })),
     scores: [],

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 import { Prisma, createDb, type Db } from "@promptly/db";
 import { createHarness, type Harness } from "../../../testing/harness.ts";
 import { createLibraryWorld, createPrompt } from "../../../testing/prompts-support.ts";
-import { keyCaller, type KeyCaller } from "../access/visibility.ts";
+import type { KeyCaller } from "../access/visibility.ts";
 import { renderMetrics } from "../platform/metrics.ts";
 import {
   acceptProduction, errorForOperator, ingestSettled, isPassingFailure, retrySetAsideIngestion, shardOf, startIngestMerges, type GenerationPatch,
@@ -23,8 +23,7 @@ beforeAll(async () => {
   const world = await createLibraryWorld(h);
   team = await world.team();
   prompt = await createPrompt(world.callers.editor, team.id, { visibility: "team" });
-  const created = await world.callers.admin.apiKeys.create({ teamId: team.id, name: "Tracing", scopes: ["ingest"] });
-  key = keyCaller({ id: created.id, teamId: team.id, labels: null, scopes: ["ingest"] });
+  key = await world.ingestKey(team.id);
 });
 afterAll(() => h.close());
 

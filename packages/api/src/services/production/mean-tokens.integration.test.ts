@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createHarness, type Harness } from "../../../testing/harness.ts";
 import { createLibraryWorld, createPrompt } from "../../../testing/prompts-support.ts";
-import { keyCaller, type KeyCaller } from "../access/visibility.ts";
+import type { KeyCaller } from "../access/visibility.ts";
 import { ingestProduction, type GenerationPatch } from "./ingest.ts";
 import { productionMetrics } from "./metrics.ts";
 
@@ -21,8 +21,7 @@ beforeAll(async () => {
   h = await createHarness();
   world = await createLibraryWorld(h);
   team = await world.team();
-  const created = await world.callers.admin.apiKeys.create({ teamId: team.id, name: "Tracing", scopes: ["ingest"] });
-  key = keyCaller({ id: created.id, teamId: team.id, labels: null, scopes: ["ingest"] });
+  key = await world.ingestKey(team.id);
 });
 afterAll(() => h.close());
 

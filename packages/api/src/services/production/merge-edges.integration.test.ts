@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { langfuseIngestionInput, langfuseScoreBody } from "@promptly/shared";
 import { createHarness, type Harness } from "../../../testing/harness.ts";
 import { createLibraryWorld, createPrompt } from "../../../testing/prompts-support.ts";
-import { keyCaller, type KeyCaller } from "../access/visibility.ts";
+import type { KeyCaller } from "../access/visibility.ts";
 import { builtInModelPrice } from "../models/prices.ts";
 import { costAt } from "../runs/runs.ts";
 import { createApiScore, createLangfuseScore, ingestLangfuseBatch } from "./production-api.ts";
@@ -35,8 +35,7 @@ beforeAll(async () => {
   world = await createLibraryWorld(h);
   team = await world.team();
   prompt = await createPrompt(world.callers.editor, team.id, { visibility: "team" });
-  const created = await world.callers.admin.apiKeys.create({ teamId: team.id, name: "Tracing", scopes: ["ingest"] });
-  key = keyCaller({ id: created.id, teamId: team.id, labels: null, scopes: ["ingest"] });
+  key = await world.ingestKey(team.id);
 });
 afterAll(() => h.close());
 

@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createHarness, type Harness } from "../../../testing/harness.ts";
 import { createLibraryWorld, createPrompt } from "../../../testing/prompts-support.ts";
-import { keyCaller, type KeyCaller } from "../access/visibility.ts";
+import type { KeyCaller } from "../access/visibility.ts";
 import { pruneExpired } from "../platform/housekeeping.ts";
 import { productionIngested } from "../platform/metrics.ts";
 import { acceptProduction, ingestProduction, ingestSettled, type GenerationPatch } from "./ingest.ts";
@@ -38,8 +38,7 @@ beforeAll(async () => {
   world = await createLibraryWorld(h);
   team = await world.team();
   organizationId = (await db().team.findUniqueOrThrow({ where: { id: team.id }, select: { organizationId: true } })).organizationId;
-  const created = await world.callers.admin.apiKeys.create({ teamId: team.id, name: "Tracing", scopes: ["ingest"] });
-  key = keyCaller({ id: created.id, teamId: team.id, labels: null, scopes: ["ingest"] });
+  key = await world.ingestKey(team.id);
 });
 afterAll(() => h.close());
 

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { langfuseScoreBody } from "@promptly/shared";
 import { createHarness, type Harness } from "../../../testing/harness.ts";
 import { createLibraryWorld } from "../../../testing/prompts-support.ts";
-import { keyCaller, type KeyCaller } from "../access/visibility.ts";
+import type { KeyCaller } from "../access/visibility.ts";
 import { createApiScore, createLangfuseScore } from "./production-api.ts";
 import { ONLINE_SCORE_ID_PREFIX } from "./sources.ts";
 
@@ -18,8 +18,7 @@ beforeAll(async () => {
   h = await createHarness();
   const world = await createLibraryWorld(h);
   const team = await world.team();
-  const created = await world.callers.admin.apiKeys.create({ teamId: team.id, name: "Tracing", scopes: ["ingest"] });
-  key = keyCaller({ id: created.id, teamId: team.id, labels: null, scopes: ["ingest"] });
+  key = await world.ingestKey(team.id);
 });
 afterAll(() => h.close());
 

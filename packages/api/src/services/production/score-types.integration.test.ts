@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createHarness, type Harness } from "../../../testing/harness.ts";
 import { createLibraryWorld, createPrompt } from "../../../testing/prompts-support.ts";
-import { keyCaller, type KeyCaller } from "../access/visibility.ts";
+import type { KeyCaller } from "../access/visibility.ts";
 import { createApiScore } from "./production-api.ts";
 
 let h: Harness;
@@ -33,8 +33,7 @@ beforeAll(async () => {
   h = await createHarness();
   world = await createLibraryWorld(h);
   team = await world.team();
-  const created = await world.callers.admin.apiKeys.create({ teamId: team.id, name: "Scores", scopes: ["ingest"] });
-  key = keyCaller({ id: created.id, teamId: team.id, labels: null, scopes: ["ingest"] });
+  key = await world.ingestKey(team.id, "Scores");
 });
 afterAll(() => h.close());
 

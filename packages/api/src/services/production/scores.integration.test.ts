@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { INGEST_MSG } from "@promptly/shared";
 import { createHarness, type Harness } from "../../../testing/harness.ts";
 import { createLibraryWorld, createPrompt } from "../../../testing/prompts-support.ts";
-import { keyCaller, type KeyCaller } from "../access/visibility.ts";
+import type { KeyCaller } from "../access/visibility.ts";
 import { ingestProduction } from "./ingest.ts";
 import { createApiScore } from "./production-api.ts";
 
@@ -31,8 +31,7 @@ beforeAll(async () => {
   h = await createHarness();
   world = await createLibraryWorld(h);
   team = await world.team();
-  const created = await world.callers.admin.apiKeys.create({ teamId: team.id, name: "Tracing", scopes: ["ingest"] });
-  key = keyCaller({ id: created.id, teamId: team.id, labels: null, scopes: ["ingest"] });
+  key = await world.ingestKey(team.id);
 });
 afterAll(() => h.close());
 

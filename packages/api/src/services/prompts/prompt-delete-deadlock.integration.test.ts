@@ -7,7 +7,7 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createHarness, type Harness } from "../../../testing/harness.ts";
 import { createLibraryWorld, createPrompt, promptName } from "../../../testing/prompts-support.ts";
-import { keyCaller, type Caller, type KeyCaller } from "../access/visibility.ts";
+import type { Caller, KeyCaller } from "../access/visibility.ts";
 import { ingestProduction } from "../production/ingest.ts";
 import { loadPrompt } from "./loaded-prompt.ts";
 import { deleteLivePrompt } from "./prompt-writes.ts";
@@ -21,8 +21,7 @@ beforeAll(async () => {
   h = await createHarness();
   world = await createLibraryWorld(h);
   team = await world.team();
-  const created = await world.callers.admin.apiKeys.create({ teamId: team.id, name: "Tracing", scopes: ["ingest"] });
-  key = keyCaller({ id: created.id, teamId: team.id, labels: null, scopes: ["ingest"] });
+  key = await world.ingestKey(team.id);
 });
 afterAll(() => h.close());
 
