@@ -413,8 +413,9 @@ interface Waiting {
 }
 
 /**
- * Generations of one batch at the most: each takes an advisory lock for its transaction, and
- * PostgreSQL's lock table holds 64 per connection by default (6,400 with 100 connections).
+ * Generations of one batch at the most (and of a merge, its scores counted too): each takes an advisory
+ * lock for its transaction (a generation a second one, its trace's), and PostgreSQL's lock table holds
+ * 64 per connection by default (6,400 with 100 connections, and some spare), for the whole server.
  */
 const BATCH_MAX_GENERATIONS = 1_000;
 /** Batches of one process written at once: one filling while another commits keeps both sides busy. */
@@ -621,7 +622,7 @@ function unpackPatch(packed: PackedPatch): GenerationPatch {
 }
 
 /** What a pending row keeps of a request: its patches packed, its scores as sent. */
-const writeSent = (sent: Sent) => JSON.stringify({ generations: sent.generations.map(packPatch), scores: sent.scores });
+export const writeSent = (sent: Sent) => JSON.stringify({ generations: sent.generations.map(packPatch), scores: sent.scores });
 const readSent = (text: string): Sent => {
   const stored = JSON.parse(text) as { generations: PackedPatch[]; scores: ScoreDraft[] };
   return { generations: stored.generations.map(unpackPatch), scores: stored.scores };
@@ -703,7 +704,7 @@ const PENDING_ROW_MAX_ITEMS = 250;
  * `first`: the row that counts the request's dropped spans (there is always one, in shard 0: a request whose
  * spans all named no prompt still counts them once merged).
  */
-function pendingRowsOf(sent: Sent): { shard: number; sent: Sent; first: boolean }[] {
+export function pendingRowsOf(sent: Sent): { shard: number; sent: Sent; first: boolean }[] {
   const parts = Array.from({ length: SHARDS }, (): Sent => ({ generations: [], scores: [] }));
   for (const patch of sent.generations) parts[shardOf(patch.observationId)]!.generations.push(patch);
   for (const score of sent.scores) parts[shardOf(score.observationId)]!.scores.push(score);
@@ -804,7 +805,7 @@ type Merged = { row: PendingRow; sent: Sent; result: IngestResult & { written: S
  * Merges the oldest appended requests of one team's shard, in the order they were appended: the shard
  * whose oldest row is oldest among those no merge of any process holds (a lock per shard: one merge of
  * a shard at a time, so a generation's create and update sent in two requests are applied in that
- * order), up to MERGE_MAX_ROWS rows and BATCH_MAX_GENERATIONS generations, in one transaction that
+ * order), up to MERGE_MAX_ROWS rows and BATCH_MAX_GENERATIONS generations and scores, in one transaction that
  * deletes them. Returns how many it merged (0: none left it may take). A batch that fails is merged row
  * by row, in order, up to the first row that fails alone; that team then waits (see heldBack) while
  * others go on.
@@ -822,16 +823,9 @@ async function mergeOnce(db: Db, state: MergeState): Promise<number> {
       const rows = await tx.query<PendingRow>(Prisma.sql`
         SELECT id::text, caller, source, sent, dropped, generations FROM ingest_pending
          WHERE team_id = ${team}::uuid AND shard = ${shard}::smallint AND set_aside_at IS NULL ORDER BY id LIMIT ${MERGE_MAX_ROWS}`);
-      // Whole requests up to the batch's size (a request larger than it goes alone).
-      const taken: PendingRow[] = [];
-      let count = 0;
-      for (const row of rows) {
-        if (taken.length && count + row.generations > BATCH_MAX_GENERATIONS) break;
-        taken.push(row);
-        count += row.generations;
-      }
+      const { taken, read } = mergedTogether(rows);
       ids = taken.map((row) => row.id);
-      return mergeRows(tx, db, team, taken);
+      return mergeRows(tx, db, team, taken, read);
     });
   } catch (error) {
     if (!team || ids.length < 2) return failedAlone(db, state, team, ids[0], error);
@@ -870,11 +864,36 @@ async function lockShard(tx: RawTransaction, team: string, shard: number): Promi
   return lock!.ok;
 }
 
+/**
+ * The oldest rows merged in one transaction: whole rows up to BATCH_MAX_GENERATIONS generations and scores
+ * (a row larger than it goes alone), each of which takes a lock. Each row is read once here, for mergeRows;
+ * one that cannot be read counts as its generations, and fails in mergeRows with the batch's failure handling.
+ */
+export function mergedTogether<Row extends { sent: string; generations: number }>(rows: Row[]): { taken: Row[]; read: Map<Row, Sent> } {
+  const taken: Row[] = [];
+  const read = new Map<Row, Sent>();
+  let count = 0;
+  for (const row of rows) {
+    let items = row.generations;
+    try {
+      const sent = readSent(row.sent);
+      read.set(row, sent);
+      items = sent.generations.length + sent.scores.length;
+    } catch {
+      // Read again, and thrown, by mergeRows.
+    }
+    if (taken.length && count + items > BATCH_MAX_GENERATIONS) break;
+    taken.push(row);
+    count += items;
+  }
+  return { taken, read };
+}
+
 /** Writes `rows` of `team` (one write: a key's visibility is its team's) and deletes them, in `tx`. */
-async function mergeRows(tx: RawTransaction, db: Db, team: string, rows: PendingRow[]): Promise<Merged> {
+async function mergeRows(tx: RawTransaction, db: Db, team: string, rows: PendingRow[], read: Map<PendingRow, Sent> = new Map()): Promise<Merged> {
   if (!rows.length) return [];
   // Normalized again: a row appended before a bound was added here merges once retried.
-  const sents = rows.map((row) => normalizeSent(readSent(row.sent)));
+  const sents = rows.map((row) => normalizeSent(read.get(row) ?? readSent(row.sent)));
   const result = await writeIn(tx, db, rows[0]!.caller, team, {
     generations: sents.flatMap((sent) => sent.generations),
     scores: sents.flatMap((sent) => sent.scores),
@@ -1378,41 +1397,54 @@ async function scoreTargets(tx: RawTransaction, caller: Caller, teamId: string, 
   // A linked generation is a target only when the caller may see its prompt (the one visibility rule);
   // an unlinked one belongs to the team alone.
   const { joins, visible } = promptVisibility(caller);
-  const generations =
-    generationIds.length || observationIds.length || traceIds.length
+  const columns = Prisma.sql`g.id, g.observation_id AS "observationId", g.trace_id AS "traceId", g.prompt_id AS "promptId", g.version, g.environment, g.started_at AS "startedAt"`;
+  const named =
+    generationIds.length || observationIds.length
       ? await tx.query<Row>(Prisma.sql`
-          SELECT g.id, g.observation_id AS "observationId", g.trace_id AS "traceId", g.prompt_id AS "promptId", g.version, g.environment, g.started_at AS "startedAt"
-            FROM generations g LEFT JOIN prompts p ON p.id = g.prompt_id ${joins}
+          SELECT ${columns} FROM generations g LEFT JOIN prompts p ON p.id = g.prompt_id ${joins}
            WHERE g.team_id = ${teamId}::uuid AND (g.prompt_id IS NULL OR ${visible})
-             AND (g.id = ANY(${generationIds}::uuid[]) OR g.observation_id = ANY(${observationIds}::text[]) OR g.trace_id = ANY(${traceIds}::text[]))
-           ORDER BY g.started_at`)
+             AND (g.id = ANY(${generationIds}::uuid[]) OR g.observation_id = ANY(${observationIds}::text[]))
+           ORDER BY g.started_at DESC`)
       : [];
+  // A trace's generation: its earliest one of a prompt the caller sees (writeIn's relink of waiting scores
+  // chooses alike: change both together), one row a trace however many generations it has. Never one of no
+  // prompt: that one may hold only updates so far, dropped if its create names none, the score then left
+  // naming a generation gone (the relink looks for scores naming nothing but their trace).
+  const firstOfTrace = traceIds.length
+    ? await tx.query<Row>(Prisma.sql`
+        SELECT DISTINCT ON (g.trace_id) ${columns} FROM generations g LEFT JOIN prompts p ON p.id = g.prompt_id ${joins}
+         WHERE g.team_id = ${teamId}::uuid AND g.trace_id = ANY(${traceIds}::text[]) AND g.prompt_id IS NOT NULL AND ${visible}
+         ORDER BY g.trace_id, g.started_at`)
+    : [];
   const runs = runIds.length
     ? await tx.query<{ id: string; promptId: string; version: number }>(Prisma.sql`
         SELECT r.id, r.prompt_id AS "promptId", r.version FROM prompt_runs r JOIN prompts p ON p.id = r.prompt_id ${joins}
          WHERE r.id = ANY(${runIds}::uuid[]) AND p.team_id = ${teamId}::uuid AND ${visible}`)
     : [];
+  // Looked up by key, not searched: a request holds thousands of scores. Read newest first, so the earliest
+  // of an observation's rows (there is one, but for a moment of a merge's) is the one kept, as before.
+  const byId = new Map(named.map((row) => [row.id, row]));
+  const byObservation = new Map(named.map((row) => [row.observationId, row]));
+  const byTrace = new Map(firstOfTrace.map((row) => [row.traceId, row]));
+  const runById = new Map(runs.map((row) => [row.id, row]));
   const none: ScoreTarget = { generationId: null, runId: null, traceId: null, observationId: null, promptId: null, version: null, environment: null };
   const ofGeneration = (row: Row | undefined): ScoreTarget =>
     row ? { ...none, generationId: row.id, traceId: row.traceId, observationId: row.observationId, promptId: row.promptId, version: row.version, environment: row.environment } : none;
   const ofPrompt = (score: ScoreDraft, row: { promptId: string | null }) => score.promptId === undefined || row.promptId === score.promptId;
   return scores.map((score) => {
     if (score.runId) {
-      const run = runs.find((row) => row.id === score.runId && ofPrompt(score, row));
+      const found = runById.get(score.runId);
+      const run = found && ofPrompt(score, found) ? found : undefined;
       if (!run && score.mustExist) throw new DomainError("NOT_FOUND", INGEST_MSG.runNotFound);
       return run ? { ...none, runId: run.id, promptId: run.promptId, version: run.version } : none;
     }
     if (score.generationId) {
-      const generation = generations.find((row) => row.id === score.generationId && ofPrompt(score, row));
+      const found = byId.get(score.generationId);
+      const generation = found && ofPrompt(score, found) ? found : undefined;
       if (!generation && score.mustExist) throw new DomainError("NOT_FOUND", INGEST_MSG.generationNotFound);
       return ofGeneration(generation);
     }
-    const generation = score.observationId
-      ? generations.find((row) => row.observationId === score.observationId)
-      // A trace's generation: the earliest one of a prompt (the rows are by start); writeIn's relink of waiting scores orders alike.
-      // Never one of no prompt: that one may hold only updates so far, dropped if its create names none, the score then
-      // left naming a generation gone (the relink looks for scores naming nothing but their trace).
-      : score.traceId ? generations.find((row) => row.traceId === score.traceId && row.promptId) : undefined;
+    const generation = score.observationId ? byObservation.get(score.observationId) : score.traceId ? byTrace.get(score.traceId) : undefined;
     // A trace or span not seen (not sent yet, or of a generation the caller may not see) is stored
     // unlinked and linked when its generation comes: scores often arrive before the tracing
     // exporter's batch, and the answer tells nothing of generations the caller may not see.
