@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import {
-  PLACEHOLDER_MSG, compile, effectiveContract, extractPlaceholders, extractVariables, lint, saysNothingWrittenYet, unfilledPlaceholders, type PromptVersionBody,
+  COMPILED_TEXT_MAX, COMPILE_MSG, PLACEHOLDER_MSG, compile, effectiveContract, extractPlaceholders, extractVariables, lint, saysNothingWrittenYet, unfilledPlaceholders, type PromptVersionBody,
 } from "./prompt-template.ts";
 
 const text = (template: string, variables?: PromptVersionBody["variables"]): PromptVersionBody => ({ type: "text", template, variables });
@@ -125,6 +125,46 @@ describe("compile", () => {
         { role: "system", content: "Support for Acme" },
         { role: "user", content: "Where is my order?" },
       ],
+    });
+  });
+});
+
+describe("compile's limit on the compiled prompt", () => {
+  const refusedFor = (name: string) => ({
+    ok: false,
+    problems: [{ variable: name, message: COMPILE_MSG.tooLong }],
+    message: `'${name}' makes the compiled prompt longer than 4,000,000 characters`,
+  });
+
+  it("refuses a value repeated past the limit, naming the variable and the limit (200,000 '{{x}}' of 2,000 characters: 400 million)", () => {
+    expect(compile(text("{{x}}".repeat(200_000)), { x: "a".repeat(2_000) })).toEqual(refusedFor("x"));
+  });
+
+  it("stops where the limit is passed: the whole text is never made, and nothing after it is read", () => {
+    // 600 million characters: longer than any string JavaScript can make, so building it first would throw.
+    expect(compile(text("{{x}}".repeat(200_000)), { x: "a".repeat(3_000) })).toEqual(refusedFor("x"));
+    let laterReads = 0;
+    const later = { role: "user" as const, get content() { laterReads += 1; return "read"; } };
+    const chat: PromptVersionBody = { type: "chat", messages: [{ role: "user", content: "{{x}}".repeat(3_000) }, { type: "placeholder", name: "history" }] };
+    expect(compile(chat, { x: "a".repeat(2_000) }, { history: [later] })).toEqual(refusedFor("x"));
+    expect(laterReads).toBe(0);
+  });
+
+  it("counts every character: exactly the limit compiles, one more is refused; a chat prompt's messages and placeholders count together", () => {
+    const half = "a".repeat(COMPILED_TEXT_MAX / 2);
+    const exact = compile(text("{{x}}{{x}}"), { x: half });
+    expect(exact.ok && "text" in exact && exact.text.length).toBe(COMPILED_TEXT_MAX);
+    expect(compile(text("!{{x}}{{x}}"), { x: half })).toEqual(refusedFor("x"));
+    const chat: PromptVersionBody = { type: "chat", messages: [{ role: "system", content: "{{x}}" }, { type: "placeholder", name: "history" }] };
+    expect(compile(chat, { x: half }, { history: [{ role: "user", content: half }] }).ok).toBe(true);
+    expect(compile(chat, { x: half }, { history: [{ role: "user", content: half }, { role: "assistant", content: "!" }] })).toEqual(refusedFor("history"));
+  });
+
+  it("a prompt under the limit compiles as before, character for character", () => {
+    const template = 'Dear {{ name }},\n\\{{ literal }} {{ 1bad }} {"a": {"b": 1}} {{ unclosed and {{name}}: ünïcödé 👋 {{ data }}';
+    expect(compile(text(template, [{ name: "data", type: "json" }]), { name: "Ada", data: { n: [1, "two"] } })).toEqual({
+      ok: true,
+      text: 'Dear Ada,\n{{ literal }} {{ 1bad }} {"a": {"b": 1}} {{ unclosed and Ada: ünïcödé 👋 {"n":[1,"two"]}',
     });
   });
 });

@@ -53,6 +53,18 @@ const HALF_OPENED = /(?<![{\\])\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}/g;
 /** About characters per token: a template over this many "tokens" draws a warning. */
 const LONG_TEMPLATE_TOKENS = 8_000;
 
+/**
+ * The longest prompt compile makes, in characters: about a million tokens, more than the largest
+ * context window takes. A template is short (100,000 characters where it is saved), so only values
+ * repeated many times reach it: a 2,000-character value in 200,000 `{{x}}` would be 400 million.
+ */
+export const COMPILED_TEXT_MAX = 4_000_000;
+
+export const COMPILE_MSG = {
+  /** Said of the variable or placeholder whose value passed the limit: `'x' makes the compiled prompt longer than 4,000,000 characters`. */
+  tooLong: `makes the compiled prompt longer than ${COMPILED_TEXT_MAX.toLocaleString("en")} characters`,
+} as const;
+
 type Part = { text: string } | { variable: string; valid: boolean };
 
 interface Scan {
@@ -178,13 +190,22 @@ export type CompileResult =
   | { ok: true; messages: PromptMessage[] }
   | { ok: false; problems: VariableProblem[]; message: string };
 
+/** A compile that fails: every problem, and all of them in one message. */
+const refused = (problems: VariableProblem[]): CompileResult => ({
+  ok: false,
+  problems,
+  message: problems.map((p) => `'${p.variable}' ${p.message}`).join("; "),
+});
+
 /**
  * Fills the template (or every message) with `values`. A missing required value, a value of the
  * wrong type or an enum value outside its options is an error, reported for every offending variable
  * at once. An optional variable without value or default renders as nothing; values the contract does
  * not know are ignored. No HTML escaping: prompts are text for a model, not markup. Each placeholder
  * given in `placeholders` is replaced by its messages as given (their text is not compiled: a
- * conversation is not a template); one not given stays in place, as Langfuse's SDKs leave it.
+ * conversation is not a template); one not given stays in place, as Langfuse's SDKs leave it. A
+ * prompt longer than COMPILED_TEXT_MAX (every message and placeholder's message together) is an error
+ * naming the variable or placeholder whose value passed it.
  */
 export function compile(version: PromptVersionBody, values: Record<string, unknown>, placeholders: PlaceholderValues = {}): CompileResult {
   const contract = effectiveContract(version);
@@ -202,22 +223,47 @@ export function compile(version: PromptVersionBody, values: Record<string, unkno
     if (problem) problems.push({ variable: variable.name, message: problem });
     else filled.set(variable.name, rendered(variable, value));
   }
-  if (problems.length) {
-    return { ok: false, problems, message: problems.map((p) => `'${p.variable}' ${p.message}`).join("; ") };
-  }
-  const fill = (template: string) =>
-    scan(template)
-      .parts.map((part) => ("text" in part ? part.text : part.valid ? (filled.get(part.variable) ?? "") : `{{ ${part.variable} }}`))
-      .join("");
-  if (version.type === "text") return { ok: true, text: fill(version.template) };
-  return {
-    ok: true,
-    messages: version.messages.flatMap((message): PromptMessage[] => {
-      if (!isPlaceholder(message)) return [{ role: message.role, content: fill(message.content) }];
-      const given = Object.hasOwn(placeholders, message.name) ? placeholders[message.name] : undefined;
-      return given ? given.map(({ role, content }) => ({ role, content })) : [{ type: "placeholder", name: message.name }];
-    }),
+  if (problems.length) return refused(problems);
+  // Counted as it is built, and stopped at the value that passes the limit: the whole text is never
+  // made first (hundreds of megabytes for a value repeated many times). The count is checked where a
+  // variable or placeholder adds to it; the template's own text is bounded where it is saved.
+  let length = 0;
+  const tooLong = (name: string) => refused([{ variable: name, message: COMPILE_MSG.tooLong }]);
+  /** One template filled, or the name of the variable whose value passed the limit. */
+  const fill = (template: string): { text: string } | { passedBy: string } => {
+    const pieces: string[] = [];
+    for (const part of scan(template).parts) {
+      const piece = "text" in part ? part.text : part.valid ? (filled.get(part.variable) ?? "") : `{{ ${part.variable} }}`;
+      length += piece.length;
+      if ("variable" in part && part.valid && length > COMPILED_TEXT_MAX) return { passedBy: part.variable };
+      pieces.push(piece);
+    }
+    return { text: pieces.join("") };
   };
+  if (version.type === "text") {
+    const filledTemplate = fill(version.template);
+    return "passedBy" in filledTemplate ? tooLong(filledTemplate.passedBy) : { ok: true, text: filledTemplate.text };
+  }
+  const messages: PromptMessage[] = [];
+  for (const message of version.messages) {
+    if (!isPlaceholder(message)) {
+      const content = fill(message.content);
+      if ("passedBy" in content) return tooLong(content.passedBy);
+      messages.push({ role: message.role, content: content.text });
+      continue;
+    }
+    const given = Object.hasOwn(placeholders, message.name) ? placeholders[message.name] : undefined;
+    if (!given) {
+      messages.push({ type: "placeholder", name: message.name });
+      continue;
+    }
+    for (const { role, content } of given) {
+      length += content.length;
+      if (length > COMPILED_TEXT_MAX) return tooLong(message.name);
+      messages.push({ role, content });
+    }
+  }
+  return { ok: true, messages };
 }
 
 /** The names a version uses both as a variable (in a text or described) and as a placeholder: none may be. */
