@@ -192,6 +192,12 @@ const generationScore = z.object({
   createdAt: z.iso.datetime(),
 });
 
+/**
+ * The most scores a generation is listed with, its newest: online evaluation's 20 assertions and a team's
+ * thumbs and API scores fit, and a page stays bounded when a generation has received hundreds of thousands.
+ */
+export const GENERATION_SCORES_MAX = 50;
+
 const generationItem = z.object({
   id: z.string(),
   version: int.nullable(),
@@ -208,7 +214,10 @@ const generationItem = z.object({
   userRef: z.string().nullable(),
   sessionRef: z.string().nullable(),
   environment: z.string(),
+  /** Its newest scores first, at most GENERATION_SCORES_MAX. */
   scores: z.array(generationScore),
+  /** How many scores it has beyond those listed. */
+  moreScores: int.describe(`How many scores the generation has beyond those listed (its newest ${GENERATION_SCORES_MAX})`),
 });
 export type GenerationItem = z.infer<typeof generationItem>;
 

@@ -131,6 +131,7 @@ function GenerationBody({ promptId, archived, generation }: { promptId: string; 
                 {score.comment && <span className="block text-muted-foreground">“{score.comment}”</span>}
               </li>
             ))}
+            {generation.moreScores > 0 && <li className="text-muted-foreground">and {generation.moreScores.toLocaleString("en-US")} more</li>}
           </ul>
         )}
         <ScoreButtons promptId={promptId} generationId={generation.id} own={generation.ownThumbs} archived={archived} />

@@ -273,6 +273,9 @@ function GenerationList({ promptId, promptName }: { promptId: string; promptName
   );
 }
 
+/** The scores a generation has beyond those listed (its newest), said after them. */
+const andMore = (moreScores: number) => (moreScores > 0 ? `, and ${moreScores.toLocaleString("en-US")} more` : "");
+
 function GenerationTable({ generations, onOpen }: { generations: Generation[]; onOpen(id: string): void }) {
   return (
     <Table aria-label="Generations">
@@ -332,7 +335,7 @@ function GenerationTable({ generations, onOpen }: { generations: Generation[]; o
               <TableCell className="text-xs">
                 {generation.scores.length === 0
                   ? "–"
-                  : generation.scores.map((score) => `${score.name}: ${score.stringValue ?? score.value ?? "–"}`).join(", ")}
+                  : generation.scores.map((score) => `${score.name}: ${score.stringValue ?? score.value ?? "–"}`).join(", ") + andMore(generation.moreScores)}
               </TableCell>
             </TableRow>
           );

@@ -3,7 +3,7 @@
 // tab comes from the rollups (metrics.ts): these are the rows behind them, to look at one by one.
 import { z } from "zod";
 import { Prisma, sqlInstant, type DbOrTx } from "@promptly/db";
-import { PRODUCTION_MSG, type GenerationDetail, type GenerationItem, type GenerationPage, type ProductionFilters } from "@promptly/shared";
+import { GENERATION_SCORES_MAX, PRODUCTION_MSG, type GenerationDetail, type GenerationItem, type GenerationPage, type ProductionFilters } from "@promptly/shared";
 import { fail } from "../../errors.ts";
 import { decodeKeysetCursor, encodeKeysetCursor } from "../platform/keyset-cursor.ts";
 import { generationTextReadable } from "../platform/generation-text.ts";
@@ -52,31 +52,54 @@ const generationColumns = Prisma.sql`
   g.input_tokens AS "inputTokens", g.output_tokens AS "outputTokens", g.cost, g.status, g.error_message AS error,
   g.trace_id AS "traceId", g.observation_id AS "observationId", g.user_ref AS "userRef", g.session_ref AS "sessionRef", g.environment`;
 
+interface ListedScores {
+  scores: GenerationItem["scores"];
+  moreScores: number;
+}
+
 /**
- * Each generation's scores, oldest first. Online evaluation's judge wrote its reasons (the `eval` scores'
- * comments) from the generation's text and may quote it: they are shown as the text is, to a caller who
- * may read it (`textReadable`: production.text.read in the prompt's team) while its team keeps it
+ * Each generation's newest scores (at most GENERATION_SCORES_MAX), newest first, and how many more it
+ * has: an ingest key may send any number on one generation, and every list and export of the prompt would
+ * read them all. Online evaluation's judge wrote its reasons (the `eval` scores' comments) from the
+ * generation's text and may quote it: they are shown as the text is, to a caller who may read it
+ * (`textReadable`: production.text.read in the prompt's team) while its team keeps it
  * (generationTextReadable); to anyone else the verdict comes without its reason.
  */
 async function scoresOf(db: DbOrTx, ids: string[], textReadable: boolean) {
-  if (ids.length === 0) return new Map<string, GenerationItem["scores"]>();
+  const byGeneration = new Map<string, ListedScores>();
+  if (ids.length === 0) return byGeneration;
+  const wanted = Prisma.join(ids.map((id) => Prisma.sql`${id}::uuid`));
   const reasonReadable = textReadable ? generationTextReadable : Prisma.sql`false`;
   const rows = await db.$queryRaw<(GenerationItem["scores"][number] & { generationId: string; at: string })[]>`
-    SELECT s.id::text AS id, s.generation_id::text AS "generationId", s.name, s.data_type AS "dataType", s.value, s.string_value AS "stringValue",
+    SELECT s.id::text AS id, g.id::text AS "generationId", s.name, s.data_type AS "dataType", s.value, s.string_value AS "stringValue",
            CASE WHEN s.source <> 'eval' OR ${reasonReadable} THEN s.comment END AS comment, s.source, ${isoTimeSql(Prisma.sql`s.created_at`)} AS at
-    FROM scores s JOIN generations g ON g.id = s.generation_id JOIN teams t ON t.id = g.team_id
-    WHERE s.generation_id IN (${Prisma.join(ids.map((id) => Prisma.sql`${id}::uuid`))})
-    ORDER BY s.created_at, s.id`;
-  const byGeneration = new Map<string, GenerationItem["scores"]>();
+    FROM generations g JOIN teams t ON t.id = g.team_id
+    CROSS JOIN LATERAL (
+      SELECT s.id, s.name, s.data_type, s.value, s.string_value, s.comment, s.source, s.created_at
+      FROM scores s WHERE s.generation_id = g.id
+      ORDER BY s.created_at DESC, s.id DESC LIMIT ${GENERATION_SCORES_MAX}
+    ) s
+    WHERE g.id IN (${wanted})
+    ORDER BY g.id, s.created_at DESC, s.id DESC`;
   for (const { generationId, at, ...score } of rows) {
-    const list = byGeneration.get(generationId) ?? [];
-    list.push({ ...score, createdAt: at });
-    byGeneration.set(generationId, list);
+    const listed = byGeneration.get(generationId) ?? { scores: [], moreScores: 0 };
+    listed.scores.push({ ...score, createdAt: at });
+    byGeneration.set(generationId, listed);
+  }
+  // Only a generation listed with the most may have more: only those are counted (after the list, so a
+  // score removed in between could make the count fall short).
+  const full = [...byGeneration].filter(([, listed]) => listed.scores.length === GENERATION_SCORES_MAX).map(([id]) => id);
+  if (full.length > 0) {
+    const totals = await db.$queryRaw<{ generationId: string; total: number }[]>`
+      SELECT generation_id::text AS "generationId", count(*)::int AS total FROM scores
+      WHERE generation_id IN (${Prisma.join(full.map((id) => Prisma.sql`${id}::uuid`))})
+      GROUP BY generation_id`;
+    for (const { generationId, total } of totals) byGeneration.get(generationId)!.moreScores = Math.max(0, total - GENERATION_SCORES_MAX);
   }
   return byGeneration;
 }
 
-function itemOf(row: GenerationRow, scores: GenerationItem["scores"]): GenerationItem {
+function itemOf(row: GenerationRow, { scores, moreScores }: ListedScores): GenerationItem {
   return {
     id: row.id,
     version: row.version,
@@ -94,6 +117,7 @@ function itemOf(row: GenerationRow, scores: GenerationItem["scores"]): Generatio
     sessionRef: row.sessionRef,
     environment: row.environment,
     scores,
+    moreScores,
   };
 }
 
@@ -128,7 +152,7 @@ export async function listGenerations(db: DbOrTx, promptId: string, query: Gener
   const scores = await scoresOf(db, page.map((row) => row.id), textReadable);
   const last = page.at(-1);
   return {
-    items: page.map((row) => itemOf(row, scores.get(row.id) ?? [])),
+    items: page.map((row) => itemOf(row, scores.get(row.id) ?? { scores: [], moreScores: 0 })),
     nextCursor: rows.length > limit && last ? encodeKeysetCursor(last.startedAt, last.id) : null,
   };
 }
@@ -146,5 +170,5 @@ export async function getGeneration(db: DbOrTx, promptId: string, id: string, te
     WHERE g.id = ${id}::uuid AND g.prompt_id = ${promptId}::uuid`;
   if (!row) return fail("NOT_FOUND", PRODUCTION_MSG.generationNotFound);
   const scores = await scoresOf(db, [row.id], textReadable);
-  return { ...itemOf(row, scores.get(row.id) ?? []), input: row.input, output: row.output, textKept: row.textKept, textReadable };
+  return { ...itemOf(row, scores.get(row.id) ?? { scores: [], moreScores: 0 }), input: row.input, output: row.output, textKept: row.textKept, textReadable };
 }

@@ -1,0 +1,69 @@
+// A generation is listed with its newest scores only, GENERATION_SCORES_MAX of them, and how many more it
+// has: an ingest key may send any number on one generation, and every page and export of the prompt read
+// them all.
+import { GENERATION_SCORES_MAX } from "@promptly/shared";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createHarness, type Harness } from "../../../testing/harness.ts";
+import { createLibraryWorld, createPrompt } from "../../../testing/prompts-support.ts";
+import { getGeneration, listGenerations } from "./generations.ts";
+import { ingestProduction } from "./ingest.ts";
+
+let h: Harness;
+let prompt: { id: string; name: string };
+const ids: Record<string, string> = {};
+
+const HOUR = 3_600_000;
+const now = new Date(Math.floor(Date.now() / HOUR) * HOUR);
+const span = { from: new Date(now.getTime() - 2 * HOUR), to: now };
+/** Each generation's number of scores. */
+const SCORES = { flooded: GENERATION_SCORES_MAX + 15, full: GENERATION_SCORES_MAX, few: 3 };
+
+beforeAll(async () => {
+  h = await createHarness();
+  const world = await createLibraryWorld(h);
+  const team = await world.team();
+  prompt = await createPrompt(world.callers.editor, team.id, { visibility: "team" });
+  const key = await world.ingestKey(team.id);
+  await ingestProduction(h.database.db, key, team.id, {
+    generations: Object.keys(SCORES).map((observationId, i) => ({
+      observationId, source: "langfuse", promptName: prompt.name, version: 1, startedAt: new Date(span.from.getTime() + i * 60_000), seenAt: new Date(),
+    })),
+    scores: [],
+  });
+  const db = h.services.db;
+  for (const [observationId, count] of Object.entries(SCORES)) {
+    const [row] = await db.$queryRaw<{ id: string }[]>`SELECT id::text FROM generations WHERE prompt_id = ${prompt.id}::uuid AND observation_id = ${observationId}`;
+    ids[observationId] = row!.id;
+    // Score n is n seconds after the first: the newest is the last numbered.
+    await db.$executeRaw`
+      INSERT INTO scores (organization_id, team_id, generation_id, prompt_id, version, name, data_type, value, comment, source, created_at)
+      SELECT g.organization_id, g.team_id, g.id, g.prompt_id, 1, 'score-' || n, 'numeric', n, repeat('why ', 100), 'api', ${span.from}::timestamptz + n * interval '1 second'
+        FROM generations g, generate_series(1, ${count}::int) n
+       WHERE g.id = ${row!.id}::uuid`;
+  }
+});
+afterAll(() => h.close());
+
+/** The names of the newest `count` of `total` scores, newest first. */
+const newest = (total: number, count: number) => Array.from({ length: count }, (_, i) => `score-${total - i}`);
+
+describe("a generation's scores", () => {
+  it("are listed newest first, at most GENERATION_SCORES_MAX, with how many more it has", async () => {
+    const page = await listGenerations(h.services.db, prompt.id, span, now, true);
+    const byObservation = Object.fromEntries(page.items.map((item) => [item.observationId, item]));
+    expect(byObservation["flooded"]!.scores.map((score) => score.name)).toEqual(newest(SCORES.flooded, GENERATION_SCORES_MAX));
+    expect(byObservation["flooded"]!.moreScores).toBe(15);
+    expect(byObservation["flooded"]!.scores[0]).toMatchObject({ value: SCORES.flooded, comment: "why ".repeat(100), createdAt: new Date(span.from.getTime() + SCORES.flooded * 1000).toISOString() });
+    expect(byObservation["full"]!.scores.map((score) => score.name)).toEqual(newest(SCORES.full, GENERATION_SCORES_MAX));
+    expect(byObservation["full"]!.moreScores).toBe(0);
+    expect(byObservation["few"]!.scores.map((score) => score.name)).toEqual(newest(SCORES.few, SCORES.few));
+    expect(byObservation["few"]!.moreScores).toBe(0);
+  });
+
+  it("are listed the same when one generation is opened", async () => {
+    const flooded = await getGeneration(h.services.db, prompt.id, ids["flooded"]!, true);
+    expect(flooded.scores.map((score) => score.name)).toEqual(newest(SCORES.flooded, GENERATION_SCORES_MAX));
+    expect(flooded.moreScores).toBe(15);
+    expect(await getGeneration(h.services.db, prompt.id, ids["few"]!, true)).toMatchObject({ moreScores: 0, scores: [{ name: "score-3" }, { name: "score-2" }, { name: "score-1" }] });
+  });
+});
