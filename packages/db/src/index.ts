@@ -304,7 +304,21 @@ export function isUniqueViolation(error: unknown): boolean {
  * True when PostgreSQL ended the transaction as deadlocked (40P01): Prisma's P2034 for its own queries; a
  * raw query's P2010 carries the code its driver adapter read. Only the transaction ended: run again, it can pass.
  */
-export function isDeadlock(error: unknown): boolean {
+function isDeadlock(error: unknown): boolean {
   const failure = error as { code?: unknown; meta?: { driverAdapterError?: { cause?: { originalCode?: unknown } } } } | null;
   return failure?.code === "P2034" || failure?.meta?.driverAdapterError?.cause?.originalCode === "40P01";
+}
+
+/**
+ * Runs `work` (a whole transaction) again when PostgreSQL ends it as deadlocked, `tries` times in all.
+ * Only that transaction ended, nothing of it is left, and the other side went on: run again, it can pass.
+ */
+export async function retryOnDeadlock<T>(work: () => Promise<T>, tries = 3): Promise<T> {
+  for (let tried = 1; ; tried++) {
+    try {
+      return await work();
+    } catch (error) {
+      if (tried >= tries || !isDeadlock(error)) throw error;
+    }
+  }
 }

@@ -1,5 +1,5 @@
 // Creating, updating, renaming, archiving and deleting prompts, and whether a name is free in a team.
-import { isDeadlock, isUniqueViolation, type Db, type DbOrTx, type DbTransaction } from "@promptly/db";
+import { isUniqueViolation, retryOnDeadlock, type Db, type DbOrTx, type DbTransaction } from "@promptly/db";
 import { LATEST_LABEL, MSG, PROMPT_MSG, PROTECTED_LABEL, RUNTIME_MSG, canOnPrompt, type CreatePromptInput, type PromptFacts } from "@promptly/shared";
 import { fail } from "../../errors.ts";
 import { authorOf } from "../access/actor.ts";
@@ -149,29 +149,11 @@ export async function setArchived(db: Db, prompt: LoadedPrompt, archived: boolea
  */
 const PROMPT_DELETE_TIMEOUT_MS = 10 * 60_000;
 
-/** A prompt's delete ended as deadlocked is run again from the start this many times in all. */
-const PROMPT_DELETE_TRIES = 3;
-
-/**
- * Runs a prompt's delete, again when PostgreSQL ends it as deadlocked. It takes the prompt's row, then
- * deletes its generations; a merge of production data deletes a stored generation and writes it back,
- * whose foreign key then takes the prompt's row shared. Each can wait on the other, and PostgreSQL ends
- * one, most often the delete (it waited first, so it looks first). The merge tries again by itself; the
- * delete was answered as an internal error. Everything it did was in its transaction, so nothing is left of it.
- */
-async function retriedOnDeadlock(remove: () => Promise<void>): Promise<void> {
-  for (let tries = 1; ; tries++) {
-    try {
-      return await remove();
-    } catch (error) {
-      if (tries >= PROMPT_DELETE_TRIES || !isDeadlock(error)) throw error;
-    }
-  }
-}
-
 /** For good, with its versions, labels, bookmarks and ratings, and its production data; archived prompts only. */
 export async function deletePrompt(db: Db, prompt: LoadedPrompt, context: AuditContext) {
-  await retriedOnDeadlock(() => db.$transaction(async (tx) => {
+  // It takes the prompt's row, then deletes its generations; a merge of production data deletes a stored
+  // generation and writes it back, whose foreign key takes the prompt's row: PostgreSQL ends one, most often this.
+  await retryOnDeadlock(() => db.$transaction(async (tx) => {
     const [locked] = await tx.$queryRaw<{ archived: boolean }[]>`SELECT archived_at IS NOT NULL AS archived FROM prompts WHERE id = ${prompt.id}::uuid FOR UPDATE`;
     refuse(removalRefusal("delete", prompt, await productionRemoval(tx, prompt.id)));
     // Deleted meanwhile (another tab, another admin): gone, not "not archived".
@@ -220,7 +202,8 @@ export type DeletedVersions = { version: number; label?: undefined } | { label: 
  * label that went with it and each split so ended, as a move of its label), which sends the webhook event.
  */
 export async function deleteLivePrompt(db: Db, caller: Caller, prompt: LoadedPrompt, name: string, which: DeletedVersions, context: AuditContext) {
-  await retriedOnDeadlock(() => db.$transaction(async (tx) => {
+  // Deadlocked by a merge as deletePrompt can be.
+  await retryOnDeadlock(() => db.$transaction(async (tx) => {
     await lockLivePrompt(tx, prompt.id);
     const stored = (await tx.promptVersion.findMany({ where: { promptId: prompt.id }, select: { version: true }, orderBy: { version: "asc" } })).map((row) => row.version);
     const labels = await tx.promptLabel.findMany({ where: { promptId: prompt.id }, select: { name: true, version: true, candidateVersion: true, candidateWeight: true }, orderBy: { name: "asc" } });
