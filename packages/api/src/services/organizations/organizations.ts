@@ -1,6 +1,6 @@
 // Business rules of organizations. Services take `db` and plain ids; no tRPC here.
 import { z } from "zod";
-import { isUniqueViolation, Prisma, type Db, type DbOrTx, type DbTransaction } from "@promptly/db";
+import { isUniqueViolation, Prisma, retryOnDeadlock, type Db, type DbOrTx, type DbTransaction } from "@promptly/db";
 import { CREATOR_ROLE_ORGANIZATION, MSG, ORGANIZATION_ROLES, ORGANIZATION_MSG, can, normalizeEmail, type OrganizationRole } from "@promptly/shared";
 import { fail } from "../../errors.ts";
 import { checkLockedChange, lockMembers, type LockedMember } from "./last-admin.ts";
@@ -11,6 +11,7 @@ import { getOrganizationMember, organizationMemberItem, type OrganizationMemberI
 import { createOrganizationInvite, organizationInviteItem } from "./organization-invites.ts";
 import { type InviteDeps, type InviteLimits } from "./invite-basics.ts";
 import { auditAs, type AuditContext } from "../insight/audit.ts";
+import { PRODUCTION_DATA_DELETE_TIMEOUT_MS } from "./teams.ts";
 
 export const organizationListItem = z.object({
   id: z.string(),
@@ -121,13 +122,16 @@ export async function updateOrganization(
   );
 }
 
-/** Deletes the organization; its members and teams go with it (foreign keys cascade). */
+/**
+ * Deletes the organization; its members and teams go with it (foreign keys cascade), their production data
+ * too. Runs again when deadlocked by a merge of that data, as a team's delete (deleteTeam).
+ */
 export async function deleteOrganization(db: Db, organizationId: string, context: AuditContext): Promise<void> {
-  await db.$transaction(async (tx) => {
+  await retryOnDeadlock(() => db.$transaction(async (tx) => {
     await auditAs(tx, context, { organizationId, action: "organization.delete", target: { type: "organization", id: organizationId } });
     const { count } = await tx.organization.deleteMany({ where: { id: organizationId } });
     if (count === 0) fail("NOT_FOUND", ORGANIZATION_MSG.organizationNotFound);
-  });
+  }, { timeout: PRODUCTION_DATA_DELETE_TIMEOUT_MS }));
 }
 
 // ---- members ----

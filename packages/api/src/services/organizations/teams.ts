@@ -1,6 +1,6 @@
 // Business rules of teams. Services take `db` and plain ids; no tRPC here.
 import { z } from "zod";
-import { Prisma, hotQuery, type Db, type DbOrTx } from "@promptly/db";
+import { Prisma, hotQuery, retryOnDeadlock, type Db, type DbOrTx } from "@promptly/db";
 import { CREATOR_ROLE_TEAM, MSG, TEAM_MSG, TEAM_ROLES, can, type TeamRole } from "@promptly/shared";
 import { fail } from "../../errors.ts";
 import { checkLockedChange, lockMembers, type LockedMember } from "./last-admin.ts";
@@ -221,13 +221,23 @@ export async function setKeepGenerationText(db: Db, teamId: string, keep: boolea
   });
 }
 
-/** Members and invites go with the team (ON DELETE CASCADE). */
+/**
+ * How long a team's or an organization's delete may take: its production data goes with it, about 3 s a
+ * million generations, so past Prisma's default 5 s one with a couple of million could never be deleted.
+ */
+export const PRODUCTION_DATA_DELETE_TIMEOUT_MS = 10 * 60_000;
+
+/**
+ * Members, invites, prompts and production data go with the team (ON DELETE CASCADE). It runs again when
+ * deadlocked: it takes the team's row, then deletes its generations; a merge of production data deletes a
+ * stored generation and writes it back, whose foreign key takes the team's row. PostgreSQL ends one.
+ */
 export async function deleteTeam(db: Db, teamId: string, context: AuditContext): Promise<void> {
-  await db.$transaction(async (tx) => {
+  await retryOnDeadlock(() => db.$transaction(async (tx) => {
     const team = await tx.team.findUniqueOrThrow({ where: { id: teamId }, select: { organizationId: true, name: true } });
     await auditAs(tx, context, { organizationId: team.organizationId, teamId, action: "team.delete", target: { type: "team", id: teamId, name: team.name }, before: { name: team.name } });
     await tx.team.delete({ where: { id: teamId } });
-  });
+  }, { timeout: PRODUCTION_DATA_DELETE_TIMEOUT_MS }));
 }
 
 /** The member's person and the team's organization, for an audit entry about a team membership. */
