@@ -59,6 +59,26 @@ describe("checkAssertions", () => {
     });
   });
 
+  it("jsonSchema: a catastrophically backtracking pattern is stopped within its time limit and fails saying so", { timeout: 5_000 }, async () => {
+    // `^(a+)+$` takes twice as long per "a" before a character that fails it: a few seconds here at 28
+    // (at 40, hours). Far past the limit, yet it ends, so without the limit this test fails rather than hangs.
+    const catastrophic = `${"a".repeat(28)}!`;
+    const timedOut = "The schema's patterns took longer than 250 ms on this output and were stopped (one may backtrack catastrophically)";
+    const pattern = JSON.stringify({ type: "object", properties: { word: { type: "string", pattern: "^(a+)+$" } } });
+    const patternProperties = JSON.stringify({ type: "object", patternProperties: { "^(a+)+$": { type: "number" } } });
+    for (const [schema, output] of [[pattern, { word: catastrophic }], [patternProperties, { [catastrophic]: 1 }]] as const) {
+      const started = performance.now();
+      expect(await one({ type: "jsonSchema", value: schema }, { output: JSON.stringify(output) })).toMatchObject({ pass: false, reason: timedOut });
+      expect(performance.now() - started).toBeLessThan(1_000);
+    }
+    // The same patterns on an output they settle quickly still answer.
+    expect((await one({ type: "jsonSchema", value: pattern }, { output: '{"word":"aaaa"}' })).pass).toBe(true);
+    expect(await one({ type: "jsonSchema", value: pattern }, { output: '{"word":"bbb"}' })).toMatchObject({
+      pass: false,
+      reason: expect.stringMatching(/^The output does not match the schema at word: /),
+    });
+  });
+
   it("maxLength: characters, not bytes", async () => {
     expect((await one({ type: "maxLength", value: "3" }, { output: "héé" })).pass).toBe(true);
     expect((await one({ type: "maxLength", value: "2" }, { output: "😀😀" })).pass).toBe(true);

@@ -11,6 +11,8 @@
 //   context, so a catastrophic pattern fails its assertion instead of stalling the worker.
 // - `jsonSchema`: the output parsed as JSON and validated by zod's JSON Schema reader
 //   (z.fromJSONSchema: draft 2020-12 / draft 7 keywords); a schema it cannot read fails with its reason.
+//   zod runs a schema's `pattern`s itself and takes no other regular expression engine, so a schema
+//   holding any is checked as a whole under the same time limit, and fails when it runs out.
 // - `maxLength` counts characters (code points), `maxLatencyMs` the whole answer's time, `maxCost` US
 //   dollars; a run whose cost is unknown (no price for the model) fails `maxCost`, saying so.
 // - `toolCalled` passes when the model called the named tool (any of its calls); `toolArguments` when
@@ -18,11 +20,11 @@
 //   each of its values (equal as JSON; other arguments are free).
 // - `responseSchema` checks the output against the version's own response format (its JSON Schema, or
 //   any JSON object); a version with none, or a text one, fails it, saying so.
-import { Script, createContext } from "node:vm";
 import { isDeepStrictEqual } from "node:util";
 import { z } from "zod";
 import { toolArgumentsSchema, type Assertion, type AssertionType, type ResponseFormat, type ToolCall } from "@promptly/shared";
 import { schemaMismatch } from "../prompts/json-schemas.ts";
+import { REGEX_TIMEOUT_MS, schemaHasPatterns, withinRegexTimeLimit } from "../prompts/regex-time-limit.ts";
 import { answerMatch } from "../runs/runs.ts";
 
 export interface AssertionOutcome {
@@ -67,8 +69,6 @@ function toolArgumentsFailure(value: string, calls: readonly ToolCall[]): string
 /** judge: runs a rubric against a connection/model and answers pass/fail with a reason; injected so the checker stays pure. */
 export type Judge = (assertion: Assertion, facts: RunFacts) => Promise<{ pass: boolean; reason: string }>;
 
-/** How long one regular expression may run on one output. */
-const REGEX_TIMEOUT_MS = 250;
 /** How much of a text a reason quotes. */
 const QUOTE_MAX = 80;
 
@@ -83,10 +83,6 @@ function parseJson(output: string): { ok: true; value: unknown } | { ok: false; 
   }
 }
 
-/** The one context and script every regular expression runs in (a context of its own per check would cost a millisecond or two each). */
-const regexContext = createContext({ pattern: /(?:)/, output: "" });
-const regexTest = new Script("pattern.test(output)");
-
 /** Whether `pattern` matches `output`, within REGEX_TIMEOUT_MS; or why it could not tell. */
 function testPattern(pattern: string, output: string): { ok: true; matched: boolean } | { ok: false; reason: string } {
   let regex: RegExp;
@@ -95,12 +91,9 @@ function testPattern(pattern: string, output: string): { ok: true; matched: bool
   } catch (error) {
     return { ok: false, reason: `The regular expression is not valid: ${(error as Error).message}` };
   }
-  try {
-    Object.assign(regexContext, { pattern: regex, output });
-    return { ok: true, matched: regexTest.runInContext(regexContext, { timeout: REGEX_TIMEOUT_MS }) === true };
-  } catch {
-    return { ok: false, reason: `The regular expression took longer than ${REGEX_TIMEOUT_MS} ms on this output and was stopped (it may backtrack catastrophically)` };
-  }
+  const tested = withinRegexTimeLimit(() => regex.test(output));
+  if (tested.ok) return { ok: true, matched: tested.value };
+  return { ok: false, reason: `The regular expression took longer than ${REGEX_TIMEOUT_MS} ms on this output and was stopped (it may backtrack catastrophically)` };
 }
 
 function checkJsonSchema(schemaText: string, output: string): string | null {
@@ -118,7 +111,10 @@ function checkJsonSchema(schemaText: string, output: string): string | null {
   }
   const parsed = parseJson(output);
   if (!parsed.ok) return `The output is not JSON: ${parsed.message}`;
-  const result = validator.safeParse(parsed.value);
+  const validate = () => validator.safeParse(parsed.value);
+  const checked = schemaHasPatterns(schema) ? withinRegexTimeLimit(validate) : { ok: true as const, value: validate() };
+  if (!checked.ok) return `The schema's patterns took longer than ${REGEX_TIMEOUT_MS} ms on this output and were stopped (one may backtrack catastrophically)`;
+  const result = checked.value;
   if (result.success) return null;
   const issue = result.error.issues[0]!;
   const where = issue.path.length ? `at ${issue.path.map(String).join(".")}` : "at the top level";
