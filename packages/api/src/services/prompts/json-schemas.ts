@@ -1,15 +1,24 @@
 // JSON Schemas of a version (its tools' parameters, its response schema): whether each is a valid JSON
 // Schema (draft 2020-12, as OpenAI and Anthropic read them), checked at save, and whether a value (an
-// answer, a tool call's arguments) matches one.
+// answer, a tool call's arguments) matches one. A schema holding regular expressions (`pattern`,
+// `patternProperties`) checks a value under their time limit, a whole check at once (one watchdog per
+// check, not per string matched), and a check that runs out of it is a mismatch saying so.
 import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js";
 import { TOOLS_MSG, versionSchemas, type PromptTool, type ResponseFormat } from "@promptly/shared";
 import { fail } from "../../errors.ts";
+import { REGEX_TIMEOUT_MS, schemaHasPatterns, withinRegexTimeLimit } from "./regex-time-limit.ts";
 
 // Unknown keywords are allowed (providers add their own, and the meta-schema allows them); formats are not checked.
 const ajv = new Ajv2020({ strict: false, validateFormats: false, allErrors: false });
 
+/** A compiled validator, and whether its schema holds regular expressions (then it runs under their time limit). */
+interface Compiled {
+  validate: ValidateFunction;
+  hasPatterns: boolean;
+}
+
 /** Compiled validators by schema text, so a schema checked many times (an evaluation's cases) is compiled once. */
-const compiled = new Map<string, ValidateFunction>();
+const compiled = new Map<string, Compiled>();
 const COMPILED_MAX = 500;
 
 /** `/properties/city/type` as `.properties.city.type` (after `tools[0].parameters`). */
@@ -21,14 +30,14 @@ const pathOf = (pointer: string) =>
     .map((part) => (/^\d+$/.test(part) ? `[${part}]` : `.${part}`))
     .join("");
 
-function compile(schema: Record<string, unknown>): ValidateFunction {
+function compile(schema: Record<string, unknown>): Compiled {
   const key = JSON.stringify(schema);
   const known = compiled.get(key);
   if (known) return known;
-  const validate = ajv.compile(schema);
+  const made = { validate: ajv.compile(schema), hasPatterns: schemaHasPatterns(schema) };
   if (compiled.size >= COMPILED_MAX) compiled.delete(compiled.keys().next().value!);
-  compiled.set(key, validate);
-  return validate;
+  compiled.set(key, made);
+  return made;
 }
 
 /** Why `schema` is not a valid JSON Schema, naming the keyword's path under `path`; null when it is one. */
@@ -57,13 +66,16 @@ export function checkVersionSchemas(tools: readonly PromptTool[] | undefined, re
 
 /** Whether `value` matches `schema`: null when it does, else the first reason (`/city must be string`). */
 export function schemaMismatch(schema: Record<string, unknown>, value: unknown): string | null {
-  let validate: ValidateFunction;
+  let schemaCheck: Compiled;
   try {
-    validate = compile(schema);
+    schemaCheck = compile(schema);
   } catch (error) {
     return error instanceof Error ? error.message : String(error);
   }
-  if (validate(value)) return null;
+  const { validate, hasPatterns } = schemaCheck;
+  const checked = hasPatterns ? withinRegexTimeLimit(() => validate(value)) : { ok: true as const, value: validate(value) };
+  if (!checked.ok) return `the schema's patterns took longer than ${REGEX_TIMEOUT_MS} ms on this answer and were stopped (one may backtrack catastrophically)`;
+  if (checked.value) return null;
   const [first] = validate.errors ?? [];
   return `${first?.instancePath || "the answer"} ${first?.message ?? "does not match"}`.trim();
 }
