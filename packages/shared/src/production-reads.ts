@@ -71,6 +71,16 @@ const int = z.number().int();
 /** A figure with nothing to compute it from (no generation with a latency, say) is null. */
 const figure = z.number().nullable();
 
+/**
+ * The most score series an answer carries per version (a comparison: per pair), the most counted first;
+ * the rest are counted in `scoresOmitted`. A key can send any number of score names.
+ */
+export const PRODUCTION_SCORES_MAX = 100;
+/** The most values a categorical score's figure lists, the most counted first; the rest are summed as one SCORE_OTHER_CATEGORY entry. */
+export const SCORE_CATEGORIES_MAX = 50;
+/** The value the counts of a score's less frequent values are summed under (in its figures and its rollups), so the shares still add up to 1. */
+export const SCORE_OTHER_CATEGORY = "(other)";
+
 const scoreFigure = z.object({
   name: z.string(),
   dataType: z.enum(["numeric", "boolean", "categorical"]),
@@ -79,7 +89,7 @@ const scoreFigure = z.object({
   mean: figure,
   /** Boolean scores: the share of true (0 to 1). */
   share: figure,
-  /** Boolean and categorical scores: each value's count, most frequent first. */
+  /** Boolean and categorical scores: each value's count, most frequent first; past SCORE_CATEGORIES_MAX, the rest summed as "(other)", last. */
   categories: z.array(z.object({ value: z.string(), count: int })),
 });
 export type ScoreFigure = z.infer<typeof scoreFigure>;
@@ -102,7 +112,13 @@ const versionFigures = {
   meanCost: figure,
 };
 
-const productionVersionMetrics = z.object({ version: int, ...versionFigures, scores: z.array(scoreFigure) });
+const productionVersionMetrics = z.object({
+  version: int,
+  ...versionFigures,
+  scores: z.array(scoreFigure),
+  /** How many score series of the version are not in `scores` (it carries the PRODUCTION_SCORES_MAX most counted). */
+  scoresOmitted: int,
+});
 export type ProductionVersionMetrics = z.infer<typeof productionVersionMetrics>;
 
 const productionSeriesPoint = z.object({
@@ -178,6 +194,8 @@ export const productionComparison = z.object({
   /** When the two versions are a current split's that began inside the span: its start, where the comparison starts too. */
   since: z.iso.datetime().nullable(),
   metrics: z.array(productionComparisonMetric),
+  /** How many score series of the two versions are not compared (the PRODUCTION_SCORES_MAX most counted are). */
+  scoresOmitted: int,
 });
 export type ProductionComparison = z.infer<typeof productionComparison>;
 

@@ -4,7 +4,7 @@
 // compared on each of them, with the interval, the test and the sentence of shared/compare.ts.
 import { Prisma, sqlInstant, type DbOrTx } from "@promptly/db";
 import {
-  LATENCY_BUCKETS, PRODUCTION_DEFAULT_DAYS, PRODUCTION_MAX_DAYS, PRODUCTION_MSG, compareMeans, compareProportions, percentileFromHist, summarize, verdict,
+  LATENCY_BUCKETS, PRODUCTION_DEFAULT_DAYS, PRODUCTION_MAX_DAYS, PRODUCTION_MSG, PRODUCTION_SCORES_MAX, SCORE_CATEGORIES_MAX, SCORE_OTHER_CATEGORY, compareMeans, compareProportions, percentileFromHist, summarize, verdict,
   type MeanComparison, type MeanSample, type ProductionComparison, type ProductionComparisonMetric, type ProductionFilters, type ProductionMetrics,
   type ProductionVersionMetrics, type ProportionComparison, type ScoreFigure,
 } from "@promptly/shared";
@@ -175,37 +175,91 @@ interface ScoreSums {
   categories: Map<string, number>;
 }
 
+type ScoreRow = Omit<ScoreSums, "categories"> & { series: number; typed: boolean };
+
+/** One score series' key: its version, data type and name. */
+const seriesKey = (version: number, dataType: string, name: string) => `${version}\n${dataType}\n${name}`;
+
 /**
- * The scores' sums per version, name and data type (they carry no model: the model filter does not apply).
- * A name sent with two types is two series: a yes/no "quality" and a numeric one never add into one sum.
+ * The scores' sums per version, name and data type (they carry no model: the model filter does not apply),
+ * of the PRODUCTION_SCORES_MAX most counted series only: a key can send any number of names. A name sent
+ * with two types is two series: a yes/no "quality" and a numeric one never add into one sum.
+ * `per: "version"` ranks each version's series by its own count (the figures); `per: "pair"` ranks the
+ * yes/no and numeric series by their count in both versions together and gives both versions' sums of each
+ * (a comparison: one side left out would read as never scored). Each row carries how many series were
+ * ranked (its version's, or the pair's) and whether its name was sent with more than one type.
  */
-async function scoreSums(db: DbOrTx, promptId: string, span: ProductionSpan, filters: ProductionFilters, versions?: readonly number[]): Promise<ScoreSums[]> {
-  const where = Prisma.sql`${rollupWhere("s", promptId, span, filters, false)}${versions ? Prisma.sql` AND s.version IN (${Prisma.join([...versions])})` : Prisma.empty}`;
-  const [rows, categories] = await Promise.all([
-    db.$queryRaw<{ version: number; name: string; dataType: ScoreFigure["dataType"]; count: number; sum: number; sumSquares: number }[]>`
+async function scoreRows(db: DbOrTx, where: Prisma.Sql, per: "version" | "pair"): Promise<ScoreRow[]> {
+  const partition = per === "version" ? Prisma.sql`PARTITION BY version` : Prisma.empty;
+  // A comparison compares no categorical series (it has no one figure to compare): they are neither ranked nor counted.
+  const compared = per === "version" ? Prisma.empty : Prisma.sql`WHERE "dataType" <> 'categorical'`;
+  return db.$queryRaw<ScoreRow[]>`
+    WITH sums AS (
       SELECT s.version, s.name, s.data_type AS "dataType", SUM(s.count)::float8 AS count,
              COALESCE(SUM(s.sum), 0)::float8 AS sum, COALESCE(SUM(s.sum_squares), 0)::float8 AS "sumSquares"
       FROM score_rollups s
       WHERE ${where}
-      GROUP BY 1, 2, 3`,
-    db.$queryRaw<{ version: number; name: string; dataType: string; value: string; count: number }[]>`
-      SELECT s.version, s.name, s.data_type AS "dataType", c.key AS value, SUM(c.value::float8)::float8 AS count
+      GROUP BY 1, 2, 3),
+    types AS (SELECT name, count(DISTINCT "dataType") > 1 AS typed FROM sums GROUP BY name),
+    ranked AS (
+      SELECT weighted.*, dense_rank() OVER (${partition} ORDER BY weight DESC, name, "dataType") AS rank
+      FROM (SELECT sums.*, SUM(count) OVER (PARTITION BY ${per === "version" ? Prisma.sql`version, ` : Prisma.empty}name, "dataType") AS weight FROM sums ${compared}) weighted)
+    SELECT r.version, r.name, r."dataType", r.count, r.sum, r."sumSquares", r.series::int AS series, t.typed
+    FROM (SELECT ranked.*, max(rank) OVER (${partition}) AS series FROM ranked) r JOIN types t USING (name)
+    WHERE r.rank <= ${PRODUCTION_SCORES_MAX}`;
+}
+
+/**
+ * Each value's count of the yes/no and categorical series of `rows`, summed over the span: the
+ * SCORE_CATEGORIES_MAX most counted of each series, the rest summed as one SCORE_OTHER_CATEGORY entry
+ * (with what the rollups already counted under it), so the shares still add up to 1.
+ */
+async function categoryCounts(db: DbOrTx, where: Prisma.Sql, rows: readonly ScoreRow[]) {
+  const counted = rows.filter((row) => row.dataType !== "numeric");
+  if (!counted.length) return [];
+  const other = Prisma.sql`${SCORE_OTHER_CATEGORY}::text`;
+  return db.$queryRaw<{ version: number; name: string; dataType: string; value: string; count: number }[]>`
+    SELECT version, name, "dataType", CASE WHEN rank <= ${SCORE_CATEGORIES_MAX} AND value <> ${other} AND count > 0 THEN value ELSE ${other} END AS value,
+           SUM(count)::float8 AS count
+    FROM (
+      SELECT s.version, s.name, s.data_type AS "dataType", c.key AS value, SUM(c.value::float8) AS count,
+             row_number() OVER (PARTITION BY s.version, s.name, s.data_type ORDER BY c.key = ${other}, SUM(c.value::float8) DESC, c.key) AS rank
       FROM score_rollups s CROSS JOIN LATERAL jsonb_each_text(COALESCE(s.categories, '{}'::jsonb)) AS c(key, value)
       WHERE ${where}
-      GROUP BY 1, 2, 3, 4`,
-  ]);
-  const key = (version: number, name: string, dataType: string) => `${version}\n${dataType}\n${name}`;
+        AND (s.version, s.name, s.data_type) IN (
+          SELECT * FROM unnest(${counted.map((row) => row.version)}::int[], ${counted.map((row) => row.name)}::text[], ${counted.map((row) => row.dataType)}::text[]))
+      GROUP BY 1, 2, 3, 4) ranked
+    GROUP BY 1, 2, 3, 4
+    HAVING SUM(count) <> 0`;
+}
+
+function scoreWhere(promptId: string, span: ProductionSpan, filters: ProductionFilters, versions?: readonly number[]): Prisma.Sql {
+  return Prisma.sql`${rollupWhere("s", promptId, span, filters, false)}${versions ? Prisma.sql` AND s.version IN (${Prisma.join([...versions])})` : Prisma.empty}`;
+}
+
+/** The figures' score series per version (each version's most counted), with their values' counts, and how many each version left out. */
+async function versionScoreSums(db: DbOrTx, promptId: string, span: ProductionSpan, filters: ProductionFilters) {
+  const where = scoreWhere(promptId, span, filters);
+  const rows = await scoreRows(db, where, "version");
   const sums = new Map<string, ScoreSums>();
-  for (const row of rows) sums.set(key(row.version, row.name, row.dataType), { ...row, categories: new Map() });
-  for (const row of categories) sums.get(key(row.version, row.name, row.dataType))?.categories.set(row.value, row.count);
-  return [...sums.values()];
+  const omitted = new Map<number, number>();
+  for (const { series, typed: _typed, ...row } of rows) {
+    sums.set(seriesKey(row.version, row.dataType, row.name), { ...row, categories: new Map() });
+    omitted.set(row.version, Math.max(0, series - PRODUCTION_SCORES_MAX));
+  }
+  for (const row of await categoryCounts(db, where, rows)) sums.get(seriesKey(row.version, row.dataType, row.name))?.categories.set(row.value, row.count);
+  return { scores: [...sums.values()], omitted };
 }
 
 const ratio = (part: number, whole: number) => (whole > 0 ? part / whole : null);
 const percentile = (hist: readonly number[], q: number) => (hist.some((n) => n > 0) ? percentileFromHist([...hist], q) : null);
 
 function scoreFigure(sums: ScoreSums): ScoreFigure {
-  const categories = [...sums.categories].map(([value, count]) => ({ value, count })).sort((a, b) => b.count - a.count || a.value.localeCompare(b.value));
+  // The rest of the values, summed, come last whatever their count: they are no value of their own.
+  const rest = (value: string) => (value === SCORE_OTHER_CATEGORY ? 1 : 0);
+  const categories = [...sums.categories]
+    .map(([value, count]) => ({ value, count }))
+    .sort((a, b) => rest(a.value) - rest(b.value) || b.count - a.count || a.value.localeCompare(b.value));
   return {
     name: sums.name,
     dataType: sums.dataType,
@@ -217,7 +271,7 @@ function scoreFigure(sums: ScoreSums): ScoreFigure {
   };
 }
 
-function versionFigures(sums: GenerationSums, scores: ScoreSums[]): ProductionVersionMetrics {
+function versionFigures(sums: GenerationSums, scores: readonly ScoreSums[], scoresOmitted: number): ProductionVersionMetrics {
   return {
     version: sums.version,
     generations: sums.generations,
@@ -235,15 +289,13 @@ function versionFigures(sums: GenerationSums, scores: ScoreSums[]): ProductionVe
     // Over the generations whose cost is known: one with no price for its model is not free.
     meanCost: ratio(sums.cost, sums.costCount),
     // A name sent with two types is two figures, side by side (by name, then type).
-    scores: scores
-      .filter((score) => score.version === sums.version)
-      .map(scoreFigure)
-      .sort((a, b) => a.name.localeCompare(b.name) || a.dataType.localeCompare(b.dataType)),
+    scores: scores.map(scoreFigure).sort((a, b) => a.name.localeCompare(b.name) || a.dataType.localeCompare(b.dataType)),
+    scoresOmitted,
   };
 }
 
 /** Per version, newest first: generation sums merged over buckets, with the versions that have only scores too. */
-function totalsByVersion(buckets: GenerationSums[], scores: ScoreSums[]): GenerationSums[] {
+function totalsByVersion(buckets: GenerationSums[], scores: readonly ScoreSums[]): GenerationSums[] {
   const totals = new Map<number, GenerationSums>();
   for (const sums of buckets) {
     const total = totals.get(sums.version) ?? emptySums(sums.version, null);
@@ -252,6 +304,17 @@ function totalsByVersion(buckets: GenerationSums[], scores: ScoreSums[]): Genera
   }
   for (const score of scores) if (!totals.has(score.version)) totals.set(score.version, emptySums(score.version, null));
   return [...totals.values()].sort((a, b) => b.version - a.version);
+}
+
+/** The items per key, each list in the items' order: one pass, where a filter per key reads them all once per key. */
+function groupBy<T, K>(items: readonly T[], keyOf: (item: T) => K): Map<K, T[]> {
+  const groups = new Map<K, T[]>();
+  for (const item of items) {
+    const group = groups.get(keyOf(item));
+    if (group) group.push(item);
+    else groups.set(keyOf(item), [item]);
+  }
+  return groups;
 }
 
 /** The chart bucket a span gets by default: hours up to two days, else days. */
@@ -266,18 +329,20 @@ export async function productionMetrics(
 ): Promise<ProductionMetrics> {
   const span = spanOf(filters, now);
   const bucket = filters.bucket ?? defaultBucket(span);
-  const [buckets, scores, seen] = await Promise.all([
+  const [buckets, { scores, omitted }, seen] = await Promise.all([
     generationSums(db, promptId, span, filters, bucket),
-    scoreSums(db, promptId, span, filters),
+    versionScoreSums(db, promptId, span, filters),
     // Every environment and model of the span, from one pass over its rows.
     db.$queryRaw<{ environment: string; model: string }[]>`
       SELECT DISTINCT r.environment, r.model FROM (${generationRows(promptId, span, {}, false, wholeDays(span), Prisma.empty)}) r`,
   ]);
-  const versions = totalsByVersion(buckets, scores).map((total) => versionFigures(total, scores));
+  const scoresOf = groupBy(scores, (score) => score.version);
+  const bucketsOf = groupBy(buckets, (sums) => sums.version);
+  const versions = totalsByVersion(buckets, scores).map((total) => versionFigures(total, scoresOf.get(total.version) ?? [], omitted.get(total.version) ?? 0));
   const series = versions.map(({ version }) => ({
     version,
-    points: buckets
-      .filter((sums) => sums.version === version && sums.at)
+    points: (bucketsOf.get(version) ?? [])
+      .filter((sums) => sums.at)
       .sort((a, b) => a.at!.getTime() - b.at!.getTime())
       .map((sums) => ({
         at: sums.at!.toISOString(),
@@ -406,7 +471,7 @@ export async function compareProductionVersions(
   const began = await splitStart(db, promptId, a, b);
   const since = began && began > range.from && began < range.to ? began : null;
   const span = since ? { from: since, to: range.to } : range;
-  const [buckets, scores] = await Promise.all([generationSums(db, promptId, span, input, null, [a, b]), scoreSums(db, promptId, span, input, [a, b])]);
+  const [buckets, scores] = await Promise.all([generationSums(db, promptId, span, input, null, [a, b]), scoreRows(db, scoreWhere(promptId, span, input, [a, b]), "pair")]);
   const sumsOf = (version: number) => buckets.find((sums) => sums.version === version) ?? emptySums(version, null);
   const [sa, sb] = [sumsOf(a), sumsOf(b)];
   const labels = { a: `v${a}`, b: `v${b}` };
@@ -431,19 +496,19 @@ export async function compareProductionVersions(
   }
   // Each score series of a name and data type is compared with the same series of the other version, never a
   // yes/no score with a numeric one of the same name: a name the two versions scored with two types is compared
-  // per type, each named with its type.
-  const series = [...new Map(scores.map((score) => [`${score.dataType}\n${score.name}`, { name: score.name, dataType: score.dataType }])).values()]
-    .filter((score) => score.dataType !== "categorical")
-    .sort((x, y) => x.name.localeCompare(y.name) || x.dataType.localeCompare(y.dataType));
-  for (const { name, dataType } of series) {
-    const of = (version: number) => scores.find((score) => score.version === version && score.name === name && score.dataType === dataType);
-    const [scoreA, scoreB] = [of(a), of(b)];
-    const typed = new Set(scores.filter((score) => score.name === name).map((score) => score.dataType)).size > 1;
-    const side = (score: ScoreSums | undefined) => ({ count: score?.count ?? 0, sum: score?.sum ?? 0, sumSquares: score?.sumSquares ?? 0 });
+  // per type, each named with its type. The pair's most counted series are compared (scoreRows), each looked
+  // up by its key: a key can send any number of names.
+  const bySeries = new Map(scores.map((score) => [seriesKey(score.version, score.dataType, score.name), score]));
+  const series = [...new Map(scores.map((score) => [`${score.dataType}\n${score.name}`, score])).values()].sort(
+    (x, y) => x.name.localeCompare(y.name) || x.dataType.localeCompare(y.dataType),
+  );
+  for (const { name, dataType, typed } of series) {
+    const [scoreA, scoreB] = [bySeries.get(seriesKey(a, dataType, name)), bySeries.get(seriesKey(b, dataType, name))];
+    const side = (score: ScoreRow | undefined) => ({ count: score?.count ?? 0, sum: score?.sum ?? 0, sumSquares: score?.sumSquares ?? 0 });
     // Rows summed before the rollups were kept per data type may hold both types' values (a numeric 5 in a
     // yes/no row), and one of them taken away since leaves a count below zero: such a side is read within
     // what a share can be (0 to its count of true, a count of at least 0) rather than failing the comparison.
-    const proportion = (score: ScoreSums | undefined) => {
+    const proportion = (score: ScoreRow | undefined) => {
       const total = Math.max(0, side(score).count);
       return { successes: Math.min(total, Math.max(0, Math.round(side(score).sum))), total };
     };
@@ -451,5 +516,6 @@ export async function compareProductionVersions(
       dataType === "boolean" ? compareProportions(proportion(scoreA), proportion(scoreB)) : compareMeans(summarize(side(scoreA)), summarize(side(scoreB)));
     metrics.push(metricOf(comparison, labels, typed ? `${name} (${dataType})` : name, { lowerIsBetter: false, unit: null }));
   }
-  return { a, b, label, confidence: 0.95, since: since?.toISOString() ?? null, metrics };
+  const scoresOmitted = Math.max(0, (scores[0]?.series ?? 0) - PRODUCTION_SCORES_MAX);
+  return { a, b, label, confidence: 0.95, since: since?.toISOString() ?? null, metrics, scoresOmitted };
 }

@@ -4,6 +4,32 @@
 // two rows, each summing values of its own type. A rollup row left with no score is deleted,
 // so a name nobody scores any more is no figure of 0.
 import { Prisma, type RawTransaction } from "@promptly/db";
+import { SCORE_OTHER_CATEGORY } from "@promptly/shared";
+
+/**
+ * The most distinct values a rollup row keeps of a categorical (or boolean) score; the rest are counted
+ * under SCORE_OTHER_CATEGORY. A key sending ever new values would otherwise grow the row without bound:
+ * each upsert re-reads every key, and past jsonb's size limit every merge touching the row fails.
+ */
+export const ROLLUP_CATEGORIES_MAX = 100;
+
+/**
+ * The categories of `entries` (key, count as text), summed per key, as one capped jsonb: the
+ * ROLLUP_CATEGORIES_MAX most counted values kept, every other count added to SCORE_OTHER_CATEGORY, so the
+ * counts still add up to the row's count. A value once folded into the rest may come back as its own key
+ * with the counts it gets since. A negative count is of a value no longer kept (its score taken out after
+ * it was folded): it comes off the rest. `negatives: "kept"` leaves them as they are, for a change not yet
+ * merged with its row (the row may keep that value).
+ */
+function cappedCategories(entries: Prisma.Sql, negatives: "kept" | "folded"): Prisma.Sql {
+  const other = Prisma.sql`${SCORE_OTHER_CATEGORY}::text`;
+  const keptNegative = negatives === "kept" ? Prisma.sql`n < 0 OR` : Prisma.empty;
+  return Prisma.sql`(SELECT coalesce(jsonb_object_agg(k, n), '{}'::jsonb) FROM (
+      SELECT CASE WHEN ${keptNegative} (k <> ${other} AND n > 0 AND rank <= ${ROLLUP_CATEGORIES_MAX}) THEN k ELSE ${other} END AS k, sum(n)::int AS n
+        FROM (SELECT k, n, row_number() OVER (ORDER BY k = ${other}, n DESC, k) AS rank
+                FROM (SELECT k, sum(v::numeric) AS n FROM (${entries}) e(k, v) GROUP BY k HAVING sum(v::numeric) <> 0) summed) ranked
+       GROUP BY 1 HAVING sum(n) <> 0) capped)`;
+}
 
 /** A linked score as stored: what decides its rollup row, and its value. */
 export interface LinkedScore {
@@ -61,14 +87,13 @@ export async function applyScoreRollups(tx: RawTransaction, deltas: ScoreDelta[]
   const keys = JSON.stringify(rows);
   await tx.query(Prisma.sql`
     INSERT INTO score_rollups AS r (prompt_id, version, environment, hour, name, data_type, count, sum, sum_squares, categories)
-    SELECT prompt_id, version, environment, hour, name, data_type, count, sum, sum_squares, categories
+    SELECT prompt_id, version, environment, hour, name, data_type, count, sum, sum_squares,
+           ${cappedCategories(Prisma.sql`SELECT * FROM jsonb_each_text(x.categories)`, "kept")}
       FROM jsonb_to_recordset(${keys}::jsonb) AS x(prompt_id uuid, version int, environment text, hour timestamptz, name text,
         data_type text, count int, sum float8, sum_squares float8, categories jsonb)
     ON CONFLICT (prompt_id, version, environment, hour, name, data_type) DO UPDATE SET
       count = r.count + EXCLUDED.count, sum = r.sum + EXCLUDED.sum, sum_squares = r.sum_squares + EXCLUDED.sum_squares,
-      categories = (SELECT coalesce(jsonb_object_agg(k, n), '{}'::jsonb) FROM (
-        SELECT k, sum(v::numeric)::int AS n FROM (SELECT * FROM jsonb_each_text(r.categories) UNION ALL SELECT * FROM jsonb_each_text(EXCLUDED.categories)) e(k, v)
-         GROUP BY k HAVING sum(v::numeric) <> 0) s)`);
+      categories = ${cappedCategories(Prisma.sql`SELECT * FROM jsonb_each_text(r.categories) UNION ALL SELECT * FROM jsonb_each_text(EXCLUDED.categories)`, "folded")}`);
   if (rows.some((delta) => delta.count < 0)) {
     await tx.query(Prisma.sql`
       DELETE FROM score_rollups r USING jsonb_to_recordset(${keys}::jsonb) AS x(prompt_id uuid, version int, environment text, hour timestamptz, name text, data_type text)
