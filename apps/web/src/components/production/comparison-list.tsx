@@ -1,9 +1,11 @@
 // Two versions' production figures compared, one item per figure: the verdict's sentence, each side's
 // value and count, and the difference's 95% interval (since the split began, for a current split's two
-// sides). The Production tab and a change request's production evidence show the same list.
-import { versionLabel } from "@promptly/shared";
+// sides). The Production tab and a change request's production evidence show the same list. A comparison
+// covers the two versions' most counted scores; the list says how many more it left out.
+import { PRODUCTION_SCORES_MAX, versionLabel } from "@promptly/shared";
 import type { RouterOutputs } from "@promptly/api";
 import { formatDateTime } from "@/lib/dates";
+import { plural } from "@/lib/plural";
 import { comparisonIntervalText, comparisonValueText } from "./comparison-format.ts";
 
 type Comparison = RouterOutputs["production"]["compare"];
@@ -24,13 +26,20 @@ export function ComparisonList({ comparison }: { comparison: Comparison }) {
       ))}
     </ul>
   );
-  if (comparison.since === null) return list;
+  if (comparison.since === null && comparison.scoresOmitted === 0) return list;
   return (
     <div className="grid gap-3">
-      <p className="text-sm text-muted-foreground" data-testid="comparison-since">
-        Since the split began {formatDateTime(new Date(comparison.since))}.
-      </p>
+      {comparison.since !== null && (
+        <p className="text-sm text-muted-foreground" data-testid="comparison-since">
+          Since the split began {formatDateTime(new Date(comparison.since))}.
+        </p>
+      )}
       {list}
+      {comparison.scoresOmitted > 0 && (
+        <p className="text-sm text-muted-foreground" data-testid="comparison-scores-omitted">
+          {plural(comparison.scoresOmitted, "more score")} not compared: the {PRODUCTION_SCORES_MAX} most counted are.
+        </p>
+      )}
     </div>
   );
 }

@@ -130,9 +130,10 @@ function NoProductionData({ name, range }: { name: string; range: ProductionRang
 
 /**
  * A version's score figures, by name then type. A name sent with two types is two figures: each named with
- * its type, as the comparison names them ("quality (boolean)", "quality (numeric)").
+ * its type, as the comparison names them ("quality (boolean)", "quality (numeric)"). The answer carries the
+ * version's most counted series; the cell says how many more it has.
  */
-function ScoreCell({ scores, label }: { scores: VersionFigures["scores"]; label: string }) {
+function ScoreCell({ scores, omitted, label }: { scores: VersionFigures["scores"]; omitted: number; label: string }) {
   if (scores.length === 0) return <span className="text-muted-foreground">–</span>;
   const typed = (name: string) => scores.filter((score) => score.name === name).length > 1;
   return (
@@ -142,6 +143,11 @@ function ScoreCell({ scores, label }: { scores: VersionFigures["scores"]; label:
           <span className="font-medium">{typed(score.name) ? `${score.name} (${score.dataType})` : score.name}</span> {scoreText(score)}
         </li>
       ))}
+      {omitted > 0 && (
+        <li className="whitespace-nowrap text-muted-foreground" data-testid="production-scores-omitted">
+          and {plural(omitted, "more score")}, less counted
+        </li>
+      )}
     </ul>
   );
 }
@@ -200,7 +206,7 @@ function VersionFiguresTable({ metrics }: { metrics: Metrics }) {
                   {formatCost(row.cost)} ({formatCost(row.meanCost)})
                 </TableCell>
                 <TableCell className="text-xs">
-                  <ScoreCell scores={row.scores} label={`${version}: scores`} />
+                  <ScoreCell scores={row.scores} omitted={row.scoresOmitted} label={`${version}: scores`} />
                 </TableCell>
                 {/* relative: the hidden figures (position: absolute) stay inside the table's scroll box, not widening the page. */}
                 <TableCell className="relative">
