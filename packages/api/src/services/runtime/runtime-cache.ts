@@ -205,6 +205,9 @@ export class RuntimeCache implements ApiKeyCache {
     const rows = [...taken.values()];
     try {
       // Rows of a prompt or key deleted meanwhile are left out: they would fail the whole statement.
+      // Written in one order, the daily rows' (prompt, day, label) first: a trigger adds each row to its
+      // prompt_usage_daily row in the statement's order, so two processes that took the same prompts' daily
+      // rows in other orders deadlocked. The ORDER BY decides it: a join may hand the rows on in any order.
       await db.$executeRaw`
         INSERT INTO prompt_usage (prompt_id, version, api_key_id, day, label, count)
         SELECT u.prompt_id, u.version, u.api_key_id, u.day, u.label, u.count
@@ -212,6 +215,7 @@ export class RuntimeCache implements ApiKeyCache {
                     ${rows.map((r) => r.day)}::date[], ${rows.map((r) => r.label)}::text[], ${rows.map((r) => r.count)}::bigint[])
              AS u(prompt_id, version, api_key_id, day, label, count)
         WHERE EXISTS (SELECT 1 FROM prompts p WHERE p.id = u.prompt_id) AND EXISTS (SELECT 1 FROM api_keys k WHERE k.id = u.api_key_id)
+        ORDER BY u.prompt_id, u.day, u.label, u.version, u.api_key_id
         ON CONFLICT (prompt_id, version, api_key_id, day, label) DO UPDATE SET count = prompt_usage.count + excluded.count`;
     } catch (error) {
       for (const [id, row] of taken) {
