@@ -210,13 +210,24 @@ const PRODUCTION_OPERATIONS: Operation[] = [
         "Content-Disposition": `attachment; filename="${file}"`,
         "Cache-Control": "no-store",
       });
+      // The next page is read only once the client has taken the last (drain): one that stops reading holds
+      // the export there, not the whole of it in memory; one that goes away (close) ends it. The listeners
+      // stay for the whole export: compression hands `drain` listeners to its stream and cannot remove them.
+      let gone = res.destroyed;
+      let taken = () => {};
+      res.on("drain", () => taken());
+      res.on("close", () => {
+        gone = true;
+        taken();
+      });
       if (csv) res.write(csvText([GENERATION_CSV_HEADER]));
       try {
         for (; !next.done; next = await pages.next()) {
-          if (res.destroyed) return;
+          if (gone) return;
           const items = next.value;
           if (items.length === 0) continue;
-          res.write(csv ? csvText(items.map(generationCsvRow)) : generationJsonLines(items));
+          if (!res.write(csv ? csvText(items.map(generationCsvRow)) : generationJsonLines(items)) && !gone) await new Promise<void>((resolve) => (taken = resolve));
+          if (gone) return;
         }
       } catch (cause) {
         // The answer has begun: a failure can only cut it short, never turn into an error answer.
