@@ -343,9 +343,8 @@ describe("production.generations and production.generation", () => {
         SELECT organization_id, team_id, generation_id, prompt_id, version, 'polite', 'boolean', 1, 'True', 'It says "answer 4" politely', 'eval', created_at + interval '1 second'
           FROM scores WHERE generation_id = ${ids[4]}::uuid AND name = 'thumbs'`;
       const comments = (item: { scores: { source: string; comment: string | null }[] }) => item.scores.map(({ source, comment }) => ({ source, comment }));
-      // Newest first: the judge's reason came a second after the thumbs.
-      const shown = [{ source: "eval", comment: 'It says "answer 4" politely' }, { source: "annotation", comment: "spot on" }];
-      const withheld = [{ source: "eval", comment: null }, { source: "annotation", comment: "spot on" }];
+      const shown = [{ source: "annotation", comment: "spot on" }, { source: "eval", comment: 'It says "answer 4" politely' }];
+      const withheld = [{ source: "annotation", comment: "spot on" }, { source: "eval", comment: null }];
       expect(comments(await viewer.production.generation({ promptId: prompt.id, id: ids[4]! }))).toEqual(shown);
       expect(comments((await viewer.production.generations({ promptId: prompt.id, ...span, limit: 1 })).items[0]!)).toEqual(shown);
       expect(comments(await orgMember.production.generation({ promptId: prompt.id, id: ids[4]! }))).toEqual(withheld);

@@ -1,6 +1,6 @@
-// A generation is listed with its newest scores only, GENERATION_SCORES_MAX of them, and how many more it
-// has: an ingest key may send any number on one generation, and every page and export of the prompt read
-// them all.
+// A generation is listed with its newest scores only, GENERATION_SCORES_MAX of them (oldest first, the order
+// clients always had), and how many more it has: an ingest key may send any number on one generation, and
+// every page and export of the prompt read them all.
 import { GENERATION_SCORES_MAX } from "@promptly/shared";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createHarness, type Harness } from "../../../testing/harness.ts";
@@ -44,16 +44,16 @@ beforeAll(async () => {
 });
 afterAll(() => h.close());
 
-/** The names of the newest `count` of `total` scores, newest first. */
-const newest = (total: number, count: number) => Array.from({ length: count }, (_, i) => `score-${total - i}`);
+/** The names of the newest `count` of `total` scores, oldest first. */
+const newest = (total: number, count: number) => Array.from({ length: count }, (_, i) => `score-${total - count + 1 + i}`);
 
 describe("a generation's scores", () => {
-  it("are listed newest first, at most GENERATION_SCORES_MAX, with how many more it has", async () => {
+  it("are the newest GENERATION_SCORES_MAX at most, listed oldest first, with how many more it has", async () => {
     const page = await listGenerations(h.services.db, prompt.id, span, now, true);
     const byObservation = Object.fromEntries(page.items.map((item) => [item.observationId, item]));
     expect(byObservation["flooded"]!.scores.map((score) => score.name)).toEqual(newest(SCORES.flooded, GENERATION_SCORES_MAX));
     expect(byObservation["flooded"]!.moreScores).toBe(15);
-    expect(byObservation["flooded"]!.scores[0]).toMatchObject({ value: SCORES.flooded, comment: "why ".repeat(100), createdAt: new Date(span.from.getTime() + SCORES.flooded * 1000).toISOString() });
+    expect(byObservation["flooded"]!.scores.at(-1)).toMatchObject({ value: SCORES.flooded, comment: "why ".repeat(100), createdAt: new Date(span.from.getTime() + SCORES.flooded * 1000).toISOString() });
     expect(byObservation["full"]!.scores.map((score) => score.name)).toEqual(newest(SCORES.full, GENERATION_SCORES_MAX));
     expect(byObservation["full"]!.moreScores).toBe(0);
     expect(byObservation["few"]!.scores.map((score) => score.name)).toEqual(newest(SCORES.few, SCORES.few));
@@ -64,6 +64,6 @@ describe("a generation's scores", () => {
     const flooded = await getGeneration(h.services.db, prompt.id, ids["flooded"]!, true);
     expect(flooded.scores.map((score) => score.name)).toEqual(newest(SCORES.flooded, GENERATION_SCORES_MAX));
     expect(flooded.moreScores).toBe(15);
-    expect(await getGeneration(h.services.db, prompt.id, ids["few"]!, true)).toMatchObject({ moreScores: 0, scores: [{ name: "score-3" }, { name: "score-2" }, { name: "score-1" }] });
+    expect(await getGeneration(h.services.db, prompt.id, ids["few"]!, true)).toMatchObject({ moreScores: 0, scores: [{ name: "score-1" }, { name: "score-2" }, { name: "score-3" }] });
   });
 });

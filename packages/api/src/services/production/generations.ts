@@ -58,12 +58,12 @@ interface ListedScores {
 }
 
 /**
- * Each generation's newest scores (at most GENERATION_SCORES_MAX), newest first, and how many more it
- * has: an ingest key may send any number on one generation, and every list and export of the prompt would
- * read them all. Online evaluation's judge wrote its reasons (the `eval` scores' comments) from the
- * generation's text and may quote it: they are shown as the text is, to a caller who may read it
- * (`textReadable`: production.text.read in the prompt's team) while its team keeps it
- * (generationTextReadable); to anyone else the verdict comes without its reason.
+ * Each generation's newest scores (at most GENERATION_SCORES_MAX), oldest first (the order clients have
+ * always had), and how many more it has: an ingest key may send any number on one generation, and every
+ * list and export of the prompt would read them all. Online evaluation's judge wrote its reasons (the
+ * `eval` scores' comments) from the generation's text and may quote it: they are shown as the text is, to
+ * a caller who may read it (`textReadable`: production.text.read in the prompt's team) while its team
+ * keeps it (generationTextReadable); to anyone else the verdict comes without its reason.
  */
 async function scoresOf(db: DbOrTx, ids: string[], textReadable: boolean) {
   const byGeneration = new Map<string, ListedScores>();
@@ -75,12 +75,13 @@ async function scoresOf(db: DbOrTx, ids: string[], textReadable: boolean) {
            CASE WHEN s.source <> 'eval' OR ${reasonReadable} THEN s.comment END AS comment, s.source, ${isoTimeSql(Prisma.sql`s.created_at`)} AS at
     FROM generations g JOIN teams t ON t.id = g.team_id
     CROSS JOIN LATERAL (
+      -- The newest are the ones kept; the list below puts them back oldest first.
       SELECT s.id, s.name, s.data_type, s.value, s.string_value, s.comment, s.source, s.created_at
       FROM scores s WHERE s.generation_id = g.id
       ORDER BY s.created_at DESC, s.id DESC LIMIT ${GENERATION_SCORES_MAX}
     ) s
     WHERE g.id IN (${wanted})
-    ORDER BY g.id, s.created_at DESC, s.id DESC`;
+    ORDER BY g.id, s.created_at, s.id`;
   for (const { generationId, at, ...score } of rows) {
     const listed = byGeneration.get(generationId) ?? { scores: [], moreScores: 0 };
     listed.scores.push({ ...score, createdAt: at });
