@@ -2,21 +2,17 @@
 -- generation is taken over them, as the mean cost is over cost_count, so one that reported no usage does
 -- not count as 0 tokens.
 
+-- A row summed before this column existed keeps it null, read as its generations (it cannot tell which of
+-- them reported usage: the generations behind it may be gone past retention), so its mean reads as before.
+-- No row is rewritten: on a large database an UPDATE of every row would hold both tables (and every merge
+-- and read of them) for its whole run. A writer adding to a null one starts from its generations.
 -- AlterTable
-ALTER TABLE "generation_rollups" ADD COLUMN     "token_count" INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE "generation_rollups" ADD COLUMN     "token_count" INTEGER;
 
 -- AlterTable
-ALTER TABLE "generation_rollups_daily" ADD COLUMN     "token_count" INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE "generation_rollups_daily" ADD COLUMN     "token_count" INTEGER;
 
--- The rows already summed cannot tell which of their generations reported usage (the generations behind
--- them may be gone past retention): every one is taken as having reported it, the mean read as before.
--- Each table is set alike, without the daily trigger (the days are the sums of their hours either way).
-ALTER TABLE "generation_rollups" DISABLE TRIGGER generation_rollups_daily_sum;
-UPDATE generation_rollups SET token_count = generations;
-UPDATE generation_rollups_daily SET token_count = generations;
-ALTER TABLE "generation_rollups" ENABLE TRIGGER generation_rollups_daily_sum;
-
--- production_scale's trigger, token_count summed too.
+-- production_scale's trigger, token_count summed too (a null one as its generations).
 CREATE OR REPLACE FUNCTION production_rollup_daily() RETURNS trigger
 LANGUAGE plpgsql AS $$
 DECLARE
@@ -29,7 +25,7 @@ BEGIN
       ttft_sum = d.ttft_sum - OLD.ttft_sum, ttft_count = d.ttft_count - OLD.ttft_count,
       latency_hist = production_hist_add(d.latency_hist, production_hist_negate(OLD.latency_hist)),
       ttft_hist = production_hist_add(d.ttft_hist, production_hist_negate(OLD.ttft_hist)),
-      input_tokens = d.input_tokens - OLD.input_tokens, output_tokens = d.output_tokens - OLD.output_tokens, token_count = d.token_count - OLD.token_count,
+      input_tokens = d.input_tokens - OLD.input_tokens, output_tokens = d.output_tokens - OLD.output_tokens, token_count = coalesce(d.token_count, d.generations) - coalesce(OLD.token_count, OLD.generations),
       cost = d.cost - OLD.cost, cost_count = d.cost_count - OLD.cost_count, cost_sum_squares = d.cost_sum_squares - OLD.cost_sum_squares
      WHERE d.prompt_id = OLD.prompt_id AND d.version = OLD.version AND d.environment = OLD.environment AND d.model = OLD.model
        AND d.day = date_bin('1 day', OLD.hour, origin);
@@ -39,13 +35,13 @@ BEGIN
       ttft_sum, ttft_count, latency_hist, ttft_hist, input_tokens, output_tokens, token_count, cost, cost_count, cost_sum_squares)
     VALUES (NEW.prompt_id, NEW.version, NEW.environment, NEW.model, date_bin('1 day', NEW.hour, origin), NEW.generations, NEW.errors, NEW.latency_sum,
       NEW.latency_count, NEW.ttft_sum, NEW.ttft_count, coalesce(NEW.latency_hist, '{}'), coalesce(NEW.ttft_hist, '{}'), NEW.input_tokens, NEW.output_tokens,
-      NEW.token_count, NEW.cost, NEW.cost_count, NEW.cost_sum_squares)
+      coalesce(NEW.token_count, NEW.generations), NEW.cost, NEW.cost_count, NEW.cost_sum_squares)
     ON CONFLICT (prompt_id, version, environment, model, day) DO UPDATE SET
       generations = d.generations + EXCLUDED.generations, errors = d.errors + EXCLUDED.errors,
       latency_sum = d.latency_sum + EXCLUDED.latency_sum, latency_count = d.latency_count + EXCLUDED.latency_count,
       ttft_sum = d.ttft_sum + EXCLUDED.ttft_sum, ttft_count = d.ttft_count + EXCLUDED.ttft_count,
       latency_hist = production_hist_add(d.latency_hist, EXCLUDED.latency_hist), ttft_hist = production_hist_add(d.ttft_hist, EXCLUDED.ttft_hist),
-      input_tokens = d.input_tokens + EXCLUDED.input_tokens, output_tokens = d.output_tokens + EXCLUDED.output_tokens, token_count = d.token_count + EXCLUDED.token_count,
+      input_tokens = d.input_tokens + EXCLUDED.input_tokens, output_tokens = d.output_tokens + EXCLUDED.output_tokens, token_count = coalesce(d.token_count, d.generations) + EXCLUDED.token_count,
       cost = d.cost + EXCLUDED.cost, cost_count = d.cost_count + EXCLUDED.cost_count, cost_sum_squares = d.cost_sum_squares + EXCLUDED.cost_sum_squares;
   END IF;
   RETURN NULL;

@@ -341,7 +341,7 @@ async function applyGenerationRollups(tx: RawTransaction, deltas: GenerationDelt
       ttft_sum = r.ttft_sum + EXCLUDED.ttft_sum, ttft_count = r.ttft_count + EXCLUDED.ttft_count,
       latency_hist = production_hist_add(r.latency_hist, EXCLUDED.latency_hist), ttft_hist = production_hist_add(r.ttft_hist, EXCLUDED.ttft_hist),
       input_tokens = r.input_tokens + EXCLUDED.input_tokens, output_tokens = r.output_tokens + EXCLUDED.output_tokens,
-      token_count = r.token_count + EXCLUDED.token_count, cost = r.cost + EXCLUDED.cost,
+      token_count = coalesce(r.token_count, r.generations) + EXCLUDED.token_count, cost = r.cost + EXCLUDED.cost,
       cost_count = r.cost_count + EXCLUDED.cost_count, cost_sum_squares = r.cost_sum_squares + EXCLUDED.cost_sum_squares`);
 }
 

@@ -156,7 +156,8 @@ async function generationSums(db: DbOrTx, promptId: string, span: ProductionSpan
            COALESCE(SUM(r.latency_sum), 0)::float8 AS "latencySum", SUM(r.latency_count)::float8 AS "latencyCount",
            COALESCE(SUM(r.ttft_sum), 0)::float8 AS "ttftSum", SUM(r.ttft_count)::float8 AS "ttftCount",
            COALESCE(SUM(r.input_tokens), 0)::float8 AS "inputTokens", COALESCE(SUM(r.output_tokens), 0)::float8 AS "outputTokens",
-           SUM(r.token_count)::float8 AS "tokenCount",
+           -- A row summed before token_count was kept (null) counts its every generation, as it did.
+           SUM(coalesce(r.token_count, r.generations))::float8 AS "tokenCount",
            COALESCE(SUM(r.cost), 0)::float8 AS cost, SUM(r.cost_count)::float8 AS "costCount", COALESCE(SUM(r.cost_sum_squares), 0)::float8 AS "costSumSquares",
            ${histSums("latency_hist")} AS "latencyHist", ${histSums("ttft_hist")} AS "ttftHist"
     FROM (${rollups}) r
