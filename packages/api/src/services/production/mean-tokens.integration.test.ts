@@ -52,6 +52,36 @@ describe("the mean tokens per generation", () => {
     expect(await week()).toBe(75);
   });
 
+  it("reads a row summed before token_count was kept (null) as all its generations, and goes on from there", async () => {
+    const prompt = await createPrompt(world.callers.editor, team.id, { visibility: "team" });
+    const now = new Date();
+    const startedAt = new Date(Math.floor((now.getTime() - 3 * DAY) / DAY) * DAY + 12 * 3_600_000);
+    const hour = new Date(Math.floor(startedAt.getTime() / 3_600_000) * 3_600_000);
+    // Two generations of 100 tokens each, summed by an older version of the merge: no token_count (its daily row by the trigger).
+    await db().$executeRaw`
+      INSERT INTO generation_rollups (prompt_id, version, environment, model, hour, generations, input_tokens, output_tokens)
+      VALUES (${prompt.id}::uuid, 1, 'default', '', ${hour}, 2, 120, 80)`;
+    const meanTokens = async (from: Date, to: Date) =>
+      (await productionMetrics(db(), prompt.id, { from, to }, now)).versions.find((figures) => figures.version === 1)?.meanTokens;
+    const hours = () => meanTokens(new Date(hour.getTime() - 3_600_000), new Date(hour.getTime() + 2 * 3_600_000));
+    const week = () => meanTokens(new Date(now.getTime() - 7 * DAY), now);
+    expect(await hours()).toBe(100);
+    expect(await week()).toBe(100);
+    // A generation of 40 tokens and one with none merged into that hour: 240 tokens over the 3 that reported usage.
+    await ingestProduction(db(), key, team.id, {
+      generations: [
+        { observationId: "legacy-usage", source: "otel", promptName: prompt.name, version: 1, model: "", startedAt, seenAt: now, inputTokens: 30, outputTokens: 10 },
+        { observationId: "legacy-none", source: "otel", promptName: prompt.name, version: 1, model: "", startedAt, seenAt: now },
+      ],
+      scores: [],
+    });
+    expect(await hours()).toBe(80);
+    expect(await week()).toBe(80);
+    // Into the same rows, each starting from its generations.
+    expect(await db().$queryRaw`SELECT generations, token_count AS "tokenCount" FROM generation_rollups WHERE prompt_id = ${prompt.id}::uuid`).toEqual([{ generations: 4, tokenCount: 3 }]);
+    expect(await db().$queryRaw`SELECT generations, token_count AS "tokenCount" FROM generation_rollups_daily WHERE prompt_id = ${prompt.id}::uuid`).toEqual([{ generations: 4, tokenCount: 3 }]);
+  });
+
   it("is none when no generation reported usage", async () => {
     const prompt = await createPrompt(world.callers.editor, team.id, { visibility: "team" });
     const now = new Date();
