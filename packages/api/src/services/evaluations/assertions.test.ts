@@ -1,7 +1,9 @@
 // Every assertion kind on a run's facts: its pass, its failure and the failure's reason in plain words;
-// a catastrophic regular expression is stopped, not left to stall; the judge is called for judged ones only.
+// a catastrophic regular expression is stopped, not left to stall (a large output's schema check given
+// time in proportion to its length); the judge is called for judged ones only.
 import { describe, expect, it } from "vitest";
 import type { Assertion } from "@promptly/shared";
+import { schemaCheckTimeoutMs } from "../prompts/regex-time-limit.ts";
 import { checkAssertions, type Judge, type RunFacts } from "./assertions.ts";
 
 const facts = (overrides: Partial<RunFacts> = {}): RunFacts => ({ output: "Hello, Ada!", latencyMs: 120, cost: 0.002, ...overrides });
@@ -77,6 +79,31 @@ describe("checkAssertions", () => {
       pass: false,
       reason: expect.stringMatching(/^The output does not match the schema at word: /),
     });
+  });
+
+  it("jsonSchema: a multi-megabyte output gets time in proportion to its length", { timeout: 10_000 }, async () => {
+    // About 5 MB: 50,000 items, each two strings a plain pattern checks.
+    const items = Array.from({ length: 50_000 }, (_, index) => ({ id: `item-${index}`, note: "x".repeat(80) }));
+    const schema = JSON.stringify({
+      type: "object",
+      properties: {
+        word: { type: "string", pattern: "^(a+)+$" },
+        items: { type: "array", items: { type: "object", properties: { id: { type: "string", pattern: "^item-[0-9]+$" }, note: { type: "string", pattern: "^x+$" } } } },
+      },
+    });
+    const output = JSON.stringify({ items });
+    expect(output.length).toBeGreaterThan(5_000_000);
+    expect((await one({ type: "jsonSchema", value: schema }, { output })).pass).toBe(true);
+    // A catastrophic pattern in it is still stopped, at the limit its length earns, and the reason says which.
+    const withWord = JSON.stringify({ word: `${"a".repeat(28)}!`, items });
+    const limit = schemaCheckTimeoutMs(withWord.length);
+    expect(limit).toBeGreaterThan(700);
+    const started = performance.now();
+    expect(await one({ type: "jsonSchema", value: schema }, { output: withWord })).toMatchObject({
+      pass: false,
+      reason: `The schema's patterns took longer than ${limit} ms on this output and were stopped (one may backtrack catastrophically)`,
+    });
+    expect(performance.now() - started).toBeGreaterThanOrEqual(limit);
   });
 
   it("maxLength: characters, not bytes", async () => {

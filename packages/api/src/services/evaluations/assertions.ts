@@ -12,7 +12,8 @@
 // - `jsonSchema`: the output parsed as JSON and validated by zod's JSON Schema reader
 //   (z.fromJSONSchema: draft 2020-12 / draft 7 keywords); a schema it cannot read fails with its reason.
 //   zod runs a schema's `pattern`s itself and takes no other regular expression engine, so a schema
-//   holding any is checked as a whole under the same time limit, and fails when it runs out.
+//   holding any is checked as a whole under the same time limit, grown with the output's length (a
+//   millisecond per 10,000 characters, at most 5 s), and fails when it runs out.
 // - `maxLength` counts characters (code points), `maxLatencyMs` the whole answer's time, `maxCost` US
 //   dollars; a run whose cost is unknown (no price for the model) fails `maxCost`, saying so.
 // - `toolCalled` passes when the model called the named tool (any of its calls); `toolArguments` when
@@ -24,7 +25,7 @@ import { isDeepStrictEqual } from "node:util";
 import { z } from "zod";
 import { toolArgumentsSchema, type Assertion, type AssertionType, type ResponseFormat, type ToolCall } from "@promptly/shared";
 import { schemaMismatch } from "../prompts/json-schemas.ts";
-import { REGEX_TIMEOUT_MS, schemaHasPatterns, withinRegexTimeLimit } from "../prompts/regex-time-limit.ts";
+import { REGEX_TIMEOUT_MS, formatTimeout, schemaCheckTimeoutMs, schemaHasPatterns, withinRegexTimeLimit } from "../prompts/regex-time-limit.ts";
 import { answerMatch } from "../runs/runs.ts";
 
 export interface AssertionOutcome {
@@ -112,8 +113,8 @@ function checkJsonSchema(schemaText: string, output: string): string | null {
   const parsed = parseJson(output);
   if (!parsed.ok) return `The output is not JSON: ${parsed.message}`;
   const validate = () => validator.safeParse(parsed.value);
-  const checked = schemaHasPatterns(schema) ? withinRegexTimeLimit(validate) : { ok: true as const, value: validate() };
-  if (!checked.ok) return `The schema's patterns took longer than ${REGEX_TIMEOUT_MS} ms on this output and were stopped (one may backtrack catastrophically)`;
+  const checked = schemaHasPatterns(schema) ? withinRegexTimeLimit(validate, schemaCheckTimeoutMs(output.length)) : { ok: true as const, value: validate() };
+  if (!checked.ok) return `The schema's patterns took longer than ${formatTimeout(checked.timeoutMs)} ms on this output and were stopped (one may backtrack catastrophically)`;
   const result = checked.value;
   if (result.success) return null;
   const issue = result.error.issues[0]!;

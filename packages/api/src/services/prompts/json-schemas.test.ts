@@ -1,8 +1,10 @@
 // A value's check against a JSON Schema (a run's answer against its response schema, a tool call's
 // arguments): a schema's regular expressions match as usual, and one that backtracks catastrophically on
-// the answer is stopped at its time limit, failing the check saying so, instead of holding the process.
+// the answer is stopped at its time limit, failing the check saying so, instead of holding the process; a
+// large answer gets time in proportion to its size.
 import { describe, expect, it } from "vitest";
 import { schemaMismatch } from "./json-schemas.ts";
+import { schemaCheckTimeoutMs } from "./regex-time-limit.ts";
 
 // `^(a+)+$` takes twice as long per "a" before a character that fails it: a few seconds here at 28
 // (at 40, hours). 28 is far past the time limit, yet ends, so without the limit this test fails rather
@@ -33,5 +35,41 @@ describe("schemaMismatch", () => {
     expect(schemaMismatch(schema, { [catastrophic]: 1 })).toBe(TIMED_OUT);
     expect(performance.now() - started).toBeLessThan(1_000);
     expect(schemaMismatch(schema, { aaaa: "one" })).toBe("/aaaa must be number");
+  });
+
+  it("a check's time limit grows with the value's size, up to a ceiling", () => {
+    expect(schemaCheckTimeoutMs(0)).toBe(250);
+    expect(schemaCheckTimeoutMs(9_999)).toBe(250);
+    expect(schemaCheckTimeoutMs(5_000_000)).toBe(750);
+    expect(schemaCheckTimeoutMs(10_000_000)).toBe(1_250);
+    expect(schemaCheckTimeoutMs(1_000_000_000)).toBe(5_000);
+  });
+
+  // About 5 MB: 50,000 items, each two strings a plain pattern checks.
+  const items = Array.from({ length: 50_000 }, (_, index) => ({ id: `item-${index}`, note: "x".repeat(80) }));
+  const itemsText = JSON.stringify(items);
+  const itemsSchema = {
+    type: "object",
+    properties: {
+      word: { type: "string", pattern: "^(a+)+$" },
+      items: { type: "array", items: { type: "object", properties: { id: { type: "string", pattern: "^item-[0-9]+$" }, note: { type: "string", pattern: "^x+$" } } } },
+    },
+  };
+
+  it("a multi-megabyte answer whose patterns do not backtrack matches", () => {
+    expect(itemsText.length).toBeGreaterThan(5_000_000);
+    expect(schemaMismatch(itemsSchema, { items })).toBeNull();
+    expect(schemaMismatch(itemsSchema, { items: [...items, { id: "item-x" }] })).toBe('/items/50000/id must match pattern "^item-[0-9]+$"');
+  });
+
+  it("a large answer's check runs under its size's time limit, and says which", { timeout: 10_000 }, () => {
+    const started = performance.now();
+    const reason = schemaMismatch(itemsSchema, { word: catastrophic, items });
+    const elapsed = performance.now() - started;
+    const limit = Number(/took longer than ([\d,]+) ms on this answer/.exec(reason ?? "")?.[1]?.replace(/,/g, ""));
+    // Counted from the value without writing it out: about its JSON text's length, not more.
+    expect(limit).toBeGreaterThan(schemaCheckTimeoutMs(itemsText.length * 0.8));
+    expect(limit).toBeLessThanOrEqual(schemaCheckTimeoutMs(itemsText.length));
+    expect(elapsed).toBeGreaterThanOrEqual(limit);
   });
 });

@@ -2,11 +2,12 @@
 // Schema (draft 2020-12, as OpenAI and Anthropic read them), checked at save, and whether a value (an
 // answer, a tool call's arguments) matches one. A schema holding regular expressions (`pattern`,
 // `patternProperties`) checks a value under their time limit, a whole check at once (one watchdog per
-// check, not per string matched), and a check that runs out of it is a mismatch saying so.
+// check, not per string matched) with time in proportion to the value's size, and a check that runs out of
+// it is a mismatch saying so.
 import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js";
 import { TOOLS_MSG, versionSchemas, type PromptTool, type ResponseFormat } from "@promptly/shared";
 import { fail } from "../../errors.ts";
-import { REGEX_TIMEOUT_MS, schemaHasPatterns, withinRegexTimeLimit } from "./regex-time-limit.ts";
+import { SCHEMA_CHECK_SIZE_MAX, formatTimeout, schemaCheckTimeoutMs, schemaHasPatterns, withinRegexTimeLimit } from "./regex-time-limit.ts";
 
 // Unknown keywords are allowed (providers add their own, and the meta-schema allows them); formats are not checked.
 const ajv = new Ajv2020({ strict: false, validateFormats: false, allErrors: false });
@@ -64,6 +65,30 @@ export function checkVersionSchemas(tools: readonly PromptTool[] | undefined, re
   }
 }
 
+/**
+ * About how many characters `value` takes as JSON, counted no further than `atMost`: its strings' and
+ * keys' characters and one for each value, where a schema check spends its time. Estimated by a walk rather
+ * than by writing the value out, which would copy a multi-megabyte answer only to measure it; without
+ * recursion, as a parsed value may nest deeper than the stack.
+ */
+function sizeOf(value: unknown, atMost: number): number {
+  let size = 0;
+  const pending: unknown[] = [value];
+  while (pending.length && size < atMost) {
+    const node = pending.pop();
+    size += 1;
+    if (typeof node === "string") size += node.length;
+    else if (Array.isArray(node)) for (const item of node) pending.push(item);
+    else if (node !== null && typeof node === "object") {
+      for (const key of Object.keys(node)) {
+        size += key.length;
+        pending.push((node as Record<string, unknown>)[key]);
+      }
+    }
+  }
+  return size;
+}
+
 /** Whether `value` matches `schema`: null when it does, else the first reason (`/city must be string`). */
 export function schemaMismatch(schema: Record<string, unknown>, value: unknown): string | null {
   let schemaCheck: Compiled;
@@ -73,8 +98,10 @@ export function schemaMismatch(schema: Record<string, unknown>, value: unknown):
     return error instanceof Error ? error.message : String(error);
   }
   const { validate, hasPatterns } = schemaCheck;
-  const checked = hasPatterns ? withinRegexTimeLimit(() => validate(value)) : { ok: true as const, value: validate(value) };
-  if (!checked.ok) return `the schema's patterns took longer than ${REGEX_TIMEOUT_MS} ms on this answer and were stopped (one may backtrack catastrophically)`;
+  const checked = hasPatterns
+    ? withinRegexTimeLimit(() => validate(value), schemaCheckTimeoutMs(sizeOf(value, SCHEMA_CHECK_SIZE_MAX)))
+    : { ok: true as const, value: validate(value) };
+  if (!checked.ok) return `the schema's patterns took longer than ${formatTimeout(checked.timeoutMs)} ms on this answer and were stopped (one may backtrack catastrophically)`;
   if (checked.value) return null;
   const [first] = validate.errors ?? [];
   return `${first?.instancePath || "the answer"} ${first?.message ?? "does not match"}`.trim();

@@ -5,24 +5,43 @@
 // them (a termination no code inside can catch).
 import { Script, createContext } from "node:vm";
 
-/** How long one regular expression, or one value's check against a schema's patterns, may run. */
+/** How long one regular expression, or a small value's check against a schema's patterns, may run. */
 export const REGEX_TIMEOUT_MS = 250;
+
+// A schema check walks the whole value and runs its patterns on every string and key, so a large value
+// that backtracks nowhere (a multi-megabyte answer with tens of thousands of checked strings), or a
+// garbage collection during its check, could run out of a fixed 250 ms; its time limit grows with its size
+// instead, up to a ceiling that still keeps one check from holding the process for long.
+/** Characters of a checked value that earn its check one more millisecond. */
+const CHARACTERS_PER_EXTRA_MS = 10_000;
+/** The longest one value's check against a schema's patterns may run, however large the value. */
+const SCHEMA_CHECK_TIMEOUT_MAX_MS = 5_000;
+/** The size (characters) past which a value's check gets no more time: measuring need not go further. */
+export const SCHEMA_CHECK_SIZE_MAX = (SCHEMA_CHECK_TIMEOUT_MAX_MS - REGEX_TIMEOUT_MS) * CHARACTERS_PER_EXTRA_MS;
+
+/** How long the check of a value `characters` long (its JSON text, or an estimate of it) against a schema's patterns may run. */
+export function schemaCheckTimeoutMs(characters: number): number {
+  return Math.min(SCHEMA_CHECK_TIMEOUT_MAX_MS, REGEX_TIMEOUT_MS + Math.floor(characters / CHARACTERS_PER_EXTRA_MS));
+}
+
+/** A time limit as a reason shows it: `1,250`. */
+export const formatTimeout = (timeoutMs: number) => timeoutMs.toLocaleString("en-US");
 
 /** The one context and script every limited run goes through (a context of its own per run would cost a millisecond or two each). */
 const limitedContext = createContext({ work: () => undefined });
 const runWork = new Script("work()");
 
 /**
- * `work`'s result, or `{ ok: false }` when it ran longer than REGEX_TIMEOUT_MS and was stopped. `work`
- * is synchronous; what it throws is thrown on. Each run starts a watchdog thread (a tenth of a
- * millisecond), so callers limit a whole check at once rather than each of its matches.
+ * `work`'s result, or `{ ok: false }` with the limit it ran out of when it ran longer than `timeoutMs` and
+ * was stopped. `work` is synchronous; what it throws is thrown on. Each run starts a watchdog thread (a
+ * tenth of a millisecond), so callers limit a whole check at once rather than each of its matches.
  */
-export function withinRegexTimeLimit<T>(work: () => T): { ok: true; value: T } | { ok: false } {
+export function withinRegexTimeLimit<T>(work: () => T, timeoutMs = REGEX_TIMEOUT_MS): { ok: true; value: T } | { ok: false; timeoutMs: number } {
   Object.assign(limitedContext, { work });
   try {
-    return { ok: true, value: runWork.runInContext(limitedContext, { timeout: REGEX_TIMEOUT_MS }) as T };
+    return { ok: true, value: runWork.runInContext(limitedContext, { timeout: timeoutMs }) as T };
   } catch (error) {
-    if ((error as { code?: unknown }).code === "ERR_SCRIPT_EXECUTION_TIMEOUT") return { ok: false };
+    if ((error as { code?: unknown }).code === "ERR_SCRIPT_EXECUTION_TIMEOUT") return { ok: false, timeoutMs };
     throw error;
   } finally {
     // Not to keep the checked value alive until the next run.
