@@ -113,21 +113,24 @@ describe("online evaluation", () => {
     expect(read).toMatchObject({ enabled: true, samplePercent: 100, evaluatedToday: 3, spentTodayUsd: 0 });
   });
 
-  it("queues a lost claim again only while its generation is within the sweep's day: an older one, or one whose generation is gone, is let go as skipped, its reservation counted once", async () => {
+  it("queues a lost claim again only while its generation is within the sweep's day, or once judged while its generation is kept: an older one not judged, or one whose generation is gone, is let go as skipped, its reservation counted once", async () => {
     const { admin } = fx.world.callers;
     const prompt = await createPrompt(admin, fx.team.id, { visibility: "team" });
     await admin.production.onlineEvaluation.set({ promptId: prompt.id, enabled: true, samplePercent: 100, dailyCapUsd: 1, assertions: [greets] });
     const [recent] = await ingest(prompt, 1, "Hello, Ada!");
     const [old] = await ingest(prompt, 1, "Hello, Ada!", new Date(Date.now() - 26 * 3_600_000));
+    const [judged] = await ingest(prompt, 1, "Hello, Ada!", new Date(Date.now() - 26 * 3_600_000));
     const gone = crypto.randomUUID();
     const today = new Date().toISOString().slice(0, 10);
-    // Each lost its job two hours ago; the old one's run died judging, its worst case still reserved (its judge maybe paid).
+    // Each lost its job two hours ago; the old one's run died judging, its worst case still reserved (its judge maybe paid);
+    // the judged one's run died after its verdicts and their cost were recorded, before they were written as scores.
     await db().$executeRaw`
-      INSERT INTO online_evaluation_runs (generation_id, prompt_id, day, status, reserved, created_at)
-      VALUES (${recent!}::uuid, ${prompt.id}::uuid, ${today}::date, 'queued', 0, now() - interval '2 hours'),
-             (${old!}::uuid, ${prompt.id}::uuid, ${today}::date, 'judging', 0.3, now() - interval '2 hours'),
-             (${gone}::uuid, ${prompt.id}::uuid, ${today}::date, 'queued', 0, now() - interval '2 hours')
-      ON CONFLICT (generation_id) DO UPDATE SET status = EXCLUDED.status, reserved = EXCLUDED.reserved, created_at = EXCLUDED.created_at`;
+      INSERT INTO online_evaluation_runs (generation_id, prompt_id, day, status, reserved, cost, verdicts, created_at)
+      VALUES (${recent!}::uuid, ${prompt.id}::uuid, ${today}::date, 'queued', 0, 0, NULL, now() - interval '2 hours'),
+             (${old!}::uuid, ${prompt.id}::uuid, ${today}::date, 'judging', 0.3, 0, NULL, now() - interval '2 hours'),
+             (${judged!}::uuid, ${prompt.id}::uuid, ${today}::date, 'judged', 0, 0.2, ${JSON.stringify([{ name: "greets", pass: true }])}::jsonb, now() - interval '2 hours'),
+             (${gone}::uuid, ${prompt.id}::uuid, ${today}::date, 'queued', 0, 0, NULL, now() - interval '2 hours')
+      ON CONFLICT (generation_id) DO UPDATE SET status = EXCLUDED.status, reserved = EXCLUDED.reserved, cost = EXCLUDED.cost, verdicts = EXCLUDED.verdicts, created_at = EXCLUDED.created_at`;
     await online().sweep();
     const claims = await db().$queryRaw<{ id: string; status: string; cost: number; reserved: number }[]>`
       SELECT generation_id::text AS id, status, cost, reserved FROM online_evaluation_runs WHERE generation_id = ANY(${[old!, gone]}::uuid[])`;
@@ -138,8 +141,10 @@ describe("online evaluation", () => {
     // Let go by the sweep itself: no job of either, not run again.
     expect([await jobState(old!), await jobState(gone)]).toEqual([undefined, undefined]);
     await settled(prompt.id);
-    expect((await scoresOf([recent!, old!])).map((score) => [score.generation_id, score.name])).toEqual([[recent!, "greets"]]);
-    expect(await admin.production.onlineEvaluation.get({ promptId: prompt.id })).toMatchObject({ evaluatedToday: 1, spentTodayUsd: 0.3 });
+    // The judged one, as old as the one let go, is queued again and its paid verdicts written, at the cost recorded.
+    expect((await scoresOf([recent!, old!, judged!])).map((score) => [score.generation_id, score.name]).sort()).toEqual([[recent!, "greets"], [judged!, "greets"]].sort());
+    expect(await db().$queryRaw`SELECT status, cost FROM online_evaluation_runs WHERE generation_id = ${judged!}::uuid`).toEqual([{ status: "done", cost: 0.2 }]);
+    expect(await admin.production.onlineEvaluation.get({ promptId: prompt.id })).toMatchObject({ evaluatedToday: 2, spentTodayUsd: 0.5 });
   });
 
   it("samples nothing at 0%", async () => {

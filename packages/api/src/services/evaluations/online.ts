@@ -14,7 +14,9 @@
 // - A claim not done an hour later (its job lost) is queued again by the sweep, while its generation is one
 //   the sweep would claim (started within the last SWEEP_LOOKBACK); past that, or its generation gone
 //   (retention), it is let go as skipped. A generation whose job always fails (or kills its process) is so
-//   tried again for a day at most, not every hour for ever.
+//   tried again for a day at most, not every hour for ever. A judged claim (its verdicts paid for, not yet
+//   written) is queued again as long as its generation is kept, however old: writing them asks no judge,
+//   and retention ends the generation, and so the retries, in time.
 // - A claim's job reads the output again, only while the team still keeps it (generationTextReadable):
 //   one run after the team stopped keeping text ends done with nothing judged, its text never sent.
 // - A job run again (its process died) writes nothing twice and never pays a judge twice: each score's
@@ -47,9 +49,12 @@ const SWEEP_BATCH = 500;
 const SWEEP_LOOKBACK = "1 day";
 /** A claim still queued after this lost its job. */
 const STALE_CLAIM = "1 hour";
-/** A stale claim of `r` is queued again only while its generation is still this recent (the sweep's own window). */
-const generationRecent = (now: Date) => Prisma.sql`EXISTS (
-  SELECT 1 FROM generations g WHERE g.id = r.generation_id AND g.started_at > ${sqlInstant(now)} - ${SWEEP_LOOKBACK}::interval)`;
+/**
+ * Whether a stale claim of `r` is queued again: while its generation is still this recent (the sweep's own
+ * window), or judged, while its generation is kept at all (letting it go would throw away verdicts paid for).
+ */
+const worthRetrying = (now: Date) => Prisma.sql`EXISTS (
+  SELECT 1 FROM generations g WHERE g.id = r.generation_id AND (r.status = 'judged' OR g.started_at > ${sqlInstant(now)} - ${SWEEP_LOOKBACK}::interval))`;
 const DEFAULT_SWEEP_MS = 30_000;
 
 const OFF: OnlineEvaluationSettings = { enabled: false, samplePercent: 0, dailyCapUsd: 0, assertions: [] };
@@ -225,12 +230,12 @@ export class OnlineEvaluationWorker {
       // A claim whose job was lost (its retries spent on a failing database) is queued again.
       const stale = await tx.$queryRaw<{ id: string }[]>`
         UPDATE online_evaluation_runs SET created_at = ${sqlInstant(now)}
-         WHERE generation_id IN (${staleClaims} AND ${generationRecent(now)} LIMIT ${SWEEP_BATCH} FOR UPDATE SKIP LOCKED)
+         WHERE generation_id IN (${staleClaims} AND ${worthRetrying(now)} LIMIT ${SWEEP_BATCH} FOR UPDATE SKIP LOCKED)
         RETURNING generation_id::text AS id`;
-      // Its generation too old, or gone: let go, its reservation kept as its cost (a run that died judging may have paid the judge).
+      // Its generation too old (and nothing judged yet), or gone: let go, its reservation kept as its cost (a run that died judging may have paid the judge).
       await tx.$executeRaw`
         UPDATE online_evaluation_runs SET status = 'skipped', cost = cost + reserved, reserved = 0, finished_at = ${sqlInstant(now)}
-         WHERE generation_id IN (${staleClaims} AND NOT ${generationRecent(now)} LIMIT ${SWEEP_BATCH} FOR UPDATE SKIP LOCKED)`;
+         WHERE generation_id IN (${staleClaims} AND NOT ${worthRetrying(now)} LIMIT ${SWEEP_BATCH} FOR UPDATE SKIP LOCKED)`;
       rows.push(...stale);
       if (rows.length) {
         await this.boss.insert(
@@ -257,7 +262,7 @@ export class OnlineEvaluationWorker {
 /**
  * A claim's state: `judging` holds a reservation (its judge may have been paid), `judged` holds its verdicts and their cost;
  * finished, `done` with its verdicts written, `skipped` without (nothing left to evaluate: turned off, archived, text not kept,
- * generation gone, or its job lost after the generation grew too old to try again: see the sweep).
+ * generation gone, or its job lost, not yet judged, after the generation grew too old to try again: see the sweep).
  */
 type ClaimStatus = "queued" | "judging" | "judged" | "done" | "skipped";
 
