@@ -412,11 +412,7 @@ interface Waiting {
   reject: (error: unknown) => void;
 }
 
-/**
- * Generations of one batch at the most (and of a merge, its scores counted too): each takes an advisory
- * lock for its transaction (a generation a second one, its trace's), and PostgreSQL's lock table holds
- * 64 per connection by default (6,400 with 100 connections, and some spare), for the whole server.
- */
+/** Generations of one batch at the most: each takes two advisory locks for its transaction (see MERGE_MAX_LOCKS). */
 const BATCH_MAX_GENERATIONS = 1_000;
 /** Batches of one process written at once: one filling while another commits keeps both sides busy. */
 const BATCHES_AT_ONCE = 2;
@@ -693,8 +689,7 @@ export const shardOf = (key: string | undefined) => {
  * A merge takes a lock per generation and per trace, and PostgreSQL's lock table holds some 10,000 to
  * 20,000 for all its transactions at once (with the default max_locks_per_transaction of 64): a request of
  * 24,000 spans of as many traces (12,000 a shard), merged whole, ran out of it and failed every time (other
- * transactions of the server with it), until it was set aside. A merge takes whole rows, up to
- * BATCH_MAX_GENERATIONS generations, so at most a few thousand locks.
+ * transactions of the server with it), until it was set aside. A merge takes whole rows, up to MERGE_MAX_LOCKS.
  */
 const PENDING_ROW_MAX_ITEMS = 250;
 
@@ -805,7 +800,7 @@ type Merged = { row: PendingRow; sent: Sent; result: IngestResult & { written: S
  * Merges the oldest appended requests of one team's shard, in the order they were appended: the shard
  * whose oldest row is oldest among those no merge of any process holds (a lock per shard: one merge of
  * a shard at a time, so a generation's create and update sent in two requests are applied in that
- * order), up to MERGE_MAX_ROWS rows and BATCH_MAX_GENERATIONS generations and scores, in one transaction that
+ * order), up to MERGE_MAX_ROWS rows and MERGE_MAX_LOCKS locks, in one transaction that
  * deletes them. Returns how many it merged (0: none left it may take). A batch that fails is merged row
  * by row, in order, up to the first row that fails alone; that team then waits (see heldBack) while
  * others go on.
@@ -865,9 +860,17 @@ async function lockShard(tx: RawTransaction, team: string, shard: number): Promi
 }
 
 /**
- * The oldest rows merged in one transaction: whole rows up to BATCH_MAX_GENERATIONS generations and scores
- * (a row larger than it goes alone), each of which takes a lock. Each row is read once here, for mergeRows;
- * one that cannot be read counts as its generations, and fails in mergeRows with the batch's failure handling.
+ * Advisory locks one merge takes at the most (a generation takes two, its own and its trace's; a score one).
+ * They live in PostgreSQL's lock table until the merge commits, and the table is the whole server's: 64 per
+ * connection slot by default (6,400 with 100 connections; in practice 10,000 to 20,000 fit), shared with
+ * every other transaction. Two merges a process at once, so four processes merging at full speed hold 8,000.
+ */
+const MERGE_MAX_LOCKS = 1_000;
+
+/**
+ * The oldest rows merged in one transaction: whole rows up to MERGE_MAX_LOCKS locks (a row larger than it
+ * goes alone). Each row is read once here, for mergeRows; one that cannot be read counts as its generations,
+ * and fails in mergeRows with the batch's failure handling.
  */
 export function mergedTogether<Row extends { sent: string; generations: number }>(rows: Row[]): { taken: Row[]; read: Map<Row, Sent> } {
   const taken: Row[] = [];
@@ -878,11 +881,11 @@ export function mergedTogether<Row extends { sent: string; generations: number }
     try {
       const sent = readSent(row.sent);
       read.set(row, sent);
-      items = sent.generations.length + sent.scores.length;
+      items = 2 * sent.generations.length + sent.scores.length;
     } catch {
       // Read again, and thrown, by mergeRows.
     }
-    if (taken.length && count + items > BATCH_MAX_GENERATIONS) break;
+    if (taken.length && count + items > MERGE_MAX_LOCKS) break;
     taken.push(row);
     count += items;
   }

@@ -1,7 +1,7 @@
-// What one merge transaction takes: each generation and each score takes a lock for the transaction, and
-// PostgreSQL's lock table holds some ten thousand for the whole server. A request is appended as rows of at
-// most 250 generations and scores; a merge takes whole rows up to 1,000 of them, its scores counted too
-// (rows of scores alone were counted as none: ten of them, 2,500 locks, in one transaction).
+// What one merge transaction takes: a generation takes two locks for the transaction (its own, its trace's),
+// a score one, and PostgreSQL's lock table holds some ten thousand for the whole server. A request is appended
+// as rows of at most 250 generations and scores; a merge takes whole rows up to 1,000 locks, its scores counted
+// too (rows of scores alone were counted as none: ten of them, 2,500 locks, in one transaction).
 import { describe, expect, it } from "vitest";
 import { mergedTogether, pendingRowsOf, shardOf, writeSent, type GenerationPatch, type ScoreDraft } from "./ingest.ts";
 
@@ -11,13 +11,16 @@ const score = (observationId: string): ScoreDraft => ({ observationId, name: "he
 const row = (generations: GenerationPatch[], scores: ScoreDraft[]) => ({ sent: writeSent({ generations, scores }), generations: generations.length });
 
 describe("a merge's rows", () => {
-  it("count their scores with their generations, up to 1,000 a transaction", () => {
+  it("count two locks a generation and one a score, up to 1,000 a transaction", () => {
     const scoresOnly = Array.from({ length: 10 }, (_, index) => row([], Array.from({ length: 250 }, (_, n) => score(`s-${index}-${n}`))));
     const { taken, read } = mergedTogether(scoresOnly);
     expect(taken).toHaveLength(4);
     expect(taken.map((one) => read.get(one)!.scores.length)).toEqual([250, 250, 250, 250]);
-    const mixed = [row([generation("g-1")], Array.from({ length: 600 }, (_, n) => score(`m-${n}`))), row(Array.from({ length: 400 }, (_, n) => generation(`g-${n + 2}`)), [])];
+    const mixed = [row([generation("g-1")], Array.from({ length: 600 }, (_, n) => score(`m-${n}`))), row(Array.from({ length: 200 }, (_, n) => generation(`g-${n + 2}`)), [])];
     expect(mergedTogether(mixed).taken).toHaveLength(1);
+    // Spans of 100 a request (each of its own trace): five requests a merge.
+    const spans = Array.from({ length: 8 }, (_, index) => row(Array.from({ length: 100 }, (_, n) => generation(`r-${index}-${n}`)), []));
+    expect(mergedTogether(spans).taken).toHaveLength(5);
   });
 
   it("take a row larger than the batch alone, and count one that cannot be read as its generations (it fails in the merge)", () => {
