@@ -133,7 +133,7 @@ describe("compile's limit on the compiled prompt", () => {
   const refusedFor = (name: string) => ({
     ok: false,
     problems: [{ variable: name, message: COMPILE_MSG.tooLong }],
-    message: `'${name}' makes the compiled prompt longer than 4,000,000 characters`,
+    message: `'${name}' ${COMPILE_MSG.tooLong}`,
   });
 
   it("refuses a value repeated past the limit, naming the variable and the limit (200,000 '{{x}}' of 2,000 characters: 400 million)", () => {
@@ -145,9 +145,14 @@ describe("compile's limit on the compiled prompt", () => {
     expect(compile(text("{{x}}".repeat(200_000)), { x: "a".repeat(3_000) })).toEqual(refusedFor("x"));
     let laterReads = 0;
     const later = { role: "user" as const, get content() { laterReads += 1; return "read"; } };
-    const chat: PromptVersionBody = { type: "chat", messages: [{ role: "user", content: "{{x}}".repeat(3_000) }, { type: "placeholder", name: "history" }] };
+    const chat: PromptVersionBody = { type: "chat", messages: [{ role: "user", content: "{{x}}".repeat(COMPILED_TEXT_MAX / 2_000 + 1) }, { type: "placeholder", name: "history" }] };
     expect(compile(chat, { x: "a".repeat(2_000) }, { history: [later] })).toEqual(refusedFor("x"));
     expect(laterReads).toBe(0);
+  });
+
+  it("compiles a prompt as long as the largest context windows take (2 million tokens, about 8,000,000 characters)", () => {
+    const compiled = compile(text("{{x}}{{x}}"), { x: "a".repeat(4_000_000) });
+    expect(compiled.ok && "text" in compiled && compiled.text.length).toBe(8_000_000);
   });
 
   it("counts every character: exactly the limit compiles, one more is refused; a chat prompt's messages and placeholders count together", () => {

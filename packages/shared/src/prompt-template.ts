@@ -54,14 +54,14 @@ const HALF_OPENED = /(?<![{\\])\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}/g;
 const LONG_TEMPLATE_TOKENS = 8_000;
 
 /**
- * The longest prompt compile makes, in characters: about a million tokens, more than the largest
- * context window takes. A template is short (100,000 characters where it is saved), so only values
+ * The longest prompt compile makes, in characters: about 2.5 million tokens, room for the largest
+ * context windows (2 million tokens, about 8 million characters). A template is short (100,000 characters where it is saved), so only values
  * repeated many times reach it: a 2,000-character value in 200,000 `{{x}}` would be 400 million.
  */
-export const COMPILED_TEXT_MAX = 4_000_000;
+export const COMPILED_TEXT_MAX = 10_000_000;
 
 export const COMPILE_MSG = {
-  /** Said of the variable or placeholder whose value passed the limit: `'x' makes the compiled prompt longer than 4,000,000 characters`. */
+  /** Said of the variable or placeholder whose value passed the limit: `'x' makes the compiled prompt longer than 10,000,000 characters`. */
   tooLong: `makes the compiled prompt longer than ${COMPILED_TEXT_MAX.toLocaleString("en")} characters`,
 } as const;
 
