@@ -232,7 +232,7 @@ const generationItem = z.object({
   userRef: z.string().nullable(),
   sessionRef: z.string().nullable(),
   environment: z.string(),
-  /** Its newest scores first, at most GENERATION_SCORES_MAX. */
+  /** Its newest scores (at most GENERATION_SCORES_MAX), oldest first. */
   scores: z.array(generationScore),
   /** How many scores it has beyond those listed. */
   moreScores: int.describe(`How many scores the generation has beyond those listed (its newest ${GENERATION_SCORES_MAX})`),
