@@ -34,6 +34,10 @@ export const WEBHOOK_EVENT_TEXT: Record<WebhookEvent, string> = {
 };
 
 const WEBHOOK_URL_MAX = 2000;
+/** Every subscription gets its own delivery of each event: the cap bounds what one change can send. */
+export const WEBHOOKS_PER_TEAM_MAX = 25;
+/** The least time between two tests of one webhook (its Send test button). */
+export const WEBHOOK_TEST_INTERVAL_SECONDS = 5;
 
 export const WEBHOOK_MSG = {
   /** A subscription's secret sealed under another app secret: no delivery can be signed. */
@@ -49,6 +53,8 @@ export const WEBHOOK_MSG = {
   notFound: "Webhook not found",
   deliveryNotFound: "Delivery not found",
   inactive: "The webhook is turned off",
+  tooManyWebhooks: `A team has at most ${WEBHOOKS_PER_TEAM_MAX} webhooks: delete one before adding another`,
+  testTooSoon: `A test was sent to this webhook less than ${WEBHOOK_TEST_INTERVAL_SECONDS} seconds ago: wait a moment before sending another`,
 } as const;
 
 /**

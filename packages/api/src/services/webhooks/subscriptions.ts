@@ -4,7 +4,7 @@
 import { randomBytes, randomUUID } from "node:crypto";
 import { z } from "zod";
 import type { Db, DbOrTx } from "@promptly/db";
-import { WEBHOOK_EVENTS, WEBHOOK_MSG, type WebhookEvent, type WebhookSettings, type updateWebhookInput } from "@promptly/shared";
+import { WEBHOOK_EVENTS, WEBHOOK_MSG, WEBHOOK_TEST_INTERVAL_SECONDS, WEBHOOKS_PER_TEAM_MAX, type WebhookEvent, type WebhookSettings, type updateWebhookInput } from "@promptly/shared";
 import { fail } from "../../errors.ts";
 import { auditAs, type AuditContext } from "../insight/audit.ts";
 import { outboundAllowed } from "../platform/outbound.ts";
@@ -70,6 +70,11 @@ export async function createWebhook(
   const id = randomUUID();
   const secret = SECRET_PREFIX + randomBytes(32).toString("base64url");
   return db.$transaction(async (tx) => {
+    // Two creates at once would each count the other out: they take turns per team.
+    await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended('webhook-subscriptions:' || ${input.teamId}, 0))`;
+    if ((await tx.webhookSubscription.count({ where: { teamId: input.teamId } })) >= WEBHOOKS_PER_TEAM_MAX) {
+      fail("STATE_CONFLICT", WEBHOOK_MSG.tooManyWebhooks, "TOO_MANY_WEBHOOKS");
+    }
     const row = await tx.webhookSubscription.create({
       data: {
         id,
@@ -198,11 +203,22 @@ export async function redeliver(db: Db, deliveryId: string, now: Date): Promise<
   });
 }
 
-/** Sends a `ping` to the subscription now (logged as a delivery like any other); the delivery's id. */
+/**
+ * Sends a `ping` to the subscription now (logged as a delivery like any other); the delivery's id. At most
+ * one every WEBHOOK_TEST_INTERVAL_SECONDS per subscription, so the button cannot be used to flood a receiver.
+ */
 export async function testWebhook(db: Db, id: string, actor: Actor, now: Date): Promise<{ deliveryId: string }> {
   return db.$transaction(async (tx) => {
-    const row = await tx.webhookSubscription.findUnique({ where: { id }, select: { id: true, teamId: true, team: { select: { organizationId: true } } } });
+    // The subscription's row is held until commit, so two tests at once see each other's ping.
+    const [row] = await tx.$queryRaw<{ id: string; teamId: string; organizationId: string; recentPing: boolean }[]>`
+      SELECT s.id::text, s.team_id::text AS "teamId", t.organization_id::text AS "organizationId",
+        EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.subscription_id = s.id AND d.event = 'ping'
+          AND d.created_at > ${now}::timestamptz - ${WEBHOOK_TEST_INTERVAL_SECONDS} * interval '1 second') AS "recentPing"
+      FROM webhook_subscriptions s JOIN teams t ON t.id = s.team_id
+      WHERE s.id = ${id}::uuid
+      FOR NO KEY UPDATE OF s`;
     if (!row) return fail("NOT_FOUND", WEBHOOK_MSG.notFound, "WEBHOOK_NOT_FOUND");
-    return { deliveryId: await sendPing(tx, { id: row.id, teamId: row.teamId, organizationId: row.team.organizationId }, actor, now) };
+    if (row.recentPing) fail("RATE_LIMITED", WEBHOOK_MSG.testTooSoon, "WEBHOOK_TEST_TOO_SOON");
+    return { deliveryId: await sendPing(tx, { id: row.id, teamId: row.teamId, organizationId: row.organizationId }, actor, now) };
   });
 }
