@@ -2,8 +2,10 @@
 // arguments): a schema's regular expressions match as usual, and one that backtracks catastrophically on
 // the answer is stopped at its time limit, failing the check saying so, instead of holding the process; a
 // large answer gets time in proportion to its size.
+import v8 from "node:v8";
+import vm from "node:vm";
 import { describe, expect, it } from "vitest";
-import { schemaMismatch } from "./json-schemas.ts";
+import { jsonSchemaProblem, schemaMismatch } from "./json-schemas.ts";
 import { schemaCheckTimeoutMs } from "./regex-time-limit.ts";
 
 // `^(a+)+$` takes twice as long per "a" before a character that fails it: a few seconds here at 28
@@ -71,5 +73,42 @@ describe("schemaMismatch", () => {
     expect(limit).toBeGreaterThan(schemaCheckTimeoutMs(itemsText.length * 0.8));
     expect(limit).toBeLessThanOrEqual(schemaCheckTimeoutMs(itemsText.length));
     expect(elapsed).toBeGreaterThanOrEqual(limit);
+  });
+});
+
+// Compiled validators are shared by every team and kept for a while: what one schema compiles leaves
+// nothing another sees, and nothing that outlives the bounded set of validators kept.
+describe("compiled schemas", () => {
+  /** A schema unlike any other compiled, so none is reused. */
+  const distinct = (index: number) => ({ type: "object", properties: { [`field${index}`]: { type: "string", pattern: `^${index}` } } });
+
+  it("two schemas with the same $id both compile, and again after leaving the compiled set", () => {
+    const first = { $id: "https://example.com/weather", type: "object", required: ["city"] };
+    const second = { $id: "https://example.com/weather", type: "object", required: ["wind"] };
+    expect(jsonSchemaProblem("first", first)).toBeNull();
+    expect(jsonSchemaProblem("second", second)).toBeNull();
+    for (let index = 0; index < 600; index += 1) schemaMismatch(distinct(index), {});
+    expect(schemaMismatch(first, {})).toBe("the answer must have required property 'city'");
+  });
+
+  it("a $ref does not reach another schema's $id, at its root or inside it", () => {
+    expect(jsonSchemaProblem("owner", { $id: "https://example.com/owned", type: "string" })).toBeNull();
+    expect(jsonSchemaProblem("owner", { properties: { city: { $id: "https://example.com/inner", type: "string" } } })).toBeNull();
+    expect(jsonSchemaProblem("other", { $ref: "https://example.com/owned" })).toMatch(/can't resolve reference https:\/\/example.com\/owned/);
+    expect(jsonSchemaProblem("other", { properties: { city: { type: "number" } }, $ref: "https://example.com/inner" })).toMatch(/can't resolve reference https:\/\/example.com\/inner/);
+  });
+
+  it("a schema compiled long ago is freed once later ones have pushed it out", { timeout: 30_000 }, async () => {
+    v8.setFlagsFromString("--expose-gc");
+    const collectGarbage = vm.runInNewContext("gc") as () => void;
+    let early: Record<string, unknown> | undefined = distinct(-1);
+    expect(schemaMismatch(early, {})).toBeNull();
+    const freed = new WeakRef(early);
+    early = undefined;
+    for (let index = 0; index < 2_000; index += 1) schemaMismatch(distinct(index), {});
+    // A WeakRef holds its target to the end of the current turn.
+    await new Promise((resolve) => setImmediate(resolve));
+    collectGarbage();
+    expect(freed.deref()).toBeUndefined();
   });
 });

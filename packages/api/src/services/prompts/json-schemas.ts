@@ -10,7 +10,15 @@ import { fail } from "../../errors.ts";
 import { SCHEMA_CHECK_SIZE_MAX, formatTimeout, schemaCheckTimeoutMs, schemaHasPatterns, withinRegexTimeLimit } from "./regex-time-limit.ts";
 
 // Unknown keywords are allowed (providers add their own, and the meta-schema allows them); formats are not checked.
-const ajv = new Ajv2020({ strict: false, validateFormats: false, allErrors: false });
+// A compiled schema's `$id` is not registered, so one team's schema never answers another's `$ref`, and the
+// same `$id` compiles again (two teams' schemas, or one compiled anew after leaving `compiled`).
+const newAjv = () => new Ajv2020({ strict: false, validateFormats: false, allErrors: false, addUsedSchema: false });
+
+// An Ajv instance keeps every schema it compiles for as long as it lives (in its cache, and each schema, pattern
+// and validator in the scope its generated code shares), whatever `removeSchema` drops: it is replaced after
+// COMPILED_MAX compiles, and dropped once `compiled` has let go of its last validator (each holds its Ajv).
+let ajv = newAjv();
+let compiledByAjv = 0;
 
 /** A compiled validator, and whether its schema holds regular expressions (then it runs under their time limit). */
 interface Compiled {
@@ -31,11 +39,29 @@ const pathOf = (pointer: string) =>
     .map((part) => (/^\d+$/.test(part) ? `[${part}]` : `.${part}`))
     .join("");
 
+/**
+ * `schema`'s validator, Ajv keeping no name from it: an `$id` inside a schema is registered by name even
+ * with `addUsedSchema` off, and would answer another schema's `$ref` to it.
+ */
+function compiledAlone(schema: Record<string, unknown>): ValidateFunction {
+  const namesBefore = new Set(Object.keys(ajv.refs));
+  try {
+    return ajv.compile(schema);
+  } finally {
+    for (const name of Object.keys(ajv.refs)) if (!namesBefore.has(name)) delete ajv.refs[name];
+  }
+}
+
 function compile(schema: Record<string, unknown>): Compiled {
   const key = JSON.stringify(schema);
   const known = compiled.get(key);
   if (known) return known;
-  const made = { validate: ajv.compile(schema), hasPatterns: schemaHasPatterns(schema) };
+  if (compiledByAjv >= COMPILED_MAX) {
+    ajv = newAjv();
+    compiledByAjv = 0;
+  }
+  compiledByAjv += 1;
+  const made = { validate: compiledAlone(schema), hasPatterns: schemaHasPatterns(schema) };
   if (compiled.size >= COMPILED_MAX) compiled.delete(compiled.keys().next().value!);
   compiled.set(key, made);
   return made;
