@@ -20,6 +20,10 @@ export const EVALUATION_ITEM_STATUSES = ["pending", "passed", "failed", "error",
 export const TEST_CASES_MAX = 2_000;
 export const TEST_CASE_ASSERTIONS_MAX = 20;
 const TEST_CASE_TEXT_MAX = 100_000;
+/** A case's variables and placeholders together, as JSON, in characters: a list of cases loads every case whole. */
+const TEST_CASE_VALUES_MAX = 100_000;
+/** A CSV import's columns: a prompt's variables (at most 100), its placeholders, and the answer columns. */
+export const IMPORT_CSV_COLUMNS_MAX = 200;
 const ASSERTION_VALUE_MAX = 10_000;
 
 export const EVALUATION_MSG = {
@@ -36,6 +40,8 @@ export const EVALUATION_MSG = {
   assertionToolName: "The assertion 'toolCalled' needs the name of a tool (letters, digits, '_' and '-')",
   judgeNeedsConnection: "A judged assertion needs a connection and a model to judge with",
   tooManyAssertions: `A test case has at most ${TEST_CASE_ASSERTIONS_MAX} assertions`,
+  valuesTooLarge: (size: number) =>
+    `A test case's variables and placeholders take at most ${TEST_CASE_VALUES_MAX.toLocaleString("en-US")} characters as JSON; these take ${size.toLocaleString("en-US")}`,
   importRow: (line: number, message: string) => `Line ${line}: ${message}`,
   importEmpty: "The file has no test cases",
   /** Several bad rows: the first few, then how many more. */
@@ -43,6 +49,7 @@ export const EVALUATION_MSG = {
   importTooMany: (count: number, room: number) => `The file has ${count} test cases; this prompt has room for ${room} more`,
   importCsvHeader: "The first line names the columns: the variables, and optionally expected and assertions",
   importCsvDuplicateColumn: (name: string) => `The column '${name}' appears twice`,
+  importCsvTooManyColumns: (count: number) => `The header names ${count.toLocaleString("en-US")} columns; a file has at most ${IMPORT_CSV_COLUMNS_MAX}`,
   importCsvColumns: (count: number, expected: number) => `${count} ${count === 1 ? "cell" : "cells"}, but the header names ${expected} columns`,
   importCsvQuote: "A quoted cell is not closed",
   importAssertionsJson: "The assertions cell is not a JSON array of assertions",
@@ -152,8 +159,14 @@ const testCaseFields = {
   assertions: z.array(assertionSchema).max(TEST_CASE_ASSERTIONS_MAX, EVALUATION_MSG.tooManyAssertions).default([]),
 };
 
-export const testCaseInput = z.object({ promptId: idSchema, ...testCaseFields });
-export const updateTestCaseInput = z.object({ id: idSchema, ...testCaseFields });
+/** Refuses a case whose variables and placeholders are too large together (an import's rows too, parsed by testCaseInput). */
+function checkValuesSize(content: { variables: Record<string, unknown>; placeholders: Record<string, unknown> }, ctx: z.RefinementCtx) {
+  const size = JSON.stringify(content.variables).length + JSON.stringify(content.placeholders).length;
+  if (size > TEST_CASE_VALUES_MAX) ctx.addIssue({ code: "custom", path: ["variables"], message: EVALUATION_MSG.valuesTooLarge(size) });
+}
+
+export const testCaseInput = z.object({ promptId: idSchema, ...testCaseFields }).superRefine(checkValuesSize);
+export const updateTestCaseInput = z.object({ id: idSchema, ...testCaseFields }).superRefine(checkValuesSize);
 export const testCaseIdInput = z.object({ id: idSchema });
 export const listTestCasesInput = z.object({ promptId: idSchema });
 /** CSV (a header row naming the variables, plus `expected` and `assertions` columns) or JSON Lines (one case a line). */

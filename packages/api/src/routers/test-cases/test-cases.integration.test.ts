@@ -116,6 +116,19 @@ describe("testCases by hand", () => {
     expect(await cases(prompt.id)).toEqual([]);
   });
 
+  it("refuses a case whose variables and placeholders take more than 100,000 characters as JSON, by hand or imported, writing nothing", async () => {
+    const prompt = await casePrompt();
+    const variables = { question: "a".repeat(100_000) };
+    const tooLarge = EVALUATION_MSG.valuesTooLarge(JSON.stringify(variables).length + JSON.stringify({}).length);
+    expect(await failure(world.callers.editor.testCases.create({ promptId: prompt.id, variables }))).toMatchObject({ code: "BAD_REQUEST", message: tooLarge });
+    const created = await world.callers.editor.testCases.create({ promptId: prompt.id, variables: { question: "a".repeat(99_000) } });
+    expect(await failure(world.callers.editor.testCases.update({ id: created.id, variables }))).toMatchObject({ code: "BAD_REQUEST", message: tooLarge });
+    expect(await failure(world.callers.editor.testCases.import({ promptId: prompt.id, format: "jsonl", content: JSON.stringify({ variables }) }))).toEqual({
+      code: "BAD_REQUEST", message: EVALUATION_MSG.importRow(1, `variables: ${tooLarge}`),
+    });
+    expect((await cases(prompt.id)).map((testCase) => (testCase.variables as { question: string }).question.length)).toEqual([99_000]);
+  });
+
   it("an archived prompt refuses every write, and still lists its cases", async () => {
     const prompt = await casePrompt();
     const created = await world.callers.editor.testCases.create({ promptId: prompt.id, variables: { question: "Still?" } });
@@ -193,6 +206,13 @@ describe("testCases.import", () => {
     expect((await failure(world.callers.editor.testCases.import({ promptId: prompt.id, format: "csv", content: "question,question\na,b" }))).message).toBe(
       EVALUATION_MSG.importRow(1, EVALUATION_MSG.importCsvDuplicateColumn("question")),
     );
+    // A header of many columns is refused at once (finding a duplicate among them took seconds, minutes for a few hundred thousand).
+    for (const count of [201, 100_000]) {
+      const header = Array.from({ length: count }, (_, index) => `column${index}`).join(",");
+      expect((await failure(world.callers.editor.testCases.import({ promptId: prompt.id, format: "csv", content: `${header}\n` }))).message).toBe(
+        EVALUATION_MSG.importRow(1, EVALUATION_MSG.importCsvTooManyColumns(count)),
+      );
+    }
     expect((await failure(world.callers.editor.testCases.import({ promptId: prompt.id, format: "csv", content: "question\n" }))).message).toBe(EVALUATION_MSG.importEmpty);
     expect((await failure(world.callers.editor.testCases.import({ promptId: prompt.id, format: "csv", content: 'question\nok\n"open' }))).message).toBe(
       EVALUATION_MSG.importRow(3, EVALUATION_MSG.importCsvQuote),

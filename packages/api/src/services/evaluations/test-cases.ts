@@ -14,7 +14,7 @@
 import { z } from "zod";
 import { Prisma, type Db, type DbOrTx, type DbTransaction } from "@promptly/db";
 import {
-  EVALUATION_MSG, TEST_CASES_MAX, effectiveContract, extractPlaceholders, parseCsv, testCaseInput, type Assertion, type PromptMessage, type VariableContract,
+  EVALUATION_MSG, IMPORT_CSV_COLUMNS_MAX, TEST_CASES_MAX, effectiveContract, extractPlaceholders, parseCsv, testCaseInput, type Assertion, type PromptMessage, type VariableContract,
 } from "@promptly/shared";
 import { fail } from "../../errors.ts";
 import { authorOf } from "../access/actor.ts";
@@ -191,8 +191,10 @@ function csvRows(content: string, contract: VariableContract[], placeholderNames
   const { records, unclosedQuoteLine } = parseCsv(content);
   const [header, ...data] = records;
   if (!header || header.cells.every((cell) => !cell.trim())) return [{ line: 1, problem: EVALUATION_MSG.importCsvHeader }];
+  if (header.cells.length > IMPORT_CSV_COLUMNS_MAX) return [{ line: header.line, problem: EVALUATION_MSG.importCsvTooManyColumns(header.cells.length) }];
   const columns = header.cells.map((cell) => cell.trim());
-  const duplicate = columns.find((name, index) => columns.indexOf(name) !== index);
+  const seen = new Set<string>();
+  const duplicate = columns.find((name) => seen.has(name) || !seen.add(name));
   if (duplicate !== undefined) return [{ line: header.line, problem: EVALUATION_MSG.importCsvDuplicateColumn(duplicate) }];
   if (columns.some((name) => !name)) return [{ line: header.line, problem: EVALUATION_MSG.importCsvHeader }];
   const rows: ImportRow[] = data.map(({ line, cells }) => {
