@@ -2,7 +2,8 @@
 // Langfuse's syntax and its parsing rules: the name first, exactly two parts, a tag that does not parse
 // is left as plain text. A text prompt's template and each chat message's content may include; only a
 // text prompt may be included (its text takes the tag's place). Resolution has a budget: a version
-// holds at most INCLUDE_MAX_TAGS tags, and its resolved text at most INCLUDE_MAX_RESOLVED_CHARS.
+// holds at most INCLUDE_MAX_TAGS tags, its resolved text at most INCLUDE_MAX_RESOLVED_CHARS, and one
+// resolution looks up at most INCLUDE_MAX_LOOKUPS different includes.
 
 /** How deep includes go: a chain of at most this many prompts (the root and four levels), as in Langfuse. */
 export const INCLUDE_MAX_DEPTH = 5;
@@ -12,6 +13,13 @@ export const INCLUDE_MAX_TAGS = 20;
 
 /** The most characters a version's resolved text (its template, or every message together) may hold: what one template may hold. */
 export const INCLUDE_MAX_RESOLVED_CHARS = 100_000;
+
+/**
+ * Different includes (a prompt and a label, or a prompt and a version number) one resolution looks up
+ * at most. Each is looked up once however often it is written, so this bounds a resolution's queries
+ * where the tags and depth alone allow 20 to the fourth.
+ */
+export const INCLUDE_MAX_LOOKUPS = 100;
 
 const INCLUDE_TAG = /@@@langfusePrompt:(.*?)@@@/g;
 
@@ -101,6 +109,10 @@ export const INCLUDE_MSG = {
   /** `Too many includes: a holds 21 include tags, and a version holds at most 20`. */
   tooManyTags: (chain: readonly string[], tags: number) =>
     `Too many includes: ${chain.join(" → ")} holds ${tags.toLocaleString("en-US")} include tags, and a version holds at most ${INCLUDE_MAX_TAGS}`,
+  /** `Too many includes: including 'b' (version 3) in a → c makes 101 different includes in one resolution, and a resolution looks up at most 100`. */
+  tooManyLookups: (ref: IncludeRef, chain: readonly string[]) =>
+    `Too many includes: including ${includeName(ref)} in ${chain.join(" → ")} makes ${(INCLUDE_MAX_LOOKUPS + 1).toLocaleString("en-US")} different includes in one resolution, ` +
+    `and a resolution looks up at most ${INCLUDE_MAX_LOOKUPS}`,
   /** `Resolved prompt too long: including 'big' (label 'staging') in a makes 1,980,040 characters, over the 100,000 …`. */
   tooLong: (ref: IncludeRef, chain: readonly string[], chars: number) =>
     `Resolved prompt too long: including ${includeName(ref)} in ${chain.join(" → ")} makes ${chars.toLocaleString("en-US")} characters, ` +

@@ -1,18 +1,19 @@
 // Prompts that include prompts: `@@@langfusePrompt:name=NAME|label=LABEL@@@` (or `|version=N`)
 // names a text prompt of the including prompt's team. At save the includes are followed with the
 // saver's access (missing, archived or unreadable is "not found"; a cycle or a chain deeper than
-// INCLUDE_MAX_DEPTH is refused naming the chain, and so is a resolution past the budget: tags and
-// resolved length) and stored in prompt_dependencies; a label move that would push an includer past
-// the budget is refused naming the includer, and otherwise sent to the team's webhooks as
-// `prompt.served.changed` for each includer whose served text it changes. At fetch they are
-// followed again with the reader's access, through the one decision (authorize: a label-bound key
-// fetches its labels only, also through an include), and each tag takes its prompt's resolved text.
+// INCLUDE_MAX_DEPTH is refused naming the chain, and so is a resolution past the budget: tags,
+// resolved length and different includes looked up) and stored in prompt_dependencies; a label move
+// that would push an includer past the budget is refused naming the includer, and otherwise sent to
+// the team's webhooks as `prompt.served.changed` for each includer whose served text it changes. At
+// fetch they are followed again with the reader's access, through the one decision (authorize: a
+// label-bound key fetches its labels only, also through an include), and each tag takes its prompt's
+// resolved text.
 // Includes stay in their team, so the runtime cache's `team:<id>` invalidation drops every includer of
 // a prompt whose label moves (or that is archived) with it.
 import type { z } from "zod";
 import { Prisma, type DbOrTx, type DbTransaction } from "@promptly/db";
 import {
-  INCLUDE_MAX_DEPTH, INCLUDE_MAX_RESOLVED_CHARS, INCLUDE_MAX_TAGS, INCLUDE_MSG, LATEST_LABEL, bodyIncludeTally, bodyIncludes, includeName, type resolutionGraph, isPlaceholder, type PromptMessage, type IncludeRef, type PromptAccess, type PromptFacts,
+  INCLUDE_MAX_DEPTH, INCLUDE_MAX_LOOKUPS, INCLUDE_MAX_RESOLVED_CHARS, INCLUDE_MAX_TAGS, INCLUDE_MSG, LATEST_LABEL, bodyIncludeTally, bodyIncludes, includeName, type resolutionGraph, isPlaceholder, type PromptMessage, type IncludeRef, type PromptAccess, type PromptFacts,
 } from "@promptly/shared";
 import { DomainError, fail } from "../../errors.ts";
 import type { Actor } from "../access/actor.ts";
@@ -86,9 +87,11 @@ function replaceTags(body: IncludeBody, texts: Map<string, string>): IncludeBody
  * the version's id (null for a version being saved). Refuses, naming the include and the chain: an
  * include not found (missing, archived, not readable), one the reader may not fetch, a chat prompt, a
  * cycle (a prompt reached again, at any version), a chain of more than INCLUDE_MAX_DEPTH prompts, a
- * body of more than INCLUDE_MAX_TAGS tags, and a resolved text over INCLUDE_MAX_RESOLVED_CHARS. The
- * budget is counted before each text is built, so a resolution holds at most the budget plus one
- * included text at each level, however the stored tree is made.
+ * body of more than INCLUDE_MAX_TAGS tags, a resolved text over INCLUDE_MAX_RESOLVED_CHARS, and more
+ * than INCLUDE_MAX_LOOKUPS different includes in the whole resolution. The budget is counted before
+ * each text is built, so a resolution holds at most the budget plus one included text at each level,
+ * however the stored tree is made (each version's text, kept for its other places, is within the
+ * text of the version that includes it).
  */
 export async function resolveIncludes(
   db: DbOrTx,
@@ -113,7 +116,24 @@ export async function resolveIncludes(
 /** The reasons of the budget's refusals. */
 const BUDGET_REASONS = new Set(["INCLUDE_TOO_MANY", "INCLUDE_TOO_LONG"]);
 
-/** The walk of resolveIncludes; `admit` refuses an include the reader may not follow (row null: none found). */
+/** What following one version's includes made: its text, the names of every prompt it reaches, and its longest chain (itself alone: 1). */
+interface Followed {
+  body: IncludeBody;
+  reached: ReadonlySet<string>;
+  height: number;
+}
+
+/** One lookup per include however it is written: `version=01` and `version=1` name the same version. */
+const lookupKey = (ref: IncludeRef) => JSON.stringify(ref.version !== undefined ? [ref.name, ref.version] : [ref.name, null, ref.label]);
+
+/**
+ * The walk of resolveIncludes; `admit` refuses an include the reader may not follow (row null: none
+ * found). Within one walk each include is looked up once (at most INCLUDE_MAX_LOOKUPS of them) and
+ * each version followed once: a version met again takes the text it made, unless the chain it is met
+ * in would meet a cycle or pass the depth below it, where it is followed again to be refused exactly
+ * as the first walk would refuse it. So a tree of 20 tags at each of five levels costs a query per
+ * different include, not one per place, and answers and refuses as following every place would.
+ */
 async function followIncludes(
   db: DbOrTx,
   teamId: string,
@@ -122,34 +142,56 @@ async function followIncludes(
   admit: (ref: IncludeRef, row: IncludedRow | null, chain: readonly string[]) => void,
 ): Promise<ResolvedBody> {
   const graph: ResolutionGraph = { root: { name: root.name, version: root.version, id: root.id ?? "" }, dependencies: {} };
-  const refs: IncludeRef[] = [];
-  const follow = async (body: IncludeBody, chain: string[], parentId: string): Promise<IncludeBody> => {
+  const refs = new Map<string, IncludeRef>();
+  const rows = new Map<string, IncludedRow | null>();
+  const followed = new Map<string, Followed>();
+  const lookUp = async (ref: IncludeRef, key: string, chain: readonly string[]) => {
+    if (rows.has(key)) return rows.get(key)!;
+    if (rows.size >= INCLUDE_MAX_LOOKUPS) fail(conflictCode, INCLUDE_MSG.tooManyLookups(ref, chain), "INCLUDE_TOO_MANY");
+    const row = await findIncluded(db, teamId, ref);
+    rows.set(key, row);
+    return row;
+  };
+  const followVersion = async (row: IncludedRow, path: string[]) => {
+    const child = await follow({ type: "text", template: row.template ?? "" }, path, row.versionId);
+    followed.set(row.versionId, child);
+    return child;
+  };
+  const follow = async (body: IncludeBody, chain: string[], parentId: string): Promise<Followed> => {
     const { includes, times, tags, length: written } = bodyIncludeTally(body);
     if (tags > INCLUDE_MAX_TAGS) fail(conflictCode, INCLUDE_MSG.tooManyTags(chain, tags), "INCLUDE_TOO_MANY");
     let length = written;
     const texts = new Map<string, string>();
+    const reached = new Set<string>();
+    let height = 1;
     for (const include of includes) {
       const ref: IncludeRef = include.version !== undefined ? { name: include.name, version: include.version } : { name: include.name, label: include.label };
       const path = [...chain, ref.name];
       if (chain.includes(ref.name)) fail(conflictCode, INCLUDE_MSG.cycle(path), "INCLUDE_CYCLE");
       if (path.length > INCLUDE_MAX_DEPTH) fail(conflictCode, INCLUDE_MSG.tooDeep(path), "INCLUDE_TOO_DEEP");
-      const row = await findIncluded(db, teamId, ref);
+      const key = lookupKey(ref);
+      const row = await lookUp(ref, key, chain);
       admit(ref, row, chain);
       if (!row) return fail(conflictCode === "INVALID" ? "INVALID" : "NOT_FOUND", INCLUDE_MSG.notFound(ref, chain), "INCLUDE_NOT_FOUND");
       if (row.type !== "text") fail(conflictCode, INCLUDE_MSG.notText(ref), "INCLUDE_NOT_TEXT");
-      refs.push(ref);
+      if (!refs.has(key)) refs.set(key, ref);
       (graph.dependencies[parentId] ??= []).push({ name: row.name, version: row.version, id: row.versionId });
-      const resolved = await follow({ type: "text", template: row.template ?? "" }, path, row.versionId);
-      const text = resolved.type === "text" ? resolved.template : "";
+      const before = followed.get(row.versionId);
+      const reusable = before && path.length + before.height - 1 <= INCLUDE_MAX_DEPTH && !path.some((name) => before.reached.has(name));
+      const child = reusable ? before : await followVersion(row, path);
+      reached.add(ref.name);
+      for (const name of child.reached) reached.add(name);
+      height = Math.max(height, child.height + 1);
+      const text = child.body.type === "text" ? child.body.template : "";
       // Counted before the text is built: each place the tag is written takes the included text's length instead.
       length += times.get(include.tag)! * (text.length - include.tag.length);
       if (length > INCLUDE_MAX_RESOLVED_CHARS) fail(conflictCode, INCLUDE_MSG.tooLong(ref, chain, length), "INCLUDE_TOO_LONG");
       texts.set(include.tag, text);
     }
-    return replaceTags(body, texts);
+    return { body: replaceTags(body, texts), reached, height };
   };
-  const body = await follow(root.body, [root.name], root.id ?? "");
-  return { body, graph: refs.length ? graph : null, refs };
+  const { body } = await follow(root.body, [root.name], root.id ?? "");
+  return { body, graph: refs.size ? graph : null, refs: [...refs.values()] };
 }
 
 /** A version of the team served by a label or as the latest, with those labels (`latest` last). */
