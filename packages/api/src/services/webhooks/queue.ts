@@ -19,11 +19,18 @@ export interface WebhookQueueOptions extends Partial<DeliveryTimings> {
   onError?: (error: unknown) => void;
 }
 
+/**
+ * The deliveries a process sends at once. Each has its own pg-boss worker taking one job at a time: a
+ * worker taking a batch would wait for the batch's slowest receiver (up to the attempt's time limit)
+ * before taking more, so one receiver that never answers held up every team's deliveries behind it.
+ */
+const DELIVERY_SLOTS = 20;
+
 export class WebhookQueue implements WebhookJobs {
   readonly boss: PgBoss;
   readonly timings: DeliveryTimings;
   #started: Promise<void> | null = null;
-  #workerId: string | null = null;
+  #workerIds: string[] = [];
   #listener: Listener | null = null;
   #sweeper: NodeJS.Timeout | null = null;
   #db: Db | null = null;
@@ -65,14 +72,15 @@ export class WebhookQueue implements WebhookJobs {
     await this.ready();
     this.#db = db;
     const deps = { db, config: this.config, timings: this.timings };
-    this.#workerId = await this.boss.work<DeliveryJob>(
-      WEBHOOK_QUEUE,
-      { batchSize: 20, pollingIntervalSeconds: this.options.pollingIntervalSeconds ?? 2 },
-      async (jobs) => {
-        // Each attempt settles its own delivery; one receiver's failure is not the batch's.
-        await Promise.all(jobs.map((job) => attemptDelivery(deps, job.data.deliveryId).catch((error: unknown) => this.options.onError?.(error))));
-      },
-    );
+    const work = { batchSize: 1, pollingIntervalSeconds: this.options.pollingIntervalSeconds ?? 2 };
+    for (let slot = 0; slot < DELIVERY_SLOTS; slot++) {
+      this.#workerIds.push(
+        await this.boss.work<DeliveryJob>(WEBHOOK_QUEUE, work, async (jobs) => {
+          // The attempt settles its own delivery: the job always completes.
+          for (const job of jobs) await attemptDelivery(deps, job.data.deliveryId).catch((error: unknown) => this.options.onError?.(error));
+        }),
+      );
+    }
     await this.#listen();
     await this.sweep();
     this.#sweeper = setInterval(() => void this.sweep().catch((error: unknown) => this.options.onError?.(error)), this.options.sweepMs ?? 60_000);
@@ -80,7 +88,7 @@ export class WebhookQueue implements WebhookJobs {
 
   async #listen() {
     this.#listener = await listen(this.options.databaseUrl, WEBHOOK_CHANNEL, () => {
-      if (this.#workerId) this.boss.notifyWorker(this.#workerId);
+      for (const id of this.#workerIds) this.boss.notifyWorker(id);
     }, (error) => this.options.onError?.(error));
   }
 
@@ -106,7 +114,7 @@ export class WebhookQueue implements WebhookJobs {
     this.#listener = null;
     const started = this.#started;
     this.#started = null;
-    this.#workerId = null;
+    this.#workerIds = [];
     if (started) {
       await started.catch(() => undefined);
       await this.boss.stop({ graceful: true, wait: true, close: true, timeout: this.timings.timeoutMs + 1_000 });
