@@ -3,8 +3,8 @@
 // takes the prompt's row first, then deletes its generations. Each waits on the other: PostgreSQL ends one
 // of them as deadlocked, most often the delete (it waited first, so it looks first). A merge tries again by
 // itself; the person deleting the prompt was answered an internal error. The delete now tries again too.
-import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { mergeAcrossTheDelete } from "../../../testing/deadlock-support.ts";
 import { createHarness, type Harness } from "../../../testing/harness.ts";
 import { createLibraryWorld, createPrompt, promptName } from "../../../testing/prompts-support.ts";
 import type { Caller, KeyCaller } from "../access/visibility.ts";
@@ -27,40 +27,6 @@ afterAll(() => h.close());
 
 const generationsOf = async (promptId: string) =>
   (await h.database.db.$queryRaw<{ n: number }[]>`SELECT count(*)::int AS n FROM generations WHERE prompt_id = ${promptId}::uuid`)[0]!.n;
-
-/** Holds a generation of the prompt as a merge does, until the prompt's delete waits on it; then writes one linked to the prompt. */
-async function mergeAcrossTheDelete(observationId: string, remove: () => Promise<unknown>) {
-  const merge = new pg.Client({ connectionString: h.database.url, application_name: "merging" });
-  const watcher = new pg.Client({ connectionString: h.database.url });
-  await Promise.all([merge.connect(), watcher.connect()]);
-  try {
-    await merge.query("BEGIN");
-    const { rows } = await merge.query(`DELETE FROM generations WHERE team_id = $1 AND observation_id = $2 RETURNING *`, [team.id, observationId]);
-    expect(rows).toHaveLength(1);
-    let settled = false;
-    const removed = remove().then(() => "deleted", (error: unknown) => error).finally(() => (settled = true));
-    // The delete has the prompt's row and waits on the generation's (this database's backends only).
-    while (!settled) {
-      const { rows: waiting } = await watcher.query(`
-        SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND query LIKE '%DELETE FROM generations WHERE prompt_id%'`);
-      if (waiting.length) break;
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
-    // The merge writes it back: its foreign key waits on the prompt's row, and one of the two is ended as deadlocked.
-    const row = rows[0] as Record<string, unknown>;
-    const columns = Object.keys(row);
-    const written = await merge
-      .query(`INSERT INTO generations (${columns.join(", ")}) VALUES (${columns.map((_, index) => `$${index + 1}`).join(", ")})`, columns.map((column) => row[column]))
-      .then(() => merge.query("COMMIT"))
-      .then(() => "written", async (error: { code?: string }) => {
-        await merge.query("ROLLBACK");
-        return error.code;
-      });
-    return { written, removed: await removed };
-  } finally {
-    await Promise.all([merge.end(), watcher.end()]);
-  }
-}
 
 const actor = () => ({ actor: { kind: "user" as const, userId: world.accounts.admin.id }, ip: null, now: new Date() });
 
@@ -87,7 +53,7 @@ describe("a prompt deleted while a merge writes one of its generations", () => {
     });
     expect(await generationsOf(prompt.id)).toBe(1);
 
-    const outcome = await mergeAcrossTheDelete(observationId, () => remove({ id: prompt.id, name }));
+    const outcome = await mergeAcrossTheDelete(h.database.url, team.id, observationId, "DELETE FROM generations WHERE prompt_id", () => remove({ id: prompt.id, name }));
     // Whichever PostgreSQL ended, the merge (which tries again by itself) or neither: the delete is done.
     expect(outcome.removed).toBe("deleted");
     expect(["written", "40P01"]).toContain(outcome.written);

@@ -1,0 +1,44 @@
+// A merge of production data racing a delete, as the deadlock tests stage it: a raw connection holds a stored
+// generation as a merge does (deleted, to be written back), the delete starts and waits on it, then the
+// connection writes the generation back, whose foreign keys wait on the row the delete holds.
+import pg from "pg";
+import { expect } from "vitest";
+
+/**
+ * Holds the team's generation `observationId` until the delete waits on a lock in a statement like
+ * `statement` (this database's backends only), then writes it back: whether that was written (or the code
+ * PostgreSQL ended it with) and how the delete ended ("deleted", or its error).
+ */
+export async function mergeAcrossTheDelete(databaseUrl: string, teamId: string, observationId: string, statement: string, remove: () => Promise<unknown>) {
+  const merge = new pg.Client({ connectionString: databaseUrl, application_name: "merging" });
+  const watcher = new pg.Client({ connectionString: databaseUrl });
+  await Promise.all([merge.connect(), watcher.connect()]);
+  try {
+    await merge.query("BEGIN");
+    const { rows } = await merge.query(`DELETE FROM generations WHERE team_id = $1 AND observation_id = $2 RETURNING *`, [teamId, observationId]);
+    expect(rows).toHaveLength(1);
+    let settled = false;
+    const removed = remove().then(() => "deleted", (error: unknown) => error).finally(() => (settled = true));
+    while (!settled) {
+      const { rows: waiting } = await watcher.query(
+        `SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND query LIKE $1`,
+        [`%${statement}%`],
+      );
+      if (waiting.length) break;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    // Written back: its foreign key waits on the row the delete holds, and one of the two is ended as deadlocked.
+    const row = rows[0] as Record<string, unknown>;
+    const columns = Object.keys(row);
+    const written = await merge
+      .query(`INSERT INTO generations (${columns.join(", ")}) VALUES (${columns.map((_, index) => `$${index + 1}`).join(", ")})`, columns.map((column) => row[column]))
+      .then(() => merge.query("COMMIT"))
+      .then(() => "written", async (error: { code?: string }) => {
+        await merge.query("ROLLBACK");
+        return error.code;
+      });
+    return { written, removed: await removed };
+  } finally {
+    await Promise.all([merge.end(), watcher.end()]);
+  }
+}
