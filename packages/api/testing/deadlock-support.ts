@@ -14,6 +14,9 @@ export async function mergeAcrossTheDelete(databaseUrl: string, teamId: string, 
   const watcher = new pg.Client({ connectionString: databaseUrl });
   await Promise.all([merge.connect(), watcher.connect()]);
   try {
+    // This side looks for a deadlock only after 30 s, the delete after the server's 1 s: PostgreSQL always ends
+    // the delete, so the test sees its retry every time (not only when the delete happens to look first).
+    await merge.query("SET deadlock_timeout = '30s'");
     await merge.query("BEGIN");
     const { rows } = await merge.query(`DELETE FROM generations WHERE team_id = $1 AND observation_id = $2 RETURNING *`, [teamId, observationId]);
     expect(rows).toHaveLength(1);
