@@ -22,7 +22,9 @@ export async function mergeAcrossTheDelete(databaseUrl: string, teamId: string, 
     expect(rows).toHaveLength(1);
     let settled = false;
     const removed = remove().then(() => "deleted", (error: unknown) => error).finally(() => (settled = true));
+    const deadline = Date.now() + 20_000;
     while (!settled) {
+      if (Date.now() > deadline) throw new Error(`the delete never waited on a lock in a statement like ${statement}`);
       const { rows: waiting } = await watcher.query(
         `SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND query LIKE $1`,
         [`%${statement}%`],

@@ -322,3 +322,10 @@ export async function retryOnDeadlock<T>(work: () => Promise<T>, tries = 3): Pro
     }
   }
 }
+
+/**
+ * How long a delete that takes production data with it (a prompt's, a team's, an organization's) may run:
+ * its generations go at about 3 s a million, so past Prisma's default 5 s one with a couple of million could
+ * never be deleted.
+ */
+export const PRODUCTION_DATA_DELETE_TIMEOUT_MS = 10 * 60_000;

@@ -117,16 +117,16 @@ describe("a generations export read by a client that stops reading", () => {
     const response = await unreadExport("jsonl", {});
     await vi.waitFor(() => {
       if (!(exporting && pagesRead > 0 && reading === 0 && exporting.writableNeedDrain)) throw new Error("still reading pages");
-    });
+    }, { timeout: 60_000, interval: 10 });
     const before = pagesRead;
     response.destroy();
     await vi.waitFor(() => {
       if (!exporting!.destroyed) throw new Error("still connected");
-    });
+    }, { timeout: 60_000, interval: 10 });
     // The close ends the export at once: a page read after it would have begun by now.
     await vi.waitFor(() => {
       if (reading !== 0) throw new Error("reading a page");
-    });
+    }, { timeout: 60_000, interval: 10 });
     expect(pagesRead).toBe(before);
   });
 });

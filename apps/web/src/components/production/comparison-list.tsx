@@ -37,7 +37,7 @@ export function ComparisonList({ comparison }: { comparison: Comparison }) {
       {list}
       {comparison.scoresOmitted > 0 && (
         <p className="text-sm text-muted-foreground" data-testid="comparison-scores-omitted">
-          {plural(comparison.scoresOmitted, "more score")} not compared: the {PRODUCTION_SCORES_MAX} most counted are.
+          {plural(comparison.scoresOmitted, "more score")} not compared: only the {PRODUCTION_SCORES_MAX} given most often are.
         </p>
       )}
     </div>

@@ -145,7 +145,7 @@ function ScoreCell({ scores, omitted, label }: { scores: VersionFigures["scores"
       ))}
       {omitted > 0 && (
         <li className="whitespace-nowrap text-muted-foreground" data-testid="production-scores-omitted">
-          and {plural(omitted, "more score")}, less counted
+          and {plural(omitted, "more score")}, each given less often (not shown)
         </li>
       )}
     </ul>
@@ -280,7 +280,7 @@ function GenerationList({ promptId, promptName }: { promptId: string; promptName
 }
 
 /** The scores a generation has beyond those listed (its newest), said after them. */
-const andMore = (moreScores: number) => (moreScores > 0 ? `, and ${moreScores.toLocaleString("en-US")} more` : "");
+const andMore = (moreScores: number) => (moreScores > 0 ? `, and ${plural(moreScores, "more score")}` : "");
 
 function GenerationTable({ generations, onOpen }: { generations: Generation[]; onOpen(id: string): void }) {
   return (

@@ -71,7 +71,7 @@ describe("checkAssertions", () => {
     for (const [schema, output] of [[pattern, { word: catastrophic }], [patternProperties, { [catastrophic]: 1 }]] as const) {
       const started = performance.now();
       expect(await one({ type: "jsonSchema", value: schema }, { output: JSON.stringify(output) })).toMatchObject({ pass: false, reason: timedOut });
-      expect(performance.now() - started).toBeLessThan(1_000);
+      expect(performance.now() - started).toBeLessThan(2_500);
     }
     // The same patterns on an output they settle quickly still answer.
     expect((await one({ type: "jsonSchema", value: pattern }, { output: '{"word":"aaaa"}' })).pass).toBe(true);

@@ -1,6 +1,6 @@
 // Business rules of organizations. Services take `db` and plain ids; no tRPC here.
 import { z } from "zod";
-import { isUniqueViolation, Prisma, retryOnDeadlock, type Db, type DbOrTx, type DbTransaction } from "@promptly/db";
+import { PRODUCTION_DATA_DELETE_TIMEOUT_MS, isUniqueViolation, Prisma, retryOnDeadlock, type Db, type DbOrTx, type DbTransaction } from "@promptly/db";
 import { CREATOR_ROLE_ORGANIZATION, MSG, ORGANIZATION_ROLES, ORGANIZATION_MSG, can, normalizeEmail, type OrganizationRole } from "@promptly/shared";
 import { fail } from "../../errors.ts";
 import { checkLockedChange, lockMembers, type LockedMember } from "./last-admin.ts";
@@ -11,7 +11,6 @@ import { getOrganizationMember, organizationMemberItem, type OrganizationMemberI
 import { createOrganizationInvite, organizationInviteItem } from "./organization-invites.ts";
 import { type InviteDeps, type InviteLimits } from "./invite-basics.ts";
 import { auditAs, type AuditContext } from "../insight/audit.ts";
-import { PRODUCTION_DATA_DELETE_TIMEOUT_MS } from "./teams.ts";
 
 export const organizationListItem = z.object({
   id: z.string(),

@@ -1,6 +1,6 @@
 // Business rules of teams. Services take `db` and plain ids; no tRPC here.
 import { z } from "zod";
-import { Prisma, hotQuery, retryOnDeadlock, type Db, type DbOrTx } from "@promptly/db";
+import { PRODUCTION_DATA_DELETE_TIMEOUT_MS, Prisma, hotQuery, retryOnDeadlock, type Db, type DbOrTx } from "@promptly/db";
 import { CREATOR_ROLE_TEAM, MSG, TEAM_MSG, TEAM_ROLES, can, type TeamRole } from "@promptly/shared";
 import { fail } from "../../errors.ts";
 import { checkLockedChange, lockMembers, type LockedMember } from "./last-admin.ts";
@@ -221,11 +221,6 @@ export async function setKeepGenerationText(db: Db, teamId: string, keep: boolea
   });
 }
 
-/**
- * How long a team's or an organization's delete may take: its production data goes with it, about 3 s a
- * million generations, so past Prisma's default 5 s one with a couple of million could never be deleted.
- */
-export const PRODUCTION_DATA_DELETE_TIMEOUT_MS = 10 * 60_000;
 
 /**
  * Members, invites, prompts and production data go with the team (ON DELETE CASCADE). It runs again when

@@ -12,13 +12,11 @@ import { isoTimeSql } from "../json-list.ts";
 
 const GENERATIONS_PAGE = 50;
 
-/**
- * Instants go to (sqlInstant) and come from (isoTimeSql) the database as ISO text with its Z, so a page reads the same rows in any
- * session time zone: a Date parameter is sent without its offset (read in the session's zone), and a
- * timestamptz read back as a Date loses the session's offset (the driver adapter takes it for UTC); the
- * next page's cursor is built from what was read, so both matter. The columns are timestamptz(3): no
- * fraction is lost.
- */
+// Instants go to (sqlInstant) and come from (isoTimeSql) the database as ISO text with its Z, so a page reads the same rows in any
+// session time zone: a Date parameter is sent without its offset (read in the session's zone), and a
+// timestamptz read back as a Date loses the session's offset (the driver adapter takes it for UTC); the
+// next page's cursor is built from what was read, so both matter. The columns are timestamptz(3): no
+// fraction is lost.
 
 export interface GenerationsQuery extends ProductionFilters {
   version?: number;

@@ -26,7 +26,7 @@ describe("schemaMismatch", () => {
     const schema = { type: "object", properties: { word: { type: "string", pattern: "^(a+)+$" } } };
     const started = performance.now();
     expect(schemaMismatch(schema, { word: catastrophic })).toBe(TIMED_OUT);
-    expect(performance.now() - started).toBeLessThan(1_000);
+    expect(performance.now() - started).toBeLessThan(2_500);
     // The same pattern on an answer it settles quickly still answers.
     expect(schemaMismatch(schema, { word: "aaaa" })).toBeNull();
   });
@@ -35,7 +35,7 @@ describe("schemaMismatch", () => {
     const schema = { type: "object", patternProperties: { "^(a+)+$": { type: "number" } } };
     const started = performance.now();
     expect(schemaMismatch(schema, { [catastrophic]: 1 })).toBe(TIMED_OUT);
-    expect(performance.now() - started).toBeLessThan(1_000);
+    expect(performance.now() - started).toBeLessThan(2_500);
     expect(schemaMismatch(schema, { aaaa: "one" })).toBe("/aaaa must be number");
   });
 

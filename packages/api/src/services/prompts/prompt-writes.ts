@@ -1,5 +1,5 @@
 // Creating, updating, renaming, archiving and deleting prompts, and whether a name is free in a team.
-import { isUniqueViolation, retryOnDeadlock, type Db, type DbOrTx, type DbTransaction } from "@promptly/db";
+import { PRODUCTION_DATA_DELETE_TIMEOUT_MS, isUniqueViolation, retryOnDeadlock, type Db, type DbOrTx, type DbTransaction } from "@promptly/db";
 import { LATEST_LABEL, MSG, PROMPT_MSG, PROTECTED_LABEL, RUNTIME_MSG, canOnPrompt, type CreatePromptInput, type PromptFacts } from "@promptly/shared";
 import { fail } from "../../errors.ts";
 import { authorOf } from "../access/actor.ts";
@@ -143,12 +143,6 @@ export async function setArchived(db: Db, prompt: LoadedPrompt, archived: boolea
   });
 }
 
-/**
- * How long a prompt's delete may take: its production data goes with it, about 3 s a million generations
- * (0.6 s for 200,000), so past Prisma's default 5 s a prompt with a couple of million could never be deleted.
- */
-const PROMPT_DELETE_TIMEOUT_MS = 10 * 60_000;
-
 /** For good, with its versions, labels, bookmarks and ratings, and its production data; archived prompts only. */
 export async function deletePrompt(db: Db, prompt: LoadedPrompt, context: AuditContext) {
   // It takes the prompt's row, then deletes its generations; a merge of production data deletes a stored
@@ -160,7 +154,7 @@ export async function deletePrompt(db: Db, prompt: LoadedPrompt, context: AuditC
     if (!locked) return fail("NOT_FOUND", MSG.notFound);
     if (!locked.archived) fail("STATE_CONFLICT", PROMPT_MSG.notArchived, "NOT_ARCHIVED");
     await deleteWholePrompt(tx, prompt, context, {});
-  }, { timeout: PROMPT_DELETE_TIMEOUT_MS }));
+  }, { timeout: PRODUCTION_DATA_DELETE_TIMEOUT_MS }));
 }
 
 /** The prompt deleted for good, audited (prompt.delete with `detail`), its production data with it; the caller holds its row lock. */
@@ -237,7 +231,7 @@ export async function deleteLivePrompt(db: Db, caller: Caller, prompt: LoadedPro
     for (const label of splitsEnded) await moveLabel(tx, prompt, label.name, label.left, authorOf(context.actor), context.now, context);
     await tx.deletedPromptVersion.createMany({ data: versions.map((version) => ({ promptId: prompt.id, version, deletedAt: context.now })) });
     await touchLivePrompt(tx, prompt.id, context.now);
-  }, { timeout: PROMPT_DELETE_TIMEOUT_MS }));
+  }, { timeout: PRODUCTION_DATA_DELETE_TIMEOUT_MS }));
 }
 
 /** Whether `name` is free in the team (the editor checks as the author types). */

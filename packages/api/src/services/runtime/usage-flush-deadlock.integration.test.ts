@@ -49,7 +49,9 @@ it("two processes flushing the same prompts' counts, first used in opposite orde
     await holder.query("BEGIN");
     await holder.query(`INSERT INTO prompt_usage_daily (prompt_id, day, label, count) VALUES ($1, $3, 'production', 0), ($2, $3, 'production', 0)`, [x!.id, y!.id, day]);
     const flushes = processes.map((process) => process.flushUsage(flushing).then(() => "flushed", (error: unknown) => error));
+    const deadline = Date.now() + 20_000;
     for (;;) {
+      if (Date.now() > deadline) throw new Error(`the two flushes never both waited on a lock: ${String(await Promise.race([...flushes, "still running"]))}`);
       const { rows } = await watcher.query(`
         SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND query LIKE '%INSERT INTO prompt_usage %'`);
       if (rows[0].n === 2) break;
