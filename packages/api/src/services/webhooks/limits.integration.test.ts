@@ -48,7 +48,7 @@ describe("webhook limits", () => {
     expect(await db().webhookSubscription.count({ where: { teamId: team.id } })).toBe(WEBHOOKS_PER_TEAM_MAX);
   });
 
-  it("refuses a second test of the same webhook at once, and sends none for it; another webhook's test still goes", async () => {
+  it("refuses a second test of the same webhook within the interval, and sends none for it; another webhook's test still goes", async () => {
     const team = await world.team();
     const first = await world.callers.admin.webhooks.create({ teamId: team.id, ...settings(0) });
     const second = await world.callers.admin.webhooks.create({ teamId: team.id, ...settings(1) });
@@ -58,5 +58,13 @@ describe("webhook limits", () => {
     expect(await db().webhookDelivery.count({ where: { subscriptionId: first.id, event: "ping" } })).toBe(1);
     await world.callers.admin.webhooks.test({ id: second.id });
     expect(await db().webhookDelivery.count({ where: { subscriptionId: second.id, event: "ping" } })).toBe(1);
+  });
+
+  it("sends one of two tests of a webhook asked at the same moment (its row is held while it looks)", async () => {
+    const team = await world.team();
+    const hook = await world.callers.admin.webhooks.create({ teamId: team.id, ...settings(0) });
+    const results = await Promise.allSettled([world.callers.admin.webhooks.test({ id: hook.id }), world.callers.admin.webhooks.test({ id: hook.id })]);
+    expect(results.filter((result) => result.status === "fulfilled")).toHaveLength(1);
+    expect(await db().webhookDelivery.count({ where: { subscriptionId: hook.id, event: "ping" } })).toBe(1);
   });
 });

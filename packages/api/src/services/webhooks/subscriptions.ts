@@ -209,16 +209,19 @@ export async function redeliver(db: Db, deliveryId: string, now: Date): Promise<
  */
 export async function testWebhook(db: Db, id: string, actor: Actor, now: Date): Promise<{ deliveryId: string }> {
   return db.$transaction(async (tx) => {
-    // The subscription's row is held until commit, so two tests at once see each other's ping.
-    const [row] = await tx.$queryRaw<{ id: string; teamId: string; organizationId: string; recentPing: boolean }[]>`
-      SELECT s.id::text, s.team_id::text AS "teamId", t.organization_id::text AS "organizationId",
-        EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.subscription_id = s.id AND d.event = 'ping'
-          AND d.created_at > ${now}::timestamptz - ${WEBHOOK_TEST_INTERVAL_SECONDS} * interval '1 second') AS "recentPing"
+    // The subscription's row is held until commit, and its recent pings are looked for after it is taken (a
+    // statement of its own: one read with the lock used the snapshot from before its wait, and two tests at
+    // once both went). Counted in the database, not the rate limiter: exact, and the same for every process.
+    const [row] = await tx.$queryRaw<{ id: string; teamId: string; organizationId: string }[]>`
+      SELECT s.id::text, s.team_id::text AS "teamId", t.organization_id::text AS "organizationId"
       FROM webhook_subscriptions s JOIN teams t ON t.id = s.team_id
       WHERE s.id = ${id}::uuid
       FOR NO KEY UPDATE OF s`;
     if (!row) return fail("NOT_FOUND", WEBHOOK_MSG.notFound, "WEBHOOK_NOT_FOUND");
-    if (row.recentPing) fail("RATE_LIMITED", WEBHOOK_MSG.testTooSoon, "WEBHOOK_TEST_TOO_SOON");
+    const recent = await tx.webhookDelivery.count({
+      where: { subscriptionId: row.id, event: "ping", createdAt: { gt: new Date(now.getTime() - WEBHOOK_TEST_INTERVAL_SECONDS * 1_000) } },
+    });
+    if (recent > 0) fail("RATE_LIMITED", WEBHOOK_MSG.testTooSoon, "WEBHOOK_TEST_TOO_SOON");
     return { deliveryId: await sendPing(tx, { id: row.id, teamId: row.teamId, organizationId: row.organizationId }, actor, now) };
   });
 }
