@@ -25,7 +25,7 @@ import { isDeepStrictEqual } from "node:util";
 import { z } from "zod";
 import { toolArgumentsSchema, type Assertion, type AssertionType, type ResponseFormat, type ToolCall } from "@promptly/shared";
 import { schemaMismatch } from "../prompts/json-schemas.ts";
-import { REGEX_TIMEOUT_MS, formatTimeout, schemaCheckTimeoutMs, schemaHasPatterns, withinRegexTimeLimit } from "../prompts/regex-time-limit.ts";
+import { REGEX_TIMEOUT_MS, schemaCheckTimeoutMs, schemaHasPatterns, schemaPatternsTimedOut, withinRegexTimeLimit } from "../prompts/regex-time-limit.ts";
 import { answerMatch } from "../runs/runs.ts";
 
 export interface AssertionOutcome {
@@ -114,7 +114,7 @@ function checkJsonSchema(schemaText: string, output: string): string | null {
   if (!parsed.ok) return `The output is not JSON: ${parsed.message}`;
   const validate = () => validator.safeParse(parsed.value);
   const checked = schemaHasPatterns(schema) ? withinRegexTimeLimit(validate, schemaCheckTimeoutMs(output.length)) : { ok: true as const, value: validate() };
-  if (!checked.ok) return `The schema's patterns took longer than ${formatTimeout(checked.timeoutMs)} ms on this output and were stopped (one may backtrack catastrophically)`;
+  if (!checked.ok) return schemaPatternsTimedOut(checked.timeoutMs, "output");
   const result = checked.value;
   if (result.success) return null;
   const issue = result.error.issues[0]!;

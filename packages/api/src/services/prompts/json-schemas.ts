@@ -7,7 +7,7 @@
 import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js";
 import { TOOLS_MSG, versionSchemas, type PromptTool, type ResponseFormat } from "@promptly/shared";
 import { fail } from "../../errors.ts";
-import { SCHEMA_CHECK_SIZE_MAX, formatTimeout, schemaCheckTimeoutMs, schemaHasPatterns, withinRegexTimeLimit } from "./regex-time-limit.ts";
+import { SCHEMA_CHECK_SIZE_MAX, schemaCheckTimeoutMs, schemaHasPatterns, schemaPatternsTimedOut, withinRegexTimeLimit } from "./regex-time-limit.ts";
 
 // Unknown keywords are allowed (providers add their own, and the meta-schema allows them); formats are not checked.
 // A compiled schema's `$id` is not registered, so one team's schema never answers another's `$ref`, and the
@@ -127,7 +127,7 @@ export function schemaMismatch(schema: Record<string, unknown>, value: unknown):
   const checked = hasPatterns
     ? withinRegexTimeLimit(() => validate(value), schemaCheckTimeoutMs(sizeOf(value, SCHEMA_CHECK_SIZE_MAX)))
     : { ok: true as const, value: validate(value) };
-  if (!checked.ok) return `the schema's patterns took longer than ${formatTimeout(checked.timeoutMs)} ms on this answer and were stopped (one may backtrack catastrophically)`;
+  if (!checked.ok) return schemaPatternsTimedOut(checked.timeoutMs, "answer");
   if (checked.value) return null;
   const [first] = validate.errors ?? [];
   return `${first?.instancePath || "the answer"} ${first?.message ?? "does not match"}`.trim();

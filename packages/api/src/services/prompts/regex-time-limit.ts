@@ -25,7 +25,17 @@ export function schemaCheckTimeoutMs(characters: number): number {
 }
 
 /** A time limit as a reason shows it: `1,250`. */
-export const formatTimeout = (timeoutMs: number) => timeoutMs.toLocaleString("en-US");
+const formatTimeout = (timeoutMs: number) => timeoutMs.toLocaleString("en-US");
+
+/**
+ * Why a value's check against a schema's patterns was stopped, the one text of it: a response format's
+ * check says it of the `answer` (within a sentence of its own), an assertion's of the `output` (a reason
+ * by itself, so it starts with a capital).
+ */
+export function schemaPatternsTimedOut(timeoutMs: number, value: "answer" | "output"): string {
+  const the = value === "output" ? "The" : "the";
+  return `${the} schema's patterns took longer than ${formatTimeout(timeoutMs)} ms on this ${value} and were stopped (one may backtrack catastrophically)`;
+}
 
 /** The one context and script every limited run goes through (a context of its own per run would cost a millisecond or two each). */
 const limitedContext = createContext({ work: () => undefined });
