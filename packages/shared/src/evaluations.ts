@@ -159,10 +159,15 @@ const testCaseFields = {
   assertions: z.array(assertionSchema).max(TEST_CASE_ASSERTIONS_MAX, EVALUATION_MSG.tooManyAssertions).default([]),
 };
 
-/** Refuses a case whose variables and placeholders are too large together (an import's rows too, parsed by testCaseInput). */
+/**
+ * Refuses a case whose variables and placeholders are too large together (an import's rows too, parsed by
+ * testCaseInput), on the field of the two that takes the more: where the case is to be made smaller.
+ */
 function checkValuesSize(content: { variables: Record<string, unknown>; placeholders: Record<string, unknown> }, ctx: z.RefinementCtx) {
-  const size = JSON.stringify(content.variables).length + JSON.stringify(content.placeholders).length;
-  if (size > TEST_CASE_VALUES_MAX) ctx.addIssue({ code: "custom", path: ["variables"], message: EVALUATION_MSG.valuesTooLarge(size) });
+  const variables = JSON.stringify(content.variables).length;
+  const placeholders = JSON.stringify(content.placeholders).length;
+  const size = variables + placeholders;
+  if (size > TEST_CASE_VALUES_MAX) ctx.addIssue({ code: "custom", path: [placeholders > variables ? "placeholders" : "variables"], message: EVALUATION_MSG.valuesTooLarge(size) });
 }
 
 export const testCaseInput = z.object({ promptId: idSchema, ...testCaseFields }).superRefine(checkValuesSize);

@@ -282,4 +282,19 @@ describe("test cases of a chat prompt with a placeholder", () => {
     const bad = await failure(world.callers.editor.testCases.import({ promptId: prompt.id, format: "csv", content: "question,history\nWhy?,not json" }));
     expect(bad.message).toBe(EVALUATION_MSG.importRow(2, EVALUATION_MSG.importPlaceholderJson("history")));
   });
+
+  it("refuses a case whose placeholders make it too large on its placeholders, not its variables, imported from CSV or JSON Lines", async () => {
+    const prompt = await historyPrompt();
+    const variables = { question: "Why?" };
+    const long = [{ role: "user" as const, content: "a".repeat(60_000) }, { role: "assistant" as const, content: "b".repeat(60_000) }];
+    const tooLarge = EVALUATION_MSG.valuesTooLarge(JSON.stringify(variables).length + JSON.stringify({ history: long }).length);
+    const csv = ["question,history", `Why?,"${JSON.stringify(long).replaceAll('"', '""')}"`].join("\n");
+    expect(await failure(world.callers.editor.testCases.import({ promptId: prompt.id, format: "csv", content: csv }))).toEqual({
+      code: "BAD_REQUEST", message: EVALUATION_MSG.importRow(2, `placeholders: ${tooLarge}`),
+    });
+    expect(await failure(world.callers.editor.testCases.import({ promptId: prompt.id, format: "jsonl", content: JSON.stringify({ variables, placeholders: { history: long } }) }))).toEqual({
+      code: "BAD_REQUEST", message: EVALUATION_MSG.importRow(1, `placeholders: ${tooLarge}`),
+    });
+    expect(await cases(prompt.id)).toEqual([]);
+  });
 });
