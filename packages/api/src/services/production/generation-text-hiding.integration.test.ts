@@ -1,0 +1,236 @@
+// Online evaluation's judge writes its reasons (the `eval` scores' comments, the claims' verdicts) from a
+// generation's text, and may quote it: they go where the text goes. Cleared with the text once its team
+// stops keeping it (clearGenerationText, a housekeeping run's share), and never shown to a reader who may
+// not read the text (textReadable false: a reader of an organization prompt outside its team), nor to
+// anyone while the text itself is not shown (in the app, and through REST /api/v1, whose keys read their
+// own team's prompts only). A person's or a key's comment is their own: it stays, and every reader sees it.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createHarness, type Harness } from "../../../testing/harness.ts";
+import { createLibraryWorld, createPrompt } from "../../../testing/prompts-support.ts";
+import { commandLineCaller, type KeyCaller } from "../access/visibility.ts";
+import { clearGenerationText } from "../platform/generation-text.ts";
+import { pruneExpired } from "../platform/housekeeping.ts";
+import { getGeneration, listGenerations } from "./generations.ts";
+import { ingestProduction } from "./ingest.ts";
+import { runtimeGenerationPages, runtimeGenerations } from "./runtime-production.ts";
+
+let h: Harness;
+let world: Awaited<ReturnType<typeof createLibraryWorld>>;
+let team: { id: string };
+let otherTeam: { id: string };
+let prompt: { id: string; name: string };
+let otherPrompt: { id: string; name: string };
+/** Keys of the prompt's team and of another team of the organization (which reads the organization prompt, not its text). */
+let ownKey: KeyCaller;
+let otherKey: KeyCaller;
+
+const MINUTE = 60_000;
+const db = () => h.services.db;
+
+beforeAll(async () => {
+  h = await createHarness();
+  world = await createLibraryWorld(h);
+  team = await world.team("Core");
+  otherTeam = await world.team("Other");
+  prompt = await createPrompt(world.callers.editor, team.id, { visibility: "organization" });
+  otherPrompt = await createPrompt(world.callers.editor, otherTeam.id, { visibility: "team" });
+  ownKey = await world.ingestKey(team.id);
+  otherKey = await world.ingestKey(otherTeam.id);
+  await world.callers.admin.teams.setGenerationText({ id: team.id, keep: true });
+  await world.callers.admin.teams.setGenerationText({ id: otherTeam.id, keep: true });
+});
+afterAll(() => h.close());
+
+/** A generation sent by the team's key with its text, started `minutesAgo` minutes ago; its id. */
+async function sendGeneration(key: KeyCaller, teamId: string, on: { name: string }, observationId: string, minutesAgo: number) {
+  const startedAt = new Date(Date.now() - minutesAgo * MINUTE);
+  await ingestProduction(db(), key, teamId, {
+    generations: [{ observationId, source: "api", promptName: on.name, version: 1, startedAt, seenAt: startedAt, input: `question ${observationId}`, output: `answer ${observationId}` }],
+    scores: [],
+  });
+  const [row] = await db().$queryRaw<{ id: string; input: string | null }[]>`SELECT id::text, input FROM generations WHERE team_id = ${teamId}::uuid AND observation_id = ${observationId}`;
+  // Kept: the team keeps text.
+  expect(row?.input).toBe(`question ${observationId}`);
+  return row!.id;
+}
+
+/**
+ * What online evaluation leaves on a generation (as its run writes it): a verdict score of source `eval`
+ * whose comment is the judge's reason quoting the answer, and the claim's verdicts with that reason; and
+ * a key's score with a comment of its own.
+ */
+async function judge(key: KeyCaller, teamId: string, on: { id: string }, generationId: string, observationId: string) {
+  const reason = `It says "answer ${observationId}" politely`;
+  await ingestProduction(db(), commandLineCaller(), teamId, {
+    generations: [],
+    scores: [{ generationId, promptId: on.id, name: "polite", dataType: "boolean", value: 1, stringValue: "True", comment: reason, source: "eval", externalId: `online:${generationId}:polite` }],
+  });
+  await ingestProduction(db(), key, teamId, {
+    generations: [],
+    scores: [{ generationId, name: "helpful", dataType: "boolean", value: 0, stringValue: "False", comment: "the key's own note", source: "api", apiKeyId: key.apiKey.id }],
+  });
+  const verdicts = [{ name: "polite", pass: true, reason }, { name: "short", pass: false }, { name: "tone", pass: true, reason: `Calm: "answer ${observationId}"` }];
+  await db().$executeRaw`
+    INSERT INTO online_evaluation_runs (generation_id, prompt_id, day, status, verdicts)
+    VALUES (${generationId}::uuid, ${on.id}::uuid, current_date, 'done', ${JSON.stringify(verdicts)}::jsonb)`;
+  return reason;
+}
+
+interface Stored {
+  input: string | null;
+  output: string | null;
+  scores: { source: string; name: string; value: number; comment: string | null }[];
+  verdicts: unknown;
+}
+
+/** What the database holds of a generation: its text, its scores (by name) and its claim's verdicts. */
+async function stored(generationId: string): Promise<Stored> {
+  const [text] = await db().$queryRaw<{ input: string | null; output: string | null }[]>`SELECT input, output FROM generations WHERE id = ${generationId}::uuid`;
+  const scores = await db().$queryRaw<Stored["scores"]>`SELECT source, name, value, comment FROM scores WHERE generation_id = ${generationId}::uuid ORDER BY name`;
+  const [run] = await db().$queryRaw<{ verdicts: unknown }[]>`SELECT verdicts FROM online_evaluation_runs WHERE generation_id = ${generationId}::uuid`;
+  return { input: text!.input, output: text!.output, scores, verdicts: run?.verdicts };
+}
+
+/** As judge() left it. */
+const judged = (observationId: string): Stored => ({
+  input: `question ${observationId}`,
+  output: `answer ${observationId}`,
+  scores: [
+    { source: "api", name: "helpful", value: 0, comment: "the key's own note" },
+    { source: "eval", name: "polite", value: 1, comment: `It says "answer ${observationId}" politely` },
+  ],
+  verdicts: [{ name: "polite", pass: true, reason: `It says "answer ${observationId}" politely` }, { name: "short", pass: false }, { name: "tone", pass: true, reason: `Calm: "answer ${observationId}"` }],
+});
+
+/** Cleared: no text, the judge's reasons gone (its verdicts stay, in their order), the key's comment kept. */
+const cleared: Stored = {
+  input: null,
+  output: null,
+  scores: [
+    { source: "api", name: "helpful", value: 0, comment: "the key's own note" },
+    { source: "eval", name: "polite", value: 1, comment: null },
+  ],
+  verdicts: [{ name: "polite", pass: true }, { name: "short", pass: false }, { name: "tone", pass: true }],
+};
+
+const comments = (item: { scores: { source: string; comment: string | null }[] }) => item.scores.map(({ source, comment }) => ({ source, comment })).sort((a, b) => a.source.localeCompare(b.source));
+
+describe("clearing a generation's kept text", () => {
+  it("clears the judge's reasons with it (score comments and claim verdicts), only of the generations cleared, batch by batch; other comments and later text stay", async () => {
+    const clearBatch = (limit: number) => db().$transaction((tx) => clearGenerationText(tx, limit));
+    // Two generations sent while the team kept text, judged; another team's, judged (that team keeps its text).
+    const old = ["old-1", "old-2"];
+    const oldIds = [await sendGeneration(ownKey, team.id, prompt, old[0]!, 30), await sendGeneration(ownKey, team.id, prompt, old[1]!, 20)];
+    for (const [i, id] of oldIds.entries()) await judge(ownKey, team.id, prompt, id, old[i]!);
+    const elsewhere = await sendGeneration(otherKey, otherTeam.id, otherPrompt, "elsewhere", 25);
+    await judge(otherKey, otherTeam.id, otherPrompt, elsewhere, "elsewhere");
+
+    // The team stops keeping text, and keeps it again: what it kept before is deleted (not shown from now on).
+    await world.callers.admin.teams.setGenerationText({ id: team.id, keep: false });
+    await world.callers.admin.teams.setGenerationText({ id: team.id, keep: true });
+    // Sent and judged once it keeps text again: kept, reasons and all.
+    const later = await sendGeneration(ownKey, team.id, prompt, "later", -1);
+    await judge(ownKey, team.id, prompt, later, "later");
+
+    // One generation a batch: the one cleared loses its reasons, the one not cleared yet keeps them (stored, not shown).
+    expect(await clearBatch(1)).toBe(1);
+    const afterOne = await Promise.all(oldIds.map(stored));
+    expect(afterOne.filter((row) => row.input === null)).toHaveLength(1);
+    const [first, second] = afterOne[0]!.input === null ? [0, 1] : [1, 0];
+    expect(afterOne[first]).toEqual(cleared);
+    expect(afterOne[second]).toEqual(judged(old[second]!));
+
+    // Housekeeping's run clears the rest.
+    expect((await pruneExpired(db(), new Date())).generationTexts).toBe(1);
+    for (const id of oldIds) expect(await stored(id)).toEqual(cleared);
+    expect(await clearBatch(10)).toBe(0);
+    // Not cleared: text and reasons of the generation sent since, and of the other team's.
+    expect(await stored(later)).toEqual(judged("later"));
+    expect(await stored(elsewhere)).toEqual(judged("elsewhere"));
+
+    // Once the team's clearing is over (a minute on) its old generations read as its others do: their reasons
+    // must not come back with it. Nothing of the text is left to show, to any reader.
+    await db().$executeRaw`UPDATE teams SET generation_text_cleared_before = generation_text_cleared_before - interval '2 minutes' WHERE id = ${team.id}::uuid`;
+    expect(await clearBatch(10)).toBe(0);
+    expect(await db().team.findUniqueOrThrow({ where: { id: team.id }, select: { generationTextClearedBefore: true } })).toEqual({ generationTextClearedBefore: null });
+    for (const id of oldIds) {
+      const detail = await getGeneration(db(), prompt.id, id, true);
+      expect(detail).toMatchObject({ textKept: true, textReadable: true, input: null, output: null });
+      expect(comments(detail)).toEqual([{ source: "api", comment: "the key's own note" }, { source: "eval", comment: null }]);
+    }
+    expect(comments(await getGeneration(db(), prompt.id, later, true))).toEqual([{ source: "api", comment: "the key's own note" }, { source: "eval", comment: 'It says "answer later" politely' }]);
+  });
+});
+
+describe("a reader who may not read a generation's text", () => {
+  let id: string;
+  const reason = 'It says "answer shown" politely';
+  const span = () => ({ from: new Date(Date.now() - 60 * MINUTE), to: new Date(Date.now() + MINUTE) });
+  const shown = [{ source: "api", comment: "the key's own note" }, { source: "eval", comment: reason }];
+  const withheld = [{ source: "api", comment: "the key's own note" }, { source: "eval", comment: null }];
+  const itemOf = <T extends { id: string }>(items: T[]) => items.find((item) => item.id === id)!;
+  /** This generation's scores' comments in the export's pages, for the key. */
+  const exported = async (key: KeyCaller) => {
+    const items = [];
+    for await (const page of runtimeGenerationPages(db(), key, prompt.name, span(), 1_000, new Date())) items.push(...page);
+    return comments(itemOf(items));
+  };
+
+  // A team of its own: what the clearing above did to its team is no concern of these.
+  let team: { id: string };
+  let prompt: { id: string; name: string };
+  let ownKey: KeyCaller;
+
+  beforeAll(async () => {
+    team = await world.team("Readers");
+    prompt = await createPrompt(world.callers.editor, team.id, { visibility: "organization" });
+    ownKey = await world.ingestKey(team.id);
+    await world.callers.admin.teams.setGenerationText({ id: team.id, keep: true });
+    id = await sendGeneration(ownKey, team.id, prompt, "shown", 5);
+    expect(await judge(ownKey, team.id, prompt, id, "shown")).toBe(reason);
+  });
+
+  it("sees the judge's reasons no more than the text, in the app (list and one generation) and the services", async () => {
+    // The team's viewer reads the text and the reasons; a member of the organization outside the team neither.
+    expect(await world.callers.viewer.production.generation({ promptId: prompt.id, id })).toMatchObject({ textReadable: true, input: "question shown", output: "answer shown" });
+    expect(comments(await world.callers.viewer.production.generation({ promptId: prompt.id, id }))).toEqual(shown);
+    expect(comments(itemOf((await world.callers.viewer.production.generations({ promptId: prompt.id, ...span() })).items))).toEqual(shown);
+    const member = await world.callers.orgMember.production.generation({ promptId: prompt.id, id });
+    expect(member).toMatchObject({ textReadable: false, input: null, output: null });
+    expect(comments(member)).toEqual(withheld);
+    expect(comments(itemOf((await world.callers.orgMember.production.generations({ promptId: prompt.id, ...span() })).items))).toEqual(withheld);
+
+    expect(comments(await getGeneration(db(), prompt.id, id, true))).toEqual(shown);
+    expect(comments(await getGeneration(db(), prompt.id, id, false))).toEqual(withheld);
+    expect(comments(itemOf((await listGenerations(db(), prompt.id, span(), new Date(), true)).items))).toEqual(shown);
+    expect(comments(itemOf((await listGenerations(db(), prompt.id, span(), new Date(), false)).items))).toEqual(withheld);
+    // Only withheld: still stored.
+    expect((await stored(id)).scores.find((score) => score.source === "eval")?.comment).toBe(reason);
+  });
+
+  it("through REST /api/v1 (a page, and the export's pages) are shown to the prompt's team's key as the text is; another team's key finds no prompt", async () => {
+    expect(comments(itemOf((await runtimeGenerations(db(), ownKey, prompt.name, span(), new Date())).items))).toEqual(shown);
+    expect(await exported(ownKey)).toEqual(shown);
+    // A key reads its own team's prompts only (organization ones included): never one it may not read the text of.
+    await expect(runtimeGenerations(db(), otherKey, prompt.name, span(), new Date())).rejects.toMatchObject({ code: "NOT_FOUND" });
+  });
+
+  it("nor does anyone while the text is not shown: the team stopped keeping it (before housekeeping clears it), or keeps none", async () => {
+    try {
+      await world.callers.admin.teams.setGenerationText({ id: team.id, keep: false });
+      // Stored still, shown to no one: not even to the team's own readers.
+      expect((await stored(id)).scores.find((score) => score.source === "eval")?.comment).toBe(reason);
+      expect(await world.callers.viewer.production.generation({ promptId: prompt.id, id })).toMatchObject({ textKept: false, textReadable: true, input: null, output: null });
+      expect(comments(await world.callers.viewer.production.generation({ promptId: prompt.id, id }))).toEqual(withheld);
+      expect(comments(itemOf((await world.callers.viewer.production.generations({ promptId: prompt.id, ...span() })).items))).toEqual(withheld);
+      expect(comments(itemOf((await runtimeGenerations(db(), ownKey, prompt.name, span(), new Date())).items))).toEqual(withheld);
+      expect(await exported(ownKey)).toEqual(withheld);
+      // Kept again: what was kept before stays deleted, its reasons with it.
+      await world.callers.admin.teams.setGenerationText({ id: team.id, keep: true });
+      expect(comments(await world.callers.viewer.production.generation({ promptId: prompt.id, id }))).toEqual(withheld);
+      expect(comments(itemOf((await runtimeGenerations(db(), ownKey, prompt.name, span(), new Date())).items))).toEqual(withheld);
+    } finally {
+      await world.callers.admin.teams.setGenerationText({ id: team.id, keep: true });
+    }
+  });
+});
