@@ -1,7 +1,8 @@
 // The webhooks' worker: pg-boss on the app's PostgreSQL (schema `pgboss`, queue `webhooks`), shared by
-// every app process; each attempt of a delivery is one job (jobs.ts). Workers hear of a new delivery on
-// commit (NOTIFY) and otherwise poll; a sweep queues again any pending delivery whose job was lost
-// (written before the queue existed, or its worker died past pg-boss's retries).
+// every app process; each attempt of a delivery is one job (jobs.ts), claimed FOR UPDATE SKIP LOCKED so
+// processes share them. A process hears of a new delivery on commit (NOTIFY) and otherwise polls, and
+// either way wakes one idle slot (wake-ups below); a sweep queues again any pending delivery whose job
+// was lost (written before the queue existed, or its worker died past pg-boss's retries).
 import PgBoss from "pg-boss";
 import type { Db } from "@promptly/db";
 import { listen, type Listener } from "@promptly/db/listen";
@@ -12,7 +13,7 @@ import { ensureQueue } from "../platform/job-queues.ts";
 
 export interface WebhookQueueOptions extends Partial<DeliveryTimings> {
   databaseUrl: string;
-  /** How often a worker looks for due jobs when it heard of none (seconds, at least 0.5). */
+  /** How often an idle slot looks for due jobs (a retry's, or one it did not hear of), in seconds, at least 0.5. */
   pollingIntervalSeconds?: number;
   /** How often pending deliveries without a job are looked for. */
   sweepMs?: number;
@@ -20,18 +21,58 @@ export interface WebhookQueueOptions extends Partial<DeliveryTimings> {
 }
 
 /**
- * The deliveries a process sends at once. Each has its own pg-boss worker taking one job at a time: a
- * worker taking a batch would wait for the batch's slowest receiver (up to the attempt's time limit)
- * before taking more, so one receiver that never answers held up every team's deliveries behind it.
+ * The deliveries a process sends at once. Each slot takes one job at a time: a worker taking a batch
+ * would wait for the batch's slowest receiver (up to the attempt's time limit) before taking more, so
+ * one receiver that never answers held up every team's deliveries behind it.
  */
 const DELIVERY_SLOTS = 20;
+
+/**
+ * Wake-ups handed to idle slots one at a time. A NOTIFY or a poll wakes one slot; a slot that claims a
+ * job wakes the next (a burst fans out to every slot), one that finds none sleeps again and wakes
+ * nobody: one new delivery costs two claims, not one per slot. A wake-up that finds every slot busy is
+ * kept for the first to finish, so what the slots could not take at once is taken without the poll.
+ */
+class WakeUps {
+  #sleeping: (() => void)[] = [];
+  #owed = false;
+  #closed = false;
+
+  wakeOne(): void {
+    const slot = this.#sleeping.shift();
+    if (slot) slot();
+    else this.#owed = true;
+  }
+
+  /** Resolves when this slot is to look for a job; at once when closed. */
+  sleep(): Promise<void> {
+    if (this.#closed) return Promise.resolve();
+    if (this.#owed) {
+      this.#owed = false;
+      return Promise.resolve();
+    }
+    return new Promise((resolve) => this.#sleeping.push(resolve));
+  }
+
+  get closed(): boolean {
+    return this.#closed;
+  }
+
+  /** Every slot wakes to stop. */
+  close(): void {
+    this.#closed = true;
+    for (const slot of this.#sleeping.splice(0)) slot();
+  }
+}
 
 export class WebhookQueue implements WebhookJobs {
   readonly boss: PgBoss;
   readonly timings: DeliveryTimings;
   #started: Promise<void> | null = null;
-  #workerIds: string[] = [];
+  #wakeUps: WakeUps | null = null;
+  #slots: Promise<void>[] = [];
   #listener: Listener | null = null;
+  #poller: NodeJS.Timeout | null = null;
   #sweeper: NodeJS.Timeout | null = null;
   #db: Db | null = null;
 
@@ -71,25 +112,38 @@ export class WebhookQueue implements WebhookJobs {
   async startWorker(db: Db): Promise<void> {
     await this.ready();
     this.#db = db;
-    const deps = { db, config: this.config, timings: this.timings };
-    const work = { batchSize: 1, pollingIntervalSeconds: this.options.pollingIntervalSeconds ?? 2 };
-    for (let slot = 0; slot < DELIVERY_SLOTS; slot++) {
-      this.#workerIds.push(
-        await this.boss.work<DeliveryJob>(WEBHOOK_QUEUE, work, async (jobs) => {
-          // The attempt settles its own delivery: the job always completes.
-          for (const job of jobs) await attemptDelivery(deps, job.data.deliveryId).catch((error: unknown) => this.options.onError?.(error));
-        }),
-      );
-    }
+    const wakeUps = new WakeUps();
+    this.#wakeUps = wakeUps;
+    for (let slot = 0; slot < DELIVERY_SLOTS; slot++) this.#slots.push(this.#slot(db, wakeUps));
+    // Jobs queued while no process listened.
+    wakeUps.wakeOne();
     await this.#listen();
     await this.sweep();
+    this.#poller = setInterval(() => wakeUps.wakeOne(), Math.max(0.5, this.options.pollingIntervalSeconds ?? 2) * 1000);
     this.#sweeper = setInterval(() => void this.sweep().catch((error: unknown) => this.options.onError?.(error)), this.options.sweepMs ?? 60_000);
   }
 
+  async #slot(db: Db, wakeUps: WakeUps): Promise<void> {
+    const deps = { db, config: this.config, timings: this.timings };
+    const onError = (error: unknown) => this.options.onError?.(error);
+    for (;;) {
+      await wakeUps.sleep();
+      if (wakeUps.closed) return;
+      const [job] = await this.boss.fetch<DeliveryJob>(WEBHOOK_QUEUE, { batchSize: 1 }).catch((error: unknown) => {
+        onError(error);
+        return [];
+      });
+      if (!job) continue;
+      // There may be more: the next idle slot looks.
+      wakeUps.wakeOne();
+      // The attempt settles its own delivery: the job always completes.
+      await attemptDelivery(deps, job.data.deliveryId).catch(onError);
+      await this.boss.complete(WEBHOOK_QUEUE, job.id).catch(onError);
+    }
+  }
+
   async #listen() {
-    this.#listener = await listen(this.options.databaseUrl, WEBHOOK_CHANNEL, () => {
-      for (const id of this.#workerIds) this.boss.notifyWorker(id);
-    }, (error) => this.options.onError?.(error));
+    this.#listener = await listen(this.options.databaseUrl, WEBHOOK_CHANNEL, () => this.#wakeUps?.wakeOne(), (error) => this.options.onError?.(error));
   }
 
   /** Queues again the pending deliveries overdue by more than the time an attempt may hold one. */
@@ -110,14 +164,22 @@ export class WebhookQueue implements WebhookJobs {
   async stop(): Promise<void> {
     if (this.#sweeper) clearInterval(this.#sweeper);
     this.#sweeper = null;
+    if (this.#poller) clearInterval(this.#poller);
+    this.#poller = null;
     await this.#listener?.close();
     this.#listener = null;
+    // The attempts under way end within their time limit; a job left active past it is retried elsewhere.
+    this.#wakeUps?.close();
+    this.#wakeUps = null;
+    const slots = Promise.all(this.#slots.splice(0));
+    let limit: NodeJS.Timeout | undefined;
+    await Promise.race([slots, new Promise((resolve) => (limit = setTimeout(resolve, this.timings.timeoutMs + 1_000)))]);
+    clearTimeout(limit);
     const started = this.#started;
     this.#started = null;
-    this.#workerIds = [];
     if (started) {
       await started.catch(() => undefined);
-      await this.boss.stop({ graceful: true, wait: true, close: true, timeout: this.timings.timeoutMs + 1_000 });
+      await this.boss.stop({ graceful: true, wait: true, close: true });
     }
   }
 }
