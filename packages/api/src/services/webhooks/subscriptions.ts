@@ -17,6 +17,8 @@ import { queueDeliveryJobs } from "./jobs.ts";
 /** Every secret starts so: secret scanners and people recognise it. */
 const SECRET_PREFIX = "whsec_";
 const DELIVERIES_PAGE = 25;
+/** Namespace of the per-team advisory lock taken while a webhook is created. */
+const WEBHOOK_CREATE_LOCK = 7_253_019;
 
 // ---- answers ----
 
@@ -71,7 +73,7 @@ export async function createWebhook(
   const secret = SECRET_PREFIX + randomBytes(32).toString("base64url");
   return db.$transaction(async (tx) => {
     // Two creates at once would each count the other out: they take turns per team.
-    await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended('webhook-subscriptions:' || ${input.teamId}, 0))`;
+    await tx.$executeRaw`SELECT pg_advisory_xact_lock(${WEBHOOK_CREATE_LOCK}::int, hashtext(${input.teamId}))`;
     if ((await tx.webhookSubscription.count({ where: { teamId: input.teamId } })) >= WEBHOOKS_PER_TEAM_MAX) {
       fail("STATE_CONFLICT", WEBHOOK_MSG.tooManyWebhooks, "TOO_MANY_WEBHOOKS");
     }
