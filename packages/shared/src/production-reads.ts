@@ -78,7 +78,10 @@ const figure = z.number().nullable();
 export const PRODUCTION_SCORES_MAX = 100;
 /** The most values a categorical score's figure lists, the most counted first; the rest are summed as one SCORE_OTHER_CATEGORY entry. */
 export const SCORE_CATEGORIES_MAX = 50;
-/** The value the counts of a score's less frequent values are summed under (in its figures and its rollups), so the shares still add up to 1. */
+/**
+ * The value a figure's entry summing its less frequent values shows (that entry alone is marked `other: true`),
+ * so the shares still add up to 1. A value sent as "(other)" is a value like any other: listed as itself.
+ */
 export const SCORE_OTHER_CATEGORY = "(other)";
 
 const scoreFigure = z.object({
@@ -90,7 +93,21 @@ const scoreFigure = z.object({
   /** Boolean scores: the share of true (0 to 1). */
   share: figure,
   /** Boolean and categorical scores: each value's count, most frequent first; past SCORE_CATEGORIES_MAX, the rest summed as "(other)", last. */
-  categories: z.array(z.object({ value: z.string(), count: int })),
+  categories: z
+    .array(
+      z.object({
+        value: z.string(),
+        count: int,
+        other: z
+          .literal(true)
+          .optional()
+          .describe(`Only on the last entry that sums the values not listed, whose value is "${SCORE_OTHER_CATEGORY}" (a value sent as "${SCORE_OTHER_CATEGORY}" is listed as itself, without it)`),
+      }),
+    )
+    .describe(
+      `Yes/no and categorical scores: each value's count, the most counted first, at most ${SCORE_CATEGORIES_MAX}; ` +
+        `the counts of the other values summed in one last entry marked other: true, so the counts add up to count. Numeric scores: none`,
+    ),
 });
 export type ScoreFigure = z.infer<typeof scoreFigure>;
 
@@ -215,6 +232,11 @@ const generationScore = z.object({
  * thumbs and API scores fit, and a page stays bounded when a generation has received hundreds of thousands.
  */
 export const GENERATION_SCORES_MAX = 50;
+/**
+ * The most scores beyond those listed a generation's `moreScores` counts: counting every one of a generation
+ * flooded with a million would read a million rows on each page. Past it, `moreScoresCapped` says there are more.
+ */
+export const GENERATION_MORE_SCORES_COUNTED = 1_000;
 
 const generationItem = z.object({
   id: z.string(),
@@ -234,8 +256,14 @@ const generationItem = z.object({
   environment: z.string(),
   /** Its newest scores (at most GENERATION_SCORES_MAX), oldest first. */
   scores: z.array(generationScore),
-  /** How many scores it has beyond those listed. */
-  moreScores: int.describe(`How many scores the generation has beyond those listed (its newest ${GENERATION_SCORES_MAX})`),
+  /** How many scores it has beyond those listed, counted up to GENERATION_MORE_SCORES_COUNTED. */
+  moreScores: int.describe(
+    `How many scores the generation has beyond those listed (its newest ${GENERATION_SCORES_MAX}), counted up to ${GENERATION_MORE_SCORES_COUNTED.toLocaleString("en-US")}: see moreScoresCapped`,
+  ),
+  /** True when it has more than GENERATION_MORE_SCORES_COUNTED beyond those listed: `moreScores` is then that many, a lower bound. */
+  moreScoresCapped: z
+    .boolean()
+    .describe(`True when the generation has more than ${GENERATION_MORE_SCORES_COUNTED.toLocaleString("en-US")} scores beyond those listed: moreScores is then ${GENERATION_MORE_SCORES_COUNTED.toLocaleString("en-US")}, the most counted`),
 });
 export type GenerationItem = z.infer<typeof generationItem>;
 

@@ -9,6 +9,7 @@ import {
   type ProductionVersionMetrics, type ProportionComparison, type ScoreFigure,
 } from "@promptly/shared";
 import { fail } from "../../errors.ts";
+import { categoryOfKey, foldedCategories } from "./score-categories.ts";
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
@@ -165,7 +166,7 @@ async function generationSums(db: DbOrTx, promptId: string, span: ProductionSpan
   return rows.map((row): GenerationSums => ({ ...row, latencyHist: trimmed(row.latencyHist), ttftHist: trimmed(row.ttftHist) }));
 }
 
-/** Sums of one version, score name and data type of score_rollups, with each value's count. */
+/** Sums of one version, score name and data type of score_rollups, with each value's count and the fold's (the rest, summed). */
 interface ScoreSums {
   version: number;
   name: string;
@@ -174,9 +175,10 @@ interface ScoreSums {
   sum: number;
   sumSquares: number;
   categories: Map<string, number>;
+  folded: number;
 }
 
-type ScoreRow = Omit<ScoreSums, "categories"> & { series: number; typed: boolean };
+type ScoreRow = Omit<ScoreSums, "categories" | "folded"> & { series: number; typed: boolean };
 
 /** One score series' key: its version, data type and name. */
 const seriesKey = (version: number, dataType: string, name: string) => `${version}\n${dataType}\n${name}`;
@@ -211,27 +213,23 @@ async function scoreRows(db: DbOrTx, where: Prisma.Sql, per: "version" | "pair")
 }
 
 /**
- * Each value's count of the yes/no and categorical series of `rows`, summed over the span: the
- * SCORE_CATEGORIES_MAX most counted of each series, the rest summed as one SCORE_OTHER_CATEGORY entry
- * (with what the rollups already counted under it), so the shares still add up to 1.
+ * The rollup keys' counts of the yes/no and categorical series of `rows`, summed over the span and folded
+ * (score-categories.ts): the SCORE_CATEGORIES_MAX most counted values of each series, and the fold (with what
+ * the rollups already folded), so the shares still add up to 1.
  */
 async function categoryCounts(db: DbOrTx, where: Prisma.Sql, rows: readonly ScoreRow[]) {
   const counted = rows.filter((row) => row.dataType !== "numeric");
   if (!counted.length) return [];
-  const other = Prisma.sql`${SCORE_OTHER_CATEGORY}::text`;
-  return db.$queryRaw<{ version: number; name: string; dataType: string; value: string; count: number }[]>`
-    SELECT version, name, "dataType", CASE WHEN rank <= ${SCORE_CATEGORIES_MAX} AND value <> ${other} AND count > 0 THEN value ELSE ${other} END AS value,
-           SUM(count)::float8 AS count
-    FROM (
-      SELECT s.version, s.name, s.data_type AS "dataType", c.key AS value, SUM(c.value::float8) AS count,
-             row_number() OVER (PARTITION BY s.version, s.name, s.data_type ORDER BY c.key = ${other}, SUM(c.value::float8) DESC, c.key) AS rank
+  const entries = Prisma.sql`
+    SELECT s.version, s.name, s.data_type, c.key, c.value
       FROM score_rollups s CROSS JOIN LATERAL jsonb_each_text(COALESCE(s.categories, '{}'::jsonb)) AS c(key, value)
-      WHERE ${where}
-        AND (s.version, s.name, s.data_type) IN (
-          SELECT * FROM unnest(${counted.map((row) => row.version)}::int[], ${counted.map((row) => row.name)}::text[], ${counted.map((row) => row.dataType)}::text[]))
-      GROUP BY 1, 2, 3, 4) ranked
-    GROUP BY 1, 2, 3, 4
-    HAVING SUM(count) <> 0`;
+     WHERE ${where}
+       AND (s.version, s.name, s.data_type) IN (
+         SELECT * FROM unnest(${counted.map((row) => row.version)}::int[], ${counted.map((row) => row.name)}::text[], ${counted.map((row) => row.dataType)}::text[])
+       )`;
+  return db.$queryRaw<{ version: number; name: string; dataType: string; key: string; count: number }[]>`
+    SELECT version, name, "dataType", k AS key, n::float8 AS count
+      FROM (${foldedCategories(entries, { max: SCORE_CATEGORIES_MAX, series: ["version", "name", "dataType"] })}) folded`;
 }
 
 function scoreWhere(promptId: string, span: ProductionSpan, filters: ProductionFilters, versions?: readonly number[]): Prisma.Sql {
@@ -245,10 +243,16 @@ async function versionScoreSums(db: DbOrTx, promptId: string, span: ProductionSp
   const sums = new Map<string, ScoreSums>();
   const omitted = new Map<number, number>();
   for (const { series, typed: _typed, ...row } of rows) {
-    sums.set(seriesKey(row.version, row.dataType, row.name), { ...row, categories: new Map() });
+    sums.set(seriesKey(row.version, row.dataType, row.name), { ...row, categories: new Map(), folded: 0 });
     omitted.set(row.version, Math.max(0, series - PRODUCTION_SCORES_MAX));
   }
-  for (const row of await categoryCounts(db, where, rows)) sums.get(seriesKey(row.version, row.dataType, row.name))?.categories.set(row.value, row.count);
+  for (const row of await categoryCounts(db, where, rows)) {
+    const series = sums.get(seriesKey(row.version, row.dataType, row.name));
+    const value = categoryOfKey(row.key);
+    if (!series) continue;
+    if (value === null) series.folded = row.count;
+    else series.categories.set(value, row.count);
+  }
   return { scores: [...sums.values()], omitted };
 }
 
@@ -256,11 +260,12 @@ const ratio = (part: number, whole: number) => (whole > 0 ? part / whole : null)
 const percentile = (hist: readonly number[], q: number) => (hist.some((n) => n > 0) ? percentileFromHist([...hist], q) : null);
 
 function scoreFigure(sums: ScoreSums): ScoreFigure {
-  // The rest of the values, summed, come last whatever their count: they are no value of their own.
-  const rest = (value: string) => (value === SCORE_OTHER_CATEGORY ? 1 : 0);
-  const categories = [...sums.categories]
+  const categories: ScoreFigure["categories"] = [...sums.categories]
     .map(([value, count]) => ({ value, count }))
-    .sort((a, b) => rest(a.value) - rest(b.value) || b.count - a.count || a.value.localeCompare(b.value));
+    .sort((a, b) => b.count - a.count || a.value.localeCompare(b.value));
+  // The rest of the values, summed, come last whatever their count, marked: they are no value of their own
+  // (a value sent as SCORE_OTHER_CATEGORY is listed as itself, unmarked).
+  if (sums.folded !== 0) categories.push({ value: SCORE_OTHER_CATEGORY, count: sums.folded, other: true });
   return {
     name: sums.name,
     dataType: sums.dataType,

@@ -1,9 +1,11 @@
 // A key can send any number of score names and values. The figures and a comparison carry each
 // version's (or the pair's) 100 most counted score series and say how many they left out; a rollup row
 // keeps at most 100 values of a categorical score, the rest counted under "(other)", and the figures
-// list at most 50, the rest summed as "(other)": the shares still add up to 1.
+// list at most 50, the rest summed as "(other)": the shares still add up to 1. A value sent as "(other)"
+// is a value of its own, never counted with the rest.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { rawTransaction } from "@promptly/db";
+import { Prisma, rawTransaction } from "@promptly/db";
+import { readMigrations } from "@promptly/db/migrate";
 import { PRODUCTION_SCORES_MAX, SCORE_CATEGORIES_MAX, SCORE_OTHER_CATEGORY } from "@promptly/shared";
 import { createHarness, type Harness } from "../../../testing/harness.ts";
 import { createLibraryWorld, createPrompt } from "../../../testing/prompts-support.ts";
@@ -94,5 +96,71 @@ describe("a categorical score with 150 values", () => {
     expect(figure!.categories.at(-1)!.value).toBe(SCORE_OTHER_CATEGORY);
     const shares = figure!.categories.reduce((sum, category) => sum + category.count / figure!.count, 0);
     expect(shares).toBeCloseTo(1, 10);
+  });
+});
+
+describe("a categorical score with values sent as (other) and \\(other) beside 150 others", () => {
+  const value = (i: number) => `topic-${String(i).padStart(3, "0")}`;
+
+  it("counts each as a value of its own, apart from the rest, in its rollup row and its figures", async () => {
+    const prompt = await createPrompt(world.callers.editor, team.id, { visibility: "team" });
+    const score = (text: string) => ({
+      prompt_id: prompt.id, version: 1, environment: "production", created_at: HOUR, name: "topic", data_type: "categorical", value: null, string_value: text,
+    });
+    const times = (n: number, text: string) => Array.from({ length: n }, () => scoreContribution(score(text), 1));
+    // Value i is given i + 1 times (11,325); "(other)" 120 times and "\(other)" 7 times: 11,452 in all.
+    const given = [...Array.from({ length: 150 }, (_, i) => times(i + 1, value(i))).flat(), ...times(120, SCORE_OTHER_CATEGORY), ...times(7, "\\(other)")];
+    await rawTransaction(db(), (tx) => applyScoreRollups(tx, given.filter((_, i) => i % 2 === 0)));
+    await rawTransaction(db(), (tx) => applyScoreRollups(tx, given.filter((_, i) => i % 2 === 1)));
+    // One "(other)" taken out: it comes off that value, not off the rest.
+    await rawTransaction(db(), (tx) => applyScoreRollups(tx, [scoreContribution(score(SCORE_OTHER_CATEGORY), -1)]));
+
+    const metrics = await productionMetrics(db(), prompt.id, span, now);
+    const [figure] = metrics.versions[0]!.scores;
+    expect(figure!.count).toBe(11_451);
+    const sent = figure!.categories.filter((category) => category.value === SCORE_OTHER_CATEGORY && !category.other);
+    const rest = figure!.categories.filter((category) => category.other);
+    expect(sent).toEqual([{ value: SCORE_OTHER_CATEGORY, count: 119 }]);
+    // The 50 most given: "(other)" among them, in its place (values 149 to 119 are given more; 118 as often, after it by text; 117 to 101 less).
+    expect(figure!.categories.slice(0, SCORE_CATEGORIES_MAX).map((category) => category.value)).toEqual([
+      ...Array.from({ length: 31 }, (_, i) => value(149 - i)), SCORE_OTHER_CATEGORY, ...Array.from({ length: 18 }, (_, i) => value(118 - i)),
+    ]);
+    // The rest: values 100 down to 0 (5,151 given) and "\(other)" (7), one entry, last.
+    expect(rest).toEqual([{ value: SCORE_OTHER_CATEGORY, count: 5_151 + 7, other: true }]);
+    expect(figure!.categories.at(-1)).toBe(rest[0]);
+    expect(figure!.categories.reduce((sum, category) => sum + category.count, 0)).toBe(figure!.count);
+  });
+
+  it("lists a value sent as \\(other) as it was sent", async () => {
+    const prompt = await createPrompt(world.callers.editor, team.id, { visibility: "team" });
+    const score = (text: string) => ({
+      prompt_id: prompt.id, version: 1, environment: "production", created_at: HOUR, name: "topic", data_type: "categorical", value: null, string_value: text,
+    });
+    await rawTransaction(db(), (tx) =>
+      applyScoreRollups(tx, ["\\(other)", "\\(other)", "\\\\(other)", SCORE_OTHER_CATEGORY, "other"].map((text) => scoreContribution(score(text), 1))),
+    );
+    const [figure] = (await productionMetrics(db(), prompt.id, span, now)).versions[0]!.scores;
+    expect(figure!.categories).toEqual([
+      { value: "\\(other)", count: 2 },
+      { value: SCORE_OTHER_CATEGORY, count: 1 },
+      { value: "\\\\(other)", count: 1 },
+      { value: "other", count: 1 },
+    ]);
+  });
+
+  it("is kept apart from the rest by the migration of rows written before: their (other) stays the rest, their \\(other) a value", async () => {
+    const prompt = await createPrompt(world.callers.editor, team.id, { visibility: "team" });
+    await db().$executeRaw`
+      INSERT INTO score_rollups (prompt_id, version, environment, hour, name, data_type, count, sum, sum_squares, categories)
+      VALUES (${prompt.id}::uuid, 1, 'production', ${HOUR}, 'topic', 'categorical', 10, 0, 0, ${JSON.stringify({ good: 4, "(other)": 3, "\\(other)": 2, "x(other)": 1 })}::jsonb)`;
+    const migration = readMigrations().find((entry) => entry.name.endsWith("_score_rollup_fold_key"))!;
+    await rawTransaction(db(), (tx) => tx.query(Prisma.raw(migration.sql)));
+    const [figure] = (await productionMetrics(db(), prompt.id, span, now)).versions[0]!.scores;
+    expect(figure!.categories).toEqual([
+      { value: "good", count: 4 },
+      { value: "\\(other)", count: 2 },
+      { value: "x(other)", count: 1 },
+      { value: SCORE_OTHER_CATEGORY, count: 3, other: true },
+    ]);
   });
 });

@@ -4,31 +4,22 @@
 // two rows, each summing values of its own type. A rollup row left with no score is deleted,
 // so a name nobody scores any more is no figure of 0.
 import { Prisma, type RawTransaction } from "@promptly/db";
-import { SCORE_OTHER_CATEGORY } from "@promptly/shared";
+import { categoryKey, foldedCategories } from "./score-categories.ts";
 
 /**
- * The most distinct values a rollup row keeps of a categorical (or boolean) score; the rest are counted
- * under SCORE_OTHER_CATEGORY. A key sending ever new values would otherwise grow the row without bound:
- * each upsert re-reads every key, and past jsonb's size limit every merge touching the row fails.
+ * The most distinct values a rollup row keeps of a categorical (or boolean) score; the rest are summed into
+ * the row's fold (see score-categories.ts). A key sending ever new values would otherwise grow the row without
+ * bound: each upsert re-reads every key, and past jsonb's size limit every merge touching the row fails.
  */
 export const ROLLUP_CATEGORIES_MAX = 100;
 
 /**
- * The categories of `entries` (key, count as text), summed per key, as one capped jsonb: the
- * ROLLUP_CATEGORIES_MAX most counted values kept, every other count added to SCORE_OTHER_CATEGORY, so the
- * counts still add up to the row's count. A value once folded into the rest may come back as its own key
- * with the counts it gets since. A negative count is of a value no longer kept (its score taken out after
- * it was folded): it comes off the rest. `negatives: "kept"` leaves them as they are, for a change not yet
- * merged with its row (the row may keep that value).
+ * The categories of `entries` (key, count as text) as one capped jsonb: the ROLLUP_CATEGORIES_MAX most
+ * counted values kept, every other count added to the fold, so the counts still add up to the row's count.
+ * A value once folded may come back as its own key with the counts it gets since.
  */
 function cappedCategories(entries: Prisma.Sql, negatives: "kept" | "folded"): Prisma.Sql {
-  const other = Prisma.sql`${SCORE_OTHER_CATEGORY}::text`;
-  const keptNegative = negatives === "kept" ? Prisma.sql`n < 0 OR` : Prisma.empty;
-  return Prisma.sql`(SELECT coalesce(jsonb_object_agg(k, n), '{}'::jsonb) FROM (
-      SELECT CASE WHEN ${keptNegative} (k <> ${other} AND n > 0 AND rank <= ${ROLLUP_CATEGORIES_MAX}) THEN k ELSE ${other} END AS k, sum(n)::int AS n
-        FROM (SELECT k, n, row_number() OVER (ORDER BY k = ${other}, n DESC, k) AS rank
-                FROM (SELECT k, sum(v::numeric) AS n FROM (${entries}) e(k, v) GROUP BY k HAVING sum(v::numeric) <> 0) summed) ranked
-       GROUP BY 1 HAVING sum(n) <> 0) capped)`;
+  return Prisma.sql`(SELECT coalesce(jsonb_object_agg(k, n::int), '{}'::jsonb) FROM (${foldedCategories(entries, { max: ROLLUP_CATEGORIES_MAX, negatives })}) capped)`;
 }
 
 /** A linked score as stored: what decides its rollup row, and its value. */
@@ -58,7 +49,7 @@ export function scoreContribution(score: LinkedScore, sign: 1 | -1) {
     count: sign as number,
     sum: sign * (score.value ?? 0),
     sum_squares: sign * (score.value ?? 0) ** 2,
-    categories: score.string_value === null ? {} : ({ [score.string_value]: sign } as Record<string, number>),
+    categories: score.string_value === null ? {} : ({ [categoryKey(score.string_value)]: sign } as Record<string, number>),
   };
 }
 type ScoreDelta = ReturnType<typeof scoreContribution>;
