@@ -232,6 +232,11 @@ const generationScore = z.object({
  * thumbs and API scores fit, and a page stays bounded when a generation has received hundreds of thousands.
  */
 export const GENERATION_SCORES_MAX = 50;
+/**
+ * The most scores beyond those listed a generation's `moreScores` counts: counting every one of a generation
+ * flooded with a million would read a million rows on each page. Past it, `moreScoresCapped` says there are more.
+ */
+export const GENERATION_MORE_SCORES_COUNTED = 1_000;
 
 const generationItem = z.object({
   id: z.string(),
@@ -251,8 +256,14 @@ const generationItem = z.object({
   environment: z.string(),
   /** Its newest scores (at most GENERATION_SCORES_MAX), oldest first. */
   scores: z.array(generationScore),
-  /** How many scores it has beyond those listed. */
-  moreScores: int.describe(`How many scores the generation has beyond those listed (its newest ${GENERATION_SCORES_MAX})`),
+  /** How many scores it has beyond those listed, counted up to GENERATION_MORE_SCORES_COUNTED. */
+  moreScores: int.describe(
+    `How many scores the generation has beyond those listed (its newest ${GENERATION_SCORES_MAX}), counted up to ${GENERATION_MORE_SCORES_COUNTED.toLocaleString("en-US")}: see moreScoresCapped`,
+  ),
+  /** True when it has more than GENERATION_MORE_SCORES_COUNTED beyond those listed: `moreScores` is then that many, a lower bound. */
+  moreScoresCapped: z
+    .boolean()
+    .describe(`True when the generation has more than ${GENERATION_MORE_SCORES_COUNTED.toLocaleString("en-US")} scores beyond those listed: moreScores is then ${GENERATION_MORE_SCORES_COUNTED.toLocaleString("en-US")}, the most counted`),
 });
 export type GenerationItem = z.infer<typeof generationItem>;
 

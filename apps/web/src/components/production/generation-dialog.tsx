@@ -12,9 +12,9 @@ import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } f
 import { Skeleton } from "@/components/ui/skeleton";
 import { formatDateTime } from "@/lib/dates";
 import { trpc } from "@/lib/trpc";
-import { plural } from "@/lib/plural";
 import { CopyButton } from "@/components/prompts/page/copy-button";
 import { ScoreButtons } from "./score-buttons.tsx";
+import { moreScoresText } from "./more-scores.ts";
 
 type Generation = RouterOutputs["production"]["generation"];
 
@@ -132,7 +132,7 @@ function GenerationBody({ promptId, archived, generation }: { promptId: string; 
                 {score.comment && <span className="block text-muted-foreground">“{score.comment}”</span>}
               </li>
             ))}
-            {generation.moreScores > 0 && <li className="text-muted-foreground">and {plural(generation.moreScores, "more score")}</li>}
+            {generation.moreScores > 0 && <li className="text-muted-foreground">and {moreScoresText(generation)}</li>}
           </ul>
         )}
         <ScoreButtons promptId={promptId} generationId={generation.id} own={generation.ownThumbs} archived={archived} />

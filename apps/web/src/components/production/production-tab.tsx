@@ -28,6 +28,7 @@ import { OnlineEvaluationCard } from "./online-evaluation-card.tsx";
 import { DEFAULT_PRODUCTION_RANGE, productionMetricsQuery, productionSpan } from "./production-search.ts";
 import { ScoresAllModelsNote } from "./scores-all-models-note.tsx";
 import { scoreText } from "./score-text.ts";
+import { moreScoresText } from "./more-scores.ts";
 
 type Metrics = RouterOutputs["production"]["metrics"];
 type VersionFigures = Metrics["versions"][number];
@@ -280,7 +281,7 @@ function GenerationList({ promptId, promptName }: { promptId: string; promptName
 }
 
 /** The scores a generation has beyond those listed (its newest), said after them. */
-const andMore = (moreScores: number) => (moreScores > 0 ? `, and ${plural(moreScores, "more score")}` : "");
+const andMore = (generation: Generation) => (generation.moreScores > 0 ? `, and ${moreScoresText(generation)}` : "");
 
 function GenerationTable({ generations, onOpen }: { generations: Generation[]; onOpen(id: string): void }) {
   return (
@@ -341,7 +342,7 @@ function GenerationTable({ generations, onOpen }: { generations: Generation[]; o
               <TableCell className="text-xs">
                 {generation.scores.length === 0
                   ? "–"
-                  : generation.scores.map((score) => `${score.name}: ${score.stringValue ?? score.value ?? "–"}`).join(", ") + andMore(generation.moreScores)}
+                  : generation.scores.map((score) => `${score.name}: ${score.stringValue ?? score.value ?? "–"}`).join(", ") + andMore(generation)}
               </TableCell>
             </TableRow>
           );

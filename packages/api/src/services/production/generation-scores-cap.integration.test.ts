@@ -1,7 +1,7 @@
 // A generation is listed with its newest scores only, GENERATION_SCORES_MAX of them (oldest first, the order
-// clients always had), and how many more it has: an ingest key may send any number on one generation, and
-// every page and export of the prompt read them all.
-import { GENERATION_SCORES_MAX } from "@promptly/shared";
+// clients always had), and how many more it has, counted up to GENERATION_MORE_SCORES_COUNTED: an ingest key
+// may send any number on one generation, and every page and export of the prompt read them all (and counted them all).
+import { GENERATION_MORE_SCORES_COUNTED, GENERATION_SCORES_MAX } from "@promptly/shared";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createHarness, type Harness } from "../../../testing/harness.ts";
 import { createLibraryWorld, createPrompt } from "../../../testing/prompts-support.ts";
@@ -16,7 +16,13 @@ const HOUR = 3_600_000;
 const now = new Date(Math.floor(Date.now() / HOUR) * HOUR);
 const span = { from: new Date(now.getTime() - 2 * HOUR), to: now };
 /** Each generation's number of scores. */
-const SCORES = { flooded: GENERATION_SCORES_MAX + 15, full: GENERATION_SCORES_MAX, few: 3 };
+const SCORES = {
+  flooded: GENERATION_SCORES_MAX + 15,
+  full: GENERATION_SCORES_MAX,
+  few: 3,
+  brimming: GENERATION_SCORES_MAX + GENERATION_MORE_SCORES_COUNTED,
+  swamped: GENERATION_SCORES_MAX + GENERATION_MORE_SCORES_COUNTED + 5,
+};
 
 beforeAll(async () => {
   h = await createHarness();
@@ -52,18 +58,27 @@ describe("a generation's scores", () => {
     const page = await listGenerations(h.services.db, prompt.id, span, now, true);
     const byObservation = Object.fromEntries(page.items.map((item) => [item.observationId, item]));
     expect(byObservation["flooded"]!.scores.map((score) => score.name)).toEqual(newest(SCORES.flooded, GENERATION_SCORES_MAX));
-    expect(byObservation["flooded"]!.moreScores).toBe(15);
+    expect(byObservation["flooded"]!).toMatchObject({ moreScores: 15, moreScoresCapped: false });
     expect(byObservation["flooded"]!.scores.at(-1)).toMatchObject({ value: SCORES.flooded, comment: "why ".repeat(100), createdAt: new Date(span.from.getTime() + SCORES.flooded * 1000).toISOString() });
     expect(byObservation["full"]!.scores.map((score) => score.name)).toEqual(newest(SCORES.full, GENERATION_SCORES_MAX));
-    expect(byObservation["full"]!.moreScores).toBe(0);
+    expect(byObservation["full"]!).toMatchObject({ moreScores: 0, moreScoresCapped: false });
     expect(byObservation["few"]!.scores.map((score) => score.name)).toEqual(newest(SCORES.few, SCORES.few));
-    expect(byObservation["few"]!.moreScores).toBe(0);
+    expect(byObservation["few"]!).toMatchObject({ moreScores: 0, moreScoresCapped: false });
+  });
+
+  it("beyond those listed are counted up to GENERATION_MORE_SCORES_COUNTED, and past it marked capped", async () => {
+    const page = await listGenerations(h.services.db, prompt.id, span, now, true);
+    const byObservation = Object.fromEntries(page.items.map((item) => [item.observationId, item]));
+    expect(byObservation["brimming"]!).toMatchObject({ moreScores: GENERATION_MORE_SCORES_COUNTED, moreScoresCapped: false });
+    expect(byObservation["swamped"]!).toMatchObject({ moreScores: GENERATION_MORE_SCORES_COUNTED, moreScoresCapped: true });
+    expect(byObservation["swamped"]!.scores.map((score) => score.name)).toEqual(newest(SCORES.swamped, GENERATION_SCORES_MAX));
+    expect(await getGeneration(h.services.db, prompt.id, ids["swamped"]!, true)).toMatchObject({ moreScores: GENERATION_MORE_SCORES_COUNTED, moreScoresCapped: true });
   });
 
   it("are listed the same when one generation is opened", async () => {
     const flooded = await getGeneration(h.services.db, prompt.id, ids["flooded"]!, true);
     expect(flooded.scores.map((score) => score.name)).toEqual(newest(SCORES.flooded, GENERATION_SCORES_MAX));
-    expect(flooded.moreScores).toBe(15);
-    expect(await getGeneration(h.services.db, prompt.id, ids["few"]!, true)).toMatchObject({ moreScores: 0, scores: [{ name: "score-1" }, { name: "score-2" }, { name: "score-3" }] });
+    expect(flooded).toMatchObject({ moreScores: 15, moreScoresCapped: false });
+    expect(await getGeneration(h.services.db, prompt.id, ids["few"]!, true)).toMatchObject({ moreScores: 0, moreScoresCapped: false, scores: [{ name: "score-1" }, { name: "score-2" }, { name: "score-3" }] });
   });
 });

@@ -3,7 +3,7 @@
 // tab comes from the rollups (metrics.ts): these are the rows behind them, to look at one by one.
 import { z } from "zod";
 import { Prisma, sqlInstant, type DbOrTx } from "@promptly/db";
-import { GENERATION_SCORES_MAX, PRODUCTION_MSG, type GenerationDetail, type GenerationItem, type GenerationPage, type ProductionFilters } from "@promptly/shared";
+import { GENERATION_MORE_SCORES_COUNTED, GENERATION_SCORES_MAX, PRODUCTION_MSG, type GenerationDetail, type GenerationItem, type GenerationPage, type ProductionFilters } from "@promptly/shared";
 import { fail } from "../../errors.ts";
 import { decodeKeysetCursor, encodeKeysetCursor } from "../platform/keyset-cursor.ts";
 import { generationTextReadable } from "../platform/generation-text.ts";
@@ -53,12 +53,16 @@ const generationColumns = Prisma.sql`
 interface ListedScores {
   scores: GenerationItem["scores"];
   moreScores: number;
+  moreScoresCapped: boolean;
 }
+
+const noScores = (): ListedScores => ({ scores: [], moreScores: 0, moreScoresCapped: false });
 
 /**
  * Each generation's newest scores (at most GENERATION_SCORES_MAX), oldest first (the order clients have
- * always had), and how many more it has: an ingest key may send any number on one generation, and every
- * list and export of the prompt would read them all. Online evaluation's judge wrote its reasons (the
+ * always had), and how many more it has, counted up to GENERATION_MORE_SCORES_COUNTED (`moreScoresCapped`
+ * past it): an ingest key may send any number on one generation, and every list and export of the prompt
+ * would read them all. Online evaluation's judge wrote its reasons (the
  * `eval` scores' comments) from the generation's text and may quote it: they are shown as the text is, to
  * a caller who may read it (`textReadable`: production.text.read in the prompt's team) while its team
  * keeps it (generationTextReadable); to anyone else the verdict comes without its reason.
@@ -81,24 +85,30 @@ async function scoresOf(db: DbOrTx, ids: string[], textReadable: boolean) {
     WHERE g.id IN (${wanted})
     ORDER BY g.id, s.created_at, s.id`;
   for (const { generationId, at, ...score } of rows) {
-    const listed = byGeneration.get(generationId) ?? { scores: [], moreScores: 0 };
+    const listed = byGeneration.get(generationId) ?? noScores();
     listed.scores.push({ ...score, createdAt: at });
     byGeneration.set(generationId, listed);
   }
   // Only a generation listed with the most may have more: only those are counted (after the list, so a
-  // score removed in between could make the count fall short).
+  // score removed in between could make the count fall short), each up to one past the most counted, so a
+  // flooded generation's count reads a bounded run of its index, not every score.
   const full = [...byGeneration].filter(([, listed]) => listed.scores.length === GENERATION_SCORES_MAX).map(([id]) => id);
   if (full.length > 0) {
     const totals = await db.$queryRaw<{ generationId: string; total: number }[]>`
-      SELECT generation_id::text AS "generationId", count(*)::int AS total FROM scores
-      WHERE generation_id IN (${Prisma.join(full.map((id) => Prisma.sql`${id}::uuid`))})
-      GROUP BY generation_id`;
-    for (const { generationId, total } of totals) byGeneration.get(generationId)!.moreScores = Math.max(0, total - GENERATION_SCORES_MAX);
+      SELECT g.id::text AS "generationId",
+             (SELECT count(*)::int FROM (
+                SELECT 1 FROM scores s WHERE s.generation_id = g.id LIMIT ${GENERATION_SCORES_MAX + GENERATION_MORE_SCORES_COUNTED + 1}
+              ) counted) AS total
+      FROM unnest(ARRAY[${Prisma.join(full.map((id) => Prisma.sql`${id}::uuid`))}]) AS g(id)`;
+    for (const { generationId, total } of totals) {
+      const more = Math.max(0, total - GENERATION_SCORES_MAX);
+      Object.assign(byGeneration.get(generationId)!, { moreScores: Math.min(more, GENERATION_MORE_SCORES_COUNTED), moreScoresCapped: more > GENERATION_MORE_SCORES_COUNTED });
+    }
   }
   return byGeneration;
 }
 
-function itemOf(row: GenerationRow, { scores, moreScores }: ListedScores): GenerationItem {
+function itemOf(row: GenerationRow, { scores, moreScores, moreScoresCapped }: ListedScores): GenerationItem {
   return {
     id: row.id,
     version: row.version,
@@ -117,6 +127,7 @@ function itemOf(row: GenerationRow, { scores, moreScores }: ListedScores): Gener
     environment: row.environment,
     scores,
     moreScores,
+    moreScoresCapped,
   };
 }
 
@@ -151,7 +162,7 @@ export async function listGenerations(db: DbOrTx, promptId: string, query: Gener
   const scores = await scoresOf(db, page.map((row) => row.id), textReadable);
   const last = page.at(-1);
   return {
-    items: page.map((row) => itemOf(row, scores.get(row.id) ?? { scores: [], moreScores: 0 })),
+    items: page.map((row) => itemOf(row, scores.get(row.id) ?? noScores())),
     nextCursor: rows.length > limit && last ? encodeKeysetCursor(last.startedAt, last.id) : null,
   };
 }
@@ -169,5 +180,5 @@ export async function getGeneration(db: DbOrTx, promptId: string, id: string, te
     WHERE g.id = ${id}::uuid AND g.prompt_id = ${promptId}::uuid`;
   if (!row) return fail("NOT_FOUND", PRODUCTION_MSG.generationNotFound);
   const scores = await scoresOf(db, [row.id], textReadable);
-  return { ...itemOf(row, scores.get(row.id) ?? { scores: [], moreScores: 0 }), input: row.input, output: row.output, textKept: row.textKept, textReadable };
+  return { ...itemOf(row, scores.get(row.id) ?? noScores()), input: row.input, output: row.output, textKept: row.textKept, textReadable };
 }
