@@ -33,7 +33,7 @@ import { lockLivePrompt } from "../prompts/prompt-rules.ts";
 import { authorOf } from "../access/actor.ts";
 import { commandLineCaller } from "../access/visibility.ts";
 import { modelPriceFor } from "../models/prices.ts";
-import { generationTextReadable } from "../platform/generation-text.ts";
+import { clearUnreadableReasons, generationTextReadable } from "../platform/generation-text.ts";
 import { ingestProduction, type ScoreDraft } from "../production/ingest.ts";
 import { ONLINE_SCORE_ID_PREFIX } from "../production/sources.ts";
 import { costAt } from "../runs/runs.ts";
@@ -318,7 +318,9 @@ async function runOnlineEvaluation(deps: RunDeps, generationId: string): Promise
     // Turned off or archived since it was claimed, the generation deleted (retention) or its text no longer kept: nothing to judge.
     const live = settings.enabled && !claim.archived && claim.output !== null;
     if (claim.status === "judged") {
+      // Not live: its verdicts' reasons, recorded after housekeeping cleared the text by a run gone before its scores, go.
       if (live) await writeScores(deps.db, generationId, claim, storedVerdicts.parse(claim.verdicts));
+      else await clearUnreadableReasons(deps.db, generationId);
       if (await finish(deps, generationId, "judged", live ? "done" : "skipped")) return;
     } else if (claim.status === "judging") {
       const unjudged = live ? await verdictsOf(deps, claim, settings.assertions.filter((item) => item.assertion.type !== "judge")) : [];
@@ -450,7 +452,10 @@ async function recordVerdicts(db: Db, generationId: string, verdicts: Verdict[],
   return moved > 0;
 }
 
-/** The verdicts as boolean scores of source `eval`, each id `online:<generation>:<name>` (written once). */
+/**
+ * The verdicts as boolean scores of source `eval`, each id `online:<generation>:<name>` (written once). Their
+ * reasons (and the claim's) go at once if the text stopped being readable while they were made: clearUnreadableReasons.
+ */
 async function writeScores(db: Db, generationId: string, claim: Claimed, verdicts: Verdict[]): Promise<void> {
   const scores: ScoreDraft[] = verdicts.map((verdict) => ({
     generationId,
@@ -465,6 +470,7 @@ async function writeScores(db: Db, generationId: string, claim: Claimed, verdict
   }));
   // Written by the server itself, for the prompt whose generation this is (its own team's, as claimed).
   if (scores.length) await ingestProduction(db, commandLineCaller(), claim.teamId, { generations: [], scores });
+  await clearUnreadableReasons(db, generationId);
 }
 
 /**

@@ -11,6 +11,11 @@ import { Prisma, type DbOrTx } from "@promptly/db";
 export const generationTextReadable = Prisma.sql`(t.keep_generation_text
   AND (t.generation_text_cleared_before IS NULL OR least(g.started_at, g.received_at) > t.generation_text_cleared_before))`;
 
+/** A claim `r`'s verdicts without their judge's reasons: each verdict's name and pass stay, in their order. */
+const verdictsWithoutReasons = Prisma.sql`CASE WHEN jsonb_typeof(r.verdicts) = 'array' THEN COALESCE((
+  SELECT jsonb_agg(CASE WHEN jsonb_typeof(v) = 'object' THEN v - 'reason' ELSE v END ORDER BY i)
+    FROM jsonb_array_elements(r.verdicts) WITH ORDINALITY AS e(v, i)), '[]'::jsonb) ELSE r.verdicts END`;
+
 /**
  * Clears the input and output of up to `limit` generations whose text can no longer be read
  * (generationTextReadable): those of a team that stopped keeping text, from before it stopped. A team
@@ -37,9 +42,7 @@ export async function clearGenerationText(db: DbOrTx, limit: number): Promise<nu
       UPDATE scores s SET comment = NULL FROM cleared WHERE s.generation_id = cleared.id AND s.source = 'eval' AND s.comment IS NOT NULL)
     , claims AS (
       UPDATE online_evaluation_runs r
-         SET verdicts = CASE WHEN jsonb_typeof(r.verdicts) = 'array' THEN COALESCE((
-               SELECT jsonb_agg(CASE WHEN jsonb_typeof(v) = 'object' THEN v - 'reason' ELSE v END ORDER BY i)
-                 FROM jsonb_array_elements(r.verdicts) WITH ORDINALITY AS e(v, i)), '[]'::jsonb) ELSE r.verdicts END
+         SET verdicts = ${verdictsWithoutReasons}
         FROM cleared WHERE r.generation_id = cleared.id AND r.verdicts IS NOT NULL)
     SELECT count(*)::int AS n FROM cleared`;
   await db.$executeRaw`
@@ -47,4 +50,21 @@ export async function clearGenerationText(db: DbOrTx, limit: number): Promise<nu
      WHERE t.generation_text_cleared_before < now() - interval '1 minute'
        AND NOT EXISTS (SELECT 1 FROM generations g WHERE g.team_id = t.id AND (g.input IS NOT NULL OR g.output IS NOT NULL) AND NOT ${generationTextReadable})`;
   return cleared;
+}
+
+/**
+ * Clears online evaluation's reasons on the generation `generationId` (its `eval` scores' comments, its
+ * claim's verdicts' reasons) if its text can no longer be read (generationTextReadable). A run that read
+ * the text before its team stopped keeping it writes them after, maybe once housekeeping has cleared the
+ * text and with it what was written by then: clearGenerationText would never see them (its generation has
+ * no text left). Called once they are committed: a clearing that began before could not see them, one that
+ * begins after does; the team stopped keeping text before either, and this sees that.
+ */
+export async function clearUnreadableReasons(db: DbOrTx, generationId: string): Promise<void> {
+  await db.$executeRaw`
+    WITH gone AS (
+      SELECT g.id FROM generations g JOIN teams t ON t.id = g.team_id WHERE g.id = ${generationId}::uuid AND NOT ${generationTextReadable})
+    , reasons AS (
+      UPDATE scores s SET comment = NULL FROM gone WHERE s.generation_id = gone.id AND s.source = 'eval' AND s.comment IS NOT NULL)
+    UPDATE online_evaluation_runs r SET verdicts = ${verdictsWithoutReasons} FROM gone WHERE r.generation_id = gone.id AND r.verdicts IS NOT NULL`;
 }

@@ -1,16 +1,20 @@
 // Online evaluation's judge writes its reasons (the `eval` scores' comments, the claims' verdicts) from a
 // generation's text, and may quote it: they go where the text goes. Cleared with the text once its team
-// stops keeping it (clearGenerationText, a housekeeping run's share), and never shown to a reader who may
+// stops keeping it (clearGenerationText, a housekeeping run's share), or as soon as written when the judge
+// answered after the text was cleared (clearUnreadableReasons, from the run), and never shown to a reader who may
 // not read the text (textReadable false: a reader of an organization prompt outside its team), nor to
 // anyone while the text itself is not shown (in the app, and through REST /api/v1, whose keys read their
 // own team's prompts only). A person's or a key's comment is their own: it stays, and every reader sees it.
+import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startFakeProvider, type FakeProvider } from "../../../testing/fake-provider.ts";
 import { createHarness, type Harness } from "../../../testing/harness.ts";
 import { createLibraryWorld, createPrompt } from "../../../testing/prompts-support.ts";
 import { commandLineCaller, type KeyCaller } from "../access/visibility.ts";
 import { clearGenerationText } from "../platform/generation-text.ts";
 import { pruneExpired } from "../platform/housekeeping.ts";
 import { getGeneration, listGenerations } from "./generations.ts";
+import type { EvaluationQueue } from "../evaluations/queue.ts";
 import { ingestProduction } from "./ingest.ts";
 import { runtimeGenerationPages, runtimeGenerations } from "./runtime-production.ts";
 
@@ -232,5 +236,110 @@ describe("a reader who may not read a generation's text", () => {
     } finally {
       await world.callers.admin.teams.setGenerationText({ id: team.id, keep: true });
     }
+  });
+});
+
+describe("a judge's reason written while its generation's text is cleared", () => {
+  let provider: FakeProvider;
+  let judgedTeam: { id: string };
+  let judgedPrompt: { id: string; name: string };
+  let key: KeyCaller;
+  let settings: Parameters<typeof world.callers.admin.production.onlineEvaluation.set>[0];
+  const reason = 'It says "answer judged" politely';
+  const online = () => (h.services.evaluations as EvaluationQueue).online!;
+  const claimStatus = async (id: string) => (await db().$queryRaw<{ status: string }[]>`SELECT status FROM online_evaluation_runs WHERE generation_id = ${id}::uuid`)[0]?.status;
+  /** The advisory lock (two keys: this one, 0) the test holds to keep the judged run from recording its verdicts. */
+  const GATE = 7_310_410;
+  const waitingAtGate = async () =>
+    (await db().$queryRaw<{ n: number }[]>`
+      SELECT count(*)::int AS n FROM pg_locks
+       WHERE locktype = 'advisory' AND NOT granted AND classid = ${GATE}::oid AND objid = 0 AND objsubid = 2
+         AND database = (SELECT oid FROM pg_database WHERE datname = current_database())`)[0]!.n;
+  /** Once the team keeps text again and its clearing is over, a generation it cleared reads as its others do. */
+  const clearingOver = async () => {
+    await world.callers.admin.teams.setGenerationText({ id: judgedTeam.id, keep: true });
+    await db().$executeRaw`UPDATE teams SET generation_text_cleared_before = generation_text_cleared_before - interval '2 minutes' WHERE id = ${judgedTeam.id}::uuid`;
+    await db().$transaction((tx) => clearGenerationText(tx, 100));
+    expect(await db().team.findUniqueOrThrow({ where: { id: judgedTeam.id }, select: { generationTextClearedBefore: true } })).toEqual({ generationTextClearedBefore: null });
+  };
+
+  beforeAll(async () => {
+    const { admin, orgAdmin } = world.callers;
+    provider = await startFakeProvider();
+    await h.services.evaluations.startWorker(db());
+    judgedTeam = await world.team("Judged");
+    await admin.teams.setGenerationText({ id: judgedTeam.id, keep: true });
+    key = await world.ingestKey(judgedTeam.id);
+    judgedPrompt = await createPrompt(admin, judgedTeam.id, { visibility: "team" });
+    const connection = await orgAdmin.providers.create({
+      organizationId: world.organization.id, kind: "openai-compatible", name: "Judge", baseUrl: provider.openaiBaseUrl, apiKey: provider.apiKey,
+    });
+    settings = {
+      promptId: judgedPrompt.id, enabled: true, samplePercent: 100, dailyCapUsd: 10,
+      assertions: [{ name: "polite", assertion: { type: "judge", value: "The answer is polite.", connectionId: connection.id, model: "gpt-4o-mini" } }],
+    };
+    await admin.production.onlineEvaluation.set(settings);
+  });
+  afterAll(() => provider.close());
+
+  it("goes too, with its verdict's: the team stopped keeping text and housekeeping cleared it while the judge was answering", async () => {
+    provider.answer.text = JSON.stringify({ pass: true, reason });
+    const id = await sendGeneration(key, judgedTeam.id, judgedPrompt, "judged", 5);
+
+    // The run records its verdicts only once the test lets it: the judge has answered by then.
+    await db().$executeRawUnsafe(`CREATE OR REPLACE FUNCTION text_hiding_test_gate() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        IF NEW.generation_id = '${id}'::uuid AND NEW.status = 'judged' THEN PERFORM pg_advisory_xact_lock(${GATE}, 0); END IF;
+        RETURN NEW;
+      END $$`);
+    await db().$executeRawUnsafe(`CREATE TRIGGER text_hiding_test_gate BEFORE UPDATE ON online_evaluation_runs FOR EACH ROW EXECUTE FUNCTION text_hiding_test_gate()`);
+    const gate = new pg.Client({ connectionString: h.database.url });
+    await gate.connect();
+    await gate.query("BEGIN");
+    await gate.query(`SELECT pg_advisory_xact_lock(${GATE}, 0)`);
+    try {
+      // Claimed by this sweep or the worker's own.
+      await online().sweep();
+      await expect.poll(waitingAtGate, { timeout: 15_000, interval: 50 }).toBe(1);
+      // Meanwhile the team stops keeping text, and housekeeping clears it (no reason written yet to clear with it).
+      await world.callers.admin.teams.setGenerationText({ id: judgedTeam.id, keep: false });
+      await db().$transaction((tx) => clearGenerationText(tx, 100));
+      expect(await stored(id)).toEqual({ input: null, output: null, scores: [], verdicts: null });
+      await gate.query("COMMIT");
+      await expect.poll(() => claimStatus(id), { timeout: 15_000, interval: 50 }).toBe("done");
+    } finally {
+      await gate.end();
+      await db().$executeRawUnsafe(`DROP TRIGGER text_hiding_test_gate ON online_evaluation_runs`);
+      provider.answer.text = null;
+    }
+    // The verdict is kept, its reason not: nowhere is the text it quoted left.
+    expect(await stored(id)).toEqual({ input: null, output: null, scores: [{ source: "eval", name: "polite", value: 1, comment: null }], verdicts: [{ name: "polite", pass: true }] });
+    // Nor does it come back once the team's clearing is over.
+    await clearingOver();
+    const detail = await world.callers.viewer.production.generation({ promptId: judgedPrompt.id, id });
+    expect(detail).toMatchObject({ textReadable: true, input: null, output: null });
+    expect(comments(detail)).toEqual([{ source: "eval", comment: null }]);
+  });
+
+  it("goes when the run recorded the verdicts after housekeeping cleared the text and died before writing the scores: its retry lets the claim go without them", async () => {
+    const { admin } = world.callers;
+    // The team keeps text, whatever the test before left.
+    await clearingOver();
+    // Not claimed by a sweep meanwhile: the claim is the test's.
+    await admin.production.onlineEvaluation.set({ ...settings, enabled: false });
+    const id = await sendGeneration(key, judgedTeam.id, judgedPrompt, "died", 5);
+    await admin.teams.setGenerationText({ id: judgedTeam.id, keep: false });
+    await db().$transaction((tx) => clearGenerationText(tx, 100));
+    // The run's verdicts, recorded once the text was cleared.
+    await db().$executeRaw`
+      INSERT INTO online_evaluation_runs (generation_id, prompt_id, day, status, verdicts)
+      VALUES (${id}::uuid, ${judgedPrompt.id}::uuid, current_date, 'judged', ${JSON.stringify([{ name: "polite", pass: true, reason }])}::jsonb)`;
+    await admin.production.onlineEvaluation.set(settings);
+    // Its job again (a retry): nothing to evaluate, the text gone. (A sweep makes the queue and its worker, should none have run.)
+    await online().sweep();
+    await (h.services.evaluations as EvaluationQueue).boss.send("online-evaluations", { generationId: id });
+    await expect.poll(() => claimStatus(id), { timeout: 15_000, interval: 50 }).toBe("skipped");
+    expect(await stored(id)).toEqual({ input: null, output: null, scores: [], verdicts: [{ name: "polite", pass: true }] });
+    await clearingOver();
   });
 });
