@@ -461,6 +461,12 @@ export const benchmark: Benchmark = {
       (await autocannon({ url: `${server.base}/api/v1/prompts/${NAME}`, headers: { authorization: `Bearer ${READ_KEY}` }, connections: 50, duration: seconds })).requests.average;
     if (PARTS.has("fetch")) await fetchFor(1);
     for (const rate of PARTS.has("fetch") ? [...new Set([1_000, INGEST_RATE])] : []) {
+      // What ingestion alone takes at this rate (server and database CPU a second), the fetch's competitor.
+      const paced = await cpuDuring(() => sendFor(SECONDS, 4, ours("protobuf", rate, SECONDS), rate));
+      note(
+        `Ingestion alone at ${whole(rate)} spans/s (${whole(paced.rate)} sent): server ${whole(paced.serverMs / SECONDS)} ms + PostgreSQL ` +
+          `${whole(paced.databaseMs / SECONDS)} ms of CPU a second`,
+      );
       const pairs: [number, number][] = [];
       for (let round = 0; round < ROUNDS; round++) {
         const alone = await fetchFor(SECONDS);
