@@ -7,7 +7,8 @@
 // the reviewer sees both evaluations on the change request and Approve is refused with the figures; after
 // a passing evaluation it goes through. (3) An evaluation under way is cancelled from its page. (4) An
 // evaluation on a connection where nothing listens says how many cases could not run and why (no 0 %
-// pass rate); the connection mended, "Retry cases in error" runs them again and they pass.
+// pass rate); the connection mended, "Retry cases in error" runs them again and they pass. (5) A case
+// whose variables are over the size limit is refused in its dialog, which stays open with what was typed.
 import { randomBytes } from "node:crypto";
 import { createServer } from "node:net";
 import { expect, test, type Page } from "@playwright/test";
@@ -173,6 +174,49 @@ test("an editor imports 20 cases from CSV, a bad row reported by its line, evalu
   expect(stored).toHaveLength(21);
   expect(stored[0]!.assertions.map((assertion) => [assertion.type, assertion.model])).toEqual([["contains", undefined], ["judge", "gpt-4o-mini"]]);
   expect(stored[20]).toEqual({ variables: { question: "question 21" }, expected: "Echo: Answer question 21.", assertions: [] });
+  expect(errors).toEqual([]);
+});
+
+test("a test case over the size limit is refused in the dialog, which stays open with what was typed; made smaller, it is added", async ({ page }) => {
+  const editor = await createAccount({ fullName: "Lena Limit" });
+  const { organization, team } = await createTeamInNewOrganization([{ userId: editor.id, role: "admin" }]);
+  await signIn(page, editor.email);
+  const errors = consoleErrors(page);
+  const prompt = (await callMutation(page.request, "prompts.create", {
+    teamId: team.id, name: `e2e/${randomBytes(5).toString("hex")}`, title: uniqueName("Large"), visibility: "team", type: "text", template: "Answer {{ question }}.", model: "gpt-4o-mini",
+  })) as { id: string };
+  await activateTeam(page, organization.id, team.id);
+  await page.goto(`/prompts/${prompt.id}?tab=cases`);
+  await expect(page.getByTestId("test-cases-empty")).toBeVisible();
+  await page.getByRole("button", { name: "Add test case" }).click();
+  const add = page.getByRole("dialog", { name: "Add test case" });
+
+  // 100,000 characters pasted into the variable: as JSON, {"question":"…"} and the placeholders' {} take 100,017.
+  const large = "x".repeat(100_000);
+  await add.getByLabel("question", { exact: true }).focus();
+  await page.keyboard.insertText(large);
+  await add.getByLabel("Expected output (optional)").fill("An answer.");
+  await add.getByRole("button", { name: "Add test case" }).click();
+  await expect(add.getByRole("alert")).toHaveText(EVALUATION_MSG.valuesTooLarge(100_017));
+  await expect(add).toBeVisible();
+  await expect(add.getByLabel("question", { exact: true })).toHaveValue(large);
+  await expect(add.getByLabel("Expected output (optional)")).toHaveValue("An answer.");
+
+  // An expected output over its limit is said on its field.
+  await add.getByLabel("question", { exact: true }).fill("a question");
+  await add.getByLabel("Expected output (optional)").fill("y".repeat(100_001));
+  await add.getByRole("button", { name: "Add test case" }).click();
+  await expect(add.getByLabel("Expected output (optional)")).toHaveAttribute("aria-invalid", "true");
+  await expect(add.getByRole("alert")).toContainText("100000");
+  await expect(add).toBeVisible();
+  expect(await withDb(async (client) => (await client.query(`SELECT 1 FROM test_cases WHERE prompt_id = $1`, [prompt.id])).rowCount)).toBe(0);
+
+  // Made smaller, the case goes in.
+  await add.getByLabel("Expected output (optional)").fill("An answer.");
+  await add.getByRole("button", { name: "Add test case" }).click();
+  await expect(toast(page, "Test case added")).toBeVisible();
+  await expect(add).toBeHidden();
+  await expect(page.getByTestId("test-case")).toHaveCount(1);
   expect(errors).toEqual([]);
 });
 

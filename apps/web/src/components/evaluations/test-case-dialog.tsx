@@ -100,6 +100,7 @@ function CaseForm({
   const [assertions, setAssertions] = useState<AssertionDraft[]>(() => (testCase?.assertions ?? []).map(toDraft));
   const [problems, setProblems] = useState<VariableProblem[]>([]);
   const [assertionErrors, setAssertionErrors] = useState<Record<number, string>>({});
+  const [expectedError, setExpectedError] = useState<string>();
   const [serverError, setServerError] = useState<string>();
 
   const saved = async () => {
@@ -112,7 +113,6 @@ function CaseForm({
   const busy = create.isPending || update.isPending;
 
   const submit = () => {
-    setServerError(undefined);
     const { values, problems: unparsed } = typedValues(contract, fields);
     setProblems(unparsed);
     const placeholders: Record<string, unknown> = {};
@@ -128,11 +128,20 @@ function CaseForm({
     }
     const parsed = testCaseInput.safeParse({ promptId, variables: values, placeholders, expected: expected === "" ? undefined : expected, assertions: toAssertions(assertions) });
     const { byAssertion, others } = assertionIssues(parsed.error?.issues ?? []);
+    // Every refusal is shown: on its field where it has one, the rest (the values' size, a NUL in a
+    // variable, too many assertions) above the buttons; Save doing nothing would say nothing.
+    let expectedProblem: string | undefined;
+    const formProblems = new Set<string>();
     for (const issue of others) {
-      if (issue.path[0] === "placeholders" && typeof issue.path[1] === "string") badPlaceholders[issue.path[1]] ??= EVALUATION_MSG.importPlaceholderJson(issue.path[1]);
-      else if (issue.path[0] === "assertions") setServerError(issue.message);
-      else if (issue.path[0] === "expected") setServerError(`Expected output: ${issue.message}`);
+      const [field, name] = issue.path;
+      if (field === "placeholders" && typeof name === "string") {
+        // A limit (too many messages, a message too long) in its own words; any other shape: what the JSON must be.
+        badPlaceholders[name] ??= issue.code === "too_big" ? `The placeholder '${name}': ${issue.message}` : EVALUATION_MSG.importPlaceholderJson(name);
+      } else if (field === "expected") expectedProblem ??= issue.message;
+      else formProblems.add(issue.message);
     }
+    setServerError(formProblems.size ? [...formProblems].join("; ") : undefined);
+    setExpectedError(expectedProblem);
     setAssertionErrors(byAssertion);
     setPlaceholderErrors(badPlaceholders);
     if (!parsed.success || unparsed.length || Object.keys(badPlaceholders).length) return;
@@ -181,7 +190,7 @@ function CaseForm({
           ))}
         </fieldset>
       )}
-      <FormField label="Expected output (optional)" description="What a good answer says; a judge reads it beside the rubric.">
+      <FormField label="Expected output (optional)" error={expectedError} description="What a good answer says; a judge reads it beside the rubric.">
         <Textarea rows={3} value={expected} disabled={busy} onChange={(event) => setExpected(event.target.value)} />
       </FormField>
       <AssertionEditor promptId={promptId} assertions={assertions} errors={assertionErrors} disabled={busy} onChange={setAssertions} />
