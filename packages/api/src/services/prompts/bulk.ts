@@ -11,7 +11,7 @@ import { fail } from "../../errors.ts";
 import type { Caller } from "../access/access.ts";
 import { audit, type AuditAction, type AuditContext } from "../insight/audit.ts";
 import { moveLabel } from "./prompt-labels.ts";
-import { archivedRefusal, directLabelRefusal, removalRefusal, tooManyTags } from "./prompt-rules.ts";
+import { archivedRefusal, directLabelRefusal, promptLockSql, removalRefusal, tooManyTags, type PromptLock } from "./prompt-rules.ts";
 import { promptVisibility } from "../access/visibility.ts";
 
 export const bulkResult = z.object({
@@ -58,6 +58,8 @@ export async function bulkPrompts(db: Db, caller: Caller, promptIds: string[], a
     return await db.$transaction(
       async (tx) => {
         const { joins, visible } = promptVisibility(caller);
+        // Only a move to a folder renames the prompts (their key); the other actions leave merges writing their generations meanwhile.
+        const lock: PromptLock = action.kind === "moveToFolder" ? "keys" : "edit";
         const rows = await tx.$queryRaw<Row[]>`
           SELECT p.id::text AS id, p.team_id::text AS "teamId", p.organization_id::text AS "organizationId", p.name, p.tags,
                  p.visibility::text AS visibility, p.author_id::text AS "authorId", p.archived_at IS NOT NULL AS archived,
@@ -67,7 +69,7 @@ export async function bulkPrompts(db: Db, caller: Caller, promptIds: string[], a
           FROM prompts p JOIN teams t ON t.id = p.team_id ${joins}
           WHERE p.id = ANY(${ids}::uuid[])
           ORDER BY p.id
-          FOR UPDATE OF p`;
+          ${promptLockSql(lock)} OF p`;
         const byId = new Map(rows.map((row) => [row.id, row]));
         const refused: BulkResult["refused"] = [];
         const refuse = (row: Row, reason: string) => refused.push({ id: row.id, name: row.name, reason });

@@ -13,7 +13,7 @@ import { audit, type AuditContext } from "../insight/audit.ts";
 import { authorOf } from "../access/actor.ts";
 import { moveLabel } from "./prompt-labels.ts";
 import { followMoveToIncluders, saveIncludes } from "./prompt-includes.ts";
-import { archivedRefusal, directLabelRefusal, requiredApprovals } from "./prompt-rules.ts";
+import { archivedRefusal, directLabelRefusal, promptLockSql, requiredApprovals } from "./prompt-rules.ts";
 import { numberedUpToSql } from "./prompt-changes.ts";
 import { jsonSchemaProblem } from "./json-schemas.ts";
 import { contractOf, type VersionRow } from "./library-export.ts";
@@ -179,7 +179,10 @@ interface Step {
   labels: { name: string; version: number }[];
 }
 
-/** What an import would do, prompt by prompt. Reads with `db` (inside apply: the transaction, rows locked). */
+/**
+ * What an import would do, prompt by prompt. Reads with `db` (inside apply: the transaction, rows locked as
+ * an edit: an import adds versions and labels, never renames nor deletes a prompt here).
+ */
 async function plan(db: DbOrTx, who: LibraryRequest, incoming: IncomingPrompt[], lock: boolean): Promise<Step[]> {
   const names = incoming.map((prompt) => prompt.name);
   const existingRows = await db.$queryRaw<{ id: string; name: string; visibility: PromptFacts["visibility"]; authorId: string | null; archived: boolean; latestVersion: number; numberedUpTo: number; type: string }[]>`
@@ -187,7 +190,7 @@ async function plan(db: DbOrTx, who: LibraryRequest, incoming: IncomingPrompt[],
            p.latest_version AS "latestVersion", ${numberedUpToSql} AS "numberedUpTo", lv.type::text AS type
     FROM prompts p JOIN prompt_versions lv ON lv.prompt_id = p.id AND lv.version = p.latest_version
     WHERE p.team_id = ${who.team.teamId}::uuid AND p.name = ANY(${names}::text[])
-    ${lock ? Prisma.sql`FOR UPDATE OF p` : Prisma.empty}`;
+    ${lock ? Prisma.sql`${promptLockSql("edit")} OF p` : Prisma.empty}`;
   const existingByName = new Map(existingRows.map((row) => [row.name, row]));
   const existingIds = existingRows.map((row) => row.id);
   const storedVersions = existingIds.length

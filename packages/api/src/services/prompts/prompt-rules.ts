@@ -35,11 +35,24 @@ export const archivedRefusal = (archived: boolean, message: string = PROMPT_MSG.
   archived ? { code: "STATE_CONFLICT", message, reason: "ARCHIVED" } : null;
 
 /**
- * Locks the prompt's row inside `tx` and refuses an archived (or vanished) one: read under the lock, an
- * archive at the same moment either came first (refused here) or waits for this transaction.
+ * How a write locks its prompt's row. `edit`, FOR NO KEY UPDATE: it changes other columns, or writes rows
+ * that refer to the prompt; writers of the prompt still take turns, but a row inserted with its foreign key
+ * to the prompt (a merge's generations, runs, scores, comments), which takes the prompt's row FOR KEY SHARE,
+ * does not wait for the edit (nor the edit for it). `keys`, FOR UPDATE: it may delete the prompt, whose
+ * production data goes with it while nothing links to it meanwhile, or rename it ((team_id, name) is a
+ * unique key: the rename's own UPDATE takes FOR UPDATE, taken first here rather than halfway).
  */
-export async function lockLivePrompt(tx: DbTransaction, promptId: string, message: string = PROMPT_MSG.archived): Promise<void> {
-  const [row] = await tx.$queryRaw<{ archived: boolean }[]>`SELECT archived_at IS NOT NULL AS archived FROM prompts WHERE id = ${promptId}::uuid FOR UPDATE`;
+export type PromptLock = "edit" | "keys";
+
+/** The locking clause of `lock` (see PromptLock), for a SELECT of the prompt's row. */
+export const promptLockSql = (lock: PromptLock) => (lock === "keys" ? Prisma.sql`FOR UPDATE` : Prisma.sql`FOR NO KEY UPDATE`);
+
+/**
+ * Locks the prompt's row inside `tx` (`lock`: see PromptLock) and refuses an archived (or vanished) one:
+ * read under the lock, an archive at the same moment either came first (refused here) or waits for this transaction.
+ */
+export async function lockLivePrompt(tx: DbTransaction, promptId: string, message: string = PROMPT_MSG.archived, lock: PromptLock = "edit"): Promise<void> {
+  const [row] = await tx.$queryRaw<{ archived: boolean }[]>`SELECT archived_at IS NOT NULL AS archived FROM prompts WHERE id = ${promptId}::uuid ${promptLockSql(lock)}`;
   refuse(archivedRefusal(!row || row.archived, message));
 }
 

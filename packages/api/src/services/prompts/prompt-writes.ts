@@ -11,7 +11,7 @@ import { refuseBrokenIncludes, saveIncludes } from "./prompt-includes.ts";
 import { allowOrFail, authorize } from "../access/authorize.ts";
 import { moveLabel, moveLabels, refuseDirectLabelMoves } from "./prompt-labels.ts";
 import { auditPrompt, bodyOf, refuseArchived, touchLivePrompt, versionData } from "./prompt-changes.ts";
-import { lockLivePrompt, productionRemoval, refuse, removalRefusal, shareRefusal } from "./prompt-rules.ts";
+import { lockLivePrompt, productionRemoval, promptLockSql, refuse, removalRefusal, shareRefusal } from "./prompt-rules.ts";
 
 /**
  * A prompt and its version 1, together, with `labels` on it as setLabel's prompt rules allow. A name taken in the team is ALREADY_EXISTS, also under concurrent creates.
@@ -115,7 +115,7 @@ export async function renamePrompt(db: Db, prompt: LoadedPrompt, name: string, n
   refuseArchived(prompt);
   try {
     await db.$transaction(async (tx) => {
-      await lockLivePrompt(tx, prompt.id);
+      await lockLivePrompt(tx, prompt.id, PROMPT_MSG.archived, "keys");
       const before = await tx.prompt.findUniqueOrThrow({ where: { id: prompt.id }, select: { name: true } });
       await tx.prompt.update({ where: { id: prompt.id }, data: { name, updatedAt: now } });
       await auditPrompt(tx, context, prompt, "prompt.rename", { name, before, after: { name } });
@@ -130,7 +130,7 @@ export async function renamePrompt(db: Db, prompt: LoadedPrompt, name: string, n
 export async function setArchived(db: Db, prompt: LoadedPrompt, archived: boolean, now: Date, context: AuditContext) {
   return db.$transaction(async (tx) => {
     // Under the row's lock, a `production` moved onto the prompt at the same moment is seen here.
-    const [locked] = await tx.$queryRaw<{ archived: boolean }[]>`SELECT archived_at IS NOT NULL AS archived FROM prompts WHERE id = ${prompt.id}::uuid FOR UPDATE`;
+    const [locked] = await tx.$queryRaw<{ archived: boolean }[]>`SELECT archived_at IS NOT NULL AS archived FROM prompts WHERE id = ${prompt.id}::uuid ${promptLockSql("edit")}`;
     if (archived && locked && !locked.archived) refuse(removalRefusal("archive", prompt, await productionRemoval(tx, prompt.id)));
     const row = await tx.prompt.update({
       where: { id: prompt.id },
@@ -148,7 +148,7 @@ export async function deletePrompt(db: Db, prompt: LoadedPrompt, context: AuditC
   // It takes the prompt's row, then deletes its generations; a merge of production data deletes a stored
   // generation and writes it back, whose foreign key takes the prompt's row: PostgreSQL ends one, most often this.
   await retryOnDeadlock(() => db.$transaction(async (tx) => {
-    const [locked] = await tx.$queryRaw<{ archived: boolean }[]>`SELECT archived_at IS NOT NULL AS archived FROM prompts WHERE id = ${prompt.id}::uuid FOR UPDATE`;
+    const [locked] = await tx.$queryRaw<{ archived: boolean }[]>`SELECT archived_at IS NOT NULL AS archived FROM prompts WHERE id = ${prompt.id}::uuid ${promptLockSql("keys")}`;
     refuse(removalRefusal("delete", prompt, await productionRemoval(tx, prompt.id)));
     // Deleted meanwhile (another tab, another admin): gone, not "not archived".
     if (!locked) return fail("NOT_FOUND", MSG.notFound);
@@ -198,7 +198,8 @@ export type DeletedVersions = { version: number; label?: undefined } | { label: 
 export async function deleteLivePrompt(db: Db, caller: Caller, prompt: LoadedPrompt, name: string, which: DeletedVersions, context: AuditContext) {
   // Deadlocked by a merge as deletePrompt can be.
   await retryOnDeadlock(() => db.$transaction(async (tx) => {
-    await lockLivePrompt(tx, prompt.id);
+    // Deleting its every version deletes the prompt.
+    await lockLivePrompt(tx, prompt.id, PROMPT_MSG.archived, "keys");
     const stored = (await tx.promptVersion.findMany({ where: { promptId: prompt.id }, select: { version: true }, orderBy: { version: "asc" } })).map((row) => row.version);
     const labels = await tx.promptLabel.findMany({ where: { promptId: prompt.id }, select: { name: true, version: true, candidateVersion: true, candidateWeight: true }, orderBy: { name: "asc" } });
     const latest = stored.at(-1)!;

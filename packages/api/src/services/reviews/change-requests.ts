@@ -22,7 +22,7 @@ import type { LoadedPrompt } from "../prompts/loaded-prompt.ts";
 import { moveLabel, splitEndVersion, splitLabelIn } from "../prompts/prompt-labels.ts";
 import { personItem, promptVersionItem } from "../prompts/prompt-shapes.ts";
 import { loadVersion } from "../prompts/prompt-versions.ts";
-import { approvalsToMove, archivedRefusal, changeRequestRefusal, lockLivePrompt, refuse, splitRefusal, type LabelState } from "../prompts/prompt-rules.ts";
+import { approvalsToMove, archivedRefusal, changeRequestRefusal, lockLivePrompt, promptLockSql, refuse, splitRefusal, type LabelState } from "../prompts/prompt-rules.ts";
 import { promptVisibility } from "../access/visibility.ts";
 import { changeRequestEvidence, passRateRefusal, requiredPassRate, versionsEvidence } from "../evaluations/evidence.ts";
 
@@ -420,7 +420,8 @@ async function lockRequest(tx: DbTransaction, id: string, promptId: string): Pro
            proposed_weight AS "proposedWeight"
     FROM change_requests WHERE id = ${id}::uuid FOR UPDATE`;
   if (!row) return fail("NOT_FOUND", MSG.notFound);
-  await tx.$queryRaw`SELECT 1 FROM prompts WHERE id = ${promptId}::uuid FOR UPDATE`;
+  // A decision archives the prompt at most (never deletes it): merges go on writing its generations.
+  await tx.$queryRaw`SELECT 1 FROM prompts WHERE id = ${promptId}::uuid ${promptLockSql("edit")}`;
   return row;
 }
 
