@@ -87,6 +87,7 @@ export async function boot(env: Env, opts: { viteMiddleware?: RequestHandler; lo
       },
       s3: { ...s3.config, region: env.S3_REGION, bucket: env.S3_BUCKET },
       redisUrl: env.REDIS_URL,
+      runtimeCacheMaxBytes: env.RUNTIME_CACHE_MAX_MB * 1024 * 1024,
       appUrl: env.APP_URL,
       secret: env.APP_SECRET,
       rateLimits: env.RATE_LIMITS,

@@ -19,6 +19,7 @@ describe("loadEnv", () => {
     expect(env.ALLOW_PRIVATE_PROVIDER_URLS).toBe(false);
     expect(env.PROVIDER_TIMEOUT_MS).toBe(60_000);
     expect(env.PROVIDER_MAX_CONCURRENT_RUNS).toBe(4);
+    expect(env.RUNTIME_CACHE_MAX_MB).toBe(64);
   });
 
   it("takes a job expiry of twice the provider timeout, the least a judge's answer needs", () => {
@@ -47,6 +48,7 @@ describe("loadEnv", () => {
     [{ ALLOW_PRIVATE_PROVIDER_URLS: "sometimes" }, "Invalid configuration: ALLOW_PRIVATE_PROVIDER_URLS"],
     [{ PROVIDER_TIMEOUT_MS: "10" }, "Invalid configuration: PROVIDER_TIMEOUT_MS"],
     [{ PROVIDER_MAX_CONCURRENT_RUNS: "0" }, "Invalid configuration: PROVIDER_MAX_CONCURRENT_RUNS"],
+    [{ RUNTIME_CACHE_MAX_MB: "0" }, "Invalid configuration: RUNTIME_CACHE_MAX_MB"],
     [{ EVALUATION_JOB_EXPIRY_SECONDS: "119" }, "Invalid configuration: EVALUATION_JOB_EXPIRY_SECONDS must be at least 120 (twice PROVIDER_TIMEOUT_MS"],
     [{ PROVIDER_TIMEOUT_MS: "90500", EVALUATION_JOB_EXPIRY_SECONDS: "180" }, "Invalid configuration: EVALUATION_JOB_EXPIRY_SECONDS must be at least 181"],
     [{ FAST_PATHS: "fast" }, "Invalid configuration: FAST_PATHS must be on or off (off answers every request through the full stack)"],

@@ -74,6 +74,8 @@ const schema = z.object({
    * they copy (the tests run once more with them off, so that stack stays right).
    */
   FAST_PATHS: fastPaths,
+  /** How many megabytes (estimated) of resolved prompts each process's runtime cache may hold; past it, those not fetched lately go. */
+  RUNTIME_CACHE_MAX_MB: z.coerce.number().int().min(1).max(65_536).default(64),
   /**
    * Provider connections may point to private, loopback and link-local addresses: for models served on
    * the same network (Ollama, vLLM). Off by default, so a connection cannot be used to reach the

@@ -264,7 +264,10 @@ export interface AppProcess {
  * process, on the harness's PostgreSQL or `rateLimitStore`). Usage is flushed only when asked
  * (`sync.flush()`, or `close()`), so tests see exactly what a flush writes.
  */
-export function appProcess(h: Harness, options: { rateLimitStore?: RateLimitStoreConfig; rateLimitKeyPrefix?: string; rateLimitReconcileMs?: number } = {}): AppProcess {
+export function appProcess(
+  h: Harness,
+  options: { rateLimitStore?: RateLimitStoreConfig; rateLimitKeyPrefix?: string; rateLimitReconcileMs?: number; runtimeCacheMaxBytes?: number } = {},
+): AppProcess {
   let queries = 0;
   const client = createDb({ url: h.database.url, max: 4 });
   const db = derivedFrom(
@@ -282,7 +285,7 @@ export function appProcess(h: Harness, options: { rateLimitStore?: RateLimitStor
   );
   // Its own connection to the shared counters, as another process has.
   const rateLimits = new RateLimits(options.rateLimitStore ?? { store: "postgres", databaseUrl: h.database.url }, { keyPrefix: options.rateLimitKeyPrefix, reconcileMs: options.rateLimitReconcileMs });
-  const services: ApiServices = { ...h.services, db, runtime: new RuntimeCache(), sessions: new SessionCache(), rateLimits };
+  const services: ApiServices = { ...h.services, db, runtime: new RuntimeCache({ maxPromptBytes: options.runtimeCacheMaxBytes }), sessions: new SessionCache(), rateLimits };
   const sync = startRuntimeSync(services, { databaseUrl: h.database.url, flushMs: 3_600_000, onError: () => undefined });
   return {
     services,

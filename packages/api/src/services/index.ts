@@ -16,6 +16,8 @@ export interface ServicesConfig extends ApiConfig {
   s3: S3Config;
   /** REDIS_URL: shared state (rate limits) in Redis instead of PostgreSQL. */
   redisUrl?: string;
+  /** RUNTIME_CACHE_MAX_MB, in bytes: the estimated size of the prompts the runtime cache may hold together. */
+  runtimeCacheMaxBytes?: number;
   now?: () => Date;
   /** Where warnings of the services go (e.g. a rate-limit store that stopped answering); console.warn by default. */
   warn?: (line: string) => void;
@@ -48,7 +50,7 @@ export function createServices(config: ServicesConfig): ApiServices {
       config.redisUrl ? { store: "redis", redisUrl: config.redisUrl } : { store: "postgres", databaseUrl: config.databaseUrl },
       { warn: config.warn },
     ),
-    runtime: new RuntimeCache(),
+    runtime: new RuntimeCache({ maxPromptBytes: config.runtimeCacheMaxBytes }),
     sessions: new SessionCache(),
     config: apiConfig,
     evaluations: new EvaluationQueue({ ...config.evaluations, databaseUrl: config.databaseUrl }, apiConfig),

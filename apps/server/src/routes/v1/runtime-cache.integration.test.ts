@@ -173,6 +173,54 @@ describe("two app processes on one database", () => {
   });
 });
 
+describe("the cache's budget of bytes", () => {
+  it("large prompts fetched push the least recently fetched out, under the budget; one larger than the whole budget is served from the database each time, not kept", async () => {
+    const budget = 300_000;
+    const c = appProcess(h, { runtimeCacheMaxBytes: budget });
+    try {
+      const serverC = await listenForTests(createApp({ services: c.services }));
+      try {
+        const { teamId } = await h.database.db.prompt.findUniqueOrThrow({ where: { id: promptId }, select: { teamId: true } });
+        // Versions 1 to 4 of 30,000 characters, some 120,000 bytes each as estimated: two fit. Version 5's 100,000 characters alone are over.
+        const texts = ["a", "b", "c", "d", "z"].map((letter, index) => letter.repeat(index < 4 ? 30_000 : 100_000));
+        const large = await adminViaA.prompts.create({ teamId, name: "budget/large", title: "Large", visibility: "team", type: "text", template: texts[0]! });
+        for (const template of texts.slice(1)) await adminViaA.promptVersions.create({ promptId: large.id, template });
+        await listening(c);
+        await caughtUp(c);
+        const fetched = async (version: number) => {
+          const answer = await get(serverC, `/prompts/budget/large?version=${version}`, readKey);
+          expect(answer).toMatchObject({ status: 200, json: { version, template: texts[version - 1] } });
+        };
+
+        for (const version of [1, 2, 3, 4]) {
+          await fetched(version);
+          expect(c.services.runtime.bytes, `after version ${version}`).toBeLessThanOrEqual(budget);
+        }
+        expect(c.services.runtime.entries.prompts).toBe(2);
+        expect(c.services.runtime.bytes).toBeGreaterThan(budget / 2);
+        // The newest two answer from memory; the first went.
+        const warm = c.queries();
+        await fetched(4);
+        await fetched(3);
+        expect(c.queries(), "versions 3 and 4 from memory").toBe(warm);
+        await fetched(1);
+        expect(c.queries(), "version 1 from the database").toBeGreaterThan(warm);
+
+        const kept = { entries: c.services.runtime.entries, bytes: c.services.runtime.bytes };
+        await fetched(5);
+        const once = c.queries();
+        await fetched(5);
+        expect(c.queries(), "version 5 from the database again").toBeGreaterThan(once);
+        expect({ entries: c.services.runtime.entries, bytes: c.services.runtime.bytes }, "version 5 not kept, the others kept").toEqual(kept);
+      } finally {
+        await serverC.close();
+      }
+    } finally {
+      await c.close();
+    }
+  });
+});
+
 describe("the notifications: every write that can change an answer sends one, in its transaction", () => {
   /** What the runtime channel carried while `act` ran (a marker sent after it bounds the wait: delivery is in commit order). */
   async function heardDuring(act: () => Promise<unknown>): Promise<string[]> {

@@ -5,15 +5,15 @@ import type { RuntimePrompt } from "@promptly/shared";
 import { RuntimeCache } from "./runtime-cache.ts";
 import type { CachedApiKey } from "../identity/api-keys.ts";
 
-const prompt = (teamId: string, version = 1) => ({
-  teamId, promptId: `p-${teamId}`, prompt: { version } as RuntimePrompt, unresolved: null, includes: [], version: { id: "v", createdAt: "", commitMessage: "", authorId: null, latestVersion: version }, facts: { visibility: "team" as const, authorId: null },
+const prompt = (teamId: string, version = 1, template?: string) => ({
+  teamId, promptId: `p-${teamId}`, prompt: { version, template } as RuntimePrompt, unresolved: null, includes: [], version: { id: "v", createdAt: "", commitMessage: "", authorId: null, latestVersion: version }, facts: { visibility: "team" as const, authorId: null },
 });
 const key = (id: string, teamId: string): CachedApiKey => ({
   id, teamId, labels: null, scopes: ["read"], lastUsedAt: null, expiresAt: null, revokedAt: null,
 });
 
-function listeningCache(max?: number) {
-  const cache = new RuntimeCache(max);
+function listeningCache(maxEntries?: number, maxPromptBytes?: number) {
+  const cache = new RuntimeCache({ maxEntries, maxPromptBytes });
   cache.setListening(true);
   return cache;
 }
@@ -29,6 +29,48 @@ describe("RuntimeCache", () => {
     expect(cache.prompt("a")).toBeDefined();
     expect(cache.prompt("c")).toBeDefined();
     expect(cache.entries.prompts).toBe(2);
+  });
+
+  it("keeps at most its budget of bytes too: large prompts push the least recently used out, whatever their number", () => {
+    const budget = 100_000;
+    const cache = listeningCache(undefined, budget);
+    // About 40,000 bytes each (4 a character): two fit, a third does not.
+    const large = (name: string) => cache.keepPrompt(name, prompt("t", 1, name.repeat(10_000)), cache.mark());
+    large("a");
+    large("b");
+    expect(cache.entries.prompts).toBe(2);
+    const two = cache.bytes;
+    expect(two).toBeGreaterThan(80_000);
+    expect(cache.prompt("a")).toBeDefined(); // a is now the most recent
+    large("c");
+    expect([cache.prompt("a"), cache.prompt("b"), cache.prompt("c")].map(Boolean)).toEqual([true, false, true]);
+    expect(cache.bytes).toBe(two);
+    for (const name of ["d", "e", "f", "g", "h"]) {
+      large(name);
+      expect(cache.bytes).toBeLessThanOrEqual(budget);
+      expect(cache.prompt(name)).toBeDefined();
+    }
+    expect(cache.entries.prompts).toBe(2);
+    // What goes, by a notification, a replacement or a lost connection, is no longer counted.
+    cache.invalidate("team:t");
+    expect([cache.entries.prompts, cache.bytes]).toEqual([0, 0]);
+    large("a");
+    large("a");
+    expect(cache.bytes).toBe(two / 2);
+    cache.setListening(false);
+    expect(cache.bytes).toBe(0);
+  });
+
+  it("does not keep a prompt larger than its whole budget, nor the older answer of its key, and keeps the others", () => {
+    const cache = listeningCache(undefined, 100_000);
+    cache.keepPrompt("small", prompt("t"), cache.mark());
+    cache.keepPrompt("x", prompt("t"), cache.mark());
+    const before = cache.bytes;
+    cache.keepPrompt("x", prompt("t", 2, "x".repeat(30_000)), cache.mark());
+    expect(cache.prompt("x")).toBeUndefined();
+    expect(cache.prompt("small")).toBeDefined();
+    expect(cache.entries.prompts).toBe(1);
+    expect(cache.bytes).toBe(before / 2);
   });
 
   it("a team's notification drops that team's prompts and keys only; a key's drops that key", () => {

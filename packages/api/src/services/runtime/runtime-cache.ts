@@ -15,6 +15,19 @@ import { isSessionPayload, type SessionCache } from "../../auth/session-cache.ts
 
 /** Entries each map (prompts, keys) keeps; those not read lately go first (Lru). */
 const RUNTIME_CACHE_MAX_ENTRIES = 5_000;
+/**
+ * The estimated bytes the prompts together may hold (RUNTIME_CACHE_MAX_MB): a version's text can be
+ * 100,000 characters, more with its includes resolved, so 5,000 of them could hold gigabytes.
+ */
+const RUNTIME_CACHE_MAX_PROMPT_BYTES = 64 * 1024 * 1024;
+/**
+ * Bytes counted for each character of a kept answer's strings: its own copy, and the copies its fetches
+ * keep beside it while it is kept, its JSON text and that text's UTF-8 bytes (sentAnswer). A byte or two
+ * each in V8 (three in UTF-8 beyond Latin-1): an estimate, not a measure.
+ */
+const BYTES_PER_CHARACTER = 4;
+/** Bytes counted for every other value (a number, an object, an array, null): V8's object and slot overheads, roughly. */
+const BYTES_PER_VALUE = 16;
 /** The channel of the database triggers; payloads are `team:<id>` or `key:<id>`. */
 const RUNTIME_CHANNEL = "promptly_runtime";
 /** How often usage counts are added to prompt_usage (and once more at shutdown). */
@@ -23,6 +36,33 @@ const USAGE_FLUSH_MS = 5_000;
 const DAY_MS = 86_400_000;
 /** How soon a lost listening connection is opened again, and retried while it fails. */
 const RECONNECT_MS = 1_000;
+
+/**
+ * What a kept answer holds, estimated once when it is kept (a fetch served from memory measures
+ * nothing): its strings' characters (object keys too) and its other values, walked without recursion.
+ * A part met twice (the written and the resolved body share strings) is counted twice: over, not under.
+ */
+function estimatedBytes(value: unknown): number {
+  let bytes = 0;
+  const pending: unknown[] = [value];
+  while (pending.length) {
+    const item = pending.pop();
+    if (typeof item === "string") {
+      bytes += item.length * BYTES_PER_CHARACTER;
+      continue;
+    }
+    bytes += BYTES_PER_VALUE;
+    if (Array.isArray(item)) {
+      for (const element of item) pending.push(element);
+    } else if (item !== null && typeof item === "object") {
+      for (const key in item) {
+        bytes += key.length * BYTES_PER_CHARACTER;
+        pending.push((item as Record<string, unknown>)[key]);
+      }
+    }
+  }
+  return bytes;
+}
 
 /** A lookup, counted for /metrics: a miss (or a cache not serving) means a database read follows. */
 function counted<V>(value: V | undefined): V | undefined {
@@ -73,8 +113,12 @@ export class RuntimeCache implements ApiKeyCache {
   private keyPrefixesLoaded = false;
   private usage = new Map<string, { promptId: string; version: number; apiKeyId: string; label: string; day: string; count: number }>();
 
-  constructor(maxEntries = RUNTIME_CACHE_MAX_ENTRIES) {
-    this.prompts = new Lru(maxEntries);
+  /**
+   * `maxEntries` each map keeps; `maxPromptBytes` the prompts' estimated bytes together (estimatedBytes):
+   * past either, those not read lately go; an answer larger alone is served but not kept.
+   */
+  constructor({ maxEntries = RUNTIME_CACHE_MAX_ENTRIES, maxPromptBytes = RUNTIME_CACHE_MAX_PROMPT_BYTES }: { maxEntries?: number; maxPromptBytes?: number } = {}) {
+    this.prompts = new Lru(maxEntries, maxPromptBytes);
     this.keys = new Lru(maxEntries);
     this.runConnections = new Lru(maxEntries);
   }
@@ -89,7 +133,7 @@ export class RuntimeCache implements ApiKeyCache {
   }
 
   keepPrompt(cacheKey: string, value: ResolvedPrompt, mark: number) {
-    if (this.listening && mark === this.generation) this.prompts.set(cacheKey, value);
+    if (this.listening && mark === this.generation) this.prompts.set(cacheKey, value, estimatedBytes(value));
   }
 
   /** A team's run connections (with `connectionId`: that one only), as kept; undefined when not kept or not serving. */
@@ -174,6 +218,11 @@ export class RuntimeCache implements ApiKeyCache {
 
   get entries() {
     return { prompts: this.prompts.size, keys: this.keys.size };
+  }
+
+  /** The estimated bytes of the prompts kept, together (at most maxPromptBytes). */
+  get bytes() {
+    return this.prompts.weight;
   }
 
   /** One use of a version by a key, asked for by `label` ('' for an explicit version), on `now`'s UTC day. */
