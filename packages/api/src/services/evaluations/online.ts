@@ -19,6 +19,10 @@
 //   and retention ends the generation, and so the retries, in time.
 // - A claim's job reads the output again, only while the team still keeps it (generationTextReadable):
 //   one run after the team stopped keeping text ends done with nothing judged, its text never sent.
+// - The judge's reasons (the verdicts' as recorded, the scores' comments) are written only while the
+//   generation still stores the text the judge read, decided in the same transaction as they are written,
+//   its row held against housekeeping's clearing (lockJudgedText): the judge may answer after the text
+//   was cleared, even after the team's clearing ended and it keeps text again.
 // - A job run again (its process died) writes nothing twice and never pays a judge twice: each score's
 //   id is `online:<generation>:<assertion name>`, verdicts and cost are recorded before the scores are
 //   written, and a run already done is skipped (runOnlineEvaluation).
@@ -33,11 +37,12 @@ import { lockLivePrompt } from "../prompts/prompt-rules.ts";
 import { authorOf } from "../access/actor.ts";
 import { commandLineCaller } from "../access/visibility.ts";
 import { modelPriceFor } from "../models/prices.ts";
-import { clearUnreadableReasons, generationTextReadable } from "../platform/generation-text.ts";
+import { clearReasons, generationTextReadable, lockJudgedText } from "../platform/generation-text.ts";
 import { ingestProduction, type ScoreDraft } from "../production/ingest.ts";
 import { ONLINE_SCORE_ID_PREFIX } from "../production/sources.ts";
 import { costAt } from "../runs/runs.ts";
 import type { ApiConfig } from "../types.ts";
+import { storableText } from "../platform/storable-text.ts";
 import { checkAssertions } from "./assertions.ts";
 import { createJudge, judgeUsageBound, type JudgeCall } from "./judge.ts";
 import { judgeProblem } from "./test-cases.ts";
@@ -56,6 +61,12 @@ const STALE_CLAIM = "1 hour";
 const worthRetrying = (now: Date) => Prisma.sql`EXISTS (
   SELECT 1 FROM generations g WHERE g.id = r.generation_id AND (r.status = 'judged' OR g.started_at > ${sqlInstant(now)} - ${SWEEP_LOOKBACK}::interval))`;
 const DEFAULT_SWEEP_MS = 30_000;
+/**
+ * How long a transaction writing reasons may last: it may wait for a housekeeping run's clearing holding its
+ * generation, which takes up to a minute (its transaction's timeout). Expired, recording the verdicts would fail,
+ * and the retry finding the claim judging would lose the judge's.
+ */
+const REASONS_TIMEOUT = { timeout: 120_000 };
 
 const OFF: OnlineEvaluationSettings = { enabled: false, samplePercent: 0, dailyCapUsd: 0, assertions: [] };
 
@@ -318,13 +329,14 @@ async function runOnlineEvaluation(deps: RunDeps, generationId: string): Promise
     // Turned off or archived since it was claimed, the generation deleted (retention) or its text no longer kept: nothing to judge.
     const live = settings.enabled && !claim.archived && claim.output !== null;
     if (claim.status === "judged") {
-      // Not live: its verdicts' reasons, recorded after housekeeping cleared the text by a run gone before its scores, go.
+      // Their reasons were recorded only with the text stored, and a clearing since took them: they quote what is
+      // stored still. Not live: its verdicts' reasons, should the text be gone (recorded so before runs held it), go.
       if (live) await writeScores(deps.db, generationId, claim, storedVerdicts.parse(claim.verdicts));
-      else await clearUnreadableReasons(deps.db, generationId);
+      else await clearReasonsIfTextGone(deps.db, generationId);
       if (await finish(deps, generationId, "judged", live ? "done" : "skipped")) return;
     } else if (claim.status === "judging") {
       const unjudged = live ? await verdictsOf(deps, claim, settings.assertions.filter((item) => item.assertion.type !== "judge")) : [];
-      await recordVerdicts(deps.db, generationId, unjudged, claim.reserved);
+      await recordVerdicts(deps.db, generationId, claim.output, unjudged, claim.reserved);
     } else if (!live) {
       if (await finish(deps, generationId, "queued", "skipped")) return;
     } else if (await evaluate(deps, generationId, claim, settings.assertions)) {
@@ -382,7 +394,7 @@ async function evaluate(deps: RunDeps, generationId: string, claim: Claimed, ass
       for (const call of calls) if (call.sent && call.usage) cost += costAt(await prices(call.usage.model), call.usage.inputTokens, call.usage.outputTokens) ?? 0;
       if (calls.length < toJudge.length || calls.some((call) => call.sent && !call.usage)) cost = worst;
       // Moved meanwhile by a run that found it judging: that run's verdicts and cost (this reservation) stand.
-      if (!(await recordVerdicts(db, generationId, verdicts, cost))) return false;
+      if (!(await recordVerdicts(db, generationId, claim.output, verdicts, cost))) return false;
       await writeScores(db, generationId, claim, verdicts);
       return finish(deps, generationId, "judged", "done");
     }
@@ -444,17 +456,36 @@ async function reserve(db: Db, promptId: string, generationId: string, worst: nu
   });
 }
 
-/** judging → judged: the verdicts, and what judging cost in place of the reservation; false if another run moved it first. */
-async function recordVerdicts(db: Db, generationId: string, verdicts: Verdict[], cost: number): Promise<boolean> {
-  const moved = await db.$executeRaw`
-    UPDATE online_evaluation_runs SET status = 'judged', verdicts = ${JSON.stringify(verdicts)}::jsonb, cost = ${cost}, reserved = 0
-     WHERE generation_id = ${generationId}::uuid AND status = 'judging'`;
-  return moved > 0;
+/**
+ * judging → judged: the verdicts, and what judging cost in place of the reservation; false if another run moved it first.
+ * Their reasons stay only if the generation still stores `judged`, the output they were made from (lockJudgedText), in
+ * the same transaction. The claim is moved before the generation is held: a clearing holding the generation never waits
+ * for the claim (a judging claim has no verdicts for it to clear), so the two never wait for each other.
+ */
+async function recordVerdicts(db: Db, generationId: string, judged: string | null, verdicts: Verdict[], cost: number): Promise<boolean> {
+  return db.$transaction(async (tx) => {
+    const moved = await tx.$executeRaw`
+      UPDATE online_evaluation_runs SET status = 'judged', verdicts = ${JSON.stringify(verdicts)}::jsonb, cost = ${cost}, reserved = 0
+       WHERE generation_id = ${generationId}::uuid AND status = 'judging'`;
+    if (!moved) return false;
+    if (verdicts.some((verdict) => verdict.reason) && !(judged !== null && (await lockJudgedText(tx, generationId, judged)))) await clearReasons(tx, [generationId]);
+    return true;
+  }, REASONS_TIMEOUT);
+}
+
+/** A score's comment as ingestion stores it (ingest.ts: at most 5,000 UTF-16 units, never half a pair, storableText). */
+function storedComment(text: string): string {
+  const max = 5_000;
+  if (text.length <= max) return storableText(text);
+  const high = text.charCodeAt(max - 1);
+  const low = text.charCodeAt(max);
+  return storableText(text.slice(0, high >= 0xd800 && high <= 0xdbff && low >= 0xdc00 && low <= 0xdfff ? max - 1 : max));
 }
 
 /**
- * The verdicts as boolean scores of source `eval`, each id `online:<generation>:<name>` (written once). Their
- * reasons (and the claim's) go at once if the text stopped being readable while they were made: clearUnreadableReasons.
+ * The verdicts as boolean scores of source `eval`, each id `online:<generation>:<name>` (written once). Their reasons,
+ * the scores' comments, are written after, only if the generation still stores the output `claim` read (what the judge
+ * read) in the same transaction (lockJudgedText); if not, the claim's verdicts' reasons go too.
  */
 async function writeScores(db: Db, generationId: string, claim: Claimed, verdicts: Verdict[]): Promise<void> {
   const scores: ScoreDraft[] = verdicts.map((verdict) => ({
@@ -464,13 +495,28 @@ async function writeScores(db: Db, generationId: string, claim: Claimed, verdict
     dataType: "boolean",
     value: verdict.pass ? 1 : 0,
     stringValue: verdict.pass ? "True" : "False",
-    ...(verdict.reason ? { comment: verdict.reason } : {}),
     source: "eval",
     externalId: externalIdOf(generationId, verdict.name),
   }));
   // Written by the server itself, for the prompt whose generation this is (its own team's, as claimed).
   if (scores.length) await ingestProduction(db, commandLineCaller(), claim.teamId, { generations: [], scores });
-  await clearUnreadableReasons(db, generationId);
+  const reasons = verdicts.flatMap((verdict) => (verdict.reason ? [{ id: externalIdOf(generationId, verdict.name), comment: storedComment(verdict.reason) }] : []));
+  if (!reasons.length) return;
+  await db.$transaction(async (tx) => {
+    if (claim.output !== null && (await lockJudgedText(tx, generationId, claim.output))) {
+      // Only a score of this generation's still without one (written once, as the score).
+      await tx.$executeRaw`
+        UPDATE scores s SET comment = x.comment FROM unnest(${reasons.map((reason) => reason.id)}::text[], ${reasons.map((reason) => reason.comment)}::text[]) AS x(id, comment)
+         WHERE s.team_id = ${claim.teamId}::uuid AND s.external_id = x.id AND s.generation_id = ${generationId}::uuid AND s.source = 'eval' AND s.comment IS NULL`;
+    } else await clearReasons(tx, [generationId]);
+  }, REASONS_TIMEOUT);
+}
+
+/** The generation's reasons (its scores' comments, its claim's verdicts') go if it stores no text any more (lockJudgedText). */
+async function clearReasonsIfTextGone(db: Db, generationId: string): Promise<void> {
+  await db.$transaction(async (tx) => {
+    if (!(await lockJudgedText(tx, generationId))) await clearReasons(tx, [generationId]);
+  }, REASONS_TIMEOUT);
 }
 
 /**

@@ -23,10 +23,16 @@ const verdictsWithoutReasons = Prisma.sql`CASE WHEN jsonb_typeof(r.verdicts) = '
  * setting before may still be writing text). Online evaluation's reasons for those generations go too
  * (a judge's reason may quote the text): the scores' comments and the claims' verdicts' reasons. How
  * many were cleared.
+ *
+ * The reasons go in a statement after the text's (its own snapshot, READ COMMITTED): a run writing
+ * reasons on one of these generations holds its row (lockJudgedText) until it commits, so the text's
+ * update waits for it and the reasons' statement then sees what it wrote; a run that comes after finds
+ * the text gone and writes none (writing them in the text's statement would miss those of a run that
+ * committed while it waited: its snapshot is older).
  */
 export async function clearGenerationText(db: DbOrTx, limit: number): Promise<number> {
   // Only teams that stopped keeping text, each read through the index of generations holding text.
-  const [{ n: cleared }] = await db.$queryRaw<[{ n: number }]>`
+  const cleared = await db.$queryRaw<{ id: string }[]>`
     WITH doomed AS (
       SELECT d.id, d.started_at
         FROM teams t CROSS JOIN LATERAL (
@@ -35,36 +41,39 @@ export async function clearGenerationText(db: DbOrTx, limit: number): Promise<nu
            LIMIT ${limit}) d
        WHERE t.generation_text_cleared_before IS NOT NULL
        LIMIT ${limit})
-    , cleared AS (
-      UPDATE generations g SET input = NULL, output = NULL FROM doomed WHERE g.id = doomed.id AND g.started_at = doomed.started_at RETURNING g.id)
-    -- Online evaluation's judge wrote its reasons from that text, and may quote it: they go with it (its verdicts stay).
-    , reasons AS (
-      UPDATE scores s SET comment = NULL FROM cleared WHERE s.generation_id = cleared.id AND s.source = 'eval' AND s.comment IS NOT NULL)
-    , claims AS (
-      UPDATE online_evaluation_runs r
-         SET verdicts = ${verdictsWithoutReasons}
-        FROM cleared WHERE r.generation_id = cleared.id AND r.verdicts IS NOT NULL)
-    SELECT count(*)::int AS n FROM cleared`;
+    UPDATE generations g SET input = NULL, output = NULL FROM doomed WHERE g.id = doomed.id AND g.started_at = doomed.started_at RETURNING g.id::text AS id`;
+  // Online evaluation's judge wrote its reasons from that text, and may quote it: they go with it (its verdicts stay).
+  if (cleared.length) await clearReasons(db, cleared.map((row) => row.id));
   await db.$executeRaw`
     UPDATE teams t SET generation_text_cleared_before = NULL
      WHERE t.generation_text_cleared_before < now() - interval '1 minute'
        AND NOT EXISTS (SELECT 1 FROM generations g WHERE g.team_id = t.id AND (g.input IS NOT NULL OR g.output IS NOT NULL) AND NOT ${generationTextReadable})`;
-  return cleared;
+  return cleared.length;
+}
+
+/** Online evaluation's reasons on the generations `generationIds`: their `eval` scores' comments, their claims' verdicts' reasons. */
+export async function clearReasons(db: DbOrTx, generationIds: string[]): Promise<void> {
+  await db.$executeRaw`
+    WITH reasons AS (
+      UPDATE scores s SET comment = NULL WHERE s.generation_id = ANY(${generationIds}::uuid[]) AND s.source = 'eval' AND s.comment IS NOT NULL)
+    UPDATE online_evaluation_runs r SET verdicts = ${verdictsWithoutReasons} WHERE r.generation_id = ANY(${generationIds}::uuid[]) AND r.verdicts IS NOT NULL`;
 }
 
 /**
- * Clears online evaluation's reasons on the generation `generationId` (its `eval` scores' comments, its
- * claim's verdicts' reasons) if its text can no longer be read (generationTextReadable). A run that read
- * the text before its team stopped keeping it writes them after, maybe once housekeeping has cleared the
- * text and with it what was written by then: clearGenerationText would never see them (its generation has
- * no text left). Called once they are committed: a clearing that began before could not see them, one that
- * begins after does; the team stopped keeping text before either, and this sees that.
+ * Whether the generation `generationId` still stores the output `judged` (the text its judge read, which
+ * its reasons may quote), or any text when `judged` is not said; its row held for the transaction `tx`
+ * as clearGenerationText's update holds it. So what `tx` writes next on the strength of the answer
+ * commits before any clearing of that text can begin, which then clears it too (see there); or the text
+ * was cleared first, and the answer says so. Whatever the team's setting says now: a team that stopped
+ * keeping text and whose clearing is over (keeping text again) reads this text as its others, but none
+ * is left. A generation gone (retention), or being merged again meanwhile (deleted and written anew,
+ * so looked for once more), stores none.
  */
-export async function clearUnreadableReasons(db: DbOrTx, generationId: string): Promise<void> {
-  await db.$executeRaw`
-    WITH gone AS (
-      SELECT g.id FROM generations g JOIN teams t ON t.id = g.team_id WHERE g.id = ${generationId}::uuid AND NOT ${generationTextReadable})
-    , reasons AS (
-      UPDATE scores s SET comment = NULL FROM gone WHERE s.generation_id = gone.id AND s.source = 'eval' AND s.comment IS NOT NULL)
-    UPDATE online_evaluation_runs r SET verdicts = ${verdictsWithoutReasons} FROM gone WHERE r.generation_id = gone.id AND r.verdicts IS NOT NULL`;
+export async function lockJudgedText(tx: DbOrTx, generationId: string, judged?: string): Promise<boolean> {
+  const matches = judged === undefined ? Prisma.sql`g.output IS NOT NULL` : Prisma.sql`g.output IS NOT DISTINCT FROM ${judged}`;
+  for (let look = 0; look < 2; look += 1) {
+    const [row] = await tx.$queryRaw<{ stored: boolean }[]>`SELECT ${matches} AS stored FROM generations g WHERE g.id = ${generationId}::uuid FOR NO KEY UPDATE`;
+    if (row) return row.stored;
+  }
+  return false;
 }

@@ -1,7 +1,8 @@
 // Online evaluation's judge writes its reasons (the `eval` scores' comments, the claims' verdicts) from a
 // generation's text, and may quote it: they go where the text goes. Cleared with the text once its team
 // stops keeping it (clearGenerationText, a housekeeping run's share), or as soon as written when the judge
-// answered after the text was cleared (clearUnreadableReasons, from the run), and never shown to a reader who may
+// answered after the text was cleared (the run writes them only while the text it judged is stored, deciding
+// so in the same transaction, the generation held against the clearing: lockJudgedText), and never shown to a reader who may
 // not read the text (textReadable false: a reader of an organization prompt outside its team), nor to
 // anyone while the text itself is not shown (in the app, and through REST /api/v1, whose keys read their
 // own team's prompts only). A person's or a key's comment is their own: it stays, and every reader sees it.
@@ -341,5 +342,86 @@ describe("a judge's reason written while its generation's text is cleared", () =
     await expect.poll(() => claimStatus(id), { timeout: 15_000, interval: 50 }).toBe("skipped");
     expect(await stored(id)).toEqual({ input: null, output: null, scores: [], verdicts: [{ name: "polite", pass: true }] });
     await clearingOver();
+  });
+  it("is not written when the judge answers after the team's clearing ended and it keeps text again: the text it quoted is gone though the generation reads as readable", async () => {
+    // The team keeps text, whatever the tests before left.
+    await clearingOver();
+    provider.answer.text = JSON.stringify({ pass: true, reason });
+    const id = await sendGeneration(key, judgedTeam.id, judgedPrompt, "late", 5);
+    // The run records its verdicts only once the test lets it: the judge has answered by then.
+    await db().$executeRawUnsafe(`CREATE OR REPLACE FUNCTION text_hiding_test_late() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        IF NEW.generation_id = '${id}'::uuid AND NEW.status = 'judged' THEN PERFORM pg_advisory_xact_lock(${GATE}, 0); END IF;
+        RETURN NEW;
+      END $$`);
+    await db().$executeRawUnsafe(`CREATE TRIGGER text_hiding_test_late BEFORE UPDATE ON online_evaluation_runs FOR EACH ROW EXECUTE FUNCTION text_hiding_test_late()`);
+    const gate = new pg.Client({ connectionString: h.database.url });
+    await gate.connect();
+    await gate.query("BEGIN");
+    await gate.query(`SELECT pg_advisory_xact_lock(${GATE}, 0)`);
+    try {
+      await online().sweep();
+      await expect.poll(waitingAtGate, { timeout: 15_000, interval: 50 }).toBe(1);
+      // Meanwhile the team stops keeping text, housekeeping clears it, and a run more than a minute later (the
+      // team keeping text again by then) ends the team's clearing: the generation reads as readable, its text gone.
+      await world.callers.admin.teams.setGenerationText({ id: judgedTeam.id, keep: false });
+      await db().$transaction((tx) => clearGenerationText(tx, 100));
+      await clearingOver();
+      expect(await stored(id)).toEqual({ input: null, output: null, scores: [], verdicts: null });
+      // The judge's answer lands.
+      await gate.query("COMMIT");
+      await expect.poll(() => claimStatus(id), { timeout: 15_000, interval: 50 }).toBe("done");
+    } finally {
+      await gate.end();
+      await db().$executeRawUnsafe(`DROP TRIGGER text_hiding_test_late ON online_evaluation_runs`);
+      provider.answer.text = null;
+    }
+    // The verdict is written, its reason nowhere: neither stored nor shown to the team, who reads the generation's text.
+    expect(await stored(id)).toEqual({ input: null, output: null, scores: [{ source: "eval", name: "polite", value: 1, comment: null }], verdicts: [{ name: "polite", pass: true }] });
+    const detail = await world.callers.viewer.production.generation({ promptId: judgedPrompt.id, id });
+    expect(detail).toMatchObject({ textKept: true, textReadable: true, input: null, output: null });
+    expect(comments(detail)).toEqual([{ source: "eval", comment: null }]);
+  });
+
+  it("goes with the text when housekeeping's clearing waited for the run writing it (the run found the text stored and held the generation)", async () => {
+    await clearingOver();
+    provider.answer.text = JSON.stringify({ pass: true, reason });
+    const id = await sendGeneration(key, judgedTeam.id, judgedPrompt, "held", 5);
+    // The run writes its score's comment (the reason), the generation held, only once the test lets it.
+    await db().$executeRawUnsafe(`CREATE OR REPLACE FUNCTION text_hiding_test_held() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        IF NEW.generation_id = '${id}'::uuid AND NEW.comment IS NOT NULL THEN PERFORM pg_advisory_xact_lock(${GATE}, 0); END IF;
+        RETURN NEW;
+      END $$`);
+    await db().$executeRawUnsafe(`CREATE TRIGGER text_hiding_test_held BEFORE UPDATE ON scores FOR EACH ROW EXECUTE FUNCTION text_hiding_test_held()`);
+    const gate = new pg.Client({ connectionString: h.database.url });
+    await gate.connect();
+    await gate.query("BEGIN");
+    await gate.query(`SELECT pg_advisory_xact_lock(${GATE}, 0)`);
+    const clearingWaits = async () =>
+      (await db().$queryRaw<{ n: number }[]>`
+        SELECT count(*)::int AS n FROM pg_stat_activity
+         WHERE datname = current_database() AND wait_event_type = 'Lock' AND query LIKE '%UPDATE generations g SET input = NULL%'`)[0]!.n;
+    let clearing: Promise<number> | undefined;
+    try {
+      await online().sweep();
+      await expect.poll(waitingAtGate, { timeout: 15_000, interval: 50 }).toBe(1);
+      // The team stops keeping text; housekeeping's clearing waits for the run holding the generation.
+      await world.callers.admin.teams.setGenerationText({ id: judgedTeam.id, keep: false });
+      clearing = db().$transaction((tx) => clearGenerationText(tx, 100), { timeout: 30_000 });
+      await expect.poll(clearingWaits, { timeout: 15_000, interval: 50 }).toBe(1);
+      await gate.query("COMMIT");
+      expect(await clearing).toBe(1);
+      await expect.poll(() => claimStatus(id), { timeout: 15_000, interval: 50 }).toBe("done");
+    } finally {
+      await gate.end();
+      await clearing?.catch(() => undefined);
+      await db().$executeRawUnsafe(`DROP TRIGGER text_hiding_test_held ON scores`);
+      provider.answer.text = null;
+    }
+    // Written before the clearing, cleared by it: nothing of the reason left once the team's clearing is over.
+    expect(await stored(id)).toEqual({ input: null, output: null, scores: [{ source: "eval", name: "polite", value: 1, comment: null }], verdicts: [{ name: "polite", pass: true }] });
+    await clearingOver();
+    expect(comments(await world.callers.viewer.production.generation({ promptId: judgedPrompt.id, id }))).toEqual([{ source: "eval", comment: null }]);
   });
 });
