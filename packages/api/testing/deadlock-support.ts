@@ -3,6 +3,17 @@
 // connection writes the generation back, whose foreign keys wait on the row the delete holds.
 import pg from "pg";
 import { expect } from "vitest";
+import type { Db } from "@promptly/db";
+
+/**
+ * How many statements of this test's database wait for the two-key advisory lock (`gate`, 0) a test holds
+ * to keep some write waiting (a trigger takes it) until it lets it go: pg_locks shows every database's.
+ */
+export const waitingAtGate = async (db: Db, gate: number) =>
+  (await db.$queryRaw<{ n: number }[]>`
+    SELECT count(*)::int AS n FROM pg_locks
+     WHERE locktype = 'advisory' AND NOT granted AND classid = ${gate}::oid AND objid = 0 AND objsubid = 2
+       AND database = (SELECT oid FROM pg_database WHERE datname = current_database())`)[0]!.n;
 
 /**
  * Holds the team's generation `observationId` until the delete waits on a lock in a statement like

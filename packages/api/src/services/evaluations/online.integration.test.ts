@@ -9,6 +9,7 @@ import { describe, expect, it, beforeAll } from "vitest";
 import type { GenerationPatch } from "../production/ingest.ts";
 import { ingestProduction } from "../production/ingest.ts";
 import { keyCaller, type KeyCaller } from "../access/visibility.ts";
+import { waitingAtGate } from "../../../testing/deadlock-support.ts";
 import { useEvaluationWorld } from "../../../testing/evaluations-support.ts";
 import { createPrompt, failure } from "../../../testing/prompts-support.ts";
 import { sealSecret } from "../platform/secret-box.ts";
@@ -60,11 +61,7 @@ const jobAttempts = async (generationId: string) =>
 const JUDGING_GATE = 7_310_272;
 
 /** How many statements of this test's database wait for the gate. */
-const waitingAtGate = async () =>
-  (await db().$queryRaw<{ n: number }[]>`
-    SELECT count(*)::int AS n FROM pg_locks
-     WHERE locktype = 'advisory' AND NOT granted AND classid = ${JUDGING_GATE}::oid AND objid = 0 AND objsubid = 2
-       AND database = (SELECT oid FROM pg_database WHERE datname = current_database())`)[0]!.n;
+const waitingHere = () => waitingAtGate(db(), JUDGING_GATE);
 
 const greets = { name: "greets", assertion: { type: "contains" as const, value: "Ada" } };
 const polite = () => ({ name: "polite", assertion: { type: "judge" as const, value: "The answer greets the user by name.", connectionId: fx.connection.id, model: "gpt-4o-mini" } });
@@ -352,7 +349,7 @@ describe("online evaluation", () => {
       // Both jobs queued together: one worker's batch.
       expect(await online().sweep()).toBe(2);
       await expect.poll(() => jobState(failing!), { timeout: 15_000, interval: 50 }).toBe("retry");
-      await expect.poll(waitingAtGate, { timeout: 15_000, interval: 50 }).toBe(1);
+      await expect.poll(waitingHere, { timeout: 15_000, interval: 50 }).toBe(1);
       // The other job has its judge's answer and is still judging, its job still active: not failed with the batch (a retry
       // would find it judging and lose its verdict).
       expect(fx.provider.calls.length).toBe(calls + 1);

@@ -42,7 +42,7 @@ import { ingestProduction, type ScoreDraft } from "../production/ingest.ts";
 import { ONLINE_SCORE_ID_PREFIX } from "../production/sources.ts";
 import { costAt } from "../runs/runs.ts";
 import type { ApiConfig } from "../types.ts";
-import { storableText } from "../platform/storable-text.ts";
+import { SCORE_COMMENT_MAX, storableCut } from "../platform/storable-text.ts";
 import { checkAssertions } from "./assertions.ts";
 import { createJudge, judgeUsageBound, type JudgeCall } from "./judge.ts";
 import { judgeProblem } from "./test-cases.ts";
@@ -473,15 +473,6 @@ async function recordVerdicts(db: Db, generationId: string, judged: string | nul
   }, REASONS_TIMEOUT);
 }
 
-/** A score's comment as ingestion stores it (ingest.ts: at most 5,000 UTF-16 units, never half a pair, storableText). */
-function storedComment(text: string): string {
-  const max = 5_000;
-  if (text.length <= max) return storableText(text);
-  const high = text.charCodeAt(max - 1);
-  const low = text.charCodeAt(max);
-  return storableText(text.slice(0, high >= 0xd800 && high <= 0xdbff && low >= 0xdc00 && low <= 0xdfff ? max - 1 : max));
-}
-
 /**
  * The verdicts as boolean scores of source `eval`, each id `online:<generation>:<name>` (written once). Their reasons,
  * the scores' comments, are written after, only if the generation still stores the output `claim` read (what the judge
@@ -500,7 +491,7 @@ async function writeScores(db: Db, generationId: string, claim: Claimed, verdict
   }));
   // Written by the server itself, for the prompt whose generation this is (its own team's, as claimed).
   if (scores.length) await ingestProduction(db, commandLineCaller(), claim.teamId, { generations: [], scores });
-  const reasons = verdicts.flatMap((verdict) => (verdict.reason ? [{ id: externalIdOf(generationId, verdict.name), comment: storedComment(verdict.reason) }] : []));
+  const reasons = verdicts.flatMap((verdict) => (verdict.reason ? [{ id: externalIdOf(generationId, verdict.name), comment: storableCut(verdict.reason, SCORE_COMMENT_MAX) }] : []));
   if (!reasons.length) return;
   await db.$transaction(async (tx) => {
     if (claim.output !== null && (await lockJudgedText(tx, generationId, claim.output))) {

@@ -13,6 +13,17 @@ export function storableText(text: string | null | undefined): string | null | u
   return typeof text === "string" && UNSTORABLE.test(text) ? text.replace(UNSTORABLE_ALL, "\uFFFD") : text;
 }
 
+/** A text as stored, cut to `max` characters first (never inside a surrogate pair). */
+export function storableCut(text: string, max: number): string {
+  if (text.length <= max) return storableText(text);
+  const high = text.charCodeAt(max - 1);
+  const low = text.charCodeAt(max);
+  return storableText(text.slice(0, high >= 0xd800 && high <= 0xdbff && low >= 0xdc00 && low <= 0xdfff ? max - 1 : max));
+}
+
+/** What a score's comment keeps at the most, however it came (a key's, a person's, a judge's reason). */
+export const SCORE_COMMENT_MAX = 5_000;
+
 /** JSON.stringify's replacer that writes every string, and every object's key, as storableText has it. */
 function storableJsonReplacer(_key: string, value: unknown): unknown {
   if (typeof value === "string") return storableText(value);

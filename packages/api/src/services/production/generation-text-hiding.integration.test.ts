@@ -8,6 +8,7 @@
 // own team's prompts only). A person's or a key's comment is their own: it stays, and every reader sees it.
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { waitingAtGate } from "../../../testing/deadlock-support.ts";
 import { startFakeProvider, type FakeProvider } from "../../../testing/fake-provider.ts";
 import { createHarness, type Harness } from "../../../testing/harness.ts";
 import { createLibraryWorld, createPrompt } from "../../../testing/prompts-support.ts";
@@ -251,11 +252,7 @@ describe("a judge's reason written while its generation's text is cleared", () =
   const claimStatus = async (id: string) => (await db().$queryRaw<{ status: string }[]>`SELECT status FROM online_evaluation_runs WHERE generation_id = ${id}::uuid`)[0]?.status;
   /** The advisory lock (two keys: this one, 0) the test holds to keep the judged run from recording its verdicts. */
   const GATE = 7_310_410;
-  const waitingAtGate = async () =>
-    (await db().$queryRaw<{ n: number }[]>`
-      SELECT count(*)::int AS n FROM pg_locks
-       WHERE locktype = 'advisory' AND NOT granted AND classid = ${GATE}::oid AND objid = 0 AND objsubid = 2
-         AND database = (SELECT oid FROM pg_database WHERE datname = current_database())`)[0]!.n;
+  const waitingHere = () => waitingAtGate(db(), GATE);
   /** Once the team keeps text again and its clearing is over, a generation it cleared reads as its others do. */
   const clearingOver = async () => {
     await world.callers.admin.teams.setGenerationText({ id: judgedTeam.id, keep: true });
@@ -301,7 +298,7 @@ describe("a judge's reason written while its generation's text is cleared", () =
     try {
       // Claimed by this sweep or the worker's own.
       await online().sweep();
-      await expect.poll(waitingAtGate, { timeout: 15_000, interval: 50 }).toBe(1);
+      await expect.poll(waitingHere, { timeout: 15_000, interval: 50 }).toBe(1);
       // Meanwhile the team stops keeping text, and housekeeping clears it (no reason written yet to clear with it).
       await world.callers.admin.teams.setGenerationText({ id: judgedTeam.id, keep: false });
       await db().$transaction((tx) => clearGenerationText(tx, 100));
@@ -361,7 +358,7 @@ describe("a judge's reason written while its generation's text is cleared", () =
     await gate.query(`SELECT pg_advisory_xact_lock(${GATE}, 0)`);
     try {
       await online().sweep();
-      await expect.poll(waitingAtGate, { timeout: 15_000, interval: 50 }).toBe(1);
+      await expect.poll(waitingHere, { timeout: 15_000, interval: 50 }).toBe(1);
       // Meanwhile the team stops keeping text, housekeeping clears it, and a run more than a minute later (the
       // team keeping text again by then) ends the team's clearing: the generation reads as readable, its text gone.
       await world.callers.admin.teams.setGenerationText({ id: judgedTeam.id, keep: false });
@@ -405,7 +402,7 @@ describe("a judge's reason written while its generation's text is cleared", () =
     let clearing: Promise<number> | undefined;
     try {
       await online().sweep();
-      await expect.poll(waitingAtGate, { timeout: 15_000, interval: 50 }).toBe(1);
+      await expect.poll(waitingHere, { timeout: 15_000, interval: 50 }).toBe(1);
       // The team stops keeping text; housekeeping's clearing waits for the run holding the generation.
       await world.callers.admin.teams.setGenerationText({ id: judgedTeam.id, keep: false });
       clearing = db().$transaction((tx) => clearGenerationText(tx, 100), { timeout: 30_000 });

@@ -15,7 +15,7 @@ import {
 } from "@promptly/shared";
 import { DomainError } from "../../errors.ts";
 import { audit } from "../insight/audit.ts";
-import { storableText } from "../platform/storable-text.ts";
+import { SCORE_COMMENT_MAX, storableCut } from "../platform/storable-text.ts";
 import { promptVisibility, type Caller, type KeyCaller } from "../access/visibility.ts";
 import { productionIngested } from "../platform/metrics.ts";
 import { modelPriceFor } from "../models/prices.ts";
@@ -133,14 +133,7 @@ const TIME_MAX = Date.parse("9999-12-31T23:59:59.999Z");
  * Texts' lengths (UTF-16 code units, as Langfuse's schema counts them, which holds its senders to these):
  * ids, model and environment are in btree indexes, whose entries hold some 2,700 bytes at most.
  */
-const TEXT_MAX = { id: 200, model: 200, environment: 100, promptName: 500, ref: 500, errorMessage: 5_000, scoreName: 200, stringValue: 1_000, comment: 5_000 } as const;
-/** A text as stored: cut to `max` (never inside a surrogate pair), NUL and lone surrogates as U+FFFD. */
-function storableCut(text: string, max: number): string {
-  if (text.length <= max) return storableText(text);
-  const high = text.charCodeAt(max - 1);
-  const low = text.charCodeAt(max);
-  return storableText(text.slice(0, high >= 0xd800 && high <= 0xdbff && low >= 0xdc00 && low <= 0xdfff ? max - 1 : max));
-}
+const TEXT_MAX = { id: 200, model: 200, environment: 100, promptName: 500, ref: 500, errorMessage: 5_000, scoreName: 200, stringValue: 1_000, comment: SCORE_COMMENT_MAX } as const;
 const textOf = <T extends string | null | undefined>(value: T, max: number): T => (typeof value === "string" ? (storableCut(value, max) as T) : value);
 /** A count (tokens): a negative one or not a number is not said; one beyond int4 is its largest. */
 const countOf = (value: number | undefined) => (value === undefined ? undefined : Number.isFinite(value) && value >= 0 ? Math.min(Math.round(value), INT4_MAX) : undefined);
