@@ -30,6 +30,8 @@ interface FakeAnswerOptions {
   toolCall: { name: string; arguments: Record<string, unknown> } | null;
   /** A streamed OpenAI answer tells no usage even when asked for it (a server that ignores stream_options), until set back to false. */
   noUsage: boolean;
+  /** The next answers wait for this before their first token (a whole answer: before its body), until set back to null. */
+  hold: Promise<void> | null;
 }
 
 interface RecordedCall {
@@ -106,6 +108,15 @@ const sleep = (ms: number, signal: AbortSignal) =>
     signal.addEventListener("abort", end, { once: true });
   });
 
+/** Waits for a held answer's release, or for the client to leave. */
+const held = (hold: Promise<void> | null, signal: AbortSignal) =>
+  hold && !signal.aborted
+    ? new Promise<void>((resolve) => {
+        signal.addEventListener("abort", () => resolve(), { once: true });
+        void hold.then(resolve);
+      })
+    : Promise.resolve();
+
 async function readBody(req: IncomingMessage): Promise<unknown> {
   const chunks: Buffer[] = [];
   for await (const chunk of req) chunks.push(chunk as Buffer);
@@ -153,7 +164,7 @@ export async function startFakeProvider(options: FakeProviderOptions = {}): Prom
   const models = options.models ?? ["gpt-4o-mini", "claude-haiku-4-5", "local-llama"];
   const calls: RecordedCall[] = [];
   const state = { failWith: null as number | null, failMessage: null as string | null, openStreams: 0, openAnswers: 0, abandonedStreams: 0 };
-  const answer: FakeAnswerOptions = { firstTokenDelayMs: 0, chunkDelayMs: 0, repeat: 1, text: null, toolCall: null, noUsage: false };
+  const answer: FakeAnswerOptions = { firstTokenDelayMs: 0, chunkDelayMs: 0, repeat: 1, text: null, toolCall: null, noUsage: false, hold: null };
 
   /**
    * Writes a server-sent event stream: headers at once, the first piece after the slow-start delay, then
@@ -167,7 +178,7 @@ export async function startFakeProvider(options: FakeProviderOptions = {}): Prom
     state.openStreams++;
     try {
       for (const [index, event] of events.entries()) {
-        if (index === firstContentIndex) await sleep(answer.firstTokenDelayMs, gone.signal);
+        if (index === firstContentIndex) await Promise.all([sleep(answer.firstTokenDelayMs, gone.signal), held(answer.hold, gone.signal)]);
         else if (index > firstContentIndex) await sleep(answer.chunkDelayMs, gone.signal);
         if (gone.signal.aborted) {
           state.abandonedStreams++;
@@ -187,7 +198,7 @@ export async function startFakeProvider(options: FakeProviderOptions = {}): Prom
     res.on("close", () => gone.abort());
     state.openAnswers++;
     try {
-      await sleep(answer.firstTokenDelayMs, gone.signal);
+      await Promise.all([sleep(answer.firstTokenDelayMs, gone.signal), held(answer.hold, gone.signal)]);
     } finally {
       state.openAnswers--;
     }

@@ -403,7 +403,13 @@ async function insertRuns(db: Db, runs: (RunRecord & { id: string })[]): Promise
       INSERT INTO prompt_runs (id, organization_id, prompt_id, version, user_id, api_key_id, connection_id, connection_name, model, parameters, variables, input,
                                output, input_tokens, output_tokens, ttft_ms, total_ms, cost, status, error, error_detail, notice, draft, created_at,
                                tool_calls, schema_matched, schema_problem)
-      SELECT g.id, g.organization_id, g.prompt_id, g.version, g.user_id, g.api_key_id, g.connection_id, g.connection_name, g.model, g.parameters, g.variables, g.input,
+      SELECT g.id, g.organization_id, g.prompt_id, g.version,
+             -- The person, key and connection as the run started, each only if still there: one deleted
+             -- while the run ran leaves null, as its ON DELETE SET NULL would have (the connection's name
+             -- is kept), rather than failing the foreign key check and losing the run. FOR KEY SHARE: one
+             -- deleted since this statement's snapshot is waited for and read as gone, not as there.
+             (SELECT u.id FROM users u WHERE u.id = g.user_id FOR KEY SHARE), (SELECT k.id FROM api_keys k WHERE k.id = g.api_key_id FOR KEY SHARE),
+             (SELECT c.id FROM provider_connections c WHERE c.id = g.connection_id FOR KEY SHARE), g.connection_name, g.model, g.parameters, g.variables, g.input,
              g.output, g.input_tokens, g.output_tokens, g.ttft_ms, g.total_ms,
              COALESCE((SELECT (g.input_tokens * mp.input_per_million + g.output_tokens * mp.output_per_million) / 1000000
                        FROM model_prices mp WHERE mp.organization_id = g.organization_id AND mp.model = g.model), g.cost),
