@@ -3,7 +3,7 @@
 // adapter parses with these and then with the runtime API's own schemas, so a prompt saved through
 // the Langfuse SDKs meets every rule of one saved through /api/v1 or the app.
 import { z } from "zod";
-import { PROMPT_MSG, nearestPromptName, promptNameSchema } from "./prompts.ts";
+import { PROMPT_MSG, nearestPromptName, promptLabelsRequestSchema, promptNameSchema } from "./prompts.ts";
 import { plainText } from "./validation.ts";
 
 export const LANGFUSE_MSG = {
@@ -75,7 +75,7 @@ export const langfuseCreateInput = z.object({
   type: z.enum(["text", "chat"]).optional(),
   prompt: z.union([z.string(), z.array(langfuseMessage)]),
   config: z.unknown().optional(),
-  labels: z.array(z.string()).optional(),
+  labels: promptLabelsRequestSchema(z.string()).optional(),
   tags: z.array(z.string()).optional(),
   commitMessage: z.string().nullish(),
   /** Langfuse's legacy flag: true adds `production` to the labels. */
@@ -83,4 +83,4 @@ export const langfuseCreateInput = z.object({
 });
 
 /** PATCH /api/public/v2/prompts/{name}/versions/{version}. */
-export const langfuseUpdateLabelsInput = z.object({ newLabels: z.array(z.string()) });
+export const langfuseUpdateLabelsInput = z.object({ newLabels: promptLabelsRequestSchema(z.string()) });

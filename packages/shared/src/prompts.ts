@@ -24,6 +24,10 @@ const PROMPT_TEXT_MAX = 100_000;
 const PROMPT_VARIABLES_MAX = 100;
 const PROMPT_LIST_LIMIT_MAX = 100;
 const PROMPT_LABEL_MAX = 36;
+/** Labels one request may point at a version at most: a create's `labels`, an update's `newLabels` (Langfuse API, MCP). */
+export const PROMPT_LABELS_PER_REQUEST_MAX = 50;
+/** Distinct labels one prompt carries at most (`latest` is never stored, so never counted). */
+export const PROMPT_LABELS_MAX = 100;
 /** Only team admin level moves or removes it. */
 export const PROTECTED_LABEL = "production";
 /** Always the highest version; never stored. */
@@ -69,6 +73,8 @@ export const PROMPT_MSG = {
   labelInvalid: `A label uses 1-${PROMPT_LABEL_MAX} lowercase letters, digits, '_', '-' and '.'`,
   labelLatest: "'latest' always means the highest version: it cannot be set or removed",
   labelNotFound: "Label not found",
+  tooManyLabelsAtOnce: `A request sets at most ${PROMPT_LABELS_PER_REQUEST_MAX} labels`,
+  tooManyLabels: `A prompt has at most ${PROMPT_LABELS_MAX} labels: remove one before adding another`,
   splitWeightRange: "A split's weight is a whole percent from 1 to 99",
   splitSameVersion: "The candidate must be another version than the one the label points at",
   notSplit: "This label is not split: there is nothing to promote or roll back",
@@ -140,6 +146,10 @@ export const promptLabelSchema = z
   .string()
   .regex(LABEL, PROMPT_MSG.labelInvalid)
   .refine((label) => label !== LATEST_LABEL, PROMPT_MSG.labelLatest);
+
+/** The labels one request points at a version (each checked by the door, or by promptLabelSchema): at most PROMPT_LABELS_PER_REQUEST_MAX. */
+export const promptLabelsRequestSchema = <T extends z.ZodType>(label: T) =>
+  z.array(label).max(PROMPT_LABELS_PER_REQUEST_MAX, PROMPT_MSG.tooManyLabelsAtOnce);
 
 /** A role's message, or a placeholder (`{ type: "placeholder", name }`) where a list of messages goes when the prompt is used. */
 export const promptMessageSchema = z.discriminatedUnion("type", [

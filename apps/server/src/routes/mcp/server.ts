@@ -16,7 +16,7 @@ import {
   runtimeSelector, serveRuntimePrompt, serveRuntimeVersion, setRuntimeLabels, type ApiServices, type KeyCaller,
 } from "@promptly/api";
 import {
-  LANGFUSE_MSG, LATEST_LABEL, RUNTIME_DEFAULT_LABEL, defaultPromptTitle, langfusePromptNameSchema, promptLabelSchema, runtimeCompileInput, runtimeCreatePromptInput, runtimeGetQuery,
+  LANGFUSE_MSG, LATEST_LABEL, RUNTIME_DEFAULT_LABEL, defaultPromptTitle, langfusePromptNameSchema, promptLabelSchema, promptLabelsRequestSchema, runtimeCompileInput, runtimeCreatePromptInput, runtimeGetQuery,
   runtimeListQuery, splitLangfuseConfig, runtimeSetLabelInput, type Action, type RuntimeError, type RuntimePrompt, UNIT_HEADER,
 } from "@promptly/shared";
 import { logRequestFailure } from "../../logger.ts";
@@ -90,7 +90,7 @@ const selectorShape = {
 const saveShape = {
   name: z.string().describe("The prompt's name: lowercase letters, digits, '-', '_' and '.', with '/' between folders"),
   title: z.string().optional().describe("The title of a new prompt (default: its name); unused when the prompt exists"),
-  labels: z.array(z.string()).optional().describe("Labels to point at the new version (never 'production': a team admin moves it in the app)"),
+  labels: promptLabelsRequestSchema(z.string()).optional().describe("Labels to point at the new version (never 'production': a team admin moves it in the app)"),
   config: z
     .record(z.string(), z.unknown())
     .optional()
@@ -100,7 +100,7 @@ const saveShape = {
 };
 type SaveInput = { name: string; title?: string; labels?: string[]; config?: Record<string, unknown>; tags?: string[]; commitMessage?: string };
 
-const labelsInput = z.object({ labels: z.array(promptLabelSchema) });
+const labelsInput = z.object({ labels: promptLabelsRequestSchema(promptLabelSchema) });
 
 /** The MCP server one request of a key (`caller`, as the door made it) talks to (a new one for each request: the transport is stateless). */
 export function mcpServer(services: ApiServices, caller: KeyCaller, req: Request): McpServer {
@@ -324,7 +324,7 @@ export function mcpServer(services: ApiServices, caller: KeyCaller, req: Request
         inputSchema: {
           name: z.string().describe("The prompt's name"),
           version: z.number().int().describe("The version the labels point at"),
-          newLabels: z.array(z.string()).describe("The labels to point at the version"),
+          newLabels: promptLabelsRequestSchema(z.string()).describe("The labels to point at the version"),
         },
         action: "prompt.write",
       },

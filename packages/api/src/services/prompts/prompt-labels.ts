@@ -1,6 +1,6 @@
 // A prompt's labels: pointing one at a version (directly or inside a change request's transaction) and removing one.
 import type { Db, DbOrTx, DbTransaction } from "@promptly/db";
-import { PROMPT_MSG, PROTECTED_LABEL, type SplitEnd } from "@promptly/shared";
+import { PROMPT_LABELS_MAX, PROMPT_MSG, PROTECTED_LABEL, type SplitEnd } from "@promptly/shared";
 import { fail } from "../../errors.ts";
 import { authorOf } from "../access/actor.ts";
 import type { AuditContext } from "../insight/audit.ts";
@@ -70,7 +70,7 @@ export async function moveLabels(
 
 /**
  * Moves a label inside the caller's transaction, under the prompt row's lock (an archived prompt is
- * refused). Every move of `production`, directly or through a change request, is notified here.
+ * refused; a new label beyond PROMPT_LABELS_MAX of the prompt is INVALID). Every move of `production`, directly or through a change request, is notified here.
  */
 export async function moveLabel(
   tx: DbTransaction,
@@ -89,6 +89,8 @@ export async function moveLabel(
   if (!exists) fail("NOT_FOUND", PROMPT_MSG.versionNotFound, "VERSION_NOT_FOUND");
   // The label history: where it pointed before this move (null: it did not exist), and its split, if it was split.
   const previous = await tx.promptLabel.findUnique({ where: { promptId_name: { promptId, name: label } }, select: splitSelect });
+  // A new label: the prompt's labels stay bounded (counted under the prompt's lock, so concurrent moves cannot pass it together).
+  if (!previous && (await tx.promptLabel.count({ where: { promptId } })) >= PROMPT_LABELS_MAX) fail("INVALID", PROMPT_MSG.tooManyLabels, "TOO_MANY_LABELS");
   await auditPrompt(tx, context, prompt, rollback ? "prompt.label.rolled_back" : "prompt.label.set", {
     before: { label, version: previous?.version ?? null, ...splitOf(previous) },
     after: { label, version },

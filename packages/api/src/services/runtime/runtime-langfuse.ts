@@ -36,7 +36,7 @@ export interface PromptVersionsMeta {
 
 /**
  * One page (by name) of the key's prompts that have a version matching every filter, each with those
- * versions, and how many prompts match in all.
+ * versions, and how many prompts match in all. A label-bound key's versions are those its labels point to.
  */
 export async function pageRuntimePromptVersions(db: DbOrTx, caller: KeyCaller, query: PageQuery): Promise<{ data: PromptVersionsMeta[]; totalItems: number }> {
   const { joins, visible } = promptVisibility(caller);
@@ -47,6 +47,16 @@ export async function pageRuntimePromptVersions(db: DbOrTx, caller: KeyCaller, q
   if (query.label === LATEST_LABEL) where.push(Prisma.sql`v.version = p.latest_version`);
   else if (query.label !== undefined) {
     where.push(Prisma.sql`EXISTS (SELECT 1 FROM prompt_labels fl WHERE fl.prompt_id = p.id AND fl.version = v.version AND fl.name = ${query.label})`);
+  }
+  // A key bound to labels sees only the versions its labels point to (as it fetches them): its versions, labels and
+  // last config come from those alone, and a version or label filter outside them matches nothing.
+  const bound = caller.apiKey.labels;
+  if (bound) {
+    const stored = bound.filter((label) => label !== LATEST_LABEL);
+    const named = stored.length
+      ? Prisma.sql`EXISTS (SELECT 1 FROM prompt_labels bl WHERE bl.prompt_id = p.id AND bl.version = v.version AND bl.name IN (${Prisma.join(stored)}))`
+      : Prisma.sql`FALSE`;
+    where.push(bound.includes(LATEST_LABEL) ? Prisma.sql`(v.version = p.latest_version OR ${named})` : named);
   }
   if (query.fromUpdatedAt) where.push(Prisma.sql`v.created_at >= ${query.fromUpdatedAt}`);
   if (query.toUpdatedAt) where.push(Prisma.sql`v.created_at < ${query.toUpdatedAt}`);

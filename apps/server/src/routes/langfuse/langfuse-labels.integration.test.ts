@@ -1,0 +1,110 @@
+// Labels through the Langfuse-compatible API, against the real server and database: a request sets at
+// most PROMPT_LABELS_PER_REQUEST_MAX labels (a create's `labels`, an update's `newLabels`: 400 in
+// Langfuse's shape, nothing moved), a prompt carries at most PROMPT_LABELS_MAX; and the list of a key
+// bound to labels shows only the versions its labels point to (no other version's config, whatever
+// the `version` or `label` filter), while an unbound key's list shows any.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { LANGFUSE_MSG, PROMPT_LABELS_MAX, PROMPT_LABELS_PER_REQUEST_MAX, PROMPT_MSG } from "@promptly/shared";
+import { langfuseCaller, startKeyServer, type KeyServer, type Pair } from "../../../test/key-server.ts";
+
+let ks: KeyServer;
+let call: ReturnType<typeof langfuseCaller>;
+let team: string;
+let writer: Pair;
+let reader: Pair;
+
+beforeAll(async () => {
+  ks = await startKeyServer();
+  team = await ks.team("Labels");
+  writer = await ks.key(team, { scopes: ["write"] });
+  reader = await ks.key(team);
+  call = langfuseCaller(ks.server, () => writer);
+});
+afterAll(async () => {
+  await ks.close();
+});
+
+const labelsOf = async (name: string) => {
+  const prompt = await ks.h.database.db.prompt.findFirstOrThrow({ where: { teamId: team, name }, select: { labels: { select: { name: true } } } });
+  return prompt.labels.map((label) => label.name).sort();
+};
+const names = (count: number, prefix = "l") => Array.from({ length: count }, (_, i) => `${prefix}-${i}`);
+const tooManyAtOnce = (path: string) => ({
+  status: 400,
+  body: { message: LANGFUSE_MSG.invalidRequest, error: [{ path, message: PROMPT_MSG.tooManyLabelsAtOnce }] },
+});
+
+describe("how many labels a request sets", () => {
+  it(`an update's newLabels and a create's labels hold at most ${PROMPT_LABELS_PER_REQUEST_MAX}: more is 400 in Langfuse's shape and nothing is written`, async () => {
+    expect((await call("POST", "/v2/prompts", { body: { name: "bounded", prompt: "x" } })).status).toBe(201);
+    expect(await call("PATCH", "/v2/prompts/bounded/versions/1", { body: { newLabels: names(PROMPT_LABELS_PER_REQUEST_MAX + 1) } })).toEqual(tooManyAtOnce("newLabels"));
+    expect(await labelsOf("bounded")).toEqual([]);
+    expect(await call("POST", "/v2/prompts", { body: { name: "bounded", prompt: "y", labels: names(PROMPT_LABELS_PER_REQUEST_MAX + 1) } })).toEqual(tooManyAtOnce("labels"));
+    expect(await call("POST", "/v2/prompts", { body: { name: "never-made", prompt: "y", labels: names(PROMPT_LABELS_PER_REQUEST_MAX + 1) } })).toEqual(tooManyAtOnce("labels"));
+    expect(await ks.h.database.db.prompt.count({ where: { teamId: team, name: "never-made" } })).toBe(0);
+    expect(await ks.h.database.db.promptVersion.count({ where: { prompt: { teamId: team, name: "bounded" } } })).toBe(1);
+
+    // The limit itself is taken.
+    const patched = await call("PATCH", "/v2/prompts/bounded/versions/1", { body: { newLabels: names(PROMPT_LABELS_PER_REQUEST_MAX) } });
+    expect(patched.status).toBe(200);
+    expect(await labelsOf("bounded")).toHaveLength(PROMPT_LABELS_PER_REQUEST_MAX);
+  });
+
+  it(`a prompt carries at most ${PROMPT_LABELS_MAX} labels: a request adding one past it is 400 naming the limit, and moves none of its labels`, async () => {
+    expect((await call("POST", "/v2/prompts", { body: { name: "crowded", prompt: "x" } })).status).toBe(201);
+    for (let start = 0; start < PROMPT_LABELS_MAX; start += PROMPT_LABELS_PER_REQUEST_MAX) {
+      const batch = names(PROMPT_LABELS_MAX).slice(start, start + PROMPT_LABELS_PER_REQUEST_MAX);
+      expect((await call("PATCH", "/v2/prompts/crowded/versions/1", { body: { newLabels: batch } })).status).toBe(200);
+    }
+    expect((await call("POST", "/v2/prompts", { body: { name: "crowded", prompt: "y" } })).status).toBe(201);
+    const refused = await call("PATCH", "/v2/prompts/crowded/versions/2", { body: { newLabels: ["l-0", "one-more"] } });
+    expect(refused).toEqual({ status: 400, body: { message: PROMPT_MSG.tooManyLabels, error: "InvalidRequestError", reason: "TOO_MANY_LABELS" } });
+    expect(PROMPT_MSG.tooManyLabels).toContain(String(PROMPT_LABELS_MAX));
+    expect(await labelsOf("crowded")).toEqual(names(PROMPT_LABELS_MAX).sort());
+    // Nothing moved: l-0 is still on version 1.
+    expect((await call("GET", "/v2/prompts/crowded?label=l-0")).body).toMatchObject({ version: 1 });
+    // Labels it has still move.
+    expect((await call("PATCH", "/v2/prompts/crowded/versions/2", { body: { newLabels: ["l-0", "l-1"] } })).status).toBe(200);
+    expect((await call("GET", "/v2/prompts/crowded?label=l-0")).body).toMatchObject({ version: 2 });
+  });
+});
+
+describe("the list of a key bound to labels", () => {
+  beforeAll(async () => {
+    await ks.prompt(team, "reply", [
+      { template: "One", labels: ["production"], config: { temperature: 0.1 } },
+      { template: "Two", labels: ["staging"], config: { temperature: 0.2, secret: "staging only" } },
+      { template: "Three", config: { temperature: 0.3, secret: "draft only" } },
+    ]);
+  });
+
+  it("sees only the versions its labels point to: a version or label filter outside them lists nothing of them", async () => {
+    const bound = await ks.key(team, { labels: ["production"] });
+    const list = (query: string, pair: Pair) => call("GET", `/v2/prompts?name=reply${query}`, { pair });
+
+    expect((await list("", bound)).body).toMatchObject({
+      data: [{ name: "reply", versions: [1], labels: ["production"], lastConfig: { temperature: 0.1 } }],
+      meta: { totalItems: 1 },
+    });
+    for (const query of ["&version=2", "&version=3", "&label=staging", "&label=latest"]) {
+      const answer = await list(query, bound);
+      expect(answer.status, query).toBe(200);
+      expect(answer.body, query).toMatchObject({ data: [], meta: { totalItems: 0, totalPages: 0 } });
+      expect(JSON.stringify(answer.body), query).not.toContain("only");
+    }
+    expect((await list("&version=1", bound)).body).toMatchObject({ data: [{ versions: [1], lastConfig: { temperature: 0.1 } }] });
+    expect((await list("&label=production", bound)).body).toMatchObject({ data: [{ versions: [1], lastConfig: { temperature: 0.1 } }] });
+
+    // A key bound to `latest` follows the newest version, and sees it alone.
+    const latest = await ks.key(team, { labels: ["latest", "staging"] });
+    expect((await list("", latest)).body).toMatchObject({
+      data: [{ versions: [2, 3], labels: ["latest", "staging"], lastConfig: { temperature: 0.3, secret: "draft only" } }],
+    });
+    expect((await list("&version=1", latest)).body).toMatchObject({ data: [] });
+
+    // An unbound key sees every version, as before.
+    expect((await list("&version=2", reader)).body).toMatchObject({ data: [{ versions: [2], lastConfig: { temperature: 0.2, secret: "staging only" } }] });
+    expect((await list("&label=staging", reader)).body).toMatchObject({ data: [{ versions: [2], lastConfig: { secret: "staging only" } }] });
+    expect((await list("", reader)).body).toMatchObject({ data: [{ versions: [1, 2, 3], lastConfig: { secret: "draft only" } }] });
+  });
+});

@@ -1,0 +1,56 @@
+// MCP's label lists are bounded as the Langfuse API's are: updatePromptLabels' newLabels and a create's
+// labels hold at most PROMPT_LABELS_PER_REQUEST_MAX labels (refused with the shared message, nothing
+// written), and a prompt's labels at most PROMPT_LABELS_MAX (the label service's refusal, as REST says it).
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { PROMPT_LABELS_MAX, PROMPT_LABELS_PER_REQUEST_MAX, PROMPT_MSG } from "@promptly/shared";
+import { startKeyServer, type KeyServer } from "../../../test/key-server.ts";
+import { callTool as call, mcpClients, toolJson as json, toolText as text } from "../../../test/mcp-client.ts";
+
+let ks: KeyServer;
+let clients: ReturnType<typeof mcpClients>;
+let client: Client;
+let team: string;
+
+beforeAll(async () => {
+  ks = await startKeyServer();
+  clients = mcpClients(ks.server);
+  team = await ks.team("Labels");
+  client = await clients.connect((await ks.key(team, { scopes: ["write"] })).secretKey);
+});
+afterAll(async () => {
+  await clients.close();
+  await ks.close();
+});
+
+const names = (count: number, prefix = "l") => Array.from({ length: count }, (_, i) => `${prefix}-${i}`);
+const labelCount = (name: string) => ks.h.database.db.promptLabel.count({ where: { prompt: { teamId: team, name } } });
+
+describe("label lists through MCP", () => {
+  it(`updatePromptLabels and createTextPrompt take at most ${PROMPT_LABELS_PER_REQUEST_MAX} labels: more is refused and nothing is written`, async () => {
+    json(await call(client, "createTextPrompt", { name: "mcp/bounded", prompt: "x" }));
+    const update = await call(client, "updatePromptLabels", { name: "mcp/bounded", version: 1, newLabels: names(PROMPT_LABELS_PER_REQUEST_MAX + 1) });
+    expect(update.isError).toBe(true);
+    expect(text(update)).toContain(PROMPT_MSG.tooManyLabelsAtOnce);
+    const create = await call(client, "createTextPrompt", { name: "mcp/bounded", prompt: "y", labels: names(PROMPT_LABELS_PER_REQUEST_MAX + 1) });
+    expect(create.isError).toBe(true);
+    expect(text(create)).toContain(PROMPT_MSG.tooManyLabelsAtOnce);
+    expect(await labelCount("mcp/bounded")).toBe(0);
+    expect(await ks.h.database.db.promptVersion.count({ where: { prompt: { teamId: team, name: "mcp/bounded" } } })).toBe(1);
+
+    json(await call(client, "updatePromptLabels", { name: "mcp/bounded", version: 1, newLabels: names(PROMPT_LABELS_PER_REQUEST_MAX) }));
+    expect(await labelCount("mcp/bounded")).toBe(PROMPT_LABELS_PER_REQUEST_MAX);
+  });
+
+  it(`a prompt's labels stop at ${PROMPT_LABELS_MAX}: a new one past it is refused with the limit named`, async () => {
+    json(await call(client, "createTextPrompt", { name: "mcp/crowded", prompt: "x" }));
+    for (let start = 0; start < PROMPT_LABELS_MAX; start += PROMPT_LABELS_PER_REQUEST_MAX) {
+      json(await call(client, "updatePromptLabels", { name: "mcp/crowded", version: 1, newLabels: names(PROMPT_LABELS_MAX).slice(start, start + PROMPT_LABELS_PER_REQUEST_MAX) }));
+    }
+    const refused = await call(client, "createTextPrompt", { name: "mcp/crowded", prompt: "y", labels: ["one-more"] });
+    expect(refused.structuredContent).toEqual({ error: { code: "BAD_REQUEST", message: PROMPT_MSG.tooManyLabels, reason: "TOO_MANY_LABELS" } });
+    expect(await labelCount("mcp/crowded")).toBe(PROMPT_LABELS_MAX);
+    // The version and its labels are one transaction: no version 2 either.
+    expect(await ks.h.database.db.promptVersion.count({ where: { prompt: { teamId: team, name: "mcp/crowded" } } })).toBe(1);
+  });
+});
