@@ -4,7 +4,7 @@ import type { Server } from "node:http";
 import { createServer } from "node:net";
 import { migrate } from "@promptly/db/migrate";
 import {
-  closeServices, configureNotificationMail, createServices, scheduleHousekeeping, startIngestMerges, startOutboxWorker, startRuntimeSync, warmStoredProviderSdks, type ApiServices,
+  closeServices, configureNotificationMail, createServices, runsRecorded, scheduleHousekeeping, startIngestMerges, startOutboxWorker, startRuntimeSync, warmStoredProviderSdks, type ApiServices,
 } from "@promptly/api";
 import type { RequestHandler } from "express";
 import { createApp } from "./app.ts";
@@ -172,6 +172,9 @@ export async function boot(env: Env, opts: { viteMiddleware?: RequestHandler; lo
         // Cases being run get the same time; those cut are given back to the queue at once for another process.
         const [{ cut }] = await Promise.all([http.drain(env.SHUTDOWN_TIMEOUT_MS), stopHousekeeping(), outbox.stop(), services.evaluations.stop(env.SHUTDOWN_TIMEOUT_MS), services.webhooks.stop()]);
         if (cut) logger.warn({ cut, limitMs: env.SHUTDOWN_TIMEOUT_MS }, "requests still running at the shutdown limit were cut");
+        // The runs those requests had (a provider may answer longer than the limit) were stopped with
+        // them: their records are written before the database closes, not left in insertRun's queue.
+        if (!(await runsRecorded(env.SHUTDOWN_TIMEOUT_MS))) logger.warn({ limitMs: env.SHUTDOWN_TIMEOUT_MS }, "runs not recorded by the shutdown limit are lost");
         // After the last request's append: its merge (rows left unmerged wait for the next start's).
         await stopIngestMerges();
         // After the server: the last requests' usage is counted, then flushed.

@@ -40,7 +40,7 @@ export { keyProject, pageRuntimePromptVersions } from "./services/runtime/runtim
 export type { ResolvedPrompt } from "./services/runtime/runtime-cache.ts";
 export { startRuntimeRun } from "./services/runtime/runtime-runs.ts";
 export { getRuntimeEvaluation, getRuntimeEvaluationItems, startRuntimeEvaluation } from "./services/evaluations/runtime-evaluations.ts";
-export type { RunEvent } from "./services/runs/runs.ts";
+export { runsRecorded, type RunEvent } from "./services/runs/runs.ts";
 export { runtimeGenerationPages, runtimeGenerations, runtimeProductionMetrics } from "./services/production/runtime-production.ts";
 export * as metrics from "./services/platform/metrics.ts";
 export { createApiScore, createLangfuseScore, ingestLangfuseBatch, ingestOtlpTraces } from "./services/production/production-api.ts";

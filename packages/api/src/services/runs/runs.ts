@@ -429,6 +429,40 @@ async function insertRuns(db: Db, runs: (RunRecord & { id: string })[]): Promise
 type RunDeps = { db: Db; config: Config; now: () => Date };
 
 /**
+ * Runs of this process not recorded yet: answering, or their record waiting for its statement or being
+ * written. Each is taken off once its record is written or refused.
+ */
+const unrecordedRuns = new Set<Promise<void>>();
+
+/** Counts a run as not recorded yet; the function returned takes it off. */
+function unrecordedRun(): () => void {
+  let settle!: () => void;
+  const run = new Promise<void>((resolve) => (settle = resolve));
+  unrecordedRuns.add(run);
+  return () => {
+    unrecordedRuns.delete(run);
+    settle();
+  };
+}
+
+/**
+ * Resolves once every run of this process is recorded (true), or at `timeoutMs` (false, some are not):
+ * at shutdown, the runs that closing the connections stopped are written as stopped before the
+ * database is closed, not lost with insertRun's queue.
+ */
+export async function runsRecorded(timeoutMs: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<"late">((resolve) => (timer = setTimeout(() => resolve("late"), timeoutMs)));
+  try {
+    // Runs begun while waiting are waited for too.
+    while (unrecordedRuns.size) if ((await Promise.race([Promise.all(unrecordedRuns), late])) === "late") return unrecordedRuns.size === 0;
+    return true;
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
  * Starts a run of a version: the refusals come first, thrown before any provider call and recorded
  * nowhere (a version or connection that is not there, a connection not open to the prompt's team, a
  * model the connection does not offer, variables that break the contract, the organization's
@@ -498,9 +532,10 @@ async function* answerRun(
   let providerStatus: number | null | undefined;
   let recording = false;
 
-  const record = async () => {
-    recording = true;
-    return insertRun(deps.db, {
+  // Counted until its record is written or refused: shutdown waits for it (runsRecorded).
+  const recordSettled = unrecordedRun();
+  const recordRun = () =>
+    insertRun(deps.db, {
       organizationId: prompt.organizationId,
       promptId: prompt.id,
       version: input.version,
@@ -528,6 +563,13 @@ async function* answerRun(
       toolCalls,
       ...answerMatch(prepared.responseFormat, ending.status === "succeeded" && toolCalls.length === 0 && notice === null ? output : null),
     });
+  const record = async () => {
+    recording = true;
+    try {
+      return await recordRun();
+    } finally {
+      recordSettled();
+    }
   };
 
   // Whether the provider's answer was read to its end: nothing of the call is left to close then.
