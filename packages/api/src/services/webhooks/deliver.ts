@@ -38,6 +38,8 @@ interface Claimed {
   event: WebhookEvent | "ping";
   payload: WebhookPayload;
   attempts: number;
+  /** When this attempt claimed the delivery (as text, exact): its outcome is written only while the claim is still the delivery's last. */
+  claimedAt: string;
   subscriptionId: string;
   url: string;
   secretSealed: string;
@@ -58,7 +60,7 @@ export async function attemptDelivery(deps: DeliveryDeps, deliveryId: string): P
     SET attempts = d.attempts + 1, last_attempt_at = now(), next_attempt_at = now() + ${leaseMs} * interval '1 millisecond', updated_at = now()
     FROM webhook_subscriptions s
     WHERE d.id = ${deliveryId}::uuid AND s.id = d.subscription_id AND d.status = 'pending' AND d.next_attempt_at <= now() + interval '1 second'
-    RETURNING d.id::text, d.subscription_id::text AS "subscriptionId", d.event, d.payload, d.attempts, s.url, s.secret_sealed AS "secretSealed", s.slack, s.active`;
+    RETURNING d.id::text, d.subscription_id::text AS "subscriptionId", d.event, d.payload, d.attempts, d.last_attempt_at::text AS "claimedAt", s.url, s.secret_sealed AS "secretSealed", s.slack, s.active`;
   if (!row) return "skipped";
   if (!row.active) {
     await settle(deps, row, { ok: false, statusCode: null, error: WEBHOOK_MSG.inactive }, true);
@@ -138,20 +140,25 @@ function openWebhookSecret(appSecret: string, row: Claimed): string {
   }
 }
 
+/**
+ * Writes the attempt's outcome, if its claim is still the delivery's last: an attempt whose job was given
+ * up (it ran past its time limit, or its worker stopped) and that ends after another attempt claimed the
+ * delivery, or after a redelivery, writes nothing and queues nothing.
+ */
 async function settle(deps: DeliveryDeps, row: Claimed, outcome: Outcome, final: boolean) {
   await deps.db.$transaction(async (tx) => {
     if (outcome.ok || final) {
       await tx.$executeRaw`
         UPDATE webhook_deliveries SET status = ${outcome.ok ? "succeeded" : "failed"}::webhook_delivery_status, last_status_code = ${outcome.statusCode},
           last_error = ${outcome.error}, next_attempt_at = NULL, updated_at = now()
-        WHERE id = ${row.id}::uuid`;
+        WHERE id = ${row.id}::uuid AND status = 'pending' AND attempts = ${row.attempts} AND last_attempt_at = ${row.claimedAt}::timestamptz`;
       return;
     }
     const next = new Date(Date.now() + retryDelayMs(deps.timings, row.attempts));
-    await tx.$executeRaw`
+    const written = await tx.$executeRaw`
       UPDATE webhook_deliveries SET last_status_code = ${outcome.statusCode}, last_error = ${outcome.error}, next_attempt_at = ${next}, updated_at = now()
-      WHERE id = ${row.id}::uuid`;
-    await queueDeliveryJobs(tx, [row.id], next);
+      WHERE id = ${row.id}::uuid AND status = 'pending' AND attempts = ${row.attempts} AND last_attempt_at = ${row.claimedAt}::timestamptz`;
+    if (written) await queueDeliveryJobs(tx, [row.id], next);
   });
 }
 

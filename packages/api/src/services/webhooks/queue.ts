@@ -17,6 +17,10 @@ export interface WebhookQueueOptions extends Partial<DeliveryTimings> {
   pollingIntervalSeconds?: number;
   /** How often pending deliveries without a job are looked for. */
   sweepMs?: number;
+  /** How long one attempt may hold its slot (its HTTP call and its database steps) before its job is failed, to be retried; the attempt's time limit and a margin by default. */
+  attemptLimitMs?: number;
+  /** The deliveries this process sends at once. */
+  slots?: number;
   onError?: (error: unknown) => void;
 }
 
@@ -26,6 +30,16 @@ export interface WebhookQueueOptions extends Partial<DeliveryTimings> {
  * one receiver that never answers held up every team's deliveries behind it.
  */
 const DELIVERY_SLOTS = 20;
+
+/** An attempt's time beyond its HTTP call's limit (its claim and its settling) before its job is failed: well within the job's expiry. */
+const ATTEMPT_MARGIN_MS = 15_000;
+
+/** A job a slot holds: whoever ends it first (the slot, its time limit, stop()) completes or fails it, once. */
+interface Held {
+  jobId: string;
+  /** Frees the slot at once; the attempt, if it still runs, is left to end on its own. */
+  abandon: () => void;
+}
 
 /**
  * Wake-ups handed to idle slots one at a time. A NOTIFY or a poll wakes one slot; a slot that claims a
@@ -68,9 +82,11 @@ class WakeUps {
 export class WebhookQueue implements WebhookJobs {
   readonly boss: PgBoss;
   readonly timings: DeliveryTimings;
+  readonly attemptLimitMs: number;
   #started: Promise<void> | null = null;
   #wakeUps: WakeUps | null = null;
   #slots: Promise<void>[] = [];
+  #held = new Set<Held>();
   #listener: Listener | null = null;
   #poller: NodeJS.Timeout | null = null;
   #sweeper: NodeJS.Timeout | null = null;
@@ -85,6 +101,7 @@ export class WebhookQueue implements WebhookJobs {
       maxAttempts: options.maxAttempts ?? DEFAULT_DELIVERY_TIMINGS.maxAttempts,
       timeoutMs: options.timeoutMs ?? DEFAULT_DELIVERY_TIMINGS.timeoutMs,
     };
+    this.attemptLimitMs = options.attemptLimitMs ?? this.timings.timeoutMs + ATTEMPT_MARGIN_MS;
     this.boss = new PgBoss({
       connectionString: options.databaseUrl,
       schema: PGBOSS_SCHEMA,
@@ -93,7 +110,16 @@ export class WebhookQueue implements WebhookJobs {
       schedule: false,
       supervise: true,
     });
-    this.boss.on("error", (error) => options.onError?.(error));
+    this.boss.on("error", (error) => this.#report(error));
+  }
+
+  /** The error to options.onError; one that throws there is dropped (it must not end a slot or pg-boss's loop). */
+  #report(error: unknown): void {
+    try {
+      this.options.onError?.(error);
+    } catch {
+      // Nowhere left to say it.
+    }
   }
 
   /** pg-boss started and the queue created, once: deliveries can be queued from then on. */
@@ -114,43 +140,78 @@ export class WebhookQueue implements WebhookJobs {
     this.#db = db;
     const wakeUps = new WakeUps();
     this.#wakeUps = wakeUps;
-    for (let slot = 0; slot < DELIVERY_SLOTS; slot++) this.#slots.push(this.#slot(db, wakeUps));
+    for (let slot = 0; slot < (this.options.slots ?? DELIVERY_SLOTS); slot++) this.#slots.push(this.#slot(db, wakeUps));
     // Jobs queued while no process listened.
     wakeUps.wakeOne();
     await this.#listen();
     await this.sweep();
     this.#poller = setInterval(() => wakeUps.wakeOne(), Math.max(0.5, this.options.pollingIntervalSeconds ?? 2) * 1000);
-    this.#sweeper = setInterval(() => void this.sweep().catch((error: unknown) => this.options.onError?.(error)), this.options.sweepMs ?? 60_000);
+    this.#sweeper = setInterval(() => void this.sweep().catch((error: unknown) => this.#report(error)), this.options.sweepMs ?? 60_000);
   }
 
+  /** Takes one job at a time until stop(); no job ends it (each one's error fails that job only). */
   async #slot(db: Db, wakeUps: WakeUps): Promise<void> {
     const deps = { db, config: this.config, timings: this.timings };
-    const onError = (error: unknown) => this.options.onError?.(error);
     for (;;) {
       await wakeUps.sleep();
       if (wakeUps.closed) return;
-      const [job] = await this.boss.fetch<DeliveryJob>(WEBHOOK_QUEUE, { batchSize: 1 }).catch((error: unknown) => {
-        onError(error);
-        return [];
-      });
+      let job: PgBoss.Job<DeliveryJob> | undefined;
+      try {
+        [job] = await this.boss.fetch<DeliveryJob>(WEBHOOK_QUEUE, { batchSize: 1 });
+      } catch (error) {
+        this.#report(error);
+        continue;
+      }
       if (!job) continue;
       // There may be more: the next idle slot looks.
       wakeUps.wakeOne();
-      // The attempt settles its own delivery: the job always completes.
-      await attemptDelivery(deps, job.data.deliveryId).catch(onError);
-      await this.boss.complete(WEBHOOK_QUEUE, job.id).catch(onError);
+      try {
+        await this.#run(deps, job);
+      } catch (error) {
+        this.#report(error);
+      }
     }
   }
 
+  /**
+   * One job: its attempt, raced against the attempt's time limit as pg-boss's work() raced a handler
+   * against its job's expiry. The attempt settles its own delivery, so its job completes; one that throws
+   * or runs past the limit (a statement stuck on a lock) fails its job, retried by pg-boss. An abandoned
+   * attempt that ends later touches neither the job (it is no longer held) nor a delivery claimed since
+   * (its writes are for its own claim only, and the claim's lease keeps a retry from sending meanwhile).
+   */
+  async #run(deps: Parameters<typeof attemptDelivery>[0], job: PgBoss.Job<DeliveryJob>): Promise<void> {
+    let abandon!: () => void;
+    const abandoned = new Promise<{ error: unknown; abandoned?: true }>((resolve) =>
+      (abandon = () => resolve({ error: new Error(`The webhook delivery attempt was abandoned after ${this.attemptLimitMs} ms`), abandoned: true })));
+    const held: Held = { jobId: job.id, abandon };
+    this.#held.add(held);
+    const limit = setTimeout(abandon, this.attemptLimitMs);
+    // A throw before the attempt starts (a job without data) is this job's error too.
+    const attempt = (async () => attemptDelivery(deps, job.data.deliveryId))();
+    const ended: { error: unknown; abandoned?: true } = await Promise.race([attempt.then(() => ({ error: null as unknown }), (error: unknown) => ({ error: error ?? new Error("The webhook delivery attempt failed") })), abandoned]);
+    clearTimeout(limit);
+    // An abandoned attempt's own error, should it end with one later, is still said.
+    if (ended.abandoned) void attempt.catch((error: unknown) => this.#report(error));
+    // Ended by stop() already.
+    if (!this.#held.delete(held)) return;
+    if (ended.error === null) {
+      await this.boss.complete(WEBHOOK_QUEUE, job.id);
+      return;
+    }
+    this.#report(ended.error);
+    await this.boss.fail(WEBHOOK_QUEUE, job.id, failure(ended.error));
+  }
+
   async #listen() {
-    this.#listener = await listen(this.options.databaseUrl, WEBHOOK_CHANNEL, () => this.#wakeUps?.wakeOne(), (error) => this.options.onError?.(error));
+    this.#listener = await listen(this.options.databaseUrl, WEBHOOK_CHANNEL, () => this.#wakeUps?.wakeOne(), (error) => this.#report(error));
   }
 
   /** Queues again the pending deliveries overdue by more than the time an attempt may hold one. */
   async sweep(): Promise<void> {
     const db = this.#db;
     if (!db) return;
-    if (this.#listener && !this.#listener.alive) await this.#listen().catch((error: unknown) => this.options.onError?.(error));
+    if (this.#listener && !this.#listener.alive) await this.#listen().catch((error: unknown) => this.#report(error));
     const graceMs = this.timings.timeoutMs + 60_000;
     await db.$transaction(async (tx) => {
       const overdue = await tx.$queryRaw<{ id: string }[]>`
@@ -168,13 +229,23 @@ export class WebhookQueue implements WebhookJobs {
     this.#poller = null;
     await this.#listener?.close();
     this.#listener = null;
-    // The attempts under way end within their time limit; a job left active past it is retried elsewhere.
+    // The attempts under way are given their HTTP call's time limit to end; the jobs of those still
+    // running then are failed, retried by pg-boss after its retry delay (as its own stop() did for
+    // work()'s jobs), rather than left active until they expire and maintenance notices.
     this.#wakeUps?.close();
     this.#wakeUps = null;
     const slots = Promise.all(this.#slots.splice(0));
     let limit: NodeJS.Timeout | undefined;
     await Promise.race([slots, new Promise((resolve) => (limit = setTimeout(resolve, this.timings.timeoutMs + 1_000)))]);
     clearTimeout(limit);
+    const held = [...this.#held];
+    this.#held.clear();
+    if (held.length) {
+      const stopped = failure(new Error("The webhook worker stopped during the delivery attempt"));
+      await Promise.all(held.map((h) => this.boss.fail(WEBHOOK_QUEUE, h.jobId, stopped).catch((error: unknown) => this.#report(error))));
+    }
+    for (const h of held) h.abandon();
+    await slots;
     const started = this.#started;
     this.#started = null;
     if (started) {
@@ -183,3 +254,6 @@ export class WebhookQueue implements WebhookJobs {
     }
   }
 }
+
+/** A failed job's output, as pg-boss's work() records a handler's error. */
+const failure = (error: unknown) => (error instanceof Error ? { message: error.message, stack: error.stack } : { message: String(error) });

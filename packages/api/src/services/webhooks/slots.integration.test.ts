@@ -1,0 +1,181 @@
+// A delivery slot is never lost to one job: an attempt stuck in a database step past its time limit has
+// its job failed (retried by pg-boss) and the slot takes the next; a job that throws at once is failed
+// and the slot goes on; stop() fails the jobs of the attempts still running, rather than leaving them
+// active until pg-boss expires them.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import pg from "pg";
+import { createHarness, type Harness } from "../../../testing/harness.ts";
+import { createWorld } from "../../../testing/teams-support.ts";
+import { attemptDelivery } from "./deliver.ts";
+import { WEBHOOK_QUEUE } from "./jobs.ts";
+import { WebhookQueue, type WebhookQueueOptions } from "./queue.ts";
+
+let h: Harness;
+let world: Awaited<ReturnType<typeof createWorld>>;
+
+beforeAll(async () => {
+  h = await createHarness();
+  world = await createWorld(h);
+});
+afterAll(async () => {
+  await h.close();
+});
+
+/** One slot: a delivery is sent only once the slot is free again. Polling often (a retry is far off: its delay is the job's expiry). */
+const oneSlot = (options: Partial<WebhookQueueOptions> = {}) =>
+  new WebhookQueue({ databaseUrl: h.database.url, slots: 1, timeoutMs: 60_000, pollingIntervalSeconds: 0.5, sweepMs: 3_600_000, ...options }, h.services.config);
+
+async function receiver(onRequest: (req: IncomingMessage, res: ServerResponse) => void) {
+  const server = createServer((req, res) => req.resume().on("end", () => onRequest(req, res)));
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook` };
+}
+
+/** A connection holding a delivery's row (FOR UPDATE) until released: the attempt's writes to it wait. */
+async function rowHolder() {
+  const client = new pg.Client({ connectionString: h.database.url });
+  await client.connect();
+  let ended = false;
+  return {
+    async hold(deliveryId: string) {
+      await client.query("BEGIN");
+      await client.query("SELECT 1 FROM webhook_deliveries WHERE id = $1 FOR UPDATE", [deliveryId]);
+    },
+    /** Claims the delivery again as a newer attempt would (a retry's, or a redelivery's), and lets the row go. */
+    async claimAgain(deliveryId: string) {
+      await client.query("UPDATE webhook_deliveries SET attempts = attempts + 1, last_attempt_at = now(), updated_at = now() WHERE id = $1", [deliveryId]);
+      await this.release();
+    },
+    async release() {
+      if (ended) return;
+      ended = true;
+      await client.query("COMMIT").catch(() => undefined);
+      await client.end();
+    },
+  };
+}
+
+/** Statements of this database waiting on a lock on webhook_deliveries. */
+const waitingOnDelivery = async () =>
+  (await h.database.db.$queryRaw<{ n: number }[]>`
+    SELECT count(*)::int AS n FROM pg_stat_activity
+     WHERE datname = current_database() AND wait_event_type = 'Lock' AND query ILIKE '%UPDATE webhook_deliveries%'`)[0]!.n;
+
+const jobOf = async (deliveryId: string) =>
+  (await h.database.db.$queryRaw<{ state: string; output: { message?: string } | null }[]>`
+    SELECT state::text, output FROM pgboss.job WHERE name = ${WEBHOOK_QUEUE} AND data->>'deliveryId' = ${deliveryId}`)[0];
+
+const status = async (deliveryId: string) => (await h.database.db.webhookDelivery.findUniqueOrThrow({ where: { id: deliveryId } })).status;
+
+describe("the webhook delivery slots", () => {
+  it("fails the job of an attempt stuck on a lock past its time limit, and the slot sends the next delivery", async () => {
+    const holder = await rowHolder();
+    // The stuck webhook's delivery row is held once it is sent: its outcome's write waits.
+    const { server, url } = await receiver((req, res) => {
+      if (req.url !== "/hook/stuck") return void res.writeHead(204).end();
+      void holder.hold(String(req.headers["promptly-delivery"])).then(() => res.writeHead(204).end());
+    });
+    const errors: unknown[] = [];
+    const queue = oneSlot({ attemptLimitMs: 1_500, onError: (error) => errors.push(error) });
+    try {
+      await queue.startWorker(h.services.db);
+      const team = await world.team();
+      const stuck = await world.callers.admin.webhooks.create({ teamId: team.id, url: `${url}/stuck`, events: ["prompt.created"] });
+      const fine = await world.callers.admin.webhooks.create({ teamId: team.id, url: `${url}/fine`, events: ["prompt.created"] });
+      const { deliveryId } = await world.callers.admin.webhooks.test({ id: stuck.id });
+      await expect.poll(waitingOnDelivery, { timeout: 10_000 }).toBe(1);
+      // Failed at the limit, to be retried by pg-boss.
+      await expect.poll(async () => (await jobOf(deliveryId))?.state, { timeout: 10_000 }).toBe("retry");
+      expect((await jobOf(deliveryId))?.output?.message).toMatch(/abandoned after 1500 ms/);
+      const next = await world.callers.admin.webhooks.test({ id: fine.id });
+      await expect.poll(() => status(next.deliveryId), { timeout: 10_000 }).toBe("succeeded");
+      // The abandoned attempt ends: it writes its own claim's outcome, and leaves the job as failed.
+      await holder.release();
+      await expect.poll(() => status(deliveryId), { timeout: 10_000 }).toBe("succeeded");
+      expect((await jobOf(deliveryId))?.state).toBe("retry");
+    } finally {
+      await holder.release();
+      await queue.stop();
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+
+  it("fails the job of an attempt still running when the worker stops, rather than leaving it active", async () => {
+    const holder = await rowHolder();
+    let held = false;
+    const { server, url } = await receiver((req, res) => {
+      if (held) return void res.writeHead(204).end();
+      held = true;
+      void holder.hold(String(req.headers["promptly-delivery"])).then(() => res.writeHead(204).end());
+    });
+    // Stop waits out the HTTP call's limit (0.5 s) and a second, far within the attempt's.
+    const queue = oneSlot({ timeoutMs: 500, attemptLimitMs: 60_000 });
+    try {
+      await queue.startWorker(h.services.db);
+      const team = await world.team();
+      const hook = await world.callers.admin.webhooks.create({ teamId: team.id, url, events: ["prompt.created"] });
+      const { deliveryId } = await world.callers.admin.webhooks.test({ id: hook.id });
+      await expect.poll(waitingOnDelivery, { timeout: 10_000 }).toBe(1);
+      expect((await jobOf(deliveryId))?.state).toBe("active");
+      await queue.stop();
+      const job = await jobOf(deliveryId);
+      expect(job?.state).toBe("retry");
+      expect(job?.output?.message).toMatch(/stopped during the delivery attempt/);
+    } finally {
+      await holder.release();
+      await queue.stop();
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+
+  it("fails a job that throws at once (no data), and the slot sends the next delivery, even when onError throws", async () => {
+    const { server, url } = await receiver((_req, res) => res.writeHead(204).end());
+    const errors: unknown[] = [];
+    const queue = oneSlot({
+      onError: (error) => {
+        errors.push(error);
+        throw new Error("onError failed");
+      },
+    });
+    try {
+      await queue.startWorker(h.services.db);
+      const broken = await queue.boss.send(WEBHOOK_QUEUE, null as unknown as object);
+      expect(broken).toBeTruthy();
+      const state = async () => (await h.database.db.$queryRaw<{ state: string }[]>`SELECT state::text FROM pgboss.job WHERE id = ${broken}::uuid`)[0]?.state;
+      await expect.poll(state, { timeout: 10_000 }).toBe("retry");
+      expect(errors.some((error) => error instanceof TypeError)).toBe(true);
+      const team = await world.team();
+      const hook = await world.callers.admin.webhooks.create({ teamId: team.id, url, events: ["prompt.created"] });
+      const { deliveryId } = await world.callers.admin.webhooks.test({ id: hook.id });
+      await expect.poll(() => status(deliveryId), { timeout: 10_000 }).toBe("succeeded");
+    } finally {
+      await queue.stop();
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+
+  it("writes nothing for an abandoned attempt that ends after the delivery was claimed again", async () => {
+    const holder = await rowHolder();
+    // The receiver fails, then the row is held: the outcome's write (a retry scheduled, its job queued) waits.
+    const { server, url } = await receiver((req, res) => void holder.hold(String(req.headers["promptly-delivery"])).then(() => res.writeHead(500).end()));
+    try {
+      const team = await world.team();
+      const hook = await world.callers.admin.webhooks.create({ teamId: team.id, url, events: ["prompt.created"] });
+      const { deliveryId } = await world.callers.admin.webhooks.test({ id: hook.id });
+      const jobs = async () => (await h.database.db.$queryRaw<{ n: number }[]>`SELECT count(*)::int AS n FROM pgboss.job WHERE data->>'deliveryId' = ${deliveryId}`)[0]!.n;
+      const queued = await jobs();
+      const late = attemptDelivery({ db: h.services.db, config: h.services.config, timings: { retryBaseMs: 60_000, maxAttempts: 8, timeoutMs: 5_000 } }, deliveryId);
+      await expect.poll(waitingOnDelivery, { timeout: 10_000 }).toBe(1);
+      await holder.claimAgain(deliveryId);
+      await late;
+      const row = await h.database.db.webhookDelivery.findUniqueOrThrow({ where: { id: deliveryId } });
+      expect(row).toMatchObject({ status: "pending", attempts: 2, lastStatusCode: null, lastError: null });
+      expect(await jobs()).toBe(queued);
+    } finally {
+      await holder.release();
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+});
