@@ -574,12 +574,6 @@ async function* answerRun(
 
   // Whether the provider's answer was read to its end: nothing of the call is left to close then.
   let readToEnd = false;
-  // An answer cut at the limit is read on, its text dropped, until its usage comes or it ends (within the
-  // call's byte cap, BUFFERED_ANSWER_MAX_BYTES, and its time limit): an OpenAI-style provider tells the usage of
-  // a stream in its last chunk, and the call is paid for all the same. Anthropic's stream is left at
-  // once, as before: its input tokens came first (its output's, only at its end).
-  const readOnForUsage = prepared.connection.kind !== "anthropic";
-  let draining = false;
   try {
     const answer = (whole ? wholeModelAnswer : streamModelAnswer)(
       prepared.connection,
@@ -588,15 +582,6 @@ async function* answerRun(
     );
     try {
       for await (const piece of answer) {
-        if (draining) {
-          // After the cut: the rest is dropped, read only for the usage (an OpenAI-style provider's last chunk).
-          if (piece.type === "usage") {
-            if (piece.inputTokens !== undefined) inputTokens = piece.inputTokens;
-            if (piece.outputTokens !== undefined) outputTokens = piece.outputTokens;
-            break;
-          }
-          continue;
-        }
         // A tool call comes whole, and is answered with the recorded run.
         if (piece.type === "toolCall") {
           ttftMs ??= Math.round(performance.now() - startedAt);
@@ -609,8 +594,7 @@ async function* answerRun(
           // Cut as a long text is: the call still coming is left out (half of its arguments is no call).
           if (output.length + toolCallChars > RUN_OUTPUT_MAX_CHARS || toolCallsBegun > RUN_ANSWER_TOOL_CALLS_MAX) {
             notice = RUN_MSG.outputCut;
-            if (!readOnForUsage) break;
-            draining = true;
+            break;
           }
           continue;
         }
@@ -625,25 +609,16 @@ async function* answerRun(
         output += text;
         if (text) yield { type: "delta", text };
         if (piece.text.length > room) {
+          // Leaving the loop closes the provider's stream: nothing more is read or paid for.
           notice = RUN_MSG.outputCut;
-          // Leaving the loop closes the provider's stream: nothing more is read.
-          if (!readOnForUsage) break;
-          draining = true;
+          break;
         }
       }
       readToEnd = notice === null;
-      // An SDK stream may end quietly when aborted: the abort, not the quiet end, says how it ended. While
-      // the rest of a cut answer was read for its usage, the answer as given was whole: it succeeded.
-      ending = draining
-        ? { status: "succeeded", error: null }
-        : timedOut
-          ? { status: "failed", error: providerTimedOut(prepared.connection, timeoutMs).message }
-          : controller.signal.aborted
-            ? { status: "stopped", error: RUN_MSG.stopped }
-            : { status: "succeeded", error: null };
+      // An SDK stream may end quietly when aborted: the abort, not the quiet end, says how it ended.
+      ending = timedOut ? { status: "failed", error: providerTimedOut(prepared.connection, timeoutMs).message } : controller.signal.aborted ? { status: "stopped", error: RUN_MSG.stopped } : { status: "succeeded", error: null };
     } catch (error) {
-      if (draining) ending = { status: "succeeded", error: null };
-      else if (timedOut) ending = { status: "failed", error: providerTimedOut(prepared.connection, timeoutMs).message };
+      if (timedOut) ending = { status: "failed", error: providerTimedOut(prepared.connection, timeoutMs).message };
       else if (controller.signal.aborted) ending = { status: "stopped", error: RUN_MSG.stopped };
       else {
         const failure = describeProviderError(error, prepared.connection, { timeoutMs, model: prepared.model });
