@@ -253,6 +253,29 @@ describe("a judge's reason written while its generation's text is cleared", () =
   /** The advisory lock (two keys: this one, 0) the test holds to keep the judged run from recording its verdicts. */
   const GATE = 7_310_410;
   const waitingHere = () => waitingAtGate(db(), GATE);
+  /**
+   * Holds every update of `table` whose new row matches `when` (SQL over NEW) at the gate until `open`; `close`
+   * ends the hold and drops its trigger. The writes wait inside their transaction, as a slow one would.
+   */
+  async function gateUpdates(name: string, table: string, when: string) {
+    await db().$executeRawUnsafe(`CREATE OR REPLACE FUNCTION ${name}() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        IF ${when} THEN PERFORM pg_advisory_xact_lock(${GATE}, 0); END IF;
+        RETURN NEW;
+      END $$`);
+    await db().$executeRawUnsafe(`CREATE TRIGGER ${name} BEFORE UPDATE ON ${table} FOR EACH ROW EXECUTE FUNCTION ${name}()`);
+    const gate = new pg.Client({ connectionString: h.database.url });
+    await gate.connect();
+    await gate.query("BEGIN");
+    await gate.query(`SELECT pg_advisory_xact_lock(${GATE}, 0)`);
+    return {
+      open: () => gate.query("COMMIT"),
+      async close() {
+        await gate.end();
+        await db().$executeRawUnsafe(`DROP TRIGGER ${name} ON ${table}`);
+      },
+    };
+  }
   /** Once the team keeps text again and its clearing is over, a generation it cleared reads as its others do. */
   const clearingOver = async () => {
     await world.callers.admin.teams.setGenerationText({ id: judgedTeam.id, keep: true });
@@ -285,16 +308,7 @@ describe("a judge's reason written while its generation's text is cleared", () =
     const id = await sendGeneration(key, judgedTeam.id, judgedPrompt, "judged", 5);
 
     // The run records its verdicts only once the test lets it: the judge has answered by then.
-    await db().$executeRawUnsafe(`CREATE OR REPLACE FUNCTION text_hiding_test_gate() RETURNS trigger LANGUAGE plpgsql AS $$
-      BEGIN
-        IF NEW.generation_id = '${id}'::uuid AND NEW.status = 'judged' THEN PERFORM pg_advisory_xact_lock(${GATE}, 0); END IF;
-        RETURN NEW;
-      END $$`);
-    await db().$executeRawUnsafe(`CREATE TRIGGER text_hiding_test_gate BEFORE UPDATE ON online_evaluation_runs FOR EACH ROW EXECUTE FUNCTION text_hiding_test_gate()`);
-    const gate = new pg.Client({ connectionString: h.database.url });
-    await gate.connect();
-    await gate.query("BEGIN");
-    await gate.query(`SELECT pg_advisory_xact_lock(${GATE}, 0)`);
+    const gate = await gateUpdates("text_hiding_test_gate", "online_evaluation_runs", `NEW.generation_id = '${id}'::uuid AND NEW.status = 'judged'`);
     try {
       // Claimed by this sweep or the worker's own.
       await online().sweep();
@@ -303,11 +317,10 @@ describe("a judge's reason written while its generation's text is cleared", () =
       await world.callers.admin.teams.setGenerationText({ id: judgedTeam.id, keep: false });
       await db().$transaction((tx) => clearGenerationText(tx, 100));
       expect(await stored(id)).toEqual({ input: null, output: null, scores: [], verdicts: null });
-      await gate.query("COMMIT");
+      await gate.open();
       await expect.poll(() => claimStatus(id), { timeout: 15_000, interval: 50 }).toBe("done");
     } finally {
-      await gate.end();
-      await db().$executeRawUnsafe(`DROP TRIGGER text_hiding_test_gate ON online_evaluation_runs`);
+      await gate.close();
       provider.answer.text = null;
     }
     // The verdict is kept, its reason not: nowhere is the text it quoted left.
@@ -346,16 +359,7 @@ describe("a judge's reason written while its generation's text is cleared", () =
     provider.answer.text = JSON.stringify({ pass: true, reason });
     const id = await sendGeneration(key, judgedTeam.id, judgedPrompt, "late", 5);
     // The run records its verdicts only once the test lets it: the judge has answered by then.
-    await db().$executeRawUnsafe(`CREATE OR REPLACE FUNCTION text_hiding_test_late() RETURNS trigger LANGUAGE plpgsql AS $$
-      BEGIN
-        IF NEW.generation_id = '${id}'::uuid AND NEW.status = 'judged' THEN PERFORM pg_advisory_xact_lock(${GATE}, 0); END IF;
-        RETURN NEW;
-      END $$`);
-    await db().$executeRawUnsafe(`CREATE TRIGGER text_hiding_test_late BEFORE UPDATE ON online_evaluation_runs FOR EACH ROW EXECUTE FUNCTION text_hiding_test_late()`);
-    const gate = new pg.Client({ connectionString: h.database.url });
-    await gate.connect();
-    await gate.query("BEGIN");
-    await gate.query(`SELECT pg_advisory_xact_lock(${GATE}, 0)`);
+    const gate = await gateUpdates("text_hiding_test_late", "online_evaluation_runs", `NEW.generation_id = '${id}'::uuid AND NEW.status = 'judged'`);
     try {
       await online().sweep();
       await expect.poll(waitingHere, { timeout: 15_000, interval: 50 }).toBe(1);
@@ -366,11 +370,10 @@ describe("a judge's reason written while its generation's text is cleared", () =
       await clearingOver();
       expect(await stored(id)).toEqual({ input: null, output: null, scores: [], verdicts: null });
       // The judge's answer lands.
-      await gate.query("COMMIT");
+      await gate.open();
       await expect.poll(() => claimStatus(id), { timeout: 15_000, interval: 50 }).toBe("done");
     } finally {
-      await gate.end();
-      await db().$executeRawUnsafe(`DROP TRIGGER text_hiding_test_late ON online_evaluation_runs`);
+      await gate.close();
       provider.answer.text = null;
     }
     // The verdict is written, its reason nowhere: neither stored nor shown to the team, who reads the generation's text.
@@ -385,16 +388,7 @@ describe("a judge's reason written while its generation's text is cleared", () =
     provider.answer.text = JSON.stringify({ pass: true, reason });
     const id = await sendGeneration(key, judgedTeam.id, judgedPrompt, "held", 5);
     // The run writes its score's comment (the reason), the generation held, only once the test lets it.
-    await db().$executeRawUnsafe(`CREATE OR REPLACE FUNCTION text_hiding_test_held() RETURNS trigger LANGUAGE plpgsql AS $$
-      BEGIN
-        IF NEW.generation_id = '${id}'::uuid AND NEW.comment IS NOT NULL THEN PERFORM pg_advisory_xact_lock(${GATE}, 0); END IF;
-        RETURN NEW;
-      END $$`);
-    await db().$executeRawUnsafe(`CREATE TRIGGER text_hiding_test_held BEFORE UPDATE ON scores FOR EACH ROW EXECUTE FUNCTION text_hiding_test_held()`);
-    const gate = new pg.Client({ connectionString: h.database.url });
-    await gate.connect();
-    await gate.query("BEGIN");
-    await gate.query(`SELECT pg_advisory_xact_lock(${GATE}, 0)`);
+    const gate = await gateUpdates("text_hiding_test_held", "scores", `NEW.generation_id = '${id}'::uuid AND NEW.comment IS NOT NULL`);
     const clearingWaits = async () =>
       (await db().$queryRaw<{ n: number }[]>`
         SELECT count(*)::int AS n FROM pg_stat_activity
@@ -407,13 +401,12 @@ describe("a judge's reason written while its generation's text is cleared", () =
       await world.callers.admin.teams.setGenerationText({ id: judgedTeam.id, keep: false });
       clearing = db().$transaction((tx) => clearGenerationText(tx, 100), { timeout: 30_000 });
       await expect.poll(clearingWaits, { timeout: 15_000, interval: 50 }).toBe(1);
-      await gate.query("COMMIT");
+      await gate.open();
       expect(await clearing).toBe(1);
       await expect.poll(() => claimStatus(id), { timeout: 15_000, interval: 50 }).toBe("done");
     } finally {
-      await gate.end();
+      await gate.close();
       await clearing?.catch(() => undefined);
-      await db().$executeRawUnsafe(`DROP TRIGGER text_hiding_test_held ON scores`);
       provider.answer.text = null;
     }
     // Written before the clearing, cleared by it: nothing of the reason left once the team's clearing is over.
