@@ -2,7 +2,7 @@
 // import both use, the Langfuse prompt shape import also reads, the bulk actions, and their texts.
 import { z } from "zod";
 import { CHAT_ROLES } from "./prompt-template.ts";
-import { PROMPT_MSG, PROMPT_TAGS_MAX, PROMPT_TYPES, withoutDotSegments, promptLabelSchema, promptNameSchema, promptTagsSchema } from "./prompts.ts";
+import { PROMPT_LABELS_MAX, PROMPT_MSG, PROMPT_TAGS_MAX, PROMPT_TYPES, withoutDotSegments, promptLabelSchema, promptNameSchema, promptTagsSchema } from "./prompts.ts";
 import { PROMPT_VISIBILITIES } from "./options.ts";
 import { idSchema } from "./validation.ts";
 
@@ -35,6 +35,10 @@ export const LIBRARY_MSG = {
   renamed: (from: string) => `Renamed from '${from}': a Promptly name is lowercase, with '-' for spaces and other characters`,
   privateNeedsPerson: "A private prompt needs a person as its author (import it signed in)",
   labelUnknownVersion: (label: string, version: number) => `Label '${label}' points at version ${version}, which the import does not hold`,
+  /** The prompt's labels here and the new ones the import would add, past a prompt's limit. */
+  tooManyLabels: (count: number) => `It would have ${count} labels, more than the ${PROMPT_LABELS_MAX} a prompt may have`,
+  /** Applying found a prompt past its label limit after the plan (a race): nothing was imported. */
+  tooManyLabelsApplied: (name: string) => `Nothing was imported: '${name}' would have more than the ${PROMPT_LABELS_MAX} labels a prompt may have`,
   importedToast: (created: number, versions: number) => `Imported: ${created} prompt${created === 1 ? "" : "s"} created, ${versions} version${versions === 1 ? "" : "s"} saved`,
   exportedToast: "Library exported",
   bulkRefused: "Nothing was changed:",

@@ -3,7 +3,7 @@
 // preview names conflicts and a conflicting import changes nothing; bulk actions are all or nothing.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { unzipSync, strFromU8 } from "fflate";
-import { LIBRARY_MSG, PROMPT_MSG, type LibraryDocument } from "@promptly/shared";
+import { LIBRARY_MSG, PROMPT_LABELS_MAX, PROMPT_MSG, type LibraryDocument } from "@promptly/shared";
 import { createHarness, type Harness } from "../../../testing/harness.ts";
 import { createLibraryWorld, failure, insertPrompts, libraryState, outcome, watchLibraryWrites } from "../../../testing/prompts-support.ts";
 
@@ -205,6 +205,33 @@ describe("conflicts and protected labels", () => {
     const before = await libraryState(h);
     expect(await failure(world.callers.admin.library.applyImport({ teamId: target.id, document }))).toEqual({ code: "CONFLICT", message: LIBRARY_MSG.hasConflicts });
     expect(await libraryState(h)).toEqual(before);
+  });
+
+  it(`a prompt the import would give more than ${PROMPT_LABELS_MAX} labels is a conflict in the preview, and applying it changes nothing`, async () => {
+    const source = await seedLibrary("Crowded source");
+    const document = await exportJson(source.id);
+    const triage = document.prompts.find((prompt) => prompt.name === "agents/triage")!;
+    const many = (count: number) => Object.fromEntries(Array.from({ length: count }, (_, i) => [`label-${i}`, 1]));
+    // production (here already in the source) and 100 new names: 101 labels.
+    triage.labels = { production: 1, ...many(PROMPT_LABELS_MAX) };
+
+    const target = await world.team("Crowded target");
+    const preview = await world.callers.admin.library.previewImport({ teamId: target.id, document });
+    expect(preview.items.map(({ name, outcome, problems }) => ({ name, outcome, problems }))).toEqual([
+      { name: "agents/triage", outcome: "conflict", problems: [LIBRARY_MSG.tooManyLabels(PROMPT_LABELS_MAX + 1)] },
+      { name: "support/greeting", outcome: "create", problems: [] },
+    ]);
+    const before = await libraryState(h);
+    expect(await failure(world.callers.admin.library.applyImport({ teamId: target.id, document }))).toEqual({ code: "CONFLICT", message: LIBRARY_MSG.hasConflicts });
+    expect(await libraryState(h)).toEqual(before);
+
+    // Into the prompt here: its stored labels count with the new ones, and exactly the limit imports.
+    const here = await world.callers.admin.library.previewImport({ teamId: source.id, document });
+    expect(here.items.find((item) => item.name === "agents/triage")).toMatchObject({ outcome: "conflict", problems: [LIBRARY_MSG.tooManyLabels(PROMPT_LABELS_MAX + 1)] });
+    triage.labels = { production: 1, ...many(PROMPT_LABELS_MAX - 1) };
+    const applied = await world.callers.admin.library.applyImport({ teamId: source.id, document });
+    expect(applied.items.find((item) => item.name === "agents/triage")).toMatchObject({ outcome: "update", problems: [] });
+    expect(Object.keys((await exportJson(source.id)).prompts.find((prompt) => prompt.name === "agents/triage")!.labels)).toHaveLength(PROMPT_LABELS_MAX);
   });
 
   it("an editor's import leaves production unset; with reviews required nobody sets it directly", async () => {

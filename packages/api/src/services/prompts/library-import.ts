@@ -3,11 +3,11 @@
 import { z } from "zod";
 import { Prisma, isUniqueViolation, type Db, type DbOrTx, type DbTransaction } from "@promptly/db";
 import {
-  type PromptMessage, LIBRARY_MSG, LATEST_LABEL, canOnPrompt, importDocumentSchema, isPromptName, nearestPromptName, renameIncludes,
+  type PromptMessage, LIBRARY_MSG, LATEST_LABEL, PROMPT_LABELS_MAX, canOnPrompt, importDocumentSchema, isPromptName, nearestPromptName, renameIncludes,
   promptDescriptionSchema, promptLabelSchema, promptTagsSchema, promptTitleSchema, runtimeCreateVersionInput, splitLangfuseConfig, versionSchemas,
   type LangfusePrompt, type LibraryPrompt, type LibraryVersion, type PromptAccess, type PromptFacts,
 } from "@promptly/shared";
-import { fail } from "../../errors.ts";
+import { DomainError, fail } from "../../errors.ts";
 import type { Caller } from "../access/access.ts";
 import { audit, type AuditContext } from "../insight/audit.ts";
 import { authorOf } from "../access/actor.ts";
@@ -271,6 +271,10 @@ async function plan(db: DbOrTx, who: LibraryRequest, incoming: IncomingPrompt[],
       if (refused) notes.push(refused.reason === "REVIEW_REQUIRED" ? LIBRARY_MSG.productionNeedsReview : LIBRARY_MSG.productionNotAllowed);
       else labels.push({ name, version });
     }
+    // A prompt's distinct labels stay within PROMPT_LABELS_MAX (as moveLabel refuses past it): those here and the new names the import adds.
+    const storedNames = new Set(row ? storedLabels.filter((label) => label.promptId === row.id).map((label) => label.name) : []);
+    const labelCount = storedNames.size + new Set(labels.map((label) => label.name).filter((name) => !storedNames.has(name))).size;
+    if (labelCount > PROMPT_LABELS_MAX) problems.push(LIBRARY_MSG.tooManyLabels(labelCount));
 
     const outcome = problems.length ? "conflict" : !row ? "create" : save.length || labels.length ? "update" : "unchanged";
     return {
@@ -397,7 +401,13 @@ async function applyStep(tx: DbTransaction, who: LibraryRequest, step: Step, now
   }
   for (const label of step.labels) {
     // moveLabel writes the label's audit event (its history) itself.
-    await moveLabel(tx, { id: promptId, ...who.team }, label.name, label.version, authorOf(who.audit.actor), now, { ...who.audit, now });
+    try {
+      await moveLabel(tx, { id: promptId, ...who.team }, label.name, label.version, authorOf(who.audit.actor), now, { ...who.audit, now });
+    } catch (error) {
+      // The plan counted the labels under the prompt's lock; should one still pass the limit, the refusal names the prompt (the transaction rolls back).
+      if (error instanceof DomainError && error.reason === "TOO_MANY_LABELS") fail("STATE_CONFLICT", LIBRARY_MSG.tooManyLabelsApplied(incoming.name), "IMPORT_CONFLICTS");
+      throw error;
+    }
   }
   return saved;
 }
