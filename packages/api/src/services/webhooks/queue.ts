@@ -51,6 +51,9 @@ class WakeUps {
   #sleeping: (() => void)[] = [];
   #owed = false;
   #closed = false;
+  #onClose!: () => void;
+  /** Resolves when the worker stops. */
+  readonly whenClosed = new Promise<void>((resolve) => (this.#onClose = resolve));
 
   wakeOne(): void {
     const slot = this.#sleeping.shift();
@@ -75,6 +78,7 @@ class WakeUps {
   /** Every slot wakes to stop. */
   close(): void {
     this.#closed = true;
+    this.#onClose();
     for (const slot of this.#sleeping.splice(0)) slot();
   }
 }
@@ -163,10 +167,15 @@ export class WebhookQueue implements WebhookJobs {
         continue;
       }
       if (!job) continue;
+      // Fetched as stop() began (it may have taken its list of held jobs already): not run, retried by pg-boss.
+      if (wakeUps.closed) {
+        await this.boss.fail(WEBHOOK_QUEUE, job.id, failure(new Error("The webhook worker stopped before the delivery attempt"))).catch((error: unknown) => this.#report(error));
+        return;
+      }
       // There may be more: the next idle slot looks.
       wakeUps.wakeOne();
       try {
-        await this.#run(deps, job);
+        await this.#run(deps, job, wakeUps);
       } catch (error) {
         this.#report(error);
       }
@@ -179,8 +188,11 @@ export class WebhookQueue implements WebhookJobs {
    * or runs past the limit (a statement stuck on a lock) fails its job, retried by pg-boss. An abandoned
    * attempt that ends later touches neither the job (it is no longer held) nor a delivery claimed since
    * (its writes are for its own claim only, and the claim's lease keeps a retry from sending meanwhile).
+   * The slot is given back only when the abandoned attempt ends (or the worker stops): it still holds a
+   * database connection, and attempts are abandoned when the database stalls, so a slot that took the
+   * next job would pile up stalled attempts until the app's connection pool ran dry.
    */
-  async #run(deps: Parameters<typeof attemptDelivery>[0], job: PgBoss.Job<DeliveryJob>): Promise<void> {
+  async #run(deps: Parameters<typeof attemptDelivery>[0], job: PgBoss.Job<DeliveryJob>, wakeUps: WakeUps): Promise<void> {
     let abandon!: () => void;
     const abandoned = new Promise<{ error: unknown; abandoned?: true }>((resolve) =>
       (abandon = () => resolve({ error: new Error(`The webhook delivery attempt was abandoned after ${this.attemptLimitMs} ms`), abandoned: true })));
@@ -193,14 +205,18 @@ export class WebhookQueue implements WebhookJobs {
     clearTimeout(limit);
     // An abandoned attempt's own error, should it end with one later, is still said.
     if (ended.abandoned) void attempt.catch((error: unknown) => this.#report(error));
-    // Ended by stop() already.
-    if (!this.#held.delete(held)) return;
-    if (ended.error === null) {
-      await this.boss.complete(WEBHOOK_QUEUE, job.id);
-      return;
+    try {
+      // Ended by stop() already.
+      if (!this.#held.delete(held)) return;
+      if (ended.error === null) {
+        await this.boss.complete(WEBHOOK_QUEUE, job.id);
+        return;
+      }
+      this.#report(ended.error);
+      await this.boss.fail(WEBHOOK_QUEUE, job.id, failure(ended.error));
+    } finally {
+      if (ended.abandoned) await Promise.race([attempt.then(noop, noop), wakeUps.whenClosed]);
     }
-    this.#report(ended.error);
-    await this.boss.fail(WEBHOOK_QUEUE, job.id, failure(ended.error));
   }
 
   async #listen() {
@@ -227,13 +243,14 @@ export class WebhookQueue implements WebhookJobs {
     this.#sweeper = null;
     if (this.#poller) clearInterval(this.#poller);
     this.#poller = null;
+    // No slot takes a job from here on (one fetched meanwhile is failed, not run).
+    this.#wakeUps?.close();
+    this.#wakeUps = null;
     await this.#listener?.close();
     this.#listener = null;
     // The attempts under way are given their HTTP call's time limit to end; the jobs of those still
     // running then are failed, retried by pg-boss after its retry delay (as its own stop() did for
     // work()'s jobs), rather than left active until they expire and maintenance notices.
-    this.#wakeUps?.close();
-    this.#wakeUps = null;
     const slots = Promise.all(this.#slots.splice(0));
     let limit: NodeJS.Timeout | undefined;
     await Promise.race([slots, new Promise((resolve) => (limit = setTimeout(resolve, this.timings.timeoutMs + 1_000)))]);
@@ -254,6 +271,8 @@ export class WebhookQueue implements WebhookJobs {
     }
   }
 }
+
+const noop = () => undefined;
 
 /** A failed job's output, as pg-boss's work() records a handler's error. */
 const failure = (error: unknown) => (error instanceof Error ? { message: error.message, stack: error.stack } : { message: String(error) });

@@ -1,11 +1,13 @@
 // A delivery slot is never lost to one job: an attempt stuck in a database step past its time limit has
-// its job failed (retried by pg-boss) and the slot takes the next; a job that throws at once is failed
-// and the slot goes on; stop() fails the jobs of the attempts still running, rather than leaving them
-// active until pg-boss expires them.
+// its job failed (retried by pg-boss) at once, and the slot takes the next once that attempt ends (never
+// more attempts running than slots); a job that throws at once is failed and the slot goes on; stop()
+// fails the jobs of the attempts still running, and those fetched as it began, rather than leaving them
+// active until pg-boss expires them or running them.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import pg from "pg";
+import type PgBoss from "pg-boss";
 import { createHarness, type Harness } from "../../../testing/harness.ts";
 import { createWorld } from "../../../testing/teams-support.ts";
 import { attemptDelivery } from "./deliver.ts";
@@ -69,8 +71,17 @@ const jobOf = async (deliveryId: string) =>
 
 const status = async (deliveryId: string) => (await h.database.db.webhookDelivery.findUniqueOrThrow({ where: { id: deliveryId } })).status;
 
+/** Checks, every 100 ms for ms, that nothing happens which should not (a slot's chances to: its NOTIFY, then a poll every 0.5 s). */
+async function throughout(ms: number, check: () => Promise<void>) {
+  const end = Date.now() + ms;
+  while (Date.now() < end) {
+    await check();
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
 describe("the webhook delivery slots", () => {
-  it("fails the job of an attempt stuck on a lock past its time limit, and the slot sends the next delivery", async () => {
+  it("fails the job of an attempt stuck on a lock past its time limit, and the slot takes no other until that attempt ends", async () => {
     const holder = await rowHolder();
     // The stuck webhook's delivery row is held once it is sent: its outcome's write waits.
     const { server, url } = await receiver((req, res) => {
@@ -89,11 +100,16 @@ describe("the webhook delivery slots", () => {
       // Failed at the limit, to be retried by pg-boss.
       await expect.poll(async () => (await jobOf(deliveryId))?.state, { timeout: 10_000 }).toBe("retry");
       expect((await jobOf(deliveryId))?.output?.message).toMatch(/abandoned after 1500 ms/);
+      // The abandoned attempt still holds its database connection: the one slot claims nothing else meanwhile.
       const next = await world.callers.admin.webhooks.test({ id: fine.id });
-      await expect.poll(() => status(next.deliveryId), { timeout: 10_000 }).toBe("succeeded");
-      // The abandoned attempt ends: it writes its own claim's outcome, and leaves the job as failed.
+      await throughout(2_000, async () => {
+        expect((await h.database.db.webhookDelivery.findUniqueOrThrow({ where: { id: next.deliveryId } })).attempts).toBe(0);
+        expect(await waitingOnDelivery()).toBe(1);
+      });
+      // The abandoned attempt ends: it writes its own claim's outcome, leaves the job as failed, and the slot sends the next.
       await holder.release();
       await expect.poll(() => status(deliveryId), { timeout: 10_000 }).toBe("succeeded");
+      await expect.poll(() => status(next.deliveryId), { timeout: 10_000 }).toBe("succeeded");
       expect((await jobOf(deliveryId))?.state).toBe("retry");
     } finally {
       await holder.release();
@@ -125,6 +141,49 @@ describe("the webhook delivery slots", () => {
       expect(job?.output?.message).toMatch(/stopped during the delivery attempt/);
     } finally {
       await holder.release();
+      await queue.stop();
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+
+  it("fails, rather than runs, a job whose fetch returns after stop began", async () => {
+    let sent = 0;
+    const { server, url } = await receiver((_req, res) => {
+      sent++;
+      res.writeHead(204).end();
+    });
+    const queue = oneSlot();
+    // The slot's fetch claims the job, then returns only once stop() has begun.
+    let fetched!: () => void;
+    const claimed = new Promise<void>((resolve) => (fetched = resolve));
+    let letGo!: () => void;
+    const gate = new Promise<void>((resolve) => (letGo = resolve));
+    const fetch = queue.boss.fetch.bind(queue.boss) as (name: string, options: PgBoss.FetchOptions) => Promise<PgBoss.Job<unknown>[]>;
+    queue.boss.fetch = (async (name: string, options: PgBoss.FetchOptions) => {
+      const jobs = await fetch(name, options);
+      if (jobs.length) {
+        fetched();
+        await gate;
+      }
+      return jobs;
+    }) as typeof queue.boss.fetch;
+    try {
+      await queue.startWorker(h.services.db);
+      const team = await world.team();
+      const hook = await world.callers.admin.webhooks.create({ teamId: team.id, url, events: ["prompt.created"] });
+      const { deliveryId } = await world.callers.admin.webhooks.test({ id: hook.id });
+      await claimed;
+      expect((await jobOf(deliveryId))?.state).toBe("active");
+      const stopped = queue.stop();
+      letGo();
+      await stopped;
+      const job = await jobOf(deliveryId);
+      expect(job?.state).toBe("retry");
+      expect(job?.output?.message).toMatch(/stopped before the delivery attempt/);
+      expect(sent).toBe(0);
+      expect((await h.database.db.webhookDelivery.findUniqueOrThrow({ where: { id: deliveryId } })).attempts).toBe(0);
+    } finally {
+      letGo();
       await queue.stop();
       await new Promise((resolve) => server.close(resolve));
     }
