@@ -1,8 +1,8 @@
 // Labels through the Langfuse-compatible API, against the real server and database: a request sets at
 // most PROMPT_LABELS_PER_REQUEST_MAX labels (a create's `labels`, an update's `newLabels`: 400 in
 // Langfuse's shape, nothing moved), a prompt carries at most PROMPT_LABELS_MAX; and the list of a key
-// bound to labels shows only the versions its labels point to (no other version's config, whatever
-// the `version` or `label` filter), while an unbound key's list shows any.
+// bound to labels shows only the versions its labels point to, a split label's candidate included (no other
+// version's config, whatever the `version` or `label` filter), while an unbound key's list shows any.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { LANGFUSE_MSG, PROMPT_LABELS_MAX, PROMPT_LABELS_PER_REQUEST_MAX, PROMPT_MSG } from "@promptly/shared";
 import { langfuseCaller, startKeyServer, type KeyServer, type Pair } from "../../../test/key-server.ts";
@@ -106,5 +106,25 @@ describe("the list of a key bound to labels", () => {
     expect((await list("&version=2", reader)).body).toMatchObject({ data: [{ versions: [2], lastConfig: { temperature: 0.2, secret: "staging only" } }] });
     expect((await list("&label=staging", reader)).body).toMatchObject({ data: [{ versions: [2], lastConfig: { secret: "staging only" } }] });
     expect((await list("", reader)).body).toMatchObject({ data: [{ versions: [1, 2, 3], lastConfig: { secret: "draft only" } }] });
+  });
+
+  it("sees a split label's candidate version too, which that label's fetches are served, and no other", async () => {
+    const { id } = await ks.prompt(team, "split-reply", [
+      { template: "One", labels: ["production"], config: { temperature: 0.1 } },
+      { template: "Two", config: { temperature: 0.2 } },
+      { template: "Three", config: { temperature: 0.3, secret: "draft only" } },
+    ]);
+    await ks.admin.promptLabels.split({ promptId: id, label: "production", version: 2, weight: 20 });
+    const bound = await ks.key(team, { labels: ["production"] });
+    const list = (query: string) => call("GET", `/v2/prompts?name=split-reply${query}`, { pair: bound });
+
+    expect((await list("")).body).toMatchObject({
+      data: [{ name: "split-reply", versions: [1, 2], labels: ["production"], lastConfig: { temperature: 0.2 } }],
+      meta: { totalItems: 1 },
+    });
+    expect((await list("&version=2")).body).toMatchObject({ data: [{ versions: [2], lastConfig: { temperature: 0.2 } }] });
+    const outside = await list("&version=3");
+    expect(outside.body).toMatchObject({ data: [], meta: { totalItems: 0 } });
+    expect(JSON.stringify(outside.body)).not.toContain("only");
   });
 });

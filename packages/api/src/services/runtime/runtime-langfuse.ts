@@ -48,13 +48,14 @@ export async function pageRuntimePromptVersions(db: DbOrTx, caller: KeyCaller, q
   else if (query.label !== undefined) {
     where.push(Prisma.sql`EXISTS (SELECT 1 FROM prompt_labels fl WHERE fl.prompt_id = p.id AND fl.version = v.version AND fl.name = ${query.label})`);
   }
-  // A key bound to labels sees only the versions its labels point to (as it fetches them): its versions, labels and
-  // last config come from those alone, and a version or label filter outside them matches nothing.
+  // A key bound to labels sees only the versions its labels point to (as it fetches them), a split label's candidate
+  // included (that label's fetches are served it): its versions, labels and last config come from those alone, and a
+  // version or label filter outside them matches nothing.
   const bound = caller.apiKey.labels;
   if (bound) {
     const stored = bound.filter((label) => label !== LATEST_LABEL);
     const named = stored.length
-      ? Prisma.sql`EXISTS (SELECT 1 FROM prompt_labels bl WHERE bl.prompt_id = p.id AND bl.version = v.version AND bl.name IN (${Prisma.join(stored)}))`
+      ? Prisma.sql`EXISTS (SELECT 1 FROM prompt_labels bl WHERE bl.prompt_id = p.id AND (bl.version = v.version OR bl.candidate_version = v.version) AND bl.name IN (${Prisma.join(stored)}))`
       : Prisma.sql`FALSE`;
     where.push(bound.includes(LATEST_LABEL) ? Prisma.sql`(v.version = p.latest_version OR ${named})` : named);
   }
