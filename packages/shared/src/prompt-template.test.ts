@@ -262,3 +262,85 @@ describe("message placeholders", () => {
     expect(lint(badName).errors).toEqual([PLACEHOLDER_MSG.nameInvalid(1, "2 things")]);
   });
 });
+
+// Work that grew with the square of the input, counted rather than timed: a search of a list for each
+// of its items, and a search of the text to its end for each '{{'. Each count is linear in the input
+// now; the old code's was about the square (noted beside each).
+describe("work linear in the input", () => {
+  /** Runs `work` with Array.prototype.includes counting the items of the lists it searches. */
+  const itemsSearched = (work: () => void): number => {
+    const includes = Array.prototype.includes;
+    let items = 0;
+    Array.prototype.includes = function (this: unknown[], ...args: [unknown, number?]) {
+      items += this.length;
+      return includes.apply(this, args);
+    };
+    try {
+      work();
+    } finally {
+      Array.prototype.includes = includes;
+    }
+    return items;
+  };
+  const names = Array.from({ length: 20_000 }, (_, i) => `v${i}`);
+  const template = names.map((name) => `{{ ${name} }}`).join(" ");
+
+  it("extractVariables does not search the names found so far for each variable", () => {
+    // Before: 20,000 searches of up to 20,000 names (200 million items).
+    let found: string[] = [];
+    expect(itemsSearched(() => (found = extractVariables({ type: "text", template })))).toBeLessThan(100_000);
+    expect(found).toEqual(names);
+  });
+
+  it("effectiveContract does not search the described variables for each variable of the template", () => {
+    let nameReads = 0;
+    const described = names.slice(0, 10_000).map((name) => ({
+      get name() {
+        nameReads += 1;
+        return name;
+      },
+      type: "number" as const,
+    }));
+    const contract = effectiveContract({ type: "text", template, variables: described });
+    // Before: each of the 20,000 variables read every described name until a match (150 million reads).
+    expect(nameReads).toBeLessThan(100_000);
+    expect(contract.map((v) => [v.name, v.type])).toEqual(names.map((name, i) => [name, i < 10_000 ? "number" : "string"]));
+  });
+
+  it("lint does not search the used names for each described variable, nor the placeholders for each name", () => {
+    const placeholders = names.map((name) => ({ type: "placeholder" as const, name: `p${name}` }));
+    const draft: PromptVersionBody = {
+      type: "chat",
+      messages: [{ role: "user", content: template }, ...placeholders],
+      variables: [...names.map((name) => ({ name, type: "string" as const })), { name: "unused", type: "string" }],
+    };
+    let result: ReturnType<typeof lint> = { errors: [], warnings: [] };
+    // Before: 20,000 searches of the 20,000 used names and 20,001 of the 20,000 placeholders (600 million items).
+    expect(itemsSearched(() => (result = lint(draft)))).toBeLessThan(100_000);
+    expect(result.errors).toEqual([]);
+    expect(result.warnings[0]).toBe("'unused' is described but the template does not use it");
+  });
+
+  it.each([
+    ["'{{' never closed", "{".repeat(100_000)],
+    ["'{{' closed only after the next '{{'", `${"{{a".repeat(33_333)}}}`],
+  ])("lint reads a 100,000-character text of %s about once, not to its end for each '{{'", (_, draft) => {
+    const indexOf = String.prototype.indexOf;
+    let read = 0;
+    String.prototype.indexOf = function (this: string, search: string, from = 0) {
+      const at = indexOf.call(this, search, from);
+      read += (at === -1 ? this.length : at + search.length) - from;
+      return at;
+    };
+    let result: ReturnType<typeof lint> = { errors: [], warnings: [] };
+    try {
+      result = lint(text(draft));
+    } finally {
+      String.prototype.indexOf = indexOf;
+    }
+    // Before: each of the ~50,000 '{{' read on to the text's end or its one '}}' (2.5 billion characters).
+    expect(read).toBeLessThan(1_000_000);
+    expect(result.errors.length).toBe(draft.startsWith("{{a") ? 33_332 : 50_000);
+    expect(result.errors[0]).toBe("'{{' without a closing '}}' at character 1");
+  });
+});

@@ -81,12 +81,22 @@ function scan(template: string): Scan {
   let strayClosings = 0;
   let text = "";
   let i = 0;
+  // The first '}}' at or after `closingFrom` (-1: none), kept between '{{': each search starts where the
+  // last one did or later, so while it starts no later than the '}}' found, that '}}' is still the first
+  // (and after a search found none, none is found later). Searching again for each '{{' read to the end
+  // of the text each time: quadratic in a text of '{{{{...'.
+  let closingFrom = -1;
+  let closing = -1;
   while (i < template.length) {
     if (template.startsWith("\\{{", i)) {
       text += "{{";
       i += 3;
     } else if (template.startsWith("{{", i)) {
-      const end = template.indexOf("}}", i + 2);
+      if (closingFrom === -1 || (closing !== -1 && closing < i + 2)) {
+        closingFrom = i + 2;
+        closing = template.indexOf("}}", closingFrom);
+      }
+      const end = closing;
       const nextOpen = template.indexOf("{{", i + 2);
       if (end === -1 || (nextOpen !== -1 && nextOpen < end)) {
         problems.push(`'{{' without a closing '}}' at character ${i + 1}`);
@@ -123,13 +133,13 @@ export function extractPlaceholders(body: { type: PromptBody["type"]; messages?:
 
 /** The variable names a prompt uses, in the order they first appear (every message, for chat). */
 export function extractVariables(body: PromptBody): string[] {
-  const names: string[] = [];
+  const names = new Set<string>();
   for (const template of templatesOf(body)) {
     for (const part of scan(template).parts) {
-      if ("variable" in part && part.valid && !names.includes(part.variable)) names.push(part.variable);
+      if ("variable" in part && part.valid) names.add(part.variable);
     }
   }
-  return names;
+  return [...names];
 }
 
 /** A version as it is stored or answered: the other type's field may be absent or null. */
@@ -149,8 +159,9 @@ export function effectiveContract(version: StoredVersionBody): VariableContract[
   const described = [...(version.variables ?? [])];
   const body: PromptBody =
     version.type === "text" ? { type: "text", template: version.template ?? "" } : { type: "chat", messages: [...(version.messages ?? [])] };
+  const describedNames = new Set(described.map((v) => v.name));
   const undescribed = extractVariables(body)
-    .filter((name) => !described.some((v) => v.name === name))
+    .filter((name) => !describedNames.has(name))
     .map((name): VariableContract => ({ name, type: "string", required: true }));
   return [...described, ...undescribed];
 }
@@ -268,9 +279,9 @@ export function compile(version: PromptVersionBody, values: Record<string, unkno
 
 /** The names a version uses both as a variable (in a text or described) and as a placeholder: none may be. */
 export function namesOfBothKinds(version: PromptVersionBody): string[] {
-  const placeholders = extractPlaceholders(version);
+  const placeholders = new Set(extractPlaceholders(version));
   const variables = [...extractVariables(version), ...(version.variables ?? []).map((v) => v.name)];
-  return [...new Set(variables)].filter((name) => placeholders.includes(name));
+  return [...new Set(variables)].filter((name) => placeholders.has(name));
 }
 
 /** The names of the placeholders compile left in place (none given for them). */
@@ -328,7 +339,7 @@ export function lint(draft: PromptVersionBody): LintResult {
   });
   if (strayClosings > 0) warnings.push("'}}' without an opening '{{' is kept as text; write '{{ name }}' for a variable");
 
-  const used = extractVariables(draft);
+  const used = new Set(extractVariables(draft));
   const both = namesOfBothKinds(draft);
   if (both.length) errors.push(PLACEHOLDER_MSG.notUnique(both));
   const seen = new Set<string>();
@@ -341,7 +352,7 @@ export function lint(draft: PromptVersionBody): LintResult {
       const problem = typeProblem(variable, variable.default);
       if (problem) errors.push(`The default of '${variable.name}' ${problem}`);
     }
-    if (!used.includes(variable.name)) warnings.push(`'${variable.name}' is described but the template does not use it`);
+    if (!used.has(variable.name)) warnings.push(`'${variable.name}' is described but the template does not use it`);
   }
   const length = templatesOf(draft).reduce((sum, template) => sum + template.length, 0);
   if (length / 4 > LONG_TEMPLATE_TOKENS) warnings.push(`The prompt is long: about ${Math.round(length / 4).toLocaleString("en")} tokens`);
