@@ -70,6 +70,24 @@ function typedValue(variable: Contract | undefined, text: string): unknown {
 }
 
 /**
+ * prompts/get's arguments as compile takes them, each as its variable's type takes it. The variables are
+ * looked up by name in one map: searching the list for each argument was quadratic in their number.
+ */
+export function argumentValues(variables: readonly Contract[], args: Record<string, string>): Record<string, unknown> {
+  const byName = new Map<string, Contract>();
+  // The first of a name, as a search of the list finds it.
+  for (const variable of variables) if (!byName.has(variable.name)) byName.set(variable.name, variable);
+  const values: Record<string, unknown> = {};
+  for (const [name, text] of Object.entries(args)) {
+    const variable = byName.get(name);
+    // A client sends an argument left empty as '': an optional variable then takes its default.
+    if (text === "" && variable && !isRequired(variable)) continue;
+    values[name] = typedValue(variable, text);
+  }
+  return values;
+}
+
+/**
  * Compiled text or messages as MCP prompt messages, which are only the user's or the assistant's: a
  * system message is sent as the user's, and a placeholder (MCP arguments cannot fill one) adds none.
  */
@@ -375,14 +393,7 @@ export function mcpServer(services: ApiServices, caller: KeyCaller, req: Request
   server.server.setRequestHandler(GetPromptRequestSchema, async (request): Promise<GetPromptResult> => {
     try {
       const prompt = await serveRuntimePrompt(services, caller, request.params.name, production);
-      const values: Record<string, unknown> = {};
-      for (const [name, text] of Object.entries(request.params.arguments ?? {})) {
-        const variable = prompt.variables.find((candidate) => candidate.name === name);
-        // A client sends an argument left empty as '': an optional variable then takes its default.
-        if (text === "" && variable && !isRequired(variable)) continue;
-        values[name] = typedValue(variable, text);
-      }
-      const result = compileRuntimePrompt(prompt, values);
+      const result = compileRuntimePrompt(prompt, argumentValues(prompt.variables, request.params.arguments ?? {}));
       if (!result.ok) throw new DomainError("INVALID", result.message, undefined, result.problems.map((problem) => ({ variable: problem.variable, message: problem.message })));
       return { description: `${prompt.title} (version ${prompt.version}, production)`, messages: promptMessages(result) };
     } catch (error) {
