@@ -6,4 +6,10 @@ import { createProviderConnection, providerConnectionItem } from "../../services
 export const create = organizationResourceProcedure("organization.providers.manage", byOrganizationId)
   .input(createProviderInput)
   .output(providerConnectionItem)
-  .mutation(({ ctx, input }) => createProviderConnection(ctx, { ...input, organizationId: ctx.organization.organizationId, createdById: ctx.caller.userId }, ctx.audit));
+  .mutation(async ({ ctx, input }) => {
+    const created = await createProviderConnection(ctx, { ...input, organizationId: ctx.organization.organizationId, createdById: ctx.caller.userId }, ctx.audit);
+    // Other processes hear of it from the database trigger (run-connections); this one at once, so a run
+    // starting before its own notification comes back does not use the old connection.
+    ctx.runtime.invalidate("run-connections");
+    return created;
+  });

@@ -6,5 +6,8 @@ export const remove = organizationResourceProcedure("organization.providers.mana
   .output(z.object({ ok: z.literal(true) }))
   .mutation(async ({ ctx, input }) => {
     await deleteProviderConnection(ctx.db, input.id, ctx.audit);
+    // Other processes hear of it from the database trigger (run-connections); this one at once, so a run
+    // starting before its own notification comes back does not use the old connection.
+    ctx.runtime.invalidate("run-connections");
     return { ok: true as const };
   });

@@ -7,4 +7,10 @@ import { setOrganizationDefaultConnection } from "../../services/models/connecti
 export const setDefault = organizationResourceProcedure("organization.providers.manage", byOrganizationId)
   .input(z.object({ organizationId: idSchema, connectionId: idSchema.nullable() }))
   .output(z.object({ connectionId: z.string().nullable() }))
-  .mutation(({ ctx, input }) => setOrganizationDefaultConnection(ctx.db, ctx.organization.organizationId, input.connectionId, ctx.audit));
+  .mutation(async ({ ctx, input }) => {
+    const set = await setOrganizationDefaultConnection(ctx.db, ctx.organization.organizationId, input.connectionId, ctx.audit);
+    // Other processes hear of it from the database trigger (run-connections); this one at once, so a run
+    // starting before its own notification comes back does not use the old connection.
+    ctx.runtime.invalidate("run-connections");
+    return set;
+  });

@@ -6,4 +6,10 @@ import { providerConnectionItem, updateProviderConnection } from "../../services
 export const update = organizationResourceProcedure("organization.providers.manage", byProviderConnection)
   .input(updateProviderInput)
   .output(providerConnectionItem)
-  .mutation(({ ctx, input }) => updateProviderConnection(ctx, input, ctx.audit));
+  .mutation(async ({ ctx, input }) => {
+    const updated = await updateProviderConnection(ctx, input, ctx.audit);
+    // Other processes hear of it from the database trigger (run-connections); this one at once, so a run
+    // starting before its own notification comes back does not use the old connection.
+    ctx.runtime.invalidate("run-connections");
+    return updated;
+  });

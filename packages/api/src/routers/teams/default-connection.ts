@@ -12,4 +12,10 @@ export const defaultConnection = teamResourceProcedure("team.manage", byTeam)
 export const setDefaultConnection = teamResourceProcedure("team.manage", byTeam)
   .input(z.object({ id: idSchema, connectionId: idSchema.nullable() }))
   .output(z.object({ connectionId: z.string().nullable() }))
-  .mutation(({ ctx, input }) => setTeamDefaultConnection(ctx.db, ctx.team.teamId, input.connectionId, ctx.audit));
+  .mutation(async ({ ctx, input }) => {
+    const set = await setTeamDefaultConnection(ctx.db, ctx.team.teamId, input.connectionId, ctx.audit);
+    // Other processes hear of it from the database trigger (run-connections); this one at once, so a run
+    // starting before its own notification comes back does not use the old connection.
+    ctx.runtime.invalidate("run-connections");
+    return set;
+  });
