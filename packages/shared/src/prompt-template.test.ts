@@ -343,4 +343,9 @@ describe("work linear in the input", () => {
     expect(result.errors.length).toBe(draft.startsWith("{{a") ? 33_332 : 50_000);
     expect(result.errors[0]).toBe("'{{' without a closing '}}' at character 1");
   });
+
+  it("lint of a text of 400,000 '{' answers its problems instead of overflowing the stack", () => {
+    const result = lint({ type: "text", template: "{".repeat(400_000) });
+    expect(result.errors.length).toBeGreaterThan(120_000);
+  });
 });

@@ -328,7 +328,8 @@ export function lint(draft: PromptVersionBody): LintResult {
   templatesOf(draft).forEach((template, index) => {
     const found = scan(template);
     const where = draft.type === "chat" ? `Message ${index + 1}: ` : "";
-    errors.push(...found.problems.map((problem) => `${where}${problem}`));
+    // One at a time: spread into push, some 120,000 problems (a pasted text of '{' alone) overflowed the stack.
+    for (const problem of found.problems) errors.push(`${where}${problem}`);
     // A '}}' closing what opened with one '{' is a variable with a missing brace; other stray '}}'
     // (nested JSON such as {"a": {"b": 1}}) are text, with a warning.
     for (const match of template.matchAll(HALF_OPENED)) {
