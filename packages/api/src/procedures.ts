@@ -6,7 +6,7 @@ import { z } from "zod";
 import { API_KEY_MSG, MSG, SIGN_IN_MESSAGES, accessOf, idSchema, promptLabelSchema, type Access, type Action, type PromptAbility } from "@promptly/shared";
 import type { DbOrTx } from "@promptly/db";
 import type { User } from "lucia";
-import { baseProcedure } from "./trpc.ts";
+import { baseProcedure, middleware } from "./trpc.ts";
 import type { Context } from "./context.ts";
 import type { Principal } from "./principal.ts";
 import { findProviderConnectionOrganizationId } from "./services/models/connections.ts";
@@ -29,6 +29,17 @@ import type { AuditContext } from "./services/insight/audit.ts";
 import type { Actor } from "./services/access/actor.ts";
 
 export const publicProcedure = baseProcedure;
+
+/**
+ * For a write to provider connections or to a default connection: once it succeeded, this process's runtime
+ * cache forgets the teams' run connections at once. Other processes hear of it from the database trigger
+ * (run-connections); without this, a run starting here before that notification came back used the old one.
+ */
+export const changesRunConnections = middleware(async ({ ctx, next }) => {
+  const result = await next();
+  if (result.ok) ctx.runtime.invalidate("run-connections");
+  return result;
+});
 
 // Refusals are DomainErrors, answered by tRPC's one adapter (trpc.ts) through the error table.
 const unauthorized = (message: string = MSG.userNotAuthenticated) => new DomainError("UNAUTHENTICATED", message);

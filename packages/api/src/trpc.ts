@@ -66,5 +66,6 @@ const everyProcedure = t.middleware(async ({ ctx, type, path, next }) => {
 });
 
 export const router = t.router;
+export const middleware = t.middleware;
 export const createCallerFactory = t.createCallerFactory;
 export const baseProcedure = t.procedure.use(everyProcedure);
