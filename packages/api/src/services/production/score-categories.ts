@@ -6,8 +6,10 @@
 // "\\(other)", ... is kept with one more "\" in front. So a value sent as "(other)" is counted as itself,
 // never with the fold. FOLD_KEY is the text rows written before this rule folded under.
 import { Prisma } from "@promptly/db";
+import { SCORE_OTHER_CATEGORY } from "@promptly/shared";
 
-const FOLD_KEY = "(other)";
+/** The fold's key: the text a figure shows for it, so the two cannot differ. */
+const FOLD_KEY = SCORE_OTHER_CATEGORY;
 const ESCAPE = "\\";
 
 /** Whether a value's text is FOLD_KEY behind any number of ESCAPEs (none included): such values get one ESCAPE more. */
