@@ -3,7 +3,7 @@
 import { z } from "zod";
 import { Prisma, isUniqueViolation, type Db, type DbOrTx, type DbTransaction } from "@promptly/db";
 import {
-  type PromptMessage, LIBRARY_MSG, LATEST_LABEL, PROMPT_LABELS_MAX, canOnPrompt, importDocumentSchema, isPromptName, nearestPromptName, renameIncludes,
+  type PromptMessage, LIBRARY_MSG, LATEST_LABEL, canOnPrompt, importDocumentSchema, isPromptName, nearestPromptName, renameIncludes,
   promptDescriptionSchema, promptLabelSchema, promptTagsSchema, promptTitleSchema, runtimeCreateVersionInput, splitLangfuseConfig, versionSchemas,
   type LangfusePrompt, type LibraryPrompt, type LibraryVersion, type PromptAccess, type PromptFacts,
 } from "@promptly/shared";
@@ -13,7 +13,7 @@ import { audit, type AuditContext } from "../insight/audit.ts";
 import { authorOf } from "../access/actor.ts";
 import { moveLabel } from "./prompt-labels.ts";
 import { followMoveToIncluders, saveIncludes } from "./prompt-includes.ts";
-import { archivedRefusal, directLabelRefusal, promptLockSql, requiredApprovals } from "./prompt-rules.ts";
+import { archivedRefusal, directLabelRefusal, promptLockSql, requiredApprovals, tooManyLabels } from "./prompt-rules.ts";
 import { numberedUpToSql } from "./prompt-changes.ts";
 import { jsonSchemaProblem } from "./json-schemas.ts";
 import { contractOf, type VersionRow } from "./library-export.ts";
@@ -201,6 +201,13 @@ async function plan(db: DbOrTx, who: LibraryRequest, incoming: IncomingPrompt[],
   const storedLabels = existingIds.length
     ? await db.promptLabel.findMany({ where: { promptId: { in: existingIds } }, select: { promptId: true, name: true, version: true } })
     : [];
+  // Each stored prompt's labels, name to version (grouped once, not searched per incoming label).
+  const labelsOf = new Map<string, Map<string, number>>();
+  for (const label of storedLabels) {
+    const names = labelsOf.get(label.promptId) ?? new Map<string, number>();
+    names.set(label.name, label.version);
+    labelsOf.set(label.promptId, names);
+  }
   const approvalsRequired = await requiredApprovals(db, who.team.teamId);
   const seen = new Set<string>();
 
@@ -259,6 +266,7 @@ async function plan(db: DbOrTx, who: LibraryRequest, incoming: IncomingPrompt[],
       }
     }
 
+    const storedNames = (row && labelsOf.get(row.id)) || new Map<string, number>();
     const labels: Step["labels"] = [];
     for (const [name, sourceVersion] of Object.entries(prompt.labels)) {
       const version = numberOf.get(sourceVersion);
@@ -266,15 +274,15 @@ async function plan(db: DbOrTx, who: LibraryRequest, incoming: IncomingPrompt[],
         notes.push(LIBRARY_MSG.labelUnknownVersion(name, sourceVersion));
         continue;
       }
-      if (row && storedLabels.some((label) => label.promptId === row.id && label.name === name && label.version === version)) continue;
+      if (storedNames.get(name) === version) continue;
       const refused = directLabelRefusal(name, { access: who.access, facts }, approvalsRequired);
       if (refused) notes.push(refused.reason === "REVIEW_REQUIRED" ? LIBRARY_MSG.productionNeedsReview : LIBRARY_MSG.productionNotAllowed);
       else labels.push({ name, version });
     }
     // A prompt's distinct labels stay within PROMPT_LABELS_MAX (as moveLabel refuses past it): those here and the new names the import adds.
-    const storedNames = new Set(row ? storedLabels.filter((label) => label.promptId === row.id).map((label) => label.name) : []);
-    const labelCount = storedNames.size + new Set(labels.map((label) => label.name).filter((name) => !storedNames.has(name))).size;
-    if (labelCount > PROMPT_LABELS_MAX) problems.push(LIBRARY_MSG.tooManyLabels(labelCount));
+    // (labels' names are unique: they are the keys of prompt.labels.)
+    const adding = labels.filter((label) => !storedNames.has(label.name)).length;
+    if (tooManyLabels(storedNames.size, adding)) problems.push(LIBRARY_MSG.tooManyLabels(storedNames.size + adding));
 
     const outcome = problems.length ? "conflict" : !row ? "create" : save.length || labels.length ? "update" : "unchanged";
     return {

@@ -1,6 +1,6 @@
 // A prompt's labels: pointing one at a version (directly or inside a change request's transaction) and removing one.
 import type { Db, DbOrTx, DbTransaction } from "@promptly/db";
-import { PROMPT_LABELS_MAX, PROMPT_MSG, PROTECTED_LABEL, type SplitEnd } from "@promptly/shared";
+import { PROMPT_MSG, PROTECTED_LABEL, type SplitEnd } from "@promptly/shared";
 import { fail } from "../../errors.ts";
 import { authorOf } from "../access/actor.ts";
 import type { AuditContext } from "../insight/audit.ts";
@@ -8,7 +8,7 @@ import { notify } from "../notifications/notify.ts";
 import type { LoadedPrompt } from "./loaded-prompt.ts";
 import { auditPrompt, refuseArchived, touchLivePrompt } from "./prompt-changes.ts";
 import { followMoveToIncluders } from "./prompt-includes.ts";
-import { directLabelRefusal, productionRollback, productionRollbackTargets, refuse, requiredApprovals, splitRefusal, type LabelState } from "./prompt-rules.ts";
+import { directLabelRefusal, productionRollback, productionRollbackTargets, refuse, requiredApprovals, splitRefusal, tooManyLabels, type LabelState } from "./prompt-rules.ts";
 
 /** What stops the caller moving (or removing) `label` of this prompt directly, by the prompt rules. */
 const refuseDirectLabelChange = async (
@@ -90,7 +90,7 @@ export async function moveLabel(
   // The label history: where it pointed before this move (null: it did not exist), and its split, if it was split.
   const previous = await tx.promptLabel.findUnique({ where: { promptId_name: { promptId, name: label } }, select: splitSelect });
   // A new label: the prompt's labels stay bounded (counted under the prompt's lock, so concurrent moves cannot pass it together).
-  if (!previous && (await tx.promptLabel.count({ where: { promptId } })) >= PROMPT_LABELS_MAX) fail("INVALID", PROMPT_MSG.tooManyLabels, "TOO_MANY_LABELS");
+  if (!previous && tooManyLabels(await tx.promptLabel.count({ where: { promptId } }), 1)) fail("INVALID", PROMPT_MSG.tooManyLabels, "TOO_MANY_LABELS");
   await auditPrompt(tx, context, prompt, rollback ? "prompt.label.rolled_back" : "prompt.label.set", {
     before: { label, version: previous?.version ?? null, ...splitOf(previous) },
     after: { label, version },

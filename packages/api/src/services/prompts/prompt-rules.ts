@@ -6,7 +6,7 @@
 // input schemas' (a version's variables, a title's length), which every door parses.
 import { Prisma, type DbOrTx, type DbTransaction } from "@promptly/db";
 import {
-  PROMPT_MSG, PROMPT_TAGS_MAX, PROTECTED_LABEL, REVIEW_MSG, approvalsNeeded, canOnPrompt, type PromptAccess, type PromptFacts, type PromptVisibility,
+  PROMPT_LABELS_MAX, PROMPT_MSG, PROMPT_TAGS_MAX, PROTECTED_LABEL, REVIEW_MSG, approvalsNeeded, canOnPrompt, type PromptAccess, type PromptFacts, type PromptVisibility,
 } from "@promptly/shared";
 import { fail, type DomainErrorCode } from "../../errors.ts";
 import { holderSql } from "../access/visibility.ts";
@@ -60,6 +60,11 @@ export async function lockLivePrompt(tx: DbTransaction, promptId: string, messag
 
 /** A prompt carries at most PROMPT_TAGS_MAX tags. */
 export const tooManyTags = (tags: readonly string[]) => new Set(tags).size > PROMPT_TAGS_MAX;
+
+// ---- labels ----
+
+/** A prompt carries at most PROMPT_LABELS_MAX distinct labels: `stored` it has, `adding` new names. */
+export const tooManyLabels = (stored: number, adding: number) => stored + adding > PROMPT_LABELS_MAX;
 
 // ---- production ----
 
