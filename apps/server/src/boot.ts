@@ -14,6 +14,9 @@ import { createLogger, logDestination, type Logger } from "./logger.ts";
 import { openedPorts, type Env } from "./env.ts";
 import { claimDataDir, startEmbeddedPostgres, startEmbeddedS3, startMailCatcher, stopLeftoverPostgres, type EmbeddedService } from "./embedded.ts";
 
+/** How long past SHUTDOWN_TIMEOUT_MS the records of runs cut at it may still take (their statement, not another answer). */
+const RUN_RECORDS_AFTER_LIMIT_MS = 2_000;
+
 export interface Running {
   services: ApiServices;
   logger: Logger;
@@ -170,11 +173,14 @@ export async function boot(env: Env, opts: { viteMiddleware?: RequestHandler; lo
         // New connections are refused at once; requests in flight finish (up to SHUTDOWN_TIMEOUT_MS)
         // while the background work ends its current step (a mail being sent is sent, not cut).
         // Cases being run get the same time; those cut are given back to the queue at once for another process.
+        const deadline = Date.now() + env.SHUTDOWN_TIMEOUT_MS;
         const [{ cut }] = await Promise.all([http.drain(env.SHUTDOWN_TIMEOUT_MS), stopHousekeeping(), outbox.stop(), services.evaluations.stop(env.SHUTDOWN_TIMEOUT_MS), services.webhooks.stop()]);
         if (cut) logger.warn({ cut, limitMs: env.SHUTDOWN_TIMEOUT_MS }, "requests still running at the shutdown limit were cut");
         // The runs those requests had (a provider may answer longer than the limit) were stopped with
-        // them: their records are written before the database closes, not left in insertRun's queue.
-        if (!(await runsRecorded(env.SHUTDOWN_TIMEOUT_MS))) logger.warn({ limitMs: env.SHUTDOWN_TIMEOUT_MS }, "runs not recorded by the shutdown limit are lost");
+        // them: their records are written before the database closes, not left in insertRun's queue, within
+        // what is left of the same limit, or RUN_RECORDS_AFTER_LIMIT_MS past it for those cut at the limit.
+        const recordsMs = Math.max(deadline - Date.now(), RUN_RECORDS_AFTER_LIMIT_MS);
+        if (!(await runsRecorded(recordsMs))) logger.warn({ limitMs: recordsMs }, "runs not recorded by the shutdown limit are lost");
         // After the last request's append: its merge (rows left unmerged wait for the next start's).
         await stopIngestMerges();
         // After the server: the last requests' usage is counted, then flushed.
