@@ -54,7 +54,7 @@ describe("the webhook worker", () => {
       // The silent receiver's attempt is still under way: no outcome written yet.
       const stuckPing = await h.database.db.webhookDelivery.findFirstOrThrow({ where: { subscriptionId: stuck.id } });
       expect(stuckPing).toMatchObject({ status: "pending", attempts: 1, lastError: null });
-      await expect.poll(async () => (await h.database.db.webhookDelivery.findUniqueOrThrow({ where: { id: deliveryId } })).status).toBe("succeeded");
+      await expect.poll(async () => (await h.database.db.webhookDelivery.findUniqueOrThrow({ where: { id: deliveryId } })).status, { timeout: 10_000 }).toBe("succeeded");
     } finally {
       // Let the held attempt end now rather than at its time limit.
       for (const res of held) res.destroy();
