@@ -4,7 +4,7 @@
 // list at most 50, the rest summed as "(other)": the shares still add up to 1. A value sent as "(other)"
 // is a value of its own, never counted with the rest.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Prisma, rawTransaction } from "@promptly/db";
+import { rawTransaction } from "@promptly/db";
 import { readMigrations } from "@promptly/db/migrate";
 import { PRODUCTION_SCORES_MAX, SCORE_CATEGORIES_MAX, SCORE_OTHER_CATEGORY } from "@promptly/shared";
 import { createHarness, type Harness } from "../../../testing/harness.ts";
@@ -153,14 +153,25 @@ describe("a categorical score with values sent as (other) and \\(other) beside 1
     await db().$executeRaw`
       INSERT INTO score_rollups (prompt_id, version, environment, hour, name, data_type, count, sum, sum_squares, categories)
       VALUES (${prompt.id}::uuid, 1, 'production', ${HOUR}, 'topic', 'categorical', 10, 0, 0, ${JSON.stringify({ good: 4, "(other)": 3, "\\(other)": 2, "x(other)": 1 })}::jsonb)`;
+    const stored = async () => (await db().$queryRaw<{ categories: unknown }[]>`SELECT categories FROM score_rollups WHERE prompt_id = ${prompt.id}::uuid`)[0]!.categories;
+    const before = await stored();
+    // The migration's statement runs over the whole table (and is not to be run twice): run in a transaction
+    // rolled back after its figure is read, it leaves every row, this test's and the file's others', as it found them.
     const migration = readMigrations().find((entry) => entry.name.endsWith("_score_rollup_fold_key"))!;
-    await rawTransaction(db(), (tx) => tx.query(Prisma.raw(migration.sql)));
-    const [figure] = (await productionMetrics(db(), prompt.id, span, now)).versions[0]!.scores;
-    expect(figure!.categories).toEqual([
-      { value: "good", count: 4 },
-      { value: "\\(other)", count: 2 },
-      { value: "x(other)", count: 1 },
-      { value: SCORE_OTHER_CATEGORY, count: 3, other: true },
-    ]);
+    const rolledBack = new Error("rolled back");
+    await expect(
+      db().$transaction(async (tx) => {
+        await tx.$executeRawUnsafe(migration.sql);
+        const [figure] = (await productionMetrics(tx, prompt.id, span, now)).versions[0]!.scores;
+        expect(figure!.categories).toEqual([
+          { value: "good", count: 4 },
+          { value: "\\(other)", count: 2 },
+          { value: "x(other)", count: 1 },
+          { value: SCORE_OTHER_CATEGORY, count: 3, other: true },
+        ]);
+        throw rolledBack;
+      }),
+    ).rejects.toBe(rolledBack);
+    expect(await stored()).toEqual(before);
   });
 });
