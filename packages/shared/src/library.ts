@@ -37,8 +37,6 @@ export const LIBRARY_MSG = {
   labelUnknownVersion: (label: string, version: number) => `Label '${label}' points at version ${version}, which the import does not hold`,
   /** The prompt's labels here and the new ones the import would add, past a prompt's limit. */
   tooManyLabels: (count: number) => `It would have ${count} labels, more than the ${PROMPT_LABELS_MAX} a prompt may have`,
-  /** Applying found a prompt past its label limit after the plan (a race): nothing was imported. */
-  tooManyLabelsApplied: (name: string) => `Nothing was imported: '${name}' would have more than the ${PROMPT_LABELS_MAX} labels a prompt may have`,
   importedToast: (created: number, versions: number) => `Imported: ${created} prompt${created === 1 ? "" : "s"} created, ${versions} version${versions === 1 ? "" : "s"} saved`,
   exportedToast: "Library exported",
   bulkRefused: "Nothing was changed:",

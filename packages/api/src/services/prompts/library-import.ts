@@ -7,7 +7,7 @@ import {
   promptDescriptionSchema, promptLabelSchema, promptTagsSchema, promptTitleSchema, runtimeCreateVersionInput, splitLangfuseConfig, versionSchemas,
   type LangfusePrompt, type LibraryPrompt, type LibraryVersion, type PromptAccess, type PromptFacts,
 } from "@promptly/shared";
-import { DomainError, fail } from "../../errors.ts";
+import { fail } from "../../errors.ts";
 import type { Caller } from "../access/access.ts";
 import { audit, type AuditContext } from "../insight/audit.ts";
 import { authorOf } from "../access/actor.ts";
@@ -408,14 +408,9 @@ async function applyStep(tx: DbTransaction, who: LibraryRequest, step: Step, now
     }
   }
   for (const label of step.labels) {
-    // moveLabel writes the label's audit event (its history) itself.
-    try {
-      await moveLabel(tx, { id: promptId, ...who.team }, label.name, label.version, authorOf(who.audit.actor), now, { ...who.audit, now });
-    } catch (error) {
-      // The plan counted the labels under the prompt's lock; should one still pass the limit, the refusal names the prompt (the transaction rolls back).
-      if (error instanceof DomainError && error.reason === "TOO_MANY_LABELS") fail("STATE_CONFLICT", LIBRARY_MSG.tooManyLabelsApplied(incoming.name), "IMPORT_CONFLICTS");
-      throw error;
-    }
+    // moveLabel writes the label's audit event (its history) itself. Its label limit cannot refuse here: the plan counted
+    // the labels under the prompt's lock, and every label writer goes through moveLabel under that lock.
+    await moveLabel(tx, { id: promptId, ...who.team }, label.name, label.version, authorOf(who.audit.actor), now, { ...who.audit, now });
   }
   return saved;
 }
