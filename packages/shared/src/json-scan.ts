@@ -24,3 +24,28 @@ export function jsonBeyond(text: string | Uint8Array, maxDepth = MAX_JSON_DEPTH,
   }
   return null;
 }
+
+/**
+ * What a parsed value holds, walked without recursion (a parsed value may nest deeper than the stack) and
+ * without writing it out (which would copy a multi-megabyte value only to measure it): `characters`, its
+ * strings' and keys' together, and `values`, how many it has (strings, numbers, arrays, objects and the
+ * rest each one). The walk stops once the two together pass `atMost`.
+ */
+export function parsedSize(value: unknown, atMost = Number.POSITIVE_INFINITY): { characters: number; values: number } {
+  let characters = 0;
+  let values = 0;
+  const pending: unknown[] = [value];
+  while (pending.length && characters + values < atMost) {
+    const node = pending.pop();
+    values += 1;
+    if (typeof node === "string") characters += node.length;
+    else if (Array.isArray(node)) for (const item of node) pending.push(item);
+    else if (node !== null && typeof node === "object") {
+      for (const key of Object.keys(node)) {
+        characters += key.length;
+        pending.push((node as Record<string, unknown>)[key]);
+      }
+    }
+  }
+  return { characters, values };
+}

@@ -5,7 +5,7 @@
 // check, not per string matched) with time in proportion to the value's size, and a check that runs out of
 // it is a mismatch saying so.
 import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js";
-import { TOOLS_MSG, versionSchemas, type PromptTool, type ResponseFormat } from "@promptly/shared";
+import { TOOLS_MSG, parsedSize, versionSchemas, type PromptTool, type ResponseFormat } from "@promptly/shared";
 import { fail } from "../../errors.ts";
 import { SCHEMA_CHECK_SIZE_MAX, schemaCheckTimeoutMs, schemaHasPatterns, schemaPatternsTimedOut, withinRegexTimeLimit } from "./regex-time-limit.ts";
 
@@ -93,26 +93,11 @@ export function checkVersionSchemas(tools: readonly PromptTool[] | undefined, re
 
 /**
  * About how many characters `value` takes as JSON, counted no further than `atMost`: its strings' and
- * keys' characters and one for each value, where a schema check spends its time. Estimated by a walk rather
- * than by writing the value out, which would copy a multi-megabyte answer only to measure it; without
- * recursion, as a parsed value may nest deeper than the stack.
+ * keys' characters and one for each value, where a schema check spends its time.
  */
 function sizeOf(value: unknown, atMost: number): number {
-  let size = 0;
-  const pending: unknown[] = [value];
-  while (pending.length && size < atMost) {
-    const node = pending.pop();
-    size += 1;
-    if (typeof node === "string") size += node.length;
-    else if (Array.isArray(node)) for (const item of node) pending.push(item);
-    else if (node !== null && typeof node === "object") {
-      for (const key of Object.keys(node)) {
-        size += key.length;
-        pending.push((node as Record<string, unknown>)[key]);
-      }
-    }
-  }
-  return size;
+  const { characters, values } = parsedSize(value, atMost);
+  return characters + values;
 }
 
 /** Whether `value` matches `schema`: null when it does, else the first reason (`/city must be string`). */

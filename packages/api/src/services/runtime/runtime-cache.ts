@@ -9,7 +9,7 @@ import type { Db } from "@promptly/db";
 import { listen, type Listener } from "@promptly/db/listen";
 import type { IncludeRef, PromptFacts, RuntimePrompt } from "@promptly/shared";
 import type { ApiKeyCache, CachedApiKey } from "../identity/api-keys.ts";
-import { Lru } from "@promptly/shared";
+import { Lru, parsedSize } from "@promptly/shared";
 import { runtimeCacheLookups } from "../platform/metrics.ts";
 import { isSessionPayload, type SessionCache } from "../../auth/session-cache.ts";
 
@@ -26,7 +26,7 @@ const RUNTIME_CACHE_MAX_PROMPT_BYTES = 64 * 1024 * 1024;
  * each in V8 (three in UTF-8 beyond Latin-1): an estimate, not a measure.
  */
 const BYTES_PER_CHARACTER = 4;
-/** Bytes counted for every other value (a number, an object, an array, null): V8's object and slot overheads, roughly. */
+/** Bytes counted for every value (a string too, beside its characters; a number, an object, an array, null): V8's object and slot overheads, roughly. */
 const BYTES_PER_VALUE = 16;
 /** The channel of the database triggers; payloads are `team:<id>` or `key:<id>`. */
 const RUNTIME_CHANNEL = "promptly_runtime";
@@ -43,25 +43,8 @@ const RECONNECT_MS = 1_000;
  * A part met twice (the written and the resolved body share strings) is counted twice: over, not under.
  */
 function estimatedBytes(value: unknown): number {
-  let bytes = 0;
-  const pending: unknown[] = [value];
-  while (pending.length) {
-    const item = pending.pop();
-    if (typeof item === "string") {
-      bytes += item.length * BYTES_PER_CHARACTER;
-      continue;
-    }
-    bytes += BYTES_PER_VALUE;
-    if (Array.isArray(item)) {
-      for (const element of item) pending.push(element);
-    } else if (item !== null && typeof item === "object") {
-      for (const key in item) {
-        bytes += key.length * BYTES_PER_CHARACTER;
-        pending.push((item as Record<string, unknown>)[key]);
-      }
-    }
-  }
-  return bytes;
+  const { characters, values } = parsedSize(value);
+  return characters * BYTES_PER_CHARACTER + values * BYTES_PER_VALUE;
 }
 
 /** A lookup, counted for /metrics: a miss (or a cache not serving) means a database read follows. */
