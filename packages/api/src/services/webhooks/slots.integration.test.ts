@@ -83,26 +83,26 @@ async function throughout(ms: number, check: () => Promise<void>) {
 describe("the webhook delivery slots", () => {
   it("fails the job of an attempt stuck on a lock past its time limit, and the slot takes no other until that attempt ends", async () => {
     const holder = await rowHolder();
-    // The stuck webhook's delivery row is held once it is sent: its outcome's write waits.
-    const { server, url } = await receiver((req, res) => {
-      if (req.url !== "/hook/stuck") return void res.writeHead(204).end();
-      void holder.hold(String(req.headers["promptly-delivery"])).then(() => res.writeHead(204).end());
-    });
+    const { server, url } = await receiver((_req, res) => res.writeHead(204).end());
     const errors: unknown[] = [];
     const queue = oneSlot({ attemptLimitMs: 1_500, onError: (error) => errors.push(error) });
     try {
-      await queue.startWorker(h.services.db);
+      await queue.ready();
       const team = await world.team();
       const stuck = await world.callers.admin.webhooks.create({ teamId: team.id, url: `${url}/stuck`, events: ["prompt.created"] });
       const fine = await world.callers.admin.webhooks.create({ teamId: team.id, url: `${url}/fine`, events: ["prompt.created"] });
       const { deliveryId } = await world.callers.admin.webhooks.test({ id: stuck.id });
+      // The stuck webhook's delivery row is held before the worker starts: its claim (outside any transaction, so
+      // under no transaction's time limit) waits on the lock.
+      await holder.hold(deliveryId);
+      await queue.startWorker(h.services.db);
       await expect.poll(waitingOnDelivery, { timeout: 10_000 }).toBe(1);
       // Failed at the limit, to be retried by pg-boss.
       await expect.poll(async () => (await jobOf(deliveryId))?.state, { timeout: 10_000 }).toBe("retry");
       expect((await jobOf(deliveryId))?.output?.message).toMatch(/abandoned after 1500 ms/);
       // The abandoned attempt still holds its database connection: the one slot claims nothing else meanwhile.
       const next = await world.callers.admin.webhooks.test({ id: fine.id });
-      await throughout(2_000, async () => {
+      await throughout(1_000, async () => {
         expect((await h.database.db.webhookDelivery.findUniqueOrThrow({ where: { id: next.deliveryId } })).attempts).toBe(0);
         expect(await waitingOnDelivery()).toBe(1);
       });
