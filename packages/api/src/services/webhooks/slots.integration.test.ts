@@ -120,19 +120,17 @@ describe("the webhook delivery slots", () => {
 
   it("fails the job of an attempt still running when the worker stops, rather than leaving it active", async () => {
     const holder = await rowHolder();
-    let held = false;
-    const { server, url } = await receiver((req, res) => {
-      if (held) return void res.writeHead(204).end();
-      held = true;
-      void holder.hold(String(req.headers["promptly-delivery"])).then(() => res.writeHead(204).end());
-    });
+    const { server, url } = await receiver((_req, res) => res.writeHead(204).end());
     // Stop waits out the HTTP call's limit (0.5 s) and a second, far within the attempt's.
     const queue = oneSlot({ timeoutMs: 500, attemptLimitMs: 60_000 });
     try {
-      await queue.startWorker(h.services.db);
+      await queue.ready();
       const team = await world.team();
       const hook = await world.callers.admin.webhooks.create({ teamId: team.id, url, events: ["prompt.created"] });
       const { deliveryId } = await world.callers.admin.webhooks.test({ id: hook.id });
+      // Held before the worker starts: the attempt's claim waits on the lock.
+      await holder.hold(deliveryId);
+      await queue.startWorker(h.services.db);
       await expect.poll(waitingOnDelivery, { timeout: 10_000 }).toBe(1);
       expect((await jobOf(deliveryId))?.state).toBe("active");
       await queue.stop();
