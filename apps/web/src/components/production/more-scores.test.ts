@@ -3,7 +3,6 @@ import { moreScoresText } from "./more-scores.ts";
 
 describe("a generation's scores beyond those listed", () => {
   it.each([
-    [0, false, ""],
     [1, false, "1 more score"],
     [15, false, "15 more scores"],
     [1000, false, "1,000 more scores"],

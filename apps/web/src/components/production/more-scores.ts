@@ -3,8 +3,7 @@
 import type { GenerationItem } from "@promptly/shared";
 import { plural } from "../../lib/plural.ts";
 
-/** "1 more score", "15 more scores", "1,000+ more scores" (moreScoresCapped); "" for none. */
+/** "1 more score", "15 more scores", "1,000+ more scores" (moreScoresCapped); for a generation with some (its callers show nothing for none). */
 export function moreScoresText({ moreScores, moreScoresCapped }: Pick<GenerationItem, "moreScores" | "moreScoresCapped">): string {
-  if (moreScores <= 0) return "";
   return moreScoresCapped ? `${moreScores.toLocaleString("en-US")}+ more scores` : plural(moreScores, "more score");
 }

@@ -221,7 +221,6 @@ export async function setKeepGenerationText(db: Db, teamId: string, keep: boolea
   });
 }
 
-
 /**
  * Members, invites, prompts and production data go with the team (ON DELETE CASCADE). It runs again when
  * deadlocked: it takes the team's row, then deletes its generations; a merge of production data deletes a
