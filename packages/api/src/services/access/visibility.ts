@@ -3,7 +3,7 @@
 // it, so lists never filter after the query and a check never disagrees with a list. The prompt
 // library's visibility (private / team / organization) extends this rule.
 import { Prisma } from "@promptly/db";
-import { PERMISSIONS, resolveAppRole, type Action, type ApiKeyScope, type AppRole, type OrganizationRole, type TeamRole } from "@promptly/shared";
+import { LATEST_LABEL, PERMISSIONS, resolveAppRole, type Action, type ApiKeyScope, type AppRole, type OrganizationRole, type TeamRole } from "@promptly/shared";
 
 /** The app role of a person with no stored one. */
 const DEFAULT_APP_ROLE: AppRole = resolveAppRole(false, null);
@@ -159,6 +159,24 @@ export function promptVisibility(caller: Caller) {
   if (caller.isSuperUser) return { joins, visible: Prisma.sql`TRUE` };
   const reader = { userId: Prisma.sql`${caller.userId}::uuid`, organizationRole: Prisma.sql`my_om.role`, teamRole: Prisma.sql`my_tm.role` };
   return { joins, visible: readsPrompt(caller, reader) };
+}
+
+/**
+ * Which versions of a visible prompt a caller may list: a key bound to labels only those its labels
+ * point to (as it fetches them), a split label's candidate included (that label's fetches are served
+ * it), and the prompt's newest when bound to `latest`; any other caller every version (TRUE).
+ * `promptAlias` and `versionAlias` name the query's prompts and prompt_versions rows.
+ */
+export function keyVersionsVisible(caller: Caller, promptAlias: string, versionAlias: string): Prisma.Sql {
+  const bound = caller.apiKey?.labels;
+  if (!bound) return Prisma.sql`TRUE`;
+  const p = Prisma.raw(promptAlias);
+  const v = Prisma.raw(versionAlias);
+  const stored = bound.filter((label) => label !== LATEST_LABEL);
+  const named = stored.length
+    ? Prisma.sql`EXISTS (SELECT 1 FROM prompt_labels bl WHERE bl.prompt_id = ${p}.id AND (bl.version = ${v}.version OR bl.candidate_version = ${v}.version) AND bl.name IN (${Prisma.join(stored)}))`
+    : Prisma.sql`FALSE`;
+  return bound.includes(LATEST_LABEL) ? Prisma.sql`(${v}.version = ${p}.latest_version OR ${named})` : named;
 }
 
 /**

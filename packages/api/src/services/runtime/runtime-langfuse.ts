@@ -6,7 +6,7 @@
 import { Prisma, type DbOrTx } from "@promptly/db";
 import { LATEST_LABEL, MSG, langfuseConfigOf, type PromptTool, type ResponseFormat } from "@promptly/shared";
 import { fail } from "../../errors.ts";
-import { promptVisibility, type KeyCaller } from "../access/visibility.ts";
+import { keyVersionsVisible, promptVisibility, type KeyCaller } from "../access/visibility.ts";
 
 interface PageQuery {
   name?: string;
@@ -48,17 +48,9 @@ export async function pageRuntimePromptVersions(db: DbOrTx, caller: KeyCaller, q
   else if (query.label !== undefined) {
     where.push(Prisma.sql`EXISTS (SELECT 1 FROM prompt_labels fl WHERE fl.prompt_id = p.id AND fl.version = v.version AND fl.name = ${query.label})`);
   }
-  // A key bound to labels sees only the versions its labels point to (as it fetches them), a split label's candidate
-  // included (that label's fetches are served it): its versions, labels and last config come from those alone, and a
-  // version or label filter outside them matches nothing.
-  const bound = caller.apiKey.labels;
-  if (bound) {
-    const stored = bound.filter((label) => label !== LATEST_LABEL);
-    const named = stored.length
-      ? Prisma.sql`EXISTS (SELECT 1 FROM prompt_labels bl WHERE bl.prompt_id = p.id AND (bl.version = v.version OR bl.candidate_version = v.version) AND bl.name IN (${Prisma.join(stored)}))`
-      : Prisma.sql`FALSE`;
-    where.push(bound.includes(LATEST_LABEL) ? Prisma.sql`(v.version = p.latest_version OR ${named})` : named);
-  }
+  // A key bound to labels sees only the versions its labels point to (keyVersionsVisible): its versions, labels and last
+  // config come from those alone, and a version or label filter outside them matches nothing.
+  where.push(keyVersionsVisible(caller, "p", "v"));
   if (query.fromUpdatedAt) where.push(Prisma.sql`v.created_at >= ${query.fromUpdatedAt}`);
   if (query.toUpdatedAt) where.push(Prisma.sql`v.created_at < ${query.toUpdatedAt}`);
   const matched = Prisma.sql`
