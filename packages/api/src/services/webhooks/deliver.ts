@@ -5,7 +5,7 @@
 // until the last attempt fails for good; a failure no retry can mend (the secret cannot be read, the
 // body cannot be written, the URL's own host or its port refused for good) fails it at once.
 import { isIP } from "node:net";
-import type { Db } from "@promptly/db";
+import { Prisma, rawTransaction, type Db } from "@promptly/db";
 import { WEBHOOK_MSG, webhookPortBlocked, type WebhookEvent } from "@promptly/shared";
 import { openSecret } from "../platform/secret-box.ts";
 import { outboundFetch, PrivateAddressError } from "../platform/outbound.ts";
@@ -20,7 +20,11 @@ export interface DeliveryTimings {
   maxAttempts: number;
   /** How long one attempt may take. */
   timeoutMs: number;
+  /** How long the claim may wait (on a row another connection holds) before the attempt fails, to be retried: 5 s by default. */
+  claimTimeoutMs?: number;
 }
+
+const DEFAULT_CLAIM_TIMEOUT_MS = 5_000;
 
 /** Defaults: 8 attempts, the waits 1 min, 3 min, 9 min, 27 min, 81 min, about 4 h and 12 h: about 18 hours in all. */
 export const DEFAULT_DELIVERY_TIMINGS: DeliveryTimings = { retryBaseMs: 60_000, maxAttempts: 8, timeoutMs: 10_000 };
@@ -55,12 +59,14 @@ export async function attemptDelivery(deps: DeliveryDeps, deliveryId: string): P
   const { db, timings } = deps;
   // Held while the attempt runs: a copy of its job (pg-boss retries a job whose worker died) waits until it has passed.
   const leaseMs = timings.timeoutMs + 30_000;
-  const [row] = await db.$queryRaw<Claimed[]>`
+  // Under a statement timeout: a claim stuck on a lock never released would otherwise hold its slot for good.
+  const claim = Prisma.sql`
     UPDATE webhook_deliveries d
     SET attempts = d.attempts + 1, last_attempt_at = now(), next_attempt_at = now() + ${leaseMs} * interval '1 millisecond', updated_at = now()
     FROM webhook_subscriptions s
     WHERE d.id = ${deliveryId}::uuid AND s.id = d.subscription_id AND d.status = 'pending' AND d.next_attempt_at <= now() + interval '1 second'
     RETURNING d.id::text, d.subscription_id::text AS "subscriptionId", d.event, d.payload, d.attempts, d.last_attempt_at::text AS "claimedAt", s.url, s.secret_sealed AS "secretSealed", s.slack, s.active`;
+  const [row] = await rawTransaction(db, (tx) => tx.query<Claimed>(claim), { timeoutMs: timings.claimTimeoutMs ?? DEFAULT_CLAIM_TIMEOUT_MS });
   if (!row) return "skipped";
   if (!row.active) {
     await settle(deps, row, { ok: false, statusCode: null, error: WEBHOOK_MSG.inactive }, true);

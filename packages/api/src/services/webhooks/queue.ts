@@ -104,6 +104,7 @@ export class WebhookQueue implements WebhookJobs {
       retryBaseMs: options.retryBaseMs ?? DEFAULT_DELIVERY_TIMINGS.retryBaseMs,
       maxAttempts: options.maxAttempts ?? DEFAULT_DELIVERY_TIMINGS.maxAttempts,
       timeoutMs: options.timeoutMs ?? DEFAULT_DELIVERY_TIMINGS.timeoutMs,
+      ...(options.claimTimeoutMs === undefined ? {} : { claimTimeoutMs: options.claimTimeoutMs }),
     };
     this.attemptLimitMs = options.attemptLimitMs ?? this.timings.timeoutMs + ATTEMPT_MARGIN_MS;
     this.boss = new PgBoss({

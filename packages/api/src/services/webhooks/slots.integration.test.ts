@@ -85,7 +85,7 @@ describe("the webhook delivery slots", () => {
     const holder = await rowHolder();
     const { server, url } = await receiver((_req, res) => res.writeHead(204).end());
     const errors: unknown[] = [];
-    const queue = oneSlot({ attemptLimitMs: 1_500, onError: (error) => errors.push(error) });
+    const queue = oneSlot({ attemptLimitMs: 1_500, claimTimeoutMs: 60_000, onError: (error) => errors.push(error) });
     try {
       await queue.ready();
       const team = await world.team();
@@ -122,7 +122,7 @@ describe("the webhook delivery slots", () => {
     const holder = await rowHolder();
     const { server, url } = await receiver((_req, res) => res.writeHead(204).end());
     // Stop waits out the HTTP call's limit (0.5 s) and a second, far within the attempt's.
-    const queue = oneSlot({ timeoutMs: 500, attemptLimitMs: 60_000 });
+    const queue = oneSlot({ timeoutMs: 500, attemptLimitMs: 60_000, claimTimeoutMs: 60_000 });
     try {
       await queue.ready();
       const team = await world.team();
@@ -137,6 +137,31 @@ describe("the webhook delivery slots", () => {
       const job = await jobOf(deliveryId);
       expect(job?.state).toBe("retry");
       expect(job?.output?.message).toMatch(/stopped during the delivery attempt/);
+    } finally {
+      await holder.release();
+      await queue.stop();
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+
+  it("ends a claim stuck on a lock after its statement timeout, failing its job, and the slot sends the next", async () => {
+    const holder = await rowHolder();
+    const { server, url } = await receiver((_req, res) => res.writeHead(204).end());
+    const queue = oneSlot({ claimTimeoutMs: 300, attemptLimitMs: 60_000 });
+    try {
+      await queue.ready();
+      const team = await world.team();
+      const stuck = await world.callers.admin.webhooks.create({ teamId: team.id, url: `${url}/stuck`, events: ["prompt.created"] });
+      const fine = await world.callers.admin.webhooks.create({ teamId: team.id, url: `${url}/fine`, events: ["prompt.created"] });
+      const { deliveryId } = await world.callers.admin.webhooks.test({ id: stuck.id });
+      // Held, and never let go while the slot works: only the claim's own timeout can end its wait.
+      await holder.hold(deliveryId);
+      await queue.startWorker(h.services.db);
+      await expect.poll(async () => (await jobOf(deliveryId))?.state, { timeout: 10_000 }).toBe("retry");
+      expect((await jobOf(deliveryId))?.output?.message).toMatch(/statement timeout/);
+      const next = await world.callers.admin.webhooks.test({ id: fine.id });
+      await expect.poll(() => status(next.deliveryId), { timeout: 10_000 }).toBe("succeeded");
+      expect(await waitingOnDelivery()).toBe(0);
     } finally {
       await holder.release();
       await queue.stop();
