@@ -56,6 +56,8 @@ export const EVALUATION_MSG = {
   importJsonLine: "The line is not a JSON object",
   importVariableType: (name: string, type: string) => `The variable '${name}' must be ${type === "json" ? "JSON" : type === "boolean" ? "true or false" : `a ${type}`}`,
   importPlaceholderJson: (name: string) => `The placeholder '${name}' must be a JSON array of messages ({ "role", "content" })`,
+  /** A placeholder's messages over a limit (too many, one too long): the limit's own words on the placeholder's field. */
+  placeholderLimit: (name: string, message: string) => `The placeholder '${name}': ${message}`,
   unknownPlaceholders: (names: string[], version: number, known: string[]) =>
     `${names.length === 1 ? `The prompt has no placeholder '${names[0]}'` : `The prompt has no placeholders ${names.map((name) => `'${name}'`).join(", ")}`}: version ${version} has ${known.length ? known.map((name) => `'${name}'`).join(", ") : "none"}`,
   unknownVariables: (names: string[], version: number, known: string[]) =>

@@ -14,6 +14,7 @@ import { FormField } from "@/components/ui/form-field";
 import { FormFooter } from "@/components/ui/form-footer";
 import { Skeleton } from "@/components/ui/skeleton";
 import { Textarea } from "@/components/ui/textarea";
+import { serverFieldErrors } from "@/lib/form-errors";
 import { trpc } from "@/lib/trpc";
 import { AssertionEditor, assertionIssues, toAssertions, toDraft, type AssertionDraft } from "./assertion-editor.tsx";
 
@@ -108,8 +109,14 @@ function CaseForm({
     await utils.testCases.list.invalidate({ promptId });
     onDone();
   };
-  const create = trpc.testCases.create.useMutation({ onSuccess: saved, onError: (error) => setServerError(error.message) });
-  const update = trpc.testCases.update.useMutation({ onSuccess: saved, onError: (error) => setServerError(error.message) });
+  // A refusal about the expected output under its field; any other (an unknown variable, a judge's connection) above the buttons.
+  const refused = (error: { message: string; data?: unknown }) => {
+    const expectedProblem = serverFieldErrors(error).expected;
+    if (expectedProblem) setExpectedError(expectedProblem);
+    else setServerError(error.message);
+  };
+  const create = trpc.testCases.create.useMutation({ onSuccess: saved, onError: refused });
+  const update = trpc.testCases.update.useMutation({ onSuccess: saved, onError: refused });
   const busy = create.isPending || update.isPending;
 
   const submit = () => {
@@ -136,7 +143,7 @@ function CaseForm({
       const [field, name] = issue.path;
       if (field === "placeholders" && typeof name === "string") {
         // A limit (too many messages, a message too long) in its own words; any other shape: what the JSON must be.
-        badPlaceholders[name] ??= issue.code === "too_big" ? `The placeholder '${name}': ${issue.message}` : EVALUATION_MSG.importPlaceholderJson(name);
+        badPlaceholders[name] ??= issue.code === "too_big" ? EVALUATION_MSG.placeholderLimit(name, issue.message) : EVALUATION_MSG.importPlaceholderJson(name);
       } else if (field === "expected") expectedProblem ??= issue.message;
       else formProblems.add(issue.message);
     }
