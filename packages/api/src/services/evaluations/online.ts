@@ -37,7 +37,7 @@ import { lockLivePrompt } from "../prompts/prompt-rules.ts";
 import { authorOf } from "../access/actor.ts";
 import { commandLineCaller } from "../access/visibility.ts";
 import { modelPriceFor } from "../models/prices.ts";
-import { clearReasons, generationTextReadable, lockJudgedText } from "../platform/generation-text.ts";
+import { generationTextReadable, withJudgedText } from "../platform/generation-text.ts";
 import { ingestProduction, type ScoreDraft } from "../production/ingest.ts";
 import { ONLINE_SCORE_ID_PREFIX } from "../production/sources.ts";
 import { costAt } from "../runs/runs.ts";
@@ -468,7 +468,8 @@ async function recordVerdicts(db: Db, generationId: string, judged: string | nul
       UPDATE online_evaluation_runs SET status = 'judged', verdicts = ${JSON.stringify(verdicts)}::jsonb, cost = ${cost}, reserved = 0
        WHERE generation_id = ${generationId}::uuid AND status = 'judging'`;
     if (!moved) return false;
-    if (verdicts.some((verdict) => verdict.reason) && !(judged !== null && (await lockJudgedText(tx, generationId, judged)))) await clearReasons(tx, [generationId]);
+    // Recorded with the claim's move: nothing more to write, only reasons to clear if the text is gone.
+    if (verdicts.some((verdict) => verdict.reason)) await withJudgedText(tx, generationId, judged, async () => {});
     return true;
   }, REASONS_TIMEOUT);
 }
@@ -493,21 +494,19 @@ async function writeScores(db: Db, generationId: string, claim: Claimed, verdict
   if (scores.length) await ingestProduction(db, commandLineCaller(), claim.teamId, { generations: [], scores });
   const reasons = verdicts.flatMap((verdict) => (verdict.reason ? [{ id: externalIdOf(generationId, verdict.name), comment: storableCut(verdict.reason, SCORE_COMMENT_MAX) }] : []));
   if (!reasons.length) return;
-  await db.$transaction(async (tx) => {
-    if (claim.output !== null && (await lockJudgedText(tx, generationId, claim.output))) {
+  await db.$transaction(
+    (tx) =>
       // Only a score of this generation's still without one (written once, as the score).
-      await tx.$executeRaw`
+      withJudgedText(tx, generationId, claim.output, () => tx.$executeRaw`
         UPDATE scores s SET comment = x.comment FROM unnest(${reasons.map((reason) => reason.id)}::text[], ${reasons.map((reason) => reason.comment)}::text[]) AS x(id, comment)
-         WHERE s.team_id = ${claim.teamId}::uuid AND s.external_id = x.id AND s.generation_id = ${generationId}::uuid AND s.source = 'eval' AND s.comment IS NULL`;
-    } else await clearReasons(tx, [generationId]);
-  }, REASONS_TIMEOUT);
+         WHERE s.team_id = ${claim.teamId}::uuid AND s.external_id = x.id AND s.generation_id = ${generationId}::uuid AND s.source = 'eval' AND s.comment IS NULL`),
+    REASONS_TIMEOUT,
+  );
 }
 
 /** The generation's reasons (its scores' comments, its claim's verdicts') go if it stores no text any more (lockJudgedText). */
 async function clearReasonsIfTextGone(db: Db, generationId: string): Promise<void> {
-  await db.$transaction(async (tx) => {
-    if (!(await lockJudgedText(tx, generationId))) await clearReasons(tx, [generationId]);
-  }, REASONS_TIMEOUT);
+  await db.$transaction((tx) => withJudgedText(tx, generationId, undefined, async () => {}), REASONS_TIMEOUT);
 }
 
 /**

@@ -52,7 +52,7 @@ export async function clearGenerationText(db: DbOrTx, limit: number): Promise<nu
 }
 
 /** Online evaluation's reasons on the generations `generationIds`: their `eval` scores' comments, their claims' verdicts' reasons. */
-export async function clearReasons(db: DbOrTx, generationIds: string[]): Promise<void> {
+async function clearReasons(db: DbOrTx, generationIds: string[]): Promise<void> {
   await db.$executeRaw`
     WITH reasons AS (
       UPDATE scores s SET comment = NULL WHERE s.generation_id = ANY(${generationIds}::uuid[]) AND s.source = 'eval' AND s.comment IS NOT NULL)
@@ -69,11 +69,21 @@ export async function clearReasons(db: DbOrTx, generationIds: string[]): Promise
  * is left. A generation gone (retention), or being merged again meanwhile (deleted and written anew,
  * so looked for once more), stores none.
  */
-export async function lockJudgedText(tx: DbOrTx, generationId: string, judged?: string): Promise<boolean> {
+async function lockJudgedText(tx: DbOrTx, generationId: string, judged?: string): Promise<boolean> {
   const matches = judged === undefined ? Prisma.sql`g.output IS NOT NULL` : Prisma.sql`g.output IS NOT DISTINCT FROM ${judged}`;
   for (let look = 0; look < 2; look += 1) {
     const [row] = await tx.$queryRaw<{ stored: boolean }[]>`SELECT ${matches} AS stored FROM generations g WHERE g.id = ${generationId}::uuid FOR NO KEY UPDATE`;
     if (row) return row.stored;
   }
   return false;
+}
+
+/**
+ * In the transaction `tx`: `write` (what was made from the generation's text: a judge's reasons) if the generation
+ * `generationId` still stores `judged`, any text when undefined, none to keep when null (lockJudgedText, its row held
+ * till `tx` ends); else its reasons go (clearReasons).
+ */
+export async function withJudgedText(tx: DbOrTx, generationId: string, judged: string | null | undefined, write: () => Promise<unknown>): Promise<void> {
+  if (judged !== null && (await lockJudgedText(tx, generationId, judged))) await write();
+  else await clearReasons(tx, [generationId]);
 }
