@@ -1,6 +1,7 @@
 // Graceful shutdown of the HTTP server: stop listening, let the requests in flight finish (up to a
 // limit), close keep-alive connections as soon as they are idle, then cut whatever is left.
 import type { IncomingMessage, Server, ServerResponse } from "node:http";
+import { within } from "@promptly/shared";
 
 export interface HttpDrain {
   /** True from the moment shutdown starts (the readiness probe answers 503 then). */
@@ -53,15 +54,4 @@ export function createHttpDrain(): HttpDrain {
       return { cut };
     },
   };
-}
-
-/** `done`, or "late" when it takes longer than `ms`. */
-async function within(done: Promise<void>, ms: number): Promise<void | "late"> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<"late">((resolve) => (timer = setTimeout(() => resolve("late"), ms)));
-  try {
-    return await Promise.race([done, late]);
-  } finally {
-    clearTimeout(timer);
-  }
 }

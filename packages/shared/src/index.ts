@@ -35,3 +35,4 @@ export * from "./production.ts";
 export * from "./word-diff.ts";
 export * from "./lru.ts";
 export * from "./json-scan.ts";
+export * from "./within.ts";

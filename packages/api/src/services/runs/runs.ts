@@ -19,7 +19,7 @@ import { withStagedDraft } from "./playground-drafts.ts";
 import { describeProviderError, providerTimedOut, streamModelAnswer, toolCallLength, wholeModelAnswer, type ModelInput } from "../models/provider-client.ts";
 import { resolveIncludes, type IncludeBody, type IncludeReader } from "../prompts/prompt-includes.ts";
 import { schemaMismatch } from "../prompts/json-schemas.ts";
-import { TOOLS_MSG, toolCallSchema, type PromptTool, type ResponseFormat, type ToolCall } from "@promptly/shared";
+import { TOOLS_MSG, toolCallSchema, within, type PromptTool, type ResponseFormat, type ToolCall } from "@promptly/shared";
 
 type Config = Pick<ApiConfig, "secret" | "allowPrivateProviderUrls" | "providerTimeoutMs" | "providerMaxConcurrentRuns">;
 
@@ -460,15 +460,10 @@ function unrecordedRun(): () => void {
  * database is closed, not lost with insertRun's queue.
  */
 export async function runsRecorded(timeoutMs: number): Promise<boolean> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<"late">((resolve) => (timer = setTimeout(() => resolve("late"), timeoutMs)));
-  try {
-    // Runs begun while waiting are waited for too.
-    while (unrecordedRuns.size) if ((await Promise.race([Promise.all(unrecordedRuns), late])) === "late") return unrecordedRuns.size === 0;
-    return true;
-  } finally {
-    clearTimeout(timer);
-  }
+  const deadline = Date.now() + timeoutMs;
+  // Runs begun while waiting are waited for too.
+  while (unrecordedRuns.size) if ((await within(Promise.all(unrecordedRuns), deadline - Date.now())) === "late") return unrecordedRuns.size === 0;
+  return true;
 }
 
 /**
