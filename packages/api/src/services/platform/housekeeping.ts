@@ -59,7 +59,8 @@ const OUTBOX_KEEP_MS = 7 * 24 * 60 * 60_000;
  * staged playground drafts past their expiry. Then the generations' partitions (see
  * maintainPartitions), in transactions of their own that commit before anything else goes on; then
  * generations past their organization's retention go (their rollups stay, so the Production tab's
- * figures do not change): see pruneGenerations. And the text of teams that stopped keeping it is
+ * figures do not change): see pruneGenerations; and the online evaluation's finished claims of generations
+ * gone: see pruneOnlineEvaluationClaims. And the text of teams that stopped keeping it is
  * cleared, a batch a run: see clearGenerationText. Every step commits on its own.
  */
 export async function pruneExpired(db: Db, now: Date, options: { retentionBatch?: number } = {}): Promise<PruneResult> {
@@ -76,6 +77,7 @@ export async function pruneExpired(db: Db, now: Date, options: { retentionBatch?
   const playgroundDrafts = await db.playgroundDraft.deleteMany({ where: { expiresAt: { lte: now } } });
   const partitions = await maintainPartitions(db, now);
   const generations = await pruneGenerations(db, now, { batch: options.retentionBatch ?? RETENTION_BATCH, budgetMs: RETENTION_BUDGET_MS, startedAt });
+  await pruneOnlineEvaluationClaims(db, now, { batch: options.retentionBatch ?? RETENTION_BATCH, budgetMs: RETENTION_BUDGET_MS, startedAt });
   const generationTexts = await db.$transaction((tx) => clearGenerationText(tx, TEXT_CLEAR_BATCH), { timeout: TEXT_CLEAR_TIMEOUT_MS });
   return {
     sessions, tokens: tokens.count, outbox: outbox.count, rateLimits: rateLimits.count, playgroundDrafts: playgroundDrafts.count,
@@ -94,13 +96,13 @@ const LOCK_NOT_AVAILABLE = "55P03";
  * One change of generations' partitions, in a transaction of its own (its locks end at its commit)
  * that waits for them at most PARTITION_LOCK_TIMEOUT_MS: false when it did not get them (rolled back).
  */
-async function partitionChange(db: Db, change: Prisma.Sql): Promise<boolean> {
+async function partitionChange(db: Db, ...changes: Prisma.Sql[]): Promise<boolean> {
   try {
     await rawTransaction(
       db,
       async (tx) => {
         await tx.query(Prisma.sql`SELECT set_config('lock_timeout', ${`${PARTITION_LOCK_TIMEOUT_MS}ms`}, true)`);
-        await tx.query(change);
+        for (const change of changes) await tx.query(change);
       },
       { timeoutMs: PARTITION_STATEMENT_TIMEOUT_MS },
     );
@@ -115,7 +117,9 @@ async function partitionChange(db: Db, change: Prisma.Sql): Promise<boolean> {
  * Makes sure the generations table has its partitions for this month and the next two (the
  * migration's function: a no-op for a month that has one), so generations rarely land in the default
  * partition; then drops whole each month whose every row is past every organization's retention
- * (generation_retention_days, 90 by default): no row-by-row delete, no dead rows to vacuum. Making a
+ * (generation_retention_days, 90 by default): no row-by-row delete, no dead rows to vacuum. Every
+ * organization's generations_pruned_before becomes at least the month's end in the drop's transaction (any
+ * of them could have had rows there), so ingest never writes one of them again (see writeIn). Making a
  * partition locks the default one, dropping one locks generations, against every query: each is its own
  * short transaction, and the first that cannot get its lock in time leaves the rest to the next run.
  */
@@ -136,8 +140,12 @@ async function maintainPartitions(db: Db, now: Date): Promise<{ dropped: number;
     if (!month) continue;
     const monthEnd = Date.UTC(Number(month[1]), Number(month[2]), 1);
     if (monthEnd > everyoneDone) continue;
+    // The watermark first: the organizations' rows are not locked while the drop holds generations' lock.
+    const pruned = Prisma.sql`
+      UPDATE organizations SET generations_pruned_before = ${new Date(monthEnd)}::timestamptz
+       WHERE generations_pruned_before IS NULL OR generations_pruned_before < ${new Date(monthEnd)}::timestamptz`;
     // The name matched the pattern above: nothing else reaches the statement.
-    if (!(await partitionChange(db, Prisma.raw(`DROP TABLE "${name}"`)))) return { dropped, postponed: true };
+    if (!(await partitionChange(db, pruned, Prisma.raw(`DROP TABLE "${name}"`)))) return { dropped, postponed: true };
     dropped += 1;
   }
   return { dropped, postponed: false };
@@ -148,7 +156,9 @@ async function maintainPartitions(db: Db, now: Date): Promise<{ dropped: number;
  * retention were dropped whole by maintainPartitions), organization by organization, oldest first,
  * `batch` rows a transaction: lowering a retention from 90 days to 7 is many short deletes, never one
  * long one. Once `budgetMs` has passed since `startedAt` no other batch starts (the next run goes on).
- * Scores and rollups are kept. How many were deleted.
+ * Scores and rollups are kept. Each delete's transaction raises the organization's generations_pruned_before
+ * to its cutoff (it only grows), so a generation deleted here and sent again is not written again even once
+ * the retention is raised past it (see writeIn). How many were deleted.
  */
 async function pruneGenerations(db: Db, now: Date, { batch, budgetMs, startedAt }: { batch: number; budgetMs: number; startedAt: number }): Promise<number> {
   // Only organizations with some: a probe of the index on (organization_id, started_at) each (LIMIT keeps the
@@ -166,8 +176,12 @@ async function pruneGenerations(db: Db, now: Date, { batch, budgetMs, startedAt 
       // the planner could turn into a scan of whole months), and only the partitions they may be in.
       const [{ n }] = (await rawTransaction(
         db,
-        (tx) =>
-          tx.query<{ n: number }>(Prisma.sql`
+        async (tx) => {
+          // Before the delete: the organization's row is locked first, as deleting the organization locks it (no deadlock).
+          await tx.query(Prisma.sql`
+            UPDATE organizations SET generations_pruned_before = ${cutoff}::timestamptz
+             WHERE id = ${id}::uuid AND (generations_pruned_before IS NULL OR generations_pruned_before < ${cutoff}::timestamptz)`);
+          return tx.query<{ n: number }>(Prisma.sql`
             WITH doomed AS (
               SELECT id, started_at FROM generations
                WHERE organization_id = ${id}::uuid AND started_at < ${cutoff}::timestamptz
@@ -177,7 +191,8 @@ async function pruneGenerations(db: Db, now: Date, { batch, budgetMs, startedAt 
                WHERE g.organization_id = ${id}::uuid AND g.started_at < ${cutoff}::timestamptz
                  AND g.started_at <= (SELECT max(started_at) FROM doomed) AND g.id = ANY (ARRAY(SELECT id FROM doomed))
               RETURNING 1)
-            SELECT count(*)::int AS n FROM d`),
+            SELECT count(*)::int AS n FROM d`);
+        },
         { timeoutMs: RETENTION_STATEMENT_TIMEOUT_MS },
       )) as [{ n: number }];
       deleted += n;
@@ -185,6 +200,39 @@ async function pruneGenerations(db: Db, now: Date, { batch, budgetMs, startedAt 
     }
   }
   return deleted;
+}
+
+/**
+ * The online evaluation's claims (online_evaluation_runs) finished (`done` or `skipped`) and past their
+ * organization's retention, created and finished before its cutoff, are deleted `batch` a transaction, once
+ * their generation is gone (a claim is what keeps a generation from being judged twice: while its generation
+ * is stored, even one started in the future, it stays). Within the same budget as pruneGenerations. How many.
+ */
+async function pruneOnlineEvaluationClaims(db: Db, now: Date, { batch, budgetMs, startedAt }: { batch: number; budgetMs: number; startedAt: number }): Promise<number> {
+  let deleted = 0;
+  for (;;) {
+    if (performance.now() - startedAt > budgetMs) return deleted;
+    const [{ n }] = (await rawTransaction(
+      db,
+      (tx) =>
+        tx.query<{ n: number }>(Prisma.sql`
+          WITH d AS (
+            DELETE FROM online_evaluation_runs WHERE generation_id IN (
+              SELECT r.generation_id
+                FROM online_evaluation_runs r
+                JOIN prompts p ON p.id = r.prompt_id
+                JOIN organizations o ON o.id = p.organization_id
+               CROSS JOIN LATERAL (SELECT ${now}::timestamptz - o.generation_retention_days * interval '1 day' AS cutoff) c
+               WHERE r.status IN ('done', 'skipped') AND r.created_at < c.cutoff AND r.finished_at < c.cutoff
+                 AND NOT EXISTS (SELECT 1 FROM generations g WHERE g.id = r.generation_id)
+               LIMIT ${batch})
+            RETURNING 1)
+          SELECT count(*)::int AS n FROM d`),
+      { timeoutMs: RETENTION_STATEMENT_TIMEOUT_MS },
+    )) as [{ n: number }];
+    deleted += n;
+    if (n < batch) return deleted;
+  }
 }
 
 /**

@@ -1172,7 +1172,7 @@ async function writeIn(tx: RawTransaction, db: Db, caller: Caller, teamId: strin
 
   const [team] = await tx.query<{ organizationId: string; keepText: boolean; retainedSince: Date }>(Prisma.sql`
     SELECT t.organization_id AS "organizationId", t.keep_generation_text AS "keepText",
-           now() - o.generation_retention_days * interval '1 day' AS "retainedSince"
+           greatest(now() - o.generation_retention_days * interval '1 day', o.generations_pruned_before) AS "retainedSince"
       FROM teams t JOIN organizations o ON o.id = t.organization_id WHERE t.id = ${teamId}::uuid`);
   // The key's team was deleted after the key was read: the sender hears 404, never a 500.
   if (!team) throw new DomainError("NOT_FOUND", INGEST_MSG.teamNotFound);
@@ -1233,8 +1233,9 @@ async function writeIn(tx: RawTransaction, db: Db, caller: Caller, teamId: strin
 
     // A generation that never named a prompt is not kept (OpenTelemetry's other spans, Langfuse's plain generations),
     // but Langfuse updates whose create has not come yet are: the create (another request, maybe later) may name one.
-    // Nor is one not stored that started before its organization's retention: housekeeping deleted it (its part
-    // kept in the rollups) or would, so one sent again would be counted twice. One still stored merges as before.
+    // Nor is one not stored that started before its organization's retention, or before the latest start housekeeping
+    // deleted generations of it before (at a retention since raised, or a month dropped whole): housekeeping deleted it
+    // (its part kept in the rollups) or would, so one sent again would be counted twice. One still stored merges as before.
     written = observationIds
       .map((id) => merge(storedById.get(id), patchesById.get(id)!, team.keepText))
       .filter((row) => row.promptName !== "" || (row.source === "langfuse" && !row.startSaid))

@@ -24,6 +24,8 @@ const event = (observationId: string, fields: Partial<GenerationPatch> = {}): Ge
   observationId, source: "otel", promptName: prompt.name, version: 1, seenAt: new Date(), ...fields,
 });
 const setRetention = (days: number) => db().organization.update({ where: { id: organizationId }, data: { generationRetentionDays: days } });
+/** Nothing of the organization pruned yet: a test after the first one's prune starts afresh (a raised retention keeps no window housekeeping pruned open again). */
+const nothingPruned = () => db().organization.update({ where: { id: organizationId }, data: { generationsPrunedBefore: null } });
 const stored = async (observationId: string) =>
   (await db().$queryRaw<{ n: number }[]>`SELECT count(*)::int AS n FROM generations WHERE team_id = ${team.id}::uuid AND observation_id = ${observationId}`)[0]!.n;
 const rolledUp = async () =>
@@ -65,6 +67,7 @@ describe("a generation started before its organization's retention", () => {
 
   it("is accepted and dropped (counted as dropped), a score naming it kept unlinked; one within the retention is kept", async () => {
     prompt = await createPrompt(world.callers.editor, team.id, { visibility: "team" });
+    await nothingPruned();
     await setRetention(30);
     const droppedBefore = await otelDropped();
     await acceptProduction(db(), key, { generations: [event("ancient", { startedAt: daysAgo(31) }), event("recent", { startedAt: daysAgo(29) })], scores: [] }, { source: "otel", dropped: 0 });
@@ -85,6 +88,7 @@ describe("a generation started before its organization's retention", () => {
 
   it("still stored (housekeeping has not reached it) merges as before", async () => {
     prompt = await createPrompt(world.callers.editor, team.id, { visibility: "team" });
+    await nothingPruned();
     await setRetention(30);
     await ingestProduction(db(), key, team.id, { generations: [event("late-update", { startedAt: daysAgo(20) })], scores: [] });
     await setRetention(7);
