@@ -14,6 +14,7 @@ export const PRODUCTION_MAX_DAYS = 366;
 export const PRODUCTION_MSG = {
   rangeOrder: "'from' must be before 'to'",
   rangeTooLong: `The range covers at most ${PRODUCTION_MAX_DAYS} days`,
+  rangeYears: "'from' and 'to' must fall in the years 1 to 9999",
   sameVersions: "Choose two different versions to compare",
   versionsOrLabel: "Compare two versions (a and b) or a split label, not both",
   notSplit: (label: string) => `The label '${label}' is not split between two versions`,

@@ -7,7 +7,7 @@ import { GENERATION_MORE_SCORES_COUNTED, GENERATION_SCORES_MAX, PRODUCTION_MSG, 
 import { fail } from "../../errors.ts";
 import { decodeKeysetCursor, encodeKeysetCursor } from "../platform/keyset-cursor.ts";
 import { generationTextReadable } from "../platform/generation-text.ts";
-import { spanOf } from "./metrics.ts";
+import { spanOf, type ProductionSpan } from "./metrics.ts";
 import { isoTimeSql } from "../json-list.ts";
 
 const GENERATIONS_PAGE = 50;
@@ -131,33 +131,64 @@ function itemOf(row: GenerationRow, { scores, moreScores, moreScoresCapped }: Li
   };
 }
 
+/** A cursor's start: an ISO instant PostgreSQL holds (no year 0), read back as a Date. */
+const cursorStart = z.iso.datetime().transform((at) => new Date(at)).refine((at) => at.getUTCFullYear() >= 1);
+
+/** A template tag: `db.$queryRaw` to read, `Prisma.sql` for the query itself (its plan, in a test). */
+type SqlTag<R> = (strings: TemplateStringsArray, ...values: unknown[]) => R;
+
 /**
- * The prompt's generations of the span, newest first (by start, then id), `limit` (default 50) a page;
- * `textReadable` as for scoresOf.
+ * The query of a page of listGenerations, given to `tag`: the prompt's generations of the span, newest
+ * first (by start, then id), `limit + 1` of them. Read per version: the one index that fits is
+ * (prompt_id, version, started_at), so a read of the prompt alone took every generation of the span and
+ * sorted them, per page. Each version's newest rows come from that index, and the page is the newest of
+ * those (no index added: each one slows the ingestion of spans).
  */
-export async function listGenerations(db: DbOrTx, promptId: string, query: GenerationsQuery, now: Date, textReadable: boolean): Promise<GenerationPage> {
-  const span = spanOf(query, now);
-  const limit = query.limit ?? GENERATIONS_PAGE;
+export function generationsPage<R>(tag: SqlTag<R>, promptId: string, query: GenerationsQuery, span: ProductionSpan, limit: number): R {
   const parts = [
     Prisma.sql`g.prompt_id = ${promptId}::uuid`,
+    Prisma.sql`g.version = v.version`,
     // The span bounds the partitions read.
     Prisma.sql`g.started_at >= ${sqlInstant(span.from)}`,
     Prisma.sql`g.started_at < ${sqlInstant(span.to)}`,
   ];
   if (query.environment !== undefined) parts.push(Prisma.sql`g.environment = ${query.environment}`);
   if (query.model !== undefined) parts.push(Prisma.sql`g.model = ${query.model}`);
-  if (query.version !== undefined) parts.push(Prisma.sql`g.version = ${query.version}`);
   if (query.status !== undefined) parts.push(Prisma.sql`g.status = ${query.status}`);
   if (query.cursor) {
-    const after = decodeKeysetCursor(query.cursor, z.iso.datetime().transform((at) => new Date(at)));
+    const after = decodeKeysetCursor(query.cursor, cursorStart);
+    // The first bound is the index's range; the second the exact keyset.
+    parts.push(Prisma.sql`g.started_at <= ${sqlInstant(after.sortValue)}`);
     parts.push(Prisma.sql`(g.started_at, g.id) < (${sqlInstant(after.sortValue)}, ${after.id}::uuid)`);
   }
-  const rows = await db.$queryRaw<GenerationRow[]>`
+  // Every version the prompt has numbered, deleted ones too (their generations stay linked): a generation
+  // is linked only to a version the prompt has, and a version goes only by being recorded as deleted.
+  const versions = query.version !== undefined ? Prisma.sql`SELECT ${query.version}::int AS version` : Prisma.sql`
+    SELECT pv.version FROM prompt_versions pv WHERE pv.prompt_id = ${promptId}::uuid
+    UNION ALL
+    SELECT d.version FROM deleted_prompt_versions d WHERE d.prompt_id = ${promptId}::uuid`;
+  return tag`
     SELECT ${generationColumns}
-    FROM generations g
-    WHERE ${Prisma.join(parts, " AND ")}
+    FROM (${versions}) v
+    CROSS JOIN LATERAL (
+      SELECT g.id, g.version, g.model, g.started_at, g.latency_ms, g.ttft_ms, g.input_tokens, g.output_tokens, g.cost, g.status, g.error_message,
+             g.trace_id, g.observation_id, g.user_ref, g.session_ref, g.environment
+      FROM generations g
+      WHERE ${Prisma.join(parts, " AND ")}
+      ORDER BY g.started_at DESC, g.id DESC
+      LIMIT ${limit + 1}
+    ) g
     ORDER BY g.started_at DESC, g.id DESC
     LIMIT ${limit + 1}`;
+}
+
+/**
+ * The prompt's generations of the span, newest first (by start, then id), `limit` (default 50) a page;
+ * `textReadable` as for scoresOf.
+ */
+export async function listGenerations(db: DbOrTx, promptId: string, query: GenerationsQuery, now: Date, textReadable: boolean): Promise<GenerationPage> {
+  const limit = query.limit ?? GENERATIONS_PAGE;
+  const rows = await generationsPage((strings, ...values) => db.$queryRaw<GenerationRow[]>(strings, ...values), promptId, query, spanOf(query, now), limit);
   const page = rows.slice(0, limit);
   const scores = await scoresOf(db, page.map((row) => row.id), textReadable);
   const last = page.at(-1);

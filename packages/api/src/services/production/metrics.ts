@@ -23,6 +23,8 @@ export interface ProductionSpan {
 export function spanOf(filters: Pick<ProductionFilters, "from" | "to">, now: Date): ProductionSpan {
   const to = filters.to ?? now;
   const from = filters.from ?? new Date(to.getTime() - PRODUCTION_DEFAULT_DAYS * DAY);
+  // PostgreSQL holds no year 0 nor before it, and an instant past 9999 is not ISO text it reads.
+  if (![from, to].every((at) => at.getUTCFullYear() >= 1 && at.getUTCFullYear() <= 9999)) return fail("INVALID", PRODUCTION_MSG.rangeYears);
   if (!(from.getTime() < to.getTime())) return fail("INVALID", PRODUCTION_MSG.rangeOrder);
   if (to.getTime() - from.getTime() > PRODUCTION_MAX_DAYS * DAY) return fail("INVALID", PRODUCTION_MSG.rangeTooLong);
   return { from, to };
