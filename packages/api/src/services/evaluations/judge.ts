@@ -117,12 +117,17 @@ export function judgeUsageBound(assertion: Assertion, facts: RunFacts): JudgeUsa
  * The judge of a prompt's cases: runs each rubric on the assertion's connection and model, within the
  * prompt's organization and team. `onCall` hears what became of each judgement's call (JudgeCall): not
  * sent when refused before the provider (no connection or model, the connection unusable or its key
- * unreadable), else answered with its tokens or failed.
+ * unreadable), else answered with its tokens or failed. `onNoAnswer` hears each judgement whose failure is no verdict of
+ * the judge's but its absence (refused before the provider, or the provider failed or timed out): a caller that can ask
+ * again later (online evaluation) records nothing for it; an answer that holds no verdict is the judge's, and not told.
  */
-export function createJudge(deps: { db: Db; config: Config; organizationId: string; teamId: string; onCall?: (call: JudgeCall) => void }): Judge {
+export function createJudge(deps: {
+  db: Db; config: Config; organizationId: string; teamId: string; onCall?: (call: JudgeCall) => void; onNoAnswer?: () => void;
+}): Judge {
   return async (assertion, facts) => {
     const unsent = (reason: string) => {
       deps.onCall?.({ sent: false });
+      deps.onNoAnswer?.();
       return { pass: false, reason };
     };
     if (!assertion.connectionId || !assertion.model) return unsent("A judged assertion needs a connection and a model to judge with");
@@ -173,6 +178,7 @@ export function createJudge(deps: { db: Db; config: Config; organizationId: stri
     } catch (error) {
       // The provider may have counted tokens before it failed (or the answer was cut): unknown, so said as such.
       deps.onCall?.({ sent: true, usage: null });
+      deps.onNoAnswer?.();
       const failure = limit.aborted ? providerTimedOut(connection, answerLimitMs) : describeProviderError(error, connection, { timeoutMs, model: assertion.model });
       return { pass: false, reason: `The judge could not answer: ${failure.message}` };
     }

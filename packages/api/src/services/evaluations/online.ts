@@ -26,9 +26,13 @@
 // - A job run again (its process died) writes nothing twice and never pays a judge twice: each score's
 //   id is `online:<generation>:<assertion name>`, verdicts and cost are recorded before the scores are
 //   written, and a run already done is skipped (runOnlineEvaluation).
+// - A judge that could not answer (its connection unusable, the model gone, the provider failing, limiting or
+//   too slow) gives no verdict: its assertion is not scored, the others' verdicts are, and the job fails, so
+//   pg-boss runs it again (and, its retries spent, the sweep within the generation's day) to ask that judge
+//   alone; each call sent counts against the day's cap. One never answered is never scored: nothing says False.
 import PgBoss from "pg-boss";
 import { Prisma, sqlInstant, type Db, type DbOrTx } from "@promptly/db";
-import { ONLINE_EVALUATION_MSG, onlineEvaluationSettings, type Assertion, type OnlineEvaluationSettings, type ResponseFormat, type setOnlineEvaluationInput } from "@promptly/shared";
+import { ONLINE_EVALUATION_MSG, onlineEvaluationSettings, type OnlineEvaluationSettings, type ResponseFormat, type setOnlineEvaluationInput } from "@promptly/shared";
 import { z } from "zod";
 import { DomainError, fail } from "../../errors.ts";
 import { auditAs, type AuditContext } from "../insight/audit.ts";
@@ -76,14 +80,14 @@ const utcDay = (now: Date) => now.toISOString().slice(0, 10);
  * The prompt's online evaluation (off, with no assertions, until first set), the UTC day's judging spend and
  * the generations evaluated that day: those finished with their verdicts written (`done`), not those let go
  * without (`skipped`: turned off, archived, the text no longer kept or its generation too old to try again),
- * whose judging cost counts all the same.
+ * whose judging cost counts all the same, as does that of a claim still to be judged again (a judge did not answer).
  */
 export async function getOnlineEvaluation(db: DbOrTx, promptId: string, now: Date) {
   const row = await db.onlineEvaluation.findUnique({ where: { promptId } });
   const settings = row ? readSettings(row) : OFF;
   const [today] = await db.$queryRaw<{ spent: number; evaluated: number }[]>`
     SELECT coalesce(sum(cost), 0)::float8 AS spent, (count(*) FILTER (WHERE status = 'done'))::int AS evaluated
-      FROM online_evaluation_runs WHERE prompt_id = ${promptId}::uuid AND day = ${utcDay(now)}::date AND status IN ('done', 'skipped')`;
+      FROM online_evaluation_runs WHERE prompt_id = ${promptId}::uuid AND day = ${utcDay(now)}::date`;
   return { ...settings, spentTodayUsd: today?.spent ?? 0, evaluatedToday: today?.evaluated ?? 0 };
 }
 
@@ -317,7 +321,9 @@ interface RunDeps {
  *   asks again, records the programmatic verdicts alone and keeps the reservation as the cost.
  * - judged: the verdicts and the judgement's real cost (replacing the reservation) are recorded before
  *   any score is written, so a run after a failure writes them and finishes, without judging again.
- * A claim with nothing to judge (none judged, or the day at its cap) goes from queued to done.
+ * A claim with nothing to judge (none judged, or the day at its cap) goes from queued to done. One whose judge
+ * did not answer goes from judging back to queued, with the answered verdicts and what judging cost recorded
+ * (then written), and its job fails: the next run asks only the judges without a verdict (NoAnswer).
  */
 async function runOnlineEvaluation(deps: RunDeps, generationId: string): Promise<void> {
   // Each pass moves the claim on, or finds another run moved it first and reads it again.
@@ -335,8 +341,8 @@ async function runOnlineEvaluation(deps: RunDeps, generationId: string): Promise
       else await clearReasonsIfTextGone(deps.db, generationId);
       if (await finish(deps, generationId, "judged", live ? "done" : "skipped")) return;
     } else if (claim.status === "judging") {
-      const unjudged = live ? await verdictsOf(deps, claim, settings.assertions.filter((item) => item.assertion.type !== "judge")) : [];
-      await recordVerdicts(deps.db, generationId, claim.output, unjudged, claim.reserved);
+      const unjudged = live ? (await verdictsOf(deps, claim, settings.assertions.filter((item) => item.assertion.type !== "judge"))).verdicts : [];
+      await recordVerdicts(deps.db, generationId, claim.output, withVerdicts(recordedOf(claim), unjudged), claim.reserved, "judged");
     } else if (!live) {
       if (await finish(deps, generationId, "queued", "skipped")) return;
     } else if (await evaluate(deps, generationId, claim, settings.assertions)) {
@@ -371,7 +377,9 @@ const externalIdOf = (generationId: string, name: string) => `${ONLINE_SCORE_ID_
  */
 async function evaluate(deps: RunDeps, generationId: string, claim: Claimed, assertions: NamedAssertion[]): Promise<boolean> {
   const { db } = deps;
-  const judged = assertions.filter((item) => item.assertion.type === "judge");
+  // Those of a run before whose judge did not answer: the answered ones are not asked again.
+  const recorded = recordedOf(claim);
+  const judged = assertions.filter((item) => item.assertion.type === "judge" && !recorded.some((verdict) => verdict.name === item.name));
   const scored = judged.length ? await scoredNames(db, claim.teamId, generationId, judged.map((item) => item.name)) : new Set<string>();
   const toJudge = judged.filter((item) => !scored.has(item.name));
   const programmatic = assertions.filter((item) => item.assertion.type !== "judge");
@@ -386,7 +394,8 @@ async function evaluate(deps: RunDeps, generationId: string, claim: Claimed, ass
     if (reservation === "moved") return false;
     if (reservation === "reserved") {
       const calls: JudgeCall[] = [];
-      const verdicts = await verdictsOf(deps, claim, [...programmatic, ...toJudge], (call) => calls.push(call));
+      const { verdicts: answered, unanswered } = await verdictsOf(deps, claim, [...programmatic, ...toJudge], (call) => calls.push(call));
+      const verdicts = withVerdicts(recorded, answered);
       // The reservation settles to the real cost: an answered call at its tokens' price, one never sent (refused before
       // the provider, its connection's key unreadable, say) at nothing. A call sent that failed (the provider maybe counted
       // its tokens), or one not told at all, makes the whole judgement cost its worst case, as reserved.
@@ -394,15 +403,33 @@ async function evaluate(deps: RunDeps, generationId: string, claim: Claimed, ass
       for (const call of calls) if (call.sent && call.usage) cost += costAt(await prices(call.usage.model), call.usage.inputTokens, call.usage.outputTokens) ?? 0;
       if (calls.length < toJudge.length || calls.some((call) => call.sent && !call.usage)) cost = worst;
       // Moved meanwhile by a run that found it judging: that run's verdicts and cost (this reservation) stand.
-      if (!(await recordVerdicts(db, generationId, claim.output, verdicts, cost))) return false;
+      if (!(await recordVerdicts(db, generationId, claim.output, verdicts, cost, unanswered.length ? "queued" : "judged"))) return false;
       await writeScores(db, generationId, claim, verdicts);
+      if (unanswered.length) throw new NoAnswer(generationId, unanswered);
       return finish(deps, generationId, "judged", "done");
     }
   }
-  // Nothing judged: the programmatic verdicts cost nothing and are written again harmlessly.
-  await writeScores(db, generationId, claim, await verdictsOf(deps, claim, programmatic));
+  // Nothing judged: the programmatic verdicts cost nothing and are written again harmlessly (those recorded, answered, with them).
+  await writeScores(db, generationId, claim, withVerdicts(recorded, (await verdictsOf(deps, claim, programmatic)).verdicts));
   return finish(deps, generationId, "queued", "done");
 }
+
+/**
+ * A run whose judge of some assertion did not answer: its job fails, so pg-boss runs it again (its retry policy), those
+ * assertions unscored meanwhile. Spent its retries, the claim, queued, is queued again by the sweep while its generation
+ * is within the sweep's day, then let go as skipped: an assertion never answered is never scored.
+ */
+class NoAnswer extends Error {
+  constructor(generationId: string, names: string[]) {
+    super(`The judge of ${names.map((name) => JSON.stringify(name)).join(", ")} did not answer on generation ${generationId}: asked again on the job's retry`);
+  }
+}
+
+/** The verdicts a queued claim recorded before (a run whose judge did not answer), or a judging claim's (held from then). */
+const recordedOf = (claim: Claimed): Verdict[] => (claim.verdicts === null ? [] : storedVerdicts.parse(claim.verdicts));
+
+/** `before` with `after` in place of those of the same name. */
+const withVerdicts = (before: Verdict[], after: Verdict[]): Verdict[] => [...before.filter((verdict) => !after.some((late) => late.name === verdict.name)), ...after];
 
 const factsOf = (claim: Claimed) => ({ output: claim.output ?? "", latencyMs: claim.latencyMs ?? 0, cost: claim.cost, expected: null, responseFormat: claim.responseFormat });
 
@@ -416,11 +443,31 @@ function pricesOf(db: Db, organizationId: string) {
   };
 }
 
-/** The assertions' verdicts on the claim's generation, what became of each judge's call heard by `onCall`. */
-async function verdictsOf(deps: RunDeps, claim: Claimed, assertions: NamedAssertion[], onCall?: (call: JudgeCall) => void): Promise<Verdict[]> {
-  const judge = createJudge({ db: deps.db, config: deps.config, organizationId: claim.organizationId, teamId: claim.teamId, onCall });
-  const outcomes = await checkAssertions(assertions.map((item): Assertion => item.assertion), factsOf(claim), judge);
-  return outcomes.map((outcome, index) => ({ name: assertions[index]!.name, pass: outcome.pass, ...(outcome.reason ? { reason: outcome.reason } : {}) }));
+/**
+ * The assertions' verdicts on the claim's generation, what became of each judge's call heard by `onCall`; `unanswered`
+ * names the judged ones whose judge did not answer (createJudge's onNoAnswer, or its failure): no verdict, none among them.
+ */
+async function verdictsOf(
+  deps: RunDeps, claim: Claimed, assertions: NamedAssertion[], onCall?: (call: JudgeCall) => void,
+): Promise<{ verdicts: Verdict[]; unanswered: string[] }> {
+  const unanswered = new Set<string>();
+  const outcomes = await Promise.all(
+    assertions.map(async (item) => {
+      // A judge for each assertion, so what it tells is this assertion's (the judgements run at once).
+      const noAnswer = () => unanswered.add(item.name);
+      const judge = createJudge({ db: deps.db, config: deps.config, organizationId: claim.organizationId, teamId: claim.teamId, onCall, onNoAnswer: noAnswer });
+      const [outcome] = await checkAssertions([item.assertion], factsOf(claim), async (assertion, facts) => {
+        try {
+          return await judge(assertion, facts);
+        } catch (error) {
+          noAnswer();
+          throw error;
+        }
+      });
+      return { name: item.name, pass: outcome!.pass, ...(outcome!.reason ? { reason: outcome!.reason } : {}) };
+    }),
+  );
+  return { verdicts: outcomes.filter((verdict) => !unanswered.has(verdict.name)), unanswered: [...unanswered] };
 }
 
 /** Which of the named judged assertions already have this generation's score. */
@@ -457,15 +504,18 @@ async function reserve(db: Db, promptId: string, generationId: string, worst: nu
 }
 
 /**
- * judging → judged: the verdicts, and what judging cost in place of the reservation; false if another run moved it first.
+ * judging → judged (or → queued, a judge not having answered): the verdicts, and what judging cost in place of the reservation
+ * (added to what runs before cost, should a judge not have answered then); false if another run moved it first.
  * Their reasons stay only if the generation still stores `judged`, the output they were made from (lockJudgedText), in
  * the same transaction. The claim is moved before the generation is held: a clearing holding the generation never waits
  * for the claim (a judging claim has no verdicts for it to clear), so the two never wait for each other.
  */
-async function recordVerdicts(db: Db, generationId: string, judged: string | null, verdicts: Verdict[], cost: number): Promise<boolean> {
+async function recordVerdicts(
+  db: Db, generationId: string, judged: string | null, verdicts: Verdict[], cost: number, to: "judged" | "queued",
+): Promise<boolean> {
   return db.$transaction(async (tx) => {
     const moved = await tx.$executeRaw`
-      UPDATE online_evaluation_runs SET status = 'judged', verdicts = ${JSON.stringify(verdicts)}::jsonb, cost = ${cost}, reserved = 0
+      UPDATE online_evaluation_runs SET status = ${to}, verdicts = ${JSON.stringify(verdicts)}::jsonb, cost = cost + ${cost}, reserved = 0
        WHERE generation_id = ${generationId}::uuid AND status = 'judging'`;
     if (!moved) return false;
     // Recorded with the claim's move: nothing more to write, only reasons to clear if the text is gone.
