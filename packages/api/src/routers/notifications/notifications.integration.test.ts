@@ -301,6 +301,9 @@ describe("the bell's procedures", () => {
     expect(second.items.map((item) => item.text.replace(/.* to v/, ""))).toEqual(["5", "4", "3", "2", "1"]);
     expect(second.nextCursor).toBeNull();
     expect(await outcome(personApi.notifications.list({ cursor: "forged" }))).toMatchObject({ code: "BAD_REQUEST" });
+    // A well-formed instant the database cannot hold (year 0) is the same refusal, never a 500.
+    const yearZero = Buffer.from(JSON.stringify(["0000-01-01T00:00:00.000Z", randomUUID()])).toString("base64url");
+    expect(await outcome(personApi.notifications.list({ cursor: yearZero }))).toMatchObject({ code: "BAD_REQUEST" });
     expect(await personApi.notifications.unreadCount()).toEqual({ count: 25, enabled: true });
 
     // Someone else's ids change nothing for them.

@@ -11,7 +11,7 @@ import {
   type EvaluationItemsAnswer, type EvaluationSummary, type compareEvaluationInput, type listEvaluationsInput, type startEvaluationInput,
 } from "@promptly/shared";
 import { fail } from "../../errors.ts";
-import { createdAtSortValue, decodeKeysetCursor, encodeKeysetCursor } from "../platform/keyset-cursor.ts";
+import { instantSortValue, decodeKeysetCursor, encodeKeysetCursor } from "../platform/keyset-cursor.ts";
 import { allowModel, allowTeamConnection, chooseTeamRunConnection, findRunConnection, listRunConnections, type RunConnectionRow } from "../models/connections.ts";
 import type { RunActor, RunPrompt } from "../runs/runs.ts";
 import type { EvaluationJobs } from "../types.ts";
@@ -213,7 +213,7 @@ export const evaluationPage = z.object({ items: z.array(evaluationSummary), next
 
 /** A prompt's evaluations, newest first (keyset cursor: the last one's creation time and id). */
 export async function listEvaluations(db: DbOrTx, input: z.output<typeof listEvaluationsInput>): Promise<z.infer<typeof evaluationPage>> {
-  const after = input.cursor ? decodeKeysetCursor(input.cursor, createdAtSortValue) : null;
+  const after = input.cursor ? decodeKeysetCursor(input.cursor, instantSortValue) : null;
   const heads = await db.evaluation.findMany({
     where: {
       promptId: input.promptId,

@@ -4,7 +4,7 @@
 import { Prisma, type DbOrTx } from "@promptly/db";
 import { NOTIFICATION_DEFAULTS, resolveAppRole } from "@promptly/shared";
 import { z } from "zod";
-import { createdAtSortValue, decodeKeysetCursor, encodeKeysetCursor } from "../platform/keyset-cursor.ts";
+import { instantSortValue, decodeKeysetCursor, encodeKeysetCursor } from "../platform/keyset-cursor.ts";
 import { renderEmail } from "../platform/emails.ts";
 import { registerMailRenderer } from "../platform/outbox-mail.ts";
 import { notificationHref, notificationText, type NotificationFacts } from "./notification-text.ts";
@@ -57,7 +57,7 @@ const toItem = (row: Row): NotificationItem => ({
 export async function listNotifications(db: DbOrTx, caller: Caller, cursor: string | undefined): Promise<z.infer<typeof notificationPage>> {
   const { joins, visible } = mine(caller);
   const after = cursor
-    ? (({ sortValue: at, id }) => Prisma.sql`(n.created_at, n.id) < (${at}, ${id}::uuid)`)(decodeKeysetCursor(cursor, createdAtSortValue))
+    ? (({ sortValue: at, id }) => Prisma.sql`(n.created_at, n.id) < (${at}, ${id}::uuid)`)(decodeKeysetCursor(cursor, instantSortValue))
     : Prisma.sql`TRUE`;
   const rows = await db.$queryRaw<Row[]>`
     SELECT ${rowColumns} FROM notifications n ${joins}

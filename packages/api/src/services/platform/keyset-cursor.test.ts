@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { PROMPT_MSG } from "@promptly/shared";
-import { createdAtSortValue, decodeKeysetCursor, encodeKeysetCursor } from "./keyset-cursor.ts";
+import { instantSortValue, decodeKeysetCursor, encodeKeysetCursor } from "./keyset-cursor.ts";
 
 const id = "3f1c2a9e-5b7d-4e2f-8a1b-0c9d8e7f6a5b";
 const raw = (value: unknown) => Buffer.from(JSON.stringify(value)).toString("base64url");
@@ -16,7 +16,7 @@ describe("keyset cursor", () => {
 
   it("round-trips a creation time as a Date", () => {
     const at = new Date("2026-11-25T12:00:00.123Z");
-    expect(decodeKeysetCursor(encodeKeysetCursor(at.toISOString(), id), createdAtSortValue)).toEqual({ sortValue: at, id });
+    expect(decodeKeysetCursor(encodeKeysetCursor(at.toISOString(), id), instantSortValue)).toEqual({ sortValue: at, id });
   });
 
   const name = z.string();
@@ -28,7 +28,8 @@ describe("keyset cursor", () => {
     ["an id that is not a uuid", raw(["welcome-email", "1 OR 1=1"]), name],
     ["a third element", raw(["welcome-email", id, "extra"]), name],
     ["only a sort value", raw(["welcome-email"]), name],
-    ["a date that is not an instant", raw(["yesterday", id]), createdAtSortValue],
+    ["a date that is not an instant", raw(["yesterday", id]), instantSortValue],
+    ["an instant in year 0, which PostgreSQL does not hold", raw(["0000-06-01T00:00:00.000Z", id]), instantSortValue],
   ] as const)("refuses %s with the one INVALID_CURSOR error", (_name, cursor, schema) => {
     expect(() => decodeKeysetCursor<unknown>(cursor, schema)).toThrow(
       expect.objectContaining({ code: "INVALID", reason: "INVALID_CURSOR", message: PROMPT_MSG.invalidCursor }),

@@ -18,5 +18,8 @@ export function decodeKeysetCursor<T>(cursor: string, sortValue: z.ZodType<T>): 
   }
 }
 
-/** The sort value of a list ordered by creation time: the ISO instant, read back as a Date. */
-export const createdAtSortValue = z.iso.datetime().transform((at) => new Date(at));
+/**
+ * The sort value of a list ordered by a time (its creation, a generation's start): the ISO instant, read back
+ * as a Date, in a year PostgreSQL holds (ISO text allows year 0, which it refuses: a forged cursor is refused here).
+ */
+export const instantSortValue = z.iso.datetime().transform((at) => new Date(at)).refine((at) => at.getUTCFullYear() >= 1);

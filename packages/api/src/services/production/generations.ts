@@ -1,11 +1,10 @@
 // A prompt's generations as they were recorded, newest first, a page at a time, with their scores;
 // one generation with its input and output when its team keeps them. Every figure of the Production
 // tab comes from the rollups (metrics.ts): these are the rows behind them, to look at one by one.
-import { z } from "zod";
 import { Prisma, sqlInstant, type DbOrTx } from "@promptly/db";
 import { GENERATION_MORE_SCORES_COUNTED, GENERATION_SCORES_MAX, PRODUCTION_MSG, type GenerationDetail, type GenerationItem, type GenerationPage, type ProductionFilters } from "@promptly/shared";
 import { fail } from "../../errors.ts";
-import { decodeKeysetCursor, encodeKeysetCursor } from "../platform/keyset-cursor.ts";
+import { decodeKeysetCursor, encodeKeysetCursor, instantSortValue } from "../platform/keyset-cursor.ts";
 import { generationTextReadable } from "../platform/generation-text.ts";
 import { spanOf, type ProductionSpan } from "./metrics.ts";
 import { isoTimeSql } from "../json-list.ts";
@@ -131,8 +130,6 @@ function itemOf(row: GenerationRow, { scores, moreScores, moreScoresCapped }: Li
   };
 }
 
-/** A cursor's start: an ISO instant PostgreSQL holds (no year 0), read back as a Date. */
-const cursorStart = z.iso.datetime().transform((at) => new Date(at)).refine((at) => at.getUTCFullYear() >= 1);
 
 /** A template tag: `db.$queryRaw` to read, `Prisma.sql` for the query itself (its plan, in a test). */
 type SqlTag<R> = (strings: TemplateStringsArray, ...values: unknown[]) => R;
@@ -156,7 +153,7 @@ export function generationsPage<R>(tag: SqlTag<R>, promptId: string, query: Gene
   if (query.model !== undefined) parts.push(Prisma.sql`g.model = ${query.model}`);
   if (query.status !== undefined) parts.push(Prisma.sql`g.status = ${query.status}`);
   if (query.cursor) {
-    const after = decodeKeysetCursor(query.cursor, cursorStart);
+    const after = decodeKeysetCursor(query.cursor, instantSortValue);
     // The first bound is the index's range; the second the exact keyset.
     parts.push(Prisma.sql`g.started_at <= ${sqlInstant(after.sortValue)}`);
     parts.push(Prisma.sql`(g.started_at, g.id) < (${sqlInstant(after.sortValue)}, ${after.id}::uuid)`);

@@ -7,7 +7,7 @@ import {
   COMMENT_MSG, MENTION_CANDIDATES_MAX, canOnComment, mentionedUserIds, type CommentAbility, type CreateCommentInput,
 } from "@promptly/shared";
 import { fail } from "../../errors.ts";
-import { createdAtSortValue, decodeKeysetCursor, encodeKeysetCursor } from "../platform/keyset-cursor.ts";
+import { instantSortValue, decodeKeysetCursor, encodeKeysetCursor } from "../platform/keyset-cursor.ts";
 import { avatarUrl } from "../identity/account.ts";
 import type { Caller } from "../access/access.ts";
 import { notify } from "../notifications/notify.ts";
@@ -106,7 +106,7 @@ function toItem(prompt: LoadedPrompt, row: CommentRow) {
 
 /** A page of a prompt's threads, newest first, each with its replies oldest first. Keyset pages on (createdAt, id). */
 export async function listComments(db: DbOrTx, prompt: LoadedPrompt, cursor: string | undefined) {
-  const after = cursor ? decodeKeysetCursor(cursor, createdAtSortValue) : null;
+  const after = cursor ? decodeKeysetCursor(cursor, instantSortValue) : null;
   const rows = await db.promptComment.findMany({
     where: {
       promptId: prompt.id,

@@ -11,7 +11,7 @@ import {
 } from "@promptly/shared";
 import type { ApiConfig } from "../types.ts";
 import { fail } from "../../errors.ts";
-import { createdAtSortValue, decodeKeysetCursor, encodeKeysetCursor } from "../platform/keyset-cursor.ts";
+import { instantSortValue, decodeKeysetCursor, encodeKeysetCursor } from "../platform/keyset-cursor.ts";
 import { storableJson, storableText } from "../platform/storable-text.ts";
 import { allowModel, allowTeamConnection, findRunConnection, openRunConnection, type RunConnectionRow } from "../models/connections.ts";
 import { builtInModelPrice } from "../models/prices.ts";
@@ -658,7 +658,7 @@ export async function findPromptRunPromptId(db: DbOrTx, id: string): Promise<str
 
 /** A prompt's runs, newest first, 50 a page (keyset cursor: the last row's creation time and id); `showKeyNames`: the reader manages the team's keys. */
 export async function listPromptRuns(db: DbOrTx, input: z.output<typeof listRunsInput>, showKeyNames: boolean): Promise<z.infer<typeof promptRunPage>> {
-  const after = input.cursor ? decodeKeysetCursor(input.cursor, createdAtSortValue) : null;
+  const after = input.cursor ? decodeKeysetCursor(input.cursor, instantSortValue) : null;
   const rows = await db.promptRun.findMany({
     where: {
       promptId: input.promptId,

@@ -8,7 +8,7 @@ import { WEBHOOK_EVENTS, WEBHOOK_MSG, WEBHOOK_TEST_INTERVAL_SECONDS, WEBHOOKS_PE
 import { fail } from "../../errors.ts";
 import { auditAs, type AuditContext } from "../insight/audit.ts";
 import { outboundAllowed } from "../platform/outbound.ts";
-import { createdAtSortValue, decodeKeysetCursor, encodeKeysetCursor } from "../platform/keyset-cursor.ts";
+import { instantSortValue, decodeKeysetCursor, encodeKeysetCursor } from "../platform/keyset-cursor.ts";
 import { sealSecret } from "../platform/secret-box.ts";
 import type { Actor } from "../access/actor.ts";
 import { sendPing } from "./events.ts";
@@ -178,7 +178,7 @@ export async function deleteWebhook(db: Db, id: string, context: AuditContext): 
 
 /** A subscription's deliveries, newest first, a page at a time. */
 export async function listDeliveries(db: DbOrTx, subscriptionId: string, cursor: string | null | undefined): Promise<z.infer<typeof deliveriesPage>> {
-  const after = cursor ? decodeKeysetCursor(cursor, createdAtSortValue) : null;
+  const after = cursor ? decodeKeysetCursor(cursor, instantSortValue) : null;
   const rows = await db.webhookDelivery.findMany({
     where: {
       subscriptionId,
