@@ -84,6 +84,10 @@ describe("online evaluation whose judge does not answer", () => {
       fx.provider.failWith = null;
     }
     expect(fx.provider.calls.length).toBe(calls + 1);
+    // The job's failure names the judge and why it gave nothing (what the operator reads; the worker tells it too).
+    const [failure] = await db().$queryRaw<{ message: string }[]>`
+      SELECT output->>'message' AS message FROM pgboss.job WHERE name = ${ONLINE_QUEUE} AND data->>'generationId' = ${id} ORDER BY created_on DESC LIMIT 1`;
+    expect(failure!.message).toMatch(/^The judge of "polite" \(The judge could not answer.+\) did not answer on generation /);
     // The programmatic verdict written; the judge's, never given, not a False.
     expect((await scoresOf(id)).map((score) => [score.name, score.value])).toEqual([["greets", 1]]);
     expect(await figures(prompt.id)).toEqual({ greets: { count: 1, share: 1 } });

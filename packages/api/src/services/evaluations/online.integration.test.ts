@@ -208,19 +208,26 @@ describe("online evaluation", () => {
     const { admin, orgAdmin } = fx.world.callers;
     await orgAdmin.providers.setPrice({ organizationId: fx.world.organization.id, model: "gpt-4o-mini", inputPerMillion: 1000, outputPerMillion: 1000 });
     const prompt = await createPrompt(admin, fx.team.id, { visibility: "team" });
-    await admin.production.onlineEvaluation.set({ promptId: prompt.id, enabled: true, samplePercent: 100, dailyCapUsd: 100, assertions: [greets, polite()] });
+    const settings = { promptId: prompt.id, enabled: true, samplePercent: 100, dailyCapUsd: 100, assertions: [greets, polite()] };
+    await admin.production.onlineEvaluation.set(settings);
     fx.provider.failWith = 400;
+    let generation: string | undefined;
     try {
-      const [generation] = await ingest(prompt, 1, "Hello, Ada!");
+      [generation] = await ingest(prompt, 1, "Hello, Ada!");
       await online().sweep();
-      await settled(prompt.id);
-      expect((await scoresOf([generation!])).map((score) => score.name)).toContain("greets");
+      // No verdict of the judge (none written), its job to be retried.
+      await expect.poll(() => jobState(generation!), { timeout: 15_000, interval: 50 }).toBe("retry");
+      expect((await scoresOf([generation!])).map((score) => score.name)).toEqual(["greets"]);
     } finally {
       fx.provider.failWith = null;
     }
     const [run] = await db().$queryRaw<{ cost: number }[]>`SELECT cost FROM online_evaluation_runs WHERE prompt_id = ${prompt.id}::uuid`;
     expect(run!.cost).toBeGreaterThan(0);
     expect((await admin.production.onlineEvaluation.get({ promptId: prompt.id })).spentTodayUsd).toBe(run!.cost);
+    // Turned off, its retry (brought forward) judges nothing more.
+    await admin.production.onlineEvaluation.set({ ...settings, enabled: false });
+    await db().$executeRaw`UPDATE pgboss.job SET start_after = now() WHERE name = ${ONLINE_QUEUE} AND state = 'retry' AND data->>'generationId' = ${generation!}`;
+    await settled(prompt.id);
   });
 
   it("reserves each judgement's worst case before judging: jobs judging at once stop at the day's cap", async () => {
@@ -375,32 +382,35 @@ describe("online evaluation", () => {
     fx.provider.answer.text = null;
   });
 
-  it("fails a judge whose connection key no longer opens (APP_SECRET changed) with the reason, charging nothing: it never reached the provider", async () => {
+  it("scores nothing for a judge whose connection key no longer opens (APP_SECRET changed), charging nothing: it never reached the provider", async () => {
     const { admin, orgAdmin } = fx.world.callers;
     await orgAdmin.providers.setPrice({ organizationId: fx.world.organization.id, model: "gpt-4o-mini", inputPerMillion: 1000, outputPerMillion: 1000 });
     const connection = await orgAdmin.providers.create({
       organizationId: fx.world.organization.id, kind: "openai-compatible", name: "Resealed judge", baseUrl: fx.provider.openaiBaseUrl, apiKey: fx.provider.apiKey,
     });
     const prompt = await createPrompt(admin, fx.team.id, { visibility: "team" });
-    await admin.production.onlineEvaluation.set({
+    const settings = {
       promptId: prompt.id, enabled: true, samplePercent: 100, dailyCapUsd: 10,
       assertions: [greets, { name: "polite", assertion: { ...polite().assertion, connectionId: connection.id } }],
-    });
+    };
+    await admin.production.onlineEvaluation.set(settings);
     // Its key sealed under another app secret, as after APP_SECRET changed.
     const foreign = sealSecret("another-app-secret-another-app-secret-0", "provider key v1", connection.id, Buffer.from(fx.provider.apiKey));
     await db().$executeRaw`UPDATE provider_connections SET api_key_sealed = ${foreign} WHERE id = ${connection.id}::uuid`;
     const calls = fx.provider.calls.length;
     const [id] = await ingest(prompt, 1, "Hello, Ada!");
     expect(await online().sweep()).toBe(1);
-    await settled(prompt.id);
+    // No verdict (the judge never asked), its job to be retried.
+    await expect.poll(() => jobState(id!), { timeout: 15_000, interval: 50 }).toBe("retry");
     expect(fx.provider.calls.length).toBe(calls);
-    expect((await scoresOf([id!])).map((score) => [score.name, score.value, score.comment])).toEqual([
-      ["greets", 1, null],
-      ["polite", 0, "The judge's connection cannot be used: The API key of the connection 'Resealed judge' could not be read (was APP_SECRET changed?): enter it again"],
-    ]);
+    expect((await scoresOf([id!])).map((score) => [score.name, score.value, score.comment])).toEqual([["greets", 1, null]]);
     const [run] = await db().$queryRaw<{ cost: number; reserved: number }[]>`SELECT cost, reserved FROM online_evaluation_runs WHERE generation_id = ${id!}::uuid`;
     expect(run).toEqual({ cost: 0, reserved: 0 });
     expect((await admin.production.onlineEvaluation.get({ promptId: prompt.id })).spentTodayUsd).toBe(0);
+    // Turned off, its retry (brought forward) judges nothing more.
+    await admin.production.onlineEvaluation.set({ ...settings, enabled: false });
+    await db().$executeRaw`UPDATE pgboss.job SET start_after = now() WHERE name = ${ONLINE_QUEUE} AND state = 'retry' AND data->>'generationId' = ${id!}`;
+    await settled(prompt.id);
   });
 
   it("judges no generation twice: a judged score already written, or a claim left judging by a run that died (the judge maybe paid, its reservation kept as the cost)", async () => {

@@ -205,6 +205,8 @@ export class OnlineEvaluationWorker {
             try {
               await runOnlineEvaluation({ db: this.db, config: this.config, now: this.now() }, job.data.generationId);
             } catch (error) {
+              // Told (the server logs it: a judge that keeps failing, its reason), then retried.
+              this.options.onError?.(error);
               await this.boss.fail(ONLINE_QUEUE, job.id, error as object);
             }
           }),
@@ -420,8 +422,9 @@ async function evaluate(deps: RunDeps, generationId: string, claim: Claimed, ass
  * is within the sweep's day, then let go as skipped: an assertion never answered is never scored.
  */
 class NoAnswer extends Error {
-  constructor(generationId: string, names: string[]) {
-    super(`The judge of ${names.map((name) => JSON.stringify(name)).join(", ")} did not answer on generation ${generationId}: asked again on the job's retry`);
+  constructor(generationId: string, unanswered: Verdict[]) {
+    const what = unanswered.map((verdict) => `${JSON.stringify(verdict.name)}${verdict.reason ? ` (${verdict.reason})` : ""}`).join(", ");
+    super(`The judge of ${what} did not answer on generation ${generationId}: asked again on the job's retry`);
   }
 }
 
@@ -445,11 +448,11 @@ function pricesOf(db: Db, organizationId: string) {
 
 /**
  * The assertions' verdicts on the claim's generation, what became of each judge's call heard by `onCall`; `unanswered`
- * names the judged ones whose judge did not answer (createJudge's onNoAnswer, or its failure): no verdict, none among them.
+ * holds the judged ones whose judge did not answer, with the reason it gave (createJudge's onNoAnswer, or its failure): no verdict, none among them.
  */
 async function verdictsOf(
   deps: RunDeps, claim: Claimed, assertions: NamedAssertion[], onCall?: (call: JudgeCall) => void,
-): Promise<{ verdicts: Verdict[]; unanswered: string[] }> {
+): Promise<{ verdicts: Verdict[]; unanswered: Verdict[] }> {
   const unanswered = new Set<string>();
   const outcomes = await Promise.all(
     assertions.map(async (item) => {
@@ -467,7 +470,7 @@ async function verdictsOf(
       return { name: item.name, pass: outcome!.pass, ...(outcome!.reason ? { reason: outcome!.reason } : {}) };
     }),
   );
-  return { verdicts: outcomes.filter((verdict) => !unanswered.has(verdict.name)), unanswered: [...unanswered] };
+  return { verdicts: outcomes.filter((verdict) => !unanswered.has(verdict.name)), unanswered: outcomes.filter((verdict) => unanswered.has(verdict.name)) };
 }
 
 /** Which of the named judged assertions already have this generation's score. */
