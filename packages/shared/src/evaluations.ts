@@ -273,6 +273,8 @@ export const ONLINE_EVALUATION_MSG = {
   assertionNameTaken: (name: string) => `Two assertions are named '${name}': each needs a name of its own (it is the score's name)`,
   assertionNameScored: (name: string) => `The prompt already has scores named '${name}': a new assertion needs a name of its own (it is the score's name)`,
   tooManyAssertions: `An online evaluation has at most ${ONLINE_ASSERTIONS_MAX} assertions`,
+  judgeModelUnpriced: (model: string) =>
+    `The judge's model '${model}' has no price, so the daily cap could not count what judging costs: set its price in the organization's model prices first`,
 } as const;
 
 /** An assertion's name: the name of the scores it writes. */

@@ -467,6 +467,22 @@ describe("online evaluation", () => {
     expect(await admin.production.onlineEvaluation.get({ promptId: prompt.id })).toMatchObject({ samplePercent: 100, assertions: [{ name: "json" }, { name: "contains" }, { name: "contains 4" }] });
   });
 
+  it("refuses to turn on a judge whose model has no price (the daily cap could not count it), changing nothing; priced, or turned off, it is saved", async () => {
+    const { admin, orgAdmin } = fx.world.callers;
+    const prompt = await createPrompt(admin, fx.team.id, { visibility: "team" });
+    const unpriced = { name: "polite", assertion: { ...polite().assertion, model: "self-hosted-judge-7b" } };
+    const settings = { promptId: prompt.id, enabled: true, samplePercent: 100, dailyCapUsd: 1, assertions: [greets, unpriced] };
+    expect(await failure(admin.production.onlineEvaluation.set(settings))).toEqual({
+      code: "BAD_REQUEST",
+      message: "The judge's model 'self-hosted-judge-7b' has no price, so the daily cap could not count what judging costs: set its price in the organization's model prices first",
+    });
+    expect(await admin.production.onlineEvaluation.get({ promptId: prompt.id })).toMatchObject({ enabled: false, assertions: [] });
+    // Off, it may be kept as it is; priced, it is turned on.
+    expect(await admin.production.onlineEvaluation.set({ ...settings, enabled: false })).toMatchObject({ enabled: false, assertions: [{ name: "greets" }, { name: "polite" }] });
+    await orgAdmin.providers.setPrice({ organizationId: fx.world.organization.id, model: "self-hosted-judge-7b", inputPerMillion: 1, outputPerMillion: 2 });
+    expect(await admin.production.onlineEvaluation.set(settings)).toMatchObject({ enabled: true, assertions: [{ name: "greets" }, { name: "polite" }] });
+  });
+
   it("sends no output to the judge once the team stops keeping text: neither a job picked up before nor a claim queued again after", async () => {
     const { admin, orgAdmin } = fx.world.callers;
     await orgAdmin.providers.setPrice({ organizationId: fx.world.organization.id, model: "gpt-4o-mini", inputPerMillion: 0, outputPerMillion: 0 });

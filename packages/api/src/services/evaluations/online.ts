@@ -106,6 +106,14 @@ export async function setOnlineEvaluation(
   // A judge's connection is checked as a test case's is: the organization's, open to the team, offering the model.
   const judge = await judgeProblem(db, prompt, settings.assertions.map((item) => item.assertion));
   if (judge) fail("INVALID", judge, "JUDGE_CONNECTION");
+  // The daily cap counts judging at the judge model's price: a model without one would judge without limit.
+  if (settings.enabled) {
+    for (const [index, { assertion }] of settings.assertions.entries()) {
+      if (assertion.type !== "judge" || (await modelPriceFor(db, prompt.organizationId, assertion.model ?? ""))) continue;
+      const message = ONLINE_EVALUATION_MSG.judgeModelUnpriced(assertion.model ?? "");
+      throw new DomainError("INVALID", message, "JUDGE_PRICE", [{ path: `assertions.${index}.assertion.model`, message }]);
+    }
+  }
   return db.$transaction(async (tx) => {
     // An archived prompt refuses every change until restored, this one too (not only its card).
     await lockLivePrompt(tx, promptId);
