@@ -7,7 +7,7 @@ import type { Db } from "@promptly/db";
 import { judgeAnswerLimitMs, type Assertion } from "@promptly/shared";
 import type { ApiConfig } from "../types.ts";
 import { allowModel, allowTeamConnection, findRunConnection, openRunConnection } from "../models/connections.ts";
-import { describeProviderError, providerTimedOut, streamModelAnswer } from "../models/provider-client.ts";
+import { describeProviderError, failureMayPass, providerTimedOut, streamModelAnswer } from "../models/provider-client.ts";
 import type { Judge, RunFacts } from "./assertions.ts";
 
 type Config = Pick<ApiConfig, "secret" | "allowPrivateProviderUrls" | "providerTimeoutMs">;
@@ -118,8 +118,9 @@ export function judgeUsageBound(assertion: Assertion, facts: RunFacts): JudgeUsa
  * prompt's organization and team. `onCall` hears what became of each judgement's call (JudgeCall): not
  * sent when refused before the provider (no connection or model, the connection unusable or its key
  * unreadable), else answered with its tokens or failed. `onNoAnswer` hears each judgement whose failure is no verdict of
- * the judge's but its absence (refused before the provider, or the provider failed or timed out): a caller that can ask
- * again later (online evaluation) records nothing for it; an answer that holds no verdict is the judge's, and not told.
+ * the judge's but its absence (refused before the provider, or the provider failing for a while: out of time, unreachable,
+ * 408, 409, 429, 5xx): a caller that can ask again later (online evaluation) records nothing for it; an answer that holds
+ * no verdict is the judge's, and a refusal of the call itself (another 4xx) would come again: neither is told.
  */
 export function createJudge(deps: {
   db: Db; config: Config; organizationId: string; teamId: string; onCall?: (call: JudgeCall) => void; onNoAnswer?: () => void;
@@ -178,8 +179,10 @@ export function createJudge(deps: {
     } catch (error) {
       // The provider may have counted tokens before it failed (or the answer was cut): unknown, so said as such.
       deps.onCall?.({ sent: true, usage: null });
-      deps.onNoAnswer?.();
       const failure = limit.aborted ? providerTimedOut(connection, answerLimitMs) : describeProviderError(error, connection, { timeoutMs, model: assertion.model });
+      // Only a failure that may pass is no answer (asked again later): a refusal of this very call (its size, the
+      // key, the model) would be paid for again on every try, so it stands as the judgement's failure.
+      if (limit.aborted || failureMayPass(error, failure)) deps.onNoAnswer?.();
       return { pass: false, reason: `The judge could not answer: ${failure.message}` };
     }
     // A provider that told no usage (one that ignores stream_options.include_usage): what it counted is unknown, so the worst is assumed.

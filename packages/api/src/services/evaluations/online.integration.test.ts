@@ -204,30 +204,28 @@ describe("online evaluation", () => {
     fx.provider.answer.text = null;
   });
 
-  it("counts a judgement that failed without telling its usage at its worst case against the day's cap, never as free", async () => {
+  it("counts a judgement that failed without telling its usage at its worst case against the day's cap, never as free; a refusal of the call itself (400) stands as its failure, not asked again", async () => {
     const { admin, orgAdmin } = fx.world.callers;
     await orgAdmin.providers.setPrice({ organizationId: fx.world.organization.id, model: "gpt-4o-mini", inputPerMillion: 1000, outputPerMillion: 1000 });
     const prompt = await createPrompt(admin, fx.team.id, { visibility: "team" });
-    const settings = { promptId: prompt.id, enabled: true, samplePercent: 100, dailyCapUsd: 100, assertions: [greets, polite()] };
-    await admin.production.onlineEvaluation.set(settings);
+    await admin.production.onlineEvaluation.set({ promptId: prompt.id, enabled: true, samplePercent: 100, dailyCapUsd: 100, assertions: [greets, polite()] });
     fx.provider.failWith = 400;
     let generation: string | undefined;
     try {
       [generation] = await ingest(prompt, 1, "Hello, Ada!");
       await online().sweep();
-      // No verdict of the judge (none written), its job to be retried.
-      await expect.poll(() => jobState(generation!), { timeout: 15_000, interval: 50 }).toBe("retry");
-      expect((await scoresOf([generation!])).map((score) => score.name)).toEqual(["greets"]);
+      await settled(prompt.id);
     } finally {
       fx.provider.failWith = null;
     }
+    // Refused as sent (it would be on every try, each paid for): the judgement's failure, written once, its job done.
+    const scores = await scoresOf([generation!]);
+    expect(scores.map((score) => [score.name, score.value])).toEqual([["greets", 1], ["polite", 0]]);
+    expect(scores[1]!.comment).toMatch(/^The judge could not answer: /);
+    expect(await jobState(generation!)).toBe("completed");
     const [run] = await db().$queryRaw<{ cost: number }[]>`SELECT cost FROM online_evaluation_runs WHERE prompt_id = ${prompt.id}::uuid`;
     expect(run!.cost).toBeGreaterThan(0);
     expect((await admin.production.onlineEvaluation.get({ promptId: prompt.id })).spentTodayUsd).toBe(run!.cost);
-    // Turned off, its retry (brought forward) judges nothing more.
-    await admin.production.onlineEvaluation.set({ ...settings, enabled: false });
-    await db().$executeRaw`UPDATE pgboss.job SET start_after = now() WHERE name = ${ONLINE_QUEUE} AND state = 'retry' AND data->>'generationId' = ${generation!}`;
-    await settled(prompt.id);
   });
 
   it("reserves each judgement's worst case before judging: jobs judging at once stop at the day's cap", async () => {

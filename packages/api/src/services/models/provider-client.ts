@@ -223,6 +223,17 @@ export function describeProviderError(
   return { status: null, message: PROVIDER_MSG.failedOther(name), detail };
 }
 
+/**
+ * Whether a call's failure (`failure`, describeProviderError's of `error`) may pass by itself, so the same call
+ * later may be answered: no status (out of time, the provider unreachable), 408, 409, 429 or 5xx. A refusal of
+ * the request itself (another 4xx: its key, its model, its size), a redirect, a private address or an answer
+ * too large would fail the same way again.
+ */
+export function failureMayPass(error: unknown, failure: ProviderFailure): boolean {
+  if (failure.status === null) return !inCauses(error, PrivateAddressError) && !inCauses(error, AnswerTooLargeError) && !inCauses(error, RedirectRefusedError);
+  return failure.status === 408 || failure.status === 409 || failure.status === 429 || failure.status >= 500;
+}
+
 /** A call that ran out of time (the SDK's timeout, or a run's own limit on the whole answer). */
 export function providerTimedOut(connection: Pick<OpenConnection, "name">, timeoutMs: number, detail: string | null = null): ProviderFailure {
   return { status: null, message: PROVIDER_MSG.timedOut(connection.name ?? "The provider", timeoutMs), detail };
