@@ -41,7 +41,7 @@ import { lockLivePrompt } from "../prompts/prompt-rules.ts";
 import { authorOf } from "../access/actor.ts";
 import { commandLineCaller } from "../access/visibility.ts";
 import { modelPriceFor } from "../models/prices.ts";
-import { generationTextReadable, withJudgedText } from "../platform/generation-text.ts";
+import { clearReasonsUnlessStored, generationTextReadable, withJudgedText } from "../platform/generation-text.ts";
 import { ingestProduction, type ScoreDraft } from "../production/ingest.ts";
 import { ONLINE_SCORE_ID_PREFIX } from "../production/sources.ts";
 import { costAt } from "../runs/runs.ts";
@@ -530,7 +530,7 @@ async function recordVerdicts(
        WHERE generation_id = ${generationId}::uuid AND status = 'judging'`;
     if (!moved) return false;
     // Recorded with the claim's move: nothing more to write, only reasons to clear if the text is gone.
-    if (verdicts.some((verdict) => verdict.reason)) await withJudgedText(tx, generationId, judged, async () => {});
+    if (verdicts.some((verdict) => verdict.reason)) await clearReasonsUnlessStored(tx, generationId, judged);
     return true;
   }, REASONS_TIMEOUT);
 }
@@ -567,7 +567,7 @@ async function writeScores(db: Db, generationId: string, claim: Claimed, verdict
 
 /** The generation's reasons (its scores' comments, its claim's verdicts') go if it stores no text any more (lockJudgedText). */
 async function clearReasonsIfTextGone(db: Db, generationId: string): Promise<void> {
-  await db.$transaction((tx) => withJudgedText(tx, generationId, undefined, async () => {}), REASONS_TIMEOUT);
+  await db.$transaction((tx) => clearReasonsUnlessStored(tx, generationId, undefined), REASONS_TIMEOUT);
 }
 
 /**

@@ -87,3 +87,7 @@ export async function withJudgedText(tx: DbOrTx, generationId: string, judged: s
   if (judged !== null && (await lockJudgedText(tx, generationId, judged))) await write();
   else await clearReasons(tx, [generationId]);
 }
+
+/** In `tx`: the generation's reasons go unless it still stores `judged` (any text when undefined): withJudgedText with nothing to write. */
+export const clearReasonsUnlessStored = (tx: DbOrTx, generationId: string, judged: string | null | undefined) =>
+  withJudgedText(tx, generationId, judged, async () => undefined);

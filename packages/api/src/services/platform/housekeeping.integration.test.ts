@@ -58,7 +58,7 @@ describe("pruneExpired", () => {
     // A real session, signed in through the API's own session code, must keep working.
     const client = await h.signedInClient(relaxed.id);
 
-    expect(await pruneExpired(db, now)).toEqual({ sessions: 3, tokens: 2, outbox: 2, rateLimits: 1, playgroundDrafts: 0, generations: 0, generationPartitions: 0, generationTexts: 0, partitionsPostponed: false });
+    expect(await pruneExpired(db, now)).toEqual({ sessions: 3, tokens: 2, outbox: 2, rateLimits: 1, playgroundDrafts: 0, generations: 0, generationPartitions: 0, generationTexts: 0, onlineClaims: 0, partitionsPostponed: false });
     expect((await db.rateLimitCounter.findMany({ select: { key: true } })).map((c) => c.key)).toEqual(["signIn:ip:running"]);
     expect((await db.outboxMessage.findMany({ select: { status: true } })).map((m) => m.status).sort()).toEqual(["failed", "pending", "sent"]);
 
@@ -68,7 +68,7 @@ describe("pruneExpired", () => {
     expect(tokens.map((t) => t.tokenHash).sort()).toEqual(["unused-live", "used-live"]);
     expect((await client.api.auth.me())?.user.id).toBe(relaxed.id);
     // Nothing left to do: a second run deletes nothing.
-    expect(await pruneExpired(db, now)).toEqual({ sessions: 0, tokens: 0, outbox: 0, rateLimits: 0, playgroundDrafts: 0, generations: 0, generationPartitions: 0, generationTexts: 0, partitionsPostponed: false });
+    expect(await pruneExpired(db, now)).toEqual({ sessions: 0, tokens: 0, outbox: 0, rateLimits: 0, playgroundDrafts: 0, generations: 0, generationPartitions: 0, generationTexts: 0, onlineClaims: 0, partitionsPostponed: false });
   });
 
   it("adds the generations' partitions of this month and the next two, moving rows that landed in the default partition", async () => {

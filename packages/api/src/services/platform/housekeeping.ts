@@ -18,6 +18,8 @@ export interface PruneResult {
   generationPartitions: number;
   /** Generations whose input and output were cleared (their team stopped keeping text: see clearGenerationText). */
   generationTexts: number;
+  /** Online evaluation's finished claims deleted (past their organization's retention, their generation gone). */
+  onlineClaims: number;
   /** The partitions' work was left to the next run: a lock it needed was held past PARTITION_LOCK_TIMEOUT_MS. */
   partitionsPostponed: boolean;
 }
@@ -77,11 +79,11 @@ export async function pruneExpired(db: Db, now: Date, options: { retentionBatch?
   const playgroundDrafts = await db.playgroundDraft.deleteMany({ where: { expiresAt: { lte: now } } });
   const partitions = await maintainPartitions(db, now);
   const generations = await pruneGenerations(db, now, { batch: options.retentionBatch ?? RETENTION_BATCH, budgetMs: RETENTION_BUDGET_MS, startedAt });
-  await pruneOnlineEvaluationClaims(db, now, { batch: options.retentionBatch ?? RETENTION_BATCH, budgetMs: RETENTION_BUDGET_MS, startedAt });
+  const onlineClaims = await pruneOnlineEvaluationClaims(db, now, { batch: options.retentionBatch ?? RETENTION_BATCH, budgetMs: RETENTION_BUDGET_MS, startedAt });
   const generationTexts = await db.$transaction((tx) => clearGenerationText(tx, TEXT_CLEAR_BATCH), { timeout: TEXT_CLEAR_TIMEOUT_MS });
   return {
     sessions, tokens: tokens.count, outbox: outbox.count, rateLimits: rateLimits.count, playgroundDrafts: playgroundDrafts.count,
-    generations, generationPartitions: partitions.dropped, generationTexts, partitionsPostponed: partitions.postponed,
+    generations, generationPartitions: partitions.dropped, generationTexts, onlineClaims, partitionsPostponed: partitions.postponed,
   };
 }
 

@@ -51,7 +51,7 @@ describe("housekeeping of online evaluation claims", () => {
     const left = async () => (await db.onlineEvaluationRun.findMany({ select: { generationId: true } })).map((row) => ids.get(row.generationId)).sort();
 
     // A batch of 1: the two are deleted over several transactions, all in the one run.
-    await pruneExpired(db, now, { retentionBatch: 1 });
+    expect((await pruneExpired(db, now, { retentionBatch: 1 })).onlineClaims).toBe(2);
     expect(await left()).toEqual(["done-finished-recently", "done-old-still-stored", "done-recent", "judged-old", "judging-old", "queued-old"]);
 
     // The stale-claim sweep's condition reads the partial index of unfinished claims.
