@@ -4,6 +4,7 @@
 // either way wakes one idle slot (wake-ups below); a sweep queues again any pending delivery whose job
 // was lost (written before the queue existed, or its worker died past pg-boss's retries).
 import PgBoss from "pg-boss";
+import { within } from "@promptly/shared";
 import type { Db } from "@promptly/db";
 import { listen, type Listener } from "@promptly/db/listen";
 import type { ApiConfig, WebhookJobs } from "../types.ts";
@@ -253,9 +254,7 @@ export class WebhookQueue implements WebhookJobs {
     // running then are failed, retried by pg-boss after its retry delay (as its own stop() did for
     // work()'s jobs), rather than left active until they expire and maintenance notices.
     const slots = Promise.all(this.#slots.splice(0));
-    let limit: NodeJS.Timeout | undefined;
-    await Promise.race([slots, new Promise((resolve) => (limit = setTimeout(resolve, this.timings.timeoutMs + 1_000)))]);
-    clearTimeout(limit);
+    await within(slots, this.timings.timeoutMs + 1_000);
     const held = [...this.#held];
     this.#held.clear();
     if (held.length) {

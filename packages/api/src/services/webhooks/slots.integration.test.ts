@@ -92,8 +92,8 @@ describe("the webhook delivery slots", () => {
       const stuck = await world.callers.admin.webhooks.create({ teamId: team.id, url: `${url}/stuck`, events: ["prompt.created"] });
       const fine = await world.callers.admin.webhooks.create({ teamId: team.id, url: `${url}/fine`, events: ["prompt.created"] });
       const { deliveryId } = await world.callers.admin.webhooks.test({ id: stuck.id });
-      // The stuck webhook's delivery row is held before the worker starts: its claim (outside any transaction, so
-      // under no transaction's time limit) waits on the lock.
+      // The stuck webhook's delivery row is held before the worker starts: its claim (its statement timeout set
+      // past this test's wait, claimTimeoutMs) waits on the lock.
       await holder.hold(deliveryId);
       await queue.startWorker(h.services.db);
       await expect.poll(waitingOnDelivery, { timeout: 10_000 }).toBe(1);
