@@ -32,7 +32,6 @@ describe("a prompt's labels are bounded", () => {
     expect(await labelCount(prompt.id)).toBe(PROMPT_LABELS_MAX);
 
     expect(await failure(admin.promptLabels.set({ promptId: prompt.id, label: "one-too-many", version: 2 }))).toEqual({ code: "BAD_REQUEST", message: PROMPT_MSG.tooManyLabels });
-    expect(PROMPT_MSG.tooManyLabels).toContain(String(PROMPT_LABELS_MAX));
     expect(await labelCount(prompt.id)).toBe(PROMPT_LABELS_MAX);
     expect(await h.database.db.promptLabel.findUnique({ where: { promptId_name: { promptId: prompt.id, name: "one-too-many" } } })).toBeNull();
 

@@ -40,11 +40,14 @@ async function until(what: string, done: () => Promise<boolean>) {
   }
 }
 
-/** Backends of this database waiting for a lock: on audit_events, or on anything else (a row's lock). */
+/**
+ * Backends of this database waiting for a lock: on audit_events, or on a row (a row's lock, waited for as its
+ * writer's transaction or the tuple): not the advisory locks the harness's queues take beside the test.
+ */
 async function waiting(watcher: pg.Client) {
   const { rows } = await watcher.query<{ audit: number; other: number }>(`
     SELECT count(*) FILTER (WHERE l.relation = 'audit_events'::regclass)::int AS audit,
-           count(*) FILTER (WHERE l.relation IS DISTINCT FROM 'audit_events'::regclass)::int AS other
+           count(*) FILTER (WHERE l.locktype IN ('transactionid', 'tuple'))::int AS other
       FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid
      WHERE a.datname = current_database() AND NOT l.granted`);
   return rows[0]!;
