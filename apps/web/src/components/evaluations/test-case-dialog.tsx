@@ -14,7 +14,6 @@ import { FormField } from "@/components/ui/form-field";
 import { FormFooter } from "@/components/ui/form-footer";
 import { Skeleton } from "@/components/ui/skeleton";
 import { Textarea } from "@/components/ui/textarea";
-import { serverFieldErrors } from "@/lib/form-errors";
 import { trpc } from "@/lib/trpc";
 import { AssertionEditor, assertionIssues, toAssertions, toDraft, type AssertionDraft } from "./assertion-editor.tsx";
 
@@ -109,12 +108,8 @@ function CaseForm({
     await utils.testCases.list.invalidate({ promptId });
     onDone();
   };
-  // A refusal about the expected output under its field; any other (an unknown variable, a judge's connection) above the buttons.
-  const refused = (error: { message: string; data?: unknown }) => {
-    const expectedProblem = serverFieldErrors(error).expected;
-    if (expectedProblem) setExpectedError(expectedProblem);
-    else setServerError(error.message);
-  };
+  // The server's refusals (an unknown variable, a judge's connection) above the buttons: its schema is the one checked here first.
+  const refused = (error: { message: string }) => setServerError(error.message);
   const create = trpc.testCases.create.useMutation({ onSuccess: saved, onError: refused });
   const update = trpc.testCases.update.useMutation({ onSuccess: saved, onError: refused });
   const busy = create.isPending || update.isPending;
