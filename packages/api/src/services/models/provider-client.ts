@@ -445,7 +445,10 @@ export async function* streamModelAnswer(
     // A tool_use block's input comes as pieces of JSON text, whole at the block's end.
     const calls = new Map<number, ToolCall>();
     for await (const event of stream) {
-      if (event.type === "message_start") yield { type: "usage", inputTokens: event.message.usage.input_tokens, outputTokens: event.message.usage.output_tokens };
+      // The input's count only: message_start's output_tokens is the answer's so far (a token or so), its whole
+      // count comes in message_delta at the end, and a reader that leaves early (a run cut at its size) must
+      // not take the first as the answer's.
+      if (event.type === "message_start") yield { type: "usage", inputTokens: event.message.usage.input_tokens };
       else if (event.type === "content_block_start" && event.content_block.type === "tool_use") {
         const call = { id: event.content_block.id, name: event.content_block.name, arguments: "" };
         calls.set(event.index, call);

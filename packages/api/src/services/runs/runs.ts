@@ -62,7 +62,7 @@ export const promptRunItem = z.object({
   outputTokens: z.number().nullable(),
   ttftMs: z.number().nullable(),
   totalMs: z.number(),
-  /** US dollars; null: the model's price is unknown (or the provider reported no usage). */
+  /** US dollars; null: the model's price is unknown (or the provider reported no usage, or not all of it: an answer cut or stopped before its end). */
   cost: z.number().nullable(),
   status: z.enum(RUN_STATUSES),
   error: z.string().nullable(),
