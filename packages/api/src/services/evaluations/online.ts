@@ -41,7 +41,7 @@ import { lockLivePrompt } from "../prompts/prompt-rules.ts";
 import { authorOf } from "../access/actor.ts";
 import { commandLineCaller } from "../access/visibility.ts";
 import { modelPriceFor } from "../models/prices.ts";
-import { clearReasonsUnlessStored, generationTextReadable, withJudgedText } from "../platform/generation-text.ts";
+import { clearReasonsUnlessStored, generationTextReadable, holdGeneration, withJudgedText } from "../platform/generation-text.ts";
 import { ingestProduction, type ScoreDraft } from "../production/ingest.ts";
 import { ONLINE_SCORE_ID_PREFIX } from "../production/sources.ts";
 import { costAt } from "../runs/runs.ts";
@@ -518,13 +518,15 @@ async function reserve(db: Db, promptId: string, generationId: string, worst: nu
  * judging → judged (or → queued, a judge not having answered): the verdicts, and what judging cost in place of the reservation
  * (added to what runs before cost, should a judge not have answered then); false if another run moved it first.
  * Their reasons stay only if the generation still stores `judged`, the output they were made from (lockJudgedText), in
- * the same transaction. The claim is moved before the generation is held: a clearing holding the generation never waits
- * for the claim (a judging claim has no verdicts for it to clear), so the two never wait for each other.
+ * the same transaction. The generation is held before the claim is moved, the order housekeeping's clearing takes them in
+ * (the text, then its claims' reasons: a retried claim judging holds the verdicts of the run before), so either waits for
+ * the other to end, never both for each other (a deadlock, which could end this run and lose the judge's verdicts).
  */
 async function recordVerdicts(
   db: Db, generationId: string, judged: string | null, verdicts: Verdict[], cost: number, to: "judged" | "queued",
 ): Promise<boolean> {
   return db.$transaction(async (tx) => {
+    await holdGeneration(tx, generationId);
     const moved = await tx.$executeRaw`
       UPDATE online_evaluation_runs SET status = ${to}, verdicts = ${JSON.stringify(verdicts)}::jsonb, cost = cost + ${cost}, reserved = 0
        WHERE generation_id = ${generationId}::uuid AND status = 'judging'`;

@@ -79,6 +79,15 @@ async function lockJudgedText(tx: DbOrTx, generationId: string, judged?: string)
 }
 
 /**
+ * Holds the generation `generationId`'s row for the transaction `tx` (lockJudgedText), to be taken before its online
+ * evaluation claim's: clearGenerationText takes the generation, then its claims (their verdicts' reasons), so a
+ * transaction holding a claim that then waits for the generation may wait for a clearing waiting for it (a deadlock).
+ */
+export async function holdGeneration(tx: DbOrTx, generationId: string): Promise<void> {
+  await lockJudgedText(tx, generationId);
+}
+
+/**
  * In the transaction `tx`: `write` (what was made from the generation's text: a judge's reasons) if the generation
  * `generationId` still stores `judged`, any text when undefined, none to keep when null (lockJudgedText, its row held
  * till `tx` ends); else its reasons go (clearReasons).

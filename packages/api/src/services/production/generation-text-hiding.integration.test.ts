@@ -276,6 +276,31 @@ describe("a judge's reason written while its generation's text is cleared", () =
       },
     };
   }
+  /**
+   * Holds the judge's answers until `answer()`: the run that asked waits for it, holding nothing of the database (it
+   * records its verdicts after, the generation held first, as housekeeping's clearing holds it).
+   */
+  function holdAnswers() {
+    let answer!: () => void;
+    provider.answer.hold = new Promise<void>((resolve) => (answer = resolve));
+    return {
+      asked: () => provider.openAnswers + provider.openStreams,
+      answer() {
+        answer();
+        provider.answer.hold = null;
+      },
+    };
+  }
+  /** Housekeeping's clearing statements (the text's, the reasons') waiting on a lock. */
+  const clearingWaits = async () =>
+    (await db().$queryRaw<{ n: number }[]>`
+      SELECT count(*)::int AS n FROM pg_stat_activity
+       WHERE datname = current_database() AND wait_event_type = 'Lock'
+         AND (query LIKE '%UPDATE generations g SET input = NULL%' OR query LIKE '%UPDATE online_evaluation_runs r SET verdicts%')`)[0]!.n;
+  /** The state of the generation's online evaluation job and how many times a worker took it (pg-boss counts each take after the first). */
+  const jobAttempts = async (generationId: string) =>
+    (await db().$queryRaw<{ state: string; attempts: number }[]>`
+      SELECT state::text, retry_count + 1 AS attempts FROM pgboss.job WHERE name = 'online-evaluations' AND data->>'generationId' = ${generationId} ORDER BY created_on DESC LIMIT 1`)[0];
   /** Once the team keeps text again and its clearing is over, a generation it cleared reads as its others do. */
   const clearingOver = async () => {
     await world.callers.admin.teams.setGenerationText({ id: judgedTeam.id, keep: true });
@@ -307,20 +332,20 @@ describe("a judge's reason written while its generation's text is cleared", () =
     provider.answer.text = JSON.stringify({ pass: true, reason });
     const id = await sendGeneration(key, judgedTeam.id, judgedPrompt, "judged", 5);
 
-    // The run records its verdicts only once the test lets it: the judge has answered by then.
-    const gate = await gateUpdates("text_hiding_test_gate", "online_evaluation_runs", `NEW.generation_id = '${id}'::uuid AND NEW.status = 'judged'`);
+    // The judge answers only once the test lets it: the run records its verdicts after.
+    const judge = holdAnswers();
     try {
       // Claimed by this sweep or the worker's own.
       await online().sweep();
-      await expect.poll(waitingHere, { timeout: 15_000, interval: 50 }).toBe(1);
+      await expect.poll(judge.asked, { timeout: 15_000, interval: 50 }).toBe(1);
       // Meanwhile the team stops keeping text, and housekeeping clears it (no reason written yet to clear with it).
       await world.callers.admin.teams.setGenerationText({ id: judgedTeam.id, keep: false });
       await db().$transaction((tx) => clearGenerationText(tx, 100));
       expect(await stored(id)).toEqual({ input: null, output: null, scores: [], verdicts: null });
-      await gate.open();
+      judge.answer();
       await expect.poll(() => claimStatus(id), { timeout: 15_000, interval: 50 }).toBe("done");
     } finally {
-      await gate.close();
+      judge.answer();
       provider.answer.text = null;
     }
     // The verdict is kept, its reason not: nowhere is the text it quoted left.
@@ -358,11 +383,11 @@ describe("a judge's reason written while its generation's text is cleared", () =
     await clearingOver();
     provider.answer.text = JSON.stringify({ pass: true, reason });
     const id = await sendGeneration(key, judgedTeam.id, judgedPrompt, "late", 5);
-    // The run records its verdicts only once the test lets it: the judge has answered by then.
-    const gate = await gateUpdates("text_hiding_test_late", "online_evaluation_runs", `NEW.generation_id = '${id}'::uuid AND NEW.status = 'judged'`);
+    // The judge answers only once the test lets it: the run records its verdicts after.
+    const judge = holdAnswers();
     try {
       await online().sweep();
-      await expect.poll(waitingHere, { timeout: 15_000, interval: 50 }).toBe(1);
+      await expect.poll(judge.asked, { timeout: 15_000, interval: 50 }).toBe(1);
       // Meanwhile the team stops keeping text, housekeeping clears it, and a run more than a minute later (the
       // team keeping text again by then) ends the team's clearing: the generation reads as readable, its text gone.
       await world.callers.admin.teams.setGenerationText({ id: judgedTeam.id, keep: false });
@@ -370,10 +395,10 @@ describe("a judge's reason written while its generation's text is cleared", () =
       await clearingOver();
       expect(await stored(id)).toEqual({ input: null, output: null, scores: [], verdicts: null });
       // The judge's answer lands.
-      await gate.open();
+      judge.answer();
       await expect.poll(() => claimStatus(id), { timeout: 15_000, interval: 50 }).toBe("done");
     } finally {
-      await gate.close();
+      judge.answer();
       provider.answer.text = null;
     }
     // The verdict is written, its reason nowhere: neither stored nor shown to the team, who reads the generation's text.
@@ -389,10 +414,6 @@ describe("a judge's reason written while its generation's text is cleared", () =
     const id = await sendGeneration(key, judgedTeam.id, judgedPrompt, "held", 5);
     // The run writes its score's comment (the reason), the generation held, only once the test lets it.
     const gate = await gateUpdates("text_hiding_test_held", "scores", `NEW.generation_id = '${id}'::uuid AND NEW.comment IS NOT NULL`);
-    const clearingWaits = async () =>
-      (await db().$queryRaw<{ n: number }[]>`
-        SELECT count(*)::int AS n FROM pg_stat_activity
-         WHERE datname = current_database() AND wait_event_type = 'Lock' AND query LIKE '%UPDATE generations g SET input = NULL%'`)[0]!.n;
     let clearing: Promise<number> | undefined;
     try {
       await online().sweep();
@@ -413,5 +434,64 @@ describe("a judge's reason written while its generation's text is cleared", () =
     expect(await stored(id)).toEqual({ input: null, output: null, scores: [{ source: "eval", name: "polite", value: 1, comment: null }], verdicts: [{ name: "polite", pass: true }] });
     await clearingOver();
     expect(comments(await world.callers.viewer.production.generation({ promptId: judgedPrompt.id, id }))).toEqual([{ source: "eval", comment: null }]);
+  });
+
+  it("goes, and the verdicts stay, when housekeeping clears the text while a retried claim's run records them: the two wait in turn, neither ended as deadlocked", async () => {
+    const { admin } = world.callers;
+    await clearingOver();
+    // Not claimed by a sweep meanwhile: the claim is the test's.
+    await admin.production.onlineEvaluation.set({ ...settings, enabled: false });
+    const id = await sendGeneration(key, judgedTeam.id, judgedPrompt, "retried", 5);
+    // A run before had the verdict of "polite" (written, its reason with it) and no answer from the judge of "brief":
+    // the claim, queued again, holds the verdict, which the clearing must strip of its reason once the text goes.
+    await ingestProduction(db(), commandLineCaller(), judgedTeam.id, {
+      generations: [],
+      scores: [{ generationId: id, promptId: judgedPrompt.id, name: "polite", dataType: "boolean", value: 1, stringValue: "True", comment: reason, source: "eval", externalId: `online:${id}:polite` }],
+    });
+    await db().$executeRaw`
+      INSERT INTO online_evaluation_runs (generation_id, prompt_id, day, status, verdicts)
+      VALUES (${id}::uuid, ${judgedPrompt.id}::uuid, current_date, 'queued', ${JSON.stringify([{ name: "polite", pass: true, reason }])}::jsonb)`;
+    const brief = { name: "brief", assertion: { ...settings.assertions[0]!.assertion, value: "The answer is brief." } };
+    await admin.production.onlineEvaluation.set({ ...settings, assertions: [...settings.assertions, brief] });
+    provider.answer.text = JSON.stringify({ pass: true, reason: 'It says "answer retried" briefly' });
+    // The run records the verdicts (the judge of "brief" has answered) only once the test lets it.
+    const gate = await gateUpdates("text_hiding_test_retried", "online_evaluation_runs", `NEW.generation_id = '${id}'::uuid AND NEW.status = 'judged'`);
+    let clearing: Promise<number> | undefined;
+    try {
+      // Its job again (a retry). (A sweep makes the queue and its worker, should none have run.)
+      await online().sweep();
+      await (h.services.evaluations as EvaluationQueue).boss.send("online-evaluations", { generationId: id });
+      await expect.poll(waitingHere, { timeout: 15_000, interval: 50 }).toBe(1);
+      // The team stops keeping text; housekeeping's clearing waits for the run recording the verdicts, which holds the
+      // generation (taken first, by both) and then the claim. Were the claim held first, the clearing would hold the
+      // generation and wait for the claim, the run then wait for the generation: one of the two ended as deadlocked,
+      // the run here (the clearing looks for a deadlock only after 30 s), whose retry would find the claim judging.
+      await admin.teams.setGenerationText({ id: judgedTeam.id, keep: false });
+      clearing = db().$transaction(async (tx) => {
+        await tx.$executeRaw`SET LOCAL deadlock_timeout = '30s'`;
+        return clearGenerationText(tx, 100);
+      }, { timeout: 30_000 });
+      await expect.poll(clearingWaits, { timeout: 15_000, interval: 50 }).toBe(1);
+      await gate.open();
+      expect(await clearing).toBe(1);
+      // Finished (a retry finding the claim judging, the text gone, would let it go as skipped).
+      await expect.poll(() => claimStatus(id), { timeout: 20_000, interval: 50 }).toMatch(/^(done|skipped)$/);
+    } finally {
+      await gate.close();
+      await clearing?.catch(() => undefined);
+      provider.answer.text = null;
+      await admin.production.onlineEvaluation.set(settings);
+    }
+    // Both verdicts kept, and scored; no reason left of the text, neither the one recorded before nor the new one.
+    expect(await stored(id)).toEqual({
+      input: null,
+      output: null,
+      scores: [{ source: "eval", name: "brief", value: 1, comment: null }, { source: "eval", name: "polite", value: 1, comment: null }],
+      verdicts: [{ name: "polite", pass: true }, { name: "brief", pass: true }],
+    });
+    // Run once, not failed and retried.
+    expect(await claimStatus(id)).toBe("done");
+    expect(await jobAttempts(id)).toEqual({ state: "completed", attempts: 1 });
+    await clearingOver();
   });
 });
