@@ -34,8 +34,8 @@ const ALLOW: Decision = { ok: true };
 const forbidden = (message: string): Decision => ({ ok: false, code: "FORBIDDEN", message });
 const notFound = (message: string = MSG.notFound): Decision => ({ ok: false, code: "NOT_FOUND", message });
 
-/** What a key may do without the `write` scope: read. */
-const KEY_READS: readonly Action[] = ["organization.read", "team.read", "prompt.read"];
+/** What a key may do without the `write` scope: read (a generation's text included, as its team's viewer reads it). */
+const KEY_READS: readonly Action[] = ["organization.read", "team.read", "prompt.read", "production.text.read"];
 
 /** The scope a key needs for `action`: the one the permission table names for it (`run` to run a prompt on a model, `delete` to delete one, `ingest` to send generations and scores), `read` to read, `write` for anything else. */
 export const keyScopeFor = (action: Action): ApiKeyScope => keyScopeGrant(action) ?? (KEY_READS.includes(action) ? "read" : "write");
