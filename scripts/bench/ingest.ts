@@ -41,7 +41,10 @@ const INGEST_RATE = Number(process.env.BENCH_INGEST_RATE ?? 5_000);
 const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 3));
 const SECONDS = Number(process.env.BENCH_DURATION ?? 5);
 const READS = Number(process.env.BENCH_READS ?? 200);
-/** Which parts run (BENCH_INGEST_PARTS=read,accept,fetch; all by default): one alone, e.g. to profile it. */
+/**
+ * Which parts run (BENCH_INGEST_PARTS=read,accept,fetch; all by default): one alone, e.g. to profile it. `paced`:
+ * only what ingestion alone costs at the paced rates (the first lines of `fetch`, without its rounds).
+ */
 const PARTS = new Set((process.env.BENCH_INGEST_PARTS ?? "read,accept,fetch").split(",").map((part) => part.trim()));
 const DAY = 86_400_000;
 
@@ -461,7 +464,7 @@ export const benchmark: Benchmark = {
     const fetchFor = async (seconds: number) =>
       (await autocannon({ url: `${server.base}/api/v1/prompts/${NAME}`, headers: { authorization: `Bearer ${READ_KEY}` }, connections: 50, duration: seconds })).requests.average;
     if (PARTS.has("fetch")) await fetchFor(1);
-    for (const rate of PARTS.has("fetch") ? [...new Set([1_000, INGEST_RATE])] : []) {
+    for (const rate of PARTS.has("fetch") || PARTS.has("paced") ? [...new Set([1_000, INGEST_RATE])] : []) {
       // What ingestion alone takes at this rate (server and database CPU a second), the fetch's competitor.
       const paced = await cpuDuring(() => sendFor(SECONDS, 4, ours("protobuf", rate, SECONDS), rate));
       note(
@@ -470,6 +473,7 @@ export const benchmark: Benchmark = {
       );
       const pacedCopy = await cpuDuring(() => sendFor(SECONDS, 4, copy(rate, SECONDS), rate));
       note(`  a bare COPY of the same rows alone at that pace: server ${whole(pacedCopy.serverMs / SECONDS)} ms + PostgreSQL ${whole(pacedCopy.databaseMs / SECONDS)} ms of CPU a second`);
+      if (!PARTS.has("fetch")) continue;
       // Each round: the fetch alone, beside the spans sent in, and beside a bare COPY of the same rows at the same pace
       // (straight into the database, no server: what storing them takes from the fetch on this machine, whatever writes them).
       const rounds: [number, number, number][] = [];
