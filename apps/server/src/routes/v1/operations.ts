@@ -179,8 +179,8 @@ const PRODUCTION_OPERATIONS: Operation[] = [
     method: "get",
     path: "/prompts/{name}/generations",
     summary:
-      "A prompt's generations over a span (default the last 7 days), newest first, with their scores: a page (format json, up to 200 with limit; " +
-      `follow nextCursor), or every one of the span as CSV or JSON Lines (format csv or jsonl; at most ${PRODUCTION_EXPORT_LIMIT.toLocaleString("en-US")}, streamed)`,
+      "A prompt's generations over a span (default the last 7 days), newest first, with their scores: a page (format json, up to 200 with limit, " +
+      `fewer when their scores' text is large; follow nextCursor until it is null), or every one of the span as CSV or JSON Lines (format csv or jsonl; at most ${PRODUCTION_EXPORT_LIMIT.toLocaleString("en-US")}, streamed)`,
     action: "prompt.read",
     query: runtimeGenerationsQuery,
     responses: {

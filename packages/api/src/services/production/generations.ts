@@ -58,6 +58,18 @@ interface ListedScores {
 const noScores = (): ListedScores => ({ scores: [], moreScores: 0, moreScoresCapped: false });
 
 /**
+ * The most bytes of score text (names, string values and the comments shown) one page of generations
+ * holds: past it the page ends early and its cursor goes on from its last generation. A key may fill
+ * every generation with GENERATION_SCORES_MAX scores of the longest comment, tens of megabytes a page
+ * (of a server with a 128 MB heap, which the driver's buffers, the rows and the JSON answer each hold
+ * again). 2 MB keeps a page of 200 generations with 20 judge's reasons of 400 characters each whole,
+ * and still lists two of the most flooded generations (50 comments of 5,000 three-byte characters).
+ * Bytes of UTF-8, not characters: they bound what the driver reads and what the strings take alike,
+ * and PostgreSQL knows a stored text's length without reading it.
+ */
+export const GENERATIONS_PAGE_SCORE_BYTES_MAX = 2_000_000;
+
+/**
  * Each generation's newest scores (at most GENERATION_SCORES_MAX), oldest first (the order clients have
  * always had), and how many more it has, counted up to GENERATION_MORE_SCORES_COUNTED (`moreScoresCapped`
  * past it): an ingest key may send any number on one generation, and every list and export of the prompt
@@ -65,27 +77,42 @@ const noScores = (): ListedScores => ({ scores: [], moreScores: 0, moreScoresCap
  * `eval` scores' comments) from the generation's text and may quote it: they are shown as the text is, to
  * a caller who may read it (`textReadable`: production.text.read in the prompt's team) while its team
  * keeps it (generationTextReadable); to anyone else the verdict comes without its reason.
+ *
+ * Only the first of `ids` whose scores' text fits GENERATIONS_PAGE_SCORE_BYTES_MAX together (the first
+ * always) are read, and only they are in the answer: their lengths are summed in the statement that
+ * reads the text (one snapshot, so a score written in between cannot swell what was measured).
  */
 async function scoresOf(db: DbOrTx, ids: string[], textReadable: boolean) {
   const byGeneration = new Map<string, ListedScores>();
   if (ids.length === 0) return byGeneration;
   const wanted = Prisma.join(ids.map((id) => Prisma.sql`${id}::uuid`));
   const reasonReadable = textReadable ? generationTextReadable : Prisma.sql`false`;
-  const rows = await db.$queryRaw<(GenerationItem["scores"][number] & { generationId: string; at: string })[]>`
-    SELECT s.id::text AS id, g.id::text AS "generationId", s.name, s.data_type AS "dataType", s.value, s.string_value AS "stringValue",
-           CASE WHEN s.source <> 'eval' OR ${reasonReadable} THEN s.comment END AS comment, s.source, ${isoTimeSql(Prisma.sql`s.created_at`)} AS at
-    FROM generations g JOIN teams t ON t.id = g.team_id
-    CROSS JOIN LATERAL (
-      -- The newest are the ones kept; the list below puts them back oldest first.
+  // The newest are the ones kept; the list puts them back oldest first.
+  const newest = (generation: Prisma.Sql) => Prisma.sql`
       SELECT s.id, s.name, s.data_type, s.value, s.string_value, s.comment, s.source, s.created_at
-      FROM scores s WHERE s.generation_id = g.id
-      ORDER BY s.created_at DESC, s.id DESC LIMIT ${GENERATION_SCORES_MAX}
-    ) s
-    WHERE g.id IN (${wanted})
-    ORDER BY g.id, s.created_at, s.id`;
+      FROM scores s WHERE s.generation_id = ${generation}
+      ORDER BY s.created_at DESC, s.id DESC LIMIT ${GENERATION_SCORES_MAX}`;
+  // A generation without scores comes once, its score's columns null.
+  const rows = await db.$queryRaw<(Omit<GenerationItem["scores"][number], "id" | "createdAt"> & { id: string | null; generationId: string; at: string })[]>`
+    WITH sized AS (
+      -- A generation gone since the page was read is kept in its place, with no scores.
+      SELECT p.id, p.ord, coalesce(${reasonReadable}, false) AS readable,
+             (SELECT coalesce(sum(octet_length(s.name) + coalesce(octet_length(s.string_value), 0)
+                                  + CASE WHEN s.source <> 'eval' OR ${reasonReadable} THEN coalesce(octet_length(s.comment), 0) ELSE 0 END), 0)
+                FROM (${newest(Prisma.sql`g.id`)}) s) AS bytes
+      FROM unnest(ARRAY[${wanted}]) WITH ORDINALITY AS p(id, ord)
+      LEFT JOIN (generations g JOIN teams t ON t.id = g.team_id) ON g.id = p.id
+    ), kept AS (
+      SELECT id, ord, readable FROM (SELECT id, ord, readable, sum(bytes) OVER (ORDER BY ord) AS running FROM sized) r
+      WHERE ord = 1 OR running <= ${GENERATIONS_PAGE_SCORE_BYTES_MAX}
+    )
+    SELECT k.id::text AS "generationId", s.id::text AS id, s.name, s.data_type AS "dataType", s.value, s.string_value AS "stringValue",
+           CASE WHEN s.source <> 'eval' OR k.readable THEN s.comment END AS comment, s.source, ${isoTimeSql(Prisma.sql`s.created_at`)} AS at
+    FROM kept k LEFT JOIN LATERAL (${newest(Prisma.sql`k.id`)}) s ON true
+    ORDER BY k.ord, s.created_at, s.id`;
   for (const { generationId, at, ...score } of rows) {
     const listed = byGeneration.get(generationId) ?? noScores();
-    listed.scores.push({ ...score, createdAt: at });
+    if (score.id !== null) listed.scores.push({ ...score, id: score.id, createdAt: at });
     byGeneration.set(generationId, listed);
   }
   // Only a generation listed with the most may have more: only those are counted (after the list, so a
@@ -180,18 +207,20 @@ export function generationsPage<R>(tag: SqlTag<R>, promptId: string, query: Gene
 }
 
 /**
- * The prompt's generations of the span, newest first (by start, then id), `limit` (default 50) a page;
- * `textReadable` as for scoresOf.
+ * The prompt's generations of the span, newest first (by start, then id), `limit` (default 50) a page,
+ * fewer when their scores' text would pass GENERATIONS_PAGE_SCORE_BYTES_MAX (nextCursor goes on after
+ * the last listed); `textReadable` as for scoresOf.
  */
 export async function listGenerations(db: DbOrTx, promptId: string, query: GenerationsQuery, now: Date, textReadable: boolean): Promise<GenerationPage> {
   const limit = query.limit ?? GENERATIONS_PAGE;
   const rows = await generationsPage((strings, ...values) => db.$queryRaw<GenerationRow[]>(strings, ...values), promptId, query, spanOf(query, now), limit);
-  const page = rows.slice(0, limit);
-  const scores = await scoresOf(db, page.map((row) => row.id), textReadable);
+  // The page ends at the last generation whose scores' text fits (scoresOf answers for those only).
+  const scores = await scoresOf(db, rows.slice(0, limit).map((row) => row.id), textReadable);
+  const page = rows.slice(0, scores.size);
   const last = page.at(-1);
   return {
-    items: page.map((row) => itemOf(row, scores.get(row.id) ?? noScores())),
-    nextCursor: rows.length > limit && last ? encodeKeysetCursor(last.startedAt, last.id) : null,
+    items: page.map((row) => itemOf(row, scores.get(row.id)!)),
+    nextCursor: rows.length > page.length && last ? encodeKeysetCursor(last.startedAt, last.id) : null,
   };
 }
 
