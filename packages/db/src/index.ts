@@ -71,22 +71,14 @@ export async function hotQuery<Row>(db: DbOrTx, sql: Prisma.Sql): Promise<Row[]>
   const { pool, counted } = poolOf(db as Db);
   if (!pool) return (db as Db).$queryRaw<Row[]>(sql);
   counted();
-  return (await pool.query<Row & pg.QueryResultRow>(named(sql))).rows;
-}
-
-/**
- * A `Prisma.sql` statement as node-postgres runs it, named (its SQL's hash) while fewer than
- * MAX_PREPARED_STATEMENTS are: PostgreSQL parses and plans it once per connection, not on every call
- * (for ingestion's merge, a dozen statements a transaction, that was most of what the database spent on them).
- */
-function named(sql: Prisma.Sql): pg.QueryConfig {
   const text = sql.text;
   let name = hotQueryNames.get(text);
   if (name === undefined && hotQueryNames.size < MAX_PREPARED_STATEMENTS) {
     name = `h_${createHash("sha1").update(text).digest("hex")}`;
     hotQueryNames.set(text, name);
   }
-  return { ...(name ? { name } : {}), text, values: sql.values as unknown[] };
+  const result = await pool.query<Row & pg.QueryResultRow>({ ...(name ? { name } : {}), text, values: sql.values as unknown[] });
+  return result.rows;
 }
 
 /** Clients derived from one of ours (`$extends`): its pool, and what to tell of each statement run on it. */
@@ -144,7 +136,7 @@ export async function rawTransaction<T>(db: Db, work: (tx: RawTransaction) => Pr
     const tx: RawTransaction = {
       query: async <Row>(sql: Prisma.Sql) => {
         counted();
-        return (await client.query<Row & pg.QueryResultRow>(named(sql))).rows;
+        return (await client.query<Row & pg.QueryResultRow>({ text: sql.text, values: sql.values as unknown[] })).rows;
       },
       copy: (table, columns, rows) => {
         counted();
@@ -173,7 +165,7 @@ export async function rawTransaction<T>(db: Db, work: (tx: RawTransaction) => Pr
 export async function rawStatement<Row>(db: Db, sql: Prisma.Sql): Promise<Row[]> {
   const { pool, counted } = ownPoolOf(db, "rawStatement");
   counted();
-  return (await pool.query<Row & pg.QueryResultRow>(named(sql))).rows;
+  return (await pool.query<Row & pg.QueryResultRow>({ text: sql.text, values: sql.values as unknown[] })).rows;
 }
 
 /** ISO text of the seconds seen lately (a batch's timestamps are close): toISOString is most of a row's COPY text. */

@@ -1,7 +1,7 @@
 // The client names its statements: PostgreSQL prepares each once per connection and reuses it,
 // for Prisma's own queries and raw ones alike, and answers stay the same on reuse.
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { Prisma, createDb, rawStatement, rawTransaction, type Db } from "./index.ts";
+import { createDb, type Db } from "./index.ts";
 import { createTestDatabase, type TestDatabase } from "../testing/database.ts";
 
 let database: TestDatabase;
@@ -38,19 +38,5 @@ describe("prepared statements", () => {
     expect(rawLookups).toHaveLength(1);
     expect(statements.some((s) => /^INSERT INTO "public"\."users"/i.test(s.statement))).toBe(true);
     expect(statements.every((s) => /^p_[0-9a-f]{40}$/.test(s.name))).toBe(true);
-  });
-
-  it("a raw transaction's statements and a raw statement are each prepared once, then reused with new parameters", async () => {
-    const lookup = (email: string) => Prisma.sql`SELECT email FROM users WHERE lower(email) = lower(${email}) /* raw */`;
-    const found: string[] = [];
-    for (const email of ["ADA@example.test", "grace@example.test"]) {
-      await rawTransaction(db, async (tx) => found.push(...(await tx.query<{ email: string }>(lookup(email))).map((row) => row.email)));
-      found.push(...(await rawStatement<{ email: string }>(db, lookup(email))).map((row) => row.email));
-    }
-    expect(found).toEqual(["ada@example.test", "ada@example.test", "grace@example.test", "grace@example.test"]);
-    // This lookup (Prisma's, named p_…) holds the marker too: only the raw statements' names (h_…) are asked for.
-    const statements = await db.$queryRaw<{ name: string }[]>`
-      SELECT name FROM pg_prepared_statements WHERE name LIKE 'h\_%' AND statement LIKE '%/* raw */%'`;
-    expect(statements).toHaveLength(1);
   });
 });
