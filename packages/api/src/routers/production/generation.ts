@@ -1,6 +1,6 @@
-import { can, generationForPerson, productionGenerationInput } from "@promptly/shared";
+import { generationForPerson, productionGenerationInput } from "@promptly/shared";
 import { byPromptId, promptProcedure } from "../../procedures.ts";
-import { getGeneration } from "../../services/production/generations.ts";
+import { getGeneration, readsGenerationText } from "../../services/production/generations.ts";
 import { ownThumbsOn } from "../../services/production/thumbs.ts";
 
 /**
@@ -11,6 +11,6 @@ export const generation = promptProcedure("read", byPromptId)
   .input(productionGenerationInput)
   .output(generationForPerson)
   .query(async ({ ctx, input }) => {
-    const [detail, ownThumbs] = await Promise.all([getGeneration(ctx.db, ctx.prompt.id, input.id, can(ctx.prompt.access, "production.text.read")), ownThumbsOn(ctx.db, ctx.caller, { generationId: input.id })]);
+    const [detail, ownThumbs] = await Promise.all([getGeneration(ctx.db, ctx.prompt.id, input.id, readsGenerationText(ctx.caller, ctx.prompt.access)), ownThumbsOn(ctx.db, ctx.caller, { generationId: input.id })]);
     return { ...detail, ownThumbs };
   });

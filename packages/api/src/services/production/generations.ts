@@ -2,8 +2,10 @@
 // one generation with its input and output when its team keeps them. Every figure of the Production
 // tab comes from the rollups (metrics.ts): these are the rows behind them, to look at one by one.
 import { Prisma, sqlInstant, type DbOrTx } from "@promptly/db";
-import { GENERATION_MORE_SCORES_COUNTED, GENERATION_SCORES_MAX, PRODUCTION_MSG, type GenerationDetail, type GenerationItem, type GenerationPage, type ProductionFilters } from "@promptly/shared";
+import { GENERATION_MORE_SCORES_COUNTED, GENERATION_SCORES_MAX, PRODUCTION_MSG, type Access, type GenerationDetail, type GenerationItem, type GenerationPage, type ProductionFilters } from "@promptly/shared";
 import { fail } from "../../errors.ts";
+import { authorize } from "../access/authorize.ts";
+import type { Caller } from "../access/visibility.ts";
 import { decodeKeysetCursor, encodeKeysetCursor, instantSortValue } from "../platform/keyset-cursor.ts";
 import { generationTextReadable } from "../platform/generation-text.ts";
 import { spanOf, type ProductionSpan } from "./metrics.ts";
@@ -54,6 +56,12 @@ interface ListedScores {
   moreScores: number;
   moreScoresCapped: boolean;
 }
+
+/**
+ * Whether the caller reads the text of the prompt's generations (and the judge's reasons, which may quote it),
+ * person or key, in the app and on REST alike: a refusal withholds the text, the generations are still listed.
+ */
+export const readsGenerationText = (caller: Caller, access: Access) => authorize(caller, "production.text.read", { place: access }).ok;
 
 const noScores = (): ListedScores => ({ scores: [], moreScores: 0, moreScoresCapped: false });
 

@@ -2,18 +2,14 @@
 // the one the key may read (its team's, not private, not archived), decided as every read of a prompt
 // is, then the same reads as the app's.
 import { type DbOrTx } from "@promptly/db";
-import { type Access, type GenerationPage, type ProductionMetrics } from "@promptly/shared";
-import { authorize } from "../access/authorize.ts";
+import { type GenerationPage, type ProductionMetrics } from "@promptly/shared";
 import type { KeyCaller } from "../access/visibility.ts";
 import { loadKeyPrompt } from "../runtime/runtime-prompts.ts";
-import { listGenerations, type GenerationsQuery } from "./generations.ts";
+import { listGenerations, readsGenerationText, type GenerationsQuery } from "./generations.ts";
 import { productionMetrics } from "./metrics.ts";
 
 /** The id of the prompt of that name the key may read (the runtime API's one lookup); else it does not exist for the key. */
 const keyReadablePromptId = async (db: DbOrTx, caller: KeyCaller, name: string) => (await loadKeyPrompt(db, caller, name, [], "prompt.read")).id;
-
-/** Whether the key reads the text of the prompt's generations (and the judge's reasons, which may quote it): a refusal withholds the text, the generations are still listed. */
-const keyReadsText = (caller: KeyCaller, prompt: { access: Access }) => authorize(caller, "production.text.read", { place: prompt.access }).ok;
 
 export async function runtimeProductionMetrics(db: DbOrTx, caller: KeyCaller, name: string, filters: { from?: Date; to?: Date; environment?: string; model?: string }, now: Date) {
   const promptId = await keyReadablePromptId(db, caller, name);
@@ -29,7 +25,7 @@ export async function runtimeProductionMetrics(db: DbOrTx, caller: KeyCaller, na
 
 export async function runtimeGenerations(db: DbOrTx, caller: KeyCaller, name: string, query: GenerationsQuery, now: Date): Promise<GenerationPage> {
   const prompt = await loadKeyPrompt(db, caller, name, [], "prompt.read");
-  return listGenerations(db, prompt.id, query, now, keyReadsText(caller, prompt));
+  return listGenerations(db, prompt.id, query, now, readsGenerationText(caller, prompt.access));
 }
 
 /**
@@ -38,7 +34,7 @@ export async function runtimeGenerations(db: DbOrTx, caller: KeyCaller, name: st
  */
 export async function* runtimeGenerationPages(db: DbOrTx, caller: KeyCaller, name: string, query: Omit<GenerationsQuery, "cursor" | "limit">, limit: number, now: Date) {
   const prompt = await loadKeyPrompt(db, caller, name, [], "prompt.read");
-  const textReadable = keyReadsText(caller, prompt);
+  const textReadable = readsGenerationText(caller, prompt.access);
   // The span is fixed once, so a page read later covers the same instants.
   const to = query.to ?? now;
   let cursor: string | undefined;
