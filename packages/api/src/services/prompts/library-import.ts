@@ -1,5 +1,6 @@
 // Import into a team's library: reads the versioned format of packages/shared or Langfuse prompt JSON,
 // plans what it would do (the preview), and applies the plan in one transaction, all or nothing.
+import { createHash } from "node:crypto";
 import { z } from "zod";
 import { Prisma, isUniqueViolation, type Db, type DbOrTx, type DbTransaction } from "@promptly/db";
 import {
@@ -179,6 +180,54 @@ interface Step {
   labels: { name: string; version: number }[];
 }
 
+/** A body's key as a short digest: the plan keeps one per stored body it may match, not the body's text. */
+const bodyHash = (version: Parameters<typeof bodyKey>[0]) => createHash("sha256").update(bodyKey(version)).digest("base64");
+
+/** Stored versions read per statement: a version holds up to 100,000 characters of text, and a prompt any number of versions. */
+const STORED_VERSIONS_PAGE = 25;
+
+/**
+ * Per existing prompt, the stored versions whose body an incoming version of it has: digest to the highest
+ * such version number. The stored versions are read a page at a time and only matches are kept, so what
+ * the plan holds grows with the document (bounded by the body limit), not with the prompts' history here.
+ */
+async function storedBodies(db: DbOrTx, existing: readonly { id: string; name: string }[], incoming: readonly IncomingPrompt[]): Promise<Map<string, Map<string, number>>> {
+  // Every incoming prompt of the name counts (one the document holds twice is planned twice).
+  const hashesByName = new Map<string, Set<string>>();
+  for (const prompt of incoming) {
+    const hashes = hashesByName.get(prompt.name) ?? new Set<string>();
+    for (const version of prompt.versions) hashes.add(bodyHash(version));
+    hashesByName.set(prompt.name, hashes);
+  }
+  const wanted = new Map<string, Set<string>>();
+  for (const row of existing) {
+    const hashes = hashesByName.get(row.name);
+    if (hashes?.size) wanted.set(row.id, hashes);
+  }
+  const found = new Map<string, Map<string, number>>();
+  const ids = [...wanted.keys()];
+  if (!ids.length) return found;
+  // Keyset over (prompt, version), which the unique index orders; versions start at 1, so (nil, 0) comes first.
+  let after = { promptId: "00000000-0000-0000-0000-000000000000", version: 0 };
+  for (;;) {
+    const page = await db.$queryRaw<(VersionRow & { promptId: string })[]>`
+      SELECT v.prompt_id::text AS "promptId", v.version, v.type::text AS type, v.template, v.messages, v.variables, v.model, v.config, v.tools, v.response_format AS "responseFormat"
+      FROM prompt_versions v
+      WHERE v.prompt_id = ANY(${ids}::uuid[]) AND (v.prompt_id, v.version) > (${after.promptId}::uuid, ${after.version})
+      ORDER BY v.prompt_id, v.version LIMIT ${STORED_VERSIONS_PAGE}`;
+    for (const version of page) {
+      const hash = bodyHash(version as unknown as LibraryVersion);
+      if (!wanted.get(version.promptId)!.has(hash)) continue;
+      const ofPrompt = found.get(version.promptId) ?? new Map<string, number>();
+      ofPrompt.set(hash, Math.max(version.version, ofPrompt.get(hash) ?? 0));
+      found.set(version.promptId, ofPrompt);
+    }
+    if (page.length < STORED_VERSIONS_PAGE) return found;
+    const last = page.at(-1)!;
+    after = { promptId: last.promptId, version: last.version };
+  }
+}
+
 /**
  * What an import would do, prompt by prompt. Reads with `db` (inside apply: the transaction, rows locked as
  * an edit: an import adds versions and labels, never renames nor deletes a prompt here).
@@ -193,11 +242,7 @@ async function plan(db: DbOrTx, who: LibraryRequest, incoming: IncomingPrompt[],
     ${lock ? Prisma.sql`${promptLockSql("edit")} OF p` : Prisma.empty}`;
   const existingByName = new Map(existingRows.map((row) => [row.name, row]));
   const existingIds = existingRows.map((row) => row.id);
-  const storedVersions = existingIds.length
-    ? await db.$queryRaw<(VersionRow & { promptId: string })[]>`
-        SELECT v.prompt_id::text AS "promptId", v.version, v.type::text AS type, v.template, v.messages, v.variables, v.model, v.config, v.tools, v.response_format AS "responseFormat"
-        FROM prompt_versions v WHERE v.prompt_id = ANY(${existingIds}::uuid[])`
-    : [];
+  const storedByKey = await storedBodies(db, existingRows, incoming);
   const storedLabels = existingIds.length
     ? await db.promptLabel.findMany({ where: { promptId: { in: existingIds } }, select: { promptId: true, name: true, version: true } })
     : [];
@@ -247,15 +292,13 @@ async function plan(db: DbOrTx, who: LibraryRequest, incoming: IncomingPrompt[],
     } else if (prompt.visibility === "private" && authorOf(who.audit.actor) === null) problems.push(LIBRARY_MSG.privateNeedsPerson);
 
     // Versions: all of them for a new prompt (same numbers); for one here, those whose body is not stored yet.
-    const stored = row ? storedVersions.filter((version) => version.promptId === row.id) : [];
-    const storedByKey = new Map<string, number>();
-    for (const version of stored) storedByKey.set(bodyKey(version as unknown as LibraryVersion), Math.max(version.version, storedByKey.get(bodyKey(version as unknown as LibraryVersion)) ?? 0));
+    const storedOfPrompt = (row && storedByKey.get(row.id)) || new Map<string, number>();
     const numberOf = new Map<number, number>();
     const save: Step["save"] = [];
     let next = row ? row.numberedUpTo : 0;
     let skipped = 0;
     for (const version of prompt.versions) {
-      const same = row ? storedByKey.get(bodyKey(version)) : undefined;
+      const same = row ? storedOfPrompt.get(bodyHash(version)) : undefined;
       if (same !== undefined) {
         numberOf.set(version.sourceVersion, same);
         skipped += 1;
