@@ -10,9 +10,7 @@
 // - Judged assertions are priced from the tokens the judge reports and the model's price; a judgement
 //   starts only once its worst case is reserved under the prompt's cap for the UTC day (reserve), so
 //   jobs judging at once end the day at most one judgement's worst case over it. Once the day's cost
-//   reaches the cap, further generations get only their programmatic assertions that day. Each cost counts
-//   on the UTC day it was spent: a claim judged again on a later day leaves what it cost before on its day
-//   (online_evaluation_spend), so a retry after midnight neither lowers the day before nor charges today with it.
+//   reaches the cap, further generations get only their programmatic assertions that day.
 // - A claim not done an hour later (its job lost) is queued again by the sweep, while its generation is one
 //   the sweep would claim (started within the last SWEEP_LOOKBACK); past that, or its generation gone
 //   (retention), it is let go as skipped. A generation whose job always fails (or kills its process) is so
@@ -30,11 +28,8 @@
 //   written, and a run already done is skipped (runOnlineEvaluation).
 // - A judge that could not answer (its connection unusable, the model gone, the provider failing, limiting or
 //   too slow) gives no verdict: its assertion is not scored, the others' verdicts are, and the job fails, so
-//   pg-boss runs it again to ask that judge alone; each call sent counts against the day's cap (a failed one at its
-//   worst case). Still unanswered on the job's last try, the claim is given up (skipped, the job failed naming each
-//   judge and its reason), not queued again by the sweep: a provider failing all day costs each sampled generation
-//   the job's few tries, not one every hour, so one outage cannot spend the day's cap. One never answered is never
-//   scored: nothing says False.
+//   pg-boss runs it again (and, its retries spent, the sweep within the generation's day) to ask that judge
+//   alone; each call sent counts against the day's cap. One never answered is never scored: nothing says False.
 import PgBoss from "pg-boss";
 import { Prisma, sqlInstant, type Db, type DbOrTx } from "@promptly/db";
 import { ONLINE_EVALUATION_MSG, onlineEvaluationSettings, type OnlineEvaluationSettings, type ResponseFormat, type setOnlineEvaluationInput } from "@promptly/shared";
@@ -81,10 +76,6 @@ const OFF: OnlineEvaluationSettings = { enabled: false, samplePercent: 0, dailyC
 
 const utcDay = (now: Date) => now.toISOString().slice(0, 10);
 
-/** The prompt's judging cost on `now`'s UTC day of claims since retried on a later day (toToday). */
-const earlierSpend = (promptId: string, now: Date) =>
-  Prisma.sql`(SELECT coalesce(sum(cost), 0) FROM online_evaluation_spend WHERE prompt_id = ${promptId}::uuid AND day = ${utcDay(now)}::date)`;
-
 /**
  * The prompt's online evaluation (off, with no assertions, until first set), the UTC day's judging spend and
  * the generations evaluated that day: those finished with their verdicts written (`done`), not those let go
@@ -95,7 +86,7 @@ export async function getOnlineEvaluation(db: DbOrTx, promptId: string, now: Dat
   const row = await db.onlineEvaluation.findUnique({ where: { promptId } });
   const settings = row ? readSettings(row) : OFF;
   const [today] = await db.$queryRaw<{ spent: number; evaluated: number }[]>`
-    SELECT (coalesce(sum(cost), 0) + ${earlierSpend(promptId, now)})::float8 AS spent, (count(*) FILTER (WHERE status = 'done'))::int AS evaluated
+    SELECT coalesce(sum(cost), 0)::float8 AS spent, (count(*) FILTER (WHERE status = 'done'))::int AS evaluated
       FROM online_evaluation_runs WHERE prompt_id = ${promptId}::uuid AND day = ${utcDay(now)}::date`;
   return { ...settings, spentTodayUsd: today?.spent ?? 0, evaluatedToday: today?.evaluated ?? 0 };
 }
@@ -222,15 +213,14 @@ export class OnlineEvaluationWorker {
     this.#readied ??= (async () => {
       await ensureQueue(this.boss, ONLINE_QUEUE, { retryLimit: 5, retryDelay: 5, retryBackoff: true, expireInSeconds: this.options.expireInSeconds });
       if (!this.#timer) return;
-      this.#workerId = await this.boss.work<OnlineJob>(ONLINE_QUEUE, { batchSize: 5, pollingIntervalSeconds: 2, includeMetadata: true }, async (jobs) => {
+      this.#workerId = await this.boss.work<OnlineJob>(ONLINE_QUEUE, { batchSize: 5, pollingIntervalSeconds: 2 }, async (jobs) => {
         // Each job's failure is its own: failed at once (pg-boss retries it), while the batch's other jobs
         // judge on. Failing the batch would retry them mid-judging, and a run that finds a claim judging
         // takes it for a dead run's: it records the programmatic verdicts alone, the judge's lost.
         const outcomes = await Promise.allSettled(
           jobs.map(async (job) => {
             try {
-              const lastTry = job.retryCount >= job.retryLimit;
-              await runOnlineEvaluation({ db: this.db, config: this.config, now: this.now(), lastTry }, job.data.generationId);
+              await runOnlineEvaluation({ db: this.db, config: this.config, now: this.now() }, job.data.generationId);
             } catch (error) {
               // Told (the server logs it: a judge that keeps failing, its reason), then retried.
               this.options.onError?.(error);
@@ -306,8 +296,7 @@ export class OnlineEvaluationWorker {
 /**
  * A claim's state: `judging` holds a reservation (its judge may have been paid), `judged` holds its verdicts and their cost;
  * finished, `done` with its verdicts written, `skipped` without (nothing left to evaluate: turned off, archived, text not kept,
- * generation gone, its job lost, not yet judged, after the generation grew too old to try again: see the sweep, or a
- * judge still not answering on its job's last try: see NoAnswer).
+ * generation gone, or its job lost, not yet judged, after the generation grew too old to try again: see the sweep).
  */
 type ClaimStatus = "queued" | "judging" | "judged" | "done" | "skipped";
 
@@ -339,8 +328,6 @@ interface RunDeps {
   db: Db;
   config: ApiConfig;
   now: Date;
-  /** The job's last try (pg-boss runs it no more): a judge not answering now gives the claim up. */
-  lastTry?: boolean;
 }
 
 /**
@@ -355,8 +342,7 @@ interface RunDeps {
  *   any score is written, so a run after a failure writes them and finishes, without judging again.
  * A claim with nothing to judge (none judged, or the day at its cap) goes from queued to done. One whose judge
  * did not answer goes from judging back to queued, with the answered verdicts and what judging cost recorded
- * (then written), and its job fails: the next run asks only the judges without a verdict; on the job's last try
- * it goes on to skipped instead (NoAnswer).
+ * (then written), and its job fails: the next run asks only the judges without a verdict (NoAnswer).
  */
 async function runOnlineEvaluation(deps: RunDeps, generationId: string): Promise<void> {
   // Each pass moves the claim on, or finds another run moved it first and reads it again.
@@ -438,11 +424,7 @@ async function evaluate(deps: RunDeps, generationId: string, claim: Claimed, ass
       // Moved meanwhile by a run that found it judging: that run's verdicts and cost (this reservation) stand.
       if (!(await recordVerdicts(db, generationId, claim.output, verdicts, cost, unanswered.length ? "queued" : "judged"))) return false;
       await writeScores(db, generationId, claim, verdicts);
-      if (unanswered.length) {
-        // Its tries spent: given up, so the sweep does not start it over (each try a call counted at its worst case).
-        const givenUp = deps.lastTry === true && (await finish(deps, generationId, "queued", "skipped"));
-        throw new NoAnswer(generationId, unanswered, givenUp);
-      }
+      if (unanswered.length) throw new NoAnswer(generationId, unanswered);
       return finish(deps, generationId, "judged", "done");
     }
   }
@@ -453,13 +435,13 @@ async function evaluate(deps: RunDeps, generationId: string, claim: Claimed, ass
 
 /**
  * A run whose judge of some assertion did not answer: its job fails, so pg-boss runs it again (its retry policy), those
- * assertions unscored meanwhile. On the job's last try the claim is given up as skipped (`givenUp`): an assertion never
- * answered is never scored, and the failure, kept by pg-boss and logged, names each judge with its reason.
+ * assertions unscored meanwhile. Spent its retries, the claim, queued, is queued again by the sweep while its generation
+ * is within the sweep's day, then let go as skipped: an assertion never answered is never scored.
  */
 class NoAnswer extends Error {
-  constructor(generationId: string, unanswered: Verdict[], givenUp: boolean) {
+  constructor(generationId: string, unanswered: Verdict[]) {
     const what = unanswered.map((verdict) => `${JSON.stringify(verdict.name)}${verdict.reason ? ` (${verdict.reason})` : ""}`).join(", ");
-    super(`The judge of ${what} did not answer on generation ${generationId}: ${givenUp ? "not judged, its tries spent" : "asked again on the job's retry"}`);
+    super(`The judge of ${what} did not answer on generation ${generationId}: asked again on the job's retry`);
   }
 }
 
@@ -532,33 +514,13 @@ async function reserve(db: Db, promptId: string, generationId: string, worst: nu
   return db.$transaction(async (tx) => {
     const [settings] = await tx.$queryRaw<{ cap: number }[]>`SELECT daily_cap_usd AS cap FROM online_evaluations WHERE prompt_id = ${promptId}::uuid FOR UPDATE`;
     const [today] = await tx.$queryRaw<{ spent: number }[]>`
-      SELECT (coalesce(sum(cost + reserved), 0) + ${earlierSpend(promptId, now)})::float8 AS spent
-        FROM online_evaluation_runs WHERE prompt_id = ${promptId}::uuid AND day = ${utcDay(now)}::date`;
+      SELECT coalesce(sum(cost + reserved), 0)::float8 AS spent FROM online_evaluation_runs WHERE prompt_id = ${promptId}::uuid AND day = ${utcDay(now)}::date`;
     if (!settings || (today?.spent ?? 0) >= settings.cap) return "capped";
-    if (!(await toToday(tx, generationId, now))) return "moved";
-    await tx.$executeRaw`UPDATE online_evaluation_runs SET status = 'judging', reserved = ${worst} WHERE generation_id = ${generationId}::uuid`;
-    return "reserved";
+    const taken = await tx.$executeRaw`
+      UPDATE online_evaluation_runs SET status = 'judging', reserved = ${worst}, day = ${utcDay(now)}::date
+       WHERE generation_id = ${generationId}::uuid AND status = 'queued'`;
+    return taken ? "reserved" : "moved";
   });
-}
-
-/**
- * The queued claim moved to today, held till `tx` ends; false if it is not queued any more. What it cost on an earlier
- * day (a judge that did not answer then) stays that day's, in online_evaluation_spend: the claim's row counts its
- * cost on its own day only, and each day's cap counts what was spent that day.
- */
-async function toToday(tx: DbOrTx, generationId: string, now: Date): Promise<boolean> {
-  const [claim] = await tx.$queryRaw<{ moved: boolean }[]>`
-    SELECT day <> ${utcDay(now)}::date AND cost > 0 AS moved FROM online_evaluation_runs WHERE generation_id = ${generationId}::uuid AND status = 'queued' FOR UPDATE`;
-  if (!claim) return false;
-  if (claim.moved) {
-    await tx.$executeRaw`
-      INSERT INTO online_evaluation_spend (prompt_id, day, cost)
-      SELECT prompt_id, day, cost FROM online_evaluation_runs WHERE generation_id = ${generationId}::uuid
-      ON CONFLICT (prompt_id, day) DO UPDATE SET cost = online_evaluation_spend.cost + excluded.cost`;
-  }
-  await tx.$executeRaw`
-    UPDATE online_evaluation_runs SET day = ${utcDay(now)}::date${claim.moved ? Prisma.sql`, cost = 0` : Prisma.empty} WHERE generation_id = ${generationId}::uuid`;
-  return true;
 }
 
 /**
@@ -621,15 +583,13 @@ async function clearReasonsIfTextGone(db: Db, generationId: string): Promise<voi
 
 /**
  * `from` → `to` (done, its verdicts written; skipped, none); false if another run moved it first. A claim
- * that judged keeps the day it reserved on (its cost is that day's); one that did not takes today (what it
- * cost on an earlier day staying that day's: toToday), and done counts among the generations evaluated today.
+ * that judged keeps the day it reserved on (its cost is that day's); one that did not takes today, and
+ * done counts among the generations evaluated today.
  */
 async function finish(deps: RunDeps, generationId: string, from: "queued" | "judged", to: "done" | "skipped"): Promise<boolean> {
-  return deps.db.$transaction(async (tx) => {
-    if (from === "queued" && !(await toToday(tx, generationId, deps.now))) return false;
-    const moved = await tx.$executeRaw`
-      UPDATE online_evaluation_runs SET status = ${to}, reserved = 0, finished_at = ${sqlInstant(deps.now)}
-       WHERE generation_id = ${generationId}::uuid AND status = ${from}`;
-    return moved > 0;
-  });
+  const moved = await deps.db.$executeRaw`
+    UPDATE online_evaluation_runs SET status = ${to}, reserved = 0, finished_at = ${sqlInstant(deps.now)},
+           day = CASE WHEN status = 'queued' THEN ${utcDay(deps.now)}::date ELSE day END
+     WHERE generation_id = ${generationId}::uuid AND status = ${from}`;
+  return moved > 0;
 }
