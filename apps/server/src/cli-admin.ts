@@ -1,6 +1,7 @@
 // Admin commands (loaded by cli.ts for every command but eval): npm run cli -- grant-super-user <email>;
 // prompts export|import for git-based workflows; backup|restore of the database and the avatars;
 // ingest-retry of the production signals set aside after failing to merge again and again.
+import { once } from "node:events";
 import { join } from "node:path";
 import { createDb } from "@promptly/db";
 import {
@@ -143,7 +144,11 @@ async function runLibraryCommand(db: ReturnType<typeof createDb>, library: NonNu
   try {
     const teamId = await findTeamForCommandLine(db, library.team, library.organization);
     if (library.verb === "export") {
-      process.stdout.write(`${JSON.stringify(await exportLibraryForCli(db, teamId, new Date()), null, 2)}\n`);
+      // Written as it is read: the next part once stdout has taken the last, so a library of any size goes through.
+      for await (const text of await exportLibraryForCli(db, teamId, new Date())) {
+        if (!process.stdout.write(text)) await once(process.stdout, "drain");
+      }
+      process.stdout.write("\n");
       return;
     }
     let document: unknown;

@@ -3,10 +3,10 @@
 // file per version.
 import { strToU8, zipSync } from "fflate";
 import { z } from "zod";
-import type { DbOrTx } from "@promptly/db";
+import { Prisma, type DbOrTx } from "@promptly/db";
 import {
   LIBRARY_FORMAT, type PromptMessage, LIBRARY_FORMAT_VERSION, effectiveContract, type PromptTool, type ResponseFormat,
-  type LibraryDocument, type LibraryPrompt, type LibraryVersion, type VariableContract,
+  type LibraryPrompt, type LibraryVersion, type VariableContract,
 } from "@promptly/shared";
 import type { Caller } from "../access/access.ts";
 import { promptVisibility } from "../access/visibility.ts";
@@ -31,60 +31,130 @@ export interface VersionRow {
 export const contractOf = (version: Pick<VersionRow, "type" | "variables"> & { template?: string | null; messages?: VersionRow["messages"] }): LibraryVersion["variables"] =>
   effectiveContract({ ...version, variables: version.variables as unknown as VariableContract[] }).map((variable) => ({ ...variable }));
 
-/** The team's live prompts the caller may read, with every version and label, in name order. */
-export async function exportLibrary(db: DbOrTx, caller: Caller, teamId: string, now: Date): Promise<LibraryDocument> {
+/** A prompt as exported, without its versions (they come a page at a time). */
+type PromptHead = Omit<LibraryPrompt, "versions">;
+
+/** Some of a prompt's versions, in order; `first` on the prompt's first part (which has none when the prompt has none). */
+interface LibraryPart {
+  prompt: PromptHead;
+  first: boolean;
+  versions: LibraryVersion[];
+}
+
+/** Prompts read per statement (a few kB each), and versions (each up to 100,000 characters of text, and a prompt has any number). */
+const EXPORT_PROMPTS_PAGE = 100;
+const EXPORT_VERSIONS_PAGE = 25;
+
+const exportedVersion = (version: Omit<VersionRow, "promptId">): LibraryVersion => ({
+  version: version.version,
+  type: version.type,
+  ...(version.type === "text" ? { template: version.template ?? "" } : { messages: version.messages ?? [] }),
+  variables: contractOf(version),
+  model: version.model,
+  config: version.config,
+  tools: version.tools,
+  responseFormat: version.responseFormat,
+  commitMessage: version.commitMessage,
+  createdAt: version.createdAt.toISOString(),
+});
+
+/**
+ * The team's live prompts the caller may read, in name order, with every version and label, read a page
+ * at a time: what is held at once is one page, whatever the library's size. Each page is read when the
+ * one before has been used (a prompt renamed meanwhile may be missed or come twice, as in any paged read).
+ */
+async function* libraryParts(db: DbOrTx, caller: Caller, teamId: string): AsyncGenerator<LibraryPart> {
   const { joins, visible } = promptVisibility(caller);
-  const team = await db.team.findUniqueOrThrow({ where: { id: teamId }, select: { name: true } });
-  const prompts = await db.$queryRaw<{ id: string; name: string; title: string; description: string; tags: string[]; visibility: LibraryPrompt["visibility"] }[]>`
-    SELECT p.id::text AS id, p.name, p.title, p.description, p.tags, p.visibility::text AS visibility
-    FROM prompts p ${joins}
-    WHERE p.team_id = ${teamId}::uuid AND p.archived_at IS NULL AND ${visible}
-    ORDER BY p.name COLLATE "C"`;
-  const ids = prompts.map((prompt) => prompt.id);
-  const [versions, labels] = ids.length
-    ? await Promise.all([
-        db.$queryRaw<VersionRow[]>`
-          SELECT v.prompt_id::text AS "promptId", v.version, v.type::text AS type, v.template, v.messages, v.variables, v.model, v.config,
-                 v.tools, v.response_format AS "responseFormat", v.commit_message AS "commitMessage", v.created_at AS "createdAt"
-          FROM prompt_versions v WHERE v.prompt_id = ANY(${ids}::uuid[]) ORDER BY v.prompt_id, v.version`,
-        db.promptLabel.findMany({ where: { promptId: { in: ids } }, select: { promptId: true, name: true, version: true }, orderBy: { name: "asc" } }),
-      ])
-    : [[], []];
-  return {
-    format: LIBRARY_FORMAT,
-    version: LIBRARY_FORMAT_VERSION,
-    exportedAt: now.toISOString(),
-    team: { name: team.name },
-    prompts: prompts.map((prompt) => ({
+  let afterName: string | null = null;
+  for (;;) {
+    const prompts: { id: string; name: string; title: string; description: string; tags: string[]; visibility: LibraryPrompt["visibility"] }[] = await db.$queryRaw`
+      SELECT p.id::text AS id, p.name, p.title, p.description, p.tags, p.visibility::text AS visibility
+      FROM prompts p ${joins}
+      WHERE p.team_id = ${teamId}::uuid AND p.archived_at IS NULL AND ${visible}
+        ${afterName === null ? Prisma.empty : Prisma.sql`AND p.name COLLATE "C" > ${afterName} COLLATE "C"`}
+      ORDER BY p.name COLLATE "C" LIMIT ${EXPORT_PROMPTS_PAGE}`;
+    if (!prompts.length) return;
+    const ids = prompts.map((prompt) => prompt.id);
+    const labels = await db.promptLabel.findMany({ where: { promptId: { in: ids } }, select: { promptId: true, name: true, version: true }, orderBy: { name: "asc" } });
+    const heads: PromptHead[] = prompts.map((prompt) => ({
       name: prompt.name,
       title: prompt.title,
       description: prompt.description,
       tags: prompt.tags,
       visibility: prompt.visibility,
       labels: Object.fromEntries(labels.filter((label) => label.promptId === prompt.id).map((label) => [label.name, label.version])),
-      versions: versions
-        .filter((version) => version.promptId === prompt.id)
-        .map((version) => ({
-          version: version.version,
-          type: version.type,
-          ...(version.type === "text" ? { template: version.template ?? "" } : { messages: version.messages ?? [] }),
-          variables: contractOf(version),
-          model: version.model,
-          config: version.config,
-          tools: version.tools,
-          responseFormat: version.responseFormat,
-          commitMessage: version.commitMessage,
-          createdAt: version.createdAt.toISOString(),
-        })),
-    })),
-  };
+    }));
+    // The page's versions in the prompts' order (their place in `ids`), then by number; `started` prompts have had their first part.
+    let started = 0;
+    let after = { place: 0, version: 0 };
+    for (;;) {
+      const rows = await db.$queryRaw<(Omit<VersionRow, "promptId"> & { place: number })[]>`
+        SELECT page.place::int AS place, v.version, v.type::text AS type, v.template, v.messages, v.variables, v.model, v.config,
+               v.tools, v.response_format AS "responseFormat", v.commit_message AS "commitMessage", v.created_at AS "createdAt"
+        FROM unnest(${ids}::uuid[]) WITH ORDINALITY AS page(id, place)
+        JOIN prompt_versions v ON v.prompt_id = page.id
+        WHERE (page.place, v.version) > (${after.place}::bigint, ${after.version}::int)
+        ORDER BY page.place, v.version LIMIT ${EXPORT_VERSIONS_PAGE}`;
+      for (let index = 0; index < rows.length; ) {
+        const place = rows[index]!.place;
+        // Prompts before this one that have no versions still come, with none.
+        for (; started < place - 1; started++) yield { prompt: heads[started]!, first: true, versions: [] };
+        const first = started < place;
+        started = place;
+        const versions: LibraryVersion[] = [];
+        for (; index < rows.length && rows[index]!.place === place; index++) versions.push(exportedVersion(rows[index]!));
+        yield { prompt: heads[place - 1]!, first, versions };
+      }
+      if (rows.length < EXPORT_VERSIONS_PAGE) break;
+      after = { place: rows.at(-1)!.place, version: rows.at(-1)!.version };
+    }
+    for (; started < heads.length; started++) yield { prompt: heads[started]!, first: true, versions: [] };
+    if (prompts.length < EXPORT_PROMPTS_PAGE) return;
+    afterName = prompts.at(-1)!.name;
+  }
+}
+
+/** JSON.stringify(value, null, 2) as it reads nested `depth` levels deep (a string's line breaks are escaped, so every line is structure). */
+const jsonAt = (value: unknown, depth: number) => JSON.stringify(value, null, 2).replaceAll("\n", `\n${"  ".repeat(depth)}`);
+
+/** `jsonAt(value, depth)` of an object whose last key holds an empty array, cut before that `[]`: the array's items follow. */
+function openLastArray(value: object, depth: number): string {
+  const text = jsonAt(value, depth);
+  const end = `[]\n${"  ".repeat(depth)}}`;
+  if (!text.endsWith(end)) throw new Error("The last key does not hold an empty array");
+  return text.slice(0, -end.length);
+}
+
+/**
+ * The library as JSON text, a part at a time: exactly JSON.stringify(document, null, 2) of the whole
+ * document (the format's order of keys), without ever holding the document.
+ */
+export async function* libraryJson(db: DbOrTx, caller: Caller, teamId: string, now: Date): AsyncGenerator<string> {
+  const team = await db.team.findUniqueOrThrow({ where: { id: teamId }, select: { name: true } });
+  yield openLastArray({ format: LIBRARY_FORMAT, version: LIBRARY_FORMAT_VERSION, exportedAt: now.toISOString(), team: { name: team.name }, prompts: [] }, 0);
+  // Items of `prompts` stand 2 levels deep, their versions 4.
+  let prompts = 0;
+  let versions = 0;
+  const closePrompt = () => `${versions ? `\n${"  ".repeat(3)}]` : "[]"}\n${"  ".repeat(2)}}`;
+  for await (const part of libraryParts(db, caller, teamId)) {
+    let text = "";
+    if (part.first) {
+      if (prompts) text += closePrompt();
+      text += `${prompts ? "," : "["}\n${"  ".repeat(2)}${openLastArray({ ...part.prompt, versions: [] }, 2)}`;
+      prompts += 1;
+      versions = 0;
+    }
+    for (const version of part.versions) text += `${versions++ ? "," : "["}\n${"  ".repeat(4)}${jsonAt(version, 4)}`;
+    yield text;
+  }
+  yield `${prompts ? `${closePrompt()}\n  ]` : "[]"}\n}`;
 }
 
 /** A value as YAML: JSON is YAML's flow style, so every string and object is written unambiguously. */
 const yaml = (value: unknown) => JSON.stringify(value);
 
 /** One Markdown file: YAML front matter, then the template (or each message under a `## role` heading). */
-function versionMarkdown(prompt: LibraryPrompt, version: LibraryVersion): string {
+function versionMarkdown(prompt: PromptHead, version: LibraryVersion): string {
   const labels = Object.entries(prompt.labels).filter(([, number]) => number === version.version).map(([label]) => label);
   const front = [
     ["name", prompt.name], ["title", prompt.title], ["description", prompt.description], ["version", version.version],
@@ -128,21 +198,29 @@ function zipFolders(names: readonly string[]): string[] {
 }
 
 /** The zip of `<prompt name>/v<N>.md`, one file per version (see zipFolder for names that are no safe path). */
-function libraryZip(document: LibraryDocument): Uint8Array {
-  const files: Record<string, Uint8Array> = {};
-  const folders = zipFolders(document.prompts.map((prompt) => prompt.name));
-  document.prompts.forEach((prompt, index) => {
-    for (const version of prompt.versions) files[`${folders[index]}/v${version.version}.md`] = strToU8(versionMarkdown(prompt, version));
-  });
-  return zipSync(files, { level: 6, mtime: new Date(document.exportedAt) });
+async function libraryZip(db: DbOrTx, caller: Caller, teamId: string, now: Date): Promise<Uint8Array> {
+  const names: string[] = [];
+  const files: [number, string, Uint8Array][] = [];
+  for await (const part of libraryParts(db, caller, teamId)) {
+    if (part.first) names.push(part.prompt.name);
+    for (const version of part.versions) files.push([names.length - 1, `v${version.version}.md`, strToU8(versionMarkdown(part.prompt, version))]);
+  }
+  const folders = zipFolders(names);
+  const zip: Record<string, Uint8Array> = {};
+  for (const [index, file, data] of files) zip[`${folders[index]}/${file}`] = data;
+  return zipSync(zip, { level: 6, mtime: now });
 }
 
 export const exportFile = z.object({ fileName: z.string(), mimeType: z.string(), encoding: z.enum(["utf8", "base64"]), data: z.string() });
 
-/** The export as a file to download: JSON text, or the zip in base64 (tRPC carries text). */
+/** The export as a file to download: JSON text, or the zip in base64 (tRPC carries text, so the whole file is one string). */
 export async function exportLibraryFile(db: DbOrTx, caller: Caller, teamId: string, format: "json" | "zip", now: Date) {
-  const document = await exportLibrary(db, caller, teamId, now);
-  const stem = `promptly-${document.team.name.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "") || "team"}-${now.toISOString().slice(0, 10)}`;
-  if (format === "json") return { fileName: `${stem}.json`, mimeType: "application/json", encoding: "utf8" as const, data: JSON.stringify(document, null, 2) };
-  return { fileName: `${stem}.zip`, mimeType: "application/zip", encoding: "base64" as const, data: Buffer.from(libraryZip(document)).toString("base64") };
+  const team = await db.team.findUniqueOrThrow({ where: { id: teamId }, select: { name: true } });
+  const stem = `promptly-${team.name.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "") || "team"}-${now.toISOString().slice(0, 10)}`;
+  if (format === "json") {
+    const parts: string[] = [];
+    for await (const text of libraryJson(db, caller, teamId, now)) parts.push(text);
+    return { fileName: `${stem}.json`, mimeType: "application/json", encoding: "utf8" as const, data: parts.join("") };
+  }
+  return { fileName: `${stem}.zip`, mimeType: "application/zip", encoding: "base64" as const, data: Buffer.from(await libraryZip(db, caller, teamId, now)).toString("base64") };
 }

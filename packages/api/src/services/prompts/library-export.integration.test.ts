@@ -1,0 +1,79 @@
+// The library export over more than one page of prompts and of versions: the JSON is exactly
+// JSON.stringify(document, null, 2) of the whole library (the text it always was), every live prompt the
+// caller may read comes once in name order with all its versions and labels, and the zip holds a file
+// for each of those versions.
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { strFromU8, unzipSync } from "fflate";
+import type { LibraryDocument } from "@promptly/shared";
+import { createHarness, type Harness } from "../../../testing/harness.ts";
+import { createLibraryWorld, insertPrompts } from "../../../testing/prompts-support.ts";
+
+let h: Harness;
+let world: Awaited<ReturnType<typeof createLibraryWorld>>;
+
+beforeAll(async () => {
+  h = await createHarness();
+  world = await createLibraryWorld(h);
+});
+afterAll(() => h.close());
+
+/** Prompts and versions past a page of each (100 prompts, 25 versions a statement). */
+const PROMPTS = 130;
+const HISTORY = 70;
+
+it("exports a library of several pages whole, once, in order, as the same JSON text", { timeout: 120_000 }, async () => {
+  const team = await world.team("Paging");
+  const db = h.database.db;
+  const names = Array.from({ length: PROMPTS }, (_, index) => `p/${String(index).padStart(3, "0")}`);
+  await insertPrompts(h, names.map((name, index) => ({
+    teamId: team.id, name, visibility: index % 10 === 3 ? "private" : "team", authorId: world.accounts.author.id,
+    archived: index % 10 === 7, labels: index % 2 ? ["staging"] : [], template: `Answer {{ q${index} }} "quoted"\n\twith é ✓`,
+  })));
+  // One prompt with a long history, text and chat alike: its versions span three statements.
+  const [long] = await insertPrompts(h, [{ teamId: team.id, name: "long", visibility: "team", authorId: null }]);
+  await db.$executeRaw`
+    INSERT INTO prompt_versions (prompt_id, version, type, template, messages, config, commit_message)
+    SELECT ${long!.id}::uuid, n, CASE WHEN n % 3 = 0 THEN 'chat' ELSE 'text' END::prompt_type,
+           CASE WHEN n % 3 = 0 THEN NULL ELSE 'Version ' || n || ' of {{ x }}' END,
+           CASE WHEN n % 3 = 0 THEN jsonb_build_array(jsonb_build_object('role', 'user', 'content', 'Message ' || n)) END,
+           jsonb_build_object('n', n), 'v' || n
+    FROM generate_series(2, ${HISTORY}) AS n`;
+  await db.$executeRaw`UPDATE prompts SET latest_version = ${HISTORY} WHERE id = ${long!.id}::uuid`;
+  await db.promptLabel.create({ data: { promptId: long!.id, name: "production", version: 42 } });
+
+  for (const [who, seesPrivate] of [[world.callers.author, true], [world.callers.viewer, false]] as const) {
+    const exported = await who.library.export({ teamId: team.id, format: "json" });
+    // The text is the document as JSON.stringify(document, null, 2) writes it, byte for byte.
+    expect(JSON.stringify(JSON.parse(exported.data), null, 2)).toBe(exported.data);
+    const document = JSON.parse(exported.data) as LibraryDocument;
+    const expected = [
+      ...names.filter((_, index) => index % 10 !== 7 && (seesPrivate || index % 10 !== 3)),
+      "long",
+    ].sort();
+    expect(document.prompts.map((prompt) => prompt.name)).toEqual(expected);
+    for (const prompt of document.prompts.filter((prompt) => prompt.name !== "long")) {
+      const index = Number(prompt.name.slice(2));
+      expect(prompt.versions).toMatchObject([{ version: 1, type: "text", template: `Answer {{ q${index} }} "quoted"\n\twith é ✓` }]);
+      expect(prompt.labels).toEqual(index % 2 ? { staging: 1 } : {});
+    }
+    const history = document.prompts.find((prompt) => prompt.name === "long")!;
+    expect(history.labels).toEqual({ production: 42 });
+    expect(history.versions.map((version) => version.version)).toEqual(Array.from({ length: HISTORY }, (_, index) => index + 1));
+    expect(history.versions[41]).toMatchObject({ version: 42, type: "chat", messages: [{ role: "user", content: "Message 42" }], config: { n: 42 }, commitMessage: "v42" });
+    expect(history.versions[69]).toMatchObject({ version: 70, type: "text", template: "Version 70 of {{ x }}", variables: [{ name: "x" }] });
+
+    const zip = await who.library.export({ teamId: team.id, format: "zip" });
+    const files = unzipSync(Buffer.from(zip.data, "base64"));
+    const expectedFiles = expected.flatMap((name) => (name === "long" ? history.versions.map((version) => `long/v${version.version}.md`) : [`${name}/v1.md`]));
+    expect(Object.keys(files)).toEqual(expectedFiles);
+    expect(strFromU8(files["long/v42.md"]!)).toContain("labels: [\"production\"]");
+    expect(strFromU8(files["long/v42.md"]!)).toMatch(/\n## user\n\nMessage 42\n$/);
+  }
+});
+
+it("exports an empty library as the same document", async () => {
+  const team = await world.team("Empty");
+  const exported = await world.callers.admin.library.export({ teamId: team.id, format: "json" });
+  const { exportedAt } = JSON.parse(exported.data) as LibraryDocument;
+  expect(exported.data).toBe(JSON.stringify({ format: "promptly.library", version: 1, exportedAt, team: { name: "Empty" }, prompts: [] }, null, 2));
+});
