@@ -10,7 +10,7 @@ import { createLibraryWorld, createPrompt } from "../../../testing/prompts-suppo
 import { keyCaller, type KeyCaller } from "../access/visibility.ts";
 import { authenticateApiKey } from "../identity/api-keys.ts";
 import { SCORE_COMMENT_MAX } from "../platform/storable-text.ts";
-import { GENERATIONS_PAGE_SCORE_BYTES_MAX, listGenerations } from "./generations.ts";
+import { GENERATIONS_PAGE_SCORE_BYTES_MAX, listGenerations, scoresOf } from "./generations.ts";
 import { ingestProduction } from "./ingest.ts";
 import { runtimeGenerationPages, runtimeGenerations } from "./runtime-production.ts";
 
@@ -136,5 +136,22 @@ describe("a page of generations flooded with scores", () => {
     const rest = await listGenerations(db(), ordinary.id, { ...span, limit: 20, cursor: page.nextCursor! }, now, true);
     expect(rest.items.map((item) => item.id)).toEqual(ordinaryIds.slice(20));
     expect(rest.nextCursor).toBeNull();
+  });
+});
+
+describe("a generation gone since its page was read (housekeeping deleted it; its scores are kept)", () => {
+  it("keeps its place without scores, and none of its scores' text is read", async () => {
+    const [gone, kept] = ordinaryIds.slice(-2);
+    // Read as the list reads a page's scores after its generations: the row deleted in between (scores stay).
+    await db().$transaction(async (tx) => {
+      await tx.$executeRaw`DELETE FROM generations WHERE id = ${gone}::uuid`;
+      const scores = await scoresOf(tx, [gone!, kept!], true);
+      expect([...scores.keys()]).toEqual([gone, kept]);
+      expect(scores.get(gone!)!.scores).toEqual([]);
+      expect(scores.get(kept!)!.scores.map((score) => score.name)).toEqual(["score-1", "score-2", "score-3"]);
+      throw new Error("rolled back");
+    }).catch((error: unknown) => {
+      if (!(error instanceof Error && error.message === "rolled back")) throw error;
+    });
   });
 });

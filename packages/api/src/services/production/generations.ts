@@ -90,7 +90,7 @@ export const GENERATIONS_PAGE_SCORE_BYTES_MAX = 2_000_000;
  * always) are read, and only they are in the answer: their lengths are summed in the statement that
  * reads the text (one snapshot, so a score written in between cannot swell what was measured).
  */
-async function scoresOf(db: DbOrTx, ids: string[], textReadable: boolean) {
+export async function scoresOf(db: DbOrTx, ids: string[], textReadable: boolean) {
   const byGeneration = new Map<string, ListedScores>();
   if (ids.length === 0) return byGeneration;
   const wanted = Prisma.join(ids.map((id) => Prisma.sql`${id}::uuid`));
@@ -104,19 +104,20 @@ async function scoresOf(db: DbOrTx, ids: string[], textReadable: boolean) {
   const rows = await db.$queryRaw<(Omit<GenerationItem["scores"][number], "id" | "createdAt"> & { id: string | null; generationId: string; at: string })[]>`
     WITH sized AS (
       -- A generation gone since the page was read is kept in its place, with no scores.
-      SELECT p.id, p.ord, coalesce(${reasonReadable}, false) AS readable,
+      SELECT p.id, g.id AS gid, p.ord, coalesce(${reasonReadable}, false) AS readable,
              (SELECT coalesce(sum(octet_length(s.name) + coalesce(octet_length(s.string_value), 0)
                                   + CASE WHEN s.source <> 'eval' OR ${reasonReadable} THEN coalesce(octet_length(s.comment), 0) ELSE 0 END), 0)
                 FROM (${newest(Prisma.sql`g.id`)}) s) AS bytes
       FROM unnest(ARRAY[${wanted}]) WITH ORDINALITY AS p(id, ord)
       LEFT JOIN (generations g JOIN teams t ON t.id = g.team_id) ON g.id = p.id
     ), kept AS (
-      SELECT id, ord, readable FROM (SELECT id, ord, readable, sum(bytes) OVER (ORDER BY ord) AS running FROM sized) r
+      SELECT id, gid, ord, readable FROM (SELECT id, gid, ord, readable, sum(bytes) OVER (ORDER BY ord) AS running FROM sized) r
       WHERE ord = 1 OR running <= ${GENERATIONS_PAGE_SCORE_BYTES_MAX}
     )
     SELECT k.id::text AS "generationId", s.id::text AS id, s.name, s.data_type AS "dataType", s.value, s.string_value AS "stringValue",
            CASE WHEN s.source <> 'eval' OR k.readable THEN s.comment END AS comment, s.source, ${isoTimeSql(Prisma.sql`s.created_at`)} AS at
-    FROM kept k LEFT JOIN LATERAL (${newest(Prisma.sql`k.id`)}) s ON true
+    -- Read through the generation found (gid): one gone has no scores read, though its scores are kept.
+    FROM kept k LEFT JOIN LATERAL (${newest(Prisma.sql`k.gid`)}) s ON true
     ORDER BY k.ord, s.created_at, s.id`;
   for (const { generationId, at, ...score } of rows) {
     const listed = byGeneration.get(generationId) ?? noScores();
