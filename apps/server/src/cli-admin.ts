@@ -144,10 +144,11 @@ async function runLibraryCommand(db: ReturnType<typeof createDb>, library: NonNu
   try {
     const teamId = await findTeamForCommandLine(db, library.team, library.organization);
     if (library.verb === "export") {
-      // Written as it is read: the next part once stdout has taken the last, so a library of any size goes through.
-      for await (const text of await exportLibraryForCli(db, teamId, new Date())) {
+      // Written as it is read: the next part once stdout has taken the last, so a library of any size goes through
+      // (its snapshot stays open while stdout drains, and is ended if stdout fails).
+      await exportLibraryForCli(db, teamId, new Date(), async (text) => {
         if (!process.stdout.write(text)) await once(process.stdout, "drain");
-      }
+      });
       process.stdout.write("\n");
       return;
     }

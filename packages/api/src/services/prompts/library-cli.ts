@@ -6,7 +6,7 @@ import { fail } from "../../errors.ts";
 import { loadTeamAccess } from "../access/access.ts";
 import { authorize } from "../access/authorize.ts";
 import { commandLineCaller } from "../access/visibility.ts";
-import { libraryJson } from "./library-export.ts";
+import { writeLibraryJson } from "./library-export.ts";
 import { applyImport, previewImport, type LibraryRequest } from "./library-import.ts";
 
 /** The command line asks the one decision like any door: it may do anything to a team that exists, authors nothing, and is audited as `cli`. */
@@ -19,10 +19,10 @@ async function commandLineRequest(db: DbOrTx, teamId: string, action: "prompt.re
   return { caller, access: team, team: { teamId, organizationId: team.organizationId }, audit: { actor: { kind: "cli" }, ip: null, now } };
 }
 
-/** `prompts export --team <id>`: the team's whole live library as the JSON document's text, a part at a time (the team checked first). */
-export async function exportLibraryForCli(db: DbOrTx, teamId: string, now: Date): Promise<AsyncGenerator<string>> {
+/** `prompts export --team <id>`: the team's whole live library as the JSON document's text to `write`, a part at a time, in one snapshot (the team checked first). */
+export async function exportLibraryForCli(db: Db, teamId: string, now: Date, write: (text: string) => Promise<void>): Promise<void> {
   const { caller } = await commandLineRequest(db, teamId, "prompt.read", now);
-  return libraryJson(db, caller, teamId, now);
+  await writeLibraryJson(db, caller, teamId, now, write);
 }
 
 /** `prompts import --team <id> [--dry-run]`: the preview, or the applied plan. */

@@ -1,12 +1,14 @@
 // The library export over more than one page of prompts and of versions: the JSON is exactly
 // JSON.stringify(document, null, 2) of the whole library (the text it always was), every live prompt the
 // caller may read comes once in name order with all its versions and labels, and the zip holds a file
-// for each of those versions.
+// for each of those versions. Prompts without versions come at any page's edge, and the pages are one
+// snapshot: what changes while the export is read is not in it.
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { strFromU8, unzipSync } from "fflate";
 import type { LibraryDocument } from "@promptly/shared";
 import { createHarness, type Harness } from "../../../testing/harness.ts";
 import { createLibraryWorld, insertPrompts } from "../../../testing/prompts-support.ts";
+import { exportLibraryForCli } from "./library-cli.ts";
 
 let h: Harness;
 let world: Awaited<ReturnType<typeof createLibraryWorld>>;
@@ -76,4 +78,81 @@ it("exports an empty library as the same document", async () => {
   const exported = await world.callers.admin.library.export({ teamId: team.id, format: "json" });
   const { exportedAt } = JSON.parse(exported.data) as LibraryDocument;
   expect(exported.data).toBe(JSON.stringify({ format: "promptly.library", version: 1, exportedAt, team: { name: "Empty" }, prompts: [] }, null, 2));
+});
+
+/** Prompts with no version, as a prompt's row may be (latest_version 0). */
+async function insertVersionless(teamId: string, names: string[]) {
+  const { organizationId } = await h.database.db.team.findUniqueOrThrow({ where: { id: teamId }, select: { organizationId: true } });
+  await h.database.db.prompt.createMany({ data: names.map((name) => ({ organizationId, teamId, name, title: `Prompt ${name}`, visibility: "team" as const, latestVersion: 0 })) });
+}
+
+it("exports prompts without versions at the edges of pages of prompts and of versions", { timeout: 120_000 }, async () => {
+  const team = await world.team("Edges");
+  const names = Array.from({ length: PROMPTS }, (_, index) => `e/${String(index).padStart(3, "0")}`);
+  // The first prompt; one right after a statement of 25 versions; the last two of the first page and the
+  // first of the second; the last of the library.
+  const versionless = new Set([0, 26, 98, 99, 100, PROMPTS - 1]);
+  await insertVersionless(team.id, names.filter((_, index) => versionless.has(index)));
+  const stored = await insertPrompts(h, names.filter((_, index) => !versionless.has(index)).map((name) => ({ teamId: team.id, name, visibility: "team", authorId: null })));
+  // A history of 30 just before a versionless prompt at the end of the first page: its versions end mid-statement.
+  const long = stored.find((prompt) => prompt.name === "e/097")!;
+  await h.database.db.$executeRaw`
+    INSERT INTO prompt_versions (prompt_id, version, type, template) SELECT ${long.id}::uuid, n, 'text', 'Version ' || n FROM generate_series(2, 30) AS n`;
+  await h.database.db.$executeRaw`UPDATE prompts SET latest_version = 30 WHERE id = ${long.id}::uuid`;
+
+  const exported = await world.callers.viewer.library.export({ teamId: team.id, format: "json" });
+  expect(JSON.stringify(JSON.parse(exported.data), null, 2)).toBe(exported.data);
+  const document = JSON.parse(exported.data) as LibraryDocument;
+  expect(document.prompts.map((prompt) => prompt.name)).toEqual(names);
+  expect(document.prompts.map((prompt) => prompt.versions.map((version) => version.version))).toEqual(names.map((name, index) =>
+    versionless.has(index) ? [] : name === "e/097" ? Array.from({ length: 30 }, (_, version) => version + 1) : [1]));
+
+  const zip = await world.callers.viewer.library.export({ teamId: team.id, format: "zip" });
+  expect(Object.keys(unzipSync(Buffer.from(zip.data, "base64")))).toEqual(document.prompts.flatMap((prompt) => prompt.versions.map((version) => `${prompt.name}/v${version.version}.md`)));
+});
+
+it("exports the library as it was when the export began, whatever changes between its pages", { timeout: 120_000 }, async () => {
+  const team = await world.team("Snapshot");
+  const db = h.database.db;
+  const names = Array.from({ length: PROMPTS }, (_, index) => `s/${String(index).padStart(3, "0")}`);
+  const prompts = await insertPrompts(h, names.map((name) => ({ teamId: team.id, name, visibility: "team", authorId: null })));
+  const now = new Date();
+  const exportText = async (betweenPages: () => Promise<void> = async () => {}) => {
+    let text = "";
+    let parts = 0;
+    await exportLibraryForCli(db, team.id, now, async (part) => {
+      text += part;
+      // The second part is the first prompt's: the first page of prompts has been read.
+      if (++parts === 2) await betweenPages();
+    });
+    return text;
+  };
+  const before = await exportText();
+
+  const renamed = prompts[0]!;
+  const later = prompts[120]!;
+  const during = await exportText(async () => {
+    // A prompt already passed renamed to a name still to come, a version and a label added on the second page.
+    await db.$executeRaw`UPDATE prompts SET name = 'z/renamed' WHERE id = ${renamed.id}::uuid`;
+    await db.$executeRaw`INSERT INTO prompt_versions (prompt_id, version, type, template) VALUES (${later.id}::uuid, 2, 'text', 'Added')`;
+    await db.$executeRaw`UPDATE prompts SET latest_version = 2 WHERE id = ${later.id}::uuid`;
+    await db.promptLabel.create({ data: { promptId: later.id, name: "production", version: 2 } });
+  });
+  expect(during).toBe(before);
+  // The changes were made, and the next export has them.
+  const after = JSON.parse(await exportText()) as LibraryDocument;
+  expect(after.prompts.map((prompt) => prompt.name)).toEqual([...names.slice(1), "z/renamed"]);
+  expect(after.prompts.find((prompt) => prompt.name === later.name)).toMatchObject({ labels: { production: 2 }, versions: [{ version: 1 }, { version: 2 }] });
+});
+
+it("ends the export's transaction when its reader fails", async () => {
+  const team = await world.team("Broken pipe");
+  await insertPrompts(h, [{ teamId: team.id, name: "one", visibility: "team", authorId: null }]);
+  const open = async () => {
+    const [{ count }] = await h.database.db.$queryRaw<[{ count: number }]>`
+      SELECT count(*)::int AS count FROM pg_stat_activity WHERE datname = current_database() AND state LIKE 'idle in transaction%'`;
+    return count;
+  };
+  await expect(exportLibraryForCli(h.database.db, team.id, new Date(), () => Promise.reject(new Error("EPIPE")))).rejects.toThrow("EPIPE");
+  expect(await open()).toBe(0);
 });

@@ -3,7 +3,7 @@
 // file per version.
 import { strToU8, zipSync } from "fflate";
 import { z } from "zod";
-import { Prisma, type DbOrTx } from "@promptly/db";
+import { Prisma, type Db, type DbOrTx, type DbTransaction } from "@promptly/db";
 import {
   LIBRARY_FORMAT, type PromptMessage, LIBRARY_FORMAT_VERSION, effectiveContract, type PromptTool, type ResponseFormat,
   type LibraryPrompt, type LibraryVersion, type VariableContract,
@@ -59,9 +59,28 @@ const exportedVersion = (version: Omit<VersionRow, "promptId">): LibraryVersion 
 });
 
 /**
+ * How long an export's snapshot may stay open. A transaction that long keeps vacuum from clearing rows
+ * that died since it began, so it is bounded; ten minutes passes gigabytes of versions at the rate the
+ * command line writes them (200 MB in under twenty seconds) with room for a slow reader on its stdout.
+ */
+const EXPORT_SNAPSHOT_TIMEOUT_MS = 10 * 60_000;
+
+/**
+ * `read` in one read-only REPEATABLE READ transaction: every page of the export sees the library as it
+ * was at the first read, so a prompt renamed, a version added or a label moved meanwhile is not half in it.
+ */
+function inSnapshot<T>(db: Db, read: (tx: DbTransaction) => Promise<T>): Promise<T> {
+  return db.$transaction(async (tx) => {
+    // Before the first read, which takes the snapshot.
+    await tx.$executeRaw`SET TRANSACTION READ ONLY`;
+    return read(tx);
+  }, { isolationLevel: "RepeatableRead", timeout: EXPORT_SNAPSHOT_TIMEOUT_MS });
+}
+
+/**
  * The team's live prompts the caller may read, in name order, with every version and label, read a page
- * at a time: what is held at once is one page, whatever the library's size. Each page is read when the
- * one before has been used (a prompt renamed meanwhile may be missed or come twice, as in any paged read).
+ * at a time: what is held at once is one page, whatever the library's size. The pages are one document
+ * only when read in one snapshot (inSnapshot); otherwise a prompt renamed between two may come twice.
  */
 async function* libraryParts(db: DbOrTx, caller: Caller, teamId: string): AsyncGenerator<LibraryPart> {
   const { joins, visible } = promptVisibility(caller);
@@ -92,8 +111,13 @@ async function* libraryParts(db: DbOrTx, caller: Caller, teamId: string): AsyncG
         SELECT page.place::int AS place, v.version, v.type::text AS type, v.template, v.messages, v.variables, v.model, v.config,
                v.tools, v.response_format AS "responseFormat", v.commit_message AS "commitMessage", v.created_at AS "createdAt"
         FROM unnest(${ids}::uuid[]) WITH ORDINALITY AS page(id, place)
-        JOIN prompt_versions v ON v.prompt_id = page.id
-        WHERE (page.place, v.version) > (${after.place}::bigint, ${after.version}::int)
+        CROSS JOIN LATERAL (
+          -- Each prompt's next versions by its (prompt_id, version) index: a statement reads a page's worth, not the page's whole history.
+          SELECT * FROM prompt_versions v
+          WHERE v.prompt_id = page.id AND v.version > CASE WHEN page.place = ${after.place}::bigint THEN ${after.version}::int ELSE 0 END
+          ORDER BY v.version LIMIT ${EXPORT_VERSIONS_PAGE}
+        ) v
+        WHERE page.place >= ${after.place}::bigint
         ORDER BY page.place, v.version LIMIT ${EXPORT_VERSIONS_PAGE}`;
       for (let index = 0; index < rows.length; ) {
         const place = rows[index]!.place;
@@ -129,7 +153,7 @@ function openLastArray(value: object, depth: number): string {
  * The library as JSON text, a part at a time: exactly JSON.stringify(document, null, 2) of the whole
  * document (the format's order of keys), without ever holding the document.
  */
-export async function* libraryJson(db: DbOrTx, caller: Caller, teamId: string, now: Date): AsyncGenerator<string> {
+async function* libraryJson(db: DbOrTx, caller: Caller, teamId: string, now: Date): AsyncGenerator<string> {
   const team = await db.team.findUniqueOrThrow({ where: { id: teamId }, select: { name: true } });
   yield openLastArray({ format: LIBRARY_FORMAT, version: LIBRARY_FORMAT_VERSION, exportedAt: now.toISOString(), team: { name: team.name }, prompts: [] }, 0);
   // Items of `prompts` stand 2 levels deep, their versions 4.
@@ -148,6 +172,16 @@ export async function* libraryJson(db: DbOrTx, caller: Caller, teamId: string, n
     yield text;
   }
   yield `${prompts ? `${closePrompt()}\n  ]` : "[]"}\n}`;
+}
+
+/**
+ * The library's JSON text to `write`, a part at a time, all read in one snapshot: the next part once
+ * `write` has resolved (the snapshot stays open until then, and is ended when `write` throws).
+ */
+export function writeLibraryJson(db: Db, caller: Caller, teamId: string, now: Date, write: (text: string) => Promise<void>): Promise<void> {
+  return inSnapshot(db, async (tx) => {
+    for await (const text of libraryJson(tx, caller, teamId, now)) await write(text);
+  });
 }
 
 /** A value as YAML: JSON is YAML's flow style, so every string and object is written unambiguously. */
@@ -214,7 +248,11 @@ async function libraryZip(db: DbOrTx, caller: Caller, teamId: string, now: Date)
 export const exportFile = z.object({ fileName: z.string(), mimeType: z.string(), encoding: z.enum(["utf8", "base64"]), data: z.string() });
 
 /** The export as a file to download: JSON text, or the zip in base64 (tRPC carries text, so the whole file is one string). */
-export async function exportLibraryFile(db: DbOrTx, caller: Caller, teamId: string, format: "json" | "zip", now: Date) {
+export function exportLibraryFile(db: Db, caller: Caller, teamId: string, format: "json" | "zip", now: Date) {
+  return inSnapshot(db, (tx) => libraryFile(tx, caller, teamId, format, now));
+}
+
+async function libraryFile(db: DbTransaction, caller: Caller, teamId: string, format: "json" | "zip", now: Date) {
   const team = await db.team.findUniqueOrThrow({ where: { id: teamId }, select: { name: true } });
   const stem = `promptly-${team.name.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "") || "team"}-${now.toISOString().slice(0, 10)}`;
   if (format === "json") {
