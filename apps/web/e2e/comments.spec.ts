@@ -1,9 +1,9 @@
 // Comments end to end: an editor comments with an @mention picked from the autocomplete
 // by keyboard, replies, edits (shown as edited) and deletes a thread with a reply (its stub stays);
-// a link to a comment opens the tab on it; the card's comment count follows.
+// a link to a comment opens the tab on it; the card's comment count follows; a long thread's replies come a page at a time.
 import { expect, test, type Page } from "@playwright/test";
 import { COMMENT_MSG } from "@promptly/shared";
-import { createAccount, createOrganizationWith, createTeamWith, signIn, uniqueName } from "./support/accounts.ts";
+import { createAccount, createOrganizationWith, createTeamWith, signIn, uniqueName, withDb } from "./support/accounts.ts";
 import { consoleErrors } from "./support/console.ts";
 import { createPromptWith } from "./support/prompts.ts";
 
@@ -122,4 +122,33 @@ test("a mention picked in the middle of a comment puts the caret after the name 
   expect(after.caret).toBe(`Thanks @${mentionedName} `.length);
   await composer.pressSequentially("please");
   await expect(composer).toHaveValue(`Thanks @${mentionedName} please, see above.`);
+});
+
+test("a long thread shows its first 50 replies, and 'Show more replies' the rest a page at a time", async ({ page }) => {
+  const errors = consoleErrors(page);
+  const { editor, prompt } = await discussion(uniqueName("Long thread prompt"));
+  await withDb(async (client) => {
+    const { rows } = await client.query<{ id: string }>(
+      `INSERT INTO prompt_comments (prompt_id, author_id, body, created_at) VALUES ($1, $2, 'A long thread', now() - interval '1 hour') RETURNING id`,
+      [prompt.id, editor.id],
+    );
+    await client.query(
+      `INSERT INTO prompt_comments (prompt_id, parent_id, author_id, body, created_at)
+       SELECT $1, $2, $3, 'Reply ' || n, now() - interval '1 hour' + n * interval '1 second' FROM generate_series(1, 120) n`,
+      [prompt.id, rows[0]!.id, editor.id],
+    );
+  });
+
+  await signIn(page, editor.email);
+  await page.goto(`/prompts/${prompt.id}?tab=comments`);
+  const replies = page.getByRole("list", { name: "Replies" }).getByRole("article");
+  await expect(replies).toHaveCount(50);
+  await expect(replies.last()).toContainText("Reply 50");
+  await page.getByRole("button", { name: "Show more replies (70)" }).click();
+  await expect(replies).toHaveCount(100);
+  await page.getByRole("button", { name: "Show more replies (20)" }).click();
+  await expect(replies).toHaveCount(120);
+  await expect(replies.last()).toContainText("Reply 120");
+  await expect(page.getByRole("button", { name: /Show more replies/ })).toBeHidden();
+  expect(errors).toEqual([]);
 });

@@ -35,6 +35,8 @@ export const commentBodySchema = multilineText()
   .max(COMMENT_BODY_MAX, COMMENT_MSG.bodyTooLong);
 
 export const listCommentsInput = z.object({ promptId: idSchema, cursor: z.string().max(200).optional() });
+/** A thread's replies a page at a time: `id` is the thread's first comment. */
+export const listRepliesInput = z.object({ id: idSchema, cursor: z.string().max(200).optional() });
 export const createCommentInput = z.object({
   promptId: idSchema,
   /** The version the comment speaks of ("on v3"); none for the prompt as a whole. */

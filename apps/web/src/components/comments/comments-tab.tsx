@@ -1,5 +1,6 @@
 // The prompt page's Comments tab: a composer for a new thread, the threads newest first
-// with their replies, Reply / Edit / Delete where the server allows, 'Load more' for older threads.
+// with their first replies ('Show more replies' for the rest), Reply / Edit / Delete where the server
+// allows, 'Load more' for older threads.
 // `?comment=<id>` (links from notifications) opens the page of that comment, scrolls to it and
 // focuses it.
 import { useEffect, useState } from "react";
@@ -23,7 +24,8 @@ export function CommentsTab({ prompt }: { prompt: PromptDetail }) {
   const utils = trpc.useUtils();
   const comments = trpc.comments.list.useInfiniteQuery({ promptId: prompt.id }, { getNextPageParam: (page) => page.nextCursor ?? undefined });
   const create = trpc.comments.create.useMutation();
-  const refresh = () => Promise.all([utils.comments.list.invalidate({ promptId: prompt.id }), utils.prompts.invalidate()]);
+  const refresh = () =>
+    Promise.all([utils.comments.list.invalidate({ promptId: prompt.id }), utils.comments.replies.invalidate(), utils.prompts.invalidate()]);
   const target = useLinkedComment(comments, search.comment);
 
   if (comments.isPending) {
@@ -120,19 +122,34 @@ interface ThreadProps {
 }
 
 function ThreadView({ thread, prompt, highlighted, replying, onReply, onCancelReply, onPostReply, onChanged }: ThreadProps) {
+  const more = useMoreReplies(thread);
+  const replies = [...thread.replies, ...more.replies];
+  const hidden = thread.replyCount - replies.length;
   return (
     <div className="grid min-w-0 gap-2 p-3">
       <CommentView comment={thread} prompt={prompt} highlighted={highlighted === thread.id} onReply={onReply} onChanged={onChanged} />
-      {(thread.replies.length > 0 || replying) && (
+      {(replies.length > 0 || replying) && (
         <div className="ml-3 grid min-w-0 gap-2 border-l-2 border-border pl-3 sm:ml-6">
-          {thread.replies.length > 0 && (
+          {replies.length > 0 && (
             <ol aria-label="Replies" className="grid min-w-0 gap-2">
-              {thread.replies.map((reply) => (
+              {replies.map((reply) => (
                 <li key={reply.id} className="min-w-0">
                   <CommentView comment={reply} prompt={prompt} highlighted={highlighted === reply.id} onChanged={onChanged} />
                 </li>
               ))}
             </ol>
+          )}
+          {more.available && (
+            <div className="grid justify-items-start gap-1">
+              <Button variant="outline" size="sm" disabled={more.loading} onClick={more.load}>
+                {more.loading ? "Loading..." : hidden > 0 ? `Show more replies (${hidden})` : "Show more replies"}
+              </Button>
+              {more.error && (
+                <p role="alert" className="text-sm text-destructive">
+                  The replies could not be loaded: {more.error.message}
+                </p>
+              )}
+            </div>
           )}
           {replying && (
             <CommentComposer
@@ -149,6 +166,30 @@ function ThreadView({ thread, prompt, highlighted, replying, onReply, onCancelRe
       )}
     </div>
   );
+}
+
+/**
+ * The replies of a thread past those its page of threads carries, read a page at a time once asked
+ * for. Those already shown are left out: a delete above them moves the list's own replies on.
+ */
+function useMoreReplies(thread: CommentThread) {
+  const [asked, setAsked] = useState(false);
+  const cursor = thread.repliesCursor;
+  const pages = trpc.comments.replies.useInfiniteQuery(
+    { id: thread.id },
+    { enabled: asked && cursor !== null, initialCursor: cursor ?? undefined, getNextPageParam: (page) => page.nextCursor ?? undefined },
+  );
+  // With no cursor the list holds every reply; a page read before is out of date.
+  const shown = new Set(thread.replies.map((reply) => reply.id));
+  const replies = asked && cursor !== null ? (pages.data?.pages ?? []).flatMap((page) => page.items).filter((reply) => !shown.has(reply.id)) : [];
+  const available = cursor !== null && (!asked || pages.isPending || pages.isError || pages.hasNextPage);
+  const loading = asked && pages.isFetching;
+  const load = () => {
+    if (!asked) setAsked(true);
+    else if (!pages.data) void pages.refetch();
+    else void pages.fetchNextPage();
+  };
+  return { replies, available, loading, load, error: asked ? pages.error : null };
 }
 
 /**
@@ -176,5 +217,7 @@ function useLinkedComment(
     }
   }, [id, pages, found, shown, hasNextPage, isFetchingNextPage, fetchNextPage]);
 
-  return { id, missing: !!id && !!pages && !found && !hasNextPage };
+  // A reply past a thread's first ones is not loaded yet, so it is not said to be deleted.
+  const repliesHidden = !!pages?.some((page) => page.items.some((thread) => thread.repliesCursor !== null));
+  return { id, missing: !!id && !!pages && !found && !hasNextPage && !repliesHidden };
 }

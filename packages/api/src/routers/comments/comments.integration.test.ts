@@ -85,6 +85,14 @@ describe.each(PROMPT_VISIBILITIES)("a %s prompt", (visibility) => {
     expect(await db().promptComment.findUnique({ where: { id } })).toBeNull();
   });
 
+  it.each(PROMPT_CALLER_KINDS)("comments.replies answers as comments.list: %s", async (kind) => {
+    const thread = await comment("author", promptId, "A thread");
+    await comment("author", promptId, "A reply", { parentId: thread });
+    const expected = READERS[visibility][kind];
+    expect(await outcome(api(kind).comments.list({ promptId }))).toBe(expected);
+    expect(await outcome(api(kind).comments.replies({ id: thread }))).toBe(expected);
+  });
+
   it.each(PROMPT_CALLER_KINDS)("comments.update of the author's comment: %s", async (kind) => {
     const id = await comment("author", promptId, "The author's words");
     expect(await outcome(api(kind).comments.update({ id, body: "Someone else's words" }))).toBe(EDIT_OTHERS[visibility][kind]);
@@ -200,6 +208,55 @@ describe("threads", () => {
       [second, threads[0], false],
     ]);
     expect(await commentCount(promptId)).toBe(24);
+  });
+
+  it("a thread carries its first 50 replies and how many it has; comments.replies gives the rest a page at a time, each once, in order", async () => {
+    const { id: promptId } = await newPrompt("team");
+    const thread = await comment("editor", promptId, "A busy thread");
+    const quiet = await comment("editor", promptId, "A quiet thread");
+    // 123 replies, three to an instant: ties are ordered by id, across page edges too.
+    const start = Date.now();
+    await db().promptComment.createMany({
+      data: Array.from({ length: 123 }, (_, index) => ({
+        promptId, parentId: thread, authorId: world.accounts.viewer.id, body: `Reply ${index}`, createdAt: new Date(start + Math.floor(index / 3) * 1000),
+      })),
+    });
+    const stored = await db().promptComment.findMany({ where: { parentId: thread }, select: { id: true, createdAt: true } });
+    const expected = stored
+      .sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+      .map((reply) => reply.id);
+
+    const items = await listed("viewer", promptId);
+    const busy = items.find((item) => item.id === thread)!;
+    expect(busy.replies.map((reply) => reply.id)).toEqual(expected.slice(0, 50));
+    expect(busy.replyCount).toBe(123);
+    expect(busy.repliesCursor).not.toBeNull();
+    expect(items.find((item) => item.id === quiet)).toMatchObject({ replies: [], replyCount: 0, repliesCursor: null });
+
+    const rest: string[] = [];
+    const pages: number[] = [];
+    for (let cursor: string | null = busy.repliesCursor; cursor; ) {
+      const page = await api("viewer").comments.replies({ id: thread, cursor });
+      pages.push(page.items.length);
+      rest.push(...page.items.map((reply) => reply.id));
+      expect(page.items.every((reply) => reply.parentId === thread && reply.can.reply === false)).toBe(true);
+      cursor = page.nextCursor;
+    }
+    expect(pages).toEqual([50, 23]);
+    expect(rest).toEqual(expected.slice(50));
+    // Without a cursor it starts at the first reply, as the list does.
+    expect((await api("viewer").comments.replies({ id: thread })).items.map((reply) => reply.id)).toEqual(expected.slice(0, 50));
+  });
+
+  it("comments.replies: a reply is no thread, and an unknown id or a forged cursor is refused as comments.list refuses", async () => {
+    const { id: promptId } = await newPrompt("team");
+    const thread = await comment("editor", promptId);
+    const reply = await comment("viewer", promptId, "A reply", { parentId: thread });
+    expect(await failure(api("viewer").comments.replies({ id: reply }))).toEqual({ code: "NOT_FOUND", message: COMMENT_MSG.notFound });
+    expect(await outcome(api("viewer").comments.replies({ id: "00000000-0000-4000-8000-000000000000" }))).toBe("NOT_FOUND");
+    expect(await answer(api("viewer").comments.replies({ id: thread, cursor: "not-a-cursor" }), { reason: true })).toEqual({
+      code: "BAD_REQUEST", message: PROMPT_MSG.invalidCursor, reason: "INVALID_CURSOR",
+    });
   });
 
   it("an edit is shown as edited; an unchanged text is no edit", async () => {

@@ -1,19 +1,25 @@
 // comments.*: comments on a prompt. Readers of the prompt may read and write them; who
 // may edit or delete one is canOnComment's (packages/shared), checked in the service under the row's lock.
 import { z } from "zod";
-import { createCommentInput, deleteCommentInput, listCommentsInput, mentionCandidatesInput, updateCommentInput } from "@promptly/shared";
+import { createCommentInput, deleteCommentInput, listCommentsInput, listRepliesInput, mentionCandidatesInput, updateCommentInput } from "@promptly/shared";
 import { router } from "../../trpc.ts";
 import { byComment, byPromptId, promptProcedure } from "../../procedures.ts";
 import {
-  commentPage, createComment, deleteComment, listComments, mentionCandidate, mentionCandidates, updateComment,
+  commentPage, createComment, deleteComment, listComments, listReplies, mentionCandidate, mentionCandidates, replyPage, updateComment,
 } from "../../services/reviews/comments.ts";
 
 export const commentsRouter = router({
-  /** Threads newest first, 20 a page, each with its replies. */
+  /** Threads newest first, 20 a page, each with its first 50 replies and how many it has. */
   list: promptProcedure("read", byPromptId)
     .input(listCommentsInput)
     .output(commentPage)
     .query(({ ctx, input }) => listComments(ctx.db, ctx.prompt, input.cursor)),
+
+  /** One thread's replies oldest first, 50 a page: the rest of those comments.list leaves out. */
+  replies: promptProcedure("read", byComment)
+    .input(listRepliesInput)
+    .output(replyPage)
+    .query(({ ctx, input }) => listReplies(ctx.db, ctx.prompt, input.id, input.cursor)),
 
   create: promptProcedure("read", byPromptId)
     .input(createCommentInput)

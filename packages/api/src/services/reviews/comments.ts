@@ -17,6 +17,8 @@ import { archivedRefusal, refuse } from "../prompts/prompt-rules.ts";
 import { memberReadsPrompt } from "../access/visibility.ts";
 
 const THREADS_PER_PAGE = 20;
+/** Replies a thread carries in a page of threads, and in a page of comments.replies: a thread may have any number, so none is read whole. */
+const REPLIES_PER_PAGE = 50;
 
 // ---- answers ----
 
@@ -40,8 +42,16 @@ const commentItem = z.object({
   can: z.object({ edit: z.boolean(), delete: z.boolean(), reply: z.boolean() }),
 });
 
-const commentThread = commentItem.extend({ replies: z.array(commentItem) });
+const commentThread = commentItem.extend({
+  /** Its first replies, oldest first, at most REPLIES_PER_PAGE: comments.replies from repliesCursor reads the rest. */
+  replies: z.array(commentItem),
+  /** How many replies the thread has in all. */
+  replyCount: z.number(),
+  /** Where comments.replies goes on after `replies`, or null when they are all of them. */
+  repliesCursor: z.string().nullable(),
+});
 export const commentPage = z.object({ items: z.array(commentThread), nextCursor: z.string().nullable() });
+export const replyPage = z.object({ items: z.array(commentItem), nextCursor: z.string().nullable() });
 
 export const mentionCandidate = z.object({
   id: z.string(),
@@ -104,7 +114,16 @@ function toItem(prompt: LoadedPrompt, row: CommentRow) {
   };
 }
 
-/** A page of a prompt's threads, newest first, each with its replies oldest first. Keyset pages on (createdAt, id). */
+const replyOrder = [{ createdAt: "asc" }, { id: "asc" }] satisfies Prisma.PromptCommentOrderByWithRelationInput[];
+const nextCursorOf = (rows: { createdAt: Date; id: string }[], size: number) => {
+  const last = rows[size - 1];
+  return rows.length > size && last ? encodeKeysetCursor(last.createdAt.toISOString(), last.id) : null;
+};
+
+/**
+ * A page of a prompt's threads, newest first, each with its first replies oldest first and how many it
+ * has in all. Keyset pages on (createdAt, id).
+ */
 export async function listComments(db: DbOrTx, prompt: LoadedPrompt, cursor: string | undefined) {
   const after = cursor ? decodeKeysetCursor(cursor, instantSortValue) : null;
   const rows = await db.promptComment.findMany({
@@ -115,13 +134,42 @@ export async function listComments(db: DbOrTx, prompt: LoadedPrompt, cursor: str
     },
     orderBy: [{ createdAt: "desc" }, { id: "desc" }],
     take: THREADS_PER_PAGE + 1,
-    select: { ...commentSelect, replies: { select: commentSelect, orderBy: [{ createdAt: "asc" }, { id: "asc" }] } },
+    select: {
+      ...commentSelect,
+      // One more than a page tells whether comments.replies has more to give.
+      replies: { select: commentSelect, orderBy: replyOrder, take: REPLIES_PER_PAGE + 1 },
+      _count: { select: { replies: true } },
+    },
   });
   const page = rows.slice(0, THREADS_PER_PAGE);
-  const last = page.at(-1);
   return commentPage.parse({
-    items: page.map(({ replies, ...thread }) => ({ ...toItem(prompt, thread), replies: replies.map((reply) => toItem(prompt, reply)) })),
-    nextCursor: rows.length > THREADS_PER_PAGE && last ? encodeKeysetCursor(last.createdAt.toISOString(), last.id) : null,
+    items: page.map(({ replies, _count, ...thread }) => ({
+      ...toItem(prompt, thread),
+      replies: replies.slice(0, REPLIES_PER_PAGE).map((reply) => toItem(prompt, reply)),
+      replyCount: _count.replies,
+      repliesCursor: nextCursorOf(replies, REPLIES_PER_PAGE),
+    })),
+    nextCursor: nextCursorOf(rows, THREADS_PER_PAGE),
+  });
+}
+
+/** A page of one thread's replies, oldest first, after the cursor (from its first reply without one). Keyset pages on (createdAt, id). */
+export async function listReplies(db: DbOrTx, prompt: LoadedPrompt, threadId: string, cursor: string | undefined) {
+  const after = cursor ? decodeKeysetCursor(cursor, instantSortValue) : null;
+  const thread = await db.promptComment.findFirst({ where: { id: threadId, promptId: prompt.id, parentId: null }, select: { id: true } });
+  if (!thread) fail("NOT_FOUND", COMMENT_MSG.notFound, "COMMENT_NOT_FOUND");
+  const rows = await db.promptComment.findMany({
+    where: {
+      parentId: threadId,
+      ...(after && { OR: [{ createdAt: { gt: after.sortValue } }, { createdAt: after.sortValue, id: { gt: after.id } }] }),
+    },
+    orderBy: replyOrder,
+    take: REPLIES_PER_PAGE + 1,
+    select: commentSelect,
+  });
+  return replyPage.parse({
+    items: rows.slice(0, REPLIES_PER_PAGE).map((reply) => toItem(prompt, reply)),
+    nextCursor: nextCursorOf(rows, REPLIES_PER_PAGE),
   });
 }
 
