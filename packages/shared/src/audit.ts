@@ -70,3 +70,6 @@ export const auditLogListInput = z.object({
   limit: z.number().int().min(1).max(500).optional(),
 });
 export type AuditLogListInput = z.infer<typeof auditLogListInput>;
+
+/** `auditLog.forPrompt`: a prompt's activity, newest first, AUDIT_PAGE_SIZE a page; `cursor` is the last row's id of the page before. */
+export const promptActivityInput = z.object({ promptId: idSchema, cursor: idSchema.optional() });

@@ -285,16 +285,16 @@ describe("the label history lets a label be rolled back", () => {
     await admin.api.promptLabels.set({ promptId, label: "production", version: 1 });
     h.clock.advance(1000);
     await admin.api.promptLabels.set({ promptId, label: "production", version: 2 });
-    const activity = await viewer.api.auditLog.forPrompt({ promptId });
-    expect(activity.map((event) => event.action)).toEqual(["prompt.create", "prompt.version", "prompt.label.set", "prompt.label.set"]);
+    const activity = (await viewer.api.auditLog.forPrompt({ promptId })).items;
+    expect(activity.map((event) => event.action)).toEqual(["prompt.label.set", "prompt.label.set", "prompt.version", "prompt.create"]);
     expect(activity[0]).not.toHaveProperty("ip");
-    const move = activity.at(-1)!;
+    const move = activity[0]!;
     expect(move.before).toEqual({ label: "production", version: 1 });
     await admin.api.promptLabels.set({ promptId, label: "production", version: (move.before as { version: number }).version });
     expect((await viewer.api.prompts.get({ id: promptId, label: "production" })).version.version).toBe(1);
-    const after = await viewer.api.auditLog.forPrompt({ promptId });
+    const after = (await viewer.api.auditLog.forPrompt({ promptId })).items;
     // Back to a version that held production: audited as a rollback.
-    expect(after.at(-1)).toMatchObject({ action: "prompt.label.rolled_back", before: { version: 2 }, after: { version: 1 } });
+    expect(after[0]).toMatchObject({ action: "prompt.label.rolled_back", before: { version: 2 }, after: { version: 1 } });
   });
 });
 
@@ -322,7 +322,7 @@ describe("auditLog.list and auditLog.forPrompt: who may read", () => {
       expect((await orgAdmin.api.auditLog.actors({ organizationId })).find((actor) => actor.id === author.id)).toEqual({
         kind: "user", id: author.id, name: author.email.split("@")[0], email: author.email,
       });
-      expect((await author.api.auditLog.forPrompt({ promptId }))[0]!.actor).toMatchObject({ name: author.email.split("@")[0], email: author.email });
+      expect((await author.api.auditLog.forPrompt({ promptId })).items[0]!.actor).toMatchObject({ name: author.email.split("@")[0], email: author.email });
     } finally {
       await h.database.db.profile.update({ where: { userId: author.id }, data: { fullName: "Alex Author" } });
     }

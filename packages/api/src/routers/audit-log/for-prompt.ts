@@ -1,8 +1,9 @@
-import { z } from "zod";
+import { promptActivityInput } from "@promptly/shared";
 import { byPromptId, promptProcedure } from "../../procedures.ts";
-import { listPromptActivity, promptActivityItem } from "../../services/insight/audit-log.ts";
+import { listPromptActivity, promptActivityPage } from "../../services/insight/audit-log.ts";
 
-/** A prompt's activity in time order, for anyone who reads the prompt. */
+/** A prompt's activity, newest first a page at a time, for anyone who reads the prompt. */
 export const forPrompt = promptProcedure("read", byPromptId)
-  .output(z.array(promptActivityItem))
-  .query(({ ctx }) => listPromptActivity(ctx.db, ctx.prompt.id));
+  .input(promptActivityInput)
+  .output(promptActivityPage)
+  .query(({ ctx, input }) => listPromptActivity(ctx.db, ctx.prompt.id, input.cursor));

@@ -49,8 +49,8 @@ describe("rolling production back where the team requires a review", () => {
     expect(await admin.promptLabels.set({ promptId: prompt.id, label: "production", version: 1 })).toEqual({ label: "production", version: 1 });
     expect(await production(prompt.id)).toEqual({ version: 1, candidateVersion: null });
 
-    const activity = await author.auditLog.forPrompt({ promptId: prompt.id });
-    expect(activity.at(-1)).toMatchObject({ action: "prompt.label.rolled_back", before: { label: "production", version: 2 }, after: { label: "production", version: 1 } });
+    const activity = (await author.auditLog.forPrompt({ promptId: prompt.id })).items;
+    expect(activity[0]).toMatchObject({ action: "prompt.label.rolled_back", before: { label: "production", version: 2 }, after: { label: "production", version: 1 } });
 
     const bell = await author.notifications.list();
     expect(bell.items[0]).toMatchObject({ kind: "production_moved", text: `Ada Admin rolled production of ${prompt.name} back to v1`, href: `/prompts/${prompt.id}?tab=history` });
@@ -74,7 +74,7 @@ describe("rolling production back where the team requires a review", () => {
     // Pointing production where it already is is no rollback: it stays a move under review.
     expect(await failure(admin.promptLabels.set({ promptId: prompt.id, label: "production", version: 2 }))).toEqual({ code: "PRECONDITION_FAILED", message: REVIEW_MSG.reviewRequired });
     expect(await production(prompt.id)).toEqual({ version: 2, candidateVersion: null });
-    const actions = (await world.callers.author.auditLog.forPrompt({ promptId: prompt.id })).map((event) => event.action);
+    const actions = (await world.callers.author.auditLog.forPrompt({ promptId: prompt.id })).items.map((event) => event.action);
     expect(actions).not.toContain("prompt.label.rolled_back");
   });
 
@@ -86,8 +86,8 @@ describe("rolling production back where the team requires a review", () => {
     await admin.promptLabels.set({ promptId: prompt.id, label: "production", version: 1 });
     await admin.promptLabels.set({ promptId: prompt.id, label: "production", version: 2 });
     await admin.promptLabels.set({ promptId: prompt.id, label: "production", version: 1 });
-    const moves = (await author.auditLog.forPrompt({ promptId: prompt.id })).filter((event) => event.action.startsWith("prompt.label"));
-    expect(moves.map((event) => event.action)).toEqual(["prompt.label.set", "prompt.label.set", "prompt.label.rolled_back"]);
+    const moves = (await author.auditLog.forPrompt({ promptId: prompt.id })).items.filter((event) => event.action.startsWith("prompt.label"));
+    expect(moves.map((event) => event.action)).toEqual(["prompt.label.rolled_back", "prompt.label.set", "prompt.label.set"]);
   });
 });
 

@@ -1,5 +1,5 @@
-// Reading the audit trail: an organization's log for its admins and super users, keyset
-// pages newest first, and one prompt's activity for whoever reads the prompt.
+// Reading the audit trail in keyset pages newest first: an organization's log for its admins and super
+// users, and one prompt's activity for whoever reads the prompt.
 import { z } from "zod";
 import { Prisma, type DbOrTx } from "@promptly/db";
 import { AUDIT_PAGE_SIZE, type AuditLogListInput } from "@promptly/shared";
@@ -27,7 +27,8 @@ const auditEventItem = z.object({
 export const auditLogPage = z.object({ items: z.array(auditEventItem), nextCursor: z.string().nullable() });
 export const auditActor = actor;
 /** A prompt's activity: no client addresses (readers of a prompt are not its auditors). */
-export const promptActivityItem = auditEventItem.omit({ ip: true, teamId: true, teamName: true });
+const promptActivityItem = auditEventItem.omit({ ip: true, teamId: true, teamName: true });
+export const promptActivityPage = z.object({ items: z.array(promptActivityItem), nextCursor: z.string().nullable() });
 
 type Row = {
   id: string; createdAt: Date; action: string; actorKind: "user" | "api_key" | "cli"; actorId: string | null; actorName: string | null; actorEmail: string | null;
@@ -62,6 +63,16 @@ const COLUMNS = Prisma.sql`
   e.team_id::text AS "teamId", (SELECT t.name FROM teams t WHERE t.id = e.team_id) AS "teamName",
   e.before, e.after, e.ip`;
 
+/** Events after the cursor's event in the pages' order (newest first); `scope` keeps the cursor to the log being paged. */
+const afterCursor = (cursor: string, scope: Prisma.Sql) =>
+  Prisma.sql`(e.created_at, e.seq) < (SELECT c.created_at, c.seq FROM audit_events c WHERE c.id = ${cursor}::uuid AND ${scope})`;
+
+/** A page of `limit` events out of the `limit + 1` read: the one more says whether a next page exists. */
+function toPage(rows: Row[], limit: number) {
+  const items = rows.slice(0, limit).map(toItem);
+  return { items, nextCursor: rows.length > limit ? items[items.length - 1]!.id : null };
+}
+
 /** One page of an organization's events, newest first, filtered; the cursor is the last id of the page before. */
 export async function listAuditEvents(db: DbOrTx, input: AuditLogListInput) {
   const limit = input.limit ?? AUDIT_PAGE_SIZE;
@@ -70,16 +81,13 @@ export async function listAuditEvents(db: DbOrTx, input: AuditLogListInput) {
   if (input.action) filters.push(Prisma.sql`e.action = ${input.action}`);
   if (input.from) filters.push(Prisma.sql`e.created_at >= ${input.from}`);
   if (input.to) filters.push(Prisma.sql`e.created_at < ${input.to}`);
-  if (input.cursor) {
-    filters.push(Prisma.sql`(e.created_at, e.seq) < (SELECT c.created_at, c.seq FROM audit_events c WHERE c.id = ${input.cursor}::uuid AND c.organization_id = ${input.organizationId}::uuid)`);
-  }
+  if (input.cursor) filters.push(afterCursor(input.cursor, Prisma.sql`c.organization_id = ${input.organizationId}::uuid`));
   const rows = await db.$queryRaw<Row[]>`
     SELECT ${COLUMNS} FROM audit_events e
     WHERE ${Prisma.join(filters, " AND ")}
     ORDER BY e.created_at DESC, e.seq DESC
     LIMIT ${limit + 1}`;
-  const items = rows.slice(0, limit).map(toItem);
-  return { items, nextCursor: rows.length > limit ? items[items.length - 1]!.id : null };
+  return toPage(rows, limit);
 }
 
 /** Who acted in the organization, for the log's actor filter. */
@@ -92,12 +100,18 @@ export async function listAuditActors(db: DbOrTx, organizationId: string) {
   return rows.sort((a, b) => (a.name ?? "").localeCompare(b.name ?? ""));
 }
 
-/** A prompt's activity in time order: versions saved, label moves, change-request decisions and its lifecycle. */
-export async function listPromptActivity(db: DbOrTx, promptId: string) {
+/**
+ * One page of a prompt's activity (versions saved, label moves, change-request decisions and its lifecycle),
+ * newest first; the cursor is the last id of the page before. Paged because a prompt's events only accumulate.
+ */
+export async function listPromptActivity(db: DbOrTx, promptId: string, cursor?: string) {
+  const filters = [Prisma.sql`e.prompt_id = ${promptId}::uuid`];
+  if (cursor) filters.push(afterCursor(cursor, Prisma.sql`c.prompt_id = ${promptId}::uuid`));
   const rows = await db.$queryRaw<Row[]>`
     SELECT ${COLUMNS} FROM audit_events e
-    WHERE e.prompt_id = ${promptId}::uuid
-    ORDER BY e.created_at, e.seq`;
-  // The procedure's output drops the client address and team (promptActivityItem).
-  return rows.map(toItem);
+    WHERE ${Prisma.join(filters, " AND ")}
+    ORDER BY e.created_at DESC, e.seq DESC
+    LIMIT ${AUDIT_PAGE_SIZE + 1}`;
+  // The procedure's output drops the client address and team (promptActivityPage).
+  return toPage(rows, AUDIT_PAGE_SIZE);
 }

@@ -1,5 +1,5 @@
 // The Activity tab: the prompt's versions saved, label moves, reviews requested and decided, and its
-// lifecycle, newest first like the audit log, from the audit trail. A label move offers "Roll back to here": the label
+// lifecycle, newest first like the audit log, from the audit trail, a page at a time with 'Load more'. A label move offers "Roll back to here": the label
 // points back at the version it had before that move, through promptLabels.set (every rule applies);
 // production under review opens a change request instead. It first says which move it undoes and where
 // the label goes. Shown only to who may do it.
@@ -21,7 +21,7 @@ import { trpc } from "@/lib/trpc";
 import type { PromptDetail } from "./types.ts";
 import { toastFailure, useRefreshPrompt } from "./use-refresh-prompt.ts";
 
-type Activity = RouterOutputs["auditLog"]["forPrompt"][number];
+type Activity = RouterOutputs["auditLog"]["forPrompt"]["items"][number];
 /** A label where it pointed; `split`: it also served that version to `weight` percent of fetches. */
 type LabelState = { label: string; version: number | null; split?: { version: number; weight: number } };
 
@@ -56,7 +56,7 @@ function summary(item: Activity): string {
 }
 
 export function ActivityTab({ prompt }: { prompt: PromptDetail }) {
-  const activity = trpc.auditLog.forPrompt.useQuery({ promptId: prompt.id });
+  const activity = trpc.auditLog.forPrompt.useInfiniteQuery({ promptId: prompt.id }, { getNextPageParam: (page) => page.nextCursor ?? undefined });
   if (activity.isPending) {
     return (
       <div className="grid gap-2" role="status" aria-label="Loading activity">
@@ -68,23 +68,32 @@ export function ActivityTab({ prompt }: { prompt: PromptDetail }) {
   if (activity.isError) {
     return <LoadFailure title="The activity could not be loaded" error={activity.error} onRetry={() => activity.refetch()} />;
   }
-  if (activity.data.length === 0) return <p className="text-muted-foreground">No activity recorded yet.</p>;
-  // auditLog.forPrompt answers in time order; the tab reads like the audit log, newest first.
-  const newestFirst = [...activity.data].reverse();
+  // auditLog.forPrompt answers newest first, like the audit log.
+  const items = activity.data.pages.flatMap((page) => page.items);
+  if (items.length === 0) return <p className="text-muted-foreground">No activity recorded yet.</p>;
   return (
-    <ol aria-label="Activity" className="divide-y divide-border rounded-md border border-border">
-      {newestFirst.map((item) => (
-        <li key={item.id} className="flex flex-wrap items-center justify-between gap-2 p-3">
-          <div className="min-w-0">
-            <p className="font-medium">{summary(item)}</p>
-            <p className="text-sm text-muted-foreground">
-              <ActorName actor={item.actor} /> · {formatDateTime(item.createdAt)}
-            </p>
-          </div>
-          <RollBack item={item} prompt={prompt} />
-        </li>
-      ))}
-    </ol>
+    <div className="grid min-w-0 gap-3">
+      <ol aria-label="Activity" className="divide-y divide-border rounded-md border border-border">
+        {items.map((item) => (
+          <li key={item.id} className="flex flex-wrap items-center justify-between gap-2 p-3">
+            <div className="min-w-0">
+              <p className="font-medium">{summary(item)}</p>
+              <p className="text-sm text-muted-foreground">
+                <ActorName actor={item.actor} /> · {formatDateTime(item.createdAt)}
+              </p>
+            </div>
+            <RollBack item={item} prompt={prompt} />
+          </li>
+        ))}
+      </ol>
+      {activity.hasNextPage && (
+        <div>
+          <Button variant="outline" disabled={activity.isFetchingNextPage} onClick={() => void activity.fetchNextPage()}>
+            {activity.isFetchingNextPage ? "Loading…" : "Load more"}
+          </Button>
+        </div>
+      )}
+    </div>
   );
 }
 
