@@ -9,6 +9,7 @@ import type { LibraryDocument } from "@promptly/shared";
 import { createHarness, type Harness } from "../../../testing/harness.ts";
 import { createLibraryWorld, insertPrompts } from "../../../testing/prompts-support.ts";
 import { exportLibraryForCli } from "./library-cli.ts";
+import { libraryExports } from "./library-export.ts";
 
 let h: Harness;
 let world: Awaited<ReturnType<typeof createLibraryWorld>>;
@@ -155,4 +156,37 @@ it("ends the export's transaction when its reader fails", async () => {
   };
   await expect(exportLibraryForCli(h.database.db, team.id, new Date(), () => Promise.reject(new Error("EPIPE")))).rejects.toThrow("EPIPE");
   expect(await open()).toBe(0);
+});
+
+it("builds two exports of the app at once; a third waits its turn instead of holding a third connection", async () => {
+  const team = await world.team("Busy");
+  await insertPrompts(h, [{ teamId: team.id, name: "one", visibility: "team", authorId: null }]);
+  // The prompts locked: an export that has begun waits in its first read of them, its connection held.
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  let locked!: () => void;
+  const lockTaken = new Promise<void>((resolve) => (locked = resolve));
+  const holder = h.database.db.$transaction(async (tx) => {
+    await tx.$executeRaw`LOCK TABLE prompts IN ACCESS EXCLUSIVE MODE`;
+    locked();
+    await released;
+  }, { timeout: 60_000 });
+  await lockTaken;
+  const exports = [1, 2, 3].map(() => world.callers.viewer.library.export({ teamId: team.id, format: "json" }));
+  try {
+    // Until two exports wait on the lock: then the third is waiting for its turn, not for the lock.
+    const waitingOnLock = async () => {
+      const [{ count }] = await h.database.db.$queryRaw<[{ count: number }]>`
+        SELECT count(*)::int AS count FROM pg_stat_activity
+         WHERE datname = current_database() AND wait_event_type = 'Lock' AND query LIKE '%FROM prompts%'`;
+      return count;
+    };
+    while ((await waitingOnLock()) < 2) await new Promise((resolve) => setTimeout(resolve, 20));
+    expect({ active: libraryExports.activeCount, pending: libraryExports.pendingCount }).toEqual({ active: 2, pending: 1 });
+  } finally {
+    release();
+    await holder;
+  }
+  const texts = await Promise.all(exports);
+  expect(texts.map((text) => (JSON.parse(text.data) as LibraryDocument).prompts.map((prompt) => prompt.name))).toEqual([["one"], ["one"], ["one"]]);
 });

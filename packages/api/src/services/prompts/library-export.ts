@@ -2,6 +2,7 @@
 // out of the library) in the versioned format of packages/shared, as JSON or as a zip of one Markdown
 // file per version.
 import { strToU8, zipSync } from "fflate";
+import pLimit from "p-limit";
 import { z } from "zod";
 import { Prisma, type Db, type DbOrTx, type DbTransaction } from "@promptly/db";
 import {
@@ -247,9 +248,16 @@ async function libraryZip(db: DbOrTx, caller: Caller, teamId: string, now: Date)
 
 export const exportFile = z.object({ fileName: z.string(), mimeType: z.string(), encoding: z.enum(["utf8", "base64"]), data: z.string() });
 
+/**
+ * Exports a process builds at once; the others wait their turn. Each holds a connection of the pool (ten by
+ * default) for its whole snapshot and build, so ten at once on a large library would leave every other
+ * request of the server waiting for one.
+ */
+export const libraryExports = pLimit(2);
+
 /** The export as a file to download: JSON text, or the zip in base64 (tRPC carries text, so the whole file is one string). */
 export function exportLibraryFile(db: Db, caller: Caller, teamId: string, format: "json" | "zip", now: Date) {
-  return inSnapshot(db, (tx) => libraryFile(tx, caller, teamId, format, now));
+  return libraryExports(() => inSnapshot(db, (tx) => libraryFile(tx, caller, teamId, format, now)));
 }
 
 async function libraryFile(db: DbTransaction, caller: Caller, teamId: string, format: "json" | "zip", now: Date) {
