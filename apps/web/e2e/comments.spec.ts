@@ -1,6 +1,7 @@
 // Comments end to end: an editor comments with an @mention picked from the autocomplete
 // by keyboard, replies, edits (shown as edited) and deletes a thread with a reply (its stub stays);
-// a link to a comment opens the tab on it; the card's comment count follows; a long thread's replies come a page at a time.
+// a link to a comment opens the tab on it; the card's comment count follows; a long thread shows its newest replies
+// and the earlier ones a page at a time, a new reply at once, and a link to an early reply finds it.
 import { expect, test, type Page } from "@playwright/test";
 import { COMMENT_MSG } from "@promptly/shared";
 import { createAccount, createOrganizationWith, createTeamWith, signIn, uniqueName, withDb } from "./support/accounts.ts";
@@ -124,31 +125,94 @@ test("a mention picked in the middle of a comment puts the caret after the name 
   await expect(composer).toHaveValue(`Thanks @${mentionedName} please, see above.`);
 });
 
-test("a long thread shows its first 50 replies, and 'Show more replies' the rest a page at a time", async ({ page }) => {
-  const errors = consoleErrors(page);
-  const { editor, prompt } = await discussion(uniqueName("Long thread prompt"));
-  await withDb(async (client) => {
+/** A thread of the editor's with 120 replies ("Reply 1" the oldest, a second apart); their ids by number. */
+async function longThread(prompt: { id: string }, editor: { id: string }) {
+  return withDb(async (client) => {
     const { rows } = await client.query<{ id: string }>(
       `INSERT INTO prompt_comments (prompt_id, author_id, body, created_at) VALUES ($1, $2, 'A long thread', now() - interval '1 hour') RETURNING id`,
       [prompt.id, editor.id],
     );
-    await client.query(
+    const replies = await client.query<{ id: string; n: number }>(
       `INSERT INTO prompt_comments (prompt_id, parent_id, author_id, body, created_at)
-       SELECT $1, $2, $3, 'Reply ' || n, now() - interval '1 hour' + n * interval '1 second' FROM generate_series(1, 120) n`,
+       SELECT $1, $2, $3, 'Reply ' || n, now() - interval '1 hour' + n * interval '1 second' FROM generate_series(1, 120) n
+       RETURNING id, substring(body from 7)::int AS n`,
       [prompt.id, rows[0]!.id, editor.id],
     );
+    return new Map(replies.rows.map((row) => [row.n, row.id]));
   });
+}
+
+const repliesOf = (page: Page) => page.getByRole("list", { name: "Replies" }).getByRole("article");
+
+test("a long thread shows its newest 50 replies, and 'Show earlier replies' the rest a page at a time", async ({ page }) => {
+  const errors = consoleErrors(page);
+  const { editor, prompt } = await discussion(uniqueName("Long thread prompt"));
+  await longThread(prompt, editor);
 
   await signIn(page, editor.email);
   await page.goto(`/prompts/${prompt.id}?tab=comments`);
-  const replies = page.getByRole("list", { name: "Replies" }).getByRole("article");
+  const replies = repliesOf(page);
   await expect(replies).toHaveCount(50);
-  await expect(replies.last()).toContainText("Reply 50");
-  await page.getByRole("button", { name: "Show more replies (70)" }).click();
+  await expect(replies.first().getByText("Reply 71", { exact: true })).toBeVisible();
+  await expect(replies.last().getByText("Reply 120", { exact: true })).toBeVisible();
+  await page.getByRole("button", { name: "Show earlier replies (70)" }).click();
   await expect(replies).toHaveCount(100);
-  await page.getByRole("button", { name: "Show more replies (20)" }).click();
+  await expect(replies.first().getByText("Reply 21", { exact: true })).toBeVisible();
+  await page.getByRole("button", { name: "Show earlier replies (20)" }).click();
   await expect(replies).toHaveCount(120);
-  await expect(replies.last()).toContainText("Reply 120");
-  await expect(page.getByRole("button", { name: /Show more replies/ })).toBeHidden();
+  await expect(replies.first().getByText("Reply 1", { exact: true })).toBeVisible();
+  await expect(replies.last().getByText("Reply 120", { exact: true })).toBeVisible();
+  await expect(page.getByRole("button", { name: /Show earlier replies/ })).toBeHidden();
+  expect(errors).toEqual([]);
+});
+
+test("a reply posted in a long thread shows at once, and the earlier replies still come each once", async ({ page }) => {
+  const errors = consoleErrors(page);
+  const { editor, prompt } = await discussion(uniqueName("Busy thread prompt"));
+  await longThread(prompt, editor);
+
+  await signIn(page, editor.email);
+  await page.goto(`/prompts/${prompt.id}?tab=comments`);
+  const replies = repliesOf(page);
+  await expect(replies).toHaveCount(50);
+  await page.getByRole("article").first().getByRole("button", { name: "Reply" }).click();
+  await page.getByRole("combobox", { name: "Reply" }).fill("The newest word");
+  await page.getByRole("button", { name: "Post reply" }).click();
+  await expect(replies.last().getByText("The newest word", { exact: true })).toBeVisible();
+  await expect(replies).toHaveCount(50);
+  await expect(replies.first().getByText("Reply 72", { exact: true })).toBeVisible();
+  // The earlier pages start where the newest 50 end now: Reply 71 is not skipped.
+  await page.getByRole("button", { name: "Show earlier replies (71)" }).click();
+  await expect(replies).toHaveCount(100);
+  await expect(replies.first().getByText("Reply 22", { exact: true })).toBeVisible();
+  await page.getByRole("button", { name: "Show earlier replies (21)" }).click();
+  await expect(replies).toHaveCount(121);
+  expect(await replies.locator(".comment-markdown").allInnerTexts()).toEqual([
+    ...Array.from({ length: 120 }, (_, index) => `Reply ${index + 1}`),
+    "The newest word",
+  ]);
+  expect(errors).toEqual([]);
+});
+
+test("a link to an early reply of a long thread loads its earlier replies and focuses it; a deleted one is said to be", async ({ page }) => {
+  const errors = consoleErrors(page);
+  const { editor, prompt } = await discussion(uniqueName("Linked thread prompt"));
+  const ids = await longThread(prompt, editor);
+
+  await signIn(page, editor.email);
+  await page.goto(`/prompts/${prompt.id}?comment=${ids.get(10)}&tab=comments`);
+  const linked = page.locator(`#comment-${ids.get(10)}`);
+  await expect(linked).toBeFocused();
+  await expect(linked).toHaveAttribute("data-highlighted", "true");
+  await expect(linked.getByText("Reply 10", { exact: true })).toBeVisible();
+  await expect(repliesOf(page)).toHaveCount(120);
+  await expect(page.getByText("The comment you were sent to is no longer here: it was deleted.")).toBeHidden();
+
+  // A reply deleted since the link was made is looked for among the earlier replies too, and reported.
+  await withDb((client) => client.query(`DELETE FROM prompt_comments WHERE id = $1`, [ids.get(5)]));
+  await page.goto(`/prompts/${prompt.id}?comment=${ids.get(5)}&tab=comments`);
+  await expect(page.getByRole("alert").filter({ hasText: "The comment you were sent to is no longer here: it was deleted." })).toBeVisible();
+  await expect(repliesOf(page)).toHaveCount(50);
+  await expect(page.getByRole("button", { name: "Show earlier replies (69)" })).toBeVisible();
   expect(errors).toEqual([]);
 });

@@ -1,9 +1,9 @@
 // The prompt page's Comments tab: a composer for a new thread, the threads newest first
-// with their first replies ('Show more replies' for the rest), Reply / Edit / Delete where the server
-// allows, 'Load more' for older threads.
-// `?comment=<id>` (links from notifications) opens the page of that comment, scrolls to it and
-// focuses it.
-import { useEffect, useState } from "react";
+// with their newest replies ('Show earlier replies' above them for the rest), Reply / Edit / Delete where
+// the server allows, 'Load more' for older threads.
+// `?comment=<id>` (links from notifications) opens the page of that comment, or the earlier replies
+// holding it, scrolls to it and focuses it.
+import { useCallback, useEffect, useRef, useState } from "react";
 import { COMMENT_MSG } from "@promptly/shared";
 import { LoadFailure } from "@/components/layout/load-failure";
 import { Button } from "@/components/ui/button";
@@ -14,19 +14,25 @@ import type { PromptDetail } from "../prompts/page/types.ts";
 import { CommentComposer } from "./comment-composer.tsx";
 import { CommentView, commentElementId, type CommentThread } from "./comment-view.tsx";
 
-/** How many pages a link to an old comment may load to find it. */
+/** How many pages a link to an old comment may load to find it (of threads, then of earlier replies). */
 const MAX_PAGES_TO_FIND = 25;
 
 export function CommentsTab({ prompt }: { prompt: PromptDetail }) {
   const [search] = usePromptSearch();
   const [announcement, setAnnouncement] = useState("");
   const [replyingTo, setReplyingTo] = useState<string | null>(null);
+  // Pages of earlier replies shown, by thread: asked for with the button or by a link to one of them.
+  const [earlierPages, setEarlierPages] = useState<Record<string, number>>({});
+  const showEarlier = useCallback(
+    (threadId: string, pages: number) => setEarlierPages((shown) => ({ ...shown, [threadId]: Math.max(shown[threadId] ?? 0, pages) })),
+    [],
+  );
   const utils = trpc.useUtils();
   const comments = trpc.comments.list.useInfiniteQuery({ promptId: prompt.id }, { getNextPageParam: (page) => page.nextCursor ?? undefined });
   const create = trpc.comments.create.useMutation();
   const refresh = () =>
     Promise.all([utils.comments.list.invalidate({ promptId: prompt.id }), utils.comments.replies.invalidate(), utils.prompts.invalidate()]);
-  const target = useLinkedComment(comments, search.comment);
+  const target = useLinkedComment(comments, search.comment, showEarlier);
 
   if (comments.isPending) {
     return (
@@ -84,6 +90,8 @@ export function CommentsTab({ prompt }: { prompt: PromptDetail }) {
                 prompt={prompt}
                 highlighted={target.id}
                 replying={replyingTo === thread.id}
+                earlierPages={earlierPages[thread.id] ?? 0}
+                onShowEarlier={(pages) => showEarlier(thread.id, pages)}
                 onReply={() => setReplyingTo(thread.id)}
                 onCancelReply={() => setReplyingTo(null)}
                 onPostReply={async (body) => {
@@ -115,21 +123,36 @@ interface ThreadProps {
   prompt: PromptDetail;
   highlighted: string | undefined;
   replying: boolean;
+  /** How many pages of replies before the thread's own newest ones to show. */
+  earlierPages: number;
+  onShowEarlier(pages: number): void;
   onReply(): void;
   onCancelReply(): void;
   onPostReply(body: string): Promise<void>;
   onChanged(message: string): Promise<void>;
 }
 
-function ThreadView({ thread, prompt, highlighted, replying, onReply, onCancelReply, onPostReply, onChanged }: ThreadProps) {
-  const more = useMoreReplies(thread);
-  const replies = [...thread.replies, ...more.replies];
+function ThreadView({ thread, prompt, highlighted, replying, earlierPages, onShowEarlier, onReply, onCancelReply, onPostReply, onChanged }: ThreadProps) {
+  const earlier = useEarlierReplies(thread, earlierPages);
+  const replies = [...earlier.replies, ...thread.replies];
   const hidden = thread.replyCount - replies.length;
   return (
     <div className="grid min-w-0 gap-2 p-3">
       <CommentView comment={thread} prompt={prompt} highlighted={highlighted === thread.id} onReply={onReply} onChanged={onChanged} />
       {(replies.length > 0 || replying) && (
         <div className="ml-3 grid min-w-0 gap-2 border-l-2 border-border pl-3 sm:ml-6">
+          {earlier.available && (
+            <div className="grid justify-items-start gap-1">
+              <Button variant="outline" size="sm" disabled={earlier.loading} onClick={() => (earlier.error ? earlier.retry() : onShowEarlier(earlier.pages + 1))}>
+                {earlier.loading ? "Loading..." : hidden > 0 ? `Show earlier replies (${hidden})` : "Show earlier replies"}
+              </Button>
+              {earlier.error && (
+                <p role="alert" className="text-sm text-destructive">
+                  The replies could not be loaded: {earlier.error.message}
+                </p>
+              )}
+            </div>
+          )}
           {replies.length > 0 && (
             <ol aria-label="Replies" className="grid min-w-0 gap-2">
               {replies.map((reply) => (
@@ -138,18 +161,6 @@ function ThreadView({ thread, prompt, highlighted, replying, onReply, onCancelRe
                 </li>
               ))}
             </ol>
-          )}
-          {more.available && (
-            <div className="grid justify-items-start gap-1">
-              <Button variant="outline" size="sm" disabled={more.loading} onClick={more.load}>
-                {more.loading ? "Loading..." : hidden > 0 ? `Show more replies (${hidden})` : "Show more replies"}
-              </Button>
-              {more.error && (
-                <p role="alert" className="text-sm text-destructive">
-                  The replies could not be loaded: {more.error.message}
-                </p>
-              )}
-            </div>
           )}
           {replying && (
             <CommentComposer
@@ -169,55 +180,107 @@ function ThreadView({ thread, prompt, highlighted, replying, onReply, onCancelRe
 }
 
 /**
- * The replies of a thread past those its page of threads carries, read a page at a time once asked
- * for. Those already shown are left out: a delete above them moves the list's own replies on.
+ * The replies of a thread before the newest ones its page of threads carries, `pages` pages of them,
+ * oldest first. Each page is its own query keyed by its cursor and starts where the one after it ends,
+ * so when a new reply moves the thread's cursor on, the pages follow it and none is left out.
  */
-function useMoreReplies(thread: CommentThread) {
-  const [asked, setAsked] = useState(false);
-  const cursor = thread.repliesCursor;
-  const pages = trpc.comments.replies.useInfiniteQuery(
-    { id: thread.id },
-    { enabled: asked && cursor !== null, initialCursor: cursor ?? undefined, getNextPageParam: (page) => page.nextCursor ?? undefined },
-  );
-  // With no cursor the list holds every reply; a page read before is out of date.
-  const shown = new Set(thread.replies.map((reply) => reply.id));
-  const replies = asked && cursor !== null ? (pages.data?.pages ?? []).flatMap((page) => page.items).filter((reply) => !shown.has(reply.id)) : [];
-  const available = cursor !== null && (!asked || pages.isPending || pages.isError || pages.hasNextPage);
-  const loading = asked && pages.isFetching;
-  const load = () => {
-    if (!asked) setAsked(true);
-    else if (!pages.data) void pages.refetch();
-    else void pages.fetchNextPage();
+function useEarlierReplies(thread: CommentThread, pages: number) {
+  const utils = trpc.useUtils();
+  const cursors: string[] = [];
+  // A page not read yet ends the chain until it is.
+  for (let cursor = thread.repliesCursor; cursor && cursors.length < pages; ) {
+    cursors.push(cursor);
+    cursor = utils.comments.replies.getData({ id: thread.id, cursor })?.nextCursor ?? null;
+  }
+  const results = trpc.useQueries((t) => cursors.map((cursor) => t.comments.replies({ id: thread.id, cursor })));
+  // A page read before a delete or a new reply may overlap the thread's own replies or another page.
+  const seen = new Set(thread.replies.map((reply) => reply.id));
+  const replies: CommentThread["replies"] = [];
+  for (const result of [...results].reverse()) {
+    for (const reply of result.data?.items ?? []) {
+      if (seen.has(reply.id)) continue;
+      seen.add(reply.id);
+      replies.push(reply);
+    }
+  }
+  const last = results.at(-1);
+  const available = thread.repliesCursor !== null && (!last || !last.data || last.data.nextCursor !== null);
+  return {
+    replies,
+    available,
+    pages: cursors.length,
+    loading: !!last?.isLoading,
+    error: last && !last.data ? last.error : null,
+    retry: () => void last?.refetch(),
   };
-  return { replies, available, loading, load, error: asked ? pages.error : null };
+}
+
+type LinkLookup = { outcome: "found"; threadId: string; pages: number } | { outcome: "absent" | "unknown" };
+
+/**
+ * Looks for a reply among the earlier replies of threads that have some not loaded, reading their
+ * pages as the tab does (so the tab shows them from the cache), at most MAX_PAGES_TO_FIND pages in all.
+ */
+async function findEarlierReply(utils: ReturnType<typeof trpc.useUtils>, threads: CommentThread[], id: string): Promise<LinkLookup> {
+  let budget = MAX_PAGES_TO_FIND;
+  try {
+    for (const thread of threads) {
+      let pages = 0;
+      for (let cursor = thread.repliesCursor; cursor; ) {
+        if (budget-- === 0) return { outcome: "unknown" };
+        const page = await utils.comments.replies.fetch({ id: thread.id, cursor });
+        pages += 1;
+        if (page.items.some((reply) => reply.id === id)) return { outcome: "found", threadId: thread.id, pages };
+        cursor = page.nextCursor;
+      }
+    }
+  } catch {
+    // Not read is not deleted.
+    return { outcome: "unknown" };
+  }
+  return { outcome: "absent" };
 }
 
 /**
- * The comment a link names: loads older pages until it is there (or there are none), then scrolls
- * to it and focuses it once. `missing` when it is not found (deleted since the link was made).
+ * The comment a link names: loads older pages until it is there (or there are none), then the earlier
+ * replies of threads that have some hidden, then scrolls to it and focuses it once. `missing` when it is
+ * nowhere (deleted since the link was made).
  */
 function useLinkedComment(
   comments: { data?: { pages: { items: CommentThread[] }[] }; hasNextPage: boolean; isFetchingNextPage: boolean; fetchNextPage(): Promise<unknown> },
   id: string | undefined,
+  reveal: (threadId: string, pages: number) => void,
 ) {
+  const utils = trpc.useUtils();
   const [shown, setShown] = useState<string | null>(null);
+  const [lookup, setLookup] = useState<{ id: string; result: LinkLookup } | null>(null);
+  const lookingFor = useRef<string | null>(null);
   const pages = comments.data?.pages;
-  const found = !!id && !!pages?.some((page) => page.items.some((thread) => thread.id === id || thread.replies.some((reply) => reply.id === id)));
+  const listed = !!id && !!pages?.some((page) => page.items.some((thread) => thread.id === id || thread.replies.some((reply) => reply.id === id)));
+  const looked = lookup && lookup.id === id ? lookup.result : null;
+  const found = listed || looked?.outcome === "found";
   const { hasNextPage, isFetchingNextPage, fetchNextPage } = comments;
 
   useEffect(() => {
     if (!id || !pages || shown === id) return;
     if (found) {
       const element = document.getElementById(commentElementId(id));
-      element?.scrollIntoView({ block: "center" });
-      element?.focus({ preventScroll: true });
+      if (!element) return;
+      element.scrollIntoView({ block: "center" });
+      element.focus({ preventScroll: true });
       setShown(id);
-    } else if (hasNextPage && !isFetchingNextPage && pages.length < MAX_PAGES_TO_FIND) {
-      void fetchNextPage();
+    } else if (hasNextPage && pages.length < MAX_PAGES_TO_FIND) {
+      if (!isFetchingNextPage) void fetchNextPage();
+    } else if (!isFetchingNextPage && lookingFor.current !== id) {
+      lookingFor.current = id;
+      const busy = pages.flatMap((page) => page.items).filter((thread) => thread.repliesCursor !== null);
+      void findEarlierReply(utils, busy, id).then((result) => {
+        if (lookingFor.current !== id) return;
+        if (result.outcome === "found") reveal(result.threadId, result.pages);
+        setLookup({ id, result });
+      });
     }
-  }, [id, pages, found, shown, hasNextPage, isFetchingNextPage, fetchNextPage]);
+  }, [id, pages, found, shown, hasNextPage, isFetchingNextPage, fetchNextPage, utils, reveal]);
 
-  // A reply past a thread's first ones is not loaded yet, so it is not said to be deleted.
-  const repliesHidden = !!pages?.some((page) => page.items.some((thread) => thread.repliesCursor !== null));
-  return { id, missing: !!id && !!pages && !found && !hasNextPage && !repliesHidden };
+  return { id, missing: !!id && !!pages && !found && !hasNextPage && looked?.outcome === "absent" };
 }

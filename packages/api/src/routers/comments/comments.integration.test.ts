@@ -210,7 +210,7 @@ describe("threads", () => {
     expect(await commentCount(promptId)).toBe(24);
   });
 
-  it("a thread carries its first 50 replies and how many it has; comments.replies gives the rest a page at a time, each once, in order", async () => {
+  it("a thread carries its newest 50 replies and how many it has; comments.replies gives the earlier ones a page at a time going back, each once, in order", async () => {
     const { id: promptId } = await newPrompt("team");
     const thread = await comment("editor", promptId, "A busy thread");
     const quiet = await comment("editor", promptId, "A quiet thread");
@@ -228,24 +228,25 @@ describe("threads", () => {
 
     const items = await listed("viewer", promptId);
     const busy = items.find((item) => item.id === thread)!;
-    expect(busy.replies.map((reply) => reply.id)).toEqual(expected.slice(0, 50));
+    expect(busy.replies.map((reply) => reply.id)).toEqual(expected.slice(-50));
     expect(busy.replyCount).toBe(123);
     expect(busy.repliesCursor).not.toBeNull();
     expect(items.find((item) => item.id === quiet)).toMatchObject({ replies: [], replyCount: 0, repliesCursor: null });
 
-    const rest: string[] = [];
+    // Each page is oldest first and comes before the one read just before it.
+    let earlier: string[] = [];
     const pages: number[] = [];
     for (let cursor: string | null = busy.repliesCursor; cursor; ) {
       const page = await api("viewer").comments.replies({ id: thread, cursor });
       pages.push(page.items.length);
-      rest.push(...page.items.map((reply) => reply.id));
+      earlier = [...page.items.map((reply) => reply.id), ...earlier];
       expect(page.items.every((reply) => reply.parentId === thread && reply.can.reply === false)).toBe(true);
       cursor = page.nextCursor;
     }
     expect(pages).toEqual([50, 23]);
-    expect(rest).toEqual(expected.slice(50));
-    // Without a cursor it starts at the first reply, as the list does.
-    expect((await api("viewer").comments.replies({ id: thread })).items.map((reply) => reply.id)).toEqual(expected.slice(0, 50));
+    expect([...earlier, ...busy.replies.map((reply) => reply.id)]).toEqual(expected);
+    // Without a cursor it starts at the newest reply, as the list does.
+    expect((await api("viewer").comments.replies({ id: thread })).items.map((reply) => reply.id)).toEqual(expected.slice(-50));
   });
 
   it("comments.replies: a reply is no thread, and an unknown id or a forged cursor is refused as comments.list refuses", async () => {

@@ -9,13 +9,13 @@ import {
 } from "../../services/reviews/comments.ts";
 
 export const commentsRouter = router({
-  /** Threads newest first, 20 a page, each with its first 50 replies and how many it has. */
+  /** Threads newest first, 20 a page, each with its newest 50 replies and how many it has. */
   list: promptProcedure("read", byPromptId)
     .input(listCommentsInput)
     .output(commentPage)
     .query(({ ctx, input }) => listComments(ctx.db, ctx.prompt, input.cursor)),
 
-  /** One thread's replies oldest first, 50 a page: the rest of those comments.list leaves out. */
+  /** One thread's earlier replies, 50 a page going back, each page oldest first: those comments.list leaves out. */
   replies: promptProcedure("read", byComment)
     .input(listRepliesInput)
     .output(replyPage)

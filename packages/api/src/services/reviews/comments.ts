@@ -43,11 +43,11 @@ const commentItem = z.object({
 });
 
 const commentThread = commentItem.extend({
-  /** Its first replies, oldest first, at most REPLIES_PER_PAGE: comments.replies from repliesCursor reads the rest. */
+  /** Its newest replies, oldest first, at most REPLIES_PER_PAGE: comments.replies from repliesCursor reads the earlier ones. */
   replies: z.array(commentItem),
   /** How many replies the thread has in all. */
   replyCount: z.number(),
-  /** Where comments.replies goes on after `replies`, or null when they are all of them. */
+  /** Where comments.replies goes on before `replies`, or null when they are all of them. */
   repliesCursor: z.string().nullable(),
 });
 export const commentPage = z.object({ items: z.array(commentThread), nextCursor: z.string().nullable() });
@@ -114,15 +114,16 @@ function toItem(prompt: LoadedPrompt, row: CommentRow) {
   };
 }
 
-const replyOrder = [{ createdAt: "asc" }, { id: "asc" }] satisfies Prisma.PromptCommentOrderByWithRelationInput[];
+// Replies are read newest first (a discussion shows its latest) and turned oldest first for the page.
+const newestFirst = [{ createdAt: "desc" }, { id: "desc" }] satisfies Prisma.PromptCommentOrderByWithRelationInput[];
 const nextCursorOf = (rows: { createdAt: Date; id: string }[], size: number) => {
   const last = rows[size - 1];
   return rows.length > size && last ? encodeKeysetCursor(last.createdAt.toISOString(), last.id) : null;
 };
 
 /**
- * A page of a prompt's threads, newest first, each with its first replies oldest first and how many it
- * has in all. Keyset pages on (createdAt, id).
+ * A page of a prompt's threads, newest first, each with its newest replies (shown oldest first) and how
+ * many it has in all. Keyset pages on (createdAt, id).
  */
 export async function listComments(db: DbOrTx, prompt: LoadedPrompt, cursor: string | undefined) {
   const after = cursor ? decodeKeysetCursor(cursor, instantSortValue) : null;
@@ -132,12 +133,12 @@ export async function listComments(db: DbOrTx, prompt: LoadedPrompt, cursor: str
       parentId: null,
       ...(after && { OR: [{ createdAt: { lt: after.sortValue } }, { createdAt: after.sortValue, id: { lt: after.id } }] }),
     },
-    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+    orderBy: newestFirst,
     take: THREADS_PER_PAGE + 1,
     select: {
       ...commentSelect,
       // One more than a page tells whether comments.replies has more to give.
-      replies: { select: commentSelect, orderBy: replyOrder, take: REPLIES_PER_PAGE + 1 },
+      replies: { select: commentSelect, orderBy: newestFirst, take: REPLIES_PER_PAGE + 1 },
       _count: { select: { replies: true } },
     },
   });
@@ -145,7 +146,7 @@ export async function listComments(db: DbOrTx, prompt: LoadedPrompt, cursor: str
   return commentPage.parse({
     items: page.map(({ replies, _count, ...thread }) => ({
       ...toItem(prompt, thread),
-      replies: replies.slice(0, REPLIES_PER_PAGE).map((reply) => toItem(prompt, reply)),
+      replies: replies.slice(0, REPLIES_PER_PAGE).reverse().map((reply) => toItem(prompt, reply)),
       replyCount: _count.replies,
       repliesCursor: nextCursorOf(replies, REPLIES_PER_PAGE),
     })),
@@ -153,7 +154,10 @@ export async function listComments(db: DbOrTx, prompt: LoadedPrompt, cursor: str
   });
 }
 
-/** A page of one thread's replies, oldest first, after the cursor (from its first reply without one). Keyset pages on (createdAt, id). */
+/**
+ * A page of one thread's replies shown oldest first: the ones just before the cursor (the newest without
+ * one, as comments.list carries them); nextCursor goes on to earlier ones. Keyset pages on (createdAt, id).
+ */
 export async function listReplies(db: DbOrTx, prompt: LoadedPrompt, threadId: string, cursor: string | undefined) {
   const after = cursor ? decodeKeysetCursor(cursor, instantSortValue) : null;
   const thread = await db.promptComment.findFirst({ where: { id: threadId, promptId: prompt.id, parentId: null }, select: { id: true } });
@@ -161,14 +165,14 @@ export async function listReplies(db: DbOrTx, prompt: LoadedPrompt, threadId: st
   const rows = await db.promptComment.findMany({
     where: {
       parentId: threadId,
-      ...(after && { OR: [{ createdAt: { gt: after.sortValue } }, { createdAt: after.sortValue, id: { gt: after.id } }] }),
+      ...(after && { OR: [{ createdAt: { lt: after.sortValue } }, { createdAt: after.sortValue, id: { lt: after.id } }] }),
     },
-    orderBy: replyOrder,
+    orderBy: newestFirst,
     take: REPLIES_PER_PAGE + 1,
     select: commentSelect,
   });
   return replyPage.parse({
-    items: rows.slice(0, REPLIES_PER_PAGE).map((reply) => toItem(prompt, reply)),
+    items: rows.slice(0, REPLIES_PER_PAGE).reverse().map((reply) => toItem(prompt, reply)),
     nextCursor: nextCursorOf(rows, REPLIES_PER_PAGE),
   });
 }
