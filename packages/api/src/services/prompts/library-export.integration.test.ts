@@ -174,18 +174,22 @@ it("builds two exports of the app at once; a third waits its turn instead of hol
   await lockTaken;
   const exports = [1, 2, 3].map(() => world.callers.viewer.library.export({ teamId: team.id, format: "json" }));
   try {
-    // Until two exports wait on the lock: then the third is waiting for its turn, not for the lock.
+    // Until all three have asked for their turn (each passes the procedure's checks first) and two wait on
+    // the lock: the third then waits for its turn, not for the lock.
     const waitingOnLock = async () => {
       const [{ count }] = await h.database.db.$queryRaw<[{ count: number }]>`
         SELECT count(*)::int AS count FROM pg_stat_activity
          WHERE datname = current_database() AND wait_event_type = 'Lock' AND query LIKE '%FROM prompts%'`;
       return count;
     };
-    while ((await waitingOnLock()) < 2) await new Promise((resolve) => setTimeout(resolve, 20));
+    const asked = () => libraryExports.activeCount + libraryExports.pendingCount;
+    while (asked() < 3 || (await waitingOnLock()) < 2) await new Promise((resolve) => setTimeout(resolve, 20));
     expect({ active: libraryExports.activeCount, pending: libraryExports.pendingCount }).toEqual({ active: 2, pending: 1 });
   } finally {
     release();
     await holder;
+    // Settled before the test ends either way (the harness closes its database after).
+    await Promise.allSettled(exports);
   }
   const texts = await Promise.all(exports);
   expect(texts.map((text) => (JSON.parse(text.data) as LibraryDocument).prompts.map((prompt) => prompt.name))).toEqual([["one"], ["one"], ["one"]]);
