@@ -40,7 +40,7 @@ import type { LoadedPrompt } from "../prompts/loaded-prompt.ts";
 import { lockLivePrompt } from "../prompts/prompt-rules.ts";
 import { authorOf } from "../access/actor.ts";
 import { commandLineCaller } from "../access/visibility.ts";
-import { builtInModelPrice, modelPriceFor } from "../models/prices.ts";
+import { modelPriceFor } from "../models/prices.ts";
 import { clearReasonsUnlessStored, generationTextReadable, holdGeneration, withJudgedText } from "../platform/generation-text.ts";
 import { ingestProduction, type ScoreDraft } from "../production/ingest.ts";
 import { ONLINE_SCORE_ID_PREFIX } from "../production/sources.ts";
@@ -110,7 +110,7 @@ export async function setOnlineEvaluation(
     // The daily cap counts judging at the judge model's price: a model without one would judge without limit.
     if (settings.enabled) {
       for (const [index, { assertion }] of settings.assertions.entries()) {
-        if (assertion.type !== "judge" || (await judgePriced(tx, prompt.organizationId, assertion.model ?? ""))) continue;
+        if (assertion.type !== "judge" || (await modelPriceFor(tx, prompt.organizationId, assertion.model ?? ""))) continue;
         const message = ONLINE_EVALUATION_MSG.judgeModelUnpriced(assertion.model ?? "");
         throw new DomainError("INVALID", message, "JUDGE_PRICE", [{ path: `assertions.${index}.assertion.model`, message }]);
       }
@@ -132,15 +132,6 @@ export async function setOnlineEvaluation(
     });
     return getOnlineEvaluation(tx, promptId, context.now);
   });
-}
-
-/**
- * Whether the organization prices the judge's `model`: its own price, whose row is held till `tx` ends (a delete of it either
- * came first and is seen, or waits for these settings), or the built-in one (modelPriceFor's rule).
- */
-async function judgePriced(tx: DbOrTx, organizationId: string, model: string): Promise<boolean> {
-  const own = await tx.$queryRaw<unknown[]>`SELECT 1 FROM model_prices WHERE organization_id = ${organizationId}::uuid AND model = ${model} FOR KEY SHARE`;
-  return own.length > 0 || builtInModelPrice(model) !== null;
 }
 
 /**
