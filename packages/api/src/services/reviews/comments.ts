@@ -116,6 +116,11 @@ function toItem(prompt: LoadedPrompt, row: CommentRow) {
 
 // Replies are read newest first (a discussion shows its latest) and turned oldest first for the page.
 const newestFirst = [{ createdAt: "desc" }, { id: "desc" }] satisfies Prisma.PromptCommentOrderByWithRelationInput[];
+/** The rows before a keyset cursor on (createdAt, id), newest first (none without a cursor). */
+const olderThan = (cursor: string | undefined) => {
+  const after = cursor ? decodeKeysetCursor(cursor, instantSortValue) : null;
+  return after ? { OR: [{ createdAt: { lt: after.sortValue } }, { createdAt: after.sortValue, id: { lt: after.id } }] } : {};
+};
 const nextCursorOf = (rows: { createdAt: Date; id: string }[], size: number) => {
   const last = rows[size - 1];
   return rows.length > size && last ? encodeKeysetCursor(last.createdAt.toISOString(), last.id) : null;
@@ -126,12 +131,11 @@ const nextCursorOf = (rows: { createdAt: Date; id: string }[], size: number) => 
  * many it has in all. Keyset pages on (createdAt, id).
  */
 export async function listComments(db: DbOrTx, prompt: LoadedPrompt, cursor: string | undefined) {
-  const after = cursor ? decodeKeysetCursor(cursor, instantSortValue) : null;
   const rows = await db.promptComment.findMany({
     where: {
       promptId: prompt.id,
       parentId: null,
-      ...(after && { OR: [{ createdAt: { lt: after.sortValue } }, { createdAt: after.sortValue, id: { lt: after.id } }] }),
+      ...olderThan(cursor),
     },
     orderBy: newestFirst,
     take: THREADS_PER_PAGE + 1,
@@ -159,13 +163,12 @@ export async function listComments(db: DbOrTx, prompt: LoadedPrompt, cursor: str
  * one, as comments.list carries them); nextCursor goes on to earlier ones. Keyset pages on (createdAt, id).
  */
 export async function listReplies(db: DbOrTx, prompt: LoadedPrompt, threadId: string, cursor: string | undefined) {
-  const after = cursor ? decodeKeysetCursor(cursor, instantSortValue) : null;
   const thread = await db.promptComment.findFirst({ where: { id: threadId, promptId: prompt.id, parentId: null }, select: { id: true } });
   if (!thread) fail("NOT_FOUND", COMMENT_MSG.notFound, "COMMENT_NOT_FOUND");
   const rows = await db.promptComment.findMany({
     where: {
       parentId: threadId,
-      ...(after && { OR: [{ createdAt: { lt: after.sortValue } }, { createdAt: after.sortValue, id: { lt: after.id } }] }),
+      ...olderThan(cursor),
     },
     orderBy: newestFirst,
     take: REPLIES_PER_PAGE + 1,
