@@ -3,7 +3,7 @@
 // caller may read comes once in name order with all its versions and labels, and the zip holds a file
 // for each of those versions. Prompts without versions come at any page's edge, and the pages are one
 // snapshot: what changes while the export is read is not in it.
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { afterAll, beforeAll, expect, it, vi } from "vitest";
 import { strFromU8, unzipSync } from "fflate";
 import type { LibraryDocument } from "@promptly/shared";
 import { createHarness, type Harness } from "../../../testing/harness.ts";
@@ -183,7 +183,10 @@ it("builds two exports of the app at once; a third waits its turn instead of hol
       return count;
     };
     const asked = () => libraryExports.activeCount + libraryExports.pendingCount;
-    while (asked() < 3 || (await waitingOnLock()) < 2) await new Promise((resolve) => setTimeout(resolve, 20));
+    await vi.waitFor(async () => {
+      expect(asked()).toBe(3);
+      expect(await waitingOnLock()).toBe(2);
+    }, { timeout: 20_000, interval: 20 });
     expect({ active: libraryExports.activeCount, pending: libraryExports.pendingCount }).toEqual({ active: 2, pending: 1 });
   } finally {
     release();
