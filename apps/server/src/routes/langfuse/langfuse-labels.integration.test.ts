@@ -2,10 +2,11 @@
 // most PROMPT_LABELS_PER_REQUEST_MAX labels (a create's `labels`, an update's `newLabels`: 400 in
 // Langfuse's shape, nothing moved), a prompt carries at most PROMPT_LABELS_MAX; and the list of a key
 // bound to labels shows only the versions its labels point to, a split label's candidate included (no other
-// version's config, whatever the `version` or `label` filter), while an unbound key's list shows any.
+// version's config, whatever the `version` or `label` filter), while an unbound key's list shows any; and a
+// split label is on both its versions in any key's list, as its fetches serve either.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { LANGFUSE_MSG, PROMPT_LABELS_MAX, PROMPT_LABELS_PER_REQUEST_MAX, PROMPT_MSG } from "@promptly/shared";
-import { langfuseCaller, startKeyServer, type KeyServer, type Pair } from "../../../test/key-server.ts";
+import { basicAuth, langfuseCaller, startKeyServer, type KeyServer, type Pair } from "../../../test/key-server.ts";
 
 let ks: KeyServer;
 let call: ReturnType<typeof langfuseCaller>;
@@ -126,5 +127,50 @@ describe("the list of a key bound to labels", () => {
     const outside = await list("&version=3");
     expect(outside.body).toMatchObject({ data: [], meta: { totalItems: 0 } });
     expect(JSON.stringify(outside.body)).not.toContain("only");
+  });
+});
+
+describe("a split label in the list", () => {
+  it("is on both its versions, as its fetches serve either: the label filter lists the candidate, and the candidate's labels name it", async () => {
+    const { id } = await ks.prompt(team, "split-list", [
+      { template: "One", labels: ["production"], config: { temperature: 0.1 } },
+      { template: "Two", labels: ["staging"], config: { temperature: 0.2 } },
+      { template: "Three", config: { temperature: 0.3 } },
+    ]);
+    await ks.admin.promptLabels.split({ promptId: id, label: "production", version: 2, weight: 50 });
+    const list = async (query: string, pair: Pair = reader) => {
+      const answer = await call("GET", `/v2/prompts?name=split-list${query}`, { pair });
+      expect(answer.status, query).toBe(200);
+      return answer.body["data"];
+    };
+
+    // What the label's fetches serve: either version, each answered with the label in its labels.
+    const served = new Map<number, unknown>();
+    for (let unit = 0; served.size < 2; unit++) {
+      expect(unit, "a unit served each version").toBeLessThan(100);
+      const response = await fetch(`${ks.server.base}/api/public/v2/prompts/split-list?label=production`, {
+        headers: { authorization: basicAuth(reader), "x-promptly-unit": `unit-${unit}` },
+      });
+      const body = (await response.json()) as { version: number; labels: string[] };
+      served.set(body.version, body.labels);
+    }
+    expect(Object.fromEntries(served)).toEqual({ 1: ["production"], 2: ["production", "staging"] });
+
+    // The list says the same of every version a filter matches, for an unbound key and one bound to the label.
+    const bound = await ks.key(team, { labels: ["production"] });
+    for (const pair of [reader, bound]) {
+      expect(await list("&label=production", pair)).toMatchObject([{ versions: [1, 2], labels: ["production", "staging"], lastConfig: { temperature: 0.2 } }]);
+      expect(await list("&label=production&version=2", pair)).toMatchObject([{ versions: [2], labels: ["production", "staging"] }]);
+      expect(await list("&version=2", pair)).toMatchObject([{ versions: [2], labels: ["production", "staging"] }]);
+      expect(await list("&label=staging", pair)).toMatchObject([{ versions: [2], labels: ["production", "staging"] }]);
+    }
+    expect(await list("")).toMatchObject([{ versions: [1, 2, 3], labels: ["latest", "production", "staging"] }]);
+    expect(await list("&version=3")).toMatchObject([{ versions: [3], labels: ["latest"] }]);
+    expect(await list("&label=production&version=3")).toEqual([]);
+
+    // Once the split ends, the label is on its one version again.
+    await ks.admin.promptLabels.endSplit({ promptId: id, label: "production", outcome: "rollback" });
+    expect(await list("&label=production")).toMatchObject([{ versions: [1], labels: ["production"], lastConfig: { temperature: 0.1 } }]);
+    expect(await list("&version=2")).toMatchObject([{ versions: [2], labels: ["staging"] }]);
   });
 });

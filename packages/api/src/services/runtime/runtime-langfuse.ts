@@ -26,12 +26,22 @@ export interface PromptVersionsMeta {
   /** The type of its newest matching version. */
   type: "text" | "chat";
   versions: number[];
-  /** The labels on the matching versions, `latest` included where the newest version matches. */
+  /** The labels on the matching versions (a split label on both of its), `latest` included where the newest version matches. */
   labels: string[];
   tags: string[];
   lastUpdatedAt: string;
   /** The config of its newest matching version. */
   lastConfig: unknown;
+}
+
+/**
+ * Whether the label row `label` is on the version row `version`: its own version, or the candidate of
+ * its split, which its fetches are served too (with the label among the version's labels), so the
+ * list's `label` filter and `labels` say of each version what a fetch of the label answers.
+ */
+function labelOn(labelAlias: string, versionAlias: string): Prisma.Sql {
+  const [l, v] = [Prisma.raw(labelAlias), Prisma.raw(versionAlias)];
+  return Prisma.sql`(${l}.version = ${v}.version OR ${l}.candidate_version = ${v}.version)`;
 }
 
 /**
@@ -46,7 +56,8 @@ export async function pageRuntimePromptVersions(db: DbOrTx, caller: KeyCaller, q
   if (query.version !== undefined) where.push(Prisma.sql`v.version = ${query.version}`);
   if (query.label === LATEST_LABEL) where.push(Prisma.sql`v.version = p.latest_version`);
   else if (query.label !== undefined) {
-    where.push(Prisma.sql`EXISTS (SELECT 1 FROM prompt_labels fl WHERE fl.prompt_id = p.id AND fl.version = v.version AND fl.name = ${query.label})`);
+    // A split label is on both its versions: its fetches serve either (labelOn).
+    where.push(Prisma.sql`EXISTS (SELECT 1 FROM prompt_labels fl WHERE fl.prompt_id = p.id AND ${labelOn("fl", "v")} AND fl.name = ${query.label})`);
   }
   // A key bound to labels sees only the versions its labels point to (keyVersionsVisible): its versions, labels and last
   // config come from those alone, and a version or label filter outside them matches nothing.
@@ -71,7 +82,7 @@ export async function pageRuntimePromptVersions(db: DbOrTx, caller: KeyCaller, q
              (SELECT array_agg(m.version ORDER BY m.version) FROM matched m WHERE m.id = pg.id) AS versions,
              (SELECT max(m.created_at) FROM matched m WHERE m.id = pg.id) AS "lastUpdatedAt",
              ARRAY(SELECT s.name FROM (
-                     SELECT l.name FROM matched m JOIN prompt_labels l ON l.prompt_id = m.id AND l.version = m.version WHERE m.id = pg.id
+                     SELECT l.name FROM matched m JOIN prompt_labels l ON l.prompt_id = m.id AND ${labelOn("l", "m")} WHERE m.id = pg.id
                      UNION SELECT ${LATEST_LABEL}::text FROM matched m WHERE m.id = pg.id AND m.version = m.latest_version
                    ) s ORDER BY s.name COLLATE "C") AS labels
       FROM page pg
