@@ -122,6 +122,29 @@ it("the refusals say why", async () => {
   expect(await failure(api("admin").comments.update({ id, body: "Moderated" }))).toEqual({ code: "FORBIDDEN", message: COMMENT_MSG.editOwnOnly });
 });
 
+it("with rate limits on, one person's 61st comment in ten minutes is refused (429) and stores nothing; another person may still post", async () => {
+  const { id: promptId } = await newPrompt("team");
+  const byViewer = () => db().promptComment.count({ where: { promptId, authorId: world.accounts.viewer.id } });
+  h.services.config.rateLimits = true;
+  try {
+    // A reader's thread and its replies count together: 60 in ten minutes.
+    const thread = await comment("viewer", promptId, "Thread");
+    for (let i = 1; i < 60; i++) await comment("viewer", promptId, `Reply ${i}`, { parentId: thread });
+    expect(await failure(api("viewer").comments.create({ promptId, body: "One too many", parentId: thread }))).toEqual({
+      code: "TOO_MANY_REQUESTS",
+      message: MSG.tooManyRequests,
+    });
+    expect(await failure(api("viewer").comments.create({ promptId, body: "A new thread" }))).toEqual({ code: "TOO_MANY_REQUESTS", message: MSG.tooManyRequests });
+    expect(await byViewer()).toBe(60);
+    // Counted per person: the editor is not held back by the viewer's comments.
+    await comment("editor", promptId, "Still here", { parentId: thread });
+    expect(await db().promptComment.count({ where: { promptId } })).toBe(61);
+  } finally {
+    h.services.config.rateLimits = false;
+    await h.services.rateLimits.reset();
+  }
+});
+
 // ---- validation ----
 
 describe("validation", () => {

@@ -21,10 +21,12 @@ export const commentsRouter = router({
     .output(replyPage)
     .query(({ ctx, input }) => listReplies(ctx.db, ctx.prompt, input.id, input.cursor)),
 
+  /** Counted per author (RATE_LIMITS): past the limit, TOO_MANY_REQUESTS and nothing is stored. */
   create: promptProcedure("read", byPromptId)
     .input(createCommentInput)
     .output(z.object({ id: z.string() }))
-    .mutation(({ ctx, input }) => createComment(ctx.db, ctx.caller, ctx.prompt, input, ctx.now())),
+    .mutation(({ ctx, input }) =>
+      createComment(ctx.db, { rateLimiter: ctx.rateLimits, rateLimits: ctx.config.rateLimits }, ctx.caller, ctx.prompt, input, ctx.now())),
 
   /** The author's own comment only. */
   update: promptProcedure("read", byComment)

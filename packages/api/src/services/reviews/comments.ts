@@ -4,7 +4,7 @@
 import { z } from "zod";
 import { Prisma, type Db, type DbOrTx, type DbTransaction } from "@promptly/db";
 import {
-  COMMENT_MSG, MENTION_CANDIDATES_MAX, canOnComment, mentionedUserIds, type CommentAbility, type CreateCommentInput,
+  COMMENT_MSG, MENTION_CANDIDATES_MAX, MSG, canOnComment, mentionedUserIds, type CommentAbility, type CreateCommentInput,
 } from "@promptly/shared";
 import { fail } from "../../errors.ts";
 import { instantSortValue, decodeKeysetCursor, encodeKeysetCursor } from "../platform/keyset-cursor.ts";
@@ -15,10 +15,23 @@ import { emitWebhookEvent } from "../webhooks/events.ts";
 import type { LoadedPrompt } from "../prompts/loaded-prompt.ts";
 import { archivedRefusal, refuse } from "../prompts/prompt-rules.ts";
 import { memberReadsPrompt } from "../access/visibility.ts";
+import type { RateLimitRule, RateLimits } from "../platform/rate-limits.ts";
 
 const THREADS_PER_PAGE = 20;
 /** Replies a thread carries in a page of threads, and in a page of comments.replies: a thread may have any number, so none is read whole. */
 const REPLIES_PER_PAGE = 50;
+/**
+ * Comments one person may post in ten minutes, on every prompt together: any reader of a prompt may
+ * comment, and each comment notifies and fires webhooks, so a script must not post without bound. A
+ * person in a lively discussion stays well under it.
+ */
+const COMMENT_RATE_LIMIT: RateLimitRule = { limit: 60, windowMs: 10 * 60_000 };
+
+interface CommentLimits {
+  rateLimiter: RateLimits;
+  /** RATE_LIMITS: off, nothing is counted. */
+  rateLimits: boolean;
+}
 
 // ---- answers ----
 
@@ -223,9 +236,17 @@ async function resolveMentions(db: DbOrTx, prompt: LoadedPrompt, body: string): 
 
 // ---- writes ----
 
-/** A new thread, or a reply to one (one level deep). Version, parent and mentions are checked in the transaction. */
-export async function createComment(db: Db, caller: Caller, prompt: LoadedPrompt, input: Omit<CreateCommentInput, "promptId">, now: Date) {
+/**
+ * A new thread, or a reply to one (one level deep), counted against its author's limit first (a refused
+ * one stores nothing). Version, parent and mentions are checked in the transaction.
+ */
+export async function createComment(
+  db: Db, limits: CommentLimits, caller: Caller, prompt: LoadedPrompt, input: Omit<CreateCommentInput, "promptId">, now: Date,
+) {
   refuseArchived(prompt);
+  if (limits.rateLimits && !(await limits.rateLimiter.hit("comment:author", COMMENT_RATE_LIMIT, caller.userId)).allowed) {
+    fail("RATE_LIMITED", MSG.tooManyRequests);
+  }
   return db.$transaction(async (tx) => {
     if (input.version !== undefined) {
       const version = await tx.promptVersion.findUnique({
