@@ -11,12 +11,12 @@
 //   starts only once its worst case is reserved under the prompt's cap for the UTC day (reserve), so
 //   jobs judging at once end the day at most one judgement's worst case over it. Once the day's cost
 //   reaches the cap, further generations get only their programmatic assertions that day.
-// - A claim not done an hour later (its job lost) is queued again by the sweep, while its generation is one
-//   the sweep would claim (started within the last SWEEP_LOOKBACK); past that, or its generation gone
-//   (retention), it is let go as skipped. A generation whose job always fails (or kills its process) is so
-//   tried again for a day at most, not every hour for ever. A judged claim (its verdicts paid for, not yet
-//   written) is queued again as long as its generation is kept, however old: writing them asks no judge,
-//   and retention ends the generation, and so the retries, in time.
+// - A claim not done an hour after it was claimed or put back to queued (its job lost) is queued again by the
+//   sweep, while its generation is one the sweep would claim (started within the last SWEEP_LOOKBACK); past that,
+//   or its generation gone (retention), it is let go as skipped. A generation whose job always fails (or kills
+//   its process) is so tried again for a day at most, not every hour for ever. A judged claim (its verdicts paid
+//   for, not yet written) is queued again as long as its generation is kept, however old: writing them asks no
+//   judge, and retention ends the generation, and so the retries, in time.
 // - A claim's job reads the output again, only while the team still keeps it (generationTextReadable):
 //   one run after the team stopped keeping text ends done with nothing judged, its text never sent.
 // - The judge's reasons (the verdicts' as recorded, the scores' comments) are written only while the
@@ -29,7 +29,8 @@
 // - A judge that could not answer (its connection unusable, the model gone, the provider failing, limiting or
 //   too slow) gives no verdict: its assertion is not scored, the others' verdicts are, and the job fails, so
 //   pg-boss runs it again (and, its retries spent, the sweep within the generation's day) to ask that judge
-//   alone; each call sent counts against the day's cap. One never answered is never scored: nothing says False.
+//   alone; each call sent counts against the cap of the day the claim first spent on (reserve: its cost never
+//   moves day, though retried after midnight). One never answered is never scored: nothing says False.
 import PgBoss from "pg-boss";
 import { Prisma, sqlInstant, type Db, type DbOrTx } from "@promptly/db";
 import { ONLINE_EVALUATION_MSG, onlineEvaluationSettings, type OnlineEvaluationSettings, type ResponseFormat, type setOnlineEvaluationInput } from "@promptly/shared";
@@ -75,6 +76,12 @@ const REASONS_TIMEOUT = { timeout: 120_000 };
 const OFF: OnlineEvaluationSettings = { enabled: false, samplePercent: 0, dailyCapUsd: 0, assertions: [] };
 
 const utcDay = (now: Date) => now.toISOString().slice(0, 10);
+
+/**
+ * The day a queued claim's cost counts on (of the row in scope): the day it was first spent on once it cost
+ * something (a judge that did not answer, retried maybe after midnight), so its cost never moves day; else today.
+ */
+const dayOfCost = (now: Date) => Prisma.sql`CASE WHEN cost > 0 THEN day ELSE ${utcDay(now)}::date END`;
 
 /**
  * The prompt's online evaluation (off, with no assertions, until first set), the UTC day's judging spend and
@@ -352,7 +359,7 @@ async function runOnlineEvaluation(deps: RunDeps, generationId: string): Promise
       if (await finish(deps, generationId, "judged", live ? "done" : "skipped")) return;
     } else if (claim.status === "judging") {
       const unjudged = live ? (await verdictsOf(deps, claim, settings.assertions.filter((item) => item.assertion.type !== "judge"))).verdicts : [];
-      await recordVerdicts(deps.db, generationId, claim.output, withVerdicts(recordedOf(claim), unjudged), claim.reserved, "judged");
+      await recordVerdicts(deps, generationId, claim.output, withVerdicts(recordedOf(claim), unjudged), claim.reserved, "judged");
     } else if (!live) {
       if (await finish(deps, generationId, "queued", "skipped")) return;
     } else if (await evaluate(deps, generationId, claim, settings.assertions)) {
@@ -413,7 +420,7 @@ async function evaluate(deps: RunDeps, generationId: string, claim: Claimed, ass
       for (const call of calls) if (call.sent && call.usage) cost += costAt(await prices(call.usage.model), call.usage.inputTokens, call.usage.outputTokens) ?? 0;
       if (calls.length < toJudge.length || calls.some((call) => call.sent && !call.usage)) cost = worst;
       // Moved meanwhile by a run that found it judging: that run's verdicts and cost (this reservation) stand.
-      if (!(await recordVerdicts(db, generationId, claim.output, verdicts, cost, unanswered.length ? "queued" : "judged"))) return false;
+      if (!(await recordVerdicts(deps, generationId, claim.output, verdicts, cost, unanswered.length ? "queued" : "judged"))) return false;
       await writeScores(db, generationId, claim, verdicts);
       if (unanswered.length) throw new NoAnswer(generationId, unanswered);
       return finish(deps, generationId, "judged", "done");
@@ -493,6 +500,12 @@ async function scoredNames(db: Db, teamId: string, generationId: string, names: 
  * Reserves `worst` US dollars (the most the claim's judgement can cost) of the prompt's UTC day, if the
  * day is under its cap counting every claim's judging cost and every reservation still held.
  *
+ * That day is today, unless the claim spent already (a judge that did not answer, retried): a claim counts its
+ * whole cost on one day, the day it was first spent on (a later day taking it would count against its cap what
+ * the earlier day's let in, and take it off the earlier day's), so its retry, even after midnight, reserves
+ * against that day's cap and adds to that day's spend. Every judgement is thus let in by the cap of the day
+ * it is counted on, and each day still ends at most one judgement's worst case over its cap.
+ *
  * Jobs of any number of processes judge at once, so reading the day's spend and then judging would let
  * each of them in on the same spend. The prompt's settings row, locked for the transaction, makes the
  * read and the reservation one step per prompt: a judgement starts only with its reservation held, and
@@ -504,11 +517,14 @@ async function scoredNames(db: Db, teamId: string, generationId: string, names: 
 async function reserve(db: Db, promptId: string, generationId: string, worst: number, now: Date): Promise<"reserved" | "capped" | "moved"> {
   return db.$transaction(async (tx) => {
     const [settings] = await tx.$queryRaw<{ cap: number }[]>`SELECT daily_cap_usd AS cap FROM online_evaluations WHERE prompt_id = ${promptId}::uuid FOR UPDATE`;
-    const [today] = await tx.$queryRaw<{ spent: number }[]>`
-      SELECT coalesce(sum(cost + reserved), 0)::float8 AS spent FROM online_evaluation_runs WHERE prompt_id = ${promptId}::uuid AND day = ${utcDay(now)}::date`;
-    if (!settings || (today?.spent ?? 0) >= settings.cap) return "capped";
+    const [claim] = await tx.$queryRaw<{ day: string }[]>`
+      SELECT (${dayOfCost(now)})::text AS day FROM online_evaluation_runs WHERE generation_id = ${generationId}::uuid AND status = 'queued'`;
+    if (!claim) return "moved";
+    const [spent] = await tx.$queryRaw<{ spent: number }[]>`
+      SELECT coalesce(sum(cost + reserved), 0)::float8 AS spent FROM online_evaluation_runs WHERE prompt_id = ${promptId}::uuid AND day = ${claim.day}::date`;
+    if (!settings || (spent?.spent ?? 0) >= settings.cap) return "capped";
     const taken = await tx.$executeRaw`
-      UPDATE online_evaluation_runs SET status = 'judging', reserved = ${worst}, day = ${utcDay(now)}::date
+      UPDATE online_evaluation_runs SET status = 'judging', reserved = ${worst}, day = ${claim.day}::date
        WHERE generation_id = ${generationId}::uuid AND status = 'queued'`;
     return taken ? "reserved" : "moved";
   });
@@ -521,14 +537,17 @@ async function reserve(db: Db, promptId: string, generationId: string, worst: nu
  * the same transaction. The generation is held before the claim is moved, the order housekeeping's clearing takes them in
  * (the text, then its claims' reasons: a retried claim judging holds the verdicts of the run before), so either waits for
  * the other to end, never both for each other (a deadlock, which could end this run and lose the judge's verdicts).
+ * Put back to queued, the claim counts from now (created_at, by which the sweep finds a lost job): its failed job's
+ * retry is pending, and a claim made over an hour before (its job run late) would otherwise be queued a second job.
  */
 async function recordVerdicts(
-  db: Db, generationId: string, judged: string | null, verdicts: Verdict[], cost: number, to: "judged" | "queued",
+  { db, now }: RunDeps, generationId: string, judged: string | null, verdicts: Verdict[], cost: number, to: "judged" | "queued",
 ): Promise<boolean> {
   return db.$transaction(async (tx) => {
     await holdGeneration(tx, generationId);
     const moved = await tx.$executeRaw`
-      UPDATE online_evaluation_runs SET status = ${to}, verdicts = ${JSON.stringify(verdicts)}::jsonb, cost = cost + ${cost}, reserved = 0
+      UPDATE online_evaluation_runs SET status = ${to}, verdicts = ${JSON.stringify(verdicts)}::jsonb, cost = cost + ${cost}, reserved = 0,
+             created_at = ${to === "queued" ? sqlInstant(now) : Prisma.sql`created_at`}
        WHERE generation_id = ${generationId}::uuid AND status = 'judging'`;
     if (!moved) return false;
     // Recorded with the claim's move: nothing more to write, only reasons to clear if the text is gone.
@@ -574,13 +593,13 @@ async function clearReasonsIfTextGone(db: Db, generationId: string): Promise<voi
 
 /**
  * `from` → `to` (done, its verdicts written; skipped, none); false if another run moved it first. A claim
- * that judged keeps the day it reserved on (its cost is that day's); one that did not takes today, and
- * done counts among the generations evaluated today.
+ * that judged keeps the day it reserved on (its cost is that day's), as does a queued one that spent before
+ * (dayOfCost); one that never spent takes today, and done counts among the generations evaluated today.
  */
 async function finish(deps: RunDeps, generationId: string, from: "queued" | "judged", to: "done" | "skipped"): Promise<boolean> {
   const moved = await deps.db.$executeRaw`
     UPDATE online_evaluation_runs SET status = ${to}, reserved = 0, finished_at = ${sqlInstant(deps.now)},
-           day = CASE WHEN status = 'queued' THEN ${utcDay(deps.now)}::date ELSE day END
+           day = CASE WHEN status = 'queued' THEN ${dayOfCost(deps.now)} ELSE day END
      WHERE generation_id = ${generationId}::uuid AND status = ${from}`;
   return moved > 0;
 }
