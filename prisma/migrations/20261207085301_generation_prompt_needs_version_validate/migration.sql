@@ -1,0 +1,7 @@
+-- The rows stored before generations_prompt_version_check (the previous migration) are checked against it.
+-- No write path links a generation without its version; one found anyway is stored unlinked, as ingest
+-- stores a generation whose version it cannot link (it was in no per-version list or rollup either way).
+UPDATE "generations" SET "prompt_id" = NULL WHERE "prompt_id" IS NOT NULL AND "version" IS NULL;
+
+-- VALIDATE takes a lock that lets reads and writes of generations go on while it reads every partition.
+ALTER TABLE "generations" VALIDATE CONSTRAINT "generations_prompt_version_check";
