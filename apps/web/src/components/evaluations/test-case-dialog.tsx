@@ -1,6 +1,6 @@
 // A test case's dialog (Add, Edit, and Save as test case from the Playground): a field per variable of
 // the prompt's latest version (and per placeholder, its messages as JSON), the expected output, and the assertions. Checked with the procedures'
-// own schema; the server's refusal (an unknown variable, a judge's connection) shown in its words.
+// own schema; the server's refusal shown in its words, on the expected output when it is about that.
 import { useState } from "react";
 import { toast } from "sonner";
 import { EVALUATION_MSG, effectiveContract, testCaseInput, type ChatMessage, type VariableContract, type VariableProblem } from "@promptly/shared";
@@ -16,6 +16,7 @@ import { Skeleton } from "@/components/ui/skeleton";
 import { Textarea } from "@/components/ui/textarea";
 import { trpc } from "@/lib/trpc";
 import { AssertionEditor, assertionIssues, toAssertions, toDraft, type AssertionDraft } from "./assertion-editor.tsx";
+import { refusalPlaces } from "./test-case-refusal.ts";
 
 export type TestCase = RouterOutputs["testCases"]["list"][number];
 
@@ -108,8 +109,12 @@ function CaseForm({
     await utils.testCases.list.invalidate({ promptId });
     onDone();
   };
-  // The server's refusals (an unknown variable, a judge's connection) above the buttons: its schema is the one checked here first.
-  const refused = (error: { message: string }) => setServerError(error.message);
+  // The server's refusals: one of the expected output under that field, any other (an unknown variable, a judge's connection) above the buttons.
+  const refused = (error: { message: string; data?: unknown }) => {
+    const places = refusalPlaces(error);
+    setExpectedError(places.expected);
+    setServerError(places.form);
+  };
   const create = trpc.testCases.create.useMutation({ onSuccess: saved, onError: refused });
   const update = trpc.testCases.update.useMutation({ onSuccess: saved, onError: refused });
   const busy = create.isPending || update.isPending;
