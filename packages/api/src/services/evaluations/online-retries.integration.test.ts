@@ -1,8 +1,9 @@
 // Online evaluation's claims tried again, driven by the worker's clock (against real PostgreSQL, pg-boss and a local
 // OpenAI-compatible server): a claim whose judge did not answer before UTC midnight keeps what it spent on that day
 // when retried after it, its retry let in by that day's cap (it moved to the new day, taking the cost off the day
-// that let it in); and a claim put back to queued counts from then, so the sweep does not queue a second job beside
-// its pending retry, though it still does once the claim is stuck past the sweep's age.
+// that let it in); a claim put back to queued counts from then, so the sweep does not queue a second job beside
+// its pending retry, though it still does once the claim is stuck past the sweep's age; and a claim moved to judging
+// counts from then too, so the sweep leaves one that waited an hour queued while its judge answers.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ingestProduction } from "../production/ingest.ts";
 import { keyCaller, type KeyCaller } from "../access/visibility.ts";
@@ -157,5 +158,48 @@ describe("an online evaluation claim tried again", () => {
     } finally {
       fx.provider.answer.text = null;
     }
+  });
+
+  it("counts a claim moved to judging from then: the sweep leaves one that waited an hour queued while its judge answers", async () => {
+    const { admin } = fx.world.callers;
+    const claimedAt = new Date(Date.now() - 3 * 60 * MINUTE);
+    const prompt = await createPrompt(admin, fx.team.id, { visibility: "team" });
+    await admin.production.onlineEvaluation.set({ promptId: prompt.id, enabled: true, samplePercent: 100, dailyCapUsd: 100, assertions: [greets, polite()] });
+    const id = await ingest(prompt, new Date(claimedAt.getTime() - MINUTE));
+    // Claimed by a sweep, its job run 59 minutes later (a backlog), its judge asked and holding its answer.
+    await db().$executeRaw`INSERT INTO online_evaluation_runs (generation_id, prompt_id, day, created_at) VALUES (${id}::uuid, ${prompt.id}::uuid, ${claimedAt.toISOString().slice(0, 10)}::date, ${claimedAt.toISOString()}::timestamptz)`;
+    clock = new Date(claimedAt.getTime() + 59 * MINUTE);
+    let answer = () => {};
+    fx.provider.answer.hold = new Promise<void>((resolve) => (answer = resolve));
+    fx.provider.answer.text = '{"pass": true, "reason": "It greets Ada by name."}';
+    const streams = fx.provider.openStreams;
+    try {
+      await queue().boss.send(ONLINE_QUEUE, { generationId: id });
+      await expect.poll(() => fx.provider.openStreams, { timeout: 15_000, interval: 20 }).toBe(streams + 1);
+      expect(await claimOf(id)).toMatchObject({ status: "judging", cost: 0 });
+
+      // Over an hour since it was claimed, minutes since its judge was asked: not lost, nothing queued beside its job.
+      clock = new Date(claimedAt.getTime() + 61 * MINUTE);
+      expect(await worker.sweep()).toBe(0);
+      expect(await jobCount(id)).toBe(1);
+      expect(await claimOf(id)).toMatchObject({ status: "judging" });
+
+      // The judge answers: its verdict and its cost are the claim's.
+      answer();
+      await expect.poll(() => jobState(id), { timeout: 15_000, interval: 50 }).toBe("completed");
+    } finally {
+      answer();
+      fx.provider.answer.hold = null;
+      fx.provider.answer.text = null;
+    }
+    const done = await db().$queryRaw<{ status: string; cost: number; reserved: number; verdicts: unknown }[]>`
+      SELECT status, cost, reserved, verdicts FROM online_evaluation_runs WHERE generation_id = ${id}::uuid`;
+    expect(done[0]).toMatchObject({ status: "done", reserved: 0 });
+    expect(done[0]!.cost).toBeGreaterThan(0);
+    expect(done[0]!.verdicts).toEqual(expect.arrayContaining([
+      { name: "greets", pass: true },
+      { name: "polite", pass: true, reason: "It greets Ada by name." },
+    ]));
+    expect(await jobCount(id)).toBe(1);
   });
 });

@@ -11,12 +11,12 @@
 //   starts only once its worst case is reserved under the prompt's cap for the UTC day (reserve), so
 //   jobs judging at once end the day at most one judgement's worst case over it. Once the day's cost
 //   reaches the cap, further generations get only their programmatic assertions that day.
-// - A claim not done an hour after it was claimed or put back to queued (its job lost) is queued again by the
-//   sweep, while its generation is one the sweep would claim (started within the last SWEEP_LOOKBACK); past that,
-//   or its generation gone (retention), it is let go as skipped. A generation whose job always fails (or kills
-//   its process) is so tried again for a day at most, not every hour for ever. A judged claim (its verdicts paid
-//   for, not yet written) is queued again as long as its generation is kept, however old: writing them asks no
-//   judge, and retention ends the generation, and so the retries, in time.
+// - A claim not done an hour after it was claimed, moved to judging or put back to queued (its job lost) is
+//   queued again by the sweep, while its generation is one the sweep would claim (started within the last
+//   SWEEP_LOOKBACK); past that, or its generation gone (retention), it is let go as skipped. A generation whose
+//   job always fails (or kills its process) is so tried again for a day at most, not every hour for ever. A
+//   judged claim (its verdicts paid for, not yet written) is queued again as long as its generation is kept,
+//   however old: writing them asks no judge, and retention ends the generation, and so the retries, in time.
 // - A claim's job reads the output again, only while the team still keeps it (generationTextReadable):
 //   one run after the team stopped keeping text ends done with nothing judged, its text never sent.
 // - The judge's reasons (the verdicts' as recorded, the scores' comments) are written only while the
@@ -57,7 +57,7 @@ const ONLINE_QUEUE = "online-evaluations";
 /** Generations claimed per sweep at the most (the next sweep takes the rest). */
 const SWEEP_BATCH = 500;
 const SWEEP_LOOKBACK = "1 day";
-/** A claim still queued after this lost its job. */
+/** A claim not done this long after it was claimed, moved to judging or put back to queued lost its job. */
 const STALE_CLAIM = "1 hour";
 /**
  * Whether a stale claim of `r` is queued again: while its generation is still this recent (the sweep's own
@@ -523,8 +523,10 @@ async function reserve(db: Db, promptId: string, generationId: string, worst: nu
     const [spent] = await tx.$queryRaw<{ spent: number }[]>`
       SELECT coalesce(sum(cost + reserved), 0)::float8 AS spent FROM online_evaluation_runs WHERE prompt_id = ${promptId}::uuid AND day = ${claim.day}::date`;
     if (!settings || (spent?.spent ?? 0) >= settings.cap) return "capped";
+    // Judging counts from now (created_at, by which the sweep finds a lost job): a claim that waited an hour queued
+    // would otherwise be queued again while its judge answers, and that judge's verdicts, paid for, refused.
     const taken = await tx.$executeRaw`
-      UPDATE online_evaluation_runs SET status = 'judging', reserved = ${worst}, day = ${claim.day}::date
+      UPDATE online_evaluation_runs SET status = 'judging', reserved = ${worst}, day = ${claim.day}::date, created_at = ${sqlInstant(now)}
        WHERE generation_id = ${generationId}::uuid AND status = 'queued'`;
     return taken ? "reserved" : "moved";
   });
