@@ -9,7 +9,8 @@
 // evaluation on a connection where nothing listens says how many cases could not run and why (no 0 %
 // pass rate); the connection mended, "Retry cases in error" runs them again and they pass. (5) A case
 // whose variables are over the size limit is refused in its dialog, which stays open with what was typed;
-// an expected output over its limit is said on that field.
+// an expected output over its limit is said on that field. (6) The tab lists each case as a preview (its
+// long texts cut); Edit loads the case whole, and after a save the form has the saved case.
 import { randomBytes } from "node:crypto";
 import { createServer } from "node:net";
 import { expect, test, type Page } from "@playwright/test";
@@ -218,6 +219,39 @@ test("a test case over the size limit is refused in the dialog, which stays open
   await expect(toast(page, "Test case added")).toBeVisible();
   await expect(add).toBeHidden();
   await expect(page.getByTestId("test-case")).toHaveCount(1);
+  expect(errors).toEqual([]);
+});
+
+test("the tab lists each case as a preview, its long texts cut; Edit loads the case whole", async ({ page }) => {
+  const editor = await createAccount({ fullName: "Petra Preview" });
+  const { organization, team } = await createTeamInNewOrganization([{ userId: editor.id, role: "admin" }]);
+  await signIn(page, editor.email);
+  const errors = consoleErrors(page);
+  const prompt = (await callMutation(page.request, "prompts.create", {
+    teamId: team.id, name: `e2e/${randomBytes(5).toString("hex")}`, title: uniqueName("Previews"), visibility: "team", type: "text", template: "Answer {{ question }}.", model: "gpt-4o-mini",
+  })) as { id: string };
+  const question = `${"q".repeat(200)}${"Q".repeat(4_800)}`;
+  const expected = `${"a".repeat(200)}${"A".repeat(4_800)}`;
+  await callMutation(page.request, "testCases.create", { promptId: prompt.id, variables: { question }, expected });
+  await activateTeam(page, organization.id, team.id);
+  await page.goto(`/prompts/${prompt.id}?tab=cases`);
+
+  const item = page.getByRole("listitem", { name: "Case 1", exact: true });
+  await expect(item).toContainText(`${"q".repeat(200)}…`);
+  await expect(item).toContainText(`${"a".repeat(200)}…`);
+  await expect(item).not.toContainText("Q");
+
+  await page.getByRole("button", { name: "Edit case 1", exact: true }).click();
+  const edit = page.getByRole("dialog", { name: "Edit test case" });
+  await expect(edit.getByLabel("question", { exact: true })).toHaveValue(question);
+  await expect(edit.getByLabel("Expected output (optional)")).toHaveValue(expected);
+  await edit.getByLabel("question", { exact: true }).fill("short now");
+  await edit.getByRole("button", { name: "Save test case" }).click();
+  await expect(toast(page, "Test case saved")).toBeVisible();
+  await expect(item).toContainText("short now");
+  // Opened again, the form has the saved case, not the one read before.
+  await page.getByRole("button", { name: "Edit case 1", exact: true }).click();
+  await expect(edit.getByLabel("question", { exact: true })).toHaveValue("short now");
   expect(errors).toEqual([]);
 });
 

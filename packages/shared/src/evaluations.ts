@@ -176,6 +176,7 @@ export const testCaseInput = z.object({ promptId: idSchema, ...testCaseFields })
 export const updateTestCaseInput = z.object({ id: idSchema, ...testCaseFields }).superRefine(checkValuesSize);
 export const testCaseIdInput = z.object({ id: idSchema });
 export const listTestCasesInput = z.object({ promptId: idSchema });
+export const getTestCaseInput = z.object({ promptId: idSchema, id: idSchema });
 /** CSV (a header row naming the variables, plus `expected` and `assertions` columns) or JSON Lines (one case a line). */
 export const importTestCasesInput = z.object({
   promptId: idSchema,

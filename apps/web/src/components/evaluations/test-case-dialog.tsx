@@ -1,6 +1,7 @@
 // A test case's dialog (Add, Edit, and Save as test case from the Playground): a field per variable of
 // the prompt's latest version (and per placeholder, its messages as JSON), the expected output, and the assertions. Checked with the procedures'
 // own schema; the server's refusal shown in its words, on the expected output when it is about that.
+// The list holds previews only, so Edit reads the case whole (testCases.get) before the form opens.
 import { useState } from "react";
 import { toast } from "sonner";
 import { EVALUATION_MSG, effectiveContract, testCaseInput, type ChatMessage, type VariableContract, type VariableProblem } from "@promptly/shared";
@@ -18,7 +19,8 @@ import { trpc } from "@/lib/trpc";
 import { AssertionEditor, assertionIssues, toAssertions, toDraft, type AssertionDraft } from "./assertion-editor.tsx";
 import { refusalPlaces } from "./test-case-refusal.ts";
 
-export type TestCase = RouterOutputs["testCases"]["list"][number];
+export type TestCasePreview = RouterOutputs["testCases"]["list"][number];
+type TestCase = RouterOutputs["testCases"]["get"];
 
 /** What a new case starts with (the Playground's run: its variables and answer). */
 export interface TestCaseSeed {
@@ -32,12 +34,12 @@ interface TestCaseDialogProps {
   open: boolean;
   onOpenChange(open: boolean): void;
   /** The case to edit; none: a new one. */
-  testCase?: TestCase;
+  testCaseId?: string;
   seed?: TestCaseSeed;
 }
 
-export function TestCaseDialog({ promptId, open, onOpenChange, testCase, seed }: TestCaseDialogProps) {
-  const title = testCase ? "Edit test case" : "Add test case";
+export function TestCaseDialog({ promptId, open, onOpenChange, testCaseId, seed }: TestCaseDialogProps) {
+  const title = testCaseId ? "Edit test case" : "Add test case";
   return (
     <Dialog open={open} onOpenChange={onOpenChange}>
       <DialogContent className="max-h-[90svh] overflow-y-auto sm:max-w-2xl">
@@ -45,17 +47,21 @@ export function TestCaseDialog({ promptId, open, onOpenChange, testCase, seed }:
           <DialogTitle>{title}</DialogTitle>
           <DialogDescription>The variables' values to run each version with, what the answer should be, and the checks it must pass.</DialogDescription>
         </DialogHeader>
-        {open && <CaseFormLoader promptId={promptId} testCase={testCase} seed={seed} title={title} onDone={() => onOpenChange(false)} />}
+        {open && <CaseFormLoader promptId={promptId} testCaseId={testCaseId} seed={seed} title={title} onDone={() => onOpenChange(false)} />}
       </DialogContent>
     </Dialog>
   );
 }
 
-/** The latest version's contract first: the fields are its variables. */
-function CaseFormLoader({ promptId, testCase, seed, title, onDone }: { promptId: string; testCase?: TestCase; seed?: TestCaseSeed; title: string; onDone(): void }) {
+/** The latest version's contract first: the fields are its variables; and the case to edit, whole. */
+function CaseFormLoader({ promptId, testCaseId, seed, title, onDone }: { promptId: string; testCaseId?: string; seed?: TestCaseSeed; title: string; onDone(): void }) {
   const latest = trpc.prompts.get.useQuery({ id: promptId, label: "latest" });
+  const whole = trpc.testCases.get.useQuery({ promptId, id: testCaseId ?? "" }, { enabled: testCaseId !== undefined });
   if (latest.isPending) return <Skeleton className="h-40" aria-label="Loading the variables" />;
   if (latest.isError) return <LoadFailure title="The prompt's variables could not be loaded" error={latest.error} onRetry={() => void latest.refetch()} />;
+  if (testCaseId !== undefined && whole.isPending) return <Skeleton className="h-40" aria-label="Loading the test case" />;
+  if (whole.isError) return <LoadFailure title="The test case could not be loaded" error={whole.error} onRetry={() => void whole.refetch()} />;
+  const testCase = testCaseId !== undefined ? whole.data : undefined;
   return (
     <CaseForm
       promptId={promptId}
@@ -106,7 +112,7 @@ function CaseForm({
 
   const saved = async () => {
     toast.success(testCase ? "Test case saved" : "Test case added");
-    await utils.testCases.list.invalidate({ promptId });
+    await Promise.all([utils.testCases.list.invalidate({ promptId }), utils.testCases.get.invalidate({ promptId })]);
     onDone();
   };
   // The server's refusals: one of the expected output under that field, any other (an unknown variable, a judge's connection) above the buttons.

@@ -1,5 +1,6 @@
-// The Test cases tab: the prompt's cases, oldest first, each its variables, expected output and
-// assertions as chips. Editors add, edit, delete and import them; readers only read.
+// The Test cases tab: the prompt's cases, oldest first, each a preview (its variables' values and
+// expected output cut short, its assertions as chips); Edit loads the case whole. Editors add, edit,
+// delete and import them; readers only read.
 import { useMemo, useState } from "react";
 import { Pencil, Plus, Trash2 } from "lucide-react";
 import { toast } from "sonner";
@@ -13,13 +14,13 @@ import { SkeletonRows } from "@/components/ui/skeleton";
 import { trpc } from "@/lib/trpc";
 import { assertionText } from "./assertion-text.ts";
 import { ImportTestCasesDialog } from "./import-test-cases-dialog.tsx";
-import { TestCaseDialog, type TestCase } from "./test-case-dialog.tsx";
+import { TestCaseDialog, type TestCasePreview } from "./test-case-dialog.tsx";
 
 export function TestCasesTab({ prompt }: { prompt: PromptDetail }) {
   const cases = trpc.testCases.list.useQuery({ promptId: prompt.id });
   const canWrite = prompt.can.write && !prompt.archivedAt;
-  const [editing, setEditing] = useState<TestCase | "new" | null>(null);
-  const [deleting, setDeleting] = useState<{ testCase: TestCase; number: number } | null>(null);
+  const [editing, setEditing] = useState<TestCasePreview | "new" | null>(null);
+  const [deleting, setDeleting] = useState<{ testCase: TestCasePreview; number: number } | null>(null);
   // The variables as the template names them, in its order (the database keeps a case's keys in an order of its own).
   const variableOrder = useMemo(() => effectiveContract(prompt.version).map((variable) => variable.name), [prompt.version]);
 
@@ -65,25 +66,30 @@ export function TestCasesTab({ prompt }: { prompt: PromptDetail }) {
         </ol>
       )}
       {canWrite && (
-        <TestCaseDialog promptId={prompt.id} open={editing !== null} onOpenChange={(open) => !open && setEditing(null)} testCase={editing === "new" || editing === null ? undefined : editing} />
+        <TestCaseDialog promptId={prompt.id} open={editing !== null} onOpenChange={(open) => !open && setEditing(null)} testCaseId={editing === "new" || editing === null ? undefined : editing.id} />
       )}
       {canWrite && <DeleteTestCaseDialog promptId={prompt.id} target={deleting} onClose={() => setDeleting(null)} />}
     </div>
   );
 }
 
+type VariablePreview = TestCasePreview["variables"][number];
+
 /** A case's variables in the template's order; any the template does not name follow, by name. */
-function inTemplateOrder(variables: Record<string, unknown>, order: string[]): [string, unknown][] {
+function inTemplateOrder(variables: VariablePreview[], order: string[]): VariablePreview[] {
   const rank = (name: string) => {
     const index = order.indexOf(name);
     return index === -1 ? order.length : index;
   };
-  return Object.entries(variables).sort(([a], [b]) => rank(a) - rank(b) || a.localeCompare(b));
+  return [...variables].sort((a, b) => rank(a.name) - rank(b.name) || a.name.localeCompare(b.name));
 }
+
+/** A preview's text, an ellipsis where it was cut. */
+const previewText = ({ text, cut }: { text: string; cut: boolean }) => (cut ? `${text}…` : text);
 
 function TestCaseItem({
   number, testCase, variableOrder, canWrite, onEdit, onDelete,
-}: { number: number; testCase: TestCase; variableOrder: string[]; canWrite: boolean; onEdit(): void; onDelete(): void }) {
+}: { number: number; testCase: TestCasePreview; variableOrder: string[]; canWrite: boolean; onEdit(): void; onDelete(): void }) {
   const variables = inTemplateOrder(testCase.variables, variableOrder);
   return (
     <li className="grid min-w-0 gap-2 rounded-lg border p-3" data-testid="test-case" aria-label={`Case ${number}`}>
@@ -109,16 +115,22 @@ function TestCaseItem({
             <dd>None</dd>
           </>
         )}
-        {variables.map(([name, value]) => (
+        {variables.map(({ name, value, cut }) => (
           <div key={name} className="contents">
             <dt className="font-mono text-xs leading-5 text-muted-foreground">{name}</dt>
-            <dd className="whitespace-pre-wrap wrap-anywhere">{typeof value === "string" ? value : JSON.stringify(value)}</dd>
+            <dd className="whitespace-pre-wrap wrap-anywhere">{previewText({ text: value, cut })}</dd>
           </div>
         ))}
+        {testCase.variableCount > variables.length && (
+          <>
+            <dt className="text-muted-foreground">More</dt>
+            <dd>{`${testCase.variableCount - variables.length} more ${testCase.variableCount - variables.length === 1 ? "variable" : "variables"}`}</dd>
+          </>
+        )}
         {testCase.expected !== null && (
           <>
             <dt className="text-muted-foreground">Expected</dt>
-            <dd className="line-clamp-4 whitespace-pre-wrap wrap-anywhere">{testCase.expected}</dd>
+            <dd className="line-clamp-4 whitespace-pre-wrap wrap-anywhere">{previewText(testCase.expected)}</dd>
           </>
         )}
       </dl>
@@ -137,7 +149,7 @@ function TestCaseItem({
   );
 }
 
-function DeleteTestCaseDialog({ promptId, target, onClose }: { promptId: string; target: { testCase: TestCase; number: number } | null; onClose(): void }) {
+function DeleteTestCaseDialog({ promptId, target, onClose }: { promptId: string; target: { testCase: TestCasePreview; number: number } | null; onClose(): void }) {
   const utils = trpc.useUtils();
   const remove = trpc.testCases.delete.useMutation({
     async onSuccess() {

@@ -40,6 +40,7 @@ describe("testCases: who may", () => {
     const writes: Record<string, string> = {};
     for (const kind of ["anonymous", "outsider", "orgMember", "viewer", "editor", "admin", "orgAdmin", "superUser"] as const) {
       reads[kind] = await outcome(world.callers[kind].testCases.list({ promptId: prompt.id }));
+      expect(await outcome(world.callers[kind].testCases.get({ promptId: prompt.id, id: created.id })), kind).toBe(reads[kind]);
       writes[kind] = await outcome(world.callers[kind].testCases.update({ id: created.id, variables: { question: `By ${kind}?` } }));
     }
     expect(reads).toEqual({ anonymous: "UNAUTHORIZED", outsider: "NOT_FOUND", orgMember: "NOT_FOUND", viewer: "OK", editor: "OK", admin: "OK", orgAdmin: "OK", superUser: "OK" });
@@ -59,7 +60,10 @@ describe("testCases by hand", () => {
     expect(created).toMatchObject({ promptId: prompt.id, variables: { question: "Why is the sky blue?", count: 20 }, expected: "Rayleigh scattering.", assertions: [{ type: "maxLength", value: "200" }, { type: "json" }] });
     const updated = await world.callers.editor.testCases.update({ id: created.id, variables: { question: "Why is grass green?" }, assertions: [] });
     expect(updated).toMatchObject({ id: created.id, variables: { question: "Why is grass green?" }, expected: null, assertions: [] });
-    expect(await world.callers.viewer.testCases.list({ promptId: prompt.id })).toEqual([updated]);
+    expect(await world.callers.viewer.testCases.get({ promptId: prompt.id, id: created.id })).toEqual(updated);
+    expect(await world.callers.viewer.testCases.list({ promptId: prompt.id })).toEqual([
+      { id: created.id, promptId: prompt.id, variables: [{ name: "question", value: "Why is grass green?", cut: false }], variableCount: 1, expected: null, assertions: [], createdAt: updated.createdAt, updatedAt: updated.updatedAt },
+    ]);
     expect(await world.callers.editor.testCases.delete({ id: created.id })).toEqual({ id: created.id });
     expect(await world.callers.viewer.testCases.list({ promptId: prompt.id })).toEqual([]);
     expect(await outcome(world.callers.editor.testCases.delete({ id: created.id }))).toBe("NOT_FOUND");
@@ -157,6 +161,44 @@ describe("testCases by hand", () => {
   });
 });
 
+describe("testCases.list is bounded; testCases.get reads one case whole", () => {
+  it("lists many large cases as previews far smaller than the cases; get gives the case whole to its prompt's readers only", async () => {
+    const prompt = await casePrompt();
+    // Written straight to the table: 40 cases each near the limits (25 variables of 3,900 characters,
+    // 100,000 of expected output, 20 assertions of 10,000 characters).
+    const variables = Object.fromEntries(Array.from({ length: 25 }, (_, i) => [`v${String(i).padStart(2, "0")}`, `${i}`.repeat(3_900)]));
+    const expected = "e".repeat(100_000);
+    const assertions = Array.from({ length: 20 }, (_, i) => ({ type: "contains", value: `${i % 10}`.repeat(10_000) }));
+    const base = Date.now();
+    await h.database.db.testCase.createMany({
+      data: Array.from({ length: 40 }, (_, i) => ({ promptId: prompt.id, variables, expected, assertions, createdAt: new Date(base + i) })),
+    });
+    const whole = JSON.stringify(await cases(prompt.id)).length;
+
+    const listed = await world.callers.viewer.testCases.list({ promptId: prompt.id });
+    expect(listed).toHaveLength(40);
+    expect(JSON.stringify(listed).length).toBeLessThan(whole / 50);
+    const [first] = listed;
+    expect(first!.variableCount).toBe(25);
+    expect(first!.variables.map((variable) => variable.name)).toEqual(Object.keys(variables).slice(0, 20));
+    expect(first!.variables[3]).toEqual({ name: "v03", value: "3".repeat(200), cut: true });
+    expect(first!.expected).toEqual({ text: "e".repeat(200), cut: true });
+    expect(first!.assertions).toHaveLength(20);
+    expect(first!.assertions[1]).toEqual({ type: "contains", value: "1".repeat(100) });
+
+    const got = await world.callers.viewer.testCases.get({ promptId: prompt.id, id: first!.id });
+    expect(got).toMatchObject({ id: first!.id, promptId: prompt.id, variables, expected, assertions });
+
+    // The case under another prompt the caller reads, or read by someone who may not read its prompt: not found.
+    const other = await casePrompt();
+    expect(await failure(world.callers.viewer.testCases.get({ promptId: other.id, id: first!.id }))).toEqual({ code: "NOT_FOUND", message: EVALUATION_MSG.testCaseNotFound });
+    for (const kind of ["outsider", "orgMember", "otherOrgMember"] as const) {
+      expect(await outcome(world.callers[kind].testCases.get({ promptId: prompt.id, id: first!.id })), kind).toBe("NOT_FOUND");
+    }
+    expect(await outcome(world.callers.viewer.testCases.get({ promptId: prompt.id, id: "00000000-0000-4000-8000-000000000000" }))).toBe("NOT_FOUND");
+  });
+});
+
 describe("testCases.import", () => {
   const header = "question,count,expected,assertions";
   const csvLines = (n: number) =>
@@ -176,8 +218,11 @@ describe("testCases.import", () => {
     expect(await world.callers.editor.testCases.import({ promptId: prompt.id, format: "csv", content: [header, ...rows].join("\r\n") + "\r\n" })).toEqual({ imported: 20 });
     const listed = await world.callers.viewer.testCases.list({ promptId: prompt.id });
     expect(listed).toHaveLength(20);
-    expect(listed[0]).toMatchObject({ variables: { question: "Question 1, please", count: 1 }, expected: "Answer 1", assertions: [{ type: "contains", value: "1" }] });
-    expect(listed.map((item) => item.variables.count)).toEqual(Array.from({ length: 20 }, (_, i) => i + 1));
+    expect(listed[0]).toMatchObject({
+      variables: [{ name: "count", value: "1", cut: false }, { name: "question", value: "Question 1, please", cut: false }], expected: { text: "Answer 1", cut: false }, assertions: [{ type: "contains", value: "1" }],
+    });
+    expect(await world.callers.viewer.testCases.get({ promptId: prompt.id, id: listed[0]!.id })).toMatchObject({ variables: { question: "Question 1, please", count: 1 }, expected: "Answer 1" });
+    expect(listed.map((item) => item.variables[0]!.value)).toEqual(Array.from({ length: 20 }, (_, i) => String(i + 1)));
     const events = await h.database.db.auditEvent.findMany({ where: { promptId: prompt.id, action: "prompt.test_case.import" } });
     expect(events.map((event) => event.after)).toEqual([{ imported: 20, format: "csv" }]);
   });
@@ -265,7 +310,7 @@ describe("test cases of a chat prompt with a placeholder", () => {
     const prompt = await historyPrompt();
     const created = await world.callers.editor.testCases.create({ promptId: prompt.id, variables: { question: "Why?" }, placeholders: { history } });
     expect(created).toMatchObject({ variables: { question: "Why?" }, placeholders: { history } });
-    expect((await world.callers.editor.testCases.list({ promptId: prompt.id }))[0]!.placeholders).toEqual({ history });
+    expect((await world.callers.editor.testCases.get({ promptId: prompt.id, id: created.id })).placeholders).toEqual({ history });
     expect(await failure(world.callers.editor.testCases.create({ promptId: prompt.id, placeholders: { past: [] } }))).toMatchObject({
       code: "BAD_REQUEST", message: EVALUATION_MSG.unknownPlaceholders(["past"], 1, ["history"]),
     });

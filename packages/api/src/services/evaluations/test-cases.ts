@@ -51,10 +51,57 @@ export async function findTestCasePromptId(db: DbOrTx, id: string): Promise<stri
   return row?.promptId ?? null;
 }
 
-/** The prompt's cases, oldest first (at most TEST_CASES_MAX). */
-export async function listTestCases(db: DbOrTx, prompt: LoadedPrompt): Promise<TestCaseItem[]> {
-  const rows = await db.testCase.findMany({ where: { promptId: prompt.id }, orderBy: [{ createdAt: "asc" }, { id: "asc" }], select: caseSelect });
-  return rows.map(toItem);
+// A prompt's list of cases is a preview of each: read whole, 2,000 cases of 100,000 characters of
+// values and of expected output and 20 long assertions each would pass the server's heap. The cut is
+// made in the query, so the whole texts never reach the server; one case is read whole by getTestCase.
+/** How many of a case's variables its preview shows (its variableCount says how many it has). */
+const PREVIEW_VARIABLES = 20;
+/** How much of a variable's value, or of the expected output, a preview shows. */
+const PREVIEW_TEXT = 200;
+/** How much of a variable's name, or of an assertion's value, a preview shows: a chip clips its value shorter, with its own ellipsis. */
+const PREVIEW_LABEL = 100;
+
+export const testCasePreview = z.object({
+  id: z.string(),
+  promptId: z.string(),
+  /** The first PREVIEW_VARIABLES by name: each value as text (JSON for one that is not a string), its first PREVIEW_TEXT characters. */
+  variables: z.array(z.object({ name: z.string(), value: z.string(), cut: z.boolean() })),
+  variableCount: z.number(),
+  expected: z.object({ text: z.string(), cut: z.boolean() }).nullable(),
+  /** Each assertion's kind, its value's first PREVIEW_LABEL characters and its judge's model. */
+  assertions: z.array(z.object({ type: z.string(), value: z.string().optional(), model: z.string().optional() })),
+  createdAt: z.date(),
+  updatedAt: z.date(),
+});
+export type TestCasePreview = z.infer<typeof testCasePreview>;
+
+/** The prompt's cases, oldest first (at most TEST_CASES_MAX), each a preview. */
+export async function listTestCases(db: DbOrTx, prompt: LoadedPrompt): Promise<TestCasePreview[]> {
+  const rows = await db.$queryRaw<unknown[]>`
+    SELECT t.id::text AS id, t.prompt_id::text AS "promptId", t.created_at AS "createdAt", t.updated_at AS "updatedAt",
+      (SELECT count(*)::int FROM jsonb_object_keys(t.variables)) AS "variableCount",
+      COALESCE((
+        SELECT jsonb_agg(jsonb_build_object('name', left(v.key, ${PREVIEW_LABEL}), 'value', left(v.text, ${PREVIEW_TEXT}), 'cut', length(v.text) > ${PREVIEW_TEXT}) ORDER BY v.key)
+        FROM (SELECT key, CASE jsonb_typeof(value) WHEN 'string' THEN value #>> '{}' ELSE value::text END AS text
+              FROM jsonb_each(t.variables) ORDER BY key LIMIT ${PREVIEW_VARIABLES}) v
+      ), '[]'::jsonb) AS variables,
+      CASE WHEN t.expected IS NULL THEN NULL
+           ELSE jsonb_build_object('text', left(t.expected, ${PREVIEW_TEXT}), 'cut', length(t.expected) > ${PREVIEW_TEXT}) END AS expected,
+      COALESCE((
+        SELECT jsonb_agg(jsonb_strip_nulls(jsonb_build_object('type', a.value->>'type', 'value', left(a.value->>'value', ${PREVIEW_LABEL}), 'model', a.value->>'model')) ORDER BY a.n)
+        FROM jsonb_array_elements(t.assertions) WITH ORDINALITY AS a(value, n)
+      ), '[]'::jsonb) AS assertions
+    FROM test_cases t
+    WHERE t.prompt_id = ${prompt.id}::uuid
+    ORDER BY t.created_at, t.id`;
+  return rows.map((row) => testCasePreview.parse(row));
+}
+
+/** One case of the prompt, whole (a case of another prompt is not found). */
+export async function getTestCase(db: DbOrTx, prompt: LoadedPrompt, id: string): Promise<TestCaseItem> {
+  const row = await db.testCase.findFirst({ where: { id, promptId: prompt.id }, select: caseSelect });
+  if (!row) return fail("NOT_FOUND", EVALUATION_MSG.testCaseNotFound);
+  return toItem(row);
 }
 
 /** The latest version's number, its variables' contract and its placeholders. */
