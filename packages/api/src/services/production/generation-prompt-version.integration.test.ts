@@ -95,8 +95,15 @@ describe("the database", () => {
       await client.query(`ALTER TABLE generations DROP CONSTRAINT ${CHECK}`);
       await insert(null, "now()", "before-the-rule");
       await insert(2, "now()", "before-the-rule-versioned");
+      // A score linked through that generation, as ingest links one (the generation's prompt and version).
+      await client.query(
+        `INSERT INTO scores (organization_id, team_id, generation_id, observation_id, prompt_id, version, name, data_type, value, source)
+         SELECT organization_id, team_id, id, observation_id, prompt_id, version, 'thumbs', 'boolean', 1, 'api' FROM generations WHERE observation_id = 'before-the-rule'`,
+      );
       for (const migration of migrations) await client.query(migration.sql);
       expect(await stored("before-the-rule")).toEqual([{ promptId: null, version: null }]);
+      const { rows: scores } = await client.query(`SELECT prompt_id, version FROM scores WHERE observation_id = 'before-the-rule'`);
+      expect(scores).toEqual([{ prompt_id: null, version: null }]);
       expect(await stored("before-the-rule-versioned")).toEqual([{ promptId: prompt.id, version: 2 }]);
       const { rows } = await client.query<{ unvalidated: number }>(`SELECT count(*)::int AS unvalidated FROM pg_constraint WHERE conname = $1 AND NOT convalidated`, [CHECK]);
       expect(rows).toEqual([{ unvalidated: 0 }]);
