@@ -145,6 +145,66 @@ it("with rate limits on, one person's 61st comment in ten minutes is refused (42
   }
 });
 
+it("with rate limits on, a post refused for another reason (no such thread or version, a reply to a reply or to a deleted thread) uses up none of the 60", async () => {
+  const { id: promptId } = await newPrompt("team");
+  const thread = await comment("editor", promptId, "Thread");
+  const reply = await comment("editor", promptId, "Reply", { parentId: thread });
+  const gone = await comment("editor", promptId, "Soon a stub");
+  await comment("editor", promptId, "Keeps the stub", { parentId: gone });
+  await api("editor").comments.delete({ id: gone });
+  h.services.config.rateLimits = true;
+  try {
+    const refusals = [
+      { parentId: "00000000-0000-4000-8000-000000000000", code: "NOT_FOUND", message: COMMENT_MSG.notFound },
+      { version: 99, code: "NOT_FOUND", message: COMMENT_MSG.versionNotFound },
+      { parentId: reply, code: "BAD_REQUEST", message: COMMENT_MSG.replyToReply },
+      { parentId: gone, code: "CONFLICT", message: COMMENT_MSG.replyToDeleted },
+    ];
+    for (const { code, message, ...extra } of refusals) {
+      expect(await failure(api("viewer").comments.create({ promptId, body: "Refused", ...extra }))).toEqual({ code, message });
+    }
+    // All 60 are still there.
+    for (let i = 0; i < 60; i++) await comment("viewer", promptId, `Reply ${i}`, { parentId: thread });
+    expect(await failure(api("viewer").comments.create({ promptId, body: "One too many" }))).toEqual({ code: "TOO_MANY_REQUESTS", message: MSG.tooManyRequests });
+  } finally {
+    h.services.config.rateLimits = false;
+    await h.services.rateLimits.reset();
+  }
+});
+
+it("with rate limits on, an edit that mentions someone anew counts as a comment: past the limit it is refused and changes nothing; an edit notifying nobody goes through", async () => {
+  const { id: promptId } = await newPrompt("team");
+  const token = (kind: "editor" | "admin") => mentionToken({ id: world.accounts[kind].id, name: kind });
+  const stored = (id: string) => db().promptComment.findUniqueOrThrow({ where: { id }, select: { body: true, mentions: { select: { userId: true } } } });
+  const mentionNotices = (commentId: string, kind: "editor" | "admin") =>
+    db().notification.count({ where: { commentId, userId: world.accounts[kind].id, kind: "mention" } });
+  h.services.config.rateLimits = true;
+  try {
+    const id = await comment("viewer", promptId, "Thread");
+    for (let i = 1; i < 59; i++) await comment("viewer", promptId, `Reply ${i}`, { parentId: id });
+    // The 60th: an edit naming the editor, who hears of it.
+    await api("viewer").comments.update({ id, body: `Thread for ${token("editor")}` });
+    expect(await mentionNotices(id, "editor")).toBe(1);
+    // Taking the mention out notifies nobody: not counted, not refused.
+    await api("viewer").comments.update({ id, body: "Thread, no one named" });
+    expect(await stored(id)).toEqual({ body: "Thread, no one named", mentions: [] });
+    // Naming someone anew is one too many: refused, nothing changed, no one notified.
+    expect(await failure(api("viewer").comments.update({ id, body: `Thread for ${token("admin")}` }))).toEqual({
+      code: "TOO_MANY_REQUESTS",
+      message: MSG.tooManyRequests,
+    });
+    expect(await stored(id)).toEqual({ body: "Thread, no one named", mentions: [] });
+    expect(await mentionNotices(id, "admin")).toBe(0);
+    expect(await failure(api("viewer").comments.create({ promptId, body: "A new thread" }))).toEqual({ code: "TOO_MANY_REQUESTS", message: MSG.tooManyRequests });
+    // An edit that names no one new still goes through.
+    await api("viewer").comments.update({ id, body: "Thread, typo fixed" });
+    expect(await stored(id)).toEqual({ body: "Thread, typo fixed", mentions: [] });
+  } finally {
+    h.services.config.rateLimits = false;
+    await h.services.rateLimits.reset();
+  }
+});
+
 // ---- validation ----
 
 describe("validation", () => {

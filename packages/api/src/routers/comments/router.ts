@@ -28,11 +28,12 @@ export const commentsRouter = router({
     .mutation(({ ctx, input }) =>
       createComment(ctx.db, { rateLimiter: ctx.rateLimits, rateLimits: ctx.config.rateLimits }, ctx.caller, ctx.prompt, input, ctx.now())),
 
-  /** The author's own comment only. */
+  /** The author's own comment only. An edit that mentions someone anew is counted as create is; one that notifies nobody is not. */
   update: promptProcedure("read", byComment)
     .input(updateCommentInput)
     .output(z.object({ id: z.string() }))
-    .mutation(({ ctx, input }) => updateComment(ctx.db, ctx.caller, ctx.prompt, input.id, input.body, ctx.now())),
+    .mutation(({ ctx, input }) =>
+      updateComment(ctx.db, { rateLimiter: ctx.rateLimits, rateLimits: ctx.config.rateLimits }, ctx.caller, ctx.prompt, input.id, input.body, ctx.now())),
 
   /** The author's own, or anyone's at team admin level (`comment.moderate`). */
   delete: promptProcedure("read", byComment)

@@ -237,16 +237,24 @@ async function resolveMentions(db: DbOrTx, prompt: LoadedPrompt, body: string): 
 // ---- writes ----
 
 /**
- * A new thread, or a reply to one (one level deep), counted against its author's limit first (a refused
- * one stores nothing). Version, parent and mentions are checked in the transaction.
+ * Counts one comment, or one edit that mentions someone anew, against its author's limit; past it 429
+ * (thrown in the caller's transaction, so nothing is stored). Called once the other refusals are
+ * passed: a post refused for another reason stores nothing and uses up none of the limit.
+ */
+async function countAgainstLimit(limits: CommentLimits, caller: Caller) {
+  if (limits.rateLimits && !(await limits.rateLimiter.hit("comment:author", COMMENT_RATE_LIMIT, caller.userId)).allowed) {
+    fail("RATE_LIMITED", MSG.tooManyRequests);
+  }
+}
+
+/**
+ * A new thread, or a reply to one (one level deep). Version and parent are checked in the transaction,
+ * then the post is counted against its author's limit (a refused one stores nothing), then mentions.
  */
 export async function createComment(
   db: Db, limits: CommentLimits, caller: Caller, prompt: LoadedPrompt, input: Omit<CreateCommentInput, "promptId">, now: Date,
 ) {
   refuseArchived(prompt);
-  if (limits.rateLimits && !(await limits.rateLimiter.hit("comment:author", COMMENT_RATE_LIMIT, caller.userId)).allowed) {
-    fail("RATE_LIMITED", MSG.tooManyRequests);
-  }
   return db.$transaction(async (tx) => {
     if (input.version !== undefined) {
       const version = await tx.promptVersion.findUnique({
@@ -266,6 +274,7 @@ export async function createComment(
       if (parent.deleted) fail("STATE_CONFLICT", COMMENT_MSG.replyToDeleted, "COMMENT_DELETED");
       parentAuthorId = parent.authorId;
     }
+    await countAgainstLimit(limits, caller);
     const mentioned = await resolveMentions(tx, prompt, input.body);
     const comment = await tx.promptComment.create({
       data: {
@@ -303,17 +312,25 @@ async function lockComment(tx: DbTransaction, prompt: LoadedPrompt, commentId: s
   return row ?? fail("NOT_FOUND", COMMENT_MSG.notFound, "COMMENT_NOT_FOUND");
 }
 
-/** The author's new text (shown as edited). Mentions follow the text; only the newly named hear of it. */
-export async function updateComment(db: Db, caller: Caller, prompt: LoadedPrompt, commentId: string, body: string, now: Date) {
+/**
+ * The author's new text (shown as edited). Mentions follow the text; only the newly named hear of it.
+ * An edit that names someone anew counts against the author's comment limit, as a new comment does
+ * (else removing and adding a mention again and again would notify without bound); one that notifies
+ * nobody is not counted.
+ */
+export async function updateComment(
+  db: Db, limits: CommentLimits, caller: Caller, prompt: LoadedPrompt, commentId: string, body: string, now: Date,
+) {
   refuseArchived(prompt);
   return db.$transaction(async (tx) => {
     const comment = await lockComment(tx, prompt, commentId);
     if (!canOnComment(prompt.access, comment, "edit")) fail("FORBIDDEN", COMMENT_MSG.editOwnOnly);
     if (comment.body === body) return { id: commentId };
-    await tx.promptComment.update({ where: { id: commentId }, data: { body, editedAt: now } });
     const mentioned = await resolveMentions(tx, prompt, body);
     const before = (await tx.commentMention.findMany({ where: { commentId }, select: { userId: true } })).map((row) => row.userId);
     const added = mentioned.filter((userId) => !before.includes(userId));
+    if (added.length) await countAgainstLimit(limits, caller);
+    await tx.promptComment.update({ where: { id: commentId }, data: { body, editedAt: now } });
     await tx.commentMention.deleteMany({ where: { commentId, userId: { notIn: mentioned } } });
     await tx.commentMention.createMany({ data: added.map((userId) => ({ commentId, userId })) });
     if (added.length) {
