@@ -10,7 +10,8 @@
 // pass rate); the connection mended, "Retry cases in error" runs them again and they pass. (5) A case
 // whose variables are over the size limit is refused in its dialog, which stays open with what was typed;
 // an expected output over its limit is said on that field. (6) The tab lists each case as a preview (its
-// long texts cut); Edit loads the case whole, and after a save the form has the saved case.
+// long texts and names cut); Edit loads the case whole, and after a save the form has the saved case; the
+// case changed elsewhere, Edit opened again has it as stored now.
 import { randomBytes } from "node:crypto";
 import { createServer } from "node:net";
 import { expect, test, type Page } from "@playwright/test";
@@ -222,7 +223,7 @@ test("a test case over the size limit is refused in the dialog, which stays open
   expect(errors).toEqual([]);
 });
 
-test("the tab lists each case as a preview, its long texts cut; Edit loads the case whole", async ({ page }) => {
+test("the tab lists each case as a preview, its long texts cut; Edit loads the case whole, as stored at each opening", async ({ page }) => {
   const editor = await createAccount({ fullName: "Petra Preview" });
   const { organization, team } = await createTeamInNewOrganization([{ userId: editor.id, role: "admin" }]);
   await signIn(page, editor.email);
@@ -232,7 +233,12 @@ test("the tab lists each case as a preview, its long texts cut; Edit loads the c
   })) as { id: string };
   const question = `${"q".repeat(200)}${"Q".repeat(4_800)}`;
   const expected = `${"a".repeat(200)}${"A".repeat(4_800)}`;
-  await callMutation(page.request, "testCases.create", { promptId: prompt.id, variables: { question }, expected });
+  const created = (await callMutation(page.request, "testCases.create", { promptId: prompt.id, variables: { question }, expected })) as { id: string };
+  // A case of an older version's two variables whose long names begin alike: written straight to the table.
+  const stem = "n".repeat(100);
+  await withDb((client) =>
+    client.query(`INSERT INTO test_cases (prompt_id, variables, created_at) VALUES ($1, $2, now() + interval '1 second')`, [prompt.id, JSON.stringify({ [`${stem}_a`]: "first", [`${stem}_b`]: "second" })]),
+  );
   await activateTeam(page, organization.id, team.id);
   await page.goto(`/prompts/${prompt.id}?tab=cases`);
 
@@ -240,6 +246,11 @@ test("the tab lists each case as a preview, its long texts cut; Edit loads the c
   await expect(item).toContainText(`${"q".repeat(200)}…`);
   await expect(item).toContainText(`${"a".repeat(200)}…`);
   await expect(item).not.toContainText("Q");
+  // Each name cut says so; both rows are there, each with its value.
+  const longNames = page.getByRole("listitem", { name: "Case 2", exact: true });
+  await expect(longNames.getByText(`${stem}…`, { exact: true })).toHaveCount(2);
+  await expect(longNames).toContainText("first");
+  await expect(longNames).toContainText("second");
 
   await page.getByRole("button", { name: "Edit case 1", exact: true }).click();
   const edit = page.getByRole("dialog", { name: "Edit test case" });
@@ -252,6 +263,13 @@ test("the tab lists each case as a preview, its long texts cut; Edit loads the c
   // Opened again, the form has the saved case, not the one read before.
   await page.getByRole("button", { name: "Edit case 1", exact: true }).click();
   await expect(edit.getByLabel("question", { exact: true })).toHaveValue("short now");
+  // Another session changes the case: Edit opened again within the cache's freshness reads it afresh,
+  // so saving cannot write back the text read before.
+  await edit.getByRole("button", { name: "Cancel" }).click();
+  await expect(edit).toBeHidden();
+  await withDb((client) => client.query(`UPDATE test_cases SET variables = $2 WHERE id = $1`, [created.id, JSON.stringify({ question: "changed elsewhere" })]));
+  await page.getByRole("button", { name: "Edit case 1", exact: true }).click();
+  await expect(edit.getByLabel("question", { exact: true })).toHaveValue("changed elsewhere");
   expect(errors).toEqual([]);
 });
 

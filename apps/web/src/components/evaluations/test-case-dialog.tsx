@@ -1,7 +1,9 @@
 // A test case's dialog (Add, Edit, and Save as test case from the Playground): a field per variable of
 // the prompt's latest version (and per placeholder, its messages as JSON), the expected output, and the assertions. Checked with the procedures'
 // own schema; the server's refusal shown in its words, on the expected output when it is about that.
-// The list holds previews only, so Edit reads the case whole (testCases.get) before the form opens.
+// The list holds previews only, so Edit reads the case whole (testCases.get) before the form opens:
+// read afresh at each opening, never from the cache, since saving writes back every field the form was
+// filled with (an answer cached a minute ago would undo what another session saved since).
 import { useState } from "react";
 import { toast } from "sonner";
 import { EVALUATION_MSG, effectiveContract, testCaseInput, type ChatMessage, type VariableContract, type VariableProblem } from "@promptly/shared";
@@ -56,10 +58,11 @@ export function TestCaseDialog({ promptId, open, onOpenChange, testCaseId, seed 
 /** The latest version's contract first: the fields are its variables; and the case to edit, whole. */
 function CaseFormLoader({ promptId, testCaseId, seed, title, onDone }: { promptId: string; testCaseId?: string; seed?: TestCaseSeed; title: string; onDone(): void }) {
   const latest = trpc.prompts.get.useQuery({ id: promptId, label: "latest" });
-  const whole = trpc.testCases.get.useQuery({ promptId, id: testCaseId ?? "" }, { enabled: testCaseId !== undefined });
+  const whole = trpc.testCases.get.useQuery({ promptId, id: testCaseId ?? "" }, { enabled: testCaseId !== undefined, staleTime: 0, refetchOnMount: "always" });
   if (latest.isPending) return <Skeleton className="h-40" aria-label="Loading the variables" />;
   if (latest.isError) return <LoadFailure title="The prompt's variables could not be loaded" error={latest.error} onRetry={() => void latest.refetch()} />;
-  if (testCaseId !== undefined && whole.isPending) return <Skeleton className="h-40" aria-label="Loading the test case" />;
+  // The form's fields are set once, when it appears: not before the case is read for this opening.
+  if (testCaseId !== undefined && !whole.isFetchedAfterMount) return <Skeleton className="h-40" aria-label="Loading the test case" />;
   if (whole.isError) return <LoadFailure title="The test case could not be loaded" error={whole.error} onRetry={() => void whole.refetch()} />;
   const testCase = testCaseId !== undefined ? whole.data : undefined;
   return (

@@ -1,10 +1,9 @@
-// The Test cases tab: the prompt's cases, oldest first, each a preview (its variables' values and
-// expected output cut short, its assertions as chips); Edit loads the case whole. Editors add, edit,
-// delete and import them; readers only read.
-import { useMemo, useState } from "react";
+// The Test cases tab: the prompt's cases, oldest first, each a preview (its variables in the latest
+// version's order, their names and values and the expected output cut short, its assertions as chips);
+// Edit loads the case whole. Editors add, edit, delete and import them; readers only read.
+import { useState } from "react";
 import { Pencil, Plus, Trash2 } from "lucide-react";
 import { toast } from "sonner";
-import { effectiveContract } from "@promptly/shared";
 import { LoadFailure } from "@/components/layout/load-failure";
 import type { PromptDetail } from "@/components/prompts/page/types";
 import { Badge } from "@/components/ui/badge";
@@ -21,8 +20,6 @@ export function TestCasesTab({ prompt }: { prompt: PromptDetail }) {
   const canWrite = prompt.can.write && !prompt.archivedAt;
   const [editing, setEditing] = useState<TestCasePreview | "new" | null>(null);
   const [deleting, setDeleting] = useState<{ testCase: TestCasePreview; number: number } | null>(null);
-  // The variables as the template names them, in its order (the database keeps a case's keys in an order of its own).
-  const variableOrder = useMemo(() => effectiveContract(prompt.version).map((variable) => variable.name), [prompt.version]);
 
   return (
     <div className="grid min-w-0 gap-4">
@@ -56,7 +53,6 @@ export function TestCasesTab({ prompt }: { prompt: PromptDetail }) {
             <TestCaseItem
               key={testCase.id}
               number={index + 1}
-              variableOrder={variableOrder}
               testCase={testCase}
               canWrite={canWrite}
               onEdit={() => setEditing(testCase)}
@@ -73,24 +69,14 @@ export function TestCasesTab({ prompt }: { prompt: PromptDetail }) {
   );
 }
 
-type VariablePreview = TestCasePreview["variables"][number];
-
-/** A case's variables in the template's order; any the template does not name follow, by name. */
-function inTemplateOrder(variables: VariablePreview[], order: string[]): VariablePreview[] {
-  const rank = (name: string) => {
-    const index = order.indexOf(name);
-    return index === -1 ? order.length : index;
-  };
-  return [...variables].sort((a, b) => rank(a.name) - rank(b.name) || a.name.localeCompare(b.name));
-}
-
 /** A preview's text, an ellipsis where it was cut. */
 const previewText = ({ text, cut }: { text: string; cut: boolean }) => (cut ? `${text}…` : text);
 
 function TestCaseItem({
-  number, testCase, variableOrder, canWrite, onEdit, onDelete,
-}: { number: number; testCase: TestCasePreview; variableOrder: string[]; canWrite: boolean; onEdit(): void; onDelete(): void }) {
-  const variables = inTemplateOrder(testCase.variables, variableOrder);
+  number, testCase, canWrite, onEdit, onDelete,
+}: { number: number; testCase: TestCasePreview; canWrite: boolean; onEdit(): void; onDelete(): void }) {
+  // In the server's order: the latest version's variables first, as its template names them.
+  const variables = testCase.variables;
   return (
     <li className="grid min-w-0 gap-2 rounded-lg border p-3" data-testid="test-case" aria-label={`Case ${number}`}>
       <div className="flex flex-wrap items-center gap-2">
@@ -115,9 +101,10 @@ function TestCaseItem({
             <dd>None</dd>
           </>
         )}
-        {variables.map(({ name, value, cut }) => (
-          <div key={name} className="contents">
-            <dt className="font-mono text-xs leading-5 text-muted-foreground">{name}</dt>
+        {/* By position: two long names cut alike read the same. */}
+        {variables.map(({ name, nameCut, value, cut }, index) => (
+          <div key={index} className="contents">
+            <dt className="font-mono text-xs leading-5 text-muted-foreground wrap-anywhere">{previewText({ text: name, cut: nameCut })}</dt>
             <dd className="whitespace-pre-wrap wrap-anywhere">{previewText({ text: value, cut })}</dd>
           </div>
         ))}

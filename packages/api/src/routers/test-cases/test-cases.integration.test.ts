@@ -62,7 +62,7 @@ describe("testCases by hand", () => {
     expect(updated).toMatchObject({ id: created.id, variables: { question: "Why is grass green?" }, expected: null, assertions: [] });
     expect(await world.callers.viewer.testCases.get({ promptId: prompt.id, id: created.id })).toEqual(updated);
     expect(await world.callers.viewer.testCases.list({ promptId: prompt.id })).toEqual([
-      { id: created.id, promptId: prompt.id, variables: [{ name: "question", value: "Why is grass green?", cut: false }], variableCount: 1, expected: null, assertions: [], createdAt: updated.createdAt, updatedAt: updated.updatedAt },
+      { id: created.id, promptId: prompt.id, variables: [{ name: "question", nameCut: false, value: "Why is grass green?", cut: false }], variableCount: 1, expected: null, assertions: [], createdAt: updated.createdAt, updatedAt: updated.updatedAt },
     ]);
     expect(await world.callers.editor.testCases.delete({ id: created.id })).toEqual({ id: created.id });
     expect(await world.callers.viewer.testCases.list({ promptId: prompt.id })).toEqual([]);
@@ -181,7 +181,7 @@ describe("testCases.list is bounded; testCases.get reads one case whole", () => 
     const [first] = listed;
     expect(first!.variableCount).toBe(25);
     expect(first!.variables.map((variable) => variable.name)).toEqual(Object.keys(variables).slice(0, 20));
-    expect(first!.variables[3]).toEqual({ name: "v03", value: "3".repeat(200), cut: true });
+    expect(first!.variables[3]).toEqual({ name: "v03", nameCut: false, value: "3".repeat(200), cut: true });
     expect(first!.expected).toEqual({ text: "e".repeat(200), cut: true });
     expect(first!.assertions).toHaveLength(20);
     expect(first!.assertions[1]).toEqual({ type: "contains", value: "1".repeat(100) });
@@ -196,6 +196,37 @@ describe("testCases.list is bounded; testCases.get reads one case whole", () => 
       expect(await outcome(world.callers[kind].testCases.get({ promptId: prompt.id, id: first!.id })), kind).toBe("NOT_FOUND");
     }
     expect(await outcome(world.callers.viewer.testCases.get({ promptId: prompt.id, id: "00000000-0000-4000-8000-000000000000" }))).toBe("NOT_FOUND");
+  });
+
+  it("shows the latest version's variables first, in its order, then the others by code point, as many as a preview holds", async () => {
+    const prompt = await casePrompt();
+    // Written straight to the table: values of 25 variables older versions used, whose names sort before
+    // the template's, beside the latest version's own (count, which it declares, then question).
+    const old = Array.from({ length: 25 }, (_, i) => `a${String(i).padStart(2, "0")}`);
+    const variables = { ...Object.fromEntries(old.map((name) => [name, name])), Zed: "Z", count: 3, question: "Why?" };
+    await h.database.db.testCase.create({ data: { promptId: prompt.id, variables } });
+    const [listed] = await world.callers.viewer.testCases.list({ promptId: prompt.id });
+    expect(listed!.variableCount).toBe(28);
+    expect(listed!.variables.map((variable) => variable.name)).toEqual(["count", "question", "Zed", ...old.slice(0, 17)]);
+    expect(listed!.variables.slice(0, 2)).toEqual([{ name: "count", nameCut: false, value: "3", cut: false }, { name: "question", nameCut: false, value: "Why?", cut: false }]);
+
+    // A latest version with no variables: all of them by name.
+    const plain = await world.callers.editor.prompts.create({ teamId: team.id, name: `cases-${++counter}`, title: "Plain", visibility: "team", type: "text", template: "Hello." });
+    await h.database.db.testCase.create({ data: { promptId: plain.id, variables } });
+    const [plainListed] = await world.callers.viewer.testCases.list({ promptId: plain.id });
+    expect(plainListed!.variables.map((variable) => variable.name)).toEqual(["Zed", ...old.slice(0, 19)]);
+  });
+
+  it("says when a variable's name is cut: two long names alike in their first 100 characters stay two", async () => {
+    const prompt = await casePrompt();
+    const stem = "n".repeat(100);
+    await h.database.db.testCase.create({ data: { promptId: prompt.id, variables: { [`${stem}_a`]: "first", [`${stem}_b`]: "second", [stem]: "exact" } } });
+    const [listed] = await world.callers.viewer.testCases.list({ promptId: prompt.id });
+    expect(listed!.variables).toEqual([
+      { name: stem, nameCut: false, value: "exact", cut: false },
+      { name: stem, nameCut: true, value: "first", cut: false },
+      { name: stem, nameCut: true, value: "second", cut: false },
+    ]);
   });
 });
 
@@ -219,7 +250,8 @@ describe("testCases.import", () => {
     const listed = await world.callers.viewer.testCases.list({ promptId: prompt.id });
     expect(listed).toHaveLength(20);
     expect(listed[0]).toMatchObject({
-      variables: [{ name: "count", value: "1", cut: false }, { name: "question", value: "Question 1, please", cut: false }], expected: { text: "Answer 1", cut: false }, assertions: [{ type: "contains", value: "1" }],
+      variables: [{ name: "count", nameCut: false, value: "1", cut: false }, { name: "question", nameCut: false, value: "Question 1, please", cut: false }],
+      expected: { text: "Answer 1", cut: false }, assertions: [{ type: "contains", value: "1" }],
     });
     expect(await world.callers.viewer.testCases.get({ promptId: prompt.id, id: listed[0]!.id })).toMatchObject({ variables: { question: "Question 1, please", count: 1 }, expected: "Answer 1" });
     expect(listed.map((item) => item.variables[0]!.value)).toEqual(Array.from({ length: 20 }, (_, i) => String(i + 1)));

@@ -64,8 +64,12 @@ const PREVIEW_LABEL = 100;
 export const testCasePreview = z.object({
   id: z.string(),
   promptId: z.string(),
-  /** The first PREVIEW_VARIABLES by name: each value as text (JSON for one that is not a string), its first PREVIEW_TEXT characters. */
-  variables: z.array(z.object({ name: z.string(), value: z.string(), cut: z.boolean() })),
+  /**
+   * The first PREVIEW_VARIABLES in the latest version's order (any it does not name after, by name): each
+   * name's first PREVIEW_LABEL characters (nameCut: it has more), its value as text (JSON for one that is
+   * not a string), its first PREVIEW_TEXT characters (cut: it has more).
+   */
+  variables: z.array(z.object({ name: z.string(), nameCut: z.boolean(), value: z.string(), cut: z.boolean() })),
   variableCount: z.number(),
   expected: z.object({ text: z.string(), cut: z.boolean() }).nullable(),
   /** Each assertion's kind, its value's first PREVIEW_LABEL characters and its judge's model. */
@@ -77,13 +81,19 @@ export type TestCasePreview = z.infer<typeof testCasePreview>;
 
 /** The prompt's cases, oldest first (at most TEST_CASES_MAX), each a preview. */
 export async function listTestCases(db: DbOrTx, prompt: LoadedPrompt): Promise<TestCasePreview[]> {
+  // The variables shown are the template's own, in its order: a case keeps the values of variables older
+  // versions used, which must not push out the ones it runs with. Names by code point, as every server sorts them.
+  const order = (await latestContract(db, prompt.id)).contract.map((variable) => variable.name);
   const rows = await db.$queryRaw<unknown[]>`
     SELECT t.id::text AS id, t.prompt_id::text AS "promptId", t.created_at AS "createdAt", t.updated_at AS "updatedAt",
       (SELECT count(*)::int FROM jsonb_object_keys(t.variables)) AS "variableCount",
       COALESCE((
-        SELECT jsonb_agg(jsonb_build_object('name', left(v.key, ${PREVIEW_LABEL}), 'value', left(v.text, ${PREVIEW_TEXT}), 'cut', length(v.text) > ${PREVIEW_TEXT}) ORDER BY v.key)
-        FROM (SELECT key, CASE jsonb_typeof(value) WHEN 'string' THEN value #>> '{}' ELSE value::text END AS text
-              FROM jsonb_each(t.variables) ORDER BY key LIMIT ${PREVIEW_VARIABLES}) v
+        SELECT jsonb_agg(jsonb_build_object(
+                 'name', left(v.key, ${PREVIEW_LABEL}), 'nameCut', length(v.key) > ${PREVIEW_LABEL},
+                 'value', left(v.text, ${PREVIEW_TEXT}), 'cut', length(v.text) > ${PREVIEW_TEXT}) ORDER BY v.n)
+        FROM (SELECT key, CASE jsonb_typeof(value) WHEN 'string' THEN value #>> '{}' ELSE value::text END AS text,
+                     row_number() OVER (ORDER BY array_position(${order}::text[], key) NULLS LAST, key COLLATE "C") AS n
+              FROM jsonb_each(t.variables) ORDER BY n LIMIT ${PREVIEW_VARIABLES}) v
       ), '[]'::jsonb) AS variables,
       CASE WHEN t.expected IS NULL THEN NULL
            ELSE jsonb_build_object('text', left(t.expected, ${PREVIEW_TEXT}), 'cut', length(t.expected) > ${PREVIEW_TEXT}) END AS expected,
