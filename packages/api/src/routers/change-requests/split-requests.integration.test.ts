@@ -146,6 +146,22 @@ describe("what followers and webhooks hear of a split", () => {
     expect(rollback).not.toHaveProperty("split");
   });
 
+  it("a split rolled back through review is a rollback: audited, notified and sent as one", async () => {
+    const { team, prompt } = await splitWorld(1);
+    const { admin, author, editor } = world.callers;
+    await h.database.db.promptLabel.update({ where: { promptId_name: { promptId: prompt.id, name: "production" } }, data: { candidateVersion: 2, candidateWeight: 10 } });
+    const asked = await editor.promptLabels.endSplit({ promptId: prompt.id, label: "production", outcome: "rollback" });
+    h.clock.advance(1000);
+    await admin.changeRequests.approve({ id: asked.changeRequestId! });
+    expect(await production(prompt.id)).toEqual({ version: 1, candidateVersion: null, candidateWeight: null });
+
+    const moves = await h.database.db.auditEvent.findMany({ where: { promptId: prompt.id, action: { startsWith: "prompt.label." } }, orderBy: [{ createdAt: "desc" }, { seq: "desc" }], take: 1 });
+    expect(moves[0]).toMatchObject({ action: "prompt.label.rolled_back", before: { label: "production", version: 1, split: { version: 2, weight: 10 } }, after: { label: "production", version: 1 } });
+    const delivery = await h.database.db.webhookDelivery.findFirst({ where: { subscription: { teamId: team.id }, event: "prompt.label.moved" }, orderBy: { createdAt: "desc" }, select: { payload: true } });
+    expect((delivery?.payload as { data: Record<string, unknown> }).data).toMatchObject({ version: 1, previousVersion: 1, previousSplit: { version: 2, weight: 10 }, rollback: true });
+    expect((await author.notifications.list()).items[0]?.text).toBe(`Ada Admin rolled production of ${prompt.name} back to v1`);
+  });
+
   it("where the team reviews production, its admin rolls a split back directly; an editor asks for it", async () => {
     const { prompt } = await splitWorld(1);
     const { admin, editor } = world.callers;

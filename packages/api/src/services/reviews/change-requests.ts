@@ -412,6 +412,10 @@ const proposedExtras = (request: Pick<LockedRequest, "kind" | "proposedWeight">)
   ...(request.proposedWeight !== null ? { weight: request.proposedWeight } : {}),
 });
 
+/** A request that ends a split back onto the label's own version: a rollback (that version holds it), audited and notified as one. */
+const endsSplitBack = (request: Pick<LockedRequest, "baseVersion" | "baseCandidateVersion" | "proposedVersion" | "proposedWeight">) =>
+  request.proposedWeight === null && request.baseCandidateVersion !== null && request.proposedVersion === request.baseVersion;
+
 /** Locks the request's row, then its prompt's: who decides second waits here and sees the first's decision. */
 async function lockRequest(tx: DbTransaction, id: string, promptId: string): Promise<LockedRequest> {
   const [row] = await tx.$queryRaw<LockedRequest[]>`
@@ -469,7 +473,7 @@ export async function approveChangeRequest(
       } else if (request.proposedWeight !== null) {
         await splitLabelIn(tx, prompt, request.label, request.proposedVersion, request.proposedWeight, caller.userId, now, context);
       } else {
-        await moveLabel(tx, prompt, request.label, request.proposedVersion, caller.userId, now, context);
+        await moveLabel(tx, prompt, request.label, request.proposedVersion, caller.userId, now, context, { rollback: endsSplitBack(request) });
       }
       status = "approved";
       await notifyDecision(tx, prompt, id, request, request.kind === "archive" ? "archived" : "merged", caller.userId, now);
