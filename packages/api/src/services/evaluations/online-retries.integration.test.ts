@@ -2,8 +2,9 @@
 // OpenAI-compatible server): a claim whose judge did not answer before UTC midnight keeps what it spent on that day
 // when retried after it, its retry let in by that day's cap (it moved to the new day, taking the cost off the day
 // that let it in); a claim put back to queued counts from then, so the sweep does not queue a second job beside
-// its pending retry, though it still does once the claim is stuck past the sweep's age; and a claim moved to judging
-// counts from then too, so the sweep leaves one that waited an hour queued while its judge answers.
+// its pending retry, though it still does once the claim is stuck past the sweep's age; a claim moved to judging
+// counts from then too, so the sweep leaves one that waited an hour queued while its judge answers; and a claim whose
+// run failed before moving it (a database error in its reservation) counts from that run, its retry its only job.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ingestProduction } from "../production/ingest.ts";
 import { keyCaller, type KeyCaller } from "../access/visibility.ts";
@@ -200,6 +201,61 @@ describe("an online evaluation claim tried again", () => {
       { name: "greets", pass: true },
       { name: "polite", pass: true, reason: "It greets Ada by name." },
     ]));
+    expect(await jobCount(id)).toBe(1);
+  });
+
+  it("counts a claim from its run's start: one whose run failed before it moved (its job run late) gets no second job beside its retry", async () => {
+    const { admin } = fx.world.callers;
+    const claimedAt = new Date(Date.now() - 3 * 60 * MINUTE);
+    const prompt = await createPrompt(admin, fx.team.id, { visibility: "team" });
+    await admin.production.onlineEvaluation.set({ promptId: prompt.id, enabled: true, samplePercent: 100, dailyCapUsd: 100, assertions: [greets, polite()] });
+    const id = await ingest(prompt, new Date(claimedAt.getTime() - MINUTE));
+    // Claimed by a sweep, its job run 59 minutes later (a backlog), its reservation failing on a database error: the
+    // prompt's settings row held by a transaction (as a change of them holds it), the run's statement waiting on it canceled.
+    await db().$executeRaw`INSERT INTO online_evaluation_runs (generation_id, prompt_id, day, created_at) VALUES (${id}::uuid, ${prompt.id}::uuid, ${claimedAt.toISOString().slice(0, 10)}::date, ${claimedAt.toISOString()}::timestamptz)`;
+    clock = new Date(claimedAt.getTime() + 59 * MINUTE);
+    // Its worker working (from its first sweep on); the claim, 59 minutes old, is not taken as lost yet.
+    await worker.sweep();
+    let release = () => {};
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let holding = (_pid: number) => {};
+    const holder = new Promise<number>((resolve) => (holding = resolve));
+    const held = db().$transaction(async (tx) => {
+      const [row] = await tx.$queryRaw<{ pid: number }[]>`SELECT pg_backend_pid() AS pid FROM online_evaluations WHERE prompt_id = ${prompt.id}::uuid FOR UPDATE`;
+      holding(row!.pid);
+      await released;
+    }, { timeout: 60_000 });
+    try {
+      const pid = await holder;
+      await queue().boss.send(ONLINE_QUEUE, { generationId: id });
+      await expect.poll(async () => (await db().$queryRaw<{ n: number }[]>`
+        SELECT count(*) FILTER (WHERE pg_cancel_backend(pid))::int AS n FROM pg_stat_activity WHERE ${pid}::int = ANY(pg_blocking_pids(pid))`)[0]!.n, { timeout: 15_000, interval: 20 }).toBe(1);
+      await failedForRetry(id);
+    } finally {
+      release();
+      await held;
+    }
+    expect(await claimOf(id)).toMatchObject({ status: "queued", cost: 0, reserved: 0 });
+
+    // Over an hour since it was claimed, minutes since its run: its retry is its job, none queued beside it.
+    clock = new Date(claimedAt.getTime() + 61 * MINUTE);
+    expect(await worker.sweep()).toBe(0);
+    expect(await jobCount(id)).toBe(1);
+
+    // The retry judges it, once.
+    fx.provider.answer.text = '{"pass": true, "reason": "It greets Ada by name."}';
+    const calls = fx.provider.calls.length;
+    try {
+      await retryNow(id);
+    } finally {
+      fx.provider.answer.text = null;
+    }
+    expect(fx.provider.calls.length).toBe(calls + 1);
+    const done = await claimOf(id);
+    expect(done).toMatchObject({ status: "done", reserved: 0 });
+    expect(done.cost).toBeGreaterThan(0);
+    const scores = await db().$queryRaw<{ name: string; value: number }[]>`SELECT name, value FROM scores WHERE generation_id = ${id}::uuid ORDER BY name`;
+    expect(scores).toEqual([{ name: "greets", value: 1 }, { name: "polite", value: 1 }]);
     expect(await jobCount(id)).toBe(1);
   });
 });

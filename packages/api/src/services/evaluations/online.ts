@@ -11,12 +11,13 @@
 //   starts only once its worst case is reserved under the prompt's cap for the UTC day (reserve), so
 //   jobs judging at once end the day at most one judgement's worst case over it. Once the day's cost
 //   reaches the cap, further generations get only their programmatic assertions that day.
-// - A claim not done an hour after it was claimed, moved to judging or put back to queued (its job lost) is
-//   queued again by the sweep, while its generation is one the sweep would claim (started within the last
-//   SWEEP_LOOKBACK); past that, or its generation gone (retention), it is let go as skipped. A generation whose
-//   job always fails (or kills its process) is so tried again for a day at most, not every hour for ever. A
-//   judged claim (its verdicts paid for, not yet written) is queued again as long as its generation is kept,
-//   however old: writing them asks no judge, and retention ends the generation, and so the retries, in time.
+// - A claim not done an hour after it was claimed or last found queued by a run (readClaim: a run that fails
+//   leaves it queued, its retry pending) lost its job: it is queued again by the sweep, while its generation is
+//   one the sweep would claim (started within the last SWEEP_LOOKBACK); past that, or its generation gone
+//   (retention), it is let go as skipped. A generation whose job always fails (or kills its process) is so tried
+//   again for a day at most, not every hour for ever. A judged claim (its verdicts paid for, not yet written) is
+//   queued again as long as its generation is kept, however old: writing them asks no judge, and retention ends
+//   the generation, and so the retries, in time.
 // - A claim's job reads the output again, only while the team still keeps it (generationTextReadable):
 //   one run after the team stopped keeping text ends done with nothing judged, its text never sent.
 // - The judge's reasons (the verdicts' as recorded, the scores' comments) are written only while the
@@ -57,7 +58,7 @@ const ONLINE_QUEUE = "online-evaluations";
 /** Generations claimed per sweep at the most (the next sweep takes the rest). */
 const SWEEP_BATCH = 500;
 const SWEEP_LOOKBACK = "1 day";
-/** A claim not done this long after it was claimed, moved to judging or put back to queued lost its job. */
+/** A claim not done this long after it was claimed or last found queued by a run (readClaim) lost its job. */
 const STALE_CLAIM = "1 hour";
 /**
  * Whether a stale claim of `r` is queued again: while its generation is still this recent (the sweep's own
@@ -345,7 +346,7 @@ interface RunDeps {
 async function runOnlineEvaluation(deps: RunDeps, generationId: string): Promise<void> {
   // Each pass moves the claim on, or finds another run moved it first and reads it again.
   for (let pass = 0; pass < 4; pass += 1) {
-    const claim = await readClaim(deps.db, generationId);
+    const claim = await readClaim(deps, generationId);
     // Gone with its prompt, or done already (a retried job).
     if (!claim || claim.status === "done" || claim.status === "skipped") return;
     const settings = claim.enabled === null ? OFF : readSettings({ enabled: claim.enabled, samplePercent: claim.samplePercent ?? 0, dailyCapUsd: claim.dailyCapUsd ?? 0, assertions: claim.assertions });
@@ -369,8 +370,17 @@ async function runOnlineEvaluation(deps: RunDeps, generationId: string): Promise
   throw new Error(`The online evaluation of generation ${generationId} kept being moved by another run`);
 }
 
-function readClaim(db: Db, generationId: string): Promise<Claimed | undefined> {
+/**
+ * The claim as the run finds it. Found queued, it counts from the run's start (created_at, by which the sweep finds a
+ * lost job; set in the same statement), and keeps that start moved to judging or put back to queued by the run. A run
+ * that fails leaves it queued (its judge not answering, or an error before it moved: in reserve, the assertions,
+ * writeScores) with its job's retry pending: a claim made over an hour before (its job run late) would otherwise be
+ * queued a second job beside it, and the run losing the race, finding the claim judging, would take it for a dead
+ * run's and refuse the paid verdicts of the other.
+ */
+function readClaim({ db, now }: RunDeps, generationId: string): Promise<Claimed | undefined> {
   return db.$queryRaw<Claimed[]>`
+    WITH taken AS (UPDATE online_evaluation_runs SET created_at = ${sqlInstant(now)} WHERE generation_id = ${generationId}::uuid AND status = 'queued')
     SELECT r.status, r.reserved, r.verdicts, p.archived_at IS NOT NULL AS archived, r.prompt_id AS "promptId", p.team_id AS "teamId", p.organization_id AS "organizationId",
            CASE WHEN ${generationTextReadable} THEN g.output END AS output, g.latency_ms AS "latencyMs", g.cost, v.response_format AS "responseFormat", oe.enabled, oe.daily_cap_usd AS "dailyCapUsd",
            oe.sample_percent AS "samplePercent", oe.assertions
@@ -523,10 +533,9 @@ async function reserve(db: Db, promptId: string, generationId: string, worst: nu
     const [spent] = await tx.$queryRaw<{ spent: number }[]>`
       SELECT coalesce(sum(cost + reserved), 0)::float8 AS spent FROM online_evaluation_runs WHERE prompt_id = ${promptId}::uuid AND day = ${claim.day}::date`;
     if (!settings || (spent?.spent ?? 0) >= settings.cap) return "capped";
-    // Judging counts from now (created_at, by which the sweep finds a lost job): a claim that waited an hour queued
-    // would otherwise be queued again while its judge answers, and that judge's verdicts, paid for, refused.
+    // Judging counts from this run's start (created_at, readClaim), as does the claim put back to queued after it.
     const taken = await tx.$executeRaw`
-      UPDATE online_evaluation_runs SET status = 'judging', reserved = ${worst}, day = ${claim.day}::date, created_at = ${sqlInstant(now)}
+      UPDATE online_evaluation_runs SET status = 'judging', reserved = ${worst}, day = ${claim.day}::date
        WHERE generation_id = ${generationId}::uuid AND status = 'queued'`;
     return taken ? "reserved" : "moved";
   });
@@ -539,17 +548,15 @@ async function reserve(db: Db, promptId: string, generationId: string, worst: nu
  * the same transaction. The generation is held before the claim is moved, the order housekeeping's clearing takes them in
  * (the text, then its claims' reasons: a retried claim judging holds the verdicts of the run before), so either waits for
  * the other to end, never both for each other (a deadlock, which could end this run and lose the judge's verdicts).
- * Put back to queued, the claim counts from now (created_at, by which the sweep finds a lost job): its failed job's
- * retry is pending, and a claim made over an hour before (its job run late) would otherwise be queued a second job.
+ * Put back to queued, the claim counts from its run's start (created_at, set by readClaim), as the sweep takes it.
  */
 async function recordVerdicts(
-  { db, now }: RunDeps, generationId: string, judged: string | null, verdicts: Verdict[], cost: number, to: "judged" | "queued",
+  { db }: RunDeps, generationId: string, judged: string | null, verdicts: Verdict[], cost: number, to: "judged" | "queued",
 ): Promise<boolean> {
   return db.$transaction(async (tx) => {
     await holdGeneration(tx, generationId);
     const moved = await tx.$executeRaw`
-      UPDATE online_evaluation_runs SET status = ${to}, verdicts = ${JSON.stringify(verdicts)}::jsonb, cost = cost + ${cost}, reserved = 0,
-             created_at = ${to === "queued" ? sqlInstant(now) : Prisma.sql`created_at`}
+      UPDATE online_evaluation_runs SET status = ${to}, verdicts = ${JSON.stringify(verdicts)}::jsonb, cost = cost + ${cost}, reserved = 0
        WHERE generation_id = ${generationId}::uuid AND status = 'judging'`;
     if (!moved) return false;
     // Recorded with the claim's move: nothing more to write, only reasons to clear if the text is gone.
