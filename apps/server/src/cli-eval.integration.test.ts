@@ -6,7 +6,8 @@
 // progress and summary, writes JUnit XML (read back by a strict reader) and exits 0 at or above
 // --min-pass, 1 below, 2 on the server's refusal, no server, or cases that could not run (the
 // provider's connection pointed where nothing listens). The report's source, GET
-// /api/v1/evaluations/{id}/items, is read directly too: a two-version evaluation's items in order.
+// /api/v1/evaluations/{id}/items, is read directly too: a two-version evaluation's items in order. An
+// evaluation started by a split label evaluates the label's own version, every time.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { spawn } from "node:child_process";
 import { mkdtemp, readFile, rm } from "node:fs/promises";
@@ -14,7 +15,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { createAccount, createHarness, createOrganization, createTeam, type Harness } from "@promptly/api/testing";
-import { evaluationItemsAnswer } from "@promptly/shared";
+import { evaluationItemsAnswer, runtimeEvaluationSummary } from "@promptly/shared";
 import { startFakeProvider, type FakeProvider } from "@promptly/api/testing/fake-provider";
 import { createApp } from "./app.ts";
 import { createLogger } from "./logger.ts";
@@ -27,6 +28,7 @@ let server: TestServer;
 let runKey: string;
 let dir: string;
 let admin: Awaited<ReturnType<Harness["signedInClient"]>>["api"];
+let teamId: string;
 let promptId: string;
 let connectionId: string;
 
@@ -60,7 +62,7 @@ beforeAll(async () => {
   await h.services.evaluations.startWorker(h.services.db);
   const person = await createAccount(h, { fullName: "Ada Admin" });
   const organization = await createOrganization(h, [{ userId: person.id, role: "admin" }], "Acme");
-  const teamId = (await createTeam(h, organization.id, [{ userId: person.id, role: "admin" }], "Core")).id;
+  teamId = (await createTeam(h, organization.id, [{ userId: person.id, role: "admin" }], "Core")).id;
   admin = (await h.signedInClient(person.id)).api;
   connectionId = (await admin.providers.create({ organizationId: organization.id, kind: "openai-compatible", name: "Local", baseUrl: provider.openaiBaseUrl, apiKey: provider.apiKey })).id;
   promptId = (await admin.prompts.create({ teamId, name: "support/reply", title: "Reply", visibility: "team", type: "text", template: "Hi {{ customer }}", model: "gpt-4o-mini" })).id;
@@ -195,5 +197,57 @@ describe("npm run cli -- eval against a running server", () => {
     expect(nobody.stderr).toContain("Could not reach the server at http://127.0.0.1:9");
     expect(usage.code).toBe(2);
     expect(usage.stderr).toContain("Name one prompt to evaluate\nusage: npm run cli --");
+  });
+});
+
+describe("an evaluation started by a split label", () => {
+  it("evaluates the label's own version every time, never the candidate by weight; `version` evaluates the candidate; a key bound to the label is let in and refused as before", { timeout: 60_000 }, async () => {
+    const split = await admin.prompts.create({ teamId, name: "support/split", title: "Split", visibility: "team", type: "text", template: "Hi {{ customer }}", model: "gpt-4o-mini" });
+    await admin.promptVersions.create({ promptId: split.id, template: "Hello {{ customer }}", model: "gpt-4o-mini" });
+    await admin.promptLabels.set({ promptId: split.id, label: "production", version: 1 });
+    expect(await admin.promptLabels.split({ promptId: split.id, label: "production", version: 2, weight: 50 })).toEqual({ applied: true, changeRequestId: null });
+    await admin.testCases.import({ promptId: split.id, format: "jsonl", content: JSON.stringify({ variables: { customer: "Ada" }, assertions: [{ type: "contains", value: "Ada" }] }) });
+    const boundKey = (await admin.apiKeys.create({ teamId, name: "ci production", scopes: ["run"], labels: ["production"] })).key;
+    const stagingKey = (await admin.apiKeys.create({ teamId, name: "ci staging", scopes: ["run"], labels: ["staging"] })).key;
+    const start = async (body: object, key = runKey) => {
+      const response = await fetch(`${server.base}/api/v1/prompts/support/split/evaluations`, {
+        method: "POST", headers: { authorization: `Bearer ${key}`, "content-type": "application/json" }, body: JSON.stringify(body),
+      });
+      return { status: response.status, body: (await response.json()) as unknown };
+    };
+    const versionsOf = (started: { status: number; body: unknown }) => {
+      expect(started.status).toBe(201);
+      return runtimeEvaluationSummary.parse(started.body).versions.map((version) => version.version);
+    };
+
+    // At 50 % a pick by weight would give the candidate to one start in two: 24 starts all on v1 by chance is 1 in 16 million.
+    // The first reads the database, the next the label's kept answer (both versions in it): both ways give the label's own.
+    const byLabel: number[][] = [];
+    for (let i = 0; i < 8; i += 1) byLabel.push(versionsOf(await start({})));
+    for (let i = 0; i < 8; i += 1) byLabel.push(versionsOf(await start({ label: "production" })));
+    for (let i = 0; i < 8; i += 1) byLabel.push(versionsOf(await start({}, boundKey)));
+    expect(byLabel).toEqual(Array.from({ length: 24 }, () => [1]));
+    // The candidate by its number; a key bound to the label fetches only the label, as before.
+    expect(versionsOf(await start({ version: 2 }))).toEqual([2]);
+    expect((await start({ version: 2 }, boundKey)).status).toBe(403);
+    expect((await start({}, stagingKey)).status).toBe(403);
+    // The CLI's default, `production`, too.
+    const cliRun = await cli(["support/split", "--min-pass", "100", "--poll-ms", "50"]);
+    expect(cliRun.stdout.split("\n")[0]).toMatch(/^Evaluation [0-9a-f-]{36} of support\/split: 1 runs \(v1\)$/);
+    expect(cliRun.code).toBe(0);
+
+    // A fetch of the label is still picked by weight (each unit its own bucket): both versions served.
+    const fetched = new Set<number>();
+    for (let unit = 0; unit < 40 && fetched.size < 2; unit += 1) {
+      const response = await fetch(`${server.base}/api/v1/prompts/support/split?label=production&unit=u${unit}`, { headers: { authorization: `Bearer ${boundKey}` } });
+      expect(response.status).toBe(200);
+      fetched.add(((await response.json()) as { version: number }).version);
+    }
+    expect([...fetched].sort()).toEqual([1, 2]);
+
+    // Every item of the evaluations started by label ran v1; all of them end before the server closes.
+    await expect.poll(() => h.database.db.evaluation.count({ where: { promptId: split.id, status: { notIn: ["done"] } } }), { timeout: 30_000, interval: 100 }).toBe(0);
+    const items = await h.database.db.evaluationItem.groupBy({ by: ["version"], where: { evaluation: { promptId: split.id } }, _count: true });
+    expect(items.map((item) => [item.version, item._count]).sort()).toEqual([[1, 25], [2, 1]]);
   });
 });

@@ -1,8 +1,8 @@
 // Evaluations for tools with an API key (CI): POST /api/v1/prompts/{name}/evaluations starts one of the
-// version a label (production by default) or a number selects, on that version's model; GET
-// /api/v1/evaluations/{id} reports it, and GET /api/v1/evaluations/{id}/items lists its items (a
-// report's cases). The same decisions as the procedures: the run scope to start, and an evaluation of
-// a prompt the key may not read does not exist for it.
+// version a label (production by default; a split label its own version) or a number selects, on that
+// version's model; GET /api/v1/evaluations/{id} reports it, and GET /api/v1/evaluations/{id}/items lists
+// its items (a report's cases). The same decisions as the procedures: the run scope to start, and an
+// evaluation of a prompt the key may not read does not exist for it.
 import type { z } from "zod";
 import { EVALUATION_MSG, RUNTIME_MSG, type EvaluationItemsAnswer, type EvaluationSummary, type runtimeEvaluationInput } from "@promptly/shared";
 import type { ApiServices } from "../types.ts";
@@ -18,7 +18,9 @@ type Deps = Pick<ApiServices, "db" | "runtime" | "evaluations">;
 export async function startRuntimeEvaluation(deps: Deps, caller: KeyCaller, name: string, input: z.output<typeof runtimeEvaluationInput>): Promise<EvaluationSummary> {
   const selector = runtimeSelector(input);
   // The key's team's prompt it may see, then the whole decision on running it (as a run is decided).
-  const resolved = await keyPromptFor(deps, caller, "prompt.run", name, selector);
+  // A split label's own version, never a pick by weight: a CI gate must judge the same version every
+  // time (the candidate is evaluated by its number).
+  const resolved = await keyPromptFor(deps, caller, "prompt.run", name, selector, "base");
   const prompt = await loadPrompt(deps.db, caller, resolved.promptId);
   if (!prompt) return fail("NOT_FOUND", RUNTIME_MSG.promptNotFound(name));
   return startEvaluation(deps, { apiKeyId: caller.apiKey.id }, prompt, {

@@ -63,11 +63,17 @@ function picksCandidate(promptId: string, selector: RuntimeSelector & { label: s
   return bucket < weight;
 }
 
+/**
+ * How a split label resolves: `pick`, by weight (or the unit), as a fetch is served; `base`, always the
+ * label's own version, for a caller that must get the same version every time (an evaluation started
+ * by label: a CI gate passing or failing by the pick's luck decides nothing).
+ */
+type SplitResolution = "pick" | "base";
+
 /** The version a fetch of a kept answer is served: a split label's picked per fetch from what the cache holds, both versions resolved (no query). */
-function pickVersion(resolved: ResolvedPrompt, selector: RuntimeSelector): ResolvedPrompt {
-  const split = resolved.split;
-  if (!split || selector.label === undefined) return resolved;
-  return picksCandidate(resolved.promptId, selector, split.weight) ? split.candidate : resolved;
+function pickVersion(resolved: ResolvedPrompt, selector: RuntimeSelector, split: SplitResolution): ResolvedPrompt {
+  if (!resolved.split || selector.label === undefined || split === "base") return resolved;
+  return picksCandidate(resolved.promptId, selector, resolved.split.weight) ? resolved.split.candidate : resolved;
 }
 
 /** The prompt of that name that the key may see (the one visibility rule: its team's, not private, not archived). */
@@ -108,7 +114,9 @@ const settle = (reading: Promise<ResolvedPrompt>): Promise<Resolution> =>
  * fetch, one changed since) refuses only the fetches that pick it, as a kept answer does (which asks
  * about the picked version's includes alone); the refusal is not kept, nor the label's answer with it.
  */
-async function getRuntimePrompt(db: DbOrTx, caller: KeyCaller, name: string, selector: RuntimeSelector): Promise<{ served: ResolvedPrompt; kept: ResolvedPrompt | null }> {
+async function getRuntimePrompt(
+  db: DbOrTx, caller: KeyCaller, name: string, selector: RuntimeSelector, split: SplitResolution,
+): Promise<{ served: ResolvedPrompt; kept: ResolvedPrompt | null }> {
   const notFound = () => fail("NOT_FOUND", RUNTIME_MSG.promptNotFound(name, selector));
   const prompt = (await findKeyPrompt(db, caller, name)) ?? notFound();
   const one = async (version: number) => {
@@ -125,7 +133,7 @@ async function getRuntimePrompt(db: DbOrTx, caller: KeyCaller, name: string, sel
   if (label.candidateVersion === null || label.candidateWeight === null) return one(label.version);
   const main = await settle(resolveVersion(db, caller, prompt, label.version, notFound));
   const candidate = await settle(resolveVersion(db, caller, prompt, label.candidateVersion, notFound, selector.label));
-  const picked = picksCandidate(prompt.id, selector, label.candidateWeight) ? candidate : main;
+  const picked = split === "pick" && picksCandidate(prompt.id, selector, label.candidateWeight) ? candidate : main;
   if (!picked.ok) throw picked.error;
   const kept = main.ok && candidate.ok ? { ...main.resolved, split: { weight: label.candidateWeight, candidate: candidate.resolved } } : null;
   return { served: picked.resolved, kept };
@@ -229,7 +237,7 @@ const runtimeCacheKey = (caller: KeyCaller, name: string, selector: RuntimeSelec
  */
 export function cachedRuntimePrompt(runtime: RuntimeCache, caller: KeyCaller, name: string, selector: RuntimeSelector): ResolvedPrompt | undefined {
   const kept = runtime.prompt(runtimeCacheKey(caller, name, selector));
-  const resolved = kept && pickVersion(kept, selector);
+  const resolved = kept && pickVersion(kept, selector, "pick");
   return resolved && mayFetchIncludes(caller, resolved.includes) ? resolved : undefined;
 }
 
@@ -237,7 +245,7 @@ export function cachedRuntimePrompt(runtime: RuntimeCache, caller: KeyCaller, na
  * The prompt a key's action names, resolved, once the whole decision allows the action: first what
  * the key alone decides (its scopes and labels: no lookup, nothing revealed), then, the prompt known,
  * what the key's role, or a scope the permission table lets stand in for it, allows on this prompt.
- * Refusals are thrown as the domain error.
+ * Refusals are thrown as the domain error. `split`: how a split label resolves (resolveRuntimePrompt's).
  */
 export async function keyPromptFor(
   deps: { db: DbOrTx; runtime: RuntimeCache },
@@ -245,30 +253,36 @@ export async function keyPromptFor(
   action: Action,
   name: string,
   selector: RuntimeSelector,
+  split: SplitResolution = "pick",
 ): Promise<ResolvedPrompt> {
   allowOrFail(authorize(caller, action, { fetch: selector }));
-  const resolved = await resolveRuntimePrompt(deps, caller, name, selector);
+  const resolved = await resolveRuntimePrompt(deps, caller, name, selector, split);
   const access = { ...accessOf(caller, { teamRole: caller.apiKey!.teamRole, organizationRole: "member" }), userId: caller.userId };
   allowOrFail(authorize(caller, action, { fetch: selector, prompt: { facts: resolved.facts, access } }));
   return resolved;
 }
 
-/** The version a key's request names, from this process's cache when it holds it; the caller has asked the decision. */
+/**
+ * The version a key's request names, from this process's cache when it holds it; the caller has asked
+ * the decision. A split label's version is picked by weight, or with `split: "base"` is the label's own
+ * (the same kept answer either way: it holds both).
+ */
 export async function resolveRuntimePrompt(
   deps: { db: DbOrTx; runtime: RuntimeCache },
   caller: KeyCaller,
   name: string,
   selector: RuntimeSelector,
+  split: SplitResolution = "pick",
 ): Promise<ResolvedPrompt> {
   const cacheKey = runtimeCacheKey(caller, name, selector);
   const kept = deps.runtime.prompt(cacheKey);
   if (!kept) {
     const mark = deps.runtime.mark();
-    const read = await getRuntimePrompt(deps.db, caller, name, selector);
+    const read = await getRuntimePrompt(deps.db, caller, name, selector, split);
     if (read.kept) deps.runtime.keepPrompt(cacheKey, read.kept, mark);
     return read.served;
   }
-  const resolved = pickVersion(kept, selector);
+  const resolved = pickVersion(kept, selector, split);
   refuseUnfetchableIncludes(caller, resolved.includes);
   return resolved;
 }
