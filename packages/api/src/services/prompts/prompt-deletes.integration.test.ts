@@ -1,6 +1,7 @@
 // Deleting a version of a live prompt that `production` serves in a split, as a team admin: where the
 // team does not review production, the split ends in favour of the version left (one move of production,
-// audited as one); where it does, nobody deletes it directly and nothing changes.
+// audited as one); where it does, nobody deletes it directly and nothing changes. A split label that goes
+// (removed, or with the prompt) is audited with its split.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { REVIEW_MSG } from "@promptly/shared";
 import { createAccount, createHarness, createOrganization, createTeam, outcome, type Harness } from "../../../testing/harness.ts";
@@ -37,7 +38,8 @@ async function splitProduction(requiredApprovals: number) {
   await h.database.db.team.update({ where: { id: teamId }, data: { requiredApprovals } });
   const caller: Caller = { userId: adminId, role: "user", isSuperUser: false };
   const loaded = (await loadPrompt(h.database.db, caller, prompt.id))!;
-  const remove = (version: number) => deleteLivePrompt(h.database.db, caller, loaded, name, { version }, { actor: { kind: "user", userId: adminId }, ip: null, now: new Date() });
+  // Without a version: the prompt's every version, so the prompt.
+  const remove = (version: number | undefined) => deleteLivePrompt(h.database.db, caller, loaded, name, version === undefined ? {} : { version }, { actor: { kind: "user", userId: adminId }, ip: null, now: new Date() });
   return { promptId: prompt.id, remove };
 }
 
@@ -58,5 +60,23 @@ describe("deleting a version of production's split", () => {
     const w = await splitProduction(1);
     expect(await outcome(w.remove(1))).toMatchObject({ code: "PRECONDITION", message: REVIEW_MSG.deleteReviewRequired });
     expect(await production(w.promptId)).toEqual({ version: 1, candidateVersion: 2, candidateWeight: 30 });
+  });
+});
+
+describe("a split label that goes keeps its split in the audit trail", () => {
+  it("removed: its removal names the split it served", async () => {
+    const w = await splitProduction(0);
+    await admin.promptLabels.set({ promptId: w.promptId, label: "staging", version: 1 });
+    await admin.promptLabels.split({ promptId: w.promptId, label: "staging", version: 2, weight: 40 });
+    await admin.promptLabels.remove({ promptId: w.promptId, label: "staging" });
+    const removal = await h.database.db.auditEvent.findFirst({ where: { promptId: w.promptId, action: "prompt.label.remove" }, select: { before: true, after: true } });
+    expect(removal).toEqual({ before: { label: "staging", version: 1, split: { version: 2, weight: 40 } }, after: { label: "staging", version: null } });
+  });
+
+  it("deleted with the prompt's every version: the delete names each label with its split", async () => {
+    const w = await splitProduction(0);
+    await w.remove(undefined);
+    const deleted = await h.database.db.auditEvent.findFirst({ where: { targetId: w.promptId, action: "prompt.delete" }, select: { before: true } });
+    expect(deleted?.before).toMatchObject({ versions: [1, 2], labels: [{ name: "production", version: 1, split: { version: 2, weight: 30 } }] });
   });
 });

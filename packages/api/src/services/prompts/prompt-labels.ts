@@ -111,7 +111,7 @@ export async function moveLabel(
 const splitSelect = { version: true, candidateVersion: true, candidateWeight: true } as const;
 
 /** A label's split for the audit trail and webhooks: `{ split: { version, weight } }`, or nothing when it serves one version. */
-const splitOf = (row: LabelState | null | undefined) =>
+export const splitOf = (row: LabelState | null | undefined) =>
   row?.candidateVersion != null && row.candidateWeight != null ? { split: { version: row.candidateVersion, weight: row.candidateWeight } } : {};
 
 /**
@@ -197,9 +197,10 @@ export async function removeLabel(db: Db, prompt: LoadedPrompt, label: string, n
   await refuseDirectLabelChange(db, prompt, label, "remove");
   await db.$transaction(async (tx) => {
     await touchLivePrompt(tx, prompt.id, now);
-    const previous = await tx.promptLabel.findUnique({ where: { promptId_name: { promptId: prompt.id, name: label } }, select: { version: true } });
+    const previous = await tx.promptLabel.findUnique({ where: { promptId_name: { promptId: prompt.id, name: label } }, select: splitSelect });
     const { count } = await tx.promptLabel.deleteMany({ where: { promptId: prompt.id, name: label } });
     if (count === 0 || !previous) return fail("NOT_FOUND", PROMPT_MSG.labelNotFound, "LABEL_NOT_FOUND");
-    await auditPrompt(tx, context, prompt, "prompt.label.remove", { before: { label, version: previous.version }, after: { label, version: null } });
+    // A split label takes its split with it: the label history keeps what it served, as a move's entry does.
+    await auditPrompt(tx, context, prompt, "prompt.label.remove", { before: { label, version: previous.version, ...splitOf(previous) }, after: { label, version: null } });
   });
 }

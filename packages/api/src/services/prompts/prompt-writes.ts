@@ -9,7 +9,7 @@ import type { TeamAccessInfo } from "../access/access.ts";
 import type { LoadedPrompt } from "./loaded-prompt.ts";
 import { refuseBrokenIncludes, saveIncludes } from "./prompt-includes.ts";
 import { allowOrFail, authorize } from "../access/authorize.ts";
-import { moveLabel, moveLabels, refuseDirectLabelMoves } from "./prompt-labels.ts";
+import { moveLabel, moveLabels, refuseDirectLabelMoves, splitOf } from "./prompt-labels.ts";
 import { auditPrompt, bodyOf, refuseArchived, touchLivePrompt, versionData } from "./prompt-changes.ts";
 import { lockLivePrompt, productionRemoval, promptLockSql, refuse, removalRefusal, shareRefusal } from "./prompt-rules.ts";
 
@@ -217,7 +217,8 @@ export async function deleteLivePrompt(db: Db, caller: Caller, prompt: LoadedPro
       .filter((label) => label.candidateVersion !== null && versions.includes(label.version) !== versions.includes(label.candidateVersion))
       .map((label) => ({ name: label.name, left: versions.includes(label.version) ? label.candidateVersion! : label.version }));
     const moved = new Set(splitsEnded.map((label) => label.name));
-    const gone = labels.filter((label) => versions.includes(label.version) && !moved.has(label.name)).map(({ name: label, version }) => ({ name: label, version }));
+    // A split label goes with its split (both its versions go): the audit trail keeps what it served.
+    const gone = labels.filter((label) => versions.includes(label.version) && !moved.has(label.name)).map((label) => ({ name: label.name, version: label.version, ...splitOf(label) }));
     const production = await productionRemoval(tx, prompt.id);
     const endsProductionSplit = splitsEnded.some((label) => label.name === PROTECTED_LABEL);
     if (production.productionVersion !== null && (versions.includes(production.productionVersion) || endsProductionSplit)) {
@@ -228,7 +229,7 @@ export async function deleteLivePrompt(db: Db, caller: Caller, prompt: LoadedPro
     if (whole) return deleteWholePrompt(tx, prompt, context, { name, before: { versions, labels: gone } });
     await auditPrompt(tx, context, prompt, "prompt.version.delete", { name, before: { versions, labels: gone } });
     // Each label that goes is a move to nowhere in the label history, as a removal is.
-    for (const label of gone) await auditPrompt(tx, context, prompt, "prompt.label.remove", { name, before: { label: label.name, version: label.version }, after: { label: label.name, version: null } });
+    for (const { name: label, ...was } of gone) await auditPrompt(tx, context, prompt, "prompt.label.remove", { name, before: { label, ...was }, after: { label, version: null } });
     for (const label of splitsEnded) await moveLabel(tx, prompt, label.name, label.left, authorOf(context.actor), context.now, context);
     await tx.deletedPromptVersion.createMany({ data: versions.map((version) => ({ promptId: prompt.id, version, deletedAt: context.now })) });
     await touchLivePrompt(tx, prompt.id, context.now);
