@@ -162,6 +162,34 @@ describe("what followers and webhooks hear of a split", () => {
     expect((await author.notifications.list()).items[0]?.text).toBe(`Ada Admin rolled production of ${prompt.name} back to v1`);
   });
 
+  it("a request to end a split says so: its audit entries and webhook events name the split it ends", async () => {
+    const { team, prompt } = await splitWorld(1);
+    const { admin, editor } = world.callers;
+    await admin.webhooks.create({ teamId: team.id, url: "https://hooks.example.com/reviews", events: ["changeRequest.opened", "changeRequest.approved"] });
+    await h.database.db.promptLabel.update({ where: { promptId_name: { promptId: prompt.id, name: "production" } }, data: { candidateVersion: 2, candidateWeight: 10 } });
+    const rollback = await editor.promptLabels.endSplit({ promptId: prompt.id, label: "production", outcome: "rollback" });
+    const promotion = await editor.promptLabels.endSplit({ promptId: prompt.id, label: "production", outcome: "promote" });
+    h.clock.advance(1000);
+    await admin.changeRequests.approve({ id: rollback.changeRequestId! });
+
+    const entries = await h.database.db.auditEvent.findMany({ where: { promptId: prompt.id, action: { startsWith: "change_request." } }, orderBy: [{ createdAt: "asc" }, { seq: "asc" }], select: { action: true, targetName: true, before: true } });
+    const before = { label: "production", version: 1, split: { version: 2, weight: 10 } };
+    expect(entries).toEqual([
+      { action: "change_request.create", targetName: "production: v1 90% · v2 10% → v1 (split rolled back)", before },
+      { action: "change_request.create", targetName: "production: v1 90% · v2 10% → v2 (split promoted)", before },
+      { action: "change_request.approve", targetName: "production: v1 90% · v2 10% → v1 (split rolled back)", before },
+    ]);
+    const approved = await h.database.db.webhookDelivery.findFirst({ where: { subscription: { teamId: team.id }, event: "changeRequest.approved" }, select: { payload: true } });
+    expect((approved?.payload as { data: { changeRequest: Record<string, unknown> } }).data.changeRequest).toMatchObject({
+      id: rollback.changeRequestId,
+      title: "production: v1 90% · v2 10% → v1 (split rolled back)",
+      baseVersion: 1,
+      baseSplit: { version: 2, weight: 10 },
+      proposedVersion: 1,
+    });
+    expect(promotion.applied).toBe(false);
+  });
+
   it("where the team reviews production, its admin rolls a split back directly; an editor asks for it", async () => {
     const { prompt } = await splitWorld(1);
     const { admin, editor } = world.callers;

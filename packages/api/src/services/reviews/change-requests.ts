@@ -344,7 +344,7 @@ export async function createChangeRequest(
       select: { id: true },
     });
     await notify(tx, { kind: "review_requested", changeRequestId: created.id, promptId: prompt.id, teamId: prompt.teamId, actorId: caller.userId }, now);
-    await auditRequested(tx, context, prompt, created.id, { kind: "label", label, baseVersion, proposedVersion: version, proposedWeight: weight }, input.message);
+    await auditRequested(tx, context, prompt, created.id, { kind: "label", label, ...base, proposedVersion: version, proposedWeight: weight }, input.message);
     return { id: created.id };
   });
 }
@@ -369,7 +369,7 @@ export async function createArchiveRequest(db: Db, caller: Caller, prompt: Loade
       select: { id: true },
     });
     await notify(tx, { kind: "review_requested", changeRequestId: created.id, promptId: prompt.id, teamId: prompt.teamId, actorId: caller.userId }, now);
-    await auditRequested(tx, context, prompt, created.id, { kind: "archive", label, baseVersion, proposedVersion: null, proposedWeight: null }, input.message);
+    await auditRequested(tx, context, prompt, created.id, { kind: "archive", label, ...base, proposedVersion: null, proposedWeight: null }, input.message);
     return { id: created.id };
   });
 }
@@ -380,7 +380,7 @@ function auditRequested(
   context: AuditContext,
   prompt: LoadedPrompt,
   id: string,
-  request: Pick<LockedRequest, "kind" | "label" | "baseVersion" | "proposedVersion" | "proposedWeight">,
+  request: Omit<LockedRequest, "status" | "authorId">,
   message: string | undefined,
 ) {
   return auditAs(tx, context, {
@@ -389,7 +389,7 @@ function auditRequested(
     promptId: prompt.id,
     action: "change_request.create",
     target: { type: "change_request", id, name: requestName(request) },
-    before: { label: request.label, version: request.baseVersion },
+    before: baseEntry(request),
     after: { label: request.label, version: request.proposedVersion, ...proposedExtras(request), message: message ?? "" },
   });
 }
@@ -502,17 +502,37 @@ function auditDecision(
     promptId: prompt.id,
     action,
     target: { type: "change_request", id, name: requestName(request) },
-    before: { label: request.label, version: request.baseVersion },
+    before: baseEntry(request),
     after: { label: request.label, version: request.proposedVersion, ...proposedExtras(request), ...after },
   });
 }
 
-const requestName = (request: Pick<LockedRequest, "label" | "baseVersion" | "proposedVersion" | "proposedWeight">) =>
-  request.proposedVersion === null
-    ? `archive (${request.label} on v${request.baseVersion ?? "–"})`
-    : request.proposedWeight !== null
-      ? `${request.label}: v${request.baseVersion ?? "–"} ${100 - request.proposedWeight}% · v${request.proposedVersion} ${request.proposedWeight}%`
-      : `${request.label}: v${request.baseVersion ?? "–"} → v${request.proposedVersion}`;
+type RequestBase = Pick<LockedRequest, "label" | "baseVersion" | "baseCandidateVersion" | "baseCandidateWeight">;
+
+/** The base's split, when the label was split as the request was made: `{ version, weight }` of its candidate. */
+const baseSplit = (request: RequestBase) =>
+  request.baseCandidateVersion !== null && request.baseCandidateWeight !== null ? { version: request.baseCandidateVersion, weight: request.baseCandidateWeight } : null;
+
+/** A request's audit entries' `before`: the label as the request was based on it, its split beside its version (as a move's entry has it). */
+const baseEntry = (request: RequestBase) => {
+  const split = baseSplit(request);
+  return { label: request.label, version: request.baseVersion, ...(split ? { split } : {}) };
+};
+
+/**
+ * A request's name in the audit trail and webhooks. One based on a split names the split, and one that
+ * points the label at a version alone says it ends it: rolled back onto its version, its candidate promoted.
+ */
+const requestName = (request: RequestBase & Pick<LockedRequest, "proposedVersion" | "proposedWeight">) => {
+  const split = baseSplit(request);
+  const base = split ? `v${request.baseVersion} ${100 - split.weight}% · v${split.version} ${split.weight}%` : `v${request.baseVersion ?? "–"}`;
+  if (request.proposedVersion === null) return `archive (${request.label} on ${base})`;
+  if (request.proposedWeight !== null) return `${request.label}: v${request.baseVersion ?? "–"} ${100 - request.proposedWeight}% · v${request.proposedVersion} ${request.proposedWeight}%`;
+  if (!split) return `${request.label}: ${base} → v${request.proposedVersion}`;
+  const end = request.proposedVersion === request.baseVersion ? "split rolled back" : request.proposedVersion === split.version ? "split promoted" : "split ended";
+  return `${request.label}: ${base} → v${request.proposedVersion} (${end})`;
+};
+
 
 function notifyDecision(tx: DbTransaction, prompt: LoadedPrompt, id: string, request: LockedRequest, decision: "merged" | "archived" | "rejected", actorId: string, now: Date) {
   if (!request.authorId) return Promise.resolve();

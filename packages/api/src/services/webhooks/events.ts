@@ -75,6 +75,8 @@ function dataOf(event: WebhookEvent, entry: AuditEntry): Record<string, unknown>
           title: entry.target.name ?? null,
           label: after.label ?? before.label ?? null,
           baseVersion: before.version ?? null,
+          // A request made while the label was split (to end it, or split it anew) names that split.
+          ...(before.split ? { baseSplit: before.split } : {}),
           proposedVersion: after.version ?? null,
           ...(typeof after.weight === "number" ? { proposedWeight: after.weight } : {}),
           ...(after.archive ? { archive: true } : {}),
