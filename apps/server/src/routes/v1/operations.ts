@@ -395,7 +395,7 @@ export const V1_OPERATIONS: Operation[] = [
     id: "startEvaluation",
     method: "post",
     path: "/prompts/{name}/evaluations",
-    summary: "Run every test case of the prompt against the version a label (production by default) or a number selects, on the job queue (the run scope); follow it with getEvaluation",
+    summary: "Run every test case of the prompt against the version a label (production by default; a split label's own version, never a pick by weight) or a number selects, on the job queue (the run scope); follow it with getEvaluation",
     action: "prompt.run",
     body: runtimeEvaluationInput,
     resource: ({ body }) => ({ fetch: runtimeSelector(body) }),

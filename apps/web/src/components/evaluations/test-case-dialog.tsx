@@ -63,7 +63,8 @@ function CaseFormLoader({ promptId, testCaseId, seed, title, onDone }: { promptI
   if (latest.isError) return <LoadFailure title="The prompt's variables could not be loaded" error={latest.error} onRetry={() => void latest.refetch()} />;
   // The form's fields are set once, when it appears: not before the case is read for this opening.
   if (testCaseId !== undefined && !whole.isFetchedAfterMount) return <Skeleton className="h-40" aria-label="Loading the test case" />;
-  if (whole.isError) return <LoadFailure title="The test case could not be loaded" error={whole.error} onRetry={() => void whole.refetch()} />;
+  // Only before the form has the case: a refetch failing later (the network back) keeps what is being typed.
+  if (whole.isError && !whole.data) return <LoadFailure title="The test case could not be loaded" error={whole.error} onRetry={() => void whole.refetch()} />;
   const testCase = testCaseId !== undefined ? whole.data : undefined;
   return (
     <CaseForm
@@ -115,7 +116,7 @@ function CaseForm({
 
   const saved = async () => {
     toast.success(testCase ? "Test case saved" : "Test case added");
-    await Promise.all([utils.testCases.list.invalidate({ promptId }), utils.testCases.get.invalidate({ promptId })]);
+    await utils.testCases.list.invalidate({ promptId });
     onDone();
   };
   // The server's refusals: one of the expected output under that field, any other (an unknown variable, a judge's connection) above the buttons.

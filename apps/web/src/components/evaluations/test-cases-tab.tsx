@@ -75,8 +75,6 @@ const previewText = ({ text, cut }: { text: string; cut: boolean }) => (cut ? `$
 function TestCaseItem({
   number, testCase, canWrite, onEdit, onDelete,
 }: { number: number; testCase: TestCasePreview; canWrite: boolean; onEdit(): void; onDelete(): void }) {
-  // In the server's order: the latest version's variables first, as its template names them.
-  const variables = testCase.variables;
   return (
     <li className="grid min-w-0 gap-2 rounded-lg border p-3" data-testid="test-case" aria-label={`Case ${number}`}>
       <div className="flex flex-wrap items-center gap-2">
@@ -95,23 +93,23 @@ function TestCaseItem({
         )}
       </div>
       <dl className="grid min-w-0 grid-cols-[auto_minmax(0,1fr)] gap-x-3 gap-y-1 text-sm">
-        {variables.length === 0 && (
+        {testCase.variables.length === 0 && (
           <>
             <dt className="text-muted-foreground">Variables</dt>
             <dd>None</dd>
           </>
         )}
         {/* By position: two long names cut alike read the same. */}
-        {variables.map(({ name, nameCut, value, cut }, index) => (
+        {testCase.variables.map(({ name, nameCut, value, cut }, index) => (
           <div key={index} className="contents">
             <dt className="font-mono text-xs leading-5 text-muted-foreground wrap-anywhere">{previewText({ text: name, cut: nameCut })}</dt>
             <dd className="whitespace-pre-wrap wrap-anywhere">{previewText({ text: value, cut })}</dd>
           </div>
         ))}
-        {testCase.variableCount > variables.length && (
+        {testCase.variableCount > testCase.variables.length && (
           <>
             <dt className="text-muted-foreground">More</dt>
-            <dd>{`${testCase.variableCount - variables.length} more ${testCase.variableCount - variables.length === 1 ? "variable" : "variables"}`}</dd>
+            <dd>{`${testCase.variableCount - testCase.variables.length} more ${testCase.variableCount - testCase.variables.length === 1 ? "variable" : "variables"}`}</dd>
           </>
         )}
         {testCase.expected !== null && (

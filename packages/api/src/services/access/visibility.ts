@@ -162,6 +162,16 @@ export function promptVisibility(caller: Caller) {
 }
 
 /**
+ * Whether the label row `labelAlias` serves the version row `versionAlias`: its own version, or the candidate
+ * of its split, which its fetches serve too (the label among that version's labels). The one rule for a key
+ * bound to the label and for the Langfuse list's `label` filter and `labels`.
+ */
+export function labelServesVersion(labelAlias: string, versionAlias: string): Prisma.Sql {
+  const [l, v] = [Prisma.raw(labelAlias), Prisma.raw(versionAlias)];
+  return Prisma.sql`(${l}.version = ${v}.version OR ${l}.candidate_version = ${v}.version)`;
+}
+
+/**
  * Which versions of a visible prompt a caller may list: a key bound to labels only those its labels
  * point to (as it fetches them), a split label's candidate included (that label's fetches are served
  * it), and the prompt's newest when bound to `latest`; any other caller every version (TRUE).
@@ -174,7 +184,7 @@ export function keyVersionsVisible(caller: Caller, promptAlias: string, versionA
   const v = Prisma.raw(versionAlias);
   const stored = bound.filter((label) => label !== LATEST_LABEL);
   const named = stored.length
-    ? Prisma.sql`EXISTS (SELECT 1 FROM prompt_labels bl WHERE bl.prompt_id = ${p}.id AND (bl.version = ${v}.version OR bl.candidate_version = ${v}.version) AND bl.name IN (${Prisma.join(stored)}))`
+    ? Prisma.sql`EXISTS (SELECT 1 FROM prompt_labels bl WHERE bl.prompt_id = ${p}.id AND ${labelServesVersion("bl", versionAlias)} AND bl.name IN (${Prisma.join(stored)}))`
     : Prisma.sql`FALSE`;
   return bound.includes(LATEST_LABEL) ? Prisma.sql`(${v}.version = ${p}.latest_version OR ${named})` : named;
 }

@@ -360,7 +360,7 @@ async function runOnlineEvaluation(deps: RunDeps, generationId: string): Promise
       if (await finish(deps, generationId, "judged", live ? "done" : "skipped")) return;
     } else if (claim.status === "judging") {
       const unjudged = live ? (await verdictsOf(deps, claim, settings.assertions.filter((item) => item.assertion.type !== "judge"))).verdicts : [];
-      await recordVerdicts(deps, generationId, claim.output, withVerdicts(recordedOf(claim), unjudged), claim.reserved, "judged");
+      await recordVerdicts(deps.db, generationId, claim.output, withVerdicts(recordedOf(claim), unjudged), claim.reserved, "judged");
     } else if (!live) {
       if (await finish(deps, generationId, "queued", "skipped")) return;
     } else if (await evaluate(deps, generationId, claim, settings.assertions)) {
@@ -430,7 +430,7 @@ async function evaluate(deps: RunDeps, generationId: string, claim: Claimed, ass
       for (const call of calls) if (call.sent && call.usage) cost += costAt(await prices(call.usage.model), call.usage.inputTokens, call.usage.outputTokens) ?? 0;
       if (calls.length < toJudge.length || calls.some((call) => call.sent && !call.usage)) cost = worst;
       // Moved meanwhile by a run that found it judging: that run's verdicts and cost (this reservation) stand.
-      if (!(await recordVerdicts(deps, generationId, claim.output, verdicts, cost, unanswered.length ? "queued" : "judged"))) return false;
+      if (!(await recordVerdicts(deps.db, generationId, claim.output, verdicts, cost, unanswered.length ? "queued" : "judged"))) return false;
       await writeScores(db, generationId, claim, verdicts);
       if (unanswered.length) throw new NoAnswer(generationId, unanswered);
       return finish(deps, generationId, "judged", "done");
@@ -551,7 +551,7 @@ async function reserve(db: Db, promptId: string, generationId: string, worst: nu
  * Put back to queued, the claim counts from its run's start (created_at, set by readClaim), as the sweep takes it.
  */
 async function recordVerdicts(
-  { db }: RunDeps, generationId: string, judged: string | null, verdicts: Verdict[], cost: number, to: "judged" | "queued",
+  db: Db, generationId: string, judged: string | null, verdicts: Verdict[], cost: number, to: "judged" | "queued",
 ): Promise<boolean> {
   return db.$transaction(async (tx) => {
     await holdGeneration(tx, generationId);

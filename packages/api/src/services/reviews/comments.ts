@@ -238,8 +238,9 @@ async function resolveMentions(db: DbOrTx, prompt: LoadedPrompt, body: string): 
 
 /**
  * Counts one comment, or one edit that mentions someone anew, against its author's limit; past it 429
- * (thrown in the caller's transaction, so nothing is stored). Called once the other refusals are
- * passed: a post refused for another reason stores nothing and uses up none of the limit.
+ * (thrown in the caller's transaction, so nothing is stored). Called once the other checks are passed:
+ * a post they refuse uses up none of the limit (one failing after it, a rare database error, does: the
+ * limiter's count is not rolled back with the transaction).
  */
 async function countAgainstLimit(limits: CommentLimits, caller: Caller) {
   if (limits.rateLimits && !(await limits.rateLimiter.hit("comment:author", COMMENT_RATE_LIMIT, caller.userId)).allowed) {

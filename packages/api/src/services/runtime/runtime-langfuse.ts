@@ -6,7 +6,7 @@
 import { Prisma, type DbOrTx } from "@promptly/db";
 import { LATEST_LABEL, MSG, langfuseConfigOf, type PromptTool, type ResponseFormat } from "@promptly/shared";
 import { fail } from "../../errors.ts";
-import { keyVersionsVisible, promptVisibility, type KeyCaller } from "../access/visibility.ts";
+import { keyVersionsVisible, labelServesVersion, promptVisibility, type KeyCaller } from "../access/visibility.ts";
 
 interface PageQuery {
   name?: string;
@@ -35,16 +35,6 @@ export interface PromptVersionsMeta {
 }
 
 /**
- * Whether the label row `label` is on the version row `version`: its own version, or the candidate of
- * its split, which its fetches are served too (with the label among the version's labels), so the
- * list's `label` filter and `labels` say of each version what a fetch of the label answers.
- */
-function labelOn(labelAlias: string, versionAlias: string): Prisma.Sql {
-  const [l, v] = [Prisma.raw(labelAlias), Prisma.raw(versionAlias)];
-  return Prisma.sql`(${l}.version = ${v}.version OR ${l}.candidate_version = ${v}.version)`;
-}
-
-/**
  * One page (by name) of the key's prompts that have a version matching every filter, each with those
  * versions, and how many prompts match in all. A label-bound key's versions are those its labels point to.
  */
@@ -57,7 +47,7 @@ export async function pageRuntimePromptVersions(db: DbOrTx, caller: KeyCaller, q
   if (query.label === LATEST_LABEL) where.push(Prisma.sql`v.version = p.latest_version`);
   else if (query.label !== undefined) {
     // A split label is on both its versions: its fetches serve either (labelOn).
-    where.push(Prisma.sql`EXISTS (SELECT 1 FROM prompt_labels fl WHERE fl.prompt_id = p.id AND ${labelOn("fl", "v")} AND fl.name = ${query.label})`);
+    where.push(Prisma.sql`EXISTS (SELECT 1 FROM prompt_labels fl WHERE fl.prompt_id = p.id AND ${labelServesVersion("fl", "v")} AND fl.name = ${query.label})`);
   }
   // A key bound to labels sees only the versions its labels point to (keyVersionsVisible): its versions, labels and last
   // config come from those alone, and a version or label filter outside them matches nothing.
@@ -82,7 +72,7 @@ export async function pageRuntimePromptVersions(db: DbOrTx, caller: KeyCaller, q
              (SELECT array_agg(m.version ORDER BY m.version) FROM matched m WHERE m.id = pg.id) AS versions,
              (SELECT max(m.created_at) FROM matched m WHERE m.id = pg.id) AS "lastUpdatedAt",
              ARRAY(SELECT s.name FROM (
-                     SELECT l.name FROM matched m JOIN prompt_labels l ON l.prompt_id = m.id AND ${labelOn("l", "m")} WHERE m.id = pg.id
+                     SELECT l.name FROM matched m JOIN prompt_labels l ON l.prompt_id = m.id AND ${labelServesVersion("l", "m")} WHERE m.id = pg.id
                      UNION SELECT ${LATEST_LABEL}::text FROM matched m WHERE m.id = pg.id AND m.version = m.latest_version
                    ) s ORDER BY s.name COLLATE "C") AS labels
       FROM page pg
