@@ -8,7 +8,7 @@ import { notify } from "../notifications/notify.ts";
 import type { LoadedPrompt } from "./loaded-prompt.ts";
 import { auditPrompt, refuseArchived, touchLivePrompt } from "./prompt-changes.ts";
 import { followMoveToIncluders } from "./prompt-includes.ts";
-import { directLabelRefusal, productionRollback, productionRollbackTargets, refuse, requiredApprovals, splitRefusal, tooManyLabels, type LabelState } from "./prompt-rules.ts";
+import { directLabelRefusal, productionRollback, productionRollbackTargets, refuse, requiredApprovals, requiredApprovalsHeld, splitRefusal, tooManyLabels, type LabelState } from "./prompt-rules.ts";
 
 /** What stops the caller moving (or removing) `label` of this prompt directly, by the prompt rules. */
 const refuseDirectLabelChange = async (
@@ -18,6 +18,21 @@ const refuseDirectLabelChange = async (
   change: "move" | "remove",
   rollback = false,
 ) => refuse(directLabelRefusal(label, prompt, label === PROTECTED_LABEL ? await requiredApprovals(db, prompt.teamId) : 0, change, rollback));
+
+/**
+ * The same check again in the direct change's transaction, under the prompt's lock: a team whose admin
+ * turned reviews on while this change waited is refused as the early check would (a rollback is direct whatever they are).
+ */
+const refuseDirectLabelChangeIn = async (
+  tx: DbTransaction,
+  prompt: Pick<LoadedPrompt, "teamId" | "facts" | "access">,
+  label: string,
+  change: "move" | "remove",
+  rollback = false,
+) => {
+  if (label !== PROTECTED_LABEL || (change === "move" && rollback)) return;
+  refuse(directLabelRefusal(label, prompt, await requiredApprovalsHeld(tx, prompt.teamId), change, rollback));
+};
 
 /**
  * Points `label` at `version`. `production` needs team admin level, and no review required, except for a
@@ -34,7 +49,11 @@ export async function setLabel(db: Db, prompt: LoadedPrompt, label: string, vers
   // The label history only grows, so a version that held production keeps that standing while the move waits for the lock.
   const rollback = await productionRollback(db, prompt.id, version, current);
   await refuseDirectLabelChange(db, prompt, label, "move", rollback);
-  await db.$transaction((tx) => moveLabel(tx, prompt, label, version, authorOf(context.actor), now, context, { rollback }));
+  await db.$transaction(async (tx) => {
+    await touchLivePrompt(tx, prompt.id, now);
+    await refuseDirectLabelChangeIn(tx, prompt, label, "move", rollback);
+    await moveLabel(tx, prompt, label, version, authorOf(context.actor), now, context, { rollback });
+  });
   return { label, version };
 }
 
@@ -42,7 +61,11 @@ export async function setLabel(db: Db, prompt: LoadedPrompt, label: string, vers
 export async function setLabels(db: Db, prompt: LoadedPrompt, labels: readonly string[], version: number, now: Date, context: AuditContext) {
   refuseArchived(prompt);
   await refuseDirectLabelMoves(db, prompt, labels);
-  await db.$transaction((tx) => moveLabels(tx, prompt, labels, version, now, context));
+  await db.$transaction(async (tx) => {
+    await touchLivePrompt(tx, prompt.id, now);
+    for (const label of new Set(labels)) await refuseDirectLabelChangeIn(tx, prompt, label, "move");
+    await moveLabels(tx, prompt, labels, version, now, context);
+  });
 }
 
 /** The versions `production` of the prompt could be rolled back to now. */
@@ -172,7 +195,11 @@ export async function splitEndVersion(tx: DbTransaction, promptId: string, label
 export async function splitLabel(db: Db, prompt: LoadedPrompt, label: string, candidate: number, weight: number, now: Date, context: AuditContext) {
   refuseArchived(prompt);
   await refuseDirectLabelChange(db, prompt, label, "move");
-  return db.$transaction((tx) => splitLabelIn(tx, prompt, label, candidate, weight, authorOf(context.actor), now, context));
+  return db.$transaction(async (tx) => {
+    await touchLivePrompt(tx, prompt.id, now);
+    await refuseDirectLabelChangeIn(tx, prompt, label, "move");
+    return splitLabelIn(tx, prompt, label, candidate, weight, authorOf(context.actor), now, context);
+  });
 }
 
 /**
@@ -186,6 +213,7 @@ export async function endSplit(db: Db, prompt: LoadedPrompt, label: string, end:
   await refuseDirectLabelChange(db, prompt, label, "move", rollback);
   return db.$transaction(async (tx) => {
     await touchLivePrompt(tx, prompt.id, now);
+    await refuseDirectLabelChangeIn(tx, prompt, label, "move", rollback);
     // Read under the prompt's lock: a split ended or changed meanwhile is refused, not ended twice.
     const version = await splitEndVersion(tx, prompt.id, label, end);
     return moveLabel(tx, prompt, label, version, authorOf(context.actor), now, context, { rollback });
@@ -197,6 +225,7 @@ export async function removeLabel(db: Db, prompt: LoadedPrompt, label: string, n
   await refuseDirectLabelChange(db, prompt, label, "remove");
   await db.$transaction(async (tx) => {
     await touchLivePrompt(tx, prompt.id, now);
+    await refuseDirectLabelChangeIn(tx, prompt, label, "remove");
     const previous = await tx.promptLabel.findUnique({ where: { promptId_name: { promptId: prompt.id, name: label } }, select: splitSelect });
     const { count } = await tx.promptLabel.deleteMany({ where: { promptId: prompt.id, name: label } });
     if (count === 0 || !previous) return fail("NOT_FOUND", PROMPT_MSG.labelNotFound, "LABEL_NOT_FOUND");

@@ -74,6 +74,16 @@ export async function requiredApprovals(db: DbOrTx, teamId: string): Promise<num
   return team?.requiredApprovals ?? 0;
 }
 
+/**
+ * The team's required approvals as a direct move of `production` applies, in its transaction (after the
+ * prompt's lock): the team's row is held FOR SHARE, so a settings change not yet committed is waited for and
+ * read, and one made after waits for the move. The early check (requiredApprovals) reads outside it.
+ */
+export async function requiredApprovalsHeld(tx: DbTransaction, teamId: string): Promise<number> {
+  const [row] = await tx.$queryRaw<{ requiredApprovals: number }[]>`SELECT required_approvals AS "requiredApprovals" FROM teams WHERE id = ${teamId}::uuid FOR SHARE`;
+  return row?.requiredApprovals ?? 0;
+}
+
 /** Approvals a change request needs before it moves `production` (a request made while none are required still needs one). */
 export const approvalsToMove = async (db: DbOrTx, teamId: string) => approvalsNeeded(await requiredApprovals(db, teamId));
 

@@ -1,0 +1,97 @@
+// A direct move of `production` reads the team's review rule again in its own transaction, after the
+// prompt's lock, holding the team's row: an admin turning required approvals on while another admin moves,
+// splits or promotes production directly (the early check passed on the old rule) gets the move refused as
+// the early check would refuse it, and production stays as it was. A rollback stays direct whatever the rule.
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { REVIEW_MSG } from "@promptly/shared";
+import { createHarness, type Harness } from "../../../testing/harness.ts";
+import { createLibraryWorld, createPrompt, failure } from "../../../testing/prompts-support.ts";
+
+let h: Harness;
+let world: Awaited<ReturnType<typeof createLibraryWorld>>;
+
+beforeAll(async () => {
+  h = await createHarness();
+  world = await createLibraryWorld(h);
+});
+afterAll(() => h.close());
+
+/** A team not yet reviewing production, its prompt with versions 1-3, production on v1 split onto v2 at 10 %. */
+async function reviewWorld() {
+  const team = await world.team();
+  const { admin, author } = world.callers;
+  const prompt = await createPrompt(author, team.id, { visibility: "team", template: "Version 1" });
+  for (const n of [2, 3]) await author.promptVersions.create({ promptId: prompt.id, type: "text", template: `Version ${n}` });
+  await admin.promptLabels.set({ promptId: prompt.id, label: "production", version: 1 });
+  await admin.promptLabels.split({ promptId: prompt.id, label: "production", version: 2, weight: 10 });
+  return { team, prompt };
+}
+
+const production = (promptId: string) =>
+  h.database.db.promptLabel.findUnique({ where: { promptId_name: { promptId, name: "production" } }, select: { version: true, candidateVersion: true, candidateWeight: true } });
+
+/**
+ * Runs `change` while another admin's settings change (required approvals 1) holds the team's row, not yet
+ * committed; commits it once the change waits for a lock (or has settled: then nothing waited), and gives the change's outcome.
+ */
+async function whileReviewsTurnOn(teamId: string, change: () => Promise<unknown>) {
+  const db = h.database.db;
+  let held!: () => void;
+  const isHeld = new Promise<void>((resolve) => (held = resolve));
+  let commit!: () => void;
+  const committing = new Promise<void>((resolve) => (commit = resolve));
+  const settings = db.$transaction(
+    async (tx) => {
+      await tx.$executeRaw`UPDATE teams SET required_approvals = 1 WHERE id = ${teamId}::uuid`;
+      held();
+      await committing;
+    },
+    { timeout: 30_000 },
+  );
+  await isHeld;
+  let settled = false;
+  // "applied", or the refusal as a client sees it.
+  const outcome = change().then(
+    () => "applied" as const,
+    (error: unknown) => failure(Promise.reject(error)),
+  );
+  void outcome.finally(() => (settled = true));
+  await vi.waitFor(
+    async () => {
+      const [row] = await db.$queryRaw<{ waiting: number }[]>`
+        SELECT count(*)::int AS waiting FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`;
+      expect(settled || row!.waiting > 0).toBe(true);
+    },
+    { timeout: 20_000, interval: 20 },
+  );
+  commit();
+  await settings;
+  return outcome;
+}
+
+describe("required approvals turned on while production is changed directly", () => {
+  const refused = { code: "PRECONDITION_FAILED", message: REVIEW_MSG.reviewRequired };
+
+  it("a move onto another version is refused, production unchanged", async () => {
+    const { team, prompt } = await reviewWorld();
+    const { admin } = world.callers;
+    expect(await whileReviewsTurnOn(team.id, () => admin.promptLabels.set({ promptId: prompt.id, label: "production", version: 3 }))).toEqual(refused);
+    expect(await production(prompt.id)).toEqual({ version: 1, candidateVersion: 2, candidateWeight: 10 });
+  });
+
+  it("a split is refused, production unchanged", async () => {
+    const { team, prompt } = await reviewWorld();
+    const { admin } = world.callers;
+    expect(await whileReviewsTurnOn(team.id, () => admin.promptLabels.split({ promptId: prompt.id, label: "production", version: 3, weight: 20 }))).toEqual(refused);
+    expect(await production(prompt.id)).toEqual({ version: 1, candidateVersion: 2, candidateWeight: 10 });
+  });
+
+  it("a promotion of the candidate is refused, production unchanged; a rollback still goes through", async () => {
+    const { team, prompt } = await reviewWorld();
+    const { admin } = world.callers;
+    expect(await whileReviewsTurnOn(team.id, () => admin.promptLabels.endSplit({ promptId: prompt.id, label: "production", outcome: "promote" }))).toEqual(refused);
+    expect(await production(prompt.id)).toEqual({ version: 1, candidateVersion: 2, candidateWeight: 10 });
+    expect(await admin.promptLabels.endSplit({ promptId: prompt.id, label: "production", outcome: "rollback" })).toEqual({ applied: true, changeRequestId: null });
+    expect(await production(prompt.id)).toEqual({ version: 1, candidateVersion: null, candidateWeight: null });
+  });
+});
