@@ -1,11 +1,14 @@
 // A direct move of `production` reads the team's review rule again in its own transaction, after the
 // prompt's lock, holding the team's row: an admin turning required approvals on while another admin moves,
-// splits or promotes production directly (the early check passed on the old rule) gets the move refused as
+// splits or promotes production, or saves a version labelled production, directly (the early check passed on the old rule) gets the move refused as
 // the early check would refuse it, and production stays as it was. A rollback stays direct whatever the rule.
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { REVIEW_MSG } from "@promptly/shared";
 import { createHarness, type Harness } from "../../../testing/harness.ts";
 import { createLibraryWorld, createPrompt, failure } from "../../../testing/prompts-support.ts";
+import type { Caller } from "../../services/access/visibility.ts";
+import { loadPrompt } from "../../services/prompts/loaded-prompt.ts";
+import { createVersion } from "../../services/prompts/prompt-versions.ts";
 
 let h: Harness;
 let world: Awaited<ReturnType<typeof createLibraryWorld>>;
@@ -84,6 +87,17 @@ describe("required approvals turned on while production is changed directly", ()
     const { admin } = world.callers;
     expect(await whileReviewsTurnOn(team.id, () => admin.promptLabels.split({ promptId: prompt.id, label: "production", version: 3, weight: 20 }))).toEqual(refused);
     expect(await production(prompt.id)).toEqual({ version: 1, candidateVersion: 2, candidateWeight: 10 });
+  });
+
+  it("a new version labelled production (Langfuse's API, MCP) is refused, no version saved", async () => {
+    const { team, prompt } = await reviewWorld();
+    const caller: Caller = { userId: world.accounts.admin.id, role: "user", isSuperUser: false };
+    const loaded = (await loadPrompt(h.database.db, caller, prompt.id))!;
+    const context = { actor: { kind: "user" as const, userId: caller.userId }, ip: null, now: new Date() };
+    const save = () => createVersion(h.database.db, caller, loaded, { promptId: prompt.id, type: "text", template: "Version 4" }, context.now, context, ["production"]);
+    expect(await whileReviewsTurnOn(team.id, save)).toMatchObject({ code: "PRECONDITION", message: REVIEW_MSG.reviewRequired });
+    expect(await production(prompt.id)).toEqual({ version: 1, candidateVersion: 2, candidateWeight: 10 });
+    expect(await h.database.db.promptVersion.count({ where: { promptId: prompt.id } })).toBe(3);
   });
 
   it("a promotion of the candidate is refused, production unchanged; a rollback still goes through", async () => {

@@ -63,8 +63,7 @@ export async function setLabels(db: Db, prompt: LoadedPrompt, labels: readonly s
   await refuseDirectLabelMoves(db, prompt, labels);
   await db.$transaction(async (tx) => {
     await touchLivePrompt(tx, prompt.id, now);
-    for (const label of new Set(labels)) await refuseDirectLabelChangeIn(tx, prompt, label, "move");
-    await moveLabels(tx, prompt, labels, version, now, context);
+    await moveLabels(tx, prompt, labels, version, now, context, prompt);
   });
 }
 
@@ -79,7 +78,11 @@ export async function refuseDirectLabelMoves(db: DbOrTx, prompt: Pick<LoadedProm
   for (const label of new Set(labels)) await refuseDirectLabelChange(db, prompt, label, "move");
 }
 
-/** Moves each of `labels` (once) onto `version`, in the write's transaction, as the context's actor. */
+/**
+ * Moves each of `labels` (once) onto `version`, in the write's transaction, as the context's actor: a direct
+ * move, so each is checked again here by the prompt rules as `rules` (the early check's prompt) gives them
+ * (the caller holds the prompt's lock, or created it).
+ */
 export async function moveLabels(
   tx: DbTransaction,
   prompt: Pick<LoadedPrompt, "id" | "teamId" | "organizationId">,
@@ -87,7 +90,9 @@ export async function moveLabels(
   version: number,
   now: Date,
   context: AuditContext,
+  rules: Pick<LoadedPrompt, "teamId" | "facts" | "access">,
 ) {
+  for (const label of new Set(labels)) await refuseDirectLabelChangeIn(tx, rules, label, "move");
   for (const label of new Set(labels)) await moveLabel(tx, prompt, label, version, authorOf(context.actor), now, context);
 }
 

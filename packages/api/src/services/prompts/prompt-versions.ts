@@ -77,7 +77,7 @@ export async function createVersion(
     const [before] = await tx.$queryRaw<{ version: number | null }[]>`SELECT max(version) AS version FROM prompt_versions WHERE prompt_id = ${prompt.id}::uuid AND version < ${version}`;
     await followMoveToIncluders(tx, { prompt, name, label: LATEST_LABEL, previousVersion: before?.version ?? null, version }, context.actor, now);
     await auditPrompt(tx, context, prompt, "prompt.version", { after: { version, commitMessage: input.commitMessage ?? "" } });
-    await moveLabels(tx, prompt, labels, version, now, context);
+    await moveLabels(tx, prompt, labels, version, now, context, prompt);
     return { version, versionId: id };
   });
 }

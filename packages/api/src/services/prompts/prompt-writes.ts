@@ -28,7 +28,8 @@ export async function createPrompt(
 ) {
   if (input.visibility === "private" && authorOf(context.actor) === null) fail("INVALID", RUNTIME_MSG.privateByKey, "PRIVATE_BY_KEY");
   const facts = { visibility: input.visibility, authorId: authorOf(context.actor) };
-  await refuseDirectLabelMoves(db, { teamId: team.teamId, facts, access: team }, labels);
+  const rules = { teamId: team.teamId, facts, access: team };
+  await refuseDirectLabelMoves(db, rules, labels);
   const body = bodyOf(input);
   try {
     return await db.$transaction(async (tx) => {
@@ -61,7 +62,7 @@ export async function createPrompt(
         after: { name: prompt.name, title: input.title, visibility: input.visibility, version: 1 },
       });
       const created = { id: prompt.id, teamId: team.teamId, organizationId: team.organizationId };
-      await moveLabels(tx, created, labels, 1, now, context);
+      await moveLabels(tx, created, labels, 1, now, context, rules);
       return { id: prompt.id, name: prompt.name, version: 1, versionId };
     });
   } catch (error) {
