@@ -39,7 +39,7 @@ export {
 export { keyProject, pageRuntimePromptVersions } from "./services/runtime/runtime-langfuse.ts";
 export type { ResolvedPrompt } from "./services/runtime/runtime-cache.ts";
 export { startRuntimeRun } from "./services/runtime/runtime-runs.ts";
-export { getRuntimeEvaluation, getRuntimeEvaluationItems, startRuntimeEvaluation } from "./services/evaluations/runtime-evaluations.ts";
+export { getRuntimeEvaluation, readRuntimeEvaluationItems, startRuntimeEvaluation } from "./services/evaluations/runtime-evaluations.ts";
 export { runsRecorded, type RunEvent } from "./services/runs/runs.ts";
 export { runtimeGenerationPages, runtimeGenerations, runtimeProductionMetrics } from "./services/production/runtime-production.ts";
 export * as metrics from "./services/platform/metrics.ts";

@@ -9,7 +9,7 @@ import { runtimeScoreAnswer, runtimeScoreInput } from "@promptly/shared";
 import type { Request, Response } from "express";
 import type { z } from "zod";
 import {
-  type KeyCaller, type Resource, compileRuntimePrompt, runtimeGenerationPages, runtimeGenerations, runtimeProductionMetrics, createRuntimePrompt, getRuntimeEvaluation, getRuntimeEvaluationItems, startRuntimeEvaluation, createRuntimeVersion, listRuntimePrompts, runtimeSelector, serveRuntimePrompt, setRuntimeLabel,
+  type KeyCaller, type Resource, compileRuntimePrompt, runtimeGenerationPages, runtimeGenerations, runtimeProductionMetrics, createRuntimePrompt, getRuntimeEvaluation, readRuntimeEvaluationItems, startRuntimeEvaluation, createRuntimeVersion, listRuntimePrompts, runtimeSelector, serveRuntimePrompt, setRuntimeLabel,
   startRuntimeRun, type ApiServices, type RunEvent,
 } from "@promptly/api";
 import {
@@ -145,6 +145,27 @@ const spanQuery = (query: { from?: string; to?: string }) => ({
   to: query.to === undefined ? undefined : new Date(query.to),
 });
 
+/**
+ * Writes to a streamed answer at the pace its client reads: each resolves once the client has taken
+ * the text (drain), so one that stops reading holds the answer there, not the whole of it in memory;
+ * false once the client has gone away (close): read nothing more for it. The listeners stay for the
+ * whole answer: compression hands `drain` listeners to its stream and cannot remove them.
+ */
+function pacedWriter(res: Response): (text: string) => Promise<boolean> {
+  let gone = res.destroyed;
+  let taken = () => {};
+  res.on("drain", () => taken());
+  res.on("close", () => {
+    gone = true;
+    taken();
+  });
+  return async (text) => {
+    if (gone) return false;
+    if (!res.write(text) && !gone) await new Promise<void>((resolve) => (taken = resolve));
+    return !gone;
+  };
+}
+
 /** A production read refused before anything was written (a bad span, an unknown prompt) answers as any error does. */
 const productionErrors = {
   400: error("Invalid filters, span (from after to, more than 366 days) or cursor"),
@@ -210,24 +231,13 @@ const PRODUCTION_OPERATIONS: Operation[] = [
         "Content-Disposition": `attachment; filename="${file}"`,
         "Cache-Control": "no-store",
       });
-      // The next page is read only once the client has taken the last (drain): one that stops reading holds
-      // the export there, not the whole of it in memory; one that goes away (close) ends it. The listeners
-      // stay for the whole export: compression hands `drain` listeners to its stream and cannot remove them.
-      let gone = res.destroyed;
-      let taken = () => {};
-      res.on("drain", () => taken());
-      res.on("close", () => {
-        gone = true;
-        taken();
-      });
+      const write = pacedWriter(res);
       if (csv) res.write(csvText([GENERATION_CSV_HEADER]));
       try {
         for (; !next.done; next = await pages.next()) {
-          if (gone) return;
           const items = next.value;
           if (items.length === 0) continue;
-          if (!res.write(csv ? csvText(items.map(generationCsvRow)) : generationJsonLines(items)) && !gone) await new Promise<void>((resolve) => (taken = resolve));
-          if (gone) return;
+          if (!(await write(csv ? csvText(items.map(generationCsvRow)) : generationJsonLines(items)))) return;
         }
       } catch (cause) {
         // The answer has begun: a failure can only cut it short, never turn into an error answer.
@@ -442,7 +452,26 @@ export const V1_OPERATIONS: Operation[] = [
       ...COMMON_ERRORS,
     },
     async handle({ services, caller, res, params }) {
-      res.setHeader("Cache-Control", "no-store").json(await getRuntimeEvaluationItems(services, caller, params["id"]!));
+      // Written as it is read, a page at a time (an evaluation's items run to gigabytes of outputs): the text
+      // is exactly JSON.stringify of the whole answer, as res.json would send it. The access is decided
+      // before anything is written, so a refusal answers as an error.
+      try {
+        await readRuntimeEvaluationItems(services, caller, params["id"]!, async (pages) => {
+          const write = pacedWriter(res);
+          res.status(200).set({ "Content-Type": "application/json; charset=utf-8", "Cache-Control": "no-store" });
+          let first = true;
+          for await (const items of pages) {
+            const text = items.map((item) => JSON.stringify(item)).join(",");
+            if (!(await write(first ? `{"items":[${text}` : `,${text}`))) return;
+            first = false;
+          }
+          res.end(first ? `{"items":[]}` : "]}");
+        });
+      } catch (cause) {
+        if (!res.headersSent) throw cause;
+        // The answer has begun: a failure can only cut it short, never turn into an error answer.
+        res.destroy(cause as Error);
+      }
     },
   }),
   operation({

@@ -299,15 +299,36 @@ export async function evaluationResultsOf(db: DbOrTx, id: string): Promise<z.inf
   return { summary, cases: casesOf(rows) };
 }
 
-/** Every item of the evaluation, by version then position (the REST API's report, for CI: the command line's JUnit XML). */
-export async function evaluationItemsOf(db: DbOrTx, id: string): Promise<EvaluationItemsAnswer> {
-  const rows = await db.evaluationItem.findMany({ where: { evaluationId: id }, orderBy: [{ version: "asc" }, { position: "asc" }], select: itemSelect });
-  return {
-    items: rows.map((row) => {
-      const { version, status, output, results, error, errorDetail, latencyMs } = cellOf(row);
-      return { position: row.position, version, status, variables: row.variables as Record<string, unknown>, output, results, error, errorDetail, latencyMs };
-    }),
-  };
+/** Items read per statement: each holds up to 200,000 characters of output and its case's variables, and an evaluation up to 10,000 of them. */
+export const EVALUATION_ITEMS_PAGE = 50;
+
+type EvaluationItem = EvaluationItemsAnswer["items"][number];
+
+const itemOf = (row: ItemRow): EvaluationItem => {
+  const { version, status, output, results, error, errorDetail, latencyMs } = cellOf(row);
+  return { position: row.position, version, status, variables: row.variables as Record<string, unknown>, output, results, error, errorDetail, latencyMs };
+};
+
+/**
+ * Every item of the evaluation, by version then position (the REST API's report, for CI: the command
+ * line's JUnit XML), a page at a time (keyset on the (evaluation, version, position) key), so what is
+ * held at once is one page. The pages are one answer only when read in one snapshot (inSnapshot): an
+ * item finished between two reads would otherwise be in it as of different moments.
+ */
+export async function* evaluationItemPages(db: DbOrTx, id: string, pageSize = EVALUATION_ITEMS_PAGE): AsyncGenerator<EvaluationItem[]> {
+  let after: { version: number; position: number } | null = null;
+  for (;;) {
+    const rows: ItemRow[] = await db.evaluationItem.findMany({
+      where: { evaluationId: id, ...(after && { OR: [{ version: { gt: after.version } }, { version: after.version, position: { gt: after.position } }] }) },
+      orderBy: [{ version: "asc" }, { position: "asc" }],
+      take: pageSize,
+      select: itemSelect,
+    });
+    if (rows.length) yield rows.map(itemOf);
+    if (rows.length < pageSize) return;
+    const last = rows.at(-1)!;
+    after = { version: last.version, position: last.position };
+  }
 }
 
 const flippedCase = evaluationCase.omit({ versions: true }).extend({ base: evaluationCell, candidate: evaluationCell });

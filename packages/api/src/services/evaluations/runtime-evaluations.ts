@@ -10,8 +10,9 @@ import { fail } from "../../errors.ts";
 import { authorize } from "../access/authorize.ts";
 import type { KeyCaller } from "../access/visibility.ts";
 import { loadPrompt } from "../prompts/loaded-prompt.ts";
+import { inSnapshot } from "../prompts/library-export.ts";
 import { keyPromptFor, runtimeSelector } from "../runtime/runtime-prompts.ts";
-import { evaluationItemsOf, findEvaluationPromptId, getEvaluation, startEvaluation } from "./evaluations.ts";
+import { evaluationItemPages, findEvaluationPromptId, getEvaluation, startEvaluation } from "./evaluations.ts";
 
 type Deps = Pick<ApiServices, "db" | "runtime" | "evaluations">;
 
@@ -40,7 +41,13 @@ export async function getRuntimeEvaluation(deps: Deps, caller: KeyCaller, id: st
   return getEvaluation(deps.db, id);
 }
 
-export async function getRuntimeEvaluationItems(deps: Deps, caller: KeyCaller, id: string): Promise<EvaluationItemsAnswer> {
+/**
+ * Every item of the evaluation the key may read, a page at a time, to `read`: the access is decided
+ * before (so a refusal comes before anything is written), then every page is read in one read-only
+ * snapshot, open until `read` resolves (a reader that stops iterating reads no further page). An
+ * evaluation holds up to 10,000 items of up to 200,000 characters of output each: never all at once.
+ */
+export async function readRuntimeEvaluationItems<T>(deps: Deps, caller: KeyCaller, id: string, read: (pages: AsyncIterable<EvaluationItemsAnswer["items"]>) => Promise<T>): Promise<T> {
   await readableEvaluation(deps, caller, id);
-  return evaluationItemsOf(deps.db, id);
+  return inSnapshot(deps.db, (tx) => read(evaluationItemPages(tx, id)));
 }
