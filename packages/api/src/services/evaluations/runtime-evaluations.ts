@@ -10,7 +10,6 @@ import { fail } from "../../errors.ts";
 import { authorize } from "../access/authorize.ts";
 import type { KeyCaller } from "../access/visibility.ts";
 import { loadPrompt } from "../prompts/loaded-prompt.ts";
-import { inSnapshot } from "../prompts/library-export.ts";
 import { keyPromptFor, runtimeSelector } from "../runtime/runtime-prompts.ts";
 import { evaluationItemPages, findEvaluationPromptId, getEvaluation, startEvaluation } from "./evaluations.ts";
 
@@ -43,11 +42,13 @@ export async function getRuntimeEvaluation(deps: Deps, caller: KeyCaller, id: st
 
 /**
  * Every item of the evaluation the key may read, a page at a time, to `read`: the access is decided
- * before (so a refusal comes before anything is written), then every page is read in one read-only
- * snapshot, open until `read` resolves (a reader that stops iterating reads no further page). An
- * evaluation holds up to 10,000 items of up to 200,000 characters of output each: never all at once.
+ * before (so a refusal comes before anything is written), then each page is one statement of its own
+ * (a reader that stops iterating reads no further page). An evaluation holds up to 10,000 items of up to
+ * 200,000 characters of output each: never all at once. No transaction is held between pages: a client
+ * reading slowly (the answer is written at its pace) must not keep one of the pool's connections, or a
+ * few of them would stall every other request.
  */
 export async function readRuntimeEvaluationItems<T>(deps: Deps, caller: KeyCaller, id: string, read: (pages: AsyncIterable<EvaluationItemsAnswer["items"]>) => Promise<T>): Promise<T> {
   await readableEvaluation(deps, caller, id);
-  return inSnapshot(deps.db, (tx) => read(evaluationItemPages(tx, id)));
+  return read(evaluationItemPages(deps.db, id));
 }

@@ -70,7 +70,7 @@ const EXPORT_SNAPSHOT_TIMEOUT_MS = 10 * 60_000;
  * `read` in one read-only REPEATABLE READ transaction: every page of the export sees the library as it
  * was at the first read, so a prompt renamed, a version added or a label moved meanwhile is not half in it.
  */
-export function inSnapshot<T>(db: Db, read: (tx: DbTransaction) => Promise<T>): Promise<T> {
+function inSnapshot<T>(db: Db, read: (tx: DbTransaction) => Promise<T>): Promise<T> {
   return db.$transaction(async (tx) => {
     // Before the first read, which takes the snapshot.
     await tx.$executeRaw`SET TRANSACTION READ ONLY`;
