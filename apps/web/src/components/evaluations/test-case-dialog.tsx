@@ -4,7 +4,7 @@
 // The list holds previews only, so Edit reads the case whole (testCases.get) before the form opens:
 // read afresh at each opening, never from the cache, since saving writes back every field the form was
 // filled with (an answer cached a minute ago would undo what another session saved since).
-import { useState } from "react";
+import { useRef, useState } from "react";
 import { toast } from "sonner";
 import { EVALUATION_MSG, effectiveContract, testCaseInput, type ChatMessage, type VariableContract, type VariableProblem } from "@promptly/shared";
 import type { RouterOutputs } from "@promptly/api";
@@ -59,18 +59,28 @@ export function TestCaseDialog({ promptId, open, onOpenChange, testCaseId, seed 
 function CaseFormLoader({ promptId, testCaseId, seed, title, onDone }: { promptId: string; testCaseId?: string; seed?: TestCaseSeed; title: string; onDone(): void }) {
   const latest = trpc.prompts.get.useQuery({ id: promptId, label: "latest" });
   const whole = trpc.testCases.get.useQuery({ promptId, id: testCaseId ?? "" }, { enabled: testCaseId !== undefined, staleTime: 0, refetchOnMount: "always" });
-  if (latest.isPending) return <Skeleton className="h-40" aria-label="Loading the variables" />;
-  if (latest.isError) return <LoadFailure title="The prompt's variables could not be loaded" error={latest.error} onRetry={() => void latest.refetch()} />;
-  // The form's fields are set once, when it appears: not before the case is read for this opening.
-  if (testCaseId !== undefined && !whole.isFetchedAfterMount) return <Skeleton className="h-40" aria-label="Loading the test case" />;
-  // Only before the form has the case: a refetch failing later (the network back) keeps what is being typed.
-  if (whole.isError && !whole.data) return <LoadFailure title="The test case could not be loaded" error={whole.error} onRetry={() => void whole.refetch()} />;
+  // The form's fields are set once, when it appears: not before the case is read for this opening, and read
+  // well (a failed read leaves the cache's copy of an earlier opening, which must not be edited and saved over
+  // a newer one). Once it has appeared it stays, whatever a later refetch does: what is being typed is kept.
+  const shown = useRef(false);
+  if (!shown.current) {
+    if (latest.isPending) return <Skeleton className="h-40" aria-label="Loading the variables" />;
+    if (latest.isError) return <LoadFailure title="The prompt's variables could not be loaded" error={latest.error} onRetry={() => void latest.refetch()} />;
+    if (testCaseId !== undefined && !(whole.isFetchedAfterMount && whole.isSuccess)) {
+      if (whole.isFetchedAfterMount && whole.isError) return <LoadFailure title="The test case could not be loaded" error={whole.error} onRetry={() => void whole.refetch()} />;
+      return <Skeleton className="h-40" aria-label="Loading the test case" />;
+    }
+    shown.current = true;
+  }
+  // Read once shown (a later failure keeps the data it had).
+  const version = latest.data?.version;
+  if (!version) return <Skeleton className="h-40" aria-label="Loading the variables" />;
   const testCase = testCaseId !== undefined ? whole.data : undefined;
   return (
     <CaseForm
       promptId={promptId}
-      contract={effectiveContract(latest.data.version)}
-      placeholderNames={latest.data.version.placeholders}
+      contract={effectiveContract(version)}
+      placeholderNames={version.placeholders}
       testCase={testCase}
       seed={seed}
       title={title}
