@@ -1,7 +1,8 @@
 // A direct move of `production` reads the team's review rule again in its own transaction, after the
 // prompt's lock, holding the team's row: an admin turning required approvals on while another admin moves,
 // splits or promotes production, or saves a version labelled production, directly (the early check passed on the old rule) gets the move refused as
-// the early check would refuse it, and production stays as it was. A rollback stays direct whatever the rule.
+// the early check would refuse it, and production stays as it was; a split or a split's end is asked for as a
+// change request instead, as the early check would have asked. A rollback stays direct whatever the rule.
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { REVIEW_MSG } from "@promptly/shared";
 import { createHarness, type Harness } from "../../../testing/harness.ts";
@@ -53,9 +54,9 @@ async function whileReviewsTurnOn(teamId: string, change: () => Promise<unknown>
   );
   await isHeld;
   let settled = false;
-  // "applied", or the refusal as a client sees it.
+  // The change's answer, or the refusal as a client sees it.
   const outcome = change().then(
-    () => "applied" as const,
+    (answer: unknown) => answer,
     (error: unknown) => failure(Promise.reject(error)),
   );
   void outcome.finally(() => (settled = true));
@@ -82,11 +83,14 @@ describe("required approvals turned on while production is changed directly", ()
     expect(await production(prompt.id)).toEqual({ version: 1, candidateVersion: 2, candidateWeight: 10 });
   });
 
-  it("a split is refused, production unchanged", async () => {
+  it("a split is asked for as a change request instead, production unchanged", async () => {
     const { team, prompt } = await reviewWorld();
     const { admin } = world.callers;
-    expect(await whileReviewsTurnOn(team.id, () => admin.promptLabels.split({ promptId: prompt.id, label: "production", version: 3, weight: 20 }))).toEqual(refused);
+    const answer = await whileReviewsTurnOn(team.id, () => admin.promptLabels.split({ promptId: prompt.id, label: "production", version: 3, weight: 20 }));
+    expect(answer).toEqual({ applied: false, changeRequestId: expect.any(String) });
     expect(await production(prompt.id)).toEqual({ version: 1, candidateVersion: 2, candidateWeight: 10 });
+    const { changeRequestId } = answer as { changeRequestId: string };
+    expect(await admin.changeRequests.get({ id: changeRequestId })).toMatchObject({ baseVersion: 1, proposedVersion: 3, proposedWeight: 20, status: "open" });
   });
 
   it("a new version labelled production (Langfuse's API, MCP) is refused, no version saved", async () => {
@@ -100,11 +104,14 @@ describe("required approvals turned on while production is changed directly", ()
     expect(await h.database.db.promptVersion.count({ where: { promptId: prompt.id } })).toBe(3);
   });
 
-  it("a promotion of the candidate is refused, production unchanged; a rollback still goes through", async () => {
+  it("a promotion of the candidate is asked for as a change request instead, production unchanged; a rollback still goes through", async () => {
     const { team, prompt } = await reviewWorld();
     const { admin } = world.callers;
-    expect(await whileReviewsTurnOn(team.id, () => admin.promptLabels.endSplit({ promptId: prompt.id, label: "production", outcome: "promote" }))).toEqual(refused);
+    const answer = await whileReviewsTurnOn(team.id, () => admin.promptLabels.endSplit({ promptId: prompt.id, label: "production", outcome: "promote" }));
+    expect(answer).toEqual({ applied: false, changeRequestId: expect.any(String) });
     expect(await production(prompt.id)).toEqual({ version: 1, candidateVersion: 2, candidateWeight: 10 });
+    const { changeRequestId } = answer as { changeRequestId: string };
+    expect(await admin.changeRequests.get({ id: changeRequestId })).toMatchObject({ baseVersion: 1, proposedVersion: 2, proposedWeight: null, status: "open" });
     expect(await admin.promptLabels.endSplit({ promptId: prompt.id, label: "production", outcome: "rollback" })).toEqual({ applied: true, changeRequestId: null });
     expect(await production(prompt.id)).toEqual({ version: 1, candidateVersion: null, candidateWeight: null });
   });

@@ -4,6 +4,7 @@
 // own version is a rollback, direct for those who may move it. Elsewhere the prompt rules decide as for a move.
 import type { Db } from "@promptly/db";
 import { PROTECTED_LABEL, type SplitEnd } from "@promptly/shared";
+import { DomainError } from "../../errors.ts";
 import type { Caller } from "../access/access.ts";
 import type { AuditContext } from "../insight/audit.ts";
 import type { LoadedPrompt } from "../prompts/loaded-prompt.ts";
@@ -21,16 +22,30 @@ export interface SplitAnswer {
 const reviewed = async (db: Db, prompt: LoadedPrompt, label: string, rollback = false) =>
   directLabelRefusal(label, prompt, label === PROTECTED_LABEL ? await requiredApprovals(db, prompt.teamId) : 0, "move", rollback)?.reason === "REVIEW_REQUIRED";
 
+/**
+ * Applies a direct change the check above let through: true once applied, false when the change's own
+ * transaction refused it because the team's admin turned reviews on meanwhile. That change is then asked for,
+ * as it would have been a moment later; any other refusal is the caller's answer.
+ */
+async function appliedUnlessReviewed(apply: () => Promise<unknown>): Promise<boolean> {
+  try {
+    await apply();
+    return true;
+  } catch (error) {
+    if (error instanceof DomainError && error.reason === "REVIEW_REQUIRED") return false;
+    throw error;
+  }
+}
+
 /** Splits `label`: it keeps its version and serves `candidate` to `weight` percent of fetches. */
 export async function splitOrRequest(
   db: Db, caller: Caller, prompt: LoadedPrompt, label: string, candidate: number, weight: number, now: Date, context: AuditContext,
 ): Promise<SplitAnswer> {
-  if (await reviewed(db, prompt, label)) {
-    const { id } = await createChangeRequest(db, caller, prompt, { promptId: prompt.id, label: PROTECTED_LABEL, version: candidate, weight }, now, context);
-    return { applied: false, changeRequestId: id };
+  if (!(await reviewed(db, prompt, label)) && (await appliedUnlessReviewed(() => splitLabel(db, prompt, label, candidate, weight, now, context)))) {
+    return { applied: true, changeRequestId: null };
   }
-  await splitLabel(db, prompt, label, candidate, weight, now, context);
-  return { applied: true, changeRequestId: null };
+  const { id } = await createChangeRequest(db, caller, prompt, { promptId: prompt.id, label: PROTECTED_LABEL, version: candidate, weight }, now, context);
+  return { applied: false, changeRequestId: id };
 }
 
 /**
@@ -42,11 +57,10 @@ export async function endSplitOrRequest(
 ): Promise<SplitAnswer> {
   // A rollback is direct for those who may move production; one who may not (an editor) asks for it as for a promotion.
   const rollback = end.outcome === "rollback" && directLabelRefusal(label, prompt, 0, "move", true) === null;
-  if (!rollback && (await reviewed(db, prompt, label))) {
-    // The version it ends on is read in the request's own transaction, so a split changed meanwhile is not mistaken.
-    const { id } = await createChangeRequest(db, caller, prompt, { promptId: prompt.id, label: PROTECTED_LABEL, endSplit: end }, now, context);
-    return { applied: false, changeRequestId: id };
+  if ((rollback || !(await reviewed(db, prompt, label))) && (await appliedUnlessReviewed(() => endSplit(db, prompt, label, end, now, context)))) {
+    return { applied: true, changeRequestId: null };
   }
-  await endSplit(db, prompt, label, end, now, context);
-  return { applied: true, changeRequestId: null };
+  // The version it ends on is read in the request's own transaction, so a split changed meanwhile is not mistaken.
+  const { id } = await createChangeRequest(db, caller, prompt, { promptId: prompt.id, label: PROTECTED_LABEL, endSplit: end }, now, context);
+  return { applied: false, changeRequestId: id };
 }
