@@ -11,7 +11,7 @@ import { fail } from "../../errors.ts";
 import type { Caller } from "../access/access.ts";
 import { audit, type AuditAction, type AuditContext } from "../insight/audit.ts";
 import { moveLabel } from "./prompt-labels.ts";
-import { archivedRefusal, directLabelRefusal, promptLockSql, removalRefusal, tooManyTags, type PromptLock } from "./prompt-rules.ts";
+import { archivedRefusal, directLabelRefusal, promptLockSql, removalRefusal, requiredApprovalsHeld, tooManyTags, type PromptLock } from "./prompt-rules.ts";
 import { promptVisibility } from "../access/visibility.ts";
 
 export const bulkResult = z.object({
@@ -70,6 +70,13 @@ export async function bulkPrompts(db: Db, caller: Caller, promptIds: string[], a
           WHERE p.id = ANY(${ids}::uuid[])
           ORDER BY p.id
           ${promptLockSql(lock)} OF p`;
+        // A change of production reads each team's review rule again once the prompts are locked, holding the
+        // team's row (prompt, then team, as every direct move): reviews turned on meanwhile refuse it, not bypassed.
+        if (changesProduction(action)) {
+          const held = new Map<string, number>();
+          for (const teamId of [...new Set(rows.map((row) => row.teamId))].sort()) held.set(teamId, await requiredApprovalsHeld(tx, teamId));
+          for (const row of rows) row.requiredApprovals = held.get(row.teamId)!;
+        }
         const byId = new Map(rows.map((row) => [row.id, row]));
         const refused: BulkResult["refused"] = [];
         const refuse = (row: Row, reason: string) => refused.push({ id: row.id, name: row.name, reason });
@@ -108,6 +115,10 @@ export async function bulkPrompts(db: Db, caller: Caller, promptIds: string[], a
     throw error;
   }
 }
+
+/** Whether the action may change what `production` serves: a move or removal of it, or archiving (a prompt carrying it). */
+const changesProduction = (action: BulkAction) =>
+  action.kind === "archive" || ((action.kind === "setLabel" || action.kind === "removeLabel") && action.label === PROTECTED_LABEL);
 
 /** A move refuses when a new name is taken by a prompt outside the set, or two of the set would share one. */
 async function refuseNameConflicts(tx: DbTransaction, rows: Row[], folder: string, refuse: (row: Row, reason: string) => void) {

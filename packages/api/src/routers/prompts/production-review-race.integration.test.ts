@@ -1,0 +1,89 @@
+// The other doors that change what `production` serves read the team's review rule again in their
+// transaction, after the prompts' locks, holding the team's row (as promptLabels does, see
+// prompt-labels/review-race): an admin turning required approvals on while a bulk action changes
+// production (the rule read before was the old one) gets it refused as that door refuses it under
+// reviews, and nothing changes.
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { REVIEW_MSG } from "@promptly/shared";
+import { createHarness, type Harness } from "../../../testing/harness.ts";
+import { createLibraryWorld, createPrompt, failure } from "../../../testing/prompts-support.ts";
+
+let h: Harness;
+let world: Awaited<ReturnType<typeof createLibraryWorld>>;
+
+beforeAll(async () => {
+  h = await createHarness();
+  world = await createLibraryWorld(h);
+});
+afterAll(() => h.close());
+
+/** A team not yet reviewing production, its prompt shared with the team, versions 1-2, production on v1. */
+async function productionWorld() {
+  const team = await world.team();
+  const { admin, author } = world.callers;
+  const prompt = await createPrompt(author, team.id, { visibility: "team", template: "Version 1" });
+  await author.promptVersions.create({ promptId: prompt.id, type: "text", template: "Version 2" });
+  await admin.promptLabels.set({ promptId: prompt.id, label: "production", version: 1 });
+  return { team, prompt };
+}
+
+const state = (promptId: string) =>
+  h.database.db.prompt.findUniqueOrThrow({
+    where: { id: promptId },
+    select: { archivedAt: true, latestVersion: true, labels: { where: { name: "production" }, select: { version: true, candidateVersion: true } } },
+  });
+
+/**
+ * Runs `change` while another admin's settings change (required approvals 1) holds the team's row, not yet
+ * committed; commits it once a backend waits for a lock (or the change has settled: then nothing waited),
+ * and gives the change's answer, or its refusal as a client sees it.
+ */
+async function whileReviewsTurnOn(teamId: string, change: () => Promise<unknown>) {
+  const db = h.database.db;
+  let held!: () => void;
+  const isHeld = new Promise<void>((resolve) => (held = resolve));
+  let commit!: () => void;
+  const committing = new Promise<void>((resolve) => (commit = resolve));
+  const settings = db.$transaction(
+    async (tx) => {
+      await tx.$executeRaw`UPDATE teams SET required_approvals = 1 WHERE id = ${teamId}::uuid`;
+      held();
+      await committing;
+    },
+    { timeout: 30_000 },
+  );
+  await isHeld;
+  let settled = false;
+  const outcome = change().then(
+    (answer) => answer,
+    (error: unknown) => failure(Promise.reject(error)),
+  );
+  void outcome.finally(() => (settled = true));
+  await vi.waitFor(
+    async () => {
+      const [row] = await db.$queryRaw<{ waiting: number }[]>`
+        SELECT count(*)::int AS waiting FROM pg_stat_activity WHERE datname = current_database() AND cardinality(pg_blocking_pids(pid)) > 0`;
+      expect(settled || row!.waiting > 0).toBe(true);
+    },
+    { timeout: 20_000, interval: 20 },
+  );
+  commit();
+  await settings;
+  return outcome;
+}
+
+describe("required approvals turned on while another door changes production", () => {
+  it("a bulk move of production is refused, naming the prompt; production unchanged", async () => {
+    const { team, prompt } = await productionWorld();
+    const move = () => world.callers.admin.prompts.bulk({ promptIds: [prompt.id], action: { kind: "setLabel", label: "production" } });
+    expect(await whileReviewsTurnOn(team.id, move)).toMatchObject({ applied: false, refused: [{ id: prompt.id, reason: REVIEW_MSG.reviewRequired }] });
+    expect(await state(prompt.id)).toMatchObject({ archivedAt: null, labels: [{ version: 1, candidateVersion: null }] });
+  });
+
+  it("a bulk archive of a prompt carrying production is refused; the prompt stays live", async () => {
+    const { team, prompt } = await productionWorld();
+    const archive = () => world.callers.admin.prompts.bulk({ promptIds: [prompt.id], action: { kind: "archive" } });
+    expect(await whileReviewsTurnOn(team.id, archive)).toMatchObject({ applied: false, refused: [{ id: prompt.id, reason: REVIEW_MSG.archiveReviewRequired }] });
+    expect(await state(prompt.id)).toMatchObject({ archivedAt: null, labels: [{ version: 1 }] });
+  });
+});
