@@ -4,7 +4,11 @@
 // deletes the generations. Each waits on the other: PostgreSQL ends one of them as deadlocked, most often the
 // delete (it waited first, so it looks first). The admin was answered an internal error; the delete now
 // tries again.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+// A team deleted while an admin moves `production` of one of its prompts directly: the move holds its prompt's
+// row, then reads the team's review rule holding the team's row FOR SHARE (and does not run again). The delete
+// takes the team's prompts before its row, so it waits for the move instead of deadlocking with it.
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { mergeAcrossTheDelete } from "../../../testing/deadlock-support.ts";
 import { createHarness, type Harness } from "../../../testing/harness.ts";
 import { createLibraryWorld, createPrompt, promptName } from "../../../testing/prompts-support.ts";
@@ -46,5 +50,45 @@ describe("a team deleted while a merge writes one of its generations", () => {
     expect(await h.database.db.team.findUnique({ where: { id: space.team.id } })).toBeNull();
     expect(await h.database.db.prompt.findUnique({ where: { id: prompt.id } })).toBeNull();
     expect(await generationsOf(space.team.id)).toBe(0);
+  });
+});
+
+describe("a team deleted while production of one of its prompts is moved directly", () => {
+  it("the delete waits for the move, which reads the team's rule and commits; then the team goes", async () => {
+    const space = await world.space();
+    const prompt = await createPrompt(world.callers.admin, space.team.id, { visibility: "team", name: promptName("moving") });
+    const move = new pg.Client({ connectionString: h.database.url, application_name: "moving" });
+    await move.connect();
+    try {
+      // This side looks for a deadlock first (the delete after the server's 1 s): were there one, the move is
+      // the one ended, as it would be answered an internal error.
+      await move.query("SET deadlock_timeout = '10ms'");
+      await move.query("BEGIN");
+      const [{ pid }] = (await move.query<{ pid: number }>("SELECT pg_backend_pid() AS pid")).rows as [{ pid: number }];
+      // The move's first statement (touchLivePrompt): its prompt's row.
+      await move.query("UPDATE prompts SET updated_at = now() WHERE id = $1 AND archived_at IS NULL", [prompt.id]);
+      let settled = false;
+      const removed = world.callers.admin.teams.delete({ id: space.team.id }).then(() => "deleted", (error: unknown) => error).finally(() => (settled = true));
+      await vi.waitFor(
+        async () => {
+          const [row] = await h.database.db.$queryRaw<{ n: number }[]>`SELECT count(*)::int AS n FROM pg_stat_activity WHERE ${pid}::int = ANY (pg_blocking_pids(pid))`;
+          expect(settled || row!.n > 0).toBe(true);
+        },
+        { timeout: 20_000, interval: 20 },
+      );
+      expect(settled).toBe(false);
+      // Then the team's review rule, as requiredApprovalsHeld reads it.
+      const read = await move.query("SELECT required_approvals FROM teams WHERE id = $1 FOR SHARE", [space.team.id]).then(
+        (result) => result.rowCount,
+        (error: { code?: string }) => error.code,
+      );
+      await move.query(read === 1 ? "COMMIT" : "ROLLBACK");
+      expect(read).toBe(1);
+      expect(await removed).toBe("deleted");
+    } finally {
+      await move.end();
+    }
+    expect(await h.database.db.team.findUnique({ where: { id: space.team.id } })).toBeNull();
+    expect(await h.database.db.prompt.findUnique({ where: { id: prompt.id } })).toBeNull();
   });
 });

@@ -225,9 +225,13 @@ export async function setKeepGenerationText(db: Db, teamId: string, keep: boolea
  * Members, invites, prompts and production data go with the team (ON DELETE CASCADE). It runs again when
  * deadlocked: it takes the team's row, then deletes its generations; a merge of production data deletes a
  * stored generation and writes it back, whose foreign key takes the team's row. PostgreSQL ends one.
+ * The team's prompts are locked before its row, as a direct move of `production` takes them: the move holds
+ * its prompt's row, then reads the team's review rule holding the team's row (requiredApprovalsHeld), and
+ * does not run again; the team's row taken first would deadlock the two.
  */
 export async function deleteTeam(db: Db, teamId: string, context: AuditContext): Promise<void> {
   await retryOnDeadlock(() => db.$transaction(async (tx) => {
+    await tx.$queryRaw`SELECT 1 FROM prompts WHERE team_id = ${teamId}::uuid ORDER BY id FOR UPDATE`;
     const team = await tx.team.findUniqueOrThrow({ where: { id: teamId }, select: { organizationId: true, name: true } });
     await auditAs(tx, context, { organizationId: team.organizationId, teamId, action: "team.delete", target: { type: "team", id: teamId, name: team.name }, before: { name: team.name } });
     await tx.team.delete({ where: { id: teamId } });
