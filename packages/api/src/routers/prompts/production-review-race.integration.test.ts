@@ -1,12 +1,15 @@
 // The other doors that change what `production` serves read the team's review rule again in their
 // transaction, after the prompts' locks, holding the team's row (as promptLabels does, see
-// prompt-labels/review-race): an admin turning required approvals on while a bulk action changes
-// production (the rule read before was the old one) gets it refused as that door refuses it under
-// reviews, and nothing changes.
+// prompt-labels/review-race): an admin turning required approvals on while a bulk action, an archive or a
+// delete changes production (the rule read before was the old one) gets it refused as that door refuses
+// it under reviews, and nothing changes.
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { REVIEW_MSG } from "@promptly/shared";
 import { createHarness, type Harness } from "../../../testing/harness.ts";
 import { createLibraryWorld, createPrompt, failure } from "../../../testing/prompts-support.ts";
+import type { Caller } from "../../services/access/visibility.ts";
+import { loadPrompt } from "../../services/prompts/loaded-prompt.ts";
+import { deleteLivePrompt } from "../../services/prompts/prompt-writes.ts";
 
 let h: Harness;
 let world: Awaited<ReturnType<typeof createLibraryWorld>>;
@@ -85,5 +88,24 @@ describe("required approvals turned on while another door changes production", (
     const archive = () => world.callers.admin.prompts.bulk({ promptIds: [prompt.id], action: { kind: "archive" } });
     expect(await whileReviewsTurnOn(team.id, archive)).toMatchObject({ applied: false, refused: [{ id: prompt.id, reason: REVIEW_MSG.archiveReviewRequired }] });
     expect(await state(prompt.id)).toMatchObject({ archivedAt: null, labels: [{ version: 1 }] });
+  });
+
+  it("archiving a prompt carrying production is refused; the prompt stays live", async () => {
+    const { team, prompt } = await productionWorld();
+    const archive = () => world.callers.admin.prompts.archive({ id: prompt.id });
+    expect(await whileReviewsTurnOn(team.id, archive)).toEqual({ code: "PRECONDITION_FAILED", message: REVIEW_MSG.archiveReviewRequired });
+    expect(await state(prompt.id)).toMatchObject({ archivedAt: null, labels: [{ version: 1 }] });
+  });
+
+  it("deleting a version that ends production's split (Langfuse's DELETE) is refused; nothing deleted", async () => {
+    const { team, prompt } = await productionWorld();
+    await world.callers.admin.promptLabels.split({ promptId: prompt.id, label: "production", version: 2, weight: 30 });
+    const caller: Caller = { userId: world.accounts.admin.id, role: "user", isSuperUser: false };
+    const loaded = (await loadPrompt(h.database.db, caller, prompt.id))!;
+    const context = { actor: { kind: "user" as const, userId: caller.userId }, ip: null, now: new Date() };
+    const remove = () => deleteLivePrompt(h.database.db, caller, loaded, prompt.name, { version: 2 }, context);
+    expect(await whileReviewsTurnOn(team.id, remove)).toMatchObject({ code: "PRECONDITION", message: REVIEW_MSG.deleteReviewRequired });
+    expect(await state(prompt.id)).toMatchObject({ latestVersion: 2, labels: [{ version: 1, candidateVersion: 2 }] });
+    expect(await h.database.db.promptVersion.count({ where: { promptId: prompt.id } })).toBe(2);
   });
 });

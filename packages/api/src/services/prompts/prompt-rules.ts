@@ -200,16 +200,21 @@ export interface ProductionRemoval {
   archiveApproved: boolean;
 }
 
-/** Reads ProductionRemoval inside the caller's transaction (after the prompt's row is locked, so it holds until commit). */
-export async function productionRemoval(db: DbOrTx, promptId: string): Promise<ProductionRemoval> {
-  const [row] = await db.$queryRaw<ProductionRemoval[]>`
+/**
+ * Reads ProductionRemoval inside the caller's transaction (after the prompt's row is locked, so it holds until
+ * commit). The team's row is held FOR SHARE, as requiredApprovalsHeld holds it: required approvals turned on
+ * by a settings change not yet committed are waited for and read, and one made after waits for the removal.
+ */
+export async function productionRemoval(tx: DbTransaction, promptId: string): Promise<ProductionRemoval> {
+  const [row] = await tx.$queryRaw<ProductionRemoval[]>`
     SELECT l.version AS "productionVersion", t.required_approvals AS "approvalsRequired",
            (l.version IS NOT NULL AND EXISTS (
               SELECT 1 FROM change_requests cr
               WHERE cr.prompt_id = p.id AND cr.kind = 'archive' AND cr.status = 'approved' AND cr.base_version = l.version)) AS "archiveApproved"
     FROM prompts p JOIN teams t ON t.id = p.team_id
     LEFT JOIN prompt_labels l ON l.prompt_id = p.id AND l.name = ${PROTECTED_LABEL}
-    WHERE p.id = ${promptId}::uuid`;
+    WHERE p.id = ${promptId}::uuid
+    FOR SHARE OF t`;
   return row ?? { productionVersion: null, approvalsRequired: 0, archiveApproved: false };
 }
 
