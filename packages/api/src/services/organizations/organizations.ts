@@ -123,10 +123,12 @@ export async function updateOrganization(
 
 /**
  * Deletes the organization; its members and teams go with it (foreign keys cascade), their production data
- * too. Runs again when deadlocked by a merge of that data, as a team's delete (deleteTeam).
+ * too. Runs again when deadlocked by a merge of that data, as a team's delete (deleteTeam). Its prompts are
+ * locked before its row and its teams' (cascaded), as a direct move of `production` takes them (see deleteTeam).
  */
 export async function deleteOrganization(db: Db, organizationId: string, context: AuditContext): Promise<void> {
   await retryOnDeadlock(() => db.$transaction(async (tx) => {
+    await tx.$queryRaw`SELECT 1 FROM prompts WHERE organization_id = ${organizationId}::uuid ORDER BY id FOR UPDATE`;
     await auditAs(tx, context, { organizationId, action: "organization.delete", target: { type: "organization", id: organizationId } });
     const { count } = await tx.organization.deleteMany({ where: { id: organizationId } });
     if (count === 0) fail("NOT_FOUND", ORGANIZATION_MSG.organizationNotFound);

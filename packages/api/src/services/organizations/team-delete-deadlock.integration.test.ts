@@ -4,9 +4,10 @@
 // deletes the generations. Each waits on the other: PostgreSQL ends one of them as deadlocked, most often the
 // delete (it waited first, so it looks first). The admin was answered an internal error; the delete now
 // tries again.
-// A team deleted while an admin moves `production` of one of its prompts directly: the move holds its prompt's
-// row, then reads the team's review rule holding the team's row FOR SHARE (and does not run again). The delete
-// takes the team's prompts before its row, so it waits for the move instead of deadlocking with it.
+// A team (or its organization) deleted while an admin moves `production` of one of its prompts directly: the
+// move holds its prompt's row, then reads the team's review rule holding the team's row FOR SHARE (and does
+// not run again). The delete takes the prompts before the team's row, so it waits for the move instead of
+// deadlocking with it.
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { mergeAcrossTheDelete } from "../../../testing/deadlock-support.ts";
@@ -26,12 +27,12 @@ afterAll(() => h.close());
 const generationsOf = async (teamId: string) =>
   (await h.database.db.$queryRaw<{ n: number }[]>`SELECT count(*)::int AS n FROM generations WHERE team_id = ${teamId}::uuid`)[0]!.n;
 
-describe("a team deleted while a merge writes one of its generations", () => {
-  const deletes: [string, string, (space: { organizationId: string; team: { id: string } }) => Promise<unknown>][] = [
-    ["the team deleted by its admin", `DELETE FROM "public"."teams"`, (space) => world.callers.admin.teams.delete({ id: space.team.id })],
-    ["its organization deleted by a super user", `DELETE FROM "public"."organizations"`, (space) => world.callers.superUser.organizations.delete({ id: space.organizationId })],
-  ];
+const deletes: [string, string, (space: { organizationId: string; team: { id: string } }) => Promise<unknown>][] = [
+  ["the team deleted by its admin", `DELETE FROM "public"."teams"`, (space) => world.callers.admin.teams.delete({ id: space.team.id })],
+  ["its organization deleted by a super user", `DELETE FROM "public"."organizations"`, (space) => world.callers.superUser.organizations.delete({ id: space.organizationId })],
+];
 
+describe("a team deleted while a merge writes one of its generations", () => {
   it.each(deletes)("%s: the delete goes through, and takes the generation the merge wrote meanwhile", async (_, statement, remove) => {
     const space = await world.space();
     const name = promptName("deadlock");
@@ -54,7 +55,7 @@ describe("a team deleted while a merge writes one of its generations", () => {
 });
 
 describe("a team deleted while production of one of its prompts is moved directly", () => {
-  it("the delete waits for the move, which reads the team's rule and commits; then the team goes", async () => {
+  it.each(deletes)("%s: the delete waits for the move, which reads the team's rule and commits; then the team goes", async (_, __, remove) => {
     const space = await world.space();
     const prompt = await createPrompt(world.callers.admin, space.team.id, { visibility: "team", name: promptName("moving") });
     const move = new pg.Client({ connectionString: h.database.url, application_name: "moving" });
@@ -68,7 +69,7 @@ describe("a team deleted while production of one of its prompts is moved directl
       // The move's first statement (touchLivePrompt): its prompt's row.
       await move.query("UPDATE prompts SET updated_at = now() WHERE id = $1 AND archived_at IS NULL", [prompt.id]);
       let settled = false;
-      const removed = world.callers.admin.teams.delete({ id: space.team.id }).then(() => "deleted", (error: unknown) => error).finally(() => (settled = true));
+      const removed = remove(space).then(() => "deleted", (error: unknown) => error).finally(() => (settled = true));
       await vi.waitFor(
         async () => {
           const [row] = await h.database.db.$queryRaw<{ n: number }[]>`SELECT count(*)::int AS n FROM pg_stat_activity WHERE ${pid}::int = ANY (pg_blocking_pids(pid))`;
