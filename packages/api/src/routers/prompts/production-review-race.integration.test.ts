@@ -1,10 +1,10 @@
 // The other doors that change what `production` serves read the team's review rule again in their
 // transaction, after the prompts' locks, holding the team's row (as promptLabels does, see
-// prompt-labels/review-race): an admin turning required approvals on while a bulk action, an archive or a
-// delete changes production (the rule read before was the old one) gets it refused as that door refuses
-// it under reviews, and nothing changes.
+// prompt-labels/review-race): an admin turning required approvals on while a bulk action, an archive, a
+// delete or an import changes production (the rule read before was the old one) gets it refused as that
+// door refuses it under reviews, and nothing changes.
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { REVIEW_MSG } from "@promptly/shared";
+import { LIBRARY_MSG, REVIEW_MSG, type LibraryDocument } from "@promptly/shared";
 import { createHarness, type Harness } from "../../../testing/harness.ts";
 import { createLibraryWorld, createPrompt, failure } from "../../../testing/prompts-support.ts";
 import type { Caller } from "../../services/access/visibility.ts";
@@ -107,5 +107,17 @@ describe("required approvals turned on while another door changes production", (
     expect(await whileReviewsTurnOn(team.id, remove)).toMatchObject({ code: "PRECONDITION", message: REVIEW_MSG.deleteReviewRequired });
     expect(await state(prompt.id)).toMatchObject({ latestVersion: 2, labels: [{ version: 1, candidateVersion: 2 }] });
     expect(await h.database.db.promptVersion.count({ where: { promptId: prompt.id } })).toBe(2);
+  });
+
+  it("an import moving production leaves it (needs review), the rest of the import applied", async () => {
+    const { team, prompt } = await productionWorld();
+    const { admin } = world.callers;
+    const document = JSON.parse((await admin.library.export({ teamId: team.id, format: "json" })).data) as LibraryDocument;
+    const imported = document.prompts.find((item) => item.name === prompt.name)!;
+    imported.labels = { ...imported.labels, production: 2, staging: 2 };
+    const plan = await whileReviewsTurnOn(team.id, () => admin.library.applyImport({ teamId: team.id, document }));
+    expect((plan as { items: { name: string; notes: string[] }[] }).items.find((item) => item.name === prompt.name)!.notes).toContain(LIBRARY_MSG.productionNeedsReview);
+    expect(await state(prompt.id)).toMatchObject({ labels: [{ version: 1 }] });
+    expect(await h.database.db.promptLabel.findUnique({ where: { promptId_name: { promptId: prompt.id, name: "staging" } }, select: { version: true } })).toEqual({ version: 2 });
   });
 });

@@ -14,7 +14,7 @@ import { audit, type AuditContext } from "../insight/audit.ts";
 import { authorOf } from "../access/actor.ts";
 import { moveLabel } from "./prompt-labels.ts";
 import { followMoveToIncluders, saveIncludes } from "./prompt-includes.ts";
-import { archivedRefusal, directLabelRefusal, promptLockSql, requiredApprovals, tooManyLabels } from "./prompt-rules.ts";
+import { archivedRefusal, directLabelRefusal, promptLockSql, requiredApprovals, requiredApprovalsHeld, tooManyLabels } from "./prompt-rules.ts";
 import { numberedUpToSql } from "./prompt-changes.ts";
 import { jsonSchemaProblem } from "./json-schemas.ts";
 import { contractOf, type VersionRow } from "./library-export.ts";
@@ -253,7 +253,9 @@ async function plan(db: DbOrTx, who: LibraryRequest, incoming: IncomingPrompt[],
     names.set(label.name, label.version);
     labelsOf.set(label.promptId, names);
   }
-  const approvalsRequired = await requiredApprovals(db, who.team.teamId);
+  // Applying (locked: `db` is the import's transaction), read after the prompts' locks holding the team's row, as a
+  // direct move of production reads it: required approvals turned on meanwhile leave production as it is (needs review).
+  const approvalsRequired = lock ? await requiredApprovalsHeld(db as DbTransaction, who.team.teamId) : await requiredApprovals(db, who.team.teamId);
   const seen = new Set<string>();
 
   return incoming.map((prompt): Step => {
