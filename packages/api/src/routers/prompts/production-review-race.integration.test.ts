@@ -1,8 +1,8 @@
 // The other doors that change what `production` serves read the team's review rule again in their
 // transaction, after the prompts' locks, holding the team's row (as promptLabels does, see
 // prompt-labels/review-race): an admin turning required approvals on while a bulk action, an archive, a
-// delete or an import changes production (the rule read before was the old one) gets it refused as that
-// door refuses it under reviews, and nothing changes.
+// delete, an import or the sharing of a private prompt changes production (the rule read before was the
+// old one) gets it refused as that door refuses it under reviews, and nothing changes.
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { LIBRARY_MSG, REVIEW_MSG, type LibraryDocument } from "@promptly/shared";
 import { createHarness, type Harness } from "../../../testing/harness.ts";
@@ -119,5 +119,14 @@ describe("required approvals turned on while another door changes production", (
     expect((plan as { items: { name: string; notes: string[] }[] }).items.find((item) => item.name === prompt.name)!.notes).toContain(LIBRARY_MSG.productionNeedsReview);
     expect(await state(prompt.id)).toMatchObject({ labels: [{ version: 1 }] });
     expect(await h.database.db.promptLabel.findUnique({ where: { promptId_name: { promptId: prompt.id, name: "staging" } }, select: { version: true } })).toEqual({ version: 2 });
+  });
+
+  it("sharing a private prompt carrying production (moved by a team admin) is refused: no review approved it; it stays private", async () => {
+    const { team, prompt } = await productionWorld();
+    const { author } = world.callers;
+    await author.prompts.update({ id: prompt.id, visibility: "private" });
+    const share = () => author.prompts.update({ id: prompt.id, visibility: "team" });
+    expect(await whileReviewsTurnOn(team.id, share)).toEqual({ code: "PRECONDITION_FAILED", message: REVIEW_MSG.shareUnreviewed });
+    expect(await h.database.db.prompt.findUniqueOrThrow({ where: { id: prompt.id }, select: { visibility: true } })).toEqual({ visibility: "private" });
   });
 });
