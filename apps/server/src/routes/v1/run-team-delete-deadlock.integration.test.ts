@@ -77,8 +77,8 @@ describe("a key's run recorded while its team is deleted", () => {
       await expect.poll(atGate, { timeout: 20_000 }).toBe(1);
       let deleteSettled = false;
       const deleting = admin.teams.delete({ id: teamId }).then(() => "deleted", (error: unknown) => error).finally(() => (deleteSettled = true));
-      // The delete waits on a lock (the prompt's row the record holds; before, the key's).
-      await expect.poll(async () => (await waiting()).some((row) => row.query.includes(`DELETE FROM "public"."teams"`)), { timeout: 20_000 }).toBe(true);
+      // The delete waits on a lock (the prompt's row the record holds, which its first statement locks; before, the key's).
+      await expect.poll(async () => (await waiting()).some((row) => /DELETE FROM "public"."teams"|FROM prompts WHERE team_id/.test(row.query)), { timeout: 20_000 }).toBe(true);
       await watcher.query(`SELECT pg_advisory_unlock(${GATE}, 0)`);
       gateHeld = false;
       // Until both end: the record and the delete are never seen each waiting on the other.

@@ -239,6 +239,8 @@ async function plan(db: DbOrTx, who: LibraryRequest, incoming: IncomingPrompt[],
            p.latest_version AS "latestVersion", ${numberedUpToSql} AS "numberedUpTo", lv.type::text AS type
     FROM prompts p JOIN prompt_versions lv ON lv.prompt_id = p.id AND lv.version = p.latest_version
     WHERE p.team_id = ${who.team.teamId}::uuid AND p.name = ANY(${names}::text[])
+    -- Locked in id order, as bulk actions and a team's delete lock prompts (two lockers of the same prompts never wait on each other in a cycle).
+    ORDER BY p.id
     ${lock ? Prisma.sql`${promptLockSql("edit")} OF p` : Prisma.empty}`;
   const existingByName = new Map(existingRows.map((row) => [row.name, row]));
   const existingIds = existingRows.map((row) => row.id);

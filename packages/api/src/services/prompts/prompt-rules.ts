@@ -205,20 +205,23 @@ export interface ProductionRemoval {
 
 /**
  * Reads ProductionRemoval inside the caller's transaction (after the prompt's row is locked, so it holds until
- * commit). The team's row is held FOR SHARE, as requiredApprovalsHeld holds it: required approvals turned on
- * by a settings change not yet committed are waited for and read, and one made after waits for the removal.
+ * commit). For a prompt carrying `production` the team's rule is read holding its row FOR SHARE, as
+ * requiredApprovalsHeld holds it: required approvals turned on by a settings change not yet committed are
+ * waited for and read, and one made after waits for the removal. Only then: a delete runs as long as its
+ * generations take, and holding the team's row would hold every change of the team's settings that long.
  */
 export async function productionRemoval(tx: DbTransaction, promptId: string): Promise<ProductionRemoval> {
-  const [row] = await tx.$queryRaw<ProductionRemoval[]>`
-    SELECT l.version AS "productionVersion", t.required_approvals AS "approvalsRequired",
+  const [row] = await tx.$queryRaw<(ProductionRemoval & { teamId: string })[]>`
+    SELECT l.version AS "productionVersion", t.required_approvals AS "approvalsRequired", t.id::text AS "teamId",
            (l.version IS NOT NULL AND EXISTS (
               SELECT 1 FROM change_requests cr
               WHERE cr.prompt_id = p.id AND cr.kind = 'archive' AND cr.status = 'approved' AND cr.base_version = l.version)) AS "archiveApproved"
     FROM prompts p JOIN teams t ON t.id = p.team_id
     LEFT JOIN prompt_labels l ON l.prompt_id = p.id AND l.name = ${PROTECTED_LABEL}
-    WHERE p.id = ${promptId}::uuid
-    FOR SHARE OF t`;
-  return row ?? { productionVersion: null, approvalsRequired: 0, archiveApproved: false };
+    WHERE p.id = ${promptId}::uuid`;
+  if (!row) return { productionVersion: null, approvalsRequired: 0, archiveApproved: false };
+  const { teamId, ...removal } = row;
+  return removal.productionVersion === null ? removal : { ...removal, approvalsRequired: await requiredApprovalsHeld(tx, teamId) };
 }
 
 /**

@@ -416,14 +416,15 @@ async function insertRuns(db: Db, runs: (RunRecord & { id: string })[]): Promise
              g.status::prompt_run_status, g.error, g.error_detail, g.notice, g.draft, g.created_at, g.tool_calls, g.schema_matched, g.schema_problem
       FROM given g
       -- The rows the runs' foreign keys take, taken first, in the order the deletes take them: the
-      -- organization's (its delete takes it before its cascade reaches anything), then the prompt's (a
-      -- team's delete takes its prompts before its cascade reaches the team's API keys; a prompt's delete
-      -- takes it first), and only then the person, key and connection above. Taken after those, as the
-      -- insert's own foreign key checks did, a team's delete holding the prompt and waiting on the key
-      -- this statement held deadlocked with it. Each set is taken whole (a one-time filter) before the next.
-      WHERE (SELECT count(*) FROM (SELECT p.id FROM prompts p WHERE p.id IN (SELECT prompt_id FROM given)
-               AND (SELECT count(*) FROM (SELECT o.id FROM organizations o WHERE o.id IN (SELECT organization_id FROM given) ORDER BY o.id FOR KEY SHARE) o) >= 0
-               ORDER BY p.id FOR KEY SHARE) p) >= 0
+      -- prompt's (a team's or an organization's delete locks its prompts before anything else, a prompt's
+      -- delete takes it first), then the organization's, and only then the person, key and connection
+      -- above. Taken after those, as the insert's own foreign key checks did, a team's delete holding the
+      -- prompt and waiting on the key this statement held deadlocked with it; the organization's taken
+      -- before the prompt, an organization's delete holding the prompt did. Each set is taken whole (a
+      -- one-time filter) before the next.
+      WHERE (SELECT count(*) FROM (SELECT o.id FROM organizations o WHERE o.id IN (SELECT organization_id FROM given)
+               AND (SELECT count(*) FROM (SELECT p.id FROM prompts p WHERE p.id IN (SELECT prompt_id FROM given) ORDER BY p.id FOR KEY SHARE) p) >= 0
+               ORDER BY o.id FOR KEY SHARE) o) >= 0
       RETURNING *)
     SELECT run.id, run.prompt_id AS "promptId", run.version, run.user_id AS "userId", run.api_key_id AS "apiKeyId", run.connection_id AS "connectionId",
            run.connection_name AS "connectionName", run.model, run.parameters, run.variables, run.input, run.output, run.input_tokens AS "inputTokens",
