@@ -313,8 +313,8 @@ const itemOf = (row: ItemRow): EvaluationItem => {
  * Every item of the evaluation, by version then position (the REST API's report, for CI: the command
  * line's JUnit XML), a page at a time (keyset on the (evaluation, version, position) key), so what is
  * held at once is one page. Each item is in one page (its key never changes), as it is when its page is
- * read: an evaluation still running may show an item finished between two pages as finished and an
- * earlier one as pending (the command line reads a finished one, whose items no longer change).
+ * read: an evaluation still running (or whose cases in error are being retried) may show an item finished
+ * between two pages as finished and an earlier one as pending.
  */
 export async function* evaluationItemPages(db: DbOrTx, id: string, pageSize = EVALUATION_ITEMS_PAGE): AsyncGenerator<EvaluationItem[]> {
   let after: { version: number; position: number } | null = null;

@@ -50,5 +50,14 @@ export async function getRuntimeEvaluation(deps: Deps, caller: KeyCaller, id: st
  */
 export async function readRuntimeEvaluationItems<T>(deps: Deps, caller: KeyCaller, id: string, read: (pages: AsyncIterable<EvaluationItemsAnswer["items"]>) => Promise<T>): Promise<T> {
   await readableEvaluation(deps, caller, id);
-  return read(evaluationItemPages(deps.db, id));
+  return read(pagesOfExisting(deps, id));
+}
+
+/**
+ * The pages, then a failure if the evaluation is gone: each page is read on its own, so one deleted meanwhile (its
+ * prompt's delete cascades) would end its answer early and whole-looking; cut instead, it is not taken for a report.
+ */
+async function* pagesOfExisting(deps: Deps, id: string): AsyncGenerator<EvaluationItemsAnswer["items"]> {
+  yield* evaluationItemPages(deps.db, id);
+  if (!(await findEvaluationPromptId(deps.db, id))) throw new Error(`evaluation ${id} was deleted while its items were read`);
 }
