@@ -121,6 +121,46 @@ describe("required approvals turned on while another door changes production", (
     expect(await h.database.db.promptLabel.findUnique({ where: { promptId_name: { promptId: prompt.id, name: "staging" } }, select: { version: true } })).toEqual({ version: 2 });
   });
 
+  it("an import leaving production be does not wait for the settings change (it holds no team row)", async () => {
+    const { team, prompt } = await productionWorld();
+    const { admin } = world.callers;
+    const document = JSON.parse((await admin.library.export({ teamId: team.id, format: "json" })).data) as LibraryDocument;
+    const imported = document.prompts.find((item) => item.name === prompt.name)!;
+    imported.labels = { ...imported.labels, staging: 2 };
+    const db = h.database.db;
+    let held!: () => void;
+    const isHeld = new Promise<void>((resolve) => (held = resolve));
+    let commit!: () => void;
+    const committing = new Promise<void>((resolve) => (commit = resolve));
+    const settings = db.$transaction(
+      async (tx) => {
+        await tx.$executeRaw`UPDATE teams SET required_approvals = 1 WHERE id = ${team.id}::uuid`;
+        held();
+        await committing;
+      },
+      { timeout: 30_000 },
+    );
+    await isHeld;
+    let settled = false;
+    const applied = admin.library.applyImport({ teamId: team.id, document }).finally(() => (settled = true));
+    // Which comes first: the import's answer, or a backend waiting for a lock (the team's row, held by the settings change).
+    const waited = vi.waitFor(
+      async () => {
+        const [row] = await db.$queryRaw<{ waiting: number }[]>`
+          SELECT count(*)::int AS waiting FROM pg_stat_activity WHERE datname = current_database() AND cardinality(pg_blocking_pids(pid)) > 0`;
+        expect(settled || row!.waiting > 0).toBe(true);
+      },
+      { timeout: 20_000, interval: 20 },
+    );
+    const first = await Promise.race([applied.then(() => "imported"), waited.then(() => (settled ? "imported" : "waited"))]);
+    commit();
+    await settings;
+    await applied;
+    expect(first).toBe("imported");
+    expect(await h.database.db.promptLabel.findUnique({ where: { promptId_name: { promptId: prompt.id, name: "staging" } }, select: { version: true } })).toEqual({ version: 2 });
+    expect(await state(prompt.id)).toMatchObject({ labels: [{ version: 1 }] });
+  });
+
   it("sharing a private prompt carrying production (moved by a team admin) is refused: no review approved it; it stays private", async () => {
     const { team, prompt } = await productionWorld();
     const { author } = world.callers;

@@ -4,7 +4,7 @@ import { createHash } from "node:crypto";
 import { z } from "zod";
 import { Prisma, isUniqueViolation, type Db, type DbOrTx, type DbTransaction } from "@promptly/db";
 import {
-  type PromptMessage, LIBRARY_MSG, LATEST_LABEL, canOnPrompt, importDocumentSchema, isPromptName, nearestPromptName, renameIncludes,
+  type PromptMessage, LIBRARY_MSG, LATEST_LABEL, PROTECTED_LABEL, canOnPrompt, importDocumentSchema, isPromptName, nearestPromptName, renameIncludes,
   promptDescriptionSchema, promptLabelSchema, promptTagsSchema, promptTitleSchema, runtimeCreateVersionInput, splitLangfuseConfig, versionSchemas,
   type LangfusePrompt, type LibraryPrompt, type LibraryVersion, type PromptAccess, type PromptFacts,
 } from "@promptly/shared";
@@ -255,9 +255,21 @@ async function plan(db: DbOrTx, who: LibraryRequest, incoming: IncomingPrompt[],
     names.set(label.name, label.version);
     labelsOf.set(label.promptId, names);
   }
-  // Applying (locked: `db` is the import's transaction), read after the prompts' locks holding the team's row, as a
-  // direct move of production reads it: required approvals turned on meanwhile leave production as it is (needs review).
-  const approvalsRequired = lock ? await requiredApprovalsHeld(db as DbTransaction, who.team.teamId) : await requiredApprovals(db, who.team.teamId);
+  // Whether the document sets or moves `production` on some prompt: its version is new here, or not the one production
+  // holds (a version whose body is stored keeps that number, as below). Errs toward true: a prompt in conflict counts.
+  const movesProduction = incoming.some((prompt) => {
+    const source = prompt.labels[PROTECTED_LABEL];
+    const version = source === undefined ? undefined : prompt.versions.findLast((candidate) => candidate.sourceVersion === source);
+    if (!version) return false;
+    const row = existingByName.get(prompt.name);
+    const held = row && labelsOf.get(row.id)?.get(PROTECTED_LABEL);
+    return held === undefined || storedByKey.get(row!.id)?.get(bodyHash(version)) !== held;
+  });
+  // Applying (locked: `db` is the import's transaction) an import that sets or moves production, read after the prompts'
+  // locks holding the team's row, as a direct move of production reads it: required approvals turned on meanwhile leave
+  // production as it is (needs review). Otherwise the plain value: an import that leaves production be does not hold the
+  // team's settings for its whole transaction.
+  const approvalsRequired = lock && movesProduction ? await requiredApprovalsHeld(db as DbTransaction, who.team.teamId) : await requiredApprovals(db, who.team.teamId);
   const seen = new Set<string>();
 
   return incoming.map((prompt): Step => {
