@@ -25,6 +25,8 @@ export const LIBRARY_MSG = {
   nothingToImport: "Nothing to import: every prompt and version is already here",
   productionNeedsReview: "production not applied: needs review",
   productionNotAllowed: "production not applied: only a team admin can move it",
+  /** A split release in the document: its label is applied to its own version alone. */
+  splitNotApplied: (label: string, version: number, weight: number) => `${label} split not applied: its ${weight}% to version ${version} is not imported`,
   invalidName: "The name is not a valid prompt name",
   nameTaken: "A prompt with this name exists and you cannot change it",
   archived: "A prompt with this name is archived: restore it first",
@@ -71,6 +73,9 @@ const libraryVersionSchema = z.object({
   createdAt: z.string().optional(),
 });
 
+/** A split release's other version (the candidate) and its share of fetches in percent; the label's own version serves the rest. */
+const librarySplitSchema = z.object({ version: z.number().int().min(1), weight: z.number().int().min(1).max(99) });
+
 /** One prompt as exported; the name carries its folders (`a/b/name`); labels map a label to a version number. */
 const libraryPromptSchema = z.object({
   name: z.string(),
@@ -79,6 +84,8 @@ const libraryPromptSchema = z.object({
   tags: z.array(z.string()).default([]),
   visibility: z.enum(PROMPT_VISIBILITIES).default("team"),
   labels: z.record(z.string(), z.number().int()).default({}),
+  /** The labels that are split releases, each with its other version and weight; only when some label is (import notes it, does not apply it). */
+  splits: z.record(z.string(), librarySplitSchema).optional(),
   versions: z.array(libraryVersionSchema).min(1).max(IMPORT_VERSIONS_MAX),
 });
 

@@ -6,6 +6,7 @@ import { unzipSync, strFromU8 } from "fflate";
 import { LIBRARY_MSG, PROMPT_LABELS_MAX, PROMPT_MSG, type LibraryDocument } from "@promptly/shared";
 import { createHarness, type Harness } from "../../../testing/harness.ts";
 import { createLibraryWorld, failure, insertPrompts, libraryState, outcome, watchLibraryWrites } from "../../../testing/prompts-support.ts";
+import { exportLibraryForCli } from "../../services/prompts/library-cli.ts";
 
 let h: Harness;
 let world: Awaited<ReturnType<typeof createLibraryWorld>>;
@@ -112,6 +113,41 @@ describe("a round trip between teams loses and duplicates nothing", () => {
     expect(markdown).toContain(`labels: ["production"]`);
     expect(markdown).toContain("Hello {{ name }}, you are {{ age }}.");
     expect(strFromU8(files["agents/triage/v1.md"]!)).toContain("## system\n\nYou sort {{ topic }} tickets.");
+  });
+});
+
+describe("split releases", () => {
+  it("both exports carry a label's split; an import points the label at its own version alone and says the split was not applied", async () => {
+    const source = await seedLibrary("Split source");
+    const greeting = await h.database.db.prompt.findFirstOrThrow({ where: { teamId: source.id, name: "support/greeting" }, select: { id: true } });
+    expect(await world.callers.admin.promptLabels.split({ promptId: greeting.id, label: "production", version: 2, weight: 10 })).toMatchObject({ applied: true });
+
+    const document = await exportJson(source.id);
+    const exported = document.prompts.find((prompt) => prompt.name === "support/greeting")!;
+    expect(exported.labels).toEqual({ production: 1, staging: 2 });
+    expect(exported.splits).toEqual({ production: { version: 2, weight: 10 } });
+    // A prompt without a split exports as before splits existed: no `splits` key.
+    expect(Object.keys(document.prompts.find((prompt) => prompt.name === "agents/triage")!)).not.toContain("splits");
+    let text = "";
+    await exportLibraryForCli(h.database.db, source.id, new Date(), async (part) => void (text += part));
+    expect((JSON.parse(text) as LibraryDocument).prompts.find((prompt) => prompt.name === "support/greeting")!.splits).toEqual({ production: { version: 2, weight: 10 } });
+
+    const target = await world.team("Split target");
+    const note = LIBRARY_MSG.splitNotApplied("production", 2, 10);
+    const preview = await world.callers.admin.library.previewImport({ teamId: target.id, document });
+    expect(preview.items.find((item) => item.name === "support/greeting")).toMatchObject({ outcome: "create", notes: [note] });
+    const applied = await world.callers.admin.library.applyImport({ teamId: target.id, document });
+    expect(applied.items.find((item) => item.name === "support/greeting")).toMatchObject({
+      outcome: "create", labels: [{ name: "production", version: 1 }, { name: "staging", version: 2 }], notes: [note],
+    });
+    expect(applied.items.find((item) => item.name === "agents/triage")!.notes).toEqual([]);
+    const labels = await h.database.db.promptLabel.findMany({
+      where: { prompt: { teamId: target.id, name: "support/greeting" } }, select: { name: true, version: true, candidateVersion: true, candidateWeight: true }, orderBy: { name: "asc" },
+    });
+    expect(labels).toEqual([
+      { name: "production", version: 1, candidateVersion: null, candidateWeight: null },
+      { name: "staging", version: 2, candidateVersion: null, candidateWeight: null },
+    ]);
   });
 });
 

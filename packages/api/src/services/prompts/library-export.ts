@@ -95,15 +95,25 @@ async function* libraryParts(db: DbOrTx, caller: Caller, teamId: string): AsyncG
       ORDER BY p.name COLLATE "C" LIMIT ${EXPORT_PROMPTS_PAGE}`;
     if (!prompts.length) return;
     const ids = prompts.map((prompt) => prompt.id);
-    const labels = await db.promptLabel.findMany({ where: { promptId: { in: ids } }, select: { promptId: true, name: true, version: true }, orderBy: { name: "asc" } });
-    const heads: PromptHead[] = prompts.map((prompt) => ({
-      name: prompt.name,
-      title: prompt.title,
-      description: prompt.description,
-      tags: prompt.tags,
-      visibility: prompt.visibility,
-      labels: Object.fromEntries(labels.filter((label) => label.promptId === prompt.id).map((label) => [label.name, label.version])),
-    }));
+    const labels = await db.promptLabel.findMany({
+      where: { promptId: { in: ids } }, select: { promptId: true, name: true, version: true, candidateVersion: true, candidateWeight: true }, orderBy: { name: "asc" },
+    });
+    const heads: PromptHead[] = prompts.map((prompt) => {
+      const own = labels.filter((label) => label.promptId === prompt.id);
+      const splits = own.flatMap((label) =>
+        label.candidateVersion !== null && label.candidateWeight !== null ? [[label.name, { version: label.candidateVersion, weight: label.candidateWeight }] as const] : [],
+      );
+      return {
+        name: prompt.name,
+        title: prompt.title,
+        description: prompt.description,
+        tags: prompt.tags,
+        visibility: prompt.visibility,
+        labels: Object.fromEntries(own.map((label) => [label.name, label.version])),
+        // Only when a label is split: a library without splits exports as it did before splits existed.
+        ...(splits.length ? { splits: Object.fromEntries(splits) } : {}),
+      };
+    });
     // The page's versions in the prompts' order (their place in `ids`), then by number; `started` prompts have had their first part.
     let started = 0;
     let after = { place: 0, version: 0 };

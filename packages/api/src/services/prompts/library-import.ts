@@ -41,6 +41,8 @@ interface IncomingPrompt {
   visibility: LibraryPrompt["visibility"];
   versions: (LibraryVersion & { sourceVersion: number })[];
   labels: Record<string, number>;
+  /** Split releases of the labels (our format only): noted, not applied; the label goes to its own version alone. */
+  splits?: LibraryPrompt["splits"];
 }
 
 const titleFromName = (name: string) => {
@@ -338,6 +340,9 @@ async function plan(db: DbOrTx, who: LibraryRequest, incoming: IncomingPrompt[],
       if (refused) notes.push(refused.reason === "REVIEW_REQUIRED" ? LIBRARY_MSG.productionNeedsReview : LIBRARY_MSG.productionNotAllowed);
       else labels.push({ name, version });
     }
+    // Splitting a label has its own rules (its candidate, its weight, who may split production), which an import does not
+    // apply: the note says so rather than leaving a 90/10 release quietly at 100% on the label's own version.
+    for (const [name, split] of Object.entries(prompt.splits ?? {})) notes.push(LIBRARY_MSG.splitNotApplied(name, split.version, split.weight));
     // A prompt's distinct labels stay within PROMPT_LABELS_MAX (as moveLabel refuses past it): those here and the new names the import adds.
     // (labels' names are unique: they are the keys of prompt.labels.)
     const adding = labels.filter((label) => !storedNames.has(label.name)).length;
