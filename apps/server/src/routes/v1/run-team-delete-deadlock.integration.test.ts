@@ -5,6 +5,10 @@
 // takes the organization's and the prompt's rows first, in the order the deletes take them.
 // Staged: a trigger holds the record's insert (its row built, its own locks taken) at an advisory lock
 // the test holds, until the delete waits on a lock; then the insert goes on.
+// Likewise while a super user deletes the key's organization, whose delete locks the organization's prompts
+// first, then deletes the organization's row: a record taking the organization's row before the prompt's
+// held it while it waited on the prompt the delete held. Staged: the test holds the prompt's row, the
+// delete waits on it, then the record (queued behind the delete); the test lets the prompt go.
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runtimeRunResult } from "@promptly/shared";
@@ -54,52 +58,92 @@ const atGate = async () =>
         AND database = (SELECT oid FROM pg_database WHERE datname = current_database())`,
   )).rows[0]!.n;
 
+/** An organization, its team, a prompt `reply` with production on v1, a connection and a key that runs it. */
+async function runWorld() {
+  const person = await createAccount(h, { fullName: "Ada Admin" });
+  const organization = await createOrganization(h, [{ userId: person.id, role: "admin" }], "Acme");
+  const teamId = (await createTeam(h, organization.id, [{ userId: person.id, role: "admin" }], "Core")).id;
+  const admin = (await h.signedInClient(person.id)).api;
+  const connectionId = (await admin.providers.create({ organizationId: organization.id, kind: "openai-compatible", name: "Local", baseUrl: provider.openaiBaseUrl, apiKey: provider.apiKey })).id;
+  const reply = await admin.prompts.create({ teamId, name: "reply", title: "Reply", visibility: "team", type: "text", template: "Hello {{ customer }}", model: "gpt-4o-mini" });
+  await admin.promptLabels.set({ promptId: reply.id, label: "production", version: 1 });
+  const key = await admin.apiKeys.create({ teamId, name: "runner", scopes: ["run"] });
+  const run = () =>
+    fetch(`${server.base}/api/v1/prompts/reply/run`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${key.key}`, "content-type": "application/json" },
+      body: JSON.stringify({ variables: { customer: "Ada" }, connectionId, stream: false }),
+    });
+  return { organization, teamId, admin, reply, run };
+}
+
+/** Waits until the run's answer and the delete have both settled: whether they were ever seen each waiting on the other. */
+async function deadlockedUntilSettled(answered: Promise<unknown>, deleting: Promise<unknown>) {
+  let settled = 0;
+  for (const each of [answered, deleting]) void each.finally(() => (settled += 1));
+  let deadlocked = false;
+  while (settled < 2) {
+    const rows = await waiting();
+    const blockedBy = new Map(rows.map((row) => [row.pid, row.blockers]));
+    if (rows.some((row) => row.blockers.some((other) => blockedBy.get(other)?.includes(row.pid)))) deadlocked = true;
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  return deadlocked;
+}
+
 describe("a key's run recorded while its team is deleted", () => {
   it("the record and the delete never wait on each other: the run is answered, the team deleted", async () => {
-    const person = await createAccount(h, { fullName: "Ada Admin" });
-    const organization = await createOrganization(h, [{ userId: person.id, role: "admin" }], "Acme");
-    const teamId = (await createTeam(h, organization.id, [{ userId: person.id, role: "admin" }], "Core")).id;
-    const admin = (await h.signedInClient(person.id)).api;
-    const connectionId = (await admin.providers.create({ organizationId: organization.id, kind: "openai-compatible", name: "Local", baseUrl: provider.openaiBaseUrl, apiKey: provider.apiKey })).id;
-    const reply = await admin.prompts.create({ teamId, name: "reply", title: "Reply", visibility: "team", type: "text", template: "Hello {{ customer }}", model: "gpt-4o-mini" });
-    await admin.promptLabels.set({ promptId: reply.id, label: "production", version: 1 });
-    const key = await admin.apiKeys.create({ teamId, name: "runner", scopes: ["run"] });
+    const { admin, teamId, reply, run } = await runWorld();
 
     await watcher.query(`SELECT pg_advisory_lock(${GATE}, 0)`);
     let gateHeld = true;
     try {
-      const responding = fetch(`${server.base}/api/v1/prompts/reply/run`, {
-        method: "POST",
-        headers: { authorization: `Bearer ${key.key}`, "content-type": "application/json" },
-        body: JSON.stringify({ variables: { customer: "Ada" }, connectionId, stream: false }),
-      });
+      const responding = run();
       // The record's insert holds its locks, at the gate.
       await expect.poll(atGate, { timeout: 20_000 }).toBe(1);
-      let deleteSettled = false;
-      const deleting = admin.teams.delete({ id: teamId }).then(() => "deleted", (error: unknown) => error).finally(() => (deleteSettled = true));
+      const deleting = admin.teams.delete({ id: teamId }).then(() => "deleted", (error: unknown) => error);
       // The delete waits on a lock (the prompt's row the record holds, which its first statement locks; before, the key's).
       await expect.poll(async () => (await waiting()).some((row) => /DELETE FROM "public"."teams"|FROM prompts WHERE team_id/.test(row.query)), { timeout: 20_000 }).toBe(true);
       await watcher.query(`SELECT pg_advisory_unlock(${GATE}, 0)`);
       gateHeld = false;
       // Until both end: the record and the delete are never seen each waiting on the other.
-      let responseSettled = false;
-      const answered = responding.finally(() => (responseSettled = true));
-      let deadlocked = false;
-      while (!(responseSettled && deleteSettled)) {
-        const rows = await waiting();
-        const blockedBy = new Map(rows.map((row) => [row.pid, row.blockers]));
-        if (rows.some((row) => row.blockers.some((other) => blockedBy.get(other)?.includes(row.pid)))) deadlocked = true;
-        await new Promise((resolve) => setTimeout(resolve, 10));
-      }
-      expect(deadlocked).toBe(false);
+      expect(await deadlockedUntilSettled(responding, deleting)).toBe(false);
       expect(await deleting).toBe("deleted");
-      const response = await answered;
+      const response = await responding;
       expect(response.status).toBe(200);
       expect(runtimeRunResult.parse(await response.json()).output).toBe(fakeAnswerText("Hello Ada"));
       expect(await h.database.db.team.count({ where: { id: teamId } })).toBe(0);
       expect(await h.database.db.prompt.count({ where: { id: reply.id } })).toBe(0);
     } finally {
       if (gateHeld) await watcher.query(`SELECT pg_advisory_unlock(${GATE}, 0)`);
+    }
+  });
+});
+
+describe("a key's run recorded while a super user deletes its organization", () => {
+  it("the record and the delete never wait on each other: the organization deleted", async () => {
+    const { organization, reply, run } = await runWorld();
+    const superUser = (await h.signedInClient((await createAccount(h, { superUser: true, fullName: "Sue Super" })).id)).api;
+    const holder = new pg.Client({ connectionString: h.database.url });
+    await holder.connect();
+    try {
+      await holder.query("BEGIN");
+      await holder.query("SELECT id FROM prompts WHERE id = $1 FOR UPDATE", [reply.id]);
+      const deleting = superUser.organizations.delete({ id: organization.id }).then(() => "deleted", (error: unknown) => error);
+      // The delete's first statement waits on the prompt's row, then the record's insert behind it.
+      await expect.poll(async () => (await waiting()).some((row) => /FROM prompts WHERE organization_id/.test(row.query)), { timeout: 20_000 }).toBe(true);
+      const responding = run();
+      await expect.poll(async () => (await waiting()).some((row) => /INSERT INTO prompt_runs/.test(row.query)), { timeout: 20_000 }).toBe(true);
+      await holder.query("ROLLBACK");
+      expect(await deadlockedUntilSettled(responding, deleting)).toBe(false);
+      expect(await deleting).toBe("deleted");
+      // The run's answer is not this test's matter: its organization gone before its record was written, the
+      // record's foreign keys fail (the key's run is answered 500 today).
+      await responding;
+      expect(await h.database.db.organization.count({ where: { id: organization.id } })).toBe(0);
+      expect(await h.database.db.prompt.count({ where: { id: reply.id } })).toBe(0);
+    } finally {
+      await holder.end();
     }
   });
 });
