@@ -3,10 +3,11 @@
 // splits or promotes production, or saves a version labelled production, directly (the early check passed on the old rule) gets the move refused as
 // the early check would refuse it, and production stays as it was; a split or a split's end is asked for as a
 // change request instead, as the early check would have asked. A rollback stays direct whatever the rule.
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { REVIEW_MSG } from "@promptly/shared";
 import { createHarness, type Harness } from "../../../testing/harness.ts";
-import { createLibraryWorld, createPrompt, failure } from "../../../testing/prompts-support.ts";
+import { createLibraryWorld, createPrompt } from "../../../testing/prompts-support.ts";
+import { whileReviewsTurnOn } from "../../../testing/review-race-support.ts";
 import type { Caller } from "../../services/access/visibility.ts";
 import { loadPrompt } from "../../services/prompts/loaded-prompt.ts";
 import { createVersion } from "../../services/prompts/prompt-versions.ts";
@@ -34,59 +35,20 @@ async function reviewWorld() {
 const production = (promptId: string) =>
   h.database.db.promptLabel.findUnique({ where: { promptId_name: { promptId, name: "production" } }, select: { version: true, candidateVersion: true, candidateWeight: true } });
 
-/**
- * Runs `change` while another admin's settings change (required approvals 1) holds the team's row, not yet
- * committed; commits it once the change waits for a lock (or has settled: then nothing waited), and gives the change's outcome.
- */
-async function whileReviewsTurnOn(teamId: string, change: () => Promise<unknown>) {
-  const db = h.database.db;
-  let held!: () => void;
-  const isHeld = new Promise<void>((resolve) => (held = resolve));
-  let commit!: () => void;
-  const committing = new Promise<void>((resolve) => (commit = resolve));
-  const settings = db.$transaction(
-    async (tx) => {
-      await tx.$executeRaw`UPDATE teams SET required_approvals = 1 WHERE id = ${teamId}::uuid`;
-      held();
-      await committing;
-    },
-    { timeout: 30_000 },
-  );
-  await isHeld;
-  let settled = false;
-  // The change's answer, or the refusal as a client sees it.
-  const outcome = change().then(
-    (answer: unknown) => answer,
-    (error: unknown) => failure(Promise.reject(error)),
-  );
-  void outcome.finally(() => (settled = true));
-  await vi.waitFor(
-    async () => {
-      const [row] = await db.$queryRaw<{ waiting: number }[]>`
-        SELECT count(*)::int AS waiting FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`;
-      expect(settled || row!.waiting > 0).toBe(true);
-    },
-    { timeout: 20_000, interval: 20 },
-  );
-  commit();
-  await settings;
-  return outcome;
-}
-
 describe("required approvals turned on while production is changed directly", () => {
   const refused = { code: "PRECONDITION_FAILED", message: REVIEW_MSG.reviewRequired };
 
   it("a move onto another version is refused, production unchanged", async () => {
     const { team, prompt } = await reviewWorld();
     const { admin } = world.callers;
-    expect(await whileReviewsTurnOn(team.id, () => admin.promptLabels.set({ promptId: prompt.id, label: "production", version: 3 }))).toEqual(refused);
+    expect(await whileReviewsTurnOn(h.database.db, team.id, () => admin.promptLabels.set({ promptId: prompt.id, label: "production", version: 3 }))).toEqual(refused);
     expect(await production(prompt.id)).toEqual({ version: 1, candidateVersion: 2, candidateWeight: 10 });
   });
 
   it("a split is asked for as a change request instead, production unchanged", async () => {
     const { team, prompt } = await reviewWorld();
     const { admin } = world.callers;
-    const answer = await whileReviewsTurnOn(team.id, () => admin.promptLabels.split({ promptId: prompt.id, label: "production", version: 3, weight: 20 }));
+    const answer = await whileReviewsTurnOn(h.database.db, team.id, () => admin.promptLabels.split({ promptId: prompt.id, label: "production", version: 3, weight: 20 }));
     expect(answer).toEqual({ applied: false, changeRequestId: expect.any(String) });
     expect(await production(prompt.id)).toEqual({ version: 1, candidateVersion: 2, candidateWeight: 10 });
     const { changeRequestId } = answer as { changeRequestId: string };
@@ -99,7 +61,7 @@ describe("required approvals turned on while production is changed directly", ()
     const loaded = (await loadPrompt(h.database.db, caller, prompt.id))!;
     const context = { actor: { kind: "user" as const, userId: caller.userId }, ip: null, now: new Date() };
     const save = () => createVersion(h.database.db, caller, loaded, { promptId: prompt.id, type: "text", template: "Version 4" }, context.now, context, ["production"]);
-    expect(await whileReviewsTurnOn(team.id, save)).toMatchObject({ code: "PRECONDITION", message: REVIEW_MSG.reviewRequired });
+    expect(await whileReviewsTurnOn(h.database.db, team.id, save)).toMatchObject({ code: "PRECONDITION", message: REVIEW_MSG.reviewRequired });
     expect(await production(prompt.id)).toEqual({ version: 1, candidateVersion: 2, candidateWeight: 10 });
     expect(await h.database.db.promptVersion.count({ where: { promptId: prompt.id } })).toBe(3);
   });
@@ -107,7 +69,7 @@ describe("required approvals turned on while production is changed directly", ()
   it("a promotion of the candidate is asked for as a change request instead, production unchanged; a rollback still goes through", async () => {
     const { team, prompt } = await reviewWorld();
     const { admin } = world.callers;
-    const answer = await whileReviewsTurnOn(team.id, () => admin.promptLabels.endSplit({ promptId: prompt.id, label: "production", outcome: "promote" }));
+    const answer = await whileReviewsTurnOn(h.database.db, team.id, () => admin.promptLabels.endSplit({ promptId: prompt.id, label: "production", outcome: "promote" }));
     expect(answer).toEqual({ applied: false, changeRequestId: expect.any(String) });
     expect(await production(prompt.id)).toEqual({ version: 1, candidateVersion: 2, candidateWeight: 10 });
     const { changeRequestId } = answer as { changeRequestId: string };

@@ -6,7 +6,8 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { LIBRARY_MSG, REVIEW_MSG, type LibraryDocument } from "@promptly/shared";
 import { createHarness, type Harness } from "../../../testing/harness.ts";
-import { createLibraryWorld, createPrompt, failure } from "../../../testing/prompts-support.ts";
+import { createLibraryWorld, createPrompt } from "../../../testing/prompts-support.ts";
+import { reviewsTurningOn, someoneWaits, whileReviewsTurnOn } from "../../../testing/review-race-support.ts";
 import type { Caller } from "../../services/access/visibility.ts";
 import { loadPrompt } from "../../services/prompts/loaded-prompt.ts";
 import { deleteLivePrompt } from "../../services/prompts/prompt-writes.ts";
@@ -36,64 +37,25 @@ const state = (promptId: string) =>
     select: { archivedAt: true, latestVersion: true, labels: { where: { name: "production" }, select: { version: true, candidateVersion: true } } },
   });
 
-/**
- * Runs `change` while another admin's settings change (required approvals 1) holds the team's row, not yet
- * committed; commits it once a backend waits for a lock (or the change has settled: then nothing waited),
- * and gives the change's answer, or its refusal as a client sees it.
- */
-async function whileReviewsTurnOn(teamId: string, change: () => Promise<unknown>) {
-  const db = h.database.db;
-  let held!: () => void;
-  const isHeld = new Promise<void>((resolve) => (held = resolve));
-  let commit!: () => void;
-  const committing = new Promise<void>((resolve) => (commit = resolve));
-  const settings = db.$transaction(
-    async (tx) => {
-      await tx.$executeRaw`UPDATE teams SET required_approvals = 1 WHERE id = ${teamId}::uuid`;
-      held();
-      await committing;
-    },
-    { timeout: 30_000 },
-  );
-  await isHeld;
-  let settled = false;
-  const outcome = change().then(
-    (answer) => answer,
-    (error: unknown) => failure(Promise.reject(error)),
-  );
-  void outcome.finally(() => (settled = true));
-  await vi.waitFor(
-    async () => {
-      const [row] = await db.$queryRaw<{ waiting: number }[]>`
-        SELECT count(*)::int AS waiting FROM pg_stat_activity WHERE datname = current_database() AND cardinality(pg_blocking_pids(pid)) > 0`;
-      expect(settled || row!.waiting > 0).toBe(true);
-    },
-    { timeout: 20_000, interval: 20 },
-  );
-  commit();
-  await settings;
-  return outcome;
-}
-
 describe("required approvals turned on while another door changes production", () => {
   it("a bulk move of production is refused, naming the prompt; production unchanged", async () => {
     const { team, prompt } = await productionWorld();
     const move = () => world.callers.admin.prompts.bulk({ promptIds: [prompt.id], action: { kind: "setLabel", label: "production" } });
-    expect(await whileReviewsTurnOn(team.id, move)).toMatchObject({ applied: false, refused: [{ id: prompt.id, reason: REVIEW_MSG.reviewRequired }] });
+    expect(await whileReviewsTurnOn(h.database.db, team.id, move)).toMatchObject({ applied: false, refused: [{ id: prompt.id, reason: REVIEW_MSG.reviewRequired }] });
     expect(await state(prompt.id)).toMatchObject({ archivedAt: null, labels: [{ version: 1, candidateVersion: null }] });
   });
 
   it("a bulk archive of a prompt carrying production is refused; the prompt stays live", async () => {
     const { team, prompt } = await productionWorld();
     const archive = () => world.callers.admin.prompts.bulk({ promptIds: [prompt.id], action: { kind: "archive" } });
-    expect(await whileReviewsTurnOn(team.id, archive)).toMatchObject({ applied: false, refused: [{ id: prompt.id, reason: REVIEW_MSG.archiveReviewRequired }] });
+    expect(await whileReviewsTurnOn(h.database.db, team.id, archive)).toMatchObject({ applied: false, refused: [{ id: prompt.id, reason: REVIEW_MSG.archiveReviewRequired }] });
     expect(await state(prompt.id)).toMatchObject({ archivedAt: null, labels: [{ version: 1 }] });
   });
 
   it("archiving a prompt carrying production is refused; the prompt stays live", async () => {
     const { team, prompt } = await productionWorld();
     const archive = () => world.callers.admin.prompts.archive({ id: prompt.id });
-    expect(await whileReviewsTurnOn(team.id, archive)).toEqual({ code: "PRECONDITION_FAILED", message: REVIEW_MSG.archiveReviewRequired });
+    expect(await whileReviewsTurnOn(h.database.db, team.id, archive)).toEqual({ code: "PRECONDITION_FAILED", message: REVIEW_MSG.archiveReviewRequired });
     expect(await state(prompt.id)).toMatchObject({ archivedAt: null, labels: [{ version: 1 }] });
   });
 
@@ -104,7 +66,7 @@ describe("required approvals turned on while another door changes production", (
     const loaded = (await loadPrompt(h.database.db, caller, prompt.id))!;
     const context = { actor: { kind: "user" as const, userId: caller.userId }, ip: null, now: new Date() };
     const remove = () => deleteLivePrompt(h.database.db, caller, loaded, prompt.name, { version: 2 }, context);
-    expect(await whileReviewsTurnOn(team.id, remove)).toMatchObject({ code: "PRECONDITION", message: REVIEW_MSG.deleteReviewRequired });
+    expect(await whileReviewsTurnOn(h.database.db, team.id, remove)).toMatchObject({ code: "PRECONDITION", message: REVIEW_MSG.deleteReviewRequired });
     expect(await state(prompt.id)).toMatchObject({ latestVersion: 2, labels: [{ version: 1, candidateVersion: 2 }] });
     expect(await h.database.db.promptVersion.count({ where: { promptId: prompt.id } })).toBe(2);
   });
@@ -115,7 +77,7 @@ describe("required approvals turned on while another door changes production", (
     const document = JSON.parse((await admin.library.export({ teamId: team.id, format: "json" })).data) as LibraryDocument;
     const imported = document.prompts.find((item) => item.name === prompt.name)!;
     imported.labels = { ...imported.labels, production: 2, staging: 2 };
-    const plan = await whileReviewsTurnOn(team.id, () => admin.library.applyImport({ teamId: team.id, document }));
+    const plan = await whileReviewsTurnOn(h.database.db, team.id, () => admin.library.applyImport({ teamId: team.id, document }));
     expect((plan as { items: { name: string; notes: string[] }[] }).items.find((item) => item.name === prompt.name)!.notes).toContain(LIBRARY_MSG.productionNeedsReview);
     expect(await state(prompt.id)).toMatchObject({ labels: [{ version: 1 }] });
     expect(await h.database.db.promptLabel.findUnique({ where: { promptId_name: { promptId: prompt.id, name: "staging" } }, select: { version: true } })).toEqual({ version: 2 });
@@ -127,34 +89,13 @@ describe("required approvals turned on while another door changes production", (
     const document = JSON.parse((await admin.library.export({ teamId: team.id, format: "json" })).data) as LibraryDocument;
     const imported = document.prompts.find((item) => item.name === prompt.name)!;
     imported.labels = { ...imported.labels, staging: 2 };
-    const db = h.database.db;
-    let held!: () => void;
-    const isHeld = new Promise<void>((resolve) => (held = resolve));
-    let commit!: () => void;
-    const committing = new Promise<void>((resolve) => (commit = resolve));
-    const settings = db.$transaction(
-      async (tx) => {
-        await tx.$executeRaw`UPDATE teams SET required_approvals = 1 WHERE id = ${team.id}::uuid`;
-        held();
-        await committing;
-      },
-      { timeout: 30_000 },
-    );
-    await isHeld;
+    const commit = await reviewsTurningOn(h.database.db, team.id);
     let settled = false;
     const applied = admin.library.applyImport({ teamId: team.id, document }).finally(() => (settled = true));
     // Which comes first: the import's answer, or a backend waiting for a lock (the team's row, held by the settings change).
-    const waited = vi.waitFor(
-      async () => {
-        const [row] = await db.$queryRaw<{ waiting: number }[]>`
-          SELECT count(*)::int AS waiting FROM pg_stat_activity WHERE datname = current_database() AND cardinality(pg_blocking_pids(pid)) > 0`;
-        expect(settled || row!.waiting > 0).toBe(true);
-      },
-      { timeout: 20_000, interval: 20 },
-    );
+    const waited = vi.waitFor(async () => expect(settled || (await someoneWaits(h.database.db))).toBe(true), { timeout: 20_000, interval: 20 });
     const first = await Promise.race([applied.then(() => "imported"), waited.then(() => (settled ? "imported" : "waited"))]);
-    commit();
-    await settings;
+    await commit();
     await applied;
     expect(first).toBe("imported");
     expect(await h.database.db.promptLabel.findUnique({ where: { promptId_name: { promptId: prompt.id, name: "staging" } }, select: { version: true } })).toEqual({ version: 2 });
@@ -166,7 +107,7 @@ describe("required approvals turned on while another door changes production", (
     const { author } = world.callers;
     await author.prompts.update({ id: prompt.id, visibility: "private" });
     const share = () => author.prompts.update({ id: prompt.id, visibility: "team" });
-    expect(await whileReviewsTurnOn(team.id, share)).toEqual({ code: "PRECONDITION_FAILED", message: REVIEW_MSG.shareUnreviewed });
+    expect(await whileReviewsTurnOn(h.database.db, team.id, share)).toEqual({ code: "PRECONDITION_FAILED", message: REVIEW_MSG.shareUnreviewed });
     expect(await h.database.db.prompt.findUniqueOrThrow({ where: { id: prompt.id }, select: { visibility: true } })).toEqual({ visibility: "private" });
   });
 });
