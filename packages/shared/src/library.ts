@@ -25,8 +25,12 @@ export const LIBRARY_MSG = {
   nothingToImport: "Nothing to import: every prompt and version is already here",
   productionNeedsReview: "production not applied: needs review",
   productionNotAllowed: "production not applied: only a team admin can move it",
-  /** A split release in the document: its label is applied to its own version alone. */
+  /** A split release in the document: its label is applied to its own version alone. `version` is the number it has here. */
   splitNotApplied: (label: string, version: number, weight: number) => `${label} split not applied: its ${weight}% to version ${version} is not imported`,
+  /** A split whose other version the file does not hold (given as the file numbers it). */
+  splitUnknownVersion: (label: string, version: number) => `${label} split not applied: its version ${version} is not in the file`,
+  /** A `splits` entry that is not a version number and a weight from 1 to 99: noted, the rest of the file imports. */
+  splitInvalid: (label: string) => `${label} split not applied: not a split (a version number and a weight from 1 to 99)`,
   invalidName: "The name is not a valid prompt name",
   nameTaken: "A prompt with this name exists and you cannot change it",
   archived: "A prompt with this name is archived: restore it first",
@@ -73,8 +77,11 @@ const libraryVersionSchema = z.object({
   createdAt: z.string().optional(),
 });
 
-/** A split release's other version (the candidate) and its share of fetches in percent; the label's own version serves the rest. */
-const librarySplitSchema = z.object({ version: z.number().int().min(1), weight: z.number().int().min(1).max(99) });
+/**
+ * A split release's other version (the candidate) and its share of fetches in percent; the label's own version serves the rest.
+ * Checked per entry by the import (a bad one is noted), not as part of the document: a file is not refused for a split it never applies.
+ */
+export const librarySplitSchema = z.object({ version: z.number().int().min(1), weight: z.number().int().min(1).max(99) });
 
 /** One prompt as exported; the name carries its folders (`a/b/name`); labels map a label to a version number. */
 const libraryPromptSchema = z.object({
@@ -85,7 +92,7 @@ const libraryPromptSchema = z.object({
   visibility: z.enum(PROMPT_VISIBILITIES).default("team"),
   labels: z.record(z.string(), z.number().int()).default({}),
   /** The labels that are split releases, each with its other version and weight; only when some label is (import notes it, does not apply it). */
-  splits: z.record(z.string(), librarySplitSchema).optional(),
+  splits: z.record(z.string(), z.unknown()).optional(),
   versions: z.array(libraryVersionSchema).min(1).max(IMPORT_VERSIONS_MAX),
 });
 

@@ -149,6 +149,60 @@ describe("split releases", () => {
       { name: "staging", version: 2, candidateVersion: null, candidateWeight: null },
     ]);
   });
+
+  /** A seeded library whose greeting's production (on version 1) sends 10% to version 2, and its export. */
+  async function splitLibrary(teamName: string) {
+    const source = await seedLibrary(teamName);
+    const greeting = await h.database.db.prompt.findFirstOrThrow({ where: { teamId: source.id, name: "support/greeting" }, select: { id: true } });
+    await world.callers.admin.promptLabels.split({ promptId: greeting.id, label: "production", version: 2, weight: 10 });
+    return { source, greeting, document: await exportJson(source.id) };
+  }
+
+  it("the note names the split's version by the number it gets here, or says the file does not hold it", async () => {
+    const { document } = await splitLibrary("Split numbering");
+    const target = await world.team("Split numbering target");
+    const here = await world.callers.admin.prompts.create({ teamId: target.id, name: "support/greeting", title: "Greeting", visibility: "team", type: "text", template: "Other one" });
+    await world.callers.admin.promptVersions.create({ promptId: here.id, template: "Other two" });
+    await world.callers.admin.promptVersions.create({ promptId: here.id, template: "Other three" });
+    // The file's versions 1 and 2 are new here: they become 4 and 5, and the split's 10% goes to 5, not 2.
+    const applied = await world.callers.admin.library.applyImport({ teamId: target.id, document });
+    expect(applied.items.find((item) => item.name === "support/greeting")).toMatchObject({
+      outcome: "update", labels: [{ name: "production", version: 4 }, { name: "staging", version: 5 }], notes: [LIBRARY_MSG.splitNotApplied("production", 5, 10)],
+    });
+
+    const greeting = document.prompts.find((prompt) => prompt.name === "support/greeting")!;
+    greeting.splits = { production: { version: 7, weight: 10 } };
+    const preview = await world.callers.admin.library.previewImport({ teamId: (await world.team("Split missing version")).id, document });
+    expect(preview.items.find((item) => item.name === "support/greeting")!.notes).toEqual([LIBRARY_MSG.splitUnknownVersion("production", 7)]);
+  });
+
+  it("re-importing a team's own export leaves the split as it is, without a note", async () => {
+    const { source, greeting, document } = await splitLibrary("Split home");
+    const before = await libraryState(h);
+    const again = await world.callers.admin.library.applyImport({ teamId: source.id, document });
+    expect(again.summary).toMatchObject({ create: 0, update: 0, unchanged: 2, versions: 0 });
+    expect(again.items.map((item) => item.notes)).toEqual([[], []]);
+    expect(await libraryState(h)).toEqual(before);
+    expect(await h.database.db.promptLabel.findUniqueOrThrow({ where: { promptId_name: { promptId: greeting.id, name: "production" } }, select: { version: true, candidateVersion: true, candidateWeight: true } }))
+      .toEqual({ version: 1, candidateVersion: 2, candidateWeight: 10 });
+    // A different split in the file is still news: the one here stays, the file's is not applied.
+    const other = structuredClone(document);
+    other.prompts.find((prompt) => prompt.name === "support/greeting")!.splits = { production: { version: 2, weight: 20 } };
+    const preview = await world.callers.admin.library.previewImport({ teamId: source.id, document: other });
+    expect(preview.items.find((item) => item.name === "support/greeting")!.notes).toEqual([LIBRARY_MSG.splitNotApplied("production", 2, 20)]);
+  });
+
+  it("a bad split entry is noted and the file still imports; a split of a label the file does not have is ignored", async () => {
+    const { document } = await splitLibrary("Split bad");
+    const greeting = document.prompts.find((prompt) => prompt.name === "support/greeting")!;
+    greeting.splits = { production: { version: 2, weight: 100 }, staging: { version: "1", weight: 10 }, canary: { version: 2, weight: 0 } };
+    const target = await world.team("Split bad target");
+    const applied = await world.callers.admin.library.applyImport({ teamId: target.id, document });
+    expect(applied.summary).toMatchObject({ create: 2, conflict: 0 });
+    expect(applied.items.find((item) => item.name === "support/greeting")).toMatchObject({
+      outcome: "create", notes: [LIBRARY_MSG.splitInvalid("production"), LIBRARY_MSG.splitInvalid("staging")],
+    });
+  });
 });
 
 describe("Langfuse prompts", () => {

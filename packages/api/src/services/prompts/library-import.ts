@@ -5,7 +5,7 @@ import { z } from "zod";
 import { Prisma, isUniqueViolation, type Db, type DbOrTx, type DbTransaction } from "@promptly/db";
 import {
   type PromptMessage, LIBRARY_MSG, LATEST_LABEL, PROTECTED_LABEL, canOnPrompt, importDocumentSchema, isPromptName, nearestPromptName, renameIncludes,
-  promptDescriptionSchema, promptLabelSchema, promptTagsSchema, promptTitleSchema, runtimeCreateVersionInput, splitLangfuseConfig, versionSchemas,
+  librarySplitSchema, promptDescriptionSchema, promptLabelSchema, promptTagsSchema, promptTitleSchema, runtimeCreateVersionInput, splitLangfuseConfig, versionSchemas,
   type LangfusePrompt, type LibraryPrompt, type LibraryVersion, type PromptAccess, type PromptFacts,
 } from "@promptly/shared";
 import { fail } from "../../errors.ts";
@@ -41,7 +41,10 @@ interface IncomingPrompt {
   visibility: LibraryPrompt["visibility"];
   versions: (LibraryVersion & { sourceVersion: number })[];
   labels: Record<string, number>;
-  /** Split releases of the labels (our format only): noted, not applied; the label goes to its own version alone. */
+  /**
+   * Split releases of the labels (our format only), each entry as the file has it (checked by the plan): not applied. A label the
+   * import moves points at its own version alone; one already at its version is left as it is, split included.
+   */
   splits?: LibraryPrompt["splits"];
 }
 
@@ -248,14 +251,21 @@ async function plan(db: DbOrTx, who: LibraryRequest, incoming: IncomingPrompt[],
   const existingIds = existingRows.map((row) => row.id);
   const storedByKey = await storedBodies(db, existingRows, incoming);
   const storedLabels = existingIds.length
-    ? await db.promptLabel.findMany({ where: { promptId: { in: existingIds } }, select: { promptId: true, name: true, version: true } })
+    ? await db.promptLabel.findMany({
+      where: { promptId: { in: existingIds } }, select: { promptId: true, name: true, version: true, candidateVersion: true, candidateWeight: true },
+    })
     : [];
-  // Each stored prompt's labels, name to version (grouped once, not searched per incoming label).
+  // Each stored prompt's labels, name to version (grouped once, not searched per incoming label), and its split labels' splits.
   const labelsOf = new Map<string, Map<string, number>>();
+  const splitsOf = new Map<string, Map<string, { version: number; weight: number }>>();
   for (const label of storedLabels) {
     const names = labelsOf.get(label.promptId) ?? new Map<string, number>();
     names.set(label.name, label.version);
     labelsOf.set(label.promptId, names);
+    if (label.candidateVersion === null || label.candidateWeight === null) continue;
+    const splits = splitsOf.get(label.promptId) ?? new Map<string, { version: number; weight: number }>();
+    splits.set(label.name, { version: label.candidateVersion, weight: label.candidateWeight });
+    splitsOf.set(label.promptId, splits);
   }
   // Whether the document sets or moves `production` on some prompt: its version is new here, or not the one production
   // holds (a version whose body is stored keeps that number, as below). Errs toward true: a prompt in conflict counts.
@@ -341,8 +351,27 @@ async function plan(db: DbOrTx, who: LibraryRequest, incoming: IncomingPrompt[],
       else labels.push({ name, version });
     }
     // Splitting a label has its own rules (its candidate, its weight, who may split production), which an import does not
-    // apply: the note says so rather than leaving a 90/10 release quietly at 100% on the label's own version.
-    for (const [name, split] of Object.entries(prompt.splits ?? {})) notes.push(LIBRARY_MSG.splitNotApplied(name, split.version, split.weight));
+    // apply: the note says so rather than leaving a 90/10 release quietly at 100% on the label's own version. A label the
+    // import leaves where it is keeps its split here, so the same split there (a team's own export coming back) is no news.
+    // Only the file's labels count; a bad entry is noted, not a reason to refuse the file.
+    const storedSplits = (row && splitsOf.get(row.id)) || new Map<string, { version: number; weight: number }>();
+    for (const [name, entry] of Object.entries(prompt.splits ?? {})) {
+      if (!Object.hasOwn(prompt.labels, name)) continue;
+      const sourceVersion = prompt.labels[name]!;
+      const split = librarySplitSchema.safeParse(entry);
+      if (!split.success) {
+        notes.push(LIBRARY_MSG.splitInvalid(name));
+        continue;
+      }
+      const candidate = numberOf.get(split.data.version);
+      if (candidate === undefined) {
+        notes.push(LIBRARY_MSG.splitUnknownVersion(name, split.data.version));
+        continue;
+      }
+      const stored = storedSplits.get(name);
+      const kept = storedNames.get(name) === numberOf.get(sourceVersion) && stored?.version === candidate && stored.weight === split.data.weight;
+      if (!kept) notes.push(LIBRARY_MSG.splitNotApplied(name, candidate, split.data.weight));
+    }
     // A prompt's distinct labels stay within PROMPT_LABELS_MAX (as moveLabel refuses past it): those here and the new names the import adds.
     // (labels' names are unique: they are the keys of prompt.labels.)
     const adding = labels.filter((label) => !storedNames.has(label.name)).length;
