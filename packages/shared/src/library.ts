@@ -92,7 +92,8 @@ const libraryPromptSchema = z.object({
   visibility: z.enum(PROMPT_VISIBILITIES).default("team"),
   labels: z.record(z.string(), z.number().int()).default({}),
   /** The labels that are split releases, each with its other version and weight; only when some label is (import notes it, does not apply it). */
-  splits: z.record(z.string(), z.unknown()).optional(),
+  // Read loosely: nothing of it is applied, so a malformed one (null, an array) never refuses the file; its entries are checked by the import.
+  splits: z.unknown().optional(),
   versions: z.array(libraryVersionSchema).min(1).max(IMPORT_VERSIONS_MAX),
 });
 

@@ -353,9 +353,11 @@ async function plan(db: DbOrTx, who: LibraryRequest, incoming: IncomingPrompt[],
     // Splitting a label has its own rules (its candidate, its weight, who may split production), which an import does not
     // apply: the note says so rather than leaving a 90/10 release quietly at 100% on the label's own version. A label the
     // import leaves where it is keeps its split here, so the same split there (a team's own export coming back) is no news.
-    // Only the file's labels count; a bad entry is noted, not a reason to refuse the file.
+    // Only the file's labels count; a bad entry is noted, not a reason to refuse the file, and `splits` that is no
+    // object (null, an array) holds no split to note.
     const storedSplits = (row && splitsOf.get(row.id)) || new Map<string, { version: number; weight: number }>();
-    for (const [name, entry] of Object.entries(prompt.splits ?? {})) {
+    const splits = prompt.splits !== null && typeof prompt.splits === "object" && !Array.isArray(prompt.splits) ? prompt.splits : {};
+    for (const [name, entry] of Object.entries(splits)) {
       if (!Object.hasOwn(prompt.labels, name)) continue;
       const sourceVersion = prompt.labels[name]!;
       const split = librarySplitSchema.safeParse(entry);
