@@ -16,6 +16,7 @@ import { createPromptWith } from "./support/prompts.ts";
 const toast = (page: Page, text: string) => page.locator("[data-sonner-toast]").filter({ hasText: text });
 
 /** Whether the page is wider than its window (something scrolls the whole page sideways). */
+// Polled where it is asserted: after a viewport change the charts measure their box again (a ResizeObserver), a moment later.
 const scrollsSideways = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth + 1);
 
 const production = (promptId: string) =>
@@ -129,7 +130,7 @@ test("a split is started, measured, scored by a person, compared and its winner 
     await expect(comparison.locator("[data-metric=thumbs]")).toContainText(/^v2 is better on thumbs \(\+\d+(\.\d)? points, 95% CI \+\d+(\.\d)? to \+\d+(\.\d)?, 6\d vs 6\d scored\)/);
     await expect(comparison.locator("[data-metric=latency]")).toContainText(/^v2 is better on latency/);
     await expect(page.getByRole("table", { name: "Production figures per version" }).locator("tbody tr")).toHaveCount(2);
-    expect(await scrollsSideways(page)).toBe(false);
+    await expect.poll(() => scrollsSideways(page), { message: "the page scrolls sideways once laid out at this width" }).toBe(false);
     expect(await seriousViolations(page)).toEqual([]);
   }
 
@@ -144,11 +145,11 @@ test("a split is started, measured, scored by a person, compared and its winner 
   await expect(page.getByTestId("evidence-panel")).toBeVisible();
   const evidence = page.getByRole("region", { name: "Production", exact: true });
   await expect(evidence.locator("[data-metric=thumbs]")).toContainText(/^v2 is better on thumbs \(\+\d+(\.\d)? points, 95% CI/);
-  expect(await scrollsSideways(page)).toBe(false);
+  await expect.poll(() => scrollsSideways(page), { message: "the page scrolls sideways once laid out at this width" }).toBe(false);
   expect(await seriousViolations(page)).toEqual([]);
   await page.setViewportSize({ width: 375, height: 800 });
   await expect(evidence.locator("[data-metric=thumbs]")).toBeVisible();
-  expect(await scrollsSideways(page)).toBe(false);
+  await expect.poll(() => scrollsSideways(page), { message: "the page scrolls sideways once laid out at this width" }).toBe(false);
   expect(await seriousViolations(page)).toEqual([]);
 
   // Bob approves: production moves to v2 alone.

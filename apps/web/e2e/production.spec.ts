@@ -26,6 +26,7 @@ async function exportGenerations(page: Page, format: "CSV" | "JSON Lines"): Prom
 }
 
 /** Whether the page is wider than its window (something scrolls the whole page sideways). */
+// Polled where it is asserted: after a viewport change the charts measure their box again (a ResizeObserver), a moment later.
 const scrollsSideways = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth + 1);
 
 test("the Production tab shows the figures per version, compares two versions, opens a generation and exports the generations, at 1400 and 375 px", async ({ page }) => {
@@ -133,7 +134,7 @@ test("the Production tab shows the figures per version, compares two versions, o
 
     const generations = page.getByRole("table", { name: "Generations" });
     await expect(generations.locator("tbody tr")).toHaveCount(2);
-    expect(await scrollsSideways(page)).toBe(false);
+    await expect.poll(() => scrollsSideways(page), { message: "the page scrolls sideways once laid out at this width" }).toBe(false);
     expect(await seriousViolations(page)).toEqual([]);
   }
 
@@ -214,7 +215,7 @@ test("the Production tab shows the figures per version, compares two versions, o
     scores: [expect.objectContaining({ name: "thumbs", dataType: "boolean", stringValue: "True", comment: "Short and right" })],
   });
   expect(lines[1]).toMatchObject({ id: failed, status: "error", error: "upstream timeout", scores: [] });
-  expect(await scrollsSideways(page)).toBe(false);
+  await expect.poll(() => scrollsSideways(page), { message: "the page scrolls sideways once laid out at this width" }).toBe(false);
 
   // Over 7 days the charts are per UTC day, every day of the range, the empty ones too: v1 also ran three
   // days ago, so the day after that reads "no generations" in the charts' hidden figures, in its place.
