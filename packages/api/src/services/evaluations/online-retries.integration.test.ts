@@ -62,6 +62,20 @@ const greets = { name: "greets", assertion: { type: "contains" as const, value: 
 const polite = () => ({ name: "polite", assertion: { type: "judge" as const, value: "The answer greets the user by name.", connectionId: fx.connection.id, model: "gpt-4o-mini" } });
 const spentOn = async (promptId: string, day: Date) => (await getOnlineEvaluation(db(), promptId, day)).spentTodayUsd;
 
+/**
+ * A generation of a new prompt evaluated online (a check and a judge), claimed by a sweep three hours ago:
+ * its claim queued since, its job not run yet (each test says what happens when it runs, 59 minutes late).
+ */
+async function claimedLate() {
+  const { admin } = fx.world.callers;
+  const claimedAt = new Date(Date.now() - 3 * 60 * MINUTE);
+  const prompt = await createPrompt(admin, fx.team.id, { visibility: "team" });
+  await admin.production.onlineEvaluation.set({ promptId: prompt.id, enabled: true, samplePercent: 100, dailyCapUsd: 100, assertions: [greets, polite()] });
+  const id = await ingest(prompt, new Date(claimedAt.getTime() - MINUTE));
+  await db().$executeRaw`INSERT INTO online_evaluation_runs (generation_id, prompt_id, day, created_at) VALUES (${id}::uuid, ${prompt.id}::uuid, ${claimedAt.toISOString().slice(0, 10)}::date, ${claimedAt.toISOString()}::timestamptz)`;
+  return { prompt, id, claimedAt };
+}
+
 beforeAll(async () => {
   const { admin, orgAdmin } = fx.world.callers;
   await admin.teams.setGenerationText({ id: fx.team.id, keep: true });
@@ -126,13 +140,8 @@ describe("an online evaluation claim tried again", () => {
   });
 
   it("counts a claim put back to queued from then: no second job beside its pending retry, but one once stuck past the sweep's age", async () => {
-    const { admin } = fx.world.callers;
-    const claimedAt = new Date(Date.now() - 3 * 60 * MINUTE);
-    const prompt = await createPrompt(admin, fx.team.id, { visibility: "team" });
-    await admin.production.onlineEvaluation.set({ promptId: prompt.id, enabled: true, samplePercent: 100, dailyCapUsd: 100, assertions: [greets, polite()] });
-    const id = await ingest(prompt, new Date(claimedAt.getTime() - MINUTE));
+    const { id, claimedAt } = await claimedLate();
     // Claimed by a sweep, its job run 59 minutes later (a backlog), its judge not answering: put back, its retry pending.
-    await db().$executeRaw`INSERT INTO online_evaluation_runs (generation_id, prompt_id, day, created_at) VALUES (${id}::uuid, ${prompt.id}::uuid, ${claimedAt.toISOString().slice(0, 10)}::date, ${claimedAt.toISOString()}::timestamptz)`;
     const putBack = new Date(claimedAt.getTime() + 59 * MINUTE);
     clock = putBack;
     fx.provider.failWith = 500;
@@ -162,13 +171,8 @@ describe("an online evaluation claim tried again", () => {
   });
 
   it("counts a claim moved to judging from then: the sweep leaves one that waited an hour queued while its judge answers", async () => {
-    const { admin } = fx.world.callers;
-    const claimedAt = new Date(Date.now() - 3 * 60 * MINUTE);
-    const prompt = await createPrompt(admin, fx.team.id, { visibility: "team" });
-    await admin.production.onlineEvaluation.set({ promptId: prompt.id, enabled: true, samplePercent: 100, dailyCapUsd: 100, assertions: [greets, polite()] });
-    const id = await ingest(prompt, new Date(claimedAt.getTime() - MINUTE));
+    const { id, claimedAt } = await claimedLate();
     // Claimed by a sweep, its job run 59 minutes later (a backlog), its judge asked and holding its answer.
-    await db().$executeRaw`INSERT INTO online_evaluation_runs (generation_id, prompt_id, day, created_at) VALUES (${id}::uuid, ${prompt.id}::uuid, ${claimedAt.toISOString().slice(0, 10)}::date, ${claimedAt.toISOString()}::timestamptz)`;
     clock = new Date(claimedAt.getTime() + 59 * MINUTE);
     let answer = () => {};
     fx.provider.answer.hold = new Promise<void>((resolve) => (answer = resolve));
@@ -205,14 +209,9 @@ describe("an online evaluation claim tried again", () => {
   });
 
   it("counts a claim from its run's start: one whose run failed before it moved (its job run late) gets no second job beside its retry", async () => {
-    const { admin } = fx.world.callers;
-    const claimedAt = new Date(Date.now() - 3 * 60 * MINUTE);
-    const prompt = await createPrompt(admin, fx.team.id, { visibility: "team" });
-    await admin.production.onlineEvaluation.set({ promptId: prompt.id, enabled: true, samplePercent: 100, dailyCapUsd: 100, assertions: [greets, polite()] });
-    const id = await ingest(prompt, new Date(claimedAt.getTime() - MINUTE));
+    const { prompt, id, claimedAt } = await claimedLate();
     // Claimed by a sweep, its job run 59 minutes later (a backlog), its reservation failing on a database error: the
     // prompt's settings row held by a transaction (as a change of them holds it), the run's statement waiting on it canceled.
-    await db().$executeRaw`INSERT INTO online_evaluation_runs (generation_id, prompt_id, day, created_at) VALUES (${id}::uuid, ${prompt.id}::uuid, ${claimedAt.toISOString().slice(0, 10)}::date, ${claimedAt.toISOString()}::timestamptz)`;
     clock = new Date(claimedAt.getTime() + 59 * MINUTE);
     // Its worker working (from its first sweep on); the claim, 59 minutes old, is not taken as lost yet.
     await worker.sweep();
