@@ -228,7 +228,8 @@ describe("an online evaluation claim tried again", () => {
       const pid = await holder;
       await queue().boss.send(ONLINE_QUEUE, { generationId: id });
       await expect.poll(async () => (await db().$queryRaw<{ n: number }[]>`
-        SELECT count(*) FILTER (WHERE pg_cancel_backend(pid))::int AS n FROM pg_stat_activity WHERE ${pid}::int = ANY(pg_blocking_pids(pid))`)[0]!.n, { timeout: 15_000, interval: 20 }).toBe(1);
+        SELECT count(*) FILTER (WHERE pg_cancel_backend(pid))::int AS n FROM pg_stat_activity
+         WHERE ${pid}::int = ANY(pg_blocking_pids(pid)) AND wait_event_type = 'Lock' AND query LIKE '%daily_cap_usd%'`)[0]!.n, { timeout: 15_000, interval: 20 }).toBe(1);
       await failedForRetry(id);
     } finally {
       release();

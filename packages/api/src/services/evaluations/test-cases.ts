@@ -77,7 +77,7 @@ export const testCasePreview = z.object({
   createdAt: z.date(),
   updatedAt: z.date(),
 });
-export type TestCasePreview = z.infer<typeof testCasePreview>;
+type TestCasePreview = z.infer<typeof testCasePreview>;
 
 /** The prompt's cases, oldest first (at most TEST_CASES_MAX), each a preview. */
 export async function listTestCases(db: DbOrTx, prompt: LoadedPrompt): Promise<TestCasePreview[]> {
