@@ -89,11 +89,11 @@ describe("required approvals turned on while another door changes production", (
     const document = JSON.parse((await admin.library.export({ teamId: team.id, format: "json" })).data) as LibraryDocument;
     const imported = document.prompts.find((item) => item.name === prompt.name)!;
     imported.labels = { ...imported.labels, staging: 2 };
-    const commit = await reviewsTurningOn(h.database.db, team.id);
+    const { commit, pid } = await reviewsTurningOn(h.database.db, team.id);
     let settled = false;
     const applied = admin.library.applyImport({ teamId: team.id, document }).finally(() => (settled = true));
     // Which comes first: the import's answer, or a backend waiting for a lock (the team's row, held by the settings change).
-    const waited = vi.waitFor(async () => expect(settled || (await someoneWaits(h.database.db))).toBe(true), { timeout: 20_000, interval: 20 });
+    const waited = vi.waitFor(async () => expect(settled || (await someoneWaits(h.database.db, pid))).toBe(true), { timeout: 20_000, interval: 20 });
     const first = await Promise.race([applied.then(() => "imported"), waited.then(() => (settled ? "imported" : "waited"))]);
     await commit();
     await applied;
