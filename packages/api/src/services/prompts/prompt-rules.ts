@@ -167,22 +167,20 @@ export function splitRefusal(labelVersion: number | null, candidate: number): Re
  * `production` the rule would have let into the team goes: with reviews required, a version an
  * approved change request of this prompt put in production; without, one last moved by a holder of
  * prompt.label.protected, or the caller holds it. Staying private, or having no `production`, is free.
- * Read in the share's transaction after the prompt's lock, holding the team's row FOR SHARE (as
- * requiredApprovalsHeld): reviews turned on by a settings change not yet committed are waited for and read.
+ * Read in the share's transaction after the prompt's lock, the team's rule by requiredApprovalsHeld: reviews
+ * turned on by a settings change not yet committed are waited for and read.
  */
-export async function shareRefusal(tx: DbTransaction, prompt: RulePrompt & { id: string }, visibility: PromptVisibility | undefined): Promise<Refusal | null> {
+export async function shareRefusal(tx: DbTransaction, prompt: RulePrompt & { id: string; teamId: string }, visibility: PromptVisibility | undefined): Promise<Refusal | null> {
   if (prompt.facts.visibility !== "private" || visibility === undefined || visibility === "private") return null;
   const movedByRight = holderSql("prompt.label.protected", { userId: Prisma.sql`l.moved_by`, organizationId: Prisma.sql`p.organization_id`, teamId: Prisma.sql`p.team_id` });
-  const [production] = await tx.$queryRaw<{ approvalsRequired: number; reviewed: boolean; movedByRight: boolean }[]>`
-    SELECT t.required_approvals AS "approvalsRequired",
-           EXISTS (SELECT 1 FROM change_requests cr
+  const [production] = await tx.$queryRaw<{ reviewed: boolean; movedByRight: boolean }[]>`
+    SELECT EXISTS (SELECT 1 FROM change_requests cr
                    WHERE cr.prompt_id = p.id AND cr.label = l.name AND cr.status = 'approved' AND cr.proposed_version = l.version) AS reviewed,
            ${movedByRight} AS "movedByRight"
-    FROM prompt_labels l JOIN prompts p ON p.id = l.prompt_id JOIN teams t ON t.id = p.team_id
-    WHERE l.prompt_id = ${prompt.id}::uuid AND l.name = ${PROTECTED_LABEL}
-    FOR SHARE OF t`;
+    FROM prompt_labels l JOIN prompts p ON p.id = l.prompt_id
+    WHERE l.prompt_id = ${prompt.id}::uuid AND l.name = ${PROTECTED_LABEL}`;
   if (!production) return null;
-  if (production.approvalsRequired > 0) {
+  if ((await requiredApprovalsHeld(tx, prompt.teamId)) > 0) {
     return production.reviewed ? null : { code: "PRECONDITION", message: REVIEW_MSG.shareUnreviewed, reason: "REVIEW_REQUIRED" };
   }
   return production.movedByRight || mayMoveLabel(PROTECTED_LABEL, prompt) ? null : { code: "FORBIDDEN", message: PROMPT_MSG.shareProduction };
