@@ -81,6 +81,23 @@ export async function hotQuery<Row>(db: DbOrTx, sql: Prisma.Sql): Promise<Row[]>
   return result.rows;
 }
 
+/** Statements of rawTransaction named so far (their SQL's hash), bounded apart from hotQuery's. */
+const rawStatementNames = new Map<string, string>();
+
+/**
+ * A rawTransaction statement's name: PostgreSQL parses and plans it once per connection instead of at every
+ * run (ingestion's merges run a dozen of them several times a second). Their texts are fixed but for a few
+ * variants; past MAX_PREPARED_STATEMENTS of them the rest run unnamed, as before.
+ */
+function rawStatementName(text: string): { name?: string } {
+  let name = rawStatementNames.get(text);
+  if (name === undefined && rawStatementNames.size < MAX_PREPARED_STATEMENTS) {
+    name = `r_${createHash("sha1").update(text).digest("hex")}`;
+    rawStatementNames.set(text, name);
+  }
+  return name ? { name } : {};
+}
+
 /** Clients derived from one of ours (`$extends`): its pool, and what to tell of each statement run on it. */
 const derivedPools = new WeakMap<Db, { pool: pg.Pool; onStatement?: () => void }>();
 
@@ -136,7 +153,7 @@ export async function rawTransaction<T>(db: Db, work: (tx: RawTransaction) => Pr
     const tx: RawTransaction = {
       query: async <Row>(sql: Prisma.Sql) => {
         counted();
-        return (await client.query<Row & pg.QueryResultRow>({ text: sql.text, values: sql.values as unknown[] })).rows;
+        return (await client.query<Row & pg.QueryResultRow>({ ...rawStatementName(sql.text), text: sql.text, values: sql.values as unknown[] })).rows;
       },
       copy: (table, columns, rows) => {
         counted();
