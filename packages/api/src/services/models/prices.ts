@@ -34,6 +34,18 @@ export async function modelPriceFor(db: DbOrTx, organizationId: string, model: s
   return builtInModelPrice(model);
 }
 
+/** modelPriceFor of several models in one statement: each model's price, or null (none known). */
+export async function modelPricesFor(db: DbOrTx, organizationId: string, models: string[]): Promise<Map<string, ModelPriceEntry | null>> {
+  const prices = new Map<string, ModelPriceEntry | null>();
+  if (!models.length) return prices;
+  const own = await hotQuery<{ model: string; inputPerMillion: number; outputPerMillion: number }>(db, Prisma.sql`
+    SELECT model, input_per_million AS "inputPerMillion", output_per_million AS "outputPerMillion" FROM model_prices
+    WHERE organization_id = ${organizationId}::uuid AND model = ANY(${models}::text[])`);
+  for (const model of models) prices.set(model, builtInModelPrice(model));
+  for (const row of own) prices.set(row.model, { model: row.model, inputPerMillion: row.inputPerMillion, outputPerMillion: row.outputPerMillion });
+  return prices;
+}
+
 /**
  * The built-in price of `model` (DEFAULT_MODEL_PRICES), or null: what modelPriceFor falls back to
  * when the organization set none. runs.ts's insert applies the same rule in SQL.

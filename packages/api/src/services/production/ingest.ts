@@ -18,7 +18,7 @@ import { audit } from "../insight/audit.ts";
 import { SCORE_COMMENT_MAX, storableCut } from "../platform/storable-text.ts";
 import { promptVisibility, type Caller, type KeyCaller } from "../access/visibility.ts";
 import { productionIngested } from "../platform/metrics.ts";
-import { modelPriceFor } from "../models/prices.ts";
+import { modelPricesFor } from "../models/prices.ts";
 import { costAt } from "../runs/runs.ts";
 import { applyScoreRollups, hourOf, scoreContribution, type LinkedScore } from "./score-rollups.ts";
 
@@ -278,10 +278,12 @@ class GenerationDeltas {
 
   add(row: StoredGeneration, sign: 1 | -1) {
     const model = row.model ?? "";
-    const hour = hourOf(row.startedAt);
-    const key = `${row.promptId}\u0000${row.version}\u0000${row.environment}\u0000${model}\u0000${hour}`;
+    // The hour as a number in the key, its text made once per rollup row (toISOString is most of a key's cost).
+    const hourMs = Math.floor(row.startedAt.getTime() / 3_600_000) * 3_600_000;
+    const key = `${row.promptId}\u0000${row.version}\u0000${row.environment}\u0000${model}\u0000${hourMs}`;
     let sum = this.byKey.get(key);
     if (!sum) {
+      const hour = hourOf(row.startedAt);
       const empty = () => new Array<number>(LATENCY_BUCKETS.length + 1).fill(0);
       sum = {
         prompt_id: row.promptId!, version: row.version!, environment: row.environment, model, hour, generations: 0, errors: 0, latency_sum: 0, latency_count: 0,
@@ -543,10 +545,13 @@ const MERGE_SET_ASIDE_ANY_ATTEMPTS = 1_000;
 const LAST_ERROR_MAX_CHARS = 500;
 /**
  * A merge waits this long for more requests when fewer than MERGE_NOW_GENERATIONS are waiting: a merge
- * costs a dozen round trips whatever its size, so at a trickle of small requests one merge of a few
+ * costs a dozen round trips whatever its size, so at a trickle of small requests one merge of many
  * instead of one each spares the database and the runtime beside it; the figures lag by this at most.
+ * Requests appended while merges run wait for the next delayed merge too (merges do not chase each one):
+ * at 1,000 spans/s in requests of 100, a merge every 2 s takes twenty requests where one every 0.5 s
+ * took five or fewer. ingestSettled (a stop, a test) starts a waiting merge at once.
  */
-const MERGE_DELAY_MS = 500;
+const MERGE_DELAY_MS = 2_000;
 const MERGE_NOW_GENERATIONS = 1_000;
 /** How often a process looks for rows no merge is coming for (appended by a process that stopped). */
 const MERGE_SWEEP_MS = 5_000;
@@ -561,8 +566,8 @@ interface MergeState {
   dirty: boolean;
   /** Generations this process appended since its merges last looked. */
   unmerged: number;
-  /** A merge waiting for more requests (MERGE_DELAY_MS): resolves once it has started. */
-  delayed: Promise<void> | null;
+  /** A merge waiting for more requests (MERGE_DELAY_MS): `started` resolves once it has started; `now` starts it at once. */
+  delayed: { started: Promise<void>; now: () => void } | null;
   /** Teams whose row failed to merge alone: not tried here again before `at`. */
   heldBack: Map<string, { at: number; delay: number }>;
   /** Stopping: the merges running end after their transaction, and none starts. */
@@ -748,13 +753,26 @@ async function appendWaiting(db: Db, state: MergeState) {
     for (const item of batch) item.resolve();
     state.dirty = true;
     state.unmerged += batch.reduce((sum, item) => sum + item.sent.generations.length, 0);
-    // Many waiting: merged at once (a merge a shard); a few: by the merge running when it looks again, or by one a moment later.
-    if (state.unmerged >= MERGE_NOW_GENERATIONS) startMerges(db, state);
-    else if (!state.merging.size) state.delayed ??= new Promise<void>((resolve) => setTimeout(resolve, MERGE_DELAY_MS)).then(() => {
-      state.delayed = null;
-      startMerges(db, state);
-    });
+    mergeSoon(db, state);
   }
+}
+
+/** Many generations waiting: merged at once (a merge a shard); a few: by a merge a moment later (MERGE_DELAY_MS). */
+function mergeSoon(db: Db, state: MergeState) {
+  if (state.unmerged >= MERGE_NOW_GENERATIONS) return startMerges(db, state);
+  if (state.delayed) return;
+  let now = () => {};
+  const started = new Promise<void>((resolve) => {
+    const timer = setTimeout(resolve, MERGE_DELAY_MS);
+    now = () => {
+      clearTimeout(timer);
+      resolve();
+    };
+  }).then(() => {
+    state.delayed = null;
+    startMerges(db, state);
+  });
+  state.delayed = { started, now };
 }
 
 /** Starts merging (up to MERGES_AT_ONCE at once) until no row is left that no other merge holds. */
@@ -764,14 +782,14 @@ function startMerges(db: Db, state: MergeState) {
       while (!state.stopping) {
         state.dirty = false;
         state.unmerged = 0;
-        if (!(await mergeOnce(db, state)) && !state.dirty) break;
+        if (!(await mergeOnce(db, state))) break;
       }
     })()
       .catch((error: unknown) => state.onError(error))
       .finally(() => {
         state.merging.delete(merging);
-        // Rows appended while it was ending (it had looked already): merged now.
-        if (state.dirty) startMerges(db, state);
+        // Rows appended (or swept) while it was ending (it had looked already): merged soon.
+        if (state.dirty) mergeSoon(db, state);
       });
     state.merging.add(merging);
   }
@@ -831,7 +849,10 @@ async function lockOldestShard(tx: RawTransaction, state: MergeState): Promise<{
   // The shards waiting, read by skipping from one to the next on the (team_id, shard, id) index, then each
   // one's oldest row: a lookup per shard instead of reading every row waiting (100,000 rows in 200 shards:
   // 11 ms instead of 200; only with nearly one row a shard, 100,000 teams waiting at once, is it slower).
-  const candidates = await tx.query<{ team: string; shard: number }>(Prisma.sql`
+  // The first candidate whose lock is free is locked by the same statement (one round trip, not one a candidate):
+  // the filter runs on the candidates in their order, and the outer LIMIT stops at the first lock taken.
+  const [locked] = await tx.query<{ team: string; shard: number }>(Prisma.sql`
+    SELECT team, shard FROM (
     WITH RECURSIVE shards AS (
       (SELECT team_id, shard FROM ingest_pending ORDER BY team_id, shard LIMIT 1)
       UNION ALL
@@ -841,14 +862,18 @@ async function lockOldestShard(tx: RawTransaction, state: MergeState): Promise<{
       CROSS JOIN LATERAL (
         SELECT id FROM ingest_pending p WHERE p.team_id = s.team_id AND p.shard = s.shard AND p.set_aside_at IS NULL ORDER BY id LIMIT 1) oldest
      WHERE NOT (s.team_id = ANY(${heldBack}::uuid[]))
-     ORDER BY oldest.id LIMIT 20`);
-  for (const candidate of candidates) if (await lockShard(tx, candidate.team, candidate.shard)) return candidate;
-  return null;
+     ORDER BY oldest.id LIMIT 20) candidates
+     WHERE pg_try_advisory_xact_lock(${shardLockKey(Prisma.sql`team::text`, Prisma.sql`shard`)})
+     LIMIT 1`);
+  return locked ?? null;
 }
+
+/** The key of a team's shard's merge lock (one expression for both statements that take it). */
+const shardLockKey = (team: Prisma.Sql, shard: Prisma.Sql) => Prisma.sql`hashtextextended('ingest-merge:' || ${team} || ':' || ${shard}::text, 0)`;
 
 /** The merge lock of a team's shard, for this transaction, if no other merge (of any process) has it. */
 async function lockShard(tx: RawTransaction, team: string, shard: number): Promise<boolean> {
-  const [lock] = await tx.query<{ ok: boolean }>(Prisma.sql`SELECT pg_try_advisory_xact_lock(hashtextextended('ingest-merge:' || ${team} || ':' || ${shard}::text, 0)) AS ok`);
+  const [lock] = await tx.query<{ ok: boolean }>(Prisma.sql`SELECT pg_try_advisory_xact_lock(${shardLockKey(Prisma.sql`${team}`, Prisma.sql`${shard}::smallint`)}) AS ok`);
   return lock!.ok;
 }
 
@@ -1150,7 +1175,8 @@ export async function ingestSettled(db: Db): Promise<void> {
   // An append running starts merges (or a delayed one) before it ends, and a merge ending may start another: looked at again.
   while (state.appendRunning || state.delayed || state.merging.size) {
     await state.appendRunning;
-    await state.delayed;
+    state.delayed?.now();
+    await state.delayed?.started;
     await Promise.all(state.merging);
   }
 }
@@ -1211,22 +1237,20 @@ async function writeIn(tx: RawTransaction, db: Db, caller: Caller, teamId: strin
         model, environment, started_at AS "startedAt", ended_at AS "endedAt", completion_start_at AS "completionStartAt", latency_ms AS "latencyMs",
         ttft_ms AS "ttftMs", input_tokens AS "inputTokens", output_tokens AS "outputTokens", cost, status, error_message AS "errorMessage",
         user_ref AS "userRef", session_ref AS "sessionRef", input, output`);
-    const prices = new Map<string, Promise<{ inputPerMillion: number; outputPerMillion: number } | null>>();
-    // Prices are the organization's settings, not part of this write: read beside it.
-    const priceOf = (model: string) => {
-      let price = prices.get(model);
-      if (!price) prices.set(model, (price = modelPriceFor(db, team.organizationId, model)));
-      return price;
-    };
+    // Prices are the organization's settings, not part of this write: read beside it, every model the rows can have in one statement.
+    const models = new Set<string>();
+    for (const row of stored) if (row.model) models.add(row.model);
+    for (const patch of sent.generations) if (patch.model) models.add(patch.model);
+    const prices = await modelPricesFor(db, team.organizationId, [...models]);
     /** The cost of a row's tokens at its model's price (null: no model, no price, or tokens not said). */
-    const computedCost = async (row: StoredGeneration) =>
-      row.model && row.inputTokens !== null && row.outputTokens !== null ? costAt(await priceOf(row.model), row.inputTokens, row.outputTokens) : null;
+    const computedCost = (row: StoredGeneration) =>
+      row.model && row.inputTokens !== null && row.outputTokens !== null ? costAt(prices.get(row.model) ?? null, row.inputTokens, row.outputTokens) : null;
     // A stored row naming no prompt holds only updates so far (their create had not come): its start was a guess.
     // Its cost was said unless it is what its tokens cost at the model's price (computed at its last merge): one
     // computed is computed again below, so tokens sent later (a create's input, an update's output) are all counted.
     const storedById = new Map<string, StoredGeneration>();
     for (const row of stored) {
-      const costSaid = row.cost !== null && row.cost !== (await computedCost(row));
+      const costSaid = row.cost !== null && row.cost !== computedCost(row);
       storedById.set(row.observationId, { ...row, startSaid: row.promptName !== "", costSaid });
     }
     for (const row of stored) if (row.promptId && row.version !== null) generationDeltas.add(row, -1);
@@ -1246,7 +1270,7 @@ async function writeIn(tx: RawTransaction, db: Db, caller: Caller, teamId: strin
     for (const row of written) {
       if (!row.promptId && row.version !== null) row.promptId = readable.get(`${row.promptName}\u0000${row.version}`) ?? null;
       // A cost not said is what the tokens cost now, however many merges brought them.
-      if (!row.costSaid) row.cost = await computedCost(row);
+      if (!row.costSaid) row.cost = computedCost(row);
     }
     // COPY: PostgreSQL inserts the rows in batches (an INSERT ... SELECT writes them one by one, at twice the cost).
     if (written.length) await tx.copy("generations", GENERATION_COLUMNS, copyRowsOf(written, team.organizationId, teamId));
