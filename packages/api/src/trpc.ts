@@ -44,8 +44,9 @@ const trpcRefusal = (cause: DomainError) => new TRPCError({ code: DOMAIN_ERRORS[
  * - a mutation may end sessions or change what a session carries (many paths do): the session cache
  *   keeps nothing while it runs and forgets everything when it ends, so the next request here reads
  *   the database (other processes learn of it from the database's notification);
- * - a service's DomainError is mapped through the one error table (its reason goes to the error's data);
- *   anything else passes through.
+ * - a service's DomainError is mapped through the one error table (its reason goes to the error's data),
+ *   also one a subscription throws while it streams (a run's record refused, its prompt deleted while it
+ *   ran); anything else passes through.
  */
 const everyProcedure = t.middleware(async ({ ctx, type, path, next }) => {
   const failing = ctx.req.failing;
@@ -59,11 +60,25 @@ const everyProcedure = t.middleware(async ({ ctx, type, path, next }) => {
     if (!result.ok && result.error.cause instanceof DomainError) {
       throw trpcRefusal(result.error.cause);
     }
+    if (result.ok && type === "subscription" && isAsyncIterable(result.data)) return { ...result, data: refusalsMapped(result.data) };
     return result;
   } finally {
     ended?.();
   }
 });
+
+const isAsyncIterable = (value: unknown): value is AsyncIterable<unknown> =>
+  typeof value === "object" && value !== null && Symbol.asyncIterator in value;
+
+/** A subscription's events, a DomainError thrown while they stream answered as the one error table says (not a 500). */
+async function* refusalsMapped<T>(events: AsyncIterable<T>): AsyncGenerator<T> {
+  try {
+    // yield* hands a return (the subscriber gone) on to the events themselves.
+    yield* events;
+  } catch (error) {
+    throw error instanceof DomainError ? trpcRefusal(error) : error;
+  }
+}
 
 export const router = t.router;
 export const middleware = t.middleware;

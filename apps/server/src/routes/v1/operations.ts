@@ -4,7 +4,7 @@
 // document from it, so no route exists without its entry in the document. Handlers parse nothing
 // themselves: the table's schemas are what the route validates with and what the document states.
 import { createHash } from "node:crypto";
-import { createApiScore } from "@promptly/api";
+import { DomainError, createApiScore } from "@promptly/api";
 import { runtimeScoreAnswer, runtimeScoreInput } from "@promptly/shared";
 import type { Request, Response } from "express";
 import type { z } from "zod";
@@ -15,7 +15,7 @@ import {
 import {
   evaluationItemsAnswer, idSchema, promptLabelSchema, runtimeCompileInput, runtimeEvaluationInput, runtimeEvaluationSummary, runtimeCompiled, runtimeCreatePromptInput, runtimeCreateVersionInput, runtimeCreatedPrompt,
   runtimeCreatedVersion, runtimeError, runtimeGetQuery, runtimeLabelSet, runtimeListQuery, runtimePrompt, runtimePromptPage, runtimeRunInput, runtimeRunResult,
-  runtimeSetLabelInput, type Action, type RuntimeError, type RuntimePrompt, type RuntimeRunResult, type VariableProblem,
+  runtimeSetLabelInput, RUNTIME_MSG, type Action, type RuntimeError, type RuntimePrompt, type RuntimeRunResult, type RuntimeSelector, type VariableProblem,
   PRODUCTION_EXPORT_LIMIT, csvText, generationPage, runtimeGenerationsQuery, runtimeProductionMetrics as productionMetricsAnswer, runtimeProductionMetricsQuery, GENERATION_CSV_HEADER, generationCsvRow, generationExportFileName, generationJsonLines, UNIT_HEADER,
 } from "@promptly/shared";
 import { EventWriter } from "./event-writer.ts";
@@ -107,6 +107,14 @@ const runAnswer = ({ run }: Done): RuntimeRunResult => ({
 const providerFailure = (done: Done): RuntimeError => ({
   error: { code: "BAD_GATEWAY", message: done.run.error ?? "The provider failed", reason: "PROVIDER_FAILED", providerStatus: done.providerStatus ?? null, detail: done.run.errorDetail },
 });
+
+/**
+ * A run whose record was refused because its prompt is gone (it, its team or its organization deleted
+ * while the model answered; nothing was written): the 404 a run of it asked for now gets. Anything else
+ * as it was.
+ */
+const promptGone = (error: unknown, name: string, selector: RuntimeSelector): unknown =>
+  error instanceof DomainError && error.code === "NOT_FOUND" ? new DomainError("NOT_FOUND", RUNTIME_MSG.promptNotFound(name, selector)) : error;
 
 /** A strong validator of exactly these bytes. */
 const etagOf = (body: string) => `"${createHash("sha256").update(body).digest("base64url").slice(0, 32)}"`;
@@ -348,11 +356,11 @@ export const V1_OPERATIONS: Operation[] = [
       200: {
         description: "The output and the recorded run",
         schema: runtimeRunResult,
-        events: "With stream: `delta` events ({ text }) as the answer comes, then `done` (the output and the run) or `error` (the 502's body and the run)",
+        events: "With stream: `delta` events ({ text }) as the answer comes, then `done` (the output and the run) or `error` (the 502's body and the run; the 404's body, no run, when the prompt was deleted while it ran)",
       },
       400: error("The variables break the contract (every problem in details), no connection to choose, or a model the connection does not offer"),
       403: error("The key lacks the run scope or may only fetch other labels, or the connection is not open to the key's team"),
-      ...NAME_ERRORS,
+      404: error("No such prompt for this key (another team's, private, archived), or no such label or version; or the prompt (its team, its organization) deleted while it ran, nothing recorded"),
       502: error("The model's provider failed: its status in providerStatus, its message in message"),
       ...COMMON_ERRORS,
     },
@@ -365,9 +373,14 @@ export const V1_OPERATIONS: Operation[] = [
       const unit = body.unit ?? runtimeSelector({}, req.headers[UNIT_HEADER]).unit;
       const started = await startRuntimeRun(services, caller, params["name"]!, { ...body, unit }, gone.signal);
       if (!started.ok) return sendContractProblems(res, started);
+      const selector = runtimeSelector({ ...body, unit });
       if (!body.stream) {
         let done: Done | undefined;
-        for await (const event of started.events) if (event.type === "done") done = event;
+        try {
+          for await (const event of started.events) if (event.type === "done") done = event;
+        } catch (error) {
+          throw promptGone(error, params["name"]!, selector);
+        }
         if (!done || gone.signal.aborted) return;
         if (done.run.status === "failed") return void res.status(502).setHeader("Cache-Control", "no-store").json(providerFailure(done));
         return void res.json(runAnswer(done));
@@ -392,8 +405,13 @@ export const V1_OPERATIONS: Operation[] = [
           else last = { event: "done", data: runAnswer(event) };
         }
       } catch (error) {
-        writer.flush();
-        throw error;
+        const refusal = promptGone(error, params["name"]!, selector);
+        if (refusal === error || !(refusal instanceof DomainError)) {
+          writer.flush();
+          throw error;
+        }
+        // The headers are sent: the 404's body is the last event.
+        last = { event: "error", data: { error: { code: "NOT_FOUND", message: refusal.message } } satisfies RuntimeError };
       } finally {
         // As `for await` would: an exit before the end closes the run (recorded as stopped).
         await events.return(undefined);

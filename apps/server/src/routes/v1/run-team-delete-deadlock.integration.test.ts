@@ -8,10 +8,12 @@
 // Likewise while a super user deletes the key's organization, whose delete locks the organization's prompts
 // first, then deletes the organization's row: a record taking the organization's row before the prompt's
 // held it while it waited on the prompt the delete held. Staged: the test holds the prompt's row, the
-// delete waits on it, then the record (queued behind the delete); the test lets the prompt go.
+// delete waits on it, then the record (queued behind the delete); the test lets the prompt go. The record,
+// its prompt and organization gone, is refused by their foreign keys: the run is answered 404 (its prompt
+// not found), as a run whose prompt is deleted while it runs is.
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runtimeRunResult } from "@promptly/shared";
+import { RUNTIME_MSG, runtimeRunResult } from "@promptly/shared";
 import { createAccount, createHarness, createOrganization, createTeam, type Harness } from "@promptly/api/testing";
 import { fakeAnswerText, startFakeProvider, type FakeProvider } from "@promptly/api/testing/fake-provider";
 import { createApp } from "../../app.ts";
@@ -121,7 +123,7 @@ describe("a key's run recorded while its team is deleted", () => {
 });
 
 describe("a key's run recorded while a super user deletes its organization", () => {
-  it("the record and the delete never wait on each other: the organization deleted", async () => {
+  it("the record and the delete never wait on each other: the organization deleted, the run answered 404, nothing recorded", async () => {
     const { organization, reply, run } = await runWorld();
     const superUser = (await h.signedInClient((await createAccount(h, { superUser: true, fullName: "Sue Super" })).id)).api;
     const holder = new pg.Client({ connectionString: h.database.url });
@@ -138,9 +140,13 @@ describe("a key's run recorded while a super user deletes its organization", () 
       await holder.query("ROLLBACK");
       expect(await deadlockedUntilSettled(responding, deleting)).toBe(false);
       expect(await deleting).toBe("deleted");
-      // The run's answer is not this test's matter: its organization gone before its record was written, the
-      // record's foreign keys fail (the key's run is answered 500 today).
-      await responding;
+      // Its organization (and prompt) gone before its record was written, the record's foreign keys refuse
+      // it: the run is answered as a run of a prompt that is gone (404, as one asked for now would be
+      // told), nothing of it written. Before, a 500.
+      const response = await responding;
+      expect(response.status).toBe(404);
+      expect(await response.json()).toEqual({ error: { code: "NOT_FOUND", message: RUNTIME_MSG.promptNotFound("reply", { label: "production" }) } });
+      expect(await h.database.db.promptRun.count({ where: { organizationId: organization.id } })).toBe(0);
       expect(await h.database.db.organization.count({ where: { id: organization.id } })).toBe(0);
       expect(await h.database.db.prompt.count({ where: { id: reply.id } })).toBe(0);
     } finally {

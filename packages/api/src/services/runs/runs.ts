@@ -6,11 +6,11 @@ import { randomUUID } from "node:crypto";
 import { z } from "zod";
 import { Prisma, hotQuery, type Db, type DbOrTx } from "@promptly/db";
 import {
-  bodyIncludes, DEFAULT_MAX_CONCURRENT_RUNS, RUNTIME_MSG, RUN_MSG, RUN_ANSWER_TOOL_CALLS_MAX, RUN_OUTPUT_MAX_CHARS, RUN_STATUSES, compile, displayName, isPlaceholder, runParametersSchema,
+  bodyIncludes, DEFAULT_MAX_CONCURRENT_RUNS, MSG, RUNTIME_MSG, RUN_MSG, RUN_ANSWER_TOOL_CALLS_MAX, RUN_OUTPUT_MAX_CHARS, RUN_STATUSES, compile, displayName, isPlaceholder, runParametersSchema,
   unfilledPlaceholders, type ChatMessage, type PromptMessage, type PromptVersionBody, type RunParameters, type VariableContract, type listRunsInput, type runPromptInput,
 } from "@promptly/shared";
 import type { ApiConfig } from "../types.ts";
-import { fail } from "../../errors.ts";
+import { DomainError, fail } from "../../errors.ts";
 import { instantSortValue, decodeKeysetCursor, encodeKeysetCursor } from "../platform/keyset-cursor.ts";
 import { storableJson, storableText } from "../platform/storable-text.ts";
 import { allowModel, allowTeamConnection, findRunConnection, openRunConnection, type RunConnectionRow } from "../models/connections.ts";
@@ -345,14 +345,22 @@ function writeWaitingRecords(db: Db, queue: { waiting: PendingRecord[]; writing:
   }
 }
 
+/**
+ * Why a record was refused, as its run is answered. A foreign key failing is its prompt or its
+ * organization deleted while the run ran (the person, key and connection are only linked if still
+ * there): nothing was written, and the run is of a prompt that is gone, as a run asked for now would be
+ * told (NOT_FOUND), not a failure of ours (a 500).
+ */
+const recordRefusal = (error: unknown) => ((error as { code?: unknown } | null)?.code === "23503" ? new DomainError("NOT_FOUND", MSG.notFound) : error);
+
 async function writeRecords(db: Db, batch: PendingRecord[]) {
   let rows: RunRow[];
   try {
     rows = await insertRuns(db, batch.map((pending) => pending.run));
   } catch (error) {
-    if (batch.length === 1) return batch[0]!.reject(error);
+    if (batch.length === 1) return batch[0]!.reject(recordRefusal(error));
     // Nothing of the statement was written: each alone, so the one refused hears why and the others are written.
-    await Promise.all(batch.map((pending) => insertRuns(db, [pending.run]).then(([row]) => answerRecorded(pending, row!), pending.reject)));
+    await Promise.all(batch.map((pending) => insertRuns(db, [pending.run]).then(([row]) => answerRecorded(pending, row!), (error: unknown) => pending.reject(recordRefusal(error)))));
     return;
   }
   batch.forEach((pending, index) => answerRecorded(pending, rows[index]!));
