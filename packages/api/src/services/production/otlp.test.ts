@@ -3,7 +3,7 @@
 import { describe, expect, it } from "vitest";
 import { INGEST_MSG } from "@promptly/shared";
 import { DomainError } from "../../errors.ts";
-import { OTLP_MAX_NODES, decodeOtlpProtobuf, parseOtlpJson, plainValue } from "./otlp.ts";
+import { OTLP_MAX_NODES, decodeOtlpProtobuf, otlpRequestOf, parseOtlpJson, plainValue, type AnyValue, type KeyValue } from "./otlp.ts";
 import { SPAN_ATTRIBUTES_READ, generationsFromOtlp } from "./sources.ts";
 
 // A minimal protobuf writer: each field as tag + value.
@@ -108,6 +108,81 @@ describe("decodeOtlpProtobuf", () => {
   });
 });
 
+describe("decodeOtlpProtobuf against the bytes written here", () => {
+  // Each value written here beside what it must read as; lists of them nested by the same two hands.
+  type Written = [bytes: Buffer, read: AnyValue];
+  const arrayOf = (items: Written[]): Written => [
+    bytesField(5, Buffer.concat(items.map(([bytes]) => bytesField(1, bytes)))), { arrayValue: { values: items.map(([, read]) => read) } },
+  ];
+  const kvlistOf = (entries: [string, Written | undefined][]): Written => [
+    bytesField(6, Buffer.concat(entries.map(([key, value]) => bytesField(1, Buffer.concat([bytesField(1, key), ...(value ? [bytesField(2, value[0])] : [])]))))),
+    { kvlistValue: { values: entries.map(([key, value]) => (value ? { key, value: value[1] } : { key })) } },
+  ];
+  const scalars: Written[] = [
+    [string("héllo ✓ 日本"), { stringValue: "héllo ✓ 日本" }],
+    // A leading byte-order mark is dropped, as TextDecoder always read it.
+    [bytesField(1, Buffer.from([0xef, 0xbb, 0xbf, 0x78])), { stringValue: "x" }],
+    [varintField(2, 1n), { boolValue: true }],
+    [varintField(2, 0n), { boolValue: false }],
+    [varintField(3, 0n), { intValue: 0 }],
+    [varintField(3, -5n), { intValue: -5 }],
+    [varintField(3, 2n ** 49n + 3n), { intValue: 562_949_953_421_315 }],
+    [varintField(3, 2n ** 60n), { intValue: "1152921504606846976" }],
+    [varintField(3, -(2n ** 63n)), { intValue: "-9223372036854775808" }],
+    [doubleField(4, -1.5e300), { doubleValue: -1.5e300 }],
+    [bytesField(7, Buffer.from([0, 255, 16])), { bytesValue: "AP8Q" }],
+    [Buffer.alloc(0), {}],
+    // A field a newer proto may add, then the value: the field skipped.
+    [Buffer.concat([fixed64Field(12, 1n), string("after")]), { stringValue: "after" }],
+  ];
+  const nested = kvlistOf([
+    ["list", arrayOf([...scalars, arrayOf([kvlistOf([["deep", arrayOf(scalars.slice(0, 3))]])]), arrayOf([])])],
+    ["map", kvlistOf(scalars.map((value, index) => [`k${index}`, value]))],
+    ["none", undefined],
+    ["empty", kvlistOf([])],
+  ]);
+
+  it("reads every kind of value, nested in lists and key-value lists, as written, kept keys or all", () => {
+    const kept = [
+      ["langfuse.observation.input", nested],
+      ["langfuse.observation.output", arrayOf([nested, ...scalars])],
+      ...scalars.map((value): [string, Written] => ["gen_ai.usage.cost", value]),
+    ] as [string, Written][];
+    const others = [["gen_ai.prompt.0.content", nested], ["http.method", [string("POST"), { stringValue: "POST" }]]] as [string, Written][];
+    const bytes = request([
+      ...baseSpan, bytesField(4, spanId),
+      ...kept.flatMap(([key, [value]], index) => [attribute(key, value), attribute(others[index % 2]![0], others[index % 2]![1][0])]),
+      bytesField(15, Buffer.concat([bytesField(2, "rate limited"), varintField(3, 2n)])),
+    ]);
+    const read = (pairs: [string, Written][]) => pairs.map(([key, [, value]]) => ({ key, value }));
+    const all = kept.flatMap(([key, value], index) => [[key, value], others[index % 2]!] as [string, Written][]);
+    const expected = (attributes: KeyValue[]) => ({
+      resourceSpans: [{
+        resource: { attributes: [{ key: "deployment.environment", value: { stringValue: "production" } }] },
+        scopeSpans: [{ scope: { name: "my-app" }, spans: [{
+          traceId: "0af7651916cd43dd8448eb211c80319c", spanId: "b7ad6b7169203331", parentSpanId: "b7ad6b7169203331", name: "chat",
+          startTimeUnixNano: "1796505336115000000", endTimeUnixNano: "1796505337365000000", attributes, status: { code: 2, message: "rate limited" },
+        }] }],
+      }],
+    });
+    expect(decodeOtlpProtobuf(bytes)).toEqual(expected(read(all)));
+    expect(decodeOtlpProtobuf(bytes, SPAN_ATTRIBUTES_READ)).toEqual(expected(read(kept)));
+    // The same bytes from a Uint8Array that is no Buffer, inside a larger buffer.
+    const outer = new Uint8Array(bytes.length + 10);
+    outer.set(bytes, 5);
+    expect(decodeOtlpProtobuf(outer.subarray(5, 5 + bytes.length))).toEqual(expected(read(all)));
+  });
+
+  it("reads the largest time and a kept key whatever bytes stand around it, and refuses a nested length past its message", () => {
+    const last = request([bytesField(1, traceId), bytesField(2, spanId), fixed64Field(7, 2n ** 64n - 1n), attribute("\ufeffuser.id", string("u")), attribute("user.ix", string("v"))]);
+    const span = decodeOtlpProtobuf(last, SPAN_ATTRIBUTES_READ).resourceSpans![0]!.scopeSpans![0]!.spans![0]!;
+    expect(span).toMatchObject({ startTimeUnixNano: "18446744073709551615", attributes: [{ key: "user.id", value: { stringValue: "u" } }] });
+    // A KeyValue whose value's length runs past the KeyValue (though not past the request).
+    const overrun = Buffer.concat([bytesField(1, "user.id"), tag(2, 2), varint(5n), string("u")]);
+    expect(() => decodeOtlpProtobuf(request([...baseSpan, bytesField(9, overrun), bytesField(5, "padding")]), SPAN_ATTRIBUTES_READ)).toThrow(INGEST_MSG.notOtlp);
+  });
+});
+
 describe("what one request may decode", () => {
   const promptAttributes = (index: number) => [
     attribute("promptly.prompt.name", string("support/reply")), attribute("promptly.prompt.version", varintField(3, BigInt(index % 10 ? 1 : 2))),
@@ -131,7 +206,7 @@ describe("what one request may decode", () => {
       status: { code: 0 },
     })) }] }] }));
     expect(json.length).toBeGreaterThan(5_000_000);
-    expect(generationsFromOtlp(parseOtlpJson(json) as never, new Date()).generations).toHaveLength(9_500);
+    expect(generationsFromOtlp(otlpRequestOf(parseOtlpJson(json)), new Date()).generations).toHaveLength(9_500);
   });
 
   it("refuses a request past a million spans, attributes and values whole, with the reason, without building them", () => {
@@ -161,8 +236,8 @@ describe("what one request may decode", () => {
     // The same in JSON: a known attribute after 300 others is read; after 128 known ones it is not.
     const json = (keys: string[]) => ({ resourceSpans: [{ scopeSpans: [{ spans: [{ traceId: "0af7651916cd43dd8448eb211c80319c", spanId: "b7ad6b7169203331", startTimeUnixNano: String(start),
       attributes: [...keys.map((key) => ({ key, value: { stringValue: "x" } })), { key: "promptly.prompt.name", value: { stringValue: "p" } }] }] }] }] });
-    expect(generationsFromOtlp(json(Array.from({ length: 300 }, (_, index) => `k${index}`)), received).generations).toHaveLength(1);
-    expect(generationsFromOtlp(json(Array.from({ length: 128 }, () => "user.id")), received)).toEqual({ generations: [], dropped: 1 });
+    expect(generationsFromOtlp(otlpRequestOf(json(Array.from({ length: 300 }, (_, index) => `k${index}`))), received).generations).toHaveLength(1);
+    expect(generationsFromOtlp(otlpRequestOf(json(Array.from({ length: 128 }, () => "user.id"))), received)).toEqual({ generations: [], dropped: 1 });
     const list = bytesField(5, Buffer.concat(Array.from({ length: 2_000 }, (_, index) => bytesField(1, varintField(3, BigInt(index))))));
     const input = decodeOtlpProtobuf(request([...baseSpan, attribute("langfuse.observation.input", list)]), SPAN_ATTRIBUTES_READ).resourceSpans![0]!.scopeSpans![0]!.spans![0]!.attributes![0]!;
     expect(plainValue(input.value)).toEqual(Array.from({ length: 1_024 }, (_, index) => index));
@@ -172,6 +247,8 @@ describe("what one request may decode", () => {
 
 describe("generationsFromOtlp", () => {
   const received = new Date("2026-12-05T10:00:00Z");
+  // A JSON body as the way in reads it: held to the OTLP shape, then read.
+  const fromJson = (body: unknown) => generationsFromOtlp(otlpRequestOf(body), received);
   const span = (attributes: Record<string, unknown>, extra: Record<string, unknown> = {}) => ({
     resourceSpans: [{ scopeSpans: [{ spans: [{
       traceId: "0af7651916cd43dd8448eb211c80319c", spanId: "b7ad6b7169203331", startTimeUnixNano: String(start), endTimeUnixNano: String(start + 2_000_000_000n),
@@ -197,25 +274,25 @@ describe("generationsFromOtlp", () => {
     });
     expect(generations[0]!.cost).toBeCloseTo(0.003, 12);
     expect(generations[0]!.endedAt!.getTime() - generations[0]!.startedAt!.getTime()).toBe(2000);
-    expect(generationsFromOtlp(span({ "http.method": "GET" }), received)).toEqual({ generations: [], dropped: 1 });
+    expect(fromJson(span({ "http.method": "GET" }))).toEqual({ generations: [], dropped: 1 });
     // The span's error status counts when no level is said.
-    expect(generationsFromOtlp(span({ "promptly.prompt.name": "p" }, { status: { code: 2, message: "down" } }), received).generations[0]).toMatchObject({ status: "error", errorMessage: "down", version: null });
+    expect(fromJson(span({ "promptly.prompt.name": "p" }, { status: { code: 2, message: "down" } })).generations[0]).toMatchObject({ status: "error", errorMessage: "down", version: null });
   });
 
   it("refuses ids that are not hex, a span with no start, and what is not a request", () => {
     const bad = span({ "promptly.prompt.name": "p" });
     bad.resourceSpans[0]!.scopeSpans[0]!.spans[0]!.traceId = "zz";
-    expect(() => generationsFromOtlp(bad, received)).toThrow(/traceId/);
+    expect(() => fromJson(bad)).toThrow(/traceId/);
     const noStart = span({ "promptly.prompt.name": "p" });
     noStart.resourceSpans[0]!.scopeSpans[0]!.spans[0]!.startTimeUnixNano = "0";
-    expect(() => generationsFromOtlp(noStart, received)).toThrow(DomainError);
-    expect(() => generationsFromOtlp({ resourceSpans: "x" } as never, received)).toThrow(DomainError);
+    expect(() => fromJson(noStart)).toThrow(DomainError);
+    expect(() => fromJson({ resourceSpans: "x" })).toThrow(DomainError);
   });
 
   it("holds a JSON body to the OTLP shape: what is not a list or an object where one goes is refused whole with the SDKs' 400", () => {
     const refused = (body: unknown) => {
       try {
-        generationsFromOtlp(body as never, received);
+        fromJson(body);
       } catch (error) {
         return error instanceof DomainError && error.code === "INVALID" && error.message === INGEST_MSG.notOtlp;
       }
@@ -253,18 +330,18 @@ describe("generationsFromOtlp", () => {
     body.resourceSpans[0]!.scopeSpans[0]!.spans[0]!.attributes.push(
       { key: "langfuse.observation.input", value: { kvlistValue: { values: [null] } } } as never, { key: "langfuse.observation.output", value: { arrayValue: null } } as never,
     );
-    expect(generationsFromOtlp(body, received).generations[0]).toMatchObject({ promptName: "p", input: {}, output: [] });
+    expect(fromJson(body).generations[0]).toMatchObject({ promptName: "p", input: {}, output: [] });
   });
 
   it("accepts what exporters send: fields left out or null, unknown fields, a named status code, nothing at all", () => {
     const body = span({ "promptly.prompt.name": "p" }, { droppedAttributesCount: 0, events: [], links: null, status: { code: "STATUS_CODE_UNSET" }, parentSpanId: null });
-    expect(generationsFromOtlp({ ...body, extra: true } as never, received).generations).toHaveLength(1);
-    expect(generationsFromOtlp({ resourceSpans: [{ resource: null, scopeSpans: [{ scope: { name: "x" }, spans: null }] }, null] } as never, received)).toEqual({ generations: [], dropped: 0 });
-    expect(generationsFromOtlp({} as never, received)).toEqual({ generations: [], dropped: 0 });
-    expect(generationsFromOtlp([] as never, received)).toEqual({ generations: [], dropped: 0 });
+    expect(fromJson({ ...body, extra: true }).generations).toHaveLength(1);
+    expect(fromJson({ resourceSpans: [{ resource: null, scopeSpans: [{ scope: { name: "x" }, spans: null }] }, null] })).toEqual({ generations: [], dropped: 0 });
+    expect(fromJson({})).toEqual({ generations: [], dropped: 0 });
+    expect(fromJson([])).toEqual({ generations: [], dropped: 0 });
     // An attribute without a key, or with no value, is skipped.
     const loose = span({ "promptly.prompt.name": "p" });
     loose.resourceSpans[0]!.scopeSpans[0]!.spans[0]!.attributes.push({ key: 7 } as never, { key: "empty" } as never);
-    expect(generationsFromOtlp(loose, received).generations).toHaveLength(1);
+    expect(fromJson(loose).generations).toHaveLength(1);
   });
 });

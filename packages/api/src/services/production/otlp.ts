@@ -63,99 +63,7 @@ export function otlpRequestOf(body: unknown): OtlpRequest {
 }
 
 const MAX_DEPTH = 16;
-const utf8 = new TextDecoder();
-const hex = (bytes: Uint8Array) => Buffer.from(bytes).toString("hex");
 const bad = () => new DomainError("INVALID", INGEST_MSG.notOtlp);
-
-class Reader {
-  private pos = 0;
-  private view: DataView | undefined;
-  constructor(private readonly buf: Uint8Array) {}
-  done() {
-    return this.pos >= this.buf.length;
-  }
-  /**
-   * A varint as a number, for tags and lengths: read without BigInt while it fits in 35 bits (every
-   * real tag and length); a longer one is read again by varint() and converted, as it always was.
-   */
-  private uint(): number {
-    const start = this.pos;
-    let result = 0;
-    let multiplier = 1;
-    for (let index = 0; index < 5; index++) {
-      if (this.pos >= this.buf.length) throw bad();
-      const byte = this.buf[this.pos++]!;
-      result += (byte & 0x7f) * multiplier;
-      if (!(byte & 0x80)) return result;
-      multiplier *= 128;
-    }
-    this.pos = start;
-    return Number(this.varint());
-  }
-  private dataView(): DataView {
-    return (this.view ??= new DataView(this.buf.buffer, this.buf.byteOffset, this.buf.byteLength));
-  }
-  varint(): bigint {
-    let result = 0n;
-    let shift = 0n;
-    for (;;) {
-      if (this.pos >= this.buf.length) throw bad();
-      const byte = this.buf[this.pos++]!;
-      result |= BigInt(byte & 0x7f) << shift;
-      if (!(byte & 0x80)) return result;
-      shift += 7n;
-      if (shift > 63n) throw bad();
-    }
-  }
-  tag(): [number, number] {
-    const tag = this.uint();
-    // A field number holds 29 bits: a longer tag is malformed (`>>> 3` would read its low 32 bits as another field).
-    if (tag > 0xffffffff) throw bad();
-    return [tag >>> 3, tag & 7];
-  }
-  bytes(): Uint8Array {
-    const length = this.uint();
-    if (this.pos + length > this.buf.length) throw bad();
-    const bytes = this.buf.subarray(this.pos, this.pos + length);
-    this.pos += length;
-    return bytes;
-  }
-  fixed64(): bigint {
-    if (this.pos + 8 > this.buf.length) throw bad();
-    const value = this.dataView().getBigUint64(this.pos, true);
-    this.pos += 8;
-    return value;
-  }
-  double(): number {
-    if (this.pos + 8 > this.buf.length) throw bad();
-    const value = this.dataView().getFloat64(this.pos, true);
-    this.pos += 8;
-    return value;
-  }
-  skip(wire: number) {
-    if (wire === 0) this.varint();
-    else if (wire === 1) this.pos += 8;
-    else if (wire === 2) {
-      // The length first: `this.pos += …varint()` would read pos before the varint moved it.
-      const length = this.uint();
-      this.pos += length;
-    }
-    else if (wire === 5) this.pos += 4;
-    else throw bad();
-    if (this.pos > this.buf.length) throw bad();
-  }
-}
-
-type Fields = Record<number, (reader: Reader, wire: number) => void>;
-function message(buf: Uint8Array, fields: Fields) {
-  const reader = new Reader(buf);
-  while (!reader.done()) {
-    const [field, wire] = reader.tag();
-    const read = fields[field];
-    if (read) read(reader, wire);
-    else reader.skip(wire);
-  }
-}
 
 /**
  * What one request may decode: a few bytes each, a flood of empty spans, attributes or values would
@@ -176,91 +84,421 @@ const MAX_VALUES = 1_024;
 const CONTAINER_NODES = 4;
 const tooMany = () => new DomainError("INVALID", INGEST_MSG.tooManyNodes(OTLP_MAX_NODES));
 
-/** One request's decoding: the spans, attributes and values it may still decode (every one counts, kept or dropped), and the attribute keys kept (all when not said). */
-interface Decoding {
-  left: number;
-  keys?: ReadonlySet<string>;
-}
-function counted(decoding: Decoding, nodes = 1) {
-  if ((decoding.left -= nodes) < 0) throw tooMany();
+/**
+ * One request's decoding: one cursor over its bytes, every nested message read in place between its
+ * start and its end (each read bounded by the end of the message it stands in, so a length running past
+ * its message is malformed, as it is past the request); the spans, attributes and values it may still
+ * decode (every one counts, kept or dropped), and the attribute keys kept (all when not said).
+ */
+class Decoding {
+  pos = 0;
+  private left = OTLP_MAX_NODES;
+  private view: DataView | undefined;
+  readonly buf: Buffer;
+  readonly keptKeys: KeptKeys | undefined;
+  constructor(bytes: Uint8Array, readonly keys?: ReadonlySet<string>) {
+    this.keptKeys = keys && keptKeys(keys);
+    // A Buffer view of the same bytes (no copy), for its hex, base64 and UTF-8 slices.
+    this.buf = Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  }
+  counted(nodes = 1) {
+    if ((this.left -= nodes) < 0) throw tooMany();
+  }
+  /**
+   * A varint as a number, for tags and lengths: read without BigInt while it fits in 35 bits (every
+   * real tag and length); a longer one is read again by varint() and converted, as it always was.
+   */
+  uint(end: number): number {
+    const start = this.pos;
+    let result = 0;
+    let multiplier = 1;
+    for (let index = 0; index < 5; index++) {
+      if (this.pos >= end) throw bad();
+      const byte = this.buf[this.pos++]!;
+      result += (byte & 0x7f) * multiplier;
+      if (!(byte & 0x80)) return result;
+      multiplier *= 128;
+    }
+    this.pos = start;
+    return Number(this.varint(end));
+  }
+  varint(end: number): bigint {
+    let result = 0n;
+    let shift = 0n;
+    for (;;) {
+      if (this.pos >= end) throw bad();
+      const byte = this.buf[this.pos++]!;
+      result |= BigInt(byte & 0x7f) << shift;
+      if (!(byte & 0x80)) return result;
+      shift += 7n;
+      if (shift > 63n) throw bad();
+    }
+  }
+  /** A bool's varint: true when any of its bits is set (no BigInt), at most ten bytes as varint() reads. */
+  bool(end: number): boolean {
+    let set = 0;
+    for (let index = 0; index < 10; index++) {
+      if (this.pos >= end) throw bad();
+      const byte = this.buf[this.pos++]!;
+      set |= byte & 0x7f;
+      if (!(byte & 0x80)) return set !== 0;
+    }
+    throw bad();
+  }
+  /**
+   * An int64 as its number when safe, else its decimal string: read without BigInt while it fits in 49
+   * bits (every real count); a longer one (a negative one takes ten bytes) read again by varint().
+   */
+  int64(end: number): number | string {
+    const start = this.pos;
+    let result = 0;
+    let multiplier = 1;
+    for (let index = 0; index < 7; index++) {
+      if (this.pos >= end) throw bad();
+      const byte = this.buf[this.pos++]!;
+      result += (byte & 0x7f) * multiplier;
+      if (!(byte & 0x80)) return result;
+      multiplier *= 128;
+    }
+    this.pos = start;
+    const int = BigInt.asIntN(64, this.varint(end));
+    return Number.isSafeInteger(Number(int)) ? Number(int) : int.toString();
+  }
+  /** A tag: its field number `>>> 3`, its wire type `& 7`. */
+  tag(end: number): number {
+    const tag = this.uint(end);
+    // A field number holds 29 bits: a longer tag is malformed (`>>> 3` would read its low 32 bits as another field).
+    if (tag > 0xffffffff) throw bad();
+    return tag;
+  }
+  /** A length-delimited field's end, the cursor left at its start. */
+  delimited(end: number): number {
+    const length = this.uint(end);
+    const stop = this.pos + length;
+    if (stop > end) throw bad();
+    return stop;
+  }
+  /** A string field (UTF-8, a leading byte-order mark dropped as TextDecoder drops it). */
+  text(end: number): string {
+    const stop = this.delimited(end);
+    const start = this.pos;
+    this.pos = stop;
+    return this.textOf(start, stop);
+  }
+  textOf(start: number, stop: number): string {
+    const buf = this.buf;
+    if (stop - start >= 3 && buf[start] === 0xef && buf[start + 1] === 0xbb && buf[start + 2] === 0xbf) start += 3;
+    return buf.toString("utf8", start, stop);
+  }
+  /** A bytes field, written in `encoding` (ids in hex, bytes values in base64). */
+  bytes(end: number, encoding: "hex" | "base64"): string {
+    const stop = this.delimited(end);
+    const start = this.pos;
+    this.pos = stop;
+    return this.buf.toString(encoding, start, stop);
+  }
+  private dataView(): DataView {
+    return (this.view ??= new DataView(this.buf.buffer, this.buf.byteOffset, this.buf.byteLength));
+  }
+  fixed64(end: number): bigint {
+    if (this.pos + 8 > end) throw bad();
+    const value = this.dataView().getBigUint64(this.pos, true);
+    this.pos += 8;
+    return value;
+  }
+  double(end: number): number {
+    if (this.pos + 8 > end) throw bad();
+    const value = this.dataView().getFloat64(this.pos, true);
+    this.pos += 8;
+    return value;
+  }
+  skip(wire: number, end: number) {
+    if (wire === 0) this.varint(end);
+    else if (wire === 1) this.pos += 8;
+    else if (wire === 2) {
+      // The length first: `this.pos += …uint()` would read pos before the varint moved it.
+      const length = this.uint(end);
+      this.pos += length;
+    }
+    else if (wire === 5) this.pos += 4;
+    else throw bad();
+    if (this.pos > end) throw bad();
+  }
 }
 
-/** A span's or resource's attributes field: each counted, only the keys kept read (the others' values never decoded), MAX_ATTRIBUTES of them at most. */
-function attributesInto(list: KeyValue[], decoding: Decoding) {
-  let kept = 0;
-  return (reader: Reader) => {
-    counted(decoding);
-    const bytes = reader.bytes();
-    if (kept >= MAX_ATTRIBUTES) return;
-    const kv = keyValue(bytes, decoding, 0, decoding.keys);
-    if (!kv) return;
-    kept += 1;
-    list.push(kv);
-  };
+// Each message below is read from the cursor to `end` by field number, a field it does not know skipped by
+// its wire type; a field read more than once keeps its last value (as protobuf merges a message's scalars).
+
+/**
+ * A span's or resource's attributes field (the cursor at its tag's end) into `list`: each counted, only
+ * the keys kept read (the others' values never decoded), MAX_ATTRIBUTES of them at most of those read
+ * since `from` (the list's length when the message holding them began).
+ */
+function attributeInto(d: Decoding, end: number, list: KeyValue[], from: number) {
+  d.counted();
+  const stop = d.delimited(end);
+  if (list.length - from >= MAX_ATTRIBUTES) {
+    d.pos = stop;
+    return;
+  }
+  const kv = keyValue(d, stop, 0, d.keys);
+  d.pos = stop;
+  if (kv) list.push(kv);
 }
 
-/** An array's or key-value list's values field: each counted, the first MAX_VALUES read. */
-function valuesInto<T>(list: T[], decoding: Decoding, read: (bytes: Uint8Array) => T | undefined) {
-  return (reader: Reader) => {
-    counted(decoding);
-    const bytes = reader.bytes();
-    if (list.length >= MAX_VALUES) return;
-    const value = read(bytes);
-    if (value) list.push(value);
-  };
-}
-
-function anyValue(buf: Uint8Array, decoding: Decoding, depth: number): AnyValue {
+function anyValue(d: Decoding, end: number, depth: number): AnyValue {
   if (depth > MAX_DEPTH) throw bad();
   let value: AnyValue = {};
-  message(buf, {
-    1: (r) => (value = { stringValue: utf8.decode(r.bytes()) }),
-    2: (r) => (value = { boolValue: r.varint() !== 0n }),
-    3: (r) => {
-      const int = BigInt.asIntN(64, r.varint());
-      value = { intValue: Number.isSafeInteger(Number(int)) ? Number(int) : int.toString() };
-    },
-    4: (r) => (value = { doubleValue: r.double() }),
-    5: (r) => {
-      const values: AnyValue[] = [];
-      message(r.bytes(), { 1: valuesInto(values, decoding, (bytes) => anyValue(bytes, decoding, depth + 1)) });
-      value = { arrayValue: { values } };
-    },
-    6: (r) => {
-      const values: KeyValue[] = [];
-      message(r.bytes(), { 1: valuesInto(values, decoding, (bytes) => keyValue(bytes, decoding, depth + 1)) });
-      value = { kvlistValue: { values } };
-    },
-    7: (r) => (value = { bytesValue: Buffer.from(r.bytes()).toString("base64") }),
-  });
+  while (d.pos < end) {
+    const tag = d.tag(end);
+    switch (tag >>> 3) {
+      case 1:
+        value = { stringValue: d.text(end) };
+        break;
+      case 2:
+        value = { boolValue: d.bool(end) };
+        break;
+      case 3:
+        value = { intValue: d.int64(end) };
+        break;
+      case 4:
+        value = { doubleValue: d.double(end) };
+        break;
+      case 5:
+        value = { arrayValue: { values: valuesOf(d, d.delimited(end), depth, false) as AnyValue[] } };
+        break;
+      case 6:
+        value = { kvlistValue: { values: valuesOf(d, d.delimited(end), depth, true) as KeyValue[] } };
+        break;
+      case 7:
+        value = { bytesValue: d.bytes(end, "base64") };
+        break;
+      default:
+        d.skip(tag & 7, end);
+    }
+  }
   return value;
 }
 
-/** A KeyValue; undefined when `keys` says which are kept and its key is not one (its value then not decoded). */
-function keyValue(buf: Uint8Array, decoding: Decoding, depth: number, keys?: ReadonlySet<string>): KeyValue | undefined {
-  let key = "";
-  let value: Uint8Array | undefined;
-  message(buf, { 1: (r) => (key = utf8.decode(r.bytes())), 2: (r) => (value = r.bytes()) });
-  if (keys && !keys.has(key)) return undefined;
-  return value ? { key, value: anyValue(value, decoding, depth) } : { key };
+/** An ArrayValue's or KeyValueList's values (field 1): each counted, the first MAX_VALUES read, one level deeper. */
+function valuesOf(d: Decoding, end: number, depth: number, keyValues: boolean): (AnyValue | KeyValue)[] {
+  const values: (AnyValue | KeyValue)[] = [];
+  while (d.pos < end) {
+    const tag = d.tag(end);
+    if (tag >>> 3 !== 1) {
+      d.skip(tag & 7, end);
+      continue;
+    }
+    d.counted();
+    const stop = d.delimited(end);
+    if (values.length < MAX_VALUES) values.push(keyValues ? keyValue(d, stop, depth + 1)! : anyValue(d, stop, depth + 1));
+    d.pos = stop;
+  }
+  return values;
 }
 
-function span(buf: Uint8Array, decoding: Decoding): OtlpSpan {
+type KeptKeys = Map<number, { bytes: Buffer; key: string }[]>;
+/**
+ * The keys kept, by their UTF-8 bytes' length: a key read is matched on its bytes and answered as the
+ * kept string itself, so an attribute not kept is skipped without its key decoded. Only for keys whose
+ * bytes say them exactly (a key holding U+FFFD or a lone surrogate is not one: invalid bytes read as it),
+ * else undefined and keys are decoded. Read once per set: the sets passed are constants.
+ */
+const keptKeysOf = new WeakMap<ReadonlySet<string>, KeptKeys | undefined>();
+function keptKeys(keys: ReadonlySet<string>): KeptKeys | undefined {
+  if (keptKeysOf.has(keys)) return keptKeysOf.get(keys);
+  let byLength: KeptKeys | undefined = new Map();
+  for (const key of keys) {
+    const bytes = Buffer.from(key, "utf8");
+    if (key.includes("\uFFFD") || bytes.toString("utf8") !== key) {
+      byLength = undefined;
+      break;
+    }
+    byLength.set(bytes.length, [...(byLength.get(bytes.length) ?? []), { bytes, key }]);
+  }
+  keptKeysOf.set(keys, byLength);
+  return byLength;
+}
+
+/** The kept key the bytes from `start` to `end` say (a leading byte-order mark dropped, as text() drops it), else undefined. */
+function keptKey(buf: Buffer, start: number, end: number, kept: KeptKeys): string | undefined {
+  if (end - start >= 3 && buf[start] === 0xef && buf[start + 1] === 0xbb && buf[start + 2] === 0xbf) start += 3;
+  const candidates = kept.get(end - start);
+  if (!candidates) return undefined;
+  for (let candidate = 0; candidate < candidates.length; candidate++) {
+    const { bytes, key } = candidates[candidate]!;
+    // From the end: the keys kept share their prefixes (langfuse.observation.*, gen_ai.usage.*).
+    let index = bytes.length - 1;
+    while (index >= 0 && bytes[index] === buf[start + index]) index--;
+    if (index < 0) return key;
+  }
+  return undefined;
+}
+
+/** A KeyValue; undefined when `keys` says which are kept and its key is not one (its value then not decoded). */
+function keyValue(d: Decoding, end: number, depth: number, keys?: ReadonlySet<string>): KeyValue | undefined {
+  let keyStart = -1;
+  let keyEnd = -1;
+  let valueStart = -1;
+  let valueEnd = -1;
+  while (d.pos < end) {
+    const tag = d.tag(end);
+    switch (tag >>> 3) {
+      case 1:
+        keyEnd = d.delimited(end);
+        keyStart = d.pos;
+        d.pos = keyEnd;
+        break;
+      case 2:
+        valueEnd = d.delimited(end);
+        valueStart = d.pos;
+        d.pos = valueEnd;
+        break;
+      default:
+        d.skip(tag & 7, end);
+    }
+  }
+  let key: string | undefined;
+  if (keys && d.keptKeys) {
+    key = keyStart < 0 ? (keys.has("") ? "" : undefined) : keptKey(d.buf, keyStart, keyEnd, d.keptKeys);
+    if (key === undefined) return undefined;
+  } else {
+    key = keyStart < 0 ? "" : d.textOf(keyStart, keyEnd);
+    if (keys && !keys.has(key)) return undefined;
+  }
+  if (valueStart < 0) return { key };
+  d.pos = valueStart;
+  const value = anyValue(d, valueEnd, depth);
+  d.pos = end;
+  return { key, value };
+}
+
+function status(d: Decoding, end: number, s: NonNullable<OtlpSpan["status"]>) {
+  while (d.pos < end) {
+    const tag = d.tag(end);
+    switch (tag >>> 3) {
+      case 2:
+        s.message = d.text(end);
+        break;
+      case 3:
+        // uint() reads what varint() would, as a number.
+        s.code = d.uint(end);
+        break;
+      default:
+        d.skip(tag & 7, end);
+    }
+  }
+}
+
+function span(d: Decoding, end: number): OtlpSpan {
   const s: OtlpSpan & { attributes: KeyValue[] } = { traceId: "", spanId: "", attributes: [], status: {} };
-  message(buf, {
-    1: (r) => (s.traceId = hex(r.bytes())),
-    2: (r) => (s.spanId = hex(r.bytes())),
-    4: (r) => {
-      const bytes = r.bytes();
-      if (bytes.length) s.parentSpanId = hex(bytes);
-    },
-    5: (r) => (s.name = utf8.decode(r.bytes())),
-    7: (r, wire) => (wire === 1 ? (s.startTimeUnixNano = r.fixed64().toString()) : r.skip(wire)),
-    8: (r, wire) => (wire === 1 ? (s.endTimeUnixNano = r.fixed64().toString()) : r.skip(wire)),
-    9: attributesInto(s.attributes, decoding),
-    15: (r) => message(r.bytes(), { 2: (q) => (s.status!.message = utf8.decode(q.bytes())), 3: (q) => (s.status!.code = Number(q.varint())) }),
-  });
+  while (d.pos < end) {
+    const tag = d.tag(end);
+    const wire = tag & 7;
+    switch (tag >>> 3) {
+      case 1:
+        s.traceId = d.bytes(end, "hex");
+        break;
+      case 2:
+        s.spanId = d.bytes(end, "hex");
+        break;
+      case 4: {
+        const parent = d.bytes(end, "hex");
+        if (parent) s.parentSpanId = parent;
+        break;
+      }
+      case 5:
+        s.name = d.text(end);
+        break;
+      case 7:
+        if (wire === 1) s.startTimeUnixNano = d.fixed64(end).toString();
+        else d.skip(wire, end);
+        break;
+      case 8:
+        if (wire === 1) s.endTimeUnixNano = d.fixed64(end).toString();
+        else d.skip(wire, end);
+        break;
+      case 9:
+        attributeInto(d, end, s.attributes, 0);
+        break;
+      case 15:
+        status(d, d.delimited(end), s.status!);
+        break;
+      default:
+        d.skip(wire, end);
+    }
+  }
   return s;
+}
+
+type ResourceSpans = NonNullable<OtlpRequest["resourceSpans"]>[number];
+type ScopeSpans = { scope: { name?: string; version?: string }; spans: OtlpSpan[] };
+
+function resource(d: Decoding, end: number, attributes: KeyValue[]) {
+  const from = attributes.length;
+  while (d.pos < end) {
+    const tag = d.tag(end);
+    if (tag >>> 3 === 1) attributeInto(d, end, attributes, from);
+    else d.skip(tag & 7, end);
+  }
+}
+
+function scope(d: Decoding, end: number, scope: ScopeSpans["scope"]) {
+  while (d.pos < end) {
+    const tag = d.tag(end);
+    switch (tag >>> 3) {
+      case 1:
+        scope.name = d.text(end);
+        break;
+      case 2:
+        scope.version = d.text(end);
+        break;
+      default:
+        d.skip(tag & 7, end);
+    }
+  }
+}
+
+function scopeSpans(d: Decoding, end: number): ScopeSpans {
+  const ss: ScopeSpans = { scope: {}, spans: [] };
+  while (d.pos < end) {
+    const tag = d.tag(end);
+    switch (tag >>> 3) {
+      case 1:
+        scope(d, d.delimited(end), ss.scope);
+        break;
+      case 2: {
+        d.counted(CONTAINER_NODES);
+        const stop = d.delimited(end);
+        ss.spans.push(span(d, stop));
+        break;
+      }
+      default:
+        d.skip(tag & 7, end);
+    }
+  }
+  return ss;
+}
+
+function resourceSpans(d: Decoding, end: number): ResourceSpans {
+  const rs: ResourceSpans = { resource: { attributes: [] }, scopeSpans: [] };
+  while (d.pos < end) {
+    const tag = d.tag(end);
+    switch (tag >>> 3) {
+      case 1:
+        resource(d, d.delimited(end), rs.resource!.attributes!);
+        break;
+      case 2: {
+        d.counted(CONTAINER_NODES);
+        const stop = d.delimited(end);
+        rs.scopeSpans!.push(scopeSpans(d, stop));
+        break;
+      }
+      default:
+        d.skip(tag & 7, end);
+    }
+  }
+  return rs;
 }
 
 /**
@@ -268,36 +506,23 @@ function span(buf: Uint8Array, decoding: Decoding): OtlpSpan {
  * one past OTLP_MAX_NODES. `keys`: the attribute keys kept (those read of it), the others dropped undecoded.
  */
 export function decodeOtlpProtobuf(buf: Uint8Array, keys?: ReadonlySet<string>): OtlpRequest {
-  const decoding: Decoding = { left: OTLP_MAX_NODES, keys };
-  const resourceSpans: NonNullable<OtlpRequest["resourceSpans"]> = [];
+  const d = new Decoding(buf, keys);
+  const end = buf.length;
+  const list: NonNullable<OtlpRequest["resourceSpans"]> = [];
   try {
-    message(buf, {
-      1: (r) => {
-        counted(decoding, CONTAINER_NODES);
-        const rs: NonNullable<OtlpRequest["resourceSpans"]>[number] = { resource: { attributes: [] }, scopeSpans: [] };
-        message(r.bytes(), {
-          1: (q) => message(q.bytes(), { 1: attributesInto(rs.resource!.attributes!, decoding) }),
-          2: (q) => {
-            counted(decoding, CONTAINER_NODES);
-            const ss: { scope: { name?: string; version?: string }; spans: OtlpSpan[] } = { scope: {}, spans: [] };
-            message(q.bytes(), {
-              1: (a) => message(a.bytes(), { 1: (b) => (ss.scope.name = utf8.decode(b.bytes())), 2: (b) => (ss.scope.version = utf8.decode(b.bytes())) }),
-              2: (a) => {
-                counted(decoding, CONTAINER_NODES);
-                ss.spans.push(span(a.bytes(), decoding));
-              },
-            });
-            rs.scopeSpans!.push(ss);
-          },
-        });
-        resourceSpans.push(rs);
-      },
-    });
+    while (d.pos < end) {
+      const tag = d.tag(end);
+      if (tag >>> 3 === 1) {
+        d.counted(CONTAINER_NODES);
+        const stop = d.delimited(end);
+        list.push(resourceSpans(d, stop));
+      } else d.skip(tag & 7, end);
+    }
   } catch (error) {
     if (error instanceof DomainError) throw error;
     throw bad();
   }
-  return { resourceSpans };
+  return { resourceSpans: list };
 }
 
 /** How an OTLP/HTTP body is encoded, by its Content-Type's media type (its parameters aside): the one decision of both the reading and the answer. */
