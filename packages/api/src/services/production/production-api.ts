@@ -11,7 +11,7 @@ import { allowOrFail, authorize } from "../access/authorize.ts";
 import type { KeyCaller } from "../access/visibility.ts";
 import { productionIngested } from "../platform/metrics.ts";
 import { acceptProduction, ingestProduction, type GenerationPatch, type ScoreDraft } from "./ingest.ts";
-import { decodeOtlpProtobuf, otlpEncodingOf, parseOtlpJson, type OtlpRequest } from "./otlp.ts";
+import { decodeOtlpProtobuf, otlpEncodingOf, otlpRequestOf, parseOtlpJson } from "./otlp.ts";
 import { SPAN_ATTRIBUTES_READ, generationsFromOtlp, readLangfuseEvent, scoreDraftOf } from "./sources.ts";
 
 /**
@@ -22,7 +22,8 @@ export async function ingestOtlpTraces(db: Db, caller: KeyCaller, body: Buffer, 
   allowOrFail(authorize(caller, "production.ingest"));
   const encoding = otlpEncodingOf(contentType);
   if (!encoding) throw new DomainError("INVALID", INGEST_MSG.unsupportedType);
-  const request = encoding === "protobuf" ? decodeOtlpProtobuf(body, SPAN_ATTRIBUTES_READ) : (parseOtlpJson(body) as OtlpRequest);
+  // The protobuf reader builds the OTLP shape itself; only a JSON body is held to it.
+  const request = encoding === "protobuf" ? decodeOtlpProtobuf(body, SPAN_ATTRIBUTES_READ) : otlpRequestOf(parseOtlpJson(body));
   const { generations, dropped } = generationsFromOtlp(request, now);
   await acceptProduction(db, caller, { generations, scores: [] }, { source: "otel", dropped });
   return { encoding };
