@@ -81,6 +81,10 @@ export async function hotQuery<Row>(db: DbOrTx, sql: Prisma.Sql): Promise<Row[]>
   return result.rows;
 }
 
+/** PostgreSQL's refusal of a prepared statement whose answer's columns changed since it was prepared (0A000). */
+export const isStalePlan = (error: unknown) =>
+  (error as { code?: unknown } | null)?.code === "0A000" && /cached plan must not change result type/.test((error as Error).message);
+
 /** Statements of rawTransaction named so far (their SQL's hash), bounded apart from hotQuery's. */
 const rawStatementNames = new Map<string, string>();
 
@@ -153,7 +157,17 @@ export async function rawTransaction<T>(db: Db, work: (tx: RawTransaction) => Pr
     const tx: RawTransaction = {
       query: async <Row>(sql: Prisma.Sql) => {
         counted();
-        return (await client.query<Row & pg.QueryResultRow>({ ...rawStatementName(sql.text), text: sql.text, values: sql.values as unknown[] })).rows;
+        // Only a statement with parameters is named: one without may hold several commands (a test's DDL, a
+        // migration), which only the simple protocol runs.
+        const named = sql.values.length ? rawStatementName(sql.text) : {};
+        try {
+          return (await client.query<Row & pg.QueryResultRow>({ ...named, text: sql.text, values: sql.values as unknown[] })).rows;
+        } catch (error) {
+          // A migration changed what a statement prepared on this connection answers: PostgreSQL refuses it here for
+          // good, so the connection is not lent again (the next one prepares it anew).
+          if (isStalePlan(error)) broken = error as Error;
+          throw error;
+        }
       },
       copy: (table, columns, rows) => {
         counted();

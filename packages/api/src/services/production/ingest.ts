@@ -9,7 +9,7 @@
 // written back with COPY; the hourly rollups get the difference (the merged rows' contribution less the
 // stored rows') in one upsert each. Scores are inserted in one statement, a repeat of a sender's id doing
 // nothing, and linked to their generation as soon as it is known.
-import { Prisma, copyText, rawStatement, rawTransaction, type Db, type RawTransaction } from "@promptly/db";
+import { Prisma, copyText, isStalePlan, rawStatement, rawTransaction, type Db, type RawTransaction } from "@promptly/db";
 import {
   DEFAULT_ENVIRONMENT, GENERATION_TEXT_MAX_BYTES, INGEST_MSG, LATENCY_BUCKETS, bucketOf, type GenerationSource, type GenerationStatus, type ScoreDataType, type ScoreSource,
 } from "@promptly/shared";
@@ -763,7 +763,8 @@ function mergeSoon(db: Db, state: MergeState) {
   if (state.delayed) return;
   let now = () => {};
   const started = new Promise<void>((resolve) => {
-    const timer = setTimeout(resolve, MERGE_DELAY_MS);
+    // Not holding a stopping process open: its stop (ingestSettled) starts the merge itself.
+    const timer = setTimeout(resolve, MERGE_DELAY_MS).unref();
     now = () => {
       clearTimeout(timer);
       resolve();
@@ -1090,8 +1091,10 @@ export function errorForOperator(error: unknown): string {
 export function isPassingFailure(error: unknown): boolean {
   const kind = adapterCauseOf(error)?.kind;
   if (typeof kind === "string" && PASSING_ADAPTER_KINDS.has(kind)) return true;
-  const { code } = databaseErrorOf(error);
+  const { code, message: databaseMessage } = databaseErrorOf(error);
   if (typeof code === "string" && PASSING_PRISMA_CODES.has(code)) return true;
+  // A statement prepared before a migration changed its answer's columns: its connection is discarded (rawTransaction), the next try prepares it anew.
+  if (isStalePlan({ code, message: databaseMessage })) return true;
   if (typeof code === "string" && /^[0-9A-Z]{5}$/.test(code)) return /^(08|40|42|53|55|57|58)/.test(code);
   if (typeof code === "string") return PASSING_NETWORK_CODES.has(code);
   const message = error instanceof Error ? error.message : "";
