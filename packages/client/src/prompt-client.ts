@@ -7,7 +7,7 @@ import {
   type PlaceholderValues, type PromptMessage,
   type PromptVersionBody, type RuntimePrompt, type RuntimeRunResult,
 } from "@promptly/shared";
-import { PromptCompileError, PromptlyApiError } from "./errors.ts";
+import { ERROR_STATUS, PromptCompileError, PromptlyApiError } from "./errors.ts";
 
 export interface PromptClientOptions {
   /** Base URL of a Promptly server, e.g. http://localhost:3000 (the API lives at /api/v1). */
@@ -90,7 +90,10 @@ export interface PromptClient {
    * costs money). Refusals and a provider's failure (502, with `providerStatus`) throw PromptlyApiError.
    */
   run(name: string, values?: Record<string, unknown>, options?: RunOptions & { stream?: false }): Promise<RunResult>;
-  /** The same, streamed: `delta` events, then one `done`; breaking out of the loop stops the run. */
+  /**
+   * The same, streamed: `delta` events, then one `done`; breaking out of the loop stops the run. A run that
+   * fails once its events began throws PromptlyApiError with the status its code has whole (404, 502).
+   */
   run(name: string, values: Record<string, unknown>, options: RunOptions & { stream: true }): AsyncIterable<RunStreamEvent>;
 }
 
@@ -133,17 +136,25 @@ function fallbackPrompt(name: string, fallback: string | PromptMessage[]): Promp
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** The error of an answer that is not the one asked for: the server's refusal, or that it said nothing usable. */
-function refusalOf(status: number, text: string): PromptlyApiError {
+/**
+ * The error of an answer that is not the one asked for: the server's refusal, or that it said nothing usable.
+ * A streamed run's `error` event (status null) came after the 200: it gets the status its code has in an
+ * answer whole (a prompt deleted while the model answered 404, the provider's failure 502); an event the
+ * client cannot read is the 502 of a failed run.
+ */
+function refusalOf(status: number | null, text: string): PromptlyApiError {
   let refusal: ReturnType<typeof runtimeError.safeParse>;
   try {
     refusal = runtimeError.safeParse(JSON.parse(text));
   } catch {
     refusal = runtimeError.safeParse(null);
   }
-  if (!refusal.success) return new PromptlyApiError(status, "INVALID_RESPONSE", `The server answered ${status} without an error of its API`);
+  if (!refusal.success) {
+    if (status === null) return new PromptlyApiError(502, "INVALID_RESPONSE", "The server ended the run with an error event that is not an error of its API");
+    return new PromptlyApiError(status, "INVALID_RESPONSE", `The server answered ${status} without an error of its API`);
+  }
   const { code, message, details, providerStatus, detail } = refusal.data.error;
-  return new PromptlyApiError(status, code, message, details, { providerStatus, detail });
+  return new PromptlyApiError(status ?? ERROR_STATUS[code], code, message, details, { providerStatus, detail });
 }
 
 /** The server-sent events of a streamed answer, as they arrive. */
@@ -306,7 +317,7 @@ export function createPromptClient(options: PromptClientOptions): PromptClient {
         if (!parsed.success) throw new PromptlyApiError(200, "INVALID_RESPONSE", "The server's last event is not a run");
         yield { type: "done", ...parsed.data };
         return;
-      } else if (event === "error") throw refusalOf(502, data);
+      } else if (event === "error") throw refusalOf(null, data);
     }
     throw new PromptlyApiError(200, "INVALID_RESPONSE", "The server ended the run's events before the run");
   }

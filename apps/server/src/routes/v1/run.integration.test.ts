@@ -306,6 +306,35 @@ describe("the TypeScript client's run", () => {
     await expect(streamed).rejects.toMatchObject({ status: 502, code: "BAD_GATEWAY", providerStatus: 401 });
   });
 
+  it("throws a streamed run's error event with the status its code has whole: a prompt deleted while it ran 404, a provider's failure 502", async () => {
+    const teamId = (await admin.prompts.get({ id: replyId })).teamId;
+    const doomed = await admin.prompts.create({ teamId, name: "doomed/run", title: "Doomed", visibility: "team", type: "text", template: "Hello {{ customer }}", model: "gpt-4o-mini" });
+    await admin.promptLabels.set({ promptId: doomed.id, label: "production", version: 1 });
+    // The provider holds its answer (the stream's 200 already sent) until the prompt is gone: the run ends with the 404's body as its error event.
+    let release!: () => void;
+    provider.answer.hold = new Promise<void>((resolve) => (release = resolve));
+    const before = provider.openStreams;
+    const deleted = (async () => {
+      for await (const _event of client().run("doomed/run", { customer: "Ada" }, { stream: true }));
+    })();
+    try {
+      await expect.poll(() => provider.openStreams).toBe(before + 1);
+      await h.database.db.prompt.delete({ where: { id: doomed.id } });
+    } finally {
+      provider.answer.hold = null;
+      release();
+    }
+    const gone = await deleted.then(() => null, (error: unknown) => error);
+    expect(gone).toBeInstanceOf(PromptlyApiError);
+    expect(gone).toMatchObject({ status: 404, code: "NOT_FOUND", message: RUNTIME_MSG.promptNotFound("doomed/run", { label: "production" }) });
+
+    provider.failWith = 500;
+    const failed = (async () => {
+      for await (const _event of client().run("support/reply", { customer: "B", topic: "billing" }, { stream: true }));
+    })();
+    await expect(failed).rejects.toMatchObject({ status: 502, code: "BAD_GATEWAY", providerStatus: 500 });
+  });
+
   it("runs a split label's version for a unit as given (not Latin-1, a space at its end): the one a fetch with ?unit= gives", async () => {
     const teamId = (await admin.prompts.get({ id: replyId })).teamId;
     const split = await admin.prompts.create({ teamId, name: "split/run", title: "Split", visibility: "team", type: "text", template: "Version one", model: "gpt-4o-mini" });
