@@ -3,26 +3,14 @@
 // and its reason kept. Every refusal is a DomainError, whoever throws it (a service, the one decision,
 // a door's own check of a key or an input); each transport has one adapter that reads this table, and
 // none keeps a copy of it.
-import type { RuntimeError } from "@promptly/shared";
+import { ERROR_STATUS, type RuntimeError } from "@promptly/shared";
 import type { DomainErrorCode } from "./errors.ts";
 
 /** The codes an error answer carries: tRPC's names, which the REST body's `error.code` shares. */
 type ErrorCode = RuntimeError["error"]["code"];
 
-/** The HTTP status of each code, the one tRPC answers for it (error-table.test.ts holds them together). */
-export const ERROR_STATUS: Record<ErrorCode, number> = {
-  BAD_REQUEST: 400,
-  UNAUTHORIZED: 401,
-  FORBIDDEN: 403,
-  NOT_FOUND: 404,
-  CONFLICT: 409,
-  PRECONDITION_FAILED: 412,
-  PAYLOAD_TOO_LARGE: 413,
-  TOO_MANY_REQUESTS: 429,
-  INTERNAL_SERVER_ERROR: 500,
-  BAD_GATEWAY: 502,
-  SERVICE_UNAVAILABLE: 503,
-};
+/** The HTTP status of each code, the one tRPC answers for it (error-table.test.ts holds them together): kept in @promptly/shared, which the client reads too. */
+export { ERROR_STATUS };
 
 const answer = (code: ErrorCode) => ({ code, status: ERROR_STATUS[code] });
 

@@ -5,25 +5,6 @@ import type { RuntimeError, VariableProblem } from "@promptly/shared";
 
 type ServerCode = RuntimeError["error"]["code"];
 
-/**
- * The HTTP status the server answers each of its codes with, for an error that came without one: a
- * streamed run's `error` event, sent after the 200. A copy of the server's one error table (the client
- * imports no server code; errors.test.ts holds the two equal).
- */
-export const ERROR_STATUS: Record<ServerCode, number> = {
-  BAD_REQUEST: 400,
-  UNAUTHORIZED: 401,
-  FORBIDDEN: 403,
-  NOT_FOUND: 404,
-  CONFLICT: 409,
-  PRECONDITION_FAILED: 412,
-  PAYLOAD_TOO_LARGE: 413,
-  TOO_MANY_REQUESTS: 429,
-  INTERNAL_SERVER_ERROR: 500,
-  BAD_GATEWAY: 502,
-  SERVICE_UNAVAILABLE: 503,
-};
-
 /** The server's codes, and ours for a request that got no usable answer. */
 export type PromptlyErrorCode = ServerCode | "NETWORK_ERROR" | "TIMEOUT" | "INVALID_RESPONSE";
 

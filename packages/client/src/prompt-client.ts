@@ -3,11 +3,11 @@
 // Map lookup: within the TTL nothing is sent; after it the cached prompt is answered at once and one
 // background refresh per key asks again with If-None-Match. Only a miss waits for the network.
 import {
-  Lru, RUNTIME_DEFAULT_LABEL, RUNTIME_MSG, compile, effectiveContract, extractPlaceholders, runtimeError, runtimePrompt, runtimeRunResult, type CompileResult,
+  ERROR_STATUS, Lru, RUNTIME_DEFAULT_LABEL, RUNTIME_MSG, compile, effectiveContract, extractPlaceholders, runtimeError, runtimePrompt, runtimeRunResult, type CompileResult,
   type PlaceholderValues, type PromptMessage,
   type PromptVersionBody, type RuntimePrompt, type RuntimeRunResult,
 } from "@promptly/shared";
-import { ERROR_STATUS, PromptCompileError, PromptlyApiError } from "./errors.ts";
+import { PromptCompileError, PromptlyApiError } from "./errors.ts";
 
 export interface PromptClientOptions {
   /** Base URL of a Promptly server, e.g. http://localhost:3000 (the API lives at /api/v1). */

@@ -244,3 +244,22 @@ export const runtimeError = z.object({
   }),
 });
 export type RuntimeError = z.infer<typeof runtimeError>;
+
+/**
+ * The HTTP status of each error code, the one tRPC answers for it: the server's one error table
+ * (packages/api/src/error-table.ts, which every transport reads), here so the typed client gives an
+ * error that came without a status (a streamed run's `error` event, after the 200) the same one.
+ */
+export const ERROR_STATUS: Record<RuntimeError["error"]["code"], number> = {
+  BAD_REQUEST: 400,
+  UNAUTHORIZED: 401,
+  FORBIDDEN: 403,
+  NOT_FOUND: 404,
+  CONFLICT: 409,
+  PRECONDITION_FAILED: 412,
+  PAYLOAD_TOO_LARGE: 413,
+  TOO_MANY_REQUESTS: 429,
+  INTERNAL_SERVER_ERROR: 500,
+  BAD_GATEWAY: 502,
+  SERVICE_UNAVAILABLE: 503,
+};
