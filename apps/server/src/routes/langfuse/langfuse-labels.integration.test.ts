@@ -3,10 +3,12 @@
 // Langfuse's shape, nothing moved), a prompt carries at most PROMPT_LABELS_MAX; and the list of a key
 // bound to labels shows only the versions its labels point to, a split label's candidate included (no other
 // version's config, whatever the `version` or `label` filter), while an unbound key's list shows any; and a
-// split label is on both its versions in any key's list, as its fetches serve either.
+// split label is on both its versions in any key's list, as its fetches serve either, and in the labels
+// of its candidate's fetch by version, until the split ends.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { LANGFUSE_MSG, PROMPT_LABELS_MAX, PROMPT_LABELS_PER_REQUEST_MAX, PROMPT_MSG } from "@promptly/shared";
 import { basicAuth, langfuseCaller, startKeyServer, type KeyServer, type Pair } from "../../../test/key-server.ts";
+import { within } from "../../../test/within.ts";
 
 let ks: KeyServer;
 let call: ReturnType<typeof langfuseCaller>;
@@ -172,5 +174,54 @@ describe("a split label in the list", () => {
     await ks.admin.promptLabels.endSplit({ promptId: id, label: "production", outcome: "rollback" });
     expect(await list("&label=production")).toMatchObject([{ versions: [1], labels: ["production"], lastConfig: { temperature: 0.1 } }]);
     expect(await list("&version=2")).toMatchObject([{ versions: [2], labels: ["staging"] }]);
+  });
+});
+
+describe("a split label in a fetch by version", () => {
+  it("is among the candidate's labels while the split lasts, as the list names it, and not once it ends", async () => {
+    const { id } = await ks.prompt(team, "split-fetch", [
+      { template: "One", labels: ["production"] },
+      { template: "Two", labels: ["staging"] },
+      { template: "Three" },
+    ]);
+    /** The labels of the fetch by version, waited for: a split's start or end reaches the answers kept in memory by notification. */
+    const expectLabels = async (version: number, labels: string[]) => {
+      let last: unknown;
+      try {
+        await within(10_000, async () => {
+          const answer = await call("GET", `/v2/prompts/split-fetch?version=${version}`);
+          expect(answer.status).toBe(200);
+          last = answer.body["labels"];
+          return JSON.stringify(last) === JSON.stringify(labels);
+        });
+      } catch (error) {
+        expect(last, `version ${version}`).toEqual(labels);
+        throw error;
+      }
+    };
+    const listed = async (version: number) => (await call("GET", `/v2/prompts?name=split-fetch&version=${version}`)).body["data"];
+    // Kept in memory before the split starts: its start must drop them.
+    await within(5_000, async () => ks.app.services.runtime.serving);
+    await expectLabels(1, ["production"]);
+    await expectLabels(2, ["staging"]);
+
+    await ks.admin.promptLabels.split({ promptId: id, label: "production", version: 2, weight: 40 });
+    await expectLabels(2, ["production", "staging"]);
+    await expectLabels(1, ["production"]);
+    await expectLabels(3, ["latest"]);
+    expect(await listed(2)).toMatchObject([{ labels: ["production", "staging"] }]);
+
+    // Rolled back: the label is on its own version alone again.
+    await ks.admin.promptLabels.endSplit({ promptId: id, label: "production", outcome: "rollback" });
+    await expectLabels(2, ["staging"]);
+    await expectLabels(1, ["production"]);
+    expect(await listed(2)).toMatchObject([{ labels: ["staging"] }]);
+
+    // Promoted: the label is on the candidate alone.
+    await ks.admin.promptLabels.split({ promptId: id, label: "production", version: 2, weight: 40 });
+    await expectLabels(2, ["production", "staging"]);
+    await ks.admin.promptLabels.endSplit({ promptId: id, label: "production", outcome: "promote" });
+    await expectLabels(1, []);
+    await expectLabels(2, ["production", "staging"]);
   });
 });

@@ -161,9 +161,9 @@ describe("the candidate's answer lists the label it is served under", () => {
       expect(await tool(onCandidate), cache).toMatchObject({ version: 2, labels: ["production", "qa"] });
       expect(await tool(onMain), cache).toMatchObject({ version: 1, labels: ["production"] });
     }
-    // Fetched by its number or another label, the candidate serves no production fetch: its own labels.
-    expect((await get(`/api/v1/prompts/${w.name}?version=2`, keys.read)).json).toMatchObject({ version: 2, labels: ["qa"] });
-    expect((await get(`/api/v1/prompts/${w.name}?label=qa`, keys.read)).json).toMatchObject({ version: 2, labels: ["qa"] });
+    // Fetched by its number or another label, the candidate still serves production's fetches: the same labels.
+    expect((await get(`/api/v1/prompts/${w.name}?version=2`, keys.read)).json).toMatchObject({ version: 2, labels: ["production", "qa"] });
+    expect((await get(`/api/v1/prompts/${w.name}?label=qa`, keys.read)).json).toMatchObject({ version: 2, labels: ["production", "qa"] });
   });
 });
 

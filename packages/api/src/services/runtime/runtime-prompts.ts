@@ -140,8 +140,11 @@ async function getRuntimePrompt(
 }
 
 /**
- * One version of a prompt, as a tool receives it, with the labels on it; `servedUnder`: the split label
- * that serves it as its candidate, listed too (it serves that label's fetches, as Langfuse's clients read it).
+ * One version of a prompt, as a tool receives it, with the labels that serve it: those on it, and each
+ * split label whose candidate it is (that label's fetches are served it, as Langfuse's clients read it
+ * and as the Langfuse list names it), however it is fetched. `servedUnder`: the split label read to
+ * serve it, listed even if its split ended between the two reads, so the answer says what served it.
+ * A split's start or end updates the label's row, whose trigger drops the team's kept answers, by version too.
  */
 async function resolveVersion(
   db: DbOrTx,
@@ -156,11 +159,14 @@ async function resolveVersion(
     select: {
       id: true, version: true, type: true, template: true, messages: true, variables: true, model: true, config: true, tools: true, responseFormat: true, commitMessage: true, authorId: true, createdAt: true,
       labels: { select: { name: true }, orderBy: { name: "asc" } },
+      candidateOf: { select: { name: true } },
     },
   });
   if (!row) return notFound();
   const labels = row.labels.map((label) => label.name);
-  if (servedUnder !== undefined && !labels.includes(servedUnder)) labels.splice(labels.filter((name) => name < servedUnder).length, 0, servedUnder);
+  for (const split of [...row.candidateOf.map((label) => label.name), ...(servedUnder !== undefined ? [servedUnder] : [])]) {
+    if (!labels.includes(split)) labels.splice(labels.filter((name) => name < split).length, 0, split);
+  }
   const written: IncludeBody = row.type === "text" ? { type: row.type, template: row.template ?? "" } : { type: row.type, messages: row.messages as unknown as PromptMessage[] };
   const reader = { caller, access: { ...accessOf(caller, { teamRole: prompt.teamRole, organizationRole: prompt.organizationRole }), userId: caller.userId } };
   const resolved = bodyIncludes(written).length
