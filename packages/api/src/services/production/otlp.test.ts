@@ -258,14 +258,13 @@ describe("generationsFromOtlp", () => {
   });
 
   it("reads Langfuse's attributes first, the GenAI conventions after, and drops a span naming no prompt", () => {
-    const { generations, dropped } = generationsFromOtlp(
+    const { generations, dropped } = fromJson(
       span({
         "langfuse.observation.prompt.name": "support/reply", "langfuse.observation.prompt.version": 3, "gen_ai.request.model": "gpt-4o-mini",
         "langfuse.observation.usage_details": '{"input":10,"output":5,"total":15}', "gen_ai.usage.input_tokens": 99,
         "langfuse.observation.cost_details": '{"input":0.001,"output":0.002}', "langfuse.observation.completion_start_time": '"2026-12-05T10:00:00.250Z"',
         "langfuse.observation.level": "ERROR", "langfuse.observation.status_message": "boom", "langfuse.environment": "staging", "user.id": "u", "session.id": "s",
       }),
-      received,
     );
     expect(dropped).toBe(0);
     expect(generations[0]).toMatchObject({

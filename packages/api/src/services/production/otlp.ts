@@ -25,9 +25,15 @@ interface OtlpSpan {
   attributes?: KeyValue[];
   status?: { code?: number; message?: string };
 }
-export interface OtlpRequest {
+interface OtlpRequest {
   resourceSpans?: { resource?: { attributes?: KeyValue[] }; scopeSpans?: { scope?: { name?: string; version?: string }; spans?: OtlpSpan[] }[] }[];
 }
+declare const held: unique symbol;
+/**
+ * A request known to be of the OTLP shape: only the protobuf reader and otlpRequestOf (a JSON body held
+ * to it) make one, so a body that skipped the check cannot be read as one (generationsFromOtlp takes no other).
+ */
+export type HeldOtlpRequest = OtlpRequest & { readonly [held]: true };
 
 // The shape an OTLP JSON request must have to be read: lists where lists go, objects where objects
 // go. Fields are optional (an exporter leaves empty ones out, or sends null) and unknown ones pass, so
@@ -55,11 +61,11 @@ const otlpRequestSchema = z.looseObject({
 });
 
 /** A request as read (JSON.parse, or the protobuf reader) held to the OTLP shape; else INVALID with the message the SDKs log. */
-export function otlpRequestOf(body: unknown): OtlpRequest {
+export function otlpRequestOf(body: unknown): HeldOtlpRequest {
   // A JSON array names no resource spans: accepted with nothing in it, as it always was.
   const parsed = otlpRequestSchema.safeParse(Array.isArray(body) ? {} : body);
   if (!parsed.success) throw new DomainError("INVALID", INGEST_MSG.notOtlp);
-  return parsed.data as OtlpRequest;
+  return parsed.data as OtlpRequest as HeldOtlpRequest;
 }
 
 const MAX_DEPTH = 16;
@@ -505,7 +511,7 @@ function resourceSpans(d: Decoding, end: number): ResourceSpans {
  * Reads a protobuf ExportTraceServiceRequest; a truncated or malformed one is refused (INVALID), as is
  * one past OTLP_MAX_NODES. `keys`: the attribute keys kept (those read of it), the others dropped undecoded.
  */
-export function decodeOtlpProtobuf(buf: Uint8Array, keys?: ReadonlySet<string>): OtlpRequest {
+export function decodeOtlpProtobuf(buf: Uint8Array, keys?: ReadonlySet<string>): HeldOtlpRequest {
   const d = new Decoding(buf, keys);
   const end = buf.length;
   const list: NonNullable<OtlpRequest["resourceSpans"]> = [];
@@ -522,7 +528,7 @@ export function decodeOtlpProtobuf(buf: Uint8Array, keys?: ReadonlySet<string>):
     if (error instanceof DomainError) throw error;
     throw bad();
   }
-  return { resourceSpans: list };
+  return { resourceSpans: list } as HeldOtlpRequest;
 }
 
 /** How an OTLP/HTTP body is encoded, by its Content-Type's media type (its parameters aside): the one decision of both the reading and the answer. */

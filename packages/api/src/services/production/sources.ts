@@ -7,7 +7,7 @@ import {
   INGEST_MSG, langfuseGenerationBody, langfuseScoreBody, langfuseTraceBody, scoreValueOf, type LangfuseGenerationBody, type LangfuseScoreBody, type ScoreDataType,
 } from "@promptly/shared";
 import type { GenerationPatch, ScoreDraft } from "./ingest.ts";
-import { MAX_ATTRIBUTES, plainValue, type KeyValue, type OtlpRequest } from "./otlp.ts";
+import { MAX_ATTRIBUTES, plainValue, type KeyValue, type HeldOtlpRequest } from "./otlp.ts";
 
 /** Every attribute a span (or its resource) is read for: the others are never converted, nor decoded from protobuf. */
 const SPAN_ATTRIBUTES = [
@@ -79,9 +79,9 @@ const objectOf = (value: unknown) => (value && typeof value === "object" && !Arr
 
 /**
  * What one OTLP request holds: its generations (spans naming a prompt) and how many spans named none.
- * `request` is of the OTLP shape: the protobuf reader's, or a JSON body held to it by otlpRequestOf.
+ * `request` is of the OTLP shape (its type says so): the protobuf reader's, or a JSON body held to it by otlpRequestOf.
  */
-export function generationsFromOtlp(request: OtlpRequest, receivedAt: Date): { generations: GenerationPatch[]; dropped: number } {
+export function generationsFromOtlp(request: HeldOtlpRequest, receivedAt: Date): { generations: GenerationPatch[]; dropped: number } {
   const generations: GenerationPatch[] = [];
   let dropped = 0;
   for (const resourceSpans of request.resourceSpans ?? []) {
