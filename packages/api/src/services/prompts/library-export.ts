@@ -7,7 +7,7 @@ import { z } from "zod";
 import { Prisma, type Db, type DbOrTx, type DbTransaction } from "@promptly/db";
 import {
   LIBRARY_FORMAT, type PromptMessage, LIBRARY_FORMAT_VERSION, effectiveContract, type PromptTool, type ResponseFormat,
-  type LibraryPrompt, type LibraryVersion, type VariableContract,
+  type LibraryPrompt, type LibraryVersion, type VariableContract, type librarySplitSchema,
 } from "@promptly/shared";
 import type { Caller } from "../access/access.ts";
 import { promptVisibility } from "../access/visibility.ts";
@@ -32,8 +32,8 @@ export interface VersionRow {
 export const contractOf = (version: Pick<VersionRow, "type" | "variables"> & { template?: string | null; messages?: VersionRow["messages"] }): LibraryVersion["variables"] =>
   effectiveContract({ ...version, variables: version.variables as unknown as VariableContract[] }).map((variable) => ({ ...variable }));
 
-/** A prompt as exported, without its versions (they come a page at a time). */
-type PromptHead = Omit<LibraryPrompt, "versions">;
+/** A prompt as exported, without its versions (they come a page at a time); its splits as written (the format reads them loosely). */
+type PromptHead = Omit<LibraryPrompt, "versions" | "splits"> & { splits?: Record<string, z.infer<typeof librarySplitSchema>> };
 
 /** Some of a prompt's versions, in order; `first` on the prompt's first part (which has none when the prompt has none). */
 interface LibraryPart {
@@ -198,9 +198,21 @@ export function writeLibraryJson(db: Db, caller: Caller, teamId: string, now: Da
 /** A value as YAML: JSON is YAML's flow style, so every string and object is written unambiguously. */
 const yaml = (value: unknown) => JSON.stringify(value);
 
+/**
+ * The labels on a version, as its file's front matter lists them. A split label is on both its versions,
+ * each naming the split as the app words it: 'production (split: v7 90% · v8 10%)'.
+ */
+function versionLabels(prompt: PromptHead, version: number): string[] {
+  return Object.entries(prompt.labels).flatMap(([label, number]) => {
+    const split = prompt.splits?.[label];
+    if (!split) return number === version ? [label] : [];
+    return number === version || split.version === version ? [`${label} (split: v${number} ${100 - split.weight}% · v${split.version} ${split.weight}%)`] : [];
+  });
+}
+
 /** One Markdown file: YAML front matter, then the template (or each message under a `## role` heading). */
 function versionMarkdown(prompt: PromptHead, version: LibraryVersion): string {
-  const labels = Object.entries(prompt.labels).filter(([, number]) => number === version.version).map(([label]) => label);
+  const labels = versionLabels(prompt, version.version);
   const front = [
     ["name", prompt.name], ["title", prompt.title], ["description", prompt.description], ["version", version.version],
     ["type", version.type], ["visibility", prompt.visibility], ["tags", prompt.tags], ["labels", labels], ["model", version.model],
