@@ -161,6 +161,11 @@ test("a split is started, measured, scored by a person, compared and its winner 
   await page.goto(`/prompts/${prompt.id}`);
   await expect(page.getByRole("list", { name: "Labels" })).toContainText("production → v2");
   await expect(page.getByTestId("split-production")).toBeHidden();
+  // The Activity tab names the split each request started or ended, as their titles do.
+  await page.goto(`/prompts/${prompt.id}?tab=activity`);
+  await expect(page.getByRole("list", { name: "Activity" })).toContainText(
+    "Change request approved: production: v1 80% · v2 20% → v2 (split promoted)",
+  );
   await bobPage.context().close();
   expect(errors).toEqual([]);
 });

@@ -18,12 +18,13 @@ import { actionLabel, actorLabel } from "@/components/audit/audit-csv";
 import { ActorName } from "@/components/audit/actor-name";
 import { formatDateTime } from "@/lib/dates";
 import { trpc } from "@/lib/trpc";
+import { splitText } from "./split-labels.tsx";
 import type { PromptDetail } from "./types.ts";
 import { toastFailure, useRefreshPrompt } from "./use-refresh-prompt.ts";
 
 type Activity = RouterOutputs["auditLog"]["forPrompt"]["items"][number];
 /** A label where it pointed; `split`: it also served that version to `weight` percent of fetches. */
-type LabelState = { label: string; version: number | null; split?: { version: number; weight: number } };
+type LabelState = { label: string; version: number | null; split?: { version: number; weight: number }; weight?: number };
 
 const labelState = (value: unknown): LabelState | null =>
   value && typeof value === "object" && "label" in value ? (value as LabelState) : null;
@@ -37,7 +38,7 @@ function summary(item: Activity): string {
     case "prompt.version":
       return `Saved ${versionLabel((item.after as { version: number }).version)}`;
     case "prompt.label.set":
-      if (after?.split) return `Split ${after.label}: ${version(after.version)} ${100 - after.split.weight}% · ${versionLabel(after.split.version)} ${after.split.weight}%`;
+      if (after?.split && after.version !== null) return `Split ${splitText({ name: after.label, version: after.version, split: after.split })}`;
       if (before?.split) return `Ended the split of ${after?.label}: ${version(after?.version)} alone`;
       return `Moved ${after?.label} from ${version(before?.version)} to ${version(after?.version)}`;
     case "prompt.label.rolled_back":
@@ -47,12 +48,25 @@ function summary(item: Activity): string {
     case "change_request.create":
     case "change_request.approve":
     case "change_request.reject":
-      return `${actionLabel(item.action)}: ${after?.label} to ${version(after?.version)}`;
+      return `${actionLabel(item.action)}: ${requestSummary(before, after)}`;
     case "prompt.rename":
       return `Renamed to ${(item.after as { name: string }).name}`;
     default:
       return actionLabel(item.action);
   }
+}
+
+/**
+ * What a change request asks, worded as its title: a split it proposes ('production: v1 80% · v2 20%'),
+ * and the split it ends, with how ('production: v1 90% · v2 10% → v2 (split promoted)').
+ */
+function requestSummary(before: LabelState | null, after: LabelState | null): string {
+  const target = after?.version == null ? "nowhere" : versionLabel(after.version);
+  if (!after || before?.version == null) return `${after?.label} to ${target}`;
+  if (after.weight !== undefined && after.version !== null) return splitText({ name: after.label, version: before.version, split: { version: after.version, weight: after.weight } });
+  if (!before.split || after.version === null) return `${after.label} to ${target}`;
+  const end = after.version === before.version ? "split rolled back" : after.version === before.split.version ? "split promoted" : "split ended";
+  return `${splitText({ name: after.label, version: before.version, split: before.split })} → ${target} (${end})`;
 }
 
 export function ActivityTab({ prompt }: { prompt: PromptDetail }) {

@@ -15,8 +15,8 @@ import { toastFailure, useRefreshPrompt } from "./use-refresh-prompt.ts";
 type Label = PromptDetail["labels"][number];
 type SplitLabel = Label & { split: NonNullable<Label["split"]> };
 
-/** 'production: v7 90% · v8 10%'. */
-export const splitText = (label: SplitLabel) =>
+/** 'production: v7 90% · v8 10%' (also for a split the audit trail names, hence only these fields). */
+export const splitText = (label: Pick<SplitLabel, "name" | "version" | "split">) =>
   `${label.name}: ${versionLabel(label.version)} ${100 - label.split.weight}% · ${versionLabel(label.split.version)} ${label.split.weight}%`;
 
 export function SplitLabels({ prompt }: { prompt: PromptDetail }) {
