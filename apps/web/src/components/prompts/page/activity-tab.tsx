@@ -6,7 +6,7 @@
 import { useState } from "react";
 import { useNavigate } from "@tanstack/react-router";
 import { toast } from "sonner";
-import { PROMPT_MSG, PROTECTED_LABEL, REVIEW_MSG, versionLabel } from "@promptly/shared";
+import { PROMPT_MSG, PROTECTED_LABEL, REVIEW_MSG, splitEnding, versionLabel } from "@promptly/shared";
 import type { RouterOutputs } from "@promptly/api";
 import {
   AlertDialog, AlertDialogCancel, AlertDialogContent, AlertDialogDescription, AlertDialogFooter, AlertDialogHeader, AlertDialogTitle, AlertDialogTrigger,
@@ -65,8 +65,7 @@ function requestSummary(before: LabelState | null, after: LabelState | null): st
   if (!after || before?.version == null) return `${after?.label} to ${target}`;
   if (after.weight !== undefined && after.version !== null) return splitText({ name: after.label, version: before.version, split: { version: after.version, weight: after.weight } });
   if (!before.split || after.version === null) return `${after.label} to ${target}`;
-  const end = after.version === before.version ? "split rolled back" : after.version === before.split.version ? "split promoted" : "split ended";
-  return `${splitText({ name: after.label, version: before.version, split: before.split })} → ${target} (${end})`;
+  return `${splitText({ name: after.label, version: before.version, split: before.split })} → ${target} (${splitEnding(before.version, before.split.version, after.version)})`;
 }
 
 export function ActivityTab({ prompt }: { prompt: PromptDetail }) {
