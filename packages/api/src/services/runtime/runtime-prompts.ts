@@ -158,15 +158,13 @@ async function resolveVersion(
     where: { promptId_version: { promptId: prompt.id, version } },
     select: {
       id: true, version: true, type: true, template: true, messages: true, variables: true, model: true, config: true, tools: true, responseFormat: true, commitMessage: true, authorId: true, createdAt: true,
-      labels: { select: { name: true }, orderBy: { name: "asc" } },
+      labels: { select: { name: true } },
       candidateOf: { select: { name: true } },
     },
   });
   if (!row) return notFound();
-  const labels = row.labels.map((label) => label.name);
-  for (const split of [...row.candidateOf.map((label) => label.name), ...(servedUnder !== undefined ? [servedUnder] : [])]) {
-    if (!labels.includes(split)) labels.splice(labels.filter((name) => name < split).length, 0, split);
-  }
+  // Sorted here, by code unit (as the Langfuse list's COLLATE "C"), not by the database's collation, which may differ.
+  const labels = [...new Set([...row.labels, ...row.candidateOf].map((label) => label.name).concat(servedUnder !== undefined ? [servedUnder] : []))].sort();
   const written: IncludeBody = row.type === "text" ? { type: row.type, template: row.template ?? "" } : { type: row.type, messages: row.messages as unknown as PromptMessage[] };
   const reader = { caller, access: { ...accessOf(caller, { teamRole: prompt.teamRole, organizationRole: prompt.organizationRole }), userId: caller.userId } };
   const resolved = bodyIncludes(written).length
