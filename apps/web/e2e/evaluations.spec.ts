@@ -11,7 +11,8 @@
 // whose variables are over the size limit is refused in its dialog, which stays open with what was typed;
 // an expected output over its limit is said on that field. (6) The tab lists each case as a preview (its
 // long texts and names cut); Edit loads the case whole, and after a save the form has the saved case; the
-// case changed elsewhere, Edit opened again has it as stored now.
+// case changed elsewhere, Edit opened again has it as stored now. (7) The results and the comparison show
+// a page of cases at a time, outputs cut short: one opens whole, and two cut outputs are diffed whole.
 import { randomBytes } from "node:crypto";
 import { createServer } from "node:net";
 import { expect, test, type Page } from "@playwright/test";
@@ -453,5 +454,62 @@ test("below the team's required pass rate the reviewer sees both evaluations and
   // The evidence links to the evaluation it reads.
   await evidence.getByRole("link", { name: /the evaluation of proposed v2$/ }).click();
   await expect(page.getByRole("heading", { name: "Evaluation of v2" })).toBeVisible();
+  expect(errors).toEqual([]);
+});
+
+test("the results and the comparison show a page of cases with their outputs cut short; one output opens whole, and two cut outputs are diffed whole", async ({ page }) => {
+  const editor = await createAccount({ fullName: "Rita Results" });
+  const { organization, team } = await createTeamInNewOrganization([{ userId: editor.id, role: "admin" }]);
+  await signIn(page, editor.email);
+  const errors = consoleErrors(page);
+  const prompt = (await callMutation(page.request, "prompts.create", {
+    teamId: team.id, name: `e2e/${randomBytes(5).toString("hex")}`, title: uniqueName("Long answers"), visibility: "team", type: "text", template: "Answer {{ question }}.", model: "gpt-4o-mini",
+  })) as { id: string };
+  await callMutation(page.request, "promptVersions.create", { promptId: prompt.id, type: "text", template: "Answer {{ question }} at length.", model: "gpt-4o-mini" });
+  // An evaluation of 60 cases written straight to the tables: v1 passed each, v2 failed each; case 1's
+  // outputs are long (their first 300 characters alike, their ends not).
+  const long = (version: number) => `${"x".repeat(300)}\nthe end of v${version}: ${"y".repeat(5_000)}`;
+  const evaluationId = await withDb(async (client) => {
+    const { id } = (await client.query<{ id: string }>(
+      `INSERT INTO evaluations (organization_id, prompt_id, versions, connection_name, status, finished_at) VALUES ($1, $2, '{1,2}', 'Local', 'done', now()) RETURNING id::text`,
+      [organization.id, prompt.id],
+    )).rows[0]!;
+    await client.query(
+      `INSERT INTO evaluation_items (evaluation_id, version, position, variables, status, output, latency_ms, attempts)
+       SELECT $1, v, p, jsonb_build_object('question', 'question ' || (p + 1)), (CASE WHEN v = 1 THEN 'passed' ELSE 'failed' END)::evaluation_item_status,
+              CASE WHEN p = 0 THEN (CASE WHEN v = 1 THEN $2 ELSE $3 END) ELSE 'answer ' || (p + 1) || ' on v' || v END, 5, 1
+       FROM generate_series(1, 2) v, generate_series(0, 59) p`,
+      [id, long(1), long(2)],
+    );
+    return id;
+  });
+  await activateTeam(page, organization.id, team.id);
+  await page.goto(`/prompts/${prompt.id}?tab=evaluations&evaluation=${evaluationId}`);
+
+  // The first 50 cases, then the rest on request; case 1's outputs cut short, opened whole in a dialog.
+  await expect(page.getByTestId("result-row")).toHaveCount(50);
+  const first = page.getByTestId("result-row").first();
+  await expect(first.locator("[data-version='2']")).toContainText(`${"x".repeat(300)}…`);
+  await expect(first).not.toContainText("the end of");
+  await first.locator("[data-version='2']").getByRole("button", { name: "Show the whole output" }).click();
+  const whole = page.getByRole("dialog", { name: "Case 1 on v2" });
+  await expect(whole.getByTestId("whole-output")).toHaveText(long(2));
+  await whole.getByRole("button", { name: "Close" }).click();
+  await expect(whole).toBeHidden();
+  await page.getByRole("button", { name: "Show more cases" }).click();
+  await expect(page.getByTestId("result-row")).toHaveCount(60);
+  await expect(page.getByRole("button", { name: "Show more cases" })).toBeHidden();
+
+  // Compare: all 60 counted, 50 shown; case 1's cut outputs look alike until diffed whole.
+  await page.getByTestId("evaluation-view").getByRole("tab", { name: "Compare versions" }).click();
+  await expect(page.getByRole("heading", { name: "60 cases flipped between v1 and v2" })).toBeVisible();
+  await expect(page.getByTestId("flipped-case")).toHaveCount(50);
+  const diff = page.getByRole("region", { name: "Case 1 output diff" });
+  await expect(diff.locator("[data-diff='removed']")).toHaveCount(0);
+  await page.getByRole("listitem", { name: "Case 1", exact: true }).getByRole("button", { name: "The outputs are cut short: compare them whole" }).click();
+  await expect(diff.locator("[data-diff='removed']")).toContainText("the end of v1");
+  await expect(diff.locator("[data-diff='added']")).toContainText("the end of v2");
+  await page.getByRole("button", { name: "Show more cases" }).click();
+  await expect(page.getByTestId("flipped-case")).toHaveCount(60);
   expect(errors).toEqual([]);
 });

@@ -29,6 +29,7 @@ const ASSERTION_VALUE_MAX = 10_000;
 export const EVALUATION_MSG = {
   testCaseNotFound: "Test case not found",
   evaluationNotFound: "Evaluation not found",
+  evaluationItemNotFound: "The evaluation has no such case on that version",
   tooManyTestCases: `A prompt has at most ${TEST_CASES_MAX.toLocaleString("en-US")} test cases`,
   noTestCases: "This prompt has no test cases yet: add some before running an evaluation",
   assertionValueRequired: (type: string) => `The assertion '${type}' needs a value`,
@@ -195,7 +196,12 @@ export const evaluationIdInput = z.object({ id: idSchema });
 export const listEvaluationsInput = z.object({ promptId: idSchema, cursor: z.string().max(500).optional(), limit: z.number().int().min(1).max(100).default(20) });
 /** The latest finished evaluation that ran every one of `versions` (a change request: the candidate and production on the same cases). */
 export const latestEvaluationInput = z.object({ promptId: idSchema, versions: z.array(z.number().int().min(1)).min(1).max(5) });
-export const compareEvaluationInput = z.object({ id: idSchema, base: z.number().int().min(1), candidate: z.number().int().min(1) });
+/** A page of the cases (`cursor`: the last position read), so a reader never holds all 10,000 items at once. */
+const casePage = { cursor: z.number().int().min(0).optional(), limit: z.number().int().min(1).max(100).default(50) };
+export const evaluationResultsInput = z.object({ id: idSchema, ...casePage });
+export const compareEvaluationInput = z.object({ id: idSchema, base: z.number().int().min(1), candidate: z.number().int().min(1), ...casePage });
+/** One item (a case against a version) of an evaluation, whole. */
+export const evaluationItemInput = z.object({ id: idSchema, position: z.number().int().min(0), version: z.number().int().min(1) });
 
 /** A team's required pass rate: 0-100, or null (off). */
 export const requiredPassRateSchema = z.number({ error: EVALUATION_MSG.passRateInvalid }).int(EVALUATION_MSG.passRateInvalid).min(0, EVALUATION_MSG.passRateInvalid).max(100, EVALUATION_MSG.passRateInvalid).nullable();

@@ -77,9 +77,9 @@ export function assertionText({ type, value = "", model }: AssertionLike): strin
   }
 }
 
-/** A case's variables in one line: "question: the weather · tone: formal". */
-export function variablesText(variables: Record<string, unknown>): string {
-  const entries = Object.entries(variables);
-  if (!entries.length) return "No variables";
-  return entries.map(([name, value]) => `${name}: ${clip(typeof value === "string" ? value : JSON.stringify(value), 80)}`).join(" · ");
+/** A case's variables in one line, from its preview (values as text, cut short): "question: the weather · tone: formal". */
+export function variablesText(variables: { name: string; value: string; cut: boolean }[], count = variables.length): string {
+  if (!variables.length) return "No variables";
+  const more = count - variables.length;
+  return [...variables.map(({ name, value, cut }) => `${name}: ${clip(cut ? `${value}…` : value, 80)}`), ...(more > 0 ? [`${more} more`] : [])].join(" · ");
 }

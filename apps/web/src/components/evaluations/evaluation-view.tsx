@@ -3,7 +3,8 @@
 // over the cases judged) with the cases that could not run, their first reason and "Retry cases in
 // error", then Results (cases x versions: each output and each
 // assertion's verdict with its reason) or Compare (two versions: the cases that flipped, their outputs diffed).
-import { useEffect, useRef } from "react";
+// Both read a page of cases at a time with their texts cut short; an output cut short opens whole on request.
+import { useEffect, useRef, useState } from "react";
 import { ArrowLeft, Check, Square, X } from "lucide-react";
 import { toast } from "sonner";
 import { versionLabel } from "@promptly/shared";
@@ -14,6 +15,7 @@ import { usePromptSearch } from "@/components/prompts/page/route-api";
 import type { PromptDetail } from "@/components/prompts/page/types";
 import { formatCost, formatMs } from "@/components/runs/run-format";
 import { Button } from "@/components/ui/button";
+import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from "@/components/ui/dialog";
 import { Progress } from "@/components/ui/progress";
 import { Skeleton, SkeletonRows } from "@/components/ui/skeleton";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
@@ -28,6 +30,8 @@ import { VersionPicker } from "@/components/prompts/version-picker";
 
 type Summary = RouterOutputs["evaluations"]["get"];
 type Results = RouterOutputs["evaluations"]["results"];
+/** Which item: the evaluation, its case's position and the version. */
+type ItemKey = { id: string; position: number; version: number };
 type Cell = Results["cases"][number]["versions"][number];
 
 interface EvaluationViewProps {
@@ -172,7 +176,7 @@ function VersionFigures({ summary, canRetry }: { summary: Summary; canRetry: boo
 }
 
 function ResultsMatrix({ id, active, status }: { id: string; active: boolean; status: Summary["status"] }) {
-  const results = trpc.evaluations.results.useQuery({ id }, { refetchInterval: active ? 3_000 : false });
+  const results = trpc.evaluations.results.useInfiniteQuery({ id }, { getNextPageParam: (page) => page.nextCursor ?? undefined, refetchInterval: active ? 3_000 : false });
   const { refetch } = results;
   // Once it ends (seen running here), the last results at once.
   const wasActive = useRef(active);
@@ -182,40 +186,51 @@ function ResultsMatrix({ id, active, status }: { id: string; active: boolean; st
   }, [active, status, refetch]);
   if (results.isPending) return <SkeletonRows label="Loading the results" />;
   if (results.isError) return <LoadFailure title="The results could not be loaded" error={results.error} onRetry={() => void results.refetch()} />;
-  const versions = results.data.summary.versions.map((version) => version.version);
+  const versions = results.data.pages[0]!.summary.versions.map((version) => version.version);
+  const cases = results.data.pages.flatMap((page) => page.cases);
   return (
-    <Table aria-label="Results">
-      <TableHeader>
-        <TableRow>
-          <TableHead>Case</TableHead>
-          {versions.map((version) => (
-            <TableHead key={version}>{versionLabel(version)}</TableHead>
-          ))}
-        </TableRow>
-      </TableHeader>
-      <TableBody>
-        {results.data.cases.map((testCase) => (
-          <TableRow key={testCase.position} data-testid="result-row" className="align-top">
-            <TableCell className="max-w-64 min-w-40 whitespace-normal">
-              <span className="font-medium">Case {testCase.position + 1}</span>
-              <span className="mt-1 block text-xs wrap-anywhere text-muted-foreground">{variablesText(testCase.variables)}</span>
-            </TableCell>
-            {versions.map((version) => {
-              const cell = testCase.versions.find((item) => item.version === version);
-              return (
-                <TableCell key={version} className="max-w-96 min-w-56 whitespace-normal" data-version={version}>
-                  {cell ? <ResultCell cell={cell} /> : "–"}
-                </TableCell>
-              );
-            })}
+    <div className="grid min-w-0 gap-3">
+      <Table aria-label="Results">
+        <TableHeader>
+          <TableRow>
+            <TableHead>Case</TableHead>
+            {versions.map((version) => (
+              <TableHead key={version}>{versionLabel(version)}</TableHead>
+            ))}
           </TableRow>
-        ))}
-      </TableBody>
-    </Table>
+        </TableHeader>
+        <TableBody>
+          {cases.map((testCase) => (
+            <TableRow key={testCase.position} data-testid="result-row" className="align-top">
+              <TableCell className="max-w-64 min-w-40 whitespace-normal">
+                <span className="font-medium">Case {testCase.position + 1}</span>
+                <span className="mt-1 block text-xs wrap-anywhere text-muted-foreground">{variablesText(testCase.variables, testCase.variableCount)}</span>
+              </TableCell>
+              {versions.map((version) => {
+                const cell = testCase.versions.find((item) => item.version === version);
+                return (
+                  <TableCell key={version} className="max-w-96 min-w-56 whitespace-normal" data-version={version}>
+                    {cell ? <ResultCell cell={cell} item={{ id, position: testCase.position, version }} /> : "–"}
+                  </TableCell>
+                );
+              })}
+            </TableRow>
+          ))}
+        </TableBody>
+      </Table>
+      {results.hasNextPage && (
+        <div>
+          <Button variant="outline" size="sm" disabled={results.isFetchingNextPage} onClick={() => void results.fetchNextPage()}>
+            {results.isFetchingNextPage ? "Loading..." : "Show more cases"}
+          </Button>
+        </div>
+      )}
+    </div>
   );
 }
 
-function ResultCell({ cell }: { cell: Cell }) {
+function ResultCell({ cell, item }: { cell: Cell; item: ItemKey }) {
+  const [whole, setWhole] = useState(false);
   return (
     <div className="grid min-w-0 gap-1.5">
       <div className="flex flex-wrap items-center gap-2 text-xs text-muted-foreground">
@@ -223,7 +238,15 @@ function ResultCell({ cell }: { cell: Cell }) {
         {cell.latencyMs !== null && <span className="tabular-nums">{formatMs(cell.latencyMs)}</span>}
         {cell.rateLimited > 0 && <span>{cell.rateLimited === 1 ? "1 rate limit retried" : `${cell.rateLimited} rate limits retried`}</span>}
       </div>
-      {cell.output !== null && <p className="line-clamp-6 text-sm whitespace-pre-wrap wrap-anywhere">{cell.output}</p>}
+      {cell.output !== null && <p className="line-clamp-6 text-sm whitespace-pre-wrap wrap-anywhere">{cell.outputCut ? `${cell.output}…` : cell.output}</p>}
+      {cell.outputCut && (
+        <div>
+          <Button variant="link" size="sm" className="h-auto p-0" onClick={() => setWhole(true)}>
+            Show the whole output
+          </Button>
+          {whole && <WholeOutputDialog item={item} onClose={() => setWhole(false)} />}
+        </div>
+      )}
       {cell.error && (
         <div className="text-sm wrap-anywhere text-destructive">
           <p>{cell.error}</p>
@@ -232,6 +255,32 @@ function ResultCell({ cell }: { cell: Cell }) {
       )}
       {cell.results && cell.results.length > 0 && <AssertionOutcomes outcomes={cell.results} />}
     </div>
+  );
+}
+
+/** One item's output whole, read when opened (the matrix holds its first characters only). */
+function WholeOutputDialog({ item, onClose }: { item: ItemKey; onClose(): void }) {
+  const whole = trpc.evaluations.item.useQuery(item);
+  return (
+    <Dialog open onOpenChange={(open) => !open && onClose()}>
+      <DialogContent className="sm:max-w-3xl">
+        <DialogHeader>
+          <DialogTitle>
+            Case {item.position + 1} on {versionLabel(item.version)}
+          </DialogTitle>
+          <DialogDescription>The whole output.</DialogDescription>
+        </DialogHeader>
+        {whole.isPending ? (
+          <SkeletonRows label="Loading the output" />
+        ) : whole.isError ? (
+          <LoadFailure title="The output could not be loaded" error={whole.error} onRetry={() => void whole.refetch()} />
+        ) : (
+          <pre className="max-h-[60vh] overflow-auto text-sm whitespace-pre-wrap wrap-anywhere" data-testid="whole-output">
+            {whole.data.output}
+          </pre>
+        )}
+      </DialogContent>
+    </Dialog>
   );
 }
 
@@ -258,7 +307,9 @@ function CompareVersions({ summary }: { summary: Summary }) {
   const base = search.base !== undefined && versions.includes(search.base) ? search.base : versions[0]!;
   const candidate = search.candidate !== undefined && versions.includes(search.candidate) ? search.candidate : (versions.find((version) => version !== base) ?? base);
   const active = isActive(summary.status);
-  const comparison = trpc.evaluations.compare.useQuery({ id: summary.id, base, candidate }, { enabled: !active && base !== candidate });
+  const comparison = trpc.evaluations.compare.useInfiniteQuery({ id: summary.id, base, candidate }, { enabled: !active && base !== candidate, getNextPageParam: (page) => page.nextCursor ?? undefined });
+  const flippedCount = comparison.data?.pages[0]!.flippedCount ?? 0;
+  const flipped = comparison.data?.pages.flatMap((page) => page.flipped) ?? [];
   return (
     <div className="grid min-w-0 gap-4">
       <div className="flex flex-wrap items-end gap-3">
@@ -276,12 +327,12 @@ function CompareVersions({ summary }: { summary: Summary }) {
       ) : (
         <section aria-labelledby="flipped-cases" className="grid min-w-0 gap-3">
           <h3 id="flipped-cases" className="text-sm font-semibold">
-            {comparison.data.flipped.length === 0
+            {flippedCount === 0
               ? `No case flipped between ${versionLabel(base)} and ${versionLabel(candidate)}`
-              : `${comparison.data.flipped.length} ${comparison.data.flipped.length === 1 ? "case" : "cases"} flipped between ${versionLabel(base)} and ${versionLabel(candidate)}`}
+              : `${flippedCount} ${flippedCount === 1 ? "case" : "cases"} flipped between ${versionLabel(base)} and ${versionLabel(candidate)}`}
           </h3>
           <ol className="grid min-w-0 gap-4">
-            {comparison.data.flipped.map((testCase) => (
+            {flipped.map((testCase) => (
               <li key={testCase.position} className="grid min-w-0 gap-2 rounded-lg border p-3" data-testid="flipped-case" aria-label={`Case ${testCase.position + 1}`}>
                 <div className="flex flex-wrap items-center gap-2 text-sm">
                   <span className="font-medium">Case {testCase.position + 1}</span>
@@ -291,8 +342,8 @@ function CompareVersions({ summary }: { summary: Summary }) {
                   <span className="text-muted-foreground">{versionLabel(candidate)}</span>
                   <ItemStatusBadge status={testCase.candidate.status} />
                 </div>
-                <p className="text-xs wrap-anywhere text-muted-foreground">{variablesText(testCase.variables)}</p>
-                <LineDiff before={testCase.base.output ?? ""} after={testCase.candidate.output ?? ""} label={`Case ${testCase.position + 1} output`} />
+                <p className="text-xs wrap-anywhere text-muted-foreground">{variablesText(testCase.variables, testCase.variableCount)}</p>
+                <OutputsDiff id={summary.id} position={testCase.position} base={testCase.base} candidate={testCase.candidate} />
                 {[testCase.base, testCase.candidate].map(
                   (cell) =>
                     cell.results?.some((outcome) => !outcome.pass) && (
@@ -305,8 +356,43 @@ function CompareVersions({ summary }: { summary: Summary }) {
               </li>
             ))}
           </ol>
+          {comparison.hasNextPage && (
+            <div>
+              <Button variant="outline" size="sm" disabled={comparison.isFetchingNextPage} onClick={() => void comparison.fetchNextPage()}>
+                {comparison.isFetchingNextPage ? "Loading..." : "Show more cases"}
+              </Button>
+            </div>
+          )}
         </section>
       )}
     </div>
   );
+}
+
+/** Two versions' outputs of a case diffed: their first characters, or (asked for, when either was cut) both read whole. */
+function OutputsDiff({ id, position, base, candidate }: { id: string; position: number; base: Cell; candidate: Cell }) {
+  const [whole, setWhole] = useState(false);
+  const label = `Case ${position + 1} output`;
+  if (whole) return <WholeOutputsDiff id={id} position={position} base={base.version} candidate={candidate.version} label={label} />;
+  return (
+    <>
+      <LineDiff before={base.output ?? ""} after={candidate.output ?? ""} label={label} />
+      {(base.outputCut || candidate.outputCut) && (
+        <div>
+          <Button variant="link" size="sm" className="h-auto p-0" onClick={() => setWhole(true)}>
+            The outputs are cut short: compare them whole
+          </Button>
+        </div>
+      )}
+    </>
+  );
+}
+
+function WholeOutputsDiff({ id, position, base, candidate, label }: { id: string; position: number; base: number; candidate: number; label: string }) {
+  const before = trpc.evaluations.item.useQuery({ id, position, version: base });
+  const after = trpc.evaluations.item.useQuery({ id, position, version: candidate });
+  if (before.isPending || after.isPending) return <SkeletonRows label="Loading the outputs" />;
+  if (before.isError || after.isError)
+    return <LoadFailure title="The outputs could not be loaded" error={(before.error ?? after.error)!} onRetry={() => void Promise.all([before.refetch(), after.refetch()])} />;
+  return <LineDiff before={before.data.output ?? ""} after={after.data.output ?? ""} label={label} />;
 }

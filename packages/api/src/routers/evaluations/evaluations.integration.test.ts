@@ -7,7 +7,7 @@ import { EVALUATION_MSG, RUN_MSG, type Assertion } from "@promptly/shared";
 import type { Harness } from "../../../testing/harness.ts";
 import type { FakeProvider } from "../../../testing/fake-provider.ts";
 import { useEvaluationWorld, type EvaluationWorld } from "../../../testing/evaluations-support.ts";
-import { failure } from "../../../testing/teams-support.ts";
+import { failure, outcome } from "../../../testing/teams-support.ts";
 import { createPrompt } from "../../../testing/prompts-support.ts";
 
 const fixture = useEvaluationWorld();
@@ -35,6 +35,68 @@ async function promptWithCases(cases: { variables: Record<string, unknown>; asse
 }
 
 const politeCase = (question: string) => ({ variables: { question }, assertions: [{ type: "contains" as const, value: "politely" }] });
+
+describe("evaluations.results and compare are bounded; evaluations.item reads one item whole", () => {
+  it("reads near-limit items a page of previews at a time, far smaller than the items; item gives one whole to the prompt's readers only", async () => {
+    const prompt = await promptWithCases([]);
+    const { organizationId } = await h.services.db.prompt.findUniqueOrThrow({ where: { id: prompt.id }, select: { organizationId: true } });
+    const { id } = await h.services.db.evaluation.create({ data: { organizationId, promptId: prompt.id, versions: [1, 2], connectionName: "Local", status: "done" } });
+    // Written straight to the table: 30 cases on two versions, each item near the limits (200,000
+    // characters of output; its case's 25 variables of 3,900 and 100,000 of expected output; 20 verdicts
+    // on long assertions with long reasons). Version 1 passed every case, version 2 failed them.
+    const variables = Object.fromEntries(Array.from({ length: 25 }, (_, i) => [`v${String(i).padStart(2, "0")}`, `${i}`.repeat(3_900)]));
+    const expected = "e".repeat(100_000);
+    const results = Array.from({ length: 20 }, (_, i) => ({ type: "contains", value: `${i % 10}`.repeat(10_000), pass: i !== 0, reason: "r".repeat(1_000) }));
+    const output = (position: number, version: number) => `${position}:${version}:`.padEnd(200_000, "o");
+    await h.services.db.evaluationItem.createMany({
+      data: [1, 2].flatMap((version) =>
+        Array.from({ length: 30 }, (_, position) => ({
+          evaluationId: id, version, position, variables, expected, results, status: version === 1 ? "passed" as const : "failed" as const, output: output(position, version), latencyMs: 5, attempts: 1,
+        })),
+      ),
+    });
+    const whole = JSON.stringify(await h.services.db.evaluationItem.findMany({ where: { evaluationId: id, position: { lt: 20 } } })).length;
+
+    const first = await world.callers.viewer.evaluations.results({ id, limit: 20 });
+    expect(first.cases.map((testCase) => testCase.position)).toEqual(Array.from({ length: 20 }, (_, i) => i));
+    expect(first.nextCursor).toBe(19);
+    expect(JSON.stringify(first).length).toBeLessThan(whole / 30);
+    const [testCase] = first.cases;
+    expect(testCase!.variableCount).toBe(25);
+    expect(testCase!.variables.map((variable) => variable.name)).toEqual(Object.keys(variables).slice(0, 20));
+    expect(testCase!.variables[3]).toEqual({ name: "v03", value: "3".repeat(300), cut: true });
+    expect(testCase!.expected).toEqual({ text: "e".repeat(300), cut: true });
+    expect(testCase!.versions.map((cell) => [cell.version, cell.status, cell.output, cell.outputCut])).toEqual([
+      [1, "passed", output(0, 1).slice(0, 300), true],
+      [2, "failed", output(0, 2).slice(0, 300), true],
+    ]);
+    expect(testCase!.versions[0]!.results![0]).toEqual({ type: "contains", value: "0".repeat(100), pass: false, reason: "r".repeat(500) });
+    const rest = await world.callers.viewer.evaluations.results({ id, limit: 20, cursor: first.nextCursor! });
+    expect(rest.cases.map((testCase) => testCase.position)).toEqual(Array.from({ length: 10 }, (_, i) => 20 + i));
+    expect(rest.nextCursor).toBeNull();
+
+    const compared = await world.callers.viewer.evaluations.compare({ id, base: 1, candidate: 2, limit: 20 });
+    expect(compared).toMatchObject({ flippedCount: 30, nextCursor: 19 });
+    expect(compared.flipped.map((flip) => [flip.position, flip.base.output, flip.candidate.output])).toEqual(
+      Array.from({ length: 20 }, (_, i) => [i, output(i, 1).slice(0, 300), output(i, 2).slice(0, 300)]),
+    );
+    expect(JSON.stringify(compared).length).toBeLessThan(whole / 30);
+    const comparedRest = await world.callers.viewer.evaluations.compare({ id, base: 1, candidate: 2, limit: 20, cursor: 19 });
+    expect(comparedRest).toMatchObject({ flippedCount: 30, nextCursor: null });
+    expect(comparedRest.flipped.map((flip) => flip.position)).toEqual(Array.from({ length: 10 }, (_, i) => 20 + i));
+
+    const item = await world.callers.viewer.evaluations.item({ id, position: 7, version: 2 });
+    expect(item).toMatchObject({ position: 7, version: 2, status: "failed", output: output(7, 2), variables, expected, results });
+
+    // By someone who may not read the prompt, or an item the evaluation does not have: not found.
+    for (const kind of ["outsider", "orgMember"] as const) {
+      expect(await outcome(world.callers[kind].evaluations.item({ id, position: 7, version: 2 })), kind).toBe("NOT_FOUND");
+      expect(await outcome(world.callers[kind].evaluations.compare({ id, base: 1, candidate: 2 })), kind).toBe("NOT_FOUND");
+    }
+    expect(await failure(world.callers.viewer.evaluations.item({ id, position: 30, version: 2 }))).toMatchObject({ code: "NOT_FOUND", message: EVALUATION_MSG.evaluationItemNotFound });
+    expect(await outcome(world.callers.viewer.evaluations.item({ id, position: 7, version: 3 }))).toBe("NOT_FOUND");
+  });
+});
 
 describe("an evaluation", () => {
   it("runs every case against each version, and answers its summary, its matrix and the cases that flipped", async () => {
@@ -70,7 +132,7 @@ describe("an evaluation", () => {
     const { cases } = await world.callers.viewer.evaluations.results({ id: started.id });
     expect(cases.map((testCase) => testCase.position)).toEqual([0, 1, 2, 3]);
     const weather = cases[0]!;
-    expect(weather.variables).toEqual({ question: "the weather" });
+    expect(weather.variables).toEqual([{ name: "question", value: "the weather", cut: false }]);
     expect(weather.versions.map((cell) => [cell.version, cell.status, cell.output])).toEqual([
       [1, "passed", "Echo: Answer the weather politely."],
       [2, "failed", "Echo: Answer the weather."],

@@ -231,7 +231,7 @@ export async function listEvaluations(db: DbOrTx, input: z.output<typeof listEva
 
 const assertionOutcome = z.object({ type: z.string(), value: z.string().optional(), pass: z.boolean(), reason: z.string().optional() });
 
-/** One case's run on one version. */
+/** One case's run on one version, whole (evaluations.item; the REST API's report). */
 const evaluationCell = z.object({
   version: z.number(),
   status: z.enum(EVALUATION_ITEM_STATUSES),
@@ -248,16 +248,45 @@ const evaluationCell = z.object({
   rateLimited: z.number(),
 });
 
-/** A case of the evaluation (as it was when the evaluation started) and its run on each version. */
+// The matrix and the comparison show each item as a preview, a page of cases at a time: read whole, an
+// evaluation's 10,000 items of up to 200,000 characters of output (and their cases' 100,000 of values
+// and of expected output) would pass the server's heap. The cut is made in the query, so the whole texts
+// never reach the server; one item is read whole by evaluationItemOf.
+/** How much of an output, an expected output or a variable's value a preview shows. */
+const PREVIEW_TEXT = 300;
+/** How many of a case's variables a preview shows (its variableCount says how many it has). */
+const PREVIEW_VARIABLES = 20;
+/** How much of a variable's name, or of an assertion's value, a preview shows: the page clips them shorter. */
+const PREVIEW_LABEL = 100;
+/** How much of a judge's reason, or of an error's detail, a preview shows. */
+const PREVIEW_REASON = 500;
+
+const cellPreview = evaluationCell.extend({
+  /** The output's first PREVIEW_TEXT characters; `outputCut` says there is more (evaluations.item reads it whole). */
+  outputCut: z.boolean(),
+});
+
+/** A case of the evaluation (as it was when the evaluation started), previewed, and its run on each version. */
 const evaluationCase = z.object({
+  position: z.number(),
+  testCaseId: z.string().nullable(),
+  /** The first PREVIEW_VARIABLES by name: each value as text (JSON for one that is not a string), its first PREVIEW_TEXT characters. */
+  variables: z.array(z.object({ name: z.string(), value: z.string(), cut: z.boolean() })),
+  variableCount: z.number(),
+  expected: z.object({ text: z.string(), cut: z.boolean() }).nullable(),
+  versions: z.array(cellPreview),
+});
+
+/** A page of the matrix: `nextCursor` is the position to read on from, null after the last case. */
+export const evaluationResults = z.object({ summary: evaluationSummary, cases: z.array(evaluationCase), nextCursor: z.number().nullable() });
+
+/** One item whole: its case's variables and expected output as they were when the evaluation started, and its run. */
+export const evaluationItemWhole = evaluationCell.extend({
   position: z.number(),
   testCaseId: z.string().nullable(),
   variables: z.record(z.string(), z.unknown()),
   expected: z.string().nullable(),
-  versions: z.array(evaluationCell),
 });
-
-export const evaluationResults = z.object({ summary: evaluationSummary, cases: z.array(evaluationCase) });
 
 const itemSelect = {
   position: true, testCaseId: true, variables: true, expected: true, version: true, status: true, output: true, results: true, error: true, errorDetail: true, latencyMs: true,
@@ -279,24 +308,80 @@ const cellOf = (row: ItemRow): z.infer<typeof evaluationCell> => ({
   rateLimited: row.rateLimited,
 });
 
-function casesOf(rows: ItemRow[]): z.infer<typeof evaluationCase>[] {
+/** An item as the preview query reads it: its texts cut, its case's preview with it. */
+const previewRow = cellPreview.omit({ tokens: true }).extend({
+  position: z.number(),
+  testCaseId: z.string().nullable(),
+  variables: evaluationCase.shape.variables,
+  variableCount: z.number(),
+  expected: evaluationCase.shape.expected,
+  inputTokens: z.number().nullable(),
+  outputTokens: z.number().nullable(),
+});
+
+/** The items of the evaluation at `positions` (on `versions`), by position then version, their texts cut in the query. */
+async function previewItems(db: DbOrTx, id: string, positions: number[], versions: number[]): Promise<z.infer<typeof evaluationCase>[]> {
+  if (!positions.length) return [];
+  const rows = await db.$queryRaw<unknown[]>`
+    SELECT i.position, i.version, i.test_case_id::text AS "testCaseId", i.status::text AS status,
+      left(i.output, ${PREVIEW_TEXT}) AS output, COALESCE(length(i.output) > ${PREVIEW_TEXT}, false) AS "outputCut",
+      CASE WHEN i.results IS NULL THEN NULL ELSE COALESCE((
+        SELECT jsonb_agg(jsonb_strip_nulls(jsonb_build_object('type', r.value->>'type', 'value', left(r.value->>'value', ${PREVIEW_LABEL}), 'pass', r.value->'pass', 'reason', left(r.value->>'reason', ${PREVIEW_REASON}))) ORDER BY r.n)
+        FROM jsonb_array_elements(i.results) WITH ORDINALITY AS r(value, n)
+      ), '[]'::jsonb) END AS results,
+      left(i.error, ${PREVIEW_REASON}) AS error, left(i.error_detail, ${PREVIEW_REASON}) AS "errorDetail",
+      i.latency_ms AS "latencyMs", i.input_tokens AS "inputTokens", i.output_tokens AS "outputTokens", i.cost, i.attempts, i.rate_limited AS "rateLimited",
+      (SELECT count(*)::int FROM jsonb_object_keys(i.variables)) AS "variableCount",
+      COALESCE((
+        SELECT jsonb_agg(jsonb_build_object('name', left(v.key, ${PREVIEW_LABEL}), 'value', left(v.text, ${PREVIEW_TEXT}), 'cut', length(v.text) > ${PREVIEW_TEXT}) ORDER BY v.key)
+        FROM (SELECT key, CASE jsonb_typeof(value) WHEN 'string' THEN value #>> '{}' ELSE value::text END AS text
+              FROM jsonb_each(i.variables) ORDER BY key LIMIT ${PREVIEW_VARIABLES}) v
+      ), '[]'::jsonb) AS variables,
+      CASE WHEN i.expected IS NULL THEN NULL
+           ELSE jsonb_build_object('text', left(i.expected, ${PREVIEW_TEXT}), 'cut', length(i.expected) > ${PREVIEW_TEXT}) END AS expected
+    FROM evaluation_items i
+    WHERE i.evaluation_id = ${id}::uuid AND i.position = ANY(${positions}::int[]) AND i.version = ANY(${versions}::int[])
+    ORDER BY i.position, i.version`;
   const byPosition = new Map<number, z.infer<typeof evaluationCase>>();
-  for (const row of rows) {
-    let entry = byPosition.get(row.position);
+  for (const raw of rows) {
+    const { position, testCaseId, variables, variableCount, expected, inputTokens, outputTokens, ...cell } = previewRow.parse(raw);
+    let entry = byPosition.get(position);
     if (!entry) {
-      entry = { position: row.position, testCaseId: row.testCaseId, variables: row.variables as Record<string, unknown>, expected: row.expected, versions: [] };
-      byPosition.set(row.position, entry);
+      entry = { position, testCaseId, variables, variableCount, expected, versions: [] };
+      byPosition.set(position, entry);
     }
-    entry.versions.push(cellOf(row));
+    entry.versions.push({ ...cell, tokens: inputTokens === null && outputTokens === null ? null : (inputTokens ?? 0) + (outputTokens ?? 0) });
   }
   return [...byPosition.values()];
 }
 
-/** The matrix: per case (in the order of the prompt's cases), per version: output, status, each assertion's verdict, latency, tokens, cost. */
-export async function evaluationResultsOf(db: DbOrTx, id: string): Promise<z.infer<typeof evaluationResults>> {
-  const summary = await getEvaluation(db, id);
-  const rows = await db.evaluationItem.findMany({ where: { evaluationId: id }, orderBy: [{ position: "asc" }, { version: "asc" }], select: itemSelect });
-  return { summary, cases: casesOf(rows) };
+type CasePage = { cursor?: number; limit: number };
+
+/** The page's positions (limit of them after the cursor) and the cursor to read on from. */
+function pageOf(positions: number[], page: CasePage) {
+  const mine = positions.slice(0, page.limit);
+  return { positions: mine, nextCursor: positions.length > page.limit ? mine.at(-1)! : null };
+}
+
+/** A page of the matrix: per case (in the order of the prompt's cases), per version: output, status, each assertion's verdict, latency, tokens, cost, texts cut short. */
+export async function evaluationResultsOf(db: DbOrTx, input: { id: string } & CasePage): Promise<z.infer<typeof evaluationResults>> {
+  const summary = await getEvaluation(db, input.id);
+  // Every case has an item on each version: its first version's items are the cases.
+  const rows = await db.evaluationItem.findMany({
+    where: { evaluationId: input.id, version: summary.versions[0]!.version, ...(input.cursor !== undefined && { position: { gt: input.cursor } }) },
+    orderBy: { position: "asc" },
+    take: input.limit + 1,
+    select: { position: true },
+  });
+  const { positions, nextCursor } = pageOf(rows.map((row) => row.position), input);
+  return { summary, cases: await previewItems(db, input.id, positions, summary.versions.map((version) => version.version)), nextCursor };
+}
+
+/** One item of the evaluation whole, by its case's position and its version. */
+export async function evaluationItemOf(db: DbOrTx, input: { id: string; position: number; version: number }): Promise<z.infer<typeof evaluationItemWhole>> {
+  const row = await db.evaluationItem.findUnique({ where: { evaluationId_version_position: { evaluationId: input.id, version: input.version, position: input.position } }, select: itemSelect });
+  if (!row) return fail("NOT_FOUND", EVALUATION_MSG.evaluationItemNotFound);
+  return { position: row.position, testCaseId: row.testCaseId, variables: row.variables as Record<string, unknown>, expected: row.expected, ...cellOf(row) };
 }
 
 /** Items read per statement: each holds up to 200,000 characters of output and its case's variables, and an evaluation up to 10,000 of them. */
@@ -332,27 +417,32 @@ export async function* evaluationItemPages(db: DbOrTx, id: string, pageSize = EV
   }
 }
 
-const flippedCase = evaluationCase.omit({ versions: true }).extend({ base: evaluationCell, candidate: evaluationCell });
-export const evaluationComparison = z.object({ base: z.number(), candidate: z.number(), flipped: z.array(flippedCase) });
+const flippedCase = evaluationCase.omit({ versions: true }).extend({ base: cellPreview, candidate: cellPreview });
+/** A page of the flipped cases (`flippedCount` counts them all; `nextCursor` as the matrix's). */
+export const evaluationComparison = z.object({ base: z.number(), candidate: z.number(), flipped: z.array(flippedCase), flippedCount: z.number(), nextCursor: z.number().nullable() });
 
-/** The cases that passed on one version and failed on the other, with both runs (the page diffs their outputs). */
+/** The cases that passed on one version and failed on the other, with both runs (the page diffs their outputs), a page at a time, texts cut short. */
 export async function compareEvaluation(db: DbOrTx, input: z.output<typeof compareEvaluationInput>): Promise<z.infer<typeof evaluationComparison>> {
   const head = await db.evaluation.findUnique({ where: { id: input.id }, select: { versions: true } });
   if (!head) return fail("NOT_FOUND", EVALUATION_MSG.evaluationNotFound);
   if (!head.versions.includes(input.base) || !head.versions.includes(input.candidate)) return fail("NOT_FOUND", RUN_MSG.versionNotFound);
-  const rows = await db.evaluationItem.findMany({
-    where: { evaluationId: input.id, version: { in: [input.base, input.candidate] } },
-    orderBy: [{ position: "asc" }, { version: "asc" }],
-    select: itemSelect,
-  });
-  const flipped: z.infer<typeof flippedCase>[] = [];
-  for (const { versions, ...testCase } of casesOf(rows)) {
-    const base = versions.find((cell) => cell.version === input.base);
-    const candidate = versions.find((cell) => cell.version === input.candidate);
-    const judged = (status?: string) => status === "passed" || status === "failed";
-    if (base && candidate && judged(base.status) && judged(candidate.status) && base.status !== candidate.status) flipped.push({ ...testCase, base, candidate });
-  }
-  return { base: input.base, candidate: input.candidate, flipped };
+  const after = input.cursor ?? -1;
+  // The flipped cases' positions only (at most 2,000 numbers); their items are read a page at a time.
+  const flips = await db.$queryRaw<{ position: number }[]>`
+    SELECT b.position
+    FROM evaluation_items b
+    JOIN evaluation_items c ON c.evaluation_id = b.evaluation_id AND c.position = b.position AND c.version = ${input.candidate}
+    WHERE b.evaluation_id = ${input.id}::uuid AND b.version = ${input.base}
+      AND b.status IN ('passed', 'failed') AND c.status IN ('passed', 'failed') AND b.status <> c.status
+    ORDER BY b.position`;
+  const later = flips.filter((flip) => flip.position > after).map((flip) => flip.position);
+  const { positions, nextCursor } = pageOf(later.slice(0, input.limit + 1), input);
+  const flipped = (await previewItems(db, input.id, positions, [input.base, input.candidate])).map(({ versions, ...testCase }) => ({
+    ...testCase,
+    base: versions.find((cell) => cell.version === input.base)!,
+    candidate: versions.find((cell) => cell.version === input.candidate)!,
+  }));
+  return { base: input.base, candidate: input.candidate, flipped, flippedCount: flips.length, nextCursor };
 }
 
 /** The latest finished (done) evaluation of the prompt that ran every one of `versions`: the same cases for each; null when there is none. */
