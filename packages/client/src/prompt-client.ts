@@ -136,6 +136,15 @@ function fallbackPrompt(name: string, fallback: string | PromptMessage[]): Promp
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** A body or an event's data read as JSON; null when it is not JSON (then it is not what the API sends). */
+function jsonOrNull(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return null;
+  }
+}
+
 /**
  * The error of an answer that is not the one asked for: the server's refusal, or that it said nothing usable.
  * A streamed run's `error` event (status null) came after the 200: it gets the status its code has in an
@@ -143,12 +152,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  * client cannot read is the 502 of a failed run.
  */
 function refusalOf(status: number | null, text: string): PromptlyApiError {
-  let refusal: ReturnType<typeof runtimeError.safeParse>;
-  try {
-    refusal = runtimeError.safeParse(JSON.parse(text));
-  } catch {
-    refusal = runtimeError.safeParse(null);
-  }
+  const refusal = runtimeError.safeParse(jsonOrNull(text));
   if (!refusal.success) {
     if (status === null) return new PromptlyApiError(502, "INVALID_RESPONSE", "The server ended the run with an error event that is not an error of its API");
     return new PromptlyApiError(status, "INVALID_RESPONSE", `The server answered ${status} without an error of its API`);
@@ -311,9 +315,12 @@ export function createPromptClient(options: PromptClientOptions): PromptClient {
     const response = await postRun(name, values, options, true);
     // Stopped mid-stream: reading the body rejects with the signal's reason (fetch's AbortError).
     for await (const { event, data } of serverSentEvents(response.body!)) {
-      if (event === "delta") yield { type: "delta", text: (JSON.parse(data) as { text: string }).text };
-      else if (event === "done") {
-        const parsed = runtimeRunResult.safeParse(JSON.parse(data));
+      if (event === "delta") {
+        const text = (jsonOrNull(data) as { text?: unknown } | null)?.text;
+        if (typeof text !== "string") throw new PromptlyApiError(200, "INVALID_RESPONSE", "The server sent a piece of the run's output that is not text");
+        yield { type: "delta", text };
+      } else if (event === "done") {
+        const parsed = runtimeRunResult.safeParse(jsonOrNull(data));
         if (!parsed.success) throw new PromptlyApiError(200, "INVALID_RESPONSE", "The server's last event is not a run");
         yield { type: "done", ...parsed.data };
         return;

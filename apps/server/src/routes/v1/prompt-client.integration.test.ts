@@ -315,6 +315,36 @@ describe("failures", () => {
     }
   });
 
+  it("a streamed run's event that is not what the API sends is an INVALID_RESPONSE, not a SyntaxError", async () => {
+    // A server (or a proxy in front of it) answering the run's stream with events the API never sends.
+    const events = [
+      ["delta", "{not json"],
+      ["delta", '{"text":7}'],
+      ["done", "{not json"],
+    ];
+    let next = 0;
+    const scripted: Server = createServer((req, res) => {
+      req.resume();
+      const [event, data] = events[next++]!;
+      res.writeHead(200, { "content-type": "text/event-stream" });
+      res.end(`event: ${event}\ndata: ${data}\n\n`);
+    });
+    await new Promise<void>((resolve) => scripted.listen(0, "127.0.0.1", resolve));
+    try {
+      const { client } = clientOf({ base: `http://127.0.0.1:${(scripted.address() as { port: number }).port}` });
+      for (const message of ["The server sent a piece of the run's output that is not text", "The server sent a piece of the run's output that is not text", "The server's last event is not a run"]) {
+        const error = await rejection((async () => {
+          for await (const _event of client.run("support/reply", {}, { stream: true }));
+        })());
+        expect(error).toBeInstanceOf(PromptlyApiError);
+        expect(error).toMatchObject({ status: 200, code: "INVALID_RESPONSE", message });
+      }
+    } finally {
+      scripted.closeAllConnections();
+      await new Promise((resolve) => scripted.close(resolve));
+    }
+  });
+
   it("a 5xx is retried maxRetries times, then thrown as PromptlyApiError with the server's code and message (or the fallback)", async () => {
     const server = await startServer();
     server.failWith503 = true;
