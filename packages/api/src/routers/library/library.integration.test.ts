@@ -131,11 +131,12 @@ describe("split releases", () => {
     let text = "";
     await exportLibraryForCli(h.database.db, source.id, new Date(), async (part) => void (text += part));
     expect((JSON.parse(text) as LibraryDocument).prompts.find((prompt) => prompt.name === "support/greeting")!.splits).toEqual({ production: { version: 2, weight: 10 } });
-    // The zip's front matter: the split label on both its versions, naming the split.
+    // The zip's front matter: the split label by its plain name on both its versions, the split beside it as the JSON has it.
     const files = unzipSync(new Uint8Array(Buffer.from((await world.callers.viewer.library.export({ teamId: source.id, format: "zip" })).data, "base64")));
-    expect(strFromU8(files["support/greeting/v1.md"]!)).toContain(`labels: ["production (split: v1 90% · v2 10%)"]\n`);
-    expect(strFromU8(files["support/greeting/v2.md"]!)).toContain(`labels: ["production (split: v1 90% · v2 10%)","staging"]\n`);
-    expect(strFromU8(files["agents/triage/v1.md"]!)).toContain(`labels: ["production"]\n`);
+    expect(strFromU8(files["support/greeting/v1.md"]!)).toContain(`labels: ["production"]\nsplits: {"production":{"version":2,"weight":10}}\n`);
+    expect(strFromU8(files["support/greeting/v2.md"]!)).toContain(`labels: ["production","staging"]\nsplits: {"production":{"version":2,"weight":10}}\n`);
+    // A version without a split label has no `splits` key.
+    expect(strFromU8(files["agents/triage/v1.md"]!)).toContain(`labels: ["production"]\nmodel: `);
 
     const target = await world.team("Split target");
     const note = LIBRARY_MSG.splitNotApplied("production", 2, 10);

@@ -199,23 +199,24 @@ export function writeLibraryJson(db: Db, caller: Caller, teamId: string, now: Da
 const yaml = (value: unknown) => JSON.stringify(value);
 
 /**
- * The labels on a version, as its file's front matter lists them. A split label is on both its versions,
- * each naming the split as the app words it: 'production (split: v7 90% · v8 10%)'.
+ * The labels on a version, as its file's front matter lists them: plain names, a split label on both its
+ * versions (its own and its candidate, as the runtime lists it), with the split beside them in `splits`,
+ * shaped as the JSON export's, so a script reading the files gets label names it can use.
  */
-function versionLabels(prompt: PromptHead, version: number): string[] {
-  return Object.entries(prompt.labels).flatMap(([label, number]) => {
-    const split = prompt.splits?.[label];
-    if (!split) return number === version ? [label] : [];
-    return number === version || split.version === version ? [`${label} (split: v${number} ${100 - split.weight}% · v${split.version} ${split.weight}%)`] : [];
-  });
+function versionLabels(prompt: PromptHead, version: number) {
+  const labels = Object.entries(prompt.labels).filter(([label, number]) => number === version || prompt.splits?.[label]?.version === version);
+  const splits = labels.flatMap(([label]) => (prompt.splits?.[label] ? [[label, prompt.splits[label]] as const] : []));
+  return { labels: labels.map(([label]) => label), splits: Object.fromEntries(splits) };
 }
 
 /** One Markdown file: YAML front matter, then the template (or each message under a `## role` heading). */
 function versionMarkdown(prompt: PromptHead, version: LibraryVersion): string {
-  const labels = versionLabels(prompt, version.version);
+  const { labels, splits } = versionLabels(prompt, version.version);
   const front = [
     ["name", prompt.name], ["title", prompt.title], ["description", prompt.description], ["version", version.version],
-    ["type", version.type], ["visibility", prompt.visibility], ["tags", prompt.tags], ["labels", labels], ["model", version.model],
+    ["type", version.type], ["visibility", prompt.visibility], ["tags", prompt.tags], ["labels", labels],
+    // Only on a split label's versions: a file without one reads as it did before splits existed.
+    ...(Object.keys(splits).length ? [["splits", splits]] : []), ["model", version.model],
     ["config", version.config], ["tools", version.tools], ["responseFormat", version.responseFormat], ["variables", version.variables], ["commitMessage", version.commitMessage], ["createdAt", version.createdAt],
   ].map(([key, value]) => `${key as string}: ${yaml(value)}`);
   const body = version.type === "text" ? (version.template ?? "") : (version.messages ?? [])
