@@ -90,6 +90,11 @@ test("archiving a production prompt under required review goes through a request
   await expect(toast(adminPage, REVIEW_MSG.archiveMergedToast)).toBeVisible();
   await expect.poll(() => withDb(async (client) => (await client.query(`SELECT 1 FROM prompts WHERE id = $1 AND archived_at IS NOT NULL`, [prompt.id])).rowCount)).toBe(1);
   expect((await fetchProduction()).status).toBe(404);
+  // The Activity tab names the request as the audit trail does, the archive included, not a label moved to nowhere.
+  await adminPage.goto(`/prompts/${prompt.id}?tab=activity`);
+  const activity = adminPage.getByRole("list", { name: "Activity" });
+  await expect(activity).toContainText("Change request approved: archive (production on v2)");
+  await expect(activity).toContainText("Review requested: archive (production on v2)");
 
   // Archived by a reviewed request, it may be deleted; the confirmation names its labels and fetches too.
   await adminPage.goto(`/prompts/${prompt.id}`);

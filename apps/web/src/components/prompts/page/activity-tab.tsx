@@ -6,7 +6,7 @@
 import { useState } from "react";
 import { useNavigate } from "@tanstack/react-router";
 import { toast } from "sonner";
-import { PROMPT_MSG, PROTECTED_LABEL, REVIEW_MSG, splitEnding, versionLabel } from "@promptly/shared";
+import { PROMPT_MSG, PROTECTED_LABEL, REVIEW_MSG, versionLabel } from "@promptly/shared";
 import type { RouterOutputs } from "@promptly/api";
 import {
   AlertDialog, AlertDialogCancel, AlertDialogContent, AlertDialogDescription, AlertDialogFooter, AlertDialogHeader, AlertDialogTitle, AlertDialogTrigger,
@@ -24,7 +24,7 @@ import { toastFailure, useRefreshPrompt } from "./use-refresh-prompt.ts";
 
 type Activity = RouterOutputs["auditLog"]["forPrompt"]["items"][number];
 /** A label where it pointed; `split`: it also served that version to `weight` percent of fetches. */
-type LabelState = { label: string; version: number | null; split?: { version: number; weight: number }; weight?: number };
+type LabelState = { label: string; version: number | null; split?: { version: number; weight: number } };
 
 const labelState = (value: unknown): LabelState | null =>
   value && typeof value === "object" && "label" in value ? (value as LabelState) : null;
@@ -48,24 +48,14 @@ function summary(item: Activity): string {
     case "change_request.create":
     case "change_request.approve":
     case "change_request.reject":
-      return `${actionLabel(item.action)}: ${requestSummary(before, after)}`;
+      // The request's name in the audit trail, the server's one wording of it (a split it starts or ends, an
+      // archive); only an entry without a name says where it pointed the label.
+      return `${actionLabel(item.action)}: ${item.target.name ?? `${after?.label} to ${version(after?.version)}`}`;
     case "prompt.rename":
       return `Renamed to ${(item.after as { name: string }).name}`;
     default:
       return actionLabel(item.action);
   }
-}
-
-/**
- * What a change request asks, worded as its title: a split it proposes ('production: v1 80% · v2 20%'),
- * and the split it ends, with how ('production: v1 90% · v2 10% → v2 (split promoted)').
- */
-function requestSummary(before: LabelState | null, after: LabelState | null): string {
-  const target = after?.version == null ? "nowhere" : versionLabel(after.version);
-  if (!after || before?.version == null) return `${after?.label} to ${target}`;
-  if (after.weight !== undefined && after.version !== null) return splitText({ name: after.label, version: before.version, split: { version: after.version, weight: after.weight } });
-  if (!before.split || after.version === null) return `${after.label} to ${target}`;
-  return `${splitText({ name: after.label, version: before.version, split: before.split })} → ${target} (${splitEnding(before.version, before.split.version, after.version)})`;
 }
 
 export function ActivityTab({ prompt }: { prompt: PromptDetail }) {
