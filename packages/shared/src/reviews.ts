@@ -71,13 +71,6 @@ export function changeRequestTitle(request: {
   return `${versionLabel(request.proposedVersion)} to ${request.label}`;
 }
 
-/**
- * How pointing a split label at one version ends its split, in the audit trail's and the Activity tab's
- * words: back on the label's own version, its candidate promoted, or on another version altogether.
- */
-export const splitEnding = (baseVersion: number | null, candidateVersion: number, proposedVersion: number) =>
-  proposedVersion === baseVersion ? "split rolled back" : proposedVersion === candidateVersion ? "split promoted" : "split ended";
-
 /** The sentence under the team's review setting. */
 export function requiredApprovalsSentence(count: number): string {
   if (count === 0) return "No review: team admins move 'production' directly.";

@@ -10,7 +10,7 @@ import { z } from "zod";
 import { Prisma, type Db, type DbOrTx, type DbTransaction } from "@promptly/db";
 import {
   CHANGE_REQUEST_KINDS, CHANGE_REQUEST_STATUSES, MSG, approvalsNeeded, PROMPT_MSG, PROTECTED_LABEL, REVIEW_MSG, canOnPrompt, type ChangeRequestStatus, type CreateArchiveRequestInput, type CreateChangeRequestInput,
-  accessOf, can, splitEnding, type OrganizationRole, type SplitEnd, type TeamRole,
+  accessOf, can, type OrganizationRole, type SplitEnd, type TeamRole,
 } from "@promptly/shared";
 import { fail } from "../../errors.ts";
 import { auditAs, type AuditContext } from "../insight/audit.ts";
@@ -529,7 +529,8 @@ const requestName = (request: RequestBase & Pick<LockedRequest, "proposedVersion
   if (request.proposedVersion === null) return `archive (${request.label} on ${base})`;
   if (request.proposedWeight !== null) return `${request.label}: v${request.baseVersion ?? "–"} ${100 - request.proposedWeight}% · v${request.proposedVersion} ${request.proposedWeight}%`;
   if (!split) return `${request.label}: ${base} → v${request.proposedVersion}`;
-  return `${request.label}: ${base} → v${request.proposedVersion} (${splitEnding(request.baseVersion, split.version, request.proposedVersion)})`;
+  const end = request.proposedVersion === request.baseVersion ? "split rolled back" : request.proposedVersion === split.version ? "split promoted" : "split ended";
+  return `${request.label}: ${base} → v${request.proposedVersion} (${end})`;
 };
 
 
