@@ -467,7 +467,7 @@ test("the results and the comparison show a page of cases with their outputs cut
   })) as { id: string };
   await callMutation(page.request, "promptVersions.create", { promptId: prompt.id, type: "text", template: "Answer {{ question }} at length.", model: "gpt-4o-mini" });
   // An evaluation of 60 cases written straight to the tables: v1 passed each, v2 failed each; case 1's
-  // outputs are long (their first 300 characters alike, their ends not).
+  // outputs are long (their first 300 characters alike, their ends not); case 2's judge on v2 gave a long reason.
   const long = (version: number) => `${"x".repeat(300)}\nthe end of v${version}: ${"y".repeat(5_000)}`;
   const evaluationId = await withDb(async (client) => {
     const { id } = (await client.query<{ id: string }>(
@@ -475,9 +475,10 @@ test("the results and the comparison show a page of cases with their outputs cut
       [organization.id, prompt.id],
     )).rows[0]!;
     await client.query(
-      `INSERT INTO evaluation_items (evaluation_id, version, position, variables, status, output, latency_ms, attempts)
+      `INSERT INTO evaluation_items (evaluation_id, version, position, variables, status, output, results, latency_ms, attempts)
        SELECT $1, v, p, jsonb_build_object('question', 'question ' || (p + 1)), (CASE WHEN v = 1 THEN 'passed' ELSE 'failed' END)::evaluation_item_status,
-              CASE WHEN p = 0 THEN (CASE WHEN v = 1 THEN $2 ELSE $3 END) ELSE 'answer ' || (p + 1) || ' on v' || v END, 5, 1
+              CASE WHEN p = 0 THEN (CASE WHEN v = 1 THEN $2 ELSE $3 END) ELSE 'answer ' || (p + 1) || ' on v' || v END,
+              CASE WHEN p = 1 AND v = 2 THEN jsonb_build_array(jsonb_build_object('type', 'judge', 'value', 'polite', 'pass', false, 'reason', repeat('r', 600))) END, 5, 1
        FROM generate_series(1, 2) v, generate_series(0, 59) p`,
       [id, long(1), long(2)],
     );
@@ -496,6 +497,9 @@ test("the results and the comparison show a page of cases with their outputs cut
   await expect(whole.getByTestId("whole-output")).toHaveText(long(2));
   await whole.getByRole("button", { name: "Close" }).click();
   await expect(whole).toBeHidden();
+  // A judge's reason cut short says so.
+  await expect(page.getByTestId("result-row").nth(1).locator("[data-version='2']")).toContainText(`${"r".repeat(500)}…`);
+  await expect(page.getByTestId("result-row").nth(1).locator("[data-version='2']")).not.toContainText("r".repeat(501));
   await page.getByRole("button", { name: "Show more cases" }).click();
   await expect(page.getByTestId("result-row")).toHaveCount(60);
   await expect(page.getByRole("button", { name: "Show more cases" })).toBeHidden();

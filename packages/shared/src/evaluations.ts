@@ -185,23 +185,30 @@ export const importTestCasesInput = z.object({
   content: z.string().max(5_000_000),
 });
 
+/** PostgreSQL's largest int: a version or a position past it would fail in the query, not be refused. */
+const INT4_MAX = 2_147_483_647;
+/** A version's number. */
+const versionNumber = z.number().int().min(1).max(INT4_MAX);
+/** A case's place in an evaluation. */
+const casePosition = z.number().int().min(0).max(INT4_MAX);
+
 /** Every case against each chosen version, on the version's model or `model` (on `connectionId`, else the team's first connection offering it). */
 export const startEvaluationInput = z.object({
   promptId: idSchema,
-  versions: z.array(z.number().int().min(1)).min(1).max(5),
+  versions: z.array(versionNumber).min(1).max(5),
   model: z.string().trim().min(1).max(200).optional(),
   connectionId: idSchema.optional(),
 });
 export const evaluationIdInput = z.object({ id: idSchema });
 export const listEvaluationsInput = z.object({ promptId: idSchema, cursor: z.string().max(500).optional(), limit: z.number().int().min(1).max(100).default(20) });
 /** The latest finished evaluation that ran every one of `versions` (a change request: the candidate and production on the same cases). */
-export const latestEvaluationInput = z.object({ promptId: idSchema, versions: z.array(z.number().int().min(1)).min(1).max(5) });
+export const latestEvaluationInput = z.object({ promptId: idSchema, versions: z.array(versionNumber).min(1).max(5) });
 /** A page of the cases (`cursor`: the last position read), so a reader never holds all 10,000 items at once. */
-const casePage = { cursor: z.number().int().min(0).optional(), limit: z.number().int().min(1).max(100).default(50) };
+const casePage = { cursor: casePosition.optional(), limit: z.number().int().min(1).max(100).default(50) };
 export const evaluationResultsInput = z.object({ id: idSchema, ...casePage });
-export const compareEvaluationInput = z.object({ id: idSchema, base: z.number().int().min(1), candidate: z.number().int().min(1), ...casePage });
+export const compareEvaluationInput = z.object({ id: idSchema, base: versionNumber, candidate: versionNumber, ...casePage });
 /** One item (a case against a version) of an evaluation, whole. */
-export const evaluationItemInput = z.object({ id: idSchema, position: z.number().int().min(0), version: z.number().int().min(1) });
+export const evaluationItemInput = z.object({ id: idSchema, position: casePosition, version: versionNumber });
 
 /** A team's required pass rate: 0-100, or null (off). */
 export const requiredPassRateSchema = z.number({ error: EVALUATION_MSG.passRateInvalid }).int(EVALUATION_MSG.passRateInvalid).min(0, EVALUATION_MSG.passRateInvalid).max(100, EVALUATION_MSG.passRateInvalid).nullable();

@@ -90,7 +90,7 @@ function EvaluationDetail({ prompt, summary }: { prompt: PromptDetail; summary: 
           {comparable && <TabsTrigger value="compare">Compare versions</TabsTrigger>}
         </TabsList>
         <TabsContent value="results" className="min-w-0">
-          <ResultsMatrix id={summary.id} active={active} status={summary.status} />
+          <ResultsMatrix id={summary.id} versions={versions} active={active} />
         </TabsContent>
         {comparable && (
           <TabsContent value="compare" className="min-w-0">
@@ -175,19 +175,39 @@ function VersionFigures({ summary, canRetry }: { summary: Summary; canRetry: boo
   );
 }
 
-function ResultsMatrix({ id, active, status }: { id: string; active: boolean; status: Summary["status"] }) {
-  const results = trpc.evaluations.results.useInfiniteQuery({ id }, { getNextPageParam: (page) => page.nextCursor ?? undefined, refetchInterval: active ? 3_000 : false });
-  const { refetch } = results;
+/** A page still running: some of its cases have not run on every version yet. */
+const unfinished = (page: Results | undefined) => !page || page.cases.some((testCase) => testCase.versions.some((cell) => cell.status === "pending"));
+
+/**
+ * The matrix, a page of cases at a time, each page its own query (keyed by its cursor, the last position
+ * of the page before): while the evaluation runs, only the pages with cases not run yet are polled, not
+ * every page loaded (a finished case does not change until the evaluation ends).
+ */
+function ResultsMatrix({ id, versions, active }: { id: string; versions: number[]; active: boolean }) {
+  const utils = trpc.useUtils();
+  const [pageCount, setPageCount] = useState(1);
+  const cursors: (number | undefined)[] = [undefined];
+  // A page not read yet ends the chain until it is.
+  for (let next = utils.evaluations.results.getData({ id })?.nextCursor; typeof next === "number" && cursors.length < pageCount; ) {
+    cursors.push(next);
+    next = utils.evaluations.results.getData({ id, cursor: next })?.nextCursor;
+  }
+  const pages = trpc.useQueries((t) =>
+    cursors.map((cursor) => t.evaluations.results({ id, cursor }, { refetchInterval: (query) => (active && unfinished(query.state.data) ? 3_000 : false) })),
+  );
   // Once it ends (seen running here), the last results at once.
   const wasActive = useRef(active);
   useEffect(() => {
-    if (wasActive.current && !active) void refetch();
+    if (wasActive.current && !active) void utils.evaluations.results.invalidate({ id });
     wasActive.current = active;
-  }, [active, status, refetch]);
-  if (results.isPending) return <SkeletonRows label="Loading the results" />;
-  if (results.isError) return <LoadFailure title="The results could not be loaded" error={results.error} onRetry={() => void results.refetch()} />;
-  const versions = results.data.pages[0]!.summary.versions.map((version) => version.version);
-  const cases = results.data.pages.flatMap((page) => page.cases);
+  }, [active, id, utils]);
+  const [first] = pages;
+  const last = pages.at(-1)!;
+  if (!first?.data) {
+    if (first?.isError) return <LoadFailure title="The results could not be loaded" error={first.error} onRetry={() => void first.refetch()} />;
+    return <SkeletonRows label="Loading the results" />;
+  }
+  const cases = pages.flatMap((page) => page.data?.cases ?? []);
   return (
     <div className="grid min-w-0 gap-3">
       <Table aria-label="Results">
@@ -218,12 +238,16 @@ function ResultsMatrix({ id, active, status }: { id: string; active: boolean; st
           ))}
         </TableBody>
       </Table>
-      {results.hasNextPage && (
-        <div>
-          <Button variant="outline" size="sm" disabled={results.isFetchingNextPage} onClick={() => void results.fetchNextPage()}>
-            {results.isFetchingNextPage ? "Loading..." : "Show more cases"}
-          </Button>
-        </div>
+      {last.isError && !last.data ? (
+        <LoadFailure title="More cases could not be loaded" error={last.error} onRetry={() => void last.refetch()} />
+      ) : (
+        (!last.data || last.data.nextCursor !== null) && (
+          <div>
+            <Button variant="outline" size="sm" disabled={!last.data} onClick={() => setPageCount(pages.length + 1)}>
+              {last.data ? "Show more cases" : "Loading..."}
+            </Button>
+          </div>
+        )
       )}
     </div>
   );
@@ -293,7 +317,7 @@ function AssertionOutcomes({ outcomes }: { outcomes: NonNullable<Cell["results"]
           <span className="min-w-0 wrap-anywhere">
             <span className="sr-only">{outcome.pass ? "Passed: " : "Failed: "}</span>
             {assertionText(outcome)}
-            {outcome.reason && <span className="text-muted-foreground"> — {outcome.reason}</span>}
+            {outcome.reason && <span className="text-muted-foreground"> — {outcome.reasonCut ? `${outcome.reason}…` : outcome.reason}</span>}
           </span>
         </li>
       ))}

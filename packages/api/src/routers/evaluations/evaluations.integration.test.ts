@@ -44,7 +44,9 @@ describe("evaluations.results and compare are bounded; evaluations.item reads on
     // Written straight to the table: 30 cases on two versions, each item near the limits (200,000
     // characters of output; its case's 25 variables of 3,900 and 100,000 of expected output; 20 verdicts
     // on long assertions with long reasons). Version 1 passed every case, version 2 failed them.
-    const variables = Object.fromEntries(Array.from({ length: 25 }, (_, i) => [`v${String(i).padStart(2, "0")}`, `${i}`.repeat(3_900)]));
+    // The first variable's name is longer than a preview shows.
+    const longName = "a".repeat(150);
+    const variables = { [longName]: "x", ...Object.fromEntries(Array.from({ length: 24 }, (_, i) => [`v${String(i).padStart(2, "0")}`, `${i}`.repeat(3_900)])) };
     const expected = "e".repeat(100_000);
     const results = Array.from({ length: 20 }, (_, i) => ({ type: "contains", value: `${i % 10}`.repeat(10_000), pass: i !== 0, reason: "r".repeat(1_000) }));
     const output = (position: number, version: number) => `${position}:${version}:`.padEnd(200_000, "o");
@@ -60,20 +62,24 @@ describe("evaluations.results and compare are bounded; evaluations.item reads on
     const first = await world.callers.viewer.evaluations.results({ id, limit: 20 });
     expect(first.cases.map((testCase) => testCase.position)).toEqual(Array.from({ length: 20 }, (_, i) => i));
     expect(first.nextCursor).toBe(19);
+    expect(first.summary).toMatchObject({ id, total: 60, done: 60 });
     expect(JSON.stringify(first).length).toBeLessThan(whole / 30);
     const [testCase] = first.cases;
     expect(testCase!.variableCount).toBe(25);
-    expect(testCase!.variables.map((variable) => variable.name)).toEqual(Object.keys(variables).slice(0, 20));
-    expect(testCase!.variables[3]).toEqual({ name: "v03", value: "3".repeat(300), cut: true });
+    expect(testCase!.variables.map((variable) => variable.name)).toEqual(Object.keys(variables).slice(0, 20).map((name) => name.slice(0, 100)));
+    expect(testCase!.variables[0]).toEqual({ name: "a".repeat(100), nameCut: true, value: "x", cut: false });
+    expect(testCase!.variables[4]).toEqual({ name: "v03", nameCut: false, value: "3".repeat(300), cut: true });
     expect(testCase!.expected).toEqual({ text: "e".repeat(300), cut: true });
     expect(testCase!.versions.map((cell) => [cell.version, cell.status, cell.output, cell.outputCut])).toEqual([
       [1, "passed", output(0, 1).slice(0, 300), true],
       [2, "failed", output(0, 2).slice(0, 300), true],
     ]);
-    expect(testCase!.versions[0]!.results![0]).toEqual({ type: "contains", value: "0".repeat(100), pass: false, reason: "r".repeat(500) });
+    expect(testCase!.versions[0]!.results![0]).toEqual({ type: "contains", value: "0".repeat(100), pass: false, reason: "r".repeat(500), reasonCut: true });
     const rest = await world.callers.viewer.evaluations.results({ id, limit: 20, cursor: first.nextCursor! });
     expect(rest.cases.map((testCase) => testCase.position)).toEqual(Array.from({ length: 10 }, (_, i) => 20 + i));
     expect(rest.nextCursor).toBeNull();
+    // The summary (an aggregate over every item) comes with the first page only.
+    expect(rest.summary).toBeNull();
 
     const compared = await world.callers.viewer.evaluations.compare({ id, base: 1, candidate: 2, limit: 20 });
     expect(compared).toMatchObject({ flippedCount: 30, nextCursor: 19 });
@@ -95,6 +101,36 @@ describe("evaluations.results and compare are bounded; evaluations.item reads on
     }
     expect(await failure(world.callers.viewer.evaluations.item({ id, position: 30, version: 2 }))).toMatchObject({ code: "NOT_FOUND", message: EVALUATION_MSG.evaluationItemNotFound });
     expect(await outcome(world.callers.viewer.evaluations.item({ id, position: 7, version: 3 }))).toBe("NOT_FOUND");
+
+    // A position or a version past PostgreSQL's int: refused, not a failed query.
+    const huge = 2 ** 31;
+    expect(await outcome(world.callers.viewer.evaluations.results({ id, cursor: huge }))).toBe("BAD_REQUEST");
+    expect(await outcome(world.callers.viewer.evaluations.compare({ id, base: 1, candidate: huge }))).toBe("BAD_REQUEST");
+    expect(await outcome(world.callers.viewer.evaluations.compare({ id, base: 1, candidate: 2, cursor: huge }))).toBe("BAD_REQUEST");
+    expect(await outcome(world.callers.viewer.evaluations.item({ id, position: huge, version: 2 }))).toBe("BAD_REQUEST");
+    expect(await outcome(world.callers.viewer.evaluations.item({ id, position: 7, version: huge }))).toBe("BAD_REQUEST");
+  });
+
+  it("shows a case's error and its detail whole, and a judge's reason cut short with the cut said", async () => {
+    const prompt = await promptWithCases([]);
+    const { organizationId } = await h.services.db.prompt.findUniqueOrThrow({ where: { id: prompt.id }, select: { organizationId: true } });
+    const { id } = await h.services.db.evaluation.create({ data: { organizationId, promptId: prompt.id, versions: [1], connectionName: "Local", status: "done" } });
+    // A detail as long as describeProviderError keeps; an error longer than any of ours.
+    const error = "E".repeat(700);
+    const errorDetail = "d".repeat(1_000);
+    const results = [{ type: "judge", value: "polite", pass: false, reason: "r".repeat(501) }, { type: "judge", value: "short", pass: true, reason: "r".repeat(500) }];
+    await h.services.db.evaluationItem.createMany({
+      data: [
+        { evaluationId: id, version: 1, position: 0, status: "error", error, errorDetail, attempts: 1 },
+        { evaluationId: id, version: 1, position: 1, status: "failed", output: "o", results, latencyMs: 5, attempts: 1 },
+      ],
+    });
+    const page = await world.callers.viewer.evaluations.results({ id });
+    expect(page.cases[0]!.versions[0]).toMatchObject({ error, errorDetail });
+    expect(page.cases[1]!.versions[0]!.results).toEqual([
+      { type: "judge", value: "polite", pass: false, reason: "r".repeat(500), reasonCut: true },
+      { type: "judge", value: "short", pass: true, reason: "r".repeat(500) },
+    ]);
   });
 });
 
@@ -132,7 +168,7 @@ describe("an evaluation", () => {
     const { cases } = await world.callers.viewer.evaluations.results({ id: started.id });
     expect(cases.map((testCase) => testCase.position)).toEqual([0, 1, 2, 3]);
     const weather = cases[0]!;
-    expect(weather.variables).toEqual([{ name: "question", value: "the weather", cut: false }]);
+    expect(weather.variables).toEqual([{ name: "question", nameCut: false, value: "the weather", cut: false }]);
     expect(weather.versions.map((cell) => [cell.version, cell.status, cell.output])).toEqual([
       [1, "passed", "Echo: Answer the weather politely."],
       [2, "failed", "Echo: Answer the weather."],

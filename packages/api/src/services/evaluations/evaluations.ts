@@ -258,27 +258,39 @@ const PREVIEW_TEXT = 300;
 const PREVIEW_VARIABLES = 20;
 /** How much of a variable's name, or of an assertion's value, a preview shows: the page clips them shorter. */
 const PREVIEW_LABEL = 100;
-/** How much of a judge's reason, or of an error's detail, a preview shows. */
+/** How much of a judge's reason a preview shows (a judge's answer may hold 64 KiB of it). */
 const PREVIEW_REASON = 500;
+// A case's error and its detail are shown whole: the error is in our words (a provider's message in it cut
+// to 300 characters), its detail cut to 1,000 when written (describeProviderError).
+// Whether a text is cut is asked of its first N + 1 characters: the length of the whole would read (and
+// decompress) the whole value.
+
+/** A verdict previewed: the judge's reason's first PREVIEW_REASON characters, `reasonCut` when it has more. */
+const outcomePreview = assertionOutcome.extend({ reasonCut: z.boolean().optional() });
 
 const cellPreview = evaluationCell.extend({
   /** The output's first PREVIEW_TEXT characters; `outputCut` says there is more (evaluations.item reads it whole). */
   outputCut: z.boolean(),
+  results: z.array(outcomePreview).nullable(),
 });
 
 /** A case of the evaluation (as it was when the evaluation started), previewed, and its run on each version. */
 const evaluationCase = z.object({
   position: z.number(),
   testCaseId: z.string().nullable(),
-  /** The first PREVIEW_VARIABLES by name: each value as text (JSON for one that is not a string), its first PREVIEW_TEXT characters. */
-  variables: z.array(z.object({ name: z.string(), value: z.string(), cut: z.boolean() })),
+  /** The first PREVIEW_VARIABLES by name: each name's first PREVIEW_LABEL characters, each value as text (JSON for one that is not a string), its first PREVIEW_TEXT characters. */
+  variables: z.array(z.object({ name: z.string(), nameCut: z.boolean(), value: z.string(), cut: z.boolean() })),
   variableCount: z.number(),
   expected: z.object({ text: z.string(), cut: z.boolean() }).nullable(),
   versions: z.array(cellPreview),
 });
 
-/** A page of the matrix: `nextCursor` is the position to read on from, null after the last case. */
-export const evaluationResults = z.object({ summary: evaluationSummary, cases: z.array(evaluationCase), nextCursor: z.number().nullable() });
+/**
+ * A page of the matrix: `nextCursor` is the position to read on from, null after the last case. The
+ * summary (an aggregate over every item) comes with the first page only, null on the next ones: a
+ * reader of many pages has it once (and evaluations.get has it alone).
+ */
+export const evaluationResults = z.object({ summary: evaluationSummary.nullable(), cases: z.array(evaluationCase), nextCursor: z.number().nullable() });
 
 /** One item whole: its case's variables and expected output as they were when the evaluation started, and its run. */
 export const evaluationItemWhole = evaluationCell.extend({
@@ -324,21 +336,23 @@ async function previewItems(db: DbOrTx, id: string, positions: number[], version
   if (!positions.length) return [];
   const rows = await db.$queryRaw<unknown[]>`
     SELECT i.position, i.version, i.test_case_id::text AS "testCaseId", i.status::text AS status,
-      left(i.output, ${PREVIEW_TEXT}) AS output, COALESCE(length(i.output) > ${PREVIEW_TEXT}, false) AS "outputCut",
+      left(i.output, ${PREVIEW_TEXT}) AS output, COALESCE(length(left(i.output, ${PREVIEW_TEXT + 1})) > ${PREVIEW_TEXT}, false) AS "outputCut",
       CASE WHEN i.results IS NULL THEN NULL ELSE COALESCE((
-        SELECT jsonb_agg(jsonb_strip_nulls(jsonb_build_object('type', r.value->>'type', 'value', left(r.value->>'value', ${PREVIEW_LABEL}), 'pass', r.value->'pass', 'reason', left(r.value->>'reason', ${PREVIEW_REASON}))) ORDER BY r.n)
+        SELECT jsonb_agg(jsonb_strip_nulls(jsonb_build_object('type', r.value->>'type', 'value', left(r.value->>'value', ${PREVIEW_LABEL}), 'pass', r.value->'pass', 'reason', left(r.value->>'reason', ${PREVIEW_REASON}),
+          'reasonCut', CASE WHEN length(left(r.value->>'reason', ${PREVIEW_REASON + 1})) > ${PREVIEW_REASON} THEN true END)) ORDER BY r.n)
         FROM jsonb_array_elements(i.results) WITH ORDINALITY AS r(value, n)
       ), '[]'::jsonb) END AS results,
-      left(i.error, ${PREVIEW_REASON}) AS error, left(i.error_detail, ${PREVIEW_REASON}) AS "errorDetail",
+      i.error, i.error_detail AS "errorDetail",
       i.latency_ms AS "latencyMs", i.input_tokens AS "inputTokens", i.output_tokens AS "outputTokens", i.cost, i.attempts, i.rate_limited AS "rateLimited",
       (SELECT count(*)::int FROM jsonb_object_keys(i.variables)) AS "variableCount",
       COALESCE((
-        SELECT jsonb_agg(jsonb_build_object('name', left(v.key, ${PREVIEW_LABEL}), 'value', left(v.text, ${PREVIEW_TEXT}), 'cut', length(v.text) > ${PREVIEW_TEXT}) ORDER BY v.key)
+        SELECT jsonb_agg(jsonb_build_object('name', left(v.key, ${PREVIEW_LABEL}), 'nameCut', length(left(v.key, ${PREVIEW_LABEL + 1})) > ${PREVIEW_LABEL},
+          'value', left(v.text, ${PREVIEW_TEXT}), 'cut', length(left(v.text, ${PREVIEW_TEXT + 1})) > ${PREVIEW_TEXT}) ORDER BY v.key)
         FROM (SELECT key, CASE jsonb_typeof(value) WHEN 'string' THEN value #>> '{}' ELSE value::text END AS text
               FROM jsonb_each(i.variables) ORDER BY key LIMIT ${PREVIEW_VARIABLES}) v
       ), '[]'::jsonb) AS variables,
       CASE WHEN i.expected IS NULL THEN NULL
-           ELSE jsonb_build_object('text', left(i.expected, ${PREVIEW_TEXT}), 'cut', length(i.expected) > ${PREVIEW_TEXT}) END AS expected
+           ELSE jsonb_build_object('text', left(i.expected, ${PREVIEW_TEXT}), 'cut', length(left(i.expected, ${PREVIEW_TEXT + 1})) > ${PREVIEW_TEXT}) END AS expected
     FROM evaluation_items i
     WHERE i.evaluation_id = ${id}::uuid AND i.position = ANY(${positions}::int[]) AND i.version = ANY(${versions}::int[])
     ORDER BY i.position, i.version`;
@@ -365,16 +379,20 @@ function pageOf(positions: number[], page: CasePage) {
 
 /** A page of the matrix: per case (in the order of the prompt's cases), per version: output, status, each assertion's verdict, latency, tokens, cost, texts cut short. */
 export async function evaluationResultsOf(db: DbOrTx, input: { id: string } & CasePage): Promise<z.infer<typeof evaluationResults>> {
-  const summary = await getEvaluation(db, input.id);
+  // The summary with the first page only: it is an aggregate over every item (a median of their latencies),
+  // and the page polls a running evaluation's pages.
+  const summary = input.cursor === undefined ? await getEvaluation(db, input.id) : null;
+  const versions = summary ? summary.versions.map((version) => version.version) : (await db.evaluation.findUnique({ where: { id: input.id }, select: { versions: true } }))?.versions;
+  if (!versions) return fail("NOT_FOUND", EVALUATION_MSG.evaluationNotFound);
   // Every case has an item on each version: its first version's items are the cases.
   const rows = await db.evaluationItem.findMany({
-    where: { evaluationId: input.id, version: summary.versions[0]!.version, ...(input.cursor !== undefined && { position: { gt: input.cursor } }) },
+    where: { evaluationId: input.id, version: versions[0]!, ...(input.cursor !== undefined && { position: { gt: input.cursor } }) },
     orderBy: { position: "asc" },
     take: input.limit + 1,
     select: { position: true },
   });
   const { positions, nextCursor } = pageOf(rows.map((row) => row.position), input);
-  return { summary, cases: await previewItems(db, input.id, positions, summary.versions.map((version) => version.version)), nextCursor };
+  return { summary, cases: await previewItems(db, input.id, positions, versions), nextCursor };
 }
 
 /** One item of the evaluation whole, by its case's position and its version. */
