@@ -76,7 +76,7 @@ test("the Activity tab lists newest first with the review request; the audit log
   await page.goto(`/prompts/${prompt.id}?tab=activity`);
   const activity = page.getByRole("list", { name: "Activity" }).getByRole("listitem");
   await expect(activity).toHaveCount(2);
-  await expect(activity.nth(0)).toContainText("Review requested: production: v– → v2");
+  await expect(activity.nth(0)).toContainText("Review requested: production: nowhere → v2");
   await expect(activity.nth(0)).toContainText("Ed Itor");
   await expect(activity.nth(1)).toContainText("Saved v2");
 

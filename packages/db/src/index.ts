@@ -81,7 +81,11 @@ export async function hotQuery<Row>(db: DbOrTx, sql: Prisma.Sql): Promise<Row[]>
   return result.rows;
 }
 
-/** PostgreSQL's refusal of a prepared statement whose answer's columns changed since it was prepared (0A000). */
+/**
+ * PostgreSQL's refusal of a prepared statement whose answer's columns changed since it was prepared (0A000, which
+ * other refusals share: told apart by its words, PostgreSQL's English ones; a server set to another language
+ * (lc_messages) keeps such a connection, and ingestion counts the failure as lasting).
+ */
 export const isStalePlan = (error: unknown) =>
   (error as { code?: unknown } | null)?.code === "0A000" && /cached plan must not change result type/.test((error as Error).message);
 

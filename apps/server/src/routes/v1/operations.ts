@@ -81,8 +81,9 @@ const UNIT_HEADERS = {
     "Held to the query's rule (1 to 200 characters, else 400). HTTP drops spaces at either end of a header's value: send a unit " +
     "that begins or ends with spaces as unit in the query or body",
 };
+const NO_SUCH_PROMPT = "No such prompt for this key (another team's, private, archived), or no such label or version";
 const NAME_ERRORS: Record<number, Answer> = {
-  404: error("No such prompt for this key (another team's, private, archived), or no such label or version"),
+  404: error(NO_SUCH_PROMPT),
 };
 
 // Every process hears of a write from the database's notification; the writer's own next read must not wait for it.
@@ -110,11 +111,10 @@ const providerFailure = (done: Done): RuntimeError => ({
 
 /**
  * A run whose record was refused because its prompt is gone (it, its team or its organization deleted
- * while the model answered; nothing was written): the 404 a run of it asked for now gets. Anything else
- * as it was.
+ * while the model answered; nothing was written): the 404 a run of it asked for now gets. Null: another failure.
  */
-const promptGone = (error: unknown, name: string, selector: RuntimeSelector): unknown =>
-  error instanceof DomainError && error.code === "NOT_FOUND" ? new DomainError("NOT_FOUND", RUNTIME_MSG.promptNotFound(name, selector)) : error;
+const promptGone = (error: unknown, name: string, selector: RuntimeSelector): DomainError | null =>
+  error instanceof DomainError && error.code === "NOT_FOUND" ? new DomainError("NOT_FOUND", RUNTIME_MSG.promptNotFound(name, selector)) : null;
 
 /** A strong validator of exactly these bytes. */
 const etagOf = (body: string) => `"${createHash("sha256").update(body).digest("base64url").slice(0, 32)}"`;
@@ -360,7 +360,7 @@ export const V1_OPERATIONS: Operation[] = [
       },
       400: error("The variables break the contract (every problem in details), no connection to choose, or a model the connection does not offer"),
       403: error("The key lacks the run scope or may only fetch other labels, or the connection is not open to the key's team"),
-      404: error("No such prompt for this key (another team's, private, archived), or no such label or version; or the prompt (its team, its organization) deleted while it ran, nothing recorded"),
+      404: error(`${NO_SUCH_PROMPT}; or the prompt (its team, its organization) deleted while it ran, nothing recorded`),
       502: error("The model's provider failed: its status in providerStatus, its message in message"),
       ...COMMON_ERRORS,
     },
@@ -379,7 +379,7 @@ export const V1_OPERATIONS: Operation[] = [
         try {
           for await (const event of started.events) if (event.type === "done") done = event;
         } catch (error) {
-          throw promptGone(error, params["name"]!, selector);
+          throw promptGone(error, params["name"]!, selector) ?? error;
         }
         if (!done || gone.signal.aborted) return;
         if (done.run.status === "failed") return void res.status(502).setHeader("Cache-Control", "no-store").json(providerFailure(done));
@@ -406,7 +406,7 @@ export const V1_OPERATIONS: Operation[] = [
         }
       } catch (error) {
         const refusal = promptGone(error, params["name"]!, selector);
-        if (refusal === error || !(refusal instanceof DomainError)) {
+        if (!refusal) {
           writer.flush();
           throw error;
         }

@@ -26,15 +26,13 @@ export async function listModelPrices(db: DbOrTx, organizationId: string): Promi
 
 /** The price of one model for an organization; null when neither the organization nor the built-in table knows it. */
 export async function modelPriceFor(db: DbOrTx, organizationId: string, model: string): Promise<ModelPriceEntry | null> {
-  // Read at every run: a prepared statement of our own instead of Prisma's engine.
-  const [own] = await hotQuery<{ inputPerMillion: number; outputPerMillion: number }>(db, Prisma.sql`
-    SELECT input_per_million AS "inputPerMillion", output_per_million AS "outputPerMillion" FROM model_prices
-    WHERE organization_id = ${organizationId}::uuid AND model = ${model}`);
-  if (own) return { model, inputPerMillion: own.inputPerMillion, outputPerMillion: own.outputPerMillion };
-  return builtInModelPrice(model);
+  return (await modelPricesFor(db, organizationId, [model])).get(model) ?? null;
 }
 
-/** modelPriceFor of several models in one statement: each model's price, or null (none known). */
+/**
+ * The prices of several models for an organization in one statement (read at every run: a prepared statement of
+ * our own instead of Prisma's engine): each model's own price, else the built-in one, else null.
+ */
 export async function modelPricesFor(db: DbOrTx, organizationId: string, models: string[]): Promise<Map<string, ModelPriceEntry | null>> {
   const prices = new Map<string, ModelPriceEntry | null>();
   if (!models.length) return prices;

@@ -525,7 +525,8 @@ const baseEntry = (request: RequestBase) => {
  */
 const requestName = (request: RequestBase & Pick<LockedRequest, "proposedVersion" | "proposedWeight">) => {
   const split = baseSplit(request);
-  const base = split ? `v${request.baseVersion} ${100 - split.weight}% · v${split.version} ${split.weight}%` : `v${request.baseVersion ?? "–"}`;
+  // A label on no version yet is "nowhere", as a move's entry words it ("Moved production from nowhere to v2").
+  const base = split ? `v${request.baseVersion} ${100 - split.weight}% · v${split.version} ${split.weight}%` : request.baseVersion === null ? "nowhere" : `v${request.baseVersion}`;
   if (request.proposedVersion === null) return `archive (${request.label} on ${base})`;
   if (request.proposedWeight !== null) return `${request.label}: v${request.baseVersion ?? "–"} ${100 - request.proposedWeight}% · v${request.proposedVersion} ${request.proposedWeight}%`;
   if (!split) return `${request.label}: ${base} → v${request.proposedVersion}`;
