@@ -69,6 +69,17 @@ function EvaluationDetail({ prompt, summary }: { prompt: PromptDetail; summary: 
   const active = isActive(summary.status);
   const versions = summary.versions.map((version) => version.version);
   const comparable = versions.length >= 2;
+  // Once it ends (seen running here), its last results and comparison at once, whichever tab shows now: a tab
+  // away when it ended would otherwise show its cells pending from its cache.
+  const utils = trpc.useUtils();
+  const wasActive = useRef(active);
+  useEffect(() => {
+    if (wasActive.current && !active) {
+      void utils.evaluations.results.invalidate({ id: summary.id });
+      void utils.evaluations.compare.invalidate({ id: summary.id });
+    }
+    wasActive.current = active;
+  }, [active, summary.id, utils]);
   const view = comparable && search.evaluationView === "compare" ? "compare" : "results";
   return (
     <>
@@ -195,12 +206,6 @@ function ResultsMatrix({ id, versions, active }: { id: string; versions: number[
   const pages = trpc.useQueries((t) =>
     cursors.map((cursor) => t.evaluations.results({ id, cursor }, { refetchInterval: (query) => (active && unfinished(query.state.data) ? 3_000 : false) })),
   );
-  // Once it ends (seen running here), the last results at once.
-  const wasActive = useRef(active);
-  useEffect(() => {
-    if (wasActive.current && !active) void utils.evaluations.results.invalidate({ id });
-    wasActive.current = active;
-  }, [active, id, utils]);
   const [first] = pages;
   const last = pages.at(-1)!;
   if (!first?.data) {
@@ -273,7 +278,7 @@ function ResultCell({ cell, item }: { cell: Cell; item: ItemKey }) {
       )}
       {cell.error && (
         <div className="text-sm wrap-anywhere text-destructive">
-          <p>{cell.error}</p>
+          <p>{cell.errorCut ? `${cell.error}…` : cell.error}</p>
           <ErrorDetails detail={cell.errorDetail} />
         </div>
       )}

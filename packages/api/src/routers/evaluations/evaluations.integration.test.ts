@@ -111,7 +111,7 @@ describe("evaluations.results and compare are bounded; evaluations.item reads on
     expect(await outcome(world.callers.viewer.evaluations.item({ id, position: 7, version: huge }))).toBe("BAD_REQUEST");
   });
 
-  it("shows a case's error and its detail whole, and a judge's reason cut short with the cut said", async () => {
+  it("shows a case's error (up to 2,000 characters, a longer one cut with the cut said) and its detail whole, and a judge's reason cut short with the cut said", async () => {
     const prompt = await promptWithCases([]);
     const { organizationId } = await h.services.db.prompt.findUniqueOrThrow({ where: { id: prompt.id }, select: { organizationId: true } });
     const { id } = await h.services.db.evaluation.create({ data: { organizationId, promptId: prompt.id, versions: [1], connectionName: "Local", status: "done" } });
@@ -123,10 +123,14 @@ describe("evaluations.results and compare are bounded; evaluations.item reads on
       data: [
         { evaluationId: id, version: 1, position: 0, status: "error", error, errorDetail, attempts: 1 },
         { evaluationId: id, version: 1, position: 1, status: "failed", output: "o", results, latencyMs: 5, attempts: 1 },
+        // A prompt's refusal of a case's values naming every variable and option: megabytes at the limits.
+        { evaluationId: id, version: 1, position: 2, status: "error", error: "R".repeat(100_000), attempts: 1 },
       ],
     });
     const page = await world.callers.viewer.evaluations.results({ id });
-    expect(page.cases[0]!.versions[0]).toMatchObject({ error, errorDetail });
+    expect(page.cases[0]!.versions[0]).toMatchObject({ error, errorCut: false, errorDetail });
+    expect(page.cases[2]!.versions[0]).toMatchObject({ error: "R".repeat(2_000), errorCut: true });
+    expect((await world.callers.viewer.evaluations.item({ id, position: 2, version: 1 })).error).toBe("R".repeat(100_000));
     expect(page.cases[1]!.versions[0]!.results).toEqual([
       { type: "judge", value: "polite", pass: false, reason: "r".repeat(500), reasonCut: true },
       { type: "judge", value: "short", pass: true, reason: "r".repeat(500) },

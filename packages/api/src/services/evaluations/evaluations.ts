@@ -260,8 +260,12 @@ const PREVIEW_VARIABLES = 20;
 const PREVIEW_LABEL = 100;
 /** How much of a judge's reason a preview shows (a judge's answer may hold 64 KiB of it). */
 const PREVIEW_REASON = 500;
-// A case's error and its detail are shown whole: the error is in our words (a provider's message in it cut
-// to 300 characters), its detail cut to 1,000 when written (describeProviderError).
+/**
+ * How much of a case's error a preview shows: ours are short (a provider's message in one cut to 300
+ * characters), but a prompt's own refusal of a case's values names every variable and every allowed option
+ * (megabytes at the limits). Its detail is shown whole: cut to 1,000 when written (describeProviderError).
+ */
+const PREVIEW_ERROR = 2_000;
 // Whether a text is cut is asked of its first N + 1 characters: the length of the whole would read (and
 // decompress) the whole value.
 
@@ -271,6 +275,8 @@ const outcomePreview = assertionOutcome.extend({ reasonCut: z.boolean().optional
 const cellPreview = evaluationCell.extend({
   /** The output's first PREVIEW_TEXT characters; `outputCut` says there is more (evaluations.item reads it whole). */
   outputCut: z.boolean(),
+  /** The error's first PREVIEW_ERROR characters; `errorCut` says there is more (evaluations.item reads it whole). */
+  errorCut: z.boolean(),
   results: z.array(outcomePreview).nullable(),
 });
 
@@ -342,7 +348,7 @@ async function previewItems(db: DbOrTx, id: string, positions: number[], version
           'reasonCut', CASE WHEN length(left(r.value->>'reason', ${PREVIEW_REASON + 1})) > ${PREVIEW_REASON} THEN true END)) ORDER BY r.n)
         FROM jsonb_array_elements(i.results) WITH ORDINALITY AS r(value, n)
       ), '[]'::jsonb) END AS results,
-      i.error, i.error_detail AS "errorDetail",
+      left(i.error, ${PREVIEW_ERROR}) AS error, COALESCE(length(left(i.error, ${PREVIEW_ERROR + 1})) > ${PREVIEW_ERROR}, false) AS "errorCut", i.error_detail AS "errorDetail",
       i.latency_ms AS "latencyMs", i.input_tokens AS "inputTokens", i.output_tokens AS "outputTokens", i.cost, i.attempts, i.rate_limited AS "rateLimited",
       (SELECT count(*)::int FROM jsonb_object_keys(i.variables)) AS "variableCount",
       COALESCE((
