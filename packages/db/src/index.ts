@@ -57,8 +57,8 @@ export async function hotRead<Row>(db: Db, statement: { name: string; text: stri
   return result.rows;
 }
 
-/** Statements hotQuery named so far (their SQL's hash), bounded like the adapter's. */
-const hotQueryNames = new Map<string, string>();
+/** hotQuery's names for its statements (bounded apart from the adapter's and rawTransaction's). */
+const hotQueryName = statementNamer("h_");
 
 /**
  * A raw read (a `Prisma.sql` template) on the client's own connections as a named prepared statement,
@@ -72,11 +72,7 @@ export async function hotQuery<Row>(db: DbOrTx, sql: Prisma.Sql): Promise<Row[]>
   if (!pool) return (db as Db).$queryRaw<Row[]>(sql);
   counted();
   const text = sql.text;
-  let name = hotQueryNames.get(text);
-  if (name === undefined && hotQueryNames.size < MAX_PREPARED_STATEMENTS) {
-    name = `h_${createHash("sha1").update(text).digest("hex")}`;
-    hotQueryNames.set(text, name);
-  }
+  const name = hotQueryName(text);
   const result = await pool.query<Row & pg.QueryResultRow>({ ...(name ? { name } : {}), text, values: sql.values as unknown[] });
   return result.rows;
 }
@@ -89,22 +85,12 @@ export async function hotQuery<Row>(db: DbOrTx, sql: Prisma.Sql): Promise<Row[]>
 export const isStalePlan = (error: unknown) =>
   (error as { code?: unknown } | null)?.code === "0A000" && /cached plan must not change result type/.test((error as Error).message);
 
-/** Statements of rawTransaction named so far (their SQL's hash), bounded apart from hotQuery's. */
-const rawStatementNames = new Map<string, string>();
-
 /**
- * A rawTransaction statement's name: PostgreSQL parses and plans it once per connection instead of at every
- * run (ingestion's merges run a dozen of them several times a second). Their texts are fixed but for a few
+ * rawTransaction's names for its statements: PostgreSQL parses and plans each once per connection instead of at
+ * every run (ingestion's merges run a dozen of them several times a second). Their texts are fixed but for a few
  * variants; past MAX_PREPARED_STATEMENTS of them the rest run unnamed, as before.
  */
-function rawStatementName(text: string): { name?: string } {
-  let name = rawStatementNames.get(text);
-  if (name === undefined && rawStatementNames.size < MAX_PREPARED_STATEMENTS) {
-    name = `r_${createHash("sha1").update(text).digest("hex")}`;
-    rawStatementNames.set(text, name);
-  }
-  return name ? { name } : {};
-}
+const rawStatementName = statementNamer("r_");
 
 /** Clients derived from one of ours (`$extends`): its pool, and what to tell of each statement run on it. */
 const derivedPools = new WeakMap<Db, { pool: pg.Pool; onStatement?: () => void }>();
@@ -163,9 +149,9 @@ export async function rawTransaction<T>(db: Db, work: (tx: RawTransaction) => Pr
         counted();
         // Only a statement with parameters is named: one without may hold several commands (a test's DDL, a
         // migration), which only the simple protocol runs.
-        const named = sql.values.length ? rawStatementName(sql.text) : {};
+        const name = sql.values.length ? rawStatementName(sql.text) : undefined;
         try {
-          return (await client.query<Row & pg.QueryResultRow>({ ...named, text: sql.text, values: sql.values as unknown[] })).rows;
+          return (await client.query<Row & pg.QueryResultRow>({ ...(name ? { name } : {}), text: sql.text, values: sql.values as unknown[] })).rows;
         } catch (error) {
           // A migration changed what a statement prepared on this connection answers: PostgreSQL refuses it here for
           // good, so the connection is not lent again (the next one prepares it anew).
@@ -303,21 +289,26 @@ function tellConnectionErrors(pool: Pool, tell: (error: Error) => void): void {
 const MAX_PREPARED_STATEMENTS = 500;
 
 /**
- * Names for the adapter's statements, so node-postgres prepares each once per connection and
- * PostgreSQL stops planning it on every call (planning the session lookup's four-table join took
- * longer than running it). The name is the SQL's hash; statements past the limit stay unnamed.
+ * A statement's name by its SQL's hash (`prefix` keeps each user's names apart), so node-postgres prepares it once
+ * per connection and PostgreSQL stops planning it on every call (planning the session lookup's four-table join
+ * took longer than running it). Past MAX_PREPARED_STATEMENTS distinct texts, undefined: the statement stays unnamed.
  */
-function preparedStatementNames() {
+function statementNamer(prefix: string): (text: string) => string | undefined {
   const names = new Map<string, string>();
-  return ({ sql }: { sql: string }): string => {
-    let name = names.get(sql);
+  return (text) => {
+    let name = names.get(text);
     if (name === undefined && names.size < MAX_PREPARED_STATEMENTS) {
-      name = `p_${createHash("sha1").update(sql).digest("hex")}`;
-      names.set(sql, name);
+      name = `${prefix}${createHash("sha1").update(text).digest("hex")}`;
+      names.set(text, name);
     }
-    // node-postgres runs a query without a name as an unnamed statement (parsed and planned each time).
-    return name as string;
+    return name;
   };
+}
+
+/** Names for the adapter's statements; node-postgres runs a query without a name as an unnamed statement (parsed and planned each time). */
+function preparedStatementNames() {
+  const name = statementNamer("p_");
+  return ({ sql }: { sql: string }): string => name(sql) as string;
 }
 
 /**

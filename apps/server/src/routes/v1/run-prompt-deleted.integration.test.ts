@@ -48,9 +48,13 @@ async function runDeletingPrompt(name: string, open: () => number, start: (promp
   provider.answer.hold = new Promise<void>((resolve) => (release = resolve));
   const before = open();
   const responding = start(prompt.id);
-  await expect.poll(open).toBe(before + 1);
-  await h.database.db.prompt.delete({ where: { id: prompt.id } });
-  release();
+  try {
+    await expect.poll(open).toBe(before + 1);
+    await h.database.db.prompt.delete({ where: { id: prompt.id } });
+  } finally {
+    // Released however the steps above end: a held answer would keep the server (and the file) open until its timeout.
+    release();
+  }
   const response = await responding;
   return { response, promptId: prompt.id };
 }

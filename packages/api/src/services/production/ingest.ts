@@ -20,7 +20,7 @@ import { promptVisibility, type Caller, type KeyCaller } from "../access/visibil
 import { productionIngested } from "../platform/metrics.ts";
 import { modelPricesFor } from "../models/prices.ts";
 import { costAt } from "../runs/runs.ts";
-import { applyScoreRollups, hourOf, scoreContribution, type LinkedScore } from "./score-rollups.ts";
+import { applyScoreRollups, scoreContribution, type LinkedScore } from "./score-rollups.ts";
 
 /** What one event says of a generation; fields left out are kept from what is stored (or empty). */
 export interface GenerationPatch {
@@ -283,7 +283,7 @@ class GenerationDeltas {
     const key = `${row.promptId}\u0000${row.version}\u0000${row.environment}\u0000${model}\u0000${hourMs}`;
     let sum = this.byKey.get(key);
     if (!sum) {
-      const hour = hourOf(row.startedAt);
+      const hour = new Date(hourMs).toISOString();
       const empty = () => new Array<number>(LATENCY_BUCKETS.length + 1).fill(0);
       sum = {
         prompt_id: row.promptId!, version: row.version!, environment: row.environment, model, hour, generations: 0, errors: 0, latency_sum: 0, latency_count: 0,

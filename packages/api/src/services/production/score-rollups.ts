@@ -35,7 +35,7 @@ export interface LinkedScore {
 }
 
 /** The hour a rollup row keeps an instant in (UTC, ISO text). */
-export const hourOf = (date: Date) => new Date(Math.floor(date.getTime() / 3_600_000) * 3_600_000).toISOString();
+const hourOf = (date: Date) => new Date(Math.floor(date.getTime() / 3_600_000) * 3_600_000).toISOString();
 
 /** A score's part of its rollup row, times `sign` (-1 takes it out). */
 export function scoreContribution(score: LinkedScore, sign: 1 | -1) {

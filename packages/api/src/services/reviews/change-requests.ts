@@ -528,7 +528,8 @@ const requestName = (request: RequestBase & Pick<LockedRequest, "proposedVersion
   // A label on no version yet is "nowhere", as a move's entry words it ("Moved production from nowhere to v2").
   const base = split ? `v${request.baseVersion} ${100 - split.weight}% · v${split.version} ${split.weight}%` : request.baseVersion === null ? "nowhere" : `v${request.baseVersion}`;
   if (request.proposedVersion === null) return `archive (${request.label} on ${base})`;
-  if (request.proposedWeight !== null) return `${request.label}: v${request.baseVersion ?? "–"} ${100 - request.proposedWeight}% · v${request.proposedVersion} ${request.proposedWeight}%`;
+  // A split is refused on a label with no version (splitRefusal): its base is a version.
+  if (request.proposedWeight !== null) return `${request.label}: v${request.baseVersion} ${100 - request.proposedWeight}% · v${request.proposedVersion} ${request.proposedWeight}%`;
   if (!split) return `${request.label}: ${base} → v${request.proposedVersion}`;
   const end = request.proposedVersion === request.baseVersion ? "split rolled back" : request.proposedVersion === split.version ? "split promoted" : "split ended";
   return `${request.label}: ${base} → v${request.proposedVersion} (${end})`;
