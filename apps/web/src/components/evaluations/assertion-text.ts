@@ -77,9 +77,12 @@ export function assertionText({ type, value = "", model }: AssertionLike): strin
   }
 }
 
+/** A text the server cut short (`cut`), shown with an ellipsis. */
+export const previewText = (text: string, cut: boolean | undefined) => (cut ? `${text}…` : text);
+
 /** A case's variables in one line, from its preview (values as text, cut short): "question: the weather · tone: formal". */
 export function variablesText(variables: { name: string; nameCut?: boolean; value: string; cut: boolean }[], count = variables.length): string {
   if (!variables.length) return "No variables";
   const more = count - variables.length;
-  return [...variables.map(({ name, nameCut, value, cut }) => `${nameCut ? `${name}…` : name}: ${clip(cut ? `${value}…` : value, 80)}`), ...(more > 0 ? [`${more} more`] : [])].join(" · ");
+  return [...variables.map(({ name, nameCut, value, cut }) => `${previewText(name, nameCut)}: ${clip(previewText(value, cut), 80)}`), ...(more > 0 ? [`${more} more`] : [])].join(" · ");
 }

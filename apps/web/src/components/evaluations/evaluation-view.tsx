@@ -23,7 +23,7 @@ import { Tabs, TabsContent, TabsList, TabsTrigger } from "@/components/ui/tabs";
 import { ErrorDetails } from "@/components/ui/error-details";
 import { formatDateTime } from "@/lib/dates";
 import { trpc } from "@/lib/trpc";
-import { assertionText, variablesText } from "./assertion-text.ts";
+import { assertionText, previewText, variablesText } from "./assertion-text.ts";
 import { CasesNotRun } from "./cases-not-run.tsx";
 import { EvaluationStatusBadge, ItemStatusBadge, formatPassRate, isActive } from "./evaluation-format.tsx";
 import { VersionPicker } from "@/components/prompts/version-picker";
@@ -267,7 +267,7 @@ function ResultCell({ cell, item }: { cell: Cell; item: ItemKey }) {
         {cell.latencyMs !== null && <span className="tabular-nums">{formatMs(cell.latencyMs)}</span>}
         {cell.rateLimited > 0 && <span>{cell.rateLimited === 1 ? "1 rate limit retried" : `${cell.rateLimited} rate limits retried`}</span>}
       </div>
-      {cell.output !== null && <p className="line-clamp-6 text-sm whitespace-pre-wrap wrap-anywhere">{cell.outputCut ? `${cell.output}…` : cell.output}</p>}
+      {cell.output !== null && <p className="line-clamp-6 text-sm whitespace-pre-wrap wrap-anywhere">{previewText(cell.output, cell.outputCut)}</p>}
       {cell.outputCut && (
         <div>
           <Button variant="link" size="sm" className="h-auto p-0" onClick={() => setWhole(true)}>
@@ -278,7 +278,7 @@ function ResultCell({ cell, item }: { cell: Cell; item: ItemKey }) {
       )}
       {cell.error && (
         <div className="text-sm wrap-anywhere text-destructive">
-          <p>{cell.errorCut ? `${cell.error}…` : cell.error}</p>
+          <p>{previewText(cell.error, cell.errorCut)}</p>
           <ErrorDetails detail={cell.errorDetail} />
         </div>
       )}
@@ -322,7 +322,7 @@ function AssertionOutcomes({ outcomes }: { outcomes: NonNullable<Cell["results"]
           <span className="min-w-0 wrap-anywhere">
             <span className="sr-only">{outcome.pass ? "Passed: " : "Failed: "}</span>
             {assertionText(outcome)}
-            {outcome.reason && <span className="text-muted-foreground"> — {outcome.reasonCut ? `${outcome.reason}…` : outcome.reason}</span>}
+            {outcome.reason && <span className="text-muted-foreground"> — {previewText(outcome.reason, outcome.reasonCut)}</span>}
           </span>
         </li>
       ))}

@@ -11,7 +11,7 @@ import { Button } from "@/components/ui/button";
 import { ConfirmDeleteDialog } from "@/components/ui/confirm-delete-dialog";
 import { SkeletonRows } from "@/components/ui/skeleton";
 import { trpc } from "@/lib/trpc";
-import { assertionText } from "./assertion-text.ts";
+import { assertionText, previewText } from "./assertion-text.ts";
 import { ImportTestCasesDialog } from "./import-test-cases-dialog.tsx";
 import { TestCaseDialog, type TestCasePreview } from "./test-case-dialog.tsx";
 
@@ -70,7 +70,6 @@ export function TestCasesTab({ prompt }: { prompt: PromptDetail }) {
 }
 
 /** A preview's text, an ellipsis where it was cut. */
-const previewText = ({ text, cut }: { text: string; cut: boolean }) => (cut ? `${text}…` : text);
 
 function TestCaseItem({
   number, testCase, canWrite, onEdit, onDelete,
@@ -102,8 +101,8 @@ function TestCaseItem({
         {/* By position: two long names cut alike read the same. */}
         {testCase.variables.map(({ name, nameCut, value, cut }, index) => (
           <div key={index} className="contents">
-            <dt className="font-mono text-xs leading-5 text-muted-foreground wrap-anywhere">{previewText({ text: name, cut: nameCut })}</dt>
-            <dd className="whitespace-pre-wrap wrap-anywhere">{previewText({ text: value, cut })}</dd>
+            <dt className="font-mono text-xs leading-5 text-muted-foreground wrap-anywhere">{previewText(name, nameCut)}</dt>
+            <dd className="whitespace-pre-wrap wrap-anywhere">{previewText(value, cut)}</dd>
           </div>
         ))}
         {testCase.variableCount > testCase.variables.length && (
@@ -115,7 +114,7 @@ function TestCaseItem({
         {testCase.expected !== null && (
           <>
             <dt className="text-muted-foreground">Expected</dt>
-            <dd className="line-clamp-4 whitespace-pre-wrap wrap-anywhere">{previewText(testCase.expected)}</dd>
+            <dd className="line-clamp-4 whitespace-pre-wrap wrap-anywhere">{previewText(testCase.expected.text, testCase.expected.cut)}</dd>
           </>
         )}
       </dl>
