@@ -136,6 +136,17 @@ describe("evaluations.results and compare are bounded; evaluations.item reads on
       { type: "judge", value: "short", pass: true, reason: "r".repeat(500) },
     ]);
   });
+  it("shows an item's variables as the prompt's cases list shows its case's: the template's own first, in its order", async () => {
+    const variables = { aside: "kept from an older version", question: "the weather" };
+    const prompt = await promptWithCases([{ variables, assertions: [] }]);
+    const { organizationId } = await h.services.db.prompt.findUniqueOrThrow({ where: { id: prompt.id }, select: { organizationId: true } });
+    const { id } = await h.services.db.evaluation.create({ data: { organizationId, promptId: prompt.id, versions: [1], connectionName: "Local", status: "done" } });
+    await h.services.db.evaluationItem.create({ data: { evaluationId: id, version: 1, position: 0, status: "passed", variables, output: "o", attempts: 1 } });
+    const names = (list: { name: string }[]) => list.map((variable) => variable.name);
+    const [listed] = await world.callers.viewer.testCases.list({ promptId: prompt.id });
+    expect(names(listed!.variables)).toEqual(["question", "aside"]);
+    expect(names((await world.callers.viewer.evaluations.results({ id })).cases[0]!.variables)).toEqual(["question", "aside"]);
+  });
 });
 
 describe("an evaluation", () => {

@@ -16,6 +16,7 @@ import { allowModel, allowTeamConnection, chooseTeamRunConnection, findRunConnec
 import type { RunActor, RunPrompt } from "../runs/runs.ts";
 import type { EvaluationJobs } from "../types.ts";
 import { EVALUATION_CHANNEL } from "./queue.ts";
+import { variableOrder, variablesPreview } from "./test-cases.ts";
 
 type StartDeps = { db: Db; evaluations: EvaluationJobs };
 
@@ -254,9 +255,7 @@ const evaluationCell = z.object({
 // never reach the server; one item is read whole by evaluationItemOf.
 /** How much of an output, an expected output or a variable's value a preview shows. */
 const PREVIEW_TEXT = 300;
-/** How many of a case's variables a preview shows (its variableCount says how many it has). */
-const PREVIEW_VARIABLES = 20;
-/** How much of a variable's name, or of an assertion's value, a preview shows: the page clips them shorter. */
+/** How much of an assertion's value a preview shows: the page clips it shorter. */
 const PREVIEW_LABEL = 100;
 /** How much of a judge's reason a preview shows (a judge's answer may hold 64 KiB of it). */
 const PREVIEW_REASON = 500;
@@ -284,7 +283,7 @@ const cellPreview = evaluationCell.extend({
 const evaluationCase = z.object({
   position: z.number(),
   testCaseId: z.string().nullable(),
-  /** The first PREVIEW_VARIABLES by name: each name's first PREVIEW_LABEL characters, each value as text (JSON for one that is not a string), its first PREVIEW_TEXT characters. */
+  /** Its variables as the prompt's cases list shows them (variablesPreview), values to PREVIEW_TEXT characters; variableCount says how many it has. */
   variables: z.array(z.object({ name: z.string(), nameCut: z.boolean(), value: z.string(), cut: z.boolean() })),
   variableCount: z.number(),
   expected: z.object({ text: z.string(), cut: z.boolean() }).nullable(),
@@ -340,6 +339,8 @@ const previewRow = cellPreview.omit({ tokens: true }).extend({
 /** The items of the evaluation at `positions` (on `versions`), by position then version, their texts cut in the query. */
 async function previewItems(db: DbOrTx, id: string, positions: number[], versions: number[]): Promise<z.infer<typeof evaluationCase>[]> {
   if (!positions.length) return [];
+  const evaluation = await db.evaluation.findUnique({ where: { id }, select: { promptId: true } });
+  const order = evaluation ? await variableOrder(db, evaluation.promptId) : [];
   const rows = await db.$queryRaw<unknown[]>`
     SELECT i.position, i.version, i.test_case_id::text AS "testCaseId", i.status::text AS status,
       left(i.output, ${PREVIEW_TEXT}) AS output, COALESCE(length(left(i.output, ${PREVIEW_TEXT + 1})) > ${PREVIEW_TEXT}, false) AS "outputCut",
@@ -351,12 +352,7 @@ async function previewItems(db: DbOrTx, id: string, positions: number[], version
       left(i.error, ${PREVIEW_ERROR}) AS error, COALESCE(length(left(i.error, ${PREVIEW_ERROR + 1})) > ${PREVIEW_ERROR}, false) AS "errorCut", i.error_detail AS "errorDetail",
       i.latency_ms AS "latencyMs", i.input_tokens AS "inputTokens", i.output_tokens AS "outputTokens", i.cost, i.attempts, i.rate_limited AS "rateLimited",
       (SELECT count(*)::int FROM jsonb_object_keys(i.variables)) AS "variableCount",
-      COALESCE((
-        SELECT jsonb_agg(jsonb_build_object('name', left(v.key, ${PREVIEW_LABEL}), 'nameCut', length(left(v.key, ${PREVIEW_LABEL + 1})) > ${PREVIEW_LABEL},
-          'value', left(v.text, ${PREVIEW_TEXT}), 'cut', length(left(v.text, ${PREVIEW_TEXT + 1})) > ${PREVIEW_TEXT}) ORDER BY v.key)
-        FROM (SELECT key, CASE jsonb_typeof(value) WHEN 'string' THEN value #>> '{}' ELSE value::text END AS text
-              FROM jsonb_each(i.variables) ORDER BY key LIMIT ${PREVIEW_VARIABLES}) v
-      ), '[]'::jsonb) AS variables,
+      ${variablesPreview(Prisma.sql`i.variables`, order, PREVIEW_TEXT)} AS variables,
       CASE WHEN i.expected IS NULL THEN NULL
            ELSE jsonb_build_object('text', left(i.expected, ${PREVIEW_TEXT}), 'cut', length(left(i.expected, ${PREVIEW_TEXT + 1})) > ${PREVIEW_TEXT}) END AS expected
     FROM evaluation_items i

@@ -79,24 +79,39 @@ export const testCasePreview = z.object({
 });
 type TestCasePreview = z.infer<typeof testCasePreview>;
 
+/**
+ * The variables shown of a case (or of an evaluation's item, which holds its case's values): the template's own
+ * first, in its order, then any it does not name, by name (code point, as every server sorts them): a case keeps
+ * the values of variables older versions used, which must not push out the ones it runs with.
+ */
+export async function variableOrder(db: DbOrTx, promptId: string): Promise<string[]> {
+  return (await latestContract(db, promptId)).contract.map((variable) => variable.name);
+}
+
+/**
+ * A jsonb column of variables previewed in the query (the listing of cases and the evaluation's previews alike):
+ * the first PREVIEW_VARIABLES in `order` (variableOrder), each name's first PREVIEW_LABEL characters (nameCut: it has
+ * more), its value as text (JSON for one that is not a string), its first `textMax` characters (cut: it has more).
+ * Whether a text is cut is asked of its first N + 1 characters: the whole one's length would read (and decompress) it.
+ */
+export const variablesPreview = (variables: Prisma.Sql, order: string[], textMax: number) => Prisma.sql`COALESCE((
+        SELECT jsonb_agg(jsonb_build_object(
+                 'name', left(v.key, ${PREVIEW_LABEL}), 'nameCut', length(left(v.key, ${PREVIEW_LABEL + 1})) > ${PREVIEW_LABEL},
+                 'value', left(v.text, ${textMax}), 'cut', length(left(v.text, ${textMax + 1})) > ${textMax}) ORDER BY v.n)
+        FROM (SELECT key, CASE jsonb_typeof(value) WHEN 'string' THEN value #>> '{}' ELSE value::text END AS text,
+                     row_number() OVER (ORDER BY array_position(${order}::text[], key) NULLS LAST, key COLLATE "C") AS n
+              FROM jsonb_each(${variables}) ORDER BY n LIMIT ${PREVIEW_VARIABLES}) v
+      ), '[]'::jsonb)`;
+
 /** The prompt's cases, oldest first (at most TEST_CASES_MAX), each a preview. */
 export async function listTestCases(db: DbOrTx, prompt: LoadedPrompt): Promise<TestCasePreview[]> {
-  // The variables shown are the template's own, in its order: a case keeps the values of variables older
-  // versions used, which must not push out the ones it runs with. Names by code point, as every server sorts them.
-  const order = (await latestContract(db, prompt.id)).contract.map((variable) => variable.name);
+  const order = await variableOrder(db, prompt.id);
   const rows = await db.$queryRaw<unknown[]>`
     SELECT t.id::text AS id, t.prompt_id::text AS "promptId", t.created_at AS "createdAt", t.updated_at AS "updatedAt",
       (SELECT count(*)::int FROM jsonb_object_keys(t.variables)) AS "variableCount",
-      COALESCE((
-        SELECT jsonb_agg(jsonb_build_object(
-                 'name', left(v.key, ${PREVIEW_LABEL}), 'nameCut', length(v.key) > ${PREVIEW_LABEL},
-                 'value', left(v.text, ${PREVIEW_TEXT}), 'cut', length(v.text) > ${PREVIEW_TEXT}) ORDER BY v.n)
-        FROM (SELECT key, CASE jsonb_typeof(value) WHEN 'string' THEN value #>> '{}' ELSE value::text END AS text,
-                     row_number() OVER (ORDER BY array_position(${order}::text[], key) NULLS LAST, key COLLATE "C") AS n
-              FROM jsonb_each(t.variables) ORDER BY n LIMIT ${PREVIEW_VARIABLES}) v
-      ), '[]'::jsonb) AS variables,
+      ${variablesPreview(Prisma.sql`t.variables`, order, PREVIEW_TEXT)} AS variables,
       CASE WHEN t.expected IS NULL THEN NULL
-           ELSE jsonb_build_object('text', left(t.expected, ${PREVIEW_TEXT}), 'cut', length(t.expected) > ${PREVIEW_TEXT}) END AS expected,
+           ELSE jsonb_build_object('text', left(t.expected, ${PREVIEW_TEXT}), 'cut', length(left(t.expected, ${PREVIEW_TEXT + 1})) > ${PREVIEW_TEXT}) END AS expected,
       COALESCE((
         SELECT jsonb_agg(jsonb_strip_nulls(jsonb_build_object('type', a.value->>'type', 'value', left(a.value->>'value', ${PREVIEW_LABEL}), 'model', a.value->>'model')) ORDER BY a.n)
         FROM jsonb_array_elements(t.assertions) WITH ORDINALITY AS a(value, n)
