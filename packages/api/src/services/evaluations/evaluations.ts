@@ -291,11 +291,10 @@ const evaluationCase = z.object({
 });
 
 /**
- * A page of the matrix: `nextCursor` is the position to read on from, null after the last case. The
- * summary (an aggregate over every item) comes with the first page only, null on the next ones: a
- * reader of many pages has it once (and evaluations.get has it alone).
+ * A page of the matrix: `nextCursor` is the position to read on from, null after the last case. The summary (an
+ * aggregate over every item) is evaluations.get's alone: the page polls a running evaluation's pages.
  */
-export const evaluationResults = z.object({ summary: evaluationSummary.nullable(), cases: z.array(evaluationCase), nextCursor: z.number().nullable() });
+export const evaluationResults = z.object({ cases: z.array(evaluationCase), nextCursor: z.number().nullable() });
 
 /** One item whole: its case's variables and expected output as they were when the evaluation started, and its run. */
 export const evaluationItemWhole = evaluationCell.extend({
@@ -381,10 +380,7 @@ function pageOf(positions: number[], page: CasePage) {
 
 /** A page of the matrix: per case (in the order of the prompt's cases), per version: output, status, each assertion's verdict, latency, tokens, cost, texts cut short. */
 export async function evaluationResultsOf(db: DbOrTx, input: { id: string } & CasePage): Promise<z.infer<typeof evaluationResults>> {
-  // The summary with the first page only: it is an aggregate over every item (a median of their latencies),
-  // and the page polls a running evaluation's pages.
-  const summary = input.cursor === undefined ? await getEvaluation(db, input.id) : null;
-  const versions = summary ? summary.versions.map((version) => version.version) : (await db.evaluation.findUnique({ where: { id: input.id }, select: { versions: true } }))?.versions;
+  const versions = (await db.evaluation.findUnique({ where: { id: input.id }, select: { versions: true } }))?.versions;
   if (!versions) return fail("NOT_FOUND", EVALUATION_MSG.evaluationNotFound);
   // Every case has an item on each version: its first version's items are the cases.
   const rows = await db.evaluationItem.findMany({
@@ -394,7 +390,7 @@ export async function evaluationResultsOf(db: DbOrTx, input: { id: string } & Ca
     select: { position: true },
   });
   const { positions, nextCursor } = pageOf(rows.map((row) => row.position), input);
-  return { summary, cases: await previewItems(db, input.id, positions, versions), nextCursor };
+  return { cases: await previewItems(db, input.id, positions, versions), nextCursor };
 }
 
 /** One item of the evaluation whole, by its case's position and its version. */
