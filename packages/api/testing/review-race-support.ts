@@ -33,7 +33,7 @@ export async function reviewsTurningOn(db: Db, teamId: string): Promise<{ commit
   };
 }
 
-/** Whether a backend waits for the settings change `pid` (reviewsTurningOn): another backend waiting on anything else does not count. */
+/** Whether a backend waits for the backend `pid` (the settings change of reviewsTurningOn, or a test's held transaction): one waiting on anything else does not count. */
 export async function someoneWaits(db: Db, pid: number): Promise<boolean> {
   const [row] = await db.$queryRaw<{ waiting: number }[]>`
     SELECT count(*)::int AS waiting FROM pg_stat_activity WHERE ${pid}::int = ANY(pg_blocking_pids(pid))`;

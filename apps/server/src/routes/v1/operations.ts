@@ -4,7 +4,7 @@
 // document from it, so no route exists without its entry in the document. Handlers parse nothing
 // themselves: the table's schemas are what the route validates with and what the document states.
 import { createHash } from "node:crypto";
-import { DomainError, createApiScore } from "@promptly/api";
+import { DOMAIN_ERRORS, DomainError, createApiScore } from "@promptly/api";
 import { runtimeScoreAnswer, runtimeScoreInput } from "@promptly/shared";
 import type { Request, Response } from "express";
 import type { z } from "zod";
@@ -410,8 +410,8 @@ export const V1_OPERATIONS: Operation[] = [
           writer.flush();
           throw error;
         }
-        // The headers are sent: the 404's body is the last event.
-        last = { event: "error", data: { error: { code: "NOT_FOUND", message: refusal.message } } satisfies RuntimeError };
+        // The headers are sent: the 404's body (as the one error table answers the refusal) is the last event.
+        last = { event: "error", data: { error: { code: DOMAIN_ERRORS[refusal.code].code, message: refusal.message } } satisfies RuntimeError };
       } finally {
         // As `for await` would: an exit before the end closes the run (recorded as stopped).
         await events.return(undefined);

@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { mergeAcrossTheDelete } from "../../../testing/deadlock-support.ts";
 import { createHarness, type Harness } from "../../../testing/harness.ts";
 import { createLibraryWorld, createPrompt, promptName } from "../../../testing/prompts-support.ts";
+import { someoneWaits } from "../../../testing/review-race-support.ts";
 import { ingestProduction } from "../production/ingest.ts";
 
 let h: Harness;
@@ -71,10 +72,7 @@ describe("a team deleted while production of one of its prompts is moved directl
       let settled = false;
       const removed = remove(space).then(() => "deleted", (error: unknown) => error).finally(() => (settled = true));
       await vi.waitFor(
-        async () => {
-          const [row] = await h.database.db.$queryRaw<{ n: number }[]>`SELECT count(*)::int AS n FROM pg_stat_activity WHERE ${pid}::int = ANY (pg_blocking_pids(pid))`;
-          expect(settled || row!.n > 0).toBe(true);
-        },
+        async () => expect(settled || (await someoneWaits(h.database.db, pid))).toBe(true),
         { timeout: 20_000, interval: 20 },
       );
       expect(settled).toBe(false);
