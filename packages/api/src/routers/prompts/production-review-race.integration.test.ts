@@ -52,6 +52,21 @@ describe("required approvals turned on while another door changes production", (
     expect(await state(prompt.id)).toMatchObject({ archivedAt: null, labels: [{ version: 1 }] });
   });
 
+  it("a bulk archive of prompts carrying no production does not wait for the settings change (it holds no team row)", async () => {
+    const { team } = await productionWorld();
+    const plain = await createPrompt(world.callers.author, team.id, { visibility: "team", template: "No production" });
+    const { commit, pid } = await reviewsTurningOn(h.database.db, team.id);
+    let settled = false;
+    const archived = world.callers.admin.prompts.bulk({ promptIds: [plain.id], action: { kind: "archive" } }).finally(() => (settled = true));
+    // Which comes first: the archive's answer, or a backend waiting for a lock (the team's row, held by the settings change).
+    const waited = vi.waitFor(async () => expect(settled || (await someoneWaits(h.database.db, pid))).toBe(true), { timeout: 20_000, interval: 20 });
+    const first = await Promise.race([archived.then(() => "archived"), waited.then(() => (settled ? "archived" : "waited"))]);
+    await commit();
+    expect(await archived).toMatchObject({ refused: [] });
+    expect(first).toBe("archived");
+    expect(await state(plain.id)).toMatchObject({ archivedAt: expect.any(Date) });
+  });
+
   it("archiving a prompt carrying production is refused; the prompt stays live", async () => {
     const { team, prompt } = await productionWorld();
     const archive = () => world.callers.admin.prompts.archive({ id: prompt.id });

@@ -74,9 +74,11 @@ export async function bulkPrompts(db: Db, caller: Caller, promptIds: string[], a
         // team's row (prompt, then team, as every direct move): reviews turned on meanwhile refuse it, not bypassed.
         if (changesProduction(action)) {
           const held = new Map<string, number>();
-          // Only the teams of prompts the caller reads (the others are refused as not found below).
-          for (const teamId of [...new Set(rows.flatMap((row) => (row.readable ? [row.teamId] : [])))].sort()) held.set(teamId, await requiredApprovalsHeld(tx, teamId));
-          for (const row of rows) if (row.readable) row.requiredApprovals = held.get(row.teamId)!;
+          // Only the teams of prompts the caller reads (the others are refused as not found below), and for an archive
+          // only those of prompts carrying production (archiving another changes nothing production serves).
+          const touches = (row: Row) => row.readable && (action.kind !== "archive" || row.productionVersion !== null);
+          for (const teamId of [...new Set(rows.flatMap((row) => (touches(row) ? [row.teamId] : [])))].sort()) held.set(teamId, await requiredApprovalsHeld(tx, teamId));
+          for (const row of rows) if (touches(row)) row.requiredApprovals = held.get(row.teamId)!;
         }
         const byId = new Map(rows.map((row) => [row.id, row]));
         const refused: BulkResult["refused"] = [];
