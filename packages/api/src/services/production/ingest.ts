@@ -796,6 +796,9 @@ function startMerges(db: Db, state: MergeState) {
   }
 }
 
+/** A merge's transaction: the same statements every time, run on their generic plans (planning them each time cost more than running them). */
+const MERGE_TRANSACTION = { genericPlans: true };
+
 interface PendingRow {
   id: string;
   caller: KeyCaller;
@@ -833,7 +836,7 @@ async function mergeOnce(db: Db, state: MergeState): Promise<number> {
       const { taken, read } = mergedTogether(rows);
       ids = taken.map((row) => row.id);
       return mergeRows(tx, db, team, taken, read);
-    });
+    }, MERGE_TRANSACTION);
   } catch (error) {
     if (!team || ids.length < 2) return failedAlone(db, state, team, ids[0], error);
     return mergeOneByOne(db, state, team, shard, ids);
@@ -945,7 +948,7 @@ async function mergeOneByOne(db: Db, state: MergeState, team: string, shard: num
         const rows = await tx.query<PendingRow>(Prisma.sql`
           SELECT id::text, caller, source, sent, dropped, generations FROM ingest_pending WHERE id = ${id}::bigint AND set_aside_at IS NULL`);
         return mergeRows(tx, db, team, rows);
-      });
+      }, MERGE_TRANSACTION);
     } catch (error) {
       return merged + (await failedAlone(db, state, team, id, error));
     }
