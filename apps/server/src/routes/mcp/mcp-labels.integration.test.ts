@@ -1,6 +1,7 @@
 // MCP's label lists are bounded as the Langfuse API's are: updatePromptLabels' newLabels and a create's
 // labels hold at most PROMPT_LABELS_PER_REQUEST_MAX labels (refused with the shared message, nothing
-// written), and a prompt's labels at most PROMPT_LABELS_MAX (the label service's refusal, as REST says it).
+// written), and a prompt's labels at most PROMPT_LABELS_MAX (the label service's refusal, as REST says it);
+// updatePromptLabels answers a split's candidate with the split label among its labels, as its fetch does.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { PROMPT_LABELS_MAX, PROMPT_LABELS_PER_REQUEST_MAX, PROMPT_MSG } from "@promptly/shared";
@@ -52,5 +53,19 @@ describe("label lists through MCP", () => {
     expect(await labelCount("mcp/crowded")).toBe(PROMPT_LABELS_MAX);
     // The version and its labels are one transaction: no version 2 either.
     expect(await ks.h.database.db.promptVersion.count({ where: { prompt: { teamId: team, name: "mcp/crowded" } } })).toBe(1);
+  });
+});
+
+describe("a split label in updatePromptLabels' answer", () => {
+  it("names the split label on its candidate, as the candidate's fetch by version does", async () => {
+    const { id } = await ks.prompt(team, "mcp/split", [{ template: "One", labels: ["production"] }, { template: "Two" }, { template: "Three" }]);
+    await ks.admin.promptLabels.split({ promptId: id, label: "production", version: 2, weight: 30 });
+    const answer = json(await call(client, "updatePromptLabels", { name: "mcp/split", version: 2, newLabels: ["staging"] }));
+    expect(answer).toMatchObject({ name: "mcp/split", version: 2, labels: ["production", "staging"] });
+    const fetched = json(await call(client, "getPrompt", { name: "mcp/split", version: 2 }));
+    expect(fetched["labels"]).toEqual(answer["labels"]);
+    // The split is untouched: production still serves version 1, with version 2 its candidate.
+    expect(await ks.h.database.db.promptLabel.findFirstOrThrow({ where: { promptId: id, name: "production" }, select: { version: true, candidateVersion: true } }))
+      .toEqual({ version: 1, candidateVersion: 2 });
   });
 });

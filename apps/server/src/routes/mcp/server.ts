@@ -12,7 +12,7 @@ import {
   GetPromptRequestSchema, ListPromptsRequestSchema, McpError, type CallToolResult, type GetPromptResult, type Prompt, type PromptMessage,
 } from "@modelcontextprotocol/sdk/types.js";
 import {
-  DOMAIN_ERRORS, DomainError, JSON_RPC_ERROR, authorize, compileRuntimePrompt, saveRuntimePrompt, listRuntimePrompts, resolveRuntimePrompt,
+  DOMAIN_ERRORS, DomainError, JSON_RPC_ERROR, authorize, compileRuntimePrompt, saveRuntimePrompt, listRuntimePrompts, resolveRuntimePrompt, runtimeVersionLabels,
   runtimeSelector, serveRuntimePrompt, serveRuntimeVersion, setRuntimeLabels, type ApiServices, type KeyCaller,
 } from "@promptly/api";
 import {
@@ -352,7 +352,9 @@ export function mcpServer(services: ApiServices, caller: KeyCaller, req: Request
         for (const label of labels) allow(authorize(caller, "prompt.write", { label }));
         if (labels.length) await setRuntimeLabels(services.db, caller, name, labels, version, services.now(), ip);
         if (labels.length) changed();
-        const after = labelsOn(await listed(name), version);
+        // As a fetch of the version names them: a split label whose candidate it is, too.
+        const read = await runtimeVersionLabels(services.db, caller, name, version);
+        const after = read ? [...read.labels, ...(read.latestVersion === version ? [LATEST_LABEL] : [])] : [];
         return { name, version, labels: after, message: `Successfully updated labels for '${name}' version ${version}. Labels are now: ${after.join(", ") || "(none)"}` };
       },
     );

@@ -139,6 +139,36 @@ async function getRuntimePrompt(
   return { served: picked.resolved, kept };
 }
 
+/** What a version's row holds of the labels that serve it: those on it (split or not), and each split label whose candidate it is. */
+const servingLabelsSelect = {
+  labels: { select: { name: true, candidateVersion: true } },
+  candidateOf: { select: { name: true } },
+} as const;
+
+/**
+ * The labels that serve a version (servingLabelsSelect's row), as every read of it names them; `servedUnder`
+ * is added. Sorted here, by code unit (as the Langfuse list's COLLATE "C"), not by the database's collation, which may differ.
+ */
+function servingLabels(row: { labels: { name: string }[]; candidateOf: { name: string }[] }, servedUnder?: string): string[] {
+  return [...new Set([...row.labels, ...row.candidateOf].map((label) => label.name).concat(servedUnder !== undefined ? [servedUnder] : []))].sort();
+}
+
+/**
+ * The labels that serve a version of the key's prompt, as its fetch by version names them (`latest` aside),
+ * read from the database now; `split`, those of them that are on it through a split, as its base or as
+ * its candidate; with the prompt's newest version. Null when the key sees no such prompt or version.
+ */
+export async function runtimeVersionLabels(
+  db: DbOrTx, caller: KeyCaller, name: string, version: number,
+): Promise<{ labels: string[]; split: string[]; latestVersion: number } | null> {
+  const prompt = await findKeyPrompt(db, caller, name);
+  if (!prompt) return null;
+  const row = await db.promptVersion.findUnique({ where: { promptId_version: { promptId: prompt.id, version } }, select: servingLabelsSelect });
+  if (!row) return null;
+  const split = [...row.labels.filter((label) => label.candidateVersion !== null), ...row.candidateOf].map((label) => label.name);
+  return { labels: servingLabels(row), split: [...new Set(split)].sort(), latestVersion: prompt.latestVersion };
+}
+
 /**
  * One version of a prompt, as a tool receives it, with the labels that serve it: those on it, and each
  * split label whose candidate it is (that label's fetches are served it, as Langfuse's clients read it
@@ -158,13 +188,11 @@ async function resolveVersion(
     where: { promptId_version: { promptId: prompt.id, version } },
     select: {
       id: true, version: true, type: true, template: true, messages: true, variables: true, model: true, config: true, tools: true, responseFormat: true, commitMessage: true, authorId: true, createdAt: true,
-      labels: { select: { name: true } },
-      candidateOf: { select: { name: true } },
+      ...servingLabelsSelect,
     },
   });
   if (!row) return notFound();
-  // Sorted here, by code unit (as the Langfuse list's COLLATE "C"), not by the database's collation, which may differ.
-  const labels = [...new Set([...row.labels, ...row.candidateOf].map((label) => label.name).concat(servedUnder !== undefined ? [servedUnder] : []))].sort();
+  const labels = servingLabels(row, servedUnder);
   const written: IncludeBody = row.type === "text" ? { type: row.type, template: row.template ?? "" } : { type: row.type, messages: row.messages as unknown as PromptMessage[] };
   const reader = { caller, access: { ...accessOf(caller, { teamRole: prompt.teamRole, organizationRole: prompt.organizationRole }), userId: caller.userId } };
   const resolved = bodyIncludes(written).length
