@@ -4,9 +4,10 @@
 // bound to labels shows only the versions its labels point to, a split label's candidate included (no other
 // version's config, whatever the `version` or `label` filter), while an unbound key's list shows any; and a
 // split label is on both its versions in any key's list, as its fetches serve either, and in the labels
-// of its candidate's fetch by version, until the split ends.
+// of its candidate's fetch by version, until the split ends; an update sending such a label back to a
+// version it is on through a split (its base or its candidate) leaves it and its split as they are.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { LANGFUSE_MSG, PROMPT_LABELS_MAX, PROMPT_LABELS_PER_REQUEST_MAX, PROMPT_MSG } from "@promptly/shared";
+import { LANGFUSE_MSG, PROMPT_LABELS_MAX, PROMPT_LABELS_PER_REQUEST_MAX, PROMPT_MSG, RUNTIME_MSG } from "@promptly/shared";
 import { basicAuth, langfuseCaller, startKeyServer, type KeyServer, type Pair } from "../../../test/key-server.ts";
 import { within } from "../../../test/within.ts";
 
@@ -223,5 +224,76 @@ describe("a split label in a fetch by version", () => {
     await ks.admin.promptLabels.endSplit({ promptId: id, label: "production", outcome: "promote" });
     await expectLabels(1, []);
     await expectLabels(2, ["production", "staging"]);
+  });
+});
+
+describe("an update sending back a split label", () => {
+  /** A prompt whose production is split: version 1 its base, version 2 its candidate; `labels` on each version besides. */
+  const splitPrompt = async (name: string, labels: [string[], string[], string[]]) => {
+    const { id } = await ks.prompt(team, name, [
+      { template: "One", labels: ["production", ...labels[0]] },
+      { template: "Two", labels: labels[1] },
+      { template: "Three", labels: labels[2] },
+    ]);
+    await ks.admin.promptLabels.split({ promptId: id, label: "production", version: 2, weight: 50 });
+    return id;
+  };
+  /** What production's split is, in the database, and every move of production the audit trail holds. */
+  const production = async (id: string) => ({
+    label: await ks.h.database.db.promptLabel.findFirstOrThrow({
+      where: { promptId: id, name: "production" }, select: { version: true, candidateVersion: true, candidateWeight: true },
+    }),
+    moves: (await ks.h.database.db.auditEvent.findMany({ where: { promptId: id, action: "prompt.label.set" }, select: { after: true } }))
+      .filter((event) => (event.after as { label?: string } | null)?.label === "production").length,
+  });
+  /** The versions a fetch of production is served, over units until both are seen (the split still splits). */
+  const servedByProduction = async (name: string) => {
+    const served = new Set<number>();
+    for (let unit = 0; served.size < 2 && unit < 100; unit++) {
+      const response = await fetch(`${ks.server.base}/api/public/v2/prompts/${name}?label=production`, {
+        headers: { authorization: basicAuth(reader), "x-promptly-unit": `unit-${unit}` },
+      });
+      expect(response.status).toBe(200);
+      served.add(((await response.json()) as { version: number }).version);
+    }
+    return [...served].sort();
+  };
+  const listedLabels = async (name: string) => (await call("GET", `/v2/prompts?name=${name}`)).body["data"];
+
+  it("changes nothing when the candidate's labels, as its fetch read them, are sent back", async () => {
+    const id = await splitPrompt("split-echo", [[], ["staging"], []]);
+    const read = await call("GET", "/v2/prompts/split-echo?version=2");
+    expect(read.body["labels"]).toEqual(["production", "staging"]);
+    const before = { production: await production(id), listed: await listedLabels("split-echo") };
+
+    const patched = await call("PATCH", "/v2/prompts/split-echo/versions/2", { body: { newLabels: read.body["labels"] } });
+    expect(patched).toMatchObject({ status: 200, body: { version: 2, labels: ["production", "staging"] } });
+    expect({ production: await production(id), listed: await listedLabels("split-echo") }).toEqual(before);
+    expect(await servedByProduction("split-echo")).toEqual([1, 2]);
+  });
+
+  it("is not refused to a key that may not move production, on the candidate or the base; elsewhere it still is", async () => {
+    const id = await splitPrompt("split-keep", [[], [], []]);
+    const key = await ks.key(team, { scopes: ["write"] });
+    const before = await production(id);
+    expect(await call("PATCH", "/v2/prompts/split-keep/versions/2", { pair: key, body: { newLabels: ["production"] } })).toMatchObject({ status: 200, body: { labels: ["production"] } });
+    expect(await call("PATCH", "/v2/prompts/split-keep/versions/1", { pair: key, body: { newLabels: ["production"] } })).toMatchObject({ status: 200, body: { labels: ["production"] } });
+    expect(await production(id)).toEqual(before);
+    expect(await servedByProduction("split-keep")).toEqual([1, 2]);
+    // A version production does not serve: moving it there is a key's 403, as ever.
+    expect(await call("PATCH", "/v2/prompts/split-keep/versions/3", { pair: key, body: { newLabels: ["production"] } }))
+      .toEqual({ status: 403, body: { message: RUNTIME_MSG.protectedLabel, error: "ForbiddenError" } });
+    expect(await production(id)).toEqual(before);
+  });
+
+  it("moves the other labels sent with it, and the split stays", async () => {
+    const id = await splitPrompt("split-more", [["staging"], [], []]);
+    const before = await production(id);
+    const patched = await call("PATCH", "/v2/prompts/split-more/versions/2", { body: { newLabels: ["production", "staging"] } });
+    expect(patched).toMatchObject({ status: 200, body: { version: 2, labels: ["production", "staging"] } });
+    expect((await call("GET", "/v2/prompts/split-more?version=1")).body["labels"]).toEqual(["production"]);
+    expect(await ks.h.database.db.promptLabel.findFirstOrThrow({ where: { promptId: id, name: "staging" }, select: { version: true } })).toEqual({ version: 2 });
+    expect(await production(id)).toEqual(before);
+    expect(await servedByProduction("split-more")).toEqual([1, 2]);
   });
 });
