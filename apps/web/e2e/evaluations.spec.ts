@@ -13,6 +13,7 @@
 // long texts and names cut); Edit loads the case whole, and after a save the form has the saved case; the
 // case changed elsewhere, Edit opened again has it as stored now. (7) The results and the comparison show
 // a page of cases at a time, outputs cut short: one opens whole, and two cut outputs are diffed whole.
+// (8) A case's error and its expected output longer than their previews open whole.
 import { randomBytes } from "node:crypto";
 import { createServer } from "node:net";
 import { expect, test, type Page } from "@playwright/test";
@@ -515,5 +516,48 @@ test("the results and the comparison show a page of cases with their outputs cut
   await expect(diff.locator("[data-diff='added']")).toContainText("the end of v2");
   await page.getByRole("button", { name: "Show more cases" }).click();
   await expect(page.getByTestId("flipped-case")).toHaveCount(60);
+  expect(errors).toEqual([]);
+});
+
+test("a case's error and its expected output cut short open whole", async ({ page }) => {
+  const editor = await createAccount({ fullName: "Wanda Whole" });
+  const { organization, team } = await createTeamInNewOrganization([{ userId: editor.id, role: "admin" }]);
+  await signIn(page, editor.email);
+  const errors = consoleErrors(page);
+  const prompt = (await callMutation(page.request, "prompts.create", {
+    teamId: team.id, name: `e2e/${randomBytes(5).toString("hex")}`, title: uniqueName("Refusals"), visibility: "team", type: "text", template: "Answer {{ question }}.", model: "gpt-4o-mini",
+  })) as { id: string };
+  // One case written straight to the tables: an error past its 2,000-character preview, an expected output past its 300.
+  const error = `${"E".repeat(2_000)} the error's end`;
+  const expected = `${"e".repeat(300)} the expected end`;
+  const evaluationId = await withDb(async (client) => {
+    const { id } = (await client.query<{ id: string }>(
+      `INSERT INTO evaluations (organization_id, prompt_id, versions, connection_name, status, finished_at) VALUES ($1, $2, '{1}', 'Local', 'done', now()) RETURNING id::text`,
+      [organization.id, prompt.id],
+    )).rows[0]!;
+    await client.query(
+      `INSERT INTO evaluation_items (evaluation_id, version, position, variables, expected, status, error, attempts) VALUES ($1, 1, 0, '{"question": "why"}', $2, 'error', $3, 1)`,
+      [id, expected, error],
+    );
+    return id;
+  });
+  await activateTeam(page, organization.id, team.id);
+  await page.goto(`/prompts/${prompt.id}?tab=evaluations&evaluation=${evaluationId}`);
+
+  const row = page.getByTestId("result-row").first();
+  await expect(row).toContainText(`${"E".repeat(2_000)}…`);
+  await expect(row).not.toContainText("the error's end");
+  await row.locator("[data-version='1']").getByRole("button", { name: "Show the whole error" }).click();
+  const wholeError = page.getByRole("dialog", { name: "Case 1 on v1" });
+  await expect(wholeError.getByTestId("whole-error")).toHaveText(error);
+  await expect(wholeError.getByText("the error's end")).toBeVisible();
+  await wholeError.getByRole("button", { name: "Close" }).click();
+  await expect(wholeError).toBeHidden();
+
+  await row.getByRole("button", { name: "Show the whole case" }).click();
+  const wholeCase = page.getByRole("dialog", { name: "Case 1", exact: true });
+  await expect(wholeCase.getByTestId("whole-expected")).toHaveText(expected);
+  await expect(wholeCase.getByText("the expected end")).toBeVisible();
+  await expect(wholeCase.getByTestId("whole-case")).toContainText("question");
   expect(errors).toEqual([]);
 });

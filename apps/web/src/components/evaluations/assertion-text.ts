@@ -80,9 +80,23 @@ export function assertionText({ type, value = "", model }: AssertionLike): strin
 /** A text the server cut short (`cut`), shown with an ellipsis. */
 export const previewText = (text: string, cut: boolean | undefined) => (cut ? `${text}…` : text);
 
+/** How much of a variable's value, or of an expected output, a case's line shows. */
+const LINE_CLIP = 80;
+
+type VariablePreview = { name: string; nameCut?: boolean; value: string; cut: boolean };
+
 /** A case's variables in one line, from its preview (values as text, cut short): "question: the weather · tone: formal". */
-export function variablesText(variables: { name: string; nameCut?: boolean; value: string; cut: boolean }[], count = variables.length): string {
+export function variablesText(variables: VariablePreview[], count = variables.length): string {
   if (!variables.length) return "No variables";
   const more = count - variables.length;
-  return [...variables.map(({ name, nameCut, value, cut }) => `${previewText(name, nameCut)}: ${clip(previewText(value, cut), 80)}`), ...(more > 0 ? [`${more} more`] : [])].join(" · ");
+  return [...variables.map(({ name, nameCut, value, cut }) => `${previewText(name, nameCut)}: ${clip(previewText(value, cut), LINE_CLIP)}`), ...(more > 0 ? [`${more} more`] : [])].join(" · ");
 }
+
+/** A case's expected output in one line, from its preview. */
+export const expectedText = ({ text, cut }: { text: string; cut: boolean }) => `Expected: ${clip(previewText(text, cut), LINE_CLIP)}`;
+
+/** Whether a case's lines (variablesText, expectedText) leave anything out: a text the server cut, one clipped here, variables not previewed. */
+export const caseCut = (variables: VariablePreview[], count: number, expected: { text: string; cut: boolean } | null) =>
+  count > variables.length ||
+  variables.some(({ nameCut, value, cut }) => nameCut || cut || value.length > LINE_CLIP) ||
+  (expected !== null && (expected.cut || expected.text.length > LINE_CLIP));

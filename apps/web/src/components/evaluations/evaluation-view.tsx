@@ -3,7 +3,8 @@
 // over the cases judged) with the cases that could not run, their first reason and "Retry cases in
 // error", then Results (cases x versions: each output and each
 // assertion's verdict with its reason) or Compare (two versions: the cases that flipped, their outputs diffed).
-// Both read a page of cases at a time with their texts cut short; an output cut short opens whole on request.
+// Both read a page of cases at a time with their texts cut short; an output, an error or a case (its variables and
+// expected output) cut short opens whole on request.
 import { useEffect, useRef, useState } from "react";
 import { ArrowLeft, Check, Square, X } from "lucide-react";
 import { toast } from "sonner";
@@ -23,7 +24,7 @@ import { Tabs, TabsContent, TabsList, TabsTrigger } from "@/components/ui/tabs";
 import { ErrorDetails } from "@/components/ui/error-details";
 import { formatDateTime } from "@/lib/dates";
 import { trpc } from "@/lib/trpc";
-import { assertionText, previewText, variablesText } from "./assertion-text.ts";
+import { assertionText, caseCut, expectedText, previewText, variablesText } from "./assertion-text.ts";
 import { CasesNotRun } from "./cases-not-run.tsx";
 import { EvaluationStatusBadge, ItemStatusBadge, formatPassRate, isActive } from "./evaluation-format.tsx";
 import { VersionPicker } from "@/components/prompts/version-picker";
@@ -32,7 +33,8 @@ type Summary = RouterOutputs["evaluations"]["get"];
 type Results = RouterOutputs["evaluations"]["results"];
 /** Which item: the evaluation, its case's position and the version. */
 type ItemKey = { id: string; position: number; version: number };
-type Cell = Results["cases"][number]["versions"][number];
+type Case = Results["cases"][number];
+type Cell = Case["versions"][number];
 
 interface EvaluationViewProps {
   prompt: PromptDetail;
@@ -229,7 +231,7 @@ function ResultsMatrix({ id, versions, active }: { id: string; versions: number[
             <TableRow key={testCase.position} data-testid="result-row" className="align-top">
               <TableCell className="max-w-64 min-w-40 whitespace-normal">
                 <span className="font-medium">Case {testCase.position + 1}</span>
-                <span className="mt-1 block text-xs wrap-anywhere text-muted-foreground">{variablesText(testCase.variables, testCase.variableCount)}</span>
+                <CaseLines testCase={testCase} item={{ id, position: testCase.position, version: versions[0]! }} />
               </TableCell>
               {versions.map((version) => {
                 const cell = testCase.versions.find((item) => item.version === version);
@@ -259,7 +261,6 @@ function ResultsMatrix({ id, versions, active }: { id: string; versions: number[
 }
 
 function ResultCell({ cell, item }: { cell: Cell; item: ItemKey }) {
-  const [whole, setWhole] = useState(false);
   return (
     <div className="grid min-w-0 gap-1.5">
       <div className="flex flex-wrap items-center gap-2 text-xs text-muted-foreground">
@@ -268,44 +269,91 @@ function ResultCell({ cell, item }: { cell: Cell; item: ItemKey }) {
         {cell.rateLimited > 0 && <span>{cell.rateLimited === 1 ? "1 rate limit retried" : `${cell.rateLimited} rate limits retried`}</span>}
       </div>
       {cell.output !== null && <p className="line-clamp-6 text-sm whitespace-pre-wrap wrap-anywhere">{previewText(cell.output, cell.outputCut)}</p>}
-      {cell.outputCut && (
-        <div>
-          <Button variant="link" size="sm" className="h-auto p-0" onClick={() => setWhole(true)}>
-            Show the whole output
-          </Button>
-          {whole && <WholeOutputDialog item={item} onClose={() => setWhole(false)} />}
-        </div>
-      )}
+      {cell.outputCut && <ShowWhole item={item} part="output" />}
       {cell.error && (
         <div className="text-sm wrap-anywhere text-destructive">
           <p>{previewText(cell.error, cell.errorCut)}</p>
           <ErrorDetails detail={cell.errorDetail} />
         </div>
       )}
+      {cell.errorCut && <ShowWhole item={item} part="error" />}
       {cell.results && cell.results.length > 0 && <AssertionOutcomes outcomes={cell.results} />}
     </div>
   );
 }
 
-/** One item's output whole, read when opened (the matrix holds its first characters only). */
-function WholeOutputDialog({ item, onClose }: { item: ItemKey; onClose(): void }) {
+/** A case's variables and expected output in a line each, cut short; whole on request when anything is left out. */
+function CaseLines({ testCase, item }: { testCase: Omit<Case, "versions">; item: ItemKey }) {
+  return (
+    <span className="mt-1 grid gap-1 text-xs wrap-anywhere text-muted-foreground">
+      <span>{variablesText(testCase.variables, testCase.variableCount)}</span>
+      {testCase.expected && <span>{expectedText(testCase.expected)}</span>}
+      {caseCut(testCase.variables, testCase.variableCount, testCase.expected) && (
+        <ShowWhole item={item} part="case" order={testCase.variables.flatMap((variable) => (variable.nameCut ? [] : [variable.name]))} />
+      )}
+    </span>
+  );
+}
+
+/** What of an item a dialog shows whole: its output, its error, or its case (variables and expected output, alike on every version). */
+type WholePart = "output" | "error" | "case";
+
+/** "Show the whole …": the part of the item read whole in a dialog when opened. */
+function ShowWhole({ item, part, order }: { item: ItemKey; part: WholePart; order?: string[] }) {
+  const [open, setOpen] = useState(false);
+  return (
+    <span className="block">
+      <Button variant="link" size="sm" className="h-auto p-0" onClick={() => setOpen(true)}>
+        Show the whole {part}
+      </Button>
+      {open && <WholeTextDialog item={item} part={part} order={order} onClose={() => setOpen(false)} />}
+    </span>
+  );
+}
+
+/** A variable's value as written: a text as it is, anything else as JSON. */
+const valueText = (value: unknown) => (typeof value === "string" ? value : JSON.stringify(value, null, 2));
+
+/** The variables in the preview's order (`order`: the names it shows), the rest after by name's code point. */
+function inOrder(variables: Record<string, unknown>, order: string[] = []) {
+  const rank = (name: string) => (order.includes(name) ? order.indexOf(name) : order.length);
+  return Object.entries(variables).sort(([a], [b]) => rank(a) - rank(b) || (a < b ? -1 : a > b ? 1 : 0));
+}
+
+/** One item's output, error or case whole, read when opened (the matrix holds their first characters only). */
+function WholeTextDialog({ item, part, order, onClose }: { item: ItemKey; part: WholePart; order?: string[]; onClose(): void }) {
   const whole = trpc.evaluations.item.useQuery(item);
   return (
     <Dialog open onOpenChange={(open) => !open && onClose()}>
       <DialogContent className="sm:max-w-3xl">
         <DialogHeader>
-          <DialogTitle>
-            Case {item.position + 1} on {versionLabel(item.version)}
-          </DialogTitle>
-          <DialogDescription>The whole output.</DialogDescription>
+          <DialogTitle>{part === "case" ? `Case ${item.position + 1}` : `Case ${item.position + 1} on ${versionLabel(item.version)}`}</DialogTitle>
+          <DialogDescription>{part === "case" ? "The case's variables and expected output, whole." : `The whole ${part}.`}</DialogDescription>
         </DialogHeader>
         {whole.isPending ? (
-          <SkeletonRows label="Loading the output" />
+          <SkeletonRows label={`Loading the ${part}`} />
         ) : whole.isError ? (
-          <LoadFailure title="The output could not be loaded" error={whole.error} onRetry={() => void whole.refetch()} />
+          <LoadFailure title={`The ${part} could not be loaded`} error={whole.error} onRetry={() => void whole.refetch()} />
+        ) : part === "case" ? (
+          <dl className="grid max-h-[60vh] gap-2 overflow-auto text-sm" data-testid="whole-case">
+            {inOrder(whole.data.variables, order).map(([variable, value]) => (
+              <div key={variable} className="grid gap-0.5">
+                <dt className="font-mono text-xs wrap-anywhere text-muted-foreground">{variable}</dt>
+                <dd className="whitespace-pre-wrap wrap-anywhere">{valueText(value)}</dd>
+              </div>
+            ))}
+            {whole.data.expected !== null && (
+              <div className="grid gap-0.5">
+                <dt className="text-xs text-muted-foreground">Expected output</dt>
+                <dd className="whitespace-pre-wrap wrap-anywhere" data-testid="whole-expected">
+                  {whole.data.expected}
+                </dd>
+              </div>
+            )}
+          </dl>
         ) : (
-          <pre className="max-h-[60vh] overflow-auto text-sm whitespace-pre-wrap wrap-anywhere" data-testid="whole-output">
-            {whole.data.output}
+          <pre className={`max-h-[60vh] overflow-auto text-sm whitespace-pre-wrap wrap-anywhere${part === "error" ? " text-destructive" : ""}`} data-testid={`whole-${part}`}>
+            {part === "error" ? whole.data.error : whole.data.output}
           </pre>
         )}
       </DialogContent>
@@ -371,7 +419,7 @@ function CompareVersions({ summary }: { summary: Summary }) {
                   <span className="text-muted-foreground">{versionLabel(candidate)}</span>
                   <ItemStatusBadge status={testCase.candidate.status} />
                 </div>
-                <p className="text-xs wrap-anywhere text-muted-foreground">{variablesText(testCase.variables, testCase.variableCount)}</p>
+                <CaseLines testCase={testCase} item={{ id: summary.id, position: testCase.position, version: base }} />
                 <OutputsDiff id={summary.id} position={testCase.position} base={testCase.base} candidate={testCase.candidate} />
                 {[testCase.base, testCase.candidate].map(
                   (cell) =>
