@@ -34,7 +34,7 @@ export { exportLibraryForCli, importLibraryForCli } from "./services/prompts/lib
 export { findTeamForCommandLine } from "./services/organizations/teams.ts";
 export {
   cachedRuntimePrompt, compileRuntimePrompt, countRuntimeUse, createRuntimePrompt, createRuntimeVersion, deleteRuntimePrompt, saveRuntimePrompt, listRuntimePrompts, resolveRuntimePrompt, runtimeSelector,
-  runtimeVersionLabels, serveRuntimePrompt, serveRuntimeVersion, setRuntimeLabel, setRuntimeLabels,
+  runtimeLabelsToMove, runtimeVersionLabels, serveRuntimePrompt, serveRuntimeVersion, setRuntimeLabel, setRuntimeLabels,
 } from "./services/runtime/runtime-prompts.ts";
 export { keyProject, pageRuntimePromptVersions } from "./services/runtime/runtime-langfuse.ts";
 export type { ResolvedPrompt } from "./services/runtime/runtime-cache.ts";

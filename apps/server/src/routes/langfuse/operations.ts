@@ -7,7 +7,7 @@
 // Promptly's: they are deliberately not in /api/v1's table and OpenAPI document (Langfuse documents them).
 import { z } from "zod";
 import {
-  DomainError, authorize, deleteRuntimePrompt, keyProject, pageRuntimePromptVersions, resolveRuntimePrompt, runtimeSelector, runtimeVersionLabels, saveRuntimePrompt,
+  DomainError, authorize, deleteRuntimePrompt, keyProject, pageRuntimePromptVersions, resolveRuntimePrompt, runtimeLabelsToMove, runtimeSelector, saveRuntimePrompt,
   serveRuntimeVersion, setRuntimeLabels, type KeyCaller, type ResolvedPrompt, type Resource,
 } from "@promptly/api";
 import {
@@ -68,19 +68,21 @@ function langfusePrompt(resolved: ResolvedPrompt, options: { resolve: boolean })
   };
 }
 
-/**
- * The labels a write points at a version, each checked: Promptly's label rule ('latest' is never set), then
- * the decision (never `production`) for each but those `already` on the version, which are not moved.
- */
-function labelsToSet(caller: KeyCaller, labels: readonly string[], already: readonly string[] = []): string[] {
+/** The labels a write names, once each, checked by Promptly's label rule ('latest' is never set). */
+function checkedLabels(labels: readonly string[]): string[] {
   const unique = [...new Set(labels)];
   for (const label of unique) {
     const parsed = promptLabelSchema.safeParse(label);
     if (!parsed.success) throw new DomainError("INVALID", `'${label}': ${parsed.error.issues[0]?.message ?? PROMPT_MSG.labelInvalid}`);
   }
-  const moved = unique.filter((label) => !already.includes(label));
-  for (const label of moved) allow(authorize(caller, "prompt.write", { label }));
-  return moved;
+  return unique;
+}
+
+/** The labels a new version is created with, each checked: checkedLabels, then the decision (never `production`). */
+function labelsToSet(caller: KeyCaller, labels: readonly string[]): string[] {
+  const unique = checkedLabels(labels);
+  for (const label of unique) allow(authorize(caller, "prompt.write", { label }));
+  return unique;
 }
 
 /**
@@ -218,11 +220,8 @@ export const LANGFUSE_OPERATIONS: LangfuseOperation[] = [
       const { version } = parseOrInvalid(z.object({ version: z.coerce.number().int().min(1).max(2 ** 31 - 1) }), { version: params["version"] });
       const name = params["name"]!;
       // A label already on the version through a split (its base or its candidate) is there already, as
-      // the version's fetch names it: sent back as read, it moves nothing and ends no split (asked of a key
-      // that may fetch the version, which alone is answered it).
-      const readable = authorize(caller, "prompt.read", { fetch: { version } }).ok;
-      const split = readable ? ((await runtimeVersionLabels(services.db, caller, name, version))?.split ?? []) : [];
-      const labels = labelsToSet(caller, body.newLabels, split);
+      // the version's fetch names it: sent back as read, it moves nothing and ends no split (as MCP's updatePromptLabels).
+      const labels = await runtimeLabelsToMove(services.db, caller, name, version, checkedLabels(body.newLabels));
       // The answer is the version: a key that may not fetch it is refused before anything moves.
       allow(authorize(caller, "prompt.read", { fetch: { version } }));
       if (labels.length) await setRuntimeLabels(services.db, caller, name, labels, version, services.now(), req.ip ?? null);

@@ -1,10 +1,12 @@
 // MCP's label lists are bounded as the Langfuse API's are: updatePromptLabels' newLabels and a create's
 // labels hold at most PROMPT_LABELS_PER_REQUEST_MAX labels (refused with the shared message, nothing
 // written), and a prompt's labels at most PROMPT_LABELS_MAX (the label service's refusal, as REST says it);
-// updatePromptLabels answers a split's candidate with the split label among its labels, as its fetch does.
+// updatePromptLabels answers a split's candidate with the split label among its labels, as its fetch does,
+// and takes such a label sent back to a version it is on through a split as already there (the split stays),
+// as the Langfuse API's PATCH does.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { PROMPT_LABELS_MAX, PROMPT_LABELS_PER_REQUEST_MAX, PROMPT_MSG } from "@promptly/shared";
+import { PROMPT_LABELS_MAX, PROMPT_LABELS_PER_REQUEST_MAX, PROMPT_MSG, RUNTIME_MSG } from "@promptly/shared";
 import { startKeyServer, type KeyServer } from "../../../test/key-server.ts";
 import { callTool as call, mcpClients, toolJson as json, toolText as text } from "../../../test/mcp-client.ts";
 
@@ -67,5 +69,69 @@ describe("a split label in updatePromptLabels' answer", () => {
     // The split is untouched: production still serves version 1, with version 2 its candidate.
     expect(await ks.h.database.db.promptLabel.findFirstOrThrow({ where: { promptId: id, name: "production" }, select: { version: true, candidateVersion: true } }))
       .toEqual({ version: 1, candidateVersion: 2 });
+  });
+});
+
+describe("updatePromptLabels sending back a split label", () => {
+  /** A prompt whose production is split: version 1 its base, version 2 its candidate; `labels` on each version besides. */
+  const splitPrompt = async (name: string, labels: [string[], string[], string[]]) => {
+    const { id } = await ks.prompt(team, name, [
+      { template: "One", labels: ["production", ...labels[0]] },
+      { template: "Two", labels: labels[1] },
+      { template: "Three", labels: labels[2] },
+    ]);
+    await ks.admin.promptLabels.split({ promptId: id, label: "production", version: 2, weight: 50 });
+    return id;
+  };
+  /** Production's split as the database holds it, and how many moves of production the audit trail records. */
+  const production = async (id: string) => ({
+    label: await ks.h.database.db.promptLabel.findFirstOrThrow({
+      where: { promptId: id, name: "production" }, select: { version: true, candidateVersion: true, candidateWeight: true },
+    }),
+    moves: (await ks.h.database.db.auditEvent.findMany({ where: { promptId: id, action: "prompt.label.set" }, select: { after: true } }))
+      .filter((event) => (event.after as { label?: string } | null)?.label === "production").length,
+  });
+
+  it("changes nothing when the candidate's labels, as getPrompt read them, are sent back", async () => {
+    const id = await splitPrompt("mcp/split-echo", [[], ["staging"], []]);
+    const read = json(await call(client, "getPrompt", { name: "mcp/split-echo", version: 2 }));
+    expect(read["labels"]).toEqual(["production", "staging"]);
+    const before = await production(id);
+
+    const answer = json(await call(client, "updatePromptLabels", { name: "mcp/split-echo", version: 2, newLabels: read["labels"] }));
+    expect(answer).toMatchObject({ name: "mcp/split-echo", version: 2, labels: ["production", "staging"] });
+    expect(await production(id)).toEqual(before);
+    expect(json(await call(client, "getPrompt", { name: "mcp/split-echo", version: 2 }))["labels"]).toEqual(["production", "staging"]);
+  });
+
+  it("moves the other labels sent with it, and the split stays", async () => {
+    const id = await splitPrompt("mcp/split-more", [["staging"], [], []]);
+    const before = await production(id);
+    const answer = json(await call(client, "updatePromptLabels", { name: "mcp/split-more", version: 2, newLabels: ["production", "staging"] }));
+    expect(answer).toMatchObject({ name: "mcp/split-more", version: 2, labels: ["production", "staging"] });
+    expect(json(await call(client, "getPrompt", { name: "mcp/split-more", version: 1 }))["labels"]).toEqual(["production"]);
+    expect(await ks.h.database.db.promptLabel.findFirstOrThrow({ where: { promptId: id, name: "staging" }, select: { version: true } })).toEqual({ version: 2 });
+    expect(await production(id)).toEqual(before);
+  });
+
+  it("ends no split of a label the key may move, sent back to its candidate or its base", async () => {
+    const { id } = await ks.prompt(team, "mcp/split-beta", [{ template: "One", labels: ["beta"] }, { template: "Two" }, { template: "Three" }]);
+    await ks.admin.promptLabels.split({ promptId: id, label: "beta", version: 2, weight: 50 });
+    const beta = () => ks.h.database.db.promptLabel.findFirstOrThrow({ where: { promptId: id, name: "beta" }, select: { version: true, candidateVersion: true, candidateWeight: true } });
+    const before = await beta();
+    expect(before).toEqual({ version: 1, candidateVersion: 2, candidateWeight: 50 });
+    for (const version of [2, 1]) {
+      expect(json(await call(client, "updatePromptLabels", { name: "mcp/split-beta", version, newLabels: ["beta"] }))).toMatchObject({ labels: ["beta"] });
+      expect(await beta()).toEqual(before);
+    }
+  });
+
+  it("is refused as ever to a key that may not fetch the version, which learns of no split", async () => {
+    const id = await splitPrompt("mcp/split-bound", [[], [], []]);
+    const before = await production(id);
+    const bound = await clients.connect((await ks.key(team, { scopes: ["write"], labels: ["staging"] })).secretKey);
+    const refused = await call(bound, "updatePromptLabels", { name: "mcp/split-bound", version: 2, newLabels: ["production"] });
+    expect(refused.structuredContent).toMatchObject({ error: { code: "FORBIDDEN", message: RUNTIME_MSG.protectedLabel } });
+    expect(await production(id)).toEqual(before);
   });
 });

@@ -12,7 +12,7 @@ import {
   GetPromptRequestSchema, ListPromptsRequestSchema, McpError, type CallToolResult, type GetPromptResult, type Prompt, type PromptMessage,
 } from "@modelcontextprotocol/sdk/types.js";
 import {
-  DOMAIN_ERRORS, DomainError, JSON_RPC_ERROR, authorize, compileRuntimePrompt, saveRuntimePrompt, listRuntimePrompts, resolveRuntimePrompt, runtimeVersionLabels,
+  DOMAIN_ERRORS, DomainError, JSON_RPC_ERROR, authorize, compileRuntimePrompt, saveRuntimePrompt, listRuntimePrompts, resolveRuntimePrompt, runtimeLabelsToMove, runtimeVersionLabels,
   runtimeSelector, serveRuntimePrompt, serveRuntimeVersion, setRuntimeLabels, type ApiServices, type KeyCaller,
 } from "@promptly/api";
 import {
@@ -334,7 +334,7 @@ export function mcpServer(services: ApiServices, caller: KeyCaller, req: Request
       "updatePromptLabels",
       {
         description: [
-          "Point labels at a version of a prompt: each label leaves the version it was on (a label is on one version at a time); other labels stay where they are.",
+          "Point labels at a version of a prompt: each label leaves the version it was on (a label is on one version at a time); other labels stay where they are. A label already on the version through a split (as getPrompt lists it) stays as it is, split.",
           "",
           "'production' is never moved by an API key (a team admin moves it in the app); 'latest' is always the newest version and cannot be set.",
           "Accepts: name, version, newLabels (the labels to point at it; an empty list changes nothing). Answers the labels now on the version ('latest' included on the newest).",
@@ -348,8 +348,10 @@ export function mcpServer(services: ApiServices, caller: KeyCaller, req: Request
       },
       async ({ name, version: asked, newLabels }) => {
         const { version } = parseOr400(runtimeSetLabelInput, { version: asked });
-        const { labels } = parseOr400(labelsInput, { labels: newLabels });
-        for (const label of labels) allow(authorize(caller, "prompt.write", { label }));
+        const { labels: named } = parseOr400(labelsInput, { labels: newLabels });
+        // A label already on the version through a split (its base or its candidate), as its fetch names it,
+        // is there already: sent back as read, it moves nothing and ends no split (as the Langfuse API's PATCH).
+        const labels = await runtimeLabelsToMove(services.db, caller, name, version, named);
         if (labels.length) await setRuntimeLabels(services.db, caller, name, labels, version, services.now(), ip);
         if (labels.length) changed();
         // As a fetch of the version names them: a split label whose candidate it is, too.

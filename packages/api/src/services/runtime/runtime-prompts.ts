@@ -170,6 +170,21 @@ export async function runtimeVersionLabels(
 }
 
 /**
+ * Which of `labels` a key's update of a version's labels moves (the Langfuse API's PATCH, MCP's
+ * updatePromptLabels), each allowed by the one decision (never `production`): all but those already on the
+ * version through a split, as its base or its candidate (its fetch by version names them), which stay as
+ * they are, so a client sending back the labels it read moves nothing and ends no split. Only a key that may
+ * fetch the version is answered so: another is refused for each label as ever, and learns of no split.
+ */
+export async function runtimeLabelsToMove(db: DbOrTx, caller: KeyCaller, name: string, version: number, labels: readonly string[]): Promise<string[]> {
+  const readable = authorize(caller, "prompt.read", { fetch: { version } }).ok;
+  const split = readable ? ((await runtimeVersionLabels(db, caller, name, version))?.split ?? []) : [];
+  const moved = [...new Set(labels)].filter((label) => !split.includes(label));
+  for (const label of moved) allowOrFail(authorize(caller, "prompt.write", { label }));
+  return moved;
+}
+
+/**
  * One version of a prompt, as a tool receives it, with the labels that serve it: those on it, and each
  * split label whose candidate it is (that label's fetches are served it, as Langfuse's clients read it
  * and as the Langfuse list names it), however it is fetched. `servedUnder`: the split label read to
