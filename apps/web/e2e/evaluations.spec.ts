@@ -13,7 +13,7 @@
 // long texts and names cut); Edit loads the case whole, and after a save the form has the saved case; the
 // case changed elsewhere, Edit opened again has it as stored now. (7) The results and the comparison show
 // a page of cases at a time, outputs cut short: one opens whole, and two cut outputs are diffed whole.
-// (8) A case's error and its expected output longer than their previews open whole.
+// A judge's reason cut short opens whole. (8) A case's error and its expected output longer than their previews open whole.
 import { randomBytes } from "node:crypto";
 import { createServer } from "node:net";
 import { expect, test, type Page } from "@playwright/test";
@@ -501,6 +501,9 @@ test("the results and the comparison show a page of cases with their outputs cut
   // A judge's reason cut short says so.
   await expect(page.getByTestId("result-row").nth(1).locator("[data-version='2']")).toContainText(`${"r".repeat(500)}…`);
   await expect(page.getByTestId("result-row").nth(1).locator("[data-version='2']")).not.toContainText("r".repeat(501));
+  await page.getByTestId("result-row").nth(1).locator("[data-version='2']").getByRole("button", { name: "Show the whole reason" }).click();
+  await expect(page.getByRole("dialog", { name: "Case 2 on v2" }).getByTestId("whole-reason")).toHaveText("r".repeat(600));
+  await page.getByRole("dialog", { name: "Case 2 on v2" }).getByRole("button", { name: "Close" }).click();
   await page.getByRole("button", { name: "Show more cases" }).click();
   await expect(page.getByTestId("result-row")).toHaveCount(60);
   await expect(page.getByRole("button", { name: "Show more cases" })).toBeHidden();

@@ -277,7 +277,7 @@ function ResultCell({ cell, item }: { cell: Cell; item: ItemKey }) {
         </div>
       )}
       {cell.errorCut && <ShowWhole item={item} part="error" />}
-      {cell.results && cell.results.length > 0 && <AssertionOutcomes outcomes={cell.results} />}
+      {cell.results && cell.results.length > 0 && <AssertionOutcomes outcomes={cell.results} item={item} />}
     </div>
   );
 }
@@ -295,18 +295,20 @@ function CaseLines({ testCase, item }: { testCase: Omit<Case, "versions">; item:
   );
 }
 
-/** What of an item a dialog shows whole: its output, its error, or its case (variables and expected output, alike on every version). */
-type WholePart = "output" | "error" | "case";
+/** What of an item a dialog shows whole: its output, its error, a verdict's reason, or its case (variables and expected output, alike on every version). */
+type WholePart = "output" | "error" | "reason" | "case";
+/** Which part, and for a reason, which verdict (its index in the item's results). */
+type WholeOf = { part: WholePart; index?: number; order?: string[] };
 
 /** "Show the whole …": the part of the item read whole in a dialog when opened. */
-function ShowWhole({ item, part, order }: { item: ItemKey; part: WholePart; order?: string[] }) {
+function ShowWhole({ item, ...of }: { item: ItemKey } & WholeOf) {
   const [open, setOpen] = useState(false);
   return (
     <span className="block">
       <Button variant="link" size="sm" className="h-auto p-0" onClick={() => setOpen(true)}>
-        Show the whole {part}
+        Show the whole {of.part}
       </Button>
-      {open && <WholeTextDialog item={item} part={part} order={order} onClose={() => setOpen(false)} />}
+      {open && <WholeTextDialog item={item} {...of} onClose={() => setOpen(false)} />}
     </span>
   );
 }
@@ -321,7 +323,7 @@ function inOrder(variables: Record<string, unknown>, order: string[] = []) {
 }
 
 /** One item's output, error or case whole, read when opened (the matrix holds their first characters only). */
-function WholeTextDialog({ item, part, order, onClose }: { item: ItemKey; part: WholePart; order?: string[]; onClose(): void }) {
+function WholeTextDialog({ item, part, index = 0, order, onClose }: { item: ItemKey; onClose(): void } & WholeOf) {
   const whole = trpc.evaluations.item.useQuery(item);
   return (
     <Dialog open onOpenChange={(open) => !open && onClose()}>
@@ -353,7 +355,7 @@ function WholeTextDialog({ item, part, order, onClose }: { item: ItemKey; part: 
           </dl>
         ) : (
           <pre className={`max-h-[60vh] overflow-auto text-sm whitespace-pre-wrap wrap-anywhere${part === "error" ? " text-destructive" : ""}`} data-testid={`whole-${part}`}>
-            {part === "error" ? whole.data.error : whole.data.output}
+            {part === "error" ? whole.data.error : part === "reason" ? whole.data.results?.[index]?.reason : whole.data.output}
           </pre>
         )}
       </DialogContent>
@@ -361,19 +363,24 @@ function WholeTextDialog({ item, part, order, onClose }: { item: ItemKey; part: 
   );
 }
 
-function AssertionOutcomes({ outcomes }: { outcomes: NonNullable<Cell["results"]> }) {
+/** An item's verdicts (or its failed ones only), each judge's reason cut short opening whole. */
+function AssertionOutcomes({ outcomes, item, failedOnly = false }: { outcomes: NonNullable<Cell["results"]>; item: ItemKey; failedOnly?: boolean }) {
   return (
     <ul className="grid gap-1 text-xs" aria-label="Assertions">
-      {outcomes.map((outcome, index) => (
-        <li key={index} className="flex min-w-0 gap-1.5" data-pass={outcome.pass}>
-          {outcome.pass ? <Check aria-hidden="true" className="size-3.5 shrink-0 text-green-700 dark:text-green-400" /> : <X aria-hidden="true" className="size-3.5 shrink-0 text-destructive" />}
-          <span className="min-w-0 wrap-anywhere">
-            <span className="sr-only">{outcome.pass ? "Passed: " : "Failed: "}</span>
-            {assertionText(outcome)}
-            {outcome.reason && <span className="text-muted-foreground"> — {previewText(outcome.reason, outcome.reasonCut)}</span>}
-          </span>
-        </li>
-      ))}
+      {outcomes.map(
+        (outcome, index) =>
+          !(failedOnly && outcome.pass) && (
+            <li key={index} className="flex min-w-0 gap-1.5" data-pass={outcome.pass}>
+              {outcome.pass ? <Check aria-hidden="true" className="size-3.5 shrink-0 text-green-700 dark:text-green-400" /> : <X aria-hidden="true" className="size-3.5 shrink-0 text-destructive" />}
+              <span className="min-w-0 wrap-anywhere">
+                <span className="sr-only">{outcome.pass ? "Passed: " : "Failed: "}</span>
+                {assertionText(outcome)}
+                {outcome.reason && <span className="text-muted-foreground"> — {previewText(outcome.reason, outcome.reasonCut)}</span>}
+                {outcome.reasonCut && <ShowWhole item={item} part="reason" index={index} />}
+              </span>
+            </li>
+          ),
+      )}
     </ul>
   );
 }
@@ -426,7 +433,7 @@ function CompareVersions({ summary }: { summary: Summary }) {
                     cell.results?.some((outcome) => !outcome.pass) && (
                       <div key={cell.version} className="grid gap-1">
                         <p className="text-xs font-medium">{versionLabel(cell.version)} failed</p>
-                        <AssertionOutcomes outcomes={cell.results.filter((outcome) => !outcome.pass)} />
+                        <AssertionOutcomes outcomes={cell.results} item={{ id: summary.id, position: testCase.position, version: cell.version }} failedOnly />
                       </div>
                     ),
                 )}
