@@ -5,8 +5,9 @@
 // version's config, whatever the `version` or `label` filter), while an unbound key's list shows any; and a
 // split label is on both its versions in any key's list, as its fetches serve either, and in the labels
 // of its candidate's fetch by version, until the split ends; an update sending such a label back to a
-// version it is on through a split (its base or its candidate) leaves it and its split as they are.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+// version it is on through a split (its base or its candidate), or wholly, leaves it and its split as they
+// are, decided under the prompt's lock: a split ended while the update waited for it is moved as any label.
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { LANGFUSE_MSG, PROMPT_LABELS_MAX, PROMPT_LABELS_PER_REQUEST_MAX, PROMPT_MSG, RUNTIME_MSG } from "@promptly/shared";
 import { basicAuth, langfuseCaller, startKeyServer, type KeyServer, type Pair } from "../../../test/key-server.ts";
 import { within } from "../../../test/within.ts";
@@ -296,4 +297,71 @@ describe("an update sending back a split label", () => {
     expect(await production(id)).toEqual(before);
     expect(await servedByProduction("split-more")).toEqual([1, 2]);
   });
+  it("takes a label on the version wholly, as its fetch read it, as already there: a key is not refused production, the others move", async () => {
+    const { id } = await ks.prompt(team, "whole-echo", [{ template: "One", labels: ["staging"] }, { template: "Two" }, { template: "Three", labels: ["production"] }]);
+    const key = await ks.key(team, { scopes: ["write"] });
+    const read = await call("GET", "/v2/prompts/whole-echo?version=3", { pair: key });
+    expect(read.body["labels"]).toContain("production");
+    const before = await production(id);
+    const patched = await call("PATCH", "/v2/prompts/whole-echo/versions/3", { pair: key, body: { newLabels: ["production", "staging"] } });
+    expect(patched).toMatchObject({ status: 200, body: { version: 3, labels: expect.arrayContaining(["production", "staging"]) } });
+    expect(await ks.h.database.db.promptLabel.findFirstOrThrow({ where: { promptId: id, name: "staging" }, select: { version: true } })).toEqual({ version: 3 });
+    expect(await production(id)).toEqual(before);
+    expect(before).toMatchObject({ label: { version: 3, candidateVersion: null } });
+  });
+
+  it("moves a split label that ended while the update waited for the prompt, as any label: a key is refused production, nothing moves", async () => {
+    const id = await splitPrompt("split-race", [["staging"], [], []]);
+    const key = await ks.key(team, { scopes: ["write"] });
+    const before = await production(id);
+    // An admin ending production's split, holding the prompt's row (as every label move does), not yet committed.
+    const ending = await holdingPrompt(id, (tx) => tx.$executeRaw`
+      UPDATE prompt_labels SET candidate_version = NULL, candidate_weight = NULL WHERE prompt_id = ${id}::uuid AND name = 'production'`);
+    let settled = false;
+    const patched = call("PATCH", "/v2/prompts/split-race/versions/2", { pair: key, body: { newLabels: ["production", "staging"] } }).finally(() => (settled = true));
+    // The update read production's split (then on version 2) before the end committed, and waits for the prompt's row.
+    await vi.waitFor(async () => expect(settled || (await waitsFor(ending.pid))).toBe(true), { timeout: 20_000, interval: 20 });
+    await ending.commit();
+    expect(await patched).toEqual({ status: 403, body: { message: RUNTIME_MSG.protectedLabel, error: "ForbiddenError" } });
+    expect(await production(id)).toEqual({ ...before, label: { version: 1, candidateVersion: null, candidateWeight: null } });
+    expect(await ks.h.database.db.promptLabel.findFirstOrThrow({ where: { promptId: id, name: "staging" }, select: { version: true } })).toEqual({ version: 1 });
+  });
 });
+
+type Tx = Parameters<Parameters<KeyServer["h"]["database"]["db"]["$transaction"]>[0]>[0];
+
+/**
+ * Another writer's transaction holding the prompt's row (FOR NO KEY UPDATE, as a label move takes it) having
+ * run `change`, not yet committed: `commit` commits it; `pid` is its backend (what a waiting update waits for).
+ */
+async function holdingPrompt(promptId: string, change: (tx: Tx) => Promise<unknown>): Promise<{ pid: number; commit: () => Promise<void> }> {
+  let held!: (pid: number) => void;
+  const isHeld = new Promise<number>((resolve) => (held = resolve));
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  const writing = ks.h.database.db.$transaction(
+    async (tx) => {
+      await tx.$queryRaw`SELECT id FROM prompts WHERE id = ${promptId}::uuid FOR NO KEY UPDATE`;
+      await change(tx);
+      const [row] = await tx.$queryRaw<{ pid: number }[]>`SELECT pg_backend_pid() AS pid`;
+      held(row!.pid);
+      await released;
+    },
+    { timeout: 30_000 },
+  );
+  const pid = await isHeld;
+  return {
+    pid,
+    commit: async () => {
+      release();
+      await writing;
+    },
+  };
+}
+
+/** Whether a backend waits for the backend `pid`. */
+async function waitsFor(pid: number): Promise<boolean> {
+  const [row] = await ks.h.database.db.$queryRaw<{ waiting: number }[]>`
+    SELECT count(*)::int AS waiting FROM pg_stat_activity WHERE ${pid}::int = ANY(pg_blocking_pids(pid))`;
+  return row!.waiting > 0;
+}

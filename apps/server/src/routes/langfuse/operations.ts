@@ -219,13 +219,14 @@ export const LANGFUSE_OPERATIONS: LangfuseOperation[] = [
       const { services, caller, req, params, body } = call;
       const { version } = parseOrInvalid(z.object({ version: z.coerce.number().int().min(1).max(2 ** 31 - 1) }), { version: params["version"] });
       const name = params["name"]!;
-      // A label already on the version through a split (its base or its candidate) is there already, as
-      // the version's fetch names it: sent back as read, it moves nothing and ends no split (as MCP's updatePromptLabels).
-      const labels = await runtimeLabelsToMove(services.db, caller, name, version, checkedLabels(body.newLabels));
+      // A label already on the version (on it, or through a split as its base or its candidate), as the
+      // version's fetch names it, is there already: sent back as read, it moves nothing and ends no split
+      // (as MCP's updatePromptLabels); decided again under the prompt's lock as the others move.
+      const { move, keep } = await runtimeLabelsToMove(services.db, caller, name, version, checkedLabels(body.newLabels));
       // The answer is the version: a key that may not fetch it is refused before anything moves.
       allow(authorize(caller, "prompt.read", { fetch: { version } }));
-      if (labels.length) await setRuntimeLabels(services.db, caller, name, labels, version, services.now(), req.ip ?? null);
-      if (labels.length) changed(call);
+      const moved = await setRuntimeLabels(services.db, caller, name, move, version, services.now(), req.ip ?? null, keep);
+      if (moved.length) changed(call);
       call.res.json(langfusePrompt(await resolveRuntimePrompt(services, caller, name, { version }), { resolve: false }));
     },
   }),

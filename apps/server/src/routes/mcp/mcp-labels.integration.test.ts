@@ -2,8 +2,9 @@
 // labels hold at most PROMPT_LABELS_PER_REQUEST_MAX labels (refused with the shared message, nothing
 // written), and a prompt's labels at most PROMPT_LABELS_MAX (the label service's refusal, as REST says it);
 // updatePromptLabels answers a split's candidate with the split label among its labels, as its fetch does,
-// and takes such a label sent back to a version it is on through a split as already there (the split stays),
-// as the Langfuse API's PATCH does.
+// and takes such a label, or one wholly on the version, sent back to it as already there (the split stays),
+// as the Langfuse API's PATCH does; a key that may not fetch the version is answered its labels as
+// listPrompts shows them (a split label on its base alone), learning nothing a fetch by version would tell.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { PROMPT_LABELS_MAX, PROMPT_LABELS_PER_REQUEST_MAX, PROMPT_MSG, RUNTIME_MSG } from "@promptly/shared";
@@ -133,5 +134,22 @@ describe("updatePromptLabels sending back a split label", () => {
     const refused = await call(bound, "updatePromptLabels", { name: "mcp/split-bound", version: 2, newLabels: ["production"] });
     expect(refused.structuredContent).toMatchObject({ error: { code: "FORBIDDEN", message: RUNTIME_MSG.protectedLabel } });
     expect(await production(id)).toEqual(before);
+  });
+  it("takes a label on the version wholly, sent back, as already there: production is not refused, the others move", async () => {
+    const { id } = await ks.prompt(team, "mcp/whole-echo", [{ template: "One", labels: ["staging"] }, { template: "Two" }, { template: "Three", labels: ["production"] }]);
+    const before = await production(id);
+    const answer = json(await call(client, "updatePromptLabels", { name: "mcp/whole-echo", version: 3, newLabels: ["production", "staging"] }));
+    expect(answer).toMatchObject({ name: "mcp/whole-echo", version: 3, labels: ["production", "staging", "latest"] });
+    expect(await ks.h.database.db.promptLabel.findFirstOrThrow({ where: { promptId: id, name: "staging" }, select: { version: true } })).toEqual({ version: 3 });
+    expect(await production(id)).toEqual(before);
+  });
+
+  it("answers a key that may not fetch the version its labels as listPrompts shows them: a split label on its base alone", async () => {
+    const id = await splitPrompt("mcp/split-unread", [[], [], []]);
+    const bound = await clients.connect((await ks.key(team, { scopes: ["write"], labels: ["staging"] })).secretKey);
+    const answer = json(await call(bound, "updatePromptLabels", { name: "mcp/split-unread", version: 2, newLabels: ["staging"] }));
+    expect(answer).toMatchObject({ name: "mcp/split-unread", version: 2, labels: ["staging"] });
+    expect(answer["message"]).not.toContain("production");
+    expect(await ks.h.database.db.promptLabel.findFirstOrThrow({ where: { promptId: id, name: "staging" }, select: { version: true } })).toEqual({ version: 2 });
   });
 });

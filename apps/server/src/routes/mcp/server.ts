@@ -334,7 +334,7 @@ export function mcpServer(services: ApiServices, caller: KeyCaller, req: Request
       "updatePromptLabels",
       {
         description: [
-          "Point labels at a version of a prompt: each label leaves the version it was on (a label is on one version at a time); other labels stay where they are. A label already on the version through a split (as getPrompt lists it) stays as it is, split.",
+          "Point labels at a version of a prompt: each label leaves the version it was on (a label is on one version at a time); other labels stay where they are. A label already on the version (as getPrompt lists it: on it, or through a split) stays as it is (a split stays split).",
           "",
           "'production' is never moved by an API key (a team admin moves it in the app); 'latest' is always the newest version and cannot be set.",
           "Accepts: name, version, newLabels (the labels to point at it; an empty list changes nothing). Answers the labels now on the version ('latest' included on the newest).",
@@ -349,14 +349,18 @@ export function mcpServer(services: ApiServices, caller: KeyCaller, req: Request
       async ({ name, version: asked, newLabels }) => {
         const { version } = parseOr400(runtimeSetLabelInput, { version: asked });
         const { labels: named } = parseOr400(labelsInput, { labels: newLabels });
-        // A label already on the version through a split (its base or its candidate), as its fetch names it,
-        // is there already: sent back as read, it moves nothing and ends no split (as the Langfuse API's PATCH).
-        const labels = await runtimeLabelsToMove(services.db, caller, name, version, named);
-        if (labels.length) await setRuntimeLabels(services.db, caller, name, labels, version, services.now(), ip);
-        if (labels.length) changed();
-        // As a fetch of the version names them: a split label whose candidate it is, too.
-        const read = await runtimeVersionLabels(services.db, caller, name, version);
-        const after = read ? [...read.labels, ...(read.latestVersion === version ? [LATEST_LABEL] : [])] : [];
+        // A label already on the version (on it, or through a split as its base or its candidate), as its fetch
+        // names it, is there already: sent back as read, it moves nothing and ends no split (as the Langfuse
+        // API's PATCH); decided again under the prompt's lock as the others move.
+        const { move, keep } = await runtimeLabelsToMove(services.db, caller, name, version, named);
+        const moved = await setRuntimeLabels(services.db, caller, name, move, version, services.now(), ip, keep);
+        if (moved.length) changed();
+        // As a fetch of the version names them (a split label whose candidate it is, too), to a key that may
+        // fetch it; another is answered as listPrompts shows it the labels (a split label on its base alone).
+        const read = authorize(caller, "prompt.read", { fetch: { version } }).ok ? await runtimeVersionLabels(services.db, caller, name, version) : null;
+        const after = read
+          ? [...read.labels, ...(read.latestVersion === version ? [LATEST_LABEL] : [])]
+          : labelsOn(await listed(name), version);
         return { name, version, labels: after, message: `Successfully updated labels for '${name}' version ${version}. Labels are now: ${after.join(", ") || "(none)"}` };
       },
     );

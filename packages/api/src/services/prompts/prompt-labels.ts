@@ -8,7 +8,7 @@ import { notify } from "../notifications/notify.ts";
 import type { LoadedPrompt } from "./loaded-prompt.ts";
 import { auditPrompt, refuseArchived, touchLivePrompt } from "./prompt-changes.ts";
 import { followMoveToIncluders } from "./prompt-includes.ts";
-import { directLabelRefusal, productionRollback, productionRollbackTargets, refuse, requiredApprovals, requiredApprovalsHeld, splitRefusal, tooManyLabels, type LabelState } from "./prompt-rules.ts";
+import { directLabelRefusal, lockLivePrompt, productionRollback, productionRollbackTargets, refuse, requiredApprovals, requiredApprovalsHeld, splitRefusal, tooManyLabels, type LabelState } from "./prompt-rules.ts";
 
 /** What stops the caller moving (or removing) `label` of this prompt directly, by the prompt rules. */
 const refuseDirectLabelChange = async (
@@ -57,14 +57,45 @@ export async function setLabel(db: Db, prompt: LoadedPrompt, label: string, vers
   return { label, version };
 }
 
-/** Points each of `labels` at a version: every label checked first, then all moved in one transaction, or none. */
-export async function setLabels(db: Db, prompt: LoadedPrompt, labels: readonly string[], version: number, now: Date, context: AuditContext) {
+/**
+ * Labels the caller read as already on the version (on it, or on it through a split, as its base or its
+ * candidate), which a write leaves as they are if they still are under the prompt's lock; `mayMove`: the
+ * caller's own decision, asked of each that no longer is before it is moved as the others are.
+ */
+interface KeptLabels {
+  labels: readonly string[];
+  mayMove: (label: string) => void;
+}
+
+/**
+ * Points each of `labels` at a version: every label checked first, then all moved in one transaction, or
+ * none. Each of `keep` is decided in that transaction, under the prompt's lock: still on the version (its
+ * split, if any, included), it is not moved; no longer on it (moved, its split ended meanwhile), it is moved
+ * too, once `keep.mayMove` and the prompt rules allow it. Answers the labels moved.
+ */
+export async function setLabels(
+  db: Db, prompt: LoadedPrompt, labels: readonly string[], version: number, now: Date, context: AuditContext, keep?: KeptLabels,
+): Promise<string[]> {
   refuseArchived(prompt);
   await refuseDirectLabelMoves(db, prompt, labels);
-  await db.$transaction(async (tx) => {
+  return await db.$transaction(async (tx) => {
+    const kept = keep?.labels.filter((label) => !labels.includes(label)) ?? [];
+    if (kept.length) await lockLivePrompt(tx, prompt.id);
+    const gone = kept.length ? await labelsNotOn(tx, prompt.id, version, kept) : [];
+    for (const label of gone) keep!.mayMove(label);
+    const moving = [...new Set([...labels, ...gone])];
+    if (!moving.length) return [];
     await touchLivePrompt(tx, prompt.id, now);
-    await moveLabels(tx, prompt, labels, version, now, context, prompt);
+    await moveLabels(tx, prompt, moving, version, now, context, prompt);
+    return moving;
   });
+}
+
+/** Those of `labels` not on the version now: on another version, split or not, without it as candidate, or on none. */
+async function labelsNotOn(tx: DbTransaction, promptId: string, version: number, labels: readonly string[]): Promise<string[]> {
+  const rows = await tx.promptLabel.findMany({ where: { promptId, name: { in: [...labels] } }, select: { name: true, version: true, candidateVersion: true } });
+  const on = new Set(rows.filter((row) => row.version === version || row.candidateVersion === version).map((row) => row.name));
+  return labels.filter((label) => !on.has(label));
 }
 
 /** The versions `production` of the prompt could be rolled back to now. */

@@ -141,7 +141,7 @@ async function getRuntimePrompt(
 
 /** What a version's row holds of the labels that serve it: those on it (split or not), and each split label whose candidate it is. */
 const servingLabelsSelect = {
-  labels: { select: { name: true, candidateVersion: true } },
+  labels: { select: { name: true } },
   candidateOf: { select: { name: true } },
 } as const;
 
@@ -155,33 +155,36 @@ function servingLabels(row: { labels: { name: string }[]; candidateOf: { name: s
 
 /**
  * The labels that serve a version of the key's prompt, as its fetch by version names them (`latest` aside),
- * read from the database now; `split`, those of them that are on it through a split, as its base or as
- * its candidate; with the prompt's newest version. Null when the key sees no such prompt or version.
+ * read from the database now, with the prompt's newest version. Null when the key sees no such prompt or version.
  */
 export async function runtimeVersionLabels(
   db: DbOrTx, caller: KeyCaller, name: string, version: number,
-): Promise<{ labels: string[]; split: string[]; latestVersion: number } | null> {
+): Promise<{ labels: string[]; latestVersion: number } | null> {
   const prompt = await findKeyPrompt(db, caller, name);
   if (!prompt) return null;
   const row = await db.promptVersion.findUnique({ where: { promptId_version: { promptId: prompt.id, version } }, select: servingLabelsSelect });
   if (!row) return null;
-  const split = [...row.labels.filter((label) => label.candidateVersion !== null), ...row.candidateOf].map((label) => label.name);
-  return { labels: servingLabels(row), split: [...new Set(split)].sort(), latestVersion: prompt.latestVersion };
+  return { labels: servingLabels(row), latestVersion: prompt.latestVersion };
 }
 
 /**
- * Which of `labels` a key's update of a version's labels moves (the Langfuse API's PATCH, MCP's
- * updatePromptLabels), each allowed by the one decision (never `production`): all but those already on the
- * version through a split, as its base or its candidate (its fetch by version names them), which stay as
- * they are, so a client sending back the labels it read moves nothing and ends no split. Only a key that may
- * fetch the version is answered so: another is refused for each label as ever, and learns of no split.
+ * What a key's update of a version's labels (the Langfuse API's PATCH, MCP's updatePromptLabels) does with
+ * `labels`: `keep`, those already on the version as read now (on it, or on it through a split, as its base
+ * or its candidate: its fetch by version names them), which stay as they are, so a client sending back the
+ * labels it read moves nothing and ends no split; `move`, the others, each allowed here by the one decision
+ * (never `production`). setRuntimeLabels decides `keep` again under the prompt's lock: one no longer there
+ * is moved, as the decision allows. Only a key that may fetch the version keeps any: another is refused
+ * for each label as ever, and learns nothing of the version's labels.
  */
-export async function runtimeLabelsToMove(db: DbOrTx, caller: KeyCaller, name: string, version: number, labels: readonly string[]): Promise<string[]> {
+export async function runtimeLabelsToMove(
+  db: DbOrTx, caller: KeyCaller, name: string, version: number, labels: readonly string[],
+): Promise<{ move: string[]; keep: string[] }> {
   const readable = authorize(caller, "prompt.read", { fetch: { version } }).ok;
-  const split = readable ? ((await runtimeVersionLabels(db, caller, name, version))?.split ?? []) : [];
-  const moved = [...new Set(labels)].filter((label) => !split.includes(label));
-  for (const label of moved) allowOrFail(authorize(caller, "prompt.write", { label }));
-  return moved;
+  const on = readable ? ((await runtimeVersionLabels(db, caller, name, version))?.labels ?? []) : [];
+  const unique = [...new Set(labels)];
+  const move = unique.filter((label) => !on.includes(label));
+  for (const label of move) allowOrFail(authorize(caller, "prompt.write", { label }));
+  return { move, keep: unique.filter((label) => on.includes(label)) };
 }
 
 /**
@@ -504,8 +507,20 @@ export async function setRuntimeLabel(db: Db, caller: KeyCaller, name: string, l
   return { name, label, version };
 }
 
-/** Points each of `labels` at a version, in one transaction: all of them move, or none (the Langfuse API's and MCP's label updates). */
-export async function setRuntimeLabels(db: Db, caller: KeyCaller, name: string, labels: readonly string[], version: number, now: Date, ip: string | null = null) {
+/**
+ * Points each of `labels` at a version, in one transaction: all of them move, or none (the Langfuse API's
+ * and MCP's label updates). `keep` (runtimeLabelsToMove's): labels read as already on the version, each left
+ * as it is if it still is under the prompt's lock, else moved too once the one decision allows it (a key
+ * never moves `production`). Answers the labels moved.
+ */
+export async function setRuntimeLabels(
+  db: Db, caller: KeyCaller, name: string, labels: readonly string[], version: number, now: Date, ip: string | null = null, keep: readonly string[] = [],
+): Promise<string[]> {
+  if (!labels.length && !keep.length) return [];
   const prompt = await loadKeyPrompt(db, caller, name, labels);
-  await setLabels(db, prompt, labels, version, now, keyContext(caller, now, ip));
+  const mayMove = (label: string) => {
+    allowOrFail(authorize(caller, "prompt.write", { label }));
+    allowOrFail(authorize(caller, "prompt.write", { label, prompt }), RUNTIME_MSG.promptNotFound(name));
+  };
+  return await setLabels(db, prompt, labels, version, now, keyContext(caller, now, ip), { labels: keep, mayMove });
 }
