@@ -28,6 +28,10 @@ export interface KeyServer {
   prompt(teamId: string, name: string, versions: PromptVersionSpec[], tags?: string[]): Promise<{ id: string }>;
   /** A new key of `teamId` (read only unless scopes say more), with its public half. */
   key(teamId: string, options?: { scopes?: ApiKeyScope[]; labels?: string[] }): Promise<Pair & { id: string }>;
+  /** A prompt whose production is split: version 1 its base, version 2 its candidate; `labels` on each version besides. */
+  splitPrompt(teamId: string, name: string, labels: [string[], string[], string[]]): Promise<string>;
+  /** Production's split as the database holds it, and how many moves of production the audit trail records. */
+  production(promptId: string): Promise<{ label: { version: number; candidateVersion: number | null; candidateWeight: number | null }; moves: number }>;
   close(): Promise<void>;
 }
 
@@ -39,25 +43,42 @@ export async function startKeyServer(): Promise<KeyServer> {
   const organizationId = (await createOrganization(h, [{ userId: person.id, role: "member" }], "Acme")).id;
   const admin = (await h.signedInClient(person.id)).api;
   let keys = 0;
+  const prompt: KeyServer["prompt"] = async (teamId, name, versions, tags) => {
+    const [first] = versions;
+    const { id } = await admin.prompts.create({ teamId, name, title: name, visibility: "team", type: "text", template: first!.template, config: first!.config, tags });
+    for (const [index, spec] of versions.entries()) {
+      if (index > 0) {
+        h.clock.advance(1000);
+        await admin.promptVersions.create({ promptId: id, template: spec.template, config: spec.config });
+      }
+      for (const label of spec.labels ?? []) await admin.promptLabels.set({ promptId: id, label, version: index + 1 });
+    }
+    return { id };
+  };
   return {
     h, app, server, organizationId, admin,
     team: async (name) => (await createTeam(h, organizationId, [{ userId: person.id, role: "admin" }], name)).id,
-    prompt: async (teamId, name, versions, tags) => {
-      const [first] = versions;
-      const { id } = await admin.prompts.create({ teamId, name, title: name, visibility: "team", type: "text", template: first!.template, config: first!.config, tags });
-      for (const [index, spec] of versions.entries()) {
-        if (index > 0) {
-          h.clock.advance(1000);
-          await admin.promptVersions.create({ promptId: id, template: spec.template, config: spec.config });
-        }
-        for (const label of spec.labels ?? []) await admin.promptLabels.set({ promptId: id, label, version: index + 1 });
-      }
-      return { id };
-    },
+    prompt,
     key: async (teamId, options = {}) => {
       const { id, key, publicKey } = await admin.apiKeys.create({ teamId, name: `key ${++keys}`, ...options });
       return { id, publicKey, secretKey: key };
     },
+    splitPrompt: async (teamId, name, labels) => {
+      const { id } = await prompt(teamId, name, [
+        { template: "One", labels: ["production", ...labels[0]] },
+        { template: "Two", labels: labels[1] },
+        { template: "Three", labels: labels[2] },
+      ]);
+      await admin.promptLabels.split({ promptId: id, label: "production", version: 2, weight: 50 });
+      return id;
+    },
+    production: async (promptId) => ({
+      label: await h.database.db.promptLabel.findFirstOrThrow({
+        where: { promptId, name: "production" }, select: { version: true, candidateVersion: true, candidateWeight: true },
+      }),
+      moves: (await h.database.db.auditEvent.findMany({ where: { promptId, action: "prompt.label.set" }, select: { after: true } }))
+        .filter((event) => (event.after as { label?: string } | null)?.label === "production").length,
+    }),
     close: async () => {
       await server.close();
       await app.close();

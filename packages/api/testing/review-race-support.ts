@@ -1,22 +1,23 @@
 // The race the review-rule tests stage: an admin turning required approvals on (a settings change holding
 // the team's row, not yet committed) while another door changes what `production` serves, having read the
 // old rule before. The door reads the rule again in its transaction holding the team's row, so it waits.
+// holding and someoneWaits stage any such wait on a row (the server's tests take them as @promptly/api/testing/review-race).
 import { expect, vi } from "vitest";
-import type { Db } from "@promptly/db";
+import type { Db, DbTransaction } from "@promptly/db";
 import { failure } from "./teams-support.ts";
 
 /**
- * Another admin's settings change (required approvals 1) holding the team's row, not yet committed: `commit`
- * commits it, `pid` is its backend (what a door reading the rule waits for).
+ * A transaction of a second connection that has run `change` (holding the rows it locked), not yet committed:
+ * `commit` commits it, `pid` is its backend (what a statement waiting for those rows waits for: someoneWaits).
  */
-export async function reviewsTurningOn(db: Db, teamId: string): Promise<{ commit: () => Promise<void>; pid: number }> {
+export async function holding(db: Db, change: (tx: DbTransaction) => Promise<unknown>): Promise<{ commit: () => Promise<void>; pid: number }> {
   let held!: (pid: number) => void;
   const isHeld = new Promise<number>((resolve) => (held = resolve));
   let commit!: () => void;
   const committing = new Promise<void>((resolve) => (commit = resolve));
-  const settings = db.$transaction(
+  const writing = db.$transaction(
     async (tx) => {
-      await tx.$executeRaw`UPDATE teams SET required_approvals = 1 WHERE id = ${teamId}::uuid`;
+      await change(tx);
       const [row] = await tx.$queryRaw<{ pid: number }[]>`SELECT pg_backend_pid() AS pid`;
       held(row!.pid);
       await committing;
@@ -28,10 +29,17 @@ export async function reviewsTurningOn(db: Db, teamId: string): Promise<{ commit
     pid,
     commit: async () => {
       commit();
-      await settings;
+      await writing;
     },
   };
 }
+
+/**
+ * Another admin's settings change (required approvals 1) holding the team's row, not yet committed: `commit`
+ * commits it, `pid` is its backend (what a door reading the rule waits for).
+ */
+export const reviewsTurningOn = (db: Db, teamId: string) =>
+  holding(db, (tx) => tx.$executeRaw`UPDATE teams SET required_approvals = 1 WHERE id = ${teamId}::uuid`);
 
 /** Whether a backend waits for the backend `pid` (the settings change of reviewsTurningOn, or a test's held transaction): one waiting on anything else does not count. */
 export async function someoneWaits(db: Db, pid: number): Promise<boolean> {

@@ -8,6 +8,8 @@
 // version it is on through a split (its base or its candidate), or wholly, leaves it and its split as they
 // are, decided under the prompt's lock: a split ended while the update waited for it is moved as any label.
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { holding, someoneWaits } from "@promptly/api/testing/review-race";
+import type { DbTransaction } from "@promptly/db";
 import { LANGFUSE_MSG, PROMPT_LABELS_MAX, PROMPT_LABELS_PER_REQUEST_MAX, PROMPT_MSG, RUNTIME_MSG } from "@promptly/shared";
 import { basicAuth, langfuseCaller, startKeyServer, type KeyServer, type Pair } from "../../../test/key-server.ts";
 import { within } from "../../../test/within.ts";
@@ -229,24 +231,6 @@ describe("a split label in a fetch by version", () => {
 });
 
 describe("an update sending back a split label", () => {
-  /** A prompt whose production is split: version 1 its base, version 2 its candidate; `labels` on each version besides. */
-  const splitPrompt = async (name: string, labels: [string[], string[], string[]]) => {
-    const { id } = await ks.prompt(team, name, [
-      { template: "One", labels: ["production", ...labels[0]] },
-      { template: "Two", labels: labels[1] },
-      { template: "Three", labels: labels[2] },
-    ]);
-    await ks.admin.promptLabels.split({ promptId: id, label: "production", version: 2, weight: 50 });
-    return id;
-  };
-  /** What production's split is, in the database, and every move of production the audit trail holds. */
-  const production = async (id: string) => ({
-    label: await ks.h.database.db.promptLabel.findFirstOrThrow({
-      where: { promptId: id, name: "production" }, select: { version: true, candidateVersion: true, candidateWeight: true },
-    }),
-    moves: (await ks.h.database.db.auditEvent.findMany({ where: { promptId: id, action: "prompt.label.set" }, select: { after: true } }))
-      .filter((event) => (event.after as { label?: string } | null)?.label === "production").length,
-  });
   /** The versions a fetch of production is served, over units until both are seen (the split still splits). */
   const servedByProduction = async (name: string) => {
     const served = new Set<number>();
@@ -262,39 +246,39 @@ describe("an update sending back a split label", () => {
   const listedLabels = async (name: string) => (await call("GET", `/v2/prompts?name=${name}`)).body["data"];
 
   it("changes nothing when the candidate's labels, as its fetch read them, are sent back", async () => {
-    const id = await splitPrompt("split-echo", [[], ["staging"], []]);
+    const id = await ks.splitPrompt(team, "split-echo", [[], ["staging"], []]);
     const read = await call("GET", "/v2/prompts/split-echo?version=2");
     expect(read.body["labels"]).toEqual(["production", "staging"]);
-    const before = { production: await production(id), listed: await listedLabels("split-echo") };
+    const before = { production: await ks.production(id), listed: await listedLabels("split-echo") };
 
     const patched = await call("PATCH", "/v2/prompts/split-echo/versions/2", { body: { newLabels: read.body["labels"] } });
     expect(patched).toMatchObject({ status: 200, body: { version: 2, labels: ["production", "staging"] } });
-    expect({ production: await production(id), listed: await listedLabels("split-echo") }).toEqual(before);
+    expect({ production: await ks.production(id), listed: await listedLabels("split-echo") }).toEqual(before);
     expect(await servedByProduction("split-echo")).toEqual([1, 2]);
   });
 
   it("is not refused to a key that may not move production, on the candidate or the base; elsewhere it still is", async () => {
-    const id = await splitPrompt("split-keep", [[], [], []]);
+    const id = await ks.splitPrompt(team, "split-keep", [[], [], []]);
     const key = await ks.key(team, { scopes: ["write"] });
-    const before = await production(id);
+    const before = await ks.production(id);
     expect(await call("PATCH", "/v2/prompts/split-keep/versions/2", { pair: key, body: { newLabels: ["production"] } })).toMatchObject({ status: 200, body: { labels: ["production"] } });
     expect(await call("PATCH", "/v2/prompts/split-keep/versions/1", { pair: key, body: { newLabels: ["production"] } })).toMatchObject({ status: 200, body: { labels: ["production"] } });
-    expect(await production(id)).toEqual(before);
+    expect(await ks.production(id)).toEqual(before);
     expect(await servedByProduction("split-keep")).toEqual([1, 2]);
     // A version production does not serve: moving it there is a key's 403, as ever.
     expect(await call("PATCH", "/v2/prompts/split-keep/versions/3", { pair: key, body: { newLabels: ["production"] } }))
       .toEqual({ status: 403, body: { message: RUNTIME_MSG.protectedLabel, error: "ForbiddenError" } });
-    expect(await production(id)).toEqual(before);
+    expect(await ks.production(id)).toEqual(before);
   });
 
   it("moves the other labels sent with it, and the split stays", async () => {
-    const id = await splitPrompt("split-more", [["staging"], [], []]);
-    const before = await production(id);
+    const id = await ks.splitPrompt(team, "split-more", [["staging"], [], []]);
+    const before = await ks.production(id);
     const patched = await call("PATCH", "/v2/prompts/split-more/versions/2", { body: { newLabels: ["production", "staging"] } });
     expect(patched).toMatchObject({ status: 200, body: { version: 2, labels: ["production", "staging"] } });
     expect((await call("GET", "/v2/prompts/split-more?version=1")).body["labels"]).toEqual(["production"]);
     expect(await ks.h.database.db.promptLabel.findFirstOrThrow({ where: { promptId: id, name: "staging" }, select: { version: true } })).toEqual({ version: 2 });
-    expect(await production(id)).toEqual(before);
+    expect(await ks.production(id)).toEqual(before);
     expect(await servedByProduction("split-more")).toEqual([1, 2]);
   });
   it("takes a label on the version wholly, as its fetch read it, as already there: a key is not refused production, the others move", async () => {
@@ -302,66 +286,38 @@ describe("an update sending back a split label", () => {
     const key = await ks.key(team, { scopes: ["write"] });
     const read = await call("GET", "/v2/prompts/whole-echo?version=3", { pair: key });
     expect(read.body["labels"]).toContain("production");
-    const before = await production(id);
+    const before = await ks.production(id);
     const patched = await call("PATCH", "/v2/prompts/whole-echo/versions/3", { pair: key, body: { newLabels: ["production", "staging"] } });
     expect(patched).toMatchObject({ status: 200, body: { version: 3, labels: expect.arrayContaining(["production", "staging"]) } });
     expect(await ks.h.database.db.promptLabel.findFirstOrThrow({ where: { promptId: id, name: "staging" }, select: { version: true } })).toEqual({ version: 3 });
-    expect(await production(id)).toEqual(before);
+    expect(await ks.production(id)).toEqual(before);
     expect(before).toMatchObject({ label: { version: 3, candidateVersion: null } });
   });
 
   it("moves a split label that ended while the update waited for the prompt, as any label: a key is refused production, nothing moves", async () => {
-    const id = await splitPrompt("split-race", [["staging"], [], []]);
+    const id = await ks.splitPrompt(team, "split-race", [["staging"], [], []]);
     const key = await ks.key(team, { scopes: ["write"] });
-    const before = await production(id);
+    const before = await ks.production(id);
     // An admin ending production's split, holding the prompt's row (as every label move does), not yet committed.
     const ending = await holdingPrompt(id, (tx) => tx.$executeRaw`
       UPDATE prompt_labels SET candidate_version = NULL, candidate_weight = NULL WHERE prompt_id = ${id}::uuid AND name = 'production'`);
     let settled = false;
     const patched = call("PATCH", "/v2/prompts/split-race/versions/2", { pair: key, body: { newLabels: ["production", "staging"] } }).finally(() => (settled = true));
     // The update read production's split (then on version 2) before the end committed, and waits for the prompt's row.
-    await vi.waitFor(async () => expect(settled || (await waitsFor(ending.pid))).toBe(true), { timeout: 20_000, interval: 20 });
+    await vi.waitFor(async () => expect(settled || (await someoneWaits(ks.h.database.db, ending.pid))).toBe(true), { timeout: 20_000, interval: 20 });
     await ending.commit();
     expect(await patched).toEqual({ status: 403, body: { message: RUNTIME_MSG.protectedLabel, error: "ForbiddenError" } });
-    expect(await production(id)).toEqual({ ...before, label: { version: 1, candidateVersion: null, candidateWeight: null } });
+    expect(await ks.production(id)).toEqual({ ...before, label: { version: 1, candidateVersion: null, candidateWeight: null } });
     expect(await ks.h.database.db.promptLabel.findFirstOrThrow({ where: { promptId: id, name: "staging" }, select: { version: true } })).toEqual({ version: 1 });
   });
 });
-
-type Tx = Parameters<Parameters<KeyServer["h"]["database"]["db"]["$transaction"]>[0]>[0];
 
 /**
  * Another writer's transaction holding the prompt's row (FOR NO KEY UPDATE, as a label move takes it) having
  * run `change`, not yet committed: `commit` commits it; `pid` is its backend (what a waiting update waits for).
  */
-async function holdingPrompt(promptId: string, change: (tx: Tx) => Promise<unknown>): Promise<{ pid: number; commit: () => Promise<void> }> {
-  let held!: (pid: number) => void;
-  const isHeld = new Promise<number>((resolve) => (held = resolve));
-  let release!: () => void;
-  const released = new Promise<void>((resolve) => (release = resolve));
-  const writing = ks.h.database.db.$transaction(
-    async (tx) => {
-      await tx.$queryRaw`SELECT id FROM prompts WHERE id = ${promptId}::uuid FOR NO KEY UPDATE`;
-      await change(tx);
-      const [row] = await tx.$queryRaw<{ pid: number }[]>`SELECT pg_backend_pid() AS pid`;
-      held(row!.pid);
-      await released;
-    },
-    { timeout: 30_000 },
-  );
-  const pid = await isHeld;
-  return {
-    pid,
-    commit: async () => {
-      release();
-      await writing;
-    },
-  };
-}
-
-/** Whether a backend waits for the backend `pid`. */
-async function waitsFor(pid: number): Promise<boolean> {
-  const [row] = await ks.h.database.db.$queryRaw<{ waiting: number }[]>`
-    SELECT count(*)::int AS waiting FROM pg_stat_activity WHERE ${pid}::int = ANY(pg_blocking_pids(pid))`;
-  return row!.waiting > 0;
-}
+const holdingPrompt = (promptId: string, change: (tx: DbTransaction) => Promise<unknown>) =>
+  holding(ks.h.database.db, async (tx) => {
+    await tx.$queryRaw`SELECT id FROM prompts WHERE id = ${promptId}::uuid FOR NO KEY UPDATE`;
+    await change(tx);
+  });

@@ -74,45 +74,26 @@ describe("a split label in updatePromptLabels' answer", () => {
 });
 
 describe("updatePromptLabels sending back a split label", () => {
-  /** A prompt whose production is split: version 1 its base, version 2 its candidate; `labels` on each version besides. */
-  const splitPrompt = async (name: string, labels: [string[], string[], string[]]) => {
-    const { id } = await ks.prompt(team, name, [
-      { template: "One", labels: ["production", ...labels[0]] },
-      { template: "Two", labels: labels[1] },
-      { template: "Three", labels: labels[2] },
-    ]);
-    await ks.admin.promptLabels.split({ promptId: id, label: "production", version: 2, weight: 50 });
-    return id;
-  };
-  /** Production's split as the database holds it, and how many moves of production the audit trail records. */
-  const production = async (id: string) => ({
-    label: await ks.h.database.db.promptLabel.findFirstOrThrow({
-      where: { promptId: id, name: "production" }, select: { version: true, candidateVersion: true, candidateWeight: true },
-    }),
-    moves: (await ks.h.database.db.auditEvent.findMany({ where: { promptId: id, action: "prompt.label.set" }, select: { after: true } }))
-      .filter((event) => (event.after as { label?: string } | null)?.label === "production").length,
-  });
-
   it("changes nothing when the candidate's labels, as getPrompt read them, are sent back", async () => {
-    const id = await splitPrompt("mcp/split-echo", [[], ["staging"], []]);
+    const id = await ks.splitPrompt(team, "mcp/split-echo", [[], ["staging"], []]);
     const read = json(await call(client, "getPrompt", { name: "mcp/split-echo", version: 2 }));
     expect(read["labels"]).toEqual(["production", "staging"]);
-    const before = await production(id);
+    const before = await ks.production(id);
 
     const answer = json(await call(client, "updatePromptLabels", { name: "mcp/split-echo", version: 2, newLabels: read["labels"] }));
     expect(answer).toMatchObject({ name: "mcp/split-echo", version: 2, labels: ["production", "staging"] });
-    expect(await production(id)).toEqual(before);
+    expect(await ks.production(id)).toEqual(before);
     expect(json(await call(client, "getPrompt", { name: "mcp/split-echo", version: 2 }))["labels"]).toEqual(["production", "staging"]);
   });
 
   it("moves the other labels sent with it, and the split stays", async () => {
-    const id = await splitPrompt("mcp/split-more", [["staging"], [], []]);
-    const before = await production(id);
+    const id = await ks.splitPrompt(team, "mcp/split-more", [["staging"], [], []]);
+    const before = await ks.production(id);
     const answer = json(await call(client, "updatePromptLabels", { name: "mcp/split-more", version: 2, newLabels: ["production", "staging"] }));
     expect(answer).toMatchObject({ name: "mcp/split-more", version: 2, labels: ["production", "staging"] });
     expect(json(await call(client, "getPrompt", { name: "mcp/split-more", version: 1 }))["labels"]).toEqual(["production"]);
     expect(await ks.h.database.db.promptLabel.findFirstOrThrow({ where: { promptId: id, name: "staging" }, select: { version: true } })).toEqual({ version: 2 });
-    expect(await production(id)).toEqual(before);
+    expect(await ks.production(id)).toEqual(before);
   });
 
   it("ends no split of a label the key may move, sent back to its candidate or its base", async () => {
@@ -128,24 +109,24 @@ describe("updatePromptLabels sending back a split label", () => {
   });
 
   it("is refused as ever to a key that may not fetch the version, which learns of no split", async () => {
-    const id = await splitPrompt("mcp/split-bound", [[], [], []]);
-    const before = await production(id);
+    const id = await ks.splitPrompt(team, "mcp/split-bound", [[], [], []]);
+    const before = await ks.production(id);
     const bound = await clients.connect((await ks.key(team, { scopes: ["write"], labels: ["staging"] })).secretKey);
     const refused = await call(bound, "updatePromptLabels", { name: "mcp/split-bound", version: 2, newLabels: ["production"] });
     expect(refused.structuredContent).toMatchObject({ error: { code: "FORBIDDEN", message: RUNTIME_MSG.protectedLabel } });
-    expect(await production(id)).toEqual(before);
+    expect(await ks.production(id)).toEqual(before);
   });
   it("takes a label on the version wholly, sent back, as already there: production is not refused, the others move", async () => {
     const { id } = await ks.prompt(team, "mcp/whole-echo", [{ template: "One", labels: ["staging"] }, { template: "Two" }, { template: "Three", labels: ["production"] }]);
-    const before = await production(id);
+    const before = await ks.production(id);
     const answer = json(await call(client, "updatePromptLabels", { name: "mcp/whole-echo", version: 3, newLabels: ["production", "staging"] }));
     expect(answer).toMatchObject({ name: "mcp/whole-echo", version: 3, labels: ["production", "staging", "latest"] });
     expect(await ks.h.database.db.promptLabel.findFirstOrThrow({ where: { promptId: id, name: "staging" }, select: { version: true } })).toEqual({ version: 3 });
-    expect(await production(id)).toEqual(before);
+    expect(await ks.production(id)).toEqual(before);
   });
 
   it("answers a key that may not fetch the version its labels as listPrompts shows them: a split label on its base alone", async () => {
-    const id = await splitPrompt("mcp/split-unread", [[], [], []]);
+    const id = await ks.splitPrompt(team, "mcp/split-unread", [[], [], []]);
     const bound = await clients.connect((await ks.key(team, { scopes: ["write"], labels: ["staging"] })).secretKey);
     const answer = json(await call(bound, "updatePromptLabels", { name: "mcp/split-unread", version: 2, newLabels: ["staging"] }));
     expect(answer).toMatchObject({ name: "mcp/split-unread", version: 2, labels: ["staging"] });
