@@ -108,6 +108,22 @@ describe("evaluations.results and compare are bounded; evaluations.item reads on
     expect(await outcome(world.callers.viewer.evaluations.item({ id, position: 7, version: huge }))).toBe("BAD_REQUEST");
   });
 
+  it("item gives a case's variables in its preview's order: the template's own first, in its order, then the others by code point", async () => {
+    const prompt = await createPrompt(world.callers.editor, team.id, { visibility: "team", template: "On {{ topic }}, answer {{ question }}." });
+    const { organizationId } = await h.services.db.prompt.findUniqueOrThrow({ where: { id: prompt.id }, select: { organizationId: true } });
+    const { id } = await h.services.db.evaluation.create({ data: { organizationId, promptId: prompt.id, versions: [1], connectionName: "Local", status: "done" } });
+    // PostgreSQL keeps a jsonb object's keys shortest first: b, Zed, extra, topic, question.
+    const variables = { question: "why", extra: "more", topic: "rain", b: "bee", Zed: "zed" };
+    await h.services.db.evaluationItem.create({ data: { evaluationId: id, version: 1, position: 0, variables, status: "passed", output: "o", attempts: 1 } });
+
+    const order = ["topic", "question", "Zed", "b", "extra"];
+    const [previewed] = (await world.callers.viewer.evaluations.results({ id, limit: 20 })).cases;
+    expect(previewed!.variables.map((variable) => variable.name)).toEqual(order);
+    const item = await world.callers.viewer.evaluations.item({ id, position: 0, version: 1 });
+    expect(Object.keys(item.variables)).toEqual(order);
+    expect(item.variables).toEqual(variables);
+  });
+
   it("shows a case's error (up to 2,000 characters, a longer one cut with the cut said) and its detail whole, and a judge's reason cut short with the cut said", async () => {
     const prompt = await promptWithCases([]);
     const { organizationId } = await h.services.db.prompt.findUniqueOrThrow({ where: { id: prompt.id }, select: { organizationId: true } });

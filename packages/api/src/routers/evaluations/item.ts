@@ -6,4 +6,4 @@ import { evaluationItemOf, evaluationItemWhole } from "../../services/evaluation
 export const item = promptProcedure("read", byEvaluation)
   .input(evaluationItemInput)
   .output(evaluationItemWhole)
-  .query(({ ctx, input }) => evaluationItemOf(ctx.db, input));
+  .query(({ ctx, input }) => evaluationItemOf(ctx.db, ctx.prompt.id, input));

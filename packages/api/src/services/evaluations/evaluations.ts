@@ -296,7 +296,7 @@ const evaluationCase = z.object({
  */
 export const evaluationResults = z.object({ cases: z.array(evaluationCase), nextCursor: z.number().nullable() });
 
-/** One item whole: its case's variables and expected output as they were when the evaluation started, and its run. */
+/** One item whole: its case's variables (in its preview's order) and expected output as they were when the evaluation started, and its run. */
 export const evaluationItemWhole = evaluationCell.extend({
   position: z.number(),
   testCaseId: z.string().nullable(),
@@ -393,11 +393,21 @@ export async function evaluationResultsOf(db: DbOrTx, input: { id: string } & Ca
   return { cases: await previewItems(db, input.id, positions, versions), nextCursor };
 }
 
-/** One item of the evaluation whole, by its case's position and its version. */
-export async function evaluationItemOf(db: DbOrTx, input: { id: string; position: number; version: number }): Promise<z.infer<typeof evaluationItemWhole>> {
+/**
+ * A case's variables in `order` (variableOrder), as its preview lists them: the template's own first, then the
+ * others by name's code point (UTF-8's byte order is the code points', as COLLATE "C" sorts them).
+ */
+function inVariableOrder(variables: Record<string, unknown>, order: string[]): Record<string, unknown> {
+  const rank = (name: string) => (order.includes(name) ? order.indexOf(name) : order.length);
+  return Object.fromEntries(Object.entries(variables).sort(([a], [b]) => rank(a) - rank(b) || Buffer.compare(Buffer.from(a), Buffer.from(b))));
+}
+
+/** One item of the evaluation (of the prompt `promptId`) whole, by its case's position and its version: its variables in the preview's order. */
+export async function evaluationItemOf(db: DbOrTx, promptId: string, input: { id: string; position: number; version: number }): Promise<z.infer<typeof evaluationItemWhole>> {
   const row = await db.evaluationItem.findUnique({ where: { evaluationId_version_position: { evaluationId: input.id, version: input.version, position: input.position } }, select: itemSelect });
   if (!row) return fail("NOT_FOUND", EVALUATION_MSG.evaluationItemNotFound);
-  return { position: row.position, testCaseId: row.testCaseId, variables: row.variables as Record<string, unknown>, expected: row.expected, ...cellOf(row) };
+  const variables = inVariableOrder(row.variables as Record<string, unknown>, await variableOrder(db, promptId));
+  return { position: row.position, testCaseId: row.testCaseId, variables, expected: row.expected, ...cellOf(row) };
 }
 
 /** Items read per statement: each holds up to 200,000 characters of output and its case's variables, and an evaluation up to 10,000 of them. */
