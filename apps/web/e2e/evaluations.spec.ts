@@ -13,7 +13,9 @@
 // long texts and names cut); Edit loads the case whole, and after a save the form has the saved case; the
 // case changed elsewhere, Edit opened again has it as stored now. (7) The results and the comparison show
 // a page of cases at a time, outputs cut short: one opens whole, and two cut outputs are diffed whole.
-// A judge's reason cut short opens whole. (8) A case's error and its expected output longer than their previews open whole.
+// A judge's reason cut short opens whole, in the results and in the comparison; a case with nothing cut offers no
+// whole case. (8) A case's error and its expected output longer than their previews open whole, each button named
+// for its case and version; an error gone from its item since the page loaded is said to be gone.
 import { randomBytes } from "node:crypto";
 import { createServer } from "node:net";
 import { expect, test, type Page } from "@playwright/test";
@@ -493,7 +495,9 @@ test("the results and the comparison show a page of cases with their outputs cut
   const first = page.getByTestId("result-row").first();
   await expect(first.locator("[data-version='2']")).toContainText(`${"x".repeat(300)}…`);
   await expect(first).not.toContainText("the end of");
-  await first.locator("[data-version='2']").getByRole("button", { name: "Show the whole output" }).click();
+  // Nothing of a case cut short: no whole case to show.
+  await expect(page.getByRole("button", { name: /^Show the whole case/ })).toHaveCount(0);
+  await first.locator("[data-version='2']").getByRole("button", { name: "Show the whole output of case 1 on v2", exact: true }).click();
   const whole = page.getByRole("dialog", { name: "Case 1 on v2" });
   await expect(whole.getByTestId("whole-output")).toHaveText(long(2));
   await whole.getByRole("button", { name: "Close" }).click();
@@ -501,9 +505,12 @@ test("the results and the comparison show a page of cases with their outputs cut
   // A judge's reason cut short says so.
   await expect(page.getByTestId("result-row").nth(1).locator("[data-version='2']")).toContainText(`${"r".repeat(500)}…`);
   await expect(page.getByTestId("result-row").nth(1).locator("[data-version='2']")).not.toContainText("r".repeat(501));
-  await page.getByTestId("result-row").nth(1).locator("[data-version='2']").getByRole("button", { name: "Show the whole reason" }).click();
-  await expect(page.getByRole("dialog", { name: "Case 2 on v2" }).getByTestId("whole-reason")).toHaveText("r".repeat(600));
-  await page.getByRole("dialog", { name: "Case 2 on v2" }).getByRole("button", { name: "Close" }).click();
+  await page.getByTestId("result-row").nth(1).locator("[data-version='2']").getByRole("button", { name: "Show the whole reason of case 2 on v2 (judged: polite)", exact: true }).click();
+  const reason = page.getByRole("dialog", { name: "Case 2 on v2" });
+  await expect(reason).toHaveAccessibleDescription("The whole reason for the assertion “judged: polite”.");
+  await expect(reason.getByTestId("whole-reason")).toHaveText("r".repeat(600));
+  await reason.getByRole("button", { name: "Close" }).click();
+  await expect(reason).toBeHidden();
   await page.getByRole("button", { name: "Show more cases" }).click();
   await expect(page.getByTestId("result-row")).toHaveCount(60);
   await expect(page.getByRole("button", { name: "Show more cases" })).toBeHidden();
@@ -517,6 +524,11 @@ test("the results and the comparison show a page of cases with their outputs cut
   await page.getByRole("listitem", { name: "Case 1", exact: true }).getByRole("button", { name: "The outputs are cut short: compare them whole" }).click();
   await expect(diff.locator("[data-diff='removed']")).toContainText("the end of v1");
   await expect(diff.locator("[data-diff='added']")).toContainText("the end of v2");
+  // Case 2's reason cut short opens whole from the comparison too.
+  await page.getByRole("listitem", { name: "Case 2", exact: true }).getByRole("button", { name: "Show the whole reason of case 2 on v2 (judged: polite)", exact: true }).click();
+  await expect(reason.getByTestId("whole-reason")).toHaveText("r".repeat(600));
+  await reason.getByRole("button", { name: "Close" }).click();
+  await expect(reason).toBeHidden();
   await page.getByRole("button", { name: "Show more cases" }).click();
   await expect(page.getByTestId("flipped-case")).toHaveCount(60);
   expect(errors).toEqual([]);
@@ -530,7 +542,8 @@ test("a case's error and its expected output cut short open whole", async ({ pag
   const prompt = (await callMutation(page.request, "prompts.create", {
     teamId: team.id, name: `e2e/${randomBytes(5).toString("hex")}`, title: uniqueName("Refusals"), visibility: "team", type: "text", template: "Answer {{ question }}.", model: "gpt-4o-mini",
   })) as { id: string };
-  // One case written straight to the tables: an error past its 2,000-character preview, an expected output past its 300.
+  // Cases written straight to the tables: an error past its 2,000-character preview, an expected output past its 300;
+  // a second case's error as long, gone from the item after the page loaded.
   const error = `${"E".repeat(2_000)} the error's end`;
   const expected = `${"e".repeat(300)} the expected end`;
   const evaluationId = await withDb(async (client) => {
@@ -542,6 +555,7 @@ test("a case's error and its expected output cut short open whole", async ({ pag
       `INSERT INTO evaluation_items (evaluation_id, version, position, variables, expected, status, error, attempts) VALUES ($1, 1, 0, '{"question": "why"}', $2, 'error', $3, 1)`,
       [id, expected, error],
     );
+    await client.query(`INSERT INTO evaluation_items (evaluation_id, version, position, variables, status, error, attempts) VALUES ($1, 1, 1, '{"question": "how"}', 'error', $2, 1)`, [id, error]);
     return id;
   });
   await activateTeam(page, organization.id, team.id);
@@ -550,17 +564,28 @@ test("a case's error and its expected output cut short open whole", async ({ pag
   const row = page.getByTestId("result-row").first();
   await expect(row).toContainText(`${"E".repeat(2_000)}…`);
   await expect(row).not.toContainText("the error's end");
-  await row.locator("[data-version='1']").getByRole("button", { name: "Show the whole error" }).click();
+  await expect(row).toContainText(`Expected: ${"e".repeat(79)}…`);
+  await row.locator("[data-version='1']").getByRole("button", { name: "Show the whole error of case 1 on v1", exact: true }).click();
   const wholeError = page.getByRole("dialog", { name: "Case 1 on v1" });
   await expect(wholeError.getByTestId("whole-error")).toHaveText(error);
   await expect(wholeError.getByText("the error's end")).toBeVisible();
   await wholeError.getByRole("button", { name: "Close" }).click();
   await expect(wholeError).toBeHidden();
 
-  await row.getByRole("button", { name: "Show the whole case" }).click();
+  await row.getByRole("button", { name: "Show the whole case 1", exact: true }).click();
   const wholeCase = page.getByRole("dialog", { name: "Case 1", exact: true });
   await expect(wholeCase.getByTestId("whole-expected")).toHaveText(expected);
   await expect(wholeCase.getByText("the expected end")).toBeVisible();
-  await expect(wholeCase.getByTestId("whole-case")).toContainText("question");
+  await expect(wholeCase.getByRole("term").first()).toHaveText("question");
+  await expect(wholeCase.getByRole("definition").first()).toHaveText("why");
+  await wholeCase.getByRole("button", { name: "Close" }).click();
+  await expect(wholeCase).toBeHidden();
+
+  // Case 2's error, gone from its item since the page loaded: said so, not an empty box.
+  await withDb((client) => client.query(`UPDATE evaluation_items SET error = NULL WHERE evaluation_id = $1 AND position = 1`, [evaluationId]));
+  await page.getByRole("button", { name: "Show the whole error of case 2 on v1", exact: true }).click();
+  const goneError = page.getByRole("dialog", { name: "Case 2 on v1" });
+  await expect(goneError.getByText("No longer on this item.")).toBeVisible();
+  await expect(goneError.getByTestId("whole-error")).toHaveCount(0);
   expect(errors).toEqual([]);
 });

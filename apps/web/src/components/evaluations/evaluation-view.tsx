@@ -3,8 +3,8 @@
 // over the cases judged) with the cases that could not run, their first reason and "Retry cases in
 // error", then Results (cases x versions: each output and each
 // assertion's verdict with its reason) or Compare (two versions: the cases that flipped, their outputs diffed).
-// Both read a page of cases at a time with their texts cut short; an output, an error or a case (its variables and
-// expected output) cut short opens whole on request.
+// Both read a page of cases at a time with their texts cut short; an output, an error, a judge's reason or a case
+// (its variables and expected output) cut short opens whole on request.
 import { useEffect, useRef, useState } from "react";
 import { ArrowLeft, Check, Square, X } from "lucide-react";
 import { toast } from "sonner";
@@ -289,7 +289,7 @@ function CaseLines({ testCase, item }: { testCase: Omit<Case, "versions">; item:
       <span>{variablesText(testCase.variables, testCase.variableCount)}</span>
       {testCase.expected && <span>{expectedText(testCase.expected)}</span>}
       {caseCut(testCase.variables, testCase.variableCount, testCase.expected) && (
-        <ShowWhole item={item} part="case" order={testCase.variables.flatMap((variable) => (variable.nameCut ? [] : [variable.name]))} />
+        <ShowWhole item={item} part="case" />
       )}
     </span>
   );
@@ -297,15 +297,19 @@ function CaseLines({ testCase, item }: { testCase: Omit<Case, "versions">; item:
 
 /** What of an item a dialog shows whole: its output, its error, a verdict's reason, or its case (variables and expected output, alike on every version). */
 type WholePart = "output" | "error" | "reason" | "case";
-/** Which part, and for a reason, which verdict (its index in the item's results). */
-type WholeOf = { part: WholePart; index?: number; order?: string[] };
+/** Which part, and for a reason, which verdict (its index in the item's results, and its assertion in words). */
+type WholeOf = { part: WholePart; index?: number; assertion?: string };
 
-/** "Show the whole …": the part of the item read whole in a dialog when opened. */
+/**
+ * "Show the whole …": the part of the item read whole in a dialog when opened. Its name goes on to say whose (the
+ * case, its version, a reason's assertion): a page holds many alike.
+ */
 function ShowWhole({ item, ...of }: { item: ItemKey } & WholeOf) {
   const [open, setOpen] = useState(false);
+  const whose = of.part === "case" ? ` ${item.position + 1}` : ` of case ${item.position + 1} on ${versionLabel(item.version)}${of.assertion ? ` (${of.assertion})` : ""}`;
   return (
     <span className="block">
-      <Button variant="link" size="sm" className="h-auto p-0" onClick={() => setOpen(true)}>
+      <Button variant="link" size="sm" className="h-auto p-0" aria-label={`Show the whole ${of.part}${whose}`} onClick={() => setOpen(true)}>
         Show the whole {of.part}
       </Button>
       {open && <WholeTextDialog item={item} {...of} onClose={() => setOpen(false)} />}
@@ -316,21 +320,22 @@ function ShowWhole({ item, ...of }: { item: ItemKey } & WholeOf) {
 /** A variable's value as written: a text as it is, anything else as JSON. */
 const valueText = (value: unknown) => (typeof value === "string" ? value : JSON.stringify(value, null, 2));
 
-/** The variables in the preview's order (`order`: the names it shows), the rest after by name's code point. */
-function inOrder(variables: Record<string, unknown>, order: string[] = []) {
-  const rank = (name: string) => (order.includes(name) ? order.indexOf(name) : order.length);
-  return Object.entries(variables).sort(([a], [b]) => rank(a) - rank(b) || (a < b ? -1 : a > b ? 1 : 0));
-}
-
-/** One item's output, error or case whole, read when opened (the matrix holds their first characters only). */
-function WholeTextDialog({ item, part, index = 0, order, onClose }: { item: ItemKey; onClose(): void } & WholeOf) {
+/**
+ * One item's output, error, judge's reason or case whole, read when opened (the matrix holds their first characters
+ * only). The case's variables come in the server's order, its preview's; a text the item no longer holds (it changed
+ * since the page loaded) is said to be gone.
+ */
+function WholeTextDialog({ item, part, index = 0, assertion, onClose }: { item: ItemKey; onClose(): void } & WholeOf) {
   const whole = trpc.evaluations.item.useQuery(item);
+  const text = !whole.data ? null : part === "error" ? whole.data.error : part === "reason" ? whole.data.results?.[index]?.reason : whole.data.output;
   return (
     <Dialog open onOpenChange={(open) => !open && onClose()}>
       <DialogContent className="sm:max-w-3xl">
         <DialogHeader>
           <DialogTitle>{part === "case" ? `Case ${item.position + 1}` : `Case ${item.position + 1} on ${versionLabel(item.version)}`}</DialogTitle>
-          <DialogDescription>{part === "case" ? "The case's variables and expected output, whole." : `The whole ${part}.`}</DialogDescription>
+          <DialogDescription>
+            {part === "case" ? "The case's variables and expected output, whole." : part === "reason" && assertion ? `The whole reason for the assertion “${assertion}”.` : `The whole ${part}.`}
+          </DialogDescription>
         </DialogHeader>
         {whole.isPending ? (
           <SkeletonRows label={`Loading the ${part}`} />
@@ -338,7 +343,7 @@ function WholeTextDialog({ item, part, index = 0, order, onClose }: { item: Item
           <LoadFailure title={`The ${part} could not be loaded`} error={whole.error} onRetry={() => void whole.refetch()} />
         ) : part === "case" ? (
           <dl className="grid max-h-[60vh] gap-2 overflow-auto text-sm" data-testid="whole-case">
-            {inOrder(whole.data.variables, order).map(([variable, value]) => (
+            {Object.entries(whole.data.variables).map(([variable, value]) => (
               <div key={variable} className="grid gap-0.5">
                 <dt className="font-mono text-xs wrap-anywhere text-muted-foreground">{variable}</dt>
                 <dd className="whitespace-pre-wrap wrap-anywhere">{valueText(value)}</dd>
@@ -353,10 +358,12 @@ function WholeTextDialog({ item, part, index = 0, order, onClose }: { item: Item
               </div>
             )}
           </dl>
-        ) : (
+        ) : text ? (
           <pre className={`max-h-[60vh] overflow-auto text-sm whitespace-pre-wrap wrap-anywhere${part === "error" ? " text-destructive" : ""}`} data-testid={`whole-${part}`}>
-            {part === "error" ? whole.data.error : part === "reason" ? whole.data.results?.[index]?.reason : whole.data.output}
+            {text}
           </pre>
+        ) : (
+          <p className="text-sm text-muted-foreground">No longer on this item.</p>
         )}
       </DialogContent>
     </Dialog>
@@ -376,7 +383,7 @@ function AssertionOutcomes({ outcomes, item, failedOnly = false }: { outcomes: N
                 <span className="sr-only">{outcome.pass ? "Passed: " : "Failed: "}</span>
                 {assertionText(outcome)}
                 {outcome.reason && <span className="text-muted-foreground"> — {previewText(outcome.reason, outcome.reasonCut)}</span>}
-                {outcome.reasonCut && <ShowWhole item={item} part="reason" index={index} />}
+                {outcome.reasonCut && <ShowWhole item={item} part="reason" index={index} assertion={assertionText(outcome)} />}
               </span>
             </li>
           ),
