@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { copyText } from "./index.ts";
+import { CopyText, copyText } from "./index.ts";
 
 describe("copyText: one value in COPY's text format", () => {
   it("writes null as \\N and escapes what COPY reads as structure", () => {
@@ -24,5 +24,28 @@ describe("copyText: one value in COPY's text format", () => {
     const times = [0, 1, 9, 10, 99, 100, 999, 1000, 1_764_990_000_007, 1_764_990_000_070, 1_764_990_000_700, 253_402_300_799_999, -1, -62_198_755_200_000, 8.64e15];
     for (const time of [...times, ...times]) expect(copyText(new Date(time))).toBe(new Date(time).toISOString());
     for (let time = 1_764_990_000_000; time < 1_764_990_003_000; time += 37) expect(copyText(new Date(time))).toBe(new Date(time).toISOString());
+  });
+});
+
+describe("CopyText: lines written straight into UTF-8 bytes", () => {
+  it("holds exactly the bytes of its lines, however far it grows past its first size", () => {
+    const lines = Array.from({ length: 300 }, (_, index) => `${index}\tplain ascii\t${"x".repeat(index)}\n`);
+    const text = new CopyText(16);
+    for (const line of lines) text.add(line);
+    expect(text.bytes().equals(Buffer.from(lines.join(""), "utf8"))).toBe(true);
+  });
+
+  it("writes any character as Buffer.from does: two, three and four bytes, a lone surrogate as U+FFFD", () => {
+    const lines = ["é\t€\n", "😀 and 漢字\n", "lone \uD83D here\n", "and \uDE00 there\n", "😀".repeat(40) + "\n"];
+    for (const first of [1, 8, 4096]) {
+      const text = new CopyText(first);
+      for (const line of lines) text.add(line);
+      expect(text.bytes().toString("utf8")).toBe(Buffer.from(lines.join(""), "utf8").toString("utf8"));
+      expect(text.bytes().equals(Buffer.from(lines.join(""), "utf8"))).toBe(true);
+    }
+  });
+
+  it("is empty with no line", () => {
+    expect(new CopyText().bytes().length).toBe(0);
   });
 });

@@ -9,7 +9,7 @@
 // written back with COPY; the hourly rollups get the difference (the merged rows' contribution less the
 // stored rows') in one upsert each. Scores are inserted in one statement, a repeat of a sender's id doing
 // nothing, and linked to their generation as soon as it is known.
-import { Prisma, copyText, isStalePlan, rawStatement, rawTransaction, type Db, type RawTransaction } from "@promptly/db";
+import { CopyText, Prisma, copyText, isStalePlan, rawStatement, rawTransaction, type Db, type RawTransaction } from "@promptly/db";
 import {
   DEFAULT_ENVIRONMENT, GENERATION_TEXT_MAX_BYTES, INGEST_MSG, LATENCY_BUCKETS, bucketOf, type GenerationSource, type GenerationStatus, type ScoreDataType, type ScoreSource,
 } from "@promptly/shared";
@@ -365,18 +365,18 @@ const GENERATION_COLUMNS = [
 ] as const;
 
 /** The generations to write as COPY's text: one line each, its values in GENERATION_COLUMNS' order. */
-function copyRowsOf(rows: StoredGeneration[], organizationId: string, teamId: string): string {
-  // Concatenated as it goes (no array of values per row: every span's row passes here).
+function copyRowsOf(rows: StoredGeneration[], organizationId: string, teamId: string): Buffer {
+  // A line a row, written into the bytes as it goes (no array of values per row: every span's row passes here).
   const team = `${copyText(organizationId)}\t${copyText(teamId)}\t`;
-  let text = "";
+  const text = new CopyText(rows.length * 400);
   for (const row of rows) {
-    text += `${copyText(row.id)}\t${team}${copyText(row.promptId)}\t${copyText(row.promptName)}\t${copyText(row.version)}\t${copyText(row.traceId)}\t` +
+    text.add(`${copyText(row.id)}\t${team}${copyText(row.promptId)}\t${copyText(row.promptName)}\t${copyText(row.version)}\t${copyText(row.traceId)}\t` +
       `${copyText(row.observationId)}\t${copyText(row.source)}\t${copyText(row.model)}\t${copyText(row.environment)}\t${copyText(row.startedAt)}\t` +
       `${copyText(row.endedAt)}\t${copyText(row.completionStartAt)}\t${copyText(row.latencyMs)}\t${copyText(row.ttftMs)}\t${copyText(row.inputTokens)}\t` +
       `${copyText(row.outputTokens)}\t${copyText(row.cost)}\t${copyText(row.status)}\t${copyText(row.errorMessage)}\t${copyText(row.userRef)}\t` +
-      `${copyText(row.sessionRef)}\t${copyText(row.input)}\t${copyText(row.output)}\n`;
+      `${copyText(row.sessionRef)}\t${copyText(row.input)}\t${copyText(row.output)}\n`);
   }
-  return text;
+  return text.bytes();
 }
 
 /**
