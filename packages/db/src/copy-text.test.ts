@@ -36,8 +36,8 @@ describe("CopyText: lines written straight into UTF-8 bytes", () => {
   });
 
   it("writes any character as Buffer.from does: two, three and four bytes, a lone surrogate as U+FFFD", () => {
-    const lines = ["é\t€\n", "😀 and 漢字\n", "lone \uD83D here\n", "and \uDE00 there\n", "😀".repeat(40) + "\n"];
-    for (const first of [1, 8, 4096]) {
+    const lines = ["é\t€\n", "😀 and 漢字\n", "lone \uD83D here\n", "and \uDE00 there\n", "😀".repeat(40) + "\n", "€".repeat(1_000) + "\n", "漢".repeat(3_000) + "\n"];
+    for (const first of [1, 8, 4096, 100_000]) {
       const text = new CopyText(first);
       for (const line of lines) text.add(line);
       expect(text.bytes().toString("utf8")).toBe(Buffer.from(lines.join(""), "utf8").toString("utf8"));

@@ -796,7 +796,11 @@ function startMerges(db: Db, state: MergeState) {
   }
 }
 
-/** A merge's transaction: the same statements every time, run on their generic plans (planning them each time cost more than running them). */
+/**
+ * A merge's transaction: the same statements every time, run on their generic plans (planning them each time cost more
+ * than running them). Only merges: they run several times a second under load, where a direct write (a score sent to
+ * the API, a thumbs) is one request's.
+ */
 const MERGE_TRANSACTION = { genericPlans: true };
 
 interface PendingRow {
