@@ -581,8 +581,10 @@ test("a case's error and its expected output cut short open whole", async ({ pag
   await wholeCase.getByRole("button", { name: "Close" }).click();
   await expect(wholeCase).toBeHidden();
 
-  // Case 2's error, gone from its item since the page loaded: said so, not an empty box.
-  await withDb((client) => client.query(`UPDATE evaluation_items SET error = NULL WHERE evaluation_id = $1 AND position = 1`, [evaluationId]));
+  // Case 2's error, gone from its item since the page loaded (as a retry leaves it: pending again, its error cleared;
+  // the evaluation left done so the page does not poll it back): said so, not an empty box.
+  await withDb((client) =>
+    client.query(`UPDATE evaluation_items SET status = 'pending', error = NULL, attempts = 0, finished_at = NULL WHERE evaluation_id = $1 AND position = 1`, [evaluationId]));
   await page.getByRole("button", { name: "Show the whole error of case 2 on v1", exact: true }).click();
   const goneError = page.getByRole("dialog", { name: "Case 2 on v1" });
   await expect(goneError.getByText("No longer on this item.")).toBeVisible();
