@@ -357,7 +357,7 @@ export function mcpServer(services: ApiServices, caller: KeyCaller, req: Request
         if (moved.length) changed();
         // As a fetch of the version names them (a split label whose candidate it is, too), to a key that may
         // fetch it; another is answered as listPrompts shows it the labels (a split label on its base alone).
-        const read = authorize(caller, "prompt.read", { fetch: { version } }).ok ? await runtimeVersionLabels(services.db, caller, name, version) : null;
+        const read = await runtimeVersionLabels(services.db, caller, name, version);
         const after = read
           ? [...read.labels, ...(read.latestVersion === version ? [LATEST_LABEL] : [])]
           : labelsOn(await listed(name), version);

@@ -155,11 +155,13 @@ function servingLabels(row: { labels: { name: string }[]; candidateOf: { name: s
 
 /**
  * The labels that serve a version of the key's prompt, as its fetch by version names them (`latest` aside),
- * read from the database now, with the prompt's newest version. Null when the key sees no such prompt or version.
+ * read from the database now, with the prompt's newest version. Null when the key may not fetch the version
+ * (a key bound to labels), or sees no such prompt or version.
  */
 export async function runtimeVersionLabels(
   db: DbOrTx, caller: KeyCaller, name: string, version: number,
 ): Promise<{ labels: string[]; latestVersion: number } | null> {
+  if (!authorize(caller, "prompt.read", { fetch: { version } }).ok) return null;
   const prompt = await findKeyPrompt(db, caller, name);
   if (!prompt) return null;
   const row = await db.promptVersion.findUnique({ where: { promptId_version: { promptId: prompt.id, version } }, select: servingLabelsSelect });
@@ -179,8 +181,7 @@ export async function runtimeVersionLabels(
 export async function runtimeLabelsToMove(
   db: DbOrTx, caller: KeyCaller, name: string, version: number, labels: readonly string[],
 ): Promise<{ move: string[]; keep: string[] }> {
-  const readable = authorize(caller, "prompt.read", { fetch: { version } }).ok;
-  const on = readable ? ((await runtimeVersionLabels(db, caller, name, version))?.labels ?? []) : [];
+  const on = (await runtimeVersionLabels(db, caller, name, version))?.labels ?? [];
   const unique = [...new Set(labels)];
   const move = unique.filter((label) => !on.includes(label));
   for (const label of move) allowOrFail(authorize(caller, "prompt.write", { label }));
