@@ -69,8 +69,6 @@ export function TestCasesTab({ prompt }: { prompt: PromptDetail }) {
   );
 }
 
-/** A preview's text, an ellipsis where it was cut. */
-
 function TestCaseItem({
   number, testCase, canWrite, onEdit, onDelete,
 }: { number: number; testCase: TestCasePreview; canWrite: boolean; onEdit(): void; onDelete(): void }) {
