@@ -15,7 +15,7 @@ external.add("vite");
 external.delete("@trpc/server");
 
 await build({
-  entryPoints: { main: "src/main.ts", cli: "src/cli.ts" },
+  entryPoints: { main: "src/main.ts", cli: "src/cli.ts", "ingest-merge-worker": "src/ingest-merge-worker.ts" },
   outdir: "dist",
   outExtension: { ".js": ".mjs" },
   // What is imported with import() (the MCP server and its SDK) goes in chunks of its own, loaded when first asked for.

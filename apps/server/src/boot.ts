@@ -4,10 +4,11 @@ import type { Server } from "node:http";
 import { createServer } from "node:net";
 import { migrate } from "@promptly/db/migrate";
 import {
-  closeServices, configureNotificationMail, createServices, runsRecorded, scheduleHousekeeping, startIngestMerges, startOutboxWorker, startRuntimeSync, warmStoredProviderSdks, type ApiServices,
+  closeServices, configureNotificationMail, createServices, runsRecorded, scheduleHousekeeping, startOutboxWorker, startRuntimeSync, warmStoredProviderSdks, type ApiServices,
 } from "@promptly/api";
 import type { RequestHandler } from "express";
 import { createApp } from "./app.ts";
+import { startMerging } from "./ingest-merge-thread.ts";
 import { warmRunPath } from "./warm-up.ts";
 import { createHttpDrain } from "./drain.ts";
 import { createLogger, logDestination, type Logger } from "./logger.ts";
@@ -140,8 +141,9 @@ export async function boot(env: Env, opts: { viteMiddleware?: RequestHandler; lo
       // Partitions whose lock was busy: made or dropped by the next run, not a failure.
       onWarning: warn("housekeeping postponed"),
     });
-    // Production signals accepted (appended) but not merged yet, by this process or one that stopped, are merged.
-    const stopIngestMerges = startIngestMerges(services.db, { onError: warn("production signals not merged yet") });
+    // Production signals accepted (appended) but not merged yet, by this process or one that stopped, are merged
+    // (on a thread of their own in the built server).
+    const stopIngestMerges = startMerging(services.db, { databaseUrl: database.url, onError: warn("production signals not merged yet") });
     // Mail goes out from its queue (pg-boss, shared by every app process): mail queued by an earlier run,
     // another process or an earlier version too.
     const outbox = startOutboxWorker(services, {

@@ -573,11 +573,21 @@ interface MergeState {
   /** Stopping: the merges running end after their transaction, and none starts. */
   stopping: boolean;
   onError: (error: unknown) => void;
+  /** Merges run elsewhere (a thread of this process: mergeElsewhere): told of what is appended here, asked when settled. */
+  elsewhere: MergesElsewhere | null;
+}
+
+/** Where this process's appends are merged when not on its own thread: see mergeElsewhere. */
+export interface MergesElsewhere {
+  /** `generations` more were appended: merged soon (at once past MERGE_NOW_GENERATIONS waiting there). */
+  appended(generations: number): void;
+  /** Resolves once what was appended before the call is merged (or its merge failed and waits for a sweep). */
+  settled(): Promise<void>;
 }
 const mergeStates = new WeakMap<Db, MergeState>();
 const mergeStateOf = (db: Db) => {
   let state = mergeStates.get(db);
-  if (!state) mergeStates.set(db, (state = { appending: [], appendRunning: null, merging: new Set(), dirty: false, unmerged: 0, delayed: null, heldBack: new Map(), stopping: false, onError: () => undefined }));
+  if (!state) mergeStates.set(db, (state = { appending: [], appendRunning: null, merging: new Set(), dirty: false, unmerged: 0, delayed: null, heldBack: new Map(), stopping: false, onError: () => undefined, elsewhere: null }));
   return state;
 };
 
@@ -759,6 +769,12 @@ async function appendWaiting(db: Db, state: MergeState) {
 
 /** Many generations waiting: merged at once (a merge a shard); a few: by a merge a moment later (MERGE_DELAY_MS). */
 function mergeSoon(db: Db, state: MergeState) {
+  if (state.elsewhere) {
+    state.elsewhere.appended(state.unmerged);
+    state.unmerged = 0;
+    state.dirty = false;
+    return;
+  }
   if (state.unmerged >= MERGE_NOW_GENERATIONS) return startMerges(db, state);
   if (state.delayed) return;
   let now = () => {};
@@ -1041,6 +1057,14 @@ function signalsOf(row: { source: string; dropped: number; generations: number }
 }
 
 /** Counts a row leaving the merges' way (`result`), and once, when it is next merged or failed, that it was put back. */
+/** What merges write, counted in this thread's metrics; a merge thread's are counted by its process's (countIngestedWith). */
+let countIngested = (source: string, result: string, signals: number) => productionIngested.inc({ source, result }, signals);
+
+/** Counts what this thread's merges write with `count` instead (a merge thread: in its process's metrics). */
+export function countIngestedWith(count: typeof countIngested) {
+  countIngested = count;
+}
+
 function countSettled(row: SettledRow, result: "failed" | "set_aside" | null) {
   if (!result && !row.putBack) return;
   let sent: Sent | null = null;
@@ -1050,8 +1074,8 @@ function countSettled(row: SettledRow, result: "failed" | "set_aside" | null) {
     // Unreadable (why it failed, likely): counted by its generation events.
   }
   const signals = signalsOf(row, sent);
-  if (row.putBack) productionIngested.inc({ source: row.source, result: "put_back" }, signals);
-  if (result) productionIngested.inc({ source: row.source, result }, signals);
+  if (row.putBack) countIngested(row.source, "put_back", signals);
+  if (result) countIngested(row.source, result, signals);
 }
 
 /**
@@ -1139,13 +1163,13 @@ export async function retrySetAsideIngestion(db: Db, now: Date): Promise<number>
 
 /** What a merged request counts on /metrics: its generations written, scores inserted, spans dropped (and that it was put back). */
 function countMerged({ row, sent, result, putBack }: Merged[number]) {
-  if (putBack) productionIngested.inc({ source: row.source, result: "put_back" }, signalsOf(row, sent));
+  if (putBack) countIngested(row.source, "put_back", signalsOf(row, sent));
   const ids = new Set(sent.generations.map((patch) => patch.observationId));
   const written = [...ids].filter((id) => result.written.has(id)).length;
-  productionIngested.inc({ source: row.source, result: "generation" }, written);
+  countIngested(row.source, "generation", written);
   // Spans dropped: OpenTelemetry's that named no prompt or were not kept (Langfuse's events are not counted so).
-  if (row.source === "otel") productionIngested.inc({ source: row.source, result: "dropped" }, row.dropped + ids.size - written);
-  productionIngested.inc({ source: row.source, result: "score" }, result.scores.filter((score) => score.inserted).length);
+  if (row.source === "otel") countIngested(row.source, "dropped", row.dropped + ids.size - written);
+  countIngested(row.source, "score", result.scores.filter((score) => score.inserted).length);
 }
 
 /**
@@ -1189,6 +1213,27 @@ export async function ingestSettled(db: Db): Promise<void> {
     await state.delayed?.started;
     await Promise.all(state.merging);
   }
+  await state.elsewhere?.settled();
+}
+
+/**
+ * This process's appends to `db` are merged `elsewhere` (a thread of its own, which merges with startIngestMerges and
+ * mergeAppended on a db of its own), so a merge's work never holds up the requests this thread serves. Returns its undo.
+ */
+export function mergeElsewhere(db: Db, elsewhere: MergesElsewhere): () => void {
+  const state = mergeStateOf(db);
+  state.elsewhere = elsewhere;
+  return () => {
+    if (state.elsewhere === elsewhere) state.elsewhere = null;
+  };
+}
+
+/** In the thread merging another's appends (mergeElsewhere): `generations` more were appended there. */
+export function mergeAppended(db: Db, generations: number) {
+  const state = mergeStateOf(db);
+  state.dirty = true;
+  state.unmerged += generations;
+  mergeSoon(db, state);
 }
 
 /** One transaction writing what was sent (one request's, or a batch's): see ingestProduction. */

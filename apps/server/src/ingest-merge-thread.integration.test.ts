@@ -1,0 +1,104 @@
+// The built server (as `npm start` runs it) merges the production signals it accepts on a thread of its
+// own: started only once there is something to merge, on connections of its own, its counts in the
+// process's metrics, and ended with the process. Needs the build (`npm test` builds first).
+import { spawn, type ChildProcess } from "node:child_process";
+import { chmodSync, existsSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { freePort } from "../../../test/free-port.ts";
+import { startKeyServer, type KeyServer } from "../test/key-server.ts";
+import { REPO_ROOT } from "./env.ts";
+import { MERGE_THREAD_APPLICATION } from "./ingest-merge-thread.ts";
+
+const WORKER = join(REPO_ROOT, "apps/server/dist/ingest-merge-worker.mjs");
+const METRICS_TOKEN = "merge-thread-metrics-token";
+
+let ks: KeyServer;
+let server: ChildProcess;
+let base: string;
+let output = "";
+const dataDir = mkdtempSync(join(tmpdir(), "promptly-merge-thread-"));
+chmodSync(dataDir, 0o755);
+
+const exited = (child: ChildProcess) => new Promise<number | null>((resolve) => (child.exitCode !== null ? resolve(child.exitCode) : child.once("exit", (code) => resolve(code))));
+/** The merge thread's connections to the test database. */
+const threadConnections = async () =>
+  (await ks.h.services.db.$queryRaw<{ n: number }[]>`SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = ${MERGE_THREAD_APPLICATION}`)[0]!.n;
+/** Waits (polling the database, not a set time) until `done` holds, or fails after `ms` with what the server printed. */
+async function until(what: string, done: () => Promise<boolean>, ms = 30_000) {
+  const deadline = Date.now() + ms;
+  while (!(await done())) {
+    if (Date.now() > deadline) throw new Error(`${what}: not by ${ms} ms. The server printed:\n${output}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+beforeAll(async () => {
+  expect(existsSync(WORKER), `${WORKER} is missing: build the server first (npm run build; npm test builds before it tests)`).toBe(true);
+  ks = await startKeyServer();
+  const port = await freePort();
+  base = `http://127.0.0.1:${port}`;
+  server = spawn(join(REPO_ROOT, "apps/server/start.sh"), [], {
+    cwd: REPO_ROOT,
+    env: {
+      ...process.env,
+      NODE_ENV: "production",
+      DATA_DIR: dataDir,
+      DATABASE_URL: ks.h.database.url,
+      S3_ENDPOINT: "", SMTP_HOST: "",
+      PORT: String(port),
+      APP_URL: base,
+      EMBEDDED_S3_PORT: String(await freePort()),
+      SMTP_PORT: String(await freePort()),
+      MAILBOX_PORT: String(await freePort()),
+      METRICS_TOKEN,
+      LOG_LEVEL: "warn",
+    },
+  });
+  server.stdout?.on("data", (chunk) => (output += chunk));
+  server.stderr?.on("data", (chunk) => (output += chunk));
+  await until("the built server answers its health check", () => fetch(`${base}/api/health`).then((r) => r.ok, () => false), 90_000);
+}, 120_000);
+
+afterAll(async () => {
+  if (server?.exitCode === null) server.kill("SIGKILL");
+  await ks?.close();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+describe("the built server's merge thread", () => {
+  it("starts once there is something to merge, merges it on connections of its own, counts it in the process's metrics, and ends with the process", async () => {
+    const teamId = await ks.team("Tracing");
+    const prompt = await ks.prompt(teamId, "support/reply", [{ template: "Reply to {{ question }}.", labels: ["production"] }]);
+    const key = await ks.key(teamId, { scopes: ["ingest"] });
+    // Nothing sent yet: no thread, so a process that takes no production signals spends nothing on one.
+    expect(await threadConnections()).toBe(0);
+
+    const at = new Date().toISOString();
+    const batch = Array.from({ length: 3 }, (_, i) => ({
+      id: `create-${i}`, type: "generation-create", timestamp: at,
+      body: { id: `thread-gen-${i}`, traceId: `thread-trace-${i}`, name: "reply", startTime: at, endTime: at, model: "gpt-4o-mini", promptName: "support/reply", promptVersion: 1 },
+    }));
+    const answer = await fetch(`${base}/api/public/ingestion`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${key.secretKey}`, "content-type": "application/json" },
+      body: JSON.stringify({ batch }),
+    });
+    expect(answer.status).toBe(207);
+    expect(await answer.json()).toMatchObject({ errors: [] });
+
+    // Merged by the spawned server (the test's own process merges only what it appends itself), on the thread's connections.
+    await until("the three generations are merged", async () =>
+      (await ks.h.services.db.$queryRaw<{ n: number }[]>`SELECT count(*)::int AS n FROM generations WHERE prompt_id = ${prompt.id}::uuid AND version = 1`)[0]!.n === 3);
+    expect(await threadConnections()).toBeGreaterThan(0);
+    // What the thread wrote is counted where Prometheus reads it: the process's /metrics.
+    const scraped = await (await fetch(`${base}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })).text();
+    expect(scraped).toMatch(/^promptly_production_ingested_total\{source="langfuse",result="generation"\} 3$/m);
+
+    // A stop ends the thread with the process, its connections closed.
+    server.kill("SIGTERM");
+    expect(await exited(server)).toBe(0);
+    await until("the thread's connections are closed", async () => (await threadConnections()) === 0, 10_000);
+  });
+});

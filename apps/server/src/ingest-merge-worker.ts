@@ -1,0 +1,41 @@
+// The built server's merge thread (see ingest-merge-thread.ts): merges what its process appends to
+// ingest_pending, and what any process left there, on a pool of its own, so a merge's work never holds
+// up the event loop that answers the runtime API. Its messages: see MergeThreadMessage.
+import { parentPort, workerData } from "node:worker_threads";
+import { countIngestedWith, ingestSettled, mergeAppended, startIngestMerges } from "@promptly/api";
+import { createDb } from "@promptly/db";
+import { MERGE_THREAD_APPLICATION, type MergeThreadData, type MergeThreadMessage, type MergeThreadReply } from "./ingest-merge-thread.ts";
+
+const port = parentPort!;
+const { databaseUrl } = workerData as MergeThreadData;
+const reply = (message: MergeThreadReply) => port.postMessage(message);
+const errorOf = (error: unknown) => (error instanceof Error ? { message: error.message, stack: error.stack } : { message: String(error) });
+
+const url = new URL(databaseUrl);
+// Its connections named as such (pg_stat_activity), apart from the requests'.
+url.searchParams.set("application_name", MERGE_THREAD_APPLICATION);
+// Two merges at a time, and a failed one's record beside them.
+const db = createDb({ url: url.toString(), max: 3, warn: (message) => reply({ type: "error", error: { message } }) });
+// Counted in the process's metrics, which this thread's registry is not.
+countIngestedWith((source, result, signals) => {
+  if (signals) reply({ type: "counted", source, result, signals });
+});
+const stopMerges = startIngestMerges(db, { onError: (error) => reply({ type: "error", error: errorOf(error) }) });
+
+port.on("message", (message: MergeThreadMessage) => {
+  switch (message.type) {
+    case "appended":
+      mergeAppended(db, message.generations);
+      return;
+    case "settle":
+      void ingestSettled(db)
+        .catch(() => undefined)
+        .then(() => reply({ type: "settled", id: message.id }));
+      return;
+    case "stop":
+      void stopMerges()
+        .then(() => db.$disconnect())
+        .catch(() => undefined)
+        .then(() => reply({ type: "settled", id: message.id }));
+  }
+});
