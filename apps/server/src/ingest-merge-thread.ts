@@ -11,7 +11,7 @@ import { ingestSettled, mergeElsewhere, metrics, startIngestMerges } from "@prom
 import { Prisma, rawStatement, type Db } from "@promptly/db";
 
 /** The application_name of the merge thread's connections (pg_stat_activity). */
-export const MERGE_THREAD_APPLICATION = "promptly ingest merges";
+export const MERGE_THREAD_APPLICATION = "promptly-ingest-merges";
 
 export interface MergeThreadData {
   databaseUrl: string;

@@ -11,11 +11,8 @@ const { databaseUrl } = workerData as MergeThreadData;
 const reply = (message: MergeThreadReply) => port.postMessage(message);
 const errorOf = (error: unknown) => (error instanceof Error ? { message: error.message, stack: error.stack } : { message: String(error) });
 
-const url = new URL(databaseUrl);
-// Its connections named as such (pg_stat_activity), apart from the requests'.
-url.searchParams.set("application_name", MERGE_THREAD_APPLICATION);
-// Two merges at a time, and a failed one's record beside them.
-const db = createDb({ url: url.toString(), max: 3, warn: (message) => reply({ type: "error", error: { message } }) });
+// Two merges at a time, and a failed one's record beside them; its connections named as such (pg_stat_activity), apart from the requests'.
+const db = createDb({ url: databaseUrl, max: 3, applicationName: MERGE_THREAD_APPLICATION, warn: (message) => reply({ type: "error", error: { message } }) });
 // Counted in the process's metrics, which this thread's registry is not.
 countIngestedWith((source, result, signals) => {
   if (signals) reply({ type: "counted", source, result, signals });

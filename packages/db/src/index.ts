@@ -28,16 +28,18 @@ export interface CreateDbOptions {
   max?: number;
   /** Where a lost connection is told (a database restart, a terminated backend); console.warn by default. */
   warn?: (line: string) => void;
+  /** The connections' application_name (pg_stat_activity), unless the URL names one. */
+  applicationName?: string;
 }
 
 /** Each client's node-postgres pool, read when metrics are scraped. */
 const pools = new WeakMap<Db, pg.Pool>();
 
 /** One client per process: create it at start-up and pass it down as `ctx.db`. */
-export function createDb({ url, max = 10, warn = console.warn }: CreateDbOptions): Db {
+export function createDb({ url, max = 10, warn = console.warn, applicationName }: CreateDbOptions): Db {
   // Our own pool rather than the adapter's, so its use can be measured; $disconnect still ends it.
   // Prisma's queries bring their own type parsers; hotRead and hotQuery read timestamptz with the fast one.
-  const pool = new pg.Pool({ ...utcSessions(url), max, types: fastTimestampTypes });
+  const pool = new pg.Pool({ ...utcSessions(url), max, types: fastTimestampTypes, ...(applicationName ? { application_name: applicationName } : {}) });
   tellConnectionErrors(pool, (error) => warn(`database connection lost: ${error.message}`));
   const db = new PrismaClient({ adapter: new PrismaPg(pool, { disposeExternalPool: true, statementNameGenerator: preparedStatementNames() }) });
   pools.set(db, pool);
