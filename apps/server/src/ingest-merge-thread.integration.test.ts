@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freePort } from "../../../test/free-port.ts";
 import { startKeyServer, type KeyServer } from "../test/key-server.ts";
 import { REPO_ROOT } from "./env.ts";
-import { MERGE_THREAD_APPLICATION } from "./ingest-merge-thread.ts";
+import { MERGE_THREAD_APPLICATION } from "./ingest-merge-protocol.ts";
 
 const WORKER = join(REPO_ROOT, "apps/server/dist/ingest-merge-worker.mjs");
 const METRICS_TOKEN = "merge-thread-metrics-token";

@@ -1,38 +1,27 @@
 // The built server's merge thread (see ingest-merge-thread.ts): merges what its process appends to
 // ingest_pending, and what any process left there, on a pool of its own, so a merge's work never holds
-// up the event loop that answers the runtime API. Its messages: see MergeThreadMessage.
+// up the event loop that answers the runtime API. It loads the merges' modules alone (@promptly/api/ingest-merges).
 import { parentPort, workerData } from "node:worker_threads";
-import { countIngestedWith, ingestSettled, mergeAppended, startIngestMerges } from "@promptly/api";
+import { countIngestedWith, mergeAppended, startIngestMerges } from "@promptly/api/ingest-merges";
 import { createDb } from "@promptly/db";
-import { MERGE_THREAD_APPLICATION, type MergeThreadData, type MergeThreadMessage, type MergeThreadReply } from "./ingest-merge-thread.ts";
+import { MERGE_THREAD_APPLICATION, type MergeThreadData, type MergeThreadMessage, type MergeThreadReply } from "./ingest-merge-protocol.ts";
 
 const port = parentPort!;
 const { databaseUrl } = workerData as MergeThreadData;
 const reply = (message: MergeThreadReply) => port.postMessage(message);
-const errorOf = (error: unknown) => (error instanceof Error ? { message: error.message, stack: error.stack } : { message: String(error) });
+const errorOf = (error: unknown) =>
+  error instanceof Error ? { message: error.message, stack: error.stack, code: (error as { code?: unknown }).code?.toString() } : { message: String(error) };
 
 // Two merges at a time, and a failed one's record beside them; its connections named as such (pg_stat_activity), apart from the requests'.
 const db = createDb({ url: databaseUrl, max: 3, applicationName: MERGE_THREAD_APPLICATION, warn: (message) => reply({ type: "error", error: { message } }) });
-// Counted in the process's metrics, which this thread's registry is not.
-countIngestedWith((source, result, signals) => {
-  if (signals) reply({ type: "counted", source, result, signals });
-});
+// Counted in the process's metrics, which this thread's registry is not (zeros too: a series shows from its first merge, as inline).
+countIngestedWith((source, result, signals) => reply({ type: "counted", source, result, signals }));
 const stopMerges = startIngestMerges(db, { onError: (error) => reply({ type: "error", error: errorOf(error) }) });
 
 port.on("message", (message: MergeThreadMessage) => {
-  switch (message.type) {
-    case "appended":
-      mergeAppended(db, message.generations);
-      return;
-    case "settle":
-      void ingestSettled(db)
-        .catch(() => undefined)
-        .then(() => reply({ type: "settled", id: message.id }));
-      return;
-    case "stop":
-      void stopMerges()
-        .then(() => db.$disconnect())
-        .catch(() => undefined)
-        .then(() => reply({ type: "settled", id: message.id }));
-  }
+  if (message.type === "appended") return mergeAppended(db, message.generations);
+  void stopMerges()
+    .then(() => db.$disconnect())
+    .catch(() => undefined)
+    .then(() => reply({ type: "stopped" }));
 });

@@ -44,6 +44,4 @@ export { runsRecorded, type RunEvent } from "./services/runs/runs.ts";
 export { runtimeGenerationPages, runtimeGenerations, runtimeProductionMetrics } from "./services/production/runtime-production.ts";
 export * as metrics from "./services/platform/metrics.ts";
 export { createApiScore, createLangfuseScore, ingestLangfuseBatch, ingestOtlpTraces } from "./services/production/production-api.ts";
-export {
-  countIngestedWith, ingestSettled, mergeAppended, mergeElsewhere, retrySetAsideIngestion, startIngestMerges, type StoredGeneration,
-} from "./services/production/ingest.ts";
+export { ingestSettled, mergeElsewhere, retrySetAsideIngestion, startIngestMerges, type StoredGeneration } from "./services/production/ingest.ts";

@@ -13,8 +13,8 @@ import {
 import type { ApiConfig } from "../types.ts";
 import { findRunConnection, openRunConnection } from "../models/connections.ts";
 import { completeModelAnswer, describeProviderError, type OpenConnection } from "../models/provider-client.ts";
-import { modelPriceFor } from "../models/prices.ts";
-import { answerWithinLimit, costAt, modelInputOf, runParameters, versionSelect } from "../runs/runs.ts";
+import { costAt, modelPriceFor } from "../models/prices.ts";
+import { answerWithinLimit, modelInputOf, runParameters, versionSelect } from "../runs/runs.ts";
 import { checkAssertions, type Judge } from "./assertions.ts";
 import { storableJson } from "../platform/storable-text.ts";
 import type { PromptTool, ResponseFormat, ToolCall } from "@promptly/shared";

@@ -18,8 +18,7 @@ import { audit } from "../insight/audit.ts";
 import { SCORE_COMMENT_MAX, storableCut } from "../platform/storable-text.ts";
 import { promptVisibility, type Caller, type KeyCaller } from "../access/visibility.ts";
 import { productionIngested } from "../platform/metrics.ts";
-import { modelPricesFor } from "../models/prices.ts";
-import { costAt } from "../runs/runs.ts";
+import { costAt, modelPricesFor } from "../models/prices.ts";
 import { applyScoreRollups, scoreContribution, type LinkedScore } from "./score-rollups.ts";
 
 /** What one event says of a generation; fields left out are kept from what is stored (or empty). */
@@ -578,11 +577,9 @@ interface MergeState {
 }
 
 /** Where this process's appends are merged when not on its own thread: see mergeElsewhere. */
-export interface MergesElsewhere {
+interface MergesElsewhere {
   /** `generations` more were appended: merged soon (at once past MERGE_NOW_GENERATIONS waiting there). */
   appended(generations: number): void;
-  /** Resolves once what was appended before the call is merged (or its merge failed and waits for a sweep). */
-  settled(): Promise<void>;
 }
 const mergeStates = new WeakMap<Db, MergeState>();
 const mergeStateOf = (db: Db) => {
@@ -1201,7 +1198,7 @@ export function startIngestMerges(db: Db, options: { onError?: (error: unknown) 
 /**
  * Resolves once this process has nothing being appended or merged for `db`: what it accepted so far
  * is merged (or its merge failed and waits for a sweep). For a stop, and for tests that read what
- * they sent.
+ * they sent. With the merges elsewhere (mergeElsewhere): once what it accepted is appended.
  */
 export async function ingestSettled(db: Db): Promise<void> {
   const state = mergeStates.get(db);
@@ -1213,19 +1210,15 @@ export async function ingestSettled(db: Db): Promise<void> {
     await state.delayed?.started;
     await Promise.all(state.merging);
   }
-  await state.elsewhere?.settled();
 }
 
 /**
- * This process's appends to `db` are merged `elsewhere` (a thread of its own, which merges with startIngestMerges and
- * mergeAppended on a db of its own), so a merge's work never holds up the requests this thread serves. Returns its undo.
+ * This process's appends to `db` are merged `elsewhere` from now on (a thread of its own, which merges with
+ * startIngestMerges and mergeAppended on a db of its own), so a merge's work never holds up the requests this thread
+ * serves. ingestSettled then waits for the appends only.
  */
-export function mergeElsewhere(db: Db, elsewhere: MergesElsewhere): () => void {
-  const state = mergeStateOf(db);
-  state.elsewhere = elsewhere;
-  return () => {
-    if (state.elsewhere === elsewhere) state.elsewhere = null;
-  };
+export function mergeElsewhere(db: Db, elsewhere: MergesElsewhere) {
+  mergeStateOf(db).elsewhere = elsewhere;
 }
 
 /** In the thread merging another's appends (mergeElsewhere): `generations` more were appended there. */

@@ -12,7 +12,7 @@ import { createHarness, type Harness } from "../../../testing/harness.ts";
 import { createLibraryWorld, createPrompt } from "../../../testing/prompts-support.ts";
 import type { KeyCaller } from "../access/visibility.ts";
 import { builtInModelPrice } from "../models/prices.ts";
-import { costAt } from "../runs/runs.ts";
+import { costAt } from "../models/prices.ts";
 import { createApiScore, createLangfuseScore, ingestLangfuseBatch } from "./production-api.ts";
 import { ingestProduction, ingestSettled, type GenerationPatch, type ScoreDraft } from "./ingest.ts";
 

@@ -14,7 +14,7 @@ import { DomainError, fail } from "../../errors.ts";
 import { instantSortValue, decodeKeysetCursor, encodeKeysetCursor } from "../platform/keyset-cursor.ts";
 import { storableJson, storableText } from "../platform/storable-text.ts";
 import { allowModel, allowTeamConnection, findRunConnection, openRunConnection, type RunConnectionRow } from "../models/connections.ts";
-import { builtInModelPrice } from "../models/prices.ts";
+import { builtInModelPrice, costAt } from "../models/prices.ts";
 import { withStagedDraft } from "./playground-drafts.ts";
 import { describeProviderError, providerTimedOut, streamModelAnswer, toolCallLength, wholeModelAnswer, type ModelInput } from "../models/provider-client.ts";
 import { resolveIncludes, type IncludeBody, type IncludeReader } from "../prompts/prompt-includes.ts";
@@ -262,10 +262,6 @@ async function resolveRunIncludes(db: DbOrTx, prompt: RunPrompt, reader: Include
   const { name } = await db.prompt.findUniqueOrThrow({ where: { id: prompt.id }, select: { name: true } });
   return (await resolveIncludes(db, reader, prompt.teamId, { name, version, id: null, body }, "STATE_CONFLICT")).body;
 }
-
-/** A call's cost in US dollars at `price`; null: the price or the usage is unknown. */
-export const costAt = (price: { inputPerMillion: number; outputPerMillion: number } | null, inputTokens: number | null, outputTokens: number | null): number | null =>
-  price && inputTokens !== null && outputTokens !== null ? (inputTokens * price.inputPerMillion + outputTokens * price.outputPerMillion) / 1_000_000 : null;
 
 /**
  * A whole answer as a run records it (answerRun's cut of the same pieces: the text, then each call): its
