@@ -2,7 +2,7 @@
 // own: started only once there is something to merge, on connections of its own, its counts in the
 // process's metrics, and ended with the process. Needs the build (`npm test` builds first).
 import { spawn, type ChildProcess } from "node:child_process";
-import { chmodSync, existsSync, mkdtempSync, rmSync } from "node:fs";
+import { chmodSync, existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -10,6 +10,7 @@ import { freePort } from "../../../test/free-port.ts";
 import { startKeyServer, type KeyServer } from "../test/key-server.ts";
 import { REPO_ROOT } from "./env.ts";
 import { MERGE_THREAD_APPLICATION } from "./ingest-merge-protocol.ts";
+import { startMerging } from "./ingest-merge-thread.ts";
 
 const WORKER = join(REPO_ROOT, "apps/server/dist/ingest-merge-worker.mjs");
 const METRICS_TOKEN = "merge-thread-metrics-token";
@@ -100,5 +101,33 @@ describe("the built server's merge thread", () => {
     server.kill("SIGTERM");
     expect(await exited(server)).toBe(0);
     await until("the thread's connections are closed", async () => (await threadConnections()) === 0, 10_000);
+  });
+});
+
+describe("a merge thread that cannot run", () => {
+  it("is started again after a wait, and after four failures in a row the merges run on the requests' thread, so what was accepted is merged", async () => {
+    const teamId = await ks.team("Broken thread");
+    const prompt = await ks.prompt(teamId, "support/broken", [{ template: "Reply.", labels: ["production"] }]);
+    const key = await ks.key(teamId, { scopes: ["ingest"] });
+    const broken = join(dataDir, "broken-worker.mjs");
+    writeFileSync(broken, 'throw new Error("this thread cannot start");\n');
+    const errors: string[] = [];
+    // The test's own server (ks) appends; its merges go to the broken thread from now on.
+    const stop = startMerging(ks.app.services.db, { databaseUrl: ks.h.database.url, onError: (error) => errors.push((error as Error).message), workerFile: broken, restartAfterMs: 20 });
+    try {
+      const at = new Date().toISOString();
+      const answer = await fetch(`${ks.server.base}/api/public/ingestion`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${key.secretKey}`, "content-type": "application/json" },
+        body: JSON.stringify({ batch: [{ id: "create-broken", type: "generation-create", timestamp: at, body: { id: "broken-gen", traceId: "broken-trace", startTime: at, promptName: "support/broken", promptVersion: 1 } }] }),
+      });
+      expect(answer.status).toBe(207);
+      await until("the generation is merged on the requests' thread", async () =>
+        (await ks.h.services.db.$queryRaw<{ n: number }[]>`SELECT count(*)::int AS n FROM generations WHERE prompt_id = ${prompt.id}::uuid`)[0]!.n === 1);
+      expect(errors.filter((message) => message === "this thread cannot start")).toHaveLength(4);
+      expect(errors).toContain("The merge thread ended 4 times in a row soon after its start (last exit code 1): production signals are merged on the requests' thread until a restart");
+    } finally {
+      await stop();
+    }
   });
 });

@@ -1,10 +1,10 @@
 // Where the production signals this process accepts are merged. The built server merges on a thread of
-// its own (ingest-merge-worker.ts, beside it in dist/): a merge is a dozen statements and the JavaScript
-// that builds its rows, run several times a second under load, and on the thread that answers the
-// runtime API each of them held up the fetches waiting behind it (the fetch beside 1,000 spans/s kept
-// 0.72-0.96x its rate with the merges there, 0.91-1.07x with them on their thread: README's benchmark
-// log). Run from source (tests, development) there is no built thread to start, and the merges run on
-// this thread as before.
+// its own (ingest-merge-worker.ts, beside it in dist/), at a lower priority than the requests': a merge is
+// a dozen statements and the JavaScript that builds its rows, run several times a second under load, and
+// on the thread that answers the runtime API each of them held up the fetches waiting behind it (README's
+// benchmark log, 7 December evening: the fetch beside 1,000 spans/s kept more of its rate in every paired
+// run). Run from source (tests, development) there is no built thread to start, and the merges run on this
+// thread as before.
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
@@ -19,10 +19,13 @@ import type { MergeThreadData, MergeThreadMessage, MergeThreadReply } from "./in
 const LOOK_EVERY_MS = 5_000;
 /** Rows this old are nobody's: younger ones are another process's, about to be merged by it (a merge waits 2 s at most). */
 const LEFT_AFTER_SECONDS = 30;
-/** After a thread ended unasked (it failed), the wait before another, doubling up to RESTART_AFTER_MAX_MS while each fails soon after its start. */
+/** After a thread ended unasked (it failed), the wait before another: 5 s, then 10, then 20. */
 const RESTART_AFTER_MS = 5_000;
-const RESTART_AFTER_MAX_MS = 5 * 60_000;
-/** A thread that lived this long before it failed failed by chance: the next waits RESTART_AFTER_MS again. */
+/**
+ * Threads in a row that failed within LIVED_MS of their start: then the merges run on the requests' thread for good
+ * (slower for the fetches beside them, but merged), rather than rows waiting on a thread that cannot run.
+ */
+const FAILED_STARTS_MAX = 4;
 const LIVED_MS = 10 * 60_000;
 
 const WORKER_FILE = fileURLToPath(new URL("./ingest-merge-worker.mjs", import.meta.url));
@@ -34,17 +37,27 @@ const WORKER_FILE = fileURLToPath(new URL("./ingest-merge-worker.mjs", import.me
  * stop: what this process is still appending is appended, the merges running end after their transaction (what is
  * left waits for the next start's), and the thread ends.
  */
-export function startMerging(db: Db, { databaseUrl, onError }: { databaseUrl: string; onError: (error: unknown) => void }): () => Promise<void> {
-  if (!existsSync(WORKER_FILE)) return startIngestMerges(db, { onError });
+export function startMerging(
+  db: Db,
+  { databaseUrl, onError, workerFile = WORKER_FILE, restartAfterMs = RESTART_AFTER_MS }: {
+    databaseUrl: string;
+    onError: (error: unknown) => void;
+    /** Tests: another thread's file, and a shorter wait before a restart. */
+    workerFile?: string;
+    restartAfterMs?: number;
+  },
+): () => Promise<void> {
+  if (!existsSync(workerFile)) return startIngestMerges(db, { onError });
   let thread: { worker: Worker; stopped: Promise<void> } | null = null;
   let stopping = false;
   let notBefore = 0;
-  let restartAfter = RESTART_AFTER_MS;
+  let failedStarts = 0;
+  let stopInline: (() => Promise<void>) | null = null;
 
   const threadNow = () => {
-    if (thread || stopping || Date.now() < notBefore) return thread;
+    if (thread || stopInline || stopping || Date.now() < notBefore) return thread;
     const startedAt = Date.now();
-    const worker = new Worker(WORKER_FILE, { workerData: { databaseUrl } satisfies MergeThreadData });
+    const worker = new Worker(workerFile, { workerData: { databaseUrl } satisfies MergeThreadData });
     let stopped = () => {};
     worker.on("message", (reply: MergeThreadReply) => {
       if (reply.type === "counted") metrics.productionIngested.inc({ source: reply.source, result: reply.result }, reply.signals);
@@ -54,12 +67,21 @@ export function startMerging(db: Db, { databaseUrl, onError }: { databaseUrl: st
     // An error it did not catch ends it: what it had not merged waits in ingest_pending for the next thread's first sweep.
     worker.on("error", onError);
     const started = { worker, stopped: new Promise<void>((resolve) => (stopped = resolve)) };
-    worker.once("exit", () => {
+    worker.once("exit", (code) => {
       stopped();
       if (thread === started) thread = null;
       if (stopping) return;
-      restartAfter = Date.now() - startedAt >= LIVED_MS ? RESTART_AFTER_MS : Math.min(RESTART_AFTER_MAX_MS, restartAfter * 2);
-      notBefore = Date.now() + restartAfter;
+      failedStarts = Date.now() - startedAt >= LIVED_MS ? 1 : failedStarts + 1;
+      if (failedStarts < FAILED_STARTS_MAX) {
+        // Started again after the wait (it merges what its predecessor left at once), or by an append after it.
+        const wait = restartAfterMs * 2 ** (failedStarts - 1);
+        notBefore = Date.now() + wait;
+        setTimeout(threadNow, wait).unref();
+        return;
+      }
+      onError(new Error(`The merge thread ended ${failedStarts} times in a row soon after its start (last exit code ${code}): production signals are merged on the requests' thread until a restart`));
+      mergeElsewhere(db, null);
+      stopInline = startIngestMerges(db, { onError });
     });
     return (thread = started);
   };
@@ -67,10 +89,13 @@ export function startMerging(db: Db, { databaseUrl, onError }: { databaseUrl: st
   // Told after each append (before the append's requests are answered); a message sent while the thread starts waits for it.
   mergeElsewhere(db, { appended: (generations) => threadNow()?.worker.postMessage({ type: "appended", generations } satisfies MergeThreadMessage) });
 
+  // The oldest row waiting (by its key: no scan), unless it failed before (its team's merges hold it back a while, and
+  // a process already merging retries it: not a reason for every process to start a thread).
   const look = () => {
-    if (thread || stopping || Date.now() < notBefore) return;
+    if (thread || stopInline || stopping || Date.now() < notBefore) return;
     rawStatement<{ left: boolean }>(db, Prisma.sql`
-      SELECT EXISTS (SELECT 1 FROM ingest_pending WHERE set_aside_at IS NULL AND received_at < now() - ${LEFT_AFTER_SECONDS}::int * interval '1 second') AS left`).then(
+      SELECT received_at < now() - ${LEFT_AFTER_SECONDS}::int * interval '1 second' AS left FROM ingest_pending
+       WHERE set_aside_at IS NULL AND first_failed_at IS NULL ORDER BY id LIMIT 1`).then(
       ([row]) => row?.left && threadNow(),
       onError,
     );
@@ -81,6 +106,7 @@ export function startMerging(db: Db, { databaseUrl, onError }: { databaseUrl: st
   return async () => {
     clearInterval(timer);
     stopping = true;
+    if (stopInline) return stopInline();
     // What this process is appending is appended (and told to the thread, ahead of its stop; after it, to no thread:
     // a request cut at the shutdown limit whose append ends later is merged by the next start's sweep).
     await ingestSettled(db);

@@ -1,10 +1,24 @@
 // The built server's merge thread (see ingest-merge-thread.ts): merges what its process appends to
 // ingest_pending, and what any process left there, on a pool of its own, so a merge's work never holds
 // up the event loop that answers the runtime API. It loads the merges' modules alone (@promptly/api/ingest-merges).
+import { readlinkSync } from "node:fs";
+import { setPriority } from "node:os";
 import { parentPort, workerData } from "node:worker_threads";
 import { countIngestedWith, mergeAppended, startIngestMerges } from "@promptly/api/ingest-merges";
 import { createDb } from "@promptly/db";
 import { MERGE_THREAD_APPLICATION, type MergeThreadData, type MergeThreadMessage, type MergeThreadReply } from "./ingest-merge-protocol.ts";
+
+/**
+ * The thread's nice value: merging is background work, so on a busy machine the requests' thread (and PostgreSQL) get
+ * the CPU first and the merges what is left (still about a tenth of a core when nothing is: they lag, never stop).
+ * Linux gives each thread its own (its id from /proc/thread-self); elsewhere the thread keeps the process's.
+ */
+const MERGE_THREAD_NICENESS = 10;
+try {
+  setPriority(Number(readlinkSync("/proc/thread-self").split("/").pop()), MERGE_THREAD_NICENESS);
+} catch {
+  // Not Linux, or not allowed: the same priority as the requests'.
+}
 
 const port = parentPort!;
 const { databaseUrl } = workerData as MergeThreadData;

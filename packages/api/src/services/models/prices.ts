@@ -29,14 +29,14 @@ export async function modelPriceFor(db: DbOrTx, organizationId: string, model: s
   return (await modelPricesFor(db, organizationId, [model])).get(model) ?? null;
 }
 
-/**
- * The prices of several models for an organization in one statement (read at every run: a prepared statement of
- * our own instead of Prisma's engine): each model's own price, else the built-in one, else null.
- */
 /** A call's cost in US dollars at `price`; null: the price or the usage is unknown. */
 export const costAt = (price: { inputPerMillion: number; outputPerMillion: number } | null, inputTokens: number | null, outputTokens: number | null): number | null =>
   price && inputTokens !== null && outputTokens !== null ? (inputTokens * price.inputPerMillion + outputTokens * price.outputPerMillion) / 1_000_000 : null;
 
+/**
+ * The prices of several models for an organization in one statement (read at every run: a prepared statement of
+ * our own instead of Prisma's engine): each model's own price, else the built-in one, else null.
+ */
 export async function modelPricesFor(db: DbOrTx, organizationId: string, models: string[]): Promise<Map<string, ModelPriceEntry | null>> {
   const prices = new Map<string, ModelPriceEntry | null>();
   if (!models.length) return prices;

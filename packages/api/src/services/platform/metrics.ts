@@ -1,10 +1,12 @@
 // Prometheus metrics (prom-client), one registry for the process. Served at /metrics when
 // METRICS_TOKEN is set. Each metric is defined here once; the code that observes it imports it.
+import { isMainThread } from "node:worker_threads";
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from "prom-client";
 import { dbPoolUse, type Db } from "@promptly/db";
 
 export const metricsRegistry = new Registry();
-collectDefaultMetrics({ register: metricsRegistry, prefix: "promptly_" });
+// The process's own (CPU, memory, event loop lag, sampled every 10 ms): not again in the merge thread, whose registry is never read.
+if (isMainThread) collectDefaultMetrics({ register: metricsRegistry, prefix: "promptly_" });
 
 /** Every answered HTTP request: procedure is the tRPC path, or the route for other endpoints. */
 export const httpRequests = new Counter({

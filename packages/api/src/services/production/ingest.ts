@@ -572,7 +572,7 @@ interface MergeState {
   /** Stopping: the merges running end after their transaction, and none starts. */
   stopping: boolean;
   onError: (error: unknown) => void;
-  /** Merges run elsewhere (a thread of this process: mergeElsewhere): told of what is appended here, asked when settled. */
+  /** Merges run elsewhere (a thread of this process: mergeElsewhere), told of what is appended here; null: here. */
   elsewhere: MergesElsewhere | null;
 }
 
@@ -1215,9 +1215,9 @@ export async function ingestSettled(db: Db): Promise<void> {
 /**
  * This process's appends to `db` are merged `elsewhere` from now on (a thread of its own, which merges with
  * startIngestMerges and mergeAppended on a db of its own), so a merge's work never holds up the requests this thread
- * serves. ingestSettled then waits for the appends only.
+ * serves (null: here again). ingestSettled then waits for the appends only.
  */
-export function mergeElsewhere(db: Db, elsewhere: MergesElsewhere) {
+export function mergeElsewhere(db: Db, elsewhere: MergesElsewhere | null) {
   mergeStateOf(db).elsewhere = elsewhere;
 }
 
