@@ -19,6 +19,8 @@ import type { MergeThreadData, MergeThreadMessage, MergeThreadReply } from "./in
 const LOOK_EVERY_MS = 5_000;
 /** Rows this old are nobody's: younger ones are another process's, about to be merged by it (a merge waits 2 s at most). */
 const LEFT_AFTER_SECONDS = 30;
+/** A row that failed to merge is nobody's this long after its first failure (past its team's longest hold-back, a minute). */
+const FAILED_LEFT_AFTER_SECONDS = 5 * 60;
 /** After a thread ended unasked (it failed), the wait before another: 5 s, then 10, then 20. */
 const RESTART_AFTER_MS = 5_000;
 /**
@@ -89,13 +91,15 @@ export function startMerging(
   // Told after each append (before the append's requests are answered); a message sent while the thread starts waits for it.
   mergeElsewhere(db, { appended: (generations) => threadNow()?.worker.postMessage({ type: "appended", generations } satisfies MergeThreadMessage) });
 
-  // The oldest row waiting (by its key: no scan), unless it failed before (its team's merges hold it back a while, and
-  // a process already merging retries it: not a reason for every process to start a thread).
+  // The oldest row waiting, on the key's order (past the rows set aside, which an operator's retry takes: few), unless
+  // it failed within FAILED_LEFT_AFTER_SECONDS (its team's merges hold it back up to a minute and a process merging
+  // retries it: no reason for every process to start a thread; failed longer ago, its merging process may be gone).
   const look = () => {
     if (thread || stopInline || stopping || Date.now() < notBefore) return;
     rawStatement<{ left: boolean }>(db, Prisma.sql`
       SELECT received_at < now() - ${LEFT_AFTER_SECONDS}::int * interval '1 second' AS left FROM ingest_pending
-       WHERE set_aside_at IS NULL AND first_failed_at IS NULL ORDER BY id LIMIT 1`).then(
+       WHERE set_aside_at IS NULL AND (first_failed_at IS NULL OR first_failed_at < now() - ${FAILED_LEFT_AFTER_SECONDS}::int * interval '1 second')
+       ORDER BY id LIMIT 1`).then(
       ([row]) => row?.left && threadNow(),
       onError,
     );

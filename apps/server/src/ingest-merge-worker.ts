@@ -9,8 +9,9 @@ import { createDb } from "@promptly/db";
 import { MERGE_THREAD_APPLICATION, type MergeThreadData, type MergeThreadMessage, type MergeThreadReply } from "./ingest-merge-protocol.ts";
 
 /**
- * The thread's nice value: merging is background work, so on a busy machine the requests' thread (and PostgreSQL) get
- * the CPU first and the merges what is left (still about a tenth of a core when nothing is: they lag, never stop).
+ * The thread's nice value: merging is background work, so on a busy machine the requests' thread gets the CPU first and
+ * the merges what is left (still about a tenth of a core when nothing is: they lag, never stop). Against other processes
+ * (PostgreSQL) only where the kernel weighs all threads together (not across autogroups or CPU cgroups).
  * Linux gives each thread its own (its id from /proc/thread-self); elsewhere the thread keeps the process's.
  */
 const MERGE_THREAD_NICENESS = 10;
