@@ -1,5 +1,6 @@
 // Bundles the server (and the workspace packages it imports, including the generated Prisma
-// client, whose TypeScript Node cannot run as is) into dist/main.mjs. npm packages stay external, but
+// client, whose TypeScript Node cannot run as is) into dist/main.mjs, the command line into dist/cli.mjs and
+// the production signals' merge thread into dist/ingest-merge-worker.mjs. npm packages stay external, but
 // for @trpc/server, bundled with a faster object spread (src/fast-paths/object-spread.mjs).
 import { build } from "esbuild";
 import { readFileSync } from "node:fs";

@@ -10,7 +10,7 @@ import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
 import { ingestSettled, mergeElsewhere, metrics, startIngestMerges } from "@promptly/api";
 import { Prisma, rawStatement, type Db } from "@promptly/db";
-import type { MergeThreadData, MergeThreadMessage, MergeThreadReply } from "./ingest-merge-protocol.ts";
+import { errorFromThread, type MergeThreadData, type MergeThreadMessage, type MergeThreadReply } from "./ingest-merge-protocol.ts";
 
 /**
  * How often, with no thread running, this process looks for rows nobody merged for LEFT_AFTER_SECONDS (left by a
@@ -49,22 +49,28 @@ export function startMerging(
     restartAfterMs?: number;
   },
 ): () => Promise<void> {
-  if (!existsSync(workerFile)) return startIngestMerges(db, { onError });
+  if (!existsSync(workerFile)) {
+    // Built but without the thread's file beside it (an image that copied main.mjs alone): said, then merged here.
+    if (import.meta.url.endsWith(".mjs")) onError(new Error(`${workerFile} is missing: production signals are merged on the requests' thread`));
+    return startIngestMerges(db, { onError });
+  }
   let thread: { worker: Worker; stopped: Promise<void> } | null = null;
   let stopping = false;
   let notBefore = 0;
   let failedStarts = 0;
   let stopInline: (() => Promise<void>) | null = null;
 
+  /** A thread may start now: none runs, and the merges are not inline, stopping or waiting before a restart. */
+  const mayStart = () => !thread && !stopInline && !stopping && Date.now() >= notBefore;
   const threadNow = () => {
-    if (thread || stopInline || stopping || Date.now() < notBefore) return thread;
+    if (!mayStart()) return thread;
     const startedAt = Date.now();
     const worker = new Worker(workerFile, { workerData: { databaseUrl } satisfies MergeThreadData });
     let stopped = () => {};
     worker.on("message", (reply: MergeThreadReply) => {
       if (reply.type === "counted") metrics.productionIngested.inc({ source: reply.source, result: reply.result }, reply.signals);
       else if (reply.type === "stopped") stopped();
-      else onError(Object.assign(new Error(reply.error.message), { stack: reply.error.stack, code: reply.error.code }));
+      else onError(errorFromThread(reply.error));
     });
     // An error it did not catch ends it: what it had not merged waits in ingest_pending for the next thread's first sweep.
     worker.on("error", onError);
@@ -95,7 +101,7 @@ export function startMerging(
   // it failed within FAILED_LEFT_AFTER_SECONDS (its team's merges hold it back up to a minute and a process merging
   // retries it: no reason for every process to start a thread; failed longer ago, its merging process may be gone).
   const look = () => {
-    if (thread || stopInline || stopping || Date.now() < notBefore) return;
+    if (!mayStart()) return;
     rawStatement<{ left: boolean }>(db, Prisma.sql`
       SELECT received_at < now() - ${LEFT_AFTER_SECONDS}::int * interval '1 second' AS left FROM ingest_pending
        WHERE set_aside_at IS NULL AND (first_failed_at IS NULL OR first_failed_at < now() - ${FAILED_LEFT_AFTER_SECONDS}::int * interval '1 second')

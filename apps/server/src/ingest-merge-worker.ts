@@ -6,7 +6,7 @@ import { setPriority } from "node:os";
 import { parentPort, workerData } from "node:worker_threads";
 import { countIngestedWith, mergeAppended, startIngestMerges } from "@promptly/api/ingest-merges";
 import { createDb } from "@promptly/db";
-import { MERGE_THREAD_APPLICATION, type MergeThreadData, type MergeThreadMessage, type MergeThreadReply } from "./ingest-merge-protocol.ts";
+import { MERGE_THREAD_APPLICATION, threadErrorOf, type MergeThreadData, type MergeThreadMessage, type MergeThreadReply } from "./ingest-merge-protocol.ts";
 
 /**
  * The thread's nice value: merging is background work, so on a busy machine the requests' thread gets the CPU first and
@@ -24,19 +24,17 @@ try {
 const port = parentPort!;
 const { databaseUrl } = workerData as MergeThreadData;
 const reply = (message: MergeThreadReply) => port.postMessage(message);
-const errorOf = (error: unknown) =>
-  error instanceof Error ? { message: error.message, stack: error.stack, code: (error as { code?: unknown }).code?.toString() } : { message: String(error) };
 
 // Two merges at a time, and a failed one's record beside them; its connections named as such (pg_stat_activity), apart from the requests'.
 const db = createDb({ url: databaseUrl, max: 3, applicationName: MERGE_THREAD_APPLICATION, warn: (message) => reply({ type: "error", error: { message } }) });
 // Counted in the process's metrics, which this thread's registry is not (zeros too: a series shows from its first merge, as inline).
 countIngestedWith((source, result, signals) => reply({ type: "counted", source, result, signals }));
-const stopMerges = startIngestMerges(db, { onError: (error) => reply({ type: "error", error: errorOf(error) }) });
+const stopMerges = startIngestMerges(db, { onError: (error) => reply({ type: "error", error: threadErrorOf(error) }) });
 
 port.on("message", (message: MergeThreadMessage) => {
   if (message.type === "appended") return mergeAppended(db, message.generations);
   void stopMerges()
     .then(() => db.$disconnect())
-    .catch(() => undefined)
+    .catch((error: unknown) => reply({ type: "error", error: threadErrorOf(error) }))
     .then(() => reply({ type: "stopped" }));
 });

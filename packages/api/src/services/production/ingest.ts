@@ -1053,7 +1053,6 @@ function signalsOf(row: { source: string; dropped: number; generations: number }
   return generations + (sent?.scores.length ?? 0) + (row.source === "otel" ? row.dropped : 0);
 }
 
-/** Counts a row leaving the merges' way (`result`), and once, when it is next merged or failed, that it was put back. */
 /** What merges write, counted in this thread's metrics; a merge thread's are counted by its process's (countIngestedWith). */
 let countIngested = (source: string, result: string, signals: number) => productionIngested.inc({ source, result }, signals);
 
@@ -1062,6 +1061,7 @@ export function countIngestedWith(count: typeof countIngested) {
   countIngested = count;
 }
 
+/** Counts a row leaving the merges' way (`result`), and once, when it is next merged or failed, that it was put back. */
 function countSettled(row: SettledRow, result: "failed" | "set_aside" | null) {
   if (!result && !row.putBack) return;
   let sent: Sent | null = null;
