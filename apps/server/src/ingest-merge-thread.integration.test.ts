@@ -1,13 +1,13 @@
 // The built server (as `npm start` runs it) merges the production signals it accepts on a thread of its
 // own: started only once there is something to merge, on connections of its own, its counts in the
 // process's metrics, and ended with the process. Needs the build (`npm test` builds first).
-import { spawn, type ChildProcess } from "node:child_process";
-import { chmodSync, existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { freePort } from "../../../test/free-port.ts";
 import { startKeyServer, type KeyServer } from "../test/key-server.ts";
+import { sharedServicesEnv, startServerProcess, type ServerProcess } from "../test/server-process.ts";
+import { within } from "../test/within.ts";
 import { REPO_ROOT } from "./env.ts";
 import { MERGE_THREAD_APPLICATION } from "./ingest-merge-protocol.ts";
 import { startMerging } from "./ingest-merge-thread.ts";
@@ -16,56 +16,24 @@ const WORKER = join(REPO_ROOT, "apps/server/dist/ingest-merge-worker.mjs");
 const METRICS_TOKEN = "merge-thread-metrics-token";
 
 let ks: KeyServer;
-let server: ChildProcess;
-let base: string;
-let output = "";
-const dataDir = mkdtempSync(join(tmpdir(), "promptly-merge-thread-"));
-chmodSync(dataDir, 0o755);
+let server: ServerProcess;
+const scratch = mkdtempSync(join(tmpdir(), "promptly-merge-thread-"));
 
-const exited = (child: ChildProcess) => new Promise<number | null>((resolve) => (child.exitCode !== null ? resolve(child.exitCode) : child.once("exit", (code) => resolve(code))));
 /** The merge thread's connections to the test database. */
 const threadConnections = async () =>
   (await ks.h.services.db.$queryRaw<{ n: number }[]>`SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = ${MERGE_THREAD_APPLICATION}`)[0]!.n;
-/** Waits (polling the database, not a set time) until `done` holds, or fails after `ms` with what the server printed. */
-async function until(what: string, done: () => Promise<boolean>, ms = 30_000) {
-  const deadline = Date.now() + ms;
-  while (!(await done())) {
-    if (Date.now() > deadline) throw new Error(`${what}: not by ${ms} ms. The server printed:\n${output}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
 
 beforeAll(async () => {
   expect(existsSync(WORKER), `${WORKER} is missing: build the server first (npm run build; npm test builds before it tests)`).toBe(true);
   ks = await startKeyServer();
-  const port = await freePort();
-  base = `http://127.0.0.1:${port}`;
-  server = spawn(join(REPO_ROOT, "apps/server/start.sh"), [], {
-    cwd: REPO_ROOT,
-    env: {
-      ...process.env,
-      NODE_ENV: "production",
-      DATA_DIR: dataDir,
-      DATABASE_URL: ks.h.database.url,
-      S3_ENDPOINT: "", SMTP_HOST: "",
-      PORT: String(port),
-      APP_URL: base,
-      EMBEDDED_S3_PORT: String(await freePort()),
-      SMTP_PORT: String(await freePort()),
-      MAILBOX_PORT: String(await freePort()),
-      METRICS_TOKEN,
-      LOG_LEVEL: "warn",
-    },
-  });
-  server.stdout?.on("data", (chunk) => (output += chunk));
-  server.stderr?.on("data", (chunk) => (output += chunk));
-  await until("the built server answers its health check", () => fetch(`${base}/api/health`).then((r) => r.ok, () => false), 90_000);
+  // The built server as `npm start` runs it, on the test's database and the run's S3 and SMTP.
+  server = await startServerProcess({ ...sharedServicesEnv(ks.h.database.url), METRICS_TOKEN }, { built: true });
 }, 120_000);
 
 afterAll(async () => {
-  if (server?.exitCode === null) server.kill("SIGKILL");
+  await server?.dispose();
   await ks?.close();
-  rmSync(dataDir, { recursive: true, force: true });
+  rmSync(scratch, { recursive: true, force: true });
 });
 
 describe("the built server's merge thread", () => {
@@ -81,7 +49,7 @@ describe("the built server's merge thread", () => {
       id: `create-${i}`, type: "generation-create", timestamp: at,
       body: { id: `thread-gen-${i}`, traceId: `thread-trace-${i}`, name: "reply", startTime: at, endTime: at, model: "gpt-4o-mini", promptName: "support/reply", promptVersion: 1 },
     }));
-    const answer = await fetch(`${base}/api/public/ingestion`, {
+    const answer = await fetch(`${server.base}/api/public/ingestion`, {
       method: "POST",
       headers: { authorization: `Bearer ${key.secretKey}`, "content-type": "application/json" },
       body: JSON.stringify({ batch }),
@@ -90,18 +58,18 @@ describe("the built server's merge thread", () => {
     expect(await answer.json()).toMatchObject({ errors: [] });
 
     // Merged by the spawned server (the test's own process merges only what it appends itself), on the thread's connections.
-    await until("the three generations are merged", async () =>
+    await within(30_000, async () =>
       (await ks.h.services.db.$queryRaw<{ n: number }[]>`SELECT count(*)::int AS n FROM generations WHERE prompt_id = ${prompt.id}::uuid AND version = 1`)[0]!.n === 3);
     expect(await threadConnections()).toBeGreaterThan(0);
     // What the thread wrote is counted where Prometheus reads it: the process's /metrics.
-    const scraped = await (await fetch(`${base}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })).text();
+    const scraped = await (await fetch(`${server.base}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })).text();
     expect(scraped).toMatch(/^promptly_production_ingested_total\{source="langfuse",result="generation"\} 3$/m);
 
     // A stop ends the thread with the process: a clean exit, no merge failure told on the way.
-    server.kill("SIGTERM");
-    expect(await exited(server)).toBe(0);
-    expect(output).not.toContain("production signals not merged yet");
-    await until("the thread's connections are gone with the process", async () => (await threadConnections()) === 0, 10_000);
+    server.child.kill("SIGTERM");
+    expect(await server.exited).toBe(0);
+    expect(server.output()).not.toContain("production signals not merged yet");
+    await within(10_000, async () => (await threadConnections()) === 0);
   });
 });
 
@@ -110,7 +78,7 @@ describe("a merge thread that cannot run", () => {
     const teamId = await ks.team("Broken thread");
     const prompt = await ks.prompt(teamId, "support/broken", [{ template: "Reply.", labels: ["production"] }]);
     const key = await ks.key(teamId, { scopes: ["ingest"] });
-    const broken = join(dataDir, "broken-worker.mjs");
+    const broken = join(scratch, "broken-worker.mjs");
     writeFileSync(broken, 'throw new Error("this thread cannot start");\n');
     const errors: string[] = [];
     // The test's own server (ks) appends; its merges go to the broken thread from now on.
@@ -123,7 +91,8 @@ describe("a merge thread that cannot run", () => {
         body: JSON.stringify({ batch: [{ id: "create-broken", type: "generation-create", timestamp: at, body: { id: "broken-gen", traceId: "broken-trace", startTime: at, promptName: "support/broken", promptVersion: 1 } }] }),
       });
       expect(answer.status).toBe(207);
-      await until("the generation is merged on the requests' thread", async () =>
+      // Merged on the requests' thread once the fourth start failed.
+      await within(30_000, async () =>
         (await ks.h.services.db.$queryRaw<{ n: number }[]>`SELECT count(*)::int AS n FROM generations WHERE prompt_id = ${prompt.id}::uuid`)[0]!.n === 1);
       expect(errors.filter((message) => message === "this thread cannot start")).toHaveLength(4);
       expect(errors).toContain("The merge thread ended 4 times in a row soon after its start (last exit code 1): production signals are merged on the requests' thread until a restart");

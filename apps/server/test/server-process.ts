@@ -1,5 +1,5 @@
 // For the host's integration tests: the real server as a child process (src/main.ts, run by tsx as
-// `npm run dev` does, so a test needs no build first), with its output and its exit.
+// `npm run dev` does, so a test needs no build first; or the built one), with its output and its exit.
 import { spawn, type ChildProcess } from "node:child_process";
 import { chmodSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -61,13 +61,15 @@ export function serversOnFreshDatabase(): (env?: Record<string, string>) => Prom
   };
 }
 
-export async function startServerProcess(env: Record<string, string>, { timeoutMs = 60_000 } = {}): Promise<ServerProcess> {
+/** `built`: the built server as `npm start` runs it (apps/server/start.sh: dist/, its memory settings), which needs the build first. */
+export async function startServerProcess(env: Record<string, string>, { timeoutMs = 60_000, built = false } = {}): Promise<ServerProcess> {
   const port = await freePort();
   const dataDir = mkdtempSync(join(tmpdir(), "promptly-process-"));
   chmodSync(dataDir, 0o755);
   let output = "";
   const waiting = new Set<{ seen: (output: string) => boolean; resolve: () => void; reject: (error: Error) => void }>();
-  const child = spawn(process.execPath, ["--import", "tsx", join(REPO_ROOT, "apps/server/src/main.ts")], {
+  const [command, args] = built ? [join(REPO_ROOT, "apps/server/start.sh"), []] : [process.execPath, ["--import", "tsx", join(REPO_ROOT, "apps/server/src/main.ts")]];
+  const child = spawn(command, args, {
     cwd: REPO_ROOT,
     env: { ...process.env, NODE_ENV: "production", RATE_LIMITS: "off", DATA_DIR: dataDir, PORT: String(port), ...env },
   });
